@@ -1,0 +1,87 @@
+package schema
+
+import (
+	"entgo.io/contrib/entgql"
+	"entgo.io/ent"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+
+	"switchyard/ent/schema/schematype"
+	"switchyard/internal/ids"
+)
+
+// Customer is a merchant's customer. customer_id is the merchant-facing id
+// (supplied by the merchant or equal to id) and unique per merchant.
+type Customer struct{ ent.Schema }
+
+func (Customer) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+
+func (Customer) Fields() []ent.Field {
+	return []ent.Field{
+		idField(ids.Customer),
+		field.String("customer_id").MaxLen(64).NotEmpty().Immutable(),
+		optString("name", 255),
+		optString("email", 255),
+		optString("phone", 255),
+		optString("phone_country_code", 8),
+		optString("description", 255),
+		field.JSON("address", &schematype.Address{}).Optional().Annotations(entgql.Skip()),
+		jsonMap("metadata"),
+		optString("default_payment_method_id", 64),
+	}
+}
+
+func (Customer) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("payments", PaymentIntent.Type).Annotations(entgql.RelayConnection()),
+		edge.To("payment_methods", PaymentMethod.Type),
+		edge.To("mandates", Mandate.Type),
+	}
+}
+
+func (Customer) Indexes() []ent.Index {
+	return []ent.Index{keyset(), index.Fields("merchant_id", "customer_id").Unique()}
+}
+
+func (Customer) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.QueryField(), entgql.RelayConnection(), entgql.MultiOrder()}
+}
+
+// PaymentMethod is a customer's stored method. For cards it keeps the masked
+// details and a keyed fingerprint: never the PAN, never the CVC.
+type PaymentMethod struct{ ent.Schema }
+
+func (PaymentMethod) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+
+func (PaymentMethod) Fields() []ent.Field {
+	return []ent.Field{
+		idField(ids.PaymentMethod),
+		field.String("customer_id").MaxLen(64).Optional().Nillable(),
+		field.String("payment_method").MaxLen(32),
+		optString("payment_method_type", 64),
+		field.JSON("card", &schematype.CardDetails{}).Optional().Annotations(entgql.Skip()),
+		optString("fingerprint", 128),
+		field.Enum("status").Values("active", "inactive", "processing", "awaiting_data").Default("active"),
+		optString("network_transaction_id", 255),
+		field.Bool("recurring_enabled").Default(false),
+		jsonMap("metadata"),
+		optString("locker_id", 64),
+		field.Time("last_used_at").Optional().Nillable().SchemaType(timeType),
+	}
+}
+
+func (PaymentMethod) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("customer", Customer.Type).Ref("payment_methods").Field("customer_id").Unique(),
+	}
+}
+
+func (PaymentMethod) Indexes() []ent.Index {
+	return []ent.Index{keyset(), index.Fields("merchant_id", "customer_id", "created_at", "id")}
+}
+
+func (PaymentMethod) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection()}
+}

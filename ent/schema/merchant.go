@@ -1,0 +1,145 @@
+package schema
+
+import (
+	"entgo.io/contrib/entgql"
+	"entgo.io/ent"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+
+	"switchyard/ent/schema/schematype"
+	"switchyard/internal/ids"
+	"switchyard/internal/tenancy"
+)
+
+type schemaAnnotation = schema.Annotation
+
+// MerchantAccount is a merchant: the tenant every other row belongs to. Its
+// id is the merchant_id of the wire API.
+type MerchantAccount struct{ ent.Schema }
+
+func (MerchantAccount) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
+
+func (MerchantAccount) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("id").MaxLen(64).NotEmpty().Immutable(),
+		optString("merchant_name", 255),
+		field.JSON("merchant_details", map[string]any{}).Optional().Annotations(entgql.Type("Map")),
+		optString("return_url", 2048),
+		field.JSON("webhook_details", &schematype.WebhookDetails{}).Optional().Annotations(entgql.Skip()),
+		field.Bool("enable_payment_response_hash").Default(true),
+		field.Bool("redirect_to_merchant_with_http_post").Default(false),
+		field.String("publishable_key").MaxLen(128).Unique().Immutable(),
+		optString("default_profile_id", 64),
+		optString("organization_id", 64),
+		jsonMap("metadata"),
+		field.JSON("primary_business_details", []map[string]any{}).Optional().Annotations(entgql.Skip()),
+		optString("locker_id", 64),
+		field.Enum("merchant_account_type").Values("standard", "platform", "connected").Default("standard"),
+		field.Bool("is_recon_enabled").Default(false),
+		field.Bool("is_platform_account").Default(false),
+	}
+}
+
+func (MerchantAccount) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("profiles", Profile.Type).Annotations(entgql.RelayConnection()),
+		edge.To("api_keys", APIKey.Type).Annotations(entgql.RelayConnection()),
+		edge.To("connector_accounts", MerchantConnectorAccount.Type).Annotations(entgql.RelayConnection()),
+	}
+}
+
+func (MerchantAccount) Interceptors() []ent.Interceptor {
+	return []ent.Interceptor{scopeQueries("id")}
+}
+
+func (MerchantAccount) Hooks() []ent.Hook { return []ent.Hook{tenancy.Hook("id")} }
+
+func (MerchantAccount) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.QueryField("merchantAccounts"), entgql.RelayConnection()}
+}
+
+// Profile is a business profile of a merchant (Hyperswitch's ProfileCreate):
+// webhook settings, the response-hash key, return URL and session expiry.
+type Profile struct{ ent.Schema }
+
+func (Profile) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+
+func (Profile) Fields() []ent.Field {
+	return []ent.Field{
+		idField(ids.Profile),
+		field.String("profile_name").MaxLen(64).NotEmpty().Annotations(entgql.OrderField("PROFILE_NAME")),
+		field.Bool("is_default").Default(false),
+		optString("return_url", 2048),
+		field.Bool("enable_payment_response_hash").Default(true),
+		// payment_response_hash_key is sealed with the master key: it signs webhooks.
+		field.Bytes("payment_response_hash_key_sealed").Sensitive(),
+		field.Bool("redirect_to_merchant_with_http_post").Default(false),
+		field.JSON("webhook_details", &schematype.WebhookDetails{}).Optional().Annotations(entgql.Skip()),
+		jsonMap("metadata"),
+		field.Int64("session_expiry").Default(900).NonNegative(),
+		field.JSON("authentication_connector_details", map[string]any{}).Optional().Annotations(entgql.Skip()),
+		field.Bool("is_connector_agnostic_mit_enabled").Default(false),
+		field.Bool("use_billing_as_payment_method_billing").Default(true),
+		field.Bool("collect_shipping_details_from_wallet_connector").Default(false),
+		field.Bool("collect_billing_details_from_wallet_connector").Default(false),
+		field.Bool("always_collect_shipping_details_from_wallet_connector").Default(false),
+		field.Bool("always_collect_billing_details_from_wallet_connector").Default(false),
+		field.Bool("is_tax_connector_enabled").Default(false),
+		field.Bool("is_network_tokenization_enabled").Default(false),
+		field.Bool("is_auto_retries_enabled").Default(false),
+		field.Int("max_auto_retries_enabled").Optional().Nillable(),
+		field.Bool("is_click_to_pay_enabled").Default(false),
+		field.Bool("force_3ds_challenge").Default(false),
+		field.String("intent_fulfillment_time").Optional().Annotations(entgql.Skip()),
+		field.Bool("is_iframe_redirection_enabled").Default(false),
+	}
+}
+
+func (Profile) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("merchant", MerchantAccount.Type).Ref("profiles").Field("merchant_id").
+			Unique().Required().Immutable(),
+		edge.To("connector_accounts", MerchantConnectorAccount.Type).Annotations(entgql.RelayConnection()),
+	}
+}
+
+func (Profile) Indexes() []ent.Index { return []ent.Index{keyset()} }
+
+func (Profile) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.QueryField(), entgql.RelayConnection()}
+}
+
+// APIKey is a merchant secret key. Only a keyed hash and a short prefix are
+// kept; the key itself is shown once, when it is created.
+type APIKey struct{ ent.Schema }
+
+func (APIKey) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+
+func (APIKey) Fields() []ent.Field {
+	return []ent.Field{
+		idField(ids.APIKey),
+		field.String("name").MaxLen(64).NotEmpty(),
+		optString("description", 256),
+		// prefix is the first characters of the key, for recognising it.
+		field.String("prefix").MaxLen(16).Immutable(),
+		// hash is the keyed HMAC of the whole key; lookups go through it.
+		field.String("hash").MaxLen(128).Unique().Immutable().Sensitive(),
+		field.Time("expires_at").Optional().Nillable().SchemaType(timeType),
+		field.Time("revoked_at").Optional().Nillable().SchemaType(timeType),
+		field.Time("last_used_at").Optional().Nillable().SchemaType(timeType).Annotations(entgql.Skip()),
+	}
+}
+
+func (APIKey) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("merchant", MerchantAccount.Type).Ref("api_keys").Field("merchant_id").
+			Unique().Required().Immutable(),
+	}
+}
+
+func (APIKey) Indexes() []ent.Index { return []ent.Index{keyset()} }
+
+func (APIKey) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection()}
+}

@@ -1,0 +1,288 @@
+package schema
+
+import (
+	"entgo.io/contrib/entgql"
+	"entgo.io/ent"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+
+	"switchyard/ent/schema/schematype"
+	"switchyard/internal/ids"
+)
+
+// IntentStatuses is the spec's payment intent status set (all 16).
+var IntentStatuses = []string{
+	"succeeded", "failed", "cancelled", "cancelled_post_capture", "processing",
+	"requires_customer_action", "requires_merchant_action", "requires_payment_method",
+	"requires_confirmation", "requires_capture", "partially_captured",
+	"partially_captured_and_capturable", "partially_authorized_and_requires_capture",
+	"partially_captured_and_processing", "conflicted", "expired",
+}
+
+// CaptureMethods are the spec's capture methods.
+var CaptureMethods = []string{"automatic", "manual", "manual_multiple", "scheduled", "sequential_automatic"}
+
+// PaymentIntent is a payment: what the merchant asked to be paid, its status
+// and the running money totals. payment_id is the merchant-facing id (given
+// by the merchant in v1, or equal to id) and is unique per merchant.
+type PaymentIntent struct{ ent.Schema }
+
+func (PaymentIntent) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+
+func (PaymentIntent) Fields() []ent.Field {
+	return []ent.Field{
+		idField(ids.Payment),
+		field.String("payment_id").MaxLen(64).NotEmpty().Immutable(),
+		field.String("profile_id").MaxLen(64).NotEmpty(),
+		field.Enum("status").Values(IntentStatuses...).Default("requires_payment_method").
+			Annotations(entgql.OrderField("STATUS")),
+		// Amounts, all in minor units of currency.
+		field.Int64("amount").Annotations(entgql.OrderField("AMOUNT")),
+		field.Enum("currency").GoType(schematype.Currency("")),
+		field.Int64("amount_captured").Default(0),
+		// amount_capturable is kept in step with the active attempt and its captures.
+		field.Int64("amount_capturable").Default(0),
+		field.Int64("shipping_cost").Optional().Nillable(),
+		field.Int64("order_tax_amount").Optional().Nillable(),
+		field.Int64("surcharge_amount").Optional().Nillable(),
+		field.Int64("tax_on_surcharge").Optional().Nillable(),
+		field.Enum("external_tax_calculation").Values("skip", "calculate").Default("skip"),
+		field.Enum("surcharge_calculation").Values("skip", "calculate").Default("skip"),
+		field.Enum("capture_method").Values(CaptureMethods...).Default("automatic"),
+		field.Time("capture_on").Optional().Nillable().SchemaType(timeType),
+		field.Enum("authentication_type").Values("three_ds", "no_three_ds").Optional().Nillable(),
+		// customer_id holds the internal id of the customer row (cus_…).
+		field.String("customer_id").MaxLen(64).Optional().Nillable(),
+		field.Enum("customer_present").Values("present", "absent").Optional().Nillable(),
+		field.Enum("setup_future_usage").Values("off_session", "on_session").Optional().Nillable(),
+		field.Bool("off_session").Optional().Nillable(),
+		field.Enum("apply_mit_exemption").Values("Apply", "Skip").Default("Skip"),
+		field.Enum("payment_link_enabled").Values("Enable", "Skip").Default("Skip"),
+		field.Enum("request_incremental_authorization").Values("true", "false", "default").Default("default").
+			Annotations(entgql.Skip()), // "true" and "false" are not valid GraphQL enum values
+		field.Enum("split_txns_enabled").Values("enable", "skip").Default("skip"),
+		field.Enum("request_external_three_ds_authentication").Values("Enable", "Skip").Default("Skip"),
+		field.Enum("payment_type").Values("normal", "new_mandate", "setup_mandate", "recurring_mandate").Default("normal"),
+		field.String("client_secret").MaxLen(128).Sensitive().Annotations(entgql.Skip()),
+		// session_expiry is the client secret's lifetime in seconds; expires_on follows it.
+		field.Int64("session_expiry").Default(900).NonNegative(),
+		field.Time("expires_on").SchemaType(timeType),
+		optString("merchant_reference_id", 30),
+		optString("merchant_order_reference_id", 255),
+		optString("routing_algorithm_id", 64),
+		field.JSON("billing", &schematype.AddressWrapper{}).Optional().Annotations(entgql.Skip()),
+		field.JSON("shipping", &schematype.AddressWrapper{}).Optional().Annotations(entgql.Skip()),
+		optString("description", 255),
+		optString("return_url", 2048),
+		optString("statement_descriptor", 22),
+		optString("statement_descriptor_suffix", 22),
+		field.JSON("order_details", []schematype.OrderDetail{}).Optional().Annotations(entgql.Skip()),
+		field.JSON("allowed_payment_method_types", []string{}).Optional(),
+		jsonMap("metadata"),
+		jsonMap("connector_metadata"),
+		jsonMap("feature_metadata"),
+		jsonMap("payment_link_config"),
+		jsonMap("frm_metadata"),
+		field.Bool("enable_partial_authorization").Optional().Nillable(),
+		field.Bool("request_extended_authorization").Optional().Nillable(),
+		field.Bool("enable_overcapture").Optional().Nillable(),
+		field.Bool("force_3ds_challenge").Optional().Nillable(),
+		field.Bool("is_iframe_redirection_enabled").Optional().Nillable(),
+		optString("business_country", 2),
+		optString("business_label", 64),
+		optString("business_sub_label", 64),
+		// The attempt whose outcome the intent shows; null before the first confirm.
+		optString("active_attempt_id", 64),
+		field.Int("attempt_count").Default(0),
+		optString("mandate_id", 64),
+		jsonMap("mandate_data"),
+		optString("cancellation_reason", 255),
+		field.Int("authorization_count").Optional().Nillable(),
+		// Denormalised from the active attempt, for the list filters.
+		optString("connector", 64),
+		optString("merchant_connector_id", 64),
+		optString("payment_method", 32),
+		optString("payment_method_type", 64),
+		optString("card_network", 32),
+		// version is bumped by every state change (optimistic locking).
+		field.Int64("version").Default(0).Annotations(entgql.Skip()),
+	}
+}
+
+func (PaymentIntent) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("customer", Customer.Type).Ref("payments").Field("customer_id").Unique(),
+		edge.To("attempts", PaymentAttempt.Type),
+		edge.To("captures", Capture.Type),
+		edge.To("refunds", Refund.Type).Annotations(entgql.RelayConnection()),
+		edge.To("disputes", Dispute.Type),
+		edge.To("incremental_authorizations", IncrementalAuthorization.Type),
+		edge.To("events", Event.Type),
+	}
+}
+
+func (PaymentIntent) Indexes() []ent.Index {
+	return []ent.Index{
+		keyset(),
+		index.Fields("merchant_id", "payment_id").Unique(),
+		index.Fields("merchant_id", "merchant_reference_id").Unique(),
+		index.Fields("merchant_id", "customer_id", "created_at", "id"),
+		index.Fields("merchant_id", "profile_id", "created_at", "id"),
+	}
+}
+
+func (PaymentIntent) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		entgql.QueryField("paymentIntents"),
+		entgql.RelayConnection(),
+		entgql.MultiOrder(),
+	}
+}
+
+// AttemptStatuses are Hyperswitch's attempt statuses.
+var AttemptStatuses = []string{
+	"started", "authentication_failed", "router_declined", "authentication_pending",
+	"authentication_successful", "authorized", "authorization_failed", "charged", "authorizing",
+	"cod_initiated", "voided", "voided_post_charge", "void_initiated", "capture_initiated",
+	"capture_failed", "void_failed", "auto_refunded", "partial_charged", "partially_authorized",
+	"partial_charged_and_chargeable", "unresolved", "pending", "failure", "payment_method_awaited",
+	"confirmation_awaited", "device_data_collection_pending", "integrity_failure", "expired",
+}
+
+// PaymentAttempt is one try at authorizing a payment through a connector.
+type PaymentAttempt struct{ ent.Schema }
+
+func (PaymentAttempt) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+
+func (PaymentAttempt) Fields() []ent.Field {
+	return []ent.Field{
+		idField(ids.Attempt),
+		field.String("payment_intent_id").MaxLen(64).NotEmpty().Immutable(),
+		field.Enum("status").Values(AttemptStatuses...).Default("started"),
+		field.Int64("amount"),
+		field.Int64("net_amount"),
+		field.Int64("amount_to_capture").Optional().Nillable(),
+		field.Int64("amount_capturable").Default(0),
+		field.Int64("order_tax_amount").Optional().Nillable(),
+		field.Int64("surcharge_amount").Optional().Nillable(),
+		field.Enum("currency").GoType(schematype.Currency("")),
+		optString("connector", 64),
+		optString("merchant_connector_id", 64),
+		optString("connector_transaction_id", 255),
+		field.Enum("capture_method").Values(CaptureMethods...).Optional().Nillable(),
+		field.Enum("authentication_type").Values("three_ds", "no_three_ds").Optional().Nillable(),
+		optString("payment_method", 32),
+		optString("payment_method_type", 64),
+		optString("payment_method_id", 64),
+		field.JSON("card", &schematype.CardDetails{}).Optional().Annotations(entgql.Skip()),
+		field.JSON("payment_method_billing", &schematype.AddressWrapper{}).Optional().Annotations(entgql.Skip()),
+		optString("payment_experience", 32),
+		optString("payment_token", 128),
+		optString("mandate_id", 64),
+		optString("error_code", 255),
+		field.Text("error_message").Optional().Nillable(),
+		field.Text("error_reason").Optional().Nillable(),
+		optString("unified_code", 255),
+		optString("unified_message", 1024),
+		optString("issuer_error_code", 255),
+		optString("issuer_error_message", 1024),
+		optString("network_advice_code", 64),
+		optString("network_decline_code", 64),
+		optString("network_transaction_id", 255),
+		optString("cancellation_reason", 255),
+		jsonMap("browser_info"),
+		jsonMap("connector_metadata"),
+		// next_action is the pending customer step (3-D Secure redirect), if any.
+		jsonMap("next_action"),
+		jsonMap("authentication_data"),
+		optString("reference_id", 255),
+		optString("client_source", 64),
+		optString("client_version", 64),
+		optString("encoded_data", 2048),
+		field.Int("multiple_capture_count").Optional().Nillable(),
+	}
+}
+
+func (PaymentAttempt) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("payment", PaymentIntent.Type).Ref("attempts").Field("payment_intent_id").
+			Unique().Required().Immutable(),
+	}
+}
+
+func (PaymentAttempt) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("payment_intent_id", "created_at"), keyset()}
+}
+
+func (PaymentAttempt) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection()}
+}
+
+// Capture is one capture of an authorized attempt (several for manual_multiple).
+type Capture struct{ ent.Schema }
+
+func (Capture) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+
+func (Capture) Fields() []ent.Field {
+	return []ent.Field{
+		idField(ids.Capture),
+		field.String("payment_intent_id").MaxLen(64).NotEmpty().Immutable(),
+		field.String("authorized_attempt_id").MaxLen(64).NotEmpty().Immutable(),
+		field.Enum("status").Values("started", "charged", "pending", "failed").Default("started"),
+		field.Int64("amount"),
+		field.Enum("currency").GoType(schematype.Currency("")),
+		optString("connector", 64),
+		field.Int("capture_sequence"),
+		optString("connector_capture_id", 255),
+		optString("error_code", 255),
+		field.Text("error_message").Optional().Nillable(),
+		field.Text("error_reason").Optional().Nillable(),
+		optString("reference_id", 255),
+	}
+}
+
+func (Capture) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("payment", PaymentIntent.Type).Ref("captures").Field("payment_intent_id").
+			Unique().Required().Immutable(),
+	}
+}
+
+func (Capture) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("payment_intent_id", "capture_sequence").Unique(),
+		keyset(),
+	}
+}
+
+// IncrementalAuthorization raises the authorized amount of an attempt.
+type IncrementalAuthorization struct{ ent.Schema }
+
+func (IncrementalAuthorization) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+
+func (IncrementalAuthorization) Fields() []ent.Field {
+	return []ent.Field{
+		idField(ids.IncrementalAuthorization),
+		field.String("payment_intent_id").MaxLen(64).NotEmpty().Immutable(),
+		field.String("attempt_id").MaxLen(64).NotEmpty().Immutable(),
+		field.Int64("amount"),
+		field.Int64("previously_authorized_amount"),
+		field.Enum("status").Values("success", "failure", "processing"),
+		optString("connector_authorization_id", 255),
+		optString("error_code", 255),
+		field.Text("error_message").Optional().Nillable(),
+	}
+}
+
+func (IncrementalAuthorization) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("payment", PaymentIntent.Type).Ref("incremental_authorizations").
+			Field("payment_intent_id").Unique().Required().Immutable(),
+	}
+}
+
+func (IncrementalAuthorization) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("payment_intent_id", "created_at"), keyset()}
+}

@@ -1,0 +1,89 @@
+// Package schematype holds the Go types of the structured JSON columns of the
+// data model (addresses, order lines, masked card details, webhook settings,
+// delivery records) and the closed currency set. It imports nothing of ent,
+// so the domain and wire layers can share it.
+package schematype
+
+// AddressWrapper is the spec's `{address, phone, email}` object.
+type AddressWrapper struct {
+	Address *Address `json:"address"`
+	Phone   *Phone   `json:"phone"`
+	Email   *string  `json:"email"`
+}
+
+// Address is a postal address; every member is optional.
+type Address struct {
+	City      *string `json:"city"`
+	Country   *string `json:"country"`
+	Line1     *string `json:"line1"`
+	Line2     *string `json:"line2"`
+	Line3     *string `json:"line3"`
+	Zip       *string `json:"zip"`
+	State     *string `json:"state"`
+	FirstName *string `json:"first_name"`
+	LastName  *string `json:"last_name"`
+	OriginZip *string `json:"origin_zip"`
+}
+
+// Phone is a number with its country calling code (leading plus sign).
+type Phone struct {
+	Number      *string `json:"number"`
+	CountryCode *string `json:"country_code"`
+}
+
+// OrderDetail is one product line; amounts must sum to the order amount.
+type OrderDetail struct {
+	ProductName string  `json:"product_name"`
+	Quantity    int     `json:"quantity"`
+	Amount      int64   `json:"amount"`
+	ProductImg  *string `json:"product_img_link,omitempty"`
+	ProductID   *string `json:"product_id,omitempty"`
+	Category    *string `json:"category,omitempty"`
+}
+
+// CardDetails is what is kept of a card: never the PAN, never the CVC.
+type CardDetails struct {
+	Last4            string  `json:"last4"`
+	CardISIN         string  `json:"card_isin"` // the BIN, first 6 digits
+	CardExtendedBIN  *string `json:"card_extended_bin"`
+	CardNetwork      *string `json:"card_network"`
+	CardType         *string `json:"card_type"`
+	CardIssuer       *string `json:"card_issuer"`
+	CardIssuingCntry *string `json:"card_issuing_country"`
+	CardExpMonth     string  `json:"card_exp_month"`
+	CardExpYear      string  `json:"card_exp_year"`
+	CardHolderName   *string `json:"card_holder_name"`
+}
+
+// WebhookDetails are a profile's outgoing-webhook settings (Hyperswitch's
+// WebhookDetails). An empty status list means every status.
+type WebhookDetails struct {
+	WebhookVersion                *string  `json:"webhook_version"`
+	WebhookUsername               *string  `json:"webhook_username"`
+	WebhookPassword               *string  `json:"webhook_password"`
+	WebhookURL                    *string  `json:"webhook_url"`
+	PaymentCreatedEnabled         *bool    `json:"payment_created_enabled"`
+	PaymentSucceededEnabled       *bool    `json:"payment_succeeded_enabled"`
+	PaymentFailedEnabled          *bool    `json:"payment_failed_enabled"`
+	PaymentStatusesEnabled        []string `json:"payment_statuses_enabled"`
+	RefundStatusesEnabled         []string `json:"refund_statuses_enabled"`
+	PayoutStatusesEnabled         []string `json:"payout_statuses_enabled"`
+	MultipleWebhooksListEnabled   *bool    `json:"multiple_webhooks_list,omitempty"`
+	DeliveryDisabled              bool     `json:"delivery_disabled,omitempty"`
+	EnabledEventTypes             []string `json:"enabled_event_types,omitempty"`
+	AllowPrivateNetworkDeliveries *bool    `json:"allow_private_network_deliveries,omitempty"`
+}
+
+// DeliveryRequest is the request half of a webhook delivery attempt.
+type DeliveryRequest struct {
+	Body    string      `json:"body"`
+	Headers [][2]string `json:"headers"`
+}
+
+// DeliveryResponse is the response half of a webhook delivery attempt.
+type DeliveryResponse struct {
+	Body         *string     `json:"body"`
+	Headers      [][2]string `json:"headers"`
+	StatusCode   *int        `json:"status_code"`
+	ErrorMessage *string     `json:"error_message"`
+}

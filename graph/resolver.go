@@ -1,0 +1,102 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"switchyard/ent"
+	"switchyard/ent/apikey"
+	"switchyard/ent/capture"
+	"switchyard/ent/customer"
+	"switchyard/ent/dispute"
+	"switchyard/ent/event"
+	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/ent/incrementalauthorization"
+	"switchyard/ent/mandate"
+	"switchyard/ent/merchantaccount"
+	"switchyard/ent/merchantconnectoraccount"
+	"switchyard/ent/paymentattempt"
+	"switchyard/ent/paymentintent"
+	"switchyard/ent/paymentmethod"
+	"switchyard/ent/profile"
+	"switchyard/ent/refund"
+	"switchyard/internal/ids"
+)
+
+// Resolver is the root resolver; it holds what the resolvers share.
+type Resolver struct {
+	client *ent.Client
+}
+
+// NewResolver returns the root resolver over client.
+func NewResolver(client *ent.Client) *Resolver { return &Resolver{client: client} }
+
+// MaxPageSize bounds first and last on every connection.
+const MaxPageSize = 100
+
+// checkPage requires first or last on a connection and bounds them, so no
+// query can ask for an unbounded page.
+func checkPage(first, last *int) error {
+	switch {
+	case first == nil && last == nil:
+		return gqlerror.Errorf("a connection needs `first` or `last` (at most %d)", MaxPageSize)
+	case first != nil && (*first < 0 || *first > MaxPageSize):
+		return gqlerror.Errorf("`first` must be between 0 and %d", MaxPageSize)
+	case last != nil && (*last < 0 || *last > MaxPageSize):
+		return gqlerror.Errorf("`last` must be between 0 and %d", MaxPageSize)
+	}
+	return nil
+}
+
+// tableByPrefix maps an id prefix to its table, because entgql cannot tell
+// the table from a string id by itself. Merchant ids are chosen by the admin
+// and have no fixed prefix, so anything unknown is looked up as a merchant.
+var tableByPrefix = map[string]string{
+	ids.Payment:                  paymentintent.Table,
+	ids.Attempt:                  paymentattempt.Table,
+	ids.Capture:                  capture.Table,
+	ids.IncrementalAuthorization: incrementalauthorization.Table,
+	ids.Refund:                   refund.Table,
+	ids.Dispute:                  dispute.Table,
+	ids.Mandate:                  mandate.Table,
+	ids.Customer:                 customer.Table,
+	ids.ConnectorAccount:         merchantconnectoraccount.Table,
+	ids.Event:                    event.Table,
+	ids.DeliveryAttempt:          eventdeliveryattempt.Table,
+	ids.PaymentMethod:            paymentmethod.Table,
+	ids.Profile:                  profile.Table,
+	ids.APIKey:                   apikey.Table,
+}
+
+func nodeType(_ context.Context, id string) (string, error) {
+	if t, ok := tableByPrefix[ids.PrefixOf(id)]; ok {
+		return t, nil
+	}
+	return merchantaccount.Table, nil
+}
+
+// node resolves one id; an unknown or foreign id is null, not an error, so
+// node(id:) never tells whether another merchant's object exists.
+func (r *Resolver) node(ctx context.Context, id string) (ent.Noder, error) {
+	n, err := r.client.Noder(ctx, id, ent.WithNodeType(nodeType))
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	return n, err
+}
+
+func (r *Resolver) nodes(ctx context.Context, list []string) ([]ent.Noder, error) {
+	if len(list) > MaxPageSize {
+		return nil, gqlerror.Errorf("`ids` may hold at most %d ids", MaxPageSize)
+	}
+	out := make([]ent.Noder, len(list))
+	for i, id := range list {
+		n, err := r.node(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = n
+	}
+	return out, nil
+}

@@ -1,0 +1,158 @@
+// Package app assembles the process from its configuration: it opens the
+// database and Redis, migrates, bootstraps the demo merchant where asked,
+// wires the domain core to the REST and GraphQL surfaces, and serves them
+// with health, metrics, logging and graceful shutdown.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"switchyard/graph"
+	"switchyard/internal/auth"
+	"switchyard/internal/config"
+	"switchyard/internal/redisconn"
+	"switchyard/internal/secrets"
+	"switchyard/internal/store"
+	"switchyard/payments"
+	"switchyard/rest"
+)
+
+// App is a running Switchyard: its stores, domain core and HTTP handler.
+type App struct {
+	Config  *config.Config
+	Store   *store.Store
+	Redis   *redisconn.Conn
+	Service *payments.Service
+	Auth    *auth.Authenticator
+	Log     *slog.Logger
+	// Demo is set when the demo merchant was bootstrapped on start.
+	Demo *DemoKeys
+
+	handler http.Handler
+}
+
+// Options change how Open starts the app.
+type Options struct {
+	// Bootstrap creates (or reuses) the demo merchant. The embedded default
+	// always does.
+	Bootstrap bool
+	// Registry receives the metrics; nil means a fresh registry.
+	Registry *prometheus.Registry
+}
+
+// Open starts everything but the listener. Every failure is one clear error.
+func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Options) (_ *App, err error) {
+	a := &App{Config: cfg, Log: log}
+	defer func() {
+		if err != nil {
+			a.Close()
+		}
+	}()
+	if a.Store, err = store.Open(ctx, cfg.Database); err != nil {
+		return nil, err
+	}
+	if cfg.AutoMigrate || cfg.Database.Driver == config.DriverSQLite {
+		applied, err := a.Store.Migrate(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("migrate: %w", err)
+		}
+		if len(applied) > 0 {
+			log.Info("applied migrations", "versions", applied)
+		}
+	}
+	if a.Redis, err = redisconn.Open(ctx, cfg.RedisURL); err != nil {
+		return nil, err
+	}
+	box, err := secrets.NewBox(cfg.MasterKeyBytes)
+	if err != nil {
+		return nil, fmt.Errorf("SWITCHYARD_MASTER_KEY: %w", err)
+	}
+	a.Service = payments.NewService(a.Store.Client, box)
+	a.Auth = auth.New(a.Service, cfg.AdminAPIKey)
+	if opts.Bootstrap || cfg.Database.Embedded {
+		if a.Demo, err = Bootstrap(ctx, a.Service, cfg.DataDir); err != nil {
+			return nil, fmt.Errorf("bootstrap: %w", err)
+		}
+	}
+	reg := opts.Registry
+	if reg == nil {
+		reg = prometheus.NewRegistry()
+		reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	}
+	a.handler = a.routes(reg)
+	return a, nil
+}
+
+func (a *App) routes(reg *prometheus.Registry) http.Handler {
+	mux := http.NewServeMux()
+	gqlOpts := graph.DefaultOptions()
+	gqlOpts.Introspection = a.Config.GraphQLIntrospection
+	if a.Demo != nil && a.Config.Database.Embedded {
+		gqlOpts.PlaygroundHeaders = map[string]string{auth.HeaderAPIKey: a.Demo.SecretKey}
+	}
+	mux.Handle("/graphql", graph.NewHandler(a.Store.Client, a.Auth, gqlOpts))
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	rest.Register(mux, rest.Deps{
+		Service: a.Service,
+		Auth:    a.Auth,
+		Ready: map[string]rest.Checker{
+			"database": a.Store,
+			"redis":    rest.CheckerFunc(func(ctx context.Context) error { return a.Redis.Client.Ping(ctx).Err() }),
+		},
+	})
+	return instrument(mux, a.Log, newMetrics(reg))
+}
+
+// Handler is the whole HTTP surface.
+func (a *App) Handler() http.Handler { return a.handler }
+
+// Serve listens on ln until ctx is done, then shuts down gracefully: it
+// stops accepting, lets in-flight requests finish within the shutdown
+// timeout, and returns.
+func (a *App) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           a.handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(a.Log.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	a.Log.Info("shutting down", "timeout", a.Config.ShutdownTimeout.String())
+	sctx, cancel := context.WithTimeout(context.Background(), a.Config.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// Close releases the stores.
+func (a *App) Close() {
+	if a.Redis != nil {
+		_ = a.Redis.Close()
+	}
+	if a.Store != nil {
+		_ = a.Store.Close()
+	}
+}

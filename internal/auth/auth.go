@@ -1,0 +1,84 @@
+// Package auth turns request credentials into a tenancy.Principal: the one
+// mechanism REST and GraphQL share. v1 routes carry the key in the `api-key`
+// header; v2 routes in `Authorization: api-key=<key>` with `X-Profile-Id`.
+// The admin key comes from config; merchant secret keys are looked up by
+// their keyed hash.
+package auth
+
+import (
+	"context"
+	"crypto/subtle"
+	"net/http"
+	"strings"
+
+	"switchyard/internal/tenancy"
+	"switchyard/payments"
+)
+
+// Header names.
+const (
+	HeaderAPIKey        = "api-key"
+	HeaderAuthorization = "Authorization"
+	HeaderProfileID     = "X-Profile-Id"
+	// HeaderMerchantID lets the admin key act as one merchant (GraphQL, admin tools).
+	HeaderMerchantID = "X-Merchant-Id"
+)
+
+// Authenticator verifies keys.
+type Authenticator struct {
+	svc      *payments.Service
+	adminKey []byte
+}
+
+// New returns an authenticator for the admin key and the merchant keys svc stores.
+func New(svc *payments.Service, adminKey string) *Authenticator {
+	return &Authenticator{svc: svc, adminKey: []byte(adminKey)}
+}
+
+// KeyFromRequest returns the key a request carries: the `api-key` header, or
+// `Authorization: api-key=<key>` (v2).
+func KeyFromRequest(r *http.Request) string {
+	if k := strings.TrimSpace(r.Header.Get(HeaderAPIKey)); k != "" {
+		return k
+	}
+	authz := strings.TrimSpace(r.Header.Get(HeaderAuthorization))
+	if v, ok := strings.CutPrefix(authz, "api-key="); ok {
+		return strings.TrimSpace(v)
+	}
+	return ""
+}
+
+// Authenticate resolves the request's key into a principal. It accepts the
+// admin key and merchant secret keys; publishable keys are accepted only by
+// the client-side payment routes, which check the client secret themselves.
+func (a *Authenticator) Authenticate(ctx context.Context, r *http.Request) (tenancy.Principal, error) {
+	key := KeyFromRequest(r)
+	if key == "" {
+		return tenancy.Principal{}, payments.ErrUnauthorized()
+	}
+	if a.IsAdminKey(key) {
+		return tenancy.Principal{
+			Kind:       tenancy.KindAdmin,
+			MerchantID: strings.TrimSpace(r.Header.Get(HeaderMerchantID)),
+			ProfileID:  strings.TrimSpace(r.Header.Get(HeaderProfileID)),
+		}, nil
+	}
+	if !strings.HasPrefix(key, "snd_") {
+		return tenancy.Principal{}, payments.ErrUnauthorized()
+	}
+	k, err := a.svc.ActiveAPIKeyByHash(ctx, a.svc.Box().HashAPIKey(key))
+	if err != nil {
+		return tenancy.Principal{}, err
+	}
+	return tenancy.Principal{
+		Kind:       tenancy.KindMerchant,
+		MerchantID: k.MerchantID,
+		ProfileID:  strings.TrimSpace(r.Header.Get(HeaderProfileID)),
+		KeyID:      k.ID,
+	}, nil
+}
+
+// IsAdminKey compares in constant time.
+func (a *Authenticator) IsAdminKey(key string) bool {
+	return len(a.adminKey) > 0 && subtle.ConstantTimeCompare([]byte(key), a.adminKey) == 1
+}

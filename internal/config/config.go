@@ -1,0 +1,331 @@
+// Package config owns the process configuration: it reads the SWITCHYARD_*
+// environment variables, validates them with one clear line per bad variable,
+// derives the database and Redis settings, and generates (then persists in the
+// data directory) the admin API key and master key when they are not given.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/caarlos0/env/v11"
+	"github.com/go-sql-driver/mysql"
+	"github.com/redis/go-redis/v9"
+)
+
+// Environment names accepted in SWITCHYARD_ENV.
+const (
+	EnvSandbox    = "sandbox"
+	EnvProduction = "production"
+)
+
+// Driver names used in Database.Driver (the database/sql driver names).
+const (
+	DriverMySQL  = "mysql"
+	DriverSQLite = "sqlite"
+)
+
+// Files written to DataDir for generated secrets, and the embedded database.
+const (
+	AdminAPIKeyFile = "admin_api_key"
+	MasterKeyFile   = "master_key"
+	SQLiteFile      = "switchyard.db"
+)
+
+// Source records where a secret value came from, so the binary can say so.
+type Source string
+
+const (
+	// FromEnv: the value was given in the environment; nothing was written.
+	FromEnv Source = "env"
+	// Generated: the value was generated on this start and written to DataDir.
+	Generated Source = "generated"
+	// FromDataDir: the value was generated on an earlier start and read back.
+	FromDataDir Source = "data-dir"
+)
+
+// Config is the process configuration. The env-tagged fields are read from
+// the environment; the fields after them are derived by Load.
+type Config struct {
+	Addr                 string        `env:"SWITCHYARD_ADDR" envDefault:":8080"`
+	DatabaseURL          string        `env:"SWITCHYARD_DATABASE_URL"`
+	RedisURL             string        `env:"SWITCHYARD_REDIS_URL"`
+	DataDir              string        `env:"SWITCHYARD_DATA_DIR" envDefault:"./.switchyard"`
+	AdminAPIKey          string        `env:"SWITCHYARD_ADMIN_API_KEY"`
+	MasterKey            string        `env:"SWITCHYARD_MASTER_KEY"`
+	AutoMigrate          bool          `env:"SWITCHYARD_AUTO_MIGRATE" envDefault:"true"`
+	Environment          string        `env:"SWITCHYARD_ENV" envDefault:"sandbox"`
+	LogLevel             slog.Level    `env:"SWITCHYARD_LOG_LEVEL" envDefault:"info"`
+	ShutdownTimeout      time.Duration `env:"SWITCHYARD_SHUTDOWN_TIMEOUT" envDefault:"20s"`
+	GraphQLIntrospection bool          `env:"SWITCHYARD_GRAPHQL_INTROSPECTION" envDefault:"true"`
+	PublicURL            string        `env:"SWITCHYARD_PUBLIC_URL"`
+
+	Database          Database `env:"-"`
+	MasterKeyBytes    []byte   `env:"-"` // 32 bytes
+	RedisEmbedded     bool     `env:"-"` // RedisURL was empty: use in-process Redis
+	AdminAPIKeySource Source   `env:"-"`
+	MasterKeySource   Source   `env:"-"`
+}
+
+// Database is the parsed form of SWITCHYARD_DATABASE_URL.
+type Database struct {
+	Driver   string // DriverMySQL or DriverSQLite
+	DSN      string // data source name for sql.Open(Driver, DSN)
+	Embedded bool   // DatabaseURL was empty: SQLite at <DataDir>/switchyard.db
+}
+
+// Load reads the configuration from the process environment.
+func Load() (*Config, error) {
+	return LoadFrom(envMap(os.Environ()))
+}
+
+// LoadFrom reads the configuration from environ instead of the process
+// environment. It may create DataDir and write generated secrets into it.
+func LoadFrom(environ map[string]string) (*Config, error) {
+	if environ == nil {
+		environ = map[string]string{} // nil would make env read os.Environ
+	}
+	var c Config
+	if err := env.ParseWithOptions(&c, env.Options{Environment: environ}); err != nil {
+		return nil, parseErrors(err, environ)
+	}
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	if err := c.fillGenerated(); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// validate checks the parsed values and fills the derived fields. It touches
+// no files. All problems are reported, one line each.
+func (c *Config) validate() error {
+	var errs []error
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", key, fmt.Sprintf(format, args...)))
+	}
+
+	port := ""
+	if host, p, err := net.SplitHostPort(c.Addr); err != nil {
+		bad("SWITCHYARD_ADDR", "want host:port or :port, got %q", c.Addr)
+	} else if n, err := strconv.Atoi(p); err != nil || n < 0 || n > 65535 {
+		bad("SWITCHYARD_ADDR", "invalid port %q", p)
+	} else {
+		port = p
+		if c.PublicURL == "" {
+			c.PublicURL = "http://" + net.JoinHostPort(publicHost(host), port)
+		}
+	}
+
+	if c.PublicURL != "" {
+		u, err := url.Parse(c.PublicURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("SWITCHYARD_PUBLIC_URL", "want an absolute http:// or https:// URL, got %q", c.PublicURL)
+		} else {
+			c.PublicURL = strings.TrimRight(c.PublicURL, "/")
+		}
+	}
+
+	if c.DatabaseURL == "" {
+		c.Database = Database{
+			Driver:   DriverSQLite,
+			DSN:      sqliteDSN(filepath.Join(c.DataDir, SQLiteFile), ""),
+			Embedded: true,
+		}
+	} else if db, err := parseDatabaseURL(c.DatabaseURL); err != nil {
+		bad("SWITCHYARD_DATABASE_URL", "%v", err)
+	} else {
+		c.Database = db
+	}
+
+	c.RedisEmbedded = c.RedisURL == ""
+	if !c.RedisEmbedded {
+		if err := checkRedisURL(c.RedisURL); err != nil {
+			bad("SWITCHYARD_REDIS_URL", "%v", err)
+		}
+	}
+
+	if c.AdminAPIKey != "" {
+		if err := checkAdminAPIKey(c.AdminAPIKey); err != nil {
+			bad("SWITCHYARD_ADMIN_API_KEY", "%v", err)
+		}
+	}
+
+	if c.MasterKey != "" {
+		key, err := decodeMasterKey(c.MasterKey)
+		if err != nil {
+			bad("SWITCHYARD_MASTER_KEY", "%v", err)
+		}
+		c.MasterKeyBytes = key
+	}
+
+	switch c.Environment {
+	case EnvSandbox:
+	case EnvProduction:
+		bad("SWITCHYARD_ENV", "production has no live connector integrations yet; only sandbox can start")
+	default:
+		bad("SWITCHYARD_ENV", "unknown environment %q (want sandbox or production)", c.Environment)
+	}
+
+	if c.ShutdownTimeout <= 0 {
+		bad("SWITCHYARD_SHUTDOWN_TIMEOUT", "must be positive, got %s", c.ShutdownTimeout)
+	}
+
+	return errors.Join(errs...)
+}
+
+// publicHost maps a listen host to the host users should type.
+func publicHost(host string) string {
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		return "localhost"
+	}
+	return host
+}
+
+func parseDatabaseURL(raw string) (Database, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		// url.Error repeats the URL, password included; keep only the cause.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return Database{}, fmt.Errorf("malformed URL: %v", err)
+	}
+	switch u.Scheme {
+	case "mysql":
+		dsn, err := mysqlDSN(u)
+		if err != nil {
+			return Database{}, err
+		}
+		return Database{Driver: DriverMySQL, DSN: dsn}, nil
+	case "sqlite":
+		path := u.Opaque // sqlite:relative.db
+		if path == "" {
+			path = u.Host + u.Path // sqlite:///abs.db or sqlite://rel/dir.db
+		}
+		if path == "" {
+			return Database{}, errors.New("missing file path (want sqlite:///abs/path.db or sqlite://relative.db)")
+		}
+		return Database{Driver: DriverSQLite, DSN: sqliteDSN(path, u.RawQuery)}, nil
+	default:
+		return Database{}, fmt.Errorf("unsupported scheme %q (want mysql:// or sqlite://)", u.Scheme)
+	}
+}
+
+// mysqlDSN turns mysql://user:pass@host:port/db?params into a go-sql-driver
+// DSN with parseTime=true and loc=UTC. Query parameters are parsed by the
+// driver itself, so known ones (charset, tls, timeout…) keep their meaning.
+func mysqlDSN(u *url.URL) (string, error) {
+	if u.Host == "" || u.Hostname() == "" {
+		return "", errors.New("missing host (want mysql://user:pass@host:port/db)")
+	}
+	db := strings.TrimPrefix(u.Path, "/")
+	if db == "" || strings.Contains(db, "/") {
+		return "", errors.New("missing database name (want mysql://user:pass@host:port/db)")
+	}
+	cfg, err := mysql.ParseDSN("/?" + u.RawQuery)
+	if err != nil {
+		return "", fmt.Errorf("bad query parameters: %v", err)
+	}
+	port := u.Port()
+	if port == "" {
+		port = "3306"
+	}
+	if u.User != nil {
+		cfg.User = u.User.Username()
+		cfg.Passwd, _ = u.User.Password()
+	}
+	cfg.Net = "tcp"
+	cfg.Addr = net.JoinHostPort(u.Hostname(), port)
+	cfg.DBName = db
+	cfg.ParseTime = true
+	cfg.Loc = time.UTC
+	return cfg.FormatDSN(), nil
+}
+
+// sqliteDSN builds a modernc.org/sqlite DSN with the pragmas Switchyard needs.
+func sqliteDSN(path, extra string) string {
+	dsn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)"
+	if extra != "" {
+		dsn += "&" + extra
+	}
+	return dsn
+}
+
+func checkRedisURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return fmt.Errorf("malformed URL: %v", err)
+	}
+	if u.Scheme != "redis" && u.Scheme != "rediss" {
+		return fmt.Errorf("unsupported scheme %q (want redis:// or rediss://)", u.Scheme)
+	}
+	if _, err := redis.ParseURL(raw); err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), "redis: "))
+	}
+	return nil
+}
+
+// parseErrors rewrites env's aggregate error into one line per variable.
+func parseErrors(err error, environ map[string]string) error {
+	var agg env.AggregateError
+	if !errors.As(err, &agg) {
+		return err
+	}
+	var errs []error
+	for _, e := range agg.Errors {
+		var pe env.ParseError
+		if !errors.As(e, &pe) {
+			errs = append(errs, e)
+			continue
+		}
+		key := envKey(pe.Name)
+		val := environ[key]
+		switch pe.Type {
+		case reflect.TypeFor[bool]():
+			errs = append(errs, fmt.Errorf("%s: want true or false, got %q", key, val))
+		case reflect.TypeFor[time.Duration]():
+			errs = append(errs, fmt.Errorf("%s: want a duration such as 20s or 1m, got %q", key, val))
+		case reflect.TypeFor[slog.Level]():
+			errs = append(errs, fmt.Errorf("%s: want debug, info, warn or error, got %q", key, val))
+		default:
+			errs = append(errs, fmt.Errorf("%s: invalid value %q", key, val))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// envKey returns the variable name of a Config field.
+func envKey(field string) string {
+	f, ok := reflect.TypeFor[Config]().FieldByName(field)
+	if !ok {
+		return field
+	}
+	key, _, _ := strings.Cut(f.Tag.Get("env"), ",")
+	return key
+}
+
+func envMap(environ []string) map[string]string {
+	m := make(map[string]string, len(environ))
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
+}

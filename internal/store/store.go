@@ -1,0 +1,94 @@
+// Package store opens the database behind the ent client: embedded SQLite
+// (pure Go) or MySQL/MariaDB. It owns schema migration for both: SQLite is
+// migrated automatically from the ent schema, MySQL by applying the
+// versioned migrations in ent/migrate/migrations and recording each in a
+// revision table.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
+	"entgo.io/ent/dialect/sql/schema"
+	_ "github.com/go-sql-driver/mysql" // MySQL/MariaDB driver
+	_ "modernc.org/sqlite"             // pure-Go SQLite driver
+
+	"switchyard/ent"
+	_ "switchyard/ent/runtime" // hooks and interceptors (tenancy) of the schema
+	"switchyard/internal/config"
+)
+
+// Store is an open database and the ent client over it.
+type Store struct {
+	Client  *ent.Client
+	DB      *sql.DB
+	Dialect string
+}
+
+// Open connects to the database cfg names and checks it answers within a
+// few seconds, so a wrong DSN or an unreachable server fails fast.
+func Open(ctx context.Context, cfg config.Database) (*Store, error) {
+	var dialectName, driverName string
+	switch cfg.Driver {
+	case config.DriverMySQL:
+		dialectName, driverName = dialect.MySQL, "mysql"
+	case config.DriverSQLite:
+		dialectName, driverName = dialect.SQLite, "sqlite"
+	default:
+		return nil, fmt.Errorf("store: unsupported driver %q", cfg.Driver)
+	}
+	db, err := sql.Open(driverName, cfg.DSN)
+	if err != nil {
+		return nil, fmt.Errorf("database: %w", err)
+	}
+	if dialectName == dialect.SQLite {
+		// One writer at a time; WAL lets readers go on beside it.
+		db.SetMaxOpenConns(1)
+	} else {
+		db.SetMaxOpenConns(50)
+		db.SetMaxIdleConns(25)
+		db.SetConnMaxLifetime(5 * time.Minute)
+	}
+	pingCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := db.PingContext(pingCtx); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("database unreachable: %w", err)
+	}
+	drv := entsql.OpenDB(dialectName, db)
+	return &Store{Client: ent.NewClient(ent.Driver(drv)), DB: db, Dialect: dialectName}, nil
+}
+
+// Close closes the client and the database.
+func (s *Store) Close() error { return s.Client.Close() }
+
+// Ping checks the database answers; readiness uses it.
+func (s *Store) Ping(ctx context.Context) error { return s.DB.PingContext(ctx) }
+
+// Migrate brings the schema up to date: SQLite from the ent schema, MySQL
+// from the versioned migration files.
+func (s *Store) Migrate(ctx context.Context) (applied []string, err error) {
+	switch s.Dialect {
+	case dialect.SQLite:
+		return nil, s.Client.Schema.Create(ctx, SchemaOptions()...)
+	case dialect.MySQL:
+		return ApplyMigrations(ctx, s.DB)
+	}
+	return nil, errors.New("store: unknown dialect")
+}
+
+// SchemaOptions are the options every schema diff and auto-migration uses.
+// There are no foreign keys, so the schema also fits engines without them
+// (Vitess); the domain transactions keep rows consistent.
+func SchemaOptions() []schema.MigrateOption {
+	return []schema.MigrateOption{
+		schema.WithForeignKeys(false),
+		schema.WithDropIndex(true),
+		schema.WithDropColumn(true),
+	}
+}

@@ -1,0 +1,161 @@
+// Package tenancy owns the authenticated principal carried in a request
+// context and the one place where tenant scoping is enforced: the ent
+// interceptor and hook that every tenant-owned schema installs. A query or
+// mutation that runs without a principal fails closed.
+package tenancy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/sql"
+)
+
+// Kind says who is calling.
+type Kind int
+
+const (
+	// KindMerchant is a merchant's secret (or publishable) key: it sees only
+	// its own merchant's rows, and only one profile's when ProfileID is set.
+	KindMerchant Kind = iota + 1
+	// KindAdmin is the platform admin key. Without a MerchantID it is
+	// platform-wide (it manages merchant accounts); with one it is scoped
+	// like that merchant.
+	KindAdmin
+	// KindSystem is the process itself (bootstrap, migrations, the webhook
+	// worker). It is never derived from a request.
+	KindSystem
+)
+
+// Principal is the caller on whose behalf the data layer runs.
+type Principal struct {
+	Kind       Kind
+	MerchantID string
+	// ProfileID narrows reads to one profile where the key or the
+	// X-Profile-Id header names one. Empty means every profile.
+	ProfileID string
+	// KeyID is the API key that authenticated the call, for audit.
+	KeyID string
+}
+
+// Unscoped reports whether the principal may read across merchants.
+func (p Principal) Unscoped() bool {
+	return p.Kind == KindSystem || (p.Kind == KindAdmin && p.MerchantID == "")
+}
+
+type ctxKey struct{}
+
+// WithPrincipal returns a context that carries p.
+func WithPrincipal(ctx context.Context, p Principal) context.Context {
+	return context.WithValue(ctx, ctxKey{}, p)
+}
+
+// System returns a context for work the process does on its own behalf.
+func System(ctx context.Context) context.Context {
+	return WithPrincipal(ctx, Principal{Kind: KindSystem})
+}
+
+// ForMerchant returns a context scoped to one merchant, keeping the caller's
+// kind. Admin handlers use it once they have resolved the merchant in the path.
+func ForMerchant(ctx context.Context, merchantID string) context.Context {
+	p, ok := FromContext(ctx)
+	if !ok {
+		p = Principal{Kind: KindMerchant}
+	}
+	if p.Kind == KindSystem {
+		p.Kind = KindAdmin
+	}
+	p.MerchantID = merchantID
+	return WithPrincipal(ctx, p)
+}
+
+// FromContext returns the principal, if any.
+func FromContext(ctx context.Context) (Principal, bool) {
+	p, ok := ctx.Value(ctxKey{}).(Principal)
+	return p, ok
+}
+
+// ErrNoPrincipal is returned by every query or mutation that runs without a
+// principal in its context: scoping fails closed.
+var ErrNoPrincipal = errors.New("tenancy: no principal in context")
+
+// ErrForeignMerchant is returned when a mutation tries to write a row of a
+// merchant other than the principal's.
+var ErrForeignMerchant = errors.New("tenancy: row belongs to another merchant")
+
+// Scope returns the merchant a query or mutation must be limited to: "" for
+// an unscoped principal (system, platform admin), an error for none.
+func Scope(ctx context.Context) (merchantID string, err error) {
+	p, ok := FromContext(ctx)
+	if !ok {
+		return "", ErrNoPrincipal
+	}
+	if p.Unscoped() {
+		return "", nil
+	}
+	if p.MerchantID == "" {
+		return "", fmt.Errorf("tenancy: %v principal without a merchant", p.Kind)
+	}
+	return p.MerchantID, nil
+}
+
+// wherer is implemented by every generated ent mutation.
+type wherer interface {
+	WhereP(...func(*sql.Selector))
+}
+
+// merchantSetter is implemented by mutations of tables with a merchant_id.
+type merchantSetter interface {
+	MerchantID() (string, bool)
+	SetMerchantID(string)
+}
+
+// Hook scopes writes: a create gets the principal's merchant (or must already
+// carry it), and updates and deletes only touch the principal's rows.
+func Hook(column string) ent.Hook {
+	return func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			merchantID, err := Scope(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if merchantID == "" {
+				return next.Mutate(ctx, m)
+			}
+			if m.Op().Is(ent.OpCreate) {
+				if column == "id" {
+					return nil, fmt.Errorf("tenancy: a merchant cannot create merchant accounts")
+				}
+				ms, ok := m.(merchantSetter)
+				if !ok {
+					return nil, fmt.Errorf("tenancy: mutation %T cannot be scoped", m)
+				}
+				if got, set := ms.MerchantID(); set && got != merchantID {
+					return nil, ErrForeignMerchant
+				}
+				ms.SetMerchantID(merchantID)
+				return next.Mutate(ctx, m)
+			}
+			w, ok := m.(wherer)
+			if !ok {
+				return nil, fmt.Errorf("tenancy: mutation %T cannot be scoped", m)
+			}
+			w.WhereP(sql.FieldEQ(column, merchantID))
+			return next.Mutate(ctx, m)
+		})
+	}
+}
+
+func (k Kind) String() string {
+	switch k {
+	case KindMerchant:
+		return "merchant"
+	case KindAdmin:
+		return "admin"
+	case KindSystem:
+		return "system"
+	}
+	return "unknown"
+}

@@ -1,0 +1,58 @@
+// Package payments is the domain core that rest/ and graph/ both call:
+// merchant accounts, profiles, API keys and connector accounts, and (as they
+// land) payment intents, attempts, captures and refunds with their state
+// machines. Each operation runs in one database transaction, writes its
+// outbox events in that transaction, and returns typed *Error values that
+// the transports map onto the wire. It knows nothing of HTTP or GraphQL.
+package payments
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"switchyard/ent"
+	"switchyard/internal/secrets"
+)
+
+// Service runs the domain operations.
+type Service struct {
+	client *ent.Client
+	box    *secrets.Box
+	now    func() time.Time
+}
+
+// NewService returns the domain core over client, sealing secrets with box.
+func NewService(client *ent.Client, box *secrets.Box) *Service {
+	return &Service{client: client, box: box, now: func() time.Time { return time.Now().UTC() }}
+}
+
+// Client is the ent client the service writes through; read paths (GraphQL
+// connections) use it directly.
+func (s *Service) Client() *ent.Client { return s.client }
+
+// Box seals and hashes secrets.
+func (s *Service) Box() *secrets.Box { return s.box }
+
+// inTx runs fn in one transaction: committed if fn returns nil, rolled back
+// otherwise (and on panic).
+func (s *Service) inTx(ctx context.Context, fn func(tx *ent.Tx) error) (err error) {
+	tx, err := s.client.Tx(ctx)
+	if err != nil {
+		return ErrInternal(fmt.Errorf("begin: %w", err))
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			_ = tx.Rollback()
+			panic(v)
+		}
+	}()
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return ErrInternal(fmt.Errorf("commit: %w", err))
+	}
+	return nil
+}
