@@ -84,11 +84,8 @@ func (s *Store) Migrate(ctx context.Context) (applied []string, err error) {
 
 // SchemaOptions are the options every schema diff and auto-migration uses.
 // There are no foreign keys, so the schema also fits engines without them
-// (Vitess); the domain transactions keep rows consistent.
+// (Vitess); the domain transactions keep rows consistent. Columns and
+// indexes are never dropped automatically: a drop is a deliberate migration.
 func SchemaOptions() []schema.MigrateOption {
-	return []schema.MigrateOption{
-		schema.WithForeignKeys(false),
-		schema.WithDropIndex(true),
-		schema.WithDropColumn(true),
-	}
+	return []schema.MigrateOption{schema.WithForeignKeys(false)}
 }

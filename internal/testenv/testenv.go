@@ -1,0 +1,172 @@
+// Package testenv gives tests their backends: a fresh MariaDB/MySQL database
+// per test when SWITCHYARD_TEST_MYSQL_DSN points at a server (CI sets it),
+// else embedded SQLite; and the real Redis of SWITCHYARD_TEST_REDIS_URL, else
+// an in-process one. With CI=true a missing variable fails the test instead
+// of quietly falling back, so integration tests never skip in CI.
+package testenv
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-sql-driver/mysql"
+
+	"switchyard/internal/app"
+	"switchyard/internal/config"
+	"switchyard/internal/ids"
+)
+
+// Environment variables the tests read.
+const (
+	EnvMySQLDSN = "SWITCHYARD_TEST_MYSQL_DSN" // server DSN, e.g. root@tcp(127.0.0.1:3306)/
+	EnvRedisURL = "SWITCHYARD_TEST_REDIS_URL" // e.g. redis://127.0.0.1:6379/0
+)
+
+// InCI reports whether the tests run under CI, where backends are required.
+func InCI() bool { return os.Getenv("CI") == "true" }
+
+// MySQLServerDSN returns the server DSN, failing in CI when it is unset and
+// skipping elsewhere. Use it for tests that only make sense on MySQL.
+func MySQLServerDSN(t testing.TB) string {
+	t.Helper()
+	dsn := os.Getenv(EnvMySQLDSN)
+	if dsn == "" {
+		if InCI() {
+			t.Fatalf("%s must be set in CI", EnvMySQLDSN)
+		}
+		t.Skipf("%s not set: MySQL test skipped outside CI", EnvMySQLDSN)
+	}
+	return dsn
+}
+
+// MySQLDatabase creates a fresh database on the test server, dropped when
+// the test ends, and returns its config.
+func MySQLDatabase(t testing.TB) config.Database {
+	t.Helper()
+	server := MySQLServerDSN(t)
+	cfg, err := mysql.ParseDSN(server)
+	if err != nil {
+		t.Fatalf("%s: %v", EnvMySQLDSN, err)
+	}
+	name := "sy_test_" + strings.ToLower(ids.Base62(12))
+	admin, err := sql.Open("mysql", server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.Exec("CREATE DATABASE " + name + " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"); err != nil {
+		t.Fatalf("create test database: %v", err)
+	}
+	t.Cleanup(func() {
+		_, _ = admin.Exec("DROP DATABASE IF EXISTS " + name)
+		_ = admin.Close()
+	})
+	cfg.DBName = name
+	cfg.ParseTime = true
+	cfg.Loc = nil
+	return config.Database{Driver: config.DriverMySQL, DSN: cfg.FormatDSN()}
+}
+
+// MySQLURL is the SWITCHYARD_DATABASE_URL form of a fresh test database.
+func MySQLURL(t testing.TB) string {
+	t.Helper()
+	db := MySQLDatabase(t)
+	c, err := mysql.ParseDSN(db.DSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	userinfo := c.User
+	if c.Passwd != "" {
+		userinfo += ":" + c.Passwd
+	}
+	return fmt.Sprintf("mysql://%s@%s/%s", userinfo, c.Addr, c.DBName)
+}
+
+// SQLiteDatabase is an embedded database in the test's temp dir.
+func SQLiteDatabase(t testing.TB) config.Database {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "switchyard.db")
+	return config.Database{Driver: config.DriverSQLite,
+		DSN: "file:" + path + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)"}
+}
+
+// Database is MySQL when the test server is configured, else SQLite.
+func Database(t testing.TB) config.Database {
+	t.Helper()
+	if os.Getenv(EnvMySQLDSN) != "" || InCI() {
+		return MySQLDatabase(t)
+	}
+	return SQLiteDatabase(t)
+}
+
+// RedisURL is the test Redis, or "" (in-process) outside CI.
+func RedisURL(t testing.TB) string {
+	t.Helper()
+	u := os.Getenv(EnvRedisURL)
+	if u == "" && InCI() {
+		t.Fatalf("%s must be set in CI", EnvRedisURL)
+	}
+	return u
+}
+
+// Backend names a database choice for tests that run on both.
+type Backend struct {
+	Name string
+	Open func(t testing.TB) config.Database
+}
+
+// Backends is SQLite always, plus MySQL when configured (always in CI).
+func Backends(t testing.TB) []Backend {
+	out := []Backend{{"sqlite", SQLiteDatabase}}
+	if os.Getenv(EnvMySQLDSN) != "" || InCI() {
+		out = append(out, Backend{"mysql", MySQLDatabase})
+	}
+	return out
+}
+
+// Config is a complete configuration for db and the test Redis, with its
+// data directory in the test's temp dir.
+func Config(t testing.TB, db config.Database) *config.Config {
+	t.Helper()
+	dir := t.TempDir()
+	environ := map[string]string{"SWITCHYARD_DATA_DIR": dir}
+	if u := RedisURL(t); u != "" {
+		environ["SWITCHYARD_REDIS_URL"] = u
+	}
+	cfg, err := config.LoadFrom(environ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Database = db
+	return cfg
+}
+
+// Server is an app behind an httptest server.
+type Server struct {
+	*app.App
+	URL string
+}
+
+// NewServer opens an app on db (bootstrapping the demo merchant) and serves it.
+func NewServer(t testing.TB, db config.Database) *Server {
+	t.Helper()
+	cfg := Config(t, db)
+	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	a, err := app.Open(context.Background(), cfg, log, app.Options{Bootstrap: true})
+	if err != nil {
+		t.Fatalf("open app: %v", err)
+	}
+	srv := httptest.NewServer(a.Handler())
+	t.Cleanup(func() {
+		srv.Close()
+		a.Close()
+	})
+	return &Server{App: a, URL: srv.URL}
+}
