@@ -40,7 +40,7 @@ type Options struct {
 func DefaultOptions() Options {
 	return Options{
 		Introspection:   true,
-		ComplexityLimit: 2000,
+		ComplexityLimit: 10000,
 		MaxDepth:        12,
 		MaxAliases:      30,
 		TokenLimit:      15000,
@@ -63,8 +63,7 @@ func NewHandler(client *ent.Client, authn *auth.Authenticator, opts Options) htt
 		// Suggestions would leak the schema that introspection hides.
 		srv.SetDisableSuggestion(true)
 	}
-	srv.Use(extension.FixedComplexityLimit(opts.ComplexityLimit))
-	srv.Use(queryLimits{maxDepth: opts.MaxDepth, maxAliases: opts.MaxAliases})
+	srv.Use(queryLimits{maxDepth: opts.MaxDepth, maxAliases: opts.MaxAliases, maxComplexity: opts.ComplexityLimit})
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		return payments.ErrInternal(errors.New("panic in resolver"))

@@ -4,18 +4,24 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"math"
+	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
-// queryLimits refuses operations nested deeper than maxDepth or using more
-// than maxAliases aliases, before anything executes. Introspection fields
-// (__schema, __type) are not counted, so GraphiQL's schema query passes.
+// queryLimits refuses, before anything executes, operations nested deeper
+// than maxDepth, using more than maxAliases aliases, or costing more than
+// maxComplexity. A field costs 1 plus its children, and a connection's
+// children count `first` (or `last`) times, so the cost tracks the rows a
+// query can load. Introspection fields (__schema, __type) are not counted,
+// so GraphiQL's schema query passes.
 type queryLimits struct {
-	maxDepth   int
-	maxAliases int
+	maxDepth      int
+	maxAliases    int
+	maxComplexity int
 }
 
 var _ interface {
@@ -29,53 +35,89 @@ func (l queryLimits) MutateOperationContext(_ context.Context, oc *graphql.Opera
 	if oc.Operation == nil {
 		return nil
 	}
-	w := walker{fragments: oc.Doc.Fragments, seen: map[string]bool{}}
-	depth := w.depth(oc.Operation.SelectionSet)
+	w := walker{fragments: oc.Doc.Fragments, vars: oc.Variables, seen: map[string]bool{}}
+	depth, cost := w.walk(oc.Operation.SelectionSet)
 	if l.maxDepth > 0 && depth > l.maxDepth {
 		return gqlerror.Errorf("the query is nested %d levels deep, more than the limit of %d", depth, l.maxDepth)
 	}
 	if l.maxAliases > 0 && w.aliases > l.maxAliases {
 		return gqlerror.Errorf("the query uses %d aliases, more than the limit of %d", w.aliases, l.maxAliases)
 	}
+	if l.maxComplexity > 0 && cost > l.maxComplexity {
+		return gqlerror.Errorf("the query's complexity is %d, more than the limit of %d; ask for smaller pages or fewer nested fields", cost, l.maxComplexity)
+	}
 	return nil
 }
 
 type walker struct {
 	fragments ast.FragmentDefinitionList
+	vars      map[string]any
 	seen      map[string]bool // fragments on the current path, against cycles
 	aliases   int
 }
 
-func (w *walker) depth(set ast.SelectionSet) int {
-	deepest := 0
+// walk returns the depth and the cost of a selection set.
+func (w *walker) walk(set ast.SelectionSet) (depth, cost int) {
 	for _, sel := range set {
-		d := 0
+		d, c := 0, 0
 		switch s := sel.(type) {
 		case *ast.Field:
-			if len(s.Name) > 1 && s.Name[:2] == "__" {
+			if strings.HasPrefix(s.Name, "__") {
 				continue
 			}
 			if s.Alias != "" && s.Alias != s.Name {
 				w.aliases++
 			}
-			d = 1 + w.depth(s.SelectionSet)
+			cd, cc := w.walk(s.SelectionSet)
+			d, c = 1+cd, saturatingAdd(1, saturatingMul(cc, pageSize(s.ArgumentMap(w.vars))))
 		case *ast.InlineFragment:
-			d = w.depth(s.SelectionSet)
+			d, c = w.walk(s.SelectionSet)
 		case *ast.FragmentSpread:
-			if w.seen[s.Name] {
+			f := w.fragments.ForName(s.Name)
+			if f == nil || w.seen[s.Name] {
 				continue
 			}
-			if f := w.fragments.ForName(s.Name); f != nil {
-				w.seen[s.Name] = true
-				d = w.depth(f.SelectionSet)
-				delete(w.seen, s.Name)
-			}
+			w.seen[s.Name] = true
+			d, c = w.walk(f.SelectionSet)
+			delete(w.seen, s.Name)
 		}
-		if d > deepest {
-			deepest = d
+		depth = max(depth, d)
+		cost = saturatingAdd(cost, c)
+	}
+	return depth, cost
+}
+
+// pageSize is the multiplier of a connection field's children.
+func pageSize(args map[string]any) int {
+	n := 1
+	for _, name := range []string{"first", "last"} {
+		switch v := args[name].(type) {
+		case int64:
+			n = max(n, int(v))
+		case int:
+			n = max(n, v)
+		case float64:
+			n = max(n, int(v))
 		}
 	}
-	return deepest
+	return n
+}
+
+func saturatingMul(a, b int) int {
+	if a == 0 || b == 0 {
+		return 0
+	}
+	if a > math.MaxInt/b {
+		return math.MaxInt
+	}
+	return a * b
+}
+
+func saturatingAdd(a, b int) int {
+	if s := a + b; s >= a && s >= b {
+		return s
+	}
+	return math.MaxInt
 }
 
 func jsonEncode(w io.Writer, v any) error { return json.NewEncoder(w).Encode(v) }

@@ -1,0 +1,97 @@
+package graph_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"switchyard/internal/testenv"
+)
+
+func post(t *testing.T, url, key, query string) (int, map[string]any) {
+	t.Helper()
+	body, _ := json.Marshal(map[string]string{"query": query})
+	req, _ := http.NewRequest(http.MethodPost, url+"/graphql", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("api-key", key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	raw, _ := io.ReadAll(resp.Body)
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("%s: %v", raw, err)
+	}
+	return resp.StatusCode, out
+}
+
+func firstError(out map[string]any) string {
+	errs, _ := out["errors"].([]any)
+	if len(errs) == 0 {
+		return ""
+	}
+	return errs[0].(map[string]any)["message"].(string)
+}
+
+// TestPlaygroundInABrowser: a browser's GET gets GraphiQL with the demo key
+// prefilled in the header editor.
+func TestPlaygroundInABrowser(t *testing.T) {
+	srv := testenv.NewServer(t, testenv.Database(t))
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/graphql", nil)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	page, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || !strings.Contains(string(page), "graphiql") {
+		t.Fatalf("GET /graphql: %d %.200s", resp.StatusCode, page)
+	}
+}
+
+// TestQueryLimits: each hardening limit refuses with a clear message.
+func TestQueryLimits(t *testing.T) {
+	srv := testenv.NewServer(t, testenv.Database(t))
+	key := srv.Demo.SecretKey
+	aliases := strings.Repeat("a: paymentIntents(first: 1) { totalCount } ", 1)
+	for i := 0; i < 31; i++ {
+		aliases += "x" + string(rune('a'+i%26)) + string(rune('a'+i/26)) + ": paymentIntents(first: 1) { totalCount } "
+	}
+	cases := []struct {
+		name, query, want string
+	}{
+		{"first required", `{ paymentIntents { totalCount } }`, "needs `first` or `last`"},
+		{"first bounded", `{ paymentIntents(first: 101) { totalCount } }`, "between 0 and 100"},
+		{"last bounded", `{ refunds(last: 1000) { totalCount } }`, "between 0 and 100"},
+		{"depth", `{ merchantAccounts(first: 1) { edges { node { profiles(first: 1) { edges { node { connectorAccounts(first: 1) { edges { node { profile { connectorAccounts(first: 1) { edges { node { id } } } } } } } } } } } } } }`, "levels deep"},
+		{"aliases", "{ " + aliases + "}", "aliases"},
+		{"complexity does not overflow", `{ merchantAccounts(first: 100) { edges { node { profiles(first: 100) { edges { node { connectorAccounts(first: 100) { edges { node { id } } } } } } } } } }`, "complexity"},
+		{"complexity", `{ paymentIntents(first: 100) { edges { node { refunds(first: 100) { edges { node { payment { refunds(first: 100) { totalCount } } } } } } } } }`, "complexity"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, out := post(t, srv.URL, key, tc.query)
+			if msg := firstError(out); !strings.Contains(msg, tc.want) {
+				t.Fatalf("error %q, want it to mention %q", msg, tc.want)
+			}
+		})
+	}
+	t.Run("a normal query passes", func(t *testing.T) {
+		_, out := post(t, srv.URL, key, `{ paymentIntents(first: 10, orderBy: [{field: CREATED_AT, direction: DESC}], where: {status: succeeded}) { totalCount pageInfo { hasNextPage } } }`)
+		if msg := firstError(out); msg != "" {
+			t.Fatal(msg)
+		}
+	})
+	t.Run("introspection works in the sandbox", func(t *testing.T) {
+		_, out := post(t, srv.URL, key, `{ __schema { queryType { name } } }`)
+		if msg := firstError(out); msg != "" {
+			t.Fatal(msg)
+		}
+	})
+}
