@@ -3,10 +3,8 @@ package payments
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"switchyard/ent"
-	"switchyard/ent/apikey"
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/merchantconnectoraccount"
 	"switchyard/ent/schema/schematype"
@@ -125,51 +123,6 @@ func (s *Service) ProfileHashKey(p *ent.Profile) (string, error) {
 		return "", ErrInternal(fmt.Errorf("open hash key of %s: %w", p.ID, err))
 	}
 	return string(b), nil
-}
-
-// APIKeyInput creates a merchant secret key.
-type APIKeyInput struct {
-	Name        string
-	Description *string
-	ExpiresAt   *time.Time
-}
-
-// CreateAPIKey creates a secret key for the merchant in ctx. The key itself
-// is returned once; only its keyed hash and a short prefix are stored.
-func (s *Service) CreateAPIKey(ctx context.Context, in APIKeyInput) (*ent.APIKey, string, error) {
-	if in.Name == "" {
-		return nil, "", ErrMissingField("name")
-	}
-	plain := ids.SecretKey()
-	row, err := s.client.APIKey.Create().
-		SetName(in.Name).
-		SetNillableDescription(in.Description).
-		SetPrefix(plain[:8]).
-		SetHash(s.box.HashAPIKey(plain)).
-		SetNillableExpiresAt(in.ExpiresAt).
-		Save(ctx)
-	if err != nil {
-		return nil, "", dbError(err, "api key")
-	}
-	return row, plain, nil
-}
-
-// ActiveAPIKeyByHash finds an unrevoked, unexpired key by its hash. It runs
-// before any principal exists, so it reads as the system.
-func (s *Service) ActiveAPIKeyByHash(ctx context.Context, hash string) (*ent.APIKey, error) {
-	k, err := s.client.APIKey.Query().
-		Where(apikey.Hash(hash), apikey.RevokedAtIsNil()).
-		Only(tenancy.System(ctx))
-	if ent.IsNotFound(err) {
-		return nil, ErrUnauthorized()
-	}
-	if err != nil {
-		return nil, ErrInternal(err)
-	}
-	if k.ExpiresAt != nil && !k.ExpiresAt.After(s.now()) {
-		return nil, ErrUnauthorized()
-	}
-	return k, nil
 }
 
 // SandboxConnectorInput creates a connector account served by the simulator.

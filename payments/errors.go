@@ -62,16 +62,34 @@ func ErrMissingField(field string) *Error {
 	return e
 }
 
-// ErrInvalidField is IR_06 ("invalid data format") naming the field.
-func ErrInvalidField(field, format string, args ...any) *Error {
-	e := invalid(http.StatusBadRequest, "IR_06", "%s: %s", field, fmt.Sprintf(format, args...))
+// ErrInvalidValue is IR_07 naming the field and saying what is wrong with it.
+func ErrInvalidValue(field, format string, args ...any) *Error {
+	e := invalid(http.StatusBadRequest, "IR_07", "Invalid value provided: %s: %s", field, fmt.Sprintf(format, args...))
 	e.Field = field
 	return e
 }
 
-// ErrInvalidRequest is IR_06 for a body that cannot be read at all.
+// ErrInvalidRequest is IR_06 for a body that cannot be read as the
+// operation's request: malformed JSON, a wrong type, an unknown field.
 func ErrInvalidRequest(format string, args ...any) *Error {
 	return invalid(http.StatusBadRequest, "IR_06", format, args...)
+}
+
+// ErrBodyTooLarge is returned for a body over the size limit.
+func ErrBodyTooLarge(limit int64) *Error {
+	return invalid(http.StatusRequestEntityTooLarge, "IR_06",
+		"The request body is larger than the limit of %d bytes", limit)
+}
+
+// ErrMethodNotAllowed is IR_03.
+func ErrMethodNotAllowed() *Error {
+	return invalid(http.StatusMethodNotAllowed, "IR_03", "The HTTP method is not applicable for this API")
+}
+
+// ErrForbidden is IR_22: the key is valid but may not use this operation
+// (a merchant key on an admin-only route).
+func ErrForbidden(resource string) *Error {
+	return invalid(http.StatusForbidden, "IR_22", "Access forbidden. Not authorized to access this resource %s", resource)
 }
 
 // ErrInternal is HE_00; the cause is logged, never shown.

@@ -11,6 +11,9 @@ import (
 	"fmt"
 	"time"
 
+	"entgo.io/ent/dialect"
+	"entgo.io/ent/dialect/sql"
+
 	"switchyard/ent"
 	"switchyard/internal/secrets"
 )
@@ -20,11 +23,34 @@ type Service struct {
 	client *ent.Client
 	box    *secrets.Box
 	now    func() time.Time
+	// rowLocks is false on SQLite, which has no SELECT … FOR UPDATE and
+	// serialises writers anyway (one connection).
+	rowLocks bool
 }
 
-// NewService returns the domain core over client, sealing secrets with box.
-func NewService(client *ent.Client, box *secrets.Box) *Service {
-	return &Service{client: client, box: box, now: func() time.Time { return time.Now().UTC() }}
+// NewService returns the domain core over client (of the given ent dialect),
+// sealing secrets with box.
+func NewService(client *ent.Client, box *secrets.Box, dialectName string) *Service {
+	return &Service{
+		client:   client,
+		box:      box,
+		now:      func() time.Time { return time.Now().UTC() },
+		rowLocks: dialectName == dialect.MySQL,
+	}
+}
+
+// lockable is every generated ent query.
+type lockable[Q any] interface {
+	ForUpdate(...sql.LockOption) Q
+}
+
+// forUpdate locks the rows q reads until the transaction ends, where the
+// database supports it.
+func forUpdate[Q lockable[Q]](s *Service, q Q) Q {
+	if !s.rowLocks {
+		return q
+	}
+	return q.ForUpdate()
 }
 
 // Client is the ent client the service writes through; read paths (GraphQL

@@ -22,7 +22,29 @@ type Deps struct {
 func Register(mux *http.ServeMux, d Deps) {
 	mux.HandleFunc("GET /health", healthHandler)
 	mux.HandleFunc("GET /health/ready", readyHandler(d.Ready))
+	a := &api{mux: mux, auth: d.Auth}
+	registerAPIKeys(a, d.Service)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if allowsOtherMethod(mux, r) {
+			WriteError(w, r, payments.ErrMethodNotAllowed())
+			return
+		}
 		WriteError(w, r, payments.ErrUnrecognizedURL())
 	})
+}
+
+// allowsOtherMethod reports whether some route matches r's path with
+// another method, which makes r a 405 rather than a 404.
+func allowsOtherMethod(mux *http.ServeMux, r *http.Request) bool {
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		if m == r.Method {
+			continue
+		}
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := mux.Handler(probe); pattern != "" && pattern != "/" {
+			return true
+		}
+	}
+	return false
 }

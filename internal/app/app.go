@@ -77,7 +77,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 	if err != nil {
 		return nil, fmt.Errorf("SWITCHYARD_MASTER_KEY: %w", err)
 	}
-	a.Service = payments.NewService(a.Store.Client, box)
+	a.Service = payments.NewService(a.Store.Client, box, a.Store.Dialect)
 	a.Auth = auth.New(a.Service, cfg.AdminAPIKey)
 	if opts.Bootstrap || cfg.Database.Embedded {
 		if a.Demo, err = Bootstrap(ctx, a.Service, cfg.DataDir); err != nil {

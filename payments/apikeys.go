@@ -1,0 +1,194 @@
+package payments
+
+import (
+	"context"
+	"time"
+
+	"switchyard/ent"
+	"switchyard/ent/apikey"
+	"switchyard/internal/ids"
+	"switchyard/internal/tenancy"
+)
+
+// APIKeyInput creates a merchant secret key.
+type APIKeyInput struct {
+	Name        string
+	Description *string
+	// ExpiresAt nil means the key never expires.
+	ExpiresAt *time.Time
+}
+
+// APIKeyPatch changes a key; nil members are left as they are.
+type APIKeyPatch struct {
+	Name        *string
+	Description *string
+	// Expiration is set when the request names one; ExpiresAt nil then means never.
+	Expiration bool
+	ExpiresAt  *time.Time
+}
+
+const (
+	maxKeyName        = 64
+	maxKeyDescription = 256
+)
+
+func (s *Service) checkAPIKeyFields(name, description *string, expiresAt *time.Time) error {
+	if name != nil && (*name == "" || len(*name) > maxKeyName) {
+		return ErrInvalidValue("name", "must be 1 to %d characters", maxKeyName)
+	}
+	if description != nil && len(*description) > maxKeyDescription {
+		return ErrInvalidValue("description", "must be at most %d characters", maxKeyDescription)
+	}
+	if expiresAt != nil && !expiresAt.After(s.now()) {
+		return ErrInvalidValue("expiration", "must be in the future")
+	}
+	return nil
+}
+
+// CreateAPIKey creates a secret key for the merchant in ctx. The key itself
+// is returned once; only its keyed hash and a short prefix are stored.
+func (s *Service) CreateAPIKey(ctx context.Context, in APIKeyInput) (*ent.APIKey, string, error) {
+	if in.Name == "" {
+		return nil, "", ErrMissingField("name")
+	}
+	if err := s.checkAPIKeyFields(&in.Name, in.Description, in.ExpiresAt); err != nil {
+		return nil, "", err
+	}
+	if err := s.requireMerchant(ctx); err != nil {
+		return nil, "", err
+	}
+	plain := ids.SecretKey()
+	row, err := s.client.APIKey.Create().
+		SetName(in.Name).
+		SetNillableDescription(in.Description).
+		SetPrefix(plain[:8]).
+		SetHash(s.box.HashAPIKey(plain)).
+		SetNillableExpiresAt(utc(in.ExpiresAt)).
+		Save(ctx)
+	if err != nil {
+		return nil, "", dbError(err, "api key")
+	}
+	return row, plain, nil
+}
+
+// GetAPIKey returns an unrevoked key of the merchant in ctx.
+func (s *Service) GetAPIKey(ctx context.Context, keyID string) (*ent.APIKey, error) {
+	k, err := s.client.APIKey.Query().Where(apikey.ID(keyID), apikey.RevokedAtIsNil()).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, ErrNotFound("API Key")
+	}
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	return k, nil
+}
+
+// UpdateAPIKey changes a key's name, description or expiration.
+func (s *Service) UpdateAPIKey(ctx context.Context, keyID string, p APIKeyPatch) (*ent.APIKey, error) {
+	if err := s.checkAPIKeyFields(p.Name, p.Description, p.ExpiresAt); err != nil {
+		return nil, err
+	}
+	var out *ent.APIKey
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		k, err := forUpdate(s, tx.APIKey.Query().Where(apikey.ID(keyID), apikey.RevokedAtIsNil())).Only(ctx)
+		if ent.IsNotFound(err) {
+			return ErrNotFound("API Key")
+		}
+		if err != nil {
+			return ErrInternal(err)
+		}
+		upd := k.Update().SetNillableName(p.Name).SetNillableDescription(p.Description)
+		if p.Expiration {
+			if p.ExpiresAt == nil {
+				upd.ClearExpiresAt()
+			} else {
+				upd.SetExpiresAt(p.ExpiresAt.UTC())
+			}
+		}
+		out, err = upd.Save(ctx)
+		return dbErrorOrNil(err, "api key")
+	})
+	return out, err
+}
+
+// RevokeAPIKey revokes a key at once: the next request with it gets 401.
+func (s *Service) RevokeAPIKey(ctx context.Context, keyID string) (*ent.APIKey, error) {
+	n, err := s.client.APIKey.Update().
+		Where(apikey.ID(keyID), apikey.RevokedAtIsNil()).
+		SetRevokedAt(s.now()).
+		Save(ctx)
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	if n == 0 {
+		return nil, ErrNotFound("API Key")
+	}
+	return s.client.APIKey.Get(ctx, keyID)
+}
+
+// ListAPIKeys lists the merchant's unrevoked keys, newest first.
+func (s *Service) ListAPIKeys(ctx context.Context, limit, skip int) ([]*ent.APIKey, error) {
+	if limit < 1 || limit > 100 {
+		return nil, ErrInvalidValue("limit", "must be between 1 and 100")
+	}
+	if skip < 0 {
+		return nil, ErrInvalidValue("skip", "must not be negative")
+	}
+	keys, err := s.client.APIKey.Query().Where(apikey.RevokedAtIsNil()).
+		Order(ent.Desc(apikey.FieldCreatedAt), ent.Desc(apikey.FieldID)).
+		Limit(limit).Offset(skip).All(ctx)
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	return keys, nil
+}
+
+// requireMerchant checks the merchant in ctx exists, so a write for an
+// unknown merchant is 404 rather than an orphan row.
+func (s *Service) requireMerchant(ctx context.Context) error {
+	p, ok := tenancy.FromContext(ctx)
+	if !ok || p.MerchantID == "" {
+		return ErrNotFound("Merchant account")
+	}
+	ok, err := s.client.MerchantAccount.Query().Exist(ctx)
+	if err != nil {
+		return ErrInternal(err)
+	}
+	if !ok {
+		return ErrNotFound("Merchant account")
+	}
+	return nil
+}
+
+func utc(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+func dbErrorOrNil(err error, what string) error {
+	if err == nil {
+		return nil
+	}
+	return dbError(err, what)
+}
+
+// ActiveAPIKeyByHash finds an unrevoked, unexpired key by its hash. It runs
+// before any principal exists, so it reads as the system.
+func (s *Service) ActiveAPIKeyByHash(ctx context.Context, hash string) (*ent.APIKey, error) {
+	k, err := s.client.APIKey.Query().
+		Where(apikey.Hash(hash), apikey.RevokedAtIsNil()).
+		Only(tenancy.System(ctx))
+	if ent.IsNotFound(err) {
+		return nil, ErrUnauthorized()
+	}
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	if k.ExpiresAt != nil && !k.ExpiresAt.After(s.now()) {
+		return nil, ErrUnauthorized()
+	}
+	return k, nil
+}

@@ -1,0 +1,153 @@
+package rest_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"switchyard/internal/testenv"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// client calls the REST API of a test server.
+type client struct {
+	t   *testing.T
+	srv *testenv.Server
+}
+
+func newClient(t *testing.T) *client {
+	t.Helper()
+	return &client{t: t, srv: testenv.NewServer(t, testenv.Database(t))}
+}
+
+func (c *client) admin() string { return c.srv.Config.AdminAPIKey }
+
+// response is a decoded reply.
+type response struct {
+	Status int
+	Header http.Header
+	Raw    []byte
+	Body   any
+}
+
+func (r response) obj() map[string]any {
+	m, _ := r.Body.(map[string]any)
+	return m
+}
+
+func (r response) str(path ...string) string {
+	var v any = r.Body
+	for _, p := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return ""
+		}
+		v = m[p]
+	}
+	s, _ := v.(string)
+	return s
+}
+
+// errCode is the envelope's error.code.
+func (r response) errCode() string { return r.str("error", "code") }
+
+// do sends body (a string is sent as is, anything else as JSON) with key in
+// the api-key header.
+func (c *client) do(method, path, key string, body any) response {
+	c.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(method, c.srv.URL+path, rd)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if key != "" {
+		req.Header.Set("api-key", key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	out := response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &out.Body); err != nil {
+			c.t.Fatalf("%s %s: body is not JSON: %q", method, path, raw)
+		}
+	}
+	return out
+}
+
+// must fails the test unless the reply has the status.
+func (r response) must(t *testing.T, status int) response {
+	t.Helper()
+	if r.Status != status {
+		t.Fatalf("status %d, want %d: %s", r.Status, status, r.Raw)
+	}
+	return r
+}
+
+var volatile = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z`), "<timestamp>"},
+	{regexp.MustCompile(`"(snd|pk_snd)_[A-Za-z0-9]+"`), `"<$1 key>"`},
+	{regexp.MustCompile(`"(pro|mca|key|pay|ref|cus|evt|pm|man|dp)_[A-Za-z0-9]{24}"`), `"<$1 id>"`},
+	{regexp.MustCompile(`"snd_[A-Za-z0-9]{4}`), `"<prefix>`},
+	{regexp.MustCompile(`"payment_response_hash_key":"[A-Za-z0-9]{64}"`), `"payment_response_hash_key":"<hash key>"`},
+}
+
+// golden compares a reply's JSON, with ids, keys and times replaced by
+// placeholders, to testdata/<name>.golden.json; -update rewrites it.
+func golden(t *testing.T, name string, raw []byte) {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	pretty, _ := json.MarshalIndent(v, "", "  ")
+	got := string(pretty)
+	for _, r := range volatile {
+		got = r.re.ReplaceAllString(got, r.with)
+	}
+	got += "\n"
+	path := filepath.Join("testdata", name+".golden.json")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./rest -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from %s:\n%s", name, path, got)
+	}
+}
