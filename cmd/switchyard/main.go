@@ -18,6 +18,7 @@ import (
 
 	"switchyard/internal/app"
 	"switchyard/internal/config"
+	"switchyard/internal/redisconn"
 	"switchyard/internal/store"
 )
 
@@ -57,6 +58,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	log := app.NewLogger(out, cfg.LogLevel)
+	redisconn.UseLogger(log)
 
 	switch cmd {
 	case "migrate":

@@ -207,3 +207,42 @@ func TestGraphQLTenantScoping(t *testing.T) {
 		t.Fatal("a query without a principal must fail")
 	}
 }
+
+// TestProfileHeaderMustBelongToTheMerchant: X-Profile-Id naming another
+// merchant's profile (or none) is a 404, like any foreign id.
+func TestProfileHeaderMustBelongToTheMerchant(t *testing.T) {
+	srv := testenv.NewServer(t, testenv.Database(t))
+	admin := tenancy.WithPrincipal(context.Background(), tenancy.Principal{Kind: tenancy.KindAdmin})
+	other, err := srv.Service.CreateMerchantAccount(admin, payments.MerchantAccountInput{MerchantID: "merchant_other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, profile string
+		status        int
+	}{
+		{"own profile", srv.Demo.ProfileID, 200},
+		{"foreign profile", other.Profile.ID, 404},
+		{"unknown profile", "pro_doesnotexist", 404},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest(http.MethodPost, srv.URL+"/graphql",
+				strings.NewReader(`{"query":"{ profiles(first: 5) { totalCount } }"}`))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "api-key="+srv.Demo.SecretKey)
+			req.Header.Set("X-Profile-Id", tc.profile)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tc.status, body)
+			}
+			if tc.status == 404 && !strings.Contains(string(body), "HE_02") {
+				t.Fatalf("want HE_02: %s", body)
+			}
+		})
+	}
+}

@@ -57,11 +57,15 @@ func (a *Authenticator) Authenticate(ctx context.Context, r *http.Request) (tena
 		return tenancy.Principal{}, payments.ErrUnauthorized()
 	}
 	if a.IsAdminKey(key) {
-		return tenancy.Principal{
+		p := tenancy.Principal{
 			Kind:       tenancy.KindAdmin,
 			MerchantID: strings.TrimSpace(r.Header.Get(HeaderMerchantID)),
 			ProfileID:  strings.TrimSpace(r.Header.Get(HeaderProfileID)),
-		}, nil
+		}
+		if p.MerchantID == "" {
+			p.ProfileID = "" // a profile means nothing without its merchant
+		}
+		return p, a.svc.CheckScope(ctx, p)
 	}
 	if !strings.HasPrefix(key, "snd_") {
 		return tenancy.Principal{}, payments.ErrUnauthorized()
@@ -70,12 +74,16 @@ func (a *Authenticator) Authenticate(ctx context.Context, r *http.Request) (tena
 	if err != nil {
 		return tenancy.Principal{}, err
 	}
-	return tenancy.Principal{
+	p := tenancy.Principal{
 		Kind:       tenancy.KindMerchant,
 		MerchantID: k.MerchantID,
 		ProfileID:  strings.TrimSpace(r.Header.Get(HeaderProfileID)),
 		KeyID:      k.ID,
-	}, nil
+	}
+	if p.ProfileID == "" {
+		return p, nil
+	}
+	return p, a.svc.CheckScope(ctx, p)
 }
 
 // IsAdminKey compares in constant time.
