@@ -6,20 +6,30 @@ import (
 
 	"switchyard/ent"
 	"switchyard/ent/merchantaccount"
-	"switchyard/ent/merchantconnectoraccount"
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
 	"switchyard/internal/tenancy"
 )
 
-// MerchantAccountInput creates a merchant account and its default profile.
+// MerchantAccountInput creates a merchant account and its default profile
+// (Hyperswitch's MerchantAccountCreate, the members Switchyard implements).
 type MerchantAccountInput struct {
-	MerchantID             string
-	MerchantName           *string
-	ReturnURL              *string
-	WebhookDetails         *schematype.WebhookDetails
-	PaymentResponseHashKey *string
-	Metadata               map[string]any
+	MerchantID      string
+	MerchantName    *string
+	MerchantDetails *MerchantDetails
+	ReturnURL       *string
+	WebhookDetails  *schematype.WebhookDetails
+	// EnablePaymentResponseHash defaults to true.
+	EnablePaymentResponseHash      *bool
+	PaymentResponseHashKey         *string
+	RedirectToMerchantWithHTTPPost *bool
+	Metadata                       map[string]any
+	PrimaryBusinessDetails         []PrimaryBusinessDetails
+	// OrganizationID is generated (org_…) when absent.
+	OrganizationID *string
+	LockerID       *string
+	// MerchantAccountType must be "standard" when given.
+	MerchantAccountType *string
 }
 
 // MerchantAccountCreated is a new merchant with its default profile.
@@ -29,14 +39,24 @@ type MerchantAccountCreated struct {
 }
 
 // CreateMerchantAccount creates a merchant, its publishable key and its
-// default profile (which inherits the webhook settings, hash key and return
-// URL) in one transaction.
+// default profile (which inherits the return URL, webhook settings, hash key
+// and redirect flags) in one transaction. It is a platform operation: the
+// caller must be the admin (or the system).
 func (s *Service) CreateMerchantAccount(ctx context.Context, in MerchantAccountInput) (*MerchantAccountCreated, error) {
-	if in.MerchantID == "" {
-		return nil, ErrMissingField("merchant_id")
+	if err := checkMerchantAccountInput(in); err != nil {
+		return nil, err
+	}
+	ctx, err := platformContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	orgID := in.OrganizationID
+	if orgID == nil {
+		generated := "org_" + ids.Base62(20)
+		orgID = &generated
 	}
 	var out MerchantAccountCreated
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err = s.inTx(ctx, func(tx *ent.Tx) error {
 		exists, err := tx.MerchantAccount.Query().Where(merchantaccount.ID(in.MerchantID)).Exist(ctx)
 		if err != nil {
 			return ErrInternal(err)
@@ -45,26 +65,37 @@ func (s *Service) CreateMerchantAccount(ctx context.Context, in MerchantAccountI
 			return ErrDuplicate("The merchant account with the specified details already exists in our records")
 		}
 		profileID := ids.New(ids.Profile)
-		m, err := tx.MerchantAccount.Create().
+		create := tx.MerchantAccount.Create().
 			SetID(in.MerchantID).
 			SetNillableMerchantName(in.MerchantName).
 			SetNillableReturnURL(in.ReturnURL).
 			SetWebhookDetails(in.WebhookDetails).
+			SetNillableEnablePaymentResponseHash(in.EnablePaymentResponseHash).
+			SetNillableRedirectToMerchantWithHTTPPost(in.RedirectToMerchantWithHTTPPost).
 			SetPublishableKey(ids.PublishableKey()).
 			SetDefaultProfileID(profileID).
+			SetOrganizationID(*orgID).
+			SetNillableLockerID(in.LockerID).
 			SetMetadata(in.Metadata).
-			Save(ctx)
+			SetPrimaryBusinessDetails(businessDetailsRows(in.PrimaryBusinessDetails)).
+			SetMerchantAccountType(merchantaccount.MerchantAccountTypeStandard)
+		if in.MerchantDetails != nil {
+			create.SetMerchantDetails(in.MerchantDetails.row())
+		}
+		m, err := create.Save(ctx)
 		if err != nil {
 			return dbError(err, "merchant account")
 		}
 		mctx := tenancy.ForMerchant(ctx, m.ID)
-		p, err := s.createProfile(mctx, tx, ProfileInput{
-			ID:                     profileID,
-			ProfileName:            "default",
-			IsDefault:              true,
-			ReturnURL:              in.ReturnURL,
-			WebhookDetails:         in.WebhookDetails,
-			PaymentResponseHashKey: in.PaymentResponseHashKey,
+		name := "default"
+		p, err := s.createProfile(mctx, tx, profileID, true, ProfileInput{
+			ProfileName:                    &name,
+			ReturnURL:                      in.ReturnURL,
+			WebhookDetails:                 in.WebhookDetails,
+			EnablePaymentResponseHash:      in.EnablePaymentResponseHash,
+			PaymentResponseHashKey:         in.PaymentResponseHashKey,
+			RedirectToMerchantWithHTTPPost: in.RedirectToMerchantWithHTTPPost,
+			Metadata:                       in.Metadata,
 		})
 		if err != nil {
 			return err
@@ -78,37 +109,76 @@ func (s *Service) CreateMerchantAccount(ctx context.Context, in MerchantAccountI
 	return &out, nil
 }
 
-// ProfileInput creates a business profile.
+// ProfileInput holds the settable members of a business profile
+// (Hyperswitch's ProfileCreate, the members Switchyard stores). On create a
+// nil member takes its default; on update it leaves the stored value alone.
 type ProfileInput struct {
-	ID                     string
-	ProfileName            string
-	IsDefault              bool
-	ReturnURL              *string
-	WebhookDetails         *schematype.WebhookDetails
-	PaymentResponseHashKey *string
-	SessionExpiry          *int64
+	// ProfileName defaults to profile_<n> on create; unique per merchant.
+	ProfileName *string
+	ReturnURL   *string
+	// EnablePaymentResponseHash defaults to true.
+	EnablePaymentResponseHash *bool
+	// PaymentResponseHashKey is generated (64 base62 characters) when absent.
+	PaymentResponseHashKey         *string
+	RedirectToMerchantWithHTTPPost *bool
+	WebhookDetails                 *schematype.WebhookDetails
+	Metadata                       map[string]any
+	// SessionExpiry is the client-secret expiry in seconds (default 900).
+	SessionExpiry *int64
+
+	UseBillingAsPaymentMethodBilling                *bool
+	CollectShippingDetailsFromWalletConnector       *bool
+	CollectBillingDetailsFromWalletConnector        *bool
+	AlwaysCollectShippingDetailsFromWalletConnector *bool
+	AlwaysCollectBillingDetailsFromWalletConnector  *bool
+	IsConnectorAgnosticMitEnabled                   *bool
+	IsTaxConnectorEnabled                           *bool
+	IsNetworkTokenizationEnabled                    *bool
+	IsAutoRetriesEnabled                            *bool
+	MaxAutoRetriesEnabled                           *int
+	IsClickToPayEnabled                             *bool
+	Force3dsChallenge                               *bool
+	IsIframeRedirectionEnabled                      *bool
 }
 
-func (s *Service) createProfile(ctx context.Context, tx *ent.Tx, in ProfileInput) (*ent.Profile, error) {
-	if in.ID == "" {
-		in.ID = ids.New(ids.Profile)
+// createProfile writes a profile of the merchant in ctx; the caller has
+// validated in and holds the transaction.
+func (s *Service) createProfile(ctx context.Context, tx *ent.Tx, id string, isDefault bool, in ProfileInput) (*ent.Profile, error) {
+	if id == "" {
+		id = ids.New(ids.Profile)
 	}
 	hashKey := ids.Base62(64)
-	if in.PaymentResponseHashKey != nil && *in.PaymentResponseHashKey != "" {
+	if in.PaymentResponseHashKey != nil {
 		hashKey = *in.PaymentResponseHashKey
 	}
-	sealed, err := s.box.Seal([]byte(hashKey), []byte(in.ID))
+	sealed, err := s.box.Seal([]byte(hashKey), []byte(id))
 	if err != nil {
 		return nil, ErrInternal(err)
 	}
 	p, err := tx.Profile.Create().
-		SetID(in.ID).
-		SetProfileName(in.ProfileName).
-		SetIsDefault(in.IsDefault).
+		SetID(id).
+		SetProfileName(*in.ProfileName).
+		SetIsDefault(isDefault).
 		SetNillableReturnURL(in.ReturnURL).
-		SetWebhookDetails(in.WebhookDetails).
+		SetNillableEnablePaymentResponseHash(in.EnablePaymentResponseHash).
 		SetPaymentResponseHashKeySealed(sealed).
+		SetNillableRedirectToMerchantWithHTTPPost(in.RedirectToMerchantWithHTTPPost).
+		SetWebhookDetails(in.WebhookDetails).
+		SetMetadata(in.Metadata).
 		SetNillableSessionExpiry(in.SessionExpiry).
+		SetNillableUseBillingAsPaymentMethodBilling(in.UseBillingAsPaymentMethodBilling).
+		SetNillableCollectShippingDetailsFromWalletConnector(in.CollectShippingDetailsFromWalletConnector).
+		SetNillableCollectBillingDetailsFromWalletConnector(in.CollectBillingDetailsFromWalletConnector).
+		SetNillableAlwaysCollectShippingDetailsFromWalletConnector(in.AlwaysCollectShippingDetailsFromWalletConnector).
+		SetNillableAlwaysCollectBillingDetailsFromWalletConnector(in.AlwaysCollectBillingDetailsFromWalletConnector).
+		SetNillableIsConnectorAgnosticMitEnabled(in.IsConnectorAgnosticMitEnabled).
+		SetNillableIsTaxConnectorEnabled(in.IsTaxConnectorEnabled).
+		SetNillableIsNetworkTokenizationEnabled(in.IsNetworkTokenizationEnabled).
+		SetNillableIsAutoRetriesEnabled(in.IsAutoRetriesEnabled).
+		SetNillableMaxAutoRetriesEnabled(in.MaxAutoRetriesEnabled).
+		SetNillableIsClickToPayEnabled(in.IsClickToPayEnabled).
+		SetNillableForce3dsChallenge(in.Force3dsChallenge).
+		SetNillableIsIframeRedirectionEnabled(in.IsIframeRedirectionEnabled).
 		Save(ctx)
 	if err != nil {
 		return nil, dbError(err, "profile")
@@ -123,39 +193,6 @@ func (s *Service) ProfileHashKey(p *ent.Profile) (string, error) {
 		return "", ErrInternal(fmt.Errorf("open hash key of %s: %w", p.ID, err))
 	}
 	return string(b), nil
-}
-
-// SandboxConnectorInput creates a connector account served by the simulator.
-type SandboxConnectorInput struct {
-	ProfileID     string
-	ConnectorName string
-	Label         string
-	Credentials   map[string]any
-}
-
-// CreateSandboxConnector creates an active payment_processor connector
-// account with sealed credentials. Issue-level validation of the full
-// MerchantConnectorCreate body lives in the REST create operation.
-func (s *Service) CreateSandboxConnector(ctx context.Context, in SandboxConnectorInput) (*ent.MerchantConnectorAccount, error) {
-	id := ids.New(ids.ConnectorAccount)
-	sealed, err := s.box.SealJSON(in.Credentials, []byte(id))
-	if err != nil {
-		return nil, ErrInternal(err)
-	}
-	mca, err := s.client.MerchantConnectorAccount.Create().
-		SetID(id).
-		SetProfileID(in.ProfileID).
-		SetConnectorType(merchantconnectoraccount.ConnectorTypePaymentProcessor).
-		SetConnectorName(in.ConnectorName).
-		SetConnectorLabel(in.Label).
-		SetConnectorAccountDetailsSealed(sealed).
-		SetTestMode(true).
-		SetStatus(merchantconnectoraccount.StatusActive).
-		Save(ctx)
-	if err != nil {
-		return nil, dbError(err, "merchant connector account")
-	}
-	return mca, nil
 }
 
 // dbError turns a constraint violation into HE_01 and anything else into HE_00.

@@ -109,3 +109,9 @@ func ErrUnavailable(component string) *Error {
 func ErrUnrecognizedURL() *Error {
 	return invalid(http.StatusNotFound, "IR_02", "Unrecognized request URL")
 }
+
+// ErrPreconditionFailed is IR_16: the request is well formed, but the
+// resource's current state does not allow it (deleting a default profile).
+func ErrPreconditionFailed(format string, args ...any) *Error {
+	return invalid(http.StatusBadRequest, "IR_16", format, args...)
+}

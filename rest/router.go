@@ -24,6 +24,9 @@ func Register(mux *http.ServeMux, d Deps) {
 	mux.HandleFunc("GET /health/ready", readyHandler(d.Ready))
 	a := &api{mux: mux, auth: d.Auth}
 	registerAPIKeys(a, d.Service)
+	registerAccounts(a, d.Service)
+	registerProfiles(a, d.Service)
+	registerConnectors(a, d.Service)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if allowsOtherMethod(mux, r) {
 			WriteError(w, r, payments.ErrMethodNotAllowed())

@@ -1,0 +1,616 @@
+package payments
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"switchyard/ent/schema/schematype"
+)
+
+// This file holds the typed value objects of a connector account
+// (MerchantConnectorCreate's nested objects) and their validation. Every rule
+// reports the first violation as a *Error naming the field by its path in
+// the request, e.g. payment_methods_enabled[0].payment_method_types[1].card_networks[0].
+// A required member that is absent, null or "" is IR_04; a value outside its
+// set or its limits is IR_07.
+
+// enum is a closed set of string values and the name errors call it by.
+type enum struct {
+	name   string
+	values []string
+	set    map[string]struct{}
+}
+
+func newEnum(name string, values ...string) *enum {
+	e := &enum{name: name, values: values, set: make(map[string]struct{}, len(values))}
+	for _, v := range values {
+		e.set[v] = struct{}{}
+	}
+	return e
+}
+
+func (e *enum) has(v string) bool {
+	_, ok := e.set[v]
+	return ok
+}
+
+// check is nil when v is in the set, else IR_07 naming field. Short sets are
+// listed in the message; long ones (connectors, countries) are not.
+func (e *enum) check(field fieldPath, v string) error {
+	if e.has(v) {
+		return nil
+	}
+	if len(e.values) <= 16 {
+		return ErrInvalidValue(field.String(), "%q is not a valid %s; expected one of %s",
+			v, e.name, strings.Join(e.values, ", "))
+	}
+	return ErrInvalidValue(field.String(), "%q is not a valid %s", v, e.name)
+}
+
+// required checks a required enum member: IR_04 when empty, else check.
+func (e *enum) required(field fieldPath, v string) error {
+	if v == "" {
+		return ErrMissingField(field.String())
+	}
+	return e.check(field, v)
+}
+
+// optional checks an optional enum member.
+func (e *enum) optional(field fieldPath, v *string) error {
+	if v == nil {
+		return nil
+	}
+	return e.check(field, *v)
+}
+
+// fieldPath is a member's location in a request body: members joined by ".",
+// array elements as "[i]".
+type fieldPath string
+
+func (p fieldPath) key(k string) fieldPath {
+	if p == "" {
+		return fieldPath(k)
+	}
+	return p + "." + fieldPath(k)
+}
+
+func (p fieldPath) at(i int) fieldPath { return fieldPath(fmt.Sprintf("%s[%d]", p, i)) }
+
+func (p fieldPath) String() string { return string(p) }
+
+// ConnectorType is the kind of provider (the spec's 13 values).
+type ConnectorType string
+
+// Valid reports whether t is one of the spec's values.
+func (t ConnectorType) Valid() bool { return connectorTypes.has(string(t)) }
+
+// Connector is a provider identifier from Hyperswitch's closed list.
+type Connector string
+
+// Valid reports whether c is a known connector name.
+func (c Connector) Valid() bool { return connectorNames.has(string(c)) }
+
+// ConnectorStatus is inactive or active.
+type ConnectorStatus string
+
+// Connector account statuses.
+const (
+	ConnectorStatusInactive ConnectorStatus = "inactive"
+	ConnectorStatusActive   ConnectorStatus = "active"
+)
+
+// PaymentMethod is the spec's PaymentMethod (card, wallet, …).
+type PaymentMethod string
+
+// PaymentMethodType is a payment method subtype (credit, klarna, …).
+type PaymentMethodType string
+
+// PaymentExperience is how the customer goes through a payment method.
+type PaymentExperience string
+
+// CardNetwork is one of the 15 card networks.
+type CardNetwork string
+
+// Country is an ISO 3166-1 alpha-2 code.
+type Country string
+
+// Valid reports whether c is an ISO 3166-1 alpha-2 code.
+func (c Country) Valid() bool { return countries.has(string(c)) }
+
+// FrmFlow is FrmPreferredFlowTypes: pre or post.
+type FrmFlow string
+
+// FrmAction is what fraud risk management does on a hit.
+type FrmAction string
+
+// Discriminants of AcceptedCurrencies and AcceptedCountries.
+const (
+	AcceptEnableOnly  = "enable_only"
+	AcceptDisableOnly = "disable_only"
+	AcceptAll         = "all_accepted"
+)
+
+// PaymentMethodsEnabled is one payment method a connector account takes.
+type PaymentMethodsEnabled struct {
+	PaymentMethod      PaymentMethod               `json:"payment_method"`
+	PaymentMethodTypes []RequestPaymentMethodTypes `json:"payment_method_types"`
+}
+
+// RequestPaymentMethodTypes is one subtype of an enabled payment method.
+type RequestPaymentMethodTypes struct {
+	PaymentMethodType         PaymentMethodType   `json:"payment_method_type"`
+	PaymentExperience         *PaymentExperience  `json:"payment_experience"`
+	CardNetworks              []CardNetwork       `json:"card_networks"`
+	AcceptedCurrencies        *AcceptedCurrencies `json:"accepted_currencies"`
+	AcceptedCountries         *AcceptedCountries  `json:"accepted_countries"`
+	MinimumAmount             *int64              `json:"minimum_amount"`
+	MaximumAmount             *int64              `json:"maximum_amount"`
+	RecurringEnabled          *bool               `json:"recurring_enabled"`
+	InstallmentPaymentEnabled *bool               `json:"installment_payment_enabled"`
+}
+
+// AcceptedCurrencies is discriminated on Type: enable_only and disable_only
+// need List; all_accepted has no other member.
+type AcceptedCurrencies struct {
+	Type string                `json:"type"`
+	List []schematype.Currency `json:"list,omitzero"`
+}
+
+// AcceptedCountries is AcceptedCurrencies for countries.
+type AcceptedCountries struct {
+	Type string    `json:"type"`
+	List []Country `json:"list,omitzero"`
+}
+
+// ConnectorWebhookDetails are the secrets that verify the provider's webhooks.
+type ConnectorWebhookDetails struct {
+	MerchantSecret   string `json:"merchant_secret"`
+	AdditionalSecret string `json:"additional_secret"`
+}
+
+// FrmConfig is one fraud risk management configuration.
+type FrmConfig struct {
+	Gateway        ConnectorType      `json:"gateway"`
+	PaymentMethods []FrmPaymentMethod `json:"payment_methods"`
+}
+
+// FrmPaymentMethod is a payment method under fraud checks.
+type FrmPaymentMethod struct {
+	PaymentMethod PaymentMethod `json:"payment_method"`
+	// PaymentMethodTypes is deprecated but retained.
+	PaymentMethodTypes []FrmPaymentMethodType `json:"payment_method_types"`
+	Flow               *FrmFlow               `json:"flow"`
+}
+
+// FrmPaymentMethodType is a subtype under fraud checks; every member is required.
+type FrmPaymentMethodType struct {
+	PaymentMethodType PaymentMethodType `json:"payment_method_type"`
+	CardNetworks      CardNetwork       `json:"card_networks"`
+	Flow              FrmFlow           `json:"flow"`
+	Action            FrmAction         `json:"action"`
+}
+
+// AdditionalMerchantData holds the merchant's open-banking recipient.
+type AdditionalMerchantData struct {
+	OpenBankingRecipientData *MerchantRecipientData `json:"open_banking_recipient_data"`
+}
+
+// MerchantRecipientData is exactly one of its members.
+type MerchantRecipientData struct {
+	ConnectorRecipientID *string              `json:"connector_recipient_id,omitempty"`
+	WalletID             *string              `json:"wallet_id,omitempty"`
+	AccountData          *MerchantAccountData `json:"account_data,omitempty"`
+}
+
+// MerchantAccountData is exactly one keyed bank-account variant.
+type MerchantAccountData struct {
+	Iban           *IbanAccountData   `json:"iban,omitempty"`
+	Bacs           *UKAccountData     `json:"bacs,omitempty"`
+	FasterPayments *UKAccountData     `json:"faster_payments,omitempty"`
+	Sepa           *IbanAccountData   `json:"sepa,omitempty"`
+	SepaInstant    *IbanAccountData   `json:"sepa_instant,omitempty"`
+	Elixir         *ElixirAccountData `json:"elixir,omitempty"`
+	Bankgiro       *GiroAccountData   `json:"bankgiro,omitempty"`
+	Plusgiro       *GiroAccountData   `json:"plusgiro,omitempty"`
+}
+
+// IbanAccountData is the iban, sepa and sepa_instant variant.
+type IbanAccountData struct {
+	Iban                 string  `json:"iban"`
+	Name                 string  `json:"name"`
+	ConnectorRecipientID *string `json:"connector_recipient_id"`
+}
+
+// UKAccountData is the bacs and faster_payments variant.
+type UKAccountData struct {
+	AccountNumber        string  `json:"account_number"`
+	SortCode             string  `json:"sort_code"`
+	Name                 string  `json:"name"`
+	ConnectorRecipientID *string `json:"connector_recipient_id"`
+}
+
+// ElixirAccountData is the Polish Elixir variant.
+type ElixirAccountData struct {
+	AccountNumber        string  `json:"account_number"`
+	Iban                 string  `json:"iban"`
+	Name                 string  `json:"name"`
+	ConnectorRecipientID *string `json:"connector_recipient_id"`
+}
+
+// GiroAccountData is the Swedish bankgiro and plusgiro variant.
+type GiroAccountData struct {
+	Number               string  `json:"number"`
+	Name                 string  `json:"name"`
+	ConnectorRecipientID *string `json:"connector_recipient_id"`
+}
+
+// ConnectorWalletDetails holds each wallet scheme's certificates and
+// credentials; it is sealed at rest and shown masked.
+type ConnectorWalletDetails struct {
+	ApplePayCombined map[string]any `json:"apple_pay_combined"`
+	ApplePay         map[string]any `json:"apple_pay"`
+	AmazonPay        map[string]any `json:"amazon_pay"`
+	SamsungPay       map[string]any `json:"samsung_pay"`
+	Paze             map[string]any `json:"paze"`
+	GooglePay        map[string]any `json:"google_pay"`
+}
+
+// Limits of a connector account's members.
+const (
+	MaxProfileIDLen         = 64
+	MaxConnectorLabelLen    = 255
+	MaxBusinessLabelLen     = 64
+	MaxAccountDetailsKeys   = 50
+	MaxAccountDetailsKeyLen = 40
+	MaxAccountDetailsValLen = 500
+	MaxIbanLen              = 34
+)
+
+// maxSafeAmount bounds minimum_amount and maximum_amount: the JSON columns
+// are read back through float64, which is exact only up to 2^53-1.
+const maxSafeAmount = 1<<53 - 1
+
+// validateAccountDetails checks the credentials' size guidance: at most 50
+// keys, key names up to 40 characters, values up to 500.
+func validateAccountDetails(p fieldPath, d map[string]string) error {
+	if len(d) > MaxAccountDetailsKeys {
+		return ErrInvalidValue(p.String(), "has %d keys; at most %d are allowed", len(d), MaxAccountDetailsKeys)
+	}
+	for _, k := range slices.Sorted(maps.Keys(d)) {
+		if k == "" {
+			return ErrInvalidValue(p.String(), "key names must not be empty")
+		}
+		if n := utf8.RuneCountInString(k); n > MaxAccountDetailsKeyLen {
+			return ErrInvalidValue(p.key(k).String(), "the key name is %d characters long; at most %d are allowed",
+				n, MaxAccountDetailsKeyLen)
+		}
+		if n := utf8.RuneCountInString(d[k]); n > MaxAccountDetailsValLen {
+			return ErrInvalidValue(p.key(k).String(), "the value is %d characters long; at most %d are allowed",
+				n, MaxAccountDetailsValLen)
+		}
+	}
+	return nil
+}
+
+func validatePaymentMethodsEnabled(p fieldPath, list []PaymentMethodsEnabled) error {
+	for i, pm := range list {
+		if err := pm.validate(p.at(i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (pm PaymentMethodsEnabled) validate(p fieldPath) error {
+	if err := paymentMethods.required(p.key("payment_method"), string(pm.PaymentMethod)); err != nil {
+		return err
+	}
+	for i, t := range pm.PaymentMethodTypes {
+		if err := t.validate(p.key("payment_method_types").at(i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t RequestPaymentMethodTypes) validate(p fieldPath) error {
+	if err := paymentMethodTypes.required(p.key("payment_method_type"), string(t.PaymentMethodType)); err != nil {
+		return err
+	}
+	if err := paymentExperiences.optional(p.key("payment_experience"), (*string)(t.PaymentExperience)); err != nil {
+		return err
+	}
+	for i, n := range t.CardNetworks {
+		if err := cardNetworks.required(p.key("card_networks").at(i), string(n)); err != nil {
+			return err
+		}
+	}
+	if c := t.AcceptedCurrencies; c != nil {
+		list := make([]string, len(c.List))
+		for i, v := range c.List {
+			list[i] = string(v)
+		}
+		if err := validateAccepted(p.key("accepted_currencies"), c.Type, list, c.List != nil, currencyEnum); err != nil {
+			return err
+		}
+	}
+	if c := t.AcceptedCountries; c != nil {
+		list := make([]string, len(c.List))
+		for i, v := range c.List {
+			list[i] = string(v)
+		}
+		if err := validateAccepted(p.key("accepted_countries"), c.Type, list, c.List != nil, countries); err != nil {
+			return err
+		}
+	}
+	for _, a := range []struct {
+		name string
+		v    *int64
+	}{{"minimum_amount", t.MinimumAmount}, {"maximum_amount", t.MaximumAmount}} {
+		if a.v != nil && (*a.v < 0 || *a.v > maxSafeAmount) {
+			return ErrInvalidValue(p.key(a.name).String(), "must be between 0 and %d", int64(maxSafeAmount))
+		}
+	}
+	if t.MinimumAmount != nil && t.MaximumAmount != nil && *t.MinimumAmount > *t.MaximumAmount {
+		return ErrInvalidValue(p.key("maximum_amount").String(), "must not be less than minimum_amount")
+	}
+	return nil
+}
+
+// currencyEnum is the spec's currency set (schematype.Currency) as an enum.
+var currencyEnum = newEnum("Currency", schematype.Currency("").Values()...)
+
+// validateAccepted checks a discriminated AcceptedCurrencies or
+// AcceptedCountries: enable_only and disable_only need list (its items from
+// set); all_accepted has no list.
+func validateAccepted(p fieldPath, typ string, list []string, hasList bool, set *enum) error {
+	if err := acceptedTypes.required(p.key("type"), typ); err != nil {
+		return err
+	}
+	if typ == AcceptAll {
+		if hasList {
+			return ErrInvalidValue(p.key("list").String(), "is not allowed when type is %s", AcceptAll)
+		}
+		return nil
+	}
+	if !hasList {
+		return ErrMissingField(p.key("list").String())
+	}
+	for i, v := range list {
+		if err := set.required(p.key("list").at(i), v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w ConnectorWebhookDetails) validate(p fieldPath) error {
+	if w.MerchantSecret == "" {
+		return ErrMissingField(p.key("merchant_secret").String())
+	}
+	if w.AdditionalSecret == "" {
+		return ErrMissingField(p.key("additional_secret").String())
+	}
+	return nil
+}
+
+func validateFrmConfigs(p fieldPath, list []FrmConfig) error {
+	for i, c := range list {
+		if err := c.validate(p.at(i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c FrmConfig) validate(p fieldPath) error {
+	if err := connectorTypes.required(p.key("gateway"), string(c.Gateway)); err != nil {
+		return err
+	}
+	if c.PaymentMethods == nil {
+		return ErrMissingField(p.key("payment_methods").String())
+	}
+	for i, m := range c.PaymentMethods {
+		mp := p.key("payment_methods").at(i)
+		if err := paymentMethods.required(mp.key("payment_method"), string(m.PaymentMethod)); err != nil {
+			return err
+		}
+		for j, t := range m.PaymentMethodTypes {
+			if err := t.validate(mp.key("payment_method_types").at(j)); err != nil {
+				return err
+			}
+		}
+		if err := frmFlows.optional(mp.key("flow"), (*string)(m.Flow)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t FrmPaymentMethodType) validate(p fieldPath) error {
+	if err := paymentMethodTypes.required(p.key("payment_method_type"), string(t.PaymentMethodType)); err != nil {
+		return err
+	}
+	if err := cardNetworks.required(p.key("card_networks"), string(t.CardNetworks)); err != nil {
+		return err
+	}
+	if err := frmFlows.required(p.key("flow"), string(t.Flow)); err != nil {
+		return err
+	}
+	return frmActions.required(p.key("action"), string(t.Action))
+}
+
+func (d AdditionalMerchantData) validate(p fieldPath) error {
+	r := d.OpenBankingRecipientData
+	p = p.key("open_banking_recipient_data")
+	if r == nil {
+		return ErrMissingField(p.String())
+	}
+	return r.validate(p)
+}
+
+func (r MerchantRecipientData) validate(p fieldPath) error {
+	given := present(map[string]bool{
+		"connector_recipient_id": r.ConnectorRecipientID != nil,
+		"wallet_id":              r.WalletID != nil,
+		"account_data":           r.AccountData != nil,
+	})
+	if len(given) != 1 {
+		return exactlyOne(p, given, "connector_recipient_id, wallet_id or account_data")
+	}
+	switch {
+	case r.ConnectorRecipientID != nil && *r.ConnectorRecipientID == "":
+		return ErrInvalidValue(p.key("connector_recipient_id").String(), "must not be empty")
+	case r.WalletID != nil && *r.WalletID == "":
+		return ErrInvalidValue(p.key("wallet_id").String(), "must not be empty")
+	case r.AccountData != nil:
+		return r.AccountData.validate(p.key("account_data"))
+	}
+	return nil
+}
+
+func (a MerchantAccountData) validate(p fieldPath) error {
+	given := present(map[string]bool{
+		"iban": a.Iban != nil, "bacs": a.Bacs != nil, "faster_payments": a.FasterPayments != nil,
+		"sepa": a.Sepa != nil, "sepa_instant": a.SepaInstant != nil, "elixir": a.Elixir != nil,
+		"bankgiro": a.Bankgiro != nil, "plusgiro": a.Plusgiro != nil,
+	})
+	if len(given) != 1 {
+		return exactlyOne(p, given, "iban, bacs, faster_payments, sepa, sepa_instant, elixir, bankgiro or plusgiro")
+	}
+	switch {
+	case a.Iban != nil:
+		return a.Iban.validate(p.key("iban"))
+	case a.Bacs != nil:
+		return a.Bacs.validate(p.key("bacs"))
+	case a.FasterPayments != nil:
+		return a.FasterPayments.validate(p.key("faster_payments"))
+	case a.Sepa != nil:
+		return a.Sepa.validate(p.key("sepa"))
+	case a.SepaInstant != nil:
+		return a.SepaInstant.validate(p.key("sepa_instant"))
+	case a.Elixir != nil:
+		return a.Elixir.validate(p.key("elixir"))
+	case a.Bankgiro != nil:
+		return a.Bankgiro.validate(p.key("bankgiro"), 7, 8)
+	default:
+		return a.Plusgiro.validate(p.key("plusgiro"), 2, 8)
+	}
+}
+
+// present returns the names whose flag is set, sorted.
+func present(flags map[string]bool) []string {
+	var out []string
+	for k, ok := range flags {
+		if ok {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func exactlyOne(p fieldPath, given []string, choices string) error {
+	if len(given) == 0 {
+		return ErrInvalidValue(p.String(), "exactly one of %s is required", choices)
+	}
+	return ErrInvalidValue(p.String(), "exactly one of %s is allowed, got %s", choices, strings.Join(given, " and "))
+}
+
+func (a IbanAccountData) validate(p fieldPath) error {
+	if err := checkIban(p.key("iban"), a.Iban, 1, MaxIbanLen); err != nil {
+		return err
+	}
+	return requiredString(p.key("name"), a.Name)
+}
+
+func (a UKAccountData) validate(p fieldPath) error {
+	if err := checkDigits(p.key("account_number"), a.AccountNumber, 8, 8); err != nil {
+		return err
+	}
+	if err := checkDigits(p.key("sort_code"), a.SortCode, 6, 6); err != nil {
+		return err
+	}
+	return requiredString(p.key("name"), a.Name)
+}
+
+func (a ElixirAccountData) validate(p fieldPath) error {
+	if err := checkDigits(p.key("account_number"), a.AccountNumber, 26, 26); err != nil {
+		return err
+	}
+	if err := checkIban(p.key("iban"), a.Iban, 28, 28); err != nil {
+		return err
+	}
+	return requiredString(p.key("name"), a.Name)
+}
+
+// validate checks a giro number: minDigits to maxDigits digits, which may be
+// grouped with hyphens or spaces ("5402-9656").
+func (a GiroAccountData) validate(p fieldPath, minDigits, maxDigits int) error {
+	f := p.key("number")
+	if a.Number == "" {
+		return ErrMissingField(f.String())
+	}
+	digits := 0
+	for _, r := range a.Number {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r == '-' || r == ' ':
+		default:
+			return ErrInvalidValue(f.String(), "must hold only digits (optionally grouped with hyphens)")
+		}
+	}
+	if digits < minDigits || digits > maxDigits {
+		return ErrInvalidValue(f.String(), "must have %d to %d digits, got %d", minDigits, maxDigits, digits)
+	}
+	return requiredString(p.key("name"), a.Name)
+}
+
+func requiredString(p fieldPath, v string) error {
+	if v == "" {
+		return ErrMissingField(p.String())
+	}
+	return nil
+}
+
+// checkDigits requires v to be min to max ASCII digits.
+func checkDigits(p fieldPath, v string, minLen, maxLen int) error {
+	if v == "" {
+		return ErrMissingField(p.String())
+	}
+	for _, r := range v {
+		if r < '0' || r > '9' {
+			return ErrInvalidValue(p.String(), "must hold only digits")
+		}
+	}
+	switch {
+	case minLen == maxLen && len(v) != minLen:
+		return ErrInvalidValue(p.String(), "must be exactly %d digits, got %d", minLen, len(v))
+	case len(v) < minLen || len(v) > maxLen:
+		return ErrInvalidValue(p.String(), "must be %d to %d digits, got %d", minLen, maxLen, len(v))
+	}
+	return nil
+}
+
+// checkIban requires v to be min to max letters and digits.
+func checkIban(p fieldPath, v string, minLen, maxLen int) error {
+	if v == "" {
+		return ErrMissingField(p.String())
+	}
+	for _, r := range v {
+		if !(r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z') {
+			return ErrInvalidValue(p.String(), "must hold only letters and digits")
+		}
+	}
+	switch {
+	case minLen == maxLen && len(v) != minLen:
+		return ErrInvalidValue(p.String(), "must be exactly %d characters, got %d", minLen, len(v))
+	case len(v) > maxLen:
+		return ErrInvalidValue(p.String(), "must be at most %d characters, got %d", maxLen, len(v))
+	}
+	return nil
+}

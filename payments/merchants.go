@@ -1,0 +1,619 @@
+package payments
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/mail"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+
+	"switchyard/ent"
+	"switchyard/ent/apikey"
+	"switchyard/ent/capture"
+	"switchyard/ent/customer"
+	"switchyard/ent/dispute"
+	"switchyard/ent/event"
+	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/ent/incrementalauthorization"
+	"switchyard/ent/mandate"
+	"switchyard/ent/merchantaccount"
+	"switchyard/ent/merchantconnectoraccount"
+	"switchyard/ent/paymentattempt"
+	"switchyard/ent/paymentintent"
+	"switchyard/ent/paymentmethod"
+	"switchyard/ent/profile"
+	"switchyard/ent/refund"
+	"switchyard/ent/schema/schematype"
+	"switchyard/ent/webhookdeliverytask"
+	"switchyard/internal/tenancy"
+)
+
+// MerchantDetails is Hyperswitch's MerchantDetails: the merchant's contacts
+// and address. It is a closed object; every member is optional.
+type MerchantDetails struct {
+	PrimaryContactPerson      *string             `json:"primary_contact_person"`
+	PrimaryPhone              *string             `json:"primary_phone"`
+	PrimaryEmail              *string             `json:"primary_email"`
+	SecondaryContactPerson    *string             `json:"secondary_contact_person"`
+	SecondaryPhone            *string             `json:"secondary_phone"`
+	SecondaryEmail            *string             `json:"secondary_email"`
+	Website                   *string             `json:"website"`
+	AboutBusiness             *string             `json:"about_business"`
+	Address                   *schematype.Address `json:"address"`
+	MerchantTaxRegistrationID *string             `json:"merchant_tax_registration_id"`
+}
+
+// row is the stored form (a JSON object column).
+func (d *MerchantDetails) row() map[string]any {
+	raw, _ := json.Marshal(d)
+	var m map[string]any
+	_ = json.Unmarshal(raw, &m)
+	return m
+}
+
+// MerchantDetailsOf reads a merchant's stored details; nil when none.
+func MerchantDetailsOf(m *ent.MerchantAccount) *MerchantDetails {
+	if m.MerchantDetails == nil {
+		return nil
+	}
+	raw, err := json.Marshal(m.MerchantDetails)
+	if err != nil {
+		return nil
+	}
+	var d MerchantDetails
+	if json.Unmarshal(raw, &d) != nil {
+		return nil
+	}
+	return &d
+}
+
+// PrimaryBusinessDetails is one of a merchant's business units: a country
+// and a business label (Hyperswitch's PrimaryBusinessDetails).
+type PrimaryBusinessDetails struct {
+	Country  string `json:"country"`
+	Business string `json:"business"`
+}
+
+func businessDetailsRows(in []PrimaryBusinessDetails) []map[string]any {
+	out := make([]map[string]any, 0, len(in))
+	for _, d := range in {
+		out = append(out, map[string]any{"country": d.Country, "business": d.Business})
+	}
+	return out
+}
+
+// PrimaryBusinessDetailsOf reads a merchant's stored business units; never nil.
+func PrimaryBusinessDetailsOf(m *ent.MerchantAccount) []PrimaryBusinessDetails {
+	out := make([]PrimaryBusinessDetails, 0, len(m.PrimaryBusinessDetails))
+	for _, row := range m.PrimaryBusinessDetails {
+		country, _ := row["country"].(string)
+		business, _ := row["business"].(string)
+		out = append(out, PrimaryBusinessDetails{Country: country, Business: business})
+	}
+	return out
+}
+
+// MerchantAccountView is a merchant with its default profile (nil if it has
+// none), whose hash key the merchant response shows.
+type MerchantAccountView struct {
+	Merchant       *ent.MerchantAccount
+	DefaultProfile *ent.Profile
+}
+
+// MerchantAccountPatch is Hyperswitch's MerchantAccountUpdate: nil members
+// are left as they are. MerchantID must repeat the merchant being updated.
+// ReturnURL, WebhookDetails, EnablePaymentResponseHash,
+// PaymentResponseHashKey and RedirectToMerchantWithHTTPPost also change
+// every profile of the merchant, as Hyperswitch does for compatibility.
+type MerchantAccountPatch struct {
+	MerchantID                     string
+	MerchantName                   *string
+	MerchantDetails                *MerchantDetails
+	ReturnURL                      *string
+	WebhookDetails                 *schematype.WebhookDetails
+	EnablePaymentResponseHash      *bool
+	PaymentResponseHashKey         *string
+	RedirectToMerchantWithHTTPPost *bool
+	Metadata                       map[string]any
+	LockerID                       *string
+	// PrimaryBusinessDetails replaces the list when non-nil (empty clears it).
+	PrimaryBusinessDetails []PrimaryBusinessDetails
+	// DefaultProfile makes another profile of the merchant the default.
+	DefaultProfile *string
+}
+
+// MerchantAccountFilter narrows ListMerchantAccounts.
+type MerchantAccountFilter struct {
+	OrganizationID *string
+	// Limit is 1..100.
+	Limit int
+}
+
+// platformContext checks the caller may manage merchant accounts (the admin or the
+// system) and returns a context that is not narrowed to one merchant, so
+// an X-Merchant-Id header cannot turn a platform operation into a
+// merchant's.
+func platformContext(ctx context.Context) (context.Context, error) {
+	p, ok := tenancy.FromContext(ctx)
+	if !ok || (p.Kind != tenancy.KindAdmin && p.Kind != tenancy.KindSystem) {
+		return nil, ErrUnauthorized()
+	}
+	return tenancy.WithPrincipal(ctx, tenancy.Principal{Kind: p.Kind, KeyID: p.KeyID}), nil
+}
+
+// GetMerchantAccount returns the merchant and its default profile.
+func (s *Service) GetMerchantAccount(ctx context.Context, merchantID string) (*MerchantAccountView, error) {
+	m, err := s.client.MerchantAccount.Query().Where(merchantaccount.ID(merchantID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, ErrNotFound("Merchant account")
+	}
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	v := &MerchantAccountView{Merchant: m}
+	if v.DefaultProfile, err = s.defaultProfileOf(ctx, s.client, m); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+func (s *Service) defaultProfileOf(ctx context.Context, c *ent.Client, m *ent.MerchantAccount) (*ent.Profile, error) {
+	if m.DefaultProfileID == nil {
+		return nil, nil
+	}
+	p, err := c.Profile.Query().Where(profile.ID(*m.DefaultProfileID), profile.MerchantID(m.ID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	return p, nil
+}
+
+// UpdateMerchantAccount applies p to the merchant (and, for the members
+// Hyperswitch cascades, to each of its profiles) in one transaction.
+func (s *Service) UpdateMerchantAccount(ctx context.Context, merchantID string, p MerchantAccountPatch) (*MerchantAccountView, error) {
+	if p.MerchantID == "" {
+		return nil, ErrMissingField("merchant_id")
+	}
+	if p.MerchantID != merchantID {
+		return nil, ErrInvalidValue("merchant_id", "must be the merchant in the path (%s)", merchantID)
+	}
+	if err := checkMerchantFields(p.MerchantName, p.MerchantDetails, p.ReturnURL, p.WebhookDetails,
+		p.PaymentResponseHashKey, p.LockerID, p.PrimaryBusinessDetails); err != nil {
+		return nil, err
+	}
+	if p.DefaultProfile != nil && *p.DefaultProfile == "" {
+		return nil, ErrInvalidValue("default_profile", "must be the id of a profile of this merchant")
+	}
+	var out MerchantAccountView
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		m, err := forUpdate(s, tx.MerchantAccount.Query().Where(merchantaccount.ID(merchantID))).Only(ctx)
+		if ent.IsNotFound(err) {
+			return ErrNotFound("Merchant account")
+		}
+		if err != nil {
+			return ErrInternal(err)
+		}
+		upd := m.Update().
+			SetNillableMerchantName(p.MerchantName).
+			SetNillableReturnURL(p.ReturnURL).
+			SetNillableEnablePaymentResponseHash(p.EnablePaymentResponseHash).
+			SetNillableRedirectToMerchantWithHTTPPost(p.RedirectToMerchantWithHTTPPost).
+			SetNillableLockerID(p.LockerID)
+		if p.MerchantDetails != nil {
+			upd.SetMerchantDetails(p.MerchantDetails.row())
+		}
+		if p.WebhookDetails != nil {
+			upd.SetWebhookDetails(p.WebhookDetails)
+		}
+		if p.Metadata != nil {
+			upd.SetMetadata(p.Metadata)
+		}
+		if p.PrimaryBusinessDetails != nil {
+			upd.SetPrimaryBusinessDetails(businessDetailsRows(p.PrimaryBusinessDetails))
+		}
+		if p.DefaultProfile != nil && (m.DefaultProfileID == nil || *m.DefaultProfileID != *p.DefaultProfile) {
+			ok, err := tx.Profile.Query().Where(profile.ID(*p.DefaultProfile), profile.MerchantID(merchantID)).Exist(ctx)
+			if err != nil {
+				return ErrInternal(err)
+			}
+			if !ok {
+				return ErrInvalidValue("default_profile", "no profile %s belongs to this merchant", *p.DefaultProfile)
+			}
+			if _, err := tx.Profile.Update().Where(profile.MerchantID(merchantID), profile.IsDefault(true)).
+				SetIsDefault(false).Save(ctx); err != nil {
+				return ErrInternal(err)
+			}
+			if _, err := tx.Profile.Update().Where(profile.ID(*p.DefaultProfile), profile.MerchantID(merchantID)).
+				SetIsDefault(true).Save(ctx); err != nil {
+				return ErrInternal(err)
+			}
+			upd.SetDefaultProfileID(*p.DefaultProfile)
+		}
+		if m, err = upd.Save(ctx); err != nil {
+			return dbError(err, "merchant account")
+		}
+		if p.ReturnURL != nil || p.WebhookDetails != nil || p.EnablePaymentResponseHash != nil ||
+			p.PaymentResponseHashKey != nil || p.RedirectToMerchantWithHTTPPost != nil {
+			cascade := ProfileInput{
+				ReturnURL:                      p.ReturnURL,
+				WebhookDetails:                 p.WebhookDetails,
+				EnablePaymentResponseHash:      p.EnablePaymentResponseHash,
+				PaymentResponseHashKey:         p.PaymentResponseHashKey,
+				RedirectToMerchantWithHTTPPost: p.RedirectToMerchantWithHTTPPost,
+			}
+			profiles, err := forUpdate(s, tx.Profile.Query().Where(profile.MerchantID(merchantID))).All(ctx)
+			if err != nil {
+				return ErrInternal(err)
+			}
+			for _, pr := range profiles {
+				if _, err := s.applyProfileInput(ctx, pr, cascade); err != nil {
+					return err
+				}
+			}
+		}
+		out.Merchant = m
+		out.DefaultProfile, err = s.defaultProfileOf(ctx, tx.Client(), m)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// DeleteMerchantAccount deletes the merchant and, in the same transaction,
+// every row it owns: profiles, API keys (so they are refused at once),
+// connector accounts, and any customers, payments, refunds, disputes,
+// mandates and events, so that a merchant later created with the same id
+// inherits nothing.
+func (s *Service) DeleteMerchantAccount(ctx context.Context, merchantID string) error {
+	return s.inTx(ctx, func(tx *ent.Tx) error {
+		_, err := forUpdate(s, tx.MerchantAccount.Query().Where(merchantaccount.ID(merchantID))).Only(ctx)
+		if ent.IsNotFound(err) {
+			return ErrNotFound("Merchant account")
+		}
+		if err != nil {
+			return ErrInternal(err)
+		}
+		deletes := []struct {
+			what string
+			run  func(context.Context) (int, error)
+		}{
+			{"api keys", tx.APIKey.Delete().Where(apikey.MerchantID(merchantID)).Exec},
+			{"connector accounts", tx.MerchantConnectorAccount.Delete().Where(merchantconnectoraccount.MerchantID(merchantID)).Exec},
+			{"profiles", tx.Profile.Delete().Where(profile.MerchantID(merchantID)).Exec},
+			{"webhook tasks", tx.WebhookDeliveryTask.Delete().Where(webhookdeliverytask.MerchantID(merchantID)).Exec},
+			{"delivery attempts", tx.EventDeliveryAttempt.Delete().Where(eventdeliveryattempt.MerchantID(merchantID)).Exec},
+			{"events", tx.Event.Delete().Where(event.MerchantID(merchantID)).Exec},
+			{"disputes", tx.Dispute.Delete().Where(dispute.MerchantID(merchantID)).Exec},
+			{"refunds", tx.Refund.Delete().Where(refund.MerchantID(merchantID)).Exec},
+			{"captures", tx.Capture.Delete().Where(capture.MerchantID(merchantID)).Exec},
+			{"incremental authorizations", tx.IncrementalAuthorization.Delete().Where(incrementalauthorization.MerchantID(merchantID)).Exec},
+			{"payment attempts", tx.PaymentAttempt.Delete().Where(paymentattempt.MerchantID(merchantID)).Exec},
+			{"payment intents", tx.PaymentIntent.Delete().Where(paymentintent.MerchantID(merchantID)).Exec},
+			{"mandates", tx.Mandate.Delete().Where(mandate.MerchantID(merchantID)).Exec},
+			{"payment methods", tx.PaymentMethod.Delete().Where(paymentmethod.MerchantID(merchantID)).Exec},
+			{"customers", tx.Customer.Delete().Where(customer.MerchantID(merchantID)).Exec},
+		}
+		for _, d := range deletes {
+			if _, err := d.run(ctx); err != nil {
+				return ErrInternal(fmt.Errorf("delete %s of %s: %w", d.what, merchantID, err))
+			}
+		}
+		n, err := tx.MerchantAccount.Delete().Where(merchantaccount.ID(merchantID)).Exec(ctx)
+		if err != nil {
+			return ErrInternal(err)
+		}
+		if n == 0 {
+			return ErrNotFound("Merchant account")
+		}
+		return nil
+	})
+}
+
+// ListMerchantAccounts lists merchant accounts, newest first (admin only).
+func (s *Service) ListMerchantAccounts(ctx context.Context, f MerchantAccountFilter) ([]MerchantAccountView, error) {
+	if f.Limit < 1 || f.Limit > 100 {
+		return nil, ErrInvalidValue("limit", "must be between 1 and 100")
+	}
+	if f.OrganizationID != nil {
+		if err := checkAccountIDValue("organization_id", *f.OrganizationID); err != nil {
+			return nil, err
+		}
+	}
+	ctx, err := platformContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	q := s.client.MerchantAccount.Query()
+	if f.OrganizationID != nil {
+		q.Where(merchantaccount.OrganizationID(*f.OrganizationID))
+	}
+	ms, err := q.Order(ent.Desc(merchantaccount.FieldCreatedAt), ent.Desc(merchantaccount.FieldID)).
+		Limit(f.Limit).All(ctx)
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	var profileIDs []string
+	for _, m := range ms {
+		if m.DefaultProfileID != nil {
+			profileIDs = append(profileIDs, *m.DefaultProfileID)
+		}
+	}
+	byID := map[string]*ent.Profile{}
+	if len(profileIDs) > 0 {
+		ps, err := s.client.Profile.Query().Where(profile.IDIn(profileIDs...)).All(ctx)
+		if err != nil {
+			return nil, ErrInternal(err)
+		}
+		for _, p := range ps {
+			byID[p.ID] = p
+		}
+	}
+	out := make([]MerchantAccountView, len(ms))
+	for i, m := range ms {
+		out[i] = MerchantAccountView{Merchant: m}
+		if m.DefaultProfileID != nil {
+			if p := byID[*m.DefaultProfileID]; p != nil && p.MerchantID == m.ID {
+				out[i].DefaultProfile = p
+			}
+		}
+	}
+	return out, nil
+}
+
+// Validation. Every rule names the request field it is about.
+
+const (
+	maxMerchantNameLen   = 255
+	maxReturnURLLen      = 255
+	maxWebhookURLLen     = 2048
+	maxHashKeyLen        = 255
+	maxMerchantDetailLen = 255
+	maxBusinessLabelLen  = 64
+)
+
+// accountIDPattern is a merchant id, organization id or locker id.
+var accountIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+func checkAccountIDValue(field, v string) error {
+	if !accountIDPattern.MatchString(v) {
+		return ErrInvalidValue(field, "must be 1 to 64 characters of A-Z, a-z, 0-9, _ and -")
+	}
+	return nil
+}
+
+func checkMerchantAccountInput(in MerchantAccountInput) error {
+	if in.MerchantID == "" {
+		return ErrMissingField("merchant_id")
+	}
+	if err := checkAccountIDValue("merchant_id", in.MerchantID); err != nil {
+		return err
+	}
+	if in.MerchantID == "list" {
+		// GET /accounts/list is the list route; a merchant of that id could
+		// never be retrieved.
+		return ErrInvalidValue("merchant_id", `"list" is reserved`)
+	}
+	if in.OrganizationID != nil {
+		if err := checkAccountIDValue("organization_id", *in.OrganizationID); err != nil {
+			return err
+		}
+	}
+	if in.MerchantAccountType != nil && *in.MerchantAccountType != "standard" {
+		switch *in.MerchantAccountType {
+		case "platform", "connected":
+			return ErrInvalidValue("merchant_account_type", "%q accounts are not supported; use \"standard\"", *in.MerchantAccountType)
+		}
+		return ErrInvalidValue("merchant_account_type", "must be one of standard, platform, connected")
+	}
+	return checkMerchantFields(in.MerchantName, in.MerchantDetails, in.ReturnURL, in.WebhookDetails,
+		in.PaymentResponseHashKey, in.LockerID, in.PrimaryBusinessDetails)
+}
+
+func checkMerchantFields(name *string, details *MerchantDetails, returnURL *string, wh *schematype.WebhookDetails,
+	hashKey, lockerID *string, business []PrimaryBusinessDetails) error {
+	if name != nil && (*name == "" || len(*name) > maxMerchantNameLen) {
+		return ErrInvalidValue("merchant_name", "must be 1 to %d characters", maxMerchantNameLen)
+	}
+	if err := checkMerchantDetails(details); err != nil {
+		return err
+	}
+	if returnURL != nil {
+		if err := checkAbsoluteHTTPURL("return_url", *returnURL, maxReturnURLLen); err != nil {
+			return err
+		}
+	}
+	if err := checkWebhookDetails(wh); err != nil {
+		return err
+	}
+	if err := checkResponseHashKey(hashKey); err != nil {
+		return err
+	}
+	if lockerID != nil {
+		if err := checkAccountIDValue("locker_id", *lockerID); err != nil {
+			return err
+		}
+	}
+	seen := map[PrimaryBusinessDetails]bool{}
+	for i, b := range business {
+		field := fmt.Sprintf("primary_business_details[%d]", i)
+		if b.Country == "" {
+			return ErrMissingField(field + ".country")
+		}
+		if !isISOCountry(b.Country) {
+			return ErrInvalidValue(field+".country", "%q is not an ISO 3166-1 alpha-2 country code", b.Country)
+		}
+		if b.Business == "" {
+			return ErrMissingField(field + ".business")
+		}
+		if len(b.Business) > maxBusinessLabelLen {
+			return ErrInvalidValue(field+".business", "must be at most %d characters", maxBusinessLabelLen)
+		}
+		if seen[b] {
+			return ErrInvalidValue(field, "repeats country %s with business %q", b.Country, b.Business)
+		}
+		seen[b] = true
+	}
+	return nil
+}
+
+func checkResponseHashKey(key *string) error {
+	if key != nil && (*key == "" || len(*key) > maxHashKeyLen) {
+		return ErrInvalidValue("payment_response_hash_key", "must be 1 to %d characters", maxHashKeyLen)
+	}
+	return nil
+}
+
+// checkAbsoluteHTTPURL accepts an absolute http or https URL of at most max bytes.
+func checkAbsoluteHTTPURL(field, v string, max int) error {
+	if len(v) > max {
+		return ErrInvalidValue(field, "must be at most %d characters", max)
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Opaque != "" {
+		return ErrInvalidValue(field, "must be an absolute http or https URL")
+	}
+	return nil
+}
+
+func checkFieldMaxLen(field string, v *string, max int) error {
+	if v != nil && len(*v) > max {
+		return ErrInvalidValue(field, "must be at most %d characters", max)
+	}
+	return nil
+}
+
+func checkEmailField(field string, v *string) error {
+	if v == nil {
+		return nil
+	}
+	if err := checkFieldMaxLen(field, v, maxMerchantDetailLen); err != nil {
+		return err
+	}
+	if a, err := mail.ParseAddress(*v); err != nil || a.Address != *v {
+		return ErrInvalidValue(field, "must be an email address")
+	}
+	return nil
+}
+
+func checkMerchantDetails(d *MerchantDetails) error {
+	if d == nil {
+		return nil
+	}
+	for _, f := range []struct {
+		name string
+		v    *string
+	}{
+		{"primary_contact_person", d.PrimaryContactPerson}, {"primary_phone", d.PrimaryPhone},
+		{"secondary_contact_person", d.SecondaryContactPerson}, {"secondary_phone", d.SecondaryPhone},
+		{"website", d.Website}, {"about_business", d.AboutBusiness},
+		{"merchant_tax_registration_id", d.MerchantTaxRegistrationID},
+	} {
+		if err := checkFieldMaxLen("merchant_details."+f.name, f.v, maxMerchantDetailLen); err != nil {
+			return err
+		}
+	}
+	if err := checkEmailField("merchant_details.primary_email", d.PrimaryEmail); err != nil {
+		return err
+	}
+	if err := checkEmailField("merchant_details.secondary_email", d.SecondaryEmail); err != nil {
+		return err
+	}
+	if a := d.Address; a != nil {
+		for _, f := range []struct {
+			name string
+			v    *string
+			max  int
+		}{
+			{"city", a.City, 50}, {"line1", a.Line1, 200}, {"line2", a.Line2, 50}, {"line3", a.Line3, 50},
+			{"zip", a.Zip, 50}, {"state", a.State, 255}, {"first_name", a.FirstName, 255},
+			{"last_name", a.LastName, 255}, {"origin_zip", a.OriginZip, 50},
+		} {
+			if err := checkFieldMaxLen("merchant_details.address."+f.name, f.v, f.max); err != nil {
+				return err
+			}
+		}
+		if a.Country != nil && !isISOCountry(*a.Country) {
+			return ErrInvalidValue("merchant_details.address.country", "%q is not an ISO 3166-1 alpha-2 country code", *a.Country)
+		}
+	}
+	return nil
+}
+
+// Status sets webhook_details may enable: the spec's payment intent
+// statuses, Hyperswitch's refund and payout statuses.
+var (
+	webhookIntentStatuses = accountValueSet("succeeded", "failed", "cancelled", "cancelled_post_capture", "processing",
+		"requires_customer_action", "requires_merchant_action", "requires_payment_method",
+		"requires_confirmation", "requires_capture", "partially_captured", "partially_captured_and_capturable",
+		"partially_authorized_and_requires_capture", "partially_captured_and_processing", "conflicted", "expired")
+	webhookRefundStatuses = accountValueSet("succeeded", "failed", "pending", "review")
+	webhookPayoutStatuses = accountValueSet("success", "failed", "cancelled", "initiated", "expired", "reversed", "pending",
+		"ineligible", "requires_creation", "requires_confirmation", "requires_payout_method_data",
+		"requires_fulfillment", "requires_vendor_account_creation")
+)
+
+func accountValueSet(vs ...string) map[string]bool {
+	m := make(map[string]bool, len(vs))
+	for _, v := range vs {
+		m[v] = true
+	}
+	return m
+}
+
+func checkWebhookDetails(w *schematype.WebhookDetails) error {
+	if w == nil {
+		return nil
+	}
+	if w.WebhookURL != nil {
+		if err := checkAbsoluteHTTPURL("webhook_details.webhook_url", *w.WebhookURL, maxWebhookURLLen); err != nil {
+			return err
+		}
+	}
+	for _, f := range []struct {
+		name string
+		v    *string
+	}{{"webhook_version", w.WebhookVersion}, {"webhook_username", w.WebhookUsername}, {"webhook_password", w.WebhookPassword}} {
+		if err := checkFieldMaxLen("webhook_details."+f.name, f.v, maxMerchantDetailLen); err != nil {
+			return err
+		}
+	}
+	for _, f := range []struct {
+		name    string
+		values  []string
+		allowed map[string]bool
+	}{
+		{"payment_statuses_enabled", w.PaymentStatusesEnabled, webhookIntentStatuses},
+		{"refund_statuses_enabled", w.RefundStatusesEnabled, webhookRefundStatuses},
+		{"payout_statuses_enabled", w.PayoutStatusesEnabled, webhookPayoutStatuses},
+	} {
+		for i, v := range f.values {
+			if !f.allowed[v] {
+				return ErrInvalidValue(fmt.Sprintf("webhook_details.%s[%d]", f.name, i),
+					"%q is not one of %s", v, strings.Join(slices.Sorted(maps.Keys(f.allowed)), ", "))
+			}
+		}
+	}
+	return nil
+}
+
+// isoCountries is the ISO 3166-1 alpha-2 set (Hyperswitch's CountryAlpha2).
+var isoCountries = accountValueSet(strings.Fields(`
+AF AX AL DZ AS AD AO AI AQ AG AR AM AW AU AT AZ BS BH BD BB BY BE BZ BJ BM BT BO BQ BA BW BV BR IO BN
+BG BF BI KH CM CA CV KY CF TD CL CN CX CC CO KM CG CD CK CR CI HR CU CW CY CZ DK DJ DM DO EC EG SV
+GQ ER EE ET FK FO FJ FI FR GF PF TF GA GM GE DE GH GI GR GL GD GP GU GT GG GN GW GY HT HM VA HN HK
+HU IS IN ID IR IQ IE IM IL IT JM JP JE JO KZ KE KI KP KR KW KG LA LV LB LS LR LY LI LT LU MO MK MG MW
+MY MV ML MT MH MQ MR MU YT MX FM MD MC MN ME MS MA MZ MM NA NR NP NL NC NZ NI NE NG NU NF MP NO OM
+PK PW PS PA PG PY PE PH PN PL PT PR QA RE RO RU RW BL SH KN LC MF PM VC WS SM ST SA SN RS SC SL SG
+SX SK SI SB SO ZA GS SS ES LK SD SR SJ SZ SE CH SY TW TJ TZ TH TL TG TK TO TT TN TR TM TC TV UG UA AE
+GB UM UY UZ VU VE VN VG VI WF EH YE ZM ZW US`)...)
+
+func isISOCountry(c string) bool { return isoCountries[c] }

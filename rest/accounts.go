@@ -1,0 +1,276 @@
+package rest
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"switchyard/ent/schema/schematype"
+	"switchyard/payments"
+)
+
+// webhookDetails is Hyperswitch's WebhookDetails on the wire: a closed
+// object. Switchyard's stored form has internal members (delivery switches)
+// that clients may not set, so the wire type is its own.
+type webhookDetails struct {
+	WebhookVersion          *string  `json:"webhook_version"`
+	WebhookUsername         *string  `json:"webhook_username"`
+	WebhookPassword         *string  `json:"webhook_password"`
+	WebhookURL              *string  `json:"webhook_url"`
+	PaymentCreatedEnabled   *bool    `json:"payment_created_enabled"`
+	PaymentSucceededEnabled *bool    `json:"payment_succeeded_enabled"`
+	PaymentFailedEnabled    *bool    `json:"payment_failed_enabled"`
+	PaymentStatusesEnabled  []string `json:"payment_statuses_enabled"`
+	RefundStatusesEnabled   []string `json:"refund_statuses_enabled"`
+	PayoutStatusesEnabled   []string `json:"payout_statuses_enabled"`
+}
+
+func (w *webhookDetails) domain() *schematype.WebhookDetails {
+	if w == nil {
+		return nil
+	}
+	return &schematype.WebhookDetails{
+		WebhookVersion: w.WebhookVersion, WebhookUsername: w.WebhookUsername, WebhookPassword: w.WebhookPassword,
+		WebhookURL: w.WebhookURL, PaymentCreatedEnabled: w.PaymentCreatedEnabled,
+		PaymentSucceededEnabled: w.PaymentSucceededEnabled, PaymentFailedEnabled: w.PaymentFailedEnabled,
+		PaymentStatusesEnabled: w.PaymentStatusesEnabled, RefundStatusesEnabled: w.RefundStatusesEnabled,
+		PayoutStatusesEnabled: w.PayoutStatusesEnabled,
+	}
+}
+
+func webhookDetailsOf(d *schematype.WebhookDetails) *webhookDetails {
+	if d == nil {
+		return nil
+	}
+	w := &webhookDetails{
+		WebhookVersion: d.WebhookVersion, WebhookUsername: d.WebhookUsername, WebhookPassword: d.WebhookPassword,
+		WebhookURL: d.WebhookURL, PaymentCreatedEnabled: d.PaymentCreatedEnabled,
+		PaymentSucceededEnabled: d.PaymentSucceededEnabled, PaymentFailedEnabled: d.PaymentFailedEnabled,
+		PaymentStatusesEnabled: d.PaymentStatusesEnabled, RefundStatusesEnabled: d.RefundStatusesEnabled,
+		PayoutStatusesEnabled: d.PayoutStatusesEnabled,
+	}
+	// Both lists are required members of the response object.
+	if w.PaymentStatusesEnabled == nil {
+		w.PaymentStatusesEnabled = []string{}
+	}
+	if w.RefundStatusesEnabled == nil {
+		w.RefundStatusesEnabled = []string{}
+	}
+	return w
+}
+
+// merchantAccountCreateRequest is Hyperswitch's MerchantAccountCreate. The
+// json.RawMessage members are Hyperswitch features Switchyard does not
+// implement: accepted, so valid Hyperswitch bodies are not refused, and
+// ignored.
+type merchantAccountCreateRequest struct {
+	MerchantID                     *string                           `json:"merchant_id"`
+	MerchantName                   *string                           `json:"merchant_name"`
+	MerchantDetails                *payments.MerchantDetails         `json:"merchant_details"`
+	ReturnURL                      *string                           `json:"return_url"`
+	WebhookDetails                 *webhookDetails                   `json:"webhook_details"`
+	EnablePaymentResponseHash      *bool                             `json:"enable_payment_response_hash"`
+	PaymentResponseHashKey         *string                           `json:"payment_response_hash_key"`
+	RedirectToMerchantWithHTTPPost *bool                             `json:"redirect_to_merchant_with_http_post"`
+	Metadata                       map[string]any                    `json:"metadata"`
+	LockerID                       *string                           `json:"locker_id"`
+	PrimaryBusinessDetails         []payments.PrimaryBusinessDetails `json:"primary_business_details"`
+	OrganizationID                 *string                           `json:"organization_id"`
+	MerchantAccountType            *string                           `json:"merchant_account_type"`
+
+	PayoutRoutingAlgorithm         json.RawMessage `json:"payout_routing_algorithm"`
+	SubMerchantsEnabled            json.RawMessage `json:"sub_merchants_enabled"`
+	ParentMerchantID               json.RawMessage `json:"parent_merchant_id"`
+	PublishableKey                 json.RawMessage `json:"publishable_key"`
+	FrmRoutingAlgorithm            json.RawMessage `json:"frm_routing_algorithm"`
+	PmCollectLinkConfig            json.RawMessage `json:"pm_collect_link_config"`
+	ProductType                    json.RawMessage `json:"product_type"`
+	NetworkTokenizationCredentials json.RawMessage `json:"network_tokenization_credentials"`
+}
+
+// merchantAccountUpdateRequest is Hyperswitch's MerchantAccountUpdate.
+type merchantAccountUpdateRequest struct {
+	MerchantID                     *string                           `json:"merchant_id"`
+	MerchantName                   *string                           `json:"merchant_name"`
+	MerchantDetails                *payments.MerchantDetails         `json:"merchant_details"`
+	ReturnURL                      *string                           `json:"return_url"`
+	WebhookDetails                 *webhookDetails                   `json:"webhook_details"`
+	EnablePaymentResponseHash      *bool                             `json:"enable_payment_response_hash"`
+	PaymentResponseHashKey         *string                           `json:"payment_response_hash_key"`
+	RedirectToMerchantWithHTTPPost *bool                             `json:"redirect_to_merchant_with_http_post"`
+	Metadata                       map[string]any                    `json:"metadata"`
+	LockerID                       *string                           `json:"locker_id"`
+	PrimaryBusinessDetails         []payments.PrimaryBusinessDetails `json:"primary_business_details"`
+	DefaultProfile                 *string                           `json:"default_profile"`
+
+	PayoutRoutingAlgorithm         json.RawMessage `json:"payout_routing_algorithm"`
+	SubMerchantsEnabled            json.RawMessage `json:"sub_merchants_enabled"`
+	ParentMerchantID               json.RawMessage `json:"parent_merchant_id"`
+	PublishableKey                 json.RawMessage `json:"publishable_key"`
+	FrmRoutingAlgorithm            json.RawMessage `json:"frm_routing_algorithm"`
+	PmCollectLinkConfig            json.RawMessage `json:"pm_collect_link_config"`
+	NetworkTokenizationCredentials json.RawMessage `json:"network_tokenization_credentials"`
+}
+
+// merchantAccountResponse is Hyperswitch's MerchantAccountResponse. Every
+// member is present; absent values are null. The any-typed members are
+// features Switchyard does not implement, always null.
+type merchantAccountResponse struct {
+	MerchantID                     string                            `json:"merchant_id"`
+	MerchantName                   *string                           `json:"merchant_name"`
+	ReturnURL                      *string                           `json:"return_url"`
+	EnablePaymentResponseHash      bool                              `json:"enable_payment_response_hash"`
+	PaymentResponseHashKey         *string                           `json:"payment_response_hash_key"`
+	RedirectToMerchantWithHTTPPost bool                              `json:"redirect_to_merchant_with_http_post"`
+	MerchantDetails                *payments.MerchantDetails         `json:"merchant_details"`
+	WebhookDetails                 *webhookDetails                   `json:"webhook_details"`
+	PayoutRoutingAlgorithm         any                               `json:"payout_routing_algorithm"`
+	SubMerchantsEnabled            bool                              `json:"sub_merchants_enabled"`
+	ParentMerchantID               *string                           `json:"parent_merchant_id"`
+	PublishableKey                 string                            `json:"publishable_key"`
+	Metadata                       map[string]any                    `json:"metadata"`
+	LockerID                       *string                           `json:"locker_id"`
+	PrimaryBusinessDetails         []payments.PrimaryBusinessDetails `json:"primary_business_details"`
+	FrmRoutingAlgorithm            any                               `json:"frm_routing_algorithm"`
+	OrganizationID                 *string                           `json:"organization_id"`
+	IsReconEnabled                 bool                              `json:"is_recon_enabled"`
+	DefaultProfile                 *string                           `json:"default_profile"`
+	ReconStatus                    string                            `json:"recon_status"`
+	PmCollectLinkConfig            any                               `json:"pm_collect_link_config"`
+	ProductType                    any                               `json:"product_type"`
+	MerchantAccountType            string                            `json:"merchant_account_type"`
+	NetworkTokenizationCredentials any                               `json:"network_tokenization_credentials"`
+}
+
+type merchantAccountDeleteResponse struct {
+	MerchantID string `json:"merchant_id"`
+	Deleted    bool   `json:"deleted"`
+}
+
+// merchantAccountOf maps a merchant (and its default profile, whose hash
+// key the admin sees) onto the wire.
+func merchantAccountOf(svc *payments.Service, v payments.MerchantAccountView) (merchantAccountResponse, error) {
+	m := v.Merchant
+	out := merchantAccountResponse{
+		MerchantID:                     m.ID,
+		MerchantName:                   m.MerchantName,
+		ReturnURL:                      m.ReturnURL,
+		EnablePaymentResponseHash:      m.EnablePaymentResponseHash,
+		RedirectToMerchantWithHTTPPost: m.RedirectToMerchantWithHTTPPost,
+		MerchantDetails:                payments.MerchantDetailsOf(m),
+		WebhookDetails:                 webhookDetailsOf(m.WebhookDetails),
+		PublishableKey:                 m.PublishableKey,
+		Metadata:                       m.Metadata,
+		LockerID:                       m.LockerID,
+		PrimaryBusinessDetails:         payments.PrimaryBusinessDetailsOf(m),
+		OrganizationID:                 m.OrganizationID,
+		IsReconEnabled:                 m.IsReconEnabled,
+		DefaultProfile:                 m.DefaultProfileID,
+		ReconStatus:                    "not_requested",
+		MerchantAccountType:            string(m.MerchantAccountType),
+	}
+	if v.DefaultProfile != nil {
+		key, err := svc.ProfileHashKey(v.DefaultProfile)
+		if err != nil {
+			return merchantAccountResponse{}, err
+		}
+		out.PaymentResponseHashKey = &key
+	}
+	return out, nil
+}
+
+// registerAccounts adds Hyperswitch's merchant account routes (admin key).
+func registerAccounts(a *api, svc *payments.Service) {
+	a.handle("POST /accounts", AdminOnly, func(r *http.Request) (any, error) {
+		var req merchantAccountCreateRequest
+		if err := decode(r, &req); err != nil {
+			return nil, err
+		}
+		in := payments.MerchantAccountInput{
+			MerchantName:                   req.MerchantName,
+			MerchantDetails:                req.MerchantDetails,
+			ReturnURL:                      req.ReturnURL,
+			WebhookDetails:                 req.WebhookDetails.domain(),
+			EnablePaymentResponseHash:      req.EnablePaymentResponseHash,
+			PaymentResponseHashKey:         req.PaymentResponseHashKey,
+			RedirectToMerchantWithHTTPPost: req.RedirectToMerchantWithHTTPPost,
+			Metadata:                       req.Metadata,
+			PrimaryBusinessDetails:         req.PrimaryBusinessDetails,
+			OrganizationID:                 req.OrganizationID,
+			LockerID:                       req.LockerID,
+			MerchantAccountType:            req.MerchantAccountType,
+		}
+		if req.MerchantID != nil {
+			in.MerchantID = *req.MerchantID
+		}
+		created, err := svc.CreateMerchantAccount(r.Context(), in)
+		if err != nil {
+			return nil, err
+		}
+		return merchantAccountOf(svc, payments.MerchantAccountView{Merchant: created.Merchant, DefaultProfile: created.Profile})
+	})
+	// The literal /accounts/list is more specific than /accounts/{account_id},
+	// so the mux never hands "list" to the retrieve route.
+	a.handle("GET /accounts/list", AdminOnly, func(r *http.Request) (any, error) {
+		limit, err := intParam(r, "limit", 100)
+		if err != nil {
+			return nil, err
+		}
+		f := payments.MerchantAccountFilter{Limit: limit}
+		if q := r.URL.Query(); q.Has("organization_id") {
+			org := q.Get("organization_id")
+			f.OrganizationID = &org
+		}
+		views, err := svc.ListMerchantAccounts(r.Context(), f)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]merchantAccountResponse, len(views))
+		for i, v := range views {
+			if out[i], err = merchantAccountOf(svc, v); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	})
+	a.handle("GET /accounts/{account_id}", AdminOnly, func(r *http.Request) (any, error) {
+		v, err := svc.GetMerchantAccount(r.Context(), r.PathValue("account_id"))
+		if err != nil {
+			return nil, err
+		}
+		return merchantAccountOf(svc, *v)
+	})
+	a.handle("POST /accounts/{account_id}", AdminOnly, func(r *http.Request) (any, error) {
+		var req merchantAccountUpdateRequest
+		if err := decode(r, &req); err != nil {
+			return nil, err
+		}
+		p := payments.MerchantAccountPatch{
+			MerchantName:                   req.MerchantName,
+			MerchantDetails:                req.MerchantDetails,
+			ReturnURL:                      req.ReturnURL,
+			WebhookDetails:                 req.WebhookDetails.domain(),
+			EnablePaymentResponseHash:      req.EnablePaymentResponseHash,
+			PaymentResponseHashKey:         req.PaymentResponseHashKey,
+			RedirectToMerchantWithHTTPPost: req.RedirectToMerchantWithHTTPPost,
+			Metadata:                       req.Metadata,
+			LockerID:                       req.LockerID,
+			PrimaryBusinessDetails:         req.PrimaryBusinessDetails,
+			DefaultProfile:                 req.DefaultProfile,
+		}
+		if req.MerchantID != nil {
+			p.MerchantID = *req.MerchantID
+		}
+		v, err := svc.UpdateMerchantAccount(r.Context(), r.PathValue("account_id"), p)
+		if err != nil {
+			return nil, err
+		}
+		return merchantAccountOf(svc, *v)
+	})
+	a.handle("DELETE /accounts/{account_id}", AdminOnly, func(r *http.Request) (any, error) {
+		id := r.PathValue("account_id")
+		if err := svc.DeleteMerchantAccount(r.Context(), id); err != nil {
+			return nil, err
+		}
+		return merchantAccountDeleteResponse{MerchantID: id, Deleted: true}, nil
+	})
+}

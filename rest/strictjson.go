@@ -1,0 +1,208 @@
+package rest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"switchyard/payments"
+)
+
+// decodeClosed is decode for nested request bodies: the JSON is first
+// checked against dst's Go type, so an unknown member or a wrong type
+// anywhere in the tree is a 400 naming its full path
+// ("payment_methods_enabled[0].payment_method_types[1].card_networks[0]"),
+// which encoding/json's own errors do not. Every struct is a closed object
+// (members matched exactly by their json tag), map[string]string members
+// must hold strings, and map[string]any / any members are free-form.
+// Types with their own UnmarshalJSON are left to it.
+func decodeClosed(r *http.Request, dst any) error {
+	raw, err := io.ReadAll(r.Body)
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return payments.ErrBodyTooLarge(tooLarge.Limit)
+		}
+		return payments.ErrInvalidRequest("could not read the request body")
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return payments.ErrInvalidRequest("the request body is empty; a JSON object is required")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var tree any
+	if err := dec.Decode(&tree); err != nil {
+		return decodeError(err)
+	}
+	if dec.More() {
+		return payments.ErrInvalidRequest("Invalid JSON: unexpected data after the top-level object")
+	}
+	if _, ok := tree.(map[string]any); !ok {
+		return payments.ErrInvalidRequest("the request body must be a JSON object, not %s", jsonKind(tree))
+	}
+	if err := checkShape(tree, reflect.TypeOf(dst).Elem(), ""); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(raw, dst); err != nil {
+		return decodeError(err)
+	}
+	return nil
+}
+
+var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+
+// checkShape checks a decoded JSON value (numbers as json.Number) against
+// the Go type it will be decoded into. null is accepted everywhere, as
+// encoding/json does; required members are the domain's to check.
+func checkShape(v any, t reflect.Type, path string) error {
+	if v == nil || t.Implements(unmarshalerType) || reflect.PointerTo(t).Implements(unmarshalerType) {
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		return checkShape(v, t.Elem(), path)
+	case reflect.Interface:
+		return nil
+	case reflect.Struct:
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return wrongType(path, "an object", v)
+		}
+		fields := jsonFields(t)
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
+			ft, ok := fields[k]
+			if !ok {
+				e := payments.ErrInvalidRequest("unknown field %q: this object does not accept it", joinPath(path, k))
+				e.Field = joinPath(path, k)
+				return e
+			}
+			if err := checkShape(obj[k], ft, joinPath(path, k)); err != nil {
+				return err
+			}
+		}
+		return nil
+	case reflect.Map:
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return wrongType(path, "an object", v)
+		}
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
+			if err := checkShape(obj[k], t.Elem(), joinPath(path, k)); err != nil {
+				return err
+			}
+		}
+		return nil
+	case reflect.Slice, reflect.Array:
+		arr, ok := v.([]any)
+		if !ok {
+			return wrongType(path, "an array", v)
+		}
+		for i, e := range arr {
+			if err := checkShape(e, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	case reflect.String:
+		if _, ok := v.(string); !ok {
+			return wrongType(path, "a string", v)
+		}
+		return nil
+	case reflect.Bool:
+		if _, ok := v.(bool); !ok {
+			return wrongType(path, "a boolean", v)
+		}
+		return nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n, ok := v.(json.Number)
+		if !ok {
+			return wrongType(path, "an integer", v)
+		}
+		if _, err := strconv.ParseInt(string(n), 10, t.Bits()); err != nil {
+			return wrongType(path, fmt.Sprintf("an integer that fits in %d bits", t.Bits()), v)
+		}
+		return nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		n, ok := v.(json.Number)
+		if !ok {
+			return wrongType(path, "a non-negative integer", v)
+		}
+		if _, err := strconv.ParseUint(string(n), 10, t.Bits()); err != nil {
+			return wrongType(path, "a non-negative integer", v)
+		}
+		return nil
+	case reflect.Float32, reflect.Float64:
+		if _, ok := v.(json.Number); !ok {
+			return wrongType(path, "a number", v)
+		}
+		return nil
+	}
+	return nil
+}
+
+// jsonFields maps a struct's JSON member names to their types (exported
+// fields, by json tag or field name; "-" skipped).
+func jsonFields(t reflect.Type) map[string]reflect.Type {
+	out := make(map[string]reflect.Type, t.NumField())
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name := f.Name
+		if tag, ok := f.Tag.Lookup("json"); ok {
+			n, _, _ := strings.Cut(tag, ",")
+			if n == "-" {
+				continue
+			}
+			if n != "" {
+				name = n
+			}
+		}
+		out[name] = f.Type
+	}
+	return out
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func wrongType(path, want string, got any) error {
+	e := payments.ErrInvalidRequest("%s: expected %s, got %s", path, want, jsonKind(got))
+	e.Field = path
+	return e
+}
+
+// jsonKind names a decoded JSON value's type for messages.
+func jsonKind(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case json.Number:
+		if _, err := strconv.ParseInt(string(t), 10, 64); err == nil {
+			return "integer"
+		}
+		return "number"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}
