@@ -1,0 +1,342 @@
+// Package connector defines the interface between the payments domain and a
+// payment processor ("connector"), and the built-in sandbox simulator that
+// serves every connector account in the sandbox environment.
+//
+// # Contract
+//
+// Every Connector method returns a result and a nil error when the connector
+// answered, whatever it answered: a declined card is a normal result with
+// Status Failure and a *Decline. A non-nil error means no outcome is known:
+// the connector could not be reached, answered garbage, or was called with a
+// request it cannot make sense of (for instance ConnectorMetadata it did not
+// produce). The domain should leave the attempt as it was, or retry later.
+//
+// A connector may return ConnectorMetadata. The domain stores it on the
+// attempt (as JSON) and passes the latest value back on every later call for
+// that attempt: CompleteAuthentication, Capture, Void, Refund and Sync. This
+// is what lets the Simulator stay stateless.
+//
+// # Card data
+//
+// Requests carry the PAN and the CVC to the connector, and nowhere else: no
+// result, error or ConnectorMetadata contains them (the last four digits at
+// most). Card, Credentials and the requests that embed them redact themselves
+// when printed with fmt, logged with log/slog, or marshalled to JSON.
+//
+// # Sandbox
+//
+// In sandbox every name in connector_names.txt (Hyperswitch's closed list,
+// see Names and Known) is served by the Simulator; For and Registry resolve a
+// name to it. The Simulator follows shared/reference/sandbox-cards.md; see
+// the Simulator type for the full behaviour.
+package connector
+
+import "context"
+
+// Connector is a payment processor integration.
+type Connector interface {
+	// Authorize starts a payment: it authorizes (and, with automatic capture,
+	// captures) the amount, or asks for customer action (3-D Secure or a
+	// redirect) with Status AuthenticationPending and RedirectRequired.
+	Authorize(ctx context.Context, req *AuthorizeRequest) (*PaymentResult, error)
+	// CompleteAuthentication finishes a payment left AuthenticationPending,
+	// once the customer approved or declined on the redirect page.
+	CompleteAuthentication(ctx context.Context, req *CompleteAuthenticationRequest) (*PaymentResult, error)
+	// Capture captures all or part of an authorized amount.
+	Capture(ctx context.Context, req *CaptureRequest) (*CaptureResult, error)
+	// Void cancels an authorization that has not been captured.
+	Void(ctx context.Context, req *VoidRequest) (*PaymentResult, error)
+	// Refund refunds all or part of a captured amount.
+	Refund(ctx context.Context, req *RefundRequest) (*RefundResult, error)
+	// Sync asks the connector for the payment's current status.
+	Sync(ctx context.Context, req *SyncRequest) (*PaymentResult, error)
+}
+
+// CaptureMethod is how an authorized amount gets captured.
+type CaptureMethod string
+
+// Capture methods. The zero value means CaptureAutomatic.
+const (
+	CaptureAutomatic           CaptureMethod = "automatic"
+	CaptureManual              CaptureMethod = "manual"
+	CaptureManualMultiple      CaptureMethod = "manual_multiple"
+	CaptureSequentialAutomatic CaptureMethod = "sequential_automatic"
+)
+
+// automatic reports whether the method captures at authorization time.
+func (m CaptureMethod) automatic() bool {
+	return m == "" || m == CaptureAutomatic || m == CaptureSequentialAutomatic
+}
+
+func (m CaptureMethod) valid() bool {
+	switch m {
+	case "", CaptureAutomatic, CaptureManual, CaptureManualMultiple, CaptureSequentialAutomatic:
+		return true
+	}
+	return false
+}
+
+// AuthenticationType is the 3-D Secure preference of a payment.
+type AuthenticationType string
+
+// Authentication types. The zero value means NoThreeDS.
+const (
+	ThreeDS   AuthenticationType = "three_ds"
+	NoThreeDS AuthenticationType = "no_three_ds"
+)
+
+// PaymentMethodType is the kind of payment method.
+type PaymentMethodType string
+
+// Payment method types the simulator understands (Hyperswitch names).
+const (
+	MethodCard         PaymentMethodType = "card"
+	MethodUPI          PaymentMethodType = "upi"
+	MethodWallet       PaymentMethodType = "wallet"
+	MethodPayLater     PaymentMethodType = "pay_later"
+	MethodBankRedirect PaymentMethodType = "bank_redirect"
+)
+
+// Account identifies the connector account a request goes to, and the
+// payment and attempt it is about. Every request embeds it.
+type Account struct {
+	// ConnectorName is the connector_name of the account, e.g. "stripe_test".
+	ConnectorName string
+	// MerchantConnectorAccountID is the account's mca_… id.
+	MerchantConnectorAccountID string
+	// Credentials are the account's decrypted connector_account_details.
+	Credentials Credentials
+	// PaymentID is the payment's pay_… id.
+	PaymentID string
+	// AttemptID is the attempt's id. Connectors derive their ids from it.
+	AttemptID string
+}
+
+// Card is raw card data. It exists only on the way to a connector: it is
+// never stored, and it redacts itself when printed, logged or marshalled.
+type Card struct {
+	Number     string
+	ExpMonth   string
+	ExpYear    string
+	CVC        string
+	HolderName string
+}
+
+// PaymentMethod is what the customer pays with.
+type PaymentMethod struct {
+	// Type is "card", "upi", "wallet", "pay_later" or "bank_redirect".
+	Type PaymentMethodType
+	// Subtype is the payment_method_type, e.g. "credit", "upi_collect",
+	// "paypal", "klarna", "ideal".
+	Subtype string
+	// Card is set for Type card, unless ConnectorMandateID is.
+	Card *Card
+	// VPA is the UPI virtual payment address (vpa_id) for UPI collect.
+	VPA string
+	// ConnectorMandateID is a saved card's connector token (a
+	// PaymentResult.ConnectorMandateID returned earlier), used instead of
+	// Card for merchant-initiated payments with a saved card.
+	ConnectorMandateID string
+}
+
+// Address is the part of the billing address used for AVS checks.
+type Address struct {
+	Line1 string
+	Zip   string
+}
+
+// AuthorizeRequest starts a payment.
+type AuthorizeRequest struct {
+	Account
+	// Amount is in minor units. Zero is a card verification (zero-amount
+	// authorization), used to save a card.
+	Amount             int64
+	Currency           string
+	CaptureMethod      CaptureMethod
+	AuthenticationType AuthenticationType
+	// OffSession marks a merchant-initiated payment (off_session, a mandate
+	// or recurring charge): the customer is not present.
+	OffSession bool
+	// SetupFutureUsage asks the connector to keep the payment method for
+	// later merchant-initiated payments; the token comes back as
+	// PaymentResult.ConnectorMandateID.
+	SetupFutureUsage bool
+	PaymentMethod    PaymentMethod
+	Billing          Address
+	// ConnectorMetadata is whatever the connector returned earlier for this
+	// attempt; nil on a first authorization.
+	ConnectorMetadata map[string]any
+}
+
+// CompleteAuthenticationRequest reports the customer's answer on the 3-D
+// Secure or redirect page.
+type CompleteAuthenticationRequest struct {
+	Account
+	ConnectorTransactionID string
+	// Approved is true when the customer approved, false when they declined.
+	Approved bool
+	// Amount, Currency and CaptureMethod repeat the payment's; the
+	// simulator prefers what it recorded in ConnectorMetadata.
+	Amount            int64
+	Currency          string
+	CaptureMethod     CaptureMethod
+	ConnectorMetadata map[string]any
+}
+
+// CaptureRequest captures an authorized amount.
+type CaptureRequest struct {
+	Account
+	ConnectorTransactionID string
+	// CaptureID is the domain's id of this capture; connectors derive their
+	// capture id from it.
+	CaptureID string
+	// AmountToCapture is in minor units: the full authorized amount or part
+	// of it. The domain enforces the totals.
+	AmountToCapture   int64
+	Currency          string
+	ConnectorMetadata map[string]any
+}
+
+// VoidRequest cancels an uncaptured authorization.
+type VoidRequest struct {
+	Account
+	ConnectorTransactionID string
+	CancellationReason     string
+	ConnectorMetadata      map[string]any
+}
+
+// RefundRequest refunds captured money.
+type RefundRequest struct {
+	Account
+	ConnectorTransactionID string
+	// RefundID is the domain's ref_… id; connectors derive their refund id
+	// from it.
+	RefundID string
+	// Amount is the refund amount in minor units. The domain enforces the
+	// limits.
+	Amount            int64
+	Currency          string
+	Reason            string
+	ConnectorMetadata map[string]any
+}
+
+// SyncRequest asks for a payment's current status.
+type SyncRequest struct {
+	Account
+	ConnectorTransactionID string
+	ConnectorMetadata      map[string]any
+}
+
+// Status is a connector's view of a payment attempt (or of a capture).
+type Status string
+
+// Attempt statuses, named as Hyperswitch's AttemptStatus values.
+const (
+	StatusCharged               Status = "charged"
+	StatusAuthorized            Status = "authorized"
+	StatusAuthenticationPending Status = "authentication_pending"
+	StatusPending               Status = "pending"
+	StatusFailure               Status = "failure"
+	StatusVoided                Status = "voided"
+)
+
+// RefundStatus is a connector's view of a refund.
+type RefundStatus string
+
+// Refund statuses.
+const (
+	RefundSucceeded RefundStatus = "succeeded"
+	RefundPending   RefundStatus = "pending"
+	RefundFailed    RefundStatus = "failed"
+)
+
+// Decline is why a connector refused: Hyperswitch's error_code,
+// error_message, error_reason and the network's decline details.
+type Decline struct {
+	// Code is the error_code, e.g. "card_declined", "expired_card".
+	Code string `json:"code"`
+	// Message is the error_message; it names the reason.
+	Message string `json:"message"`
+	// Reason is the error_reason, e.g. "insufficient_funds".
+	Reason string `json:"reason,omitempty"`
+	// DeclineCode is the issuer's decline code, e.g. "generic_decline".
+	DeclineCode string `json:"decline_code,omitempty"`
+	// NetworkAdviceCode tells whether to retry: "01" new account
+	// information available, "02" try again later, "03" do not try again.
+	NetworkAdviceCode string `json:"network_advice_code,omitempty"`
+}
+
+// Card check outcomes.
+const (
+	CheckPass        = "pass"
+	CheckFail        = "fail"
+	CheckUnavailable = "unavailable"
+)
+
+// PaymentChecks are the card verification results that go in
+// payment_method_data.card.payment_checks.
+type PaymentChecks struct {
+	CVCCheck               string `json:"cvc_check"`
+	AddressLine1Check      string `json:"address_line1_check"`
+	AddressPostalCodeCheck string `json:"address_postal_code_check"`
+}
+
+// DisputeSpec describes a dispute the network will open once the payment has
+// succeeded.
+type DisputeSpec struct {
+	// Reason is Stripe's dispute reason, e.g. "fraudulent".
+	Reason string `json:"reason"`
+	// ReasonCode is the network's reason code, e.g. Visa "10.4".
+	ReasonCode string `json:"reason_code"`
+}
+
+// PaymentResult is a connector's answer about a payment attempt.
+type PaymentResult struct {
+	Status                 Status
+	ConnectorTransactionID string
+	// AmountCaptured is the total captured so far, in minor units.
+	AmountCaptured int64
+	// AmountCapturable is what can still be captured now (0 while
+	// authentication is pending and after a failure or void).
+	AmountCapturable int64
+	// RedirectRequired asks the domain to send the customer to its
+	// Approve/Decline page, then call CompleteAuthentication.
+	RedirectRequired bool
+	// ConnectorMetadata must be stored on the attempt and passed back on
+	// every later call for it.
+	ConnectorMetadata map[string]any
+	// Decline is set when Status is Failure.
+	Decline *Decline
+	// PaymentChecks is set for card payments.
+	PaymentChecks        *PaymentChecks
+	NetworkTransactionID string
+	// ConnectorMandateID is a token for later merchant-initiated payments
+	// with the same card (PaymentMethod.ConnectorMandateID). Set when the
+	// request asked for SetupFutureUsage and the card could be saved.
+	ConnectorMandateID string
+	// DisputeAfterSuccess is set for cards that get disputed: the domain
+	// opens the dispute once the payment has succeeded (been captured).
+	DisputeAfterSuccess *DisputeSpec
+}
+
+// CaptureResult is a connector's answer to a capture.
+type CaptureResult struct {
+	// Status is Charged, Pending or Failure.
+	Status             Status
+	ConnectorCaptureID string
+	Decline            *Decline
+	// ConnectorMetadata is the attempt's metadata after the capture; store
+	// it in place of the old one.
+	ConnectorMetadata map[string]any
+	// DisputeAfterSuccess is repeated from the authorization, now that the
+	// payment has succeeded.
+	DisputeAfterSuccess *DisputeSpec
+}
+
+// RefundResult is a connector's answer to a refund.
+type RefundResult struct {
+	// Status is RefundSucceeded, RefundPending or RefundFailed.
+	Status            RefundStatus
+	ConnectorRefundID string
+	Decline           *Decline
+}

@@ -1,0 +1,507 @@
+package connector
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"switchyard/payments/cards"
+)
+
+// Simulator is the sandbox connector. It serves every connector name the
+// same way, following shared/reference/sandbox-cards.md, which wins over
+// Hyperswitch's dummy connector where they differ (4000000000009995 is
+// declined for insufficient funds on stripe_test too). It keeps no state: what
+// it must remember about an attempt travels in ConnectorMetadata, and its ids
+// derive from the domain's ids, so they are deterministic:
+//
+//	ConnectorTransactionID  "sim_" + AttemptID
+//	NetworkTransactionID    "sim_nti_" + AttemptID (successful cards)
+//	ConnectorCaptureID      "sim_cap_" + CaptureID ("sim_cap_" + AttemptID + "_" + n without one)
+//	ConnectorRefundID       "sim_ref_" + RefundID
+//	ConnectorMandateID      "sim_pm_" + behaviour + "_" + last4 + "_" + AttemptID
+//
+// Cards (Authorize with PaymentMethod.Type "card"):
+//   - The success numbers are Charged with automatic or sequential_automatic
+//     capture, Authorized with manual or manual_multiple; so is any other
+//     Luhn-valid number of 12 to 19 digits.
+//   - The decline numbers fail with Decline.Code card_declined (Reason
+//     generic_decline, insufficient_funds, lost_card, stolen_card) or their
+//     own code (expired_card, incorrect_cvc, processing_error).
+//   - PaymentChecks: each check is "pass" when the request carries the datum
+//     (CVC, billing line1, billing zip) and "unavailable" when not, except
+//     that 4000000000000101 fails cvc_check, 4000000000000036 fails
+//     address_postal_code_check and 4000000000000028 fails
+//     address_line1_check whatever the request carries (and succeed).
+//   - The 3-D Secure numbers return AuthenticationPending with
+//     RedirectRequired, whatever the AuthenticationType; CompleteAuthentication
+//     with Approved succeeds (declined insufficient_funds for
+//     4000008260003178), without it fails with authentication_failed.
+//     4000002500003155 is challenged on-session only: with OffSession it
+//     succeeds at once. AuthenticationType three_ds on any other card is a
+//     frictionless success.
+//   - 4000000000000259 and 4000000000002685 succeed with
+//     DisputeAfterSuccess (fraudulent, product_not_received).
+//   - 4000000000000341 can be saved but not charged: a zero-amount
+//     verification succeeds, SetupFutureUsage returns a ConnectorMandateID
+//     even though the charge itself is declined (generic_decline), and any
+//     charge with an amount, saved or not, is declined.
+//   - A number that is not 12 to 19 digits or fails the Luhn check fails with
+//     invalid_card_data, as does a malformed expiry; an expired one fails with
+//     expired_card. Any CVC is accepted.
+//   - With SetupFutureUsage a successful card payment returns a
+//     ConnectorMandateID; a later Authorize may pass it as
+//     PaymentMethod.ConnectorMandateID instead of a Card and the card behaves
+//     as before (4000002500003155 needs no challenge with OffSession).
+//
+// Redirect methods: UPI collect with VPA success@upi, and every wallet,
+// pay_later or bank_redirect payment (and UPI intent/QR), return
+// AuthenticationPending with RedirectRequired; CompleteAuthentication decides
+// (approve: success per capture method; decline: customer_declined). UPI
+// failure@upi fails at once (payment_not_successful); any other VPA is
+// declined with invalid_upi_id.
+//
+// Capture charges what it is asked (Charged), Void returns Voided, Refund
+// returns RefundSucceeded: the domain enforces amounts and states. They fail
+// only where the metadata shows there is nothing to act on (see each method).
+// Sync returns the status recorded in ConnectorMetadata.
+type Simulator struct {
+	// Now is the clock for card expiry checks; nil means time.Now.
+	Now func() time.Time
+}
+
+// NewSimulator returns a Simulator on the wall clock.
+func NewSimulator() *Simulator { return &Simulator{} }
+
+var _ Connector = (*Simulator)(nil)
+
+func (s *Simulator) now() time.Time {
+	if s != nil && s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// begin checks what every call needs and returns the transaction id.
+func begin(ctx context.Context, op string, a *Account, txnID string) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	if a.AttemptID == "" {
+		return "", fmt.Errorf("%w: %s: attempt id is required", ErrInvalidRequest, op)
+	}
+	id := "sim_" + a.AttemptID
+	if txnID != "" && txnID != id {
+		return "", fmt.Errorf("%w: %s: transaction %q does not belong to attempt %q", ErrInvalidRequest, op, txnID, a.AttemptID)
+	}
+	return id, nil
+}
+
+func nilRequest(op string) error { return fmt.Errorf("%w: %s: nil request", ErrInvalidRequest, op) }
+
+// result renders st as a PaymentResult.
+func (st *state) result(txnID string) *PaymentResult {
+	r := &PaymentResult{
+		Status:                 st.Status,
+		ConnectorTransactionID: txnID,
+		AmountCaptured:         st.AmountCaptured,
+		RedirectRequired:       st.Status == StatusAuthenticationPending,
+		PaymentChecks:          st.Checks,
+		NetworkTransactionID:   st.NetworkTxnID,
+		ConnectorMandateID:     st.MandateID,
+		DisputeAfterSuccess:    st.Dispute,
+	}
+	switch st.Status {
+	case StatusAuthorized:
+		r.AmountCapturable = st.Amount - st.AmountCaptured
+	case StatusCharged:
+		if st.CaptureMethod == CaptureManualMultiple && st.AmountCaptured < st.Amount {
+			r.AmountCapturable = st.Amount - st.AmountCaptured
+		}
+	case StatusFailure:
+		r.Decline = st.Decline
+	}
+	if r.AmountCapturable < 0 {
+		r.AmountCapturable = 0
+	}
+	r.ConnectorMetadata = st.metadata()
+	return r
+}
+
+// fail records a decline.
+func (st *state) fail(d *Decline) {
+	st.Status = StatusFailure
+	st.Decline = d
+	st.AmountCaptured = 0
+}
+
+// succeed records a successful authorization for attemptID.
+func (st *state) succeed(attemptID string) {
+	if st.CaptureMethod.automatic() {
+		st.Status = StatusCharged
+		st.AmountCaptured = st.Amount
+		if st.Amount > 0 {
+			st.Captures = 1
+		}
+	} else {
+		st.Status = StatusAuthorized
+	}
+	st.Decline = nil
+	if st.PaymentMethod != MethodCard {
+		return
+	}
+	st.NetworkTxnID = "sim_nti_" + attemptID
+	if b, ok := behaviours[st.Behaviour]; ok {
+		st.Dispute = b.dispute
+	}
+	if st.SetupFutureUsage {
+		st.MandateID = mandateToken(st.Behaviour, st.CardLast4, attemptID)
+	}
+}
+
+// mandateToken is a saved card's connector token: the card's behaviour, not
+// its number.
+func mandateToken(behaviourKey, last4, attemptID string) string {
+	return "sim_pm_" + behaviourKey + "_" + last4 + "_" + attemptID
+}
+
+// parseMandateToken returns the behaviour key and last4 of a token.
+func parseMandateToken(tok string) (string, string, bool) {
+	rest, ok := strings.CutPrefix(tok, "sim_pm_")
+	if !ok {
+		return "", "", false
+	}
+	parts := strings.SplitN(rest, "_", 3)
+	if len(parts) != 3 || parts[2] == "" {
+		return "", "", false
+	}
+	if _, known := behaviours[parts[0]]; !known {
+		return "", "", false
+	}
+	return parts[0], parts[1], true
+}
+
+// Authorize implements Connector.
+func (s *Simulator) Authorize(ctx context.Context, req *AuthorizeRequest) (*PaymentResult, error) {
+	if req == nil {
+		return nil, nilRequest("authorize")
+	}
+	txnID, err := begin(ctx, "authorize", &req.Account, "")
+	if err != nil {
+		return nil, err
+	}
+	st := &state{
+		Status:        StatusPending,
+		PaymentMethod: req.PaymentMethod.Type,
+		CaptureMethod: req.CaptureMethod,
+		Amount:        req.Amount,
+		Currency:      req.Currency,
+	}
+	if st.CaptureMethod == "" {
+		st.CaptureMethod = CaptureAutomatic
+	}
+	switch {
+	case req.Amount < 0:
+		st.fail(newDecline(CodeInvalidAmount, "The amount must not be negative (invalid_amount)."))
+	case !req.CaptureMethod.valid():
+		st.fail(newDecline(CodeCaptureNotSupported,
+			"Capture method "+strconv.Quote(string(req.CaptureMethod))+" is not supported (capture_method_not_supported)."))
+	default:
+		typ := req.PaymentMethod.Type
+		if typ == "" && (req.PaymentMethod.Card != nil || req.PaymentMethod.ConnectorMandateID != "") {
+			typ = MethodCard
+			st.PaymentMethod = MethodCard
+		}
+		switch typ {
+		case MethodCard:
+			s.authorizeCard(req, st, req.AttemptID)
+		case MethodUPI:
+			authorizeUPI(req, st)
+		case MethodWallet, MethodPayLater, MethodBankRedirect:
+			st.Status = StatusAuthenticationPending
+		default:
+			st.fail(newDecline(CodeNotSupported,
+				"Payment method "+strconv.Quote(string(req.PaymentMethod.Type))+" is not supported by the sandbox (payment_method_not_supported)."))
+		}
+	}
+	return st.result(txnID), nil
+}
+
+func (s *Simulator) authorizeCard(req *AuthorizeRequest, st *state, attemptID string) {
+	pm := req.PaymentMethod
+	var b behaviour
+	cvcGiven := false
+	switch {
+	case pm.Card != nil:
+		digits, err := cards.ValidateNumber(pm.Card.Number)
+		if err != nil {
+			st.fail(invalidCardData(err))
+			return
+		}
+		if pm.Card.ExpMonth != "" || pm.Card.ExpYear != "" {
+			if err := cards.ValidateExpiry(pm.Card.ExpMonth, pm.Card.ExpYear, s.now()); err != nil {
+				if errors.Is(err, cards.ErrExpired) {
+					st.fail(declineFor("expired_card"))
+				} else {
+					st.fail(invalidCardData(err))
+				}
+				return
+			}
+		}
+		key, ok := testCards[digits]
+		if !ok {
+			key = "ok"
+		}
+		b = behaviours[key]
+		st.CardLast4 = digits[len(digits)-4:]
+		st.CardNetwork = cards.Network(digits)
+		cvcGiven = strings.TrimSpace(pm.Card.CVC) != ""
+	case pm.ConnectorMandateID != "":
+		key, l4, ok := parseMandateToken(pm.ConnectorMandateID)
+		if !ok {
+			st.fail(newDecline(CodeInvalidMandate, "No such saved payment method (resource_missing)."))
+			return
+		}
+		b = behaviours[key]
+		st.CardLast4 = l4
+	default:
+		st.fail(newDecline(CodeInvalidCardData, "The card data is invalid: card details are missing (invalid_card_data)."))
+		return
+	}
+	st.Behaviour = b.key
+	st.SetupFutureUsage = req.SetupFutureUsage
+	st.Checks = &PaymentChecks{
+		CVCCheck:               check(cvcGiven, b.cvcFail),
+		AddressLine1Check:      check(strings.TrimSpace(req.Billing.Line1) != "", b.line1Fail),
+		AddressPostalCodeCheck: check(strings.TrimSpace(req.Billing.Zip) != "", b.zipFail),
+	}
+	switch {
+	case b.decline != "":
+		st.fail(declineFor(b.decline))
+	case b.chargeDeclined && req.Amount > 0:
+		st.fail(declineFor("charge_declined"))
+		if req.SetupFutureUsage {
+			st.MandateID = mandateToken(b.key, st.CardLast4, attemptID)
+		}
+	case b.challenge || (b.challengeOnSession && !req.OffSession):
+		st.Status = StatusAuthenticationPending
+		st.ThreeDS = "challenge"
+	default:
+		switch {
+		case b.challengeOnSession:
+			st.ThreeDS = "exempt_off_session"
+		case req.AuthenticationType == ThreeDS:
+			st.ThreeDS = "frictionless"
+		}
+		st.succeed(attemptID)
+	}
+}
+
+func check(given, fail bool) string {
+	switch {
+	case fail:
+		return CheckFail
+	case given:
+		return CheckPass
+	}
+	return CheckUnavailable
+}
+
+// invalidCardData turns a cards validation error (which names last4 at
+// most) into a decline.
+func invalidCardData(err error) *Decline {
+	reason := "the card data is invalid"
+	if e, ok := cards.AsError(err); ok {
+		reason = e.Field + ": " + e.Reason
+	}
+	return newDecline(CodeInvalidCardData, "The card data is invalid: "+reason+" (invalid_card_data).")
+}
+
+func authorizeUPI(req *AuthorizeRequest, st *state) {
+	pm := req.PaymentMethod
+	vpa := strings.ToLower(strings.TrimSpace(pm.VPA))
+	if vpa == "" && pm.Subtype != "" && pm.Subtype != "upi_collect" {
+		// UPI intent or QR: the customer approves in their app.
+		st.Status = StatusAuthenticationPending
+		return
+	}
+	switch vpa {
+	case "success@upi":
+		st.Status = StatusAuthenticationPending
+	case "failure@upi":
+		st.fail(declineFor("upi_failure"))
+	default:
+		st.fail(declineFor("invalid_upi_id"))
+	}
+}
+
+// CompleteAuthentication implements Connector. Called on an attempt that is
+// no longer AuthenticationPending it changes nothing and returns its status,
+// so a repeated click is harmless.
+func (s *Simulator) CompleteAuthentication(ctx context.Context, req *CompleteAuthenticationRequest) (*PaymentResult, error) {
+	if req == nil {
+		return nil, nilRequest("complete_authentication")
+	}
+	txnID, err := begin(ctx, "complete_authentication", &req.Account, req.ConnectorTransactionID)
+	if err != nil {
+		return nil, err
+	}
+	st, err := requireState(req.ConnectorMetadata)
+	if err != nil {
+		return nil, err
+	}
+	if st.Status != StatusAuthenticationPending {
+		return st.result(txnID), nil
+	}
+	if st.Amount == 0 && req.Amount > 0 {
+		st.Amount = req.Amount
+	}
+	if st.Currency == "" {
+		st.Currency = req.Currency
+	}
+	if st.CaptureMethod == "" && req.CaptureMethod.valid() {
+		st.CaptureMethod = req.CaptureMethod
+	}
+	switch {
+	case !req.Approved && st.PaymentMethod == MethodCard:
+		st.fail(declineFor("authentication_failed"))
+	case !req.Approved:
+		st.fail(declineFor("customer_declined"))
+	case behaviours[st.Behaviour].declineAfterChallenge != "":
+		st.fail(declineFor(behaviours[st.Behaviour].declineAfterChallenge))
+	default:
+		st.succeed(req.AttemptID)
+	}
+	return st.result(txnID), nil
+}
+
+// Capture implements Connector. It charges the amount asked (the domain
+// enforces the totals) and returns the updated metadata; it fails only for a
+// non-positive amount or an attempt whose metadata shows it failed, was voided
+// or still awaits authentication.
+func (s *Simulator) Capture(ctx context.Context, req *CaptureRequest) (*CaptureResult, error) {
+	if req == nil {
+		return nil, nilRequest("capture")
+	}
+	_, err := begin(ctx, "capture", &req.Account, req.ConnectorTransactionID)
+	if err != nil {
+		return nil, err
+	}
+	st, err := decodeState(req.ConnectorMetadata)
+	if err != nil {
+		return nil, err
+	}
+	n := 1
+	if st != nil {
+		n = st.Captures + 1
+	}
+	id := "sim_cap_" + req.AttemptID + "_" + strconv.Itoa(n)
+	if req.CaptureID != "" {
+		id = "sim_cap_" + req.CaptureID
+	}
+	res := &CaptureResult{ConnectorCaptureID: id}
+	switch {
+	case req.AmountToCapture <= 0:
+		res.Status = StatusFailure
+		res.Decline = newDecline(CodeInvalidAmount, "The amount to capture must be positive (invalid_amount).")
+	case st != nil && (st.Status == StatusFailure || st.Status == StatusVoided || st.Status == StatusAuthenticationPending):
+		res.Status = StatusFailure
+		res.Decline = newDecline(CodeUnexpectedState, "The payment is "+string(st.Status)+" and cannot be captured (payment_intent_unexpected_state).")
+	default:
+		res.Status = StatusCharged
+		if st != nil {
+			st.Status = StatusCharged
+			st.AmountCaptured += req.AmountToCapture
+			st.Captures = n
+			if b, ok := behaviours[st.Behaviour]; ok && st.PaymentMethod == MethodCard {
+				st.Dispute = b.dispute
+			}
+			res.DisputeAfterSuccess = st.Dispute
+		}
+	}
+	if st != nil {
+		res.ConnectorMetadata = st.metadata()
+	}
+	return res, nil
+}
+
+// Void implements Connector. Voiding an attempt that failed, or that is
+// captured with nothing left to capture, returns Status Failure with
+// payment_intent_unexpected_state and the attempt's metadata unchanged;
+// voiding a voided attempt returns Voided again.
+func (s *Simulator) Void(ctx context.Context, req *VoidRequest) (*PaymentResult, error) {
+	if req == nil {
+		return nil, nilRequest("void")
+	}
+	txnID, err := begin(ctx, "void", &req.Account, req.ConnectorTransactionID)
+	if err != nil {
+		return nil, err
+	}
+	st, err := decodeState(req.ConnectorMetadata)
+	if err != nil {
+		return nil, err
+	}
+	if st == nil {
+		st = &state{Status: StatusVoided}
+		return st.result(txnID), nil
+	}
+	if st.Status == StatusFailure || (st.Status == StatusCharged && st.result(txnID).AmountCapturable == 0) {
+		// Nothing to void: refuse, and leave the recorded state as it was.
+		r := st.result(txnID)
+		r.Status = StatusFailure
+		r.Decline = newDecline(CodeUnexpectedState, "The payment is "+string(st.Status)+" and cannot be voided (payment_intent_unexpected_state).")
+		return r, nil
+	}
+	st.Status = StatusVoided
+	return st.result(txnID), nil
+}
+
+// Refund implements Connector. It succeeds unless the amount is not
+// positive or the metadata shows the payment never captured anything (failed,
+// voided before any capture, or still awaiting authentication).
+func (s *Simulator) Refund(ctx context.Context, req *RefundRequest) (*RefundResult, error) {
+	if req == nil {
+		return nil, nilRequest("refund")
+	}
+	if _, err := begin(ctx, "refund", &req.Account, req.ConnectorTransactionID); err != nil {
+		return nil, err
+	}
+	if req.RefundID == "" {
+		return nil, fmt.Errorf("%w: refund: refund id is required", ErrInvalidRequest)
+	}
+	st, err := decodeState(req.ConnectorMetadata)
+	if err != nil {
+		return nil, err
+	}
+	res := &RefundResult{ConnectorRefundID: "sim_ref_" + req.RefundID, Status: RefundSucceeded}
+	switch {
+	case req.Amount <= 0:
+		res.Status = RefundFailed
+		res.Decline = newDecline(CodeInvalidAmount, "The refund amount must be positive (invalid_amount).")
+	case st != nil && st.AmountCaptured == 0 &&
+		(st.Status == StatusFailure || st.Status == StatusVoided || st.Status == StatusAuthenticationPending || st.Status == StatusPending):
+		res.Status = RefundFailed
+		res.Decline = &Decline{Code: CodeUnexpectedState, Reason: ReasonPaymentNotSucceeded,
+			Message: "The payment has not succeeded and cannot be refunded (payment_not_successful)."}
+	}
+	return res, nil
+}
+
+// Sync implements Connector: the status recorded in ConnectorMetadata.
+func (s *Simulator) Sync(ctx context.Context, req *SyncRequest) (*PaymentResult, error) {
+	if req == nil {
+		return nil, nilRequest("sync")
+	}
+	txnID, err := begin(ctx, "sync", &req.Account, req.ConnectorTransactionID)
+	if err != nil {
+		return nil, err
+	}
+	st, err := requireState(req.ConnectorMetadata)
+	if err != nil {
+		return nil, err
+	}
+	return st.result(txnID), nil
+}
