@@ -1,0 +1,192 @@
+// Package idempotency keeps Idempotency-Key records in Redis, following the
+// IETF httpapi draft as DESIGN.md sets it out: the first request with a key
+// takes a lease (SET NX with a lock TTL); a retry while it runs is refused
+// (in flight); a retry after it finished replays the stored response for
+// 24 h; the same key with another payload is refused. The lease is finished
+// with compare-and-set, so a request whose lease expired cannot overwrite
+// the record of the one that took it over. Keys live under one hash tag per
+// merchant and key, so the scripts work on Redis Cluster.
+package idempotency
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Errors a caller maps onto the wire.
+var (
+	// ErrInFlight: a request with this key is still running (409).
+	ErrInFlight = errors.New("idempotency: a request with this key is still in progress")
+	// ErrMismatch: the key was used with another payload (422).
+	ErrMismatch = errors.New("idempotency: the key was already used with a different request")
+	// ErrUnavailable: Redis cannot be reached; nothing may change (503).
+	ErrUnavailable = errors.New("idempotency: the key store is unavailable")
+	// ErrInvalidKey: the key is empty, too long or not printable ASCII (400).
+	ErrInvalidKey = errors.New("idempotency: the key must be 1 to 255 printable ASCII characters")
+)
+
+// Defaults of a Store.
+const (
+	DefaultLockTTL = 60 * time.Second
+	DefaultKeepFor = 24 * time.Hour
+)
+
+// Response is a finished response, as it is replayed.
+type Response struct {
+	Status int               `json:"status"`
+	Header map[string]string `json:"header,omitempty"`
+	Body   []byte            `json:"body"`
+}
+
+type record struct {
+	State       string    `json:"state"` // "in_flight" or "done"
+	Fingerprint string    `json:"fingerprint"`
+	Token       string    `json:"token"`
+	Response    *Response `json:"response,omitempty"`
+}
+
+// Store keeps the records.
+type Store struct {
+	rdb     redis.UniversalClient
+	lockTTL time.Duration
+	keepFor time.Duration
+}
+
+// New returns a store with the default lock TTL and retention.
+func New(rdb redis.UniversalClient) *Store {
+	return &Store{rdb: rdb, lockTTL: DefaultLockTTL, keepFor: DefaultKeepFor}
+}
+
+// WithTTLs returns a copy with other TTLs (tests compress them).
+func (s *Store) WithTTLs(lockTTL, keepFor time.Duration) *Store {
+	c := *s
+	c.lockTTL, c.keepFor = lockTTL, keepFor
+	return &c
+}
+
+// Fingerprint identifies a request's payload: the operation and its body.
+func Fingerprint(operation string, body []byte) string {
+	h := sha256.New()
+	h.Write([]byte(operation))
+	h.Write([]byte{0})
+	h.Write(body)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// ValidKey reports whether key is acceptable.
+func ValidKey(key string) bool {
+	if key == "" || len(key) > 255 {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		if key[i] < 0x21 || key[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+func redisKey(scope, key string) string { return "idem:{" + scope + ":" + key + "}" }
+
+// Lease is held by the request that took the key.
+type Lease struct {
+	store *Store
+	key   string
+	token string
+	fp    string
+}
+
+// Begin takes the key for scope (the merchant). It returns a lease for a new
+// request, or the stored response for a finished one (replay), or one of the
+// errors above.
+func (s *Store) Begin(ctx context.Context, scope, key, fingerprint string) (*Lease, *Response, error) {
+	if !ValidKey(key) {
+		return nil, nil, ErrInvalidKey
+	}
+	rk := redisKey(scope, key)
+	token, err := newToken()
+	if err != nil {
+		return nil, nil, err
+	}
+	raw, _ := json.Marshal(record{State: "in_flight", Fingerprint: fingerprint, Token: token})
+	for attempt := 0; attempt < 3; attempt++ {
+		ok, err := s.rdb.SetNX(ctx, rk, raw, s.lockTTL).Result()
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+		}
+		if ok {
+			return &Lease{store: s, key: rk, token: token, fp: fingerprint}, nil, nil
+		}
+		got, err := s.rdb.Get(ctx, rk).Bytes()
+		if errors.Is(err, redis.Nil) {
+			continue // it expired between the two calls: try to take it again
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+		}
+		var rec record
+		if err := json.Unmarshal(got, &rec); err != nil {
+			return nil, nil, fmt.Errorf("idempotency: corrupt record %s: %w", rk, err)
+		}
+		switch {
+		case rec.Fingerprint != fingerprint:
+			return nil, nil, ErrMismatch
+		case rec.State == "done" && rec.Response != nil:
+			return nil, rec.Response, nil
+		default:
+			return nil, nil, ErrInFlight
+		}
+	}
+	return nil, nil, ErrInFlight
+}
+
+// finish replaces the record only while the lease is still ours.
+var finish = redis.NewScript(`
+local cur = redis.call('GET', KEYS[1])
+if not cur then return 0 end
+local ok, rec = pcall(cjson.decode, cur)
+if not ok or rec.token ~= ARGV[1] then return 0 end
+if ARGV[2] == '' then
+  redis.call('DEL', KEYS[1])
+else
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+end
+return 1`)
+
+// Complete stores the response for replay. It reports false when the lease
+// had expired and another request took the key.
+func (l *Lease) Complete(ctx context.Context, resp Response) (bool, error) {
+	raw, err := json.Marshal(record{State: "done", Fingerprint: l.fp, Token: l.token, Response: &resp})
+	if err != nil {
+		return false, err
+	}
+	n, err := finish.Run(context.WithoutCancel(ctx), l.store.rdb, []string{l.key},
+		l.token, string(raw), l.store.keepFor.Milliseconds()).Int()
+	if err != nil {
+		return false, fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	return n == 1, nil
+}
+
+// Release gives the key up without a response (the request failed in a way
+// that may be retried), so the next request with it runs afresh.
+func (l *Lease) Release(ctx context.Context) error {
+	_, err := finish.Run(context.WithoutCancel(ctx), l.store.rdb, []string{l.key}, l.token, "", 0).Int()
+	return err
+}
+
+func newToken() (string, error) {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b), nil
+}
