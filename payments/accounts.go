@@ -155,31 +155,15 @@ func (s *Service) createProfile(ctx context.Context, tx *ent.Tx, id string, isDe
 	if err != nil {
 		return nil, ErrInternal(err)
 	}
-	p, err := tx.Profile.Create().
+	create := tx.Profile.Create().
 		SetID(id).
 		SetProfileName(*in.ProfileName).
 		SetIsDefault(isDefault).
-		SetNillableReturnURL(in.ReturnURL).
-		SetNillableEnablePaymentResponseHash(in.EnablePaymentResponseHash).
 		SetPaymentResponseHashKeySealed(sealed).
-		SetNillableRedirectToMerchantWithHTTPPost(in.RedirectToMerchantWithHTTPPost).
 		SetWebhookDetails(in.WebhookDetails).
-		SetMetadata(in.Metadata).
-		SetNillableSessionExpiry(in.SessionExpiry).
-		SetNillableUseBillingAsPaymentMethodBilling(in.UseBillingAsPaymentMethodBilling).
-		SetNillableCollectShippingDetailsFromWalletConnector(in.CollectShippingDetailsFromWalletConnector).
-		SetNillableCollectBillingDetailsFromWalletConnector(in.CollectBillingDetailsFromWalletConnector).
-		SetNillableAlwaysCollectShippingDetailsFromWalletConnector(in.AlwaysCollectShippingDetailsFromWalletConnector).
-		SetNillableAlwaysCollectBillingDetailsFromWalletConnector(in.AlwaysCollectBillingDetailsFromWalletConnector).
-		SetNillableIsConnectorAgnosticMitEnabled(in.IsConnectorAgnosticMitEnabled).
-		SetNillableIsTaxConnectorEnabled(in.IsTaxConnectorEnabled).
-		SetNillableIsNetworkTokenizationEnabled(in.IsNetworkTokenizationEnabled).
-		SetNillableIsAutoRetriesEnabled(in.IsAutoRetriesEnabled).
-		SetNillableMaxAutoRetriesEnabled(in.MaxAutoRetriesEnabled).
-		SetNillableIsClickToPayEnabled(in.IsClickToPayEnabled).
-		SetNillableForce3dsChallenge(in.Force3dsChallenge).
-		SetNillableIsIframeRedirectionEnabled(in.IsIframeRedirectionEnabled).
-		Save(ctx)
+		SetMetadata(in.Metadata)
+	setProfileSettings(create.Mutation(), in)
+	p, err := create.Save(ctx)
 	if err != nil {
 		return nil, dbError(err, "profile")
 	}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"switchyard/ent/schema/schematype"
+	"switchyard/payments/connector"
 )
 
 // This file holds the typed value objects of a connector account
@@ -16,55 +17,6 @@ import (
 // the request, e.g. payment_methods_enabled[0].payment_method_types[1].card_networks[0].
 // A required member that is absent, null or "" is IR_04; a value outside its
 // set or its limits is IR_07.
-
-// enum is a closed set of string values and the name errors call it by.
-type enum struct {
-	name   string
-	values []string
-	set    map[string]struct{}
-}
-
-func newEnum(name string, values ...string) *enum {
-	e := &enum{name: name, values: values, set: make(map[string]struct{}, len(values))}
-	for _, v := range values {
-		e.set[v] = struct{}{}
-	}
-	return e
-}
-
-func (e *enum) has(v string) bool {
-	_, ok := e.set[v]
-	return ok
-}
-
-// check is nil when v is in the set, else IR_07 naming field. Short sets are
-// listed in the message; long ones (connectors, countries) are not.
-func (e *enum) check(field fieldPath, v string) error {
-	if e.has(v) {
-		return nil
-	}
-	if len(e.values) <= 16 {
-		return ErrInvalidValue(field.String(), "%q is not a valid %s; expected one of %s",
-			v, e.name, strings.Join(e.values, ", "))
-	}
-	return ErrInvalidValue(field.String(), "%q is not a valid %s", v, e.name)
-}
-
-// required checks a required enum member: IR_04 when empty, else check.
-func (e *enum) required(field fieldPath, v string) error {
-	if v == "" {
-		return ErrMissingField(field.String())
-	}
-	return e.check(field, v)
-}
-
-// optional checks an optional enum member.
-func (e *enum) optional(field fieldPath, v *string) error {
-	if v == nil {
-		return nil
-	}
-	return e.check(field, *v)
-}
 
 // fieldPath is a member's location in a request body: members joined by ".",
 // array elements as "[i]".
@@ -90,8 +42,8 @@ func (t ConnectorType) Valid() bool { return connectorTypes.has(string(t)) }
 // Connector is a provider identifier from Hyperswitch's closed list.
 type Connector string
 
-// Valid reports whether c is a known connector name.
-func (c Connector) Valid() bool { return connectorNames.has(string(c)) }
+// Valid reports whether c is a known connector name (connector.Known).
+func (c Connector) Valid() bool { return connector.Known(string(c)) }
 
 // ConnectorStatus is inactive or active.
 type ConnectorStatus string

@@ -214,22 +214,6 @@ func (s *Service) CreateConnectorAccount(ctx context.Context, in ConnectorAccoun
 			return err
 		}
 		id := ids.New(ids.ConnectorAccount)
-		sealed, err := s.sealConnectorSecrets(id, in.AccountDetails, in.WebhookDetails, in.WalletsDetails)
-		if err != nil {
-			return err
-		}
-		pme, err := toJSONMaps(in.PaymentMethodsEnabled)
-		if err != nil {
-			return err
-		}
-		frm, err := toJSONMaps(in.FrmConfigs)
-		if err != nil {
-			return err
-		}
-		amd, err := toJSONMap(in.AdditionalMerchantData)
-		if err != nil {
-			return err
-		}
 		status := merchantconnectoraccount.StatusActive
 		if in.Status != nil {
 			status = merchantconnectoraccount.Status(*in.Status)
@@ -246,29 +230,17 @@ func (s *Service) CreateConnectorAccount(ctx context.Context, in ConnectorAccoun
 			SetNillableBusinessLabel(in.BusinessLabel).
 			SetNillableBusinessSubLabel(in.BusinessSubLabel).
 			SetStatus(status)
-		if sealed.details != nil {
-			create.SetConnectorAccountDetailsSealed(sealed.details)
-		}
-		if sealed.webhook != nil {
-			create.SetConnectorWebhookDetailsSealed(sealed.webhook)
-		}
-		if sealed.wallets != nil {
-			create.SetConnectorWalletsDetailsSealed(sealed.wallets)
-		}
-		if pme != nil {
-			create.SetPaymentMethodsEnabled(pme)
-		}
-		if frm != nil {
-			create.SetFrmConfigs(frm)
-		}
-		if amd != nil {
-			create.SetAdditionalMerchantData(amd)
-		}
-		if in.Metadata != nil {
-			create.SetMetadata(in.Metadata)
-		}
-		if in.PmAuthConfig != nil {
-			create.SetPmAuthConfig(in.PmAuthConfig)
+		if err := s.setConnectorMembers(create.Mutation(), id, connectorMembers{
+			AccountDetails:         in.AccountDetails,
+			WebhookDetails:         in.WebhookDetails,
+			WalletsDetails:         in.WalletsDetails,
+			PaymentMethodsEnabled:  in.PaymentMethodsEnabled,
+			FrmConfigs:             in.FrmConfigs,
+			AdditionalMerchantData: in.AdditionalMerchantData,
+			Metadata:               in.Metadata,
+			PmAuthConfig:           in.PmAuthConfig,
+		}); err != nil {
+			return err
 		}
 		row, err = create.Save(ctx)
 		if ent.IsConstraintError(err) {
@@ -343,6 +315,66 @@ func (s *Service) checkLabelFree(ctx context.Context, tx *ent.Tx, profileID, lab
 	}
 	if taken {
 		return errDuplicateConnectorAccount(profileID, label)
+	}
+	return nil
+}
+
+// connectorMembers are the members create and update both store as given:
+// the secrets, the typed values and the free-form objects.
+type connectorMembers struct {
+	AccountDetails         map[string]string
+	WebhookDetails         *ConnectorWebhookDetails
+	WalletsDetails         *ConnectorWalletDetails
+	PaymentMethodsEnabled  []PaymentMethodsEnabled
+	FrmConfigs             []FrmConfig
+	AdditionalMerchantData *AdditionalMerchantData
+	Metadata               map[string]any
+	PmAuthConfig           map[string]any
+}
+
+// setConnectorMembers writes the non-nil members of in to m, the create or
+// update of account id: secrets sealed, typed values as JSON. A nil member
+// is not written, so an update leaves the stored value as it is.
+func (s *Service) setConnectorMembers(m *ent.MerchantConnectorAccountMutation, id string, in connectorMembers) error {
+	sealed, err := s.sealConnectorSecrets(id, in.AccountDetails, in.WebhookDetails, in.WalletsDetails)
+	if err != nil {
+		return err
+	}
+	pme, err := toJSONMaps(in.PaymentMethodsEnabled)
+	if err != nil {
+		return err
+	}
+	frm, err := toJSONMaps(in.FrmConfigs)
+	if err != nil {
+		return err
+	}
+	amd, err := toJSONMap(in.AdditionalMerchantData)
+	if err != nil {
+		return err
+	}
+	if sealed.details != nil {
+		m.SetConnectorAccountDetailsSealed(sealed.details)
+	}
+	if sealed.webhook != nil {
+		m.SetConnectorWebhookDetailsSealed(sealed.webhook)
+	}
+	if sealed.wallets != nil {
+		m.SetConnectorWalletsDetailsSealed(sealed.wallets)
+	}
+	if pme != nil {
+		m.SetPaymentMethodsEnabled(pme)
+	}
+	if frm != nil {
+		m.SetFrmConfigs(frm)
+	}
+	if amd != nil {
+		m.SetAdditionalMerchantData(amd)
+	}
+	if in.Metadata != nil {
+		m.SetMetadata(in.Metadata)
+	}
+	if in.PmAuthConfig != nil {
+		m.SetPmAuthConfig(in.PmAuthConfig)
 	}
 	return nil
 }
@@ -441,51 +473,23 @@ func (s *Service) UpdateConnectorAccount(ctx context.Context, id string, p Conne
 				return err
 			}
 		}
-		sealed, err := s.sealConnectorSecrets(cur.ID, p.AccountDetails, p.WebhookDetails, p.WalletsDetails)
-		if err != nil {
-			return err
-		}
-		pme, err := toJSONMaps(p.PaymentMethodsEnabled)
-		if err != nil {
-			return err
-		}
-		frm, err := toJSONMaps(p.FrmConfigs)
-		if err != nil {
-			return err
-		}
-		amd, err := toJSONMap(p.AdditionalMerchantData)
-		if err != nil {
-			return err
-		}
 		upd := cur.Update().
 			SetConnectorType(merchantconnectoraccount.ConnectorType(p.ConnectorType)).
 			SetConnectorLabel(label).
 			SetNillableTestMode(p.TestMode).
 			SetNillableDisabled(p.Disabled).
 			SetNillableStatus((*merchantconnectoraccount.Status)(p.Status))
-		if sealed.details != nil {
-			upd.SetConnectorAccountDetailsSealed(sealed.details)
-		}
-		if sealed.webhook != nil {
-			upd.SetConnectorWebhookDetailsSealed(sealed.webhook)
-		}
-		if sealed.wallets != nil {
-			upd.SetConnectorWalletsDetailsSealed(sealed.wallets)
-		}
-		if pme != nil {
-			upd.SetPaymentMethodsEnabled(pme)
-		}
-		if frm != nil {
-			upd.SetFrmConfigs(frm)
-		}
-		if amd != nil {
-			upd.SetAdditionalMerchantData(amd)
-		}
-		if p.Metadata != nil {
-			upd.SetMetadata(p.Metadata)
-		}
-		if p.PmAuthConfig != nil {
-			upd.SetPmAuthConfig(p.PmAuthConfig)
+		if err := s.setConnectorMembers(upd.Mutation(), cur.ID, connectorMembers{
+			AccountDetails:         p.AccountDetails,
+			WebhookDetails:         p.WebhookDetails,
+			WalletsDetails:         p.WalletsDetails,
+			PaymentMethodsEnabled:  p.PaymentMethodsEnabled,
+			FrmConfigs:             p.FrmConfigs,
+			AdditionalMerchantData: p.AdditionalMerchantData,
+			Metadata:               p.Metadata,
+			PmAuthConfig:           p.PmAuthConfig,
+		}); err != nil {
+			return err
 		}
 		row, err = upd.Save(ctx)
 		if ent.IsConstraintError(err) {

@@ -76,6 +76,32 @@ func (s *Service) lockMerchantRow(ctx context.Context, tx *ent.Tx, merchantID st
 // missing profile_name becomes profile_<n>; a name the merchant already
 // uses is HE_01.
 func (s *Service) CreateProfile(ctx context.Context, in ProfileInput) (*ent.Profile, error) {
+	return s.writeProfile(ctx, in, func(tx *ent.Tx, merchantID string) (*ent.Profile, error) {
+		names, err := forUpdate(s, tx.Profile.Query().Where(profile.MerchantID(merchantID))).
+			Select(profile.FieldProfileName).Strings(ctx)
+		if err != nil {
+			return nil, ErrInternal(err)
+		}
+		taken := accountValueSet(names...)
+		if in.ProfileName != nil {
+			if taken[*in.ProfileName] {
+				return nil, errDuplicateProfileName(*in.ProfileName)
+			}
+		} else {
+			name := ""
+			for n := len(names) + 1; name == "" || taken[name]; n++ {
+				name = fmt.Sprintf("%s%d", defaultProfileStem, n)
+			}
+			in.ProfileName = &name
+		}
+		return s.createProfile(ctx, tx, "", false, in)
+	})
+}
+
+// writeProfile checks in and runs write in one transaction that holds the
+// row of the merchant in ctx (see lockMerchantRow).
+func (s *Service) writeProfile(ctx context.Context, in ProfileInput,
+	write func(tx *ent.Tx, merchantID string) (*ent.Profile, error)) (*ent.Profile, error) {
 	if err := checkProfileInput(in); err != nil {
 		return nil, err
 	}
@@ -88,24 +114,7 @@ func (s *Service) CreateProfile(ctx context.Context, in ProfileInput) (*ent.Prof
 		if _, err := s.lockMerchantRow(ctx, tx, merchantID); err != nil {
 			return err
 		}
-		names, err := forUpdate(s, tx.Profile.Query().Where(profile.MerchantID(merchantID))).
-			Select(profile.FieldProfileName).Strings(ctx)
-		if err != nil {
-			return ErrInternal(err)
-		}
-		taken := accountValueSet(names...)
-		if in.ProfileName != nil {
-			if taken[*in.ProfileName] {
-				return errDuplicateProfileName(*in.ProfileName)
-			}
-		} else {
-			name := ""
-			for n := len(names) + 1; name == "" || taken[name]; n++ {
-				name = fmt.Sprintf("%s%d", defaultProfileStem, n)
-			}
-			in.ProfileName = &name
-		}
-		out, err = s.createProfile(ctx, tx, "", false, in)
+		out, err = write(tx, merchantID)
 		return err
 	})
 	if err != nil {
@@ -149,66 +158,33 @@ func (s *Service) ListProfiles(ctx context.Context) ([]*ent.Profile, error) {
 // UpdateProfile applies in to a profile of the merchant in ctx; nil members
 // keep their value.
 func (s *Service) UpdateProfile(ctx context.Context, id string, in ProfileInput) (*ent.Profile, error) {
-	if err := checkProfileInput(in); err != nil {
-		return nil, err
-	}
-	merchantID, err := contextMerchant(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var out *ent.Profile
-	err = s.inTx(ctx, func(tx *ent.Tx) error {
-		if _, err := s.lockMerchantRow(ctx, tx, merchantID); err != nil {
-			return err
-		}
+	return s.writeProfile(ctx, in, func(tx *ent.Tx, merchantID string) (*ent.Profile, error) {
 		p, err := forUpdate(s, tx.Profile.Query().Where(profile.ID(id), profile.MerchantID(merchantID))).Only(ctx)
 		if ent.IsNotFound(err) {
-			return errProfileNotFound(id)
+			return nil, errProfileNotFound(id)
 		}
 		if err != nil {
-			return ErrInternal(err)
+			return nil, ErrInternal(err)
 		}
 		if in.ProfileName != nil && *in.ProfileName != p.ProfileName {
 			clash, err := forUpdate(s, tx.Profile.Query().Where(profile.MerchantID(merchantID),
 				profile.ProfileName(*in.ProfileName), profile.IDNEQ(id))).Exist(ctx)
 			if err != nil {
-				return ErrInternal(err)
+				return nil, ErrInternal(err)
 			}
 			if clash {
-				return errDuplicateProfileName(*in.ProfileName)
+				return nil, errDuplicateProfileName(*in.ProfileName)
 			}
 		}
-		out, err = s.applyProfileInput(ctx, p, in)
-		return err
+		return s.applyProfileInput(ctx, p, in)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // applyProfileInput writes the non-nil members of in to p, inside the
 // transaction p was read in.
 func (s *Service) applyProfileInput(ctx context.Context, p *ent.Profile, in ProfileInput) (*ent.Profile, error) {
-	upd := p.Update().
-		SetNillableProfileName(in.ProfileName).
-		SetNillableReturnURL(in.ReturnURL).
-		SetNillableEnablePaymentResponseHash(in.EnablePaymentResponseHash).
-		SetNillableRedirectToMerchantWithHTTPPost(in.RedirectToMerchantWithHTTPPost).
-		SetNillableSessionExpiry(in.SessionExpiry).
-		SetNillableUseBillingAsPaymentMethodBilling(in.UseBillingAsPaymentMethodBilling).
-		SetNillableCollectShippingDetailsFromWalletConnector(in.CollectShippingDetailsFromWalletConnector).
-		SetNillableCollectBillingDetailsFromWalletConnector(in.CollectBillingDetailsFromWalletConnector).
-		SetNillableAlwaysCollectShippingDetailsFromWalletConnector(in.AlwaysCollectShippingDetailsFromWalletConnector).
-		SetNillableAlwaysCollectBillingDetailsFromWalletConnector(in.AlwaysCollectBillingDetailsFromWalletConnector).
-		SetNillableIsConnectorAgnosticMitEnabled(in.IsConnectorAgnosticMitEnabled).
-		SetNillableIsTaxConnectorEnabled(in.IsTaxConnectorEnabled).
-		SetNillableIsNetworkTokenizationEnabled(in.IsNetworkTokenizationEnabled).
-		SetNillableIsAutoRetriesEnabled(in.IsAutoRetriesEnabled).
-		SetNillableMaxAutoRetriesEnabled(in.MaxAutoRetriesEnabled).
-		SetNillableIsClickToPayEnabled(in.IsClickToPayEnabled).
-		SetNillableForce3dsChallenge(in.Force3dsChallenge).
-		SetNillableIsIframeRedirectionEnabled(in.IsIframeRedirectionEnabled)
+	upd := p.Update().SetNillableProfileName(in.ProfileName)
+	setProfileSettings(upd.Mutation(), in)
 	if in.WebhookDetails != nil {
 		upd.SetWebhookDetails(in.WebhookDetails)
 	}
@@ -227,6 +203,36 @@ func (s *Service) applyProfileInput(ctx context.Context, p *ent.Profile, in Prof
 		return nil, dbError(err, "profile")
 	}
 	return out, nil
+}
+
+// setProfileSettings writes the settings of in that are given (non-nil) to
+// m, a profile create (where an absent one keeps its default) or update
+// (where it keeps the stored value).
+func setProfileSettings(m *ent.ProfileMutation, in ProfileInput) {
+	setIfGiven(in.ReturnURL, m.SetReturnURL)
+	setIfGiven(in.EnablePaymentResponseHash, m.SetEnablePaymentResponseHash)
+	setIfGiven(in.RedirectToMerchantWithHTTPPost, m.SetRedirectToMerchantWithHTTPPost)
+	setIfGiven(in.SessionExpiry, m.SetSessionExpiry)
+	setIfGiven(in.UseBillingAsPaymentMethodBilling, m.SetUseBillingAsPaymentMethodBilling)
+	setIfGiven(in.CollectShippingDetailsFromWalletConnector, m.SetCollectShippingDetailsFromWalletConnector)
+	setIfGiven(in.CollectBillingDetailsFromWalletConnector, m.SetCollectBillingDetailsFromWalletConnector)
+	setIfGiven(in.AlwaysCollectShippingDetailsFromWalletConnector, m.SetAlwaysCollectShippingDetailsFromWalletConnector)
+	setIfGiven(in.AlwaysCollectBillingDetailsFromWalletConnector, m.SetAlwaysCollectBillingDetailsFromWalletConnector)
+	setIfGiven(in.IsConnectorAgnosticMitEnabled, m.SetIsConnectorAgnosticMitEnabled)
+	setIfGiven(in.IsTaxConnectorEnabled, m.SetIsTaxConnectorEnabled)
+	setIfGiven(in.IsNetworkTokenizationEnabled, m.SetIsNetworkTokenizationEnabled)
+	setIfGiven(in.IsAutoRetriesEnabled, m.SetIsAutoRetriesEnabled)
+	setIfGiven(in.MaxAutoRetriesEnabled, m.SetMaxAutoRetriesEnabled)
+	setIfGiven(in.IsClickToPayEnabled, m.SetIsClickToPayEnabled)
+	setIfGiven(in.Force3dsChallenge, m.SetForce3dsChallenge)
+	setIfGiven(in.IsIframeRedirectionEnabled, m.SetIsIframeRedirectionEnabled)
+}
+
+// setIfGiven calls set with *v unless v is nil.
+func setIfGiven[T any](v *T, set func(T)) {
+	if v != nil {
+		set(*v)
+	}
 }
 
 // DeleteProfile deletes a profile of the merchant in ctx and its connector

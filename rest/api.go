@@ -1,13 +1,7 @@
 package rest
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"net/http"
-	"strings"
 
 	"switchyard/internal/auth"
 	"switchyard/internal/tenancy"
@@ -69,74 +63,4 @@ func (a *api) handle(pattern string, access Access, fn handlerFunc) {
 		}
 		WriteJSON(w, http.StatusOK, body)
 	})
-}
-
-// decode reads a JSON body into dst as a closed object: unknown fields,
-// wrong types, malformed JSON, trailing data and oversized bodies are all
-// client errors in the envelope, naming the field where there is one.
-func decode(r *http.Request, dst any) error {
-	raw, err := io.ReadAll(r.Body)
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return payments.ErrBodyTooLarge(tooLarge.Limit)
-		}
-		return payments.ErrInvalidRequest("could not read the request body")
-	}
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return payments.ErrInvalidRequest("the request body is empty; a JSON object is required")
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		return decodeError(err)
-	}
-	if dec.More() {
-		return payments.ErrInvalidRequest("Invalid JSON: unexpected data after the top-level object")
-	}
-	return nil
-}
-
-func decodeError(err error) error {
-	var syntax *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	var domain *payments.Error
-	switch {
-	case errors.As(err, &domain):
-		return domain // a custom UnmarshalJSON (an enum, a discriminated union) said why
-	case errors.As(err, &syntax):
-		return payments.ErrInvalidRequest("Invalid JSON at byte %d: %s", syntax.Offset, syntax.Error())
-	case errors.As(err, &typ):
-		field := typ.Field
-		if field == "" {
-			return payments.ErrInvalidRequest("the request body must be a JSON object, not %s", typ.Value)
-		}
-		e := payments.ErrInvalidRequest("%s: expected %s, got %s", field, jsonType(typ.Type.Kind().String()), typ.Value)
-		e.Field = field
-		return e
-	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		return payments.ErrInvalidRequest("Invalid JSON: the body ends before the object does")
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		e := payments.ErrInvalidRequest("unknown field %q: this object does not accept it", field)
-		e.Field = field
-		return e
-	}
-	return payments.ErrInvalidRequest("Invalid JSON: %v", err)
-}
-
-func jsonType(kind string) string {
-	switch {
-	case strings.HasPrefix(kind, "int"), strings.HasPrefix(kind, "uint"), strings.HasPrefix(kind, "float"):
-		return "a number"
-	case kind == "bool":
-		return "a boolean"
-	case kind == "string":
-		return "a string"
-	case kind == "slice" || kind == "array":
-		return "an array"
-	case kind == "map" || kind == "struct" || kind == "ptr":
-		return "an object"
-	}
-	return fmt.Sprintf("a %s", kind)
 }

@@ -10,8 +10,8 @@ import (
 // request and response envelopes are here; the nested value objects
 // (payment_methods_enabled, frm_configs, additional_merchant_data, …) are
 // the domain's typed values, whose json tags are the wire shape. Bodies are
-// read with decodeClosed, so an unknown member or a wrong type anywhere is a
-// 400 naming its path; the domain validates the values.
+// read with decode, so an unknown member or a wrong type anywhere is a 400
+// naming its path; the domain validates the values.
 
 // connectorCreateRequest is MerchantConnectorCreate (closed).
 type connectorCreateRequest struct {
@@ -133,7 +133,7 @@ func connectorOf(c *payments.ConnectorAccount) connectorResponse {
 func registerConnectors(a *api, svc *payments.Service) {
 	a.handle("POST /account/{account_id}/connectors", MerchantOrAdmin, func(r *http.Request) (any, error) {
 		var req connectorCreateRequest
-		if err := decodeClosed(r, &req); err != nil {
+		if err := decode(r, &req); err != nil {
 			return nil, err
 		}
 		c, err := svc.CreateConnectorAccount(r.Context(), payments.ConnectorAccountInput{
@@ -181,7 +181,7 @@ func registerConnectors(a *api, svc *payments.Service) {
 	})
 	a.handle("POST /account/{account_id}/connectors/{merchant_connector_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
 		var req connectorUpdateRequest
-		if err := decodeClosed(r, &req); err != nil {
+		if err := decode(r, &req); err != nil {
 			return nil, err
 		}
 		c, err := svc.UpdateConnectorAccount(r.Context(), r.PathValue("merchant_connector_id"), payments.ConnectorAccountPatch{

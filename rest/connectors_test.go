@@ -3,17 +3,12 @@ package rest_test
 import (
 	"bytes"
 	"context"
-	"database/sql"
-	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
-	"net/http"
 	"slices"
 	"strings"
 	"testing"
 
-	"switchyard/internal/config"
 	"switchyard/internal/tenancy"
 	"switchyard/payments"
 )
@@ -400,109 +395,6 @@ func withMembers(body map[string]any, members map[string]any) map[string]any {
 		body[k] = v
 	}
 	return body
-}
-
-// doWith is do with extra headers.
-func (c *client) doWith(method, path, key string, body any, headers map[string]string) response {
-	c.t.Helper()
-	var rd io.Reader
-	if body != nil {
-		raw, err := json.Marshal(body)
-		if err != nil {
-			c.t.Fatal(err)
-		}
-		rd = bytes.NewReader(raw)
-	}
-	req, err := http.NewRequest(method, c.srv.URL+path, rd)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	req.Header.Set("api-key", key)
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	out := response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
-	_ = json.Unmarshal(raw, &out.Body)
-	return out
-}
-
-// TestConnectorSecretsEncryptedAtRest dumps every table of the test
-// database: no credential, webhook secret or wallet detail is in clear.
-func TestConnectorSecretsEncryptedAtRest(t *testing.T) {
-	c := newClient(t)
-	m, key := c.srv.Demo.MerchantID, c.srv.Demo.SecretKey
-	created := c.do("POST", "/account/"+m+"/connectors", key, fullConnector(c.srv.Demo.ProfileID)).must(t, 200)
-	mca := created.str("merchant_connector_id")
-	c.do("POST", "/account/"+m+"/connectors/"+mca, key, map[string]any{
-		"connector_type":            "payment_processor",
-		"connector_account_details": map[string]any{"api_key": "sk_live_rotatedSecretKey99"},
-	}).must(t, 200)
-
-	dump := dumpDatabase(t, c.srv.Store.DB, c.srv.Config.Database.Driver)
-	// The dump is real: the row and its clear members are in it.
-	for _, s := range []string{mca, "eu_adyen", "Jane Merchant"} {
-		if !bytes.Contains(dump, []byte(s)) {
-			t.Fatalf("the dump lacks %q: it does not read the connector table", s)
-		}
-	}
-	for _, s := range []string{secretAPIKey, secretKey1, secretWebhook, secretAdditional, secretWallet,
-		secretWalletCert, "sk_live_rotatedSecretKey99", "sandbox_simulator", c.srv.Demo.SecretKey} {
-		if bytes.Contains(dump, []byte(s)) {
-			t.Errorf("%q is stored in clear", s)
-		}
-	}
-}
-
-// dumpDatabase returns the bytes of every row of every table.
-func dumpDatabase(t *testing.T, db *sql.DB, driver string) []byte {
-	t.Helper()
-	q := "SELECT name FROM sqlite_master WHERE type = 'table'"
-	if driver == config.DriverMySQL {
-		q = "SHOW TABLES"
-	}
-	rows, err := db.Query(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tables []string
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			t.Fatal(err)
-		}
-		tables = append(tables, name)
-	}
-	rows.Close()
-	var out bytes.Buffer
-	for _, table := range tables {
-		rows, err := db.Query("SELECT * FROM " + table)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cols, _ := rows.Columns()
-		for rows.Next() {
-			vals := make([]sql.RawBytes, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			for _, v := range vals {
-				out.Write(v)
-				out.WriteByte(0)
-			}
-		}
-		rows.Close()
-	}
-	return out.Bytes()
 }
 
 // connectorCase is one validation rule over the REST API.

@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"bytes"
+	"database/sql"
 	"encoding/json"
 	"flag"
 	"io"
@@ -63,6 +64,12 @@ func (r response) errCode() string { return r.str("error", "code") }
 // the api-key header.
 func (c *client) do(method, path, key string, body any) response {
 	c.t.Helper()
+	return c.doWith(method, path, key, body, nil)
+}
+
+// doWith is do with extra request headers.
+func (c *client) doWith(method, path, key string, body any, headers map[string]string) response {
+	c.t.Helper()
 	var rd io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -86,6 +93,9 @@ func (c *client) do(method, path, key string, body any) response {
 	}
 	if key != "" {
 		req.Header.Set("api-key", key)
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -111,6 +121,62 @@ func (r response) must(t *testing.T, status int) response {
 	return r
 }
 
+// storedValue is one column of one row of the test database, as text.
+type storedValue struct {
+	table, column string
+	value         []byte
+}
+
+// dumpDatabase reads every column of every row of every table of the test
+// server's database (SQLite or MySQL).
+func dumpDatabase(t *testing.T, c *client) []storedValue {
+	t.Helper()
+	db := c.srv.Store.DB
+	q := "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE()"
+	if c.srv.Store.Dialect != "mysql" {
+		q = "SELECT name FROM sqlite_master WHERE type = 'table'"
+	}
+	rows, err := db.Query(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tables []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		tables = append(tables, n)
+	}
+	rows.Close()
+	if len(tables) < 10 {
+		t.Fatalf("only %d tables found", len(tables))
+	}
+	var out []storedValue
+	for _, table := range tables {
+		rows, err := db.Query("SELECT * FROM `" + table + "`")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			vals := make([]sql.RawBytes, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range vals {
+				out = append(out, storedValue{table: table, column: cols[i], value: bytes.Clone(v)})
+			}
+		}
+		rows.Close()
+	}
+	return out
+}
+
 var volatile = []struct {
 	re   *regexp.Regexp
 	with string
@@ -119,11 +185,13 @@ var volatile = []struct {
 	{regexp.MustCompile(`"(snd|pk_snd)_[A-Za-z0-9]+"`), `"<$1 key>"`},
 	{regexp.MustCompile(`"(pro|mca|key|pay|ref|cus|evt|pm|man|dp)_[A-Za-z0-9]{24}"`), `"<$1 id>"`},
 	{regexp.MustCompile(`"snd_[A-Za-z0-9]{4}`), `"<prefix>`},
-	{regexp.MustCompile(`"payment_response_hash_key":"[A-Za-z0-9]{64}"`), `"payment_response_hash_key":"<hash key>"`},
+	{regexp.MustCompile(`"org_[A-Za-z0-9]{20}"`), `"<org id>"`},
+	// Generated hash keys only: one a test sets keeps its value.
+	{regexp.MustCompile(`"payment_response_hash_key": "[A-Za-z0-9]{64}"`), `"payment_response_hash_key": "<hash key>"`},
 }
 
-// golden compares a reply's JSON, with ids, keys and times replaced by
-// placeholders, to testdata/<name>.golden.json; -update rewrites it.
+// golden compares a reply's JSON, indented, with ids, keys, generated hash
+// keys and times replaced by placeholders, to testdata/<name>.golden.json; -update rewrites it.
 func golden(t *testing.T, name string, raw []byte) {
 	t.Helper()
 	var v any

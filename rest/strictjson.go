@@ -16,15 +16,17 @@ import (
 	"switchyard/payments"
 )
 
-// decodeClosed is decode for nested request bodies: the JSON is first
-// checked against dst's Go type, so an unknown member or a wrong type
-// anywhere in the tree is a 400 naming its full path
-// ("payment_methods_enabled[0].payment_method_types[1].card_networks[0]"),
+// decode is the one reader of JSON request bodies: it reads the body into
+// dst as a closed object. The JSON is first checked against dst's Go type,
+// so an unknown member or a wrong type anywhere in the tree is a 400 naming
+// its full path ("payment_methods_enabled[0].payment_method_types[1].card_networks[0]"),
 // which encoding/json's own errors do not. Every struct is a closed object
 // (members matched exactly by their json tag), map[string]string members
-// must hold strings, and map[string]any / any members are free-form.
-// Types with their own UnmarshalJSON are left to it.
-func decodeClosed(r *http.Request, dst any) error {
+// must hold strings, and map[string]any / any members are free-form. Types
+// with their own UnmarshalJSON are left to it. Malformed JSON, trailing
+// data, a body that is empty, oversized or not an object are client errors
+// in the envelope too.
+func decode(r *http.Request, dst any) error {
 	raw, err := io.ReadAll(r.Body)
 	if err != nil {
 		var tooLarge *http.MaxBytesError
@@ -55,6 +57,29 @@ func decodeClosed(r *http.Request, dst any) error {
 		return decodeError(err)
 	}
 	return nil
+}
+
+// decodeError maps what encoding/json returns once checkShape has passed:
+// malformed JSON, or the error of a custom UnmarshalJSON (an enum, a
+// discriminated union), which says why itself.
+func decodeError(err error) error {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	var domain *payments.Error
+	switch {
+	case errors.As(err, &domain):
+		return domain
+	case errors.As(err, &syntax):
+		return payments.ErrInvalidRequest("Invalid JSON at byte %d: %s", syntax.Offset, syntax.Error())
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return payments.ErrInvalidRequest("Invalid JSON: the body ends before the object does")
+	case errors.As(err, &typ) && typ.Field != "":
+		// A value checkShape does not range-check (a float32 overflow).
+		e := payments.ErrInvalidRequest("%s: %s does not fit %s", typ.Field, typ.Value, typ.Type)
+		e.Field = typ.Field
+		return e
+	}
+	return payments.ErrInvalidRequest("Invalid JSON: %v", err)
 }
 
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"switchyard/internal/ids"
 	"switchyard/internal/idempotency"
+	"switchyard/internal/ids"
 	"switchyard/internal/redisconn"
 	"switchyard/internal/testenv"
 )

@@ -1,6 +1,8 @@
 // Package connector defines the interface between the payments domain and a
-// payment processor ("connector"), and the built-in sandbox simulator that
-// serves every connector account in the sandbox environment.
+// payment processor ("connector"), owns the closed list of connector names
+// (Names and Known, the one copy the domain validates connector_name
+// against), and provides the built-in sandbox simulator that serves every
+// connector account in the sandbox environment.
 //
 // # Contract
 //
