@@ -13,9 +13,11 @@ import (
 
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
+	"github.com/redis/go-redis/v9"
 
 	"switchyard/ent"
 	"switchyard/internal/secrets"
+	"switchyard/payments/connector"
 )
 
 // Service runs the domain operations.
@@ -26,6 +28,26 @@ type Service struct {
 	// rowLocks is false on SQLite, which has no SELECT … FOR UPDATE and
 	// serialises writers anyway (one connection).
 	rowLocks bool
+	deps     Deps
+}
+
+// Deps are what payment operations need beyond the database.
+type Deps struct {
+	// Redis holds the short-lived card vault between create and confirm.
+	Redis redis.UniversalClient
+	// Connectors resolves a connector name to its integration.
+	Connectors *connector.Registry
+	// PublicURL is where customers' browsers reach this server (the 3-D
+	// Secure page), without a trailing slash.
+	PublicURL string
+}
+
+// Configure sets the payment dependencies.
+func (s *Service) Configure(d Deps) {
+	if d.Connectors == nil {
+		d.Connectors = connector.NewRegistry(connector.NewSimulator())
+	}
+	s.deps = d
 }
 
 // NewService returns the domain core over client (of the given ent dialect),

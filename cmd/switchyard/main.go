@@ -77,13 +77,14 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("SWITCHYARD_ADDR: cannot listen on %s: %w", cfg.Addr, err)
 	}
+	cfg.PublicURL = baseURL(cfg, ln)
 	a, err := app.Open(ctx, cfg, log, app.Options{})
 	if err != nil {
 		_ = ln.Close()
 		return err
 	}
 	defer a.Close()
-	printBanner(out, cfg, a.Demo, baseURL(cfg, ln))
+	printBanner(out, cfg, a.Demo, cfg.PublicURL)
 	log.Info("serving", "addr", ln.Addr().String(), "database", cfg.Database.Driver,
 		"embedded_redis", cfg.RedisEmbedded, "environment", cfg.Environment)
 	return a.Serve(ctx, ln)

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -78,6 +79,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		return nil, fmt.Errorf("SWITCHYARD_MASTER_KEY: %w", err)
 	}
 	a.Service = payments.NewService(a.Store.Client, box, a.Store.Dialect)
+	a.Service.Configure(payments.Deps{Redis: a.Redis.Client, PublicURL: strings.TrimRight(cfg.PublicURL, "/")})
 	a.Auth = auth.New(a.Service, cfg.AdminAPIKey)
 	if opts.Bootstrap || cfg.Database.Embedded {
 		if a.Demo, err = Bootstrap(ctx, a.Service, cfg.DataDir); err != nil {

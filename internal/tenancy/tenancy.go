@@ -38,6 +38,9 @@ type Principal struct {
 	ProfileID string
 	// KeyID is the API key that authenticated the call, for audit.
 	KeyID string
+	// ClientOnly marks a publishable key: it may only act on one payment,
+	// and only with that payment's client secret.
+	ClientOnly bool
 }
 
 // Unscoped reports whether the principal may read across merchants.

@@ -159,11 +159,17 @@ func NewServer(t testing.TB, db config.Database) *Server {
 	t.Helper()
 	cfg := Config(t, db)
 	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	// The server's address is known before the app opens, so the links it
+	// hands out (3-D Secure pages) point at it.
+	srv := httptest.NewUnstartedServer(nil)
+	cfg.PublicURL = "http://" + srv.Listener.Addr().String()
 	a, err := app.Open(context.Background(), cfg, log, app.Options{Bootstrap: true})
 	if err != nil {
+		srv.Close()
 		t.Fatalf("open app: %v", err)
 	}
-	srv := httptest.NewServer(a.Handler())
+	srv.Config.Handler = a.Handler()
+	srv.Start()
 	t.Cleanup(func() {
 		srv.Close()
 		a.Close()

@@ -53,6 +53,8 @@ type CardDetails struct {
 	CardExpMonth     string  `json:"card_exp_month"`
 	CardExpYear      string  `json:"card_exp_year"`
 	CardHolderName   *string `json:"card_holder_name"`
+	// PaymentChecks are the connector's cvc/address checks (pass, fail, unavailable).
+	PaymentChecks map[string]string `json:"payment_checks,omitempty"`
 }
 
 // WebhookDetails are a profile's outgoing-webhook settings (Hyperswitch's

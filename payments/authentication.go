@@ -1,0 +1,109 @@
+package payments
+
+import (
+	"context"
+	"crypto/subtle"
+
+	"switchyard/ent"
+	"switchyard/ent/merchantconnectoraccount"
+	"switchyard/ent/paymentattempt"
+	"switchyard/ent/paymentintent"
+	"switchyard/internal/tenancy"
+	"switchyard/payments/connector"
+)
+
+// RedirectTarget is what the sandbox Approve/Decline page shows and where it
+// sends the customer afterwards.
+type RedirectTarget struct {
+	PaymentID string
+	Amount    int64
+	Currency  string
+	Connector string
+	ReturnURL string
+	Status    paymentintent.Status
+}
+
+// AuthenticationPage finds the attempt behind a sandbox redirect URL. The
+// customer's browser carries no API key: the token authenticates it.
+func (s *Service) AuthenticationPage(ctx context.Context, attemptID, token string) (*RedirectTarget, error) {
+	pi, _, err := s.redirectAttempt(ctx, attemptID, token)
+	if err != nil {
+		return nil, err
+	}
+	return redirectTarget(pi), nil
+}
+
+func redirectTarget(pi *ent.PaymentIntent) *RedirectTarget {
+	return &RedirectTarget{PaymentID: pi.PaymentID, Amount: pi.Amount, Currency: string(pi.Currency),
+		Connector: deref(pi.Connector), ReturnURL: deref(pi.ReturnURL), Status: pi.Status}
+}
+
+func (s *Service) redirectAttempt(ctx context.Context, attemptID, token string) (*ent.PaymentIntent, *ent.PaymentAttempt, error) {
+	if subtle.ConstantTimeCompare([]byte(token), []byte(s.RedirectToken(attemptID))) != 1 {
+		return nil, nil, ErrNotFound("Payment attempt")
+	}
+	sys := tenancy.System(ctx)
+	att, err := s.client.PaymentAttempt.Query().Where(paymentattempt.ID(attemptID)).Only(sys)
+	if ent.IsNotFound(err) {
+		return nil, nil, ErrNotFound("Payment attempt")
+	}
+	if err != nil {
+		return nil, nil, ErrInternal(err)
+	}
+	pi, err := s.client.PaymentIntent.Get(sys, att.PaymentIntentID)
+	if err != nil {
+		return nil, nil, ErrInternal(err)
+	}
+	return pi, att, nil
+}
+
+// CompleteAuthentication finishes a 3-D Secure (or redirect) step with the
+// customer's answer. Completing an attempt that is no longer waiting changes
+// nothing, so a double click is harmless.
+func (s *Service) CompleteAuthentication(ctx context.Context, attemptID, token string, approved bool) (*RedirectTarget, error) {
+	pi, att, err := s.redirectAttempt(ctx, attemptID, token)
+	if err != nil {
+		return nil, err
+	}
+	ctx = tenancy.ForMerchant(tenancy.System(ctx), pi.MerchantID)
+	waiting := att.Status == paymentattempt.StatusAuthenticationPending &&
+		pi.Status == paymentintent.StatusRequiresCustomerAction &&
+		pi.ActiveAttemptID != nil && *pi.ActiveAttemptID == att.ID
+	if !waiting {
+		return redirectTarget(pi), nil
+	}
+	mca, err := s.client.MerchantConnectorAccount.Query().
+		Where(merchantconnectoraccount.ID(deref(att.MerchantConnectorID))).Only(ctx)
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	conn, err := s.deps.Connectors.For(mca.ConnectorName)
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	acct, err := s.account(pi, att, mca)
+	if err != nil {
+		return nil, err
+	}
+	capMethod := connector.CaptureMethod(pi.CaptureMethod)
+	if capMethod == connector.CaptureSequentialAutomatic {
+		capMethod = connector.CaptureManual
+	}
+	res, callErr := conn.CompleteAuthentication(ctx, &connector.CompleteAuthenticationRequest{
+		Account:                acct,
+		ConnectorTransactionID: deref(att.ConnectorTransactionID),
+		Approved:               approved,
+		Amount:                 att.NetAmount,
+		Currency:               string(att.Currency),
+		CaptureMethod:          capMethod,
+		ConnectorMetadata:      att.ConnectorMetadata,
+	})
+	if err := s.recordPaymentResult(ctx, pi.PaymentID, att.ID, res, callErr); err != nil {
+		return nil, err
+	}
+	pi, err = s.client.PaymentIntent.Get(ctx, pi.ID)
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	return redirectTarget(pi), nil
+}

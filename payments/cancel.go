@@ -1,0 +1,124 @@
+package payments
+
+import (
+	"context"
+
+	"switchyard/ent"
+	"switchyard/ent/merchantconnectoraccount"
+	"switchyard/ent/paymentattempt"
+	"switchyard/ent/paymentintent"
+	"switchyard/payments/connector"
+)
+
+// CancelPayment cancels a payment that has not been (fully) captured. Before
+// any authorization it only records the cancellation; an authorization is
+// voided at the connector first. A payment with some captures keeps them
+// and becomes partially_captured.
+func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *string) (*PaymentView, error) {
+	var (
+		pi       *ent.PaymentIntent
+		att      *ent.PaymentAttempt
+		mca      *ent.MerchantConnectorAccount
+		needVoid bool
+	)
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		var err error
+		if pi, err = s.lockPayment(ctx, tx, paymentID); err != nil {
+			return err
+		}
+		if !statusIn(pi.Status, cancellableStates...) {
+			return ErrUnexpectedState("cancelled", pi.Status, cancellableStates)
+		}
+		if pi.ActiveAttemptID != nil {
+			if att, err = tx.PaymentAttempt.Get(ctx, *pi.ActiveAttemptID); err != nil {
+				return ErrInternal(err)
+			}
+		}
+		authorized := att != nil && statusIn(pi.Status, capturableStates...)
+		if !authorized {
+			// Nothing is held at the connector: record the cancellation.
+			if att != nil {
+				if _, err := att.Update().SetStatus(paymentattempt.StatusVoided).ClearNextAction().
+					SetNillableCancellationReason(reason).SetAmountCapturable(0).Save(ctx); err != nil {
+					return ErrInternal(err)
+				}
+			}
+			pi, err = pi.Update().SetStatus(paymentintent.StatusCancelled).SetAmountCapturable(0).
+				SetNillableCancellationReason(reason).AddVersion(1).Save(ctx)
+			return dbErrorOrNil(err, "payment")
+		}
+		if mca, err = tx.MerchantConnectorAccount.Query().
+			Where(merchantconnectoraccount.ID(deref(att.MerchantConnectorID))).Only(ctx); err != nil {
+			return ErrInternal(err)
+		}
+		if _, err := att.Update().SetStatus(paymentattempt.StatusVoidInitiated).
+			SetNillableCancellationReason(reason).Save(ctx); err != nil {
+			return ErrInternal(err)
+		}
+		needVoid = true
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !needVoid {
+		s.vaultDrop(ctx, pi.MerchantID, pi.ID)
+		return s.GetPayment(ctx, paymentID)
+	}
+
+	conn, err := s.deps.Connectors.For(mca.ConnectorName)
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	acct, err := s.account(pi, att, mca)
+	if err != nil {
+		return nil, err
+	}
+	res, callErr := conn.Void(ctx, &connector.VoidRequest{
+		Account:                acct,
+		ConnectorTransactionID: deref(att.ConnectorTransactionID),
+		CancellationReason:     deref(reason),
+		ConnectorMetadata:      att.ConnectorMetadata,
+	})
+	err = s.inTx(ctx, func(tx *ent.Tx) error {
+		pi, err := s.lockPayment(ctx, tx, paymentID)
+		if err != nil {
+			return err
+		}
+		att, err := tx.PaymentAttempt.Get(ctx, att.ID)
+		if err != nil {
+			return ErrInternal(err)
+		}
+		if callErr != nil || res.Status == connector.StatusFailure {
+			// The authorization still stands: the attempt goes back to where it was.
+			prior := paymentattempt.StatusAuthorized
+			if pi.AmountCaptured > 0 {
+				prior = paymentattempt.StatusPartialChargedAndChargeable
+			}
+			upd := att.Update().SetStatus(prior)
+			if callErr != nil {
+				upd.SetErrorMessage("the connector did not answer the void").SetErrorReason(callErr.Error())
+			} else if d := res.Decline; d != nil {
+				upd.SetErrorCode(d.Code).SetErrorMessage(d.Message)
+			}
+			if _, err := upd.Save(ctx); err != nil {
+				return ErrInternal(err)
+			}
+			return invalid(400, "CE_07", "The void failed at the connector; the payment is still authorized")
+		}
+		status := paymentattempt.StatusVoided
+		if pi.AmountCaptured > 0 {
+			status = paymentattempt.StatusPartialCharged // the captures stand
+		}
+		if _, err := att.Update().SetStatus(status).SetAmountCapturable(0).Save(ctx); err != nil {
+			return ErrInternal(err)
+		}
+		_, err = pi.Update().SetStatus(intentStatusOf(status)).SetAmountCapturable(0).
+			SetNillableCancellationReason(reason).AddVersion(1).Save(ctx)
+		return dbErrorOrNil(err, "payment")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.GetPayment(ctx, paymentID)
+}

@@ -1,0 +1,224 @@
+package payments
+
+import (
+	"context"
+
+	"switchyard/ent"
+	"switchyard/ent/capture"
+	"switchyard/ent/merchantconnectoraccount"
+	"switchyard/ent/paymentattempt"
+	"switchyard/ent/paymentintent"
+	"switchyard/ent/schema/schematype"
+	"switchyard/internal/ids"
+	"switchyard/payments/connector"
+)
+
+// CaptureInput captures all (AmountToCapture nil) or part of what is
+// capturable.
+type CaptureInput struct {
+	AmountToCapture *int64
+}
+
+// CapturePayment captures an authorized payment. The amount is reserved
+// (taken off amount_capturable) under the payment's row lock before the
+// connector is called, so concurrent captures can never capture more than
+// was authorized; a failed capture gives the reservation back.
+func (s *Service) CapturePayment(ctx context.Context, paymentID string, in CaptureInput) (*PaymentView, error) {
+	var (
+		pi  *ent.PaymentIntent
+		att *ent.PaymentAttempt
+		cp  *ent.Capture
+		mca *ent.MerchantConnectorAccount
+	)
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		var err error
+		if pi, err = s.lockPayment(ctx, tx, paymentID); err != nil {
+			return err
+		}
+		if !statusIn(pi.Status, capturableStates...) {
+			return ErrUnexpectedState("captured", pi.Status, capturableStates)
+		}
+		if pi.ActiveAttemptID == nil {
+			return ErrUnexpectedState("captured", pi.Status, capturableStates)
+		}
+		if att, err = tx.PaymentAttempt.Get(ctx, *pi.ActiveAttemptID); err != nil {
+			return ErrInternal(err)
+		}
+		amount := pi.AmountCapturable
+		if in.AmountToCapture != nil {
+			amount = *in.AmountToCapture
+		}
+		if amount <= 0 || amount > pi.AmountCapturable {
+			e := ErrInvalidValue("amount_to_capture", "must be between 1 and the amount capturable (%d)", pi.AmountCapturable)
+			return e
+		}
+		n, err := tx.Capture.Query().Where(capture.PaymentIntentID(pi.ID)).Count(ctx)
+		if err != nil {
+			return ErrInternal(err)
+		}
+		if pi.CaptureMethod != paymentintent.CaptureMethodManualMultiple {
+			live, err := tx.Capture.Query().Where(capture.PaymentIntentID(pi.ID), capture.StatusNEQ(capture.StatusFailed)).Count(ctx)
+			if err != nil {
+				return ErrInternal(err)
+			}
+			if live > 0 {
+				return invalid(400, "IR_14", "This Payment could not be captured again: capture_method %s allows one capture; use manual_multiple for several", pi.CaptureMethod)
+			}
+		}
+		cp, err = tx.Capture.Create().
+			SetID(ids.New(ids.Capture)).
+			SetPaymentIntentID(pi.ID).
+			SetAuthorizedAttemptID(att.ID).
+			SetStatus(capture.StatusPending).
+			SetAmount(amount).
+			SetCurrency(att.Currency).
+			SetNillableConnector(att.Connector).
+			SetCaptureSequence(n + 1).
+			Save(ctx)
+		if err != nil {
+			return ErrInternal(err)
+		}
+		if att.MerchantConnectorID == nil {
+			return ErrInternal(nil)
+		}
+		if mca, err = tx.MerchantConnectorAccount.Query().
+			Where(merchantconnectoraccount.ID(*att.MerchantConnectorID)).Only(ctx); err != nil {
+			return ErrInternal(err)
+		}
+		_, err = pi.Update().AddAmountCapturable(-amount).AddVersion(1).Save(ctx)
+		return dbErrorOrNil(err, "payment")
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	conn, err := s.deps.Connectors.For(mca.ConnectorName)
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	acct, err := s.account(pi, att, mca)
+	if err != nil {
+		return nil, err
+	}
+	res, callErr := conn.Capture(ctx, &connector.CaptureRequest{
+		Account:                acct,
+		ConnectorTransactionID: deref(att.ConnectorTransactionID),
+		CaptureID:              cp.ID,
+		AmountToCapture:        cp.Amount,
+		Currency:               string(att.Currency),
+		ConnectorMetadata:      att.ConnectorMetadata,
+	})
+	failed := false
+	err = s.inTx(ctx, func(tx *ent.Tx) error {
+		pi, err := s.lockPayment(ctx, tx, paymentID)
+		if err != nil {
+			return err
+		}
+		att, err := tx.PaymentAttempt.Get(ctx, att.ID)
+		if err != nil {
+			return ErrInternal(err)
+		}
+		capUpd := cp.Update()
+		attUpd := att.Update()
+		piUpd := pi.Update().AddVersion(1)
+		switch {
+		case callErr != nil:
+			// Unknown outcome: keep the reservation and the pending capture.
+			_, err := capUpd.SetErrorMessage("the connector did not answer; the capture will be synced").
+				SetErrorReason(callErr.Error()).Save(ctx)
+			return dbErrorOrNil(err, "capture")
+		case res.Status == connector.StatusFailure:
+			failed = true
+			capUpd.SetStatus(capture.StatusFailed)
+			if d := res.Decline; d != nil {
+				capUpd.SetErrorCode(d.Code).SetErrorMessage(d.Message).SetNillableErrorReason(nonEmpty(d.Reason))
+			}
+			piUpd.AddAmountCapturable(cp.Amount)
+		case res.Status == connector.StatusPending:
+			capUpd.SetNillableConnectorCaptureID(nonEmpty(res.ConnectorCaptureID))
+			attUpd.SetStatus(paymentattempt.StatusCaptureInitiated)
+			if pi.AmountCaptured > 0 {
+				piUpd.SetStatus(paymentintent.StatusPartiallyCapturedAndProcessing)
+			} else {
+				piUpd.SetStatus(paymentintent.StatusProcessing)
+			}
+		default: // charged
+			capUpd.SetStatus(capture.StatusCharged).SetNillableConnectorCaptureID(nonEmpty(res.ConnectorCaptureID))
+			captured := pi.AmountCaptured + cp.Amount
+			piUpd.SetAmountCaptured(captured)
+			var status paymentattempt.Status
+			switch {
+			case captured >= att.NetAmount:
+				status = paymentattempt.StatusCharged
+				piUpd.SetAmountCapturable(0)
+			case pi.CaptureMethod == paymentintent.CaptureMethodManualMultiple && pi.AmountCapturable > 0:
+				status = paymentattempt.StatusPartialChargedAndChargeable
+			default:
+				// One partial capture ends the authorization: the rest is released.
+				status = paymentattempt.StatusPartialCharged
+				piUpd.SetAmountCapturable(0)
+			}
+			attUpd.SetStatus(status)
+			piUpd.SetStatus(intentStatusOf(status))
+			if res.ConnectorMetadata != nil {
+				attUpd.SetConnectorMetadata(res.ConnectorMetadata)
+			}
+			if res.DisputeAfterSuccess != nil && status == paymentattempt.StatusCharged {
+				if err := s.openDispute(ctx, tx, pi, att, res.DisputeAfterSuccess); err != nil {
+					return err
+				}
+			}
+		}
+		if _, err := capUpd.Save(ctx); err != nil {
+			return ErrInternal(err)
+		}
+		if att, err = attUpd.Save(ctx); err != nil {
+			return ErrInternal(err)
+		}
+		if pi, err = piUpd.Save(ctx); err != nil {
+			return ErrInternal(err)
+		}
+		_, err = att.Update().SetAmountCapturable(pi.AmountCapturable).Save(ctx)
+		return dbErrorOrNil(err, "payment attempt")
+	})
+	if err != nil {
+		return nil, err
+	}
+	if failed {
+		e := invalid(400, "CE_03", "Capture attempt failed while processing with connector")
+		if res.Decline != nil {
+			e.Message += ": " + res.Decline.Message
+		}
+		return nil, e
+	}
+	return s.GetPayment(ctx, paymentID)
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// openDispute records the dispute a network opened on a successful payment.
+func (s *Service) openDispute(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, att *ent.PaymentAttempt, spec *connector.DisputeSpec) error {
+	now := s.now()
+	_, err := tx.Dispute.Create().
+		SetPaymentIntentID(pi.ID).
+		SetAttemptID(att.ID).
+		SetProfileID(pi.ProfileID).
+		SetNillableMerchantConnectorID(att.MerchantConnectorID).
+		SetAmount(att.NetAmount).
+		SetCurrency(schematype.Currency(att.Currency)).
+		SetConnector(deref(att.Connector)).
+		SetConnectorStatus("needs_response").
+		SetConnectorDisputeID("sim_dp_" + att.ID).
+		SetConnectorReason(spec.Reason).
+		SetConnectorReasonCode(spec.ReasonCode).
+		SetChallengeRequiredBy(now.AddDate(0, 0, 7)).
+		SetConnectorCreatedAt(now).
+		SetConnectorUpdatedAt(now).
+		Save(ctx)
+	return dbErrorOrNil(err, "dispute")
+}

@@ -1,0 +1,344 @@
+package payments
+
+import (
+	"context"
+	"crypto/subtle"
+	"fmt"
+	"net/url"
+
+	"switchyard/ent"
+	"switchyard/ent/merchantconnectoraccount"
+	"switchyard/ent/paymentattempt"
+	"switchyard/ent/paymentintent"
+	"switchyard/ent/predicate"
+	"switchyard/ent/schema/schematype"
+	"switchyard/internal/ids"
+	"switchyard/internal/tenancy"
+	"switchyard/payments/cards"
+	"switchyard/payments/connector"
+)
+
+// ConfirmInput confirms a payment, optionally changing it first (v1 confirm
+// accepts the create members).
+type ConfirmInput struct {
+	PaymentFields
+	// ClientSecret is required when the caller holds only the publishable key.
+	ClientSecret *string
+}
+
+func paymentAttemptOf(intentID, attemptID string) []predicate.PaymentAttempt {
+	return []predicate.PaymentAttempt{paymentattempt.PaymentIntentID(intentID), paymentattempt.ID(attemptID)}
+}
+
+// checkClientSecret enforces the publishable-key rule: the client secret
+// must be given, match, and not have expired.
+func (s *Service) checkClientSecret(ctx context.Context, pi *ent.PaymentIntent, given *string) error {
+	p, _ := tenancy.FromContext(ctx)
+	if !p.ClientOnly && given == nil {
+		return nil
+	}
+	if given == nil || *given == "" {
+		return invalid(400, "IR_08", "client_secret was not provided")
+	}
+	if subtle.ConstantTimeCompare([]byte(*given), []byte(pi.ClientSecret)) != 1 {
+		return invalid(400, "IR_09", "The client_secret provided does not match the client_secret associated with the Payment")
+	}
+	if !s.now().Before(pi.ExpiresOn) {
+		return invalid(400, "IR_08", "The provided client_secret has expired")
+	}
+	return nil
+}
+
+// ConfirmPayment authorizes a payment through its connector: one
+// transaction records the attempt, the connector is called outside any
+// transaction, and a second transaction records the outcome.
+func (s *Service) ConfirmPayment(ctx context.Context, paymentID string, in ConfirmInput) (*PaymentView, error) {
+	merchantID, err := contextMerchant(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		pi      *ent.PaymentIntent
+		att     *ent.PaymentAttempt
+		mca     *ent.MerchantConnectorAccount
+		method  *PaymentMethodInput
+		pending bool // the attempt is recorded; the connector must be called
+	)
+	err = s.inTx(ctx, func(tx *ent.Tx) error {
+		cur, err := s.lockPayment(ctx, tx, paymentID)
+		if err != nil {
+			return err
+		}
+		if err := s.checkClientSecret(ctx, cur, in.ClientSecret); err != nil {
+			return err
+		}
+		if !statusIn(cur.Status, confirmableStates...) {
+			return ErrUnexpectedState("confirmed", cur.Status, confirmableStates)
+		}
+		ptype := string(cur.PaymentType)
+		if in.PaymentType != nil {
+			ptype = *in.PaymentType
+		}
+		if err := in.validate(cur.Amount, &ptype); err != nil {
+			return err
+		}
+		if pi, err = s.applyFields(ctx, tx, cur, &in.PaymentFields); err != nil {
+			return err
+		}
+		method = in.PaymentMethod
+		if method == nil {
+			if method, err = s.vaultGet(ctx, merchantID, pi.ID); err != nil {
+				return err
+			}
+		}
+		if method == nil {
+			return ErrMissingField("payment_method_data")
+		}
+		if mca, err = s.route(ctx, tx, pi, in.Connectors, in.MerchantConnectorID); err != nil {
+			return err
+		}
+		att, err = s.newAttempt(ctx, tx, pi, mca, method)
+		if err != nil {
+			return err
+		}
+		pi, err = pi.Update().
+			SetStatus(paymentintent.StatusProcessing).
+			SetActiveAttemptID(att.ID).
+			AddAttemptCount(1).
+			SetConnector(mca.ConnectorName).
+			SetMerchantConnectorID(mca.ID).
+			SetPaymentMethod(method.Type).
+			SetNillablePaymentMethodType(nonEmpty(method.Subtype)).
+			SetNillableCardNetwork(cardNetwork(method)).
+			AddVersion(1).
+			Save(ctx)
+		if err != nil {
+			return ErrInternal(err)
+		}
+		pending = true
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if pending {
+		if err := s.authorize(ctx, pi, att, mca, method); err != nil {
+			return nil, err
+		}
+		s.vaultDrop(ctx, merchantID, pi.ID) // the connector has seen the card
+	}
+	return s.GetPayment(ctx, paymentID)
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func cardNetwork(m *PaymentMethodInput) *string {
+	if m.Card == nil {
+		return nil
+	}
+	if m.Card.Network != nil && *m.Card.Network != "" {
+		return m.Card.Network
+	}
+	return nonEmpty(cards.Network(m.Card.Number))
+}
+
+// route picks the connector account: the one named (by id, or by connector
+// name), else the profile's first active payment processor.
+func (s *Service) route(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, names []string, mcaID *string) (*ent.MerchantConnectorAccount, error) {
+	q := tx.MerchantConnectorAccount.Query().Where(
+		merchantconnectoraccount.ProfileID(pi.ProfileID),
+		merchantconnectoraccount.Disabled(false),
+		merchantconnectoraccount.StatusEQ(merchantconnectoraccount.StatusActive),
+		merchantconnectoraccount.ConnectorTypeEQ(merchantconnectoraccount.ConnectorTypePaymentProcessor),
+	).Order(ent.Asc(merchantconnectoraccount.FieldCreatedAt), ent.Asc(merchantconnectoraccount.FieldID))
+	switch {
+	case mcaID != nil:
+		q = q.Where(merchantconnectoraccount.ID(*mcaID))
+	case len(names) > 0:
+		q = q.Where(merchantconnectoraccount.ConnectorNameIn(names...))
+	}
+	all, err := q.All(ctx)
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	if len(all) == 0 {
+		return nil, invalid(400, "IR_39", "No eligible connector was found for the current payment method configuration: "+
+			"the profile %s has no active payment processor%s", pi.ProfileID, routingHint(names, mcaID))
+	}
+	if len(names) > 0 { // the first name the request lists wins
+		for _, n := range names {
+			for _, m := range all {
+				if m.ConnectorName == n {
+					return m, nil
+				}
+			}
+		}
+	}
+	return all[0], nil
+}
+
+func routingHint(names []string, mcaID *string) string {
+	switch {
+	case mcaID != nil:
+		return fmt.Sprintf(" with merchant_connector_id %s", *mcaID)
+	case len(names) > 0:
+		return fmt.Sprintf(" named %s", joinOr(names))
+	}
+	return ""
+}
+
+// newAttempt records an attempt with what may be kept of the payment method.
+func (s *Service) newAttempt(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, mca *ent.MerchantConnectorAccount, m *PaymentMethodInput) (*ent.PaymentAttempt, error) {
+	create := tx.PaymentAttempt.Create().
+		SetID(ids.New(ids.Attempt)).
+		SetPaymentIntentID(pi.ID).
+		SetStatus(paymentattempt.StatusPending).
+		SetAmount(pi.Amount).
+		SetNetAmount(netAmount(pi)).
+		SetCurrency(pi.Currency).
+		SetConnector(mca.ConnectorName).
+		SetMerchantConnectorID(mca.ID).
+		SetCaptureMethod(paymentattempt.CaptureMethod(pi.CaptureMethod)).
+		SetPaymentMethod(m.Type).
+		SetNillablePaymentMethodType(nonEmpty(m.Subtype)).
+		SetNillableOrderTaxAmount(pi.OrderTaxAmount).
+		SetNillableSurchargeAmount(pi.SurchargeAmount)
+	if pi.AuthenticationType != nil {
+		create.SetAuthenticationType(paymentattempt.AuthenticationType(*pi.AuthenticationType))
+	}
+	if m.Card != nil {
+		create.SetCard(cardDetails(m.Card))
+	}
+	if m.Billing != nil {
+		create.SetPaymentMethodBilling(m.Billing)
+	}
+	att, err := create.Save(ctx)
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	return att, nil
+}
+
+// netAmount is the order amount plus shipping, tax and surcharge.
+func netAmount(pi *ent.PaymentIntent) int64 {
+	n := pi.Amount
+	for _, v := range []*int64{pi.ShippingCost, pi.OrderTaxAmount, pi.SurchargeAmount, pi.TaxOnSurcharge} {
+		if v != nil {
+			n += *v
+		}
+	}
+	return n
+}
+
+// cardDetails is what is kept of a card: never the number or the CVC.
+func cardDetails(c *CardInput) *schematype.CardDetails {
+	d := cards.Describe(c.Number)
+	out := &schematype.CardDetails{
+		Last4:          d.Last4,
+		CardISIN:       d.BIN,
+		CardExpMonth:   c.ExpMonth,
+		CardExpYear:    c.ExpYear,
+		CardHolderName: c.HolderName,
+		CardNetwork:    nonEmpty(d.Network),
+	}
+	if c.Network != nil && *c.Network != "" {
+		out.CardNetwork = c.Network
+	}
+	out.CardExtendedBIN = nonEmpty(d.ExtendedBIN)
+	out.CardType = nonEmpty(d.CardType)
+	out.CardIssuer = nonEmpty(d.Issuer)
+	out.CardIssuingCntry = nonEmpty(d.IssuingCountry)
+	return out
+}
+
+// account is the connector request header for an attempt.
+func (s *Service) account(pi *ent.PaymentIntent, att *ent.PaymentAttempt, mca *ent.MerchantConnectorAccount) (connector.Account, error) {
+	creds, err := s.ConnectorCredentials(mca)
+	if err != nil {
+		return connector.Account{}, err
+	}
+	return connector.Account{
+		ConnectorName:              mca.ConnectorName,
+		MerchantConnectorAccountID: mca.ID,
+		Credentials:                creds,
+		PaymentID:                  pi.PaymentID,
+		AttemptID:                  att.ID,
+	}, nil
+}
+
+// authorize calls the connector for a recorded attempt and records the
+// outcome. With sequential_automatic the authorization is followed by its
+// capture, as two connector calls.
+func (s *Service) authorize(ctx context.Context, pi *ent.PaymentIntent, att *ent.PaymentAttempt, mca *ent.MerchantConnectorAccount, m *PaymentMethodInput) error {
+	conn, err := s.deps.Connectors.For(mca.ConnectorName)
+	if err != nil {
+		return ErrInternal(err)
+	}
+	acct, err := s.account(pi, att, mca)
+	if err != nil {
+		return err
+	}
+	capMethod := connector.CaptureMethod(pi.CaptureMethod)
+	if capMethod == connector.CaptureSequentialAutomatic {
+		capMethod = connector.CaptureManual
+	}
+	req := &connector.AuthorizeRequest{
+		Account:            acct,
+		Amount:             att.NetAmount,
+		Currency:           string(pi.Currency),
+		CaptureMethod:      capMethod,
+		OffSession:         pi.OffSession != nil && *pi.OffSession,
+		SetupFutureUsage:   pi.SetupFutureUsage != nil && *pi.SetupFutureUsage == "off_session",
+		PaymentMethod:      connectorMethod(m),
+		AuthenticationType: connector.NoThreeDS,
+	}
+	if pi.AuthenticationType != nil && *pi.AuthenticationType == paymentintent.AuthenticationTypeThreeDs {
+		req.AuthenticationType = connector.ThreeDS
+	}
+	if b := billingOf(pi, m); b != nil && b.Address != nil {
+		if b.Address.Line1 != nil {
+			req.Billing.Line1 = *b.Address.Line1
+		}
+		if b.Address.Zip != nil {
+			req.Billing.Zip = *b.Address.Zip
+		}
+	}
+	res, callErr := conn.Authorize(ctx, req)
+	return s.recordPaymentResult(ctx, pi.PaymentID, att.ID, res, callErr)
+}
+
+func billingOf(pi *ent.PaymentIntent, m *PaymentMethodInput) *schematype.AddressWrapper {
+	if m.Billing != nil {
+		return m.Billing
+	}
+	return pi.Billing
+}
+
+func connectorMethod(m *PaymentMethodInput) connector.PaymentMethod {
+	out := connector.PaymentMethod{Type: connector.PaymentMethodType(m.Type), Subtype: m.Subtype, VPA: m.VPA}
+	if m.Card != nil {
+		holder := ""
+		if m.Card.HolderName != nil {
+			holder = *m.Card.HolderName
+		}
+		out.Card = &connector.Card{Number: m.Card.Number, ExpMonth: m.Card.ExpMonth, ExpYear: m.Card.ExpYear,
+			CVC: m.Card.CVC, HolderName: holder}
+	}
+	return out
+}
+
+// redirectURL is the sandbox Approve/Decline page of an attempt. The token
+// is a keyed hash of the attempt id, so the URL cannot be guessed.
+func (s *Service) redirectURL(attemptID string) string {
+	return s.deps.PublicURL + "/sandbox/authenticate/" + url.PathEscape(attemptID) + "?token=" + s.RedirectToken(attemptID)
+}
+
+// RedirectToken authenticates the customer's browser on the sandbox page.
+func (s *Service) RedirectToken(attemptID string) string {
+	return s.box.Fingerprint("sandbox-redirect", attemptID)[:32]
+}

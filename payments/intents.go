@@ -1,0 +1,386 @@
+package payments
+
+import (
+	"context"
+	"time"
+
+	"switchyard/ent"
+	"switchyard/ent/customer"
+	"switchyard/ent/paymentintent"
+	"switchyard/ent/profile"
+	"switchyard/ent/schema/schematype"
+	"switchyard/internal/ids"
+	"switchyard/internal/tenancy"
+)
+
+// CreatePayment creates a payment intent (and its customer on first use) in
+// one transaction. With Confirm it then authorizes, as POST /payments with
+// confirm: true does.
+func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentView, error) {
+	if err := validateCurrency(in.Currency); err != nil {
+		return nil, err
+	}
+	if err := validateAmount(in.Amount, in.PaymentType); err != nil {
+		return nil, err
+	}
+	if err := in.validate(in.Amount, in.PaymentType); err != nil {
+		return nil, err
+	}
+	paymentID := ""
+	if in.PaymentID != nil {
+		paymentID = *in.PaymentID
+		if paymentID == "" || len(paymentID) > maxPaymentID || !idPattern.MatchString(paymentID) {
+			return nil, ErrInvalidValue("payment_id", "must be 1 to %d characters of letters, digits, '_' and '-'", maxPaymentID)
+		}
+	}
+	merchantID, err := contextMerchant(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var pi *ent.PaymentIntent
+	err = s.inTx(ctx, func(tx *ent.Tx) error {
+		prof, err := s.paymentProfile(ctx, tx, in.ProfileID)
+		if err != nil {
+			return err
+		}
+		id := ids.New(ids.Payment)
+		if paymentID == "" {
+			paymentID = id
+		}
+		exists, err := tx.PaymentIntent.Query().Where(paymentintent.PaymentID(paymentID)).Exist(ctx)
+		if err != nil {
+			return ErrInternal(err)
+		}
+		if exists {
+			return errDuplicatePayment()
+		}
+		expiry := int64(prof.SessionExpiry)
+		if in.SessionExpiry != nil {
+			expiry = *in.SessionExpiry
+		}
+		create := tx.PaymentIntent.Create().
+			SetID(id).
+			SetPaymentID(paymentID).
+			SetProfileID(prof.ID).
+			SetAmount(in.Amount).
+			SetCurrency(schematype.Currency(in.Currency)).
+			SetClientSecret(ids.ClientSecret(paymentID)).
+			SetSessionExpiry(expiry).
+			SetExpiresOn(s.now().Add(time.Duration(expiry) * time.Second)).
+			SetStatus(paymentintent.StatusRequiresPaymentMethod)
+		if in.ReturnURL == nil && prof.ReturnURL != nil {
+			create.SetReturnURL(*prof.ReturnURL)
+		}
+		pi, err = create.Save(ctx)
+		if err != nil {
+			return dbError(err, "payment")
+		}
+		pi, err = s.applyFields(ctx, tx, pi, &in.PaymentFields)
+		return err
+	})
+	if err != nil {
+		if e, ok := AsError(err); ok && e.Code == "HE_01" && e.Field == "" {
+			return nil, errDuplicatePayment()
+		}
+		return nil, err
+	}
+	if in.PaymentMethod != nil {
+		if err := s.vaultPut(ctx, merchantID, pi.ID, in.PaymentMethod, time.Until(pi.ExpiresOn)); err != nil {
+			return nil, err
+		}
+	}
+	if in.Confirm {
+		return s.ConfirmPayment(ctx, paymentID, ConfirmInput{})
+	}
+	return s.GetPayment(ctx, paymentID)
+}
+
+func errDuplicatePayment() *Error {
+	return ErrDuplicate("The payment with the specified payment_id already exists in our records")
+}
+
+// paymentProfile resolves the profile a payment belongs to: the one named,
+// else the caller's (X-Profile-Id), else the merchant's default.
+func (s *Service) paymentProfile(ctx context.Context, tx *ent.Tx, named *string) (*ent.Profile, error) {
+	id := ""
+	if named != nil {
+		id = *named
+	} else if p, ok := tenancy.FromContext(ctx); ok {
+		id = p.ProfileID
+	}
+	q := tx.Profile.Query()
+	if id != "" {
+		q = q.Where(profile.ID(id))
+	} else {
+		q = q.Where(profile.IsDefault(true))
+	}
+	prof, err := q.First(ctx)
+	if ent.IsNotFound(err) {
+		if id != "" {
+			return nil, errProfileNotFound(id)
+		}
+		return nil, ErrNotFound("Business profile")
+	}
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" && p.ProfileID != prof.ID {
+		return nil, errProfileNotFound(prof.ID)
+	}
+	return prof, nil
+}
+
+// applyFields writes the given members onto a payment inside tx.
+func (s *Service) applyFields(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, f *PaymentFields) (*ent.PaymentIntent, error) {
+	upd := pi.Update()
+	if f.Customer != nil {
+		c, err := s.upsertCustomer(ctx, tx, f.Customer)
+		if err != nil {
+			return nil, err
+		}
+		upd.SetCustomerID(c.ID)
+	}
+	if f.CaptureMethod != nil {
+		upd.SetCaptureMethod(paymentintent.CaptureMethod(*f.CaptureMethod))
+	}
+	if f.AuthenticationType != nil {
+		upd.SetAuthenticationType(paymentintent.AuthenticationType(*f.AuthenticationType))
+	}
+	if f.SetupFutureUsage != nil {
+		upd.SetSetupFutureUsage(paymentintent.SetupFutureUsage(*f.SetupFutureUsage))
+	}
+	if f.PaymentType != nil {
+		upd.SetPaymentType(paymentintent.PaymentType(*f.PaymentType))
+	}
+	if f.CustomerPresent != nil {
+		upd.SetCustomerPresent(paymentintent.CustomerPresent(*f.CustomerPresent))
+	}
+	if f.ApplyMitExemption != nil {
+		upd.SetApplyMitExemption(paymentintent.ApplyMitExemption(*f.ApplyMitExemption))
+	}
+	if f.PaymentLinkEnabled != nil {
+		upd.SetPaymentLinkEnabled(paymentintent.PaymentLinkEnabled(*f.PaymentLinkEnabled))
+	}
+	if f.SplitTxnsEnabled != nil {
+		upd.SetSplitTxnsEnabled(paymentintent.SplitTxnsEnabled(*f.SplitTxnsEnabled))
+	}
+	if f.RequestIncrementalAuthorization != nil {
+		upd.SetRequestIncrementalAuthorization(paymentintent.RequestIncrementalAuthorization(*f.RequestIncrementalAuthorization))
+	}
+	if f.RequestExternalThreeDSAuthentication != nil {
+		upd.SetRequestExternalThreeDsAuthentication(paymentintent.RequestExternalThreeDsAuthentication(*f.RequestExternalThreeDSAuthentication))
+	}
+	if f.ExternalTaxCalculation != nil {
+		upd.SetExternalTaxCalculation(paymentintent.ExternalTaxCalculation(*f.ExternalTaxCalculation))
+	}
+	if f.SurchargeCalculation != nil {
+		upd.SetSurchargeCalculation(paymentintent.SurchargeCalculation(*f.SurchargeCalculation))
+	}
+	if f.MerchantReferenceID != nil {
+		taken, err := tx.PaymentIntent.Query().Where(
+			paymentintent.MerchantReferenceID(*f.MerchantReferenceID), paymentintent.IDNEQ(pi.ID)).Exist(ctx)
+		if err != nil {
+			return nil, ErrInternal(err)
+		}
+		if taken {
+			e := ErrDuplicate("The merchant_reference_id %q is already used by another payment", *f.MerchantReferenceID)
+			e.Field = "merchant_reference_id"
+			return nil, e
+		}
+		upd.SetMerchantReferenceID(*f.MerchantReferenceID)
+	}
+	if f.SessionExpiry != nil {
+		upd.SetSessionExpiry(*f.SessionExpiry).
+			SetExpiresOn(pi.CreatedAt.Add(time.Duration(*f.SessionExpiry) * time.Second))
+	}
+	if f.ActiveAttempt != nil {
+		if f.ActiveAttempt.Unset {
+			upd.ClearActiveAttemptID()
+		} else {
+			ok, err := tx.PaymentAttempt.Query().Where(
+				paymentAttemptOf(pi.ID, f.ActiveAttempt.ID)...).Exist(ctx)
+			if err != nil {
+				return nil, ErrInternal(err)
+			}
+			if !ok {
+				e := ErrNotFound("Payment attempt")
+				e.Field = "set_active_attempt_id"
+				return nil, e
+			}
+			upd.SetActiveAttemptID(f.ActiveAttempt.ID)
+		}
+	}
+	if f.Metadata != nil {
+		upd.SetMetadata(f.Metadata) // replaces the old value, as the spec says
+	}
+	if f.ConnectorMetadata != nil {
+		upd.SetConnectorMetadata(f.ConnectorMetadata)
+	}
+	if f.FeatureMetadata != nil {
+		upd.SetFeatureMetadata(f.FeatureMetadata)
+	}
+	if f.FrmMetadata != nil {
+		upd.SetFrmMetadata(f.FrmMetadata)
+	}
+	if f.PaymentLinkConfig != nil {
+		upd.SetPaymentLinkConfig(f.PaymentLinkConfig)
+	}
+	if f.Billing != nil {
+		upd.SetBilling(f.Billing)
+	}
+	if f.Shipping != nil {
+		upd.SetShipping(f.Shipping)
+	}
+	if f.OrderDetails != nil {
+		upd.SetOrderDetails(f.OrderDetails)
+	}
+	if f.AllowedPaymentMethodTypes != nil {
+		upd.SetAllowedPaymentMethodTypes(f.AllowedPaymentMethodTypes)
+	}
+	upd.SetNillableCaptureOn(f.CaptureOn).
+		SetNillableDescription(f.Description).
+		SetNillableReturnURL(f.ReturnURL).
+		SetNillableStatementDescriptor(f.StatementDescriptor).
+		SetNillableStatementDescriptorSuffix(f.StatementDescriptorSuffix).
+		SetNillableMerchantOrderReferenceID(f.MerchantOrderReferenceID).
+		SetNillableOffSession(f.OffSession).
+		SetNillableShippingCost(f.ShippingCost).
+		SetNillableOrderTaxAmount(f.OrderTaxAmount).
+		SetNillableSurchargeAmount(f.SurchargeAmount).
+		SetNillableTaxOnSurcharge(f.TaxOnSurcharge).
+		SetNillableBusinessCountry(f.BusinessCountry).
+		SetNillableBusinessLabel(f.BusinessLabel).
+		SetNillableBusinessSubLabel(f.BusinessSubLabel).
+		SetNillableEnablePartialAuthorization(f.EnablePartialAuthorization).
+		SetNillableRequestExtendedAuthorization(f.RequestExtendedAuthorization).
+		SetNillableEnableOvercapture(f.EnableOvercapture).
+		SetNillableForce3dsChallenge(f.Force3DSChallenge).
+		SetNillableIsIframeRedirectionEnabled(f.IsIframeRedirectionEnabled).
+		SetNillableRoutingAlgorithmID(f.RoutingAlgorithmID).
+		AddVersion(1)
+	if f.PaymentMethod != nil {
+		upd.SetPaymentMethod(f.PaymentMethod.Type)
+		if f.PaymentMethod.Subtype != "" {
+			upd.SetPaymentMethodType(f.PaymentMethod.Subtype)
+		}
+		if pi.Status == paymentintent.StatusRequiresPaymentMethod {
+			upd.SetStatus(paymentintent.StatusRequiresConfirmation)
+		}
+	}
+	out, err := upd.Save(ctx)
+	if err != nil {
+		return nil, dbError(err, "payment")
+	}
+	return out, nil
+}
+
+// upsertCustomer returns the merchant's customer with this id, creating it
+// (or filling in details it lacked) as Hyperswitch does on payment create.
+func (s *Service) upsertCustomer(ctx context.Context, tx *ent.Tx, in *CustomerInput) (*ent.Customer, error) {
+	c, err := tx.Customer.Query().Where(customer.CustomerID(in.ID)).Only(ctx)
+	switch {
+	case ent.IsNotFound(err):
+		c, err = tx.Customer.Create().
+			SetCustomerID(in.ID).
+			SetNillableName(in.Name).
+			SetNillableEmail(in.Email).
+			SetNillablePhone(in.Phone).
+			SetNillablePhoneCountryCode(in.PhoneCountryCode).
+			Save(ctx)
+		if err != nil {
+			return nil, dbError(err, "customer")
+		}
+		return c, nil
+	case err != nil:
+		return nil, ErrInternal(err)
+	}
+	if in.Name == nil && in.Email == nil && in.Phone == nil && in.PhoneCountryCode == nil {
+		return c, nil
+	}
+	c, err = c.Update().SetNillableName(in.Name).SetNillableEmail(in.Email).
+		SetNillablePhone(in.Phone).SetNillablePhoneCountryCode(in.PhoneCountryCode).Save(ctx)
+	if err != nil {
+		return nil, dbError(err, "customer")
+	}
+	return c, nil
+}
+
+// lockPayment reads a payment by its payment_id and locks its row until tx
+// ends: every state change of a payment goes through here, so two
+// concurrent captures or refunds are serialised.
+func (s *Service) lockPayment(ctx context.Context, tx *ent.Tx, paymentID string) (*ent.PaymentIntent, error) {
+	pi, err := forUpdate(s, tx.PaymentIntent.Query().Where(paymentintent.PaymentID(paymentID))).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, errPaymentNotFound()
+	}
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	return pi, nil
+}
+
+// UpdatePayment changes a payment that has not been confirmed yet (v1
+// POST /payments/{id}, v2 update-intent).
+func (s *Service) UpdatePayment(ctx context.Context, paymentID string, p PaymentPatch) (*PaymentView, error) {
+	if p.Currency != nil {
+		if err := validateCurrency(*p.Currency); err != nil {
+			return nil, err
+		}
+	}
+	merchantID, err := contextMerchant(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var pi *ent.PaymentIntent
+	err = s.inTx(ctx, func(tx *ent.Tx) error {
+		cur, err := s.lockPayment(ctx, tx, paymentID)
+		if err != nil {
+			return err
+		}
+		if !statusIn(cur.Status, updatableStates...) {
+			return ErrUnexpectedState("updated", cur.Status, updatableStates)
+		}
+		amount := cur.Amount
+		if p.Amount != nil {
+			amount = *p.Amount
+		}
+		ptype := p.PaymentType
+		if ptype == nil {
+			t := string(cur.PaymentType)
+			ptype = &t
+		}
+		if err := validateAmount(amount, ptype); err != nil {
+			return err
+		}
+		if p.OrderDetails == nil && p.Amount != nil && len(cur.OrderDetails) > 0 {
+			// The stored lines must still sum to the new amount.
+			if err := validateOrderDetails(cur.OrderDetails, amount); err != nil {
+				return err
+			}
+		}
+		if err := p.validate(amount, ptype); err != nil {
+			return err
+		}
+		upd := cur.Update()
+		if p.Amount != nil {
+			upd.SetAmount(*p.Amount)
+		}
+		if p.Currency != nil {
+			upd.SetCurrency(schematype.Currency(*p.Currency))
+		}
+		if cur, err = upd.Save(ctx); err != nil {
+			return dbError(err, "payment")
+		}
+		pi, err = s.applyFields(ctx, tx, cur, &p.PaymentFields)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if p.PaymentMethod != nil {
+		if err := s.vaultPut(ctx, merchantID, pi.ID, p.PaymentMethod, time.Until(pi.ExpiresOn)); err != nil {
+			return nil, err
+		}
+	}
+	return s.GetPayment(ctx, paymentID)
+}

@@ -1,0 +1,312 @@
+package payments
+
+import (
+	"context"
+	"time"
+
+	"switchyard/ent"
+	"switchyard/ent/merchantconnectoraccount"
+	"switchyard/ent/refund"
+	"switchyard/ent/schema/schematype"
+	"switchyard/internal/ids"
+	"switchyard/payments/connector"
+)
+
+// RefundInput creates a refund (POST /refunds).
+type RefundInput struct {
+	PaymentID string
+	// RefundID is the merchant's id for the refund; generated if nil.
+	RefundID *string
+	// Amount defaults to everything still refundable.
+	Amount     *int64
+	Reason     *string
+	RefundType *string
+	Metadata   map[string]any
+}
+
+// RefundPatch updates a refund's reason and metadata.
+type RefundPatch struct {
+	Reason   *string
+	Metadata map[string]any
+}
+
+const maxRefundReason = 255
+
+func errRefundNotFound() *Error {
+	return invalid(404, "HE_02", "Refund does not exist in our records.")
+}
+
+// CreateRefund refunds captured money. Under the payment's row lock the
+// refund is checked against what was captured minus every refund that has
+// not failed, and recorded as pending before the connector is called, so
+// concurrent refunds can never refund more than was captured.
+func (s *Service) CreateRefund(ctx context.Context, in RefundInput) (*ent.Refund, error) {
+	if in.PaymentID == "" {
+		return nil, ErrMissingField("payment_id")
+	}
+	if in.RefundID != nil && (*in.RefundID == "" || len(*in.RefundID) > maxPaymentID || !idPattern.MatchString(*in.RefundID)) {
+		return nil, ErrInvalidValue("refund_id", "must be 1 to %d characters of letters, digits, '_' and '-'", maxPaymentID)
+	}
+	if in.Reason != nil && len(*in.Reason) > maxRefundReason {
+		return nil, ErrInvalidValue("reason", "must be at most %d characters", maxRefundReason)
+	}
+	if err := oneOf("refund_type", in.RefundType, "instant", "scheduled"); err != nil {
+		return nil, err
+	}
+	if in.Amount != nil && (*in.Amount <= 0 || *in.Amount > MaxAmount) {
+		return nil, ErrInvalidValue("amount", "must be between 1 and %d", MaxAmount)
+	}
+	var (
+		ref *ent.Refund
+		att *ent.PaymentAttempt
+		mca *ent.MerchantConnectorAccount
+		pi  *ent.PaymentIntent
+	)
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		var err error
+		if pi, err = s.lockPayment(ctx, tx, in.PaymentID); err != nil {
+			return err
+		}
+		if !statusIn(pi.Status, refundableStates...) || pi.AmountCaptured == 0 || pi.ActiveAttemptID == nil {
+			return invalid(400, "HE_03", "The payment has not succeeded yet. Please pass a successful payment to initiate refund")
+		}
+		if in.RefundID != nil {
+			taken, err := tx.Refund.Query().Where(refund.RefundID(*in.RefundID)).Exist(ctx)
+			if err != nil {
+				return ErrInternal(err)
+			}
+			if taken {
+				return ErrDuplicate("Duplicate refund request. Refund already attempted with the refund ID")
+			}
+		}
+		refunded, err := refundedSoFar(ctx, tx, pi.ID)
+		if err != nil {
+			return err
+		}
+		remaining := pi.AmountCaptured - refunded
+		amount := remaining
+		if in.Amount != nil {
+			amount = *in.Amount
+		}
+		if amount <= 0 || amount > remaining {
+			return invalid(400, "IR_13", "The refund amount exceeds the amount captured: %d was captured, %d is already refunded or pending, %d was asked",
+				pi.AmountCaptured, refunded, amount)
+		}
+		if att, err = tx.PaymentAttempt.Get(ctx, *pi.ActiveAttemptID); err != nil {
+			return ErrInternal(err)
+		}
+		if mca, err = tx.MerchantConnectorAccount.Query().
+			Where(merchantconnectoraccount.ID(deref(att.MerchantConnectorID))).Only(ctx); err != nil {
+			return ErrInternal(err)
+		}
+		id := ids.New(ids.Refund)
+		refundID := id
+		if in.RefundID != nil {
+			refundID = *in.RefundID
+		}
+		create := tx.Refund.Create().
+			SetID(id).
+			SetRefundID(refundID).
+			SetPaymentIntentID(pi.ID).
+			SetAttemptID(att.ID).
+			SetProfileID(pi.ProfileID).
+			SetMerchantConnectorID(mca.ID).
+			SetConnector(mca.ConnectorName).
+			SetAmount(amount).
+			SetCurrency(pi.Currency).
+			SetStatus(refund.StatusPending).
+			SetNillableReason(in.Reason).
+			SetMetadata(in.Metadata)
+		if in.RefundType != nil {
+			create.SetRefundType(refund.RefundType(*in.RefundType))
+		}
+		ref, err = create.Save(ctx)
+		return dbErrorOrNil(err, "refund")
+	})
+	if err != nil {
+		if e, ok := AsError(err); ok && e.Code == "HE_01" {
+			return nil, ErrDuplicate("Duplicate refund request. Refund already attempted with the refund ID")
+		}
+		return nil, err
+	}
+
+	conn, err := s.deps.Connectors.For(mca.ConnectorName)
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	acct, err := s.account(pi, att, mca)
+	if err != nil {
+		return nil, err
+	}
+	res, callErr := conn.Refund(ctx, &connector.RefundRequest{
+		Account:                acct,
+		ConnectorTransactionID: deref(att.ConnectorTransactionID),
+		RefundID:               ref.ID,
+		Amount:                 ref.Amount,
+		Currency:               string(ref.Currency),
+		Reason:                 deref(ref.Reason),
+		ConnectorMetadata:      att.ConnectorMetadata,
+	})
+	err = s.inTx(ctx, func(tx *ent.Tx) error {
+		if _, err := s.lockPayment(ctx, tx, in.PaymentID); err != nil {
+			return err
+		}
+		upd := tx.Refund.UpdateOneID(ref.ID)
+		switch {
+		case callErr != nil:
+			upd.SetErrorMessage("the connector did not answer; the refund stays pending until it is synced")
+		case res.Status == connector.RefundSucceeded:
+			upd.SetStatus(refund.StatusSucceeded).SetNillableConnectorRefundID(nonEmpty(res.ConnectorRefundID))
+		case res.Status == connector.RefundFailed:
+			upd.SetStatus(refund.StatusFailed)
+			if d := res.Decline; d != nil {
+				upd.SetErrorCode(d.Code).SetErrorMessage(d.Message)
+			}
+		default:
+			upd.SetNillableConnectorRefundID(nonEmpty(res.ConnectorRefundID))
+		}
+		ref, err = upd.Save(ctx)
+		return dbErrorOrNil(err, "refund")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ref, nil
+}
+
+// refundedSoFar is what the payment's refunds take up: every refund that
+// has not failed (succeeded, pending or in review).
+func refundedSoFar(ctx context.Context, tx *ent.Tx, intentID string) (int64, error) {
+	refs, err := tx.Refund.Query().Where(refund.PaymentIntentID(intentID), refund.StatusNEQ(refund.StatusFailed)).All(ctx)
+	if err != nil {
+		return 0, ErrInternal(err)
+	}
+	var sum int64
+	for _, r := range refs {
+		sum += r.Amount
+	}
+	return sum, nil
+}
+
+// GetRefund returns a refund of the merchant in ctx by its refund_id.
+func (s *Service) GetRefund(ctx context.Context, refundID string) (*ent.Refund, error) {
+	r, err := s.client.Refund.Query().Where(refund.RefundID(refundID)).WithPayment().Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, errRefundNotFound()
+	}
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	return r, nil
+}
+
+// UpdateRefund changes a refund's reason and metadata (metadata replaces).
+func (s *Service) UpdateRefund(ctx context.Context, refundID string, p RefundPatch) (*ent.Refund, error) {
+	if p.Reason != nil && len(*p.Reason) > maxRefundReason {
+		return nil, ErrInvalidValue("reason", "must be at most %d characters", maxRefundReason)
+	}
+	n, err := s.client.Refund.Update().Where(refund.RefundID(refundID)).
+		SetNillableReason(p.Reason).
+		SetMetadata(p.Metadata).
+		Save(ctx)
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	if n == 0 {
+		return nil, errRefundNotFound()
+	}
+	return s.GetRefund(ctx, refundID)
+}
+
+// RefundFilter narrows POST /refunds/list.
+type RefundFilter struct {
+	PaymentID  *string
+	RefundID   *string
+	ProfileID  *string
+	Limit      int
+	Offset     int
+	CreatedGTE *time.Time
+	CreatedLTE *time.Time
+	Connectors []string
+	Currencies []string
+	Statuses   []string
+	AmountGTE  *int64
+	AmountLTE  *int64
+}
+
+// RefundList is a page of refunds and the count of all that match.
+type RefundList struct {
+	Refunds    []*ent.Refund
+	TotalCount int
+}
+
+// ListRefunds lists the merchant's refunds, newest first.
+func (s *Service) ListRefunds(ctx context.Context, f RefundFilter) (*RefundList, error) {
+	if f.Limit == 0 {
+		f.Limit = 10
+	}
+	if f.Limit < 1 || f.Limit > 100 {
+		return nil, ErrInvalidValue("limit", "must be between 1 and 100")
+	}
+	if f.Offset < 0 {
+		return nil, ErrInvalidValue("offset", "must not be negative")
+	}
+	q := s.client.Refund.Query()
+	if f.PaymentID != nil {
+		pi, err := s.GetPayment(ctx, *f.PaymentID)
+		if err != nil {
+			return nil, err
+		}
+		q = q.Where(refund.PaymentIntentID(pi.Intent.ID))
+	}
+	if f.RefundID != nil {
+		q = q.Where(refund.RefundID(*f.RefundID))
+	}
+	if f.ProfileID != nil {
+		q = q.Where(refund.ProfileID(*f.ProfileID))
+	}
+	if f.CreatedGTE != nil {
+		q = q.Where(refund.CreatedAtGTE(*f.CreatedGTE))
+	}
+	if f.CreatedLTE != nil {
+		q = q.Where(refund.CreatedAtLTE(*f.CreatedLTE))
+	}
+	if len(f.Connectors) > 0 {
+		q = q.Where(refund.ConnectorIn(f.Connectors...))
+	}
+	if len(f.Currencies) > 0 {
+		cs := make([]schematype.Currency, len(f.Currencies))
+		for i, c := range f.Currencies {
+			if cs[i] = schematype.Currency(c); !cs[i].Valid() {
+				return nil, ErrInvalidValue(indexed("currency", i), "%q is not a supported currency", c)
+			}
+		}
+		q = q.Where(refund.CurrencyIn(cs...))
+	}
+	if len(f.Statuses) > 0 {
+		st := make([]refund.Status, len(f.Statuses))
+		for i, v := range f.Statuses {
+			st[i] = refund.Status(v)
+			if refund.StatusValidator(st[i]) != nil {
+				return nil, ErrInvalidValue(indexed("refund_status", i), "unknown refund status %q", v)
+			}
+		}
+		q = q.Where(refund.StatusIn(st...))
+	}
+	if f.AmountGTE != nil {
+		q = q.Where(refund.AmountGTE(*f.AmountGTE))
+	}
+	if f.AmountLTE != nil {
+		q = q.Where(refund.AmountLTE(*f.AmountLTE))
+	}
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	refs, err := q.WithPayment().Order(ent.Desc(refund.FieldCreatedAt), ent.Desc(refund.FieldID)).
+		Limit(f.Limit).Offset(f.Offset).All(ctx)
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	return &RefundList{Refunds: refs, TotalCount: total}, nil
+}

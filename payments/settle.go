@@ -1,0 +1,152 @@
+package payments
+
+import (
+	"context"
+
+	"switchyard/ent"
+	"switchyard/ent/capture"
+	"switchyard/ent/paymentattempt"
+	"switchyard/ent/paymentintent"
+	"switchyard/payments/connector"
+)
+
+// attemptStatusOf maps a connector outcome to the attempt status.
+func attemptStatusOf(res *connector.PaymentResult) paymentattempt.Status {
+	switch res.Status {
+	case connector.StatusCharged:
+		return paymentattempt.StatusCharged
+	case connector.StatusAuthorized:
+		return paymentattempt.StatusAuthorized
+	case connector.StatusAuthenticationPending:
+		return paymentattempt.StatusAuthenticationPending
+	case connector.StatusVoided:
+		return paymentattempt.StatusVoided
+	case connector.StatusFailure:
+		if res.Decline != nil && res.Decline.Code == "authentication_failed" {
+			return paymentattempt.StatusAuthenticationFailed
+		}
+		return paymentattempt.StatusFailure
+	}
+	return paymentattempt.StatusPending
+}
+
+// recordPaymentResult records a connector's answer about an attempt and
+// moves the payment to the status it implies, in one transaction. A
+// transport failure (callErr) leaves the payment processing, with the
+// reason on the attempt, for a later sync.
+func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID string, res *connector.PaymentResult, callErr error) error {
+	var sequentialCapture bool
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		pi, err := s.lockPayment(ctx, tx, paymentID)
+		if err != nil {
+			return err
+		}
+		att, err := tx.PaymentAttempt.Query().Where(paymentAttemptOf(pi.ID, attemptID)...).Only(ctx)
+		if err != nil {
+			return ErrInternal(err)
+		}
+		if !statusIn(pi.Status, paymentintent.StatusProcessing, paymentintent.StatusRequiresCustomerAction) ||
+			(att.Status != paymentattempt.StatusPending && att.Status != paymentattempt.StatusAuthenticationPending) {
+			return nil // an answer already recorded (a double click on the 3-D Secure page)
+		}
+		if callErr != nil {
+			msg := "the connector did not answer; the payment will be synced"
+			_, err := att.Update().SetErrorMessage(msg).SetErrorReason(callErr.Error()).Save(ctx)
+			return dbErrorOrNil(err, "payment attempt")
+		}
+		status := attemptStatusOf(res)
+		upd := att.Update().
+			SetStatus(status).
+			SetNillableConnectorTransactionID(nonEmpty(res.ConnectorTransactionID)).
+			SetNillableNetworkTransactionID(nonEmpty(res.NetworkTransactionID)).
+			SetConnectorMetadata(res.ConnectorMetadata)
+		if d := res.Decline; d != nil {
+			upd.SetErrorCode(d.Code).SetErrorMessage(d.Message).
+				SetNillableErrorReason(nonEmpty(d.Reason)).
+				SetNillableIssuerErrorCode(nonEmpty(d.DeclineCode)).
+				SetNillableNetworkAdviceCode(nonEmpty(d.NetworkAdviceCode)).
+				SetNillableNetworkDeclineCode(nonEmpty(d.DeclineCode))
+		} else {
+			upd.ClearErrorCode().ClearErrorMessage().ClearErrorReason()
+		}
+		if res.RedirectRequired && status == paymentattempt.StatusAuthenticationPending {
+			upd.SetNextAction(map[string]any{"type": "redirect_to_url", "redirect_to_url": s.redirectURL(att.ID)})
+		} else {
+			upd.ClearNextAction()
+		}
+		if res.PaymentChecks != nil && att.Card != nil {
+			card := *att.Card
+			card.PaymentChecks = map[string]string{
+				"cvc_check":                 res.PaymentChecks.CVCCheck,
+				"address_line1_check":       res.PaymentChecks.AddressLine1Check,
+				"address_postal_code_check": res.PaymentChecks.AddressPostalCodeCheck,
+			}
+			upd.SetCard(&card)
+		}
+		if res.ConnectorMandateID != "" {
+			upd.SetPaymentToken(res.ConnectorMandateID)
+		}
+		switch status {
+		case paymentattempt.StatusAuthorized:
+			upd.SetAmountCapturable(att.NetAmount)
+		default:
+			upd.SetAmountCapturable(0)
+		}
+		if att, err = upd.Save(ctx); err != nil {
+			return ErrInternal(err)
+		}
+
+		piUpd := pi.Update().SetStatus(intentStatusOf(status)).AddVersion(1)
+		switch status {
+		case paymentattempt.StatusCharged:
+			if err := s.recordAutomaticCapture(ctx, tx, pi, att); err != nil {
+				return err
+			}
+			piUpd.SetAmountCaptured(att.NetAmount).SetAmountCapturable(0)
+			if res.DisputeAfterSuccess != nil {
+				if err := s.openDispute(ctx, tx, pi, att, res.DisputeAfterSuccess); err != nil {
+					return err
+				}
+			}
+		case paymentattempt.StatusAuthorized:
+			piUpd.SetAmountCapturable(att.NetAmount)
+			sequentialCapture = pi.CaptureMethod == paymentintent.CaptureMethodSequentialAutomatic
+		default:
+			piUpd.SetAmountCapturable(0)
+		}
+		_, err = piUpd.Save(ctx)
+		return dbErrorOrNil(err, "payment")
+	})
+	if err != nil {
+		return err
+	}
+	if sequentialCapture {
+		// sequential_automatic: the capture follows the authorization at once.
+		_, err := s.CapturePayment(ctx, paymentID, CaptureInput{})
+		if e, ok := AsError(err); ok && e.Code == "CE_03" {
+			return nil // the failed capture is recorded on the payment
+		}
+		return err
+	}
+	return nil
+}
+
+// recordAutomaticCapture records the capture a connector made with the
+// authorization, so amount_received always equals the sum of the captures.
+func (s *Service) recordAutomaticCapture(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, att *ent.PaymentAttempt) error {
+	n, err := tx.Capture.Query().Where(capture.PaymentIntentID(pi.ID)).Count(ctx)
+	if err != nil {
+		return ErrInternal(err)
+	}
+	_, err = tx.Capture.Create().
+		SetPaymentIntentID(pi.ID).
+		SetAuthorizedAttemptID(att.ID).
+		SetStatus(capture.StatusCharged).
+		SetAmount(att.NetAmount).
+		SetCurrency(att.Currency).
+		SetNillableConnector(att.Connector).
+		SetCaptureSequence(n + 1).
+		SetNillableConnectorCaptureID(att.ConnectorTransactionID).
+		Save(ctx)
+	return dbErrorOrNil(err, "capture")
+}

@@ -1,0 +1,130 @@
+package payments
+
+import (
+	"switchyard/ent/paymentattempt"
+	"switchyard/ent/paymentintent"
+)
+
+// intentStatusOf is Hyperswitch's mapping from the active attempt's status
+// to the intent's status. Every one of the spec's 16 intent statuses is the
+// image of some attempt status, except requires_confirmation and
+// requires_payment_method before any attempt exists, and the capture-driven
+// partial states that captureStatus decides.
+func intentStatusOf(a paymentattempt.Status) paymentintent.Status {
+	switch a {
+	case paymentattempt.StatusCharged, paymentattempt.StatusAutoRefunded:
+		return paymentintent.StatusSucceeded
+	case paymentattempt.StatusConfirmationAwaited:
+		return paymentintent.StatusRequiresConfirmation
+	case paymentattempt.StatusPaymentMethodAwaited:
+		return paymentintent.StatusRequiresPaymentMethod
+	case paymentattempt.StatusAuthorized:
+		return paymentintent.StatusRequiresCapture
+	case paymentattempt.StatusAuthenticationPending, paymentattempt.StatusDeviceDataCollectionPending:
+		return paymentintent.StatusRequiresCustomerAction
+	case paymentattempt.StatusUnresolved:
+		return paymentintent.StatusRequiresMerchantAction
+	case paymentattempt.StatusIntegrityFailure:
+		return paymentintent.StatusConflicted
+	case paymentattempt.StatusPartialCharged:
+		return paymentintent.StatusPartiallyCaptured
+	case paymentattempt.StatusPartialChargedAndChargeable:
+		return paymentintent.StatusPartiallyCapturedAndCapturable
+	case paymentattempt.StatusPartiallyAuthorized:
+		return paymentintent.StatusPartiallyAuthorizedAndRequiresCapture
+	case paymentattempt.StatusVoided:
+		return paymentintent.StatusCancelled
+	case paymentattempt.StatusVoidedPostCharge:
+		return paymentintent.StatusCancelledPostCapture
+	case paymentattempt.StatusExpired:
+		return paymentintent.StatusExpired
+	case paymentattempt.StatusAuthenticationFailed, paymentattempt.StatusAuthorizationFailed,
+		paymentattempt.StatusVoidFailed, paymentattempt.StatusRouterDeclined,
+		paymentattempt.StatusCaptureFailed, paymentattempt.StatusFailure:
+		return paymentintent.StatusFailed
+	default: // started, authentication_successful, authorizing, cod_initiated,
+		// void_initiated, capture_initiated, pending
+		return paymentintent.StatusProcessing
+	}
+}
+
+// terminal reports whether nothing more can happen to an intent's money
+// except refunds (and disputes).
+func terminal(s paymentintent.Status) bool {
+	switch s {
+	case paymentintent.StatusSucceeded, paymentintent.StatusFailed, paymentintent.StatusCancelled,
+		paymentintent.StatusCancelledPostCapture, paymentintent.StatusPartiallyCaptured,
+		paymentintent.StatusExpired:
+		return true
+	}
+	return false
+}
+
+func statusIn(s paymentintent.Status, set ...paymentintent.Status) bool {
+	for _, v := range set {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Which states each operation accepts (Hyperswitch's validate_request
+// checks).
+var (
+	updatableStates = []paymentintent.Status{
+		paymentintent.StatusRequiresPaymentMethod, paymentintent.StatusRequiresConfirmation,
+	}
+	confirmableStates = []paymentintent.Status{
+		paymentintent.StatusRequiresPaymentMethod, paymentintent.StatusRequiresConfirmation,
+	}
+	capturableStates = []paymentintent.Status{
+		paymentintent.StatusRequiresCapture, paymentintent.StatusPartiallyCapturedAndCapturable,
+		paymentintent.StatusPartiallyAuthorizedAndRequiresCapture,
+	}
+	cancellableStates = []paymentintent.Status{
+		paymentintent.StatusRequiresPaymentMethod, paymentintent.StatusRequiresConfirmation,
+		paymentintent.StatusRequiresCapture, paymentintent.StatusRequiresCustomerAction,
+		paymentintent.StatusPartiallyCapturedAndCapturable,
+		paymentintent.StatusPartiallyAuthorizedAndRequiresCapture,
+	}
+	cancellablePostCaptureStates = []paymentintent.Status{
+		paymentintent.StatusSucceeded, paymentintent.StatusPartiallyCaptured,
+	}
+	refundableStates = []paymentintent.Status{
+		paymentintent.StatusSucceeded, paymentintent.StatusPartiallyCaptured,
+		paymentintent.StatusPartiallyCapturedAndCapturable,
+	}
+)
+
+// ErrUnexpectedState is IR_14 in Hyperswitch's words.
+func ErrUnexpectedState(flow string, current paymentintent.Status, expected []paymentintent.Status) *Error {
+	names := make([]string, len(expected))
+	for i, s := range expected {
+		names[i] = string(s)
+	}
+	return invalid(400, "IR_14",
+		"This Payment could not be %s because it has a status of %s. The expected state is %s",
+		flow, current, joinOr(names))
+}
+
+func joinOr(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	out := ""
+	for i, s := range items {
+		switch {
+		case i == 0:
+			out = s
+		case i == len(items)-1:
+			out += " or " + s
+		default:
+			out += ", " + s
+		}
+	}
+	return out
+}

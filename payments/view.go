@@ -1,0 +1,144 @@
+package payments
+
+import (
+	"context"
+
+	"switchyard/ent"
+	"switchyard/ent/capture"
+	"switchyard/ent/customer"
+	"switchyard/ent/dispute"
+	"switchyard/ent/incrementalauthorization"
+	"switchyard/ent/paymentattempt"
+	"switchyard/ent/paymentintent"
+	"switchyard/ent/refund"
+)
+
+// PaymentView is a payment with everything its wire record shows. REST and
+// GraphQL map it onto their shapes; one mapping per surface.
+type PaymentView struct {
+	Intent   *ent.PaymentIntent
+	Customer *ent.Customer
+	// Attempts, Captures, Refunds, Disputes and IncrementalAuthorizations
+	// are oldest first.
+	Attempts                  []*ent.PaymentAttempt
+	Captures                  []*ent.Capture
+	Refunds                   []*ent.Refund
+	Disputes                  []*ent.Dispute
+	IncrementalAuthorizations []*ent.IncrementalAuthorization
+	// Active is the attempt the intent's outcome comes from, if any.
+	Active *ent.PaymentAttempt
+}
+
+// AmountReceived is what has been captured (Hyperswitch's amount_received).
+func (v *PaymentView) AmountReceived() int64 { return v.Intent.AmountCaptured }
+
+// NextActionURL is the page the customer must visit, when one is pending.
+func (v *PaymentView) NextActionURL() string {
+	if v.Active == nil || v.Intent.Status != paymentintent.StatusRequiresCustomerAction {
+		return ""
+	}
+	u, _ := v.Active.NextAction["redirect_to_url"].(string)
+	return u
+}
+
+// GetPayment returns one payment of the merchant in ctx by its payment_id.
+func (s *Service) GetPayment(ctx context.Context, paymentID string) (*PaymentView, error) {
+	pi, err := s.client.PaymentIntent.Query().Where(paymentintent.PaymentID(paymentID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, errPaymentNotFound()
+	}
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	views, err := s.LoadViews(ctx, []*ent.PaymentIntent{pi})
+	if err != nil {
+		return nil, err
+	}
+	return views[0], nil
+}
+
+func errPaymentNotFound() *Error {
+	return ErrNotFound("Payment")
+}
+
+// LoadViews loads the nested records of many payments with one query per
+// kind, whatever their number (no N+1).
+func (s *Service) LoadViews(ctx context.Context, intents []*ent.PaymentIntent) ([]*PaymentView, error) {
+	views := make([]*PaymentView, len(intents))
+	byID := make(map[string]*PaymentView, len(intents))
+	ids := make([]string, len(intents))
+	var customerIDs []string
+	for i, pi := range intents {
+		views[i] = &PaymentView{Intent: pi}
+		byID[pi.ID] = views[i]
+		ids[i] = pi.ID
+		if pi.CustomerID != nil {
+			customerIDs = append(customerIDs, *pi.CustomerID)
+		}
+	}
+	if len(intents) == 0 {
+		return views, nil
+	}
+	attempts, err := s.client.PaymentAttempt.Query().
+		Where(paymentattempt.PaymentIntentIDIn(ids...)).
+		Order(ent.Asc(paymentattempt.FieldCreatedAt), ent.Asc(paymentattempt.FieldID)).All(ctx)
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	for _, a := range attempts {
+		v := byID[a.PaymentIntentID]
+		v.Attempts = append(v.Attempts, a)
+		if v.Intent.ActiveAttemptID != nil && *v.Intent.ActiveAttemptID == a.ID {
+			v.Active = a
+		}
+	}
+	caps, err := s.client.Capture.Query().Where(capture.PaymentIntentIDIn(ids...)).
+		Order(ent.Asc(capture.FieldCaptureSequence)).All(ctx)
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	for _, c := range caps {
+		byID[c.PaymentIntentID].Captures = append(byID[c.PaymentIntentID].Captures, c)
+	}
+	refs, err := s.client.Refund.Query().Where(refund.PaymentIntentIDIn(ids...)).
+		Order(ent.Asc(refund.FieldCreatedAt), ent.Asc(refund.FieldID)).All(ctx)
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	for _, r := range refs {
+		byID[r.PaymentIntentID].Refunds = append(byID[r.PaymentIntentID].Refunds, r)
+	}
+	dps, err := s.client.Dispute.Query().Where(dispute.PaymentIntentIDIn(ids...)).
+		Order(ent.Asc(dispute.FieldCreatedAt), ent.Asc(dispute.FieldID)).All(ctx)
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	for _, d := range dps {
+		byID[d.PaymentIntentID].Disputes = append(byID[d.PaymentIntentID].Disputes, d)
+	}
+	incs, err := s.client.IncrementalAuthorization.Query().
+		Where(incrementalauthorization.PaymentIntentIDIn(ids...)).
+		Order(ent.Asc(incrementalauthorization.FieldCreatedAt)).All(ctx)
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	for _, inc := range incs {
+		byID[inc.PaymentIntentID].IncrementalAuthorizations = append(byID[inc.PaymentIntentID].IncrementalAuthorizations, inc)
+	}
+	if len(customerIDs) > 0 {
+		custs, err := s.client.Customer.Query().Where(customer.IDIn(customerIDs...)).All(ctx)
+		if err != nil {
+			return nil, ErrInternal(err)
+		}
+		byCustomer := make(map[string]*ent.Customer, len(custs))
+		for _, c := range custs {
+			byCustomer[c.ID] = c
+		}
+		for _, v := range views {
+			if v.Intent.CustomerID != nil {
+				v.Customer = byCustomer[*v.Intent.CustomerID]
+			}
+		}
+	}
+	return views, nil
+}
