@@ -9,7 +9,7 @@ func TestMerchantBootstrapOverREST(t *testing.T) {
 	c := newClient(t)
 	acct := c.do("POST", "/accounts", c.admin(), map[string]any{
 		"merchant_id": "merchant_fresh", "merchant_name": "Fresh Ltd",
-		"return_url":  "https://fresh.example/return",
+		"return_url": "https://fresh.example/return",
 		"webhook_details": map[string]any{"webhook_url": "https://fresh.example/hooks",
 			"payment_statuses_enabled": []string{"succeeded"}, "refund_statuses_enabled": []string{"succeeded"}},
 	}).must(t, 200)
