@@ -37,13 +37,25 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 	if err != nil {
 		return nil, err
 	}
+	id := ids.New(ids.Payment)
+	// A payment method given without confirm waits in the vault. It goes in
+	// first, so a vault that is down refuses the call before anything is
+	// written; with confirm it goes straight to the connector instead.
+	if in.PaymentMethod != nil && !in.Confirm {
+		expiry := time.Duration(defaultSessionExpiry) * time.Second
+		if in.SessionExpiry != nil {
+			expiry = time.Duration(*in.SessionExpiry) * time.Second
+		}
+		if err := s.vaultPut(ctx, merchantID, id, in.PaymentMethod, expiry); err != nil {
+			return nil, err
+		}
+	}
 	var pi *ent.PaymentIntent
 	err = s.inTx(ctx, func(tx *ent.Tx) error {
 		prof, err := s.paymentProfile(ctx, tx, in.ProfileID)
 		if err != nil {
 			return err
 		}
-		id := ids.New(ids.Payment)
 		if paymentID == "" {
 			paymentID = id
 		}
@@ -84,15 +96,10 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 		}
 		return nil, err
 	}
-	if in.PaymentMethod != nil {
-		if err := s.vaultPut(ctx, merchantID, pi.ID, in.PaymentMethod, time.Until(pi.ExpiresOn)); err != nil {
-			return nil, err
-		}
-	}
 	if in.Confirm {
-		return s.ConfirmPayment(ctx, paymentID, ConfirmInput{})
+		return s.ConfirmPayment(ctx, paymentID, ConfirmInput{PaymentFields: PaymentFields{PaymentMethod: in.PaymentMethod}})
 	}
-	return s.GetPayment(ctx, paymentID)
+	return s.GetPayment(ctx, pi.PaymentID)
 }
 
 func errDuplicatePayment() *Error {
@@ -331,6 +338,19 @@ func (s *Service) UpdatePayment(ctx context.Context, paymentID string, p Payment
 	if err != nil {
 		return nil, err
 	}
+	if p.PaymentMethod != nil {
+		// Vault first: a vault that is down refuses the update before it is written.
+		cur, err := s.client.PaymentIntent.Query().Where(paymentintent.PaymentID(paymentID)).Only(ctx)
+		if ent.IsNotFound(err) {
+			return nil, errPaymentNotFound()
+		}
+		if err != nil {
+			return nil, ErrInternal(err)
+		}
+		if err := s.vaultPut(ctx, merchantID, cur.ID, p.PaymentMethod, time.Until(cur.ExpiresOn)); err != nil {
+			return nil, err
+		}
+	}
 	var pi *ent.PaymentIntent
 	err = s.inTx(ctx, func(tx *ent.Tx) error {
 		cur, err := s.lockPayment(ctx, tx, paymentID)
@@ -377,10 +397,5 @@ func (s *Service) UpdatePayment(ctx context.Context, paymentID string, p Payment
 	if err != nil {
 		return nil, err
 	}
-	if p.PaymentMethod != nil {
-		if err := s.vaultPut(ctx, merchantID, pi.ID, p.PaymentMethod, time.Until(pi.ExpiresOn)); err != nil {
-			return nil, err
-		}
-	}
-	return s.GetPayment(ctx, paymentID)
+	return s.GetPayment(ctx, pi.PaymentID)
 }
