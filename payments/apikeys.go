@@ -6,6 +6,7 @@ import (
 
 	"switchyard/ent"
 	"switchyard/ent/apikey"
+	"switchyard/ent/merchantaccount"
 	"switchyard/internal/ids"
 	"switchyard/internal/tenancy"
 )
@@ -191,4 +192,20 @@ func (s *Service) ActiveAPIKeyByHash(ctx context.Context, hash string) (*ent.API
 		return nil, ErrUnauthorized()
 	}
 	return k, nil
+}
+
+// MerchantByPublishableKey finds the merchant a publishable key (pk_snd_…)
+// belongs to. Like ActiveAPIKeyByHash it runs before any principal exists,
+// so it reads as the system. An unknown key is IR_01.
+func (s *Service) MerchantByPublishableKey(ctx context.Context, key string) (*ent.MerchantAccount, error) {
+	m, err := s.client.MerchantAccount.Query().
+		Where(merchantaccount.PublishableKey(key)).
+		Only(tenancy.System(ctx))
+	if ent.IsNotFound(err) {
+		return nil, ErrUnauthorized()
+	}
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	return m, nil
 }

@@ -118,7 +118,9 @@ func (s *Service) CapturePayment(ctx context.Context, paymentID string, in Captu
 		if err != nil {
 			return ErrInternal(err)
 		}
-		capUpd := cp.Update()
+		// cp was read in the first transaction, which has ended: update it
+		// through this one.
+		capUpd := tx.Capture.UpdateOneID(cp.ID)
 		attUpd := att.Update()
 		piUpd := pi.Update().AddVersion(1)
 		switch {

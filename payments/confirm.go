@@ -97,7 +97,7 @@ func (s *Service) ConfirmPayment(ctx context.Context, paymentID string, in Confi
 		if mca, err = s.route(ctx, tx, pi, in.Connectors, in.MerchantConnectorID); err != nil {
 			return err
 		}
-		att, err = s.newAttempt(ctx, tx, pi, mca, method)
+		att, err = s.newAttempt(ctx, tx, pi, mca, method, in.BrowserInfo)
 		if err != nil {
 			return err
 		}
@@ -193,7 +193,7 @@ func routingHint(names []string, mcaID *string) string {
 }
 
 // newAttempt records an attempt with what may be kept of the payment method.
-func (s *Service) newAttempt(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, mca *ent.MerchantConnectorAccount, m *PaymentMethodInput) (*ent.PaymentAttempt, error) {
+func (s *Service) newAttempt(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, mca *ent.MerchantConnectorAccount, m *PaymentMethodInput, browserInfo map[string]any) (*ent.PaymentAttempt, error) {
 	create := tx.PaymentAttempt.Create().
 		SetID(ids.New(ids.Attempt)).
 		SetPaymentIntentID(pi.ID).
@@ -216,6 +216,9 @@ func (s *Service) newAttempt(ctx context.Context, tx *ent.Tx, pi *ent.PaymentInt
 	}
 	if m.Billing != nil {
 		create.SetPaymentMethodBilling(m.Billing)
+	}
+	if browserInfo != nil {
+		create.SetBrowserInfo(browserInfo)
 	}
 	att, err := create.Save(ctx)
 	if err != nil {

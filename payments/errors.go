@@ -115,3 +115,23 @@ func ErrUnrecognizedURL() *Error {
 func ErrPreconditionFailed(format string, args ...any) *Error {
 	return invalid(http.StatusBadRequest, "IR_16", format, args...)
 }
+
+// ErrIdempotencyMismatch is 422 IR_06: the Idempotency-Key was already used
+// with a different request (another method, path or body). The IETF httpapi
+// draft answers 422; Hyperswitch's IR_06 (InvalidRequestData) is its 422.
+func ErrIdempotencyMismatch() *Error {
+	e := invalid(http.StatusUnprocessableEntity, "IR_06",
+		"Idempotency-Key was already used with a different request")
+	e.Field = "Idempotency-Key"
+	return e
+}
+
+// ErrIdempotencyInFlight is 409 IR_16 (PreconditionFailed): a request with
+// this Idempotency-Key is still being processed. Retry once it has finished,
+// and the stored response is replayed.
+func ErrIdempotencyInFlight() *Error {
+	e := invalid(http.StatusConflict, "IR_16",
+		"A request with this Idempotency-Key is still being processed; retry after it completes")
+	e.Field = "Idempotency-Key"
+	return e
+}

@@ -70,15 +70,20 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 		if in.SessionExpiry != nil {
 			expiry = *in.SessionExpiry
 		}
+		// expires_on is created_at + session_expiry, here and on update,
+		// so both are taken from the same clock reading.
+		now := s.now().Truncate(time.Microsecond)
 		create := tx.PaymentIntent.Create().
 			SetID(id).
+			SetCreatedAt(now).
+			SetModifiedAt(now).
 			SetPaymentID(paymentID).
 			SetProfileID(prof.ID).
 			SetAmount(in.Amount).
 			SetCurrency(schematype.Currency(in.Currency)).
 			SetClientSecret(ids.ClientSecret(paymentID)).
 			SetSessionExpiry(expiry).
-			SetExpiresOn(s.now().Add(time.Duration(expiry) * time.Second)).
+			SetExpiresOn(now.Add(time.Duration(expiry) * time.Second)).
 			SetStatus(paymentintent.StatusRequiresPaymentMethod)
 		if in.ReturnURL == nil && prof.ReturnURL != nil {
 			create.SetReturnURL(*prof.ReturnURL)
@@ -97,7 +102,12 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 		return nil, err
 	}
 	if in.Confirm {
-		return s.ConfirmPayment(ctx, paymentID, ConfirmInput{PaymentFields: PaymentFields{PaymentMethod: in.PaymentMethod}})
+		// What only the authorization uses goes to it directly: the card, the
+		// routing preference and the browser details (the intent keeps none).
+		return s.ConfirmPayment(ctx, paymentID, ConfirmInput{PaymentFields: PaymentFields{
+			PaymentMethod: in.PaymentMethod, Connectors: in.Connectors,
+			MerchantConnectorID: in.MerchantConnectorID, BrowserInfo: in.BrowserInfo,
+		}})
 	}
 	return s.GetPayment(ctx, pi.PaymentID)
 }
@@ -210,9 +220,9 @@ func (s *Service) applyFields(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIn
 				return nil, ErrInternal(err)
 			}
 			if !ok {
-				e := ErrNotFound("Payment attempt")
-				e.Field = "set_active_attempt_id"
-				return nil, e
+				// The body names an attempt this payment does not have: a bad
+				// value in the request, not a missing path resource.
+				return nil, ErrInvalidValue("set_active_attempt_id", "the payment has no attempt %q", f.ActiveAttempt.ID)
 			}
 			upd.SetActiveAttemptID(f.ActiveAttempt.ID)
 		}
@@ -316,7 +326,7 @@ func (s *Service) upsertCustomer(ctx context.Context, tx *ent.Tx, in *CustomerIn
 // ends: every state change of a payment goes through here, so two
 // concurrent captures or refunds are serialised.
 func (s *Service) lockPayment(ctx context.Context, tx *ent.Tx, paymentID string) (*ent.PaymentIntent, error) {
-	pi, err := forUpdate(s, tx.PaymentIntent.Query().Where(paymentintent.PaymentID(paymentID))).Only(ctx)
+	pi, err := forUpdate(s, tx.PaymentIntent.Query().Where(paymentWhere(ctx, paymentID)...)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, errPaymentNotFound()
 	}

@@ -222,6 +222,7 @@ func (f *PaymentFields) validate(amount int64, paymentType *string) error {
 		nonNegative("surcharge_amount", f.SurchargeAmount),
 		nonNegative("tax_on_surcharge", f.TaxOnSurcharge),
 		absoluteURL("return_url", f.ReturnURL),
+		countries.optional("business_country", f.BusinessCountry),
 	}
 	for _, err := range checks {
 		if err != nil {
@@ -243,8 +244,10 @@ func (f *PaymentFields) validate(amount int64, paymentType *string) error {
 		"statement_descriptor":        f.StatementDescriptor,
 		"statement_descriptor_suffix": f.StatementDescriptorSuffix,
 	} {
-		if v != nil && (len([]rune(*v)) > maxStatementDescriptor || !hasLetter(*v)) {
-			return ErrInvalidValue(field, "must be at most %d characters and contain at least one letter", maxStatementDescriptor)
+		// The column holds 22 bytes (ent's MaxLen counts bytes): counting
+		// runes let 22 accented letters through to a 500 on save.
+		if v != nil && (len(*v) > maxStatementDescriptor || !hasLetter(*v)) {
+			return ErrInvalidValue(field, "must be at most %d characters (bytes of UTF-8) and contain at least one letter", maxStatementDescriptor)
 		}
 	}
 	if f.MerchantReferenceID != nil && (len(*f.MerchantReferenceID) == 0 || len(*f.MerchantReferenceID) > maxMerchantReferenceID) {
@@ -271,6 +274,12 @@ func (f *PaymentFields) validate(amount int64, paymentType *string) error {
 			return err
 		}
 	}
+	if err := validateAddressWrapper("billing", f.Billing); err != nil {
+		return err
+	}
+	if err := validateAddressWrapper("shipping", f.Shipping); err != nil {
+		return err
+	}
 	if f.PaymentMethod != nil {
 		if err := f.PaymentMethod.validate(); err != nil {
 			return err
@@ -290,6 +299,13 @@ func validateOrderDetails(lines []schematype.OrderDetail, amount int64) error {
 		if l.ProductName == "" {
 			return ErrMissingField(indexed("order_details", i) + ".product_name")
 		}
+		if len(l.ProductName) > 255 {
+			return ErrInvalidValue(indexed("order_details", i)+".product_name", "must be at most 255 characters")
+		}
+		if err := oneOf(indexed("order_details", i)+".product_type", l.ProductType,
+			"physical", "digital", "travel", "ride", "event", "accommodation"); err != nil {
+			return err
+		}
 		if l.Quantity < 1 {
 			return ErrInvalidValue(indexed("order_details", i)+".quantity", "must be at least 1")
 		}
@@ -307,11 +323,58 @@ func validateOrderDetails(lines []schematype.OrderDetail, amount int64) error {
 	return nil
 }
 
+// validateAddressWrapper checks an address wrapper (billing, shipping) with
+// Hyperswitch's limits: a CountryAlpha2 country, bounded lines, a phone
+// country code with its leading plus sign, an email address.
+func validateAddressWrapper(field string, w *schematype.AddressWrapper) error {
+	if w == nil {
+		return nil
+	}
+	if a := w.Address; a != nil {
+		for _, m := range []struct {
+			name string
+			v    *string
+			max  int
+		}{
+			{"city", a.City, 50}, {"line1", a.Line1, 200}, {"line2", a.Line2, 50}, {"line3", a.Line3, 50},
+			{"zip", a.Zip, 50}, {"state", a.State, 255}, {"first_name", a.FirstName, 255},
+			{"last_name", a.LastName, 255}, {"origin_zip", a.OriginZip, 50},
+		} {
+			if err := checkFieldMaxLen(field+".address."+m.name, m.v, m.max); err != nil {
+				return err
+			}
+		}
+		if a.Country != nil && !countries.has(*a.Country) {
+			return ErrInvalidValue(field+".address.country", "%q is not an ISO 3166-1 alpha-2 country code", *a.Country)
+		}
+	}
+	if p := w.Phone; p != nil {
+		if err := checkFieldMaxLen(field+".phone.number", p.Number, 255); err != nil {
+			return err
+		}
+		if p.CountryCode != nil && !phoneCountryCode.MatchString(*p.CountryCode) {
+			return ErrInvalidValue(field+".phone.country_code", "must be a plus sign and 1 to 4 digits, like +1")
+		}
+	}
+	return checkEmailField(field+".email", w.Email)
+}
+
+var phoneCountryCode = regexp.MustCompile(`^\+[0-9]{1,4}$`)
+
 func (pm *PaymentMethodInput) validate() error {
+	if err := validateAddressWrapper("payment_method_data.billing", pm.Billing); err != nil {
+		return err
+	}
+	if pm.Subtype != "" && !knownPaymentMethodType(pm.Subtype) {
+		return ErrInvalidValue("payment_method_type", "unknown payment method type %q", pm.Subtype)
+	}
 	switch pm.Type {
 	case "card":
 		if pm.Card == nil {
 			return ErrMissingField("payment_method_data.card")
+		}
+		if err := cardNetworks.optional("payment_method_data.card.card_network", pm.Card.Network); err != nil {
+			return err
 		}
 		return validateCard(pm.Card)
 	case "upi":

@@ -6,6 +6,7 @@ import (
 
 	"switchyard/ent"
 	"switchyard/ent/merchantconnectoraccount"
+	"switchyard/ent/paymentintent"
 	"switchyard/ent/refund"
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
@@ -205,10 +206,11 @@ func (s *Service) UpdateRefund(ctx context.Context, refundID string, p RefundPat
 	if p.Reason != nil && len(*p.Reason) > maxRefundReason {
 		return nil, ErrInvalidValue("reason", "must be at most %d characters", maxRefundReason)
 	}
-	n, err := s.client.Refund.Update().Where(refund.RefundID(refundID)).
-		SetNillableReason(p.Reason).
-		SetMetadata(p.Metadata).
-		Save(ctx)
+	upd := s.client.Refund.Update().Where(refund.RefundID(refundID)).SetNillableReason(p.Reason)
+	if p.Metadata != nil { // absent metadata keeps the stored value
+		upd.SetMetadata(p.Metadata)
+	}
+	n, err := upd.Save(ctx)
 	if err != nil {
 		return nil, ErrInternal(err)
 	}
@@ -228,10 +230,12 @@ type RefundFilter struct {
 	CreatedGTE *time.Time
 	CreatedLTE *time.Time
 	Connectors []string
-	Currencies []string
-	Statuses   []string
-	AmountGTE  *int64
-	AmountLTE  *int64
+	// MerchantConnectorIDs narrows to refunds through these connector accounts.
+	MerchantConnectorIDs []string
+	Currencies           []string
+	Statuses             []string
+	AmountGTE            *int64
+	AmountLTE            *int64
 }
 
 // RefundList is a page of refunds and the count of all that match.
@@ -253,11 +257,9 @@ func (s *Service) ListRefunds(ctx context.Context, f RefundFilter) (*RefundList,
 	}
 	q := s.client.Refund.Query()
 	if f.PaymentID != nil {
-		pi, err := s.GetPayment(ctx, *f.PaymentID)
-		if err != nil {
-			return nil, err
-		}
-		q = q.Where(refund.PaymentIntentID(pi.Intent.ID))
+		// A payment_id that names no payment matches no refund (a filter,
+		// not a lookup).
+		q = q.Where(refund.HasPaymentWith(paymentintent.PaymentID(*f.PaymentID)))
 	}
 	if f.RefundID != nil {
 		q = q.Where(refund.RefundID(*f.RefundID))
@@ -273,6 +275,9 @@ func (s *Service) ListRefunds(ctx context.Context, f RefundFilter) (*RefundList,
 	}
 	if len(f.Connectors) > 0 {
 		q = q.Where(refund.ConnectorIn(f.Connectors...))
+	}
+	if len(f.MerchantConnectorIDs) > 0 {
+		q = q.Where(refund.MerchantConnectorIDIn(f.MerchantConnectorIDs...))
 	}
 	if len(f.Currencies) > 0 {
 		cs := make([]schematype.Currency, len(f.Currencies))

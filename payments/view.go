@@ -10,7 +10,9 @@ import (
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
+	"switchyard/ent/predicate"
 	"switchyard/ent/refund"
+	"switchyard/internal/tenancy"
 )
 
 // PaymentView is a payment with everything its wire record shows. REST and
@@ -43,7 +45,7 @@ func (v *PaymentView) NextActionURL() string {
 
 // GetPayment returns one payment of the merchant in ctx by its payment_id.
 func (s *Service) GetPayment(ctx context.Context, paymentID string) (*PaymentView, error) {
-	pi, err := s.client.PaymentIntent.Query().Where(paymentintent.PaymentID(paymentID)).Only(ctx)
+	pi, err := s.client.PaymentIntent.Query().Where(paymentWhere(ctx, paymentID)...).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, errPaymentNotFound()
 	}
@@ -55,6 +57,35 @@ func (s *Service) GetPayment(ctx context.Context, paymentID string) (*PaymentVie
 		return nil, err
 	}
 	return views[0], nil
+}
+
+// RetrievePayment is GET /payments/{id}: GetPayment, plus the
+// publishable-key rule. A caller holding only the publishable key must give
+// the payment's client secret, matching and unexpired (IR_08, IR_09); a
+// secret key may give one too, and then it is checked the same way.
+func (s *Service) RetrievePayment(ctx context.Context, paymentID string, clientSecret *string) (*PaymentView, error) {
+	v, err := s.GetPayment(ctx, paymentID)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkClientSecret(ctx, v.Intent, clientSecret); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// NetAmount is the order amount plus shipping, order tax and surcharge.
+func (v *PaymentView) NetAmount() int64 { return netAmount(v.Intent) }
+
+// paymentWhere selects a payment of the merchant in ctx by its payment_id,
+// and only in the caller's profile when the principal names one
+// (X-Profile-Id): another profile's payment is not found, like a foreign id.
+func paymentWhere(ctx context.Context, paymentID string) []predicate.PaymentIntent {
+	where := []predicate.PaymentIntent{paymentintent.PaymentID(paymentID)}
+	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" {
+		where = append(where, paymentintent.ProfileID(p.ProfileID))
+	}
+	return where
 }
 
 func errPaymentNotFound() *Error {

@@ -1,9 +1,14 @@
 package rest
 
 import (
+	"bytes"
+	"errors"
+	"io"
+	"log/slog"
 	"net/http"
 
 	"switchyard/internal/auth"
+	"switchyard/internal/idempotency"
 	"switchyard/internal/tenancy"
 	"switchyard/payments"
 )
@@ -16,26 +21,56 @@ const (
 	AdminOnly Access = iota + 1
 	// MerchantOrAdmin routes take the merchant's secret key, or the admin key.
 	MerchantOrAdmin
+	// ClientOrMerchant routes are the client-side payment routes: they take
+	// what MerchantOrAdmin routes take, and also the merchant's publishable
+	// key (pk_snd_…), as a ClientOnly principal that the domain holds to the
+	// payment's client secret. A publishable key anywhere else is 401.
+	ClientOrMerchant
 )
+
+// HeaderIdempotencyKey names the request's idempotency key; a replayed
+// response carries HeaderIdempotentReplayed: true.
+const (
+	HeaderIdempotencyKey     = "Idempotency-Key"
+	HeaderIdempotentReplayed = "Idempotent-Replayed"
+)
+
+// maxIdempotentBody bounds the body read for an idempotent request. The
+// server also bounds every body (internal/app); this keeps the handler safe
+// on its own.
+const maxIdempotentBody = 1 << 20
 
 // handlerFunc is a REST operation: it returns the body to send with 200, or
 // an error for WriteError.
 type handlerFunc func(r *http.Request) (any, error)
 
-// api registers operations on a mux with one authentication and tenancy
-// rule, so handlers never check keys themselves.
+// api registers operations on a mux with one authentication, tenancy and
+// idempotency rule, so handlers never check keys themselves.
 type api struct {
 	mux  *http.ServeMux
 	auth *auth.Authenticator
+	// idem keeps Idempotency-Key records; nil refuses every request that
+	// carries the header (fail closed).
+	idem *idempotency.Store
 }
 
 // handle registers pattern. If the pattern names {account_id} or
 // {merchant_id}, the caller must be that merchant (or the admin); another
 // merchant's id is 404, so the route tells nothing about it. The request
-// context then carries the principal scoped to that merchant.
+// context then carries the principal scoped to that merchant. A mutating
+// request with an Idempotency-Key header runs at most once per key (see
+// idempotent).
 func (a *api) handle(pattern string, access Access, fn handlerFunc) {
 	a.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-		p, err := a.auth.Authenticate(r.Context(), r)
+		var (
+			p   tenancy.Principal
+			err error
+		)
+		if access == ClientOrMerchant {
+			p, err = a.auth.AuthenticateClient(r.Context(), r)
+		} else {
+			p, err = a.auth.Authenticate(r.Context(), r)
+		}
 		if err != nil {
 			WriteError(w, r, err)
 			return
@@ -56,11 +91,124 @@ func (a *api) handle(pattern string, access Access, fn handlerFunc) {
 			}
 			ctx = tenancy.ForMerchant(ctx, pathMerchant)
 		}
-		body, err := fn(r.WithContext(ctx))
-		if err != nil {
-			WriteError(w, r, err)
+		r = r.WithContext(ctx)
+		if keys, ok := r.Header[http.CanonicalHeaderKey(HeaderIdempotencyKey)]; ok && mutating(r.Method) {
+			a.idempotent(w, r, p, keys[0], fn)
 			return
 		}
-		WriteJSON(w, http.StatusOK, body)
+		status, body := run(r, fn)
+		writeBody(w, status, body)
 	})
+}
+
+func mutating(method string) bool {
+	switch method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+		return true
+	}
+	return false
+}
+
+// run calls fn and encodes its result: 200 and the body, or the error
+// envelope.
+func run(r *http.Request, fn handlerFunc) (int, []byte) {
+	v, err := fn(r)
+	if err != nil {
+		return errorResponse(r, err)
+	}
+	return http.StatusOK, encodeJSON(v)
+}
+
+// idempotent runs fn at most once for the caller's Idempotency-Key, per the
+// IETF httpapi draft as DESIGN.md sets it out. The key is scoped to the
+// merchant (the platform admin has a scope of its own, and so does a
+// publishable key), and the request is fingerprinted by method, path and
+// body, read once here and handed on to fn:
+//   - a new key runs fn and stores its answer (status < 500) for replay, or
+//     releases the key (≥ 500, or a panic) so a retry runs afresh;
+//   - a finished key replays the stored status and body with
+//     Idempotent-Replayed: true;
+//   - the same key with another request is 422, one still running is 409;
+//   - when the key store is down the request is 503 and fn never runs.
+func (a *api) idempotent(w http.ResponseWriter, r *http.Request, p tenancy.Principal, key string, fn handlerFunc) {
+	if !idempotency.ValidKey(key) {
+		WriteError(w, r, payments.ErrInvalidValue(HeaderIdempotencyKey, "must be 1 to 255 printable ASCII characters"))
+		return
+	}
+	if a.idem == nil {
+		WriteError(w, r, payments.ErrUnavailable("The Idempotency-Key store"))
+		return
+	}
+	raw, err := io.ReadAll(io.LimitReader(r.Body, maxIdempotentBody+1))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			WriteError(w, r, payments.ErrBodyTooLarge(tooLarge.Limit))
+			return
+		}
+		WriteError(w, r, payments.ErrInvalidRequest("could not read the request body"))
+		return
+	}
+	if len(raw) > maxIdempotentBody {
+		WriteError(w, r, payments.ErrBodyTooLarge(maxIdempotentBody))
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(raw))
+
+	fp := idempotency.Fingerprint(r.Method+" "+r.URL.Path, raw)
+	lease, stored, err := a.idem.Begin(r.Context(), idempotencyScope(p), key, fp)
+	switch {
+	case err == nil:
+	case errors.Is(err, idempotency.ErrMismatch):
+		WriteError(w, r, payments.ErrIdempotencyMismatch())
+		return
+	case errors.Is(err, idempotency.ErrInFlight):
+		WriteError(w, r, payments.ErrIdempotencyInFlight())
+		return
+	case errors.Is(err, idempotency.ErrInvalidKey):
+		WriteError(w, r, payments.ErrInvalidValue(HeaderIdempotencyKey, "must be 1 to 255 printable ASCII characters"))
+		return
+	case errors.Is(err, idempotency.ErrUnavailable):
+		slog.WarnContext(r.Context(), "idempotency store unavailable", "err", err)
+		WriteError(w, r, payments.ErrUnavailable("The Idempotency-Key store (Redis)"))
+		return
+	default:
+		WriteError(w, r, payments.ErrInternal(err))
+		return
+	}
+	if stored != nil {
+		w.Header().Set(HeaderIdempotentReplayed, "true")
+		writeBody(w, stored.Status, stored.Body)
+		return
+	}
+
+	finished := false
+	defer func() {
+		if !finished { // fn panicked: give the key back, then let the server recover
+			_ = lease.Release(r.Context())
+		}
+	}()
+	status, body := run(r, fn)
+	finished = true
+	if status >= 500 {
+		if err := lease.Release(r.Context()); err != nil {
+			slog.WarnContext(r.Context(), "idempotency key not released", "err", err)
+		}
+	} else if ok, err := lease.Complete(r.Context(), idempotency.Response{Status: status, Body: body}); err != nil || !ok {
+		// The operation ran; its answer stands even if it cannot be stored.
+		slog.WarnContext(r.Context(), "idempotent response not stored", "stored", ok, "err", err)
+	}
+	writeBody(w, status, body)
+}
+
+// idempotencyScope is the namespace of a caller's keys: its merchant, with
+// the platform admin and publishable keys apart.
+func idempotencyScope(p tenancy.Principal) string {
+	switch {
+	case p.MerchantID == "":
+		return "admin"
+	case p.ClientOnly:
+		return "client:" + p.MerchantID
+	}
+	return p.MerchantID
 }

@@ -1,7 +1,9 @@
 package rest
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 
@@ -24,6 +26,12 @@ type errorDetail struct {
 // WriteError is the one encoder from domain errors to the wire. Anything that
 // is not a *payments.Error is an internal error: logged, never shown.
 func WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	status, body := errorResponse(r, err)
+	writeBody(w, status, body)
+}
+
+// errorResponse is the status and envelope of err (logged when ≥ 500).
+func errorResponse(r *http.Request, err error) (int, []byte) {
 	e, ok := payments.AsError(err)
 	if !ok {
 		e = payments.ErrInternal(err)
@@ -31,12 +39,26 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	if e.Status >= 500 {
 		slog.ErrorContext(r.Context(), "request failed", "code", e.Code, "err", e.Error())
 	}
-	WriteJSON(w, e.Status, errorBody{Error: errorDetail{Type: e.Type, Message: e.Message, Code: e.Code}})
+	return e.Status, encodeJSON(errorBody{Error: errorDetail{Type: e.Type, Message: e.Message, Code: e.Code}})
 }
 
 // WriteJSON writes v with status.
 func WriteJSON(w http.ResponseWriter, status int, v any) {
+	writeBody(w, status, encodeJSON(v))
+}
+
+// encodeJSON is v as the wire writes it (one line, newline-terminated).
+func encodeJSON(v any) []byte {
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(v); err != nil {
+		panic(fmt.Sprintf("rest: encode %T: %v", v, err)) // wire types always encode
+	}
+	return buf.Bytes()
+}
+
+// writeBody writes an encoded JSON body with status.
+func writeBody(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
+	_, _ = w.Write(body)
 }

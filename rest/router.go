@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"switchyard/internal/auth"
+	"switchyard/internal/idempotency"
 	"switchyard/payments"
 )
 
@@ -14,6 +15,9 @@ import (
 type Deps struct {
 	Service *payments.Service
 	Auth    *auth.Authenticator
+	// Idempotency keeps Idempotency-Key records (Redis). Nil refuses every
+	// request that carries the header with 503.
+	Idempotency *idempotency.Store
 	// Ready lists the dependencies /health/ready probes, by name.
 	Ready map[string]Checker
 }
@@ -22,11 +26,14 @@ type Deps struct {
 func Register(mux *http.ServeMux, d Deps) {
 	mux.HandleFunc("GET /health", healthHandler)
 	mux.HandleFunc("GET /health/ready", readyHandler(d.Ready))
-	a := &api{mux: mux, auth: d.Auth}
+	a := &api{mux: mux, auth: d.Auth, idem: d.Idempotency}
 	registerAPIKeys(a, d.Service)
 	registerAccounts(a, d.Service)
 	registerProfiles(a, d.Service)
 	registerConnectors(a, d.Service)
+	registerRefunds(a, d.Service)
+	registerV2Payments(a, d.Service)
+	registerPayments(a, d.Service)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if allowsOtherMethod(mux, r) {
 			WriteError(w, r, payments.ErrMethodNotAllowed())

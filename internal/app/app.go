@@ -21,6 +21,7 @@ import (
 	"switchyard/graph"
 	"switchyard/internal/auth"
 	"switchyard/internal/config"
+	"switchyard/internal/idempotency"
 	"switchyard/internal/redisconn"
 	"switchyard/internal/secrets"
 	"switchyard/internal/store"
@@ -105,8 +106,9 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 	mux.Handle("/graphql", graph.NewHandler(a.Store.Client, a.Auth, gqlOpts))
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	rest.Register(mux, rest.Deps{
-		Service: a.Service,
-		Auth:    a.Auth,
+		Service:     a.Service,
+		Auth:        a.Auth,
+		Idempotency: idempotency.New(a.Redis.Client),
 		Ready: map[string]rest.Checker{
 			"database": a.Store,
 			"redis":    rest.CheckerFunc(func(ctx context.Context) error { return a.Redis.Client.Ping(ctx).Err() }),

@@ -50,7 +50,7 @@ func KeyFromRequest(r *http.Request) string {
 
 // Authenticate resolves the request's key into a principal. It accepts the
 // admin key and merchant secret keys; publishable keys are accepted only by
-// the client-side payment routes, which check the client secret themselves.
+// the client-side payment routes, through AuthenticateClient.
 func (a *Authenticator) Authenticate(ctx context.Context, r *http.Request) (tenancy.Principal, error) {
 	key := KeyFromRequest(r)
 	if key == "" {
@@ -84,6 +84,24 @@ func (a *Authenticator) Authenticate(ctx context.Context, r *http.Request) (tena
 		return p, nil
 	}
 	return p, a.svc.CheckScope(ctx, p)
+}
+
+// PublishableKeyPrefix starts every publishable key.
+const PublishableKeyPrefix = "pk_snd_"
+
+// AuthenticateClient is Authenticate for the client-side payment routes: it
+// also accepts a merchant's publishable key, as a ClientOnly principal of
+// that merchant. The domain then requires the payment's client secret.
+func (a *Authenticator) AuthenticateClient(ctx context.Context, r *http.Request) (tenancy.Principal, error) {
+	key := KeyFromRequest(r)
+	if !strings.HasPrefix(key, PublishableKeyPrefix) {
+		return a.Authenticate(ctx, r)
+	}
+	m, err := a.svc.MerchantByPublishableKey(ctx, key)
+	if err != nil {
+		return tenancy.Principal{}, err
+	}
+	return tenancy.Principal{Kind: tenancy.KindMerchant, MerchantID: m.ID, ClientOnly: true}, nil
 }
 
 // IsAdminKey compares in constant time.

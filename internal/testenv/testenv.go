@@ -157,8 +157,13 @@ type Server struct {
 // NewServer opens an app on db (bootstrapping the demo merchant) and serves it.
 func NewServer(t testing.TB, db config.Database) *Server {
 	t.Helper()
-	cfg := Config(t, db)
-	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	return NewServerWith(t, Config(t, db), slog.New(slog.NewJSONHandler(io.Discard, nil)))
+}
+
+// NewServerWith is NewServer for a configuration of the test's own (a
+// private Redis, say), logging to log.
+func NewServerWith(t testing.TB, cfg *config.Config, log *slog.Logger) *Server {
+	t.Helper()
 	// The server's address is known before the app opens, so the links it
 	// hands out (3-D Secure pages) point at it.
 	srv := httptest.NewUnstartedServer(nil)

@@ -39,6 +39,22 @@ type OrderDetail struct {
 	ProductImg  *string `json:"product_img_link,omitempty"`
 	ProductID   *string `json:"product_id,omitempty"`
 	Category    *string `json:"category,omitempty"`
+	// The other members of Hyperswitch's OrderDetailsWithAmount, kept as
+	// given (a JSON column: no migration).
+	TaxRate            *float64 `json:"tax_rate,omitempty"`
+	TotalTaxAmount     *int64   `json:"total_tax_amount,omitempty"`
+	RequiresShipping   *bool    `json:"requires_shipping,omitempty"`
+	SubCategory        *string  `json:"sub_category,omitempty"`
+	Brand              *string  `json:"brand,omitempty"`
+	ProductType        *string  `json:"product_type,omitempty"` // physical, digital, travel, ride, event, accommodation
+	ProductTaxCode     *string  `json:"product_tax_code,omitempty"`
+	Description        *string  `json:"description,omitempty"`
+	SKU                *string  `json:"sku,omitempty"`
+	UPC                *string  `json:"upc,omitempty"`
+	CommodityCode      *string  `json:"commodity_code,omitempty"`
+	UnitOfMeasure      *string  `json:"unit_of_measure,omitempty"`
+	TotalAmount        *int64   `json:"total_amount,omitempty"`
+	UnitDiscountAmount *int64   `json:"unit_discount_amount,omitempty"`
 }
 
 // CardDetails is what is kept of a card: never the PAN, never the CVC.

@@ -1,0 +1,653 @@
+package rest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"reflect"
+	"strings"
+
+	"switchyard/ent/schema/schematype"
+	"switchyard/payments"
+)
+
+// paymentsRequest is Hyperswitch's v1 PaymentsRequest (PaymentsCreateRequest,
+// PaymentsUpdateRequest and PaymentsConfirmRequest are the same object): a
+// closed object. The json.RawMessage members are Hyperswitch features
+// Switchyard does not implement: accepted, so valid Hyperswitch bodies are
+// not refused, and ignored. Any other member is refused.
+type paymentsRequest struct {
+	Amount                               *int64                     `json:"amount"`
+	Currency                             *string                    `json:"currency"`
+	PaymentID                            *string                    `json:"payment_id"`
+	ProfileID                            *string                    `json:"profile_id"`
+	Confirm                              *bool                      `json:"confirm"`
+	ClientSecret                         *string                    `json:"client_secret"`
+	CaptureMethod                        *string                    `json:"capture_method"`
+	CaptureOn                            *wireTime                  `json:"capture_on"`
+	AmountToCapture                      *int64                     `json:"amount_to_capture"`
+	AuthenticationType                   *string                    `json:"authentication_type"`
+	CustomerID                           *string                    `json:"customer_id"`
+	Customer                             *paymentCustomerIn         `json:"customer"`
+	Email                                *string                    `json:"email"`
+	Name                                 *string                    `json:"name"`
+	Phone                                *string                    `json:"phone"`
+	PhoneCountryCode                     *string                    `json:"phone_country_code"`
+	Description                          *string                    `json:"description"`
+	ReturnURL                            *string                    `json:"return_url"`
+	StatementDescriptorName              *string                    `json:"statement_descriptor_name"`
+	StatementDescriptorSuffix            *string                    `json:"statement_descriptor_suffix"`
+	MerchantOrderReferenceID             *string                    `json:"merchant_order_reference_id"`
+	Billing                              *schematype.AddressWrapper `json:"billing"`
+	Shipping                             *schematype.AddressWrapper `json:"shipping"`
+	OrderDetails                         []schematype.OrderDetail   `json:"order_details"`
+	Metadata                             map[string]any             `json:"metadata"`
+	ConnectorMetadata                    map[string]any             `json:"connector_metadata"`
+	FeatureMetadata                      map[string]any             `json:"feature_metadata"`
+	FrmMetadata                          map[string]any             `json:"frm_metadata"`
+	PaymentLinkConfig                    map[string]any             `json:"payment_link_config"`
+	BrowserInfo                          *browserInfo               `json:"browser_info"`
+	SetupFutureUsage                     *string                    `json:"setup_future_usage"`
+	OffSession                           *bool                      `json:"off_session"`
+	PaymentType                          *string                    `json:"payment_type"`
+	PaymentMethod                        *string                    `json:"payment_method"`
+	PaymentMethodType                    *string                    `json:"payment_method_type"`
+	PaymentMethodData                    *paymentMethodDataIn       `json:"payment_method_data"`
+	Connector                            []string                   `json:"connector"`
+	SessionExpiry                        *int64                     `json:"session_expiry"`
+	ShippingCost                         *int64                     `json:"shipping_cost"`
+	OrderTaxAmount                       *int64                     `json:"order_tax_amount"`
+	SurchargeDetails                     *surchargeIn               `json:"surcharge_details"`
+	BusinessCountry                      *string                    `json:"business_country"`
+	BusinessLabel                        *string                    `json:"business_label"`
+	BusinessSubLabel                     *string                    `json:"business_sub_label"`
+	AllowedPaymentMethodTypes            []string                   `json:"allowed_payment_method_types"`
+	RequestIncrementalAuthorization      *bool                      `json:"request_incremental_authorization"`
+	RequestExternalThreeDSAuthentication *bool                      `json:"request_external_three_ds_authentication"`
+	EnablePartialAuthorization           *bool                      `json:"enable_partial_authorization"`
+	RequestExtendedAuthorization         *bool                      `json:"request_extended_authorization"`
+	EnableOvercapture                    *bool                      `json:"enable_overcapture"`
+	Force3DSChallenge                    *bool                      `json:"force_3ds_challenge"`
+	IsIframeRedirectionEnabled           *bool                      `json:"is_iframe_redirection_enabled"`
+
+	// Accepted and ignored: routing is the connector list; the rest are
+	// Hyperswitch features not built here.
+	MerchantConnectorDetails         json.RawMessage `json:"merchant_connector_details"`
+	Routing                          json.RawMessage `json:"routing"`
+	AllKeysRequired                  json.RawMessage `json:"all_keys_required"`
+	BillingDescriptor                json.RawMessage `json:"billing_descriptor"`
+	CtpServiceDetails                json.RawMessage `json:"ctp_service_details"`
+	CustomerAcceptance               json.RawMessage `json:"customer_acceptance"`
+	DiscountAmount                   json.RawMessage `json:"discount_amount"`
+	DutyAmount                       json.RawMessage `json:"duty_amount"`
+	ExternalSurchargeStrategy        json.RawMessage `json:"external_surcharge_strategy"`
+	InstallmentData                  json.RawMessage `json:"installment_data"`
+	InstallmentOptions               json.RawMessage `json:"installment_options"`
+	IsStoredCredential               json.RawMessage `json:"is_stored_credential"`
+	MandateData                      json.RawMessage `json:"mandate_data"`
+	MandateID                        json.RawMessage `json:"mandate_id"`
+	MitCategory                      json.RawMessage `json:"mit_category"`
+	OrderDate                        json.RawMessage `json:"order_date"`
+	PartnerMerchantIdentifierDetails json.RawMessage `json:"partner_merchant_identifier_details"`
+	PaymentChannel                   json.RawMessage `json:"payment_channel"`
+	PaymentExperience                json.RawMessage `json:"payment_experience"`
+	PaymentLink                      json.RawMessage `json:"payment_link"`
+	PaymentLinkConfigID              json.RawMessage `json:"payment_link_config_id"`
+	PaymentToken                     json.RawMessage `json:"payment_token"`
+	ProfileAcquirerID                json.RawMessage `json:"profile_acquirer_id"`
+	Psd2ScaExemptionType             json.RawMessage `json:"psd2_sca_exemption_type"`
+	RecurringDetails                 json.RawMessage `json:"recurring_details"`
+	RetryAction                      json.RawMessage `json:"retry_action"`
+	ShippingAmountTax                json.RawMessage `json:"shipping_amount_tax"`
+	SkipExternalTaxCalculation       json.RawMessage `json:"skip_external_tax_calculation"`
+	SplitPayments                    json.RawMessage `json:"split_payments"`
+	TaxStatus                        json.RawMessage `json:"tax_status"`
+	ThreeDsData                      json.RawMessage `json:"three_ds_data"`
+	ThreedsMethodCompInd             json.RawMessage `json:"threeds_method_comp_ind"`
+	Tokenization                     json.RawMessage `json:"tokenization"`
+}
+
+// paymentCustomerIn is Hyperswitch's CustomerDetails.
+type paymentCustomerIn struct {
+	ID                *string         `json:"id"`
+	Name              *string         `json:"name"`
+	Email             *string         `json:"email"`
+	Phone             *string         `json:"phone"`
+	PhoneCountryCode  *string         `json:"phone_country_code"`
+	TaxRegistrationID json.RawMessage `json:"tax_registration_id"`
+	DocumentDetails   json.RawMessage `json:"document_details"`
+}
+
+// surchargeIn is Hyperswitch's RequestSurchargeDetails.
+type surchargeIn struct {
+	SurchargeAmount *int64 `json:"surcharge_amount"`
+	TaxAmount       *int64 `json:"tax_amount"`
+}
+
+// browserInfo is Hyperswitch's BrowserInformation, in and out.
+type browserInfo struct {
+	ColorDepth        *int32  `json:"color_depth"`
+	JavaEnabled       *bool   `json:"java_enabled"`
+	JavaScriptEnabled *bool   `json:"java_script_enabled"`
+	Language          *string `json:"language"`
+	ScreenHeight      *int32  `json:"screen_height"`
+	ScreenWidth       *int32  `json:"screen_width"`
+	TimeZone          *int32  `json:"time_zone"`
+	IPAddress         *string `json:"ip_address"`
+	AcceptHeader      *string `json:"accept_header"`
+	UserAgent         *string `json:"user_agent"`
+	OSType            *string `json:"os_type"`
+	OSVersion         *string `json:"os_version"`
+	DeviceModel       *string `json:"device_model"`
+	AcceptLanguage    *string `json:"accept_language"`
+	Referer           *string `json:"referer"`
+}
+
+// asMap is the stored form: the members given.
+func (b *browserInfo) asMap() map[string]any {
+	if b == nil {
+		return nil
+	}
+	raw, _ := json.Marshal(b)
+	var all map[string]any
+	_ = json.Unmarshal(raw, &all)
+	out := make(map[string]any, len(all))
+	for k, v := range all {
+		if v != nil {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// paymentMethodDataIn is Hyperswitch's PaymentMethodDataRequest: one
+// payment method, keyed by its kind, and its billing address. The sandbox
+// serves cards, UPI and the redirect methods (wallets, pay later, bank
+// redirects); the other kinds are refused with IR_19.
+type paymentMethodDataIn struct {
+	Card         *cardIn                    `json:"card"`
+	Upi          *upiIn                     `json:"upi"`
+	Wallet       map[string]json.RawMessage `json:"wallet"`
+	PayLater     map[string]json.RawMessage `json:"pay_later"`
+	BankRedirect map[string]json.RawMessage `json:"bank_redirect"`
+	Billing      *schematype.AddressWrapper `json:"billing"`
+
+	CardRedirect       json.RawMessage `json:"card_redirect"`
+	BankDebit          json.RawMessage `json:"bank_debit"`
+	BankTransfer       json.RawMessage `json:"bank_transfer"`
+	RealTimePayment    json.RawMessage `json:"real_time_payment"`
+	Crypto             json.RawMessage `json:"crypto"`
+	Voucher            json.RawMessage `json:"voucher"`
+	GiftCard           json.RawMessage `json:"gift_card"`
+	CardToken          json.RawMessage `json:"card_token"`
+	OpenBanking        json.RawMessage `json:"open_banking"`
+	MobilePayment      json.RawMessage `json:"mobile_payment"`
+	NetworkToken       json.RawMessage `json:"network_token"`
+	VaultDataCard      json.RawMessage `json:"vault_data_card"`
+	VaultCardTokenData json.RawMessage `json:"vault_card_token_data"`
+}
+
+// cardIn is Hyperswitch's Card. The number and CVC go to the connector and
+// nowhere else.
+type cardIn struct {
+	CardNumber             string          `json:"card_number"`
+	CardExpMonth           string          `json:"card_exp_month"`
+	CardExpYear            string          `json:"card_exp_year"`
+	CardHolderName         *string         `json:"card_holder_name"`
+	CardCVC                string          `json:"card_cvc"`
+	CardNetwork            *string         `json:"card_network"`
+	CardIssuer             json.RawMessage `json:"card_issuer"`
+	CardType               json.RawMessage `json:"card_type"`
+	CardIssuingCountry     json.RawMessage `json:"card_issuing_country"`
+	CardIssuingCountryCode json.RawMessage `json:"card_issuing_country_code"`
+	BankCode               json.RawMessage `json:"bank_code"`
+	NickName               json.RawMessage `json:"nick_name"`
+}
+
+// upiIn is Hyperswitch's UpiData.
+type upiIn struct {
+	UpiCollect *struct {
+		VpaID     *string         `json:"vpa_id"`
+		UpiSource json.RawMessage `json:"upi_source"`
+	} `json:"upi_collect"`
+	UpiIntent json.RawMessage `json:"upi_intent"`
+	UpiQr     json.RawMessage `json:"upi_qr"`
+}
+
+// given reports whether an ignored member carries a value (null does not).
+func given(raw json.RawMessage) bool {
+	return len(raw) > 0 && string(raw) != "null"
+}
+
+// paymentsCaptureRequest is Hyperswitch's PaymentsCaptureRequest.
+type paymentsCaptureRequest struct {
+	AmountToCapture          *int64          `json:"amount_to_capture"`
+	MerchantID               json.RawMessage `json:"merchant_id"`
+	RefundUncapturedAmount   json.RawMessage `json:"refund_uncaptured_amount"`
+	StatementDescriptorSuffx json.RawMessage `json:"statement_descriptor_suffix"`
+	StatementDescriptorPrefx json.RawMessage `json:"statement_descriptor_prefix"`
+	MerchantConnectorDetails json.RawMessage `json:"merchant_connector_details"`
+	AllKeysRequired          json.RawMessage `json:"all_keys_required"`
+}
+
+// paymentsCancelRequest is Hyperswitch's PaymentsCancelRequest.
+type paymentsCancelRequest struct {
+	CancellationReason       *string         `json:"cancellation_reason"`
+	MerchantConnectorDetails json.RawMessage `json:"merchant_connector_details"`
+	AllKeysRequired          json.RawMessage `json:"all_keys_required"`
+}
+
+// fields maps the members every operation shares onto the domain's.
+func (req *paymentsRequest) fields() (payments.PaymentFields, error) {
+	f := payments.PaymentFields{
+		CaptureMethod:                req.CaptureMethod,
+		CaptureOn:                    req.CaptureOn.asTime(),
+		AmountToCapture:              req.AmountToCapture,
+		AuthenticationType:           req.AuthenticationType,
+		Description:                  req.Description,
+		ReturnURL:                    req.ReturnURL,
+		StatementDescriptor:          req.StatementDescriptorName,
+		StatementDescriptorSuffix:    req.StatementDescriptorSuffix,
+		MerchantOrderReferenceID:     req.MerchantOrderReferenceID,
+		Billing:                      req.Billing,
+		Shipping:                     req.Shipping,
+		OrderDetails:                 req.OrderDetails,
+		Metadata:                     req.Metadata,
+		ConnectorMetadata:            req.ConnectorMetadata,
+		FeatureMetadata:              req.FeatureMetadata,
+		FrmMetadata:                  req.FrmMetadata,
+		PaymentLinkConfig:            req.PaymentLinkConfig,
+		BrowserInfo:                  req.BrowserInfo.asMap(),
+		SetupFutureUsage:             req.SetupFutureUsage,
+		OffSession:                   req.OffSession,
+		PaymentType:                  req.PaymentType,
+		Connectors:                   req.Connector,
+		SessionExpiry:                req.SessionExpiry,
+		ShippingCost:                 req.ShippingCost,
+		OrderTaxAmount:               req.OrderTaxAmount,
+		BusinessCountry:              req.BusinessCountry,
+		BusinessLabel:                req.BusinessLabel,
+		BusinessSubLabel:             req.BusinessSubLabel,
+		AllowedPaymentMethodTypes:    req.AllowedPaymentMethodTypes,
+		EnablePartialAuthorization:   req.EnablePartialAuthorization,
+		RequestExtendedAuthorization: req.RequestExtendedAuthorization,
+		EnableOvercapture:            req.EnableOvercapture,
+		Force3DSChallenge:            req.Force3DSChallenge,
+		IsIframeRedirectionEnabled:   req.IsIframeRedirectionEnabled,
+	}
+	if s := req.SurchargeDetails; s != nil {
+		if s.SurchargeAmount == nil {
+			return f, payments.ErrMissingField("surcharge_details.surcharge_amount")
+		}
+		f.SurchargeAmount, f.TaxOnSurcharge = s.SurchargeAmount, s.TaxAmount
+	}
+	if v := req.RequestIncrementalAuthorization; v != nil {
+		s := "false"
+		if *v {
+			s = "true"
+		}
+		f.RequestIncrementalAuthorization = &s
+	}
+	if v := req.RequestExternalThreeDSAuthentication; v != nil {
+		s := "Skip"
+		if *v {
+			s = "Enable"
+		}
+		f.RequestExternalThreeDSAuthentication = &s
+	}
+	var err error
+	if f.Customer, err = req.customer(); err != nil {
+		return f, err
+	}
+	if f.PaymentMethod, err = req.paymentMethod(); err != nil {
+		return f, err
+	}
+	return f, nil
+}
+
+// customer merges customer_id, the customer object and the flat (older)
+// email/name/phone members. Details without a customer id have no customer
+// to belong to.
+func (req *paymentsRequest) customer() (*payments.CustomerInput, error) {
+	var c paymentCustomerIn
+	if req.Customer != nil {
+		c = *req.Customer
+	}
+	id := c.ID
+	if req.CustomerID != nil {
+		if id != nil && *id != *req.CustomerID {
+			return nil, payments.ErrInvalidValue("customer.id", "must equal customer_id when both are given")
+		}
+		id = req.CustomerID
+	}
+	in := &payments.CustomerInput{
+		Name:             firstGiven(c.Name, req.Name),
+		Email:            firstGiven(c.Email, req.Email),
+		Phone:            firstGiven(c.Phone, req.Phone),
+		PhoneCountryCode: firstGiven(c.PhoneCountryCode, req.PhoneCountryCode),
+	}
+	if id == nil {
+		if in.Name != nil || in.Email != nil || in.Phone != nil || in.PhoneCountryCode != nil {
+			return nil, payments.ErrMissingField("customer_id")
+		}
+		return nil, nil
+	}
+	in.ID = *id
+	return in, nil
+}
+
+func firstGiven(vs ...*string) *string {
+	for _, v := range vs {
+		if v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+// paymentMethod maps payment_method_data (with payment_method and
+// payment_method_type) onto the domain's payment method.
+func (req *paymentsRequest) paymentMethod() (*payments.PaymentMethodInput, error) {
+	d := req.PaymentMethodData
+	if d == nil {
+		return nil, nil
+	}
+	for name, raw := range map[string]json.RawMessage{
+		"card_redirect": d.CardRedirect, "bank_debit": d.BankDebit, "bank_transfer": d.BankTransfer,
+		"real_time_payment": d.RealTimePayment, "crypto": d.Crypto, "voucher": d.Voucher,
+		"gift_card": d.GiftCard, "card_token": d.CardToken, "open_banking": d.OpenBanking,
+		"mobile_payment": d.MobilePayment, "network_token": d.NetworkToken,
+		"vault_data_card": d.VaultDataCard, "vault_card_token_data": d.VaultCardTokenData,
+	} {
+		if given(raw) {
+			return nil, &payments.Error{Status: http.StatusBadRequest, Type: "invalid_request", Code: "IR_19",
+				Message: "Payment method type not supported: " + name + " is not served by the sandbox", Field: "payment_method_data." + name}
+		}
+	}
+	pm := &payments.PaymentMethodInput{Billing: d.Billing}
+	kinds := 0
+	if c := d.Card; c != nil {
+		kinds++
+		pm.Type = "card"
+		pm.Card = &payments.CardInput{Number: c.CardNumber, ExpMonth: c.CardExpMonth, ExpYear: c.CardExpYear,
+			CVC: c.CardCVC, HolderName: c.CardHolderName, Network: c.CardNetwork}
+	}
+	if u := d.Upi; u != nil {
+		kinds++
+		pm.Type = "upi"
+		switch {
+		case u.UpiCollect != nil:
+			pm.Subtype = "upi_collect"
+			if u.UpiCollect.VpaID != nil {
+				pm.VPA = *u.UpiCollect.VpaID
+			}
+		case given(u.UpiIntent):
+			pm.Subtype = "upi_intent"
+		case given(u.UpiQr):
+			pm.Subtype = "upi_qr"
+		default:
+			return nil, payments.ErrInvalidValue("payment_method_data.upi", "must hold one of upi_collect, upi_intent or upi_qr")
+		}
+	}
+	for _, m := range []struct {
+		kind     string
+		variants map[string]json.RawMessage
+	}{{"wallet", d.Wallet}, {"pay_later", d.PayLater}, {"bank_redirect", d.BankRedirect}} {
+		if m.variants == nil {
+			continue
+		}
+		kinds++
+		if len(m.variants) != 1 {
+			return nil, payments.ErrInvalidValue("payment_method_data."+m.kind, "must hold exactly one %s method", m.kind)
+		}
+		pm.Type = m.kind
+		for variant := range m.variants {
+			pm.Subtype = methodSubtype(variant)
+		}
+	}
+	switch {
+	case kinds == 0:
+		return nil, payments.ErrInvalidValue("payment_method_data",
+			"must hold one payment method: card, upi, wallet, pay_later or bank_redirect")
+	case kinds > 1:
+		return nil, payments.ErrInvalidValue("payment_method_data", "must hold exactly one payment method")
+	}
+	if req.PaymentMethodType != nil {
+		pm.Subtype = *req.PaymentMethodType
+	}
+	if req.PaymentMethod != nil && *req.PaymentMethod != pm.Type {
+		return nil, payments.ErrInvalidValue("payment_method", "is %q, but payment_method_data holds %s data", *req.PaymentMethod, pm.Type)
+	}
+	return pm, nil
+}
+
+// methodSubtype is the payment_method_type a redirect method's variant
+// names: paypal_redirect → paypal, we_chat_pay_qr → we_chat_pay, ideal →
+// ideal. payment_method_type, when given, wins.
+func methodSubtype(variant string) string {
+	for _, suffix := range []string{"_third_party_sdk", "_redirect", "_sdk", "_qr"} {
+		if s, ok := strings.CutSuffix(variant, suffix); ok {
+			return s
+		}
+	}
+	return variant
+}
+
+// clientSettable are the members a publishable key may send to confirm: the
+// customer's payment method and what the browser knows. The rest of the
+// payment is the merchant's to set, with its secret key.
+var clientSettable = map[string]bool{
+	"client_secret": true, "payment_id": true, "payment_method": true, "payment_method_type": true,
+	"payment_method_data": true, "browser_info": true, "billing": true, "shipping": true,
+	"return_url": true, "setup_future_usage": true, "customer_acceptance": true,
+	"payment_experience": true, "payment_token": true, "all_keys_required": true,
+	"ctp_service_details": true, "threeds_method_comp_ind": true,
+}
+
+// checkClientMembers refuses, for a publishable key, every member it may not
+// set.
+func (req *paymentsRequest) checkClientMembers() error {
+	v := reflect.ValueOf(req).Elem()
+	t := v.Type()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		f := v.Field(i)
+		if f.IsZero() || clientSettable[name] {
+			continue
+		}
+		if raw, ok := f.Interface().(json.RawMessage); ok && !given(raw) {
+			continue
+		}
+		e := payments.ErrForbidden(name)
+		e.Message = "Access forbidden: " + name + " cannot be set with a publishable key; use the secret key"
+		e.Field = name
+		return e
+	}
+	return nil
+}
+
+// samePaymentID refuses a body payment_id that is not the path's.
+func samePaymentID(body *string, path string) error {
+	if body != nil && *body != path {
+		return payments.ErrInvalidValue("payment_id", "must match the payment id in the path")
+	}
+	return nil
+}
+
+// registerPayments adds the v1 payment routes and the sandbox's 3-D Secure
+// page. Confirm and retrieve are the client-side routes: they also take the
+// publishable key, with the payment's client secret.
+func registerPayments(a *api, svc *payments.Service) {
+	a.handle("POST /payments", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		if _, err := merchantPrincipal(r); err != nil {
+			return nil, err
+		}
+		var req paymentsRequest
+		if err := decode(r, &req); err != nil {
+			return nil, err
+		}
+		if req.Amount == nil {
+			return nil, payments.ErrMissingField("amount")
+		}
+		if req.Currency == nil {
+			return nil, payments.ErrMissingField("currency")
+		}
+		f, err := req.fields()
+		if err != nil {
+			return nil, err
+		}
+		v, err := svc.CreatePayment(r.Context(), payments.PaymentInput{
+			PaymentID: req.PaymentID, ProfileID: req.ProfileID, Amount: *req.Amount, Currency: *req.Currency,
+			Confirm: req.Confirm != nil && *req.Confirm, PaymentFields: f,
+		})
+		if err != nil {
+			return nil, err
+		}
+		return paymentRecordOf(v), nil
+	})
+
+	a.handle("GET /payments/{payment_id}", ClientOrMerchant, func(r *http.Request) (any, error) {
+		if _, err := merchantPrincipal(r); err != nil {
+			return nil, err
+		}
+		var secret *string
+		if q := r.URL.Query(); q.Has("client_secret") {
+			s := q.Get("client_secret")
+			secret = &s
+		}
+		v, err := svc.RetrievePayment(r.Context(), r.PathValue("payment_id"), secret)
+		if err != nil {
+			return nil, err
+		}
+		return paymentRecordOf(v), nil
+	})
+
+	a.handle("POST /payments/{payment_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		if _, err := merchantPrincipal(r); err != nil {
+			return nil, err
+		}
+		id := r.PathValue("payment_id")
+		var req paymentsRequest
+		if err := decode(r, &req); err != nil {
+			return nil, err
+		}
+		if err := samePaymentID(req.PaymentID, id); err != nil {
+			return nil, err
+		}
+		if req.ProfileID != nil {
+			return nil, payments.ErrInvalidValue("profile_id", "cannot be changed once the payment is created")
+		}
+		f, err := req.fields()
+		if err != nil {
+			return nil, err
+		}
+		v, err := svc.UpdatePayment(r.Context(), id, payments.PaymentPatch{
+			Amount: req.Amount, Currency: req.Currency, PaymentFields: f,
+		})
+		if err != nil {
+			return nil, err
+		}
+		if req.Confirm != nil && *req.Confirm { // update, then authorize, as Hyperswitch does
+			if v, err = svc.ConfirmPayment(r.Context(), id, payments.ConfirmInput{}); err != nil {
+				return nil, err
+			}
+		}
+		return paymentRecordOf(v), nil
+	})
+
+	a.handle("POST /payments/{payment_id}/confirm", ClientOrMerchant, func(r *http.Request) (any, error) {
+		p, err := merchantPrincipal(r)
+		if err != nil {
+			return nil, err
+		}
+		id := r.PathValue("payment_id")
+		var req paymentsRequest
+		if err := decodeOptional(r, &req); err != nil {
+			return nil, err
+		}
+		if p.ClientOnly {
+			if err := req.checkClientMembers(); err != nil {
+				return nil, err
+			}
+		}
+		if err := samePaymentID(req.PaymentID, id); err != nil {
+			return nil, err
+		}
+		if req.Amount != nil || req.Currency != nil || req.ProfileID != nil {
+			// The amount is fixed by the time the customer confirms; change it
+			// with an update first.
+			field := "amount"
+			if req.Amount == nil {
+				field = "currency"
+				if req.Currency == nil {
+					field = "profile_id"
+				}
+			}
+			return nil, payments.ErrInvalidValue(field, "cannot be changed when confirming; update the payment first")
+		}
+		if req.Confirm != nil && !*req.Confirm {
+			return nil, payments.ErrInvalidValue("confirm", "must be true (or absent) on confirm")
+		}
+		f, err := req.fields()
+		if err != nil {
+			return nil, err
+		}
+		v, err := svc.ConfirmPayment(r.Context(), id, payments.ConfirmInput{PaymentFields: f, ClientSecret: req.ClientSecret})
+		if err != nil {
+			return nil, err
+		}
+		return paymentRecordOf(v), nil
+	})
+
+	a.handle("POST /payments/{payment_id}/capture", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		if _, err := merchantPrincipal(r); err != nil {
+			return nil, err
+		}
+		var req paymentsCaptureRequest
+		if err := decodeOptional(r, &req); err != nil {
+			return nil, err
+		}
+		v, err := svc.CapturePayment(r.Context(), r.PathValue("payment_id"), payments.CaptureInput{AmountToCapture: req.AmountToCapture})
+		if err != nil {
+			return nil, err
+		}
+		return paymentRecordOf(v), nil
+	})
+
+	a.handle("POST /payments/{payment_id}/cancel", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		if _, err := merchantPrincipal(r); err != nil {
+			return nil, err
+		}
+		var req paymentsCancelRequest
+		if err := decodeOptional(r, &req); err != nil {
+			return nil, err
+		}
+		v, err := svc.CancelPayment(r.Context(), r.PathValue("payment_id"), req.CancellationReason)
+		if err != nil {
+			return nil, err
+		}
+		return paymentRecordOf(v), nil
+	})
+
+	registerSandboxPages(a.mux, svc)
+}
+
+// decodeOptional is decode for operations whose every member is optional:
+// an empty body is an empty object.
+func decodeOptional(r *http.Request, dst any) error {
+	raw, err := io.ReadAll(r.Body)
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return payments.ErrBodyTooLarge(tooLarge.Limit)
+		}
+		return payments.ErrInvalidRequest("could not read the request body")
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil
+	}
+	r.Body = io.NopCloser(bytes.NewReader(raw))
+	return decode(r, dst)
+}

@@ -1,0 +1,352 @@
+package rest
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"switchyard/ent"
+	"switchyard/internal/tenancy"
+	"switchyard/payments"
+)
+
+// refundCreateRequest is Hyperswitch's RefundRequest (a closed object).
+type refundCreateRequest struct {
+	PaymentID  *string        `json:"payment_id"`
+	RefundID   *string        `json:"refund_id"`
+	MerchantID *string        `json:"merchant_id"`
+	Amount     *int64         `json:"amount"`
+	Reason     *string        `json:"reason"`
+	RefundType *string        `json:"refund_type"`
+	Metadata   map[string]any `json:"metadata"`
+	// MerchantConnectorDetails is accepted and ignored: the sandbox routes
+	// the refund through the payment's own connector account.
+	MerchantConnectorDetails map[string]any `json:"merchant_connector_details"`
+	SplitRefunds             map[string]any `json:"split_refunds"`
+	AllKeysRequired          *bool          `json:"all_keys_required"`
+}
+
+// refundUpdateRequest is Hyperswitch's RefundUpdateRequest.
+type refundUpdateRequest struct {
+	Reason   *string        `json:"reason"`
+	Metadata map[string]any `json:"metadata"`
+}
+
+// refundListRequest is Hyperswitch's RefundListRequest. Its TimeRange is
+// flattened (start_time, end_time at the top level, as Hyperswitch's serde
+// flatten puts them); a nested time_range object is accepted too.
+type refundListRequest struct {
+	PaymentID           *string          `json:"payment_id"`
+	RefundID            *string          `json:"refund_id"`
+	ProfileID           *string          `json:"profile_id"`
+	Limit               *int64           `json:"limit"`
+	Offset              *int64           `json:"offset"`
+	StartTime           *wireTime        `json:"start_time"`
+	EndTime             *wireTime        `json:"end_time"`
+	TimeRange           *refundTimeRange `json:"time_range"`
+	AmountFilter        *amountFilter    `json:"amount_filter"`
+	Connector           []string         `json:"connector"`
+	MerchantConnectorID []string         `json:"merchant_connector_id"`
+	Currency            []string         `json:"currency"`
+	RefundStatus        []string         `json:"refund_status"`
+}
+
+type refundTimeRange struct {
+	StartTime *wireTime `json:"start_time"`
+	EndTime   *wireTime `json:"end_time"`
+}
+
+type amountFilter struct {
+	StartAmount *int64 `json:"start_amount"`
+	EndAmount   *int64 `json:"end_amount"`
+}
+
+// wireTime reads an ISO 8601 date-time: RFC 3339, or the spec's pattern
+// without a zone (taken as UTC), as Hyperswitch's PrimitiveDateTime is.
+type wireTime time.Time
+
+func (t *wireTime) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return payments.ErrInvalidRequest("expected an ISO 8601 date-time string, got %s", b)
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05"} {
+		if v, err := time.Parse(layout, s); err == nil {
+			*t = wireTime(v.UTC())
+			return nil
+		}
+	}
+	return payments.ErrInvalidRequest("%q is not an ISO 8601 date-time (YYYY-MM-DDThh:mm:ssZ)", s)
+}
+
+func (t *wireTime) asTime() *time.Time {
+	if t == nil {
+		return nil
+	}
+	v := time.Time(*t)
+	return &v
+}
+
+// refundListResponse is Hyperswitch's RefundListResponse.
+type refundListResponse struct {
+	Count      int          `json:"count"`
+	TotalCount int          `json:"total_count"`
+	Data       []refundBody `json:"data"`
+}
+
+// refundBody is a refund on the wire: Hyperswitch's RefundResponse, which
+// carries every member of the spec's refund record. Absent values are null.
+// The payment record's nested refunds use the same mapping (refundBodyOf).
+type refundBody struct {
+	RefundID             string         `json:"refund_id"`
+	PaymentID            string         `json:"payment_id"`
+	Amount               int64          `json:"amount"`
+	Currency             string         `json:"currency"`
+	Status               string         `json:"status"`
+	Connector            string         `json:"connector"`
+	Reason               *string        `json:"reason"`
+	Metadata             map[string]any `json:"metadata"`
+	ErrorMessage         *string        `json:"error_message"`
+	ErrorCode            *string        `json:"error_code"`
+	UnifiedCode          *string        `json:"unified_code"`
+	UnifiedMessage       *string        `json:"unified_message"`
+	CreatedAt            *Timestamp     `json:"created_at"`
+	UpdatedAt            *Timestamp     `json:"updated_at"`
+	ProfileID            *string        `json:"profile_id"`
+	MerchantConnectorID  *string        `json:"merchant_connector_id"`
+	SplitRefunds         map[string]any `json:"split_refunds"`
+	IssuerErrorCode      *string        `json:"issuer_error_code"`
+	IssuerErrorMessage   *string        `json:"issuer_error_message"`
+	RawConnectorResponse *string        `json:"raw_connector_response"`
+	ConnectorRefundID    *string        `json:"connector_refund_id"`
+}
+
+// refundBodyOf maps a refund; paymentID is its payment's wire id
+// (payment_id, not the internal row id).
+func refundBodyOf(r *ent.Refund, paymentID string) refundBody {
+	profileID := r.ProfileID
+	return refundBody{
+		RefundID:             r.RefundID,
+		PaymentID:            paymentID,
+		Amount:               r.Amount,
+		Currency:             string(r.Currency),
+		Status:               string(r.Status),
+		Connector:            r.Connector,
+		Reason:               r.Reason,
+		Metadata:             r.Metadata,
+		ErrorMessage:         r.ErrorMessage,
+		ErrorCode:            r.ErrorCode,
+		UnifiedCode:          r.UnifiedCode,
+		UnifiedMessage:       r.UnifiedMessage,
+		CreatedAt:            ts(&r.CreatedAt),
+		UpdatedAt:            ts(&r.ModifiedAt),
+		ProfileID:            &profileID,
+		MerchantConnectorID:  r.MerchantConnectorID,
+		SplitRefunds:         r.SplitRefunds,
+		IssuerErrorCode:      r.IssuerErrorCode,
+		IssuerErrorMessage:   r.IssuerErrorMessage,
+		RawConnectorResponse: r.RawConnectorResponse,
+		ConnectorRefundID:    r.ConnectorRefundID,
+	}
+}
+
+// refundWithPayment maps a refund loaded with its payment edge.
+func refundWithPayment(r *ent.Refund) refundBody {
+	paymentID := ""
+	if p := r.Edges.Payment; p != nil {
+		paymentID = p.PaymentID
+	}
+	return refundBodyOf(r, paymentID)
+}
+
+// merchantPrincipal is the caller of a route that names no merchant in its
+// path: a merchant key, or the admin key acting as the merchant of
+// X-Merchant-Id. The admin key without that header has no merchant to act
+// for.
+func merchantPrincipal(r *http.Request) (tenancy.Principal, error) {
+	p, ok := tenancy.FromContext(r.Context())
+	if !ok {
+		return p, payments.ErrUnauthorized()
+	}
+	if p.MerchantID == "" {
+		return p, payments.ErrMissingField("X-Merchant-Id")
+	}
+	return p, nil
+}
+
+// inProfile hides a resource of another profile than the one the caller's
+// X-Profile-Id names: it is 404, like a foreign id.
+func inProfile(p tenancy.Principal, profileID string, notFound error) error {
+	if p.ProfileID != "" && p.ProfileID != profileID {
+		return notFound
+	}
+	return nil
+}
+
+// refundNotFound is Hyperswitch's RefundNotFound, as the domain words it.
+func refundNotFound() error {
+	return &payments.Error{Status: http.StatusNotFound, Type: "invalid_request", Code: "HE_02",
+		Message: "Refund does not exist in our records."}
+}
+
+// registerRefunds adds Hyperswitch's v1 refund routes. They name no
+// merchant in the path: the caller's key (or the admin key with
+// X-Merchant-Id) scopes them.
+func registerRefunds(a *api, svc *payments.Service) {
+	a.handle("POST /refunds", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		p, err := merchantPrincipal(r)
+		if err != nil {
+			return nil, err
+		}
+		var req refundCreateRequest
+		if err := decode(r, &req); err != nil {
+			return nil, err
+		}
+		if req.PaymentID == nil || *req.PaymentID == "" {
+			return nil, payments.ErrMissingField("payment_id")
+		}
+		if req.MerchantID != nil && *req.MerchantID != p.MerchantID {
+			return nil, payments.ErrInvalidValue("merchant_id", "does not match the merchant of the API key")
+		}
+		if req.SplitRefunds != nil {
+			e := payments.ErrInvalidRequest("split_refunds cannot be given: the payment has no split_payments")
+			e.Field = "split_refunds"
+			return nil, e
+		}
+		if p.ProfileID != "" {
+			v, err := svc.GetPayment(r.Context(), *req.PaymentID)
+			if err != nil {
+				return nil, err
+			}
+			if err := inProfile(p, v.Intent.ProfileID, payments.ErrNotFound("Payment")); err != nil {
+				return nil, err
+			}
+		}
+		ref, err := svc.CreateRefund(r.Context(), payments.RefundInput{
+			PaymentID:  *req.PaymentID,
+			RefundID:   req.RefundID,
+			Amount:     req.Amount,
+			Reason:     req.Reason,
+			RefundType: req.RefundType,
+			Metadata:   req.Metadata,
+		})
+		if err != nil {
+			return nil, err
+		}
+		return refundBodyOf(ref, *req.PaymentID), nil
+	})
+	a.handle("GET /refunds/{refund_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		p, err := merchantPrincipal(r)
+		if err != nil {
+			return nil, err
+		}
+		ref, err := svc.GetRefund(r.Context(), r.PathValue("refund_id"))
+		if err != nil {
+			return nil, err
+		}
+		if err := inProfile(p, ref.ProfileID, refundNotFound()); err != nil {
+			return nil, err
+		}
+		return refundWithPayment(ref), nil
+	})
+	a.handle("POST /refunds/{refund_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		p, err := merchantPrincipal(r)
+		if err != nil {
+			return nil, err
+		}
+		var req refundUpdateRequest
+		if err := decode(r, &req); err != nil {
+			return nil, err
+		}
+		id := r.PathValue("refund_id")
+		if p.ProfileID != "" {
+			cur, err := svc.GetRefund(r.Context(), id)
+			if err != nil {
+				return nil, err
+			}
+			if err := inProfile(p, cur.ProfileID, refundNotFound()); err != nil {
+				return nil, err
+			}
+		}
+		ref, err := svc.UpdateRefund(r.Context(), id, payments.RefundPatch{Reason: req.Reason, Metadata: req.Metadata})
+		if err != nil {
+			return nil, err
+		}
+		return refundWithPayment(ref), nil
+	})
+	a.handle("POST /refunds/list", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		p, err := merchantPrincipal(r)
+		if err != nil {
+			return nil, err
+		}
+		var req refundListRequest
+		if err := decode(r, &req); err != nil {
+			return nil, err
+		}
+		f, err := req.filter(p)
+		if err != nil {
+			return nil, err
+		}
+		list, err := svc.ListRefunds(r.Context(), f)
+		if err != nil {
+			return nil, err
+		}
+		out := refundListResponse{Count: len(list.Refunds), TotalCount: list.TotalCount, Data: make([]refundBody, len(list.Refunds))}
+		for i, ref := range list.Refunds {
+			out.Data[i] = refundWithPayment(ref)
+		}
+		return out, nil
+	})
+}
+
+// filter turns the request into the domain's filter, checking limit (1 to
+// 100, default 10), offset (≥ 0) and the ranges.
+func (req *refundListRequest) filter(p tenancy.Principal) (payments.RefundFilter, error) {
+	f := payments.RefundFilter{
+		PaymentID: req.PaymentID, RefundID: req.RefundID, ProfileID: req.ProfileID,
+		Limit: 10, Connectors: req.Connector, MerchantConnectorIDs: req.MerchantConnectorID,
+		Currencies: req.Currency, Statuses: req.RefundStatus,
+	}
+	if req.Limit != nil {
+		if *req.Limit < 1 || *req.Limit > 100 {
+			return f, payments.ErrInvalidValue("limit", "must be between 1 and 100")
+		}
+		f.Limit = int(*req.Limit)
+	}
+	if req.Offset != nil {
+		if *req.Offset < 0 || *req.Offset > 1<<31 {
+			return f, payments.ErrInvalidValue("offset", "must be between 0 and %d", 1<<31)
+		}
+		f.Offset = int(*req.Offset)
+	}
+	start, end := req.StartTime, req.EndTime
+	if tr := req.TimeRange; tr != nil {
+		if start != nil || end != nil {
+			return f, payments.ErrInvalidValue("time_range", "give start_time and end_time either at the top level or in time_range, not both")
+		}
+		start, end = tr.StartTime, tr.EndTime
+		if start == nil {
+			return f, payments.ErrMissingField("time_range.start_time")
+		}
+	}
+	if end != nil && start == nil {
+		return f, payments.ErrMissingField("start_time")
+	}
+	f.CreatedGTE, f.CreatedLTE = start.asTime(), end.asTime()
+	if f.CreatedGTE != nil && f.CreatedLTE != nil && f.CreatedLTE.Before(*f.CreatedGTE) {
+		return f, payments.ErrInvalidValue("end_time", "must not be before start_time")
+	}
+	if af := req.AmountFilter; af != nil {
+		f.AmountGTE, f.AmountLTE = af.StartAmount, af.EndAmount
+		if af.StartAmount != nil && af.EndAmount != nil && *af.EndAmount < *af.StartAmount {
+			return f, payments.ErrInvalidValue("amount_filter.end_amount", "must not be less than amount_filter.start_amount")
+		}
+	}
+	if p.ProfileID != "" {
+		if f.ProfileID != nil && *f.ProfileID != p.ProfileID {
+			return f, payments.ErrNotFound("Profile")
+		}
+		f.ProfileID = &p.ProfileID
+	}
+	return f, nil
+}

@@ -1,0 +1,258 @@
+package rest
+
+import (
+	"bytes"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"switchyard/ent/paymentintent"
+	"switchyard/payments"
+)
+
+// The sandbox's 3-D Secure (and redirect) page. A payment that needs the
+// customer answers next_action.redirect_to_url pointing here:
+//
+//	GET  /sandbox/authenticate/{attempt_id}?token=…           the page
+//	POST /sandbox/authenticate/{attempt_id}/complete           token, approve=true|false
+//
+// The customer's browser carries no API key: the token (a keyed hash of the
+// attempt id) authenticates it, and a wrong one is a 404 page. Approve and
+// Decline are POST forms, so a link prefetcher or preview bot that GETs the
+// URL cannot complete a payment. The answer sends the browser to the
+// payment's return_url with payment_id and status added (303), or shows the
+// result when there is no return_url.
+
+var sandboxPage = template.Must(template.New("page").Parse(`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<title>{{.Title}} · Switchyard sandbox</title>
+<style>
+  :root { color-scheme: light dark; }
+  body { margin: 0; min-height: 100vh; display: grid; place-items: center;
+         font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif;
+         background: #f4f5f7; color: #1d2330; }
+  main { width: min(92vw, 26rem); background: #fff; border-radius: 14px; padding: 2rem;
+         box-shadow: 0 6px 28px rgba(20, 30, 60, .12); }
+  .tag { display: inline-block; font-size: .75rem; font-weight: 600; letter-spacing: .06em;
+         text-transform: uppercase; color: #7a4d00; background: #fff2d6; border-radius: 999px;
+         padding: .15rem .6rem; }
+  h1 { font-size: 1.3rem; margin: .8rem 0 .3rem; }
+  p { margin: .3rem 0 1rem; color: #545b6b; }
+  dl { display: grid; grid-template-columns: auto 1fr; gap: .35rem 1rem; margin: 1.2rem 0 1.6rem; }
+  dt { color: #6b7283; }
+  dd { margin: 0; font-weight: 600; overflow-wrap: anywhere; }
+  .amount { font-size: 1.6rem; font-weight: 700; }
+  .actions { display: flex; gap: .75rem; }
+  .actions form { flex: 1; margin: 0; }
+  button, a.button { width: 100%; font: inherit; font-weight: 600; border-radius: 10px; padding: .75rem 1rem;
+           cursor: pointer; border: 1px solid transparent; display: inline-block; text-align: center;
+           text-decoration: none; box-sizing: border-box; }
+  .approve { background: #1f7a4d; color: #fff; }
+  .decline { background: #fff; color: #a3261b; border-color: #e2b4ae; }
+  a.button { background: #24324d; color: #fff; }
+  @media (prefers-color-scheme: dark) {
+    body { background: #12151c; color: #e6e9ef; }
+    main { background: #1c212b; box-shadow: none; }
+    p, dt { color: #a4abba; }
+    .decline { background: transparent; color: #ff9d92; border-color: #6b3530; }
+  }
+</style>
+</head>
+<body>
+<main>
+  <span class="tag">Sandbox{{with .Connector}} · {{.}}{{end}}</span>
+  <h1>{{.Title}}</h1>
+  <p>{{.Message}}</p>
+  {{with .Payment}}<dl>
+    <dt>Amount</dt><dd class="amount">{{.Amount}} {{.Currency}}</dd>
+    {{with .Connector}}<dt>Connector</dt><dd>{{.}}</dd>{{end}}
+    <dt>Payment</dt><dd><code>{{.PaymentID}}</code></dd>
+    {{with .Status}}<dt>Status</dt><dd>{{.}}</dd>{{end}}
+  </dl>{{end}}
+  {{if .Action}}<div class="actions">
+    <form method="post" action="{{.Action}}">
+      <input type="hidden" name="token" value="{{.Token}}">
+      <input type="hidden" name="approve" value="true">
+      <button type="submit" class="approve">Approve</button>
+    </form>
+    <form method="post" action="{{.Action}}">
+      <input type="hidden" name="token" value="{{.Token}}">
+      <input type="hidden" name="approve" value="false">
+      <button type="submit" class="decline">Decline</button>
+    </form>
+  </div>{{end}}
+  {{with .Continue}}<a class="button" href="{{.}}">Return to the merchant</a>{{end}}
+</main>
+</body>
+</html>
+`))
+
+// sandboxView is what the page shows.
+type sandboxView struct {
+	Title, Message, Connector string
+	Payment                   *sandboxPayment
+	// Action and Token make the Approve and Decline forms.
+	Action, Token string
+	// Continue links back to the merchant.
+	Continue string
+}
+
+type sandboxPayment struct {
+	PaymentID, Amount, Currency, Connector, Status string
+}
+
+func registerSandboxPages(mux *http.ServeMux, svc *payments.Service) {
+	mux.HandleFunc("GET /sandbox/authenticate/{attempt_id}", func(w http.ResponseWriter, r *http.Request) {
+		attemptID := r.PathValue("attempt_id")
+		token := r.URL.Query().Get("token")
+		t, err := svc.AuthenticationPage(r.Context(), attemptID, token)
+		if err != nil {
+			sandboxError(w, r, err)
+			return
+		}
+		v := sandboxView{Connector: t.Connector, Payment: sandboxPaymentOf(t)}
+		if t.Status == paymentintent.StatusRequiresCustomerAction {
+			v.Title = "Authenticate this payment"
+			v.Message = "This sandbox page stands in for the bank's 3-D Secure check or the payment " +
+				"method's own page. Approve to complete the payment, or decline it."
+			v.Action = "/sandbox/authenticate/" + url.PathEscape(attemptID) + "/complete"
+			v.Token = token
+			v.Payment.Status = ""
+		} else {
+			v.Title = "Nothing to authenticate"
+			v.Message = "This payment is no longer waiting for the customer."
+			v.Continue = returnURLWith(t)
+		}
+		renderSandbox(w, http.StatusOK, v)
+	})
+
+	mux.HandleFunc("POST /sandbox/authenticate/{attempt_id}/complete", func(w http.ResponseWriter, r *http.Request) {
+		if err := r.ParseForm(); err != nil {
+			renderSandbox(w, http.StatusBadRequest, sandboxView{Title: "Bad request",
+				Message: "The form could not be read."})
+			return
+		}
+		var approved bool
+		switch r.PostForm.Get("approve") {
+		case "true":
+			approved = true
+		case "false":
+		default:
+			renderSandbox(w, http.StatusBadRequest, sandboxView{Title: "Bad request",
+				Message: "The form must say approve=true or approve=false."})
+			return
+		}
+		t, err := svc.CompleteAuthentication(r.Context(), r.PathValue("attempt_id"), r.PostForm.Get("token"), approved)
+		if err != nil {
+			sandboxError(w, r, err)
+			return
+		}
+		if u := returnURLWith(t); u != "" {
+			w.Header().Set("Cache-Control", "no-store")
+			http.Redirect(w, r, u, http.StatusSeeOther)
+			return
+		}
+		v := sandboxView{Connector: t.Connector, Payment: sandboxPaymentOf(t)}
+		if t.Status == paymentintent.StatusFailed {
+			v.Title, v.Message = "Payment failed", "The payment did not go through."
+		} else {
+			v.Title, v.Message = "Payment authenticated", "You can close this page."
+		}
+		renderSandbox(w, http.StatusOK, v)
+	})
+}
+
+// returnURLWith is the payment's return_url with payment_id and status
+// added to its query, or "" when it has none.
+func returnURLWith(t *payments.RedirectTarget) string {
+	if t.ReturnURL == "" {
+		return ""
+	}
+	u, err := url.Parse(t.ReturnURL)
+	if err != nil {
+		return ""
+	}
+	q := u.Query()
+	q.Set("payment_id", t.PaymentID)
+	q.Set("status", string(t.Status))
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+func sandboxPaymentOf(t *payments.RedirectTarget) *sandboxPayment {
+	return &sandboxPayment{PaymentID: t.PaymentID, Amount: majorUnits(t.Amount, t.Currency),
+		Currency: t.Currency, Connector: t.Connector, Status: string(t.Status)}
+}
+
+// sandboxError shows a domain error as a page: an unknown attempt or a
+// wrong token is 404, anything else a 500 whose cause is logged.
+func sandboxError(w http.ResponseWriter, r *http.Request, err error) {
+	e, ok := payments.AsError(err)
+	if ok && e.Status == http.StatusNotFound {
+		renderSandbox(w, http.StatusNotFound, sandboxView{Title: "Link not found",
+			Message: "This authentication link is not valid. Return to the merchant and try again."})
+		return
+	}
+	slog.ErrorContext(r.Context(), "sandbox authentication failed", "err", err)
+	renderSandbox(w, http.StatusInternalServerError, sandboxView{Title: "Something went wrong",
+		Message: "The payment could not be completed. Return to the merchant and try again."})
+}
+
+func renderSandbox(w http.ResponseWriter, status int, v sandboxView) {
+	var buf bytes.Buffer
+	if err := sandboxPage.Execute(&buf, v); err != nil {
+		http.Error(w, "template error", http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	// The token is in the page's URL: never send it on as a Referer.
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// minorDigits are the ISO 4217 currencies whose minor unit is not a
+// hundredth, for showing amounts in major units.
+var minorDigits = func() map[string]int {
+	m := map[string]int{}
+	for _, c := range strings.Fields("BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX VND VUV XAF XOF XPF") {
+		m[c] = 0
+	}
+	for _, c := range strings.Fields("BHD IQD JOD KWD LYD OMR TND") {
+		m[c] = 3
+	}
+	return m
+}()
+
+// majorUnits shows a minor-unit amount in major units: 1050 USD → "10.50".
+func majorUnits(minor int64, currency string) string {
+	digits, ok := minorDigits[currency]
+	if !ok {
+		digits = 2
+	}
+	s := strconv.FormatInt(minor, 10)
+	if digits == 0 {
+		return s
+	}
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for len(s) <= digits {
+		s = "0" + s
+	}
+	s = s[:len(s)-digits] + "." + s[len(s)-digits:]
+	if neg {
+		s = "-" + s
+	}
+	return s
+}

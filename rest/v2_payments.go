@@ -1,0 +1,610 @@
+package rest
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+
+	"switchyard/ent/schema/schematype"
+	"switchyard/internal/tenancy"
+	"switchyard/payments"
+)
+
+// The v2 payment intent routes: `Authorization: api-key=<key>` and
+// `X-Profile-Id` (internal/auth reads both and checks that the profile is
+// the merchant's). The {id} of a route is the payment's id: the payment_id,
+// which for intents created here equals the internal pay_… id.
+
+// v2AmountDetails is AmountDetails (create) and AmountDetailsUpdate
+// (update). The tax and surcharge overrides are accepted under
+// Hyperswitch's request names (skip_…) and under the intent object's names,
+// as the spec names request members after the intent object.
+type v2AmountDetails struct {
+	OrderAmount                *int64  `json:"order_amount"`
+	Currency                   *string `json:"currency"`
+	ShippingCost               *int64  `json:"shipping_cost"`
+	OrderTaxAmount             *int64  `json:"order_tax_amount"`
+	SkipExternalTaxCalculation *string `json:"skip_external_tax_calculation"`
+	SkipSurchargeCalculation   *string `json:"skip_surcharge_calculation"`
+	ExternalTaxCalculation     *string `json:"external_tax_calculation"`
+	SurchargeCalculation       *string `json:"surcharge_calculation"`
+	SurchargeAmount            *int64  `json:"surcharge_amount"`
+	TaxOnSurcharge             *int64  `json:"tax_on_surcharge"`
+}
+
+// v2IntentCreateRequest is PaymentsCreateIntentRequest (a closed object).
+type v2IntentCreateRequest struct {
+	AmountDetails                        *v2AmountDetails           `json:"amount_details"`
+	MerchantReferenceID                  *string                    `json:"merchant_reference_id"`
+	RoutingAlgorithmID                   *string                    `json:"routing_algorithm_id"`
+	CaptureMethod                        *string                    `json:"capture_method"`
+	AuthenticationType                   *string                    `json:"authentication_type"`
+	Billing                              *schematype.AddressWrapper `json:"billing"`
+	Shipping                             *schematype.AddressWrapper `json:"shipping"`
+	CustomerID                           *string                    `json:"customer_id"`
+	CustomerPresent                      *string                    `json:"customer_present"`
+	Description                          *string                    `json:"description"`
+	ReturnURL                            *string                    `json:"return_url"`
+	SetupFutureUsage                     *string                    `json:"setup_future_usage"`
+	ApplyMitExemption                    *string                    `json:"apply_mit_exemption"`
+	StatementDescriptor                  *string                    `json:"statement_descriptor"`
+	OrderDetails                         []schematype.OrderDetail   `json:"order_details"`
+	AllowedPaymentMethodTypes            []string                   `json:"allowed_payment_method_types"`
+	Metadata                             map[string]any             `json:"metadata"`
+	ConnectorMetadata                    map[string]any             `json:"connector_metadata"`
+	FeatureMetadata                      map[string]any             `json:"feature_metadata"`
+	PaymentLinkEnabled                   *string                    `json:"payment_link_enabled"`
+	PaymentLinkConfig                    map[string]any             `json:"payment_link_config"`
+	RequestIncrementalAuthorization      *string                    `json:"request_incremental_authorization"`
+	SessionExpiry                        *int64                     `json:"session_expiry"`
+	FrmMetadata                          map[string]any             `json:"frm_metadata"`
+	RequestExternalThreeDSAuthentication *string                    `json:"request_external_three_ds_authentication"`
+	Force3DSChallenge                    *bool                      `json:"force_3ds_challenge"`
+	// MerchantConnectorDetails is accepted and ignored: routing uses the
+	// profile's connector accounts.
+	MerchantConnectorDetails   map[string]any `json:"merchant_connector_details"`
+	EnablePartialAuthorization *bool          `json:"enable_partial_authorization"`
+}
+
+// v2IntentUpdateRequest is PaymentsUpdateIntentRequest: the members the
+// spec's endpoint 2 lists, its two request-only details (session_expiry and
+// set_active_attempt_id), and customer_id and merchant_reference_id, which
+// the product asks to be updatable with the intent's limits.
+type v2IntentUpdateRequest struct {
+	AmountDetails                        *v2AmountDetails           `json:"amount_details"`
+	CustomerID                           *string                    `json:"customer_id"`
+	MerchantReferenceID                  *string                    `json:"merchant_reference_id"`
+	RoutingAlgorithmID                   *string                    `json:"routing_algorithm_id"`
+	CaptureMethod                        *string                    `json:"capture_method"`
+	AuthenticationType                   *string                    `json:"authentication_type"`
+	Billing                              *schematype.AddressWrapper `json:"billing"`
+	Shipping                             *schematype.AddressWrapper `json:"shipping"`
+	CustomerPresent                      *string                    `json:"customer_present"`
+	Description                          *string                    `json:"description"`
+	ReturnURL                            *string                    `json:"return_url"`
+	SetupFutureUsage                     *string                    `json:"setup_future_usage"`
+	ApplyMitExemption                    *string                    `json:"apply_mit_exemption"`
+	StatementDescriptor                  *string                    `json:"statement_descriptor"`
+	OrderDetails                         []schematype.OrderDetail   `json:"order_details"`
+	AllowedPaymentMethodTypes            []string                   `json:"allowed_payment_method_types"`
+	Metadata                             map[string]any             `json:"metadata"`
+	ConnectorMetadata                    map[string]any             `json:"connector_metadata"`
+	FeatureMetadata                      map[string]any             `json:"feature_metadata"`
+	PaymentLinkConfig                    map[string]any             `json:"payment_link_config"`
+	RequestIncrementalAuthorization      *string                    `json:"request_incremental_authorization"`
+	SessionExpiry                        *int64                     `json:"session_expiry"`
+	FrmMetadata                          map[string]any             `json:"frm_metadata"`
+	RequestExternalThreeDSAuthentication *string                    `json:"request_external_three_ds_authentication"`
+	SetActiveAttemptID                   *activeAttemptUpdate       `json:"set_active_attempt_id"`
+	EnablePartialAuthorization           *bool                      `json:"enable_partial_authorization"`
+}
+
+// activeAttemptUpdate is UpdateActiveAttempt: {"Set": "<attempt id>"} or
+// "Unset".
+type activeAttemptUpdate payments.ActiveAttemptChange
+
+func (u *activeAttemptUpdate) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		if s != "Unset" {
+			return payments.ErrInvalidValue("set_active_attempt_id", `must be {"Set": "<attempt id>"} or "Unset", got %q`, s)
+		}
+		*u = activeAttemptUpdate{Unset: true}
+		return nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(b, &obj); err != nil || len(obj) != 1 || obj["Set"] == nil {
+		return payments.ErrInvalidValue("set_active_attempt_id", `must be {"Set": "<attempt id>"} or "Unset"`)
+	}
+	var id string
+	if err := json.Unmarshal(obj["Set"], &id); err != nil || id == "" {
+		return payments.ErrInvalidValue("set_active_attempt_id.Set", "must be an attempt id (a non-empty string)")
+	}
+	*u = activeAttemptUpdate{ID: id}
+	return nil
+}
+
+// v2ConfirmRequest is PaymentsConfirmIntentRequest.
+type v2ConfirmRequest struct {
+	ReturnURL              *string                    `json:"return_url"`
+	PaymentMethodData      *v2PaymentMethodData       `json:"payment_method_data"`
+	SplitPaymentMethodData []map[string]any           `json:"split_payment_method_data"`
+	PaymentMethodType      *string                    `json:"payment_method_type"`
+	PaymentMethodSubtype   *string                    `json:"payment_method_subtype"`
+	Shipping               *schematype.AddressWrapper `json:"shipping"`
+	// CustomerAcceptance is checked and not kept: mandates are not built.
+	CustomerAcceptance         *v2CustomerAcceptance `json:"customer_acceptance"`
+	BrowserInfo                *v2BrowserInfo        `json:"browser_info"`
+	PaymentMethodID            *string               `json:"payment_method_id"`
+	PaymentToken               *string               `json:"payment_token"`
+	MerchantConnectorDetails   map[string]any        `json:"merchant_connector_details"`
+	ReturnRawConnectorResponse *bool                 `json:"return_raw_connector_response"`
+	WebhookURL                 *string               `json:"webhook_url"`
+}
+
+// v2PaymentMethodData is PaymentMethodDataRequest: one payment method
+// member and an optional billing address. Card and UPI collect carry data
+// the sandbox uses; the other methods are accepted as objects.
+type v2PaymentMethodData struct {
+	Card            *v2Card                    `json:"card"`
+	Upi             *v2Upi                     `json:"upi"`
+	Wallet          map[string]any             `json:"wallet"`
+	PayLater        map[string]any             `json:"pay_later"`
+	BankRedirect    map[string]any             `json:"bank_redirect"`
+	CardRedirect    map[string]any             `json:"card_redirect"`
+	BankDebit       map[string]any             `json:"bank_debit"`
+	BankTransfer    map[string]any             `json:"bank_transfer"`
+	RealTimePayment map[string]any             `json:"real_time_payment"`
+	Crypto          map[string]any             `json:"crypto"`
+	Voucher         map[string]any             `json:"voucher"`
+	GiftCard        map[string]any             `json:"gift_card"`
+	CardToken       map[string]any             `json:"card_token"`
+	OpenBanking     map[string]any             `json:"open_banking"`
+	MobilePayment   map[string]any             `json:"mobile_payment"`
+	NetworkToken    map[string]any             `json:"network_token"`
+	Billing         *schematype.AddressWrapper `json:"billing"`
+}
+
+// v2Card is the v2 Card.
+type v2Card struct {
+	CardNumber             string  `json:"card_number"`
+	CardExpMonth           string  `json:"card_exp_month"`
+	CardExpYear            string  `json:"card_exp_year"`
+	CardHolderName         *string `json:"card_holder_name"`
+	CardCVC                string  `json:"card_cvc"`
+	CardIssuer             *string `json:"card_issuer"`
+	CardNetwork            *string `json:"card_network"`
+	CardType               *string `json:"card_type"`
+	CardIssuingCountry     *string `json:"card_issuing_country"`
+	CardIssuingCountryCode *string `json:"card_issuing_country_code"`
+	BankCode               *string `json:"bank_code"`
+	NickName               *string `json:"nick_name"`
+}
+
+type v2Upi struct {
+	UpiCollect *struct {
+		VpaID     *string `json:"vpa_id"`
+		UpiSource *string `json:"upi_source"`
+	} `json:"upi_collect"`
+	UpiIntent map[string]any `json:"upi_intent"`
+	UpiQr     map[string]any `json:"upi_qr"`
+}
+
+type v2CustomerAcceptance struct {
+	AcceptanceType *string   `json:"acceptance_type"`
+	AcceptedAt     *wireTime `json:"accepted_at"`
+	Online         *struct {
+		IPAddress *string `json:"ip_address"`
+		UserAgent *string `json:"user_agent"`
+	} `json:"online"`
+}
+
+// v2BrowserInfo is BrowserInformation.
+type v2BrowserInfo struct {
+	ColorDepth        *int64  `json:"color_depth"`
+	JavaEnabled       *bool   `json:"java_enabled"`
+	JavaScriptEnabled *bool   `json:"java_script_enabled"`
+	Language          *string `json:"language"`
+	ScreenHeight      *int64  `json:"screen_height"`
+	ScreenWidth       *int64  `json:"screen_width"`
+	TimeZone          *int64  `json:"time_zone"`
+	IPAddress         *string `json:"ip_address"`
+	AcceptHeader      *string `json:"accept_header"`
+	UserAgent         *string `json:"user_agent"`
+	OSType            *string `json:"os_type"`
+	OSVersion         *string `json:"os_version"`
+	DeviceModel       *string `json:"device_model"`
+	AcceptLanguage    *string `json:"accept_language"`
+	Referer           *string `json:"referer"`
+}
+
+// v2PaymentMethods is the v2 PaymentMethod enumeration.
+var v2PaymentMethods = []string{"card", "card_redirect", "pay_later", "wallet", "bank_redirect", "bank_transfer",
+	"crypto", "bank_debit", "reward", "real_time_payment", "upi", "voucher", "gift_card", "open_banking",
+	"mobile_payment", "network_token"}
+
+// v2Principal is the caller of a v2 route: a merchant (its key, or the
+// admin key with X-Merchant-Id) and the profile of X-Profile-Id, which the
+// v2 routes require.
+func v2Principal(r *http.Request) (tenancy.Principal, error) {
+	p, err := merchantPrincipal(r)
+	if err != nil {
+		return p, err
+	}
+	if p.ProfileID == "" {
+		return p, payments.ErrMissingField("X-Profile-Id")
+	}
+	return p, nil
+}
+
+// v2Payment reads a payment of the caller's profile; one of another
+// profile is 404, like a foreign id.
+func v2Payment(r *http.Request, svc *payments.Service, p tenancy.Principal) (*payments.PaymentView, error) {
+	v, err := svc.GetPayment(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return nil, err
+	}
+	if v.Intent.ProfileID != p.ProfileID {
+		return nil, payments.ErrNotFound("Payment")
+	}
+	return v, nil
+}
+
+// v2FieldNames are the domain's names for members v2 nests or renames.
+var v2FieldNames = map[string]string{
+	"amount":              "amount_details.order_amount",
+	"currency":            "amount_details.currency",
+	"shipping_cost":       "amount_details.shipping_cost",
+	"order_tax_amount":    "amount_details.order_tax_amount",
+	"surcharge_amount":    "amount_details.surcharge_amount",
+	"tax_on_surcharge":    "amount_details.tax_on_surcharge",
+	"payment_method":      "payment_method_type",
+	"payment_method_type": "payment_method_subtype",
+}
+
+// v2Error names the offending member as the v2 request does.
+func v2Error(err error) error {
+	e, ok := payments.AsError(err)
+	if !ok || e.Field == "" {
+		return err
+	}
+	name, ok := v2FieldNames[e.Field]
+	if !ok {
+		return err
+	}
+	out := *e
+	out.Message = strings.Replace(e.Message, e.Field, name, 1)
+	out.Field = name
+	return &out
+}
+
+// fields maps the amount details onto the domain's members.
+func (d *v2AmountDetails) fields(f *payments.PaymentFields) error {
+	if d == nil {
+		return nil
+	}
+	ext, err := eitherName("amount_details", "skip_external_tax_calculation", d.SkipExternalTaxCalculation,
+		"external_tax_calculation", d.ExternalTaxCalculation)
+	if err != nil {
+		return err
+	}
+	sur, err := eitherName("amount_details", "skip_surcharge_calculation", d.SkipSurchargeCalculation,
+		"surcharge_calculation", d.SurchargeCalculation)
+	if err != nil {
+		return err
+	}
+	f.ExternalTaxCalculation, f.SurchargeCalculation = ext, sur
+	f.ShippingCost, f.OrderTaxAmount = d.ShippingCost, d.OrderTaxAmount
+	f.SurchargeAmount, f.TaxOnSurcharge = d.SurchargeAmount, d.TaxOnSurcharge
+	return nil
+}
+
+// eitherName reads a member that may come under two names, refusing two
+// different values.
+func eitherName(parent, a string, va *string, b string, vb *string) (*string, error) {
+	if va != nil && vb != nil && *va != *vb {
+		return nil, payments.ErrInvalidValue(parent+"."+a, "and %s.%s name the same setting and disagree", parent, b)
+	}
+	if va != nil {
+		return va, nil
+	}
+	return vb, nil
+}
+
+// checkOpenObjects checks the documented members of the open objects.
+func checkOpenObjects(connectorMetadata, featureMetadata, paymentLinkConfig map[string]any) error {
+	for _, c := range []struct {
+		name  string
+		v     map[string]any
+		shape docShape
+	}{
+		{"connector_metadata", connectorMetadata, connectorMetadataShape},
+		{"feature_metadata", featureMetadata, featureMetadataShape},
+		{"payment_link_config", paymentLinkConfig, paymentLinkConfigShape},
+	} {
+		if c.v == nil {
+			continue
+		}
+		if err := checkDoc(c.name, c.v, c.shape); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// v2 customer ids are 32 to 64 characters (the spec's limit for the
+// intent's customer_id; v1 allows 1 to 64).
+const (
+	minV2CustomerID = 32
+	maxV2CustomerID = 64
+)
+
+// v2Customer applies a v2 customer_id (32 to 64 characters).
+func v2Customer(id *string, f *payments.PaymentFields) error {
+	if id == nil {
+		return nil
+	}
+	if n := len(*id); n < minV2CustomerID || n > maxV2CustomerID {
+		return payments.ErrInvalidValue("customer_id", "must be %d to %d characters, got %d", minV2CustomerID, maxV2CustomerID, n)
+	}
+	f.Customer = &payments.CustomerInput{ID: *id}
+	return nil
+}
+
+func (req *v2IntentCreateRequest) input(p tenancy.Principal) (payments.PaymentInput, error) {
+	in := payments.PaymentInput{ProfileID: &p.ProfileID}
+	d := req.AmountDetails
+	if d == nil {
+		return in, payments.ErrMissingField("amount_details")
+	}
+	if d.OrderAmount == nil {
+		return in, payments.ErrMissingField("amount_details.order_amount")
+	}
+	if d.Currency == nil {
+		return in, payments.ErrMissingField("amount_details.currency")
+	}
+	in.Amount, in.Currency = *d.OrderAmount, *d.Currency
+	if err := d.fields(&in.PaymentFields); err != nil {
+		return in, err
+	}
+	if err := checkOpenObjects(req.ConnectorMetadata, req.FeatureMetadata, req.PaymentLinkConfig); err != nil {
+		return in, err
+	}
+	if err := v2Customer(req.CustomerID, &in.PaymentFields); err != nil {
+		return in, err
+	}
+	f := &in.PaymentFields
+	f.MerchantReferenceID = req.MerchantReferenceID
+	f.RoutingAlgorithmID = req.RoutingAlgorithmID
+	f.CaptureMethod = req.CaptureMethod
+	f.AuthenticationType = req.AuthenticationType
+	f.Billing, f.Shipping = req.Billing, req.Shipping
+	f.CustomerPresent = req.CustomerPresent
+	f.Description, f.ReturnURL = req.Description, req.ReturnURL
+	f.SetupFutureUsage = req.SetupFutureUsage
+	f.ApplyMitExemption = req.ApplyMitExemption
+	f.StatementDescriptor = req.StatementDescriptor
+	f.OrderDetails = req.OrderDetails
+	f.AllowedPaymentMethodTypes = req.AllowedPaymentMethodTypes
+	f.Metadata, f.ConnectorMetadata, f.FeatureMetadata = req.Metadata, req.ConnectorMetadata, req.FeatureMetadata
+	f.PaymentLinkEnabled, f.PaymentLinkConfig = req.PaymentLinkEnabled, req.PaymentLinkConfig
+	f.RequestIncrementalAuthorization = req.RequestIncrementalAuthorization
+	f.SessionExpiry = req.SessionExpiry
+	f.FrmMetadata = req.FrmMetadata
+	f.RequestExternalThreeDSAuthentication = req.RequestExternalThreeDSAuthentication
+	f.Force3DSChallenge = req.Force3DSChallenge
+	f.EnablePartialAuthorization = req.EnablePartialAuthorization
+	return in, nil
+}
+
+func (req *v2IntentUpdateRequest) patch() (payments.PaymentPatch, error) {
+	var pt payments.PaymentPatch
+	if d := req.AmountDetails; d != nil {
+		pt.Amount, pt.Currency = d.OrderAmount, d.Currency
+		if err := d.fields(&pt.PaymentFields); err != nil {
+			return pt, err
+		}
+	}
+	if err := checkOpenObjects(req.ConnectorMetadata, req.FeatureMetadata, req.PaymentLinkConfig); err != nil {
+		return pt, err
+	}
+	if err := v2Customer(req.CustomerID, &pt.PaymentFields); err != nil {
+		return pt, err
+	}
+	f := &pt.PaymentFields
+	f.MerchantReferenceID = req.MerchantReferenceID
+	f.RoutingAlgorithmID = req.RoutingAlgorithmID
+	f.CaptureMethod = req.CaptureMethod
+	f.AuthenticationType = req.AuthenticationType
+	f.Billing, f.Shipping = req.Billing, req.Shipping
+	f.CustomerPresent = req.CustomerPresent
+	f.Description, f.ReturnURL = req.Description, req.ReturnURL
+	f.SetupFutureUsage = req.SetupFutureUsage
+	f.ApplyMitExemption = req.ApplyMitExemption
+	f.StatementDescriptor = req.StatementDescriptor
+	f.OrderDetails = req.OrderDetails
+	f.AllowedPaymentMethodTypes = req.AllowedPaymentMethodTypes
+	f.Metadata, f.ConnectorMetadata, f.FeatureMetadata = req.Metadata, req.ConnectorMetadata, req.FeatureMetadata
+	f.PaymentLinkConfig = req.PaymentLinkConfig
+	f.RequestIncrementalAuthorization = req.RequestIncrementalAuthorization
+	f.SessionExpiry = req.SessionExpiry
+	f.FrmMetadata = req.FrmMetadata
+	f.RequestExternalThreeDSAuthentication = req.RequestExternalThreeDSAuthentication
+	f.EnablePartialAuthorization = req.EnablePartialAuthorization
+	if a := req.SetActiveAttemptID; a != nil {
+		c := payments.ActiveAttemptChange(*a)
+		f.ActiveAttempt = &c
+	}
+	return pt, nil
+}
+
+func (req *v2ConfirmRequest) input() (payments.ConfirmInput, error) {
+	var in payments.ConfirmInput
+	if req.PaymentMethodType == nil {
+		return in, payments.ErrMissingField("payment_method_type")
+	}
+	pmType := *req.PaymentMethodType
+	if !slices.Contains(v2PaymentMethods, pmType) {
+		return in, payments.ErrInvalidValue("payment_method_type", "%q is not a PaymentMethod; expected one of %s",
+			pmType, strings.Join(v2PaymentMethods, ", "))
+	}
+	if req.PaymentMethodData == nil {
+		return in, payments.ErrMissingField("payment_method_data")
+	}
+	if len(req.SplitPaymentMethodData) > 0 {
+		return in, &payments.Error{Status: http.StatusBadRequest, Type: "invalid_request", Code: "IR_20",
+			Message: "split payment flow not supported", Field: "split_payment_method_data"}
+	}
+	if req.PaymentMethodID != nil || req.PaymentToken != nil {
+		// No payment method is ever saved here, so none can be found.
+		return in, payments.ErrNotFound("Payment method")
+	}
+	if ca := req.CustomerAcceptance; ca != nil {
+		if ca.AcceptanceType == nil {
+			return in, payments.ErrMissingField("customer_acceptance.acceptance_type")
+		}
+		if *ca.AcceptanceType != "online" && *ca.AcceptanceType != "offline" {
+			return in, payments.ErrInvalidValue("customer_acceptance.acceptance_type", "must be online or offline, got %q", *ca.AcceptanceType)
+		}
+	}
+	pm, err := req.PaymentMethodData.method(pmType)
+	if err != nil {
+		return in, err
+	}
+	if req.PaymentMethodSubtype != nil {
+		pm.Subtype = *req.PaymentMethodSubtype
+	}
+	in.PaymentMethod = pm
+	in.ReturnURL = req.ReturnURL
+	in.Shipping = req.Shipping
+	if b := req.BrowserInfo; b != nil {
+		raw, _ := json.Marshal(b)
+		var m map[string]any
+		_ = json.Unmarshal(raw, &m)
+		for k, v := range m {
+			if v == nil {
+				delete(m, k)
+			}
+		}
+		in.BrowserInfo = m
+	}
+	return in, nil
+}
+
+// method picks the one payment method member, which must be the one
+// payment_method_type names.
+func (d *v2PaymentMethodData) method(pmType string) (*payments.PaymentMethodInput, error) {
+	given := map[string]bool{
+		"card": d.Card != nil, "upi": d.Upi != nil, "wallet": d.Wallet != nil, "pay_later": d.PayLater != nil,
+		"bank_redirect": d.BankRedirect != nil, "card_redirect": d.CardRedirect != nil,
+		"bank_debit": d.BankDebit != nil, "bank_transfer": d.BankTransfer != nil,
+		"real_time_payment": d.RealTimePayment != nil, "crypto": d.Crypto != nil, "voucher": d.Voucher != nil,
+		"gift_card": d.GiftCard != nil, "card_token": d.CardToken != nil, "open_banking": d.OpenBanking != nil,
+		"mobile_payment": d.MobilePayment != nil, "network_token": d.NetworkToken != nil,
+	}
+	var names []string
+	for name, ok := range given {
+		if ok {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	switch {
+	case len(names) > 1:
+		return nil, payments.ErrInvalidValue("payment_method_data", "must hold one payment method, got %s", strings.Join(names, " and "))
+	case len(names) == 1 && names[0] != pmType:
+		return nil, payments.ErrInvalidValue("payment_method_data", "holds %s, but payment_method_type is %s", names[0], pmType)
+	case len(names) == 0 && pmType != "reward":
+		return nil, payments.ErrMissingField("payment_method_data." + pmType)
+	}
+	pm := &payments.PaymentMethodInput{Type: pmType, Billing: d.Billing}
+	if c := d.Card; c != nil {
+		pm.Card = &payments.CardInput{Number: c.CardNumber, ExpMonth: c.CardExpMonth, ExpYear: c.CardExpYear,
+			CVC: c.CardCVC, HolderName: c.CardHolderName, Network: c.CardNetwork}
+	}
+	if u := d.Upi; u != nil && u.UpiCollect != nil && u.UpiCollect.VpaID != nil {
+		pm.VPA = *u.UpiCollect.VpaID
+	}
+	return pm, nil
+}
+
+// registerV2Payments adds the v2 payment intent routes.
+func registerV2Payments(a *api, svc *payments.Service) {
+	a.handle("POST /v2/payments/create-intent", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		p, err := v2Principal(r)
+		if err != nil {
+			return nil, err
+		}
+		var req v2IntentCreateRequest
+		if err := decode(r, &req); err != nil {
+			return nil, err
+		}
+		in, err := req.input(p)
+		if err != nil {
+			return nil, err
+		}
+		v, err := svc.CreatePayment(r.Context(), in)
+		if err != nil {
+			return nil, v2Error(err)
+		}
+		return intentBodyOf(v), nil
+	})
+	a.handle("GET /v2/payments/{id}/get-intent", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		p, err := v2Principal(r)
+		if err != nil {
+			return nil, err
+		}
+		v, err := v2Payment(r, svc, p)
+		if err != nil {
+			return nil, err
+		}
+		return intentBodyOf(v), nil
+	})
+	a.handle("PUT /v2/payments/{id}/update-intent", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		p, err := v2Principal(r)
+		if err != nil {
+			return nil, err
+		}
+		var req v2IntentUpdateRequest
+		if err := decode(r, &req); err != nil {
+			return nil, err
+		}
+		patch, err := req.patch()
+		if err != nil {
+			return nil, err
+		}
+		cur, err := v2Payment(r, svc, p)
+		if err != nil {
+			return nil, err
+		}
+		v, err := svc.UpdatePayment(r.Context(), cur.Intent.PaymentID, patch)
+		if err != nil {
+			return nil, v2Error(err)
+		}
+		return intentBodyOf(v), nil
+	})
+	a.handle("POST /v2/payments/{id}/confirm-intent", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		p, err := v2Principal(r)
+		if err != nil {
+			return nil, err
+		}
+		var req v2ConfirmRequest
+		if err := decode(r, &req); err != nil {
+			return nil, err
+		}
+		in, err := req.input()
+		if err != nil {
+			return nil, err
+		}
+		cur, err := v2Payment(r, svc, p)
+		if err != nil {
+			return nil, err
+		}
+		v, err := svc.ConfirmPayment(r.Context(), cur.Intent.PaymentID, in)
+		if err != nil {
+			return nil, v2Error(err)
+		}
+		return v2PaymentBodyOf(v, p.MerchantID), nil
+	})
+}
