@@ -13,6 +13,104 @@ import (
 	"entgo.io/contrib/entgql"
 )
 
+// Payments is the resolver for the payments field.
+func (r *customerResolver) Payments(ctx context.Context, obj *ent.Customer, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error) {
+	if len(orderBy) == 0 {
+		orderBy = []*ent.PaymentIntentOrder{{Field: ent.PaymentIntentOrderFieldCreatedAt, Direction: newestFirst()}}
+	}
+	return paginate(ctx, r.Resolver, bind("customer.payments:"+obj.ID, where, orderBy), after, before, first, last,
+		func(after, before *Cursor) (*ent.PaymentIntentConnection, error) {
+			return obj.Payments(ctx, after, first, before, last, orderBy, where)
+		},
+		func(c *ent.PaymentIntentConnection) []*Cursor {
+			return positionsOf(c.Edges, func(e *ent.PaymentIntentEdge) *Cursor { return &e.Cursor }, c.PageInfo)
+		})
+}
+
+// DeliveryAttempts is the resolver for the deliveryAttempts field.
+func (r *eventResolver) DeliveryAttempts(ctx context.Context, obj *ent.Event, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.EventDeliveryAttemptOrder, where *ent.EventDeliveryAttemptWhereInput) (*ent.EventDeliveryAttemptConnection, error) {
+	if orderBy == nil {
+		orderBy = &ent.EventDeliveryAttemptOrder{Field: ent.EventDeliveryAttemptOrderFieldCreatedAt, Direction: newestFirst()}
+	}
+	return paginate(ctx, r.Resolver, bind("event.deliveryAttempts:"+obj.ID, where, orderBy), after, before, first, last,
+		func(after, before *Cursor) (*ent.EventDeliveryAttemptConnection, error) {
+			return obj.DeliveryAttempts(ctx, after, first, before, last, orderBy, where)
+		},
+		func(c *ent.EventDeliveryAttemptConnection) []*Cursor {
+			return positionsOf(c.Edges, func(e *ent.EventDeliveryAttemptEdge) *Cursor { return &e.Cursor }, c.PageInfo)
+		})
+}
+
+// Profiles is the resolver for the profiles field.
+func (r *merchantAccountResolver) Profiles(ctx context.Context, obj *ent.MerchantAccount, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.ProfileOrder, where *ent.ProfileWhereInput) (*ent.ProfileConnection, error) {
+	if orderBy == nil {
+		orderBy = &ent.ProfileOrder{Field: ent.ProfileOrderFieldCreatedAt, Direction: newestFirst()}
+	}
+	return paginate(ctx, r.Resolver, bind("merchantAccount.profiles:"+obj.ID, where, orderBy), after, before, first, last,
+		func(after, before *Cursor) (*ent.ProfileConnection, error) {
+			return obj.Profiles(ctx, after, first, before, last, orderBy, where)
+		},
+		func(c *ent.ProfileConnection) []*Cursor {
+			return positionsOf(c.Edges, func(e *ent.ProfileEdge) *Cursor { return &e.Cursor }, c.PageInfo)
+		})
+}
+
+// APIKeys is the resolver for the apiKeys field.
+func (r *merchantAccountResolver) APIKeys(ctx context.Context, obj *ent.MerchantAccount, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.APIKeyOrder, where *ent.APIKeyWhereInput) (*ent.APIKeyConnection, error) {
+	if orderBy == nil {
+		orderBy = &ent.APIKeyOrder{Field: ent.APIKeyOrderFieldCreatedAt, Direction: newestFirst()}
+	}
+	return paginate(ctx, r.Resolver, bind("merchantAccount.apiKeys:"+obj.ID, where, orderBy), after, before, first, last,
+		func(after, before *Cursor) (*ent.APIKeyConnection, error) {
+			return obj.APIKeys(ctx, after, first, before, last, orderBy, where)
+		},
+		func(c *ent.APIKeyConnection) []*Cursor {
+			return positionsOf(c.Edges, func(e *ent.APIKeyEdge) *Cursor { return &e.Cursor }, c.PageInfo)
+		})
+}
+
+// ConnectorAccounts is the resolver for the connectorAccounts field.
+func (r *merchantAccountResolver) ConnectorAccounts(ctx context.Context, obj *ent.MerchantAccount, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error) {
+	if len(orderBy) == 0 {
+		orderBy = []*ent.MerchantConnectorAccountOrder{{Field: ent.MerchantConnectorAccountOrderFieldCreatedAt, Direction: newestFirst()}}
+	}
+	return paginate(ctx, r.Resolver, bind("merchantAccount.connectorAccounts:"+obj.ID, where, orderBy), after, before, first, last,
+		func(after, before *Cursor) (*ent.MerchantConnectorAccountConnection, error) {
+			return obj.ConnectorAccounts(ctx, after, first, before, last, orderBy, where)
+		},
+		func(c *ent.MerchantConnectorAccountConnection) []*Cursor {
+			return positionsOf(c.Edges, func(e *ent.MerchantConnectorAccountEdge) *Cursor { return &e.Cursor }, c.PageInfo)
+		})
+}
+
+// Refunds is the resolver for the refunds field.
+func (r *paymentIntentResolver) Refunds(ctx context.Context, obj *ent.PaymentIntent, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) (*ent.RefundConnection, error) {
+	if len(orderBy) == 0 {
+		orderBy = []*ent.RefundOrder{{Field: ent.RefundOrderFieldCreatedAt, Direction: newestFirst()}}
+	}
+	return paginate(ctx, r.Resolver, bind("paymentIntent.refunds:"+obj.ID, where, orderBy), after, before, first, last,
+		func(after, before *Cursor) (*ent.RefundConnection, error) {
+			return obj.Refunds(ctx, after, first, before, last, orderBy, where)
+		},
+		func(c *ent.RefundConnection) []*Cursor {
+			return positionsOf(c.Edges, func(e *ent.RefundEdge) *Cursor { return &e.Cursor }, c.PageInfo)
+		})
+}
+
+// ConnectorAccounts is the resolver for the connectorAccounts field.
+func (r *profileResolver) ConnectorAccounts(ctx context.Context, obj *ent.Profile, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error) {
+	if len(orderBy) == 0 {
+		orderBy = []*ent.MerchantConnectorAccountOrder{{Field: ent.MerchantConnectorAccountOrderFieldCreatedAt, Direction: newestFirst()}}
+	}
+	return paginate(ctx, r.Resolver, bind("profile.connectorAccounts:"+obj.ID, where, orderBy), after, before, first, last,
+		func(after, before *Cursor) (*ent.MerchantConnectorAccountConnection, error) {
+			return obj.ConnectorAccounts(ctx, after, first, before, last, orderBy, where)
+		},
+		func(c *ent.MerchantConnectorAccountConnection) []*Cursor {
+			return positionsOf(c.Edges, func(e *ent.MerchantConnectorAccountEdge) *Cursor { return &e.Cursor }, c.PageInfo)
+		})
+}
+
 // Node is the resolver for the node field.
 func (r *queryResolver) Node(ctx context.Context, id string) (ent.Noder, error) {
 	return r.node(ctx, id)
@@ -25,86 +123,164 @@ func (r *queryResolver) Nodes(ctx context.Context, ids []string) ([]ent.Noder, e
 
 // Customers is the resolver for the customers field.
 func (r *queryResolver) Customers(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.CustomerOrder, where *ent.CustomerWhereInput) (*ent.CustomerConnection, error) {
-	if err := checkPage(first, last); err != nil {
-		return nil, err
+	if len(orderBy) == 0 {
+		orderBy = []*ent.CustomerOrder{{Field: ent.CustomerOrderFieldCreatedAt, Direction: newestFirst()}}
 	}
-	return r.client.Customer.Query().Paginate(ctx, after, first, before, last,
-		ent.WithCustomerOrder(orderBy), ent.WithCustomerFilter(where.Filter))
+	return paginate(ctx, r.Resolver, bind("customers", where, orderBy), after, before, first, last,
+		func(after, before *Cursor) (*ent.CustomerConnection, error) {
+			return r.client.Customer.Query().Paginate(ctx, after, first, before, last,
+				ent.WithCustomerOrder(orderBy), ent.WithCustomerFilter(where.Filter))
+		},
+		func(c *ent.CustomerConnection) []*Cursor {
+			return positionsOf(c.Edges, func(e *ent.CustomerEdge) *Cursor { return &e.Cursor }, c.PageInfo)
+		})
 }
 
 // Disputes is the resolver for the disputes field.
 func (r *queryResolver) Disputes(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.DisputeOrder, where *ent.DisputeWhereInput) (*ent.DisputeConnection, error) {
-	if err := checkPage(first, last); err != nil {
-		return nil, err
+	if len(orderBy) == 0 {
+		orderBy = []*ent.DisputeOrder{{Field: ent.DisputeOrderFieldCreatedAt, Direction: newestFirst()}}
 	}
-	return r.client.Dispute.Query().Paginate(ctx, after, first, before, last,
-		ent.WithDisputeOrder(orderBy), ent.WithDisputeFilter(where.Filter))
+	return paginate(ctx, r.Resolver, bind("disputes", where, orderBy), after, before, first, last,
+		func(after, before *Cursor) (*ent.DisputeConnection, error) {
+			return r.client.Dispute.Query().Paginate(ctx, after, first, before, last,
+				ent.WithDisputeOrder(orderBy), ent.WithDisputeFilter(where.Filter))
+		},
+		func(c *ent.DisputeConnection) []*Cursor {
+			return positionsOf(c.Edges, func(e *ent.DisputeEdge) *Cursor { return &e.Cursor }, c.PageInfo)
+		})
 }
 
 // Events is the resolver for the events field.
 func (r *queryResolver) Events(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) (*ent.EventConnection, error) {
-	if err := checkPage(first, last); err != nil {
-		return nil, err
+	if len(orderBy) == 0 {
+		orderBy = []*ent.EventOrder{{Field: ent.EventOrderFieldCreatedAt, Direction: newestFirst()}}
 	}
-	return r.client.Event.Query().Paginate(ctx, after, first, before, last,
-		ent.WithEventOrder(orderBy), ent.WithEventFilter(where.Filter))
+	return paginate(ctx, r.Resolver, bind("events", where, orderBy), after, before, first, last,
+		func(after, before *Cursor) (*ent.EventConnection, error) {
+			return r.client.Event.Query().Paginate(ctx, after, first, before, last,
+				ent.WithEventOrder(orderBy), ent.WithEventFilter(where.Filter))
+		},
+		func(c *ent.EventConnection) []*Cursor {
+			return positionsOf(c.Edges, func(e *ent.EventEdge) *Cursor { return &e.Cursor }, c.PageInfo)
+		})
 }
 
 // Mandates is the resolver for the mandates field.
 func (r *queryResolver) Mandates(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MandateOrder, where *ent.MandateWhereInput) (*ent.MandateConnection, error) {
-	if err := checkPage(first, last); err != nil {
-		return nil, err
+	if len(orderBy) == 0 {
+		orderBy = []*ent.MandateOrder{{Field: ent.MandateOrderFieldCreatedAt, Direction: newestFirst()}}
 	}
-	return r.client.Mandate.Query().Paginate(ctx, after, first, before, last,
-		ent.WithMandateOrder(orderBy), ent.WithMandateFilter(where.Filter))
+	return paginate(ctx, r.Resolver, bind("mandates", where, orderBy), after, before, first, last,
+		func(after, before *Cursor) (*ent.MandateConnection, error) {
+			return r.client.Mandate.Query().Paginate(ctx, after, first, before, last,
+				ent.WithMandateOrder(orderBy), ent.WithMandateFilter(where.Filter))
+		},
+		func(c *ent.MandateConnection) []*Cursor {
+			return positionsOf(c.Edges, func(e *ent.MandateEdge) *Cursor { return &e.Cursor }, c.PageInfo)
+		})
 }
 
 // MerchantAccounts is the resolver for the merchantAccounts field.
 func (r *queryResolver) MerchantAccounts(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.MerchantAccountOrder, where *ent.MerchantAccountWhereInput) (*ent.MerchantAccountConnection, error) {
-	if err := checkPage(first, last); err != nil {
-		return nil, err
+	if orderBy == nil {
+		orderBy = &ent.MerchantAccountOrder{Field: ent.MerchantAccountOrderFieldCreatedAt, Direction: newestFirst()}
 	}
-	return r.client.MerchantAccount.Query().Paginate(ctx, after, first, before, last,
-		ent.WithMerchantAccountOrder(orderBy), ent.WithMerchantAccountFilter(where.Filter))
+	return paginate(ctx, r.Resolver, bind("merchantAccounts", where, orderBy), after, before, first, last,
+		func(after, before *Cursor) (*ent.MerchantAccountConnection, error) {
+			return r.client.MerchantAccount.Query().Paginate(ctx, after, first, before, last,
+				ent.WithMerchantAccountOrder(orderBy), ent.WithMerchantAccountFilter(where.Filter))
+		},
+		func(c *ent.MerchantAccountConnection) []*Cursor {
+			return positionsOf(c.Edges, func(e *ent.MerchantAccountEdge) *Cursor { return &e.Cursor }, c.PageInfo)
+		})
 }
 
 // ConnectorAccounts is the resolver for the connectorAccounts field.
 func (r *queryResolver) ConnectorAccounts(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error) {
-	if err := checkPage(first, last); err != nil {
-		return nil, err
+	if len(orderBy) == 0 {
+		orderBy = []*ent.MerchantConnectorAccountOrder{{Field: ent.MerchantConnectorAccountOrderFieldCreatedAt, Direction: newestFirst()}}
 	}
-	return r.client.MerchantConnectorAccount.Query().Paginate(ctx, after, first, before, last,
-		ent.WithMerchantConnectorAccountOrder(orderBy), ent.WithMerchantConnectorAccountFilter(where.Filter))
+	return paginate(ctx, r.Resolver, bind("connectorAccounts", where, orderBy), after, before, first, last,
+		func(after, before *Cursor) (*ent.MerchantConnectorAccountConnection, error) {
+			return r.client.MerchantConnectorAccount.Query().Paginate(ctx, after, first, before, last,
+				ent.WithMerchantConnectorAccountOrder(orderBy), ent.WithMerchantConnectorAccountFilter(where.Filter))
+		},
+		func(c *ent.MerchantConnectorAccountConnection) []*Cursor {
+			return positionsOf(c.Edges, func(e *ent.MerchantConnectorAccountEdge) *Cursor { return &e.Cursor }, c.PageInfo)
+		})
 }
 
 // PaymentIntents is the resolver for the paymentIntents field.
 func (r *queryResolver) PaymentIntents(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error) {
-	if err := checkPage(first, last); err != nil {
-		return nil, err
+	if len(orderBy) == 0 {
+		orderBy = []*ent.PaymentIntentOrder{{Field: ent.PaymentIntentOrderFieldCreatedAt, Direction: newestFirst()}}
 	}
-	return r.client.PaymentIntent.Query().Paginate(ctx, after, first, before, last,
-		ent.WithPaymentIntentOrder(orderBy), ent.WithPaymentIntentFilter(where.Filter))
+	return paginate(ctx, r.Resolver, bind("paymentIntents", where, orderBy), after, before, first, last,
+		func(after, before *Cursor) (*ent.PaymentIntentConnection, error) {
+			return r.client.PaymentIntent.Query().Paginate(ctx, after, first, before, last,
+				ent.WithPaymentIntentOrder(orderBy), ent.WithPaymentIntentFilter(where.Filter))
+		},
+		func(c *ent.PaymentIntentConnection) []*Cursor {
+			return positionsOf(c.Edges, func(e *ent.PaymentIntentEdge) *Cursor { return &e.Cursor }, c.PageInfo)
+		})
 }
 
 // Profiles is the resolver for the profiles field.
 func (r *queryResolver) Profiles(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.ProfileOrder, where *ent.ProfileWhereInput) (*ent.ProfileConnection, error) {
-	if err := checkPage(first, last); err != nil {
-		return nil, err
+	if orderBy == nil {
+		orderBy = &ent.ProfileOrder{Field: ent.ProfileOrderFieldCreatedAt, Direction: newestFirst()}
 	}
-	return r.client.Profile.Query().Paginate(ctx, after, first, before, last,
-		ent.WithProfileOrder(orderBy), ent.WithProfileFilter(where.Filter))
+	return paginate(ctx, r.Resolver, bind("profiles", where, orderBy), after, before, first, last,
+		func(after, before *Cursor) (*ent.ProfileConnection, error) {
+			return r.client.Profile.Query().Paginate(ctx, after, first, before, last,
+				ent.WithProfileOrder(orderBy), ent.WithProfileFilter(where.Filter))
+		},
+		func(c *ent.ProfileConnection) []*Cursor {
+			return positionsOf(c.Edges, func(e *ent.ProfileEdge) *Cursor { return &e.Cursor }, c.PageInfo)
+		})
 }
 
 // Refunds is the resolver for the refunds field.
 func (r *queryResolver) Refunds(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) (*ent.RefundConnection, error) {
-	if err := checkPage(first, last); err != nil {
-		return nil, err
+	if len(orderBy) == 0 {
+		orderBy = []*ent.RefundOrder{{Field: ent.RefundOrderFieldCreatedAt, Direction: newestFirst()}}
 	}
-	return r.client.Refund.Query().Paginate(ctx, after, first, before, last,
-		ent.WithRefundOrder(orderBy), ent.WithRefundFilter(where.Filter))
+	return paginate(ctx, r.Resolver, bind("refunds", where, orderBy), after, before, first, last,
+		func(after, before *Cursor) (*ent.RefundConnection, error) {
+			return r.client.Refund.Query().Paginate(ctx, after, first, before, last,
+				ent.WithRefundOrder(orderBy), ent.WithRefundFilter(where.Filter))
+		},
+		func(c *ent.RefundConnection) []*Cursor {
+			return positionsOf(c.Edges, func(e *ent.RefundEdge) *Cursor { return &e.Cursor }, c.PageInfo)
+		})
 }
+
+// Customer returns generated.CustomerResolver implementation.
+func (r *Resolver) Customer() generated.CustomerResolver { return &customerResolver{r} }
+
+// Event returns generated.EventResolver implementation.
+func (r *Resolver) Event() generated.EventResolver { return &eventResolver{r} }
+
+// MerchantAccount returns generated.MerchantAccountResolver implementation.
+func (r *Resolver) MerchantAccount() generated.MerchantAccountResolver {
+	return &merchantAccountResolver{r}
+}
+
+// PaymentIntent returns generated.PaymentIntentResolver implementation.
+func (r *Resolver) PaymentIntent() generated.PaymentIntentResolver { return &paymentIntentResolver{r} }
+
+// Profile returns generated.ProfileResolver implementation.
+func (r *Resolver) Profile() generated.ProfileResolver { return &profileResolver{r} }
 
 // Query returns generated.QueryResolver implementation.
 func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }
 
-type queryResolver struct{ *Resolver }
+type (
+	customerResolver        struct{ *Resolver }
+	eventResolver           struct{ *Resolver }
+	merchantAccountResolver struct{ *Resolver }
+	paymentIntentResolver   struct{ *Resolver }
+	profileResolver         struct{ *Resolver }
+	queryResolver           struct{ *Resolver }
+)

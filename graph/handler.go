@@ -17,6 +17,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"switchyard/ent"
+	"switchyard/graph/cursors"
 	"switchyard/graph/generated"
 	"switchyard/internal/auth"
 	"switchyard/internal/tenancy"
@@ -50,8 +51,8 @@ func DefaultOptions() Options {
 
 // NewHandler serves POST /graphql (and GET queries) for authenticated
 // callers, and GraphiQL to a browser's GET.
-func NewHandler(client *ent.Client, authn *auth.Authenticator, opts Options) http.Handler {
-	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: NewResolver(client)}))
+func NewHandler(client *ent.Client, store *cursors.Store, authn *auth.Authenticator, opts Options) http.Handler {
+	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: NewResolver(client, store)}))
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})

@@ -21,16 +21,21 @@ import (
 	"switchyard/ent/paymentmethod"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
+	"switchyard/graph/cursors"
 	"switchyard/internal/ids"
 )
 
 // Resolver is the root resolver; it holds what the resolvers share.
 type Resolver struct {
-	client *ent.Client
+	client  *ent.Client
+	cursors *cursors.Store
 }
 
-// NewResolver returns the root resolver over client.
-func NewResolver(client *ent.Client) *Resolver { return &Resolver{client: client} }
+// NewResolver returns the root resolver over client, with connection
+// cursors held in store.
+func NewResolver(client *ent.Client, store *cursors.Store) *Resolver {
+	return &Resolver{client: client, cursors: store}
+}
 
 // MaxPageSize bounds first and last on every connection.
 const MaxPageSize = 100

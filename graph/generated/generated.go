@@ -23,6 +23,7 @@ import (
 	"switchyard/ent/paymentmethod"
 	"switchyard/ent/refund"
 	"switchyard/ent/schema/schematype"
+	"switchyard/graph/cursors"
 	"sync/atomic"
 	"time"
 
@@ -43,6 +44,11 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	Customer() CustomerResolver
+	Event() EventResolver
+	MerchantAccount() MerchantAccountResolver
+	PaymentIntent() PaymentIntentResolver
+	Profile() ProfileResolver
 	Query() QueryResolver
 }
 
@@ -605,6 +611,23 @@ type ComplexityRoot struct {
 
 // region    ************************** generated!.gotpl **************************
 
+type CustomerResolver interface {
+	Payments(ctx context.Context, obj *ent.Customer, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error)
+}
+type EventResolver interface {
+	DeliveryAttempts(ctx context.Context, obj *ent.Event, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.EventDeliveryAttemptOrder, where *ent.EventDeliveryAttemptWhereInput) (*ent.EventDeliveryAttemptConnection, error)
+}
+type MerchantAccountResolver interface {
+	Profiles(ctx context.Context, obj *ent.MerchantAccount, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.ProfileOrder, where *ent.ProfileWhereInput) (*ent.ProfileConnection, error)
+	APIKeys(ctx context.Context, obj *ent.MerchantAccount, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.APIKeyOrder, where *ent.APIKeyWhereInput) (*ent.APIKeyConnection, error)
+	ConnectorAccounts(ctx context.Context, obj *ent.MerchantAccount, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error)
+}
+type PaymentIntentResolver interface {
+	Refunds(ctx context.Context, obj *ent.PaymentIntent, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) (*ent.RefundConnection, error)
+}
+type ProfileResolver interface {
+	ConnectorAccounts(ctx context.Context, obj *ent.Profile, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error)
+}
 type QueryResolver interface {
 	Node(ctx context.Context, id string) (ent.Noder, error)
 	Nodes(ctx context.Context, ids []string) ([]ent.Noder, error)
@@ -13658,7 +13681,7 @@ func (ec *executionContext) _Customer_payments(ctx context.Context, field graphq
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return obj.Payments(ctx, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.PaymentIntentOrder), fc.Args["where"].(*ent.PaymentIntentWhereInput))
+			return ec.Resolvers.Customer().Payments(ctx, obj, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.PaymentIntentOrder), fc.Args["where"].(*ent.PaymentIntentWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.PaymentIntentConnection) graphql.Marshaler {
@@ -13673,7 +13696,7 @@ func (ec *executionContext) fieldContext_Customer_payments(ctx context.Context, 
 		Object:     "Customer",
 		Field:      field,
 		IsMethod:   true,
-		IsResolver: false,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_PaymentIntentConnection(ctx, field)
 		},
@@ -14850,7 +14873,7 @@ func (ec *executionContext) _Event_deliveryAttempts(ctx context.Context, field g
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return obj.DeliveryAttempts(ctx, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.EventDeliveryAttemptOrder), fc.Args["where"].(*ent.EventDeliveryAttemptWhereInput))
+			return ec.Resolvers.Event().DeliveryAttempts(ctx, obj, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.EventDeliveryAttemptOrder), fc.Args["where"].(*ent.EventDeliveryAttemptWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.EventDeliveryAttemptConnection) graphql.Marshaler {
@@ -14865,7 +14888,7 @@ func (ec *executionContext) fieldContext_Event_deliveryAttempts(ctx context.Cont
 		Object:     "Event",
 		Field:      field,
 		IsMethod:   true,
-		IsResolver: false,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_EventDeliveryAttemptConnection(ctx, field)
 		},
@@ -16704,7 +16727,7 @@ func (ec *executionContext) _MerchantAccount_profiles(ctx context.Context, field
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return obj.Profiles(ctx, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.ProfileOrder), fc.Args["where"].(*ent.ProfileWhereInput))
+			return ec.Resolvers.MerchantAccount().Profiles(ctx, obj, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.ProfileOrder), fc.Args["where"].(*ent.ProfileWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.ProfileConnection) graphql.Marshaler {
@@ -16719,7 +16742,7 @@ func (ec *executionContext) fieldContext_MerchantAccount_profiles(ctx context.Co
 		Object:     "MerchantAccount",
 		Field:      field,
 		IsMethod:   true,
-		IsResolver: false,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ProfileConnection(ctx, field)
 		},
@@ -16748,7 +16771,7 @@ func (ec *executionContext) _MerchantAccount_apiKeys(ctx context.Context, field 
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return obj.APIKeys(ctx, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.APIKeyOrder), fc.Args["where"].(*ent.APIKeyWhereInput))
+			return ec.Resolvers.MerchantAccount().APIKeys(ctx, obj, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.APIKeyOrder), fc.Args["where"].(*ent.APIKeyWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.APIKeyConnection) graphql.Marshaler {
@@ -16763,7 +16786,7 @@ func (ec *executionContext) fieldContext_MerchantAccount_apiKeys(ctx context.Con
 		Object:     "MerchantAccount",
 		Field:      field,
 		IsMethod:   true,
-		IsResolver: false,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_APIKeyConnection(ctx, field)
 		},
@@ -16792,7 +16815,7 @@ func (ec *executionContext) _MerchantAccount_connectorAccounts(ctx context.Conte
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return obj.ConnectorAccounts(ctx, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.MerchantConnectorAccountOrder), fc.Args["where"].(*ent.MerchantConnectorAccountWhereInput))
+			return ec.Resolvers.MerchantAccount().ConnectorAccounts(ctx, obj, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.MerchantConnectorAccountOrder), fc.Args["where"].(*ent.MerchantConnectorAccountWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.MerchantConnectorAccountConnection) graphql.Marshaler {
@@ -16807,7 +16830,7 @@ func (ec *executionContext) fieldContext_MerchantAccount_connectorAccounts(ctx c
 		Object:     "MerchantAccount",
 		Field:      field,
 		IsMethod:   true,
-		IsResolver: false,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_MerchantConnectorAccountConnection(ctx, field)
 		},
@@ -20421,7 +20444,7 @@ func (ec *executionContext) _PaymentIntent_refunds(ctx context.Context, field gr
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return obj.Refunds(ctx, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.RefundOrder), fc.Args["where"].(*ent.RefundWhereInput))
+			return ec.Resolvers.PaymentIntent().Refunds(ctx, obj, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.RefundOrder), fc.Args["where"].(*ent.RefundWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.RefundConnection) graphql.Marshaler {
@@ -20436,7 +20459,7 @@ func (ec *executionContext) fieldContext_PaymentIntent_refunds(ctx context.Conte
 		Object:     "PaymentIntent",
 		Field:      field,
 		IsMethod:   true,
-		IsResolver: false,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_RefundConnection(ctx, field)
 		},
@@ -21783,7 +21806,7 @@ func (ec *executionContext) _Profile_connectorAccounts(ctx context.Context, fiel
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return obj.ConnectorAccounts(ctx, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.MerchantConnectorAccountOrder), fc.Args["where"].(*ent.MerchantConnectorAccountWhereInput))
+			return ec.Resolvers.Profile().ConnectorAccounts(ctx, obj, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.MerchantConnectorAccountOrder), fc.Args["where"].(*ent.MerchantConnectorAccountWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.MerchantConnectorAccountConnection) graphql.Marshaler {
@@ -21798,7 +21821,7 @@ func (ec *executionContext) fieldContext_Profile_connectorAccounts(ctx context.C
 		Object:     "Profile",
 		Field:      field,
 		IsMethod:   true,
-		IsResolver: false,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_MerchantConnectorAccountConnection(ctx, field)
 		},
@@ -51951,13 +51974,19 @@ func (ec *executionContext) unmarshalNCaptureWhereInput2ᚖswitchyardᚋentᚐCa
 }
 
 func (ec *executionContext) unmarshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, v any) (entgql.Cursor[string], error) {
-	var res entgql.Cursor[string]
-	err := res.UnmarshalGQL(v)
+	res, err := cursors.UnmarshalCursor(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, sel ast.SelectionSet, v entgql.Cursor[string]) graphql.Marshaler {
-	return v
+	_ = sel
+	res := cursors.MarshalCursor(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
 }
 
 func (ec *executionContext) marshalNCustomer2ᚖswitchyardᚋentᚐCustomer(ctx context.Context, sel ast.SelectionSet, v *ent.Customer) graphql.Marshaler {
@@ -53323,16 +53352,18 @@ func (ec *executionContext) unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐ
 	if v == nil {
 		return nil, nil
 	}
-	var res = new(entgql.Cursor[string])
-	err := res.UnmarshalGQL(v)
-	return res, graphql.ErrorOnPath(ctx, err)
+	res, err := cursors.UnmarshalCursor(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, sel ast.SelectionSet, v *entgql.Cursor[string]) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
-	return v
+	_ = sel
+	_ = ctx
+	res := cursors.MarshalCursor(*v)
+	return res
 }
 
 func (ec *executionContext) marshalOCustomer2ᚖswitchyardᚋentᚐCustomer(ctx context.Context, sel ast.SelectionSet, v *ent.Customer) graphql.Marshaler {

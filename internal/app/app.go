@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"switchyard/graph"
+	"switchyard/graph/cursors"
 	"switchyard/internal/auth"
 	"switchyard/internal/config"
 	"switchyard/internal/idempotency"
@@ -103,7 +104,7 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 	if a.Demo != nil && a.Config.Database.Embedded {
 		gqlOpts.PlaygroundHeaders = map[string]string{auth.HeaderAPIKey: a.Demo.SecretKey}
 	}
-	mux.Handle("/graphql", graph.NewHandler(a.Store.Client, a.Auth, gqlOpts))
+	mux.Handle("/graphql", graph.NewHandler(a.Store.Client, cursors.New(a.Redis.Client), a.Auth, gqlOpts))
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	rest.Register(mux, rest.Deps{
 		Service:     a.Service,
