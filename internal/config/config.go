@@ -68,6 +68,14 @@ type Config struct {
 	ShutdownTimeout      time.Duration `env:"SWITCHYARD_SHUTDOWN_TIMEOUT" envDefault:"20s"`
 	GraphQLIntrospection bool          `env:"SWITCHYARD_GRAPHQL_INTROSPECTION" envDefault:"true"`
 	PublicURL            string        `env:"SWITCHYARD_PUBLIC_URL"`
+	// Webhook delivery: the retry schedule (comma-separated Go durations;
+	// empty = Hyperswitch's), the per-delivery timeout, whether private and
+	// loopback targets may be reached (sandbox default), and the number of
+	// workers in this process (0 turns delivery off here).
+	WebhookRetrySchedule string        `env:"SWITCHYARD_WEBHOOK_RETRY_SCHEDULE"`
+	WebhookTimeout       time.Duration `env:"SWITCHYARD_WEBHOOK_TIMEOUT" envDefault:"30s"`
+	WebhookAllowPrivate  bool          `env:"SWITCHYARD_WEBHOOK_ALLOW_PRIVATE" envDefault:"true"`
+	WebhookWorkers       int           `env:"SWITCHYARD_WEBHOOK_WORKERS" envDefault:"2"`
 
 	Database          Database `env:"-"`
 	MasterKeyBytes    []byte   `env:"-"` // 32 bytes
@@ -124,6 +132,23 @@ func (c *Config) validate() error {
 		port = p
 		if c.PublicURL == "" {
 			c.PublicURL = "http://" + net.JoinHostPort(publicHost(host), port)
+		}
+	}
+
+	if c.WebhookTimeout <= 0 {
+		bad("SWITCHYARD_WEBHOOK_TIMEOUT", "must be positive, got %s", c.WebhookTimeout)
+	}
+	if c.WebhookWorkers < 0 || c.WebhookWorkers > 64 {
+		bad("SWITCHYARD_WEBHOOK_WORKERS", "must be between 0 and 64, got %d", c.WebhookWorkers)
+	}
+	for i, part := range strings.Split(c.WebhookRetrySchedule, ",") {
+		part = strings.TrimSpace(part)
+		if c.WebhookRetrySchedule == "" {
+			break
+		}
+		if d, err := time.ParseDuration(part); err != nil || d <= 0 {
+			bad("SWITCHYARD_WEBHOOK_RETRY_SCHEDULE", "entry %d (%q) is not a positive Go duration such as 1m or 500ms", i+1, part)
+			break
 		}
 	}
 
