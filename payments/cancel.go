@@ -45,7 +45,15 @@ func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *s
 			}
 			pi, err = pi.Update().SetStatus(paymentintent.StatusCancelled).SetAmountCapturable(0).
 				SetNillableCancellationReason(reason).AddVersion(1).Save(ctx)
-			return dbErrorOrNil(err, "payment")
+			if err != nil {
+				return dbError(err, "payment")
+			}
+			return s.emitPaymentEvent(ctx, tx, pi)
+		}
+		// A capture holds a reservation (captured + capturable < authorized)
+		// and a cancel marks the attempt: neither may run beside a cancel.
+		if att.Status == paymentattempt.StatusVoidInitiated || pi.AmountCaptured+pi.AmountCapturable < att.NetAmount {
+			return invalid(400, "IR_14", "This Payment could not be cancelled: a capture or a cancel is in progress")
 		}
 		if mca, err = tx.MerchantConnectorAccount.Query().
 			Where(merchantconnectoraccount.ID(deref(att.MerchantConnectorID))).Only(ctx); err != nil {
@@ -113,9 +121,11 @@ func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *s
 		if _, err := att.Update().SetStatus(status).SetAmountCapturable(0).Save(ctx); err != nil {
 			return ErrInternal(err)
 		}
-		_, err = pi.Update().SetStatus(intentStatusOf(status)).SetAmountCapturable(0).
-			SetNillableCancellationReason(reason).AddVersion(1).Save(ctx)
-		return dbErrorOrNil(err, "payment")
+		if pi, err = pi.Update().SetStatus(intentStatusOf(status)).SetAmountCapturable(0).
+			SetNillableCancellationReason(reason).AddVersion(1).Save(ctx); err != nil {
+			return dbError(err, "payment")
+		}
+		return s.emitPaymentEvent(ctx, tx, pi)
 	})
 	if err != nil {
 		return nil, err

@@ -17,6 +17,9 @@ import (
 // capturable.
 type CaptureInput struct {
 	AmountToCapture *int64
+	// sequential is the capture that follows a sequential_automatic
+	// authorization; it alone may capture a payment still processing.
+	sequential bool
 }
 
 // CapturePayment captures an authorized payment. The amount is reserved
@@ -35,7 +38,7 @@ func (s *Service) CapturePayment(ctx context.Context, paymentID string, in Captu
 		if pi, err = s.lockPayment(ctx, tx, paymentID); err != nil {
 			return err
 		}
-		if !statusIn(pi.Status, capturableStates...) {
+		if !statusIn(pi.Status, capturableStates...) && !(in.sequential && pi.Status == paymentintent.StatusProcessing) {
 			return ErrUnexpectedState("captured", pi.Status, capturableStates)
 		}
 		if pi.ActiveAttemptID == nil {
@@ -43,6 +46,9 @@ func (s *Service) CapturePayment(ctx context.Context, paymentID string, in Captu
 		}
 		if att, err = tx.PaymentAttempt.Get(ctx, *pi.ActiveAttemptID); err != nil {
 			return ErrInternal(err)
+		}
+		if att.Status == paymentattempt.StatusVoidInitiated {
+			return invalid(400, "IR_14", "This Payment could not be captured: it is being cancelled")
 		}
 		amount := pi.AmountCapturable
 		if in.AmountToCapture != nil {
@@ -136,6 +142,9 @@ func (s *Service) CapturePayment(ctx context.Context, paymentID string, in Captu
 				capUpd.SetErrorCode(d.Code).SetErrorMessage(d.Message).SetNillableErrorReason(nonEmpty(d.Reason))
 			}
 			piUpd.AddAmountCapturable(cp.Amount)
+			if pi.Status == paymentintent.StatusProcessing { // a sequential capture that failed
+				piUpd.SetStatus(paymentintent.StatusRequiresCapture)
+			}
 		case res.Status == connector.StatusPending:
 			capUpd.SetNillableConnectorCaptureID(nonEmpty(res.ConnectorCaptureID))
 			attUpd.SetStatus(paymentattempt.StatusCaptureInitiated)
@@ -180,8 +189,10 @@ func (s *Service) CapturePayment(ctx context.Context, paymentID string, in Captu
 		if pi, err = piUpd.Save(ctx); err != nil {
 			return ErrInternal(err)
 		}
-		_, err = att.Update().SetAmountCapturable(pi.AmountCapturable).Save(ctx)
-		return dbErrorOrNil(err, "payment attempt")
+		if _, err = att.Update().SetAmountCapturable(pi.AmountCapturable).Save(ctx); err != nil {
+			return dbError(err, "payment attempt")
+		}
+		return s.emitPaymentEvent(ctx, tx, pi)
 	})
 	if err != nil {
 		return nil, err

@@ -11,20 +11,29 @@ import (
 	"switchyard/ent/customer"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/predicate"
+	"switchyard/internal/tenancy"
 )
 
 // PaymentListFilter is GET /payments/list's query.
+//
+// The created bounds compare a payment's creation time at the resolution the
+// wire shows it, whole seconds (the record's "created" is
+// YYYY-MM-DDThh:mm:ssZ): a payment shown as created at T is matched by
+// created=T, created.lte=T and created.gte=T, and not by created.lt=T or
+// created.gt=T, although the stored time carries microseconds. A bound with
+// a fraction of a second compares the same way (created=T.5 matches nothing).
 type PaymentListFilter struct {
 	CustomerID *string
 	// StartingAfter and EndingBefore are payment ids (mutually exclusive).
 	StartingAfter *string
 	EndingBefore  *string
-	Limit         int
-	Created       *time.Time
-	CreatedLT     *time.Time
-	CreatedGT     *time.Time
-	CreatedLTE    *time.Time
-	CreatedGTE    *time.Time
+	// Limit is the page size, 1 to MaxListLimit; 0 means DefaultListLimit.
+	Limit      int
+	Created    *time.Time
+	CreatedLT  *time.Time
+	CreatedGT  *time.Time
+	CreatedLTE *time.Time
+	CreatedGTE *time.Time
 }
 
 // Page size bounds of payment lists.
@@ -33,10 +42,17 @@ const (
 	MaxListLimit     = 100
 )
 
-// ListPayments pages through the merchant's payments, newest first, with a
-// keyset on (merchant_id, created_at, id): no OFFSET, and stable while new
-// payments arrive (they sort before the first page). The page and its
-// nested records cost a constant number of queries (see LoadViews).
+// ListPayments pages through the payments of the merchant in ctx (and of
+// its profile, when the principal names one), newest first, with a keyset
+// on (merchant_id, created_at, id): no OFFSET, and stable while new payments
+// arrive (they sort before the first page, and a cursor is a position, not a
+// count). StartingAfter gives the page of payments older than that payment,
+// EndingBefore the page of payments newer than it, both newest first. A
+// cursor that is not one of the caller's payments is HE_02.
+//
+// A page costs a constant number of statements, whatever its size: the
+// customer and cursor lookups when given, the page, and one query per kind
+// of nested record (LoadViews).
 func (s *Service) ListPayments(ctx context.Context, f PaymentListFilter) ([]*PaymentView, error) {
 	if f.Limit == 0 {
 		f.Limit = DefaultListLimit
@@ -47,33 +63,12 @@ func (s *Service) ListPayments(ctx context.Context, f PaymentListFilter) ([]*Pay
 	if f.StartingAfter != nil && f.EndingBefore != nil {
 		return nil, ErrInvalidValue("starting_after", "cannot be combined with ending_before")
 	}
-	q := s.client.PaymentIntent.Query()
 	var preds []predicate.PaymentIntent
-	if f.CustomerID != nil {
-		c, err := s.client.Customer.Query().Where(customer.CustomerID(*f.CustomerID)).Only(ctx)
-		if ent.IsNotFound(err) {
-			return []*PaymentView{}, nil // a customer with no payments here
-		}
-		if err != nil {
-			return nil, ErrInternal(err)
-		}
-		preds = append(preds, paymentintent.CustomerID(c.ID))
+	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" {
+		preds = append(preds, paymentintent.ProfileID(p.ProfileID))
 	}
-	if f.Created != nil {
-		preds = append(preds, paymentintent.CreatedAtEQ(*f.Created))
-	}
-	if f.CreatedLT != nil {
-		preds = append(preds, paymentintent.CreatedAtLT(*f.CreatedLT))
-	}
-	if f.CreatedGT != nil {
-		preds = append(preds, paymentintent.CreatedAtGT(*f.CreatedGT))
-	}
-	if f.CreatedLTE != nil {
-		preds = append(preds, paymentintent.CreatedAtLTE(*f.CreatedLTE))
-	}
-	if f.CreatedGTE != nil {
-		preds = append(preds, paymentintent.CreatedAtGTE(*f.CreatedGTE))
-	}
+	// The cursor first: a foreign or unknown cursor is 404 whatever the
+	// other filters select.
 	backwards := false
 	for _, cursor := range []struct {
 		id     *string
@@ -83,7 +78,7 @@ func (s *Service) ListPayments(ctx context.Context, f PaymentListFilter) ([]*Pay
 		if cursor.id == nil {
 			continue
 		}
-		at, err := s.client.PaymentIntent.Query().Where(paymentintent.PaymentID(*cursor.id)).
+		at, err := s.client.PaymentIntent.Query().Where(paymentWhere(ctx, *cursor.id)...).
 			Select(paymentintent.FieldCreatedAt, paymentintent.FieldID).Only(ctx)
 		if ent.IsNotFound(err) {
 			e := ErrNotFound("Payment")
@@ -97,7 +92,25 @@ func (s *Service) ListPayments(ctx context.Context, f PaymentListFilter) ([]*Pay
 		preds = append(preds, keysetAfter(at.CreatedAt, at.ID, cursor.before))
 		backwards = cursor.before
 	}
-	q = q.Where(preds...)
+	if f.CustomerID != nil {
+		c, err := s.client.Customer.Query().Where(customer.CustomerID(*f.CustomerID)).
+			Select(customer.FieldID).Only(ctx)
+		if ent.IsNotFound(err) {
+			return []*PaymentView{}, nil // no such customer: none of its payments
+		}
+		if err != nil {
+			return nil, ErrInternal(err)
+		}
+		preds = append(preds, paymentintent.CustomerID(c.ID))
+	}
+	from, until := f.createdRange()
+	if from != nil {
+		preds = append(preds, paymentintent.CreatedAtGTE(*from))
+	}
+	if until != nil {
+		preds = append(preds, paymentintent.CreatedAtLT(*until))
+	}
+	q := s.client.PaymentIntent.Query().Where(preds...)
 	if backwards {
 		q = q.Order(ent.Asc(paymentintent.FieldCreatedAt), ent.Asc(paymentintent.FieldID))
 	} else {
@@ -113,10 +126,55 @@ func (s *Service) ListPayments(ctx context.Context, f PaymentListFilter) ([]*Pay
 	return s.LoadViews(ctx, rows)
 }
 
+// createdRange folds the five created bounds into one half-open range
+// [from, until) of stored times (nil: unbounded), comparing at whole seconds
+// (see PaymentListFilter). With t the payment's stored time and ⌊t⌋ the
+// second it shows:
+//
+//	⌊t⌋ = T  ⟺  ⌈T⌉ ≤ t < ⌊T⌋+1s (empty when T has a fraction)
+//	⌊t⌋ < T  ⟺  t < ⌈T⌉          ⌊t⌋ ≤ T  ⟺  t < ⌊T⌋+1s
+//	⌊t⌋ > T  ⟺  t ≥ ⌊T⌋+1s       ⌊t⌋ ≥ T  ⟺  t ≥ ⌈T⌉
+func (f PaymentListFilter) createdRange() (from, until *time.Time) {
+	floor := func(t time.Time) time.Time { return t.UTC().Truncate(time.Second) }
+	ceil := func(t time.Time) time.Time {
+		if fl := floor(t); !fl.Equal(t) {
+			return fl.Add(time.Second)
+		}
+		return floor(t)
+	}
+	atLeast := func(t time.Time) {
+		if from == nil || t.After(*from) {
+			from = &t
+		}
+	}
+	below := func(t time.Time) {
+		if until == nil || t.Before(*until) {
+			until = &t
+		}
+	}
+	if t := f.Created; t != nil {
+		atLeast(ceil(*t))
+		below(floor(*t).Add(time.Second))
+	}
+	if t := f.CreatedLT; t != nil {
+		below(ceil(*t))
+	}
+	if t := f.CreatedLTE; t != nil {
+		below(floor(*t).Add(time.Second))
+	}
+	if t := f.CreatedGT; t != nil {
+		atLeast(floor(*t).Add(time.Second))
+	}
+	if t := f.CreatedGTE; t != nil {
+		atLeast(ceil(*t))
+	}
+	return from, until
+}
+
 // keysetAfter selects the rows after (created_at, id) in newest-first order,
 // or before it when newer is true. It is written as
 // `created_at <= c AND (created_at < c OR id < i)` so the index range on
-// (merchant_id, created_at) does the work.
+// (merchant_id, created_at, id) does the work.
 func keysetAfter(c time.Time, id string, newer bool) predicate.PaymentIntent {
 	return predicate.PaymentIntent(func(s *sql.Selector) {
 		created, pk := s.C(paymentintent.FieldCreatedAt), s.C(paymentintent.FieldID)

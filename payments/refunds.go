@@ -149,7 +149,8 @@ func (s *Service) CreateRefund(ctx context.Context, in RefundInput) (*ent.Refund
 		ConnectorMetadata:      att.ConnectorMetadata,
 	})
 	err = s.inTx(ctx, func(tx *ent.Tx) error {
-		if _, err := s.lockPayment(ctx, tx, in.PaymentID); err != nil {
+		pi, err := s.lockPayment(ctx, tx, in.PaymentID)
+		if err != nil {
 			return err
 		}
 		upd := tx.Refund.UpdateOneID(ref.ID)
@@ -166,8 +167,10 @@ func (s *Service) CreateRefund(ctx context.Context, in RefundInput) (*ent.Refund
 		default:
 			upd.SetNillableConnectorRefundID(nonEmpty(res.ConnectorRefundID))
 		}
-		ref, err = upd.Save(ctx)
-		return dbErrorOrNil(err, "refund")
+		if ref, err = upd.Save(ctx); err != nil {
+			return dbError(err, "refund")
+		}
+		return s.emitRefundEvent(ctx, tx, ref, pi)
 	})
 	if err != nil {
 		return nil, err

@@ -40,6 +40,8 @@ type Deps struct {
 	// PublicURL is where customers' browsers reach this server (the 3-D
 	// Secure page), without a trailing slash.
 	PublicURL string
+	// Render gives events their content; without it no events are written.
+	Render Renderer
 }
 
 // Configure sets the payment dependencies.

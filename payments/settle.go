@@ -97,6 +97,11 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 		}
 
 		piUpd := pi.Update().SetStatus(intentStatusOf(status)).AddVersion(1)
+		if status == paymentattempt.StatusAuthorized && pi.CaptureMethod == paymentintent.CaptureMethodSequentialAutomatic {
+			// Processing until its own capture is reserved, so no merchant
+			// capture or cancel can come between the two.
+			piUpd.SetStatus(paymentintent.StatusProcessing)
+		}
 		switch status {
 		case paymentattempt.StatusCharged:
 			if err := s.recordAutomaticCapture(ctx, tx, pi, att); err != nil {
@@ -114,15 +119,20 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 		default:
 			piUpd.SetAmountCapturable(0)
 		}
-		_, err = piUpd.Save(ctx)
-		return dbErrorOrNil(err, "payment")
+		if pi, err = piUpd.Save(ctx); err != nil {
+			return dbError(err, "payment")
+		}
+		if sequentialCapture {
+			return nil // the capture reports the outcome
+		}
+		return s.emitPaymentEvent(ctx, tx, pi)
 	})
 	if err != nil {
 		return err
 	}
 	if sequentialCapture {
 		// sequential_automatic: the capture follows the authorization at once.
-		_, err := s.CapturePayment(ctx, paymentID, CaptureInput{})
+		_, err := s.CapturePayment(ctx, paymentID, CaptureInput{sequential: true})
 		if e, ok := AsError(err); ok && e.Code == "CE_03" {
 			return nil // the failed capture is recorded on the payment
 		}

@@ -95,6 +95,11 @@ func errPaymentNotFound() *Error {
 // LoadViews loads the nested records of many payments with one query per
 // kind, whatever their number (no N+1).
 func (s *Service) LoadViews(ctx context.Context, intents []*ent.PaymentIntent) ([]*PaymentView, error) {
+	return s.loadViews(ctx, s.client, intents)
+}
+
+// loadViews reads through db, which may be a transaction's client.
+func (s *Service) loadViews(ctx context.Context, db *ent.Client, intents []*ent.PaymentIntent) ([]*PaymentView, error) {
 	views := make([]*PaymentView, len(intents))
 	byID := make(map[string]*PaymentView, len(intents))
 	ids := make([]string, len(intents))
@@ -110,7 +115,7 @@ func (s *Service) LoadViews(ctx context.Context, intents []*ent.PaymentIntent) (
 	if len(intents) == 0 {
 		return views, nil
 	}
-	attempts, err := s.client.PaymentAttempt.Query().
+	attempts, err := db.PaymentAttempt.Query().
 		Where(paymentattempt.PaymentIntentIDIn(ids...)).
 		Order(ent.Asc(paymentattempt.FieldCreatedAt), ent.Asc(paymentattempt.FieldID)).All(ctx)
 	if err != nil {
@@ -123,7 +128,7 @@ func (s *Service) LoadViews(ctx context.Context, intents []*ent.PaymentIntent) (
 			v.Active = a
 		}
 	}
-	caps, err := s.client.Capture.Query().Where(capture.PaymentIntentIDIn(ids...)).
+	caps, err := db.Capture.Query().Where(capture.PaymentIntentIDIn(ids...)).
 		Order(ent.Asc(capture.FieldCaptureSequence)).All(ctx)
 	if err != nil {
 		return nil, ErrInternal(err)
@@ -131,7 +136,7 @@ func (s *Service) LoadViews(ctx context.Context, intents []*ent.PaymentIntent) (
 	for _, c := range caps {
 		byID[c.PaymentIntentID].Captures = append(byID[c.PaymentIntentID].Captures, c)
 	}
-	refs, err := s.client.Refund.Query().Where(refund.PaymentIntentIDIn(ids...)).
+	refs, err := db.Refund.Query().Where(refund.PaymentIntentIDIn(ids...)).
 		Order(ent.Asc(refund.FieldCreatedAt), ent.Asc(refund.FieldID)).All(ctx)
 	if err != nil {
 		return nil, ErrInternal(err)
@@ -139,7 +144,7 @@ func (s *Service) LoadViews(ctx context.Context, intents []*ent.PaymentIntent) (
 	for _, r := range refs {
 		byID[r.PaymentIntentID].Refunds = append(byID[r.PaymentIntentID].Refunds, r)
 	}
-	dps, err := s.client.Dispute.Query().Where(dispute.PaymentIntentIDIn(ids...)).
+	dps, err := db.Dispute.Query().Where(dispute.PaymentIntentIDIn(ids...)).
 		Order(ent.Asc(dispute.FieldCreatedAt), ent.Asc(dispute.FieldID)).All(ctx)
 	if err != nil {
 		return nil, ErrInternal(err)
@@ -147,7 +152,7 @@ func (s *Service) LoadViews(ctx context.Context, intents []*ent.PaymentIntent) (
 	for _, d := range dps {
 		byID[d.PaymentIntentID].Disputes = append(byID[d.PaymentIntentID].Disputes, d)
 	}
-	incs, err := s.client.IncrementalAuthorization.Query().
+	incs, err := db.IncrementalAuthorization.Query().
 		Where(incrementalauthorization.PaymentIntentIDIn(ids...)).
 		Order(ent.Asc(incrementalauthorization.FieldCreatedAt)).All(ctx)
 	if err != nil {
@@ -157,7 +162,7 @@ func (s *Service) LoadViews(ctx context.Context, intents []*ent.PaymentIntent) (
 		byID[inc.PaymentIntentID].IncrementalAuthorizations = append(byID[inc.PaymentIntentID].IncrementalAuthorizations, inc)
 	}
 	if len(customerIDs) > 0 {
-		custs, err := s.client.Customer.Query().Where(customer.IDIn(customerIDs...)).All(ctx)
+		custs, err := db.Customer.Query().Where(customer.IDIn(customerIDs...)).All(ctx)
 		if err != nil {
 			return nil, ErrInternal(err)
 		}

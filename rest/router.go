@@ -20,6 +20,8 @@ type Deps struct {
 	Idempotency *idempotency.Store
 	// Ready lists the dependencies /health/ready probes, by name.
 	Ready map[string]Checker
+	// Webhooks sends manual retries of events.
+	Webhooks Retrier
 }
 
 // Register adds the REST routes to mux.
@@ -34,6 +36,8 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerRefunds(a, d.Service)
 	registerV2Payments(a, d.Service)
 	registerPayments(a, d.Service)
+	registerPaymentsList(a, d.Service)
+	registerEvents(a, d.Service, d.Webhooks)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if allowsOtherMethod(mux, r) {
 			WriteError(w, r, payments.ErrMethodNotAllowed())

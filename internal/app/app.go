@@ -12,8 +12,10 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
+	"entgo.io/ent/dialect"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -28,6 +30,7 @@ import (
 	"switchyard/internal/store"
 	"switchyard/payments"
 	"switchyard/rest"
+	"switchyard/webhooks"
 )
 
 // App is a running Switchyard: its stores, domain core and HTTP handler.
@@ -40,6 +43,8 @@ type App struct {
 	Log     *slog.Logger
 	// Demo is set when the demo merchant was bootstrapped on start.
 	Demo *DemoKeys
+	// Webhooks delivers outgoing events (Serve runs it).
+	Webhooks *webhooks.Worker
 
 	handler http.Handler
 }
@@ -51,6 +56,9 @@ type Options struct {
 	Bootstrap bool
 	// Registry receives the metrics; nil means a fresh registry.
 	Registry *prometheus.Registry
+	// WrapDriver, when set, wraps the database driver of the ent client.
+	// Production leaves it nil; tests count SQL statements through it.
+	WrapDriver func(dialect.Driver) dialect.Driver
 }
 
 // Open starts everything but the listener. Every failure is one clear error.
@@ -61,7 +69,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 			a.Close()
 		}
 	}()
-	if a.Store, err = store.Open(ctx, cfg.Database); err != nil {
+	if a.Store, err = store.OpenWith(ctx, cfg.Database, opts.WrapDriver); err != nil {
 		return nil, err
 	}
 	if cfg.AutoMigrate || cfg.Database.Driver == config.DriverSQLite {
@@ -81,8 +89,21 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		return nil, fmt.Errorf("SWITCHYARD_MASTER_KEY: %w", err)
 	}
 	a.Service = payments.NewService(a.Store.Client, box, a.Store.Dialect)
-	a.Service.Configure(payments.Deps{Redis: a.Redis.Client, PublicURL: strings.TrimRight(cfg.PublicURL, "/")})
+	a.Service.Configure(payments.Deps{Redis: a.Redis.Client, PublicURL: strings.TrimRight(cfg.PublicURL, "/"), Render: rest.Renderer{}})
 	a.Auth = auth.New(a.Service, cfg.AdminAPIKey)
+	schedule, err := webhooks.ParseSchedule(cfg.WebhookRetrySchedule)
+	if err != nil {
+		return nil, fmt.Errorf("SWITCHYARD_WEBHOOK_RETRY_SCHEDULE: %w", err)
+	}
+	a.Webhooks = webhooks.NewWorker(a.Store.Client, webhooks.Options{
+		Schedule:     schedule,
+		Timeout:      cfg.WebhookTimeout,
+		AllowPrivate: cfg.WebhookAllowPrivate,
+		RowLocks:     a.Store.Dialect == dialect.MySQL,
+		Version:      Version,
+		HashKey:      a.Service.ProfileHashKey,
+		Log:          log,
+	})
 	if opts.Bootstrap || cfg.Database.Embedded {
 		if a.Demo, err = Bootstrap(ctx, a.Service, cfg.DataDir); err != nil {
 			return nil, fmt.Errorf("bootstrap: %w", err)
@@ -110,6 +131,7 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 		Service:     a.Service,
 		Auth:        a.Auth,
 		Idempotency: idempotency.New(a.Redis.Client),
+		Webhooks:    a.Webhooks,
 		Ready: map[string]rest.Checker{
 			"database": a.Store,
 			"redis":    rest.CheckerFunc(func(ctx context.Context) error { return a.Redis.Client.Ping(ctx).Err() }),
@@ -135,6 +157,19 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	workCtx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
+	var workers sync.WaitGroup
+	for i := 0; i < a.Config.WebhookWorkers; i++ {
+		workers.Add(1)
+		go func() {
+			defer workers.Done()
+			a.Webhooks.Run(workCtx)
+		}()
+	}
+	defer func() {
+		stopWork() // a delivery cut short stays leased and is retried later
+		workers.Wait()
+	}()
 	select {
 	case err := <-errc:
 		return err
@@ -151,6 +186,9 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	return nil
 }
+
+// Version is the build's version, sent in the webhook User-Agent.
+var Version = "0.1.0"
 
 // Close releases the stores.
 func (a *App) Close() {

@@ -33,6 +33,13 @@ type Store struct {
 // Open connects to the database cfg names and checks it answers within a
 // few seconds, so a wrong DSN or an unreachable server fails fast.
 func Open(ctx context.Context, cfg config.Database) (*Store, error) {
+	return OpenWith(ctx, cfg, nil)
+}
+
+// OpenWith is Open with the ent client's driver passed through wrap (nil:
+// none). Tests use it to observe the SQL statements the client sends
+// (internal/testenv counts them); the raw DB is not wrapped.
+func OpenWith(ctx context.Context, cfg config.Database, wrap func(dialect.Driver) dialect.Driver) (*Store, error) {
 	var dialectName, driverName string
 	switch cfg.Driver {
 	case config.DriverMySQL:
@@ -60,7 +67,10 @@ func Open(ctx context.Context, cfg config.Database) (*Store, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("database unreachable: %w", err)
 	}
-	drv := entsql.OpenDB(dialectName, db)
+	var drv dialect.Driver = entsql.OpenDB(dialectName, db)
+	if wrap != nil {
+		drv = wrap(drv)
+	}
 	return &Store{Client: ent.NewClient(ent.Driver(drv)), DB: db, Dialect: dialectName}, nil
 }
 

@@ -164,11 +164,18 @@ func NewServer(t testing.TB, db config.Database) *Server {
 // private Redis, say), logging to log.
 func NewServerWith(t testing.TB, cfg *config.Config, log *slog.Logger) *Server {
 	t.Helper()
+	return NewServerOptions(t, cfg, log, app.Options{Bootstrap: true})
+}
+
+// NewServerOptions is NewServerWith with the app's options of the test's
+// own (a driver wrapper, say).
+func NewServerOptions(t testing.TB, cfg *config.Config, log *slog.Logger, opts app.Options) *Server {
+	t.Helper()
 	// The server's address is known before the app opens, so the links it
 	// hands out (3-D Secure pages) point at it.
 	srv := httptest.NewUnstartedServer(nil)
 	cfg.PublicURL = "http://" + srv.Listener.Addr().String()
-	a, err := app.Open(context.Background(), cfg, log, app.Options{Bootstrap: true})
+	a, err := app.Open(context.Background(), cfg, log, opts)
 	if err != nil {
 		srv.Close()
 		t.Fatalf("open app: %v", err)

@@ -1,0 +1,191 @@
+// Command loadgen measures GET /payments/list on MariaDB/MySQL at scale,
+// against a plain database/sql program doing the same work, in one run.
+//
+//	go run ./cmd/loadgen -payments 1000000 -dsn 'root@tcp(127.0.0.1:3306)/'
+//
+// For each size (-small, 10,000 by default, then -payments) it:
+//
+//  1. creates a fresh database on the server -dsn names and migrates it
+//     (internal/store, through internal/app);
+//  2. opens the real app on it (Redis from -redis, else the embedded one),
+//     bootstraps the demo merchant and serves the real HTTP handler on a
+//     loopback port;
+//  3. seeds that many payments for the demo merchant with multi-row INSERTs
+//     (batches of -batch rows): created_at spread over about a year with
+//     ties, real random ids, a mix of statuses, and attempts, captures,
+//     refunds, disputes and customers on a share of them, so the page's
+//     nested loading has work to do;
+//  4. prints the MariaDB plan (EXPLAIN) of the statements the server sent for
+//     each scenario, and fails unless the page query reads the keyset index
+//     (merchant_id, created_at, id); -v prints every plan row;
+//  5. measures -requests calls of each scenario, after -warmup calls:
+//     first   GET /payments/list?limit=100
+//     deep    GET /payments/list?limit=100&starting_after=<the payment ~90% down>
+//     range   GET /payments/list?limit=100&created.gte=…&created.lt=… (mid-list)
+//     and, interleaved with them, the baseline: a database/sql program on
+//     the same DSN running the same keyset SELECT (with the cursor lookup
+//     for deep) and the same nested SELECTs, encoding the rows as JSON;
+//  6. drops the database (unless -keep).
+//
+// It prints the median and p95 of each, the ratio server/baseline (target
+// ≤ 1.5×) and, at the end, the ratio of the page time at -payments to the
+// page time at -small (target ≤ 1.3×). Absolute times depend on the machine;
+// the ratios are what to compare. Everything stays on loopback: the HTTP
+// listener, and the database and Redis must be local. The whole run is
+// bounded by -timeout and stops by itself (or on Ctrl-C, still dropping its
+// databases).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+)
+
+type options struct {
+	payments, small int
+	dsn, redis      string
+	requests        int
+	warmup          int
+	batch           int
+	nested          float64
+	keep, verbose   bool
+	timeout         time.Duration
+	cpuProfile      string
+}
+
+func main() {
+	var o options
+	flag.IntVar(&o.payments, "payments", 1_000_000, "payments to seed for the large run")
+	flag.IntVar(&o.small, "small", 10_000, "payments to seed for the small run the large one is compared with (0: skip it)")
+	flag.StringVar(&o.dsn, "dsn", "root@tcp(127.0.0.1:3306)/", "MariaDB/MySQL server DSN (go-sql-driver form); a fresh database is created on it")
+	flag.StringVar(&o.redis, "redis", "", "Redis URL for the app (default: the embedded in-process Redis)")
+	flag.IntVar(&o.requests, "requests", 200, "measured requests per scenario (and as many baseline runs)")
+	flag.IntVar(&o.warmup, "warmup", 20, "unmeasured requests per scenario first")
+	flag.IntVar(&o.batch, "batch", 5000, "rows per multi-row INSERT while seeding")
+	flag.Float64Var(&o.nested, "nested", 0.2, "share of payments with captures and a refund (most payments also have an attempt)")
+	flag.BoolVar(&o.keep, "keep", false, "keep the databases (their names are printed)")
+	flag.BoolVar(&o.verbose, "v", false, "print every EXPLAIN row and progress")
+	flag.DurationVar(&o.timeout, "timeout", 30*time.Minute, "bound on the whole run")
+	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the measurements (server and baseline) to this file")
+	flag.Parse()
+	if flag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "loadgen: unexpected arguments %q\n", flag.Args())
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
+	if err := run(ctx, o, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "loadgen: "+err.Error())
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, o options, out io.Writer) error {
+	if err := o.check(); err != nil {
+		return err
+	}
+	var sizes []int
+	if o.small > 0 && o.small != o.payments {
+		sizes = append(sizes, o.small)
+	}
+	sizes = append(sizes, o.payments)
+	results := map[int]map[string]result{}
+	for _, n := range sizes {
+		res, err := runSize(ctx, o, n, out)
+		if err != nil {
+			return err
+		}
+		results[n] = res
+	}
+	if len(sizes) == 2 {
+		fmt.Fprintf(out, "\nscale: page time at %s payments / page time at %s (target ≤ 1.30×)\n", human(sizes[1]), human(sizes[0]))
+		fmt.Fprintf(out, "  %-6s %14s %14s\n", "", "server p50", "baseline p50")
+		for _, s := range scenarioNames {
+			big, small := results[sizes[1]][s], results[sizes[0]][s]
+			fmt.Fprintf(out, "  %-6s %13.2f× %13.2f×\n", s,
+				ratio(big.server.p50, small.server.p50), ratio(big.baseline.p50, small.baseline.p50))
+		}
+	}
+	return nil
+}
+
+// check refuses what the tool must not do: leave loopback, or run unbounded.
+func (o options) check() error {
+	if o.payments < 1000 {
+		return errors.New("-payments must be at least 1000")
+	}
+	if o.small < 0 || (o.small > 0 && o.small < 1000) {
+		return errors.New("-small must be 0 or at least 1000")
+	}
+	if o.requests < 10 || o.warmup < 0 || o.batch < 1 || o.batch > 20000 || o.nested < 0 || o.nested > 1 {
+		return errors.New("-requests ≥ 10, -warmup ≥ 0, -batch 1..20000, -nested 0..1")
+	}
+	cfg, err := mysql.ParseDSN(o.dsn)
+	if err != nil {
+		return fmt.Errorf("-dsn: %w", err)
+	}
+	if cfg.DBName != "" {
+		return errors.New("-dsn must name the server only (…/), loadgen creates its own database")
+	}
+	if err := loopback(cfg.Addr); err != nil {
+		return fmt.Errorf("-dsn: %w", err)
+	}
+	if o.redis != "" {
+		u, err := url.Parse(o.redis)
+		if err != nil {
+			return fmt.Errorf("-redis: %w", err)
+		}
+		if err := loopback(u.Host); err != nil {
+			return fmt.Errorf("-redis: %w", err)
+		}
+	}
+	return nil
+}
+
+func loopback(hostport string) error {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("%q is not a loopback address; loadgen only runs against local servers", hostport)
+	}
+	return nil
+}
+
+// human writes 1000000 as 1,000,000.
+func human(n int) string {
+	s := fmt.Sprint(n)
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func ratio(a, b time.Duration) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}

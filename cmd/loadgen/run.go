@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"switchyard/internal/app"
+	"switchyard/internal/config"
+	"switchyard/internal/ids"
+)
+
+// runSize is one size: a fresh database, the app on it, the seed, the plans
+// and the measurements; the database is dropped on the way out.
+func runSize(ctx context.Context, o options, n int, out io.Writer) (map[string]result, error) {
+	server, err := mysql.ParseDSN(o.dsn)
+	if err != nil {
+		return nil, err
+	}
+	admin, err := sql.Open("mysql", o.dsn)
+	if err != nil {
+		return nil, err
+	}
+	defer admin.Close()
+	name := "sy_loadgen_" + strings.ToLower(ids.Base62(10))
+	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name+" CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"); err != nil {
+		return nil, fmt.Errorf("create database: %w", err)
+	}
+	fmt.Fprintf(out, "\n== %s payments (database %s) ==\n", human(n), name)
+	defer func() {
+		if o.keep {
+			fmt.Fprintf(out, "kept database %s\n", name)
+			return
+		}
+		// The run's context may be over (timeout, Ctrl-C): drop anyway.
+		dctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if _, err := admin.ExecContext(dctx, "DROP DATABASE IF EXISTS "+name); err != nil {
+			fmt.Fprintf(os.Stderr, "loadgen: drop database %s: %v\n", name, err)
+		}
+	}()
+
+	dbCfg := server.Clone()
+	dbCfg.DBName, dbCfg.ParseTime, dbCfg.Loc = name, true, time.UTC
+	dataDir, err := os.MkdirTemp("", "loadgen-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dataDir)
+	environ := map[string]string{"SWITCHYARD_DATA_DIR": dataDir, "SWITCHYARD_ADDR": "127.0.0.1:0"}
+	if o.redis != "" {
+		environ["SWITCHYARD_REDIS_URL"] = o.redis
+	}
+	cfg, err := config.LoadFrom(environ)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Database = config.Database{Driver: config.DriverMySQL, DSN: dbCfg.FormatDSN()}
+	ln, err := net.Listen("tcp", "127.0.0.1:0") // loopback only
+	if err != nil {
+		return nil, err
+	}
+	cfg.PublicURL = "http://" + ln.Addr().String()
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	plans := newPlanCapture()
+	a, err := app.Open(ctx, cfg, log, app.Options{Bootstrap: true, WrapDriver: plans.wrap})
+	if err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("open app: %w", err)
+	}
+	defer a.Close()
+	serveCtx, stopServing := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- a.Serve(serveCtx, ln) }()
+	defer func() {
+		stopServing()
+		if err := <-served; err != nil && !errors.Is(err, context.Canceled) {
+			fmt.Fprintf(os.Stderr, "loadgen: server: %v\n", err)
+		}
+	}()
+
+	// Seeding goes through its own pool with client-side interpolation, so
+	// a batch is one statement whatever its number of placeholders.
+	seedCfg := dbCfg.Clone()
+	seedCfg.InterpolateParams = true
+	seedDB, err := sql.Open("mysql", seedCfg.FormatDSN())
+	if err != nil {
+		return nil, err
+	}
+	defer seedDB.Close()
+	env := &runEnv{
+		o: o, n: n, out: out, baseURL: cfg.PublicURL, key: a.Demo.SecretKey,
+		merchant: a.Demo.MerchantID, profile: a.Demo.ProfileID, connector: a.Demo.ConnectorAccount,
+		seedDB: seedDB, plans: plans,
+	}
+	st, err := seed(ctx, env)
+	if err != nil {
+		return nil, fmt.Errorf("seed: %w", err)
+	}
+	fmt.Fprintf(out, "seeded %s payments, %s attempts, %s captures, %s refunds, %s disputes, %s customers in %s (%s rows/s)\n",
+		human(st.payments), human(st.attempts), human(st.captures), human(st.refunds), human(st.disputes),
+		human(st.customers), st.took.Round(time.Millisecond), human(int(float64(st.rows())/st.took.Seconds())))
+	// Statistics as a long-lived table has them, not as the bulk load left them.
+	if _, err := seedDB.ExecContext(ctx, "ANALYZE TABLE payment_intents, payment_attempts, captures, refunds, disputes, incremental_authorizations, customers"); err != nil {
+		return nil, fmt.Errorf("analyze: %w", err)
+	}
+
+	baseline, err := sql.Open("mysql", dbCfg.FormatDSN()) // the app's DSN and pool settings
+	if err != nil {
+		return nil, err
+	}
+	defer baseline.Close()
+	baseline.SetMaxOpenConns(50)
+	baseline.SetMaxIdleConns(25)
+	env.baseline = baseline
+	scenarios, err := buildScenarios(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	if err := explainScenarios(ctx, env, scenarios); err != nil {
+		return nil, err
+	}
+	return measure(ctx, env, scenarios)
+}
+
+// runEnv is what one size's steps share.
+type runEnv struct {
+	o        options
+	n        int
+	out      io.Writer
+	baseURL  string
+	key      string
+	merchant string
+	profile  string
+	// connector is the demo merchant's connector account (mca_…).
+	connector string
+	seedDB    *sql.DB
+	baseline  *sql.DB
+	plans     *planCapture
+}

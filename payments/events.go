@@ -1,0 +1,193 @@
+package payments
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+
+	"switchyard/ent"
+	"switchyard/ent/event"
+	"switchyard/ent/paymentintent"
+	"switchyard/ent/profile"
+	"switchyard/ent/refund"
+	"switchyard/internal/ids"
+)
+
+// Renderer turns domain objects into the JSON the REST API returns for
+// them, so an event's content.object is exactly what GET would show. The
+// REST layer provides it; the domain knows nothing of the wire.
+type Renderer interface {
+	Payment(v *PaymentView) (json.RawMessage, error)
+	Refund(r *ent.Refund, paymentID string) (json.RawMessage, error)
+}
+
+// paymentEventType is the status → event mapping of DESIGN.md.
+func paymentEventType(s paymentintent.Status) (event.EventType, bool) {
+	switch s {
+	case paymentintent.StatusSucceeded:
+		return event.EventTypePaymentSucceeded, true
+	case paymentintent.StatusFailed:
+		return event.EventTypePaymentFailed, true
+	case paymentintent.StatusProcessing:
+		return event.EventTypePaymentProcessing, true
+	case paymentintent.StatusRequiresCustomerAction, paymentintent.StatusRequiresMerchantAction:
+		return event.EventTypeActionRequired, true
+	case paymentintent.StatusCancelled:
+		return event.EventTypePaymentCancelled, true
+	case paymentintent.StatusCancelledPostCapture:
+		return event.EventTypePaymentCancelledPostCapture, true
+	case paymentintent.StatusRequiresCapture:
+		return event.EventTypePaymentAuthorized, true
+	case paymentintent.StatusPartiallyAuthorizedAndRequiresCapture:
+		return event.EventTypePaymentPartiallyAuthorized, true
+	case paymentintent.StatusPartiallyCaptured:
+		return event.EventTypePaymentCaptured, true
+	case paymentintent.StatusExpired:
+		return event.EventTypePaymentExpired, true
+	}
+	return "", false
+}
+
+func refundEventType(s refund.Status) (event.EventType, bool) {
+	switch s {
+	case refund.StatusSucceeded:
+		return event.EventTypeRefundSucceeded, true
+	case refund.StatusFailed:
+		return event.EventTypeRefundFailed, true
+	}
+	return "", false
+}
+
+// webhookBody is the JSON POSTed to the merchant.
+type webhookBody struct {
+	MerchantID string       `json:"merchant_id"`
+	EventID    string       `json:"event_id"`
+	EventType  string       `json:"event_type"`
+	Content    eventContent `json:"content"`
+	Timestamp  string       `json:"timestamp"`
+}
+
+type eventContent struct {
+	Type   string          `json:"type"`
+	Object json.RawMessage `json:"object"`
+}
+
+// outboxEvent is one event to write with the state change it reports.
+type outboxEvent struct {
+	profileID       string
+	objectID        string
+	paymentIntentID *string
+	eventType       event.EventType
+	class           event.EventClass
+	contentType     string
+	// status is the object's status, for the profile's status filters.
+	status    string
+	object    json.RawMessage
+	createdAt *ent.PaymentIntent
+}
+
+// emitPaymentEvent writes the event a payment's new status maps to, and its
+// delivery task, inside tx: the transactional outbox. It does nothing when
+// the status maps to no event or the event was already written.
+func (s *Service) emitPaymentEvent(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent) error {
+	et, ok := paymentEventType(pi.Status)
+	if !ok || s.deps.Render == nil {
+		return nil
+	}
+	views, err := s.loadViews(ctx, tx.Client(), []*ent.PaymentIntent{pi})
+	if err != nil {
+		return err
+	}
+	obj, err := s.deps.Render.Payment(views[0])
+	if err != nil {
+		return ErrInternal(err)
+	}
+	id := pi.ID
+	return s.writeEvent(ctx, tx, outboxEvent{
+		profileID: pi.ProfileID, objectID: pi.PaymentID, paymentIntentID: &id,
+		eventType: et, class: event.EventClassPayments, contentType: "payment_details",
+		status: string(pi.Status), object: obj, createdAt: pi,
+	})
+}
+
+// emitRefundEvent writes a refund's succeeded or failed event inside tx.
+func (s *Service) emitRefundEvent(ctx context.Context, tx *ent.Tx, r *ent.Refund, pi *ent.PaymentIntent) error {
+	et, ok := refundEventType(r.Status)
+	if !ok || s.deps.Render == nil {
+		return nil
+	}
+	obj, err := s.deps.Render.Refund(r, pi.PaymentID)
+	if err != nil {
+		return ErrInternal(err)
+	}
+	id := pi.ID
+	return s.writeEvent(ctx, tx, outboxEvent{
+		profileID: r.ProfileID, objectID: r.RefundID, paymentIntentID: &id,
+		eventType: et, class: event.EventClassRefunds, contentType: "refund_details",
+		status: string(r.Status), object: obj,
+	})
+}
+
+func (s *Service) writeEvent(ctx context.Context, tx *ent.Tx, e outboxEvent) error {
+	idem := e.objectID + "_" + string(e.eventType)
+	exists, err := tx.Event.Query().Where(event.IdempotentEventID(idem)).Exist(ctx)
+	if err != nil {
+		return ErrInternal(err)
+	}
+	if exists {
+		return nil // at most one initial event per object and event type
+	}
+	prof, err := tx.Profile.Query().Where(profile.ID(e.profileID)).Only(ctx)
+	if err != nil {
+		return ErrInternal(err)
+	}
+	now := s.now()
+	id := ids.New(ids.Event)
+	body, err := json.Marshal(webhookBody{
+		MerchantID: prof.MerchantID, EventID: id, EventType: string(e.eventType),
+		Content:   eventContent{Type: e.contentType, Object: e.object},
+		Timestamp: now.Format("2006-01-02T15:04:05Z"),
+	})
+	if err != nil {
+		return ErrInternal(err)
+	}
+	create := tx.Event.Create().
+		SetID(id).
+		SetProfileID(e.profileID).
+		SetObjectID(e.objectID).
+		SetNillablePaymentIntentID(e.paymentIntentID).
+		SetEventType(e.eventType).
+		SetEventClass(e.class).
+		SetIdempotentEventID(idem).
+		SetContent(string(body))
+	if e.createdAt != nil {
+		create.SetPrimaryObjectCreatedAt(e.createdAt.CreatedAt)
+	}
+	if _, err := create.Save(ctx); err != nil {
+		return dbError(err, "event")
+	}
+	if !deliveryWanted(prof, e) {
+		return nil
+	}
+	_, err = tx.WebhookDeliveryTask.Create().SetEventID(id).SetNextAttemptAt(now).Save(ctx)
+	return dbErrorOrNil(err, "webhook delivery task")
+}
+
+// deliveryWanted applies the profile's webhook settings: delivery can be
+// off, limited to some event types, or to some payment or refund statuses.
+func deliveryWanted(p *ent.Profile, e outboxEvent) bool {
+	d := p.WebhookDetails
+	if d == nil || d.WebhookURL == nil || *d.WebhookURL == "" || d.DeliveryDisabled {
+		return false
+	}
+	if len(d.EnabledEventTypes) > 0 && !slices.Contains(d.EnabledEventTypes, string(e.eventType)) {
+		return false
+	}
+	switch e.class {
+	case event.EventClassPayments:
+		return len(d.PaymentStatusesEnabled) == 0 || slices.Contains(d.PaymentStatusesEnabled, e.status)
+	case event.EventClassRefunds:
+		return len(d.RefundStatusesEnabled) == 0 || slices.Contains(d.RefundStatusesEnabled, e.status)
+	}
+	return true
+}

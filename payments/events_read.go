@@ -1,0 +1,119 @@
+package payments
+
+import (
+	"context"
+	"time"
+
+	"switchyard/ent"
+	"switchyard/ent/event"
+	"switchyard/ent/eventdeliveryattempt"
+)
+
+// EventFilter narrows the events list (Hyperswitch's EventListConstraints).
+type EventFilter struct {
+	CreatedAfter  *time.Time
+	CreatedBefore *time.Time
+	Limit         int
+	Offset        int
+	ObjectID      *string
+	ProfileID     *string
+	EventID       *string
+	EventClasses  []string
+	EventTypes    []string
+	IsDelivered   *bool
+}
+
+// EventList is a page of events and the count of all that match.
+type EventList struct {
+	Events     []*ent.Event
+	TotalCount int
+}
+
+func errEventNotFound() *Error { return ErrNotFound("Event") }
+
+// ListEvents lists the merchant's events, newest first.
+func (s *Service) ListEvents(ctx context.Context, f EventFilter) (*EventList, error) {
+	if f.Limit == 0 {
+		f.Limit = 10
+	}
+	if f.Limit < 1 || f.Limit > 100 {
+		return nil, ErrInvalidValue("limit", "must be between 1 and 100")
+	}
+	if f.Offset < 0 {
+		return nil, ErrInvalidValue("offset", "must not be negative")
+	}
+	q := s.client.Event.Query()
+	if f.CreatedAfter != nil {
+		q = q.Where(event.CreatedAtGTE(*f.CreatedAfter))
+	}
+	if f.CreatedBefore != nil {
+		q = q.Where(event.CreatedAtLTE(*f.CreatedBefore))
+	}
+	if f.ObjectID != nil {
+		q = q.Where(event.ObjectID(*f.ObjectID))
+	}
+	if f.ProfileID != nil {
+		q = q.Where(event.ProfileID(*f.ProfileID))
+	}
+	if f.EventID != nil {
+		q = q.Where(event.ID(*f.EventID))
+	}
+	if f.IsDelivered != nil {
+		q = q.Where(event.IsDelivered(*f.IsDelivered))
+	}
+	if len(f.EventClasses) > 0 {
+		cs := make([]event.EventClass, len(f.EventClasses))
+		for i, c := range f.EventClasses {
+			if cs[i] = event.EventClass(c); event.EventClassValidator(cs[i]) != nil {
+				return nil, ErrInvalidValue(indexed("event_classes", i), "unknown event class %q", c)
+			}
+		}
+		q = q.Where(event.EventClassIn(cs...))
+	}
+	if len(f.EventTypes) > 0 {
+		ts := make([]event.EventType, len(f.EventTypes))
+		for i, t := range f.EventTypes {
+			if ts[i] = event.EventType(t); event.EventTypeValidator(ts[i]) != nil {
+				return nil, ErrInvalidValue(indexed("event_types", i), "unknown event type %q", t)
+			}
+		}
+		q = q.Where(event.EventTypeIn(ts...))
+	}
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	evs, err := q.Order(ent.Desc(event.FieldCreatedAt), ent.Desc(event.FieldID)).
+		Limit(f.Limit).Offset(f.Offset).All(ctx)
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	return &EventList{Events: evs, TotalCount: total}, nil
+}
+
+// GetEvent returns one of the merchant's events.
+func (s *Service) GetEvent(ctx context.Context, eventID string) (*ent.Event, error) {
+	ev, err := s.client.Event.Query().Where(event.ID(eventID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, errEventNotFound()
+	}
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	return ev, nil
+}
+
+// EventAttempts returns an event with its delivery attempts, oldest first.
+func (s *Service) EventAttempts(ctx context.Context, eventID string) (*ent.Event, []*ent.EventDeliveryAttempt, error) {
+	ev, err := s.GetEvent(ctx, eventID)
+	if err != nil {
+		return nil, nil, err
+	}
+	atts, err := s.client.EventDeliveryAttempt.Query().
+		Where(eventdeliveryattempt.EventID(ev.ID)).
+		Order(ent.Asc(eventdeliveryattempt.FieldCreatedAt), ent.Asc(eventdeliveryattempt.FieldID)).All(ctx)
+	if err != nil {
+		return nil, nil, ErrInternal(err)
+	}
+	return ev, atts, nil
+}

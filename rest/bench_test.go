@@ -1,0 +1,264 @@
+package rest_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"switchyard/internal/ids"
+	"switchyard/internal/testenv"
+)
+
+// Create+confirm throughput and latency against MariaDB + Redis, as a ratio
+// to plain database/sql writing the same rows, measured in the same run
+// (DESIGN.md: benchmarks report ratios, never single absolute times; no
+// test asserts a time).
+//
+//	SWITCHYARD_TEST_MYSQL_DSN='root@tcp(127.0.0.1:3306)/' \
+//	SWITCHYARD_TEST_REDIS_URL=redis://127.0.0.1:6379/0 \
+//	go test ./rest -run '^$' -bench 'CreateConfirm' -benchtime 3s
+//
+// Without both variables the benchmarks skip: SQLite and the in-process
+// Redis are not what they measure.
+//
+// BenchmarkCreateConfirmVsBaseline runs the two as sub-benchmarks, one after
+// the other on the same database server, and then reports
+// ratio = (create+confirm ns/op) / (baseline ns/op) in a third, "ratio".
+// Each reports ns/op, payments/s and p50/p99 latency in ms.
+
+// benchParallelism is goroutines per GOMAXPROCS for both sides.
+const benchParallelism = 8
+
+// benchEnv is a server on a fresh MariaDB database and the test Redis.
+type benchEnv struct {
+	srv *testenv.Server
+	dsn string // the server's database, for the baseline's own pool
+}
+
+func newBenchEnv(b *testing.B) *benchEnv {
+	b.Helper()
+	if os.Getenv(testenv.EnvMySQLDSN) == "" || os.Getenv(testenv.EnvRedisURL) == "" {
+		b.Skipf("%s and %s must both be set: the benchmark measures MariaDB + Redis", testenv.EnvMySQLDSN, testenv.EnvRedisURL)
+	}
+	db := testenv.MySQLDatabase(b)
+	return &benchEnv{srv: testenv.NewServer(b, db), dsn: db.DSN}
+}
+
+// benchResult is one side's final round.
+type benchResult struct {
+	n        int
+	elapsed  time.Duration
+	p50, p99 time.Duration
+}
+
+func (r benchResult) nsPerOp() float64 { return float64(r.elapsed.Nanoseconds()) / float64(r.n) }
+
+// latencies gathers per-operation times from RunParallel's goroutines.
+type latencies struct {
+	mu  sync.Mutex
+	all []time.Duration
+}
+
+func (l *latencies) add(d []time.Duration) {
+	l.mu.Lock()
+	l.all = append(l.all, d...)
+	l.mu.Unlock()
+}
+
+// report adds payments/s and the latency percentiles to b's result.
+func (l *latencies) report(b *testing.B) benchResult {
+	slices.Sort(l.all)
+	r := benchResult{n: b.N, elapsed: b.Elapsed()}
+	if len(l.all) > 0 {
+		r.p50 = l.all[len(l.all)/2]
+		r.p99 = l.all[min(len(l.all)-1, len(l.all)*99/100)]
+	}
+	b.ReportMetric(float64(b.N)/r.elapsed.Seconds(), "payments/s")
+	b.ReportMetric(float64(r.p50.Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(r.p99.Microseconds())/1000, "p99-ms")
+	return r
+}
+
+// BenchmarkCreateConfirm is POST /payments with confirm: true (card 4242…,
+// automatic capture, a fresh Idempotency-Key each time) through the real
+// HTTP server.
+func BenchmarkCreateConfirm(b *testing.B) {
+	env := newBenchEnv(b)
+	benchCreateConfirm(b, env)
+}
+
+// BenchmarkBaselineInserts writes, with plain database/sql, the rows a
+// create+confirm leaves: one payment intent, one attempt and one capture,
+// in one transaction.
+func BenchmarkBaselineInserts(b *testing.B) {
+	env := newBenchEnv(b)
+	benchBaseline(b, env)
+}
+
+// BenchmarkCreateConfirmVsBaseline runs both on one database server, then
+// reports their ratio.
+func BenchmarkCreateConfirmVsBaseline(b *testing.B) {
+	env := newBenchEnv(b)
+	var base, api benchResult
+	b.Run("baseline", func(b *testing.B) { base = benchBaseline(b, env) })
+	b.Run("create_confirm", func(b *testing.B) { api = benchCreateConfirm(b, env) })
+	if base.n == 0 || api.n == 0 {
+		return
+	}
+	b.Run("ratio", func(b *testing.B) {
+		for b.Loop() {
+		}
+		b.ReportMetric(0, "ns/op")
+		b.ReportMetric(api.nsPerOp()/base.nsPerOp(), "ratio")
+		if base.p50 > 0 {
+			b.ReportMetric(float64(api.p50)/float64(base.p50), "p50-ratio")
+		}
+	})
+	b.Logf("create+confirm %.0f payments/s (p50 %v, p99 %v); baseline %.0f payments/s (p50 %v, p99 %v); create+confirm takes %.2f× the baseline's time per payment",
+		1e9/api.nsPerOp(), api.p50, api.p99, 1e9/base.nsPerOp(), base.p50, base.p99, api.nsPerOp()/base.nsPerOp())
+}
+
+func benchCreateConfirm(b *testing.B, env *benchEnv) benchResult {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = 256
+	hc := &http.Client{Transport: tr}
+	defer tr.CloseIdleConnections()
+	body, err := json.Marshal(map[string]any{
+		"amount": 1000, "currency": "USD", "confirm": true, "capture_method": "automatic",
+		"payment_method_data": card("4242424242424242"),
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	url, key := env.srv.URL+"/payments", env.srv.Demo.SecretKey
+	var lat latencies
+	var failed sync.Once
+	b.SetParallelism(benchParallelism)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		var mine []time.Duration
+		for pb.Next() {
+			start := time.Now()
+			req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
+			req.Header.Set("api-key", key)
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Idempotency-Key", "bench-"+ids.Base62(20))
+			resp, err := hc.Do(req)
+			if err != nil {
+				failed.Do(func() { b.Error(err) })
+				return
+			}
+			raw, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			mine = append(mine, time.Since(start))
+			if resp.StatusCode != 200 || !bytes.Contains(raw, []byte(`"status":"succeeded"`)) {
+				failed.Do(func() { b.Errorf("create+confirm: %d %s", resp.StatusCode, raw) })
+				return
+			}
+		}
+		lat.add(mine)
+	})
+	b.StopTimer()
+	return lat.report(b)
+}
+
+// benchRow is what the baseline writes about the demo merchant.
+type benchRow struct {
+	merchant, profile, mca string
+}
+
+func benchBaseline(b *testing.B, env *benchEnv) benchResult {
+	db, err := sql.Open("mysql", env.dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	// The pool the app's store uses.
+	db.SetMaxOpenConns(50)
+	db.SetMaxIdleConns(25)
+	db.SetConnMaxLifetime(5 * time.Minute)
+	d := env.srv.Demo
+	row := benchRow{merchant: d.MerchantID, profile: d.ProfileID, mca: d.ConnectorAccount}
+	if err := benchInsertPayment(context.Background(), db, row); err != nil { // warm the pool, check the SQL
+		b.Fatal(err)
+	}
+	var lat latencies
+	var failed sync.Once
+	b.SetParallelism(benchParallelism)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		var mine []time.Duration
+		ctx := context.Background()
+		for pb.Next() {
+			start := time.Now()
+			if err := benchInsertPayment(ctx, db, row); err != nil {
+				failed.Do(func() { b.Error(err) })
+				return
+			}
+			mine = append(mine, time.Since(start))
+		}
+		lat.add(mine)
+	})
+	b.StopTimer()
+	return lat.report(b)
+}
+
+// The baseline's rows carry what a succeeded automatic card payment's rows
+// carry: the same columns and about the same JSON.
+const (
+	benchCard = `{"last4":"4242","card_isin":"424242","card_extended_bin":"42424242","card_network":"Visa",` +
+		`"card_type":"credit","card_issuer":"Stripe Test Bank","card_issuing_country":"US","card_exp_month":"12",` +
+		`"card_exp_year":"2035","card_holder_name":"Jane Doe","payment_checks":{"address_line1_check":"unavailable",` +
+		`"address_postal_code_check":"unavailable","cvc_check":"pass"}}`
+	benchConnectorMetadata = `{"amount":1000,"amount_captured":1000,"capture_method":"automatic","captures":1,` +
+		`"card_behaviour":"ok","card_last4":"4242","card_network":"Visa","currency":"USD",` +
+		`"network_transaction_id":"sim_nti_%s","payment_checks":{"address_line1_check":"unavailable",` +
+		`"address_postal_code_check":"unavailable","cvc_check":"pass"},"payment_method":"card",` +
+		`"simulator":"switchyard_sandbox_v1","status":"charged"}`
+)
+
+// benchInsertPayment writes one payment intent, its attempt and its capture
+// in one transaction.
+func benchInsertPayment(ctx context.Context, db *sql.DB, r benchRow) error {
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	payID, attID, capID := ids.New(ids.Payment), ids.New(ids.Attempt), ids.New(ids.Capture)
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() //nolint:errcheck // after Commit it does nothing
+	if _, err := tx.ExecContext(ctx, "INSERT INTO `payment_intents` (`id`, `merchant_id`, `created_at`, `modified_at`, "+
+		"`payment_id`, `profile_id`, `status`, `amount`, `currency`, `amount_captured`, `amount_capturable`, "+
+		"`capture_method`, `client_secret`, `session_expiry`, `expires_on`, `active_attempt_id`, `attempt_count`, "+
+		"`connector`, `merchant_connector_id`, `payment_method`, `card_network`, `version`) "+
+		"VALUES (?, ?, ?, ?, ?, ?, 'succeeded', 1000, 'USD', 1000, 0, 'automatic', ?, 900, ?, ?, 1, 'stripe_test', ?, 'card', 'Visa', 1)",
+		payID, r.merchant, now, now, payID, r.profile, payID+"_secret_"+ids.Base62(24), now.Add(15*time.Minute),
+		attID, r.mca); err != nil {
+		return fmt.Errorf("payment_intents: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO `payment_attempts` (`id`, `merchant_id`, `created_at`, `modified_at`, "+
+		"`status`, `amount`, `net_amount`, `amount_capturable`, `currency`, `connector`, `merchant_connector_id`, "+
+		"`connector_transaction_id`, `capture_method`, `payment_method`, `card`, `network_transaction_id`, "+
+		"`connector_metadata`, `payment_intent_id`) "+
+		"VALUES (?, ?, ?, ?, 'charged', 1000, 1000, 0, 'USD', 'stripe_test', ?, ?, 'automatic', 'card', ?, ?, ?, ?)",
+		attID, r.merchant, now, now, r.mca, "sim_"+attID, benchCard, "sim_nti_"+attID,
+		fmt.Sprintf(benchConnectorMetadata, attID), payID); err != nil {
+		return fmt.Errorf("payment_attempts: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO `captures` (`id`, `merchant_id`, `created_at`, `modified_at`, "+
+		"`authorized_attempt_id`, `status`, `amount`, `currency`, `connector`, `capture_sequence`, "+
+		"`connector_capture_id`, `payment_intent_id`) VALUES (?, ?, ?, ?, ?, 'charged', 1000, 'USD', 'stripe_test', 1, ?, ?)",
+		capID, r.merchant, now, now, attID, "sim_"+attID, payID); err != nil {
+		return fmt.Errorf("captures: %w", err)
+	}
+	return tx.Commit()
+}

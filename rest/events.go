@@ -1,0 +1,169 @@
+package rest
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"switchyard/ent"
+	"switchyard/payments"
+)
+
+// Retrier sends an event again now (the webhook worker).
+type Retrier interface {
+	Retry(ctx context.Context, eventID string) (*ent.EventDeliveryAttempt, error)
+}
+
+// deliveryAttemptBody is the spec's event delivery attempt object.
+type deliveryAttemptBody struct {
+	EventID              string           `json:"event_id"`
+	MerchantID           string           `json:"merchant_id"`
+	ProfileID            string           `json:"profile_id"`
+	ObjectID             string           `json:"object_id"`
+	EventType            string           `json:"event_type"`
+	EventClass           string           `json:"event_class"`
+	InitialAttemptID     string           `json:"initial_attempt_id"`
+	Created              Timestamp        `json:"created"`
+	Request              deliveryRequest  `json:"request"`
+	Response             deliveryResponse `json:"response"`
+	IsDeliverySuccessful bool             `json:"is_delivery_successful"`
+	DeliveryAttempt      string           `json:"delivery_attempt"`
+}
+
+type deliveryRequest struct {
+	Body    string      `json:"body"`
+	Headers [][2]string `json:"headers"`
+}
+
+type deliveryResponse struct {
+	Body         *string     `json:"body"`
+	Headers      [][2]string `json:"headers"`
+	StatusCode   *int        `json:"status_code"`
+	ErrorMessage *string     `json:"error_message"`
+}
+
+// deliveryAttemptOf maps an attempt. The initial attempt carries the event's
+// id; each later one its own, with initial_attempt_id pointing back.
+func deliveryAttemptOf(ev *ent.Event, a *ent.EventDeliveryAttempt) deliveryAttemptBody {
+	id := a.ID
+	if a.DeliveryAttempt == "initial_attempt" {
+		id = ev.ID
+	}
+	out := deliveryAttemptBody{
+		EventID: id, MerchantID: ev.MerchantID, ProfileID: ev.ProfileID, ObjectID: ev.ObjectID,
+		EventType: string(ev.EventType), EventClass: string(ev.EventClass), InitialAttemptID: a.InitialAttemptID,
+		Created: Timestamp(a.CreatedAt), IsDeliverySuccessful: a.IsDeliverySuccessful,
+		DeliveryAttempt: string(a.DeliveryAttempt),
+		Request:         deliveryRequest{Headers: [][2]string{}},
+		Response:        deliveryResponse{Headers: [][2]string{}},
+	}
+	if a.Request != nil {
+		out.Request = deliveryRequest{Body: a.Request.Body, Headers: nonNilHeaders(a.Request.Headers)}
+	}
+	if r := a.Response; r != nil {
+		out.Response = deliveryResponse{Body: r.Body, Headers: nonNilHeaders(r.Headers), StatusCode: r.StatusCode, ErrorMessage: r.ErrorMessage}
+	}
+	return out
+}
+
+func nonNilHeaders(h [][2]string) [][2]string {
+	if h == nil {
+		return [][2]string{}
+	}
+	return h
+}
+
+// eventListItem is Hyperswitch's EventListItemResponse.
+type eventListItem struct {
+	EventID              string    `json:"event_id"`
+	MerchantID           string    `json:"merchant_id"`
+	ProfileID            string    `json:"profile_id"`
+	ObjectID             string    `json:"object_id"`
+	EventType            string    `json:"event_type"`
+	EventClass           string    `json:"event_class"`
+	IsDeliverySuccessful *bool     `json:"is_delivery_successful"`
+	InitialAttemptID     string    `json:"initial_attempt_id"`
+	Created              Timestamp `json:"created"`
+	ProcessorMerchantID  string    `json:"processor_merchant_id"`
+}
+
+type eventListRequest struct {
+	CreatedAfter  *time.Time `json:"created_after"`
+	CreatedBefore *time.Time `json:"created_before"`
+	Limit         *int       `json:"limit"`
+	Offset        *int       `json:"offset"`
+	ObjectID      *string    `json:"object_id"`
+	ProfileID     *string    `json:"profile_id"`
+	EventID       *string    `json:"event_id"`
+	EventClasses  []string   `json:"event_classes"`
+	EventTypes    []string   `json:"event_types"`
+	IsDelivered   *bool      `json:"is_delivered"`
+}
+
+type eventListResponse struct {
+	Events     []eventListItem `json:"events"`
+	TotalCount int             `json:"total_count"`
+}
+
+// registerEvents adds the event routes (admin key, as the spec documents).
+func registerEvents(a *api, svc *payments.Service, retrier Retrier) {
+	a.handle("GET /events/{merchant_id}/{event_id}/attempts", AdminOnly, func(r *http.Request) (any, error) {
+		ev, atts, err := svc.EventAttempts(r.Context(), r.PathValue("event_id"))
+		if err != nil {
+			return nil, err
+		}
+		out := make([]deliveryAttemptBody, len(atts))
+		for i, at := range atts {
+			out[i] = deliveryAttemptOf(ev, at)
+		}
+		return out, nil
+	})
+	a.handle("POST /events/{merchant_id}/{event_id}/retry", AdminOnly, func(r *http.Request) (any, error) {
+		ev, err := svc.GetEvent(r.Context(), r.PathValue("event_id"))
+		if err != nil {
+			return nil, err
+		}
+		if retrier == nil {
+			return nil, payments.ErrUnavailable("webhook delivery")
+		}
+		att, err := retrier.Retry(r.Context(), ev.ID)
+		if err != nil {
+			return nil, payments.ErrInvalidValue("event_id", "the event cannot be sent: %v", err)
+		}
+		return deliveryAttemptOf(ev, att), nil
+	})
+	a.handle("POST /events/{merchant_id}", AdminOnly, func(r *http.Request) (any, error) {
+		var req eventListRequest
+		if err := decode(r, &req); err != nil {
+			return nil, err
+		}
+		f := payments.EventFilter{
+			CreatedAfter: req.CreatedAfter, CreatedBefore: req.CreatedBefore, ObjectID: req.ObjectID,
+			ProfileID: req.ProfileID, EventID: req.EventID, EventClasses: req.EventClasses,
+			EventTypes: req.EventTypes, IsDelivered: req.IsDelivered,
+		}
+		if req.Limit != nil {
+			f.Limit = *req.Limit
+			if f.Limit == 0 {
+				return nil, payments.ErrInvalidValue("limit", "must be between 1 and 100")
+			}
+		}
+		if req.Offset != nil {
+			f.Offset = *req.Offset
+		}
+		list, err := svc.ListEvents(r.Context(), f)
+		if err != nil {
+			return nil, err
+		}
+		out := eventListResponse{Events: make([]eventListItem, len(list.Events)), TotalCount: list.TotalCount}
+		for i, ev := range list.Events {
+			delivered := ev.IsDelivered
+			out.Events[i] = eventListItem{
+				EventID: ev.ID, MerchantID: ev.MerchantID, ProfileID: ev.ProfileID, ObjectID: ev.ObjectID,
+				EventType: string(ev.EventType), EventClass: string(ev.EventClass), IsDeliverySuccessful: &delivered,
+				InitialAttemptID: ev.ID, Created: Timestamp(ev.CreatedAt), ProcessorMerchantID: ev.MerchantID,
+			}
+		}
+		return out, nil
+	})
+}

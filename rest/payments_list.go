@@ -1,0 +1,156 @@
+package rest
+
+import (
+	"maps"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"switchyard/payments"
+)
+
+// paymentListPage is one element of GET /payments/list's body, which is an
+// array holding exactly one of these (the spec's shape, Hyperswitch's
+// PaymentListResponse): the page's size and its payments, each the full
+// payment record.
+type paymentListPage struct {
+	Size int             `json:"size"`
+	Data []paymentRecord `json:"data"`
+}
+
+// paymentListParams are the query parameters GET /payments/list accepts, by
+// their spec name. The created bounds also accept Hyperswitch's underscore
+// spellings (created_lt …); giving both spellings of one is refused.
+var paymentListParams = []string{
+	"customer_id", "starting_after", "ending_before", "limit",
+	"created", "created.lt", "created.gt", "created.lte", "created.gte",
+}
+
+// paymentListAliases maps each underscore spelling to its spec name.
+var paymentListAliases = map[string]string{
+	"created_lt": "created.lt", "created_gt": "created.gt",
+	"created_lte": "created.lte", "created_gte": "created.gte",
+}
+
+// registerPaymentsList adds GET /payments/list. ServeMux prefers the literal
+// path to GET /payments/{payment_id}, whatever the registration order.
+func registerPaymentsList(a *api, svc *payments.Service) {
+	a.handle("GET /payments/list", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		if _, err := merchantPrincipal(r); err != nil {
+			return nil, err
+		}
+		f, err := paymentListFilter(r.URL.RawQuery)
+		if err != nil {
+			return nil, err
+		}
+		views, err := svc.ListPayments(r.Context(), f)
+		if err != nil {
+			return nil, err
+		}
+		page := paymentListPage{Size: len(views), Data: make([]paymentRecord, len(views))}
+		for i, v := range views {
+			page.Data[i] = paymentRecordOf(v)
+		}
+		return []paymentListPage{page}, nil
+	})
+}
+
+// paymentListFilter reads the query string strictly: an unknown parameter,
+// one given twice (in either spelling), an empty or malformed value is a
+// 400 naming the parameter, so a typo never silently widens the list.
+func paymentListFilter(rawQuery string) (payments.PaymentListFilter, error) {
+	var f payments.PaymentListFilter
+	q, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return f, payments.ErrInvalidRequest("the query string is malformed: %v", err)
+	}
+	values := make(map[string]string, len(q))
+	given := make(map[string]string, len(q)) // spec name → spelling used
+	for _, name := range slices.Sorted(maps.Keys(q)) {
+		canonical := name
+		if alias, ok := paymentListAliases[name]; ok {
+			canonical = alias
+		}
+		if !slices.Contains(paymentListParams, canonical) {
+			e := payments.ErrInvalidRequest("unknown query parameter %q; GET /payments/list accepts %s (and created_lt, created_gt, created_lte, created_gte)",
+				name, strings.Join(paymentListParams, ", "))
+			e.Field = name
+			return f, e
+		}
+		if prev, ok := given[canonical]; ok {
+			return f, payments.ErrInvalidValue(name, "is the same parameter as %s; give it once", prev)
+		}
+		if len(q[name]) > 1 {
+			return f, payments.ErrInvalidValue(name, "is given %d times; give it once", len(q[name]))
+		}
+		if q[name][0] == "" {
+			return f, payments.ErrInvalidValue(name, "must not be empty")
+		}
+		if !utf8.ValidString(q[name][0]) {
+			return f, payments.ErrInvalidValue(name, "must be UTF-8 text")
+		}
+		given[canonical] = name
+		values[canonical] = q[name][0]
+	}
+	str := func(name string) *string {
+		if v, ok := values[name]; ok {
+			return &v
+		}
+		return nil
+	}
+	f.CustomerID, f.StartingAfter, f.EndingBefore = str("customer_id"), str("starting_after"), str("ending_before")
+	if f.CustomerID != nil && len(*f.CustomerID) > 64 {
+		return f, payments.ErrInvalidValue("customer_id", "must be at most 64 characters")
+	}
+	if f.StartingAfter != nil && f.EndingBefore != nil {
+		return f, payments.ErrInvalidValue(given["starting_after"], "cannot be combined with ending_before; page one way at a time")
+	}
+	f.Limit = payments.DefaultListLimit
+	if v, ok := values["limit"]; ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > payments.MaxListLimit {
+			return f, payments.ErrInvalidValue("limit", "must be an integer between 1 and %d, got %q", payments.MaxListLimit, v)
+		}
+		f.Limit = n
+	}
+	for _, b := range []struct {
+		name string
+		dst  **time.Time
+	}{
+		{"created", &f.Created}, {"created.lt", &f.CreatedLT}, {"created.gt", &f.CreatedGT},
+		{"created.lte", &f.CreatedLTE}, {"created.gte", &f.CreatedGTE},
+	} {
+		v, ok := values[b.name]
+		if !ok {
+			continue
+		}
+		t, ok := parseQueryTime(v)
+		if !ok {
+			return f, payments.ErrInvalidValue(given[b.name], "%q is not an ISO 8601 date-time (YYYY-MM-DDThh:mm:ssZ)", v)
+		}
+		*b.dst = &t
+	}
+	return f, nil
+}
+
+// unescapedOffset is a zone offset whose "+" a query string turned into a
+// space ("…T10:11:12 02:00"): taken as the "+" the caller meant.
+var unescapedOffset = regexp.MustCompile(` (\d{2}:?\d{2})$`)
+
+// parseQueryTime reads an ISO 8601 date-time as the spec's pattern shows it:
+// RFC 3339 with any fraction and offset, or without a zone (UTC, as
+// Hyperswitch's PrimitiveDateTime is). The result is in UTC.
+func parseQueryTime(s string) (time.Time, bool) {
+	s = unescapedOffset.ReplaceAllString(s, "+$1")
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02T15:04:05.999999999Z0700"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), true
+		}
+	}
+	return time.Time{}, false
+}

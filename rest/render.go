@@ -1,0 +1,25 @@
+package rest
+
+import (
+	"encoding/json"
+
+	"switchyard/ent"
+	"switchyard/payments"
+)
+
+// Renderer gives events the JSON this API returns for their objects, so a
+// webhook's content.object is what GET /payments/{id} or GET /refunds/{id}
+// shows at the moment of the event.
+type Renderer struct{}
+
+var _ payments.Renderer = Renderer{}
+
+// Payment is the full payment record.
+func (Renderer) Payment(v *payments.PaymentView) (json.RawMessage, error) {
+	return json.Marshal(paymentRecordOf(v))
+}
+
+// Refund is the refund object.
+func (Renderer) Refund(r *ent.Refund, paymentID string) (json.RawMessage, error) {
+	return json.Marshal(refundBodyOf(r, paymentID))
+}
