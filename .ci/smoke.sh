@@ -7,6 +7,8 @@
 #   - the startup banner prints a secret key (snd_…) and an admin key (adm_…)
 #   - POST /graphql with the secret key lists payment intents without errors
 #   - the same query without a key is refused
+#   - a browser's GET /graphql gets GraphiQL with the secret key prefilled, and
+#     its scripts from the binary
 #   - SIGTERM shuts it down with exit status 0 within 20s
 #   - a second start in the same directory reuses the same keys and becomes ready
 set -euo pipefail
@@ -178,6 +180,15 @@ if grep -q '"totalCount"[[:space:]]*:[[:space:]]*[0-9]' "$tmp/gql-nokey.json"; t
 	fail "POST /graphql without a key returned data: $(head -c 500 "$tmp/gql-nokey.json")"
 fi
 say "GraphQL without key refused: HTTP $code"
+
+code="$(http GET /graphql "$tmp/playground.html" -H 'Accept: text/html')"
+[[ "$code" == "200" ]] || fail "GET /graphql as a browser: HTTP $code"
+grep -q "$secret" "$tmp/playground.html" || fail "the playground page does not prefill the demo key"
+asset="$(grep -o '/graphql/assets/graphiql\.min\.js?v=[0-9a-f]*' "$tmp/playground.html" | head -n 1)"
+[[ -n "$asset" ]] || fail "the playground page links no GraphiQL bundle: $(head -c 500 "$tmp/playground.html")"
+code="$(http GET "$asset" "$tmp/graphiql.js")"
+[[ "$code" == "200" ]] || fail "GET $asset: HTTP $code"
+say "playground: page with the demo key, $asset ($(wc -c <"$tmp/graphiql.js") bytes)"
 
 stop_and_check
 

@@ -1078,6 +1078,22 @@ func (c *EventClient) GetX(ctx context.Context, id string) *Event {
 	return obj
 }
 
+// QueryMerchant queries the merchant edge of a Event.
+func (c *EventClient) QueryMerchant(_m *Event) *MerchantAccountQuery {
+	query := (&MerchantAccountClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(event.Table, event.FieldID, id),
+			sqlgraph.To(merchantaccount.Table, merchantaccount.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, event.MerchantTable, event.MerchantColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // QueryPayment queries the payment edge of a Event.
 func (c *EventClient) QueryPayment(_m *Event) *PaymentIntentQuery {
 	query := (&PaymentIntentClient{config: c.config}).Query()
@@ -1755,6 +1771,22 @@ func (c *MerchantAccountClient) QueryConnectorAccounts(_m *MerchantAccount) *Mer
 			sqlgraph.From(merchantaccount.Table, merchantaccount.FieldID, id),
 			sqlgraph.To(merchantconnectoraccount.Table, merchantconnectoraccount.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, merchantaccount.ConnectorAccountsTable, merchantaccount.ConnectorAccountsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryEvents queries the events edge of a MerchantAccount.
+func (c *MerchantAccountClient) QueryEvents(_m *MerchantAccount) *EventQuery {
+	query := (&EventClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(merchantaccount.Table, merchantaccount.FieldID, id),
+			sqlgraph.To(event.Table, event.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, merchantaccount.EventsTable, merchantaccount.EventsColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil

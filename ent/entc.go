@@ -30,7 +30,7 @@ func main() {
 			gen.FeatureUpsert,
 			gen.FeatureExecQuery,
 		},
-	}, entc.Extensions(ex))
+	}, entc.Extensions(ex), entc.TemplateFiles("template/money.tmpl"))
 	if err != nil {
 		log.Fatalf("running ent codegen: %v", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"switchyard/ent/event"
+	"switchyard/ent/merchantaccount"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/webhookdeliverytask"
 	"time"
@@ -51,6 +52,8 @@ type Event struct {
 
 // EventEdges holds the relations/edges for other nodes in the graph.
 type EventEdges struct {
+	// Merchant holds the value of the merchant edge.
+	Merchant *MerchantAccount `json:"merchant,omitempty"`
 	// Payment holds the value of the payment edge.
 	Payment *PaymentIntent `json:"payment,omitempty"`
 	// DeliveryAttempts holds the value of the delivery_attempts edge.
@@ -59,11 +62,22 @@ type EventEdges struct {
 	DeliveryTask *WebhookDeliveryTask `json:"delivery_task,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [3]bool
+	loadedTypes [4]bool
 	// totalCount holds the count of the edges above.
-	totalCount [2]map[string]int
+	totalCount [3]map[string]int
 
 	namedDeliveryAttempts map[string][]*EventDeliveryAttempt
+}
+
+// MerchantOrErr returns the Merchant value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e EventEdges) MerchantOrErr() (*MerchantAccount, error) {
+	if e.Merchant != nil {
+		return e.Merchant, nil
+	} else if e.loadedTypes[0] {
+		return nil, &NotFoundError{label: merchantaccount.Label}
+	}
+	return nil, &NotLoadedError{edge: "merchant"}
 }
 
 // PaymentOrErr returns the Payment value or an error if the edge
@@ -71,7 +85,7 @@ type EventEdges struct {
 func (e EventEdges) PaymentOrErr() (*PaymentIntent, error) {
 	if e.Payment != nil {
 		return e.Payment, nil
-	} else if e.loadedTypes[0] {
+	} else if e.loadedTypes[1] {
 		return nil, &NotFoundError{label: paymentintent.Label}
 	}
 	return nil, &NotLoadedError{edge: "payment"}
@@ -80,7 +94,7 @@ func (e EventEdges) PaymentOrErr() (*PaymentIntent, error) {
 // DeliveryAttemptsOrErr returns the DeliveryAttempts value or an error if the edge
 // was not loaded in eager-loading.
 func (e EventEdges) DeliveryAttemptsOrErr() ([]*EventDeliveryAttempt, error) {
-	if e.loadedTypes[1] {
+	if e.loadedTypes[2] {
 		return e.DeliveryAttempts, nil
 	}
 	return nil, &NotLoadedError{edge: "delivery_attempts"}
@@ -91,7 +105,7 @@ func (e EventEdges) DeliveryAttemptsOrErr() ([]*EventDeliveryAttempt, error) {
 func (e EventEdges) DeliveryTaskOrErr() (*WebhookDeliveryTask, error) {
 	if e.DeliveryTask != nil {
 		return e.DeliveryTask, nil
-	} else if e.loadedTypes[2] {
+	} else if e.loadedTypes[3] {
 		return nil, &NotFoundError{label: webhookdeliverytask.Label}
 	}
 	return nil, &NotLoadedError{edge: "delivery_task"}
@@ -214,6 +228,11 @@ func (_m *Event) assignValues(columns []string, values []any) error {
 // This includes values selected through modifiers, order, etc.
 func (_m *Event) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
+}
+
+// QueryMerchant queries the "merchant" edge of the Event entity.
+func (_m *Event) QueryMerchant() *MerchantAccountQuery {
+	return NewEventClient(_m.config).QueryMerchant(_m)
 }
 
 // QueryPayment queries the "payment" edge of the Event entity.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/ent/merchantaccount"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/webhookdeliverytask"
 	"time"
@@ -150,6 +151,11 @@ func (_c *EventCreate) SetNillableID(v *string) *EventCreate {
 		_c.SetID(*v)
 	}
 	return _c
+}
+
+// SetMerchant sets the "merchant" edge to the MerchantAccount entity.
+func (_c *EventCreate) SetMerchant(v *MerchantAccount) *EventCreate {
+	return _c.SetMerchantID(v.ID)
 }
 
 // SetPaymentID sets the "payment" edge to the PaymentIntent entity by ID.
@@ -342,6 +348,9 @@ func (_c *EventCreate) check() error {
 			return &ValidationError{Name: "id", err: fmt.Errorf(`ent: validator failed for field "Event.id": %w`, err)}
 		}
 	}
+	if len(_c.mutation.MerchantIDs()) == 0 {
+		return &ValidationError{Name: "merchant", err: errors.New(`ent: missing required edge "Event.merchant"`)}
+	}
 	return nil
 }
 
@@ -377,10 +386,6 @@ func (_c *EventCreate) createSpec() (*Event, *sqlgraph.CreateSpec) {
 	if id, ok := _c.mutation.ID(); ok {
 		_node.ID = id
 		_spec.ID.Value = id
-	}
-	if value, ok := _c.mutation.MerchantID(); ok {
-		_spec.SetField(event.FieldMerchantID, field.TypeString, value)
-		_node.MerchantID = value
 	}
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(event.FieldCreatedAt, field.TypeTime, value)
@@ -421,6 +426,23 @@ func (_c *EventCreate) createSpec() (*Event, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.PrimaryObjectCreatedAt(); ok {
 		_spec.SetField(event.FieldPrimaryObjectCreatedAt, field.TypeTime, value)
 		_node.PrimaryObjectCreatedAt = &value
+	}
+	if nodes := _c.mutation.MerchantIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   event.MerchantTable,
+			Columns: []string{event.MerchantColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(merchantaccount.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.MerchantID = nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.PaymentIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{

@@ -9,6 +9,7 @@ import (
 	"math"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/ent/merchantaccount"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/predicate"
 	"switchyard/ent/webhookdeliverytask"
@@ -27,6 +28,7 @@ type EventQuery struct {
 	order                     []event.OrderOption
 	inters                    []Interceptor
 	predicates                []predicate.Event
+	withMerchant              *MerchantAccountQuery
 	withPayment               *PaymentIntentQuery
 	withDeliveryAttempts      *EventDeliveryAttemptQuery
 	withDeliveryTask          *WebhookDeliveryTaskQuery
@@ -67,6 +69,28 @@ func (_q *EventQuery) Unique(unique bool) *EventQuery {
 func (_q *EventQuery) Order(o ...event.OrderOption) *EventQuery {
 	_q.order = append(_q.order, o...)
 	return _q
+}
+
+// QueryMerchant chains the current query on the "merchant" edge.
+func (_q *EventQuery) QueryMerchant() *MerchantAccountQuery {
+	query := (&MerchantAccountClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(event.Table, event.FieldID, selector),
+			sqlgraph.To(merchantaccount.Table, merchantaccount.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, event.MerchantTable, event.MerchantColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
 }
 
 // QueryPayment chains the current query on the "payment" edge.
@@ -327,6 +351,7 @@ func (_q *EventQuery) Clone() *EventQuery {
 		order:                append([]event.OrderOption{}, _q.order...),
 		inters:               append([]Interceptor{}, _q.inters...),
 		predicates:           append([]predicate.Event{}, _q.predicates...),
+		withMerchant:         _q.withMerchant.Clone(),
 		withPayment:          _q.withPayment.Clone(),
 		withDeliveryAttempts: _q.withDeliveryAttempts.Clone(),
 		withDeliveryTask:     _q.withDeliveryTask.Clone(),
@@ -334,6 +359,17 @@ func (_q *EventQuery) Clone() *EventQuery {
 		sql:  _q.sql.Clone(),
 		path: _q.path,
 	}
+}
+
+// WithMerchant tells the query-builder to eager-load the nodes that are connected to
+// the "merchant" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *EventQuery) WithMerchant(opts ...func(*MerchantAccountQuery)) *EventQuery {
+	query := (&MerchantAccountClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withMerchant = query
+	return _q
 }
 
 // WithPayment tells the query-builder to eager-load the nodes that are connected to
@@ -447,7 +483,8 @@ func (_q *EventQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Event,
 	var (
 		nodes       = []*Event{}
 		_spec       = _q.querySpec()
-		loadedTypes = [3]bool{
+		loadedTypes = [4]bool{
+			_q.withMerchant != nil,
 			_q.withPayment != nil,
 			_q.withDeliveryAttempts != nil,
 			_q.withDeliveryTask != nil,
@@ -473,6 +510,12 @@ func (_q *EventQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Event,
 	}
 	if len(nodes) == 0 {
 		return nodes, nil
+	}
+	if query := _q.withMerchant; query != nil {
+		if err := _q.loadMerchant(ctx, query, nodes, nil,
+			func(n *Event, e *MerchantAccount) { n.Edges.Merchant = e }); err != nil {
+			return nil, err
+		}
 	}
 	if query := _q.withPayment; query != nil {
 		if err := _q.loadPayment(ctx, query, nodes, nil,
@@ -510,6 +553,35 @@ func (_q *EventQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Event,
 	return nodes, nil
 }
 
+func (_q *EventQuery) loadMerchant(ctx context.Context, query *MerchantAccountQuery, nodes []*Event, init func(*Event), assign func(*Event, *MerchantAccount)) error {
+	ids := make([]string, 0, len(nodes))
+	nodeids := make(map[string][]*Event)
+	for i := range nodes {
+		fk := nodes[i].MerchantID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(merchantaccount.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "merchant_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
 func (_q *EventQuery) loadPayment(ctx context.Context, query *PaymentIntentQuery, nodes []*Event, init func(*Event), assign func(*Event, *PaymentIntent)) error {
 	ids := make([]string, 0, len(nodes))
 	nodeids := make(map[string][]*Event)
@@ -627,6 +699,9 @@ func (_q *EventQuery) querySpec() *sqlgraph.QuerySpec {
 			if fields[i] != event.FieldID {
 				_spec.Node.Columns = append(_spec.Node.Columns, fields[i])
 			}
+		}
+		if _q.withMerchant != nil {
+			_spec.Node.AddColumnOnce(event.FieldMerchantID)
 		}
 		if _q.withPayment != nil {
 			_spec.Node.AddColumnOnce(event.FieldPaymentIntentID)

@@ -178,7 +178,18 @@ func (_u *EventUpdate) defaults() error {
 	return nil
 }
 
+// check runs all checks and user-defined validators on the builder.
+func (_u *EventUpdate) check() error {
+	if _u.mutation.MerchantCleared() && len(_u.mutation.MerchantIDs()) > 0 {
+		return errors.New(`ent: clearing a required unique edge "Event.merchant"`)
+	}
+	return nil
+}
+
 func (_u *EventUpdate) sqlSave(ctx context.Context) (_node int, err error) {
+	if err := _u.check(); err != nil {
+		return _node, err
+	}
 	_spec := sqlgraph.NewUpdateSpec(event.Table, event.Columns, sqlgraph.NewFieldSpec(event.FieldID, field.TypeString))
 	if ps := _u.mutation.predicates; len(ps) > 0 {
 		_spec.Predicate = func(selector *sql.Selector) {
@@ -454,7 +465,18 @@ func (_u *EventUpdateOne) defaults() error {
 	return nil
 }
 
+// check runs all checks and user-defined validators on the builder.
+func (_u *EventUpdateOne) check() error {
+	if _u.mutation.MerchantCleared() && len(_u.mutation.MerchantIDs()) > 0 {
+		return errors.New(`ent: clearing a required unique edge "Event.merchant"`)
+	}
+	return nil
+}
+
 func (_u *EventUpdateOne) sqlSave(ctx context.Context) (_node *Event, err error) {
+	if err := _u.check(); err != nil {
+		return _node, err
+	}
 	_spec := sqlgraph.NewUpdateSpec(event.Table, event.Columns, sqlgraph.NewFieldSpec(event.FieldID, field.TypeString))
 	id, ok := _u.mutation.ID()
 	if !ok {

@@ -77,6 +77,14 @@ func (_m *Dispute) Payment(ctx context.Context) (*PaymentIntent, error) {
 	return result, err
 }
 
+func (_m *Event) Merchant(ctx context.Context) (*MerchantAccount, error) {
+	result, err := _m.Edges.MerchantOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryMerchant().Only(ctx)
+	}
+	return result, err
+}
+
 func (_m *Event) Payment(ctx context.Context) (*PaymentIntent, error) {
 	result, err := _m.Edges.PaymentOrErr()
 	if IsNotLoaded(err) {
@@ -93,7 +101,7 @@ func (_m *Event) DeliveryAttempts(
 		WithEventDeliveryAttemptFilter(where.Filter),
 	}
 	alias := graphql.GetFieldContext(ctx).Field.Alias
-	totalCount, hasTotalCount := _m.Edges.totalCount[1][alias]
+	totalCount, hasTotalCount := _m.Edges.totalCount[2][alias]
 	if nodes, err := _m.NamedDeliveryAttempts(alias); err == nil || hasTotalCount {
 		pager, err := newEventDeliveryAttemptPager(opts, last != nil)
 		if err != nil {
@@ -191,6 +199,27 @@ func (_m *MerchantAccount) ConnectorAccounts(
 		return conn, nil
 	}
 	return _m.QueryConnectorAccounts().Paginate(ctx, after, first, before, last, opts...)
+}
+
+func (_m *MerchantAccount) Events(
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy []*EventOrder, where *EventWhereInput,
+) (*EventConnection, error) {
+	opts := []EventPaginateOption{
+		WithEventOrder(orderBy),
+		WithEventFilter(where.Filter),
+	}
+	alias := graphql.GetFieldContext(ctx).Field.Alias
+	totalCount, hasTotalCount := _m.Edges.totalCount[3][alias]
+	if nodes, err := _m.NamedEvents(alias); err == nil || hasTotalCount {
+		pager, err := newEventPager(opts, last != nil)
+		if err != nil {
+			return nil, err
+		}
+		conn := &EventConnection{Edges: []*EventEdge{}, TotalCount: totalCount}
+		conn.build(nodes, pager, after, first, before, last)
+		return conn, nil
+	}
+	return _m.QueryEvents().Paginate(ctx, after, first, before, last, opts...)
 }
 
 func (_m *MerchantConnectorAccount) Merchant(ctx context.Context) (*MerchantAccount, error) {
@@ -294,16 +323,25 @@ func (_m *PaymentIntent) IncrementalAuthorizations(ctx context.Context) (result 
 	return result, err
 }
 
-func (_m *PaymentIntent) Events(ctx context.Context) (result []*Event, err error) {
-	if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Alias != "" {
-		result, err = _m.NamedEvents(graphql.GetFieldContext(ctx).Field.Alias)
-	} else {
-		result, err = _m.Edges.EventsOrErr()
+func (_m *PaymentIntent) Events(
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy []*EventOrder, where *EventWhereInput,
+) (*EventConnection, error) {
+	opts := []EventPaginateOption{
+		WithEventOrder(orderBy),
+		WithEventFilter(where.Filter),
 	}
-	if IsNotLoaded(err) {
-		result, err = _m.QueryEvents().All(ctx)
+	alias := graphql.GetFieldContext(ctx).Field.Alias
+	totalCount, hasTotalCount := _m.Edges.totalCount[6][alias]
+	if nodes, err := _m.NamedEvents(alias); err == nil || hasTotalCount {
+		pager, err := newEventPager(opts, last != nil)
+		if err != nil {
+			return nil, err
+		}
+		conn := &EventConnection{Edges: []*EventEdge{}, TotalCount: totalCount}
+		conn.build(nodes, pager, after, first, before, last)
+		return conn, nil
 	}
-	return result, err
+	return _m.QueryEvents().Paginate(ctx, after, first, before, last, opts...)
 }
 
 func (_m *PaymentMethod) Customer(ctx context.Context) (*Customer, error) {

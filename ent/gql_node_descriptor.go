@@ -598,7 +598,7 @@ func (_m *Event) Node(ctx context.Context) (node *Node, err error) {
 		ID:     _m.ID,
 		Type:   "Event",
 		Fields: make([]*Field, 10),
-		Edges:  make([]*Edge, 2),
+		Edges:  make([]*Edge, 3),
 	}
 	var buf []byte
 	if buf, err = json.Marshal(_m.MerchantID); err != nil {
@@ -682,22 +682,32 @@ func (_m *Event) Node(ctx context.Context) (node *Node, err error) {
 		Value: string(buf),
 	}
 	node.Edges[0] = &Edge{
-		Type: "PaymentIntent",
-		Name: "payment",
+		Type: "MerchantAccount",
+		Name: "merchant",
 	}
-	err = _m.QueryPayment().
-		Select(paymentintent.FieldID).
+	err = _m.QueryMerchant().
+		Select(merchantaccount.FieldID).
 		Scan(ctx, &node.Edges[0].IDs)
 	if err != nil {
 		return nil, err
 	}
 	node.Edges[1] = &Edge{
+		Type: "PaymentIntent",
+		Name: "payment",
+	}
+	err = _m.QueryPayment().
+		Select(paymentintent.FieldID).
+		Scan(ctx, &node.Edges[1].IDs)
+	if err != nil {
+		return nil, err
+	}
+	node.Edges[2] = &Edge{
 		Type: "EventDeliveryAttempt",
 		Name: "delivery_attempts",
 	}
 	err = _m.QueryDeliveryAttempts().
 		Select(eventdeliveryattempt.FieldID).
-		Scan(ctx, &node.Edges[1].IDs)
+		Scan(ctx, &node.Edges[2].IDs)
 	if err != nil {
 		return nil, err
 	}
@@ -1072,7 +1082,7 @@ func (_m *MerchantAccount) Node(ctx context.Context) (node *Node, err error) {
 		ID:     _m.ID,
 		Type:   "MerchantAccount",
 		Fields: make([]*Field, 15),
-		Edges:  make([]*Edge, 3),
+		Edges:  make([]*Edge, 4),
 	}
 	var buf []byte
 	if buf, err = json.Marshal(_m.CreatedAt); err != nil {
@@ -1222,6 +1232,16 @@ func (_m *MerchantAccount) Node(ctx context.Context) (node *Node, err error) {
 	err = _m.QueryConnectorAccounts().
 		Select(merchantconnectoraccount.FieldID).
 		Scan(ctx, &node.Edges[2].IDs)
+	if err != nil {
+		return nil, err
+	}
+	node.Edges[3] = &Edge{
+		Type: "Event",
+		Name: "events",
+	}
+	err = _m.QueryEvents().
+		Select(event.FieldID).
+		Scan(ctx, &node.Edges[3].IDs)
 	if err != nil {
 		return nil, err
 	}

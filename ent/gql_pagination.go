@@ -321,6 +321,20 @@ func (_m *APIKeyQuery) Paginate(
 }
 
 var (
+	// APIKeyOrderFieldID orders APIKey by id.
+	APIKeyOrderFieldID = &APIKeyOrderField{
+		Value: func(_m *APIKey) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: apikey.FieldID,
+		toTerm: apikey.ByID,
+		toCursor: func(_m *APIKey) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
 	// APIKeyOrderFieldMerchantID orders APIKey by merchant_id.
 	APIKeyOrderFieldMerchantID = &APIKeyOrderField{
 		Value: func(_m *APIKey) (ent.Value, error) {
@@ -369,6 +383,8 @@ var (
 func (f APIKeyOrderField) String() string {
 	var str string
 	switch f.column {
+	case APIKeyOrderFieldID.column:
+		str = "ID"
 	case APIKeyOrderFieldMerchantID.column:
 		str = "MERCHANT_ID"
 	case APIKeyOrderFieldCreatedAt.column:
@@ -391,6 +407,8 @@ func (f *APIKeyOrderField) UnmarshalGQL(v interface{}) error {
 		return fmt.Errorf("APIKeyOrderField %T must be a string", v)
 	}
 	switch str {
+	case "ID":
+		*f = *APIKeyOrderFieldID
 	case "MERCHANT_ID":
 		*f = *APIKeyOrderFieldMerchantID
 	case "CREATED_AT":
@@ -653,6 +671,20 @@ func (_m *CaptureQuery) Paginate(
 }
 
 var (
+	// CaptureOrderFieldID orders Capture by id.
+	CaptureOrderFieldID = &CaptureOrderField{
+		Value: func(_m *Capture) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: capture.FieldID,
+		toTerm: capture.ByID,
+		toCursor: func(_m *Capture) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
 	// CaptureOrderFieldMerchantID orders Capture by merchant_id.
 	CaptureOrderFieldMerchantID = &CaptureOrderField{
 		Value: func(_m *Capture) (ent.Value, error) {
@@ -701,6 +733,8 @@ var (
 func (f CaptureOrderField) String() string {
 	var str string
 	switch f.column {
+	case CaptureOrderFieldID.column:
+		str = "ID"
 	case CaptureOrderFieldMerchantID.column:
 		str = "MERCHANT_ID"
 	case CaptureOrderFieldCreatedAt.column:
@@ -723,6 +757,8 @@ func (f *CaptureOrderField) UnmarshalGQL(v interface{}) error {
 		return fmt.Errorf("CaptureOrderField %T must be a string", v)
 	}
 	switch str {
+	case "ID":
+		*f = *CaptureOrderFieldID
 	case "MERCHANT_ID":
 		*f = *CaptureOrderFieldMerchantID
 	case "CREATED_AT":
@@ -1021,6 +1057,20 @@ func (_m *CustomerQuery) Paginate(
 }
 
 var (
+	// CustomerOrderFieldID orders Customer by id.
+	CustomerOrderFieldID = &CustomerOrderField{
+		Value: func(_m *Customer) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: customer.FieldID,
+		toTerm: customer.ByID,
+		toCursor: func(_m *Customer) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
 	// CustomerOrderFieldMerchantID orders Customer by merchant_id.
 	CustomerOrderFieldMerchantID = &CustomerOrderField{
 		Value: func(_m *Customer) (ent.Value, error) {
@@ -1069,6 +1119,8 @@ var (
 func (f CustomerOrderField) String() string {
 	var str string
 	switch f.column {
+	case CustomerOrderFieldID.column:
+		str = "ID"
 	case CustomerOrderFieldMerchantID.column:
 		str = "MERCHANT_ID"
 	case CustomerOrderFieldCreatedAt.column:
@@ -1091,6 +1143,8 @@ func (f *CustomerOrderField) UnmarshalGQL(v interface{}) error {
 		return fmt.Errorf("CustomerOrderField %T must be a string", v)
 	}
 	switch str {
+	case "ID":
+		*f = *CustomerOrderFieldID
 	case "MERCHANT_ID":
 		*f = *CustomerOrderFieldMerchantID
 	case "CREATED_AT":
@@ -1389,6 +1443,20 @@ func (_m *DisputeQuery) Paginate(
 }
 
 var (
+	// DisputeOrderFieldID orders Dispute by id.
+	DisputeOrderFieldID = &DisputeOrderField{
+		Value: func(_m *Dispute) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: dispute.FieldID,
+		toTerm: dispute.ByID,
+		toCursor: func(_m *Dispute) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
 	// DisputeOrderFieldMerchantID orders Dispute by merchant_id.
 	DisputeOrderFieldMerchantID = &DisputeOrderField{
 		Value: func(_m *Dispute) (ent.Value, error) {
@@ -1437,6 +1505,8 @@ var (
 func (f DisputeOrderField) String() string {
 	var str string
 	switch f.column {
+	case DisputeOrderFieldID.column:
+		str = "ID"
 	case DisputeOrderFieldMerchantID.column:
 		str = "MERCHANT_ID"
 	case DisputeOrderFieldCreatedAt.column:
@@ -1459,6 +1529,8 @@ func (f *DisputeOrderField) UnmarshalGQL(v interface{}) error {
 		return fmt.Errorf("DisputeOrderField %T must be a string", v)
 	}
 	switch str {
+	case "ID":
+		*f = *DisputeOrderFieldID
 	case "MERCHANT_ID":
 		*f = *DisputeOrderFieldMerchantID
 	case "CREATED_AT":
@@ -1757,6 +1829,20 @@ func (_m *EventQuery) Paginate(
 }
 
 var (
+	// EventOrderFieldID orders Event by id.
+	EventOrderFieldID = &EventOrderField{
+		Value: func(_m *Event) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: event.FieldID,
+		toTerm: event.ByID,
+		toCursor: func(_m *Event) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
 	// EventOrderFieldMerchantID orders Event by merchant_id.
 	EventOrderFieldMerchantID = &EventOrderField{
 		Value: func(_m *Event) (ent.Value, error) {
@@ -1805,6 +1891,8 @@ var (
 func (f EventOrderField) String() string {
 	var str string
 	switch f.column {
+	case EventOrderFieldID.column:
+		str = "ID"
 	case EventOrderFieldMerchantID.column:
 		str = "MERCHANT_ID"
 	case EventOrderFieldCreatedAt.column:
@@ -1827,6 +1915,8 @@ func (f *EventOrderField) UnmarshalGQL(v interface{}) error {
 		return fmt.Errorf("EventOrderField %T must be a string", v)
 	}
 	switch str {
+	case "ID":
+		*f = *EventOrderFieldID
 	case "MERCHANT_ID":
 		*f = *EventOrderFieldMerchantID
 	case "CREATED_AT":
@@ -2089,6 +2179,20 @@ func (_m *EventDeliveryAttemptQuery) Paginate(
 }
 
 var (
+	// EventDeliveryAttemptOrderFieldID orders EventDeliveryAttempt by id.
+	EventDeliveryAttemptOrderFieldID = &EventDeliveryAttemptOrderField{
+		Value: func(_m *EventDeliveryAttempt) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: eventdeliveryattempt.FieldID,
+		toTerm: eventdeliveryattempt.ByID,
+		toCursor: func(_m *EventDeliveryAttempt) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
 	// EventDeliveryAttemptOrderFieldMerchantID orders EventDeliveryAttempt by merchant_id.
 	EventDeliveryAttemptOrderFieldMerchantID = &EventDeliveryAttemptOrderField{
 		Value: func(_m *EventDeliveryAttempt) (ent.Value, error) {
@@ -2137,6 +2241,8 @@ var (
 func (f EventDeliveryAttemptOrderField) String() string {
 	var str string
 	switch f.column {
+	case EventDeliveryAttemptOrderFieldID.column:
+		str = "ID"
 	case EventDeliveryAttemptOrderFieldMerchantID.column:
 		str = "MERCHANT_ID"
 	case EventDeliveryAttemptOrderFieldCreatedAt.column:
@@ -2159,6 +2265,8 @@ func (f *EventDeliveryAttemptOrderField) UnmarshalGQL(v interface{}) error {
 		return fmt.Errorf("EventDeliveryAttemptOrderField %T must be a string", v)
 	}
 	switch str {
+	case "ID":
+		*f = *EventDeliveryAttemptOrderFieldID
 	case "MERCHANT_ID":
 		*f = *EventDeliveryAttemptOrderFieldMerchantID
 	case "CREATED_AT":
@@ -2421,6 +2529,20 @@ func (_m *IncrementalAuthorizationQuery) Paginate(
 }
 
 var (
+	// IncrementalAuthorizationOrderFieldID orders IncrementalAuthorization by id.
+	IncrementalAuthorizationOrderFieldID = &IncrementalAuthorizationOrderField{
+		Value: func(_m *IncrementalAuthorization) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: incrementalauthorization.FieldID,
+		toTerm: incrementalauthorization.ByID,
+		toCursor: func(_m *IncrementalAuthorization) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
 	// IncrementalAuthorizationOrderFieldMerchantID orders IncrementalAuthorization by merchant_id.
 	IncrementalAuthorizationOrderFieldMerchantID = &IncrementalAuthorizationOrderField{
 		Value: func(_m *IncrementalAuthorization) (ent.Value, error) {
@@ -2469,6 +2591,8 @@ var (
 func (f IncrementalAuthorizationOrderField) String() string {
 	var str string
 	switch f.column {
+	case IncrementalAuthorizationOrderFieldID.column:
+		str = "ID"
 	case IncrementalAuthorizationOrderFieldMerchantID.column:
 		str = "MERCHANT_ID"
 	case IncrementalAuthorizationOrderFieldCreatedAt.column:
@@ -2491,6 +2615,8 @@ func (f *IncrementalAuthorizationOrderField) UnmarshalGQL(v interface{}) error {
 		return fmt.Errorf("IncrementalAuthorizationOrderField %T must be a string", v)
 	}
 	switch str {
+	case "ID":
+		*f = *IncrementalAuthorizationOrderFieldID
 	case "MERCHANT_ID":
 		*f = *IncrementalAuthorizationOrderFieldMerchantID
 	case "CREATED_AT":
@@ -2789,6 +2915,20 @@ func (_m *MandateQuery) Paginate(
 }
 
 var (
+	// MandateOrderFieldID orders Mandate by id.
+	MandateOrderFieldID = &MandateOrderField{
+		Value: func(_m *Mandate) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: mandate.FieldID,
+		toTerm: mandate.ByID,
+		toCursor: func(_m *Mandate) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
 	// MandateOrderFieldMerchantID orders Mandate by merchant_id.
 	MandateOrderFieldMerchantID = &MandateOrderField{
 		Value: func(_m *Mandate) (ent.Value, error) {
@@ -2837,6 +2977,8 @@ var (
 func (f MandateOrderField) String() string {
 	var str string
 	switch f.column {
+	case MandateOrderFieldID.column:
+		str = "ID"
 	case MandateOrderFieldMerchantID.column:
 		str = "MERCHANT_ID"
 	case MandateOrderFieldCreatedAt.column:
@@ -2859,6 +3001,8 @@ func (f *MandateOrderField) UnmarshalGQL(v interface{}) error {
 		return fmt.Errorf("MandateOrderField %T must be a string", v)
 	}
 	switch str {
+	case "ID":
+		*f = *MandateOrderFieldID
 	case "MERCHANT_ID":
 		*f = *MandateOrderFieldMerchantID
 	case "CREATED_AT":
@@ -3471,6 +3615,20 @@ func (_m *MerchantConnectorAccountQuery) Paginate(
 }
 
 var (
+	// MerchantConnectorAccountOrderFieldID orders MerchantConnectorAccount by id.
+	MerchantConnectorAccountOrderFieldID = &MerchantConnectorAccountOrderField{
+		Value: func(_m *MerchantConnectorAccount) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: merchantconnectoraccount.FieldID,
+		toTerm: merchantconnectoraccount.ByID,
+		toCursor: func(_m *MerchantConnectorAccount) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
 	// MerchantConnectorAccountOrderFieldMerchantID orders MerchantConnectorAccount by merchant_id.
 	MerchantConnectorAccountOrderFieldMerchantID = &MerchantConnectorAccountOrderField{
 		Value: func(_m *MerchantConnectorAccount) (ent.Value, error) {
@@ -3533,6 +3691,8 @@ var (
 func (f MerchantConnectorAccountOrderField) String() string {
 	var str string
 	switch f.column {
+	case MerchantConnectorAccountOrderFieldID.column:
+		str = "ID"
 	case MerchantConnectorAccountOrderFieldMerchantID.column:
 		str = "MERCHANT_ID"
 	case MerchantConnectorAccountOrderFieldCreatedAt.column:
@@ -3557,6 +3717,8 @@ func (f *MerchantConnectorAccountOrderField) UnmarshalGQL(v interface{}) error {
 		return fmt.Errorf("MerchantConnectorAccountOrderField %T must be a string", v)
 	}
 	switch str {
+	case "ID":
+		*f = *MerchantConnectorAccountOrderFieldID
 	case "MERCHANT_ID":
 		*f = *MerchantConnectorAccountOrderFieldMerchantID
 	case "CREATED_AT":
@@ -3821,6 +3983,20 @@ func (_m *PaymentAttemptQuery) Paginate(
 }
 
 var (
+	// PaymentAttemptOrderFieldID orders PaymentAttempt by id.
+	PaymentAttemptOrderFieldID = &PaymentAttemptOrderField{
+		Value: func(_m *PaymentAttempt) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: paymentattempt.FieldID,
+		toTerm: paymentattempt.ByID,
+		toCursor: func(_m *PaymentAttempt) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
 	// PaymentAttemptOrderFieldMerchantID orders PaymentAttempt by merchant_id.
 	PaymentAttemptOrderFieldMerchantID = &PaymentAttemptOrderField{
 		Value: func(_m *PaymentAttempt) (ent.Value, error) {
@@ -3869,6 +4045,8 @@ var (
 func (f PaymentAttemptOrderField) String() string {
 	var str string
 	switch f.column {
+	case PaymentAttemptOrderFieldID.column:
+		str = "ID"
 	case PaymentAttemptOrderFieldMerchantID.column:
 		str = "MERCHANT_ID"
 	case PaymentAttemptOrderFieldCreatedAt.column:
@@ -3891,6 +4069,8 @@ func (f *PaymentAttemptOrderField) UnmarshalGQL(v interface{}) error {
 		return fmt.Errorf("PaymentAttemptOrderField %T must be a string", v)
 	}
 	switch str {
+	case "ID":
+		*f = *PaymentAttemptOrderFieldID
 	case "MERCHANT_ID":
 		*f = *PaymentAttemptOrderFieldMerchantID
 	case "CREATED_AT":
@@ -4189,6 +4369,20 @@ func (_m *PaymentIntentQuery) Paginate(
 }
 
 var (
+	// PaymentIntentOrderFieldID orders PaymentIntent by id.
+	PaymentIntentOrderFieldID = &PaymentIntentOrderField{
+		Value: func(_m *PaymentIntent) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: paymentintent.FieldID,
+		toTerm: paymentintent.ByID,
+		toCursor: func(_m *PaymentIntent) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
 	// PaymentIntentOrderFieldMerchantID orders PaymentIntent by merchant_id.
 	PaymentIntentOrderFieldMerchantID = &PaymentIntentOrderField{
 		Value: func(_m *PaymentIntent) (ent.Value, error) {
@@ -4265,6 +4459,8 @@ var (
 func (f PaymentIntentOrderField) String() string {
 	var str string
 	switch f.column {
+	case PaymentIntentOrderFieldID.column:
+		str = "ID"
 	case PaymentIntentOrderFieldMerchantID.column:
 		str = "MERCHANT_ID"
 	case PaymentIntentOrderFieldCreatedAt.column:
@@ -4291,6 +4487,8 @@ func (f *PaymentIntentOrderField) UnmarshalGQL(v interface{}) error {
 		return fmt.Errorf("PaymentIntentOrderField %T must be a string", v)
 	}
 	switch str {
+	case "ID":
+		*f = *PaymentIntentOrderFieldID
 	case "MERCHANT_ID":
 		*f = *PaymentIntentOrderFieldMerchantID
 	case "CREATED_AT":
@@ -4557,6 +4755,20 @@ func (_m *PaymentMethodQuery) Paginate(
 }
 
 var (
+	// PaymentMethodOrderFieldID orders PaymentMethod by id.
+	PaymentMethodOrderFieldID = &PaymentMethodOrderField{
+		Value: func(_m *PaymentMethod) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: paymentmethod.FieldID,
+		toTerm: paymentmethod.ByID,
+		toCursor: func(_m *PaymentMethod) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
 	// PaymentMethodOrderFieldMerchantID orders PaymentMethod by merchant_id.
 	PaymentMethodOrderFieldMerchantID = &PaymentMethodOrderField{
 		Value: func(_m *PaymentMethod) (ent.Value, error) {
@@ -4605,6 +4817,8 @@ var (
 func (f PaymentMethodOrderField) String() string {
 	var str string
 	switch f.column {
+	case PaymentMethodOrderFieldID.column:
+		str = "ID"
 	case PaymentMethodOrderFieldMerchantID.column:
 		str = "MERCHANT_ID"
 	case PaymentMethodOrderFieldCreatedAt.column:
@@ -4627,6 +4841,8 @@ func (f *PaymentMethodOrderField) UnmarshalGQL(v interface{}) error {
 		return fmt.Errorf("PaymentMethodOrderField %T must be a string", v)
 	}
 	switch str {
+	case "ID":
+		*f = *PaymentMethodOrderFieldID
 	case "MERCHANT_ID":
 		*f = *PaymentMethodOrderFieldMerchantID
 	case "CREATED_AT":
@@ -4889,6 +5105,20 @@ func (_m *ProfileQuery) Paginate(
 }
 
 var (
+	// ProfileOrderFieldID orders Profile by id.
+	ProfileOrderFieldID = &ProfileOrderField{
+		Value: func(_m *Profile) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: profile.FieldID,
+		toTerm: profile.ByID,
+		toCursor: func(_m *Profile) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
 	// ProfileOrderFieldMerchantID orders Profile by merchant_id.
 	ProfileOrderFieldMerchantID = &ProfileOrderField{
 		Value: func(_m *Profile) (ent.Value, error) {
@@ -4951,6 +5181,8 @@ var (
 func (f ProfileOrderField) String() string {
 	var str string
 	switch f.column {
+	case ProfileOrderFieldID.column:
+		str = "ID"
 	case ProfileOrderFieldMerchantID.column:
 		str = "MERCHANT_ID"
 	case ProfileOrderFieldCreatedAt.column:
@@ -4975,6 +5207,8 @@ func (f *ProfileOrderField) UnmarshalGQL(v interface{}) error {
 		return fmt.Errorf("ProfileOrderField %T must be a string", v)
 	}
 	switch str {
+	case "ID":
+		*f = *ProfileOrderFieldID
 	case "MERCHANT_ID":
 		*f = *ProfileOrderFieldMerchantID
 	case "CREATED_AT":
@@ -5275,6 +5509,20 @@ func (_m *RefundQuery) Paginate(
 }
 
 var (
+	// RefundOrderFieldID orders Refund by id.
+	RefundOrderFieldID = &RefundOrderField{
+		Value: func(_m *Refund) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: refund.FieldID,
+		toTerm: refund.ByID,
+		toCursor: func(_m *Refund) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
 	// RefundOrderFieldMerchantID orders Refund by merchant_id.
 	RefundOrderFieldMerchantID = &RefundOrderField{
 		Value: func(_m *Refund) (ent.Value, error) {
@@ -5351,6 +5599,8 @@ var (
 func (f RefundOrderField) String() string {
 	var str string
 	switch f.column {
+	case RefundOrderFieldID.column:
+		str = "ID"
 	case RefundOrderFieldMerchantID.column:
 		str = "MERCHANT_ID"
 	case RefundOrderFieldCreatedAt.column:
@@ -5377,6 +5627,8 @@ func (f *RefundOrderField) UnmarshalGQL(v interface{}) error {
 		return fmt.Errorf("RefundOrderField %T must be a string", v)
 	}
 	switch str {
+	case "ID":
+		*f = *RefundOrderFieldID
 	case "MERCHANT_ID":
 		*f = *RefundOrderFieldMerchantID
 	case "CREATED_AT":

@@ -3344,6 +3344,10 @@ type EventWhereInput struct {
 	PrimaryObjectCreatedAtIsNil  bool        `json:"primaryObjectCreatedAtIsNil,omitempty"`
 	PrimaryObjectCreatedAtNotNil bool        `json:"primaryObjectCreatedAtNotNil,omitempty"`
 
+	// "merchant" edge predicates.
+	HasMerchant     *bool                        `json:"hasMerchant,omitempty"`
+	HasMerchantWith []*MerchantAccountWhereInput `json:"hasMerchantWith,omitempty"`
+
 	// "payment" edge predicates.
 	HasPayment     *bool                      `json:"hasPayment,omitempty"`
 	HasPaymentWith []*PaymentIntentWhereInput `json:"hasPaymentWith,omitempty"`
@@ -3725,6 +3729,24 @@ func (i *EventWhereInput) P() (predicate.Event, error) {
 		predicates = append(predicates, event.PrimaryObjectCreatedAtNotNil())
 	}
 
+	if i.HasMerchant != nil {
+		p := event.HasMerchant()
+		if !*i.HasMerchant {
+			p = event.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasMerchantWith) > 0 {
+		with := make([]predicate.MerchantAccount, 0, len(i.HasMerchantWith))
+		for _, w := range i.HasMerchantWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasMerchantWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, event.HasMerchantWith(with...))
+	}
 	if i.HasPayment != nil {
 		p := event.HasPayment()
 		if !*i.HasPayment {
@@ -5943,6 +5965,10 @@ type MerchantAccountWhereInput struct {
 	// "connector_accounts" edge predicates.
 	HasConnectorAccounts     *bool                                 `json:"hasConnectorAccounts,omitempty"`
 	HasConnectorAccountsWith []*MerchantConnectorAccountWhereInput `json:"hasConnectorAccountsWith,omitempty"`
+
+	// "events" edge predicates.
+	HasEvents     *bool              `json:"hasEvents,omitempty"`
+	HasEventsWith []*EventWhereInput `json:"hasEventsWith,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -6448,6 +6474,24 @@ func (i *MerchantAccountWhereInput) P() (predicate.MerchantAccount, error) {
 			with = append(with, p)
 		}
 		predicates = append(predicates, merchantaccount.HasConnectorAccountsWith(with...))
+	}
+	if i.HasEvents != nil {
+		p := merchantaccount.HasEvents()
+		if !*i.HasEvents {
+			p = merchantaccount.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasEventsWith) > 0 {
+		with := make([]predicate.Event, 0, len(i.HasEventsWith))
+		for _, w := range i.HasEventsWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasEventsWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, merchantaccount.HasEventsWith(with...))
 	}
 	switch len(predicates) {
 	case 0:

@@ -67,15 +67,18 @@ type MerchantAccountEdges struct {
 	APIKeys []*APIKey `json:"api_keys,omitempty"`
 	// ConnectorAccounts holds the value of the connector_accounts edge.
 	ConnectorAccounts []*MerchantConnectorAccount `json:"connector_accounts,omitempty"`
+	// Events holds the value of the events edge.
+	Events []*Event `json:"events,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [3]bool
+	loadedTypes [4]bool
 	// totalCount holds the count of the edges above.
-	totalCount [3]map[string]int
+	totalCount [4]map[string]int
 
 	namedProfiles          map[string][]*Profile
 	namedAPIKeys           map[string][]*APIKey
 	namedConnectorAccounts map[string][]*MerchantConnectorAccount
+	namedEvents            map[string][]*Event
 }
 
 // ProfilesOrErr returns the Profiles value or an error if the edge
@@ -103,6 +106,15 @@ func (e MerchantAccountEdges) ConnectorAccountsOrErr() ([]*MerchantConnectorAcco
 		return e.ConnectorAccounts, nil
 	}
 	return nil, &NotLoadedError{edge: "connector_accounts"}
+}
+
+// EventsOrErr returns the Events value or an error if the edge
+// was not loaded in eager-loading.
+func (e MerchantAccountEdges) EventsOrErr() ([]*Event, error) {
+	if e.loadedTypes[3] {
+		return e.Events, nil
+	}
+	return nil, &NotLoadedError{edge: "events"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -282,6 +294,11 @@ func (_m *MerchantAccount) QueryConnectorAccounts() *MerchantConnectorAccountQue
 	return NewMerchantAccountClient(_m.config).QueryConnectorAccounts(_m)
 }
 
+// QueryEvents queries the "events" edge of the MerchantAccount entity.
+func (_m *MerchantAccount) QueryEvents() *EventQuery {
+	return NewMerchantAccountClient(_m.config).QueryEvents(_m)
+}
+
 // Update returns a builder for updating this MerchantAccount.
 // Note that you need to call MerchantAccount.Unwrap() before calling this method if this MerchantAccount
 // was returned from a transaction, and the transaction was committed or rolled back.
@@ -438,6 +455,30 @@ func (_m *MerchantAccount) appendNamedConnectorAccounts(name string, edges ...*M
 		_m.Edges.namedConnectorAccounts[name] = []*MerchantConnectorAccount{}
 	} else {
 		_m.Edges.namedConnectorAccounts[name] = append(_m.Edges.namedConnectorAccounts[name], edges...)
+	}
+}
+
+// NamedEvents returns the Events named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *MerchantAccount) NamedEvents(name string) ([]*Event, error) {
+	if _m.Edges.namedEvents == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedEvents[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *MerchantAccount) appendNamedEvents(name string, edges ...*Event) {
+	if _m.Edges.namedEvents == nil {
+		_m.Edges.namedEvents = make(map[string][]*Event)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedEvents[name] = []*Event{}
+	} else {
+		_m.Edges.namedEvents[name] = append(_m.Edges.namedEvents[name], edges...)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"switchyard/ent/apikey"
+	"switchyard/ent/event"
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/merchantconnectoraccount"
 	"switchyard/ent/profile"
@@ -274,6 +275,21 @@ func (_c *MerchantAccountCreate) AddConnectorAccounts(v ...*MerchantConnectorAcc
 		ids[i] = v[i].ID
 	}
 	return _c.AddConnectorAccountIDs(ids...)
+}
+
+// AddEventIDs adds the "events" edge to the Event entity by IDs.
+func (_c *MerchantAccountCreate) AddEventIDs(ids ...string) *MerchantAccountCreate {
+	_c.mutation.AddEventIDs(ids...)
+	return _c
+}
+
+// AddEvents adds the "events" edges to the Event entity.
+func (_c *MerchantAccountCreate) AddEvents(v ...*Event) *MerchantAccountCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddEventIDs(ids...)
 }
 
 // Mutation returns the MerchantAccountMutation object of the builder.
@@ -561,6 +577,22 @@ func (_c *MerchantAccountCreate) createSpec() (*MerchantAccount, *sqlgraph.Creat
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(merchantconnectoraccount.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.EventsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   merchantaccount.EventsTable,
+			Columns: []string{merchantaccount.EventsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"switchyard/ent/apikey"
+	"switchyard/ent/event"
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/merchantconnectoraccount"
 	"switchyard/ent/predicate"
@@ -30,11 +31,13 @@ type MerchantAccountQuery struct {
 	withProfiles               *ProfileQuery
 	withAPIKeys                *APIKeyQuery
 	withConnectorAccounts      *MerchantConnectorAccountQuery
+	withEvents                 *EventQuery
 	loadTotal                  []func(context.Context, []*MerchantAccount) error
 	modifiers                  []func(*sql.Selector)
 	withNamedProfiles          map[string]*ProfileQuery
 	withNamedAPIKeys           map[string]*APIKeyQuery
 	withNamedConnectorAccounts map[string]*MerchantConnectorAccountQuery
+	withNamedEvents            map[string]*EventQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -130,6 +133,28 @@ func (_q *MerchantAccountQuery) QueryConnectorAccounts() *MerchantConnectorAccou
 			sqlgraph.From(merchantaccount.Table, merchantaccount.FieldID, selector),
 			sqlgraph.To(merchantconnectoraccount.Table, merchantconnectoraccount.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, merchantaccount.ConnectorAccountsTable, merchantaccount.ConnectorAccountsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryEvents chains the current query on the "events" edge.
+func (_q *MerchantAccountQuery) QueryEvents() *EventQuery {
+	query := (&EventClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(merchantaccount.Table, merchantaccount.FieldID, selector),
+			sqlgraph.To(event.Table, event.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, merchantaccount.EventsTable, merchantaccount.EventsColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -332,6 +357,7 @@ func (_q *MerchantAccountQuery) Clone() *MerchantAccountQuery {
 		withProfiles:          _q.withProfiles.Clone(),
 		withAPIKeys:           _q.withAPIKeys.Clone(),
 		withConnectorAccounts: _q.withConnectorAccounts.Clone(),
+		withEvents:            _q.withEvents.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -368,6 +394,17 @@ func (_q *MerchantAccountQuery) WithConnectorAccounts(opts ...func(*MerchantConn
 		opt(query)
 	}
 	_q.withConnectorAccounts = query
+	return _q
+}
+
+// WithEvents tells the query-builder to eager-load the nodes that are connected to
+// the "events" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *MerchantAccountQuery) WithEvents(opts ...func(*EventQuery)) *MerchantAccountQuery {
+	query := (&EventClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withEvents = query
 	return _q
 }
 
@@ -449,10 +486,11 @@ func (_q *MerchantAccountQuery) sqlAll(ctx context.Context, hooks ...queryHook) 
 	var (
 		nodes       = []*MerchantAccount{}
 		_spec       = _q.querySpec()
-		loadedTypes = [3]bool{
+		loadedTypes = [4]bool{
 			_q.withProfiles != nil,
 			_q.withAPIKeys != nil,
 			_q.withConnectorAccounts != nil,
+			_q.withEvents != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -499,6 +537,13 @@ func (_q *MerchantAccountQuery) sqlAll(ctx context.Context, hooks ...queryHook) 
 			return nil, err
 		}
 	}
+	if query := _q.withEvents; query != nil {
+		if err := _q.loadEvents(ctx, query, nodes,
+			func(n *MerchantAccount) { n.Edges.Events = []*Event{} },
+			func(n *MerchantAccount, e *Event) { n.Edges.Events = append(n.Edges.Events, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedProfiles {
 		if err := _q.loadProfiles(ctx, query, nodes,
 			func(n *MerchantAccount) { n.appendNamedProfiles(name) },
@@ -517,6 +562,13 @@ func (_q *MerchantAccountQuery) sqlAll(ctx context.Context, hooks ...queryHook) 
 		if err := _q.loadConnectorAccounts(ctx, query, nodes,
 			func(n *MerchantAccount) { n.appendNamedConnectorAccounts(name) },
 			func(n *MerchantAccount, e *MerchantConnectorAccount) { n.appendNamedConnectorAccounts(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedEvents {
+		if err := _q.loadEvents(ctx, query, nodes,
+			func(n *MerchantAccount) { n.appendNamedEvents(name) },
+			func(n *MerchantAccount, e *Event) { n.appendNamedEvents(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -603,6 +655,36 @@ func (_q *MerchantAccountQuery) loadConnectorAccounts(ctx context.Context, query
 	}
 	query.Where(predicate.MerchantConnectorAccount(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(merchantaccount.ConnectorAccountsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.MerchantID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "merchant_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *MerchantAccountQuery) loadEvents(ctx context.Context, query *EventQuery, nodes []*MerchantAccount, init func(*MerchantAccount), assign func(*MerchantAccount, *Event)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*MerchantAccount)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(event.FieldMerchantID)
+	}
+	query.Where(predicate.Event(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(merchantaccount.EventsColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {
@@ -771,6 +853,20 @@ func (_q *MerchantAccountQuery) WithNamedConnectorAccounts(name string, opts ...
 		_q.withNamedConnectorAccounts = make(map[string]*MerchantConnectorAccountQuery)
 	}
 	_q.withNamedConnectorAccounts[name] = query
+	return _q
+}
+
+// WithNamedEvents tells the query-builder to eager-load the nodes that are connected to the "events"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *MerchantAccountQuery) WithNamedEvents(name string, opts ...func(*EventQuery)) *MerchantAccountQuery {
+	query := (&EventClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedEvents == nil {
+		_q.withNamedEvents = make(map[string]*EventQuery)
+	}
+	_q.withNamedEvents[name] = query
 	return _q
 }
 

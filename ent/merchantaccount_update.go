@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"switchyard/ent/apikey"
+	"switchyard/ent/event"
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/merchantconnectoraccount"
 	"switchyard/ent/predicate"
@@ -308,6 +309,21 @@ func (_u *MerchantAccountUpdate) AddConnectorAccounts(v ...*MerchantConnectorAcc
 	return _u.AddConnectorAccountIDs(ids...)
 }
 
+// AddEventIDs adds the "events" edge to the Event entity by IDs.
+func (_u *MerchantAccountUpdate) AddEventIDs(ids ...string) *MerchantAccountUpdate {
+	_u.mutation.AddEventIDs(ids...)
+	return _u
+}
+
+// AddEvents adds the "events" edges to the Event entity.
+func (_u *MerchantAccountUpdate) AddEvents(v ...*Event) *MerchantAccountUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddEventIDs(ids...)
+}
+
 // Mutation returns the MerchantAccountMutation object of the builder.
 func (_u *MerchantAccountUpdate) Mutation() *MerchantAccountMutation {
 	return _u.mutation
@@ -374,6 +390,27 @@ func (_u *MerchantAccountUpdate) RemoveConnectorAccounts(v ...*MerchantConnector
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveConnectorAccountIDs(ids...)
+}
+
+// ClearEvents clears all "events" edges to the Event entity.
+func (_u *MerchantAccountUpdate) ClearEvents() *MerchantAccountUpdate {
+	_u.mutation.ClearEvents()
+	return _u
+}
+
+// RemoveEventIDs removes the "events" edge to Event entities by IDs.
+func (_u *MerchantAccountUpdate) RemoveEventIDs(ids ...string) *MerchantAccountUpdate {
+	_u.mutation.RemoveEventIDs(ids...)
+	return _u
+}
+
+// RemoveEvents removes "events" edges to Event entities.
+func (_u *MerchantAccountUpdate) RemoveEvents(v ...*Event) *MerchantAccountUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveEventIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -677,6 +714,51 @@ func (_u *MerchantAccountUpdate) sqlSave(ctx context.Context) (_node int, err er
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.EventsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   merchantaccount.EventsTable,
+			Columns: []string{merchantaccount.EventsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedEventsIDs(); len(nodes) > 0 && !_u.mutation.EventsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   merchantaccount.EventsTable,
+			Columns: []string{merchantaccount.EventsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.EventsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   merchantaccount.EventsTable,
+			Columns: []string{merchantaccount.EventsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{merchantaccount.Label}
@@ -972,6 +1054,21 @@ func (_u *MerchantAccountUpdateOne) AddConnectorAccounts(v ...*MerchantConnector
 	return _u.AddConnectorAccountIDs(ids...)
 }
 
+// AddEventIDs adds the "events" edge to the Event entity by IDs.
+func (_u *MerchantAccountUpdateOne) AddEventIDs(ids ...string) *MerchantAccountUpdateOne {
+	_u.mutation.AddEventIDs(ids...)
+	return _u
+}
+
+// AddEvents adds the "events" edges to the Event entity.
+func (_u *MerchantAccountUpdateOne) AddEvents(v ...*Event) *MerchantAccountUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddEventIDs(ids...)
+}
+
 // Mutation returns the MerchantAccountMutation object of the builder.
 func (_u *MerchantAccountUpdateOne) Mutation() *MerchantAccountMutation {
 	return _u.mutation
@@ -1038,6 +1135,27 @@ func (_u *MerchantAccountUpdateOne) RemoveConnectorAccounts(v ...*MerchantConnec
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveConnectorAccountIDs(ids...)
+}
+
+// ClearEvents clears all "events" edges to the Event entity.
+func (_u *MerchantAccountUpdateOne) ClearEvents() *MerchantAccountUpdateOne {
+	_u.mutation.ClearEvents()
+	return _u
+}
+
+// RemoveEventIDs removes the "events" edge to Event entities by IDs.
+func (_u *MerchantAccountUpdateOne) RemoveEventIDs(ids ...string) *MerchantAccountUpdateOne {
+	_u.mutation.RemoveEventIDs(ids...)
+	return _u
+}
+
+// RemoveEvents removes "events" edges to Event entities.
+func (_u *MerchantAccountUpdateOne) RemoveEvents(v ...*Event) *MerchantAccountUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveEventIDs(ids...)
 }
 
 // Where appends a list predicates to the MerchantAccountUpdate builder.
@@ -1364,6 +1482,51 @@ func (_u *MerchantAccountUpdateOne) sqlSave(ctx context.Context) (_node *Merchan
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(merchantconnectoraccount.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.EventsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   merchantaccount.EventsTable,
+			Columns: []string{merchantaccount.EventsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedEventsIDs(); len(nodes) > 0 && !_u.mutation.EventsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   merchantaccount.EventsTable,
+			Columns: []string{merchantaccount.EventsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.EventsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   merchantaccount.EventsTable,
+			Columns: []string{merchantaccount.EventsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

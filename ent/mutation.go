@@ -5293,7 +5293,6 @@ type EventMutation struct {
 	op                        Op
 	typ                       string
 	id                        *string
-	merchant_id               *string
 	created_at                *time.Time
 	modified_at               *time.Time
 	profile_id                *string
@@ -5305,6 +5304,8 @@ type EventMutation struct {
 	is_delivered              *bool
 	primary_object_created_at *time.Time
 	clearedFields             map[string]struct{}
+	merchant                  *string
+	clearedmerchant           bool
 	payment                   *string
 	clearedpayment            bool
 	delivery_attempts         map[string]struct{}
@@ -5423,12 +5424,12 @@ func (m *EventMutation) IDs(ctx context.Context) ([]string, error) {
 
 // SetMerchantID sets the "merchant_id" field.
 func (m *EventMutation) SetMerchantID(s string) {
-	m.merchant_id = &s
+	m.merchant = &s
 }
 
 // MerchantID returns the value of the "merchant_id" field in the mutation.
 func (m *EventMutation) MerchantID() (r string, exists bool) {
-	v := m.merchant_id
+	v := m.merchant
 	if v == nil {
 		return
 	}
@@ -5454,7 +5455,7 @@ func (m *EventMutation) OldMerchantID(ctx context.Context) (v string, err error)
 
 // ResetMerchantID resets all changes to the "merchant_id" field.
 func (m *EventMutation) ResetMerchantID() {
-	m.merchant_id = nil
+	m.merchant = nil
 }
 
 // SetCreatedAt sets the "created_at" field.
@@ -5879,6 +5880,33 @@ func (m *EventMutation) ResetPrimaryObjectCreatedAt() {
 	delete(m.clearedFields, event.FieldPrimaryObjectCreatedAt)
 }
 
+// ClearMerchant clears the "merchant" edge to the MerchantAccount entity.
+func (m *EventMutation) ClearMerchant() {
+	m.clearedmerchant = true
+	m.clearedFields[event.FieldMerchantID] = struct{}{}
+}
+
+// MerchantCleared reports if the "merchant" edge to the MerchantAccount entity was cleared.
+func (m *EventMutation) MerchantCleared() bool {
+	return m.clearedmerchant
+}
+
+// MerchantIDs returns the "merchant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MerchantID instead. It exists only for internal usage by the builders.
+func (m *EventMutation) MerchantIDs() (ids []string) {
+	if id := m.merchant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMerchant resets all changes to the "merchant" edge.
+func (m *EventMutation) ResetMerchant() {
+	m.merchant = nil
+	m.clearedmerchant = false
+}
+
 // SetPaymentID sets the "payment" edge to the PaymentIntent entity by id.
 func (m *EventMutation) SetPaymentID(id string) {
 	m.payment = &id
@@ -6047,7 +6075,7 @@ func (m *EventMutation) Type() string {
 // AddedFields().
 func (m *EventMutation) Fields() []string {
 	fields := make([]string, 0, 12)
-	if m.merchant_id != nil {
+	if m.merchant != nil {
 		fields = append(fields, event.FieldMerchantID)
 	}
 	if m.created_at != nil {
@@ -6347,7 +6375,10 @@ func (m *EventMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *EventMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.merchant != nil {
+		edges = append(edges, event.EdgeMerchant)
+	}
 	if m.payment != nil {
 		edges = append(edges, event.EdgePayment)
 	}
@@ -6364,6 +6395,10 @@ func (m *EventMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *EventMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case event.EdgeMerchant:
+		if id := m.merchant; id != nil {
+			return []ent.Value{*id}
+		}
 	case event.EdgePayment:
 		if id := m.payment; id != nil {
 			return []ent.Value{*id}
@@ -6384,7 +6419,7 @@ func (m *EventMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *EventMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.removeddelivery_attempts != nil {
 		edges = append(edges, event.EdgeDeliveryAttempts)
 	}
@@ -6407,7 +6442,10 @@ func (m *EventMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *EventMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.clearedmerchant {
+		edges = append(edges, event.EdgeMerchant)
+	}
 	if m.clearedpayment {
 		edges = append(edges, event.EdgePayment)
 	}
@@ -6424,6 +6462,8 @@ func (m *EventMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *EventMutation) EdgeCleared(name string) bool {
 	switch name {
+	case event.EdgeMerchant:
+		return m.clearedmerchant
 	case event.EdgePayment:
 		return m.clearedpayment
 	case event.EdgeDeliveryAttempts:
@@ -6438,6 +6478,9 @@ func (m *EventMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *EventMutation) ClearEdge(name string) error {
 	switch name {
+	case event.EdgeMerchant:
+		m.ClearMerchant()
+		return nil
 	case event.EdgePayment:
 		m.ClearPayment()
 		return nil
@@ -6452,6 +6495,9 @@ func (m *EventMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *EventMutation) ResetEdge(name string) error {
 	switch name {
+	case event.EdgeMerchant:
+		m.ResetMerchant()
+		return nil
 	case event.EdgePayment:
 		m.ResetPayment()
 		return nil
@@ -10089,6 +10135,9 @@ type MerchantAccountMutation struct {
 	connector_accounts                  map[string]struct{}
 	removedconnector_accounts           map[string]struct{}
 	clearedconnector_accounts           bool
+	events                              map[string]struct{}
+	removedevents                       map[string]struct{}
+	clearedevents                       bool
 	done                                bool
 	oldValue                            func(context.Context) (*MerchantAccount, error)
 	predicates                          []predicate.MerchantAccount
@@ -11105,6 +11154,60 @@ func (m *MerchantAccountMutation) ResetConnectorAccounts() {
 	m.removedconnector_accounts = nil
 }
 
+// AddEventIDs adds the "events" edge to the Event entity by ids.
+func (m *MerchantAccountMutation) AddEventIDs(ids ...string) {
+	if m.events == nil {
+		m.events = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.events[ids[i]] = struct{}{}
+	}
+}
+
+// ClearEvents clears the "events" edge to the Event entity.
+func (m *MerchantAccountMutation) ClearEvents() {
+	m.clearedevents = true
+}
+
+// EventsCleared reports if the "events" edge to the Event entity was cleared.
+func (m *MerchantAccountMutation) EventsCleared() bool {
+	return m.clearedevents
+}
+
+// RemoveEventIDs removes the "events" edge to the Event entity by IDs.
+func (m *MerchantAccountMutation) RemoveEventIDs(ids ...string) {
+	if m.removedevents == nil {
+		m.removedevents = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.events, ids[i])
+		m.removedevents[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedEvents returns the removed IDs of the "events" edge to the Event entity.
+func (m *MerchantAccountMutation) RemovedEventsIDs() (ids []string) {
+	for id := range m.removedevents {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// EventsIDs returns the "events" edge IDs in the mutation.
+func (m *MerchantAccountMutation) EventsIDs() (ids []string) {
+	for id := range m.events {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetEvents resets all changes to the "events" edge.
+func (m *MerchantAccountMutation) ResetEvents() {
+	m.events = nil
+	m.clearedevents = false
+	m.removedevents = nil
+}
+
 // Where appends a list predicates to the MerchantAccountMutation builder.
 func (m *MerchantAccountMutation) Where(ps ...predicate.MerchantAccount) {
 	m.predicates = append(m.predicates, ps...)
@@ -11567,7 +11670,7 @@ func (m *MerchantAccountMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *MerchantAccountMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.profiles != nil {
 		edges = append(edges, merchantaccount.EdgeProfiles)
 	}
@@ -11576,6 +11679,9 @@ func (m *MerchantAccountMutation) AddedEdges() []string {
 	}
 	if m.connector_accounts != nil {
 		edges = append(edges, merchantaccount.EdgeConnectorAccounts)
+	}
+	if m.events != nil {
+		edges = append(edges, merchantaccount.EdgeEvents)
 	}
 	return edges
 }
@@ -11602,13 +11708,19 @@ func (m *MerchantAccountMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case merchantaccount.EdgeEvents:
+		ids := make([]ent.Value, 0, len(m.events))
+		for id := range m.events {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *MerchantAccountMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.removedprofiles != nil {
 		edges = append(edges, merchantaccount.EdgeProfiles)
 	}
@@ -11617,6 +11729,9 @@ func (m *MerchantAccountMutation) RemovedEdges() []string {
 	}
 	if m.removedconnector_accounts != nil {
 		edges = append(edges, merchantaccount.EdgeConnectorAccounts)
+	}
+	if m.removedevents != nil {
+		edges = append(edges, merchantaccount.EdgeEvents)
 	}
 	return edges
 }
@@ -11643,13 +11758,19 @@ func (m *MerchantAccountMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case merchantaccount.EdgeEvents:
+		ids := make([]ent.Value, 0, len(m.removedevents))
+		for id := range m.removedevents {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *MerchantAccountMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.clearedprofiles {
 		edges = append(edges, merchantaccount.EdgeProfiles)
 	}
@@ -11658,6 +11779,9 @@ func (m *MerchantAccountMutation) ClearedEdges() []string {
 	}
 	if m.clearedconnector_accounts {
 		edges = append(edges, merchantaccount.EdgeConnectorAccounts)
+	}
+	if m.clearedevents {
+		edges = append(edges, merchantaccount.EdgeEvents)
 	}
 	return edges
 }
@@ -11672,6 +11796,8 @@ func (m *MerchantAccountMutation) EdgeCleared(name string) bool {
 		return m.clearedapi_keys
 	case merchantaccount.EdgeConnectorAccounts:
 		return m.clearedconnector_accounts
+	case merchantaccount.EdgeEvents:
+		return m.clearedevents
 	}
 	return false
 }
@@ -11696,6 +11822,9 @@ func (m *MerchantAccountMutation) ResetEdge(name string) error {
 		return nil
 	case merchantaccount.EdgeConnectorAccounts:
 		m.ResetConnectorAccounts()
+		return nil
+	case merchantaccount.EdgeEvents:
+		m.ResetEvents()
 		return nil
 	}
 	return fmt.Errorf("unknown MerchantAccount edge %s", name)

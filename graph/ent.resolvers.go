@@ -16,11 +16,11 @@ import (
 // Payments is the resolver for the payments field.
 func (r *customerResolver) Payments(ctx context.Context, obj *ent.Customer, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error) {
 	if len(orderBy) == 0 {
-		orderBy = []*ent.PaymentIntentOrder{{Field: ent.PaymentIntentOrderFieldCreatedAt, Direction: newestFirst()}}
+		orderBy = []*ent.PaymentIntentOrder{{Field: ent.PaymentIntentOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.PaymentIntentOrderFieldID, Direction: newestFirst()}}
 	}
 	return paginate(ctx, r.Resolver, bind("customer.payments:"+obj.ID, where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.PaymentIntentConnection, error) {
-			return obj.Payments(ctx, after, first, before, last, orderBy, where)
+			return primePayments(ctx)(obj.Payments(collecting(ctx), after, first, before, last, orderBy, where))
 		},
 		func(c *ent.PaymentIntentConnection) []*Cursor {
 			return positionsOf(c.Edges, func(e *ent.PaymentIntentEdge) *Cursor { return &e.Cursor }, c.PageInfo)
@@ -34,7 +34,7 @@ func (r *eventResolver) DeliveryAttempts(ctx context.Context, obj *ent.Event, af
 	}
 	return paginate(ctx, r.Resolver, bind("event.deliveryAttempts:"+obj.ID, where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.EventDeliveryAttemptConnection, error) {
-			return obj.DeliveryAttempts(ctx, after, first, before, last, orderBy, where)
+			return obj.DeliveryAttempts(collecting(ctx), after, first, before, last, orderBy, where)
 		},
 		func(c *ent.EventDeliveryAttemptConnection) []*Cursor {
 			return positionsOf(c.Edges, func(e *ent.EventDeliveryAttemptEdge) *Cursor { return &e.Cursor }, c.PageInfo)
@@ -48,7 +48,7 @@ func (r *merchantAccountResolver) Profiles(ctx context.Context, obj *ent.Merchan
 	}
 	return paginate(ctx, r.Resolver, bind("merchantAccount.profiles:"+obj.ID, where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.ProfileConnection, error) {
-			return obj.Profiles(ctx, after, first, before, last, orderBy, where)
+			return obj.Profiles(collecting(ctx), after, first, before, last, orderBy, where)
 		},
 		func(c *ent.ProfileConnection) []*Cursor {
 			return positionsOf(c.Edges, func(e *ent.ProfileEdge) *Cursor { return &e.Cursor }, c.PageInfo)
@@ -62,7 +62,7 @@ func (r *merchantAccountResolver) APIKeys(ctx context.Context, obj *ent.Merchant
 	}
 	return paginate(ctx, r.Resolver, bind("merchantAccount.apiKeys:"+obj.ID, where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.APIKeyConnection, error) {
-			return obj.APIKeys(ctx, after, first, before, last, orderBy, where)
+			return obj.APIKeys(collecting(ctx), after, first, before, last, orderBy, where)
 		},
 		func(c *ent.APIKeyConnection) []*Cursor {
 			return positionsOf(c.Edges, func(e *ent.APIKeyEdge) *Cursor { return &e.Cursor }, c.PageInfo)
@@ -72,39 +72,67 @@ func (r *merchantAccountResolver) APIKeys(ctx context.Context, obj *ent.Merchant
 // ConnectorAccounts is the resolver for the connectorAccounts field.
 func (r *merchantAccountResolver) ConnectorAccounts(ctx context.Context, obj *ent.MerchantAccount, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error) {
 	if len(orderBy) == 0 {
-		orderBy = []*ent.MerchantConnectorAccountOrder{{Field: ent.MerchantConnectorAccountOrderFieldCreatedAt, Direction: newestFirst()}}
+		orderBy = []*ent.MerchantConnectorAccountOrder{{Field: ent.MerchantConnectorAccountOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.MerchantConnectorAccountOrderFieldID, Direction: newestFirst()}}
 	}
 	return paginate(ctx, r.Resolver, bind("merchantAccount.connectorAccounts:"+obj.ID, where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.MerchantConnectorAccountConnection, error) {
-			return obj.ConnectorAccounts(ctx, after, first, before, last, orderBy, where)
+			return obj.ConnectorAccounts(collecting(ctx), after, first, before, last, orderBy, where)
 		},
 		func(c *ent.MerchantConnectorAccountConnection) []*Cursor {
 			return positionsOf(c.Edges, func(e *ent.MerchantConnectorAccountEdge) *Cursor { return &e.Cursor }, c.PageInfo)
 		})
 }
 
+// Events is the resolver for the events field.
+func (r *merchantAccountResolver) Events(ctx context.Context, obj *ent.MerchantAccount, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) (*ent.EventConnection, error) {
+	if len(orderBy) == 0 {
+		orderBy = []*ent.EventOrder{{Field: ent.EventOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.EventOrderFieldID, Direction: newestFirst()}}
+	}
+	return paginate(ctx, r.Resolver, bind("merchantAccount.events:"+obj.ID, where, orderBy), after, before, first, last,
+		func(after, before *Cursor) (*ent.EventConnection, error) {
+			return obj.Events(collecting(ctx), after, first, before, last, orderBy, where)
+		},
+		func(c *ent.EventConnection) []*Cursor {
+			return positionsOf(c.Edges, func(e *ent.EventEdge) *Cursor { return &e.Cursor }, c.PageInfo)
+		})
+}
+
 // Refunds is the resolver for the refunds field.
 func (r *paymentIntentResolver) Refunds(ctx context.Context, obj *ent.PaymentIntent, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) (*ent.RefundConnection, error) {
 	if len(orderBy) == 0 {
-		orderBy = []*ent.RefundOrder{{Field: ent.RefundOrderFieldCreatedAt, Direction: newestFirst()}}
+		orderBy = []*ent.RefundOrder{{Field: ent.RefundOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.RefundOrderFieldID, Direction: newestFirst()}}
 	}
 	return paginate(ctx, r.Resolver, bind("paymentIntent.refunds:"+obj.ID, where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.RefundConnection, error) {
-			return obj.Refunds(ctx, after, first, before, last, orderBy, where)
+			return obj.Refunds(collecting(ctx), after, first, before, last, orderBy, where)
 		},
 		func(c *ent.RefundConnection) []*Cursor {
 			return positionsOf(c.Edges, func(e *ent.RefundEdge) *Cursor { return &e.Cursor }, c.PageInfo)
 		})
 }
 
+// Events is the resolver for the events field.
+func (r *paymentIntentResolver) Events(ctx context.Context, obj *ent.PaymentIntent, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) (*ent.EventConnection, error) {
+	if len(orderBy) == 0 {
+		orderBy = []*ent.EventOrder{{Field: ent.EventOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.EventOrderFieldID, Direction: newestFirst()}}
+	}
+	return paginate(ctx, r.Resolver, bind("paymentIntent.events:"+obj.ID, where, orderBy), after, before, first, last,
+		func(after, before *Cursor) (*ent.EventConnection, error) {
+			return obj.Events(collecting(ctx), after, first, before, last, orderBy, where)
+		},
+		func(c *ent.EventConnection) []*Cursor {
+			return positionsOf(c.Edges, func(e *ent.EventEdge) *Cursor { return &e.Cursor }, c.PageInfo)
+		})
+}
+
 // ConnectorAccounts is the resolver for the connectorAccounts field.
 func (r *profileResolver) ConnectorAccounts(ctx context.Context, obj *ent.Profile, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error) {
 	if len(orderBy) == 0 {
-		orderBy = []*ent.MerchantConnectorAccountOrder{{Field: ent.MerchantConnectorAccountOrderFieldCreatedAt, Direction: newestFirst()}}
+		orderBy = []*ent.MerchantConnectorAccountOrder{{Field: ent.MerchantConnectorAccountOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.MerchantConnectorAccountOrderFieldID, Direction: newestFirst()}}
 	}
 	return paginate(ctx, r.Resolver, bind("profile.connectorAccounts:"+obj.ID, where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.MerchantConnectorAccountConnection, error) {
-			return obj.ConnectorAccounts(ctx, after, first, before, last, orderBy, where)
+			return obj.ConnectorAccounts(collecting(ctx), after, first, before, last, orderBy, where)
 		},
 		func(c *ent.MerchantConnectorAccountConnection) []*Cursor {
 			return positionsOf(c.Edges, func(e *ent.MerchantConnectorAccountEdge) *Cursor { return &e.Cursor }, c.PageInfo)
@@ -124,11 +152,11 @@ func (r *queryResolver) Nodes(ctx context.Context, ids []string) ([]ent.Noder, e
 // Customers is the resolver for the customers field.
 func (r *queryResolver) Customers(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.CustomerOrder, where *ent.CustomerWhereInput) (*ent.CustomerConnection, error) {
 	if len(orderBy) == 0 {
-		orderBy = []*ent.CustomerOrder{{Field: ent.CustomerOrderFieldCreatedAt, Direction: newestFirst()}}
+		orderBy = []*ent.CustomerOrder{{Field: ent.CustomerOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.CustomerOrderFieldID, Direction: newestFirst()}}
 	}
 	return paginate(ctx, r.Resolver, bind("customers", where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.CustomerConnection, error) {
-			return r.client.Customer.Query().Paginate(ctx, after, first, before, last,
+			return r.client.Customer.Query().Paginate(collecting(ctx), after, first, before, last,
 				ent.WithCustomerOrder(orderBy), ent.WithCustomerFilter(where.Filter))
 		},
 		func(c *ent.CustomerConnection) []*Cursor {
@@ -139,11 +167,11 @@ func (r *queryResolver) Customers(ctx context.Context, after *entgql.Cursor[stri
 // Disputes is the resolver for the disputes field.
 func (r *queryResolver) Disputes(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.DisputeOrder, where *ent.DisputeWhereInput) (*ent.DisputeConnection, error) {
 	if len(orderBy) == 0 {
-		orderBy = []*ent.DisputeOrder{{Field: ent.DisputeOrderFieldCreatedAt, Direction: newestFirst()}}
+		orderBy = []*ent.DisputeOrder{{Field: ent.DisputeOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.DisputeOrderFieldID, Direction: newestFirst()}}
 	}
 	return paginate(ctx, r.Resolver, bind("disputes", where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.DisputeConnection, error) {
-			return r.client.Dispute.Query().Paginate(ctx, after, first, before, last,
+			return r.client.Dispute.Query().Paginate(collecting(ctx), after, first, before, last,
 				ent.WithDisputeOrder(orderBy), ent.WithDisputeFilter(where.Filter))
 		},
 		func(c *ent.DisputeConnection) []*Cursor {
@@ -154,11 +182,11 @@ func (r *queryResolver) Disputes(ctx context.Context, after *entgql.Cursor[strin
 // Events is the resolver for the events field.
 func (r *queryResolver) Events(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) (*ent.EventConnection, error) {
 	if len(orderBy) == 0 {
-		orderBy = []*ent.EventOrder{{Field: ent.EventOrderFieldCreatedAt, Direction: newestFirst()}}
+		orderBy = []*ent.EventOrder{{Field: ent.EventOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.EventOrderFieldID, Direction: newestFirst()}}
 	}
 	return paginate(ctx, r.Resolver, bind("events", where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.EventConnection, error) {
-			return r.client.Event.Query().Paginate(ctx, after, first, before, last,
+			return r.client.Event.Query().Paginate(collecting(ctx), after, first, before, last,
 				ent.WithEventOrder(orderBy), ent.WithEventFilter(where.Filter))
 		},
 		func(c *ent.EventConnection) []*Cursor {
@@ -169,11 +197,11 @@ func (r *queryResolver) Events(ctx context.Context, after *entgql.Cursor[string]
 // Mandates is the resolver for the mandates field.
 func (r *queryResolver) Mandates(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MandateOrder, where *ent.MandateWhereInput) (*ent.MandateConnection, error) {
 	if len(orderBy) == 0 {
-		orderBy = []*ent.MandateOrder{{Field: ent.MandateOrderFieldCreatedAt, Direction: newestFirst()}}
+		orderBy = []*ent.MandateOrder{{Field: ent.MandateOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.MandateOrderFieldID, Direction: newestFirst()}}
 	}
 	return paginate(ctx, r.Resolver, bind("mandates", where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.MandateConnection, error) {
-			return r.client.Mandate.Query().Paginate(ctx, after, first, before, last,
+			return r.client.Mandate.Query().Paginate(collecting(ctx), after, first, before, last,
 				ent.WithMandateOrder(orderBy), ent.WithMandateFilter(where.Filter))
 		},
 		func(c *ent.MandateConnection) []*Cursor {
@@ -188,7 +216,7 @@ func (r *queryResolver) MerchantAccounts(ctx context.Context, after *entgql.Curs
 	}
 	return paginate(ctx, r.Resolver, bind("merchantAccounts", where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.MerchantAccountConnection, error) {
-			return r.client.MerchantAccount.Query().Paginate(ctx, after, first, before, last,
+			return r.client.MerchantAccount.Query().Paginate(collecting(ctx), after, first, before, last,
 				ent.WithMerchantAccountOrder(orderBy), ent.WithMerchantAccountFilter(where.Filter))
 		},
 		func(c *ent.MerchantAccountConnection) []*Cursor {
@@ -199,11 +227,11 @@ func (r *queryResolver) MerchantAccounts(ctx context.Context, after *entgql.Curs
 // ConnectorAccounts is the resolver for the connectorAccounts field.
 func (r *queryResolver) ConnectorAccounts(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error) {
 	if len(orderBy) == 0 {
-		orderBy = []*ent.MerchantConnectorAccountOrder{{Field: ent.MerchantConnectorAccountOrderFieldCreatedAt, Direction: newestFirst()}}
+		orderBy = []*ent.MerchantConnectorAccountOrder{{Field: ent.MerchantConnectorAccountOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.MerchantConnectorAccountOrderFieldID, Direction: newestFirst()}}
 	}
 	return paginate(ctx, r.Resolver, bind("connectorAccounts", where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.MerchantConnectorAccountConnection, error) {
-			return r.client.MerchantConnectorAccount.Query().Paginate(ctx, after, first, before, last,
+			return r.client.MerchantConnectorAccount.Query().Paginate(collecting(ctx), after, first, before, last,
 				ent.WithMerchantConnectorAccountOrder(orderBy), ent.WithMerchantConnectorAccountFilter(where.Filter))
 		},
 		func(c *ent.MerchantConnectorAccountConnection) []*Cursor {
@@ -214,12 +242,12 @@ func (r *queryResolver) ConnectorAccounts(ctx context.Context, after *entgql.Cur
 // PaymentIntents is the resolver for the paymentIntents field.
 func (r *queryResolver) PaymentIntents(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error) {
 	if len(orderBy) == 0 {
-		orderBy = []*ent.PaymentIntentOrder{{Field: ent.PaymentIntentOrderFieldCreatedAt, Direction: newestFirst()}}
+		orderBy = []*ent.PaymentIntentOrder{{Field: ent.PaymentIntentOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.PaymentIntentOrderFieldID, Direction: newestFirst()}}
 	}
 	return paginate(ctx, r.Resolver, bind("paymentIntents", where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.PaymentIntentConnection, error) {
-			return r.client.PaymentIntent.Query().Paginate(ctx, after, first, before, last,
-				ent.WithPaymentIntentOrder(orderBy), ent.WithPaymentIntentFilter(where.Filter))
+			return primePayments(ctx)(r.client.PaymentIntent.Query().Paginate(collecting(ctx), after, first, before, last,
+				ent.WithPaymentIntentOrder(orderBy), ent.WithPaymentIntentFilter(where.Filter)))
 		},
 		func(c *ent.PaymentIntentConnection) []*Cursor {
 			return positionsOf(c.Edges, func(e *ent.PaymentIntentEdge) *Cursor { return &e.Cursor }, c.PageInfo)
@@ -233,7 +261,7 @@ func (r *queryResolver) Profiles(ctx context.Context, after *entgql.Cursor[strin
 	}
 	return paginate(ctx, r.Resolver, bind("profiles", where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.ProfileConnection, error) {
-			return r.client.Profile.Query().Paginate(ctx, after, first, before, last,
+			return r.client.Profile.Query().Paginate(collecting(ctx), after, first, before, last,
 				ent.WithProfileOrder(orderBy), ent.WithProfileFilter(where.Filter))
 		},
 		func(c *ent.ProfileConnection) []*Cursor {
@@ -244,11 +272,11 @@ func (r *queryResolver) Profiles(ctx context.Context, after *entgql.Cursor[strin
 // Refunds is the resolver for the refunds field.
 func (r *queryResolver) Refunds(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) (*ent.RefundConnection, error) {
 	if len(orderBy) == 0 {
-		orderBy = []*ent.RefundOrder{{Field: ent.RefundOrderFieldCreatedAt, Direction: newestFirst()}}
+		orderBy = []*ent.RefundOrder{{Field: ent.RefundOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.RefundOrderFieldID, Direction: newestFirst()}}
 	}
 	return paginate(ctx, r.Resolver, bind("refunds", where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.RefundConnection, error) {
-			return r.client.Refund.Query().Paginate(ctx, after, first, before, last,
+			return r.client.Refund.Query().Paginate(collecting(ctx), after, first, before, last,
 				ent.WithRefundOrder(orderBy), ent.WithRefundFilter(where.Filter))
 		},
 		func(c *ent.RefundConnection) []*Cursor {
@@ -267,6 +295,11 @@ func (r *Resolver) MerchantAccount() generated.MerchantAccountResolver {
 	return &merchantAccountResolver{r}
 }
 
+// MerchantConnectorAccount returns generated.MerchantConnectorAccountResolver implementation.
+func (r *Resolver) MerchantConnectorAccount() generated.MerchantConnectorAccountResolver {
+	return &merchantConnectorAccountResolver{r}
+}
+
 // PaymentIntent returns generated.PaymentIntentResolver implementation.
 func (r *Resolver) PaymentIntent() generated.PaymentIntentResolver { return &paymentIntentResolver{r} }
 
@@ -277,10 +310,11 @@ func (r *Resolver) Profile() generated.ProfileResolver { return &profileResolver
 func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }
 
 type (
-	customerResolver        struct{ *Resolver }
-	eventResolver           struct{ *Resolver }
-	merchantAccountResolver struct{ *Resolver }
-	paymentIntentResolver   struct{ *Resolver }
-	profileResolver         struct{ *Resolver }
-	queryResolver           struct{ *Resolver }
+	customerResolver                 struct{ *Resolver }
+	eventResolver                    struct{ *Resolver }
+	merchantAccountResolver          struct{ *Resolver }
+	merchantConnectorAccountResolver struct{ *Resolver }
+	paymentIntentResolver            struct{ *Resolver }
+	profileResolver                  struct{ *Resolver }
+	queryResolver                    struct{ *Resolver }
 )

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -12,13 +13,11 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"switchyard/ent"
-	"switchyard/graph/cursors"
 	"switchyard/graph/generated"
+	"switchyard/graph/playground"
 	"switchyard/internal/auth"
 	"switchyard/internal/tenancy"
 	"switchyard/payments"
@@ -49,10 +48,16 @@ func DefaultOptions() Options {
 	}
 }
 
+// Endpoint is the path of the GraphQL endpoint; the playground's files are
+// served under playground.AssetsPath(Endpoint).
+const Endpoint = "/graphql"
+
 // NewHandler serves POST /graphql (and GET queries) for authenticated
-// callers, and GraphiQL to a browser's GET.
-func NewHandler(client *ent.Client, store *cursors.Store, authn *auth.Authenticator, opts Options) http.Handler {
-	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: NewResolver(client, store)}))
+// callers, GraphiQL to a browser's GET, and GraphiQL's files under
+// /graphql/assets/ (the caller routes that path here too).
+func NewHandler(d Deps, opts Options) http.Handler {
+	d.Client.Intercept(narrowToProfile())
+	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: NewResolver(d)}))
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
@@ -65,28 +70,67 @@ func NewHandler(client *ent.Client, store *cursors.Store, authn *auth.Authentica
 		srv.SetDisableSuggestion(true)
 	}
 	srv.Use(queryLimits{maxDepth: opts.MaxDepth, maxAliases: opts.MaxAliases, maxComplexity: opts.ComplexityLimit})
+	// The caller is authenticated once the operation has passed the limits
+	// (see request.go).
+	srv.Use(authenticator{authn: d.Auth, cursors: d.Cursors})
+	srv.AroundFields(markInternal)
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		return payments.ErrInternal(errors.New("panic in resolver"))
 	})
 
-	play := playground.Handler("Switchyard GraphQL", "/graphql",
-		playground.WithGraphiqlUiHeaders(opts.PlaygroundHeaders))
+	// GraphiQL, served from the binary (no CDN): its page at a browser's
+	// GET of the endpoint, its files under Endpoint/assets/.
+	play := playground.Handler(playground.Options{
+		Title:    "Switchyard GraphQL",
+		Endpoint: Endpoint,
+		Headers:  opts.PlaygroundHeaders,
+	})
+	assets := playground.AssetsPath(Endpoint)
 
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet && strings.Contains(r.Header.Get("Accept"), "text/html") {
+		if strings.HasPrefix(r.URL.Path, assets) {
 			play.ServeHTTP(w, r)
 			return
 		}
-		p, err := authn.Authenticate(r.Context(), r)
-		if err != nil {
-			writeGraphQLError(w, err)
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			// The same URL answers a browser with HTML and a client with JSON.
+			w.Header().Add("Vary", "Accept")
+			if strings.Contains(r.Header.Get("Accept"), "text/html") {
+				play.ServeHTTP(w, r)
+				return
+			}
+		}
+		if auth.KeyFromRequest(r) == "" {
+			writeGraphQLError(w, payments.ErrUnauthorized())
 			return
 		}
-		ctx, cancel := context.WithTimeout(tenancy.WithPrincipal(r.Context(), p), opts.Timeout)
+		ctx, cancel := context.WithTimeout(r.Context(), opts.Timeout)
 		defer cancel()
-		srv.ServeHTTP(w, r.WithContext(ctx))
+		status := 0
+		srv.ServeHTTP(&statusWriter{ResponseWriter: w, status: &status}, withRequest(r.WithContext(ctx), &status))
 	})
+}
+
+// internalError marks an error a resolver returned that is neither a
+// domain error nor a GraphQL one: the server's failure, never shown.
+// Errors that arise before a resolver runs (an argument that does not
+// coerce, a malformed cursor) stay the client's.
+type internalError struct{ error }
+
+func (e internalError) Unwrap() error { return e.error }
+
+func markInternal(ctx context.Context, next graphql.Resolver) (any, error) {
+	res, err := next(ctx)
+	if err == nil {
+		return res, nil
+	}
+	var ge *gqlerror.Error
+	var internal internalError
+	if _, ok := payments.AsError(err); ok || errors.As(err, &internal) || (errors.As(err, &ge) && ge.Err == nil) {
+		return res, err
+	}
+	return res, internalError{err}
 }
 
 // presentError puts the Hyperswitch code and type of a domain error into the
@@ -96,11 +140,23 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 	if e, ok := payments.AsError(err); ok {
 		gqlErr.Message = e.Message
 		gqlErr.Extensions = map[string]any{"code": e.Code, "type": e.Type}
+		if e.Field != "" {
+			gqlErr.Extensions["field"] = e.Field
+		}
 		return gqlErr
 	}
+	var internal internalError
 	var ge *gqlerror.Error
-	if errors.As(err, &ge) {
-		return gqlErr
+	if !errors.As(err, &internal) && errors.As(err, &ge) {
+		// A parse or validation error, a limit or a refused cursor: the
+		// client's mistake, IR_06 like a malformed REST body. GraphQL's own
+		// code, when there is one, stays beside it.
+		out := *gqlErr
+		out.Extensions = map[string]any{"code": "IR_06", "type": "invalid_request"}
+		if code, ok := gqlErr.Extensions["code"]; ok {
+			out.Extensions["graphqlCode"] = code
+		}
+		return &out
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		gqlErr.Message = "the request took too long and was stopped"
@@ -112,6 +168,7 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		gqlErr.Extensions = map[string]any{"code": "IR_01", "type": "invalid_request"}
 		return gqlErr
 	}
+	slog.ErrorContext(ctx, "graphql: internal error", "err", err)
 	gqlErr.Message = "Something went wrong"
 	gqlErr.Extensions = map[string]any{"code": "HE_00", "type": "api"}
 	return gqlErr

@@ -37,6 +37,9 @@ func (l queryLimits) MutateOperationContext(_ context.Context, oc *graphql.Opera
 	}
 	w := walker{fragments: oc.Doc.Fragments, vars: oc.Variables, seen: map[string]bool{}}
 	depth, cost := w.walk(oc.Operation.SelectionSet)
+	if w.pageErr != nil {
+		return w.pageErr
+	}
 	if l.maxDepth > 0 && depth > l.maxDepth {
 		return gqlerror.Errorf("the query is nested %d levels deep, more than the limit of %d", depth, l.maxDepth)
 	}
@@ -54,6 +57,7 @@ type walker struct {
 	vars      map[string]any
 	seen      map[string]bool // fragments on the current path, against cycles
 	aliases   int
+	pageErr   *gqlerror.Error // the first connection without a bounded page
 }
 
 // walk returns the depth and the cost of a selection set.
@@ -68,8 +72,12 @@ func (w *walker) walk(set ast.SelectionSet) (depth, cost int) {
 			if s.Alias != "" && s.Alias != s.Name {
 				w.aliases++
 			}
+			args := s.ArgumentMap(w.vars)
+			if w.pageErr == nil && isConnection(s.Definition) {
+				w.pageErr = pageError(args)
+			}
 			cd, cc := w.walk(s.SelectionSet)
-			d, c = 1+cd, saturatingAdd(1, saturatingMul(cc, pageSize(s.ArgumentMap(w.vars))))
+			d, c = 1+cd, saturatingAdd(1, saturatingMul(cc, pageSize(args)))
 		case *ast.InlineFragment:
 			d, c = w.walk(s.SelectionSet)
 		case *ast.FragmentSpread:
@@ -87,17 +95,59 @@ func (w *walker) walk(set ast.SelectionSet) (depth, cost int) {
 	return depth, cost
 }
 
+// isConnection reports whether a field is a Relay connection (it pages with
+// first and last).
+func isConnection(def *ast.FieldDefinition) bool {
+	return def != nil && def.Arguments.ForName("first") != nil && def.Arguments.ForName("last") != nil
+}
+
+// pageError refuses, before anything runs, a connection that asks for no
+// page or for one larger than MaxPageSize: the same rule checkPage applies
+// in the resolvers, here for every connection of the document, nested ones
+// included, so none is loaded unbounded.
+func pageError(args map[string]any) *gqlerror.Error {
+	first, hasFirst := intArg(args["first"])
+	last, hasLast := intArg(args["last"])
+	var f, l *int
+	if hasFirst {
+		f = &first
+	}
+	if hasLast {
+		l = &last
+	}
+	if err := checkPage(f, l); err != nil {
+		if ge, ok := err.(*gqlerror.Error); ok {
+			return ge
+		}
+		return gqlerror.Errorf("%v", err)
+	}
+	return nil
+}
+
+func intArg(v any) (int, bool) {
+	switch n := v.(type) {
+	case int64:
+		return int(max(min(n, math.MaxInt32), math.MinInt32)), true
+	case int:
+		return n, true
+	case float64:
+		return int(max(min(n, math.MaxInt32), math.MinInt32)), true
+	case json.Number:
+		i, err := n.Int64()
+		if err != nil {
+			return math.MaxInt32, true
+		}
+		return int(max(min(i, math.MaxInt32), math.MinInt32)), true
+	}
+	return 0, false
+}
+
 // pageSize is the multiplier of a connection field's children.
 func pageSize(args map[string]any) int {
 	n := 1
 	for _, name := range []string{"first", "last"} {
-		switch v := args[name].(type) {
-		case int64:
-			n = max(n, int(v))
-		case int:
+		if v, ok := intArg(args[name]); ok {
 			n = max(n, v)
-		case float64:
-			n = max(n, int(v))
 		}
 	}
 	return n

@@ -2,10 +2,16 @@ package graph
 
 import (
 	"context"
+	"errors"
+	"log/slog"
 
 	"entgo.io/contrib/entgql"
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"switchyard/ent"
 	"switchyard/graph/cursors"
+	"switchyard/payments"
 )
 
 // Cursor is a connection cursor (an opaque token on the wire).
@@ -15,24 +21,75 @@ type Cursor = cursors.Cursor
 // tokens are opened (checked against the merchant and this query's binding),
 // the query runs on the real positions, and the positions of the page are
 // sealed behind fresh tokens.
-func paginate[C any](ctx context.Context, r *Resolver, binding string, after, before *Cursor, first, last *int,
+func paginate[C any](ctx context.Context, r *Resolver, b binding, after, before *Cursor, first, last *int,
 	run func(after, before *Cursor) (C, error), positions func(C) []*Cursor) (C, error) {
 	var zero C
 	if err := checkPage(first, last); err != nil {
 		return zero, err
 	}
-	after, before, err := r.cursors.Open(ctx, binding, after, before)
-	if err != nil {
-		return zero, err
+	key := ""
+	keyOf := func() string {
+		if key == "" {
+			key = b.key()
+		}
+		return key
+	}
+	if after != nil || before != nil {
+		var err error
+		if after, before, err = r.cursors.Open(ctx, keyOf(), after, before); err != nil {
+			return zero, cursorError(err)
+		}
 	}
 	conn, err := run(after, before)
 	if err != nil {
 		return zero, err
 	}
-	if err := r.cursors.Seal(ctx, binding, positions(conn)); err != nil {
-		return zero, err
+	if !wantsCursors(ctx) {
+		return conn, nil // no cursor is shown: none is stored
+	}
+	if err := r.sealLater(ctx, keyOf(), positions(conn)); err != nil {
+		return zero, cursorError(err)
 	}
 	return conn, nil
+}
+
+// wantsCursors reports whether the connection being resolved shows a
+// cursor: an edge's, or pageInfo's start or end.
+func wantsCursors(ctx context.Context) bool {
+	fc, oc := graphql.GetFieldContext(ctx), graphql.GetOperationContext(ctx)
+	if fc == nil || oc == nil {
+		return true
+	}
+	for _, f := range graphql.CollectFields(oc, fc.Field.Selections, nil) {
+		var want []string
+		switch f.Name {
+		case "edges":
+			want = []string{"cursor"}
+		case "pageInfo":
+			want = []string{"startCursor", "endCursor"}
+		default:
+			continue
+		}
+		for _, sub := range graphql.CollectFields(oc, f.Selections, nil) {
+			for _, w := range want {
+				if sub.Name == w {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// cursorError keeps a refused cursor's message (the client's mistake) and
+// turns a cursor store that cannot be reached into a clear 503-like error.
+func cursorError(err error) error {
+	var ge *gqlerror.Error
+	if errors.As(err, &ge) {
+		return err
+	}
+	slog.Warn("cursor store unavailable", "err", err)
+	return payments.ErrUnavailable("The cursor store (Redis)")
 }
 
 // positionsOf lists a page's cursors once each (PageInfo's start and end
@@ -54,10 +111,40 @@ func positionsOf[E any](edges []*E, cursor func(*E) *Cursor, pi entgql.PageInfo[
 	return out
 }
 
+// newestFirst is the direction of every connection's default order:
+// created_at then id, both descending. The connections that take several
+// orders would otherwise break ties by id ascending, a mixed direction the
+// keyset index (merchant_id, created_at, id) cannot serve without sorting
+// every row of the merchant.
 func newestFirst() entgql.OrderDirection { return entgql.OrderDirectionDesc }
 
-// bind names the query a cursor belongs to: the connection (with its parent
-// for nested ones), its filters and its order.
-func bind(connection string, where, orderBy any) string {
-	return cursors.Binding(connection, where, orderBy)
+// binding names the query a cursor belongs to: the connection (with its
+// parent for nested ones), its filters and its order. Its key is a hash of
+// their content, worked out only when a cursor is opened or sealed: a
+// nested connection whose cursors nobody asks for costs nothing.
+type binding struct {
+	connection     string
+	where, orderBy any
+}
+
+func bind(connection string, where, orderBy any) binding {
+	return binding{connection: connection, where: where, orderBy: orderBy}
+}
+
+func (b binding) key() string { return cursors.Binding(b.connection, b.where, b.orderBy) }
+
+// primePayments announces the connector accounts of a page of payments, so
+// that their connectorAccount fields load in one query (see loaders).
+func primePayments(ctx context.Context) func(*ent.PaymentIntentConnection, error) (*ent.PaymentIntentConnection, error) {
+	return func(c *ent.PaymentIntentConnection, err error) (*ent.PaymentIntentConnection, error) {
+		if err != nil || c == nil {
+			return c, err
+		}
+		pis := make([]*ent.PaymentIntent, len(c.Edges))
+		for i, e := range c.Edges {
+			pis[i] = e.Node
+		}
+		wantConnectorAccounts(ctx, pis...)
+		return c, nil
+	}
 }

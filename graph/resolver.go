@@ -22,19 +22,43 @@ import (
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
 	"switchyard/graph/cursors"
+	"switchyard/internal/auth"
+	"switchyard/internal/idempotency"
 	"switchyard/internal/ids"
+	"switchyard/payments"
 )
 
 // Resolver is the root resolver; it holds what the resolvers share.
 type Resolver struct {
-	client  *ent.Client
-	cursors *cursors.Store
+	client   *ent.Client
+	cursors  *cursors.Store
+	svc      *payments.Service
+	idem     *idempotency.Store
+	webhooks Retrier
 }
 
-// NewResolver returns the root resolver over client, with connection
-// cursors held in store.
-func NewResolver(client *ent.Client, store *cursors.Store) *Resolver {
-	return &Resolver{client: client, cursors: store}
+// Retrier sends an event again now (the webhook worker's manual retry).
+type Retrier interface {
+	Retry(ctx context.Context, eventID string) (*ent.EventDeliveryAttempt, error)
+}
+
+// Deps are what the GraphQL API is served from: reads go to ent, writes to
+// the domain core, as REST's do.
+type Deps struct {
+	Client  *ent.Client
+	Cursors *cursors.Store
+	Auth    *auth.Authenticator
+	Service *payments.Service
+	// Idempotency keeps the mutations' idempotency keys; nil refuses every
+	// mutation that carries one (fail closed), as REST does.
+	Idempotency *idempotency.Store
+	// Webhooks retries deliveries; nil refuses retryWebhookDelivery.
+	Webhooks Retrier
+}
+
+// NewResolver returns the root resolver over d.
+func NewResolver(d Deps) *Resolver {
+	return &Resolver{client: d.Client, cursors: d.Cursors, svc: d.Service, idem: d.Idempotency, webhooks: d.Webhooks}
 }
 
 // MaxPageSize bounds first and last on every connection.
@@ -84,9 +108,12 @@ func nodeType(_ context.Context, id string) (string, error) {
 // node resolves one id; an unknown or foreign id is null, not an error, so
 // node(id:) never tells whether another merchant's object exists.
 func (r *Resolver) node(ctx context.Context, id string) (ent.Noder, error) {
-	n, err := r.client.Noder(ctx, id, ent.WithNodeType(nodeType))
+	n, err := r.client.Noder(collecting(ctx), id, ent.WithNodeType(nodeType))
 	if ent.IsNotFound(err) {
 		return nil, nil
+	}
+	if pi, ok := n.(*ent.PaymentIntent); ok {
+		wantConnectorAccounts(ctx, pi)
 	}
 	return n, err
 }

@@ -546,6 +546,13 @@ func (s *Service) ConnectorCredentials(row *ent.MerchantConnectorAccount) (map[s
 	return out, nil
 }
 
+// ConnectorAccountView is a connector account row as callers may see it:
+// the sealed members opened only to be masked. GraphQL maps it from the rows
+// its connections load.
+func (s *Service) ConnectorAccountView(row *ent.MerchantConnectorAccount) (*ConnectorAccount, error) {
+	return s.connectorAccountView(row)
+}
+
 // connectorAccountView opens the sealed members only to mask them.
 func (s *Service) connectorAccountView(row *ent.MerchantConnectorAccount) (*ConnectorAccount, error) {
 	requiresSecret := true

@@ -27,6 +27,7 @@ import (
 	"switchyard/ent/paymentmethod"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
+	"switchyard/ent/schema"
 	"switchyard/ent/schema/schematype"
 	"switchyard/ent/webhookdeliverytask"
 	"switchyard/internal/tenancy"
@@ -561,6 +562,10 @@ var (
 		"requires_fulfillment", "requires_vendor_account_creation")
 )
 
+// webhookEventTypes are the event types webhook_details.enabled_event_types
+// may name (an empty list means every type).
+var webhookEventTypes = accountValueSet(schema.EventTypes...)
+
 func accountValueSet(vs ...string) map[string]bool {
 	m := make(map[string]bool, len(vs))
 	for _, v := range vs {
@@ -594,6 +599,7 @@ func checkWebhookDetails(w *schematype.WebhookDetails) error {
 		{"payment_statuses_enabled", w.PaymentStatusesEnabled, webhookIntentStatuses},
 		{"refund_statuses_enabled", w.RefundStatusesEnabled, webhookRefundStatuses},
 		{"payout_statuses_enabled", w.PayoutStatusesEnabled, webhookPayoutStatuses},
+		{"enabled_event_types", w.EnabledEventTypes, webhookEventTypes},
 	} {
 		for i, v := range f.values {
 			if !f.allowed[v] {

@@ -28,7 +28,10 @@ type Service struct {
 	// rowLocks is false on SQLite, which has no SELECT … FOR UPDATE and
 	// serialises writers anyway (one connection).
 	rowLocks bool
-	deps     Deps
+	// concurrentReads lets independent reads run at once on the pool's
+	// connections (MySQL; SQLite has one connection).
+	concurrentReads bool
+	deps            Deps
 }
 
 // Deps are what payment operations need beyond the database.
@@ -56,10 +59,11 @@ func (s *Service) Configure(d Deps) {
 // sealing secrets with box.
 func NewService(client *ent.Client, box *secrets.Box, dialectName string) *Service {
 	return &Service{
-		client:   client,
-		box:      box,
-		now:      func() time.Time { return time.Now().UTC() },
-		rowLocks: dialectName == dialect.MySQL,
+		client:          client,
+		box:             box,
+		now:             func() time.Time { return time.Now().UTC() },
+		rowLocks:        dialectName == dialect.MySQL,
+		concurrentReads: dialectName == dialect.MySQL,
 	}
 }
 

@@ -2,6 +2,8 @@ package payments
 
 import (
 	"context"
+	"errors"
+	"sync"
 
 	"switchyard/ent"
 	"switchyard/ent/capture"
@@ -93,7 +95,8 @@ func errPaymentNotFound() *Error {
 }
 
 // LoadViews loads the nested records of many payments with one query per
-// kind, whatever their number (no N+1).
+// kind, whatever their number (no N+1); the kinds are read concurrently
+// where the database allows (runReads).
 func (s *Service) LoadViews(ctx context.Context, intents []*ent.PaymentIntent) ([]*PaymentView, error) {
 	return s.loadViews(ctx, s.client, intents)
 }
@@ -115,10 +118,49 @@ func (s *Service) loadViews(ctx context.Context, db *ent.Client, intents []*ent.
 	if len(intents) == 0 {
 		return views, nil
 	}
-	attempts, err := db.PaymentAttempt.Query().
-		Where(paymentattempt.PaymentIntentIDIn(ids...)).
-		Order(ent.Asc(paymentattempt.FieldCreatedAt), ent.Asc(paymentattempt.FieldID)).All(ctx)
-	if err != nil {
+	var (
+		attempts []*ent.PaymentAttempt
+		caps     []*ent.Capture
+		refs     []*ent.Refund
+		dps      []*ent.Dispute
+		incs     []*ent.IncrementalAuthorization
+		custs    []*ent.Customer
+	)
+	loads := []func() error{
+		func() (err error) {
+			attempts, err = db.PaymentAttempt.Query().Where(paymentattempt.PaymentIntentIDIn(ids...)).
+				Order(ent.Asc(paymentattempt.FieldCreatedAt), ent.Asc(paymentattempt.FieldID)).All(ctx)
+			return err
+		},
+		func() (err error) {
+			caps, err = db.Capture.Query().Where(capture.PaymentIntentIDIn(ids...)).
+				Order(ent.Asc(capture.FieldCaptureSequence)).All(ctx)
+			return err
+		},
+		func() (err error) {
+			refs, err = db.Refund.Query().Where(refund.PaymentIntentIDIn(ids...)).
+				Order(ent.Asc(refund.FieldCreatedAt), ent.Asc(refund.FieldID)).All(ctx)
+			return err
+		},
+		func() (err error) {
+			dps, err = db.Dispute.Query().Where(dispute.PaymentIntentIDIn(ids...)).
+				Order(ent.Asc(dispute.FieldCreatedAt), ent.Asc(dispute.FieldID)).All(ctx)
+			return err
+		},
+		func() (err error) {
+			incs, err = db.IncrementalAuthorization.Query().
+				Where(incrementalauthorization.PaymentIntentIDIn(ids...)).
+				Order(ent.Asc(incrementalauthorization.FieldCreatedAt)).All(ctx)
+			return err
+		},
+	}
+	if len(customerIDs) > 0 {
+		loads = append(loads, func() (err error) {
+			custs, err = db.Customer.Query().Where(customer.IDIn(customerIDs...)).All(ctx)
+			return err
+		})
+	}
+	if err := s.runReads(db, loads); err != nil {
 		return nil, ErrInternal(err)
 	}
 	for _, a := range attempts {
@@ -128,53 +170,53 @@ func (s *Service) loadViews(ctx context.Context, db *ent.Client, intents []*ent.
 			v.Active = a
 		}
 	}
-	caps, err := db.Capture.Query().Where(capture.PaymentIntentIDIn(ids...)).
-		Order(ent.Asc(capture.FieldCaptureSequence)).All(ctx)
-	if err != nil {
-		return nil, ErrInternal(err)
-	}
 	for _, c := range caps {
 		byID[c.PaymentIntentID].Captures = append(byID[c.PaymentIntentID].Captures, c)
-	}
-	refs, err := db.Refund.Query().Where(refund.PaymentIntentIDIn(ids...)).
-		Order(ent.Asc(refund.FieldCreatedAt), ent.Asc(refund.FieldID)).All(ctx)
-	if err != nil {
-		return nil, ErrInternal(err)
 	}
 	for _, r := range refs {
 		byID[r.PaymentIntentID].Refunds = append(byID[r.PaymentIntentID].Refunds, r)
 	}
-	dps, err := db.Dispute.Query().Where(dispute.PaymentIntentIDIn(ids...)).
-		Order(ent.Asc(dispute.FieldCreatedAt), ent.Asc(dispute.FieldID)).All(ctx)
-	if err != nil {
-		return nil, ErrInternal(err)
-	}
 	for _, d := range dps {
 		byID[d.PaymentIntentID].Disputes = append(byID[d.PaymentIntentID].Disputes, d)
-	}
-	incs, err := db.IncrementalAuthorization.Query().
-		Where(incrementalauthorization.PaymentIntentIDIn(ids...)).
-		Order(ent.Asc(incrementalauthorization.FieldCreatedAt)).All(ctx)
-	if err != nil {
-		return nil, ErrInternal(err)
 	}
 	for _, inc := range incs {
 		byID[inc.PaymentIntentID].IncrementalAuthorizations = append(byID[inc.PaymentIntentID].IncrementalAuthorizations, inc)
 	}
-	if len(customerIDs) > 0 {
-		custs, err := db.Customer.Query().Where(customer.IDIn(customerIDs...)).All(ctx)
-		if err != nil {
-			return nil, ErrInternal(err)
-		}
-		byCustomer := make(map[string]*ent.Customer, len(custs))
-		for _, c := range custs {
-			byCustomer[c.ID] = c
-		}
-		for _, v := range views {
-			if v.Intent.CustomerID != nil {
-				v.Customer = byCustomer[*v.Intent.CustomerID]
-			}
+	byCustomer := make(map[string]*ent.Customer, len(custs))
+	for _, c := range custs {
+		byCustomer[c.ID] = c
+	}
+	for _, v := range views {
+		if v.Intent.CustomerID != nil {
+			v.Customer = byCustomer[*v.Intent.CustomerID]
 		}
 	}
 	return views, nil
+}
+
+// runReads runs independent reads. On MySQL, through the service's pooled
+// client, they run at once, each on its own connection, so a page waits for
+// the slowest of its nested queries rather than their sum. In a transaction
+// (one connection) and on SQLite (one connection anyway) they run one after
+// the other.
+func (s *Service) runReads(db *ent.Client, reads []func() error) error {
+	if db != s.client || !s.concurrentReads {
+		for _, read := range reads {
+			if err := read(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	errs := make([]error, len(reads))
+	var wg sync.WaitGroup
+	for i, read := range reads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = read()
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"sync"
 
 	"switchyard/internal/auth"
 	"switchyard/internal/idempotency"
@@ -96,10 +97,29 @@ func (a *api) handle(pattern string, access Access, fn handlerFunc) {
 			a.idempotent(w, r, p, keys[0], fn)
 			return
 		}
-		status, body := run(r, fn)
-		writeBody(w, status, body)
+		v, err := fn(r)
+		if err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		// Nothing keeps this body once written (unlike an idempotent
+		// one), so it is encoded into a reused buffer: a page of the list
+		// is some hundreds of KB.
+		buf := bodyBuffers.Get().(*bytes.Buffer)
+		buf.Reset()
+		encodeInto(buf, v)
+		writeBody(w, http.StatusOK, buf.Bytes())
+		if buf.Cap() <= maxPooledBody {
+			bodyBuffers.Put(buf)
+		}
 	})
 }
+
+// bodyBuffers are the encoding buffers of responses, reused up to
+// maxPooledBody bytes.
+var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const maxPooledBody = 4 << 20
 
 func mutating(method string) bool {
 	switch method {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 
 	"switchyard/payments"
 )
@@ -50,15 +51,21 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 // encodeJSON is v as the wire writes it (one line, newline-terminated).
 func encodeJSON(v any) []byte {
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(v); err != nil {
+	encodeInto(&buf, v)
+	return buf.Bytes()
+}
+
+// encodeInto appends v's encoding (encodeJSON's) to buf.
+func encodeInto(buf *bytes.Buffer, v any) {
+	if err := json.NewEncoder(buf).Encode(v); err != nil {
 		panic(fmt.Sprintf("rest: encode %T: %v", v, err)) // wire types always encode
 	}
-	return buf.Bytes()
 }
 
 // writeBody writes an encoded JSON body with status.
 func writeBody(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }

@@ -784,10 +784,10 @@ func TestPaymentsListStatements(t *testing.T) {
 			t.Errorf("?%s costs %d statements, ?%s costs %d:\n%s\n---\n%s", q.small, len(small), q.large, len(large),
 				strings.Join(small, "\n"), strings.Join(large, "\n"))
 		}
-		// The API key, the cursor and customer when given, the page, and one
-		// query per nested kind (attempts, captures, refunds, disputes,
-		// incremental authorizations, customers).
-		want := 1 + 1 + 6
+		// The API key, the cursor and customer when given, the page's keys
+		// and rows, and one query per nested kind (attempts, captures,
+		// refunds, disputes, incremental authorizations, customers).
+		want := 1 + 2 + 6
 		for _, p := range []string{"starting_after", "ending_before", "customer_id"} {
 			if strings.Contains(q.large, p) {
 				want++

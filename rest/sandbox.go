@@ -6,10 +6,9 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"strconv"
-	"strings"
 
 	"switchyard/ent/paymentintent"
+	"switchyard/ent/schema/schematype"
 	"switchyard/payments"
 )
 
@@ -222,37 +221,7 @@ func renderSandbox(w http.ResponseWriter, status int, v sandboxView) {
 	_, _ = w.Write(buf.Bytes())
 }
 
-// minorDigits are the ISO 4217 currencies whose minor unit is not a
-// hundredth, for showing amounts in major units.
-var minorDigits = func() map[string]int {
-	m := map[string]int{}
-	for _, c := range strings.Fields("BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX VND VUV XAF XOF XPF") {
-		m[c] = 0
-	}
-	for _, c := range strings.Fields("BHD IQD JOD KWD LYD OMR TND") {
-		m[c] = 3
-	}
-	return m
-}()
-
 // majorUnits shows a minor-unit amount in major units: 1050 USD → "10.50".
 func majorUnits(minor int64, currency string) string {
-	digits, ok := minorDigits[currency]
-	if !ok {
-		digits = 2
-	}
-	s := strconv.FormatInt(minor, 10)
-	if digits == 0 {
-		return s
-	}
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	for len(s) <= digits {
-		s = "0" + s
-	}
-	s = s[:len(s)-digits] + "." + s[len(s)-digits:]
-	if neg {
-		s = "-" + s
-	}
-	return s
+	return schematype.Currency(currency).Major(minor)
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sort"
+	"sync"
 	"time"
 
 	"entgo.io/ent/dialect/sql"
@@ -31,7 +32,8 @@ type Options struct {
 	AllowPrivate bool
 	// RowLocks claims tasks with SELECT … FOR UPDATE SKIP LOCKED (MySQL).
 	RowLocks bool
-	// BatchSize is how many due tasks one claim takes (default 20).
+	// BatchSize is how many due tasks one claim takes and delivers at once
+	// (default 20).
 	BatchSize int
 	// PollInterval is the wait when nothing is due (default 500 ms).
 	PollInterval time.Duration
@@ -115,17 +117,37 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 	if err != nil || len(tasks) == 0 {
 		return 0, err
 	}
+	// The batch is delivered concurrently: every task is settled within one
+	// delivery timeout of its claim, inside its lease, however slow the
+	// receivers are (one after the other, a batch of slow receivers would
+	// outlast the lease and another worker would claim its tail again), and
+	// one slow merchant does not hold up the others' events.
+	var wg sync.WaitGroup
 	for _, t := range tasks {
-		if err := w.deliverTask(sys, t); err != nil {
-			w.opts.Log.ErrorContext(ctx, "webhook delivery", "task", t.ID, "err", err)
-		}
+		wg.Go(func() {
+			if err := w.deliverTask(sys, t); err != nil {
+				w.opts.Log.ErrorContext(ctx, "webhook delivery", "task", t.ID, "err", err)
+			}
+		})
 	}
+	wg.Wait()
 	return len(tasks), nil
 }
 
-// claim takes due tasks and leases them: their next_attempt_at moves past
-// the delivery timeout, so a crashed worker's tasks become due again and
-// are delivered at least once.
+// lease is how long a claimed task stays reserved for its worker: the
+// delivery timeout, plus a margin for recording the outcome (the timeout
+// itself, at least 5 s and at most 30 s). A worker that dies holding a task
+// leaves it due again when the lease ends, so delivery is at least once.
+func (w *Worker) lease() time.Duration {
+	return w.opts.Timeout + min(max(w.opts.Timeout, 5*time.Second), 30*time.Second)
+}
+
+// claim takes due tasks and leases them: their next_attempt_at moves to the
+// end of the lease, so a crashed worker's tasks become due again and are
+// delivered at least once. On MySQL the rows are claimed with SELECT … FOR
+// UPDATE SKIP LOCKED: concurrent claimers (other workers, other processes)
+// skip each other's rows instead of waiting for them, and none takes a task
+// another one holds.
 func (w *Worker) claim(ctx context.Context) ([]*ent.WebhookDeliveryTask, error) {
 	tx, err := w.client.Tx(ctx)
 	if err != nil {
@@ -144,7 +166,7 @@ func (w *Worker) claim(ctx context.Context) ([]*ent.WebhookDeliveryTask, error) 
 		_ = tx.Rollback()
 		return nil, err
 	}
-	lease := now.Add(w.opts.Timeout + 30*time.Second)
+	lease := now.Add(w.lease())
 	for i, t := range tasks {
 		if tasks[i], err = t.Update().SetLockedUntil(lease).SetNextAttemptAt(lease).Save(ctx); err != nil {
 			_ = tx.Rollback()

@@ -3,7 +3,8 @@
 //
 //	go run ./cmd/loadgen -payments 1000000 -dsn 'root@tcp(127.0.0.1:3306)/'
 //
-// For each size (-small, 10,000 by default, then -payments) it:
+// It prepares two sizes side by side, -small (10,000 by default) and
+// -payments. For each it:
 //
 //  1. creates a fresh database on the server -dsn names and migrates it
 //     (internal/store, through internal/app);
@@ -11,29 +12,39 @@
 //     bootstraps the demo merchant and serves the real HTTP handler on a
 //     loopback port;
 //  3. seeds that many payments for the demo merchant with multi-row INSERTs
-//     (batches of -batch rows): created_at spread over about a year with
-//     ties, real random ids, a mix of statuses, and attempts, captures,
-//     refunds, disputes and customers on a share of them, so the page's
-//     nested loading has work to do;
-//  4. prints the MariaDB plan (EXPLAIN) of the statements the server sent for
-//     each scenario, and fails unless the page query reads the keyset index
-//     (merchant_id, created_at, id); -v prints every plan row;
-//  5. measures -requests calls of each scenario, after -warmup calls:
-//     first   GET /payments/list?limit=100
-//     deep    GET /payments/list?limit=100&starting_after=<the payment ~90% down>
-//     range   GET /payments/list?limit=100&created.gte=…&created.lt=… (mid-list)
-//     and, interleaved with them, the baseline: a database/sql program on
-//     the same DSN running the same keyset SELECT (with the cursor lookup
-//     for deep) and the same nested SELECTs, encoding the rows as JSON;
-//  6. drops the database (unless -keep).
+//     of -batch rows: created_at spread over about a year with ties, real
+//     random ids, a mix of statuses, and attempts, captures, refunds,
+//     disputes and customers on a share of them, so the page's nested
+//     loading has work to do (see seed for how it stays fast);
+//  4. EXPLAINs the statements the server sent for each scenario and fails
+//     unless the page is read from the keyset index (merchant_id,
+//     created_at, id) alone, as a range from the cursor or bound when there
+//     is one; -v prints every plan row.
+//
+// Then it measures, for each scenario, -requests rounds after -warmup:
+//
+//	first   GET /payments/list?limit=100
+//	deep    GET /payments/list?limit=100&starting_after=<the payment ~90% down>
+//	range   GET /payments/list?limit=100&created.gte=…&created.lt=… (mid-list)
+//
+// A round calls, for each size, the server (over HTTP, keep-alive, whole
+// body read) and the baseline back to back: a database/sql program on the
+// app's DSN running the same statements (the cursor lookup for deep, the
+// page's keys, its rows, one SELECT per nested kind) and encoding the rows
+// as JSON. Sizes and sides take turns going first, so every figure of a
+// scenario covers the same stretch of time.
 //
 // It prints the median and p95 of each, the ratio server/baseline (target
-// ≤ 1.5×) and, at the end, the ratio of the page time at -payments to the
-// page time at -small (target ≤ 1.3×). Absolute times depend on the machine;
-// the ratios are what to compare. Everything stays on loopback: the HTTP
-// listener, and the database and Redis must be local. The whole run is
-// bounded by -timeout and stops by itself (or on Ctrl-C, still dropping its
-// databases).
+// ≤ 1.5×) both as a ratio of those quantiles and as the median of the
+// back-to-back pairs ("paired", steadier on a busy machine), and the ratio
+// of the page time at -payments to the page time at -small (target ≤ 1.3×).
+// Absolute times depend on the machine; compare the ratios.
+//
+// Everything stays local: the HTTP listener is on 127.0.0.1, and the
+// database and Redis must be loopback addresses. The run is bounded by
+// -timeout (and every statement by MariaDB's max_statement_time), stops by
+// itself, and drops its databases at the end, on error or on Ctrl-C too,
+// unless -keep.
 package main
 
 import (
@@ -103,21 +114,26 @@ func run(ctx context.Context, o options, out io.Writer) error {
 		sizes = append(sizes, o.small)
 	}
 	sizes = append(sizes, o.payments)
-	results := map[int]map[string]result{}
+	var envs []*runEnv
 	for _, n := range sizes {
-		res, err := runSize(ctx, o, n, out)
+		env, cleanup, err := setupSize(ctx, o, n, out)
+		defer cleanup()
 		if err != nil {
 			return err
 		}
-		results[n] = res
+		envs = append(envs, env)
 	}
-	if len(sizes) == 2 {
-		fmt.Fprintf(out, "\nscale: page time at %s payments / page time at %s (target ≤ 1.30×)\n", human(sizes[1]), human(sizes[0]))
-		fmt.Fprintf(out, "  %-6s %14s %14s\n", "", "server p50", "baseline p50")
+	results, err := measure(ctx, envs)
+	if err != nil {
+		return err
+	}
+	if len(envs) == 2 {
+		small, big := envs[0].n, envs[1].n
+		fmt.Fprintf(out, "\nscale: page time at %s payments / page time at %s, measured side by side (target ≤ 1.30×)\n", human(big), human(small))
+		fmt.Fprintf(out, "%-6s %14s %14s\n", "", "server p50", "baseline p50")
 		for _, s := range scenarioNames {
-			big, small := results[sizes[1]][s], results[sizes[0]][s]
-			fmt.Fprintf(out, "  %-6s %13.2f× %13.2f×\n", s,
-				ratio(big.server.p50, small.server.p50), ratio(big.baseline.p50, small.baseline.p50))
+			b, sm := results[1][s], results[0][s]
+			fmt.Fprintf(out, "%-6s %13.2f× %13.2f×\n", s, ratio(b.server.p50, sm.server.p50), ratio(b.baseline.p50, sm.baseline.p50))
 		}
 	}
 	return nil

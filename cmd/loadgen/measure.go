@@ -38,7 +38,7 @@ type scenario struct {
 func buildScenarios(ctx context.Context, env *runEnv) ([]*scenario, error) {
 	var deep string
 	if err := env.baseline.QueryRowContext(ctx, "SELECT payment_id FROM payment_intents WHERE merchant_id = ? "+
-		"ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?", env.merchant, env.n*9/10).Scan(&deep); err != nil {
+		"ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?", env.merchant, min(env.n*9/10, env.n-pageSize-1)).Scan(&deep); err != nil {
 		return nil, fmt.Errorf("deep cursor: %w", err)
 	}
 	var mid time.Time
@@ -69,52 +69,95 @@ func statsOf(d []time.Duration) stats {
 	return stats{p50: at(0.50), p95: at(0.95)}
 }
 
-// result is one scenario's figures.
+// result is one scenario's figures at one size.
 type result struct {
 	server, baseline stats
-	serverBytes      int
-	baselineBytes    int
+	// paired is the median of server/baseline over the back-to-back pairs:
+	// the ratio with the machine's moment-to-moment load taken out.
+	paired        float64
+	serverBytes   int
+	baselineBytes int
 }
 
-// measure runs every scenario: warm-up calls, then -requests calls of the
-// server and as many runs of the baseline, interleaved (alternating which
-// goes first) so both see the same machine. Before timing, it checks both
-// return the same page of payments.
-func measure(ctx context.Context, env *runEnv, scenarios []*scenario) (map[string]result, error) {
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4, DisableCompression: true}}
-	bl := &baseline{db: env.baseline, merchant: env.merchant}
-	var body bytes.Buffer
-	callServer := func(sc *scenario) (time.Duration, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, env.baseURL+"/payments/list?"+sc.query, nil)
-		if err != nil {
-			return 0, err
-		}
-		req.Header.Set("api-key", env.key)
-		body.Reset()
-		start := time.Now()
-		resp, err := client.Do(req)
-		if err != nil {
-			return 0, err
-		}
-		_, err = io.Copy(&body, resp.Body)
-		resp.Body.Close()
-		took := time.Since(start)
-		if err != nil {
-			return 0, err
-		}
-		if resp.StatusCode != http.StatusOK {
-			return 0, fmt.Errorf("%s: %s: %s", sc.name, resp.Status, abbreviate(body.String(), 300))
-		}
-		return took, nil
-	}
-	callBaseline := func(sc *scenario) (time.Duration, []string, error) {
-		start := time.Now()
-		ids, err := bl.page(ctx, sc)
-		return time.Since(start), ids, err
-	}
+// sampler calls one size's server and baseline.
+type sampler struct {
+	env    *runEnv
+	client *http.Client
+	bl     *baseline
+	body   bytes.Buffer
+}
 
-	if env.o.cpuProfile != "" {
-		f, err := os.Create(env.o.cpuProfile)
+func (s *sampler) server(ctx context.Context, sc *scenario) (time.Duration, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.env.baseURL+"/payments/list?"+sc.query, nil)
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("api-key", s.env.key)
+	s.body.Reset()
+	start := time.Now()
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	_, err = io.Copy(&s.body, resp.Body)
+	resp.Body.Close()
+	took := time.Since(start)
+	if err != nil {
+		return 0, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("%s: %s: %s", sc.name, resp.Status, abbreviate(s.body.String(), 300))
+	}
+	return took, nil
+}
+
+func (s *sampler) baseline(ctx context.Context, sc *scenario) (time.Duration, []string, error) {
+	start := time.Now()
+	ids, err := s.bl.page(ctx, sc)
+	return time.Since(start), ids, err
+}
+
+// check makes sure the server and the baseline return the same full page.
+func (s *sampler) check(ctx context.Context, sc *scenario) error {
+	if _, err := s.server(ctx, sc); err != nil {
+		return err
+	}
+	var page []struct {
+		Size int `json:"size"`
+		Data []struct {
+			PaymentID string `json:"payment_id"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(s.body.Bytes(), &page); err != nil || len(page) != 1 {
+		return fmt.Errorf("%s: the body is not [{size, data}]: %v", sc.name, err)
+	}
+	var got []string
+	for _, d := range page[0].Data {
+		got = append(got, d.PaymentID)
+	}
+	_, want, err := s.baseline(ctx, sc)
+	if err != nil {
+		return err
+	}
+	if len(got) != pageSize || page[0].Size != pageSize || !slices.Equal(got, want) {
+		return fmt.Errorf("%s at %s: the server's page (%d) is not the baseline's (%d)", sc.name, human(s.env.n), len(got), len(want))
+	}
+	return nil
+}
+
+// measure runs every scenario on every size: -warmup rounds, then
+// -requests rounds. A round calls, for each size, the server and the
+// baseline back to back, rotating which size and which side goes first, so
+// every figure of a scenario is taken over the same stretch of time.
+func measure(ctx context.Context, envs []*runEnv) ([]map[string]result, error) {
+	o := envs[0].o
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4, DisableCompression: true}}
+	samplers := make([]*sampler, len(envs))
+	for i, env := range envs {
+		samplers[i] = &sampler{env: env, client: client, bl: &baseline{db: env.baseline, merchant: env.merchant}}
+	}
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
 		if err != nil {
 			return nil, err
 		}
@@ -124,76 +167,73 @@ func measure(ctx context.Context, env *runEnv, scenarios []*scenario) (map[strin
 		}
 		defer pprof.StopCPUProfile()
 	}
-	out := map[string]result{}
-	fmt.Fprintf(env.out, "%-6s %22s %22s %20s   (target ≤ 1.50×)\n", "", "server p50 / p95", "baseline p50 / p95", "ratio p50 / p95")
-	for _, sc := range scenarios {
-		// Same page on both sides, full, with nested records loaded.
-		if _, err := callServer(sc); err != nil {
-			return nil, err
-		}
-		var page []struct {
-			Size int `json:"size"`
-			Data []struct {
-				PaymentID string `json:"payment_id"`
-			} `json:"data"`
-		}
-		if err := json.Unmarshal(body.Bytes(), &page); err != nil || len(page) != 1 {
-			return nil, fmt.Errorf("%s: the body is not [{size, data}]: %v", sc.name, err)
-		}
-		var got []string
-		for _, d := range page[0].Data {
-			got = append(got, d.PaymentID)
-		}
-		_, want, err := callBaseline(sc)
-		if err != nil {
-			return nil, err
-		}
-		if len(got) != pageSize || !slices.Equal(got, want) {
-			return nil, fmt.Errorf("%s: the server's page (%d) is not the baseline's (%d)", sc.name, len(got), len(want))
-		}
-		serverBytes, baselineBytes := body.Len(), bl.out.Len()
-
-		for range env.o.warmup {
-			if _, err := callServer(sc); err != nil {
+	results := make([]map[string]result, len(envs))
+	for i := range results {
+		results[i] = map[string]result{}
+	}
+	for k, name := range scenarioNames {
+		type sample struct{ srv, base []time.Duration }
+		samples := make([]sample, len(envs))
+		for i, s := range samplers {
+			if err := s.check(ctx, s.env.scenarios[k]); err != nil {
 				return nil, err
 			}
-			if _, _, err := callBaseline(sc); err != nil {
-				return nil, err
-			}
+			r := results[i][name]
+			r.serverBytes, r.baselineBytes = s.body.Len(), s.bl.out.Len()
+			results[i][name] = r
 		}
-		var srv, base []time.Duration
-		for i := range env.o.requests {
+		for round := range o.warmup + o.requests {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			order := []bool{true, false}
-			if i%2 == 1 {
-				order = []bool{false, true}
-			}
-			for _, server := range order {
-				if server {
-					d, err := callServer(sc)
-					if err != nil {
-						return nil, err
+			for j := range samplers {
+				i := (j + round) % len(samplers)
+				s, sc := samplers[i], samplers[i].env.scenarios[k]
+				var ds, db time.Duration
+				var err error
+				if round%2 == 0 {
+					if ds, err = s.server(ctx, sc); err == nil {
+						db, _, err = s.baseline(ctx, sc)
 					}
-					srv = append(srv, d)
 				} else {
-					d, _, err := callBaseline(sc)
-					if err != nil {
-						return nil, err
+					if db, _, err = s.baseline(ctx, sc); err == nil {
+						ds, err = s.server(ctx, sc)
 					}
-					base = append(base, d)
+				}
+				if err != nil {
+					return nil, err
+				}
+				if round >= o.warmup {
+					samples[i].srv = append(samples[i].srv, ds)
+					samples[i].base = append(samples[i].base, db)
 				}
 			}
 		}
-		r := result{server: statsOf(srv), baseline: statsOf(base), serverBytes: serverBytes, baselineBytes: baselineBytes}
-		out[sc.name] = r
-		fmt.Fprintf(env.out, "%-6s %10s / %9s %10s / %9s %9.2f× / %6.2f×   page %s KB, baseline %s KB\n", sc.name,
-			ms(r.server.p50), ms(r.server.p95), ms(r.baseline.p50), ms(r.baseline.p95),
-			ratio(r.server.p50, r.baseline.p50), ratio(r.server.p95, r.baseline.p95),
-			human(serverBytes/1024), human(baselineBytes/1024))
+		for i, sm := range samples {
+			r := results[i][name]
+			r.server, r.baseline = statsOf(sm.srv), statsOf(sm.base)
+			pairs := make([]float64, len(sm.srv))
+			for j := range sm.srv {
+				pairs[j] = ratio(sm.srv[j], sm.base[j])
+			}
+			slices.Sort(pairs)
+			r.paired = pairs[len(pairs)/2]
+			results[i][name] = r
+		}
 	}
-	return out, nil
+	for i, env := range envs {
+		fmt.Fprintf(env.out, "\nGET /payments/list?limit=100 at %s payments: server (HTTP, in-process) vs baseline (database/sql + JSON), %d calls each\n",
+			human(env.n), o.requests)
+		fmt.Fprintf(env.out, "%-6s %21s %21s %15s %7s   %s\n", "", "server p50 / p95", "baseline p50 / p95", "ratio p50/p95", "paired", "(target ≤ 1.50×)")
+		for _, name := range scenarioNames {
+			r := results[i][name]
+			fmt.Fprintf(env.out, "%-6s %9s / %9s %9s / %9s %6.2f× / %5.2f× %6.2f×   page %s KB, baseline %s KB\n", name,
+				ms(r.server.p50), ms(r.server.p95), ms(r.baseline.p50), ms(r.baseline.p95),
+				ratio(r.server.p50, r.baseline.p50), ratio(r.server.p95, r.baseline.p95), r.paired,
+				human(r.serverBytes/1024), human(r.baselineBytes/1024))
+		}
+	}
+	return results, nil
 }
 
 func ms(d time.Duration) string { return strconv.FormatFloat(float64(d)/1e6, 'f', 2, 64) + "ms" }
@@ -226,10 +266,23 @@ func (b *baseline) page(ctx context.Context, sc *scenario) ([]string, error) {
 		where = append(where, "created_at >= ?", "created_at < ?")
 		args = append(args, sc.from, sc.until)
 	}
-	payments, err := b.query(ctx, "SELECT * FROM payment_intents WHERE "+strings.Join(where, " AND ")+
+	// The page's keys from the index, then its rows, as the server reads them
+	// (see payments.ListPayments).
+	keys, err := b.query(ctx, "SELECT id FROM payment_intents WHERE "+strings.Join(where, " AND ")+
 		" ORDER BY created_at DESC, id DESC LIMIT "+strconv.Itoa(pageSize), args...)
 	if err != nil {
 		return nil, err
+	}
+	keyArgs := []any{b.merchant}
+	for _, k := range keys.rows {
+		keyArgs = append(keyArgs, string(k[0].([]byte)))
+	}
+	payments := &table{}
+	if len(keys.rows) > 0 {
+		if payments, err = b.query(ctx, "SELECT * FROM payment_intents WHERE merchant_id = ? AND id IN ("+
+			strings.TrimSuffix(strings.Repeat("?, ", len(keys.rows)), ", ")+") ORDER BY created_at DESC, id DESC", keyArgs...); err != nil {
+			return nil, err
+		}
 	}
 	ids := make([]string, len(payments.rows))
 	byID := make(map[string]int, len(payments.rows))

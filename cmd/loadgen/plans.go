@@ -99,11 +99,12 @@ func explainScenarios(ctx context.Context, env *runEnv, scenarios []*scenario) e
 			if err != nil {
 				return fmt.Errorf("%s: %w", sc.name, err)
 			}
+			// The page's keys: the statement on payment_intents that orders.
 			isPage := strings.Contains(s.query, "FROM `payment_intents`") && strings.Contains(s.query, "ORDER BY")
 			if env.o.verbose {
 				fmt.Fprintf(env.out, "  EXPLAIN [%s] %s\n", sc.name, abbreviate(s.query, 160))
 				for _, r := range rows {
-					fmt.Fprintf(env.out, "    %s\n", r)
+					fmt.Fprintf(env.out, "    table=%s type=%s key=%s rows≈%s extra=%q\n", r["table"], r["type"], r["key"], r["rows"], r["Extra"])
 				}
 			}
 			if !isPage {
@@ -111,9 +112,18 @@ func explainScenarios(ctx context.Context, env *runEnv, scenarios []*scenario) e
 			}
 			pageFound = true
 			r := rows[0]
-			fmt.Fprintf(env.out, "plan %-6s payment_intents: type=%s key=%s rows≈%s extra=%q\n", sc.name, r["type"], r["key"], r["rows"], r["Extra"])
+			fmt.Fprintf(env.out, "plan %-6s page keys: type=%s key=%s rows≈%s extra=%q\n", sc.name, r["type"], r["key"], r["rows"], r["Extra"])
 			if r["key"] != keysetIndex {
 				return fmt.Errorf("%s: the page query reads %q, not the keyset index %s:\n%s", sc.name, r["key"], keysetIndex, s.query)
+			}
+			// With a cursor or a created range the scan must start at it (a
+			// range), not walk the merchant's whole index (ref) from the newest;
+			// and it reads the index alone.
+			if (sc.cursor != "" || !sc.from.IsZero()) && r["type"] != "range" {
+				return fmt.Errorf("%s: the page query reads the keyset index by %s, not as a range from its bound:\n%s", sc.name, r["type"], s.query)
+			}
+			if !strings.Contains(r["Extra"], "Using index") {
+				return fmt.Errorf("%s: the page's keys are not read from the index alone (%q):\n%s", sc.name, r["Extra"], s.query)
 			}
 		}
 		if !pageFound {

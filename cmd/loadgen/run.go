@@ -19,55 +19,68 @@ import (
 	"switchyard/internal/ids"
 )
 
-// runSize is one size: a fresh database, the app on it, the seed, the plans
-// and the measurements; the database is dropped on the way out.
-func runSize(ctx context.Context, o options, n int, out io.Writer) (map[string]result, error) {
+// setupSize prepares one size: a fresh database, the app on it serving on
+// loopback, the seed, and the plans checked. cleanup stops the app and drops
+// the database (unless -keep); it must be called even when err != nil.
+func setupSize(ctx context.Context, o options, n int, out io.Writer) (env *runEnv, cleanup func(), err error) {
+	var undo []func()
+	cleanup = func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}
 	server, err := mysql.ParseDSN(o.dsn)
 	if err != nil {
-		return nil, err
+		return nil, cleanup, err
 	}
 	admin, err := sql.Open("mysql", o.dsn)
 	if err != nil {
-		return nil, err
+		return nil, cleanup, err
 	}
-	defer admin.Close()
+	undo = append(undo, func() { admin.Close() })
 	name := "sy_loadgen_" + strings.ToLower(ids.Base62(10))
 	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name+" CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"); err != nil {
-		return nil, fmt.Errorf("create database: %w", err)
+		return nil, cleanup, fmt.Errorf("create database: %w", err)
 	}
 	fmt.Fprintf(out, "\n== %s payments (database %s) ==\n", human(n), name)
-	defer func() {
+	undo = append(undo, func() {
 		if o.keep {
 			fmt.Fprintf(out, "kept database %s\n", name)
 			return
 		}
 		// The run's context may be over (timeout, Ctrl-C): drop anyway.
-		dctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		dctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 		defer cancel()
 		if _, err := admin.ExecContext(dctx, "DROP DATABASE IF EXISTS "+name); err != nil {
 			fmt.Fprintf(os.Stderr, "loadgen: drop database %s: %v\n", name, err)
 		}
-	}()
+	})
 
 	dbCfg := server.Clone()
 	dbCfg.DBName, dbCfg.ParseTime, dbCfg.Loc = name, true, time.UTC
+	// No statement may run away with the run (MariaDB's bound, in seconds;
+	// the driver sets unknown DSN parameters as session variables).
+	if dbCfg.Params == nil {
+		dbCfg.Params = map[string]string{}
+	}
+	dbCfg.Params["max_statement_time"] = "120"
 	dataDir, err := os.MkdirTemp("", "loadgen-")
 	if err != nil {
-		return nil, err
+		return nil, cleanup, err
 	}
-	defer os.RemoveAll(dataDir)
+	undo = append(undo, func() { os.RemoveAll(dataDir) })
 	environ := map[string]string{"SWITCHYARD_DATA_DIR": dataDir, "SWITCHYARD_ADDR": "127.0.0.1:0"}
 	if o.redis != "" {
 		environ["SWITCHYARD_REDIS_URL"] = o.redis
 	}
 	cfg, err := config.LoadFrom(environ)
 	if err != nil {
-		return nil, err
+		return nil, cleanup, err
 	}
 	cfg.Database = config.Database{Driver: config.DriverMySQL, DSN: dbCfg.FormatDSN()}
 	ln, err := net.Listen("tcp", "127.0.0.1:0") // loopback only
 	if err != nil {
-		return nil, err
+		return nil, cleanup, err
 	}
 	cfg.PublicURL = "http://" + ln.Addr().String()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -75,18 +88,18 @@ func runSize(ctx context.Context, o options, n int, out io.Writer) (map[string]r
 	a, err := app.Open(ctx, cfg, log, app.Options{Bootstrap: true, WrapDriver: plans.wrap})
 	if err != nil {
 		ln.Close()
-		return nil, fmt.Errorf("open app: %w", err)
+		return nil, cleanup, fmt.Errorf("open app: %w", err)
 	}
-	defer a.Close()
-	serveCtx, stopServing := context.WithCancel(ctx)
+	undo = append(undo, a.Close)
+	serveCtx, stopServing := context.WithCancel(context.WithoutCancel(ctx))
 	served := make(chan error, 1)
 	go func() { served <- a.Serve(serveCtx, ln) }()
-	defer func() {
+	undo = append(undo, func() {
 		stopServing()
 		if err := <-served; err != nil && !errors.Is(err, context.Canceled) {
 			fmt.Fprintf(os.Stderr, "loadgen: server: %v\n", err)
 		}
-	}()
+	})
 
 	// Seeding goes through its own pool with client-side interpolation, so
 	// a batch is one statement whatever its number of placeholders.
@@ -94,42 +107,40 @@ func runSize(ctx context.Context, o options, n int, out io.Writer) (map[string]r
 	seedCfg.InterpolateParams = true
 	seedDB, err := sql.Open("mysql", seedCfg.FormatDSN())
 	if err != nil {
-		return nil, err
+		return nil, cleanup, err
 	}
-	defer seedDB.Close()
-	env := &runEnv{
+	undo = append(undo, func() { seedDB.Close() })
+	baseline, err := sql.Open("mysql", dbCfg.FormatDSN()) // the app's DSN and pool settings
+	if err != nil {
+		return nil, cleanup, err
+	}
+	baseline.SetMaxOpenConns(50)
+	baseline.SetMaxIdleConns(25)
+	undo = append(undo, func() { baseline.Close() })
+	env = &runEnv{
 		o: o, n: n, out: out, baseURL: cfg.PublicURL, key: a.Demo.SecretKey,
 		merchant: a.Demo.MerchantID, profile: a.Demo.ProfileID, connector: a.Demo.ConnectorAccount,
-		seedDB: seedDB, plans: plans,
+		seedDB: seedDB, baseline: baseline, plans: plans,
 	}
 	st, err := seed(ctx, env)
 	if err != nil {
-		return nil, fmt.Errorf("seed: %w", err)
+		return nil, cleanup, fmt.Errorf("seed: %w", err)
 	}
-	fmt.Fprintf(out, "seeded %s payments, %s attempts, %s captures, %s refunds, %s disputes, %s customers in %s (%s rows/s)\n",
+	fmt.Fprintf(out, "seeded %s payments, %s attempts, %s captures, %s refunds, %s disputes, %s customers in %s (%s rows/s; indexes rebuilt in %s)\n",
 		human(st.payments), human(st.attempts), human(st.captures), human(st.refunds), human(st.disputes),
-		human(st.customers), st.took.Round(time.Millisecond), human(int(float64(st.rows())/st.took.Seconds())))
+		human(st.customers), st.took.Round(time.Millisecond), human(int(float64(st.rows())/st.took.Seconds())),
+		st.indexes.Round(time.Millisecond))
 	// Statistics as a long-lived table has them, not as the bulk load left them.
 	if _, err := seedDB.ExecContext(ctx, "ANALYZE TABLE payment_intents, payment_attempts, captures, refunds, disputes, incremental_authorizations, customers"); err != nil {
-		return nil, fmt.Errorf("analyze: %w", err)
+		return nil, cleanup, fmt.Errorf("analyze: %w", err)
 	}
-
-	baseline, err := sql.Open("mysql", dbCfg.FormatDSN()) // the app's DSN and pool settings
-	if err != nil {
-		return nil, err
+	if env.scenarios, err = buildScenarios(ctx, env); err != nil {
+		return nil, cleanup, err
 	}
-	defer baseline.Close()
-	baseline.SetMaxOpenConns(50)
-	baseline.SetMaxIdleConns(25)
-	env.baseline = baseline
-	scenarios, err := buildScenarios(ctx, env)
-	if err != nil {
-		return nil, err
+	if err := explainScenarios(ctx, env, env.scenarios); err != nil {
+		return nil, cleanup, err
 	}
-	if err := explainScenarios(ctx, env, scenarios); err != nil {
-		return nil, err
-	}
-	return measure(ctx, env, scenarios)
+	return env, cleanup, nil
 }
 
 // runEnv is what one size's steps share.
@@ -146,4 +157,5 @@ type runEnv struct {
 	seedDB    *sql.DB
 	baseline  *sql.DB
 	plans     *planCapture
+	scenarios []*scenario
 }

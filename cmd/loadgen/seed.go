@@ -1,11 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -17,16 +19,11 @@ import (
 // seedStats counts what seed wrote.
 type seedStats struct {
 	payments, attempts, captures, refunds, disputes, customers int
-	took                                                       time.Duration
+	took, indexes                                              time.Duration
 }
 
 func (s seedStats) rows() int {
 	return s.payments + s.attempts + s.captures + s.refunds + s.disputes + s.customers
-}
-
-// seedBatch is the rows of one batch of payments, per table.
-type seedBatch struct {
-	intents, attempts, captures, refunds, disputes [][]any
 }
 
 // Columns written, by table: the real columns of the migrated schema; the
@@ -52,21 +49,57 @@ var (
 		"phone_country_code"}
 )
 
-// seed writes env.n payments for the demo merchant, oldest first (the order
-// they would have arrived in), one multi-row INSERT per table and batch, on
-// two connections at once. created_at steps by an exponential gap averaging
-// 30 s, so a million payments span about a year; one in fifty shares the
-// previous payment's exact time, so pages split ties. Ids are real random
-// ids, as the API makes them.
+// Payment kinds of the seed, by share: 15% never confirmed, 10% declined,
+// 5% authorized and waiting for a manual capture, 70% succeeded. A share of
+// the succeeded ones (-nested overall) were captured in two parts, partly
+// refunded, and one in twenty of those disputed.
+const (
+	kindOpen = iota
+	kindFailed
+	kindAuthorized
+	kindSucceeded
+)
+
+// plannedPayment is one seeded payment, decided before anything is written.
+type plannedPayment struct {
+	id, attempt       string
+	at                time.Time
+	amount            int64
+	currency, network string
+	customer          string // customers row id, or ""
+	kind              uint8
+	nested, disputed  bool
+	described, linked bool
+	billed            bool
+}
+
+// child is a nested row to write: its id and the payment it belongs to.
+type child struct {
+	id  string
+	pay int32
+	seq int8
+}
+
+// seed writes env.n payments for the demo merchant, with their attempts,
+// captures, refunds and disputes, and the customers they name.
+//
+// created_at steps by an exponential gap averaging 30 s, so a million
+// payments span about a year, and one in fifty shares the previous
+// payment's exact time, so pages split ties. Ids are real random ids, as the
+// API makes them, so time order and id order are unrelated, as in
+// production. To load that fast without changing what is loaded, each table
+// is written in primary-key order (appending to the clustered index instead
+// of splitting random pages) with its secondary indexes dropped, and the
+// indexes are then rebuilt, sorted, exactly as the migration defined them
+// (checked against information_schema before and after).
 func seed(ctx context.Context, env *runEnv) (seedStats, error) {
 	start := time.Now()
 	var st seedStats
 	rng := rand.New(rand.NewPCG(uint64(env.n), 42))
 	now := time.Now().UTC().Truncate(time.Microsecond)
 
-	// Customers: a thousand per hundred thousand payments (at least 100).
-	nCustomers := max(100, env.n/100)
-	customers := make([]string, nCustomers)
+	// Customers: one per hundred payments (at least 100), written as usual.
+	customers := make([]string, max(100, env.n/100))
 	var custRows [][]any
 	for i := range customers {
 		customers[i] = ids.New(ids.Customer)
@@ -79,18 +112,74 @@ func seed(ctx context.Context, env *runEnv) (seedStats, error) {
 			return st, err
 		}
 	}
-	st.customers = nCustomers
+	st.customers = len(customers)
 
-	card := func(network, last4 string) string {
+	// Plan every payment, oldest first.
+	currencies := []string{"USD", "USD", "USD", "EUR", "EUR", "GBP", "INR"}
+	networks := []string{"Visa", "Mastercard", "AmericanExpress"}
+	pays := make([]plannedPayment, env.n)
+	var attempts, captures, refunds, disputes []child
+	at := now.Add(-time.Duration(float64(env.n) * 30 * float64(time.Second)))
+	for i := range pays {
+		if rng.IntN(50) != 0 {
+			at = at.Add(time.Duration(rng.ExpFloat64() * 30 * float64(time.Second))).Truncate(time.Microsecond)
+		}
+		p := plannedPayment{id: ids.New(ids.Payment), at: at, amount: int64(100 + rng.IntN(200_000)),
+			currency: currencies[rng.IntN(len(currencies))], network: networks[rng.IntN(len(networks))],
+			described: rng.IntN(2) == 0, linked: rng.IntN(3) == 0, billed: rng.IntN(5) == 0}
+		if rng.IntN(2) == 0 {
+			p.customer = customers[rng.IntN(len(customers))]
+		}
+		switch k := rng.Float64(); {
+		case k < 0.15:
+			p.kind = kindOpen
+		case k < 0.25:
+			p.kind = kindFailed
+		case k < 0.30:
+			p.kind = kindAuthorized
+		default:
+			p.kind = kindSucceeded
+			p.nested = rng.Float64() < env.o.nested/0.70
+			p.disputed = p.nested && rng.IntN(20) == 0
+		}
+		if p.kind != kindOpen {
+			p.attempt = ids.New(ids.Attempt)
+			attempts = append(attempts, child{id: p.attempt, pay: int32(i)})
+		}
+		if p.nested {
+			captures = append(captures, child{id: ids.New(ids.Capture), pay: int32(i), seq: 1},
+				child{id: ids.New(ids.Capture), pay: int32(i), seq: 2})
+			refunds = append(refunds, child{id: ids.New(ids.Refund), pay: int32(i)})
+		}
+		if p.disputed {
+			disputes = append(disputes, child{id: ids.New(ids.Dispute), pay: int32(i)})
+		}
+		pays[i] = p
+	}
+	order := make([]int32, len(pays))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(pays[a].id, pays[b].id) })
+	for _, c := range [][]child{attempts, captures, refunds, disputes} {
+		slices.SortFunc(c, func(a, b child) int { return cmp.Compare(a.id, b.id) })
+	}
+	st.payments, st.attempts, st.captures, st.refunds, st.disputes = len(pays), len(attempts), len(captures), len(refunds), len(disputes)
+
+	// Row builders.
+	card := func(network string) string {
 		s := func(v string) *string { return &v }
+		last4 := map[string]string{"Visa": "4242", "Mastercard": "4444", "AmericanExpress": "0005"}[network]
 		b, _ := json.Marshal(schematype.CardDetails{Last4: last4, CardISIN: "424242", CardExtendedBIN: s("42424242"),
 			CardNetwork: s(network), CardType: s("credit"), CardIssuer: s("Stripe Test Bank"), CardIssuingCntry: s("US"),
 			CardExpMonth: "12", CardExpYear: "2035", CardHolderName: s("Jane Doe"),
 			PaymentChecks: map[string]string{"cvc_check": "pass", "address_line1_check": "pass", "address_postal_code_check": "pass"}})
 		return string(b)
 	}
-	cards := []string{card("Visa", "4242"), card("Mastercard", "4444"), card("AmericanExpress", "0005")}
-	networks := []string{"Visa", "Mastercard", "AmericanExpress"}
+	cards := map[string]string{}
+	for _, n := range networks {
+		cards[n] = card(n)
+	}
 	billing := func() string {
 		s := func(v string) *string { return &v }
 		b, _ := json.Marshal(schematype.AddressWrapper{
@@ -99,164 +188,268 @@ func seed(ctx context.Context, env *runEnv) (seedStats, error) {
 			Phone: &schematype.Phone{Number: s("5551234567"), CountryCode: s("+1")}, Email: s("jane@example.com")})
 		return string(b)
 	}()
-	currencies := []string{"USD", "USD", "USD", "EUR", "EUR", "GBP", "INR"}
+	status := func(p *plannedPayment) (intent, attempt, captureMethod string) {
+		switch p.kind {
+		case kindOpen:
+			return "requires_payment_method", "", "automatic"
+		case kindFailed:
+			return "failed", "failure", "automatic"
+		case kindAuthorized:
+			return "requires_capture", "authorized", "manual"
+		}
+		if p.nested {
+			return "succeeded", "charged", "manual_multiple"
+		}
+		return "succeeded", "charged", "automatic"
+	}
+	intentRow := func(i int32) []any {
+		p := &pays[i]
+		intentStatus, _, captureMethod := status(p)
+		var captured, capturable int64
+		switch p.kind {
+		case kindSucceeded:
+			captured = p.amount
+		case kindAuthorized:
+			capturable = p.amount
+		}
+		row := []any{p.id, env.merchant, p.at, p.at, p.id, env.profile, intentStatus, p.amount, p.currency, captured, capturable,
+			captureMethod, nil, nil, ids.ClientSecret(p.id), 900, p.at.Add(15 * time.Minute), nil, nil, nil, nil, nil,
+			nil, 0, nil, nil, nil, nil, nil, 0}
+		set := func(col string, v any) { row[slices.Index(intentCols, col)] = v }
+		if p.customer != "" {
+			set("customer_id", p.customer)
+		}
+		if p.described {
+			set("description", fmt.Sprintf("Order #%d", 100000+i))
+		}
+		if p.linked {
+			set("return_url", "https://shop.example/return")
+			set("metadata", fmt.Sprintf(`{"order_id":"ord_%d","channel":"web"}`, i))
+		}
+		if p.billed {
+			set("billing", billing)
+			set("statement_descriptor", "SHOP EXAMPLE")
+		}
+		if p.attempt != "" {
+			set("authentication_type", "no_three_ds")
+			set("active_attempt_id", p.attempt)
+			set("attempt_count", 1)
+			set("connector", "stripe_test")
+			set("merchant_connector_id", env.connector)
+			set("payment_method", "card")
+			set("payment_method_type", "credit")
+			set("card_network", p.network)
+			set("modified_at", p.at.Add(400*time.Millisecond))
+		}
+		return row
+	}
+	attemptRow := func(c child) []any {
+		p := &pays[c.pay]
+		_, attemptStatus, captureMethod := status(p)
+		var capturable int64
+		var errCode, errMsg any
+		switch p.kind {
+		case kindAuthorized:
+			capturable = p.amount
+		case kindFailed:
+			errCode, errMsg = "card_declined", "Your card was declined (insufficient_funds)"
+		}
+		aAt := p.at.Add(10 * time.Millisecond)
+		return []any{c.id, env.merchant, aAt, aAt.Add(300 * time.Millisecond), p.id, attemptStatus, p.amount, p.amount, capturable,
+			p.currency, "stripe_test", env.connector, "sim_" + c.id, captureMethod, "no_three_ds", "card", "credit",
+			cards[p.network], errCode, errMsg, "sim_nti_" + c.id, `{"simulator":"switchyard_sandbox_v1","card_behaviour":"ok"}`}
+	}
+	captureRow := func(c child) []any {
+		p := &pays[c.pay]
+		part := p.amount * 6 / 10
+		if c.seq == 2 {
+			part = p.amount - part
+		}
+		cAt := p.at.Add(time.Duration(c.seq) * time.Minute)
+		return []any{c.id, env.merchant, cAt, cAt, p.id, p.attempt, "charged", part, p.currency, "stripe_test",
+			int(c.seq), "sim_cap_" + c.id}
+	}
+	refundRow := func(c child) []any {
+		p := &pays[c.pay]
+		rAt := p.at.Add(time.Hour)
+		return []any{c.id, env.merchant, rAt, rAt, c.id, p.id, p.attempt, env.profile, env.connector, "stripe_test",
+			"sim_ref_" + c.id, p.amount / 4, p.currency, "succeeded", "customer returned an item"}
+	}
+	disputeRow := func(c child) []any {
+		p := &pays[c.pay]
+		dAt := p.at.Add(72 * time.Hour)
+		return []any{c.id, env.merchant, dAt, dAt, p.id, p.attempt, env.profile, env.connector, p.amount, p.currency,
+			"stripe_test", "needs_response", "sim_dp_" + p.attempt, "fraudulent"}
+	}
 
-	batches := make(chan seedBatch, 2)
+	type load struct {
+		table string
+		cols  []string
+		n     int
+		row   func(int) []any
+	}
+	loads := []load{
+		{"payment_intents", intentCols, len(order), func(k int) []any { return intentRow(order[k]) }},
+		{"payment_attempts", attemptCols, len(attempts), func(k int) []any { return attemptRow(attempts[k]) }},
+		{"captures", captureCols, len(captures), func(k int) []any { return captureRow(captures[k]) }},
+		{"refunds", refundCols, len(refunds), func(k int) []any { return refundRow(refunds[k]) }},
+		{"disputes", disputeCols, len(disputes), func(k int) []any { return disputeRow(disputes[k]) }},
+	}
+	indexes := map[string][]indexDef{}
+	for _, l := range loads {
+		defs, err := secondaryIndexes(ctx, env.seedDB, l.table)
+		if err != nil {
+			return st, err
+		}
+		indexes[l.table] = defs
+		if err := alterIndexes(ctx, env.seedDB, l.table, defs, "DROP INDEX"); err != nil {
+			return st, err
+		}
+	}
+
+	// Two connections write; each batch is a contiguous run of keys, so
+	// both append.
+	type job struct {
+		l        load
+		from, to int
+	}
+	jobs := make(chan job)
 	errs := make(chan error, 2)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
-	done := 0
+	written := 0
 	for range 2 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for b := range batches {
-				for _, t := range []struct {
-					table string
-					cols  []string
-					rows  [][]any
-				}{{"payment_intents", intentCols, b.intents}, {"payment_attempts", attemptCols, b.attempts},
-					{"captures", captureCols, b.captures}, {"refunds", refundCols, b.refunds}, {"disputes", disputeCols, b.disputes}} {
-					if err := insertRows(ctx, env.seedDB, t.table, t.cols, t.rows); err != nil {
-						errs <- err
-						return
-					}
+			for j := range jobs {
+				rows := make([][]any, 0, j.to-j.from)
+				for k := j.from; k < j.to; k++ {
+					rows = append(rows, j.l.row(k))
+				}
+				if err := insertRows(ctx, env.seedDB, j.l.table, j.l.cols, rows); err != nil {
+					errs <- err
+					return
 				}
 				mu.Lock()
-				done += len(b.intents)
-				if env.o.verbose && done%(env.o.batch*20) < len(b.intents) {
-					fmt.Fprintf(env.out, "  seeded %s/%s payments (%s)\n", human(done), human(env.n), time.Since(start).Round(time.Second))
+				written += len(rows)
+				if env.o.verbose && written%(env.o.batch*40) < len(rows) {
+					fmt.Fprintf(env.out, "  seeded %s rows (%s)\n", human(written), time.Since(start).Round(time.Second))
 				}
 				mu.Unlock()
 			}
 		}()
 	}
-
-	at := now.Add(-time.Duration(float64(env.n) * 30 * float64(time.Second)))
-	b := seedBatch{}
 	var sendErr error
-	flush := func() bool {
-		select {
-		case batches <- b:
-			b = seedBatch{}
-			return true
-		case err := <-errs:
-			sendErr = err
-			return false
-		case <-ctx.Done():
-			sendErr = ctx.Err()
-			return false
-		}
-	}
-	for i := 0; i < env.n; i++ {
-		if rng.IntN(50) != 0 {
-			at = at.Add(time.Duration(rng.ExpFloat64() * 30 * float64(time.Second))).Truncate(time.Microsecond)
-		}
-		id := ids.New(ids.Payment)
-		amount := int64(100 + rng.IntN(200_000))
-		currency := currencies[rng.IntN(len(currencies))]
-		row := map[string]any{
-			"id": id, "merchant_id": env.merchant, "created_at": at, "modified_at": at, "payment_id": id,
-			"profile_id": env.profile, "status": "requires_payment_method", "amount": amount, "currency": currency,
-			"amount_captured": 0, "amount_capturable": 0, "capture_method": "automatic",
-			"client_secret": ids.ClientSecret(id), "session_expiry": 900, "expires_on": at.Add(15 * time.Minute),
-			"attempt_count": 0, "version": 0,
-		}
-		if rng.IntN(2) == 0 {
-			row["customer_id"] = customers[rng.IntN(len(customers))]
-		}
-		if rng.IntN(2) == 0 {
-			row["description"] = fmt.Sprintf("Order #%d", 100000+i)
-		}
-		if rng.IntN(3) == 0 {
-			row["return_url"] = "https://shop.example/return"
-			row["metadata"] = fmt.Sprintf(`{"order_id":"ord_%d","channel":"web"}`, i)
-		}
-		if rng.IntN(5) == 0 {
-			row["billing"] = billing
-			row["statement_descriptor"] = "SHOP EXAMPLE"
-		}
-		kind := rng.Float64()
-		if kind >= 0.15 { // confirmed: one attempt through the sandbox connector
-			attempt := ids.New(ids.Attempt)
-			ai := rng.IntN(len(cards))
-			attemptStatus, captureMethod := "charged", "automatic"
-			var errCode, errMsg any
-			switch {
-			case kind < 0.25:
-				row["status"], attemptStatus = "failed", "failure"
-				errCode, errMsg = "card_declined", "Your card was declined (insufficient_funds)"
-			case kind < 0.30:
-				row["status"], attemptStatus, captureMethod = "requires_capture", "authorized", "manual"
-				row["amount_capturable"] = amount
-			default:
-				row["status"] = "succeeded"
-				row["amount_captured"] = amount
-			}
-			nested := row["status"] == "succeeded" && rng.Float64() < env.o.nested/0.70
-			if nested {
-				captureMethod = "manual_multiple"
-			}
-			row["capture_method"] = captureMethod
-			row["authentication_type"] = "no_three_ds"
-			row["active_attempt_id"], row["attempt_count"] = attempt, 1
-			row["connector"], row["merchant_connector_id"] = "stripe_test", env.connector
-			row["payment_method"], row["payment_method_type"], row["card_network"] = "card", "credit", networks[ai]
-			row["modified_at"] = at.Add(400 * time.Millisecond)
-			aAt := at.Add(10 * time.Millisecond)
-			capturable := row["amount_capturable"]
-			b.attempts = append(b.attempts, []any{attempt, env.merchant, aAt, aAt.Add(300 * time.Millisecond), id,
-				attemptStatus, amount, amount, capturable, currency, "stripe_test", env.connector, "sim_" + attempt,
-				captureMethod, "no_three_ds", "card", "credit", cards[ai], errCode, errMsg, "sim_nti_" + attempt,
-				`{"simulator":"switchyard_sandbox_v1","card_behaviour":"ok"}`})
-			st.attempts++
-			if nested {
-				first := amount * 6 / 10
-				for seq, part := range []int64{first, amount - first} {
-					capID := ids.New(ids.Capture)
-					cAt := at.Add(time.Duration(seq+1) * time.Minute)
-					b.captures = append(b.captures, []any{capID, env.merchant, cAt, cAt, id, attempt, "charged", part,
-						currency, "stripe_test", seq + 1, "sim_cap_" + capID})
-					st.captures++
-				}
-				ref := ids.New(ids.Refund)
-				rAt := at.Add(time.Hour)
-				b.refunds = append(b.refunds, []any{ref, env.merchant, rAt, rAt, ref, id, attempt, env.profile, env.connector,
-					"stripe_test", "sim_ref_" + ref, amount / 4, currency, "succeeded", "customer returned an item"})
-				st.refunds++
-				if rng.IntN(20) == 0 {
-					dAt := at.Add(72 * time.Hour)
-					b.disputes = append(b.disputes, []any{ids.New(ids.Dispute), env.merchant, dAt, dAt, id, attempt,
-						env.profile, env.connector, amount, currency, "stripe_test", "needs_response",
-						"sim_dp_" + attempt, "fraudulent"})
-					st.disputes++
-				}
+send:
+	for _, l := range loads {
+		for from := 0; from < l.n; from += env.o.batch {
+			select {
+			case jobs <- job{l, from, min(from+env.o.batch, l.n)}:
+			case err := <-errs:
+				sendErr = err
+				break send
+			case <-ctx.Done():
+				sendErr = ctx.Err()
+				break send
 			}
 		}
-		vals := make([]any, len(intentCols))
-		for j, c := range intentCols {
-			vals[j] = row[c]
-		}
-		b.intents = append(b.intents, vals)
-		st.payments++
-		if len(b.intents) == env.o.batch && !flush() {
-			break
-		}
 	}
-	if sendErr == nil && len(b.intents) > 0 {
-		flush()
-	}
-	close(batches)
+	close(jobs)
 	wg.Wait()
 	close(errs)
+	if sendErr == nil {
+		sendErr = <-errs // nil when no worker failed
+	}
 	if sendErr != nil {
 		return st, sendErr
 	}
-	for err := range errs {
-		return st, err
+
+	indexStart := time.Now()
+	for _, l := range loads {
+		if err := alterIndexes(ctx, env.seedDB, l.table, indexes[l.table], "ADD"); err != nil {
+			return st, err
+		}
+		after, err := secondaryIndexes(ctx, env.seedDB, l.table)
+		if err != nil {
+			return st, err
+		}
+		if !slices.EqualFunc(indexes[l.table], after, func(a, b indexDef) bool { return a.sql() == b.sql() }) {
+			return st, fmt.Errorf("%s: the rebuilt indexes differ from the migration's", l.table)
+		}
 	}
+	st.indexes = time.Since(indexStart)
 	st.took = time.Since(start)
 	return st, ctx.Err()
+}
+
+// indexDef is a secondary index as information_schema describes it.
+type indexDef struct {
+	name   string
+	unique bool
+	cols   []string // `col`, `col`(n) or `col` DESC
+}
+
+func (d indexDef) sql() string {
+	kind := "INDEX"
+	if d.unique {
+		kind = "UNIQUE INDEX"
+	}
+	return kind + " `" + d.name + "` (" + strings.Join(d.cols, ", ") + ")"
+}
+
+// secondaryIndexes lists a table's indexes other than the primary key, by
+// name.
+func secondaryIndexes(ctx context.Context, db *sql.DB, table string) ([]indexDef, error) {
+	rows, err := db.QueryContext(ctx, "SELECT INDEX_NAME, NON_UNIQUE, COLUMN_NAME, SUB_PART, COLLATION "+
+		"FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND INDEX_NAME <> 'PRIMARY' "+
+		"ORDER BY INDEX_NAME, SEQ_IN_INDEX", table)
+	if err != nil {
+		return nil, fmt.Errorf("%s indexes: %w", table, err)
+	}
+	defer rows.Close()
+	var out []indexDef
+	for rows.Next() {
+		var name, col string
+		var nonUnique int
+		var sub sql.NullInt64
+		var collation sql.NullString
+		if err := rows.Scan(&name, &nonUnique, &col, &sub, &collation); err != nil {
+			return nil, err
+		}
+		if len(out) == 0 || out[len(out)-1].name != name {
+			out = append(out, indexDef{name: name, unique: nonUnique == 0})
+		}
+		c := "`" + col + "`"
+		if sub.Valid {
+			c += fmt.Sprintf("(%d)", sub.Int64)
+		}
+		if collation.String == "D" {
+			c += " DESC"
+		}
+		out[len(out)-1].cols = append(out[len(out)-1].cols, c)
+	}
+	return out, rows.Err()
+}
+
+// alterIndexes drops ("DROP INDEX") or adds ("ADD") the indexes in one
+// ALTER TABLE.
+func alterIndexes(ctx context.Context, db *sql.DB, table string, defs []indexDef, op string) error {
+	if len(defs) == 0 {
+		return nil
+	}
+	var clauses []string
+	for _, d := range defs {
+		if op == "ADD" {
+			clauses = append(clauses, "ADD "+d.sql())
+		} else {
+			clauses = append(clauses, "DROP INDEX `"+d.name+"`")
+		}
+	}
+	if _, err := db.ExecContext(ctx, "ALTER TABLE `"+table+"` "+strings.Join(clauses, ", ")); err != nil {
+		return fmt.Errorf("%s: %s indexes: %w", table, strings.ToLower(op), err)
+	}
+	return nil
 }
 
 // insertRows writes rows with one multi-row INSERT.

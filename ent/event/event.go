@@ -42,6 +42,8 @@ const (
 	FieldIsDelivered = "is_delivered"
 	// FieldPrimaryObjectCreatedAt holds the string denoting the primary_object_created_at field in the database.
 	FieldPrimaryObjectCreatedAt = "primary_object_created_at"
+	// EdgeMerchant holds the string denoting the merchant edge name in mutations.
+	EdgeMerchant = "merchant"
 	// EdgePayment holds the string denoting the payment edge name in mutations.
 	EdgePayment = "payment"
 	// EdgeDeliveryAttempts holds the string denoting the delivery_attempts edge name in mutations.
@@ -50,6 +52,13 @@ const (
 	EdgeDeliveryTask = "delivery_task"
 	// Table holds the table name of the event in the database.
 	Table = "events"
+	// MerchantTable is the table that holds the merchant relation/edge.
+	MerchantTable = "events"
+	// MerchantInverseTable is the table name for the MerchantAccount entity.
+	// It exists in this package in order to avoid circular dependency with the "merchantaccount" package.
+	MerchantInverseTable = "merchant_accounts"
+	// MerchantColumn is the table column denoting the merchant relation/edge.
+	MerchantColumn = "merchant_id"
 	// PaymentTable is the table that holds the payment relation/edge.
 	PaymentTable = "events"
 	// PaymentInverseTable is the table name for the PaymentIntent entity.
@@ -277,6 +286,13 @@ func ByPrimaryObjectCreatedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPrimaryObjectCreatedAt, opts...).ToFunc()
 }
 
+// ByMerchantField orders the results by merchant field.
+func ByMerchantField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newMerchantStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByPaymentField orders the results by payment field.
 func ByPaymentField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -303,6 +319,13 @@ func ByDeliveryTaskField(field string, opts ...sql.OrderTermOption) OrderOption 
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newDeliveryTaskStep(), sql.OrderByField(field, opts...))
 	}
+}
+func newMerchantStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(MerchantInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, true, MerchantTable, MerchantColumn),
+	)
 }
 func newPaymentStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(

@@ -695,6 +695,29 @@ func PrimaryObjectCreatedAtNotNil() predicate.Event {
 	return predicate.Event(sql.FieldNotNull(FieldPrimaryObjectCreatedAt))
 }
 
+// HasMerchant applies the HasEdge predicate on the "merchant" edge.
+func HasMerchant() predicate.Event {
+	return predicate.Event(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, MerchantTable, MerchantColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasMerchantWith applies the HasEdge predicate on the "merchant" edge with a given conditions (other predicates).
+func HasMerchantWith(preds ...predicate.MerchantAccount) predicate.Event {
+	return predicate.Event(func(s *sql.Selector) {
+		step := newMerchantStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // HasPayment applies the HasEdge predicate on the "payment" edge.
 func HasPayment() predicate.Event {
 	return predicate.Event(func(s *sql.Selector) {

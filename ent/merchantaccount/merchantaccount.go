@@ -58,6 +58,8 @@ const (
 	EdgeAPIKeys = "api_keys"
 	// EdgeConnectorAccounts holds the string denoting the connector_accounts edge name in mutations.
 	EdgeConnectorAccounts = "connector_accounts"
+	// EdgeEvents holds the string denoting the events edge name in mutations.
+	EdgeEvents = "events"
 	// Table holds the table name of the merchantaccount in the database.
 	Table = "merchant_accounts"
 	// ProfilesTable is the table that holds the profiles relation/edge.
@@ -81,6 +83,13 @@ const (
 	ConnectorAccountsInverseTable = "merchant_connector_accounts"
 	// ConnectorAccountsColumn is the table column denoting the connector_accounts relation/edge.
 	ConnectorAccountsColumn = "merchant_id"
+	// EventsTable is the table that holds the events relation/edge.
+	EventsTable = "events"
+	// EventsInverseTable is the table name for the Event entity.
+	// It exists in this package in order to avoid circular dependency with the "event" package.
+	EventsInverseTable = "events"
+	// EventsColumn is the table column denoting the events relation/edge.
+	EventsColumn = "merchant_id"
 )
 
 // Columns holds all SQL columns for merchantaccount fields.
@@ -294,6 +303,20 @@ func ByConnectorAccounts(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption
 		sqlgraph.OrderByNeighborTerms(s, newConnectorAccountsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByEventsCount orders the results by events count.
+func ByEventsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newEventsStep(), opts...)
+	}
+}
+
+// ByEvents orders the results by events terms.
+func ByEvents(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newEventsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newProfilesStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -313,6 +336,13 @@ func newConnectorAccountsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ConnectorAccountsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, ConnectorAccountsTable, ConnectorAccountsColumn),
+	)
+}
+func newEventsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(EventsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, EventsTable, EventsColumn),
 	)
 }
 

@@ -175,7 +175,6 @@ var (
 	// EventsColumns holds the columns for the "events" table.
 	EventsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
-		{Name: "merchant_id", Type: field.TypeString, Size: 64},
 		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
 		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
 		{Name: "profile_id", Type: field.TypeString, Size: 64},
@@ -186,6 +185,7 @@ var (
 		{Name: "content", Type: field.TypeString, Size: 2147483647},
 		{Name: "is_delivered", Type: field.TypeBool, Default: false},
 		{Name: "primary_object_created_at", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "merchant_id", Type: field.TypeString, Size: 64},
 		{Name: "payment_intent_id", Type: field.TypeString, Nullable: true, Size: 64},
 	}
 	// EventsTable holds the schema information for the "events" table.
@@ -194,6 +194,12 @@ var (
 		Columns:    EventsColumns,
 		PrimaryKey: []*schema.Column{EventsColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "events_merchant_accounts_events",
+				Columns:    []*schema.Column{EventsColumns[11]},
+				RefColumns: []*schema.Column{MerchantAccountsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
 			{
 				Symbol:     "events_payment_intents_events",
 				Columns:    []*schema.Column{EventsColumns[12]},
@@ -205,22 +211,22 @@ var (
 			{
 				Name:    "event_merchant_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{EventsColumns[1], EventsColumns[2], EventsColumns[0]},
+				Columns: []*schema.Column{EventsColumns[11], EventsColumns[1], EventsColumns[0]},
 			},
 			{
 				Name:    "event_merchant_id_idempotent_event_id",
 				Unique:  true,
-				Columns: []*schema.Column{EventsColumns[1], EventsColumns[8]},
+				Columns: []*schema.Column{EventsColumns[11], EventsColumns[7]},
 			},
 			{
 				Name:    "event_merchant_id_object_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{EventsColumns[1], EventsColumns[5], EventsColumns[2]},
+				Columns: []*schema.Column{EventsColumns[11], EventsColumns[4], EventsColumns[1]},
 			},
 			{
 				Name:    "event_payment_intent_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{EventsColumns[12], EventsColumns[2]},
+				Columns: []*schema.Column{EventsColumns[12], EventsColumns[1]},
 			},
 		},
 	}
@@ -845,7 +851,8 @@ func init() {
 	APIKeysTable.ForeignKeys[0].RefTable = MerchantAccountsTable
 	CapturesTable.ForeignKeys[0].RefTable = PaymentIntentsTable
 	DisputesTable.ForeignKeys[0].RefTable = PaymentIntentsTable
-	EventsTable.ForeignKeys[0].RefTable = PaymentIntentsTable
+	EventsTable.ForeignKeys[0].RefTable = MerchantAccountsTable
+	EventsTable.ForeignKeys[1].RefTable = PaymentIntentsTable
 	EventDeliveryAttemptsTable.ForeignKeys[0].RefTable = EventsTable
 	IncrementalAuthorizationsTable.ForeignKeys[0].RefTable = PaymentIntentsTable
 	MandatesTable.ForeignKeys[0].RefTable = CustomersTable

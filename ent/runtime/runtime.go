@@ -485,9 +485,9 @@ func init() {
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),
 		}
-		return func(merchant_id string) error {
+		return func(merchant string) error {
 			for _, fn := range fns {
-				if err := fn(merchant_id); err != nil {
+				if err := fn(merchant); err != nil {
 					return err
 				}
 			}

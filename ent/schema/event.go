@@ -50,6 +50,8 @@ func (Event) Fields() []ent.Field {
 
 func (Event) Edges() []ent.Edge {
 	return []ent.Edge{
+		edge.From("merchant", MerchantAccount.Type).Ref("events").Field("merchant_id").
+			Unique().Required().Immutable(),
 		edge.From("payment", PaymentIntent.Type).Ref("events").Field("payment_intent_id").
 			Unique().Immutable(),
 		edge.To("delivery_attempts", EventDeliveryAttempt.Type).Annotations(entgql.RelayConnection()),

@@ -46,6 +46,7 @@ func (MerchantAccount) Edges() []ent.Edge {
 		edge.To("profiles", Profile.Type).Annotations(entgql.RelayConnection()),
 		edge.To("api_keys", APIKey.Type).Annotations(entgql.RelayConnection()),
 		edge.To("connector_accounts", MerchantConnectorAccount.Type).Annotations(entgql.RelayConnection()),
+		edge.To("events", Event.Type).Annotations(entgql.RelayConnection()),
 	}
 }
 

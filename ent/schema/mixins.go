@@ -25,13 +25,17 @@ import (
 	"switchyard/internal/tenancy"
 )
 
-// idField is a prefixed random string id generated on create.
+// idField is a prefixed random string id generated on create. It is an
+// order field so that a connection's default order can name it: newest
+// first is (created_at DESC, id DESC), one direction, which the keyset
+// index (merchant_id, created_at, id) serves without sorting.
 func idField(prefix string) ent.Field {
 	return field.String("id").
 		MaxLen(64).
 		NotEmpty().
 		Immutable().
-		DefaultFunc(func() string { return ids.New(prefix) })
+		DefaultFunc(func() string { return ids.New(prefix) }).
+		Annotations(entgql.OrderField("ID"))
 }
 
 // TenantMixin adds merchant_id, its keyset index and tenant scoping.

@@ -119,7 +119,7 @@ func (PaymentIntent) Edges() []ent.Edge {
 		edge.To("refunds", Refund.Type).Annotations(entgql.RelayConnection()),
 		edge.To("disputes", Dispute.Type),
 		edge.To("incremental_authorizations", IncrementalAuthorization.Type),
-		edge.To("events", Event.Type),
+		edge.To("events", Event.Type).Annotations(entgql.RelayConnection()),
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"entgo.io/contrib/entgql"
@@ -217,6 +218,22 @@ func (s *Store) open(ctx context.Context, binding string, c *Cursor) (*Cursor, e
 // Seal stores the positions of one page under a fresh token and replaces
 // each cursor with its opaque token, in one Redis round trip.
 func (s *Store) Seal(ctx context.Context, binding string, cs []*Cursor) error {
+	var b Batch
+	b.Add(ctx, binding, cs)
+	return s.Flush(ctx, &b)
+}
+
+// Batch gathers the pages of one request (a root connection and every
+// nested one) so that they are stored in one Redis round trip. Its tokens
+// are handed out at once; Flush must succeed before any reaches a client.
+type Batch struct {
+	mu    sync.Mutex
+	pages map[string][]any // page token → HSET field/value pairs
+}
+
+// Add replaces each cursor with its opaque token and keeps its position
+// (bound to the merchant in ctx and to binding) for Flush.
+func (b *Batch) Add(ctx context.Context, binding string, cs []*Cursor) {
 	merchant := scope(ctx)
 	page := ids.Base62(24)
 	fields := make([]any, 0, 2*len(cs))
@@ -226,17 +243,37 @@ func (s *Store) Seal(ctx context.Context, binding string, cs []*Cursor) error {
 		}
 		var pos strings.Builder
 		c.MarshalGQL(&pos)
-		b, _ := json.Marshal(record{Merchant: merchant, Binding: binding, Position: strings.Trim(pos.String(), `"`)})
-		fields = append(fields, strconv.Itoa(i), string(b))
+		raw, _ := json.Marshal(record{Merchant: merchant, Binding: binding, Position: strings.Trim(pos.String(), `"`)})
+		fields = append(fields, strconv.Itoa(i), string(raw))
 		*c = Cursor{ID: page + "." + strconv.Itoa(i)}
 	}
 	if len(fields) == 0 {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.pages == nil {
+		b.pages = map[string][]any{}
+	}
+	b.pages[page] = fields
+}
+
+// Flush stores every page of b, each with the store's lifetime, in one
+// round trip, and empties b.
+func (s *Store) Flush(ctx context.Context, b *Batch) error {
+	b.mu.Lock()
+	pages := b.pages
+	b.pages = nil
+	b.mu.Unlock()
+	if len(pages) == 0 {
 		return nil
 	}
-	k := key(page)
-	pipe := s.rdb.TxPipeline()
-	pipe.HSet(ctx, k, fields...)
-	pipe.Expire(ctx, k, s.ttl)
+	pipe := s.rdb.Pipeline()
+	for page, fields := range pages {
+		k := key(page)
+		pipe.HSet(ctx, k, fields...)
+		pipe.Expire(ctx, k, s.ttl)
+	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("cursor store unavailable: %w", err)
 	}

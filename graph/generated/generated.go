@@ -24,6 +24,7 @@ import (
 	"switchyard/ent/refund"
 	"switchyard/ent/schema/schematype"
 	"switchyard/graph/cursors"
+	"switchyard/graph/model"
 	"sync/atomic"
 	"time"
 
@@ -47,6 +48,8 @@ type ResolverRoot interface {
 	Customer() CustomerResolver
 	Event() EventResolver
 	MerchantAccount() MerchantAccountResolver
+	MerchantConnectorAccount() MerchantConnectorAccountResolver
+	Mutation() MutationResolver
 	PaymentIntent() PaymentIntentResolver
 	Profile() ProfileResolver
 	Query() QueryResolver
@@ -80,6 +83,11 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	ApiKeyPayload struct {
+		APIKey   func(childComplexity int) int
+		Replayed func(childComplexity int) int
+	}
+
 	Capture struct {
 		Amount              func(childComplexity int) int
 		AuthorizedAttemptID func(childComplexity int) int
@@ -88,6 +96,7 @@ type ComplexityRoot struct {
 		ConnectorCaptureID  func(childComplexity int) int
 		CreatedAt           func(childComplexity int) int
 		Currency            func(childComplexity int) int
+		DisplayAmount       func(childComplexity int) int
 		ErrorCode           func(childComplexity int) int
 		ErrorMessage        func(childComplexity int) int
 		ErrorReason         func(childComplexity int) int
@@ -98,6 +107,17 @@ type ComplexityRoot struct {
 		PaymentIntentID     func(childComplexity int) int
 		ReferenceID         func(childComplexity int) int
 		Status              func(childComplexity int) int
+	}
+
+	ConnectorAccountPayload struct {
+		ConnectorAccount func(childComplexity int) int
+		Replayed         func(childComplexity int) int
+	}
+
+	CreateApiKeyPayload struct {
+		APIKey   func(childComplexity int) int
+		Key      func(childComplexity int) int
+		Replayed func(childComplexity int) int
 	}
 
 	Customer struct {
@@ -129,6 +149,11 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	DeliveryAttemptPayload struct {
+		DeliveryAttempt func(childComplexity int) int
+		Replayed        func(childComplexity int) int
+	}
+
 	Dispute struct {
 		Amount              func(childComplexity int) int
 		AttemptID           func(childComplexity int) int
@@ -142,6 +167,7 @@ type ComplexityRoot struct {
 		ConnectorUpdatedAt  func(childComplexity int) int
 		CreatedAt           func(childComplexity int) int
 		Currency            func(childComplexity int) int
+		DisplayAmount       func(childComplexity int) int
 		DisputeStage        func(childComplexity int) int
 		DisputeStatus       func(childComplexity int) int
 		Evidence            func(childComplexity int) int
@@ -172,6 +198,7 @@ type ComplexityRoot struct {
 		EventType              func(childComplexity int) int
 		ID                     func(childComplexity int) int
 		IsDelivered            func(childComplexity int) int
+		Merchant               func(childComplexity int) int
 		MerchantID             func(childComplexity int) int
 		ModifiedAt             func(childComplexity int) int
 		ObjectID               func(childComplexity int) int
@@ -272,6 +299,7 @@ type ComplexityRoot struct {
 		CreatedAt                      func(childComplexity int) int
 		DefaultProfileID               func(childComplexity int) int
 		EnablePaymentResponseHash      func(childComplexity int) int
+		Events                         func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) int
 		ID                             func(childComplexity int) int
 		IsPlatformAccount              func(childComplexity int) int
 		IsReconEnabled                 func(childComplexity int) int
@@ -305,6 +333,7 @@ type ComplexityRoot struct {
 		BusinessCountry         func(childComplexity int) int
 		BusinessLabel           func(childComplexity int) int
 		BusinessSubLabel        func(childComplexity int) int
+		ConnectorAccountDetails func(childComplexity int) int
 		ConnectorLabel          func(childComplexity int) int
 		ConnectorName           func(childComplexity int) int
 		ConnectorType           func(childComplexity int) int
@@ -333,6 +362,21 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	Mutation struct {
+		CancelPayment                func(childComplexity int, id string, input *model.CancelPaymentInput, idempotencyKey *string) int
+		CapturePayment               func(childComplexity int, id string, input *model.CapturePaymentInput, idempotencyKey *string) int
+		ConfirmPayment               func(childComplexity int, id string, input *model.PaymentRequest, idempotencyKey *string) int
+		CreateAPIKey                 func(childComplexity int, input model.CreateAPIKeyInput, idempotencyKey *string) int
+		CreateConnectorAccount       func(childComplexity int, input model.ConnectorAccountRequest, idempotencyKey *string) int
+		CreatePayment                func(childComplexity int, input model.PaymentRequest, idempotencyKey *string) int
+		CreateRefund                 func(childComplexity int, input model.CreateRefundInput, idempotencyKey *string) int
+		RetryWebhookDelivery         func(childComplexity int, eventID string, idempotencyKey *string) int
+		RevokeAPIKey                 func(childComplexity int, id string, idempotencyKey *string) int
+		UpdateConnectorAccount       func(childComplexity int, id string, input model.ConnectorAccountRequest, idempotencyKey *string) int
+		UpdatePayment                func(childComplexity int, id string, input model.PaymentRequest, idempotencyKey *string) int
+		UpdateProfileWebhookSettings func(childComplexity int, profileID string, input model.WebhookSettingsInput, idempotencyKey *string) int
+	}
+
 	PageInfo struct {
 		EndCursor       func(childComplexity int) int
 		HasNextPage     func(childComplexity int) int
@@ -356,6 +400,7 @@ type ComplexityRoot struct {
 		ConnectorTransactionID func(childComplexity int) int
 		CreatedAt              func(childComplexity int) int
 		Currency               func(childComplexity int) int
+		DisplayAmount          func(childComplexity int) int
 		EncodedData            func(childComplexity int) int
 		ErrorCode              func(childComplexity int) int
 		ErrorMessage           func(childComplexity int) int
@@ -419,6 +464,7 @@ type ComplexityRoot struct {
 		Captures                             func(childComplexity int) int
 		CardNetwork                          func(childComplexity int) int
 		Connector                            func(childComplexity int) int
+		ConnectorAccount                     func(childComplexity int) int
 		ConnectorMetadata                    func(childComplexity int) int
 		CreatedAt                            func(childComplexity int) int
 		Currency                             func(childComplexity int) int
@@ -426,10 +472,11 @@ type ComplexityRoot struct {
 		CustomerID                           func(childComplexity int) int
 		CustomerPresent                      func(childComplexity int) int
 		Description                          func(childComplexity int) int
+		DisplayAmount                        func(childComplexity int) int
 		Disputes                             func(childComplexity int) int
 		EnableOvercapture                    func(childComplexity int) int
 		EnablePartialAuthorization           func(childComplexity int) int
-		Events                               func(childComplexity int) int
+		Events                               func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) int
 		ExpiresOn                            func(childComplexity int) int
 		ExternalTaxCalculation               func(childComplexity int) int
 		FeatureMetadata                      func(childComplexity int) int
@@ -512,6 +559,11 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	PaymentPayload struct {
+		Payment  func(childComplexity int) int
+		Replayed func(childComplexity int) int
+	}
+
 	Profile struct {
 		AlwaysCollectBillingDetailsFromWalletConnector  func(childComplexity int) int
 		AlwaysCollectShippingDetailsFromWalletConnector func(childComplexity int) int
@@ -539,6 +591,7 @@ type ComplexityRoot struct {
 		ReturnURL                                       func(childComplexity int) int
 		SessionExpiry                                   func(childComplexity int) int
 		UseBillingAsPaymentMethodBilling                func(childComplexity int) int
+		WebhookSettings                                 func(childComplexity int) int
 	}
 
 	ProfileConnection struct {
@@ -552,18 +605,29 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	ProfilePayload struct {
+		Profile  func(childComplexity int) int
+		Replayed func(childComplexity int) int
+	}
+
 	Query struct {
 		ConnectorAccounts func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) int
 		Customers         func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.CustomerOrder, where *ent.CustomerWhereInput) int
 		Disputes          func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.DisputeOrder, where *ent.DisputeWhereInput) int
+		Event             func(childComplexity int, id string) int
 		Events            func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) int
 		Mandates          func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MandateOrder, where *ent.MandateWhereInput) int
+		MerchantAccount   func(childComplexity int) int
 		MerchantAccounts  func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.MerchantAccountOrder, where *ent.MerchantAccountWhereInput) int
 		Node              func(childComplexity int, id string) int
 		Nodes             func(childComplexity int, ids []string) int
+		Payment           func(childComplexity int, id string) int
 		PaymentIntents    func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) int
+		Payments          func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) int
 		Profiles          func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.ProfileOrder, where *ent.ProfileWhereInput) int
+		Refund            func(childComplexity int, id string) int
 		Refunds           func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) int
+		Viewer            func(childComplexity int) int
 	}
 
 	Refund struct {
@@ -573,6 +637,7 @@ type ComplexityRoot struct {
 		ConnectorRefundID    func(childComplexity int) int
 		CreatedAt            func(childComplexity int) int
 		Currency             func(childComplexity int) int
+		DisplayAmount        func(childComplexity int) int
 		ErrorCode            func(childComplexity int) int
 		ErrorMessage         func(childComplexity int) int
 		ID                   func(childComplexity int) int
@@ -605,6 +670,30 @@ type ComplexityRoot struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
 	}
+
+	RefundPayload struct {
+		Refund   func(childComplexity int) int
+		Replayed func(childComplexity int) int
+	}
+
+	Viewer struct {
+		KeyID      func(childComplexity int) int
+		KeyKind    func(childComplexity int) int
+		MerchantID func(childComplexity int) int
+		ProfileID  func(childComplexity int) int
+	}
+
+	WebhookSettings struct {
+		DeliveryEnabled        func(childComplexity int) int
+		EnabledEventTypes      func(childComplexity int) int
+		HasWebhookPassword     func(childComplexity int) int
+		PaymentStatusesEnabled func(childComplexity int) int
+		PayoutStatusesEnabled  func(childComplexity int) int
+		RefundStatusesEnabled  func(childComplexity int) int
+		WebhookURL             func(childComplexity int) int
+		WebhookUsername        func(childComplexity int) int
+		WebhookVersion         func(childComplexity int) int
+	}
 }
 
 // endregion ***************************** api!.gotpl *****************************
@@ -621,12 +710,35 @@ type MerchantAccountResolver interface {
 	Profiles(ctx context.Context, obj *ent.MerchantAccount, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.ProfileOrder, where *ent.ProfileWhereInput) (*ent.ProfileConnection, error)
 	APIKeys(ctx context.Context, obj *ent.MerchantAccount, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.APIKeyOrder, where *ent.APIKeyWhereInput) (*ent.APIKeyConnection, error)
 	ConnectorAccounts(ctx context.Context, obj *ent.MerchantAccount, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error)
+	Events(ctx context.Context, obj *ent.MerchantAccount, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) (*ent.EventConnection, error)
+}
+type MerchantConnectorAccountResolver interface {
+	ConnectorAccountDetails(ctx context.Context, obj *ent.MerchantConnectorAccount) (map[string]any, error)
+}
+type MutationResolver interface {
+	CreatePayment(ctx context.Context, input model.PaymentRequest, idempotencyKey *string) (*model.PaymentPayload, error)
+	UpdatePayment(ctx context.Context, id string, input model.PaymentRequest, idempotencyKey *string) (*model.PaymentPayload, error)
+	ConfirmPayment(ctx context.Context, id string, input *model.PaymentRequest, idempotencyKey *string) (*model.PaymentPayload, error)
+	CapturePayment(ctx context.Context, id string, input *model.CapturePaymentInput, idempotencyKey *string) (*model.PaymentPayload, error)
+	CancelPayment(ctx context.Context, id string, input *model.CancelPaymentInput, idempotencyKey *string) (*model.PaymentPayload, error)
+	CreateRefund(ctx context.Context, input model.CreateRefundInput, idempotencyKey *string) (*model.RefundPayload, error)
+	CreateConnectorAccount(ctx context.Context, input model.ConnectorAccountRequest, idempotencyKey *string) (*model.ConnectorAccountPayload, error)
+	UpdateConnectorAccount(ctx context.Context, id string, input model.ConnectorAccountRequest, idempotencyKey *string) (*model.ConnectorAccountPayload, error)
+	CreateAPIKey(ctx context.Context, input model.CreateAPIKeyInput, idempotencyKey *string) (*model.CreateAPIKeyPayload, error)
+	RevokeAPIKey(ctx context.Context, id string, idempotencyKey *string) (*model.APIKeyPayload, error)
+	UpdateProfileWebhookSettings(ctx context.Context, profileID string, input model.WebhookSettingsInput, idempotencyKey *string) (*model.ProfilePayload, error)
+	RetryWebhookDelivery(ctx context.Context, eventID string, idempotencyKey *string) (*model.DeliveryAttemptPayload, error)
 }
 type PaymentIntentResolver interface {
 	Refunds(ctx context.Context, obj *ent.PaymentIntent, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) (*ent.RefundConnection, error)
+
+	Events(ctx context.Context, obj *ent.PaymentIntent, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) (*ent.EventConnection, error)
+
+	ConnectorAccount(ctx context.Context, obj *ent.PaymentIntent) (*ent.MerchantConnectorAccount, error)
 }
 type ProfileResolver interface {
 	ConnectorAccounts(ctx context.Context, obj *ent.Profile, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error)
+	WebhookSettings(ctx context.Context, obj *ent.Profile) (*model.WebhookSettings, error)
 }
 type QueryResolver interface {
 	Node(ctx context.Context, id string) (ent.Noder, error)
@@ -640,6 +752,12 @@ type QueryResolver interface {
 	PaymentIntents(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error)
 	Profiles(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.ProfileOrder, where *ent.ProfileWhereInput) (*ent.ProfileConnection, error)
 	Refunds(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) (*ent.RefundConnection, error)
+	Viewer(ctx context.Context) (*model.Viewer, error)
+	MerchantAccount(ctx context.Context) (*ent.MerchantAccount, error)
+	Payment(ctx context.Context, id string) (*ent.PaymentIntent, error)
+	Refund(ctx context.Context, id string) (*ent.Refund, error)
+	Event(ctx context.Context, id string) (*ent.Event, error)
+	Payments(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -753,6 +871,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.APIKeyEdge.Node(childComplexity), true
 
+	case "ApiKeyPayload.apiKey":
+		if e.ComplexityRoot.ApiKeyPayload.APIKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKeyPayload.APIKey(childComplexity), true
+	case "ApiKeyPayload.replayed":
+		if e.ComplexityRoot.ApiKeyPayload.Replayed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKeyPayload.Replayed(childComplexity), true
+
 	case "Capture.amount":
 		if e.ComplexityRoot.Capture.Amount == nil {
 			break
@@ -795,6 +926,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Capture.Currency(childComplexity), true
+	case "Capture.displayAmount":
+		if e.ComplexityRoot.Capture.DisplayAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Capture.DisplayAmount(childComplexity), true
 	case "Capture.errorCode":
 		if e.ComplexityRoot.Capture.ErrorCode == nil {
 			break
@@ -855,6 +992,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Capture.Status(childComplexity), true
+
+	case "ConnectorAccountPayload.connectorAccount":
+		if e.ComplexityRoot.ConnectorAccountPayload.ConnectorAccount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorAccountPayload.ConnectorAccount(childComplexity), true
+	case "ConnectorAccountPayload.replayed":
+		if e.ComplexityRoot.ConnectorAccountPayload.Replayed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorAccountPayload.Replayed(childComplexity), true
+
+	case "CreateApiKeyPayload.apiKey":
+		if e.ComplexityRoot.CreateApiKeyPayload.APIKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateApiKeyPayload.APIKey(childComplexity), true
+	case "CreateApiKeyPayload.key":
+		if e.ComplexityRoot.CreateApiKeyPayload.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateApiKeyPayload.Key(childComplexity), true
+	case "CreateApiKeyPayload.replayed":
+		if e.ComplexityRoot.CreateApiKeyPayload.Replayed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateApiKeyPayload.Replayed(childComplexity), true
 
 	case "Customer.createdAt":
 		if e.ComplexityRoot.Customer.CreatedAt == nil {
@@ -984,6 +1153,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CustomerEdge.Node(childComplexity), true
 
+	case "DeliveryAttemptPayload.deliveryAttempt":
+		if e.ComplexityRoot.DeliveryAttemptPayload.DeliveryAttempt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeliveryAttemptPayload.DeliveryAttempt(childComplexity), true
+	case "DeliveryAttemptPayload.replayed":
+		if e.ComplexityRoot.DeliveryAttemptPayload.Replayed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeliveryAttemptPayload.Replayed(childComplexity), true
+
 	case "Dispute.amount":
 		if e.ComplexityRoot.Dispute.Amount == nil {
 			break
@@ -1056,6 +1238,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Dispute.Currency(childComplexity), true
+	case "Dispute.displayAmount":
+		if e.ComplexityRoot.Dispute.DisplayAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.DisplayAmount(childComplexity), true
 	case "Dispute.disputeStage":
 		if e.ComplexityRoot.Dispute.DisputeStage == nil {
 			break
@@ -1190,6 +1378,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Event.IsDelivered(childComplexity), true
+	case "Event.merchant":
+		if e.ComplexityRoot.Event.Merchant == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.Merchant(childComplexity), true
 	case "Event.merchantID":
 		if e.ComplexityRoot.Event.MerchantID == nil {
 			break
@@ -1630,6 +1824,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MerchantAccount.EnablePaymentResponseHash(childComplexity), true
+	case "MerchantAccount.events":
+		if e.ComplexityRoot.MerchantAccount.Events == nil {
+			break
+		}
+
+		args, err := ec.field_MerchantAccount_events_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.MerchantAccount.Events(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.EventOrder), args["where"].(*ent.EventWhereInput)), true
 	case "MerchantAccount.id":
 		if e.ComplexityRoot.MerchantAccount.ID == nil {
 			break
@@ -1782,6 +1987,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MerchantConnectorAccount.BusinessSubLabel(childComplexity), true
+	case "MerchantConnectorAccount.connectorAccountDetails":
+		if e.ComplexityRoot.MerchantConnectorAccount.ConnectorAccountDetails == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MerchantConnectorAccount.ConnectorAccountDetails(childComplexity), true
 	case "MerchantConnectorAccount.connectorLabel":
 		if e.ComplexityRoot.MerchantConnectorAccount.ConnectorLabel == nil {
 			break
@@ -1905,6 +2116,139 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MerchantConnectorAccountEdge.Node(childComplexity), true
 
+	case "Mutation.cancelPayment":
+		if e.ComplexityRoot.Mutation.CancelPayment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_cancelPayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CancelPayment(childComplexity, args["id"].(string), args["input"].(*model.CancelPaymentInput), args["idempotencyKey"].(*string)), true
+	case "Mutation.capturePayment":
+		if e.ComplexityRoot.Mutation.CapturePayment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_capturePayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CapturePayment(childComplexity, args["id"].(string), args["input"].(*model.CapturePaymentInput), args["idempotencyKey"].(*string)), true
+	case "Mutation.confirmPayment":
+		if e.ComplexityRoot.Mutation.ConfirmPayment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_confirmPayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ConfirmPayment(childComplexity, args["id"].(string), args["input"].(*model.PaymentRequest), args["idempotencyKey"].(*string)), true
+	case "Mutation.createApiKey":
+		if e.ComplexityRoot.Mutation.CreateAPIKey == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createApiKey_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateAPIKey(childComplexity, args["input"].(model.CreateAPIKeyInput), args["idempotencyKey"].(*string)), true
+	case "Mutation.createConnectorAccount":
+		if e.ComplexityRoot.Mutation.CreateConnectorAccount == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createConnectorAccount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateConnectorAccount(childComplexity, args["input"].(model.ConnectorAccountRequest), args["idempotencyKey"].(*string)), true
+	case "Mutation.createPayment":
+		if e.ComplexityRoot.Mutation.CreatePayment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createPayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreatePayment(childComplexity, args["input"].(model.PaymentRequest), args["idempotencyKey"].(*string)), true
+	case "Mutation.createRefund":
+		if e.ComplexityRoot.Mutation.CreateRefund == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createRefund_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateRefund(childComplexity, args["input"].(model.CreateRefundInput), args["idempotencyKey"].(*string)), true
+	case "Mutation.retryWebhookDelivery":
+		if e.ComplexityRoot.Mutation.RetryWebhookDelivery == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_retryWebhookDelivery_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RetryWebhookDelivery(childComplexity, args["eventID"].(string), args["idempotencyKey"].(*string)), true
+	case "Mutation.revokeApiKey":
+		if e.ComplexityRoot.Mutation.RevokeAPIKey == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeApiKey_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeAPIKey(childComplexity, args["id"].(string), args["idempotencyKey"].(*string)), true
+	case "Mutation.updateConnectorAccount":
+		if e.ComplexityRoot.Mutation.UpdateConnectorAccount == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateConnectorAccount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateConnectorAccount(childComplexity, args["id"].(string), args["input"].(model.ConnectorAccountRequest), args["idempotencyKey"].(*string)), true
+	case "Mutation.updatePayment":
+		if e.ComplexityRoot.Mutation.UpdatePayment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updatePayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdatePayment(childComplexity, args["id"].(string), args["input"].(model.PaymentRequest), args["idempotencyKey"].(*string)), true
+	case "Mutation.updateProfileWebhookSettings":
+		if e.ComplexityRoot.Mutation.UpdateProfileWebhookSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateProfileWebhookSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateProfileWebhookSettings(childComplexity, args["profileID"].(string), args["input"].(model.WebhookSettingsInput), args["idempotencyKey"].(*string)), true
+
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
 			break
@@ -2020,6 +2364,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PaymentAttempt.Currency(childComplexity), true
+	case "PaymentAttempt.displayAmount":
+		if e.ComplexityRoot.PaymentAttempt.DisplayAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentAttempt.DisplayAmount(childComplexity), true
 	case "PaymentAttempt.encodedData":
 		if e.ComplexityRoot.PaymentAttempt.EncodedData == nil {
 			break
@@ -2347,6 +2697,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PaymentIntent.Connector(childComplexity), true
+	case "PaymentIntent.connectorAccount":
+		if e.ComplexityRoot.PaymentIntent.ConnectorAccount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntent.ConnectorAccount(childComplexity), true
 	case "PaymentIntent.connectorMetadata":
 		if e.ComplexityRoot.PaymentIntent.ConnectorMetadata == nil {
 			break
@@ -2389,6 +2745,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PaymentIntent.Description(childComplexity), true
+	case "PaymentIntent.displayAmount":
+		if e.ComplexityRoot.PaymentIntent.DisplayAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntent.DisplayAmount(childComplexity), true
 	case "PaymentIntent.disputes":
 		if e.ComplexityRoot.PaymentIntent.Disputes == nil {
 			break
@@ -2412,7 +2774,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		return e.ComplexityRoot.PaymentIntent.Events(childComplexity), true
+		args, err := ec.field_PaymentIntent_events_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.PaymentIntent.Events(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.EventOrder), args["where"].(*ent.EventWhereInput)), true
 	case "PaymentIntent.expiresOn":
 		if e.ComplexityRoot.PaymentIntent.ExpiresOn == nil {
 			break
@@ -2814,6 +3181,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PaymentMethodEdge.Node(childComplexity), true
 
+	case "PaymentPayload.payment":
+		if e.ComplexityRoot.PaymentPayload.Payment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentPayload.Payment(childComplexity), true
+	case "PaymentPayload.replayed":
+		if e.ComplexityRoot.PaymentPayload.Replayed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentPayload.Replayed(childComplexity), true
+
 	case "Profile.alwaysCollectBillingDetailsFromWalletConnector":
 		if e.ComplexityRoot.Profile.AlwaysCollectBillingDetailsFromWalletConnector == nil {
 			break
@@ -2975,6 +3355,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Profile.UseBillingAsPaymentMethodBilling(childComplexity), true
+	case "Profile.webhookSettings":
+		if e.ComplexityRoot.Profile.WebhookSettings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Profile.WebhookSettings(childComplexity), true
 
 	case "ProfileConnection.edges":
 		if e.ComplexityRoot.ProfileConnection.Edges == nil {
@@ -3007,6 +3393,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ProfileEdge.Node(childComplexity), true
+
+	case "ProfilePayload.profile":
+		if e.ComplexityRoot.ProfilePayload.Profile == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProfilePayload.Profile(childComplexity), true
+	case "ProfilePayload.replayed":
+		if e.ComplexityRoot.ProfilePayload.Replayed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProfilePayload.Replayed(childComplexity), true
 
 	case "Query.connectorAccounts":
 		if e.ComplexityRoot.Query.ConnectorAccounts == nil {
@@ -3041,6 +3440,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Disputes(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.DisputeOrder), args["where"].(*ent.DisputeWhereInput)), true
+	case "Query.event":
+		if e.ComplexityRoot.Query.Event == nil {
+			break
+		}
+
+		args, err := ec.field_Query_event_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Event(childComplexity, args["id"].(string)), true
 	case "Query.events":
 		if e.ComplexityRoot.Query.Events == nil {
 			break
@@ -3064,6 +3474,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Mandates(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.MandateOrder), args["where"].(*ent.MandateWhereInput)), true
+	case "Query.merchantAccount":
+		if e.ComplexityRoot.Query.MerchantAccount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.MerchantAccount(childComplexity), true
 	case "Query.merchantAccounts":
 		if e.ComplexityRoot.Query.MerchantAccounts == nil {
 			break
@@ -3097,6 +3513,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Nodes(childComplexity, args["ids"].([]string)), true
+	case "Query.payment":
+		if e.ComplexityRoot.Query.Payment == nil {
+			break
+		}
+
+		args, err := ec.field_Query_payment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Payment(childComplexity, args["id"].(string)), true
 	case "Query.paymentIntents":
 		if e.ComplexityRoot.Query.PaymentIntents == nil {
 			break
@@ -3108,6 +3535,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.PaymentIntents(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.PaymentIntentOrder), args["where"].(*ent.PaymentIntentWhereInput)), true
+	case "Query.payments":
+		if e.ComplexityRoot.Query.Payments == nil {
+			break
+		}
+
+		args, err := ec.field_Query_payments_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Payments(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.PaymentIntentOrder), args["where"].(*ent.PaymentIntentWhereInput)), true
 	case "Query.profiles":
 		if e.ComplexityRoot.Query.Profiles == nil {
 			break
@@ -3119,6 +3557,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Profiles(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].(*ent.ProfileOrder), args["where"].(*ent.ProfileWhereInput)), true
+	case "Query.refund":
+		if e.ComplexityRoot.Query.Refund == nil {
+			break
+		}
+
+		args, err := ec.field_Query_refund_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Refund(childComplexity, args["id"].(string)), true
 	case "Query.refunds":
 		if e.ComplexityRoot.Query.Refunds == nil {
 			break
@@ -3130,6 +3579,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Refunds(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.RefundOrder), args["where"].(*ent.RefundWhereInput)), true
+	case "Query.viewer":
+		if e.ComplexityRoot.Query.Viewer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Viewer(childComplexity), true
 
 	case "Refund.amount":
 		if e.ComplexityRoot.Refund.Amount == nil {
@@ -3167,6 +3622,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Refund.Currency(childComplexity), true
+	case "Refund.displayAmount":
+		if e.ComplexityRoot.Refund.DisplayAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Refund.DisplayAmount(childComplexity), true
 	case "Refund.errorCode":
 		if e.ComplexityRoot.Refund.ErrorCode == nil {
 			break
@@ -3320,6 +3781,99 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RefundEdge.Node(childComplexity), true
 
+	case "RefundPayload.refund":
+		if e.ComplexityRoot.RefundPayload.Refund == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RefundPayload.Refund(childComplexity), true
+	case "RefundPayload.replayed":
+		if e.ComplexityRoot.RefundPayload.Replayed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RefundPayload.Replayed(childComplexity), true
+
+	case "Viewer.keyID":
+		if e.ComplexityRoot.Viewer.KeyID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Viewer.KeyID(childComplexity), true
+	case "Viewer.keyKind":
+		if e.ComplexityRoot.Viewer.KeyKind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Viewer.KeyKind(childComplexity), true
+	case "Viewer.merchantID":
+		if e.ComplexityRoot.Viewer.MerchantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Viewer.MerchantID(childComplexity), true
+	case "Viewer.profileID":
+		if e.ComplexityRoot.Viewer.ProfileID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Viewer.ProfileID(childComplexity), true
+
+	case "WebhookSettings.deliveryEnabled":
+		if e.ComplexityRoot.WebhookSettings.DeliveryEnabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookSettings.DeliveryEnabled(childComplexity), true
+	case "WebhookSettings.enabledEventTypes":
+		if e.ComplexityRoot.WebhookSettings.EnabledEventTypes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookSettings.EnabledEventTypes(childComplexity), true
+	case "WebhookSettings.hasWebhookPassword":
+		if e.ComplexityRoot.WebhookSettings.HasWebhookPassword == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookSettings.HasWebhookPassword(childComplexity), true
+	case "WebhookSettings.paymentStatusesEnabled":
+		if e.ComplexityRoot.WebhookSettings.PaymentStatusesEnabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookSettings.PaymentStatusesEnabled(childComplexity), true
+	case "WebhookSettings.payoutStatusesEnabled":
+		if e.ComplexityRoot.WebhookSettings.PayoutStatusesEnabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookSettings.PayoutStatusesEnabled(childComplexity), true
+	case "WebhookSettings.refundStatusesEnabled":
+		if e.ComplexityRoot.WebhookSettings.RefundStatusesEnabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookSettings.RefundStatusesEnabled(childComplexity), true
+	case "WebhookSettings.webhookURL":
+		if e.ComplexityRoot.WebhookSettings.WebhookURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookSettings.WebhookURL(childComplexity), true
+	case "WebhookSettings.webhookUsername":
+		if e.ComplexityRoot.WebhookSettings.WebhookUsername == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookSettings.WebhookUsername(childComplexity), true
+	case "WebhookSettings.webhookVersion":
+		if e.ComplexityRoot.WebhookSettings.WebhookVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookSettings.WebhookVersion(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -3330,8 +3884,16 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputAPIKeyOrder,
 		ec.unmarshalInputAPIKeyWhereInput,
+		ec.unmarshalInputCancelPaymentInput,
 		ec.unmarshalInputCaptureOrder,
+		ec.unmarshalInputCapturePaymentInput,
 		ec.unmarshalInputCaptureWhereInput,
+		ec.unmarshalInputCardInput,
+		ec.unmarshalInputConfirmPaymentInput,
+		ec.unmarshalInputCreateApiKeyInput,
+		ec.unmarshalInputCreateConnectorAccountInput,
+		ec.unmarshalInputCreatePaymentInput,
+		ec.unmarshalInputCreateRefundInput,
 		ec.unmarshalInputCustomerOrder,
 		ec.unmarshalInputCustomerWhereInput,
 		ec.unmarshalInputDisputeOrder,
@@ -3350,14 +3912,20 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputMerchantConnectorAccountWhereInput,
 		ec.unmarshalInputPaymentAttemptOrder,
 		ec.unmarshalInputPaymentAttemptWhereInput,
+		ec.unmarshalInputPaymentCustomerInput,
 		ec.unmarshalInputPaymentIntentOrder,
 		ec.unmarshalInputPaymentIntentWhereInput,
+		ec.unmarshalInputPaymentMethodDataInput,
 		ec.unmarshalInputPaymentMethodOrder,
 		ec.unmarshalInputPaymentMethodWhereInput,
 		ec.unmarshalInputProfileOrder,
 		ec.unmarshalInputProfileWhereInput,
 		ec.unmarshalInputRefundOrder,
 		ec.unmarshalInputRefundWhereInput,
+		ec.unmarshalInputSurchargeDetailsInput,
+		ec.unmarshalInputUpdateConnectorAccountInput,
+		ec.unmarshalInputUpdatePaymentInput,
+		ec.unmarshalInputWebhookSettingsInput,
 	)
 	first := true
 
@@ -3391,6 +3959,21 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			}
 
 			return &response
+		}
+	case ast.Mutation:
+		return func(ctx context.Context) *graphql.Response {
+			if !first {
+				return nil
+			}
+			first = false
+			ctx = graphql.WithUnmarshalerMap(ctx, inputUnmarshalMap)
+			data := ec._Mutation(ctx, opCtx.Operation.SelectionSet)
+			var buf bytes.Buffer
+			data.MarshalGQL(&buf)
+
+			return &graphql.Response{
+				Data: buf.Bytes(),
+			}
 		}
 
 	default:
@@ -3479,6 +4062,7 @@ input APIKeyOrder {
 Properties by which APIKey connections can be ordered.
 """
 enum APIKeyOrderField {
+  ID
   MERCHANT_ID
   CREATED_AT
   MODIFIED_AT
@@ -3825,6 +4409,7 @@ input CaptureOrder {
 Properties by which Capture connections can be ordered.
 """
 enum CaptureOrderField {
+  ID
   MERCHANT_ID
   CREATED_AT
   MODIFIED_AT
@@ -4178,6 +4763,7 @@ input CustomerOrder {
 Properties by which Customer connections can be ordered.
 """
 enum CustomerOrderField {
+  ID
   MERCHANT_ID
   CREATED_AT
   MODIFIED_AT
@@ -4639,6 +5225,7 @@ input DisputeOrder {
 Properties by which Dispute connections can be ordered.
 """
 enum DisputeOrderField {
+  ID
   MERCHANT_ID
   CREATED_AT
   MODIFIED_AT
@@ -4931,7 +5518,7 @@ input DisputeWhereInput {
 }
 type Event implements Node {
   id: ID!
-  merchantID: String!
+  merchantID: ID!
   createdAt: Time!
   modifiedAt: Time!
   profileID: String!
@@ -4941,6 +5528,7 @@ type Event implements Node {
   eventClass: EventEventClass!
   isDelivered: Boolean!
   primaryObjectCreatedAt: Time
+  merchant: MerchantAccount!
   payment: PaymentIntent
   deliveryAttempts(
     """
@@ -5058,6 +5646,7 @@ input EventDeliveryAttemptOrder {
 Properties by which EventDeliveryAttempt connections can be ordered.
 """
 enum EventDeliveryAttemptOrderField {
+  ID
   MERCHANT_ID
   CREATED_AT
   MODIFIED_AT
@@ -5259,6 +5848,7 @@ input EventOrder {
 Properties by which Event connections can be ordered.
 """
 enum EventOrderField {
+  ID
   MERCHANT_ID
   CREATED_AT
   MODIFIED_AT
@@ -5287,19 +5877,19 @@ input EventWhereInput {
   """
   merchant_id field predicates
   """
-  merchantID: String
-  merchantIDNEQ: String
-  merchantIDIn: [String!]
-  merchantIDNotIn: [String!]
-  merchantIDGT: String
-  merchantIDGTE: String
-  merchantIDLT: String
-  merchantIDLTE: String
-  merchantIDContains: String
-  merchantIDHasPrefix: String
-  merchantIDHasSuffix: String
-  merchantIDEqualFold: String
-  merchantIDContainsFold: String
+  merchantID: ID
+  merchantIDNEQ: ID
+  merchantIDIn: [ID!]
+  merchantIDNotIn: [ID!]
+  merchantIDGT: ID
+  merchantIDGTE: ID
+  merchantIDLT: ID
+  merchantIDLTE: ID
+  merchantIDContains: ID
+  merchantIDHasPrefix: ID
+  merchantIDHasSuffix: ID
+  merchantIDEqualFold: ID
+  merchantIDContainsFold: ID
   """
   created_at field predicates
   """
@@ -5405,6 +5995,11 @@ input EventWhereInput {
   primaryObjectCreatedAtIsNil: Boolean
   primaryObjectCreatedAtNotNil: Boolean
   """
+  merchant edge predicates
+  """
+  hasMerchant: Boolean
+  hasMerchantWith: [MerchantAccountWhereInput!]
+  """
   payment edge predicates
   """
   hasPayment: Boolean
@@ -5447,6 +6042,7 @@ input IncrementalAuthorizationOrder {
 Properties by which IncrementalAuthorization connections can be ordered.
 """
 enum IncrementalAuthorizationOrderField {
+  ID
   MERCHANT_ID
   CREATED_AT
   MODIFIED_AT
@@ -5880,6 +6476,7 @@ input MandateOrder {
 Properties by which Mandate connections can be ordered.
 """
 enum MandateOrderField {
+  ID
   MERCHANT_ID
   CREATED_AT
   MODIFIED_AT
@@ -6254,6 +6851,37 @@ type MerchantAccount implements Node {
     """
     where: MerchantConnectorAccountWhereInput
   ): MerchantConnectorAccountConnection!
+  events(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for Events returned from the connection.
+    """
+    orderBy: [EventOrder!]
+
+    """
+    Filtering options for Events returned from the connection.
+    """
+    where: EventWhereInput
+  ): EventConnection!
 }
 """
 A connection to a list of items.
@@ -6504,6 +7132,11 @@ input MerchantAccountWhereInput {
   """
   hasConnectorAccounts: Boolean
   hasConnectorAccountsWith: [MerchantConnectorAccountWhereInput!]
+  """
+  events edge predicates
+  """
+  hasEvents: Boolean
+  hasEventsWith: [EventWhereInput!]
 }
 type MerchantConnectorAccount implements Node {
   id: ID!
@@ -6592,6 +7225,7 @@ input MerchantConnectorAccountOrder {
 Properties by which MerchantConnectorAccount connections can be ordered.
 """
 enum MerchantConnectorAccountOrderField {
+  ID
   MERCHANT_ID
   CREATED_AT
   MODIFIED_AT
@@ -7121,6 +7755,7 @@ input PaymentAttemptOrder {
 Properties by which PaymentAttempt connections can be ordered.
 """
 enum PaymentAttemptOrderField {
+  ID
   MERCHANT_ID
   CREATED_AT
   MODIFIED_AT
@@ -7888,7 +8523,37 @@ type PaymentIntent implements Node {
   ): RefundConnection!
   disputes: [Dispute!]
   incrementalAuthorizations: [IncrementalAuthorization!]
-  events: [Event!]
+  events(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for Events returned from the connection.
+    """
+    orderBy: [EventOrder!]
+
+    """
+    Filtering options for Events returned from the connection.
+    """
+    where: EventWhereInput
+  ): EventConnection!
 }
 """
 PaymentIntentApplyMitExemption is enum for the field apply_mit_exemption
@@ -8140,6 +8805,7 @@ input PaymentIntentOrder {
 Properties by which PaymentIntent connections can be ordered.
 """
 enum PaymentIntentOrderField {
+  ID
   MERCHANT_ID
   CREATED_AT
   MODIFIED_AT
@@ -9027,6 +9693,7 @@ input PaymentMethodOrder {
 Properties by which PaymentMethod connections can be ordered.
 """
 enum PaymentMethodOrderField {
+  ID
   MERCHANT_ID
   CREATED_AT
   MODIFIED_AT
@@ -9341,6 +10008,7 @@ input ProfileOrder {
 Properties by which Profile connections can be ordered.
 """
 enum ProfileOrderField {
+  ID
   MERCHANT_ID
   CREATED_AT
   MODIFIED_AT
@@ -10088,6 +10756,7 @@ input RefundOrder {
 Properties by which Refund connections can be ordered.
 """
 enum RefundOrderField {
+  ID
   MERCHANT_ID
   CREATED_AT
   MODIFIED_AT
@@ -10471,11 +11140,724 @@ input RefundWhereInput {
 	{Name: "../schema.graphql", Input: `# Hand-written GraphQL schema; ent.graphql beside it is generated by entgql.
 # The scalars live here so that entgql, which skips types the schema already
 # declares, generates the same ent.graphql on every run.
+#
+# Reads (connections, filters, nested fields, node) come from ent.graphql and
+# the lookups and extra fields below. Every mutation here calls the same
+# ` + "`" + `payments` + "`" + ` operation as the REST route it mirrors, with the same
+# validations and Hyperswitch error codes (in each error's ` + "`" + `extensions` + "`" + `:
+# ` + "`" + `code` + "`" + `, ` + "`" + `type` + "`" + `, and ` + "`" + `field` + "`" + ` when one member is at fault). Shape mistakes
+# (a missing required argument, a wrong type) are refused by GraphQL itself
+# with code IR_06; value mistakes (an unknown currency, an amount out of
+# range) by the domain, as on REST.
 
 "An RFC 3339 timestamp in UTC."
 scalar Time
 "A free-form JSON object."
 scalar Map
+
+extend type Query {
+  "The caller: which merchant and profile the API key acts for, and what kind of key it is."
+  viewer: Viewer!
+  """
+  The caller's merchant account, with its profiles, connector accounts
+  (credentials masked) and API keys (prefix only). Null for the admin key
+  without an X-Merchant-Id header.
+  """
+  merchantAccount: MerchantAccount
+  "A payment by its REST id (payment_id, e.g. pay_…); null when the caller has no such payment."
+  payment("The payment_id, as REST shows it." id: ID!): PaymentIntent
+  "A refund by its REST id (refund_id, e.g. ref_…); null when the caller has no such refund."
+  refund("The refund_id, as REST shows it." id: ID!): Refund
+  "An outgoing webhook event by its id (evt_…); null when the caller has no such event."
+  event("The event_id." id: ID!): Event
+  """
+  The caller's payments: the same connection as ` + "`" + `paymentIntents` + "`" + `, under the
+  name the REST API uses. Newest first unless ` + "`" + `orderBy` + "`" + ` says otherwise.
+  """
+  payments(
+    "Returns the elements that come after this cursor (a token a previous page returned)."
+    after: Cursor
+    "Returns the first n elements (1 to 100; ` + "`" + `first` + "`" + ` or ` + "`" + `last` + "`" + ` is required)."
+    first: Int
+    "Returns the elements that come before this cursor."
+    before: Cursor
+    "Returns the last n elements (1 to 100)."
+    last: Int
+    "Ordering; newest first when absent."
+    orderBy: [PaymentIntentOrder!]
+    "Filters: status, currency, connector, amount and created ranges, customer, merchant reference, payment method, card network, …"
+    where: PaymentIntentWhereInput
+  ): PaymentIntentConnection!
+}
+
+"The caller of the API: the principal its key (and headers) stand for."
+type Viewer {
+  "The merchant the caller acts for; null for the admin key without X-Merchant-Id."
+  merchantID: ID
+  "The profile the caller is narrowed to (X-Profile-Id), if any."
+  profileID: ID
+  "What kind of key authenticated the call."
+  keyKind: KeyKind!
+  "The id of the merchant API key (key_…); null for the admin key."
+  keyID: ID
+}
+
+"The kind of key that authenticated a call."
+enum KeyKind {
+  "A merchant's secret key (snd_…)."
+  MERCHANT
+  "The platform admin key; with X-Merchant-Id it acts as that merchant."
+  ADMIN
+}
+
+extend type PaymentIntent {
+  "The amount in major units with its currency, e.g. \"USD 12.34\" (JPY has no decimals, KWD three)."
+  displayAmount: String!
+  "The connector account (merchant_connector_id) the payment was routed through, once it has been."
+  connectorAccount: MerchantConnectorAccount
+}
+
+extend type Refund {
+  "The amount in major units with its currency, e.g. \"USD 12.34\"."
+  displayAmount: String!
+}
+
+extend type PaymentAttempt {
+  "The amount in major units with its currency, e.g. \"USD 12.34\"."
+  displayAmount: String!
+}
+
+extend type Capture {
+  "The amount in major units with its currency, e.g. \"USD 12.34\"."
+  displayAmount: String!
+}
+
+extend type Dispute {
+  "The amount in major units with its currency, e.g. \"USD 12.34\"."
+  displayAmount: String!
+}
+
+extend type MerchantConnectorAccount {
+  """
+  The connector credentials, masked: each string keeps its first and last two
+  characters. The sealed values never leave the server.
+  """
+  connectorAccountDetails: Map
+}
+
+extend type Profile {
+  "Where and which events the profile's webhooks are sent (the password is never shown)."
+  webhookSettings: WebhookSettings!
+}
+
+"A profile's outgoing-webhook settings."
+type WebhookSettings {
+  "The URL events are POSTed to; null sends none."
+  webhookURL: String
+  "Whether delivery is on: off keeps writing events but sends none."
+  deliveryEnabled: Boolean!
+  "Payment statuses whose events are sent; empty means every status."
+  paymentStatusesEnabled: [String!]!
+  "Refund statuses whose events are sent; empty means every status."
+  refundStatusesEnabled: [String!]!
+  "Payout statuses whose events are sent; empty means every status."
+  payoutStatusesEnabled: [String!]!
+  "Event types that are sent; empty means every type."
+  enabledEventTypes: [String!]!
+  "The webhook version label."
+  webhookVersion: String
+  "The basic-auth user name sent with each webhook, if any."
+  webhookUsername: String
+  "Whether a basic-auth password is set (it is never shown)."
+  hasWebhookPassword: Boolean!
+}
+
+"""
+Mutations change state through the same domain operations as REST. Each takes
+an optional ` + "`" + `idempotencyKey` + "`" + `: a key is scoped to the merchant; the same key
+with the same mutation and input replays the stored result (` + "`" + `replayed: true` + "`" + `),
+with another input it is refused (IR_06, HTTP 422 on REST), while the first
+call still runs it is refused (IR_16, 409 on REST), and when the key store is
+down nothing changes (HE_00, 503 on REST).
+"""
+type Mutation {
+  "Creates a payment (POST /payments); with ` + "`" + `confirm: true` + "`" + ` it is authorized at once."
+  createPayment(
+    "The payment, in the REST request's members."
+    input: CreatePaymentInput!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): PaymentPayload!
+  "Updates a payment that is not confirmed yet (POST /payments/{id})."
+  updatePayment(
+    "The payment_id."
+    id: ID!
+    "The members to change; absent members keep their value."
+    input: UpdatePaymentInput!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): PaymentPayload!
+  "Confirms (authorizes) a payment through its connector (POST /payments/{id}/confirm)."
+  confirmPayment(
+    "The payment_id."
+    id: ID!
+    "Members to set while confirming, such as the payment method."
+    input: ConfirmPaymentInput
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): PaymentPayload!
+  "Captures an authorized payment, wholly or partly (POST /payments/{id}/capture)."
+  capturePayment(
+    "The payment_id."
+    id: ID!
+    "How much to capture; everything capturable when absent."
+    input: CapturePaymentInput
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): PaymentPayload!
+  "Cancels (voids) a payment that is not captured (POST /payments/{id}/cancel)."
+  cancelPayment(
+    "The payment_id."
+    id: ID!
+    "Why the payment is cancelled."
+    input: CancelPaymentInput
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): PaymentPayload!
+  "Refunds captured money of a payment (POST /refunds)."
+  createRefund(
+    "The refund, in the REST request's members."
+    input: CreateRefundInput!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): RefundPayload!
+  "Creates a connector account (POST /account/{merchant_id}/connectors)."
+  createConnectorAccount(
+    "The connector account, in the REST request's members."
+    input: CreateConnectorAccountInput!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): ConnectorAccountPayload!
+  "Updates a connector account (POST /account/{merchant_id}/connectors/{id})."
+  updateConnectorAccount(
+    "The merchant_connector_id (mca_…)."
+    id: ID!
+    "The members to change; a given member replaces the stored one whole."
+    input: UpdateConnectorAccountInput!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): ConnectorAccountPayload!
+  "Creates a merchant secret key (admin key only). The key is in the payload, and nowhere else, ever again."
+  createApiKey(
+    "The key's name, description and expiration."
+    input: CreateApiKeyInput!
+    "Runs the mutation at most once per key (see Mutation); a replay returns the same key."
+    idempotencyKey: String
+  ): CreateApiKeyPayload!
+  "Revokes a merchant secret key at once (admin key only)."
+  revokeApiKey(
+    "The key_id (key_…)."
+    id: ID!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): ApiKeyPayload!
+  "Changes a profile's webhook settings: URL, enabled statuses and event types, delivery on or off."
+  updateProfileWebhookSettings(
+    "The profile_id (pro_…)."
+    profileID: ID!
+    "The settings to change; absent members keep their value."
+    input: WebhookSettingsInput!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): ProfilePayload!
+  "Sends an event to the profile's webhook URL again now, as a manual retry (the merchant's own events, or the admin key)."
+  retryWebhookDelivery(
+    "The event_id (evt_…)."
+    eventID: ID!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): DeliveryAttemptPayload!
+}
+
+"A payment mutation's result."
+type PaymentPayload {
+  "The payment as the mutation left it (nested fields are read live)."
+  payment: PaymentIntent!
+  "True when this answer replays the stored result of an earlier call with the same idempotency key."
+  replayed: Boolean!
+}
+
+"createRefund's result."
+type RefundPayload {
+  "The refund as the mutation left it."
+  refund: Refund!
+  "True when this answer replays the stored result of an earlier call with the same idempotency key."
+  replayed: Boolean!
+}
+
+"A connector account mutation's result."
+type ConnectorAccountPayload {
+  "The connector account, credentials masked."
+  connectorAccount: MerchantConnectorAccount!
+  "True when this answer replays the stored result of an earlier call with the same idempotency key."
+  replayed: Boolean!
+}
+
+"createApiKey's result."
+type CreateApiKeyPayload {
+  "The key's record (prefix only)."
+  apiKey: APIKey!
+  "The secret key itself (snd_…): store it now, it is not shown again."
+  key: String!
+  "True when this answer replays the stored result of an earlier call with the same idempotency key."
+  replayed: Boolean!
+}
+
+"revokeApiKey's result."
+type ApiKeyPayload {
+  "The revoked key's record."
+  apiKey: APIKey!
+  "True when this answer replays the stored result of an earlier call with the same idempotency key."
+  replayed: Boolean!
+}
+
+"updateProfileWebhookSettings' result."
+type ProfilePayload {
+  "The profile with its new settings."
+  profile: Profile!
+  "True when this answer replays the stored result of an earlier call with the same idempotency key."
+  replayed: Boolean!
+}
+
+"retryWebhookDelivery's result."
+type DeliveryAttemptPayload {
+  "The manual-retry delivery attempt, with the receiver's answer."
+  deliveryAttempt: EventDeliveryAttempt!
+  "True when this answer replays the stored result of an earlier call with the same idempotency key."
+  replayed: Boolean!
+}
+
+"""
+A new payment: Hyperswitch's PaymentsCreateRequest. Closed sets (currency,
+capture method, …) are strings checked by the domain, so a wrong value gets
+the same error code as on REST.
+"""
+input CreatePaymentInput {
+  "The amount in minor units (cents for USD), 1 to 999999999999 (0 only for setup_mandate)."
+  amount: Int!
+  "The ISO 4217 currency code, e.g. USD."
+  currency: String!
+  "The merchant's id for the payment; generated (pay_…) when absent."
+  paymentID: String
+  "The profile the payment belongs to; the caller's or the merchant's default when absent."
+  profileID: String
+  "Authorize at once (create and confirm in one call)."
+  confirm: Boolean
+  "automatic, manual, manual_multiple or sequential_automatic."
+  captureMethod: String
+  "When a scheduled capture should run."
+  captureOn: Time
+  "How much of the amount to capture (1 to the amount)."
+  amountToCapture: Int
+  "three_ds or no_three_ds."
+  authenticationType: String
+  "The merchant's customer id; the customer is created on first use."
+  customerID: String
+  "The customer's details (with customerID, or its id)."
+  customer: PaymentCustomerInput
+  "A description of the payment."
+  description: String
+  "Where the customer returns after a redirect (absolute http(s) URL)."
+  returnURL: String
+  "The statement descriptor (at most 22 characters, with a letter)."
+  statementDescriptorName: String
+  "The statement descriptor suffix."
+  statementDescriptorSuffix: String
+  "The merchant's unique reference for the payment (1 to 30 characters)."
+  merchantReferenceID: String
+  "The merchant's order reference."
+  merchantOrderReferenceID: String
+  "The billing address, in the REST shape ({address, phone, email})."
+  billing: Map
+  "The shipping address, in the REST shape."
+  shipping: Map
+  "Order lines, in the REST shape; their amounts must sum to the amount."
+  orderDetails: [Map!]
+  "Free-form metadata (replaces the stored value)."
+  metadata: Map
+  "Connector-specific metadata."
+  connectorMetadata: Map
+  "Feature metadata."
+  featureMetadata: Map
+  "Fraud-check metadata."
+  frmMetadata: Map
+  "Payment link configuration."
+  paymentLinkConfig: Map
+  "The customer's browser, in the REST shape (for 3-D Secure)."
+  browserInfo: Map
+  "off_session or on_session."
+  setupFutureUsage: String
+  "Whether the customer is absent (merchant-initiated)."
+  offSession: Boolean
+  "normal, new_mandate, setup_mandate or recurring_mandate."
+  paymentType: String
+  "The payment method kind: card, upi, wallet, pay_later or bank_redirect."
+  paymentMethod: String
+  "The payment method type, e.g. credit, upi_collect, paypal."
+  paymentMethodType: String
+  "The payment method's data: one of card, upi, wallet, pay_later, bank_redirect."
+  paymentMethodData: PaymentMethodDataInput
+  "The connectors to route to, in order of preference."
+  connector: [String!]
+  "The client secret's lifetime in seconds (0 to 604800, default 900)."
+  sessionExpiry: Int
+  "Shipping cost in minor units."
+  shippingCost: Int
+  "Order tax in minor units."
+  orderTaxAmount: Int
+  "A surcharge and its tax."
+  surchargeDetails: SurchargeDetailsInput
+  "ISO 3166-1 alpha-2 country of the business."
+  businessCountry: String
+  "The business label."
+  businessLabel: String
+  "The business sub-label."
+  businessSubLabel: String
+  "Payment method types the customer may choose from."
+  allowedPaymentMethodTypes: [String!]
+  "Whether incremental authorization is requested."
+  requestIncrementalAuthorization: Boolean
+  "Whether external 3-D Secure authentication is requested."
+  requestExternalThreeDSAuthentication: Boolean
+  "Whether a partial authorization is acceptable."
+  enablePartialAuthorization: Boolean
+  "Whether an extended authorization is requested."
+  requestExtendedAuthorization: Boolean
+  "Whether capturing more than authorized is allowed."
+  enableOvercapture: Boolean
+  "Whether to force a 3-D Secure challenge."
+  force3DSChallenge: Boolean
+  "Whether the 3-D Secure page may be shown in an iframe."
+  isIframeRedirectionEnabled: Boolean
+}
+
+"Changes to a payment before it is confirmed (PaymentsUpdateRequest); absent members keep their value."
+input UpdatePaymentInput {
+  "The new amount in minor units."
+  amount: Int
+  "The new ISO 4217 currency code."
+  currency: String
+  "Confirm right after the update."
+  confirm: Boolean
+  "automatic, manual, manual_multiple or sequential_automatic."
+  captureMethod: String
+  "When a scheduled capture should run."
+  captureOn: Time
+  "How much of the amount to capture."
+  amountToCapture: Int
+  "three_ds or no_three_ds."
+  authenticationType: String
+  "The merchant's customer id."
+  customerID: String
+  "The customer's details."
+  customer: PaymentCustomerInput
+  "A description of the payment."
+  description: String
+  "Where the customer returns after a redirect."
+  returnURL: String
+  "The statement descriptor."
+  statementDescriptorName: String
+  "The statement descriptor suffix."
+  statementDescriptorSuffix: String
+  "The merchant's unique reference for the payment."
+  merchantReferenceID: String
+  "The merchant's order reference."
+  merchantOrderReferenceID: String
+  "The billing address, in the REST shape."
+  billing: Map
+  "The shipping address, in the REST shape."
+  shipping: Map
+  "Order lines, in the REST shape."
+  orderDetails: [Map!]
+  "Free-form metadata (replaces the stored value)."
+  metadata: Map
+  "Connector-specific metadata."
+  connectorMetadata: Map
+  "Feature metadata."
+  featureMetadata: Map
+  "Fraud-check metadata."
+  frmMetadata: Map
+  "Payment link configuration."
+  paymentLinkConfig: Map
+  "The customer's browser, in the REST shape."
+  browserInfo: Map
+  "off_session or on_session."
+  setupFutureUsage: String
+  "Whether the customer is absent."
+  offSession: Boolean
+  "normal, new_mandate, setup_mandate or recurring_mandate."
+  paymentType: String
+  "The payment method kind."
+  paymentMethod: String
+  "The payment method type."
+  paymentMethodType: String
+  "The payment method's data."
+  paymentMethodData: PaymentMethodDataInput
+  "The connectors to route to."
+  connector: [String!]
+  "The client secret's lifetime in seconds."
+  sessionExpiry: Int
+  "Shipping cost in minor units."
+  shippingCost: Int
+  "Order tax in minor units."
+  orderTaxAmount: Int
+  "A surcharge and its tax."
+  surchargeDetails: SurchargeDetailsInput
+  "ISO 3166-1 alpha-2 country of the business."
+  businessCountry: String
+  "The business label."
+  businessLabel: String
+  "The business sub-label."
+  businessSubLabel: String
+  "Payment method types the customer may choose from."
+  allowedPaymentMethodTypes: [String!]
+  "Whether incremental authorization is requested."
+  requestIncrementalAuthorization: Boolean
+  "Whether external 3-D Secure authentication is requested."
+  requestExternalThreeDSAuthentication: Boolean
+  "Whether a partial authorization is acceptable."
+  enablePartialAuthorization: Boolean
+  "Whether an extended authorization is requested."
+  requestExtendedAuthorization: Boolean
+  "Whether capturing more than authorized is allowed."
+  enableOvercapture: Boolean
+  "Whether to force a 3-D Secure challenge."
+  force3DSChallenge: Boolean
+  "Whether the 3-D Secure page may be shown in an iframe."
+  isIframeRedirectionEnabled: Boolean
+}
+
+"Members set while confirming a payment (PaymentsConfirmRequest); the amount is fixed by then."
+input ConfirmPaymentInput {
+  "automatic, manual, manual_multiple or sequential_automatic."
+  captureMethod: String
+  "How much of the amount to capture."
+  amountToCapture: Int
+  "three_ds or no_three_ds."
+  authenticationType: String
+  "The merchant's customer id."
+  customerID: String
+  "The customer's details."
+  customer: PaymentCustomerInput
+  "A description of the payment."
+  description: String
+  "Where the customer returns after a redirect."
+  returnURL: String
+  "The billing address, in the REST shape."
+  billing: Map
+  "The shipping address, in the REST shape."
+  shipping: Map
+  "Free-form metadata (replaces the stored value)."
+  metadata: Map
+  "The customer's browser, in the REST shape."
+  browserInfo: Map
+  "off_session or on_session."
+  setupFutureUsage: String
+  "Whether the customer is absent."
+  offSession: Boolean
+  "The payment method kind."
+  paymentMethod: String
+  "The payment method type."
+  paymentMethodType: String
+  "The payment method's data."
+  paymentMethodData: PaymentMethodDataInput
+  "The connectors to route to."
+  connector: [String!]
+}
+
+"The customer of a payment (Hyperswitch's CustomerDetails)."
+input PaymentCustomerInput {
+  "The merchant's customer id (must equal customerID when both are given)."
+  id: String
+  "The customer's name."
+  name: String
+  "The customer's email address."
+  email: String
+  "The customer's phone number."
+  phone: String
+  "The phone's country code, e.g. +1."
+  phoneCountryCode: String
+}
+
+"A surcharge on a payment."
+input SurchargeDetailsInput {
+  "The surcharge in minor units."
+  surchargeAmount: Int!
+  "The tax on the surcharge in minor units."
+  taxAmount: Int
+}
+
+"The payment method's data: exactly one of the kinds."
+input PaymentMethodDataInput {
+  "A card. The number and CVC go to the connector and are never stored."
+  card: CardInput
+  "UPI, in the REST shape ({upi_collect: {vpa_id}} or {upi_intent: {}} or {upi_qr: {}})."
+  upi: Map
+  "One wallet method, in the REST shape, e.g. {paypal_redirect: {}}."
+  wallet: Map
+  "One pay-later method, in the REST shape, e.g. {klarna_redirect: {}}."
+  payLater: Map
+  "One bank-redirect method, in the REST shape, e.g. {ideal: {}}."
+  bankRedirect: Map
+  "The payment method's billing address, in the REST shape."
+  billing: Map
+}
+
+"A card (Hyperswitch's Card)."
+input CardInput {
+  "The card number (Luhn-checked; never stored)."
+  cardNumber: String!
+  "The expiry month, 01 to 12."
+  cardExpMonth: String!
+  "The expiry year, e.g. 2030."
+  cardExpYear: String!
+  "The CVC (never stored)."
+  cardCvc: String!
+  "The card holder's name."
+  cardHolderName: String
+  "The card network, e.g. Visa."
+  cardNetwork: String
+}
+
+"A capture (PaymentsCaptureRequest)."
+input CapturePaymentInput {
+  "How much to capture in minor units; everything capturable when absent."
+  amountToCapture: Int
+}
+
+"A cancellation (PaymentsCancelRequest)."
+input CancelPaymentInput {
+  "Why the payment is cancelled."
+  cancellationReason: String
+}
+
+"A refund (RefundRequest)."
+input CreateRefundInput {
+  "The payment_id of the payment to refund."
+  paymentID: ID!
+  "The merchant's id for the refund; generated (ref_…) when absent."
+  refundID: String
+  "How much to refund in minor units; everything refundable when absent."
+  amount: Int
+  "Why the money is refunded."
+  reason: String
+  "instant or scheduled."
+  refundType: String
+  "Free-form metadata."
+  metadata: Map
+}
+
+"A connector account (MerchantConnectorCreate); nested members are in the REST shape."
+input CreateConnectorAccountInput {
+  "payment_processor, payment_vas, fin_operations, …"
+  connectorType: String!
+  "The connector, from Hyperswitch's list (e.g. stripe, adyen, stripe_test)."
+  connectorName: String!
+  "A label unique in the profile; <profile_name>_<connector_name> when absent."
+  connectorLabel: String
+  "The profile; the merchant's default when absent."
+  profileID: String
+  "The credentials (string values), sealed at rest and shown masked."
+  connectorAccountDetails: Map
+  "Payment methods enabled, in the REST shape."
+  paymentMethodsEnabled: [Map!]
+  "The connector's webhook details, in the REST shape."
+  connectorWebhookDetails: Map
+  "Free-form metadata."
+  metadata: Map
+  "Whether the account is a test account."
+  testMode: Boolean
+  "Whether the account is disabled."
+  disabled: Boolean
+  "Fraud-check configurations, in the REST shape."
+  frmConfigs: [Map!]
+  "ISO 3166-1 alpha-2 country of the business."
+  businessCountry: String
+  "The business label."
+  businessLabel: String
+  "The business sub-label."
+  businessSubLabel: String
+  "Payment method authentication configuration."
+  pmAuthConfig: Map
+  "active or inactive."
+  status: String
+  "Additional merchant data, in the REST shape."
+  additionalMerchantData: Map
+  "Wallet details (sealed at rest), in the REST shape."
+  connectorWalletsDetails: Map
+}
+
+"Changes to a connector account (MerchantConnectorUpdate); a given member replaces the stored one whole."
+input UpdateConnectorAccountInput {
+  "payment_processor, payment_vas, … (required, as on REST)."
+  connectorType: String!
+  "A new label, unique in the profile."
+  connectorLabel: String
+  "New credentials (string values)."
+  connectorAccountDetails: Map
+  "Payment methods enabled, in the REST shape."
+  paymentMethodsEnabled: [Map!]
+  "The connector's webhook details, in the REST shape."
+  connectorWebhookDetails: Map
+  "Free-form metadata."
+  metadata: Map
+  "Whether the account is a test account."
+  testMode: Boolean
+  "Whether the account is disabled."
+  disabled: Boolean
+  "Fraud-check configurations, in the REST shape."
+  frmConfigs: [Map!]
+  "Payment method authentication configuration."
+  pmAuthConfig: Map
+  "active or inactive."
+  status: String
+  "Additional merchant data, in the REST shape."
+  additionalMerchantData: Map
+  "Wallet details, in the REST shape."
+  connectorWalletsDetails: Map
+}
+
+"A new merchant secret key (CreateApiKeyRequest)."
+input CreateApiKeyInput {
+  "The key's name (1 to 64 characters)."
+  name: String!
+  "A description (at most 256 characters)."
+  description: String
+  "\"never\" or an RFC 3339 date-time in the future."
+  expiration: String!
+}
+
+"Changes to a profile's webhook settings; absent members keep their value."
+input WebhookSettingsInput {
+  "The URL to POST events to (absolute http(s) URL); an empty string removes it."
+  webhookURL: String
+  "Turns delivery on or off (events are still recorded when off)."
+  deliveryEnabled: Boolean
+  "Payment statuses whose events are sent; empty means every status."
+  paymentStatusesEnabled: [String!]
+  "Refund statuses whose events are sent; empty means every status."
+  refundStatusesEnabled: [String!]
+  "Payout statuses whose events are sent; empty means every status."
+  payoutStatusesEnabled: [String!]
+  "Event types that are sent (e.g. payment_succeeded); empty means every type."
+  enabledEventTypes: [String!]
+  "The webhook version label."
+  webhookVersion: String
+  "The basic-auth user name sent with each webhook."
+  webhookUsername: String
+  "The basic-auth password sent with each webhook (write-only)."
+  webhookPassword: String
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -10532,6 +11914,16 @@ func (ec *executionContext) childFields_APIKeyEdge(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type APIKeyEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_ApiKeyPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "apiKey":
+		return ec.fieldContext_ApiKeyPayload_apiKey(ctx, field)
+	case "replayed":
+		return ec.fieldContext_ApiKeyPayload_replayed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ApiKeyPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_Capture(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -10568,8 +11960,32 @@ func (ec *executionContext) childFields_Capture(ctx context.Context, field graph
 		return ec.fieldContext_Capture_referenceID(ctx, field)
 	case "payment":
 		return ec.fieldContext_Capture_payment(ctx, field)
+	case "displayAmount":
+		return ec.fieldContext_Capture_displayAmount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Capture", field.Name)
+}
+
+func (ec *executionContext) childFields_ConnectorAccountPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "connectorAccount":
+		return ec.fieldContext_ConnectorAccountPayload_connectorAccount(ctx, field)
+	case "replayed":
+		return ec.fieldContext_ConnectorAccountPayload_replayed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConnectorAccountPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_CreateApiKeyPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "apiKey":
+		return ec.fieldContext_CreateApiKeyPayload_apiKey(ctx, field)
+	case "key":
+		return ec.fieldContext_CreateApiKeyPayload_key(ctx, field)
+	case "replayed":
+		return ec.fieldContext_CreateApiKeyPayload_replayed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateApiKeyPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_Customer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -10630,6 +12046,16 @@ func (ec *executionContext) childFields_CustomerEdge(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type CustomerEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_DeliveryAttemptPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deliveryAttempt":
+		return ec.fieldContext_DeliveryAttemptPayload_deliveryAttempt(ctx, field)
+	case "replayed":
+		return ec.fieldContext_DeliveryAttemptPayload_replayed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeliveryAttemptPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_Dispute(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -10676,6 +12102,8 @@ func (ec *executionContext) childFields_Dispute(ctx context.Context, field graph
 		return ec.fieldContext_Dispute_evidence(ctx, field)
 	case "payment":
 		return ec.fieldContext_Dispute_payment(ctx, field)
+	case "displayAmount":
+		return ec.fieldContext_Dispute_displayAmount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Dispute", field.Name)
 }
@@ -10726,6 +12154,8 @@ func (ec *executionContext) childFields_Event(ctx context.Context, field graphql
 		return ec.fieldContext_Event_isDelivered(ctx, field)
 	case "primaryObjectCreatedAt":
 		return ec.fieldContext_Event_primaryObjectCreatedAt(ctx, field)
+	case "merchant":
+		return ec.fieldContext_Event_merchant(ctx, field)
 	case "payment":
 		return ec.fieldContext_Event_payment(ctx, field)
 	case "deliveryAttempts":
@@ -10944,6 +12374,8 @@ func (ec *executionContext) childFields_MerchantAccount(ctx context.Context, fie
 		return ec.fieldContext_MerchantAccount_apiKeys(ctx, field)
 	case "connectorAccounts":
 		return ec.fieldContext_MerchantAccount_connectorAccounts(ctx, field)
+	case "events":
+		return ec.fieldContext_MerchantAccount_events(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MerchantAccount", field.Name)
 }
@@ -11012,6 +12444,8 @@ func (ec *executionContext) childFields_MerchantConnectorAccount(ctx context.Con
 		return ec.fieldContext_MerchantConnectorAccount_merchant(ctx, field)
 	case "profile":
 		return ec.fieldContext_MerchantConnectorAccount_profile(ctx, field)
+	case "connectorAccountDetails":
+		return ec.fieldContext_MerchantConnectorAccount_connectorAccountDetails(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MerchantConnectorAccount", field.Name)
 }
@@ -11144,6 +12578,8 @@ func (ec *executionContext) childFields_PaymentAttempt(ctx context.Context, fiel
 		return ec.fieldContext_PaymentAttempt_multipleCaptureCount(ctx, field)
 	case "payment":
 		return ec.fieldContext_PaymentAttempt_payment(ctx, field)
+	case "displayAmount":
+		return ec.fieldContext_PaymentAttempt_displayAmount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PaymentAttempt", field.Name)
 }
@@ -11300,6 +12736,10 @@ func (ec *executionContext) childFields_PaymentIntent(ctx context.Context, field
 		return ec.fieldContext_PaymentIntent_incrementalAuthorizations(ctx, field)
 	case "events":
 		return ec.fieldContext_PaymentIntent_events(ctx, field)
+	case "displayAmount":
+		return ec.fieldContext_PaymentIntent_displayAmount(ctx, field)
+	case "connectorAccount":
+		return ec.fieldContext_PaymentIntent_connectorAccount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PaymentIntent", field.Name)
 }
@@ -11372,6 +12812,16 @@ func (ec *executionContext) childFields_PaymentMethodEdge(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type PaymentMethodEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_PaymentPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "payment":
+		return ec.fieldContext_PaymentPayload_payment(ctx, field)
+	case "replayed":
+		return ec.fieldContext_PaymentPayload_replayed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_Profile(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -11426,6 +12876,8 @@ func (ec *executionContext) childFields_Profile(ctx context.Context, field graph
 		return ec.fieldContext_Profile_merchant(ctx, field)
 	case "connectorAccounts":
 		return ec.fieldContext_Profile_connectorAccounts(ctx, field)
+	case "webhookSettings":
+		return ec.fieldContext_Profile_webhookSettings(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Profile", field.Name)
 }
@@ -11450,6 +12902,16 @@ func (ec *executionContext) childFields_ProfileEdge(ctx context.Context, field g
 		return ec.fieldContext_ProfileEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ProfileEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ProfilePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "profile":
+		return ec.fieldContext_ProfilePayload_profile(ctx, field)
+	case "replayed":
+		return ec.fieldContext_ProfilePayload_replayed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ProfilePayload", field.Name)
 }
 
 func (ec *executionContext) childFields_Refund(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -11506,6 +12968,8 @@ func (ec *executionContext) childFields_Refund(ctx context.Context, field graphq
 		return ec.fieldContext_Refund_rawConnectorResponse(ctx, field)
 	case "payment":
 		return ec.fieldContext_Refund_payment(ctx, field)
+	case "displayAmount":
+		return ec.fieldContext_Refund_displayAmount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Refund", field.Name)
 }
@@ -11530,6 +12994,54 @@ func (ec *executionContext) childFields_RefundEdge(ctx context.Context, field gr
 		return ec.fieldContext_RefundEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RefundEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_RefundPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "refund":
+		return ec.fieldContext_RefundPayload_refund(ctx, field)
+	case "replayed":
+		return ec.fieldContext_RefundPayload_replayed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RefundPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_Viewer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "merchantID":
+		return ec.fieldContext_Viewer_merchantID(ctx, field)
+	case "profileID":
+		return ec.fieldContext_Viewer_profileID(ctx, field)
+	case "keyKind":
+		return ec.fieldContext_Viewer_keyKind(ctx, field)
+	case "keyID":
+		return ec.fieldContext_Viewer_keyID(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Viewer", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "webhookURL":
+		return ec.fieldContext_WebhookSettings_webhookURL(ctx, field)
+	case "deliveryEnabled":
+		return ec.fieldContext_WebhookSettings_deliveryEnabled(ctx, field)
+	case "paymentStatusesEnabled":
+		return ec.fieldContext_WebhookSettings_paymentStatusesEnabled(ctx, field)
+	case "refundStatusesEnabled":
+		return ec.fieldContext_WebhookSettings_refundStatusesEnabled(ctx, field)
+	case "payoutStatusesEnabled":
+		return ec.fieldContext_WebhookSettings_payoutStatusesEnabled(ctx, field)
+	case "enabledEventTypes":
+		return ec.fieldContext_WebhookSettings_enabledEventTypes(ctx, field)
+	case "webhookVersion":
+		return ec.fieldContext_WebhookSettings_webhookVersion(ctx, field)
+	case "webhookUsername":
+		return ec.fieldContext_WebhookSettings_webhookUsername(ctx, field)
+	case "hasWebhookPassword":
+		return ec.fieldContext_WebhookSettings_hasWebhookPassword(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookSettings", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -11864,6 +13376,60 @@ func (ec *executionContext) field_MerchantAccount_connectorAccounts_args(ctx con
 	return args, nil
 }
 
+func (ec *executionContext) field_MerchantAccount_events_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) ([]*ent.EventOrder, error) {
+			return ec.unmarshalOEventOrder2ᚕᚖswitchyardᚋentᚐEventOrderᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.EventWhereInput, error) {
+			return ec.unmarshalOEventWhereInput2ᚖswitchyardᚋentᚐEventWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
 func (ec *executionContext) field_MerchantAccount_profiles_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -11910,6 +13476,372 @@ func (ec *executionContext) field_MerchantAccount_profiles_args(ctx context.Cont
 	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
 		func(ctx context.Context, v any) (*ent.ProfileWhereInput, error) {
 			return ec.unmarshalOProfileWhereInput2ᚖswitchyardᚋentᚐProfileWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_cancelPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (*model.CancelPaymentInput, error) {
+			return ec.unmarshalOCancelPaymentInput2ᚖswitchyardᚋgraphᚋmodelᚐCancelPaymentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_capturePayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (*model.CapturePaymentInput, error) {
+			return ec.unmarshalOCapturePaymentInput2ᚖswitchyardᚋgraphᚋmodelᚐCapturePaymentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_confirmPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (*model.PaymentRequest, error) {
+			return ec.unmarshalOConfirmPaymentInput2ᚖswitchyardᚋgraphᚋmodelᚐPaymentRequest(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createApiKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateAPIKeyInput, error) {
+			return ec.unmarshalNCreateApiKeyInput2switchyardᚋgraphᚋmodelᚐCreateAPIKeyInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createConnectorAccount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ConnectorAccountRequest, error) {
+			return ec.unmarshalNCreateConnectorAccountInput2switchyardᚋgraphᚋmodelᚐConnectorAccountRequest(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.PaymentRequest, error) {
+			return ec.unmarshalNCreatePaymentInput2switchyardᚋgraphᚋmodelᚐPaymentRequest(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createRefund_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateRefundInput, error) {
+			return ec.unmarshalNCreateRefundInput2switchyardᚋgraphᚋmodelᚐCreateRefundInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_retryWebhookDelivery_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "eventID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["eventID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_revokeApiKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateConnectorAccount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ConnectorAccountRequest, error) {
+			return ec.unmarshalNUpdateConnectorAccountInput2switchyardᚋgraphᚋmodelᚐConnectorAccountRequest(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updatePayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.PaymentRequest, error) {
+			return ec.unmarshalNUpdatePaymentInput2switchyardᚋgraphᚋmodelᚐPaymentRequest(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateProfileWebhookSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "profileID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["profileID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.WebhookSettingsInput, error) {
+			return ec.unmarshalNWebhookSettingsInput2switchyardᚋgraphᚋmodelᚐWebhookSettingsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_PaymentIntent_events_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) ([]*ent.EventOrder, error) {
+			return ec.unmarshalOEventOrder2ᚕᚖswitchyardᚋentᚐEventOrderᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.EventWhereInput, error) {
+			return ec.unmarshalOEventWhereInput2ᚖswitchyardᚋentᚐEventWhereInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12202,6 +14134,20 @@ func (ec *executionContext) field_Query_disputes_args(ctx context.Context, rawAr
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_event_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_events_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12446,6 +14392,74 @@ func (ec *executionContext) field_Query_paymentIntents_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_payment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_payments_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) ([]*ent.PaymentIntentOrder, error) {
+			return ec.unmarshalOPaymentIntentOrder2ᚕᚖswitchyardᚋentᚐPaymentIntentOrderᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.PaymentIntentWhereInput, error) {
+			return ec.unmarshalOPaymentIntentWhereInput2ᚖswitchyardᚋentᚐPaymentIntentWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_profiles_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12497,6 +14511,20 @@ func (ec *executionContext) field_Query_profiles_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_refund_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -12995,6 +15023,61 @@ func (ec *executionContext) fieldContext_APIKeyEdge_cursor(_ context.Context, fi
 	return graphql.NewScalarFieldContext("APIKeyEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
+func (ec *executionContext) _ApiKeyPayload_apiKey(ctx context.Context, field graphql.CollectedField, obj *model.APIKeyPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiKeyPayload_apiKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.APIKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.APIKey) graphql.Marshaler {
+			return ec.marshalNAPIKey2ᚖswitchyardᚋentᚐAPIKey(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiKeyPayload_apiKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ApiKeyPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_APIKey(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ApiKeyPayload_replayed(ctx context.Context, field graphql.CollectedField, obj *model.APIKeyPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiKeyPayload_replayed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Replayed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiKeyPayload_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiKeyPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _Capture_id(ctx context.Context, field graphql.CollectedField, obj *ent.Capture) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13393,6 +15476,162 @@ func (ec *executionContext) fieldContext_Capture_payment(_ context.Context, fiel
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Capture_displayAmount(ctx context.Context, field graphql.CollectedField, obj *ent.Capture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Capture_displayAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisplayAmount(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Capture_displayAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Capture", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ConnectorAccountPayload_connectorAccount(ctx context.Context, field graphql.CollectedField, obj *model.ConnectorAccountPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorAccountPayload_connectorAccount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConnectorAccount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MerchantConnectorAccount) graphql.Marshaler {
+			return ec.marshalNMerchantConnectorAccount2ᚖswitchyardᚋentᚐMerchantConnectorAccount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorAccountPayload_connectorAccount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConnectorAccountPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MerchantConnectorAccount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ConnectorAccountPayload_replayed(ctx context.Context, field graphql.CollectedField, obj *model.ConnectorAccountPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorAccountPayload_replayed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Replayed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorAccountPayload_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorAccountPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _CreateApiKeyPayload_apiKey(ctx context.Context, field graphql.CollectedField, obj *model.CreateAPIKeyPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateApiKeyPayload_apiKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.APIKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.APIKey) graphql.Marshaler {
+			return ec.marshalNAPIKey2ᚖswitchyardᚋentᚐAPIKey(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateApiKeyPayload_apiKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateApiKeyPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_APIKey(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateApiKeyPayload_key(ctx context.Context, field graphql.CollectedField, obj *model.CreateAPIKeyPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateApiKeyPayload_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateApiKeyPayload_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreateApiKeyPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CreateApiKeyPayload_replayed(ctx context.Context, field graphql.CollectedField, obj *model.CreateAPIKeyPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateApiKeyPayload_replayed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Replayed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateApiKeyPayload_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreateApiKeyPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Customer_id(ctx context.Context, field graphql.CollectedField, obj *ent.Customer) (ret graphql.Marshaler) {
@@ -13921,6 +16160,61 @@ func (ec *executionContext) fieldContext_CustomerEdge_cursor(_ context.Context, 
 	return graphql.NewScalarFieldContext("CustomerEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
+func (ec *executionContext) _DeliveryAttemptPayload_deliveryAttempt(ctx context.Context, field graphql.CollectedField, obj *model.DeliveryAttemptPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeliveryAttemptPayload_deliveryAttempt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeliveryAttempt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.EventDeliveryAttempt) graphql.Marshaler {
+			return ec.marshalNEventDeliveryAttempt2ᚖswitchyardᚋentᚐEventDeliveryAttempt(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeliveryAttemptPayload_deliveryAttempt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DeliveryAttemptPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EventDeliveryAttempt(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DeliveryAttemptPayload_replayed(ctx context.Context, field graphql.CollectedField, obj *model.DeliveryAttemptPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeliveryAttemptPayload_replayed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Replayed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeliveryAttemptPayload_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeliveryAttemptPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _Dispute_id(ctx context.Context, field graphql.CollectedField, obj *ent.Dispute) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14436,6 +16730,29 @@ func (ec *executionContext) fieldContext_Dispute_payment(_ context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _Dispute_displayAmount(ctx context.Context, field graphql.CollectedField, obj *ent.Dispute) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Dispute_displayAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisplayAmount(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Dispute_displayAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Dispute", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _DisputeConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.DisputeConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14614,14 +16931,14 @@ func (ec *executionContext) _Event_merchantID(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+			return ec.marshalNID2string(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Event_merchantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Event", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Event", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _Event_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Event) (ret graphql.Marshaler) {
@@ -14829,6 +17146,38 @@ func (ec *executionContext) _Event_primaryObjectCreatedAt(ctx context.Context, f
 }
 func (ec *executionContext) fieldContext_Event_primaryObjectCreatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Event", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Event_merchant(ctx context.Context, field graphql.CollectedField, obj *ent.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Event_merchant(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Merchant(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MerchantAccount) graphql.Marshaler {
+			return ec.marshalNMerchantAccount2ᚖswitchyardᚋentᚐMerchantAccount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Event_merchant(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Event",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MerchantAccount(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Event_payment(ctx context.Context, field graphql.CollectedField, obj *ent.Event) (ret graphql.Marshaler) {
@@ -16849,6 +19198,50 @@ func (ec *executionContext) fieldContext_MerchantAccount_connectorAccounts(ctx c
 	return fc, nil
 }
 
+func (ec *executionContext) _MerchantAccount_events(ctx context.Context, field graphql.CollectedField, obj *ent.MerchantAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MerchantAccount_events(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.MerchantAccount().Events(ctx, obj, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.EventOrder), fc.Args["where"].(*ent.EventWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.EventConnection) graphql.Marshaler {
+			return ec.marshalNEventConnection2ᚖswitchyardᚋentᚐEventConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MerchantAccount_events(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MerchantAccount",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EventConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_MerchantAccount_events_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _MerchantAccountConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.MerchantAccountConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17469,6 +19862,29 @@ func (ec *executionContext) fieldContext_MerchantConnectorAccount_profile(_ cont
 	return fc, nil
 }
 
+func (ec *executionContext) _MerchantConnectorAccount_connectorAccountDetails(ctx context.Context, field graphql.CollectedField, obj *ent.MerchantConnectorAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MerchantConnectorAccount_connectorAccountDetails(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MerchantConnectorAccount().ConnectorAccountDetails(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MerchantConnectorAccount_connectorAccountDetails(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MerchantConnectorAccount", field, true, true, errors.New("field of type Map does not have child fields"))
+}
+
 func (ec *executionContext) _MerchantConnectorAccountConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.MerchantConnectorAccountConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17609,6 +20025,534 @@ func (ec *executionContext) _MerchantConnectorAccountEdge_cursor(ctx context.Con
 }
 func (ec *executionContext) fieldContext_MerchantConnectorAccountEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MerchantConnectorAccountEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _Mutation_createPayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreatePayment(ctx, fc.Args["input"].(model.PaymentRequest), fc.Args["idempotencyKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentPayload) graphql.Marshaler {
+			return ec.marshalNPaymentPayload2ᚖswitchyardᚋgraphᚋmodelᚐPaymentPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createPayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createPayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updatePayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updatePayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdatePayment(ctx, fc.Args["id"].(string), fc.Args["input"].(model.PaymentRequest), fc.Args["idempotencyKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentPayload) graphql.Marshaler {
+			return ec.marshalNPaymentPayload2ᚖswitchyardᚋgraphᚋmodelᚐPaymentPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updatePayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updatePayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_confirmPayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_confirmPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ConfirmPayment(ctx, fc.Args["id"].(string), fc.Args["input"].(*model.PaymentRequest), fc.Args["idempotencyKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentPayload) graphql.Marshaler {
+			return ec.marshalNPaymentPayload2ᚖswitchyardᚋgraphᚋmodelᚐPaymentPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_confirmPayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_confirmPayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_capturePayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_capturePayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CapturePayment(ctx, fc.Args["id"].(string), fc.Args["input"].(*model.CapturePaymentInput), fc.Args["idempotencyKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentPayload) graphql.Marshaler {
+			return ec.marshalNPaymentPayload2ᚖswitchyardᚋgraphᚋmodelᚐPaymentPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_capturePayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_capturePayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_cancelPayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_cancelPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CancelPayment(ctx, fc.Args["id"].(string), fc.Args["input"].(*model.CancelPaymentInput), fc.Args["idempotencyKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentPayload) graphql.Marshaler {
+			return ec.marshalNPaymentPayload2ᚖswitchyardᚋgraphᚋmodelᚐPaymentPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_cancelPayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_cancelPayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createRefund(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createRefund(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateRefund(ctx, fc.Args["input"].(model.CreateRefundInput), fc.Args["idempotencyKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RefundPayload) graphql.Marshaler {
+			return ec.marshalNRefundPayload2ᚖswitchyardᚋgraphᚋmodelᚐRefundPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createRefund(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RefundPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createRefund_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createConnectorAccount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createConnectorAccount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateConnectorAccount(ctx, fc.Args["input"].(model.ConnectorAccountRequest), fc.Args["idempotencyKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ConnectorAccountPayload) graphql.Marshaler {
+			return ec.marshalNConnectorAccountPayload2ᚖswitchyardᚋgraphᚋmodelᚐConnectorAccountPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createConnectorAccount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConnectorAccountPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createConnectorAccount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateConnectorAccount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateConnectorAccount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateConnectorAccount(ctx, fc.Args["id"].(string), fc.Args["input"].(model.ConnectorAccountRequest), fc.Args["idempotencyKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ConnectorAccountPayload) graphql.Marshaler {
+			return ec.marshalNConnectorAccountPayload2ᚖswitchyardᚋgraphᚋmodelᚐConnectorAccountPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateConnectorAccount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConnectorAccountPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateConnectorAccount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createApiKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateAPIKey(ctx, fc.Args["input"].(model.CreateAPIKeyInput), fc.Args["idempotencyKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateAPIKeyPayload) graphql.Marshaler {
+			return ec.marshalNCreateApiKeyPayload2ᚖswitchyardᚋgraphᚋmodelᚐCreateAPIKeyPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreateApiKeyPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createApiKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revokeApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revokeApiKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevokeAPIKey(ctx, fc.Args["id"].(string), fc.Args["idempotencyKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.APIKeyPayload) graphql.Marshaler {
+			return ec.marshalNApiKeyPayload2ᚖswitchyardᚋgraphᚋmodelᚐAPIKeyPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revokeApiKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ApiKeyPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revokeApiKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateProfileWebhookSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateProfileWebhookSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateProfileWebhookSettings(ctx, fc.Args["profileID"].(string), fc.Args["input"].(model.WebhookSettingsInput), fc.Args["idempotencyKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ProfilePayload) graphql.Marshaler {
+			return ec.marshalNProfilePayload2ᚖswitchyardᚋgraphᚋmodelᚐProfilePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateProfileWebhookSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProfilePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateProfileWebhookSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_retryWebhookDelivery(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_retryWebhookDelivery(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RetryWebhookDelivery(ctx, fc.Args["eventID"].(string), fc.Args["idempotencyKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeliveryAttemptPayload) graphql.Marshaler {
+			return ec.marshalNDeliveryAttemptPayload2ᚖswitchyardᚋgraphᚋmodelᚐDeliveryAttemptPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_retryWebhookDelivery(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeliveryAttemptPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_retryWebhookDelivery_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[string]) (ret graphql.Marshaler) {
@@ -18745,6 +21689,29 @@ func (ec *executionContext) fieldContext_PaymentAttempt_payment(_ context.Contex
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _PaymentAttempt_displayAmount(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentAttempt_displayAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisplayAmount(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentAttempt_displayAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentAttempt", field, true, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _PaymentAttemptConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttemptConnection) (ret graphql.Marshaler) {
@@ -20551,24 +23518,91 @@ func (ec *executionContext) _PaymentIntent_events(ctx context.Context, field gra
 			return ec.fieldContext_PaymentIntent_events(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Events(ctx)
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.PaymentIntent().Events(ctx, obj, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.EventOrder), fc.Args["where"].(*ent.EventWhereInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Event) graphql.Marshaler {
-			return ec.marshalOEvent2ᚕᚖswitchyardᚋentᚐEventᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.EventConnection) graphql.Marshaler {
+			return ec.marshalNEventConnection2ᚖswitchyardᚋentᚐEventConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntent_events(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentIntent",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EventConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_PaymentIntent_events_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentIntent_displayAmount(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentIntent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntent_displayAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisplayAmount(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntent_displayAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIntent", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentIntent_connectorAccount(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentIntent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntent_connectorAccount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PaymentIntent().ConnectorAccount(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MerchantConnectorAccount) graphql.Marshaler {
+			return ec.marshalOMerchantConnectorAccount2ᚖswitchyardᚋentᚐMerchantConnectorAccount(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
-func (ec *executionContext) fieldContext_PaymentIntent_events(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_PaymentIntent_connectorAccount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "PaymentIntent",
 		Field:      field,
 		IsMethod:   true,
-		IsResolver: false,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Event(ctx, field)
+			return ec.childFields_MerchantConnectorAccount(ctx, field)
 		},
 	}
 	return fc, nil
@@ -21212,6 +24246,61 @@ func (ec *executionContext) fieldContext_PaymentMethodEdge_cursor(_ context.Cont
 	return graphql.NewScalarFieldContext("PaymentMethodEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
+func (ec *executionContext) _PaymentPayload_payment(ctx context.Context, field graphql.CollectedField, obj *model.PaymentPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentPayload_payment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Payment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.PaymentIntent) graphql.Marshaler {
+			return ec.marshalNPaymentIntent2ᚖswitchyardᚋentᚐPaymentIntent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentPayload_payment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentIntent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentPayload_replayed(ctx context.Context, field graphql.CollectedField, obj *model.PaymentPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentPayload_replayed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Replayed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentPayload_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _Profile_id(ctx context.Context, field graphql.CollectedField, obj *ent.Profile) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21840,6 +24929,38 @@ func (ec *executionContext) fieldContext_Profile_connectorAccounts(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Profile_webhookSettings(ctx context.Context, field graphql.CollectedField, obj *ent.Profile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Profile_webhookSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Profile().WebhookSettings(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.WebhookSettings) graphql.Marshaler {
+			return ec.marshalNWebhookSettings2ᚖswitchyardᚋgraphᚋmodelᚐWebhookSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Profile_webhookSettings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Profile",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookSettings(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ProfileConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.ProfileConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21980,6 +25101,61 @@ func (ec *executionContext) _ProfileEdge_cursor(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_ProfileEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProfileEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _ProfilePayload_profile(ctx context.Context, field graphql.CollectedField, obj *model.ProfilePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProfilePayload_profile(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Profile, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Profile) graphql.Marshaler {
+			return ec.marshalNProfile2ᚖswitchyardᚋentᚐProfile(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProfilePayload_profile(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ProfilePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Profile(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ProfilePayload_replayed(ctx context.Context, field graphql.CollectedField, obj *model.ProfilePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProfilePayload_replayed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Replayed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProfilePayload_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProfilePayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -22460,6 +25636,246 @@ func (ec *executionContext) fieldContext_Query_refunds(ctx context.Context, fiel
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_refunds_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_viewer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_viewer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Viewer(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Viewer) graphql.Marshaler {
+			return ec.marshalNViewer2ᚖswitchyardᚋgraphᚋmodelᚐViewer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_viewer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Viewer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_merchantAccount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_merchantAccount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().MerchantAccount(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MerchantAccount) graphql.Marshaler {
+			return ec.marshalOMerchantAccount2ᚖswitchyardᚋentᚐMerchantAccount(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_merchantAccount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MerchantAccount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_payment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_payment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Payment(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.PaymentIntent) graphql.Marshaler {
+			return ec.marshalOPaymentIntent2ᚖswitchyardᚋentᚐPaymentIntent(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_payment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentIntent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_payment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_refund(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_refund(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Refund(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Refund) graphql.Marshaler {
+			return ec.marshalORefund2ᚖswitchyardᚋentᚐRefund(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_refund(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Refund(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_refund_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_event(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_event(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Event(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Event) graphql.Marshaler {
+			return ec.marshalOEvent2ᚖswitchyardᚋentᚐEvent(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_event(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Event(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_event_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_payments(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_payments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Payments(ctx, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.PaymentIntentOrder), fc.Args["where"].(*ent.PaymentIntentWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.PaymentIntentConnection) graphql.Marshaler {
+			return ec.marshalNPaymentIntentConnection2ᚖswitchyardᚋentᚐPaymentIntentConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_payments(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentIntentConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_payments_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -23149,6 +26565,29 @@ func (ec *executionContext) fieldContext_Refund_payment(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Refund_displayAmount(ctx context.Context, field graphql.CollectedField, obj *ent.Refund) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Refund_displayAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisplayAmount(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Refund_displayAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Refund", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _RefundConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.RefundConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23289,6 +26728,360 @@ func (ec *executionContext) _RefundEdge_cursor(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_RefundEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RefundEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _RefundPayload_refund(ctx context.Context, field graphql.CollectedField, obj *model.RefundPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RefundPayload_refund(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Refund, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Refund) graphql.Marshaler {
+			return ec.marshalNRefund2ᚖswitchyardᚋentᚐRefund(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RefundPayload_refund(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RefundPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Refund(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RefundPayload_replayed(ctx context.Context, field graphql.CollectedField, obj *model.RefundPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RefundPayload_replayed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Replayed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RefundPayload_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RefundPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Viewer_merchantID(ctx context.Context, field graphql.CollectedField, obj *model.Viewer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Viewer_merchantID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Viewer_merchantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Viewer", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Viewer_profileID(ctx context.Context, field graphql.CollectedField, obj *model.Viewer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Viewer_profileID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProfileID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Viewer_profileID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Viewer", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Viewer_keyKind(ctx context.Context, field graphql.CollectedField, obj *model.Viewer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Viewer_keyKind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.KeyKind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.KeyKind) graphql.Marshaler {
+			return ec.marshalNKeyKind2switchyardᚋgraphᚋmodelᚐKeyKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Viewer_keyKind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Viewer", field, false, false, errors.New("field of type KeyKind does not have child fields"))
+}
+
+func (ec *executionContext) _Viewer_keyID(ctx context.Context, field graphql.CollectedField, obj *model.Viewer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Viewer_keyID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.KeyID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Viewer_keyID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Viewer", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookSettings_webhookURL(ctx context.Context, field graphql.CollectedField, obj *model.WebhookSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookSettings_webhookURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WebhookURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookSettings_webhookURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookSettings", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookSettings_deliveryEnabled(ctx context.Context, field graphql.CollectedField, obj *model.WebhookSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookSettings_deliveryEnabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeliveryEnabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookSettings_deliveryEnabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookSettings", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookSettings_paymentStatusesEnabled(ctx context.Context, field graphql.CollectedField, obj *model.WebhookSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookSettings_paymentStatusesEnabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentStatusesEnabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookSettings_paymentStatusesEnabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookSettings", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookSettings_refundStatusesEnabled(ctx context.Context, field graphql.CollectedField, obj *model.WebhookSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookSettings_refundStatusesEnabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RefundStatusesEnabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookSettings_refundStatusesEnabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookSettings", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookSettings_payoutStatusesEnabled(ctx context.Context, field graphql.CollectedField, obj *model.WebhookSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookSettings_payoutStatusesEnabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PayoutStatusesEnabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookSettings_payoutStatusesEnabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookSettings", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookSettings_enabledEventTypes(ctx context.Context, field graphql.CollectedField, obj *model.WebhookSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookSettings_enabledEventTypes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EnabledEventTypes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookSettings_enabledEventTypes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookSettings", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookSettings_webhookVersion(ctx context.Context, field graphql.CollectedField, obj *model.WebhookSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookSettings_webhookVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WebhookVersion, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookSettings_webhookVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookSettings", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookSettings_webhookUsername(ctx context.Context, field graphql.CollectedField, obj *model.WebhookSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookSettings_webhookUsername(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WebhookUsername, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookSettings_webhookUsername(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookSettings", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookSettings_hasWebhookPassword(ctx context.Context, field graphql.CollectedField, obj *model.WebhookSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookSettings_hasWebhookPassword(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasWebhookPassword, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookSettings_hasWebhookPassword(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookSettings", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -25149,6 +28942,36 @@ func (ec *executionContext) unmarshalInputAPIKeyWhereInput(ctx context.Context, 
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCancelPaymentInput(ctx context.Context, obj any) (model.CancelPaymentInput, error) {
+	var it model.CancelPaymentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"cancellationReason"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "cancellationReason":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancellationReason"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancellationReason = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCaptureOrder(ctx context.Context, obj any) (ent.CaptureOrder, error) {
 	var it ent.CaptureOrder
 	if obj == nil {
@@ -25185,6 +29008,36 @@ func (ec *executionContext) unmarshalInputCaptureOrder(ctx context.Context, obj 
 				return it, err
 			}
 			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCapturePaymentInput(ctx context.Context, obj any) (model.CapturePaymentInput, error) {
+	var it model.CapturePaymentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"amountToCapture"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "amountToCapture":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountToCapture"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountToCapture = data
 		}
 	}
 	return it, nil
@@ -26496,6 +30349,830 @@ func (ec *executionContext) unmarshalInputCaptureWhereInput(ctx context.Context,
 				return it, err
 			}
 			it.HasPaymentWith = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCardInput(ctx context.Context, obj any) (model.CardInput, error) {
+	var it model.CardInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"cardNumber", "cardExpMonth", "cardExpYear", "cardCvc", "cardHolderName", "cardNetwork"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "cardNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardNumber"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CardNumber = data
+		case "cardExpMonth":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardExpMonth"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CardExpMonth = data
+		case "cardExpYear":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardExpYear"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CardExpYear = data
+		case "cardCvc":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardCvc"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CardCvc = data
+		case "cardHolderName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardHolderName"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CardHolderName = data
+		case "cardNetwork":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardNetwork"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CardNetwork = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputConfirmPaymentInput(ctx context.Context, obj any) (model.PaymentRequest, error) {
+	var it model.PaymentRequest
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"captureMethod", "amountToCapture", "authenticationType", "customerID", "customer", "description", "returnURL", "billing", "shipping", "metadata", "browserInfo", "setupFutureUsage", "offSession", "paymentMethod", "paymentMethodType", "paymentMethodData", "connector"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "captureMethod":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("captureMethod"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CaptureMethod = data
+		case "amountToCapture":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountToCapture"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountToCapture = data
+		case "authenticationType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authenticationType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthenticationType = data
+		case "customerID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerID = data
+		case "customer":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customer"))
+			data, err := ec.unmarshalOPaymentCustomerInput2ᚖswitchyardᚋgraphᚋmodelᚐPaymentCustomerInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Customer = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "returnURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURL = data
+		case "billing":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billing"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Billing = data
+		case "shipping":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("shipping"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Shipping = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
+		case "browserInfo":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("browserInfo"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BrowserInfo = data
+		case "setupFutureUsage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("setupFutureUsage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SetupFutureUsage = data
+		case "offSession":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("offSession"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OffSession = data
+		case "paymentMethod":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethod"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethod = data
+		case "paymentMethodType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodType = data
+		case "paymentMethodData":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodData"))
+			data, err := ec.unmarshalOPaymentMethodDataInput2ᚖswitchyardᚋgraphᚋmodelᚐPaymentMethodDataInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodData = data
+		case "connector":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connector"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Connector = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateApiKeyInput(ctx context.Context, obj any) (model.CreateAPIKeyInput, error) {
+	var it model.CreateAPIKeyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "description", "expiration"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "expiration":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiration"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Expiration = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateConnectorAccountInput(ctx context.Context, obj any) (model.ConnectorAccountRequest, error) {
+	var it model.ConnectorAccountRequest
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"connectorType", "connectorName", "connectorLabel", "profileID", "connectorAccountDetails", "paymentMethodsEnabled", "connectorWebhookDetails", "metadata", "testMode", "disabled", "frmConfigs", "businessCountry", "businessLabel", "businessSubLabel", "pmAuthConfig", "status", "additionalMerchantData", "connectorWalletsDetails"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "connectorType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorType"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorType = data
+		case "connectorName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorName"))
+			data, err := ec.unmarshalNString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorName = data
+		case "connectorLabel":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorLabel"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorLabel = data
+		case "profileID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileID = data
+		case "connectorAccountDetails":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorAccountDetails"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorAccountDetails = data
+		case "paymentMethodsEnabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodsEnabled"))
+			data, err := ec.unmarshalOMap2ᚕmapᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodsEnabled = data
+		case "connectorWebhookDetails":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorWebhookDetails"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorWebhookDetails = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
+		case "testMode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testMode"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestMode = data
+		case "disabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("disabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Disabled = data
+		case "frmConfigs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("frmConfigs"))
+			data, err := ec.unmarshalOMap2ᚕmapᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FrmConfigs = data
+		case "businessCountry":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessCountry"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessCountry = data
+		case "businessLabel":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessLabel"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessLabel = data
+		case "businessSubLabel":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessSubLabel"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessSubLabel = data
+		case "pmAuthConfig":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pmAuthConfig"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PmAuthConfig = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "additionalMerchantData":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("additionalMerchantData"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AdditionalMerchantData = data
+		case "connectorWalletsDetails":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorWalletsDetails"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorWalletsDetails = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreatePaymentInput(ctx context.Context, obj any) (model.PaymentRequest, error) {
+	var it model.PaymentRequest
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"amount", "currency", "paymentID", "profileID", "confirm", "captureMethod", "captureOn", "amountToCapture", "authenticationType", "customerID", "customer", "description", "returnURL", "statementDescriptorName", "statementDescriptorSuffix", "merchantReferenceID", "merchantOrderReferenceID", "billing", "shipping", "orderDetails", "metadata", "connectorMetadata", "featureMetadata", "frmMetadata", "paymentLinkConfig", "browserInfo", "setupFutureUsage", "offSession", "paymentType", "paymentMethod", "paymentMethodType", "paymentMethodData", "connector", "sessionExpiry", "shippingCost", "orderTaxAmount", "surchargeDetails", "businessCountry", "businessLabel", "businessSubLabel", "allowedPaymentMethodTypes", "requestIncrementalAuthorization", "requestExternalThreeDSAuthentication", "enablePartialAuthorization", "requestExtendedAuthorization", "enableOvercapture", "force3DSChallenge", "isIframeRedirectionEnabled"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalNInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalNString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "paymentID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentID = data
+		case "profileID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileID = data
+		case "confirm":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("confirm"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Confirm = data
+		case "captureMethod":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("captureMethod"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CaptureMethod = data
+		case "captureOn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("captureOn"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CaptureOn = data
+		case "amountToCapture":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountToCapture"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountToCapture = data
+		case "authenticationType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authenticationType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthenticationType = data
+		case "customerID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerID = data
+		case "customer":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customer"))
+			data, err := ec.unmarshalOPaymentCustomerInput2ᚖswitchyardᚋgraphᚋmodelᚐPaymentCustomerInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Customer = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "returnURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURL = data
+		case "statementDescriptorName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statementDescriptorName"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatementDescriptorName = data
+		case "statementDescriptorSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statementDescriptorSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatementDescriptorSuffix = data
+		case "merchantReferenceID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantReferenceID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantReferenceID = data
+		case "merchantOrderReferenceID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantOrderReferenceID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantOrderReferenceID = data
+		case "billing":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billing"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Billing = data
+		case "shipping":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("shipping"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Shipping = data
+		case "orderDetails":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderDetails"))
+			data, err := ec.unmarshalOMap2ᚕmapᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderDetails = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
+		case "connectorMetadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorMetadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorMetadata = data
+		case "featureMetadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureMetadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureMetadata = data
+		case "frmMetadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("frmMetadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FrmMetadata = data
+		case "paymentLinkConfig":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentLinkConfig"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentLinkConfig = data
+		case "browserInfo":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("browserInfo"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BrowserInfo = data
+		case "setupFutureUsage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("setupFutureUsage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SetupFutureUsage = data
+		case "offSession":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("offSession"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OffSession = data
+		case "paymentType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentType = data
+		case "paymentMethod":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethod"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethod = data
+		case "paymentMethodType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodType = data
+		case "paymentMethodData":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodData"))
+			data, err := ec.unmarshalOPaymentMethodDataInput2ᚖswitchyardᚋgraphᚋmodelᚐPaymentMethodDataInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodData = data
+		case "connector":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connector"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Connector = data
+		case "sessionExpiry":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sessionExpiry"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SessionExpiry = data
+		case "shippingCost":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("shippingCost"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ShippingCost = data
+		case "orderTaxAmount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderTaxAmount"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderTaxAmount = data
+		case "surchargeDetails":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("surchargeDetails"))
+			data, err := ec.unmarshalOSurchargeDetailsInput2ᚖswitchyardᚋgraphᚋmodelᚐSurchargeDetailsInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SurchargeDetails = data
+		case "businessCountry":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessCountry"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessCountry = data
+		case "businessLabel":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessLabel"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessLabel = data
+		case "businessSubLabel":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessSubLabel"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessSubLabel = data
+		case "allowedPaymentMethodTypes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("allowedPaymentMethodTypes"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AllowedPaymentMethodTypes = data
+		case "requestIncrementalAuthorization":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestIncrementalAuthorization"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestIncrementalAuthorization = data
+		case "requestExternalThreeDSAuthentication":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestExternalThreeDSAuthentication"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestExternalThreeDSAuthentication = data
+		case "enablePartialAuthorization":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enablePartialAuthorization"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EnablePartialAuthorization = data
+		case "requestExtendedAuthorization":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestExtendedAuthorization"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestExtendedAuthorization = data
+		case "enableOvercapture":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enableOvercapture"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EnableOvercapture = data
+		case "force3DSChallenge":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("force3DSChallenge"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Force3DSChallenge = data
+		case "isIframeRedirectionEnabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isIframeRedirectionEnabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsIframeRedirectionEnabled = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateRefundInput(ctx context.Context, obj any) (model.CreateRefundInput, error) {
+	var it model.CreateRefundInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"paymentID", "refundID", "amount", "reason", "refundType", "metadata"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "paymentID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentID"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentID = data
+		case "refundID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RefundID = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "reason":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("reason"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Reason = data
+		case "refundType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RefundType = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
 		}
 	}
 	return it, nil
@@ -29923,7 +34600,7 @@ func (ec *executionContext) unmarshalInputEventWhereInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "profileID", "profileIDNEQ", "profileIDIn", "profileIDNotIn", "profileIDGT", "profileIDGTE", "profileIDLT", "profileIDLTE", "profileIDContains", "profileIDHasPrefix", "profileIDHasSuffix", "profileIDEqualFold", "profileIDContainsFold", "objectID", "objectIDNEQ", "objectIDIn", "objectIDNotIn", "objectIDGT", "objectIDGTE", "objectIDLT", "objectIDLTE", "objectIDContains", "objectIDHasPrefix", "objectIDHasSuffix", "objectIDEqualFold", "objectIDContainsFold", "paymentIntentID", "paymentIntentIDNEQ", "paymentIntentIDIn", "paymentIntentIDNotIn", "paymentIntentIDGT", "paymentIntentIDGTE", "paymentIntentIDLT", "paymentIntentIDLTE", "paymentIntentIDContains", "paymentIntentIDHasPrefix", "paymentIntentIDHasSuffix", "paymentIntentIDIsNil", "paymentIntentIDNotNil", "paymentIntentIDEqualFold", "paymentIntentIDContainsFold", "eventType", "eventTypeNEQ", "eventTypeIn", "eventTypeNotIn", "eventClass", "eventClassNEQ", "eventClassIn", "eventClassNotIn", "isDelivered", "isDeliveredNEQ", "primaryObjectCreatedAt", "primaryObjectCreatedAtNEQ", "primaryObjectCreatedAtIn", "primaryObjectCreatedAtNotIn", "primaryObjectCreatedAtGT", "primaryObjectCreatedAtGTE", "primaryObjectCreatedAtLT", "primaryObjectCreatedAtLTE", "primaryObjectCreatedAtIsNil", "primaryObjectCreatedAtNotNil", "hasPayment", "hasPaymentWith", "hasDeliveryAttempts", "hasDeliveryAttemptsWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "profileID", "profileIDNEQ", "profileIDIn", "profileIDNotIn", "profileIDGT", "profileIDGTE", "profileIDLT", "profileIDLTE", "profileIDContains", "profileIDHasPrefix", "profileIDHasSuffix", "profileIDEqualFold", "profileIDContainsFold", "objectID", "objectIDNEQ", "objectIDIn", "objectIDNotIn", "objectIDGT", "objectIDGTE", "objectIDLT", "objectIDLTE", "objectIDContains", "objectIDHasPrefix", "objectIDHasSuffix", "objectIDEqualFold", "objectIDContainsFold", "paymentIntentID", "paymentIntentIDNEQ", "paymentIntentIDIn", "paymentIntentIDNotIn", "paymentIntentIDGT", "paymentIntentIDGTE", "paymentIntentIDLT", "paymentIntentIDLTE", "paymentIntentIDContains", "paymentIntentIDHasPrefix", "paymentIntentIDHasSuffix", "paymentIntentIDIsNil", "paymentIntentIDNotNil", "paymentIntentIDEqualFold", "paymentIntentIDContainsFold", "eventType", "eventTypeNEQ", "eventTypeIn", "eventTypeNotIn", "eventClass", "eventClassNEQ", "eventClassIn", "eventClassNotIn", "isDelivered", "isDeliveredNEQ", "primaryObjectCreatedAt", "primaryObjectCreatedAtNEQ", "primaryObjectCreatedAtIn", "primaryObjectCreatedAtNotIn", "primaryObjectCreatedAtGT", "primaryObjectCreatedAtGTE", "primaryObjectCreatedAtLT", "primaryObjectCreatedAtLTE", "primaryObjectCreatedAtIsNil", "primaryObjectCreatedAtNotNil", "hasMerchant", "hasMerchantWith", "hasPayment", "hasPaymentWith", "hasDeliveryAttempts", "hasDeliveryAttemptsWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -30023,91 +34700,91 @@ func (ec *executionContext) unmarshalInputEventWhereInput(ctx context.Context, o
 			it.IDContainsFold = data
 		case "merchantID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantID"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.MerchantID = data
 		case "merchantIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDNEQ"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.MerchantIDNEQ = data
 		case "merchantIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.MerchantIDIn = data
 		case "merchantIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDNotIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.MerchantIDNotIn = data
 		case "merchantIDGT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDGT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.MerchantIDGT = data
 		case "merchantIDGTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDGTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.MerchantIDGTE = data
 		case "merchantIDLT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDLT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.MerchantIDLT = data
 		case "merchantIDLTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDLTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.MerchantIDLTE = data
 		case "merchantIDContains":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDContains"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.MerchantIDContains = data
 		case "merchantIDHasPrefix":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDHasPrefix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.MerchantIDHasPrefix = data
 		case "merchantIDHasSuffix":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDHasSuffix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.MerchantIDHasSuffix = data
 		case "merchantIDEqualFold":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDEqualFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.MerchantIDEqualFold = data
 		case "merchantIDContainsFold":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDContainsFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -30651,6 +35328,20 @@ func (ec *executionContext) unmarshalInputEventWhereInput(ctx context.Context, o
 				return it, err
 			}
 			it.PrimaryObjectCreatedAtNotNil = data
+		case "hasMerchant":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasMerchant"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasMerchant = data
+		case "hasMerchantWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasMerchantWith"))
+			data, err := ec.unmarshalOMerchantAccountWhereInput2ᚕᚖswitchyardᚋentᚐMerchantAccountWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasMerchantWith = data
 		case "hasPayment":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasPayment"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -33146,7 +37837,7 @@ func (ec *executionContext) unmarshalInputMerchantAccountWhereInput(ctx context.
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "merchantName", "merchantNameNEQ", "merchantNameIn", "merchantNameNotIn", "merchantNameGT", "merchantNameGTE", "merchantNameLT", "merchantNameLTE", "merchantNameContains", "merchantNameHasPrefix", "merchantNameHasSuffix", "merchantNameIsNil", "merchantNameNotNil", "merchantNameEqualFold", "merchantNameContainsFold", "returnURL", "returnURLNEQ", "returnURLIn", "returnURLNotIn", "returnURLGT", "returnURLGTE", "returnURLLT", "returnURLLTE", "returnURLContains", "returnURLHasPrefix", "returnURLHasSuffix", "returnURLIsNil", "returnURLNotNil", "returnURLEqualFold", "returnURLContainsFold", "enablePaymentResponseHash", "enablePaymentResponseHashNEQ", "redirectToMerchantWithHTTPPost", "redirectToMerchantWithHTTPPostNEQ", "publishableKey", "publishableKeyNEQ", "publishableKeyIn", "publishableKeyNotIn", "publishableKeyGT", "publishableKeyGTE", "publishableKeyLT", "publishableKeyLTE", "publishableKeyContains", "publishableKeyHasPrefix", "publishableKeyHasSuffix", "publishableKeyEqualFold", "publishableKeyContainsFold", "defaultProfileID", "defaultProfileIDNEQ", "defaultProfileIDIn", "defaultProfileIDNotIn", "defaultProfileIDGT", "defaultProfileIDGTE", "defaultProfileIDLT", "defaultProfileIDLTE", "defaultProfileIDContains", "defaultProfileIDHasPrefix", "defaultProfileIDHasSuffix", "defaultProfileIDIsNil", "defaultProfileIDNotNil", "defaultProfileIDEqualFold", "defaultProfileIDContainsFold", "organizationID", "organizationIDNEQ", "organizationIDIn", "organizationIDNotIn", "organizationIDGT", "organizationIDGTE", "organizationIDLT", "organizationIDLTE", "organizationIDContains", "organizationIDHasPrefix", "organizationIDHasSuffix", "organizationIDIsNil", "organizationIDNotNil", "organizationIDEqualFold", "organizationIDContainsFold", "lockerID", "lockerIDNEQ", "lockerIDIn", "lockerIDNotIn", "lockerIDGT", "lockerIDGTE", "lockerIDLT", "lockerIDLTE", "lockerIDContains", "lockerIDHasPrefix", "lockerIDHasSuffix", "lockerIDIsNil", "lockerIDNotNil", "lockerIDEqualFold", "lockerIDContainsFold", "merchantAccountType", "merchantAccountTypeNEQ", "merchantAccountTypeIn", "merchantAccountTypeNotIn", "isReconEnabled", "isReconEnabledNEQ", "isPlatformAccount", "isPlatformAccountNEQ", "hasProfiles", "hasProfilesWith", "hasAPIKeys", "hasAPIKeysWith", "hasConnectorAccounts", "hasConnectorAccountsWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "merchantName", "merchantNameNEQ", "merchantNameIn", "merchantNameNotIn", "merchantNameGT", "merchantNameGTE", "merchantNameLT", "merchantNameLTE", "merchantNameContains", "merchantNameHasPrefix", "merchantNameHasSuffix", "merchantNameIsNil", "merchantNameNotNil", "merchantNameEqualFold", "merchantNameContainsFold", "returnURL", "returnURLNEQ", "returnURLIn", "returnURLNotIn", "returnURLGT", "returnURLGTE", "returnURLLT", "returnURLLTE", "returnURLContains", "returnURLHasPrefix", "returnURLHasSuffix", "returnURLIsNil", "returnURLNotNil", "returnURLEqualFold", "returnURLContainsFold", "enablePaymentResponseHash", "enablePaymentResponseHashNEQ", "redirectToMerchantWithHTTPPost", "redirectToMerchantWithHTTPPostNEQ", "publishableKey", "publishableKeyNEQ", "publishableKeyIn", "publishableKeyNotIn", "publishableKeyGT", "publishableKeyGTE", "publishableKeyLT", "publishableKeyLTE", "publishableKeyContains", "publishableKeyHasPrefix", "publishableKeyHasSuffix", "publishableKeyEqualFold", "publishableKeyContainsFold", "defaultProfileID", "defaultProfileIDNEQ", "defaultProfileIDIn", "defaultProfileIDNotIn", "defaultProfileIDGT", "defaultProfileIDGTE", "defaultProfileIDLT", "defaultProfileIDLTE", "defaultProfileIDContains", "defaultProfileIDHasPrefix", "defaultProfileIDHasSuffix", "defaultProfileIDIsNil", "defaultProfileIDNotNil", "defaultProfileIDEqualFold", "defaultProfileIDContainsFold", "organizationID", "organizationIDNEQ", "organizationIDIn", "organizationIDNotIn", "organizationIDGT", "organizationIDGTE", "organizationIDLT", "organizationIDLTE", "organizationIDContains", "organizationIDHasPrefix", "organizationIDHasSuffix", "organizationIDIsNil", "organizationIDNotNil", "organizationIDEqualFold", "organizationIDContainsFold", "lockerID", "lockerIDNEQ", "lockerIDIn", "lockerIDNotIn", "lockerIDGT", "lockerIDGTE", "lockerIDLT", "lockerIDLTE", "lockerIDContains", "lockerIDHasPrefix", "lockerIDHasSuffix", "lockerIDIsNil", "lockerIDNotNil", "lockerIDEqualFold", "lockerIDContainsFold", "merchantAccountType", "merchantAccountTypeNEQ", "merchantAccountTypeIn", "merchantAccountTypeNotIn", "isReconEnabled", "isReconEnabledNEQ", "isPlatformAccount", "isPlatformAccountNEQ", "hasProfiles", "hasProfilesWith", "hasAPIKeys", "hasAPIKeysWith", "hasConnectorAccounts", "hasConnectorAccountsWith", "hasEvents", "hasEventsWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -34098,6 +38789,20 @@ func (ec *executionContext) unmarshalInputMerchantAccountWhereInput(ctx context.
 				return it, err
 			}
 			it.HasConnectorAccountsWith = data
+		case "hasEvents":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasEvents"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasEvents = data
+		case "hasEventsWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasEventsWith"))
+			data, err := ec.unmarshalOEventWhereInput2ᚕᚖswitchyardᚋentᚐEventWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasEventsWith = data
 		}
 	}
 	return it, nil
@@ -38732,6 +43437,64 @@ func (ec *executionContext) unmarshalInputPaymentAttemptWhereInput(ctx context.C
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputPaymentCustomerInput(ctx context.Context, obj any) (model.PaymentCustomerInput, error) {
+	var it model.PaymentCustomerInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "name", "email", "phone", "phoneCountryCode"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		case "phone":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("phone"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Phone = data
+		case "phoneCountryCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("phoneCountryCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PhoneCountryCode = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputPaymentIntentOrder(ctx context.Context, obj any) (ent.PaymentIntentOrder, error) {
 	var it ent.PaymentIntentOrder
 	if obj == nil {
@@ -42690,6 +47453,71 @@ func (ec *executionContext) unmarshalInputPaymentIntentWhereInput(ctx context.Co
 				return it, err
 			}
 			it.HasEventsWith = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputPaymentMethodDataInput(ctx context.Context, obj any) (model.PaymentMethodDataInput, error) {
+	var it model.PaymentMethodDataInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"card", "upi", "wallet", "payLater", "bankRedirect", "billing"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "card":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("card"))
+			data, err := ec.unmarshalOCardInput2ᚖswitchyardᚋgraphᚋmodelᚐCardInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Card = data
+		case "upi":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("upi"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Upi = data
+		case "wallet":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("wallet"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Wallet = data
+		case "payLater":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payLater"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayLater = data
+		case "bankRedirect":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bankRedirect"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BankRedirect = data
+		case "billing":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billing"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Billing = data
 		}
 	}
 	return it, nil
@@ -46730,6 +51558,588 @@ func (ec *executionContext) unmarshalInputRefundWhereInput(ctx context.Context, 
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSurchargeDetailsInput(ctx context.Context, obj any) (model.SurchargeDetailsInput, error) {
+	var it model.SurchargeDetailsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"surchargeAmount", "taxAmount"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "surchargeAmount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("surchargeAmount"))
+			data, err := ec.unmarshalNInt2int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SurchargeAmount = data
+		case "taxAmount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxAmount"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxAmount = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateConnectorAccountInput(ctx context.Context, obj any) (model.ConnectorAccountRequest, error) {
+	var it model.ConnectorAccountRequest
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"connectorType", "connectorLabel", "connectorAccountDetails", "paymentMethodsEnabled", "connectorWebhookDetails", "metadata", "testMode", "disabled", "frmConfigs", "pmAuthConfig", "status", "additionalMerchantData", "connectorWalletsDetails"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "connectorType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorType"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorType = data
+		case "connectorLabel":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorLabel"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorLabel = data
+		case "connectorAccountDetails":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorAccountDetails"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorAccountDetails = data
+		case "paymentMethodsEnabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodsEnabled"))
+			data, err := ec.unmarshalOMap2ᚕmapᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodsEnabled = data
+		case "connectorWebhookDetails":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorWebhookDetails"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorWebhookDetails = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
+		case "testMode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testMode"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestMode = data
+		case "disabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("disabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Disabled = data
+		case "frmConfigs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("frmConfigs"))
+			data, err := ec.unmarshalOMap2ᚕmapᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FrmConfigs = data
+		case "pmAuthConfig":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pmAuthConfig"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PmAuthConfig = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "additionalMerchantData":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("additionalMerchantData"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AdditionalMerchantData = data
+		case "connectorWalletsDetails":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorWalletsDetails"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorWalletsDetails = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdatePaymentInput(ctx context.Context, obj any) (model.PaymentRequest, error) {
+	var it model.PaymentRequest
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"amount", "currency", "confirm", "captureMethod", "captureOn", "amountToCapture", "authenticationType", "customerID", "customer", "description", "returnURL", "statementDescriptorName", "statementDescriptorSuffix", "merchantReferenceID", "merchantOrderReferenceID", "billing", "shipping", "orderDetails", "metadata", "connectorMetadata", "featureMetadata", "frmMetadata", "paymentLinkConfig", "browserInfo", "setupFutureUsage", "offSession", "paymentType", "paymentMethod", "paymentMethodType", "paymentMethodData", "connector", "sessionExpiry", "shippingCost", "orderTaxAmount", "surchargeDetails", "businessCountry", "businessLabel", "businessSubLabel", "allowedPaymentMethodTypes", "requestIncrementalAuthorization", "requestExternalThreeDSAuthentication", "enablePartialAuthorization", "requestExtendedAuthorization", "enableOvercapture", "force3DSChallenge", "isIframeRedirectionEnabled"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "confirm":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("confirm"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Confirm = data
+		case "captureMethod":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("captureMethod"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CaptureMethod = data
+		case "captureOn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("captureOn"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CaptureOn = data
+		case "amountToCapture":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountToCapture"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountToCapture = data
+		case "authenticationType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authenticationType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthenticationType = data
+		case "customerID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerID = data
+		case "customer":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customer"))
+			data, err := ec.unmarshalOPaymentCustomerInput2ᚖswitchyardᚋgraphᚋmodelᚐPaymentCustomerInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Customer = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "returnURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURL = data
+		case "statementDescriptorName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statementDescriptorName"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatementDescriptorName = data
+		case "statementDescriptorSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statementDescriptorSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatementDescriptorSuffix = data
+		case "merchantReferenceID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantReferenceID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantReferenceID = data
+		case "merchantOrderReferenceID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantOrderReferenceID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantOrderReferenceID = data
+		case "billing":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billing"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Billing = data
+		case "shipping":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("shipping"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Shipping = data
+		case "orderDetails":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderDetails"))
+			data, err := ec.unmarshalOMap2ᚕmapᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderDetails = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
+		case "connectorMetadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorMetadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorMetadata = data
+		case "featureMetadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureMetadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureMetadata = data
+		case "frmMetadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("frmMetadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FrmMetadata = data
+		case "paymentLinkConfig":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentLinkConfig"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentLinkConfig = data
+		case "browserInfo":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("browserInfo"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BrowserInfo = data
+		case "setupFutureUsage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("setupFutureUsage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SetupFutureUsage = data
+		case "offSession":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("offSession"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OffSession = data
+		case "paymentType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentType = data
+		case "paymentMethod":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethod"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethod = data
+		case "paymentMethodType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodType = data
+		case "paymentMethodData":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodData"))
+			data, err := ec.unmarshalOPaymentMethodDataInput2ᚖswitchyardᚋgraphᚋmodelᚐPaymentMethodDataInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodData = data
+		case "connector":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connector"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Connector = data
+		case "sessionExpiry":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sessionExpiry"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SessionExpiry = data
+		case "shippingCost":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("shippingCost"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ShippingCost = data
+		case "orderTaxAmount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("orderTaxAmount"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrderTaxAmount = data
+		case "surchargeDetails":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("surchargeDetails"))
+			data, err := ec.unmarshalOSurchargeDetailsInput2ᚖswitchyardᚋgraphᚋmodelᚐSurchargeDetailsInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SurchargeDetails = data
+		case "businessCountry":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessCountry"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessCountry = data
+		case "businessLabel":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessLabel"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessLabel = data
+		case "businessSubLabel":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessSubLabel"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessSubLabel = data
+		case "allowedPaymentMethodTypes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("allowedPaymentMethodTypes"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AllowedPaymentMethodTypes = data
+		case "requestIncrementalAuthorization":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestIncrementalAuthorization"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestIncrementalAuthorization = data
+		case "requestExternalThreeDSAuthentication":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestExternalThreeDSAuthentication"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestExternalThreeDSAuthentication = data
+		case "enablePartialAuthorization":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enablePartialAuthorization"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EnablePartialAuthorization = data
+		case "requestExtendedAuthorization":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestExtendedAuthorization"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestExtendedAuthorization = data
+		case "enableOvercapture":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enableOvercapture"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EnableOvercapture = data
+		case "force3DSChallenge":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("force3DSChallenge"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Force3DSChallenge = data
+		case "isIframeRedirectionEnabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isIframeRedirectionEnabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsIframeRedirectionEnabled = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputWebhookSettingsInput(ctx context.Context, obj any) (model.WebhookSettingsInput, error) {
+	var it model.WebhookSettingsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"webhookURL", "deliveryEnabled", "paymentStatusesEnabled", "refundStatusesEnabled", "payoutStatusesEnabled", "enabledEventTypes", "webhookVersion", "webhookUsername", "webhookPassword"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "webhookURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookURL = data
+		case "deliveryEnabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("deliveryEnabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DeliveryEnabled = data
+		case "paymentStatusesEnabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentStatusesEnabled"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentStatusesEnabled = data
+		case "refundStatusesEnabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundStatusesEnabled"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RefundStatusesEnabled = data
+		case "payoutStatusesEnabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutStatusesEnabled"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutStatusesEnabled = data
+		case "enabledEventTypes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enabledEventTypes"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EnabledEventTypes = data
+		case "webhookVersion":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookVersion"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookVersion = data
+		case "webhookUsername":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookUsername"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookUsername = data
+		case "webhookPassword":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookPassword"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookPassword = data
+		}
+	}
+	return it, nil
+}
+
 // endregion **************************** input.gotpl *****************************
 
 // region    ************************** interface.gotpl ***************************
@@ -47033,6 +52443,49 @@ func (ec *executionContext) _APIKeyEdge(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var apiKeyPayloadImplementors = []string{"ApiKeyPayload"}
+
+func (ec *executionContext) _ApiKeyPayload(ctx context.Context, sel ast.SelectionSet, obj *model.APIKeyPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, apiKeyPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ApiKeyPayload")
+		case "apiKey":
+			out.Values[i] = ec._ApiKeyPayload_apiKey(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "replayed":
+			out.Values[i] = ec._ApiKeyPayload_replayed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var captureImplementors = []string{"Capture", "Node"}
 
 func (ec *executionContext) _Capture(ctx context.Context, sel ast.SelectionSet, obj *ent.Capture) graphql.Marshaler {
@@ -47163,6 +52616,102 @@ func (ec *executionContext) _Capture(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "displayAmount":
+			out.Values[i] = ec._Capture_displayAmount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var connectorAccountPayloadImplementors = []string{"ConnectorAccountPayload"}
+
+func (ec *executionContext) _ConnectorAccountPayload(ctx context.Context, sel ast.SelectionSet, obj *model.ConnectorAccountPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, connectorAccountPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ConnectorAccountPayload")
+		case "connectorAccount":
+			out.Values[i] = ec._ConnectorAccountPayload_connectorAccount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "replayed":
+			out.Values[i] = ec._ConnectorAccountPayload_replayed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var createApiKeyPayloadImplementors = []string{"CreateApiKeyPayload"}
+
+func (ec *executionContext) _CreateApiKeyPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateAPIKeyPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createApiKeyPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateApiKeyPayload")
+		case "apiKey":
+			out.Values[i] = ec._CreateApiKeyPayload_apiKey(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "key":
+			out.Values[i] = ec._CreateApiKeyPayload_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "replayed":
+			out.Values[i] = ec._CreateApiKeyPayload_replayed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -47482,6 +53031,49 @@ func (ec *executionContext) _CustomerEdge(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var deliveryAttemptPayloadImplementors = []string{"DeliveryAttemptPayload"}
+
+func (ec *executionContext) _DeliveryAttemptPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeliveryAttemptPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deliveryAttemptPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeliveryAttemptPayload")
+		case "deliveryAttempt":
+			out.Values[i] = ec._DeliveryAttemptPayload_deliveryAttempt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "replayed":
+			out.Values[i] = ec._DeliveryAttemptPayload_replayed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var disputeImplementors = []string{"Dispute", "Node"}
 
 func (ec *executionContext) _Dispute(ctx context.Context, sel ast.SelectionSet, obj *ent.Dispute) graphql.Marshaler {
@@ -47637,6 +53229,11 @@ func (ec *executionContext) _Dispute(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "displayAmount":
+			out.Values[i] = ec._Dispute_displayAmount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -47816,6 +53413,44 @@ func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "merchant":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Event_merchant(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "payment":
 			field := field
 
@@ -48805,6 +54440,44 @@ func (ec *executionContext) _MerchantAccount(ctx context.Context, sel ast.Select
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "events":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MerchantAccount_events(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -49095,6 +54768,44 @@ func (ec *executionContext) _MerchantConnectorAccount(ctx context.Context, sel a
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "connectorAccountDetails":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MerchantConnectorAccount_connectorAccountDetails(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -49183,6 +54894,131 @@ func (ec *executionContext) _MerchantConnectorAccountEdge(ctx context.Context, s
 			}
 		case "cursor":
 			out.Values[i] = ec._MerchantConnectorAccountEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var mutationImplementors = []string{"Mutation"}
+
+func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mutationImplementors)
+	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{
+		Object: "Mutation",
+	})
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		innerCtx := graphql.WithRootFieldContext(ctx, &graphql.RootFieldContext{
+			Object: field.Name,
+			Field:  field,
+		})
+
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Mutation")
+		case "createPayment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createPayment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatePayment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updatePayment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "confirmPayment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_confirmPayment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "capturePayment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_capturePayment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cancelPayment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_cancelPayment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createRefund":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createRefund(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createConnectorAccount":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createConnectorAccount(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateConnectorAccount":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateConnectorAccount(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createApiKey":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createApiKey(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokeApiKey":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revokeApiKey(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateProfileWebhookSettings":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateProfileWebhookSettings(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "retryWebhookDelivery":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_retryWebhookDelivery(ctx, field)
+			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -49530,6 +55366,11 @@ func (ec *executionContext) _PaymentAttempt(ctx context.Context, sel ast.Selecti
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "displayAmount":
+			out.Values[i] = ec._PaymentAttempt_displayAmount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -50207,6 +56048,49 @@ func (ec *executionContext) _PaymentIntent(ctx context.Context, sel ast.Selectio
 					}
 				}()
 				res = ec._PaymentIntent_events(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "displayAmount":
+			out.Values[i] = ec._PaymentIntent_displayAmount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "connectorAccount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PaymentIntent_connectorAccount(ctx, field, obj)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -50579,6 +56463,49 @@ func (ec *executionContext) _PaymentMethodEdge(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var paymentPayloadImplementors = []string{"PaymentPayload"}
+
+func (ec *executionContext) _PaymentPayload(ctx context.Context, sel ast.SelectionSet, obj *model.PaymentPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentPayload")
+		case "payment":
+			out.Values[i] = ec._PaymentPayload_payment(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "replayed":
+			out.Values[i] = ec._PaymentPayload_replayed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var profileImplementors = []string{"Profile", "Node"}
 
 func (ec *executionContext) _Profile(ctx context.Context, sel ast.SelectionSet, obj *ent.Profile) graphql.Marshaler {
@@ -50787,6 +56714,44 @@ func (ec *executionContext) _Profile(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "webhookSettings":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Profile_webhookSettings(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -50875,6 +56840,49 @@ func (ec *executionContext) _ProfileEdge(ctx context.Context, sel ast.SelectionS
 			}
 		case "cursor":
 			out.Values[i] = ec._ProfileEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var profilePayloadImplementors = []string{"ProfilePayload"}
+
+func (ec *executionContext) _ProfilePayload(ctx context.Context, sel ast.SelectionSet, obj *model.ProfilePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, profilePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ProfilePayload")
+		case "profile":
+			out.Values[i] = ec._ProfilePayload_profile(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "replayed":
+			out.Values[i] = ec._ProfilePayload_replayed(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -51161,6 +57169,138 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "viewer":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_viewer(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "merchantAccount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_merchantAccount(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "payment":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_payment(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "refund":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_refund(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "event":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_event(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "payments":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_payments(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -51371,6 +57511,11 @@ func (ec *executionContext) _Refund(ctx context.Context, sel ast.SelectionSet, o
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "displayAmount":
+			out.Values[i] = ec._Refund_displayAmount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -51459,6 +57604,180 @@ func (ec *executionContext) _RefundEdge(ctx context.Context, sel ast.SelectionSe
 			}
 		case "cursor":
 			out.Values[i] = ec._RefundEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var refundPayloadImplementors = []string{"RefundPayload"}
+
+func (ec *executionContext) _RefundPayload(ctx context.Context, sel ast.SelectionSet, obj *model.RefundPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, refundPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RefundPayload")
+		case "refund":
+			out.Values[i] = ec._RefundPayload_refund(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "replayed":
+			out.Values[i] = ec._RefundPayload_replayed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var viewerImplementors = []string{"Viewer"}
+
+func (ec *executionContext) _Viewer(ctx context.Context, sel ast.SelectionSet, obj *model.Viewer) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, viewerImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Viewer")
+		case "merchantID":
+			out.Values[i] = ec._Viewer_merchantID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "profileID":
+			out.Values[i] = ec._Viewer_profileID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "keyKind":
+			out.Values[i] = ec._Viewer_keyKind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "keyID":
+			out.Values[i] = ec._Viewer_keyID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var webhookSettingsImplementors = []string{"WebhookSettings"}
+
+func (ec *executionContext) _WebhookSettings(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookSettings) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookSettingsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookSettings")
+		case "webhookURL":
+			out.Values[i] = ec._WebhookSettings_webhookURL(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "deliveryEnabled":
+			out.Values[i] = ec._WebhookSettings_deliveryEnabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paymentStatusesEnabled":
+			out.Values[i] = ec._WebhookSettings_paymentStatusesEnabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "refundStatusesEnabled":
+			out.Values[i] = ec._WebhookSettings_refundStatusesEnabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "payoutStatusesEnabled":
+			out.Values[i] = ec._WebhookSettings_payoutStatusesEnabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "enabledEventTypes":
+			out.Values[i] = ec._WebhookSettings_enabledEventTypes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "webhookVersion":
+			out.Values[i] = ec._WebhookSettings_webhookVersion(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "webhookUsername":
+			out.Values[i] = ec._WebhookSettings_webhookUsername(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "hasWebhookPassword":
+			out.Values[i] = ec._WebhookSettings_hasWebhookPassword(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -51875,6 +58194,16 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) marshalNAPIKey2ᚖswitchyardᚋentᚐAPIKey(ctx context.Context, sel ast.SelectionSet, v *ent.APIKey) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._APIKey(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNAPIKeyConnection2ᚖswitchyardᚋentᚐAPIKeyConnection(ctx context.Context, sel ast.SelectionSet, v *ent.APIKeyConnection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -51904,6 +58233,16 @@ func (ec *executionContext) marshalNAPIKeyOrderField2ᚖswitchyardᚋentᚐAPIKe
 func (ec *executionContext) unmarshalNAPIKeyWhereInput2ᚖswitchyardᚋentᚐAPIKeyWhereInput(ctx context.Context, v any) (*ent.APIKeyWhereInput, error) {
 	res, err := ec.unmarshalInputAPIKeyWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNApiKeyPayload2ᚖswitchyardᚋgraphᚋmodelᚐAPIKeyPayload(ctx context.Context, sel ast.SelectionSet, v *model.APIKeyPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ApiKeyPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
@@ -51973,6 +58312,46 @@ func (ec *executionContext) unmarshalNCaptureWhereInput2ᚖswitchyardᚋentᚐCa
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNConnectorAccountPayload2ᚖswitchyardᚋgraphᚋmodelᚐConnectorAccountPayload(ctx context.Context, sel ast.SelectionSet, v *model.ConnectorAccountPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ConnectorAccountPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNCreateApiKeyInput2switchyardᚋgraphᚋmodelᚐCreateAPIKeyInput(ctx context.Context, v any) (model.CreateAPIKeyInput, error) {
+	res, err := ec.unmarshalInputCreateApiKeyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCreateApiKeyPayload2ᚖswitchyardᚋgraphᚋmodelᚐCreateAPIKeyPayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateAPIKeyPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CreateApiKeyPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNCreateConnectorAccountInput2switchyardᚋgraphᚋmodelᚐConnectorAccountRequest(ctx context.Context, v any) (model.ConnectorAccountRequest, error) {
+	res, err := ec.unmarshalInputCreateConnectorAccountInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCreatePaymentInput2switchyardᚋgraphᚋmodelᚐPaymentRequest(ctx context.Context, v any) (model.PaymentRequest, error) {
+	res, err := ec.unmarshalInputCreatePaymentInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCreateRefundInput2switchyardᚋgraphᚋmodelᚐCreateRefundInput(ctx context.Context, v any) (model.CreateRefundInput, error) {
+	res, err := ec.unmarshalInputCreateRefundInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, v any) (entgql.Cursor[string], error) {
 	res, err := cursors.UnmarshalCursor(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -52033,6 +58412,16 @@ func (ec *executionContext) marshalNCustomerOrderField2ᚖswitchyardᚋentᚐCus
 func (ec *executionContext) unmarshalNCustomerWhereInput2ᚖswitchyardᚋentᚐCustomerWhereInput(ctx context.Context, v any) (*ent.CustomerWhereInput, error) {
 	res, err := ec.unmarshalInputCustomerWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDeliveryAttemptPayload2ᚖswitchyardᚋgraphᚋmodelᚐDeliveryAttemptPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeliveryAttemptPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DeliveryAttemptPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNDispute2ᚖswitchyardᚋentᚐDispute(ctx context.Context, sel ast.SelectionSet, v *ent.Dispute) graphql.Marshaler {
@@ -52129,6 +58518,16 @@ func (ec *executionContext) marshalNEventConnection2ᚖswitchyardᚋentᚐEventC
 		return graphql.Null
 	}
 	return ec._EventConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNEventDeliveryAttempt2ᚖswitchyardᚋentᚐEventDeliveryAttempt(ctx context.Context, sel ast.SelectionSet, v *ent.EventDeliveryAttempt) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._EventDeliveryAttempt(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNEventDeliveryAttemptConnection2ᚖswitchyardᚋentᚐEventDeliveryAttemptConnection(ctx context.Context, sel ast.SelectionSet, v *ent.EventDeliveryAttemptConnection) graphql.Marshaler {
@@ -52336,6 +58735,38 @@ func (ec *executionContext) marshalNInt2int64(ctx context.Context, sel ast.Selec
 	return res
 }
 
+func (ec *executionContext) unmarshalNInt2ᚖint64(ctx context.Context, v any) (*int64, error) {
+	res, err := graphql.UnmarshalInt64(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInt2ᚖint64(ctx context.Context, sel ast.SelectionSet, v *int64) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalInt64(*v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNKeyKind2switchyardᚋgraphᚋmodelᚐKeyKind(ctx context.Context, v any) (model.KeyKind, error) {
+	var res model.KeyKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNKeyKind2switchyardᚋgraphᚋmodelᚐKeyKind(ctx context.Context, sel ast.SelectionSet, v model.KeyKind) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) marshalNMandate2ᚖswitchyardᚋentᚐMandate(ctx context.Context, sel ast.SelectionSet, v *ent.Mandate) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -52412,6 +58843,28 @@ func (ec *executionContext) unmarshalNMandateWhereInput2ᚖswitchyardᚋentᚐMa
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNMap2map(ctx context.Context, v any) (map[string]any, error) {
+	res, err := graphql.UnmarshalMap(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMap2map(ctx context.Context, sel ast.SelectionSet, v map[string]any) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalMap(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
 func (ec *executionContext) marshalNMerchantAccount2ᚖswitchyardᚋentᚐMerchantAccount(ctx context.Context, sel ast.SelectionSet, v *ent.MerchantAccount) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -52461,6 +58914,16 @@ func (ec *executionContext) marshalNMerchantAccountOrderField2ᚖswitchyardᚋen
 func (ec *executionContext) unmarshalNMerchantAccountWhereInput2ᚖswitchyardᚋentᚐMerchantAccountWhereInput(ctx context.Context, v any) (*ent.MerchantAccountWhereInput, error) {
 	res, err := ec.unmarshalInputMerchantAccountWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMerchantConnectorAccount2ᚖswitchyardᚋentᚐMerchantConnectorAccount(ctx context.Context, sel ast.SelectionSet, v *ent.MerchantConnectorAccount) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._MerchantConnectorAccount(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNMerchantConnectorAccountConnection2ᚖswitchyardᚋentᚐMerchantConnectorAccountConnection(ctx context.Context, sel ast.SelectionSet, v *ent.MerchantConnectorAccountConnection) graphql.Marshaler {
@@ -52831,6 +59294,16 @@ func (ec *executionContext) unmarshalNPaymentMethodWhereInput2ᚖswitchyardᚋen
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNPaymentPayload2ᚖswitchyardᚋgraphᚋmodelᚐPaymentPayload(ctx context.Context, sel ast.SelectionSet, v *model.PaymentPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PaymentPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNProfile2ᚖswitchyardᚋentᚐProfile(ctx context.Context, sel ast.SelectionSet, v *ent.Profile) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -52867,9 +59340,29 @@ func (ec *executionContext) marshalNProfileOrderField2ᚖswitchyardᚋentᚐProf
 	return v
 }
 
+func (ec *executionContext) marshalNProfilePayload2ᚖswitchyardᚋgraphᚋmodelᚐProfilePayload(ctx context.Context, sel ast.SelectionSet, v *model.ProfilePayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ProfilePayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNProfileWhereInput2ᚖswitchyardᚋentᚐProfileWhereInput(ctx context.Context, v any) (*ent.ProfileWhereInput, error) {
 	res, err := ec.unmarshalInputProfileWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRefund2ᚖswitchyardᚋentᚐRefund(ctx context.Context, sel ast.SelectionSet, v *ent.Refund) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Refund(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNRefundConnection2ᚖswitchyardᚋentᚐRefundConnection(ctx context.Context, sel ast.SelectionSet, v *ent.RefundConnection) graphql.Marshaler {
@@ -52913,6 +59406,16 @@ func (ec *executionContext) marshalNRefundOrderField2ᚖswitchyardᚋentᚐRefun
 	return v
 }
 
+func (ec *executionContext) marshalNRefundPayload2ᚖswitchyardᚋgraphᚋmodelᚐRefundPayload(ctx context.Context, sel ast.SelectionSet, v *model.RefundPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RefundPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNRefundRefundType2switchyardᚋentᚋrefundᚐRefundType(ctx context.Context, v any) (refund.RefundType, error) {
 	var res refund.RefundType
 	err := res.UnmarshalGQL(v)
@@ -52954,6 +59457,57 @@ func (ec *executionContext) marshalNString2string(ctx context.Context, sel ast.S
 	return res
 }
 
+func (ec *executionContext) unmarshalNString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNString2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNString2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNString2ᚖstring(ctx context.Context, v any) (*string, error) {
+	res, err := graphql.UnmarshalString(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNString2ᚖstring(ctx context.Context, sel ast.SelectionSet, v *string) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalString(*v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
 	res, err := graphql.UnmarshalTime(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -52968,6 +59522,41 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNUpdateConnectorAccountInput2switchyardᚋgraphᚋmodelᚐConnectorAccountRequest(ctx context.Context, v any) (model.ConnectorAccountRequest, error) {
+	res, err := ec.unmarshalInputUpdateConnectorAccountInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdatePaymentInput2switchyardᚋgraphᚋmodelᚐPaymentRequest(ctx context.Context, v any) (model.PaymentRequest, error) {
+	res, err := ec.unmarshalInputUpdatePaymentInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNViewer2ᚖswitchyardᚋgraphᚋmodelᚐViewer(ctx context.Context, sel ast.SelectionSet, v *model.Viewer) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Viewer(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhookSettings2ᚖswitchyardᚋgraphᚋmodelᚐWebhookSettings(ctx context.Context, sel ast.SelectionSet, v *model.WebhookSettings) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._WebhookSettings(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNWebhookSettingsInput2switchyardᚋgraphᚋmodelᚐWebhookSettingsInput(ctx context.Context, v any) (model.WebhookSettingsInput, error) {
+	res, err := ec.unmarshalInputWebhookSettingsInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx context.Context, sel ast.SelectionSet, v introspection.Directive) graphql.Marshaler {
@@ -53200,6 +59789,14 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
+func (ec *executionContext) unmarshalOCancelPaymentInput2ᚖswitchyardᚋgraphᚋmodelᚐCancelPaymentInput(ctx context.Context, v any) (*model.CancelPaymentInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputCancelPaymentInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalOCapture2ᚕᚖswitchyardᚋentᚐCaptureᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Capture) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -53269,6 +59866,14 @@ func (ec *executionContext) marshalOCaptureCurrency2ᚖswitchyardᚋentᚋschema
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) unmarshalOCapturePaymentInput2ᚖswitchyardᚋgraphᚋmodelᚐCapturePaymentInput(ctx context.Context, v any) (*model.CapturePaymentInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputCapturePaymentInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOCaptureStatus2ᚕswitchyardᚋentᚋcaptureᚐStatusᚄ(ctx context.Context, v any) ([]capture.Status, error) {
@@ -53345,6 +59950,22 @@ func (ec *executionContext) unmarshalOCaptureWhereInput2ᚖswitchyardᚋentᚐCa
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputCaptureWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOCardInput2ᚖswitchyardᚋgraphᚋmodelᚐCardInput(ctx context.Context, v any) (*model.CardInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputCardInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOConfirmPaymentInput2ᚖswitchyardᚋgraphᚋmodelᚐPaymentRequest(ctx context.Context, v any) (*model.PaymentRequest, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputConfirmPaymentInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -53677,25 +60298,6 @@ func (ec *executionContext) unmarshalODisputeWhereInput2ᚖswitchyardᚋentᚐDi
 	}
 	res, err := ec.unmarshalInputDisputeWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) marshalOEvent2ᚕᚖswitchyardᚋentᚐEventᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Event) graphql.Marshaler {
-	if v == nil {
-		return graphql.Null
-	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNEvent2ᚖswitchyardᚋentᚐEvent(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
 }
 
 func (ec *executionContext) marshalOEvent2ᚖswitchyardᚋentᚐEvent(ctx context.Context, sel ast.SelectionSet, v *ent.Event) graphql.Marshaler {
@@ -54500,6 +61102,41 @@ func (ec *executionContext) marshalOMap2map(ctx context.Context, sel ast.Selecti
 	return res
 }
 
+func (ec *executionContext) unmarshalOMap2ᚕmapᚄ(ctx context.Context, v any) ([]map[string]any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]map[string]any, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNMap2map(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOMap2ᚕmapᚄ(ctx context.Context, sel ast.SelectionSet, v []map[string]any) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNMap2map(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalOMerchantAccount2ᚖswitchyardᚋentᚐMerchantAccount(ctx context.Context, sel ast.SelectionSet, v *ent.MerchantAccount) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -55068,6 +61705,14 @@ func (ec *executionContext) unmarshalOPaymentAttemptWhereInput2ᚖswitchyardᚋe
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputPaymentAttemptWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOPaymentCustomerInput2ᚖswitchyardᚋgraphᚋmodelᚐPaymentCustomerInput(ctx context.Context, v any) (*model.PaymentCustomerInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPaymentCustomerInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -55842,6 +62487,14 @@ func (ec *executionContext) marshalOPaymentMethod2ᚖswitchyardᚋentᚐPaymentM
 	return ec._PaymentMethod(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalOPaymentMethodDataInput2ᚖswitchyardᚋgraphᚋmodelᚐPaymentMethodDataInput(ctx context.Context, v any) (*model.PaymentMethodDataInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPaymentMethodDataInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalOPaymentMethodEdge2ᚕᚖswitchyardᚋentᚐPaymentMethodEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.PaymentMethodEdge) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -56275,6 +62928,14 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	_ = ctx
 	res := graphql.MarshalString(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOSurchargeDetailsInput2ᚖswitchyardᚋgraphᚋmodelᚐSurchargeDetailsInput(ctx context.Context, v any) (*model.SurchargeDetailsInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSurchargeDetailsInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx context.Context, v any) ([]time.Time, error) {

@@ -22,6 +22,7 @@ import (
 
 	"switchyard/graph"
 	"switchyard/graph/cursors"
+	"switchyard/graph/playground"
 	"switchyard/internal/auth"
 	"switchyard/internal/config"
 	"switchyard/internal/idempotency"
@@ -125,12 +126,18 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 	if a.Demo != nil && a.Config.Database.Embedded {
 		gqlOpts.PlaygroundHeaders = map[string]string{auth.HeaderAPIKey: a.Demo.SecretKey}
 	}
-	mux.Handle("/graphql", graph.NewHandler(a.Store.Client, cursors.New(a.Redis.Client), a.Auth, gqlOpts))
+	idem := idempotency.New(a.Redis.Client)
+	gql := graph.NewHandler(graph.Deps{
+		Client: a.Store.Client, Cursors: cursors.New(a.Redis.Client), Auth: a.Auth,
+		Service: a.Service, Idempotency: idem, Webhooks: a.Webhooks,
+	}, gqlOpts)
+	mux.Handle(graph.Endpoint, gql)
+	mux.Handle(playground.AssetsPath(graph.Endpoint), gql)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	rest.Register(mux, rest.Deps{
 		Service:     a.Service,
 		Auth:        a.Auth,
-		Idempotency: idempotency.New(a.Redis.Client),
+		Idempotency: idem,
 		Webhooks:    a.Webhooks,
 		Ready: map[string]rest.Checker{
 			"database": a.Store,

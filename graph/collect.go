@@ -1,0 +1,169 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+)
+
+// collecting returns ctx for entgql's field collection, the eager loading
+// that lets one query per nested kind serve a whole page (no N+1).
+//
+// Collection reads a connection's arguments straight from the query, which
+// does not suit two rules of this API, so it is given a rewritten copy of the
+// selections below the current field:
+//   - a connection without orderBy is newest first (the resolvers add that
+//     default), so the default is written into the copy and the nested rows
+//     are loaded in the order the resolver pages them;
+//   - after/before are opaque Redis tokens that only the connection's
+//     resolver can open (they are bound to the parent), so a nested
+//     connection given a cursor is left out of the copy: nothing is
+//     eager-loaded for it, and its resolver reads the page on its own with
+//     the opened cursor (a cursor names one parent, so that is one query).
+//
+// Fragment spreads become inline fragments in the copy, so the document's
+// fragments are never changed: the parsed document is cached and shared.
+func collecting(ctx context.Context) context.Context {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || graphql.GetOperationContext(ctx) == nil {
+		return ctx
+	}
+	oc := graphql.GetOperationContext(ctx)
+	var (
+		sel     ast.SelectionSet
+		changed bool
+	)
+	// A nested connection rewrites the same field once per parent: the
+	// operation keeps the first rewrite.
+	l := loadersOf(ctx)
+	if l != nil && fc.Field.Field != nil {
+		l.mu.Lock()
+		r, ok := l.rewrites[fc.Field.Field]
+		l.mu.Unlock()
+		if ok {
+			sel, changed = r.sel, r.changed
+		} else {
+			sel, changed = rewriteSelections(oc.Doc, fc.Field.Selections, 0)
+			l.mu.Lock()
+			l.rewrites[fc.Field.Field] = rewrite{sel: sel, changed: changed}
+			l.mu.Unlock()
+		}
+	} else {
+		sel, changed = rewriteSelections(oc.Doc, fc.Field.Selections, 0)
+	}
+	if !changed {
+		return ctx
+	}
+	c := *fc
+	c.Field.Selections = sel
+	return graphql.WithFieldContext(ctx, &c)
+}
+
+// rewrite is a field's selections as collection sees them.
+type rewrite struct {
+	sel     ast.SelectionSet
+	changed bool
+}
+
+// maxRewriteDepth stops a rewrite of a pathological document; the depth
+// limit refuses such documents before any resolver runs.
+const maxRewriteDepth = 64
+
+func rewriteSelections(doc *ast.QueryDocument, set ast.SelectionSet, depth int) (ast.SelectionSet, bool) {
+	if depth > maxRewriteDepth {
+		return set, false
+	}
+	out := make(ast.SelectionSet, 0, len(set))
+	changed := false
+	for _, sel := range set {
+		switch s := sel.(type) {
+		case *ast.Field:
+			if isConnection(s.Definition) && (s.Arguments.ForName("after") != nil || s.Arguments.ForName("before") != nil) {
+				changed = true
+				continue
+			}
+			children, c := rewriteSelections(doc, s.SelectionSet, depth+1)
+			args, a := connectionArgs(s)
+			if c || a {
+				f := *s
+				f.SelectionSet, f.Arguments = children, args
+				sel, changed = &f, true
+			}
+		case *ast.InlineFragment:
+			if children, c := rewriteSelections(doc, s.SelectionSet, depth+1); c {
+				f := *s
+				f.SelectionSet = children
+				sel, changed = &f, true
+			}
+		case *ast.FragmentSpread:
+			def := s.Definition
+			if def == nil && doc != nil {
+				def = doc.Fragments.ForName(s.Name)
+			}
+			if def == nil {
+				continue
+			}
+			children, _ := rewriteSelections(doc, def.SelectionSet, depth+1)
+			sel = &ast.InlineFragment{
+				TypeCondition:    def.TypeCondition,
+				Directives:       s.Directives,
+				SelectionSet:     children,
+				ObjectDefinition: def.Definition,
+				Position:         s.Position,
+			}
+			changed = true
+		}
+		out = append(out, sel)
+	}
+	return out, changed
+}
+
+// connectionArgs returns a connection field's arguments as collection should
+// see them: with the default order when none is given (or an empty list),
+// and a single order written as the list GraphQL coerces it to (collection
+// reads the literal, which is not coerced). Other fields keep theirs.
+func connectionArgs(f *ast.Field) (ast.ArgumentList, bool) {
+	def := f.Definition
+	if !isConnection(def) {
+		return f.Arguments, false
+	}
+	orderDef := def.Arguments.ForName("orderBy")
+	if orderDef == nil {
+		return f.Arguments, false
+	}
+	list := orderDef.Type.Elem != nil
+	var order *ast.Value
+	switch a := f.Arguments.ForName("orderBy"); {
+	case a == nil || a.Value == nil || (a.Value.Kind == ast.ListValue && len(a.Value.Children) == 0):
+		order = defaultOrderValue(list)
+	case list && a.Value.Kind == ast.ObjectValue:
+		order = &ast.Value{Kind: ast.ListValue, Children: ast.ChildValueList{{Value: a.Value}}, Position: a.Value.Position}
+	default:
+		return f.Arguments, false // the client's order, as it is
+	}
+	out := make(ast.ArgumentList, 0, len(f.Arguments)+1)
+	for _, a := range f.Arguments {
+		if a.Name != "orderBy" {
+			out = append(out, a)
+		}
+	}
+	return append(out, &ast.Argument{Name: "orderBy", Value: order}), true
+}
+
+// defaultOrderValue is newest first, as the resolvers default to it:
+// {field: CREATED_AT, direction: DESC}, and for the connections that take
+// several orders {field: ID, direction: DESC} after it, so that the
+// keyset index serves the order in one direction (see newestFirst).
+func defaultOrderValue(list bool) *ast.Value {
+	order := func(field string) *ast.Value {
+		return &ast.Value{Kind: ast.ObjectValue, Children: ast.ChildValueList{
+			{Name: "field", Value: &ast.Value{Kind: ast.EnumValue, Raw: field}},
+			{Name: "direction", Value: &ast.Value{Kind: ast.EnumValue, Raw: "DESC"}},
+		}}
+	}
+	if !list {
+		return order("CREATED_AT")
+	}
+	return &ast.Value{Kind: ast.ListValue, Children: ast.ChildValueList{{Value: order("CREATED_AT")}, {Value: order("ID")}}}
+}

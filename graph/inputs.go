@@ -1,0 +1,384 @@
+package graph
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"switchyard/ent/schema/schematype"
+	"switchyard/graph/model"
+	"switchyard/payments"
+)
+
+// The mutation inputs mapped onto the domain's, as rest/ maps the REST
+// bodies: the same members, the same merging rules, the same errors. The
+// nested members that are Maps in the schema (addresses, order lines,
+// connector objects) are in the REST shape and decoded strictly: an unknown
+// member or a wrong type is IR_06 naming the member, as a REST body's is.
+
+// decodeMember reads a Map member into its domain type.
+func decodeMember(field string, src, dst any) error {
+	raw, err := json.Marshal(src)
+	if err != nil {
+		return payments.ErrInvalidRequest("%s: %v", field, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		if e, ok := payments.AsError(err); ok {
+			return e
+		}
+		e := payments.ErrInvalidRequest("%s: %s", field, strings.TrimPrefix(err.Error(), "json: "))
+		e.Field = field
+		return e
+	}
+	return nil
+}
+
+func address(field string, m map[string]any) (*schematype.AddressWrapper, error) {
+	if m == nil {
+		return nil, nil
+	}
+	var a schematype.AddressWrapper
+	if err := decodeMember(field, m, &a); err != nil {
+		return nil, err
+	}
+	return &a, nil
+}
+
+// browserInfo is Hyperswitch's BrowserInformation (a closed object).
+type browserInfo struct {
+	ColorDepth        *int32  `json:"color_depth"`
+	JavaEnabled       *bool   `json:"java_enabled"`
+	JavaScriptEnabled *bool   `json:"java_script_enabled"`
+	Language          *string `json:"language"`
+	ScreenHeight      *int32  `json:"screen_height"`
+	ScreenWidth       *int32  `json:"screen_width"`
+	TimeZone          *int32  `json:"time_zone"`
+	IPAddress         *string `json:"ip_address"`
+	AcceptHeader      *string `json:"accept_header"`
+	UserAgent         *string `json:"user_agent"`
+	OSType            *string `json:"os_type"`
+	OSVersion         *string `json:"os_version"`
+	DeviceModel       *string `json:"device_model"`
+	AcceptLanguage    *string `json:"accept_language"`
+	Referer           *string `json:"referer"`
+}
+
+// browserInfoOf checks the browser details and keeps the members given.
+func browserInfoOf(m map[string]any) (map[string]any, error) {
+	if m == nil {
+		return nil, nil
+	}
+	var b browserInfo
+	if err := decodeMember("browserInfo", m, &b); err != nil {
+		return nil, err
+	}
+	raw, _ := json.Marshal(b)
+	var all map[string]any
+	_ = json.Unmarshal(raw, &all)
+	out := make(map[string]any, len(all))
+	for k, v := range all {
+		if v != nil {
+			out[k] = v
+		}
+	}
+	return out, nil
+}
+
+// paymentFields maps the members create, update and confirm share.
+func paymentFields(in *model.PaymentRequest) (payments.PaymentFields, error) {
+	f := payments.PaymentFields{
+		CaptureMethod:                in.CaptureMethod,
+		CaptureOn:                    in.CaptureOn,
+		AmountToCapture:              in.AmountToCapture,
+		AuthenticationType:           in.AuthenticationType,
+		Description:                  in.Description,
+		ReturnURL:                    in.ReturnURL,
+		StatementDescriptor:          in.StatementDescriptorName,
+		StatementDescriptorSuffix:    in.StatementDescriptorSuffix,
+		MerchantReferenceID:          in.MerchantReferenceID,
+		MerchantOrderReferenceID:     in.MerchantOrderReferenceID,
+		Metadata:                     in.Metadata,
+		ConnectorMetadata:            in.ConnectorMetadata,
+		FeatureMetadata:              in.FeatureMetadata,
+		FrmMetadata:                  in.FrmMetadata,
+		PaymentLinkConfig:            in.PaymentLinkConfig,
+		SetupFutureUsage:             in.SetupFutureUsage,
+		OffSession:                   in.OffSession,
+		PaymentType:                  in.PaymentType,
+		Connectors:                   in.Connector,
+		SessionExpiry:                in.SessionExpiry,
+		ShippingCost:                 in.ShippingCost,
+		OrderTaxAmount:               in.OrderTaxAmount,
+		BusinessCountry:              in.BusinessCountry,
+		BusinessLabel:                in.BusinessLabel,
+		BusinessSubLabel:             in.BusinessSubLabel,
+		AllowedPaymentMethodTypes:    in.AllowedPaymentMethodTypes,
+		EnablePartialAuthorization:   in.EnablePartialAuthorization,
+		RequestExtendedAuthorization: in.RequestExtendedAuthorization,
+		EnableOvercapture:            in.EnableOvercapture,
+		Force3DSChallenge:            in.Force3DSChallenge,
+		IsIframeRedirectionEnabled:   in.IsIframeRedirectionEnabled,
+	}
+	if in.CaptureOn != nil {
+		t := in.CaptureOn.UTC()
+		f.CaptureOn = &t
+	}
+	var err error
+	if f.Billing, err = address("billing", in.Billing); err != nil {
+		return f, err
+	}
+	if f.Shipping, err = address("shipping", in.Shipping); err != nil {
+		return f, err
+	}
+	if in.OrderDetails != nil {
+		if err := decodeMember("orderDetails", in.OrderDetails, &f.OrderDetails); err != nil {
+			return f, err
+		}
+	}
+	if f.BrowserInfo, err = browserInfoOf(in.BrowserInfo); err != nil {
+		return f, err
+	}
+	if s := in.SurchargeDetails; s != nil {
+		amount := s.SurchargeAmount
+		f.SurchargeAmount, f.TaxOnSurcharge = &amount, s.TaxAmount
+	}
+	if v := in.RequestIncrementalAuthorization; v != nil {
+		s := "false"
+		if *v {
+			s = "true"
+		}
+		f.RequestIncrementalAuthorization = &s
+	}
+	if v := in.RequestExternalThreeDSAuthentication; v != nil {
+		s := "Skip"
+		if *v {
+			s = "Enable"
+		}
+		f.RequestExternalThreeDSAuthentication = &s
+	}
+	if f.Customer, err = customerOf(in); err != nil {
+		return f, err
+	}
+	if f.PaymentMethod, err = paymentMethodOf(in); err != nil {
+		return f, err
+	}
+	return f, nil
+}
+
+// customerOf merges customerID and the customer object; details without a
+// customer id have no customer to belong to (REST's rule).
+func customerOf(in *model.PaymentRequest) (*payments.CustomerInput, error) {
+	var c model.PaymentCustomerInput
+	if in.Customer != nil {
+		c = *in.Customer
+	}
+	id := c.ID
+	if in.CustomerID != nil {
+		if id != nil && *id != *in.CustomerID {
+			return nil, payments.ErrInvalidValue("customer.id", "must equal customer_id when both are given")
+		}
+		id = in.CustomerID
+	}
+	out := &payments.CustomerInput{Name: c.Name, Email: c.Email, Phone: c.Phone, PhoneCountryCode: c.PhoneCountryCode}
+	if id == nil {
+		if out.Name != nil || out.Email != nil || out.Phone != nil || out.PhoneCountryCode != nil {
+			return nil, payments.ErrMissingField("customer_id")
+		}
+		return nil, nil
+	}
+	out.ID = *id
+	return out, nil
+}
+
+// paymentMethodOf maps paymentMethodData (with paymentMethod and
+// paymentMethodType) onto the domain's payment method, as REST does.
+func paymentMethodOf(in *model.PaymentRequest) (*payments.PaymentMethodInput, error) {
+	d := in.PaymentMethodData
+	if d == nil {
+		return nil, nil
+	}
+	billing, err := address("payment_method_data.billing", d.Billing)
+	if err != nil {
+		return nil, err
+	}
+	pm := &payments.PaymentMethodInput{Billing: billing}
+	kinds := 0
+	if c := d.Card; c != nil {
+		kinds++
+		pm.Type = "card"
+		pm.Card = &payments.CardInput{Number: c.CardNumber, ExpMonth: c.CardExpMonth, ExpYear: c.CardExpYear,
+			CVC: c.CardCvc, HolderName: c.CardHolderName, Network: c.CardNetwork}
+	}
+	if d.Upi != nil {
+		kinds++
+		pm.Type = "upi"
+		var u struct {
+			UpiCollect *struct {
+				VpaID     *string         `json:"vpa_id"`
+				UpiSource json.RawMessage `json:"upi_source"`
+			} `json:"upi_collect"`
+			UpiIntent json.RawMessage `json:"upi_intent"`
+			UpiQr     json.RawMessage `json:"upi_qr"`
+		}
+		if err := decodeMember("payment_method_data.upi", d.Upi, &u); err != nil {
+			return nil, err
+		}
+		switch {
+		case u.UpiCollect != nil:
+			pm.Subtype = "upi_collect"
+			if u.UpiCollect.VpaID != nil {
+				pm.VPA = *u.UpiCollect.VpaID
+			}
+		case given(u.UpiIntent):
+			pm.Subtype = "upi_intent"
+		case given(u.UpiQr):
+			pm.Subtype = "upi_qr"
+		default:
+			return nil, payments.ErrInvalidValue("payment_method_data.upi", "must hold one of upi_collect, upi_intent or upi_qr")
+		}
+	}
+	for _, m := range []struct {
+		kind     string
+		variants map[string]any
+	}{{"wallet", d.Wallet}, {"pay_later", d.PayLater}, {"bank_redirect", d.BankRedirect}} {
+		if m.variants == nil {
+			continue
+		}
+		kinds++
+		if len(m.variants) != 1 {
+			return nil, payments.ErrInvalidValue("payment_method_data."+m.kind, "must hold exactly one %s method", m.kind)
+		}
+		pm.Type = m.kind
+		for variant := range m.variants {
+			pm.Subtype = methodSubtype(variant)
+		}
+	}
+	switch {
+	case kinds == 0:
+		return nil, payments.ErrInvalidValue("payment_method_data",
+			"must hold one payment method: card, upi, wallet, pay_later or bank_redirect")
+	case kinds > 1:
+		return nil, payments.ErrInvalidValue("payment_method_data", "must hold exactly one payment method")
+	}
+	if in.PaymentMethodType != nil {
+		pm.Subtype = *in.PaymentMethodType
+	}
+	if in.PaymentMethod != nil && *in.PaymentMethod != pm.Type {
+		return nil, payments.ErrInvalidValue("payment_method", "is %q, but payment_method_data holds %s data", *in.PaymentMethod, pm.Type)
+	}
+	return pm, nil
+}
+
+func given(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
+
+// methodSubtype is the payment_method_type a redirect method's variant
+// names: paypal_redirect → paypal, we_chat_pay_qr → we_chat_pay.
+func methodSubtype(variant string) string {
+	for _, suffix := range []string{"_third_party_sdk", "_redirect", "_sdk", "_qr"} {
+		if s, ok := strings.CutSuffix(variant, suffix); ok {
+			return s
+		}
+	}
+	return variant
+}
+
+// connectorMembers are the nested members of the connector account inputs,
+// decoded from their REST shape.
+type connectorMembers struct {
+	details map[string]string
+	pme     []payments.PaymentMethodsEnabled
+	webhook *payments.ConnectorWebhookDetails
+	frm     []payments.FrmConfig
+	amd     *payments.AdditionalMerchantData
+	wallets *payments.ConnectorWalletDetails
+	status  *payments.ConnectorStatus
+	country *payments.Country
+}
+
+func connectorMembersOf(in *model.ConnectorAccountRequest) (connectorMembers, error) {
+	var m connectorMembers
+	for _, d := range []struct {
+		field string
+		src   any
+		dst   any
+		given bool
+	}{
+		{"connector_account_details", in.ConnectorAccountDetails, &m.details, in.ConnectorAccountDetails != nil},
+		{"payment_methods_enabled", in.PaymentMethodsEnabled, &m.pme, in.PaymentMethodsEnabled != nil},
+		{"connector_webhook_details", in.ConnectorWebhookDetails, &m.webhook, in.ConnectorWebhookDetails != nil},
+		{"frm_configs", in.FrmConfigs, &m.frm, in.FrmConfigs != nil},
+		{"additional_merchant_data", in.AdditionalMerchantData, &m.amd, in.AdditionalMerchantData != nil},
+		{"connector_wallets_details", in.ConnectorWalletsDetails, &m.wallets, in.ConnectorWalletsDetails != nil},
+	} {
+		if d.given {
+			if err := decodeMember(d.field, d.src, d.dst); err != nil {
+				return m, err
+			}
+		}
+	}
+	if in.Status != nil {
+		s := payments.ConnectorStatus(*in.Status)
+		m.status = &s
+	}
+	if in.BusinessCountry != nil {
+		c := payments.Country(*in.BusinessCountry)
+		m.country = &c
+	}
+	return m, nil
+}
+
+// expiration reads CreateApiKeyInput.expiration: "never" or an RFC 3339
+// date-time (REST's Expiration).
+func expiration(s string) (*time.Time, error) {
+	if s == "never" {
+		return nil, nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return nil, payments.ErrInvalidValue("expiration", `must be "never" or an ISO 8601 date-time, got %q`, s)
+	}
+	t = t.UTC()
+	return &t, nil
+}
+
+// mergeWebhookSettings applies the members given to the stored details.
+func mergeWebhookSettings(cur *schematype.WebhookDetails, in *model.WebhookSettingsInput) *schematype.WebhookDetails {
+	out := schematype.WebhookDetails{}
+	if cur != nil {
+		out = *cur
+	}
+	if in.WebhookURL != nil {
+		if *in.WebhookURL == "" {
+			out.WebhookURL = nil
+		} else {
+			out.WebhookURL = in.WebhookURL
+		}
+	}
+	if in.DeliveryEnabled != nil {
+		out.DeliveryDisabled = !*in.DeliveryEnabled
+	}
+	for _, s := range []struct {
+		dst *[]string
+		src []string
+	}{
+		{&out.PaymentStatusesEnabled, in.PaymentStatusesEnabled}, {&out.RefundStatusesEnabled, in.RefundStatusesEnabled},
+		{&out.PayoutStatusesEnabled, in.PayoutStatusesEnabled}, {&out.EnabledEventTypes, in.EnabledEventTypes},
+	} {
+		if s.src != nil {
+			*s.dst = s.src
+		}
+	}
+	if in.WebhookVersion != nil {
+		out.WebhookVersion = in.WebhookVersion
+	}
+	if in.WebhookUsername != nil {
+		out.WebhookUsername = in.WebhookUsername
+	}
+	if in.WebhookPassword != nil {
+		out.WebhookPassword = in.WebhookPassword
+	}
+	return &out
+}

@@ -1,0 +1,384 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"switchyard/ent"
+	"switchyard/graph/model"
+	"switchyard/internal/tenancy"
+	"switchyard/payments"
+)
+
+// The mutations: each maps its input as rest/ maps the REST body, calls the
+// same payments operation, and runs under its idempotency key (see
+// idempotency.go). The checks REST makes in its handlers are made here too,
+// with the same codes.
+
+// merchantPrincipal is the caller of an operation on a merchant's data: a
+// merchant key, or the admin key with X-Merchant-Id (IR_04 without it), as
+// REST's routes without a merchant in the path require.
+func merchantPrincipal(ctx context.Context) (tenancy.Principal, error) {
+	p, ok := tenancy.FromContext(ctx)
+	if !ok {
+		return p, payments.ErrUnauthorized()
+	}
+	if p.MerchantID == "" {
+		return p, payments.ErrMissingField("X-Merchant-Id")
+	}
+	return p, nil
+}
+
+// adminPrincipal is the admin key acting for a merchant: REST's admin-only
+// routes answer any other key IR_01.
+func adminPrincipal(ctx context.Context) (tenancy.Principal, error) {
+	p, ok := tenancy.FromContext(ctx)
+	if !ok || p.Kind != tenancy.KindAdmin {
+		return p, payments.ErrUnauthorized()
+	}
+	if p.MerchantID == "" {
+		return p, payments.ErrMissingField("X-Merchant-Id")
+	}
+	return p, nil
+}
+
+// reread loads a row the domain wrote in a transaction again, through the
+// client, so its nested fields can be resolved after the commit.
+func reread[T any](ctx context.Context, get func(context.Context, string) (*T, error), id string) (*T, error) {
+	row, err := get(ctx, id)
+	if err != nil {
+		return nil, payments.ErrInternal(err)
+	}
+	return row, nil
+}
+
+// restore is a replayed result: the stored snapshot over the row as it is
+// now. A row that is gone since (deleted, or the key outlived the data) is
+// not found.
+func restore[T any](ctx context.Context, get func(context.Context, string) (*T, error), id string, snap *T, resource string) (*T, error) {
+	fresh, err := get(ctx, id)
+	if ent.IsNotFound(err) {
+		return nil, payments.ErrNotFound(resource)
+	}
+	if err != nil {
+		return nil, payments.ErrInternal(err)
+	}
+	return overlay(fresh, snap)
+}
+
+// overlay puts a stored snapshot over the row as it is now: the replay shows
+// the snapshot, and the row's client resolves its nested fields.
+func overlay[T any](fresh, snapshot *T) (*T, error) {
+	raw, err := json.Marshal(snapshot)
+	if err != nil {
+		return nil, payments.ErrInternal(err)
+	}
+	if err := json.Unmarshal(raw, fresh); err != nil {
+		return nil, payments.ErrInternal(err)
+	}
+	return fresh, nil
+}
+
+func (r *Resolver) restorePayment(ctx context.Context, snap *ent.PaymentIntent) (*ent.PaymentIntent, error) {
+	return restore(ctx, r.client.PaymentIntent.Get, snap.ID, snap, "Payment")
+}
+
+// paymentMutation runs a payment operation under its key and wraps the result.
+func (r *Resolver) paymentMutation(ctx context.Context, name string, key *string, args any,
+	op func(context.Context) (*payments.PaymentView, error)) (*model.PaymentPayload, error) {
+	pi, replayed, err := idempotent(ctx, r, name, key, args, func(ctx context.Context) (*ent.PaymentIntent, error) {
+		if _, err := merchantPrincipal(ctx); err != nil {
+			return nil, err
+		}
+		v, err := op(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return v.Intent, nil
+	}, r.restorePayment)
+	if err != nil {
+		return nil, err
+	}
+	return &model.PaymentPayload{Payment: pi, Replayed: replayed}, nil
+}
+
+func (r *Resolver) createPayment(ctx context.Context, in model.PaymentRequest, key *string) (*model.PaymentPayload, error) {
+	return r.paymentMutation(ctx, "createPayment", key, map[string]any{"input": in}, func(ctx context.Context) (*payments.PaymentView, error) {
+		if in.Amount == nil {
+			return nil, payments.ErrMissingField("amount")
+		}
+		if in.Currency == nil {
+			return nil, payments.ErrMissingField("currency")
+		}
+		f, err := paymentFields(&in)
+		if err != nil {
+			return nil, err
+		}
+		return r.svc.CreatePayment(ctx, payments.PaymentInput{
+			PaymentID: in.PaymentID, ProfileID: in.ProfileID, Amount: *in.Amount, Currency: *in.Currency,
+			Confirm: in.Confirm != nil && *in.Confirm, PaymentFields: f,
+		})
+	})
+}
+
+func (r *Resolver) updatePayment(ctx context.Context, id string, in model.PaymentRequest, key *string) (*model.PaymentPayload, error) {
+	return r.paymentMutation(ctx, "updatePayment", key, map[string]any{"id": id, "input": in}, func(ctx context.Context) (*payments.PaymentView, error) {
+		f, err := paymentFields(&in)
+		if err != nil {
+			return nil, err
+		}
+		v, err := r.svc.UpdatePayment(ctx, id, payments.PaymentPatch{Amount: in.Amount, Currency: in.Currency, PaymentFields: f})
+		if err != nil {
+			return nil, err
+		}
+		if in.Confirm != nil && *in.Confirm { // update, then authorize, as REST does
+			return r.svc.ConfirmPayment(ctx, id, payments.ConfirmInput{})
+		}
+		return v, nil
+	})
+}
+
+func (r *Resolver) confirmPayment(ctx context.Context, id string, in *model.PaymentRequest, key *string) (*model.PaymentPayload, error) {
+	if in == nil {
+		in = &model.PaymentRequest{}
+	}
+	return r.paymentMutation(ctx, "confirmPayment", key, map[string]any{"id": id, "input": in}, func(ctx context.Context) (*payments.PaymentView, error) {
+		f, err := paymentFields(in)
+		if err != nil {
+			return nil, err
+		}
+		return r.svc.ConfirmPayment(ctx, id, payments.ConfirmInput{PaymentFields: f})
+	})
+}
+
+func (r *Resolver) capturePayment(ctx context.Context, id string, in *model.CapturePaymentInput, key *string) (*model.PaymentPayload, error) {
+	if in == nil {
+		in = &model.CapturePaymentInput{}
+	}
+	return r.paymentMutation(ctx, "capturePayment", key, map[string]any{"id": id, "input": in}, func(ctx context.Context) (*payments.PaymentView, error) {
+		return r.svc.CapturePayment(ctx, id, payments.CaptureInput{AmountToCapture: in.AmountToCapture})
+	})
+}
+
+func (r *Resolver) cancelPayment(ctx context.Context, id string, in *model.CancelPaymentInput, key *string) (*model.PaymentPayload, error) {
+	if in == nil {
+		in = &model.CancelPaymentInput{}
+	}
+	return r.paymentMutation(ctx, "cancelPayment", key, map[string]any{"id": id, "input": in}, func(ctx context.Context) (*payments.PaymentView, error) {
+		return r.svc.CancelPayment(ctx, id, in.CancellationReason)
+	})
+}
+
+func (r *Resolver) createRefund(ctx context.Context, in model.CreateRefundInput, key *string) (*model.RefundPayload, error) {
+	ref, replayed, err := idempotent(ctx, r, "createRefund", key, map[string]any{"input": in}, func(ctx context.Context) (*ent.Refund, error) {
+		p, err := merchantPrincipal(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if in.PaymentID == "" {
+			return nil, payments.ErrMissingField("payment_id")
+		}
+		if p.ProfileID != "" {
+			// Another profile's payment is not found (GetPayment narrows).
+			if _, err := r.svc.GetPayment(ctx, in.PaymentID); err != nil {
+				return nil, err
+			}
+		}
+		ref, err := r.svc.CreateRefund(ctx, payments.RefundInput{
+			PaymentID: in.PaymentID, RefundID: in.RefundID, Amount: in.Amount,
+			Reason: in.Reason, RefundType: in.RefundType, Metadata: in.Metadata,
+		})
+		if err != nil {
+			return nil, err
+		}
+		return reread(ctx, r.client.Refund.Get, ref.ID) // the row the transaction returned is bound to it
+	}, func(ctx context.Context, snap *ent.Refund) (*ent.Refund, error) {
+		return restore(ctx, r.client.Refund.Get, snap.ID, snap, "Refund")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.RefundPayload{Refund: ref, Replayed: replayed}, nil
+}
+
+// connectorMutation runs a connector account operation under its key; the
+// payload is the account's row (its credentials are shown masked by
+// connectorAccountDetails).
+func (r *Resolver) connectorMutation(ctx context.Context, name string, key *string, args any,
+	op func(context.Context) (*payments.ConnectorAccount, error)) (*model.ConnectorAccountPayload, error) {
+	row, replayed, err := idempotent(ctx, r, name, key, args, func(ctx context.Context) (*ent.MerchantConnectorAccount, error) {
+		if _, err := merchantPrincipal(ctx); err != nil {
+			return nil, err
+		}
+		v, err := op(ctx)
+		if err != nil {
+			return nil, err
+		}
+		row, err := r.client.MerchantConnectorAccount.Get(ctx, v.ID)
+		if err != nil {
+			return nil, payments.ErrInternal(err)
+		}
+		return row, nil
+	}, func(ctx context.Context, snap *ent.MerchantConnectorAccount) (*ent.MerchantConnectorAccount, error) {
+		return restore(ctx, r.client.MerchantConnectorAccount.Get, snap.ID, snap, "Merchant connector account")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.ConnectorAccountPayload{ConnectorAccount: row, Replayed: replayed}, nil
+}
+
+func (r *Resolver) createConnectorAccount(ctx context.Context, in model.ConnectorAccountRequest, key *string) (*model.ConnectorAccountPayload, error) {
+	return r.connectorMutation(ctx, "createConnectorAccount", key, map[string]any{"input": in}, func(ctx context.Context) (*payments.ConnectorAccount, error) {
+		m, err := connectorMembersOf(&in)
+		if err != nil {
+			return nil, err
+		}
+		name := ""
+		if in.ConnectorName != nil {
+			name = *in.ConnectorName
+		}
+		return r.svc.CreateConnectorAccount(ctx, payments.ConnectorAccountInput{
+			ConnectorType: payments.ConnectorType(in.ConnectorType), ConnectorName: payments.Connector(name),
+			ConnectorLabel: in.ConnectorLabel, ProfileID: in.ProfileID, AccountDetails: m.details,
+			PaymentMethodsEnabled: m.pme, WebhookDetails: m.webhook, Metadata: in.Metadata,
+			TestMode: in.TestMode, Disabled: in.Disabled, FrmConfigs: m.frm, BusinessCountry: m.country,
+			BusinessLabel: in.BusinessLabel, BusinessSubLabel: in.BusinessSubLabel, PmAuthConfig: in.PmAuthConfig,
+			Status: m.status, AdditionalMerchantData: m.amd, WalletsDetails: m.wallets,
+		})
+	})
+}
+
+func (r *Resolver) updateConnectorAccount(ctx context.Context, id string, in model.ConnectorAccountRequest, key *string) (*model.ConnectorAccountPayload, error) {
+	return r.connectorMutation(ctx, "updateConnectorAccount", key, map[string]any{"id": id, "input": in}, func(ctx context.Context) (*payments.ConnectorAccount, error) {
+		m, err := connectorMembersOf(&in)
+		if err != nil {
+			return nil, err
+		}
+		return r.svc.UpdateConnectorAccount(ctx, id, payments.ConnectorAccountPatch{
+			ConnectorType: payments.ConnectorType(in.ConnectorType), ConnectorLabel: in.ConnectorLabel,
+			AccountDetails: m.details, PaymentMethodsEnabled: m.pme, WebhookDetails: m.webhook,
+			Metadata: in.Metadata, TestMode: in.TestMode, Disabled: in.Disabled, FrmConfigs: m.frm,
+			PmAuthConfig: in.PmAuthConfig, Status: m.status, AdditionalMerchantData: m.amd, WalletsDetails: m.wallets,
+		})
+	})
+}
+
+// createdKey is createApiKey's stored result: a replay returns the same
+// key, as a REST replay returns the same body.
+type createdKey struct {
+	APIKey *ent.APIKey `json:"apiKey"`
+	Key    string      `json:"key"`
+}
+
+func (r *Resolver) createAPIKey(ctx context.Context, in model.CreateAPIKeyInput, key *string) (*model.CreateAPIKeyPayload, error) {
+	res, replayed, err := idempotent(ctx, r, "createApiKey", key, map[string]any{"input": in}, func(ctx context.Context) (*createdKey, error) {
+		if _, err := adminPrincipal(ctx); err != nil {
+			return nil, err
+		}
+		expiresAt, err := expiration(in.Expiration)
+		if err != nil {
+			return nil, err
+		}
+		k, plain, err := r.svc.CreateAPIKey(ctx, payments.APIKeyInput{Name: in.Name, Description: in.Description, ExpiresAt: expiresAt})
+		if err != nil {
+			return nil, err
+		}
+		return &createdKey{APIKey: k, Key: plain}, nil
+	}, func(ctx context.Context, snap *createdKey) (*createdKey, error) {
+		k, err := restore(ctx, r.client.APIKey.Get, snap.APIKey.ID, snap.APIKey, "API Key")
+		if err != nil {
+			return nil, err
+		}
+		snap.APIKey = k
+		return snap, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.CreateAPIKeyPayload{APIKey: res.APIKey, Key: res.Key, Replayed: replayed}, nil
+}
+
+func (r *Resolver) revokeAPIKey(ctx context.Context, id string, key *string) (*model.APIKeyPayload, error) {
+	k, replayed, err := idempotent(ctx, r, "revokeApiKey", key, map[string]any{"id": id}, func(ctx context.Context) (*ent.APIKey, error) {
+		if _, err := adminPrincipal(ctx); err != nil {
+			return nil, err
+		}
+		return r.svc.RevokeAPIKey(ctx, id)
+	}, func(ctx context.Context, snap *ent.APIKey) (*ent.APIKey, error) {
+		return restore(ctx, r.client.APIKey.Get, snap.ID, snap, "API Key")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.APIKeyPayload{APIKey: k, Replayed: replayed}, nil
+}
+
+func errProfileNotFound(id string) *payments.Error {
+	return &payments.Error{Status: http.StatusNotFound, Type: "invalid_request", Code: "HE_02",
+		Message: fmt.Sprintf("Business profile with the given id %s does not exist", id)}
+}
+
+func (r *Resolver) updateProfileWebhookSettings(ctx context.Context, profileID string, in model.WebhookSettingsInput, key *string) (*model.ProfilePayload, error) {
+	prof, replayed, err := idempotent(ctx, r, "updateProfileWebhookSettings", key, map[string]any{"profileID": profileID, "input": in}, func(ctx context.Context) (*ent.Profile, error) {
+		p, err := merchantPrincipal(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if p.ProfileID != "" && p.ProfileID != profileID {
+			return nil, errProfileNotFound(profileID)
+		}
+		cur, err := r.svc.GetProfile(ctx, profileID)
+		if err != nil {
+			return nil, err
+		}
+		prof, err := r.svc.UpdateProfile(ctx, profileID, payments.ProfileInput{WebhookDetails: mergeWebhookSettings(cur.WebhookDetails, &in)})
+		if err != nil {
+			return nil, err
+		}
+		return reread(ctx, r.client.Profile.Get, prof.ID)
+	}, func(ctx context.Context, snap *ent.Profile) (*ent.Profile, error) {
+		return restore(ctx, r.client.Profile.Get, snap.ID, snap, "Business profile")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.ProfilePayload{Profile: prof, Replayed: replayed}, nil
+}
+
+func (r *Resolver) retryWebhookDelivery(ctx context.Context, eventID string, key *string) (*model.DeliveryAttemptPayload, error) {
+	att, replayed, err := idempotent(ctx, r, "retryWebhookDelivery", key, map[string]any{"eventID": eventID}, func(ctx context.Context) (*ent.EventDeliveryAttempt, error) {
+		p, ok := tenancy.FromContext(ctx)
+		if !ok {
+			return nil, payments.ErrUnauthorized()
+		}
+		// A merchant's own events only (tenancy scopes the read: another
+		// merchant's is not found); the admin key reaches any.
+		ev, err := r.svc.GetEvent(ctx, eventID)
+		if err != nil {
+			return nil, err
+		}
+		if p.ProfileID != "" && ev.ProfileID != p.ProfileID {
+			return nil, payments.ErrNotFound("Event")
+		}
+		if r.webhooks == nil {
+			return nil, payments.ErrUnavailable("webhook delivery")
+		}
+		a, err := r.webhooks.Retry(ctx, ev.ID)
+		if err != nil {
+			if _, ok := payments.AsError(err); ok {
+				return nil, err
+			}
+			return nil, payments.ErrInvalidValue("event_id", "the event cannot be sent: %v", err)
+		}
+		return reread(ctx, r.client.EventDeliveryAttempt.Get, a.ID)
+	}, func(ctx context.Context, snap *ent.EventDeliveryAttempt) (*ent.EventDeliveryAttempt, error) {
+		return restore(ctx, r.client.EventDeliveryAttempt.Get, snap.ID, snap, "Event delivery attempt")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.DeliveryAttemptPayload{DeliveryAttempt: att, Replayed: replayed}, nil
+}

@@ -1,0 +1,227 @@
+package playground_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"switchyard/internal/testenv"
+)
+
+// chromium finds the browser: $SWITCHYARD_TEST_CHROMIUM, else Debian's
+// chromium on the PATH. Outside CI a machine without one skips the browser
+// tests; in CI (where .ci/run installs it) a missing browser is a failure.
+func chromium(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("SWITCHYARD_TEST_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if testenv.InCI() {
+		t.Fatal("no Chromium on the PATH: .ci/run installs Debian's chromium (apt-get install -y chromium)")
+	}
+	t.Skip("no Chromium on the PATH (apt-get install -y chromium, or set SWITCHYARD_TEST_CHROMIUM); CI runs this test")
+	return ""
+}
+
+// restCall sends a JSON request with the key and decodes a 200 answer.
+func restCall(t *testing.T, method, url, key string, body any) map[string]any {
+	t.Helper()
+	raw, _ := json.Marshal(body)
+	req, _ := http.NewRequest(method, url, bytes.NewReader(raw))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("api-key", key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("%s %s: %d %s", method, url, resp.StatusCode, data)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatalf("%s: %v", data, err)
+	}
+	return out
+}
+
+// TestPlaygroundInChromium loads GraphiQL from the server in headless
+// Chromium, with nothing from the network but the server itself, runs the
+// default query with the prefilled demo key and finds the payment and its
+// refund in the rendered result.
+func TestPlaygroundInChromium(t *testing.T) {
+	exe := chromium(t)
+
+	cfg := testenv.Config(t, testenv.Database(t))
+	// As in the zero-config default, which prefills the demo merchant's key.
+	cfg.Database.Embedded = true
+	srv := testenv.NewServerWith(t, cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)))
+
+	year := time.Now().Year() + 3
+	pay := restCall(t, http.MethodPost, srv.URL+"/payments", srv.Demo.SecretKey, map[string]any{
+		"amount": 4200, "currency": "USD", "confirm": true, "payment_method": "card",
+		"payment_method_data": map[string]any{"card": map[string]any{
+			"card_number": "4242424242424242", "card_exp_month": "12", "card_exp_year": fmt.Sprint(year),
+			"card_holder_name": "Jane Doe", "card_cvc": "123",
+		}},
+	})
+	payID, _ := pay["payment_id"].(string)
+	if pay["status"] != "succeeded" {
+		t.Fatalf("payment: %v", pay)
+	}
+	refund := restCall(t, http.MethodPost, srv.URL+"/refunds", srv.Demo.SecretKey,
+		map[string]any{"payment_id": payID, "amount": 1000})
+	refundID, _ := refund["refund_id"].(string)
+
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(exe),
+		chromedp.Headless,
+		chromedp.NoSandbox, // CI runs as root
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1400, 1000),
+	)
+	defer cancelAlloc()
+	ctx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithLogf(t.Logf))
+	defer cancelTab()
+	ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
+	defer cancel()
+
+	// Everything the page logs as an error, throws, or fetches.
+	var (
+		mu       sync.Mutex
+		problems []string
+		requests []string
+	)
+	err := chromedp.Listen(ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch ev := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			d := ev.ExceptionDetails
+			text := d.Text
+			if d.Exception != nil {
+				text += " " + d.Exception.Description
+			}
+			problems = append(problems, "exception: "+text)
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError {
+				var parts []string
+				for _, a := range ev.Args {
+					parts = append(parts, string(a.Value)+a.Description)
+				}
+				problems = append(problems, "console.error: "+strings.Join(parts, " "))
+			}
+		case *log.EventEntryAdded:
+			// Content-Security-Policy violations and failed loads land here.
+			if ev.Entry.Level == log.EntryLevelError {
+				problems = append(problems, fmt.Sprintf("log (%s): %s %s", ev.Entry.Source, ev.Entry.Text, ev.Entry.URL))
+			}
+		case *network.EventRequestWillBeSent:
+			requests = append(requests, ev.Request.URL)
+		}
+	})
+	if err != nil {
+		t.Fatalf("start Chromium (%s): %v", exe, err)
+	}
+	report := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return fmt.Sprintf("problems: %q\nrequests: %q", problems, requests)
+	}
+
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL+"/graphql"),
+		chromedp.WaitVisible(chromedp.CSS(".graphiql-execute-button")),
+	); err != nil {
+		t.Fatalf("GraphiQL did not come up: %v\n%s", err, report())
+	}
+
+	// The header editor holds the demo key.
+	headers, err := chromedp.Run(ctx, chromedp.Poll[string](
+		`(() => { const n = document.querySelector('.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror');
+		          const v = n && n.CodeMirror ? n.CodeMirror.getValue() : '';
+		          return v.includes('api-key') ? v : false; })()`,
+		chromedp.WithPollingTimeout(20*time.Second)))
+	if err != nil || !strings.Contains(headers, srv.Demo.SecretKey) {
+		t.Fatalf("header editor %q (%v), want the demo key\n%s", headers, err, report())
+	}
+
+	// The query editor opens with the default query; run it.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(".graphiql-execute-button"))); err != nil {
+		t.Fatalf("click execute: %v\n%s", err, report())
+	}
+	result, err := chromedp.Run(ctx, chromedp.Poll[string](
+		`(() => { const n = document.querySelector('.graphiql-response .result-window');
+		          const v = n ? n.innerText : '';
+		          return v.includes('"data"') || v.includes('"errors"') ? v : false; })()`,
+		chromedp.WithPollingTimeout(30*time.Second)))
+	if err != nil {
+		t.Fatalf("no result rendered: %v\n%s", err, report())
+	}
+	for _, want := range []string{payID, refundID, `"totalCount": 1`} {
+		if !strings.Contains(result, want) {
+			t.Fatalf("rendered result lacks %q:\n%s\n%s", want, result, report())
+		}
+	}
+	if strings.Contains(result, `"errors"`) {
+		t.Fatalf("the default query failed:\n%s", result)
+	}
+
+	// The schema came through introspection (the Docs pane lists the root
+	// types), and a dialog opens: its injected <style> passes the policy.
+	err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`button[aria-label="Show Documentation Explorer"]`)))
+	if err == nil {
+		_, err = chromedp.Run(ctx, chromedp.Poll[bool](
+			`(document.querySelector('.graphiql-doc-explorer') || {innerText: ''}).innerText.includes('Query')`,
+			chromedp.WithPollingTimeout(10*time.Second)))
+	}
+	if err == nil {
+		err = chromedp.Do(ctx,
+			chromedp.Click(chromedp.CSS(`button[aria-label="Open settings dialog"]`)),
+			chromedp.WaitVisible(chromedp.CSS(".graphiql-dialog")))
+	}
+	if err != nil {
+		t.Fatalf("docs pane or settings dialog: %v\n%s", err, report())
+	}
+
+	mu.Lock()
+	defer mu.Unlock()
+	if len(problems) > 0 {
+		t.Fatalf("the page reported errors:\n%s", strings.Join(problems, "\n"))
+	}
+	for _, u := range requests {
+		if !strings.HasPrefix(u, srv.URL+"/") && !strings.HasPrefix(u, "data:") {
+			t.Errorf("the page fetched %s: everything must come from the server", u)
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package graph
+
+import (
+	"context"
+
+	"switchyard/ent"
+	"switchyard/ent/event"
+	"switchyard/ent/merchantaccount"
+	"switchyard/ent/paymentintent"
+	"switchyard/ent/refund"
+	"switchyard/graph/model"
+	"switchyard/internal/tenancy"
+)
+
+// The hand-written reads of schema.graphql. Tenancy (and the profile a read
+// is narrowed to) is applied by the ent interceptors, so a foreign id is
+// simply not found: null, never an error that tells it exists.
+
+func (r *Resolver) viewer(ctx context.Context) (*model.Viewer, error) {
+	p, ok := tenancy.FromContext(ctx)
+	if !ok {
+		return nil, tenancy.ErrNoPrincipal
+	}
+	v := &model.Viewer{KeyKind: model.KeyKindMerchant, MerchantID: nonEmpty(p.MerchantID),
+		ProfileID: nonEmpty(p.ProfileID), KeyID: nonEmpty(p.KeyID)}
+	if p.Kind == tenancy.KindAdmin {
+		v.KeyKind = model.KeyKindAdmin
+	}
+	return v, nil
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func (r *Resolver) merchantAccount(ctx context.Context) (*ent.MerchantAccount, error) {
+	p, _ := tenancy.FromContext(ctx)
+	if p.MerchantID == "" {
+		return nil, nil
+	}
+	q, err := r.client.MerchantAccount.Query().Where(merchantaccount.ID(p.MerchantID)).CollectFields(collecting(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return nullIfNotFound(q.Only(ctx))
+}
+
+func (r *Resolver) payment(ctx context.Context, paymentID string) (*ent.PaymentIntent, error) {
+	q, err := r.client.PaymentIntent.Query().Where(paymentintent.PaymentID(paymentID)).CollectFields(collecting(ctx))
+	if err != nil {
+		return nil, err
+	}
+	pi, err := nullIfNotFound(q.Only(ctx))
+	wantConnectorAccounts(ctx, pi)
+	return pi, err
+}
+
+func (r *Resolver) refund(ctx context.Context, refundID string) (*ent.Refund, error) {
+	q, err := r.client.Refund.Query().Where(refund.RefundID(refundID)).CollectFields(collecting(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return nullIfNotFound(q.Only(ctx))
+}
+
+func (r *Resolver) event(ctx context.Context, eventID string) (*ent.Event, error) {
+	q, err := r.client.Event.Query().Where(event.ID(eventID)).CollectFields(collecting(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return nullIfNotFound(q.Only(ctx))
+}
+
+// nullIfNotFound turns "no such row" into null.
+func nullIfNotFound[T any](v *T, err error) (*T, error) {
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	return v, err
+}
+
+// paymentConnectorAccount is the account a payment was routed through,
+// batched with the others of its page.
+func (r *Resolver) paymentConnectorAccount(ctx context.Context, pi *ent.PaymentIntent) (*ent.MerchantConnectorAccount, error) {
+	if pi.MerchantConnectorID == nil {
+		return nil, nil
+	}
+	return r.connectorAccount(ctx, *pi.MerchantConnectorID)
+}
+
+// connectorAccountDetails are the account's credentials as the domain
+// shows them: masked.
+func (r *Resolver) connectorAccountDetails(obj *ent.MerchantConnectorAccount) (map[string]any, error) {
+	v, err := r.svc.ConnectorAccountView(obj)
+	if err != nil {
+		return nil, err
+	}
+	return v.AccountDetails, nil
+}
+
+// webhookSettings maps a profile's webhook details; the password is only
+// said to be there.
+func webhookSettings(p *ent.Profile) *model.WebhookSettings {
+	out := &model.WebhookSettings{DeliveryEnabled: true, PaymentStatusesEnabled: []string{},
+		RefundStatusesEnabled: []string{}, PayoutStatusesEnabled: []string{}, EnabledEventTypes: []string{}}
+	d := p.WebhookDetails
+	if d == nil {
+		return out
+	}
+	out.WebhookURL = d.WebhookURL
+	out.DeliveryEnabled = !d.DeliveryDisabled
+	out.WebhookVersion = d.WebhookVersion
+	out.WebhookUsername = d.WebhookUsername
+	out.HasWebhookPassword = d.WebhookPassword != nil && *d.WebhookPassword != ""
+	for dst, src := range map[*[]string][]string{
+		&out.PaymentStatusesEnabled: d.PaymentStatusesEnabled, &out.RefundStatusesEnabled: d.RefundStatusesEnabled,
+		&out.PayoutStatusesEnabled: d.PayoutStatusesEnabled, &out.EnabledEventTypes: d.EnabledEventTypes,
+	} {
+		if src != nil {
+			*dst = src
+		}
+	}
+	return out
+}

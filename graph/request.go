@@ -1,0 +1,226 @@
+package graph
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"sync"
+
+	"entgo.io/ent/dialect/sql"
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"switchyard/ent"
+	"switchyard/ent/intercept"
+	"switchyard/ent/merchantconnectoraccount"
+	"switchyard/graph/cursors"
+	"switchyard/internal/auth"
+	"switchyard/internal/tenancy"
+	"switchyard/payments"
+)
+
+// A GraphQL request runs in this order: the transport reads it; the
+// document is parsed (bounded by the token limit), validated and checked
+// against the page, depth, alias and complexity limits; only then is the
+// caller authenticated (authenticate below) and the operation executed. So
+// a query the limits refuse never reaches the database, not even for the
+// API key. A request without any key is refused before it is parsed.
+
+type (
+	requestKey struct{} // the *http.Request, for authenticate
+	statusKey  struct{} // *int: the HTTP status authenticate asks for
+	loadersKey struct{} // *loaders of the operation
+	profileKey struct{} // the profile a read is narrowed to
+	batchKey   struct{} // *cursors.Batch: the operation's cursors, stored at its end
+)
+
+// withRequest keeps r (and a slot for the status) in its context for the
+// operation interceptor.
+func withRequest(r *http.Request, status *int) *http.Request {
+	ctx := context.WithValue(r.Context(), requestKey{}, r)
+	return r.WithContext(context.WithValue(ctx, statusKey{}, status))
+}
+
+// authenticator turns the request's key into the principal every resolver
+// runs under, once the operation has passed the limits.
+type authenticator struct {
+	authn   *auth.Authenticator
+	cursors *cursors.Store
+}
+
+func (authenticator) ExtensionName() string                   { return "Authenticate" }
+func (authenticator) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (a authenticator) InterceptOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+	r, _ := ctx.Value(requestKey{}).(*http.Request)
+	if r == nil {
+		return refuse(ctx, payments.ErrUnauthorized())
+	}
+	p, err := a.authn.Authenticate(ctx, r)
+	if err != nil {
+		return refuse(ctx, err)
+	}
+	ctx = tenancy.WithPrincipal(ctx, p)
+	ctx = context.WithValue(ctx, loadersKey{}, newLoaders())
+	if oc := graphql.GetOperationContext(ctx); p.ProfileID != "" && oc.Operation != nil && oc.Operation.Operation == ast.Query {
+		// Reads are narrowed to the profile the key or X-Profile-Id names;
+		// mutations narrow themselves in the domain, as on REST.
+		ctx = context.WithValue(ctx, profileKey{}, p.ProfileID)
+	}
+	// Every connection's cursors are stored in one Redis round trip once
+	// the operation has run, before the answer (and its tokens) leaves.
+	batch := &cursors.Batch{}
+	ctx = context.WithValue(ctx, batchKey{}, batch)
+	respond := next(ctx)
+	return func(rctx context.Context) *graphql.Response {
+		resp := respond(rctx)
+		if err := a.cursors.Flush(ctx, batch); err != nil {
+			slog.WarnContext(ctx, "cursor store unavailable", "err", err)
+			if resp != nil {
+				resp.Errors = append(resp.Errors, presentError(ctx, payments.ErrUnavailable("The cursor store (Redis)")))
+			}
+		}
+		return resp
+	}
+}
+
+// sealLater hands out the tokens of a page's cursors now and stores them
+// with the operation's others (see authenticator).
+func (r *Resolver) sealLater(ctx context.Context, binding string, cs []*cursors.Cursor) error {
+	if b, ok := ctx.Value(batchKey{}).(*cursors.Batch); ok {
+		b.Add(ctx, binding, cs)
+		return nil
+	}
+	return r.cursors.Seal(ctx, binding, cs)
+}
+
+// refuse answers the operation with err alone, and asks for its HTTP status
+// (401 for a bad key), as REST would answer.
+func refuse(ctx context.Context, err error) graphql.ResponseHandler {
+	status := http.StatusInternalServerError
+	if e, ok := payments.AsError(err); ok {
+		status = e.Status
+	}
+	if st, ok := ctx.Value(statusKey{}).(*int); ok {
+		*st = status
+	}
+	return graphql.OneShot(&graphql.Response{Errors: gqlerror.List{presentError(ctx, err)}})
+}
+
+// statusWriter sends the status an operation asked for (see refuse) with
+// the response, instead of the transport's 200.
+type statusWriter struct {
+	http.ResponseWriter
+	status *int
+	wrote  bool
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if !w.wrote {
+		w.wrote = true
+		w.ResponseWriter.WriteHeader(code)
+	}
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if !w.wrote {
+		code := http.StatusOK
+		if *w.status != 0 {
+			code = *w.status
+		}
+		w.WriteHeader(code)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// narrowToProfile is the ent interceptor that keeps a read narrowed to one
+// profile (profileKey) to that profile's rows, on every table that has a
+// profile: payments, refunds, disputes, events, connector accounts and the
+// profiles themselves. It is installed on the client once and acts only in
+// GraphQL reads.
+func narrowToProfile() ent.Interceptor {
+	return intercept.TraverseFunc(func(ctx context.Context, q intercept.Query) error {
+		profileID, _ := ctx.Value(profileKey{}).(string)
+		if profileID == "" {
+			return nil
+		}
+		switch q.Type() {
+		case ent.TypePaymentIntent, ent.TypeRefund, ent.TypeDispute, ent.TypeEvent, ent.TypeMerchantConnectorAccount:
+			q.WhereP(sql.FieldEQ("profile_id", profileID))
+		case ent.TypeProfile:
+			q.WhereP(sql.FieldEQ("id", profileID))
+		}
+		return nil
+	})
+}
+
+// loaders batch what entgql's field collection cannot load: the connector
+// account of each payment (a hand-written field). Resolvers that return
+// payments announce their connector accounts (want); the first payment that
+// asks for its account loads every announced one in one query.
+type loaders struct {
+	mu     sync.Mutex
+	wanted map[string]bool
+	mcas   map[string]*ent.MerchantConnectorAccount // nil: no such account
+	// rewrites caches collecting's work per field of the document.
+	rewrites map[*ast.Field]rewrite
+}
+
+func newLoaders() *loaders {
+	return &loaders{wanted: map[string]bool{}, mcas: map[string]*ent.MerchantConnectorAccount{}, rewrites: map[*ast.Field]rewrite{}}
+}
+
+func loadersOf(ctx context.Context) *loaders {
+	l, _ := ctx.Value(loadersKey{}).(*loaders)
+	return l
+}
+
+// wantConnectorAccounts announces the connector accounts of payments.
+func wantConnectorAccounts(ctx context.Context, pis ...*ent.PaymentIntent) {
+	l := loadersOf(ctx)
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, pi := range pis {
+		if pi == nil || pi.MerchantConnectorID == nil {
+			continue
+		}
+		if _, done := l.mcas[*pi.MerchantConnectorID]; !done {
+			l.wanted[*pi.MerchantConnectorID] = true
+		}
+	}
+}
+
+// connectorAccount returns one connector account, loading it with every
+// other announced one.
+func (r *Resolver) connectorAccount(ctx context.Context, id string) (*ent.MerchantConnectorAccount, error) {
+	l := loadersOf(ctx)
+	if l == nil {
+		l = newLoaders()
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if m, ok := l.mcas[id]; ok {
+		return m, nil
+	}
+	l.wanted[id] = true
+	ids := make([]string, 0, len(l.wanted))
+	for k := range l.wanted {
+		ids = append(ids, k)
+	}
+	clear(l.wanted)
+	rows, err := r.client.MerchantConnectorAccount.Query().Where(merchantconnectoraccount.IDIn(ids...)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range ids {
+		l.mcas[k] = nil
+	}
+	for _, row := range rows {
+		l.mcas[row.ID] = row
+	}
+	return l.mcas[id], nil
+}
