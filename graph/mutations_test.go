@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -232,14 +230,14 @@ func TestIdempotentMutations(t *testing.T) {
 // TestMutationsRedisDown: with the key store down, a mutation that carries
 // an idempotency key is refused (HE_00, REST's 503) and changes nothing.
 func TestMutationsRedisDown(t *testing.T) {
-	redis := startRedis(t)
+	redis := testenv.StartRedis(t)
 	cfg := testenv.Config(t, testenv.Database(t))
-	cfg.RedisURL = "redis://" + redis.addr() + "/0"
+	cfg.RedisURL = redis.URL()
 	cfg.RedisEmbedded = false
 	srv := testenv.NewServerWith(t, cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)))
 	c := newGQL(t, srv.URL, srv.Demo.SecretKey)
 	c.must(`mutation { createPayment(input: {amount: 100, currency: "USD"}, idempotencyKey: "up-`+ids.Base62(10)+`") { payment { id } } }`, nil, nil)
-	redis.stop()
+	redis.Stop()
 	e := c.fails("HE_00", `mutation { createPayment(input: {amount: 100, currency: "USD", merchantReferenceID: "down"}, idempotencyKey: "down") { payment { id } } }`, nil)
 	if !strings.Contains(e.Message, "unavailable") || e.Extensions["type"] != "api" {
 		t.Fatalf("Redis down: %+v", e)
@@ -433,67 +431,4 @@ func TestAccountMutations(t *testing.T) {
 		newGQL(t, srv.URL, srv.Config.AdminAPIKey).must(retry, map[string]any{"id": evID}, &att) // the platform admin may too
 		c.fails("HE_02", retry, map[string]any{"id": "evt_unknown"})
 	})
-}
-
-// redisServer is a redis-server of this test's own, which it may stop:
-// fault tests never touch the shared one.
-type redisServer struct {
-	cmd  *exec.Cmd
-	port int
-}
-
-func startRedis(t *testing.T) *redisServer {
-	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		if testenv.InCI() {
-			t.Fatalf("redis-server not found: %v", err)
-		}
-		t.Skipf("redis-server not found: %v", err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
-	cmd.Dir = t.TempDir()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	r := &redisServer{cmd: cmd, port: port}
-	t.Cleanup(r.stop)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		conn, err := net.DialTimeout("tcp", r.addr(), 100*time.Millisecond)
-		if err == nil {
-			conn.Close()
-			return r
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("redis-server on %d did not start", port)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func (r *redisServer) addr() string { return "127.0.0.1:" + strconv.Itoa(r.port) }
-
-// stop kills the server and waits until its port is closed.
-func (r *redisServer) stop() {
-	if r.cmd == nil {
-		return
-	}
-	_ = r.cmd.Process.Kill()
-	_ = r.cmd.Wait()
-	r.cmd = nil
-	for range 200 {
-		conn, err := net.DialTimeout("tcp", r.addr(), 50*time.Millisecond)
-		if err != nil {
-			return
-		}
-		conn.Close()
-		time.Sleep(10 * time.Millisecond)
-	}
 }

@@ -9,17 +9,13 @@ import (
 	"io"
 	"log/slog"
 	"maps"
-	"net"
 	"net/http"
 	"net/url"
-	"os/exec"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"switchyard/internal/idempotency"
 	"switchyard/internal/ids"
@@ -1112,76 +1108,13 @@ func TestDuplicatePaymentID(t *testing.T) {
 	}
 }
 
-// privateRedis is a redis-server of this test's own, which it may stop:
-// fault tests never touch the shared one.
-type privateRedis struct {
-	cmd  *exec.Cmd
-	port int
-}
-
-func startPrivateRedis(t *testing.T) *privateRedis {
-	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		if testenv.InCI() {
-			t.Fatalf("redis-server not found: %v", err)
-		}
-		t.Skipf("redis-server not found: %v", err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
-	cmd.Dir = t.TempDir()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	r := &privateRedis{cmd: cmd, port: port}
-	t.Cleanup(r.stop)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		conn, err := net.DialTimeout("tcp", r.addr(), 100*time.Millisecond)
-		if err == nil {
-			conn.Close()
-			return r
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("redis-server on %d did not start", port)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func (r *privateRedis) addr() string { return "127.0.0.1:" + strconv.Itoa(r.port) }
-
-// stop kills the server and waits until its port is closed.
-func (r *privateRedis) stop() {
-	if r.cmd == nil {
-		return
-	}
-	_ = r.cmd.Process.Kill()
-	_ = r.cmd.Wait()
-	r.cmd = nil
-	for range 200 {
-		conn, err := net.DialTimeout("tcp", r.addr(), 50*time.Millisecond)
-		if err != nil {
-			return
-		}
-		conn.Close()
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // TestIdempotencyRedisDown: with the key store down, a call that carries an
 // Idempotency-Key is 503 in the error envelope and changes nothing; calls
 // without one that need no Redis still work.
 func TestIdempotencyRedisDown(t *testing.T) {
-	redis := startPrivateRedis(t)
+	redis := testenv.StartRedis(t)
 	cfg := testenv.Config(t, testenv.Database(t))
-	cfg.RedisURL = "redis://" + redis.addr() + "/0"
+	cfg.RedisURL = redis.URL()
 	cfg.RedisEmbedded = false
 	c := &client{t: t, srv: testenv.NewServerWith(t, cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)))}
 	body := payment(map[string]any{"confirm": true, "payment_method_data": card("4242424242424242")})
@@ -1189,7 +1122,7 @@ func TestIdempotencyRedisDown(t *testing.T) {
 	authorized := c.pay("POST", "/payments", payment(map[string]any{"confirm": true, "capture_method": "manual",
 		"payment_method_data": card("4242424242424242")})).must(t, 200)
 
-	redis.stop()
+	redis.Stop()
 	before := countPayments(t, c)
 	for _, key := range []string{"after-the-fault", "before-the-fault"} {
 		r := c.idem("POST", "/payments", key, body)

@@ -3,14 +3,11 @@ package app_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -91,104 +88,8 @@ func checkComponents(t *testing.T, body readyBody, down, up string) {
 	}
 }
 
-// freePort returns a loopback port nothing listens on at the moment.
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
-// privateRedis is a redis-server of this test's own, which it may kill.
-type privateRedis struct {
-	t    *testing.T
-	bin  string
-	port int
-	cmd  *exec.Cmd
-}
-
-func startPrivateRedis(t *testing.T) *privateRedis {
-	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		if testenv.InCI() {
-			t.Fatalf("redis-server not found: %v", err)
-		}
-		t.Skipf("redis-server not found: %v", err)
-	}
-	r := &privateRedis{t: t, bin: bin, port: freePort(t)}
-	r.start()
-	t.Cleanup(r.stop)
-	return r
-}
-
-func (r *privateRedis) URL() string { return fmt.Sprintf("redis://127.0.0.1:%d/0", r.port) }
-
-// start runs redis-server on r.port and waits until it answers PING.
-func (r *privateRedis) start() {
-	r.t.Helper()
-	cmd := exec.Command(r.bin, "--port", strconv.Itoa(r.port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no")
-	cmd.Dir = r.t.TempDir()
-	if err := cmd.Start(); err != nil {
-		r.t.Fatalf("start redis-server: %v", err)
-	}
-	r.cmd = cmd
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	deadline := time.Now().Add(pollTimeout)
-	for {
-		if redisAnswers(r.port) {
-			// Keep reaping in the background; stop waits on the process itself.
-			go func() { <-exited }()
-			return
-		}
-		select {
-		case err := <-exited:
-			r.cmd = nil
-			r.t.Fatalf("redis-server on port %d exited: %v", r.port, err)
-		default:
-		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("redis-server on port %d not answering after %v", r.port, pollTimeout)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// stop kills the process and waits until the port no longer answers.
-func (r *privateRedis) stop() {
-	if r.cmd == nil {
-		return
-	}
-	_ = r.cmd.Process.Kill()
-	r.cmd = nil
-	deadline := time.Now().Add(pollTimeout)
-	for redisAnswers(r.port) && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func redisAnswers(port int) bool {
-	c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), 200*time.Millisecond)
-	if err != nil {
-		return false
-	}
-	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(500 * time.Millisecond))
-	if _, err := c.Write([]byte("PING\r\n")); err != nil {
-		return false
-	}
-	buf := make([]byte, 7)
-	n, _ := io.ReadFull(c, buf)
-	return string(buf[:n]) == "+PONG\r\n"
-}
-
 func TestReadyTurns503WhenRedisStopsAndRecovers(t *testing.T) {
-	redis := startPrivateRedis(t)
+	redis := testenv.StartRedis(t)
 	cfg := testenv.Config(t, testenv.Database(t))
 	cfg.RedisURL = redis.URL()
 	cfg.RedisEmbedded = false
@@ -198,11 +99,11 @@ func TestReadyTurns503WhenRedisStopsAndRecovers(t *testing.T) {
 		t.Fatalf("ready before the fault = %d %+v, want 200 ready", code, body)
 	}
 
-	redis.stop()
+	redis.Stop()
 	body := waitReady(t, base, http.StatusServiceUnavailable)
 	checkComponents(t, body, "redis", "database")
 
-	redis.start()
+	redis.Start()
 	body = waitReady(t, base, http.StatusOK)
 	if body.Status != "ready" || body.Components["redis"] != "ok" || body.Components["database"] != "ok" {
 		t.Errorf("ready after recovery = %+v", body)
