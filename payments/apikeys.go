@@ -91,15 +91,16 @@ func (s *Service) UpdateAPIKey(ctx context.Context, keyID string, p APIKeyPatch)
 	}
 	var out *ent.APIKey
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
-		k, err := forUpdate(s, tx.APIKey.Query().Where(apikey.ID(keyID), apikey.RevokedAtIsNil())).Only(ctx)
-		if ent.IsNotFound(err) {
-			return ErrNotFound("API Key")
-		}
+		k, err := s.lockActiveKey(ctx, tx, keyID)
 		if err != nil {
-			return ErrInternal(err)
+			return err
 		}
 		upd := k.Update().SetNillableName(p.Name).SetNillableDescription(p.Description)
 		if p.Expiration {
+			// The key cache holds the old expiration: it goes first.
+			if err := s.forgetKeys(ctx, k.Hash); err != nil {
+				return err
+			}
 			if p.ExpiresAt == nil {
 				upd.ClearExpiresAt()
 			} else {
@@ -112,19 +113,34 @@ func (s *Service) UpdateAPIKey(ctx context.Context, keyID string, p APIKeyPatch)
 	return out, err
 }
 
-// RevokeAPIKey revokes a key at once: the next request with it gets 401.
-func (s *Service) RevokeAPIKey(ctx context.Context, keyID string) (*ent.APIKey, error) {
-	n, err := s.client.APIKey.Update().
-		Where(apikey.ID(keyID), apikey.RevokedAtIsNil()).
-		SetRevokedAt(s.now()).
-		Save(ctx)
+// lockActiveKey reads an unrevoked key of the merchant for a change.
+func (s *Service) lockActiveKey(ctx context.Context, tx *ent.Tx, keyID string) (*ent.APIKey, error) {
+	k, err := forUpdate(s, tx.APIKey.Query().Where(apikey.ID(keyID), apikey.RevokedAtIsNil())).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, ErrNotFound("API Key")
+	}
 	if err != nil {
 		return nil, ErrInternal(err)
 	}
-	if n == 0 {
-		return nil, ErrNotFound("API Key")
-	}
-	return s.client.APIKey.Get(ctx, keyID)
+	return k, nil
+}
+
+// RevokeAPIKey revokes a key at once: the next request with it gets 401,
+// on every instance (its key-cache entry goes before the revocation commits).
+func (s *Service) RevokeAPIKey(ctx context.Context, keyID string) (*ent.APIKey, error) {
+	var out *ent.APIKey
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		k, err := s.lockActiveKey(ctx, tx, keyID)
+		if err != nil {
+			return err
+		}
+		if err := s.forgetKeys(ctx, k.Hash); err != nil {
+			return err
+		}
+		out, err = k.Update().SetRevokedAt(s.now()).Save(ctx)
+		return dbErrorOrNil(err, "api key")
+	})
+	return out, err
 }
 
 // ListAPIKeys lists the merchant's unrevoked keys, newest first.
@@ -176,17 +192,27 @@ func dbErrorOrNil(err error, what string) error {
 	return dbError(err, what)
 }
 
-// ActiveAPIKeyByHash finds an unrevoked, unexpired key by its hash. It runs
-// before any principal exists, so it reads as the system.
-func (s *Service) ActiveAPIKeyByHash(ctx context.Context, hash string) (*ent.APIKey, error) {
-	k, err := s.client.APIKey.Query().
-		Where(apikey.Hash(hash), apikey.RevokedAtIsNil()).
-		Only(tenancy.System(ctx))
-	if ent.IsNotFound(err) {
-		return nil, ErrUnauthorized()
-	}
-	if err != nil {
-		return nil, ErrInternal(err)
+// ActiveAPIKeyByHash finds an unrevoked, unexpired key by its hash, in the
+// key cache or else in the database (and then caches it). It runs before
+// any principal exists, so it reads as the system.
+func (s *Service) ActiveAPIKeyByHash(ctx context.Context, hash string) (*ActiveKey, error) {
+	k := s.cachedKey(ctx, hash)
+	if k == nil {
+		readAt := time.Now()
+		row, err := s.client.APIKey.Query().
+			Where(apikey.Hash(hash), apikey.RevokedAtIsNil()).
+			Select(apikey.FieldID, apikey.FieldMerchantID, apikey.FieldExpiresAt).
+			Only(tenancy.System(ctx))
+		if ent.IsNotFound(err) {
+			return nil, ErrUnauthorized()
+		}
+		if err != nil {
+			return nil, ErrInternal(err)
+		}
+		k = &ActiveKey{ID: row.ID, MerchantID: row.MerchantID, ExpiresAt: row.ExpiresAt}
+		if k.ExpiresAt == nil || k.ExpiresAt.After(s.now()) {
+			s.cacheKey(ctx, hash, *k, readAt)
+		}
 	}
 	if k.ExpiresAt != nil && !k.ExpiresAt.After(s.now()) {
 		return nil, ErrUnauthorized()

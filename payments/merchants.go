@@ -283,6 +283,14 @@ func (s *Service) DeleteMerchantAccount(ctx context.Context, merchantID string) 
 		if err != nil {
 			return ErrInternal(err)
 		}
+		// The merchant's keys stop working at once, on every instance.
+		hashes, err := tx.APIKey.Query().Where(apikey.MerchantID(merchantID)).Select(apikey.FieldHash).Strings(ctx)
+		if err != nil {
+			return ErrInternal(err)
+		}
+		if err := s.forgetKeys(ctx, hashes...); err != nil {
+			return err
+		}
 		deletes := []struct {
 			what string
 			run  func(context.Context) (int, error)

@@ -9,6 +9,7 @@ package payments
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -32,6 +33,8 @@ type Service struct {
 	// connections (MySQL; SQLite has one connection).
 	concurrentReads bool
 	deps            Deps
+	// keyCacheDownUntil (unix ns) pauses key-cache lookups after a failure.
+	keyCacheDownUntil atomic.Int64
 }
 
 // Deps are what payment operations need beyond the database.

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"switchyard/internal/testenv"
 )
 
 // TestAPIKeyLifecycle: create (shown once), use, retrieve (prefix only),
@@ -52,6 +54,58 @@ func TestAPIKeyLifecycle(t *testing.T) {
 	}
 	if r := c.do("DELETE", "/api_keys/"+m+"/"+keyID, c.admin(), nil); r.Status != 404 {
 		t.Fatalf("revoke twice: %d", r.Status)
+	}
+}
+
+// TestKeyEndsOnlyWithRedis: keys are cached in Redis, so a key cannot be
+// ended while Redis is down (a cached entry that cannot be deleted would
+// outlive the revocation): revoking, re-dating it or deleting its merchant
+// is 503 and changes nothing. Authentication itself falls back to the
+// database, and once Redis is back the key is revoked and refused at once.
+func TestKeyEndsOnlyWithRedis(t *testing.T) {
+	redis := testenv.StartRedis(t)
+	c := newClientOnRedis(t, redis)
+	m := c.srv.Demo.MerchantID
+	created := c.do("POST", "/api_keys/"+m, c.admin(), map[string]any{"name": "cached", "expiration": "never"}).must(t, 200)
+	key, keyID := created.str("api_key"), created.str("key_id")
+	c.do("GET", "/account/"+m+"/business_profile", key, nil).must(t, 200) // cached now
+
+	redis.Stop()
+	soon := time.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+	for _, tc := range []struct {
+		method, path, key string
+		body              any
+	}{
+		{"DELETE", "/api_keys/" + m + "/" + keyID, c.admin(), nil},
+		{"POST", "/api_keys/" + m + "/" + keyID, c.admin(), map[string]any{"expiration": soon}},
+		{"DELETE", "/accounts/" + m, c.admin(), nil},
+	} {
+		if r := c.do(tc.method, tc.path, tc.key, tc.body); r.Status != http.StatusServiceUnavailable || r.errCode() != "HE_00" {
+			t.Fatalf("%s %s with Redis down: %d %s", tc.method, tc.path, r.Status, r.Raw)
+		}
+	}
+	// Nothing changed, and the key still works from the database.
+	got := c.do("GET", "/api_keys/"+m+"/"+keyID, c.admin(), nil).must(t, 200)
+	if got.obj()["expiration"] != "never" {
+		t.Fatalf("the refused update changed the key: %s", got.Raw)
+	}
+	c.do("GET", "/account/"+m+"/business_profile", key, nil).must(t, 200)
+
+	redis.Start()
+	// The client's pool redials in the background after failed dials: the
+	// revocation is retried until Redis is reachable again.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		c.do("GET", "/account/"+m+"/business_profile", key, nil).must(t, 200)
+		r := c.do("DELETE", "/api_keys/"+m+"/"+keyID, c.admin(), nil)
+		if r.Status == http.StatusOK {
+			break
+		}
+		if r.Status != http.StatusServiceUnavailable || time.Now().After(deadline) {
+			t.Fatalf("revoke once Redis is back: %d %s", r.Status, r.Raw)
+		}
+	}
+	if r := c.do("GET", "/account/"+m+"/business_profile", key, nil); r.Status != http.StatusUnauthorized || r.errCode() != "IR_01" {
+		t.Fatalf("revoked key: %d %s", r.Status, r.Raw)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -27,6 +28,16 @@ type client struct {
 func newClient(t *testing.T) *client {
 	t.Helper()
 	return &client{t: t, srv: testenv.NewServer(t, testenv.Database(t))}
+}
+
+// newClientOnRedis serves on a Redis server of the test's own, which it can
+// stop and start (the server's logs are dropped: they fill with its outage).
+func newClientOnRedis(t *testing.T, redis *testenv.PrivateRedis) *client {
+	t.Helper()
+	cfg := testenv.Config(t, testenv.Database(t))
+	cfg.RedisURL = redis.URL()
+	cfg.RedisEmbedded = false
+	return &client{t: t, srv: testenv.NewServerWith(t, cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)))}
 }
 
 func (c *client) admin() string { return c.srv.Config.AdminAPIKey }

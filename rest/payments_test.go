@@ -1113,10 +1113,7 @@ func TestDuplicatePaymentID(t *testing.T) {
 // without one that need no Redis still work.
 func TestIdempotencyRedisDown(t *testing.T) {
 	redis := testenv.StartRedis(t)
-	cfg := testenv.Config(t, testenv.Database(t))
-	cfg.RedisURL = redis.URL()
-	cfg.RedisEmbedded = false
-	c := &client{t: t, srv: testenv.NewServerWith(t, cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)))}
+	c := newClientOnRedis(t, redis)
 	body := payment(map[string]any{"confirm": true, "payment_method_data": card("4242424242424242")})
 	c.idem("POST", "/payments", "before-the-fault", body).must(t, 200)
 	authorized := c.pay("POST", "/payments", payment(map[string]any{"confirm": true, "capture_method": "manual",
