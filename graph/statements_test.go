@@ -284,7 +284,9 @@ func TestPageSelectsOnlyItsColumns(t *testing.T) {
 					PaymentID, DisplayAmount string
 					ConnectorAccount         *struct{ ConnectorName string }
 					Refunds                  struct {
-						Edges []struct{ Node struct{ RefundID, DisplayAmount string } }
+						Edges []struct {
+							Node struct{ RefundID, DisplayAmount string }
+						}
 					}
 				}
 			}
