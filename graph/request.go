@@ -160,15 +160,20 @@ func narrowToProfile() ent.Interceptor {
 // payments announce their connector accounts (want); the first payment that
 // asks for its account loads every announced one in one query.
 type loaders struct {
-	mu     sync.Mutex
+	mu sync.Mutex
+	// wanted are the connector accounts of the payments read so far.
 	wanted map[string]bool
-	mcas   map[string]*ent.MerchantConnectorAccount // nil: no such account
+	// mcas are the accounts loaded for each connectorAccount field of the
+	// document (nil: no such account). Each field is loaded with its own
+	// selections (columns and edges), so two fields never share rows.
+	mcas map[*ast.Field]map[string]*ent.MerchantConnectorAccount
 	// rewrites caches collecting's work per field of the document.
 	rewrites map[*ast.Field]rewrite
 }
 
 func newLoaders() *loaders {
-	return &loaders{wanted: map[string]bool{}, mcas: map[string]*ent.MerchantConnectorAccount{}, rewrites: map[*ast.Field]rewrite{}}
+	return &loaders{wanted: map[string]bool{}, mcas: map[*ast.Field]map[string]*ent.MerchantConnectorAccount{},
+		rewrites: map[*ast.Field]rewrite{}}
 }
 
 func loadersOf(ctx context.Context) *loaders {
@@ -185,42 +190,54 @@ func wantConnectorAccounts(ctx context.Context, pis ...*ent.PaymentIntent) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, pi := range pis {
-		if pi == nil || pi.MerchantConnectorID == nil {
-			continue
-		}
-		if _, done := l.mcas[*pi.MerchantConnectorID]; !done {
+		if pi != nil && pi.MerchantConnectorID != nil {
 			l.wanted[*pi.MerchantConnectorID] = true
 		}
 	}
 }
 
 // connectorAccount returns one connector account, loading it with every
-// other announced one.
+// other announced one (and their nested fields, through collection) in one
+// query per field of the document.
 func (r *Resolver) connectorAccount(ctx context.Context, id string) (*ent.MerchantConnectorAccount, error) {
 	l := loadersOf(ctx)
 	if l == nil {
 		l = newLoaders()
 	}
+	var field *ast.Field
+	if fc := graphql.GetFieldContext(ctx); fc != nil {
+		field = fc.Field.Field
+	}
+	collectCtx := collecting(ctx) // before the lock: collecting takes it too
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if m, ok := l.mcas[id]; ok {
+	loaded := l.mcas[field]
+	if loaded == nil {
+		loaded = map[string]*ent.MerchantConnectorAccount{}
+		l.mcas[field] = loaded
+	}
+	if m, ok := loaded[id]; ok {
 		return m, nil
 	}
-	l.wanted[id] = true
-	ids := make([]string, 0, len(l.wanted))
+	ids := []string{id}
 	for k := range l.wanted {
-		ids = append(ids, k)
+		if _, ok := loaded[k]; !ok && k != id {
+			ids = append(ids, k)
+		}
 	}
-	clear(l.wanted)
-	rows, err := r.client.MerchantConnectorAccount.Query().Where(merchantconnectoraccount.IDIn(ids...)).All(ctx)
+	q, err := r.client.MerchantConnectorAccount.Query().Where(merchantconnectoraccount.IDIn(ids...)).CollectFields(collectCtx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := q.All(ctx)
 	if err != nil {
 		return nil, err
 	}
 	for _, k := range ids {
-		l.mcas[k] = nil
+		loaded[k] = nil
 	}
 	for _, row := range rows {
-		l.mcas[row.ID] = row
+		loaded[row.ID] = row
 	}
-	return l.mcas[id], nil
+	return loaded[id], nil
 }
