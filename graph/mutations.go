@@ -330,11 +330,7 @@ func (r *Resolver) updateProfileWebhookSettings(ctx context.Context, profileID s
 		if p.ProfileID != "" && p.ProfileID != profileID {
 			return nil, errProfileNotFound(profileID)
 		}
-		cur, err := r.svc.GetProfile(ctx, profileID)
-		if err != nil {
-			return nil, err
-		}
-		prof, err := r.svc.UpdateProfile(ctx, profileID, payments.ProfileInput{WebhookDetails: mergeWebhookSettings(cur.WebhookDetails, &in)})
+		prof, err := r.svc.UpdateProfileWebhookSettings(ctx, profileID, payments.WebhookSettingsPatch(in))
 		if err != nil {
 			return nil, err
 		}

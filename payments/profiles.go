@@ -10,6 +10,7 @@ import (
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/merchantconnectoraccount"
 	"switchyard/ent/profile"
+	"switchyard/ent/schema/schematype"
 	"switchyard/internal/tenancy"
 )
 
@@ -159,12 +160,9 @@ func (s *Service) ListProfiles(ctx context.Context) ([]*ent.Profile, error) {
 // keep their value.
 func (s *Service) UpdateProfile(ctx context.Context, id string, in ProfileInput) (*ent.Profile, error) {
 	return s.writeProfile(ctx, in, func(tx *ent.Tx, merchantID string) (*ent.Profile, error) {
-		p, err := forUpdate(s, tx.Profile.Query().Where(profile.ID(id), profile.MerchantID(merchantID))).Only(ctx)
-		if ent.IsNotFound(err) {
-			return nil, errProfileNotFound(id)
-		}
+		p, err := s.lockProfile(ctx, tx, merchantID, id)
 		if err != nil {
-			return nil, ErrInternal(err)
+			return nil, err
 		}
 		if in.ProfileName != nil && *in.ProfileName != p.ProfileName {
 			clash, err := forUpdate(s, tx.Profile.Query().Where(profile.MerchantID(merchantID),
@@ -177,6 +175,82 @@ func (s *Service) UpdateProfile(ctx context.Context, id string, in ProfileInput)
 			}
 		}
 		return s.applyProfileInput(ctx, p, in)
+	})
+}
+
+// lockProfile reads a profile of the merchant for a change.
+func (s *Service) lockProfile(ctx context.Context, tx *ent.Tx, merchantID, id string) (*ent.Profile, error) {
+	p, err := forUpdate(s, tx.Profile.Query().Where(profile.ID(id), profile.MerchantID(merchantID))).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, errProfileNotFound(id)
+	}
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	return p, nil
+}
+
+// WebhookSettingsPatch changes some of a profile's webhook details; nil
+// members keep their value. An empty WebhookURL removes the URL.
+type WebhookSettingsPatch struct {
+	WebhookURL             *string
+	DeliveryEnabled        *bool
+	PaymentStatusesEnabled []string
+	RefundStatusesEnabled  []string
+	PayoutStatusesEnabled  []string
+	EnabledEventTypes      []string
+	WebhookVersion         *string
+	WebhookUsername        *string
+	WebhookPassword        *string
+}
+
+// apply returns cur with the patch's members written over it.
+func (p WebhookSettingsPatch) apply(cur *schematype.WebhookDetails) *schematype.WebhookDetails {
+	out := schematype.WebhookDetails{}
+	if cur != nil {
+		out = *cur
+	}
+	if p.WebhookURL != nil {
+		out.WebhookURL = p.WebhookURL
+		if *p.WebhookURL == "" {
+			out.WebhookURL = nil
+		}
+	}
+	if p.DeliveryEnabled != nil {
+		out.DeliveryDisabled = !*p.DeliveryEnabled
+	}
+	for _, l := range []struct{ dst, src *[]string }{
+		{&out.PaymentStatusesEnabled, &p.PaymentStatusesEnabled}, {&out.RefundStatusesEnabled, &p.RefundStatusesEnabled},
+		{&out.PayoutStatusesEnabled, &p.PayoutStatusesEnabled}, {&out.EnabledEventTypes, &p.EnabledEventTypes},
+	} {
+		if *l.src != nil {
+			*l.dst = *l.src
+		}
+	}
+	for _, v := range []struct{ dst, src **string }{
+		{&out.WebhookVersion, &p.WebhookVersion}, {&out.WebhookUsername, &p.WebhookUsername}, {&out.WebhookPassword, &p.WebhookPassword},
+	} {
+		if *v.src != nil {
+			*v.dst = *v.src
+		}
+	}
+	return &out
+}
+
+// UpdateProfileWebhookSettings applies a patch to a profile's webhook
+// details. The merge happens under the profile's row lock, so concurrent
+// patches of different members all land.
+func (s *Service) UpdateProfileWebhookSettings(ctx context.Context, id string, patch WebhookSettingsPatch) (*ent.Profile, error) {
+	return s.writeProfile(ctx, ProfileInput{}, func(tx *ent.Tx, merchantID string) (*ent.Profile, error) {
+		p, err := s.lockProfile(ctx, tx, merchantID, id)
+		if err != nil {
+			return nil, err
+		}
+		details := patch.apply(p.WebhookDetails)
+		if err := checkWebhookDetails(details); err != nil {
+			return nil, err
+		}
+		return s.applyProfileInput(ctx, p, ProfileInput{WebhookDetails: details})
 	})
 }
 
