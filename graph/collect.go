@@ -3,6 +3,8 @@ package graph
 import (
 	"context"
 
+	"entgo.io/contrib/entgql"
+
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -44,13 +46,13 @@ func collecting(ctx context.Context) context.Context {
 		if ok {
 			sel, changed = r.sel, r.changed
 		} else {
-			sel, changed = rewriteSelections(oc.Doc, fc.Field.Selections, 0)
+			sel, changed = rewriteSelections(oc, fc.Field.Selections, 0)
 			l.mu.Lock()
 			l.rewrites[fc.Field.Field] = rewrite{sel: sel, changed: changed}
 			l.mu.Unlock()
 		}
 	} else {
-		sel, changed = rewriteSelections(oc.Doc, fc.Field.Selections, 0)
+		sel, changed = rewriteSelections(oc, fc.Field.Selections, 0)
 	}
 	if !changed {
 		return ctx
@@ -70,7 +72,7 @@ type rewrite struct {
 // limit refuses such documents before any resolver runs.
 const maxRewriteDepth = 64
 
-func rewriteSelections(doc *ast.QueryDocument, set ast.SelectionSet, depth int) (ast.SelectionSet, bool) {
+func rewriteSelections(oc *graphql.OperationContext, set ast.SelectionSet, depth int) (ast.SelectionSet, bool) {
 	if depth > maxRewriteDepth {
 		return set, false
 	}
@@ -88,28 +90,28 @@ func rewriteSelections(doc *ast.QueryDocument, set ast.SelectionSet, depth int) 
 				changed = true
 				continue
 			}
-			children, c := rewriteSelections(doc, s.SelectionSet, depth+1)
-			args, a := connectionArgs(s)
+			children, c := rewriteSelections(oc, s.SelectionSet, depth+1)
+			args, a := connectionArgs(s, oc.Variables)
 			if c || a {
 				f := *s
 				f.SelectionSet, f.Arguments = children, args
 				sel, changed = &f, true
 			}
 		case *ast.InlineFragment:
-			if children, c := rewriteSelections(doc, s.SelectionSet, depth+1); c {
+			if children, c := rewriteSelections(oc, s.SelectionSet, depth+1); c {
 				f := *s
 				f.SelectionSet = children
 				sel, changed = &f, true
 			}
 		case *ast.FragmentSpread:
 			def := s.Definition
-			if def == nil && doc != nil {
-				def = doc.Fragments.ForName(s.Name)
+			if def == nil && oc.Doc != nil {
+				def = oc.Doc.Fragments.ForName(s.Name)
 			}
 			if def == nil {
 				continue
 			}
-			children, _ := rewriteSelections(doc, def.SelectionSet, depth+1)
+			children, _ := rewriteSelections(oc, def.SelectionSet, depth+1)
 			sel = &ast.InlineFragment{
 				TypeCondition:    def.TypeCondition,
 				Directives:       s.Directives,
@@ -161,10 +163,10 @@ func derivedColumns(f *ast.Field) (ast.SelectionSet, bool) {
 }
 
 // connectionArgs returns a connection field's arguments as collection should
-// see them: with the default order when none is given (or an empty list),
-// and a single order written as the list GraphQL coerces it to (collection
-// reads the literal, which is not coerced). Other fields keep theirs.
-func connectionArgs(f *ast.Field) (ast.ArgumentList, bool) {
+// see them: with the order its resolver pages by (see keysetOrder), written
+// out as a literal (collection reads the literal, which GraphQL has not
+// coerced, nor completed). Other fields keep theirs.
+func connectionArgs(f *ast.Field, vars map[string]any) (ast.ArgumentList, bool) {
 	def := f.Definition
 	if !isConnection(def) {
 		return f.Arguments, false
@@ -174,37 +176,65 @@ func connectionArgs(f *ast.Field) (ast.ArgumentList, bool) {
 		return f.Arguments, false
 	}
 	list := orderDef.Type.Elem != nil
-	var order *ast.Value
-	switch a := f.Arguments.ForName("orderBy"); {
-	case a == nil || a.Value == nil || (a.Value.Kind == ast.ListValue && len(a.Value.Children) == 0):
-		order = defaultOrderValue(list)
-	case list && a.Value.Kind == ast.ObjectValue:
-		order = &ast.Value{Kind: ast.ListValue, Children: ast.ChildValueList{{Value: a.Value}}, Position: a.Value.Position}
-	default:
-		return f.Arguments, false // the client's order, as it is
+	var given []any
+	if a := f.Arguments.ForName("orderBy"); a != nil && a.Value != nil {
+		v, err := a.Value.Value(vars)
+		if err != nil {
+			return f.Arguments, false // validation refuses it first
+		}
+		switch v := v.(type) {
+		case []any:
+			given = v
+		case map[string]any:
+			given = []any{v}
+		}
 	}
-	out := make(ast.ArgumentList, 0, len(f.Arguments)+1)
-	for _, a := range f.Arguments {
-		if a.Name != "orderBy" {
+	var orders []fieldOrder
+	for _, g := range given {
+		m, _ := g.(map[string]any)
+		field, _ := m["field"].(string)
+		dir, _ := m["direction"].(string)
+		if dir == "" {
+			dir = string(entgql.OrderDirectionAsc)
+		}
+		orders = append(orders, fieldOrder{field, entgql.OrderDirection(dir)})
+	}
+	if !list {
+		if len(orders) == 0 {
+			orders = []fieldOrder{{"CREATED_AT", newestFirst()}}
+		}
+		return withArgument(f.Arguments, "orderBy", orderValue(orders[0])), true
+	}
+	orders = keysetOrder(orders, func(o fieldOrder) fieldOrder { return o },
+		func(field string, d entgql.OrderDirection) fieldOrder { return fieldOrder{field, d} })
+	value := &ast.Value{Kind: ast.ListValue}
+	for _, o := range orders {
+		value.Children = append(value.Children, &ast.ChildValue{Value: orderValue(o)})
+	}
+	return withArgument(f.Arguments, "orderBy", value), true
+}
+
+// fieldOrder is one order of a connection: a field's enum name and its
+// direction.
+type fieldOrder struct {
+	field     string
+	direction entgql.OrderDirection
+}
+
+func orderValue(o fieldOrder) *ast.Value {
+	return &ast.Value{Kind: ast.ObjectValue, Children: ast.ChildValueList{
+		{Name: "field", Value: &ast.Value{Kind: ast.EnumValue, Raw: o.field}},
+		{Name: "direction", Value: &ast.Value{Kind: ast.EnumValue, Raw: string(o.direction)}},
+	}}
+}
+
+// withArgument returns args with name set to value.
+func withArgument(args ast.ArgumentList, name string, value *ast.Value) ast.ArgumentList {
+	out := make(ast.ArgumentList, 0, len(args)+1)
+	for _, a := range args {
+		if a.Name != name {
 			out = append(out, a)
 		}
 	}
-	return append(out, &ast.Argument{Name: "orderBy", Value: order}), true
-}
-
-// defaultOrderValue is newest first, as the resolvers default to it:
-// {field: CREATED_AT, direction: DESC}, and for the connections that take
-// several orders {field: ID, direction: DESC} after it, so that the
-// keyset index serves the order in one direction (see newestFirst).
-func defaultOrderValue(list bool) *ast.Value {
-	order := func(field string) *ast.Value {
-		return &ast.Value{Kind: ast.ObjectValue, Children: ast.ChildValueList{
-			{Name: "field", Value: &ast.Value{Kind: ast.EnumValue, Raw: field}},
-			{Name: "direction", Value: &ast.Value{Kind: ast.EnumValue, Raw: "DESC"}},
-		}}
-	}
-	if !list {
-		return order("CREATED_AT")
-	}
-	return &ast.Value{Kind: ast.ListValue, Children: ast.ChildValueList{{Value: order("CREATED_AT")}, {Value: order("ID")}}}
+	return append(out, &ast.Argument{Name: name, Value: value})
 }

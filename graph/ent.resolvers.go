@@ -15,9 +15,7 @@ import (
 
 // Payments is the resolver for the payments field.
 func (r *customerResolver) Payments(ctx context.Context, obj *ent.Customer, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error) {
-	if len(orderBy) == 0 {
-		orderBy = []*ent.PaymentIntentOrder{{Field: ent.PaymentIntentOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.PaymentIntentOrderFieldID, Direction: newestFirst()}}
-	}
+	orderBy = paymentOrders.complete(orderBy)
 	return paginate(ctx, r.Resolver, bind("customer.payments:"+obj.ID, where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.PaymentIntentConnection, error) {
 			return primePayments(ctx)(obj.Payments(collecting(ctx), after, first, before, last, orderBy, where))
@@ -71,9 +69,7 @@ func (r *merchantAccountResolver) APIKeys(ctx context.Context, obj *ent.Merchant
 
 // ConnectorAccounts is the resolver for the connectorAccounts field.
 func (r *merchantAccountResolver) ConnectorAccounts(ctx context.Context, obj *ent.MerchantAccount, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error) {
-	if len(orderBy) == 0 {
-		orderBy = []*ent.MerchantConnectorAccountOrder{{Field: ent.MerchantConnectorAccountOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.MerchantConnectorAccountOrderFieldID, Direction: newestFirst()}}
-	}
+	orderBy = connectorAccountOrders.complete(orderBy)
 	return paginate(ctx, r.Resolver, bind("merchantAccount.connectorAccounts:"+obj.ID, where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.MerchantConnectorAccountConnection, error) {
 			return obj.ConnectorAccounts(collecting(ctx), after, first, before, last, orderBy, where)
@@ -85,9 +81,7 @@ func (r *merchantAccountResolver) ConnectorAccounts(ctx context.Context, obj *en
 
 // Events is the resolver for the events field.
 func (r *merchantAccountResolver) Events(ctx context.Context, obj *ent.MerchantAccount, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) (*ent.EventConnection, error) {
-	if len(orderBy) == 0 {
-		orderBy = []*ent.EventOrder{{Field: ent.EventOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.EventOrderFieldID, Direction: newestFirst()}}
-	}
+	orderBy = eventOrders.complete(orderBy)
 	return paginate(ctx, r.Resolver, bind("merchantAccount.events:"+obj.ID, where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.EventConnection, error) {
 			return obj.Events(collecting(ctx), after, first, before, last, orderBy, where)
@@ -99,9 +93,7 @@ func (r *merchantAccountResolver) Events(ctx context.Context, obj *ent.MerchantA
 
 // Refunds is the resolver for the refunds field.
 func (r *paymentIntentResolver) Refunds(ctx context.Context, obj *ent.PaymentIntent, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) (*ent.RefundConnection, error) {
-	if len(orderBy) == 0 {
-		orderBy = []*ent.RefundOrder{{Field: ent.RefundOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.RefundOrderFieldID, Direction: newestFirst()}}
-	}
+	orderBy = refundOrders.complete(orderBy)
 	return paginate(ctx, r.Resolver, bind("paymentIntent.refunds:"+obj.ID, where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.RefundConnection, error) {
 			return obj.Refunds(collecting(ctx), after, first, before, last, orderBy, where)
@@ -113,9 +105,7 @@ func (r *paymentIntentResolver) Refunds(ctx context.Context, obj *ent.PaymentInt
 
 // Events is the resolver for the events field.
 func (r *paymentIntentResolver) Events(ctx context.Context, obj *ent.PaymentIntent, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) (*ent.EventConnection, error) {
-	if len(orderBy) == 0 {
-		orderBy = []*ent.EventOrder{{Field: ent.EventOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.EventOrderFieldID, Direction: newestFirst()}}
-	}
+	orderBy = eventOrders.complete(orderBy)
 	return paginate(ctx, r.Resolver, bind("paymentIntent.events:"+obj.ID, where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.EventConnection, error) {
 			return obj.Events(collecting(ctx), after, first, before, last, orderBy, where)
@@ -127,9 +117,7 @@ func (r *paymentIntentResolver) Events(ctx context.Context, obj *ent.PaymentInte
 
 // ConnectorAccounts is the resolver for the connectorAccounts field.
 func (r *profileResolver) ConnectorAccounts(ctx context.Context, obj *ent.Profile, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error) {
-	if len(orderBy) == 0 {
-		orderBy = []*ent.MerchantConnectorAccountOrder{{Field: ent.MerchantConnectorAccountOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.MerchantConnectorAccountOrderFieldID, Direction: newestFirst()}}
-	}
+	orderBy = connectorAccountOrders.complete(orderBy)
 	return paginate(ctx, r.Resolver, bind("profile.connectorAccounts:"+obj.ID, where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.MerchantConnectorAccountConnection, error) {
 			return obj.ConnectorAccounts(collecting(ctx), after, first, before, last, orderBy, where)
@@ -181,9 +169,7 @@ func (r *queryResolver) Disputes(ctx context.Context, after *entgql.Cursor[strin
 
 // Events is the resolver for the events field.
 func (r *queryResolver) Events(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) (*ent.EventConnection, error) {
-	if len(orderBy) == 0 {
-		orderBy = []*ent.EventOrder{{Field: ent.EventOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.EventOrderFieldID, Direction: newestFirst()}}
-	}
+	orderBy = eventOrders.complete(orderBy)
 	return paginate(ctx, r.Resolver, bind("events", where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.EventConnection, error) {
 			return r.client.Event.Query().Paginate(collecting(ctx), after, first, before, last,
@@ -226,9 +212,7 @@ func (r *queryResolver) MerchantAccounts(ctx context.Context, after *entgql.Curs
 
 // ConnectorAccounts is the resolver for the connectorAccounts field.
 func (r *queryResolver) ConnectorAccounts(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error) {
-	if len(orderBy) == 0 {
-		orderBy = []*ent.MerchantConnectorAccountOrder{{Field: ent.MerchantConnectorAccountOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.MerchantConnectorAccountOrderFieldID, Direction: newestFirst()}}
-	}
+	orderBy = connectorAccountOrders.complete(orderBy)
 	return paginate(ctx, r.Resolver, bind("connectorAccounts", where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.MerchantConnectorAccountConnection, error) {
 			return r.client.MerchantConnectorAccount.Query().Paginate(collecting(ctx), after, first, before, last,
@@ -241,9 +225,7 @@ func (r *queryResolver) ConnectorAccounts(ctx context.Context, after *entgql.Cur
 
 // PaymentIntents is the resolver for the paymentIntents field.
 func (r *queryResolver) PaymentIntents(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error) {
-	if len(orderBy) == 0 {
-		orderBy = []*ent.PaymentIntentOrder{{Field: ent.PaymentIntentOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.PaymentIntentOrderFieldID, Direction: newestFirst()}}
-	}
+	orderBy = paymentOrders.complete(orderBy)
 	return paginate(ctx, r.Resolver, bind("paymentIntents", where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.PaymentIntentConnection, error) {
 			return primePayments(ctx)(r.client.PaymentIntent.Query().Paginate(collecting(ctx), after, first, before, last,
@@ -271,9 +253,7 @@ func (r *queryResolver) Profiles(ctx context.Context, after *entgql.Cursor[strin
 
 // Refunds is the resolver for the refunds field.
 func (r *queryResolver) Refunds(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) (*ent.RefundConnection, error) {
-	if len(orderBy) == 0 {
-		orderBy = []*ent.RefundOrder{{Field: ent.RefundOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.RefundOrderFieldID, Direction: newestFirst()}}
-	}
+	orderBy = refundOrders.complete(orderBy)
 	return paginate(ctx, r.Resolver, bind("refunds", where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.RefundConnection, error) {
 			return r.client.Refund.Query().Paginate(collecting(ctx), after, first, before, last,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 
 	"entgo.io/contrib/entgql"
 	"github.com/99designs/gqlgen/graphql"
@@ -117,6 +118,84 @@ func positionsOf[E any](edges []*E, cursor func(*E) *Cursor, pi entgql.PageInfo[
 // keyset index (merchant_id, created_at, id) cannot serve without sorting
 // every row of the merchant.
 func newestFirst() entgql.OrderDirection { return entgql.OrderDirectionDesc }
+
+// keysetOrder is the order a connection that takes several orders pages
+// by: without the client's, created_at then id, newest first; with it, the
+// client's, then the id in the direction of its last field. entgql would
+// otherwise break ties by id ascending: a mixed direction that no index on
+// (…, created_at, id) can serve, so the database would sort every row of
+// the merchant. of reads an order, make writes one.
+func keysetOrder[O any](orders []O, of func(O) fieldOrder, make func(field string, d entgql.OrderDirection) O) []O {
+	if len(orders) == 0 {
+		return []O{make("CREATED_AT", newestFirst()), make("ID", newestFirst())}
+	}
+	last := entgql.OrderDirectionAsc
+	for _, o := range orders {
+		fo := of(o)
+		if fo.field == "ID" {
+			return orders
+		}
+		last = fo.direction
+	}
+	return append(slices.Clip(orders), make("ID", last))
+}
+
+// The connections that take several orders, as keysetOrder reads and
+// writes them.
+var (
+	paymentOrders = orderKind[ent.PaymentIntentOrder, ent.PaymentIntentOrderField]{
+		field: func(o *ent.PaymentIntentOrder) *ent.PaymentIntentOrderField { return o.Field },
+		dir:   func(o *ent.PaymentIntentOrder) entgql.OrderDirection { return o.Direction },
+		make: func(f *ent.PaymentIntentOrderField, d entgql.OrderDirection) *ent.PaymentIntentOrder {
+			return &ent.PaymentIntentOrder{Field: f, Direction: d}
+		},
+	}
+	refundOrders = orderKind[ent.RefundOrder, ent.RefundOrderField]{
+		field: func(o *ent.RefundOrder) *ent.RefundOrderField { return o.Field },
+		dir:   func(o *ent.RefundOrder) entgql.OrderDirection { return o.Direction },
+		make: func(f *ent.RefundOrderField, d entgql.OrderDirection) *ent.RefundOrder {
+			return &ent.RefundOrder{Field: f, Direction: d}
+		},
+	}
+	eventOrders = orderKind[ent.EventOrder, ent.EventOrderField]{
+		field: func(o *ent.EventOrder) *ent.EventOrderField { return o.Field },
+		dir:   func(o *ent.EventOrder) entgql.OrderDirection { return o.Direction },
+		make: func(f *ent.EventOrderField, d entgql.OrderDirection) *ent.EventOrder {
+			return &ent.EventOrder{Field: f, Direction: d}
+		},
+	}
+	connectorAccountOrders = orderKind[ent.MerchantConnectorAccountOrder, ent.MerchantConnectorAccountOrderField]{
+		field: func(o *ent.MerchantConnectorAccountOrder) *ent.MerchantConnectorAccountOrderField { return o.Field },
+		dir:   func(o *ent.MerchantConnectorAccountOrder) entgql.OrderDirection { return o.Direction },
+		make: func(f *ent.MerchantConnectorAccountOrderField, d entgql.OrderDirection) *ent.MerchantConnectorAccountOrder {
+			return &ent.MerchantConnectorAccountOrder{Field: f, Direction: d}
+		},
+	}
+)
+
+// orderField is an entgql order field enum.
+type orderField interface {
+	String() string
+	UnmarshalGQL(any) error
+}
+
+// orderKind reads and writes one connection's orders for keysetOrder.
+type orderKind[O any, F any] struct {
+	field func(*O) *F
+	dir   func(*O) entgql.OrderDirection
+	make  func(*F, entgql.OrderDirection) *O
+}
+
+// complete is keysetOrder for this kind of order.
+func (k orderKind[O, F]) complete(orders []*O) []*O {
+	return keysetOrder(orders,
+		func(o *O) fieldOrder { return fieldOrder{any(k.field(o)).(orderField).String(), k.dir(o)} },
+		func(name string, d entgql.OrderDirection) *O {
+			f := new(F)
+			_ = any(f).(orderField).UnmarshalGQL(name) // CREATED_AT and ID: every such connection has them
+			return k.make(f, d)
+		})
+}
 
 // binding names the query a cursor belongs to: the connection (with its
 // parent for nested ones), its filters and its order. Its key is a hash of
