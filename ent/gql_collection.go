@@ -2902,6 +2902,11 @@ func (_q *PaymentIntentQuery) collectField(ctx context.Context, oneNode bool, op
 				selectedFields = append(selectedFields, paymentintent.FieldAmountCapturable)
 				fieldSeen[paymentintent.FieldAmountCapturable] = struct{}{}
 			}
+		case "amountToCapture":
+			if _, ok := fieldSeen[paymentintent.FieldAmountToCapture]; !ok {
+				selectedFields = append(selectedFields, paymentintent.FieldAmountToCapture)
+				fieldSeen[paymentintent.FieldAmountToCapture] = struct{}{}
+			}
 		case "shippingCost":
 			if _, ok := fieldSeen[paymentintent.FieldShippingCost]; !ok {
 				selectedFields = append(selectedFields, paymentintent.FieldShippingCost)

@@ -1811,7 +1811,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	node = &Node{
 		ID:     _m.ID,
 		Type:   "PaymentIntent",
-		Fields: make([]*Field, 62),
+		Fields: make([]*Field, 63),
 		Edges:  make([]*Edge, 7),
 	}
 	var buf []byte
@@ -1895,10 +1895,18 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 		Name:  "amount_capturable",
 		Value: string(buf),
 	}
-	if buf, err = json.Marshal(_m.ShippingCost); err != nil {
+	if buf, err = json.Marshal(_m.AmountToCapture); err != nil {
 		return nil, err
 	}
 	node.Fields[10] = &Field{
+		Type:  "int64",
+		Name:  "amount_to_capture",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ShippingCost); err != nil {
+		return nil, err
+	}
+	node.Fields[11] = &Field{
 		Type:  "int64",
 		Name:  "shipping_cost",
 		Value: string(buf),
@@ -1906,7 +1914,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.OrderTaxAmount); err != nil {
 		return nil, err
 	}
-	node.Fields[11] = &Field{
+	node.Fields[12] = &Field{
 		Type:  "int64",
 		Name:  "order_tax_amount",
 		Value: string(buf),
@@ -1914,7 +1922,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.SurchargeAmount); err != nil {
 		return nil, err
 	}
-	node.Fields[12] = &Field{
+	node.Fields[13] = &Field{
 		Type:  "int64",
 		Name:  "surcharge_amount",
 		Value: string(buf),
@@ -1922,7 +1930,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.TaxOnSurcharge); err != nil {
 		return nil, err
 	}
-	node.Fields[13] = &Field{
+	node.Fields[14] = &Field{
 		Type:  "int64",
 		Name:  "tax_on_surcharge",
 		Value: string(buf),
@@ -1930,7 +1938,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ExternalTaxCalculation); err != nil {
 		return nil, err
 	}
-	node.Fields[14] = &Field{
+	node.Fields[15] = &Field{
 		Type:  "paymentintent.ExternalTaxCalculation",
 		Name:  "external_tax_calculation",
 		Value: string(buf),
@@ -1938,7 +1946,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.SurchargeCalculation); err != nil {
 		return nil, err
 	}
-	node.Fields[15] = &Field{
+	node.Fields[16] = &Field{
 		Type:  "paymentintent.SurchargeCalculation",
 		Name:  "surcharge_calculation",
 		Value: string(buf),
@@ -1946,7 +1954,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.CaptureMethod); err != nil {
 		return nil, err
 	}
-	node.Fields[16] = &Field{
+	node.Fields[17] = &Field{
 		Type:  "paymentintent.CaptureMethod",
 		Name:  "capture_method",
 		Value: string(buf),
@@ -1954,7 +1962,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.CaptureOn); err != nil {
 		return nil, err
 	}
-	node.Fields[17] = &Field{
+	node.Fields[18] = &Field{
 		Type:  "time.Time",
 		Name:  "capture_on",
 		Value: string(buf),
@@ -1962,7 +1970,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.AuthenticationType); err != nil {
 		return nil, err
 	}
-	node.Fields[18] = &Field{
+	node.Fields[19] = &Field{
 		Type:  "paymentintent.AuthenticationType",
 		Name:  "authentication_type",
 		Value: string(buf),
@@ -1970,7 +1978,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.CustomerID); err != nil {
 		return nil, err
 	}
-	node.Fields[19] = &Field{
+	node.Fields[20] = &Field{
 		Type:  "string",
 		Name:  "customer_id",
 		Value: string(buf),
@@ -1978,7 +1986,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.CustomerPresent); err != nil {
 		return nil, err
 	}
-	node.Fields[20] = &Field{
+	node.Fields[21] = &Field{
 		Type:  "paymentintent.CustomerPresent",
 		Name:  "customer_present",
 		Value: string(buf),
@@ -1986,7 +1994,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.SetupFutureUsage); err != nil {
 		return nil, err
 	}
-	node.Fields[21] = &Field{
+	node.Fields[22] = &Field{
 		Type:  "paymentintent.SetupFutureUsage",
 		Name:  "setup_future_usage",
 		Value: string(buf),
@@ -1994,7 +2002,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.OffSession); err != nil {
 		return nil, err
 	}
-	node.Fields[22] = &Field{
+	node.Fields[23] = &Field{
 		Type:  "bool",
 		Name:  "off_session",
 		Value: string(buf),
@@ -2002,7 +2010,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ApplyMitExemption); err != nil {
 		return nil, err
 	}
-	node.Fields[23] = &Field{
+	node.Fields[24] = &Field{
 		Type:  "paymentintent.ApplyMitExemption",
 		Name:  "apply_mit_exemption",
 		Value: string(buf),
@@ -2010,7 +2018,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.PaymentLinkEnabled); err != nil {
 		return nil, err
 	}
-	node.Fields[24] = &Field{
+	node.Fields[25] = &Field{
 		Type:  "paymentintent.PaymentLinkEnabled",
 		Name:  "payment_link_enabled",
 		Value: string(buf),
@@ -2018,7 +2026,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.SplitTxnsEnabled); err != nil {
 		return nil, err
 	}
-	node.Fields[25] = &Field{
+	node.Fields[26] = &Field{
 		Type:  "paymentintent.SplitTxnsEnabled",
 		Name:  "split_txns_enabled",
 		Value: string(buf),
@@ -2026,7 +2034,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.RequestExternalThreeDsAuthentication); err != nil {
 		return nil, err
 	}
-	node.Fields[26] = &Field{
+	node.Fields[27] = &Field{
 		Type:  "paymentintent.RequestExternalThreeDsAuthentication",
 		Name:  "request_external_three_ds_authentication",
 		Value: string(buf),
@@ -2034,7 +2042,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.PaymentType); err != nil {
 		return nil, err
 	}
-	node.Fields[27] = &Field{
+	node.Fields[28] = &Field{
 		Type:  "paymentintent.PaymentType",
 		Name:  "payment_type",
 		Value: string(buf),
@@ -2042,7 +2050,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.SessionExpiry); err != nil {
 		return nil, err
 	}
-	node.Fields[28] = &Field{
+	node.Fields[29] = &Field{
 		Type:  "int64",
 		Name:  "session_expiry",
 		Value: string(buf),
@@ -2050,7 +2058,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ExpiresOn); err != nil {
 		return nil, err
 	}
-	node.Fields[29] = &Field{
+	node.Fields[30] = &Field{
 		Type:  "time.Time",
 		Name:  "expires_on",
 		Value: string(buf),
@@ -2058,7 +2066,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.MerchantReferenceID); err != nil {
 		return nil, err
 	}
-	node.Fields[30] = &Field{
+	node.Fields[31] = &Field{
 		Type:  "string",
 		Name:  "merchant_reference_id",
 		Value: string(buf),
@@ -2066,7 +2074,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.MerchantOrderReferenceID); err != nil {
 		return nil, err
 	}
-	node.Fields[31] = &Field{
+	node.Fields[32] = &Field{
 		Type:  "string",
 		Name:  "merchant_order_reference_id",
 		Value: string(buf),
@@ -2074,7 +2082,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.RoutingAlgorithmID); err != nil {
 		return nil, err
 	}
-	node.Fields[32] = &Field{
+	node.Fields[33] = &Field{
 		Type:  "string",
 		Name:  "routing_algorithm_id",
 		Value: string(buf),
@@ -2082,7 +2090,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.Description); err != nil {
 		return nil, err
 	}
-	node.Fields[33] = &Field{
+	node.Fields[34] = &Field{
 		Type:  "string",
 		Name:  "description",
 		Value: string(buf),
@@ -2090,7 +2098,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ReturnURL); err != nil {
 		return nil, err
 	}
-	node.Fields[34] = &Field{
+	node.Fields[35] = &Field{
 		Type:  "string",
 		Name:  "return_url",
 		Value: string(buf),
@@ -2098,7 +2106,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.StatementDescriptor); err != nil {
 		return nil, err
 	}
-	node.Fields[35] = &Field{
+	node.Fields[36] = &Field{
 		Type:  "string",
 		Name:  "statement_descriptor",
 		Value: string(buf),
@@ -2106,7 +2114,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.StatementDescriptorSuffix); err != nil {
 		return nil, err
 	}
-	node.Fields[36] = &Field{
+	node.Fields[37] = &Field{
 		Type:  "string",
 		Name:  "statement_descriptor_suffix",
 		Value: string(buf),
@@ -2114,7 +2122,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.AllowedPaymentMethodTypes); err != nil {
 		return nil, err
 	}
-	node.Fields[37] = &Field{
+	node.Fields[38] = &Field{
 		Type:  "[]string",
 		Name:  "allowed_payment_method_types",
 		Value: string(buf),
@@ -2122,7 +2130,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.Metadata); err != nil {
 		return nil, err
 	}
-	node.Fields[38] = &Field{
+	node.Fields[39] = &Field{
 		Type:  "map[string]interface {}",
 		Name:  "metadata",
 		Value: string(buf),
@@ -2130,7 +2138,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ConnectorMetadata); err != nil {
 		return nil, err
 	}
-	node.Fields[39] = &Field{
+	node.Fields[40] = &Field{
 		Type:  "map[string]interface {}",
 		Name:  "connector_metadata",
 		Value: string(buf),
@@ -2138,7 +2146,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.FeatureMetadata); err != nil {
 		return nil, err
 	}
-	node.Fields[40] = &Field{
+	node.Fields[41] = &Field{
 		Type:  "map[string]interface {}",
 		Name:  "feature_metadata",
 		Value: string(buf),
@@ -2146,7 +2154,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.PaymentLinkConfig); err != nil {
 		return nil, err
 	}
-	node.Fields[41] = &Field{
+	node.Fields[42] = &Field{
 		Type:  "map[string]interface {}",
 		Name:  "payment_link_config",
 		Value: string(buf),
@@ -2154,7 +2162,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.FrmMetadata); err != nil {
 		return nil, err
 	}
-	node.Fields[42] = &Field{
+	node.Fields[43] = &Field{
 		Type:  "map[string]interface {}",
 		Name:  "frm_metadata",
 		Value: string(buf),
@@ -2162,7 +2170,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.EnablePartialAuthorization); err != nil {
 		return nil, err
 	}
-	node.Fields[43] = &Field{
+	node.Fields[44] = &Field{
 		Type:  "bool",
 		Name:  "enable_partial_authorization",
 		Value: string(buf),
@@ -2170,7 +2178,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.RequestExtendedAuthorization); err != nil {
 		return nil, err
 	}
-	node.Fields[44] = &Field{
+	node.Fields[45] = &Field{
 		Type:  "bool",
 		Name:  "request_extended_authorization",
 		Value: string(buf),
@@ -2178,7 +2186,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.EnableOvercapture); err != nil {
 		return nil, err
 	}
-	node.Fields[45] = &Field{
+	node.Fields[46] = &Field{
 		Type:  "bool",
 		Name:  "enable_overcapture",
 		Value: string(buf),
@@ -2186,7 +2194,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.Force3dsChallenge); err != nil {
 		return nil, err
 	}
-	node.Fields[46] = &Field{
+	node.Fields[47] = &Field{
 		Type:  "bool",
 		Name:  "force_3ds_challenge",
 		Value: string(buf),
@@ -2194,7 +2202,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.IsIframeRedirectionEnabled); err != nil {
 		return nil, err
 	}
-	node.Fields[47] = &Field{
+	node.Fields[48] = &Field{
 		Type:  "bool",
 		Name:  "is_iframe_redirection_enabled",
 		Value: string(buf),
@@ -2202,7 +2210,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.BusinessCountry); err != nil {
 		return nil, err
 	}
-	node.Fields[48] = &Field{
+	node.Fields[49] = &Field{
 		Type:  "string",
 		Name:  "business_country",
 		Value: string(buf),
@@ -2210,7 +2218,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.BusinessLabel); err != nil {
 		return nil, err
 	}
-	node.Fields[49] = &Field{
+	node.Fields[50] = &Field{
 		Type:  "string",
 		Name:  "business_label",
 		Value: string(buf),
@@ -2218,7 +2226,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.BusinessSubLabel); err != nil {
 		return nil, err
 	}
-	node.Fields[50] = &Field{
+	node.Fields[51] = &Field{
 		Type:  "string",
 		Name:  "business_sub_label",
 		Value: string(buf),
@@ -2226,7 +2234,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ActiveAttemptID); err != nil {
 		return nil, err
 	}
-	node.Fields[51] = &Field{
+	node.Fields[52] = &Field{
 		Type:  "string",
 		Name:  "active_attempt_id",
 		Value: string(buf),
@@ -2234,7 +2242,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.AttemptCount); err != nil {
 		return nil, err
 	}
-	node.Fields[52] = &Field{
+	node.Fields[53] = &Field{
 		Type:  "int",
 		Name:  "attempt_count",
 		Value: string(buf),
@@ -2242,7 +2250,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.MandateID); err != nil {
 		return nil, err
 	}
-	node.Fields[53] = &Field{
+	node.Fields[54] = &Field{
 		Type:  "string",
 		Name:  "mandate_id",
 		Value: string(buf),
@@ -2250,7 +2258,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.MandateData); err != nil {
 		return nil, err
 	}
-	node.Fields[54] = &Field{
+	node.Fields[55] = &Field{
 		Type:  "map[string]interface {}",
 		Name:  "mandate_data",
 		Value: string(buf),
@@ -2258,7 +2266,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.CancellationReason); err != nil {
 		return nil, err
 	}
-	node.Fields[55] = &Field{
+	node.Fields[56] = &Field{
 		Type:  "string",
 		Name:  "cancellation_reason",
 		Value: string(buf),
@@ -2266,7 +2274,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.AuthorizationCount); err != nil {
 		return nil, err
 	}
-	node.Fields[56] = &Field{
+	node.Fields[57] = &Field{
 		Type:  "int",
 		Name:  "authorization_count",
 		Value: string(buf),
@@ -2274,7 +2282,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.Connector); err != nil {
 		return nil, err
 	}
-	node.Fields[57] = &Field{
+	node.Fields[58] = &Field{
 		Type:  "string",
 		Name:  "connector",
 		Value: string(buf),
@@ -2282,7 +2290,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.MerchantConnectorID); err != nil {
 		return nil, err
 	}
-	node.Fields[58] = &Field{
+	node.Fields[59] = &Field{
 		Type:  "string",
 		Name:  "merchant_connector_id",
 		Value: string(buf),
@@ -2290,7 +2298,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.PaymentMethod); err != nil {
 		return nil, err
 	}
-	node.Fields[59] = &Field{
+	node.Fields[60] = &Field{
 		Type:  "string",
 		Name:  "payment_method",
 		Value: string(buf),
@@ -2298,7 +2306,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.PaymentMethodType); err != nil {
 		return nil, err
 	}
-	node.Fields[60] = &Field{
+	node.Fields[61] = &Field{
 		Type:  "string",
 		Name:  "payment_method_type",
 		Value: string(buf),
@@ -2306,7 +2314,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.CardNetwork); err != nil {
 		return nil, err
 	}
-	node.Fields[61] = &Field{
+	node.Fields[62] = &Field{
 		Type:  "string",
 		Name:  "card_network",
 		Value: string(buf),

@@ -9507,6 +9507,18 @@ type PaymentIntentWhereInput struct {
 	AmountCapturableLT    *int64  `json:"amountCapturableLT,omitempty"`
 	AmountCapturableLTE   *int64  `json:"amountCapturableLTE,omitempty"`
 
+	// "amount_to_capture" field predicates.
+	AmountToCapture       *int64  `json:"amountToCapture,omitempty"`
+	AmountToCaptureNEQ    *int64  `json:"amountToCaptureNEQ,omitempty"`
+	AmountToCaptureIn     []int64 `json:"amountToCaptureIn,omitempty"`
+	AmountToCaptureNotIn  []int64 `json:"amountToCaptureNotIn,omitempty"`
+	AmountToCaptureGT     *int64  `json:"amountToCaptureGT,omitempty"`
+	AmountToCaptureGTE    *int64  `json:"amountToCaptureGTE,omitempty"`
+	AmountToCaptureLT     *int64  `json:"amountToCaptureLT,omitempty"`
+	AmountToCaptureLTE    *int64  `json:"amountToCaptureLTE,omitempty"`
+	AmountToCaptureIsNil  bool    `json:"amountToCaptureIsNil,omitempty"`
+	AmountToCaptureNotNil bool    `json:"amountToCaptureNotNil,omitempty"`
+
 	// "shipping_cost" field predicates.
 	ShippingCost       *int64  `json:"shippingCost,omitempty"`
 	ShippingCostNEQ    *int64  `json:"shippingCostNEQ,omitempty"`
@@ -10430,6 +10442,36 @@ func (i *PaymentIntentWhereInput) P() (predicate.PaymentIntent, error) {
 	}
 	if i.AmountCapturableLTE != nil {
 		predicates = append(predicates, paymentintent.AmountCapturableLTE(*i.AmountCapturableLTE))
+	}
+	if i.AmountToCapture != nil {
+		predicates = append(predicates, paymentintent.AmountToCaptureEQ(*i.AmountToCapture))
+	}
+	if i.AmountToCaptureNEQ != nil {
+		predicates = append(predicates, paymentintent.AmountToCaptureNEQ(*i.AmountToCaptureNEQ))
+	}
+	if len(i.AmountToCaptureIn) > 0 {
+		predicates = append(predicates, paymentintent.AmountToCaptureIn(i.AmountToCaptureIn...))
+	}
+	if len(i.AmountToCaptureNotIn) > 0 {
+		predicates = append(predicates, paymentintent.AmountToCaptureNotIn(i.AmountToCaptureNotIn...))
+	}
+	if i.AmountToCaptureGT != nil {
+		predicates = append(predicates, paymentintent.AmountToCaptureGT(*i.AmountToCaptureGT))
+	}
+	if i.AmountToCaptureGTE != nil {
+		predicates = append(predicates, paymentintent.AmountToCaptureGTE(*i.AmountToCaptureGTE))
+	}
+	if i.AmountToCaptureLT != nil {
+		predicates = append(predicates, paymentintent.AmountToCaptureLT(*i.AmountToCaptureLT))
+	}
+	if i.AmountToCaptureLTE != nil {
+		predicates = append(predicates, paymentintent.AmountToCaptureLTE(*i.AmountToCaptureLTE))
+	}
+	if i.AmountToCaptureIsNil {
+		predicates = append(predicates, paymentintent.AmountToCaptureIsNil())
+	}
+	if i.AmountToCaptureNotNil {
+		predicates = append(predicates, paymentintent.AmountToCaptureNotNil())
 	}
 	if i.ShippingCost != nil {
 		predicates = append(predicates, paymentintent.ShippingCostEQ(*i.ShippingCost))

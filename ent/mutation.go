@@ -17397,6 +17397,8 @@ type PaymentIntentMutation struct {
 	addamount_captured                       *int64
 	amount_capturable                        *int64
 	addamount_capturable                     *int64
+	amount_to_capture                        *int64
+	addamount_to_capture                     *int64
 	shipping_cost                            *int64
 	addshipping_cost                         *int64
 	order_tax_amount                         *int64
@@ -18012,6 +18014,76 @@ func (m *PaymentIntentMutation) AddedAmountCapturable() (r int64, exists bool) {
 func (m *PaymentIntentMutation) ResetAmountCapturable() {
 	m.amount_capturable = nil
 	m.addamount_capturable = nil
+}
+
+// SetAmountToCapture sets the "amount_to_capture" field.
+func (m *PaymentIntentMutation) SetAmountToCapture(i int64) {
+	m.amount_to_capture = &i
+	m.addamount_to_capture = nil
+}
+
+// AmountToCapture returns the value of the "amount_to_capture" field in the mutation.
+func (m *PaymentIntentMutation) AmountToCapture() (r int64, exists bool) {
+	v := m.amount_to_capture
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmountToCapture returns the old "amount_to_capture" field's value of the PaymentIntent entity.
+// If the PaymentIntent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentIntentMutation) OldAmountToCapture(ctx context.Context) (v *int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmountToCapture is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmountToCapture requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmountToCapture: %w", err)
+	}
+	return oldValue.AmountToCapture, nil
+}
+
+// AddAmountToCapture adds i to the "amount_to_capture" field.
+func (m *PaymentIntentMutation) AddAmountToCapture(i int64) {
+	if m.addamount_to_capture != nil {
+		*m.addamount_to_capture += i
+	} else {
+		m.addamount_to_capture = &i
+	}
+}
+
+// AddedAmountToCapture returns the value that was added to the "amount_to_capture" field in this mutation.
+func (m *PaymentIntentMutation) AddedAmountToCapture() (r int64, exists bool) {
+	v := m.addamount_to_capture
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearAmountToCapture clears the value of the "amount_to_capture" field.
+func (m *PaymentIntentMutation) ClearAmountToCapture() {
+	m.amount_to_capture = nil
+	m.addamount_to_capture = nil
+	m.clearedFields[paymentintent.FieldAmountToCapture] = struct{}{}
+}
+
+// AmountToCaptureCleared returns if the "amount_to_capture" field was cleared in this mutation.
+func (m *PaymentIntentMutation) AmountToCaptureCleared() bool {
+	_, ok := m.clearedFields[paymentintent.FieldAmountToCapture]
+	return ok
+}
+
+// ResetAmountToCapture resets all changes to the "amount_to_capture" field.
+func (m *PaymentIntentMutation) ResetAmountToCapture() {
+	m.amount_to_capture = nil
+	m.addamount_to_capture = nil
+	delete(m.clearedFields, paymentintent.FieldAmountToCapture)
 }
 
 // SetShippingCost sets the "shipping_cost" field.
@@ -21256,7 +21328,7 @@ func (m *PaymentIntentMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PaymentIntentMutation) Fields() []string {
-	fields := make([]string, 0, 68)
+	fields := make([]string, 0, 69)
 	if m.merchant_id != nil {
 		fields = append(fields, paymentintent.FieldMerchantID)
 	}
@@ -21286,6 +21358,9 @@ func (m *PaymentIntentMutation) Fields() []string {
 	}
 	if m.amount_capturable != nil {
 		fields = append(fields, paymentintent.FieldAmountCapturable)
+	}
+	if m.amount_to_capture != nil {
+		fields = append(fields, paymentintent.FieldAmountToCapture)
 	}
 	if m.shipping_cost != nil {
 		fields = append(fields, paymentintent.FieldShippingCost)
@@ -21489,6 +21564,8 @@ func (m *PaymentIntentMutation) Field(name string) (ent.Value, bool) {
 		return m.AmountCaptured()
 	case paymentintent.FieldAmountCapturable:
 		return m.AmountCapturable()
+	case paymentintent.FieldAmountToCapture:
+		return m.AmountToCapture()
 	case paymentintent.FieldShippingCost:
 		return m.ShippingCost()
 	case paymentintent.FieldOrderTaxAmount:
@@ -21634,6 +21711,8 @@ func (m *PaymentIntentMutation) OldField(ctx context.Context, name string) (ent.
 		return m.OldAmountCaptured(ctx)
 	case paymentintent.FieldAmountCapturable:
 		return m.OldAmountCapturable(ctx)
+	case paymentintent.FieldAmountToCapture:
+		return m.OldAmountToCapture(ctx)
 	case paymentintent.FieldShippingCost:
 		return m.OldShippingCost(ctx)
 	case paymentintent.FieldOrderTaxAmount:
@@ -21828,6 +21907,13 @@ func (m *PaymentIntentMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetAmountCapturable(v)
+		return nil
+	case paymentintent.FieldAmountToCapture:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmountToCapture(v)
 		return nil
 	case paymentintent.FieldShippingCost:
 		v, ok := value.(int64)
@@ -22252,6 +22338,9 @@ func (m *PaymentIntentMutation) AddedFields() []string {
 	if m.addamount_capturable != nil {
 		fields = append(fields, paymentintent.FieldAmountCapturable)
 	}
+	if m.addamount_to_capture != nil {
+		fields = append(fields, paymentintent.FieldAmountToCapture)
+	}
 	if m.addshipping_cost != nil {
 		fields = append(fields, paymentintent.FieldShippingCost)
 	}
@@ -22290,6 +22379,8 @@ func (m *PaymentIntentMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedAmountCaptured()
 	case paymentintent.FieldAmountCapturable:
 		return m.AddedAmountCapturable()
+	case paymentintent.FieldAmountToCapture:
+		return m.AddedAmountToCapture()
 	case paymentintent.FieldShippingCost:
 		return m.AddedShippingCost()
 	case paymentintent.FieldOrderTaxAmount:
@@ -22335,6 +22426,13 @@ func (m *PaymentIntentMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddAmountCapturable(v)
+		return nil
+	case paymentintent.FieldAmountToCapture:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmountToCapture(v)
 		return nil
 	case paymentintent.FieldShippingCost:
 		v, ok := value.(int64)
@@ -22400,6 +22498,9 @@ func (m *PaymentIntentMutation) AddField(name string, value ent.Value) error {
 // mutation.
 func (m *PaymentIntentMutation) ClearedFields() []string {
 	var fields []string
+	if m.FieldCleared(paymentintent.FieldAmountToCapture) {
+		fields = append(fields, paymentintent.FieldAmountToCapture)
+	}
 	if m.FieldCleared(paymentintent.FieldShippingCost) {
 		fields = append(fields, paymentintent.FieldShippingCost)
 	}
@@ -22546,6 +22647,9 @@ func (m *PaymentIntentMutation) FieldCleared(name string) bool {
 // error if the field is not defined in the schema.
 func (m *PaymentIntentMutation) ClearField(name string) error {
 	switch name {
+	case paymentintent.FieldAmountToCapture:
+		m.ClearAmountToCapture()
+		return nil
 	case paymentintent.FieldShippingCost:
 		m.ClearShippingCost()
 		return nil
@@ -22715,6 +22819,9 @@ func (m *PaymentIntentMutation) ResetField(name string) error {
 		return nil
 	case paymentintent.FieldAmountCapturable:
 		m.ResetAmountCapturable()
+		return nil
+	case paymentintent.FieldAmountToCapture:
+		m.ResetAmountToCapture()
 		return nil
 	case paymentintent.FieldShippingCost:
 		m.ResetShippingCost()

@@ -40,6 +40,8 @@ type PaymentIntent struct {
 	AmountCaptured int64 `json:"amount_captured,omitempty"`
 	// AmountCapturable holds the value of the "amount_capturable" field.
 	AmountCapturable int64 `json:"amount_capturable,omitempty"`
+	// AmountToCapture holds the value of the "amount_to_capture" field.
+	AmountToCapture *int64 `json:"amount_to_capture,omitempty"`
 	// ShippingCost holds the value of the "shipping_cost" field.
 	ShippingCost *int64 `json:"shipping_cost,omitempty"`
 	// OrderTaxAmount holds the value of the "order_tax_amount" field.
@@ -266,7 +268,7 @@ func (*PaymentIntent) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case paymentintent.FieldOffSession, paymentintent.FieldEnablePartialAuthorization, paymentintent.FieldRequestExtendedAuthorization, paymentintent.FieldEnableOvercapture, paymentintent.FieldForce3dsChallenge, paymentintent.FieldIsIframeRedirectionEnabled:
 			values[i] = new(sql.NullBool)
-		case paymentintent.FieldAmount, paymentintent.FieldAmountCaptured, paymentintent.FieldAmountCapturable, paymentintent.FieldShippingCost, paymentintent.FieldOrderTaxAmount, paymentintent.FieldSurchargeAmount, paymentintent.FieldTaxOnSurcharge, paymentintent.FieldSessionExpiry, paymentintent.FieldAttemptCount, paymentintent.FieldAuthorizationCount, paymentintent.FieldVersion:
+		case paymentintent.FieldAmount, paymentintent.FieldAmountCaptured, paymentintent.FieldAmountCapturable, paymentintent.FieldAmountToCapture, paymentintent.FieldShippingCost, paymentintent.FieldOrderTaxAmount, paymentintent.FieldSurchargeAmount, paymentintent.FieldTaxOnSurcharge, paymentintent.FieldSessionExpiry, paymentintent.FieldAttemptCount, paymentintent.FieldAuthorizationCount, paymentintent.FieldVersion:
 			values[i] = new(sql.NullInt64)
 		case paymentintent.FieldID, paymentintent.FieldMerchantID, paymentintent.FieldPaymentID, paymentintent.FieldProfileID, paymentintent.FieldStatus, paymentintent.FieldCurrency, paymentintent.FieldExternalTaxCalculation, paymentintent.FieldSurchargeCalculation, paymentintent.FieldCaptureMethod, paymentintent.FieldAuthenticationType, paymentintent.FieldCustomerID, paymentintent.FieldCustomerPresent, paymentintent.FieldSetupFutureUsage, paymentintent.FieldApplyMitExemption, paymentintent.FieldPaymentLinkEnabled, paymentintent.FieldRequestIncrementalAuthorization, paymentintent.FieldSplitTxnsEnabled, paymentintent.FieldRequestExternalThreeDsAuthentication, paymentintent.FieldPaymentType, paymentintent.FieldClientSecret, paymentintent.FieldMerchantReferenceID, paymentintent.FieldMerchantOrderReferenceID, paymentintent.FieldRoutingAlgorithmID, paymentintent.FieldDescription, paymentintent.FieldReturnURL, paymentintent.FieldStatementDescriptor, paymentintent.FieldStatementDescriptorSuffix, paymentintent.FieldBusinessCountry, paymentintent.FieldBusinessLabel, paymentintent.FieldBusinessSubLabel, paymentintent.FieldActiveAttemptID, paymentintent.FieldMandateID, paymentintent.FieldCancellationReason, paymentintent.FieldConnector, paymentintent.FieldMerchantConnectorID, paymentintent.FieldPaymentMethod, paymentintent.FieldPaymentMethodType, paymentintent.FieldCardNetwork:
 			values[i] = new(sql.NullString)
@@ -352,6 +354,13 @@ func (_m *PaymentIntent) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field amount_capturable", values[i])
 			} else if value.Valid {
 				_m.AmountCapturable = value.Int64
+			}
+		case paymentintent.FieldAmountToCapture:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field amount_to_capture", values[i])
+			} else if value.Valid {
+				_m.AmountToCapture = new(int64)
+				*_m.AmountToCapture = value.Int64
 			}
 		case paymentintent.FieldShippingCost:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -855,6 +864,11 @@ func (_m *PaymentIntent) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("amount_capturable=")
 	builder.WriteString(fmt.Sprintf("%v", _m.AmountCapturable))
+	builder.WriteString(", ")
+	if v := _m.AmountToCapture; v != nil {
+		builder.WriteString("amount_to_capture=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	if v := _m.ShippingCost; v != nil {
 		builder.WriteString("shipping_cost=")

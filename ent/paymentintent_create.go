@@ -131,6 +131,20 @@ func (_c *PaymentIntentCreate) SetNillableAmountCapturable(v *int64) *PaymentInt
 	return _c
 }
 
+// SetAmountToCapture sets the "amount_to_capture" field.
+func (_c *PaymentIntentCreate) SetAmountToCapture(v int64) *PaymentIntentCreate {
+	_c.mutation.SetAmountToCapture(v)
+	return _c
+}
+
+// SetNillableAmountToCapture sets the "amount_to_capture" field if the given value is not nil.
+func (_c *PaymentIntentCreate) SetNillableAmountToCapture(v *int64) *PaymentIntentCreate {
+	if v != nil {
+		_c.SetAmountToCapture(*v)
+	}
+	return _c
+}
+
 // SetShippingCost sets the "shipping_cost" field.
 func (_c *PaymentIntentCreate) SetShippingCost(v int64) *PaymentIntentCreate {
 	_c.mutation.SetShippingCost(v)
@@ -1422,6 +1436,10 @@ func (_c *PaymentIntentCreate) createSpec() (*PaymentIntent, *sqlgraph.CreateSpe
 		_spec.SetField(paymentintent.FieldAmountCapturable, field.TypeInt64, value)
 		_node.AmountCapturable = value
 	}
+	if value, ok := _c.mutation.AmountToCapture(); ok {
+		_spec.SetField(paymentintent.FieldAmountToCapture, field.TypeInt64, value)
+		_node.AmountToCapture = &value
+	}
 	if value, ok := _c.mutation.ShippingCost(); ok {
 		_spec.SetField(paymentintent.FieldShippingCost, field.TypeInt64, value)
 		_node.ShippingCost = &value
@@ -1914,6 +1932,30 @@ func (u *PaymentIntentUpsert) UpdateAmountCapturable() *PaymentIntentUpsert {
 // AddAmountCapturable adds v to the "amount_capturable" field.
 func (u *PaymentIntentUpsert) AddAmountCapturable(v int64) *PaymentIntentUpsert {
 	u.Add(paymentintent.FieldAmountCapturable, v)
+	return u
+}
+
+// SetAmountToCapture sets the "amount_to_capture" field.
+func (u *PaymentIntentUpsert) SetAmountToCapture(v int64) *PaymentIntentUpsert {
+	u.Set(paymentintent.FieldAmountToCapture, v)
+	return u
+}
+
+// UpdateAmountToCapture sets the "amount_to_capture" field to the value that was provided on create.
+func (u *PaymentIntentUpsert) UpdateAmountToCapture() *PaymentIntentUpsert {
+	u.SetExcluded(paymentintent.FieldAmountToCapture)
+	return u
+}
+
+// AddAmountToCapture adds v to the "amount_to_capture" field.
+func (u *PaymentIntentUpsert) AddAmountToCapture(v int64) *PaymentIntentUpsert {
+	u.Add(paymentintent.FieldAmountToCapture, v)
+	return u
+}
+
+// ClearAmountToCapture clears the value of the "amount_to_capture" field.
+func (u *PaymentIntentUpsert) ClearAmountToCapture() *PaymentIntentUpsert {
+	u.SetNull(paymentintent.FieldAmountToCapture)
 	return u
 }
 
@@ -3098,6 +3140,34 @@ func (u *PaymentIntentUpsertOne) AddAmountCapturable(v int64) *PaymentIntentUpse
 func (u *PaymentIntentUpsertOne) UpdateAmountCapturable() *PaymentIntentUpsertOne {
 	return u.Update(func(s *PaymentIntentUpsert) {
 		s.UpdateAmountCapturable()
+	})
+}
+
+// SetAmountToCapture sets the "amount_to_capture" field.
+func (u *PaymentIntentUpsertOne) SetAmountToCapture(v int64) *PaymentIntentUpsertOne {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.SetAmountToCapture(v)
+	})
+}
+
+// AddAmountToCapture adds v to the "amount_to_capture" field.
+func (u *PaymentIntentUpsertOne) AddAmountToCapture(v int64) *PaymentIntentUpsertOne {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.AddAmountToCapture(v)
+	})
+}
+
+// UpdateAmountToCapture sets the "amount_to_capture" field to the value that was provided on create.
+func (u *PaymentIntentUpsertOne) UpdateAmountToCapture() *PaymentIntentUpsertOne {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.UpdateAmountToCapture()
+	})
+}
+
+// ClearAmountToCapture clears the value of the "amount_to_capture" field.
+func (u *PaymentIntentUpsertOne) ClearAmountToCapture() *PaymentIntentUpsertOne {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.ClearAmountToCapture()
 	})
 }
 
@@ -4617,6 +4687,34 @@ func (u *PaymentIntentUpsertBulk) AddAmountCapturable(v int64) *PaymentIntentUps
 func (u *PaymentIntentUpsertBulk) UpdateAmountCapturable() *PaymentIntentUpsertBulk {
 	return u.Update(func(s *PaymentIntentUpsert) {
 		s.UpdateAmountCapturable()
+	})
+}
+
+// SetAmountToCapture sets the "amount_to_capture" field.
+func (u *PaymentIntentUpsertBulk) SetAmountToCapture(v int64) *PaymentIntentUpsertBulk {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.SetAmountToCapture(v)
+	})
+}
+
+// AddAmountToCapture adds v to the "amount_to_capture" field.
+func (u *PaymentIntentUpsertBulk) AddAmountToCapture(v int64) *PaymentIntentUpsertBulk {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.AddAmountToCapture(v)
+	})
+}
+
+// UpdateAmountToCapture sets the "amount_to_capture" field to the value that was provided on create.
+func (u *PaymentIntentUpsertBulk) UpdateAmountToCapture() *PaymentIntentUpsertBulk {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.UpdateAmountToCapture()
+	})
+}
+
+// ClearAmountToCapture clears the value of the "amount_to_capture" field.
+func (u *PaymentIntentUpsertBulk) ClearAmountToCapture() *PaymentIntentUpsertBulk {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.ClearAmountToCapture()
 	})
 }
 

@@ -148,6 +148,33 @@ func (_u *PaymentIntentUpdate) AddAmountCapturable(v int64) *PaymentIntentUpdate
 	return _u
 }
 
+// SetAmountToCapture sets the "amount_to_capture" field.
+func (_u *PaymentIntentUpdate) SetAmountToCapture(v int64) *PaymentIntentUpdate {
+	_u.mutation.ResetAmountToCapture()
+	_u.mutation.SetAmountToCapture(v)
+	return _u
+}
+
+// SetNillableAmountToCapture sets the "amount_to_capture" field if the given value is not nil.
+func (_u *PaymentIntentUpdate) SetNillableAmountToCapture(v *int64) *PaymentIntentUpdate {
+	if v != nil {
+		_u.SetAmountToCapture(*v)
+	}
+	return _u
+}
+
+// AddAmountToCapture adds value to the "amount_to_capture" field.
+func (_u *PaymentIntentUpdate) AddAmountToCapture(v int64) *PaymentIntentUpdate {
+	_u.mutation.AddAmountToCapture(v)
+	return _u
+}
+
+// ClearAmountToCapture clears the value of the "amount_to_capture" field.
+func (_u *PaymentIntentUpdate) ClearAmountToCapture() *PaymentIntentUpdate {
+	_u.mutation.ClearAmountToCapture()
+	return _u
+}
+
 // SetShippingCost sets the "shipping_cost" field.
 func (_u *PaymentIntentUpdate) SetShippingCost(v int64) *PaymentIntentUpdate {
 	_u.mutation.ResetShippingCost()
@@ -1713,6 +1740,15 @@ func (_u *PaymentIntentUpdate) sqlSave(ctx context.Context) (_node int, err erro
 	if value, ok := _u.mutation.AddedAmountCapturable(); ok {
 		_spec.AddField(paymentintent.FieldAmountCapturable, field.TypeInt64, value)
 	}
+	if value, ok := _u.mutation.AmountToCapture(); ok {
+		_spec.SetField(paymentintent.FieldAmountToCapture, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedAmountToCapture(); ok {
+		_spec.AddField(paymentintent.FieldAmountToCapture, field.TypeInt64, value)
+	}
+	if _u.mutation.AmountToCaptureCleared() {
+		_spec.ClearField(paymentintent.FieldAmountToCapture, field.TypeInt64)
+	}
 	if value, ok := _u.mutation.ShippingCost(); ok {
 		_spec.SetField(paymentintent.FieldShippingCost, field.TypeInt64, value)
 	}
@@ -2474,6 +2510,33 @@ func (_u *PaymentIntentUpdateOne) SetNillableAmountCapturable(v *int64) *Payment
 // AddAmountCapturable adds value to the "amount_capturable" field.
 func (_u *PaymentIntentUpdateOne) AddAmountCapturable(v int64) *PaymentIntentUpdateOne {
 	_u.mutation.AddAmountCapturable(v)
+	return _u
+}
+
+// SetAmountToCapture sets the "amount_to_capture" field.
+func (_u *PaymentIntentUpdateOne) SetAmountToCapture(v int64) *PaymentIntentUpdateOne {
+	_u.mutation.ResetAmountToCapture()
+	_u.mutation.SetAmountToCapture(v)
+	return _u
+}
+
+// SetNillableAmountToCapture sets the "amount_to_capture" field if the given value is not nil.
+func (_u *PaymentIntentUpdateOne) SetNillableAmountToCapture(v *int64) *PaymentIntentUpdateOne {
+	if v != nil {
+		_u.SetAmountToCapture(*v)
+	}
+	return _u
+}
+
+// AddAmountToCapture adds value to the "amount_to_capture" field.
+func (_u *PaymentIntentUpdateOne) AddAmountToCapture(v int64) *PaymentIntentUpdateOne {
+	_u.mutation.AddAmountToCapture(v)
+	return _u
+}
+
+// ClearAmountToCapture clears the value of the "amount_to_capture" field.
+func (_u *PaymentIntentUpdateOne) ClearAmountToCapture() *PaymentIntentUpdateOne {
+	_u.mutation.ClearAmountToCapture()
 	return _u
 }
 
@@ -4071,6 +4134,15 @@ func (_u *PaymentIntentUpdateOne) sqlSave(ctx context.Context) (_node *PaymentIn
 	}
 	if value, ok := _u.mutation.AddedAmountCapturable(); ok {
 		_spec.AddField(paymentintent.FieldAmountCapturable, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AmountToCapture(); ok {
+		_spec.SetField(paymentintent.FieldAmountToCapture, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedAmountToCapture(); ok {
+		_spec.AddField(paymentintent.FieldAmountToCapture, field.TypeInt64, value)
+	}
+	if _u.mutation.AmountToCaptureCleared() {
+		_spec.ClearField(paymentintent.FieldAmountToCapture, field.TypeInt64)
 	}
 	if value, ok := _u.mutation.ShippingCost(); ok {
 		_spec.SetField(paymentintent.FieldShippingCost, field.TypeInt64, value)

@@ -51,6 +51,9 @@ func (s *Service) CapturePayment(ctx context.Context, paymentID string, in Captu
 			return invalid(400, "IR_14", "This Payment could not be captured: it is being cancelled")
 		}
 		amount := pi.AmountCapturable
+		if in.sequential && pi.AmountToCapture != nil && *pi.AmountToCapture < amount {
+			amount = *pi.AmountToCapture // sequential_automatic takes what the payment asked for
+		}
 		if in.AmountToCapture != nil {
 			amount = *in.AmountToCapture
 		}

@@ -130,6 +130,13 @@ func (s *Service) ConfirmPayment(ctx context.Context, paymentID string, in Confi
 	return s.GetPayment(ctx, paymentID)
 }
 
+func deref64(v *int64) int64 {
+	if v == nil {
+		return 0
+	}
+	return *v
+}
+
 func nonEmpty(s string) *string {
 	if s == "" {
 		return nil
@@ -207,6 +214,7 @@ func (s *Service) newAttempt(ctx context.Context, tx *ent.Tx, pi *ent.PaymentInt
 		SetPaymentMethod(m.Type).
 		SetNillablePaymentMethodType(nonEmpty(m.Subtype)).
 		SetNillableOrderTaxAmount(pi.OrderTaxAmount).
+		SetNillableAmountToCapture(pi.AmountToCapture).
 		SetNillableSurchargeAmount(pi.SurchargeAmount)
 	if pi.AuthenticationType != nil {
 		create.SetAuthenticationType(paymentattempt.AuthenticationType(*pi.AuthenticationType))
@@ -293,6 +301,7 @@ func (s *Service) authorize(ctx context.Context, pi *ent.PaymentIntent, att *ent
 	req := &connector.AuthorizeRequest{
 		Account:            acct,
 		Amount:             att.NetAmount,
+		AmountToCapture:    deref64(att.AmountToCapture),
 		Currency:           string(pi.Currency),
 		CaptureMethod:      capMethod,
 		OffSession:         pi.OffSession != nil && *pi.OffSession,

@@ -193,6 +193,9 @@ func (s *Service) applyFields(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIn
 	if f.SurchargeCalculation != nil {
 		upd.SetSurchargeCalculation(paymentintent.SurchargeCalculation(*f.SurchargeCalculation))
 	}
+	if f.AmountToCapture != nil {
+		upd.SetAmountToCapture(*f.AmountToCapture)
+	}
 	if f.MerchantReferenceID != nil {
 		taken, err := tx.PaymentIntent.Query().Where(
 			paymentintent.MerchantReferenceID(*f.MerchantReferenceID), paymentintent.IDNEQ(pi.ID)).Exist(ctx)
@@ -390,6 +393,9 @@ func (s *Service) UpdatePayment(ctx context.Context, paymentID string, p Payment
 		}
 		if err := p.validate(amount, ptype); err != nil {
 			return err
+		}
+		if p.AmountToCapture == nil && cur.AmountToCapture != nil && *cur.AmountToCapture > amount {
+			return ErrInvalidValue("amount_to_capture", "the payment's amount_to_capture (%d) exceeds the new amount (%d): send a new amount_to_capture with it", *cur.AmountToCapture, amount)
 		}
 		upd := cur.Update()
 		if p.Amount != nil {

@@ -55,6 +55,13 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 			return dbErrorOrNil(err, "payment attempt")
 		}
 		status := attemptStatusOf(res)
+		// An automatic capture of part of the amount (amount_to_capture):
+		// the rest of the authorization is released.
+		captured := att.NetAmount
+		if status == paymentattempt.StatusCharged && res.AmountCaptured > 0 && res.AmountCaptured < att.NetAmount {
+			captured = res.AmountCaptured
+			status = paymentattempt.StatusPartialCharged
+		}
 		upd := att.Update().
 			SetStatus(status).
 			SetNillableConnectorTransactionID(nonEmpty(res.ConnectorTransactionID)).
@@ -103,11 +110,11 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 			piUpd.SetStatus(paymentintent.StatusProcessing)
 		}
 		switch status {
-		case paymentattempt.StatusCharged:
-			if err := s.recordAutomaticCapture(ctx, tx, pi, att); err != nil {
+		case paymentattempt.StatusCharged, paymentattempt.StatusPartialCharged:
+			if err := s.recordAutomaticCapture(ctx, tx, pi, att, captured); err != nil {
 				return err
 			}
-			piUpd.SetAmountCaptured(att.NetAmount).SetAmountCapturable(0)
+			piUpd.SetAmountCaptured(captured).SetAmountCapturable(0)
 			if res.DisputeAfterSuccess != nil {
 				if err := s.openDispute(ctx, tx, pi, att, res.DisputeAfterSuccess); err != nil {
 					return err
@@ -143,7 +150,7 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 
 // recordAutomaticCapture records the capture a connector made with the
 // authorization, so amount_received always equals the sum of the captures.
-func (s *Service) recordAutomaticCapture(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, att *ent.PaymentAttempt) error {
+func (s *Service) recordAutomaticCapture(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, att *ent.PaymentAttempt, amount int64) error {
 	n, err := tx.Capture.Query().Where(capture.PaymentIntentID(pi.ID)).Count(ctx)
 	if err != nil {
 		return ErrInternal(err)
@@ -152,7 +159,7 @@ func (s *Service) recordAutomaticCapture(ctx context.Context, tx *ent.Tx, pi *en
 		SetPaymentIntentID(pi.ID).
 		SetAuthorizedAttemptID(att.ID).
 		SetStatus(capture.StatusCharged).
-		SetAmount(att.NetAmount).
+		SetAmount(amount).
 		SetCurrency(att.Currency).
 		SetNillableConnector(att.Connector).
 		SetCaptureSequence(n + 1).

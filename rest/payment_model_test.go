@@ -242,8 +242,9 @@ type mState struct {
 
 // payModel is the fixed part of a payment.
 type payModel struct {
-	method string // capture_method
-	net    int64  // net_amount: what confirm authorizes
+	method    string // capture_method
+	net       int64  // net_amount: what confirm authorizes
+	toCapture int64  // amount_to_capture of an automatic payment; 0: all
 }
 
 // mOp is one call of a batch.
@@ -297,6 +298,9 @@ func (m payModel) step(s mState, o mOp, phase int, local int64) mStep {
 			// sequential_automatic captures right after the authorization,
 			// inside the same confirm.
 			n.Status, n.Captured, n.Capturable, n.Captures = "succeeded", m.net, 0, s.Captures+1
+			if m.toCapture > 0 && m.toCapture < m.net { // the rest is released
+				n.Status, n.Captured = "partially_captured", m.toCapture
+			}
 		default:
 			n.Status, n.Capturable = "requires_capture", m.net
 		}
@@ -572,6 +576,10 @@ func (r *modelRun) run() {
 	if r.rng.IntN(4) == 0 { // net_amount ≠ amount: what is authorized includes shipping
 		body["shipping_cost"] = r.rng.Int64N(2_000)
 	}
+	if r.model.method == "automatic" && r.rng.IntN(3) == 0 { // a partial automatic capture
+		r.model.toCapture = 1 + r.rng.Int64N(amount)
+		body["amount_to_capture"] = r.model.toCapture
+	}
 	confirm := r.rng.IntN(4) == 0
 	if confirm {
 		body["confirm"] = true
@@ -590,7 +598,7 @@ func (r *modelRun) run() {
 		r.fatalf("net_amount %d, want %d", r.model.net, want)
 	}
 	r.state = mState{Status: "requires_confirmation"}
-	r.log = append(r.log, fmt.Sprintf("create amount=%d confirm=%v -> %s", amount, confirm, created.str("status")))
+	r.log = append(r.log, fmt.Sprintf("create amount=%d amount_to_capture=%d confirm=%v -> %s", amount, r.model.toCapture, confirm, created.str("status")))
 	if confirm {
 		// The create's own confirm, as a batch of one.
 		r.check(r.state, []mOp{{kind: mConfirm, dupOf: -1}}, []mReply{created}, created)

@@ -532,6 +532,7 @@ var (
 		{Name: "currency", Type: field.TypeEnum, Enums: []string{"AED", "AFN", "ALL", "AMD", "ANG", "AOA", "ARS", "AUD", "AWG", "AZN", "BAM", "BBD", "BDT", "BGN", "BHD", "BIF", "BMD", "BND", "BOB", "BRL", "BSD", "BTN", "BWP", "BYN", "BZD", "CAD", "CDF", "CHF", "CLF", "CLP", "CNY", "COP", "CRC", "CUC", "CUP", "CVE", "CZK", "DJF", "DKK", "DOP", "DZD", "EGP", "ERN", "ETB", "EUR", "FJD", "FKP", "GBP", "GEL", "GHS", "GIP", "GMD", "GNF", "GTQ", "GYD", "HKD", "HNL", "HRK", "HTG", "HUF", "IDR", "ILS", "INR", "IQD", "IRR", "ISK", "JMD", "JOD", "JPY", "KES", "KGS", "KHR", "KMF", "KPW", "KRW", "KWD", "KYD", "KZT", "LAK", "LBP", "LKR", "LRD", "LSL", "LYD", "MAD", "MDL", "MGA", "MKD", "MMK", "MNT", "MOP", "MRU", "MUR", "MVR", "MWK", "MXN", "MYR", "MZN", "NAD", "NGN", "NIO", "NOK", "NPR", "NZD", "OMR", "PAB", "PEN", "PGK", "PHP", "PKR", "PLN", "PYG", "QAR", "RON", "RSD", "RUB", "RWF", "SAR", "SBD", "SCR", "SDG", "SEK", "SGD", "SHP", "SLE", "SLL", "SOS", "SRD", "SSP", "STD", "STN", "SVC", "SYP", "SZL", "THB", "TJS", "TMT", "TND", "TOP", "TRY", "TTD", "TWD", "TZS", "UAH", "UGX", "USD", "UYU", "UZS", "VES", "VND", "VUV", "WST", "XAF", "XCD", "XOF", "XPF", "YER", "ZAR", "ZMW", "ZWL"}},
 		{Name: "amount_captured", Type: field.TypeInt64, Default: 0},
 		{Name: "amount_capturable", Type: field.TypeInt64, Default: 0},
+		{Name: "amount_to_capture", Type: field.TypeInt64, Nullable: true},
 		{Name: "shipping_cost", Type: field.TypeInt64, Nullable: true},
 		{Name: "order_tax_amount", Type: field.TypeInt64, Nullable: true},
 		{Name: "surcharge_amount", Type: field.TypeInt64, Nullable: true},
@@ -599,7 +600,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "payment_intents_customers_payments",
-				Columns:    []*schema.Column{PaymentIntentsColumns[68]},
+				Columns:    []*schema.Column{PaymentIntentsColumns[69]},
 				RefColumns: []*schema.Column{CustomersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -618,12 +619,12 @@ var (
 			{
 				Name:    "paymentintent_merchant_id_merchant_reference_id",
 				Unique:  true,
-				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[32]},
+				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[33]},
 			},
 			{
 				Name:    "paymentintent_merchant_id_customer_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[68], PaymentIntentsColumns[2], PaymentIntentsColumns[0]},
+				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[69], PaymentIntentsColumns[2], PaymentIntentsColumns[0]},
 			},
 			{
 				Name:    "paymentintent_merchant_id_profile_id_created_at_id",

@@ -40,6 +40,8 @@ const (
 	FieldAmountCaptured = "amount_captured"
 	// FieldAmountCapturable holds the string denoting the amount_capturable field in the database.
 	FieldAmountCapturable = "amount_capturable"
+	// FieldAmountToCapture holds the string denoting the amount_to_capture field in the database.
+	FieldAmountToCapture = "amount_to_capture"
 	// FieldShippingCost holds the string denoting the shipping_cost field in the database.
 	FieldShippingCost = "shipping_cost"
 	// FieldOrderTaxAmount holds the string denoting the order_tax_amount field in the database.
@@ -236,6 +238,7 @@ var Columns = []string{
 	FieldCurrency,
 	FieldAmountCaptured,
 	FieldAmountCapturable,
+	FieldAmountToCapture,
 	FieldShippingCost,
 	FieldOrderTaxAmount,
 	FieldSurchargeAmount,
@@ -799,6 +802,11 @@ func ByAmountCaptured(opts ...sql.OrderTermOption) OrderOption {
 // ByAmountCapturable orders the results by the amount_capturable field.
 func ByAmountCapturable(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldAmountCapturable, opts...).ToFunc()
+}
+
+// ByAmountToCapture orders the results by the amount_to_capture field.
+func ByAmountToCapture(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldAmountToCapture, opts...).ToFunc()
 }
 
 // ByShippingCost orders the results by the shipping_cost field.

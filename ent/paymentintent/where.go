@@ -106,6 +106,11 @@ func AmountCapturable(v int64) predicate.PaymentIntent {
 	return predicate.PaymentIntent(sql.FieldEQ(FieldAmountCapturable, v))
 }
 
+// AmountToCapture applies equality check predicate on the "amount_to_capture" field. It's identical to AmountToCaptureEQ.
+func AmountToCapture(v int64) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldEQ(FieldAmountToCapture, v))
+}
+
 // ShippingCost applies equality check predicate on the "shipping_cost" field. It's identical to ShippingCostEQ.
 func ShippingCost(v int64) predicate.PaymentIntent {
 	return predicate.PaymentIntent(sql.FieldEQ(FieldShippingCost, v))
@@ -729,6 +734,56 @@ func AmountCapturableLT(v int64) predicate.PaymentIntent {
 // AmountCapturableLTE applies the LTE predicate on the "amount_capturable" field.
 func AmountCapturableLTE(v int64) predicate.PaymentIntent {
 	return predicate.PaymentIntent(sql.FieldLTE(FieldAmountCapturable, v))
+}
+
+// AmountToCaptureEQ applies the EQ predicate on the "amount_to_capture" field.
+func AmountToCaptureEQ(v int64) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldEQ(FieldAmountToCapture, v))
+}
+
+// AmountToCaptureNEQ applies the NEQ predicate on the "amount_to_capture" field.
+func AmountToCaptureNEQ(v int64) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldNEQ(FieldAmountToCapture, v))
+}
+
+// AmountToCaptureIn applies the In predicate on the "amount_to_capture" field.
+func AmountToCaptureIn(vs ...int64) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldIn(FieldAmountToCapture, vs...))
+}
+
+// AmountToCaptureNotIn applies the NotIn predicate on the "amount_to_capture" field.
+func AmountToCaptureNotIn(vs ...int64) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldNotIn(FieldAmountToCapture, vs...))
+}
+
+// AmountToCaptureGT applies the GT predicate on the "amount_to_capture" field.
+func AmountToCaptureGT(v int64) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldGT(FieldAmountToCapture, v))
+}
+
+// AmountToCaptureGTE applies the GTE predicate on the "amount_to_capture" field.
+func AmountToCaptureGTE(v int64) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldGTE(FieldAmountToCapture, v))
+}
+
+// AmountToCaptureLT applies the LT predicate on the "amount_to_capture" field.
+func AmountToCaptureLT(v int64) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldLT(FieldAmountToCapture, v))
+}
+
+// AmountToCaptureLTE applies the LTE predicate on the "amount_to_capture" field.
+func AmountToCaptureLTE(v int64) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldLTE(FieldAmountToCapture, v))
+}
+
+// AmountToCaptureIsNil applies the IsNil predicate on the "amount_to_capture" field.
+func AmountToCaptureIsNil() predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldIsNull(FieldAmountToCapture))
+}
+
+// AmountToCaptureNotNil applies the NotNil predicate on the "amount_to_capture" field.
+func AmountToCaptureNotNil() predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldNotNull(FieldAmountToCapture))
 }
 
 // ShippingCostEQ applies the EQ predicate on the "shipping_cost" field.

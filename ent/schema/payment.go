@@ -44,6 +44,9 @@ func (PaymentIntent) Fields() []ent.Field {
 		field.Int64("amount_captured").Default(0),
 		// amount_capturable is kept in step with the active attempt and its captures.
 		field.Int64("amount_capturable").Default(0),
+		// amount_to_capture is what an automatic capture takes (all of the
+		// amount when unset); manual captures name their own amount.
+		field.Int64("amount_to_capture").Optional().Nillable(),
 		field.Int64("shipping_cost").Optional().Nillable(),
 		field.Int64("order_tax_amount").Optional().Nillable(),
 		field.Int64("surcharge_amount").Optional().Nillable(),

@@ -450,6 +450,7 @@ type ComplexityRoot struct {
 		Amount                               func(childComplexity int) int
 		AmountCapturable                     func(childComplexity int) int
 		AmountCaptured                       func(childComplexity int) int
+		AmountToCapture                      func(childComplexity int) int
 		ApplyMitExemption                    func(childComplexity int) int
 		AttemptCount                         func(childComplexity int) int
 		Attempts                             func(childComplexity int) int
@@ -2613,6 +2614,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PaymentIntent.AmountCaptured(childComplexity), true
+	case "PaymentIntent.amountToCapture":
+		if e.ComplexityRoot.PaymentIntent.AmountToCapture == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntent.AmountToCapture(childComplexity), true
 	case "PaymentIntent.applyMitExemption":
 		if e.ComplexityRoot.PaymentIntent.ApplyMitExemption == nil {
 			break
@@ -8435,6 +8442,7 @@ type PaymentIntent implements Node {
   currency: PaymentIntentCurrency!
   amountCaptured: Int!
   amountCapturable: Int!
+  amountToCapture: Int
   shippingCost: Int
   orderTaxAmount: Int
   surchargeAmount: Int
@@ -9015,6 +9023,19 @@ input PaymentIntentWhereInput {
   amountCapturableGTE: Int
   amountCapturableLT: Int
   amountCapturableLTE: Int
+  """
+  amount_to_capture field predicates
+  """
+  amountToCapture: Int
+  amountToCaptureNEQ: Int
+  amountToCaptureIn: [Int!]
+  amountToCaptureNotIn: [Int!]
+  amountToCaptureGT: Int
+  amountToCaptureGTE: Int
+  amountToCaptureLT: Int
+  amountToCaptureLTE: Int
+  amountToCaptureIsNil: Boolean
+  amountToCaptureNotNil: Boolean
   """
   shipping_cost field predicates
   """
@@ -12618,6 +12639,8 @@ func (ec *executionContext) childFields_PaymentIntent(ctx context.Context, field
 		return ec.fieldContext_PaymentIntent_amountCaptured(ctx, field)
 	case "amountCapturable":
 		return ec.fieldContext_PaymentIntent_amountCapturable(ctx, field)
+	case "amountToCapture":
+		return ec.fieldContext_PaymentIntent_amountToCapture(ctx, field)
 	case "shippingCost":
 		return ec.fieldContext_PaymentIntent_shippingCost(ctx, field)
 	case "orderTaxAmount":
@@ -22106,6 +22129,29 @@ func (ec *executionContext) _PaymentIntent_amountCapturable(ctx context.Context,
 	)
 }
 func (ec *executionContext) fieldContext_PaymentIntent_amountCapturable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIntent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentIntent_amountToCapture(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentIntent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntent_amountToCapture(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AmountToCapture, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntent_amountToCapture(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentIntent", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
@@ -43547,7 +43593,7 @@ func (ec *executionContext) unmarshalInputPaymentIntentWhereInput(ctx context.Co
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "paymentID", "paymentIDNEQ", "paymentIDIn", "paymentIDNotIn", "paymentIDGT", "paymentIDGTE", "paymentIDLT", "paymentIDLTE", "paymentIDContains", "paymentIDHasPrefix", "paymentIDHasSuffix", "paymentIDEqualFold", "paymentIDContainsFold", "profileID", "profileIDNEQ", "profileIDIn", "profileIDNotIn", "profileIDGT", "profileIDGTE", "profileIDLT", "profileIDLTE", "profileIDContains", "profileIDHasPrefix", "profileIDHasSuffix", "profileIDEqualFold", "profileIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "amountCaptured", "amountCapturedNEQ", "amountCapturedIn", "amountCapturedNotIn", "amountCapturedGT", "amountCapturedGTE", "amountCapturedLT", "amountCapturedLTE", "amountCapturable", "amountCapturableNEQ", "amountCapturableIn", "amountCapturableNotIn", "amountCapturableGT", "amountCapturableGTE", "amountCapturableLT", "amountCapturableLTE", "shippingCost", "shippingCostNEQ", "shippingCostIn", "shippingCostNotIn", "shippingCostGT", "shippingCostGTE", "shippingCostLT", "shippingCostLTE", "shippingCostIsNil", "shippingCostNotNil", "orderTaxAmount", "orderTaxAmountNEQ", "orderTaxAmountIn", "orderTaxAmountNotIn", "orderTaxAmountGT", "orderTaxAmountGTE", "orderTaxAmountLT", "orderTaxAmountLTE", "orderTaxAmountIsNil", "orderTaxAmountNotNil", "surchargeAmount", "surchargeAmountNEQ", "surchargeAmountIn", "surchargeAmountNotIn", "surchargeAmountGT", "surchargeAmountGTE", "surchargeAmountLT", "surchargeAmountLTE", "surchargeAmountIsNil", "surchargeAmountNotNil", "taxOnSurcharge", "taxOnSurchargeNEQ", "taxOnSurchargeIn", "taxOnSurchargeNotIn", "taxOnSurchargeGT", "taxOnSurchargeGTE", "taxOnSurchargeLT", "taxOnSurchargeLTE", "taxOnSurchargeIsNil", "taxOnSurchargeNotNil", "externalTaxCalculation", "externalTaxCalculationNEQ", "externalTaxCalculationIn", "externalTaxCalculationNotIn", "surchargeCalculation", "surchargeCalculationNEQ", "surchargeCalculationIn", "surchargeCalculationNotIn", "captureMethod", "captureMethodNEQ", "captureMethodIn", "captureMethodNotIn", "captureOn", "captureOnNEQ", "captureOnIn", "captureOnNotIn", "captureOnGT", "captureOnGTE", "captureOnLT", "captureOnLTE", "captureOnIsNil", "captureOnNotNil", "authenticationType", "authenticationTypeNEQ", "authenticationTypeIn", "authenticationTypeNotIn", "authenticationTypeIsNil", "authenticationTypeNotNil", "customerID", "customerIDNEQ", "customerIDIn", "customerIDNotIn", "customerIDGT", "customerIDGTE", "customerIDLT", "customerIDLTE", "customerIDContains", "customerIDHasPrefix", "customerIDHasSuffix", "customerIDIsNil", "customerIDNotNil", "customerIDEqualFold", "customerIDContainsFold", "customerPresent", "customerPresentNEQ", "customerPresentIn", "customerPresentNotIn", "customerPresentIsNil", "customerPresentNotNil", "setupFutureUsage", "setupFutureUsageNEQ", "setupFutureUsageIn", "setupFutureUsageNotIn", "setupFutureUsageIsNil", "setupFutureUsageNotNil", "offSession", "offSessionNEQ", "offSessionIsNil", "offSessionNotNil", "applyMitExemption", "applyMitExemptionNEQ", "applyMitExemptionIn", "applyMitExemptionNotIn", "paymentLinkEnabled", "paymentLinkEnabledNEQ", "paymentLinkEnabledIn", "paymentLinkEnabledNotIn", "splitTxnsEnabled", "splitTxnsEnabledNEQ", "splitTxnsEnabledIn", "splitTxnsEnabledNotIn", "requestExternalThreeDsAuthentication", "requestExternalThreeDsAuthenticationNEQ", "requestExternalThreeDsAuthenticationIn", "requestExternalThreeDsAuthenticationNotIn", "paymentType", "paymentTypeNEQ", "paymentTypeIn", "paymentTypeNotIn", "sessionExpiry", "sessionExpiryNEQ", "sessionExpiryIn", "sessionExpiryNotIn", "sessionExpiryGT", "sessionExpiryGTE", "sessionExpiryLT", "sessionExpiryLTE", "expiresOn", "expiresOnNEQ", "expiresOnIn", "expiresOnNotIn", "expiresOnGT", "expiresOnGTE", "expiresOnLT", "expiresOnLTE", "merchantReferenceID", "merchantReferenceIDNEQ", "merchantReferenceIDIn", "merchantReferenceIDNotIn", "merchantReferenceIDGT", "merchantReferenceIDGTE", "merchantReferenceIDLT", "merchantReferenceIDLTE", "merchantReferenceIDContains", "merchantReferenceIDHasPrefix", "merchantReferenceIDHasSuffix", "merchantReferenceIDIsNil", "merchantReferenceIDNotNil", "merchantReferenceIDEqualFold", "merchantReferenceIDContainsFold", "merchantOrderReferenceID", "merchantOrderReferenceIDNEQ", "merchantOrderReferenceIDIn", "merchantOrderReferenceIDNotIn", "merchantOrderReferenceIDGT", "merchantOrderReferenceIDGTE", "merchantOrderReferenceIDLT", "merchantOrderReferenceIDLTE", "merchantOrderReferenceIDContains", "merchantOrderReferenceIDHasPrefix", "merchantOrderReferenceIDHasSuffix", "merchantOrderReferenceIDIsNil", "merchantOrderReferenceIDNotNil", "merchantOrderReferenceIDEqualFold", "merchantOrderReferenceIDContainsFold", "routingAlgorithmID", "routingAlgorithmIDNEQ", "routingAlgorithmIDIn", "routingAlgorithmIDNotIn", "routingAlgorithmIDGT", "routingAlgorithmIDGTE", "routingAlgorithmIDLT", "routingAlgorithmIDLTE", "routingAlgorithmIDContains", "routingAlgorithmIDHasPrefix", "routingAlgorithmIDHasSuffix", "routingAlgorithmIDIsNil", "routingAlgorithmIDNotNil", "routingAlgorithmIDEqualFold", "routingAlgorithmIDContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionIsNil", "descriptionNotNil", "descriptionEqualFold", "descriptionContainsFold", "returnURL", "returnURLNEQ", "returnURLIn", "returnURLNotIn", "returnURLGT", "returnURLGTE", "returnURLLT", "returnURLLTE", "returnURLContains", "returnURLHasPrefix", "returnURLHasSuffix", "returnURLIsNil", "returnURLNotNil", "returnURLEqualFold", "returnURLContainsFold", "statementDescriptor", "statementDescriptorNEQ", "statementDescriptorIn", "statementDescriptorNotIn", "statementDescriptorGT", "statementDescriptorGTE", "statementDescriptorLT", "statementDescriptorLTE", "statementDescriptorContains", "statementDescriptorHasPrefix", "statementDescriptorHasSuffix", "statementDescriptorIsNil", "statementDescriptorNotNil", "statementDescriptorEqualFold", "statementDescriptorContainsFold", "statementDescriptorSuffix", "statementDescriptorSuffixNEQ", "statementDescriptorSuffixIn", "statementDescriptorSuffixNotIn", "statementDescriptorSuffixGT", "statementDescriptorSuffixGTE", "statementDescriptorSuffixLT", "statementDescriptorSuffixLTE", "statementDescriptorSuffixContains", "statementDescriptorSuffixHasPrefix", "statementDescriptorSuffixHasSuffix", "statementDescriptorSuffixIsNil", "statementDescriptorSuffixNotNil", "statementDescriptorSuffixEqualFold", "statementDescriptorSuffixContainsFold", "enablePartialAuthorization", "enablePartialAuthorizationNEQ", "enablePartialAuthorizationIsNil", "enablePartialAuthorizationNotNil", "requestExtendedAuthorization", "requestExtendedAuthorizationNEQ", "requestExtendedAuthorizationIsNil", "requestExtendedAuthorizationNotNil", "enableOvercapture", "enableOvercaptureNEQ", "enableOvercaptureIsNil", "enableOvercaptureNotNil", "force3dsChallenge", "force3dsChallengeNEQ", "force3dsChallengeIsNil", "force3dsChallengeNotNil", "isIframeRedirectionEnabled", "isIframeRedirectionEnabledNEQ", "isIframeRedirectionEnabledIsNil", "isIframeRedirectionEnabledNotNil", "businessCountry", "businessCountryNEQ", "businessCountryIn", "businessCountryNotIn", "businessCountryGT", "businessCountryGTE", "businessCountryLT", "businessCountryLTE", "businessCountryContains", "businessCountryHasPrefix", "businessCountryHasSuffix", "businessCountryIsNil", "businessCountryNotNil", "businessCountryEqualFold", "businessCountryContainsFold", "businessLabel", "businessLabelNEQ", "businessLabelIn", "businessLabelNotIn", "businessLabelGT", "businessLabelGTE", "businessLabelLT", "businessLabelLTE", "businessLabelContains", "businessLabelHasPrefix", "businessLabelHasSuffix", "businessLabelIsNil", "businessLabelNotNil", "businessLabelEqualFold", "businessLabelContainsFold", "businessSubLabel", "businessSubLabelNEQ", "businessSubLabelIn", "businessSubLabelNotIn", "businessSubLabelGT", "businessSubLabelGTE", "businessSubLabelLT", "businessSubLabelLTE", "businessSubLabelContains", "businessSubLabelHasPrefix", "businessSubLabelHasSuffix", "businessSubLabelIsNil", "businessSubLabelNotNil", "businessSubLabelEqualFold", "businessSubLabelContainsFold", "activeAttemptID", "activeAttemptIDNEQ", "activeAttemptIDIn", "activeAttemptIDNotIn", "activeAttemptIDGT", "activeAttemptIDGTE", "activeAttemptIDLT", "activeAttemptIDLTE", "activeAttemptIDContains", "activeAttemptIDHasPrefix", "activeAttemptIDHasSuffix", "activeAttemptIDIsNil", "activeAttemptIDNotNil", "activeAttemptIDEqualFold", "activeAttemptIDContainsFold", "attemptCount", "attemptCountNEQ", "attemptCountIn", "attemptCountNotIn", "attemptCountGT", "attemptCountGTE", "attemptCountLT", "attemptCountLTE", "mandateID", "mandateIDNEQ", "mandateIDIn", "mandateIDNotIn", "mandateIDGT", "mandateIDGTE", "mandateIDLT", "mandateIDLTE", "mandateIDContains", "mandateIDHasPrefix", "mandateIDHasSuffix", "mandateIDIsNil", "mandateIDNotNil", "mandateIDEqualFold", "mandateIDContainsFold", "cancellationReason", "cancellationReasonNEQ", "cancellationReasonIn", "cancellationReasonNotIn", "cancellationReasonGT", "cancellationReasonGTE", "cancellationReasonLT", "cancellationReasonLTE", "cancellationReasonContains", "cancellationReasonHasPrefix", "cancellationReasonHasSuffix", "cancellationReasonIsNil", "cancellationReasonNotNil", "cancellationReasonEqualFold", "cancellationReasonContainsFold", "authorizationCount", "authorizationCountNEQ", "authorizationCountIn", "authorizationCountNotIn", "authorizationCountGT", "authorizationCountGTE", "authorizationCountLT", "authorizationCountLTE", "authorizationCountIsNil", "authorizationCountNotNil", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorIsNil", "connectorNotNil", "connectorEqualFold", "connectorContainsFold", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "paymentMethod", "paymentMethodNEQ", "paymentMethodIn", "paymentMethodNotIn", "paymentMethodGT", "paymentMethodGTE", "paymentMethodLT", "paymentMethodLTE", "paymentMethodContains", "paymentMethodHasPrefix", "paymentMethodHasSuffix", "paymentMethodIsNil", "paymentMethodNotNil", "paymentMethodEqualFold", "paymentMethodContainsFold", "paymentMethodType", "paymentMethodTypeNEQ", "paymentMethodTypeIn", "paymentMethodTypeNotIn", "paymentMethodTypeGT", "paymentMethodTypeGTE", "paymentMethodTypeLT", "paymentMethodTypeLTE", "paymentMethodTypeContains", "paymentMethodTypeHasPrefix", "paymentMethodTypeHasSuffix", "paymentMethodTypeIsNil", "paymentMethodTypeNotNil", "paymentMethodTypeEqualFold", "paymentMethodTypeContainsFold", "cardNetwork", "cardNetworkNEQ", "cardNetworkIn", "cardNetworkNotIn", "cardNetworkGT", "cardNetworkGTE", "cardNetworkLT", "cardNetworkLTE", "cardNetworkContains", "cardNetworkHasPrefix", "cardNetworkHasSuffix", "cardNetworkIsNil", "cardNetworkNotNil", "cardNetworkEqualFold", "cardNetworkContainsFold", "hasCustomer", "hasCustomerWith", "hasAttempts", "hasAttemptsWith", "hasCaptures", "hasCapturesWith", "hasRefunds", "hasRefundsWith", "hasDisputes", "hasDisputesWith", "hasIncrementalAuthorizations", "hasIncrementalAuthorizationsWith", "hasEvents", "hasEventsWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "paymentID", "paymentIDNEQ", "paymentIDIn", "paymentIDNotIn", "paymentIDGT", "paymentIDGTE", "paymentIDLT", "paymentIDLTE", "paymentIDContains", "paymentIDHasPrefix", "paymentIDHasSuffix", "paymentIDEqualFold", "paymentIDContainsFold", "profileID", "profileIDNEQ", "profileIDIn", "profileIDNotIn", "profileIDGT", "profileIDGTE", "profileIDLT", "profileIDLTE", "profileIDContains", "profileIDHasPrefix", "profileIDHasSuffix", "profileIDEqualFold", "profileIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "amountCaptured", "amountCapturedNEQ", "amountCapturedIn", "amountCapturedNotIn", "amountCapturedGT", "amountCapturedGTE", "amountCapturedLT", "amountCapturedLTE", "amountCapturable", "amountCapturableNEQ", "amountCapturableIn", "amountCapturableNotIn", "amountCapturableGT", "amountCapturableGTE", "amountCapturableLT", "amountCapturableLTE", "amountToCapture", "amountToCaptureNEQ", "amountToCaptureIn", "amountToCaptureNotIn", "amountToCaptureGT", "amountToCaptureGTE", "amountToCaptureLT", "amountToCaptureLTE", "amountToCaptureIsNil", "amountToCaptureNotNil", "shippingCost", "shippingCostNEQ", "shippingCostIn", "shippingCostNotIn", "shippingCostGT", "shippingCostGTE", "shippingCostLT", "shippingCostLTE", "shippingCostIsNil", "shippingCostNotNil", "orderTaxAmount", "orderTaxAmountNEQ", "orderTaxAmountIn", "orderTaxAmountNotIn", "orderTaxAmountGT", "orderTaxAmountGTE", "orderTaxAmountLT", "orderTaxAmountLTE", "orderTaxAmountIsNil", "orderTaxAmountNotNil", "surchargeAmount", "surchargeAmountNEQ", "surchargeAmountIn", "surchargeAmountNotIn", "surchargeAmountGT", "surchargeAmountGTE", "surchargeAmountLT", "surchargeAmountLTE", "surchargeAmountIsNil", "surchargeAmountNotNil", "taxOnSurcharge", "taxOnSurchargeNEQ", "taxOnSurchargeIn", "taxOnSurchargeNotIn", "taxOnSurchargeGT", "taxOnSurchargeGTE", "taxOnSurchargeLT", "taxOnSurchargeLTE", "taxOnSurchargeIsNil", "taxOnSurchargeNotNil", "externalTaxCalculation", "externalTaxCalculationNEQ", "externalTaxCalculationIn", "externalTaxCalculationNotIn", "surchargeCalculation", "surchargeCalculationNEQ", "surchargeCalculationIn", "surchargeCalculationNotIn", "captureMethod", "captureMethodNEQ", "captureMethodIn", "captureMethodNotIn", "captureOn", "captureOnNEQ", "captureOnIn", "captureOnNotIn", "captureOnGT", "captureOnGTE", "captureOnLT", "captureOnLTE", "captureOnIsNil", "captureOnNotNil", "authenticationType", "authenticationTypeNEQ", "authenticationTypeIn", "authenticationTypeNotIn", "authenticationTypeIsNil", "authenticationTypeNotNil", "customerID", "customerIDNEQ", "customerIDIn", "customerIDNotIn", "customerIDGT", "customerIDGTE", "customerIDLT", "customerIDLTE", "customerIDContains", "customerIDHasPrefix", "customerIDHasSuffix", "customerIDIsNil", "customerIDNotNil", "customerIDEqualFold", "customerIDContainsFold", "customerPresent", "customerPresentNEQ", "customerPresentIn", "customerPresentNotIn", "customerPresentIsNil", "customerPresentNotNil", "setupFutureUsage", "setupFutureUsageNEQ", "setupFutureUsageIn", "setupFutureUsageNotIn", "setupFutureUsageIsNil", "setupFutureUsageNotNil", "offSession", "offSessionNEQ", "offSessionIsNil", "offSessionNotNil", "applyMitExemption", "applyMitExemptionNEQ", "applyMitExemptionIn", "applyMitExemptionNotIn", "paymentLinkEnabled", "paymentLinkEnabledNEQ", "paymentLinkEnabledIn", "paymentLinkEnabledNotIn", "splitTxnsEnabled", "splitTxnsEnabledNEQ", "splitTxnsEnabledIn", "splitTxnsEnabledNotIn", "requestExternalThreeDsAuthentication", "requestExternalThreeDsAuthenticationNEQ", "requestExternalThreeDsAuthenticationIn", "requestExternalThreeDsAuthenticationNotIn", "paymentType", "paymentTypeNEQ", "paymentTypeIn", "paymentTypeNotIn", "sessionExpiry", "sessionExpiryNEQ", "sessionExpiryIn", "sessionExpiryNotIn", "sessionExpiryGT", "sessionExpiryGTE", "sessionExpiryLT", "sessionExpiryLTE", "expiresOn", "expiresOnNEQ", "expiresOnIn", "expiresOnNotIn", "expiresOnGT", "expiresOnGTE", "expiresOnLT", "expiresOnLTE", "merchantReferenceID", "merchantReferenceIDNEQ", "merchantReferenceIDIn", "merchantReferenceIDNotIn", "merchantReferenceIDGT", "merchantReferenceIDGTE", "merchantReferenceIDLT", "merchantReferenceIDLTE", "merchantReferenceIDContains", "merchantReferenceIDHasPrefix", "merchantReferenceIDHasSuffix", "merchantReferenceIDIsNil", "merchantReferenceIDNotNil", "merchantReferenceIDEqualFold", "merchantReferenceIDContainsFold", "merchantOrderReferenceID", "merchantOrderReferenceIDNEQ", "merchantOrderReferenceIDIn", "merchantOrderReferenceIDNotIn", "merchantOrderReferenceIDGT", "merchantOrderReferenceIDGTE", "merchantOrderReferenceIDLT", "merchantOrderReferenceIDLTE", "merchantOrderReferenceIDContains", "merchantOrderReferenceIDHasPrefix", "merchantOrderReferenceIDHasSuffix", "merchantOrderReferenceIDIsNil", "merchantOrderReferenceIDNotNil", "merchantOrderReferenceIDEqualFold", "merchantOrderReferenceIDContainsFold", "routingAlgorithmID", "routingAlgorithmIDNEQ", "routingAlgorithmIDIn", "routingAlgorithmIDNotIn", "routingAlgorithmIDGT", "routingAlgorithmIDGTE", "routingAlgorithmIDLT", "routingAlgorithmIDLTE", "routingAlgorithmIDContains", "routingAlgorithmIDHasPrefix", "routingAlgorithmIDHasSuffix", "routingAlgorithmIDIsNil", "routingAlgorithmIDNotNil", "routingAlgorithmIDEqualFold", "routingAlgorithmIDContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionIsNil", "descriptionNotNil", "descriptionEqualFold", "descriptionContainsFold", "returnURL", "returnURLNEQ", "returnURLIn", "returnURLNotIn", "returnURLGT", "returnURLGTE", "returnURLLT", "returnURLLTE", "returnURLContains", "returnURLHasPrefix", "returnURLHasSuffix", "returnURLIsNil", "returnURLNotNil", "returnURLEqualFold", "returnURLContainsFold", "statementDescriptor", "statementDescriptorNEQ", "statementDescriptorIn", "statementDescriptorNotIn", "statementDescriptorGT", "statementDescriptorGTE", "statementDescriptorLT", "statementDescriptorLTE", "statementDescriptorContains", "statementDescriptorHasPrefix", "statementDescriptorHasSuffix", "statementDescriptorIsNil", "statementDescriptorNotNil", "statementDescriptorEqualFold", "statementDescriptorContainsFold", "statementDescriptorSuffix", "statementDescriptorSuffixNEQ", "statementDescriptorSuffixIn", "statementDescriptorSuffixNotIn", "statementDescriptorSuffixGT", "statementDescriptorSuffixGTE", "statementDescriptorSuffixLT", "statementDescriptorSuffixLTE", "statementDescriptorSuffixContains", "statementDescriptorSuffixHasPrefix", "statementDescriptorSuffixHasSuffix", "statementDescriptorSuffixIsNil", "statementDescriptorSuffixNotNil", "statementDescriptorSuffixEqualFold", "statementDescriptorSuffixContainsFold", "enablePartialAuthorization", "enablePartialAuthorizationNEQ", "enablePartialAuthorizationIsNil", "enablePartialAuthorizationNotNil", "requestExtendedAuthorization", "requestExtendedAuthorizationNEQ", "requestExtendedAuthorizationIsNil", "requestExtendedAuthorizationNotNil", "enableOvercapture", "enableOvercaptureNEQ", "enableOvercaptureIsNil", "enableOvercaptureNotNil", "force3dsChallenge", "force3dsChallengeNEQ", "force3dsChallengeIsNil", "force3dsChallengeNotNil", "isIframeRedirectionEnabled", "isIframeRedirectionEnabledNEQ", "isIframeRedirectionEnabledIsNil", "isIframeRedirectionEnabledNotNil", "businessCountry", "businessCountryNEQ", "businessCountryIn", "businessCountryNotIn", "businessCountryGT", "businessCountryGTE", "businessCountryLT", "businessCountryLTE", "businessCountryContains", "businessCountryHasPrefix", "businessCountryHasSuffix", "businessCountryIsNil", "businessCountryNotNil", "businessCountryEqualFold", "businessCountryContainsFold", "businessLabel", "businessLabelNEQ", "businessLabelIn", "businessLabelNotIn", "businessLabelGT", "businessLabelGTE", "businessLabelLT", "businessLabelLTE", "businessLabelContains", "businessLabelHasPrefix", "businessLabelHasSuffix", "businessLabelIsNil", "businessLabelNotNil", "businessLabelEqualFold", "businessLabelContainsFold", "businessSubLabel", "businessSubLabelNEQ", "businessSubLabelIn", "businessSubLabelNotIn", "businessSubLabelGT", "businessSubLabelGTE", "businessSubLabelLT", "businessSubLabelLTE", "businessSubLabelContains", "businessSubLabelHasPrefix", "businessSubLabelHasSuffix", "businessSubLabelIsNil", "businessSubLabelNotNil", "businessSubLabelEqualFold", "businessSubLabelContainsFold", "activeAttemptID", "activeAttemptIDNEQ", "activeAttemptIDIn", "activeAttemptIDNotIn", "activeAttemptIDGT", "activeAttemptIDGTE", "activeAttemptIDLT", "activeAttemptIDLTE", "activeAttemptIDContains", "activeAttemptIDHasPrefix", "activeAttemptIDHasSuffix", "activeAttemptIDIsNil", "activeAttemptIDNotNil", "activeAttemptIDEqualFold", "activeAttemptIDContainsFold", "attemptCount", "attemptCountNEQ", "attemptCountIn", "attemptCountNotIn", "attemptCountGT", "attemptCountGTE", "attemptCountLT", "attemptCountLTE", "mandateID", "mandateIDNEQ", "mandateIDIn", "mandateIDNotIn", "mandateIDGT", "mandateIDGTE", "mandateIDLT", "mandateIDLTE", "mandateIDContains", "mandateIDHasPrefix", "mandateIDHasSuffix", "mandateIDIsNil", "mandateIDNotNil", "mandateIDEqualFold", "mandateIDContainsFold", "cancellationReason", "cancellationReasonNEQ", "cancellationReasonIn", "cancellationReasonNotIn", "cancellationReasonGT", "cancellationReasonGTE", "cancellationReasonLT", "cancellationReasonLTE", "cancellationReasonContains", "cancellationReasonHasPrefix", "cancellationReasonHasSuffix", "cancellationReasonIsNil", "cancellationReasonNotNil", "cancellationReasonEqualFold", "cancellationReasonContainsFold", "authorizationCount", "authorizationCountNEQ", "authorizationCountIn", "authorizationCountNotIn", "authorizationCountGT", "authorizationCountGTE", "authorizationCountLT", "authorizationCountLTE", "authorizationCountIsNil", "authorizationCountNotNil", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorIsNil", "connectorNotNil", "connectorEqualFold", "connectorContainsFold", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "paymentMethod", "paymentMethodNEQ", "paymentMethodIn", "paymentMethodNotIn", "paymentMethodGT", "paymentMethodGTE", "paymentMethodLT", "paymentMethodLTE", "paymentMethodContains", "paymentMethodHasPrefix", "paymentMethodHasSuffix", "paymentMethodIsNil", "paymentMethodNotNil", "paymentMethodEqualFold", "paymentMethodContainsFold", "paymentMethodType", "paymentMethodTypeNEQ", "paymentMethodTypeIn", "paymentMethodTypeNotIn", "paymentMethodTypeGT", "paymentMethodTypeGTE", "paymentMethodTypeLT", "paymentMethodTypeLTE", "paymentMethodTypeContains", "paymentMethodTypeHasPrefix", "paymentMethodTypeHasSuffix", "paymentMethodTypeIsNil", "paymentMethodTypeNotNil", "paymentMethodTypeEqualFold", "paymentMethodTypeContainsFold", "cardNetwork", "cardNetworkNEQ", "cardNetworkIn", "cardNetworkNotIn", "cardNetworkGT", "cardNetworkGTE", "cardNetworkLT", "cardNetworkLTE", "cardNetworkContains", "cardNetworkHasPrefix", "cardNetworkHasSuffix", "cardNetworkIsNil", "cardNetworkNotNil", "cardNetworkEqualFold", "cardNetworkContainsFold", "hasCustomer", "hasCustomerWith", "hasAttempts", "hasAttemptsWith", "hasCaptures", "hasCapturesWith", "hasRefunds", "hasRefundsWith", "hasDisputes", "hasDisputesWith", "hasIncrementalAuthorizations", "hasIncrementalAuthorizationsWith", "hasEvents", "hasEventsWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -44254,6 +44300,76 @@ func (ec *executionContext) unmarshalInputPaymentIntentWhereInput(ctx context.Co
 				return it, err
 			}
 			it.AmountCapturableLTE = data
+		case "amountToCapture":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountToCapture"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountToCapture = data
+		case "amountToCaptureNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountToCaptureNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountToCaptureNEQ = data
+		case "amountToCaptureIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountToCaptureIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountToCaptureIn = data
+		case "amountToCaptureNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountToCaptureNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountToCaptureNotIn = data
+		case "amountToCaptureGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountToCaptureGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountToCaptureGT = data
+		case "amountToCaptureGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountToCaptureGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountToCaptureGTE = data
+		case "amountToCaptureLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountToCaptureLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountToCaptureLT = data
+		case "amountToCaptureLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountToCaptureLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountToCaptureLTE = data
+		case "amountToCaptureIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountToCaptureIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountToCaptureIsNil = data
+		case "amountToCaptureNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountToCaptureNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountToCaptureNotNil = data
 		case "shippingCost":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("shippingCost"))
 			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
@@ -55548,6 +55664,11 @@ func (ec *executionContext) _PaymentIntent(ctx context.Context, sel ast.Selectio
 		case "amountCapturable":
 			out.Values[i] = ec._PaymentIntent_amountCapturable(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "amountToCapture":
+			out.Values[i] = ec._PaymentIntent_amountToCapture(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "shippingCost":

@@ -152,7 +152,10 @@ type AuthorizeRequest struct {
 	Account
 	// Amount is in minor units. Zero is a card verification (zero-amount
 	// authorization), used to save a card.
-	Amount             int64
+	Amount int64
+	// AmountToCapture is what an automatic capture takes, at most Amount;
+	// 0 takes all of it. Manual captures ignore it.
+	AmountToCapture    int64
 	Currency           string
 	CaptureMethod      CaptureMethod
 	AuthenticationType AuthenticationType

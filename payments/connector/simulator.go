@@ -143,6 +143,9 @@ func (st *state) succeed(attemptID string) {
 	if st.CaptureMethod.automatic() {
 		st.Status = StatusCharged
 		st.AmountCaptured = st.Amount
+		if st.AmountToCapture > 0 && st.AmountToCapture < st.Amount {
+			st.AmountCaptured = st.AmountToCapture
+		}
 		if st.Amount > 0 {
 			st.Captures = 1
 		}
@@ -194,11 +197,12 @@ func (s *Simulator) Authorize(ctx context.Context, req *AuthorizeRequest) (*Paym
 		return nil, err
 	}
 	st := &state{
-		Status:        StatusPending,
-		PaymentMethod: req.PaymentMethod.Type,
-		CaptureMethod: req.CaptureMethod,
-		Amount:        req.Amount,
-		Currency:      req.Currency,
+		Status:          StatusPending,
+		PaymentMethod:   req.PaymentMethod.Type,
+		CaptureMethod:   req.CaptureMethod,
+		Amount:          req.Amount,
+		AmountToCapture: req.AmountToCapture,
+		Currency:        req.Currency,
 	}
 	if st.CaptureMethod == "" {
 		st.CaptureMethod = CaptureAutomatic
