@@ -178,7 +178,7 @@ func (s *Service) CapturePayment(ctx context.Context, paymentID string, in Captu
 				attUpd.SetConnectorMetadata(res.ConnectorMetadata)
 			}
 			if res.DisputeAfterSuccess != nil && status == paymentattempt.StatusCharged {
-				if err := s.openDispute(ctx, tx, pi, att, res.DisputeAfterSuccess); err != nil {
+				if err := s.openDispute(ctx, tx, pi, att, res.DisputeAfterSuccess, captured); err != nil {
 					return err
 				}
 			}
@@ -217,15 +217,18 @@ func deref(s *string) string {
 	return *s
 }
 
-// openDispute records the dispute a network opened on a successful payment.
-func (s *Service) openDispute(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, att *ent.PaymentAttempt, spec *connector.DisputeSpec) error {
+// openDispute records the dispute a network opened on a successful payment,
+// and its dispute_opened event in the same transaction (the outbox).
+// captured is what the payment has received once the change that opens the
+// dispute is written: the dispute is for that amount.
+func (s *Service) openDispute(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, att *ent.PaymentAttempt, spec *connector.DisputeSpec, captured int64) error {
 	now := s.now()
-	_, err := tx.Dispute.Create().
+	d, err := tx.Dispute.Create().
 		SetPaymentIntentID(pi.ID).
 		SetAttemptID(att.ID).
 		SetProfileID(pi.ProfileID).
 		SetNillableMerchantConnectorID(att.MerchantConnectorID).
-		SetAmount(att.NetAmount).
+		SetAmount(captured).
 		SetCurrency(schematype.Currency(att.Currency)).
 		SetConnector(deref(att.Connector)).
 		SetConnectorStatus("needs_response").
@@ -236,5 +239,9 @@ func (s *Service) openDispute(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIn
 		SetConnectorCreatedAt(now).
 		SetConnectorUpdatedAt(now).
 		Save(ctx)
-	return dbErrorOrNil(err, "dispute")
+	if err != nil {
+		return dbError(err, "dispute")
+	}
+	// The callers write the payment's new amount_captured after this.
+	return s.emitDisputeEvent(ctx, tx, d, pi, captured)
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"switchyard/ent"
+	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/profile"
@@ -19,6 +20,7 @@ import (
 type Renderer interface {
 	Payment(v *PaymentView) (json.RawMessage, error)
 	Refund(r *ent.Refund, paymentID string) (json.RawMessage, error)
+	Dispute(v *DisputeView) (json.RawMessage, error)
 }
 
 // paymentEventType is the status → event mapping of DESIGN.md.
@@ -54,6 +56,28 @@ func refundEventType(s refund.Status) (event.EventType, bool) {
 		return event.EventTypeRefundSucceeded, true
 	case refund.StatusFailed:
 		return event.EventTypeRefundFailed, true
+	}
+	return "", false
+}
+
+// disputeEventType maps each dispute status to its dispute_* event
+// (DESIGN.md: each dispute status → its event).
+func disputeEventType(s dispute.DisputeStatus) (event.EventType, bool) {
+	switch s {
+	case dispute.DisputeStatusDisputeOpened:
+		return event.EventTypeDisputeOpened, true
+	case dispute.DisputeStatusDisputeExpired:
+		return event.EventTypeDisputeExpired, true
+	case dispute.DisputeStatusDisputeAccepted:
+		return event.EventTypeDisputeAccepted, true
+	case dispute.DisputeStatusDisputeCancelled:
+		return event.EventTypeDisputeCancelled, true
+	case dispute.DisputeStatusDisputeChallenged:
+		return event.EventTypeDisputeChallenged, true
+	case dispute.DisputeStatusDisputeWon:
+		return event.EventTypeDisputeWon, true
+	case dispute.DisputeStatusDisputeLost:
+		return event.EventTypeDisputeLost, true
 	}
 	return "", false
 }
@@ -128,6 +152,31 @@ func (s *Service) emitRefundEvent(ctx context.Context, tx *ent.Tx, r *ent.Refund
 	})
 }
 
+// emitDisputeEvent writes the event of a dispute's status inside tx, its
+// content.object what GET /disputes/{dispute_id} shows. captured is the
+// payment's amount captured as of this transaction (the payment row may
+// not be written yet when its dispute opens).
+func (s *Service) emitDisputeEvent(ctx context.Context, tx *ent.Tx, d *ent.Dispute, pi *ent.PaymentIntent, captured int64) error {
+	et, ok := disputeEventType(d.DisputeStatus)
+	if !ok || s.deps.Render == nil {
+		return nil
+	}
+	views, err := s.disputeViews(ctx, tx.Client(), []*ent.Dispute{d}, map[string]int64{pi.ID: captured})
+	if err != nil {
+		return err
+	}
+	obj, err := s.deps.Render.Dispute(views[0])
+	if err != nil {
+		return ErrInternal(err)
+	}
+	id := pi.ID
+	return s.writeEvent(ctx, tx, outboxEvent{
+		profileID: d.ProfileID, objectID: d.ID, paymentIntentID: &id,
+		eventType: et, class: event.EventClassDisputes, contentType: "dispute_details",
+		status: string(d.DisputeStatus), object: obj,
+	})
+}
+
 func (s *Service) writeEvent(ctx context.Context, tx *ent.Tx, e outboxEvent) error {
 	idem := e.objectID + "_" + string(e.eventType)
 	exists, err := tx.Event.Query().Where(event.IdempotentEventID(idem)).Exist(ctx)
@@ -175,6 +224,9 @@ func (s *Service) writeEvent(ctx context.Context, tx *ent.Tx, e outboxEvent) err
 
 // deliveryWanted applies the profile's webhook settings: delivery can be
 // off, limited to some event types, or to some payment or refund statuses.
+// webhook_details has no status list for disputes (nor mandates), so their
+// events are limited by enabled_event_types alone: a list of payment
+// statuses never silences them.
 func deliveryWanted(p *ent.Profile, e outboxEvent) bool {
 	d := p.WebhookDetails
 	if d == nil || d.WebhookURL == nil || *d.WebhookURL == "" || d.DeliveryDisabled {
@@ -188,6 +240,8 @@ func deliveryWanted(p *ent.Profile, e outboxEvent) bool {
 		return len(d.PaymentStatusesEnabled) == 0 || slices.Contains(d.PaymentStatusesEnabled, e.status)
 	case event.EventClassRefunds:
 		return len(d.RefundStatusesEnabled) == 0 || slices.Contains(d.RefundStatusesEnabled, e.status)
+	case event.EventClassDisputes:
+		return true // no status list: enabled_event_types (above) decides
 	}
 	return true
 }

@@ -116,7 +116,7 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 			}
 			piUpd.SetAmountCaptured(captured).SetAmountCapturable(0)
 			if res.DisputeAfterSuccess != nil {
-				if err := s.openDispute(ctx, tx, pi, att, res.DisputeAfterSuccess); err != nil {
+				if err := s.openDispute(ctx, tx, pi, att, res.DisputeAfterSuccess, captured); err != nil {
 					return err
 				}
 			}

@@ -76,6 +76,15 @@ func TestAmountToCapture(t *testing.T) {
 		}
 	})
 
+	t.Run("a dispute is for what was captured", func(t *testing.T) {
+		r := c.pay("POST", "/payments", payment(map[string]any{"confirm": true, "amount_to_capture": 6000,
+			"payment_method_data": card("4000000000000259")})).must(t, 200)
+		disputes := r.list("disputes")
+		if r.str("status") != "partially_captured" || len(disputes) != 1 || disputes[0]["amount"] != "6000" {
+			t.Fatalf("%s", r.Raw)
+		}
+	})
+
 	t.Run("validation", func(t *testing.T) {
 		open := c.pay("POST", "/payments", payment(map[string]any{"amount_to_capture": 8000})).must(t, 200)
 		id := open.str("payment_id")

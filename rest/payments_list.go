@@ -1,15 +1,9 @@
 package rest
 
 import (
-	"maps"
 	"net/http"
-	"net/url"
 	"regexp"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"switchyard/payments"
 )
@@ -23,19 +17,13 @@ type paymentListPage struct {
 	Data []paymentRecord `json:"data"`
 }
 
-// paymentListParams are the query parameters GET /payments/list accepts, by
-// their spec name. The created bounds also accept Hyperswitch's underscore
-// spellings (created_lt …); giving both spellings of one is refused.
-var paymentListParams = []string{
-	"customer_id", "starting_after", "ending_before", "limit",
-	"created", "created.lt", "created.gt", "created.lte", "created.gte",
-}
-
-// paymentListAliases maps each underscore spelling to its spec name.
-var paymentListAliases = map[string]string{
-	"created_lt": "created.lt", "created_gt": "created.gt",
-	"created_lte": "created.lte", "created_gte": "created.gte",
-}
+// paymentListQuery is the query GET /payments/list accepts, by spec name.
+// The created bounds also accept Hyperswitch's underscore spellings
+// (created_lt …); giving both spellings of one is refused.
+var paymentListQuery = queryParams{
+	route: "GET /payments/list",
+	names: []string{"customer_id", "starting_after", "ending_before", "limit"},
+}.withTimeBounds("created")
 
 // registerPaymentsList adds GET /payments/list. ServeMux prefers the literal
 // path to GET /payments/{payment_id}, whatever the registration order.
@@ -65,37 +53,9 @@ func registerPaymentsList(a *api, svc *payments.Service) {
 // 400 naming the parameter, so a typo never silently widens the list.
 func paymentListFilter(rawQuery string) (payments.PaymentListFilter, error) {
 	var f payments.PaymentListFilter
-	q, err := url.ParseQuery(rawQuery)
+	values, given, err := paymentListQuery.read(rawQuery)
 	if err != nil {
-		return f, payments.ErrInvalidRequest("the query string is malformed: %v", err)
-	}
-	values := make(map[string]string, len(q))
-	given := make(map[string]string, len(q)) // spec name → spelling used
-	for _, name := range slices.Sorted(maps.Keys(q)) {
-		canonical := name
-		if alias, ok := paymentListAliases[name]; ok {
-			canonical = alias
-		}
-		if !slices.Contains(paymentListParams, canonical) {
-			e := payments.ErrInvalidRequest("unknown query parameter %q; GET /payments/list accepts %s (and created_lt, created_gt, created_lte, created_gte)",
-				name, strings.Join(paymentListParams, ", "))
-			e.Field = name
-			return f, e
-		}
-		if prev, ok := given[canonical]; ok {
-			return f, payments.ErrInvalidValue(name, "is the same parameter as %s; give it once", prev)
-		}
-		if len(q[name]) > 1 {
-			return f, payments.ErrInvalidValue(name, "is given %d times; give it once", len(q[name]))
-		}
-		if q[name][0] == "" {
-			return f, payments.ErrInvalidValue(name, "must not be empty")
-		}
-		if !utf8.ValidString(q[name][0]) {
-			return f, payments.ErrInvalidValue(name, "must be UTF-8 text")
-		}
-		given[canonical] = name
-		values[canonical] = q[name][0]
+		return f, err
 	}
 	str := func(name string) *string {
 		if v, ok := values[name]; ok {
@@ -111,29 +71,11 @@ func paymentListFilter(rawQuery string) (payments.PaymentListFilter, error) {
 		return f, payments.ErrInvalidValue(given["starting_after"], "cannot be combined with ending_before; page one way at a time")
 	}
 	f.Limit = payments.DefaultListLimit
-	if v, ok := values["limit"]; ok {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > payments.MaxListLimit {
-			return f, payments.ErrInvalidValue("limit", "must be an integer between 1 and %d, got %q", payments.MaxListLimit, v)
-		}
-		f.Limit = n
+	if err := listLimit(values, &f.Limit); err != nil {
+		return f, err
 	}
-	for _, b := range []struct {
-		name string
-		dst  **time.Time
-	}{
-		{"created", &f.Created}, {"created.lt", &f.CreatedLT}, {"created.gt", &f.CreatedGT},
-		{"created.lte", &f.CreatedLTE}, {"created.gte", &f.CreatedGTE},
-	} {
-		v, ok := values[b.name]
-		if !ok {
-			continue
-		}
-		t, ok := parseQueryTime(v)
-		if !ok {
-			return f, payments.ErrInvalidValue(given[b.name], "%q is not an ISO 8601 date-time (YYYY-MM-DDThh:mm:ssZ)", v)
-		}
-		*b.dst = &t
+	if err := timeBounds(values, given, "created", &f.Created, &f.CreatedLT, &f.CreatedGT, &f.CreatedLTE, &f.CreatedGTE); err != nil {
+		return f, err
 	}
 	return f, nil
 }

@@ -8,8 +8,8 @@ import (
 )
 
 // Renderer gives events the JSON this API returns for their objects, so a
-// webhook's content.object is what GET /payments/{id} or GET /refunds/{id}
-// shows at the moment of the event.
+// webhook's content.object is what GET /payments/{id}, GET /refunds/{id} or
+// GET /disputes/{id} shows at the moment of the event.
 type Renderer struct{}
 
 var _ payments.Renderer = Renderer{}
@@ -22,4 +22,9 @@ func (Renderer) Payment(v *payments.PaymentView) (json.RawMessage, error) {
 // Refund is the refund object.
 func (Renderer) Refund(r *ent.Refund, paymentID string) (json.RawMessage, error) {
 	return json.Marshal(refundBodyOf(r, paymentID))
+}
+
+// Dispute is the dispute object (Hyperswitch's DisputeResponse).
+func (Renderer) Dispute(v *payments.DisputeView) (json.RawMessage, error) {
+	return json.Marshal(disputeBodyOf(v))
 }

@@ -34,6 +34,7 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerProfiles(a, d.Service)
 	registerConnectors(a, d.Service)
 	registerRefunds(a, d.Service)
+	registerDisputes(a, d.Service)
 	registerV2Payments(a, d.Service)
 	registerPayments(a, d.Service)
 	registerPaymentsList(a, d.Service)

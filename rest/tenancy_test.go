@@ -26,11 +26,13 @@ func makeMerchant(t *testing.T, c *client, id string) merchantFixture {
 }
 
 // TestCrossTenantMatrix: merchant A's key against every route with merchant
-// B's ids gets 404 (never B's data), and A's key on admin-only routes gets 401.
+// B's ids gets 404 (never B's data), and A's key on admin-only routes gets 401;
+// a list route answers A's own records, none of B's.
 func TestCrossTenantMatrix(t *testing.T) {
 	c := newClient(t)
 	a := makeMerchant(t, c, "merchant_a")
 	b := makeMerchant(t, c, "merchant_b")
+	_, bDispute := disputedPayment(t, c, b.key, disputeFraudCard)
 
 	routes := []struct {
 		method, path string
@@ -55,9 +57,11 @@ func TestCrossTenantMatrix(t *testing.T) {
 		{"GET", "/account/{m}/connectors/{mca}", nil, false},
 		{"POST", "/account/{m}/connectors/{mca}", map[string]any{"connector_type": "payment_processor", "disabled": true}, false},
 		{"DELETE", "/account/{m}/connectors/{mca}", nil, true},
+		{"GET", "/disputes/{dp}", nil, false},
+		{"GET", "/disputes/list", nil, false},
 	}
 	fill := func(s string, f merchantFixture) string {
-		return strings.NewReplacer("{m}", f.id, "{key}", f.keyID, "{pro}", f.profileID, "{mca}", f.mcaID).Replace(s)
+		return strings.NewReplacer("{m}", f.id, "{key}", f.keyID, "{pro}", f.profileID, "{mca}", f.mcaID, "{dp}", bDispute).Replace(s)
 	}
 	fillBody := func(body any, f merchantFixture) any {
 		m, ok := body.(map[string]any)
@@ -78,13 +82,16 @@ func TestCrossTenantMatrix(t *testing.T) {
 			// A's key, B's ids in the path.
 			r := c.do(rt.method, fill(rt.path, b), a.key, fillBody(rt.body, b))
 			want := 404
-			if rt.adminOnly {
+			switch {
+			case rt.adminOnly:
 				want = 401
+			case !strings.Contains(rt.path, "{"):
+				want = 200 // it names none of B's ids: A's own records
 			}
 			if r.Status != want {
 				t.Fatalf("A on B's %s: %d %s, want %d", rt.path, r.Status, r.Raw, want)
 			}
-			if strings.Contains(string(r.Raw), b.id) && r.Status == 200 {
+			if (strings.Contains(string(r.Raw), b.id) || strings.Contains(string(r.Raw), bDispute)) && r.Status == 200 {
 				t.Fatalf("B's data leaked: %s", r.Raw)
 			}
 			// A's key, A's merchant, B's sub-ids: 404 on merchant routes.
@@ -96,7 +103,10 @@ func TestCrossTenantMatrix(t *testing.T) {
 			}
 		})
 	}
-	// B is untouched.
+	// B is untouched, and its dispute (hidden from A above) is there.
+	if r := c.do("GET", "/disputes/list", b.key, nil); r.Status != 200 || !strings.Contains(string(r.Raw), bDispute) {
+		t.Fatalf("B's disputes: %d %s", r.Status, r.Raw)
+	}
 	if r := c.do("GET", "/account/"+b.id+"/connectors/"+b.mcaID, b.key, nil); r.Status != 200 || r.obj()["disabled"] == true {
 		t.Fatalf("B's connector changed: %d %s", r.Status, r.Raw)
 	}
