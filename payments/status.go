@@ -48,18 +48,6 @@ func intentStatusOf(a paymentattempt.Status) paymentintent.Status {
 	}
 }
 
-// terminal reports whether nothing more can happen to an intent's money
-// except refunds (and disputes).
-func terminal(s paymentintent.Status) bool {
-	switch s {
-	case paymentintent.StatusSucceeded, paymentintent.StatusFailed, paymentintent.StatusCancelled,
-		paymentintent.StatusCancelledPostCapture, paymentintent.StatusPartiallyCaptured,
-		paymentintent.StatusExpired:
-		return true
-	}
-	return false
-}
-
 func statusIn(s paymentintent.Status, set ...paymentintent.Status) bool {
 	for _, v := range set {
 		if s == v {
@@ -87,9 +75,6 @@ var (
 		paymentintent.StatusRequiresCapture, paymentintent.StatusRequiresCustomerAction,
 		paymentintent.StatusPartiallyCapturedAndCapturable,
 		paymentintent.StatusPartiallyAuthorizedAndRequiresCapture,
-	}
-	cancellablePostCaptureStates = []paymentintent.Status{
-		paymentintent.StatusSucceeded, paymentintent.StatusPartiallyCaptured,
 	}
 	refundableStates = []paymentintent.Status{
 		paymentintent.StatusSucceeded, paymentintent.StatusPartiallyCaptured,

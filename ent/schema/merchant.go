@@ -12,8 +12,6 @@ import (
 	"switchyard/internal/tenancy"
 )
 
-type schemaAnnotation = schema.Annotation
-
 // MerchantAccount is a merchant: the tenant every other row belongs to. Its
 // id is the merchant_id of the wire API.
 type MerchantAccount struct{ ent.Schema }
