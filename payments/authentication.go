@@ -98,7 +98,7 @@ func (s *Service) CompleteAuthentication(ctx context.Context, attemptID, token s
 		CaptureMethod:          capMethod,
 		ConnectorMetadata:      att.ConnectorMetadata,
 	})
-	if err := s.recordPaymentResult(ctx, pi.PaymentID, att.ID, res, callErr); err != nil {
+	if _, err := s.recordPaymentResult(ctx, pi.PaymentID, att.ID, res, callErr); err != nil {
 		return nil, err
 	}
 	pi, err = s.client.PaymentIntent.Get(ctx, pi.ID)

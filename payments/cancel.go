@@ -20,6 +20,7 @@ func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *s
 		att      *ent.PaymentAttempt
 		mca      *ent.MerchantConnectorAccount
 		needVoid bool
+		view     *PaymentView
 	)
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
 		var err error
@@ -48,7 +49,8 @@ func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *s
 			if err != nil {
 				return dbError(err, "payment")
 			}
-			return s.emitPaymentEvent(ctx, tx, pi)
+			view, err = s.emitPaymentEvent(ctx, tx, pi)
+			return err
 		}
 		// A capture holds a reservation (captured + capturable < authorized)
 		// and a cancel marks the attempt: neither may run beside a cancel.
@@ -71,7 +73,7 @@ func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *s
 	}
 	if !needVoid {
 		s.vaultDrop(ctx, pi.MerchantID, pi.ID)
-		return s.GetPayment(ctx, paymentID)
+		return s.viewOr(ctx, view, paymentID)
 	}
 
 	conn, err := s.deps.Connectors.For(mca.ConnectorName)
@@ -125,10 +127,11 @@ func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *s
 			SetNillableCancellationReason(reason).AddVersion(1).Save(ctx); err != nil {
 			return dbError(err, "payment")
 		}
-		return s.emitPaymentEvent(ctx, tx, pi)
+		view, err = s.emitPaymentEvent(ctx, tx, pi)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return s.GetPayment(ctx, paymentID)
+	return s.viewOr(ctx, view, paymentID)
 }

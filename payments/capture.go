@@ -28,10 +28,11 @@ type CaptureInput struct {
 // was authorized; a failed capture gives the reservation back.
 func (s *Service) CapturePayment(ctx context.Context, paymentID string, in CaptureInput) (*PaymentView, error) {
 	var (
-		pi  *ent.PaymentIntent
-		att *ent.PaymentAttempt
-		cp  *ent.Capture
-		mca *ent.MerchantConnectorAccount
+		pi   *ent.PaymentIntent
+		att  *ent.PaymentAttempt
+		cp   *ent.Capture
+		mca  *ent.MerchantConnectorAccount
+		view *PaymentView
 	)
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
 		var err error
@@ -195,7 +196,8 @@ func (s *Service) CapturePayment(ctx context.Context, paymentID string, in Captu
 		if _, err = att.Update().SetAmountCapturable(pi.AmountCapturable).Save(ctx); err != nil {
 			return dbError(err, "payment attempt")
 		}
-		return s.emitPaymentEvent(ctx, tx, pi)
+		view, err = s.emitPaymentEvent(ctx, tx, pi)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -207,7 +209,7 @@ func (s *Service) CapturePayment(ctx context.Context, paymentID string, in Captu
 		}
 		return nil, e
 	}
-	return s.GetPayment(ctx, paymentID)
+	return s.viewOr(ctx, view, paymentID)
 }
 
 func deref(s *string) string {

@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"fmt"
 	"net/url"
+	"reflect"
 
 	"switchyard/ent"
 	"switchyard/ent/merchantconnectoraccount"
@@ -28,6 +29,15 @@ type ConfirmInput struct {
 
 func paymentAttemptOf(intentID, attemptID string) []predicate.PaymentAttempt {
 	return []predicate.PaymentAttempt{paymentattempt.PaymentIntentID(intentID), paymentattempt.ID(attemptID)}
+}
+
+// storedFields are the members of a confirm that the payment keeps, beyond
+// what the attempt's own update records (the payment method, the route,
+// the browser): when there are none, the payment is not written twice.
+func (in *ConfirmInput) storedFields() *PaymentFields {
+	f := in.PaymentFields
+	f.PaymentMethod, f.Connectors, f.MerchantConnectorID, f.BrowserInfo = nil, nil, nil, nil
+	return &f
 }
 
 // checkClientSecret enforces the publishable-key rule: the client secret
@@ -82,8 +92,11 @@ func (s *Service) ConfirmPayment(ctx context.Context, paymentID string, in Confi
 		if err := in.validate(cur.Amount, &ptype); err != nil {
 			return err
 		}
-		if pi, err = s.applyFields(ctx, tx, cur, &in.PaymentFields); err != nil {
-			return err
+		pi = cur
+		if stored := in.storedFields(); !reflect.ValueOf(*stored).IsZero() {
+			if pi, err = s.applyFields(ctx, tx, cur, stored); err != nil {
+				return err
+			}
 		}
 		method = in.PaymentMethod
 		if method == nil {
@@ -121,13 +134,14 @@ func (s *Service) ConfirmPayment(ctx context.Context, paymentID string, in Confi
 	if err != nil {
 		return nil, err
 	}
+	var view *PaymentView
 	if pending {
-		if err := s.authorize(ctx, pi, att, mca, method); err != nil {
+		if view, err = s.authorize(ctx, pi, att, mca, method); err != nil {
 			return nil, err
 		}
 		s.vaultDrop(ctx, merchantID, pi.ID) // the connector has seen the card
 	}
-	return s.GetPayment(ctx, paymentID)
+	return s.viewOr(ctx, view, paymentID)
 }
 
 func deref64(v *int64) int64 {
@@ -285,14 +299,14 @@ func (s *Service) account(pi *ent.PaymentIntent, att *ent.PaymentAttempt, mca *e
 // authorize calls the connector for a recorded attempt and records the
 // outcome. With sequential_automatic the authorization is followed by its
 // capture, as two connector calls.
-func (s *Service) authorize(ctx context.Context, pi *ent.PaymentIntent, att *ent.PaymentAttempt, mca *ent.MerchantConnectorAccount, m *PaymentMethodInput) error {
+func (s *Service) authorize(ctx context.Context, pi *ent.PaymentIntent, att *ent.PaymentAttempt, mca *ent.MerchantConnectorAccount, m *PaymentMethodInput) (*PaymentView, error) {
 	conn, err := s.deps.Connectors.For(mca.ConnectorName)
 	if err != nil {
-		return ErrInternal(err)
+		return nil, ErrInternal(err)
 	}
 	acct, err := s.account(pi, att, mca)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	capMethod := connector.CaptureMethod(pi.CaptureMethod)
 	if capMethod == connector.CaptureSequentialAutomatic {

@@ -113,21 +113,26 @@ type outboxEvent struct {
 // emitPaymentEvent writes the event a payment's new status maps to, and its
 // delivery task, inside tx: the transactional outbox. It does nothing when
 // the status maps to no event or the event was already written.
-func (s *Service) emitPaymentEvent(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent) error {
+//
+// It returns the payment's view it rendered (nil when it wrote no event):
+// read inside tx after the change, it is what the caller answers with, so
+// the payment is not read a second time.
+func (s *Service) emitPaymentEvent(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent) (*PaymentView, error) {
 	et, ok := paymentEventType(pi.Status)
 	if !ok || s.deps.Render == nil {
-		return nil
+		return nil, nil
 	}
 	views, err := s.loadViews(ctx, tx.Client(), []*ent.PaymentIntent{pi})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	obj, err := s.deps.Render.Payment(views[0])
 	if err != nil {
-		return ErrInternal(err)
+		return nil, ErrInternal(err)
 	}
 	id := pi.ID
-	return s.writeEvent(ctx, tx, outboxEvent{
+	views[0].readInTx = true
+	return views[0], s.writeEvent(ctx, tx, outboxEvent{
 		profileID: pi.ProfileID, objectID: pi.PaymentID, paymentIntentID: &id,
 		eventType: et, class: event.EventClassPayments, contentType: "payment_details",
 		status: string(pi.Status), object: obj, createdAt: pi,

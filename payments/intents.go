@@ -88,12 +88,11 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 		if in.ReturnURL == nil && prof.ReturnURL != nil {
 			create.SetReturnURL(*prof.ReturnURL)
 		}
-		pi, err = create.Save(ctx)
-		if err != nil {
-			return dbError(err, "payment")
+		if err := s.setFields(ctx, tx, create.Mutation(), paymentRef{id, now, paymentintent.StatusRequiresPaymentMethod}, &in.PaymentFields); err != nil {
+			return err
 		}
-		pi, err = s.applyFields(ctx, tx, pi, &in.PaymentFields)
-		return err
+		pi, err = create.Save(ctx)
+		return dbErrorOrNil(err, "payment")
 	})
 	if err != nil {
 		if e, ok := AsError(err); ok && e.Code == "HE_01" && e.Field == "" {
@@ -149,11 +148,38 @@ func (s *Service) paymentProfile(ctx context.Context, tx *ent.Tx, named *string)
 
 // applyFields writes the given members onto a payment inside tx.
 func (s *Service) applyFields(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, f *PaymentFields) (*ent.PaymentIntent, error) {
-	upd := pi.Update()
+	upd := pi.Update().AddVersion(1)
+	if err := s.setFields(ctx, tx, upd.Mutation(), paymentRef{pi.ID, pi.CreatedAt, pi.Status}, f); err != nil {
+		return nil, err
+	}
+	out, err := upd.Save(ctx)
+	if err != nil {
+		return nil, dbError(err, "payment")
+	}
+	return out, nil
+}
+
+// paymentRef is what setFields needs to know of the payment it writes to.
+type paymentRef struct {
+	id        string
+	createdAt time.Time
+	status    paymentintent.Status
+}
+
+// setIf sets a member that was given.
+func setIf[T any](v *T, set func(T)) {
+	if v != nil {
+		set(*v)
+	}
+}
+
+// setFields writes the given members into the mutation of a payment being
+// created or updated (one statement either way).
+func (s *Service) setFields(ctx context.Context, tx *ent.Tx, upd *ent.PaymentIntentMutation, pi paymentRef, f *PaymentFields) error {
 	if f.Customer != nil {
 		c, err := s.upsertCustomer(ctx, tx, f.Customer)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		upd.SetCustomerID(c.ID)
 	}
@@ -198,34 +224,34 @@ func (s *Service) applyFields(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIn
 	}
 	if f.MerchantReferenceID != nil {
 		taken, err := tx.PaymentIntent.Query().Where(
-			paymentintent.MerchantReferenceID(*f.MerchantReferenceID), paymentintent.IDNEQ(pi.ID)).Exist(ctx)
+			paymentintent.MerchantReferenceID(*f.MerchantReferenceID), paymentintent.IDNEQ(pi.id)).Exist(ctx)
 		if err != nil {
-			return nil, ErrInternal(err)
+			return ErrInternal(err)
 		}
 		if taken {
 			e := ErrDuplicate("The merchant_reference_id %q is already used by another payment", *f.MerchantReferenceID)
 			e.Field = "merchant_reference_id"
-			return nil, e
+			return e
 		}
 		upd.SetMerchantReferenceID(*f.MerchantReferenceID)
 	}
 	if f.SessionExpiry != nil {
-		upd.SetSessionExpiry(*f.SessionExpiry).
-			SetExpiresOn(pi.CreatedAt.Add(time.Duration(*f.SessionExpiry) * time.Second))
+		upd.SetSessionExpiry(*f.SessionExpiry)
+		upd.SetExpiresOn(pi.createdAt.Add(time.Duration(*f.SessionExpiry) * time.Second))
 	}
 	if f.ActiveAttempt != nil {
 		if f.ActiveAttempt.Unset {
 			upd.ClearActiveAttemptID()
 		} else {
 			ok, err := tx.PaymentAttempt.Query().Where(
-				paymentAttemptOf(pi.ID, f.ActiveAttempt.ID)...).Exist(ctx)
+				paymentAttemptOf(pi.id, f.ActiveAttempt.ID)...).Exist(ctx)
 			if err != nil {
-				return nil, ErrInternal(err)
+				return ErrInternal(err)
 			}
 			if !ok {
 				// The body names an attempt this payment does not have: a bad
 				// value in the request, not a missing path resource.
-				return nil, ErrInvalidValue("set_active_attempt_id", "the payment has no attempt %q", f.ActiveAttempt.ID)
+				return ErrInvalidValue("set_active_attempt_id", "the payment has no attempt %q", f.ActiveAttempt.ID)
 			}
 			upd.SetActiveAttemptID(f.ActiveAttempt.ID)
 		}
@@ -257,41 +283,36 @@ func (s *Service) applyFields(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIn
 	if f.AllowedPaymentMethodTypes != nil {
 		upd.SetAllowedPaymentMethodTypes(f.AllowedPaymentMethodTypes)
 	}
-	upd.SetNillableCaptureOn(f.CaptureOn).
-		SetNillableDescription(f.Description).
-		SetNillableReturnURL(f.ReturnURL).
-		SetNillableStatementDescriptor(f.StatementDescriptor).
-		SetNillableStatementDescriptorSuffix(f.StatementDescriptorSuffix).
-		SetNillableMerchantOrderReferenceID(f.MerchantOrderReferenceID).
-		SetNillableOffSession(f.OffSession).
-		SetNillableShippingCost(f.ShippingCost).
-		SetNillableOrderTaxAmount(f.OrderTaxAmount).
-		SetNillableSurchargeAmount(f.SurchargeAmount).
-		SetNillableTaxOnSurcharge(f.TaxOnSurcharge).
-		SetNillableBusinessCountry(f.BusinessCountry).
-		SetNillableBusinessLabel(f.BusinessLabel).
-		SetNillableBusinessSubLabel(f.BusinessSubLabel).
-		SetNillableEnablePartialAuthorization(f.EnablePartialAuthorization).
-		SetNillableRequestExtendedAuthorization(f.RequestExtendedAuthorization).
-		SetNillableEnableOvercapture(f.EnableOvercapture).
-		SetNillableForce3dsChallenge(f.Force3DSChallenge).
-		SetNillableIsIframeRedirectionEnabled(f.IsIframeRedirectionEnabled).
-		SetNillableRoutingAlgorithmID(f.RoutingAlgorithmID).
-		AddVersion(1)
+	setIf(f.CaptureOn, upd.SetCaptureOn)
+	setIf(f.Description, upd.SetDescription)
+	setIf(f.ReturnURL, upd.SetReturnURL)
+	setIf(f.StatementDescriptor, upd.SetStatementDescriptor)
+	setIf(f.StatementDescriptorSuffix, upd.SetStatementDescriptorSuffix)
+	setIf(f.MerchantOrderReferenceID, upd.SetMerchantOrderReferenceID)
+	setIf(f.OffSession, upd.SetOffSession)
+	setIf(f.ShippingCost, upd.SetShippingCost)
+	setIf(f.OrderTaxAmount, upd.SetOrderTaxAmount)
+	setIf(f.SurchargeAmount, upd.SetSurchargeAmount)
+	setIf(f.TaxOnSurcharge, upd.SetTaxOnSurcharge)
+	setIf(f.BusinessCountry, upd.SetBusinessCountry)
+	setIf(f.BusinessLabel, upd.SetBusinessLabel)
+	setIf(f.BusinessSubLabel, upd.SetBusinessSubLabel)
+	setIf(f.EnablePartialAuthorization, upd.SetEnablePartialAuthorization)
+	setIf(f.RequestExtendedAuthorization, upd.SetRequestExtendedAuthorization)
+	setIf(f.EnableOvercapture, upd.SetEnableOvercapture)
+	setIf(f.Force3DSChallenge, upd.SetForce3dsChallenge)
+	setIf(f.IsIframeRedirectionEnabled, upd.SetIsIframeRedirectionEnabled)
+	setIf(f.RoutingAlgorithmID, upd.SetRoutingAlgorithmID)
 	if f.PaymentMethod != nil {
 		upd.SetPaymentMethod(f.PaymentMethod.Type)
 		if f.PaymentMethod.Subtype != "" {
 			upd.SetPaymentMethodType(f.PaymentMethod.Subtype)
 		}
-		if pi.Status == paymentintent.StatusRequiresPaymentMethod {
+		if pi.status == paymentintent.StatusRequiresPaymentMethod {
 			upd.SetStatus(paymentintent.StatusRequiresConfirmation)
 		}
 	}
-	out, err := upd.Save(ctx)
-	if err != nil {
-		return nil, dbError(err, "payment")
-	}
-	return out, nil
+	return nil
 }
 
 // upsertCustomer returns the merchant's customer with this id, creating it

@@ -34,8 +34,14 @@ func attemptStatusOf(res *connector.PaymentResult) paymentattempt.Status {
 // moves the payment to the status it implies, in one transaction. A
 // transport failure (callErr) leaves the payment processing, with the
 // reason on the attempt, for a later sync.
-func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID string, res *connector.PaymentResult, callErr error) error {
-	var sequentialCapture bool
+//
+// It returns the payment's view when it rendered one for an event (see
+// emitPaymentEvent), else nil.
+func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID string, res *connector.PaymentResult, callErr error) (*PaymentView, error) {
+	var (
+		sequentialCapture bool
+		view              *PaymentView
+	)
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
 		pi, err := s.lockPayment(ctx, tx, paymentID)
 		if err != nil {
@@ -132,20 +138,21 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 		if sequentialCapture {
 			return nil // the capture reports the outcome
 		}
-		return s.emitPaymentEvent(ctx, tx, pi)
+		view, err = s.emitPaymentEvent(ctx, tx, pi)
+		return err
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if sequentialCapture {
 		// sequential_automatic: the capture follows the authorization at once.
-		_, err := s.CapturePayment(ctx, paymentID, CaptureInput{sequential: true})
+		v, err := s.CapturePayment(ctx, paymentID, CaptureInput{sequential: true})
 		if e, ok := AsError(err); ok && e.Code == "CE_03" {
-			return nil // the failed capture is recorded on the payment
+			return nil, nil // the failed capture is recorded on the payment
 		}
-		return err
+		return v, err
 	}
-	return nil
+	return view, nil
 }
 
 // recordAutomaticCapture records the capture a connector made with the

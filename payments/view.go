@@ -31,6 +31,8 @@ type PaymentView struct {
 	IncrementalAuthorizations []*ent.IncrementalAuthorization
 	// Active is the attempt the intent's outcome comes from, if any.
 	Active *ent.PaymentAttempt
+	// readInTx marks a view read through a transaction (see viewOr).
+	readInTx bool
 }
 
 // AmountReceived is what has been captured (Hyperswitch's amount_received).
@@ -59,6 +61,38 @@ func (s *Service) GetPayment(ctx context.Context, paymentID string) (*PaymentVie
 		return nil, err
 	}
 	return views[0], nil
+}
+
+// viewOr answers a state change: with v, the view its event was rendered
+// from inside its (now committed) transaction, or, when it wrote no event,
+// the payment read again.
+func (s *Service) viewOr(ctx context.Context, v *PaymentView, paymentID string) (*PaymentView, error) {
+	if v == nil {
+		return s.GetPayment(ctx, paymentID)
+	}
+	if !v.readInTx {
+		return v, nil
+	}
+	// The rows were read through the transaction: later reads of their
+	// edges (GraphQL's nested fields) go through the client instead.
+	v.readInTx = false
+	v.Intent = v.Intent.Unwrap()
+	if v.Customer != nil {
+		v.Customer = v.Customer.Unwrap()
+	}
+	unwrapAll(v.Attempts)
+	unwrapAll(v.Captures)
+	unwrapAll(v.Refunds)
+	unwrapAll(v.Disputes)
+	unwrapAll(v.IncrementalAuthorizations)
+	return v, nil
+}
+
+// unwrapAll unwraps entities read in a transaction that has ended.
+func unwrapAll[E interface{ Unwrap() E }](rows []E) {
+	for i := range rows {
+		rows[i] = rows[i].Unwrap()
+	}
 }
 
 // RetrievePayment is GET /payments/{id}: GetPayment, plus the

@@ -1487,3 +1487,32 @@ func TestPaymentRouting(t *testing.T) {
 		t.Fatalf("no such connector account: %d %s", r.Status, r.Raw)
 	}
 }
+
+// TestStateChangeAnswersAsGET: what a state change answers is the payment
+// exactly as GET shows it right after (the answer is rendered from the rows
+// read inside the change's transaction, for its event, not read again).
+func TestStateChangeAnswersAsGET(t *testing.T) {
+	c := newClient(t)
+	same := func(what string, r response) {
+		t.Helper()
+		got := c.pay("GET", "/payments/"+r.str("payment_id"), nil).must(t, 200)
+		if !bytes.Equal(r.Raw, got.Raw) {
+			t.Fatalf("%s answered\n%s\nGET shows\n%s", what, r.Raw, got.Raw)
+		}
+	}
+	visa := card("4242424242424242")
+	same("create+confirm", c.pay("POST", "/payments", payment(map[string]any{"confirm": true, "payment_method_data": visa,
+		"customer_id": "cus_same", "description": "same"})).must(t, 200))
+	same("sequential_automatic", c.pay("POST", "/payments", payment(map[string]any{"confirm": true,
+		"capture_method": "sequential_automatic", "payment_method_data": visa})).must(t, 200))
+	same("declined", c.pay("POST", "/payments", payment(map[string]any{"confirm": true,
+		"payment_method_data": card("4000000000000002")})).must(t, 200))
+	same("dispute card", c.pay("POST", "/payments", payment(map[string]any{"confirm": true,
+		"payment_method_data": card("4000000000000259")})).must(t, 200))
+	open := c.pay("POST", "/payments", payment(map[string]any{"capture_method": "manual_multiple"})).must(t, 200)
+	same("confirm", c.pay("POST", "/payments/"+open.str("payment_id")+"/confirm", map[string]any{"payment_method_data": visa}).must(t, 200))
+	same("partial capture", c.pay("POST", "/payments/"+open.str("payment_id")+"/capture", map[string]any{"amount_to_capture": 4000}).must(t, 200))
+	same("cancel", c.pay("POST", "/payments/"+open.str("payment_id")+"/cancel", nil).must(t, 200))
+	unconfirmed := c.pay("POST", "/payments", payment(nil)).must(t, 200)
+	same("cancel unconfirmed", c.pay("POST", "/payments/"+unconfirmed.str("payment_id")+"/cancel", nil).must(t, 200))
+}
