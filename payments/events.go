@@ -223,8 +223,21 @@ func (s *Service) writeEvent(ctx context.Context, tx *ent.Tx, e outboxEvent) err
 	if !deliveryWanted(prof, e) {
 		return nil
 	}
-	_, err = tx.WebhookDeliveryTask.Create().SetEventID(id).SetNextAttemptAt(now).Save(ctx)
-	return dbErrorOrNil(err, "webhook delivery task")
+	if _, err = tx.WebhookDeliveryTask.Create().SetEventID(id).SetNextAttemptAt(now).Save(ctx); err != nil {
+		return dbError(err, "webhook delivery task")
+	}
+	if queued := s.deps.DeliveriesQueued; queued != nil {
+		tx.OnCommit(func(next ent.Committer) ent.Committer {
+			return ent.CommitFunc(func(ctx context.Context, tx *ent.Tx) error {
+				err := next.Commit(ctx, tx)
+				if err == nil {
+					queued()
+				}
+				return err
+			})
+		})
+	}
+	return nil
 }
 
 // deliveryWanted applies the profile's webhook settings: delivery can be

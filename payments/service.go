@@ -48,6 +48,10 @@ type Deps struct {
 	PublicURL string
 	// Render gives events their content; without it no events are written.
 	Render Renderer
+	// DeliveriesQueued, when set, is called after a transaction that queued
+	// webhook deliveries commits, so the workers send them now instead of
+	// at their next poll.
+	DeliveriesQueued func()
 }
 
 // Configure sets the payment dependencies.

@@ -12,6 +12,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"switchyard/internal/testenv"
 )
 
 // hookReceiver records what it is sent and answers with the next status.
@@ -213,4 +216,40 @@ func scrubAttempts(t *testing.T, raw []byte) []byte {
 	}
 	out, _ := json.Marshal(items)
 	return out
+}
+
+// TestWebhookSentWithoutWaitingForThePoll: a payment's event wakes the
+// delivery workers when its transaction commits, so it is sent at once even
+// when the workers would otherwise poll only hourly.
+func TestWebhookSentWithoutWaitingForThePoll(t *testing.T) {
+	cfg := testenv.Config(t, testenv.Database(t))
+	cfg.WebhookPollInterval = time.Hour
+	c := &client{t: t, srv: testenv.NewServerWith(t, cfg, nil)}
+	recv := &hookReceiver{}
+	withWebhook(t, c, recv, nil)
+	ctx, stop := context.WithCancel(context.Background())
+	var workers sync.WaitGroup
+	workers.Go(func() { c.srv.Webhooks.Run(ctx) })
+	t.Cleanup(func() { stop(); workers.Wait() })
+	time.Sleep(100 * time.Millisecond) // the worker's first claim found nothing: it now waits
+
+	paid := c.pay("POST", "/payments", payment(map[string]any{"confirm": true, "payment_method_data": card("4242424242424242")})).must(t, 200)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		recv.mu.Lock()
+		n := len(recv.bodies)
+		var body []byte
+		if n > 0 {
+			body = recv.bodies[0]
+		}
+		recv.mu.Unlock()
+		if n > 0 {
+			if !strings.Contains(string(body), paid.str("payment_id")) || !strings.Contains(string(body), `"payment_succeeded"`) {
+				t.Fatalf("delivered %s", body)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the event was not delivered: the worker was not woken")
+		}
+	}
 }

@@ -228,6 +228,7 @@ func BenchmarkWebhooks(b *testing.B) {
 				if err := tx.Commit(); err != nil {
 					b.Error(err)
 				}
+				e.srv.Webhooks.Wake() // as the payments service does once its outbox commits
 				mu.Lock()
 				committed[id] = time.Now()
 				mu.Unlock()

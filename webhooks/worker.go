@@ -35,7 +35,9 @@ type Options struct {
 	// BatchSize is how many due tasks one claim takes and delivers at once
 	// (default 20).
 	BatchSize int
-	// PollInterval is the wait when nothing is due (default 500 ms).
+	// PollInterval is the wait when nothing is due (default 1 s), unless
+	// Wake comes first: polling finds retries that fall due and events
+	// queued by processes that run no workers.
 	PollInterval time.Duration
 	// Version goes into the User-Agent.
 	Version string
@@ -53,6 +55,25 @@ type Worker struct {
 	opts   Options
 	http   *http.Client
 	now    func() time.Time
+
+	wakeMu sync.Mutex
+	woken  chan struct{} // closed by Wake, then replaced
+}
+
+// Wake tells the waiting Run loops that deliveries were queued, so they
+// claim them now rather than at their next poll. It never blocks.
+func (w *Worker) Wake() {
+	w.wakeMu.Lock()
+	close(w.woken)
+	w.woken = make(chan struct{})
+	w.wakeMu.Unlock()
+}
+
+// wakeup is what the next Wake closes.
+func (w *Worker) wakeup() <-chan struct{} {
+	w.wakeMu.Lock()
+	defer w.wakeMu.Unlock()
+	return w.woken
 }
 
 // NewWorker returns a worker over client.
@@ -64,7 +85,7 @@ func NewWorker(client *ent.Client, opts Options) *Worker {
 		opts.BatchSize = 20
 	}
 	if opts.PollInterval <= 0 {
-		opts.PollInterval = 500 * time.Millisecond
+		opts.PollInterval = time.Second
 	}
 	if opts.Schedule == nil {
 		opts.Schedule = DefaultSchedule
@@ -83,6 +104,7 @@ func NewWorker(client *ent.Client, opts Options) *Worker {
 	return &Worker{
 		client: client,
 		opts:   opts,
+		woken:  make(chan struct{}),
 		http: &http.Client{
 			Transport: transport,
 			Timeout:   opts.Timeout,
@@ -95,15 +117,20 @@ func NewWorker(client *ent.Client, opts Options) *Worker {
 
 // Run delivers due tasks until ctx is done.
 func (w *Worker) Run(ctx context.Context) {
+	poll := time.NewTimer(w.opts.PollInterval)
+	defer poll.Stop()
 	for ctx.Err() == nil {
+		woken := w.wakeup() // before the claim: a Wake during it is not lost
 		n, err := w.RunOnce(ctx)
 		if err != nil && ctx.Err() == nil {
 			w.opts.Log.ErrorContext(ctx, "webhook worker", "err", err)
 		}
 		if n == 0 || err != nil {
+			poll.Reset(w.opts.PollInterval)
 			select {
 			case <-ctx.Done():
-			case <-time.After(w.opts.PollInterval):
+			case <-woken:
+			case <-poll.C:
 			}
 		}
 	}

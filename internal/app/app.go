@@ -90,7 +90,8 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		return nil, fmt.Errorf("SWITCHYARD_MASTER_KEY: %w", err)
 	}
 	a.Service = payments.NewService(a.Store.Client, box, a.Store.Dialect)
-	a.Service.Configure(payments.Deps{Redis: a.Redis.Client, PublicURL: strings.TrimRight(cfg.PublicURL, "/"), Render: rest.Renderer{}})
+	a.Service.Configure(payments.Deps{Redis: a.Redis.Client, PublicURL: strings.TrimRight(cfg.PublicURL, "/"), Render: rest.Renderer{},
+		DeliveriesQueued: func() { a.Webhooks.Wake() }}) // a.Webhooks is set below, before any request
 	a.Auth = auth.New(a.Service, cfg.AdminAPIKey)
 	schedule, err := webhooks.ParseSchedule(cfg.WebhookRetrySchedule)
 	if err != nil {
@@ -101,6 +102,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		Timeout:      cfg.WebhookTimeout,
 		AllowPrivate: cfg.WebhookAllowPrivate,
 		RowLocks:     a.Store.Dialect == dialect.MySQL,
+		PollInterval: cfg.WebhookPollInterval,
 		Version:      Version,
 		HashKey:      a.Service.ProfileHashKey,
 		Log:          log,

@@ -76,6 +76,10 @@ type Config struct {
 	WebhookTimeout       time.Duration `env:"SWITCHYARD_WEBHOOK_TIMEOUT" envDefault:"30s"`
 	WebhookAllowPrivate  bool          `env:"SWITCHYARD_WEBHOOK_ALLOW_PRIVATE" envDefault:"true"`
 	WebhookWorkers       int           `env:"SWITCHYARD_WEBHOOK_WORKERS" envDefault:"2"`
+	// WebhookPollInterval is how often idle workers look for due retries
+	// and for events other processes queued; this process's own events
+	// wake them at once.
+	WebhookPollInterval time.Duration `env:"SWITCHYARD_WEBHOOK_POLL_INTERVAL" envDefault:"1s"`
 
 	Database          Database `env:"-"`
 	MasterKeyBytes    []byte   `env:"-"` // 32 bytes
@@ -137,6 +141,9 @@ func (c *Config) validate() error {
 
 	if c.WebhookTimeout <= 0 {
 		bad("SWITCHYARD_WEBHOOK_TIMEOUT", "must be positive, got %s", c.WebhookTimeout)
+	}
+	if c.WebhookPollInterval < 10*time.Millisecond || c.WebhookPollInterval > time.Hour {
+		bad("SWITCHYARD_WEBHOOK_POLL_INTERVAL", "must be between 10ms and 1h, got %s", c.WebhookPollInterval)
 	}
 	if c.WebhookWorkers < 0 || c.WebhookWorkers > 64 {
 		bad("SWITCHYARD_WEBHOOK_WORKERS", "must be between 0 and 64, got %d", c.WebhookWorkers)

@@ -79,6 +79,10 @@ func TestBadConfig(t *testing.T) {
 			`SWITCHYARD_WEBHOOK_TIMEOUT: must be positive, got 0s`},
 		{"too many webhook workers", map[string]string{"SWITCHYARD_WEBHOOK_WORKERS": "100"},
 			`SWITCHYARD_WEBHOOK_WORKERS: must be between 0 and 64, got 100`},
+		{"webhook poll too often", map[string]string{"SWITCHYARD_WEBHOOK_POLL_INTERVAL": "1ms"},
+			`SWITCHYARD_WEBHOOK_POLL_INTERVAL: must be between 10ms and 1h, got 1ms`},
+		{"webhook poll not a duration", map[string]string{"SWITCHYARD_WEBHOOK_POLL_INTERVAL": "soon"},
+			`SWITCHYARD_WEBHOOK_POLL_INTERVAL: want a duration such as 20s or 1m, got "soon"`},
 		{"bad log level", map[string]string{"SWITCHYARD_LOG_LEVEL": "loud"},
 			`SWITCHYARD_LOG_LEVEL: want debug, info, warn or error, got "loud"`},
 		{"production env", map[string]string{"SWITCHYARD_ENV": "production"},
@@ -149,6 +153,7 @@ func TestDefaults(t *testing.T) {
 		WebhookTimeout:       30 * time.Second,
 		WebhookAllowPrivate:  true,
 		WebhookWorkers:       2,
+		WebhookPollInterval:  time.Second,
 		Database: Database{
 			Driver:   DriverSQLite,
 			DSN:      "file:" + filepath.Join(dir, "switchyard.db") + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)",
