@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -224,7 +225,7 @@ func scrubAttempts(t *testing.T, raw []byte) []byte {
 func TestWebhookSentWithoutWaitingForThePoll(t *testing.T) {
 	cfg := testenv.Config(t, testenv.Database(t))
 	cfg.WebhookPollInterval = time.Hour
-	c := &client{t: t, srv: testenv.NewServerWith(t, cfg, nil)}
+	c := &client{t: t, srv: testenv.NewServerWith(t, cfg, slog.New(slog.DiscardHandler))}
 	recv := &hookReceiver{}
 	withWebhook(t, c, recv, nil)
 	ctx, stop := context.WithCancel(context.Background())
