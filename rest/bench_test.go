@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"switchyard/internal/ids"
+	"switchyard/internal/store"
 	"switchyard/internal/testenv"
 )
 
@@ -177,7 +178,11 @@ type benchRow struct {
 }
 
 func benchBaseline(b *testing.B, env *benchEnv) benchResult {
-	db, err := sql.Open("mysql", env.dsn)
+	dsn, err := store.DriverDSN(env.dsn) // the driver settings the app's store uses
+	if err != nil {
+		b.Fatal(err)
+	}
+	db, err := sql.Open("mysql", dsn)
 	if err != nil {
 		b.Fatal(err)
 	}

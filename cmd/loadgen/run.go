@@ -17,6 +17,7 @@ import (
 	"switchyard/internal/app"
 	"switchyard/internal/config"
 	"switchyard/internal/ids"
+	"switchyard/internal/store"
 )
 
 // setupSize prepares one size: a fresh database, the app on it serving on
@@ -110,7 +111,11 @@ func setupSize(ctx context.Context, o options, n int, out io.Writer) (env *runEn
 		return nil, cleanup, err
 	}
 	undo = append(undo, func() { seedDB.Close() })
-	baseline, err := sql.Open("mysql", dbCfg.FormatDSN()) // the app's DSN and pool settings
+	baselineDSN, err := store.DriverDSN(dbCfg.FormatDSN())
+	if err != nil {
+		return nil, cleanup, err
+	}
+	baseline, err := sql.Open("mysql", baselineDSN) // the app's DSN, driver and pool settings
 	if err != nil {
 		return nil, cleanup, err
 	}
