@@ -92,6 +92,9 @@ func (s *Service) ConfirmPayment(ctx context.Context, paymentID string, in Confi
 		if err := in.validate(cur.Amount, &ptype); err != nil {
 			return err
 		}
+		if err := in.validateMandateMembers(false, true); err != nil {
+			return err
+		}
 		pi = cur
 		if stored := in.storedFields(); !reflect.ValueOf(*stored).IsZero() {
 			if pi, err = s.applyFields(ctx, tx, cur, stored); err != nil {
@@ -99,15 +102,27 @@ func (s *Service) ConfirmPayment(ctx context.Context, paymentID string, in Confi
 			}
 		}
 		method = in.PaymentMethod
-		if method == nil {
+		if method == nil && pi.MandateID == nil {
 			if method, err = s.vaultGet(ctx, merchantID, pi.ID); err != nil {
 				return err
 			}
 		}
+		if err := checkMandateIntent(pi, method); err != nil {
+			return err
+		}
+		mcaID := in.MerchantConnectorID
+		if pi.MandateID != nil {
+			// A recurring payment charges the mandate's saved card through
+			// the connector account that holds its token.
+			if method, err = s.recurringMethod(ctx, tx, pi); err != nil {
+				return err
+			}
+			mcaID = method.mandate.MerchantConnectorID
+		}
 		if method == nil {
 			return ErrMissingField("payment_method_data")
 		}
-		if mca, err = s.route(ctx, tx, pi, in.Connectors, in.MerchantConnectorID); err != nil {
+		if mca, err = s.route(ctx, tx, pi, in.Connectors, mcaID); err != nil {
 			return err
 		}
 		att, err = s.newAttempt(ctx, tx, pi, mca, method, in.BrowserInfo)
@@ -159,6 +174,9 @@ func nonEmpty(s string) *string {
 }
 
 func cardNetwork(m *PaymentMethodInput) *string {
+	if m.saved != nil && m.saved.Card != nil {
+		return m.saved.Card.CardNetwork
+	}
 	if m.Card == nil {
 		return nil
 	}
@@ -235,6 +253,21 @@ func (s *Service) newAttempt(ctx context.Context, tx *ent.Tx, pi *ent.PaymentInt
 	}
 	if m.Card != nil {
 		create.SetCard(cardDetails(m.Card))
+	}
+	switch {
+	case m.mandate != nil:
+		create.SetMandateID(m.mandate.ID).SetPaymentMethodID(m.saved.ID).SetPaymentToken(m.ConnectorMandateID)
+		if m.saved.Card != nil {
+			create.SetCard(m.saved.Card)
+		}
+	case pi.MandateData != nil:
+		// The card a mandate is set up with is saved (masked) with the
+		// attempt; it becomes usable only if the authorization succeeds.
+		pm, err := s.savePaymentMethod(ctx, tx, pi, m)
+		if err != nil {
+			return nil, err
+		}
+		create.SetPaymentMethodID(pm.ID)
 	}
 	if m.Billing != nil {
 		create.SetPaymentMethodBilling(m.Billing)
@@ -346,7 +379,8 @@ func billingOf(pi *ent.PaymentIntent, m *PaymentMethodInput) *schematype.Address
 }
 
 func connectorMethod(m *PaymentMethodInput) connector.PaymentMethod {
-	out := connector.PaymentMethod{Type: connector.PaymentMethodType(m.Type), Subtype: m.Subtype, VPA: m.VPA}
+	out := connector.PaymentMethod{Type: connector.PaymentMethodType(m.Type), Subtype: m.Subtype, VPA: m.VPA,
+		ConnectorMandateID: m.ConnectorMandateID}
 	if m.Card != nil {
 		holder := ""
 		if m.Card.HolderName != nil {

@@ -21,6 +21,7 @@ type Renderer interface {
 	Payment(v *PaymentView) (json.RawMessage, error)
 	Refund(r *ent.Refund, paymentID string) (json.RawMessage, error)
 	Dispute(v *DisputeView) (json.RawMessage, error)
+	Mandate(v *MandateView) (json.RawMessage, error)
 }
 
 // paymentEventType is the status → event mapping of DESIGN.md.

@@ -26,6 +26,9 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 	if err := in.validate(in.Amount, in.PaymentType); err != nil {
 		return nil, err
 	}
+	if err := in.validateMandateMembers(true, in.Confirm); err != nil {
+		return nil, err
+	}
 	paymentID := ""
 	if in.PaymentID != nil {
 		paymentID = *in.PaymentID
@@ -283,6 +286,10 @@ func (s *Service) setFields(ctx context.Context, tx *ent.Tx, upd *ent.PaymentInt
 	if f.AllowedPaymentMethodTypes != nil {
 		upd.SetAllowedPaymentMethodTypes(f.AllowedPaymentMethodTypes)
 	}
+	if f.Mandate != nil {
+		upd.SetMandateData(f.Mandate.asMap())
+	}
+	setIf(f.MandateID, upd.SetMandateID)
 	setIf(f.CaptureOn, upd.SetCaptureOn)
 	setIf(f.Description, upd.SetDescription)
 	setIf(f.ReturnURL, upd.SetReturnURL)
@@ -367,6 +374,9 @@ func (s *Service) UpdatePayment(ctx context.Context, paymentID string, p Payment
 		if err := validateCurrency(*p.Currency); err != nil {
 			return nil, err
 		}
+	}
+	if err := p.validateMandateMembers(false, false); err != nil {
+		return nil, err
 	}
 	merchantID, err := contextMerchant(ctx)
 	if err != nil {

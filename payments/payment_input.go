@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode"
 
+	"switchyard/ent"
 	"switchyard/ent/schema"
 	"switchyard/ent/schema/schematype"
 )
@@ -32,6 +33,14 @@ type PaymentMethodInput struct {
 	// VPA is the UPI collect address.
 	VPA     string                     `json:"vpa,omitempty"`
 	Billing *schematype.AddressWrapper `json:"billing,omitempty"`
+	// ConnectorMandateID charges a saved card by the connector's token
+	// instead of Card: a recurring payment on a mandate. It is built at
+	// confirm from the mandate, never taken from a request nor vaulted.
+	ConnectorMandateID string `json:"-"`
+	// mandate and saved are the mandate a recurring payment charges and its
+	// saved payment method, whose masked card the attempt shows.
+	mandate *ent.Mandate
+	saved   *ent.PaymentMethod
 }
 
 // CustomerInput names the payment's customer by the merchant's id; the
@@ -96,6 +105,12 @@ type PaymentFields struct {
 	RoutingAlgorithmID                   *string
 	ExternalTaxCalculation               *string
 	SurchargeCalculation                 *string
+	// Mandate asks for a mandate to be set up with this payment
+	// (mandate_data, or a top-level customer_acceptance).
+	Mandate *MandateRequest
+	// MandateID charges an existing mandate (mandate_id, or
+	// recurring_details of type mandate_id) instead of a payment method.
+	MandateID *string
 	// ActiveAttempt sets ("Set") or clears ("Unset") the active attempt
 	// (v2 update-intent's set_active_attempt_id).
 	ActiveAttempt *ActiveAttemptChange

@@ -109,7 +109,14 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 			return ErrInternal(err)
 		}
 
+		mv, err := s.settleMandate(ctx, tx, pi, att, status, res)
+		if err != nil {
+			return err
+		}
 		piUpd := pi.Update().SetStatus(intentStatusOf(status)).AddVersion(1)
+		if mv != nil {
+			piUpd.SetMandateID(mv.Mandate.ID)
+		}
 		if status == paymentattempt.StatusAuthorized && pi.CaptureMethod == paymentintent.CaptureMethodSequentialAutomatic {
 			// Processing until its own capture is reserved, so no merchant
 			// capture or cancel can come between the two.
@@ -134,6 +141,11 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 		}
 		if pi, err = piUpd.Save(ctx); err != nil {
 			return dbError(err, "payment")
+		}
+		if mv != nil {
+			if err := s.emitMandateEvent(ctx, tx, mv, pi.ProfileID, &pi.ID); err != nil {
+				return err
+			}
 		}
 		if sequentialCapture {
 			return nil // the capture reports the outcome

@@ -71,6 +71,10 @@ type paymentsRequest struct {
 	EnableOvercapture                    *bool                      `json:"enable_overcapture"`
 	Force3DSChallenge                    *bool                      `json:"force_3ds_challenge"`
 	IsIframeRedirectionEnabled           *bool                      `json:"is_iframe_redirection_enabled"`
+	MandateData                          *mandateDataIn             `json:"mandate_data"`
+	CustomerAcceptance                   *customerAcceptanceIn      `json:"customer_acceptance"`
+	MandateID                            *string                    `json:"mandate_id"`
+	RecurringDetails                     *recurringDetailsIn        `json:"recurring_details"`
 
 	// Accepted and ignored: routing is the connector list; the rest are
 	// Hyperswitch features not built here.
@@ -79,15 +83,12 @@ type paymentsRequest struct {
 	AllKeysRequired                  json.RawMessage `json:"all_keys_required"`
 	BillingDescriptor                json.RawMessage `json:"billing_descriptor"`
 	CtpServiceDetails                json.RawMessage `json:"ctp_service_details"`
-	CustomerAcceptance               json.RawMessage `json:"customer_acceptance"`
 	DiscountAmount                   json.RawMessage `json:"discount_amount"`
 	DutyAmount                       json.RawMessage `json:"duty_amount"`
 	ExternalSurchargeStrategy        json.RawMessage `json:"external_surcharge_strategy"`
 	InstallmentData                  json.RawMessage `json:"installment_data"`
 	InstallmentOptions               json.RawMessage `json:"installment_options"`
 	IsStoredCredential               json.RawMessage `json:"is_stored_credential"`
-	MandateData                      json.RawMessage `json:"mandate_data"`
-	MandateID                        json.RawMessage `json:"mandate_id"`
 	MitCategory                      json.RawMessage `json:"mit_category"`
 	OrderDate                        json.RawMessage `json:"order_date"`
 	PartnerMerchantIdentifierDetails json.RawMessage `json:"partner_merchant_identifier_details"`
@@ -98,7 +99,6 @@ type paymentsRequest struct {
 	PaymentToken                     json.RawMessage `json:"payment_token"`
 	ProfileAcquirerID                json.RawMessage `json:"profile_acquirer_id"`
 	Psd2ScaExemptionType             json.RawMessage `json:"psd2_sca_exemption_type"`
-	RecurringDetails                 json.RawMessage `json:"recurring_details"`
 	RetryAction                      json.RawMessage `json:"retry_action"`
 	ShippingAmountTax                json.RawMessage `json:"shipping_amount_tax"`
 	SkipExternalTaxCalculation       json.RawMessage `json:"skip_external_tax_calculation"`
@@ -304,6 +304,9 @@ func (req *paymentsRequest) fields() (payments.PaymentFields, error) {
 	if f.PaymentMethod, err = req.paymentMethod(); err != nil {
 		return f, err
 	}
+	if f.Mandate, f.MandateID, err = req.mandate(); err != nil {
+		return f, err
+	}
 	return f, nil
 }
 
@@ -446,6 +449,14 @@ var clientSettable = map[string]bool{
 	"ctp_service_details": true, "threeds_method_comp_ind": true,
 }
 
+// errClientMember refuses a member a publishable key may not set.
+func errClientMember(name string) error {
+	e := payments.ErrForbidden(name)
+	e.Message = "Access forbidden: " + name + " cannot be set with a publishable key; use the secret key"
+	e.Field = name
+	return e
+}
+
 // checkClientMembers refuses, for a publishable key, every member it may not
 // set.
 func (req *paymentsRequest) checkClientMembers() error {
@@ -460,10 +471,7 @@ func (req *paymentsRequest) checkClientMembers() error {
 		if raw, ok := f.Interface().(json.RawMessage); ok && !given(raw) {
 			continue
 		}
-		e := payments.ErrForbidden(name)
-		e.Message = "Access forbidden: " + name + " cannot be set with a publishable key; use the secret key"
-		e.Field = name
-		return e
+		return errClientMember(name)
 	}
 	return nil
 }
@@ -543,6 +551,12 @@ func registerPayments(a *api, svc *payments.Service) {
 		if err != nil {
 			return nil, err
 		}
+		// The mandate a payment charges is named by the call that
+		// authorizes it: with confirm, it goes to the confirm.
+		confirm := payments.ConfirmInput{}
+		if req.Confirm != nil && *req.Confirm {
+			confirm.MandateID, f.MandateID = f.MandateID, nil
+		}
 		v, err := svc.UpdatePayment(r.Context(), id, payments.PaymentPatch{
 			Amount: req.Amount, Currency: req.Currency, PaymentFields: f,
 		})
@@ -550,7 +564,7 @@ func registerPayments(a *api, svc *payments.Service) {
 			return nil, err
 		}
 		if req.Confirm != nil && *req.Confirm { // update, then authorize, as Hyperswitch does
-			if v, err = svc.ConfirmPayment(r.Context(), id, payments.ConfirmInput{}); err != nil {
+			if v, err = svc.ConfirmPayment(r.Context(), id, confirm); err != nil {
 				return nil, err
 			}
 		}

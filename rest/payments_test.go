@@ -1396,6 +1396,18 @@ func TestCardNumberNeverLeaves(t *testing.T) {
 			"payment_method_data": cardWithCVC(n)})))
 	}
 	record(c.pay("POST", "/payments", payment(map[string]any{"confirm": true, "payment_method_data": cardWithCVC("4242424242424241")})))
+	// A mandate saves the card (masked) and charges it again without it.
+	setup := payment(map[string]any{"confirm": true, "customer_id": "cus_never", "setup_future_usage": "off_session",
+		"payment_method_data": cardWithCVC("4242424242424242"), "mandate_data": map[string]any{
+			"customer_acceptance": map[string]any{"acceptance_type": "offline"}}})
+	mandateID := record(c.pay("POST", "/payments", setup)).str("mandate_id")
+	if mandateID == "" {
+		t.Fatalf("no mandate: %s", responses[len(responses)-1])
+	}
+	record(c.pay("POST", "/payments", map[string]any{"amount": 500, "currency": "USD", "confirm": true,
+		"off_session": true, "customer_id": "cus_never", "mandate_id": mandateID}))
+	record(c.pay("GET", "/mandates/"+mandateID, nil))
+	record(c.pay("GET", "/customers/cus_never/mandates", nil))
 	if len(responses) < 40 {
 		t.Fatalf("only %d responses", len(responses))
 	}
@@ -1429,6 +1441,11 @@ func TestCardNumberNeverLeaves(t *testing.T) {
 	}
 	if !sawCard {
 		t.Fatal("the dump holds no card details: it does not read the attempts")
+	}
+	for _, table := range []string{"mandates", "payment_methods"} {
+		if !slices.ContainsFunc(dump, func(v storedValue) bool { return v.table == table }) {
+			t.Fatalf("the dump has no %s row: the mandate's card is not checked", table)
+		}
 	}
 	// Cards given without confirm wait sealed in the Redis vault (the
 	// updated payments above were never confirmed).

@@ -8,8 +8,8 @@ import (
 )
 
 // Renderer gives events the JSON this API returns for their objects, so a
-// webhook's content.object is what GET /payments/{id}, GET /refunds/{id} or
-// GET /disputes/{id} shows at the moment of the event.
+// webhook's content.object is what GET /payments/{id}, GET /refunds/{id},
+// GET /disputes/{id} or GET /mandates/{id} shows at the moment of the event.
 type Renderer struct{}
 
 var _ payments.Renderer = Renderer{}
@@ -27,4 +27,9 @@ func (Renderer) Refund(r *ent.Refund, paymentID string) (json.RawMessage, error)
 // Dispute is the dispute object (Hyperswitch's DisputeResponse).
 func (Renderer) Dispute(v *payments.DisputeView) (json.RawMessage, error) {
 	return json.Marshal(disputeBodyOf(v))
+}
+
+// Mandate is the mandate object (Hyperswitch's MandateResponse).
+func (Renderer) Mandate(v *payments.MandateView) (json.RawMessage, error) {
+	return json.Marshal(mandateBodyOf(v))
 }

@@ -35,6 +35,7 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerConnectors(a, d.Service)
 	registerRefunds(a, d.Service)
 	registerDisputes(a, d.Service)
+	registerMandates(a, d.Service)
 	registerV2Payments(a, d.Service)
 	registerPayments(a, d.Service)
 	registerPaymentsList(a, d.Service)

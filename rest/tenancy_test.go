@@ -33,6 +33,7 @@ func TestCrossTenantMatrix(t *testing.T) {
 	a := makeMerchant(t, c, "merchant_a")
 	b := makeMerchant(t, c, "merchant_b")
 	_, bDispute := disputedPayment(t, c, b.key, disputeFraudCard)
+	bMandate := setUpMandate(t, c, b.key, "cus_b_only", nil)
 
 	routes := []struct {
 		method, path string
@@ -59,9 +60,13 @@ func TestCrossTenantMatrix(t *testing.T) {
 		{"DELETE", "/account/{m}/connectors/{mca}", nil, true},
 		{"GET", "/disputes/{dp}", nil, false},
 		{"GET", "/disputes/list", nil, false},
+		{"GET", "/mandates/{man}", nil, false},
+		{"POST", "/mandates/revoke/{man}", nil, false},
+		{"GET", "/customers/{cus}/mandates", nil, false},
 	}
 	fill := func(s string, f merchantFixture) string {
-		return strings.NewReplacer("{m}", f.id, "{key}", f.keyID, "{pro}", f.profileID, "{mca}", f.mcaID, "{dp}", bDispute).Replace(s)
+		return strings.NewReplacer("{m}", f.id, "{key}", f.keyID, "{pro}", f.profileID, "{mca}", f.mcaID, "{dp}", bDispute,
+			"{man}", bMandate, "{cus}", "cus_b_only").Replace(s)
 	}
 	fillBody := func(body any, f merchantFixture) any {
 		m, ok := body.(map[string]any)
@@ -91,7 +96,8 @@ func TestCrossTenantMatrix(t *testing.T) {
 			if r.Status != want {
 				t.Fatalf("A on B's %s: %d %s, want %d", rt.path, r.Status, r.Raw, want)
 			}
-			if (strings.Contains(string(r.Raw), b.id) || strings.Contains(string(r.Raw), bDispute)) && r.Status == 200 {
+			if (strings.Contains(string(r.Raw), b.id) || strings.Contains(string(r.Raw), bDispute) ||
+				strings.Contains(string(r.Raw), bMandate)) && r.Status == 200 {
 				t.Fatalf("B's data leaked: %s", r.Raw)
 			}
 			// A's key, A's merchant, B's sub-ids: 404 on merchant routes.
@@ -106,6 +112,9 @@ func TestCrossTenantMatrix(t *testing.T) {
 	// B is untouched, and its dispute (hidden from A above) is there.
 	if r := c.do("GET", "/disputes/list", b.key, nil); r.Status != 200 || !strings.Contains(string(r.Raw), bDispute) {
 		t.Fatalf("B's disputes: %d %s", r.Status, r.Raw)
+	}
+	if r := c.do("GET", "/mandates/"+bMandate, b.key, nil); r.Status != 200 || r.str("status") != "active" {
+		t.Fatalf("B's mandate changed: %d %s", r.Status, r.Raw)
 	}
 	if r := c.do("GET", "/account/"+b.id+"/connectors/"+b.mcaID, b.key, nil); r.Status != 200 || r.obj()["disabled"] == true {
 		t.Fatalf("B's connector changed: %d %s", r.Status, r.Raw)

@@ -1,0 +1,285 @@
+package rest
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"switchyard/ent/schema/schematype"
+	"switchyard/payments"
+)
+
+// mandateDataIn is Hyperswitch's MandateData, a closed object. mandate_type
+// is an enum of objects ({"single_use": {…}} or {"multi_use": {…} | null}):
+// a map keeps which key was sent even when its value is null, and each
+// value is still a closed MandateAmountData.
+type mandateDataIn struct {
+	UpdateMandateID    *string                     `json:"update_mandate_id"`
+	CustomerAcceptance *customerAcceptanceIn       `json:"customer_acceptance"`
+	MandateType        map[string]*mandateAmountIn `json:"mandate_type"`
+}
+
+// customerAcceptanceIn is Hyperswitch's CustomerAcceptance.
+type customerAcceptanceIn struct {
+	AcceptanceType *string   `json:"acceptance_type"`
+	AcceptedAt     *wireTime `json:"accepted_at"`
+	Online         *struct {
+		IPAddress *string `json:"ip_address"`
+		UserAgent *string `json:"user_agent"`
+	} `json:"online"`
+}
+
+// mandateAmountIn is Hyperswitch's MandateAmountData.
+type mandateAmountIn struct {
+	Amount    *int64         `json:"amount"`
+	Currency  *string        `json:"currency"`
+	StartDate *wireTime      `json:"start_date"`
+	EndDate   *wireTime      `json:"end_date"`
+	Metadata  map[string]any `json:"metadata"`
+}
+
+// recurringDetailsIn is Hyperswitch's RecurringDetails, a union tagged by
+// type. Only the mandate_id variant is served; data's shape depends on the
+// type, so it is read once the type is known.
+type recurringDetailsIn struct {
+	Type *string         `json:"type"`
+	Data json.RawMessage `json:"data"`
+}
+
+// domain is the acceptance as the domain keeps it (nil when not given).
+func (a *customerAcceptanceIn) domain() *payments.CustomerAcceptance {
+	if a == nil {
+		return nil
+	}
+	out := &payments.CustomerAcceptance{AcceptedAt: a.AcceptedAt.asTime()}
+	if a.AcceptanceType != nil {
+		out.AcceptanceType = *a.AcceptanceType
+	}
+	if o := a.Online; o != nil {
+		out.Online = &payments.OnlineAcceptance{IPAddress: deref(o.IPAddress), UserAgent: deref(o.UserAgent)}
+	}
+	return out
+}
+
+// deref is a string member's value, "" when absent.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// mandate maps mandate_data, customer_acceptance, mandate_id and
+// recurring_details onto the domain's mandate request (set one up) and
+// mandate id (charge one). The domain checks how they fit the payment.
+func (req *paymentsRequest) mandate() (*payments.MandateRequest, *string, error) {
+	var setup *payments.MandateRequest
+	if d := req.MandateData; d != nil {
+		setup = &payments.MandateRequest{UpdateMandateID: d.UpdateMandateID,
+			CustomerAcceptance: d.CustomerAcceptance.domain()}
+		if d.MandateType != nil {
+			if len(d.MandateType) != 1 {
+				return nil, nil, payments.ErrInvalidValue("mandate_data.mandate_type", "must hold exactly one of single_use or multi_use")
+			}
+			for kind, l := range d.MandateType {
+				switch kind {
+				case "single_use":
+					setup.SingleUse = true
+				case "multi_use":
+				default:
+					e := payments.ErrInvalidRequest("unknown field %q: mandate_type is single_use or multi_use", "mandate_data.mandate_type."+kind)
+					e.Field = "mandate_data.mandate_type." + kind
+					return nil, nil, e
+				}
+				if l != nil {
+					setup.Limits = &payments.MandateLimits{Amount: l.Amount, Currency: l.Currency,
+						StartDate: l.StartDate.asTime(), EndDate: l.EndDate.asTime(), Metadata: l.Metadata}
+				}
+			}
+		}
+	}
+	if a := req.CustomerAcceptance; a != nil {
+		// A top-level customer_acceptance sets up a multi_use mandate, or
+		// completes mandate_data that lacks one.
+		if setup == nil {
+			setup = &payments.MandateRequest{}
+		}
+		if setup.CustomerAcceptance == nil {
+			setup.CustomerAcceptance = a.domain()
+		}
+	}
+	mandateID := req.MandateID
+	if rd := req.RecurringDetails; rd != nil {
+		switch {
+		case rd.Type == nil:
+			return nil, nil, payments.ErrMissingField("recurring_details.type")
+		case *rd.Type != "mandate_id":
+			for _, t := range []string{"payment_method_id", "processor_payment_token", "network_transaction_id_and_card_details",
+				"network_transaction_id_and_network_token_details", "network_transaction_id_and_decrypted_wallet_token_details",
+				"card_with_limited_data"} {
+				if *rd.Type == t {
+					return nil, nil, payments.ErrInvalidValue("recurring_details.type", "%q is not supported: use mandate_id", t)
+				}
+			}
+			return nil, nil, payments.ErrInvalidValue("recurring_details.type", "must be mandate_id, got %q", *rd.Type)
+		case !given(rd.Data):
+			return nil, nil, payments.ErrMissingField("recurring_details.data")
+		}
+		var id string
+		if err := json.Unmarshal(rd.Data, &id); err != nil {
+			e := payments.ErrInvalidRequest("recurring_details.data: expected a string (the mandate id)")
+			e.Field = "recurring_details.data"
+			return nil, nil, e
+		}
+		if mandateID != nil && *mandateID != id {
+			return nil, nil, payments.ErrInvalidValue("recurring_details.data", "names another mandate than mandate_id")
+		}
+		mandateID = &id
+	}
+	return setup, mandateID, nil
+}
+
+// mandateBody is Hyperswitch's MandateResponse: the body of GET
+// /mandates/{mandate_id}, an element of the customer's mandate list and
+// the content.object of mandate events.
+type mandateBody struct {
+	MandateID          string                 `json:"mandate_id"`
+	Status             string                 `json:"status"`
+	PaymentMethodID    string                 `json:"payment_method_id"`
+	PaymentMethod      string                 `json:"payment_method"`
+	PaymentMethodType  *string                `json:"payment_method_type"`
+	Card               *mandateCardBody       `json:"card"`
+	CustomerAcceptance *customerAcceptanceOut `json:"customer_acceptance"`
+}
+
+// mandateCardBody is Hyperswitch's MandateCardDetails: the saved card,
+// masked. card_token (a locker token) and nick_name are not kept: null.
+type mandateCardBody struct {
+	Last4Digits     *string `json:"last4_digits"`
+	CardExpMonth    *string `json:"card_exp_month"`
+	CardExpYear     *string `json:"card_exp_year"`
+	CardHolderName  *string `json:"card_holder_name"`
+	CardToken       *string `json:"card_token"`
+	Scheme          *string `json:"scheme"`
+	IssuerCountry   *string `json:"issuer_country"`
+	CardFingerprint *string `json:"card_fingerprint"`
+	CardISIN        *string `json:"card_isin"`
+	CardIssuer      *string `json:"card_issuer"`
+	CardNetwork     *string `json:"card_network"`
+	CardType        *string `json:"card_type"`
+	NickName        *string `json:"nick_name"`
+}
+
+// customerAcceptanceOut is the stored CustomerAcceptance, its time in the
+// API's timestamp format.
+type customerAcceptanceOut struct {
+	AcceptanceType string     `json:"acceptance_type"`
+	AcceptedAt     *Timestamp `json:"accepted_at"`
+	Online         *struct {
+		IPAddress string `json:"ip_address"`
+		UserAgent string `json:"user_agent"`
+	} `json:"online"`
+}
+
+// mandateRevokedBody is Hyperswitch's MandateRevokedResponse. The sandbox
+// revokes without a connector call, so there is no connector error.
+type mandateRevokedBody struct {
+	MandateID    string  `json:"mandate_id"`
+	Status       string  `json:"status"`
+	ErrorCode    *string `json:"error_code"`
+	ErrorMessage *string `json:"error_message"`
+}
+
+func nonEmptyString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// mandateBodyOf maps a mandate view.
+func mandateBodyOf(v *payments.MandateView) mandateBody {
+	m := v.Mandate
+	out := mandateBody{MandateID: m.ID, Status: string(m.Status)}
+	if pm := v.PaymentMethod; pm != nil {
+		out.PaymentMethodID, out.PaymentMethod, out.PaymentMethodType = pm.ID, pm.PaymentMethod, pm.PaymentMethodType
+		if c := pm.Card; c != nil {
+			out.Card = mandateCardOf(c, pm.Fingerprint)
+		}
+	} else if m.PaymentMethodID != nil {
+		out.PaymentMethodID = *m.PaymentMethodID
+	}
+	if m.CustomerAcceptance != nil {
+		raw, _ := json.Marshal(m.CustomerAcceptance)
+		var a struct {
+			customerAcceptanceOut
+			AcceptedAt *time.Time `json:"accepted_at"`
+		}
+		if json.Unmarshal(raw, &a) == nil {
+			out.CustomerAcceptance = &a.customerAcceptanceOut
+			out.CustomerAcceptance.AcceptedAt = ts(a.AcceptedAt)
+		}
+	}
+	return out
+}
+
+func mandateCardOf(c *schematype.CardDetails, fingerprint *string) *mandateCardBody {
+	return &mandateCardBody{
+		Last4Digits:     nonEmptyString(c.Last4),
+		CardExpMonth:    nonEmptyString(c.CardExpMonth),
+		CardExpYear:     nonEmptyString(c.CardExpYear),
+		CardHolderName:  c.CardHolderName,
+		Scheme:          c.CardNetwork,
+		IssuerCountry:   c.CardIssuingCntry,
+		CardFingerprint: fingerprint,
+		CardISIN:        nonEmptyString(c.CardISIN),
+		CardIssuer:      c.CardIssuer,
+		CardNetwork:     c.CardNetwork,
+		CardType:        c.CardType,
+	}
+}
+
+// registerMandates adds Hyperswitch's v1 mandate routes. Like the refund
+// routes they name no merchant: the caller's key (or the admin key with
+// X-Merchant-Id) scopes them, so another merchant's mandate or customer is
+// not found.
+func registerMandates(a *api, svc *payments.Service) {
+	a.handle("GET /mandates/{mandate_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		if _, err := merchantPrincipal(r); err != nil {
+			return nil, err
+		}
+		v, err := svc.GetMandate(r.Context(), r.PathValue("mandate_id"))
+		if err != nil {
+			return nil, err
+		}
+		return mandateBodyOf(v), nil
+	})
+	a.handle("POST /mandates/revoke/{mandate_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		if _, err := merchantPrincipal(r); err != nil {
+			return nil, err
+		}
+		var req struct{} // Hyperswitch's revoke takes no body; an empty object is accepted
+		if err := decodeOptional(r, &req); err != nil {
+			return nil, err
+		}
+		v, err := svc.RevokeMandate(r.Context(), r.PathValue("mandate_id"))
+		if err != nil {
+			return nil, err
+		}
+		return mandateRevokedBody{MandateID: v.Mandate.ID, Status: string(v.Mandate.Status)}, nil
+	})
+	a.handle("GET /customers/{customer_id}/mandates", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		if _, err := merchantPrincipal(r); err != nil {
+			return nil, err
+		}
+		views, err := svc.ListCustomerMandates(r.Context(), r.PathValue("customer_id"))
+		if err != nil {
+			return nil, err
+		}
+		out := make([]mandateBody, len(views))
+		for i, v := range views {
+			out[i] = mandateBodyOf(v)
+		}
+		return out, nil
+	})
+}
