@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"switchyard/ent/schema/schematype"
+	"switchyard/internal/auth"
 	"switchyard/internal/tenancy"
 	"switchyard/payments"
 )
@@ -133,14 +134,30 @@ type v2ConfirmRequest struct {
 	PaymentMethodType      *string                    `json:"payment_method_type"`
 	PaymentMethodSubtype   *string                    `json:"payment_method_subtype"`
 	Shipping               *schematype.AddressWrapper `json:"shipping"`
-	// CustomerAcceptance is checked and not kept: mandates are not built.
-	CustomerAcceptance         *v2CustomerAcceptance `json:"customer_acceptance"`
+	// CustomerAcceptance is checked and not kept: v2 sets up no mandates
+	// (v1 does, see mandates.go).
+	CustomerAcceptance         *customerAcceptanceIn `json:"customer_acceptance"`
 	BrowserInfo                *v2BrowserInfo        `json:"browser_info"`
 	PaymentMethodID            *string               `json:"payment_method_id"`
 	PaymentToken               *string               `json:"payment_token"`
 	MerchantConnectorDetails   map[string]any        `json:"merchant_connector_details"`
 	ReturnRawConnectorResponse *bool                 `json:"return_raw_connector_response"`
 	WebhookURL                 *string               `json:"webhook_url"`
+}
+
+// checkClientMembers refuses, for a publishable key, the members only the
+// merchant's server may send.
+func (req *v2ConfirmRequest) checkClientMembers() error {
+	for name, given := range map[string]bool{
+		"merchant_connector_details":    req.MerchantConnectorDetails != nil,
+		"webhook_url":                   req.WebhookURL != nil,
+		"return_raw_connector_response": req.ReturnRawConnectorResponse != nil,
+	} {
+		if given {
+			return errClientMember(name)
+		}
+	}
+	return nil
 }
 
 // v2PaymentMethodData is PaymentMethodDataRequest: one payment method
@@ -189,15 +206,6 @@ type v2Upi struct {
 	} `json:"upi_collect"`
 	UpiIntent map[string]any `json:"upi_intent"`
 	UpiQr     map[string]any `json:"upi_qr"`
-}
-
-type v2CustomerAcceptance struct {
-	AcceptanceType *string   `json:"acceptance_type"`
-	AcceptedAt     *wireTime `json:"accepted_at"`
-	Online         *struct {
-		IPAddress *string `json:"ip_address"`
-		UserAgent *string `json:"user_agent"`
-	} `json:"online"`
 }
 
 // v2BrowserInfo is BrowserInformation.
@@ -584,7 +592,9 @@ func registerV2Payments(a *api, svc *payments.Service) {
 		}
 		return intentBodyOf(v), nil
 	})
-	a.handle("POST /v2/payments/{id}/confirm-intent", MerchantOrAdmin, func(r *http.Request) (any, error) {
+	// confirm-intent is the client's call in Hyperswitch v2: it also takes
+	// `Authorization: publishable-key=<key>,client-secret=<secret>`.
+	a.handle("POST /v2/payments/{id}/confirm-intent", ClientOrMerchant, func(r *http.Request) (any, error) {
 		p, err := v2Principal(r)
 		if err != nil {
 			return nil, err
@@ -596,6 +606,13 @@ func registerV2Payments(a *api, svc *payments.Service) {
 		in, err := req.input()
 		if err != nil {
 			return nil, err
+		}
+		if p.ClientOnly {
+			if err := req.checkClientMembers(); err != nil {
+				return nil, err
+			}
+			secret := auth.ClientSecretFromRequest(r)
+			in.ClientSecret = &secret // checked by the domain: none or another payment's is refused
 		}
 		cur, err := v2Payment(r, svc, p)
 		if err != nil {

@@ -711,3 +711,54 @@ func TestV2IntentAccess(t *testing.T) {
 		t.Fatalf("failed: %d %s", r.Status, r.Raw)
 	}
 }
+
+// TestV2ConfirmIntentWithPublishableKey: confirm-intent is the client's
+// call (Hyperswitch v2's publishable_key__client_secret scheme): the
+// publishable key with the intent's client secret confirms it; a missing or
+// another intent's secret, a server-only member, or the publishable key on a
+// server route is refused.
+func TestV2ConfirmIntentWithPublishableKey(t *testing.T) {
+	c := newClient(t)
+	d := c.srv.Demo
+	card := map[string]any{"card": map[string]any{"card_number": "4242424242424242", "card_exp_month": "10",
+		"card_exp_year": "35", "card_holder_name": "Jane", "card_cvc": "123"}}
+	body := map[string]any{"payment_method_type": "card", "payment_method_data": card}
+	clientAuth := func(secret string) map[string]string {
+		h := map[string]string{"X-Profile-Id": d.ProfileID, "Authorization": "publishable-key=" + d.PublishableKey}
+		if secret != "" {
+			h["Authorization"] += ",client-secret=" + secret
+		}
+		return h
+	}
+	intent := createIntent(t, c, minimalIntent())
+	other := createIntent(t, c, minimalIntent())
+	path := "/v2/payments/" + intent.str("id") + "/confirm-intent"
+	for _, tc := range []struct {
+		name    string
+		headers map[string]string
+		body    map[string]any
+		status  int
+		code    string
+	}{
+		{"no client secret", clientAuth(""), body, 400, "IR_08"},
+		{"another intent's secret", clientAuth(other.str("client_secret")), body, 400, "IR_09"},
+		{"server-only member", clientAuth(intent.str("client_secret")),
+			map[string]any{"payment_method_type": "card", "payment_method_data": card, "webhook_url": "https://example.com"}, 403, "IR_22"},
+		{"unknown publishable key", map[string]string{"X-Profile-Id": d.ProfileID,
+			"Authorization": "publishable-key=pk_snd_nope,client-secret=" + intent.str("client_secret")}, body, 401, "IR_01"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := c.doWith("POST", path, "", tc.body, tc.headers)
+			if r.Status != tc.status || r.errCode() != tc.code {
+				t.Fatalf("%d %s, want %d %s", r.Status, r.Raw, tc.status, tc.code)
+			}
+		})
+	}
+	if r := c.doWith("GET", "/v2/payments/"+intent.str("id")+"/get-intent", "", nil, clientAuth(intent.str("client_secret"))); r.Status != 401 {
+		t.Fatalf("publishable key on get-intent: %d %s", r.Status, r.Raw)
+	}
+	r := c.doWith("POST", path, "", body, clientAuth(intent.str("client_secret"))).must(t, 200)
+	if r.str("status") != "succeeded" {
+		t.Fatalf("%s", r.Raw)
+	}
+}

@@ -35,8 +35,9 @@ func New(svc *payments.Service, adminKey string) *Authenticator {
 	return &Authenticator{svc: svc, adminKey: []byte(adminKey)}
 }
 
-// KeyFromRequest returns the key a request carries: the `api-key` header, or
-// `Authorization: api-key=<key>` (v2).
+// KeyFromRequest returns the key a request carries: the `api-key` header,
+// `Authorization: api-key=<key>` (v2), or the publishable key of v2's
+// client scheme, `Authorization: publishable-key=<key>,client-secret=<secret>`.
 func KeyFromRequest(r *http.Request) string {
 	if k := strings.TrimSpace(r.Header.Get(HeaderAPIKey)); k != "" {
 		return k
@@ -44,6 +45,26 @@ func KeyFromRequest(r *http.Request) string {
 	authz := strings.TrimSpace(r.Header.Get(HeaderAuthorization))
 	if v, ok := strings.CutPrefix(authz, "api-key="); ok {
 		return strings.TrimSpace(v)
+	}
+	return authorizationParam(authz, "publishable-key")
+}
+
+// ClientSecretFromRequest returns the client secret of v2's client scheme
+// (`Authorization: publishable-key=<key>,client-secret=<secret>`), or "".
+func ClientSecretFromRequest(r *http.Request) string {
+	return authorizationParam(strings.TrimSpace(r.Header.Get(HeaderAuthorization)), "client-secret")
+}
+
+// authorizationParam reads name=value from a comma-separated Authorization
+// value of v2's client scheme.
+func authorizationParam(authz, name string) string {
+	if !strings.HasPrefix(authz, "publishable-key=") {
+		return ""
+	}
+	for part := range strings.SplitSeq(authz, ",") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(part), name+"="); ok {
+			return strings.TrimSpace(v)
+		}
 	}
 	return ""
 }
@@ -101,7 +122,12 @@ func (a *Authenticator) AuthenticateClient(ctx context.Context, r *http.Request)
 	if err != nil {
 		return tenancy.Principal{}, err
 	}
-	return tenancy.Principal{Kind: tenancy.KindMerchant, MerchantID: m.ID, ClientOnly: true}, nil
+	p := tenancy.Principal{Kind: tenancy.KindMerchant, MerchantID: m.ID, ClientOnly: true,
+		ProfileID: strings.TrimSpace(r.Header.Get(HeaderProfileID))} // v2 names the profile
+	if p.ProfileID == "" {
+		return p, nil
+	}
+	return p, a.svc.CheckScope(ctx, p)
 }
 
 // IsAdminKey compares in constant time.
