@@ -409,8 +409,11 @@ type connectorCase struct {
 
 // body returns minimalConnector with the members of patch set, where a nil
 // value deletes the member.
-func body(patch map[string]any) map[string]any {
-	b := minimalConnector()
+func body(patch map[string]any) map[string]any { return patched(minimalConnector(), patch) }
+
+// patched sets the members of patch on b, where a nil value deletes the
+// member, and returns b.
+func patched(b, patch map[string]any) map[string]any {
 	for k, v := range patch {
 		if v == nil {
 			delete(b, k)
@@ -677,15 +680,7 @@ func TestConnectorUpdateValidation(t *testing.T) {
 	mca := c.do("POST", "/account/"+m+"/connectors", key, minimalConnector()).must(t, 200).str("merchant_connector_id")
 	path := "/account/" + m + "/connectors/" + mca
 	upd := func(members map[string]any) map[string]any {
-		b := map[string]any{"connector_type": "payment_processor"}
-		for k, v := range members {
-			if v == nil {
-				delete(b, k)
-			} else {
-				b[k] = v
-			}
-		}
-		return b
+		return patched(map[string]any{"connector_type": "payment_processor"}, members)
 	}
 	cases := []connectorCase{
 		{"missing connector_type", upd(map[string]any{"connector_type": nil, "status": "inactive"}), 400, "IR_04", "connector_type"},

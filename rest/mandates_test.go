@@ -253,15 +253,7 @@ func TestMandateValidation(t *testing.T) {
 	c := newClient(t)
 	id := setUpMandate(t, c, c.merchantKey(), "cus_val", nil)
 	with := func(members map[string]any) map[string]any {
-		b := setupBody("cus_val", "4242424242424242", nil)
-		for k, v := range members {
-			if v == nil {
-				delete(b, k)
-			} else {
-				b[k] = v
-			}
-		}
-		return b
+		return patched(setupBody("cus_val", "4242424242424242", nil), members)
 	}
 	md := func(members map[string]any) map[string]any {
 		d := map[string]any{"customer_acceptance": acceptance}
@@ -271,15 +263,7 @@ func TestMandateValidation(t *testing.T) {
 		return map[string]any{"mandate_data": d}
 	}
 	rec := func(members map[string]any) map[string]any {
-		b := recurring("cus_val", id, 1000)
-		for k, v := range members {
-			if v == nil {
-				delete(b, k)
-			} else {
-				b[k] = v
-			}
-		}
-		return b
+		return patched(recurring("cus_val", id, 1000), members)
 	}
 	cases := []struct {
 		name string
