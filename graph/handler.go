@@ -21,6 +21,7 @@ import (
 	"switchyard/internal/auth"
 	"switchyard/internal/tenancy"
 	"switchyard/payments"
+	"switchyard/payments/cards"
 )
 
 // Options are the GraphQL endpoint's limits and switches.
@@ -152,6 +153,7 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		// client's mistake, IR_06 like a malformed REST body. GraphQL's own
 		// code, when there is one, stays beside it.
 		out := *gqlErr
+		out.Message = withoutRequestData(out.Message)
 		out.Extensions = map[string]any{"code": "IR_06", "type": "invalid_request"}
 		if code, ok := gqlErr.Extensions["code"]; ok {
 			out.Extensions["graphqlCode"] = code
@@ -172,6 +174,21 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 	gqlErr.Message = "Something went wrong"
 	gqlErr.Extensions = map[string]any{"code": "HE_00", "type": "api"}
 	return gqlErr
+}
+
+// withoutRequestData removes what a client-mistake message would quote of
+// the request: gqlgen quotes the whole body it could not decode, and the
+// validator the literal it refused; either may be a card number or a CVC.
+func withoutRequestData(msg string) string {
+	if strings.HasPrefix(msg, "json request body could not be decoded") {
+		msg, _, _ = strings.Cut(msg, " body:")
+	}
+	if i := strings.Index(msg, "cannot represent"); i >= 0 {
+		if j := strings.LastIndex(msg, ": "); j > i {
+			msg = msg[:j]
+		}
+	}
+	return cards.MaskNumbers(msg)
 }
 
 // writeGraphQLError answers an unauthenticated request in GraphQL's shape

@@ -95,3 +95,35 @@ func TestQueryLimits(t *testing.T) {
 		}
 	})
 }
+
+// TestErrorsQuoteNoCardData: a client mistake's error never quotes a card
+// number or CVC from the request (gqlgen would quote an undecodable body,
+// and the validator a refused literal).
+func TestErrorsQuoteNoCardData(t *testing.T) {
+	srv := testenv.NewServer(t, testenv.Database(t))
+	const pan, cvc = "4242424242424242", "987"
+	for name, body := range map[string]string{
+		"undecodable body": `{"query":"mutation { createPayment(input: {amount: 100, currency: \"USD\", paymentMethodData: {card: {cardNumber: \"` +
+			pan + `\", cardCvc: \"` + cvc + `\"}}}) { payment { id } } }", bad`,
+		"number literal for a string": `{"query":"mutation { createPayment(input: {amount: 100, currency: \"USD\", paymentMethodData: {card: {cardNumber: ` +
+			pan + `, cardExpMonth: \"12\", cardExpYear: \"2030\", cardHolderName: \"A\", cardCvc: ` + cvc + `}}}) { payment { id } } }"}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			req, _ := http.NewRequest(http.MethodPost, srv.URL+"/graphql", strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("api-key", srv.Demo.SecretKey)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode < 400 || !strings.Contains(string(raw), `"IR_06"`) {
+				t.Fatalf("want a client error, got %d %s", resp.StatusCode, raw)
+			}
+			if strings.Contains(string(raw), pan) || strings.Contains(string(raw), cvc) {
+				t.Fatalf("the error quotes card data: %s", raw)
+			}
+		})
+	}
+}

@@ -13,6 +13,7 @@ package cards
 
 import (
 	"errors"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -209,4 +210,15 @@ func ValidateCVC(cvc, network string) error {
 		return &Error{Field: FieldCVC, Reason: "card security code must be " + strconv.Itoa(want) + " digits", Kind: ErrCVC}
 	}
 	return nil
+}
+
+// longDigitRun is a run of digits as long as a card number.
+var longDigitRun = regexp.MustCompile(`[0-9]{12,19}`)
+
+// MaskNumbers masks every run of 12 to 19 digits in s but its last four,
+// so a message that quotes a request cannot carry a card number out.
+func MaskNumbers(s string) string {
+	return longDigitRun.ReplaceAllStringFunc(s, func(run string) string {
+		return strings.Repeat("*", len(run)-4) + run[len(run)-4:]
+	})
 }

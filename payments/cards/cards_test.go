@@ -288,3 +288,16 @@ func TestValidateCVC(t *testing.T) {
 		}
 	}
 }
+
+func TestMaskNumbers(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"value: 4242424242424242", "value: ************4242"},
+		{`{"cardNumber":"378282246310005","cvc":"1234"}`, `{"cardNumber":"***********0005","cvc":"1234"}`},
+		{"amount 12345678901 and id pay_123", "amount 12345678901 and id pay_123"}, // 11 digits: not a card number
+		{"two 4000000000003063 5555555555554444", "two ************3063 ************4444"},
+	} {
+		if got := MaskNumbers(tc.in); got != tc.want {
+			t.Errorf("MaskNumbers(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
