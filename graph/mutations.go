@@ -378,3 +378,22 @@ func (r *Resolver) retryWebhookDelivery(ctx context.Context, eventID string, key
 	}
 	return &model.DeliveryAttemptPayload{DeliveryAttempt: att, Replayed: replayed}, nil
 }
+
+func (r *Resolver) acceptDispute(ctx context.Context, id string, key *string) (*model.DisputePayload, error) {
+	d, replayed, err := idempotent(ctx, r, "acceptDispute", key, map[string]any{"id": id}, func(ctx context.Context) (*ent.Dispute, error) {
+		if _, err := merchantPrincipal(ctx); err != nil {
+			return nil, err
+		}
+		v, err := r.svc.AcceptDispute(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		return v.Dispute, nil
+	}, func(ctx context.Context, snap *ent.Dispute) (*ent.Dispute, error) {
+		return restore(ctx, r.client.Dispute.Get, snap.ID, snap, "Dispute")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.DisputePayload{Dispute: d, Replayed: replayed}, nil
+}

@@ -49,6 +49,11 @@ func (r *mutationResolver) CreateRefund(ctx context.Context, input model.CreateR
 	return r.createRefund(ctx, input, idempotencyKey)
 }
 
+// AcceptDispute is the resolver for the acceptDispute field.
+func (r *mutationResolver) AcceptDispute(ctx context.Context, id string, idempotencyKey *string) (*model.DisputePayload, error) {
+	return r.acceptDispute(ctx, id, idempotencyKey)
+}
+
 // CreateConnectorAccount is the resolver for the createConnectorAccount field.
 func (r *mutationResolver) CreateConnectorAccount(ctx context.Context, input model.ConnectorAccountRequest, idempotencyKey *string) (*model.ConnectorAccountPayload, error) {
 	return r.createConnectorAccount(ctx, input, idempotencyKey)

@@ -189,6 +189,9 @@ func TestTwoMerchants(t *testing.T) {
 		} {
 			t.Run(m.name, func(t *testing.T) { cb.on(t).fails("HE_02", m.query, nil) })
 		}
+		t.Run("acceptDispute", func(t *testing.T) { // Hyperswitch's DisputeNotFound is HE_04
+			cb.on(t).fails("HE_04", fmt.Sprintf(`mutation { acceptDispute(id: %q) { dispute { id } } }`, a.disputes[0].ID), nil)
+		})
 		t.Run("revokeApiKey", func(t *testing.T) {
 			adminB.on(t).fails("HE_02", fmt.Sprintf(`mutation { revokeApiKey(id: %q) { apiKey { id } } }`, a.apiKeys[0].ID), nil)
 		})

@@ -219,3 +219,43 @@ func (s *Service) disputeViews(ctx context.Context, db *ent.Client, ds []*ent.Di
 	}
 	return views, nil
 }
+
+// AcceptDispute is the merchant conceding a dispute (POST
+// /disputes/accept/{dispute_id}): the disputed amount stays with the
+// customer. As in Hyperswitch, only an open or challenged dispute at the
+// pre-dispute or dispute stage can be accepted; anything else is HE_03. The
+// change and its dispute_accepted event are one transaction. The sandbox's
+// connector takes the acceptance as given (the connector interface has no
+// dispute calls yet).
+func (s *Service) AcceptDispute(ctx context.Context, disputeID string) (*DisputeView, error) {
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		d, err := forUpdate(s, tx.Dispute.Query().Where(append(disputeScope(ctx), dispute.ID(disputeID))...)).Only(ctx)
+		if ent.IsNotFound(err) {
+			return ErrDisputeNotFound()
+		}
+		if err != nil {
+			return ErrInternal(err)
+		}
+		stageOK := d.DisputeStage == dispute.DisputeStagePreDispute || d.DisputeStage == dispute.DisputeStageDispute
+		statusOK := d.DisputeStatus == dispute.DisputeStatusDisputeOpened || d.DisputeStatus == dispute.DisputeStatusDisputeChallenged
+		if !stageOK || !statusOK {
+			return invalid(http.StatusBadRequest, "HE_03",
+				"Dispute status validation failed: this dispute cannot be accepted because it is in the %s stage with status %s",
+				d.DisputeStage, d.DisputeStatus)
+		}
+		now := s.now()
+		if d, err = d.Update().SetDisputeStatus(dispute.DisputeStatusDisputeAccepted).SetConnectorStatus("accepted").
+			SetConnectorUpdatedAt(now).Save(ctx); err != nil {
+			return dbError(err, "dispute")
+		}
+		pi, err := tx.PaymentIntent.Get(ctx, d.PaymentIntentID)
+		if err != nil {
+			return ErrInternal(err)
+		}
+		return s.emitDisputeEvent(ctx, tx, d, pi, pi.AmountCaptured)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.GetDispute(ctx, disputeID)
+}

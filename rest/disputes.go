@@ -92,6 +92,16 @@ func registerDisputes(a *api, svc *payments.Service) {
 		}
 		return disputeBodyOf(v), nil
 	})
+	a.handle("POST /disputes/accept/{dispute_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		if _, err := merchantPrincipal(r); err != nil {
+			return nil, err
+		}
+		v, err := svc.AcceptDispute(r.Context(), r.PathValue("dispute_id"))
+		if err != nil {
+			return nil, err
+		}
+		return disputeBodyOf(v), nil
+	})
 	a.handle("GET /disputes/list", MerchantOrAdmin, func(r *http.Request) (any, error) {
 		p, err := merchantPrincipal(r)
 		if err != nil {

@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/url"
 	"reflect"
@@ -356,5 +357,47 @@ func TestDisputeListRefusals(t *testing.T) {
 	if r := c.do("GET", "/disputes/dp_x?force_sync=maybe", key, nil); r.Status != 400 || r.errCode() != "IR_07" ||
 		!strings.Contains(r.str("error", "message"), "force_sync") {
 		t.Fatalf("force_sync=maybe: %d %s", r.Status, r.Raw)
+	}
+}
+
+// TestAcceptDispute: the merchant accepts an open dispute; the dispute is
+// dispute_accepted with a dispute_accepted event whose object is the new
+// GET body; accepting again, another merchant's dispute, or an unknown one
+// is refused.
+func TestAcceptDispute(t *testing.T) {
+	c := newClient(t)
+	m := c.srv.Demo.MerchantID
+	_, dp := disputedPayment(t, c, c.merchantKey(), disputeFraudCard)
+
+	accepted := c.do("POST", "/disputes/accept/"+dp, c.merchantKey(), nil).must(t, 200)
+	if accepted.str("dispute_status") != "dispute_accepted" || accepted.str("dispute_id") != dp {
+		t.Fatalf("accept: %s", accepted.Raw)
+	}
+	got := c.do("GET", "/disputes/"+dp, c.merchantKey(), nil).must(t, 200)
+	if !bytes.Equal(got.Raw, accepted.Raw) {
+		t.Fatalf("GET after accept differs:\n%s\n%s", got.Raw, accepted.Raw)
+	}
+	events := c.do("POST", "/events/"+m, c.admin(), map[string]any{"object_id": dp, "event_types": []string{"dispute_accepted"}}).must(t, 200)
+	items := events.obj()["events"].([]any)
+	if len(items) != 1 {
+		t.Fatalf("dispute_accepted events: %s", events.Raw)
+	}
+
+	again := c.do("POST", "/disputes/accept/"+dp, c.merchantKey(), nil)
+	if again.Status != 400 || again.errCode() != "HE_03" || !strings.Contains(again.str("error", "message"), "dispute_accepted") {
+		t.Fatalf("accept twice: %d %s", again.Status, again.Raw)
+	}
+	other := makeMerchant(t, c, "merchant_dispute_accept_other")
+	for _, tc := range []struct{ name, key, id string }{
+		{"another merchant's dispute", other.key, dp},
+		{"unknown dispute", c.merchantKey(), "dp_unknown"},
+	} {
+		r := c.do("POST", "/disputes/accept/"+tc.id, tc.key, nil)
+		if r.Status != 404 || r.errCode() != "HE_04" {
+			t.Fatalf("%s: %d %s", tc.name, r.Status, r.Raw)
+		}
+	}
+	if got := c.do("GET", "/disputes/"+dp, c.merchantKey(), nil).must(t, 200); got.str("dispute_status") != "dispute_accepted" {
+		t.Fatalf("%s", got.Raw)
 	}
 }

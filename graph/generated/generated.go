@@ -191,6 +191,11 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	DisputePayload struct {
+		Dispute  func(childComplexity int) int
+		Replayed func(childComplexity int) int
+	}
+
 	Event struct {
 		CreatedAt              func(childComplexity int) int
 		DeliveryAttempts       func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.EventDeliveryAttemptOrder, where *ent.EventDeliveryAttemptWhereInput) int
@@ -363,6 +368,7 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		AcceptDispute                func(childComplexity int, id string, idempotencyKey *string) int
 		CancelPayment                func(childComplexity int, id string, input *model.CancelPaymentInput, idempotencyKey *string) int
 		CapturePayment               func(childComplexity int, id string, input *model.CapturePaymentInput, idempotencyKey *string) int
 		ConfirmPayment               func(childComplexity int, id string, input *model.PaymentRequest, idempotencyKey *string) int
@@ -723,6 +729,7 @@ type MutationResolver interface {
 	CapturePayment(ctx context.Context, id string, input *model.CapturePaymentInput, idempotencyKey *string) (*model.PaymentPayload, error)
 	CancelPayment(ctx context.Context, id string, input *model.CancelPaymentInput, idempotencyKey *string) (*model.PaymentPayload, error)
 	CreateRefund(ctx context.Context, input model.CreateRefundInput, idempotencyKey *string) (*model.RefundPayload, error)
+	AcceptDispute(ctx context.Context, id string, idempotencyKey *string) (*model.DisputePayload, error)
 	CreateConnectorAccount(ctx context.Context, input model.ConnectorAccountRequest, idempotencyKey *string) (*model.ConnectorAccountPayload, error)
 	UpdateConnectorAccount(ctx context.Context, id string, input model.ConnectorAccountRequest, idempotencyKey *string) (*model.ConnectorAccountPayload, error)
 	CreateAPIKey(ctx context.Context, input model.CreateAPIKeyInput, idempotencyKey *string) (*model.CreateAPIKeyPayload, error)
@@ -1337,6 +1344,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DisputeEdge.Node(childComplexity), true
+
+	case "DisputePayload.dispute":
+		if e.ComplexityRoot.DisputePayload.Dispute == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputePayload.Dispute(childComplexity), true
+	case "DisputePayload.replayed":
+		if e.ComplexityRoot.DisputePayload.Replayed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputePayload.Replayed(childComplexity), true
 
 	case "Event.createdAt":
 		if e.ComplexityRoot.Event.CreatedAt == nil {
@@ -2117,6 +2137,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MerchantConnectorAccountEdge.Node(childComplexity), true
 
+	case "Mutation.acceptDispute":
+		if e.ComplexityRoot.Mutation.AcceptDispute == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_acceptDispute_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AcceptDispute(childComplexity, args["id"].(string), args["idempotencyKey"].(*string)), true
 	case "Mutation.cancelPayment":
 		if e.ComplexityRoot.Mutation.CancelPayment == nil {
 			break
@@ -11352,6 +11383,13 @@ type Mutation {
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
   ): RefundPayload!
+  "Accepts an open or challenged dispute: the disputed amount stays with the customer (POST /disputes/accept/{dispute_id})."
+  acceptDispute(
+    "The dispute's id (dp_…)."
+    id: ID!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): DisputePayload!
   "Creates a connector account (POST /account/{merchant_id}/connectors)."
   createConnectorAccount(
     "The connector account, in the REST request's members."
@@ -11404,6 +11442,14 @@ type Mutation {
 type PaymentPayload {
   "The payment as the mutation left it (nested fields are read live)."
   payment: PaymentIntent!
+  "True when this answer replays the stored result of an earlier call with the same idempotency key."
+  replayed: Boolean!
+}
+
+"acceptDispute's result."
+type DisputePayload {
+  "The dispute as the mutation left it."
+  dispute: Dispute!
   "True when this answer replays the stored result of an earlier call with the same idempotency key."
   replayed: Boolean!
 }
@@ -12149,6 +12195,16 @@ func (ec *executionContext) childFields_DisputeEdge(ctx context.Context, field g
 		return ec.fieldContext_DisputeEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DisputeEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_DisputePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "dispute":
+		return ec.fieldContext_DisputePayload_dispute(ctx, field)
+	case "replayed":
+		return ec.fieldContext_DisputePayload_replayed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DisputePayload", field.Name)
 }
 
 func (ec *executionContext) childFields_Event(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13504,6 +13560,28 @@ func (ec *executionContext) field_MerchantAccount_profiles_args(ctx context.Cont
 		return nil, err
 	}
 	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_acceptDispute_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
 	return args, nil
 }
 
@@ -16918,6 +16996,61 @@ func (ec *executionContext) fieldContext_DisputeEdge_cursor(_ context.Context, f
 	return graphql.NewScalarFieldContext("DisputeEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
+func (ec *executionContext) _DisputePayload_dispute(ctx context.Context, field graphql.CollectedField, obj *model.DisputePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisputePayload_dispute(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Dispute, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Dispute) graphql.Marshaler {
+			return ec.marshalNDispute2ᚖswitchyardᚋentᚐDispute(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DisputePayload_dispute(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DisputePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Dispute(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DisputePayload_replayed(ctx context.Context, field graphql.CollectedField, obj *model.DisputePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisputePayload_replayed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Replayed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DisputePayload_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DisputePayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _Event_id(ctx context.Context, field graphql.CollectedField, obj *ent.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20308,6 +20441,50 @@ func (ec *executionContext) fieldContext_Mutation_createRefund(ctx context.Conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_createRefund_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_acceptDispute(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_acceptDispute(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AcceptDispute(ctx, fc.Args["id"].(string), fc.Args["idempotencyKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DisputePayload) graphql.Marshaler {
+			return ec.marshalNDisputePayload2ᚖswitchyardᚋgraphᚋmodelᚐDisputePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_acceptDispute(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DisputePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_acceptDispute_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -53462,6 +53639,49 @@ func (ec *executionContext) _DisputeEdge(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var disputePayloadImplementors = []string{"DisputePayload"}
+
+func (ec *executionContext) _DisputePayload(ctx context.Context, sel ast.SelectionSet, obj *model.DisputePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, disputePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DisputePayload")
+		case "dispute":
+			out.Values[i] = ec._DisputePayload_dispute(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "replayed":
+			out.Values[i] = ec._DisputePayload_replayed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var eventImplementors = []string{"Event", "Node"}
 
 func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, obj *ent.Event) graphql.Marshaler {
@@ -55092,6 +55312,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "createRefund":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createRefund(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "acceptDispute":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_acceptDispute(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -58614,6 +58841,16 @@ func (ec *executionContext) marshalNDisputeOrderField2ᚖswitchyardᚋentᚐDisp
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalNDisputePayload2ᚖswitchyardᚋgraphᚋmodelᚐDisputePayload(ctx context.Context, sel ast.SelectionSet, v *model.DisputePayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DisputePayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNDisputeWhereInput2ᚖswitchyardᚋentᚐDisputeWhereInput(ctx context.Context, v any) (*ent.DisputeWhereInput, error) {

@@ -44,6 +44,14 @@ type DeliveryAttemptPayload struct {
 	Replayed bool `json:"replayed"`
 }
 
+// acceptDispute's result.
+type DisputePayload struct {
+	// The dispute as the mutation left it.
+	Dispute *ent.Dispute `json:"dispute"`
+	// True when this answer replays the stored result of an earlier call with the same idempotency key.
+	Replayed bool `json:"replayed"`
+}
+
 // A payment mutation's result.
 type PaymentPayload struct {
 	// The payment as the mutation left it (nested fields are read live).
