@@ -3,6 +3,8 @@ package graph
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -204,17 +206,13 @@ func paymentMethodOf(in *model.PaymentRequest) (*payments.PaymentMethodInput, er
 	if err != nil {
 		return nil, err
 	}
-	pm := &payments.PaymentMethodInput{Billing: billing}
-	kinds := 0
+	data := payments.PaymentMethodData{Billing: billing,
+		Wallet: variants(d.Wallet), PayLater: variants(d.PayLater), BankRedirect: variants(d.BankRedirect)}
 	if c := d.Card; c != nil {
-		kinds++
-		pm.Type = "card"
-		pm.Card = &payments.CardInput{Number: c.CardNumber, ExpMonth: c.CardExpMonth, ExpYear: c.CardExpYear,
+		data.Card = &payments.CardInput{Number: c.CardNumber, ExpMonth: c.CardExpMonth, ExpYear: c.CardExpYear,
 			CVC: c.CardCvc, HolderName: c.CardHolderName, Network: c.CardNetwork}
 	}
 	if d.Upi != nil {
-		kinds++
-		pm.Type = "upi"
 		var u struct {
 			UpiCollect *struct {
 				VpaID     *string         `json:"vpa_id"`
@@ -226,64 +224,24 @@ func paymentMethodOf(in *model.PaymentRequest) (*payments.PaymentMethodInput, er
 		if err := decodeMember("payment_method_data.upi", d.Upi, &u); err != nil {
 			return nil, err
 		}
-		switch {
-		case u.UpiCollect != nil:
-			pm.Subtype = "upi_collect"
-			if u.UpiCollect.VpaID != nil {
-				pm.VPA = *u.UpiCollect.VpaID
-			}
-		case given(u.UpiIntent):
-			pm.Subtype = "upi_intent"
-		case given(u.UpiQr):
-			pm.Subtype = "upi_qr"
-		default:
-			return nil, payments.ErrInvalidValue("payment_method_data.upi", "must hold one of upi_collect, upi_intent or upi_qr")
+		data.Upi = &payments.UpiData{Collect: u.UpiCollect != nil, Intent: given(u.UpiIntent), QRCode: given(u.UpiQr)}
+		if u.UpiCollect != nil {
+			data.Upi.CollectVPA = u.UpiCollect.VpaID
 		}
 	}
-	for _, m := range []struct {
-		kind     string
-		variants map[string]any
-	}{{"wallet", d.Wallet}, {"pay_later", d.PayLater}, {"bank_redirect", d.BankRedirect}} {
-		if m.variants == nil {
-			continue
-		}
-		kinds++
-		if len(m.variants) != 1 {
-			return nil, payments.ErrInvalidValue("payment_method_data."+m.kind, "must hold exactly one %s method", m.kind)
-		}
-		pm.Type = m.kind
-		for variant := range m.variants {
-			pm.Subtype = methodSubtype(variant)
-		}
+	return data.Method(in.PaymentMethod, in.PaymentMethodType)
+}
+
+// variants are the member names of a redirect method's object (nil when the
+// object is absent).
+func variants(m map[string]any) []string {
+	if m == nil {
+		return nil
 	}
-	switch {
-	case kinds == 0:
-		return nil, payments.ErrInvalidValue("payment_method_data",
-			"must hold one payment method: card, upi, wallet, pay_later or bank_redirect")
-	case kinds > 1:
-		return nil, payments.ErrInvalidValue("payment_method_data", "must hold exactly one payment method")
-	}
-	if in.PaymentMethodType != nil {
-		pm.Subtype = *in.PaymentMethodType
-	}
-	if in.PaymentMethod != nil && *in.PaymentMethod != pm.Type {
-		return nil, payments.ErrInvalidValue("payment_method", "is %q, but payment_method_data holds %s data", *in.PaymentMethod, pm.Type)
-	}
-	return pm, nil
+	return slices.Sorted(maps.Keys(m))
 }
 
 func given(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
-
-// methodSubtype is the payment_method_type a redirect method's variant
-// names: paypal_redirect → paypal, we_chat_pay_qr → we_chat_pay.
-func methodSubtype(variant string) string {
-	for _, suffix := range []string{"_third_party_sdk", "_redirect", "_sdk", "_qr"} {
-		if s, ok := strings.CutSuffix(variant, suffix); ok {
-			return s
-		}
-	}
-	return variant
-}
 
 // connectorMembers are the nested members of the connector account inputs,
 // decoded from their REST shape.

@@ -77,18 +77,11 @@ func (s *Service) CompleteAuthentication(ctx context.Context, attemptID, token s
 	if err != nil {
 		return nil, ErrInternal(err)
 	}
-	conn, err := s.deps.Connectors.For(mca.ConnectorName)
-	if err != nil {
-		return nil, ErrInternal(err)
-	}
-	acct, err := s.account(pi, att, mca)
+	conn, acct, err := s.connectorFor(pi, att, mca)
 	if err != nil {
 		return nil, err
 	}
-	capMethod := connector.CaptureMethod(pi.CaptureMethod)
-	if capMethod == connector.CaptureSequentialAutomatic {
-		capMethod = connector.CaptureManual
-	}
+	capMethod := connectorCaptureMethod(pi)
 	res, callErr := conn.CompleteAuthentication(ctx, &connector.CompleteAuthenticationRequest{
 		Account:                acct,
 		ConnectorTransactionID: deref(att.ConnectorTransactionID),

@@ -76,11 +76,7 @@ func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *s
 		return s.viewOr(ctx, view, paymentID)
 	}
 
-	conn, err := s.deps.Connectors.For(mca.ConnectorName)
-	if err != nil {
-		return nil, ErrInternal(err)
-	}
-	acct, err := s.account(pi, att, mca)
+	conn, acct, err := s.connectorFor(pi, att, mca)
 	if err != nil {
 		return nil, err
 	}

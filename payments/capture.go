@@ -102,11 +102,7 @@ func (s *Service) CapturePayment(ctx context.Context, paymentID string, in Captu
 		return nil, err
 	}
 
-	conn, err := s.deps.Connectors.For(mca.ConnectorName)
-	if err != nil {
-		return nil, ErrInternal(err)
-	}
-	acct, err := s.account(pi, att, mca)
+	conn, acct, err := s.connectorFor(pi, att, mca)
 	if err != nil {
 		return nil, err
 	}

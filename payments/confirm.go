@@ -314,13 +314,18 @@ func cardDetails(c *CardInput) *schematype.CardDetails {
 	return out
 }
 
-// account is the connector request header for an attempt.
-func (s *Service) account(pi *ent.PaymentIntent, att *ent.PaymentAttempt, mca *ent.MerchantConnectorAccount) (connector.Account, error) {
+// connectorFor returns the integration that serves an attempt's connector
+// account, and the account as the connector calls take it.
+func (s *Service) connectorFor(pi *ent.PaymentIntent, att *ent.PaymentAttempt, mca *ent.MerchantConnectorAccount) (connector.Connector, connector.Account, error) {
+	conn, err := s.deps.Connectors.For(mca.ConnectorName)
+	if err != nil {
+		return nil, connector.Account{}, ErrInternal(err)
+	}
 	creds, err := s.ConnectorCredentials(mca)
 	if err != nil {
-		return connector.Account{}, err
+		return nil, connector.Account{}, err
 	}
-	return connector.Account{
+	return conn, connector.Account{
 		ConnectorName:              mca.ConnectorName,
 		MerchantConnectorAccountID: mca.ID,
 		Credentials:                creds,
@@ -329,22 +334,25 @@ func (s *Service) account(pi *ent.PaymentIntent, att *ent.PaymentAttempt, mca *e
 	}, nil
 }
 
+// connectorCaptureMethod is the capture method the authorization asks of the
+// connector: sequential_automatic authorizes as manual, and its capture
+// follows as a call of its own.
+func connectorCaptureMethod(pi *ent.PaymentIntent) connector.CaptureMethod {
+	if pi.CaptureMethod == paymentintent.CaptureMethodSequentialAutomatic {
+		return connector.CaptureManual
+	}
+	return connector.CaptureMethod(pi.CaptureMethod)
+}
+
 // authorize calls the connector for a recorded attempt and records the
 // outcome. With sequential_automatic the authorization is followed by its
 // capture, as two connector calls.
 func (s *Service) authorize(ctx context.Context, pi *ent.PaymentIntent, att *ent.PaymentAttempt, mca *ent.MerchantConnectorAccount, m *PaymentMethodInput) (*PaymentView, error) {
-	conn, err := s.deps.Connectors.For(mca.ConnectorName)
-	if err != nil {
-		return nil, ErrInternal(err)
-	}
-	acct, err := s.account(pi, att, mca)
+	conn, acct, err := s.connectorFor(pi, att, mca)
 	if err != nil {
 		return nil, err
 	}
-	capMethod := connector.CaptureMethod(pi.CaptureMethod)
-	if capMethod == connector.CaptureSequentialAutomatic {
-		capMethod = connector.CaptureManual
-	}
+	capMethod := connectorCaptureMethod(pi)
 	req := &connector.AuthorizeRequest{
 		Account:            acct,
 		Amount:             att.NetAmount,

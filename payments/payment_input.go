@@ -3,6 +3,7 @@ package payments
 import (
 	"net/url"
 	"regexp"
+	"strings"
 	"time"
 	"unicode"
 
@@ -419,4 +420,93 @@ func itoa(i int) string {
 		i /= 10
 	}
 	return string(b[n:])
+}
+
+// PaymentMethodData is a v1 request's payment_method_data as REST and
+// GraphQL both read it from their wire forms: the methods it names, of which
+// Method accepts exactly one.
+type PaymentMethodData struct {
+	Billing *schematype.AddressWrapper
+	Card    *CardInput
+	Upi     *UpiData
+	// Wallet, PayLater and BankRedirect are the variants named under each
+	// member (paypal_redirect, klarna_redirect, ideal, …); nil when the
+	// member is absent.
+	Wallet, PayLater, BankRedirect []string
+}
+
+// UpiData is payment_method_data.upi: the variants given.
+type UpiData struct {
+	Collect        bool
+	CollectVPA     *string
+	Intent, QRCode bool
+}
+
+// Method maps the data, with the request's payment_method and
+// payment_method_type, onto the payment method the payment is confirmed
+// with: exactly one method, a payment_method that agrees with it, and a
+// redirect method's variant as its payment_method_type.
+func (d *PaymentMethodData) Method(paymentMethod, paymentMethodType *string) (*PaymentMethodInput, error) {
+	pm := &PaymentMethodInput{Billing: d.Billing}
+	kinds := 0
+	if d.Card != nil {
+		kinds++
+		pm.Type, pm.Card = "card", d.Card
+	}
+	if u := d.Upi; u != nil {
+		kinds++
+		pm.Type = "upi"
+		switch {
+		case u.Collect:
+			pm.Subtype = "upi_collect"
+			if u.CollectVPA != nil {
+				pm.VPA = *u.CollectVPA
+			}
+		case u.Intent:
+			pm.Subtype = "upi_intent"
+		case u.QRCode:
+			pm.Subtype = "upi_qr"
+		default:
+			return nil, ErrInvalidValue("payment_method_data.upi", "must hold one of upi_collect, upi_intent or upi_qr")
+		}
+	}
+	for _, m := range []struct {
+		kind     string
+		variants []string
+	}{{"wallet", d.Wallet}, {"pay_later", d.PayLater}, {"bank_redirect", d.BankRedirect}} {
+		if m.variants == nil {
+			continue
+		}
+		kinds++
+		if len(m.variants) != 1 {
+			return nil, ErrInvalidValue("payment_method_data."+m.kind, "must hold exactly one %s method", m.kind)
+		}
+		pm.Type, pm.Subtype = m.kind, methodSubtype(m.variants[0])
+	}
+	switch {
+	case kinds == 0:
+		return nil, ErrInvalidValue("payment_method_data",
+			"must hold one payment method: card, upi, wallet, pay_later or bank_redirect")
+	case kinds > 1:
+		return nil, ErrInvalidValue("payment_method_data", "must hold exactly one payment method")
+	}
+	if paymentMethodType != nil {
+		pm.Subtype = *paymentMethodType
+	}
+	if paymentMethod != nil && *paymentMethod != pm.Type {
+		return nil, ErrInvalidValue("payment_method", "is %q, but payment_method_data holds %s data", *paymentMethod, pm.Type)
+	}
+	return pm, nil
+}
+
+// methodSubtype is the payment_method_type a redirect method's variant
+// names: paypal_redirect → paypal, we_chat_pay_qr → we_chat_pay, ideal →
+// ideal.
+func methodSubtype(variant string) string {
+	for _, suffix := range []string{"_third_party_sdk", "_redirect", "_sdk", "_qr"} {
+		if s, ok := strings.CutSuffix(variant, suffix); ok {
+			return s
+		}
+	}
+	return variant
 }

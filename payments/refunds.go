@@ -131,11 +131,7 @@ func (s *Service) CreateRefund(ctx context.Context, in RefundInput) (*ent.Refund
 		return nil, err
 	}
 
-	conn, err := s.deps.Connectors.For(mca.ConnectorName)
-	if err != nil {
-		return nil, ErrInternal(err)
-	}
-	acct, err := s.account(pi, att, mca)
+	conn, acct, err := s.connectorFor(pi, att, mca)
 	if err != nil {
 		return nil, err
 	}

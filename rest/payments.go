@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 
 	"switchyard/ent/schema/schematype"
@@ -206,6 +208,15 @@ type cardIn struct {
 	NickName               json.RawMessage `json:"nick_name"`
 }
 
+// domain is the card as the domain takes it (nil when absent).
+func (c *cardIn) domain() *payments.CardInput {
+	if c == nil {
+		return nil
+	}
+	return &payments.CardInput{Number: c.CardNumber, ExpMonth: c.CardExpMonth, ExpYear: c.CardExpYear,
+		CVC: c.CardCVC, HolderName: c.CardHolderName, Network: c.CardNetwork}
+}
+
 // upiIn is Hyperswitch's UpiData.
 type upiIn struct {
 	UpiCollect *struct {
@@ -369,73 +380,24 @@ func (req *paymentsRequest) paymentMethod() (*payments.PaymentMethodInput, error
 				Message: "Payment method type not supported: " + name + " is not served by the sandbox", Field: "payment_method_data." + name}
 		}
 	}
-	pm := &payments.PaymentMethodInput{Billing: d.Billing}
-	kinds := 0
-	if c := d.Card; c != nil {
-		kinds++
-		pm.Type = "card"
-		pm.Card = &payments.CardInput{Number: c.CardNumber, ExpMonth: c.CardExpMonth, ExpYear: c.CardExpYear,
-			CVC: c.CardCVC, HolderName: c.CardHolderName, Network: c.CardNetwork}
-	}
+	data := payments.PaymentMethodData{Billing: d.Billing, Card: d.Card.domain(),
+		Wallet: variants(d.Wallet), PayLater: variants(d.PayLater), BankRedirect: variants(d.BankRedirect)}
 	if u := d.Upi; u != nil {
-		kinds++
-		pm.Type = "upi"
-		switch {
-		case u.UpiCollect != nil:
-			pm.Subtype = "upi_collect"
-			if u.UpiCollect.VpaID != nil {
-				pm.VPA = *u.UpiCollect.VpaID
-			}
-		case given(u.UpiIntent):
-			pm.Subtype = "upi_intent"
-		case given(u.UpiQr):
-			pm.Subtype = "upi_qr"
-		default:
-			return nil, payments.ErrInvalidValue("payment_method_data.upi", "must hold one of upi_collect, upi_intent or upi_qr")
+		data.Upi = &payments.UpiData{Collect: u.UpiCollect != nil, Intent: given(u.UpiIntent), QRCode: given(u.UpiQr)}
+		if u.UpiCollect != nil {
+			data.Upi.CollectVPA = u.UpiCollect.VpaID
 		}
 	}
-	for _, m := range []struct {
-		kind     string
-		variants map[string]json.RawMessage
-	}{{"wallet", d.Wallet}, {"pay_later", d.PayLater}, {"bank_redirect", d.BankRedirect}} {
-		if m.variants == nil {
-			continue
-		}
-		kinds++
-		if len(m.variants) != 1 {
-			return nil, payments.ErrInvalidValue("payment_method_data."+m.kind, "must hold exactly one %s method", m.kind)
-		}
-		pm.Type = m.kind
-		for variant := range m.variants {
-			pm.Subtype = methodSubtype(variant)
-		}
-	}
-	switch {
-	case kinds == 0:
-		return nil, payments.ErrInvalidValue("payment_method_data",
-			"must hold one payment method: card, upi, wallet, pay_later or bank_redirect")
-	case kinds > 1:
-		return nil, payments.ErrInvalidValue("payment_method_data", "must hold exactly one payment method")
-	}
-	if req.PaymentMethodType != nil {
-		pm.Subtype = *req.PaymentMethodType
-	}
-	if req.PaymentMethod != nil && *req.PaymentMethod != pm.Type {
-		return nil, payments.ErrInvalidValue("payment_method", "is %q, but payment_method_data holds %s data", *req.PaymentMethod, pm.Type)
-	}
-	return pm, nil
+	return data.Method(req.PaymentMethod, req.PaymentMethodType)
 }
 
-// methodSubtype is the payment_method_type a redirect method's variant
-// names: paypal_redirect → paypal, we_chat_pay_qr → we_chat_pay, ideal →
-// ideal. payment_method_type, when given, wins.
-func methodSubtype(variant string) string {
-	for _, suffix := range []string{"_third_party_sdk", "_redirect", "_sdk", "_qr"} {
-		if s, ok := strings.CutSuffix(variant, suffix); ok {
-			return s
-		}
+// variants are the member names of a redirect method's object (nil when the
+// object is absent).
+func variants[V any](m map[string]V) []string {
+	if m == nil {
+		return nil
 	}
-	return variant
+	return slices.Sorted(maps.Keys(m))
 }
 
 // clientSettable are the members a publishable key may send to confirm: the
