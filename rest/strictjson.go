@@ -174,11 +174,20 @@ func checkShape(v any, t reflect.Type, path string) error {
 }
 
 // jsonFields maps a struct's JSON member names to their types (exported
-// fields, by json tag or field name; "-" skipped).
+// fields, by json tag or field name; "-" skipped; an untagged embedded
+// struct's members promoted, as encoding/json promotes them).
 func jsonFields(t reflect.Type) map[string]reflect.Type {
 	out := make(map[string]reflect.Type, t.NumField())
 	for i := range t.NumField() {
 		f := t.Field(i)
+		if _, tagged := f.Tag.Lookup("json"); f.Anonymous && !tagged && f.Type.Kind() == reflect.Struct {
+			for name, ft := range jsonFields(f.Type) {
+				if _, shadowed := out[name]; !shadowed {
+					out[name] = ft
+				}
+			}
+			continue
+		}
 		if !f.IsExported() {
 			continue
 		}

@@ -36,14 +36,24 @@ type v2AmountDetails struct {
 
 // v2IntentCreateRequest is PaymentsCreateIntentRequest (a closed object).
 type v2IntentCreateRequest struct {
+	v2IntentMembers
+	PaymentLinkEnabled *string `json:"payment_link_enabled"`
+	Force3DSChallenge  *bool   `json:"force_3ds_challenge"`
+	// MerchantConnectorDetails is accepted and ignored: routing uses the
+	// profile's connector accounts.
+	MerchantConnectorDetails map[string]any `json:"merchant_connector_details"`
+}
+
+// v2IntentMembers are the members create-intent and update-intent share.
+type v2IntentMembers struct {
 	AmountDetails                        *v2AmountDetails           `json:"amount_details"`
+	CustomerID                           *string                    `json:"customer_id"`
 	MerchantReferenceID                  *string                    `json:"merchant_reference_id"`
 	RoutingAlgorithmID                   *string                    `json:"routing_algorithm_id"`
 	CaptureMethod                        *string                    `json:"capture_method"`
 	AuthenticationType                   *string                    `json:"authentication_type"`
 	Billing                              *schematype.AddressWrapper `json:"billing"`
 	Shipping                             *schematype.AddressWrapper `json:"shipping"`
-	CustomerID                           *string                    `json:"customer_id"`
 	CustomerPresent                      *string                    `json:"customer_present"`
 	Description                          *string                    `json:"description"`
 	ReturnURL                            *string                    `json:"return_url"`
@@ -55,17 +65,43 @@ type v2IntentCreateRequest struct {
 	Metadata                             map[string]any             `json:"metadata"`
 	ConnectorMetadata                    map[string]any             `json:"connector_metadata"`
 	FeatureMetadata                      map[string]any             `json:"feature_metadata"`
-	PaymentLinkEnabled                   *string                    `json:"payment_link_enabled"`
 	PaymentLinkConfig                    map[string]any             `json:"payment_link_config"`
 	RequestIncrementalAuthorization      *string                    `json:"request_incremental_authorization"`
 	SessionExpiry                        *int64                     `json:"session_expiry"`
 	FrmMetadata                          map[string]any             `json:"frm_metadata"`
 	RequestExternalThreeDSAuthentication *string                    `json:"request_external_three_ds_authentication"`
-	Force3DSChallenge                    *bool                      `json:"force_3ds_challenge"`
-	// MerchantConnectorDetails is accepted and ignored: routing uses the
-	// profile's connector accounts.
-	MerchantConnectorDetails   map[string]any `json:"merchant_connector_details"`
-	EnablePartialAuthorization *bool          `json:"enable_partial_authorization"`
+	EnablePartialAuthorization           *bool                      `json:"enable_partial_authorization"`
+}
+
+// fields maps the shared members (but amount_details, which create and
+// update read differently) onto the domain's payment fields.
+func (m *v2IntentMembers) fields(f *payments.PaymentFields) error {
+	if err := checkOpenObjects(m.ConnectorMetadata, m.FeatureMetadata, m.PaymentLinkConfig); err != nil {
+		return err
+	}
+	if err := v2Customer(m.CustomerID, f); err != nil {
+		return err
+	}
+	f.MerchantReferenceID = m.MerchantReferenceID
+	f.RoutingAlgorithmID = m.RoutingAlgorithmID
+	f.CaptureMethod = m.CaptureMethod
+	f.AuthenticationType = m.AuthenticationType
+	f.Billing, f.Shipping = m.Billing, m.Shipping
+	f.CustomerPresent = m.CustomerPresent
+	f.Description, f.ReturnURL = m.Description, m.ReturnURL
+	f.SetupFutureUsage = m.SetupFutureUsage
+	f.ApplyMitExemption = m.ApplyMitExemption
+	f.StatementDescriptor = m.StatementDescriptor
+	f.OrderDetails = m.OrderDetails
+	f.AllowedPaymentMethodTypes = m.AllowedPaymentMethodTypes
+	f.Metadata, f.ConnectorMetadata, f.FeatureMetadata = m.Metadata, m.ConnectorMetadata, m.FeatureMetadata
+	f.PaymentLinkConfig = m.PaymentLinkConfig
+	f.RequestIncrementalAuthorization = m.RequestIncrementalAuthorization
+	f.SessionExpiry = m.SessionExpiry
+	f.FrmMetadata = m.FrmMetadata
+	f.RequestExternalThreeDSAuthentication = m.RequestExternalThreeDSAuthentication
+	f.EnablePartialAuthorization = m.EnablePartialAuthorization
+	return nil
 }
 
 // v2IntentUpdateRequest is PaymentsUpdateIntentRequest: the members the
@@ -73,32 +109,8 @@ type v2IntentCreateRequest struct {
 // set_active_attempt_id), and customer_id and merchant_reference_id, which
 // the product asks to be updatable with the intent's limits.
 type v2IntentUpdateRequest struct {
-	AmountDetails                        *v2AmountDetails           `json:"amount_details"`
-	CustomerID                           *string                    `json:"customer_id"`
-	MerchantReferenceID                  *string                    `json:"merchant_reference_id"`
-	RoutingAlgorithmID                   *string                    `json:"routing_algorithm_id"`
-	CaptureMethod                        *string                    `json:"capture_method"`
-	AuthenticationType                   *string                    `json:"authentication_type"`
-	Billing                              *schematype.AddressWrapper `json:"billing"`
-	Shipping                             *schematype.AddressWrapper `json:"shipping"`
-	CustomerPresent                      *string                    `json:"customer_present"`
-	Description                          *string                    `json:"description"`
-	ReturnURL                            *string                    `json:"return_url"`
-	SetupFutureUsage                     *string                    `json:"setup_future_usage"`
-	ApplyMitExemption                    *string                    `json:"apply_mit_exemption"`
-	StatementDescriptor                  *string                    `json:"statement_descriptor"`
-	OrderDetails                         []schematype.OrderDetail   `json:"order_details"`
-	AllowedPaymentMethodTypes            []string                   `json:"allowed_payment_method_types"`
-	Metadata                             map[string]any             `json:"metadata"`
-	ConnectorMetadata                    map[string]any             `json:"connector_metadata"`
-	FeatureMetadata                      map[string]any             `json:"feature_metadata"`
-	PaymentLinkConfig                    map[string]any             `json:"payment_link_config"`
-	RequestIncrementalAuthorization      *string                    `json:"request_incremental_authorization"`
-	SessionExpiry                        *int64                     `json:"session_expiry"`
-	FrmMetadata                          map[string]any             `json:"frm_metadata"`
-	RequestExternalThreeDSAuthentication *string                    `json:"request_external_three_ds_authentication"`
-	SetActiveAttemptID                   *activeAttemptUpdate       `json:"set_active_attempt_id"`
-	EnablePartialAuthorization           *bool                      `json:"enable_partial_authorization"`
+	v2IntentMembers
+	SetActiveAttemptID *activeAttemptUpdate `json:"set_active_attempt_id"`
 }
 
 // activeAttemptUpdate is UpdateActiveAttempt: {"Set": "<attempt id>"} or
@@ -376,33 +388,11 @@ func (req *v2IntentCreateRequest) input(p tenancy.Principal) (payments.PaymentIn
 	if err := d.fields(&in.PaymentFields); err != nil {
 		return in, err
 	}
-	if err := checkOpenObjects(req.ConnectorMetadata, req.FeatureMetadata, req.PaymentLinkConfig); err != nil {
+	if err := req.v2IntentMembers.fields(&in.PaymentFields); err != nil {
 		return in, err
 	}
-	if err := v2Customer(req.CustomerID, &in.PaymentFields); err != nil {
-		return in, err
-	}
-	f := &in.PaymentFields
-	f.MerchantReferenceID = req.MerchantReferenceID
-	f.RoutingAlgorithmID = req.RoutingAlgorithmID
-	f.CaptureMethod = req.CaptureMethod
-	f.AuthenticationType = req.AuthenticationType
-	f.Billing, f.Shipping = req.Billing, req.Shipping
-	f.CustomerPresent = req.CustomerPresent
-	f.Description, f.ReturnURL = req.Description, req.ReturnURL
-	f.SetupFutureUsage = req.SetupFutureUsage
-	f.ApplyMitExemption = req.ApplyMitExemption
-	f.StatementDescriptor = req.StatementDescriptor
-	f.OrderDetails = req.OrderDetails
-	f.AllowedPaymentMethodTypes = req.AllowedPaymentMethodTypes
-	f.Metadata, f.ConnectorMetadata, f.FeatureMetadata = req.Metadata, req.ConnectorMetadata, req.FeatureMetadata
-	f.PaymentLinkEnabled, f.PaymentLinkConfig = req.PaymentLinkEnabled, req.PaymentLinkConfig
-	f.RequestIncrementalAuthorization = req.RequestIncrementalAuthorization
-	f.SessionExpiry = req.SessionExpiry
-	f.FrmMetadata = req.FrmMetadata
-	f.RequestExternalThreeDSAuthentication = req.RequestExternalThreeDSAuthentication
-	f.Force3DSChallenge = req.Force3DSChallenge
-	f.EnablePartialAuthorization = req.EnablePartialAuthorization
+	in.PaymentLinkEnabled = req.PaymentLinkEnabled
+	in.Force3DSChallenge = req.Force3DSChallenge
 	return in, nil
 }
 
@@ -414,32 +404,10 @@ func (req *v2IntentUpdateRequest) patch() (payments.PaymentPatch, error) {
 			return pt, err
 		}
 	}
-	if err := checkOpenObjects(req.ConnectorMetadata, req.FeatureMetadata, req.PaymentLinkConfig); err != nil {
-		return pt, err
-	}
-	if err := v2Customer(req.CustomerID, &pt.PaymentFields); err != nil {
+	if err := req.v2IntentMembers.fields(&pt.PaymentFields); err != nil {
 		return pt, err
 	}
 	f := &pt.PaymentFields
-	f.MerchantReferenceID = req.MerchantReferenceID
-	f.RoutingAlgorithmID = req.RoutingAlgorithmID
-	f.CaptureMethod = req.CaptureMethod
-	f.AuthenticationType = req.AuthenticationType
-	f.Billing, f.Shipping = req.Billing, req.Shipping
-	f.CustomerPresent = req.CustomerPresent
-	f.Description, f.ReturnURL = req.Description, req.ReturnURL
-	f.SetupFutureUsage = req.SetupFutureUsage
-	f.ApplyMitExemption = req.ApplyMitExemption
-	f.StatementDescriptor = req.StatementDescriptor
-	f.OrderDetails = req.OrderDetails
-	f.AllowedPaymentMethodTypes = req.AllowedPaymentMethodTypes
-	f.Metadata, f.ConnectorMetadata, f.FeatureMetadata = req.Metadata, req.ConnectorMetadata, req.FeatureMetadata
-	f.PaymentLinkConfig = req.PaymentLinkConfig
-	f.RequestIncrementalAuthorization = req.RequestIncrementalAuthorization
-	f.SessionExpiry = req.SessionExpiry
-	f.FrmMetadata = req.FrmMetadata
-	f.RequestExternalThreeDSAuthentication = req.RequestExternalThreeDSAuthentication
-	f.EnablePartialAuthorization = req.EnablePartialAuthorization
 	if a := req.SetActiveAttemptID; a != nil {
 		c := payments.ActiveAttemptChange(*a)
 		f.ActiveAttempt = &c
