@@ -63,32 +63,21 @@ func webhookDetailsOf(d *schematype.WebhookDetails) *webhookDetails {
 // implement: accepted, so valid Hyperswitch bodies are not refused, and
 // ignored.
 type merchantAccountCreateRequest struct {
-	MerchantID                     *string                           `json:"merchant_id"`
-	MerchantName                   *string                           `json:"merchant_name"`
-	MerchantDetails                *payments.MerchantDetails         `json:"merchant_details"`
-	ReturnURL                      *string                           `json:"return_url"`
-	WebhookDetails                 *webhookDetails                   `json:"webhook_details"`
-	EnablePaymentResponseHash      *bool                             `json:"enable_payment_response_hash"`
-	PaymentResponseHashKey         *string                           `json:"payment_response_hash_key"`
-	RedirectToMerchantWithHTTPPost *bool                             `json:"redirect_to_merchant_with_http_post"`
-	Metadata                       map[string]any                    `json:"metadata"`
-	LockerID                       *string                           `json:"locker_id"`
-	PrimaryBusinessDetails         []payments.PrimaryBusinessDetails `json:"primary_business_details"`
-	OrganizationID                 *string                           `json:"organization_id"`
-	MerchantAccountType            *string                           `json:"merchant_account_type"`
-
-	PayoutRoutingAlgorithm         json.RawMessage `json:"payout_routing_algorithm"`
-	SubMerchantsEnabled            json.RawMessage `json:"sub_merchants_enabled"`
-	ParentMerchantID               json.RawMessage `json:"parent_merchant_id"`
-	PublishableKey                 json.RawMessage `json:"publishable_key"`
-	FrmRoutingAlgorithm            json.RawMessage `json:"frm_routing_algorithm"`
-	PmCollectLinkConfig            json.RawMessage `json:"pm_collect_link_config"`
-	ProductType                    json.RawMessage `json:"product_type"`
-	NetworkTokenizationCredentials json.RawMessage `json:"network_tokenization_credentials"`
+	merchantAccountMembers
+	OrganizationID      *string         `json:"organization_id"`
+	MerchantAccountType *string         `json:"merchant_account_type"`
+	ProductType         json.RawMessage `json:"product_type"`
 }
 
 // merchantAccountUpdateRequest is Hyperswitch's MerchantAccountUpdate.
 type merchantAccountUpdateRequest struct {
+	merchantAccountMembers
+	DefaultProfile *string `json:"default_profile"`
+}
+
+// merchantAccountMembers are the members MerchantAccountCreate and
+// MerchantAccountUpdate share.
+type merchantAccountMembers struct {
 	MerchantID                     *string                           `json:"merchant_id"`
 	MerchantName                   *string                           `json:"merchant_name"`
 	MerchantDetails                *payments.MerchantDetails         `json:"merchant_details"`
@@ -100,7 +89,6 @@ type merchantAccountUpdateRequest struct {
 	Metadata                       map[string]any                    `json:"metadata"`
 	LockerID                       *string                           `json:"locker_id"`
 	PrimaryBusinessDetails         []payments.PrimaryBusinessDetails `json:"primary_business_details"`
-	DefaultProfile                 *string                           `json:"default_profile"`
 
 	PayoutRoutingAlgorithm         json.RawMessage `json:"payout_routing_algorithm"`
 	SubMerchantsEnabled            json.RawMessage `json:"sub_merchants_enabled"`
