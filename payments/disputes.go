@@ -94,11 +94,8 @@ func (s *Service) GetDispute(ctx context.Context, disputeID string) (*DisputeVie
 // value that can match nothing valid (an unknown status, stage or
 // connector) is IR_07 naming its parameter rather than an empty page.
 func (s *Service) ListDisputes(ctx context.Context, f DisputeFilter) ([]*DisputeView, error) {
-	if f.Limit == 0 {
-		f.Limit = DefaultListLimit
-	}
-	if f.Limit < 1 || f.Limit > MaxListLimit {
-		return nil, ErrInvalidValue("limit", "must be between 1 and %d", MaxListLimit)
+	if err := pageLimit(&f.Limit); err != nil {
+		return nil, err
 	}
 	if err := disputeStatuses.optional("dispute_status", f.Status); err != nil {
 		return nil, err

@@ -33,14 +33,11 @@ func errEventNotFound() *Error { return ErrNotFound("Event") }
 
 // ListEvents lists the merchant's events, newest first.
 func (s *Service) ListEvents(ctx context.Context, f EventFilter) (*EventList, error) {
-	if f.Limit == 0 {
-		f.Limit = 10
-	}
-	if f.Limit < 1 || f.Limit > 100 {
-		return nil, ErrInvalidValue("limit", "must be between 1 and 100")
+	if err := pageLimit(&f.Limit); err != nil {
+		return nil, err
 	}
 	if f.Offset < 0 {
-		return nil, ErrInvalidValue("offset", "must not be negative")
+		return nil, errNegativeOffset()
 	}
 	q := s.client.Event.Query()
 	if f.CreatedAfter != nil {

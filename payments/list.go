@@ -54,11 +54,8 @@ const (
 // customer and cursor lookups when given, the page's keys and rows, and one
 // query per kind of nested record (LoadViews).
 func (s *Service) ListPayments(ctx context.Context, f PaymentListFilter) ([]*PaymentView, error) {
-	if f.Limit == 0 {
-		f.Limit = DefaultListLimit
-	}
-	if f.Limit < 1 || f.Limit > MaxListLimit {
-		return nil, ErrInvalidValue("limit", "must be between 1 and %d", MaxListLimit)
+	if err := pageLimit(&f.Limit); err != nil {
+		return nil, err
 	}
 	if f.StartingAfter != nil && f.EndingBefore != nil {
 		return nil, ErrInvalidValue("starting_after", "cannot be combined with ending_before")
@@ -204,3 +201,18 @@ func keysetAfter(c time.Time, id string, newer bool) predicate.PaymentIntent {
 		s.Where(sql.And(sql.LTE(created, c), sql.Or(sql.LT(created, c), sql.LT(pk, id))))
 	})
 }
+
+// pageLimit applies a list's default page size (DefaultListLimit) and
+// checks the range (1 to MaxListLimit).
+func pageLimit(limit *int) error {
+	if *limit == 0 {
+		*limit = DefaultListLimit
+	}
+	if *limit < 1 || *limit > MaxListLimit {
+		return ErrInvalidValue("limit", "must be between 1 and %d", MaxListLimit)
+	}
+	return nil
+}
+
+// errNegativeOffset refuses an offset-paged list's negative offset.
+func errNegativeOffset() *Error { return ErrInvalidValue("offset", "must not be negative") }

@@ -245,14 +245,11 @@ type RefundList struct {
 
 // ListRefunds lists the merchant's refunds, newest first.
 func (s *Service) ListRefunds(ctx context.Context, f RefundFilter) (*RefundList, error) {
-	if f.Limit == 0 {
-		f.Limit = 10
-	}
-	if f.Limit < 1 || f.Limit > 100 {
-		return nil, ErrInvalidValue("limit", "must be between 1 and 100")
+	if err := pageLimit(&f.Limit); err != nil {
+		return nil, err
 	}
 	if f.Offset < 0 {
-		return nil, ErrInvalidValue("offset", "must not be negative")
+		return nil, errNegativeOffset()
 	}
 	q := s.client.Refund.Query()
 	if f.PaymentID != nil {
