@@ -19,9 +19,10 @@ import (
 	"switchyard/graph/generated"
 	"switchyard/graph/playground"
 	"switchyard/internal/auth"
+	"switchyard/internal/httperr"
 	"switchyard/internal/tenancy"
-	"switchyard/payments"
 	"switchyard/payments/cards"
+	"switchyard/payments/errs"
 )
 
 // Options are the GraphQL endpoint's limits and switches.
@@ -77,7 +78,7 @@ func NewHandler(d Deps, opts Options) http.Handler {
 	srv.AroundFields(markInternal)
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
-		return payments.ErrInternal(errors.New("panic in resolver"))
+		return errs.Internal(errors.New("panic in resolver"))
 	})
 
 	// GraphiQL, served from the binary (no CDN): its page at a browser's
@@ -103,7 +104,7 @@ func NewHandler(d Deps, opts Options) http.Handler {
 			}
 		}
 		if auth.KeyFromRequest(r) == "" {
-			writeGraphQLError(w, payments.ErrUnauthorized())
+			writeGraphQLError(w, errs.Unauthorized())
 			return
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), opts.Timeout)
@@ -128,7 +129,7 @@ func markInternal(ctx context.Context, next graphql.Resolver) (any, error) {
 	}
 	var ge *gqlerror.Error
 	var internal internalError
-	if _, ok := payments.AsError(err); ok || errors.As(err, &internal) || (errors.As(err, &ge) && ge.Err == nil) {
+	if _, ok := errs.As(err); ok || errors.As(err, &internal) || (errors.As(err, &ge) && ge.Err == nil) {
 		return res, err
 	}
 	return res, internalError{err}
@@ -138,7 +139,7 @@ func markInternal(ctx context.Context, next graphql.Resolver) (any, error) {
 // GraphQL error's extensions; internal causes are never shown.
 func presentError(ctx context.Context, err error) *gqlerror.Error {
 	gqlErr := graphql.DefaultErrorPresenter(ctx, err)
-	if e, ok := payments.AsError(err); ok {
+	if e, ok := errs.As(err); ok {
 		gqlErr.Message = e.Message
 		gqlErr.Extensions = map[string]any{"code": e.Code, "type": e.Type}
 		if e.Field != "" {
@@ -194,12 +195,9 @@ func withoutRequestData(msg string) string {
 // writeGraphQLError answers an unauthenticated request in GraphQL's shape
 // with the HTTP status of the domain error (401 for a missing key).
 func writeGraphQLError(w http.ResponseWriter, err error) {
-	e, ok := payments.AsError(err)
-	if !ok {
-		e = payments.ErrInternal(err)
-	}
+	e, status := httperr.Of(err)
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(e.Status)
+	w.WriteHeader(status)
 	body := graphql.Response{Errors: gqlerror.List{{
 		Message:    e.Message,
 		Extensions: map[string]any{"code": e.Code, "type": e.Type},

@@ -8,9 +8,10 @@ import (
 	"log/slog"
 	"net/http"
 
+	"switchyard/internal/httperr"
 	"switchyard/internal/idempotency"
 	"switchyard/internal/tenancy"
-	"switchyard/payments"
+	"switchyard/payments/errs"
 )
 
 // A mutation's idempotencyKey has the REST Idempotency-Key semantics
@@ -33,6 +34,9 @@ type storedResult struct {
 }
 
 type storedError struct {
+	// Kind is the errs.Kind's name; records written before kinds existed
+	// have only Status, which gives it back.
+	Kind    string `json:"kind,omitempty"`
 	Status  int    `json:"status"`
 	Type    string `json:"type"`
 	Code    string `json:"code"`
@@ -50,32 +54,32 @@ func idempotent[R any](ctx context.Context, r *Resolver, mutation string, key *s
 		return res, false, err
 	}
 	if !idempotency.ValidKey(*key) {
-		return res, false, payments.ErrInvalidValue("idempotencyKey", "must be 1 to 255 printable ASCII characters")
+		return res, false, errs.InvalidValue("idempotencyKey", "must be 1 to 255 printable ASCII characters")
 	}
 	if r.idem == nil {
-		return res, false, payments.ErrUnavailable("The idempotency key store")
+		return res, false, errs.Unavailable("The idempotency key store")
 	}
 	canonical, err := json.Marshal(args)
 	if err != nil {
-		return res, false, payments.ErrInternal(err)
+		return res, false, errs.Internal(err)
 	}
 	p, _ := tenancy.FromContext(ctx)
 	lease, stored, err := r.idem.Begin(ctx, idempotencyScope(p), *key, idempotency.Fingerprint("graphql "+mutation, canonical))
 	switch {
 	case err == nil:
 	case errors.Is(err, idempotency.ErrMismatch):
-		e := payments.ErrIdempotencyMismatch()
+		e := errs.IdempotencyMismatch()
 		e.Field = "idempotencyKey"
 		return res, false, e
 	case errors.Is(err, idempotency.ErrInFlight):
-		e := payments.ErrIdempotencyInFlight()
+		e := errs.IdempotencyInFlight()
 		e.Field = "idempotencyKey"
 		return res, false, e
 	case errors.Is(err, idempotency.ErrUnavailable):
 		slog.WarnContext(ctx, "idempotency store unavailable", "err", err)
-		return res, false, payments.ErrUnavailable("The idempotency key store (Redis)")
+		return res, false, errs.Unavailable("The idempotency key store (Redis)")
 	default:
-		return res, false, payments.ErrInternal(err)
+		return res, false, errs.Internal(err)
 	}
 	if stored != nil {
 		res, err = replay(ctx, stored.Body, restore)
@@ -107,12 +111,13 @@ func idempotent[R any](ctx context.Context, r *Resolver, mutation string, key *s
 // record is what a call stores, and the HTTP status REST would have given.
 func record(res any, err error) ([]byte, int) {
 	if err != nil {
-		e, ok := payments.AsError(err)
-		if !ok || e.Status >= http.StatusInternalServerError {
+		e, status := httperr.Of(err)
+		if status >= http.StatusInternalServerError {
 			return nil, http.StatusInternalServerError
 		}
-		body, _ := json.Marshal(storedResult{Error: &storedError{Status: e.Status, Type: e.Type, Code: e.Code, Message: e.Message, Field: e.Field}})
-		return body, e.Status
+		body, _ := json.Marshal(storedResult{Error: &storedError{Kind: e.Kind.String(), Status: status,
+			Type: e.Type, Code: e.Code, Message: e.Message, Field: e.Field}})
+		return body, status
 	}
 	raw, merr := json.Marshal(res)
 	if merr != nil {
@@ -126,14 +131,18 @@ func replay[R any](ctx context.Context, body []byte, restore func(context.Contex
 	var zero R
 	var st storedResult
 	if err := json.Unmarshal(body, &st); err != nil {
-		return zero, payments.ErrInternal(fmt.Errorf("stored idempotent result: %w", err))
+		return zero, errs.Internal(fmt.Errorf("stored idempotent result: %w", err))
 	}
 	if e := st.Error; e != nil {
-		return zero, &payments.Error{Status: e.Status, Type: e.Type, Code: e.Code, Message: e.Message, Field: e.Field}
+		kind, ok := errs.KindNamed(e.Kind)
+		if !ok {
+			kind = httperr.KindOf(e.Status)
+		}
+		return zero, &errs.Error{Kind: kind, Type: e.Type, Code: e.Code, Message: e.Message, Field: e.Field}
 	}
 	var res R
 	if err := json.Unmarshal(st.Result, &res); err != nil {
-		return zero, payments.ErrInternal(fmt.Errorf("stored idempotent result: %w", err))
+		return zero, errs.Internal(fmt.Errorf("stored idempotent result: %w", err))
 	}
 	return restore(ctx, res)
 }

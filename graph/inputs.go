@@ -11,6 +11,7 @@ import (
 	"switchyard/ent/schema/schematype"
 	"switchyard/graph/model"
 	"switchyard/payments"
+	"switchyard/payments/errs"
 )
 
 // The mutation inputs mapped onto the domain's, as rest/ maps the REST
@@ -23,15 +24,15 @@ import (
 func decodeMember(field string, src, dst any) error {
 	raw, err := json.Marshal(src)
 	if err != nil {
-		return payments.ErrInvalidRequest("%s: %v", field, err)
+		return errs.InvalidRequest("%s: %v", field, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
-		if e, ok := payments.AsError(err); ok {
+		if e, ok := errs.As(err); ok {
 			return e
 		}
-		e := payments.ErrInvalidRequest("%s: %s", field, strings.TrimPrefix(err.Error(), "json: "))
+		e := errs.InvalidRequest("%s: %s", field, strings.TrimPrefix(err.Error(), "json: "))
 		e.Field = field
 		return e
 	}
@@ -180,14 +181,14 @@ func customerOf(in *model.PaymentRequest) (*payments.CustomerInput, error) {
 	id := c.ID
 	if in.CustomerID != nil {
 		if id != nil && *id != *in.CustomerID {
-			return nil, payments.ErrInvalidValue("customer.id", "must equal customer_id when both are given")
+			return nil, errs.InvalidValue("customer.id", "must equal customer_id when both are given")
 		}
 		id = in.CustomerID
 	}
 	out := &payments.CustomerInput{Name: c.Name, Email: c.Email, Phone: c.Phone, PhoneCountryCode: c.PhoneCountryCode}
 	if id == nil {
 		if out.Name != nil || out.Email != nil || out.Phone != nil || out.PhoneCountryCode != nil {
-			return nil, payments.ErrMissingField("customer_id")
+			return nil, errs.MissingField("customer_id")
 		}
 		return nil, nil
 	}
@@ -296,7 +297,7 @@ func expiration(s string) (*time.Time, error) {
 	}
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
-		return nil, payments.ErrInvalidValue("expiration", `must be "never" or an ISO 8601 date-time, got %q`, s)
+		return nil, errs.InvalidValue("expiration", `must be "never" or an ISO 8601 date-time, got %q`, s)
 	}
 	t = t.UTC()
 	return &t, nil

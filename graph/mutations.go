@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 
 	"switchyard/ent"
 	"switchyard/graph/model"
 	"switchyard/internal/tenancy"
 	"switchyard/payments"
+	"switchyard/payments/errs"
 )
 
 // The mutations: each maps its input as rest/ maps the REST body, calls the
@@ -23,10 +23,10 @@ import (
 func merchantPrincipal(ctx context.Context) (tenancy.Principal, error) {
 	p, ok := tenancy.FromContext(ctx)
 	if !ok {
-		return p, payments.ErrUnauthorized()
+		return p, errs.Unauthorized()
 	}
 	if p.MerchantID == "" {
-		return p, payments.ErrMissingField("X-Merchant-Id")
+		return p, errs.MissingField("X-Merchant-Id")
 	}
 	return p, nil
 }
@@ -36,10 +36,10 @@ func merchantPrincipal(ctx context.Context) (tenancy.Principal, error) {
 func adminPrincipal(ctx context.Context) (tenancy.Principal, error) {
 	p, ok := tenancy.FromContext(ctx)
 	if !ok || p.Kind != tenancy.KindAdmin {
-		return p, payments.ErrUnauthorized()
+		return p, errs.Unauthorized()
 	}
 	if p.MerchantID == "" {
-		return p, payments.ErrMissingField("X-Merchant-Id")
+		return p, errs.MissingField("X-Merchant-Id")
 	}
 	return p, nil
 }
@@ -49,7 +49,7 @@ func adminPrincipal(ctx context.Context) (tenancy.Principal, error) {
 func reread[T any](ctx context.Context, get func(context.Context, string) (*T, error), id string) (*T, error) {
 	row, err := get(ctx, id)
 	if err != nil {
-		return nil, payments.ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return row, nil
 }
@@ -60,10 +60,10 @@ func reread[T any](ctx context.Context, get func(context.Context, string) (*T, e
 func restore[T any](ctx context.Context, get func(context.Context, string) (*T, error), id string, snap *T, resource string) (*T, error) {
 	fresh, err := get(ctx, id)
 	if ent.IsNotFound(err) {
-		return nil, payments.ErrNotFound(resource)
+		return nil, errs.NotFound(resource)
 	}
 	if err != nil {
-		return nil, payments.ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return overlay(fresh, snap)
 }
@@ -73,10 +73,10 @@ func restore[T any](ctx context.Context, get func(context.Context, string) (*T, 
 func overlay[T any](fresh, snapshot *T) (*T, error) {
 	raw, err := json.Marshal(snapshot)
 	if err != nil {
-		return nil, payments.ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	if err := json.Unmarshal(raw, fresh); err != nil {
-		return nil, payments.ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return fresh, nil
 }
@@ -107,10 +107,10 @@ func (r *Resolver) paymentMutation(ctx context.Context, name string, key *string
 func (r *Resolver) createPayment(ctx context.Context, in model.PaymentRequest, key *string) (*model.PaymentPayload, error) {
 	return r.paymentMutation(ctx, "createPayment", key, map[string]any{"input": in}, func(ctx context.Context) (*payments.PaymentView, error) {
 		if in.Amount == nil {
-			return nil, payments.ErrMissingField("amount")
+			return nil, errs.MissingField("amount")
 		}
 		if in.Currency == nil {
-			return nil, payments.ErrMissingField("currency")
+			return nil, errs.MissingField("currency")
 		}
 		f, err := paymentFields(&in)
 		if err != nil {
@@ -178,7 +178,7 @@ func (r *Resolver) createRefund(ctx context.Context, in model.CreateRefundInput,
 			return nil, err
 		}
 		if in.PaymentID == "" {
-			return nil, payments.ErrMissingField("payment_id")
+			return nil, errs.MissingField("payment_id")
 		}
 		if p.ProfileID != "" {
 			// Another profile's payment is not found (GetPayment narrows).
@@ -218,7 +218,7 @@ func (r *Resolver) connectorMutation(ctx context.Context, name string, key *stri
 		}
 		row, err := r.client.MerchantConnectorAccount.Get(ctx, v.ID)
 		if err != nil {
-			return nil, payments.ErrInternal(err)
+			return nil, errs.Internal(err)
 		}
 		return row, nil
 	}, func(ctx context.Context, snap *ent.MerchantConnectorAccount) (*ent.MerchantConnectorAccount, error) {
@@ -316,8 +316,8 @@ func (r *Resolver) revokeAPIKey(ctx context.Context, id string, key *string) (*m
 	return &model.APIKeyPayload{APIKey: k, Replayed: replayed}, nil
 }
 
-func errProfileNotFound(id string) *payments.Error {
-	return &payments.Error{Status: http.StatusNotFound, Type: "invalid_request", Code: "HE_02",
+func errProfileNotFound(id string) *errs.Error {
+	return &errs.Error{Kind: errs.KindNotFound, Type: "invalid_request", Code: "HE_02",
 		Message: fmt.Sprintf("Business profile with the given id %s does not exist", id)}
 }
 
@@ -348,7 +348,7 @@ func (r *Resolver) retryWebhookDelivery(ctx context.Context, eventID string, key
 	att, replayed, err := idempotent(ctx, r, "retryWebhookDelivery", key, map[string]any{"eventID": eventID}, func(ctx context.Context) (*ent.EventDeliveryAttempt, error) {
 		p, ok := tenancy.FromContext(ctx)
 		if !ok {
-			return nil, payments.ErrUnauthorized()
+			return nil, errs.Unauthorized()
 		}
 		// A merchant's own events only (tenancy scopes the read: another
 		// merchant's is not found); the admin key reaches any.
@@ -357,17 +357,17 @@ func (r *Resolver) retryWebhookDelivery(ctx context.Context, eventID string, key
 			return nil, err
 		}
 		if p.ProfileID != "" && ev.ProfileID != p.ProfileID {
-			return nil, payments.ErrNotFound("Event")
+			return nil, errs.NotFound("Event")
 		}
 		if r.webhooks == nil {
-			return nil, payments.ErrUnavailable("webhook delivery")
+			return nil, errs.Unavailable("webhook delivery")
 		}
 		a, err := r.webhooks.Retry(ctx, ev.ID)
 		if err != nil {
-			if _, ok := payments.AsError(err); ok {
+			if _, ok := errs.As(err); ok {
 				return nil, err
 			}
-			return nil, payments.ErrInvalidValue("event_id", "the event cannot be sent: %v", err)
+			return nil, errs.InvalidValue("event_id", "the event cannot be sent: %v", err)
 		}
 		return reread(ctx, r.client.EventDeliveryAttempt.Get, a.ID)
 	}, func(ctx context.Context, snap *ent.EventDeliveryAttempt) (*ent.EventDeliveryAttempt, error) {

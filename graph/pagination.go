@@ -12,7 +12,7 @@ import (
 
 	"switchyard/ent"
 	"switchyard/graph/cursors"
-	"switchyard/payments"
+	"switchyard/payments/errs"
 )
 
 // Cursor is a connection cursor (an opaque token on the wire).
@@ -90,7 +90,7 @@ func cursorError(err error) error {
 		return err
 	}
 	slog.Warn("cursor store unavailable", "err", err)
-	return payments.ErrUnavailable("The cursor store (Redis)")
+	return errs.Unavailable("The cursor store (Redis)")
 }
 
 // positionsOf lists a page's cursors once each (PageInfo's start and end

@@ -16,8 +16,9 @@ import (
 	"switchyard/ent/merchantconnectoraccount"
 	"switchyard/graph/cursors"
 	"switchyard/internal/auth"
+	"switchyard/internal/httperr"
 	"switchyard/internal/tenancy"
-	"switchyard/payments"
+	"switchyard/payments/errs"
 )
 
 // A GraphQL request runs in this order: the transport reads it; the
@@ -55,7 +56,7 @@ func (authenticator) Validate(graphql.ExecutableSchema) error { return nil }
 func (a authenticator) InterceptOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 	r, _ := ctx.Value(requestKey{}).(*http.Request)
 	if r == nil {
-		return refuse(ctx, payments.ErrUnauthorized())
+		return refuse(ctx, errs.Unauthorized())
 	}
 	p, err := a.authn.Authenticate(ctx, r)
 	if err != nil {
@@ -78,7 +79,7 @@ func (a authenticator) InterceptOperation(ctx context.Context, next graphql.Oper
 		if err := a.cursors.Flush(ctx, batch); err != nil {
 			slog.WarnContext(ctx, "cursor store unavailable", "err", err)
 			if resp != nil {
-				resp.Errors = append(resp.Errors, presentError(ctx, payments.ErrUnavailable("The cursor store (Redis)")))
+				resp.Errors = append(resp.Errors, presentError(ctx, errs.Unavailable("The cursor store (Redis)")))
 			}
 		}
 		return resp
@@ -98,10 +99,7 @@ func (r *Resolver) sealLater(ctx context.Context, binding string, cs []*cursors.
 // refuse answers the operation with err alone, and asks for its HTTP status
 // (401 for a bad key), as REST would answer.
 func refuse(ctx context.Context, err error) graphql.ResponseHandler {
-	status := http.StatusInternalServerError
-	if e, ok := payments.AsError(err); ok {
-		status = e.Status
-	}
+	_, status := httperr.Of(err)
 	if st, ok := ctx.Value(statusKey{}).(*int); ok {
 		*st = status
 	}

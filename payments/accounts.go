@@ -9,6 +9,7 @@ import (
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
 	"switchyard/internal/tenancy"
+	"switchyard/payments/errs"
 )
 
 // MerchantAccountInput creates a merchant account and its default profile
@@ -59,10 +60,10 @@ func (s *Service) CreateMerchantAccount(ctx context.Context, in MerchantAccountI
 	err = s.inTx(ctx, func(tx *ent.Tx) error {
 		exists, err := tx.MerchantAccount.Query().Where(merchantaccount.ID(in.MerchantID)).Exist(ctx)
 		if err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		if exists {
-			return ErrDuplicate("The merchant account with the specified details already exists in our records")
+			return errs.Duplicate("The merchant account with the specified details already exists in our records")
 		}
 		profileID := ids.New(ids.Profile)
 		create := tx.MerchantAccount.Create().
@@ -153,7 +154,7 @@ func (s *Service) createProfile(ctx context.Context, tx *ent.Tx, id string, isDe
 	}
 	sealed, err := s.box.Seal([]byte(hashKey), []byte(id))
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	create := tx.Profile.Create().
 		SetID(id).
@@ -174,7 +175,7 @@ func (s *Service) createProfile(ctx context.Context, tx *ent.Tx, id string, isDe
 func (s *Service) ProfileHashKey(p *ent.Profile) (string, error) {
 	b, err := s.box.Open(p.PaymentResponseHashKeySealed, []byte(p.ID))
 	if err != nil {
-		return "", ErrInternal(fmt.Errorf("open hash key of %s: %w", p.ID, err))
+		return "", errs.Internal(fmt.Errorf("open hash key of %s: %w", p.ID, err))
 	}
 	return string(b), nil
 }
@@ -182,10 +183,10 @@ func (s *Service) ProfileHashKey(p *ent.Profile) (string, error) {
 // dbError turns a constraint violation into HE_01 and anything else into HE_00.
 func dbError(err error, what string) error {
 	if ent.IsConstraintError(err) {
-		return ErrDuplicate("The %s with the specified details already exists in our records", what)
+		return errs.Duplicate("The %s with the specified details already exists in our records", what)
 	}
-	if _, ok := AsError(err); ok {
+	if _, ok := errs.As(err); ok {
 		return err
 	}
-	return ErrInternal(fmt.Errorf("%s: %w", what, err))
+	return errs.Internal(fmt.Errorf("%s: %w", what, err))
 }

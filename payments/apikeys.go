@@ -9,6 +9,7 @@ import (
 	"switchyard/ent/merchantaccount"
 	"switchyard/internal/ids"
 	"switchyard/internal/tenancy"
+	"switchyard/payments/errs"
 )
 
 // APIKeyInput creates a merchant secret key.
@@ -35,13 +36,13 @@ const (
 
 func (s *Service) checkAPIKeyFields(name, description *string, expiresAt *time.Time) error {
 	if name != nil && (*name == "" || len(*name) > maxKeyName) {
-		return ErrInvalidValue("name", "must be 1 to %d characters", maxKeyName)
+		return errs.InvalidValue("name", "must be 1 to %d characters", maxKeyName)
 	}
 	if description != nil && len(*description) > maxKeyDescription {
-		return ErrInvalidValue("description", "must be at most %d characters", maxKeyDescription)
+		return errs.InvalidValue("description", "must be at most %d characters", maxKeyDescription)
 	}
 	if expiresAt != nil && !expiresAt.After(s.now()) {
-		return ErrInvalidValue("expiration", "must be in the future")
+		return errs.InvalidValue("expiration", "must be in the future")
 	}
 	return nil
 }
@@ -50,7 +51,7 @@ func (s *Service) checkAPIKeyFields(name, description *string, expiresAt *time.T
 // is returned once; only its keyed hash and a short prefix are stored.
 func (s *Service) CreateAPIKey(ctx context.Context, in APIKeyInput) (*ent.APIKey, string, error) {
 	if in.Name == "" {
-		return nil, "", ErrMissingField("name")
+		return nil, "", errs.MissingField("name")
 	}
 	if err := s.checkAPIKeyFields(&in.Name, in.Description, in.ExpiresAt); err != nil {
 		return nil, "", err
@@ -76,10 +77,10 @@ func (s *Service) CreateAPIKey(ctx context.Context, in APIKeyInput) (*ent.APIKey
 func (s *Service) GetAPIKey(ctx context.Context, keyID string) (*ent.APIKey, error) {
 	k, err := s.client.APIKey.Query().Where(apikey.ID(keyID), apikey.RevokedAtIsNil()).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, ErrNotFound("API Key")
+		return nil, errs.NotFound("API Key")
 	}
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return k, nil
 }
@@ -117,10 +118,10 @@ func (s *Service) UpdateAPIKey(ctx context.Context, keyID string, p APIKeyPatch)
 func (s *Service) lockActiveKey(ctx context.Context, tx *ent.Tx, keyID string) (*ent.APIKey, error) {
 	k, err := forUpdate(s, tx.APIKey.Query().Where(apikey.ID(keyID), apikey.RevokedAtIsNil())).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, ErrNotFound("API Key")
+		return nil, errs.NotFound("API Key")
 	}
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return k, nil
 }
@@ -146,16 +147,16 @@ func (s *Service) RevokeAPIKey(ctx context.Context, keyID string) (*ent.APIKey, 
 // ListAPIKeys lists the merchant's unrevoked keys, newest first.
 func (s *Service) ListAPIKeys(ctx context.Context, limit, skip int) ([]*ent.APIKey, error) {
 	if limit < 1 || limit > 100 {
-		return nil, ErrInvalidValue("limit", "must be between 1 and 100")
+		return nil, errs.InvalidValue("limit", "must be between 1 and 100")
 	}
 	if skip < 0 {
-		return nil, ErrInvalidValue("skip", "must not be negative")
+		return nil, errs.InvalidValue("skip", "must not be negative")
 	}
 	keys, err := s.client.APIKey.Query().Where(apikey.RevokedAtIsNil()).
 		Order(ent.Desc(apikey.FieldCreatedAt), ent.Desc(apikey.FieldID)).
 		Limit(limit).Offset(skip).All(ctx)
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return keys, nil
 }
@@ -165,14 +166,14 @@ func (s *Service) ListAPIKeys(ctx context.Context, limit, skip int) ([]*ent.APIK
 func (s *Service) requireMerchant(ctx context.Context) error {
 	p, ok := tenancy.FromContext(ctx)
 	if !ok || p.MerchantID == "" {
-		return ErrNotFound("Merchant account")
+		return errs.NotFound("Merchant account")
 	}
 	ok, err := s.client.MerchantAccount.Query().Exist(ctx)
 	if err != nil {
-		return ErrInternal(err)
+		return errs.Internal(err)
 	}
 	if !ok {
-		return ErrNotFound("Merchant account")
+		return errs.NotFound("Merchant account")
 	}
 	return nil
 }
@@ -204,10 +205,10 @@ func (s *Service) ActiveAPIKeyByHash(ctx context.Context, hash string) (*ActiveK
 			Select(apikey.FieldID, apikey.FieldMerchantID, apikey.FieldExpiresAt).
 			Only(tenancy.System(ctx))
 		if ent.IsNotFound(err) {
-			return nil, ErrUnauthorized()
+			return nil, errs.Unauthorized()
 		}
 		if err != nil {
-			return nil, ErrInternal(err)
+			return nil, errs.Internal(err)
 		}
 		k = &ActiveKey{ID: row.ID, MerchantID: row.MerchantID, ExpiresAt: row.ExpiresAt}
 		if k.ExpiresAt == nil || k.ExpiresAt.After(s.now()) {
@@ -215,7 +216,7 @@ func (s *Service) ActiveAPIKeyByHash(ctx context.Context, hash string) (*ActiveK
 		}
 	}
 	if k.ExpiresAt != nil && !k.ExpiresAt.After(s.now()) {
-		return nil, ErrUnauthorized()
+		return nil, errs.Unauthorized()
 	}
 	return k, nil
 }
@@ -228,10 +229,10 @@ func (s *Service) MerchantByPublishableKey(ctx context.Context, key string) (*en
 		Where(merchantaccount.PublishableKey(key)).
 		Only(tenancy.System(ctx))
 	if ent.IsNotFound(err) {
-		return nil, ErrUnauthorized()
+		return nil, errs.Unauthorized()
 	}
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return m, nil
 }

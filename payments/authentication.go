@@ -10,6 +10,7 @@ import (
 	"switchyard/ent/paymentintent"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/connector"
+	"switchyard/payments/errs"
 )
 
 // RedirectTarget is what the sandbox Approve/Decline page shows and where it
@@ -40,19 +41,19 @@ func redirectTarget(pi *ent.PaymentIntent) *RedirectTarget {
 
 func (s *Service) redirectAttempt(ctx context.Context, attemptID, token string) (*ent.PaymentIntent, *ent.PaymentAttempt, error) {
 	if subtle.ConstantTimeCompare([]byte(token), []byte(s.RedirectToken(attemptID))) != 1 {
-		return nil, nil, ErrNotFound("Payment attempt")
+		return nil, nil, errs.NotFound("Payment attempt")
 	}
 	sys := tenancy.System(ctx)
 	att, err := s.client.PaymentAttempt.Query().Where(paymentattempt.ID(attemptID)).Only(sys)
 	if ent.IsNotFound(err) {
-		return nil, nil, ErrNotFound("Payment attempt")
+		return nil, nil, errs.NotFound("Payment attempt")
 	}
 	if err != nil {
-		return nil, nil, ErrInternal(err)
+		return nil, nil, errs.Internal(err)
 	}
 	pi, err := s.client.PaymentIntent.Get(sys, att.PaymentIntentID)
 	if err != nil {
-		return nil, nil, ErrInternal(err)
+		return nil, nil, errs.Internal(err)
 	}
 	return pi, att, nil
 }
@@ -75,7 +76,7 @@ func (s *Service) CompleteAuthentication(ctx context.Context, attemptID, token s
 	mca, err := s.client.MerchantConnectorAccount.Query().
 		Where(merchantconnectoraccount.ID(deref(att.MerchantConnectorID))).Only(ctx)
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	conn, acct, err := s.connectorFor(pi, att, mca)
 	if err != nil {
@@ -96,7 +97,7 @@ func (s *Service) CompleteAuthentication(ctx context.Context, attemptID, token s
 	}
 	pi, err = s.client.PaymentIntent.Get(ctx, pi.ID)
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return redirectTarget(pi), nil
 }

@@ -8,6 +8,7 @@ import (
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/payments/connector"
+	"switchyard/payments/errs"
 )
 
 // CancelPayment cancels a payment that has not been (fully) captured. Before
@@ -32,7 +33,7 @@ func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *s
 		}
 		if pi.ActiveAttemptID != nil {
 			if att, err = tx.PaymentAttempt.Get(ctx, *pi.ActiveAttemptID); err != nil {
-				return ErrInternal(err)
+				return errs.Internal(err)
 			}
 		}
 		authorized := att != nil && statusIn(pi.Status, capturableStates...)
@@ -41,7 +42,7 @@ func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *s
 			if att != nil {
 				if _, err := att.Update().SetStatus(paymentattempt.StatusVoided).ClearNextAction().
 					SetNillableCancellationReason(reason).SetAmountCapturable(0).Save(ctx); err != nil {
-					return ErrInternal(err)
+					return errs.Internal(err)
 				}
 			}
 			pi, err = pi.Update().SetStatus(paymentintent.StatusCancelled).SetAmountCapturable(0).
@@ -55,15 +56,15 @@ func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *s
 		// A capture holds a reservation (captured + capturable < authorized)
 		// and a cancel marks the attempt: neither may run beside a cancel.
 		if att.Status == paymentattempt.StatusVoidInitiated || pi.AmountCaptured+pi.AmountCapturable < att.NetAmount {
-			return invalid(400, "IR_14", "This Payment could not be cancelled: a capture or a cancel is in progress")
+			return errs.New(errs.KindInvalid, "IR_14", "This Payment could not be cancelled: a capture or a cancel is in progress")
 		}
 		if mca, err = tx.MerchantConnectorAccount.Query().
 			Where(merchantconnectoraccount.ID(deref(att.MerchantConnectorID))).Only(ctx); err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		if _, err := att.Update().SetStatus(paymentattempt.StatusVoidInitiated).
 			SetNillableCancellationReason(reason).Save(ctx); err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		needVoid = true
 		return nil
@@ -93,7 +94,7 @@ func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *s
 		}
 		att, err := tx.PaymentAttempt.Get(ctx, att.ID)
 		if err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		if callErr != nil || res.Status == connector.StatusFailure {
 			// The authorization still stands: the attempt goes back to where it was.
@@ -108,16 +109,16 @@ func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *s
 				upd.SetErrorCode(d.Code).SetErrorMessage(d.Message)
 			}
 			if _, err := upd.Save(ctx); err != nil {
-				return ErrInternal(err)
+				return errs.Internal(err)
 			}
-			return invalid(400, "CE_07", "The void failed at the connector; the payment is still authorized")
+			return errs.New(errs.KindInvalid, "CE_07", "The void failed at the connector; the payment is still authorized")
 		}
 		status := paymentattempt.StatusVoided
 		if pi.AmountCaptured > 0 {
 			status = paymentattempt.StatusPartialCharged // the captures stand
 		}
 		if _, err := att.Update().SetStatus(status).SetAmountCapturable(0).Save(ctx); err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		if pi, err = pi.Update().SetStatus(intentStatusOf(status)).SetAmountCapturable(0).
 			SetNillableCancellationReason(reason).AddVersion(1).Save(ctx); err != nil {

@@ -11,6 +11,7 @@ import (
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
 	"switchyard/payments/connector"
+	"switchyard/payments/errs"
 )
 
 // CaptureInput captures all (AmountToCapture nil) or part of what is
@@ -46,10 +47,10 @@ func (s *Service) CapturePayment(ctx context.Context, paymentID string, in Captu
 			return ErrUnexpectedState("captured", pi.Status, capturableStates)
 		}
 		if att, err = tx.PaymentAttempt.Get(ctx, *pi.ActiveAttemptID); err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		if att.Status == paymentattempt.StatusVoidInitiated {
-			return invalid(400, "IR_14", "This Payment could not be captured: it is being cancelled")
+			return errs.New(errs.KindInvalid, "IR_14", "This Payment could not be captured: it is being cancelled")
 		}
 		amount := pi.AmountCapturable
 		if in.sequential && pi.AmountToCapture != nil && *pi.AmountToCapture < amount {
@@ -59,20 +60,20 @@ func (s *Service) CapturePayment(ctx context.Context, paymentID string, in Captu
 			amount = *in.AmountToCapture
 		}
 		if amount <= 0 || amount > pi.AmountCapturable {
-			e := ErrInvalidValue("amount_to_capture", "must be between 1 and the amount capturable (%d)", pi.AmountCapturable)
+			e := errs.InvalidValue("amount_to_capture", "must be between 1 and the amount capturable (%d)", pi.AmountCapturable)
 			return e
 		}
 		n, err := tx.Capture.Query().Where(capture.PaymentIntentID(pi.ID)).Count(ctx)
 		if err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		if pi.CaptureMethod != paymentintent.CaptureMethodManualMultiple {
 			live, err := tx.Capture.Query().Where(capture.PaymentIntentID(pi.ID), capture.StatusNEQ(capture.StatusFailed)).Count(ctx)
 			if err != nil {
-				return ErrInternal(err)
+				return errs.Internal(err)
 			}
 			if live > 0 {
-				return invalid(400, "IR_14", "This Payment could not be captured again: capture_method %s allows one capture; use manual_multiple for several", pi.CaptureMethod)
+				return errs.New(errs.KindInvalid, "IR_14", "This Payment could not be captured again: capture_method %s allows one capture; use manual_multiple for several", pi.CaptureMethod)
 			}
 		}
 		cp, err = tx.Capture.Create().
@@ -86,14 +87,14 @@ func (s *Service) CapturePayment(ctx context.Context, paymentID string, in Captu
 			SetCaptureSequence(n + 1).
 			Save(ctx)
 		if err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		if att.MerchantConnectorID == nil {
-			return ErrInternal(nil)
+			return errs.Internal(nil)
 		}
 		if mca, err = tx.MerchantConnectorAccount.Query().
 			Where(merchantconnectoraccount.ID(*att.MerchantConnectorID)).Only(ctx); err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		_, err = pi.Update().AddAmountCapturable(-amount).AddVersion(1).Save(ctx)
 		return dbErrorOrNil(err, "payment")
@@ -122,7 +123,7 @@ func (s *Service) CapturePayment(ctx context.Context, paymentID string, in Captu
 		}
 		att, err := tx.PaymentAttempt.Get(ctx, att.ID)
 		if err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		// cp was read in the first transaction, which has ended: update it
 		// through this one.
@@ -181,13 +182,13 @@ func (s *Service) CapturePayment(ctx context.Context, paymentID string, in Captu
 			}
 		}
 		if _, err := capUpd.Save(ctx); err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		if att, err = attUpd.Save(ctx); err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		if pi, err = piUpd.Save(ctx); err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		if _, err = att.Update().SetAmountCapturable(pi.AmountCapturable).Save(ctx); err != nil {
 			return dbError(err, "payment attempt")
@@ -199,7 +200,7 @@ func (s *Service) CapturePayment(ctx context.Context, paymentID string, in Captu
 		return nil, err
 	}
 	if failed {
-		e := invalid(400, "CE_03", "Capture attempt failed while processing with connector")
+		e := errs.New(errs.KindInvalid, "CE_03", "Capture attempt failed while processing with connector")
 		if res.Decline != nil {
 			e.Message += ": " + res.Decline.Message
 		}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"switchyard/payments/cards"
+	"switchyard/payments/errs"
 )
 
 func knownPaymentMethodType(t string) bool { return paymentMethodTypes.has(t) }
@@ -14,16 +15,16 @@ func knownPaymentMethodType(t string) bool { return paymentMethodTypes.has(t) }
 // expiry in the past is CE_05. Messages carry the last four digits at most.
 func validateCard(c *CardInput) error {
 	if c.Number == "" {
-		return ErrMissingField(cards.FieldCardNumber)
+		return errs.MissingField(cards.FieldCardNumber)
 	}
 	if _, err := cards.ValidateNumber(c.Number); err != nil {
 		return cardError(err)
 	}
 	if c.ExpMonth == "" {
-		return ErrMissingField(cards.FieldExpMonth)
+		return errs.MissingField(cards.FieldExpMonth)
 	}
 	if c.ExpYear == "" {
-		return ErrMissingField(cards.FieldExpYear)
+		return errs.MissingField(cards.FieldExpYear)
 	}
 	if err := cards.ValidateExpiry(c.ExpMonth, c.ExpYear, time.Now()); err != nil {
 		return cardError(err)
@@ -39,14 +40,14 @@ func validateCard(c *CardInput) error {
 func cardError(err error) error {
 	ce, ok := cards.AsError(err)
 	if !ok {
-		return ErrInvalidValue(cards.FieldCardNumber, "invalid card data")
+		return errs.InvalidValue(cards.FieldCardNumber, "invalid card data")
 	}
 	if errors.Is(err, cards.ErrExpired) {
-		e := invalid(400, "CE_05", "The card has expired: %s", ce.Error())
+		e := errs.New(errs.KindInvalid, "CE_05", "The card has expired: %s", ce.Error())
 		e.Field = ce.Field
 		return e
 	}
-	e := invalid(400, "CE_04", "The card data is invalid: %s", ce.Error())
+	e := errs.New(errs.KindInvalid, "CE_04", "The card data is invalid: %s", ce.Error())
 	e.Field = ce.Field
 	return e
 }

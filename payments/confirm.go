@@ -17,6 +17,7 @@ import (
 	"switchyard/internal/tenancy"
 	"switchyard/payments/cards"
 	"switchyard/payments/connector"
+	"switchyard/payments/errs"
 )
 
 // ConfirmInput confirms a payment, optionally changing it first (v1 confirm
@@ -48,13 +49,13 @@ func (s *Service) checkClientSecret(ctx context.Context, pi *ent.PaymentIntent, 
 		return nil
 	}
 	if given == nil || *given == "" {
-		return invalid(400, "IR_08", "client_secret was not provided")
+		return errs.New(errs.KindInvalid, "IR_08", "client_secret was not provided")
 	}
 	if subtle.ConstantTimeCompare([]byte(*given), []byte(pi.ClientSecret)) != 1 {
-		return invalid(400, "IR_09", "The client_secret provided does not match the client_secret associated with the Payment")
+		return errs.New(errs.KindInvalid, "IR_09", "The client_secret provided does not match the client_secret associated with the Payment")
 	}
 	if !s.now().Before(pi.ExpiresOn) {
-		return invalid(400, "IR_08", "The provided client_secret has expired")
+		return errs.New(errs.KindInvalid, "IR_08", "The provided client_secret has expired")
 	}
 	return nil
 }
@@ -120,7 +121,7 @@ func (s *Service) ConfirmPayment(ctx context.Context, paymentID string, in Confi
 			mcaID = method.mandate.MerchantConnectorID
 		}
 		if method == nil {
-			return ErrMissingField("payment_method_data")
+			return errs.MissingField("payment_method_data")
 		}
 		if mca, err = s.route(ctx, tx, pi, in.Connectors, mcaID); err != nil {
 			return err
@@ -141,7 +142,7 @@ func (s *Service) ConfirmPayment(ctx context.Context, paymentID string, in Confi
 			AddVersion(1).
 			Save(ctx)
 		if err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		pending = true
 		return nil
@@ -203,10 +204,10 @@ func (s *Service) route(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, 
 	}
 	all, err := q.All(ctx)
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	if len(all) == 0 {
-		return nil, invalid(400, "IR_39", "No eligible connector was found for the current payment method configuration: "+
+		return nil, errs.New(errs.KindInvalid, "IR_39", "No eligible connector was found for the current payment method configuration: "+
 			"the profile %s has no active payment processor%s", pi.ProfileID, routingHint(names, mcaID))
 	}
 	if len(names) > 0 { // the first name the request lists wins
@@ -277,7 +278,7 @@ func (s *Service) newAttempt(ctx context.Context, tx *ent.Tx, pi *ent.PaymentInt
 	}
 	att, err := create.Save(ctx)
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return att, nil
 }
@@ -319,7 +320,7 @@ func cardDetails(c *CardInput) *schematype.CardDetails {
 func (s *Service) connectorFor(pi *ent.PaymentIntent, att *ent.PaymentAttempt, mca *ent.MerchantConnectorAccount) (connector.Connector, connector.Account, error) {
 	conn, err := s.deps.Connectors.For(mca.ConnectorName)
 	if err != nil {
-		return nil, connector.Account{}, ErrInternal(err)
+		return nil, connector.Account{}, errs.Internal(err)
 	}
 	creds, err := s.ConnectorCredentials(mca)
 	if err != nil {

@@ -9,11 +9,12 @@ import (
 
 	"switchyard/ent/schema/schematype"
 	"switchyard/payments/connector"
+	"switchyard/payments/errs"
 )
 
 // This file holds the typed value objects of a connector account
 // (MerchantConnectorCreate's nested objects) and their validation. Every rule
-// reports the first violation as a *Error naming the field by its path in
+// reports the first violation as a *errs.Error naming the field by its path in
 // the request, e.g. payment_methods_enabled[0].payment_method_types[1].card_networks[0].
 // A required member that is absent, null or "" is IR_04; a value outside its
 // set or its limits is IR_07.
@@ -229,18 +230,18 @@ const maxSafeAmount = 1<<53 - 1
 // keys, key names up to 40 characters, values up to 500.
 func validateAccountDetails(p fieldPath, d map[string]string) error {
 	if len(d) > MaxAccountDetailsKeys {
-		return ErrInvalidValue(p.String(), "has %d keys; at most %d are allowed", len(d), MaxAccountDetailsKeys)
+		return errs.InvalidValue(p.String(), "has %d keys; at most %d are allowed", len(d), MaxAccountDetailsKeys)
 	}
 	for _, k := range slices.Sorted(maps.Keys(d)) {
 		if k == "" {
-			return ErrInvalidValue(p.String(), "key names must not be empty")
+			return errs.InvalidValue(p.String(), "key names must not be empty")
 		}
 		if n := utf8.RuneCountInString(k); n > MaxAccountDetailsKeyLen {
-			return ErrInvalidValue(p.key(k).String(), "the key name is %d characters long; at most %d are allowed",
+			return errs.InvalidValue(p.key(k).String(), "the key name is %d characters long; at most %d are allowed",
 				n, MaxAccountDetailsKeyLen)
 		}
 		if n := utf8.RuneCountInString(d[k]); n > MaxAccountDetailsValLen {
-			return ErrInvalidValue(p.key(k).String(), "the value is %d characters long; at most %d are allowed",
+			return errs.InvalidValue(p.key(k).String(), "the value is %d characters long; at most %d are allowed",
 				n, MaxAccountDetailsValLen)
 		}
 	}
@@ -303,11 +304,11 @@ func (t RequestPaymentMethodTypes) validate(p fieldPath) error {
 		v    *int64
 	}{{"minimum_amount", t.MinimumAmount}, {"maximum_amount", t.MaximumAmount}} {
 		if a.v != nil && (*a.v < 0 || *a.v > maxSafeAmount) {
-			return ErrInvalidValue(p.key(a.name).String(), "must be between 0 and %d", int64(maxSafeAmount))
+			return errs.InvalidValue(p.key(a.name).String(), "must be between 0 and %d", int64(maxSafeAmount))
 		}
 	}
 	if t.MinimumAmount != nil && t.MaximumAmount != nil && *t.MinimumAmount > *t.MaximumAmount {
-		return ErrInvalidValue(p.key("maximum_amount").String(), "must not be less than minimum_amount")
+		return errs.InvalidValue(p.key("maximum_amount").String(), "must not be less than minimum_amount")
 	}
 	return nil
 }
@@ -324,12 +325,12 @@ func validateAccepted(p fieldPath, typ string, list []string, hasList bool, set 
 	}
 	if typ == AcceptAll {
 		if hasList {
-			return ErrInvalidValue(p.key("list").String(), "is not allowed when type is %s", AcceptAll)
+			return errs.InvalidValue(p.key("list").String(), "is not allowed when type is %s", AcceptAll)
 		}
 		return nil
 	}
 	if !hasList {
-		return ErrMissingField(p.key("list").String())
+		return errs.MissingField(p.key("list").String())
 	}
 	for i, v := range list {
 		if err := set.required(p.key("list").at(i), v); err != nil {
@@ -341,10 +342,10 @@ func validateAccepted(p fieldPath, typ string, list []string, hasList bool, set 
 
 func (w ConnectorWebhookDetails) validate(p fieldPath) error {
 	if w.MerchantSecret == "" {
-		return ErrMissingField(p.key("merchant_secret").String())
+		return errs.MissingField(p.key("merchant_secret").String())
 	}
 	if w.AdditionalSecret == "" {
-		return ErrMissingField(p.key("additional_secret").String())
+		return errs.MissingField(p.key("additional_secret").String())
 	}
 	return nil
 }
@@ -363,7 +364,7 @@ func (c FrmConfig) validate(p fieldPath) error {
 		return err
 	}
 	if c.PaymentMethods == nil {
-		return ErrMissingField(p.key("payment_methods").String())
+		return errs.MissingField(p.key("payment_methods").String())
 	}
 	for i, m := range c.PaymentMethods {
 		mp := p.key("payment_methods").at(i)
@@ -399,7 +400,7 @@ func (d AdditionalMerchantData) validate(p fieldPath) error {
 	r := d.OpenBankingRecipientData
 	p = p.key("open_banking_recipient_data")
 	if r == nil {
-		return ErrMissingField(p.String())
+		return errs.MissingField(p.String())
 	}
 	return r.validate(p)
 }
@@ -415,9 +416,9 @@ func (r MerchantRecipientData) validate(p fieldPath) error {
 	}
 	switch {
 	case r.ConnectorRecipientID != nil && *r.ConnectorRecipientID == "":
-		return ErrInvalidValue(p.key("connector_recipient_id").String(), "must not be empty")
+		return errs.InvalidValue(p.key("connector_recipient_id").String(), "must not be empty")
 	case r.WalletID != nil && *r.WalletID == "":
-		return ErrInvalidValue(p.key("wallet_id").String(), "must not be empty")
+		return errs.InvalidValue(p.key("wallet_id").String(), "must not be empty")
 	case r.AccountData != nil:
 		return r.AccountData.validate(p.key("account_data"))
 	}
@@ -467,9 +468,9 @@ func present(flags map[string]bool) []string {
 
 func exactlyOne(p fieldPath, given []string, choices string) error {
 	if len(given) == 0 {
-		return ErrInvalidValue(p.String(), "exactly one of %s is required", choices)
+		return errs.InvalidValue(p.String(), "exactly one of %s is required", choices)
 	}
-	return ErrInvalidValue(p.String(), "exactly one of %s is allowed, got %s", choices, strings.Join(given, " and "))
+	return errs.InvalidValue(p.String(), "exactly one of %s is allowed, got %s", choices, strings.Join(given, " and "))
 }
 
 func (a IbanAccountData) validate(p fieldPath) error {
@@ -504,7 +505,7 @@ func (a ElixirAccountData) validate(p fieldPath) error {
 func (a GiroAccountData) validate(p fieldPath, minDigits, maxDigits int) error {
 	f := p.key("number")
 	if a.Number == "" {
-		return ErrMissingField(f.String())
+		return errs.MissingField(f.String())
 	}
 	digits := 0
 	for _, r := range a.Number {
@@ -513,18 +514,18 @@ func (a GiroAccountData) validate(p fieldPath, minDigits, maxDigits int) error {
 			digits++
 		case r == '-' || r == ' ':
 		default:
-			return ErrInvalidValue(f.String(), "must hold only digits (optionally grouped with hyphens)")
+			return errs.InvalidValue(f.String(), "must hold only digits (optionally grouped with hyphens)")
 		}
 	}
 	if digits < minDigits || digits > maxDigits {
-		return ErrInvalidValue(f.String(), "must have %d to %d digits, got %d", minDigits, maxDigits, digits)
+		return errs.InvalidValue(f.String(), "must have %d to %d digits, got %d", minDigits, maxDigits, digits)
 	}
 	return requiredString(p.key("name"), a.Name)
 }
 
 func requiredString(p fieldPath, v string) error {
 	if v == "" {
-		return ErrMissingField(p.String())
+		return errs.MissingField(p.String())
 	}
 	return nil
 }
@@ -532,18 +533,18 @@ func requiredString(p fieldPath, v string) error {
 // checkDigits requires v to be min to max ASCII digits.
 func checkDigits(p fieldPath, v string, minLen, maxLen int) error {
 	if v == "" {
-		return ErrMissingField(p.String())
+		return errs.MissingField(p.String())
 	}
 	for _, r := range v {
 		if r < '0' || r > '9' {
-			return ErrInvalidValue(p.String(), "must hold only digits")
+			return errs.InvalidValue(p.String(), "must hold only digits")
 		}
 	}
 	switch {
 	case minLen == maxLen && len(v) != minLen:
-		return ErrInvalidValue(p.String(), "must be exactly %d digits, got %d", minLen, len(v))
+		return errs.InvalidValue(p.String(), "must be exactly %d digits, got %d", minLen, len(v))
 	case len(v) < minLen || len(v) > maxLen:
-		return ErrInvalidValue(p.String(), "must be %d to %d digits, got %d", minLen, maxLen, len(v))
+		return errs.InvalidValue(p.String(), "must be %d to %d digits, got %d", minLen, maxLen, len(v))
 	}
 	return nil
 }
@@ -551,18 +552,18 @@ func checkDigits(p fieldPath, v string, minLen, maxLen int) error {
 // checkIban requires v to be min to max letters and digits.
 func checkIban(p fieldPath, v string, minLen, maxLen int) error {
 	if v == "" {
-		return ErrMissingField(p.String())
+		return errs.MissingField(p.String())
 	}
 	for _, r := range v {
 		if !(r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z') {
-			return ErrInvalidValue(p.String(), "must hold only letters and digits")
+			return errs.InvalidValue(p.String(), "must hold only letters and digits")
 		}
 	}
 	switch {
 	case minLen == maxLen && len(v) != minLen:
-		return ErrInvalidValue(p.String(), "must be exactly %d characters, got %d", minLen, len(v))
+		return errs.InvalidValue(p.String(), "must be exactly %d characters, got %d", minLen, len(v))
 	case len(v) > maxLen:
-		return ErrInvalidValue(p.String(), "must be at most %d characters, got %d", maxLen, len(v))
+		return errs.InvalidValue(p.String(), "must be at most %d characters, got %d", maxLen, len(v))
 	}
 	return nil
 }

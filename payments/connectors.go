@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"time"
 
 	"switchyard/ent"
@@ -14,6 +13,7 @@ import (
 	"switchyard/internal/ids"
 	"switchyard/internal/secrets"
 	"switchyard/internal/tenancy"
+	"switchyard/payments/errs"
 )
 
 // ConnectorAccountInput creates a connector account (MerchantConnectorCreate).
@@ -108,7 +108,7 @@ func (in ConnectorAccountInput) Validate() error {
 		return err
 	}
 	if in.ProfileID != nil && (*in.ProfileID == "" || len(*in.ProfileID) > MaxProfileIDLen) {
-		return ErrInvalidValue("profile_id", "must be 1 to %d characters", MaxProfileIDLen)
+		return errs.InvalidValue("profile_id", "must be 1 to %d characters", MaxProfileIDLen)
 	}
 	if err := validateCommon(in.AccountDetails, in.PaymentMethodsEnabled, in.WebhookDetails, in.FrmConfigs,
 		in.Status, in.AdditionalMerchantData); err != nil {
@@ -122,7 +122,7 @@ func (in ConnectorAccountInput) Validate() error {
 		v    *string
 	}{{"business_label", in.BusinessLabel}, {"business_sub_label", in.BusinessSubLabel}} {
 		if f.v != nil && len(*f.v) > MaxBusinessLabelLen {
-			return ErrInvalidValue(f.name, "must be at most %d characters", MaxBusinessLabelLen)
+			return errs.InvalidValue(f.name, "must be at most %d characters", MaxBusinessLabelLen)
 		}
 	}
 	return nil
@@ -142,7 +142,7 @@ func (p ConnectorAccountPatch) Validate() error {
 
 func checkLabel(label *string) error {
 	if label != nil && (*label == "" || len(*label) > MaxConnectorLabelLen) {
-		return ErrInvalidValue("connector_label", "must be 1 to %d characters", MaxConnectorLabelLen)
+		return errs.InvalidValue("connector_label", "must be 1 to %d characters", MaxConnectorLabelLen)
 	}
 	return nil
 }
@@ -177,19 +177,19 @@ func validateCommon(details map[string]string, pme []PaymentMethodsEnabled, webh
 }
 
 // errConnectorProfileNotFound is Hyperswitch's ProfileNotFound (HE_02).
-func errConnectorProfileNotFound(id string) *Error {
-	e := invalid(http.StatusNotFound, "HE_02", "Business profile with the given id %s does not exist", id)
+func errConnectorProfileNotFound(id string) *errs.Error {
+	e := errs.New(errs.KindNotFound, "HE_02", "Business profile with the given id %s does not exist", id)
 	e.Field = "profile_id"
 	return e
 }
 
 // errDuplicateConnectorAccount is Hyperswitch's DuplicateMerchantConnectorAccount (HE_01).
-func errDuplicateConnectorAccount(profileID, label string) *Error {
-	return ErrDuplicate("The merchant connector account with the specified profile_id '%s' and connector_label '%s' already exists in our records",
+func errDuplicateConnectorAccount(profileID, label string) *errs.Error {
+	return errs.Duplicate("The merchant connector account with the specified profile_id '%s' and connector_label '%s' already exists in our records",
 		profileID, label)
 }
 
-func errConnectorAccountNotFound() *Error { return ErrNotFound("Merchant connector account") }
+func errConnectorAccountNotFound() *errs.Error { return errs.NotFound("Merchant connector account") }
 
 // CreateConnectorAccount creates a connector account for the merchant in
 // ctx, under in.ProfileID or the merchant's default profile. The label
@@ -261,14 +261,14 @@ func (s *Service) CreateConnectorAccount(ctx context.Context, in ConnectorAccoun
 func (s *Service) connectorProfile(ctx context.Context, tx *ent.Tx, profileID *string) (*ent.Profile, error) {
 	p, ok := tenancy.FromContext(ctx)
 	if !ok || p.MerchantID == "" {
-		return nil, ErrNotFound("Merchant account")
+		return nil, errs.NotFound("Merchant account")
 	}
 	m, err := tx.MerchantAccount.Query().Where(merchantaccount.ID(p.MerchantID)).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, ErrNotFound("Merchant account")
+		return nil, errs.NotFound("Merchant account")
 	}
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	var q *ent.ProfileQuery
 	var id string
@@ -291,12 +291,12 @@ func (s *Service) connectorProfile(ctx context.Context, tx *ent.Tx, profileID *s
 	prof, err := q.First(ctx)
 	if ent.IsNotFound(err) {
 		if id == "" {
-			return nil, ErrMissingField("profile_id")
+			return nil, errs.MissingField("profile_id")
 		}
 		return nil, errConnectorProfileNotFound(id)
 	}
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return prof, nil
 }
@@ -311,7 +311,7 @@ func (s *Service) checkLabelFree(ctx context.Context, tx *ent.Tx, profileID, lab
 	}
 	taken, err := q.Exist(ctx)
 	if err != nil {
-		return ErrInternal(err)
+		return errs.Internal(err)
 	}
 	if taken {
 		return errDuplicateConnectorAccount(profileID, label)
@@ -390,17 +390,17 @@ func (s *Service) sealConnectorSecrets(id string, details map[string]string, web
 	ad := []byte(id)
 	if details != nil {
 		if out.details, err = s.box.SealJSON(details, ad); err != nil {
-			return out, ErrInternal(err)
+			return out, errs.Internal(err)
 		}
 	}
 	if webhook != nil {
 		if out.webhook, err = s.box.SealJSON(webhook, ad); err != nil {
-			return out, ErrInternal(err)
+			return out, errs.Internal(err)
 		}
 	}
 	if wallets != nil {
 		if out.wallets, err = s.box.SealJSON(wallets, ad); err != nil {
-			return out, ErrInternal(err)
+			return out, errs.Internal(err)
 		}
 	}
 	return out, nil
@@ -425,7 +425,7 @@ func (s *Service) GetConnectorAccount(ctx context.Context, id string) (*Connecto
 		return nil, errConnectorAccountNotFound()
 	}
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return s.connectorAccountView(row)
 }
@@ -439,7 +439,7 @@ func (s *Service) ListConnectorAccounts(ctx context.Context) ([]*ConnectorAccoun
 		Order(ent.Desc(merchantconnectoraccount.FieldCreatedAt), ent.Desc(merchantconnectoraccount.FieldID)).
 		All(ctx)
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	out := make([]*ConnectorAccount, len(rows))
 	for i, r := range rows {
@@ -464,7 +464,7 @@ func (s *Service) UpdateConnectorAccount(ctx context.Context, id string, p Conne
 			return errConnectorAccountNotFound()
 		}
 		if err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		label := cur.ConnectorLabel
 		if p.ConnectorLabel != nil && *p.ConnectorLabel != cur.ConnectorLabel {
@@ -519,13 +519,13 @@ func (s *Service) DeleteConnectorAccount(ctx context.Context, id string) (*Delet
 			return errConnectorAccountNotFound()
 		}
 		if err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		if err := tx.MerchantConnectorAccount.DeleteOne(cur).Exec(ctx); err != nil {
 			if ent.IsNotFound(err) {
 				return errConnectorAccountNotFound()
 			}
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		out = &DeletedConnectorAccount{MerchantID: cur.MerchantID, ID: cur.ID}
 		return nil
@@ -541,7 +541,7 @@ func (s *Service) ConnectorCredentials(row *ent.MerchantConnectorAccount) (map[s
 	}
 	var out map[string]any
 	if err := s.box.OpenJSON(row.ConnectorAccountDetailsSealed, []byte(row.ID), &out); err != nil {
-		return nil, ErrInternal(fmt.Errorf("open credentials of %s: %w", row.ID, err))
+		return nil, errs.Internal(fmt.Errorf("open credentials of %s: %w", row.ID, err))
 	}
 	return out, nil
 }
@@ -582,7 +582,7 @@ func (s *Service) connectorAccountView(row *ent.MerchantConnectorAccount) (*Conn
 			return nil
 		}
 		if err := s.box.OpenJSON(sealed, ad, dst); err != nil {
-			return ErrInternal(fmt.Errorf("open %s of %s: %w", what, row.ID, err))
+			return errs.Internal(fmt.Errorf("open %s of %s: %w", what, row.ID, err))
 		}
 		return nil
 	}
@@ -682,10 +682,10 @@ func fromJSON[T any](v any) (T, error) {
 	var out T
 	b, err := json.Marshal(v)
 	if err != nil {
-		return out, ErrInternal(err)
+		return out, errs.Internal(err)
 	}
 	if err := json.Unmarshal(b, &out); err != nil {
-		return out, ErrInternal(err)
+		return out, errs.Internal(err)
 	}
 	return out, nil
 }

@@ -10,6 +10,7 @@ import (
 	"switchyard/ent/merchantconnectoraccount"
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/secrets"
+	"switchyard/payments/errs"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -322,11 +323,11 @@ func checkRule(t *testing.T, err error, code, field string) {
 		}
 		return
 	}
-	e, ok := AsError(err)
+	e, ok := errs.As(err)
 	if !ok {
 		t.Fatalf("want %s on %s, got %v", code, field, err)
 	}
-	if e.Code != code || e.Field != field || e.Status != 400 || !strings.Contains(e.Message, field) {
+	if e.Code != code || e.Field != field || e.Kind != errs.KindInvalid || !strings.Contains(e.Message, field) {
 		t.Fatalf("got %s %q on %q, want %s on %q", e.Code, e.Message, e.Field, code, field)
 	}
 }
@@ -472,7 +473,7 @@ func TestConnectorSecretsSealed(t *testing.T) {
 	row.ID = "mca_2"
 	if _, err := s.connectorAccountView(row); err == nil {
 		t.Fatal("a sealed value opened under another row's id")
-	} else if e, _ := AsError(err); e.Code != "HE_00" || !errors.Is(err, secrets.ErrOpen) {
+	} else if e, _ := errs.As(err); e.Code != "HE_00" || !errors.Is(err, secrets.ErrOpen) {
 		t.Fatalf("wrong error: %v", err)
 	}
 }

@@ -2,7 +2,6 @@ package payments
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"switchyard/ent"
@@ -11,6 +10,7 @@ import (
 	"switchyard/ent/predicate"
 	"switchyard/ent/refund"
 	"switchyard/internal/tenancy"
+	"switchyard/payments/errs"
 )
 
 // DisputeView is a dispute with what its wire record (Hyperswitch's
@@ -58,8 +58,8 @@ const maxDisputeReason = 255
 
 // ErrDisputeNotFound is Hyperswitch's DisputeNotFound, which its catalogue
 // gives code HE_04 (not the HE_02 of the other "not found" errors).
-func ErrDisputeNotFound() *Error {
-	return invalid(http.StatusNotFound, "HE_04", "Dispute does not exist in our records")
+func ErrDisputeNotFound() *errs.Error {
+	return errs.New(errs.KindNotFound, "HE_04", "Dispute does not exist in our records")
 }
 
 // disputeScope limits dispute reads to the caller's profile when the
@@ -79,7 +79,7 @@ func (s *Service) GetDispute(ctx context.Context, disputeID string) (*DisputeVie
 		return nil, ErrDisputeNotFound()
 	}
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	views, err := s.disputeViews(ctx, s.client, []*ent.Dispute{d}, nil)
 	if err != nil {
@@ -107,10 +107,10 @@ func (s *Service) ListDisputes(ctx context.Context, f DisputeFilter) ([]*Dispute
 		return nil, err
 	}
 	if f.Reason != nil && len(*f.Reason) > maxDisputeReason {
-		return nil, ErrInvalidValue("reason", "must be at most %d characters", maxDisputeReason)
+		return nil, errs.InvalidValue("reason", "must be at most %d characters", maxDisputeReason)
 	}
 	if f.ProfileID != nil && len(*f.ProfileID) > 64 {
-		return nil, ErrInvalidValue("profile_id", "must be at most 64 characters")
+		return nil, errs.InvalidValue("profile_id", "must be at most 64 characters")
 	}
 	preds := disputeScope(ctx)
 	if f.ProfileID != nil {
@@ -143,7 +143,7 @@ func (s *Service) ListDisputes(ctx context.Context, f DisputeFilter) ([]*Dispute
 		Order(ent.Desc(dispute.FieldCreatedAt), ent.Desc(dispute.FieldID)).
 		Limit(f.Limit).All(ctx)
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return s.disputeViews(ctx, s.client, ds, nil)
 }
@@ -192,7 +192,7 @@ func (s *Service) disputeViews(ctx context.Context, db *ent.Client, ds []*ent.Di
 		},
 	})
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	paymentIDs := make(map[string]string, len(intents))
 	returned := make(map[string]int64, len(intents)) // refunded plus lost in disputes
@@ -231,12 +231,12 @@ func (s *Service) AcceptDispute(ctx context.Context, disputeID string) (*Dispute
 			return ErrDisputeNotFound()
 		}
 		if err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		stageOK := d.DisputeStage == dispute.DisputeStagePreDispute || d.DisputeStage == dispute.DisputeStageDispute
 		statusOK := d.DisputeStatus == dispute.DisputeStatusDisputeOpened || d.DisputeStatus == dispute.DisputeStatusDisputeChallenged
 		if !stageOK || !statusOK {
-			return invalid(http.StatusBadRequest, "HE_03",
+			return errs.New(errs.KindInvalid, "HE_03",
 				"Dispute status validation failed: this dispute cannot be accepted because it is in the %s stage with status %s",
 				d.DisputeStage, d.DisputeStatus)
 		}
@@ -247,7 +247,7 @@ func (s *Service) AcceptDispute(ctx context.Context, disputeID string) (*Dispute
 		}
 		pi, err := tx.PaymentIntent.Get(ctx, d.PaymentIntentID)
 		if err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		return s.emitDisputeEvent(ctx, tx, d, pi, pi.AmountCaptured)
 	})

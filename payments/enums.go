@@ -1,6 +1,9 @@
 package payments
 
-import "strings"
+import (
+	"strings"
+	"switchyard/payments/errs"
+)
 
 // This file holds the closed sets more than one part of the domain checks
 // against: the enum type and the ISO 3166-1 country codes.
@@ -32,16 +35,16 @@ func (e *enum) check(field fieldPath, v string) error {
 		return nil
 	}
 	if len(e.values) <= 16 {
-		return ErrInvalidValue(field.String(), "%q is not a valid %s; expected one of %s",
+		return errs.InvalidValue(field.String(), "%q is not a valid %s; expected one of %s",
 			v, e.name, strings.Join(e.values, ", "))
 	}
-	return ErrInvalidValue(field.String(), "%q is not a valid %s", v, e.name)
+	return errs.InvalidValue(field.String(), "%q is not a valid %s", v, e.name)
 }
 
 // required checks a required enum member: IR_04 when empty, else check.
 func (e *enum) required(field fieldPath, v string) error {
 	if v == "" {
-		return ErrMissingField(field.String())
+		return errs.MissingField(field.String())
 	}
 	return e.check(field, v)
 }

@@ -12,6 +12,7 @@ import (
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
 	"switchyard/internal/ids"
+	"switchyard/payments/errs"
 )
 
 // Renderer turns domain objects into the JSON the REST API returns for
@@ -129,7 +130,7 @@ func (s *Service) emitPaymentEvent(ctx context.Context, tx *ent.Tx, pi *ent.Paym
 	}
 	obj, err := s.deps.Render.Payment(views[0])
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	id := pi.ID
 	views[0].readInTx = true
@@ -148,7 +149,7 @@ func (s *Service) emitRefundEvent(ctx context.Context, tx *ent.Tx, r *ent.Refund
 	}
 	obj, err := s.deps.Render.Refund(r, pi.PaymentID)
 	if err != nil {
-		return ErrInternal(err)
+		return errs.Internal(err)
 	}
 	id := pi.ID
 	return s.writeEvent(ctx, tx, outboxEvent{
@@ -173,7 +174,7 @@ func (s *Service) emitDisputeEvent(ctx context.Context, tx *ent.Tx, d *ent.Dispu
 	}
 	obj, err := s.deps.Render.Dispute(views[0])
 	if err != nil {
-		return ErrInternal(err)
+		return errs.Internal(err)
 	}
 	id := pi.ID
 	return s.writeEvent(ctx, tx, outboxEvent{
@@ -187,14 +188,14 @@ func (s *Service) writeEvent(ctx context.Context, tx *ent.Tx, e outboxEvent) err
 	idem := e.objectID + "_" + string(e.eventType)
 	exists, err := tx.Event.Query().Where(event.IdempotentEventID(idem)).Exist(ctx)
 	if err != nil {
-		return ErrInternal(err)
+		return errs.Internal(err)
 	}
 	if exists {
 		return nil // at most one initial event per object and event type
 	}
 	prof, err := tx.Profile.Query().Where(profile.ID(e.profileID)).Only(ctx)
 	if err != nil {
-		return ErrInternal(err)
+		return errs.Internal(err)
 	}
 	now := s.now()
 	id := ids.New(ids.Event)
@@ -204,7 +205,7 @@ func (s *Service) writeEvent(ctx context.Context, tx *ent.Tx, e outboxEvent) err
 		Timestamp: now.Format("2006-01-02T15:04:05Z"),
 	})
 	if err != nil {
-		return ErrInternal(err)
+		return errs.Internal(err)
 	}
 	create := tx.Event.Create().
 		SetID(id).

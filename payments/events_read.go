@@ -7,6 +7,7 @@ import (
 	"switchyard/ent"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/payments/errs"
 )
 
 // EventFilter narrows the events list (Hyperswitch's EventListConstraints).
@@ -29,7 +30,7 @@ type EventList struct {
 	TotalCount int
 }
 
-func errEventNotFound() *Error { return ErrNotFound("Event") }
+func errEventNotFound() *errs.Error { return errs.NotFound("Event") }
 
 // ListEvents lists the merchant's events, newest first.
 func (s *Service) ListEvents(ctx context.Context, f EventFilter) (*EventList, error) {
@@ -62,7 +63,7 @@ func (s *Service) ListEvents(ctx context.Context, f EventFilter) (*EventList, er
 		cs := make([]event.EventClass, len(f.EventClasses))
 		for i, c := range f.EventClasses {
 			if cs[i] = event.EventClass(c); event.EventClassValidator(cs[i]) != nil {
-				return nil, ErrInvalidValue(indexed("event_classes", i), "unknown event class %q", c)
+				return nil, errs.InvalidValue(indexed("event_classes", i), "unknown event class %q", c)
 			}
 		}
 		q = q.Where(event.EventClassIn(cs...))
@@ -71,19 +72,19 @@ func (s *Service) ListEvents(ctx context.Context, f EventFilter) (*EventList, er
 		ts := make([]event.EventType, len(f.EventTypes))
 		for i, t := range f.EventTypes {
 			if ts[i] = event.EventType(t); event.EventTypeValidator(ts[i]) != nil {
-				return nil, ErrInvalidValue(indexed("event_types", i), "unknown event type %q", t)
+				return nil, errs.InvalidValue(indexed("event_types", i), "unknown event type %q", t)
 			}
 		}
 		q = q.Where(event.EventTypeIn(ts...))
 	}
 	total, err := q.Clone().Count(ctx)
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	evs, err := q.Order(ent.Desc(event.FieldCreatedAt), ent.Desc(event.FieldID)).
 		Limit(f.Limit).Offset(f.Offset).All(ctx)
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return &EventList{Events: evs, TotalCount: total}, nil
 }
@@ -95,7 +96,7 @@ func (s *Service) GetEvent(ctx context.Context, eventID string) (*ent.Event, err
 		return nil, errEventNotFound()
 	}
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return ev, nil
 }
@@ -110,7 +111,7 @@ func (s *Service) EventAttempts(ctx context.Context, eventID string) (*ent.Event
 		Where(eventdeliveryattempt.EventID(ev.ID)).
 		Order(ent.Asc(eventdeliveryattempt.FieldCreatedAt), ent.Asc(eventdeliveryattempt.FieldID)).All(ctx)
 	if err != nil {
-		return nil, nil, ErrInternal(err)
+		return nil, nil, errs.Internal(err)
 	}
 	return ev, atts, nil
 }

@@ -11,6 +11,7 @@ import (
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
 	"switchyard/internal/tenancy"
+	"switchyard/payments/errs"
 )
 
 // CreatePayment creates a payment intent (and its customer on first use) in
@@ -33,7 +34,7 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 	if in.PaymentID != nil {
 		paymentID = *in.PaymentID
 		if paymentID == "" || len(paymentID) > maxPaymentID || !idPattern.MatchString(paymentID) {
-			return nil, ErrInvalidValue("payment_id", "must be 1 to %d characters of letters, digits, '_' and '-'", maxPaymentID)
+			return nil, errs.InvalidValue("payment_id", "must be 1 to %d characters of letters, digits, '_' and '-'", maxPaymentID)
 		}
 	}
 	merchantID, err := contextMerchant(ctx)
@@ -64,7 +65,7 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 		}
 		exists, err := tx.PaymentIntent.Query().Where(paymentintent.PaymentID(paymentID)).Exist(ctx)
 		if err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		if exists {
 			return errDuplicatePayment()
@@ -98,7 +99,7 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 		return dbErrorOrNil(err, "payment")
 	})
 	if err != nil {
-		if e, ok := AsError(err); ok && e.Code == "HE_01" && e.Field == "" {
+		if e, ok := errs.As(err); ok && e.Code == "HE_01" && e.Field == "" {
 			return nil, errDuplicatePayment()
 		}
 		return nil, err
@@ -114,8 +115,8 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 	return s.GetPayment(ctx, pi.PaymentID)
 }
 
-func errDuplicatePayment() *Error {
-	return ErrDuplicate("The payment with the specified payment_id already exists in our records")
+func errDuplicatePayment() *errs.Error {
+	return errs.Duplicate("The payment with the specified payment_id already exists in our records")
 }
 
 // paymentProfile resolves the profile a payment belongs to: the one named,
@@ -138,10 +139,10 @@ func (s *Service) paymentProfile(ctx context.Context, tx *ent.Tx, named *string)
 		if id != "" {
 			return nil, errProfileNotFound(id)
 		}
-		return nil, ErrNotFound("Business profile")
+		return nil, errs.NotFound("Business profile")
 	}
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" && p.ProfileID != prof.ID {
 		return nil, errProfileNotFound(prof.ID)
@@ -229,10 +230,10 @@ func (s *Service) setFields(ctx context.Context, tx *ent.Tx, upd *ent.PaymentInt
 		taken, err := tx.PaymentIntent.Query().Where(
 			paymentintent.MerchantReferenceID(*f.MerchantReferenceID), paymentintent.IDNEQ(pi.id)).Exist(ctx)
 		if err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		if taken {
-			e := ErrDuplicate("The merchant_reference_id %q is already used by another payment", *f.MerchantReferenceID)
+			e := errs.Duplicate("The merchant_reference_id %q is already used by another payment", *f.MerchantReferenceID)
 			e.Field = "merchant_reference_id"
 			return e
 		}
@@ -249,12 +250,12 @@ func (s *Service) setFields(ctx context.Context, tx *ent.Tx, upd *ent.PaymentInt
 			ok, err := tx.PaymentAttempt.Query().Where(
 				paymentAttemptOf(pi.id, f.ActiveAttempt.ID)...).Exist(ctx)
 			if err != nil {
-				return ErrInternal(err)
+				return errs.Internal(err)
 			}
 			if !ok {
 				// The body names an attempt this payment does not have: a bad
 				// value in the request, not a missing path resource.
-				return ErrInvalidValue("set_active_attempt_id", "the payment has no attempt %q", f.ActiveAttempt.ID)
+				return errs.InvalidValue("set_active_attempt_id", "the payment has no attempt %q", f.ActiveAttempt.ID)
 			}
 			upd.SetActiveAttemptID(f.ActiveAttempt.ID)
 		}
@@ -340,7 +341,7 @@ func (s *Service) upsertCustomer(ctx context.Context, tx *ent.Tx, in *CustomerIn
 		}
 		return c, nil
 	case err != nil:
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	if in.Name == nil && in.Email == nil && in.Phone == nil && in.PhoneCountryCode == nil {
 		return c, nil
@@ -362,7 +363,7 @@ func (s *Service) lockPayment(ctx context.Context, tx *ent.Tx, paymentID string)
 		return nil, errPaymentNotFound()
 	}
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return pi, nil
 }
@@ -389,7 +390,7 @@ func (s *Service) UpdatePayment(ctx context.Context, paymentID string, p Payment
 			return nil, errPaymentNotFound()
 		}
 		if err != nil {
-			return nil, ErrInternal(err)
+			return nil, errs.Internal(err)
 		}
 		if err := s.vaultPut(ctx, merchantID, cur.ID, p.PaymentMethod, time.Until(cur.ExpiresOn)); err != nil {
 			return nil, err
@@ -426,7 +427,7 @@ func (s *Service) UpdatePayment(ctx context.Context, paymentID string, p Payment
 			return err
 		}
 		if p.AmountToCapture == nil && cur.AmountToCapture != nil && *cur.AmountToCapture > amount {
-			return ErrInvalidValue("amount_to_capture", "the payment's amount_to_capture (%d) exceeds the new amount (%d): send a new amount_to_capture with it", *cur.AmountToCapture, amount)
+			return errs.InvalidValue("amount_to_capture", "the payment's amount_to_capture (%d) exceeds the new amount (%d): send a new amount_to_capture with it", *cur.AmountToCapture, amount)
 		}
 		upd := cur.Update()
 		if p.Amount != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"strconv"
+	"switchyard/payments/errs"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -128,7 +129,7 @@ func (s *Service) forgetKeys(ctx context.Context, hashes ...string) error {
 	})
 	if err != nil {
 		slog.WarnContext(ctx, "key cache unavailable; key not ended", "err", err)
-		return ErrUnavailable("The key cache (Redis)")
+		return errs.Unavailable("The key cache (Redis)")
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package payments
 
 import (
 	"context"
+	"switchyard/payments/errs"
 	"testing"
 	"time"
 
@@ -81,7 +82,7 @@ func TestKeyCacheLifetime(t *testing.T) {
 	// An entry whose key has expired since is refused on read.
 	past := time.Now().Add(-time.Second)
 	s.deps.Redis.Set(ctx, keyEntry("expired"), `{"id":"k","merchant_id":"m","expires_at":"`+past.Format(time.RFC3339Nano)+`"}`, time.Minute)
-	if _, err := s.ActiveAPIKeyByHash(ctx, "expired"); err == nil || err.(*Error).Code != "IR_01" {
+	if _, err := s.ActiveAPIKeyByHash(ctx, "expired"); err == nil || err.(*errs.Error).Code != "IR_01" {
 		t.Fatalf("expired cached key: %v", err)
 	}
 }
@@ -93,7 +94,7 @@ func TestKeyCacheRedisDown(t *testing.T) {
 	s, mr := keyCacheService(t)
 	mr.Close()
 	err := s.forgetKeys(ctx, "h")
-	if e, ok := AsError(err); !ok || e.Status != 503 || e.Code != "HE_00" {
+	if e, ok := errs.As(err); !ok || e.Kind != errs.KindUnavailable || e.Code != "HE_00" {
 		t.Fatalf("forget with Redis down: %v", err)
 	}
 	if got := s.cachedKey(ctx, "h"); got != nil {

@@ -12,6 +12,7 @@ import (
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/predicate"
 	"switchyard/internal/tenancy"
+	"switchyard/payments/errs"
 )
 
 // PaymentListFilter is GET /payments/list's query.
@@ -58,7 +59,7 @@ func (s *Service) ListPayments(ctx context.Context, f PaymentListFilter) ([]*Pay
 		return nil, err
 	}
 	if f.StartingAfter != nil && f.EndingBefore != nil {
-		return nil, ErrInvalidValue("starting_after", "cannot be combined with ending_before")
+		return nil, errs.InvalidValue("starting_after", "cannot be combined with ending_before")
 	}
 	var preds []predicate.PaymentIntent
 	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" {
@@ -78,13 +79,13 @@ func (s *Service) ListPayments(ctx context.Context, f PaymentListFilter) ([]*Pay
 		at, err := s.client.PaymentIntent.Query().Where(paymentWhere(ctx, *cursor.id)...).
 			Select(paymentintent.FieldCreatedAt, paymentintent.FieldID).Only(ctx)
 		if ent.IsNotFound(err) {
-			e := ErrNotFound("Payment")
+			e := errs.NotFound("Payment")
 			e.Message = "Payment " + *cursor.id + " given in " + cursor.field + " does not exist in our records"
 			e.Field = cursor.field
 			return nil, e
 		}
 		if err != nil {
-			return nil, ErrInternal(err)
+			return nil, errs.Internal(err)
 		}
 		preds = append(preds, keysetAfter(at.CreatedAt, at.ID, cursor.before))
 		backwards = cursor.before
@@ -96,7 +97,7 @@ func (s *Service) ListPayments(ctx context.Context, f PaymentListFilter) ([]*Pay
 			return []*PaymentView{}, nil // no such customer: none of its payments
 		}
 		if err != nil {
-			return nil, ErrInternal(err)
+			return nil, errs.Internal(err)
 		}
 		preds = append(preds, paymentintent.CustomerID(c.ID))
 	}
@@ -122,7 +123,7 @@ func (s *Service) ListPayments(ctx context.Context, f PaymentListFilter) ([]*Pay
 	// keeps the range. cmd/loadgen checks the plan at a million payments.
 	keys, err := q.Limit(f.Limit).Unique(false).Select(paymentintent.FieldID).Strings(ctx)
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	if len(keys) == 0 {
 		return []*PaymentView{}, nil
@@ -132,7 +133,7 @@ func (s *Service) ListPayments(ctx context.Context, f PaymentListFilter) ([]*Pay
 	}
 	rows, err := s.client.PaymentIntent.Query().Where(paymentintent.IDIn(keys...)).All(ctx)
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	at := make(map[string]int, len(keys))
 	for i, k := range keys {
@@ -209,10 +210,10 @@ func pageLimit(limit *int) error {
 		*limit = DefaultListLimit
 	}
 	if *limit < 1 || *limit > MaxListLimit {
-		return ErrInvalidValue("limit", "must be between 1 and %d", MaxListLimit)
+		return errs.InvalidValue("limit", "must be between 1 and %d", MaxListLimit)
 	}
 	return nil
 }
 
 // errNegativeOffset refuses an offset-paged list's negative offset.
-func errNegativeOffset() *Error { return ErrInvalidValue("offset", "must not be negative") }
+func errNegativeOffset() *errs.Error { return errs.InvalidValue("offset", "must not be negative") }

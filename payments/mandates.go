@@ -3,7 +3,6 @@ package payments
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"slices"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
 	"switchyard/payments/connector"
+	"switchyard/payments/errs"
 )
 
 // Mandates, as Hyperswitch v1 does them: a customer-initiated card payment
@@ -89,22 +89,22 @@ const (
 
 // ErrMandateNotFound is Hyperswitch's MandateNotFound (HE_02): an unknown
 // mandate, or another merchant's.
-func ErrMandateNotFound() *Error {
-	return ErrNotFound("Mandate")
+func ErrMandateNotFound() *errs.Error {
+	return errs.NotFound("Mandate")
 }
 
 // errMandateValidation is Hyperswitch's MandateValidationFailed (HE_03),
 // whose reason Hyperswitch puts beside the message; here it follows it.
-func errMandateValidation(field, reason string) *Error {
-	e := invalid(http.StatusBadRequest, "HE_03", "Mandate Validation Failed: %s", reason)
+func errMandateValidation(field, reason string) *errs.Error {
+	e := errs.New(errs.KindInvalid, "HE_03", "Mandate Validation Failed: %s", reason)
 	e.Field = field
 	return e
 }
 
 // errMandatePrecondition is Hyperswitch's PreconditionFailed (IR_16) for a
 // mandate request whose other members do not allow it.
-func errMandatePrecondition(field, msg string) *Error {
-	e := ErrPreconditionFailed("%s", msg)
+func errMandatePrecondition(field, msg string) *errs.Error {
+	e := errs.PreconditionFailed("%s", msg)
 	e.Field = field
 	return e
 }
@@ -113,30 +113,30 @@ func errMandatePrecondition(field, msg string) *Error {
 // (customer, setup_future_usage) is checked at confirm.
 func (m *MandateRequest) validate() error {
 	if m.UpdateMandateID != nil {
-		return ErrInvalidValue("mandate_data.update_mandate_id", "updating a mandate's payment method is not supported; set up a new mandate")
+		return errs.InvalidValue("mandate_data.update_mandate_id", "updating a mandate's payment method is not supported; set up a new mandate")
 	}
 	if a := m.CustomerAcceptance; a != nil {
 		const f = "mandate_data.customer_acceptance"
 		switch a.AcceptanceType {
 		case "":
-			return ErrMissingField(f + ".acceptance_type")
+			return errs.MissingField(f + ".acceptance_type")
 		case "online":
 			if a.Online == nil {
 				return errMandatePrecondition(f+".online", "`mandate_data.customer_acceptance.online` is required when `mandate_data.customer_acceptance.acceptance_type` is `online`")
 			}
 		case "offline":
 		default:
-			return ErrInvalidValue(f+".acceptance_type", "must be one of online or offline, got %q", a.AcceptanceType)
+			return errs.InvalidValue(f+".acceptance_type", "must be one of online or offline, got %q", a.AcceptanceType)
 		}
 		if o := a.Online; o != nil {
 			if o.IPAddress == "" {
-				return ErrMissingField(f + ".online.ip_address")
+				return errs.MissingField(f + ".online.ip_address")
 			}
 			if o.UserAgent == "" {
-				return ErrMissingField(f + ".online.user_agent")
+				return errs.MissingField(f + ".online.user_agent")
 			}
 			if len(o.IPAddress) > 64 || len(o.UserAgent) > 1024 {
-				return ErrInvalidValue(f+".online", "ip_address must be at most 64 and user_agent at most 1024 characters")
+				return errs.InvalidValue(f+".online", "ip_address must be at most 64 and user_agent at most 1024 characters")
 			}
 		}
 	}
@@ -148,21 +148,21 @@ func (m *MandateRequest) validate() error {
 	l := m.Limits
 	if l == nil {
 		if m.SingleUse {
-			return ErrMissingField(field)
+			return errs.MissingField(field)
 		}
 		return nil
 	}
 	if l.Amount == nil {
-		return ErrMissingField(field + ".amount")
+		return errs.MissingField(field + ".amount")
 	}
 	if *l.Amount < 1 || *l.Amount > MaxAmount {
-		return ErrInvalidValue(field+".amount", "must be between 1 and %d minor units", MaxAmount)
+		return errs.InvalidValue(field+".amount", "must be between 1 and %d minor units", MaxAmount)
 	}
 	if l.Currency == nil {
-		return ErrMissingField(field + ".currency")
+		return errs.MissingField(field + ".currency")
 	}
 	if !schematype.Currency(*l.Currency).Valid() {
-		return ErrInvalidValue(field+".currency", "%q is not a supported ISO 4217 currency", *l.Currency)
+		return errs.InvalidValue(field+".currency", "%q is not a supported ISO 4217 currency", *l.Currency)
 	}
 	if l.StartDate != nil && l.EndDate != nil && !l.StartDate.Before(*l.EndDate) {
 		return errMandatePrecondition(field+".start_date", "`mandate_data.mandate_type."+kind+".start_date` must be before `mandate_data.mandate_type."+kind+".end_date`")
@@ -230,17 +230,17 @@ func (f *PaymentFields) validateMandateMembers(creating, confirming bool) error 
 	}
 	switch {
 	case *f.MandateID == "" || len(*f.MandateID) > 64:
-		return ErrInvalidValue("mandate_id", "must be 1 to 64 characters")
+		return errs.InvalidValue("mandate_id", "must be 1 to 64 characters")
 	case f.Mandate != nil:
-		return ErrInvalidValue("recurring_details", "Expected one out of recurring_details and mandate_data but got both")
+		return errs.InvalidValue("recurring_details", "Expected one out of recurring_details and mandate_data but got both")
 	case f.PaymentMethod != nil:
-		return ErrInvalidValue("payment_method_data", "cannot be given with a mandate: a recurring payment charges the mandate's saved payment method")
+		return errs.InvalidValue("payment_method_data", "cannot be given with a mandate: a recurring payment charges the mandate's saved payment method")
 	case !confirming:
 		return errMandatePrecondition("confirm", msgMandateConfirm)
 	case creating && f.Customer == nil:
-		return ErrMissingField("customer_id")
+		return errs.MissingField("customer_id")
 	case creating && f.OffSession == nil:
-		return ErrMissingField("off_session")
+		return errs.MissingField("off_session")
 	case f.OffSession != nil && !*f.OffSession:
 		return errMandatePrecondition("off_session", msgMandateOffSession)
 	}
@@ -254,7 +254,7 @@ func (f *PaymentFields) validateMandateMembers(creating, confirming bool) error 
 func checkMandateIntent(pi *ent.PaymentIntent, method *PaymentMethodInput) error {
 	switch {
 	case pi.MandateData != nil && pi.MandateID != nil:
-		return ErrInvalidValue("recurring_details", "Expected one out of recurring_details and mandate_data but got both")
+		return errs.InvalidValue("recurring_details", "Expected one out of recurring_details and mandate_data but got both")
 	case pi.MandateData != nil:
 		if pi.CustomerID == nil {
 			return errMandatePrecondition("customer_id", msgMandateCustomer)
@@ -263,17 +263,17 @@ func checkMandateIntent(pi *ent.PaymentIntent, method *PaymentMethodInput) error
 			return errMandatePrecondition("setup_future_usage", msgMandateFutureUsage)
 		}
 		if method != nil && method.Type != "card" {
-			return ErrInvalidValue("mandate_data", "the sandbox sets up mandates for cards only, not %s", method.Type)
+			return errs.InvalidValue("mandate_data", "the sandbox sets up mandates for cards only, not %s", method.Type)
 		}
 	case pi.MandateID != nil:
 		if pi.CustomerID == nil {
-			return ErrMissingField("customer_id")
+			return errs.MissingField("customer_id")
 		}
 		if pi.OffSession == nil || !*pi.OffSession {
 			return errMandatePrecondition("off_session", msgMandateOffSession)
 		}
 		if method != nil {
-			return ErrInvalidValue("payment_method_data", "cannot be given with a mandate: a recurring payment charges the mandate's saved payment method")
+			return errs.InvalidValue("payment_method_data", "cannot be given with a mandate: a recurring payment charges the mandate's saved payment method")
 		}
 	}
 	return nil
@@ -289,7 +289,7 @@ func (s *Service) recurringMethod(ctx context.Context, tx *ent.Tx, pi *ent.Payme
 		return nil, ErrMandateNotFound()
 	}
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	if m.Status != mandate.StatusActive {
 		return nil, errMandatePrecondition("mandate_id", msgMandateNotActive)
@@ -317,7 +317,7 @@ func (s *Service) recurringMethod(ctx context.Context, tx *ent.Tx, pi *ent.Payme
 				paymentintent.StatusRequiresConfirmation, paymentintent.StatusCancelled, paymentintent.StatusExpired),
 		).Exist(ctx)
 		if err != nil {
-			return nil, ErrInternal(err)
+			return nil, errs.Internal(err)
 		}
 		if used {
 			return nil, errMandatePrecondition("mandate_id", msgMandateNotActive)
@@ -329,7 +329,7 @@ func (s *Service) recurringMethod(ctx context.Context, tx *ent.Tx, pi *ent.Payme
 			paymentintent.PaymentIDNEQ(deref(m.OriginalPaymentID))).
 			Select(paymentintent.FieldAmountCaptured).Ints(ctx)
 		if err != nil {
-			return nil, ErrInternal(err)
+			return nil, errs.Internal(err)
 		}
 		total := charge
 		for _, r := range received {
@@ -347,7 +347,7 @@ func (s *Service) recurringMethod(ctx context.Context, tx *ent.Tx, pi *ent.Payme
 		return nil, errMandatePrecondition("mandate_id", msgMandateNotActive)
 	}
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return &PaymentMethodInput{Type: pm.PaymentMethod, Subtype: deref(pm.PaymentMethodType),
 		ConnectorMandateID: *m.ConnectorMandateID, mandate: m, saved: pm}, nil
@@ -400,7 +400,7 @@ func (s *Service) settleMandate(ctx context.Context, tx *ent.Tx, pi *ent.Payment
 		}
 		req, err := mandateRequestOf(pi.MandateData)
 		if err != nil {
-			return nil, ErrInternal(err)
+			return nil, errs.Internal(err)
 		}
 		pm, err := tx.PaymentMethod.UpdateOneID(*att.PaymentMethodID).
 			SetStatus(paymentmethod.StatusActive).SetRecurringEnabled(true).SetLastUsedAt(now).
@@ -443,7 +443,7 @@ func (s *Service) settleMandate(ctx context.Context, tx *ent.Tx, pi *ent.Payment
 	case pi.MandateData == nil && att.MandateID != nil && succeeded:
 		if att.PaymentMethodID != nil {
 			if err := tx.PaymentMethod.UpdateOneID(*att.PaymentMethodID).SetLastUsedAt(now).Exec(ctx); err != nil && !ent.IsNotFound(err) {
-				return nil, ErrInternal(err)
+				return nil, errs.Internal(err)
 			}
 		}
 		// A single_use mandate is spent by its one payment.
@@ -480,7 +480,7 @@ func (s *Service) emitMandateEvent(ctx context.Context, tx *ent.Tx, v *MandateVi
 	}
 	obj, err := s.deps.Render.Mandate(v)
 	if err != nil {
-		return ErrInternal(err)
+		return errs.Internal(err)
 	}
 	return s.writeEvent(ctx, tx, outboxEvent{
 		profileID: profileID, objectID: v.Mandate.ID, paymentIntentID: paymentIntentID,
@@ -496,7 +496,7 @@ func (s *Service) GetMandate(ctx context.Context, mandateID string) (*MandateVie
 		return nil, ErrMandateNotFound()
 	}
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	views, err := s.mandateViews(ctx, s.client, []*ent.Mandate{m})
 	if err != nil {
@@ -510,19 +510,19 @@ func (s *Service) GetMandate(ctx context.Context, mandateID string) (*MandateVie
 // another merchant's, is HE_02.
 func (s *Service) ListCustomerMandates(ctx context.Context, customerID string) ([]*MandateView, error) {
 	if customerID == "" || len(customerID) > maxCustomerID {
-		return nil, ErrInvalidValue("customer_id", "must be 1 to %d characters", maxCustomerID)
+		return nil, errs.InvalidValue("customer_id", "must be 1 to %d characters", maxCustomerID)
 	}
 	c, err := s.client.Customer.Query().Where(customer.CustomerID(customerID)).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, ErrNotFound("Customer")
+		return nil, errs.NotFound("Customer")
 	}
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	ms, err := s.client.Mandate.Query().Where(mandate.CustomerID(c.ID)).
 		Order(ent.Desc(mandate.FieldCreatedAt), ent.Desc(mandate.FieldID)).All(ctx)
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return s.mandateViews(ctx, s.client, ms)
 }
@@ -538,7 +538,7 @@ func (s *Service) RevokeMandate(ctx context.Context, mandateID string) (*Mandate
 			return ErrMandateNotFound()
 		}
 		if err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		if m.Status == mandate.StatusRevoked {
 			return errMandateValidation("mandate_id", "Mandate has already been revoked")
@@ -574,7 +574,7 @@ func (s *Service) mandateProfile(ctx context.Context, tx *ent.Tx, m *ent.Mandate
 		return "", nil, nil
 	}
 	if err != nil {
-		return "", nil, ErrInternal(err)
+		return "", nil, errs.Internal(err)
 	}
 	return pi.ProfileID, &pi.ID, nil
 }
@@ -591,7 +591,7 @@ func (s *Service) mandateViews(ctx context.Context, c *ent.Client, ms []*ent.Man
 	if len(pmIDs) > 0 {
 		pms, err := c.PaymentMethod.Query().Where(paymentmethod.IDIn(pmIDs...)).All(ctx)
 		if err != nil {
-			return nil, ErrInternal(err)
+			return nil, errs.Internal(err)
 		}
 		for _, pm := range pms {
 			byID[pm.ID] = pm

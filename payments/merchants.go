@@ -31,6 +31,7 @@ import (
 	"switchyard/ent/schema/schematype"
 	"switchyard/ent/webhookdeliverytask"
 	"switchyard/internal/tenancy"
+	"switchyard/payments/errs"
 )
 
 // MerchantDetails is Hyperswitch's MerchantDetails: the merchant's contacts
@@ -141,7 +142,7 @@ type MerchantAccountFilter struct {
 func platformContext(ctx context.Context) (context.Context, error) {
 	p, ok := tenancy.FromContext(ctx)
 	if !ok || (p.Kind != tenancy.KindAdmin && p.Kind != tenancy.KindSystem) {
-		return nil, ErrUnauthorized()
+		return nil, errs.Unauthorized()
 	}
 	return tenancy.WithPrincipal(ctx, tenancy.Principal{Kind: p.Kind, KeyID: p.KeyID}), nil
 }
@@ -150,10 +151,10 @@ func platformContext(ctx context.Context) (context.Context, error) {
 func (s *Service) GetMerchantAccount(ctx context.Context, merchantID string) (*MerchantAccountView, error) {
 	m, err := s.client.MerchantAccount.Query().Where(merchantaccount.ID(merchantID)).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, ErrNotFound("Merchant account")
+		return nil, errs.NotFound("Merchant account")
 	}
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	v := &MerchantAccountView{Merchant: m}
 	if v.DefaultProfile, err = s.defaultProfileOf(ctx, s.client, m); err != nil {
@@ -171,7 +172,7 @@ func (s *Service) defaultProfileOf(ctx context.Context, c *ent.Client, m *ent.Me
 		return nil, nil
 	}
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return p, nil
 }
@@ -180,26 +181,26 @@ func (s *Service) defaultProfileOf(ctx context.Context, c *ent.Client, m *ent.Me
 // Hyperswitch cascades, to each of its profiles) in one transaction.
 func (s *Service) UpdateMerchantAccount(ctx context.Context, merchantID string, p MerchantAccountPatch) (*MerchantAccountView, error) {
 	if p.MerchantID == "" {
-		return nil, ErrMissingField("merchant_id")
+		return nil, errs.MissingField("merchant_id")
 	}
 	if p.MerchantID != merchantID {
-		return nil, ErrInvalidValue("merchant_id", "must be the merchant in the path (%s)", merchantID)
+		return nil, errs.InvalidValue("merchant_id", "must be the merchant in the path (%s)", merchantID)
 	}
 	if err := checkMerchantFields(p.MerchantName, p.MerchantDetails, p.ReturnURL, p.WebhookDetails,
 		p.PaymentResponseHashKey, p.LockerID, p.PrimaryBusinessDetails); err != nil {
 		return nil, err
 	}
 	if p.DefaultProfile != nil && *p.DefaultProfile == "" {
-		return nil, ErrInvalidValue("default_profile", "must be the id of a profile of this merchant")
+		return nil, errs.InvalidValue("default_profile", "must be the id of a profile of this merchant")
 	}
 	var out MerchantAccountView
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
 		m, err := forUpdate(s, tx.MerchantAccount.Query().Where(merchantaccount.ID(merchantID))).Only(ctx)
 		if ent.IsNotFound(err) {
-			return ErrNotFound("Merchant account")
+			return errs.NotFound("Merchant account")
 		}
 		if err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		upd := m.Update().
 			SetNillableMerchantName(p.MerchantName).
@@ -222,18 +223,18 @@ func (s *Service) UpdateMerchantAccount(ctx context.Context, merchantID string, 
 		if p.DefaultProfile != nil && (m.DefaultProfileID == nil || *m.DefaultProfileID != *p.DefaultProfile) {
 			ok, err := tx.Profile.Query().Where(profile.ID(*p.DefaultProfile), profile.MerchantID(merchantID)).Exist(ctx)
 			if err != nil {
-				return ErrInternal(err)
+				return errs.Internal(err)
 			}
 			if !ok {
-				return ErrInvalidValue("default_profile", "no profile %s belongs to this merchant", *p.DefaultProfile)
+				return errs.InvalidValue("default_profile", "no profile %s belongs to this merchant", *p.DefaultProfile)
 			}
 			if _, err := tx.Profile.Update().Where(profile.MerchantID(merchantID), profile.IsDefault(true)).
 				SetIsDefault(false).Save(ctx); err != nil {
-				return ErrInternal(err)
+				return errs.Internal(err)
 			}
 			if _, err := tx.Profile.Update().Where(profile.ID(*p.DefaultProfile), profile.MerchantID(merchantID)).
 				SetIsDefault(true).Save(ctx); err != nil {
-				return ErrInternal(err)
+				return errs.Internal(err)
 			}
 			upd.SetDefaultProfileID(*p.DefaultProfile)
 		}
@@ -251,7 +252,7 @@ func (s *Service) UpdateMerchantAccount(ctx context.Context, merchantID string, 
 			}
 			profiles, err := forUpdate(s, tx.Profile.Query().Where(profile.MerchantID(merchantID))).All(ctx)
 			if err != nil {
-				return ErrInternal(err)
+				return errs.Internal(err)
 			}
 			for _, pr := range profiles {
 				if _, err := s.applyProfileInput(ctx, pr, cascade); err != nil {
@@ -278,15 +279,15 @@ func (s *Service) DeleteMerchantAccount(ctx context.Context, merchantID string) 
 	return s.inTx(ctx, func(tx *ent.Tx) error {
 		_, err := forUpdate(s, tx.MerchantAccount.Query().Where(merchantaccount.ID(merchantID))).Only(ctx)
 		if ent.IsNotFound(err) {
-			return ErrNotFound("Merchant account")
+			return errs.NotFound("Merchant account")
 		}
 		if err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		// The merchant's keys stop working at once, on every instance.
 		hashes, err := tx.APIKey.Query().Where(apikey.MerchantID(merchantID)).Select(apikey.FieldHash).Strings(ctx)
 		if err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		if err := s.forgetKeys(ctx, hashes...); err != nil {
 			return err
@@ -313,15 +314,15 @@ func (s *Service) DeleteMerchantAccount(ctx context.Context, merchantID string) 
 		}
 		for _, d := range deletes {
 			if _, err := d.run(ctx); err != nil {
-				return ErrInternal(fmt.Errorf("delete %s of %s: %w", d.what, merchantID, err))
+				return errs.Internal(fmt.Errorf("delete %s of %s: %w", d.what, merchantID, err))
 			}
 		}
 		n, err := tx.MerchantAccount.Delete().Where(merchantaccount.ID(merchantID)).Exec(ctx)
 		if err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		if n == 0 {
-			return ErrNotFound("Merchant account")
+			return errs.NotFound("Merchant account")
 		}
 		return nil
 	})
@@ -330,7 +331,7 @@ func (s *Service) DeleteMerchantAccount(ctx context.Context, merchantID string) 
 // ListMerchantAccounts lists merchant accounts, newest first (admin only).
 func (s *Service) ListMerchantAccounts(ctx context.Context, f MerchantAccountFilter) ([]MerchantAccountView, error) {
 	if f.Limit < 1 || f.Limit > 100 {
-		return nil, ErrInvalidValue("limit", "must be between 1 and 100")
+		return nil, errs.InvalidValue("limit", "must be between 1 and 100")
 	}
 	if f.OrganizationID != nil {
 		if err := checkAccountIDValue("organization_id", *f.OrganizationID); err != nil {
@@ -348,7 +349,7 @@ func (s *Service) ListMerchantAccounts(ctx context.Context, f MerchantAccountFil
 	ms, err := q.Order(ent.Desc(merchantaccount.FieldCreatedAt), ent.Desc(merchantaccount.FieldID)).
 		Limit(f.Limit).All(ctx)
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	var profileIDs []string
 	for _, m := range ms {
@@ -360,7 +361,7 @@ func (s *Service) ListMerchantAccounts(ctx context.Context, f MerchantAccountFil
 	if len(profileIDs) > 0 {
 		ps, err := s.client.Profile.Query().Where(profile.IDIn(profileIDs...)).All(ctx)
 		if err != nil {
-			return nil, ErrInternal(err)
+			return nil, errs.Internal(err)
 		}
 		for _, p := range ps {
 			byID[p.ID] = p
@@ -394,14 +395,14 @@ var accountIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
 func checkAccountIDValue(field, v string) error {
 	if !accountIDPattern.MatchString(v) {
-		return ErrInvalidValue(field, "must be 1 to 64 characters of A-Z, a-z, 0-9, _ and -")
+		return errs.InvalidValue(field, "must be 1 to 64 characters of A-Z, a-z, 0-9, _ and -")
 	}
 	return nil
 }
 
 func checkMerchantAccountInput(in MerchantAccountInput) error {
 	if in.MerchantID == "" {
-		return ErrMissingField("merchant_id")
+		return errs.MissingField("merchant_id")
 	}
 	if err := checkAccountIDValue("merchant_id", in.MerchantID); err != nil {
 		return err
@@ -409,7 +410,7 @@ func checkMerchantAccountInput(in MerchantAccountInput) error {
 	if in.MerchantID == "list" {
 		// GET /accounts/list is the list route; a merchant of that id could
 		// never be retrieved.
-		return ErrInvalidValue("merchant_id", `"list" is reserved`)
+		return errs.InvalidValue("merchant_id", `"list" is reserved`)
 	}
 	if in.OrganizationID != nil {
 		if err := checkAccountIDValue("organization_id", *in.OrganizationID); err != nil {
@@ -419,9 +420,9 @@ func checkMerchantAccountInput(in MerchantAccountInput) error {
 	if in.MerchantAccountType != nil && *in.MerchantAccountType != "standard" {
 		switch *in.MerchantAccountType {
 		case "platform", "connected":
-			return ErrInvalidValue("merchant_account_type", "%q accounts are not supported; use \"standard\"", *in.MerchantAccountType)
+			return errs.InvalidValue("merchant_account_type", "%q accounts are not supported; use \"standard\"", *in.MerchantAccountType)
 		}
-		return ErrInvalidValue("merchant_account_type", "must be one of standard, platform, connected")
+		return errs.InvalidValue("merchant_account_type", "must be one of standard, platform, connected")
 	}
 	return checkMerchantFields(in.MerchantName, in.MerchantDetails, in.ReturnURL, in.WebhookDetails,
 		in.PaymentResponseHashKey, in.LockerID, in.PrimaryBusinessDetails)
@@ -430,7 +431,7 @@ func checkMerchantAccountInput(in MerchantAccountInput) error {
 func checkMerchantFields(name *string, details *MerchantDetails, returnURL *string, wh *schematype.WebhookDetails,
 	hashKey, lockerID *string, business []PrimaryBusinessDetails) error {
 	if name != nil && (*name == "" || len(*name) > maxMerchantNameLen) {
-		return ErrInvalidValue("merchant_name", "must be 1 to %d characters", maxMerchantNameLen)
+		return errs.InvalidValue("merchant_name", "must be 1 to %d characters", maxMerchantNameLen)
 	}
 	if err := checkMerchantDetails(details); err != nil {
 		return err
@@ -455,19 +456,19 @@ func checkMerchantFields(name *string, details *MerchantDetails, returnURL *stri
 	for i, b := range business {
 		field := fmt.Sprintf("primary_business_details[%d]", i)
 		if b.Country == "" {
-			return ErrMissingField(field + ".country")
+			return errs.MissingField(field + ".country")
 		}
 		if !countries.has(b.Country) {
-			return ErrInvalidValue(field+".country", "%q is not an ISO 3166-1 alpha-2 country code", b.Country)
+			return errs.InvalidValue(field+".country", "%q is not an ISO 3166-1 alpha-2 country code", b.Country)
 		}
 		if b.Business == "" {
-			return ErrMissingField(field + ".business")
+			return errs.MissingField(field + ".business")
 		}
 		if len(b.Business) > maxBusinessLabelLen {
-			return ErrInvalidValue(field+".business", "must be at most %d characters", maxBusinessLabelLen)
+			return errs.InvalidValue(field+".business", "must be at most %d characters", maxBusinessLabelLen)
 		}
 		if seen[b] {
-			return ErrInvalidValue(field, "repeats country %s with business %q", b.Country, b.Business)
+			return errs.InvalidValue(field, "repeats country %s with business %q", b.Country, b.Business)
 		}
 		seen[b] = true
 	}
@@ -476,7 +477,7 @@ func checkMerchantFields(name *string, details *MerchantDetails, returnURL *stri
 
 func checkResponseHashKey(key *string) error {
 	if key != nil && (*key == "" || len(*key) > maxHashKeyLen) {
-		return ErrInvalidValue("payment_response_hash_key", "must be 1 to %d characters", maxHashKeyLen)
+		return errs.InvalidValue("payment_response_hash_key", "must be 1 to %d characters", maxHashKeyLen)
 	}
 	return nil
 }
@@ -484,18 +485,18 @@ func checkResponseHashKey(key *string) error {
 // checkAbsoluteHTTPURL accepts an absolute http or https URL of at most max bytes.
 func checkAbsoluteHTTPURL(field, v string, max int) error {
 	if len(v) > max {
-		return ErrInvalidValue(field, "must be at most %d characters", max)
+		return errs.InvalidValue(field, "must be at most %d characters", max)
 	}
 	u, err := url.Parse(v)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Opaque != "" {
-		return ErrInvalidValue(field, "must be an absolute http or https URL")
+		return errs.InvalidValue(field, "must be an absolute http or https URL")
 	}
 	return nil
 }
 
 func checkFieldMaxLen(field string, v *string, max int) error {
 	if v != nil && len(*v) > max {
-		return ErrInvalidValue(field, "must be at most %d characters", max)
+		return errs.InvalidValue(field, "must be at most %d characters", max)
 	}
 	return nil
 }
@@ -508,7 +509,7 @@ func checkEmailField(field string, v *string) error {
 		return err
 	}
 	if a, err := mail.ParseAddress(*v); err != nil || a.Address != *v {
-		return ErrInvalidValue(field, "must be an email address")
+		return errs.InvalidValue(field, "must be an email address")
 	}
 	return nil
 }
@@ -551,7 +552,7 @@ func checkMerchantDetails(d *MerchantDetails) error {
 			}
 		}
 		if a.Country != nil && !countries.has(*a.Country) {
-			return ErrInvalidValue("merchant_details.address.country", "%q is not an ISO 3166-1 alpha-2 country code", *a.Country)
+			return errs.InvalidValue("merchant_details.address.country", "%q is not an ISO 3166-1 alpha-2 country code", *a.Country)
 		}
 	}
 	return nil
@@ -611,7 +612,7 @@ func checkWebhookDetails(w *schematype.WebhookDetails) error {
 	} {
 		for i, v := range f.values {
 			if !f.allowed[v] {
-				return ErrInvalidValue(fmt.Sprintf("webhook_details.%s[%d]", f.name, i),
+				return errs.InvalidValue(fmt.Sprintf("webhook_details.%s[%d]", f.name, i),
 					"%q is not one of %s", v, strings.Join(slices.Sorted(maps.Keys(f.allowed)), ", "))
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"switchyard/ent"
 	"switchyard/ent/schema"
 	"switchyard/ent/schema/schematype"
+	"switchyard/payments/errs"
 )
 
 // CardInput is raw card data on its way to a connector. It is never stored:
@@ -168,12 +169,12 @@ func oneOf(field string, v *string, allowed ...string) error {
 			return nil
 		}
 	}
-	return ErrInvalidValue(field, "must be one of %s, got %q", joinOr(allowed), *v)
+	return errs.InvalidValue(field, "must be one of %s, got %q", joinOr(allowed), *v)
 }
 
 func nonNegative(field string, v *int64) error {
 	if v != nil && (*v < 0 || *v > MaxAmount) {
-		return ErrInvalidValue(field, "must be between 0 and %d", MaxAmount)
+		return errs.InvalidValue(field, "must be between 0 and %d", MaxAmount)
 	}
 	return nil
 }
@@ -184,7 +185,7 @@ func absoluteURL(field string, v *string) error {
 	}
 	u, err := url.Parse(*v)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || len(*v) > 2048 {
-		return ErrInvalidValue(field, "must be an absolute http(s) URL of at most 2048 characters")
+		return errs.InvalidValue(field, "must be an absolute http(s) URL of at most 2048 characters")
 	}
 	return nil
 }
@@ -202,17 +203,17 @@ func hasLetter(s string) bool {
 func validateAmount(amount int64, paymentType *string) error {
 	zeroAllowed := paymentType != nil && *paymentType == "setup_mandate"
 	if amount < 0 || amount > MaxAmount || (amount == 0 && !zeroAllowed) {
-		return ErrInvalidValue("amount", "must be between 1 and %d minor units (0 only for setup_mandate)", MaxAmount)
+		return errs.InvalidValue("amount", "must be between 1 and %d minor units (0 only for setup_mandate)", MaxAmount)
 	}
 	return nil
 }
 
 func validateCurrency(c string) error {
 	if c == "" {
-		return ErrMissingField("currency")
+		return errs.MissingField("currency")
 	}
 	if !schematype.Currency(c).Valid() {
-		return ErrInvalidValue("currency", "%q is not a supported ISO 4217 currency", c)
+		return errs.InvalidValue("currency", "%q is not a supported ISO 4217 currency", c)
 	}
 	return nil
 }
@@ -246,15 +247,15 @@ func (f *PaymentFields) validate(amount int64, paymentType *string) error {
 		}
 	}
 	if f.CaptureMethod != nil && *f.CaptureMethod == "scheduled" {
-		return invalid(400, "IR_20", "scheduled capture flow not supported: use automatic, manual, manual_multiple or sequential_automatic")
+		return errs.New(errs.KindInvalid, "IR_20", "scheduled capture flow not supported: use automatic, manual, manual_multiple or sequential_automatic")
 	}
 	if f.AmountToCapture != nil {
 		if *f.AmountToCapture <= 0 || *f.AmountToCapture > amount {
-			return ErrInvalidValue("amount_to_capture", "must be between 1 and the amount (%d)", amount)
+			return errs.InvalidValue("amount_to_capture", "must be between 1 and the amount (%d)", amount)
 		}
 	}
 	if f.Description != nil && len(*f.Description) > maxDescription {
-		return ErrInvalidValue("description", "must be at most %d characters", maxDescription)
+		return errs.InvalidValue("description", "must be at most %d characters", maxDescription)
 	}
 	for field, v := range map[string]*string{
 		"statement_descriptor":        f.StatementDescriptor,
@@ -263,26 +264,26 @@ func (f *PaymentFields) validate(amount int64, paymentType *string) error {
 		// The column holds 22 bytes (ent's MaxLen counts bytes): counting
 		// runes let 22 accented letters through to a 500 on save.
 		if v != nil && (len(*v) > maxStatementDescriptor || !hasLetter(*v)) {
-			return ErrInvalidValue(field, "must be at most %d characters (bytes of UTF-8) and contain at least one letter", maxStatementDescriptor)
+			return errs.InvalidValue(field, "must be at most %d characters (bytes of UTF-8) and contain at least one letter", maxStatementDescriptor)
 		}
 	}
 	if f.MerchantReferenceID != nil && (len(*f.MerchantReferenceID) == 0 || len(*f.MerchantReferenceID) > maxMerchantReferenceID) {
-		return ErrInvalidValue("merchant_reference_id", "must be 1 to %d characters", maxMerchantReferenceID)
+		return errs.InvalidValue("merchant_reference_id", "must be 1 to %d characters", maxMerchantReferenceID)
 	}
 	if f.SessionExpiry != nil && (*f.SessionExpiry < 0 || *f.SessionExpiry > maxSessionExpiry) {
-		return ErrInvalidValue("session_expiry", "must be between 0 and %d seconds", maxSessionExpiry)
+		return errs.InvalidValue("session_expiry", "must be between 0 and %d seconds", maxSessionExpiry)
 	}
 	if f.Customer != nil {
 		if f.Customer.ID == "" || len(f.Customer.ID) > maxCustomerID {
-			return ErrInvalidValue("customer_id", "must be 1 to %d characters", maxCustomerID)
+			return errs.InvalidValue("customer_id", "must be 1 to %d characters", maxCustomerID)
 		}
 	}
 	if len(f.AllowedPaymentMethodTypes) > maxAllowedPaymentMethodTy {
-		return ErrInvalidValue("allowed_payment_method_types", "must hold at most %d types", maxAllowedPaymentMethodTy)
+		return errs.InvalidValue("allowed_payment_method_types", "must hold at most %d types", maxAllowedPaymentMethodTy)
 	}
 	for i, t := range f.AllowedPaymentMethodTypes {
 		if !knownPaymentMethodType(t) {
-			return ErrInvalidValue(indexed("allowed_payment_method_types", i), "unknown payment method type %q", t)
+			return errs.InvalidValue(indexed("allowed_payment_method_types", i), "unknown payment method type %q", t)
 		}
 	}
 	if f.OrderDetails != nil {
@@ -308,33 +309,33 @@ func (f *PaymentFields) validate(amount int64, paymentType *string) error {
 // amounts (times quantity) sum to the order amount.
 func validateOrderDetails(lines []schematype.OrderDetail, amount int64) error {
 	if len(lines) > maxOrderDetails {
-		return ErrInvalidValue("order_details", "must hold at most %d lines", maxOrderDetails)
+		return errs.InvalidValue("order_details", "must hold at most %d lines", maxOrderDetails)
 	}
 	var sum int64
 	for i, l := range lines {
 		if l.ProductName == "" {
-			return ErrMissingField(indexed("order_details", i) + ".product_name")
+			return errs.MissingField(indexed("order_details", i) + ".product_name")
 		}
 		if len(l.ProductName) > 255 {
-			return ErrInvalidValue(indexed("order_details", i)+".product_name", "must be at most 255 characters")
+			return errs.InvalidValue(indexed("order_details", i)+".product_name", "must be at most 255 characters")
 		}
 		if err := oneOf(indexed("order_details", i)+".product_type", l.ProductType,
 			"physical", "digital", "travel", "ride", "event", "accommodation"); err != nil {
 			return err
 		}
 		if l.Quantity < 1 {
-			return ErrInvalidValue(indexed("order_details", i)+".quantity", "must be at least 1")
+			return errs.InvalidValue(indexed("order_details", i)+".quantity", "must be at least 1")
 		}
 		if l.Amount < 0 || l.Amount > MaxAmount {
-			return ErrInvalidValue(indexed("order_details", i)+".amount", "must be between 0 and %d", MaxAmount)
+			return errs.InvalidValue(indexed("order_details", i)+".amount", "must be between 0 and %d", MaxAmount)
 		}
 		sum += l.Amount * int64(l.Quantity)
 		if sum > MaxAmount {
-			return ErrInvalidValue("order_details", "the line amounts exceed the maximum amount")
+			return errs.InvalidValue("order_details", "the line amounts exceed the maximum amount")
 		}
 	}
 	if sum != amount {
-		return ErrInvalidValue("order_details", "the product amounts (amount × quantity) sum to %d, but the order amount is %d", sum, amount)
+		return errs.InvalidValue("order_details", "the product amounts (amount × quantity) sum to %d, but the order amount is %d", sum, amount)
 	}
 	return nil
 }
@@ -361,7 +362,7 @@ func validateAddressWrapper(field string, w *schematype.AddressWrapper) error {
 			}
 		}
 		if a.Country != nil && !countries.has(*a.Country) {
-			return ErrInvalidValue(field+".address.country", "%q is not an ISO 3166-1 alpha-2 country code", *a.Country)
+			return errs.InvalidValue(field+".address.country", "%q is not an ISO 3166-1 alpha-2 country code", *a.Country)
 		}
 	}
 	if p := w.Phone; p != nil {
@@ -369,7 +370,7 @@ func validateAddressWrapper(field string, w *schematype.AddressWrapper) error {
 			return err
 		}
 		if p.CountryCode != nil && !phoneCountryCode.MatchString(*p.CountryCode) {
-			return ErrInvalidValue(field+".phone.country_code", "must be a plus sign and 1 to 4 digits, like +1")
+			return errs.InvalidValue(field+".phone.country_code", "must be a plus sign and 1 to 4 digits, like +1")
 		}
 	}
 	return checkEmailField(field+".email", w.Email)
@@ -382,12 +383,12 @@ func (pm *PaymentMethodInput) validate() error {
 		return err
 	}
 	if pm.Subtype != "" && !knownPaymentMethodType(pm.Subtype) {
-		return ErrInvalidValue("payment_method_type", "unknown payment method type %q", pm.Subtype)
+		return errs.InvalidValue("payment_method_type", "unknown payment method type %q", pm.Subtype)
 	}
 	switch pm.Type {
 	case "card":
 		if pm.Card == nil {
-			return ErrMissingField("payment_method_data.card")
+			return errs.MissingField("payment_method_data.card")
 		}
 		if err := cardNetworks.optional("payment_method_data.card.card_network", pm.Card.Network); err != nil {
 			return err
@@ -395,13 +396,13 @@ func (pm *PaymentMethodInput) validate() error {
 		return validateCard(pm.Card)
 	case "upi":
 		if pm.VPA == "" {
-			return ErrMissingField("payment_method_data.upi.upi_collect.vpa_id")
+			return errs.MissingField("payment_method_data.upi.upi_collect.vpa_id")
 		}
 	case "wallet", "pay_later", "bank_redirect":
 	case "":
-		return ErrMissingField("payment_method")
+		return errs.MissingField("payment_method")
 	default:
-		return invalid(400, "IR_19", "Payment method type not supported: %s", pm.Type)
+		return errs.New(errs.KindInvalid, "IR_19", "Payment method type not supported: %s", pm.Type)
 	}
 	return nil
 }
@@ -467,7 +468,7 @@ func (d *PaymentMethodData) Method(paymentMethod, paymentMethodType *string) (*P
 		case u.QRCode:
 			pm.Subtype = "upi_qr"
 		default:
-			return nil, ErrInvalidValue("payment_method_data.upi", "must hold one of upi_collect, upi_intent or upi_qr")
+			return nil, errs.InvalidValue("payment_method_data.upi", "must hold one of upi_collect, upi_intent or upi_qr")
 		}
 	}
 	for _, m := range []struct {
@@ -479,22 +480,22 @@ func (d *PaymentMethodData) Method(paymentMethod, paymentMethodType *string) (*P
 		}
 		kinds++
 		if len(m.variants) != 1 {
-			return nil, ErrInvalidValue("payment_method_data."+m.kind, "must hold exactly one %s method", m.kind)
+			return nil, errs.InvalidValue("payment_method_data."+m.kind, "must hold exactly one %s method", m.kind)
 		}
 		pm.Type, pm.Subtype = m.kind, methodSubtype(m.variants[0])
 	}
 	switch {
 	case kinds == 0:
-		return nil, ErrInvalidValue("payment_method_data",
+		return nil, errs.InvalidValue("payment_method_data",
 			"must hold one payment method: card, upi, wallet, pay_later or bank_redirect")
 	case kinds > 1:
-		return nil, ErrInvalidValue("payment_method_data", "must hold exactly one payment method")
+		return nil, errs.InvalidValue("payment_method_data", "must hold exactly one payment method")
 	}
 	if paymentMethodType != nil {
 		pm.Subtype = *paymentMethodType
 	}
 	if paymentMethod != nil && *paymentMethod != pm.Type {
-		return nil, ErrInvalidValue("payment_method", "is %q, but payment_method_data holds %s data", *paymentMethod, pm.Type)
+		return nil, errs.InvalidValue("payment_method", "is %q, but payment_method_data holds %s data", *paymentMethod, pm.Type)
 	}
 	return pm, nil
 }

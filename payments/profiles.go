@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"net/http"
 
 	"switchyard/ent"
 	"switchyard/ent/merchantaccount"
@@ -12,6 +11,7 @@ import (
 	"switchyard/ent/profile"
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/tenancy"
+	"switchyard/payments/errs"
 )
 
 const (
@@ -23,13 +23,13 @@ const (
 
 // errProfileNotFound is Hyperswitch's ProfileNotFound (HE_02); a profile of
 // another merchant is not found either.
-func errProfileNotFound(id string) *Error {
-	return invalid(http.StatusNotFound, "HE_02", "Business profile with the given id %s does not exist", id)
+func errProfileNotFound(id string) *errs.Error {
+	return errs.New(errs.KindNotFound, "HE_02", "Business profile with the given id %s does not exist", id)
 }
 
 func checkProfileInput(in ProfileInput) error {
 	if in.ProfileName != nil && (*in.ProfileName == "" || len(*in.ProfileName) > maxProfileNameLen) {
-		return ErrInvalidValue("profile_name", "must be 1 to %d characters", maxProfileNameLen)
+		return errs.InvalidValue("profile_name", "must be 1 to %d characters", maxProfileNameLen)
 	}
 	if in.ReturnURL != nil {
 		if err := checkAbsoluteHTTPURL("return_url", *in.ReturnURL, maxReturnURLLen); err != nil {
@@ -43,10 +43,10 @@ func checkProfileInput(in ProfileInput) error {
 		return err
 	}
 	if in.SessionExpiry != nil && (*in.SessionExpiry < 0 || *in.SessionExpiry > maxProfileSessionExpiry) {
-		return ErrInvalidValue("session_expiry", "must be a number of seconds from 0 to %d", maxProfileSessionExpiry)
+		return errs.InvalidValue("session_expiry", "must be a number of seconds from 0 to %d", maxProfileSessionExpiry)
 	}
 	if in.MaxAutoRetriesEnabled != nil && (*in.MaxAutoRetriesEnabled < 0 || *in.MaxAutoRetriesEnabled > maxProfileAutoRetries) {
-		return ErrInvalidValue("max_auto_retries_enabled", "must be from 0 to %d", maxProfileAutoRetries)
+		return errs.InvalidValue("max_auto_retries_enabled", "must be from 0 to %d", maxProfileAutoRetries)
 	}
 	return nil
 }
@@ -55,7 +55,7 @@ func checkProfileInput(in ProfileInput) error {
 func contextMerchant(ctx context.Context) (string, error) {
 	p, ok := tenancy.FromContext(ctx)
 	if !ok || p.MerchantID == "" {
-		return "", ErrNotFound("Merchant account")
+		return "", errs.NotFound("Merchant account")
 	}
 	return p.MerchantID, nil
 }
@@ -65,10 +65,10 @@ func contextMerchant(ctx context.Context) (string, error) {
 func (s *Service) lockMerchantRow(ctx context.Context, tx *ent.Tx, merchantID string) (*ent.MerchantAccount, error) {
 	m, err := forUpdate(s, tx.MerchantAccount.Query().Where(merchantaccount.ID(merchantID))).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, ErrNotFound("Merchant account")
+		return nil, errs.NotFound("Merchant account")
 	}
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return m, nil
 }
@@ -81,7 +81,7 @@ func (s *Service) CreateProfile(ctx context.Context, in ProfileInput) (*ent.Prof
 		names, err := forUpdate(s, tx.Profile.Query().Where(profile.MerchantID(merchantID))).
 			Select(profile.FieldProfileName).Strings(ctx)
 		if err != nil {
-			return nil, ErrInternal(err)
+			return nil, errs.Internal(err)
 		}
 		taken := accountValueSet(names...)
 		if in.ProfileName != nil {
@@ -124,8 +124,8 @@ func (s *Service) writeProfile(ctx context.Context, in ProfileInput,
 	return out, nil
 }
 
-func errDuplicateProfileName(name string) *Error {
-	e := ErrDuplicate("The profile with the specified profile_name %q already exists in our records", name)
+func errDuplicateProfileName(name string) *errs.Error {
+	e := errs.Duplicate("The profile with the specified profile_name %q already exists in our records", name)
 	e.Field = "profile_name"
 	return e
 }
@@ -137,7 +137,7 @@ func (s *Service) GetProfile(ctx context.Context, id string) (*ent.Profile, erro
 		return nil, errProfileNotFound(id)
 	}
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return p, nil
 }
@@ -151,7 +151,7 @@ func (s *Service) ListProfiles(ctx context.Context) ([]*ent.Profile, error) {
 	ps, err := s.client.Profile.Query().
 		Order(ent.Asc(profile.FieldCreatedAt), ent.Asc(profile.FieldID)).All(ctx)
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return ps, nil
 }
@@ -168,7 +168,7 @@ func (s *Service) UpdateProfile(ctx context.Context, id string, in ProfileInput)
 			clash, err := forUpdate(s, tx.Profile.Query().Where(profile.MerchantID(merchantID),
 				profile.ProfileName(*in.ProfileName), profile.IDNEQ(id))).Exist(ctx)
 			if err != nil {
-				return nil, ErrInternal(err)
+				return nil, errs.Internal(err)
 			}
 			if clash {
 				return nil, errDuplicateProfileName(*in.ProfileName)
@@ -185,7 +185,7 @@ func (s *Service) lockProfile(ctx context.Context, tx *ent.Tx, merchantID, id st
 		return nil, errProfileNotFound(id)
 	}
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return p, nil
 }
@@ -268,7 +268,7 @@ func (s *Service) applyProfileInput(ctx context.Context, p *ent.Profile, in Prof
 	if in.PaymentResponseHashKey != nil {
 		sealed, err := s.box.Seal([]byte(*in.PaymentResponseHashKey), []byte(p.ID))
 		if err != nil {
-			return nil, ErrInternal(err)
+			return nil, errs.Internal(err)
 		}
 		upd.SetPaymentResponseHashKeySealed(sealed)
 	}
@@ -327,19 +327,19 @@ func (s *Service) DeleteProfile(ctx context.Context, id string) error {
 			return errProfileNotFound(id)
 		}
 		if err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		if p.IsDefault || (m.DefaultProfileID != nil && *m.DefaultProfileID == p.ID) {
-			return ErrPreconditionFailed("Business profile %s is the default profile of merchant %s and cannot be deleted; "+
+			return errs.PreconditionFailed("Business profile %s is the default profile of merchant %s and cannot be deleted; "+
 				"make another profile the default (default_profile in POST /accounts/%s) first", p.ID, merchantID, merchantID)
 		}
 		if _, err := tx.MerchantConnectorAccount.Delete().
 			Where(merchantconnectoraccount.MerchantID(merchantID), merchantconnectoraccount.ProfileID(id)).
 			Exec(ctx); err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		if _, err := tx.Profile.Delete().Where(profile.ID(id), profile.MerchantID(merchantID)).Exec(ctx); err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		return nil
 	})

@@ -11,6 +11,7 @@ import (
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
 	"switchyard/payments/connector"
+	"switchyard/payments/errs"
 )
 
 // RefundInput creates a refund (POST /refunds).
@@ -33,8 +34,8 @@ type RefundPatch struct {
 
 const maxRefundReason = 255
 
-func errRefundNotFound() *Error {
-	return invalid(404, "HE_02", "Refund does not exist in our records.")
+func errRefundNotFound() *errs.Error {
+	return errs.New(errs.KindNotFound, "HE_02", "Refund does not exist in our records.")
 }
 
 // CreateRefund refunds captured money. Under the payment's row lock the
@@ -43,19 +44,19 @@ func errRefundNotFound() *Error {
 // concurrent refunds can never refund more than was captured.
 func (s *Service) CreateRefund(ctx context.Context, in RefundInput) (*ent.Refund, error) {
 	if in.PaymentID == "" {
-		return nil, ErrMissingField("payment_id")
+		return nil, errs.MissingField("payment_id")
 	}
 	if in.RefundID != nil && (*in.RefundID == "" || len(*in.RefundID) > maxPaymentID || !idPattern.MatchString(*in.RefundID)) {
-		return nil, ErrInvalidValue("refund_id", "must be 1 to %d characters of letters, digits, '_' and '-'", maxPaymentID)
+		return nil, errs.InvalidValue("refund_id", "must be 1 to %d characters of letters, digits, '_' and '-'", maxPaymentID)
 	}
 	if in.Reason != nil && len(*in.Reason) > maxRefundReason {
-		return nil, ErrInvalidValue("reason", "must be at most %d characters", maxRefundReason)
+		return nil, errs.InvalidValue("reason", "must be at most %d characters", maxRefundReason)
 	}
 	if err := oneOf("refund_type", in.RefundType, "instant", "scheduled"); err != nil {
 		return nil, err
 	}
 	if in.Amount != nil && (*in.Amount <= 0 || *in.Amount > MaxAmount) {
-		return nil, ErrInvalidValue("amount", "must be between 1 and %d", MaxAmount)
+		return nil, errs.InvalidValue("amount", "must be between 1 and %d", MaxAmount)
 	}
 	var (
 		ref *ent.Refund
@@ -69,15 +70,15 @@ func (s *Service) CreateRefund(ctx context.Context, in RefundInput) (*ent.Refund
 			return err
 		}
 		if !statusIn(pi.Status, refundableStates...) || pi.AmountCaptured == 0 || pi.ActiveAttemptID == nil {
-			return invalid(400, "HE_03", "The payment has not succeeded yet. Please pass a successful payment to initiate refund")
+			return errs.New(errs.KindInvalid, "HE_03", "The payment has not succeeded yet. Please pass a successful payment to initiate refund")
 		}
 		if in.RefundID != nil {
 			taken, err := tx.Refund.Query().Where(refund.RefundID(*in.RefundID)).Exist(ctx)
 			if err != nil {
-				return ErrInternal(err)
+				return errs.Internal(err)
 			}
 			if taken {
-				return ErrDuplicate("Duplicate refund request. Refund already attempted with the refund ID")
+				return errs.Duplicate("Duplicate refund request. Refund already attempted with the refund ID")
 			}
 		}
 		refunded, err := refundedSoFar(ctx, tx, pi.ID)
@@ -90,15 +91,15 @@ func (s *Service) CreateRefund(ctx context.Context, in RefundInput) (*ent.Refund
 			amount = *in.Amount
 		}
 		if amount <= 0 || amount > remaining {
-			return invalid(400, "IR_13", "The refund amount exceeds the amount captured: %d was captured, %d is already refunded or pending, %d was asked",
+			return errs.New(errs.KindInvalid, "IR_13", "The refund amount exceeds the amount captured: %d was captured, %d is already refunded or pending, %d was asked",
 				pi.AmountCaptured, refunded, amount)
 		}
 		if att, err = tx.PaymentAttempt.Get(ctx, *pi.ActiveAttemptID); err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		if mca, err = tx.MerchantConnectorAccount.Query().
 			Where(merchantconnectoraccount.ID(deref(att.MerchantConnectorID))).Only(ctx); err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		id := ids.New(ids.Refund)
 		refundID := id
@@ -125,8 +126,8 @@ func (s *Service) CreateRefund(ctx context.Context, in RefundInput) (*ent.Refund
 		return dbErrorOrNil(err, "refund")
 	})
 	if err != nil {
-		if e, ok := AsError(err); ok && e.Code == "HE_01" {
-			return nil, ErrDuplicate("Duplicate refund request. Refund already attempted with the refund ID")
+		if e, ok := errs.As(err); ok && e.Code == "HE_01" {
+			return nil, errs.Duplicate("Duplicate refund request. Refund already attempted with the refund ID")
 		}
 		return nil, err
 	}
@@ -179,7 +180,7 @@ func (s *Service) CreateRefund(ctx context.Context, in RefundInput) (*ent.Refund
 func refundedSoFar(ctx context.Context, tx *ent.Tx, intentID string) (int64, error) {
 	refs, err := tx.Refund.Query().Where(refund.PaymentIntentID(intentID), refund.StatusNEQ(refund.StatusFailed)).All(ctx)
 	if err != nil {
-		return 0, ErrInternal(err)
+		return 0, errs.Internal(err)
 	}
 	var sum int64
 	for _, r := range refs {
@@ -195,7 +196,7 @@ func (s *Service) GetRefund(ctx context.Context, refundID string) (*ent.Refund, 
 		return nil, errRefundNotFound()
 	}
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return r, nil
 }
@@ -203,7 +204,7 @@ func (s *Service) GetRefund(ctx context.Context, refundID string) (*ent.Refund, 
 // UpdateRefund changes a refund's reason and metadata (metadata replaces).
 func (s *Service) UpdateRefund(ctx context.Context, refundID string, p RefundPatch) (*ent.Refund, error) {
 	if p.Reason != nil && len(*p.Reason) > maxRefundReason {
-		return nil, ErrInvalidValue("reason", "must be at most %d characters", maxRefundReason)
+		return nil, errs.InvalidValue("reason", "must be at most %d characters", maxRefundReason)
 	}
 	upd := s.client.Refund.Update().Where(refund.RefundID(refundID)).SetNillableReason(p.Reason)
 	if p.Metadata != nil { // absent metadata keeps the stored value
@@ -211,7 +212,7 @@ func (s *Service) UpdateRefund(ctx context.Context, refundID string, p RefundPat
 	}
 	n, err := upd.Save(ctx)
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	if n == 0 {
 		return nil, errRefundNotFound()
@@ -279,7 +280,7 @@ func (s *Service) ListRefunds(ctx context.Context, f RefundFilter) (*RefundList,
 		cs := make([]schematype.Currency, len(f.Currencies))
 		for i, c := range f.Currencies {
 			if cs[i] = schematype.Currency(c); !cs[i].Valid() {
-				return nil, ErrInvalidValue(indexed("currency", i), "%q is not a supported currency", c)
+				return nil, errs.InvalidValue(indexed("currency", i), "%q is not a supported currency", c)
 			}
 		}
 		q = q.Where(refund.CurrencyIn(cs...))
@@ -289,7 +290,7 @@ func (s *Service) ListRefunds(ctx context.Context, f RefundFilter) (*RefundList,
 		for i, v := range f.Statuses {
 			st[i] = refund.Status(v)
 			if refund.StatusValidator(st[i]) != nil {
-				return nil, ErrInvalidValue(indexed("refund_status", i), "unknown refund status %q", v)
+				return nil, errs.InvalidValue(indexed("refund_status", i), "unknown refund status %q", v)
 			}
 		}
 		q = q.Where(refund.StatusIn(st...))
@@ -302,12 +303,12 @@ func (s *Service) ListRefunds(ctx context.Context, f RefundFilter) (*RefundList,
 	}
 	total, err := q.Clone().Count(ctx)
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	refs, err := q.WithPayment().Order(ent.Desc(refund.FieldCreatedAt), ent.Desc(refund.FieldID)).
 		Limit(f.Limit).Offset(f.Offset).All(ctx)
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return &RefundList{Refunds: refs, TotalCount: total}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/profile"
 	"switchyard/internal/tenancy"
+	"switchyard/payments/errs"
 )
 
 // CheckScope verifies that the merchant and profile a principal names exist
@@ -18,20 +19,20 @@ func (s *Service) CheckScope(ctx context.Context, p tenancy.Principal) error {
 	scoped := tenancy.WithPrincipal(ctx, p)
 	ok, err := s.client.MerchantAccount.Query().Where(merchantaccount.ID(p.MerchantID)).Exist(scoped)
 	if err != nil {
-		return ErrInternal(err)
+		return errs.Internal(err)
 	}
 	if !ok {
-		return ErrNotFound("Merchant account")
+		return errs.NotFound("Merchant account")
 	}
 	if p.ProfileID == "" {
 		return nil
 	}
 	ok, err = s.client.Profile.Query().Where(profile.ID(p.ProfileID)).Exist(scoped)
 	if err != nil {
-		return ErrInternal(err)
+		return errs.Internal(err)
 	}
 	if !ok {
-		return ErrNotFound("Profile")
+		return errs.NotFound("Profile")
 	}
 	return nil
 }

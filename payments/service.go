@@ -2,7 +2,7 @@
 // merchant accounts, profiles, API keys and connector accounts, and (as they
 // land) payment intents, attempts, captures and refunds with their state
 // machines. Each operation runs in one database transaction, writes its
-// outbox events in that transaction, and returns typed *Error values that
+// outbox events in that transaction, and returns typed *errs.Error values that
 // the transports map onto the wire. It knows nothing of HTTP or GraphQL.
 package payments
 
@@ -19,6 +19,7 @@ import (
 	"switchyard/ent"
 	"switchyard/internal/secrets"
 	"switchyard/payments/connector"
+	"switchyard/payments/errs"
 )
 
 // Service runs the domain operations.
@@ -100,7 +101,7 @@ func (s *Service) Box() *secrets.Box { return s.box }
 func (s *Service) inTx(ctx context.Context, fn func(tx *ent.Tx) error) (err error) {
 	tx, err := s.client.Tx(ctx)
 	if err != nil {
-		return ErrInternal(fmt.Errorf("begin: %w", err))
+		return errs.Internal(fmt.Errorf("begin: %w", err))
 	}
 	defer func() {
 		if v := recover(); v != nil {
@@ -113,7 +114,7 @@ func (s *Service) inTx(ctx context.Context, fn func(tx *ent.Tx) error) (err erro
 		return err
 	}
 	if err := tx.Commit(); err != nil {
-		return ErrInternal(fmt.Errorf("commit: %w", err))
+		return errs.Internal(fmt.Errorf("commit: %w", err))
 	}
 	return nil
 }

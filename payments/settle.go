@@ -8,6 +8,7 @@ import (
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/payments/connector"
+	"switchyard/payments/errs"
 )
 
 // attemptStatusOf maps a connector outcome to the attempt status.
@@ -49,7 +50,7 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 		}
 		att, err := tx.PaymentAttempt.Query().Where(paymentAttemptOf(pi.ID, attemptID)...).Only(ctx)
 		if err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 		if !statusIn(pi.Status, paymentintent.StatusProcessing, paymentintent.StatusRequiresCustomerAction) ||
 			(att.Status != paymentattempt.StatusPending && att.Status != paymentattempt.StatusAuthenticationPending) {
@@ -106,7 +107,7 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 			upd.SetAmountCapturable(0)
 		}
 		if att, err = upd.Save(ctx); err != nil {
-			return ErrInternal(err)
+			return errs.Internal(err)
 		}
 
 		mv, err := s.settleMandate(ctx, tx, pi, att, status, res)
@@ -159,7 +160,7 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 	if sequentialCapture {
 		// sequential_automatic: the capture follows the authorization at once.
 		v, err := s.CapturePayment(ctx, paymentID, CaptureInput{sequential: true})
-		if e, ok := AsError(err); ok && e.Code == "CE_03" {
+		if e, ok := errs.As(err); ok && e.Code == "CE_03" {
 			return nil, nil // the failed capture is recorded on the payment
 		}
 		return v, err
@@ -172,7 +173,7 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 func (s *Service) recordAutomaticCapture(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, att *ent.PaymentAttempt, amount int64) error {
 	n, err := tx.Capture.Query().Where(capture.PaymentIntentID(pi.ID)).Count(ctx)
 	if err != nil {
-		return ErrInternal(err)
+		return errs.Internal(err)
 	}
 	_, err = tx.Capture.Create().
 		SetPaymentIntentID(pi.ID).

@@ -3,6 +3,7 @@ package payments
 import (
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
+	"switchyard/payments/errs"
 )
 
 // intentStatusOf is Hyperswitch's mapping from the active attempt's status
@@ -83,12 +84,12 @@ var (
 )
 
 // ErrUnexpectedState is IR_14 in Hyperswitch's words.
-func ErrUnexpectedState(flow string, current paymentintent.Status, expected []paymentintent.Status) *Error {
+func ErrUnexpectedState(flow string, current paymentintent.Status, expected []paymentintent.Status) *errs.Error {
 	names := make([]string, len(expected))
 	for i, s := range expected {
 		names[i] = string(s)
 	}
-	return invalid(400, "IR_14",
+	return errs.New(errs.KindInvalid, "IR_14",
 		"This Payment could not be %s because it has a status of %s. The expected state is %s",
 		flow, current, joinOr(names))
 }

@@ -3,6 +3,7 @@ package payments
 import (
 	"context"
 	"errors"
+	"switchyard/payments/errs"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -17,17 +18,17 @@ func vaultKey(merchantID, intentID string) string { return "pmv:{" + merchantID 
 
 func (s *Service) vaultPut(ctx context.Context, merchantID, intentID string, pm *PaymentMethodInput, ttl time.Duration) error {
 	if s.deps.Redis == nil {
-		return ErrUnavailable("the payment method vault")
+		return errs.Unavailable("the payment method vault")
 	}
 	sealed, err := s.box.SealJSON(pm, []byte(intentID))
 	if err != nil {
-		return ErrInternal(err)
+		return errs.Internal(err)
 	}
 	if ttl < time.Second {
 		ttl = time.Second
 	}
 	if err := s.deps.Redis.Set(ctx, vaultKey(merchantID, intentID), sealed, ttl).Err(); err != nil {
-		return ErrUnavailable("Redis")
+		return errs.Unavailable("Redis")
 	}
 	return nil
 }
@@ -42,11 +43,11 @@ func (s *Service) vaultGet(ctx context.Context, merchantID, intentID string) (*P
 		return nil, nil
 	}
 	if err != nil {
-		return nil, ErrUnavailable("Redis")
+		return nil, errs.Unavailable("Redis")
 	}
 	var pm PaymentMethodInput
 	if err := s.box.OpenJSON(b, []byte(intentID), &pm); err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	return &pm, nil
 }

@@ -15,6 +15,7 @@ import (
 	"switchyard/ent/predicate"
 	"switchyard/ent/refund"
 	"switchyard/internal/tenancy"
+	"switchyard/payments/errs"
 )
 
 // PaymentView is a payment with everything its wire record shows. REST and
@@ -54,7 +55,7 @@ func (s *Service) GetPayment(ctx context.Context, paymentID string) (*PaymentVie
 		return nil, errPaymentNotFound()
 	}
 	if err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	views, err := s.LoadViews(ctx, []*ent.PaymentIntent{pi})
 	if err != nil {
@@ -124,8 +125,8 @@ func paymentWhere(ctx context.Context, paymentID string) []predicate.PaymentInte
 	return where
 }
 
-func errPaymentNotFound() *Error {
-	return ErrNotFound("Payment")
+func errPaymentNotFound() *errs.Error {
+	return errs.NotFound("Payment")
 }
 
 // LoadViews loads the nested records of many payments with one query per
@@ -195,7 +196,7 @@ func (s *Service) loadViews(ctx context.Context, db *ent.Client, intents []*ent.
 		})
 	}
 	if err := s.runReads(db, loads); err != nil {
-		return nil, ErrInternal(err)
+		return nil, errs.Internal(err)
 	}
 	for _, a := range attempts {
 		v := byID[a.PaymentIntentID]

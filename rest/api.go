@@ -11,7 +11,7 @@ import (
 	"switchyard/internal/auth"
 	"switchyard/internal/idempotency"
 	"switchyard/internal/tenancy"
-	"switchyard/payments"
+	"switchyard/payments/errs"
 )
 
 // Access says which keys may call a route.
@@ -77,7 +77,7 @@ func (a *api) handle(pattern string, access Access, fn handlerFunc) {
 			return
 		}
 		if access == AdminOnly && p.Kind != tenancy.KindAdmin {
-			WriteError(w, r, payments.ErrUnauthorized())
+			WriteError(w, r, errs.Unauthorized())
 			return
 		}
 		pathMerchant := r.PathValue("account_id")
@@ -87,7 +87,7 @@ func (a *api) handle(pattern string, access Access, fn handlerFunc) {
 		ctx := tenancy.WithPrincipal(r.Context(), p)
 		if pathMerchant != "" {
 			if p.Kind == tenancy.KindMerchant && p.MerchantID != pathMerchant {
-				WriteError(w, r, payments.ErrNotFound("Merchant account"))
+				WriteError(w, r, errs.NotFound("Merchant account"))
 				return
 			}
 			ctx = tenancy.ForMerchant(ctx, pathMerchant)
@@ -152,25 +152,25 @@ func run(r *http.Request, fn handlerFunc) (int, []byte) {
 //   - when the key store is down the request is 503 and fn never runs.
 func (a *api) idempotent(w http.ResponseWriter, r *http.Request, p tenancy.Principal, key string, fn handlerFunc) {
 	if !idempotency.ValidKey(key) {
-		WriteError(w, r, payments.ErrInvalidValue(HeaderIdempotencyKey, "must be 1 to 255 printable ASCII characters"))
+		WriteError(w, r, errs.InvalidValue(HeaderIdempotencyKey, "must be 1 to 255 printable ASCII characters"))
 		return
 	}
 	if a.idem == nil {
-		WriteError(w, r, payments.ErrUnavailable("The Idempotency-Key store"))
+		WriteError(w, r, errs.Unavailable("The Idempotency-Key store"))
 		return
 	}
 	raw, err := io.ReadAll(io.LimitReader(r.Body, maxIdempotentBody+1))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			WriteError(w, r, payments.ErrBodyTooLarge(tooLarge.Limit))
+			WriteError(w, r, errs.BodyTooLarge(tooLarge.Limit))
 			return
 		}
-		WriteError(w, r, payments.ErrInvalidRequest("could not read the request body"))
+		WriteError(w, r, errs.InvalidRequest("could not read the request body"))
 		return
 	}
 	if len(raw) > maxIdempotentBody {
-		WriteError(w, r, payments.ErrBodyTooLarge(maxIdempotentBody))
+		WriteError(w, r, errs.BodyTooLarge(maxIdempotentBody))
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(raw))
@@ -180,20 +180,20 @@ func (a *api) idempotent(w http.ResponseWriter, r *http.Request, p tenancy.Princ
 	switch {
 	case err == nil:
 	case errors.Is(err, idempotency.ErrMismatch):
-		WriteError(w, r, payments.ErrIdempotencyMismatch())
+		WriteError(w, r, errs.IdempotencyMismatch())
 		return
 	case errors.Is(err, idempotency.ErrInFlight):
-		WriteError(w, r, payments.ErrIdempotencyInFlight())
+		WriteError(w, r, errs.IdempotencyInFlight())
 		return
 	case errors.Is(err, idempotency.ErrInvalidKey):
-		WriteError(w, r, payments.ErrInvalidValue(HeaderIdempotencyKey, "must be 1 to 255 printable ASCII characters"))
+		WriteError(w, r, errs.InvalidValue(HeaderIdempotencyKey, "must be 1 to 255 printable ASCII characters"))
 		return
 	case errors.Is(err, idempotency.ErrUnavailable):
 		slog.WarnContext(r.Context(), "idempotency store unavailable", "err", err)
-		WriteError(w, r, payments.ErrUnavailable("The Idempotency-Key store (Redis)"))
+		WriteError(w, r, errs.Unavailable("The Idempotency-Key store (Redis)"))
 		return
 	default:
-		WriteError(w, r, payments.ErrInternal(err))
+		WriteError(w, r, errs.Internal(err))
 		return
 	}
 	if stored != nil {

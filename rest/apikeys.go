@@ -6,6 +6,7 @@ import (
 
 	"switchyard/ent"
 	"switchyard/payments"
+	"switchyard/payments/errs"
 )
 
 type createAPIKeyRequest struct {
@@ -61,10 +62,10 @@ func registerAPIKeys(a *api, svc *payments.Service) {
 			return nil, err
 		}
 		if req.Name == nil {
-			return nil, payments.ErrMissingField("name")
+			return nil, errs.MissingField("name")
 		}
 		if req.Expiration == nil {
-			return nil, payments.ErrMissingField("expiration")
+			return nil, errs.MissingField("expiration")
 		}
 		k, plain, err := svc.CreateAPIKey(r.Context(), payments.APIKeyInput{
 			Name: *req.Name, Description: req.Description, ExpiresAt: req.Expiration.expiresAt(),
@@ -134,7 +135,7 @@ func intParam(r *http.Request, name string, def int) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil {
-		return 0, payments.ErrInvalidValue(name, "must be an integer, got %q", v)
+		return 0, errs.InvalidValue(name, "must be an integer, got %q", v)
 	}
 	return n, nil
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"switchyard/payments"
+	"switchyard/payments/errs"
 )
 
 // disputeBody is a dispute on the wire: Hyperswitch's DisputeResponse, the
@@ -83,7 +84,7 @@ func registerDisputes(a *api, svc *payments.Service) {
 		// otherwise has no effect.
 		if q := r.URL.Query(); q.Has("force_sync") {
 			if _, err := strconv.ParseBool(q.Get("force_sync")); err != nil {
-				return nil, payments.ErrInvalidValue("force_sync", "must be true or false, got %q", q.Get("force_sync"))
+				return nil, errs.InvalidValue("force_sync", "must be true or false, got %q", q.Get("force_sync"))
 			}
 		}
 		v, err := svc.GetDispute(r.Context(), r.PathValue("dispute_id"))
@@ -112,7 +113,7 @@ func registerDisputes(a *api, svc *payments.Service) {
 			return nil, err
 		}
 		if p.ProfileID != "" && f.ProfileID != nil && *f.ProfileID != p.ProfileID {
-			return nil, payments.ErrNotFound("Profile") // as the refund list answers
+			return nil, errs.NotFound("Profile") // as the refund list answers
 		}
 		views, err := svc.ListDisputes(r.Context(), f)
 		if err != nil {

@@ -7,8 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
-
-	"switchyard/payments"
+	"switchyard/internal/httperr"
 )
 
 // errorBody is Hyperswitch's error envelope:
@@ -25,7 +24,7 @@ type errorDetail struct {
 }
 
 // WriteError is the one encoder from domain errors to the wire. Anything that
-// is not a *payments.Error is an internal error: logged, never shown.
+// is not a *errs.Error is an internal error: logged, never shown.
 func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	status, body := errorResponse(r, err)
 	writeBody(w, status, body)
@@ -33,14 +32,11 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 
 // errorResponse is the status and envelope of err (logged when ≥ 500).
 func errorResponse(r *http.Request, err error) (int, []byte) {
-	e, ok := payments.AsError(err)
-	if !ok {
-		e = payments.ErrInternal(err)
-	}
-	if e.Status >= 500 {
+	e, status := httperr.Of(err)
+	if status >= 500 {
 		slog.ErrorContext(r.Context(), "request failed", "code", e.Code, "err", e.Error())
 	}
-	return e.Status, encodeJSON(errorBody{Error: errorDetail{Type: e.Type, Message: e.Message, Code: e.Code}})
+	return status, encodeJSON(errorBody{Error: errorDetail{Type: e.Type, Message: e.Message, Code: e.Code}})
 }
 
 // WriteJSON writes v with status.

@@ -7,6 +7,7 @@ import (
 
 	"switchyard/ent"
 	"switchyard/payments"
+	"switchyard/payments/errs"
 )
 
 // Retrier sends an event again now (the webhook worker).
@@ -124,11 +125,11 @@ func registerEvents(a *api, svc *payments.Service, retrier Retrier) {
 			return nil, err
 		}
 		if retrier == nil {
-			return nil, payments.ErrUnavailable("webhook delivery")
+			return nil, errs.Unavailable("webhook delivery")
 		}
 		att, err := retrier.Retry(r.Context(), ev.ID)
 		if err != nil {
-			return nil, payments.ErrInvalidValue("event_id", "the event cannot be sent: %v", err)
+			return nil, errs.InvalidValue("event_id", "the event cannot be sent: %v", err)
 		}
 		return deliveryAttemptOf(ev, att), nil
 	})
@@ -145,7 +146,7 @@ func registerEvents(a *api, svc *payments.Service, retrier Retrier) {
 		if req.Limit != nil {
 			f.Limit = *req.Limit
 			if f.Limit == 0 {
-				return nil, payments.ErrInvalidValue("limit", "must be between 1 and 100")
+				return nil, errs.InvalidValue("limit", "must be between 1 and 100")
 			}
 		}
 		if req.Offset != nil {

@@ -11,7 +11,7 @@ import (
 	"switchyard/internal/idempotency"
 	"switchyard/internal/redisconn"
 	"switchyard/internal/tenancy"
-	"switchyard/payments"
+	"switchyard/payments/errs"
 )
 
 // TestIdempotentReleasesOnFailure: an answer of 500 or more, or a panic,
@@ -36,7 +36,7 @@ func TestIdempotentReleasesOnFailure(t *testing.T) {
 		return w
 	}
 	failing := func(*http.Request) (any, error) { return nil, errors.New("boom") }
-	bad := func(*http.Request) (any, error) { return nil, payments.ErrMissingField("x") }
+	bad := func(*http.Request) (any, error) { return nil, errs.MissingField("x") }
 	ok := func(r *http.Request) (any, error) {
 		var body struct {
 			A int `json:"a"`

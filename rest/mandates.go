@@ -7,6 +7,7 @@ import (
 
 	"switchyard/ent/schema/schematype"
 	"switchyard/payments"
+	"switchyard/payments/errs"
 )
 
 // mandateDataIn is Hyperswitch's MandateData, a closed object. mandate_type
@@ -79,7 +80,7 @@ func (req *paymentsRequest) mandate() (*payments.MandateRequest, *string, error)
 			CustomerAcceptance: d.CustomerAcceptance.domain()}
 		if d.MandateType != nil {
 			if len(d.MandateType) != 1 {
-				return nil, nil, payments.ErrInvalidValue("mandate_data.mandate_type", "must hold exactly one of single_use or multi_use")
+				return nil, nil, errs.InvalidValue("mandate_data.mandate_type", "must hold exactly one of single_use or multi_use")
 			}
 			for kind, l := range d.MandateType {
 				switch kind {
@@ -87,7 +88,7 @@ func (req *paymentsRequest) mandate() (*payments.MandateRequest, *string, error)
 					setup.SingleUse = true
 				case "multi_use":
 				default:
-					e := payments.ErrInvalidRequest("unknown field %q: mandate_type is single_use or multi_use", "mandate_data.mandate_type."+kind)
+					e := errs.InvalidRequest("unknown field %q: mandate_type is single_use or multi_use", "mandate_data.mandate_type."+kind)
 					e.Field = "mandate_data.mandate_type." + kind
 					return nil, nil, e
 				}
@@ -112,27 +113,27 @@ func (req *paymentsRequest) mandate() (*payments.MandateRequest, *string, error)
 	if rd := req.RecurringDetails; rd != nil {
 		switch {
 		case rd.Type == nil:
-			return nil, nil, payments.ErrMissingField("recurring_details.type")
+			return nil, nil, errs.MissingField("recurring_details.type")
 		case *rd.Type != "mandate_id":
 			for _, t := range []string{"payment_method_id", "processor_payment_token", "network_transaction_id_and_card_details",
 				"network_transaction_id_and_network_token_details", "network_transaction_id_and_decrypted_wallet_token_details",
 				"card_with_limited_data"} {
 				if *rd.Type == t {
-					return nil, nil, payments.ErrInvalidValue("recurring_details.type", "%q is not supported: use mandate_id", t)
+					return nil, nil, errs.InvalidValue("recurring_details.type", "%q is not supported: use mandate_id", t)
 				}
 			}
-			return nil, nil, payments.ErrInvalidValue("recurring_details.type", "must be mandate_id, got %q", *rd.Type)
+			return nil, nil, errs.InvalidValue("recurring_details.type", "must be mandate_id, got %q", *rd.Type)
 		case !given(rd.Data):
-			return nil, nil, payments.ErrMissingField("recurring_details.data")
+			return nil, nil, errs.MissingField("recurring_details.data")
 		}
 		var id string
 		if err := json.Unmarshal(rd.Data, &id); err != nil {
-			e := payments.ErrInvalidRequest("recurring_details.data: expected a string (the mandate id)")
+			e := errs.InvalidRequest("recurring_details.data: expected a string (the mandate id)")
 			e.Field = "recurring_details.data"
 			return nil, nil, e
 		}
 		if mandateID != nil && *mandateID != id {
-			return nil, nil, payments.ErrInvalidValue("recurring_details.data", "names another mandate than mandate_id")
+			return nil, nil, errs.InvalidValue("recurring_details.data", "names another mandate than mandate_id")
 		}
 		mandateID = &id
 	}

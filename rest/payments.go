@@ -13,6 +13,7 @@ import (
 
 	"switchyard/ent/schema/schematype"
 	"switchyard/payments"
+	"switchyard/payments/errs"
 )
 
 // paymentsRequest is Hyperswitch's v1 PaymentsRequest (PaymentsCreateRequest,
@@ -290,7 +291,7 @@ func (req *paymentsRequest) fields() (payments.PaymentFields, error) {
 	}
 	if s := req.SurchargeDetails; s != nil {
 		if s.SurchargeAmount == nil {
-			return f, payments.ErrMissingField("surcharge_details.surcharge_amount")
+			return f, errs.MissingField("surcharge_details.surcharge_amount")
 		}
 		f.SurchargeAmount, f.TaxOnSurcharge = s.SurchargeAmount, s.TaxAmount
 	}
@@ -332,7 +333,7 @@ func (req *paymentsRequest) customer() (*payments.CustomerInput, error) {
 	id := c.ID
 	if req.CustomerID != nil {
 		if id != nil && *id != *req.CustomerID {
-			return nil, payments.ErrInvalidValue("customer.id", "must equal customer_id when both are given")
+			return nil, errs.InvalidValue("customer.id", "must equal customer_id when both are given")
 		}
 		id = req.CustomerID
 	}
@@ -344,7 +345,7 @@ func (req *paymentsRequest) customer() (*payments.CustomerInput, error) {
 	}
 	if id == nil {
 		if in.Name != nil || in.Email != nil || in.Phone != nil || in.PhoneCountryCode != nil {
-			return nil, payments.ErrMissingField("customer_id")
+			return nil, errs.MissingField("customer_id")
 		}
 		return nil, nil
 	}
@@ -376,7 +377,7 @@ func (req *paymentsRequest) paymentMethod() (*payments.PaymentMethodInput, error
 		"vault_data_card": d.VaultDataCard, "vault_card_token_data": d.VaultCardTokenData,
 	} {
 		if given(raw) {
-			return nil, &payments.Error{Status: http.StatusBadRequest, Type: "invalid_request", Code: "IR_19",
+			return nil, &errs.Error{Kind: errs.KindInvalid, Type: "invalid_request", Code: "IR_19",
 				Message: "Payment method type not supported: " + name + " is not served by the sandbox", Field: "payment_method_data." + name}
 		}
 	}
@@ -413,7 +414,7 @@ var clientSettable = map[string]bool{
 
 // errClientMember refuses a member a publishable key may not set.
 func errClientMember(name string) error {
-	e := payments.ErrForbidden(name)
+	e := errs.Forbidden(name)
 	e.Message = "Access forbidden: " + name + " cannot be set with a publishable key; use the secret key"
 	e.Field = name
 	return e
@@ -441,7 +442,7 @@ func (req *paymentsRequest) checkClientMembers() error {
 // samePaymentID refuses a body payment_id that is not the path's.
 func samePaymentID(body *string, path string) error {
 	if body != nil && *body != path {
-		return payments.ErrInvalidValue("payment_id", "must match the payment id in the path")
+		return errs.InvalidValue("payment_id", "must match the payment id in the path")
 	}
 	return nil
 }
@@ -459,10 +460,10 @@ func registerPayments(a *api, svc *payments.Service) {
 			return nil, err
 		}
 		if req.Amount == nil {
-			return nil, payments.ErrMissingField("amount")
+			return nil, errs.MissingField("amount")
 		}
 		if req.Currency == nil {
-			return nil, payments.ErrMissingField("currency")
+			return nil, errs.MissingField("currency")
 		}
 		f, err := req.fields()
 		if err != nil {
@@ -507,7 +508,7 @@ func registerPayments(a *api, svc *payments.Service) {
 			return nil, err
 		}
 		if req.ProfileID != nil {
-			return nil, payments.ErrInvalidValue("profile_id", "cannot be changed once the payment is created")
+			return nil, errs.InvalidValue("profile_id", "cannot be changed once the payment is created")
 		}
 		f, err := req.fields()
 		if err != nil {
@@ -561,10 +562,10 @@ func registerPayments(a *api, svc *payments.Service) {
 					field = "profile_id"
 				}
 			}
-			return nil, payments.ErrInvalidValue(field, "cannot be changed when confirming; update the payment first")
+			return nil, errs.InvalidValue(field, "cannot be changed when confirming; update the payment first")
 		}
 		if req.Confirm != nil && !*req.Confirm {
-			return nil, payments.ErrInvalidValue("confirm", "must be true (or absent) on confirm")
+			return nil, errs.InvalidValue("confirm", "must be true (or absent) on confirm")
 		}
 		f, err := req.fields()
 		if err != nil {
@@ -617,9 +618,9 @@ func decodeOptional(r *http.Request, dst any) error {
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return payments.ErrBodyTooLarge(tooLarge.Limit)
+			return errs.BodyTooLarge(tooLarge.Limit)
 		}
-		return payments.ErrInvalidRequest("could not read the request body")
+		return errs.InvalidRequest("could not read the request body")
 	}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"switchyard/payments"
+	"switchyard/payments/errs"
 )
 
 // paymentListPage is one element of GET /payments/list's body, which is an
@@ -65,10 +66,10 @@ func paymentListFilter(rawQuery string) (payments.PaymentListFilter, error) {
 	}
 	f.CustomerID, f.StartingAfter, f.EndingBefore = str("customer_id"), str("starting_after"), str("ending_before")
 	if f.CustomerID != nil && len(*f.CustomerID) > 64 {
-		return f, payments.ErrInvalidValue("customer_id", "must be at most 64 characters")
+		return f, errs.InvalidValue("customer_id", "must be at most 64 characters")
 	}
 	if f.StartingAfter != nil && f.EndingBefore != nil {
-		return f, payments.ErrInvalidValue(given["starting_after"], "cannot be combined with ending_before; page one way at a time")
+		return f, errs.InvalidValue(given["starting_after"], "cannot be combined with ending_before; page one way at a time")
 	}
 	f.Limit = payments.DefaultListLimit
 	if err := listLimit(values, &f.Limit); err != nil {

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"switchyard/payments"
+	"switchyard/payments/errs"
 )
 
 // queryParams describes the query string of a list route: the parameters by
@@ -28,7 +29,7 @@ type queryParams struct {
 func (qp queryParams) read(rawQuery string) (values, given map[string]string, err error) {
 	q, err := url.ParseQuery(rawQuery)
 	if err != nil {
-		return nil, nil, payments.ErrInvalidRequest("the query string is malformed: %v", err)
+		return nil, nil, errs.InvalidRequest("the query string is malformed: %v", err)
 	}
 	values = make(map[string]string, len(q))
 	given = make(map[string]string, len(q)) // spec name → spelling used
@@ -48,21 +49,21 @@ func (qp queryParams) read(rawQuery string) (values, given map[string]string, er
 				}
 				accepts += " (and " + strings.Join(spellings, ", ") + ")"
 			}
-			e := payments.ErrInvalidRequest("unknown query parameter %q; %s accepts %s", name, qp.route, accepts)
+			e := errs.InvalidRequest("unknown query parameter %q; %s accepts %s", name, qp.route, accepts)
 			e.Field = name
 			return nil, nil, e
 		}
 		if prev, ok := given[canonical]; ok {
-			return nil, nil, payments.ErrInvalidValue(name, "is the same parameter as %s; give it once", prev)
+			return nil, nil, errs.InvalidValue(name, "is the same parameter as %s; give it once", prev)
 		}
 		if len(q[name]) > 1 {
-			return nil, nil, payments.ErrInvalidValue(name, "is given %d times; give it once", len(q[name]))
+			return nil, nil, errs.InvalidValue(name, "is given %d times; give it once", len(q[name]))
 		}
 		if q[name][0] == "" {
-			return nil, nil, payments.ErrInvalidValue(name, "must not be empty")
+			return nil, nil, errs.InvalidValue(name, "must not be empty")
 		}
 		if !utf8.ValidString(q[name][0]) {
-			return nil, nil, payments.ErrInvalidValue(name, "must be UTF-8 text")
+			return nil, nil, errs.InvalidValue(name, "must be UTF-8 text")
 		}
 		given[canonical] = name
 		values[canonical] = q[name][0]
@@ -79,7 +80,7 @@ func listLimit(values map[string]string, dst *int) error {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 || n > payments.MaxListLimit {
-		return payments.ErrInvalidValue("limit", "must be an integer between 1 and %d, got %q", payments.MaxListLimit, v)
+		return errs.InvalidValue("limit", "must be an integer between 1 and %d, got %q", payments.MaxListLimit, v)
 	}
 	*dst = n
 	return nil
@@ -98,7 +99,7 @@ func timeBounds(values, given map[string]string, name string, eq, lt, gt, lte, g
 		}
 		t, ok := parseQueryTime(v)
 		if !ok {
-			return payments.ErrInvalidValue(given[name+b.suffix], "%q is not an ISO 8601 date-time (YYYY-MM-DDThh:mm:ssZ)", v)
+			return errs.InvalidValue(given[name+b.suffix], "%q is not an ISO 8601 date-time (YYYY-MM-DDThh:mm:ssZ)", v)
 		}
 		*b.dst = &t
 	}

@@ -8,6 +8,7 @@ import (
 	"switchyard/ent"
 	"switchyard/internal/tenancy"
 	"switchyard/payments"
+	"switchyard/payments/errs"
 )
 
 // refundCreateRequest is Hyperswitch's RefundRequest (a closed object).
@@ -68,7 +69,7 @@ type wireTime time.Time
 func (t *wireTime) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {
-		return payments.ErrInvalidRequest("expected an ISO 8601 date-time string, got %s", b)
+		return errs.InvalidRequest("expected an ISO 8601 date-time string, got %s", b)
 	}
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05"} {
 		if v, err := time.Parse(layout, s); err == nil {
@@ -76,7 +77,7 @@ func (t *wireTime) UnmarshalJSON(b []byte) error {
 			return nil
 		}
 	}
-	return payments.ErrInvalidRequest("%q is not an ISO 8601 date-time (YYYY-MM-DDThh:mm:ssZ)", s)
+	return errs.InvalidRequest("%q is not an ISO 8601 date-time (YYYY-MM-DDThh:mm:ssZ)", s)
 }
 
 func (t *wireTime) asTime() *time.Time {
@@ -166,10 +167,10 @@ func refundWithPayment(r *ent.Refund) refundBody {
 func merchantPrincipal(r *http.Request) (tenancy.Principal, error) {
 	p, ok := tenancy.FromContext(r.Context())
 	if !ok {
-		return p, payments.ErrUnauthorized()
+		return p, errs.Unauthorized()
 	}
 	if p.MerchantID == "" {
-		return p, payments.ErrMissingField("X-Merchant-Id")
+		return p, errs.MissingField("X-Merchant-Id")
 	}
 	return p, nil
 }
@@ -185,7 +186,7 @@ func inProfile(p tenancy.Principal, profileID string, notFound error) error {
 
 // refundNotFound is Hyperswitch's RefundNotFound, as the domain words it.
 func refundNotFound() error {
-	return &payments.Error{Status: http.StatusNotFound, Type: "invalid_request", Code: "HE_02",
+	return &errs.Error{Kind: errs.KindNotFound, Type: "invalid_request", Code: "HE_02",
 		Message: "Refund does not exist in our records."}
 }
 
@@ -203,13 +204,13 @@ func registerRefunds(a *api, svc *payments.Service) {
 			return nil, err
 		}
 		if req.PaymentID == nil || *req.PaymentID == "" {
-			return nil, payments.ErrMissingField("payment_id")
+			return nil, errs.MissingField("payment_id")
 		}
 		if req.MerchantID != nil && *req.MerchantID != p.MerchantID {
-			return nil, payments.ErrInvalidValue("merchant_id", "does not match the merchant of the API key")
+			return nil, errs.InvalidValue("merchant_id", "does not match the merchant of the API key")
 		}
 		if req.SplitRefunds != nil {
-			e := payments.ErrInvalidRequest("split_refunds cannot be given: the payment has no split_payments")
+			e := errs.InvalidRequest("split_refunds cannot be given: the payment has no split_payments")
 			e.Field = "split_refunds"
 			return nil, e
 		}
@@ -218,7 +219,7 @@ func registerRefunds(a *api, svc *payments.Service) {
 			if err != nil {
 				return nil, err
 			}
-			if err := inProfile(p, v.Intent.ProfileID, payments.ErrNotFound("Payment")); err != nil {
+			if err := inProfile(p, v.Intent.ProfileID, errs.NotFound("Payment")); err != nil {
 				return nil, err
 			}
 		}
@@ -309,42 +310,42 @@ func (req *refundListRequest) filter(p tenancy.Principal) (payments.RefundFilter
 	}
 	if req.Limit != nil {
 		if *req.Limit < 1 || *req.Limit > 100 {
-			return f, payments.ErrInvalidValue("limit", "must be between 1 and 100")
+			return f, errs.InvalidValue("limit", "must be between 1 and 100")
 		}
 		f.Limit = int(*req.Limit)
 	}
 	if req.Offset != nil {
 		if *req.Offset < 0 || *req.Offset > 1<<31 {
-			return f, payments.ErrInvalidValue("offset", "must be between 0 and %d", 1<<31)
+			return f, errs.InvalidValue("offset", "must be between 0 and %d", 1<<31)
 		}
 		f.Offset = int(*req.Offset)
 	}
 	start, end := req.StartTime, req.EndTime
 	if tr := req.TimeRange; tr != nil {
 		if start != nil || end != nil {
-			return f, payments.ErrInvalidValue("time_range", "give start_time and end_time either at the top level or in time_range, not both")
+			return f, errs.InvalidValue("time_range", "give start_time and end_time either at the top level or in time_range, not both")
 		}
 		start, end = tr.StartTime, tr.EndTime
 		if start == nil {
-			return f, payments.ErrMissingField("time_range.start_time")
+			return f, errs.MissingField("time_range.start_time")
 		}
 	}
 	if end != nil && start == nil {
-		return f, payments.ErrMissingField("start_time")
+		return f, errs.MissingField("start_time")
 	}
 	f.CreatedGTE, f.CreatedLTE = start.asTime(), end.asTime()
 	if f.CreatedGTE != nil && f.CreatedLTE != nil && f.CreatedLTE.Before(*f.CreatedGTE) {
-		return f, payments.ErrInvalidValue("end_time", "must not be before start_time")
+		return f, errs.InvalidValue("end_time", "must not be before start_time")
 	}
 	if af := req.AmountFilter; af != nil {
 		f.AmountGTE, f.AmountLTE = af.StartAmount, af.EndAmount
 		if af.StartAmount != nil && af.EndAmount != nil && *af.EndAmount < *af.StartAmount {
-			return f, payments.ErrInvalidValue("amount_filter.end_amount", "must not be less than amount_filter.start_amount")
+			return f, errs.InvalidValue("amount_filter.end_amount", "must not be less than amount_filter.start_amount")
 		}
 	}
 	if p.ProfileID != "" {
 		if f.ProfileID != nil && *f.ProfileID != p.ProfileID {
-			return f, payments.ErrNotFound("Profile")
+			return f, errs.NotFound("Profile")
 		}
 		f.ProfileID = &p.ProfileID
 	}

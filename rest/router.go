@@ -9,6 +9,7 @@ import (
 	"switchyard/internal/auth"
 	"switchyard/internal/idempotency"
 	"switchyard/payments"
+	"switchyard/payments/errs"
 )
 
 // Deps is what the REST layer needs.
@@ -42,10 +43,10 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerEvents(a, d.Service, d.Webhooks)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if allowsOtherMethod(mux, r) {
-			WriteError(w, r, payments.ErrMethodNotAllowed())
+			WriteError(w, r, errs.MethodNotAllowed())
 			return
 		}
-		WriteError(w, r, payments.ErrUnrecognizedURL())
+		WriteError(w, r, errs.UnrecognizedURL())
 	})
 }
 

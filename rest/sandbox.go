@@ -10,6 +10,7 @@ import (
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/schema/schematype"
 	"switchyard/payments"
+	"switchyard/payments/errs"
 )
 
 // The sandbox's 3-D Secure (and redirect) page. A payment that needs the
@@ -193,8 +194,8 @@ func sandboxPaymentOf(t *payments.RedirectTarget) *sandboxPayment {
 // sandboxError shows a domain error as a page: an unknown attempt or a
 // wrong token is 404, anything else a 500 whose cause is logged.
 func sandboxError(w http.ResponseWriter, r *http.Request, err error) {
-	e, ok := payments.AsError(err)
-	if ok && e.Status == http.StatusNotFound {
+	e, ok := errs.As(err)
+	if ok && e.Kind == errs.KindNotFound {
 		renderSandbox(w, http.StatusNotFound, sandboxView{Title: "Link not found",
 			Message: "This authentication link is not valid. Return to the merchant and try again."})
 		return

@@ -12,8 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"switchyard/payments"
+	"switchyard/payments/errs"
 )
 
 // decode is the one reader of JSON request bodies: it reads the body into
@@ -31,12 +30,12 @@ func decode(r *http.Request, dst any) error {
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return payments.ErrBodyTooLarge(tooLarge.Limit)
+			return errs.BodyTooLarge(tooLarge.Limit)
 		}
-		return payments.ErrInvalidRequest("could not read the request body")
+		return errs.InvalidRequest("could not read the request body")
 	}
 	if len(bytes.TrimSpace(raw)) == 0 {
-		return payments.ErrInvalidRequest("the request body is empty; a JSON object is required")
+		return errs.InvalidRequest("the request body is empty; a JSON object is required")
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -45,10 +44,10 @@ func decode(r *http.Request, dst any) error {
 		return decodeError(err)
 	}
 	if dec.More() {
-		return payments.ErrInvalidRequest("Invalid JSON: unexpected data after the top-level object")
+		return errs.InvalidRequest("Invalid JSON: unexpected data after the top-level object")
 	}
 	if _, ok := tree.(map[string]any); !ok {
-		return payments.ErrInvalidRequest("the request body must be a JSON object, not %s", jsonKind(tree))
+		return errs.InvalidRequest("the request body must be a JSON object, not %s", jsonKind(tree))
 	}
 	if err := checkShape(tree, reflect.TypeOf(dst).Elem(), ""); err != nil {
 		return err
@@ -65,21 +64,21 @@ func decode(r *http.Request, dst any) error {
 func decodeError(err error) error {
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
-	var domain *payments.Error
+	var domain *errs.Error
 	switch {
 	case errors.As(err, &domain):
 		return domain
 	case errors.As(err, &syntax):
-		return payments.ErrInvalidRequest("Invalid JSON at byte %d: %s", syntax.Offset, syntax.Error())
+		return errs.InvalidRequest("Invalid JSON at byte %d: %s", syntax.Offset, syntax.Error())
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		return payments.ErrInvalidRequest("Invalid JSON: the body ends before the object does")
+		return errs.InvalidRequest("Invalid JSON: the body ends before the object does")
 	case errors.As(err, &typ) && typ.Field != "":
 		// A value checkShape does not range-check (a float32 overflow).
-		e := payments.ErrInvalidRequest("%s: %s does not fit %s", typ.Field, typ.Value, typ.Type)
+		e := errs.InvalidRequest("%s: %s does not fit %s", typ.Field, typ.Value, typ.Type)
 		e.Field = typ.Field
 		return e
 	}
-	return payments.ErrInvalidRequest("Invalid JSON: %v", err)
+	return errs.InvalidRequest("Invalid JSON: %v", err)
 }
 
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
@@ -105,7 +104,7 @@ func checkShape(v any, t reflect.Type, path string) error {
 		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			ft, ok := fields[k]
 			if !ok {
-				e := payments.ErrInvalidRequest("unknown field %q: this object does not accept it", joinPath(path, k))
+				e := errs.InvalidRequest("unknown field %q: this object does not accept it", joinPath(path, k))
 				e.Field = joinPath(path, k)
 				return e
 			}
@@ -214,7 +213,7 @@ func joinPath(path, key string) string {
 }
 
 func wrongType(path, want string, got any) error {
-	e := payments.ErrInvalidRequest("%s: expected %s, got %s", path, want, jsonKind(got))
+	e := errs.InvalidRequest("%s: expected %s, got %s", path, want, jsonKind(got))
 	e.Field = path
 	return e
 }

@@ -6,9 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"switchyard/payments/errs"
 	"time"
-
-	"switchyard/payments"
 )
 
 // The spec's nested connector_metadata, feature_metadata and
@@ -213,7 +212,7 @@ func checkDoc(path string, v any, s docShape) error {
 		}
 		if _, err := time.Parse(time.RFC3339, str); err != nil {
 			if _, err := time.Parse("2006-01-02T15:04:05", str); err != nil {
-				return payments.ErrInvalidValue(path, "%q is not an ISO 8601 date-time (YYYY-MM-DDThh:mm:ssZ)", str)
+				return errs.InvalidValue(path, "%q is not an ISO 8601 date-time (YYYY-MM-DDThh:mm:ssZ)", str)
 			}
 		}
 	case docEnum:
@@ -222,7 +221,7 @@ func checkDoc(path string, v any, s docShape) error {
 			return docWrongType(path, "a string", v)
 		}
 		if !slices.Contains(s.values, str) {
-			return payments.ErrInvalidValue(path, "must be one of %s, got %q", strings.Join(s.values, ", "), str)
+			return errs.InvalidValue(path, "must be one of %s, got %q", strings.Join(s.values, ", "), str)
 		}
 	case docObject:
 		obj, ok := v.(map[string]any)
@@ -262,7 +261,7 @@ func docWrongType(path, want string, got any) error {
 	case map[string]any:
 		kind = "object"
 	}
-	e := payments.ErrInvalidRequest("%s: expected %s, got %s", path, want, kind)
+	e := errs.InvalidRequest("%s: expected %s, got %s", path, want, kind)
 	e.Field = path
 	return e
 }

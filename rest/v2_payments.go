@@ -10,6 +10,7 @@ import (
 	"switchyard/internal/auth"
 	"switchyard/internal/tenancy"
 	"switchyard/payments"
+	"switchyard/payments/errs"
 )
 
 // The v2 payment intent routes: `Authorization: api-key=<key>` and
@@ -121,18 +122,18 @@ func (u *activeAttemptUpdate) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err == nil {
 		if s != "Unset" {
-			return payments.ErrInvalidValue("set_active_attempt_id", `must be {"Set": "<attempt id>"} or "Unset", got %q`, s)
+			return errs.InvalidValue("set_active_attempt_id", `must be {"Set": "<attempt id>"} or "Unset", got %q`, s)
 		}
 		*u = activeAttemptUpdate{Unset: true}
 		return nil
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(b, &obj); err != nil || len(obj) != 1 || obj["Set"] == nil {
-		return payments.ErrInvalidValue("set_active_attempt_id", `must be {"Set": "<attempt id>"} or "Unset"`)
+		return errs.InvalidValue("set_active_attempt_id", `must be {"Set": "<attempt id>"} or "Unset"`)
 	}
 	var id string
 	if err := json.Unmarshal(obj["Set"], &id); err != nil || id == "" {
-		return payments.ErrInvalidValue("set_active_attempt_id.Set", "must be an attempt id (a non-empty string)")
+		return errs.InvalidValue("set_active_attempt_id.Set", "must be an attempt id (a non-empty string)")
 	}
 	*u = activeAttemptUpdate{ID: id}
 	return nil
@@ -253,7 +254,7 @@ func v2Principal(r *http.Request) (tenancy.Principal, error) {
 		return p, err
 	}
 	if p.ProfileID == "" {
-		return p, payments.ErrMissingField("X-Profile-Id")
+		return p, errs.MissingField("X-Profile-Id")
 	}
 	return p, nil
 }
@@ -266,7 +267,7 @@ func v2Payment(r *http.Request, svc *payments.Service, p tenancy.Principal) (*pa
 		return nil, err
 	}
 	if v.Intent.ProfileID != p.ProfileID {
-		return nil, payments.ErrNotFound("Payment")
+		return nil, errs.NotFound("Payment")
 	}
 	return v, nil
 }
@@ -285,7 +286,7 @@ var v2FieldNames = map[string]string{
 
 // v2Error names the offending member as the v2 request does.
 func v2Error(err error) error {
-	e, ok := payments.AsError(err)
+	e, ok := errs.As(err)
 	if !ok || e.Field == "" {
 		return err
 	}
@@ -324,7 +325,7 @@ func (d *v2AmountDetails) fields(f *payments.PaymentFields) error {
 // different values.
 func eitherName(parent, a string, va *string, b string, vb *string) (*string, error) {
 	if va != nil && vb != nil && *va != *vb {
-		return nil, payments.ErrInvalidValue(parent+"."+a, "and %s.%s name the same setting and disagree", parent, b)
+		return nil, errs.InvalidValue(parent+"."+a, "and %s.%s name the same setting and disagree", parent, b)
 	}
 	if va != nil {
 		return va, nil
@@ -366,7 +367,7 @@ func v2Customer(id *string, f *payments.PaymentFields) error {
 		return nil
 	}
 	if n := len(*id); n < minV2CustomerID || n > maxV2CustomerID {
-		return payments.ErrInvalidValue("customer_id", "must be %d to %d characters, got %d", minV2CustomerID, maxV2CustomerID, n)
+		return errs.InvalidValue("customer_id", "must be %d to %d characters, got %d", minV2CustomerID, maxV2CustomerID, n)
 	}
 	f.Customer = &payments.CustomerInput{ID: *id}
 	return nil
@@ -376,13 +377,13 @@ func (req *v2IntentCreateRequest) input(p tenancy.Principal) (payments.PaymentIn
 	in := payments.PaymentInput{ProfileID: &p.ProfileID}
 	d := req.AmountDetails
 	if d == nil {
-		return in, payments.ErrMissingField("amount_details")
+		return in, errs.MissingField("amount_details")
 	}
 	if d.OrderAmount == nil {
-		return in, payments.ErrMissingField("amount_details.order_amount")
+		return in, errs.MissingField("amount_details.order_amount")
 	}
 	if d.Currency == nil {
-		return in, payments.ErrMissingField("amount_details.currency")
+		return in, errs.MissingField("amount_details.currency")
 	}
 	in.Amount, in.Currency = *d.OrderAmount, *d.Currency
 	if err := d.fields(&in.PaymentFields); err != nil {
@@ -418,30 +419,30 @@ func (req *v2IntentUpdateRequest) patch() (payments.PaymentPatch, error) {
 func (req *v2ConfirmRequest) input() (payments.ConfirmInput, error) {
 	var in payments.ConfirmInput
 	if req.PaymentMethodType == nil {
-		return in, payments.ErrMissingField("payment_method_type")
+		return in, errs.MissingField("payment_method_type")
 	}
 	pmType := *req.PaymentMethodType
 	if !slices.Contains(v2PaymentMethods, pmType) {
-		return in, payments.ErrInvalidValue("payment_method_type", "%q is not a PaymentMethod; expected one of %s",
+		return in, errs.InvalidValue("payment_method_type", "%q is not a PaymentMethod; expected one of %s",
 			pmType, strings.Join(v2PaymentMethods, ", "))
 	}
 	if req.PaymentMethodData == nil {
-		return in, payments.ErrMissingField("payment_method_data")
+		return in, errs.MissingField("payment_method_data")
 	}
 	if len(req.SplitPaymentMethodData) > 0 {
-		return in, &payments.Error{Status: http.StatusBadRequest, Type: "invalid_request", Code: "IR_20",
+		return in, &errs.Error{Kind: errs.KindInvalid, Type: "invalid_request", Code: "IR_20",
 			Message: "split payment flow not supported", Field: "split_payment_method_data"}
 	}
 	if req.PaymentMethodID != nil || req.PaymentToken != nil {
 		// No payment method is ever saved here, so none can be found.
-		return in, payments.ErrNotFound("Payment method")
+		return in, errs.NotFound("Payment method")
 	}
 	if ca := req.CustomerAcceptance; ca != nil {
 		if ca.AcceptanceType == nil {
-			return in, payments.ErrMissingField("customer_acceptance.acceptance_type")
+			return in, errs.MissingField("customer_acceptance.acceptance_type")
 		}
 		if *ca.AcceptanceType != "online" && *ca.AcceptanceType != "offline" {
-			return in, payments.ErrInvalidValue("customer_acceptance.acceptance_type", "must be online or offline, got %q", *ca.AcceptanceType)
+			return in, errs.InvalidValue("customer_acceptance.acceptance_type", "must be online or offline, got %q", *ca.AcceptanceType)
 		}
 	}
 	pm, err := req.PaymentMethodData.method(pmType)
@@ -488,11 +489,11 @@ func (d *v2PaymentMethodData) method(pmType string) (*payments.PaymentMethodInpu
 	slices.Sort(names)
 	switch {
 	case len(names) > 1:
-		return nil, payments.ErrInvalidValue("payment_method_data", "must hold one payment method, got %s", strings.Join(names, " and "))
+		return nil, errs.InvalidValue("payment_method_data", "must hold one payment method, got %s", strings.Join(names, " and "))
 	case len(names) == 1 && names[0] != pmType:
-		return nil, payments.ErrInvalidValue("payment_method_data", "holds %s, but payment_method_type is %s", names[0], pmType)
+		return nil, errs.InvalidValue("payment_method_data", "holds %s, but payment_method_type is %s", names[0], pmType)
 	case len(names) == 0 && pmType != "reward":
-		return nil, payments.ErrMissingField("payment_method_data." + pmType)
+		return nil, errs.MissingField("payment_method_data." + pmType)
 	}
 	pm := &payments.PaymentMethodInput{Type: pmType, Billing: d.Billing}
 	if c := d.Card; c != nil {

@@ -2,9 +2,8 @@ package rest
 
 import (
 	"encoding/json"
+	"switchyard/payments/errs"
 	"time"
-
-	"switchyard/payments"
 )
 
 // timestampLayout is the spec's wire pattern for times: YYYY-MM-DDThh:mm:ssZ.
@@ -45,7 +44,7 @@ func (e Expiration) MarshalJSON() ([]byte, error) {
 func (e *Expiration) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {
-		return payments.ErrInvalidValue("expiration", `must be "never" or an ISO 8601 date-time`)
+		return errs.InvalidValue("expiration", `must be "never" or an ISO 8601 date-time`)
 	}
 	if s == "never" {
 		*e = Expiration{Never: true}
@@ -53,7 +52,7 @@ func (e *Expiration) UnmarshalJSON(b []byte) error {
 	}
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
-		return payments.ErrInvalidValue("expiration", `must be "never" or an ISO 8601 date-time, got %q`, s)
+		return errs.InvalidValue("expiration", `must be "never" or an ISO 8601 date-time, got %q`, s)
 	}
 	*e = Expiration{At: t.UTC()}
 	return nil

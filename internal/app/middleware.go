@@ -10,7 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"switchyard/internal/ids"
-	"switchyard/payments"
+	"switchyard/payments/errs"
 	"switchyard/rest"
 )
 
@@ -90,7 +90,7 @@ func instrument(next http.Handler, log *slog.Logger, m *metrics) http.Handler {
 				}
 				log.ErrorContext(ctx, "panic", "panic", v)
 				if sw.status == 0 {
-					rest.WriteError(sw, r, payments.ErrInternal(nil))
+					rest.WriteError(sw, r, errs.Internal(nil))
 				}
 			}
 			route := r.Pattern

@@ -13,6 +13,7 @@ import (
 
 	"switchyard/internal/tenancy"
 	"switchyard/payments"
+	"switchyard/payments/errs"
 )
 
 // Header names.
@@ -75,7 +76,7 @@ func authorizationParam(authz, name string) string {
 func (a *Authenticator) Authenticate(ctx context.Context, r *http.Request) (tenancy.Principal, error) {
 	key := KeyFromRequest(r)
 	if key == "" {
-		return tenancy.Principal{}, payments.ErrUnauthorized()
+		return tenancy.Principal{}, errs.Unauthorized()
 	}
 	if a.IsAdminKey(key) {
 		p := tenancy.Principal{
@@ -89,7 +90,7 @@ func (a *Authenticator) Authenticate(ctx context.Context, r *http.Request) (tena
 		return p, a.svc.CheckScope(ctx, p)
 	}
 	if !strings.HasPrefix(key, "snd_") {
-		return tenancy.Principal{}, payments.ErrUnauthorized()
+		return tenancy.Principal{}, errs.Unauthorized()
 	}
 	k, err := a.svc.ActiveAPIKeyByHash(ctx, a.svc.Box().HashAPIKey(key))
 	if err != nil {

@@ -1,0 +1,52 @@
+// Package httperr is the one mapping from a domain error's kind to an HTTP
+// status, shared by both front doors: REST answers with it, and GraphQL
+// uses it for the requests it refuses before any resolver runs and for the
+// results it stores under an idempotency key. It owns no wire format.
+package httperr
+
+import (
+	"net/http"
+
+	"switchyard/payments/errs"
+)
+
+var statuses = map[errs.Kind]int{
+	errs.KindInvalid:          http.StatusBadRequest,
+	errs.KindUnauthenticated:  http.StatusUnauthorized,
+	errs.KindForbidden:        http.StatusForbidden,
+	errs.KindNotFound:         http.StatusNotFound,
+	errs.KindMethodNotAllowed: http.StatusMethodNotAllowed,
+	errs.KindConflict:         http.StatusConflict,
+	errs.KindTooLarge:         http.StatusRequestEntityTooLarge,
+	errs.KindUnprocessable:    http.StatusUnprocessableEntity,
+	errs.KindInternal:         http.StatusInternalServerError,
+	errs.KindUnavailable:      http.StatusServiceUnavailable,
+}
+
+// Status is the HTTP status of a kind (500 for one without a mapping).
+func Status(k errs.Kind) int {
+	if s, ok := statuses[k]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+// KindOf is the kind a status stands for (KindInternal for one no kind has).
+func KindOf(status int) errs.Kind {
+	for k, s := range statuses {
+		if s == status {
+			return k
+		}
+	}
+	return errs.KindInternal
+}
+
+// Of is the domain error err carries, and its status. Anything that is not
+// a domain error is an internal error (its cause kept for the log).
+func Of(err error) (*errs.Error, int) {
+	e, ok := errs.As(err)
+	if !ok {
+		e = errs.Internal(err)
+	}
+	return e, Status(e.Kind)
+}
