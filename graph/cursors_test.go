@@ -11,6 +11,7 @@ import (
 	"switchyard/internal/tenancy"
 	"switchyard/internal/testenv"
 	"switchyard/payments"
+	"switchyard/payments/merchant"
 )
 
 func seedPayments(t *testing.T, srv *testenv.Server, merchantID string, n int) []string {
@@ -18,7 +19,7 @@ func seedPayments(t *testing.T, srv *testenv.Server, merchantID string, n int) [
 	ctx := tenancy.ForMerchant(tenancy.System(context.Background()), merchantID)
 	var out []string
 	for i := 0; i < n; i++ {
-		v, err := srv.Service.CreatePayment(ctx, payments.PaymentInput{Amount: int64(100 + i), Currency: "USD"})
+		v, err := srv.Payments.CreatePayment(ctx, payments.PaymentInput{Amount: int64(100 + i), Currency: "USD"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,12 +101,12 @@ func TestCursorsPageThroughRedis(t *testing.T) {
 		swap = 'b'
 	}
 	tampered := cur[:3] + string(swap) + cur[4:]
-	other, err := srv.Service.CreateMerchantAccount(tenancy.WithPrincipal(context.Background(), tenancy.Principal{Kind: tenancy.KindAdmin}),
-		payments.MerchantAccountInput{MerchantID: "merchant_other"})
+	other, err := srv.Merchants.CreateMerchantAccount(tenancy.WithPrincipal(context.Background(), tenancy.Principal{Kind: tenancy.KindAdmin}),
+		merchant.MerchantAccountInput{MerchantID: "merchant_other"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, otherKey, err := srv.Service.CreateAPIKey(tenancy.ForMerchant(tenancy.System(context.Background()), other.Merchant.ID), payments.APIKeyInput{Name: "k"})
+	_, otherKey, err := srv.Merchants.CreateAPIKey(tenancy.ForMerchant(tenancy.System(context.Background()), other.Merchant.ID), merchant.APIKeyInput{Name: "k"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,8 @@ import (
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/tenancy"
 	"switchyard/internal/testenv"
-	"switchyard/payments"
+	"switchyard/payments/connector"
+	"switchyard/payments/merchant"
 )
 
 // restCall sends a REST request with key and decodes the JSON answer.
@@ -85,12 +86,12 @@ func webhookMerchant(t *testing.T, srv *testenv.Server, merchantID, key, profile
 func otherMerchant(t *testing.T, srv *testenv.Server, receiverURL string) eventMerchant {
 	t.Helper()
 	admin := tenancy.WithPrincipal(context.Background(), tenancy.Principal{Kind: tenancy.KindAdmin})
-	acct, err := srv.Service.CreateMerchantAccount(admin, payments.MerchantAccountInput{MerchantID: "merchant_events_other"})
+	acct, err := srv.Merchants.CreateMerchantAccount(admin, merchant.MerchantAccountInput{MerchantID: "merchant_events_other"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	mctx := tenancy.ForMerchant(tenancy.System(context.Background()), acct.Merchant.ID)
-	_, key, err := srv.Service.CreateAPIKey(mctx, payments.APIKeyInput{Name: "k"})
+	_, key, err := srv.Merchants.CreateAPIKey(mctx, merchant.APIKeyInput{Name: "k"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func otherMerchant(t *testing.T, srv *testenv.Server, receiverURL string) eventM
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := srv.Service.CreateSandboxConnector(mctx, payments.SandboxConnectorInput{
+	if _, err := srv.Connectors.CreateSandboxAccount(mctx, connector.SandboxAccountInput{
 		ProfileID: prof.ID, ConnectorName: "stripe_test", Label: "other_stripe_test",
 		Credentials: map[string]any{"auth_type": "HeaderKey", "api_key": "sandbox_simulator"},
 	}); err != nil {

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"switchyard/payments/connector"
+	"switchyard/payments/customer"
+
 	"switchyard/ent/schema/schematype"
 	"switchyard/graph/model"
 	"switchyard/payments"
@@ -173,7 +176,7 @@ func paymentFields(in *model.PaymentRequest) (payments.PaymentFields, error) {
 
 // customerOf merges customerID and the customer object; details without a
 // customer id have no customer to belong to (REST's rule).
-func customerOf(in *model.PaymentRequest) (*payments.CustomerInput, error) {
+func customerOf(in *model.PaymentRequest) (*customer.CustomerInput, error) {
 	var c model.PaymentCustomerInput
 	if in.Customer != nil {
 		c = *in.Customer
@@ -185,7 +188,7 @@ func customerOf(in *model.PaymentRequest) (*payments.CustomerInput, error) {
 		}
 		id = in.CustomerID
 	}
-	out := &payments.CustomerInput{Name: c.Name, Email: c.Email, Phone: c.Phone, PhoneCountryCode: c.PhoneCountryCode}
+	out := &customer.CustomerInput{Name: c.Name, Email: c.Email, Phone: c.Phone, PhoneCountryCode: c.PhoneCountryCode}
 	if id == nil {
 		if out.Name != nil || out.Email != nil || out.Phone != nil || out.PhoneCountryCode != nil {
 			return nil, errs.MissingField("customer_id")
@@ -198,7 +201,7 @@ func customerOf(in *model.PaymentRequest) (*payments.CustomerInput, error) {
 
 // paymentMethodOf maps paymentMethodData (with paymentMethod and
 // paymentMethodType) onto the domain's payment method, as REST does.
-func paymentMethodOf(in *model.PaymentRequest) (*payments.PaymentMethodInput, error) {
+func paymentMethodOf(in *model.PaymentRequest) (*customer.PaymentMethodInput, error) {
 	d := in.PaymentMethodData
 	if d == nil {
 		return nil, nil
@@ -207,10 +210,10 @@ func paymentMethodOf(in *model.PaymentRequest) (*payments.PaymentMethodInput, er
 	if err != nil {
 		return nil, err
 	}
-	data := payments.PaymentMethodData{Billing: billing,
+	data := customer.PaymentMethodData{Billing: billing,
 		Wallet: variants(d.Wallet), PayLater: variants(d.PayLater), BankRedirect: variants(d.BankRedirect)}
 	if c := d.Card; c != nil {
-		data.Card = &payments.CardInput{Number: c.CardNumber, ExpMonth: c.CardExpMonth, ExpYear: c.CardExpYear,
+		data.Card = &customer.CardInput{Number: c.CardNumber, ExpMonth: c.CardExpMonth, ExpYear: c.CardExpYear,
 			CVC: c.CardCvc, HolderName: c.CardHolderName, Network: c.CardNetwork}
 	}
 	if d.Upi != nil {
@@ -225,7 +228,7 @@ func paymentMethodOf(in *model.PaymentRequest) (*payments.PaymentMethodInput, er
 		if err := decodeMember("payment_method_data.upi", d.Upi, &u); err != nil {
 			return nil, err
 		}
-		data.Upi = &payments.UpiData{Collect: u.UpiCollect != nil, Intent: given(u.UpiIntent), QRCode: given(u.UpiQr)}
+		data.Upi = &customer.UpiData{Collect: u.UpiCollect != nil, Intent: given(u.UpiIntent), QRCode: given(u.UpiQr)}
 		if u.UpiCollect != nil {
 			data.Upi.CollectVPA = u.UpiCollect.VpaID
 		}
@@ -248,13 +251,13 @@ func given(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "nu
 // decoded from their REST shape.
 type connectorMembers struct {
 	details map[string]string
-	pme     []payments.PaymentMethodsEnabled
-	webhook *payments.ConnectorWebhookDetails
-	frm     []payments.FrmConfig
-	amd     *payments.AdditionalMerchantData
-	wallets *payments.ConnectorWalletDetails
-	status  *payments.ConnectorStatus
-	country *payments.Country
+	pme     []connector.PaymentMethodsEnabled
+	webhook *connector.WebhookDetails
+	frm     []connector.FrmConfig
+	amd     *connector.AdditionalMerchantData
+	wallets *connector.WalletDetails
+	status  *connector.AccountStatus
+	country *connector.Country
 }
 
 func connectorMembersOf(in *model.ConnectorAccountRequest) (connectorMembers, error) {
@@ -279,11 +282,11 @@ func connectorMembersOf(in *model.ConnectorAccountRequest) (connectorMembers, er
 		}
 	}
 	if in.Status != nil {
-		s := payments.ConnectorStatus(*in.Status)
+		s := connector.AccountStatus(*in.Status)
 		m.status = &s
 	}
 	if in.BusinessCountry != nil {
-		c := payments.Country(*in.BusinessCountry)
+		c := connector.Country(*in.BusinessCountry)
 		m.country = &c
 	}
 	return m, nil

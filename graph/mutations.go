@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"switchyard/payments/connector"
+	"switchyard/payments/merchant"
+
 	"switchyard/ent"
 	"switchyard/graph/model"
 	"switchyard/internal/tenancy"
@@ -207,7 +210,7 @@ func (r *Resolver) createRefund(ctx context.Context, in model.CreateRefundInput,
 // payload is the account's row (its credentials are shown masked by
 // connectorAccountDetails).
 func (r *Resolver) connectorMutation(ctx context.Context, name string, key *string, args any,
-	op func(context.Context) (*payments.ConnectorAccount, error)) (*model.ConnectorAccountPayload, error) {
+	op func(context.Context) (*connector.AccountView, error)) (*model.ConnectorAccountPayload, error) {
 	row, replayed, err := idempotent(ctx, r, name, key, args, func(ctx context.Context) (*ent.MerchantConnectorAccount, error) {
 		if _, err := merchantPrincipal(ctx); err != nil {
 			return nil, err
@@ -231,7 +234,7 @@ func (r *Resolver) connectorMutation(ctx context.Context, name string, key *stri
 }
 
 func (r *Resolver) createConnectorAccount(ctx context.Context, in model.ConnectorAccountRequest, key *string) (*model.ConnectorAccountPayload, error) {
-	return r.connectorMutation(ctx, "createConnectorAccount", key, map[string]any{"input": in}, func(ctx context.Context) (*payments.ConnectorAccount, error) {
+	return r.connectorMutation(ctx, "createConnectorAccount", key, map[string]any{"input": in}, func(ctx context.Context) (*connector.AccountView, error) {
 		m, err := connectorMembersOf(&in)
 		if err != nil {
 			return nil, err
@@ -240,8 +243,8 @@ func (r *Resolver) createConnectorAccount(ctx context.Context, in model.Connecto
 		if in.ConnectorName != nil {
 			name = *in.ConnectorName
 		}
-		return r.svc.CreateConnectorAccount(ctx, payments.ConnectorAccountInput{
-			ConnectorType: payments.ConnectorType(in.ConnectorType), ConnectorName: payments.Connector(name),
+		return r.connectors.CreateAccount(ctx, connector.AccountInput{
+			ConnectorType: connector.Type(in.ConnectorType), ConnectorName: connector.Name(name),
 			ConnectorLabel: in.ConnectorLabel, ProfileID: in.ProfileID, AccountDetails: m.details,
 			PaymentMethodsEnabled: m.pme, WebhookDetails: m.webhook, Metadata: in.Metadata,
 			TestMode: in.TestMode, Disabled: in.Disabled, FrmConfigs: m.frm, BusinessCountry: m.country,
@@ -252,13 +255,13 @@ func (r *Resolver) createConnectorAccount(ctx context.Context, in model.Connecto
 }
 
 func (r *Resolver) updateConnectorAccount(ctx context.Context, id string, in model.ConnectorAccountRequest, key *string) (*model.ConnectorAccountPayload, error) {
-	return r.connectorMutation(ctx, "updateConnectorAccount", key, map[string]any{"id": id, "input": in}, func(ctx context.Context) (*payments.ConnectorAccount, error) {
+	return r.connectorMutation(ctx, "updateConnectorAccount", key, map[string]any{"id": id, "input": in}, func(ctx context.Context) (*connector.AccountView, error) {
 		m, err := connectorMembersOf(&in)
 		if err != nil {
 			return nil, err
 		}
-		return r.svc.UpdateConnectorAccount(ctx, id, payments.ConnectorAccountPatch{
-			ConnectorType: payments.ConnectorType(in.ConnectorType), ConnectorLabel: in.ConnectorLabel,
+		return r.connectors.UpdateAccount(ctx, id, connector.AccountPatch{
+			ConnectorType: connector.Type(in.ConnectorType), ConnectorLabel: in.ConnectorLabel,
 			AccountDetails: m.details, PaymentMethodsEnabled: m.pme, WebhookDetails: m.webhook,
 			Metadata: in.Metadata, TestMode: in.TestMode, Disabled: in.Disabled, FrmConfigs: m.frm,
 			PmAuthConfig: in.PmAuthConfig, Status: m.status, AdditionalMerchantData: m.amd, WalletsDetails: m.wallets,
@@ -282,7 +285,7 @@ func (r *Resolver) createAPIKey(ctx context.Context, in model.CreateAPIKeyInput,
 		if err != nil {
 			return nil, err
 		}
-		k, plain, err := r.svc.CreateAPIKey(ctx, payments.APIKeyInput{Name: in.Name, Description: in.Description, ExpiresAt: expiresAt})
+		k, plain, err := r.merchants.CreateAPIKey(ctx, merchant.APIKeyInput{Name: in.Name, Description: in.Description, ExpiresAt: expiresAt})
 		if err != nil {
 			return nil, err
 		}
@@ -306,7 +309,7 @@ func (r *Resolver) revokeAPIKey(ctx context.Context, id string, key *string) (*m
 		if _, err := adminPrincipal(ctx); err != nil {
 			return nil, err
 		}
-		return r.svc.RevokeAPIKey(ctx, id)
+		return r.merchants.RevokeAPIKey(ctx, id)
 	}, func(ctx context.Context, snap *ent.APIKey) (*ent.APIKey, error) {
 		return restore(ctx, r.client.APIKey.Get, snap.ID, snap, "API Key")
 	})
@@ -330,7 +333,7 @@ func (r *Resolver) updateProfileWebhookSettings(ctx context.Context, profileID s
 		if p.ProfileID != "" && p.ProfileID != profileID {
 			return nil, errProfileNotFound(profileID)
 		}
-		prof, err := r.svc.UpdateProfileWebhookSettings(ctx, profileID, payments.WebhookSettingsPatch(in))
+		prof, err := r.merchants.UpdateProfileWebhookSettings(ctx, profileID, merchant.WebhookSettingsPatch(in))
 		if err != nil {
 			return nil, err
 		}
@@ -352,7 +355,7 @@ func (r *Resolver) retryWebhookDelivery(ctx context.Context, eventID string, key
 		}
 		// A merchant's own events only (tenancy scopes the read: another
 		// merchant's is not found); the admin key reaches any.
-		ev, err := r.svc.GetEvent(ctx, eventID)
+		ev, err := r.events.GetEvent(ctx, eventID)
 		if err != nil {
 			return nil, err
 		}

@@ -94,7 +94,7 @@ func (r *Resolver) paymentConnectorAccount(ctx context.Context, pi *ent.PaymentI
 // connectorAccountDetails are the account's credentials as the domain
 // shows them: masked.
 func (r *Resolver) connectorAccountDetails(obj *ent.MerchantConnectorAccount) (map[string]any, error) {
-	v, err := r.svc.ConnectorAccountView(obj)
+	v, err := r.connectors.View(obj)
 	if err != nil {
 		return nil, err
 	}

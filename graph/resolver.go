@@ -3,6 +3,10 @@ package graph
 import (
 	"context"
 
+	"switchyard/payments/connector"
+	"switchyard/payments/events"
+	"switchyard/payments/merchant"
+
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"switchyard/ent"
@@ -30,11 +34,14 @@ import (
 
 // Resolver is the root resolver; it holds what the resolvers share.
 type Resolver struct {
-	client   *ent.Client
-	cursors  *cursors.Store
-	svc      *payments.Service
-	idem     *idempotency.Store
-	webhooks Retrier
+	client     *ent.Client
+	cursors    *cursors.Store
+	svc        *payments.Service
+	merchants  *merchant.Service
+	connectors *connector.Service
+	events     *events.Service
+	idem       *idempotency.Store
+	webhooks   Retrier
 }
 
 // Retrier sends an event again now (the webhook worker's manual retry).
@@ -45,10 +52,13 @@ type Retrier interface {
 // Deps are what the GraphQL API is served from: reads go to ent, writes to
 // the domain core, as REST's do.
 type Deps struct {
-	Client  *ent.Client
-	Cursors *cursors.Store
-	Auth    *auth.Authenticator
-	Service *payments.Service
+	Client     *ent.Client
+	Cursors    *cursors.Store
+	Auth       *auth.Authenticator
+	Payments   *payments.Service
+	Merchants  *merchant.Service
+	Connectors *connector.Service
+	Events     *events.Service
 	// Idempotency keeps the mutations' idempotency keys; nil refuses every
 	// mutation that carries one (fail closed), as REST does.
 	Idempotency *idempotency.Store
@@ -58,7 +68,8 @@ type Deps struct {
 
 // NewResolver returns the root resolver over d.
 func NewResolver(d Deps) *Resolver {
-	return &Resolver{client: d.Client, cursors: d.Cursors, svc: d.Service, idem: d.Idempotency, webhooks: d.Webhooks}
+	return &Resolver{client: d.Client, cursors: d.Cursors, svc: d.Payments, merchants: d.Merchants,
+		connectors: d.Connectors, events: d.Events, idem: d.Idempotency, webhooks: d.Webhooks}
 }
 
 // MaxPageSize bounds first and last on every connection.

@@ -7,6 +7,7 @@ package graph
 
 import (
 	"context"
+
 	"switchyard/ent"
 	"switchyard/graph/generated"
 	"switchyard/graph/model"

@@ -17,7 +17,7 @@ import (
 	"switchyard/internal/ids"
 	"switchyard/internal/tenancy"
 	"switchyard/internal/testenv"
-	"switchyard/payments"
+	"switchyard/payments/merchant"
 )
 
 // tenant is a merchant and its secret key.
@@ -34,12 +34,12 @@ func demoTenant(srv *testenv.Server) tenant {
 func newTenant(t testing.TB, srv *testenv.Server, merchantID string) tenant {
 	t.Helper()
 	admin := tenancy.WithPrincipal(context.Background(), tenancy.Principal{Kind: tenancy.KindAdmin})
-	acct, err := srv.Service.CreateMerchantAccount(admin, payments.MerchantAccountInput{MerchantID: merchantID})
+	acct, err := srv.Merchants.CreateMerchantAccount(admin, merchant.MerchantAccountInput{MerchantID: merchantID})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := merchantCtx(acct.Merchant.ID)
-	_, key, err := srv.Service.CreateAPIKey(ctx, payments.APIKeyInput{Name: "k"})
+	_, key, err := srv.Merchants.CreateAPIKey(ctx, merchant.APIKeyInput{Name: "k"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func seedWorld(t testing.TB, srv *testenv.Server, tn tenant) *world {
 			t.Fatal(err)
 		}
 	}
-	prof, err := srv.Service.CreateProfile(ctx, payments.ProfileInput{})
+	prof, err := srv.Merchants.CreateProfile(ctx, merchant.ProfileInput{})
 	must(err)
 	w.otherProfileID = prof.ID
 
@@ -225,7 +225,7 @@ func seedWorld(t testing.TB, srv *testenv.Server, tn tenant) *world {
 		SetCreatedAt(at).SetModifiedAt(at).Save(ctx)
 	must(err)
 	w.methods = append(w.methods, pm)
-	k, _, err := srv.Service.CreateAPIKey(ctx, payments.APIKeyInput{Name: "second"})
+	k, _, err := srv.Merchants.CreateAPIKey(ctx, merchant.APIKeyInput{Name: "second"})
 	must(err)
 	w.apiKeys = append(w.apiKeys, k)
 	return w

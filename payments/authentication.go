@@ -44,14 +44,14 @@ func (s *Service) redirectAttempt(ctx context.Context, attemptID, token string) 
 		return nil, nil, errs.NotFound("Payment attempt")
 	}
 	sys := tenancy.System(ctx)
-	att, err := s.client.PaymentAttempt.Query().Where(paymentattempt.ID(attemptID)).Only(sys)
+	att, err := s.db.Client.PaymentAttempt.Query().Where(paymentattempt.ID(attemptID)).Only(sys)
 	if ent.IsNotFound(err) {
 		return nil, nil, errs.NotFound("Payment attempt")
 	}
 	if err != nil {
 		return nil, nil, errs.Internal(err)
 	}
-	pi, err := s.client.PaymentIntent.Get(sys, att.PaymentIntentID)
+	pi, err := s.db.Client.PaymentIntent.Get(sys, att.PaymentIntentID)
 	if err != nil {
 		return nil, nil, errs.Internal(err)
 	}
@@ -73,7 +73,7 @@ func (s *Service) CompleteAuthentication(ctx context.Context, attemptID, token s
 	if !waiting {
 		return redirectTarget(pi), nil
 	}
-	mca, err := s.client.MerchantConnectorAccount.Query().
+	mca, err := s.db.Client.MerchantConnectorAccount.Query().
 		Where(merchantconnectoraccount.ID(deref(att.MerchantConnectorID))).Only(ctx)
 	if err != nil {
 		return nil, errs.Internal(err)
@@ -95,7 +95,7 @@ func (s *Service) CompleteAuthentication(ctx context.Context, attemptID, token s
 	if _, err := s.recordPaymentResult(ctx, pi.PaymentID, att.ID, res, callErr); err != nil {
 		return nil, err
 	}
-	pi, err = s.client.PaymentIntent.Get(ctx, pi.ID)
+	pi, err = s.db.Client.PaymentIntent.Get(ctx, pi.ID)
 	if err != nil {
 		return nil, errs.Internal(err)
 	}

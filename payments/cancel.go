@@ -9,6 +9,7 @@ import (
 	"switchyard/ent/paymentintent"
 	"switchyard/payments/connector"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
 )
 
 // CancelPayment cancels a payment that has not been (fully) captured. Before
@@ -23,7 +24,7 @@ func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *s
 		needVoid bool
 		view     *PaymentView
 	)
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
 		var err error
 		if pi, err = s.lockPayment(ctx, tx, paymentID); err != nil {
 			return err
@@ -48,7 +49,7 @@ func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *s
 			pi, err = pi.Update().SetStatus(paymentintent.StatusCancelled).SetAmountCapturable(0).
 				SetNillableCancellationReason(reason).AddVersion(1).Save(ctx)
 			if err != nil {
-				return dbError(err, "payment")
+				return txn.Error(err, "payment")
 			}
 			view, err = s.emitPaymentEvent(ctx, tx, pi)
 			return err
@@ -73,7 +74,7 @@ func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *s
 		return nil, err
 	}
 	if !needVoid {
-		s.vaultDrop(ctx, pi.MerchantID, pi.ID)
+		s.customers.VaultDrop(ctx, pi.MerchantID, pi.ID)
 		return s.viewOr(ctx, view, paymentID)
 	}
 
@@ -87,7 +88,7 @@ func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *s
 		CancellationReason:     deref(reason),
 		ConnectorMetadata:      att.ConnectorMetadata,
 	})
-	err = s.inTx(ctx, func(tx *ent.Tx) error {
+	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
 		pi, err := s.lockPayment(ctx, tx, paymentID)
 		if err != nil {
 			return err
@@ -122,7 +123,7 @@ func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *s
 		}
 		if pi, err = pi.Update().SetStatus(intentStatusOf(status)).SetAmountCapturable(0).
 			SetNillableCancellationReason(reason).AddVersion(1).Save(ctx); err != nil {
-			return dbError(err, "payment")
+			return txn.Error(err, "payment")
 		}
 		view, err = s.emitPaymentEvent(ctx, tx, pi)
 		return err

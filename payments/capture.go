@@ -12,6 +12,7 @@ import (
 	"switchyard/internal/ids"
 	"switchyard/payments/connector"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
 )
 
 // CaptureInput captures all (AmountToCapture nil) or part of what is
@@ -35,7 +36,7 @@ func (s *Service) CapturePayment(ctx context.Context, paymentID string, in Captu
 		mca  *ent.MerchantConnectorAccount
 		view *PaymentView
 	)
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
 		var err error
 		if pi, err = s.lockPayment(ctx, tx, paymentID); err != nil {
 			return err
@@ -97,7 +98,7 @@ func (s *Service) CapturePayment(ctx context.Context, paymentID string, in Captu
 			return errs.Internal(err)
 		}
 		_, err = pi.Update().AddAmountCapturable(-amount).AddVersion(1).Save(ctx)
-		return dbErrorOrNil(err, "payment")
+		return txn.ErrorOrNil(err, "payment")
 	})
 	if err != nil {
 		return nil, err
@@ -116,7 +117,7 @@ func (s *Service) CapturePayment(ctx context.Context, paymentID string, in Captu
 		ConnectorMetadata:      att.ConnectorMetadata,
 	})
 	failed := false
-	err = s.inTx(ctx, func(tx *ent.Tx) error {
+	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
 		pi, err := s.lockPayment(ctx, tx, paymentID)
 		if err != nil {
 			return err
@@ -135,7 +136,7 @@ func (s *Service) CapturePayment(ctx context.Context, paymentID string, in Captu
 			// Unknown outcome: keep the reservation and the pending capture.
 			_, err := capUpd.SetErrorMessage("the connector did not answer; the capture will be synced").
 				SetErrorReason(callErr.Error()).Save(ctx)
-			return dbErrorOrNil(err, "capture")
+			return txn.ErrorOrNil(err, "capture")
 		case res.Status == connector.StatusFailure:
 			failed = true
 			capUpd.SetStatus(capture.StatusFailed)
@@ -191,7 +192,7 @@ func (s *Service) CapturePayment(ctx context.Context, paymentID string, in Captu
 			return errs.Internal(err)
 		}
 		if _, err = att.Update().SetAmountCapturable(pi.AmountCapturable).Save(ctx); err != nil {
-			return dbError(err, "payment attempt")
+			return txn.Error(err, "payment attempt")
 		}
 		view, err = s.emitPaymentEvent(ctx, tx, pi)
 		return err
@@ -221,7 +222,7 @@ func deref(s *string) string {
 // captured is what the payment has received once the change that opens the
 // dispute is written: the dispute is for that amount.
 func (s *Service) openDispute(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, att *ent.PaymentAttempt, spec *connector.DisputeSpec, captured int64) error {
-	now := s.now()
+	now := s.db.Now()
 	d, err := tx.Dispute.Create().
 		SetPaymentIntentID(pi.ID).
 		SetAttemptID(att.ID).
@@ -239,7 +240,7 @@ func (s *Service) openDispute(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIn
 		SetConnectorUpdatedAt(now).
 		Save(ctx)
 	if err != nil {
-		return dbError(err, "dispute")
+		return txn.Error(err, "dispute")
 	}
 	// The callers write the payment's new amount_captured after this.
 	return s.emitDisputeEvent(ctx, tx, d, pi, captured)

@@ -17,7 +17,9 @@ import (
 	"switchyard/internal/tenancy"
 	"switchyard/payments/cards"
 	"switchyard/payments/connector"
+	"switchyard/payments/customer"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
 )
 
 // ConfirmInput confirms a payment, optionally changing it first (v1 confirm
@@ -54,7 +56,7 @@ func (s *Service) checkClientSecret(ctx context.Context, pi *ent.PaymentIntent, 
 	if subtle.ConstantTimeCompare([]byte(*given), []byte(pi.ClientSecret)) != 1 {
 		return errs.New(errs.KindInvalid, "IR_09", "The client_secret provided does not match the client_secret associated with the Payment")
 	}
-	if !s.now().Before(pi.ExpiresOn) {
+	if !s.db.Now().Before(pi.ExpiresOn) {
 		return errs.New(errs.KindInvalid, "IR_08", "The provided client_secret has expired")
 	}
 	return nil
@@ -64,7 +66,7 @@ func (s *Service) checkClientSecret(ctx context.Context, pi *ent.PaymentIntent, 
 // transaction records the attempt, the connector is called outside any
 // transaction, and a second transaction records the outcome.
 func (s *Service) ConfirmPayment(ctx context.Context, paymentID string, in ConfirmInput) (*PaymentView, error) {
-	merchantID, err := contextMerchant(ctx)
+	merchantID, err := txn.Merchant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -72,10 +74,10 @@ func (s *Service) ConfirmPayment(ctx context.Context, paymentID string, in Confi
 		pi      *ent.PaymentIntent
 		att     *ent.PaymentAttempt
 		mca     *ent.MerchantConnectorAccount
-		method  *PaymentMethodInput
+		method  *customer.PaymentMethodInput
 		pending bool // the attempt is recorded; the connector must be called
 	)
-	err = s.inTx(ctx, func(tx *ent.Tx) error {
+	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
 		cur, err := s.lockPayment(ctx, tx, paymentID)
 		if err != nil {
 			return err
@@ -93,7 +95,7 @@ func (s *Service) ConfirmPayment(ctx context.Context, paymentID string, in Confi
 		if err := in.validate(cur.Amount, &ptype); err != nil {
 			return err
 		}
-		if err := in.validateMandateMembers(false, true); err != nil {
+		if err := in.PaymentFields.checkMandateMembers(false, true); err != nil {
 			return err
 		}
 		pi = cur
@@ -104,21 +106,21 @@ func (s *Service) ConfirmPayment(ctx context.Context, paymentID string, in Confi
 		}
 		method = in.PaymentMethod
 		if method == nil && pi.MandateID == nil {
-			if method, err = s.vaultGet(ctx, merchantID, pi.ID); err != nil {
+			if method, err = s.customers.VaultGet(ctx, merchantID, pi.ID); err != nil {
 				return err
 			}
 		}
-		if err := checkMandateIntent(pi, method); err != nil {
+		if err := customer.CheckMandateIntent(pi, method); err != nil {
 			return err
 		}
 		mcaID := in.MerchantConnectorID
 		if pi.MandateID != nil {
 			// A recurring payment charges the mandate's saved card through
 			// the connector account that holds its token.
-			if method, err = s.recurringMethod(ctx, tx, pi); err != nil {
+			if method, err = s.customers.RecurringMethod(ctx, tx, pi, netAmount(pi)); err != nil {
 				return err
 			}
-			mcaID = method.mandate.MerchantConnectorID
+			mcaID = method.Mandate.MerchantConnectorID
 		}
 		if method == nil {
 			return errs.MissingField("payment_method_data")
@@ -155,7 +157,7 @@ func (s *Service) ConfirmPayment(ctx context.Context, paymentID string, in Confi
 		if view, err = s.authorize(ctx, pi, att, mca, method); err != nil {
 			return nil, err
 		}
-		s.vaultDrop(ctx, merchantID, pi.ID) // the connector has seen the card
+		s.customers.VaultDrop(ctx, merchantID, pi.ID) // the connector has seen the card
 	}
 	return s.viewOr(ctx, view, paymentID)
 }
@@ -174,9 +176,9 @@ func nonEmpty(s string) *string {
 	return &s
 }
 
-func cardNetwork(m *PaymentMethodInput) *string {
-	if m.saved != nil && m.saved.Card != nil {
-		return m.saved.Card.CardNetwork
+func cardNetwork(m *customer.PaymentMethodInput) *string {
+	if m.Saved != nil && m.Saved.Card != nil {
+		return m.Saved.Card.CardNetwork
 	}
 	if m.Card == nil {
 		return nil
@@ -233,7 +235,7 @@ func routingHint(names []string, mcaID *string) string {
 }
 
 // newAttempt records an attempt with what may be kept of the payment method.
-func (s *Service) newAttempt(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, mca *ent.MerchantConnectorAccount, m *PaymentMethodInput, browserInfo map[string]any) (*ent.PaymentAttempt, error) {
+func (s *Service) newAttempt(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, mca *ent.MerchantConnectorAccount, m *customer.PaymentMethodInput, browserInfo map[string]any) (*ent.PaymentAttempt, error) {
 	create := tx.PaymentAttempt.Create().
 		SetID(ids.New(ids.Attempt)).
 		SetPaymentIntentID(pi.ID).
@@ -253,18 +255,18 @@ func (s *Service) newAttempt(ctx context.Context, tx *ent.Tx, pi *ent.PaymentInt
 		create.SetAuthenticationType(paymentattempt.AuthenticationType(*pi.AuthenticationType))
 	}
 	if m.Card != nil {
-		create.SetCard(cardDetails(m.Card))
+		create.SetCard(m.Card.Details())
 	}
 	switch {
-	case m.mandate != nil:
-		create.SetMandateID(m.mandate.ID).SetPaymentMethodID(m.saved.ID).SetPaymentToken(m.ConnectorMandateID)
-		if m.saved.Card != nil {
-			create.SetCard(m.saved.Card)
+	case m.Mandate != nil:
+		create.SetMandateID(m.Mandate.ID).SetPaymentMethodID(m.Saved.ID).SetPaymentToken(m.ConnectorMandateID)
+		if m.Saved.Card != nil {
+			create.SetCard(m.Saved.Card)
 		}
 	case pi.MandateData != nil:
 		// The card a mandate is set up with is saved (masked) with the
 		// attempt; it becomes usable only if the authorization succeeds.
-		pm, err := s.savePaymentMethod(ctx, tx, pi, m)
+		pm, err := s.customers.SavePaymentMethod(ctx, tx, pi, m)
 		if err != nil {
 			return nil, err
 		}
@@ -294,45 +296,10 @@ func netAmount(pi *ent.PaymentIntent) int64 {
 	return n
 }
 
-// cardDetails is what is kept of a card: never the number or the CVC.
-func cardDetails(c *CardInput) *schematype.CardDetails {
-	d := cards.Describe(c.Number)
-	out := &schematype.CardDetails{
-		Last4:          d.Last4,
-		CardISIN:       d.BIN,
-		CardExpMonth:   c.ExpMonth,
-		CardExpYear:    c.ExpYear,
-		CardHolderName: c.HolderName,
-		CardNetwork:    nonEmpty(d.Network),
-	}
-	if c.Network != nil && *c.Network != "" {
-		out.CardNetwork = c.Network
-	}
-	out.CardExtendedBIN = nonEmpty(d.ExtendedBIN)
-	out.CardType = nonEmpty(d.CardType)
-	out.CardIssuer = nonEmpty(d.Issuer)
-	out.CardIssuingCntry = nonEmpty(d.IssuingCountry)
-	return out
-}
-
 // connectorFor returns the integration that serves an attempt's connector
 // account, and the account as the connector calls take it.
 func (s *Service) connectorFor(pi *ent.PaymentIntent, att *ent.PaymentAttempt, mca *ent.MerchantConnectorAccount) (connector.Connector, connector.Account, error) {
-	conn, err := s.deps.Connectors.For(mca.ConnectorName)
-	if err != nil {
-		return nil, connector.Account{}, errs.Internal(err)
-	}
-	creds, err := s.ConnectorCredentials(mca)
-	if err != nil {
-		return nil, connector.Account{}, err
-	}
-	return conn, connector.Account{
-		ConnectorName:              mca.ConnectorName,
-		MerchantConnectorAccountID: mca.ID,
-		Credentials:                creds,
-		PaymentID:                  pi.PaymentID,
-		AttemptID:                  att.ID,
-	}, nil
+	return s.connectors.Integration(mca, pi.PaymentID, att.ID)
 }
 
 // connectorCaptureMethod is the capture method the authorization asks of the
@@ -348,7 +315,7 @@ func connectorCaptureMethod(pi *ent.PaymentIntent) connector.CaptureMethod {
 // authorize calls the connector for a recorded attempt and records the
 // outcome. With sequential_automatic the authorization is followed by its
 // capture, as two connector calls.
-func (s *Service) authorize(ctx context.Context, pi *ent.PaymentIntent, att *ent.PaymentAttempt, mca *ent.MerchantConnectorAccount, m *PaymentMethodInput) (*PaymentView, error) {
+func (s *Service) authorize(ctx context.Context, pi *ent.PaymentIntent, att *ent.PaymentAttempt, mca *ent.MerchantConnectorAccount, m *customer.PaymentMethodInput) (*PaymentView, error) {
 	conn, acct, err := s.connectorFor(pi, att, mca)
 	if err != nil {
 		return nil, err
@@ -380,14 +347,14 @@ func (s *Service) authorize(ctx context.Context, pi *ent.PaymentIntent, att *ent
 	return s.recordPaymentResult(ctx, pi.PaymentID, att.ID, res, callErr)
 }
 
-func billingOf(pi *ent.PaymentIntent, m *PaymentMethodInput) *schematype.AddressWrapper {
+func billingOf(pi *ent.PaymentIntent, m *customer.PaymentMethodInput) *schematype.AddressWrapper {
 	if m.Billing != nil {
 		return m.Billing
 	}
 	return pi.Billing
 }
 
-func connectorMethod(m *PaymentMethodInput) connector.PaymentMethod {
+func connectorMethod(m *customer.PaymentMethodInput) connector.PaymentMethod {
 	out := connector.PaymentMethod{Type: connector.PaymentMethodType(m.Type), Subtype: m.Subtype, VPA: m.VPA,
 		ConnectorMandateID: m.ConnectorMandateID}
 	if m.Card != nil {
@@ -404,7 +371,7 @@ func connectorMethod(m *PaymentMethodInput) connector.PaymentMethod {
 // redirectURL is the sandbox Approve/Decline page of an attempt. The token
 // is a keyed hash of the attempt id, so the URL cannot be guessed.
 func (s *Service) redirectURL(attemptID string) string {
-	return s.deps.PublicURL + "/sandbox/authenticate/" + url.PathEscape(attemptID) + "?token=" + s.RedirectToken(attemptID)
+	return s.publicURL + "/sandbox/authenticate/" + url.PathEscape(attemptID) + "?token=" + s.RedirectToken(attemptID)
 }
 
 // RedirectToken authenticates the customer's browser on the sandbox page.

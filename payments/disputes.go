@@ -10,7 +10,10 @@ import (
 	"switchyard/ent/predicate"
 	"switchyard/ent/refund"
 	"switchyard/internal/tenancy"
+	"switchyard/payments/connector"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
+	"switchyard/payments/validate"
 )
 
 // DisputeView is a dispute with what its wire record (Hyperswitch's
@@ -46,9 +49,9 @@ type DisputeFilter struct {
 // disputeStatuses and disputeStages are Hyperswitch's DisputeStatus and
 // DisputeStage, the values of the dispute table's enums.
 var (
-	disputeStatuses = newEnum("DisputeStatus", "dispute_opened", "dispute_expired", "dispute_accepted",
+	disputeStatuses = validate.NewEnum("DisputeStatus", "dispute_opened", "dispute_expired", "dispute_accepted",
 		"dispute_cancelled", "dispute_challenged", "dispute_won", "dispute_lost")
-	disputeStages = newEnum("DisputeStage", "pre_dispute", "dispute", "pre_arbitration", "arbitration",
+	disputeStages = validate.NewEnum("DisputeStage", "pre_dispute", "dispute", "pre_arbitration", "arbitration",
 		"dispute_reversal")
 )
 
@@ -74,14 +77,14 @@ func disputeScope(ctx context.Context) []predicate.Dispute {
 
 // GetDispute returns a dispute of the merchant in ctx by its dispute_id.
 func (s *Service) GetDispute(ctx context.Context, disputeID string) (*DisputeView, error) {
-	d, err := s.client.Dispute.Query().Where(append(disputeScope(ctx), dispute.ID(disputeID))...).Only(ctx)
+	d, err := s.db.Client.Dispute.Query().Where(append(disputeScope(ctx), dispute.ID(disputeID))...).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, ErrDisputeNotFound()
 	}
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
-	views, err := s.disputeViews(ctx, s.client, []*ent.Dispute{d}, nil)
+	views, err := s.disputeViews(ctx, s.db.Client, []*ent.Dispute{d}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -94,16 +97,16 @@ func (s *Service) GetDispute(ctx context.Context, disputeID string) (*DisputeVie
 // value that can match nothing valid (an unknown status, stage or
 // connector) is IR_07 naming its parameter rather than an empty page.
 func (s *Service) ListDisputes(ctx context.Context, f DisputeFilter) ([]*DisputeView, error) {
-	if err := pageLimit(&f.Limit); err != nil {
+	if err := validate.PageLimit(&f.Limit); err != nil {
 		return nil, err
 	}
-	if err := disputeStatuses.optional("dispute_status", f.Status); err != nil {
+	if err := disputeStatuses.Optional("dispute_status", f.Status); err != nil {
 		return nil, err
 	}
-	if err := disputeStages.optional("dispute_stage", f.Stage); err != nil {
+	if err := disputeStages.Optional("dispute_stage", f.Stage); err != nil {
 		return nil, err
 	}
-	if err := connectorNames.optional("connector", f.Connector); err != nil {
+	if err := connector.KnownNames.Optional("connector", f.Connector); err != nil {
 		return nil, err
 	}
 	if f.Reason != nil && len(*f.Reason) > maxDisputeReason {
@@ -139,13 +142,13 @@ func (s *Service) ListDisputes(ctx context.Context, f DisputeFilter) ([]*Dispute
 	if until != nil {
 		preds = append(preds, dispute.CreatedAtLT(*until))
 	}
-	ds, err := s.client.Dispute.Query().Where(preds...).
+	ds, err := s.db.Client.Dispute.Query().Where(preds...).
 		Order(ent.Desc(dispute.FieldCreatedAt), ent.Desc(dispute.FieldID)).
 		Limit(f.Limit).All(ctx)
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
-	return s.disputeViews(ctx, s.client, ds, nil)
+	return s.disputeViews(ctx, s.db.Client, ds, nil)
 }
 
 // disputeViews adds to each dispute its payment's payment_id and
@@ -172,7 +175,7 @@ func (s *Service) disputeViews(ctx context.Context, db *ent.Client, ds []*ent.Di
 		refs    []*ent.Refund
 		lost    []*ent.Dispute
 	)
-	err := s.runReads(db, []func() error{
+	err := s.db.RunReads(db, []func() error{
 		func() (err error) {
 			intents, err = db.PaymentIntent.Query().Where(paymentintent.IDIn(intentIDs...)).
 				Select(paymentintent.FieldID, paymentintent.FieldPaymentID, paymentintent.FieldAmountCaptured).All(ctx)
@@ -225,8 +228,8 @@ func (s *Service) disputeViews(ctx context.Context, db *ent.Client, ds []*ent.Di
 // connector takes the acceptance as given (the connector interface has no
 // dispute calls yet).
 func (s *Service) AcceptDispute(ctx context.Context, disputeID string) (*DisputeView, error) {
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
-		d, err := forUpdate(s, tx.Dispute.Query().Where(append(disputeScope(ctx), dispute.ID(disputeID))...)).Only(ctx)
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+		d, err := txn.ForUpdate(s.db, tx.Dispute.Query().Where(append(disputeScope(ctx), dispute.ID(disputeID))...)).Only(ctx)
 		if ent.IsNotFound(err) {
 			return ErrDisputeNotFound()
 		}
@@ -240,10 +243,10 @@ func (s *Service) AcceptDispute(ctx context.Context, disputeID string) (*Dispute
 				"Dispute status validation failed: this dispute cannot be accepted because it is in the %s stage with status %s",
 				d.DisputeStage, d.DisputeStatus)
 		}
-		now := s.now()
+		now := s.db.Now()
 		if d, err = d.Update().SetDisputeStatus(dispute.DisputeStatusDisputeAccepted).SetConnectorStatus("accepted").
 			SetConnectorUpdatedAt(now).Save(ctx); err != nil {
-			return dbError(err, "dispute")
+			return txn.Error(err, "dispute")
 		}
 		pi, err := tx.PaymentIntent.Get(ctx, d.PaymentIntentID)
 		if err != nil {

@@ -5,13 +5,13 @@ import (
 	"time"
 
 	"switchyard/ent"
-	"switchyard/ent/customer"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/profile"
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
 )
 
 // CreatePayment creates a payment intent (and its customer on first use) in
@@ -27,7 +27,7 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 	if err := in.validate(in.Amount, in.PaymentType); err != nil {
 		return nil, err
 	}
-	if err := in.validateMandateMembers(true, in.Confirm); err != nil {
+	if err := in.PaymentFields.checkMandateMembers(true, in.Confirm); err != nil {
 		return nil, err
 	}
 	paymentID := ""
@@ -37,7 +37,7 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 			return nil, errs.InvalidValue("payment_id", "must be 1 to %d characters of letters, digits, '_' and '-'", maxPaymentID)
 		}
 	}
-	merchantID, err := contextMerchant(ctx)
+	merchantID, err := txn.Merchant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -50,12 +50,12 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 		if in.SessionExpiry != nil {
 			expiry = time.Duration(*in.SessionExpiry) * time.Second
 		}
-		if err := s.vaultPut(ctx, merchantID, id, in.PaymentMethod, expiry); err != nil {
+		if err := s.customers.VaultPut(ctx, merchantID, id, in.PaymentMethod, expiry); err != nil {
 			return nil, err
 		}
 	}
 	var pi *ent.PaymentIntent
-	err = s.inTx(ctx, func(tx *ent.Tx) error {
+	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
 		prof, err := s.paymentProfile(ctx, tx, in.ProfileID)
 		if err != nil {
 			return err
@@ -76,7 +76,7 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 		}
 		// expires_on is created_at + session_expiry, here and on update,
 		// so both are taken from the same clock reading.
-		now := s.now().Truncate(time.Microsecond)
+		now := s.db.Now().Truncate(time.Microsecond)
 		create := tx.PaymentIntent.Create().
 			SetID(id).
 			SetCreatedAt(now).
@@ -96,7 +96,7 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 			return err
 		}
 		pi, err = create.Save(ctx)
-		return dbErrorOrNil(err, "payment")
+		return txn.ErrorOrNil(err, "payment")
 	})
 	if err != nil {
 		if e, ok := errs.As(err); ok && e.Code == "HE_01" && e.Field == "" {
@@ -137,7 +137,7 @@ func (s *Service) paymentProfile(ctx context.Context, tx *ent.Tx, named *string)
 	prof, err := q.First(ctx)
 	if ent.IsNotFound(err) {
 		if id != "" {
-			return nil, errProfileNotFound(id)
+			return nil, errs.ProfileNotFound(id)
 		}
 		return nil, errs.NotFound("Business profile")
 	}
@@ -145,7 +145,7 @@ func (s *Service) paymentProfile(ctx context.Context, tx *ent.Tx, named *string)
 		return nil, errs.Internal(err)
 	}
 	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" && p.ProfileID != prof.ID {
-		return nil, errProfileNotFound(prof.ID)
+		return nil, errs.ProfileNotFound(prof.ID)
 	}
 	return prof, nil
 }
@@ -158,7 +158,7 @@ func (s *Service) applyFields(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIn
 	}
 	out, err := upd.Save(ctx)
 	if err != nil {
-		return nil, dbError(err, "payment")
+		return nil, txn.Error(err, "payment")
 	}
 	return out, nil
 }
@@ -181,7 +181,7 @@ func setIf[T any](v *T, set func(T)) {
 // created or updated (one statement either way).
 func (s *Service) setFields(ctx context.Context, tx *ent.Tx, upd *ent.PaymentIntentMutation, pi paymentRef, f *PaymentFields) error {
 	if f.Customer != nil {
-		c, err := s.upsertCustomer(ctx, tx, f.Customer)
+		c, err := s.customers.UpsertCustomer(ctx, tx, f.Customer)
 		if err != nil {
 			return err
 		}
@@ -288,7 +288,7 @@ func (s *Service) setFields(ctx context.Context, tx *ent.Tx, upd *ent.PaymentInt
 		upd.SetAllowedPaymentMethodTypes(f.AllowedPaymentMethodTypes)
 	}
 	if f.Mandate != nil {
-		upd.SetMandateData(f.Mandate.asMap())
+		upd.SetMandateData(f.Mandate.AsMap())
 	}
 	setIf(f.MandateID, upd.SetMandateID)
 	setIf(f.CaptureOn, upd.SetCaptureOn)
@@ -323,42 +323,11 @@ func (s *Service) setFields(ctx context.Context, tx *ent.Tx, upd *ent.PaymentInt
 	return nil
 }
 
-// upsertCustomer returns the merchant's customer with this id, creating it
-// (or filling in details it lacked) as Hyperswitch does on payment create.
-func (s *Service) upsertCustomer(ctx context.Context, tx *ent.Tx, in *CustomerInput) (*ent.Customer, error) {
-	c, err := tx.Customer.Query().Where(customer.CustomerID(in.ID)).Only(ctx)
-	switch {
-	case ent.IsNotFound(err):
-		c, err = tx.Customer.Create().
-			SetCustomerID(in.ID).
-			SetNillableName(in.Name).
-			SetNillableEmail(in.Email).
-			SetNillablePhone(in.Phone).
-			SetNillablePhoneCountryCode(in.PhoneCountryCode).
-			Save(ctx)
-		if err != nil {
-			return nil, dbError(err, "customer")
-		}
-		return c, nil
-	case err != nil:
-		return nil, errs.Internal(err)
-	}
-	if in.Name == nil && in.Email == nil && in.Phone == nil && in.PhoneCountryCode == nil {
-		return c, nil
-	}
-	c, err = c.Update().SetNillableName(in.Name).SetNillableEmail(in.Email).
-		SetNillablePhone(in.Phone).SetNillablePhoneCountryCode(in.PhoneCountryCode).Save(ctx)
-	if err != nil {
-		return nil, dbError(err, "customer")
-	}
-	return c, nil
-}
-
 // lockPayment reads a payment by its payment_id and locks its row until tx
 // ends: every state change of a payment goes through here, so two
 // concurrent captures or refunds are serialised.
 func (s *Service) lockPayment(ctx context.Context, tx *ent.Tx, paymentID string) (*ent.PaymentIntent, error) {
-	pi, err := forUpdate(s, tx.PaymentIntent.Query().Where(paymentWhere(ctx, paymentID)...)).Only(ctx)
+	pi, err := txn.ForUpdate(s.db, tx.PaymentIntent.Query().Where(paymentWhere(ctx, paymentID)...)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, errPaymentNotFound()
 	}
@@ -376,28 +345,28 @@ func (s *Service) UpdatePayment(ctx context.Context, paymentID string, p Payment
 			return nil, err
 		}
 	}
-	if err := p.validateMandateMembers(false, false); err != nil {
+	if err := p.PaymentFields.checkMandateMembers(false, false); err != nil {
 		return nil, err
 	}
-	merchantID, err := contextMerchant(ctx)
+	merchantID, err := txn.Merchant(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if p.PaymentMethod != nil {
 		// Vault first: a vault that is down refuses the update before it is written.
-		cur, err := s.client.PaymentIntent.Query().Where(paymentintent.PaymentID(paymentID)).Only(ctx)
+		cur, err := s.db.Client.PaymentIntent.Query().Where(paymentintent.PaymentID(paymentID)).Only(ctx)
 		if ent.IsNotFound(err) {
 			return nil, errPaymentNotFound()
 		}
 		if err != nil {
 			return nil, errs.Internal(err)
 		}
-		if err := s.vaultPut(ctx, merchantID, cur.ID, p.PaymentMethod, time.Until(cur.ExpiresOn)); err != nil {
+		if err := s.customers.VaultPut(ctx, merchantID, cur.ID, p.PaymentMethod, time.Until(cur.ExpiresOn)); err != nil {
 			return nil, err
 		}
 	}
 	var pi *ent.PaymentIntent
-	err = s.inTx(ctx, func(tx *ent.Tx) error {
+	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
 		cur, err := s.lockPayment(ctx, tx, paymentID)
 		if err != nil {
 			return err
@@ -437,7 +406,7 @@ func (s *Service) UpdatePayment(ctx context.Context, paymentID string, p Payment
 			upd.SetCurrency(schematype.Currency(*p.Currency))
 		}
 		if cur, err = upd.Save(ctx); err != nil {
-			return dbError(err, "payment")
+			return txn.Error(err, "payment")
 		}
 		pi, err = s.applyFields(ctx, tx, cur, &p.PaymentFields)
 		return err

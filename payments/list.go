@@ -13,6 +13,7 @@ import (
 	"switchyard/ent/predicate"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
+	"switchyard/payments/validate"
 )
 
 // PaymentListFilter is GET /payments/list's query.
@@ -37,12 +38,6 @@ type PaymentListFilter struct {
 	CreatedGTE *time.Time
 }
 
-// Page size bounds of payment lists.
-const (
-	DefaultListLimit = 10
-	MaxListLimit     = 100
-)
-
 // ListPayments pages through the payments of the merchant in ctx (and of
 // its profile, when the principal names one), newest first, with a keyset
 // on (merchant_id, created_at, id): no OFFSET, and stable while new payments
@@ -55,7 +50,7 @@ const (
 // customer and cursor lookups when given, the page's keys and rows, and one
 // query per kind of nested record (LoadViews).
 func (s *Service) ListPayments(ctx context.Context, f PaymentListFilter) ([]*PaymentView, error) {
-	if err := pageLimit(&f.Limit); err != nil {
+	if err := validate.PageLimit(&f.Limit); err != nil {
 		return nil, err
 	}
 	if f.StartingAfter != nil && f.EndingBefore != nil {
@@ -76,7 +71,7 @@ func (s *Service) ListPayments(ctx context.Context, f PaymentListFilter) ([]*Pay
 		if cursor.id == nil {
 			continue
 		}
-		at, err := s.client.PaymentIntent.Query().Where(paymentWhere(ctx, *cursor.id)...).
+		at, err := s.db.Client.PaymentIntent.Query().Where(paymentWhere(ctx, *cursor.id)...).
 			Select(paymentintent.FieldCreatedAt, paymentintent.FieldID).Only(ctx)
 		if ent.IsNotFound(err) {
 			e := errs.NotFound("Payment")
@@ -91,7 +86,7 @@ func (s *Service) ListPayments(ctx context.Context, f PaymentListFilter) ([]*Pay
 		backwards = cursor.before
 	}
 	if f.CustomerID != nil {
-		c, err := s.client.Customer.Query().Where(customer.CustomerID(*f.CustomerID)).
+		c, err := s.db.Client.Customer.Query().Where(customer.CustomerID(*f.CustomerID)).
 			Select(customer.FieldID).Only(ctx)
 		if ent.IsNotFound(err) {
 			return []*PaymentView{}, nil // no such customer: none of its payments
@@ -108,7 +103,7 @@ func (s *Service) ListPayments(ctx context.Context, f PaymentListFilter) ([]*Pay
 	if until != nil {
 		preds = append(preds, paymentintent.CreatedAtLT(*until))
 	}
-	q := s.client.PaymentIntent.Query().Where(preds...)
+	q := s.db.Client.PaymentIntent.Query().Where(preds...)
 	if backwards {
 		q = q.Order(ent.Asc(paymentintent.FieldCreatedAt), ent.Asc(paymentintent.FieldID))
 	} else {
@@ -131,7 +126,7 @@ func (s *Service) ListPayments(ctx context.Context, f PaymentListFilter) ([]*Pay
 	if backwards {
 		slices.Reverse(keys)
 	}
-	rows, err := s.client.PaymentIntent.Query().Where(paymentintent.IDIn(keys...)).All(ctx)
+	rows, err := s.db.Client.PaymentIntent.Query().Where(paymentintent.IDIn(keys...)).All(ctx)
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
@@ -202,18 +197,3 @@ func keysetAfter(c time.Time, id string, newer bool) predicate.PaymentIntent {
 		s.Where(sql.And(sql.LTE(created, c), sql.Or(sql.LT(created, c), sql.LT(pk, id))))
 	})
 }
-
-// pageLimit applies a list's default page size (DefaultListLimit) and
-// checks the range (1 to MaxListLimit).
-func pageLimit(limit *int) error {
-	if *limit == 0 {
-		*limit = DefaultListLimit
-	}
-	if *limit < 1 || *limit > MaxListLimit {
-		return errs.InvalidValue("limit", "must be between 1 and %d", MaxListLimit)
-	}
-	return nil
-}
-
-// errNegativeOffset refuses an offset-paged list's negative offset.
-func errNegativeOffset() *errs.Error { return errs.InvalidValue("offset", "must not be negative") }

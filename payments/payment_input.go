@@ -3,57 +3,15 @@ package payments
 import (
 	"net/url"
 	"regexp"
-	"strings"
 	"time"
 	"unicode"
 
-	"switchyard/ent"
 	"switchyard/ent/schema"
 	"switchyard/ent/schema/schematype"
+	"switchyard/payments/customer"
 	"switchyard/payments/errs"
+	"switchyard/payments/validate"
 )
-
-// CardInput is raw card data on its way to a connector. It is never stored:
-// the attempt keeps schematype.CardDetails, and between create and confirm
-// the card waits sealed in the Redis vault.
-type CardInput struct {
-	Number     string  `json:"card_number"`
-	ExpMonth   string  `json:"card_exp_month"`
-	ExpYear    string  `json:"card_exp_year"`
-	CVC        string  `json:"card_cvc"`
-	HolderName *string `json:"card_holder_name"`
-	Network    *string `json:"card_network"`
-}
-
-// PaymentMethodInput is what the customer pays with.
-type PaymentMethodInput struct {
-	// Type is the payment_method: card, upi, wallet, pay_later, bank_redirect.
-	Type string `json:"type"`
-	// Subtype is the payment_method_type (credit, upi_collect, paypal, …).
-	Subtype string     `json:"subtype"`
-	Card    *CardInput `json:"card,omitempty"`
-	// VPA is the UPI collect address.
-	VPA     string                     `json:"vpa,omitempty"`
-	Billing *schematype.AddressWrapper `json:"billing,omitempty"`
-	// ConnectorMandateID charges a saved card by the connector's token
-	// instead of Card: a recurring payment on a mandate. It is built at
-	// confirm from the mandate, never taken from a request nor vaulted.
-	ConnectorMandateID string `json:"-"`
-	// mandate and saved are the mandate a recurring payment charges and its
-	// saved payment method, whose masked card the attempt shows.
-	mandate *ent.Mandate
-	saved   *ent.PaymentMethod
-}
-
-// CustomerInput names the payment's customer by the merchant's id; the
-// customer is created on first use.
-type CustomerInput struct {
-	ID               string
-	Name             *string
-	Email            *string
-	Phone            *string
-	PhoneCountryCode *string
-}
 
 // PaymentFields are the optional members shared by create, update and
 // confirm. Nil means "not given".
@@ -62,7 +20,7 @@ type PaymentFields struct {
 	CaptureOn                            *time.Time
 	AmountToCapture                      *int64
 	AuthenticationType                   *string
-	Customer                             *CustomerInput
+	Customer                             *customer.CustomerInput
 	Description                          *string
 	ReturnURL                            *string
 	StatementDescriptor                  *string
@@ -81,7 +39,7 @@ type PaymentFields struct {
 	SetupFutureUsage                     *string
 	OffSession                           *bool
 	PaymentType                          *string
-	PaymentMethod                        *PaymentMethodInput
+	PaymentMethod                        *customer.PaymentMethodInput
 	Connectors                           []string
 	MerchantConnectorID                  *string
 	SessionExpiry                        *int64
@@ -109,7 +67,7 @@ type PaymentFields struct {
 	SurchargeCalculation                 *string
 	// Mandate asks for a mandate to be set up with this payment
 	// (mandate_data, or a top-level customer_acceptance).
-	Mandate *MandateRequest
+	Mandate *customer.MandateRequest
 	// MandateID charges an existing mandate (mandate_id, or
 	// recurring_details of type mandate_id) instead of a payment method.
 	MandateID *string
@@ -146,12 +104,10 @@ type PaymentPatch struct {
 
 // Limits of payment fields.
 const (
-	MaxAmount                 = 999_999_999_999 // Hyperswitch's limit, in minor units
 	maxPaymentID              = 64
 	maxStatementDescriptor    = 22
 	maxMerchantReferenceID    = 30
 	maxDescription            = 255
-	maxCustomerID             = 64
 	defaultSessionExpiry      = 900
 	maxSessionExpiry          = 7 * 24 * 3600
 	maxOrderDetails           = 100
@@ -173,8 +129,8 @@ func oneOf(field string, v *string, allowed ...string) error {
 }
 
 func nonNegative(field string, v *int64) error {
-	if v != nil && (*v < 0 || *v > MaxAmount) {
-		return errs.InvalidValue(field, "must be between 0 and %d", MaxAmount)
+	if v != nil && (*v < 0 || *v > validate.MaxAmount) {
+		return errs.InvalidValue(field, "must be between 0 and %d", validate.MaxAmount)
 	}
 	return nil
 }
@@ -202,8 +158,8 @@ func hasLetter(s string) bool {
 // validateAmount checks an order amount.
 func validateAmount(amount int64, paymentType *string) error {
 	zeroAllowed := paymentType != nil && *paymentType == "setup_mandate"
-	if amount < 0 || amount > MaxAmount || (amount == 0 && !zeroAllowed) {
-		return errs.InvalidValue("amount", "must be between 1 and %d minor units (0 only for setup_mandate)", MaxAmount)
+	if amount < 0 || amount > validate.MaxAmount || (amount == 0 && !zeroAllowed) {
+		return errs.InvalidValue("amount", "must be between 1 and %d minor units (0 only for setup_mandate)", validate.MaxAmount)
 	}
 	return nil
 }
@@ -239,7 +195,7 @@ func (f *PaymentFields) validate(amount int64, paymentType *string) error {
 		nonNegative("surcharge_amount", f.SurchargeAmount),
 		nonNegative("tax_on_surcharge", f.TaxOnSurcharge),
 		absoluteURL("return_url", f.ReturnURL),
-		countries.optional("business_country", f.BusinessCountry),
+		validate.Countries.Optional("business_country", f.BusinessCountry),
 	}
 	for _, err := range checks {
 		if err != nil {
@@ -274,16 +230,16 @@ func (f *PaymentFields) validate(amount int64, paymentType *string) error {
 		return errs.InvalidValue("session_expiry", "must be between 0 and %d seconds", maxSessionExpiry)
 	}
 	if f.Customer != nil {
-		if f.Customer.ID == "" || len(f.Customer.ID) > maxCustomerID {
-			return errs.InvalidValue("customer_id", "must be 1 to %d characters", maxCustomerID)
+		if f.Customer.ID == "" || len(f.Customer.ID) > customer.MaxCustomerID {
+			return errs.InvalidValue("customer_id", "must be 1 to %d characters", customer.MaxCustomerID)
 		}
 	}
 	if len(f.AllowedPaymentMethodTypes) > maxAllowedPaymentMethodTy {
 		return errs.InvalidValue("allowed_payment_method_types", "must hold at most %d types", maxAllowedPaymentMethodTy)
 	}
 	for i, t := range f.AllowedPaymentMethodTypes {
-		if !knownPaymentMethodType(t) {
-			return errs.InvalidValue(indexed("allowed_payment_method_types", i), "unknown payment method type %q", t)
+		if !validate.PaymentMethodTypes.Has(t) {
+			return errs.InvalidValue(validate.Indexed("allowed_payment_method_types", i), "unknown payment method type %q", t)
 		}
 	}
 	if f.OrderDetails != nil {
@@ -291,14 +247,14 @@ func (f *PaymentFields) validate(amount int64, paymentType *string) error {
 			return err
 		}
 	}
-	if err := validateAddressWrapper("billing", f.Billing); err != nil {
+	if err := validate.Address("billing", f.Billing); err != nil {
 		return err
 	}
-	if err := validateAddressWrapper("shipping", f.Shipping); err != nil {
+	if err := validate.Address("shipping", f.Shipping); err != nil {
 		return err
 	}
 	if f.PaymentMethod != nil {
-		if err := f.PaymentMethod.validate(); err != nil {
+		if err := f.PaymentMethod.Validate(); err != nil {
 			return err
 		}
 	}
@@ -314,23 +270,23 @@ func validateOrderDetails(lines []schematype.OrderDetail, amount int64) error {
 	var sum int64
 	for i, l := range lines {
 		if l.ProductName == "" {
-			return errs.MissingField(indexed("order_details", i) + ".product_name")
+			return errs.MissingField(validate.Indexed("order_details", i) + ".product_name")
 		}
 		if len(l.ProductName) > 255 {
-			return errs.InvalidValue(indexed("order_details", i)+".product_name", "must be at most 255 characters")
+			return errs.InvalidValue(validate.Indexed("order_details", i)+".product_name", "must be at most 255 characters")
 		}
-		if err := oneOf(indexed("order_details", i)+".product_type", l.ProductType,
+		if err := oneOf(validate.Indexed("order_details", i)+".product_type", l.ProductType,
 			"physical", "digital", "travel", "ride", "event", "accommodation"); err != nil {
 			return err
 		}
 		if l.Quantity < 1 {
-			return errs.InvalidValue(indexed("order_details", i)+".quantity", "must be at least 1")
+			return errs.InvalidValue(validate.Indexed("order_details", i)+".quantity", "must be at least 1")
 		}
-		if l.Amount < 0 || l.Amount > MaxAmount {
-			return errs.InvalidValue(indexed("order_details", i)+".amount", "must be between 0 and %d", MaxAmount)
+		if l.Amount < 0 || l.Amount > validate.MaxAmount {
+			return errs.InvalidValue(validate.Indexed("order_details", i)+".amount", "must be between 0 and %d", validate.MaxAmount)
 		}
 		sum += l.Amount * int64(l.Quantity)
-		if sum > MaxAmount {
+		if sum > validate.MaxAmount {
 			return errs.InvalidValue("order_details", "the line amounts exceed the maximum amount")
 		}
 	}
@@ -340,174 +296,11 @@ func validateOrderDetails(lines []schematype.OrderDetail, amount int64) error {
 	return nil
 }
 
-// validateAddressWrapper checks an address wrapper (billing, shipping) with
-// Hyperswitch's limits: a CountryAlpha2 country, bounded lines, a phone
-// country code with its leading plus sign, an email address.
-func validateAddressWrapper(field string, w *schematype.AddressWrapper) error {
-	if w == nil {
-		return nil
-	}
-	if a := w.Address; a != nil {
-		for _, m := range []struct {
-			name string
-			v    *string
-			max  int
-		}{
-			{"city", a.City, 50}, {"line1", a.Line1, 200}, {"line2", a.Line2, 50}, {"line3", a.Line3, 50},
-			{"zip", a.Zip, 50}, {"state", a.State, 255}, {"first_name", a.FirstName, 255},
-			{"last_name", a.LastName, 255}, {"origin_zip", a.OriginZip, 50},
-		} {
-			if err := checkFieldMaxLen(field+".address."+m.name, m.v, m.max); err != nil {
-				return err
-			}
-		}
-		if a.Country != nil && !countries.has(*a.Country) {
-			return errs.InvalidValue(field+".address.country", "%q is not an ISO 3166-1 alpha-2 country code", *a.Country)
-		}
-	}
-	if p := w.Phone; p != nil {
-		if err := checkFieldMaxLen(field+".phone.number", p.Number, 255); err != nil {
-			return err
-		}
-		if p.CountryCode != nil && !phoneCountryCode.MatchString(*p.CountryCode) {
-			return errs.InvalidValue(field+".phone.country_code", "must be a plus sign and 1 to 4 digits, like +1")
-		}
-	}
-	return checkEmailField(field+".email", w.Email)
-}
-
-var phoneCountryCode = regexp.MustCompile(`^\+[0-9]{1,4}$`)
-
-func (pm *PaymentMethodInput) validate() error {
-	if err := validateAddressWrapper("payment_method_data.billing", pm.Billing); err != nil {
-		return err
-	}
-	if pm.Subtype != "" && !knownPaymentMethodType(pm.Subtype) {
-		return errs.InvalidValue("payment_method_type", "unknown payment method type %q", pm.Subtype)
-	}
-	switch pm.Type {
-	case "card":
-		if pm.Card == nil {
-			return errs.MissingField("payment_method_data.card")
-		}
-		if err := cardNetworks.optional("payment_method_data.card.card_network", pm.Card.Network); err != nil {
-			return err
-		}
-		return validateCard(pm.Card)
-	case "upi":
-		if pm.VPA == "" {
-			return errs.MissingField("payment_method_data.upi.upi_collect.vpa_id")
-		}
-	case "wallet", "pay_later", "bank_redirect":
-	case "":
-		return errs.MissingField("payment_method")
-	default:
-		return errs.New(errs.KindInvalid, "IR_19", "Payment method type not supported: %s", pm.Type)
-	}
-	return nil
-}
-
-func indexed(field string, i int) string { return field + "[" + itoa(i) + "]" }
-
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var b [20]byte
-	n := len(b)
-	for i > 0 {
-		n--
-		b[n] = byte('0' + i%10)
-		i /= 10
-	}
-	return string(b[n:])
-}
-
-// PaymentMethodData is a v1 request's payment_method_data as REST and
-// GraphQL both read it from their wire forms: the methods it names, of which
-// Method accepts exactly one.
-type PaymentMethodData struct {
-	Billing *schematype.AddressWrapper
-	Card    *CardInput
-	Upi     *UpiData
-	// Wallet, PayLater and BankRedirect are the variants named under each
-	// member (paypal_redirect, klarna_redirect, ideal, …); nil when the
-	// member is absent.
-	Wallet, PayLater, BankRedirect []string
-}
-
-// UpiData is payment_method_data.upi: the variants given.
-type UpiData struct {
-	Collect        bool
-	CollectVPA     *string
-	Intent, QRCode bool
-}
-
-// Method maps the data, with the request's payment_method and
-// payment_method_type, onto the payment method the payment is confirmed
-// with: exactly one method, a payment_method that agrees with it, and a
-// redirect method's variant as its payment_method_type.
-func (d *PaymentMethodData) Method(paymentMethod, paymentMethodType *string) (*PaymentMethodInput, error) {
-	pm := &PaymentMethodInput{Billing: d.Billing}
-	kinds := 0
-	if d.Card != nil {
-		kinds++
-		pm.Type, pm.Card = "card", d.Card
-	}
-	if u := d.Upi; u != nil {
-		kinds++
-		pm.Type = "upi"
-		switch {
-		case u.Collect:
-			pm.Subtype = "upi_collect"
-			if u.CollectVPA != nil {
-				pm.VPA = *u.CollectVPA
-			}
-		case u.Intent:
-			pm.Subtype = "upi_intent"
-		case u.QRCode:
-			pm.Subtype = "upi_qr"
-		default:
-			return nil, errs.InvalidValue("payment_method_data.upi", "must hold one of upi_collect, upi_intent or upi_qr")
-		}
-	}
-	for _, m := range []struct {
-		kind     string
-		variants []string
-	}{{"wallet", d.Wallet}, {"pay_later", d.PayLater}, {"bank_redirect", d.BankRedirect}} {
-		if m.variants == nil {
-			continue
-		}
-		kinds++
-		if len(m.variants) != 1 {
-			return nil, errs.InvalidValue("payment_method_data."+m.kind, "must hold exactly one %s method", m.kind)
-		}
-		pm.Type, pm.Subtype = m.kind, methodSubtype(m.variants[0])
-	}
-	switch {
-	case kinds == 0:
-		return nil, errs.InvalidValue("payment_method_data",
-			"must hold one payment method: card, upi, wallet, pay_later or bank_redirect")
-	case kinds > 1:
-		return nil, errs.InvalidValue("payment_method_data", "must hold exactly one payment method")
-	}
-	if paymentMethodType != nil {
-		pm.Subtype = *paymentMethodType
-	}
-	if paymentMethod != nil && *paymentMethod != pm.Type {
-		return nil, errs.InvalidValue("payment_method", "is %q, but payment_method_data holds %s data", *paymentMethod, pm.Type)
-	}
-	return pm, nil
-}
-
-// methodSubtype is the payment_method_type a redirect method's variant
-// names: paypal_redirect → paypal, we_chat_pay_qr → we_chat_pay, ideal →
-// ideal.
-func methodSubtype(variant string) string {
-	for _, suffix := range []string{"_third_party_sdk", "_redirect", "_sdk", "_qr"} {
-		if s, ok := strings.CutSuffix(variant, suffix); ok {
-			return s
-		}
-	}
-	return variant
+// checkMandateMembers checks what a create (creating), update or confirm
+// (confirming) asks of mandates (customer.CheckMandateMembers).
+func (f *PaymentFields) checkMandateMembers(creating, confirming bool) error {
+	return customer.CheckMandateMembers(customer.MandateMembers{
+		Mandate: f.Mandate, MandateID: f.MandateID, HasPaymentMethod: f.PaymentMethod != nil,
+		HasCustomer: f.Customer != nil, OffSession: f.OffSession,
+	}, creating, confirming)
 }

@@ -12,6 +12,8 @@ import (
 	"switchyard/internal/ids"
 	"switchyard/payments/connector"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
+	"switchyard/payments/validate"
 )
 
 // RefundInput creates a refund (POST /refunds).
@@ -55,8 +57,8 @@ func (s *Service) CreateRefund(ctx context.Context, in RefundInput) (*ent.Refund
 	if err := oneOf("refund_type", in.RefundType, "instant", "scheduled"); err != nil {
 		return nil, err
 	}
-	if in.Amount != nil && (*in.Amount <= 0 || *in.Amount > MaxAmount) {
-		return nil, errs.InvalidValue("amount", "must be between 1 and %d", MaxAmount)
+	if in.Amount != nil && (*in.Amount <= 0 || *in.Amount > validate.MaxAmount) {
+		return nil, errs.InvalidValue("amount", "must be between 1 and %d", validate.MaxAmount)
 	}
 	var (
 		ref *ent.Refund
@@ -64,7 +66,7 @@ func (s *Service) CreateRefund(ctx context.Context, in RefundInput) (*ent.Refund
 		mca *ent.MerchantConnectorAccount
 		pi  *ent.PaymentIntent
 	)
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
 		var err error
 		if pi, err = s.lockPayment(ctx, tx, in.PaymentID); err != nil {
 			return err
@@ -123,7 +125,7 @@ func (s *Service) CreateRefund(ctx context.Context, in RefundInput) (*ent.Refund
 			create.SetRefundType(refund.RefundType(*in.RefundType))
 		}
 		ref, err = create.Save(ctx)
-		return dbErrorOrNil(err, "refund")
+		return txn.ErrorOrNil(err, "refund")
 	})
 	if err != nil {
 		if e, ok := errs.As(err); ok && e.Code == "HE_01" {
@@ -145,7 +147,7 @@ func (s *Service) CreateRefund(ctx context.Context, in RefundInput) (*ent.Refund
 		Reason:                 deref(ref.Reason),
 		ConnectorMetadata:      att.ConnectorMetadata,
 	})
-	err = s.inTx(ctx, func(tx *ent.Tx) error {
+	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
 		pi, err := s.lockPayment(ctx, tx, in.PaymentID)
 		if err != nil {
 			return err
@@ -165,7 +167,7 @@ func (s *Service) CreateRefund(ctx context.Context, in RefundInput) (*ent.Refund
 			upd.SetNillableConnectorRefundID(nonEmpty(res.ConnectorRefundID))
 		}
 		if ref, err = upd.Save(ctx); err != nil {
-			return dbError(err, "refund")
+			return txn.Error(err, "refund")
 		}
 		return s.emitRefundEvent(ctx, tx, ref, pi)
 	})
@@ -191,7 +193,7 @@ func refundedSoFar(ctx context.Context, tx *ent.Tx, intentID string) (int64, err
 
 // GetRefund returns a refund of the merchant in ctx by its refund_id.
 func (s *Service) GetRefund(ctx context.Context, refundID string) (*ent.Refund, error) {
-	r, err := s.client.Refund.Query().Where(refund.RefundID(refundID)).WithPayment().Only(ctx)
+	r, err := s.db.Client.Refund.Query().Where(refund.RefundID(refundID)).WithPayment().Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, errRefundNotFound()
 	}
@@ -206,7 +208,7 @@ func (s *Service) UpdateRefund(ctx context.Context, refundID string, p RefundPat
 	if p.Reason != nil && len(*p.Reason) > maxRefundReason {
 		return nil, errs.InvalidValue("reason", "must be at most %d characters", maxRefundReason)
 	}
-	upd := s.client.Refund.Update().Where(refund.RefundID(refundID)).SetNillableReason(p.Reason)
+	upd := s.db.Client.Refund.Update().Where(refund.RefundID(refundID)).SetNillableReason(p.Reason)
 	if p.Metadata != nil { // absent metadata keeps the stored value
 		upd.SetMetadata(p.Metadata)
 	}
@@ -246,13 +248,13 @@ type RefundList struct {
 
 // ListRefunds lists the merchant's refunds, newest first.
 func (s *Service) ListRefunds(ctx context.Context, f RefundFilter) (*RefundList, error) {
-	if err := pageLimit(&f.Limit); err != nil {
+	if err := validate.PageLimit(&f.Limit); err != nil {
 		return nil, err
 	}
-	if f.Offset < 0 {
-		return nil, errNegativeOffset()
+	if err := validate.Offset(f.Offset); err != nil {
+		return nil, err
 	}
-	q := s.client.Refund.Query()
+	q := s.db.Client.Refund.Query()
 	if f.PaymentID != nil {
 		// A payment_id that names no payment matches no refund (a filter,
 		// not a lookup).
@@ -280,7 +282,7 @@ func (s *Service) ListRefunds(ctx context.Context, f RefundFilter) (*RefundList,
 		cs := make([]schematype.Currency, len(f.Currencies))
 		for i, c := range f.Currencies {
 			if cs[i] = schematype.Currency(c); !cs[i].Valid() {
-				return nil, errs.InvalidValue(indexed("currency", i), "%q is not a supported currency", c)
+				return nil, errs.InvalidValue(validate.Indexed("currency", i), "%q is not a supported currency", c)
 			}
 		}
 		q = q.Where(refund.CurrencyIn(cs...))
@@ -290,7 +292,7 @@ func (s *Service) ListRefunds(ctx context.Context, f RefundFilter) (*RefundList,
 		for i, v := range f.Statuses {
 			st[i] = refund.Status(v)
 			if refund.StatusValidator(st[i]) != nil {
-				return nil, errs.InvalidValue(indexed("refund_status", i), "unknown refund status %q", v)
+				return nil, errs.InvalidValue(validate.Indexed("refund_status", i), "unknown refund status %q", v)
 			}
 		}
 		q = q.Where(refund.StatusIn(st...))

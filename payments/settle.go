@@ -9,6 +9,7 @@ import (
 	"switchyard/ent/paymentintent"
 	"switchyard/payments/connector"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
 )
 
 // attemptStatusOf maps a connector outcome to the attempt status.
@@ -43,7 +44,7 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 		sequentialCapture bool
 		view              *PaymentView
 	)
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
 		pi, err := s.lockPayment(ctx, tx, paymentID)
 		if err != nil {
 			return err
@@ -59,7 +60,7 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 		if callErr != nil {
 			msg := "the connector did not answer; the payment will be synced"
 			_, err := att.Update().SetErrorMessage(msg).SetErrorReason(callErr.Error()).Save(ctx)
-			return dbErrorOrNil(err, "payment attempt")
+			return txn.ErrorOrNil(err, "payment attempt")
 		}
 		status := attemptStatusOf(res)
 		// An automatic capture of part of the amount (amount_to_capture):
@@ -110,7 +111,7 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 			return errs.Internal(err)
 		}
 
-		mv, err := s.settleMandate(ctx, tx, pi, att, status, res)
+		mv, err := s.customers.SettleMandate(ctx, tx, pi, att, status, res.ConnectorMandateID, res.NetworkTransactionID)
 		if err != nil {
 			return err
 		}
@@ -141,10 +142,10 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 			piUpd.SetAmountCapturable(0)
 		}
 		if pi, err = piUpd.Save(ctx); err != nil {
-			return dbError(err, "payment")
+			return txn.Error(err, "payment")
 		}
 		if mv != nil {
-			if err := s.emitMandateEvent(ctx, tx, mv, pi.ProfileID, &pi.ID); err != nil {
+			if err := s.customers.EmitMandateEvent(ctx, tx, mv, pi.ProfileID, &pi.ID); err != nil {
 				return err
 			}
 		}
@@ -185,5 +186,5 @@ func (s *Service) recordAutomaticCapture(ctx context.Context, tx *ent.Tx, pi *en
 		SetCaptureSequence(n + 1).
 		SetNillableConnectorCaptureID(att.ConnectorTransactionID).
 		Save(ctx)
-	return dbErrorOrNil(err, "capture")
+	return txn.ErrorOrNil(err, "capture")
 }

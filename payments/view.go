@@ -2,8 +2,6 @@ package payments
 
 import (
 	"context"
-	"errors"
-	"sync"
 
 	"switchyard/ent"
 	"switchyard/ent/capture"
@@ -50,7 +48,7 @@ func (v *PaymentView) NextActionURL() string {
 
 // GetPayment returns one payment of the merchant in ctx by its payment_id.
 func (s *Service) GetPayment(ctx context.Context, paymentID string) (*PaymentView, error) {
-	pi, err := s.client.PaymentIntent.Query().Where(paymentWhere(ctx, paymentID)...).Only(ctx)
+	pi, err := s.db.Client.PaymentIntent.Query().Where(paymentWhere(ctx, paymentID)...).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, errPaymentNotFound()
 	}
@@ -133,7 +131,7 @@ func errPaymentNotFound() *errs.Error {
 // kind, whatever their number (no N+1); the kinds are read concurrently
 // where the database allows (runReads).
 func (s *Service) LoadViews(ctx context.Context, intents []*ent.PaymentIntent) ([]*PaymentView, error) {
-	return s.loadViews(ctx, s.client, intents)
+	return s.loadViews(ctx, s.db.Client, intents)
 }
 
 // loadViews reads through db, which may be a transaction's client.
@@ -195,7 +193,7 @@ func (s *Service) loadViews(ctx context.Context, db *ent.Client, intents []*ent.
 			return err
 		})
 	}
-	if err := s.runReads(db, loads); err != nil {
+	if err := s.db.RunReads(db, loads); err != nil {
 		return nil, errs.Internal(err)
 	}
 	for _, a := range attempts {
@@ -227,31 +225,4 @@ func (s *Service) loadViews(ctx context.Context, db *ent.Client, intents []*ent.
 		}
 	}
 	return views, nil
-}
-
-// runReads runs independent reads. On MySQL, through the service's pooled
-// client, they run at once, each on its own connection, so a page waits for
-// the slowest of its nested queries rather than their sum. In a transaction
-// (one connection) and on SQLite (one connection anyway) they run one after
-// the other.
-func (s *Service) runReads(db *ent.Client, reads []func() error) error {
-	if db != s.client || !s.concurrentReads {
-		for _, read := range reads {
-			if err := read(); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	errs := make([]error, len(reads))
-	var wg sync.WaitGroup
-	for i, read := range reads {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = read()
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
 }

@@ -5,7 +5,7 @@ import (
 	"net/http"
 
 	"switchyard/ent/schema/schematype"
-	"switchyard/payments"
+	"switchyard/payments/merchant"
 )
 
 // webhookDetails is Hyperswitch's WebhookDetails on the wire: a closed
@@ -80,7 +80,7 @@ type merchantAccountUpdateRequest struct {
 type merchantAccountMembers struct {
 	MerchantID                     *string                           `json:"merchant_id"`
 	MerchantName                   *string                           `json:"merchant_name"`
-	MerchantDetails                *payments.MerchantDetails         `json:"merchant_details"`
+	MerchantDetails                *merchant.MerchantDetails         `json:"merchant_details"`
 	ReturnURL                      *string                           `json:"return_url"`
 	WebhookDetails                 *webhookDetails                   `json:"webhook_details"`
 	EnablePaymentResponseHash      *bool                             `json:"enable_payment_response_hash"`
@@ -88,7 +88,7 @@ type merchantAccountMembers struct {
 	RedirectToMerchantWithHTTPPost *bool                             `json:"redirect_to_merchant_with_http_post"`
 	Metadata                       map[string]any                    `json:"metadata"`
 	LockerID                       *string                           `json:"locker_id"`
-	PrimaryBusinessDetails         []payments.PrimaryBusinessDetails `json:"primary_business_details"`
+	PrimaryBusinessDetails         []merchant.PrimaryBusinessDetails `json:"primary_business_details"`
 
 	PayoutRoutingAlgorithm         json.RawMessage `json:"payout_routing_algorithm"`
 	SubMerchantsEnabled            json.RawMessage `json:"sub_merchants_enabled"`
@@ -109,7 +109,7 @@ type merchantAccountResponse struct {
 	EnablePaymentResponseHash      bool                              `json:"enable_payment_response_hash"`
 	PaymentResponseHashKey         *string                           `json:"payment_response_hash_key"`
 	RedirectToMerchantWithHTTPPost bool                              `json:"redirect_to_merchant_with_http_post"`
-	MerchantDetails                *payments.MerchantDetails         `json:"merchant_details"`
+	MerchantDetails                *merchant.MerchantDetails         `json:"merchant_details"`
 	WebhookDetails                 *webhookDetails                   `json:"webhook_details"`
 	PayoutRoutingAlgorithm         any                               `json:"payout_routing_algorithm"`
 	SubMerchantsEnabled            bool                              `json:"sub_merchants_enabled"`
@@ -117,7 +117,7 @@ type merchantAccountResponse struct {
 	PublishableKey                 string                            `json:"publishable_key"`
 	Metadata                       map[string]any                    `json:"metadata"`
 	LockerID                       *string                           `json:"locker_id"`
-	PrimaryBusinessDetails         []payments.PrimaryBusinessDetails `json:"primary_business_details"`
+	PrimaryBusinessDetails         []merchant.PrimaryBusinessDetails `json:"primary_business_details"`
 	FrmRoutingAlgorithm            any                               `json:"frm_routing_algorithm"`
 	OrganizationID                 *string                           `json:"organization_id"`
 	IsReconEnabled                 bool                              `json:"is_recon_enabled"`
@@ -136,7 +136,7 @@ type merchantAccountDeleteResponse struct {
 
 // merchantAccountOf maps a merchant (and its default profile, whose hash
 // key the admin sees) onto the wire.
-func merchantAccountOf(svc *payments.Service, v payments.MerchantAccountView) (merchantAccountResponse, error) {
+func merchantAccountOf(svc *merchant.Service, v merchant.MerchantAccountView) (merchantAccountResponse, error) {
 	m := v.Merchant
 	out := merchantAccountResponse{
 		MerchantID:                     m.ID,
@@ -144,12 +144,12 @@ func merchantAccountOf(svc *payments.Service, v payments.MerchantAccountView) (m
 		ReturnURL:                      m.ReturnURL,
 		EnablePaymentResponseHash:      m.EnablePaymentResponseHash,
 		RedirectToMerchantWithHTTPPost: m.RedirectToMerchantWithHTTPPost,
-		MerchantDetails:                payments.MerchantDetailsOf(m),
+		MerchantDetails:                merchant.MerchantDetailsOf(m),
 		WebhookDetails:                 webhookDetailsOf(m.WebhookDetails),
 		PublishableKey:                 m.PublishableKey,
 		Metadata:                       m.Metadata,
 		LockerID:                       m.LockerID,
-		PrimaryBusinessDetails:         payments.PrimaryBusinessDetailsOf(m),
+		PrimaryBusinessDetails:         merchant.PrimaryBusinessDetailsOf(m),
 		OrganizationID:                 m.OrganizationID,
 		IsReconEnabled:                 m.IsReconEnabled,
 		DefaultProfile:                 m.DefaultProfileID,
@@ -167,13 +167,13 @@ func merchantAccountOf(svc *payments.Service, v payments.MerchantAccountView) (m
 }
 
 // registerAccounts adds Hyperswitch's merchant account routes (admin key).
-func registerAccounts(a *api, svc *payments.Service) {
+func registerAccounts(a *api, svc *merchant.Service) {
 	a.handle("POST /accounts", AdminOnly, func(r *http.Request) (any, error) {
 		var req merchantAccountCreateRequest
 		if err := decode(r, &req); err != nil {
 			return nil, err
 		}
-		in := payments.MerchantAccountInput{
+		in := merchant.MerchantAccountInput{
 			MerchantName:                   req.MerchantName,
 			MerchantDetails:                req.MerchantDetails,
 			ReturnURL:                      req.ReturnURL,
@@ -194,7 +194,7 @@ func registerAccounts(a *api, svc *payments.Service) {
 		if err != nil {
 			return nil, err
 		}
-		return merchantAccountOf(svc, payments.MerchantAccountView{Merchant: created.Merchant, DefaultProfile: created.Profile})
+		return merchantAccountOf(svc, merchant.MerchantAccountView{Merchant: created.Merchant, DefaultProfile: created.Profile})
 	})
 	// The literal /accounts/list is more specific than /accounts/{account_id},
 	// so the mux never hands "list" to the retrieve route.
@@ -203,7 +203,7 @@ func registerAccounts(a *api, svc *payments.Service) {
 		if err != nil {
 			return nil, err
 		}
-		f := payments.MerchantAccountFilter{Limit: limit}
+		f := merchant.MerchantAccountFilter{Limit: limit}
 		if q := r.URL.Query(); q.Has("organization_id") {
 			org := q.Get("organization_id")
 			f.OrganizationID = &org
@@ -232,7 +232,7 @@ func registerAccounts(a *api, svc *payments.Service) {
 		if err := decode(r, &req); err != nil {
 			return nil, err
 		}
-		p := payments.MerchantAccountPatch{
+		p := merchant.MerchantAccountPatch{
 			MerchantName:                   req.MerchantName,
 			MerchantDetails:                req.MerchantDetails,
 			ReturnURL:                      req.ReturnURL,

@@ -222,7 +222,7 @@ func TestMerchantDeleteCascades(t *testing.T) {
 		t.Fatalf("demo key after delete: %d %s", r.Status, r.Raw)
 	}
 	ctx := tenancy.System(context.Background())
-	db := c.srv.Service.Client()
+	db := c.srv.Store.Client
 	if n := db.Profile.Query().Where(profile.MerchantID(demo.MerchantID)).CountX(ctx); n != 0 {
 		t.Errorf("%d profiles left", n)
 	}

@@ -5,8 +5,8 @@ import (
 	"strconv"
 
 	"switchyard/ent"
-	"switchyard/payments"
 	"switchyard/payments/errs"
+	"switchyard/payments/merchant"
 )
 
 type createAPIKeyRequest struct {
@@ -55,7 +55,7 @@ func apiKeyOf(k *ent.APIKey) apiKeyResponse {
 }
 
 // registerAPIKeys adds Hyperswitch's /api_keys routes (admin key).
-func registerAPIKeys(a *api, svc *payments.Service) {
+func registerAPIKeys(a *api, svc *merchant.Service) {
 	a.handle("POST /api_keys/{merchant_id}", AdminOnly, func(r *http.Request) (any, error) {
 		var req createAPIKeyRequest
 		if err := decode(r, &req); err != nil {
@@ -67,7 +67,7 @@ func registerAPIKeys(a *api, svc *payments.Service) {
 		if req.Expiration == nil {
 			return nil, errs.MissingField("expiration")
 		}
-		k, plain, err := svc.CreateAPIKey(r.Context(), payments.APIKeyInput{
+		k, plain, err := svc.CreateAPIKey(r.Context(), merchant.APIKeyInput{
 			Name: *req.Name, Description: req.Description, ExpiresAt: req.Expiration.expiresAt(),
 		})
 		if err != nil {
@@ -109,7 +109,7 @@ func registerAPIKeys(a *api, svc *payments.Service) {
 		if err := decode(r, &req); err != nil {
 			return nil, err
 		}
-		k, err := svc.UpdateAPIKey(r.Context(), r.PathValue("key_id"), payments.APIKeyPatch{
+		k, err := svc.UpdateAPIKey(r.Context(), r.PathValue("key_id"), merchant.APIKeyPatch{
 			Name: req.Name, Description: req.Description,
 			Expiration: req.Expiration != nil, ExpiresAt: req.Expiration.expiresAt(),
 		})

@@ -3,7 +3,7 @@ package rest
 import (
 	"net/http"
 
-	"switchyard/payments"
+	"switchyard/payments/connector"
 )
 
 // Connector accounts (Hyperswitch's /account/{account_id}/connectors). The
@@ -15,70 +15,70 @@ import (
 
 // connectorCreateRequest is MerchantConnectorCreate (closed).
 type connectorCreateRequest struct {
-	ConnectorType           payments.ConnectorType            `json:"connector_type"`
-	ConnectorName           payments.Connector                `json:"connector_name"`
+	ConnectorType           connector.Type                    `json:"connector_type"`
+	ConnectorName           connector.Name                    `json:"connector_name"`
 	ConnectorLabel          *string                           `json:"connector_label"`
 	ProfileID               *string                           `json:"profile_id"`
 	ConnectorAccountDetails map[string]string                 `json:"connector_account_details"`
-	PaymentMethodsEnabled   []payments.PaymentMethodsEnabled  `json:"payment_methods_enabled"`
-	ConnectorWebhookDetails *payments.ConnectorWebhookDetails `json:"connector_webhook_details"`
+	PaymentMethodsEnabled   []connector.PaymentMethodsEnabled `json:"payment_methods_enabled"`
+	ConnectorWebhookDetails *connector.WebhookDetails         `json:"connector_webhook_details"`
 	Metadata                map[string]any                    `json:"metadata"`
 	TestMode                *bool                             `json:"test_mode"`
 	Disabled                *bool                             `json:"disabled"`
-	FrmConfigs              []payments.FrmConfig              `json:"frm_configs"`
-	BusinessCountry         *payments.Country                 `json:"business_country"`
+	FrmConfigs              []connector.FrmConfig             `json:"frm_configs"`
+	BusinessCountry         *connector.Country                `json:"business_country"`
 	BusinessLabel           *string                           `json:"business_label"`
 	BusinessSubLabel        *string                           `json:"business_sub_label"`
 	// MerchantConnectorID is accepted and ignored, as Hyperswitch does: the
 	// id is always generated (mca_…).
-	MerchantConnectorID     *string                          `json:"merchant_connector_id"`
-	PmAuthConfig            map[string]any                   `json:"pm_auth_config"`
-	Status                  *payments.ConnectorStatus        `json:"status"`
-	AdditionalMerchantData  *payments.AdditionalMerchantData `json:"additional_merchant_data"`
-	ConnectorWalletsDetails *payments.ConnectorWalletDetails `json:"connector_wallets_details"`
+	MerchantConnectorID     *string                           `json:"merchant_connector_id"`
+	PmAuthConfig            map[string]any                    `json:"pm_auth_config"`
+	Status                  *connector.AccountStatus          `json:"status"`
+	AdditionalMerchantData  *connector.AdditionalMerchantData `json:"additional_merchant_data"`
+	ConnectorWalletsDetails *connector.WalletDetails          `json:"connector_wallets_details"`
 }
 
 // connectorUpdateRequest is MerchantConnectorUpdate (closed): connector_type
 // is required; the other members given replace the stored ones.
 type connectorUpdateRequest struct {
-	ConnectorType           payments.ConnectorType            `json:"connector_type"`
+	ConnectorType           connector.Type                    `json:"connector_type"`
 	ConnectorLabel          *string                           `json:"connector_label"`
 	ConnectorAccountDetails map[string]string                 `json:"connector_account_details"`
-	PaymentMethodsEnabled   []payments.PaymentMethodsEnabled  `json:"payment_methods_enabled"`
-	ConnectorWebhookDetails *payments.ConnectorWebhookDetails `json:"connector_webhook_details"`
+	PaymentMethodsEnabled   []connector.PaymentMethodsEnabled `json:"payment_methods_enabled"`
+	ConnectorWebhookDetails *connector.WebhookDetails         `json:"connector_webhook_details"`
 	Metadata                map[string]any                    `json:"metadata"`
 	TestMode                *bool                             `json:"test_mode"`
 	Disabled                *bool                             `json:"disabled"`
-	FrmConfigs              []payments.FrmConfig              `json:"frm_configs"`
+	FrmConfigs              []connector.FrmConfig             `json:"frm_configs"`
 	PmAuthConfig            map[string]any                    `json:"pm_auth_config"`
-	Status                  *payments.ConnectorStatus         `json:"status"`
-	AdditionalMerchantData  *payments.AdditionalMerchantData  `json:"additional_merchant_data"`
-	ConnectorWalletsDetails *payments.ConnectorWalletDetails  `json:"connector_wallets_details"`
+	Status                  *connector.AccountStatus          `json:"status"`
+	AdditionalMerchantData  *connector.AdditionalMerchantData `json:"additional_merchant_data"`
+	ConnectorWalletsDetails *connector.WalletDetails          `json:"connector_wallets_details"`
 }
 
 // connectorResponse is MerchantConnectorResponse (closed), in its member
 // order. Secrets arrive masked from the domain; absent members are null.
 type connectorResponse struct {
-	ConnectorType            payments.ConnectorType            `json:"connector_type"`
-	ConnectorName            payments.Connector                `json:"connector_name"`
+	ConnectorType            connector.Type                    `json:"connector_type"`
+	ConnectorName            connector.Name                    `json:"connector_name"`
 	ConnectorLabel           *string                           `json:"connector_label"`
 	MerchantConnectorID      string                            `json:"merchant_connector_id"`
 	ProfileID                string                            `json:"profile_id"`
 	ConnectorAccountDetails  map[string]any                    `json:"connector_account_details"`
-	PaymentMethodsEnabled    []payments.PaymentMethodsEnabled  `json:"payment_methods_enabled"`
-	ConnectorWebhookDetails  *payments.ConnectorWebhookDetails `json:"connector_webhook_details"`
+	PaymentMethodsEnabled    []connector.PaymentMethodsEnabled `json:"payment_methods_enabled"`
+	ConnectorWebhookDetails  *connector.WebhookDetails         `json:"connector_webhook_details"`
 	Metadata                 map[string]any                    `json:"metadata"`
 	TestMode                 bool                              `json:"test_mode"`
 	Disabled                 bool                              `json:"disabled"`
-	FrmConfigs               []payments.FrmConfig              `json:"frm_configs"`
-	BusinessCountry          *payments.Country                 `json:"business_country"`
+	FrmConfigs               []connector.FrmConfig             `json:"frm_configs"`
+	BusinessCountry          *connector.Country                `json:"business_country"`
 	BusinessLabel            *string                           `json:"business_label"`
 	BusinessSubLabel         *string                           `json:"business_sub_label"`
 	ApplepayVerifiedDomains  []string                          `json:"applepay_verified_domains"`
 	PmAuthConfig             map[string]any                    `json:"pm_auth_config"`
-	Status                   payments.ConnectorStatus          `json:"status"`
-	AdditionalMerchantData   *payments.AdditionalMerchantData  `json:"additional_merchant_data"`
-	ConnectorWalletsDetails  *payments.ConnectorWalletDetails  `json:"connector_wallets_details"`
+	Status                   connector.AccountStatus           `json:"status"`
+	AdditionalMerchantData   *connector.AdditionalMerchantData `json:"additional_merchant_data"`
+	ConnectorWalletsDetails  *connector.WalletDetails          `json:"connector_wallets_details"`
 	WebhookSetupCapabilities *webhookSetupCapabilities         `json:"webhook_setup_capabilities"`
 }
 
@@ -97,7 +97,7 @@ type connectorDeleteResponse struct {
 	Deleted             bool   `json:"deleted"`
 }
 
-func connectorOf(c *payments.ConnectorAccount) connectorResponse {
+func connectorOf(c *connector.AccountView) connectorResponse {
 	label := c.ConnectorLabel
 	return connectorResponse{
 		ConnectorType:           c.ConnectorType,
@@ -130,13 +130,13 @@ func connectorOf(c *payments.ConnectorAccount) connectorResponse {
 // registerConnectors adds the connector account routes: the merchant's
 // secret key or the admin key, except delete (admin key, as Hyperswitch's
 // OpenAPI documents it).
-func registerConnectors(a *api, svc *payments.Service) {
+func registerConnectors(a *api, svc *connector.Service) {
 	a.handle("POST /account/{account_id}/connectors", MerchantOrAdmin, func(r *http.Request) (any, error) {
 		var req connectorCreateRequest
 		if err := decode(r, &req); err != nil {
 			return nil, err
 		}
-		c, err := svc.CreateConnectorAccount(r.Context(), payments.ConnectorAccountInput{
+		c, err := svc.CreateAccount(r.Context(), connector.AccountInput{
 			ConnectorType:          req.ConnectorType,
 			ConnectorName:          req.ConnectorName,
 			ConnectorLabel:         req.ConnectorLabel,
@@ -162,7 +162,7 @@ func registerConnectors(a *api, svc *payments.Service) {
 		return connectorOf(c), nil
 	})
 	a.handle("GET /account/{account_id}/connectors", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		list, err := svc.ListConnectorAccounts(r.Context())
+		list, err := svc.ListAccounts(r.Context())
 		if err != nil {
 			return nil, err
 		}
@@ -173,7 +173,7 @@ func registerConnectors(a *api, svc *payments.Service) {
 		return out, nil
 	})
 	a.handle("GET /account/{account_id}/connectors/{merchant_connector_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		c, err := svc.GetConnectorAccount(r.Context(), r.PathValue("merchant_connector_id"))
+		c, err := svc.GetAccount(r.Context(), r.PathValue("merchant_connector_id"))
 		if err != nil {
 			return nil, err
 		}
@@ -184,7 +184,7 @@ func registerConnectors(a *api, svc *payments.Service) {
 		if err := decode(r, &req); err != nil {
 			return nil, err
 		}
-		c, err := svc.UpdateConnectorAccount(r.Context(), r.PathValue("merchant_connector_id"), payments.ConnectorAccountPatch{
+		c, err := svc.UpdateAccount(r.Context(), r.PathValue("merchant_connector_id"), connector.AccountPatch{
 			ConnectorType:          req.ConnectorType,
 			ConnectorLabel:         req.ConnectorLabel,
 			AccountDetails:         req.ConnectorAccountDetails,
@@ -205,7 +205,7 @@ func registerConnectors(a *api, svc *payments.Service) {
 		return connectorOf(c), nil
 	})
 	a.handle("DELETE /account/{account_id}/connectors/{merchant_connector_id}", AdminOnly, func(r *http.Request) (any, error) {
-		d, err := svc.DeleteConnectorAccount(r.Context(), r.PathValue("merchant_connector_id"))
+		d, err := svc.DeleteAccount(r.Context(), r.PathValue("merchant_connector_id"))
 		if err != nil {
 			return nil, err
 		}

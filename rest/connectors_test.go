@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"switchyard/internal/tenancy"
-	"switchyard/payments"
+	"switchyard/payments/merchant"
 )
 
 // Secrets the connector tests send; none may reach the database in clear.
@@ -311,13 +311,13 @@ func TestConnectorLifecycle(t *testing.T) {
 // (merchant id, secret key, default profile id).
 func otherMerchant(t *testing.T, c *client, id string) (string, string, string) {
 	t.Helper()
-	svc := c.srv.Service
+	svc := c.srv.Merchants
 	admin := tenancy.WithPrincipal(context.Background(), tenancy.Principal{Kind: tenancy.KindAdmin})
-	created, err := svc.CreateMerchantAccount(admin, payments.MerchantAccountInput{MerchantID: id})
+	created, err := svc.CreateMerchantAccount(admin, merchant.MerchantAccountInput{MerchantID: id})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, key, err := svc.CreateAPIKey(tenancy.ForMerchant(admin, id), payments.APIKeyInput{Name: "other"})
+	_, key, err := svc.CreateAPIKey(tenancy.ForMerchant(admin, id), merchant.APIKeyInput{Name: "other"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"switchyard/ent/dispute"
-	"switchyard/payments"
+	"switchyard/payments/merchant"
 )
 
 // The sandbox cards that succeed and then have a dispute opened
@@ -189,7 +189,7 @@ func TestDisputeRetrieveAndList(t *testing.T) {
 	if r := c.do("GET", "/disputes/"+dp1, key, nil).must(t, 200); r.obj()["is_already_refunded"] != false {
 		t.Fatalf("refunded, dispute still open: %s", r.Raw)
 	}
-	if _, err := c.srv.Service.Client().Dispute.UpdateOneID(dp1).SetDisputeStatus(dispute.DisputeStatusDisputeLost).
+	if _, err := c.srv.Store.Client.Dispute.UpdateOneID(dp1).SetDisputeStatus(dispute.DisputeStatusDisputeLost).
 		Save(merchantCtx(d.MerchantID)); err != nil {
 		t.Fatal(err)
 	}
@@ -266,8 +266,8 @@ func TestDisputeOpenedEvent(t *testing.T) {
 	// as GraphQL's updateProfileWebhookSettings does): recorded, not sent.
 	rc2 := &hookReceiver{}
 	withWebhook(t, c, rc2, nil)
-	if _, err := c.srv.Service.UpdateProfileWebhookSettings(merchantCtx(m), c.srv.Demo.ProfileID,
-		payments.WebhookSettingsPatch{EnabledEventTypes: []string{"payment_succeeded"}}); err != nil {
+	if _, err := c.srv.Merchants.UpdateProfileWebhookSettings(merchantCtx(m), c.srv.Demo.ProfileID,
+		merchant.WebhookSettingsPatch{EnabledEventTypes: []string{"payment_succeeded"}}); err != nil {
 		t.Fatal(err)
 	}
 	_, dp2 := disputedPayment(t, c, c.merchantKey(), disputeNotReceivedCard)

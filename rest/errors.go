@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+
 	"switchyard/internal/httperr"
 )
 

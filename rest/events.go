@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"switchyard/ent"
-	"switchyard/payments"
 	"switchyard/payments/errs"
+	"switchyard/payments/events"
 )
 
 // Retrier sends an event again now (the webhook worker).
@@ -107,7 +107,7 @@ type eventListResponse struct {
 }
 
 // registerEvents adds the event routes (admin key, as the spec documents).
-func registerEvents(a *api, svc *payments.Service, retrier Retrier) {
+func registerEvents(a *api, svc *events.Service, retrier Retrier) {
 	a.handle("GET /events/{merchant_id}/{event_id}/attempts", AdminOnly, func(r *http.Request) (any, error) {
 		ev, atts, err := svc.EventAttempts(r.Context(), r.PathValue("event_id"))
 		if err != nil {
@@ -138,7 +138,7 @@ func registerEvents(a *api, svc *payments.Service, retrier Retrier) {
 		if err := decode(r, &req); err != nil {
 			return nil, err
 		}
-		f := payments.EventFilter{
+		f := events.EventFilter{
 			CreatedAfter: req.CreatedAfter, CreatedBefore: req.CreatedBefore, ObjectID: req.ObjectID,
 			ProfileID: req.ProfileID, EventID: req.EventID, EventClasses: req.EventClasses,
 			EventTypes: req.EventTypes, IsDelivered: req.IsDelivered,

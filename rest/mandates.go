@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"switchyard/ent/schema/schematype"
-	"switchyard/payments"
+	"switchyard/payments/customer"
 	"switchyard/payments/errs"
 )
 
@@ -48,16 +48,16 @@ type recurringDetailsIn struct {
 }
 
 // domain is the acceptance as the domain keeps it (nil when not given).
-func (a *customerAcceptanceIn) domain() *payments.CustomerAcceptance {
+func (a *customerAcceptanceIn) domain() *customer.CustomerAcceptance {
 	if a == nil {
 		return nil
 	}
-	out := &payments.CustomerAcceptance{AcceptedAt: a.AcceptedAt.asTime()}
+	out := &customer.CustomerAcceptance{AcceptedAt: a.AcceptedAt.asTime()}
 	if a.AcceptanceType != nil {
 		out.AcceptanceType = *a.AcceptanceType
 	}
 	if o := a.Online; o != nil {
-		out.Online = &payments.OnlineAcceptance{IPAddress: deref(o.IPAddress), UserAgent: deref(o.UserAgent)}
+		out.Online = &customer.OnlineAcceptance{IPAddress: deref(o.IPAddress), UserAgent: deref(o.UserAgent)}
 	}
 	return out
 }
@@ -73,10 +73,10 @@ func deref(s *string) string {
 // mandate maps mandate_data, customer_acceptance, mandate_id and
 // recurring_details onto the domain's mandate request (set one up) and
 // mandate id (charge one). The domain checks how they fit the payment.
-func (req *paymentsRequest) mandate() (*payments.MandateRequest, *string, error) {
-	var setup *payments.MandateRequest
+func (req *paymentsRequest) mandate() (*customer.MandateRequest, *string, error) {
+	var setup *customer.MandateRequest
 	if d := req.MandateData; d != nil {
-		setup = &payments.MandateRequest{UpdateMandateID: d.UpdateMandateID,
+		setup = &customer.MandateRequest{UpdateMandateID: d.UpdateMandateID,
 			CustomerAcceptance: d.CustomerAcceptance.domain()}
 		if d.MandateType != nil {
 			if len(d.MandateType) != 1 {
@@ -93,7 +93,7 @@ func (req *paymentsRequest) mandate() (*payments.MandateRequest, *string, error)
 					return nil, nil, e
 				}
 				if l != nil {
-					setup.Limits = &payments.MandateLimits{Amount: l.Amount, Currency: l.Currency,
+					setup.Limits = &customer.MandateLimits{Amount: l.Amount, Currency: l.Currency,
 						StartDate: l.StartDate.asTime(), EndDate: l.EndDate.asTime(), Metadata: l.Metadata}
 				}
 			}
@@ -103,7 +103,7 @@ func (req *paymentsRequest) mandate() (*payments.MandateRequest, *string, error)
 		// A top-level customer_acceptance sets up a multi_use mandate, or
 		// completes mandate_data that lacks one.
 		if setup == nil {
-			setup = &payments.MandateRequest{}
+			setup = &customer.MandateRequest{}
 		}
 		if setup.CustomerAcceptance == nil {
 			setup.CustomerAcceptance = a.domain()
@@ -199,7 +199,7 @@ func nonEmptyString(s string) *string {
 }
 
 // mandateBodyOf maps a mandate view.
-func mandateBodyOf(v *payments.MandateView) mandateBody {
+func mandateBodyOf(v *customer.MandateView) mandateBody {
 	m := v.Mandate
 	out := mandateBody{MandateID: m.ID, Status: string(m.Status)}
 	if pm := v.PaymentMethod; pm != nil {
@@ -244,7 +244,7 @@ func mandateCardOf(c *schematype.CardDetails, fingerprint *string) *mandateCardB
 // routes they name no merchant: the caller's key (or the admin key with
 // X-Merchant-Id) scopes them, so another merchant's mandate or customer is
 // not found.
-func registerMandates(a *api, svc *payments.Service) {
+func registerMandates(a *api, svc *customer.Service) {
 	a.handle("GET /mandates/{mandate_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
 		if _, err := merchantPrincipal(r); err != nil {
 			return nil, err

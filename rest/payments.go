@@ -13,6 +13,7 @@ import (
 
 	"switchyard/ent/schema/schematype"
 	"switchyard/payments"
+	"switchyard/payments/customer"
 	"switchyard/payments/errs"
 )
 
@@ -210,11 +211,11 @@ type cardIn struct {
 }
 
 // domain is the card as the domain takes it (nil when absent).
-func (c *cardIn) domain() *payments.CardInput {
+func (c *cardIn) domain() *customer.CardInput {
 	if c == nil {
 		return nil
 	}
-	return &payments.CardInput{Number: c.CardNumber, ExpMonth: c.CardExpMonth, ExpYear: c.CardExpYear,
+	return &customer.CardInput{Number: c.CardNumber, ExpMonth: c.CardExpMonth, ExpYear: c.CardExpYear,
 		CVC: c.CardCVC, HolderName: c.CardHolderName, Network: c.CardNetwork}
 }
 
@@ -325,7 +326,7 @@ func (req *paymentsRequest) fields() (payments.PaymentFields, error) {
 // customer merges customer_id, the customer object and the flat (older)
 // email/name/phone members. Details without a customer id have no customer
 // to belong to.
-func (req *paymentsRequest) customer() (*payments.CustomerInput, error) {
+func (req *paymentsRequest) customer() (*customer.CustomerInput, error) {
 	var c paymentCustomerIn
 	if req.Customer != nil {
 		c = *req.Customer
@@ -337,7 +338,7 @@ func (req *paymentsRequest) customer() (*payments.CustomerInput, error) {
 		}
 		id = req.CustomerID
 	}
-	in := &payments.CustomerInput{
+	in := &customer.CustomerInput{
 		Name:             firstGiven(c.Name, req.Name),
 		Email:            firstGiven(c.Email, req.Email),
 		Phone:            firstGiven(c.Phone, req.Phone),
@@ -364,7 +365,7 @@ func firstGiven(vs ...*string) *string {
 
 // paymentMethod maps payment_method_data (with payment_method and
 // payment_method_type) onto the domain's payment method.
-func (req *paymentsRequest) paymentMethod() (*payments.PaymentMethodInput, error) {
+func (req *paymentsRequest) paymentMethod() (*customer.PaymentMethodInput, error) {
 	d := req.PaymentMethodData
 	if d == nil {
 		return nil, nil
@@ -381,10 +382,10 @@ func (req *paymentsRequest) paymentMethod() (*payments.PaymentMethodInput, error
 				Message: "Payment method type not supported: " + name + " is not served by the sandbox", Field: "payment_method_data." + name}
 		}
 	}
-	data := payments.PaymentMethodData{Billing: d.Billing, Card: d.Card.domain(),
+	data := customer.PaymentMethodData{Billing: d.Billing, Card: d.Card.domain(),
 		Wallet: variants(d.Wallet), PayLater: variants(d.PayLater), BankRedirect: variants(d.BankRedirect)}
 	if u := d.Upi; u != nil {
-		data.Upi = &payments.UpiData{Collect: u.UpiCollect != nil, Intent: given(u.UpiIntent), QRCode: given(u.UpiQr)}
+		data.Upi = &customer.UpiData{Collect: u.UpiCollect != nil, Intent: given(u.UpiIntent), QRCode: given(u.UpiQr)}
 		if u.UpiCollect != nil {
 			data.Upi.CollectVPA = u.UpiCollect.VpaID
 		}

@@ -7,6 +7,7 @@ import (
 
 	"switchyard/payments"
 	"switchyard/payments/errs"
+	"switchyard/payments/validate"
 )
 
 // paymentListPage is one element of GET /payments/list's body, which is an
@@ -71,7 +72,7 @@ func paymentListFilter(rawQuery string) (payments.PaymentListFilter, error) {
 	if f.StartingAfter != nil && f.EndingBefore != nil {
 		return f, errs.InvalidValue(given["starting_after"], "cannot be combined with ending_before; page one way at a time")
 	}
-	f.Limit = payments.DefaultListLimit
+	f.Limit = validate.DefaultListLimit
 	if err := listLimit(values, &f.Limit); err != nil {
 		return f, err
 	}

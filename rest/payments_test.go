@@ -1291,7 +1291,7 @@ func TestPaymentRecordGolden(t *testing.T) {
 	ctx := tenancy.ForMerchant(tenancy.System(context.Background()), c.srv.Demo.MerchantID)
 	for i, amount := range []int64{1500, 500} {
 		refundID, reason := fmt.Sprintf("ref_golden_%d", i+1), "customer returned a book"
-		if _, err := c.srv.Service.CreateRefund(ctx, payments.RefundInput{PaymentID: "pay_golden_full",
+		if _, err := c.srv.Payments.CreateRefund(ctx, payments.RefundInput{PaymentID: "pay_golden_full",
 			RefundID: &refundID, Amount: &amount, Reason: &reason, Metadata: map[string]any{"n": i + 1}}); err != nil {
 			t.Fatal(err)
 		}

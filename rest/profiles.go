@@ -5,7 +5,7 @@ import (
 	"net/http"
 
 	"switchyard/ent"
-	"switchyard/payments"
+	"switchyard/payments/merchant"
 )
 
 // profileRequest is Hyperswitch's ProfileCreate, the body of both profile
@@ -67,8 +67,8 @@ type profileRequest struct {
 	PaymentMethodBlocking              json.RawMessage `json:"payment_method_blocking"`
 }
 
-func (req *profileRequest) domain() payments.ProfileInput {
-	return payments.ProfileInput{
+func (req *profileRequest) domain() merchant.ProfileInput {
+	return merchant.ProfileInput{
 		ProfileName:                      req.ProfileName,
 		ReturnURL:                        req.ReturnURL,
 		EnablePaymentResponseHash:        req.EnablePaymentResponseHash,
@@ -154,7 +154,7 @@ type profileResponse struct {
 	PaymentMethodBlocking                           any             `json:"payment_method_blocking"`
 }
 
-func profileOf(svc *payments.Service, p *ent.Profile) (profileResponse, error) {
+func profileOf(svc *merchant.Service, p *ent.Profile) (profileResponse, error) {
 	key, err := svc.ProfileHashKey(p)
 	if err != nil {
 		return profileResponse{}, err
@@ -188,7 +188,7 @@ func profileOf(svc *payments.Service, p *ent.Profile) (profileResponse, error) {
 
 // registerProfiles adds Hyperswitch's business profile routes. Delete takes
 // the admin key, as in Hyperswitch; the rest take the merchant's key too.
-func registerProfiles(a *api, svc *payments.Service) {
+func registerProfiles(a *api, svc *merchant.Service) {
 	const base = "/account/{account_id}/business_profile"
 	a.handle("POST "+base, MerchantOrAdmin, func(r *http.Request) (any, error) {
 		var req profileRequest

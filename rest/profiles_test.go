@@ -116,7 +116,7 @@ func TestProfileDeleteCascades(t *testing.T) {
 	m, key := c.srv.Demo.MerchantID, c.srv.Demo.SecretKey
 	pid := c.do("POST", "/account/"+m+"/business_profile", key, map[string]any{"profile_name": "gone"}).must(t, 200).str("profile_id")
 	ctx := tenancy.ForMerchant(tenancy.System(context.Background()), m)
-	db := c.srv.Service.Client()
+	db := c.srv.Store.Client
 	db.MerchantConnectorAccount.Create().SetProfileID(pid).
 		SetConnectorType(merchantconnectoraccount.ConnectorTypePaymentProcessor).
 		SetConnectorName("stripe").SetConnectorLabel("gone_stripe").SaveX(ctx)

@@ -9,8 +9,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"switchyard/payments"
 	"switchyard/payments/errs"
+	"switchyard/payments/validate"
 )
 
 // queryParams describes the query string of a list route: the parameters by
@@ -71,7 +71,7 @@ func (qp queryParams) read(rawQuery string) (values, given map[string]string, er
 	return values, given, nil
 }
 
-// listLimit reads a list's limit, 1 to payments.MaxListLimit, into dst when
+// listLimit reads a list's limit, 1 to validate.MaxListLimit, into dst when
 // the query gives one.
 func listLimit(values map[string]string, dst *int) error {
 	v, ok := values["limit"]
@@ -79,8 +79,8 @@ func listLimit(values map[string]string, dst *int) error {
 		return nil
 	}
 	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > payments.MaxListLimit {
-		return errs.InvalidValue("limit", "must be an integer between 1 and %d, got %q", payments.MaxListLimit, v)
+	if err != nil || n < 1 || n > validate.MaxListLimit {
+		return errs.InvalidValue("limit", "must be an integer between 1 and %d, got %q", validate.MaxListLimit, v)
 	}
 	*dst = n
 	return nil

@@ -13,6 +13,7 @@ import (
 	"switchyard/ent/refund"
 	"switchyard/internal/tenancy"
 	"switchyard/payments"
+	"switchyard/payments/customer"
 )
 
 // merchantCtx is a context acting as the merchant, for the domain calls
@@ -22,8 +23,8 @@ func merchantCtx(merchantID string) context.Context {
 }
 
 // testCard is the sandbox's always-succeeding card.
-func testCard(number string) *payments.PaymentMethodInput {
-	return &payments.PaymentMethodInput{Type: "card", Subtype: "credit", Card: &payments.CardInput{
+func testCard(number string) *customer.PaymentMethodInput {
+	return &customer.PaymentMethodInput{Type: "card", Subtype: "credit", Card: &customer.CardInput{
 		Number: number, ExpMonth: "12", ExpYear: "2035", CVC: "123"}}
 }
 
@@ -49,7 +50,7 @@ func paidPayment(t *testing.T, c *client, merchantID string, profileID *string, 
 		n, _ := r.obj()["amount_received"].(float64)
 		captured = int64(n)
 	} else {
-		v, err := c.srv.Service.CreatePayment(merchantCtx(merchantID), payments.PaymentInput{
+		v, err := c.srv.Payments.CreatePayment(merchantCtx(merchantID), payments.PaymentInput{
 			ProfileID: profileID, Amount: amount, Currency: currency, Confirm: true,
 			PaymentFields: payments.PaymentFields{PaymentMethod: testCard(card)},
 		})
@@ -183,7 +184,7 @@ func assertNestedRefunds(t *testing.T, c *client, merchantID, key, paymentID str
 		t.Fatalf("GET /payments/%s: %d %s", paymentID, r.Status, r.Raw)
 	}
 	t.Log("GET /payments/{id} is not routed yet: checking the nested refunds on the domain view")
-	v, err := c.srv.Service.GetPayment(merchantCtx(merchantID), paymentID)
+	v, err := c.srv.Payments.GetPayment(merchantCtx(merchantID), paymentID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +204,7 @@ func TestRefundRefusals(t *testing.T) {
 	c := newClient(t)
 	d := c.srv.Demo
 	ctx := merchantCtx(d.MerchantID)
-	svc := c.srv.Service
+	svc := c.srv.Payments
 	pay := paidPayment(t, c, d.MerchantID, nil, 1000, "USD", "4242424242424242")
 
 	// Payments that have not succeeded: never confirmed, declined, authorized
@@ -344,7 +345,7 @@ func TestRefundList(t *testing.T) {
 	r4 := newRefund(eur, 900)
 	// The simulator's refunds succeed; one is recorded as failed, as a
 	// connector decline would leave it, for the status filter.
-	if _, err := c.srv.Service.Client().Refund.Update().Where(refund.RefundID(r4)).SetStatus(refund.StatusFailed).Save(ctx); err != nil {
+	if _, err := c.srv.Store.Client.Refund.Update().Where(refund.RefundID(r4)).SetStatus(refund.StatusFailed).Save(ctx); err != nil {
 		t.Fatal(err)
 	}
 	end := time.Now().UTC().Add(time.Second)
@@ -475,7 +476,7 @@ func TestConcurrentRefunds(t *testing.T) {
 		t.Fatalf("outcomes %v, refunded %d of %d", codes, amount, captured)
 	}
 	// The stored refunds agree.
-	v, err := c.srv.Service.GetPayment(merchantCtx(d.MerchantID), pay)
+	v, err := c.srv.Payments.GetPayment(merchantCtx(d.MerchantID), pay)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"switchyard/ent"
 	"switchyard/payments"
+	"switchyard/payments/customer"
 )
 
 // Renderer gives events the JSON this API returns for their objects, so a
@@ -30,6 +31,6 @@ func (Renderer) Dispute(v *payments.DisputeView) (json.RawMessage, error) {
 }
 
 // Mandate is the mandate object (Hyperswitch's MandateResponse).
-func (Renderer) Mandate(v *payments.MandateView) (json.RawMessage, error) {
+func (Renderer) Mandate(v *customer.MandateView) (json.RawMessage, error) {
 	return json.Marshal(mandateBodyOf(v))
 }

@@ -9,13 +9,22 @@ import (
 	"switchyard/internal/auth"
 	"switchyard/internal/idempotency"
 	"switchyard/payments"
+	"switchyard/payments/connector"
+	"switchyard/payments/customer"
 	"switchyard/payments/errs"
+	"switchyard/payments/events"
+	"switchyard/payments/merchant"
 )
 
-// Deps is what the REST layer needs.
+// Deps is what the REST layer needs: the domain services it calls, and
+// what authenticates and deduplicates requests.
 type Deps struct {
-	Service *payments.Service
-	Auth    *auth.Authenticator
+	Payments   *payments.Service
+	Merchants  *merchant.Service
+	Connectors *connector.Service
+	Customers  *customer.Service
+	Events     *events.Service
+	Auth       *auth.Authenticator
 	// Idempotency keeps Idempotency-Key records (Redis). Nil refuses every
 	// request that carries the header with 503.
 	Idempotency *idempotency.Store
@@ -30,17 +39,17 @@ func Register(mux *http.ServeMux, d Deps) {
 	mux.HandleFunc("GET /health", healthHandler)
 	mux.HandleFunc("GET /health/ready", readyHandler(d.Ready))
 	a := &api{mux: mux, auth: d.Auth, idem: d.Idempotency}
-	registerAPIKeys(a, d.Service)
-	registerAccounts(a, d.Service)
-	registerProfiles(a, d.Service)
-	registerConnectors(a, d.Service)
-	registerRefunds(a, d.Service)
-	registerDisputes(a, d.Service)
-	registerMandates(a, d.Service)
-	registerV2Payments(a, d.Service)
-	registerPayments(a, d.Service)
-	registerPaymentsList(a, d.Service)
-	registerEvents(a, d.Service, d.Webhooks)
+	registerAPIKeys(a, d.Merchants)
+	registerAccounts(a, d.Merchants)
+	registerProfiles(a, d.Merchants)
+	registerConnectors(a, d.Connectors)
+	registerRefunds(a, d.Payments)
+	registerDisputes(a, d.Payments)
+	registerMandates(a, d.Customers)
+	registerV2Payments(a, d.Payments)
+	registerPayments(a, d.Payments)
+	registerPaymentsList(a, d.Payments)
+	registerEvents(a, d.Events, d.Webhooks)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if allowsOtherMethod(mux, r) {
 			WriteError(w, r, errs.MethodNotAllowed())

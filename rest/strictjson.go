@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
 	"switchyard/payments/errs"
 )
 

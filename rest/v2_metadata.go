@@ -6,8 +6,9 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"switchyard/payments/errs"
 	"time"
+
+	"switchyard/payments/errs"
 )
 
 // The spec's nested connector_metadata, feature_metadata and

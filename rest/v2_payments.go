@@ -10,6 +10,7 @@ import (
 	"switchyard/internal/auth"
 	"switchyard/internal/tenancy"
 	"switchyard/payments"
+	"switchyard/payments/customer"
 	"switchyard/payments/errs"
 )
 
@@ -369,7 +370,7 @@ func v2Customer(id *string, f *payments.PaymentFields) error {
 	if n := len(*id); n < minV2CustomerID || n > maxV2CustomerID {
 		return errs.InvalidValue("customer_id", "must be %d to %d characters, got %d", minV2CustomerID, maxV2CustomerID, n)
 	}
-	f.Customer = &payments.CustomerInput{ID: *id}
+	f.Customer = &customer.CustomerInput{ID: *id}
 	return nil
 }
 
@@ -471,7 +472,7 @@ func (req *v2ConfirmRequest) input() (payments.ConfirmInput, error) {
 
 // method picks the one payment method member, which must be the one
 // payment_method_type names.
-func (d *v2PaymentMethodData) method(pmType string) (*payments.PaymentMethodInput, error) {
+func (d *v2PaymentMethodData) method(pmType string) (*customer.PaymentMethodInput, error) {
 	given := map[string]bool{
 		"card": d.Card != nil, "upi": d.Upi != nil, "wallet": d.Wallet != nil, "pay_later": d.PayLater != nil,
 		"bank_redirect": d.BankRedirect != nil, "card_redirect": d.CardRedirect != nil,
@@ -495,9 +496,9 @@ func (d *v2PaymentMethodData) method(pmType string) (*payments.PaymentMethodInpu
 	case len(names) == 0 && pmType != "reward":
 		return nil, errs.MissingField("payment_method_data." + pmType)
 	}
-	pm := &payments.PaymentMethodInput{Type: pmType, Billing: d.Billing}
+	pm := &customer.PaymentMethodInput{Type: pmType, Billing: d.Billing}
 	if c := d.Card; c != nil {
-		pm.Card = &payments.CardInput{Number: c.CardNumber, ExpMonth: c.CardExpMonth, ExpYear: c.CardExpYear,
+		pm.Card = &customer.CardInput{Number: c.CardNumber, ExpMonth: c.CardExpMonth, ExpYear: c.CardExpYear,
 			CVC: c.CardCVC, HolderName: c.CardHolderName, Network: c.CardNetwork}
 	}
 	if u := d.Upi; u != nil && u.UpiCollect != nil && u.UpiCollect.VpaID != nil {

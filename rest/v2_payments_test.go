@@ -196,7 +196,7 @@ func TestV2IntentShapes(t *testing.T) {
 		}
 	}
 	// expires_on is the creation time plus session_expiry.
-	v, err := c.srv.Service.GetPayment(merchantCtx(d.MerchantID), full.str("id"))
+	v, err := c.srv.Payments.GetPayment(merchantCtx(d.MerchantID), full.str("id"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -401,7 +401,7 @@ func TestV2CreateIntentValidation(t *testing.T) {
 func TestV2UpdateIntentValidation(t *testing.T) {
 	c := newClient(t)
 	d := c.srv.Demo
-	svc := c.srv.Service
+	svc := c.srv.Payments
 	ctx := merchantCtx(d.MerchantID)
 	// An intent holding order details (amount 1000 = 2 × 500) and metadata.
 	base := map[string]any{
@@ -579,7 +579,7 @@ func TestV2UpdateIntentValidation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	att, err := svc.Client().PaymentAttempt.Create().SetPaymentIntentID(v.Intent.ID).SetAmount(1000).SetNetAmount(1000).
+	att, err := c.srv.Store.Client.PaymentAttempt.Create().SetPaymentIntentID(v.Intent.ID).SetAmount(1000).SetNetAmount(1000).
 		SetCurrency(schematype.Currency("USD")).SetStatus(paymentattempt.StatusFailure).Save(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -621,7 +621,7 @@ func wantMember(name, value string) func(t *testing.T, id string, r response) {
 func wantExpiry(c *client, seconds int) func(t *testing.T, id string, r response) {
 	return func(t *testing.T, id string, r response) {
 		t.Helper()
-		v, err := c.srv.Service.GetPayment(merchantCtx(c.srv.Demo.MerchantID), id)
+		v, err := c.srv.Payments.GetPayment(merchantCtx(c.srv.Demo.MerchantID), id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -695,7 +695,7 @@ func TestV2IntentAccess(t *testing.T) {
 
 	// Updatable only in requires_payment_method and requires_confirmation:
 	// a cancelled and a failed intent refuse with IR_14.
-	if _, err := c.srv.Service.CancelPayment(merchantCtx(d.MerchantID), id, nil); err != nil {
+	if _, err := c.srv.Payments.CancelPayment(merchantCtx(d.MerchantID), id, nil); err != nil {
 		t.Fatal(err)
 	}
 	r := c.v2("PUT", path, d.SecretKey, d.ProfileID, body)

@@ -2,8 +2,9 @@ package rest
 
 import (
 	"encoding/json"
-	"switchyard/payments/errs"
 	"time"
+
+	"switchyard/payments/errs"
 )
 
 // timestampLayout is the spec's wire pattern for times: YYYY-MM-DDThh:mm:ssZ.

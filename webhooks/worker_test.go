@@ -80,13 +80,13 @@ func setup(t *testing.T, rc http.Handler, schedule []time.Duration, timeout time
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, err := srv.Service.ProfileHashKey(prof)
+	key, err := srv.Merchants.ProfileHashKey(prof)
 	if err != nil {
 		t.Fatal(err)
 	}
 	w := webhooks.NewWorker(srv.Store.Client, webhooks.Options{
 		Schedule: schedule, Timeout: timeout, AllowPrivate: true,
-		RowLocks: srv.Store.Dialect == "mysql", Version: "test", HashKey: srv.Service.ProfileHashKey,
+		RowLocks: srv.Store.Dialect == "mysql", Version: "test", HashKey: srv.Merchants.ProfileHashKey,
 	})
 	return &fixture{srv: srv, worker: w, hashKey: key, sys: sys}
 }
@@ -261,7 +261,7 @@ func TestForbiddenTargets(t *testing.T) {
 	rc := &receiver{}
 	f := setup(t, rc, []time.Duration{time.Hour}, time.Second)
 	strict := webhooks.NewWorker(f.srv.Store.Client, webhooks.Options{Schedule: []time.Duration{time.Hour}, Timeout: time.Second,
-		AllowPrivate: false, HashKey: f.srv.Service.ProfileHashKey})
+		AllowPrivate: false, HashKey: f.srv.Merchants.ProfileHashKey})
 	ev := f.enqueue(t, "pay_private")
 	strict.RunOnce(context.Background())
 	if rc.count() != 0 || hits.Load() != 0 {

@@ -27,21 +27,32 @@ import (
 	"switchyard/internal/config"
 	"switchyard/internal/idempotency"
 	"switchyard/internal/redisconn"
+	"switchyard/internal/redisstore"
 	"switchyard/internal/secrets"
 	"switchyard/internal/store"
 	"switchyard/payments"
+	"switchyard/payments/connector"
+	"switchyard/payments/customer"
+	"switchyard/payments/events"
+	"switchyard/payments/merchant"
+	"switchyard/payments/txn"
 	"switchyard/rest"
 	"switchyard/webhooks"
 )
 
 // App is a running Switchyard: its stores, domain core and HTTP handler.
 type App struct {
-	Config  *config.Config
-	Store   *store.Store
-	Redis   *redisconn.Conn
-	Service *payments.Service
-	Auth    *auth.Authenticator
-	Log     *slog.Logger
+	Config *config.Config
+	Store  *store.Store
+	Redis  *redisconn.Conn
+	Auth   *auth.Authenticator
+	// The domain services, each with its dependencies given once.
+	Payments   *payments.Service
+	Merchants  *merchant.Service
+	Connectors *connector.Service
+	Customers  *customer.Service
+	Events     *events.Service
+	Log        *slog.Logger
 	// Demo is set when the demo merchant was bootstrapped on start.
 	Demo *DemoKeys
 	// Webhooks delivers outgoing events (Serve runs it).
@@ -89,10 +100,8 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 	if err != nil {
 		return nil, fmt.Errorf("SWITCHYARD_MASTER_KEY: %w", err)
 	}
-	a.Service = payments.NewService(a.Store.Client, box, a.Store.Dialect)
-	a.Service.Configure(payments.Deps{Redis: a.Redis.Client, PublicURL: strings.TrimRight(cfg.PublicURL, "/"), Render: rest.Renderer{},
-		DeliveriesQueued: func() { a.Webhooks.Wake() }}) // a.Webhooks is set below, before any request
-	a.Auth = auth.New(a.Service, cfg.AdminAPIKey)
+	a.wireDomain(box)
+	a.Auth = auth.New(a.Merchants, cfg.AdminAPIKey)
 	schedule, err := webhooks.ParseSchedule(cfg.WebhookRetrySchedule)
 	if err != nil {
 		return nil, fmt.Errorf("SWITCHYARD_WEBHOOK_RETRY_SCHEDULE: %w", err)
@@ -104,11 +113,11 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		RowLocks:     a.Store.Dialect == dialect.MySQL,
 		PollInterval: cfg.WebhookPollInterval,
 		Version:      Version,
-		HashKey:      a.Service.ProfileHashKey,
+		HashKey:      a.Merchants.ProfileHashKey,
 		Log:          log,
 	})
 	if opts.Bootstrap || cfg.Database.Embedded {
-		if a.Demo, err = Bootstrap(ctx, a.Service, cfg.DataDir); err != nil {
+		if a.Demo, err = a.Bootstrap(ctx); err != nil {
 			return nil, fmt.Errorf("bootstrap: %w", err)
 		}
 	}
@@ -121,6 +130,22 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 	return a, nil
 }
 
+// wireDomain builds the domain services over the store and Redis, each
+// constructor given all of its dependencies once: the shared kernel first,
+// then the contexts, then the payment that calls them.
+func (a *App) wireDomain(box *secrets.Box) {
+	db := txn.New(a.Store.Client, a.Store.Dialect)
+	// a.Webhooks is set after this, before any request is served.
+	a.Events = events.New(events.Deps{DB: db, DeliveriesQueued: func() { a.Webhooks.Wake() }})
+	a.Merchants = merchant.New(merchant.Deps{DB: db, Box: box, KeyCache: redisstore.NewKeyCache(a.Redis.Client)})
+	a.Connectors = connector.New(connector.Deps{DB: db, Box: box})
+	render := rest.Renderer{}
+	a.Customers = customer.New(customer.Deps{DB: db, Box: box, Vault: redisstore.NewVault(a.Redis.Client),
+		Events: a.Events, Render: render})
+	a.Payments = payments.New(payments.Deps{DB: db, Box: box, Connectors: a.Connectors, Customers: a.Customers,
+		Events: a.Events, PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Render: render})
+}
+
 func (a *App) routes(reg *prometheus.Registry) http.Handler {
 	mux := http.NewServeMux()
 	gqlOpts := graph.DefaultOptions()
@@ -131,13 +156,18 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 	idem := idempotency.New(a.Redis.Client)
 	gql := graph.NewHandler(graph.Deps{
 		Client: a.Store.Client, Cursors: cursors.New(a.Redis.Client), Auth: a.Auth,
-		Service: a.Service, Idempotency: idem, Webhooks: a.Webhooks,
+		Payments: a.Payments, Merchants: a.Merchants, Connectors: a.Connectors, Events: a.Events,
+		Idempotency: idem, Webhooks: a.Webhooks,
 	}, gqlOpts)
 	mux.Handle(graph.Endpoint, gql)
 	mux.Handle(playground.AssetsPath(graph.Endpoint), gql)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	rest.Register(mux, rest.Deps{
-		Service:     a.Service,
+		Payments:    a.Payments,
+		Merchants:   a.Merchants,
+		Connectors:  a.Connectors,
+		Customers:   a.Customers,
+		Events:      a.Events,
 		Auth:        a.Auth,
 		Idempotency: idem,
 		Webhooks:    a.Webhooks,

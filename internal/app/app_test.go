@@ -15,7 +15,7 @@ import (
 	"switchyard/internal/app"
 	"switchyard/internal/tenancy"
 	"switchyard/internal/testenv"
-	"switchyard/payments"
+	"switchyard/payments/merchant"
 )
 
 type gqlResponse struct {
@@ -95,7 +95,7 @@ func TestBootOnBothBackends(t *testing.T) {
 func TestBootstrapReusesWhatItMade(t *testing.T) {
 	srv := testenv.NewServer(t, testenv.Database(t))
 	first := *srv.Demo
-	again, err := app.Bootstrap(context.Background(), srv.Service, srv.Config.DataDir)
+	again, err := srv.Bootstrap(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,12 +130,12 @@ func TestGraphQLTenantScoping(t *testing.T) {
 	srv := testenv.NewServer(t, testenv.Database(t))
 	ctx := context.Background()
 	admin := tenancy.WithPrincipal(ctx, tenancy.Principal{Kind: tenancy.KindAdmin})
-	other, err := srv.Service.CreateMerchantAccount(admin, payments.MerchantAccountInput{MerchantID: "merchant_other"})
+	other, err := srv.Merchants.CreateMerchantAccount(admin, merchant.MerchantAccountInput{MerchantID: "merchant_other"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	otherCtx := tenancy.ForMerchant(admin, other.Merchant.ID)
-	_, otherKey, err := srv.Service.CreateAPIKey(otherCtx, payments.APIKeyInput{Name: "other"})
+	_, otherKey, err := srv.Merchants.CreateAPIKey(otherCtx, merchant.APIKeyInput{Name: "other"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func TestGraphQLTenantScoping(t *testing.T) {
 func TestProfileHeaderMustBelongToTheMerchant(t *testing.T) {
 	srv := testenv.NewServer(t, testenv.Database(t))
 	admin := tenancy.WithPrincipal(context.Background(), tenancy.Principal{Kind: tenancy.KindAdmin})
-	other, err := srv.Service.CreateMerchantAccount(admin, payments.MerchantAccountInput{MerchantID: "merchant_other"})
+	other, err := srv.Merchants.CreateMerchantAccount(admin, merchant.MerchantAccountInput{MerchantID: "merchant_other"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,10 +8,10 @@ import (
 	"os"
 	"path/filepath"
 
-	"switchyard/ent"
-	"switchyard/ent/profile"
 	"switchyard/internal/tenancy"
-	"switchyard/payments"
+	"switchyard/payments/connector"
+	"switchyard/payments/errs"
+	"switchyard/payments/merchant"
 )
 
 // Demo merchant of the embedded default (and of `switchyard bootstrap`).
@@ -33,58 +33,59 @@ type DemoKeys struct {
 }
 
 // Bootstrap makes sure the demo merchant exists with its default profile, a
-// secret key, a publishable key and a sandbox connector account. It reuses
-// what an earlier start made: the secret key is kept (owner-only) in the data
-// directory, because the database holds only its hash. A kept key that no
-// longer works is replaced by a new one.
-func Bootstrap(ctx context.Context, svc *payments.Service, dataDir string) (*DemoKeys, error) {
+// secret key, a publishable key and a sandbox connector account, through the
+// same domain operations the API calls. It reuses what an earlier start
+// made: the secret key is kept (owner-only) in the data directory, because
+// the database holds only its hash. A kept key that no longer works is
+// replaced by a new one.
+func (a *App) Bootstrap(ctx context.Context) (*DemoKeys, error) {
 	admin := tenancy.WithPrincipal(ctx, tenancy.Principal{Kind: tenancy.KindAdmin})
-	m, err := svc.Client().MerchantAccount.Get(admin, DemoMerchantID)
+	view, err := a.Merchants.GetMerchantAccount(admin, DemoMerchantID)
 	created := false
-	switch {
-	case ent.IsNotFound(err):
+	if e, ok := errs.As(err); ok && e.Kind == errs.KindNotFound {
 		name := "Demo merchant"
-		if _, err := svc.CreateMerchantAccount(admin, payments.MerchantAccountInput{
+		made, err := a.Merchants.CreateMerchantAccount(admin, merchant.MerchantAccountInput{
 			MerchantID: DemoMerchantID, MerchantName: &name,
-		}); err != nil {
+		})
+		if err != nil {
 			return nil, fmt.Errorf("create demo merchant: %w", err)
 		}
-		if m, err = svc.Client().MerchantAccount.Get(admin, DemoMerchantID); err != nil {
-			return nil, err
-		}
-		created = true
-	case err != nil:
+		view, created = &merchant.MerchantAccountView{Merchant: made.Merchant, DefaultProfile: made.Profile}, true
+	} else if err != nil {
 		return nil, err
 	}
-	mctx := tenancy.ForMerchant(admin, m.ID)
-	prof, err := svc.Client().Profile.Query().Where(profile.IsDefault(true)).First(mctx)
-	if err != nil {
-		return nil, fmt.Errorf("demo profile: %w", err)
+	m, prof := view.Merchant, view.DefaultProfile
+	if prof == nil {
+		return nil, fmt.Errorf("demo merchant %s has no default profile", m.ID)
 	}
+	mctx := tenancy.ForMerchant(admin, m.ID)
 
 	keys := &DemoKeys{MerchantID: m.ID, ProfileID: prof.ID, PublishableKey: m.PublishableKey, Created: created}
-	path := filepath.Join(dataDir, demoKeysFile)
+	path := filepath.Join(a.Config.DataDir, demoKeysFile)
 	var kept DemoKeys
 	if b, err := os.ReadFile(path); err == nil && json.Unmarshal(b, &kept) == nil && kept.SecretKey != "" {
-		if k, err := svc.ActiveAPIKeyByHash(ctx, svc.Box().HashAPIKey(kept.SecretKey)); err == nil && k.MerchantID == m.ID {
+		if owner, _, err := a.Merchants.ActiveSecretKey(ctx, kept.SecretKey); err == nil && owner == m.ID {
 			keys.SecretKey = kept.SecretKey
 		}
 	}
 	if keys.SecretKey == "" {
 		desc := "created by the embedded default for the demo merchant"
-		if _, keys.SecretKey, err = svc.CreateAPIKey(mctx, payments.APIKeyInput{Name: "demo", Description: &desc}); err != nil {
+		if _, keys.SecretKey, err = a.Merchants.CreateAPIKey(mctx, merchant.APIKeyInput{Name: "demo", Description: &desc}); err != nil {
 			return nil, fmt.Errorf("demo api key: %w", err)
 		}
 	}
 
-	mcas, err := prof.QueryConnectorAccounts().All(mctx)
+	mcas, err := a.Connectors.ListAccounts(mctx)
 	if err != nil {
 		return nil, err
 	}
-	if len(mcas) > 0 {
-		keys.ConnectorAccount = mcas[0].ID
-	} else {
-		mca, err := svc.CreateSandboxConnector(mctx, payments.SandboxConnectorInput{
+	for _, mca := range mcas {
+		if mca.ProfileID == prof.ID && keys.ConnectorAccount == "" {
+			keys.ConnectorAccount = mca.ID
+		}
+	}
+	if keys.ConnectorAccount == "" {
+		mca, err := a.Connectors.CreateSandboxAccount(mctx, connector.SandboxAccountInput{
 			ProfileID:     prof.ID,
 			ConnectorName: DemoConnectorName,
 			Label:         prof.ProfileName + "_" + DemoConnectorName,

@@ -2,7 +2,7 @@
 // mechanism REST and GraphQL share. v1 routes carry the key in the `api-key`
 // header; v2 routes in `Authorization: api-key=<key>` with `X-Profile-Id`.
 // The admin key comes from config; merchant secret keys are looked up by
-// their keyed hash.
+// their keyed hash, through the Keys it is given (payments/merchant).
 package auth
 
 import (
@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"switchyard/internal/tenancy"
-	"switchyard/payments"
 	"switchyard/payments/errs"
 )
 
@@ -25,15 +24,29 @@ const (
 	HeaderMerchantID = "X-Merchant-Id"
 )
 
+// Keys is where merchant keys are looked up (payments/merchant).
+type Keys interface {
+	// ActiveSecretKey is the merchant and key id of an active secret key;
+	// an unknown, revoked or expired one is IR_01.
+	ActiveSecretKey(ctx context.Context, plain string) (merchantID, keyID string, err error)
+	// MerchantByPublishableKey is the merchant of a publishable key; an
+	// unknown one is IR_01.
+	MerchantByPublishableKey(ctx context.Context, key string) (merchantID string, err error)
+	// CheckScope verifies that a principal's merchant and profile exist and
+	// belong together (a foreign one is HE_02).
+	CheckScope(ctx context.Context, p tenancy.Principal) error
+}
+
 // Authenticator verifies keys.
 type Authenticator struct {
-	svc      *payments.Service
+	keys     Keys
 	adminKey []byte
 }
 
-// New returns an authenticator for the admin key and the merchant keys svc stores.
-func New(svc *payments.Service, adminKey string) *Authenticator {
-	return &Authenticator{svc: svc, adminKey: []byte(adminKey)}
+// New returns an authenticator for the admin key and the merchant keys
+// that keys holds.
+func New(keys Keys, adminKey string) *Authenticator {
+	return &Authenticator{keys: keys, adminKey: []byte(adminKey)}
 }
 
 // KeyFromRequest returns the key a request carries: the `api-key` header,
@@ -87,25 +100,25 @@ func (a *Authenticator) Authenticate(ctx context.Context, r *http.Request) (tena
 		if p.MerchantID == "" {
 			p.ProfileID = "" // a profile means nothing without its merchant
 		}
-		return p, a.svc.CheckScope(ctx, p)
+		return p, a.keys.CheckScope(ctx, p)
 	}
 	if !strings.HasPrefix(key, "snd_") {
 		return tenancy.Principal{}, errs.Unauthorized()
 	}
-	k, err := a.svc.ActiveAPIKeyByHash(ctx, a.svc.Box().HashAPIKey(key))
+	merchantID, keyID, err := a.keys.ActiveSecretKey(ctx, key)
 	if err != nil {
 		return tenancy.Principal{}, err
 	}
 	p := tenancy.Principal{
 		Kind:       tenancy.KindMerchant,
-		MerchantID: k.MerchantID,
+		MerchantID: merchantID,
 		ProfileID:  strings.TrimSpace(r.Header.Get(HeaderProfileID)),
-		KeyID:      k.ID,
+		KeyID:      keyID,
 	}
 	if p.ProfileID == "" {
 		return p, nil
 	}
-	return p, a.svc.CheckScope(ctx, p)
+	return p, a.keys.CheckScope(ctx, p)
 }
 
 // PublishableKeyPrefix starts every publishable key.
@@ -119,16 +132,16 @@ func (a *Authenticator) AuthenticateClient(ctx context.Context, r *http.Request)
 	if !strings.HasPrefix(key, PublishableKeyPrefix) {
 		return a.Authenticate(ctx, r)
 	}
-	m, err := a.svc.MerchantByPublishableKey(ctx, key)
+	merchantID, err := a.keys.MerchantByPublishableKey(ctx, key)
 	if err != nil {
 		return tenancy.Principal{}, err
 	}
-	p := tenancy.Principal{Kind: tenancy.KindMerchant, MerchantID: m.ID, ClientOnly: true,
+	p := tenancy.Principal{Kind: tenancy.KindMerchant, MerchantID: merchantID, ClientOnly: true,
 		ProfileID: strings.TrimSpace(r.Header.Get(HeaderProfileID))} // v2 names the profile
 	if p.ProfileID == "" {
 		return p, nil
 	}
-	return p, a.svc.CheckScope(ctx, p)
+	return p, a.keys.CheckScope(ctx, p)
 }
 
 // IsAdminKey compares in constant time.

@@ -1,8 +1,21 @@
-// Package connector defines the interface between the payments domain and a
-// payment processor ("connector"), owns the closed list of connector names
-// (Names and Known, the one copy the domain validates connector_name
-// against), and provides the built-in sandbox simulator that serves every
-// connector account in the sandbox environment.
+// Package connector owns everything about the payment processors
+// ("connectors") a merchant pays through: the interface between the payments
+// domain and a processor, the closed list of connector names (Names and
+// Known, the one copy connector_name is validated against), the built-in
+// sandbox simulator that serves every connector account in the sandbox
+// environment, and the merchants' connector accounts (Service: their
+// create, read, update and delete, with Hyperswitch's type tables for
+// MerchantConnectorCreate and its validation, credentials sealed at rest and
+// masked on the way out).
+//
+// Connector accounts live here rather than in a package of their own
+// because an account is only ever resolved to the integration that serves
+// it (Service.Integration); the account types that would clash with the
+// integration's (the account's connector name, type and status) are named
+// Name, Type and AccountStatus.
+//
+// It must not import another domain package (payments, merchant, customer),
+// nor know HTTP or GraphQL.
 //
 // # Contract
 //
@@ -29,8 +42,8 @@
 //
 // In sandbox every name in connector_names.txt (Hyperswitch's closed list,
 // see Names and Known) is served by the Simulator; For and Registry resolve a
-// name to it. The Simulator follows shared/reference/sandbox-cards.md; see
-// the Simulator type for the full behaviour.
+// name to it. The Simulator follows the sandbox's test-card table
+// (docs/sandbox.md); see the Simulator type for the full behaviour.
 package connector
 
 import "context"

@@ -8,20 +8,20 @@ import (
 	"strings"
 )
 
-// connectorNamesFile is a copy of shared/reference/hyperswitch/
-// connector_names.txt: Hyperswitch's closed list of connector_name values.
+// connectorNamesFile is Hyperswitch's closed list of connector_name values,
+// one a line (its connector_names.txt).
 //
 //go:embed connector_names.txt
 var connectorNamesFile string
 
-var (
-	names   []string
-	nameSet map[string]struct{}
-)
+// names and nameSet are the list, read once; as variables (not an init
+// function) they are ready before any package variable that uses them.
+var names, nameSet = readNames(connectorNamesFile)
 
-func init() {
-	nameSet = map[string]struct{}{}
-	for _, line := range strings.Split(connectorNamesFile, "\n") {
+func readNames(file string) ([]string, map[string]struct{}) {
+	var names []string
+	nameSet := map[string]struct{}{}
+	for _, line := range strings.Split(file, "\n") {
 		n := strings.TrimSpace(line)
 		if n == "" || strings.HasPrefix(n, "#") {
 			continue
@@ -33,6 +33,7 @@ func init() {
 		names = append(names, n)
 	}
 	slices.Sort(names)
+	return names, nameSet
 }
 
 // Names returns every valid connector_name, sorted. The slice is the

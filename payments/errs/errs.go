@@ -187,3 +187,9 @@ func IdempotencyInFlight() *Error {
 	return New(KindConflict, "IR_16", "A request with this Idempotency-Key is still being processed; retry after it completes").
 		WithField("Idempotency-Key")
 }
+
+// ProfileNotFound is Hyperswitch's ProfileNotFound (HE_02); a profile of
+// another merchant is not found either.
+func ProfileNotFound(id string) *Error {
+	return New(KindNotFound, "HE_02", "Business profile with the given id %s does not exist", id)
+}

@@ -1,4 +1,4 @@
-package payments
+package merchant
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"switchyard/internal/ids"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
 )
 
 // APIKeyInput creates a merchant secret key.
@@ -41,7 +42,7 @@ func (s *Service) checkAPIKeyFields(name, description *string, expiresAt *time.T
 	if description != nil && len(*description) > maxKeyDescription {
 		return errs.InvalidValue("description", "must be at most %d characters", maxKeyDescription)
 	}
-	if expiresAt != nil && !expiresAt.After(s.now()) {
+	if expiresAt != nil && !expiresAt.After(s.db.Now()) {
 		return errs.InvalidValue("expiration", "must be in the future")
 	}
 	return nil
@@ -56,11 +57,11 @@ func (s *Service) CreateAPIKey(ctx context.Context, in APIKeyInput) (*ent.APIKey
 	if err := s.checkAPIKeyFields(&in.Name, in.Description, in.ExpiresAt); err != nil {
 		return nil, "", err
 	}
-	if err := s.requireMerchant(ctx); err != nil {
+	if err := s.db.RequireMerchant(ctx); err != nil {
 		return nil, "", err
 	}
 	plain := ids.SecretKey()
-	row, err := s.client.APIKey.Create().
+	row, err := s.db.Client.APIKey.Create().
 		SetName(in.Name).
 		SetNillableDescription(in.Description).
 		SetPrefix(plain[:8]).
@@ -68,14 +69,14 @@ func (s *Service) CreateAPIKey(ctx context.Context, in APIKeyInput) (*ent.APIKey
 		SetNillableExpiresAt(utc(in.ExpiresAt)).
 		Save(ctx)
 	if err != nil {
-		return nil, "", dbError(err, "api key")
+		return nil, "", txn.Error(err, "api key")
 	}
 	return row, plain, nil
 }
 
 // GetAPIKey returns an unrevoked key of the merchant in ctx.
 func (s *Service) GetAPIKey(ctx context.Context, keyID string) (*ent.APIKey, error) {
-	k, err := s.client.APIKey.Query().Where(apikey.ID(keyID), apikey.RevokedAtIsNil()).Only(ctx)
+	k, err := s.db.Client.APIKey.Query().Where(apikey.ID(keyID), apikey.RevokedAtIsNil()).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, errs.NotFound("API Key")
 	}
@@ -91,7 +92,7 @@ func (s *Service) UpdateAPIKey(ctx context.Context, keyID string, p APIKeyPatch)
 		return nil, err
 	}
 	var out *ent.APIKey
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
 		k, err := s.lockActiveKey(ctx, tx, keyID)
 		if err != nil {
 			return err
@@ -109,14 +110,14 @@ func (s *Service) UpdateAPIKey(ctx context.Context, keyID string, p APIKeyPatch)
 			}
 		}
 		out, err = upd.Save(ctx)
-		return dbErrorOrNil(err, "api key")
+		return txn.ErrorOrNil(err, "api key")
 	})
 	return out, err
 }
 
 // lockActiveKey reads an unrevoked key of the merchant for a change.
 func (s *Service) lockActiveKey(ctx context.Context, tx *ent.Tx, keyID string) (*ent.APIKey, error) {
-	k, err := forUpdate(s, tx.APIKey.Query().Where(apikey.ID(keyID), apikey.RevokedAtIsNil())).Only(ctx)
+	k, err := txn.ForUpdate(s.db, tx.APIKey.Query().Where(apikey.ID(keyID), apikey.RevokedAtIsNil())).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, errs.NotFound("API Key")
 	}
@@ -130,7 +131,7 @@ func (s *Service) lockActiveKey(ctx context.Context, tx *ent.Tx, keyID string) (
 // on every instance (its key-cache entry goes before the revocation commits).
 func (s *Service) RevokeAPIKey(ctx context.Context, keyID string) (*ent.APIKey, error) {
 	var out *ent.APIKey
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
 		k, err := s.lockActiveKey(ctx, tx, keyID)
 		if err != nil {
 			return err
@@ -138,8 +139,8 @@ func (s *Service) RevokeAPIKey(ctx context.Context, keyID string) (*ent.APIKey, 
 		if err := s.forgetKeys(ctx, k.Hash); err != nil {
 			return err
 		}
-		out, err = k.Update().SetRevokedAt(s.now()).Save(ctx)
-		return dbErrorOrNil(err, "api key")
+		out, err = k.Update().SetRevokedAt(s.db.Now()).Save(ctx)
+		return txn.ErrorOrNil(err, "api key")
 	})
 	return out, err
 }
@@ -152,30 +153,13 @@ func (s *Service) ListAPIKeys(ctx context.Context, limit, skip int) ([]*ent.APIK
 	if skip < 0 {
 		return nil, errs.InvalidValue("skip", "must not be negative")
 	}
-	keys, err := s.client.APIKey.Query().Where(apikey.RevokedAtIsNil()).
+	keys, err := s.db.Client.APIKey.Query().Where(apikey.RevokedAtIsNil()).
 		Order(ent.Desc(apikey.FieldCreatedAt), ent.Desc(apikey.FieldID)).
 		Limit(limit).Offset(skip).All(ctx)
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
 	return keys, nil
-}
-
-// requireMerchant checks the merchant in ctx exists, so a write for an
-// unknown merchant is 404 rather than an orphan row.
-func (s *Service) requireMerchant(ctx context.Context) error {
-	p, ok := tenancy.FromContext(ctx)
-	if !ok || p.MerchantID == "" {
-		return errs.NotFound("Merchant account")
-	}
-	ok, err := s.client.MerchantAccount.Query().Exist(ctx)
-	if err != nil {
-		return errs.Internal(err)
-	}
-	if !ok {
-		return errs.NotFound("Merchant account")
-	}
-	return nil
 }
 
 func utc(t *time.Time) *time.Time {
@@ -186,13 +170,6 @@ func utc(t *time.Time) *time.Time {
 	return &u
 }
 
-func dbErrorOrNil(err error, what string) error {
-	if err == nil {
-		return nil
-	}
-	return dbError(err, what)
-}
-
 // ActiveAPIKeyByHash finds an unrevoked, unexpired key by its hash, in the
 // key cache or else in the database (and then caches it). It runs before
 // any principal exists, so it reads as the system.
@@ -200,7 +177,7 @@ func (s *Service) ActiveAPIKeyByHash(ctx context.Context, hash string) (*ActiveK
 	k := s.cachedKey(ctx, hash)
 	if k == nil {
 		readAt := time.Now()
-		row, err := s.client.APIKey.Query().
+		row, err := s.db.Client.APIKey.Query().
 			Where(apikey.Hash(hash), apikey.RevokedAtIsNil()).
 			Select(apikey.FieldID, apikey.FieldMerchantID, apikey.FieldExpiresAt).
 			Only(tenancy.System(ctx))
@@ -211,28 +188,38 @@ func (s *Service) ActiveAPIKeyByHash(ctx context.Context, hash string) (*ActiveK
 			return nil, errs.Internal(err)
 		}
 		k = &ActiveKey{ID: row.ID, MerchantID: row.MerchantID, ExpiresAt: row.ExpiresAt}
-		if k.ExpiresAt == nil || k.ExpiresAt.After(s.now()) {
+		if k.ExpiresAt == nil || k.ExpiresAt.After(s.db.Now()) {
 			s.cacheKey(ctx, hash, *k, readAt)
 		}
 	}
-	if k.ExpiresAt != nil && !k.ExpiresAt.After(s.now()) {
+	if k.ExpiresAt != nil && !k.ExpiresAt.After(s.db.Now()) {
 		return nil, errs.Unauthorized()
 	}
 	return k, nil
 }
 
+// ActiveSecretKey is the merchant and id of an active secret key (snd_…),
+// found by its keyed hash (ActiveAPIKeyByHash).
+func (s *Service) ActiveSecretKey(ctx context.Context, plain string) (merchantID, keyID string, err error) {
+	k, err := s.ActiveAPIKeyByHash(ctx, s.box.HashAPIKey(plain))
+	if err != nil {
+		return "", "", err
+	}
+	return k.MerchantID, k.ID, nil
+}
+
 // MerchantByPublishableKey finds the merchant a publishable key (pk_snd_…)
 // belongs to. Like ActiveAPIKeyByHash it runs before any principal exists,
 // so it reads as the system. An unknown key is IR_01.
-func (s *Service) MerchantByPublishableKey(ctx context.Context, key string) (*ent.MerchantAccount, error) {
-	m, err := s.client.MerchantAccount.Query().
+func (s *Service) MerchantByPublishableKey(ctx context.Context, key string) (string, error) {
+	id, err := s.db.Client.MerchantAccount.Query().
 		Where(merchantaccount.PublishableKey(key)).
-		Only(tenancy.System(ctx))
+		OnlyID(tenancy.System(ctx))
 	if ent.IsNotFound(err) {
-		return nil, errs.Unauthorized()
+		return "", errs.Unauthorized()
 	}
 	if err != nil {
-		return nil, errs.Internal(err)
+		return "", errs.Internal(err)
 	}
-	return m, nil
+	return id, nil
 }

@@ -1,15 +1,13 @@
-package payments
+package merchant
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"log/slog"
-	"strconv"
-	"switchyard/payments/errs"
+	"sync/atomic"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	"switchyard/payments/errs"
 )
 
 // The key cache keeps merchant secret keys that were found active in Redis
@@ -43,17 +41,21 @@ type ActiveKey struct {
 	ExpiresAt  *time.Time `json:"expires_at,omitempty"`
 }
 
-// The entry and the tombstone share a hash tag, so the fill script touches
-// one slot in a Redis Cluster.
-func keyEntry(hash string) string     { return "apikeys/{" + hash + "}/active" }
-func keyTombstone(hash string) string { return "apikeys/{" + hash + "}/ended" }
+// KeyCache is where active keys are kept between requests, by key hash:
+// Redis, shared by every instance (internal/redisstore). The rules (what
+// is cached, for how long, and that an ended key is tombstoned before its
+// end commits) are this package's.
+type KeyCache interface {
+	// Get is the entry for hash; nil and no error when there is none.
+	Get(ctx context.Context, hash string) ([]byte, error)
+	// Put stores entry for hash for ttl, unless hash is tombstoned.
+	Put(ctx context.Context, hash string, entry []byte, ttl time.Duration) error
+	// Tombstone deletes the entries of hashes and keeps them out for ttl.
+	Tombstone(ctx context.Context, ttl time.Duration, hashes ...string) error
+}
 
-// fillKeyEntry writes an entry unless the key was ended since it was read.
-// KEYS: entry, tombstone; ARGV: value, ttl in milliseconds.
-var fillKeyEntry = redis.NewScript(`
-if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1`)
+// atomicTime is a time in unix nanoseconds, read and written atomically.
+type atomicTime struct{ atomic.Int64 }
 
 // keyCacheBackoff is how long lookups skip the cache after Redis failed
 // them, so that an outage does not add the client's retries to every
@@ -62,7 +64,7 @@ const keyCacheBackoff = 2 * time.Second
 
 // keyCacheReachable reports whether lookups use the cache now.
 func (s *Service) keyCacheReachable() bool {
-	return s.deps.Redis != nil && time.Now().UnixNano() >= s.keyCacheDownUntil.Load()
+	return s.keyCache != nil && time.Now().UnixNano() >= s.keyCacheDownUntil.Load()
 }
 
 // keyCacheFailed notes a failed lookup or write.
@@ -77,11 +79,12 @@ func (s *Service) cachedKey(ctx context.Context, hash string) *ActiveKey {
 	if !s.keyCacheReachable() {
 		return nil
 	}
-	raw, err := s.deps.Redis.Get(ctx, keyEntry(hash)).Bytes()
+	raw, err := s.keyCache.Get(ctx, hash)
 	if err != nil {
-		if !errors.Is(err, redis.Nil) {
-			s.keyCacheFailed(ctx, err)
-		}
+		s.keyCacheFailed(ctx, err)
+		return nil
+	}
+	if raw == nil {
 		return nil
 	}
 	var k ActiveKey
@@ -106,8 +109,7 @@ func (s *Service) cacheKey(ctx context.Context, hash string, k ActiveKey, readAt
 		return // not worth a write
 	}
 	raw, _ := json.Marshal(k)
-	err := fillKeyEntry.Run(ctx, s.deps.Redis, []string{keyEntry(hash), keyTombstone(hash)}, raw, strconv.FormatInt(ttl.Milliseconds(), 10)).Err()
-	if err != nil {
+	if err := s.keyCache.Put(ctx, hash, raw, ttl); err != nil {
 		s.keyCacheFailed(ctx, err)
 	}
 }
@@ -116,18 +118,10 @@ func (s *Service) cacheKey(ctx context.Context, hash string, k ActiveKey, readAt
 // caching. It runs before the change commits; if it fails, the change must
 // not happen.
 func (s *Service) forgetKeys(ctx context.Context, hashes ...string) error {
-	rdb := s.deps.Redis
-	if rdb == nil || len(hashes) == 0 {
+	if s.keyCache == nil || len(hashes) == 0 {
 		return nil
 	}
-	_, err := rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
-		for _, h := range hashes {
-			p.Set(ctx, keyTombstone(h), 1, keyTombstoneTTL)
-			p.Del(ctx, keyEntry(h))
-		}
-		return nil
-	})
-	if err != nil {
+	if err := s.keyCache.Tombstone(ctx, keyTombstoneTTL, hashes...); err != nil {
 		slog.WarnContext(ctx, "key cache unavailable; key not ended", "err", err)
 		return errs.Unavailable("The key cache (Redis)")
 	}

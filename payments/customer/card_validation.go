@@ -1,4 +1,4 @@
-package payments
+package customer
 
 import (
 	"errors"
@@ -7,8 +7,6 @@ import (
 	"switchyard/payments/cards"
 	"switchyard/payments/errs"
 )
-
-func knownPaymentMethodType(t string) bool { return paymentMethodTypes.has(t) }
 
 // validateCard rejects bad card data before any connector call: a number
 // that is too short or fails the Luhn check is CE_04 naming the field, an

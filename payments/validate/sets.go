@@ -1,46 +1,18 @@
-package payments
+package validate
 
-import "switchyard/payments/connector"
+import "switchyard/ent/schema/schematype"
 
-// The closed enumerations of connector accounts. The connector names are
-// payments/connector's; the payment method types and card networks are
-// Hyperswitch's (reference/hyperswitch/payment_method_types.txt,
-// card_networks.txt); the others are the spec's. Countries are in enums.go.
+// The closed sets of Hyperswitch's that payments, saved payment methods and
+// connector accounts all check against.
 
-// connectorTypes are the spec's 13 ConnectorType values (Hyperswitch's
-// OpenAPI has a 14th, surcharge_processor, which the spec leaves out).
-var connectorTypes = newEnum("ConnectorType",
-	"payment_processor", "payment_vas", "fin_operations", "fiz_operations", "networks",
-	"banking_entities", "non_banking_finance", "payout_processor", "payment_method_auth",
-	"authentication_processor", "tax_processor", "billing_processor", "vault_processor")
-
-var connectorStatuses = newEnum("ConnectorStatus", "inactive", "active")
-
-var paymentMethods = newEnum("PaymentMethod",
-	"card", "card_redirect", "pay_later", "wallet", "bank_redirect", "bank_transfer", "crypto",
-	"bank_debit", "reward", "real_time_payment", "upi", "voucher", "gift_card", "open_banking",
-	"mobile_payment", "network_token")
-
-var paymentExperiences = newEnum("PaymentExperience",
-	"redirect_to_url", "invoke_sdk_client", "display_qr_code", "one_click", "link_wallet",
-	"invoke_payment_app", "display_wait_screen", "collect_otp")
-
-var frmFlows = newEnum("FrmPreferredFlowTypes", "pre", "post")
-
-var frmActions = newEnum("FrmAction", "cancel_txn", "auto_refund", "manual_review")
-
-var acceptedTypes = newEnum("type", "enable_only", "disable_only", "all_accepted")
-
-var cardNetworks = newEnum("CardNetwork",
+// CardNetworks are Hyperswitch's CardNetwork values.
+var CardNetworks = NewEnum("CardNetwork",
 	"Visa", "Mastercard", "AmericanExpress", "JCB", "DinersClub", "Discover", "CartesBancaires",
 	"UnionPay", "Interac", "RuPay", "Maestro", "Star", "Pulse", "Accel", "Nyce",
 )
 
-// connectorNames are the connector_name values: payments/connector's list
-// (connector.Names), the one copy of Hyperswitch's connector_names.txt.
-var connectorNames = newEnum("Connector", connector.Names()...)
-
-var paymentMethodTypes = newEnum("PaymentMethodType",
+// PaymentMethodTypes are Hyperswitch's PaymentMethodType values.
+var PaymentMethodTypes = NewEnum("PaymentMethodType",
 	"ach", "affirm", "afterpay_clearpay", "alfamart", "ali_pay", "ali_pay_hk", "alma",
 	"amazon_pay", "paysera", "apple_pay", "atome", "bacs", "bancontact_card", "becs", "benefit",
 	"bizum", "blik", "bluecode", "boleto", "bca_bank_transfer", "bni_va", "breadpay", "bri_va",
@@ -62,3 +34,6 @@ var paymentMethodTypes = newEnum("PaymentMethodType",
 	"instant_bank_transfer_poland", "revolut_pay", "indonesian_bank_transfer", "open_banking",
 	"network_token",
 )
+
+// Currencies is the spec's currency set (schematype.Currency) as an enum.
+var Currencies = NewEnum("Currency", schematype.Currency("").Values()...)

@@ -1,4 +1,4 @@
-package payments
+package merchant
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"switchyard/internal/ids"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
 )
 
 // MerchantAccountInput creates a merchant account and its default profile
@@ -57,7 +58,7 @@ func (s *Service) CreateMerchantAccount(ctx context.Context, in MerchantAccountI
 		orgID = &generated
 	}
 	var out MerchantAccountCreated
-	err = s.inTx(ctx, func(tx *ent.Tx) error {
+	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
 		exists, err := tx.MerchantAccount.Query().Where(merchantaccount.ID(in.MerchantID)).Exist(ctx)
 		if err != nil {
 			return errs.Internal(err)
@@ -85,7 +86,7 @@ func (s *Service) CreateMerchantAccount(ctx context.Context, in MerchantAccountI
 		}
 		m, err := create.Save(ctx)
 		if err != nil {
-			return dbError(err, "merchant account")
+			return txn.Error(err, "merchant account")
 		}
 		mctx := tenancy.ForMerchant(ctx, m.ID)
 		name := "default"
@@ -166,7 +167,7 @@ func (s *Service) createProfile(ctx context.Context, tx *ent.Tx, id string, isDe
 	setProfileSettings(create.Mutation(), in)
 	p, err := create.Save(ctx)
 	if err != nil {
-		return nil, dbError(err, "profile")
+		return nil, txn.Error(err, "profile")
 	}
 	return p, nil
 }
@@ -178,15 +179,4 @@ func (s *Service) ProfileHashKey(p *ent.Profile) (string, error) {
 		return "", errs.Internal(fmt.Errorf("open hash key of %s: %w", p.ID, err))
 	}
 	return string(b), nil
-}
-
-// dbError turns a constraint violation into HE_01 and anything else into HE_00.
-func dbError(err error, what string) error {
-	if ent.IsConstraintError(err) {
-		return errs.Duplicate("The %s with the specified details already exists in our records", what)
-	}
-	if _, ok := errs.As(err); ok {
-		return err
-	}
-	return errs.Internal(fmt.Errorf("%s: %w", what, err))
 }

@@ -1,4 +1,4 @@
-package payments
+package customer
 
 import (
 	"context"
@@ -15,8 +15,10 @@ import (
 	"switchyard/ent/paymentmethod"
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
-	"switchyard/payments/connector"
 	"switchyard/payments/errs"
+	"switchyard/payments/events"
+	"switchyard/payments/txn"
+	"switchyard/payments/validate"
 )
 
 // Mandates, as Hyperswitch v1 does them: a customer-initiated card payment
@@ -109,9 +111,9 @@ func errMandatePrecondition(field, msg string) *errs.Error {
 	return e
 }
 
-// validate checks a mandate request on its own; its fit with the payment
+// Validate checks a mandate request on its own; its fit with the payment
 // (customer, setup_future_usage) is checked at confirm.
-func (m *MandateRequest) validate() error {
+func (m *MandateRequest) Validate() error {
 	if m.UpdateMandateID != nil {
 		return errs.InvalidValue("mandate_data.update_mandate_id", "updating a mandate's payment method is not supported; set up a new mandate")
 	}
@@ -155,8 +157,8 @@ func (m *MandateRequest) validate() error {
 	if l.Amount == nil {
 		return errs.MissingField(field + ".amount")
 	}
-	if *l.Amount < 1 || *l.Amount > MaxAmount {
-		return errs.InvalidValue(field+".amount", "must be between 1 and %d minor units", MaxAmount)
+	if *l.Amount < 1 || *l.Amount > validate.MaxAmount {
+		return errs.InvalidValue(field+".amount", "must be between 1 and %d minor units", validate.MaxAmount)
 	}
 	if l.Currency == nil {
 		return errs.MissingField(field + ".currency")
@@ -177,8 +179,8 @@ type storedMandateData struct {
 	MandateType        map[string]*MandateLimits `json:"mandate_type"`
 }
 
-// asMap is the payment's mandate_data column.
-func (m *MandateRequest) asMap() map[string]any {
+// AsMap is the payment's mandate_data column.
+func (m *MandateRequest) AsMap() map[string]any {
 	kind := "multi_use"
 	if m.SingleUse {
 		kind = "single_use"
@@ -216,12 +218,25 @@ func mandateRequestOf(stored map[string]any) (*MandateRequest, error) {
 // payment will have, so it is held to the rest too (customer, off_session);
 // an update or confirm adds to a stored payment, checked whole at confirm
 // (checkMandateIntent).
-func (f *PaymentFields) validateMandateMembers(creating, confirming bool) error {
+// MandateMembers are a payment request's members that touch mandates.
+type MandateMembers struct {
+	// Mandate asks to set a mandate up (mandate_data, customer_acceptance).
+	Mandate *MandateRequest
+	// MandateID names a mandate to charge (mandate_id, recurring_details).
+	MandateID        *string
+	HasPaymentMethod bool
+	HasCustomer      bool
+	OffSession       *bool
+}
+
+// CheckMandateMembers checks f as a create (creating), update or confirm
+// (confirming: the call authorizes) asks it of mandates.
+func CheckMandateMembers(f MandateMembers, creating, confirming bool) error {
 	if f.Mandate != nil {
-		if err := f.Mandate.validate(); err != nil {
+		if err := f.Mandate.Validate(); err != nil {
 			return err
 		}
-		if creating && f.Customer == nil {
+		if creating && !f.HasCustomer {
 			return errMandatePrecondition("customer_id", msgMandateCustomer)
 		}
 	}
@@ -233,11 +248,11 @@ func (f *PaymentFields) validateMandateMembers(creating, confirming bool) error 
 		return errs.InvalidValue("mandate_id", "must be 1 to 64 characters")
 	case f.Mandate != nil:
 		return errs.InvalidValue("recurring_details", "Expected one out of recurring_details and mandate_data but got both")
-	case f.PaymentMethod != nil:
+	case f.HasPaymentMethod:
 		return errs.InvalidValue("payment_method_data", "cannot be given with a mandate: a recurring payment charges the mandate's saved payment method")
 	case !confirming:
 		return errMandatePrecondition("confirm", msgMandateConfirm)
-	case creating && f.Customer == nil:
+	case creating && !f.HasCustomer:
 		return errs.MissingField("customer_id")
 	case creating && f.OffSession == nil:
 		return errs.MissingField("off_session")
@@ -247,11 +262,11 @@ func (f *PaymentFields) validateMandateMembers(creating, confirming bool) error 
 	return nil
 }
 
-// checkMandateIntent checks, at confirm, the payment as it will be
+// CheckMandateIntent checks, at confirm, the payment as it will be
 // authorized: a mandate set up needs a customer and setup_future_usage
 // off_session and a card; a mandate charged needs a customer, off_session
 // and no card of its own.
-func checkMandateIntent(pi *ent.PaymentIntent, method *PaymentMethodInput) error {
+func CheckMandateIntent(pi *ent.PaymentIntent, method *PaymentMethodInput) error {
 	switch {
 	case pi.MandateData != nil && pi.MandateID != nil:
 		return errs.InvalidValue("recurring_details", "Expected one out of recurring_details and mandate_data but got both")
@@ -279,12 +294,12 @@ func checkMandateIntent(pi *ent.PaymentIntent, method *PaymentMethodInput) error
 	return nil
 }
 
-// recurringMethod is the payment method a recurring payment charges: the
-// mandate's saved card, by the connector's token. The mandate row is
-// locked until tx ends, so two payments on one single_use mandate cannot
-// both pass the check.
-func (s *Service) recurringMethod(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent) (*PaymentMethodInput, error) {
-	m, err := forUpdate(s, tx.Mandate.Query().Where(mandate.ID(*pi.MandateID))).Only(ctx)
+// RecurringMethod is the payment method a recurring payment of charge
+// (minor units) charges: the mandate's saved card, by the connector's
+// token. The mandate row is locked until tx ends, so two payments on one
+// single_use mandate cannot both pass the check.
+func (s *Service) RecurringMethod(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, charge int64) (*PaymentMethodInput, error) {
+	m, err := txn.ForUpdate(s.db, tx.Mandate.Query().Where(mandate.ID(*pi.MandateID))).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, ErrMandateNotFound()
 	}
@@ -297,11 +312,10 @@ func (s *Service) recurringMethod(ctx context.Context, tx *ent.Tx, pi *ent.Payme
 	if m.CustomerID != *pi.CustomerID {
 		return nil, errMandatePrecondition("customer_id", msgMandateOtherCustomer)
 	}
-	now := s.now()
+	now := s.db.Now()
 	if (m.StartDate != nil && now.Before(*m.StartDate)) || (m.EndDate != nil && !now.Before(*m.EndDate)) {
 		return nil, errMandateValidation("mandate_id", "the mandate is not valid at this time (outside its start_date and end_date)")
 	}
-	charge := netAmount(pi)
 	if m.Currency != nil && *m.Currency != pi.Currency {
 		return nil, errMandateValidation("currency", "cross currency mandates not supported")
 	}
@@ -312,7 +326,7 @@ func (s *Service) recurringMethod(ctx context.Context, tx *ent.Tx, pi *ent.Payme
 		// A payment on it that has not failed is its one use.
 		used, err := tx.PaymentIntent.Query().Where(
 			paymentintent.MandateID(m.ID), paymentintent.IDNEQ(pi.ID),
-			paymentintent.PaymentIDNEQ(deref(m.OriginalPaymentID)),
+			paymentintent.PaymentIDNEQ(strValue(m.OriginalPaymentID)),
 			paymentintent.StatusNotIn(paymentintent.StatusFailed, paymentintent.StatusRequiresPaymentMethod,
 				paymentintent.StatusRequiresConfirmation, paymentintent.StatusCancelled, paymentintent.StatusExpired),
 		).Exist(ctx)
@@ -326,7 +340,7 @@ func (s *Service) recurringMethod(ctx context.Context, tx *ent.Tx, pi *ent.Payme
 		// multi_use with an amount: what its payments received, plus this
 		// one, stays within it (Hyperswitch's amount_captured check).
 		received, err := tx.PaymentIntent.Query().Where(paymentintent.MandateID(m.ID), paymentintent.IDNEQ(pi.ID),
-			paymentintent.PaymentIDNEQ(deref(m.OriginalPaymentID))).
+			paymentintent.PaymentIDNEQ(strValue(m.OriginalPaymentID))).
 			Select(paymentintent.FieldAmountCaptured).Ints(ctx)
 		if err != nil {
 			return nil, errs.Internal(err)
@@ -349,14 +363,14 @@ func (s *Service) recurringMethod(ctx context.Context, tx *ent.Tx, pi *ent.Payme
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
-	return &PaymentMethodInput{Type: pm.PaymentMethod, Subtype: deref(pm.PaymentMethodType),
-		ConnectorMandateID: *m.ConnectorMandateID, mandate: m, saved: pm}, nil
+	return &PaymentMethodInput{Type: pm.PaymentMethod, Subtype: strValue(pm.PaymentMethodType),
+		ConnectorMandateID: *m.ConnectorMandateID, Mandate: m, Saved: pm}, nil
 }
 
-// savePaymentMethod records, with the attempt of a payment that sets up a
+// SavePaymentMethod records, with the attempt of a payment that sets up a
 // mandate, the card it saves: masked and fingerprinted, never the number
 // or the CVC. It stays processing until the authorization succeeds.
-func (s *Service) savePaymentMethod(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, m *PaymentMethodInput) (*ent.PaymentMethod, error) {
+func (s *Service) SavePaymentMethod(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, m *PaymentMethodInput) (*ent.PaymentMethod, error) {
 	create := tx.PaymentMethod.Create().
 		SetID(ids.New(ids.PaymentMethod)).
 		SetNillableCustomerID(pi.CustomerID).
@@ -364,7 +378,7 @@ func (s *Service) savePaymentMethod(ctx context.Context, tx *ent.Tx, pi *ent.Pay
 		SetNillablePaymentMethodType(nonEmpty(m.Subtype)).
 		SetStatus(paymentmethod.StatusProcessing)
 	if m.Card != nil {
-		card := cardDetails(m.Card)
+		card := m.Card.Details()
 		create.SetCard(card).SetFingerprint(s.box.Fingerprint("card-fingerprint", m.Card.Number))
 		if m.Subtype == "" && card.CardType != nil {
 			// Hyperswitch's payment_method_type of a card: credit or debit.
@@ -373,27 +387,28 @@ func (s *Service) savePaymentMethod(ctx context.Context, tx *ent.Tx, pi *ent.Pay
 	}
 	pm, err := create.Save(ctx)
 	if err != nil {
-		return nil, dbError(err, "payment method")
+		return nil, txn.Error(err, "payment method")
 	}
 	return pm, nil
 }
 
-// settleMandate records, inside the transaction that records the
-// connector's answer, what it means for mandates: a setup that succeeded
+// SettleMandate records, inside the transaction that records the
+// connector's answer (the attempt's new status, the connector's mandate
+// token and network transaction id), what it means for mandates: a setup that succeeded
 // activates the saved method and creates the mandate (returned, for its
 // event and the payment's mandate_id); one that failed drops the saved
 // method; a recurring payment that succeeded uses up a single_use mandate.
-func (s *Service) settleMandate(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, att *ent.PaymentAttempt, status paymentattempt.Status, res *connector.PaymentResult) (*MandateView, error) {
+func (s *Service) SettleMandate(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, att *ent.PaymentAttempt, status paymentattempt.Status, connectorMandateID, networkTransactionID string) (*MandateView, error) {
 	succeeded := slices.Contains([]paymentattempt.Status{paymentattempt.StatusCharged,
 		paymentattempt.StatusPartialCharged, paymentattempt.StatusAuthorized}, status)
 	failed := status == paymentattempt.StatusFailure || status == paymentattempt.StatusAuthenticationFailed
-	now := s.now()
+	now := s.db.Now()
 	switch {
 	case pi.MandateData != nil && att.PaymentMethodID != nil:
-		if failed || (succeeded && res.ConnectorMandateID == "") {
+		if failed || (succeeded && connectorMandateID == "") {
 			// No token, no mandate: the card is not kept either.
 			err := tx.PaymentMethod.DeleteOneID(*att.PaymentMethodID).Exec(ctx)
-			return nil, dbErrorOrNil(err, "payment method")
+			return nil, txn.ErrorOrNil(err, "payment method")
 		}
 		if !succeeded {
 			return nil, nil
@@ -404,9 +419,9 @@ func (s *Service) settleMandate(ctx context.Context, tx *ent.Tx, pi *ent.Payment
 		}
 		pm, err := tx.PaymentMethod.UpdateOneID(*att.PaymentMethodID).
 			SetStatus(paymentmethod.StatusActive).SetRecurringEnabled(true).SetLastUsedAt(now).
-			SetNillableNetworkTransactionID(nonEmpty(res.NetworkTransactionID)).Save(ctx)
+			SetNillableNetworkTransactionID(nonEmpty(networkTransactionID)).Save(ctx)
 		if err != nil {
-			return nil, dbError(err, "payment method")
+			return nil, txn.Error(err, "payment method")
 		}
 		mt := mandate.MandateTypeMultiUse
 		if req.SingleUse {
@@ -421,8 +436,8 @@ func (s *Service) settleMandate(ctx context.Context, tx *ent.Tx, pi *ent.Payment
 			SetMandateType(mt).
 			SetNillableConnector(att.Connector).
 			SetNillableMerchantConnectorID(att.MerchantConnectorID).
-			SetConnectorMandateID(res.ConnectorMandateID).
-			SetNillableNetworkTransactionID(nonEmpty(res.NetworkTransactionID))
+			SetConnectorMandateID(connectorMandateID).
+			SetNillableNetworkTransactionID(nonEmpty(networkTransactionID))
 		if a := req.CustomerAcceptance; a != nil {
 			create.SetCustomerAcceptance(acceptanceMap(a))
 		}
@@ -437,7 +452,7 @@ func (s *Service) settleMandate(ctx context.Context, tx *ent.Tx, pi *ent.Payment
 		}
 		m, err := create.Save(ctx)
 		if err != nil {
-			return nil, dbError(err, "mandate")
+			return nil, txn.Error(err, "mandate")
 		}
 		return &MandateView{Mandate: m, PaymentMethod: pm}, nil
 	case pi.MandateData == nil && att.MandateID != nil && succeeded:
@@ -449,7 +464,7 @@ func (s *Service) settleMandate(ctx context.Context, tx *ent.Tx, pi *ent.Payment
 		// A single_use mandate is spent by its one payment.
 		_, err := tx.Mandate.Update().Where(mandate.ID(*att.MandateID), mandate.MandateTypeEQ(mandate.MandateTypeSingleUse),
 			mandate.StatusEQ(mandate.StatusActive)).SetStatus(mandate.StatusInactive).Save(ctx)
-		return nil, dbErrorOrNil(err, "mandate")
+		return nil, txn.ErrorOrNil(err, "mandate")
 	}
 	return nil, nil
 }
@@ -461,11 +476,11 @@ func acceptanceMap(a *CustomerAcceptance) map[string]any {
 	return out
 }
 
-// emitMandateEvent writes mandate_active or mandate_revoked inside tx, its
+// EmitMandateEvent writes mandate_active or mandate_revoked inside tx, its
 // content.object what GET /mandates/{mandate_id} shows. Mandates have no
 // profile of their own: the event goes to the profile of the payment that
 // set the mandate up.
-func (s *Service) emitMandateEvent(ctx context.Context, tx *ent.Tx, v *MandateView, profileID string, paymentIntentID *string) error {
+func (s *Service) EmitMandateEvent(ctx context.Context, tx *ent.Tx, v *MandateView, profileID string, paymentIntentID *string) error {
 	var et event.EventType
 	switch v.Mandate.Status {
 	case mandate.StatusActive:
@@ -475,30 +490,30 @@ func (s *Service) emitMandateEvent(ctx context.Context, tx *ent.Tx, v *MandateVi
 	default:
 		return nil
 	}
-	if s.deps.Render == nil {
+	if s.render == nil {
 		return nil
 	}
-	obj, err := s.deps.Render.Mandate(v)
+	obj, err := s.render.Mandate(v)
 	if err != nil {
 		return errs.Internal(err)
 	}
-	return s.writeEvent(ctx, tx, outboxEvent{
-		profileID: profileID, objectID: v.Mandate.ID, paymentIntentID: paymentIntentID,
-		eventType: et, class: event.EventClassMandates, contentType: "mandate_details",
-		status: string(v.Mandate.Status), object: obj,
+	return s.events.Write(ctx, tx, events.Event{
+		ProfileID: profileID, ObjectID: v.Mandate.ID, PaymentIntentID: paymentIntentID,
+		Type: et, Class: event.EventClassMandates, ContentType: "mandate_details",
+		Status: string(v.Mandate.Status), Object: obj,
 	})
 }
 
 // GetMandate returns a mandate of the merchant in ctx.
 func (s *Service) GetMandate(ctx context.Context, mandateID string) (*MandateView, error) {
-	m, err := s.client.Mandate.Query().Where(mandate.ID(mandateID)).Only(ctx)
+	m, err := s.db.Client.Mandate.Query().Where(mandate.ID(mandateID)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, ErrMandateNotFound()
 	}
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
-	views, err := s.mandateViews(ctx, s.client, []*ent.Mandate{m})
+	views, err := s.mandateViews(ctx, s.db.Client, []*ent.Mandate{m})
 	if err != nil {
 		return nil, err
 	}
@@ -509,22 +524,22 @@ func (s *Service) GetMandate(ctx context.Context, mandateID string) (*MandateVie
 // (by the merchant's customer_id), newest first. An unknown customer, or
 // another merchant's, is HE_02.
 func (s *Service) ListCustomerMandates(ctx context.Context, customerID string) ([]*MandateView, error) {
-	if customerID == "" || len(customerID) > maxCustomerID {
-		return nil, errs.InvalidValue("customer_id", "must be 1 to %d characters", maxCustomerID)
+	if customerID == "" || len(customerID) > MaxCustomerID {
+		return nil, errs.InvalidValue("customer_id", "must be 1 to %d characters", MaxCustomerID)
 	}
-	c, err := s.client.Customer.Query().Where(customer.CustomerID(customerID)).Only(ctx)
+	c, err := s.db.Client.Customer.Query().Where(customer.CustomerID(customerID)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, errs.NotFound("Customer")
 	}
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
-	ms, err := s.client.Mandate.Query().Where(mandate.CustomerID(c.ID)).
+	ms, err := s.db.Client.Mandate.Query().Where(mandate.CustomerID(c.ID)).
 		Order(ent.Desc(mandate.FieldCreatedAt), ent.Desc(mandate.FieldID)).All(ctx)
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
-	return s.mandateViews(ctx, s.client, ms)
+	return s.mandateViews(ctx, s.db.Client, ms)
 }
 
 // RevokeMandate revokes a mandate, so no later payment may charge it, and
@@ -532,8 +547,8 @@ func (s *Service) ListCustomerMandates(ctx context.Context, customerID string) (
 // Hyperswitch's MandateValidationFailed.
 func (s *Service) RevokeMandate(ctx context.Context, mandateID string) (*MandateView, error) {
 	var view *MandateView
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
-		m, err := forUpdate(s, tx.Mandate.Query().Where(mandate.ID(mandateID))).Only(ctx)
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+		m, err := txn.ForUpdate(s.db, tx.Mandate.Query().Where(mandate.ID(mandateID))).Only(ctx)
 		if ent.IsNotFound(err) {
 			return ErrMandateNotFound()
 		}
@@ -544,7 +559,7 @@ func (s *Service) RevokeMandate(ctx context.Context, mandateID string) (*Mandate
 			return errMandateValidation("mandate_id", "Mandate has already been revoked")
 		}
 		if m, err = m.Update().SetStatus(mandate.StatusRevoked).Save(ctx); err != nil {
-			return dbError(err, "mandate")
+			return txn.Error(err, "mandate")
 		}
 		views, err := s.mandateViews(ctx, tx.Client(), []*ent.Mandate{m})
 		if err != nil {
@@ -555,7 +570,7 @@ func (s *Service) RevokeMandate(ctx context.Context, mandateID string) (*Mandate
 		if err != nil || profileID == "" {
 			return err
 		}
-		return s.emitMandateEvent(ctx, tx, view, profileID, piID)
+		return s.EmitMandateEvent(ctx, tx, view, profileID, piID)
 	})
 	if err != nil {
 		return nil, err
@@ -605,4 +620,20 @@ func (s *Service) mandateViews(ctx context.Context, c *ent.Client, ms []*ent.Man
 		}
 	}
 	return out, nil
+}
+
+// strValue is *p, or "" for nil.
+func strValue(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// nonEmpty is &s, or nil for "".
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }

@@ -1,4 +1,4 @@
-package payments
+package connector
 
 import (
 	"context"
@@ -14,20 +14,22 @@ import (
 	"switchyard/internal/secrets"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
+	"switchyard/payments/validate"
 )
 
 // ConnectorAccountInput creates a connector account (MerchantConnectorCreate).
 // Nil members are absent; Validate checks every rule of the spec.
-type ConnectorAccountInput struct {
-	ConnectorType  ConnectorType
-	ConnectorName  Connector
+type AccountInput struct {
+	ConnectorType  Type
+	ConnectorName  Name
 	ConnectorLabel *string
 	// ProfileID nil means the merchant's default profile.
 	ProfileID *string
 	// AccountDetails are the provider credentials, sealed at rest.
 	AccountDetails         map[string]string
 	PaymentMethodsEnabled  []PaymentMethodsEnabled
-	WebhookDetails         *ConnectorWebhookDetails
+	WebhookDetails         *WebhookDetails
 	Metadata               map[string]any
 	TestMode               *bool
 	Disabled               *bool
@@ -36,43 +38,43 @@ type ConnectorAccountInput struct {
 	BusinessLabel          *string
 	BusinessSubLabel       *string
 	PmAuthConfig           map[string]any
-	Status                 *ConnectorStatus
+	Status                 *AccountStatus
 	AdditionalMerchantData *AdditionalMerchantData
-	WalletsDetails         *ConnectorWalletDetails
+	WalletsDetails         *WalletDetails
 }
 
 // ConnectorAccountPatch updates a connector account
 // (MerchantConnectorUpdate): ConnectorType is required, every other nil
 // member is left as it is, and a given member replaces the stored one whole.
-type ConnectorAccountPatch struct {
-	ConnectorType          ConnectorType
+type AccountPatch struct {
+	ConnectorType          Type
 	ConnectorLabel         *string
 	AccountDetails         map[string]string
 	PaymentMethodsEnabled  []PaymentMethodsEnabled
-	WebhookDetails         *ConnectorWebhookDetails
+	WebhookDetails         *WebhookDetails
 	Metadata               map[string]any
 	TestMode               *bool
 	Disabled               *bool
 	FrmConfigs             []FrmConfig
 	PmAuthConfig           map[string]any
-	Status                 *ConnectorStatus
+	Status                 *AccountStatus
 	AdditionalMerchantData *AdditionalMerchantData
-	WalletsDetails         *ConnectorWalletDetails
+	WalletsDetails         *WalletDetails
 }
 
 // ConnectorAccount is a connector account as callers may see it: the
 // credentials, webhook secrets and wallet details are masked (first 2 and
 // last 2 characters of each string kept), never in clear.
-type ConnectorAccount struct {
+type AccountView struct {
 	ID                      string
 	MerchantID              string
 	ProfileID               string
-	ConnectorType           ConnectorType
-	ConnectorName           Connector
+	ConnectorType           Type
+	ConnectorName           Name
 	ConnectorLabel          string
 	AccountDetails          map[string]any
 	PaymentMethodsEnabled   []PaymentMethodsEnabled
-	WebhookDetails          *ConnectorWebhookDetails
+	WebhookDetails          *WebhookDetails
 	Metadata                map[string]any
 	TestMode                bool
 	Disabled                bool
@@ -81,9 +83,9 @@ type ConnectorAccount struct {
 	BusinessLabel           *string
 	BusinessSubLabel        *string
 	PmAuthConfig            map[string]any
-	Status                  ConnectorStatus
+	Status                  AccountStatus
 	AdditionalMerchantData  *AdditionalMerchantData
-	WalletsDetails          *ConnectorWalletDetails
+	WalletsDetails          *WalletDetails
 	ApplepayVerifiedDomains []string
 	WebhookSetup            WebhookSetupCapabilities
 	CreatedAt               time.Time
@@ -97,11 +99,11 @@ type WebhookSetupCapabilities struct {
 }
 
 // Validate checks a create request; the first violation is returned.
-func (in ConnectorAccountInput) Validate() error {
-	if err := connectorTypes.required("connector_type", string(in.ConnectorType)); err != nil {
+func (in AccountInput) Validate() error {
+	if err := connectorTypes.Required("connector_type", string(in.ConnectorType)); err != nil {
 		return err
 	}
-	if err := connectorNames.required("connector_name", string(in.ConnectorName)); err != nil {
+	if err := KnownNames.Required("connector_name", string(in.ConnectorName)); err != nil {
 		return err
 	}
 	if err := checkLabel(in.ConnectorLabel); err != nil {
@@ -114,7 +116,7 @@ func (in ConnectorAccountInput) Validate() error {
 		in.Status, in.AdditionalMerchantData); err != nil {
 		return err
 	}
-	if err := countries.optional("business_country", (*string)(in.BusinessCountry)); err != nil {
+	if err := validate.Countries.Optional("business_country", (*string)(in.BusinessCountry)); err != nil {
 		return err
 	}
 	for _, f := range []struct {
@@ -129,8 +131,8 @@ func (in ConnectorAccountInput) Validate() error {
 }
 
 // Validate checks an update request; the first violation is returned.
-func (p ConnectorAccountPatch) Validate() error {
-	if err := connectorTypes.required("connector_type", string(p.ConnectorType)); err != nil {
+func (p AccountPatch) Validate() error {
+	if err := connectorTypes.Required("connector_type", string(p.ConnectorType)); err != nil {
 		return err
 	}
 	if err := checkLabel(p.ConnectorLabel); err != nil {
@@ -149,8 +151,8 @@ func checkLabel(label *string) error {
 
 // validateCommon checks the members create and update share, in the order
 // of the request object.
-func validateCommon(details map[string]string, pme []PaymentMethodsEnabled, webhook *ConnectorWebhookDetails,
-	frm []FrmConfig, status *ConnectorStatus, amd *AdditionalMerchantData) error {
+func validateCommon(details map[string]string, pme []PaymentMethodsEnabled, webhook *WebhookDetails,
+	frm []FrmConfig, status *AccountStatus, amd *AdditionalMerchantData) error {
 	if err := validateAccountDetails("connector_account_details", details); err != nil {
 		return err
 	}
@@ -165,7 +167,7 @@ func validateCommon(details map[string]string, pme []PaymentMethodsEnabled, webh
 	if err := validateFrmConfigs("frm_configs", frm); err != nil {
 		return err
 	}
-	if err := connectorStatuses.optional("status", (*string)(status)); err != nil {
+	if err := connectorStatuses.Optional("status", (*string)(status)); err != nil {
 		return err
 	}
 	if amd != nil {
@@ -176,32 +178,25 @@ func validateCommon(details map[string]string, pme []PaymentMethodsEnabled, webh
 	return nil
 }
 
-// errConnectorProfileNotFound is Hyperswitch's ProfileNotFound (HE_02).
-func errConnectorProfileNotFound(id string) *errs.Error {
-	e := errs.New(errs.KindNotFound, "HE_02", "Business profile with the given id %s does not exist", id)
-	e.Field = "profile_id"
-	return e
-}
-
 // errDuplicateConnectorAccount is Hyperswitch's DuplicateMerchantConnectorAccount (HE_01).
-func errDuplicateConnectorAccount(profileID, label string) *errs.Error {
+func errDuplicateAccount(profileID, label string) *errs.Error {
 	return errs.Duplicate("The merchant connector account with the specified profile_id '%s' and connector_label '%s' already exists in our records",
 		profileID, label)
 }
 
-func errConnectorAccountNotFound() *errs.Error { return errs.NotFound("Merchant connector account") }
+func errAccountNotFound() *errs.Error { return errs.NotFound("Merchant connector account") }
 
 // CreateConnectorAccount creates a connector account for the merchant in
 // ctx, under in.ProfileID or the merchant's default profile. The label
 // defaults to "<profile_name>_<connector_name>" and is unique per profile.
 // Credentials, webhook secrets and wallet details are sealed with the
 // account's id as associated data.
-func (s *Service) CreateConnectorAccount(ctx context.Context, in ConnectorAccountInput) (*ConnectorAccount, error) {
+func (s *Service) CreateAccount(ctx context.Context, in AccountInput) (*AccountView, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
 	var row *ent.MerchantConnectorAccount
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
 		prof, err := s.connectorProfile(ctx, tx, in.ProfileID)
 		if err != nil {
 			return err
@@ -244,14 +239,14 @@ func (s *Service) CreateConnectorAccount(ctx context.Context, in ConnectorAccoun
 		}
 		row, err = create.Save(ctx)
 		if ent.IsConstraintError(err) {
-			return errDuplicateConnectorAccount(prof.ID, label)
+			return errDuplicateAccount(prof.ID, label)
 		}
-		return dbErrorOrNil(err, "merchant connector account")
+		return txn.ErrorOrNil(err, "merchant connector account")
 	})
 	if err != nil {
 		return nil, err
 	}
-	return s.connectorAccountView(row)
+	return s.view(row)
 }
 
 // connectorProfile resolves the profile a new connector account goes
@@ -276,7 +271,7 @@ func (s *Service) connectorProfile(ctx context.Context, tx *ent.Tx, profileID *s
 	case profileID != nil:
 		id = *profileID
 		if p.ProfileID != "" && p.ProfileID != id {
-			return nil, errConnectorProfileNotFound(id)
+			return nil, errs.ProfileNotFound(id).WithField("profile_id")
 		}
 		q = tx.Profile.Query().Where(profile.ID(id))
 	case p.ProfileID != "":
@@ -293,7 +288,7 @@ func (s *Service) connectorProfile(ctx context.Context, tx *ent.Tx, profileID *s
 		if id == "" {
 			return nil, errs.MissingField("profile_id")
 		}
-		return nil, errConnectorProfileNotFound(id)
+		return nil, errs.ProfileNotFound(id).WithField("profile_id")
 	}
 	if err != nil {
 		return nil, errs.Internal(err)
@@ -314,7 +309,7 @@ func (s *Service) checkLabelFree(ctx context.Context, tx *ent.Tx, profileID, lab
 		return errs.Internal(err)
 	}
 	if taken {
-		return errDuplicateConnectorAccount(profileID, label)
+		return errDuplicateAccount(profileID, label)
 	}
 	return nil
 }
@@ -323,8 +318,8 @@ func (s *Service) checkLabelFree(ctx context.Context, tx *ent.Tx, profileID, lab
 // the secrets, the typed values and the free-form objects.
 type connectorMembers struct {
 	AccountDetails         map[string]string
-	WebhookDetails         *ConnectorWebhookDetails
-	WalletsDetails         *ConnectorWalletDetails
+	WebhookDetails         *WebhookDetails
+	WalletsDetails         *WalletDetails
 	PaymentMethodsEnabled  []PaymentMethodsEnabled
 	FrmConfigs             []FrmConfig
 	AdditionalMerchantData *AdditionalMerchantData
@@ -383,8 +378,8 @@ type sealedSecrets struct{ details, webhook, wallets []byte }
 
 // sealConnectorSecrets seals the members given (nil stays nil) with the
 // account id as associated data, so a value copied to another row fails to open.
-func (s *Service) sealConnectorSecrets(id string, details map[string]string, webhook *ConnectorWebhookDetails,
-	wallets *ConnectorWalletDetails) (sealedSecrets, error) {
+func (s *Service) sealConnectorSecrets(id string, details map[string]string, webhook *WebhookDetails,
+	wallets *WalletDetails) (sealedSecrets, error) {
 	var out sealedSecrets
 	var err error
 	ad := []byte(id)
@@ -418,32 +413,32 @@ func connectorAccounts(ctx context.Context, c *ent.MerchantConnectorAccountClien
 
 // GetConnectorAccount returns one of the caller's connector accounts; any
 // other id, foreign or unknown, is HE_02.
-func (s *Service) GetConnectorAccount(ctx context.Context, id string) (*ConnectorAccount, error) {
-	row, err := connectorAccounts(ctx, s.client.MerchantConnectorAccount).
+func (s *Service) GetAccount(ctx context.Context, id string) (*AccountView, error) {
+	row, err := connectorAccounts(ctx, s.db.Client.MerchantConnectorAccount).
 		Where(merchantconnectoraccount.ID(id)).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, errConnectorAccountNotFound()
+		return nil, errAccountNotFound()
 	}
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
-	return s.connectorAccountView(row)
+	return s.view(row)
 }
 
 // ListConnectorAccounts returns the caller's connector accounts, newest first.
-func (s *Service) ListConnectorAccounts(ctx context.Context) ([]*ConnectorAccount, error) {
-	if err := s.requireMerchant(ctx); err != nil {
+func (s *Service) ListAccounts(ctx context.Context) ([]*AccountView, error) {
+	if err := s.db.RequireMerchant(ctx); err != nil {
 		return nil, err
 	}
-	rows, err := connectorAccounts(ctx, s.client.MerchantConnectorAccount).
+	rows, err := connectorAccounts(ctx, s.db.Client.MerchantConnectorAccount).
 		Order(ent.Desc(merchantconnectoraccount.FieldCreatedAt), ent.Desc(merchantconnectoraccount.FieldID)).
 		All(ctx)
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
-	out := make([]*ConnectorAccount, len(rows))
+	out := make([]*AccountView, len(rows))
 	for i, r := range rows {
-		if out[i], err = s.connectorAccountView(r); err != nil {
+		if out[i], err = s.view(r); err != nil {
 			return nil, err
 		}
 	}
@@ -452,16 +447,16 @@ func (s *Service) ListConnectorAccounts(ctx context.Context) ([]*ConnectorAccoun
 
 // UpdateConnectorAccount applies a patch: the members given replace the
 // stored ones (secrets re-sealed), and the label stays unique per profile.
-func (s *Service) UpdateConnectorAccount(ctx context.Context, id string, p ConnectorAccountPatch) (*ConnectorAccount, error) {
+func (s *Service) UpdateAccount(ctx context.Context, id string, p AccountPatch) (*AccountView, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	var row *ent.MerchantConnectorAccount
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
-		cur, err := forUpdate(s, connectorAccounts(ctx, tx.MerchantConnectorAccount).
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+		cur, err := txn.ForUpdate(s.db, connectorAccounts(ctx, tx.MerchantConnectorAccount).
 			Where(merchantconnectoraccount.ID(id))).Only(ctx)
 		if ent.IsNotFound(err) {
-			return errConnectorAccountNotFound()
+			return errAccountNotFound()
 		}
 		if err != nil {
 			return errs.Internal(err)
@@ -493,41 +488,41 @@ func (s *Service) UpdateConnectorAccount(ctx context.Context, id string, p Conne
 		}
 		row, err = upd.Save(ctx)
 		if ent.IsConstraintError(err) {
-			return errDuplicateConnectorAccount(cur.ProfileID, label)
+			return errDuplicateAccount(cur.ProfileID, label)
 		}
-		return dbErrorOrNil(err, "merchant connector account")
+		return txn.ErrorOrNil(err, "merchant connector account")
 	})
 	if err != nil {
 		return nil, err
 	}
-	return s.connectorAccountView(row)
+	return s.view(row)
 }
 
 // DeletedConnectorAccount identifies a deleted connector account.
-type DeletedConnectorAccount struct {
+type DeletedAccount struct {
 	MerchantID string
 	ID         string
 }
 
 // DeleteConnectorAccount deletes one of the caller's connector accounts.
-func (s *Service) DeleteConnectorAccount(ctx context.Context, id string) (*DeletedConnectorAccount, error) {
-	var out *DeletedConnectorAccount
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
-		cur, err := forUpdate(s, connectorAccounts(ctx, tx.MerchantConnectorAccount).
+func (s *Service) DeleteAccount(ctx context.Context, id string) (*DeletedAccount, error) {
+	var out *DeletedAccount
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+		cur, err := txn.ForUpdate(s.db, connectorAccounts(ctx, tx.MerchantConnectorAccount).
 			Where(merchantconnectoraccount.ID(id))).Only(ctx)
 		if ent.IsNotFound(err) {
-			return errConnectorAccountNotFound()
+			return errAccountNotFound()
 		}
 		if err != nil {
 			return errs.Internal(err)
 		}
 		if err := tx.MerchantConnectorAccount.DeleteOne(cur).Exec(ctx); err != nil {
 			if ent.IsNotFound(err) {
-				return errConnectorAccountNotFound()
+				return errAccountNotFound()
 			}
 			return errs.Internal(err)
 		}
-		out = &DeletedConnectorAccount{MerchantID: cur.MerchantID, ID: cur.ID}
+		out = &DeletedAccount{MerchantID: cur.MerchantID, ID: cur.ID}
 		return nil
 	})
 	return out, err
@@ -535,7 +530,7 @@ func (s *Service) DeleteConnectorAccount(ctx context.Context, id string) (*Delet
 
 // ConnectorCredentials opens a connector account's credentials, for the
 // connector integrations; it never goes on the wire.
-func (s *Service) ConnectorCredentials(row *ent.MerchantConnectorAccount) (map[string]any, error) {
+func (s *Service) Credentials(row *ent.MerchantConnectorAccount) (map[string]any, error) {
 	if row.ConnectorAccountDetailsSealed == nil {
 		return nil, nil
 	}
@@ -549,19 +544,19 @@ func (s *Service) ConnectorCredentials(row *ent.MerchantConnectorAccount) (map[s
 // ConnectorAccountView is a connector account row as callers may see it:
 // the sealed members opened only to be masked. GraphQL maps it from the rows
 // its connections load.
-func (s *Service) ConnectorAccountView(row *ent.MerchantConnectorAccount) (*ConnectorAccount, error) {
-	return s.connectorAccountView(row)
+func (s *Service) View(row *ent.MerchantConnectorAccount) (*AccountView, error) {
+	return s.view(row)
 }
 
 // connectorAccountView opens the sealed members only to mask them.
-func (s *Service) connectorAccountView(row *ent.MerchantConnectorAccount) (*ConnectorAccount, error) {
+func (s *Service) view(row *ent.MerchantConnectorAccount) (*AccountView, error) {
 	requiresSecret := true
-	v := &ConnectorAccount{
+	v := &AccountView{
 		ID:                      row.ID,
 		MerchantID:              row.MerchantID,
 		ProfileID:               row.ProfileID,
-		ConnectorType:           ConnectorType(row.ConnectorType),
-		ConnectorName:           Connector(row.ConnectorName),
+		ConnectorType:           Type(row.ConnectorType),
+		ConnectorName:           Name(row.ConnectorName),
 		ConnectorLabel:          row.ConnectorLabel,
 		Metadata:                row.Metadata,
 		TestMode:                row.TestMode,
@@ -570,7 +565,7 @@ func (s *Service) connectorAccountView(row *ent.MerchantConnectorAccount) (*Conn
 		BusinessLabel:           row.BusinessLabel,
 		BusinessSubLabel:        row.BusinessSubLabel,
 		PmAuthConfig:            row.PmAuthConfig,
-		Status:                  ConnectorStatus(row.Status),
+		Status:                  AccountStatus(row.Status),
 		ApplepayVerifiedDomains: row.ApplepayVerifiedDomains,
 		WebhookSetup:            WebhookSetupCapabilities{RequiresWebhookSecret: &requiresSecret},
 		CreatedAt:               row.CreatedAt,
@@ -593,22 +588,22 @@ func (s *Service) connectorAccountView(row *ent.MerchantConnectorAccount) (*Conn
 	if details != nil {
 		v.AccountDetails = maskJSON(details).(map[string]any)
 	}
-	var webhook *ConnectorWebhookDetails
+	var webhook *WebhookDetails
 	if err := open(row.ConnectorWebhookDetailsSealed, &webhook, "webhook details"); err != nil {
 		return nil, err
 	}
 	if webhook != nil {
-		v.WebhookDetails = &ConnectorWebhookDetails{
+		v.WebhookDetails = &WebhookDetails{
 			MerchantSecret:   secrets.Mask(webhook.MerchantSecret),
 			AdditionalSecret: secrets.Mask(webhook.AdditionalSecret),
 		}
 	}
-	var wallets *ConnectorWalletDetails
+	var wallets *WalletDetails
 	if err := open(row.ConnectorWalletsDetailsSealed, &wallets, "wallet details"); err != nil {
 		return nil, err
 	}
 	if wallets != nil {
-		v.WalletsDetails = &ConnectorWalletDetails{
+		v.WalletsDetails = &WalletDetails{
 			ApplePayCombined: maskMap(wallets.ApplePayCombined),
 			ApplePay:         maskMap(wallets.ApplePay),
 			AmazonPay:        maskMap(wallets.AmazonPay),
@@ -691,7 +686,7 @@ func fromJSON[T any](v any) (T, error) {
 }
 
 // SandboxConnectorInput creates a connector account served by the simulator.
-type SandboxConnectorInput struct {
+type SandboxAccountInput struct {
 	ProfileID     string
 	ConnectorName string
 	Label         string
@@ -700,7 +695,7 @@ type SandboxConnectorInput struct {
 
 // CreateSandboxConnector creates an active payment_processor connector
 // account in test mode, through the same checks as the REST create.
-func (s *Service) CreateSandboxConnector(ctx context.Context, in SandboxConnectorInput) (*ConnectorAccount, error) {
+func (s *Service) CreateSandboxAccount(ctx context.Context, in SandboxAccountInput) (*AccountView, error) {
 	details := make(map[string]string, len(in.Credentials))
 	for k, v := range in.Credentials {
 		if str, ok := v.(string); ok {
@@ -710,9 +705,9 @@ func (s *Service) CreateSandboxConnector(ctx context.Context, in SandboxConnecto
 		}
 	}
 	testMode := true
-	input := ConnectorAccountInput{
-		ConnectorType:  ConnectorType(merchantconnectoraccount.ConnectorTypePaymentProcessor),
-		ConnectorName:  Connector(in.ConnectorName),
+	input := AccountInput{
+		ConnectorType:  Type(merchantconnectoraccount.ConnectorTypePaymentProcessor),
+		ConnectorName:  Name(in.ConnectorName),
 		AccountDetails: details,
 		TestMode:       &testMode,
 	}
@@ -722,5 +717,5 @@ func (s *Service) CreateSandboxConnector(ctx context.Context, in SandboxConnecto
 	if in.Label != "" {
 		input.ConnectorLabel = &in.Label
 	}
-	return s.CreateConnectorAccount(ctx, input)
+	return s.CreateAccount(ctx, input)
 }

@@ -1,12 +1,10 @@
-package payments
+package merchant
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
-	"net/mail"
-	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -32,6 +30,8 @@ import (
 	"switchyard/ent/webhookdeliverytask"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
+	"switchyard/payments/validate"
 )
 
 // MerchantDetails is Hyperswitch's MerchantDetails: the merchant's contacts
@@ -149,7 +149,7 @@ func platformContext(ctx context.Context) (context.Context, error) {
 
 // GetMerchantAccount returns the merchant and its default profile.
 func (s *Service) GetMerchantAccount(ctx context.Context, merchantID string) (*MerchantAccountView, error) {
-	m, err := s.client.MerchantAccount.Query().Where(merchantaccount.ID(merchantID)).Only(ctx)
+	m, err := s.db.Client.MerchantAccount.Query().Where(merchantaccount.ID(merchantID)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, errs.NotFound("Merchant account")
 	}
@@ -157,7 +157,7 @@ func (s *Service) GetMerchantAccount(ctx context.Context, merchantID string) (*M
 		return nil, errs.Internal(err)
 	}
 	v := &MerchantAccountView{Merchant: m}
-	if v.DefaultProfile, err = s.defaultProfileOf(ctx, s.client, m); err != nil {
+	if v.DefaultProfile, err = s.defaultProfileOf(ctx, s.db.Client, m); err != nil {
 		return nil, err
 	}
 	return v, nil
@@ -194,8 +194,8 @@ func (s *Service) UpdateMerchantAccount(ctx context.Context, merchantID string, 
 		return nil, errs.InvalidValue("default_profile", "must be the id of a profile of this merchant")
 	}
 	var out MerchantAccountView
-	err := s.inTx(ctx, func(tx *ent.Tx) error {
-		m, err := forUpdate(s, tx.MerchantAccount.Query().Where(merchantaccount.ID(merchantID))).Only(ctx)
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+		m, err := txn.ForUpdate(s.db, tx.MerchantAccount.Query().Where(merchantaccount.ID(merchantID))).Only(ctx)
 		if ent.IsNotFound(err) {
 			return errs.NotFound("Merchant account")
 		}
@@ -239,7 +239,7 @@ func (s *Service) UpdateMerchantAccount(ctx context.Context, merchantID string, 
 			upd.SetDefaultProfileID(*p.DefaultProfile)
 		}
 		if m, err = upd.Save(ctx); err != nil {
-			return dbError(err, "merchant account")
+			return txn.Error(err, "merchant account")
 		}
 		if p.ReturnURL != nil || p.WebhookDetails != nil || p.EnablePaymentResponseHash != nil ||
 			p.PaymentResponseHashKey != nil || p.RedirectToMerchantWithHTTPPost != nil {
@@ -250,7 +250,7 @@ func (s *Service) UpdateMerchantAccount(ctx context.Context, merchantID string, 
 				PaymentResponseHashKey:         p.PaymentResponseHashKey,
 				RedirectToMerchantWithHTTPPost: p.RedirectToMerchantWithHTTPPost,
 			}
-			profiles, err := forUpdate(s, tx.Profile.Query().Where(profile.MerchantID(merchantID))).All(ctx)
+			profiles, err := txn.ForUpdate(s.db, tx.Profile.Query().Where(profile.MerchantID(merchantID))).All(ctx)
 			if err != nil {
 				return errs.Internal(err)
 			}
@@ -276,8 +276,8 @@ func (s *Service) UpdateMerchantAccount(ctx context.Context, merchantID string, 
 // mandates and events, so that a merchant later created with the same id
 // inherits nothing.
 func (s *Service) DeleteMerchantAccount(ctx context.Context, merchantID string) error {
-	return s.inTx(ctx, func(tx *ent.Tx) error {
-		_, err := forUpdate(s, tx.MerchantAccount.Query().Where(merchantaccount.ID(merchantID))).Only(ctx)
+	return s.db.InTx(ctx, func(tx *ent.Tx) error {
+		_, err := txn.ForUpdate(s.db, tx.MerchantAccount.Query().Where(merchantaccount.ID(merchantID))).Only(ctx)
 		if ent.IsNotFound(err) {
 			return errs.NotFound("Merchant account")
 		}
@@ -342,7 +342,7 @@ func (s *Service) ListMerchantAccounts(ctx context.Context, f MerchantAccountFil
 	if err != nil {
 		return nil, err
 	}
-	q := s.client.MerchantAccount.Query()
+	q := s.db.Client.MerchantAccount.Query()
 	if f.OrganizationID != nil {
 		q.Where(merchantaccount.OrganizationID(*f.OrganizationID))
 	}
@@ -359,7 +359,7 @@ func (s *Service) ListMerchantAccounts(ctx context.Context, f MerchantAccountFil
 	}
 	byID := map[string]*ent.Profile{}
 	if len(profileIDs) > 0 {
-		ps, err := s.client.Profile.Query().Where(profile.IDIn(profileIDs...)).All(ctx)
+		ps, err := s.db.Client.Profile.Query().Where(profile.IDIn(profileIDs...)).All(ctx)
 		if err != nil {
 			return nil, errs.Internal(err)
 		}
@@ -437,7 +437,7 @@ func checkMerchantFields(name *string, details *MerchantDetails, returnURL *stri
 		return err
 	}
 	if returnURL != nil {
-		if err := checkAbsoluteHTTPURL("return_url", *returnURL, maxReturnURLLen); err != nil {
+		if err := validate.AbsoluteHTTPURL("return_url", *returnURL, maxReturnURLLen); err != nil {
 			return err
 		}
 	}
@@ -458,7 +458,7 @@ func checkMerchantFields(name *string, details *MerchantDetails, returnURL *stri
 		if b.Country == "" {
 			return errs.MissingField(field + ".country")
 		}
-		if !countries.has(b.Country) {
+		if !validate.Countries.Has(b.Country) {
 			return errs.InvalidValue(field+".country", "%q is not an ISO 3166-1 alpha-2 country code", b.Country)
 		}
 		if b.Business == "" {
@@ -482,38 +482,6 @@ func checkResponseHashKey(key *string) error {
 	return nil
 }
 
-// checkAbsoluteHTTPURL accepts an absolute http or https URL of at most max bytes.
-func checkAbsoluteHTTPURL(field, v string, max int) error {
-	if len(v) > max {
-		return errs.InvalidValue(field, "must be at most %d characters", max)
-	}
-	u, err := url.Parse(v)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Opaque != "" {
-		return errs.InvalidValue(field, "must be an absolute http or https URL")
-	}
-	return nil
-}
-
-func checkFieldMaxLen(field string, v *string, max int) error {
-	if v != nil && len(*v) > max {
-		return errs.InvalidValue(field, "must be at most %d characters", max)
-	}
-	return nil
-}
-
-func checkEmailField(field string, v *string) error {
-	if v == nil {
-		return nil
-	}
-	if err := checkFieldMaxLen(field, v, maxMerchantDetailLen); err != nil {
-		return err
-	}
-	if a, err := mail.ParseAddress(*v); err != nil || a.Address != *v {
-		return errs.InvalidValue(field, "must be an email address")
-	}
-	return nil
-}
-
 func checkMerchantDetails(d *MerchantDetails) error {
 	if d == nil {
 		return nil
@@ -527,14 +495,14 @@ func checkMerchantDetails(d *MerchantDetails) error {
 		{"website", d.Website}, {"about_business", d.AboutBusiness},
 		{"merchant_tax_registration_id", d.MerchantTaxRegistrationID},
 	} {
-		if err := checkFieldMaxLen("merchant_details."+f.name, f.v, maxMerchantDetailLen); err != nil {
+		if err := validate.MaxLen("merchant_details."+f.name, f.v, maxMerchantDetailLen); err != nil {
 			return err
 		}
 	}
-	if err := checkEmailField("merchant_details.primary_email", d.PrimaryEmail); err != nil {
+	if err := validate.Email("merchant_details.primary_email", d.PrimaryEmail); err != nil {
 		return err
 	}
-	if err := checkEmailField("merchant_details.secondary_email", d.SecondaryEmail); err != nil {
+	if err := validate.Email("merchant_details.secondary_email", d.SecondaryEmail); err != nil {
 		return err
 	}
 	if a := d.Address; a != nil {
@@ -547,11 +515,11 @@ func checkMerchantDetails(d *MerchantDetails) error {
 			{"zip", a.Zip, 50}, {"state", a.State, 255}, {"first_name", a.FirstName, 255},
 			{"last_name", a.LastName, 255}, {"origin_zip", a.OriginZip, 50},
 		} {
-			if err := checkFieldMaxLen("merchant_details.address."+f.name, f.v, f.max); err != nil {
+			if err := validate.MaxLen("merchant_details.address."+f.name, f.v, f.max); err != nil {
 				return err
 			}
 		}
-		if a.Country != nil && !countries.has(*a.Country) {
+		if a.Country != nil && !validate.Countries.Has(*a.Country) {
 			return errs.InvalidValue("merchant_details.address.country", "%q is not an ISO 3166-1 alpha-2 country code", *a.Country)
 		}
 	}
@@ -588,7 +556,7 @@ func checkWebhookDetails(w *schematype.WebhookDetails) error {
 		return nil
 	}
 	if w.WebhookURL != nil {
-		if err := checkAbsoluteHTTPURL("webhook_details.webhook_url", *w.WebhookURL, maxWebhookURLLen); err != nil {
+		if err := validate.AbsoluteHTTPURL("webhook_details.webhook_url", *w.WebhookURL, maxWebhookURLLen); err != nil {
 			return err
 		}
 	}
@@ -596,7 +564,7 @@ func checkWebhookDetails(w *schematype.WebhookDetails) error {
 		name string
 		v    *string
 	}{{"webhook_version", w.WebhookVersion}, {"webhook_username", w.WebhookUsername}, {"webhook_password", w.WebhookPassword}} {
-		if err := checkFieldMaxLen("webhook_details."+f.name, f.v, maxMerchantDetailLen); err != nil {
+		if err := validate.MaxLen("webhook_details."+f.name, f.v, maxMerchantDetailLen); err != nil {
 			return err
 		}
 	}

@@ -1,4 +1,4 @@
-package payments
+package merchant
 
 import (
 	"context"
@@ -17,7 +17,7 @@ func (s *Service) CheckScope(ctx context.Context, p tenancy.Principal) error {
 		return nil
 	}
 	scoped := tenancy.WithPrincipal(ctx, p)
-	ok, err := s.client.MerchantAccount.Query().Where(merchantaccount.ID(p.MerchantID)).Exist(scoped)
+	ok, err := s.db.Client.MerchantAccount.Query().Where(merchantaccount.ID(p.MerchantID)).Exist(scoped)
 	if err != nil {
 		return errs.Internal(err)
 	}
@@ -27,7 +27,7 @@ func (s *Service) CheckScope(ctx context.Context, p tenancy.Principal) error {
 	if p.ProfileID == "" {
 		return nil
 	}
-	ok, err = s.client.Profile.Query().Where(profile.ID(p.ProfileID)).Exist(scoped)
+	ok, err = s.db.Client.Profile.Query().Where(profile.ID(p.ProfileID)).Exist(scoped)
 	if err != nil {
 		return errs.Internal(err)
 	}

@@ -1,37 +1,74 @@
-package payments
+// Package validate holds the value rules more than one bounded context
+// checks, in Hyperswitch's terms and never stricter: closed sets (enums,
+// countries, currencies, payment method types, card networks), field paths,
+// lengths, URLs, e-mail addresses and addresses. Every rule returns a
+// *errs.Error naming the request field: IR_04 for a required member that is
+// missing, IR_07 for a value outside its set or limits.
+//
+// Rules of one context live in that context; this package imports no
+// domain package.
+package validate
 
 import (
+	"fmt"
+	"slices"
 	"strings"
+
 	"switchyard/payments/errs"
 )
 
-// This file holds the closed sets more than one part of the domain checks
-// against: the enum type and the ISO 3166-1 country codes.
+// Path is a member's location in a request body: members joined by ".",
+// array elements as "[i]".
+type Path string
 
-// enum is a closed set of string values and the name errors call it by.
-type enum struct {
+// Key is the member k of p.
+func (p Path) Key(k string) Path {
+	if p == "" {
+		return Path(k)
+	}
+	return p + "." + Path(k)
+}
+
+// At is the element i of p.
+func (p Path) At(i int) Path { return Path(fmt.Sprintf("%s[%d]", p, i)) }
+
+func (p Path) String() string { return string(p) }
+
+// Indexed is the element i of the member field, as a string: "field[i]".
+func Indexed(field string, i int) string { return Path(field).At(i).String() }
+
+// Enum is a closed set of string values and the name errors call it by.
+type Enum struct {
 	name   string
 	values []string
 	set    map[string]struct{}
 }
 
-func newEnum(name string, values ...string) *enum {
-	e := &enum{name: name, values: values, set: make(map[string]struct{}, len(values))}
+// NewEnum is the set of values, called name in errors.
+func NewEnum(name string, values ...string) *Enum {
+	e := &Enum{name: name, values: values, set: make(map[string]struct{}, len(values))}
 	for _, v := range values {
 		e.set[v] = struct{}{}
 	}
 	return e
 }
 
-func (e *enum) has(v string) bool {
+// Name is what errors call the set.
+func (e *Enum) Name() string { return e.name }
+
+// Values are the set's values, in their declared order.
+func (e *Enum) Values() []string { return slices.Clone(e.values) }
+
+// Has reports whether v is in the set.
+func (e *Enum) Has(v string) bool {
 	_, ok := e.set[v]
 	return ok
 }
 
-// check is nil when v is in the set, else IR_07 naming field. Short sets are
+// Check is nil when v is in the set, else IR_07 naming field. Short sets are
 // listed in the message; long ones (connectors, countries) are not.
-func (e *enum) check(field fieldPath, v string) error {
-	if e.has(v) {
+func (e *Enum) Check(field Path, v string) error {
+	if e.Has(v) {
 		return nil
 	}
 	if len(e.values) <= 16 {
@@ -41,26 +78,26 @@ func (e *enum) check(field fieldPath, v string) error {
 	return errs.InvalidValue(field.String(), "%q is not a valid %s", v, e.name)
 }
 
-// required checks a required enum member: IR_04 when empty, else check.
-func (e *enum) required(field fieldPath, v string) error {
+// Required checks a required enum member: IR_04 when empty, else Check.
+func (e *Enum) Required(field Path, v string) error {
 	if v == "" {
 		return errs.MissingField(field.String())
 	}
-	return e.check(field, v)
+	return e.Check(field, v)
 }
 
-// optional checks an optional enum member.
-func (e *enum) optional(field fieldPath, v *string) error {
+// Optional checks an optional enum member.
+func (e *Enum) Optional(field Path, v *string) error {
 	if v == nil {
 		return nil
 	}
-	return e.check(field, *v)
+	return e.Check(field, *v)
 }
 
-// countries is the full ISO 3166-1 alpha-2 set (Hyperswitch's CountryAlpha2):
+// Countries is the full ISO 3166-1 alpha-2 set (Hyperswitch's CountryAlpha2):
 // business_country and accepted_countries of connector accounts, the
 // merchant's address and primary_business_details.
-var countries = newEnum("CountryAlpha2",
+var Countries = NewEnum("CountryAlpha2",
 	"AD", "AE", "AF", "AG", "AI", "AL", "AM", "AO", "AQ", "AR", "AS", "AT", "AU", "AW", "AX",
 	"AZ", "BA", "BB", "BD", "BE", "BF", "BG", "BH", "BI", "BJ", "BL", "BM", "BN", "BO", "BQ",
 	"BR", "BS", "BT", "BV", "BW", "BY", "BZ", "CA", "CC", "CD", "CF", "CG", "CH", "CI", "CK",

@@ -1,4 +1,4 @@
-package payments
+package events
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
 	"switchyard/payments/errs"
+	"switchyard/payments/validate"
 )
 
 // EventFilter narrows the events list (Hyperswitch's EventListConstraints).
@@ -34,13 +35,13 @@ func errEventNotFound() *errs.Error { return errs.NotFound("Event") }
 
 // ListEvents lists the merchant's events, newest first.
 func (s *Service) ListEvents(ctx context.Context, f EventFilter) (*EventList, error) {
-	if err := pageLimit(&f.Limit); err != nil {
+	if err := validate.PageLimit(&f.Limit); err != nil {
 		return nil, err
 	}
-	if f.Offset < 0 {
-		return nil, errNegativeOffset()
+	if err := validate.Offset(f.Offset); err != nil {
+		return nil, err
 	}
-	q := s.client.Event.Query()
+	q := s.db.Client.Event.Query()
 	if f.CreatedAfter != nil {
 		q = q.Where(event.CreatedAtGTE(*f.CreatedAfter))
 	}
@@ -63,7 +64,7 @@ func (s *Service) ListEvents(ctx context.Context, f EventFilter) (*EventList, er
 		cs := make([]event.EventClass, len(f.EventClasses))
 		for i, c := range f.EventClasses {
 			if cs[i] = event.EventClass(c); event.EventClassValidator(cs[i]) != nil {
-				return nil, errs.InvalidValue(indexed("event_classes", i), "unknown event class %q", c)
+				return nil, errs.InvalidValue(validate.Indexed("event_classes", i), "unknown event class %q", c)
 			}
 		}
 		q = q.Where(event.EventClassIn(cs...))
@@ -72,7 +73,7 @@ func (s *Service) ListEvents(ctx context.Context, f EventFilter) (*EventList, er
 		ts := make([]event.EventType, len(f.EventTypes))
 		for i, t := range f.EventTypes {
 			if ts[i] = event.EventType(t); event.EventTypeValidator(ts[i]) != nil {
-				return nil, errs.InvalidValue(indexed("event_types", i), "unknown event type %q", t)
+				return nil, errs.InvalidValue(validate.Indexed("event_types", i), "unknown event type %q", t)
 			}
 		}
 		q = q.Where(event.EventTypeIn(ts...))
@@ -91,7 +92,7 @@ func (s *Service) ListEvents(ctx context.Context, f EventFilter) (*EventList, er
 
 // GetEvent returns one of the merchant's events.
 func (s *Service) GetEvent(ctx context.Context, eventID string) (*ent.Event, error) {
-	ev, err := s.client.Event.Query().Where(event.ID(eventID)).Only(ctx)
+	ev, err := s.db.Client.Event.Query().Where(event.ID(eventID)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, errEventNotFound()
 	}
@@ -107,7 +108,7 @@ func (s *Service) EventAttempts(ctx context.Context, eventID string) (*ent.Event
 	if err != nil {
 		return nil, nil, err
 	}
-	atts, err := s.client.EventDeliveryAttempt.Query().
+	atts, err := s.db.Client.EventDeliveryAttempt.Query().
 		Where(eventdeliveryattempt.EventID(ev.ID)).
 		Order(ent.Asc(eventdeliveryattempt.FieldCreatedAt), ent.Asc(eventdeliveryattempt.FieldID)).All(ctx)
 	if err != nil {

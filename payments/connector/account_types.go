@@ -1,15 +1,14 @@
-package payments
+package connector
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"switchyard/ent/schema/schematype"
-	"switchyard/payments/connector"
 	"switchyard/payments/errs"
+	"switchyard/payments/validate"
 )
 
 // This file holds the typed value objects of a connector account
@@ -19,47 +18,26 @@ import (
 // A required member that is absent, null or "" is IR_04; a value outside its
 // set or its limits is IR_07.
 
-// fieldPath is a member's location in a request body: members joined by ".",
-// array elements as "[i]".
-type fieldPath string
-
-func (p fieldPath) key(k string) fieldPath {
-	if p == "" {
-		return fieldPath(k)
-	}
-	return p + "." + fieldPath(k)
-}
-
-func (p fieldPath) at(i int) fieldPath { return fieldPath(fmt.Sprintf("%s[%d]", p, i)) }
-
-func (p fieldPath) String() string { return string(p) }
-
 // ConnectorType is the kind of provider (the spec's 13 values).
-type ConnectorType string
+type Type string
 
 // Valid reports whether t is one of the spec's values.
-func (t ConnectorType) Valid() bool { return connectorTypes.has(string(t)) }
+func (t Type) Valid() bool { return connectorTypes.Has(string(t)) }
 
 // Connector is a provider identifier from Hyperswitch's closed list.
-type Connector string
+type Name string
 
 // Valid reports whether c is a known connector name (connector.Known).
-func (c Connector) Valid() bool { return connector.Known(string(c)) }
+func (c Name) Valid() bool { return Known(string(c)) }
 
 // ConnectorStatus is inactive or active.
-type ConnectorStatus string
+type AccountStatus string
 
 // Connector account statuses.
 const (
-	ConnectorStatusInactive ConnectorStatus = "inactive"
-	ConnectorStatusActive   ConnectorStatus = "active"
+	AccountInactive AccountStatus = "inactive"
+	AccountActive   AccountStatus = "active"
 )
-
-// PaymentMethod is the spec's PaymentMethod (card, wallet, …).
-type PaymentMethod string
-
-// PaymentMethodType is a payment method subtype (credit, klarna, …).
-type PaymentMethodType string
 
 // PaymentExperience is how the customer goes through a payment method.
 type PaymentExperience string
@@ -71,7 +49,7 @@ type CardNetwork string
 type Country string
 
 // Valid reports whether c is an ISO 3166-1 alpha-2 code.
-func (c Country) Valid() bool { return countries.has(string(c)) }
+func (c Country) Valid() bool { return validate.Countries.Has(string(c)) }
 
 // FrmFlow is FrmPreferredFlowTypes: pre or post.
 type FrmFlow string
@@ -88,13 +66,13 @@ const (
 
 // PaymentMethodsEnabled is one payment method a connector account takes.
 type PaymentMethodsEnabled struct {
-	PaymentMethod      PaymentMethod               `json:"payment_method"`
+	PaymentMethod      string                      `json:"payment_method"` // card, wallet, …
 	PaymentMethodTypes []RequestPaymentMethodTypes `json:"payment_method_types"`
 }
 
 // RequestPaymentMethodTypes is one subtype of an enabled payment method.
 type RequestPaymentMethodTypes struct {
-	PaymentMethodType         PaymentMethodType   `json:"payment_method_type"`
+	PaymentMethodType         string              `json:"payment_method_type"` // credit, klarna, …
 	PaymentExperience         *PaymentExperience  `json:"payment_experience"`
 	CardNetworks              []CardNetwork       `json:"card_networks"`
 	AcceptedCurrencies        *AcceptedCurrencies `json:"accepted_currencies"`
@@ -112,27 +90,27 @@ type AcceptedCurrencies struct {
 	List []schematype.Currency `json:"list,omitzero"`
 }
 
-// AcceptedCountries is AcceptedCurrencies for countries.
+// AcceptedCountries is AcceptedCurrencies for validate.Countries.
 type AcceptedCountries struct {
 	Type string    `json:"type"`
 	List []Country `json:"list,omitzero"`
 }
 
 // ConnectorWebhookDetails are the secrets that verify the provider's webhooks.
-type ConnectorWebhookDetails struct {
+type WebhookDetails struct {
 	MerchantSecret   string `json:"merchant_secret"`
 	AdditionalSecret string `json:"additional_secret"`
 }
 
 // FrmConfig is one fraud risk management configuration.
 type FrmConfig struct {
-	Gateway        ConnectorType      `json:"gateway"`
+	Gateway        Type               `json:"gateway"`
 	PaymentMethods []FrmPaymentMethod `json:"payment_methods"`
 }
 
 // FrmPaymentMethod is a payment method under fraud checks.
 type FrmPaymentMethod struct {
-	PaymentMethod PaymentMethod `json:"payment_method"`
+	PaymentMethod string `json:"payment_method"`
 	// PaymentMethodTypes is deprecated but retained.
 	PaymentMethodTypes []FrmPaymentMethodType `json:"payment_method_types"`
 	Flow               *FrmFlow               `json:"flow"`
@@ -140,10 +118,10 @@ type FrmPaymentMethod struct {
 
 // FrmPaymentMethodType is a subtype under fraud checks; every member is required.
 type FrmPaymentMethodType struct {
-	PaymentMethodType PaymentMethodType `json:"payment_method_type"`
-	CardNetworks      CardNetwork       `json:"card_networks"`
-	Flow              FrmFlow           `json:"flow"`
-	Action            FrmAction         `json:"action"`
+	PaymentMethodType string      `json:"payment_method_type"`
+	CardNetworks      CardNetwork `json:"card_networks"`
+	Flow              FrmFlow     `json:"flow"`
+	Action            FrmAction   `json:"action"`
 }
 
 // AdditionalMerchantData holds the merchant's open-banking recipient.
@@ -202,7 +180,7 @@ type GiroAccountData struct {
 
 // ConnectorWalletDetails holds each wallet scheme's certificates and
 // credentials; it is sealed at rest and shown masked.
-type ConnectorWalletDetails struct {
+type WalletDetails struct {
 	ApplePayCombined map[string]any `json:"apple_pay_combined"`
 	ApplePay         map[string]any `json:"apple_pay"`
 	AmazonPay        map[string]any `json:"amazon_pay"`
@@ -228,7 +206,7 @@ const maxSafeAmount = 1<<53 - 1
 
 // validateAccountDetails checks the credentials' size guidance: at most 50
 // keys, key names up to 40 characters, values up to 500.
-func validateAccountDetails(p fieldPath, d map[string]string) error {
+func validateAccountDetails(p validate.Path, d map[string]string) error {
 	if len(d) > MaxAccountDetailsKeys {
 		return errs.InvalidValue(p.String(), "has %d keys; at most %d are allowed", len(d), MaxAccountDetailsKeys)
 	}
@@ -237,47 +215,47 @@ func validateAccountDetails(p fieldPath, d map[string]string) error {
 			return errs.InvalidValue(p.String(), "key names must not be empty")
 		}
 		if n := utf8.RuneCountInString(k); n > MaxAccountDetailsKeyLen {
-			return errs.InvalidValue(p.key(k).String(), "the key name is %d characters long; at most %d are allowed",
+			return errs.InvalidValue(p.Key(k).String(), "the key name is %d characters long; at most %d are allowed",
 				n, MaxAccountDetailsKeyLen)
 		}
 		if n := utf8.RuneCountInString(d[k]); n > MaxAccountDetailsValLen {
-			return errs.InvalidValue(p.key(k).String(), "the value is %d characters long; at most %d are allowed",
+			return errs.InvalidValue(p.Key(k).String(), "the value is %d characters long; at most %d are allowed",
 				n, MaxAccountDetailsValLen)
 		}
 	}
 	return nil
 }
 
-func validatePaymentMethodsEnabled(p fieldPath, list []PaymentMethodsEnabled) error {
+func validatePaymentMethodsEnabled(p validate.Path, list []PaymentMethodsEnabled) error {
 	for i, pm := range list {
-		if err := pm.validate(p.at(i)); err != nil {
+		if err := pm.validate(p.At(i)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (pm PaymentMethodsEnabled) validate(p fieldPath) error {
-	if err := paymentMethods.required(p.key("payment_method"), string(pm.PaymentMethod)); err != nil {
+func (pm PaymentMethodsEnabled) validate(p validate.Path) error {
+	if err := paymentMethods.Required(p.Key("payment_method"), string(pm.PaymentMethod)); err != nil {
 		return err
 	}
 	for i, t := range pm.PaymentMethodTypes {
-		if err := t.validate(p.key("payment_method_types").at(i)); err != nil {
+		if err := t.validate(p.Key("payment_method_types").At(i)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (t RequestPaymentMethodTypes) validate(p fieldPath) error {
-	if err := paymentMethodTypes.required(p.key("payment_method_type"), string(t.PaymentMethodType)); err != nil {
+func (t RequestPaymentMethodTypes) validate(p validate.Path) error {
+	if err := validate.PaymentMethodTypes.Required(p.Key("payment_method_type"), string(t.PaymentMethodType)); err != nil {
 		return err
 	}
-	if err := paymentExperiences.optional(p.key("payment_experience"), (*string)(t.PaymentExperience)); err != nil {
+	if err := paymentExperiences.Optional(p.Key("payment_experience"), (*string)(t.PaymentExperience)); err != nil {
 		return err
 	}
 	for i, n := range t.CardNetworks {
-		if err := cardNetworks.required(p.key("card_networks").at(i), string(n)); err != nil {
+		if err := validate.CardNetworks.Required(p.Key("card_networks").At(i), string(n)); err != nil {
 			return err
 		}
 	}
@@ -286,7 +264,7 @@ func (t RequestPaymentMethodTypes) validate(p fieldPath) error {
 		for i, v := range c.List {
 			list[i] = string(v)
 		}
-		if err := validateAccepted(p.key("accepted_currencies"), c.Type, list, c.List != nil, currencyEnum); err != nil {
+		if err := validateAccepted(p.Key("accepted_currencies"), c.Type, list, c.List != nil, validate.Currencies); err != nil {
 			return err
 		}
 	}
@@ -295,7 +273,7 @@ func (t RequestPaymentMethodTypes) validate(p fieldPath) error {
 		for i, v := range c.List {
 			list[i] = string(v)
 		}
-		if err := validateAccepted(p.key("accepted_countries"), c.Type, list, c.List != nil, countries); err != nil {
+		if err := validateAccepted(p.Key("accepted_countries"), c.Type, list, c.List != nil, validate.Countries); err != nil {
 			return err
 		}
 	}
@@ -304,108 +282,105 @@ func (t RequestPaymentMethodTypes) validate(p fieldPath) error {
 		v    *int64
 	}{{"minimum_amount", t.MinimumAmount}, {"maximum_amount", t.MaximumAmount}} {
 		if a.v != nil && (*a.v < 0 || *a.v > maxSafeAmount) {
-			return errs.InvalidValue(p.key(a.name).String(), "must be between 0 and %d", int64(maxSafeAmount))
+			return errs.InvalidValue(p.Key(a.name).String(), "must be between 0 and %d", int64(maxSafeAmount))
 		}
 	}
 	if t.MinimumAmount != nil && t.MaximumAmount != nil && *t.MinimumAmount > *t.MaximumAmount {
-		return errs.InvalidValue(p.key("maximum_amount").String(), "must not be less than minimum_amount")
+		return errs.InvalidValue(p.Key("maximum_amount").String(), "must not be less than minimum_amount")
 	}
 	return nil
 }
-
-// currencyEnum is the spec's currency set (schematype.Currency) as an enum.
-var currencyEnum = newEnum("Currency", schematype.Currency("").Values()...)
 
 // validateAccepted checks a discriminated AcceptedCurrencies or
 // AcceptedCountries: enable_only and disable_only need list (its items from
 // set); all_accepted has no list.
-func validateAccepted(p fieldPath, typ string, list []string, hasList bool, set *enum) error {
-	if err := acceptedTypes.required(p.key("type"), typ); err != nil {
+func validateAccepted(p validate.Path, typ string, list []string, hasList bool, set *validate.Enum) error {
+	if err := acceptedTypes.Required(p.Key("type"), typ); err != nil {
 		return err
 	}
 	if typ == AcceptAll {
 		if hasList {
-			return errs.InvalidValue(p.key("list").String(), "is not allowed when type is %s", AcceptAll)
+			return errs.InvalidValue(p.Key("list").String(), "is not allowed when type is %s", AcceptAll)
 		}
 		return nil
 	}
 	if !hasList {
-		return errs.MissingField(p.key("list").String())
+		return errs.MissingField(p.Key("list").String())
 	}
 	for i, v := range list {
-		if err := set.required(p.key("list").at(i), v); err != nil {
+		if err := set.Required(p.Key("list").At(i), v); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (w ConnectorWebhookDetails) validate(p fieldPath) error {
+func (w WebhookDetails) validate(p validate.Path) error {
 	if w.MerchantSecret == "" {
-		return errs.MissingField(p.key("merchant_secret").String())
+		return errs.MissingField(p.Key("merchant_secret").String())
 	}
 	if w.AdditionalSecret == "" {
-		return errs.MissingField(p.key("additional_secret").String())
+		return errs.MissingField(p.Key("additional_secret").String())
 	}
 	return nil
 }
 
-func validateFrmConfigs(p fieldPath, list []FrmConfig) error {
+func validateFrmConfigs(p validate.Path, list []FrmConfig) error {
 	for i, c := range list {
-		if err := c.validate(p.at(i)); err != nil {
+		if err := c.validate(p.At(i)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (c FrmConfig) validate(p fieldPath) error {
-	if err := connectorTypes.required(p.key("gateway"), string(c.Gateway)); err != nil {
+func (c FrmConfig) validate(p validate.Path) error {
+	if err := connectorTypes.Required(p.Key("gateway"), string(c.Gateway)); err != nil {
 		return err
 	}
 	if c.PaymentMethods == nil {
-		return errs.MissingField(p.key("payment_methods").String())
+		return errs.MissingField(p.Key("payment_methods").String())
 	}
 	for i, m := range c.PaymentMethods {
-		mp := p.key("payment_methods").at(i)
-		if err := paymentMethods.required(mp.key("payment_method"), string(m.PaymentMethod)); err != nil {
+		mp := p.Key("payment_methods").At(i)
+		if err := paymentMethods.Required(mp.Key("payment_method"), string(m.PaymentMethod)); err != nil {
 			return err
 		}
 		for j, t := range m.PaymentMethodTypes {
-			if err := t.validate(mp.key("payment_method_types").at(j)); err != nil {
+			if err := t.validate(mp.Key("payment_method_types").At(j)); err != nil {
 				return err
 			}
 		}
-		if err := frmFlows.optional(mp.key("flow"), (*string)(m.Flow)); err != nil {
+		if err := frmFlows.Optional(mp.Key("flow"), (*string)(m.Flow)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (t FrmPaymentMethodType) validate(p fieldPath) error {
-	if err := paymentMethodTypes.required(p.key("payment_method_type"), string(t.PaymentMethodType)); err != nil {
+func (t FrmPaymentMethodType) validate(p validate.Path) error {
+	if err := validate.PaymentMethodTypes.Required(p.Key("payment_method_type"), string(t.PaymentMethodType)); err != nil {
 		return err
 	}
-	if err := cardNetworks.required(p.key("card_networks"), string(t.CardNetworks)); err != nil {
+	if err := validate.CardNetworks.Required(p.Key("card_networks"), string(t.CardNetworks)); err != nil {
 		return err
 	}
-	if err := frmFlows.required(p.key("flow"), string(t.Flow)); err != nil {
+	if err := frmFlows.Required(p.Key("flow"), string(t.Flow)); err != nil {
 		return err
 	}
-	return frmActions.required(p.key("action"), string(t.Action))
+	return frmActions.Required(p.Key("action"), string(t.Action))
 }
 
-func (d AdditionalMerchantData) validate(p fieldPath) error {
+func (d AdditionalMerchantData) validate(p validate.Path) error {
 	r := d.OpenBankingRecipientData
-	p = p.key("open_banking_recipient_data")
+	p = p.Key("open_banking_recipient_data")
 	if r == nil {
 		return errs.MissingField(p.String())
 	}
 	return r.validate(p)
 }
 
-func (r MerchantRecipientData) validate(p fieldPath) error {
+func (r MerchantRecipientData) validate(p validate.Path) error {
 	given := present(map[string]bool{
 		"connector_recipient_id": r.ConnectorRecipientID != nil,
 		"wallet_id":              r.WalletID != nil,
@@ -416,16 +391,16 @@ func (r MerchantRecipientData) validate(p fieldPath) error {
 	}
 	switch {
 	case r.ConnectorRecipientID != nil && *r.ConnectorRecipientID == "":
-		return errs.InvalidValue(p.key("connector_recipient_id").String(), "must not be empty")
+		return errs.InvalidValue(p.Key("connector_recipient_id").String(), "must not be empty")
 	case r.WalletID != nil && *r.WalletID == "":
-		return errs.InvalidValue(p.key("wallet_id").String(), "must not be empty")
+		return errs.InvalidValue(p.Key("wallet_id").String(), "must not be empty")
 	case r.AccountData != nil:
-		return r.AccountData.validate(p.key("account_data"))
+		return r.AccountData.validate(p.Key("account_data"))
 	}
 	return nil
 }
 
-func (a MerchantAccountData) validate(p fieldPath) error {
+func (a MerchantAccountData) validate(p validate.Path) error {
 	given := present(map[string]bool{
 		"iban": a.Iban != nil, "bacs": a.Bacs != nil, "faster_payments": a.FasterPayments != nil,
 		"sepa": a.Sepa != nil, "sepa_instant": a.SepaInstant != nil, "elixir": a.Elixir != nil,
@@ -436,21 +411,21 @@ func (a MerchantAccountData) validate(p fieldPath) error {
 	}
 	switch {
 	case a.Iban != nil:
-		return a.Iban.validate(p.key("iban"))
+		return a.Iban.validate(p.Key("iban"))
 	case a.Bacs != nil:
-		return a.Bacs.validate(p.key("bacs"))
+		return a.Bacs.validate(p.Key("bacs"))
 	case a.FasterPayments != nil:
-		return a.FasterPayments.validate(p.key("faster_payments"))
+		return a.FasterPayments.validate(p.Key("faster_payments"))
 	case a.Sepa != nil:
-		return a.Sepa.validate(p.key("sepa"))
+		return a.Sepa.validate(p.Key("sepa"))
 	case a.SepaInstant != nil:
-		return a.SepaInstant.validate(p.key("sepa_instant"))
+		return a.SepaInstant.validate(p.Key("sepa_instant"))
 	case a.Elixir != nil:
-		return a.Elixir.validate(p.key("elixir"))
+		return a.Elixir.validate(p.Key("elixir"))
 	case a.Bankgiro != nil:
-		return a.Bankgiro.validate(p.key("bankgiro"), 7, 8)
+		return a.Bankgiro.validate(p.Key("bankgiro"), 7, 8)
 	default:
-		return a.Plusgiro.validate(p.key("plusgiro"), 2, 8)
+		return a.Plusgiro.validate(p.Key("plusgiro"), 2, 8)
 	}
 }
 
@@ -466,44 +441,44 @@ func present(flags map[string]bool) []string {
 	return out
 }
 
-func exactlyOne(p fieldPath, given []string, choices string) error {
+func exactlyOne(p validate.Path, given []string, choices string) error {
 	if len(given) == 0 {
 		return errs.InvalidValue(p.String(), "exactly one of %s is required", choices)
 	}
 	return errs.InvalidValue(p.String(), "exactly one of %s is allowed, got %s", choices, strings.Join(given, " and "))
 }
 
-func (a IbanAccountData) validate(p fieldPath) error {
-	if err := checkIban(p.key("iban"), a.Iban, 1, MaxIbanLen); err != nil {
+func (a IbanAccountData) validate(p validate.Path) error {
+	if err := checkIban(p.Key("iban"), a.Iban, 1, MaxIbanLen); err != nil {
 		return err
 	}
-	return requiredString(p.key("name"), a.Name)
+	return requiredString(p.Key("name"), a.Name)
 }
 
-func (a UKAccountData) validate(p fieldPath) error {
-	if err := checkDigits(p.key("account_number"), a.AccountNumber, 8, 8); err != nil {
+func (a UKAccountData) validate(p validate.Path) error {
+	if err := checkDigits(p.Key("account_number"), a.AccountNumber, 8, 8); err != nil {
 		return err
 	}
-	if err := checkDigits(p.key("sort_code"), a.SortCode, 6, 6); err != nil {
+	if err := checkDigits(p.Key("sort_code"), a.SortCode, 6, 6); err != nil {
 		return err
 	}
-	return requiredString(p.key("name"), a.Name)
+	return requiredString(p.Key("name"), a.Name)
 }
 
-func (a ElixirAccountData) validate(p fieldPath) error {
-	if err := checkDigits(p.key("account_number"), a.AccountNumber, 26, 26); err != nil {
+func (a ElixirAccountData) validate(p validate.Path) error {
+	if err := checkDigits(p.Key("account_number"), a.AccountNumber, 26, 26); err != nil {
 		return err
 	}
-	if err := checkIban(p.key("iban"), a.Iban, 28, 28); err != nil {
+	if err := checkIban(p.Key("iban"), a.Iban, 28, 28); err != nil {
 		return err
 	}
-	return requiredString(p.key("name"), a.Name)
+	return requiredString(p.Key("name"), a.Name)
 }
 
 // validate checks a giro number: minDigits to maxDigits digits, which may be
 // grouped with hyphens or spaces ("5402-9656").
-func (a GiroAccountData) validate(p fieldPath, minDigits, maxDigits int) error {
-	f := p.key("number")
+func (a GiroAccountData) validate(p validate.Path, minDigits, maxDigits int) error {
+	f := p.Key("number")
 	if a.Number == "" {
 		return errs.MissingField(f.String())
 	}
@@ -520,10 +495,10 @@ func (a GiroAccountData) validate(p fieldPath, minDigits, maxDigits int) error {
 	if digits < minDigits || digits > maxDigits {
 		return errs.InvalidValue(f.String(), "must have %d to %d digits, got %d", minDigits, maxDigits, digits)
 	}
-	return requiredString(p.key("name"), a.Name)
+	return requiredString(p.Key("name"), a.Name)
 }
 
-func requiredString(p fieldPath, v string) error {
+func requiredString(p validate.Path, v string) error {
 	if v == "" {
 		return errs.MissingField(p.String())
 	}
@@ -531,7 +506,7 @@ func requiredString(p fieldPath, v string) error {
 }
 
 // checkDigits requires v to be min to max ASCII digits.
-func checkDigits(p fieldPath, v string, minLen, maxLen int) error {
+func checkDigits(p validate.Path, v string, minLen, maxLen int) error {
 	if v == "" {
 		return errs.MissingField(p.String())
 	}
@@ -550,7 +525,7 @@ func checkDigits(p fieldPath, v string, minLen, maxLen int) error {
 }
 
 // checkIban requires v to be min to max letters and digits.
-func checkIban(p fieldPath, v string, minLen, maxLen int) error {
+func checkIban(p validate.Path, v string, minLen, maxLen int) error {
 	if v == "" {
 		return errs.MissingField(p.String())
 	}

@@ -1,4 +1,4 @@
-package payments
+package merchant
 
 import (
 	"context"
@@ -10,8 +10,9 @@ import (
 	"switchyard/ent/merchantconnectoraccount"
 	"switchyard/ent/profile"
 	"switchyard/ent/schema/schematype"
-	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
+	"switchyard/payments/validate"
 )
 
 const (
@@ -21,18 +22,12 @@ const (
 	defaultProfileStem      = "profile_"
 )
 
-// errProfileNotFound is Hyperswitch's ProfileNotFound (HE_02); a profile of
-// another merchant is not found either.
-func errProfileNotFound(id string) *errs.Error {
-	return errs.New(errs.KindNotFound, "HE_02", "Business profile with the given id %s does not exist", id)
-}
-
 func checkProfileInput(in ProfileInput) error {
 	if in.ProfileName != nil && (*in.ProfileName == "" || len(*in.ProfileName) > maxProfileNameLen) {
 		return errs.InvalidValue("profile_name", "must be 1 to %d characters", maxProfileNameLen)
 	}
 	if in.ReturnURL != nil {
-		if err := checkAbsoluteHTTPURL("return_url", *in.ReturnURL, maxReturnURLLen); err != nil {
+		if err := validate.AbsoluteHTTPURL("return_url", *in.ReturnURL, maxReturnURLLen); err != nil {
 			return err
 		}
 	}
@@ -51,19 +46,10 @@ func checkProfileInput(in ProfileInput) error {
 	return nil
 }
 
-// contextMerchant is the merchant the principal in ctx acts for.
-func contextMerchant(ctx context.Context) (string, error) {
-	p, ok := tenancy.FromContext(ctx)
-	if !ok || p.MerchantID == "" {
-		return "", errs.NotFound("Merchant account")
-	}
-	return p.MerchantID, nil
-}
-
 // lockMerchantRow reads the merchant row for update inside tx, so profile
 // names stay unique and a merchant being deleted gets no new profiles.
 func (s *Service) lockMerchantRow(ctx context.Context, tx *ent.Tx, merchantID string) (*ent.MerchantAccount, error) {
-	m, err := forUpdate(s, tx.MerchantAccount.Query().Where(merchantaccount.ID(merchantID))).Only(ctx)
+	m, err := txn.ForUpdate(s.db, tx.MerchantAccount.Query().Where(merchantaccount.ID(merchantID))).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, errs.NotFound("Merchant account")
 	}
@@ -78,7 +64,7 @@ func (s *Service) lockMerchantRow(ctx context.Context, tx *ent.Tx, merchantID st
 // uses is HE_01.
 func (s *Service) CreateProfile(ctx context.Context, in ProfileInput) (*ent.Profile, error) {
 	return s.writeProfile(ctx, in, func(tx *ent.Tx, merchantID string) (*ent.Profile, error) {
-		names, err := forUpdate(s, tx.Profile.Query().Where(profile.MerchantID(merchantID))).
+		names, err := txn.ForUpdate(s.db, tx.Profile.Query().Where(profile.MerchantID(merchantID))).
 			Select(profile.FieldProfileName).Strings(ctx)
 		if err != nil {
 			return nil, errs.Internal(err)
@@ -106,12 +92,12 @@ func (s *Service) writeProfile(ctx context.Context, in ProfileInput,
 	if err := checkProfileInput(in); err != nil {
 		return nil, err
 	}
-	merchantID, err := contextMerchant(ctx)
+	merchantID, err := txn.Merchant(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var out *ent.Profile
-	err = s.inTx(ctx, func(tx *ent.Tx) error {
+	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
 		if _, err := s.lockMerchantRow(ctx, tx, merchantID); err != nil {
 			return err
 		}
@@ -132,9 +118,9 @@ func errDuplicateProfileName(name string) *errs.Error {
 
 // GetProfile returns a profile of the merchant in ctx.
 func (s *Service) GetProfile(ctx context.Context, id string) (*ent.Profile, error) {
-	p, err := s.client.Profile.Query().Where(profile.ID(id)).Only(ctx)
+	p, err := s.db.Client.Profile.Query().Where(profile.ID(id)).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, errProfileNotFound(id)
+		return nil, errs.ProfileNotFound(id)
 	}
 	if err != nil {
 		return nil, errs.Internal(err)
@@ -145,10 +131,10 @@ func (s *Service) GetProfile(ctx context.Context, id string) (*ent.Profile, erro
 // ListProfiles lists the profiles of the merchant in ctx, oldest (the
 // default) first.
 func (s *Service) ListProfiles(ctx context.Context) ([]*ent.Profile, error) {
-	if err := s.requireMerchant(ctx); err != nil {
+	if err := s.db.RequireMerchant(ctx); err != nil {
 		return nil, err
 	}
-	ps, err := s.client.Profile.Query().
+	ps, err := s.db.Client.Profile.Query().
 		Order(ent.Asc(profile.FieldCreatedAt), ent.Asc(profile.FieldID)).All(ctx)
 	if err != nil {
 		return nil, errs.Internal(err)
@@ -165,7 +151,7 @@ func (s *Service) UpdateProfile(ctx context.Context, id string, in ProfileInput)
 			return nil, err
 		}
 		if in.ProfileName != nil && *in.ProfileName != p.ProfileName {
-			clash, err := forUpdate(s, tx.Profile.Query().Where(profile.MerchantID(merchantID),
+			clash, err := txn.ForUpdate(s.db, tx.Profile.Query().Where(profile.MerchantID(merchantID),
 				profile.ProfileName(*in.ProfileName), profile.IDNEQ(id))).Exist(ctx)
 			if err != nil {
 				return nil, errs.Internal(err)
@@ -180,9 +166,9 @@ func (s *Service) UpdateProfile(ctx context.Context, id string, in ProfileInput)
 
 // lockProfile reads a profile of the merchant for a change.
 func (s *Service) lockProfile(ctx context.Context, tx *ent.Tx, merchantID, id string) (*ent.Profile, error) {
-	p, err := forUpdate(s, tx.Profile.Query().Where(profile.ID(id), profile.MerchantID(merchantID))).Only(ctx)
+	p, err := txn.ForUpdate(s.db, tx.Profile.Query().Where(profile.ID(id), profile.MerchantID(merchantID))).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, errProfileNotFound(id)
+		return nil, errs.ProfileNotFound(id)
 	}
 	if err != nil {
 		return nil, errs.Internal(err)
@@ -274,7 +260,7 @@ func (s *Service) applyProfileInput(ctx context.Context, p *ent.Profile, in Prof
 	}
 	out, err := upd.Save(ctx)
 	if err != nil {
-		return nil, dbError(err, "profile")
+		return nil, txn.Error(err, "profile")
 	}
 	return out, nil
 }
@@ -313,18 +299,18 @@ func setIfGiven[T any](v *T, set func(T)) {
 // accounts in one transaction. The merchant's default profile cannot be
 // deleted (IR_16): make another profile the default first.
 func (s *Service) DeleteProfile(ctx context.Context, id string) error {
-	merchantID, err := contextMerchant(ctx)
+	merchantID, err := txn.Merchant(ctx)
 	if err != nil {
 		return err
 	}
-	return s.inTx(ctx, func(tx *ent.Tx) error {
+	return s.db.InTx(ctx, func(tx *ent.Tx) error {
 		m, err := s.lockMerchantRow(ctx, tx, merchantID)
 		if err != nil {
 			return err
 		}
-		p, err := forUpdate(s, tx.Profile.Query().Where(profile.ID(id), profile.MerchantID(merchantID))).Only(ctx)
+		p, err := txn.ForUpdate(s.db, tx.Profile.Query().Where(profile.ID(id), profile.MerchantID(merchantID))).Only(ctx)
 		if ent.IsNotFound(err) {
-			return errProfileNotFound(id)
+			return errs.ProfileNotFound(id)
 		}
 		if err != nil {
 			return errs.Internal(err)

@@ -1,10 +1,13 @@
-package payments
+package merchant
 
 import (
 	"context"
-	"switchyard/payments/errs"
 	"testing"
 	"time"
+
+	"switchyard/internal/redisstore"
+	"switchyard/payments/errs"
+	"switchyard/payments/txn"
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
@@ -15,8 +18,11 @@ func keyCacheService(t *testing.T) (*Service, *miniredis.Miniredis) {
 	mr := miniredis.RunT(t)
 	rdb := redis.NewClient(&redis.Options{Addr: mr.Addr(), MaxRetries: -1})
 	t.Cleanup(func() { rdb.Close() })
-	return &Service{now: time.Now, deps: Deps{Redis: rdb}}, mr
+	return New(Deps{DB: &txn.DB{Now: time.Now}, KeyCache: redisstore.NewKeyCache(rdb)}), mr
 }
+
+// The cache's Redis keys (internal/redisstore's names), to look at TTLs.
+func keyEntry(hash string) string { return "apikeys/{" + hash + "}/active" }
 
 // TestKeyCacheEndedKeyStaysOut: a key ended while a request that read it
 // active is still in flight is not put back by that request.
@@ -81,7 +87,7 @@ func TestKeyCacheLifetime(t *testing.T) {
 	}
 	// An entry whose key has expired since is refused on read.
 	past := time.Now().Add(-time.Second)
-	s.deps.Redis.Set(ctx, keyEntry("expired"), `{"id":"k","merchant_id":"m","expires_at":"`+past.Format(time.RFC3339Nano)+`"}`, time.Minute)
+	mr.Set(keyEntry("expired"), `{"id":"k","merchant_id":"m","expires_at":"`+past.Format(time.RFC3339Nano)+`"}`)
 	if _, err := s.ActiveAPIKeyByHash(ctx, "expired"); err == nil || err.(*errs.Error).Code != "IR_01" {
 		t.Fatalf("expired cached key: %v", err)
 	}

@@ -1,0 +1,87 @@
+// Package redisstore holds the Redis side of the short-lived stores whose
+// rules the domain packages own: the API key cache (payments/merchant) and
+// the card vault (payments/customer). Each type here implements the small
+// interface its domain package declares; key names, hash tags and scripts
+// live here, and every TTL and when to read or write is the domain's.
+//
+// It imports no domain package, and holds no business rule.
+package redisstore
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// KeyCache is the API key cache in Redis. An entry and its tombstone share
+// a hash tag, so the fill script touches one slot in a Redis Cluster.
+type KeyCache struct{ rdb redis.UniversalClient }
+
+// NewKeyCache is the key cache on rdb.
+func NewKeyCache(rdb redis.UniversalClient) *KeyCache { return &KeyCache{rdb: rdb} }
+
+func keyEntry(hash string) string     { return "apikeys/{" + hash + "}/active" }
+func keyTombstone(hash string) string { return "apikeys/{" + hash + "}/ended" }
+
+// fillKeyEntry writes an entry unless the key was ended since it was read.
+// KEYS: entry, tombstone; ARGV: value, ttl in milliseconds.
+var fillKeyEntry = redis.NewScript(`
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`)
+
+// Get is the entry for hash; nil and no error when there is none.
+func (c *KeyCache) Get(ctx context.Context, hash string) ([]byte, error) {
+	raw, err := c.rdb.Get(ctx, keyEntry(hash)).Bytes()
+	if errors.Is(err, redis.Nil) {
+		return nil, nil
+	}
+	return raw, err
+}
+
+// Put stores entry for hash for ttl, unless hash is tombstoned.
+func (c *KeyCache) Put(ctx context.Context, hash string, entry []byte, ttl time.Duration) error {
+	return fillKeyEntry.Run(ctx, c.rdb, []string{keyEntry(hash), keyTombstone(hash)}, entry, ttl.Milliseconds()).Err()
+}
+
+// Tombstone deletes the entries of hashes and keeps them out for ttl.
+func (c *KeyCache) Tombstone(ctx context.Context, ttl time.Duration, hashes ...string) error {
+	_, err := c.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for _, h := range hashes {
+			p.Set(ctx, keyTombstone(h), 1, ttl)
+			p.Del(ctx, keyEntry(h))
+		}
+		return nil
+	})
+	return err
+}
+
+// Vault is the card vault in Redis: sealed payment methods by key.
+type Vault struct{ rdb redis.UniversalClient }
+
+// NewVault is the vault on rdb.
+func NewVault(rdb redis.UniversalClient) *Vault { return &Vault{rdb: rdb} }
+
+// vaultKey keeps one payment's entry in one slot.
+func vaultKey(key string) string { return "pmv:{" + key + "}" }
+
+// Put stores sealed under key for ttl.
+func (v *Vault) Put(ctx context.Context, key string, sealed []byte, ttl time.Duration) error {
+	return v.rdb.Set(ctx, vaultKey(key), sealed, ttl).Err()
+}
+
+// Get is the entry under key; nil and no error when there is none.
+func (v *Vault) Get(ctx context.Context, key string) ([]byte, error) {
+	b, err := v.rdb.Get(ctx, vaultKey(key)).Bytes()
+	if errors.Is(err, redis.Nil) {
+		return nil, nil
+	}
+	return b, err
+}
+
+// Delete drops the entry under key.
+func (v *Vault) Delete(ctx context.Context, key string) error {
+	return v.rdb.Del(ctx, vaultKey(key)).Err()
+}

@@ -1,0 +1,158 @@
+// Package events owns a merchant's events: the transactional outbox that
+// every state change writes its event into (Write, inside the change's own
+// transaction, with a webhook delivery task when the profile wants one),
+// and the events read back (list, get, delivery attempts). The webhooks
+// package delivers what is written here.
+//
+// Which status maps to which event, and what an event's object looks like,
+// is each domain package's; this package imports none of them.
+package events
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"time"
+
+	"switchyard/ent"
+	"switchyard/ent/event"
+	"switchyard/ent/profile"
+	"switchyard/internal/ids"
+	"switchyard/payments/errs"
+	"switchyard/payments/txn"
+)
+
+// Service writes and reads events.
+type Service struct {
+	db               *txn.DB
+	deliveriesQueued func()
+}
+
+// Deps are what the events need.
+type Deps struct {
+	DB *txn.DB
+	// DeliveriesQueued, when set, is called after a transaction that queued
+	// webhook deliveries commits, so the workers send them now instead of
+	// at their next poll.
+	DeliveriesQueued func()
+}
+
+// New returns the events service over d.
+func New(d Deps) *Service {
+	return &Service{db: d.DB, deliveriesQueued: d.DeliveriesQueued}
+}
+
+// webhookBody is the JSON POSTed to the merchant.
+type webhookBody struct {
+	MerchantID string       `json:"merchant_id"`
+	EventID    string       `json:"event_id"`
+	EventType  string       `json:"event_type"`
+	Content    eventContent `json:"content"`
+	Timestamp  string       `json:"timestamp"`
+}
+
+type eventContent struct {
+	Type   string          `json:"type"`
+	Object json.RawMessage `json:"object"`
+}
+
+// Event is one event to write with the state change it reports.
+type Event struct {
+	ProfileID       string
+	ObjectID        string
+	PaymentIntentID *string
+	Type            event.EventType
+	Class           event.EventClass
+	// ContentType is content.type: payment_details, refund_details, …
+	ContentType string
+	// Status is the object's status, for the profile's status filters.
+	Status string
+	// Object is content.object: the object as GET shows it.
+	Object json.RawMessage
+	// PrimaryObjectCreatedAt is when the object was created, if known.
+	PrimaryObjectCreatedAt *time.Time
+}
+
+// Write writes e and, when the profile's webhook settings want it, its
+// delivery task, inside tx: the state change and its event commit together.
+// An object's first event of a type is its only one (writing it again does
+// nothing).
+func (s *Service) Write(ctx context.Context, tx *ent.Tx, e Event) error {
+	idem := e.ObjectID + "_" + string(e.Type)
+	exists, err := tx.Event.Query().Where(event.IdempotentEventID(idem)).Exist(ctx)
+	if err != nil {
+		return errs.Internal(err)
+	}
+	if exists {
+		return nil // at most one initial event per object and event type
+	}
+	prof, err := tx.Profile.Query().Where(profile.ID(e.ProfileID)).Only(ctx)
+	if err != nil {
+		return errs.Internal(err)
+	}
+	now := s.db.Now()
+	id := ids.New(ids.Event)
+	body, err := json.Marshal(webhookBody{
+		MerchantID: prof.MerchantID, EventID: id, EventType: string(e.Type),
+		Content:   eventContent{Type: e.ContentType, Object: e.Object},
+		Timestamp: now.Format("2006-01-02T15:04:05Z"),
+	})
+	if err != nil {
+		return errs.Internal(err)
+	}
+	create := tx.Event.Create().
+		SetID(id).
+		SetProfileID(e.ProfileID).
+		SetObjectID(e.ObjectID).
+		SetNillablePaymentIntentID(e.PaymentIntentID).
+		SetEventType(e.Type).
+		SetEventClass(e.Class).
+		SetIdempotentEventID(idem).
+		SetContent(string(body))
+	create.SetNillablePrimaryObjectCreatedAt(e.PrimaryObjectCreatedAt)
+	if _, err := create.Save(ctx); err != nil {
+		return txn.Error(err, "event")
+	}
+	if !deliveryWanted(prof, e) {
+		return nil
+	}
+	if _, err = tx.WebhookDeliveryTask.Create().SetEventID(id).SetNextAttemptAt(now).Save(ctx); err != nil {
+		return txn.Error(err, "webhook delivery task")
+	}
+	if queued := s.deliveriesQueued; queued != nil {
+		tx.OnCommit(func(next ent.Committer) ent.Committer {
+			return ent.CommitFunc(func(ctx context.Context, tx *ent.Tx) error {
+				err := next.Commit(ctx, tx)
+				if err == nil {
+					queued()
+				}
+				return err
+			})
+		})
+	}
+	return nil
+}
+
+// deliveryWanted applies the profile's webhook settings: delivery can be
+// off, limited to some event types, or to some payment or refund statuses.
+// webhook_details has no status list for disputes (nor mandates), so their
+// events are limited by enabled_event_types alone: a list of payment
+// statuses never silences them.
+func deliveryWanted(p *ent.Profile, e Event) bool {
+	d := p.WebhookDetails
+	if d == nil || d.WebhookURL == nil || *d.WebhookURL == "" || d.DeliveryDisabled {
+		return false
+	}
+	if len(d.EnabledEventTypes) > 0 && !slices.Contains(d.EnabledEventTypes, string(e.Type)) {
+		return false
+	}
+	switch e.Class {
+	case event.EventClassPayments:
+		return len(d.PaymentStatusesEnabled) == 0 || slices.Contains(d.PaymentStatusesEnabled, e.Status)
+	case event.EventClassRefunds:
+		return len(d.RefundStatusesEnabled) == 0 || slices.Contains(d.RefundStatusesEnabled, e.Status)
+	case event.EventClassDisputes:
+		return true // no status list: enabled_event_types (above) decides
+	}
+	return true
+}

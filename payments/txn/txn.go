@@ -1,0 +1,157 @@
+// Package txn is the transaction helper every domain package writes
+// through: one database transaction per state change (InTx), row locks
+// where the database has them (ForUpdate), the clock, and the mapping of
+// constraint violations to domain errors. It holds the ent client so that
+// no domain package hands it out.
+//
+// It must not hold business rules, and imports no domain package.
+package txn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"entgo.io/ent/dialect"
+	"entgo.io/ent/dialect/sql"
+
+	"switchyard/ent"
+	"switchyard/internal/tenancy"
+	"switchyard/payments/errs"
+)
+
+// DB is the database as the domain packages use it.
+type DB struct {
+	// Client is the pooled ent client; writes go through InTx.
+	Client *ent.Client
+	// Now is the clock (UTC).
+	Now func() time.Time
+	// rowLocks is false on SQLite, which has no SELECT … FOR UPDATE and
+	// serialises writers anyway (one connection).
+	rowLocks bool
+	// concurrentReads lets independent reads run at once on the pool's
+	// connections (MySQL; SQLite has one connection).
+	concurrentReads bool
+}
+
+// New returns the DB over client, of the given ent dialect.
+func New(client *ent.Client, dialectName string) *DB {
+	return &DB{
+		Client:          client,
+		Now:             func() time.Time { return time.Now().UTC() },
+		rowLocks:        dialectName == dialect.MySQL,
+		concurrentReads: dialectName == dialect.MySQL,
+	}
+}
+
+// InTx runs fn in one transaction: committed if fn returns nil, rolled back
+// otherwise (and on panic).
+func (db *DB) InTx(ctx context.Context, fn func(tx *ent.Tx) error) error {
+	tx, err := db.Client.Tx(ctx)
+	if err != nil {
+		return errs.Internal(fmt.Errorf("begin: %w", err))
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			_ = tx.Rollback()
+			panic(v)
+		}
+	}()
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return errs.Internal(fmt.Errorf("commit: %w", err))
+	}
+	return nil
+}
+
+// lockable is every generated ent query.
+type lockable[Q any] interface {
+	ForUpdate(...sql.LockOption) Q
+}
+
+// ForUpdate locks the rows q reads until the transaction ends, where the
+// database supports it.
+func ForUpdate[Q lockable[Q]](db *DB, q Q) Q {
+	if !db.rowLocks {
+		return q
+	}
+	return q.ForUpdate()
+}
+
+// RunReads runs independent reads. On MySQL, through the pooled client,
+// they run at once, each on its own connection, so a page waits for the
+// slowest of its nested queries rather than their sum. In a transaction
+// (one connection) and on SQLite (one connection anyway) they run one after
+// the other.
+func (db *DB) RunReads(c *ent.Client, reads []func() error) error {
+	if c != db.Client || !db.concurrentReads {
+		for _, read := range reads {
+			if err := read(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	failures := make([]error, len(reads))
+	var wg sync.WaitGroup
+	for i, read := range reads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			failures[i] = read()
+		}()
+	}
+	wg.Wait()
+	return errors.Join(failures...)
+}
+
+// Error turns a constraint violation into HE_01 and anything else that is
+// not already a domain error into HE_00.
+func Error(err error, what string) error {
+	if ent.IsConstraintError(err) {
+		return errs.Duplicate("The %s with the specified details already exists in our records", what)
+	}
+	if _, ok := errs.As(err); ok {
+		return err
+	}
+	return errs.Internal(fmt.Errorf("%s: %w", what, err))
+}
+
+// ErrorOrNil is Error, or nil for nil.
+func ErrorOrNil(err error, what string) error {
+	if err == nil {
+		return nil
+	}
+	return Error(err, what)
+}
+
+// Merchant is the merchant the principal in ctx acts for. Without one the
+// merchant "does not exist" (HE_02), as for a foreign id.
+func Merchant(ctx context.Context) (string, error) {
+	p, ok := tenancy.FromContext(ctx)
+	if !ok || p.MerchantID == "" {
+		return "", errs.NotFound("Merchant account")
+	}
+	return p.MerchantID, nil
+}
+
+// RequireMerchant checks the merchant in ctx exists, so a write for an
+// unknown merchant is 404 rather than an orphan row.
+func (db *DB) RequireMerchant(ctx context.Context) error {
+	if _, err := Merchant(ctx); err != nil {
+		return err
+	}
+	ok, err := db.Client.MerchantAccount.Query().Exist(ctx)
+	if err != nil {
+		return errs.Internal(err)
+	}
+	if !ok {
+		return errs.NotFound("Merchant account")
+	}
+	return nil
+}
