@@ -8,12 +8,11 @@ import (
 	"strings"
 	"time"
 
-	"switchyard/payments/connector"
-	"switchyard/payments/customer"
-
 	"switchyard/ent/schema/schematype"
 	"switchyard/graph/model"
 	"switchyard/payments"
+	"switchyard/payments/connector"
+	"switchyard/payments/customer"
 	"switchyard/payments/errs"
 )
 
@@ -247,49 +246,38 @@ func variants(m map[string]any) []string {
 
 func given(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
 
-// connectorMembers are the nested members of the connector account inputs,
-// decoded from their REST shape.
-type connectorMembers struct {
-	details map[string]string
-	pme     []connector.PaymentMethodsEnabled
-	webhook *connector.WebhookDetails
-	frm     []connector.FrmConfig
-	amd     *connector.AdditionalMerchantData
-	wallets *connector.WalletDetails
-	status  *connector.AccountStatus
-	country *connector.Country
-}
-
-func connectorMembersOf(in *model.ConnectorAccountRequest) (connectorMembers, error) {
-	var m connectorMembers
+// connectorFieldsOf maps a connector account input onto the members the
+// domain's create and update share, its nested members decoded from their
+// REST shape as strictly as a REST body.
+func connectorFieldsOf(in *model.ConnectorAccountRequest) (connector.AccountFields, error) {
+	f := connector.AccountFields{
+		ConnectorType: connector.Type(in.ConnectorType), ConnectorLabel: in.ConnectorLabel,
+		Metadata: in.Metadata, TestMode: in.TestMode, Disabled: in.Disabled, PmAuthConfig: in.PmAuthConfig,
+	}
 	for _, d := range []struct {
 		field string
 		src   any
 		dst   any
 		given bool
 	}{
-		{"connector_account_details", in.ConnectorAccountDetails, &m.details, in.ConnectorAccountDetails != nil},
-		{"payment_methods_enabled", in.PaymentMethodsEnabled, &m.pme, in.PaymentMethodsEnabled != nil},
-		{"connector_webhook_details", in.ConnectorWebhookDetails, &m.webhook, in.ConnectorWebhookDetails != nil},
-		{"frm_configs", in.FrmConfigs, &m.frm, in.FrmConfigs != nil},
-		{"additional_merchant_data", in.AdditionalMerchantData, &m.amd, in.AdditionalMerchantData != nil},
-		{"connector_wallets_details", in.ConnectorWalletsDetails, &m.wallets, in.ConnectorWalletsDetails != nil},
+		{"connector_account_details", in.ConnectorAccountDetails, &f.AccountDetails, in.ConnectorAccountDetails != nil},
+		{"payment_methods_enabled", in.PaymentMethodsEnabled, &f.PaymentMethodsEnabled, in.PaymentMethodsEnabled != nil},
+		{"connector_webhook_details", in.ConnectorWebhookDetails, &f.WebhookDetails, in.ConnectorWebhookDetails != nil},
+		{"frm_configs", in.FrmConfigs, &f.FrmConfigs, in.FrmConfigs != nil},
+		{"additional_merchant_data", in.AdditionalMerchantData, &f.AdditionalMerchantData, in.AdditionalMerchantData != nil},
+		{"connector_wallets_details", in.ConnectorWalletsDetails, &f.WalletsDetails, in.ConnectorWalletsDetails != nil},
 	} {
 		if d.given {
 			if err := decodeMember(d.field, d.src, d.dst); err != nil {
-				return m, err
+				return f, err
 			}
 		}
 	}
 	if in.Status != nil {
 		s := connector.AccountStatus(*in.Status)
-		m.status = &s
+		f.Status = &s
 	}
-	if in.BusinessCountry != nil {
-		c := connector.Country(*in.BusinessCountry)
-		m.country = &c
-	}
-	return m, nil
+	return f, nil
 }
 
 // expiration reads CreateApiKeyInput.expiration: "never" or an RFC 3339

@@ -3,16 +3,14 @@ package graph
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-
-	"switchyard/payments/connector"
-	"switchyard/payments/merchant"
 
 	"switchyard/ent"
 	"switchyard/graph/model"
 	"switchyard/internal/tenancy"
 	"switchyard/payments"
+	"switchyard/payments/connector"
 	"switchyard/payments/errs"
+	"switchyard/payments/merchant"
 )
 
 // The mutations: each maps its input as rest/ maps the REST body, calls the
@@ -132,14 +130,8 @@ func (r *Resolver) updatePayment(ctx context.Context, id string, in model.Paymen
 		if err != nil {
 			return nil, err
 		}
-		v, err := r.svc.UpdatePayment(ctx, id, payments.PaymentPatch{Amount: in.Amount, Currency: in.Currency, PaymentFields: f})
-		if err != nil {
-			return nil, err
-		}
-		if in.Confirm != nil && *in.Confirm { // update, then authorize, as REST does
-			return r.svc.ConfirmPayment(ctx, id, payments.ConfirmInput{})
-		}
-		return v, nil
+		return r.svc.UpdatePayment(ctx, id, payments.PaymentPatch{Amount: in.Amount, Currency: in.Currency,
+			PaymentFields: f, Confirm: in.Confirm != nil && *in.Confirm})
 	})
 }
 
@@ -176,18 +168,8 @@ func (r *Resolver) cancelPayment(ctx context.Context, id string, in *model.Cance
 
 func (r *Resolver) createRefund(ctx context.Context, in model.CreateRefundInput, key *string) (*model.RefundPayload, error) {
 	ref, replayed, err := idempotent(ctx, r, "createRefund", key, map[string]any{"input": in}, func(ctx context.Context) (*ent.Refund, error) {
-		p, err := merchantPrincipal(ctx)
-		if err != nil {
+		if _, err := merchantPrincipal(ctx); err != nil {
 			return nil, err
-		}
-		if in.PaymentID == "" {
-			return nil, errs.MissingField("payment_id")
-		}
-		if p.ProfileID != "" {
-			// Another profile's payment is not found (GetPayment narrows).
-			if _, err := r.svc.GetPayment(ctx, in.PaymentID); err != nil {
-				return nil, err
-			}
 		}
 		ref, err := r.svc.CreateRefund(ctx, payments.RefundInput{
 			PaymentID: in.PaymentID, RefundID: in.RefundID, Amount: in.Amount,
@@ -235,37 +217,30 @@ func (r *Resolver) connectorMutation(ctx context.Context, name string, key *stri
 
 func (r *Resolver) createConnectorAccount(ctx context.Context, in model.ConnectorAccountRequest, key *string) (*model.ConnectorAccountPayload, error) {
 	return r.connectorMutation(ctx, "createConnectorAccount", key, map[string]any{"input": in}, func(ctx context.Context) (*connector.AccountView, error) {
-		m, err := connectorMembersOf(&in)
+		f, err := connectorFieldsOf(&in)
 		if err != nil {
 			return nil, err
 		}
-		name := ""
+		create := connector.AccountInput{AccountFields: f, ProfileID: in.ProfileID,
+			BusinessLabel: in.BusinessLabel, BusinessSubLabel: in.BusinessSubLabel}
 		if in.ConnectorName != nil {
-			name = *in.ConnectorName
+			create.ConnectorName = connector.Name(*in.ConnectorName)
 		}
-		return r.connectors.CreateAccount(ctx, connector.AccountInput{
-			ConnectorType: connector.Type(in.ConnectorType), ConnectorName: connector.Name(name),
-			ConnectorLabel: in.ConnectorLabel, ProfileID: in.ProfileID, AccountDetails: m.details,
-			PaymentMethodsEnabled: m.pme, WebhookDetails: m.webhook, Metadata: in.Metadata,
-			TestMode: in.TestMode, Disabled: in.Disabled, FrmConfigs: m.frm, BusinessCountry: m.country,
-			BusinessLabel: in.BusinessLabel, BusinessSubLabel: in.BusinessSubLabel, PmAuthConfig: in.PmAuthConfig,
-			Status: m.status, AdditionalMerchantData: m.amd, WalletsDetails: m.wallets,
-		})
+		if in.BusinessCountry != nil {
+			c := connector.Country(*in.BusinessCountry)
+			create.BusinessCountry = &c
+		}
+		return r.connectors.CreateAccount(ctx, create)
 	})
 }
 
 func (r *Resolver) updateConnectorAccount(ctx context.Context, id string, in model.ConnectorAccountRequest, key *string) (*model.ConnectorAccountPayload, error) {
 	return r.connectorMutation(ctx, "updateConnectorAccount", key, map[string]any{"id": id, "input": in}, func(ctx context.Context) (*connector.AccountView, error) {
-		m, err := connectorMembersOf(&in)
+		f, err := connectorFieldsOf(&in)
 		if err != nil {
 			return nil, err
 		}
-		return r.connectors.UpdateAccount(ctx, id, connector.AccountPatch{
-			ConnectorType: connector.Type(in.ConnectorType), ConnectorLabel: in.ConnectorLabel,
-			AccountDetails: m.details, PaymentMethodsEnabled: m.pme, WebhookDetails: m.webhook,
-			Metadata: in.Metadata, TestMode: in.TestMode, Disabled: in.Disabled, FrmConfigs: m.frm,
-			PmAuthConfig: in.PmAuthConfig, Status: m.status, AdditionalMerchantData: m.amd, WalletsDetails: m.wallets,
-		})
+		return r.connectors.UpdateAccount(ctx, id, connector.AccountPatch{AccountFields: f})
 	})
 }
 
@@ -319,19 +294,10 @@ func (r *Resolver) revokeAPIKey(ctx context.Context, id string, key *string) (*m
 	return &model.APIKeyPayload{APIKey: k, Replayed: replayed}, nil
 }
 
-func errProfileNotFound(id string) *errs.Error {
-	return &errs.Error{Kind: errs.KindNotFound, Type: "invalid_request", Code: "HE_02",
-		Message: fmt.Sprintf("Business profile with the given id %s does not exist", id)}
-}
-
 func (r *Resolver) updateProfileWebhookSettings(ctx context.Context, profileID string, in model.WebhookSettingsInput, key *string) (*model.ProfilePayload, error) {
 	prof, replayed, err := idempotent(ctx, r, "updateProfileWebhookSettings", key, map[string]any{"profileID": profileID, "input": in}, func(ctx context.Context) (*ent.Profile, error) {
-		p, err := merchantPrincipal(ctx)
-		if err != nil {
+		if _, err := merchantPrincipal(ctx); err != nil {
 			return nil, err
-		}
-		if p.ProfileID != "" && p.ProfileID != profileID {
-			return nil, errProfileNotFound(profileID)
 		}
 		prof, err := r.merchants.UpdateProfileWebhookSettings(ctx, profileID, merchant.WebhookSettingsPatch(in))
 		if err != nil {
@@ -349,18 +315,15 @@ func (r *Resolver) updateProfileWebhookSettings(ctx context.Context, profileID s
 
 func (r *Resolver) retryWebhookDelivery(ctx context.Context, eventID string, key *string) (*model.DeliveryAttemptPayload, error) {
 	att, replayed, err := idempotent(ctx, r, "retryWebhookDelivery", key, map[string]any{"eventID": eventID}, func(ctx context.Context) (*ent.EventDeliveryAttempt, error) {
-		p, ok := tenancy.FromContext(ctx)
-		if !ok {
+		if _, ok := tenancy.FromContext(ctx); !ok {
 			return nil, errs.Unauthorized()
 		}
 		// A merchant's own events only (tenancy scopes the read: another
-		// merchant's is not found); the admin key reaches any.
+		// merchant's, or another profile's, is not found); the admin key
+		// reaches any.
 		ev, err := r.events.GetEvent(ctx, eventID)
 		if err != nil {
 			return nil, err
-		}
-		if p.ProfileID != "" && ev.ProfileID != p.ProfileID {
-			return nil, errs.NotFound("Event")
 		}
 		if r.webhooks == nil {
 			return nil, errs.Unavailable("webhook delivery")

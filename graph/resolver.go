@@ -3,10 +3,6 @@ package graph
 import (
 	"context"
 
-	"switchyard/payments/connector"
-	"switchyard/payments/events"
-	"switchyard/payments/merchant"
-
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"switchyard/ent"
@@ -30,6 +26,9 @@ import (
 	"switchyard/internal/idempotency"
 	"switchyard/internal/ids"
 	"switchyard/payments"
+	"switchyard/payments/connector"
+	"switchyard/payments/events"
+	"switchyard/payments/merchant"
 )
 
 // Resolver is the root resolver; it holds what the resolvers share.

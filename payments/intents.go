@@ -340,6 +340,21 @@ func (s *Service) lockPayment(ctx context.Context, tx *ent.Tx, paymentID string)
 // UpdatePayment changes a payment that has not been confirmed yet (v1
 // POST /payments/{id}, v2 update-intent).
 func (s *Service) UpdatePayment(ctx context.Context, paymentID string, p PaymentPatch) (*PaymentView, error) {
+	if !p.Confirm {
+		return s.updatePayment(ctx, paymentID, p)
+	}
+	// The mandate a payment charges is named by the call that authorizes
+	// it: with confirm, it goes to the confirm.
+	var confirm ConfirmInput
+	confirm.MandateID, p.MandateID = p.MandateID, nil
+	if _, err := s.updatePayment(ctx, paymentID, p); err != nil {
+		return nil, err
+	}
+	return s.ConfirmPayment(ctx, paymentID, confirm)
+}
+
+// updatePayment is UpdatePayment without the confirm.
+func (s *Service) updatePayment(ctx context.Context, paymentID string, p PaymentPatch) (*PaymentView, error) {
 	if p.Currency != nil {
 		if err := validateCurrency(*p.Currency); err != nil {
 			return nil, err

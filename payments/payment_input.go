@@ -100,6 +100,9 @@ type PaymentPatch struct {
 	Amount   *int64
 	Currency *string
 	PaymentFields
+	// Confirm authorizes the payment once it is updated (v1's update with
+	// confirm: true, as Hyperswitch does it).
+	Confirm bool
 }
 
 // Limits of payment fields.

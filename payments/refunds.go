@@ -7,9 +7,11 @@ import (
 	"switchyard/ent"
 	"switchyard/ent/merchantconnectoraccount"
 	"switchyard/ent/paymentintent"
+	"switchyard/ent/predicate"
 	"switchyard/ent/refund"
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
+	"switchyard/internal/tenancy"
 	"switchyard/payments/connector"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
@@ -19,6 +21,10 @@ import (
 // RefundInput creates a refund (POST /refunds).
 type RefundInput struct {
 	PaymentID string
+	// MerchantID, when given, must be the caller's merchant.
+	MerchantID *string
+	// SplitRefunds is refused: no payment here has split_payments.
+	SplitRefunds map[string]any
 	// RefundID is the merchant's id for the refund; generated if nil.
 	RefundID *string
 	// Amount defaults to everything still refundable.
@@ -36,6 +42,16 @@ type RefundPatch struct {
 
 const maxRefundReason = 255
 
+// refundWhere finds a refund by its refund_id, within the caller's profile
+// when the principal names one (another profile's refund is not found).
+func refundWhere(ctx context.Context, refundID string) []predicate.Refund {
+	where := []predicate.Refund{refund.RefundID(refundID)}
+	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" {
+		where = append(where, refund.ProfileID(p.ProfileID))
+	}
+	return where
+}
+
 func errRefundNotFound() *errs.Error {
 	return errs.New(errs.KindNotFound, "HE_02", "Refund does not exist in our records.")
 }
@@ -47,6 +63,15 @@ func errRefundNotFound() *errs.Error {
 func (s *Service) CreateRefund(ctx context.Context, in RefundInput) (*ent.Refund, error) {
 	if in.PaymentID == "" {
 		return nil, errs.MissingField("payment_id")
+	}
+	if merchantID, err := txn.Merchant(ctx); err != nil {
+		return nil, err
+	} else if in.MerchantID != nil && *in.MerchantID != merchantID {
+		return nil, errs.InvalidValue("merchant_id", "does not match the merchant of the API key")
+	}
+	if in.SplitRefunds != nil {
+		return nil, errs.InvalidRequest("split_refunds cannot be given: the payment has no split_payments").
+			WithField("split_refunds")
 	}
 	if in.RefundID != nil && (*in.RefundID == "" || len(*in.RefundID) > maxPaymentID || !idPattern.MatchString(*in.RefundID)) {
 		return nil, errs.InvalidValue("refund_id", "must be 1 to %d characters of letters, digits, '_' and '-'", maxPaymentID)
@@ -193,7 +218,7 @@ func refundedSoFar(ctx context.Context, tx *ent.Tx, intentID string) (int64, err
 
 // GetRefund returns a refund of the merchant in ctx by its refund_id.
 func (s *Service) GetRefund(ctx context.Context, refundID string) (*ent.Refund, error) {
-	r, err := s.db.Client.Refund.Query().Where(refund.RefundID(refundID)).WithPayment().Only(ctx)
+	r, err := s.db.Client.Refund.Query().Where(refundWhere(ctx, refundID)...).WithPayment().Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, errRefundNotFound()
 	}
@@ -208,7 +233,7 @@ func (s *Service) UpdateRefund(ctx context.Context, refundID string, p RefundPat
 	if p.Reason != nil && len(*p.Reason) > maxRefundReason {
 		return nil, errs.InvalidValue("reason", "must be at most %d characters", maxRefundReason)
 	}
-	upd := s.db.Client.Refund.Update().Where(refund.RefundID(refundID)).SetNillableReason(p.Reason)
+	upd := s.db.Client.Refund.Update().Where(refundWhere(ctx, refundID)...).SetNillableReason(p.Reason)
 	if p.Metadata != nil { // absent metadata keeps the stored value
 		upd.SetMetadata(p.Metadata)
 	}

@@ -134,15 +134,16 @@ type merchantAccountDeleteResponse struct {
 	Deleted    bool   `json:"deleted"`
 }
 
-// merchantAccountOf maps a merchant (and its default profile, whose hash
-// key the admin sees) onto the wire.
-func merchantAccountOf(svc *merchant.Service, v merchant.MerchantAccountView) (merchantAccountResponse, error) {
+// merchantAccountOf maps a merchant (and its default profile's hash key,
+// which the admin sees) onto the wire.
+func merchantAccountOf(v *merchant.MerchantAccountView) merchantAccountResponse {
 	m := v.Merchant
-	out := merchantAccountResponse{
+	return merchantAccountResponse{
 		MerchantID:                     m.ID,
 		MerchantName:                   m.MerchantName,
 		ReturnURL:                      m.ReturnURL,
 		EnablePaymentResponseHash:      m.EnablePaymentResponseHash,
+		PaymentResponseHashKey:         v.HashKey,
 		RedirectToMerchantWithHTTPPost: m.RedirectToMerchantWithHTTPPost,
 		MerchantDetails:                merchant.MerchantDetailsOf(m),
 		WebhookDetails:                 webhookDetailsOf(m.WebhookDetails),
@@ -156,46 +157,32 @@ func merchantAccountOf(svc *merchant.Service, v merchant.MerchantAccountView) (m
 		ReconStatus:                    "not_requested",
 		MerchantAccountType:            string(m.MerchantAccountType),
 	}
-	if v.DefaultProfile != nil {
-		key, err := svc.ProfileHashKey(v.DefaultProfile)
-		if err != nil {
-			return merchantAccountResponse{}, err
-		}
-		out.PaymentResponseHashKey = &key
+}
+
+// fields are the domain's members of a create or an update.
+func (req *merchantAccountMembers) fields() merchant.MerchantAccountFields {
+	return merchant.MerchantAccountFields{
+		MerchantName:                   req.MerchantName,
+		MerchantDetails:                req.MerchantDetails,
+		ReturnURL:                      req.ReturnURL,
+		WebhookDetails:                 req.WebhookDetails.domain(),
+		EnablePaymentResponseHash:      req.EnablePaymentResponseHash,
+		PaymentResponseHashKey:         req.PaymentResponseHashKey,
+		RedirectToMerchantWithHTTPPost: req.RedirectToMerchantWithHTTPPost,
+		Metadata:                       req.Metadata,
+		LockerID:                       req.LockerID,
+		PrimaryBusinessDetails:         req.PrimaryBusinessDetails,
 	}
-	return out, nil
 }
 
 // registerAccounts adds Hyperswitch's merchant account routes (admin key).
 func registerAccounts(a *api, svc *merchant.Service) {
-	a.handle("POST /accounts", AdminOnly, func(r *http.Request) (any, error) {
-		var req merchantAccountCreateRequest
-		if err := decode(r, &req); err != nil {
-			return nil, err
-		}
-		in := merchant.MerchantAccountInput{
-			MerchantName:                   req.MerchantName,
-			MerchantDetails:                req.MerchantDetails,
-			ReturnURL:                      req.ReturnURL,
-			WebhookDetails:                 req.WebhookDetails.domain(),
-			EnablePaymentResponseHash:      req.EnablePaymentResponseHash,
-			PaymentResponseHashKey:         req.PaymentResponseHashKey,
-			RedirectToMerchantWithHTTPPost: req.RedirectToMerchantWithHTTPPost,
-			Metadata:                       req.Metadata,
-			PrimaryBusinessDetails:         req.PrimaryBusinessDetails,
-			OrganizationID:                 req.OrganizationID,
-			LockerID:                       req.LockerID,
-			MerchantAccountType:            req.MerchantAccountType,
-		}
-		if req.MerchantID != nil {
-			in.MerchantID = *req.MerchantID
-		}
-		created, err := svc.CreateMerchantAccount(r.Context(), in)
-		if err != nil {
-			return nil, err
-		}
-		return merchantAccountOf(svc, merchant.MerchantAccountView{Merchant: created.Merchant, DefaultProfile: created.Profile})
-	})
+	a.handle("POST /accounts", AdminOnly, withBody(func(r *http.Request, req *merchantAccountCreateRequest) (any, error) {
+		return respond(merchantAccountOf)(svc.CreateMerchantAccount(r.Context(), merchant.MerchantAccountInput{
+			MerchantID: deref(req.MerchantID), MerchantAccountFields: req.fields(),
+			OrganizationID: req.OrganizationID, MerchantAccountType: req.MerchantAccountType,
+		}))
+	}))
 	// The literal /accounts/list is more specific than /accounts/{account_id},
 	// so the mux never hands "list" to the retrieve route.
 	a.handle("GET /accounts/list", AdminOnly, func(r *http.Request) (any, error) {
@@ -208,52 +195,16 @@ func registerAccounts(a *api, svc *merchant.Service) {
 			org := q.Get("organization_id")
 			f.OrganizationID = &org
 		}
-		views, err := svc.ListMerchantAccounts(r.Context(), f)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]merchantAccountResponse, len(views))
-		for i, v := range views {
-			if out[i], err = merchantAccountOf(svc, v); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
+		return respond(each(merchantAccountOf))(svc.ListMerchantAccounts(r.Context(), f))
 	})
 	a.handle("GET /accounts/{account_id}", AdminOnly, func(r *http.Request) (any, error) {
-		v, err := svc.GetMerchantAccount(r.Context(), r.PathValue("account_id"))
-		if err != nil {
-			return nil, err
-		}
-		return merchantAccountOf(svc, *v)
+		return respond(merchantAccountOf)(svc.GetMerchantAccount(r.Context(), r.PathValue("account_id")))
 	})
-	a.handle("POST /accounts/{account_id}", AdminOnly, func(r *http.Request) (any, error) {
-		var req merchantAccountUpdateRequest
-		if err := decode(r, &req); err != nil {
-			return nil, err
-		}
-		p := merchant.MerchantAccountPatch{
-			MerchantName:                   req.MerchantName,
-			MerchantDetails:                req.MerchantDetails,
-			ReturnURL:                      req.ReturnURL,
-			WebhookDetails:                 req.WebhookDetails.domain(),
-			EnablePaymentResponseHash:      req.EnablePaymentResponseHash,
-			PaymentResponseHashKey:         req.PaymentResponseHashKey,
-			RedirectToMerchantWithHTTPPost: req.RedirectToMerchantWithHTTPPost,
-			Metadata:                       req.Metadata,
-			LockerID:                       req.LockerID,
-			PrimaryBusinessDetails:         req.PrimaryBusinessDetails,
-			DefaultProfile:                 req.DefaultProfile,
-		}
-		if req.MerchantID != nil {
-			p.MerchantID = *req.MerchantID
-		}
-		v, err := svc.UpdateMerchantAccount(r.Context(), r.PathValue("account_id"), p)
-		if err != nil {
-			return nil, err
-		}
-		return merchantAccountOf(svc, *v)
-	})
+	a.handle("POST /accounts/{account_id}", AdminOnly, withBody(func(r *http.Request, req *merchantAccountUpdateRequest) (any, error) {
+		return respond(merchantAccountOf)(svc.UpdateMerchantAccount(r.Context(), r.PathValue("account_id"), merchant.MerchantAccountPatch{
+			MerchantID: deref(req.MerchantID), MerchantAccountFields: req.fields(), DefaultProfile: req.DefaultProfile,
+		}))
+	}))
 	a.handle("DELETE /accounts/{account_id}", AdminOnly, func(r *http.Request) (any, error) {
 		id := r.PathValue("account_id")
 		if err := svc.DeleteMerchantAccount(r.Context(), id); err != nil {

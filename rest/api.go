@@ -58,7 +58,9 @@ type api struct {
 // handle registers pattern. If the pattern names {account_id} or
 // {merchant_id}, the caller must be that merchant (or the admin); another
 // merchant's id is 404, so the route tells nothing about it. The request
-// context then carries the principal scoped to that merchant. A mutating
+// context then carries the principal scoped to that merchant. A merchant's
+// route that names no merchant (/payments, /refunds, …) needs one: the
+// merchant's key, or the admin key with X-Merchant-Id. A mutating
 // request with an Idempotency-Key header runs at most once per key (see
 // idempotent).
 func (a *api) handle(pattern string, access Access, fn handlerFunc) {
@@ -85,12 +87,18 @@ func (a *api) handle(pattern string, access Access, fn handlerFunc) {
 			pathMerchant = r.PathValue("merchant_id")
 		}
 		ctx := tenancy.WithPrincipal(r.Context(), p)
-		if pathMerchant != "" {
+		switch {
+		case pathMerchant != "":
 			if p.Kind == tenancy.KindMerchant && p.MerchantID != pathMerchant {
 				WriteError(w, r, errs.NotFound("Merchant account"))
 				return
 			}
 			ctx = tenancy.ForMerchant(ctx, pathMerchant)
+		case access != AdminOnly && p.MerchantID == "":
+			// A merchant's route that names no merchant in its path: the
+			// admin key acts for the merchant of X-Merchant-Id, or for none.
+			WriteError(w, r, errs.MissingField("X-Merchant-Id"))
+			return
 		}
 		r = r.WithContext(ctx)
 		if keys, ok := r.Header[http.CanonicalHeaderKey(HeaderIdempotencyKey)]; ok && mutating(r.Method) {
@@ -113,6 +121,65 @@ func (a *api) handle(pattern string, access Access, fn handlerFunc) {
 			bodyBuffers.Put(buf)
 		}
 	})
+}
+
+// Most routes have one shape: read the request (path, query, body) into
+// the domain's input, call one domain operation, and render its result.
+// respond, withBody and withOptionalBody carry that shape, so a route says
+// only what differs.
+
+// respond renders a domain result with to, or passes its error on. It
+// takes an operation's two results as they come:
+//
+//	return respond(connectorOf)(svc.GetAccount(r.Context(), id))
+func respond[T, W any](to func(T) W) func(T, error) (any, error) {
+	return func(v T, err error) (any, error) {
+		if err != nil {
+			return nil, err
+		}
+		return to(v), nil
+	}
+}
+
+// each renders every element of a list with to.
+func each[T, W any](to func(T) W) func([]T) []W {
+	return func(list []T) []W {
+		out := make([]W, len(list))
+		for i, v := range list {
+			out[i] = to(v)
+		}
+		return out
+	}
+}
+
+// withBody decodes the body strictly into a Req (the operation's
+// Hyperswitch schema: an unknown member is refused) and runs fn with it.
+func withBody[Req any](fn func(r *http.Request, req *Req) (any, error)) handlerFunc {
+	return func(r *http.Request) (any, error) {
+		var req Req
+		if err := decode(r, &req); err != nil {
+			return nil, err
+		}
+		return fn(r, &req)
+	}
+}
+
+// withOptionalBody is withBody for operations whose every member is
+// optional: an empty body is a Req with nothing set.
+func withOptionalBody[Req any](fn func(r *http.Request, req *Req) (any, error)) handlerFunc {
+	return func(r *http.Request) (any, error) {
+		var req Req
+		if err := decodeOptional(r, &req); err != nil {
+			return nil, err
+		}
+		return fn(r, &req)
+	}
+}
+
+// principal is the caller of a route, as handle put it in the context.
+func principal(r *http.Request) tenancy.Principal {
+	p, _ := tenancy.FromContext(r.Context())
+	return p
 }
 
 // bodyBuffers are the encoding buffers of responses, reused up to

@@ -9,13 +9,9 @@ import (
 	"switchyard/payments/merchant"
 )
 
-type createAPIKeyRequest struct {
-	Name        *string     `json:"name"`
-	Description *string     `json:"description"`
-	Expiration  *Expiration `json:"expiration"`
-}
-
-type updateAPIKeyRequest struct {
+// apiKeyRequest is Hyperswitch's CreateApiKeyRequest, and its
+// UpdateApiKeyRequest (the same members, each optional).
+type apiKeyRequest struct {
 	Name        *string     `json:"name"`
 	Description *string     `json:"description"`
 	Expiration  *Expiration `json:"expiration"`
@@ -56,20 +52,12 @@ func apiKeyOf(k *ent.APIKey) apiKeyResponse {
 
 // registerAPIKeys adds Hyperswitch's /api_keys routes (admin key).
 func registerAPIKeys(a *api, svc *merchant.Service) {
-	a.handle("POST /api_keys/{merchant_id}", AdminOnly, func(r *http.Request) (any, error) {
-		var req createAPIKeyRequest
-		if err := decode(r, &req); err != nil {
+	a.handle("POST /api_keys/{merchant_id}", AdminOnly, withBody(func(r *http.Request, req *apiKeyRequest) (any, error) {
+		in, err := req.input()
+		if err != nil {
 			return nil, err
 		}
-		if req.Name == nil {
-			return nil, errs.MissingField("name")
-		}
-		if req.Expiration == nil {
-			return nil, errs.MissingField("expiration")
-		}
-		k, plain, err := svc.CreateAPIKey(r.Context(), merchant.APIKeyInput{
-			Name: *req.Name, Description: req.Description, ExpiresAt: req.Expiration.expiresAt(),
-		})
+		k, plain, err := svc.CreateAPIKey(r.Context(), in)
 		if err != nil {
 			return nil, err
 		}
@@ -77,7 +65,7 @@ func registerAPIKeys(a *api, svc *merchant.Service) {
 			KeyID: k.ID, MerchantID: k.MerchantID, Name: k.Name, Description: k.Description,
 			APIKey: plain, Created: Timestamp(k.CreatedAt), Expiration: expirationOf(k.ExpiresAt),
 		}, nil
-	})
+	}))
 	a.handle("GET /api_keys/{merchant_id}/list", AdminOnly, func(r *http.Request) (any, error) {
 		limit, err := intParam(r, "limit", 100)
 		if err != nil {
@@ -87,44 +75,35 @@ func registerAPIKeys(a *api, svc *merchant.Service) {
 		if err != nil {
 			return nil, err
 		}
-		keys, err := svc.ListAPIKeys(r.Context(), limit, skip)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]apiKeyResponse, len(keys))
-		for i, k := range keys {
-			out[i] = apiKeyOf(k)
-		}
-		return out, nil
+		return respond(each(apiKeyOf))(svc.ListAPIKeys(r.Context(), limit, skip))
 	})
 	a.handle("GET /api_keys/{merchant_id}/{key_id}", AdminOnly, func(r *http.Request) (any, error) {
-		k, err := svc.GetAPIKey(r.Context(), r.PathValue("key_id"))
-		if err != nil {
-			return nil, err
-		}
-		return apiKeyOf(k), nil
+		return respond(apiKeyOf)(svc.GetAPIKey(r.Context(), r.PathValue("key_id")))
 	})
-	a.handle("POST /api_keys/{merchant_id}/{key_id}", AdminOnly, func(r *http.Request) (any, error) {
-		var req updateAPIKeyRequest
-		if err := decode(r, &req); err != nil {
-			return nil, err
-		}
-		k, err := svc.UpdateAPIKey(r.Context(), r.PathValue("key_id"), merchant.APIKeyPatch{
+	a.handle("POST /api_keys/{merchant_id}/{key_id}", AdminOnly, withBody(func(r *http.Request, req *apiKeyRequest) (any, error) {
+		return respond(apiKeyOf)(svc.UpdateAPIKey(r.Context(), r.PathValue("key_id"), merchant.APIKeyPatch{
 			Name: req.Name, Description: req.Description,
 			Expiration: req.Expiration != nil, ExpiresAt: req.Expiration.expiresAt(),
-		})
-		if err != nil {
-			return nil, err
-		}
-		return apiKeyOf(k), nil
-	})
+		}))
+	}))
 	a.handle("DELETE /api_keys/{merchant_id}/{key_id}", AdminOnly, func(r *http.Request) (any, error) {
-		k, err := svc.RevokeAPIKey(r.Context(), r.PathValue("key_id"))
-		if err != nil {
-			return nil, err
-		}
-		return revokeAPIKeyResponse{MerchantID: k.MerchantID, KeyID: k.ID, Revoked: true}, nil
+		return respond(revokedAPIKeyOf)(svc.RevokeAPIKey(r.Context(), r.PathValue("key_id")))
 	})
+}
+
+// input is the domain's APIKeyInput: name and expiration are required.
+func (req *apiKeyRequest) input() (merchant.APIKeyInput, error) {
+	if req.Name == nil {
+		return merchant.APIKeyInput{}, errs.MissingField("name")
+	}
+	if req.Expiration == nil {
+		return merchant.APIKeyInput{}, errs.MissingField("expiration")
+	}
+	return merchant.APIKeyInput{Name: *req.Name, Description: req.Description, ExpiresAt: req.Expiration.expiresAt()}, nil
+}
+
+func revokedAPIKeyOf(k *ent.APIKey) revokeAPIKeyResponse {
+	return revokeAPIKeyResponse{MerchantID: k.MerchantID, KeyID: k.ID, Revoked: true}
 }
 
 // intParam reads an optional integer query parameter.

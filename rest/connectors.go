@@ -15,10 +15,28 @@ import (
 
 // connectorCreateRequest is MerchantConnectorCreate (closed).
 type connectorCreateRequest struct {
+	connectorMembers
+	ConnectorName    connector.Name     `json:"connector_name"`
+	ProfileID        *string            `json:"profile_id"`
+	BusinessCountry  *connector.Country `json:"business_country"`
+	BusinessLabel    *string            `json:"business_label"`
+	BusinessSubLabel *string            `json:"business_sub_label"`
+	// MerchantConnectorID is accepted and ignored, as Hyperswitch does: the
+	// id is always generated (mca_…).
+	MerchantConnectorID *string `json:"merchant_connector_id"`
+}
+
+// connectorUpdateRequest is MerchantConnectorUpdate (closed): connector_type
+// is required; the other members given replace the stored ones.
+type connectorUpdateRequest struct {
+	connectorMembers
+}
+
+// connectorMembers are the members MerchantConnectorCreate and
+// MerchantConnectorUpdate share.
+type connectorMembers struct {
 	ConnectorType           connector.Type                    `json:"connector_type"`
-	ConnectorName           connector.Name                    `json:"connector_name"`
 	ConnectorLabel          *string                           `json:"connector_label"`
-	ProfileID               *string                           `json:"profile_id"`
 	ConnectorAccountDetails map[string]string                 `json:"connector_account_details"`
 	PaymentMethodsEnabled   []connector.PaymentMethodsEnabled `json:"payment_methods_enabled"`
 	ConnectorWebhookDetails *connector.WebhookDetails         `json:"connector_webhook_details"`
@@ -26,34 +44,29 @@ type connectorCreateRequest struct {
 	TestMode                *bool                             `json:"test_mode"`
 	Disabled                *bool                             `json:"disabled"`
 	FrmConfigs              []connector.FrmConfig             `json:"frm_configs"`
-	BusinessCountry         *connector.Country                `json:"business_country"`
-	BusinessLabel           *string                           `json:"business_label"`
-	BusinessSubLabel        *string                           `json:"business_sub_label"`
-	// MerchantConnectorID is accepted and ignored, as Hyperswitch does: the
-	// id is always generated (mca_…).
-	MerchantConnectorID     *string                           `json:"merchant_connector_id"`
 	PmAuthConfig            map[string]any                    `json:"pm_auth_config"`
 	Status                  *connector.AccountStatus          `json:"status"`
 	AdditionalMerchantData  *connector.AdditionalMerchantData `json:"additional_merchant_data"`
 	ConnectorWalletsDetails *connector.WalletDetails          `json:"connector_wallets_details"`
 }
 
-// connectorUpdateRequest is MerchantConnectorUpdate (closed): connector_type
-// is required; the other members given replace the stored ones.
-type connectorUpdateRequest struct {
-	ConnectorType           connector.Type                    `json:"connector_type"`
-	ConnectorLabel          *string                           `json:"connector_label"`
-	ConnectorAccountDetails map[string]string                 `json:"connector_account_details"`
-	PaymentMethodsEnabled   []connector.PaymentMethodsEnabled `json:"payment_methods_enabled"`
-	ConnectorWebhookDetails *connector.WebhookDetails         `json:"connector_webhook_details"`
-	Metadata                map[string]any                    `json:"metadata"`
-	TestMode                *bool                             `json:"test_mode"`
-	Disabled                *bool                             `json:"disabled"`
-	FrmConfigs              []connector.FrmConfig             `json:"frm_configs"`
-	PmAuthConfig            map[string]any                    `json:"pm_auth_config"`
-	Status                  *connector.AccountStatus          `json:"status"`
-	AdditionalMerchantData  *connector.AdditionalMerchantData `json:"additional_merchant_data"`
-	ConnectorWalletsDetails *connector.WalletDetails          `json:"connector_wallets_details"`
+// fields are the domain's members of a create or an update.
+func (m *connectorMembers) fields() connector.AccountFields {
+	return connector.AccountFields{
+		ConnectorType:          m.ConnectorType,
+		ConnectorLabel:         m.ConnectorLabel,
+		AccountDetails:         m.ConnectorAccountDetails,
+		PaymentMethodsEnabled:  m.PaymentMethodsEnabled,
+		WebhookDetails:         m.ConnectorWebhookDetails,
+		Metadata:               m.Metadata,
+		TestMode:               m.TestMode,
+		Disabled:               m.Disabled,
+		FrmConfigs:             m.FrmConfigs,
+		PmAuthConfig:           m.PmAuthConfig,
+		Status:                 m.Status,
+		AdditionalMerchantData: m.AdditionalMerchantData,
+		WalletsDetails:         m.ConnectorWalletsDetails,
+	}
 }
 
 // connectorResponse is MerchantConnectorResponse (closed), in its member
@@ -131,84 +144,28 @@ func connectorOf(c *connector.AccountView) connectorResponse {
 // secret key or the admin key, except delete (admin key, as Hyperswitch's
 // OpenAPI documents it).
 func registerConnectors(a *api, svc *connector.Service) {
-	a.handle("POST /account/{account_id}/connectors", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		var req connectorCreateRequest
-		if err := decode(r, &req); err != nil {
-			return nil, err
-		}
-		c, err := svc.CreateAccount(r.Context(), connector.AccountInput{
-			ConnectorType:          req.ConnectorType,
-			ConnectorName:          req.ConnectorName,
-			ConnectorLabel:         req.ConnectorLabel,
-			ProfileID:              req.ProfileID,
-			AccountDetails:         req.ConnectorAccountDetails,
-			PaymentMethodsEnabled:  req.PaymentMethodsEnabled,
-			WebhookDetails:         req.ConnectorWebhookDetails,
-			Metadata:               req.Metadata,
-			TestMode:               req.TestMode,
-			Disabled:               req.Disabled,
-			FrmConfigs:             req.FrmConfigs,
-			BusinessCountry:        req.BusinessCountry,
-			BusinessLabel:          req.BusinessLabel,
-			BusinessSubLabel:       req.BusinessSubLabel,
-			PmAuthConfig:           req.PmAuthConfig,
-			Status:                 req.Status,
-			AdditionalMerchantData: req.AdditionalMerchantData,
-			WalletsDetails:         req.ConnectorWalletsDetails,
-		})
-		if err != nil {
-			return nil, err
-		}
-		return connectorOf(c), nil
+	const base = "/account/{account_id}/connectors"
+	a.handle("POST "+base, MerchantOrAdmin, withBody(func(r *http.Request, req *connectorCreateRequest) (any, error) {
+		return respond(connectorOf)(svc.CreateAccount(r.Context(), connector.AccountInput{
+			AccountFields: req.fields(), ConnectorName: req.ConnectorName, ProfileID: req.ProfileID,
+			BusinessCountry: req.BusinessCountry, BusinessLabel: req.BusinessLabel, BusinessSubLabel: req.BusinessSubLabel,
+		}))
+	}))
+	a.handle("GET "+base, MerchantOrAdmin, func(r *http.Request) (any, error) {
+		return respond(each(connectorOf))(svc.ListAccounts(r.Context()))
 	})
-	a.handle("GET /account/{account_id}/connectors", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		list, err := svc.ListAccounts(r.Context())
-		if err != nil {
-			return nil, err
-		}
-		out := make([]connectorResponse, len(list))
-		for i, c := range list {
-			out[i] = connectorOf(c)
-		}
-		return out, nil
+	a.handle("GET "+base+"/{merchant_connector_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		return respond(connectorOf)(svc.GetAccount(r.Context(), r.PathValue("merchant_connector_id")))
 	})
-	a.handle("GET /account/{account_id}/connectors/{merchant_connector_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		c, err := svc.GetAccount(r.Context(), r.PathValue("merchant_connector_id"))
-		if err != nil {
-			return nil, err
-		}
-		return connectorOf(c), nil
+	a.handle("POST "+base+"/{merchant_connector_id}", MerchantOrAdmin, withBody(func(r *http.Request, req *connectorUpdateRequest) (any, error) {
+		return respond(connectorOf)(svc.UpdateAccount(r.Context(), r.PathValue("merchant_connector_id"),
+			connector.AccountPatch{AccountFields: req.fields()}))
+	}))
+	a.handle("DELETE "+base+"/{merchant_connector_id}", AdminOnly, func(r *http.Request) (any, error) {
+		return respond(connectorDeletedOf)(svc.DeleteAccount(r.Context(), r.PathValue("merchant_connector_id")))
 	})
-	a.handle("POST /account/{account_id}/connectors/{merchant_connector_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		var req connectorUpdateRequest
-		if err := decode(r, &req); err != nil {
-			return nil, err
-		}
-		c, err := svc.UpdateAccount(r.Context(), r.PathValue("merchant_connector_id"), connector.AccountPatch{
-			ConnectorType:          req.ConnectorType,
-			ConnectorLabel:         req.ConnectorLabel,
-			AccountDetails:         req.ConnectorAccountDetails,
-			PaymentMethodsEnabled:  req.PaymentMethodsEnabled,
-			WebhookDetails:         req.ConnectorWebhookDetails,
-			Metadata:               req.Metadata,
-			TestMode:               req.TestMode,
-			Disabled:               req.Disabled,
-			FrmConfigs:             req.FrmConfigs,
-			PmAuthConfig:           req.PmAuthConfig,
-			Status:                 req.Status,
-			AdditionalMerchantData: req.AdditionalMerchantData,
-			WalletsDetails:         req.ConnectorWalletsDetails,
-		})
-		if err != nil {
-			return nil, err
-		}
-		return connectorOf(c), nil
-	})
-	a.handle("DELETE /account/{account_id}/connectors/{merchant_connector_id}", AdminOnly, func(r *http.Request) (any, error) {
-		d, err := svc.DeleteAccount(r.Context(), r.PathValue("merchant_connector_id"))
-		if err != nil {
-			return nil, err
-		}
-		return connectorDeleteResponse{MerchantID: d.MerchantID, MerchantConnectorID: d.ID, Deleted: true}, nil
-	})
+}
+
+func connectorDeletedOf(d *connector.DeletedAccount) connectorDeleteResponse {
+	return connectorDeleteResponse{MerchantID: d.MerchantID, MerchantConnectorID: d.ID, Deleted: true}
 }

@@ -321,7 +321,7 @@ func otherMerchant(t *testing.T, c *client, id string) (string, string, string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return id, key, created.Profile.ID
+	return id, key, created.DefaultProfile.ID
 }
 
 // TestConnectorTenancy: every connector route, each merchant's key against

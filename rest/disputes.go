@@ -76,9 +76,6 @@ var disputeListQuery = queryParams{
 // /disputes/{dispute_id}.
 func registerDisputes(a *api, svc *payments.Service) {
 	a.handle("GET /disputes/{dispute_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		if _, err := merchantPrincipal(r); err != nil {
-			return nil, err
-		}
 		// force_sync asks Hyperswitch to ask the connector first; the
 		// sandbox's disputes are already current, so it is checked and
 		// otherwise has no effect.
@@ -87,43 +84,20 @@ func registerDisputes(a *api, svc *payments.Service) {
 				return nil, errs.InvalidValue("force_sync", "must be true or false, got %q", q.Get("force_sync"))
 			}
 		}
-		v, err := svc.GetDispute(r.Context(), r.PathValue("dispute_id"))
-		if err != nil {
-			return nil, err
-		}
-		return disputeBodyOf(v), nil
+		return respond(disputeBodyOf)(svc.GetDispute(r.Context(), r.PathValue("dispute_id")))
 	})
 	a.handle("POST /disputes/accept/{dispute_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		if _, err := merchantPrincipal(r); err != nil {
-			return nil, err
-		}
-		v, err := svc.AcceptDispute(r.Context(), r.PathValue("dispute_id"))
-		if err != nil {
-			return nil, err
-		}
-		return disputeBodyOf(v), nil
+		return respond(disputeBodyOf)(svc.AcceptDispute(r.Context(), r.PathValue("dispute_id")))
 	})
 	a.handle("GET /disputes/list", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		p, err := merchantPrincipal(r)
-		if err != nil {
-			return nil, err
-		}
 		f, err := disputeListFilter(r.URL.RawQuery)
 		if err != nil {
 			return nil, err
 		}
-		if p.ProfileID != "" && f.ProfileID != nil && *f.ProfileID != p.ProfileID {
+		if p := principal(r); p.ProfileID != "" && f.ProfileID != nil && *f.ProfileID != p.ProfileID {
 			return nil, errs.NotFound("Profile") // as the refund list answers
 		}
-		views, err := svc.ListDisputes(r.Context(), f)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]disputeBody, len(views))
-		for i, v := range views {
-			out[i] = disputeBodyOf(v)
-		}
-		return out, nil
+		return respond(each(disputeBodyOf))(svc.ListDisputes(r.Context(), f))
 	})
 }
 
@@ -135,14 +109,8 @@ func disputeListFilter(rawQuery string) (payments.DisputeFilter, error) {
 	if err != nil {
 		return f, err
 	}
-	str := func(name string) *string {
-		if v, ok := values[name]; ok {
-			return &v
-		}
-		return nil
-	}
-	f.ProfileID, f.Status, f.Stage = str("profile_id"), str("dispute_status"), str("dispute_stage")
-	f.Reason, f.Connector = str("reason"), str("connector")
+	f.ProfileID, f.Status, f.Stage = values.str("profile_id"), values.str("dispute_status"), values.str("dispute_stage")
+	f.Reason, f.Connector = values.str("reason"), values.str("connector")
 	if err := listLimit(values, &f.Limit); err != nil {
 		return f, err
 	}

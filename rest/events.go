@@ -113,11 +113,7 @@ func registerEvents(a *api, svc *events.Service, retrier Retrier) {
 		if err != nil {
 			return nil, err
 		}
-		out := make([]deliveryAttemptBody, len(atts))
-		for i, at := range atts {
-			out[i] = deliveryAttemptOf(ev, at)
-		}
-		return out, nil
+		return each(func(at *ent.EventDeliveryAttempt) deliveryAttemptBody { return deliveryAttemptOf(ev, at) })(atts), nil
 	})
 	a.handle("POST /events/{merchant_id}/{event_id}/retry", AdminOnly, func(r *http.Request) (any, error) {
 		ev, err := svc.GetEvent(r.Context(), r.PathValue("event_id"))
@@ -133,38 +129,44 @@ func registerEvents(a *api, svc *events.Service, retrier Retrier) {
 		}
 		return deliveryAttemptOf(ev, att), nil
 	})
-	a.handle("POST /events/{merchant_id}", AdminOnly, func(r *http.Request) (any, error) {
-		var req eventListRequest
-		if err := decode(r, &req); err != nil {
-			return nil, err
-		}
-		f := events.EventFilter{
-			CreatedAfter: req.CreatedAfter, CreatedBefore: req.CreatedBefore, ObjectID: req.ObjectID,
-			ProfileID: req.ProfileID, EventID: req.EventID, EventClasses: req.EventClasses,
-			EventTypes: req.EventTypes, IsDelivered: req.IsDelivered,
-		}
-		if req.Limit != nil {
-			f.Limit = *req.Limit
-			if f.Limit == 0 {
-				return nil, errs.InvalidValue("limit", "must be between 1 and 100")
-			}
-		}
-		if req.Offset != nil {
-			f.Offset = *req.Offset
-		}
-		list, err := svc.ListEvents(r.Context(), f)
+	a.handle("POST /events/{merchant_id}", AdminOnly, withBody(func(r *http.Request, req *eventListRequest) (any, error) {
+		f, err := req.filter()
 		if err != nil {
 			return nil, err
 		}
-		out := eventListResponse{Events: make([]eventListItem, len(list.Events)), TotalCount: list.TotalCount}
-		for i, ev := range list.Events {
-			delivered := ev.IsDelivered
-			out.Events[i] = eventListItem{
-				EventID: ev.ID, MerchantID: ev.MerchantID, ProfileID: ev.ProfileID, ObjectID: ev.ObjectID,
-				EventType: string(ev.EventType), EventClass: string(ev.EventClass), IsDeliverySuccessful: &delivered,
-				InitialAttemptID: ev.ID, Created: Timestamp(ev.CreatedAt), ProcessorMerchantID: ev.MerchantID,
-			}
+		return respond(eventListOf)(svc.ListEvents(r.Context(), f))
+	}))
+}
+
+// filter is the domain's event filter; a limit of 0 is refused, as
+// Hyperswitch refuses it.
+func (req *eventListRequest) filter() (events.EventFilter, error) {
+	f := events.EventFilter{
+		CreatedAfter: req.CreatedAfter, CreatedBefore: req.CreatedBefore, ObjectID: req.ObjectID,
+		ProfileID: req.ProfileID, EventID: req.EventID, EventClasses: req.EventClasses,
+		EventTypes: req.EventTypes, IsDelivered: req.IsDelivered,
+	}
+	if req.Limit != nil {
+		f.Limit = *req.Limit
+		if f.Limit == 0 {
+			return f, errs.InvalidValue("limit", "must be between 1 and 100")
 		}
-		return out, nil
-	})
+	}
+	if req.Offset != nil {
+		f.Offset = *req.Offset
+	}
+	return f, nil
+}
+
+func eventListOf(list *events.EventList) eventListResponse {
+	out := eventListResponse{Events: make([]eventListItem, len(list.Events)), TotalCount: list.TotalCount}
+	for i, ev := range list.Events {
+		delivered := ev.IsDelivered
+		out.Events[i] = eventListItem{
+			EventID: ev.ID, MerchantID: ev.MerchantID, ProfileID: ev.ProfileID, ObjectID: ev.ObjectID,
+			EventType: string(ev.EventType), EventClass: string(ev.EventClass), IsDeliverySuccessful: &delivered,
+			InitialAttemptID: ev.ID, Created: Timestamp(ev.CreatedAt), ProcessorMerchantID: ev.MerchantID,
+		}
+	}
+	return out
 }

@@ -62,14 +62,6 @@ func (a *customerAcceptanceIn) domain() *customer.CustomerAcceptance {
 	return out
 }
 
-// deref is a string member's value, "" when absent.
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}
-
 // mandate maps mandate_data, customer_acceptance, mandate_id and
 // recurring_details onto the domain's mandate request (set one up) and
 // mandate id (charge one). The domain checks how they fit the payment.
@@ -246,41 +238,17 @@ func mandateCardOf(c *schematype.CardDetails, fingerprint *string) *mandateCardB
 // not found.
 func registerMandates(a *api, svc *customer.Service) {
 	a.handle("GET /mandates/{mandate_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		if _, err := merchantPrincipal(r); err != nil {
-			return nil, err
-		}
-		v, err := svc.GetMandate(r.Context(), r.PathValue("mandate_id"))
-		if err != nil {
-			return nil, err
-		}
-		return mandateBodyOf(v), nil
+		return respond(mandateBodyOf)(svc.GetMandate(r.Context(), r.PathValue("mandate_id")))
 	})
-	a.handle("POST /mandates/revoke/{mandate_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		if _, err := merchantPrincipal(r); err != nil {
-			return nil, err
-		}
-		var req struct{} // Hyperswitch's revoke takes no body; an empty object is accepted
-		if err := decodeOptional(r, &req); err != nil {
-			return nil, err
-		}
-		v, err := svc.RevokeMandate(r.Context(), r.PathValue("mandate_id"))
-		if err != nil {
-			return nil, err
-		}
-		return mandateRevokedBody{MandateID: v.Mandate.ID, Status: string(v.Mandate.Status)}, nil
-	})
+	// Hyperswitch's revoke takes no body; an empty object is accepted.
+	a.handle("POST /mandates/revoke/{mandate_id}", MerchantOrAdmin, withOptionalBody(func(r *http.Request, _ *struct{}) (any, error) {
+		return respond(mandateRevokedOf)(svc.RevokeMandate(r.Context(), r.PathValue("mandate_id")))
+	}))
 	a.handle("GET /customers/{customer_id}/mandates", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		if _, err := merchantPrincipal(r); err != nil {
-			return nil, err
-		}
-		views, err := svc.ListCustomerMandates(r.Context(), r.PathValue("customer_id"))
-		if err != nil {
-			return nil, err
-		}
-		out := make([]mandateBody, len(views))
-		for i, v := range views {
-			out[i] = mandateBodyOf(v)
-		}
-		return out, nil
+		return respond(each(mandateBodyOf))(svc.ListCustomerMandates(r.Context(), r.PathValue("customer_id")))
 	})
+}
+
+func mandateRevokedOf(v *customer.MandateView) mandateRevokedBody {
+	return mandateRevokedBody{MandateID: v.Mandate.ID, Status: string(v.Mandate.Status)}
 }

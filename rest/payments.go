@@ -1,10 +1,7 @@
 package rest
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
 	"maps"
 	"net/http"
 	"reflect"
@@ -452,180 +449,108 @@ func samePaymentID(body *string, path string) error {
 // page. Confirm and retrieve are the client-side routes: they also take the
 // publishable key, with the payment's client secret.
 func registerPayments(a *api, svc *payments.Service) {
-	a.handle("POST /payments", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		if _, err := merchantPrincipal(r); err != nil {
-			return nil, err
-		}
-		var req paymentsRequest
-		if err := decode(r, &req); err != nil {
-			return nil, err
-		}
-		if req.Amount == nil {
-			return nil, errs.MissingField("amount")
-		}
-		if req.Currency == nil {
-			return nil, errs.MissingField("currency")
-		}
-		f, err := req.fields()
+	a.handle("POST /payments", MerchantOrAdmin, withBody(func(r *http.Request, req *paymentsRequest) (any, error) {
+		in, err := req.createInput()
 		if err != nil {
 			return nil, err
 		}
-		v, err := svc.CreatePayment(r.Context(), payments.PaymentInput{
-			PaymentID: req.PaymentID, ProfileID: req.ProfileID, Amount: *req.Amount, Currency: *req.Currency,
-			Confirm: req.Confirm != nil && *req.Confirm, PaymentFields: f,
-		})
-		if err != nil {
-			return nil, err
-		}
-		return paymentRecordOf(v), nil
-	})
-
+		return respond(paymentRecordOf)(svc.CreatePayment(r.Context(), in))
+	}))
 	a.handle("GET /payments/{payment_id}", ClientOrMerchant, func(r *http.Request) (any, error) {
-		if _, err := merchantPrincipal(r); err != nil {
-			return nil, err
-		}
 		var secret *string
 		if q := r.URL.Query(); q.Has("client_secret") {
 			s := q.Get("client_secret")
 			secret = &s
 		}
-		v, err := svc.RetrievePayment(r.Context(), r.PathValue("payment_id"), secret)
-		if err != nil {
-			return nil, err
-		}
-		return paymentRecordOf(v), nil
+		return respond(paymentRecordOf)(svc.RetrievePayment(r.Context(), r.PathValue("payment_id"), secret))
 	})
-
-	a.handle("POST /payments/{payment_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		if _, err := merchantPrincipal(r); err != nil {
-			return nil, err
-		}
+	a.handle("POST /payments/{payment_id}", MerchantOrAdmin, withBody(func(r *http.Request, req *paymentsRequest) (any, error) {
 		id := r.PathValue("payment_id")
-		var req paymentsRequest
-		if err := decode(r, &req); err != nil {
-			return nil, err
-		}
-		if err := samePaymentID(req.PaymentID, id); err != nil {
-			return nil, err
-		}
-		if req.ProfileID != nil {
-			return nil, errs.InvalidValue("profile_id", "cannot be changed once the payment is created")
-		}
-		f, err := req.fields()
+		patch, err := req.patch(id)
 		if err != nil {
 			return nil, err
 		}
-		// The mandate a payment charges is named by the call that
-		// authorizes it: with confirm, it goes to the confirm.
-		confirm := payments.ConfirmInput{}
-		if req.Confirm != nil && *req.Confirm {
-			confirm.MandateID, f.MandateID = f.MandateID, nil
-		}
-		v, err := svc.UpdatePayment(r.Context(), id, payments.PaymentPatch{
-			Amount: req.Amount, Currency: req.Currency, PaymentFields: f,
-		})
-		if err != nil {
-			return nil, err
-		}
-		if req.Confirm != nil && *req.Confirm { // update, then authorize, as Hyperswitch does
-			if v, err = svc.ConfirmPayment(r.Context(), id, confirm); err != nil {
-				return nil, err
-			}
-		}
-		return paymentRecordOf(v), nil
-	})
-
-	a.handle("POST /payments/{payment_id}/confirm", ClientOrMerchant, func(r *http.Request) (any, error) {
-		p, err := merchantPrincipal(r)
-		if err != nil {
-			return nil, err
-		}
+		return respond(paymentRecordOf)(svc.UpdatePayment(r.Context(), id, patch))
+	}))
+	a.handle("POST /payments/{payment_id}/confirm", ClientOrMerchant, withOptionalBody(func(r *http.Request, req *paymentsRequest) (any, error) {
 		id := r.PathValue("payment_id")
-		var req paymentsRequest
-		if err := decodeOptional(r, &req); err != nil {
-			return nil, err
-		}
-		if p.ClientOnly {
-			if err := req.checkClientMembers(); err != nil {
-				return nil, err
-			}
-		}
-		if err := samePaymentID(req.PaymentID, id); err != nil {
-			return nil, err
-		}
-		if req.Amount != nil || req.Currency != nil || req.ProfileID != nil {
-			// The amount is fixed by the time the customer confirms; change it
-			// with an update first.
-			field := "amount"
-			if req.Amount == nil {
-				field = "currency"
-				if req.Currency == nil {
-					field = "profile_id"
-				}
-			}
-			return nil, errs.InvalidValue(field, "cannot be changed when confirming; update the payment first")
-		}
-		if req.Confirm != nil && !*req.Confirm {
-			return nil, errs.InvalidValue("confirm", "must be true (or absent) on confirm")
-		}
-		f, err := req.fields()
+		in, err := req.confirmInput(id, principal(r).ClientOnly)
 		if err != nil {
 			return nil, err
 		}
-		v, err := svc.ConfirmPayment(r.Context(), id, payments.ConfirmInput{PaymentFields: f, ClientSecret: req.ClientSecret})
-		if err != nil {
-			return nil, err
-		}
-		return paymentRecordOf(v), nil
-	})
-
-	a.handle("POST /payments/{payment_id}/capture", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		if _, err := merchantPrincipal(r); err != nil {
-			return nil, err
-		}
-		var req paymentsCaptureRequest
-		if err := decodeOptional(r, &req); err != nil {
-			return nil, err
-		}
-		v, err := svc.CapturePayment(r.Context(), r.PathValue("payment_id"), payments.CaptureInput{AmountToCapture: req.AmountToCapture})
-		if err != nil {
-			return nil, err
-		}
-		return paymentRecordOf(v), nil
-	})
-
-	a.handle("POST /payments/{payment_id}/cancel", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		if _, err := merchantPrincipal(r); err != nil {
-			return nil, err
-		}
-		var req paymentsCancelRequest
-		if err := decodeOptional(r, &req); err != nil {
-			return nil, err
-		}
-		v, err := svc.CancelPayment(r.Context(), r.PathValue("payment_id"), req.CancellationReason)
-		if err != nil {
-			return nil, err
-		}
-		return paymentRecordOf(v), nil
-	})
-
+		return respond(paymentRecordOf)(svc.ConfirmPayment(r.Context(), id, in))
+	}))
+	a.handle("POST /payments/{payment_id}/capture", MerchantOrAdmin, withOptionalBody(func(r *http.Request, req *paymentsCaptureRequest) (any, error) {
+		return respond(paymentRecordOf)(svc.CapturePayment(r.Context(), r.PathValue("payment_id"),
+			payments.CaptureInput{AmountToCapture: req.AmountToCapture}))
+	}))
+	a.handle("POST /payments/{payment_id}/cancel", MerchantOrAdmin, withOptionalBody(func(r *http.Request, req *paymentsCancelRequest) (any, error) {
+		return respond(paymentRecordOf)(svc.CancelPayment(r.Context(), r.PathValue("payment_id"), req.CancellationReason))
+	}))
 	registerSandboxPages(a.mux, svc)
 }
 
-// decodeOptional is decode for operations whose every member is optional:
-// an empty body is an empty object.
-func decodeOptional(r *http.Request, dst any) error {
-	raw, err := io.ReadAll(r.Body)
+// createInput is the create's domain input: amount and currency required.
+func (req *paymentsRequest) createInput() (payments.PaymentInput, error) {
+	if req.Amount == nil {
+		return payments.PaymentInput{}, errs.MissingField("amount")
+	}
+	if req.Currency == nil {
+		return payments.PaymentInput{}, errs.MissingField("currency")
+	}
+	f, err := req.fields()
 	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return errs.BodyTooLarge(tooLarge.Limit)
+		return payments.PaymentInput{}, err
+	}
+	return payments.PaymentInput{
+		PaymentID: req.PaymentID, ProfileID: req.ProfileID, Amount: *req.Amount, Currency: *req.Currency,
+		Confirm: req.Confirm != nil && *req.Confirm, PaymentFields: f,
+	}, nil
+}
+
+// patch is the update's domain input: the payment (id) and its profile
+// stay as they are.
+func (req *paymentsRequest) patch(id string) (payments.PaymentPatch, error) {
+	if err := samePaymentID(req.PaymentID, id); err != nil {
+		return payments.PaymentPatch{}, err
+	}
+	if req.ProfileID != nil {
+		return payments.PaymentPatch{}, errs.InvalidValue("profile_id", "cannot be changed once the payment is created")
+	}
+	f, err := req.fields()
+	if err != nil {
+		return payments.PaymentPatch{}, err
+	}
+	return payments.PaymentPatch{Amount: req.Amount, Currency: req.Currency, PaymentFields: f,
+		Confirm: req.Confirm != nil && *req.Confirm}, nil
+}
+
+// confirmInput is the confirm's domain input. A client (publishable key)
+// may send only the client members; the amount is fixed by the time the
+// customer confirms (change it with an update first).
+func (req *paymentsRequest) confirmInput(id string, client bool) (payments.ConfirmInput, error) {
+	if client {
+		if err := req.checkClientMembers(); err != nil {
+			return payments.ConfirmInput{}, err
 		}
-		return errs.InvalidRequest("could not read the request body")
 	}
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return nil
+	if err := samePaymentID(req.PaymentID, id); err != nil {
+		return payments.ConfirmInput{}, err
 	}
-	r.Body = io.NopCloser(bytes.NewReader(raw))
-	return decode(r, dst)
+	for _, m := range []struct {
+		name  string
+		given bool
+	}{{"amount", req.Amount != nil}, {"currency", req.Currency != nil}, {"profile_id", req.ProfileID != nil}} {
+		if m.given {
+			return payments.ConfirmInput{}, errs.InvalidValue(m.name, "cannot be changed when confirming; update the payment first")
+		}
+	}
+	if req.Confirm != nil && !*req.Confirm {
+		return payments.ConfirmInput{}, errs.InvalidValue("confirm", "must be true (or absent) on confirm")
+	}
+	f, err := req.fields()
+	if err != nil {
+		return payments.ConfirmInput{}, err
+	}
+	return payments.ConfirmInput{PaymentFields: f, ClientSecret: req.ClientSecret}, nil
 }

@@ -31,22 +31,11 @@ var paymentListQuery = queryParams{
 // path to GET /payments/{payment_id}, whatever the registration order.
 func registerPaymentsList(a *api, svc *payments.Service) {
 	a.handle("GET /payments/list", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		if _, err := merchantPrincipal(r); err != nil {
-			return nil, err
-		}
 		f, err := paymentListFilter(r.URL.RawQuery)
 		if err != nil {
 			return nil, err
 		}
-		views, err := svc.ListPayments(r.Context(), f)
-		if err != nil {
-			return nil, err
-		}
-		page := paymentListPage{Size: len(views), Data: make([]paymentRecord, len(views))}
-		for i, v := range views {
-			page.Data[i] = paymentRecordOf(v)
-		}
-		return []paymentListPage{page}, nil
+		return respond(paymentListOf)(svc.ListPayments(r.Context(), f))
 	})
 }
 
@@ -59,13 +48,7 @@ func paymentListFilter(rawQuery string) (payments.PaymentListFilter, error) {
 	if err != nil {
 		return f, err
 	}
-	str := func(name string) *string {
-		if v, ok := values[name]; ok {
-			return &v
-		}
-		return nil
-	}
-	f.CustomerID, f.StartingAfter, f.EndingBefore = str("customer_id"), str("starting_after"), str("ending_before")
+	f.CustomerID, f.StartingAfter, f.EndingBefore = values.str("customer_id"), values.str("starting_after"), values.str("ending_before")
 	if f.CustomerID != nil && len(*f.CustomerID) > 64 {
 		return f, errs.InvalidValue("customer_id", "must be at most 64 characters")
 	}
@@ -97,4 +80,9 @@ func parseQueryTime(s string) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
+}
+
+// paymentListOf is the spec's list body: one page, [{size, data}].
+func paymentListOf(views []*payments.PaymentView) []paymentListPage {
+	return []paymentListPage{{Size: len(views), Data: each(paymentRecordOf)(views)}}
 }

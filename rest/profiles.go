@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 
-	"switchyard/ent"
 	"switchyard/payments/merchant"
 )
 
@@ -154,18 +153,14 @@ type profileResponse struct {
 	PaymentMethodBlocking                           any             `json:"payment_method_blocking"`
 }
 
-func profileOf(svc *merchant.Service, p *ent.Profile) (profileResponse, error) {
-	key, err := svc.ProfileHashKey(p)
-	if err != nil {
-		return profileResponse{}, err
-	}
+func profileOf(p *merchant.ProfileView) profileResponse {
 	return profileResponse{
 		MerchantID:                       p.MerchantID,
 		ProfileID:                        p.ID,
 		ProfileName:                      p.ProfileName,
 		ReturnURL:                        p.ReturnURL,
 		EnablePaymentResponseHash:        p.EnablePaymentResponseHash,
-		PaymentResponseHashKey:           key,
+		PaymentResponseHashKey:           p.HashKey,
 		RedirectToMerchantWithHTTPPost:   p.RedirectToMerchantWithHTTPPost,
 		WebhookDetails:                   webhookDetailsOf(p.WebhookDetails),
 		Metadata:                         p.Metadata,
@@ -183,55 +178,25 @@ func profileOf(svc *merchant.Service, p *ent.Profile) (profileResponse, error) {
 		IsClickToPayEnabled:                             p.IsClickToPayEnabled,
 		Force3dsChallenge:                               p.Force3dsChallenge,
 		IsIframeRedirectionEnabled:                      p.IsIframeRedirectionEnabled,
-	}, nil
+	}
 }
 
 // registerProfiles adds Hyperswitch's business profile routes. Delete takes
 // the admin key, as in Hyperswitch; the rest take the merchant's key too.
 func registerProfiles(a *api, svc *merchant.Service) {
 	const base = "/account/{account_id}/business_profile"
-	a.handle("POST "+base, MerchantOrAdmin, func(r *http.Request) (any, error) {
-		var req profileRequest
-		if err := decode(r, &req); err != nil {
-			return nil, err
-		}
-		p, err := svc.CreateProfile(r.Context(), req.domain())
-		if err != nil {
-			return nil, err
-		}
-		return profileOf(svc, p)
-	})
+	a.handle("POST "+base, MerchantOrAdmin, withBody(func(r *http.Request, req *profileRequest) (any, error) {
+		return respond(profileOf)(svc.CreateProfile(r.Context(), req.domain()))
+	}))
 	a.handle("GET "+base, MerchantOrAdmin, func(r *http.Request) (any, error) {
-		ps, err := svc.ListProfiles(r.Context())
-		if err != nil {
-			return nil, err
-		}
-		out := make([]profileResponse, len(ps))
-		for i, p := range ps {
-			if out[i], err = profileOf(svc, p); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
+		return respond(each(profileOf))(svc.ListProfiles(r.Context()))
 	})
 	a.handle("GET "+base+"/{profile_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		p, err := svc.GetProfile(r.Context(), r.PathValue("profile_id"))
-		if err != nil {
-			return nil, err
-		}
-		return profileOf(svc, p)
+		return respond(profileOf)(svc.GetProfile(r.Context(), r.PathValue("profile_id")))
 	})
-	a.handle("POST "+base+"/{profile_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		var req profileRequest
-		if err := decode(r, &req); err != nil {
-			return nil, err
-		}
-		p, err := svc.UpdateProfile(r.Context(), r.PathValue("profile_id"), req.domain())
-		if err != nil {
-			return nil, err
-		}
-		return profileOf(svc, p)
-	})
+	a.handle("POST "+base+"/{profile_id}", MerchantOrAdmin, withBody(func(r *http.Request, req *profileRequest) (any, error) {
+		return respond(profileOf)(svc.UpdateProfile(r.Context(), r.PathValue("profile_id"), req.domain()))
+	}))
 	a.handle("DELETE "+base+"/{profile_id}", AdminOnly, func(r *http.Request) (any, error) {
 		if err := svc.DeleteProfile(r.Context(), r.PathValue("profile_id")); err != nil {
 			return nil, err

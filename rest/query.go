@@ -26,12 +26,12 @@ type queryParams struct {
 // either spelling), an empty or non-UTF-8 value is a 400 naming the
 // parameter, so a typo never silently widens a list. It returns the values
 // by spec name, and the spelling the caller used for each, for messages.
-func (qp queryParams) read(rawQuery string) (values, given map[string]string, err error) {
+func (qp queryParams) read(rawQuery string) (values queryValues, given map[string]string, err error) {
 	q, err := url.ParseQuery(rawQuery)
 	if err != nil {
 		return nil, nil, errs.InvalidRequest("the query string is malformed: %v", err)
 	}
-	values = make(map[string]string, len(q))
+	values = make(queryValues, len(q))
 	given = make(map[string]string, len(q)) // spec name → spelling used
 	for _, name := range slices.Sorted(maps.Keys(q)) {
 		canonical := name
@@ -69,6 +69,17 @@ func (qp queryParams) read(rawQuery string) (values, given map[string]string, er
 		values[canonical] = q[name][0]
 	}
 	return values, given, nil
+}
+
+// queryValues are a query's values by their spec names.
+type queryValues map[string]string
+
+// str is the value of name, nil when the query does not give it.
+func (v queryValues) str(name string) *string {
+	if s, ok := v[name]; ok {
+		return &s
+	}
+	return nil
 }
 
 // listLimit reads a list's limit, 1 to validate.MaxListLimit, into dst when

@@ -160,144 +160,44 @@ func refundWithPayment(r *ent.Refund) refundBody {
 	return refundBodyOf(r, paymentID)
 }
 
-// merchantPrincipal is the caller of a route that names no merchant in its
-// path: a merchant key, or the admin key acting as the merchant of
-// X-Merchant-Id. The admin key without that header has no merchant to act
-// for.
-func merchantPrincipal(r *http.Request) (tenancy.Principal, error) {
-	p, ok := tenancy.FromContext(r.Context())
-	if !ok {
-		return p, errs.Unauthorized()
-	}
-	if p.MerchantID == "" {
-		return p, errs.MissingField("X-Merchant-Id")
-	}
-	return p, nil
-}
-
-// inProfile hides a resource of another profile than the one the caller's
-// X-Profile-Id names: it is 404, like a foreign id.
-func inProfile(p tenancy.Principal, profileID string, notFound error) error {
-	if p.ProfileID != "" && p.ProfileID != profileID {
-		return notFound
-	}
-	return nil
-}
-
-// refundNotFound is Hyperswitch's RefundNotFound, as the domain words it.
-func refundNotFound() error {
-	return &errs.Error{Kind: errs.KindNotFound, Type: "invalid_request", Code: "HE_02",
-		Message: "Refund does not exist in our records."}
-}
-
 // registerRefunds adds Hyperswitch's v1 refund routes. They name no
 // merchant in the path: the caller's key (or the admin key with
-// X-Merchant-Id) scopes them.
+// X-Merchant-Id) scopes them, and X-Profile-Id narrows them to a profile.
 func registerRefunds(a *api, svc *payments.Service) {
-	a.handle("POST /refunds", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		p, err := merchantPrincipal(r)
-		if err != nil {
-			return nil, err
-		}
-		var req refundCreateRequest
-		if err := decode(r, &req); err != nil {
-			return nil, err
-		}
-		if req.PaymentID == nil || *req.PaymentID == "" {
-			return nil, errs.MissingField("payment_id")
-		}
-		if req.MerchantID != nil && *req.MerchantID != p.MerchantID {
-			return nil, errs.InvalidValue("merchant_id", "does not match the merchant of the API key")
-		}
-		if req.SplitRefunds != nil {
-			e := errs.InvalidRequest("split_refunds cannot be given: the payment has no split_payments")
-			e.Field = "split_refunds"
-			return nil, e
-		}
-		if p.ProfileID != "" {
-			v, err := svc.GetPayment(r.Context(), *req.PaymentID)
-			if err != nil {
-				return nil, err
-			}
-			if err := inProfile(p, v.Intent.ProfileID, errs.NotFound("Payment")); err != nil {
-				return nil, err
-			}
-		}
+	a.handle("POST /refunds", MerchantOrAdmin, withBody(func(r *http.Request, req *refundCreateRequest) (any, error) {
 		ref, err := svc.CreateRefund(r.Context(), payments.RefundInput{
-			PaymentID:  *req.PaymentID,
-			RefundID:   req.RefundID,
-			Amount:     req.Amount,
-			Reason:     req.Reason,
-			RefundType: req.RefundType,
-			Metadata:   req.Metadata,
+			PaymentID:    deref(req.PaymentID),
+			MerchantID:   req.MerchantID,
+			SplitRefunds: req.SplitRefunds,
+			RefundID:     req.RefundID,
+			Amount:       req.Amount,
+			Reason:       req.Reason,
+			RefundType:   req.RefundType,
+			Metadata:     req.Metadata,
 		})
 		if err != nil {
 			return nil, err
 		}
 		return refundBodyOf(ref, *req.PaymentID), nil
-	})
+	}))
 	a.handle("GET /refunds/{refund_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		p, err := merchantPrincipal(r)
-		if err != nil {
-			return nil, err
-		}
-		ref, err := svc.GetRefund(r.Context(), r.PathValue("refund_id"))
-		if err != nil {
-			return nil, err
-		}
-		if err := inProfile(p, ref.ProfileID, refundNotFound()); err != nil {
-			return nil, err
-		}
-		return refundWithPayment(ref), nil
+		return respond(refundWithPayment)(svc.GetRefund(r.Context(), r.PathValue("refund_id")))
 	})
-	a.handle("POST /refunds/{refund_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		p, err := merchantPrincipal(r)
+	a.handle("POST /refunds/{refund_id}", MerchantOrAdmin, withBody(func(r *http.Request, req *refundUpdateRequest) (any, error) {
+		return respond(refundWithPayment)(svc.UpdateRefund(r.Context(), r.PathValue("refund_id"),
+			payments.RefundPatch{Reason: req.Reason, Metadata: req.Metadata}))
+	}))
+	a.handle("POST /refunds/list", MerchantOrAdmin, withBody(func(r *http.Request, req *refundListRequest) (any, error) {
+		f, err := req.filter(principal(r))
 		if err != nil {
 			return nil, err
 		}
-		var req refundUpdateRequest
-		if err := decode(r, &req); err != nil {
-			return nil, err
-		}
-		id := r.PathValue("refund_id")
-		if p.ProfileID != "" {
-			cur, err := svc.GetRefund(r.Context(), id)
-			if err != nil {
-				return nil, err
-			}
-			if err := inProfile(p, cur.ProfileID, refundNotFound()); err != nil {
-				return nil, err
-			}
-		}
-		ref, err := svc.UpdateRefund(r.Context(), id, payments.RefundPatch{Reason: req.Reason, Metadata: req.Metadata})
-		if err != nil {
-			return nil, err
-		}
-		return refundWithPayment(ref), nil
-	})
-	a.handle("POST /refunds/list", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		p, err := merchantPrincipal(r)
-		if err != nil {
-			return nil, err
-		}
-		var req refundListRequest
-		if err := decode(r, &req); err != nil {
-			return nil, err
-		}
-		f, err := req.filter(p)
-		if err != nil {
-			return nil, err
-		}
-		list, err := svc.ListRefunds(r.Context(), f)
-		if err != nil {
-			return nil, err
-		}
-		out := refundListResponse{Count: len(list.Refunds), TotalCount: list.TotalCount, Data: make([]refundBody, len(list.Refunds))}
-		for i, ref := range list.Refunds {
-			out.Data[i] = refundWithPayment(ref)
-		}
-		return out, nil
-	})
+		return respond(refundListOf)(svc.ListRefunds(r.Context(), f))
+	}))
+}
+
+func refundListOf(list *payments.RefundList) refundListResponse {
+	return refundListResponse{Count: len(list.Refunds), TotalCount: list.TotalCount, Data: each(refundWithPayment)(list.Refunds)}
 }
 
 // filter turns the request into the domain's filter, checking limit (1 to

@@ -27,17 +27,41 @@ import (
 // data, a body that is empty, oversized or not an object are client errors
 // in the envelope too.
 func decode(r *http.Request, dst any) error {
-	raw, err := io.ReadAll(r.Body)
+	raw, err := readBody(r)
 	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return errs.BodyTooLarge(tooLarge.Limit)
-		}
-		return errs.InvalidRequest("could not read the request body")
+		return err
 	}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return errs.InvalidRequest("the request body is empty; a JSON object is required")
 	}
+	return decodeBytes(raw, dst)
+}
+
+// decodeOptional is decode for operations whose every member is optional:
+// an empty body is an empty object.
+func decodeOptional(r *http.Request, dst any) error {
+	raw, err := readBody(r)
+	if err != nil || len(bytes.TrimSpace(raw)) == 0 {
+		return err
+	}
+	return decodeBytes(raw, dst)
+}
+
+// readBody reads the whole body; one over the server's limit is 413.
+func readBody(r *http.Request) ([]byte, error) {
+	raw, err := io.ReadAll(r.Body)
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, errs.BodyTooLarge(tooLarge.Limit)
+		}
+		return nil, errs.InvalidRequest("could not read the request body")
+	}
+	return raw, nil
+}
+
+// decodeBytes is decode of a body already read.
+func decodeBytes(raw []byte, dst any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var tree any

@@ -246,32 +246,22 @@ var v2PaymentMethods = []string{"card", "card_redirect", "pay_later", "wallet", 
 	"crypto", "bank_debit", "reward", "real_time_payment", "upi", "voucher", "gift_card", "open_banking",
 	"mobile_payment", "network_token"}
 
-// v2Principal is the caller of a v2 route: a merchant (its key, or the
-// admin key with X-Merchant-Id) and the profile of X-Profile-Id, which the
-// v2 routes require.
-func v2Principal(r *http.Request) (tenancy.Principal, error) {
-	p, err := merchantPrincipal(r)
-	if err != nil {
-		return p, err
+// v2Route is a v2 route: the caller is a merchant (its key, or the admin
+// key with X-Merchant-Id) and names its profile in X-Profile-Id, which every
+// v2 route requires before it reads anything else. A payment of another
+// profile is then 404, like a foreign id (the domain reads within the
+// principal's profile).
+func v2Route(fn handlerFunc) handlerFunc {
+	return func(r *http.Request) (any, error) {
+		if principal(r).ProfileID == "" {
+			return nil, errs.MissingField("X-Profile-Id")
+		}
+		return fn(r)
 	}
-	if p.ProfileID == "" {
-		return p, errs.MissingField("X-Profile-Id")
-	}
-	return p, nil
 }
 
-// v2Payment reads a payment of the caller's profile; one of another
-// profile is 404, like a foreign id.
-func v2Payment(r *http.Request, svc *payments.Service, p tenancy.Principal) (*payments.PaymentView, error) {
-	v, err := svc.GetPayment(r.Context(), r.PathValue("id"))
-	if err != nil {
-		return nil, err
-	}
-	if v.Intent.ProfileID != p.ProfileID {
-		return nil, errs.NotFound("Payment")
-	}
-	return v, nil
-}
+// v2Result names a domain error's member as the v2 request does (v2Error).
+func v2Result[T any](v T, err error) (T, error) { return v, v2Error(err) }
 
 // v2FieldNames are the domain's names for members v2 nests or renames.
 var v2FieldNames = map[string]string{
@@ -509,89 +499,41 @@ func (d *v2PaymentMethodData) method(pmType string) (*customer.PaymentMethodInpu
 
 // registerV2Payments adds the v2 payment intent routes.
 func registerV2Payments(a *api, svc *payments.Service) {
-	a.handle("POST /v2/payments/create-intent", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		p, err := v2Principal(r)
+	a.handle("POST /v2/payments/create-intent", MerchantOrAdmin, v2Route(withBody(func(r *http.Request, req *v2IntentCreateRequest) (any, error) {
+		in, err := req.input(principal(r))
 		if err != nil {
 			return nil, err
 		}
-		var req v2IntentCreateRequest
-		if err := decode(r, &req); err != nil {
-			return nil, err
-		}
-		in, err := req.input(p)
-		if err != nil {
-			return nil, err
-		}
-		v, err := svc.CreatePayment(r.Context(), in)
-		if err != nil {
-			return nil, v2Error(err)
-		}
-		return intentBodyOf(v), nil
-	})
-	a.handle("GET /v2/payments/{id}/get-intent", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		p, err := v2Principal(r)
-		if err != nil {
-			return nil, err
-		}
-		v, err := v2Payment(r, svc, p)
-		if err != nil {
-			return nil, err
-		}
-		return intentBodyOf(v), nil
-	})
-	a.handle("PUT /v2/payments/{id}/update-intent", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		p, err := v2Principal(r)
-		if err != nil {
-			return nil, err
-		}
-		var req v2IntentUpdateRequest
-		if err := decode(r, &req); err != nil {
-			return nil, err
-		}
+		return respond(intentBodyOf)(v2Result(svc.CreatePayment(r.Context(), in)))
+	})))
+	a.handle("GET /v2/payments/{id}/get-intent", MerchantOrAdmin, v2Route(func(r *http.Request) (any, error) {
+		return respond(intentBodyOf)(svc.GetPayment(r.Context(), r.PathValue("id")))
+	}))
+	a.handle("PUT /v2/payments/{id}/update-intent", MerchantOrAdmin, v2Route(withBody(func(r *http.Request, req *v2IntentUpdateRequest) (any, error) {
 		patch, err := req.patch()
 		if err != nil {
 			return nil, err
 		}
-		cur, err := v2Payment(r, svc, p)
-		if err != nil {
-			return nil, err
-		}
-		v, err := svc.UpdatePayment(r.Context(), cur.Intent.PaymentID, patch)
-		if err != nil {
-			return nil, v2Error(err)
-		}
-		return intentBodyOf(v), nil
-	})
+		return respond(intentBodyOf)(v2Result(svc.UpdatePayment(r.Context(), r.PathValue("id"), patch)))
+	})))
 	// confirm-intent is the client's call in Hyperswitch v2: it also takes
 	// `Authorization: publishable-key=<key>,client-secret=<secret>`.
-	a.handle("POST /v2/payments/{id}/confirm-intent", ClientOrMerchant, func(r *http.Request) (any, error) {
-		p, err := v2Principal(r)
-		if err != nil {
-			return nil, err
-		}
-		var req v2ConfirmRequest
-		if err := decode(r, &req); err != nil {
-			return nil, err
-		}
+	a.handle("POST /v2/payments/{id}/confirm-intent", ClientOrMerchant, v2Route(withBody(func(r *http.Request, req *v2ConfirmRequest) (any, error) {
 		in, err := req.input()
 		if err != nil {
 			return nil, err
 		}
-		if p.ClientOnly {
+		if principal(r).ClientOnly {
 			if err := req.checkClientMembers(); err != nil {
 				return nil, err
 			}
 			secret := auth.ClientSecretFromRequest(r)
 			in.ClientSecret = &secret // checked by the domain: none or another payment's is refused
 		}
-		cur, err := v2Payment(r, svc, p)
+		v, err := v2Result(svc.ConfirmPayment(r.Context(), r.PathValue("id"), in))
 		if err != nil {
 			return nil, err
 		}
-		v, err := svc.ConfirmPayment(r.Context(), cur.Intent.PaymentID, in)
-		if err != nil {
-			return nil, v2Error(err)
-		}
-		return v2PaymentBodyOf(v, p.MerchantID), nil
-	})
+		return v2PaymentBodyOf(v, principal(r).MerchantID), nil
+	})))
 }

@@ -72,3 +72,11 @@ func expirationOf(t *time.Time) Expiration {
 	}
 	return Expiration{At: *t}
 }
+
+// deref is a string member's value, "" when absent.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -156,7 +156,7 @@ func TestGraphQLTenantScoping(t *testing.T) {
 		return out
 	}
 	demoPays := seed(demoCtx, srv.Demo.ProfileID, 3)
-	otherPays := seed(otherCtx, other.Profile.ID, 2)
+	otherPays := seed(otherCtx, other.DefaultProfile.ID, 2)
 
 	for _, tc := range []struct {
 		name    string
@@ -222,7 +222,7 @@ func TestProfileHeaderMustBelongToTheMerchant(t *testing.T) {
 		status        int
 	}{
 		{"own profile", srv.Demo.ProfileID, 200},
-		{"foreign profile", other.Profile.ID, 404},
+		{"foreign profile", other.DefaultProfile.ID, 404},
 		{"unknown profile", "pro_doesnotexist", 404},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -45,12 +45,12 @@ func (a *App) Bootstrap(ctx context.Context) (*DemoKeys, error) {
 	if e, ok := errs.As(err); ok && e.Kind == errs.KindNotFound {
 		name := "Demo merchant"
 		made, err := a.Merchants.CreateMerchantAccount(admin, merchant.MerchantAccountInput{
-			MerchantID: DemoMerchantID, MerchantName: &name,
+			MerchantID: DemoMerchantID, MerchantAccountFields: merchant.MerchantAccountFields{MerchantName: &name},
 		})
 		if err != nil {
 			return nil, fmt.Errorf("create demo merchant: %w", err)
 		}
-		view, created = &merchant.MerchantAccountView{Merchant: made.Merchant, DefaultProfile: made.Profile}, true
+		view, created = made, true
 	} else if err != nil {
 		return nil, err
 	}

@@ -18,14 +18,30 @@ import (
 	"switchyard/payments/validate"
 )
 
-// ConnectorAccountInput creates a connector account (MerchantConnectorCreate).
-// Nil members are absent; Validate checks every rule of the spec.
+// AccountInput creates a connector account (MerchantConnectorCreate). Nil
+// members are absent; Validate checks every rule of the spec.
 type AccountInput struct {
-	ConnectorType  Type
-	ConnectorName  Name
-	ConnectorLabel *string
+	AccountFields
+	ConnectorName Name
 	// ProfileID nil means the merchant's default profile.
-	ProfileID *string
+	ProfileID        *string
+	BusinessCountry  *Country
+	BusinessLabel    *string
+	BusinessSubLabel *string
+}
+
+// AccountPatch updates a connector account (MerchantConnectorUpdate):
+// ConnectorType is required, every other nil member is left as it is, and a
+// given member replaces the stored one whole.
+type AccountPatch struct {
+	AccountFields
+}
+
+// AccountFields are the members a connector account's create and update
+// share.
+type AccountFields struct {
+	ConnectorType  Type
+	ConnectorLabel *string
 	// AccountDetails are the provider credentials, sealed at rest.
 	AccountDetails         map[string]string
 	PaymentMethodsEnabled  []PaymentMethodsEnabled
@@ -34,35 +50,13 @@ type AccountInput struct {
 	TestMode               *bool
 	Disabled               *bool
 	FrmConfigs             []FrmConfig
-	BusinessCountry        *Country
-	BusinessLabel          *string
-	BusinessSubLabel       *string
 	PmAuthConfig           map[string]any
 	Status                 *AccountStatus
 	AdditionalMerchantData *AdditionalMerchantData
 	WalletsDetails         *WalletDetails
 }
 
-// ConnectorAccountPatch updates a connector account
-// (MerchantConnectorUpdate): ConnectorType is required, every other nil
-// member is left as it is, and a given member replaces the stored one whole.
-type AccountPatch struct {
-	ConnectorType          Type
-	ConnectorLabel         *string
-	AccountDetails         map[string]string
-	PaymentMethodsEnabled  []PaymentMethodsEnabled
-	WebhookDetails         *WebhookDetails
-	Metadata               map[string]any
-	TestMode               *bool
-	Disabled               *bool
-	FrmConfigs             []FrmConfig
-	PmAuthConfig           map[string]any
-	Status                 *AccountStatus
-	AdditionalMerchantData *AdditionalMerchantData
-	WalletsDetails         *WalletDetails
-}
-
-// ConnectorAccount is a connector account as callers may see it: the
+// AccountView is a connector account as callers may see it: the
 // credentials, webhook secrets and wallet details are masked (first 2 and
 // last 2 characters of each string kept), never in clear.
 type AccountView struct {
@@ -706,10 +700,12 @@ func (s *Service) CreateSandboxAccount(ctx context.Context, in SandboxAccountInp
 	}
 	testMode := true
 	input := AccountInput{
-		ConnectorType:  Type(merchantconnectoraccount.ConnectorTypePaymentProcessor),
-		ConnectorName:  Name(in.ConnectorName),
-		AccountDetails: details,
-		TestMode:       &testMode,
+		AccountFields: AccountFields{
+			ConnectorType:  Type(merchantconnectoraccount.ConnectorTypePaymentProcessor),
+			AccountDetails: details,
+			TestMode:       &testMode,
+		},
+		ConnectorName: Name(in.ConnectorName),
 	}
 	if in.ProfileID != "" {
 		input.ProfileID = &in.ProfileID

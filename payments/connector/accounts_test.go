@@ -20,42 +20,44 @@ func ptr[T any](v T) *T { return &v }
 // validInput sets every member of a connector account, each valid.
 func validInput() AccountInput {
 	return AccountInput{
-		ConnectorType:  "payment_processor",
-		ConnectorName:  "stripe",
-		ConnectorLabel: ptr("eu_stripe"),
-		ProfileID:      ptr("pro_1"),
-		AccountDetails: map[string]string{"auth_type": "HeaderKey", "api_key": "sk_test_123456"},
-		PaymentMethodsEnabled: []PaymentMethodsEnabled{{
-			PaymentMethod: "card",
-			PaymentMethodTypes: []RequestPaymentMethodTypes{{
-				PaymentMethodType:  "credit",
-				PaymentExperience:  ptr(PaymentExperience("redirect_to_url")),
-				CardNetworks:       []CardNetwork{"Visa", "Mastercard"},
-				AcceptedCurrencies: &AcceptedCurrencies{Type: AcceptEnableOnly, List: []schematype.Currency{"USD"}},
-				AcceptedCountries:  &AcceptedCountries{Type: AcceptDisableOnly, List: []Country{"US"}},
-				MinimumAmount:      ptr(int64(1)),
-				MaximumAmount:      ptr(int64(1000)),
-			}},
-		}},
-		WebhookDetails: &WebhookDetails{MerchantSecret: "m", AdditionalSecret: "a"},
-		FrmConfigs: []FrmConfig{{
-			Gateway: "payment_vas",
-			PaymentMethods: []FrmPaymentMethod{{
-				PaymentMethod: "card",
-				Flow:          ptr(FrmFlow("pre")),
-				PaymentMethodTypes: []FrmPaymentMethodType{{
-					PaymentMethodType: "credit", CardNetworks: "Visa", Flow: "post", Action: "manual_review",
-				}},
-			}},
-		}},
+		ConnectorName:    "stripe",
+		ProfileID:        ptr("pro_1"),
 		BusinessCountry:  ptr(Country("GB")),
 		BusinessLabel:    ptr("food"),
 		BusinessSubLabel: ptr("chicken"),
-		Status:           ptr(AccountInactive),
-		AdditionalMerchantData: &AdditionalMerchantData{OpenBankingRecipientData: &MerchantRecipientData{
-			AccountData: &MerchantAccountData{Bacs: &UKAccountData{AccountNumber: "12345678", SortCode: "123456", Name: "A"}},
-		}},
-		WalletsDetails: &WalletDetails{GooglePay: map[string]any{"merchant_id": "x"}},
+		AccountFields: AccountFields{
+			ConnectorType:  "payment_processor",
+			ConnectorLabel: ptr("eu_stripe"),
+			AccountDetails: map[string]string{"auth_type": "HeaderKey", "api_key": "sk_test_123456"},
+			PaymentMethodsEnabled: []PaymentMethodsEnabled{{
+				PaymentMethod: "card",
+				PaymentMethodTypes: []RequestPaymentMethodTypes{{
+					PaymentMethodType:  "credit",
+					PaymentExperience:  ptr(PaymentExperience("redirect_to_url")),
+					CardNetworks:       []CardNetwork{"Visa", "Mastercard"},
+					AcceptedCurrencies: &AcceptedCurrencies{Type: AcceptEnableOnly, List: []schematype.Currency{"USD"}},
+					AcceptedCountries:  &AcceptedCountries{Type: AcceptDisableOnly, List: []Country{"US"}},
+					MinimumAmount:      ptr(int64(1)),
+					MaximumAmount:      ptr(int64(1000)),
+				}},
+			}},
+			WebhookDetails: &WebhookDetails{MerchantSecret: "m", AdditionalSecret: "a"},
+			FrmConfigs: []FrmConfig{{
+				Gateway: "payment_vas",
+				PaymentMethods: []FrmPaymentMethod{{
+					PaymentMethod: "card",
+					Flow:          ptr(FrmFlow("pre")),
+					PaymentMethodTypes: []FrmPaymentMethodType{{
+						PaymentMethodType: "credit", CardNetworks: "Visa", Flow: "post", Action: "manual_review",
+					}},
+				}},
+			}},
+			Status: ptr(AccountInactive),
+			AdditionalMerchantData: &AdditionalMerchantData{OpenBankingRecipientData: &MerchantRecipientData{
+				AccountData: &MerchantAccountData{Bacs: &UKAccountData{AccountNumber: "12345678", SortCode: "123456", Name: "A"}},
+			}},
+			WalletsDetails: &WalletDetails{GooglePay: map[string]any{"merchant_id": "x"}},
+		},
 	}
 }
 
@@ -107,7 +109,7 @@ func TestConnectorAccountInputValidate(t *testing.T) {
 	}{
 		{"every member valid", func(*AccountInput) {}, "", ""},
 		{"only the mandatory members", func(in *AccountInput) {
-			*in = AccountInput{ConnectorType: "payment_processor", ConnectorName: "stripe"}
+			*in = AccountInput{AccountFields: AccountFields{ConnectorType: "payment_processor"}, ConnectorName: "stripe"}
 		}, "", ""},
 		// connector_type, connector_name, status: required and closed.
 		{"connector_type missing", func(in *AccountInput) { in.ConnectorType = "" }, "IR_04", "connector_type"},
@@ -337,12 +339,12 @@ func checkRule(t *testing.T, err error, code, field string) {
 func TestConnectorAccountPatchValidate(t *testing.T) {
 	valid := func() AccountPatch {
 		in := validInput()
-		return AccountPatch{
+		return AccountPatch{AccountFields: AccountFields{
 			ConnectorType: in.ConnectorType, ConnectorLabel: in.ConnectorLabel, AccountDetails: in.AccountDetails,
 			PaymentMethodsEnabled: in.PaymentMethodsEnabled, WebhookDetails: in.WebhookDetails,
 			FrmConfigs: in.FrmConfigs, Status: in.Status, AdditionalMerchantData: in.AdditionalMerchantData,
 			WalletsDetails: in.WalletsDetails,
-		}
+		}}
 	}
 	cases := []struct {
 		name  string
@@ -351,7 +353,9 @@ func TestConnectorAccountPatchValidate(t *testing.T) {
 		field string
 	}{
 		{"every member valid", func(*AccountPatch) {}, "", ""},
-		{"only connector_type", func(p *AccountPatch) { *p = AccountPatch{ConnectorType: "payout_processor"} }, "", ""},
+		{"only connector_type", func(p *AccountPatch) {
+			*p = AccountPatch{AccountFields: AccountFields{ConnectorType: "payout_processor"}}
+		}, "", ""},
 		{"connector_type missing", func(p *AccountPatch) { p.ConnectorType = "" }, "IR_04", "connector_type"},
 		{"connector_type", func(p *AccountPatch) { p.ConnectorType = "processor" }, "IR_07", "connector_type"},
 		{"connector_label empty", func(p *AccountPatch) { p.ConnectorLabel = ptr("") }, "IR_07", "connector_label"},

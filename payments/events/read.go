@@ -7,6 +7,8 @@ import (
 	"switchyard/ent"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/ent/predicate"
+	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
 	"switchyard/payments/validate"
 )
@@ -92,7 +94,11 @@ func (s *Service) ListEvents(ctx context.Context, f EventFilter) (*EventList, er
 
 // GetEvent returns one of the merchant's events.
 func (s *Service) GetEvent(ctx context.Context, eventID string) (*ent.Event, error) {
-	ev, err := s.db.Client.Event.Query().Where(event.ID(eventID)).Only(ctx)
+	where := []predicate.Event{event.ID(eventID)}
+	if p, _ := tenancy.FromContext(ctx); p.ProfileID != "" {
+		where = append(where, event.ProfileID(p.ProfileID)) // another profile's event is not found
+	}
+	ev, err := s.db.Client.Event.Query().Where(where...).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, errEventNotFound()
 	}

@@ -16,7 +16,18 @@ import (
 // MerchantAccountInput creates a merchant account and its default profile
 // (Hyperswitch's MerchantAccountCreate, the members Switchyard implements).
 type MerchantAccountInput struct {
-	MerchantID      string
+	MerchantID string
+	MerchantAccountFields
+	// OrganizationID is generated (org_…) when absent.
+	OrganizationID *string
+	// MerchantAccountType must be "standard" when given.
+	MerchantAccountType *string
+}
+
+// MerchantAccountFields are the members a merchant account's create and
+// update share. On create a nil member takes its default; on update it
+// leaves the stored value alone.
+type MerchantAccountFields struct {
 	MerchantName    *string
 	MerchantDetails *MerchantDetails
 	ReturnURL       *string
@@ -26,25 +37,16 @@ type MerchantAccountInput struct {
 	PaymentResponseHashKey         *string
 	RedirectToMerchantWithHTTPPost *bool
 	Metadata                       map[string]any
-	PrimaryBusinessDetails         []PrimaryBusinessDetails
-	// OrganizationID is generated (org_…) when absent.
-	OrganizationID *string
-	LockerID       *string
-	// MerchantAccountType must be "standard" when given.
-	MerchantAccountType *string
-}
-
-// MerchantAccountCreated is a new merchant with its default profile.
-type MerchantAccountCreated struct {
-	Merchant *ent.MerchantAccount
-	Profile  *ent.Profile
+	LockerID                       *string
+	// PrimaryBusinessDetails replaces the list when non-nil (empty clears it).
+	PrimaryBusinessDetails []PrimaryBusinessDetails
 }
 
 // CreateMerchantAccount creates a merchant, its publishable key and its
 // default profile (which inherits the return URL, webhook settings, hash key
 // and redirect flags) in one transaction. It is a platform operation: the
 // caller must be the admin (or the system).
-func (s *Service) CreateMerchantAccount(ctx context.Context, in MerchantAccountInput) (*MerchantAccountCreated, error) {
+func (s *Service) CreateMerchantAccount(ctx context.Context, in MerchantAccountInput) (*MerchantAccountView, error) {
 	if err := checkMerchantAccountInput(in); err != nil {
 		return nil, err
 	}
@@ -57,7 +59,7 @@ func (s *Service) CreateMerchantAccount(ctx context.Context, in MerchantAccountI
 		generated := "org_" + ids.Base62(20)
 		orgID = &generated
 	}
-	var out MerchantAccountCreated
+	var out MerchantAccountView
 	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
 		exists, err := tx.MerchantAccount.Query().Where(merchantaccount.ID(in.MerchantID)).Exist(ctx)
 		if err != nil {
@@ -102,13 +104,13 @@ func (s *Service) CreateMerchantAccount(ctx context.Context, in MerchantAccountI
 		if err != nil {
 			return err
 		}
-		out = MerchantAccountCreated{Merchant: m, Profile: p}
+		out = MerchantAccountView{Merchant: m, DefaultProfile: p}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &out, nil
+	return &out, s.withHashKey(&out)
 }
 
 // ProfileInput holds the settable members of a business profile

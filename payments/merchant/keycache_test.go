@@ -5,12 +5,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+
 	"switchyard/internal/redisstore"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
-
-	"github.com/alicebob/miniredis/v2"
-	"github.com/redis/go-redis/v9"
 )
 
 func keyCacheService(t *testing.T) (*Service, *miniredis.Miniredis) {

@@ -100,10 +100,25 @@ func PrimaryBusinessDetailsOf(m *ent.MerchantAccount) []PrimaryBusinessDetails {
 }
 
 // MerchantAccountView is a merchant with its default profile (nil if it has
-// none), whose hash key the merchant response shows.
+// none), and that profile's hash key, which the merchant response shows.
 type MerchantAccountView struct {
 	Merchant       *ent.MerchantAccount
 	DefaultProfile *ent.Profile
+	// HashKey is the default profile's payment_response_hash_key, opened.
+	HashKey *string
+}
+
+// withHashKey opens the default profile's hash key into v.
+func (s *Service) withHashKey(v *MerchantAccountView) error {
+	if v.DefaultProfile == nil {
+		return nil
+	}
+	key, err := s.ProfileHashKey(v.DefaultProfile)
+	if err != nil {
+		return err
+	}
+	v.HashKey = &key
+	return nil
 }
 
 // MerchantAccountPatch is Hyperswitch's MerchantAccountUpdate: nil members
@@ -112,18 +127,8 @@ type MerchantAccountView struct {
 // PaymentResponseHashKey and RedirectToMerchantWithHTTPPost also change
 // every profile of the merchant, as Hyperswitch does for compatibility.
 type MerchantAccountPatch struct {
-	MerchantID                     string
-	MerchantName                   *string
-	MerchantDetails                *MerchantDetails
-	ReturnURL                      *string
-	WebhookDetails                 *schematype.WebhookDetails
-	EnablePaymentResponseHash      *bool
-	PaymentResponseHashKey         *string
-	RedirectToMerchantWithHTTPPost *bool
-	Metadata                       map[string]any
-	LockerID                       *string
-	// PrimaryBusinessDetails replaces the list when non-nil (empty clears it).
-	PrimaryBusinessDetails []PrimaryBusinessDetails
+	MerchantID string
+	MerchantAccountFields
 	// DefaultProfile makes another profile of the merchant the default.
 	DefaultProfile *string
 }
@@ -160,7 +165,7 @@ func (s *Service) GetMerchantAccount(ctx context.Context, merchantID string) (*M
 	if v.DefaultProfile, err = s.defaultProfileOf(ctx, s.db.Client, m); err != nil {
 		return nil, err
 	}
-	return v, nil
+	return v, s.withHashKey(v)
 }
 
 func (s *Service) defaultProfileOf(ctx context.Context, c *ent.Client, m *ent.MerchantAccount) (*ent.Profile, error) {
@@ -267,7 +272,7 @@ func (s *Service) UpdateMerchantAccount(ctx context.Context, merchantID string, 
 	if err != nil {
 		return nil, err
 	}
-	return &out, nil
+	return &out, s.withHashKey(&out)
 }
 
 // DeleteMerchantAccount deletes the merchant and, in the same transaction,
@@ -329,7 +334,7 @@ func (s *Service) DeleteMerchantAccount(ctx context.Context, merchantID string) 
 }
 
 // ListMerchantAccounts lists merchant accounts, newest first (admin only).
-func (s *Service) ListMerchantAccounts(ctx context.Context, f MerchantAccountFilter) ([]MerchantAccountView, error) {
+func (s *Service) ListMerchantAccounts(ctx context.Context, f MerchantAccountFilter) ([]*MerchantAccountView, error) {
 	if f.Limit < 1 || f.Limit > 100 {
 		return nil, errs.InvalidValue("limit", "must be between 1 and 100")
 	}
@@ -367,13 +372,16 @@ func (s *Service) ListMerchantAccounts(ctx context.Context, f MerchantAccountFil
 			byID[p.ID] = p
 		}
 	}
-	out := make([]MerchantAccountView, len(ms))
+	out := make([]*MerchantAccountView, len(ms))
 	for i, m := range ms {
-		out[i] = MerchantAccountView{Merchant: m}
+		out[i] = &MerchantAccountView{Merchant: m}
 		if m.DefaultProfileID != nil {
 			if p := byID[*m.DefaultProfileID]; p != nil && p.MerchantID == m.ID {
 				out[i].DefaultProfile = p
 			}
+		}
+		if err := s.withHashKey(out[i]); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil

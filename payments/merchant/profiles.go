@@ -10,6 +10,7 @@ import (
 	"switchyard/ent/merchantconnectoraccount"
 	"switchyard/ent/profile"
 	"switchyard/ent/schema/schematype"
+	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
 	"switchyard/payments/validate"
@@ -62,8 +63,8 @@ func (s *Service) lockMerchantRow(ctx context.Context, tx *ent.Tx, merchantID st
 // CreateProfile creates a business profile of the merchant in ctx. A
 // missing profile_name becomes profile_<n>; a name the merchant already
 // uses is HE_01.
-func (s *Service) CreateProfile(ctx context.Context, in ProfileInput) (*ent.Profile, error) {
-	return s.writeProfile(ctx, in, func(tx *ent.Tx, merchantID string) (*ent.Profile, error) {
+func (s *Service) CreateProfile(ctx context.Context, in ProfileInput) (*ProfileView, error) {
+	return s.viewOf(s.writeProfile(ctx, in, func(tx *ent.Tx, merchantID string) (*ent.Profile, error) {
 		names, err := txn.ForUpdate(s.db, tx.Profile.Query().Where(profile.MerchantID(merchantID))).
 			Select(profile.FieldProfileName).Strings(ctx)
 		if err != nil {
@@ -82,7 +83,7 @@ func (s *Service) CreateProfile(ctx context.Context, in ProfileInput) (*ent.Prof
 			in.ProfileName = &name
 		}
 		return s.createProfile(ctx, tx, "", false, in)
-	})
+	}))
 }
 
 // writeProfile checks in and runs write in one transaction that holds the
@@ -117,7 +118,7 @@ func errDuplicateProfileName(name string) *errs.Error {
 }
 
 // GetProfile returns a profile of the merchant in ctx.
-func (s *Service) GetProfile(ctx context.Context, id string) (*ent.Profile, error) {
+func (s *Service) GetProfile(ctx context.Context, id string) (*ProfileView, error) {
 	p, err := s.db.Client.Profile.Query().Where(profile.ID(id)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, errs.ProfileNotFound(id)
@@ -125,12 +126,12 @@ func (s *Service) GetProfile(ctx context.Context, id string) (*ent.Profile, erro
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
-	return p, nil
+	return s.viewOf(p, nil)
 }
 
 // ListProfiles lists the profiles of the merchant in ctx, oldest (the
 // default) first.
-func (s *Service) ListProfiles(ctx context.Context) ([]*ent.Profile, error) {
+func (s *Service) ListProfiles(ctx context.Context) ([]*ProfileView, error) {
 	if err := s.db.RequireMerchant(ctx); err != nil {
 		return nil, err
 	}
@@ -139,13 +140,38 @@ func (s *Service) ListProfiles(ctx context.Context) ([]*ent.Profile, error) {
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
-	return ps, nil
+	out := make([]*ProfileView, len(ps))
+	for i, p := range ps {
+		if out[i], err = s.viewOf(p, nil); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// ProfileView is a profile as its merchant sees it: its settings, and its
+// payment_response_hash_key opened.
+type ProfileView struct {
+	*ent.Profile
+	HashKey string
+}
+
+// viewOf opens p's hash key; it passes err (and a nil p) through.
+func (s *Service) viewOf(p *ent.Profile, err error) (*ProfileView, error) {
+	if err != nil {
+		return nil, err
+	}
+	key, err := s.ProfileHashKey(p)
+	if err != nil {
+		return nil, err
+	}
+	return &ProfileView{Profile: p, HashKey: key}, nil
 }
 
 // UpdateProfile applies in to a profile of the merchant in ctx; nil members
 // keep their value.
-func (s *Service) UpdateProfile(ctx context.Context, id string, in ProfileInput) (*ent.Profile, error) {
-	return s.writeProfile(ctx, in, func(tx *ent.Tx, merchantID string) (*ent.Profile, error) {
+func (s *Service) UpdateProfile(ctx context.Context, id string, in ProfileInput) (*ProfileView, error) {
+	return s.viewOf(s.writeProfile(ctx, in, func(tx *ent.Tx, merchantID string) (*ent.Profile, error) {
 		p, err := s.lockProfile(ctx, tx, merchantID, id)
 		if err != nil {
 			return nil, err
@@ -161,7 +187,7 @@ func (s *Service) UpdateProfile(ctx context.Context, id string, in ProfileInput)
 			}
 		}
 		return s.applyProfileInput(ctx, p, in)
-	})
+	}))
 }
 
 // lockProfile reads a profile of the merchant for a change.
@@ -227,6 +253,9 @@ func (p WebhookSettingsPatch) apply(cur *schematype.WebhookDetails) *schematype.
 // details. The merge happens under the profile's row lock, so concurrent
 // patches of different members all land.
 func (s *Service) UpdateProfileWebhookSettings(ctx context.Context, id string, patch WebhookSettingsPatch) (*ent.Profile, error) {
+	if p, _ := tenancy.FromContext(ctx); p.ProfileID != "" && p.ProfileID != id {
+		return nil, errs.ProfileNotFound(id) // a caller narrowed to one profile changes only that one
+	}
 	return s.writeProfile(ctx, ProfileInput{}, func(tx *ent.Tx, merchantID string) (*ent.Profile, error) {
 		p, err := s.lockProfile(ctx, tx, merchantID, id)
 		if err != nil {
