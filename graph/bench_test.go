@@ -13,9 +13,9 @@ import (
 )
 
 // The dashboard's nested payment page through GraphQL against REST's list
-// of the same payments, on MariaDB + Redis, in one run (DESIGN.md:
-// benchmarks report ratios, never single absolute times; no test asserts a
-// time).
+// of the same payments, on MariaDB + Redis, in one run
+// (docs/performance.md: benchmarks report ratios, never single absolute
+// times; no test asserts a time).
 //
 //	SWITCHYARD_TEST_MYSQL_DSN='root@tcp(127.0.0.1:3306)/' \
 //	SWITCHYARD_TEST_REDIS_URL=redis://127.0.0.1:6379/0 \

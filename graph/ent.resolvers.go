@@ -7,7 +7,6 @@ package graph
 
 import (
 	"context"
-
 	"switchyard/ent"
 	"switchyard/graph/generated"
 

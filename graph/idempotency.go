@@ -15,7 +15,7 @@ import (
 )
 
 // A mutation's idempotencyKey has the REST Idempotency-Key semantics
-// (DESIGN.md, rest/api.go): the key is scoped to the merchant; the request
+// (rest/api.go, docs/graphql.md): the key is scoped to the merchant; the request
 // is fingerprinted by the mutation's name and the canonical JSON of its
 // arguments; the first call runs and its result is stored for 24 h; a
 // replay returns the stored result; the same key with other arguments is

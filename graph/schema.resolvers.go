@@ -7,9 +7,7 @@ package graph
 
 import (
 	"context"
-
 	"switchyard/ent"
-	"switchyard/graph/generated"
 	"switchyard/graph/model"
 
 	"entgo.io/contrib/entgql"
@@ -18,71 +16,6 @@ import (
 // ConnectorAccountDetails is the resolver for the connectorAccountDetails field.
 func (r *merchantConnectorAccountResolver) ConnectorAccountDetails(ctx context.Context, obj *ent.MerchantConnectorAccount) (map[string]any, error) {
 	return r.connectorAccountDetails(obj)
-}
-
-// CreatePayment is the resolver for the createPayment field.
-func (r *mutationResolver) CreatePayment(ctx context.Context, input model.PaymentRequest, idempotencyKey *string) (*model.PaymentPayload, error) {
-	return r.createPayment(ctx, input, idempotencyKey)
-}
-
-// UpdatePayment is the resolver for the updatePayment field.
-func (r *mutationResolver) UpdatePayment(ctx context.Context, id string, input model.PaymentRequest, idempotencyKey *string) (*model.PaymentPayload, error) {
-	return r.updatePayment(ctx, id, input, idempotencyKey)
-}
-
-// ConfirmPayment is the resolver for the confirmPayment field.
-func (r *mutationResolver) ConfirmPayment(ctx context.Context, id string, input *model.PaymentRequest, idempotencyKey *string) (*model.PaymentPayload, error) {
-	return r.confirmPayment(ctx, id, input, idempotencyKey)
-}
-
-// CapturePayment is the resolver for the capturePayment field.
-func (r *mutationResolver) CapturePayment(ctx context.Context, id string, input *model.CapturePaymentInput, idempotencyKey *string) (*model.PaymentPayload, error) {
-	return r.capturePayment(ctx, id, input, idempotencyKey)
-}
-
-// CancelPayment is the resolver for the cancelPayment field.
-func (r *mutationResolver) CancelPayment(ctx context.Context, id string, input *model.CancelPaymentInput, idempotencyKey *string) (*model.PaymentPayload, error) {
-	return r.cancelPayment(ctx, id, input, idempotencyKey)
-}
-
-// CreateRefund is the resolver for the createRefund field.
-func (r *mutationResolver) CreateRefund(ctx context.Context, input model.CreateRefundInput, idempotencyKey *string) (*model.RefundPayload, error) {
-	return r.createRefund(ctx, input, idempotencyKey)
-}
-
-// AcceptDispute is the resolver for the acceptDispute field.
-func (r *mutationResolver) AcceptDispute(ctx context.Context, id string, idempotencyKey *string) (*model.DisputePayload, error) {
-	return r.acceptDispute(ctx, id, idempotencyKey)
-}
-
-// CreateConnectorAccount is the resolver for the createConnectorAccount field.
-func (r *mutationResolver) CreateConnectorAccount(ctx context.Context, input model.ConnectorAccountRequest, idempotencyKey *string) (*model.ConnectorAccountPayload, error) {
-	return r.createConnectorAccount(ctx, input, idempotencyKey)
-}
-
-// UpdateConnectorAccount is the resolver for the updateConnectorAccount field.
-func (r *mutationResolver) UpdateConnectorAccount(ctx context.Context, id string, input model.ConnectorAccountRequest, idempotencyKey *string) (*model.ConnectorAccountPayload, error) {
-	return r.updateConnectorAccount(ctx, id, input, idempotencyKey)
-}
-
-// CreateAPIKey is the resolver for the createApiKey field.
-func (r *mutationResolver) CreateAPIKey(ctx context.Context, input model.CreateAPIKeyInput, idempotencyKey *string) (*model.CreateAPIKeyPayload, error) {
-	return r.createAPIKey(ctx, input, idempotencyKey)
-}
-
-// RevokeAPIKey is the resolver for the revokeApiKey field.
-func (r *mutationResolver) RevokeAPIKey(ctx context.Context, id string, idempotencyKey *string) (*model.APIKeyPayload, error) {
-	return r.revokeAPIKey(ctx, id, idempotencyKey)
-}
-
-// UpdateProfileWebhookSettings is the resolver for the updateProfileWebhookSettings field.
-func (r *mutationResolver) UpdateProfileWebhookSettings(ctx context.Context, profileID string, input model.WebhookSettingsInput, idempotencyKey *string) (*model.ProfilePayload, error) {
-	return r.updateProfileWebhookSettings(ctx, profileID, input, idempotencyKey)
-}
-
-// RetryWebhookDelivery is the resolver for the retryWebhookDelivery field.
-func (r *mutationResolver) RetryWebhookDelivery(ctx context.Context, eventID string, idempotencyKey *string) (*model.DeliveryAttemptPayload, error) {
-	return r.retryWebhookDelivery(ctx, eventID, idempotencyKey)
 }
 
 // ConnectorAccount is the resolver for the connectorAccount field.
@@ -124,8 +57,3 @@ func (r *queryResolver) Event(ctx context.Context, id string) (*ent.Event, error
 func (r *queryResolver) Payments(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error) {
 	return r.Query().PaymentIntents(ctx, after, first, before, last, orderBy, where)
 }
-
-// Mutation returns generated.MutationResolver implementation.
-func (r *Resolver) Mutation() generated.MutationResolver { return &mutationResolver{r} }
-
-type mutationResolver struct{ *Resolver }

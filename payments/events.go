@@ -22,7 +22,7 @@ type Renderer interface {
 	Dispute(v *DisputeView) (json.RawMessage, error)
 }
 
-// paymentEventType is the status → event mapping of DESIGN.md.
+// paymentEventType is Hyperswitch's status → event mapping (docs/webhooks.md).
 func paymentEventType(s paymentintent.Status) (event.EventType, bool) {
 	switch s {
 	case paymentintent.StatusSucceeded:
@@ -60,7 +60,7 @@ func refundEventType(s refund.Status) (event.EventType, bool) {
 }
 
 // disputeEventType maps each dispute status to its dispute_* event
-// (DESIGN.md: each dispute status → its event).
+// (docs/webhooks.md: each dispute status → its event).
 func disputeEventType(s dispute.DisputeStatus) (event.EventType, bool) {
 	switch s {
 	case dispute.DisputeStatusDisputeOpened:

@@ -207,7 +207,7 @@ func run(r *http.Request, fn handlerFunc) (int, []byte) {
 }
 
 // idempotent runs fn at most once for the caller's Idempotency-Key, per the
-// IETF httpapi draft as DESIGN.md sets it out. The key is scoped to the
+// IETF httpapi draft (docs/rest.md). The key is scoped to the
 // merchant (the platform admin has a scope of its own, and so does a
 // publishable key), and the request is fingerprinted by method, path and
 // body, read once here and handed on to fn:

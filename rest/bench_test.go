@@ -21,8 +21,8 @@ import (
 
 // Create+confirm throughput and latency against MariaDB + Redis, as a ratio
 // to plain database/sql writing the same rows, measured in the same run
-// (DESIGN.md: benchmarks report ratios, never single absolute times; no
-// test asserts a time).
+// (docs/performance.md: benchmarks report ratios, never single absolute
+// times; no test asserts a time).
 //
 //	SWITCHYARD_TEST_MYSQL_DSN='root@tcp(127.0.0.1:3306)/' \
 //	SWITCHYARD_TEST_REDIS_URL=redis://127.0.0.1:6379/0 \

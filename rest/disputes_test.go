@@ -15,7 +15,7 @@ import (
 )
 
 // The sandbox cards that succeed and then have a dispute opened
-// (reference/sandbox-cards.md).
+// (docs/sandbox.md).
 const (
 	disputeFraudCard       = "4000000000000259" // reason fraudulent
 	disputeNotReceivedCard = "4000000000002685" // reason product_not_received

@@ -30,8 +30,8 @@ import (
 //	go test ./webhooks -run '^$' -bench . -benchtime 3s
 //
 // Without both variables the benchmarks skip: SQLite is not what they
-// measure. All figures come from one run on one server (DESIGN.md: no test
-// asserts a time).
+// measure. All figures come from one run on one server (docs/performance.md:
+// no test asserts a time).
 //
 //   - deliver/workers=K: a backlog of b.N due events (written as the outbox
 //     writes them), drained by K copies of the server's worker (the

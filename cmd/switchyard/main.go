@@ -28,7 +28,7 @@ const usage = `usage: switchyard [serve|migrate|bootstrap|help]
   migrate    apply the database migrations and exit
   bootstrap  create (or reuse) the demo merchant, print its keys and exit
 
-Configuration is read from SWITCHYARD_* environment variables; see README.md.`
+Configuration is read from SWITCHYARD_* environment variables; see docs/configuration.md.`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

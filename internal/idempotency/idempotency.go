@@ -1,5 +1,5 @@
 // Package idempotency keeps Idempotency-Key records in Redis, following the
-// IETF httpapi draft as DESIGN.md sets it out: the first request with a key
+// IETF httpapi draft (docs/rest.md): the first request with a key
 // takes a lease (SET NX with a lock TTL); a retry while it runs is refused
 // (in flight); a retry after it finished replays the stored response for
 // 24 h; the same key with another payload is refused. The lease is finished

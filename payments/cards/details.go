@@ -28,10 +28,10 @@ type Details struct {
 	IssuingCountry string
 }
 
-// testCards are the public test numbers (sandbox-cards.md, Hyperswitch's dummy
+// testCards are the public test numbers (docs/sandbox.md, Hyperswitch's dummy
 // connector and Stripe's testing docs) with their card type.
 var testCards = map[string]string{
-	// sandbox-cards.md
+	// the sandbox card table (docs/sandbox.md)
 	"4242424242424242": Credit,
 	"4111111111111111": Credit,
 	"5555555555554444": Credit,

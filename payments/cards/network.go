@@ -3,7 +3,7 @@ package cards
 import "strconv"
 
 // Card networks, spelled as in Hyperswitch's CardNetwork enumeration
-// (reference/hyperswitch/card_networks.txt). Network returns only the ones
+// (its card_networks list). Network returns only the ones
 // that an IIN identifies on its own; CartesBancaires, Interac, Star, Pulse,
 // Accel and Nyce are co-badged or domestic schemes that a PAN alone does not
 // reveal.

@@ -2,185 +2,21 @@ package connector
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"time"
 
 	"switchyard/ent"
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/merchantconnectoraccount"
 	"switchyard/ent/profile"
 	"switchyard/internal/ids"
-	"switchyard/internal/secrets"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
-	"switchyard/payments/validate"
 )
 
-// AccountInput creates a connector account (MerchantConnectorCreate). Nil
-// members are absent; Validate checks every rule of the spec.
-type AccountInput struct {
-	AccountFields
-	ConnectorName Name
-	// ProfileID nil means the merchant's default profile.
-	ProfileID        *string
-	BusinessCountry  *Country
-	BusinessLabel    *string
-	BusinessSubLabel *string
-}
-
-// AccountPatch updates a connector account (MerchantConnectorUpdate):
-// ConnectorType is required, every other nil member is left as it is, and a
-// given member replaces the stored one whole.
-type AccountPatch struct {
-	AccountFields
-}
-
-// AccountFields are the members a connector account's create and update
-// share.
-type AccountFields struct {
-	ConnectorType  Type
-	ConnectorLabel *string
-	// AccountDetails are the provider credentials, sealed at rest.
-	AccountDetails         map[string]string
-	PaymentMethodsEnabled  []PaymentMethodsEnabled
-	WebhookDetails         *WebhookDetails
-	Metadata               map[string]any
-	TestMode               *bool
-	Disabled               *bool
-	FrmConfigs             []FrmConfig
-	PmAuthConfig           map[string]any
-	Status                 *AccountStatus
-	AdditionalMerchantData *AdditionalMerchantData
-	WalletsDetails         *WalletDetails
-}
-
-// AccountView is a connector account as callers may see it: the
-// credentials, webhook secrets and wallet details are masked (first 2 and
-// last 2 characters of each string kept), never in clear.
-type AccountView struct {
-	ID                      string
-	MerchantID              string
-	ProfileID               string
-	ConnectorType           Type
-	ConnectorName           Name
-	ConnectorLabel          string
-	AccountDetails          map[string]any
-	PaymentMethodsEnabled   []PaymentMethodsEnabled
-	WebhookDetails          *WebhookDetails
-	Metadata                map[string]any
-	TestMode                bool
-	Disabled                bool
-	FrmConfigs              []FrmConfig
-	BusinessCountry         *Country
-	BusinessLabel           *string
-	BusinessSubLabel        *string
-	PmAuthConfig            map[string]any
-	Status                  AccountStatus
-	AdditionalMerchantData  *AdditionalMerchantData
-	WalletsDetails          *WalletDetails
-	ApplepayVerifiedDomains []string
-	WebhookSetup            WebhookSetupCapabilities
-	CreatedAt               time.Time
-	ModifiedAt              time.Time
-}
-
-// WebhookSetupCapabilities says how the provider's webhooks are set up.
-type WebhookSetupCapabilities struct {
-	IsWebhookAutoConfigurationSupported bool
-	RequiresWebhookSecret               *bool
-}
-
 // Validate checks a create request; the first violation is returned.
-func (in AccountInput) Validate() error {
-	if err := connectorTypes.Required("connector_type", string(in.ConnectorType)); err != nil {
-		return err
-	}
-	if err := KnownNames.Required("connector_name", string(in.ConnectorName)); err != nil {
-		return err
-	}
-	if err := checkLabel(in.ConnectorLabel); err != nil {
-		return err
-	}
-	if in.ProfileID != nil && (*in.ProfileID == "" || len(*in.ProfileID) > MaxProfileIDLen) {
-		return errs.InvalidValue("profile_id", "must be 1 to %d characters", MaxProfileIDLen)
-	}
-	if err := validateCommon(in.AccountDetails, in.PaymentMethodsEnabled, in.WebhookDetails, in.FrmConfigs,
-		in.Status, in.AdditionalMerchantData); err != nil {
-		return err
-	}
-	if err := validate.Countries.Optional("business_country", (*string)(in.BusinessCountry)); err != nil {
-		return err
-	}
-	for _, f := range []struct {
-		name string
-		v    *string
-	}{{"business_label", in.BusinessLabel}, {"business_sub_label", in.BusinessSubLabel}} {
-		if f.v != nil && len(*f.v) > MaxBusinessLabelLen {
-			return errs.InvalidValue(f.name, "must be at most %d characters", MaxBusinessLabelLen)
-		}
-	}
-	return nil
-}
 
-// Validate checks an update request; the first violation is returned.
-func (p AccountPatch) Validate() error {
-	if err := connectorTypes.Required("connector_type", string(p.ConnectorType)); err != nil {
-		return err
-	}
-	if err := checkLabel(p.ConnectorLabel); err != nil {
-		return err
-	}
-	return validateCommon(p.AccountDetails, p.PaymentMethodsEnabled, p.WebhookDetails, p.FrmConfigs,
-		p.Status, p.AdditionalMerchantData)
-}
-
-func checkLabel(label *string) error {
-	if label != nil && (*label == "" || len(*label) > MaxConnectorLabelLen) {
-		return errs.InvalidValue("connector_label", "must be 1 to %d characters", MaxConnectorLabelLen)
-	}
-	return nil
-}
-
-// validateCommon checks the members create and update share, in the order
-// of the request object.
-func validateCommon(details map[string]string, pme []PaymentMethodsEnabled, webhook *WebhookDetails,
-	frm []FrmConfig, status *AccountStatus, amd *AdditionalMerchantData) error {
-	if err := validateAccountDetails("connector_account_details", details); err != nil {
-		return err
-	}
-	if err := validatePaymentMethodsEnabled("payment_methods_enabled", pme); err != nil {
-		return err
-	}
-	if webhook != nil {
-		if err := webhook.validate("connector_webhook_details"); err != nil {
-			return err
-		}
-	}
-	if err := validateFrmConfigs("frm_configs", frm); err != nil {
-		return err
-	}
-	if err := connectorStatuses.Optional("status", (*string)(status)); err != nil {
-		return err
-	}
-	if amd != nil {
-		if err := amd.validate("additional_merchant_data"); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// errDuplicateConnectorAccount is Hyperswitch's DuplicateMerchantConnectorAccount (HE_01).
-func errDuplicateAccount(profileID, label string) *errs.Error {
-	return errs.Duplicate("The merchant connector account with the specified profile_id '%s' and connector_label '%s' already exists in our records",
-		profileID, label)
-}
-
-func errAccountNotFound() *errs.Error { return errs.NotFound("Merchant connector account") }
-
-// CreateConnectorAccount creates a connector account for the merchant in
+// CreateAccount creates a connector account for the merchant in
 // ctx, under in.ProfileID or the merchant's default profile. The label
 // defaults to "<profile_name>_<connector_name>" and is unique per profile.
 // Credentials, webhook secrets and wallet details are sealed with the
@@ -368,34 +204,6 @@ func (s *Service) setConnectorMembers(m *ent.MerchantConnectorAccountMutation, i
 	return nil
 }
 
-type sealedSecrets struct{ details, webhook, wallets []byte }
-
-// sealConnectorSecrets seals the members given (nil stays nil) with the
-// account id as associated data, so a value copied to another row fails to open.
-func (s *Service) sealConnectorSecrets(id string, details map[string]string, webhook *WebhookDetails,
-	wallets *WalletDetails) (sealedSecrets, error) {
-	var out sealedSecrets
-	var err error
-	ad := []byte(id)
-	if details != nil {
-		if out.details, err = s.box.SealJSON(details, ad); err != nil {
-			return out, errs.Internal(err)
-		}
-	}
-	if webhook != nil {
-		if out.webhook, err = s.box.SealJSON(webhook, ad); err != nil {
-			return out, errs.Internal(err)
-		}
-	}
-	if wallets != nil {
-		if out.wallets, err = s.box.SealJSON(wallets, ad); err != nil {
-			return out, errs.Internal(err)
-		}
-	}
-	return out, nil
-}
-
-// connectorAccounts is the caller's connector accounts: the merchant's
 // (tenancy scopes every query), narrowed to the caller's profile if any.
 func connectorAccounts(ctx context.Context, c *ent.MerchantConnectorAccountClient) *ent.MerchantConnectorAccountQuery {
 	q := c.Query()
@@ -405,7 +213,7 @@ func connectorAccounts(ctx context.Context, c *ent.MerchantConnectorAccountClien
 	return q
 }
 
-// GetConnectorAccount returns one of the caller's connector accounts; any
+// GetAccount returns one of the caller's connector accounts; any
 // other id, foreign or unknown, is HE_02.
 func (s *Service) GetAccount(ctx context.Context, id string) (*AccountView, error) {
 	row, err := connectorAccounts(ctx, s.db.Client.MerchantConnectorAccount).
@@ -419,7 +227,7 @@ func (s *Service) GetAccount(ctx context.Context, id string) (*AccountView, erro
 	return s.view(row)
 }
 
-// ListConnectorAccounts returns the caller's connector accounts, newest first.
+// ListAccounts returns the caller's connector accounts, newest first.
 func (s *Service) ListAccounts(ctx context.Context) ([]*AccountView, error) {
 	if err := s.db.RequireMerchant(ctx); err != nil {
 		return nil, err
@@ -439,7 +247,7 @@ func (s *Service) ListAccounts(ctx context.Context) ([]*AccountView, error) {
 	return out, nil
 }
 
-// UpdateConnectorAccount applies a patch: the members given replace the
+// UpdateAccount applies a patch: the members given replace the
 // stored ones (secrets re-sealed), and the label stays unique per profile.
 func (s *Service) UpdateAccount(ctx context.Context, id string, p AccountPatch) (*AccountView, error) {
 	if err := p.Validate(); err != nil {
@@ -492,13 +300,13 @@ func (s *Service) UpdateAccount(ctx context.Context, id string, p AccountPatch) 
 	return s.view(row)
 }
 
-// DeletedConnectorAccount identifies a deleted connector account.
+// DeletedAccount identifies a deleted connector account.
 type DeletedAccount struct {
 	MerchantID string
 	ID         string
 }
 
-// DeleteConnectorAccount deletes one of the caller's connector accounts.
+// DeleteAccount deletes one of the caller's connector accounts.
 func (s *Service) DeleteAccount(ctx context.Context, id string) (*DeletedAccount, error) {
 	var out *DeletedAccount
 	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
@@ -522,164 +330,7 @@ func (s *Service) DeleteAccount(ctx context.Context, id string) (*DeletedAccount
 	return out, err
 }
 
-// ConnectorCredentials opens a connector account's credentials, for the
-// connector integrations; it never goes on the wire.
-func (s *Service) Credentials(row *ent.MerchantConnectorAccount) (map[string]any, error) {
-	if row.ConnectorAccountDetailsSealed == nil {
-		return nil, nil
-	}
-	var out map[string]any
-	if err := s.box.OpenJSON(row.ConnectorAccountDetailsSealed, []byte(row.ID), &out); err != nil {
-		return nil, errs.Internal(fmt.Errorf("open credentials of %s: %w", row.ID, err))
-	}
-	return out, nil
-}
-
-// ConnectorAccountView is a connector account row as callers may see it:
-// the sealed members opened only to be masked. GraphQL maps it from the rows
-// its connections load.
-func (s *Service) View(row *ent.MerchantConnectorAccount) (*AccountView, error) {
-	return s.view(row)
-}
-
-// connectorAccountView opens the sealed members only to mask them.
-func (s *Service) view(row *ent.MerchantConnectorAccount) (*AccountView, error) {
-	requiresSecret := true
-	v := &AccountView{
-		ID:                      row.ID,
-		MerchantID:              row.MerchantID,
-		ProfileID:               row.ProfileID,
-		ConnectorType:           Type(row.ConnectorType),
-		ConnectorName:           Name(row.ConnectorName),
-		ConnectorLabel:          row.ConnectorLabel,
-		Metadata:                row.Metadata,
-		TestMode:                row.TestMode,
-		Disabled:                row.Disabled,
-		BusinessCountry:         (*Country)(row.BusinessCountry),
-		BusinessLabel:           row.BusinessLabel,
-		BusinessSubLabel:        row.BusinessSubLabel,
-		PmAuthConfig:            row.PmAuthConfig,
-		Status:                  AccountStatus(row.Status),
-		ApplepayVerifiedDomains: row.ApplepayVerifiedDomains,
-		WebhookSetup:            WebhookSetupCapabilities{RequiresWebhookSecret: &requiresSecret},
-		CreatedAt:               row.CreatedAt,
-		ModifiedAt:              row.ModifiedAt,
-	}
-	ad := []byte(row.ID)
-	open := func(sealed []byte, dst any, what string) error {
-		if sealed == nil {
-			return nil
-		}
-		if err := s.box.OpenJSON(sealed, ad, dst); err != nil {
-			return errs.Internal(fmt.Errorf("open %s of %s: %w", what, row.ID, err))
-		}
-		return nil
-	}
-	var details map[string]any
-	if err := open(row.ConnectorAccountDetailsSealed, &details, "credentials"); err != nil {
-		return nil, err
-	}
-	if details != nil {
-		v.AccountDetails = maskJSON(details).(map[string]any)
-	}
-	var webhook *WebhookDetails
-	if err := open(row.ConnectorWebhookDetailsSealed, &webhook, "webhook details"); err != nil {
-		return nil, err
-	}
-	if webhook != nil {
-		v.WebhookDetails = &WebhookDetails{
-			MerchantSecret:   secrets.Mask(webhook.MerchantSecret),
-			AdditionalSecret: secrets.Mask(webhook.AdditionalSecret),
-		}
-	}
-	var wallets *WalletDetails
-	if err := open(row.ConnectorWalletsDetailsSealed, &wallets, "wallet details"); err != nil {
-		return nil, err
-	}
-	if wallets != nil {
-		v.WalletsDetails = &WalletDetails{
-			ApplePayCombined: maskMap(wallets.ApplePayCombined),
-			ApplePay:         maskMap(wallets.ApplePay),
-			AmazonPay:        maskMap(wallets.AmazonPay),
-			SamsungPay:       maskMap(wallets.SamsungPay),
-			Paze:             maskMap(wallets.Paze),
-			GooglePay:        maskMap(wallets.GooglePay),
-		}
-	}
-	var err error
-	if v.PaymentMethodsEnabled, err = fromJSON[[]PaymentMethodsEnabled](row.PaymentMethodsEnabled); err != nil {
-		return nil, err
-	}
-	if v.FrmConfigs, err = fromJSON[[]FrmConfig](row.FrmConfigs); err != nil {
-		return nil, err
-	}
-	if row.AdditionalMerchantData != nil {
-		if v.AdditionalMerchantData, err = fromJSON[*AdditionalMerchantData](row.AdditionalMerchantData); err != nil {
-			return nil, err
-		}
-	}
-	return v, nil
-}
-
-// maskJSON masks every string in a decoded JSON value with secrets.Mask,
-// recursing into objects and arrays; numbers, booleans and null are kept.
-func maskJSON(v any) any {
-	switch t := v.(type) {
-	case string:
-		return secrets.Mask(t)
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			out[k] = maskJSON(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i] = maskJSON(e)
-		}
-		return out
-	}
-	return v
-}
-
-func maskMap(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
-	return maskJSON(m).(map[string]any)
-}
-
-// toJSONMaps turns typed values into the JSON column's []map[string]any
-// (nil stays nil).
-func toJSONMaps[T any](list []T) ([]map[string]any, error) {
-	if list == nil {
-		return nil, nil
-	}
-	return fromJSON[[]map[string]any](list)
-}
-
-func toJSONMap[T any](v *T) (map[string]any, error) {
-	if v == nil {
-		return nil, nil
-	}
-	return fromJSON[map[string]any](v)
-}
-
-// fromJSON converts between shapes through JSON.
-func fromJSON[T any](v any) (T, error) {
-	var out T
-	b, err := json.Marshal(v)
-	if err != nil {
-		return out, errs.Internal(err)
-	}
-	if err := json.Unmarshal(b, &out); err != nil {
-		return out, errs.Internal(err)
-	}
-	return out, nil
-}
-
-// SandboxConnectorInput creates a connector account served by the simulator.
+// SandboxAccountInput creates a connector account served by the simulator.
 type SandboxAccountInput struct {
 	ProfileID     string
 	ConnectorName string
@@ -687,7 +338,7 @@ type SandboxAccountInput struct {
 	Credentials   map[string]any
 }
 
-// CreateSandboxConnector creates an active payment_processor connector
+// CreateSandboxAccount creates an active payment_processor connector
 // account in test mode, through the same checks as the REST create.
 func (s *Service) CreateSandboxAccount(ctx context.Context, in SandboxAccountInput) (*AccountView, error) {
 	details := make(map[string]string, len(in.Credentials))

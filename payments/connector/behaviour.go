@@ -1,9 +1,9 @@
 package connector
 
-// The sandbox card table (shared/reference/sandbox-cards.md) as data. That
-// table wins over Hyperswitch's dummy_connector.md wherever they differ: the
-// simulator ignores the connector name, so 4000000000009995 is declined for
-// insufficient funds on every connector, stripe_test included.
+// The sandbox card table (docs/sandbox.md) as data. That table wins over
+// Hyperswitch's dummy connector wherever they differ: the simulator ignores
+// the connector name, so 4000000000009995 is declined for insufficient
+// funds on every connector, stripe_test included.
 
 // behaviour is what a test card does. Its key has no underscore, because it
 // is part of the saved-card tokens (see mandateToken).

@@ -67,8 +67,9 @@ func TestFor(t *testing.T) {
 	}
 }
 
-// The reference table wins over dummy_connector.md: 4000000000009995 is
-// declined on stripe_test too, and the name changes nothing.
+// The sandbox card table (docs/sandbox.md) wins over Hyperswitch's dummy
+// connector: 4000000000009995 is declined on stripe_test too, and the name
+// changes nothing.
 func TestNameIgnored(t *testing.T) {
 	for _, n := range []string{"stripe_test", "phonypay", "adyen", "paypal_test"} {
 		c, _ := For(n)

@@ -12,7 +12,7 @@ import (
 )
 
 // Simulator is the sandbox connector. It serves every connector name the
-// same way, following shared/reference/sandbox-cards.md, which wins over
+// same way, following the sandbox card table (docs/sandbox.md), which wins over
 // Hyperswitch's dummy connector where they differ (4000000000009995 is
 // declined for insufficient funds on stripe_test too). It keeps no state: what
 // it must remember about an attempt travels in ConnectorMetadata, and its ids
