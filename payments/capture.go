@@ -29,178 +29,35 @@ type CaptureInput struct {
 // connector is called, so concurrent captures can never capture more than
 // was authorized; a failed capture gives the reservation back.
 func (s *Service) CapturePayment(ctx context.Context, paymentID string, in CaptureInput) (*PaymentView, error) {
-	var (
-		pi   *ent.PaymentIntent
-		att  *ent.PaymentAttempt
-		cp   *ent.Capture
-		mca  *ent.MerchantConnectorAccount
-		view *PaymentView
-	)
-	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
-		var err error
-		if pi, err = s.lockPayment(ctx, tx, paymentID); err != nil {
-			return err
-		}
-		if !statusIn(pi.Status, capturableStates...) && !(in.sequential && pi.Status == paymentintent.StatusProcessing) {
-			return ErrUnexpectedState("captured", pi.Status, capturableStates)
-		}
-		if pi.ActiveAttemptID == nil {
-			return ErrUnexpectedState("captured", pi.Status, capturableStates)
-		}
-		if att, err = tx.PaymentAttempt.Get(ctx, *pi.ActiveAttemptID); err != nil {
-			return errs.Internal(err)
-		}
-		if att.Status == paymentattempt.StatusVoidInitiated {
-			return errs.New(errs.KindInvalid, "IR_14", "This Payment could not be captured: it is being cancelled")
-		}
-		amount := pi.AmountCapturable
-		if in.sequential && pi.AmountToCapture != nil && *pi.AmountToCapture < amount {
-			amount = *pi.AmountToCapture // sequential_automatic takes what the payment asked for
-		}
-		if in.AmountToCapture != nil {
-			amount = *in.AmountToCapture
-		}
-		if amount <= 0 || amount > pi.AmountCapturable {
-			e := errs.InvalidValue("amount_to_capture", "must be between 1 and the amount capturable (%d)", pi.AmountCapturable)
-			return e
-		}
-		n, err := tx.Capture.Query().Where(capture.PaymentIntentID(pi.ID)).Count(ctx)
-		if err != nil {
-			return errs.Internal(err)
-		}
-		if pi.CaptureMethod != paymentintent.CaptureMethodManualMultiple {
-			live, err := tx.Capture.Query().Where(capture.PaymentIntentID(pi.ID), capture.StatusNEQ(capture.StatusFailed)).Count(ctx)
-			if err != nil {
-				return errs.Internal(err)
-			}
-			if live > 0 {
-				return errs.New(errs.KindInvalid, "IR_14", "This Payment could not be captured again: capture_method %s allows one capture; use manual_multiple for several", pi.CaptureMethod)
-			}
-		}
-		cp, err = tx.Capture.Create().
-			SetID(ids.New(ids.Capture)).
-			SetPaymentIntentID(pi.ID).
-			SetAuthorizedAttemptID(att.ID).
-			SetStatus(capture.StatusPending).
-			SetAmount(amount).
-			SetCurrency(att.Currency).
-			SetNillableConnector(att.Connector).
-			SetCaptureSequence(n + 1).
-			Save(ctx)
-		if err != nil {
-			return errs.Internal(err)
-		}
-		if att.MerchantConnectorID == nil {
-			return errs.Internal(nil)
-		}
-		if mca, err = tx.MerchantConnectorAccount.Query().
-			Where(merchantconnectoraccount.ID(*att.MerchantConnectorID)).Only(ctx); err != nil {
-			return errs.Internal(err)
-		}
-		_, err = pi.Update().AddAmountCapturable(-amount).AddVersion(1).Save(ctx)
-		return txn.ErrorOrNil(err, "payment")
-	})
-	if err != nil {
-		return nil, err
-	}
-
-	conn, acct, err := s.connectorFor(pi, att, mca)
-	if err != nil {
-		return nil, err
-	}
-	res, callErr := conn.Capture(ctx, &connector.CaptureRequest{
-		Account:                acct,
-		ConnectorTransactionID: deref(att.ConnectorTransactionID),
-		CaptureID:              cp.ID,
-		AmountToCapture:        cp.Amount,
-		Currency:               string(att.Currency),
-		ConnectorMetadata:      att.ConnectorMetadata,
-	})
-	failed := false
-	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
-		pi, err := s.lockPayment(ctx, tx, paymentID)
-		if err != nil {
-			return err
-		}
-		att, err := tx.PaymentAttempt.Get(ctx, att.ID)
-		if err != nil {
-			return errs.Internal(err)
-		}
-		// cp was read in the first transaction, which has ended: update it
-		// through this one.
-		capUpd := tx.Capture.UpdateOneID(cp.ID)
-		attUpd := att.Update()
-		piUpd := pi.Update().AddVersion(1)
-		switch {
-		case callErr != nil:
-			// Unknown outcome: keep the reservation and the pending capture.
-			_, err := capUpd.SetErrorMessage("the connector did not answer; the capture will be synced").
-				SetErrorReason(callErr.Error()).Save(ctx)
-			return txn.ErrorOrNil(err, "capture")
-		case res.Status == connector.StatusFailure:
-			failed = true
-			capUpd.SetStatus(capture.StatusFailed)
-			if d := res.Decline; d != nil {
-				capUpd.SetErrorCode(d.Code).SetErrorMessage(d.Message).SetNillableErrorReason(nonEmpty(d.Reason))
-			}
-			piUpd.AddAmountCapturable(cp.Amount)
-			if pi.Status == paymentintent.StatusProcessing { // a sequential capture that failed
-				piUpd.SetStatus(paymentintent.StatusRequiresCapture)
-			}
-		case res.Status == connector.StatusPending:
-			capUpd.SetNillableConnectorCaptureID(nonEmpty(res.ConnectorCaptureID))
-			attUpd.SetStatus(paymentattempt.StatusCaptureInitiated)
-			if pi.AmountCaptured > 0 {
-				piUpd.SetStatus(paymentintent.StatusPartiallyCapturedAndProcessing)
-			} else {
-				piUpd.SetStatus(paymentintent.StatusProcessing)
-			}
-		default: // charged
-			capUpd.SetStatus(capture.StatusCharged).SetNillableConnectorCaptureID(nonEmpty(res.ConnectorCaptureID))
-			captured := pi.AmountCaptured + cp.Amount
-			piUpd.SetAmountCaptured(captured)
-			var status paymentattempt.Status
-			switch {
-			case captured >= att.NetAmount:
-				status = paymentattempt.StatusCharged
-				piUpd.SetAmountCapturable(0)
-			case pi.CaptureMethod == paymentintent.CaptureMethodManualMultiple && pi.AmountCapturable > 0:
-				status = paymentattempt.StatusPartialChargedAndChargeable
-			default:
-				// One partial capture ends the authorization: the rest is released.
-				status = paymentattempt.StatusPartialCharged
-				piUpd.SetAmountCapturable(0)
-			}
-			attUpd.SetStatus(status)
-			piUpd.SetStatus(intentStatusOf(status))
-			if res.ConnectorMetadata != nil {
-				attUpd.SetConnectorMetadata(res.ConnectorMetadata)
-			}
-			if res.DisputeAfterSuccess != nil && status == paymentattempt.StatusCharged {
-				if err := s.openDispute(ctx, tx, pi, att, res.DisputeAfterSuccess, captured); err != nil {
-					return err
-				}
-			}
-		}
-		if _, err := capUpd.Save(ctx); err != nil {
-			return errs.Internal(err)
-		}
-		if att, err = attUpd.Save(ctx); err != nil {
-			return errs.Internal(err)
-		}
-		if pi, err = piUpd.Save(ctx); err != nil {
-			return errs.Internal(err)
-		}
-		if _, err = att.Update().SetAmountCapturable(pi.AmountCapturable).Save(ctx); err != nil {
-			return txn.Error(err, "payment attempt")
-		}
-		view, err = s.emitPaymentEvent(ctx, tx, pi)
+	var r *captureReservation
+	err := s.db.InTx(ctx, func(tx *ent.Tx) (err error) {
+		r, err = s.reserveCapture(ctx, tx, paymentID, in)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	if failed {
+	conn, acct, err := s.connectorFor(r.pi, r.att, r.mca)
+	if err != nil {
+		return nil, err
+	}
+	res, callErr := conn.Capture(ctx, &connector.CaptureRequest{
+		Account:                acct,
+		ConnectorTransactionID: deref(r.att.ConnectorTransactionID),
+		CaptureID:              r.cp.ID,
+		AmountToCapture:        r.cp.Amount,
+		Currency:               string(r.att.Currency),
+		ConnectorMetadata:      r.att.ConnectorMetadata,
+	})
+	var view *PaymentView
+	err = s.db.InTx(ctx, func(tx *ent.Tx) (err error) {
+		view, err = s.settleCapture(ctx, tx, paymentID, r, res, callErr)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if callErr == nil && res.Status == connector.StatusFailure {
 		e := errs.New(errs.KindInvalid, "CE_03", "Capture attempt failed while processing with connector")
 		if res.Decline != nil {
 			e.Message += ": " + res.Decline.Message
@@ -208,6 +65,171 @@ func (s *Service) CapturePayment(ctx context.Context, paymentID string, in Captu
 		return nil, e
 	}
 	return s.viewOr(ctx, view, paymentID)
+}
+
+// captureReservation is what the capture's first transaction reserved: the
+// pending capture of the payment's active attempt, and its connector account.
+type captureReservation struct {
+	pi  *ent.PaymentIntent
+	att *ent.PaymentAttempt
+	cp  *ent.Capture
+	mca *ent.MerchantConnectorAccount
+}
+
+// reserveCapture checks the payment may be captured for the amount asked,
+// records a pending capture and takes its amount off amount_capturable,
+// inside tx (the payment's row locked).
+func (s *Service) reserveCapture(ctx context.Context, tx *ent.Tx, paymentID string, in CaptureInput) (*captureReservation, error) {
+	var (
+		r   captureReservation
+		err error
+	)
+	if r.pi, err = s.lockPayment(ctx, tx, paymentID); err != nil {
+		return nil, err
+	}
+	if !statusIn(r.pi.Status, capturableStates...) && !(in.sequential && r.pi.Status == paymentintent.StatusProcessing) {
+		return nil, ErrUnexpectedState("captured", r.pi.Status, capturableStates)
+	}
+	if r.pi.ActiveAttemptID == nil {
+		return nil, ErrUnexpectedState("captured", r.pi.Status, capturableStates)
+	}
+	if r.att, err = tx.PaymentAttempt.Get(ctx, *r.pi.ActiveAttemptID); err != nil {
+		return nil, errs.Internal(err)
+	}
+	if r.att.Status == paymentattempt.StatusVoidInitiated {
+		return nil, errs.New(errs.KindInvalid, "IR_14", "This Payment could not be captured: it is being cancelled")
+	}
+	amount := r.pi.AmountCapturable
+	if in.sequential && r.pi.AmountToCapture != nil && *r.pi.AmountToCapture < amount {
+		amount = *r.pi.AmountToCapture // sequential_automatic takes what the payment asked for
+	}
+	if in.AmountToCapture != nil {
+		amount = *in.AmountToCapture
+	}
+	if amount <= 0 || amount > r.pi.AmountCapturable {
+		return nil, errs.InvalidValue("amount_to_capture", "must be between 1 and the amount capturable (%d)", r.pi.AmountCapturable)
+	}
+	n, err := tx.Capture.Query().Where(capture.PaymentIntentID(r.pi.ID)).Count(ctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	if r.pi.CaptureMethod != paymentintent.CaptureMethodManualMultiple {
+		live, err := tx.Capture.Query().Where(capture.PaymentIntentID(r.pi.ID), capture.StatusNEQ(capture.StatusFailed)).Count(ctx)
+		if err != nil {
+			return nil, errs.Internal(err)
+		}
+		if live > 0 {
+			return nil, errs.New(errs.KindInvalid, "IR_14", "This Payment could not be captured again: capture_method %s allows one capture; use manual_multiple for several", r.pi.CaptureMethod)
+		}
+	}
+	r.cp, err = tx.Capture.Create().
+		SetID(ids.New(ids.Capture)).
+		SetPaymentIntentID(r.pi.ID).
+		SetAuthorizedAttemptID(r.att.ID).
+		SetStatus(capture.StatusPending).
+		SetAmount(amount).
+		SetCurrency(r.att.Currency).
+		SetNillableConnector(r.att.Connector).
+		SetCaptureSequence(n + 1).
+		Save(ctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	if r.att.MerchantConnectorID == nil {
+		return nil, errs.Internal(nil)
+	}
+	if r.mca, err = tx.MerchantConnectorAccount.Query().
+		Where(merchantconnectoraccount.ID(*r.att.MerchantConnectorID)).Only(ctx); err != nil {
+		return nil, errs.Internal(err)
+	}
+	if _, err = r.pi.Update().AddAmountCapturable(-amount).AddVersion(1).Save(ctx); err != nil {
+		return nil, txn.Error(err, "payment")
+	}
+	return &r, nil
+}
+
+// settleCapture records the connector's answer to the capture r reserved,
+// inside tx: an unknown outcome keeps the reservation for a sync, a failure
+// gives it back, a success moves the payment to what it has captured.
+func (s *Service) settleCapture(ctx context.Context, tx *ent.Tx, paymentID string, r *captureReservation,
+	res *connector.CaptureResult, callErr error) (*PaymentView, error) {
+	cp := r.cp
+	pi, err := s.lockPayment(ctx, tx, paymentID)
+	if err != nil {
+		return nil, err
+	}
+	att, err := tx.PaymentAttempt.Get(ctx, r.att.ID)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	// cp was read in the first transaction, which has ended: update it
+	// through this one.
+	capUpd := tx.Capture.UpdateOneID(cp.ID)
+	attUpd := att.Update()
+	piUpd := pi.Update().AddVersion(1)
+	switch {
+	case callErr != nil:
+		// Unknown outcome: keep the reservation and the pending capture.
+		_, err := capUpd.SetErrorMessage("the connector did not answer; the capture will be synced").
+			SetErrorReason(callErr.Error()).Save(ctx)
+		return nil, txn.ErrorOrNil(err, "capture")
+	case res.Status == connector.StatusFailure:
+		capUpd.SetStatus(capture.StatusFailed)
+		if d := res.Decline; d != nil {
+			capUpd.SetErrorCode(d.Code).SetErrorMessage(d.Message).SetNillableErrorReason(nonEmpty(d.Reason))
+		}
+		piUpd.AddAmountCapturable(cp.Amount)
+		if pi.Status == paymentintent.StatusProcessing { // a sequential capture that failed
+			piUpd.SetStatus(paymentintent.StatusRequiresCapture)
+		}
+	case res.Status == connector.StatusPending:
+		capUpd.SetNillableConnectorCaptureID(nonEmpty(res.ConnectorCaptureID))
+		attUpd.SetStatus(paymentattempt.StatusCaptureInitiated)
+		if pi.AmountCaptured > 0 {
+			piUpd.SetStatus(paymentintent.StatusPartiallyCapturedAndProcessing)
+		} else {
+			piUpd.SetStatus(paymentintent.StatusProcessing)
+		}
+	default: // charged
+		capUpd.SetStatus(capture.StatusCharged).SetNillableConnectorCaptureID(nonEmpty(res.ConnectorCaptureID))
+		captured := pi.AmountCaptured + cp.Amount
+		piUpd.SetAmountCaptured(captured)
+		var status paymentattempt.Status
+		switch {
+		case captured >= att.NetAmount:
+			status = paymentattempt.StatusCharged
+			piUpd.SetAmountCapturable(0)
+		case pi.CaptureMethod == paymentintent.CaptureMethodManualMultiple && pi.AmountCapturable > 0:
+			status = paymentattempt.StatusPartialChargedAndChargeable
+		default:
+			// One partial capture ends the authorization: the rest is released.
+			status = paymentattempt.StatusPartialCharged
+			piUpd.SetAmountCapturable(0)
+		}
+		attUpd.SetStatus(status)
+		piUpd.SetStatus(intentStatusOf(status))
+		if res.ConnectorMetadata != nil {
+			attUpd.SetConnectorMetadata(res.ConnectorMetadata)
+		}
+		if res.DisputeAfterSuccess != nil && status == paymentattempt.StatusCharged {
+			if err := s.openDispute(ctx, tx, pi, att, res.DisputeAfterSuccess, captured); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if _, err := capUpd.Save(ctx); err != nil {
+		return nil, errs.Internal(err)
+	}
+	if att, err = attUpd.Save(ctx); err != nil {
+		return nil, errs.Internal(err)
+	}
+	if pi, err = piUpd.Save(ctx); err != nil {
+		return nil, errs.Internal(err)
+	}
+	if _, err = att.Update().SetAmountCapturable(pi.AmountCapturable).Save(ctx); err != nil {
+		return nil, txn.Error(err, "payment attempt")
+	}
+	return s.emitPaymentEvent(ctx, tx, pi)
 }
 
 func deref(s *string) string {
