@@ -4,6 +4,10 @@
 // HTTP handler that serves it with GraphiQL (graph/playground).
 // exported/schema.graphql is the merged schema for client teams, written by
 // go generate and checked by CI.
+//
+// Resolvers hold no business rules: a read goes to ent (tenant-scoped by
+// internal/tenancy), a write maps its input onto one domain operation under
+// its idempotency key. The domain packages must not import this one.
 package graph
 
 // gqlgen resolves the paths in gqlgen.yml from the module root. The schema

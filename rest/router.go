@@ -1,6 +1,7 @@
 // Package rest is the Hyperswitch-compatible REST API: routes, wire types,
 // auth headers and the error envelope. Handlers decode, authenticate, call one
-// payments operation and encode its result; they hold no business rules.
+// domain operation and encode its result (respond, withBody: api.go); they
+// hold no business rules, and the domain packages must not import this one.
 package rest
 
 import (

@@ -2,7 +2,10 @@
 // tasks from the transactional outbox (SELECT … FOR UPDATE SKIP LOCKED on
 // MySQL, so any number of processes can run it), POSTs each event to the
 // profile's webhook URL signed with HMAC-SHA512, records every attempt, and
-// retries on a schedule until it succeeds or the schedule runs out.
+// retries on a schedule until it succeeds or the schedule runs out. The
+// events themselves are written by payments/events, in the transaction of
+// the change they report; this package only sends them, and imports no
+// domain package.
 package webhooks
 
 import (

@@ -1,7 +1,7 @@
 // Command switchyard is the one binary: `serve` (the default) runs the REST
 // and GraphQL API, `migrate` applies the database migrations, and
 // `bootstrap` creates the demo merchant. Configuration comes from the
-// environment (see internal/config and the README).
+// environment (see internal/config and docs/configuration.md).
 package main
 
 import (

@@ -1,7 +1,9 @@
 // Package app assembles the process from its configuration: it opens the
 // database and Redis, migrates, bootstraps the demo merchant where asked,
 // wires the domain core to the REST and GraphQL surfaces, and serves them
-// with health, metrics, logging and graceful shutdown.
+// with health, metrics, logging and graceful shutdown. Each domain service
+// is built here once, with all of its dependencies; the package holds no
+// business rule of its own.
 package app
 
 import (

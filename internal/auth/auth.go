@@ -2,7 +2,8 @@
 // mechanism REST and GraphQL share. v1 routes carry the key in the `api-key`
 // header; v2 routes in `Authorization: api-key=<key>` with `X-Profile-Id`.
 // The admin key comes from config; merchant secret keys are looked up by
-// their keyed hash, through the Keys it is given (payments/merchant).
+// their keyed hash, through the Keys it is given (payments/merchant). It
+// imports no domain package: the wiring hands it the merchant service.
 package auth
 
 import (
