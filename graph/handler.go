@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
@@ -24,31 +23,6 @@ import (
 	"switchyard/payments/cards"
 	"switchyard/payments/errs"
 )
-
-// Options are the GraphQL endpoint's limits and switches.
-type Options struct {
-	Introspection   bool
-	ComplexityLimit int
-	MaxDepth        int
-	MaxAliases      int
-	TokenLimit      int
-	Timeout         time.Duration
-	// PlaygroundHeaders prefill GraphiQL's header editor (the demo key in
-	// the embedded default).
-	PlaygroundHeaders map[string]string
-}
-
-// DefaultOptions are the limits used unless config says otherwise.
-func DefaultOptions() Options {
-	return Options{
-		Introspection:   true,
-		ComplexityLimit: 10000,
-		MaxDepth:        12,
-		MaxAliases:      30,
-		TokenLimit:      15000,
-		Timeout:         15 * time.Second,
-	}
-}
 
 // Endpoint is the path of the GraphQL endpoint; the playground's files are
 // served under playground.AssetsPath(Endpoint).

@@ -6,11 +6,59 @@ import (
 	"io"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
+
+// Every limit of the GraphQL endpoint is set here: the page size of a
+// connection, and (Options) the depth, aliases, complexity, token count and
+// time of an operation, and whether introspection is on. Config can turn
+// introspection off (SWITCHYARD_GRAPHQL_INTROSPECTION).
+
+// Options are the GraphQL endpoint's limits and switches.
+type Options struct {
+	Introspection   bool
+	ComplexityLimit int
+	MaxDepth        int
+	MaxAliases      int
+	TokenLimit      int
+	Timeout         time.Duration
+	// PlaygroundHeaders prefill GraphiQL's header editor (the demo key in
+	// the embedded default).
+	PlaygroundHeaders map[string]string
+}
+
+// DefaultOptions are the limits used unless config says otherwise.
+func DefaultOptions() Options {
+	return Options{
+		Introspection:   true,
+		ComplexityLimit: 10000,
+		MaxDepth:        12,
+		MaxAliases:      30,
+		TokenLimit:      15000,
+		Timeout:         15 * time.Second,
+	}
+}
+
+// MaxPageSize bounds first and last on every connection.
+const MaxPageSize = 100
+
+// checkPage requires first or last on a connection and bounds them, so no
+// query can ask for an unbounded page.
+func checkPage(first, last *int) error {
+	switch {
+	case first == nil && last == nil:
+		return gqlerror.Errorf("a connection needs `first` or `last` (at most %d)", MaxPageSize)
+	case first != nil && (*first < 0 || *first > MaxPageSize):
+		return gqlerror.Errorf("`first` must be between 0 and %d", MaxPageSize)
+	case last != nil && (*last < 0 || *last > MaxPageSize):
+		return gqlerror.Errorf("`last` must be between 0 and %d", MaxPageSize)
+	}
+	return nil
+}
 
 // queryLimits refuses, before anything executes, operations nested deeper
 // than maxDepth, using more than maxAliases aliases, or costing more than

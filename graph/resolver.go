@@ -71,23 +71,6 @@ func NewResolver(d Deps) *Resolver {
 		connectors: d.Connectors, events: d.Events, idem: d.Idempotency, webhooks: d.Webhooks}
 }
 
-// MaxPageSize bounds first and last on every connection.
-const MaxPageSize = 100
-
-// checkPage requires first or last on a connection and bounds them, so no
-// query can ask for an unbounded page.
-func checkPage(first, last *int) error {
-	switch {
-	case first == nil && last == nil:
-		return gqlerror.Errorf("a connection needs `first` or `last` (at most %d)", MaxPageSize)
-	case first != nil && (*first < 0 || *first > MaxPageSize):
-		return gqlerror.Errorf("`first` must be between 0 and %d", MaxPageSize)
-	case last != nil && (*last < 0 || *last > MaxPageSize):
-		return gqlerror.Errorf("`last` must be between 0 and %d", MaxPageSize)
-	}
-	return nil
-}
-
 // tableByPrefix maps an id prefix to its table, because entgql cannot tell
 // the table from a string id by itself. Merchant ids are chosen by the admin
 // and have no fixed prefix, so anything unknown is looked up as a merchant.
