@@ -140,25 +140,7 @@ func checkMerchantDetails(d *MerchantDetails) error {
 	if err := validate.Email("merchant_details.secondary_email", d.SecondaryEmail); err != nil {
 		return err
 	}
-	if a := d.Address; a != nil {
-		for _, f := range []struct {
-			name string
-			v    *string
-			max  int
-		}{
-			{"city", a.City, 50}, {"line1", a.Line1, 200}, {"line2", a.Line2, 50}, {"line3", a.Line3, 50},
-			{"zip", a.Zip, 50}, {"state", a.State, 255}, {"first_name", a.FirstName, 255},
-			{"last_name", a.LastName, 255}, {"origin_zip", a.OriginZip, 50},
-		} {
-			if err := validate.MaxLen("merchant_details.address."+f.name, f.v, f.max); err != nil {
-				return err
-			}
-		}
-		if a.Country != nil && !validate.Countries.Has(*a.Country) {
-			return errs.InvalidValue("merchant_details.address.country", "%q is not an ISO 3166-1 alpha-2 country code", *a.Country)
-		}
-	}
-	return nil
+	return validate.PostalAddress("merchant_details.address", d.Address)
 }
 
 // Status sets webhook_details may enable: the spec's payment intent

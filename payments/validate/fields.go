@@ -55,23 +55,8 @@ func Address(field string, w *schematype.AddressWrapper) error {
 	if w == nil {
 		return nil
 	}
-	if a := w.Address; a != nil {
-		for _, m := range []struct {
-			name string
-			v    *string
-			max  int
-		}{
-			{"city", a.City, 50}, {"line1", a.Line1, 200}, {"line2", a.Line2, 50}, {"line3", a.Line3, 50},
-			{"zip", a.Zip, 50}, {"state", a.State, 255}, {"first_name", a.FirstName, 255},
-			{"last_name", a.LastName, 255}, {"origin_zip", a.OriginZip, 50},
-		} {
-			if err := MaxLen(field+".address."+m.name, m.v, m.max); err != nil {
-				return err
-			}
-		}
-		if a.Country != nil && !Countries.Has(*a.Country) {
-			return errs.InvalidValue(field+".address.country", "%q is not an ISO 3166-1 alpha-2 country code", *a.Country)
-		}
+	if err := PostalAddress(field+".address", w.Address); err != nil {
+		return err
 	}
 	if p := w.Phone; p != nil {
 		if err := MaxLen(field+".phone.number", p.Number, 255); err != nil {
@@ -82,6 +67,31 @@ func Address(field string, w *schematype.AddressWrapper) error {
 		}
 	}
 	return Email(field+".email", w.Email)
+}
+
+// PostalAddress checks an address (its lines, with Hyperswitch's limits,
+// and a CountryAlpha2 country); field is the address member's path.
+func PostalAddress(field string, a *schematype.Address) error {
+	if a == nil {
+		return nil
+	}
+	for _, m := range []struct {
+		name string
+		v    *string
+		max  int
+	}{
+		{"city", a.City, 50}, {"line1", a.Line1, 200}, {"line2", a.Line2, 50}, {"line3", a.Line3, 50},
+		{"zip", a.Zip, 50}, {"state", a.State, 255}, {"first_name", a.FirstName, 255},
+		{"last_name", a.LastName, 255}, {"origin_zip", a.OriginZip, 50},
+	} {
+		if err := MaxLen(field+"."+m.name, m.v, m.max); err != nil {
+			return err
+		}
+	}
+	if a.Country != nil && !Countries.Has(*a.Country) {
+		return errs.InvalidValue(field+".country", "%q is not an ISO 3166-1 alpha-2 country code", *a.Country)
+	}
+	return nil
 }
 
 var phoneCountryCode = regexp.MustCompile(`^\+[0-9]{1,4}$`)

@@ -1,0 +1,108 @@
+package validate
+
+import (
+	"strings"
+	"testing"
+
+	"switchyard/ent/schema/schematype"
+	"switchyard/payments/errs"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+// check asserts err is nil (code "") or the domain error code on field.
+func check(t *testing.T, err error, code, field string) {
+	t.Helper()
+	if code == "" {
+		if err != nil {
+			t.Fatalf("want valid, got %v", err)
+		}
+		return
+	}
+	e, ok := errs.As(err)
+	if !ok || e.Code != code || e.Field != field || e.Kind != errs.KindInvalid {
+		t.Fatalf("got %v, want %s on %q", err, code, field)
+	}
+}
+
+func TestEnum(t *testing.T) {
+	small := NewEnum("Color", "red", "green")
+	check(t, small.Check("color", "red"), "", "")
+	check(t, small.Required("color", ""), "IR_04", "color")
+	check(t, small.Optional("color", nil), "", "")
+	err := small.Check("color", "blue")
+	check(t, err, "IR_07", "color")
+	if !strings.Contains(err.Error(), "expected one of red, green") {
+		t.Errorf("a short set is listed: %v", err)
+	}
+	if err := Countries.Check("country", "XX"); err == nil || strings.Contains(err.Error(), "expected one of") {
+		t.Errorf("a long set is not listed: %v", err)
+	}
+	if small.Name() != "Color" || len(small.Values()) != 2 {
+		t.Errorf("Name %q Values %v", small.Name(), small.Values())
+	}
+	v := small.Values()
+	v[0] = "changed"
+	if !small.Has("red") || small.Has("changed") {
+		t.Error("Values shares the set's slice")
+	}
+}
+
+func TestPath(t *testing.T) {
+	p := Path("").Key("payment_methods_enabled").At(0).Key("card_networks").At(2)
+	if got, want := p.String(), "payment_methods_enabled[0].card_networks[2]"; got != want {
+		t.Errorf("Path = %s, want %s", got, want)
+	}
+	if got := Indexed("order_details", 3); got != "order_details[3]" {
+		t.Errorf("Indexed = %s", got)
+	}
+}
+
+func TestPageLimit(t *testing.T) {
+	for _, c := range []struct {
+		limit, want int
+		code        string
+	}{
+		{0, DefaultListLimit, ""}, {1, 1, ""}, {MaxListLimit, MaxListLimit, ""},
+		{MaxListLimit + 1, 0, "IR_07"}, {-1, 0, "IR_07"},
+	} {
+		limit := c.limit
+		err := PageLimit(&limit)
+		check(t, err, c.code, map[bool]string{true: "", false: "limit"}[c.code == ""])
+		if c.code == "" && limit != c.want {
+			t.Errorf("PageLimit(%d) = %d, want %d", c.limit, limit, c.want)
+		}
+	}
+	check(t, Offset(0), "", "")
+	check(t, Offset(-1), "IR_07", "offset")
+}
+
+func TestFields(t *testing.T) {
+	long := strings.Repeat("x", 51)
+	for _, c := range []struct {
+		name  string
+		err   error
+		code  string
+		field string
+	}{
+		{"url https", AbsoluteHTTPURL("return_url", "https://example.com/back", 255), "", ""},
+		{"url relative", AbsoluteHTTPURL("return_url", "/back", 255), "IR_07", "return_url"},
+		{"url ftp", AbsoluteHTTPURL("return_url", "ftp://example.com", 255), "IR_07", "return_url"},
+		{"url too long", AbsoluteHTTPURL("return_url", "https://example.com/"+long, 30), "IR_07", "return_url"},
+		{"max len ok", MaxLen("f", ptr("abc"), 3), "", ""},
+		{"max len over", MaxLen("f", ptr("abcd"), 3), "IR_07", "f"},
+		{"max len counts bytes", MaxLen("f", ptr("éé"), 3), "IR_07", "f"},
+		{"email", Email("email", ptr("jane@example.com")), "", ""},
+		{"email with name", Email("email", ptr("Jane <jane@example.com>")), "IR_07", "email"},
+		{"email absent", Email("email", nil), "", ""},
+		{"address city", PostalAddress("billing.address", &schematype.Address{City: &long}), "IR_07", "billing.address.city"},
+		{"address country", PostalAddress("billing.address", &schematype.Address{Country: ptr("UK")}), "IR_07", "billing.address.country"},
+		{"address ok", PostalAddress("billing.address", &schematype.Address{Country: ptr("GB"), Line1: ptr("1 Main St")}), "", ""},
+		{"wrapper phone code", Address("billing", &schematype.AddressWrapper{Phone: &schematype.Phone{CountryCode: ptr("1")}}), "IR_07", "billing.phone.country_code"},
+		{"wrapper phone ok", Address("billing", &schematype.AddressWrapper{Phone: &schematype.Phone{CountryCode: ptr("+44")}}), "", ""},
+		{"wrapper email", Address("shipping", &schematype.AddressWrapper{Email: ptr("nope")}), "IR_07", "shipping.email"},
+		{"wrapper address", Address("shipping", &schematype.AddressWrapper{Address: &schematype.Address{Zip: &long}}), "IR_07", "shipping.address.zip"},
+	} {
+		t.Run(c.name, func(t *testing.T) { check(t, c.err, c.code, c.field) })
+	}
+}
