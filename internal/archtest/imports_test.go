@@ -1,0 +1,100 @@
+package archtest
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The domain core's layers, lowest first. A domain package may import the
+// packages of a lower layer; within the kernel, kernel packages may import
+// each other (Go refuses a cycle), but two bounded contexts never import
+// each other, and nothing below payments imports it. A new package under
+// payments/ must be placed here (a routing package would sit with the
+// contexts, importing connector; users and analytics beside them).
+var layers = []struct {
+	name       string
+	packages   []string
+	peersShare bool // may packages of this layer import each other
+}{
+	{"kernel", []string{"payments/errs", "payments/txn", "payments/validate", "payments/cards", "payments/events"}, true},
+	{"context", []string{"payments/merchant", "payments/connector", "payments/customer"}, false},
+	{"payment", []string{"payments"}, false},
+}
+
+// forbiddenInDomain are what the domain must not know: the front doors, the
+// process's wiring, HTTP, Redis and GraphQL. Their adapters live outside
+// payments/ and implement interfaces the domain owns.
+var forbiddenInDomain = []string{
+	"switchyard/rest", "switchyard/graph", "switchyard/webhooks", "switchyard/cmd",
+	"switchyard/internal/app", "switchyard/internal/auth", "switchyard/internal/httperr",
+	"switchyard/internal/redisconn", "switchyard/internal/redisstore", "switchyard/internal/testenv",
+	"net/http", "github.com/redis/go-redis", "github.com/99designs/gqlgen", "github.com/vektah/gqlparser",
+}
+
+func layerOf(path string) (int, bool) {
+	for i, l := range layers {
+		if slices.Contains(l.packages, path) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+func hasPrefixPath(path, prefix string) bool {
+	return path == prefix || strings.HasPrefix(path, prefix+"/")
+}
+
+// TestDomainImportsRunOneWay: front doors → domain → ent, never back; the
+// contexts stand side by side; the kernel imports no context.
+func TestDomainImportsRunOneWay(t *testing.T) {
+	for _, p := range listPackages(t) {
+		path := rel(p.ImportPath)
+		if !hasPrefixPath(path, "payments") {
+			continue
+		}
+		from, ok := layerOf(path)
+		if !ok {
+			t.Errorf("%s is not in a layer: add it to layers in imports_test.go (and to the README's package map)", path)
+			continue
+		}
+		for _, imp := range p.Imports {
+			for _, f := range forbiddenInDomain {
+				if hasPrefixPath(imp, f) {
+					t.Errorf("%s imports %s: the domain must not know it", path, imp)
+				}
+			}
+			if !hasPrefixPath(imp, module+"/payments") {
+				continue
+			}
+			to, _ := layerOf(rel(imp))
+			switch {
+			case to > from:
+				t.Errorf("%s (%s) imports %s (%s): imports run down the layers only",
+					path, layers[from].name, rel(imp), layers[to].name)
+			case to == from && !layers[from].peersShare:
+				t.Errorf("%s imports %s: two %s packages must not import each other", path, rel(imp), layers[from].name)
+			}
+		}
+	}
+}
+
+// TestOnlyTheWiringImportsTheFrontDoors: rest and graph are imported by the
+// process's wiring and its tests' helpers, by nothing else (and not by each
+// other).
+func TestOnlyTheWiringImportsTheFrontDoors(t *testing.T) {
+	allowed := []string{"internal/app", "internal/testenv", "internal/tools/schemaexport"}
+	for _, p := range listPackages(t) {
+		path := rel(p.ImportPath)
+		for _, door := range []string{"rest", "graph"} {
+			if hasPrefixPath(path, door) {
+				continue
+			}
+			for _, imp := range p.Imports {
+				if hasPrefixPath(imp, module+"/"+door) && !slices.Contains(allowed, path) {
+					t.Errorf("%s imports %s: only the wiring (%s) may", path, imp, strings.Join(allowed, ", "))
+				}
+			}
+		}
+	}
+}
