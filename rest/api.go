@@ -102,6 +102,11 @@ func (a *api) handle(pattern string, access Access, fn handlerFunc) {
 		}
 		r = r.WithContext(ctx)
 		if keys, ok := r.Header[http.CanonicalHeaderKey(HeaderIdempotencyKey)]; ok && mutating(r.Method) {
+			if len(keys) > 1 {
+				// Which one would the client have meant? Neither is guessed.
+				WriteError(w, r, errs.InvalidValue(HeaderIdempotencyKey, "is given %d times; give it once", len(keys)))
+				return
+			}
 			a.idempotent(w, r, p, keys[0], fn)
 			return
 		}

@@ -40,6 +40,13 @@ func errorResponse(r *http.Request, err error) (int, []byte) {
 	return status, encodeJSON(errorBody{Error: errorDetail{Type: e.Type, Message: e.Message, Code: e.Code}})
 }
 
+// EnvelopeBody is the error envelope of err, for answers written below the
+// routes (a request the HTTP server itself refuses before any handler runs).
+func EnvelopeBody(err error) []byte {
+	e, _ := httperr.Of(err)
+	return encodeJSON(errorBody{Error: errorDetail{Type: e.Type, Message: e.Message, Code: e.Code}})
+}
+
 // WriteJSON writes v with status.
 func WriteJSON(w http.ResponseWriter, status int, v any) {
 	writeBody(w, status, encodeJSON(v))

@@ -28,6 +28,12 @@ func TestEnvelopeErrors(t *testing.T) {
 		{"trailing data", "POST", "/accounts", c.admin(), `{"merchant_id":"m1"} {}`, 400, "IR_06"},
 		{"empty body", "POST", "/accounts", c.admin(), ``, 400, "IR_06"},
 		{"wrong type names the field", "POST", "/accounts", c.admin(), `{"merchant_id": 12}`, 400, "IR_06"},
+		{"member given twice", "POST", "/accounts", c.admin(), `{"merchant_id":"m1","merchant_id":"m2"}`, 400, "IR_06"},
+		{"member given twice deep down", "POST", "/payments", c.merchantKey(), `{"amount":100,"currency":"USD","metadata":{"a":{"b":1,"b":2}}}`, 400, "IR_06"},
+		{"nested 25 levels", "POST", "/payments", c.merchantKey(), nested("metadata", 25), 400, "IR_06"},
+		{"nested 40 levels", "POST", "/refunds", c.merchantKey(), nested("metadata", 40), 400, "IR_06"},
+		{"nested 9999 levels", "POST", "/account/" + m + "/business_profile", c.merchantKey(), nested("metadata", 9999), 400, "IR_06"},
+		{"nested arrays", "POST", "/payments", c.merchantKey(), `{"metadata":` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + `}`, 400, "IR_06"},
 		{"missing key", "GET", "/accounts/" + m, "", nil, 401, "IR_01"},
 		{"garbage key", "GET", "/accounts/" + m, "snd_garbage", nil, 401, "IR_01"},
 	}
@@ -40,6 +46,19 @@ func TestEnvelopeErrors(t *testing.T) {
 			if tc.name == "wrong type names the field" && !strings.Contains(r.str("error", "message"), "merchant_id") {
 				t.Fatalf("message does not name the field: %s", r.Raw)
 			}
+			if strings.HasPrefix(tc.name, "nested ") && tc.name != "nested arrays" && !strings.Contains(r.str("error", "message"), "metadata") {
+				t.Fatalf("message does not name the member: %s", r.Raw)
+			}
+			if strings.HasPrefix(tc.name, "member given twice") && !strings.Contains(r.str("error", "message"), "given twice") {
+				t.Fatalf("message does not say the member is repeated: %s", r.Raw)
+			}
 		})
 	}
+}
+
+// nested is a body whose member holds objects nested levels deep (the body
+// itself is one level more).
+func nested(member string, levels int) string {
+	return `{"amount":100,"currency":"USD","payment_id":"pay_x","` + member + `":` +
+		strings.Repeat(`{"a":`, levels-1) + `{}` + strings.Repeat(`}`, levels-1) + `}`
 }

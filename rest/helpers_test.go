@@ -108,6 +108,13 @@ func (c *client) doWith(method, path, key string, body any, headers map[string]s
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
+	return c.send(req)
+}
+
+// send sends req and decodes the reply.
+func (c *client) send(req *http.Request) response {
+	c.t.Helper()
+	method, path := req.Method, req.URL.Path
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		c.t.Fatal(err)

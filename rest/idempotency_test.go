@@ -280,3 +280,26 @@ func TestIdempotencyRedisDown(t *testing.T) {
 	c.pay("POST", "/payments/"+authorized.str("payment_id")+"/capture", nil).must(t, 200)
 	c.pay("GET", "/payments/"+authorized.str("payment_id"), nil).must(t, 200)
 }
+
+// TestIdempotencyKeyGivenTwice: two Idempotency-Key headers on one request
+// are refused; neither is guessed at, and nothing is created.
+func TestIdempotencyKeyGivenTwice(t *testing.T) {
+	c := newClient(t)
+	before := countPayments(t, c)
+	body, _ := json.Marshal(payment(nil))
+	req, err := http.NewRequest("POST", c.srv.URL+"/payments", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("api-key", c.merchantKey())
+	req.Header.Add("Idempotency-Key", runKey("twice-a"))
+	req.Header.Add("Idempotency-Key", runKey("twice-b"))
+	r := c.send(req).must(t, 400)
+	if r.errCode() != "IR_07" || !strings.Contains(r.str("error", "message"), "Idempotency-Key") {
+		t.Fatalf("got %s", r.Raw)
+	}
+	if n := countPayments(t, c); n != before {
+		t.Fatalf("%d payments after the refusal, %d before", n, before)
+	}
+}

@@ -62,14 +62,9 @@ func readBody(r *http.Request) ([]byte, error) {
 
 // decodeBytes is decode of a body already read.
 func decodeBytes(raw []byte, dst any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var tree any
-	if err := dec.Decode(&tree); err != nil {
-		return decodeError(err)
-	}
-	if dec.More() {
-		return errs.InvalidRequest("Invalid JSON: unexpected data after the top-level object")
+	tree, err := parseJSON(raw)
+	if err != nil {
+		return err
 	}
 	if _, ok := tree.(map[string]any); !ok {
 		return errs.InvalidRequest("the request body must be a JSON object, not %s", jsonKind(tree))
@@ -81,6 +76,100 @@ func decodeBytes(raw []byte, dst any) error {
 		return decodeError(err)
 	}
 	return nil
+}
+
+// MaxJSONDepth bounds how deeply a request body may nest objects and
+// arrays: the body itself is level 1, so {"metadata":{"a":{}}} is 3 deep.
+// The stores refuse deeper JSON (MariaDB at 32 levels, with the members a
+// stored object is wrapped in), so a deeper body is the client's mistake,
+// refused while it is read.
+const MaxJSONDepth = 20
+
+// parseJSON reads one JSON value (numbers as json.Number) as encoding/json
+// would, and also refuses what encoding/json lets through: a member given
+// twice in one object (Hyperswitch refuses it; encoding/json keeps the
+// last), nesting deeper than MaxJSONDepth, and data after the value.
+func parseJSON(raw []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	v, err := parseValue(dec, "", 0)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errs.InvalidRequest("Invalid JSON: unexpected data after the top-level object")
+	}
+	return v, nil
+}
+
+func parseValue(dec *json.Decoder, path string, depth int) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, decodeError(err)
+	}
+	delim, ok := tok.(json.Delim)
+	if !ok {
+		return tok, nil // a string, json.Number, bool or nil
+	}
+	if depth+1 > MaxJSONDepth {
+		return nil, tooDeep(path)
+	}
+	if delim == '[' {
+		arr := []any{}
+		for dec.More() {
+			v, err := parseValue(dec, fmt.Sprintf("%s[%d]", path, len(arr)), depth+1)
+			if err != nil {
+				return nil, err
+			}
+			arr = append(arr, v)
+		}
+		_, err := dec.Token() // ]
+		return arr, decodeErrorOrNil(err)
+	}
+	obj := map[string]any{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, decodeError(err)
+		}
+		key, _ := tok.(string)
+		member := joinPath(path, key)
+		if _, dup := obj[key]; dup {
+			e := errs.InvalidRequest("%s is given twice in one object; give it once", member)
+			e.Field = member
+			return nil, e
+		}
+		if obj[key], err = parseValue(dec, member, depth+1); err != nil {
+			return nil, err
+		}
+	}
+	_, err = dec.Token() // }
+	return obj, decodeErrorOrNil(err)
+}
+
+// tooDeep names the member where the nesting passed the limit, cut short:
+// a path thousands of levels long would make the message as long.
+func tooDeep(path string) error {
+	field := path
+	if parts := strings.SplitN(path, ".", 4); len(parts) == 4 {
+		field = strings.Join(parts[:3], ".") + ".…"
+	}
+	if len(field) > 80 {
+		field = field[:80] + "…"
+	}
+	if field == "" {
+		field = "the body"
+	}
+	e := errs.InvalidRequest("%s nests objects or arrays deeper than %d levels", field, MaxJSONDepth)
+	e.Field = field
+	return e
+}
+
+func decodeErrorOrNil(err error) error {
+	if err == nil {
+		return nil
+	}
+	return decodeError(err)
 }
 
 // decodeError maps what encoding/json returns once checkShape has passed:
