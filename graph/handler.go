@@ -1,8 +1,10 @@
 package graph
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -17,7 +19,6 @@ import (
 
 	"switchyard/graph/generated"
 	"switchyard/graph/playground"
-	"switchyard/internal/auth"
 	"switchyard/internal/httperr"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/cards"
@@ -45,10 +46,11 @@ func NewHandler(d Deps, opts Options) http.Handler {
 		// Suggestions would leak the schema that introspection hides.
 		srv.SetDisableSuggestion(true)
 	}
+	srv.Use(documentLimits{maxFields: opts.MaxFields, maxSpreads: opts.MaxFragmentSpreads, tokenLimit: opts.TokenLimit})
 	srv.Use(queryLimits{maxDepth: opts.MaxDepth, maxAliases: opts.MaxAliases, maxComplexity: opts.ComplexityLimit})
-	// The caller is authenticated once the operation has passed the limits
-	// (see request.go).
-	srv.Use(authenticator{authn: d.Auth, cursors: d.Cursors})
+	// The caller was authenticated before the document was read (see
+	// request.go); the interceptor puts what the operation needs beside it.
+	srv.Use(authenticator{cursors: d.Cursors})
 	srv.AroundFields(markInternal)
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
@@ -77,14 +79,32 @@ func NewHandler(d Deps, opts Options) http.Handler {
 				return
 			}
 		}
-		if auth.KeyFromRequest(r) == "" {
-			writeGraphQLError(w, errs.Unauthorized())
+		// Who is calling comes first: a refused key costs a key lookup, and
+		// nothing of the document is read.
+		p, err := d.Auth.Authenticate(r.Context(), r)
+		if err != nil {
+			writeGraphQLError(w, err)
 			return
 		}
-		ctx, cancel := context.WithTimeout(r.Context(), opts.Timeout)
+		if r.Body != nil {
+			// Read whole here, so a body over the server's limit is REST's 413.
+			body, err := io.ReadAll(r.Body)
+			if err != nil {
+				var tooLarge *http.MaxBytesError
+				if errors.As(err, &tooLarge) {
+					writeGraphQLError(w, errs.BodyTooLarge(tooLarge.Limit))
+					return
+				}
+				writeGraphQLError(w, errs.InvalidRequest("could not read the request body"))
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		ctx, cancel := context.WithTimeout(tenancy.WithPrincipal(r.Context(), p), opts.Timeout)
 		defer cancel()
-		status := 0
-		srv.ServeHTTP(&statusWriter{ResponseWriter: w, status: &status}, withRequest(r.WithContext(ctx), &status))
+		sw := &statusWriter{ResponseWriter: w}
+		srv.ServeHTTP(sw, withRequest(r.WithContext(ctx), &sw.status))
+		sw.finish()
 	})
 }
 

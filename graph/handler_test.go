@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -123,6 +124,59 @@ func TestErrorsQuoteNoCardData(t *testing.T) {
 			}
 			if strings.Contains(string(raw), pan) || strings.Contains(string(raw), cvc) {
 				t.Fatalf("the error quotes card data: %s", raw)
+			}
+		})
+	}
+}
+
+// TestTransportErrorsCarryCodes: what the transport refuses (a mutation
+// over GET, a body that is not JSON, a content type it does not read, a
+// body over the limit) is a GraphQL error with extensions.code, like every
+// other error; a body over the limit is 413, as on REST.
+func TestTransportErrorsCarryCodes(t *testing.T) {
+	srv := testenv.NewServer(t, testenv.Database(t))
+	key := srv.Demo.SecretKey
+	big := `{"query":"{ viewer { merchantID } }","variables":{"x":"` + strings.Repeat("a", 2<<20) + `"}}`
+	for _, tc := range []struct {
+		name, method, query, contentType, body string
+		status                                 int
+		code                                   string
+	}{
+		{"mutation over GET", "GET", "?query=" + url.QueryEscape(`mutation { revokeApiKey(id: "k") { replayed } }`), "", "", 406, "IR_06"},
+		{"body not JSON", "POST", "", "application/json", `{"query":`, 400, "IR_06"},
+		{"unsupported content type", "POST", "", "text/plain", `{ viewer { merchantID } }`, 400, "IR_06"},
+		{"body over the limit", "POST", "", "application/json", big, 413, "IR_06"},
+		{"no key", "POST", "", "application/json", `{"query":"{ viewer { merchantID } }"}`, 401, "IR_01"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var body io.Reader
+			if tc.body != "" {
+				body = strings.NewReader(tc.body)
+			}
+			req, _ := http.NewRequest(tc.method, srv.URL+"/graphql"+tc.query, body)
+			if tc.contentType != "" {
+				req.Header.Set("Content-Type", tc.contentType)
+			}
+			if tc.name != "no key" {
+				req.Header.Set("api-key", key)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			raw, _ := io.ReadAll(resp.Body)
+			var out struct {
+				Errors []struct {
+					Message    string
+					Extensions map[string]any
+				}
+			}
+			if err := json.Unmarshal(raw, &out); err != nil || len(out.Errors) == 0 {
+				t.Fatalf("%d: not a GraphQL error: %s", resp.StatusCode, raw)
+			}
+			if resp.StatusCode != tc.status || out.Errors[0].Extensions["code"] != tc.code || out.Errors[0].Message == "" {
+				t.Fatalf("got %d %s, want %d %s", resp.StatusCode, raw, tc.status, tc.code)
 			}
 		})
 	}

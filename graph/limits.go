@@ -11,6 +11,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/parser"
 )
 
 // Every limit of the GraphQL endpoint is set here: the page size of a
@@ -24,8 +25,14 @@ type Options struct {
 	ComplexityLimit int
 	MaxDepth        int
 	MaxAliases      int
-	TokenLimit      int
-	Timeout         time.Duration
+	// MaxFields and MaxFragmentSpreads bound the document as written,
+	// before it is validated: validation compares the fields of a
+	// selection set pairwise, so its cost grows with the square of their
+	// number.
+	MaxFields          int
+	MaxFragmentSpreads int
+	TokenLimit         int
+	Timeout            time.Duration
 	// PlaygroundHeaders prefill GraphiQL's header editor (the demo key in
 	// the embedded default).
 	PlaygroundHeaders map[string]string
@@ -34,12 +41,14 @@ type Options struct {
 // DefaultOptions are the limits used unless config says otherwise.
 func DefaultOptions() Options {
 	return Options{
-		Introspection:   true,
-		ComplexityLimit: 10000,
-		MaxDepth:        12,
-		MaxAliases:      30,
-		TokenLimit:      15000,
-		Timeout:         15 * time.Second,
+		Introspection:      true,
+		ComplexityLimit:    10000,
+		MaxDepth:           12,
+		MaxAliases:         30,
+		MaxFields:          1000,
+		MaxFragmentSpreads: 200,
+		TokenLimit:         15000,
+		Timeout:            15 * time.Second,
 	}
 }
 
@@ -83,7 +92,7 @@ func (l queryLimits) MutateOperationContext(_ context.Context, oc *graphql.Opera
 	if oc.Operation == nil {
 		return nil
 	}
-	w := walker{fragments: oc.Doc.Fragments, vars: oc.Variables, seen: map[string]bool{}}
+	w := walker{fragments: oc.Doc.Fragments, vars: oc.Variables, seen: map[string]bool{}, done: map[string]fragmentCost{}}
 	depth, cost := w.walk(oc.Operation.SelectionSet)
 	if w.pageErr != nil {
 		return w.pageErr
@@ -104,13 +113,21 @@ type walker struct {
 	fragments ast.FragmentDefinitionList
 	vars      map[string]any
 	seen      map[string]bool // fragments on the current path, against cycles
-	aliases   int
-	pageErr   *gqlerror.Error // the first connection without a bounded page
+	// done is each fragment's depth, cost and aliases, walked once: a
+	// fragment spread twice in each of 26 fragments is still 26 walks, not
+	// 2^26.
+	done    map[string]fragmentCost
+	aliases int
+	visits  int             // selections walked, for the tests
+	pageErr *gqlerror.Error // the first connection without a bounded page
 }
+
+type fragmentCost struct{ depth, cost, aliases int }
 
 // walk returns the depth and the cost of a selection set.
 func (w *walker) walk(set ast.SelectionSet) (depth, cost int) {
 	for _, sel := range set {
+		w.visits++
 		d, c := 0, 0
 		switch s := sel.(type) {
 		case *ast.Field:
@@ -118,7 +135,7 @@ func (w *walker) walk(set ast.SelectionSet) (depth, cost int) {
 				continue
 			}
 			if s.Alias != "" && s.Alias != s.Name {
-				w.aliases++
+				w.aliases = saturatingAdd(w.aliases, 1)
 			}
 			args := s.ArgumentMap(w.vars)
 			if w.pageErr == nil && isConnection(s.Definition) {
@@ -133,9 +150,18 @@ func (w *walker) walk(set ast.SelectionSet) (depth, cost int) {
 			if f == nil || w.seen[s.Name] {
 				continue
 			}
-			w.seen[s.Name] = true
-			d, c = w.walk(f.SelectionSet)
-			delete(w.seen, s.Name)
+			fc, ok := w.done[s.Name]
+			if !ok {
+				w.seen[s.Name] = true
+				before := w.aliases
+				fc.depth, fc.cost = w.walk(f.SelectionSet)
+				fc.aliases = w.aliases - before
+				w.aliases = before
+				delete(w.seen, s.Name)
+				w.done[s.Name] = fc
+			}
+			d, c = fc.depth, fc.cost
+			w.aliases = saturatingAdd(w.aliases, fc.aliases)
 		}
 		depth = max(depth, d)
 		cost = saturatingAdd(cost, c)
@@ -216,6 +242,104 @@ func saturatingAdd(a, b int) int {
 		return s
 	}
 	return math.MaxInt
+}
+
+// documentLimits refuses, before the document is validated, what would make
+// validation itself expensive: more fields or fragment spreads than the
+// limits as written, and argument values or variables nested deeper than
+// a REST body may be. Parsing is linear and bounded by the token limit;
+// this walk is linear in the document.
+type documentLimits struct {
+	maxFields, maxSpreads, tokenLimit int
+}
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.OperationParameterMutator
+} = documentLimits{}
+
+func (documentLimits) ExtensionName() string                   { return "DocumentLimits" }
+func (documentLimits) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (l documentLimits) MutateOperationParameters(_ context.Context, p *graphql.RawParams) *gqlerror.Error {
+	if depth := valueDepth(p.Variables, 0); depth > MaxValueDepth {
+		return gqlerror.Errorf("the variables nest objects or arrays deeper than %d levels", MaxValueDepth)
+	}
+	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: p.Query}, l.tokenLimit)
+	if err != nil {
+		return nil // gqlgen parses it again and says what is wrong
+	}
+	var c docCounter
+	for _, op := range doc.Operations {
+		c.selections(op.SelectionSet)
+	}
+	for _, f := range doc.Fragments {
+		c.selections(f.SelectionSet)
+	}
+	switch {
+	case l.maxFields > 0 && c.fields > l.maxFields:
+		return gqlerror.Errorf("the query has %d fields, more than the limit of %d", c.fields, l.maxFields)
+	case l.maxSpreads > 0 && c.spreads > l.maxSpreads:
+		return gqlerror.Errorf("the query spreads fragments %d times, more than the limit of %d", c.spreads, l.maxSpreads)
+	case c.valueDepth > MaxValueDepth:
+		return gqlerror.Errorf("an argument nests objects or lists deeper than %d levels", MaxValueDepth)
+	}
+	return nil
+}
+
+// MaxValueDepth bounds how deeply argument values and variables nest, as
+// rest.MaxJSONDepth bounds a REST body (the stores refuse deeper JSON).
+const MaxValueDepth = 20
+
+// docCounter counts a document's fields and spreads as written.
+type docCounter struct{ fields, spreads, valueDepth int }
+
+func (c *docCounter) selections(set ast.SelectionSet) {
+	for _, sel := range set {
+		switch s := sel.(type) {
+		case *ast.Field:
+			c.fields++
+			for _, a := range s.Arguments {
+				c.valueDepth = max(c.valueDepth, astValueDepth(a.Value))
+			}
+			c.selections(s.SelectionSet)
+		case *ast.InlineFragment:
+			c.selections(s.SelectionSet)
+		case *ast.FragmentSpread:
+			c.spreads++
+		}
+	}
+}
+
+// astValueDepth is how deeply an argument's literal nests lists and objects.
+func astValueDepth(v *ast.Value) int {
+	if v == nil || (v.Kind != ast.ListValue && v.Kind != ast.ObjectValue) {
+		return 0
+	}
+	d := 0
+	for _, child := range v.Children {
+		d = max(d, astValueDepth(child.Value))
+	}
+	return 1 + d
+}
+
+// valueDepth is how deeply a decoded JSON value nests.
+func valueDepth(v any, depth int) int {
+	if depth > MaxValueDepth {
+		return depth // deep enough to refuse; no need to go on
+	}
+	d := depth
+	switch t := v.(type) {
+	case map[string]any:
+		for _, child := range t {
+			d = max(d, valueDepth(child, depth+1))
+		}
+	case []any:
+		for _, child := range t {
+			d = max(d, valueDepth(child, depth+1))
+		}
+	}
+	return d
 }
 
 func jsonEncode(w io.Writer, v any) error { return json.NewEncoder(w).Encode(v) }

@@ -1,9 +1,12 @@
 package graph
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"sync"
 
 	"entgo.io/ent/dialect/sql"
@@ -15,38 +18,37 @@ import (
 	"switchyard/ent/intercept"
 	"switchyard/ent/merchantconnectoraccount"
 	"switchyard/graph/cursors"
-	"switchyard/internal/auth"
 	"switchyard/internal/httperr"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
 )
 
-// A GraphQL request runs in this order: the transport reads it; the
-// document is parsed (bounded by the token limit), validated and checked
-// against the page, depth, alias and complexity limits; only then is the
-// caller authenticated (authenticate below) and the operation executed. So
-// a query the limits refuse never reaches the database, not even for the
-// API key. A request without any key is refused before it is parsed.
+// A GraphQL request runs in this order: the caller is authenticated (the
+// handler, before anything of the document is read: a refused key costs a
+// key lookup); the body is read within the server's limit; the document
+// is parsed (bounded by the token limit) and measured as written (fields,
+// fragment spreads, value depth: documentLimits), validated, and checked
+// against the page, depth, alias and complexity limits (queryLimits, linear
+// in the document); only then does the operation run. A query the limits
+// refuse never reaches the database: with a key the key cache holds, not
+// even for the key.
 
 type (
-	requestKey struct{} // the *http.Request, for authenticate
 	statusKey  struct{} // *int: the HTTP status authenticate asks for
 	loadersKey struct{} // *loaders of the operation
 	profileKey struct{} // the profile a read is narrowed to
 	batchKey   struct{} // *cursors.Batch: the operation's cursors, stored at its end
 )
 
-// withRequest keeps r (and a slot for the status) in its context for the
-// operation interceptor.
+// withRequest keeps a slot for the status in r's context, for refuse.
 func withRequest(r *http.Request, status *int) *http.Request {
-	ctx := context.WithValue(r.Context(), requestKey{}, r)
-	return r.WithContext(context.WithValue(ctx, statusKey{}, status))
+	return r.WithContext(context.WithValue(r.Context(), statusKey{}, status))
 }
 
-// authenticator turns the request's key into the principal every resolver
-// runs under, once the operation has passed the limits.
+// authenticator runs every operation under the principal the handler
+// authenticated before the document was read, with what the operation's
+// resolvers share.
 type authenticator struct {
-	authn   *auth.Authenticator
 	cursors *cursors.Store
 }
 
@@ -54,15 +56,10 @@ func (authenticator) ExtensionName() string                   { return "Authenti
 func (authenticator) Validate(graphql.ExecutableSchema) error { return nil }
 
 func (a authenticator) InterceptOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
-	r, _ := ctx.Value(requestKey{}).(*http.Request)
-	if r == nil {
+	p, ok := tenancy.FromContext(ctx)
+	if !ok {
 		return refuse(ctx, errs.Unauthorized())
 	}
-	p, err := a.authn.Authenticate(ctx, r)
-	if err != nil {
-		return refuse(ctx, err)
-	}
-	ctx = tenancy.WithPrincipal(ctx, p)
 	ctx = context.WithValue(ctx, loadersKey{}, newLoaders())
 	if oc := graphql.GetOperationContext(ctx); p.ProfileID != "" && oc.Operation != nil && oc.Operation.Operation == ast.Query {
 		// Reads are narrowed to the profile the key or X-Profile-Id names;
@@ -107,29 +104,72 @@ func refuse(ctx context.Context, err error) graphql.ResponseHandler {
 }
 
 // statusWriter sends the status an operation asked for (see refuse) with
-// the response, instead of the transport's 200.
+// the response, instead of the transport's 200. An error the transport
+// wrote by itself (a mutation over GET, a body that is not JSON, an
+// unsupported content type) is held back and given the code every other
+// error carries (IR_06, a client mistake) before it is sent.
 type statusWriter struct {
 	http.ResponseWriter
-	status *int
+	status int // asked for by refuse; 0 for the transport's own
 	wrote  bool
+	held   *bytes.Buffer // the body of a transport error, until finish
+	code   int
 }
 
 func (w *statusWriter) WriteHeader(code int) {
-	if !w.wrote {
-		w.wrote = true
-		w.ResponseWriter.WriteHeader(code)
+	if w.wrote {
+		return
 	}
+	w.wrote = true
+	if code >= 400 && w.status == 0 {
+		w.held, w.code = &bytes.Buffer{}, code
+		return
+	}
+	w.ResponseWriter.WriteHeader(code)
 }
 
 func (w *statusWriter) Write(b []byte) (int, error) {
 	if !w.wrote {
 		code := http.StatusOK
-		if *w.status != 0 {
-			code = *w.status
+		if w.status != 0 {
+			code = w.status
 		}
 		w.WriteHeader(code)
 	}
+	if w.held != nil {
+		return w.held.Write(b)
+	}
 	return w.ResponseWriter.Write(b)
+}
+
+// finish sends a held transport error with a code on each of its errors.
+func (w *statusWriter) finish() {
+	if w.held == nil {
+		return
+	}
+	body := w.held.Bytes()
+	var resp struct {
+		Errors []map[string]any `json:"errors"`
+		Data   any              `json:"data"`
+	}
+	if err := json.Unmarshal(body, &resp); err == nil && len(resp.Errors) > 0 {
+		for _, e := range resp.Errors {
+			ext, _ := e["extensions"].(map[string]any)
+			if ext == nil {
+				ext = map[string]any{}
+			}
+			if _, ok := ext["code"]; !ok {
+				ext["code"], ext["type"] = "IR_06", "invalid_request"
+			}
+			e["extensions"] = ext
+		}
+		if fixed, err := json.Marshal(resp); err == nil {
+			body = fixed
+		}
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.ResponseWriter.WriteHeader(w.code)
+	_, _ = w.ResponseWriter.Write(body)
 }
 
 // narrowToProfile is the ent interceptor that keeps a read narrowed to one

@@ -225,6 +225,10 @@ func TestAbuse(t *testing.T) {
 		name, query string
 		want        []string // the error mentions one of these
 	}{
+		{"26 fragments each spreading the next twice", fanOut(26), []string{"complexity"}},
+		{"14,000 repeated fields", "{ viewer { " + strings.Repeat("merchantID ", 14000) + "} }", []string{"fields"}},
+		{"1,000 fragment spreads", "{ viewer { " + strings.Repeat("...V ", 1000) + "} } fragment V on Viewer { merchantID }", []string{"spreads"}},
+		{"an argument nested 30 levels", `{ payments(first: 1, where: ` + strings.Repeat(`{and: [`, 15) + `{}` + strings.Repeat(`]}`, 15) + `) { totalCount } }`, []string{"deeper"}},
 		{"depth 50", deep, []string{"levels deep"}},
 		{"10,000 aliases", aliases.String(), []string{"aliases", "token limit"}},
 		{"first: 100000", `{ payments(first: 100000) { edges { node { id } } } }`, []string{"between 0 and 100"}},
@@ -251,6 +255,35 @@ func TestAbuse(t *testing.T) {
 				t.Fatalf("refused after %v", elapsed)
 			}
 		})
+	}
+}
+
+// fanOut is a document of n fragments, each spreading the next twice: as
+// written it is small (about 40 bytes a fragment), expanded it is 2^n
+// fields.
+func fanOut(n int) string {
+	var b strings.Builder
+	b.WriteString("{ payments(first: 100) { edges { node { ...F0 } } } }\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "fragment F%d on PaymentIntent { ...F%d ...F%d }\n", i, i+1, i+1)
+	}
+	fmt.Fprintf(&b, "fragment F%d on PaymentIntent { id }\n", n)
+	return b.String()
+}
+
+// TestAbuseWithAWrongKey: with a key that is not one, no hostile document
+// is even read: the answer is 401 IR_01, without a statement beyond the
+// key's lookup.
+func TestAbuseWithAWrongKey(t *testing.T) {
+	srv, counter := testenv.NewCountingServer(t, testenv.Database(t))
+	for _, q := range []string{fanOut(26), "{ viewer { " + strings.Repeat("merchantID ", 14000) + "} }"} {
+		r, stmts := postCounted(t, srv, counter, "snd_not_a_key", q, nil)
+		if r.Status != 401 || r.code() != "IR_01" {
+			t.Fatalf("got %d %.300s", r.Status, r.Raw)
+		}
+		if len(stmts) > 1 {
+			t.Fatalf("%d statements for a refused key, want at most the key lookup:\n%s", len(stmts), strings.Join(stmts, "\n"))
+		}
 	}
 }
 
