@@ -9,256 +9,49 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"switchyard/ent/webhookdeliverytask"
-	"switchyard/internal/config"
-	"switchyard/internal/store"
 	"switchyard/internal/tenancy"
 	"switchyard/internal/testenv"
 )
 
-// Fixed secrets, so every process of a test shares them.
-const (
-	procAdminKey  = "adm_processtest_0123456789abcdefghijklmnopqrstuv"
-	procMasterKey = "6b3f0c1d2e4a5968778695a4b3c2d1e0f1e2d3c4b5a69788796a5b4c3d2e1f00"
-)
-
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
-
-// switchyardBinary builds cmd/switchyard once per test binary run.
-func switchyardBinary(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "switchyard-bin-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "switchyard")
-		out, err := exec.Command("go", "build", "-o", binPath, "switchyard/cmd/switchyard").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return binPath
-}
-
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if binPath != "" {
-		_ = os.RemoveAll(filepath.Dir(binPath))
-	}
+	testenv.RemoveBinary()
 	os.Exit(code)
 }
 
-// cluster is a database and Redis shared by the processes of one test.
+// cluster is the processes of one test and the receiver they deliver to.
 type cluster struct {
+	*testenv.Cluster
 	t       *testing.T
-	bin     string
-	env     map[string]string
-	keys    demoKeys
-	store   *store.Store
 	recvURL string
-	procSeq int
 }
 
-type demoKeys struct {
-	MerchantID string `json:"merchant_id"`
-	ProfileID  string `json:"profile_id"`
-	SecretKey  string `json:"secret_key"`
-}
-
-// newCluster makes a fresh MariaDB database, bootstraps the demo merchant
-// with `switchyard bootstrap`, and points its profile at receiver.
+// newCluster makes a fresh cluster (testenv.NewCluster) whose events go to
+// receiver.
 func newCluster(t *testing.T, receiver http.Handler, extra map[string]string) *cluster {
 	t.Helper()
-	dbURL := testenv.MySQLURL(t)
-	redisURL := testenv.RedisURL(t)
-	if redisURL == "" {
-		t.Skipf("%s not set: process test skipped outside CI", testenv.EnvRedisURL)
-	}
+	c := &cluster{Cluster: testenv.NewCluster(t, extra), t: t}
 	recv := httptest.NewServer(receiver)
 	t.Cleanup(recv.Close)
-	c := &cluster{t: t, bin: switchyardBinary(t), recvURL: recv.URL, env: map[string]string{
-		"SWITCHYARD_DATABASE_URL":  dbURL,
-		"SWITCHYARD_REDIS_URL":     redisURL,
-		"SWITCHYARD_ADMIN_API_KEY": procAdminKey,
-		"SWITCHYARD_MASTER_KEY":    procMasterKey,
-		"SWITCHYARD_LOG_LEVEL":     "warn",
-	}}
-	for k, v := range extra {
-		c.env[k] = v
-	}
-	dataDir := t.TempDir()
-	if out, err := c.command("bootstrap", dataDir, "127.0.0.1:0").CombinedOutput(); err != nil {
-		t.Fatalf("switchyard bootstrap: %v\n%s", err, out)
-	}
-	b, err := os.ReadFile(filepath.Join(dataDir, "demo_keys.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &c.keys); err != nil || c.keys.SecretKey == "" {
-		t.Fatalf("demo_keys.json %s: %v", b, err)
-	}
-	cfg, err := config.LoadFrom(map[string]string{"SWITCHYARD_DATABASE_URL": dbURL,
-		"SWITCHYARD_ADMIN_API_KEY": procAdminKey, "SWITCHYARD_MASTER_KEY": procMasterKey})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.store, err = store.Open(context.Background(), cfg.Database); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.store.Close() })
+	c.recvURL = recv.URL
 	return c
 }
 
-func (c *cluster) command(sub, dataDir, addr string) *exec.Cmd {
-	cmd := exec.Command(c.bin, sub)
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "SWITCHYARD_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	for k, v := range c.env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	cmd.Env = append(cmd.Env, "SWITCHYARD_DATA_DIR="+dataDir, "SWITCHYARD_ADDR="+addr)
-	return cmd
-}
-
-// proc is one running `switchyard serve`.
-type proc struct {
-	cmd  *exec.Cmd
-	url  string
-	log  *bytes.Buffer
-	done chan struct{}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.Buffer.Write(p)
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
-// serve starts a server process and waits until it is ready.
-func (c *cluster) serve() *proc {
-	t := c.t
-	t.Helper()
-	c.procSeq++
-	addr := freeAddr(t)
-	logs := &syncBuffer{}
-	cmd := c.command("serve", t.TempDir(), addr)
-	cmd.Stdout, cmd.Stderr = logs, logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	p := &proc{cmd: cmd, url: "http://" + addr, log: &logs.Buffer, done: make(chan struct{})}
-	go func() { _ = cmd.Wait(); close(p.done) }()
-	name := fmt.Sprintf("process %d", c.procSeq)
-	t.Cleanup(func() {
-		p.kill()
-		if t.Failed() {
-			logs.mu.Lock()
-			t.Logf("%s output:\n%s", name, tail(logs.String(), 4000))
-			logs.mu.Unlock()
-		}
-	})
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp, err := http.Get(p.url + "/health/ready")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return p
-			}
-		}
-		select {
-		case <-p.done:
-			t.Fatalf("%s exited before it was ready:\n%s", name, logs.String())
-		case <-time.After(50 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s not ready within 30 s", name)
-		}
-	}
-}
-
-// kill sends SIGKILL (kill -9) and waits for the process to be gone.
-func (p *proc) kill() {
-	select {
-	case <-p.done:
-		return
-	default:
-	}
-	_ = p.cmd.Process.Signal(syscall.SIGKILL)
-	<-p.done
-}
-
-func tail(s string, n int) string {
-	if len(s) > n {
-		return "…" + s[len(s)-n:]
-	}
-	return s
-}
-
-var httpClient = &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
-
-func (c *cluster) call(base, method, path, key string, body any) (int, []byte, error) {
-	b, _ := json.Marshal(body)
-	req, err := http.NewRequest(method, base+path, bytes.NewReader(b))
-	if err != nil {
-		return 0, nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("api-key", key)
-	resp, err := httpClient.Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer resp.Body.Close()
-	out, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, out, err
-}
+func (c *cluster) serve() *testenv.Process { return c.Serve() }
 
 // setWebhook points the demo profile at the test's receiver.
-func (c *cluster) setWebhook(p *proc) {
+func (c *cluster) setWebhook(p *testenv.Process) {
 	c.t.Helper()
-	status, body, err := c.call(p.url, "POST", "/account/"+c.keys.MerchantID+"/business_profile/"+c.keys.ProfileID, procAdminKey,
+	status, body, err := testenv.Call(p.URL, "POST", "/account/"+c.Keys.MerchantID+"/business_profile/"+c.Keys.ProfileID, testenv.ProcessAdminKey,
 		map[string]any{"webhook_details": map[string]any{"webhook_url": c.recvURL + "/hooks"}})
 	if err != nil || status != 200 {
 		c.t.Fatalf("set webhook_url: %d %s %v", status, body, err)
@@ -275,7 +68,7 @@ var paymentBody = map[string]any{
 
 // createPayments creates n confirmed card payments with some concurrency,
 // spread round-robin over procs.
-func (c *cluster) createPayments(n, concurrency int, procs ...*proc) {
+func (c *cluster) createPayments(n, concurrency int, procs ...*testenv.Process) {
 	c.t.Helper()
 	var next atomic.Int64
 	errs := make(chan error, concurrency)
@@ -287,7 +80,7 @@ func (c *cluster) createPayments(n, concurrency int, procs ...*proc) {
 				if i >= int64(n) {
 					return
 				}
-				status, body, err := c.call(procs[int(i)%len(procs)].url, "POST", "/payments", c.keys.SecretKey, paymentBody)
+				status, body, err := testenv.Call(procs[int(i)%len(procs)].URL, "POST", "/payments", c.Keys.SecretKey, paymentBody)
 				if err == nil && (status != 200 || !bytes.Contains(body, []byte(`"status":"succeeded"`))) {
 					err = fmt.Errorf("payment %d: %d %s", i, status, body)
 				}
@@ -308,7 +101,7 @@ func (c *cluster) createPayments(n, concurrency int, procs ...*proc) {
 // eventIDs lists every event of the database.
 func (c *cluster) eventIDs() []string {
 	c.t.Helper()
-	ids, err := c.store.Client.Event.Query().IDs(tenancy.System(context.Background()))
+	ids, err := c.Store.Client.Event.Query().IDs(tenancy.System(context.Background()))
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -318,7 +111,7 @@ func (c *cluster) eventIDs() []string {
 // pendingTasks counts the delivery tasks not settled yet.
 func (c *cluster) pendingTasks() int {
 	c.t.Helper()
-	n, err := c.store.Client.WebhookDeliveryTask.Query().
+	n, err := c.Store.Client.WebhookDeliveryTask.Query().
 		Where(webhookdeliverytask.StatusNEQ(webhookdeliverytask.StatusDelivered)).Count(tenancy.System(context.Background()))
 	if err != nil {
 		c.t.Fatal(err)
@@ -448,7 +241,7 @@ func TestCrashSafetyKill9(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	inFlight := tl.inFlight.Load()
-	p1.kill()
+	p1.Kill()
 	ackedAtKill, _, requestsAtKill := tl.stats()
 	if ackedAtKill >= n {
 		t.Fatalf("every event was delivered before the kill; nothing was in flight")
@@ -496,7 +289,7 @@ func TestScaleOutDeliversOnce(t *testing.T) {
 	if len(dups) > 0 || tl.requests != n {
 		t.Fatalf("%d requests for %d events; delivered more than once: %v", tl.requests, n, dups)
 	}
-	atts, err := c.store.Client.EventDeliveryAttempt.Query().Count(tenancy.System(context.Background()))
+	atts, err := c.Store.Client.EventDeliveryAttempt.Query().Count(tenancy.System(context.Background()))
 	if err != nil || atts != n {
 		t.Fatalf("%d attempts recorded for %d events (%v)", atts, n, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"sort"
 	"sync"
 	"time"
@@ -288,8 +289,10 @@ func (w *Worker) deliver(ctx context.Context, ev *ent.Event, kind eventdeliverya
 		{"User-Agent", "Switchyard/" + w.opts.Version},
 		{SignatureHeader, Sign(key, body)},
 	}
+	start := time.Now()
 	resp := w.post(ctx, target, body, headers)
 	ok := resp.StatusCode != nil && *resp.StatusCode >= 200 && *resp.StatusCode < 300
+	w.logAttempt(ctx, ev, kind, target, resp, ok, time.Since(start))
 
 	tx, err := w.client.Tx(ctx)
 	if err != nil {
@@ -313,6 +316,30 @@ func (w *Worker) deliver(ctx context.Context, ev *ent.Event, kind eventdeliverya
 		return nil, "", err
 	}
 	return att, target, tx.Commit()
+}
+
+// logAttempt writes one line for a delivery attempt, so an operator sees
+// failures without the admin API: the event, the target's host (never its
+// path or query, which may carry a secret), the answer or the error, and
+// how long it took.
+func (w *Worker) logAttempt(ctx context.Context, ev *ent.Event, kind eventdeliveryattempt.DeliveryAttempt,
+	target string, resp *schematype.DeliveryResponse, ok bool, took time.Duration) {
+	host := target
+	if u, err := url.Parse(target); err == nil {
+		host = u.Host
+	}
+	attrs := []slog.Attr{
+		slog.String("event_id", ev.ID), slog.String("event_type", string(ev.EventType)),
+		slog.String("merchant_id", ev.MerchantID), slog.String("attempt", string(kind)),
+		slog.String("host", host), slog.Bool("delivered", ok), slog.Duration("duration", took),
+	}
+	if resp.StatusCode != nil {
+		attrs = append(attrs, slog.Int("status", *resp.StatusCode))
+	}
+	if resp.ErrorMessage != nil {
+		attrs = append(attrs, slog.String("error", *resp.ErrorMessage))
+	}
+	w.opts.Log.LogAttrs(ctx, slog.LevelInfo, "webhook delivery attempt", attrs...)
 }
 
 // post sends the request and describes what came back.

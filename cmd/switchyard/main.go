@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"os/signal"
@@ -33,13 +34,16 @@ Configuration is read from SWITCHYARD_* environment variables; see docs/configur
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "switchyard: "+oneLine(err))
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, args []string, out io.Writer) error {
+// run runs one command. serve writes only JSON log lines to out, and its
+// banner (keys and URLs, for a person) to banner; migrate and bootstrap
+// write what they did to out.
+func run(ctx context.Context, args []string, out, banner io.Writer) error {
 	cmd := "serve"
 	if len(args) > 0 {
 		cmd = args[0]
@@ -58,6 +62,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	log := app.NewLogger(out, cfg.LogLevel)
+	// Every line the process writes is JSON: records made through the
+	// default logger, and the standard library's log package, go through
+	// the same handler (with the request id when a request's context
+	// carries one).
+	slog.SetDefault(log)
 	redisconn.UseLogger(log)
 
 	switch cmd {
@@ -84,7 +93,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer a.Close()
-	printBanner(out, cfg, a.Demo, cfg.PublicURL)
+	printBanner(banner, cfg, a.Demo, cfg.PublicURL)
 	log.Info("serving", "addr", ln.Addr().String(), "database", cfg.Database.Driver,
 		"embedded_redis", cfg.RedisEmbedded, "environment", cfg.Environment)
 	return a.Serve(ctx, ln)

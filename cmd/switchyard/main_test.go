@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"strings"
 	"testing"
 
@@ -35,7 +36,7 @@ func TestBadConfigFailsWithOneClearLine(t *testing.T) {
 				t.Setenv(k, v)
 			}
 			var out bytes.Buffer
-			err := run(context.Background(), nil, &out)
+			err := run(context.Background(), nil, &out, io.Discard)
 			if err == nil {
 				t.Fatal("want an error")
 			}
@@ -48,7 +49,7 @@ func TestBadConfigFailsWithOneClearLine(t *testing.T) {
 }
 
 func TestUnknownCommand(t *testing.T) {
-	err := run(context.Background(), []string{"frobnicate"}, &bytes.Buffer{})
+	err := run(context.Background(), []string{"frobnicate"}, &bytes.Buffer{}, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "unknown command") {
 		t.Fatalf("got %v", err)
 	}
@@ -60,14 +61,14 @@ func TestMigrateCommandTwice(t *testing.T) {
 	t.Setenv("SWITCHYARD_DATABASE_URL", testenv.MySQLURL(t))
 	t.Setenv("SWITCHYARD_DATA_DIR", t.TempDir())
 	var out bytes.Buffer
-	if err := run(context.Background(), []string{"migrate"}, &out); err != nil {
+	if err := run(context.Background(), []string{"migrate"}, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "migrate: applied") {
 		t.Fatalf("first run: %q", out.String())
 	}
 	out.Reset()
-	if err := run(context.Background(), []string{"migrate"}, &out); err != nil {
+	if err := run(context.Background(), []string{"migrate"}, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "already up to date") {
@@ -84,7 +85,7 @@ func TestBootstrapCommandPrintsKeys(t *testing.T) {
 		t.Setenv("SWITCHYARD_REDIS_URL", u)
 	}
 	var first, second bytes.Buffer
-	if err := run(context.Background(), []string{"bootstrap"}, &first); err != nil {
+	if err := run(context.Background(), []string{"bootstrap"}, &first, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"Admin key", "adm_", "Secret key", "snd_", "pk_snd_", "merchant_demo", "mca_"} {
@@ -92,7 +93,7 @@ func TestBootstrapCommandPrintsKeys(t *testing.T) {
 			t.Fatalf("bootstrap output lacks %q:\n%s", want, first.String())
 		}
 	}
-	if err := run(context.Background(), []string{"bootstrap"}, &second); err != nil {
+	if err := run(context.Background(), []string{"bootstrap"}, &second, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	for _, label := range []string{"Demo merchant", "Secret key", "Publishable", "Connector"} {
