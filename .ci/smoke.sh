@@ -10,6 +10,8 @@
 #   - a browser's GET /graphql gets GraphiQL with the secret key prefilled, and
 #     its scripts from the binary
 #   - SIGTERM shuts it down with exit status 0 within 20s
+#   - a payment made with an Idempotency-Key is replayed (same payment, no new
+#     one) after a graceful restart, and after a kill -9 a second later
 #   - a second start in the same directory reuses the same keys and becomes ready
 set -euo pipefail
 
@@ -132,6 +134,25 @@ first_key() {
 	printf '%s' "$k"
 }
 
+PAYMENT='{"amount":1500,"currency":"USD","confirm":true,"payment_method":"card","payment_method_data":{"card":{"card_number":"4242424242424242","card_exp_month":"12","card_exp_year":"2035","card_cvc":"123"}}}'
+
+# pay KEY OUTFILE: POST /payments with the Idempotency-Key KEY; prints the
+# HTTP status, the payment id and whether it was a replay.
+pay() {
+	local key="$1" out="$2" code id replayed
+	code="$(http POST /payments "$out" -D "$out.headers" -H 'Content-Type: application/json' -H "api-key: $secret" \
+		-H "Idempotency-Key: $key" --data "$PAYMENT")"
+	id="$(grep -oE '"payment_id":"pay_[A-Za-z0-9]+"' "$out" | head -n1 | cut -d'"' -f4 || true)"
+	replayed="$(grep -i '^Idempotent-Replayed:' "$out.headers" | tr -d '\r' | awk '{print $2}' || true)"
+	printf '%s %s %s' "$code" "$id" "${replayed:-false}"
+}
+
+# count_payments: the demo merchant's payments, through GraphQL.
+count_payments() {
+	http POST /graphql "$tmp/count.json" -H 'Content-Type: application/json' -H "api-key: $secret" --data "$QUERY" >/dev/null
+	grep -oE '"totalCount":[0-9]+' "$tmp/count.json" | cut -d: -f2
+}
+
 stop_and_check() {
 	local rc=0 i
 	say "sending SIGTERM to $pid"
@@ -190,6 +211,10 @@ code="$(http GET "$asset" "$tmp/graphiql.js")"
 [[ "$code" == "200" ]] || fail "GET $asset: HTTP $code"
 say "playground: page with the demo key, $asset ($(wc -c <"$tmp/graphiql.js") bytes)"
 
+read -r code paid _ <<<"$(pay smoke-restart "$tmp/pay1.json")"
+[[ "$code" == "200" && -n "$paid" ]] || fail "POST /payments: HTTP $code: $(head -c 500 "$tmp/pay1.json")"
+say "payment $paid made with Idempotency-Key smoke-restart"
+
 stop_and_check
 
 [[ -d "$tmp/work/.switchyard" ]] || fail "no ./.switchyard data directory was created in the working directory"
@@ -202,6 +227,29 @@ admin2="$(first_key adm admin)"
 [[ "$secret2" == "$secret" ]] || fail "second start printed secret key '${secret2:0:8}…', want the first run's '${secret:0:8}…'"
 [[ "$admin2" == "$admin" ]] || fail "second start printed admin key '${admin2:0:8}…', want the first run's '${admin:0:8}…'"
 say "second start reused the same secret and admin keys"
+
+before="$(count_payments)"
+read -r code again replayed <<<"$(pay smoke-restart "$tmp/pay2.json")"
+[[ "$code" == "200" && "$again" == "$paid" && "$replayed" == "true" ]] ||
+	fail "the retry after a restart answered HTTP $code payment '$again' (replayed: $replayed), want $paid replayed: $(head -c 300 "$tmp/pay2.json")"
+[[ "$(count_payments)" == "$before" ]] || fail "the retry after a restart created a payment"
+say "the retry after a graceful restart replayed $paid; no new payment"
+
+read -r code paid2 _ <<<"$(pay smoke-kill "$tmp/pay3.json")"
+[[ "$code" == "200" && -n "$paid2" ]] || fail "POST /payments: HTTP $code: $(head -c 500 "$tmp/pay3.json")"
+sleep 1.5 # the embedded Redis keeps its data a second at a time
+say "payment $paid2 made with Idempotency-Key smoke-kill; sending SIGKILL to $pid"
+disown "$pid" 2>/dev/null || true # no job-control notice for the kill
+kill -KILL "$pid"
+while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+pid=""
+
+start "$tmp/run3.log"
+wait_ready
+read -r code again replayed <<<"$(pay smoke-kill "$tmp/pay4.json")"
+[[ "$code" == "200" && "$again" == "$paid2" && "$replayed" == "true" ]] ||
+	fail "the retry after kill -9 answered HTTP $code payment '$again' (replayed: $replayed), want $paid2 replayed: $(head -c 300 "$tmp/pay4.json")"
+say "the retry after kill -9 replayed $paid2"
 stop_and_check
 
 say "OK"

@@ -129,7 +129,7 @@ func TestCursorsPageThroughRedis(t *testing.T) {
 
 // TestCursorsExpire: a cursor past its lifetime is refused.
 func TestCursorsExpire(t *testing.T) {
-	conn, err := redisconn.Open(context.Background(), testenv.RedisURL(t))
+	conn, err := redisconn.Open(context.Background(), testenv.RedisURL(t), redisconn.Embedded{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 
@@ -59,7 +60,10 @@ func NewHandler(d Deps, opts Options) http.Handler {
 
 	// GraphiQL, served from the binary (no CDN): its page at a browser's
 	// GET of the endpoint, its files under Endpoint/assets/.
-	play := playground.Handler(playground.Options{
+	play := playground.Handler(playground.Options{Title: "Switchyard GraphQL", Endpoint: Endpoint})
+	// The page with the demo key filled in goes to a browser on this
+	// machine only: the key is not handed to the network.
+	playLocal := playground.Handler(playground.Options{
 		Title:    "Switchyard GraphQL",
 		Endpoint: Endpoint,
 		Headers:  opts.PlaygroundHeaders,
@@ -75,7 +79,11 @@ func NewHandler(d Deps, opts Options) http.Handler {
 			// The same URL answers a browser with HTML and a client with JSON.
 			w.Header().Add("Vary", "Accept")
 			if strings.Contains(r.Header.Get("Accept"), "text/html") {
-				play.ServeHTTP(w, r)
+				if fromLoopback(r) {
+					playLocal.ServeHTTP(w, r)
+				} else {
+					play.ServeHTTP(w, r)
+				}
 				return
 			}
 		}
@@ -106,6 +114,21 @@ func NewHandler(d Deps, opts Options) http.Handler {
 		srv.ServeHTTP(sw, withRequest(r.WithContext(ctx), &sw.status))
 		sw.finish()
 	})
+}
+
+// fromLoopback reports whether r comes straight from this machine: a
+// loopback peer, and no proxy's forwarding headers (a proxy on this machine
+// forwards other machines' requests).
+func fromLoopback(r *http.Request) bool {
+	if r.Header.Get("X-Forwarded-For") != "" || r.Header.Get("Forwarded") != "" || r.Header.Get("X-Real-Ip") != "" {
+		return false
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // internalError marks an error a resolver returned that is neither a

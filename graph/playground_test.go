@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
 
+	"switchyard/graph"
 	"switchyard/graph/playground"
 	"switchyard/internal/testenv"
 )
@@ -58,5 +60,41 @@ func TestPlaygroundRoutes(t *testing.T) {
 	}
 	if _, err := json.Marshal(res["data"]); err != nil || res["data"] == nil {
 		t.Fatalf("default query: %v", res)
+	}
+}
+
+// TestPlaygroundKeyOnlyForThisMachine: where the page is set to prefill
+// the demo key (the embedded default), only a browser on this machine gets
+// it: not another host, nor one whose request a proxy forwarded.
+func TestPlaygroundKeyOnlyForThisMachine(t *testing.T) {
+	srv := testenv.NewServer(t, testenv.Database(t))
+	opts := graph.DefaultOptions()
+	opts.PlaygroundHeaders = map[string]string{"api-key": srv.Demo.SecretKey}
+	h := graph.NewHandler(graph.Deps{Client: srv.Store.Client, Auth: srv.Auth}, opts)
+	for _, tc := range []struct {
+		name, remote, forwarded string
+		gets                    bool
+	}{
+		{"loopback v4", "127.0.0.1:50000", "", true},
+		{"loopback v6", "[::1]:50000", "", true},
+		{"another host", "192.0.2.7:50000", "", false},
+		{"forwarded by a proxy here", "127.0.0.1:50000", "198.51.100.2", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := httptest.NewRequest(http.MethodGet, "/graphql", nil)
+			req.Header.Set("Accept", "text/html")
+			req.RemoteAddr = tc.remote
+			if tc.forwarded != "" {
+				req.Header.Set("X-Forwarded-For", tc.forwarded)
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != 200 {
+				t.Fatalf("status %d", rec.Code)
+			}
+			if got := strings.Contains(rec.Body.String(), srv.Demo.SecretKey); got != tc.gets {
+				t.Fatalf("page holds the demo key: %v, want %v", got, tc.gets)
+			}
+		})
 	}
 }

@@ -124,7 +124,7 @@ func migrate(ctx context.Context, cfg *config.Config, out io.Writer) error {
 
 // baseURL is where a newcomer reaches the server.
 func baseURL(cfg *config.Config, ln net.Listener) string {
-	if cfg.PublicURL != "" && cfg.PublicURL != "http://localhost:8080" {
+	if cfg.PublicURL != "" && !cfg.PublicURLDerived {
 		return strings.TrimRight(cfg.PublicURL, "/")
 	}
 	port := "8080"

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -95,7 +96,10 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 			log.Info("applied migrations", "versions", applied)
 		}
 	}
-	if a.Redis, err = redisconn.Open(ctx, cfg.RedisURL); err != nil {
+	if a.Redis, err = redisconn.Open(ctx, cfg.RedisURL, redisconn.Embedded{
+		SnapshotPath: filepath.Join(cfg.DataDir, "redis.snapshot"),
+		Transient:    redisstore.IsVaultKey,
+	}); err != nil {
 		return nil, err
 	}
 	box, err := secrets.NewBox(cfg.MasterKeyBytes)

@@ -56,7 +56,7 @@ const (
 // Config is the process configuration. The env-tagged fields are read from
 // the environment; the fields after them are derived by Load.
 type Config struct {
-	Addr                 string        `env:"SWITCHYARD_ADDR" envDefault:":8080"`
+	Addr                 string        `env:"SWITCHYARD_ADDR" envDefault:"127.0.0.1:8080"`
 	DatabaseURL          string        `env:"SWITCHYARD_DATABASE_URL"`
 	RedisURL             string        `env:"SWITCHYARD_REDIS_URL"`
 	DataDir              string        `env:"SWITCHYARD_DATA_DIR" envDefault:"./.switchyard"`
@@ -68,6 +68,9 @@ type Config struct {
 	ShutdownTimeout      time.Duration `env:"SWITCHYARD_SHUTDOWN_TIMEOUT" envDefault:"20s"`
 	GraphQLIntrospection bool          `env:"SWITCHYARD_GRAPHQL_INTROSPECTION" envDefault:"true"`
 	PublicURL            string        `env:"SWITCHYARD_PUBLIC_URL"`
+	// PublicURLDerived is true when PublicURL was not given but made from
+	// the listen address.
+	PublicURLDerived bool `env:"-"`
 	// Webhook delivery: the retry schedule (comma-separated Go durations;
 	// empty = Hyperswitch's), the per-delivery timeout, whether private and
 	// loopback targets may be reached (sandbox default), and the number of
@@ -136,6 +139,7 @@ func (c *Config) validate() error {
 		port = p
 		if c.PublicURL == "" {
 			c.PublicURL = "http://" + net.JoinHostPort(publicHost(host), port)
+			c.PublicURLDerived = true
 		}
 	}
 

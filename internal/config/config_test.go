@@ -142,14 +142,15 @@ func TestDefaults(t *testing.T) {
 	}
 	dir := environ["SWITCHYARD_DATA_DIR"]
 	want := Config{
-		Addr:                 ":8080",
+		Addr:                 "127.0.0.1:8080", // loopback until SWITCHYARD_ADDR says otherwise
 		DataDir:              dir,
 		AutoMigrate:          true,
 		Environment:          EnvSandbox,
 		LogLevel:             slog.LevelInfo,
 		ShutdownTimeout:      20 * time.Second,
 		GraphQLIntrospection: true,
-		PublicURL:            "http://localhost:8080",
+		PublicURL:            "http://127.0.0.1:8080",
+		PublicURLDerived:     true,
 		WebhookTimeout:       30 * time.Second,
 		WebhookAllowPrivate:  true,
 		WebhookWorkers:       2,

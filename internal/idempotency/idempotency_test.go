@@ -16,7 +16,7 @@ import (
 
 func store(t *testing.T) (*idempotency.Store, *redisconn.Conn) { //nolint:unparam
 	t.Helper()
-	conn, err := redisconn.Open(context.Background(), testenv.RedisURL(t))
+	conn, err := redisconn.Open(context.Background(), testenv.RedisURL(t), redisconn.Embedded{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestKeyValidationAndRedisDown(t *testing.T) {
 		}
 	}
 	// A Redis that is gone is ErrUnavailable, never a lease.
-	dead, err := redisconn.Open(ctx, "")
+	dead, err := redisconn.Open(ctx, "", redisconn.Embedded{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 
 func TestEmbeddedTTLExpires(t *testing.T) {
 	ctx := context.Background()
-	c, err := Open(ctx, "")
+	c, err := Open(ctx, "", Embedded{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestEmbeddedTTLExpires(t *testing.T) {
 
 func TestEmbeddedClose(t *testing.T) {
 	ctx := context.Background()
-	c, err := Open(ctx, "")
+	c, err := Open(ctx, "", Embedded{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestRealRedis(t *testing.T) {
 		t.Skip("SWITCHYARD_TEST_REDIS_URL not set")
 	}
 	ctx := context.Background()
-	c, err := Open(ctx, url)
+	c, err := Open(ctx, url, Embedded{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestOpenErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Now()
-			c, err := Open(context.Background(), tt.url)
+			c, err := Open(context.Background(), tt.url, Embedded{})
 			if err == nil {
 				c.Close()
 				t.Fatal("Open succeeded")

@@ -10,6 +10,7 @@ package redisstore
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -66,6 +67,10 @@ func NewVault(rdb redis.UniversalClient) *Vault { return &Vault{rdb: rdb} }
 
 // vaultKey keeps one payment's entry in one slot.
 func vaultKey(key string) string { return "pmv:{" + key + "}" }
+
+// IsVaultKey reports whether a Redis key is the vault's: card data, sealed,
+// that no snapshot of the embedded Redis may write to disk.
+func IsVaultKey(key string) bool { return strings.HasPrefix(key, "pmv:{") }
 
 // Put stores sealed under key for ttl.
 func (v *Vault) Put(ctx context.Context, key string, sealed []byte, ttl time.Duration) error {
