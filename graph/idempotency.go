@@ -64,7 +64,7 @@ func idempotent[R any](ctx context.Context, r *Resolver, mutation string, key *s
 		return res, false, errs.Internal(err)
 	}
 	p, _ := tenancy.FromContext(ctx)
-	lease, stored, err := r.idem.Begin(ctx, idempotencyScope(p), *key, idempotency.Fingerprint("graphql "+mutation, canonical))
+	lease, stored, err := r.idem.Begin(ctx, idempotencyScope(p), *key, r.idem.Fingerprint("graphql "+mutation, canonical))
 	switch {
 	case err == nil:
 	case errors.Is(err, idempotency.ErrMismatch):

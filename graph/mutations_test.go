@@ -211,8 +211,9 @@ func TestIdempotentMutations(t *testing.T) {
 	c.must(`mutation { createPayment(input: {amount: 900, currency: "USD"}) { payment { paymentID } } }`, nil, &cancel)
 	pid := cancel.CreatePayment.Payment.PaymentID
 	args, _ := json.Marshal(map[string]any{"id": pid, "input": &model.CancelPaymentInput{}})
-	lease, _, err := idempotency.New(srv.Redis.Client).Begin(context.Background(), srv.Demo.MerchantID, "cancel-"+run,
-		idempotency.Fingerprint("graphql cancelPayment", args))
+	idem := idempotency.New(srv.Redis.Client, srv.Box)
+	lease, _, err := idem.Begin(context.Background(), srv.Demo.MerchantID, "cancel-"+run,
+		idem.Fingerprint("graphql cancelPayment", args))
 	if err != nil || lease == nil {
 		t.Fatalf("take the key: %v", err)
 	}

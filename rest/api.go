@@ -247,7 +247,7 @@ func (a *api) idempotent(w http.ResponseWriter, r *http.Request, p tenancy.Princ
 	}
 	r.Body = io.NopCloser(bytes.NewReader(raw))
 
-	fp := idempotency.Fingerprint(r.Method+" "+r.URL.Path, raw)
+	fp := a.idem.Fingerprint(r.Method+" "+r.URL.Path, raw)
 	lease, stored, err := a.idem.Begin(r.Context(), idempotencyScope(p), key, fp)
 	switch {
 	case err == nil:

@@ -10,6 +10,7 @@ import (
 
 	"switchyard/internal/idempotency"
 	"switchyard/internal/redisconn"
+	"switchyard/internal/secrets"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
 )
@@ -17,12 +18,13 @@ import (
 // TestIdempotentReleasesOnFailure: an answer of 500 or more, or a panic,
 // gives the key back, so a retry runs afresh; an answer below 500 is kept.
 func TestIdempotentReleasesOnFailure(t *testing.T) {
-	conn, err := redisconn.Open(context.Background(), "")
+	conn, err := redisconn.Open(context.Background(), "", redisconn.Embedded{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = conn.Close() })
-	a := &api{idem: idempotency.New(conn.Client)}
+	box, _ := secrets.NewBox(make([]byte, secrets.KeySize))
+	a := &api{idem: idempotency.New(conn.Client, box)}
 	p := tenancy.Principal{Kind: tenancy.KindMerchant, MerchantID: "merchant_internal"}
 	calls := 0
 	call := func(key string, fn handlerFunc) *httptest.ResponseRecorder {

@@ -106,11 +106,11 @@ func TestIdempotencyInFlight(t *testing.T) {
 	c := newClient(t)
 	body := payment(map[string]any{"description": "in flight"})
 	raw, _ := json.Marshal(body)
-	store := idempotency.New(c.srv.Redis.Client)
+	store := idempotency.New(c.srv.Redis.Client, c.srv.Box)
 	key := runKey("slow-1")
 	// Another request (here, the test) holds the key for the same call.
 	lease, _, err := store.Begin(context.Background(), c.srv.Demo.MerchantID, key,
-		idempotency.Fingerprint("POST /payments", raw))
+		store.Fingerprint("POST /payments", raw))
 	if err != nil {
 		t.Fatal(err)
 	}

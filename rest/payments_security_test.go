@@ -3,6 +3,10 @@ package rest_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -306,5 +310,83 @@ func TestPaymentsListCrossTenant(t *testing.T) {
 	// And B, unnarrowed, sees all of its own.
 	if _, got := listPage(t, c, b.key, "limit=100", nil); len(got) != len(bPays)+len(bOther) {
 		t.Errorf("B: %d payments, want %d", len(got), len(bPays)+len(bOther))
+	}
+}
+
+// TestStoredDataGivesNoCardAway: after a card payment made with an
+// Idempotency-Key over REST and another over GraphQL, no Redis value and no
+// database row holds the card number, the CVC, or an unkeyed hash, hex or
+// base64 form of the request body (from which a brute force over the few
+// million plausible cards would recover both).
+func TestStoredDataGivesNoCardAway(t *testing.T) {
+	c := newClient(t)
+	const pan, cvc = "4000000000000077", "739"
+	body := []byte(`{"amount":2500,"currency":"USD","confirm":true,"payment_method":"card","payment_method_data":` +
+		`{"card":{"card_number":"` + pan + `","card_exp_month":"11","card_exp_year":"` + futureYear + `","card_cvc":"` + cvc + `"}}}`)
+	r := c.idem("POST", "/payments", runKey("stored"), body).must(t, 200)
+	if r.str("status") != "succeeded" {
+		t.Fatalf("payment: %s", r.Raw)
+	}
+	gql := `mutation($k: String) { createPayment(input: {amount: 700, currency: "USD", confirm: true, paymentMethod: "card",
+		paymentMethodData: {card: {cardNumber: "` + pan + `", cardExpMonth: "11", cardExpYear: "` + futureYear + `", cardCvc: "` + cvc + `"}}},
+		idempotencyKey: $k) { payment { status } } }`
+	gqlBody, _ := json.Marshal(map[string]any{"query": gql, "variables": map[string]any{"k": runKey("stored-gql")}})
+	g := c.doWith("POST", "/graphql", c.merchantKey(), gqlBody, nil).must(t, 200)
+	if !strings.Contains(string(g.Raw), `"status":"succeeded"`) {
+		t.Fatalf("GraphQL payment: %s", g.Raw)
+	}
+
+	var forbidden []string
+	for _, b := range [][]byte{body, gqlBody} {
+		sum := sha256.Sum256(b)
+		withOp := sha256.Sum256(append([]byte("POST /payments\x00"), b...))
+		forbidden = append(forbidden, hex.EncodeToString(sum[:]), hex.EncodeToString(withOp[:]),
+			base64.StdEncoding.EncodeToString(sum[:]), base64.StdEncoding.EncodeToString(b),
+			base64.RawURLEncoding.EncodeToString(b), hex.EncodeToString(b))
+	}
+	check := func(where, v string) {
+		t.Helper()
+		if strings.Contains(v, pan) || strings.Contains(v, `"`+cvc+`"`) || strings.Contains(v, `:`+cvc+`,`) {
+			t.Errorf("%s holds the card number or the CVC: %.200s", where, v)
+		}
+		for _, f := range forbidden {
+			if strings.Contains(v, f) {
+				t.Errorf("%s holds an unkeyed form of the request body", where)
+			}
+		}
+	}
+	for _, v := range dumpDatabase(t, c) {
+		check(v.table+"."+v.column, string(v.value))
+	}
+	ctx := context.Background()
+	rdb := c.srv.Redis.Client
+	keys, err := rdb.Keys(ctx, "*").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sawIdem := 0
+	for _, k := range keys {
+		var values []string
+		switch rdb.Type(ctx, k).Val() {
+		case "string":
+			values = []string{rdb.Get(ctx, k).Val()}
+		case "hash":
+			for f, v := range rdb.HGetAll(ctx, k).Val() {
+				values = append(values, f, v)
+			}
+		case "list":
+			values = rdb.LRange(ctx, k, 0, -1).Val()
+		case "set":
+			values = rdb.SMembers(ctx, k).Val()
+		}
+		for _, v := range values {
+			check("redis "+k, v)
+			if strings.Contains(v, `"fingerprint"`) {
+				sawIdem++
+			}
+		}
+	}
+	if sawIdem < 2 {
+		t.Fatalf("%d idempotency records among %d Redis keys: the scan misses them", sawIdem, len(keys))
 	}
 }

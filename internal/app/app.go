@@ -48,7 +48,9 @@ type App struct {
 	Config *config.Config
 	Store  *store.Store
 	Redis  *redisconn.Conn
-	Auth   *auth.Authenticator
+	// Box seals and hashes with subkeys of the master key.
+	Box  *secrets.Box
+	Auth *auth.Authenticator
 	// The domain services, each with its dependencies given once.
 	Payments   *payments.Service
 	Merchants  *merchant.Service
@@ -102,11 +104,11 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 	}); err != nil {
 		return nil, err
 	}
-	box, err := secrets.NewBox(cfg.MasterKeyBytes)
+	a.Box, err = secrets.NewBox(cfg.MasterKeyBytes)
 	if err != nil {
 		return nil, fmt.Errorf("SWITCHYARD_MASTER_KEY: %w", err)
 	}
-	a.wireDomain(box)
+	a.wireDomain(a.Box)
 	a.Auth = auth.New(a.Merchants, cfg.AdminAPIKey)
 	schedule, err := webhooks.ParseSchedule(cfg.WebhookRetrySchedule)
 	if err != nil {
@@ -159,7 +161,7 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 	if a.Demo != nil && a.Config.Database.Embedded {
 		gqlOpts.PlaygroundHeaders = map[string]string{auth.HeaderAPIKey: a.Demo.SecretKey}
 	}
-	idem := idempotency.New(a.Redis.Client)
+	idem := idempotency.New(a.Redis.Client, a.Box)
 	gql := graph.NewHandler(graph.Deps{
 		Client: a.Store.Client, Cursors: cursors.New(a.Redis.Client), Auth: a.Auth,
 		Payments: a.Payments, Merchants: a.Merchants, Connectors: a.Connectors, Events: a.Events,

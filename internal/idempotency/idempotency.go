@@ -9,13 +9,15 @@
 package idempotency
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -56,13 +58,21 @@ type record struct {
 // Store keeps the records.
 type Store struct {
 	rdb     redis.UniversalClient
+	hash    Hasher
 	lockTTL time.Duration
 	keepFor time.Duration
 }
 
+// Hasher is the keyed hash fingerprints are made with (secrets.Box): with
+// no key, a stored fingerprint of a card payment would give the card
+// number and CVC away to a brute force of a few million guesses.
+type Hasher interface {
+	Fingerprint(parts ...string) string
+}
+
 // New returns a store with the default lock TTL and retention.
-func New(rdb redis.UniversalClient) *Store {
-	return &Store{rdb: rdb, lockTTL: DefaultLockTTL, keepFor: DefaultKeepFor}
+func New(rdb redis.UniversalClient, hash Hasher) *Store {
+	return &Store{rdb: rdb, hash: hash, lockTTL: DefaultLockTTL, keepFor: DefaultKeepFor}
 }
 
 // WithTTLs returns a copy with other TTLs (tests compress them).
@@ -72,13 +82,62 @@ func (s *Store) WithTTLs(lockTTL, keepFor time.Duration) *Store {
 	return &c
 }
 
-// Fingerprint identifies a request's payload: the operation and its body.
-func Fingerprint(operation string, body []byte) string {
-	h := sha256.New()
-	h.Write([]byte(operation))
-	h.Write([]byte{0})
-	h.Write(body)
-	return hex.EncodeToString(h.Sum(nil))
+// Fingerprint identifies a request's payload, the operation and its body,
+// by a keyed hash, over the body with every card number and CVC already
+// replaced by a keyed hash of its own (so two requests with other cards
+// still differ). A JSON body is hashed in canonical form (members sorted):
+// the same request however its members are ordered.
+func (s *Store) Fingerprint(operation string, body []byte) string {
+	card := func(v string) string { return "card:" + s.hash.Fingerprint("idempotency card", v) }
+	return s.hash.Fingerprint("idempotency request", operation, string(withoutCardData(body, card)))
+}
+
+// cardMembers are the members that hold card data, named as REST
+// (card_number, card_cvc) or GraphQL (cardNumber, cardCvc) writes them,
+// lower case and without underscores.
+var cardMembers = map[string]bool{"cardnumber": true, "cardcvc": true, "cvc": true, "cardcvv": true, "cvv": true}
+
+// withoutCardData is body with card numbers and CVCs replaced by hash of
+// them: in a JSON body the values of card members, in anything else every
+// run of 12 or more digits (a card number, spaced or not).
+func withoutCardData(body []byte, hash func(string) string) []byte {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil || dec.More() {
+		return digitRuns.ReplaceAllFunc(body, func(run []byte) []byte { return []byte(hash(string(run))) })
+	}
+	out, err := json.Marshal(replaceCards(v, hash))
+	if err != nil {
+		return digitRuns.ReplaceAllFunc(body, func(run []byte) []byte { return []byte(hash(string(run))) })
+	}
+	return out
+}
+
+var digitRuns = regexp.MustCompile(`[0-9][0-9 -]{10,}[0-9]`)
+
+func replaceCards(v any, hash func(string) string) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, child := range t {
+			if cardMembers[strings.ReplaceAll(strings.ToLower(k), "_", "")] {
+				if s, ok := child.(string); ok {
+					t[k] = hash(s)
+					continue
+				}
+				if n, ok := child.(json.Number); ok {
+					t[k] = hash(n.String())
+					continue
+				}
+			}
+			t[k] = replaceCards(child, hash)
+		}
+	case []any:
+		for i, child := range t {
+			t[i] = replaceCards(child, hash)
+		}
+	}
+	return v
 }
 
 // ValidKey reports whether key is acceptable.

@@ -1,7 +1,10 @@
 package idempotency_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"sync"
 	"sync/atomic"
@@ -11,6 +14,7 @@ import (
 	"switchyard/internal/idempotency"
 	"switchyard/internal/ids"
 	"switchyard/internal/redisconn"
+	"switchyard/internal/secrets"
 	"switchyard/internal/testenv"
 )
 
@@ -21,14 +25,14 @@ func store(t *testing.T) (*idempotency.Store, *redisconn.Conn) { //nolint:unpara
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	return idempotency.New(conn.Client), conn
+	return idempotency.New(conn.Client, testBox(t)), conn
 }
 
 func TestReplayMismatchAndInFlight(t *testing.T) {
 	s, _ := store(t)
 	ctx := context.Background()
 	scope, key := "merchant_"+ids.Base62(8), "key-1"
-	fp := idempotency.Fingerprint("POST /payments", []byte(`{"amount":100}`))
+	fp := s.Fingerprint("POST /payments", []byte(`{"amount":100}`))
 
 	lease, replay, err := s.Begin(ctx, scope, key, fp)
 	if err != nil || lease == nil || replay != nil {
@@ -37,7 +41,7 @@ func TestReplayMismatchAndInFlight(t *testing.T) {
 	if _, _, err := s.Begin(ctx, scope, key, fp); !errors.Is(err, idempotency.ErrInFlight) {
 		t.Fatalf("while in flight: %v", err)
 	}
-	other := idempotency.Fingerprint("POST /payments", []byte(`{"amount":200}`))
+	other := s.Fingerprint("POST /payments", []byte(`{"amount":200}`))
 	if _, _, err := s.Begin(ctx, scope, key, other); !errors.Is(err, idempotency.ErrMismatch) {
 		t.Fatalf("other payload: %v", err)
 	}
@@ -151,7 +155,55 @@ func TestKeyValidationAndRedisDown(t *testing.T) {
 		t.Fatal(err)
 	}
 	dead.Close()
-	if _, _, err := idempotency.New(dead.Client).Begin(ctx, "m", "k", "fp"); !errors.Is(err, idempotency.ErrUnavailable) {
+	if _, _, err := idempotency.New(dead.Client, testBox(t)).Begin(ctx, "m", "k", "fp"); !errors.Is(err, idempotency.ErrUnavailable) {
 		t.Fatalf("redis down: %v", err)
 	}
+}
+
+func testBox(t *testing.T) *secrets.Box {
+	t.Helper()
+	box, err := secrets.NewBox(bytes.Repeat([]byte{3}, secrets.KeySize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return box
+}
+
+// TestFingerprintIsKeyedAndHidesCards: a fingerprint is a keyed hash (the
+// same request under another master key differs, and it is no plain
+// SHA-256 of the body), over the body with card numbers and CVCs replaced:
+// requests that differ only there still differ, and requests that differ
+// only in member order do not.
+func TestFingerprintIsKeyedAndHidesCards(t *testing.T) {
+	body := []byte(`{"amount":100,"payment_method_data":{"card":{"card_number":"4242424242424242","card_cvc":"123"}}}`)
+	s := idempotency.New(nil, testBox(t))
+	fp := s.Fingerprint("POST /payments", body)
+	other, _ := secrets.NewBox(bytes.Repeat([]byte{4}, secrets.KeySize))
+	for _, unkeyed := range []string{hexSHA(body), hexSHA(append([]byte("POST /payments\x00"), body...))} {
+		if fp == unkeyed {
+			t.Fatal("the fingerprint is an unkeyed SHA-256")
+		}
+	}
+	if fp == idempotency.New(nil, other).Fingerprint("POST /payments", body) {
+		t.Error("the fingerprint does not depend on the key")
+	}
+	for _, tc := range []struct {
+		name string
+		body string
+		same bool
+	}{
+		{"members reordered", `{"payment_method_data":{"card":{"card_cvc":"123","card_number":"4242424242424242"}},"amount":100}`, true},
+		{"another card", `{"amount":100,"payment_method_data":{"card":{"card_number":"5555555555554444","card_cvc":"123"}}}`, false},
+		{"another CVC", `{"amount":100,"payment_method_data":{"card":{"card_number":"4242424242424242","card_cvc":"124"}}}`, false},
+		{"another amount", `{"amount":101,"payment_method_data":{"card":{"card_number":"4242424242424242","card_cvc":"123"}}}`, false},
+	} {
+		if got := s.Fingerprint("POST /payments", []byte(tc.body)) == fp; got != tc.same {
+			t.Errorf("%s: same fingerprint %v, want %v", tc.name, got, tc.same)
+		}
+	}
+}
+
+func hexSHA(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
