@@ -70,96 +70,108 @@ func (s *Service) ConfirmPayment(ctx context.Context, paymentID string, in Confi
 	if err != nil {
 		return nil, err
 	}
-	var (
-		pi      *ent.PaymentIntent
-		att     *ent.PaymentAttempt
-		mca     *ent.MerchantConnectorAccount
-		method  *customer.PaymentMethodInput
-		pending bool // the attempt is recorded; the connector must be called
-	)
+	var c *confirmation
 	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
 		cur, err := s.lockPayment(ctx, tx, paymentID)
 		if err != nil {
 			return err
 		}
-		if err := s.checkClientSecret(ctx, cur, in.ClientSecret); err != nil {
-			return err
-		}
-		if !statusIn(cur.Status, confirmableStates...) {
-			return ErrUnexpectedState("confirmed", cur.Status, confirmableStates)
-		}
-		ptype := string(cur.PaymentType)
-		if in.PaymentType != nil {
-			ptype = *in.PaymentType
-		}
-		if err := in.validate(cur.Amount, &ptype); err != nil {
-			return err
-		}
-		if err := in.PaymentFields.checkMandateMembers(false, true); err != nil {
-			return err
-		}
-		pi = cur
-		if stored := in.storedFields(); !reflect.ValueOf(*stored).IsZero() {
-			if pi, err = s.applyFields(ctx, tx, cur, stored); err != nil {
-				return err
-			}
-		}
-		method = in.PaymentMethod
-		if method == nil && pi.MandateID == nil {
-			if method, err = s.customers.VaultGet(ctx, merchantID, pi.ID); err != nil {
-				return err
-			}
-		}
-		if err := customer.CheckMandateIntent(pi, method); err != nil {
-			return err
-		}
-		mcaID := in.MerchantConnectorID
-		if pi.MandateID != nil {
-			// A recurring payment charges the mandate's saved card through
-			// the connector account that holds its token.
-			if method, err = s.customers.RecurringMethod(ctx, tx, pi, netAmount(pi)); err != nil {
-				return err
-			}
-			mcaID = method.Mandate.MerchantConnectorID
-		}
-		if method == nil {
-			return errs.MissingField("payment_method_data")
-		}
-		if mca, err = s.route(ctx, tx, pi, in.Connectors, mcaID); err != nil {
-			return err
-		}
-		att, err = s.newAttempt(ctx, tx, pi, mca, method, in.BrowserInfo)
-		if err != nil {
-			return err
-		}
-		pi, err = pi.Update().
-			SetStatus(paymentintent.StatusProcessing).
-			SetActiveAttemptID(att.ID).
-			AddAttemptCount(1).
-			SetConnector(mca.ConnectorName).
-			SetMerchantConnectorID(mca.ID).
-			SetPaymentMethod(method.Type).
-			SetNillablePaymentMethodType(nonEmpty(method.Subtype)).
-			SetNillableCardNetwork(cardNetwork(method)).
-			AddVersion(1).
-			Save(ctx)
-		if err != nil {
-			return errs.Internal(err)
-		}
-		pending = true
-		return nil
+		c, err = s.prepareConfirm(ctx, tx, merchantID, cur, in)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	var view *PaymentView
-	if pending {
-		if view, err = s.authorize(ctx, pi, att, mca, method); err != nil {
+	view, err := s.authorize(ctx, c.pi, c.att, c.mca, c.method)
+	if err != nil {
+		return nil, err
+	}
+	s.customers.VaultDrop(ctx, merchantID, c.pi.ID) // the connector has seen the card
+	return s.viewOr(ctx, view, paymentID)
+}
+
+// confirmation is what a confirm's first transaction recorded: the pending
+// attempt, and what the connector call about it needs.
+type confirmation struct {
+	pi     *ent.PaymentIntent
+	att    *ent.PaymentAttempt
+	mca    *ent.MerchantConnectorAccount
+	method *customer.PaymentMethodInput
+}
+
+// prepareConfirm checks, inside tx, that cur (locked) may be confirmed with
+// in (its state, the client secret, the members, the payment method or the
+// mandate it charges, a connector account to route to), and records the
+// pending attempt. Everything that can refuse a confirm runs here, so a
+// refused one writes nothing.
+func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID string, cur *ent.PaymentIntent, in ConfirmInput) (*confirmation, error) {
+	var err error
+	if err := s.checkClientSecret(ctx, cur, in.ClientSecret); err != nil {
+		return nil, err
+	}
+	if !statusIn(cur.Status, confirmableStates...) {
+		return nil, ErrUnexpectedState("confirmed", cur.Status, confirmableStates)
+	}
+	ptype := string(cur.PaymentType)
+	if in.PaymentType != nil {
+		ptype = *in.PaymentType
+	}
+	if err := in.validate(cur.Amount, &ptype); err != nil {
+		return nil, err
+	}
+	if err := in.PaymentFields.checkMandateMembers(false, true); err != nil {
+		return nil, err
+	}
+	pi := cur
+	if stored := in.storedFields(); !reflect.ValueOf(*stored).IsZero() {
+		if pi, err = s.applyFields(ctx, tx, cur, stored); err != nil {
 			return nil, err
 		}
-		s.customers.VaultDrop(ctx, merchantID, pi.ID) // the connector has seen the card
 	}
-	return s.viewOr(ctx, view, paymentID)
+	method := in.PaymentMethod
+	if method == nil && pi.MandateID == nil {
+		if method, err = s.customers.VaultGet(ctx, merchantID, pi.ID); err != nil {
+			return nil, err
+		}
+	}
+	if err := customer.CheckMandateIntent(pi, method); err != nil {
+		return nil, err
+	}
+	mcaID := in.MerchantConnectorID
+	if pi.MandateID != nil {
+		// A recurring payment charges the mandate's saved card through
+		// the connector account that holds its token.
+		if method, err = s.customers.RecurringMethod(ctx, tx, pi, netAmount(pi)); err != nil {
+			return nil, err
+		}
+		mcaID = method.Mandate.MerchantConnectorID
+	}
+	if method == nil {
+		return nil, errs.MissingField("payment_method_data")
+	}
+	mca, err := s.route(ctx, tx, pi, in.Connectors, mcaID)
+	if err != nil {
+		return nil, err
+	}
+	att, err := s.newAttempt(ctx, tx, pi, mca, method, in.BrowserInfo)
+	if err != nil {
+		return nil, err
+	}
+	pi, err = pi.Update().
+		SetStatus(paymentintent.StatusProcessing).
+		SetActiveAttemptID(att.ID).
+		AddAttemptCount(1).
+		SetConnector(mca.ConnectorName).
+		SetMerchantConnectorID(mca.ID).
+		SetPaymentMethod(method.Type).
+		SetNillablePaymentMethodType(nonEmpty(method.Subtype)).
+		SetNillableCardNetwork(cardNetwork(method)).
+		AddVersion(1).
+		Save(ctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return &confirmation{pi: pi, att: att, mca: mca, method: method}, nil
 }
 
 func deref64(v *int64) int64 {

@@ -15,8 +15,9 @@ import (
 )
 
 // CreatePayment creates a payment intent (and its customer on first use) in
-// one transaction. With Confirm it then authorizes, as POST /payments with
-// confirm: true does.
+// one transaction. With Confirm the same transaction records its attempt
+// (or refuses the whole call), and the payment is then authorized, as POST
+// /payments with confirm: true does.
 func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentView, error) {
 	if err := validateCurrency(in.Currency); err != nil {
 		return nil, err
@@ -54,7 +55,10 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 			return nil, err
 		}
 	}
-	var pi *ent.PaymentIntent
+	var (
+		pi      *ent.PaymentIntent
+		confirm *confirmation
+	)
 	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
 		prof, err := s.paymentProfile(ctx, tx, in.ProfileID)
 		if err != nil {
@@ -95,8 +99,22 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 		if err := s.setFields(ctx, tx, create.Mutation(), paymentRef{id, now, paymentintent.StatusRequiresPaymentMethod}, &in.PaymentFields); err != nil {
 			return err
 		}
-		pi, err = create.Save(ctx)
-		return txn.ErrorOrNil(err, "payment")
+		if pi, err = create.Save(ctx); err != nil {
+			return txn.Error(err, "payment")
+		}
+		if !in.Confirm {
+			return nil
+		}
+		// Confirmed at once: everything that can refuse the confirm runs
+		// in this transaction too, so a refused one leaves no payment
+		// behind. What only the authorization uses goes to it directly:
+		// the card, the routing preference and the browser details (the
+		// intent keeps none).
+		confirm, err = s.prepareConfirm(ctx, tx, merchantID, pi, ConfirmInput{PaymentFields: PaymentFields{
+			PaymentMethod: in.PaymentMethod, Connectors: in.Connectors,
+			MerchantConnectorID: in.MerchantConnectorID, BrowserInfo: in.BrowserInfo,
+		}})
+		return err
 	})
 	if err != nil {
 		if e, ok := errs.As(err); ok && e.Code == "HE_01" && e.Field == "" {
@@ -104,13 +122,12 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 		}
 		return nil, err
 	}
-	if in.Confirm {
-		// What only the authorization uses goes to it directly: the card, the
-		// routing preference and the browser details (the intent keeps none).
-		return s.ConfirmPayment(ctx, paymentID, ConfirmInput{PaymentFields: PaymentFields{
-			PaymentMethod: in.PaymentMethod, Connectors: in.Connectors,
-			MerchantConnectorID: in.MerchantConnectorID, BrowserInfo: in.BrowserInfo,
-		}})
+	if confirm != nil {
+		view, err := s.authorize(ctx, confirm.pi, confirm.att, confirm.mca, confirm.method)
+		if err != nil {
+			return nil, err
+		}
+		return s.viewOr(ctx, view, paymentID)
 	}
 	return s.GetPayment(ctx, pi.PaymentID)
 }

@@ -455,3 +455,47 @@ func TestStateChangeAnswersAsGET(t *testing.T) {
 	unconfirmed := c.pay("POST", "/payments", payment(nil)).must(t, 200)
 	same("cancel unconfirmed", c.pay("POST", "/payments/"+unconfirmed.str("payment_id")+"/cancel", nil).must(t, 200))
 }
+
+// TestRefusedCreateWritesNothing: POST /payments with confirm: true that
+// the confirm refuses (no payment method, an unknown mandate, another
+// customer's mandate, a profile with no connector account) answers 4xx and
+// leaves no payment and no customer behind: everything that can refuse the
+// confirm runs in the transaction that would create the payment.
+func TestRefusedCreateWritesNothing(t *testing.T) {
+	c := newClient(t)
+	m := c.srv.Demo.MerchantID
+	mandate := setUpMandate(t, c, c.merchantKey(), "cus_refused_owner", nil)
+	bare := c.do("POST", "/account/"+m+"/business_profile", c.merchantKey(), map[string]any{"profile_name": "no_connectors"}).
+		must(t, 200).str("profile_id")
+	count := func(table string) int {
+		t.Helper()
+		var n int
+		if err := c.srv.Store.DB.QueryRow("SELECT COUNT(*) FROM " + table).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for _, tc := range []struct {
+		name   string
+		body   map[string]any
+		status int
+		code   string
+	}{
+		{"no payment method", payment(map[string]any{"confirm": true, "customer_id": "cus_refused_1"}), 400, "IR_04"},
+		{"unknown mandate", recurring("cus_refused_2", "man_doesnotexist", 500), 404, "HE_02"},
+		{"another customer's mandate", recurring("cus_refused_3", mandate, 500), 400, "IR_16"},
+		{"no connector on the profile", payment(map[string]any{"confirm": true, "customer_id": "cus_refused_4",
+			"profile_id": bare, "payment_method": "card", "payment_method_data": card("4242424242424242")}), 400, "IR_39"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			payments, customers := count("payment_intents"), count("customers")
+			r := c.pay("POST", "/payments", tc.body)
+			if r.Status != tc.status || r.errCode() != tc.code {
+				t.Fatalf("got %d %s, want %d %s", r.Status, r.Raw, tc.status, tc.code)
+			}
+			if p, cu := count("payment_intents"), count("customers"); p != payments || cu != customers {
+				t.Fatalf("the refused call left %d payments and %d customers behind", p-payments, cu-customers)
+			}
+		})
+	}
+}
