@@ -17422,6 +17422,8 @@ type PaymentIntentMutation struct {
 	request_external_three_ds_authentication *paymentintent.RequestExternalThreeDsAuthentication
 	payment_type                             *paymentintent.PaymentType
 	client_secret                            *string
+	idempotency_key                          *string
+	idempotency_fingerprint                  *string
 	session_expiry                           *int64
 	addsession_expiry                        *int64
 	expires_on                               *time.Time
@@ -19018,6 +19020,104 @@ func (m *PaymentIntentMutation) OldClientSecret(ctx context.Context) (v string, 
 // ResetClientSecret resets all changes to the "client_secret" field.
 func (m *PaymentIntentMutation) ResetClientSecret() {
 	m.client_secret = nil
+}
+
+// SetIdempotencyKey sets the "idempotency_key" field.
+func (m *PaymentIntentMutation) SetIdempotencyKey(s string) {
+	m.idempotency_key = &s
+}
+
+// IdempotencyKey returns the value of the "idempotency_key" field in the mutation.
+func (m *PaymentIntentMutation) IdempotencyKey() (r string, exists bool) {
+	v := m.idempotency_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIdempotencyKey returns the old "idempotency_key" field's value of the PaymentIntent entity.
+// If the PaymentIntent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentIntentMutation) OldIdempotencyKey(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIdempotencyKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIdempotencyKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIdempotencyKey: %w", err)
+	}
+	return oldValue.IdempotencyKey, nil
+}
+
+// ClearIdempotencyKey clears the value of the "idempotency_key" field.
+func (m *PaymentIntentMutation) ClearIdempotencyKey() {
+	m.idempotency_key = nil
+	m.clearedFields[paymentintent.FieldIdempotencyKey] = struct{}{}
+}
+
+// IdempotencyKeyCleared returns if the "idempotency_key" field was cleared in this mutation.
+func (m *PaymentIntentMutation) IdempotencyKeyCleared() bool {
+	_, ok := m.clearedFields[paymentintent.FieldIdempotencyKey]
+	return ok
+}
+
+// ResetIdempotencyKey resets all changes to the "idempotency_key" field.
+func (m *PaymentIntentMutation) ResetIdempotencyKey() {
+	m.idempotency_key = nil
+	delete(m.clearedFields, paymentintent.FieldIdempotencyKey)
+}
+
+// SetIdempotencyFingerprint sets the "idempotency_fingerprint" field.
+func (m *PaymentIntentMutation) SetIdempotencyFingerprint(s string) {
+	m.idempotency_fingerprint = &s
+}
+
+// IdempotencyFingerprint returns the value of the "idempotency_fingerprint" field in the mutation.
+func (m *PaymentIntentMutation) IdempotencyFingerprint() (r string, exists bool) {
+	v := m.idempotency_fingerprint
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIdempotencyFingerprint returns the old "idempotency_fingerprint" field's value of the PaymentIntent entity.
+// If the PaymentIntent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentIntentMutation) OldIdempotencyFingerprint(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIdempotencyFingerprint is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIdempotencyFingerprint requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIdempotencyFingerprint: %w", err)
+	}
+	return oldValue.IdempotencyFingerprint, nil
+}
+
+// ClearIdempotencyFingerprint clears the value of the "idempotency_fingerprint" field.
+func (m *PaymentIntentMutation) ClearIdempotencyFingerprint() {
+	m.idempotency_fingerprint = nil
+	m.clearedFields[paymentintent.FieldIdempotencyFingerprint] = struct{}{}
+}
+
+// IdempotencyFingerprintCleared returns if the "idempotency_fingerprint" field was cleared in this mutation.
+func (m *PaymentIntentMutation) IdempotencyFingerprintCleared() bool {
+	_, ok := m.clearedFields[paymentintent.FieldIdempotencyFingerprint]
+	return ok
+}
+
+// ResetIdempotencyFingerprint resets all changes to the "idempotency_fingerprint" field.
+func (m *PaymentIntentMutation) ResetIdempotencyFingerprint() {
+	m.idempotency_fingerprint = nil
+	delete(m.clearedFields, paymentintent.FieldIdempotencyFingerprint)
 }
 
 // SetSessionExpiry sets the "session_expiry" field.
@@ -21328,7 +21428,7 @@ func (m *PaymentIntentMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PaymentIntentMutation) Fields() []string {
-	fields := make([]string, 0, 69)
+	fields := make([]string, 0, 71)
 	if m.merchant_id != nil {
 		fields = append(fields, paymentintent.FieldMerchantID)
 	}
@@ -21421,6 +21521,12 @@ func (m *PaymentIntentMutation) Fields() []string {
 	}
 	if m.client_secret != nil {
 		fields = append(fields, paymentintent.FieldClientSecret)
+	}
+	if m.idempotency_key != nil {
+		fields = append(fields, paymentintent.FieldIdempotencyKey)
+	}
+	if m.idempotency_fingerprint != nil {
+		fields = append(fields, paymentintent.FieldIdempotencyFingerprint)
 	}
 	if m.session_expiry != nil {
 		fields = append(fields, paymentintent.FieldSessionExpiry)
@@ -21606,6 +21712,10 @@ func (m *PaymentIntentMutation) Field(name string) (ent.Value, bool) {
 		return m.PaymentType()
 	case paymentintent.FieldClientSecret:
 		return m.ClientSecret()
+	case paymentintent.FieldIdempotencyKey:
+		return m.IdempotencyKey()
+	case paymentintent.FieldIdempotencyFingerprint:
+		return m.IdempotencyFingerprint()
 	case paymentintent.FieldSessionExpiry:
 		return m.SessionExpiry()
 	case paymentintent.FieldExpiresOn:
@@ -21753,6 +21863,10 @@ func (m *PaymentIntentMutation) OldField(ctx context.Context, name string) (ent.
 		return m.OldPaymentType(ctx)
 	case paymentintent.FieldClientSecret:
 		return m.OldClientSecret(ctx)
+	case paymentintent.FieldIdempotencyKey:
+		return m.OldIdempotencyKey(ctx)
+	case paymentintent.FieldIdempotencyFingerprint:
+		return m.OldIdempotencyFingerprint(ctx)
 	case paymentintent.FieldSessionExpiry:
 		return m.OldSessionExpiry(ctx)
 	case paymentintent.FieldExpiresOn:
@@ -22054,6 +22168,20 @@ func (m *PaymentIntentMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetClientSecret(v)
+		return nil
+	case paymentintent.FieldIdempotencyKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIdempotencyKey(v)
+		return nil
+	case paymentintent.FieldIdempotencyFingerprint:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIdempotencyFingerprint(v)
 		return nil
 	case paymentintent.FieldSessionExpiry:
 		v, ok := value.(int64)
@@ -22531,6 +22659,12 @@ func (m *PaymentIntentMutation) ClearedFields() []string {
 	if m.FieldCleared(paymentintent.FieldOffSession) {
 		fields = append(fields, paymentintent.FieldOffSession)
 	}
+	if m.FieldCleared(paymentintent.FieldIdempotencyKey) {
+		fields = append(fields, paymentintent.FieldIdempotencyKey)
+	}
+	if m.FieldCleared(paymentintent.FieldIdempotencyFingerprint) {
+		fields = append(fields, paymentintent.FieldIdempotencyFingerprint)
+	}
 	if m.FieldCleared(paymentintent.FieldMerchantReferenceID) {
 		fields = append(fields, paymentintent.FieldMerchantReferenceID)
 	}
@@ -22679,6 +22813,12 @@ func (m *PaymentIntentMutation) ClearField(name string) error {
 		return nil
 	case paymentintent.FieldOffSession:
 		m.ClearOffSession()
+		return nil
+	case paymentintent.FieldIdempotencyKey:
+		m.ClearIdempotencyKey()
+		return nil
+	case paymentintent.FieldIdempotencyFingerprint:
+		m.ClearIdempotencyFingerprint()
 		return nil
 	case paymentintent.FieldMerchantReferenceID:
 		m.ClearMerchantReferenceID()
@@ -22882,6 +23022,12 @@ func (m *PaymentIntentMutation) ResetField(name string) error {
 		return nil
 	case paymentintent.FieldClientSecret:
 		m.ResetClientSecret()
+		return nil
+	case paymentintent.FieldIdempotencyKey:
+		m.ResetIdempotencyKey()
+		return nil
+	case paymentintent.FieldIdempotencyFingerprint:
+		m.ResetIdempotencyFingerprint()
 		return nil
 	case paymentintent.FieldSessionExpiry:
 		m.ResetSessionExpiry()

@@ -82,6 +82,10 @@ type PaymentIntent struct {
 	PaymentType paymentintent.PaymentType `json:"payment_type,omitempty"`
 	// ClientSecret holds the value of the "client_secret" field.
 	ClientSecret string `json:"-"`
+	// IdempotencyKey holds the value of the "idempotency_key" field.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// IdempotencyFingerprint holds the value of the "idempotency_fingerprint" field.
+	IdempotencyFingerprint *string `json:"idempotency_fingerprint,omitempty"`
 	// SessionExpiry holds the value of the "session_expiry" field.
 	SessionExpiry int64 `json:"session_expiry,omitempty"`
 	// ExpiresOn holds the value of the "expires_on" field.
@@ -270,7 +274,7 @@ func (*PaymentIntent) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case paymentintent.FieldAmount, paymentintent.FieldAmountCaptured, paymentintent.FieldAmountCapturable, paymentintent.FieldAmountToCapture, paymentintent.FieldShippingCost, paymentintent.FieldOrderTaxAmount, paymentintent.FieldSurchargeAmount, paymentintent.FieldTaxOnSurcharge, paymentintent.FieldSessionExpiry, paymentintent.FieldAttemptCount, paymentintent.FieldAuthorizationCount, paymentintent.FieldVersion:
 			values[i] = new(sql.NullInt64)
-		case paymentintent.FieldID, paymentintent.FieldMerchantID, paymentintent.FieldPaymentID, paymentintent.FieldProfileID, paymentintent.FieldStatus, paymentintent.FieldCurrency, paymentintent.FieldExternalTaxCalculation, paymentintent.FieldSurchargeCalculation, paymentintent.FieldCaptureMethod, paymentintent.FieldAuthenticationType, paymentintent.FieldCustomerID, paymentintent.FieldCustomerPresent, paymentintent.FieldSetupFutureUsage, paymentintent.FieldApplyMitExemption, paymentintent.FieldPaymentLinkEnabled, paymentintent.FieldRequestIncrementalAuthorization, paymentintent.FieldSplitTxnsEnabled, paymentintent.FieldRequestExternalThreeDsAuthentication, paymentintent.FieldPaymentType, paymentintent.FieldClientSecret, paymentintent.FieldMerchantReferenceID, paymentintent.FieldMerchantOrderReferenceID, paymentintent.FieldRoutingAlgorithmID, paymentintent.FieldDescription, paymentintent.FieldReturnURL, paymentintent.FieldStatementDescriptor, paymentintent.FieldStatementDescriptorSuffix, paymentintent.FieldBusinessCountry, paymentintent.FieldBusinessLabel, paymentintent.FieldBusinessSubLabel, paymentintent.FieldActiveAttemptID, paymentintent.FieldMandateID, paymentintent.FieldCancellationReason, paymentintent.FieldConnector, paymentintent.FieldMerchantConnectorID, paymentintent.FieldPaymentMethod, paymentintent.FieldPaymentMethodType, paymentintent.FieldCardNetwork:
+		case paymentintent.FieldID, paymentintent.FieldMerchantID, paymentintent.FieldPaymentID, paymentintent.FieldProfileID, paymentintent.FieldStatus, paymentintent.FieldCurrency, paymentintent.FieldExternalTaxCalculation, paymentintent.FieldSurchargeCalculation, paymentintent.FieldCaptureMethod, paymentintent.FieldAuthenticationType, paymentintent.FieldCustomerID, paymentintent.FieldCustomerPresent, paymentintent.FieldSetupFutureUsage, paymentintent.FieldApplyMitExemption, paymentintent.FieldPaymentLinkEnabled, paymentintent.FieldRequestIncrementalAuthorization, paymentintent.FieldSplitTxnsEnabled, paymentintent.FieldRequestExternalThreeDsAuthentication, paymentintent.FieldPaymentType, paymentintent.FieldClientSecret, paymentintent.FieldIdempotencyKey, paymentintent.FieldIdempotencyFingerprint, paymentintent.FieldMerchantReferenceID, paymentintent.FieldMerchantOrderReferenceID, paymentintent.FieldRoutingAlgorithmID, paymentintent.FieldDescription, paymentintent.FieldReturnURL, paymentintent.FieldStatementDescriptor, paymentintent.FieldStatementDescriptorSuffix, paymentintent.FieldBusinessCountry, paymentintent.FieldBusinessLabel, paymentintent.FieldBusinessSubLabel, paymentintent.FieldActiveAttemptID, paymentintent.FieldMandateID, paymentintent.FieldCancellationReason, paymentintent.FieldConnector, paymentintent.FieldMerchantConnectorID, paymentintent.FieldPaymentMethod, paymentintent.FieldPaymentMethodType, paymentintent.FieldCardNetwork:
 			values[i] = new(sql.NullString)
 		case paymentintent.FieldCreatedAt, paymentintent.FieldModifiedAt, paymentintent.FieldCaptureOn, paymentintent.FieldExpiresOn:
 			values[i] = new(sql.NullTime)
@@ -491,6 +495,20 @@ func (_m *PaymentIntent) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field client_secret", values[i])
 			} else if value.Valid {
 				_m.ClientSecret = value.String
+			}
+		case paymentintent.FieldIdempotencyKey:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field idempotency_key", values[i])
+			} else if value.Valid {
+				_m.IdempotencyKey = new(string)
+				*_m.IdempotencyKey = value.String
+			}
+		case paymentintent.FieldIdempotencyFingerprint:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field idempotency_fingerprint", values[i])
+			} else if value.Valid {
+				_m.IdempotencyFingerprint = new(string)
+				*_m.IdempotencyFingerprint = value.String
 			}
 		case paymentintent.FieldSessionExpiry:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -948,6 +966,16 @@ func (_m *PaymentIntent) String() string {
 	builder.WriteString(fmt.Sprintf("%v", _m.PaymentType))
 	builder.WriteString(", ")
 	builder.WriteString("client_secret=<sensitive>")
+	builder.WriteString(", ")
+	if v := _m.IdempotencyKey; v != nil {
+		builder.WriteString("idempotency_key=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.IdempotencyFingerprint; v != nil {
+		builder.WriteString("idempotency_fingerprint=")
+		builder.WriteString(*v)
+	}
 	builder.WriteString(", ")
 	builder.WriteString("session_expiry=")
 	builder.WriteString(fmt.Sprintf("%v", _m.SessionExpiry))

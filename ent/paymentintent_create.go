@@ -417,6 +417,34 @@ func (_c *PaymentIntentCreate) SetClientSecret(v string) *PaymentIntentCreate {
 	return _c
 }
 
+// SetIdempotencyKey sets the "idempotency_key" field.
+func (_c *PaymentIntentCreate) SetIdempotencyKey(v string) *PaymentIntentCreate {
+	_c.mutation.SetIdempotencyKey(v)
+	return _c
+}
+
+// SetNillableIdempotencyKey sets the "idempotency_key" field if the given value is not nil.
+func (_c *PaymentIntentCreate) SetNillableIdempotencyKey(v *string) *PaymentIntentCreate {
+	if v != nil {
+		_c.SetIdempotencyKey(*v)
+	}
+	return _c
+}
+
+// SetIdempotencyFingerprint sets the "idempotency_fingerprint" field.
+func (_c *PaymentIntentCreate) SetIdempotencyFingerprint(v string) *PaymentIntentCreate {
+	_c.mutation.SetIdempotencyFingerprint(v)
+	return _c
+}
+
+// SetNillableIdempotencyFingerprint sets the "idempotency_fingerprint" field if the given value is not nil.
+func (_c *PaymentIntentCreate) SetNillableIdempotencyFingerprint(v *string) *PaymentIntentCreate {
+	if v != nil {
+		_c.SetIdempotencyFingerprint(*v)
+	}
+	return _c
+}
+
 // SetSessionExpiry sets the "session_expiry" field.
 func (_c *PaymentIntentCreate) SetSessionExpiry(v int64) *PaymentIntentCreate {
 	_c.mutation.SetSessionExpiry(v)
@@ -1248,6 +1276,16 @@ func (_c *PaymentIntentCreate) check() error {
 			return &ValidationError{Name: "client_secret", err: fmt.Errorf(`ent: validator failed for field "PaymentIntent.client_secret": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.IdempotencyKey(); ok {
+		if err := paymentintent.IdempotencyKeyValidator(v); err != nil {
+			return &ValidationError{Name: "idempotency_key", err: fmt.Errorf(`ent: validator failed for field "PaymentIntent.idempotency_key": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.IdempotencyFingerprint(); ok {
+		if err := paymentintent.IdempotencyFingerprintValidator(v); err != nil {
+			return &ValidationError{Name: "idempotency_fingerprint", err: fmt.Errorf(`ent: validator failed for field "PaymentIntent.idempotency_fingerprint": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.SessionExpiry(); !ok {
 		return &ValidationError{Name: "session_expiry", err: errors.New(`ent: missing required field "PaymentIntent.session_expiry"`)}
 	}
@@ -1515,6 +1553,14 @@ func (_c *PaymentIntentCreate) createSpec() (*PaymentIntent, *sqlgraph.CreateSpe
 	if value, ok := _c.mutation.ClientSecret(); ok {
 		_spec.SetField(paymentintent.FieldClientSecret, field.TypeString, value)
 		_node.ClientSecret = value
+	}
+	if value, ok := _c.mutation.IdempotencyKey(); ok {
+		_spec.SetField(paymentintent.FieldIdempotencyKey, field.TypeString, value)
+		_node.IdempotencyKey = &value
+	}
+	if value, ok := _c.mutation.IdempotencyFingerprint(); ok {
+		_spec.SetField(paymentintent.FieldIdempotencyFingerprint, field.TypeString, value)
+		_node.IdempotencyFingerprint = &value
 	}
 	if value, ok := _c.mutation.SessionExpiry(); ok {
 		_spec.SetField(paymentintent.FieldSessionExpiry, field.TypeInt64, value)
@@ -2992,6 +3038,12 @@ func (u *PaymentIntentUpsertOne) UpdateNewValues() *PaymentIntentUpsertOne {
 		}
 		if _, exists := u.create.mutation.PaymentID(); exists {
 			s.SetIgnore(paymentintent.FieldPaymentID)
+		}
+		if _, exists := u.create.mutation.IdempotencyKey(); exists {
+			s.SetIgnore(paymentintent.FieldIdempotencyKey)
+		}
+		if _, exists := u.create.mutation.IdempotencyFingerprint(); exists {
+			s.SetIgnore(paymentintent.FieldIdempotencyFingerprint)
 		}
 	}))
 	return u
@@ -4538,6 +4590,12 @@ func (u *PaymentIntentUpsertBulk) UpdateNewValues() *PaymentIntentUpsertBulk {
 			}
 			if _, exists := b.mutation.PaymentID(); exists {
 				s.SetIgnore(paymentintent.FieldPaymentID)
+			}
+			if _, exists := b.mutation.IdempotencyKey(); exists {
+				s.SetIgnore(paymentintent.FieldIdempotencyKey)
+			}
+			if _, exists := b.mutation.IdempotencyFingerprint(); exists {
+				s.SetIgnore(paymentintent.FieldIdempotencyFingerprint)
 			}
 		}
 	}))

@@ -1845,6 +1845,12 @@ func (_u *PaymentIntentUpdate) sqlSave(ctx context.Context) (_node int, err erro
 	if value, ok := _u.mutation.ClientSecret(); ok {
 		_spec.SetField(paymentintent.FieldClientSecret, field.TypeString, value)
 	}
+	if _u.mutation.IdempotencyKeyCleared() {
+		_spec.ClearField(paymentintent.FieldIdempotencyKey, field.TypeString)
+	}
+	if _u.mutation.IdempotencyFingerprintCleared() {
+		_spec.ClearField(paymentintent.FieldIdempotencyFingerprint, field.TypeString)
+	}
 	if value, ok := _u.mutation.SessionExpiry(); ok {
 		_spec.SetField(paymentintent.FieldSessionExpiry, field.TypeInt64, value)
 	}
@@ -4239,6 +4245,12 @@ func (_u *PaymentIntentUpdateOne) sqlSave(ctx context.Context) (_node *PaymentIn
 	}
 	if value, ok := _u.mutation.ClientSecret(); ok {
 		_spec.SetField(paymentintent.FieldClientSecret, field.TypeString, value)
+	}
+	if _u.mutation.IdempotencyKeyCleared() {
+		_spec.ClearField(paymentintent.FieldIdempotencyKey, field.TypeString)
+	}
+	if _u.mutation.IdempotencyFingerprintCleared() {
+		_spec.ClearField(paymentintent.FieldIdempotencyFingerprint, field.TypeString)
 	}
 	if value, ok := _u.mutation.SessionExpiry(); ok {
 		_spec.SetField(paymentintent.FieldSessionExpiry, field.TypeInt64, value)

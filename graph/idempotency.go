@@ -11,6 +11,7 @@ import (
 	"switchyard/internal/httperr"
 	"switchyard/internal/idempotency"
 	"switchyard/internal/tenancy"
+	"switchyard/payments"
 	"switchyard/payments/errs"
 )
 
@@ -64,7 +65,8 @@ func idempotent[R any](ctx context.Context, r *Resolver, mutation string, key *s
 		return res, false, errs.Internal(err)
 	}
 	p, _ := tenancy.FromContext(ctx)
-	lease, stored, err := r.idem.Begin(ctx, idempotencyScope(p), *key, r.idem.Fingerprint("graphql "+mutation, canonical))
+	fp := r.idem.Fingerprint("graphql "+mutation, canonical)
+	lease, stored, err := r.idem.Begin(ctx, idempotencyScope(p), *key, fp)
 	switch {
 	case err == nil:
 	case errors.Is(err, idempotency.ErrMismatch):
@@ -92,7 +94,8 @@ func idempotent[R any](ctx context.Context, r *Resolver, mutation string, key *s
 			_ = lease.Release(context.WithoutCancel(ctx))
 		}
 	}()
-	res, err = op(ctx)
+	// The operation may bind what it creates to the key (see REST's).
+	res, err = op(context.WithValue(ctx, idempotencyRefKey{}, &payments.IdempotencyRef{Key: *key, Fingerprint: fp}))
 	finished = true
 	body, status := record(res, err)
 	if status >= http.StatusInternalServerError {
@@ -145,6 +148,14 @@ func replay[R any](ctx context.Context, body []byte, restore func(context.Contex
 		return zero, errs.Internal(fmt.Errorf("stored idempotent result: %w", err))
 	}
 	return restore(ctx, res)
+}
+
+type idempotencyRefKey struct{}
+
+// idempotencyRef is the idempotencyKey the mutation runs under, if any.
+func idempotencyRef(ctx context.Context) *payments.IdempotencyRef {
+	ref, _ := ctx.Value(idempotencyRefKey{}).(*payments.IdempotencyRef)
+	return ref
 }
 
 // idempotencyScope is the namespace of a caller's keys: its merchant, with

@@ -119,7 +119,7 @@ func (r *Resolver) createPayment(ctx context.Context, in model.PaymentRequest, k
 		}
 		return r.svc.CreatePayment(ctx, payments.PaymentInput{
 			PaymentID: in.PaymentID, ProfileID: in.ProfileID, Amount: *in.Amount, Currency: *in.Currency,
-			Confirm: in.Confirm != nil && *in.Confirm, PaymentFields: f,
+			Confirm: in.Confirm != nil && *in.Confirm, PaymentFields: f, Idempotency: idempotencyRef(ctx),
 		})
 	})
 }

@@ -42,6 +42,9 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 	if err != nil {
 		return nil, err
 	}
+	if v, err := s.paymentOfKey(ctx, in.Idempotency); v != nil || err != nil {
+		return v, err
+	}
 	id := ids.New(ids.Payment)
 	// A payment method given without confirm waits in the vault. It goes in
 	// first, so a vault that is down refuses the call before anything is
@@ -96,6 +99,9 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 		if in.ReturnURL == nil && prof.ReturnURL != nil {
 			create.SetReturnURL(*prof.ReturnURL)
 		}
+		if ref := in.Idempotency; ref != nil {
+			create.SetIdempotencyKey(ref.Key).SetIdempotencyFingerprint(ref.Fingerprint)
+		}
 		if err := s.setFields(ctx, tx, create.Mutation(), paymentRef{id, now, paymentintent.StatusRequiresPaymentMethod}, &in.PaymentFields); err != nil {
 			return err
 		}
@@ -118,6 +124,11 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 	})
 	if err != nil {
 		if e, ok := errs.As(err); ok && e.Code == "HE_01" && e.Field == "" {
+			// Another request with the same key made the payment meanwhile
+			// (its lease had ended): answer with it.
+			if v, kerr := s.paymentOfKey(ctx, in.Idempotency); v != nil || kerr != nil {
+				return v, kerr
+			}
 			return nil, errDuplicatePayment()
 		}
 		return nil, err
@@ -128,6 +139,33 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 			return nil, err
 		}
 		return s.viewOr(ctx, view, paymentID)
+	}
+	return s.GetPayment(ctx, pi.PaymentID)
+}
+
+// paymentOfKey is the payment an Idempotency-Key already made, if any:
+// after a crash (the key's Redis record gone with its lease), a retry
+// answers with that payment, settled first when its attempt was left
+// pending, never with a new one. The same key with another request is 422,
+// as it is while the Redis record lives.
+func (s *Service) paymentOfKey(ctx context.Context, ref *IdempotencyRef) (*PaymentView, error) {
+	if ref == nil {
+		return nil, nil
+	}
+	pi, err := s.db.Client.PaymentIntent.Query().Where(paymentintent.IdempotencyKey(ref.Key)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	p, _ := tenancy.FromContext(ctx)
+	if pi.IdempotencyFingerprint == nil || *pi.IdempotencyFingerprint != ref.Fingerprint ||
+		(p.ProfileID != "" && p.ProfileID != pi.ProfileID) {
+		return nil, errs.IdempotencyMismatch()
+	}
+	if err := s.syncPayment(ctx, pi, s.recoveryAfter); err != nil {
+		return nil, err
 	}
 	return s.GetPayment(ctx, pi.PaymentID)
 }

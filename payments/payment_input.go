@@ -93,6 +93,16 @@ type PaymentInput struct {
 	// Confirm also authorizes (v1 confirm: true).
 	Confirm bool
 	PaymentFields
+	// Idempotency is the Idempotency-Key the request came with, if any:
+	// the payment is bound to it from the moment its row exists.
+	Idempotency *IdempotencyRef
+}
+
+// IdempotencyRef is a request's Idempotency-Key (scoped to the merchant)
+// and the keyed fingerprint of the request it was first used with.
+type IdempotencyRef struct {
+	Key         string
+	Fingerprint string
 }
 
 // PaymentPatch updates a payment before it is confirmed.

@@ -15,6 +15,8 @@
 package payments
 
 import (
+	"time"
+
 	"switchyard/internal/secrets"
 	"switchyard/payments/connector"
 	"switchyard/payments/customer"
@@ -31,6 +33,9 @@ type Service struct {
 	events     *events.Service
 	publicURL  string
 	render     Renderer
+	// recoveryAfter is how long an attempt may stay pending before recovery
+	// treats its call as lost.
+	recoveryAfter time.Duration
 }
 
 // Deps are what payment operations need.
@@ -49,10 +54,20 @@ type Deps struct {
 	PublicURL string
 	// Render gives events their content; without it no events are written.
 	Render Renderer
+	// RecoveryAfter is how long an attempt may stay pending before recovery
+	// settles it (DefaultRecoveryAfter when 0).
+	RecoveryAfter time.Duration
 }
+
+// DefaultRecoveryAfter is RecoveryAfter's default: far longer than any
+// connector call takes.
+const DefaultRecoveryAfter = 2 * time.Minute
 
 // New returns the payment service over d.
 func New(d Deps) *Service {
+	if d.RecoveryAfter <= 0 {
+		d.RecoveryAfter = DefaultRecoveryAfter
+	}
 	return &Service{db: d.DB, box: d.Box, connectors: d.Connectors, customers: d.Customers,
-		events: d.Events, publicURL: d.PublicURL, render: d.Render}
+		events: d.Events, publicURL: d.PublicURL, render: d.Render, recoveryAfter: d.RecoveryAfter}
 }

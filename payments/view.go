@@ -94,19 +94,33 @@ func unwrapAll[E interface{ Unwrap() E }](rows []E) {
 	}
 }
 
-// RetrievePayment is GET /payments/{id}: GetPayment, plus the
-// publishable-key rule. A caller holding only the publishable key must give
-// the payment's client secret, matching and unexpired (IR_08, IR_09); a
-// secret key may give one too, and then it is checked the same way.
-func (s *Service) RetrievePayment(ctx context.Context, paymentID string, clientSecret *string) (*PaymentView, error) {
+// RetrieveInput is what GET /payments/{id} may add to the read.
+type RetrieveInput struct {
+	// ClientSecret is required when the caller holds only the publishable key.
+	ClientSecret *string
+	// ForceSync asks the connector first, for a payment whose attempt is
+	// still pending (Hyperswitch's force_sync): its answer is recorded before
+	// the payment is shown.
+	ForceSync bool
+}
+
+// RetrievePayment is GET /payments/{id}: GetPayment, with the client
+// secret checked for a publishable key, after a sync when asked.
+func (s *Service) RetrievePayment(ctx context.Context, paymentID string, in RetrieveInput) (*PaymentView, error) {
 	v, err := s.GetPayment(ctx, paymentID)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.checkClientSecret(ctx, v.Intent, clientSecret); err != nil {
+	if err := s.checkClientSecret(ctx, v.Intent, in.ClientSecret); err != nil {
 		return nil, err
 	}
-	return v, nil
+	if !in.ForceSync || v.Intent.Status != paymentintent.StatusProcessing {
+		return v, nil
+	}
+	if err := s.syncPayment(ctx, v.Intent, s.recoveryAfter); err != nil {
+		return nil, err
+	}
+	return s.GetPayment(ctx, paymentID)
 }
 
 // NetAmount is the order amount plus shipping, order tax and surcharge.

@@ -2,6 +2,7 @@ package rest
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"log/slog"
@@ -11,6 +12,7 @@ import (
 	"switchyard/internal/auth"
 	"switchyard/internal/idempotency"
 	"switchyard/internal/tenancy"
+	"switchyard/payments"
 	"switchyard/payments/errs"
 )
 
@@ -274,6 +276,9 @@ func (a *api) idempotent(w http.ResponseWriter, r *http.Request, p tenancy.Princ
 		return
 	}
 
+	// The operation may bind what it creates to the key (a payment is, so
+	// a retry after a crash finds it even once this record is gone).
+	r = r.WithContext(context.WithValue(r.Context(), idempotencyRefKey{}, &payments.IdempotencyRef{Key: key, Fingerprint: fp}))
 	finished := false
 	defer func() {
 		if !finished { // fn panicked: give the key back, then let the server recover
@@ -291,6 +296,14 @@ func (a *api) idempotent(w http.ResponseWriter, r *http.Request, p tenancy.Princ
 		slog.WarnContext(r.Context(), "idempotent response not stored", "stored", ok, "err", err)
 	}
 	writeBody(w, status, body)
+}
+
+type idempotencyRefKey struct{}
+
+// idempotencyRef is the Idempotency-Key the request runs under, if any.
+func idempotencyRef(r *http.Request) *payments.IdempotencyRef {
+	ref, _ := r.Context().Value(idempotencyRefKey{}).(*payments.IdempotencyRef)
+	return ref
 }
 
 // idempotencyScope is the namespace of a caller's keys: its merchant, with

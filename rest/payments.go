@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"switchyard/ent/schema/schematype"
@@ -454,15 +455,24 @@ func registerPayments(a *api, svc *payments.Service) {
 		if err != nil {
 			return nil, err
 		}
+		in.Idempotency = idempotencyRef(r)
 		return respond(paymentRecordOf)(svc.CreatePayment(r.Context(), in))
 	}))
 	a.handle("GET /payments/{payment_id}", ClientOrMerchant, func(r *http.Request) (any, error) {
-		var secret *string
-		if q := r.URL.Query(); q.Has("client_secret") {
+		var in payments.RetrieveInput
+		q := r.URL.Query()
+		if q.Has("client_secret") {
 			s := q.Get("client_secret")
-			secret = &s
+			in.ClientSecret = &s
 		}
-		return respond(paymentRecordOf)(svc.RetrievePayment(r.Context(), r.PathValue("payment_id"), secret))
+		if q.Has("force_sync") {
+			v, err := strconv.ParseBool(q.Get("force_sync"))
+			if err != nil {
+				return nil, errs.InvalidValue("force_sync", "must be true or false, got %q", q.Get("force_sync"))
+			}
+			in.ForceSync = v
+		}
+		return respond(paymentRecordOf)(svc.RetrievePayment(r.Context(), r.PathValue("payment_id"), in))
 	})
 	a.handle("POST /payments/{payment_id}", MerchantOrAdmin, withBody(func(r *http.Request, req *paymentsRequest) (any, error) {
 		id := r.PathValue("payment_id")

@@ -504,6 +504,7 @@ func registerV2Payments(a *api, svc *payments.Service) {
 		if err != nil {
 			return nil, err
 		}
+		in.Idempotency = idempotencyRef(r)
 		return respond(intentBodyOf)(v2Result(svc.CreatePayment(r.Context(), in)))
 	})))
 	a.handle("GET /v2/payments/{id}/get-intent", MerchantOrAdmin, v2Route(func(r *http.Request) (any, error) {

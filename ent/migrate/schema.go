@@ -517,6 +517,11 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{PaymentAttemptsColumns[1], PaymentAttemptsColumns[2], PaymentAttemptsColumns[0]},
 			},
+			{
+				Name:    "paymentattempt_status_modified_at",
+				Unique:  false,
+				Columns: []*schema.Column{PaymentAttemptsColumns[4], PaymentAttemptsColumns[3]},
+			},
 		},
 	}
 	// PaymentIntentsColumns holds the columns for the "payment_intents" table.
@@ -552,6 +557,8 @@ var (
 		{Name: "request_external_three_ds_authentication", Type: field.TypeEnum, Enums: []string{"Enable", "Skip"}, Default: "Skip"},
 		{Name: "payment_type", Type: field.TypeEnum, Enums: []string{"normal", "new_mandate", "setup_mandate", "recurring_mandate"}, Default: "normal"},
 		{Name: "client_secret", Type: field.TypeString, Size: 128},
+		{Name: "idempotency_key", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "idempotency_fingerprint", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "session_expiry", Type: field.TypeInt64, Default: 900},
 		{Name: "expires_on", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
 		{Name: "merchant_reference_id", Type: field.TypeString, Nullable: true, Size: 30},
@@ -600,7 +607,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "payment_intents_customers_payments",
-				Columns:    []*schema.Column{PaymentIntentsColumns[69]},
+				Columns:    []*schema.Column{PaymentIntentsColumns[71]},
 				RefColumns: []*schema.Column{CustomersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -619,12 +626,17 @@ var (
 			{
 				Name:    "paymentintent_merchant_id_merchant_reference_id",
 				Unique:  true,
-				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[33]},
+				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[35]},
+			},
+			{
+				Name:    "paymentintent_merchant_id_idempotency_key",
+				Unique:  true,
+				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[31]},
 			},
 			{
 				Name:    "paymentintent_merchant_id_customer_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[69], PaymentIntentsColumns[2], PaymentIntentsColumns[0]},
+				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[71], PaymentIntentsColumns[2], PaymentIntentsColumns[0]},
 			},
 			{
 				Name:    "paymentintent_merchant_id_profile_id_created_at_id",

@@ -82,6 +82,10 @@ const (
 	FieldPaymentType = "payment_type"
 	// FieldClientSecret holds the string denoting the client_secret field in the database.
 	FieldClientSecret = "client_secret"
+	// FieldIdempotencyKey holds the string denoting the idempotency_key field in the database.
+	FieldIdempotencyKey = "idempotency_key"
+	// FieldIdempotencyFingerprint holds the string denoting the idempotency_fingerprint field in the database.
+	FieldIdempotencyFingerprint = "idempotency_fingerprint"
 	// FieldSessionExpiry holds the string denoting the session_expiry field in the database.
 	FieldSessionExpiry = "session_expiry"
 	// FieldExpiresOn holds the string denoting the expires_on field in the database.
@@ -259,6 +263,8 @@ var Columns = []string{
 	FieldRequestExternalThreeDsAuthentication,
 	FieldPaymentType,
 	FieldClientSecret,
+	FieldIdempotencyKey,
+	FieldIdempotencyFingerprint,
 	FieldSessionExpiry,
 	FieldExpiresOn,
 	FieldMerchantReferenceID,
@@ -337,6 +343,10 @@ var (
 	CustomerIDValidator func(string) error
 	// ClientSecretValidator is a validator for the "client_secret" field. It is called by the builders before save.
 	ClientSecretValidator func(string) error
+	// IdempotencyKeyValidator is a validator for the "idempotency_key" field. It is called by the builders before save.
+	IdempotencyKeyValidator func(string) error
+	// IdempotencyFingerprintValidator is a validator for the "idempotency_fingerprint" field. It is called by the builders before save.
+	IdempotencyFingerprintValidator func(string) error
 	// DefaultSessionExpiry holds the default value on creation for the "session_expiry" field.
 	DefaultSessionExpiry int64
 	// SessionExpiryValidator is a validator for the "session_expiry" field. It is called by the builders before save.
@@ -907,6 +917,16 @@ func ByPaymentType(opts ...sql.OrderTermOption) OrderOption {
 // ByClientSecret orders the results by the client_secret field.
 func ByClientSecret(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldClientSecret, opts...).ToFunc()
+}
+
+// ByIdempotencyKey orders the results by the idempotency_key field.
+func ByIdempotencyKey(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldIdempotencyKey, opts...).ToFunc()
+}
+
+// ByIdempotencyFingerprint orders the results by the idempotency_fingerprint field.
+func ByIdempotencyFingerprint(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldIdempotencyFingerprint, opts...).ToFunc()
 }
 
 // BySessionExpiry orders the results by the session_expiry field.

@@ -151,6 +151,16 @@ func ClientSecret(v string) predicate.PaymentIntent {
 	return predicate.PaymentIntent(sql.FieldEQ(FieldClientSecret, v))
 }
 
+// IdempotencyKey applies equality check predicate on the "idempotency_key" field. It's identical to IdempotencyKeyEQ.
+func IdempotencyKey(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldEQ(FieldIdempotencyKey, v))
+}
+
+// IdempotencyFingerprint applies equality check predicate on the "idempotency_fingerprint" field. It's identical to IdempotencyFingerprintEQ.
+func IdempotencyFingerprint(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldEQ(FieldIdempotencyFingerprint, v))
+}
+
 // SessionExpiry applies equality check predicate on the "session_expiry" field. It's identical to SessionExpiryEQ.
 func SessionExpiry(v int64) predicate.PaymentIntent {
 	return predicate.PaymentIntent(sql.FieldEQ(FieldSessionExpiry, v))
@@ -1464,6 +1474,156 @@ func ClientSecretEqualFold(v string) predicate.PaymentIntent {
 // ClientSecretContainsFold applies the ContainsFold predicate on the "client_secret" field.
 func ClientSecretContainsFold(v string) predicate.PaymentIntent {
 	return predicate.PaymentIntent(sql.FieldContainsFold(FieldClientSecret, v))
+}
+
+// IdempotencyKeyEQ applies the EQ predicate on the "idempotency_key" field.
+func IdempotencyKeyEQ(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldEQ(FieldIdempotencyKey, v))
+}
+
+// IdempotencyKeyNEQ applies the NEQ predicate on the "idempotency_key" field.
+func IdempotencyKeyNEQ(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldNEQ(FieldIdempotencyKey, v))
+}
+
+// IdempotencyKeyIn applies the In predicate on the "idempotency_key" field.
+func IdempotencyKeyIn(vs ...string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldIn(FieldIdempotencyKey, vs...))
+}
+
+// IdempotencyKeyNotIn applies the NotIn predicate on the "idempotency_key" field.
+func IdempotencyKeyNotIn(vs ...string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldNotIn(FieldIdempotencyKey, vs...))
+}
+
+// IdempotencyKeyGT applies the GT predicate on the "idempotency_key" field.
+func IdempotencyKeyGT(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldGT(FieldIdempotencyKey, v))
+}
+
+// IdempotencyKeyGTE applies the GTE predicate on the "idempotency_key" field.
+func IdempotencyKeyGTE(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldGTE(FieldIdempotencyKey, v))
+}
+
+// IdempotencyKeyLT applies the LT predicate on the "idempotency_key" field.
+func IdempotencyKeyLT(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldLT(FieldIdempotencyKey, v))
+}
+
+// IdempotencyKeyLTE applies the LTE predicate on the "idempotency_key" field.
+func IdempotencyKeyLTE(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldLTE(FieldIdempotencyKey, v))
+}
+
+// IdempotencyKeyContains applies the Contains predicate on the "idempotency_key" field.
+func IdempotencyKeyContains(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldContains(FieldIdempotencyKey, v))
+}
+
+// IdempotencyKeyHasPrefix applies the HasPrefix predicate on the "idempotency_key" field.
+func IdempotencyKeyHasPrefix(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldHasPrefix(FieldIdempotencyKey, v))
+}
+
+// IdempotencyKeyHasSuffix applies the HasSuffix predicate on the "idempotency_key" field.
+func IdempotencyKeyHasSuffix(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldHasSuffix(FieldIdempotencyKey, v))
+}
+
+// IdempotencyKeyIsNil applies the IsNil predicate on the "idempotency_key" field.
+func IdempotencyKeyIsNil() predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldIsNull(FieldIdempotencyKey))
+}
+
+// IdempotencyKeyNotNil applies the NotNil predicate on the "idempotency_key" field.
+func IdempotencyKeyNotNil() predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldNotNull(FieldIdempotencyKey))
+}
+
+// IdempotencyKeyEqualFold applies the EqualFold predicate on the "idempotency_key" field.
+func IdempotencyKeyEqualFold(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldEqualFold(FieldIdempotencyKey, v))
+}
+
+// IdempotencyKeyContainsFold applies the ContainsFold predicate on the "idempotency_key" field.
+func IdempotencyKeyContainsFold(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldContainsFold(FieldIdempotencyKey, v))
+}
+
+// IdempotencyFingerprintEQ applies the EQ predicate on the "idempotency_fingerprint" field.
+func IdempotencyFingerprintEQ(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldEQ(FieldIdempotencyFingerprint, v))
+}
+
+// IdempotencyFingerprintNEQ applies the NEQ predicate on the "idempotency_fingerprint" field.
+func IdempotencyFingerprintNEQ(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldNEQ(FieldIdempotencyFingerprint, v))
+}
+
+// IdempotencyFingerprintIn applies the In predicate on the "idempotency_fingerprint" field.
+func IdempotencyFingerprintIn(vs ...string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldIn(FieldIdempotencyFingerprint, vs...))
+}
+
+// IdempotencyFingerprintNotIn applies the NotIn predicate on the "idempotency_fingerprint" field.
+func IdempotencyFingerprintNotIn(vs ...string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldNotIn(FieldIdempotencyFingerprint, vs...))
+}
+
+// IdempotencyFingerprintGT applies the GT predicate on the "idempotency_fingerprint" field.
+func IdempotencyFingerprintGT(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldGT(FieldIdempotencyFingerprint, v))
+}
+
+// IdempotencyFingerprintGTE applies the GTE predicate on the "idempotency_fingerprint" field.
+func IdempotencyFingerprintGTE(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldGTE(FieldIdempotencyFingerprint, v))
+}
+
+// IdempotencyFingerprintLT applies the LT predicate on the "idempotency_fingerprint" field.
+func IdempotencyFingerprintLT(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldLT(FieldIdempotencyFingerprint, v))
+}
+
+// IdempotencyFingerprintLTE applies the LTE predicate on the "idempotency_fingerprint" field.
+func IdempotencyFingerprintLTE(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldLTE(FieldIdempotencyFingerprint, v))
+}
+
+// IdempotencyFingerprintContains applies the Contains predicate on the "idempotency_fingerprint" field.
+func IdempotencyFingerprintContains(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldContains(FieldIdempotencyFingerprint, v))
+}
+
+// IdempotencyFingerprintHasPrefix applies the HasPrefix predicate on the "idempotency_fingerprint" field.
+func IdempotencyFingerprintHasPrefix(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldHasPrefix(FieldIdempotencyFingerprint, v))
+}
+
+// IdempotencyFingerprintHasSuffix applies the HasSuffix predicate on the "idempotency_fingerprint" field.
+func IdempotencyFingerprintHasSuffix(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldHasSuffix(FieldIdempotencyFingerprint, v))
+}
+
+// IdempotencyFingerprintIsNil applies the IsNil predicate on the "idempotency_fingerprint" field.
+func IdempotencyFingerprintIsNil() predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldIsNull(FieldIdempotencyFingerprint))
+}
+
+// IdempotencyFingerprintNotNil applies the NotNil predicate on the "idempotency_fingerprint" field.
+func IdempotencyFingerprintNotNil() predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldNotNull(FieldIdempotencyFingerprint))
+}
+
+// IdempotencyFingerprintEqualFold applies the EqualFold predicate on the "idempotency_fingerprint" field.
+func IdempotencyFingerprintEqualFold(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldEqualFold(FieldIdempotencyFingerprint, v))
+}
+
+// IdempotencyFingerprintContainsFold applies the ContainsFold predicate on the "idempotency_fingerprint" field.
+func IdempotencyFingerprintContainsFold(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldContainsFold(FieldIdempotencyFingerprint, v))
 }
 
 // SessionExpiryEQ applies the EQ predicate on the "session_expiry" field.

@@ -69,6 +69,11 @@ func (PaymentIntent) Fields() []ent.Field {
 		field.Enum("request_external_three_ds_authentication").Values("Enable", "Skip").Default("Skip"),
 		field.Enum("payment_type").Values("normal", "new_mandate", "setup_mandate", "recurring_mandate").Default("normal"),
 		field.String("client_secret").MaxLen(128).Sensitive().Annotations(entgql.Skip()),
+		// The Idempotency-Key the payment was created under (unique per
+		// merchant), and the keyed fingerprint of that request: a retry of
+		// the key after a crash finds this payment instead of making another.
+		field.String("idempotency_key").MaxLen(255).Optional().Nillable().Immutable().Annotations(entgql.Skip()),
+		field.String("idempotency_fingerprint").MaxLen(64).Optional().Nillable().Immutable().Annotations(entgql.Skip()),
 		// session_expiry is the client secret's lifetime in seconds; expires_on follows it.
 		field.Int64("session_expiry").Default(900).NonNegative(),
 		field.Time("expires_on").SchemaType(timeType),
@@ -131,6 +136,7 @@ func (PaymentIntent) Indexes() []ent.Index {
 		keyset(),
 		index.Fields("merchant_id", "payment_id").Unique(),
 		index.Fields("merchant_id", "merchant_reference_id").Unique(),
+		index.Fields("merchant_id", "idempotency_key").Unique(),
 		index.Fields("merchant_id", "customer_id", "created_at", "id"),
 		index.Fields("merchant_id", "profile_id", "created_at", "id"),
 	}
@@ -216,7 +222,11 @@ func (PaymentAttempt) Edges() []ent.Edge {
 }
 
 func (PaymentAttempt) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("payment_intent_id", "created_at"), keyset()}
+	return []ent.Index{
+		index.Fields("payment_intent_id", "created_at"), keyset(),
+		// The recovery pass looks for attempts left pending across merchants.
+		index.Fields("status", "modified_at"),
+	}
 }
 
 func (PaymentAttempt) Annotations() []schema.Annotation {

@@ -146,12 +146,16 @@ func (a *App) wireDomain(box *secrets.Box) {
 	// a.Webhooks is set after this, before any request is served.
 	a.Events = events.New(events.Deps{DB: db, DeliveriesQueued: func() { a.Webhooks.Wake() }})
 	a.Merchants = merchant.New(merchant.Deps{DB: db, Box: box, KeyCache: redisstore.NewKeyCache(a.Redis.Client)})
-	a.Connectors = connector.New(connector.Deps{DB: db, Box: box})
+	// The simulator keeps what it decided in Redis, as a real connector
+	// keeps its transactions: a crash here does not make it forget.
+	sandbox := &connector.Simulator{Ledger: redisstore.NewSimulatorLedger(a.Redis.Client)}
+	a.Connectors = connector.New(connector.Deps{DB: db, Box: box, Registry: connector.NewRegistry(sandbox)})
 	render := rest.Renderer{}
 	a.Customers = customer.New(customer.Deps{DB: db, Box: box, Vault: redisstore.NewVault(a.Redis.Client),
 		Events: a.Events, Render: render})
 	a.Payments = payments.New(payments.Deps{DB: db, Box: box, Connectors: a.Connectors, Customers: a.Customers,
-		Events: a.Events, PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Render: render})
+		Events: a.Events, PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Render: render,
+		RecoveryAfter: a.Config.RecoveryAfter})
 }
 
 func (a *App) routes(reg *prometheus.Registry) http.Handler {
@@ -161,7 +165,7 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 	if a.Demo != nil && a.Config.Database.Embedded {
 		gqlOpts.PlaygroundHeaders = map[string]string{auth.HeaderAPIKey: a.Demo.SecretKey}
 	}
-	idem := idempotency.New(a.Redis.Client, a.Box)
+	idem := idempotency.New(a.Redis.Client, a.Box).WithTTLs(a.Config.IdempotencyLease, idempotency.DefaultKeepFor)
 	gql := graph.NewHandler(graph.Deps{
 		Client: a.Store.Client, Cursors: cursors.New(a.Redis.Client), Auth: a.Auth,
 		Payments: a.Payments, Merchants: a.Merchants, Connectors: a.Connectors, Events: a.Events,
@@ -213,6 +217,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 			a.Webhooks.Run(workCtx)
 		}()
 	}
+	workers.Go(func() { a.recoverStranded(workCtx) })
 	defer func() {
 		stopWork() // a delivery cut short stays leased and is retried later
 		workers.Wait()
@@ -232,6 +237,29 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		return err
 	}
 	return nil
+}
+
+// recoverStranded settles, until ctx ends, the payment attempts a crash
+// left pending (payments.RecoverStranded), looking a few times per recovery
+// window.
+func (a *App) recoverStranded(ctx context.Context) {
+	every := min(max(a.Config.RecoveryAfter/4, 250*time.Millisecond), 30*time.Second)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		n, err := a.Payments.RecoverStranded(ctx, a.Config.RecoveryAfter, 100)
+		if n > 0 {
+			a.Log.InfoContext(ctx, "recovered stranded payment attempts", "settled", n)
+		}
+		if err != nil && ctx.Err() == nil {
+			a.Log.WarnContext(ctx, "recovery of stranded payment attempts", "err", err)
+		}
+	}
 }
 
 // Version is the build's version, sent in the webhook User-Agent.

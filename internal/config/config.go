@@ -75,10 +75,16 @@ type Config struct {
 	// empty = Hyperswitch's), the per-delivery timeout, whether private and
 	// loopback targets may be reached (sandbox default), and the number of
 	// workers in this process (0 turns delivery off here).
-	WebhookRetrySchedule string        `env:"SWITCHYARD_WEBHOOK_RETRY_SCHEDULE"`
-	WebhookTimeout       time.Duration `env:"SWITCHYARD_WEBHOOK_TIMEOUT" envDefault:"30s"`
-	WebhookAllowPrivate  bool          `env:"SWITCHYARD_WEBHOOK_ALLOW_PRIVATE" envDefault:"true"`
-	WebhookWorkers       int           `env:"SWITCHYARD_WEBHOOK_WORKERS" envDefault:"2"`
+	WebhookRetrySchedule string `env:"SWITCHYARD_WEBHOOK_RETRY_SCHEDULE"`
+	// RecoveryAfter is how long a payment attempt may stay pending before
+	// the recovery pass asks its connector what became of it.
+	RecoveryAfter time.Duration `env:"SWITCHYARD_RECOVERY_AFTER" envDefault:"2m"`
+	// IdempotencyLease is how long a request holds its Idempotency-Key: a
+	// retry meanwhile is 409; a process that dies holding one frees it then.
+	IdempotencyLease    time.Duration `env:"SWITCHYARD_IDEMPOTENCY_LEASE" envDefault:"60s"`
+	WebhookTimeout      time.Duration `env:"SWITCHYARD_WEBHOOK_TIMEOUT" envDefault:"30s"`
+	WebhookAllowPrivate bool          `env:"SWITCHYARD_WEBHOOK_ALLOW_PRIVATE" envDefault:"true"`
+	WebhookWorkers      int           `env:"SWITCHYARD_WEBHOOK_WORKERS" envDefault:"2"`
 	// WebhookPollInterval is how often idle workers look for due retries
 	// and for events other processes queued; this process's own events
 	// wake them at once.
@@ -148,6 +154,12 @@ func (c *Config) validate() error {
 	}
 	if c.WebhookPollInterval < 10*time.Millisecond || c.WebhookPollInterval > time.Hour {
 		bad("SWITCHYARD_WEBHOOK_POLL_INTERVAL", "must be between 10ms and 1h, got %s", c.WebhookPollInterval)
+	}
+	if c.IdempotencyLease < time.Second || c.IdempotencyLease > time.Hour {
+		bad("SWITCHYARD_IDEMPOTENCY_LEASE", "must be between 1s and 1h, got %s", c.IdempotencyLease)
+	}
+	if c.RecoveryAfter < 100*time.Millisecond || c.RecoveryAfter > 24*time.Hour {
+		bad("SWITCHYARD_RECOVERY_AFTER", "must be between 100ms and 24h, got %s", c.RecoveryAfter)
 	}
 	if c.WebhookWorkers < 0 || c.WebhookWorkers > 64 {
 		bad("SWITCHYARD_WEBHOOK_WORKERS", "must be between 0 and 64, got %d", c.WebhookWorkers)

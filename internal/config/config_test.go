@@ -155,6 +155,8 @@ func TestDefaults(t *testing.T) {
 		WebhookAllowPrivate:  true,
 		WebhookWorkers:       2,
 		WebhookPollInterval:  time.Second,
+		RecoveryAfter:        2 * time.Minute,
+		IdempotencyLease:     time.Minute,
 		Database: Database{
 			Driver:   DriverSQLite,
 			DSN:      "file:" + filepath.Join(dir, "switchyard.db") + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)",

@@ -1,8 +1,10 @@
 // Package redisstore holds the Redis side of the short-lived stores whose
-// rules the domain packages own: the API key cache (payments/merchant) and
-// the card vault (payments/customer). Each type here implements the small
-// interface its domain package declares; key names, hash tags and scripts
-// live here, and every TTL and when to read or write is the domain's.
+// rules the domain packages own: the API key cache (payments/merchant), the
+// card vault (payments/customer) and the sandbox simulator's ledger
+// (payments/connector). Each type here implements the small interface its
+// domain package declares; key names, hash tags and scripts live here, and
+// when to read or write, and for how long a cache entry lives, are the
+// domain's (the ledger, a connector's own memory, is kept for a month).
 //
 // It imports no domain package, and holds no business rule.
 package redisstore
@@ -79,14 +81,42 @@ func (v *Vault) Put(ctx context.Context, key string, sealed []byte, ttl time.Dur
 
 // Get is the entry under key; nil and no error when there is none.
 func (v *Vault) Get(ctx context.Context, key string) ([]byte, error) {
-	b, err := v.rdb.Get(ctx, vaultKey(key)).Bytes()
-	if errors.Is(err, redis.Nil) {
-		return nil, nil
-	}
-	return b, err
+	return getOrNil(ctx, v.rdb, vaultKey(key))
 }
 
 // Delete drops the entry under key.
 func (v *Vault) Delete(ctx context.Context, key string) error {
 	return v.rdb.Del(ctx, vaultKey(key)).Err()
+}
+
+// SimulatorLedger is the sandbox simulator's memory of the attempts it was
+// sent (connector.Ledger), kept for a month: long past any recovery.
+type SimulatorLedger struct{ rdb redis.UniversalClient }
+
+// NewSimulatorLedger is the ledger on rdb.
+func NewSimulatorLedger(rdb redis.UniversalClient) *SimulatorLedger {
+	return &SimulatorLedger{rdb: rdb}
+}
+
+const simulatorLedgerTTL = 30 * 24 * time.Hour
+
+func ledgerKey(attemptID string) string { return "simledger:{" + attemptID + "}" }
+
+// Put keeps an attempt's state.
+func (l *SimulatorLedger) Put(ctx context.Context, attemptID string, state []byte) error {
+	return l.rdb.Set(ctx, ledgerKey(attemptID), state, simulatorLedgerTTL).Err()
+}
+
+// Get is an attempt's state; nil and no error when there is none.
+func (l *SimulatorLedger) Get(ctx context.Context, attemptID string) ([]byte, error) {
+	return getOrNil(ctx, l.rdb, ledgerKey(attemptID))
+}
+
+// getOrNil is the value under key; nil and no error when there is none.
+func getOrNil(ctx context.Context, rdb redis.UniversalClient, key string) ([]byte, error) {
+	b, err := rdb.Get(ctx, key).Bytes()
+	if errors.Is(err, redis.Nil) {
+		return nil, nil
+	}
+	return b, err
 }

@@ -71,6 +71,10 @@ import (
 type Simulator struct {
 	// Now is the clock for card expiry checks; nil means time.Now.
 	Now func() time.Time
+	// Ledger, when set, keeps what the simulator decided for each attempt,
+	// so Sync can answer for an attempt whose caller never recorded the
+	// answer (a crash); see ledger.go.
+	Ledger Ledger
 }
 
 // NewSimulator returns a Simulator on the wall clock.
@@ -231,6 +235,7 @@ func (s *Simulator) Authorize(ctx context.Context, req *AuthorizeRequest) (*Paym
 				"Payment method "+strconv.Quote(string(req.PaymentMethod.Type))+" is not supported by the sandbox (payment_method_not_supported)."))
 		}
 	}
+	s.remember(ctx, req.AttemptID, st)
 	return st.result(txnID), nil
 }
 
@@ -379,6 +384,7 @@ func (s *Simulator) CompleteAuthentication(ctx context.Context, req *CompleteAut
 	default:
 		st.succeed(req.AttemptID)
 	}
+	s.remember(ctx, req.AttemptID, st)
 	return st.result(txnID), nil
 }
 
@@ -427,6 +433,7 @@ func (s *Simulator) Capture(ctx context.Context, req *CaptureRequest) (*CaptureR
 		}
 	}
 	if st != nil {
+		s.remember(ctx, req.AttemptID, st)
 		res.ConnectorMetadata = st.metadata()
 	}
 	return res, nil
@@ -460,6 +467,7 @@ func (s *Simulator) Void(ctx context.Context, req *VoidRequest) (*PaymentResult,
 		return r, nil
 	}
 	st.Status = StatusVoided
+	s.remember(ctx, req.AttemptID, st)
 	return st.result(txnID), nil
 }
 
@@ -494,7 +502,10 @@ func (s *Simulator) Refund(ctx context.Context, req *RefundRequest) (*RefundResu
 	return res, nil
 }
 
-// Sync implements Connector: the status recorded in ConnectorMetadata.
+// Sync implements Connector: the status recorded in ConnectorMetadata, or,
+// for a call whose answer was never recorded (no metadata), what the
+// ledger remembers of the attempt; ErrTransactionNotFound when it was never
+// sent.
 func (s *Simulator) Sync(ctx context.Context, req *SyncRequest) (*PaymentResult, error) {
 	if req == nil {
 		return nil, nilRequest("sync")
@@ -503,7 +514,10 @@ func (s *Simulator) Sync(ctx context.Context, req *SyncRequest) (*PaymentResult,
 	if err != nil {
 		return nil, err
 	}
-	st, err := requireState(req.ConnectorMetadata)
+	st, err := decodeState(req.ConnectorMetadata)
+	if err == nil && st == nil {
+		st, err = s.recalled(ctx, req.AttemptID)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -482,3 +482,66 @@ func TestNoCardDataEscapes(t *testing.T) {
 	bad, _ := sim.Authorize(ctx, cardReq("4000000000003064", ""))
 	noLeak(t, bad, "4000000000003064")
 }
+
+// memLedger is a Ledger in memory; fail makes Put fail.
+type memLedger struct {
+	m    map[string][]byte
+	fail bool
+}
+
+func (l *memLedger) Put(_ context.Context, id string, b []byte) error {
+	if l.fail {
+		return errors.New("ledger down")
+	}
+	l.m[id] = b
+	return nil
+}
+
+func (l *memLedger) Get(_ context.Context, id string) ([]byte, error) { return l.m[id], nil }
+
+// TestSyncRemembersWhatWasNeverRecorded: with a ledger, Sync without
+// metadata (the caller crashed before recording the answer) answers what
+// the simulator decided for the attempt, and ErrTransactionNotFound for an
+// attempt it was never sent. A simulator that cannot record still answers
+// (it stands in for a remote connector), and a Sync then finds nothing.
+func TestSyncRemembersWhatWasNeverRecorded(t *testing.T) {
+	ledger := &memLedger{m: map[string][]byte{}}
+	s := &Simulator{Ledger: ledger}
+	for i, tc := range []struct {
+		number string
+		want   Status
+	}{
+		{"4242424242424242", StatusCharged},
+		{"4000000000000002", StatusFailure},
+		{"4000000000003063", StatusAuthenticationPending},
+	} {
+		req := cardReq(tc.number, CaptureAutomatic)
+		req.AttemptID = fmt.Sprintf("att_ledger_%d", i)
+		res, err := s.Authorize(ctx, req)
+		if err != nil || res.Status != tc.want {
+			t.Fatalf("%s: %v %v", tc.number, res, err)
+		}
+		synced, err := s.Sync(ctx, &SyncRequest{Account: req.Account})
+		if err != nil || synced.Status != tc.want || synced.ConnectorTransactionID != res.ConnectorTransactionID ||
+			synced.AmountCaptured != res.AmountCaptured {
+			t.Fatalf("%s: sync %+v %v, authorize said %+v", tc.number, synced, err, res)
+		}
+	}
+	unseen := account("stripe_test")
+	unseen.AttemptID = "att_never_sent"
+	if _, err := s.Sync(ctx, &SyncRequest{Account: unseen}); !errors.Is(err, ErrTransactionNotFound) {
+		t.Fatalf("sync of an attempt never sent: %v", err)
+	}
+	ledger.fail = true
+	req := cardReq("4242424242424242", CaptureAutomatic)
+	req.AttemptID = "att_unrecorded"
+	if res, err := s.Authorize(ctx, req); err != nil || res.Status != StatusCharged {
+		t.Fatalf("authorize without its ledger: %+v %v", res, err)
+	}
+	if _, err := s.Sync(ctx, &SyncRequest{Account: req.Account}); !errors.Is(err, ErrTransactionNotFound) {
+		t.Fatalf("sync of an unrecorded attempt: %v", err)
+	}
+	for _, b := range ledger.m {
+		noLeak(t, string(b), "4242424242424242")
+	}
+}
