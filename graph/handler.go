@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"mime"
 	"net"
 	"net/http"
 	"strings"
@@ -21,6 +22,7 @@ import (
 	"switchyard/graph/generated"
 	"switchyard/graph/playground"
 	"switchyard/internal/httperr"
+	"switchyard/internal/strictjson"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/cards"
 	"switchyard/payments/errs"
@@ -106,6 +108,10 @@ func NewHandler(d Deps, opts Options) http.Handler {
 				writeGraphQLError(w, errs.InvalidRequest("could not read the request body"))
 				return
 			}
+			if err := checkJSONBody(r, body); err != nil {
+				writeGraphQLError(w, err)
+				return
+			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
 		ctx, cancel := context.WithTimeout(tenancy.WithPrincipal(r.Context(), p), opts.Timeout)
@@ -114,6 +120,20 @@ func NewHandler(d Deps, opts Options) http.Handler {
 		srv.ServeHTTP(sw, withRequest(r.WithContext(ctx), &sw.status))
 		sw.finish()
 	})
+}
+
+// checkJSONBody reads a JSON body as REST reads its bodies, refusing a
+// member given twice (encoding/json, which gqlgen uses, keeps the last: an
+// amount given twice would be taken silently) or nesting too deep. The body
+// and its variables member wrap the operation's inputs: they get two levels
+// more than a REST body, so an input nests as deeply as its REST body may.
+// Bodies of other types are left to gqlgen, which refuses them.
+func checkJSONBody(r *http.Request, body []byte) error {
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+		return nil
+	}
+	_, err := strictjson.Parse(body, strictjson.MaxDepth+2)
+	return err
 }
 
 // fromLoopback reports whether r comes straight from this machine: a

@@ -141,12 +141,19 @@ func TestTransportErrorsCarryCodes(t *testing.T) {
 		name, method, query, contentType, body string
 		status                                 int
 		code                                   string
+		mentions                               string // in the message
 	}{
-		{"mutation over GET", "GET", "?query=" + url.QueryEscape(`mutation { revokeApiKey(id: "k") { replayed } }`), "", "", 406, "IR_06"},
-		{"body not JSON", "POST", "", "application/json", `{"query":`, 400, "IR_06"},
-		{"unsupported content type", "POST", "", "text/plain", `{ viewer { merchantID } }`, 400, "IR_06"},
-		{"body over the limit", "POST", "", "application/json", big, 413, "IR_06"},
-		{"no key", "POST", "", "application/json", `{"query":"{ viewer { merchantID } }"}`, 401, "IR_01"},
+		{"mutation over GET", "GET", "?query=" + url.QueryEscape(`mutation { revokeApiKey(id: "k") { replayed } }`), "", "", 406, "IR_06", ""},
+		{"body not JSON", "POST", "", "application/json", `{"query":`, 400, "IR_06", ""},
+		{"unsupported content type", "POST", "", "text/plain", `{ viewer { merchantID } }`, 400, "IR_06", ""},
+		{"body over the limit", "POST", "", "application/json", big, 413, "IR_06", ""},
+		{"no key", "POST", "", "application/json", `{"query":"{ viewer { merchantID } }"}`, 401, "IR_01", ""},
+		{"member given twice", "POST", "", "application/json; charset=utf-8",
+			`{"query":"mutation($i: CreatePaymentInput!) { createPayment(input: $i) { payment { id } } }",` +
+				`"variables":{"i":{"amount":100,"currency":"USD","amount":5000000}}}`, 400, "IR_06", "variables.i.amount is given twice"},
+		{"variables nested 40 deep", "POST", "", "application/json",
+			`{"query":"{ viewer { merchantID } }","variables":{"x":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}}`,
+			400, "IR_06", "deeper than"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var body io.Reader
@@ -175,7 +182,8 @@ func TestTransportErrorsCarryCodes(t *testing.T) {
 			if err := json.Unmarshal(raw, &out); err != nil || len(out.Errors) == 0 {
 				t.Fatalf("%d: not a GraphQL error: %s", resp.StatusCode, raw)
 			}
-			if resp.StatusCode != tc.status || out.Errors[0].Extensions["code"] != tc.code || out.Errors[0].Message == "" {
+			if resp.StatusCode != tc.status || out.Errors[0].Extensions["code"] != tc.code || out.Errors[0].Message == "" ||
+				!strings.Contains(out.Errors[0].Message, tc.mentions) {
 				t.Fatalf("got %d %s, want %d %s", resp.StatusCode, raw, tc.status, tc.code)
 			}
 		})

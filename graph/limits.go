@@ -288,7 +288,7 @@ func (l documentLimits) MutateOperationParameters(_ context.Context, p *graphql.
 }
 
 // MaxValueDepth bounds how deeply argument values and variables nest, as
-// rest.MaxJSONDepth bounds a REST body (the stores refuse deeper JSON).
+// strictjson.MaxDepth bounds a REST body (the stores refuse deeper JSON).
 const MaxValueDepth = 20
 
 // docCounter counts a document's fields and spreads as written.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"switchyard/internal/strictjson"
 	"switchyard/payments/errs"
 )
 
@@ -230,7 +231,7 @@ func checkDoc(path string, v any, s docShape) error {
 			return docWrongType(path, "an object", v)
 		}
 		for _, k := range slices.Sorted(maps.Keys(s.members)) {
-			if err := checkDoc(joinPath(path, k), obj[k], s.members[k]); err != nil {
+			if err := checkDoc(strictjson.JoinPath(path, k), obj[k], s.members[k]); err != nil {
 				return err
 			}
 		}

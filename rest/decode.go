@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"switchyard/internal/strictjson"
 	"switchyard/payments/errs"
 )
 
@@ -62,7 +63,7 @@ func readBody(r *http.Request) ([]byte, error) {
 
 // decodeBytes is decode of a body already read.
 func decodeBytes(raw []byte, dst any) error {
-	tree, err := parseJSON(raw)
+	tree, err := strictjson.Parse(raw, strictjson.MaxDepth)
 	if err != nil {
 		return err
 	}
@@ -73,126 +74,9 @@ func decodeBytes(raw []byte, dst any) error {
 		return err
 	}
 	if err := json.Unmarshal(raw, dst); err != nil {
-		return decodeError(err)
+		return strictjson.DecodeError(err)
 	}
 	return nil
-}
-
-// MaxJSONDepth bounds how deeply a request body may nest objects and
-// arrays: the body itself is level 1, so {"metadata":{"a":{}}} is 3 deep.
-// The stores refuse deeper JSON (MariaDB at 32 levels, with the members a
-// stored object is wrapped in), so a deeper body is the client's mistake,
-// refused while it is read.
-const MaxJSONDepth = 20
-
-// parseJSON reads one JSON value (numbers as json.Number) as encoding/json
-// would, and also refuses what encoding/json lets through: a member given
-// twice in one object (Hyperswitch refuses it; encoding/json keeps the
-// last), nesting deeper than MaxJSONDepth, and data after the value.
-func parseJSON(raw []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	v, err := parseValue(dec, "", 0)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errs.InvalidRequest("Invalid JSON: unexpected data after the top-level object")
-	}
-	return v, nil
-}
-
-func parseValue(dec *json.Decoder, path string, depth int) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, decodeError(err)
-	}
-	delim, ok := tok.(json.Delim)
-	if !ok {
-		return tok, nil // a string, json.Number, bool or nil
-	}
-	if depth+1 > MaxJSONDepth {
-		return nil, tooDeep(path)
-	}
-	if delim == '[' {
-		arr := []any{}
-		for dec.More() {
-			v, err := parseValue(dec, fmt.Sprintf("%s[%d]", path, len(arr)), depth+1)
-			if err != nil {
-				return nil, err
-			}
-			arr = append(arr, v)
-		}
-		_, err := dec.Token() // ]
-		return arr, decodeErrorOrNil(err)
-	}
-	obj := map[string]any{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, decodeError(err)
-		}
-		key, _ := tok.(string)
-		member := joinPath(path, key)
-		if _, dup := obj[key]; dup {
-			e := errs.InvalidRequest("%s is given twice in one object; give it once", member)
-			e.Field = member
-			return nil, e
-		}
-		if obj[key], err = parseValue(dec, member, depth+1); err != nil {
-			return nil, err
-		}
-	}
-	_, err = dec.Token() // }
-	return obj, decodeErrorOrNil(err)
-}
-
-// tooDeep names the member where the nesting passed the limit, cut short:
-// a path thousands of levels long would make the message as long.
-func tooDeep(path string) error {
-	field := path
-	if parts := strings.SplitN(path, ".", 4); len(parts) == 4 {
-		field = strings.Join(parts[:3], ".") + ".…"
-	}
-	if len(field) > 80 {
-		field = field[:80] + "…"
-	}
-	if field == "" {
-		field = "the body"
-	}
-	e := errs.InvalidRequest("%s nests objects or arrays deeper than %d levels", field, MaxJSONDepth)
-	e.Field = field
-	return e
-}
-
-func decodeErrorOrNil(err error) error {
-	if err == nil {
-		return nil
-	}
-	return decodeError(err)
-}
-
-// decodeError maps what encoding/json returns once checkShape has passed:
-// malformed JSON, or the error of a custom UnmarshalJSON (an enum, a
-// discriminated union), which says why itself.
-func decodeError(err error) error {
-	var syntax *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	var domain *errs.Error
-	switch {
-	case errors.As(err, &domain):
-		return domain
-	case errors.As(err, &syntax):
-		return errs.InvalidRequest("Invalid JSON at byte %d: %s", syntax.Offset, syntax.Error())
-	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		return errs.InvalidRequest("Invalid JSON: the body ends before the object does")
-	case errors.As(err, &typ) && typ.Field != "":
-		// A value checkShape does not range-check (a float32 overflow).
-		e := errs.InvalidRequest("%s: %s does not fit %s", typ.Field, typ.Value, typ.Type)
-		e.Field = typ.Field
-		return e
-	}
-	return errs.InvalidRequest("Invalid JSON: %v", err)
 }
 
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
@@ -218,11 +102,11 @@ func checkShape(v any, t reflect.Type, path string) error {
 		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			ft, ok := fields[k]
 			if !ok {
-				e := errs.InvalidRequest("unknown field %q: this object does not accept it", joinPath(path, k))
-				e.Field = joinPath(path, k)
+				e := errs.InvalidRequest("unknown field %q: this object does not accept it", strictjson.JoinPath(path, k))
+				e.Field = strictjson.JoinPath(path, k)
 				return e
 			}
-			if err := checkShape(obj[k], ft, joinPath(path, k)); err != nil {
+			if err := checkShape(obj[k], ft, strictjson.JoinPath(path, k)); err != nil {
 				return err
 			}
 		}
@@ -233,7 +117,7 @@ func checkShape(v any, t reflect.Type, path string) error {
 			return wrongType(path, "an object", v)
 		}
 		for _, k := range slices.Sorted(maps.Keys(obj)) {
-			if err := checkShape(obj[k], t.Elem(), joinPath(path, k)); err != nil {
+			if err := checkShape(obj[k], t.Elem(), strictjson.JoinPath(path, k)); err != nil {
 				return err
 			}
 		}
@@ -317,13 +201,6 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 		out[name] = f.Type
 	}
 	return out
-}
-
-func joinPath(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
 }
 
 func wrongType(path, want string, got any) error {
