@@ -88,48 +88,68 @@ func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *s
 		CancellationReason:     deref(reason),
 		ConnectorMetadata:      att.ConnectorMetadata,
 	})
-	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
-		pi, err := s.lockPayment(ctx, tx, paymentID)
-		if err != nil {
-			return err
-		}
-		att, err := tx.PaymentAttempt.Get(ctx, att.ID)
-		if err != nil {
-			return errs.Internal(err)
-		}
-		if callErr != nil || res.Status == connector.StatusFailure {
-			// The authorization still stands: the attempt goes back to where it was.
-			prior := paymentattempt.StatusAuthorized
-			if pi.AmountCaptured > 0 {
-				prior = paymentattempt.StatusPartialChargedAndChargeable
-			}
-			upd := att.Update().SetStatus(prior)
-			if callErr != nil {
-				upd.SetErrorMessage("the connector did not answer the void").SetErrorReason(callErr.Error())
-			} else if d := res.Decline; d != nil {
-				upd.SetErrorCode(d.Code).SetErrorMessage(d.Message)
-			}
-			if _, err := upd.Save(ctx); err != nil {
-				return errs.Internal(err)
-			}
-			return errs.New(errs.KindInvalid, "CE_07", "The void failed at the connector; the payment is still authorized")
-		}
-		status := paymentattempt.StatusVoided
-		if pi.AmountCaptured > 0 {
-			status = paymentattempt.StatusPartialCharged // the captures stand
-		}
-		if _, err := att.Update().SetStatus(status).SetAmountCapturable(0).Save(ctx); err != nil {
-			return errs.Internal(err)
-		}
-		if pi, err = pi.Update().SetStatus(intentStatusOf(status)).SetAmountCapturable(0).
-			SetNillableCancellationReason(reason).AddVersion(1).Save(ctx); err != nil {
-			return txn.Error(err, "payment")
-		}
-		view, err = s.emitPaymentEvent(ctx, tx, pi)
+	var voided bool
+	err = s.db.InTx(ctx, func(tx *ent.Tx) (err error) {
+		view, voided, err = s.settleVoid(ctx, tx, paymentID, att.ID, res, callErr)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
+	if !voided {
+		return nil, errs.New(errs.KindInvalid, "CE_07", "The void failed at the connector; the payment is still authorized")
+	}
 	return s.viewOr(ctx, view, paymentID)
+}
+
+// settleVoid records the connector's answer to the void of an attempt
+// left void_initiated, inside tx. A failed or unanswered void leaves the
+// authorization standing: the attempt goes back to where it was (committed,
+// so the payment can be captured or cancelled again), and voided is false.
+// An attempt no longer void_initiated under the row lock was settled
+// already: the answer changes nothing twice.
+func (s *Service) settleVoid(ctx context.Context, tx *ent.Tx, paymentID, attemptID string,
+	res *connector.PaymentResult, callErr error) (view *PaymentView, voided bool, err error) {
+	pi, err := s.lockPayment(ctx, tx, paymentID)
+	if err != nil {
+		return nil, false, err
+	}
+	att, err := tx.PaymentAttempt.Get(ctx, attemptID)
+	if err != nil {
+		return nil, false, errs.Internal(err)
+	}
+	if att.Status != paymentattempt.StatusVoidInitiated {
+		lateAnswer(ctx, "void", att.ID, callErr)
+		return nil, statusIn(pi.Status, paymentintent.StatusCancelled, paymentintent.StatusPartiallyCaptured), nil
+	}
+	if callErr != nil || res.Status != connector.StatusVoided {
+		// The authorization still stands: the attempt goes back to where it was.
+		prior := paymentattempt.StatusAuthorized
+		if pi.AmountCaptured > 0 {
+			prior = paymentattempt.StatusPartialChargedAndChargeable
+		}
+		upd := att.Update().SetStatus(prior)
+		if callErr != nil {
+			upd.SetErrorMessage("the connector did not answer the void").SetErrorReason(callErr.Error())
+		} else if d := res.Decline; d != nil {
+			upd.SetErrorCode(d.Code).SetErrorMessage(d.Message)
+		}
+		if _, err := upd.Save(ctx); err != nil {
+			return nil, false, errs.Internal(err)
+		}
+		return nil, false, nil
+	}
+	status := paymentattempt.StatusVoided
+	if pi.AmountCaptured > 0 {
+		status = paymentattempt.StatusPartialCharged // the captures stand
+	}
+	if _, err := att.Update().SetStatus(status).SetAmountCapturable(0).Save(ctx); err != nil {
+		return nil, false, errs.Internal(err)
+	}
+	if pi, err = pi.Update().SetStatus(intentStatusOf(status)).SetAmountCapturable(0).
+		SetNillableCancellationReason(att.CancellationReason).AddVersion(1).Save(ctx); err != nil {
+		return nil, false, txn.Error(err, "payment")
+	}
+	view, err = s.emitPaymentEvent(ctx, tx, pi)
+	return view, true, err
 }

@@ -37,6 +37,13 @@ func (s *Service) CapturePayment(ctx context.Context, paymentID string, in Captu
 	if err != nil {
 		return nil, err
 	}
+	return s.completeCapture(ctx, paymentID, r)
+}
+
+// completeCapture sends the capture r reserved to the connector and records
+// its answer. A process that dies in between leaves the capture pending:
+// recovery asks the connector (SyncCapture) what became of it.
+func (s *Service) completeCapture(ctx context.Context, paymentID string, r *captureReservation) (*PaymentView, error) {
 	conn, acct, err := s.connectorFor(r.pi, r.att, r.mca)
 	if err != nil {
 		return nil, err
@@ -51,7 +58,7 @@ func (s *Service) CapturePayment(ctx context.Context, paymentID string, in Captu
 	})
 	var view *PaymentView
 	err = s.db.InTx(ctx, func(tx *ent.Tx) (err error) {
-		view, err = s.settleCapture(ctx, tx, paymentID, r, res, callErr)
+		view, err = s.settleCapture(ctx, tx, paymentID, r.cp.ID, res, callErr)
 		return err
 	})
 	if err != nil {
@@ -148,23 +155,30 @@ func (s *Service) reserveCapture(ctx context.Context, tx *ent.Tx, paymentID stri
 	return &r, nil
 }
 
-// settleCapture records the connector's answer to the capture r reserved,
-// inside tx: an unknown outcome keeps the reservation for a sync, a failure
-// gives it back, a success moves the payment to what it has captured.
-func (s *Service) settleCapture(ctx context.Context, tx *ent.Tx, paymentID string, r *captureReservation,
+// settleCapture records the connector's answer to a pending capture, inside
+// tx: an unknown outcome keeps the reservation for a sync, a failure gives
+// it back, a success moves the payment to what it has captured. A capture
+// no longer pending under the row lock was settled already (by recovery, or
+// by the call this answer belongs to): the answer changes nothing twice.
+func (s *Service) settleCapture(ctx context.Context, tx *ent.Tx, paymentID, captureID string,
 	res *connector.CaptureResult, callErr error) (*PaymentView, error) {
-	cp := r.cp
 	pi, err := s.lockPayment(ctx, tx, paymentID)
 	if err != nil {
 		return nil, err
 	}
-	att, err := tx.PaymentAttempt.Get(ctx, r.att.ID)
+	cp, err := tx.Capture.Get(ctx, captureID)
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
-	// cp was read in the first transaction, which has ended: update it
-	// through this one.
-	capUpd := tx.Capture.UpdateOneID(cp.ID)
+	if cp.Status != capture.StatusPending {
+		lateAnswer(ctx, "capture", cp.ID, callErr)
+		return nil, nil
+	}
+	att, err := tx.PaymentAttempt.Get(ctx, cp.AuthorizedAttemptID)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	capUpd := cp.Update()
 	attUpd := att.Update()
 	piUpd := pi.Update().AddVersion(1)
 	switch {

@@ -4,61 +4,228 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"switchyard/ent"
+	"switchyard/ent/capture"
 	"switchyard/ent/merchantconnectoraccount"
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
+	"switchyard/ent/refund"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/connector"
 	"switchyard/payments/errs"
 )
 
-// A process can die between recording an attempt (pending, the payment
-// processing) and recording the connector's answer. Nothing would move such
-// a payment again: every operation refuses a payment that is processing.
-// Recovery settles it through the connector's Sync, which knows what became
-// of every attempt it was sent: the answer is recorded as if the call had
-// returned (the attempt's status, the payment's, and its event, in one
-// transaction), and an attempt the connector never saw has failed, charging
-// nothing. Settling rechecks the attempt under the payment's row lock, so
-// several processes may recover at once and a late answer of the original
-// call changes nothing twice.
+// A process can die between recording that it is about to call a connector
+// (an attempt pending, a capture or a refund pending, an attempt
+// void_initiated) and recording the answer. Nothing would move such a row
+// again: a processing payment refuses every operation, a pending capture
+// holds its amount, a pending refund counts against what may be refunded.
+// Recovery settles each through the connector's sync (Sync, SyncCapture,
+// SyncRefund), which knows what became of every call it was sent: the
+// answer is recorded as if the call had returned (the row, the payment and
+// the event in one transaction), and a call the connector never saw has
+// failed, moving no money. Settling rechecks the row under the payment's
+// row lock, so several processes may recover at once, and the original
+// call's answer, should it come late, changes nothing twice (lateAnswer).
+//
+// The recovery window (SWITCHYARD_RECOVERY_AFTER) must be longer than the
+// longest connector call: a younger row may still have its call on the way.
 
-// CodeNeverSent is the error_code of an attempt recovery failed because the
-// connector never received it.
+// CodeNeverSent is the error_code of an attempt, capture or refund that
+// recovery failed because the connector never received it.
 const CodeNeverSent = "connector_transaction_not_found"
 
-// RecoverStranded settles attempts left pending for longer than after, at
-// most limit of them, across merchants (ctx is the system's). It returns
-// how many it settled.
+const neverSentMessage = "The connector never received this request (the process that was sending it stopped); nothing was charged."
+
+// RecoverStranded settles the attempts, voids, captures and refunds left
+// pending for longer than after, at most limit of each, across merchants
+// (ctx is the system's). It returns how many it settled.
 func (s *Service) RecoverStranded(ctx context.Context, after time.Duration, limit int) (int, error) {
 	cutoff := s.db.Now().Add(-after)
-	atts, err := s.db.Client.PaymentAttempt.Query().
-		Where(paymentattempt.StatusEQ(paymentattempt.StatusPending), paymentattempt.ModifiedAtLT(cutoff)).
-		Order(ent.Asc(paymentattempt.FieldModifiedAt)).Limit(limit).All(tenancy.System(ctx))
-	if err != nil {
-		return 0, errs.Internal(err)
-	}
 	settled := 0
 	var failures []error
-	for _, att := range atts {
-		mctx := tenancy.ForMerchant(tenancy.System(ctx), att.MerchantID)
-		pi, err := s.db.Client.PaymentIntent.Get(mctx, att.PaymentIntentID)
+	for _, sweep := range []func(context.Context, time.Time, int) (int, error){
+		s.recoverAttempts, s.recoverVoids, s.recoverCaptures, s.recoverRefunds,
+	} {
+		n, err := sweep(tenancy.System(ctx), cutoff, limit)
+		settled += n
 		if err != nil {
-			failures = append(failures, fmt.Errorf("attempt %s: %w", att.ID, err))
-			continue
+			failures = append(failures, err)
 		}
-		ok, err := s.settlePending(mctx, pi, att, cutoff)
+	}
+	return settled, errors.Join(failures...)
+}
+
+// stranded runs settle on each row found, in the row's merchant's context,
+// and counts those settled. A row whose settling fails is reported and
+// left for the next pass.
+func stranded[T any](ctx context.Context, rows []T, merchantOf func(T) string, id func(T) string,
+	settle func(context.Context, T) (bool, error)) (int, error) {
+	settled := 0
+	var failures []error
+	for _, row := range rows {
+		ok, err := settle(tenancy.ForMerchant(ctx, merchantOf(row)), row)
 		if err != nil {
-			failures = append(failures, fmt.Errorf("attempt %s: %w", att.ID, err))
+			failures = append(failures, fmt.Errorf("%s: %w", id(row), err))
 		}
 		if ok {
 			settled++
 		}
 	}
 	return settled, errors.Join(failures...)
+}
+
+func (s *Service) recoverAttempts(ctx context.Context, cutoff time.Time, limit int) (int, error) {
+	atts, err := s.strandedAttempts(ctx, paymentattempt.StatusPending, cutoff, limit)
+	if err != nil {
+		return 0, err
+	}
+	return stranded(ctx, atts, attemptMerchant, attemptID, func(ctx context.Context, att *ent.PaymentAttempt) (bool, error) {
+		pi, err := s.db.Client.PaymentIntent.Get(ctx, att.PaymentIntentID)
+		if err != nil {
+			return false, errs.Internal(err)
+		}
+		return s.settlePending(ctx, pi, att, cutoff)
+	})
+}
+
+func (s *Service) recoverVoids(ctx context.Context, cutoff time.Time, limit int) (int, error) {
+	atts, err := s.strandedAttempts(ctx, paymentattempt.StatusVoidInitiated, cutoff, limit)
+	if err != nil {
+		return 0, err
+	}
+	return stranded(ctx, atts, attemptMerchant, attemptID, func(ctx context.Context, att *ent.PaymentAttempt) (bool, error) {
+		return s.settleThroughSync(ctx, att.ID, func(conn connector.Connector, acct connector.Account, att *ent.PaymentAttempt) recordFunc {
+			res, err := conn.Sync(ctx, &connector.SyncRequest{Account: acct,
+				ConnectorTransactionID: deref(att.ConnectorTransactionID), ConnectorMetadata: att.ConnectorMetadata})
+			switch {
+			case errors.Is(err, connector.ErrTransactionNotFound):
+				res = &connector.PaymentResult{Status: connector.StatusFailure} // nothing was voided
+			case err != nil:
+				return nil
+			}
+			// Not voided at the connector: the authorization stands, and the
+			// merchant, who had no answer, may cancel again.
+			return func(ctx context.Context, tx *ent.Tx, paymentID string) error {
+				_, _, err := s.settleVoid(ctx, tx, paymentID, att.ID, res, nil)
+				return err
+			}
+		})
+	})
+}
+
+func (s *Service) recoverCaptures(ctx context.Context, cutoff time.Time, limit int) (int, error) {
+	cps, err := s.db.Client.Capture.Query().
+		Where(capture.StatusEQ(capture.StatusPending), capture.ModifiedAtLT(cutoff)).
+		Order(ent.Asc(capture.FieldModifiedAt)).Limit(limit).All(ctx)
+	if err != nil {
+		return 0, errs.Internal(err)
+	}
+	return stranded(ctx, cps, func(c *ent.Capture) string { return c.MerchantID }, func(c *ent.Capture) string { return c.ID },
+		func(ctx context.Context, cp *ent.Capture) (bool, error) {
+			return s.settleThroughSync(ctx, cp.AuthorizedAttemptID, func(conn connector.Connector, acct connector.Account, att *ent.PaymentAttempt) recordFunc {
+				res, err := conn.SyncCapture(ctx, &connector.CaptureSyncRequest{Account: acct,
+					ConnectorTransactionID: deref(att.ConnectorTransactionID), CaptureID: cp.ID})
+				switch {
+				case errors.Is(err, connector.ErrTransactionNotFound):
+					res = &connector.CaptureResult{Status: connector.StatusFailure,
+						Decline: &connector.Decline{Code: CodeNeverSent, Message: neverSentMessage}}
+				case err != nil, res.Status == connector.StatusPending:
+					return nil
+				}
+				return func(ctx context.Context, tx *ent.Tx, paymentID string) error {
+					_, err := s.settleCapture(ctx, tx, paymentID, cp.ID, res, nil)
+					return err
+				}
+			})
+		})
+}
+
+func (s *Service) recoverRefunds(ctx context.Context, cutoff time.Time, limit int) (int, error) {
+	refs, err := s.db.Client.Refund.Query().
+		Where(refund.StatusEQ(refund.StatusPending), refund.ModifiedAtLT(cutoff)).
+		Order(ent.Asc(refund.FieldModifiedAt)).Limit(limit).All(ctx)
+	if err != nil {
+		return 0, errs.Internal(err)
+	}
+	return stranded(ctx, refs, func(r *ent.Refund) string { return r.MerchantID }, func(r *ent.Refund) string { return r.ID },
+		func(ctx context.Context, ref *ent.Refund) (bool, error) {
+			return s.settleThroughSync(ctx, ref.AttemptID, func(conn connector.Connector, acct connector.Account, att *ent.PaymentAttempt) recordFunc {
+				res, err := conn.SyncRefund(ctx, &connector.RefundSyncRequest{Account: acct,
+					ConnectorTransactionID: deref(att.ConnectorTransactionID), RefundID: ref.ID})
+				switch {
+				case errors.Is(err, connector.ErrTransactionNotFound):
+					res = &connector.RefundResult{Status: connector.RefundFailed,
+						Decline: &connector.Decline{Code: CodeNeverSent, Message: neverSentMessage}}
+				case err != nil, res.Status == connector.RefundPending:
+					return nil
+				}
+				return func(ctx context.Context, tx *ent.Tx, paymentID string) error {
+					_, err := s.settleRefund(ctx, tx, paymentID, ref.ID, res, nil)
+					return err
+				}
+			})
+		})
+}
+
+// recordFunc records a connector's answer about a stranded row inside tx.
+type recordFunc func(ctx context.Context, tx *ent.Tx, paymentID string) error
+
+// settleThroughSync loads the attempt a stranded row belongs to and its
+// connector, asks the connector (sync), and runs the recording sync
+// returns in one transaction; nil means the connector cannot say now, and
+// the next pass asks again. It reports whether the row was settled.
+func (s *Service) settleThroughSync(ctx context.Context, attemptID string,
+	sync func(connector.Connector, connector.Account, *ent.PaymentAttempt) recordFunc) (bool, error) {
+	att, err := s.db.Client.PaymentAttempt.Get(ctx, attemptID)
+	if err != nil {
+		return false, errs.Internal(err)
+	}
+	pi, conn, acct, err := s.attemptConnector(ctx, att)
+	if err != nil {
+		return false, err
+	}
+	record := sync(conn, acct, att)
+	if record == nil {
+		return false, nil
+	}
+	err = s.db.InTx(ctx, func(tx *ent.Tx) error { return record(ctx, tx, pi.PaymentID) })
+	return err == nil, err
+}
+
+func (s *Service) strandedAttempts(ctx context.Context, status paymentattempt.Status, cutoff time.Time, limit int) ([]*ent.PaymentAttempt, error) {
+	atts, err := s.db.Client.PaymentAttempt.Query().
+		Where(paymentattempt.StatusEQ(status), paymentattempt.ModifiedAtLT(cutoff)).
+		Order(ent.Asc(paymentattempt.FieldModifiedAt)).Limit(limit).All(ctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return atts, nil
+}
+
+func attemptMerchant(a *ent.PaymentAttempt) string { return a.MerchantID }
+func attemptID(a *ent.PaymentAttempt) string       { return a.ID }
+
+// attemptConnector is the attempt's payment and the connector (with its
+// account) it was sent to.
+func (s *Service) attemptConnector(ctx context.Context, att *ent.PaymentAttempt) (*ent.PaymentIntent, connector.Connector, connector.Account, error) {
+	if att.MerchantConnectorID == nil {
+		return nil, nil, connector.Account{}, errs.Internal(fmt.Errorf("attempt %s has no connector account", att.ID))
+	}
+	pi, err := s.db.Client.PaymentIntent.Get(ctx, att.PaymentIntentID)
+	if err != nil {
+		return nil, nil, connector.Account{}, errs.Internal(err)
+	}
+	mca, err := s.db.Client.MerchantConnectorAccount.Query().
+		Where(merchantconnectoraccount.ID(*att.MerchantConnectorID)).Only(ctx)
+	if err != nil {
+		return nil, nil, connector.Account{}, errs.Internal(err)
+	}
+	conn, acct, err := s.connectorFor(pi, att, mca)
+	return pi, conn, acct, err
 }
 
 // syncPayment settles the payment's pending attempt at once, if it has
@@ -84,15 +251,7 @@ func (s *Service) syncPayment(ctx context.Context, pi *ent.PaymentIntent, window
 // settlePending asks the connector what became of a pending attempt and
 // records it. It reports whether the attempt was settled.
 func (s *Service) settlePending(ctx context.Context, pi *ent.PaymentIntent, att *ent.PaymentAttempt, cutoff time.Time) (bool, error) {
-	if att.MerchantConnectorID == nil {
-		return false, errs.Internal(fmt.Errorf("attempt %s has no connector account", att.ID))
-	}
-	mca, err := s.db.Client.MerchantConnectorAccount.Query().
-		Where(merchantconnectoraccount.ID(*att.MerchantConnectorID)).Only(ctx)
-	if err != nil {
-		return false, errs.Internal(err)
-	}
-	conn, acct, err := s.connectorFor(pi, att, mca)
+	_, conn, acct, err := s.attemptConnector(ctx, att)
 	if err != nil {
 		return false, err
 	}
@@ -103,8 +262,8 @@ func (s *Service) settlePending(ctx context.Context, pi *ent.PaymentIntent, att 
 		if att.ModifiedAt.After(cutoff) {
 			return false, nil // its call may still be on its way
 		}
-		res = &connector.PaymentResult{Status: connector.StatusFailure, Decline: &connector.Decline{Code: CodeNeverSent,
-			Message: "The connector never received this attempt (the process that was sending it stopped); nothing was charged."}}
+		res = &connector.PaymentResult{Status: connector.StatusFailure,
+			Decline: &connector.Decline{Code: CodeNeverSent, Message: neverSentMessage}}
 	case err != nil:
 		return false, nil // the connector cannot say now: the next pass asks again
 	case res.Status == connector.StatusPending:
@@ -114,4 +273,16 @@ func (s *Service) settlePending(ctx context.Context, pi *ent.PaymentIntent, att 
 		return false, err
 	}
 	return true, nil
+}
+
+// lateAnswer logs a connector's answer that came after the row it answers
+// for was settled (by recovery, when the call outlived the recovery
+// window). The row keeps what was recorded; an operator compares it with
+// the connector's record.
+func lateAnswer(ctx context.Context, kind, id string, callErr error) {
+	if callErr != nil {
+		return // no answer: nothing to compare
+	}
+	slog.ErrorContext(ctx, "a connector answered after recovery had settled the request; the recorded outcome stands, check it against the connector",
+		"kind", kind, "id", id)
 }

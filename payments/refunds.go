@@ -173,33 +173,51 @@ func (s *Service) CreateRefund(ctx context.Context, in RefundInput) (*ent.Refund
 		ConnectorMetadata:      att.ConnectorMetadata,
 	})
 	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
-		pi, err := s.lockPayment(ctx, tx, in.PaymentID)
-		if err != nil {
-			return err
-		}
-		upd := tx.Refund.UpdateOneID(ref.ID)
-		switch {
-		case callErr != nil:
-			upd.SetErrorMessage("the connector did not answer; the refund stays pending until it is synced")
-		case res.Status == connector.RefundSucceeded:
-			upd.SetStatus(refund.StatusSucceeded).SetNillableConnectorRefundID(nonEmpty(res.ConnectorRefundID))
-		case res.Status == connector.RefundFailed:
-			upd.SetStatus(refund.StatusFailed)
-			if d := res.Decline; d != nil {
-				upd.SetErrorCode(d.Code).SetErrorMessage(d.Message)
-			}
-		default:
-			upd.SetNillableConnectorRefundID(nonEmpty(res.ConnectorRefundID))
-		}
-		if ref, err = upd.Save(ctx); err != nil {
-			return txn.Error(err, "refund")
-		}
-		return s.emitRefundEvent(ctx, tx, ref, pi)
+		ref, err = s.settleRefund(ctx, tx, in.PaymentID, ref.ID, res, callErr)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return ref, nil
+}
+
+// settleRefund records the connector's answer to a pending refund inside
+// tx, with its event: an unknown outcome (callErr) leaves it pending for a
+// sync. A refund no longer pending under the payment's row lock was settled
+// already: the answer changes nothing twice.
+func (s *Service) settleRefund(ctx context.Context, tx *ent.Tx, paymentID, refundRowID string,
+	res *connector.RefundResult, callErr error) (*ent.Refund, error) {
+	pi, err := s.lockPayment(ctx, tx, paymentID)
+	if err != nil {
+		return nil, err
+	}
+	ref, err := tx.Refund.Get(ctx, refundRowID)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	if ref.Status != refund.StatusPending {
+		lateAnswer(ctx, "refund", ref.ID, callErr)
+		return ref, nil
+	}
+	upd := ref.Update()
+	switch {
+	case callErr != nil:
+		upd.SetErrorMessage("the connector did not answer; the refund stays pending until it is synced")
+	case res.Status == connector.RefundSucceeded:
+		upd.SetStatus(refund.StatusSucceeded).SetNillableConnectorRefundID(nonEmpty(res.ConnectorRefundID))
+	case res.Status == connector.RefundFailed:
+		upd.SetStatus(refund.StatusFailed)
+		if d := res.Decline; d != nil {
+			upd.SetErrorCode(d.Code).SetErrorMessage(d.Message)
+		}
+	default:
+		upd.SetNillableConnectorRefundID(nonEmpty(res.ConnectorRefundID))
+	}
+	if ref, err = upd.Save(ctx); err != nil {
+		return nil, txn.Error(err, "refund")
+	}
+	return ref, s.emitRefundEvent(ctx, tx, ref, pi)
 }
 
 // refundedSoFar is what the payment's refunds take up: every refund that

@@ -41,8 +41,8 @@ func attemptStatusOf(res *connector.PaymentResult) paymentattempt.Status {
 // emitPaymentEvent), else nil.
 func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID string, res *connector.PaymentResult, callErr error) (*PaymentView, error) {
 	var (
-		sequentialCapture bool
-		view              *PaymentView
+		sequential *captureReservation
+		view       *PaymentView
 	)
 	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
 		pi, err := s.lockPayment(ctx, tx, paymentID)
@@ -137,7 +137,6 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 			}
 		case paymentattempt.StatusAuthorized:
 			piUpd.SetAmountCapturable(att.NetAmount)
-			sequentialCapture = pi.CaptureMethod == paymentintent.CaptureMethodSequentialAutomatic
 		default:
 			piUpd.SetAmountCapturable(0)
 		}
@@ -149,8 +148,14 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 				return err
 			}
 		}
-		if sequentialCapture {
-			return nil // the capture reports the outcome
+		if status == paymentattempt.StatusAuthorized && pi.CaptureMethod == paymentintent.CaptureMethodSequentialAutomatic {
+			// sequential_automatic: its capture is reserved with the
+			// authorization, so a crash before the capture is sent leaves a
+			// pending capture that recovery settles, never a payment
+			// processing with nothing pending. The capture reports the
+			// outcome.
+			sequential, err = s.reserveCapture(ctx, tx, paymentID, CaptureInput{sequential: true})
+			return err
 		}
 		view, err = s.emitPaymentEvent(ctx, tx, pi)
 		return err
@@ -158,9 +163,8 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 	if err != nil {
 		return nil, err
 	}
-	if sequentialCapture {
-		// sequential_automatic: the capture follows the authorization at once.
-		v, err := s.CapturePayment(ctx, paymentID, CaptureInput{sequential: true})
+	if sequential != nil {
+		v, err := s.completeCapture(ctx, paymentID, sequential)
 		if e, ok := errs.As(err); ok && e.Code == "CE_03" {
 			return nil, nil // the failed capture is recorded on the payment
 		}

@@ -10,7 +10,6 @@ import (
 	"switchyard/ent/event"
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
-	"switchyard/ent/webhookdeliverytask"
 	"switchyard/internal/tenancy"
 )
 
@@ -45,16 +44,7 @@ func strand(t *testing.T, c *client, paymentID string, forget, aged bool) string
 	if _, err := db.Capture.Delete().Where(capture.PaymentIntentID(pi.ID)).Exec(ctx); err != nil {
 		t.Fatal(err)
 	}
-	evs, err := db.Event.Query().Where(event.PaymentIntentID(pi.ID)).IDs(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.WebhookDeliveryTask.Delete().Where(webhookdeliverytask.EventIDIn(evs...)).Exec(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Event.Delete().Where(event.PaymentIntentID(pi.ID)).Exec(ctx); err != nil {
-		t.Fatal(err)
-	}
+	dropEvents(t, c, pi)
 	if forget {
 		if err := c.srv.Redis.Client.Del(context.Background(), "simledger:{"+attID+"}").Err(); err != nil {
 			t.Fatal(err)

@@ -86,6 +86,11 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{CapturesColumns[1], CapturesColumns[2], CapturesColumns[0]},
 			},
+			{
+				Name:    "capture_status_modified_at",
+				Unique:  false,
+				Columns: []*schema.Column{CapturesColumns[5], CapturesColumns[3]},
+			},
 		},
 	}
 	// CustomersColumns holds the columns for the "customers" table.
@@ -797,6 +802,11 @@ var (
 				Name:    "refund_payment_intent_id_created_at",
 				Unique:  false,
 				Columns: []*schema.Column{RefundsColumns[24], RefundsColumns[2]},
+			},
+			{
+				Name:    "refund_status_modified_at",
+				Unique:  false,
+				Columns: []*schema.Column{RefundsColumns[13], RefundsColumns[3]},
 			},
 		},
 	}

@@ -267,6 +267,8 @@ func (Capture) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("payment_intent_id", "capture_sequence").Unique(),
 		keyset(),
+		// The recovery pass looks for captures left pending across merchants.
+		index.Fields("status", "modified_at"),
 	}
 }
 

@@ -58,6 +58,8 @@ func (Refund) Indexes() []ent.Index {
 		keyset(),
 		index.Fields("merchant_id", "refund_id").Unique(),
 		index.Fields("payment_intent_id", "created_at"),
+		// The recovery pass looks for refunds left pending across merchants.
+		index.Fields("status", "modified_at"),
 	}
 }
 

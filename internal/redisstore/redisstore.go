@@ -89,8 +89,8 @@ func (v *Vault) Delete(ctx context.Context, key string) error {
 	return v.rdb.Del(ctx, vaultKey(key)).Err()
 }
 
-// SimulatorLedger is the sandbox simulator's memory of the attempts it was
-// sent (connector.Ledger), kept for a month: long past any recovery.
+// SimulatorLedger is the sandbox simulator's memory of the attempts,
+// captures and refunds it was sent (connector.Ledger), kept for a month: long past any recovery.
 type SimulatorLedger struct{ rdb redis.UniversalClient }
 
 // NewSimulatorLedger is the ledger on rdb.
@@ -100,16 +100,16 @@ func NewSimulatorLedger(rdb redis.UniversalClient) *SimulatorLedger {
 
 const simulatorLedgerTTL = 30 * 24 * time.Hour
 
-func ledgerKey(attemptID string) string { return "simledger:{" + attemptID + "}" }
+func ledgerKey(id string) string { return "simledger:{" + id + "}" }
 
-// Put keeps an attempt's state.
-func (l *SimulatorLedger) Put(ctx context.Context, attemptID string, state []byte) error {
-	return l.rdb.Set(ctx, ledgerKey(attemptID), state, simulatorLedgerTTL).Err()
+// Put keeps the record of id.
+func (l *SimulatorLedger) Put(ctx context.Context, id string, record []byte) error {
+	return l.rdb.Set(ctx, ledgerKey(id), record, simulatorLedgerTTL).Err()
 }
 
-// Get is an attempt's state; nil and no error when there is none.
-func (l *SimulatorLedger) Get(ctx context.Context, attemptID string) ([]byte, error) {
-	return getOrNil(ctx, l.rdb, ledgerKey(attemptID))
+// Get is the record of id; nil and no error when there is none.
+func (l *SimulatorLedger) Get(ctx context.Context, id string) ([]byte, error) {
+	return getOrNil(ctx, l.rdb, ledgerKey(id))
 }
 
 // getOrNil is the value under key; nil and no error when there is none.

@@ -63,8 +63,15 @@ type Connector interface {
 	Void(ctx context.Context, req *VoidRequest) (*PaymentResult, error)
 	// Refund refunds all or part of a captured amount.
 	Refund(ctx context.Context, req *RefundRequest) (*RefundResult, error)
-	// Sync asks the connector for the payment's current status.
+	// Sync asks the connector for the payment's current status. It answers
+	// ErrTransactionNotFound for an attempt the connector was never sent.
 	Sync(ctx context.Context, req *SyncRequest) (*PaymentResult, error)
+	// SyncCapture asks what became of a capture (ErrTransactionNotFound:
+	// never sent).
+	SyncCapture(ctx context.Context, req *CaptureSyncRequest) (*CaptureResult, error)
+	// SyncRefund asks what became of a refund (ErrTransactionNotFound:
+	// never sent).
+	SyncRefund(ctx context.Context, req *RefundSyncRequest) (*RefundResult, error)
 }
 
 // CaptureMethod is how an authorized amount gets captured.
@@ -243,6 +250,22 @@ type SyncRequest struct {
 	Account
 	ConnectorTransactionID string
 	ConnectorMetadata      map[string]any
+}
+
+// CaptureSyncRequest asks what became of a capture.
+type CaptureSyncRequest struct {
+	Account
+	ConnectorTransactionID string
+	// CaptureID is the domain's id the capture was sent with.
+	CaptureID string
+}
+
+// RefundSyncRequest asks what became of a refund.
+type RefundSyncRequest struct {
+	Account
+	ConnectorTransactionID string
+	// RefundID is the domain's id the refund was sent with.
+	RefundID string
 }
 
 // Status is a connector's view of a payment attempt (or of a capture).

@@ -67,7 +67,9 @@ import (
 // Capture charges what it is asked (Charged), Void returns Voided, Refund
 // returns RefundSucceeded: the domain enforces amounts and states. They fail
 // only where the metadata shows there is nothing to act on (see each method).
-// Sync returns the status recorded in ConnectorMetadata.
+// Sync returns the latest status the ledger or ConnectorMetadata records;
+// SyncCapture and SyncRefund return what the ledger recorded of a capture
+// or a refund.
 type Simulator struct {
 	// Now is the clock for card expiry checks; nil means time.Now.
 	Now func() time.Time
@@ -436,6 +438,9 @@ func (s *Simulator) Capture(ctx context.Context, req *CaptureRequest) (*CaptureR
 		s.remember(ctx, req.AttemptID, st)
 		res.ConnectorMetadata = st.metadata()
 	}
+	if req.CaptureID != "" {
+		s.record(ctx, req.CaptureID, res)
+	}
 	return res, nil
 }
 
@@ -499,13 +504,14 @@ func (s *Simulator) Refund(ctx context.Context, req *RefundRequest) (*RefundResu
 		res.Decline = &Decline{Code: CodeUnexpectedState, Reason: ReasonPaymentNotSucceeded,
 			Message: "The payment has not succeeded and cannot be refunded (payment_not_successful)."}
 	}
+	s.record(ctx, req.RefundID, res)
 	return res, nil
 }
 
-// Sync implements Connector: the status recorded in ConnectorMetadata, or,
-// for a call whose answer was never recorded (no metadata), what the
-// ledger remembers of the attempt; ErrTransactionNotFound when it was never
-// sent.
+// Sync implements Connector: the attempt's status as the ledger records
+// it (the latest, even when its caller never recorded the answer), else as
+// ConnectorMetadata records it; ErrTransactionNotFound when neither knows
+// the attempt (it was never sent).
 func (s *Simulator) Sync(ctx context.Context, req *SyncRequest) (*PaymentResult, error) {
 	if req == nil {
 		return nil, nilRequest("sync")
@@ -514,12 +520,58 @@ func (s *Simulator) Sync(ctx context.Context, req *SyncRequest) (*PaymentResult,
 	if err != nil {
 		return nil, err
 	}
-	st, err := decodeState(req.ConnectorMetadata)
-	if err == nil && st == nil {
-		st, err = s.recalled(ctx, req.AttemptID)
+	st, ledgerErr := s.recalled(ctx, req.AttemptID)
+	if st != nil {
+		return st.result(txnID), nil
 	}
-	if err != nil {
+	if st, err = decodeState(req.ConnectorMetadata); err != nil {
 		return nil, err
 	}
-	return st.result(txnID), nil
+	switch {
+	case st != nil:
+		return st.result(txnID), nil
+	case ledgerErr != nil:
+		return nil, ledgerErr // not found, or the ledger cannot be read now
+	}
+	return nil, fmt.Errorf("%w: missing; pass the metadata the connector returned", ErrInvalidMetadata)
+}
+
+// SyncCapture implements Connector: the answer the simulator gave to the
+// capture, from its ledger.
+func (s *Simulator) SyncCapture(ctx context.Context, req *CaptureSyncRequest) (*CaptureResult, error) {
+	if req == nil {
+		return nil, nilRequest("capture sync")
+	}
+	if _, err := begin(ctx, "capture sync", &req.Account, req.ConnectorTransactionID); err != nil {
+		return nil, err
+	}
+	var res CaptureResult
+	if err := s.recall(ctx, req.CaptureID, &res); err != nil {
+		return nil, syncError(err)
+	}
+	return &res, nil
+}
+
+// SyncRefund implements Connector: the answer the simulator gave to the
+// refund, from its ledger.
+func (s *Simulator) SyncRefund(ctx context.Context, req *RefundSyncRequest) (*RefundResult, error) {
+	if req == nil {
+		return nil, nilRequest("refund sync")
+	}
+	if _, err := begin(ctx, "refund sync", &req.Account, req.ConnectorTransactionID); err != nil {
+		return nil, err
+	}
+	var res RefundResult
+	if err := s.recall(ctx, req.RefundID, &res); err != nil {
+		return nil, syncError(err)
+	}
+	return &res, nil
+}
+
+// syncError is a sync's error: without a ledger the simulator cannot say.
+func syncError(err error) error {
+	if errors.Is(err, errNoLedger) {
+		return fmt.Errorf("%w: the sandbox keeps no ledger to sync from", ErrInvalidRequest)
+	}
+	return err
 }

@@ -545,3 +545,56 @@ func TestSyncRemembersWhatWasNeverRecorded(t *testing.T) {
 		noLeak(t, string(b), "4242424242424242")
 	}
 }
+
+// TestSyncCaptureAndRefundFromTheLedger: the ledger answers for captures
+// and refunds whose answers were never recorded, Sync prefers the ledger's
+// latest state over stale metadata (a void whose answer was lost), and a
+// capture or refund never sent is ErrTransactionNotFound.
+func TestSyncCaptureAndRefundFromTheLedger(t *testing.T) {
+	s := &Simulator{Ledger: &memLedger{m: map[string][]byte{}}}
+	req := cardReq("4242424242424242", CaptureManual)
+	req.AttemptID = "pa_ledger_capture"
+	auth, err := s.Authorize(ctx, req)
+	if err != nil || auth.Status != StatusAuthorized {
+		t.Fatalf("authorize: %+v %v", auth, err)
+	}
+	cp, err := s.Capture(ctx, &CaptureRequest{Account: req.Account, CaptureID: "cap_1", AmountToCapture: 600,
+		Currency: "USD", ConnectorMetadata: auth.ConnectorMetadata})
+	if err != nil || cp.Status != StatusCharged {
+		t.Fatalf("capture: %+v %v", cp, err)
+	}
+	synced, err := s.SyncCapture(ctx, &CaptureSyncRequest{Account: req.Account, CaptureID: "cap_1"})
+	if err != nil || synced.Status != StatusCharged || synced.ConnectorCaptureID != "sim_cap_cap_1" {
+		t.Fatalf("sync capture: %+v %v", synced, err)
+	}
+	ref, err := s.Refund(ctx, &RefundRequest{Account: req.Account, RefundID: "ref_1", Amount: 100, Currency: "USD",
+		ConnectorMetadata: cp.ConnectorMetadata})
+	if err != nil || ref.Status != RefundSucceeded {
+		t.Fatalf("refund: %+v %v", ref, err)
+	}
+	if got, err := s.SyncRefund(ctx, &RefundSyncRequest{Account: req.Account, RefundID: "ref_1"}); err != nil ||
+		got.Status != RefundSucceeded || got.ConnectorRefundID != "sim_ref_ref_1" {
+		t.Fatalf("sync refund: %+v %v", got, err)
+	}
+	if _, err := s.SyncCapture(ctx, &CaptureSyncRequest{Account: req.Account, CaptureID: "cap_never"}); !errors.Is(err, ErrTransactionNotFound) {
+		t.Fatalf("sync of a capture never sent: %v", err)
+	}
+	if _, err := s.SyncRefund(ctx, &RefundSyncRequest{Account: req.Account, RefundID: "ref_never"}); !errors.Is(err, ErrTransactionNotFound) {
+		t.Fatalf("sync of a refund never sent: %v", err)
+	}
+
+	void := cardReq("4242424242424242", CaptureManual)
+	void.AttemptID = "pa_ledger_void"
+	auth, _ = s.Authorize(ctx, void)
+	if v, err := s.Void(ctx, &VoidRequest{Account: void.Account, ConnectorMetadata: auth.ConnectorMetadata}); err != nil || v.Status != StatusVoided {
+		t.Fatalf("void: %+v %v", v, err)
+	}
+	// The caller still holds the authorization's metadata: the ledger wins.
+	if got, err := s.Sync(ctx, &SyncRequest{Account: void.Account, ConnectorMetadata: auth.ConnectorMetadata}); err != nil || got.Status != StatusVoided {
+		t.Fatalf("sync after a lost void answer: %+v %v", got, err)
+	}
+	// Without a ledger a sync of a capture cannot be answered.
+	if _, err := NewSimulator().SyncCapture(ctx, &CaptureSyncRequest{Account: req.Account, CaptureID: "cap_1"}); !errors.Is(err, ErrInvalidRequest) {
+		t.Fatalf("sync capture without a ledger: %v", err)
+	}
+}
