@@ -43,6 +43,12 @@ type Customer struct {
 	Metadata map[string]interface{} `json:"metadata,omitempty"`
 	// DefaultPaymentMethodID holds the value of the "default_payment_method_id" field.
 	DefaultPaymentMethodID *string `json:"default_payment_method_id,omitempty"`
+	// TaxRegistrationID holds the value of the "tax_registration_id" field.
+	TaxRegistrationID *string `json:"tax_registration_id,omitempty"`
+	// DocumentDetails holds the value of the "document_details" field.
+	DocumentDetails *schematype.CustomerDocument `json:"document_details,omitempty"`
+	// RedactedAt holds the value of the "redacted_at" field.
+	RedactedAt *time.Time `json:"redacted_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the CustomerQuery when eager-loading is set.
 	Edges        CustomerEdges `json:"edges"`
@@ -100,11 +106,11 @@ func (*Customer) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case customer.FieldAddress, customer.FieldMetadata:
+		case customer.FieldAddress, customer.FieldMetadata, customer.FieldDocumentDetails:
 			values[i] = new([]byte)
-		case customer.FieldID, customer.FieldMerchantID, customer.FieldCustomerID, customer.FieldName, customer.FieldEmail, customer.FieldPhone, customer.FieldPhoneCountryCode, customer.FieldDescription, customer.FieldDefaultPaymentMethodID:
+		case customer.FieldID, customer.FieldMerchantID, customer.FieldCustomerID, customer.FieldName, customer.FieldEmail, customer.FieldPhone, customer.FieldPhoneCountryCode, customer.FieldDescription, customer.FieldDefaultPaymentMethodID, customer.FieldTaxRegistrationID:
 			values[i] = new(sql.NullString)
-		case customer.FieldCreatedAt, customer.FieldModifiedAt:
+		case customer.FieldCreatedAt, customer.FieldModifiedAt, customer.FieldRedactedAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -209,6 +215,28 @@ func (_m *Customer) assignValues(columns []string, values []any) error {
 				_m.DefaultPaymentMethodID = new(string)
 				*_m.DefaultPaymentMethodID = value.String
 			}
+		case customer.FieldTaxRegistrationID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field tax_registration_id", values[i])
+			} else if value.Valid {
+				_m.TaxRegistrationID = new(string)
+				*_m.TaxRegistrationID = value.String
+			}
+		case customer.FieldDocumentDetails:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field document_details", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.DocumentDetails); err != nil {
+					return fmt.Errorf("unmarshal field document_details: %w", err)
+				}
+			}
+		case customer.FieldRedactedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field redacted_at", values[i])
+			} else if value.Valid {
+				_m.RedactedAt = new(time.Time)
+				*_m.RedactedAt = value.Time
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -306,6 +334,19 @@ func (_m *Customer) String() string {
 	if v := _m.DefaultPaymentMethodID; v != nil {
 		builder.WriteString("default_payment_method_id=")
 		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.TaxRegistrationID; v != nil {
+		builder.WriteString("tax_registration_id=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	builder.WriteString("document_details=")
+	builder.WriteString(fmt.Sprintf("%v", _m.DocumentDetails))
+	builder.WriteString(", ")
+	if v := _m.RedactedAt; v != nil {
+		builder.WriteString("redacted_at=")
+		builder.WriteString(v.Format(time.ANSIC))
 	}
 	builder.WriteByte(')')
 	return builder.String()

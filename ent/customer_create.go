@@ -163,6 +163,40 @@ func (_c *CustomerCreate) SetNillableDefaultPaymentMethodID(v *string) *Customer
 	return _c
 }
 
+// SetTaxRegistrationID sets the "tax_registration_id" field.
+func (_c *CustomerCreate) SetTaxRegistrationID(v string) *CustomerCreate {
+	_c.mutation.SetTaxRegistrationID(v)
+	return _c
+}
+
+// SetNillableTaxRegistrationID sets the "tax_registration_id" field if the given value is not nil.
+func (_c *CustomerCreate) SetNillableTaxRegistrationID(v *string) *CustomerCreate {
+	if v != nil {
+		_c.SetTaxRegistrationID(*v)
+	}
+	return _c
+}
+
+// SetDocumentDetails sets the "document_details" field.
+func (_c *CustomerCreate) SetDocumentDetails(v *schematype.CustomerDocument) *CustomerCreate {
+	_c.mutation.SetDocumentDetails(v)
+	return _c
+}
+
+// SetRedactedAt sets the "redacted_at" field.
+func (_c *CustomerCreate) SetRedactedAt(v time.Time) *CustomerCreate {
+	_c.mutation.SetRedactedAt(v)
+	return _c
+}
+
+// SetNillableRedactedAt sets the "redacted_at" field if the given value is not nil.
+func (_c *CustomerCreate) SetNillableRedactedAt(v *time.Time) *CustomerCreate {
+	if v != nil {
+		_c.SetRedactedAt(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *CustomerCreate) SetID(v string) *CustomerCreate {
 	_c.mutation.SetID(v)
@@ -337,6 +371,11 @@ func (_c *CustomerCreate) check() error {
 			return &ValidationError{Name: "default_payment_method_id", err: fmt.Errorf(`ent: validator failed for field "Customer.default_payment_method_id": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.TaxRegistrationID(); ok {
+		if err := customer.TaxRegistrationIDValidator(v); err != nil {
+			return &ValidationError{Name: "tax_registration_id", err: fmt.Errorf(`ent: validator failed for field "Customer.tax_registration_id": %w`, err)}
+		}
+	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := customer.IDValidator(v); err != nil {
 			return &ValidationError{Name: "id", err: fmt.Errorf(`ent: validator failed for field "Customer.id": %w`, err)}
@@ -425,6 +464,18 @@ func (_c *CustomerCreate) createSpec() (*Customer, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.DefaultPaymentMethodID(); ok {
 		_spec.SetField(customer.FieldDefaultPaymentMethodID, field.TypeString, value)
 		_node.DefaultPaymentMethodID = &value
+	}
+	if value, ok := _c.mutation.TaxRegistrationID(); ok {
+		_spec.SetField(customer.FieldTaxRegistrationID, field.TypeString, value)
+		_node.TaxRegistrationID = &value
+	}
+	if value, ok := _c.mutation.DocumentDetails(); ok {
+		_spec.SetField(customer.FieldDocumentDetails, field.TypeJSON, value)
+		_node.DocumentDetails = value
+	}
+	if value, ok := _c.mutation.RedactedAt(); ok {
+		_spec.SetField(customer.FieldRedactedAt, field.TypeTime, value)
+		_node.RedactedAt = &value
 	}
 	if nodes := _c.mutation.PaymentsIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -682,6 +733,60 @@ func (u *CustomerUpsert) ClearDefaultPaymentMethodID() *CustomerUpsert {
 	return u
 }
 
+// SetTaxRegistrationID sets the "tax_registration_id" field.
+func (u *CustomerUpsert) SetTaxRegistrationID(v string) *CustomerUpsert {
+	u.Set(customer.FieldTaxRegistrationID, v)
+	return u
+}
+
+// UpdateTaxRegistrationID sets the "tax_registration_id" field to the value that was provided on create.
+func (u *CustomerUpsert) UpdateTaxRegistrationID() *CustomerUpsert {
+	u.SetExcluded(customer.FieldTaxRegistrationID)
+	return u
+}
+
+// ClearTaxRegistrationID clears the value of the "tax_registration_id" field.
+func (u *CustomerUpsert) ClearTaxRegistrationID() *CustomerUpsert {
+	u.SetNull(customer.FieldTaxRegistrationID)
+	return u
+}
+
+// SetDocumentDetails sets the "document_details" field.
+func (u *CustomerUpsert) SetDocumentDetails(v *schematype.CustomerDocument) *CustomerUpsert {
+	u.Set(customer.FieldDocumentDetails, v)
+	return u
+}
+
+// UpdateDocumentDetails sets the "document_details" field to the value that was provided on create.
+func (u *CustomerUpsert) UpdateDocumentDetails() *CustomerUpsert {
+	u.SetExcluded(customer.FieldDocumentDetails)
+	return u
+}
+
+// ClearDocumentDetails clears the value of the "document_details" field.
+func (u *CustomerUpsert) ClearDocumentDetails() *CustomerUpsert {
+	u.SetNull(customer.FieldDocumentDetails)
+	return u
+}
+
+// SetRedactedAt sets the "redacted_at" field.
+func (u *CustomerUpsert) SetRedactedAt(v time.Time) *CustomerUpsert {
+	u.Set(customer.FieldRedactedAt, v)
+	return u
+}
+
+// UpdateRedactedAt sets the "redacted_at" field to the value that was provided on create.
+func (u *CustomerUpsert) UpdateRedactedAt() *CustomerUpsert {
+	u.SetExcluded(customer.FieldRedactedAt)
+	return u
+}
+
+// ClearRedactedAt clears the value of the "redacted_at" field.
+func (u *CustomerUpsert) ClearRedactedAt() *CustomerUpsert {
+	u.SetNull(customer.FieldRedactedAt)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -918,6 +1023,69 @@ func (u *CustomerUpsertOne) UpdateDefaultPaymentMethodID() *CustomerUpsertOne {
 func (u *CustomerUpsertOne) ClearDefaultPaymentMethodID() *CustomerUpsertOne {
 	return u.Update(func(s *CustomerUpsert) {
 		s.ClearDefaultPaymentMethodID()
+	})
+}
+
+// SetTaxRegistrationID sets the "tax_registration_id" field.
+func (u *CustomerUpsertOne) SetTaxRegistrationID(v string) *CustomerUpsertOne {
+	return u.Update(func(s *CustomerUpsert) {
+		s.SetTaxRegistrationID(v)
+	})
+}
+
+// UpdateTaxRegistrationID sets the "tax_registration_id" field to the value that was provided on create.
+func (u *CustomerUpsertOne) UpdateTaxRegistrationID() *CustomerUpsertOne {
+	return u.Update(func(s *CustomerUpsert) {
+		s.UpdateTaxRegistrationID()
+	})
+}
+
+// ClearTaxRegistrationID clears the value of the "tax_registration_id" field.
+func (u *CustomerUpsertOne) ClearTaxRegistrationID() *CustomerUpsertOne {
+	return u.Update(func(s *CustomerUpsert) {
+		s.ClearTaxRegistrationID()
+	})
+}
+
+// SetDocumentDetails sets the "document_details" field.
+func (u *CustomerUpsertOne) SetDocumentDetails(v *schematype.CustomerDocument) *CustomerUpsertOne {
+	return u.Update(func(s *CustomerUpsert) {
+		s.SetDocumentDetails(v)
+	})
+}
+
+// UpdateDocumentDetails sets the "document_details" field to the value that was provided on create.
+func (u *CustomerUpsertOne) UpdateDocumentDetails() *CustomerUpsertOne {
+	return u.Update(func(s *CustomerUpsert) {
+		s.UpdateDocumentDetails()
+	})
+}
+
+// ClearDocumentDetails clears the value of the "document_details" field.
+func (u *CustomerUpsertOne) ClearDocumentDetails() *CustomerUpsertOne {
+	return u.Update(func(s *CustomerUpsert) {
+		s.ClearDocumentDetails()
+	})
+}
+
+// SetRedactedAt sets the "redacted_at" field.
+func (u *CustomerUpsertOne) SetRedactedAt(v time.Time) *CustomerUpsertOne {
+	return u.Update(func(s *CustomerUpsert) {
+		s.SetRedactedAt(v)
+	})
+}
+
+// UpdateRedactedAt sets the "redacted_at" field to the value that was provided on create.
+func (u *CustomerUpsertOne) UpdateRedactedAt() *CustomerUpsertOne {
+	return u.Update(func(s *CustomerUpsert) {
+		s.UpdateRedactedAt()
+	})
+}
+
+// ClearRedactedAt clears the value of the "redacted_at" field.
+func (u *CustomerUpsertOne) ClearRedactedAt() *CustomerUpsertOne {
+	return u.Update(func(s *CustomerUpsert) {
+		s.ClearRedactedAt()
 	})
 }
 
@@ -1324,6 +1492,69 @@ func (u *CustomerUpsertBulk) UpdateDefaultPaymentMethodID() *CustomerUpsertBulk 
 func (u *CustomerUpsertBulk) ClearDefaultPaymentMethodID() *CustomerUpsertBulk {
 	return u.Update(func(s *CustomerUpsert) {
 		s.ClearDefaultPaymentMethodID()
+	})
+}
+
+// SetTaxRegistrationID sets the "tax_registration_id" field.
+func (u *CustomerUpsertBulk) SetTaxRegistrationID(v string) *CustomerUpsertBulk {
+	return u.Update(func(s *CustomerUpsert) {
+		s.SetTaxRegistrationID(v)
+	})
+}
+
+// UpdateTaxRegistrationID sets the "tax_registration_id" field to the value that was provided on create.
+func (u *CustomerUpsertBulk) UpdateTaxRegistrationID() *CustomerUpsertBulk {
+	return u.Update(func(s *CustomerUpsert) {
+		s.UpdateTaxRegistrationID()
+	})
+}
+
+// ClearTaxRegistrationID clears the value of the "tax_registration_id" field.
+func (u *CustomerUpsertBulk) ClearTaxRegistrationID() *CustomerUpsertBulk {
+	return u.Update(func(s *CustomerUpsert) {
+		s.ClearTaxRegistrationID()
+	})
+}
+
+// SetDocumentDetails sets the "document_details" field.
+func (u *CustomerUpsertBulk) SetDocumentDetails(v *schematype.CustomerDocument) *CustomerUpsertBulk {
+	return u.Update(func(s *CustomerUpsert) {
+		s.SetDocumentDetails(v)
+	})
+}
+
+// UpdateDocumentDetails sets the "document_details" field to the value that was provided on create.
+func (u *CustomerUpsertBulk) UpdateDocumentDetails() *CustomerUpsertBulk {
+	return u.Update(func(s *CustomerUpsert) {
+		s.UpdateDocumentDetails()
+	})
+}
+
+// ClearDocumentDetails clears the value of the "document_details" field.
+func (u *CustomerUpsertBulk) ClearDocumentDetails() *CustomerUpsertBulk {
+	return u.Update(func(s *CustomerUpsert) {
+		s.ClearDocumentDetails()
+	})
+}
+
+// SetRedactedAt sets the "redacted_at" field.
+func (u *CustomerUpsertBulk) SetRedactedAt(v time.Time) *CustomerUpsertBulk {
+	return u.Update(func(s *CustomerUpsert) {
+		s.SetRedactedAt(v)
+	})
+}
+
+// UpdateRedactedAt sets the "redacted_at" field to the value that was provided on create.
+func (u *CustomerUpsertBulk) UpdateRedactedAt() *CustomerUpsertBulk {
+	return u.Update(func(s *CustomerUpsert) {
+		s.UpdateRedactedAt()
+	})
+}
+
+// ClearRedactedAt clears the value of the "redacted_at" field.
+func (u *CustomerUpsertBulk) ClearRedactedAt() *CustomerUpsertBulk {
+	return u.Update(func(s *CustomerUpsert) {
+		s.ClearRedactedAt()
 	})
 }
 

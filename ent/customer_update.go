@@ -182,6 +182,58 @@ func (_u *CustomerUpdate) ClearDefaultPaymentMethodID() *CustomerUpdate {
 	return _u
 }
 
+// SetTaxRegistrationID sets the "tax_registration_id" field.
+func (_u *CustomerUpdate) SetTaxRegistrationID(v string) *CustomerUpdate {
+	_u.mutation.SetTaxRegistrationID(v)
+	return _u
+}
+
+// SetNillableTaxRegistrationID sets the "tax_registration_id" field if the given value is not nil.
+func (_u *CustomerUpdate) SetNillableTaxRegistrationID(v *string) *CustomerUpdate {
+	if v != nil {
+		_u.SetTaxRegistrationID(*v)
+	}
+	return _u
+}
+
+// ClearTaxRegistrationID clears the value of the "tax_registration_id" field.
+func (_u *CustomerUpdate) ClearTaxRegistrationID() *CustomerUpdate {
+	_u.mutation.ClearTaxRegistrationID()
+	return _u
+}
+
+// SetDocumentDetails sets the "document_details" field.
+func (_u *CustomerUpdate) SetDocumentDetails(v *schematype.CustomerDocument) *CustomerUpdate {
+	_u.mutation.SetDocumentDetails(v)
+	return _u
+}
+
+// ClearDocumentDetails clears the value of the "document_details" field.
+func (_u *CustomerUpdate) ClearDocumentDetails() *CustomerUpdate {
+	_u.mutation.ClearDocumentDetails()
+	return _u
+}
+
+// SetRedactedAt sets the "redacted_at" field.
+func (_u *CustomerUpdate) SetRedactedAt(v time.Time) *CustomerUpdate {
+	_u.mutation.SetRedactedAt(v)
+	return _u
+}
+
+// SetNillableRedactedAt sets the "redacted_at" field if the given value is not nil.
+func (_u *CustomerUpdate) SetNillableRedactedAt(v *time.Time) *CustomerUpdate {
+	if v != nil {
+		_u.SetRedactedAt(*v)
+	}
+	return _u
+}
+
+// ClearRedactedAt clears the value of the "redacted_at" field.
+func (_u *CustomerUpdate) ClearRedactedAt() *CustomerUpdate {
+	_u.mutation.ClearRedactedAt()
+	return _u
+}
+
 // AddPaymentIDs adds the "payments" edge to the PaymentIntent entity by IDs.
 func (_u *CustomerUpdate) AddPaymentIDs(ids ...string) *CustomerUpdate {
 	_u.mutation.AddPaymentIDs(ids...)
@@ -369,6 +421,11 @@ func (_u *CustomerUpdate) check() error {
 			return &ValidationError{Name: "default_payment_method_id", err: fmt.Errorf(`ent: validator failed for field "Customer.default_payment_method_id": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.TaxRegistrationID(); ok {
+		if err := customer.TaxRegistrationIDValidator(v); err != nil {
+			return &ValidationError{Name: "tax_registration_id", err: fmt.Errorf(`ent: validator failed for field "Customer.tax_registration_id": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -434,6 +491,24 @@ func (_u *CustomerUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.DefaultPaymentMethodIDCleared() {
 		_spec.ClearField(customer.FieldDefaultPaymentMethodID, field.TypeString)
+	}
+	if value, ok := _u.mutation.TaxRegistrationID(); ok {
+		_spec.SetField(customer.FieldTaxRegistrationID, field.TypeString, value)
+	}
+	if _u.mutation.TaxRegistrationIDCleared() {
+		_spec.ClearField(customer.FieldTaxRegistrationID, field.TypeString)
+	}
+	if value, ok := _u.mutation.DocumentDetails(); ok {
+		_spec.SetField(customer.FieldDocumentDetails, field.TypeJSON, value)
+	}
+	if _u.mutation.DocumentDetailsCleared() {
+		_spec.ClearField(customer.FieldDocumentDetails, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.RedactedAt(); ok {
+		_spec.SetField(customer.FieldRedactedAt, field.TypeTime, value)
+	}
+	if _u.mutation.RedactedAtCleared() {
+		_spec.ClearField(customer.FieldRedactedAt, field.TypeTime)
 	}
 	if _u.mutation.PaymentsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -740,6 +815,58 @@ func (_u *CustomerUpdateOne) ClearDefaultPaymentMethodID() *CustomerUpdateOne {
 	return _u
 }
 
+// SetTaxRegistrationID sets the "tax_registration_id" field.
+func (_u *CustomerUpdateOne) SetTaxRegistrationID(v string) *CustomerUpdateOne {
+	_u.mutation.SetTaxRegistrationID(v)
+	return _u
+}
+
+// SetNillableTaxRegistrationID sets the "tax_registration_id" field if the given value is not nil.
+func (_u *CustomerUpdateOne) SetNillableTaxRegistrationID(v *string) *CustomerUpdateOne {
+	if v != nil {
+		_u.SetTaxRegistrationID(*v)
+	}
+	return _u
+}
+
+// ClearTaxRegistrationID clears the value of the "tax_registration_id" field.
+func (_u *CustomerUpdateOne) ClearTaxRegistrationID() *CustomerUpdateOne {
+	_u.mutation.ClearTaxRegistrationID()
+	return _u
+}
+
+// SetDocumentDetails sets the "document_details" field.
+func (_u *CustomerUpdateOne) SetDocumentDetails(v *schematype.CustomerDocument) *CustomerUpdateOne {
+	_u.mutation.SetDocumentDetails(v)
+	return _u
+}
+
+// ClearDocumentDetails clears the value of the "document_details" field.
+func (_u *CustomerUpdateOne) ClearDocumentDetails() *CustomerUpdateOne {
+	_u.mutation.ClearDocumentDetails()
+	return _u
+}
+
+// SetRedactedAt sets the "redacted_at" field.
+func (_u *CustomerUpdateOne) SetRedactedAt(v time.Time) *CustomerUpdateOne {
+	_u.mutation.SetRedactedAt(v)
+	return _u
+}
+
+// SetNillableRedactedAt sets the "redacted_at" field if the given value is not nil.
+func (_u *CustomerUpdateOne) SetNillableRedactedAt(v *time.Time) *CustomerUpdateOne {
+	if v != nil {
+		_u.SetRedactedAt(*v)
+	}
+	return _u
+}
+
+// ClearRedactedAt clears the value of the "redacted_at" field.
+func (_u *CustomerUpdateOne) ClearRedactedAt() *CustomerUpdateOne {
+	_u.mutation.ClearRedactedAt()
+	return _u
+}
+
 // AddPaymentIDs adds the "payments" edge to the PaymentIntent entity by IDs.
 func (_u *CustomerUpdateOne) AddPaymentIDs(ids ...string) *CustomerUpdateOne {
 	_u.mutation.AddPaymentIDs(ids...)
@@ -940,6 +1067,11 @@ func (_u *CustomerUpdateOne) check() error {
 			return &ValidationError{Name: "default_payment_method_id", err: fmt.Errorf(`ent: validator failed for field "Customer.default_payment_method_id": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.TaxRegistrationID(); ok {
+		if err := customer.TaxRegistrationIDValidator(v); err != nil {
+			return &ValidationError{Name: "tax_registration_id", err: fmt.Errorf(`ent: validator failed for field "Customer.tax_registration_id": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -1022,6 +1154,24 @@ func (_u *CustomerUpdateOne) sqlSave(ctx context.Context) (_node *Customer, err 
 	}
 	if _u.mutation.DefaultPaymentMethodIDCleared() {
 		_spec.ClearField(customer.FieldDefaultPaymentMethodID, field.TypeString)
+	}
+	if value, ok := _u.mutation.TaxRegistrationID(); ok {
+		_spec.SetField(customer.FieldTaxRegistrationID, field.TypeString, value)
+	}
+	if _u.mutation.TaxRegistrationIDCleared() {
+		_spec.ClearField(customer.FieldTaxRegistrationID, field.TypeString)
+	}
+	if value, ok := _u.mutation.DocumentDetails(); ok {
+		_spec.SetField(customer.FieldDocumentDetails, field.TypeJSON, value)
+	}
+	if _u.mutation.DocumentDetailsCleared() {
+		_spec.ClearField(customer.FieldDocumentDetails, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.RedactedAt(); ok {
+		_spec.SetField(customer.FieldRedactedAt, field.TypeTime, value)
+	}
+	if _u.mutation.RedactedAtCleared() {
+		_spec.ClearField(customer.FieldRedactedAt, field.TypeTime)
 	}
 	if _u.mutation.PaymentsCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -531,6 +531,16 @@ func (_q *CustomerQuery) collectField(ctx context.Context, oneNode bool, opCtx *
 				selectedFields = append(selectedFields, customer.FieldDefaultPaymentMethodID)
 				fieldSeen[customer.FieldDefaultPaymentMethodID] = struct{}{}
 			}
+		case "taxRegistrationID":
+			if _, ok := fieldSeen[customer.FieldTaxRegistrationID]; !ok {
+				selectedFields = append(selectedFields, customer.FieldTaxRegistrationID)
+				fieldSeen[customer.FieldTaxRegistrationID] = struct{}{}
+			}
+		case "redactedAt":
+			if _, ok := fieldSeen[customer.FieldRedactedAt]; !ok {
+				selectedFields = append(selectedFields, customer.FieldRedactedAt)
+				fieldSeen[customer.FieldRedactedAt] = struct{}{}
+			}
 		case "id":
 		case "__typename":
 		default:

@@ -285,7 +285,7 @@ func (_m *Customer) Node(ctx context.Context) (node *Node, err error) {
 	node = &Node{
 		ID:     _m.ID,
 		Type:   "Customer",
-		Fields: make([]*Field, 11),
+		Fields: make([]*Field, 13),
 		Edges:  make([]*Edge, 3),
 	}
 	var buf []byte
@@ -375,6 +375,22 @@ func (_m *Customer) Node(ctx context.Context) (node *Node, err error) {
 	node.Fields[10] = &Field{
 		Type:  "string",
 		Name:  "default_payment_method_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.TaxRegistrationID); err != nil {
+		return nil, err
+	}
+	node.Fields[11] = &Field{
+		Type:  "string",
+		Name:  "tax_registration_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.RedactedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[12] = &Field{
+		Type:  "time.Time",
+		Name:  "redacted_at",
 		Value: string(buf),
 	}
 	node.Edges[0] = &Edge{

@@ -1640,6 +1640,35 @@ type CustomerWhereInput struct {
 	DefaultPaymentMethodIDEqualFold    *string  `json:"defaultPaymentMethodIDEqualFold,omitempty"`
 	DefaultPaymentMethodIDContainsFold *string  `json:"defaultPaymentMethodIDContainsFold,omitempty"`
 
+	// "tax_registration_id" field predicates.
+	TaxRegistrationID             *string  `json:"taxRegistrationID,omitempty"`
+	TaxRegistrationIDNEQ          *string  `json:"taxRegistrationIDNEQ,omitempty"`
+	TaxRegistrationIDIn           []string `json:"taxRegistrationIDIn,omitempty"`
+	TaxRegistrationIDNotIn        []string `json:"taxRegistrationIDNotIn,omitempty"`
+	TaxRegistrationIDGT           *string  `json:"taxRegistrationIDGT,omitempty"`
+	TaxRegistrationIDGTE          *string  `json:"taxRegistrationIDGTE,omitempty"`
+	TaxRegistrationIDLT           *string  `json:"taxRegistrationIDLT,omitempty"`
+	TaxRegistrationIDLTE          *string  `json:"taxRegistrationIDLTE,omitempty"`
+	TaxRegistrationIDContains     *string  `json:"taxRegistrationIDContains,omitempty"`
+	TaxRegistrationIDHasPrefix    *string  `json:"taxRegistrationIDHasPrefix,omitempty"`
+	TaxRegistrationIDHasSuffix    *string  `json:"taxRegistrationIDHasSuffix,omitempty"`
+	TaxRegistrationIDIsNil        bool     `json:"taxRegistrationIDIsNil,omitempty"`
+	TaxRegistrationIDNotNil       bool     `json:"taxRegistrationIDNotNil,omitempty"`
+	TaxRegistrationIDEqualFold    *string  `json:"taxRegistrationIDEqualFold,omitempty"`
+	TaxRegistrationIDContainsFold *string  `json:"taxRegistrationIDContainsFold,omitempty"`
+
+	// "redacted_at" field predicates.
+	RedactedAt       *time.Time  `json:"redactedAt,omitempty"`
+	RedactedAtNEQ    *time.Time  `json:"redactedAtNEQ,omitempty"`
+	RedactedAtIn     []time.Time `json:"redactedAtIn,omitempty"`
+	RedactedAtNotIn  []time.Time `json:"redactedAtNotIn,omitempty"`
+	RedactedAtGT     *time.Time  `json:"redactedAtGT,omitempty"`
+	RedactedAtGTE    *time.Time  `json:"redactedAtGTE,omitempty"`
+	RedactedAtLT     *time.Time  `json:"redactedAtLT,omitempty"`
+	RedactedAtLTE    *time.Time  `json:"redactedAtLTE,omitempty"`
+	RedactedAtIsNil  bool        `json:"redactedAtIsNil,omitempty"`
+	RedactedAtNotNil bool        `json:"redactedAtNotNil,omitempty"`
+
 	// "payments" edge predicates.
 	HasPayments     *bool                      `json:"hasPayments,omitempty"`
 	HasPaymentsWith []*PaymentIntentWhereInput `json:"hasPaymentsWith,omitempty"`
@@ -2149,6 +2178,81 @@ func (i *CustomerWhereInput) P() (predicate.Customer, error) {
 	}
 	if i.DefaultPaymentMethodIDContainsFold != nil {
 		predicates = append(predicates, customer.DefaultPaymentMethodIDContainsFold(*i.DefaultPaymentMethodIDContainsFold))
+	}
+	if i.TaxRegistrationID != nil {
+		predicates = append(predicates, customer.TaxRegistrationIDEQ(*i.TaxRegistrationID))
+	}
+	if i.TaxRegistrationIDNEQ != nil {
+		predicates = append(predicates, customer.TaxRegistrationIDNEQ(*i.TaxRegistrationIDNEQ))
+	}
+	if len(i.TaxRegistrationIDIn) > 0 {
+		predicates = append(predicates, customer.TaxRegistrationIDIn(i.TaxRegistrationIDIn...))
+	}
+	if len(i.TaxRegistrationIDNotIn) > 0 {
+		predicates = append(predicates, customer.TaxRegistrationIDNotIn(i.TaxRegistrationIDNotIn...))
+	}
+	if i.TaxRegistrationIDGT != nil {
+		predicates = append(predicates, customer.TaxRegistrationIDGT(*i.TaxRegistrationIDGT))
+	}
+	if i.TaxRegistrationIDGTE != nil {
+		predicates = append(predicates, customer.TaxRegistrationIDGTE(*i.TaxRegistrationIDGTE))
+	}
+	if i.TaxRegistrationIDLT != nil {
+		predicates = append(predicates, customer.TaxRegistrationIDLT(*i.TaxRegistrationIDLT))
+	}
+	if i.TaxRegistrationIDLTE != nil {
+		predicates = append(predicates, customer.TaxRegistrationIDLTE(*i.TaxRegistrationIDLTE))
+	}
+	if i.TaxRegistrationIDContains != nil {
+		predicates = append(predicates, customer.TaxRegistrationIDContains(*i.TaxRegistrationIDContains))
+	}
+	if i.TaxRegistrationIDHasPrefix != nil {
+		predicates = append(predicates, customer.TaxRegistrationIDHasPrefix(*i.TaxRegistrationIDHasPrefix))
+	}
+	if i.TaxRegistrationIDHasSuffix != nil {
+		predicates = append(predicates, customer.TaxRegistrationIDHasSuffix(*i.TaxRegistrationIDHasSuffix))
+	}
+	if i.TaxRegistrationIDIsNil {
+		predicates = append(predicates, customer.TaxRegistrationIDIsNil())
+	}
+	if i.TaxRegistrationIDNotNil {
+		predicates = append(predicates, customer.TaxRegistrationIDNotNil())
+	}
+	if i.TaxRegistrationIDEqualFold != nil {
+		predicates = append(predicates, customer.TaxRegistrationIDEqualFold(*i.TaxRegistrationIDEqualFold))
+	}
+	if i.TaxRegistrationIDContainsFold != nil {
+		predicates = append(predicates, customer.TaxRegistrationIDContainsFold(*i.TaxRegistrationIDContainsFold))
+	}
+	if i.RedactedAt != nil {
+		predicates = append(predicates, customer.RedactedAtEQ(*i.RedactedAt))
+	}
+	if i.RedactedAtNEQ != nil {
+		predicates = append(predicates, customer.RedactedAtNEQ(*i.RedactedAtNEQ))
+	}
+	if len(i.RedactedAtIn) > 0 {
+		predicates = append(predicates, customer.RedactedAtIn(i.RedactedAtIn...))
+	}
+	if len(i.RedactedAtNotIn) > 0 {
+		predicates = append(predicates, customer.RedactedAtNotIn(i.RedactedAtNotIn...))
+	}
+	if i.RedactedAtGT != nil {
+		predicates = append(predicates, customer.RedactedAtGT(*i.RedactedAtGT))
+	}
+	if i.RedactedAtGTE != nil {
+		predicates = append(predicates, customer.RedactedAtGTE(*i.RedactedAtGTE))
+	}
+	if i.RedactedAtLT != nil {
+		predicates = append(predicates, customer.RedactedAtLT(*i.RedactedAtLT))
+	}
+	if i.RedactedAtLTE != nil {
+		predicates = append(predicates, customer.RedactedAtLTE(*i.RedactedAtLTE))
+	}
+	if i.RedactedAtIsNil {
+		predicates = append(predicates, customer.RedactedAtIsNil())
+	}
+	if i.RedactedAtNotNil {
+		predicates = append(predicates, customer.RedactedAtNotNil())
 	}
 
 	if i.HasPayments != nil {

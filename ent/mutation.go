@@ -2368,6 +2368,9 @@ type CustomerMutation struct {
 	address                   **schematype.Address
 	metadata                  *map[string]interface{}
 	default_payment_method_id *string
+	tax_registration_id       *string
+	document_details          **schematype.CustomerDocument
+	redacted_at               *time.Time
 	clearedFields             map[string]struct{}
 	payments                  map[string]struct{}
 	removedpayments           map[string]struct{}
@@ -3023,6 +3026,153 @@ func (m *CustomerMutation) ResetDefaultPaymentMethodID() {
 	delete(m.clearedFields, customer.FieldDefaultPaymentMethodID)
 }
 
+// SetTaxRegistrationID sets the "tax_registration_id" field.
+func (m *CustomerMutation) SetTaxRegistrationID(s string) {
+	m.tax_registration_id = &s
+}
+
+// TaxRegistrationID returns the value of the "tax_registration_id" field in the mutation.
+func (m *CustomerMutation) TaxRegistrationID() (r string, exists bool) {
+	v := m.tax_registration_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTaxRegistrationID returns the old "tax_registration_id" field's value of the Customer entity.
+// If the Customer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerMutation) OldTaxRegistrationID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTaxRegistrationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTaxRegistrationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTaxRegistrationID: %w", err)
+	}
+	return oldValue.TaxRegistrationID, nil
+}
+
+// ClearTaxRegistrationID clears the value of the "tax_registration_id" field.
+func (m *CustomerMutation) ClearTaxRegistrationID() {
+	m.tax_registration_id = nil
+	m.clearedFields[customer.FieldTaxRegistrationID] = struct{}{}
+}
+
+// TaxRegistrationIDCleared returns if the "tax_registration_id" field was cleared in this mutation.
+func (m *CustomerMutation) TaxRegistrationIDCleared() bool {
+	_, ok := m.clearedFields[customer.FieldTaxRegistrationID]
+	return ok
+}
+
+// ResetTaxRegistrationID resets all changes to the "tax_registration_id" field.
+func (m *CustomerMutation) ResetTaxRegistrationID() {
+	m.tax_registration_id = nil
+	delete(m.clearedFields, customer.FieldTaxRegistrationID)
+}
+
+// SetDocumentDetails sets the "document_details" field.
+func (m *CustomerMutation) SetDocumentDetails(sd *schematype.CustomerDocument) {
+	m.document_details = &sd
+}
+
+// DocumentDetails returns the value of the "document_details" field in the mutation.
+func (m *CustomerMutation) DocumentDetails() (r *schematype.CustomerDocument, exists bool) {
+	v := m.document_details
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDocumentDetails returns the old "document_details" field's value of the Customer entity.
+// If the Customer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerMutation) OldDocumentDetails(ctx context.Context) (v *schematype.CustomerDocument, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDocumentDetails is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDocumentDetails requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDocumentDetails: %w", err)
+	}
+	return oldValue.DocumentDetails, nil
+}
+
+// ClearDocumentDetails clears the value of the "document_details" field.
+func (m *CustomerMutation) ClearDocumentDetails() {
+	m.document_details = nil
+	m.clearedFields[customer.FieldDocumentDetails] = struct{}{}
+}
+
+// DocumentDetailsCleared returns if the "document_details" field was cleared in this mutation.
+func (m *CustomerMutation) DocumentDetailsCleared() bool {
+	_, ok := m.clearedFields[customer.FieldDocumentDetails]
+	return ok
+}
+
+// ResetDocumentDetails resets all changes to the "document_details" field.
+func (m *CustomerMutation) ResetDocumentDetails() {
+	m.document_details = nil
+	delete(m.clearedFields, customer.FieldDocumentDetails)
+}
+
+// SetRedactedAt sets the "redacted_at" field.
+func (m *CustomerMutation) SetRedactedAt(t time.Time) {
+	m.redacted_at = &t
+}
+
+// RedactedAt returns the value of the "redacted_at" field in the mutation.
+func (m *CustomerMutation) RedactedAt() (r time.Time, exists bool) {
+	v := m.redacted_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRedactedAt returns the old "redacted_at" field's value of the Customer entity.
+// If the Customer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerMutation) OldRedactedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRedactedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRedactedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRedactedAt: %w", err)
+	}
+	return oldValue.RedactedAt, nil
+}
+
+// ClearRedactedAt clears the value of the "redacted_at" field.
+func (m *CustomerMutation) ClearRedactedAt() {
+	m.redacted_at = nil
+	m.clearedFields[customer.FieldRedactedAt] = struct{}{}
+}
+
+// RedactedAtCleared returns if the "redacted_at" field was cleared in this mutation.
+func (m *CustomerMutation) RedactedAtCleared() bool {
+	_, ok := m.clearedFields[customer.FieldRedactedAt]
+	return ok
+}
+
+// ResetRedactedAt resets all changes to the "redacted_at" field.
+func (m *CustomerMutation) ResetRedactedAt() {
+	m.redacted_at = nil
+	delete(m.clearedFields, customer.FieldRedactedAt)
+}
+
 // AddPaymentIDs adds the "payments" edge to the PaymentIntent entity by ids.
 func (m *CustomerMutation) AddPaymentIDs(ids ...string) {
 	if m.payments == nil {
@@ -3219,7 +3369,7 @@ func (m *CustomerMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CustomerMutation) Fields() []string {
-	fields := make([]string, 0, 12)
+	fields := make([]string, 0, 15)
 	if m.merchant_id != nil {
 		fields = append(fields, customer.FieldMerchantID)
 	}
@@ -3256,6 +3406,15 @@ func (m *CustomerMutation) Fields() []string {
 	if m.default_payment_method_id != nil {
 		fields = append(fields, customer.FieldDefaultPaymentMethodID)
 	}
+	if m.tax_registration_id != nil {
+		fields = append(fields, customer.FieldTaxRegistrationID)
+	}
+	if m.document_details != nil {
+		fields = append(fields, customer.FieldDocumentDetails)
+	}
+	if m.redacted_at != nil {
+		fields = append(fields, customer.FieldRedactedAt)
+	}
 	return fields
 }
 
@@ -3288,6 +3447,12 @@ func (m *CustomerMutation) Field(name string) (ent.Value, bool) {
 		return m.Metadata()
 	case customer.FieldDefaultPaymentMethodID:
 		return m.DefaultPaymentMethodID()
+	case customer.FieldTaxRegistrationID:
+		return m.TaxRegistrationID()
+	case customer.FieldDocumentDetails:
+		return m.DocumentDetails()
+	case customer.FieldRedactedAt:
+		return m.RedactedAt()
 	}
 	return nil, false
 }
@@ -3321,6 +3486,12 @@ func (m *CustomerMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldMetadata(ctx)
 	case customer.FieldDefaultPaymentMethodID:
 		return m.OldDefaultPaymentMethodID(ctx)
+	case customer.FieldTaxRegistrationID:
+		return m.OldTaxRegistrationID(ctx)
+	case customer.FieldDocumentDetails:
+		return m.OldDocumentDetails(ctx)
+	case customer.FieldRedactedAt:
+		return m.OldRedactedAt(ctx)
 	}
 	return nil, fmt.Errorf("unknown Customer field %s", name)
 }
@@ -3414,6 +3585,27 @@ func (m *CustomerMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetDefaultPaymentMethodID(v)
 		return nil
+	case customer.FieldTaxRegistrationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTaxRegistrationID(v)
+		return nil
+	case customer.FieldDocumentDetails:
+		v, ok := value.(*schematype.CustomerDocument)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDocumentDetails(v)
+		return nil
+	case customer.FieldRedactedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRedactedAt(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Customer field %s", name)
 }
@@ -3468,6 +3660,15 @@ func (m *CustomerMutation) ClearedFields() []string {
 	if m.FieldCleared(customer.FieldDefaultPaymentMethodID) {
 		fields = append(fields, customer.FieldDefaultPaymentMethodID)
 	}
+	if m.FieldCleared(customer.FieldTaxRegistrationID) {
+		fields = append(fields, customer.FieldTaxRegistrationID)
+	}
+	if m.FieldCleared(customer.FieldDocumentDetails) {
+		fields = append(fields, customer.FieldDocumentDetails)
+	}
+	if m.FieldCleared(customer.FieldRedactedAt) {
+		fields = append(fields, customer.FieldRedactedAt)
+	}
 	return fields
 }
 
@@ -3505,6 +3706,15 @@ func (m *CustomerMutation) ClearField(name string) error {
 		return nil
 	case customer.FieldDefaultPaymentMethodID:
 		m.ClearDefaultPaymentMethodID()
+		return nil
+	case customer.FieldTaxRegistrationID:
+		m.ClearTaxRegistrationID()
+		return nil
+	case customer.FieldDocumentDetails:
+		m.ClearDocumentDetails()
+		return nil
+	case customer.FieldRedactedAt:
+		m.ClearRedactedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown Customer nullable field %s", name)
@@ -3549,6 +3759,15 @@ func (m *CustomerMutation) ResetField(name string) error {
 		return nil
 	case customer.FieldDefaultPaymentMethodID:
 		m.ResetDefaultPaymentMethodID()
+		return nil
+	case customer.FieldTaxRegistrationID:
+		m.ResetTaxRegistrationID()
+		return nil
+	case customer.FieldDocumentDetails:
+		m.ResetDocumentDetails()
+		return nil
+	case customer.FieldRedactedAt:
+		m.ResetRedactedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown Customer field %s", name)

@@ -58,6 +58,16 @@ func FuzzEventList(f *testing.F) {
 		map[string]any{"created_after": "2026-01-01T00:00:00Z", "event_types": []string{"payment_succeeded"}})
 }
 
+func FuzzCustomerCreate(f *testing.F) {
+	fuzzRoute(f, "POST", secret, func(fx) string { return "/customers" }, map[string]any{}, fullCustomer("cus_fuzz_seed"))
+}
+
+func FuzzCustomerUpdate(f *testing.F) {
+	full := fullCustomer("")
+	delete(full, "customer_id")
+	fuzzRoute(f, "POST", secret, func(x fx) string { return "/customers/" + x.customer }, map[string]any{"name": "x"}, full)
+}
+
 func FuzzMandateRevoke(f *testing.F) {
 	fuzzRoute(f, "POST", secret, func(fx) string { return "/mandates/revoke/man_fuzz_unknown" }, map[string]any{})
 }
@@ -149,7 +159,7 @@ func FuzzIntentConfirm(f *testing.F) {
 type fx struct {
 	merchant, profile, connector, apiKey string
 	open, authorized, succeeded, refund  string
-	intent                               string
+	intent, customer                     string
 	secretKey, adminKey                  string
 }
 
@@ -243,5 +253,6 @@ func fixtures(f *testing.F, h http.Handler, srv *testenv.Server) fx {
 		"payment_method_data": card("4242424242424242")}), "payment_id")
 	x.refund = call("POST", "/refunds", secret(x), map[string]any{"payment_id": x.succeeded, "amount": 100}, "refund_id")
 	x.intent = call("POST", "/v2/payments/create-intent", v2(x), minimalIntent(), "id")
+	x.customer = call("POST", "/customers", secret(x), map[string]any{}, "customer_id")
 	return x
 }

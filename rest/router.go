@@ -47,6 +47,7 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerRefunds(a, d.Payments)
 	registerDisputes(a, d.Payments)
 	registerMandates(a, d.Customers)
+	registerCustomers(a, d.Customers)
 	registerV2Payments(a, d.Payments)
 	registerPayments(a, d.Payments)
 	registerPaymentsList(a, d.Payments)

@@ -63,6 +63,10 @@ func TestCrossTenantMatrix(t *testing.T) {
 		{"GET", "/mandates/{man}", nil, false},
 		{"POST", "/mandates/revoke/{man}", nil, false},
 		{"GET", "/customers/{cus}/mandates", nil, false},
+		{"GET", "/customers/{cus}", nil, false},
+		{"POST", "/customers/{cus}", map[string]any{"name": "x"}, false},
+		{"DELETE", "/customers/{cus}", nil, false},
+		{"GET", "/customers/list", nil, false},
 	}
 	fill := func(s string, f merchantFixture) string {
 		return strings.NewReplacer("{m}", f.id, "{key}", f.keyID, "{pro}", f.profileID, "{mca}", f.mcaID, "{dp}", bDispute,

@@ -39,6 +39,12 @@ const (
 	FieldMetadata = "metadata"
 	// FieldDefaultPaymentMethodID holds the string denoting the default_payment_method_id field in the database.
 	FieldDefaultPaymentMethodID = "default_payment_method_id"
+	// FieldTaxRegistrationID holds the string denoting the tax_registration_id field in the database.
+	FieldTaxRegistrationID = "tax_registration_id"
+	// FieldDocumentDetails holds the string denoting the document_details field in the database.
+	FieldDocumentDetails = "document_details"
+	// FieldRedactedAt holds the string denoting the redacted_at field in the database.
+	FieldRedactedAt = "redacted_at"
 	// EdgePayments holds the string denoting the payments edge name in mutations.
 	EdgePayments = "payments"
 	// EdgePaymentMethods holds the string denoting the payment_methods edge name in mutations.
@@ -85,6 +91,9 @@ var Columns = []string{
 	FieldAddress,
 	FieldMetadata,
 	FieldDefaultPaymentMethodID,
+	FieldTaxRegistrationID,
+	FieldDocumentDetails,
+	FieldRedactedAt,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -127,6 +136,8 @@ var (
 	DescriptionValidator func(string) error
 	// DefaultPaymentMethodIDValidator is a validator for the "default_payment_method_id" field. It is called by the builders before save.
 	DefaultPaymentMethodIDValidator func(string) error
+	// TaxRegistrationIDValidator is a validator for the "tax_registration_id" field. It is called by the builders before save.
+	TaxRegistrationIDValidator func(string) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -189,6 +200,16 @@ func ByDescription(opts ...sql.OrderTermOption) OrderOption {
 // ByDefaultPaymentMethodID orders the results by the default_payment_method_id field.
 func ByDefaultPaymentMethodID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldDefaultPaymentMethodID, opts...).ToFunc()
+}
+
+// ByTaxRegistrationID orders the results by the tax_registration_id field.
+func ByTaxRegistrationID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldTaxRegistrationID, opts...).ToFunc()
+}
+
+// ByRedactedAt orders the results by the redacted_at field.
+func ByRedactedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRedactedAt, opts...).ToFunc()
 }
 
 // ByPaymentsCount orders the results by payments count.

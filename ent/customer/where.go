@@ -115,6 +115,16 @@ func DefaultPaymentMethodID(v string) predicate.Customer {
 	return predicate.Customer(sql.FieldEQ(FieldDefaultPaymentMethodID, v))
 }
 
+// TaxRegistrationID applies equality check predicate on the "tax_registration_id" field. It's identical to TaxRegistrationIDEQ.
+func TaxRegistrationID(v string) predicate.Customer {
+	return predicate.Customer(sql.FieldEQ(FieldTaxRegistrationID, v))
+}
+
+// RedactedAt applies equality check predicate on the "redacted_at" field. It's identical to RedactedAtEQ.
+func RedactedAt(v time.Time) predicate.Customer {
+	return predicate.Customer(sql.FieldEQ(FieldRedactedAt, v))
+}
+
 // MerchantIDEQ applies the EQ predicate on the "merchant_id" field.
 func MerchantIDEQ(v string) predicate.Customer {
 	return predicate.Customer(sql.FieldEQ(FieldMerchantID, v))
@@ -793,6 +803,141 @@ func DefaultPaymentMethodIDEqualFold(v string) predicate.Customer {
 // DefaultPaymentMethodIDContainsFold applies the ContainsFold predicate on the "default_payment_method_id" field.
 func DefaultPaymentMethodIDContainsFold(v string) predicate.Customer {
 	return predicate.Customer(sql.FieldContainsFold(FieldDefaultPaymentMethodID, v))
+}
+
+// TaxRegistrationIDEQ applies the EQ predicate on the "tax_registration_id" field.
+func TaxRegistrationIDEQ(v string) predicate.Customer {
+	return predicate.Customer(sql.FieldEQ(FieldTaxRegistrationID, v))
+}
+
+// TaxRegistrationIDNEQ applies the NEQ predicate on the "tax_registration_id" field.
+func TaxRegistrationIDNEQ(v string) predicate.Customer {
+	return predicate.Customer(sql.FieldNEQ(FieldTaxRegistrationID, v))
+}
+
+// TaxRegistrationIDIn applies the In predicate on the "tax_registration_id" field.
+func TaxRegistrationIDIn(vs ...string) predicate.Customer {
+	return predicate.Customer(sql.FieldIn(FieldTaxRegistrationID, vs...))
+}
+
+// TaxRegistrationIDNotIn applies the NotIn predicate on the "tax_registration_id" field.
+func TaxRegistrationIDNotIn(vs ...string) predicate.Customer {
+	return predicate.Customer(sql.FieldNotIn(FieldTaxRegistrationID, vs...))
+}
+
+// TaxRegistrationIDGT applies the GT predicate on the "tax_registration_id" field.
+func TaxRegistrationIDGT(v string) predicate.Customer {
+	return predicate.Customer(sql.FieldGT(FieldTaxRegistrationID, v))
+}
+
+// TaxRegistrationIDGTE applies the GTE predicate on the "tax_registration_id" field.
+func TaxRegistrationIDGTE(v string) predicate.Customer {
+	return predicate.Customer(sql.FieldGTE(FieldTaxRegistrationID, v))
+}
+
+// TaxRegistrationIDLT applies the LT predicate on the "tax_registration_id" field.
+func TaxRegistrationIDLT(v string) predicate.Customer {
+	return predicate.Customer(sql.FieldLT(FieldTaxRegistrationID, v))
+}
+
+// TaxRegistrationIDLTE applies the LTE predicate on the "tax_registration_id" field.
+func TaxRegistrationIDLTE(v string) predicate.Customer {
+	return predicate.Customer(sql.FieldLTE(FieldTaxRegistrationID, v))
+}
+
+// TaxRegistrationIDContains applies the Contains predicate on the "tax_registration_id" field.
+func TaxRegistrationIDContains(v string) predicate.Customer {
+	return predicate.Customer(sql.FieldContains(FieldTaxRegistrationID, v))
+}
+
+// TaxRegistrationIDHasPrefix applies the HasPrefix predicate on the "tax_registration_id" field.
+func TaxRegistrationIDHasPrefix(v string) predicate.Customer {
+	return predicate.Customer(sql.FieldHasPrefix(FieldTaxRegistrationID, v))
+}
+
+// TaxRegistrationIDHasSuffix applies the HasSuffix predicate on the "tax_registration_id" field.
+func TaxRegistrationIDHasSuffix(v string) predicate.Customer {
+	return predicate.Customer(sql.FieldHasSuffix(FieldTaxRegistrationID, v))
+}
+
+// TaxRegistrationIDIsNil applies the IsNil predicate on the "tax_registration_id" field.
+func TaxRegistrationIDIsNil() predicate.Customer {
+	return predicate.Customer(sql.FieldIsNull(FieldTaxRegistrationID))
+}
+
+// TaxRegistrationIDNotNil applies the NotNil predicate on the "tax_registration_id" field.
+func TaxRegistrationIDNotNil() predicate.Customer {
+	return predicate.Customer(sql.FieldNotNull(FieldTaxRegistrationID))
+}
+
+// TaxRegistrationIDEqualFold applies the EqualFold predicate on the "tax_registration_id" field.
+func TaxRegistrationIDEqualFold(v string) predicate.Customer {
+	return predicate.Customer(sql.FieldEqualFold(FieldTaxRegistrationID, v))
+}
+
+// TaxRegistrationIDContainsFold applies the ContainsFold predicate on the "tax_registration_id" field.
+func TaxRegistrationIDContainsFold(v string) predicate.Customer {
+	return predicate.Customer(sql.FieldContainsFold(FieldTaxRegistrationID, v))
+}
+
+// DocumentDetailsIsNil applies the IsNil predicate on the "document_details" field.
+func DocumentDetailsIsNil() predicate.Customer {
+	return predicate.Customer(sql.FieldIsNull(FieldDocumentDetails))
+}
+
+// DocumentDetailsNotNil applies the NotNil predicate on the "document_details" field.
+func DocumentDetailsNotNil() predicate.Customer {
+	return predicate.Customer(sql.FieldNotNull(FieldDocumentDetails))
+}
+
+// RedactedAtEQ applies the EQ predicate on the "redacted_at" field.
+func RedactedAtEQ(v time.Time) predicate.Customer {
+	return predicate.Customer(sql.FieldEQ(FieldRedactedAt, v))
+}
+
+// RedactedAtNEQ applies the NEQ predicate on the "redacted_at" field.
+func RedactedAtNEQ(v time.Time) predicate.Customer {
+	return predicate.Customer(sql.FieldNEQ(FieldRedactedAt, v))
+}
+
+// RedactedAtIn applies the In predicate on the "redacted_at" field.
+func RedactedAtIn(vs ...time.Time) predicate.Customer {
+	return predicate.Customer(sql.FieldIn(FieldRedactedAt, vs...))
+}
+
+// RedactedAtNotIn applies the NotIn predicate on the "redacted_at" field.
+func RedactedAtNotIn(vs ...time.Time) predicate.Customer {
+	return predicate.Customer(sql.FieldNotIn(FieldRedactedAt, vs...))
+}
+
+// RedactedAtGT applies the GT predicate on the "redacted_at" field.
+func RedactedAtGT(v time.Time) predicate.Customer {
+	return predicate.Customer(sql.FieldGT(FieldRedactedAt, v))
+}
+
+// RedactedAtGTE applies the GTE predicate on the "redacted_at" field.
+func RedactedAtGTE(v time.Time) predicate.Customer {
+	return predicate.Customer(sql.FieldGTE(FieldRedactedAt, v))
+}
+
+// RedactedAtLT applies the LT predicate on the "redacted_at" field.
+func RedactedAtLT(v time.Time) predicate.Customer {
+	return predicate.Customer(sql.FieldLT(FieldRedactedAt, v))
+}
+
+// RedactedAtLTE applies the LTE predicate on the "redacted_at" field.
+func RedactedAtLTE(v time.Time) predicate.Customer {
+	return predicate.Customer(sql.FieldLTE(FieldRedactedAt, v))
+}
+
+// RedactedAtIsNil applies the IsNil predicate on the "redacted_at" field.
+func RedactedAtIsNil() predicate.Customer {
+	return predicate.Customer(sql.FieldIsNull(FieldRedactedAt))
+}
+
+// RedactedAtNotNil applies the NotNil predicate on the "redacted_at" field.
+func RedactedAtNotNil() predicate.Customer {
+	return predicate.Customer(sql.FieldNotNull(FieldRedactedAt))
 }
 
 // HasPayments applies the HasEdge predicate on the "payments" edge.

@@ -103,11 +103,14 @@ var (
 		{Name: "name", Type: field.TypeString, Nullable: true, Size: 255},
 		{Name: "email", Type: field.TypeString, Nullable: true, Size: 255},
 		{Name: "phone", Type: field.TypeString, Nullable: true, Size: 255},
-		{Name: "phone_country_code", Type: field.TypeString, Nullable: true, Size: 8},
+		{Name: "phone_country_code", Type: field.TypeString, Nullable: true, Size: 255},
 		{Name: "description", Type: field.TypeString, Nullable: true, Size: 255},
 		{Name: "address", Type: field.TypeJSON, Nullable: true},
 		{Name: "metadata", Type: field.TypeJSON, Nullable: true},
 		{Name: "default_payment_method_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "tax_registration_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "document_details", Type: field.TypeJSON, Nullable: true},
+		{Name: "redacted_at", Type: field.TypeTime, Nullable: true},
 	}
 	// CustomersTable holds the schema information for the "customers" table.
 	CustomersTable = &schema.Table{

@@ -308,6 +308,10 @@ func init() {
 	customerDescDefaultPaymentMethodID := customerFields[9].Descriptor()
 	// customer.DefaultPaymentMethodIDValidator is a validator for the "default_payment_method_id" field. It is called by the builders before save.
 	customer.DefaultPaymentMethodIDValidator = customerDescDefaultPaymentMethodID.Validators[0].(func(string) error)
+	// customerDescTaxRegistrationID is the schema descriptor for tax_registration_id field.
+	customerDescTaxRegistrationID := customerFields[10].Descriptor()
+	// customer.TaxRegistrationIDValidator is a validator for the "tax_registration_id" field. It is called by the builders before save.
+	customer.TaxRegistrationIDValidator = customerDescTaxRegistrationID.Validators[0].(func(string) error)
 	// customerDescID is the schema descriptor for id field.
 	customerDescID := customerFields[0].Descriptor()
 	// customer.DefaultID holds the default value on creation for the id field.

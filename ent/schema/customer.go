@@ -25,11 +25,16 @@ func (Customer) Fields() []ent.Field {
 		optString("name", 255),
 		optString("email", 255),
 		optString("phone", 255),
-		optString("phone_country_code", 8),
+		optString("phone_country_code", 255),
 		optString("description", 255),
 		field.JSON("address", &schematype.Address{}).Optional().Annotations(entgql.Skip()),
 		jsonMap("metadata"),
 		optString("default_payment_method_id", 64),
+		optString("tax_registration_id", 255),
+		field.JSON("document_details", &schematype.CustomerDocument{}).Optional().Annotations(entgql.Skip()),
+		// redacted_at is when DELETE /customers/{id} redacted the customer's
+		// personal data; its payments stay.
+		field.Time("redacted_at").Optional().Nillable(),
 	}
 }
 

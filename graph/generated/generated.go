@@ -136,6 +136,8 @@ type ComplexityRoot struct {
 		Payments               func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) int
 		Phone                  func(childComplexity int) int
 		PhoneCountryCode       func(childComplexity int) int
+		RedactedAt             func(childComplexity int) int
+		TaxRegistrationID      func(childComplexity int) int
 	}
 
 	CustomerConnection struct {
@@ -1128,6 +1130,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Customer.PhoneCountryCode(childComplexity), true
+	case "Customer.redactedAt":
+		if e.ComplexityRoot.Customer.RedactedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.RedactedAt(childComplexity), true
+	case "Customer.taxRegistrationID":
+		if e.ComplexityRoot.Customer.TaxRegistrationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.TaxRegistrationID(childComplexity), true
 
 	case "CustomerConnection.edges":
 		if e.ComplexityRoot.CustomerConnection.Edges == nil {
@@ -4720,6 +4734,8 @@ type Customer implements Node {
   description: String
   metadata: Map
   defaultPaymentMethodID: String
+  taxRegistrationID: String
+  redactedAt: Time
   payments(
     """
     Returns the elements in the list that come after the specified cursor.
@@ -4989,6 +5005,37 @@ input CustomerWhereInput {
   defaultPaymentMethodIDNotNil: Boolean
   defaultPaymentMethodIDEqualFold: String
   defaultPaymentMethodIDContainsFold: String
+  """
+  tax_registration_id field predicates
+  """
+  taxRegistrationID: String
+  taxRegistrationIDNEQ: String
+  taxRegistrationIDIn: [String!]
+  taxRegistrationIDNotIn: [String!]
+  taxRegistrationIDGT: String
+  taxRegistrationIDGTE: String
+  taxRegistrationIDLT: String
+  taxRegistrationIDLTE: String
+  taxRegistrationIDContains: String
+  taxRegistrationIDHasPrefix: String
+  taxRegistrationIDHasSuffix: String
+  taxRegistrationIDIsNil: Boolean
+  taxRegistrationIDNotNil: Boolean
+  taxRegistrationIDEqualFold: String
+  taxRegistrationIDContainsFold: String
+  """
+  redacted_at field predicates
+  """
+  redactedAt: Time
+  redactedAtNEQ: Time
+  redactedAtIn: [Time!]
+  redactedAtNotIn: [Time!]
+  redactedAtGT: Time
+  redactedAtGTE: Time
+  redactedAtLT: Time
+  redactedAtLTE: Time
+  redactedAtIsNil: Boolean
+  redactedAtNotNil: Boolean
   """
   payments edge predicates
   """
@@ -12088,6 +12135,10 @@ func (ec *executionContext) childFields_Customer(ctx context.Context, field grap
 		return ec.fieldContext_Customer_metadata(ctx, field)
 	case "defaultPaymentMethodID":
 		return ec.fieldContext_Customer_defaultPaymentMethodID(ctx, field)
+	case "taxRegistrationID":
+		return ec.fieldContext_Customer_taxRegistrationID(ctx, field)
+	case "redactedAt":
+		return ec.fieldContext_Customer_redactedAt(ctx, field)
 	case "payments":
 		return ec.fieldContext_Customer_payments(ctx, field)
 	case "paymentMethods":
@@ -16016,6 +16067,52 @@ func (ec *executionContext) _Customer_defaultPaymentMethodID(ctx context.Context
 }
 func (ec *executionContext) fieldContext_Customer_defaultPaymentMethodID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Customer", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Customer_taxRegistrationID(ctx context.Context, field graphql.CollectedField, obj *ent.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_taxRegistrationID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TaxRegistrationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_taxRegistrationID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Customer", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Customer_redactedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_redactedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RedactedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_redactedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Customer", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Customer_payments(ctx context.Context, field graphql.CollectedField, obj *ent.Customer) (ret graphql.Marshaler) {
@@ -31460,7 +31557,7 @@ func (ec *executionContext) unmarshalInputCustomerWhereInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "customerID", "customerIDNEQ", "customerIDIn", "customerIDNotIn", "customerIDGT", "customerIDGTE", "customerIDLT", "customerIDLTE", "customerIDContains", "customerIDHasPrefix", "customerIDHasSuffix", "customerIDEqualFold", "customerIDContainsFold", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameIsNil", "nameNotNil", "nameEqualFold", "nameContainsFold", "email", "emailNEQ", "emailIn", "emailNotIn", "emailGT", "emailGTE", "emailLT", "emailLTE", "emailContains", "emailHasPrefix", "emailHasSuffix", "emailIsNil", "emailNotNil", "emailEqualFold", "emailContainsFold", "phone", "phoneNEQ", "phoneIn", "phoneNotIn", "phoneGT", "phoneGTE", "phoneLT", "phoneLTE", "phoneContains", "phoneHasPrefix", "phoneHasSuffix", "phoneIsNil", "phoneNotNil", "phoneEqualFold", "phoneContainsFold", "phoneCountryCode", "phoneCountryCodeNEQ", "phoneCountryCodeIn", "phoneCountryCodeNotIn", "phoneCountryCodeGT", "phoneCountryCodeGTE", "phoneCountryCodeLT", "phoneCountryCodeLTE", "phoneCountryCodeContains", "phoneCountryCodeHasPrefix", "phoneCountryCodeHasSuffix", "phoneCountryCodeIsNil", "phoneCountryCodeNotNil", "phoneCountryCodeEqualFold", "phoneCountryCodeContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionIsNil", "descriptionNotNil", "descriptionEqualFold", "descriptionContainsFold", "defaultPaymentMethodID", "defaultPaymentMethodIDNEQ", "defaultPaymentMethodIDIn", "defaultPaymentMethodIDNotIn", "defaultPaymentMethodIDGT", "defaultPaymentMethodIDGTE", "defaultPaymentMethodIDLT", "defaultPaymentMethodIDLTE", "defaultPaymentMethodIDContains", "defaultPaymentMethodIDHasPrefix", "defaultPaymentMethodIDHasSuffix", "defaultPaymentMethodIDIsNil", "defaultPaymentMethodIDNotNil", "defaultPaymentMethodIDEqualFold", "defaultPaymentMethodIDContainsFold", "hasPayments", "hasPaymentsWith", "hasPaymentMethods", "hasPaymentMethodsWith", "hasMandates", "hasMandatesWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "customerID", "customerIDNEQ", "customerIDIn", "customerIDNotIn", "customerIDGT", "customerIDGTE", "customerIDLT", "customerIDLTE", "customerIDContains", "customerIDHasPrefix", "customerIDHasSuffix", "customerIDEqualFold", "customerIDContainsFold", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameIsNil", "nameNotNil", "nameEqualFold", "nameContainsFold", "email", "emailNEQ", "emailIn", "emailNotIn", "emailGT", "emailGTE", "emailLT", "emailLTE", "emailContains", "emailHasPrefix", "emailHasSuffix", "emailIsNil", "emailNotNil", "emailEqualFold", "emailContainsFold", "phone", "phoneNEQ", "phoneIn", "phoneNotIn", "phoneGT", "phoneGTE", "phoneLT", "phoneLTE", "phoneContains", "phoneHasPrefix", "phoneHasSuffix", "phoneIsNil", "phoneNotNil", "phoneEqualFold", "phoneContainsFold", "phoneCountryCode", "phoneCountryCodeNEQ", "phoneCountryCodeIn", "phoneCountryCodeNotIn", "phoneCountryCodeGT", "phoneCountryCodeGTE", "phoneCountryCodeLT", "phoneCountryCodeLTE", "phoneCountryCodeContains", "phoneCountryCodeHasPrefix", "phoneCountryCodeHasSuffix", "phoneCountryCodeIsNil", "phoneCountryCodeNotNil", "phoneCountryCodeEqualFold", "phoneCountryCodeContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionIsNil", "descriptionNotNil", "descriptionEqualFold", "descriptionContainsFold", "defaultPaymentMethodID", "defaultPaymentMethodIDNEQ", "defaultPaymentMethodIDIn", "defaultPaymentMethodIDNotIn", "defaultPaymentMethodIDGT", "defaultPaymentMethodIDGTE", "defaultPaymentMethodIDLT", "defaultPaymentMethodIDLTE", "defaultPaymentMethodIDContains", "defaultPaymentMethodIDHasPrefix", "defaultPaymentMethodIDHasSuffix", "defaultPaymentMethodIDIsNil", "defaultPaymentMethodIDNotNil", "defaultPaymentMethodIDEqualFold", "defaultPaymentMethodIDContainsFold", "taxRegistrationID", "taxRegistrationIDNEQ", "taxRegistrationIDIn", "taxRegistrationIDNotIn", "taxRegistrationIDGT", "taxRegistrationIDGTE", "taxRegistrationIDLT", "taxRegistrationIDLTE", "taxRegistrationIDContains", "taxRegistrationIDHasPrefix", "taxRegistrationIDHasSuffix", "taxRegistrationIDIsNil", "taxRegistrationIDNotNil", "taxRegistrationIDEqualFold", "taxRegistrationIDContainsFold", "redactedAt", "redactedAtNEQ", "redactedAtIn", "redactedAtNotIn", "redactedAtGT", "redactedAtGTE", "redactedAtLT", "redactedAtLTE", "redactedAtIsNil", "redactedAtNotNil", "hasPayments", "hasPaymentsWith", "hasPaymentMethods", "hasPaymentMethodsWith", "hasMandates", "hasMandatesWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -32482,6 +32579,181 @@ func (ec *executionContext) unmarshalInputCustomerWhereInput(ctx context.Context
 				return it, err
 			}
 			it.DefaultPaymentMethodIDContainsFold = data
+		case "taxRegistrationID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxRegistrationID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxRegistrationID = data
+		case "taxRegistrationIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxRegistrationIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxRegistrationIDNEQ = data
+		case "taxRegistrationIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxRegistrationIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxRegistrationIDIn = data
+		case "taxRegistrationIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxRegistrationIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxRegistrationIDNotIn = data
+		case "taxRegistrationIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxRegistrationIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxRegistrationIDGT = data
+		case "taxRegistrationIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxRegistrationIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxRegistrationIDGTE = data
+		case "taxRegistrationIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxRegistrationIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxRegistrationIDLT = data
+		case "taxRegistrationIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxRegistrationIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxRegistrationIDLTE = data
+		case "taxRegistrationIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxRegistrationIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxRegistrationIDContains = data
+		case "taxRegistrationIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxRegistrationIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxRegistrationIDHasPrefix = data
+		case "taxRegistrationIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxRegistrationIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxRegistrationIDHasSuffix = data
+		case "taxRegistrationIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxRegistrationIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxRegistrationIDIsNil = data
+		case "taxRegistrationIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxRegistrationIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxRegistrationIDNotNil = data
+		case "taxRegistrationIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxRegistrationIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxRegistrationIDEqualFold = data
+		case "taxRegistrationIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxRegistrationIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxRegistrationIDContainsFold = data
+		case "redactedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("redactedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RedactedAt = data
+		case "redactedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("redactedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RedactedAtNEQ = data
+		case "redactedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("redactedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RedactedAtIn = data
+		case "redactedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("redactedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RedactedAtNotIn = data
+		case "redactedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("redactedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RedactedAtGT = data
+		case "redactedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("redactedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RedactedAtGTE = data
+		case "redactedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("redactedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RedactedAtLT = data
+		case "redactedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("redactedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RedactedAtLTE = data
+		case "redactedAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("redactedAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RedactedAtIsNil = data
+		case "redactedAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("redactedAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RedactedAtNotNil = data
 		case "hasPayments":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasPayments"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -53102,6 +53374,16 @@ func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "defaultPaymentMethodID":
 			out.Values[i] = ec._Customer_defaultPaymentMethodID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "taxRegistrationID":
+			out.Values[i] = ec._Customer_taxRegistrationID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "redactedAt":
+			out.Values[i] = ec._Customer_redactedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}

@@ -2,18 +2,41 @@ package customer
 
 import (
 	"context"
+	"regexp"
+	"time"
 
 	"switchyard/ent"
 	"switchyard/ent/customer"
+	"switchyard/ent/mandate"
+	"switchyard/ent/paymentmethod"
+	"switchyard/ent/schema/schematype"
+	"switchyard/internal/ids"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
+	"switchyard/payments/validate"
 )
 
 // MaxCustomerID is the longest customer_id a merchant may give.
 const MaxCustomerID = 64
 
+// Redacted is what a deleted customer's personal data reads afterwards, as
+// in Hyperswitch.
+const Redacted = "Redacted"
+
+var customerIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// CheckCustomerID applies Hyperswitch's customer id rule: 1 to 64 letters,
+// digits, '_' and '-'.
+func CheckCustomerID(field, id string) error {
+	if id == "" || len(id) > MaxCustomerID || !customerIDPattern.MatchString(id) {
+		return errs.InvalidValue(field, "must be 1 to %d letters, digits, '_' or '-'", MaxCustomerID)
+	}
+	return nil
+}
+
 // UpsertCustomer returns the merchant's customer with this id, creating it
 // (or filling in details it lacked) as Hyperswitch does on payment create.
+// A redacted customer cannot be paid for again (IR_11).
 func (s *Service) UpsertCustomer(ctx context.Context, tx *ent.Tx, in *CustomerInput) (*ent.Customer, error) {
 	c, err := tx.Customer.Query().Where(customer.CustomerID(in.ID)).Only(ctx)
 	switch {
@@ -31,6 +54,8 @@ func (s *Service) UpsertCustomer(ctx context.Context, tx *ent.Tx, in *CustomerIn
 		return c, nil
 	case err != nil:
 		return nil, errs.Internal(err)
+	case c.RedactedAt != nil:
+		return nil, errCustomerRedacted()
 	}
 	if in.Name == nil && in.Email == nil && in.Phone == nil && in.PhoneCountryCode == nil {
 		return c, nil
@@ -41,4 +66,199 @@ func (s *Service) UpsertCustomer(ctx context.Context, tx *ent.Tx, in *CustomerIn
 		return nil, txn.Error(err, "customer")
 	}
 	return c, nil
+}
+
+// CustomerDetails are the members of Hyperswitch's CustomerRequest and
+// CustomerUpdateRequest: a nil member is left as it is.
+type CustomerDetails struct {
+	Name              *string
+	Email             *string
+	Phone             *string
+	PhoneCountryCode  *string
+	Description       *string
+	Address           *schematype.Address
+	Metadata          map[string]any
+	TaxRegistrationID *string
+	DocumentDetails   *schematype.CustomerDocument
+}
+
+// documentKinds are Hyperswitch's DocumentKind values.
+var documentKinds = validate.NewEnum("DocumentKind", "cpf", "cnpj", "psn", "other")
+
+// Validate applies Hyperswitch's limits to the details.
+func (d *CustomerDetails) Validate() error {
+	for _, m := range []struct {
+		field string
+		v     *string
+	}{{"name", d.Name}, {"phone", d.Phone}, {"phone_country_code", d.PhoneCountryCode},
+		{"description", d.Description}, {"tax_registration_id", d.TaxRegistrationID}} {
+		if err := validate.MaxLen(m.field, m.v, 255); err != nil {
+			return err
+		}
+	}
+	if err := validate.Email("email", d.Email); err != nil {
+		return err
+	}
+	if err := validate.PostalAddress("address", d.Address); err != nil {
+		return err
+	}
+	if doc := d.DocumentDetails; doc != nil {
+		if err := documentKinds.Required("document_details.document_type", doc.DocumentType); err != nil {
+			return err
+		}
+		if doc.DocumentNumber == "" || len(doc.DocumentNumber) > 255 {
+			return errs.InvalidValue("document_details.document_number", "must be 1 to 255 characters")
+		}
+	}
+	return nil
+}
+
+func errCustomerNotFound() *errs.Error {
+	return errs.New(errs.KindNotFound, "HE_02", "Customer does not exist in our records")
+}
+
+func errCustomerRedacted() *errs.Error {
+	return errs.New(errs.KindInvalid, "IR_11", "Customer has already been redacted")
+}
+
+// CreateCustomer creates a customer (POST /customers); id nil generates
+// one. An id the merchant already uses is 400 HE_01.
+func (s *Service) CreateCustomer(ctx context.Context, id *string, d CustomerDetails) (*ent.Customer, error) {
+	customerID := ids.New(ids.Customer)
+	if id != nil {
+		if err := CheckCustomerID("customer_id", *id); err != nil {
+			return nil, err
+		}
+		customerID = *id
+	}
+	if err := d.Validate(); err != nil {
+		return nil, err
+	}
+	var c *ent.Customer
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+		create := tx.Customer.Create().SetCustomerID(customerID).
+			SetNillableName(d.Name).SetNillableEmail(d.Email).SetNillablePhone(d.Phone).
+			SetNillablePhoneCountryCode(d.PhoneCountryCode).SetNillableDescription(d.Description).
+			SetNillableTaxRegistrationID(d.TaxRegistrationID).SetMetadata(d.Metadata)
+		if d.Address != nil {
+			create.SetAddress(d.Address)
+		}
+		if d.DocumentDetails != nil {
+			create.SetDocumentDetails(d.DocumentDetails)
+		}
+		var err error
+		c, err = create.Save(ctx)
+		return txn.ErrorOrNil(err, "customer")
+	})
+	if e, ok := errs.As(err); ok && e.Code == "HE_01" {
+		return nil, errs.Duplicate("Customer with the given `customer_id` already exists")
+	}
+	return c, err
+}
+
+// GetCustomer returns the merchant's customer; a redacted one is 400 IR_11.
+func (s *Service) GetCustomer(ctx context.Context, customerID string) (*ent.Customer, error) {
+	c, err := s.db.Client.Customer.Query().Where(customer.CustomerID(customerID)).Only(ctx)
+	return liveCustomer(c, err)
+}
+
+func liveCustomer(c *ent.Customer, err error) (*ent.Customer, error) {
+	switch {
+	case ent.IsNotFound(err):
+		return nil, errCustomerNotFound()
+	case err != nil:
+		return nil, errs.Internal(err)
+	case c.RedactedAt != nil:
+		return nil, errCustomerRedacted()
+	}
+	return c, nil
+}
+
+// UpdateCustomer changes the details given (POST /customers/{id}).
+func (s *Service) UpdateCustomer(ctx context.Context, customerID string, d CustomerDetails) (*ent.Customer, error) {
+	if err := d.Validate(); err != nil {
+		return nil, err
+	}
+	var c *ent.Customer
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+		var err error
+		if c, err = liveCustomer(tx.Customer.Query().Where(customer.CustomerID(customerID)).ForUpdate().Only(ctx)); err != nil {
+			return err
+		}
+		upd := c.Update().SetNillableName(d.Name).SetNillableEmail(d.Email).SetNillablePhone(d.Phone).
+			SetNillablePhoneCountryCode(d.PhoneCountryCode).SetNillableDescription(d.Description).
+			SetNillableTaxRegistrationID(d.TaxRegistrationID)
+		if d.Metadata != nil {
+			upd.SetMetadata(d.Metadata)
+		}
+		if d.Address != nil {
+			upd.SetAddress(d.Address)
+		}
+		if d.DocumentDetails != nil {
+			upd.SetDocumentDetails(d.DocumentDetails)
+		}
+		c, err = upd.Save(ctx)
+		return txn.ErrorOrNil(err, "customer")
+	})
+	return c, err
+}
+
+// Customer list bounds: Hyperswitch's limit is an unsigned 16-bit number
+// with no other maximum, and its list without one returns the first 100.
+const (
+	DefaultCustomerListLimit = 100
+	MaxCustomerListLimit     = 1<<16 - 1
+)
+
+// ListCustomers lists the merchant's customers, newest first, limit from
+// offset (GET /customers/list). Redacted customers are left out.
+func (s *Service) ListCustomers(ctx context.Context, limit, offset int) ([]*ent.Customer, error) {
+	n := limit
+	if n < 0 || n > MaxCustomerListLimit {
+		return nil, errs.InvalidValue("limit", "must be between 0 and %d", MaxCustomerListLimit)
+	}
+	if err := validate.Offset(offset); err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return []*ent.Customer{}, nil
+	}
+	cs, err := s.db.Client.Customer.Query().Where(customer.RedactedAtIsNil()).
+		Order(ent.Desc(customer.FieldCreatedAt), ent.Desc(customer.FieldID)).
+		Limit(n).Offset(offset).All(ctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return cs, nil
+}
+
+// DeleteCustomer redacts the customer's personal data and deletes its
+// payment methods, keeping its payments, as Hyperswitch does; a customer
+// with an active mandate is 400 IR_10. It answers how many payment methods
+// went.
+func (s *Service) DeleteCustomer(ctx context.Context, customerID string) (*ent.Customer, error) {
+	var c *ent.Customer
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+		var err error
+		if c, err = liveCustomer(tx.Customer.Query().Where(customer.CustomerID(customerID)).ForUpdate().Only(ctx)); err != nil {
+			return err
+		}
+		active, err := tx.Mandate.Query().Where(mandate.CustomerID(c.ID), mandate.StatusEQ(mandate.StatusActive)).Exist(ctx)
+		if err != nil {
+			return errs.Internal(err)
+		}
+		if active {
+			return errs.New(errs.KindInvalid, "IR_10", "Customer has active mandate/subsciption")
+		}
+		if _, err := tx.PaymentMethod.Delete().Where(paymentmethod.CustomerID(c.ID)).Exec(ctx); err != nil {
+			return errs.Internal(err)
+		}
+		redacted := Redacted
+		c, err = c.Update().SetName(redacted).SetEmail(redacted).SetPhone(redacted).
+			SetPhoneCountryCode(redacted).SetDescription(redacted).ClearMetadata().ClearAddress().
+			ClearTaxRegistrationID().ClearDocumentDetails().ClearDefaultPaymentMethodID().
+			SetRedactedAt(time.Now().UTC()).Save(ctx)
+		return txn.ErrorOrNil(err, "customer")
+	})
+	return c, err
 }

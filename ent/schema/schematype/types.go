@@ -25,6 +25,13 @@ type Address struct {
 	OriginZip *string `json:"origin_zip"`
 }
 
+// CustomerDocument is a customer's identity document (Hyperswitch's
+// CustomerDocumentDetails).
+type CustomerDocument struct {
+	DocumentType   string `json:"document_type"`
+	DocumentNumber string `json:"document_number"`
+}
+
 // Phone is a number with its country calling code (leading plus sign).
 type Phone struct {
 	Number      *string `json:"number"`

@@ -1,0 +1,101 @@
+package rest
+
+import (
+	"net/http"
+
+	"switchyard/ent"
+	"switchyard/ent/schema/schematype"
+	"switchyard/payments/customer"
+)
+
+// customerRequest is Hyperswitch's CustomerRequest (POST /customers); its
+// update (CustomerUpdateRequest) is the same without customer_id.
+type customerRequest struct {
+	CustomerID *string `json:"customer_id"`
+	customerUpdateRequest
+}
+
+// customerUpdateRequest is Hyperswitch's CustomerUpdateRequest.
+type customerUpdateRequest struct {
+	Name              *string                      `json:"name"`
+	Email             *string                      `json:"email"`
+	Phone             *string                      `json:"phone"`
+	Description       *string                      `json:"description"`
+	PhoneCountryCode  *string                      `json:"phone_country_code"`
+	Address           *schematype.Address          `json:"address"`
+	Metadata          map[string]any               `json:"metadata"`
+	TaxRegistrationID *string                      `json:"tax_registration_id"`
+	DocumentDetails   *schematype.CustomerDocument `json:"document_details"`
+}
+
+func (req *customerUpdateRequest) details() customer.CustomerDetails {
+	return customer.CustomerDetails{Name: req.Name, Email: req.Email, Phone: req.Phone,
+		PhoneCountryCode: req.PhoneCountryCode, Description: req.Description, Address: req.Address,
+		Metadata: req.Metadata, TaxRegistrationID: req.TaxRegistrationID, DocumentDetails: req.DocumentDetails}
+}
+
+// customerBody is Hyperswitch's CustomerResponse.
+type customerBody struct {
+	CustomerID             string                       `json:"customer_id"`
+	Name                   *string                      `json:"name"`
+	Email                  *string                      `json:"email"`
+	Phone                  *string                      `json:"phone"`
+	PhoneCountryCode       *string                      `json:"phone_country_code"`
+	Description            *string                      `json:"description"`
+	Address                *schematype.Address          `json:"address"`
+	CreatedAt              Timestamp                    `json:"created_at"`
+	Metadata               map[string]any               `json:"metadata"`
+	DefaultPaymentMethodID *string                      `json:"default_payment_method_id"`
+	TaxRegistrationID      *string                      `json:"tax_registration_id"`
+	DocumentDetails        *schematype.CustomerDocument `json:"document_details"`
+}
+
+func customerBodyOf(c *ent.Customer) customerBody {
+	return customerBody{CustomerID: c.CustomerID, Name: c.Name, Email: c.Email, Phone: c.Phone,
+		PhoneCountryCode: c.PhoneCountryCode, Description: c.Description, Address: c.Address,
+		CreatedAt: Timestamp(c.CreatedAt), Metadata: c.Metadata, DefaultPaymentMethodID: c.DefaultPaymentMethodID,
+		TaxRegistrationID: c.TaxRegistrationID, DocumentDetails: c.DocumentDetails}
+}
+
+// customerDeletedBody is Hyperswitch's CustomerDeleteResponse.
+type customerDeletedBody struct {
+	CustomerID            string `json:"customer_id"`
+	CustomerDeleted       bool   `json:"customer_deleted"`
+	AddressDeleted        bool   `json:"address_deleted"`
+	PaymentMethodsDeleted bool   `json:"payment_methods_deleted"`
+}
+
+func customerDeletedOf(c *ent.Customer) customerDeletedBody {
+	return customerDeletedBody{CustomerID: c.CustomerID, CustomerDeleted: true, AddressDeleted: true, PaymentMethodsDeleted: true}
+}
+
+var customerListQuery = queryParams{route: "GET /customers/list", names: []string{"limit", "offset"}}
+
+func registerCustomers(a *api, svc *customer.Service) {
+	a.handle("POST /customers", MerchantOrAdmin, withBody(func(r *http.Request, req *customerRequest) (any, error) {
+		return respond(customerBodyOf)(svc.CreateCustomer(r.Context(), req.CustomerID, req.details()))
+	}))
+	a.handle("GET /customers/list", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		if _, _, err := customerListQuery.read(r.URL.RawQuery); err != nil {
+			return nil, err
+		}
+		limit, err := intParam(r, "limit", customer.DefaultCustomerListLimit)
+		if err != nil {
+			return nil, err
+		}
+		offset, err := intParam(r, "offset", 0)
+		if err != nil {
+			return nil, err
+		}
+		return respond(each(customerBodyOf))(svc.ListCustomers(r.Context(), limit, offset))
+	})
+	a.handle("GET /customers/{customer_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		return respond(customerBodyOf)(svc.GetCustomer(r.Context(), r.PathValue("customer_id")))
+	})
+	a.handle("POST /customers/{customer_id}", MerchantOrAdmin, withBody(func(r *http.Request, req *customerUpdateRequest) (any, error) {
+		return respond(customerBodyOf)(svc.UpdateCustomer(r.Context(), r.PathValue("customer_id"), req.details()))
+	}))
+	a.handle("DELETE /customers/{customer_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		return respond(customerDeletedOf)(svc.DeleteCustomer(r.Context(), r.PathValue("customer_id")))
+	})
+}
