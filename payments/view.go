@@ -14,6 +14,7 @@ import (
 	"switchyard/ent/refund"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
+	"switchyard/payments/validate"
 )
 
 // PaymentView is a payment with everything its wire record shows. REST and
@@ -239,4 +240,29 @@ func (s *Service) loadViews(ctx context.Context, db *ent.Client, intents []*ent.
 		}
 	}
 	return views, nil
+}
+
+// SessionTokensInput asks for the wallet sessions a checkout may open for a
+// payment (POST /payments/session_tokens).
+type SessionTokensInput struct {
+	ClientSecret *string
+	// Wallets are the payment method types the checkout would show.
+	Wallets []string
+}
+
+// SessionTokens checks the caller may act on the payment (the client
+// secret, for a publishable key) and the wallets asked for, and returns
+// the payment. The sandbox opens no wallet SDK sessions (Apple Pay, Google
+// Pay and PayPal pay through a redirect), so the caller answers with an
+// empty session list.
+func (s *Service) SessionTokens(ctx context.Context, paymentID string, in SessionTokensInput) (*PaymentView, error) {
+	if paymentID == "" {
+		return nil, errs.MissingField("payment_id")
+	}
+	for i, w := range in.Wallets {
+		if !validate.PaymentMethodTypes.Has(w) {
+			return nil, errs.InvalidValue(validate.Indexed("wallets", i), "unknown payment method type %q", w)
+		}
+	}
+	return s.RetrievePayment(ctx, paymentID, RetrieveInput{ClientSecret: in.ClientSecret})
 }

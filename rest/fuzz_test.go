@@ -68,6 +68,11 @@ func FuzzCustomerUpdate(f *testing.F) {
 	fuzzRoute(f, "POST", secret, func(x fx) string { return "/customers/" + x.customer }, map[string]any{"name": "x"}, full)
 }
 
+func FuzzSessionTokens(f *testing.F) {
+	fuzzRoute(f, "POST", secret, func(fx) string { return "/payments/session_tokens" },
+		map[string]any{"payment_id": "$succeeded", "wallets": []string{"apple_pay"}})
+}
+
 func FuzzMandateRevoke(f *testing.F) {
 	fuzzRoute(f, "POST", secret, func(fx) string { return "/mandates/revoke/man_fuzz_unknown" }, map[string]any{})
 }

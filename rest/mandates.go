@@ -91,9 +91,13 @@ func (req *paymentsRequest) mandate() (*customer.MandateRequest, *string, error)
 			}
 		}
 	}
-	if a := req.CustomerAcceptance; a != nil {
+	onSession := req.SetupFutureUsage != nil && *req.SetupFutureUsage == "on_session"
+	if a := req.CustomerAcceptance; a != nil && (setup != nil || !onSession) {
 		// A top-level customer_acceptance sets up a multi_use mandate, or
-		// completes mandate_data that lacks one.
+		// completes mandate_data that lacks one. With setup_future_usage
+		// on_session and no mandate_data it is the customer's consent to
+		// keep the card for their next checkout, as in Hyperswitch: no
+		// mandate.
 		if setup == nil {
 			setup = &customer.MandateRequest{}
 		}

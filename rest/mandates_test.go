@@ -353,3 +353,23 @@ func TestMultiUseMandateLimits(t *testing.T) {
 		t.Fatalf("before its start_date: %d %s", r.Status, r.Raw)
 	}
 }
+
+// TestOnSessionAcceptanceIsNoMandate: with setup_future_usage on_session,
+// a top-level customer_acceptance is consent to keep the card for the
+// customer's next checkout, as in Hyperswitch: the payment succeeds and
+// sets up no mandate. mandate_data still needs off_session (IR_16, as in
+// Hyperswitch).
+func TestOnSessionAcceptanceIsNoMandate(t *testing.T) {
+	c := newClient(t)
+	r := c.pay("POST", "/payments", payment(map[string]any{"confirm": true, "customer_id": "cus_on_session",
+		"setup_future_usage": "on_session", "customer_acceptance": acceptance,
+		"payment_method": "card", "payment_method_data": card("4242424242424242")})).must(t, 200)
+	if r.str("status") != "succeeded" || r.obj()["mandate_id"] != nil {
+		t.Fatalf("on_session with customer_acceptance: %s", r.Raw)
+	}
+	body := setupBody("cus_on_session", "4242424242424242", nil)
+	body["setup_future_usage"] = "on_session"
+	if r := c.do("POST", "/payments", c.merchantKey(), body); r.Status != 400 || r.errCode() != "IR_16" {
+		t.Fatalf("mandate_data on_session: %d %s", r.Status, r.Raw)
+	}
+}

@@ -250,6 +250,27 @@ type paymentsCancelRequest struct {
 	AllKeysRequired          json.RawMessage `json:"all_keys_required"`
 }
 
+// paymentsSessionRequest is Hyperswitch's PaymentsSessionRequest.
+type paymentsSessionRequest struct {
+	PaymentID                *string         `json:"payment_id"`
+	ClientSecret             *string         `json:"client_secret"`
+	Wallets                  []string        `json:"wallets"`
+	MerchantConnectorDetails json.RawMessage `json:"merchant_connector_details"`
+}
+
+// sessionTokensBody is Hyperswitch's PaymentsSessionResponse: the sandbox
+// opens no wallet SDK session, so session_token is empty.
+type sessionTokensBody struct {
+	PaymentID    string `json:"payment_id"`
+	ClientSecret string `json:"client_secret"`
+	SessionToken []any  `json:"session_token"`
+	VaultDetails any    `json:"vault_details"`
+}
+
+func sessionTokensOf(v *payments.PaymentView) sessionTokensBody {
+	return sessionTokensBody{PaymentID: v.Intent.PaymentID, ClientSecret: v.Intent.ClientSecret, SessionToken: []any{}}
+}
+
 // fields maps the members every operation shares onto the domain's.
 func (req *paymentsRequest) fields() (payments.PaymentFields, error) {
 	f := payments.PaymentFields{
@@ -496,6 +517,12 @@ func registerPayments(a *api, svc *payments.Service) {
 	}))
 	a.handle("POST /payments/{payment_id}/cancel", MerchantOrAdmin, withOptionalBody(func(r *http.Request, req *paymentsCancelRequest) (any, error) {
 		return respond(paymentRecordOf)(svc.CancelPayment(r.Context(), r.PathValue("payment_id"), req.CancellationReason))
+	}))
+	// The checkout asks which wallet sessions it may open; before
+	// "POST /payments/{payment_id}", which would take the path for an id.
+	a.handle("POST /payments/session_tokens", ClientOrMerchant, withBody(func(r *http.Request, req *paymentsSessionRequest) (any, error) {
+		return respond(sessionTokensOf)(svc.SessionTokens(r.Context(), deref(req.PaymentID),
+			payments.SessionTokensInput{ClientSecret: req.ClientSecret, Wallets: req.Wallets}))
 	}))
 	registerSandboxPages(a.mux, svc)
 }

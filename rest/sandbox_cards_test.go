@@ -365,3 +365,28 @@ func TestSandboxChallenges(t *testing.T) {
 		}
 	})
 }
+
+// TestCardSecurityCodeLengths: Hyperswitch's rule, 3 or 4 digits whatever
+// the network (an American Express card with its 3-digit back code pays).
+func TestCardSecurityCodeLengths(t *testing.T) {
+	c := newClient(t)
+	for _, tc := range []struct {
+		number, cvc string
+		status      int
+	}{
+		{"378282246310005", "123", 200},
+		{"378282246310005", "1234", 200},
+		{"4242424242424242", "1234", 200},
+		{"4242424242424242", "123", 200},
+		{"4242424242424242", "12", 400},
+		{"378282246310005", "12345", 400},
+	} {
+		data := card(tc.number)
+		data["card"].(map[string]any)["card_cvc"] = tc.cvc
+		r := c.do("POST", "/payments", c.merchantKey(), payment(map[string]any{"confirm": true, "payment_method": "card", "payment_method_data": data}))
+		if r.Status != tc.status || (tc.status == 200 && r.str("status") != "succeeded") ||
+			(tc.status == 400 && (r.errCode() != "CE_04" || !strings.Contains(r.str("error", "message"), "card_cvc"))) {
+			t.Fatalf("%s with a %d-digit code: %d %s", tc.number, len(tc.cvc), r.Status, r.Raw)
+		}
+	}
+}

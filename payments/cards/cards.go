@@ -194,20 +194,17 @@ func ValidateExpiry(month, year string, now time.Time) error {
 	return nil
 }
 
-// ValidateCVC checks a card security code: 4 digits for AmericanExpress, 3
-// for every other network (including an unknown one). The code itself never
-// appears in the error.
-func ValidateCVC(cvc, network string) error {
+// ValidateCVC checks a card security code as Hyperswitch does: 3 or 4
+// digits, whatever the network (American Express prints 4 on the front,
+// yet its issuers and Hyperswitch's connectors take the 3 on the back too).
+// The code itself never appears in the error.
+func ValidateCVC(cvc string) error {
 	cvc = strings.TrimSpace(cvc)
-	want := 3
-	if network == AmericanExpress {
-		want = 4
-	}
 	if cvc == "" {
 		return &Error{Field: FieldCVC, Reason: "card security code is required", Kind: ErrCVC}
 	}
-	if !allDigits(cvc) || len(cvc) != want {
-		return &Error{Field: FieldCVC, Reason: "card security code must be " + strconv.Itoa(want) + " digits", Kind: ErrCVC}
+	if !allDigits(cvc) || len(cvc) < 3 || len(cvc) > 4 {
+		return &Error{Field: FieldCVC, Reason: "card security code must be 3 or 4 digits", Kind: ErrCVC}
 	}
 	return nil
 }

@@ -28,7 +28,7 @@ func validateCard(c *CardInput) error {
 		return cardError(err)
 	}
 	if c.CVC != "" {
-		if err := cards.ValidateCVC(c.CVC, cards.Network(c.Number)); err != nil {
+		if err := cards.ValidateCVC(c.CVC); err != nil {
 			return cardError(err)
 		}
 	}
