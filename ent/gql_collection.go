@@ -3347,6 +3347,11 @@ func (_q *PaymentMethodQuery) collectField(ctx context.Context, oneNode bool, op
 				selectedFields = append(selectedFields, paymentmethod.FieldLastUsedAt)
 				fieldSeen[paymentmethod.FieldLastUsedAt] = struct{}{}
 			}
+		case "merchantConnectorID":
+			if _, ok := fieldSeen[paymentmethod.FieldMerchantConnectorID]; !ok {
+				selectedFields = append(selectedFields, paymentmethod.FieldMerchantConnectorID)
+				fieldSeen[paymentmethod.FieldMerchantConnectorID] = struct{}{}
+			}
 		case "id":
 		case "__typename":
 		default:

@@ -2413,7 +2413,7 @@ func (_m *PaymentMethod) Node(ctx context.Context) (node *Node, err error) {
 	node = &Node{
 		ID:     _m.ID,
 		Type:   "PaymentMethod",
-		Fields: make([]*Field, 13),
+		Fields: make([]*Field, 14),
 		Edges:  make([]*Edge, 1),
 	}
 	var buf []byte
@@ -2519,6 +2519,14 @@ func (_m *PaymentMethod) Node(ctx context.Context) (node *Node, err error) {
 	node.Fields[12] = &Field{
 		Type:  "time.Time",
 		Name:  "last_used_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.MerchantConnectorID); err != nil {
+		return nil, err
+	}
+	node.Fields[13] = &Field{
+		Type:  "string",
+		Name:  "merchant_connector_id",
 		Value: string(buf),
 	}
 	node.Edges[0] = &Edge{

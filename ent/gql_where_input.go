@@ -12219,6 +12219,23 @@ type PaymentMethodWhereInput struct {
 	LastUsedAtIsNil  bool        `json:"lastUsedAtIsNil,omitempty"`
 	LastUsedAtNotNil bool        `json:"lastUsedAtNotNil,omitempty"`
 
+	// "merchant_connector_id" field predicates.
+	MerchantConnectorID             *string  `json:"merchantConnectorID,omitempty"`
+	MerchantConnectorIDNEQ          *string  `json:"merchantConnectorIDNEQ,omitempty"`
+	MerchantConnectorIDIn           []string `json:"merchantConnectorIDIn,omitempty"`
+	MerchantConnectorIDNotIn        []string `json:"merchantConnectorIDNotIn,omitempty"`
+	MerchantConnectorIDGT           *string  `json:"merchantConnectorIDGT,omitempty"`
+	MerchantConnectorIDGTE          *string  `json:"merchantConnectorIDGTE,omitempty"`
+	MerchantConnectorIDLT           *string  `json:"merchantConnectorIDLT,omitempty"`
+	MerchantConnectorIDLTE          *string  `json:"merchantConnectorIDLTE,omitempty"`
+	MerchantConnectorIDContains     *string  `json:"merchantConnectorIDContains,omitempty"`
+	MerchantConnectorIDHasPrefix    *string  `json:"merchantConnectorIDHasPrefix,omitempty"`
+	MerchantConnectorIDHasSuffix    *string  `json:"merchantConnectorIDHasSuffix,omitempty"`
+	MerchantConnectorIDIsNil        bool     `json:"merchantConnectorIDIsNil,omitempty"`
+	MerchantConnectorIDNotNil       bool     `json:"merchantConnectorIDNotNil,omitempty"`
+	MerchantConnectorIDEqualFold    *string  `json:"merchantConnectorIDEqualFold,omitempty"`
+	MerchantConnectorIDContainsFold *string  `json:"merchantConnectorIDContainsFold,omitempty"`
+
 	// "customer" edge predicates.
 	HasCustomer     *bool                 `json:"hasCustomer,omitempty"`
 	HasCustomerWith []*CustomerWhereInput `json:"hasCustomerWith,omitempty"`
@@ -12723,6 +12740,51 @@ func (i *PaymentMethodWhereInput) P() (predicate.PaymentMethod, error) {
 	}
 	if i.LastUsedAtNotNil {
 		predicates = append(predicates, paymentmethod.LastUsedAtNotNil())
+	}
+	if i.MerchantConnectorID != nil {
+		predicates = append(predicates, paymentmethod.MerchantConnectorIDEQ(*i.MerchantConnectorID))
+	}
+	if i.MerchantConnectorIDNEQ != nil {
+		predicates = append(predicates, paymentmethod.MerchantConnectorIDNEQ(*i.MerchantConnectorIDNEQ))
+	}
+	if len(i.MerchantConnectorIDIn) > 0 {
+		predicates = append(predicates, paymentmethod.MerchantConnectorIDIn(i.MerchantConnectorIDIn...))
+	}
+	if len(i.MerchantConnectorIDNotIn) > 0 {
+		predicates = append(predicates, paymentmethod.MerchantConnectorIDNotIn(i.MerchantConnectorIDNotIn...))
+	}
+	if i.MerchantConnectorIDGT != nil {
+		predicates = append(predicates, paymentmethod.MerchantConnectorIDGT(*i.MerchantConnectorIDGT))
+	}
+	if i.MerchantConnectorIDGTE != nil {
+		predicates = append(predicates, paymentmethod.MerchantConnectorIDGTE(*i.MerchantConnectorIDGTE))
+	}
+	if i.MerchantConnectorIDLT != nil {
+		predicates = append(predicates, paymentmethod.MerchantConnectorIDLT(*i.MerchantConnectorIDLT))
+	}
+	if i.MerchantConnectorIDLTE != nil {
+		predicates = append(predicates, paymentmethod.MerchantConnectorIDLTE(*i.MerchantConnectorIDLTE))
+	}
+	if i.MerchantConnectorIDContains != nil {
+		predicates = append(predicates, paymentmethod.MerchantConnectorIDContains(*i.MerchantConnectorIDContains))
+	}
+	if i.MerchantConnectorIDHasPrefix != nil {
+		predicates = append(predicates, paymentmethod.MerchantConnectorIDHasPrefix(*i.MerchantConnectorIDHasPrefix))
+	}
+	if i.MerchantConnectorIDHasSuffix != nil {
+		predicates = append(predicates, paymentmethod.MerchantConnectorIDHasSuffix(*i.MerchantConnectorIDHasSuffix))
+	}
+	if i.MerchantConnectorIDIsNil {
+		predicates = append(predicates, paymentmethod.MerchantConnectorIDIsNil())
+	}
+	if i.MerchantConnectorIDNotNil {
+		predicates = append(predicates, paymentmethod.MerchantConnectorIDNotNil())
+	}
+	if i.MerchantConnectorIDEqualFold != nil {
+		predicates = append(predicates, paymentmethod.MerchantConnectorIDEqualFold(*i.MerchantConnectorIDEqualFold))
+	}
+	if i.MerchantConnectorIDContainsFold != nil {
+		predicates = append(predicates, paymentmethod.MerchantConnectorIDContainsFold(*i.MerchantConnectorIDContainsFold))
 	}
 
 	if i.HasCustomer != nil {

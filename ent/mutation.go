@@ -23617,6 +23617,8 @@ type PaymentMethodMutation struct {
 	metadata               *map[string]interface{}
 	locker_id              *string
 	last_used_at           *time.Time
+	connector_token        *string
+	merchant_connector_id  *string
 	clearedFields          map[string]struct{}
 	customer               *string
 	clearedcustomer        bool
@@ -24337,6 +24339,104 @@ func (m *PaymentMethodMutation) ResetLastUsedAt() {
 	delete(m.clearedFields, paymentmethod.FieldLastUsedAt)
 }
 
+// SetConnectorToken sets the "connector_token" field.
+func (m *PaymentMethodMutation) SetConnectorToken(s string) {
+	m.connector_token = &s
+}
+
+// ConnectorToken returns the value of the "connector_token" field in the mutation.
+func (m *PaymentMethodMutation) ConnectorToken() (r string, exists bool) {
+	v := m.connector_token
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConnectorToken returns the old "connector_token" field's value of the PaymentMethod entity.
+// If the PaymentMethod object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMethodMutation) OldConnectorToken(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConnectorToken is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConnectorToken requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConnectorToken: %w", err)
+	}
+	return oldValue.ConnectorToken, nil
+}
+
+// ClearConnectorToken clears the value of the "connector_token" field.
+func (m *PaymentMethodMutation) ClearConnectorToken() {
+	m.connector_token = nil
+	m.clearedFields[paymentmethod.FieldConnectorToken] = struct{}{}
+}
+
+// ConnectorTokenCleared returns if the "connector_token" field was cleared in this mutation.
+func (m *PaymentMethodMutation) ConnectorTokenCleared() bool {
+	_, ok := m.clearedFields[paymentmethod.FieldConnectorToken]
+	return ok
+}
+
+// ResetConnectorToken resets all changes to the "connector_token" field.
+func (m *PaymentMethodMutation) ResetConnectorToken() {
+	m.connector_token = nil
+	delete(m.clearedFields, paymentmethod.FieldConnectorToken)
+}
+
+// SetMerchantConnectorID sets the "merchant_connector_id" field.
+func (m *PaymentMethodMutation) SetMerchantConnectorID(s string) {
+	m.merchant_connector_id = &s
+}
+
+// MerchantConnectorID returns the value of the "merchant_connector_id" field in the mutation.
+func (m *PaymentMethodMutation) MerchantConnectorID() (r string, exists bool) {
+	v := m.merchant_connector_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantConnectorID returns the old "merchant_connector_id" field's value of the PaymentMethod entity.
+// If the PaymentMethod object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMethodMutation) OldMerchantConnectorID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantConnectorID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantConnectorID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantConnectorID: %w", err)
+	}
+	return oldValue.MerchantConnectorID, nil
+}
+
+// ClearMerchantConnectorID clears the value of the "merchant_connector_id" field.
+func (m *PaymentMethodMutation) ClearMerchantConnectorID() {
+	m.merchant_connector_id = nil
+	m.clearedFields[paymentmethod.FieldMerchantConnectorID] = struct{}{}
+}
+
+// MerchantConnectorIDCleared returns if the "merchant_connector_id" field was cleared in this mutation.
+func (m *PaymentMethodMutation) MerchantConnectorIDCleared() bool {
+	_, ok := m.clearedFields[paymentmethod.FieldMerchantConnectorID]
+	return ok
+}
+
+// ResetMerchantConnectorID resets all changes to the "merchant_connector_id" field.
+func (m *PaymentMethodMutation) ResetMerchantConnectorID() {
+	m.merchant_connector_id = nil
+	delete(m.clearedFields, paymentmethod.FieldMerchantConnectorID)
+}
+
 // ClearCustomer clears the "customer" edge to the Customer entity.
 func (m *PaymentMethodMutation) ClearCustomer() {
 	m.clearedcustomer = true
@@ -24398,7 +24498,7 @@ func (m *PaymentMethodMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PaymentMethodMutation) Fields() []string {
-	fields := make([]string, 0, 14)
+	fields := make([]string, 0, 16)
 	if m.merchant_id != nil {
 		fields = append(fields, paymentmethod.FieldMerchantID)
 	}
@@ -24441,6 +24541,12 @@ func (m *PaymentMethodMutation) Fields() []string {
 	if m.last_used_at != nil {
 		fields = append(fields, paymentmethod.FieldLastUsedAt)
 	}
+	if m.connector_token != nil {
+		fields = append(fields, paymentmethod.FieldConnectorToken)
+	}
+	if m.merchant_connector_id != nil {
+		fields = append(fields, paymentmethod.FieldMerchantConnectorID)
+	}
 	return fields
 }
 
@@ -24477,6 +24583,10 @@ func (m *PaymentMethodMutation) Field(name string) (ent.Value, bool) {
 		return m.LockerID()
 	case paymentmethod.FieldLastUsedAt:
 		return m.LastUsedAt()
+	case paymentmethod.FieldConnectorToken:
+		return m.ConnectorToken()
+	case paymentmethod.FieldMerchantConnectorID:
+		return m.MerchantConnectorID()
 	}
 	return nil, false
 }
@@ -24514,6 +24624,10 @@ func (m *PaymentMethodMutation) OldField(ctx context.Context, name string) (ent.
 		return m.OldLockerID(ctx)
 	case paymentmethod.FieldLastUsedAt:
 		return m.OldLastUsedAt(ctx)
+	case paymentmethod.FieldConnectorToken:
+		return m.OldConnectorToken(ctx)
+	case paymentmethod.FieldMerchantConnectorID:
+		return m.OldMerchantConnectorID(ctx)
 	}
 	return nil, fmt.Errorf("unknown PaymentMethod field %s", name)
 }
@@ -24621,6 +24735,20 @@ func (m *PaymentMethodMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetLastUsedAt(v)
 		return nil
+	case paymentmethod.FieldConnectorToken:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConnectorToken(v)
+		return nil
+	case paymentmethod.FieldMerchantConnectorID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantConnectorID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown PaymentMethod field %s", name)
 }
@@ -24675,6 +24803,12 @@ func (m *PaymentMethodMutation) ClearedFields() []string {
 	if m.FieldCleared(paymentmethod.FieldLastUsedAt) {
 		fields = append(fields, paymentmethod.FieldLastUsedAt)
 	}
+	if m.FieldCleared(paymentmethod.FieldConnectorToken) {
+		fields = append(fields, paymentmethod.FieldConnectorToken)
+	}
+	if m.FieldCleared(paymentmethod.FieldMerchantConnectorID) {
+		fields = append(fields, paymentmethod.FieldMerchantConnectorID)
+	}
 	return fields
 }
 
@@ -24712,6 +24846,12 @@ func (m *PaymentMethodMutation) ClearField(name string) error {
 		return nil
 	case paymentmethod.FieldLastUsedAt:
 		m.ClearLastUsedAt()
+		return nil
+	case paymentmethod.FieldConnectorToken:
+		m.ClearConnectorToken()
+		return nil
+	case paymentmethod.FieldMerchantConnectorID:
+		m.ClearMerchantConnectorID()
 		return nil
 	}
 	return fmt.Errorf("unknown PaymentMethod nullable field %s", name)
@@ -24762,6 +24902,12 @@ func (m *PaymentMethodMutation) ResetField(name string) error {
 		return nil
 	case paymentmethod.FieldLastUsedAt:
 		m.ResetLastUsedAt()
+		return nil
+	case paymentmethod.FieldConnectorToken:
+		m.ResetConnectorToken()
+		return nil
+	case paymentmethod.FieldMerchantConnectorID:
+		m.ResetMerchantConnectorID()
 		return nil
 	}
 	return fmt.Errorf("unknown PaymentMethod field %s", name)

@@ -48,6 +48,10 @@ type PaymentMethod struct {
 	LockerID *string `json:"locker_id,omitempty"`
 	// LastUsedAt holds the value of the "last_used_at" field.
 	LastUsedAt *time.Time `json:"last_used_at,omitempty"`
+	// ConnectorToken holds the value of the "connector_token" field.
+	ConnectorToken *string `json:"-"`
+	// MerchantConnectorID holds the value of the "merchant_connector_id" field.
+	MerchantConnectorID *string `json:"merchant_connector_id,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the PaymentMethodQuery when eager-loading is set.
 	Edges        PaymentMethodEdges `json:"edges"`
@@ -85,7 +89,7 @@ func (*PaymentMethod) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case paymentmethod.FieldRecurringEnabled:
 			values[i] = new(sql.NullBool)
-		case paymentmethod.FieldID, paymentmethod.FieldMerchantID, paymentmethod.FieldCustomerID, paymentmethod.FieldPaymentMethod, paymentmethod.FieldPaymentMethodType, paymentmethod.FieldFingerprint, paymentmethod.FieldStatus, paymentmethod.FieldNetworkTransactionID, paymentmethod.FieldLockerID:
+		case paymentmethod.FieldID, paymentmethod.FieldMerchantID, paymentmethod.FieldCustomerID, paymentmethod.FieldPaymentMethod, paymentmethod.FieldPaymentMethodType, paymentmethod.FieldFingerprint, paymentmethod.FieldStatus, paymentmethod.FieldNetworkTransactionID, paymentmethod.FieldLockerID, paymentmethod.FieldConnectorToken, paymentmethod.FieldMerchantConnectorID:
 			values[i] = new(sql.NullString)
 		case paymentmethod.FieldCreatedAt, paymentmethod.FieldModifiedAt, paymentmethod.FieldLastUsedAt:
 			values[i] = new(sql.NullTime)
@@ -204,6 +208,20 @@ func (_m *PaymentMethod) assignValues(columns []string, values []any) error {
 				_m.LastUsedAt = new(time.Time)
 				*_m.LastUsedAt = value.Time
 			}
+		case paymentmethod.FieldConnectorToken:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field connector_token", values[i])
+			} else if value.Valid {
+				_m.ConnectorToken = new(string)
+				*_m.ConnectorToken = value.String
+			}
+		case paymentmethod.FieldMerchantConnectorID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field merchant_connector_id", values[i])
+			} else if value.Valid {
+				_m.MerchantConnectorID = new(string)
+				*_m.MerchantConnectorID = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -297,6 +315,13 @@ func (_m *PaymentMethod) String() string {
 	if v := _m.LastUsedAt; v != nil {
 		builder.WriteString("last_used_at=")
 		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("connector_token=<sensitive>")
+	builder.WriteString(", ")
+	if v := _m.MerchantConnectorID; v != nil {
+		builder.WriteString("merchant_connector_id=")
+		builder.WriteString(*v)
 	}
 	builder.WriteByte(')')
 	return builder.String()

@@ -189,6 +189,34 @@ func (_c *PaymentMethodCreate) SetNillableLastUsedAt(v *time.Time) *PaymentMetho
 	return _c
 }
 
+// SetConnectorToken sets the "connector_token" field.
+func (_c *PaymentMethodCreate) SetConnectorToken(v string) *PaymentMethodCreate {
+	_c.mutation.SetConnectorToken(v)
+	return _c
+}
+
+// SetNillableConnectorToken sets the "connector_token" field if the given value is not nil.
+func (_c *PaymentMethodCreate) SetNillableConnectorToken(v *string) *PaymentMethodCreate {
+	if v != nil {
+		_c.SetConnectorToken(*v)
+	}
+	return _c
+}
+
+// SetMerchantConnectorID sets the "merchant_connector_id" field.
+func (_c *PaymentMethodCreate) SetMerchantConnectorID(v string) *PaymentMethodCreate {
+	_c.mutation.SetMerchantConnectorID(v)
+	return _c
+}
+
+// SetNillableMerchantConnectorID sets the "merchant_connector_id" field if the given value is not nil.
+func (_c *PaymentMethodCreate) SetNillableMerchantConnectorID(v *string) *PaymentMethodCreate {
+	if v != nil {
+		_c.SetMerchantConnectorID(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *PaymentMethodCreate) SetID(v string) *PaymentMethodCreate {
 	_c.mutation.SetID(v)
@@ -337,6 +365,16 @@ func (_c *PaymentMethodCreate) check() error {
 			return &ValidationError{Name: "locker_id", err: fmt.Errorf(`ent: validator failed for field "PaymentMethod.locker_id": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.ConnectorToken(); ok {
+		if err := paymentmethod.ConnectorTokenValidator(v); err != nil {
+			return &ValidationError{Name: "connector_token", err: fmt.Errorf(`ent: validator failed for field "PaymentMethod.connector_token": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.MerchantConnectorID(); ok {
+		if err := paymentmethod.MerchantConnectorIDValidator(v); err != nil {
+			return &ValidationError{Name: "merchant_connector_id", err: fmt.Errorf(`ent: validator failed for field "PaymentMethod.merchant_connector_id": %w`, err)}
+		}
+	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := paymentmethod.IDValidator(v); err != nil {
 			return &ValidationError{Name: "id", err: fmt.Errorf(`ent: validator failed for field "PaymentMethod.id": %w`, err)}
@@ -429,6 +467,14 @@ func (_c *PaymentMethodCreate) createSpec() (*PaymentMethod, *sqlgraph.CreateSpe
 	if value, ok := _c.mutation.LastUsedAt(); ok {
 		_spec.SetField(paymentmethod.FieldLastUsedAt, field.TypeTime, value)
 		_node.LastUsedAt = &value
+	}
+	if value, ok := _c.mutation.ConnectorToken(); ok {
+		_spec.SetField(paymentmethod.FieldConnectorToken, field.TypeString, value)
+		_node.ConnectorToken = &value
+	}
+	if value, ok := _c.mutation.MerchantConnectorID(); ok {
+		_spec.SetField(paymentmethod.FieldMerchantConnectorID, field.TypeString, value)
+		_node.MerchantConnectorID = &value
 	}
 	if nodes := _c.mutation.CustomerIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -688,6 +734,42 @@ func (u *PaymentMethodUpsert) UpdateLastUsedAt() *PaymentMethodUpsert {
 // ClearLastUsedAt clears the value of the "last_used_at" field.
 func (u *PaymentMethodUpsert) ClearLastUsedAt() *PaymentMethodUpsert {
 	u.SetNull(paymentmethod.FieldLastUsedAt)
+	return u
+}
+
+// SetConnectorToken sets the "connector_token" field.
+func (u *PaymentMethodUpsert) SetConnectorToken(v string) *PaymentMethodUpsert {
+	u.Set(paymentmethod.FieldConnectorToken, v)
+	return u
+}
+
+// UpdateConnectorToken sets the "connector_token" field to the value that was provided on create.
+func (u *PaymentMethodUpsert) UpdateConnectorToken() *PaymentMethodUpsert {
+	u.SetExcluded(paymentmethod.FieldConnectorToken)
+	return u
+}
+
+// ClearConnectorToken clears the value of the "connector_token" field.
+func (u *PaymentMethodUpsert) ClearConnectorToken() *PaymentMethodUpsert {
+	u.SetNull(paymentmethod.FieldConnectorToken)
+	return u
+}
+
+// SetMerchantConnectorID sets the "merchant_connector_id" field.
+func (u *PaymentMethodUpsert) SetMerchantConnectorID(v string) *PaymentMethodUpsert {
+	u.Set(paymentmethod.FieldMerchantConnectorID, v)
+	return u
+}
+
+// UpdateMerchantConnectorID sets the "merchant_connector_id" field to the value that was provided on create.
+func (u *PaymentMethodUpsert) UpdateMerchantConnectorID() *PaymentMethodUpsert {
+	u.SetExcluded(paymentmethod.FieldMerchantConnectorID)
+	return u
+}
+
+// ClearMerchantConnectorID clears the value of the "merchant_connector_id" field.
+func (u *PaymentMethodUpsert) ClearMerchantConnectorID() *PaymentMethodUpsert {
+	u.SetNull(paymentmethod.FieldMerchantConnectorID)
 	return u
 }
 
@@ -966,6 +1048,48 @@ func (u *PaymentMethodUpsertOne) UpdateLastUsedAt() *PaymentMethodUpsertOne {
 func (u *PaymentMethodUpsertOne) ClearLastUsedAt() *PaymentMethodUpsertOne {
 	return u.Update(func(s *PaymentMethodUpsert) {
 		s.ClearLastUsedAt()
+	})
+}
+
+// SetConnectorToken sets the "connector_token" field.
+func (u *PaymentMethodUpsertOne) SetConnectorToken(v string) *PaymentMethodUpsertOne {
+	return u.Update(func(s *PaymentMethodUpsert) {
+		s.SetConnectorToken(v)
+	})
+}
+
+// UpdateConnectorToken sets the "connector_token" field to the value that was provided on create.
+func (u *PaymentMethodUpsertOne) UpdateConnectorToken() *PaymentMethodUpsertOne {
+	return u.Update(func(s *PaymentMethodUpsert) {
+		s.UpdateConnectorToken()
+	})
+}
+
+// ClearConnectorToken clears the value of the "connector_token" field.
+func (u *PaymentMethodUpsertOne) ClearConnectorToken() *PaymentMethodUpsertOne {
+	return u.Update(func(s *PaymentMethodUpsert) {
+		s.ClearConnectorToken()
+	})
+}
+
+// SetMerchantConnectorID sets the "merchant_connector_id" field.
+func (u *PaymentMethodUpsertOne) SetMerchantConnectorID(v string) *PaymentMethodUpsertOne {
+	return u.Update(func(s *PaymentMethodUpsert) {
+		s.SetMerchantConnectorID(v)
+	})
+}
+
+// UpdateMerchantConnectorID sets the "merchant_connector_id" field to the value that was provided on create.
+func (u *PaymentMethodUpsertOne) UpdateMerchantConnectorID() *PaymentMethodUpsertOne {
+	return u.Update(func(s *PaymentMethodUpsert) {
+		s.UpdateMerchantConnectorID()
+	})
+}
+
+// ClearMerchantConnectorID clears the value of the "merchant_connector_id" field.
+func (u *PaymentMethodUpsertOne) ClearMerchantConnectorID() *PaymentMethodUpsertOne {
+	return u.Update(func(s *PaymentMethodUpsert) {
+		s.ClearMerchantConnectorID()
 	})
 }
 
@@ -1411,6 +1535,48 @@ func (u *PaymentMethodUpsertBulk) UpdateLastUsedAt() *PaymentMethodUpsertBulk {
 func (u *PaymentMethodUpsertBulk) ClearLastUsedAt() *PaymentMethodUpsertBulk {
 	return u.Update(func(s *PaymentMethodUpsert) {
 		s.ClearLastUsedAt()
+	})
+}
+
+// SetConnectorToken sets the "connector_token" field.
+func (u *PaymentMethodUpsertBulk) SetConnectorToken(v string) *PaymentMethodUpsertBulk {
+	return u.Update(func(s *PaymentMethodUpsert) {
+		s.SetConnectorToken(v)
+	})
+}
+
+// UpdateConnectorToken sets the "connector_token" field to the value that was provided on create.
+func (u *PaymentMethodUpsertBulk) UpdateConnectorToken() *PaymentMethodUpsertBulk {
+	return u.Update(func(s *PaymentMethodUpsert) {
+		s.UpdateConnectorToken()
+	})
+}
+
+// ClearConnectorToken clears the value of the "connector_token" field.
+func (u *PaymentMethodUpsertBulk) ClearConnectorToken() *PaymentMethodUpsertBulk {
+	return u.Update(func(s *PaymentMethodUpsert) {
+		s.ClearConnectorToken()
+	})
+}
+
+// SetMerchantConnectorID sets the "merchant_connector_id" field.
+func (u *PaymentMethodUpsertBulk) SetMerchantConnectorID(v string) *PaymentMethodUpsertBulk {
+	return u.Update(func(s *PaymentMethodUpsert) {
+		s.SetMerchantConnectorID(v)
+	})
+}
+
+// UpdateMerchantConnectorID sets the "merchant_connector_id" field to the value that was provided on create.
+func (u *PaymentMethodUpsertBulk) UpdateMerchantConnectorID() *PaymentMethodUpsertBulk {
+	return u.Update(func(s *PaymentMethodUpsert) {
+		s.UpdateMerchantConnectorID()
+	})
+}
+
+// ClearMerchantConnectorID clears the value of the "merchant_connector_id" field.
+func (u *PaymentMethodUpsertBulk) ClearMerchantConnectorID() *PaymentMethodUpsertBulk {
+	return u.Update(func(s *PaymentMethodUpsert) {
+		s.ClearMerchantConnectorID()
 	})
 }
 

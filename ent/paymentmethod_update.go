@@ -222,6 +222,46 @@ func (_u *PaymentMethodUpdate) ClearLastUsedAt() *PaymentMethodUpdate {
 	return _u
 }
 
+// SetConnectorToken sets the "connector_token" field.
+func (_u *PaymentMethodUpdate) SetConnectorToken(v string) *PaymentMethodUpdate {
+	_u.mutation.SetConnectorToken(v)
+	return _u
+}
+
+// SetNillableConnectorToken sets the "connector_token" field if the given value is not nil.
+func (_u *PaymentMethodUpdate) SetNillableConnectorToken(v *string) *PaymentMethodUpdate {
+	if v != nil {
+		_u.SetConnectorToken(*v)
+	}
+	return _u
+}
+
+// ClearConnectorToken clears the value of the "connector_token" field.
+func (_u *PaymentMethodUpdate) ClearConnectorToken() *PaymentMethodUpdate {
+	_u.mutation.ClearConnectorToken()
+	return _u
+}
+
+// SetMerchantConnectorID sets the "merchant_connector_id" field.
+func (_u *PaymentMethodUpdate) SetMerchantConnectorID(v string) *PaymentMethodUpdate {
+	_u.mutation.SetMerchantConnectorID(v)
+	return _u
+}
+
+// SetNillableMerchantConnectorID sets the "merchant_connector_id" field if the given value is not nil.
+func (_u *PaymentMethodUpdate) SetNillableMerchantConnectorID(v *string) *PaymentMethodUpdate {
+	if v != nil {
+		_u.SetMerchantConnectorID(*v)
+	}
+	return _u
+}
+
+// ClearMerchantConnectorID clears the value of the "merchant_connector_id" field.
+func (_u *PaymentMethodUpdate) ClearMerchantConnectorID() *PaymentMethodUpdate {
+	_u.mutation.ClearMerchantConnectorID()
+	return _u
+}
+
 // SetCustomer sets the "customer" edge to the Customer entity.
 func (_u *PaymentMethodUpdate) SetCustomer(v *Customer) *PaymentMethodUpdate {
 	return _u.SetCustomerID(v.ID)
@@ -317,6 +357,16 @@ func (_u *PaymentMethodUpdate) check() error {
 			return &ValidationError{Name: "locker_id", err: fmt.Errorf(`ent: validator failed for field "PaymentMethod.locker_id": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.ConnectorToken(); ok {
+		if err := paymentmethod.ConnectorTokenValidator(v); err != nil {
+			return &ValidationError{Name: "connector_token", err: fmt.Errorf(`ent: validator failed for field "PaymentMethod.connector_token": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.MerchantConnectorID(); ok {
+		if err := paymentmethod.MerchantConnectorIDValidator(v); err != nil {
+			return &ValidationError{Name: "merchant_connector_id", err: fmt.Errorf(`ent: validator failed for field "PaymentMethod.merchant_connector_id": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -385,6 +435,18 @@ func (_u *PaymentMethodUpdate) sqlSave(ctx context.Context) (_node int, err erro
 	}
 	if _u.mutation.LastUsedAtCleared() {
 		_spec.ClearField(paymentmethod.FieldLastUsedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.ConnectorToken(); ok {
+		_spec.SetField(paymentmethod.FieldConnectorToken, field.TypeString, value)
+	}
+	if _u.mutation.ConnectorTokenCleared() {
+		_spec.ClearField(paymentmethod.FieldConnectorToken, field.TypeString)
+	}
+	if value, ok := _u.mutation.MerchantConnectorID(); ok {
+		_spec.SetField(paymentmethod.FieldMerchantConnectorID, field.TypeString, value)
+	}
+	if _u.mutation.MerchantConnectorIDCleared() {
+		_spec.ClearField(paymentmethod.FieldMerchantConnectorID, field.TypeString)
 	}
 	if _u.mutation.CustomerCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -627,6 +689,46 @@ func (_u *PaymentMethodUpdateOne) ClearLastUsedAt() *PaymentMethodUpdateOne {
 	return _u
 }
 
+// SetConnectorToken sets the "connector_token" field.
+func (_u *PaymentMethodUpdateOne) SetConnectorToken(v string) *PaymentMethodUpdateOne {
+	_u.mutation.SetConnectorToken(v)
+	return _u
+}
+
+// SetNillableConnectorToken sets the "connector_token" field if the given value is not nil.
+func (_u *PaymentMethodUpdateOne) SetNillableConnectorToken(v *string) *PaymentMethodUpdateOne {
+	if v != nil {
+		_u.SetConnectorToken(*v)
+	}
+	return _u
+}
+
+// ClearConnectorToken clears the value of the "connector_token" field.
+func (_u *PaymentMethodUpdateOne) ClearConnectorToken() *PaymentMethodUpdateOne {
+	_u.mutation.ClearConnectorToken()
+	return _u
+}
+
+// SetMerchantConnectorID sets the "merchant_connector_id" field.
+func (_u *PaymentMethodUpdateOne) SetMerchantConnectorID(v string) *PaymentMethodUpdateOne {
+	_u.mutation.SetMerchantConnectorID(v)
+	return _u
+}
+
+// SetNillableMerchantConnectorID sets the "merchant_connector_id" field if the given value is not nil.
+func (_u *PaymentMethodUpdateOne) SetNillableMerchantConnectorID(v *string) *PaymentMethodUpdateOne {
+	if v != nil {
+		_u.SetMerchantConnectorID(*v)
+	}
+	return _u
+}
+
+// ClearMerchantConnectorID clears the value of the "merchant_connector_id" field.
+func (_u *PaymentMethodUpdateOne) ClearMerchantConnectorID() *PaymentMethodUpdateOne {
+	_u.mutation.ClearMerchantConnectorID()
+	return _u
+}
+
 // SetCustomer sets the "customer" edge to the Customer entity.
 func (_u *PaymentMethodUpdateOne) SetCustomer(v *Customer) *PaymentMethodUpdateOne {
 	return _u.SetCustomerID(v.ID)
@@ -735,6 +837,16 @@ func (_u *PaymentMethodUpdateOne) check() error {
 			return &ValidationError{Name: "locker_id", err: fmt.Errorf(`ent: validator failed for field "PaymentMethod.locker_id": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.ConnectorToken(); ok {
+		if err := paymentmethod.ConnectorTokenValidator(v); err != nil {
+			return &ValidationError{Name: "connector_token", err: fmt.Errorf(`ent: validator failed for field "PaymentMethod.connector_token": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.MerchantConnectorID(); ok {
+		if err := paymentmethod.MerchantConnectorIDValidator(v); err != nil {
+			return &ValidationError{Name: "merchant_connector_id", err: fmt.Errorf(`ent: validator failed for field "PaymentMethod.merchant_connector_id": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -820,6 +932,18 @@ func (_u *PaymentMethodUpdateOne) sqlSave(ctx context.Context) (_node *PaymentMe
 	}
 	if _u.mutation.LastUsedAtCleared() {
 		_spec.ClearField(paymentmethod.FieldLastUsedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.ConnectorToken(); ok {
+		_spec.SetField(paymentmethod.FieldConnectorToken, field.TypeString, value)
+	}
+	if _u.mutation.ConnectorTokenCleared() {
+		_spec.ClearField(paymentmethod.FieldConnectorToken, field.TypeString)
+	}
+	if value, ok := _u.mutation.MerchantConnectorID(); ok {
+		_spec.SetField(paymentmethod.FieldMerchantConnectorID, field.TypeString, value)
+	}
+	if _u.mutation.MerchantConnectorIDCleared() {
+		_spec.ClearField(paymentmethod.FieldMerchantConnectorID, field.TypeString)
 	}
 	if _u.mutation.CustomerCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -138,6 +138,14 @@ func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID str
 		return nil, err
 	}
 	mcaID := in.MerchantConnectorID
+	if method != nil && method.SavedToken != "" {
+		// A saved card is charged with the connector's token, through the
+		// account that issued it.
+		if method, err = s.customers.SavedCard(ctx, tx, pi, method.SavedToken, method.SavedCVC); err != nil {
+			return nil, err
+		}
+		mcaID = method.Saved.MerchantConnectorID
+	}
 	if pi.MandateID != nil {
 		// A recurring payment charges the mandate's saved card through
 		// the connector account that holds its token.
@@ -275,10 +283,23 @@ func (s *Service) newAttempt(ctx context.Context, tx *ent.Tx, pi *ent.PaymentInt
 		if m.Saved.Card != nil {
 			create.SetCard(m.Saved.Card)
 		}
+	case m.Saved != nil:
+		create.SetPaymentMethodID(m.Saved.ID)
+		if m.Saved.Card != nil {
+			create.SetCard(m.Saved.Card)
+		}
 	case pi.MandateData != nil:
 		// The card a mandate is set up with is saved (masked) with the
 		// attempt; it becomes usable only if the authorization succeeds.
 		pm, err := s.customers.SavePaymentMethod(ctx, tx, pi, m)
+		if err != nil {
+			return nil, err
+		}
+		create.SetPaymentMethodID(pm.ID)
+	case customer.SavesCard(pi, m):
+		// Kept for the customer (setup_future_usage): the same card is the
+		// same method; a new one is usable once the authorization succeeds.
+		pm, err := s.customers.CardToKeep(ctx, tx, pi, m)
 		if err != nil {
 			return nil, err
 		}
@@ -340,7 +361,7 @@ func (s *Service) authorize(ctx context.Context, pi *ent.PaymentIntent, att *ent
 		Currency:           string(pi.Currency),
 		CaptureMethod:      capMethod,
 		OffSession:         pi.OffSession != nil && *pi.OffSession,
-		SetupFutureUsage:   pi.SetupFutureUsage != nil && *pi.SetupFutureUsage == "off_session",
+		SetupFutureUsage:   pi.SetupFutureUsage != nil, // a card kept for later needs the connector's token
 		PaymentMethod:      connectorMethod(m),
 		AuthenticationType: connector.NoThreeDS,
 	}

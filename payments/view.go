@@ -2,6 +2,7 @@ package payments
 
 import (
 	"context"
+	"strings"
 
 	"switchyard/ent"
 	"switchyard/ent/capture"
@@ -265,4 +266,19 @@ func (s *Service) SessionTokens(ctx context.Context, paymentID string, in Sessio
 		}
 	}
 	return s.RetrievePayment(ctx, paymentID, RetrieveInput{ClientSecret: in.ClientSecret})
+}
+
+// CheckoutSavedMethods are the saved methods of the customer of the payment
+// a client secret belongs to (GET /customers/payment_methods with the
+// publishable key): the checkout shows them to its shopper.
+func (s *Service) CheckoutSavedMethods(ctx context.Context, clientSecret string) (*ent.Customer, []*ent.PaymentMethod, error) {
+	paymentID, _, ok := strings.Cut(clientSecret, "_secret_")
+	if clientSecret == "" || !ok {
+		return nil, nil, errs.New(errs.KindInvalid, "IR_08", "client_secret was not provided")
+	}
+	v, err := s.RetrievePayment(ctx, paymentID, RetrieveInput{ClientSecret: &clientSecret})
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.customers.PaymentCustomerMethods(ctx, v.Intent)
 }

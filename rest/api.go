@@ -66,7 +66,13 @@ type api struct {
 // request with an Idempotency-Key header runs at most once per key (see
 // idempotent).
 func (a *api) handle(pattern string, access Access, fn handlerFunc) {
-	a.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+	a.mux.HandleFunc(pattern, a.handler(access, fn))
+}
+
+// handler is the http.HandlerFunc handle registers: authentication,
+// tenancy and idempotency around fn.
+func (a *api) handler(access Access, fn handlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
 		var (
 			p   tenancy.Principal
 			err error
@@ -127,7 +133,7 @@ func (a *api) handle(pattern string, access Access, fn handlerFunc) {
 		if buf.Cap() <= maxPooledBody {
 			bodyBuffers.Put(buf)
 		}
-	})
+	}
 }
 
 // Most routes have one shape: read the request (path, query, body) into

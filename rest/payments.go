@@ -183,7 +183,7 @@ type paymentMethodDataIn struct {
 	Crypto             json.RawMessage `json:"crypto"`
 	Voucher            json.RawMessage `json:"voucher"`
 	GiftCard           json.RawMessage `json:"gift_card"`
-	CardToken          json.RawMessage `json:"card_token"`
+	CardToken          *cardTokenIn    `json:"card_token"`
 	OpenBanking        json.RawMessage `json:"open_banking"`
 	MobilePayment      json.RawMessage `json:"mobile_payment"`
 	NetworkToken       json.RawMessage `json:"network_token"`
@@ -385,14 +385,20 @@ func firstGiven(vs ...*string) *string {
 // paymentMethod maps payment_method_data (with payment_method and
 // payment_method_type) onto the domain's payment method.
 func (req *paymentsRequest) paymentMethod() (*customer.PaymentMethodInput, error) {
+	if given(req.PaymentToken) {
+		return req.savedMethod()
+	}
 	d := req.PaymentMethodData
 	if d == nil {
 		return nil, nil
 	}
+	if d.CardToken != nil {
+		return nil, errs.MissingField("payment_token")
+	}
 	for name, raw := range map[string]json.RawMessage{
 		"card_redirect": d.CardRedirect, "bank_debit": d.BankDebit, "bank_transfer": d.BankTransfer,
 		"real_time_payment": d.RealTimePayment, "crypto": d.Crypto, "voucher": d.Voucher,
-		"gift_card": d.GiftCard, "card_token": d.CardToken, "open_banking": d.OpenBanking,
+		"gift_card": d.GiftCard, "open_banking": d.OpenBanking,
 		"mobile_payment": d.MobilePayment, "network_token": d.NetworkToken,
 		"vault_data_card": d.VaultDataCard, "vault_card_token_data": d.VaultCardTokenData,
 	} {
@@ -410,6 +416,37 @@ func (req *paymentsRequest) paymentMethod() (*customer.PaymentMethodInput, error
 		}
 	}
 	return data.Method(req.PaymentMethod, req.PaymentMethodType)
+}
+
+// cardTokenIn is Hyperswitch's CardToken: what the checkout asks again of a
+// saved card.
+type cardTokenIn struct {
+	CardHolderName *string `json:"card_holder_name"`
+	CardCVC        *string `json:"card_cvc"`
+}
+
+// savedMethod maps payment_token (a saved method's payment_method_id, as
+// the customer's method list gives it) and payment_method_data.card_token
+// onto the domain's payment method; card details beside it are refused.
+func (req *paymentsRequest) savedMethod() (*customer.PaymentMethodInput, error) {
+	var token string
+	if err := json.Unmarshal(req.PaymentToken, &token); err != nil || token == "" {
+		return nil, errs.InvalidValue("payment_token", "must be the payment_token of a saved payment method")
+	}
+	pm := &customer.PaymentMethodInput{Type: "card", SavedToken: token}
+	if req.PaymentMethod != nil && *req.PaymentMethod != "card" {
+		return nil, errs.InvalidValue("payment_method", "a payment_token pays with a saved card: payment_method must be card")
+	}
+	if d := req.PaymentMethodData; d != nil {
+		if d.Card != nil {
+			return nil, errs.InvalidValue("payment_token", "cannot be given with payment_method_data.card: it names a saved card")
+		}
+		if ct := d.CardToken; ct != nil {
+			pm.SavedCVC = ct.CardCVC
+		}
+		pm.Billing = d.Billing
+	}
+	return pm, nil
 }
 
 // variants are the member names of a redirect method's object (nil when the

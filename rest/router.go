@@ -48,11 +48,16 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerDisputes(a, d.Payments)
 	registerMandates(a, d.Customers)
 	registerCustomers(a, d.Customers)
+	registerPaymentMethods(a, d.Customers, d.Payments)
 	registerV2Payments(a, d.Payments)
 	registerPayments(a, d.Payments)
 	registerPaymentsList(a, d.Payments)
 	registerEvents(a, d.Events, d.Webhooks)
+	setDefaultPaymentMethod := defaultPaymentMethodRoute(a, d.Customers)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if setDefaultPaymentMethod(w, r) {
+			return
+		}
 		if allowsOtherMethod(mux, r) {
 			WriteError(w, r, errs.MethodNotAllowed())
 			return

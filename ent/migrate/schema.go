@@ -669,6 +669,8 @@ var (
 		{Name: "metadata", Type: field.TypeJSON, Nullable: true},
 		{Name: "locker_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "last_used_at", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "connector_token", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "merchant_connector_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "customer_id", Type: field.TypeString, Nullable: true, Size: 64},
 	}
 	// PaymentMethodsTable holds the schema information for the "payment_methods" table.
@@ -679,7 +681,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "payment_methods_customers_payment_methods",
-				Columns:    []*schema.Column{PaymentMethodsColumns[14]},
+				Columns:    []*schema.Column{PaymentMethodsColumns[16]},
 				RefColumns: []*schema.Column{CustomersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -693,7 +695,7 @@ var (
 			{
 				Name:    "paymentmethod_merchant_id_customer_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentMethodsColumns[1], PaymentMethodsColumns[14], PaymentMethodsColumns[2], PaymentMethodsColumns[0]},
+				Columns: []*schema.Column{PaymentMethodsColumns[1], PaymentMethodsColumns[16], PaymentMethodsColumns[2], PaymentMethodsColumns[0]},
 			},
 		},
 	}

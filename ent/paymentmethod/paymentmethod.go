@@ -46,6 +46,10 @@ const (
 	FieldLockerID = "locker_id"
 	// FieldLastUsedAt holds the string denoting the last_used_at field in the database.
 	FieldLastUsedAt = "last_used_at"
+	// FieldConnectorToken holds the string denoting the connector_token field in the database.
+	FieldConnectorToken = "connector_token"
+	// FieldMerchantConnectorID holds the string denoting the merchant_connector_id field in the database.
+	FieldMerchantConnectorID = "merchant_connector_id"
 	// EdgeCustomer holds the string denoting the customer edge name in mutations.
 	EdgeCustomer = "customer"
 	// Table holds the table name of the paymentmethod in the database.
@@ -76,6 +80,8 @@ var Columns = []string{
 	FieldMetadata,
 	FieldLockerID,
 	FieldLastUsedAt,
+	FieldConnectorToken,
+	FieldMerchantConnectorID,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -118,6 +124,10 @@ var (
 	DefaultRecurringEnabled bool
 	// LockerIDValidator is a validator for the "locker_id" field. It is called by the builders before save.
 	LockerIDValidator func(string) error
+	// ConnectorTokenValidator is a validator for the "connector_token" field. It is called by the builders before save.
+	ConnectorTokenValidator func(string) error
+	// MerchantConnectorIDValidator is a validator for the "merchant_connector_id" field. It is called by the builders before save.
+	MerchantConnectorIDValidator func(string) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -218,6 +228,16 @@ func ByLockerID(opts ...sql.OrderTermOption) OrderOption {
 // ByLastUsedAt orders the results by the last_used_at field.
 func ByLastUsedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldLastUsedAt, opts...).ToFunc()
+}
+
+// ByConnectorToken orders the results by the connector_token field.
+func ByConnectorToken(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldConnectorToken, opts...).ToFunc()
+}
+
+// ByMerchantConnectorID orders the results by the merchant_connector_id field.
+func ByMerchantConnectorID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldMerchantConnectorID, opts...).ToFunc()
 }
 
 // ByCustomerField orders the results by customer field.

@@ -120,6 +120,16 @@ func LastUsedAt(v time.Time) predicate.PaymentMethod {
 	return predicate.PaymentMethod(sql.FieldEQ(FieldLastUsedAt, v))
 }
 
+// ConnectorToken applies equality check predicate on the "connector_token" field. It's identical to ConnectorTokenEQ.
+func ConnectorToken(v string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldEQ(FieldConnectorToken, v))
+}
+
+// MerchantConnectorID applies equality check predicate on the "merchant_connector_id" field. It's identical to MerchantConnectorIDEQ.
+func MerchantConnectorID(v string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldEQ(FieldMerchantConnectorID, v))
+}
+
 // MerchantIDEQ applies the EQ predicate on the "merchant_id" field.
 func MerchantIDEQ(v string) predicate.PaymentMethod {
 	return predicate.PaymentMethod(sql.FieldEQ(FieldMerchantID, v))
@@ -803,6 +813,156 @@ func LastUsedAtIsNil() predicate.PaymentMethod {
 // LastUsedAtNotNil applies the NotNil predicate on the "last_used_at" field.
 func LastUsedAtNotNil() predicate.PaymentMethod {
 	return predicate.PaymentMethod(sql.FieldNotNull(FieldLastUsedAt))
+}
+
+// ConnectorTokenEQ applies the EQ predicate on the "connector_token" field.
+func ConnectorTokenEQ(v string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldEQ(FieldConnectorToken, v))
+}
+
+// ConnectorTokenNEQ applies the NEQ predicate on the "connector_token" field.
+func ConnectorTokenNEQ(v string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldNEQ(FieldConnectorToken, v))
+}
+
+// ConnectorTokenIn applies the In predicate on the "connector_token" field.
+func ConnectorTokenIn(vs ...string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldIn(FieldConnectorToken, vs...))
+}
+
+// ConnectorTokenNotIn applies the NotIn predicate on the "connector_token" field.
+func ConnectorTokenNotIn(vs ...string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldNotIn(FieldConnectorToken, vs...))
+}
+
+// ConnectorTokenGT applies the GT predicate on the "connector_token" field.
+func ConnectorTokenGT(v string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldGT(FieldConnectorToken, v))
+}
+
+// ConnectorTokenGTE applies the GTE predicate on the "connector_token" field.
+func ConnectorTokenGTE(v string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldGTE(FieldConnectorToken, v))
+}
+
+// ConnectorTokenLT applies the LT predicate on the "connector_token" field.
+func ConnectorTokenLT(v string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldLT(FieldConnectorToken, v))
+}
+
+// ConnectorTokenLTE applies the LTE predicate on the "connector_token" field.
+func ConnectorTokenLTE(v string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldLTE(FieldConnectorToken, v))
+}
+
+// ConnectorTokenContains applies the Contains predicate on the "connector_token" field.
+func ConnectorTokenContains(v string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldContains(FieldConnectorToken, v))
+}
+
+// ConnectorTokenHasPrefix applies the HasPrefix predicate on the "connector_token" field.
+func ConnectorTokenHasPrefix(v string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldHasPrefix(FieldConnectorToken, v))
+}
+
+// ConnectorTokenHasSuffix applies the HasSuffix predicate on the "connector_token" field.
+func ConnectorTokenHasSuffix(v string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldHasSuffix(FieldConnectorToken, v))
+}
+
+// ConnectorTokenIsNil applies the IsNil predicate on the "connector_token" field.
+func ConnectorTokenIsNil() predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldIsNull(FieldConnectorToken))
+}
+
+// ConnectorTokenNotNil applies the NotNil predicate on the "connector_token" field.
+func ConnectorTokenNotNil() predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldNotNull(FieldConnectorToken))
+}
+
+// ConnectorTokenEqualFold applies the EqualFold predicate on the "connector_token" field.
+func ConnectorTokenEqualFold(v string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldEqualFold(FieldConnectorToken, v))
+}
+
+// ConnectorTokenContainsFold applies the ContainsFold predicate on the "connector_token" field.
+func ConnectorTokenContainsFold(v string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldContainsFold(FieldConnectorToken, v))
+}
+
+// MerchantConnectorIDEQ applies the EQ predicate on the "merchant_connector_id" field.
+func MerchantConnectorIDEQ(v string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldEQ(FieldMerchantConnectorID, v))
+}
+
+// MerchantConnectorIDNEQ applies the NEQ predicate on the "merchant_connector_id" field.
+func MerchantConnectorIDNEQ(v string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldNEQ(FieldMerchantConnectorID, v))
+}
+
+// MerchantConnectorIDIn applies the In predicate on the "merchant_connector_id" field.
+func MerchantConnectorIDIn(vs ...string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldIn(FieldMerchantConnectorID, vs...))
+}
+
+// MerchantConnectorIDNotIn applies the NotIn predicate on the "merchant_connector_id" field.
+func MerchantConnectorIDNotIn(vs ...string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldNotIn(FieldMerchantConnectorID, vs...))
+}
+
+// MerchantConnectorIDGT applies the GT predicate on the "merchant_connector_id" field.
+func MerchantConnectorIDGT(v string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldGT(FieldMerchantConnectorID, v))
+}
+
+// MerchantConnectorIDGTE applies the GTE predicate on the "merchant_connector_id" field.
+func MerchantConnectorIDGTE(v string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldGTE(FieldMerchantConnectorID, v))
+}
+
+// MerchantConnectorIDLT applies the LT predicate on the "merchant_connector_id" field.
+func MerchantConnectorIDLT(v string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldLT(FieldMerchantConnectorID, v))
+}
+
+// MerchantConnectorIDLTE applies the LTE predicate on the "merchant_connector_id" field.
+func MerchantConnectorIDLTE(v string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldLTE(FieldMerchantConnectorID, v))
+}
+
+// MerchantConnectorIDContains applies the Contains predicate on the "merchant_connector_id" field.
+func MerchantConnectorIDContains(v string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldContains(FieldMerchantConnectorID, v))
+}
+
+// MerchantConnectorIDHasPrefix applies the HasPrefix predicate on the "merchant_connector_id" field.
+func MerchantConnectorIDHasPrefix(v string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldHasPrefix(FieldMerchantConnectorID, v))
+}
+
+// MerchantConnectorIDHasSuffix applies the HasSuffix predicate on the "merchant_connector_id" field.
+func MerchantConnectorIDHasSuffix(v string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldHasSuffix(FieldMerchantConnectorID, v))
+}
+
+// MerchantConnectorIDIsNil applies the IsNil predicate on the "merchant_connector_id" field.
+func MerchantConnectorIDIsNil() predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldIsNull(FieldMerchantConnectorID))
+}
+
+// MerchantConnectorIDNotNil applies the NotNil predicate on the "merchant_connector_id" field.
+func MerchantConnectorIDNotNil() predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldNotNull(FieldMerchantConnectorID))
+}
+
+// MerchantConnectorIDEqualFold applies the EqualFold predicate on the "merchant_connector_id" field.
+func MerchantConnectorIDEqualFold(v string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldEqualFold(FieldMerchantConnectorID, v))
+}
+
+// MerchantConnectorIDContainsFold applies the ContainsFold predicate on the "merchant_connector_id" field.
+func MerchantConnectorIDContainsFold(v string) predicate.PaymentMethod {
+	return predicate.PaymentMethod(sql.FieldContainsFold(FieldMerchantConnectorID, v))
 }
 
 // HasCustomer applies the HasEdge predicate on the "customer" edge.

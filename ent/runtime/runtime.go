@@ -1516,6 +1516,14 @@ func init() {
 	paymentmethodDescLockerID := paymentmethodFields[10].Descriptor()
 	// paymentmethod.LockerIDValidator is a validator for the "locker_id" field. It is called by the builders before save.
 	paymentmethod.LockerIDValidator = paymentmethodDescLockerID.Validators[0].(func(string) error)
+	// paymentmethodDescConnectorToken is the schema descriptor for connector_token field.
+	paymentmethodDescConnectorToken := paymentmethodFields[12].Descriptor()
+	// paymentmethod.ConnectorTokenValidator is a validator for the "connector_token" field. It is called by the builders before save.
+	paymentmethod.ConnectorTokenValidator = paymentmethodDescConnectorToken.Validators[0].(func(string) error)
+	// paymentmethodDescMerchantConnectorID is the schema descriptor for merchant_connector_id field.
+	paymentmethodDescMerchantConnectorID := paymentmethodFields[13].Descriptor()
+	// paymentmethod.MerchantConnectorIDValidator is a validator for the "merchant_connector_id" field. It is called by the builders before save.
+	paymentmethod.MerchantConnectorIDValidator = paymentmethodDescMerchantConnectorID.Validators[0].(func(string) error)
 	// paymentmethodDescID is the schema descriptor for id field.
 	paymentmethodDescID := paymentmethodFields[0].Descriptor()
 	// paymentmethod.DefaultID holds the default value on creation for the id field.

@@ -74,6 +74,12 @@ func (PaymentMethod) Fields() []ent.Field {
 		jsonMap("metadata"),
 		optString("locker_id", 64),
 		field.Time("last_used_at").Optional().Nillable().SchemaType(timeType),
+		// connector_token is the connector's token for the saved card (no
+		// number is kept here or anywhere): a later payment with the
+		// method's payment_token is charged with it, through
+		// merchant_connector_id, the account that issued it.
+		field.String("connector_token").MaxLen(255).Optional().Nillable().Sensitive().Annotations(entgql.Skip()),
+		optString("merchant_connector_id", 64),
 	}
 }
 

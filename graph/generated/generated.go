@@ -547,6 +547,7 @@ type ComplexityRoot struct {
 		ID                   func(childComplexity int) int
 		LastUsedAt           func(childComplexity int) int
 		LockerID             func(childComplexity int) int
+		MerchantConnectorID  func(childComplexity int) int
 		MerchantID           func(childComplexity int) int
 		Metadata             func(childComplexity int) int
 		ModifiedAt           func(childComplexity int) int
@@ -3152,6 +3153,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PaymentMethod.LockerID(childComplexity), true
+	case "PaymentMethod.merchantConnectorID":
+		if e.ComplexityRoot.PaymentMethod.MerchantConnectorID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentMethod.MerchantConnectorID(childComplexity), true
 	case "PaymentMethod.merchantID":
 		if e.ComplexityRoot.PaymentMethod.MerchantID == nil {
 			break
@@ -9743,6 +9750,7 @@ type PaymentMethod implements Node {
   metadata: Map
   lockerID: String
   lastUsedAt: Time
+  merchantConnectorID: String
   customer: Customer
 }
 """
@@ -9996,6 +10004,24 @@ input PaymentMethodWhereInput {
   lastUsedAtLTE: Time
   lastUsedAtIsNil: Boolean
   lastUsedAtNotNil: Boolean
+  """
+  merchant_connector_id field predicates
+  """
+  merchantConnectorID: String
+  merchantConnectorIDNEQ: String
+  merchantConnectorIDIn: [String!]
+  merchantConnectorIDNotIn: [String!]
+  merchantConnectorIDGT: String
+  merchantConnectorIDGTE: String
+  merchantConnectorIDLT: String
+  merchantConnectorIDLTE: String
+  merchantConnectorIDContains: String
+  merchantConnectorIDHasPrefix: String
+  merchantConnectorIDHasSuffix: String
+  merchantConnectorIDIsNil: Boolean
+  merchantConnectorIDNotNil: Boolean
+  merchantConnectorIDEqualFold: String
+  merchantConnectorIDContainsFold: String
   """
   customer edge predicates
   """
@@ -12933,6 +12959,8 @@ func (ec *executionContext) childFields_PaymentMethod(ctx context.Context, field
 		return ec.fieldContext_PaymentMethod_lockerID(ctx, field)
 	case "lastUsedAt":
 		return ec.fieldContext_PaymentMethod_lastUsedAt(ctx, field)
+	case "merchantConnectorID":
+		return ec.fieldContext_PaymentMethod_merchantConnectorID(ctx, field)
 	case "customer":
 		return ec.fieldContext_PaymentMethod_customer(ctx, field)
 	}
@@ -24397,6 +24425,29 @@ func (ec *executionContext) _PaymentMethod_lastUsedAt(ctx context.Context, field
 }
 func (ec *executionContext) fieldContext_PaymentMethod_lastUsedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentMethod", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentMethod_merchantConnectorID(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentMethod) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentMethod_merchantConnectorID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantConnectorID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentMethod_merchantConnectorID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentMethod", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _PaymentMethod_customer(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentMethod) (ret graphql.Marshaler) {
@@ -48147,7 +48198,7 @@ func (ec *executionContext) unmarshalInputPaymentMethodWhereInput(ctx context.Co
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "customerID", "customerIDNEQ", "customerIDIn", "customerIDNotIn", "customerIDGT", "customerIDGTE", "customerIDLT", "customerIDLTE", "customerIDContains", "customerIDHasPrefix", "customerIDHasSuffix", "customerIDIsNil", "customerIDNotNil", "customerIDEqualFold", "customerIDContainsFold", "paymentMethod", "paymentMethodNEQ", "paymentMethodIn", "paymentMethodNotIn", "paymentMethodGT", "paymentMethodGTE", "paymentMethodLT", "paymentMethodLTE", "paymentMethodContains", "paymentMethodHasPrefix", "paymentMethodHasSuffix", "paymentMethodEqualFold", "paymentMethodContainsFold", "paymentMethodType", "paymentMethodTypeNEQ", "paymentMethodTypeIn", "paymentMethodTypeNotIn", "paymentMethodTypeGT", "paymentMethodTypeGTE", "paymentMethodTypeLT", "paymentMethodTypeLTE", "paymentMethodTypeContains", "paymentMethodTypeHasPrefix", "paymentMethodTypeHasSuffix", "paymentMethodTypeIsNil", "paymentMethodTypeNotNil", "paymentMethodTypeEqualFold", "paymentMethodTypeContainsFold", "fingerprint", "fingerprintNEQ", "fingerprintIn", "fingerprintNotIn", "fingerprintGT", "fingerprintGTE", "fingerprintLT", "fingerprintLTE", "fingerprintContains", "fingerprintHasPrefix", "fingerprintHasSuffix", "fingerprintIsNil", "fingerprintNotNil", "fingerprintEqualFold", "fingerprintContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "networkTransactionID", "networkTransactionIDNEQ", "networkTransactionIDIn", "networkTransactionIDNotIn", "networkTransactionIDGT", "networkTransactionIDGTE", "networkTransactionIDLT", "networkTransactionIDLTE", "networkTransactionIDContains", "networkTransactionIDHasPrefix", "networkTransactionIDHasSuffix", "networkTransactionIDIsNil", "networkTransactionIDNotNil", "networkTransactionIDEqualFold", "networkTransactionIDContainsFold", "recurringEnabled", "recurringEnabledNEQ", "lockerID", "lockerIDNEQ", "lockerIDIn", "lockerIDNotIn", "lockerIDGT", "lockerIDGTE", "lockerIDLT", "lockerIDLTE", "lockerIDContains", "lockerIDHasPrefix", "lockerIDHasSuffix", "lockerIDIsNil", "lockerIDNotNil", "lockerIDEqualFold", "lockerIDContainsFold", "lastUsedAt", "lastUsedAtNEQ", "lastUsedAtIn", "lastUsedAtNotIn", "lastUsedAtGT", "lastUsedAtGTE", "lastUsedAtLT", "lastUsedAtLTE", "lastUsedAtIsNil", "lastUsedAtNotNil", "hasCustomer", "hasCustomerWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "customerID", "customerIDNEQ", "customerIDIn", "customerIDNotIn", "customerIDGT", "customerIDGTE", "customerIDLT", "customerIDLTE", "customerIDContains", "customerIDHasPrefix", "customerIDHasSuffix", "customerIDIsNil", "customerIDNotNil", "customerIDEqualFold", "customerIDContainsFold", "paymentMethod", "paymentMethodNEQ", "paymentMethodIn", "paymentMethodNotIn", "paymentMethodGT", "paymentMethodGTE", "paymentMethodLT", "paymentMethodLTE", "paymentMethodContains", "paymentMethodHasPrefix", "paymentMethodHasSuffix", "paymentMethodEqualFold", "paymentMethodContainsFold", "paymentMethodType", "paymentMethodTypeNEQ", "paymentMethodTypeIn", "paymentMethodTypeNotIn", "paymentMethodTypeGT", "paymentMethodTypeGTE", "paymentMethodTypeLT", "paymentMethodTypeLTE", "paymentMethodTypeContains", "paymentMethodTypeHasPrefix", "paymentMethodTypeHasSuffix", "paymentMethodTypeIsNil", "paymentMethodTypeNotNil", "paymentMethodTypeEqualFold", "paymentMethodTypeContainsFold", "fingerprint", "fingerprintNEQ", "fingerprintIn", "fingerprintNotIn", "fingerprintGT", "fingerprintGTE", "fingerprintLT", "fingerprintLTE", "fingerprintContains", "fingerprintHasPrefix", "fingerprintHasSuffix", "fingerprintIsNil", "fingerprintNotNil", "fingerprintEqualFold", "fingerprintContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "networkTransactionID", "networkTransactionIDNEQ", "networkTransactionIDIn", "networkTransactionIDNotIn", "networkTransactionIDGT", "networkTransactionIDGTE", "networkTransactionIDLT", "networkTransactionIDLTE", "networkTransactionIDContains", "networkTransactionIDHasPrefix", "networkTransactionIDHasSuffix", "networkTransactionIDIsNil", "networkTransactionIDNotNil", "networkTransactionIDEqualFold", "networkTransactionIDContainsFold", "recurringEnabled", "recurringEnabledNEQ", "lockerID", "lockerIDNEQ", "lockerIDIn", "lockerIDNotIn", "lockerIDGT", "lockerIDGTE", "lockerIDLT", "lockerIDLTE", "lockerIDContains", "lockerIDHasPrefix", "lockerIDHasSuffix", "lockerIDIsNil", "lockerIDNotNil", "lockerIDEqualFold", "lockerIDContainsFold", "lastUsedAt", "lastUsedAtNEQ", "lastUsedAtIn", "lastUsedAtNotIn", "lastUsedAtGT", "lastUsedAtGTE", "lastUsedAtLT", "lastUsedAtLTE", "lastUsedAtIsNil", "lastUsedAtNotNil", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "hasCustomer", "hasCustomerWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -49176,6 +49227,111 @@ func (ec *executionContext) unmarshalInputPaymentMethodWhereInput(ctx context.Co
 				return it, err
 			}
 			it.LastUsedAtNotNil = data
+		case "merchantConnectorID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorID = data
+		case "merchantConnectorIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDNEQ = data
+		case "merchantConnectorIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDIn = data
+		case "merchantConnectorIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDNotIn = data
+		case "merchantConnectorIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDGT = data
+		case "merchantConnectorIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDGTE = data
+		case "merchantConnectorIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDLT = data
+		case "merchantConnectorIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDLTE = data
+		case "merchantConnectorIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDContains = data
+		case "merchantConnectorIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDHasPrefix = data
+		case "merchantConnectorIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDHasSuffix = data
+		case "merchantConnectorIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDIsNil = data
+		case "merchantConnectorIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDNotNil = data
+		case "merchantConnectorIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDEqualFold = data
+		case "merchantConnectorIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDContainsFold = data
 		case "hasCustomer":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasCustomer"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -56947,6 +57103,11 @@ func (ec *executionContext) _PaymentMethod(ctx context.Context, sel ast.Selectio
 			}
 		case "lastUsedAt":
 			out.Values[i] = ec._PaymentMethod_lastUsedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "merchantConnectorID":
+			out.Values[i] = ec._PaymentMethod_merchantConnectorID(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}

@@ -151,7 +151,8 @@ func (s *Service) SettleMandate(ctx context.Context, tx *ent.Tx, pi *ent.Payment
 		}
 		pm, err := tx.PaymentMethod.UpdateOneID(*att.PaymentMethodID).
 			SetStatus(paymentmethod.StatusActive).SetRecurringEnabled(true).SetLastUsedAt(now).
-			SetNillableNetworkTransactionID(nonEmpty(networkTransactionID)).Save(ctx)
+			SetNillableNetworkTransactionID(nonEmpty(networkTransactionID)).
+			SetConnectorToken(connectorMandateID).SetNillableMerchantConnectorID(att.MerchantConnectorID).Save(ctx)
 		if err != nil {
 			return nil, txn.Error(err, "payment method")
 		}
@@ -197,6 +198,9 @@ func (s *Service) SettleMandate(ctx context.Context, tx *ent.Tx, pi *ent.Payment
 		_, err := tx.Mandate.Update().Where(mandate.ID(*att.MandateID), mandate.MandateTypeEQ(mandate.MandateTypeSingleUse),
 			mandate.StatusEQ(mandate.StatusActive)).SetStatus(mandate.StatusInactive).Save(ctx)
 		return nil, txn.ErrorOrNil(err, "mandate")
+	case pi.MandateData == nil && att.MandateID == nil && att.PaymentMethodID != nil:
+		// A card kept for the customer, or a saved one paid with again.
+		return nil, s.settleKeptCard(ctx, tx, pi, att, succeeded, failed, connectorMandateID, networkTransactionID)
 	}
 	return nil, nil
 }

@@ -32,6 +32,11 @@ type PaymentMethodInput struct {
 	// VPA is the UPI collect address.
 	VPA     string                     `json:"vpa,omitempty"`
 	Billing *schematype.AddressWrapper `json:"billing,omitempty"`
+	// SavedToken names a saved payment method of the payment's customer to
+	// pay with (payment_token), and SavedCVC is its security code when the
+	// checkout asks for it again; SavedCard resolves them at confirm.
+	SavedToken string  `json:"saved_token,omitempty"`
+	SavedCVC   *string `json:"saved_cvc,omitempty"`
 	// ConnectorMandateID charges a saved card by the connector's token
 	// instead of Card: a recurring payment on a mandate. It is built at
 	// confirm from the mandate, never taken from a request nor vaulted.
@@ -64,6 +69,12 @@ func (pm *PaymentMethodInput) Validate() error {
 	}
 	switch pm.Type {
 	case "card":
+		if pm.SavedToken != "" {
+			if pm.Card != nil {
+				return errs.InvalidValue("payment_token", "cannot be given with card details: it names a saved card")
+			}
+			return nil
+		}
 		if pm.Card == nil {
 			return errs.MissingField("payment_method_data.card")
 		}

@@ -1,0 +1,228 @@
+package customer
+
+import (
+	"context"
+
+	"switchyard/ent"
+	"switchyard/ent/customer"
+	"switchyard/ent/mandate"
+	"switchyard/ent/paymentintent"
+	"switchyard/ent/paymentmethod"
+	"switchyard/payments/cards"
+	"switchyard/payments/errs"
+	"switchyard/payments/txn"
+)
+
+// Saved cards, as Hyperswitch keeps them: a confirmed card payment with a
+// customer and setup_future_usage (on_session or off_session) saves the
+// card once its authorization succeeds; the same card again (same keyed
+// fingerprint) is the same payment method. What is kept is the masked card
+// and the connector's token for it, never the number or the CVC: a later
+// payment names the method (payment_token) and is charged with the token,
+// through the connector account that issued it.
+
+// SavesCard reports whether the payment keeps the card it is paid with for
+// its customer (outside a mandate set-up, which saves its own).
+func SavesCard(pi *ent.PaymentIntent, m *PaymentMethodInput) bool {
+	return pi.CustomerID != nil && pi.SetupFutureUsage != nil && pi.MandateData == nil &&
+		m != nil && m.Card != nil && m.Saved == nil
+}
+
+// CardToKeep is the payment method a payment that SavesCard records with its
+// attempt: the customer's method with the same fingerprint if it has one,
+// else a new one, processing until the authorization succeeds.
+func (s *Service) CardToKeep(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, m *PaymentMethodInput) (*ent.PaymentMethod, error) {
+	fp := s.box.Fingerprint("card-fingerprint", m.Card.Number)
+	pm, err := tx.PaymentMethod.Query().Where(paymentmethod.CustomerID(*pi.CustomerID), paymentmethod.Fingerprint(fp),
+		paymentmethod.StatusEQ(paymentmethod.StatusActive)).First(ctx)
+	switch {
+	case err == nil:
+		return pm, nil
+	case !ent.IsNotFound(err):
+		return nil, errs.Internal(err)
+	}
+	return s.SavePaymentMethod(ctx, tx, pi, m)
+}
+
+// settleKeptCard records what the authorization means for the card the
+// payment keeps: a success activates it with the connector's token (and
+// makes it the customer's default when it has none); a failure drops a
+// method that was new.
+func (s *Service) settleKeptCard(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, att *ent.PaymentAttempt,
+	succeeded, failed bool, connectorToken, networkTransactionID string) error {
+	pm, err := tx.PaymentMethod.Get(ctx, *att.PaymentMethodID)
+	if ent.IsNotFound(err) {
+		return nil // deleted meanwhile
+	}
+	if err != nil {
+		return errs.Internal(err)
+	}
+	switch {
+	case failed && pm.Status == paymentmethod.StatusProcessing:
+		return txn.ErrorOrNil(tx.PaymentMethod.DeleteOne(pm).Exec(ctx), "payment method")
+	case !succeeded:
+		return nil
+	}
+	upd := pm.Update().SetStatus(paymentmethod.StatusActive).SetLastUsedAt(s.db.Now()).
+		SetNillableNetworkTransactionID(nonEmpty(networkTransactionID)).
+		SetNillableMerchantConnectorID(att.MerchantConnectorID)
+	if connectorToken != "" {
+		upd.SetConnectorToken(connectorToken)
+	}
+	if pi.SetupFutureUsage != nil && *pi.SetupFutureUsage == paymentintent.SetupFutureUsageOffSession {
+		upd.SetRecurringEnabled(true)
+	}
+	if _, err := upd.Save(ctx); err != nil {
+		return txn.Error(err, "payment method")
+	}
+	_, err = tx.Customer.Update().Where(customer.ID(*pi.CustomerID), customer.DefaultPaymentMethodIDIsNil()).
+		SetDefaultPaymentMethodID(pm.ID).Save(ctx)
+	return txn.ErrorOrNil(err, "customer")
+}
+
+// errInvalidToken is Hyperswitch's answer to a payment_token it cannot use.
+func errInvalidToken() *errs.Error {
+	return errs.New(errs.KindInvalid, "IR_16", "payment_token is invalid or expired: it names no saved payment method of the payment's customer")
+}
+
+// SavedCard is what a payment with payment_token pays with: the customer's
+// saved method of that id, charged with the connector's token through the
+// account that issued it. cvc, when the checkout asks for it again
+// (on-session), is checked and goes no further than the connector call.
+func (s *Service) SavedCard(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, token string, cvc *string) (*PaymentMethodInput, error) {
+	if pi.CustomerID == nil {
+		return nil, errs.MissingField("customer_id")
+	}
+	if cvc != nil {
+		if err := cards.ValidateCVC(*cvc); err != nil {
+			return nil, errs.InvalidValue("payment_method_data.card_token.card_cvc", "card security code must be 3 or 4 digits")
+		}
+	}
+	pm, err := tx.PaymentMethod.Query().Where(paymentmethod.ID(token), paymentmethod.CustomerID(*pi.CustomerID),
+		paymentmethod.StatusEQ(paymentmethod.StatusActive)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, errInvalidToken()
+	}
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	if pm.ConnectorToken == nil || pm.MerchantConnectorID == nil {
+		return nil, errInvalidToken()
+	}
+	return &PaymentMethodInput{Type: pm.PaymentMethod, Subtype: strValue(pm.PaymentMethodType),
+		ConnectorMandateID: *pm.ConnectorToken, Saved: pm}, nil
+}
+
+// CustomerPaymentMethods are a customer's saved methods, newest used first
+// (GET /customers/{customer_id}/payment_methods).
+func (s *Service) CustomerPaymentMethods(ctx context.Context, customerID string) (*ent.Customer, []*ent.PaymentMethod, error) {
+	c, err := s.GetCustomer(ctx, customerID)
+	if err != nil {
+		return nil, nil, err
+	}
+	pms, err := c.QueryPaymentMethods().Where(paymentmethod.StatusEQ(paymentmethod.StatusActive)).
+		Order(ent.Desc(paymentmethod.FieldLastUsedAt), ent.Desc(paymentmethod.FieldCreatedAt)).All(ctx)
+	if err != nil {
+		return nil, nil, errs.Internal(err)
+	}
+	return c, pms, nil
+}
+
+// PaymentCustomerMethods are the saved methods of a payment's customer,
+// for the checkout (GET /customers/payment_methods with the publishable key
+// and the payment's client secret, which the caller checked). A payment
+// without a customer has none.
+func (s *Service) PaymentCustomerMethods(ctx context.Context, pi *ent.PaymentIntent) (*ent.Customer, []*ent.PaymentMethod, error) {
+	if pi.CustomerID == nil {
+		return nil, []*ent.PaymentMethod{}, nil
+	}
+	c, err := s.db.Client.Customer.Get(ctx, *pi.CustomerID)
+	if err != nil {
+		return nil, nil, errs.Internal(err)
+	}
+	return s.CustomerPaymentMethods(ctx, c.CustomerID)
+}
+
+func errPaymentMethodNotFound() *errs.Error {
+	return errs.New(errs.KindNotFound, "HE_02", "Payment method does not exist in our records")
+}
+
+// GetPaymentMethod returns one of the merchant's saved methods.
+func (s *Service) GetPaymentMethod(ctx context.Context, id string) (*ent.PaymentMethod, error) {
+	pm, err := s.db.Client.PaymentMethod.Query().Where(paymentmethod.ID(id),
+		paymentmethod.StatusEQ(paymentmethod.StatusActive)).WithCustomer().Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, errPaymentMethodNotFound()
+	}
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return pm, nil
+}
+
+// DeletePaymentMethod deletes a saved method; a customer's default is
+// cleared with it. A method an active mandate charges is kept (IR_10, as a
+// customer with one cannot be deleted).
+func (s *Service) DeletePaymentMethod(ctx context.Context, id string) (string, error) {
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+		pm, err := tx.PaymentMethod.Query().Where(paymentmethod.ID(id), paymentmethod.StatusEQ(paymentmethod.StatusActive)).
+			ForUpdate().Only(ctx)
+		if ent.IsNotFound(err) {
+			return errPaymentMethodNotFound()
+		}
+		if err != nil {
+			return errs.Internal(err)
+		}
+		inUse, err := activeMandateOn(ctx, tx, pm.ID)
+		if err != nil {
+			return err
+		}
+		if inUse {
+			return errs.New(errs.KindInvalid, "IR_10", "The payment method is charged by an active mandate; revoke it first")
+		}
+		if err := tx.PaymentMethod.DeleteOne(pm).Exec(ctx); err != nil {
+			return errs.Internal(err)
+		}
+		_, err = tx.Customer.Update().Where(customer.DefaultPaymentMethodID(pm.ID)).ClearDefaultPaymentMethodID().Save(ctx)
+		return txn.ErrorOrNil(err, "customer")
+	})
+	return id, err
+}
+
+// SetDefaultPaymentMethod makes one of the customer's saved methods its
+// default (POST /{customer_id}/payment_methods/{payment_method_id}/default).
+func (s *Service) SetDefaultPaymentMethod(ctx context.Context, customerID, id string) (*ent.Customer, *ent.PaymentMethod, error) {
+	var (
+		c  *ent.Customer
+		pm *ent.PaymentMethod
+	)
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+		var err error
+		if c, err = liveCustomer(tx.Customer.Query().Where(customer.CustomerID(customerID)).ForUpdate().Only(ctx)); err != nil {
+			return err
+		}
+		pm, err = tx.PaymentMethod.Query().Where(paymentmethod.ID(id), paymentmethod.CustomerID(c.ID),
+			paymentmethod.StatusEQ(paymentmethod.StatusActive)).Only(ctx)
+		if ent.IsNotFound(err) {
+			return errPaymentMethodNotFound()
+		}
+		if err != nil {
+			return errs.Internal(err)
+		}
+		if c.DefaultPaymentMethodID != nil && *c.DefaultPaymentMethodID == pm.ID {
+			return errs.New(errs.KindInvalid, "IR_16", "Payment Method is already set as default")
+		}
+		c, err = c.Update().SetDefaultPaymentMethodID(pm.ID).Save(ctx)
+		return txn.ErrorOrNil(err, "customer")
+	})
+	return c, pm, err
+}
+
+// activeMandateOn reports whether an active mandate charges the method.
+func activeMandateOn(ctx context.Context, tx *ent.Tx, paymentMethodID string) (bool, error) {
+	ok, err := tx.Mandate.Query().Where(mandate.PaymentMethodID(paymentMethodID), mandate.StatusEQ(mandate.StatusActive)).Exist(ctx)
+	if err != nil {
+		return false, errs.Internal(err)
+	}
+	return ok, nil
+}

@@ -1,0 +1,192 @@
+package rest
+
+import (
+	"net/http"
+	"regexp"
+
+	"switchyard/ent"
+	"switchyard/payments"
+	"switchyard/payments/customer"
+)
+
+// cardFromLockerBody is Hyperswitch's CardDetailFromLocker: the saved card,
+// masked. No locker token is handed out: card_token is null.
+type cardFromLockerBody struct {
+	Scheme            *string `json:"scheme"`
+	IssuerCountry     *string `json:"issuer_country"`
+	IssuerCountryCode *string `json:"issuer_country_code"`
+	Last4Digits       *string `json:"last4_digits"`
+	ExpiryMonth       *string `json:"expiry_month"`
+	ExpiryYear        *string `json:"expiry_year"`
+	CardToken         *string `json:"card_token"`
+	CardHolderName    *string `json:"card_holder_name"`
+	CardFingerprint   *string `json:"card_fingerprint"`
+	NickName          *string `json:"nick_name"`
+	CardNetwork       *string `json:"card_network"`
+	CardISIN          *string `json:"card_isin"`
+	CardIssuer        *string `json:"card_issuer"`
+	CardType          *string `json:"card_type"`
+	SavedToLocker     bool    `json:"saved_to_locker"`
+}
+
+func cardFromLockerOf(pm *ent.PaymentMethod) *cardFromLockerBody {
+	c := pm.Card
+	if c == nil {
+		return nil
+	}
+	return &cardFromLockerBody{Scheme: c.CardNetwork, IssuerCountry: c.CardIssuingCntry, Last4Digits: nonEmptyString(c.Last4),
+		ExpiryMonth: nonEmptyString(c.CardExpMonth), ExpiryYear: nonEmptyString(c.CardExpYear), CardHolderName: c.CardHolderName,
+		CardFingerprint: pm.Fingerprint, CardNetwork: c.CardNetwork, CardISIN: nonEmptyString(c.CardISIN), CardIssuer: c.CardIssuer,
+		CardType: c.CardType, SavedToLocker: true}
+}
+
+// customerPaymentMethodBody is Hyperswitch's CustomerPaymentMethod. Its
+// payment_token is what a payment pays with (payment_token); here it is
+// the method's id, good for as long as the method is kept.
+type customerPaymentMethodBody struct {
+	PaymentToken              string              `json:"payment_token"`
+	PaymentMethodID           string              `json:"payment_method_id"`
+	CustomerID                string              `json:"customer_id"`
+	PaymentMethod             string              `json:"payment_method"`
+	PaymentMethodType         *string             `json:"payment_method_type"`
+	PaymentMethodIssuer       *string             `json:"payment_method_issuer"`
+	PaymentMethodIssuerCode   *string             `json:"payment_method_issuer_code"`
+	RecurringEnabled          bool                `json:"recurring_enabled"`
+	InstallmentPaymentEnabled bool                `json:"installment_payment_enabled"`
+	PaymentExperience         []string            `json:"payment_experience"`
+	Card                      *cardFromLockerBody `json:"card"`
+	Metadata                  map[string]any      `json:"metadata"`
+	Created                   Timestamp           `json:"created"`
+	BankTransfer              any                 `json:"bank_transfer"`
+	Bank                      any                 `json:"bank"`
+	SurchargeDetails          any                 `json:"surcharge_details"`
+	RequiresCVV               bool                `json:"requires_cvv"`
+	LastUsedAt                *Timestamp          `json:"last_used_at"`
+	DefaultPaymentMethodSet   bool                `json:"default_payment_method_set"`
+	Billing                   any                 `json:"billing"`
+}
+
+// customerPaymentMethodsBody is Hyperswitch's CustomerPaymentMethodsListResponse.
+type customerPaymentMethodsBody struct {
+	CustomerPaymentMethods []customerPaymentMethodBody `json:"customer_payment_methods"`
+	IsGuestCustomer        *bool                       `json:"is_guest_customer"`
+}
+
+func customerPaymentMethodsOf(c *ent.Customer, pms []*ent.PaymentMethod) customerPaymentMethodsBody {
+	out := customerPaymentMethodsBody{CustomerPaymentMethods: make([]customerPaymentMethodBody, 0, len(pms))}
+	if c == nil {
+		guest := true // a payment without a customer
+		out.IsGuestCustomer = &guest
+		return out
+	}
+	for _, pm := range pms {
+		out.CustomerPaymentMethods = append(out.CustomerPaymentMethods, customerPaymentMethodBody{
+			PaymentToken: pm.ID, PaymentMethodID: pm.ID, CustomerID: c.CustomerID, PaymentMethod: pm.PaymentMethod,
+			PaymentMethodType: pm.PaymentMethodType, RecurringEnabled: pm.RecurringEnabled, Card: cardFromLockerOf(pm),
+			Metadata: pm.Metadata, Created: Timestamp(pm.CreatedAt), RequiresCVV: pm.PaymentMethod == "card",
+			LastUsedAt:              ts(pm.LastUsedAt),
+			DefaultPaymentMethodSet: c.DefaultPaymentMethodID != nil && *c.DefaultPaymentMethodID == pm.ID,
+		})
+	}
+	return out
+}
+
+// paymentMethodBody is Hyperswitch's PaymentMethodResponse.
+type paymentMethodBody struct {
+	MerchantID                string              `json:"merchant_id"`
+	CustomerID                *string             `json:"customer_id"`
+	PaymentMethodID           string              `json:"payment_method_id"`
+	PaymentMethod             string              `json:"payment_method"`
+	PaymentMethodType         *string             `json:"payment_method_type"`
+	Card                      *cardFromLockerBody `json:"card"`
+	RecurringEnabled          bool                `json:"recurring_enabled"`
+	InstallmentPaymentEnabled bool                `json:"installment_payment_enabled"`
+	PaymentExperience         []string            `json:"payment_experience"`
+	Metadata                  map[string]any      `json:"metadata"`
+	Created                   Timestamp           `json:"created"`
+	BankTransfer              any                 `json:"bank_transfer"`
+	LastUsedAt                *Timestamp          `json:"last_used_at"`
+	ClientSecret              *string             `json:"client_secret"`
+}
+
+func paymentMethodBodyOf(pm *ent.PaymentMethod) paymentMethodBody {
+	out := paymentMethodBody{MerchantID: pm.MerchantID, PaymentMethodID: pm.ID, PaymentMethod: pm.PaymentMethod,
+		PaymentMethodType: pm.PaymentMethodType, Card: cardFromLockerOf(pm), RecurringEnabled: pm.RecurringEnabled,
+		Metadata: pm.Metadata, Created: Timestamp(pm.CreatedAt), LastUsedAt: ts(pm.LastUsedAt)}
+	if c := pm.Edges.Customer; c != nil {
+		out.CustomerID = &c.CustomerID
+	}
+	return out
+}
+
+type paymentMethodDeletedBody struct {
+	PaymentMethodID string `json:"payment_method_id"`
+	Deleted         bool   `json:"deleted"`
+}
+
+// customerDefaultPaymentMethodBody is Hyperswitch's CustomerDefaultPaymentMethodResponse.
+type customerDefaultPaymentMethodBody struct {
+	DefaultPaymentMethodID *string `json:"default_payment_method_id"`
+	CustomerID             string  `json:"customer_id"`
+	PaymentMethod          string  `json:"payment_method"`
+	PaymentMethodType      *string `json:"payment_method_type"`
+}
+
+// registerPaymentMethods adds the saved payment method routes: the secret
+// key's (a customer's list, one method, delete, default) and the
+// checkout's (its payment's customer's list, by client secret).
+func registerPaymentMethods(a *api, svc *customer.Service, pay *payments.Service) {
+	a.handle("GET /customers/{customer_id}/payment_methods", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		c, pms, err := svc.CustomerPaymentMethods(r.Context(), r.PathValue("customer_id"))
+		if err != nil {
+			return nil, err
+		}
+		return customerPaymentMethodsOf(c, pms), nil
+	})
+	a.handle("GET /customers/payment_methods", ClientOrMerchant, func(r *http.Request) (any, error) {
+		c, pms, err := pay.CheckoutSavedMethods(r.Context(), r.URL.Query().Get("client_secret"))
+		if err != nil {
+			return nil, err
+		}
+		return customerPaymentMethodsOf(c, pms), nil
+	})
+	a.handle("GET /payment_methods/{method_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		return respond(paymentMethodBodyOf)(svc.GetPaymentMethod(r.Context(), r.PathValue("method_id")))
+	})
+	a.handle("DELETE /payment_methods/{method_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		id, err := svc.DeletePaymentMethod(r.Context(), r.PathValue("method_id"))
+		if err != nil {
+			return nil, err
+		}
+		return paymentMethodDeletedBody{PaymentMethodID: id, Deleted: true}, nil
+	})
+}
+
+// defaultPaymentMethodPath is Hyperswitch's
+// POST /{customer_id}/payment_methods/{payment_method_id}/default. A
+// pattern that starts with a wildcard would overlap every other route of
+// four segments in net/http's mux, so the router's fallback matches it.
+var defaultPaymentMethodPath = regexp.MustCompile(`^/([^/]+)/payment_methods/([^/]+)/default$`)
+
+// defaultPaymentMethodRoute serves r if it is that route, and reports
+// whether it was.
+func defaultPaymentMethodRoute(a *api, svc *customer.Service) func(w http.ResponseWriter, r *http.Request) bool {
+	h := a.handler(MerchantOrAdmin, func(r *http.Request) (any, error) {
+		c, pm, err := svc.SetDefaultPaymentMethod(r.Context(), r.PathValue("customer_id"), r.PathValue("payment_method_id"))
+		if err != nil {
+			return nil, err
+		}
+		return customerDefaultPaymentMethodBody{DefaultPaymentMethodID: c.DefaultPaymentMethodID, CustomerID: c.CustomerID,
+			PaymentMethod: pm.PaymentMethod, PaymentMethodType: pm.PaymentMethodType}, nil
+	})
+	return func(w http.ResponseWriter, r *http.Request) bool {
+		m := defaultPaymentMethodPath.FindStringSubmatch(r.URL.Path)
+		if m == nil || r.Method != http.MethodPost {
+			return false
+		}
+		r.SetPathValue("customer_id", m[1])
+		r.SetPathValue("payment_method_id", m[2])
+		h(w, r)
+		return true
+	}
+}

@@ -1,0 +1,128 @@
+package rest_test
+
+import (
+	"testing"
+)
+
+// savingPayment is a confirmed card payment that keeps the card for customer.
+func savingPayment(customer, number, usage string) map[string]any {
+	return payment(map[string]any{"confirm": true, "customer_id": customer, "setup_future_usage": usage,
+		"customer_acceptance": acceptance, "payment_method": "card", "payment_method_data": card(number)})
+}
+
+func savedMethods(t *testing.T, c *client, customer string) []map[string]any {
+	t.Helper()
+	return c.do("GET", "/customers/"+customer+"/payment_methods", c.merchantKey(), nil).must(t, 200).list("customer_payment_methods")
+}
+
+// TestSavedCardEndToEnd: a payment with setup_future_usage keeps its card
+// (once per card), the checkout lists the customer's cards with the
+// publishable key and the payment's client secret, and pays with one by
+// payment_token and card_cvc; a declined card is not kept; a deleted one
+// cannot pay; the default can be moved.
+func TestSavedCardEndToEnd(t *testing.T) {
+	c := newClient(t)
+	key := c.merchantKey()
+	c.pay("POST", "/payments", savingPayment("cus_saver", "4242424242424242", "on_session")).must(t, 200)
+	c.pay("POST", "/payments", savingPayment("cus_saver", "4242424242424242", "on_session")).must(t, 200)
+	c.pay("POST", "/payments", savingPayment("cus_saver", "5555555555554444", "off_session")).must(t, 200)
+	if r := c.pay("POST", "/payments", savingPayment("cus_saver", "4000000000000002", "on_session")).must(t, 200); r.str("status") != "failed" {
+		t.Fatalf("declined card: %s", r.Raw)
+	}
+	pms := savedMethods(t, c, "cus_saver")
+	if len(pms) != 2 {
+		t.Fatalf("saved methods: %v", pms)
+	}
+	byLast4 := map[string]map[string]any{}
+	for _, pm := range pms {
+		byLast4[pm["card"].(map[string]any)["last4_digits"].(string)] = pm
+	}
+	visa, mc := byLast4["4242"], byLast4["4444"]
+	if visa == nil || mc == nil || visa["default_payment_method_set"] != true || mc["default_payment_method_set"] != false ||
+		visa["recurring_enabled"] != false || mc["recurring_enabled"] != true || visa["requires_cvv"] != true {
+		t.Fatalf("saved methods: %v", pms)
+	}
+	if got := c.do("GET", "/customers/cus_saver", key, nil).must(t, 200).str("default_payment_method_id"); got != visa["payment_method_id"] {
+		t.Fatalf("default payment method: %s", got)
+	}
+
+	// The checkout: a payment for the customer, its saved cards, paid with one.
+	created := c.pay("POST", "/payments", payment(map[string]any{"customer_id": "cus_saver"})).must(t, 200)
+	id, secret, pk := created.str("payment_id"), created.str("client_secret"), c.srv.Demo.PublishableKey
+	listed := c.do("GET", "/customers/payment_methods?client_secret="+secret, pk, nil).must(t, 200).list("customer_payment_methods")
+	if len(listed) != 2 {
+		t.Fatalf("the checkout's list: %v", listed)
+	}
+	if r := c.do("GET", "/customers/payment_methods?client_secret="+secret+"x", pk, nil); r.Status != 400 {
+		t.Fatalf("a wrong client secret: %d %s", r.Status, r.Raw)
+	}
+	paid := c.do("POST", "/payments/"+id+"/confirm", pk, map[string]any{"client_secret": secret, "payment_method": "card",
+		"payment_token": visa["payment_token"], "payment_method_data": map[string]any{"card_token": map[string]any{"card_cvc": "123"}}}).must(t, 200)
+	pmd := paid.obj()["payment_method_data"].(map[string]any)["card"].(map[string]any)
+	if paid.str("status") != "succeeded" || pmd["last4"] != "4242" {
+		t.Fatalf("paid with a saved card: %s", paid.Raw)
+	}
+	if n := len(savedMethods(t, c, "cus_saver")); n != 2 {
+		t.Fatalf("paying with a saved card saved %d methods", n)
+	}
+
+	// Refusals.
+	other := c.pay("POST", "/payments", savingPayment("cus_other", "4242424242424242", "on_session")).must(t, 200)
+	_ = other
+	otherToken := savedMethods(t, c, "cus_other")[0]["payment_token"]
+	for _, tc := range []struct {
+		name string
+		body map[string]any
+		code string
+	}{
+		{"another customer's card", map[string]any{"customer_id": "cus_saver", "confirm": true, "payment_token": otherToken}, "IR_16"},
+		{"an unknown token", map[string]any{"customer_id": "cus_saver", "confirm": true, "payment_token": "pm_nothing"}, "IR_16"},
+		{"no customer", map[string]any{"confirm": true, "payment_token": visa["payment_token"]}, "IR_04"},
+		{"a bad code", map[string]any{"customer_id": "cus_saver", "confirm": true, "payment_token": visa["payment_token"],
+			"payment_method_data": map[string]any{"card_token": map[string]any{"card_cvc": "12"}}}, "IR_07"},
+		{"card details beside it", map[string]any{"customer_id": "cus_saver", "confirm": true, "payment_token": visa["payment_token"],
+			"payment_method_data": card("4242424242424242")}, "IR_07"},
+		{"card_token alone", map[string]any{"customer_id": "cus_saver", "confirm": true,
+			"payment_method_data": map[string]any{"card_token": map[string]any{"card_cvc": "123"}}}, "IR_04"},
+	} {
+		if r := c.do("POST", "/payments", key, payment(tc.body)); r.Status != 400 || r.errCode() != tc.code {
+			t.Fatalf("%s: %d %s, want 400 %s", tc.name, r.Status, r.Raw, tc.code)
+		}
+	}
+
+	// One method, its default, its deletion.
+	mcID := mc["payment_method_id"].(string)
+	if r := c.do("GET", "/payment_methods/"+mcID, key, nil).must(t, 200); r.str("customer_id") != "cus_saver" || r.str("card", "last4_digits") != "4444" {
+		t.Fatalf("GET payment method: %s", r.Raw)
+	}
+	if r := c.do("POST", "/cus_saver/payment_methods/"+mcID+"/default", key, nil).must(t, 200); r.str("default_payment_method_id") != mcID {
+		t.Fatalf("set default: %s", r.Raw)
+	}
+	if r := c.do("POST", "/cus_saver/payment_methods/"+mcID+"/default", key, nil); r.Status != 400 {
+		t.Fatalf("set default twice: %d %s", r.Status, r.Raw)
+	}
+	if r := c.do("POST", "/cus_other/payment_methods/"+mcID+"/default", key, nil); r.Status != 404 {
+		t.Fatalf("another customer's method as default: %d %s", r.Status, r.Raw)
+	}
+	visaID := visa["payment_method_id"].(string)
+	if r := c.do("DELETE", "/payment_methods/"+visaID, key, nil).must(t, 200); r.str("payment_method_id") != visaID || r.obj()["deleted"] != true {
+		t.Fatalf("delete: %s", r.Raw)
+	}
+	if n := len(savedMethods(t, c, "cus_saver")); n != 1 {
+		t.Fatalf("after delete: %d methods", n)
+	}
+	if r := c.do("POST", "/payments", key, payment(map[string]any{"customer_id": "cus_saver", "confirm": true, "payment_token": visaID})); r.Status != 400 {
+		t.Fatalf("paying with a deleted card: %d %s", r.Status, r.Raw)
+	}
+	if r := c.do("GET", "/payment_methods/"+visaID, key, nil); r.Status != 404 {
+		t.Fatalf("GET a deleted method: %d %s", r.Status, r.Raw)
+	}
+	// Another merchant sees none of it.
+	m := makeMerchant(t, c, "merchant_saved")
+	if r := c.do("GET", "/payment_methods/"+mcID, m.key, nil); r.Status != 404 {
+		t.Fatalf("another merchant's method: %d %s", r.Status, r.Raw)
+	}
+	if r := c.do("DELETE", "/payment_methods/"+mcID, m.key, nil); r.Status != 404 {
+		t.Fatalf("another merchant deleting: %d %s", r.Status, r.Raw)
+	}
+}
