@@ -29,6 +29,10 @@ const (
 	// key (pk_snd_…), as a ClientOnly principal that the domain holds to the
 	// payment's client secret. A publishable key anywhere else is 401.
 	ClientOrMerchant
+	// CustomerOrMerchant routes act on the customer in their path: they
+	// take what MerchantOrAdmin routes take, and also that customer's
+	// ephemeral key (epk_…); another customer's is 404.
+	CustomerOrMerchant
 )
 
 // HeaderIdempotencyKey names the request's idempotency key; a replayed
@@ -77,13 +81,20 @@ func (a *api) handler(access Access, fn handlerFunc) http.HandlerFunc {
 			p   tenancy.Principal
 			err error
 		)
-		if access == ClientOrMerchant {
+		switch access {
+		case ClientOrMerchant:
 			p, err = a.auth.AuthenticateClient(r.Context(), r)
-		} else {
+		case CustomerOrMerchant:
+			p, err = a.auth.AuthenticateCustomer(r.Context(), r)
+		default:
 			p, err = a.auth.Authenticate(r.Context(), r)
 		}
 		if err != nil {
 			WriteError(w, r, err)
+			return
+		}
+		if p.CustomerID != "" && p.CustomerID != r.PathValue("customer_id") {
+			WriteError(w, r, errs.New(errs.KindNotFound, "HE_02", "Customer does not exist in our records"))
 			return
 		}
 		if access == AdminOnly && p.Kind != tenancy.KindAdmin {

@@ -89,7 +89,7 @@ func registerCustomers(a *api, svc *customer.Service) {
 		}
 		return respond(each(customerBodyOf))(svc.ListCustomers(r.Context(), limit, offset))
 	})
-	a.handle("GET /customers/{customer_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
+	a.handle("GET /customers/{customer_id}", CustomerOrMerchant, func(r *http.Request) (any, error) {
 		return respond(customerBodyOf)(svc.GetCustomer(r.Context(), r.PathValue("customer_id")))
 	})
 	a.handle("POST /customers/{customer_id}", MerchantOrAdmin, withBody(func(r *http.Request, req *customerUpdateRequest) (any, error) {
@@ -98,4 +98,28 @@ func registerCustomers(a *api, svc *customer.Service) {
 	a.handle("DELETE /customers/{customer_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
 		return respond(customerDeletedOf)(svc.DeleteCustomer(r.Context(), r.PathValue("customer_id")))
 	})
+	a.handle("POST /ephemeral_keys", MerchantOrAdmin, withBody(func(r *http.Request, req *ephemeralKeyRequest) (any, error) {
+		return respond(ephemeralKeyOf)(svc.CreateEphemeralKey(r.Context(), deref(req.CustomerID)))
+	}))
+	a.handle("DELETE /ephemeral_keys/{id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
+		return respond(ephemeralKeyOf)(svc.DeleteEphemeralKey(r.Context(), r.PathValue("id")))
+	})
+}
+
+// ephemeralKeyRequest is Hyperswitch's EphemeralKeyCreateRequest.
+type ephemeralKeyRequest struct {
+	CustomerID *string `json:"customer_id"`
+}
+
+// ephemeralKeyBody is Hyperswitch's EphemeralKeyCreateResponse: the times
+// are Unix seconds.
+type ephemeralKeyBody struct {
+	CustomerID string `json:"customer_id"`
+	CreatedAt  int64  `json:"created_at"`
+	Expires    int64  `json:"expires"`
+	Secret     string `json:"secret"`
+}
+
+func ephemeralKeyOf(k *customer.EphemeralKey) ephemeralKeyBody {
+	return ephemeralKeyBody{CustomerID: k.CustomerID, CreatedAt: k.CreatedAt.Unix(), Expires: k.ExpiresAt.Unix(), Secret: k.Secret}
 }

@@ -68,6 +68,10 @@ func FuzzCustomerUpdate(f *testing.F) {
 	fuzzRoute(f, "POST", secret, func(x fx) string { return "/customers/" + x.customer }, map[string]any{"name": "x"}, full)
 }
 
+func FuzzEphemeralKeyCreate(f *testing.F) {
+	fuzzRoute(f, "POST", secret, func(fx) string { return "/ephemeral_keys" }, map[string]any{"customer_id": "cus_fuzz"})
+}
+
 func FuzzSessionTokens(f *testing.F) {
 	fuzzRoute(f, "POST", secret, func(fx) string { return "/payments/session_tokens" },
 		map[string]any{"payment_id": "$succeeded", "wallets": []string{"apple_pay"}})

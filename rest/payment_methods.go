@@ -171,7 +171,7 @@ var defaultPaymentMethodPath = regexp.MustCompile(`^/([^/]+)/payment_methods/([^
 // defaultPaymentMethodRoute serves r if it is that route, and reports
 // whether it was.
 func defaultPaymentMethodRoute(a *api, svc *customer.Service) func(w http.ResponseWriter, r *http.Request) bool {
-	h := a.handler(MerchantOrAdmin, func(r *http.Request) (any, error) {
+	h := a.handler(CustomerOrMerchant, func(r *http.Request) (any, error) {
 		c, pm, err := svc.SetDefaultPaymentMethod(r.Context(), r.PathValue("customer_id"), r.PathValue("payment_method_id"))
 		if err != nil {
 			return nil, err

@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -124,5 +125,60 @@ func TestSavedCardEndToEnd(t *testing.T) {
 	}
 	if r := c.do("DELETE", "/payment_methods/"+mcID, m.key, nil); r.Status != 404 {
 		t.Fatalf("another merchant deleting: %d %s", r.Status, r.Raw)
+	}
+}
+
+// TestEphemeralKeys: a secret key makes a customer's ephemeral key; it
+// reads that customer and sets its default payment method, and nothing
+// else; once deleted it is refused.
+func TestEphemeralKeys(t *testing.T) {
+	c := newClient(t)
+	key := c.merchantKey()
+	c.pay("POST", "/payments", savingPayment("cus_eph", "4242424242424242", "on_session")).must(t, 200)
+	c.pay("POST", "/payments", savingPayment("cus_eph", "5555555555554444", "on_session")).must(t, 200)
+	c.do("POST", "/customers", key, map[string]any{"customer_id": "cus_eph_other"}).must(t, 200)
+	ek := c.do("POST", "/ephemeral_keys", key, map[string]any{"customer_id": "cus_eph"}).must(t, 200)
+	secret := ek.str("secret")
+	if !strings.HasPrefix(secret, "epk_") || ek.str("customer_id") != "cus_eph" || ek.num("expires")-ek.num("created_at") != 3600 {
+		t.Fatalf("ephemeral key: %s", ek.Raw)
+	}
+	if r := c.do("GET", "/customers/cus_eph", secret, nil).must(t, 200); r.str("customer_id") != "cus_eph" {
+		t.Fatalf("its customer: %s", r.Raw)
+	}
+	var second string
+	for _, pm := range savedMethods(t, c, "cus_eph") {
+		if pm["default_payment_method_set"] == false {
+			second = pm["payment_method_id"].(string)
+		}
+	}
+	if r := c.do("POST", "/cus_eph/payment_methods/"+second+"/default", secret, nil).must(t, 200); r.str("default_payment_method_id") != second {
+		t.Fatalf("default by ephemeral key: %s", r.Raw)
+	}
+	for _, call := range []struct{ method, path string }{
+		{"GET", "/customers/cus_eph_other"}, // another customer
+		{"POST", "/cus_eph_other/payment_methods/" + second + "/default"},
+	} {
+		if r := c.do(call.method, call.path, secret, nil); r.Status != 404 {
+			t.Fatalf("%s %s with the key: %d %s", call.method, call.path, r.Status, r.Raw)
+		}
+	}
+	for _, call := range []struct{ method, path string }{
+		{"GET", "/customers/list"}, {"GET", "/customers/cus_eph/payment_methods"}, {"POST", "/payments"},
+		{"DELETE", "/customers/cus_eph"},
+	} {
+		if r := c.do(call.method, call.path, secret, map[string]any{}); r.Status != 401 {
+			t.Fatalf("%s %s with an ephemeral key: %d %s", call.method, call.path, r.Status, r.Raw)
+		}
+	}
+	if r := c.do("POST", "/ephemeral_keys", key, map[string]any{"customer_id": "cus_nobody"}); r.Status != 404 {
+		t.Fatalf("a key for an unknown customer: %d %s", r.Status, r.Raw)
+	}
+	other := makeMerchant(t, c, "merchant_eph")
+	if r := c.do("DELETE", "/ephemeral_keys/"+secret, other.key, nil); r.Status != 404 {
+		t.Fatalf("another merchant deleting the key: %d %s", r.Status, r.Raw)
+	}
+	c.do("DELETE", "/ephemeral_keys/"+secret, key, nil).must(t, 200)
+	if r := c.do("GET", "/customers/cus_eph", secret, nil); r.Status != 401 {
+		t.Fatalf("a deleted key: %d %s", r.Status, r.Raw)
 	}
 }

@@ -109,7 +109,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		return nil, fmt.Errorf("SWITCHYARD_MASTER_KEY: %w", err)
 	}
 	a.wireDomain(a.Box)
-	a.Auth = auth.New(a.Merchants, cfg.AdminAPIKey)
+	a.Auth = auth.New(a.Merchants, cfg.AdminAPIKey).WithEphemeralKeys(a.Customers)
 	schedule, err := webhooks.ParseSchedule(cfg.WebhookRetrySchedule)
 	if err != nil {
 		return nil, fmt.Errorf("SWITCHYARD_WEBHOOK_RETRY_SCHEDULE: %w", err)
@@ -152,7 +152,7 @@ func (a *App) wireDomain(box *secrets.Box) {
 	a.Connectors = connector.New(connector.Deps{DB: db, Box: box, Registry: connector.NewRegistry(sandbox)})
 	render := rest.Renderer{}
 	a.Customers = customer.New(customer.Deps{DB: db, Box: box, Vault: redisstore.NewVault(a.Redis.Client),
-		Events: a.Events, Render: render})
+		Events: a.Events, Render: render, EphemeralKeys: redisstore.NewEphemeralKeys(a.Redis.Client)})
 	a.Payments = payments.New(payments.Deps{DB: db, Box: box, Connectors: a.Connectors, Customers: a.Customers,
 		Events: a.Events, PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Render: render,
 		RecoveryAfter: a.Config.RecoveryAfter})

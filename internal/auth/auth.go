@@ -38,10 +38,45 @@ type Keys interface {
 	CheckScope(ctx context.Context, p tenancy.Principal) error
 }
 
+// EphemeralKeys is where customers' ephemeral keys are looked up
+// (payments/customer).
+type EphemeralKeys interface {
+	// EphemeralKeyOwner is the merchant and customer of a live ephemeral
+	// key; an unknown or expired one is IR_01.
+	EphemeralKeyOwner(ctx context.Context, secret string) (merchantID, customerID string, err error)
+}
+
 // Authenticator verifies keys.
 type Authenticator struct {
-	keys     Keys
-	adminKey []byte
+	keys      Keys
+	ephemeral EphemeralKeys
+	adminKey  []byte
+}
+
+// WithEphemeralKeys makes AuthenticateCustomer accept the customers'
+// ephemeral keys that e holds.
+func (a *Authenticator) WithEphemeralKeys(e EphemeralKeys) *Authenticator {
+	a.ephemeral = e
+	return a
+}
+
+// EphemeralKeyPrefix starts every ephemeral key.
+const EphemeralKeyPrefix = "epk_"
+
+// AuthenticateCustomer is Authenticate for the routes of one customer: it
+// also accepts an ephemeral key, as a principal of its merchant limited to
+// its customer (CustomerID), which the route holds to the customer it
+// names.
+func (a *Authenticator) AuthenticateCustomer(ctx context.Context, r *http.Request) (tenancy.Principal, error) {
+	key := KeyFromRequest(r)
+	if !strings.HasPrefix(key, EphemeralKeyPrefix) || a.ephemeral == nil {
+		return a.Authenticate(ctx, r)
+	}
+	merchantID, customerID, err := a.ephemeral.EphemeralKeyOwner(ctx, key)
+	if err != nil {
+		return tenancy.Principal{}, err
+	}
+	return tenancy.Principal{Kind: tenancy.KindMerchant, MerchantID: merchantID, CustomerID: customerID}, nil
 }
 
 // New returns an authenticator for the admin key and the merchant keys

@@ -120,3 +120,27 @@ func getOrNil(ctx context.Context, rdb redis.UniversalClient, key string) ([]byt
 	}
 	return b, err
 }
+
+// EphemeralKeys keeps the customer ephemeral keys (customer.EphemeralKeyStore)
+// by their keyed hash, each for its lifetime.
+type EphemeralKeys struct{ rdb redis.UniversalClient }
+
+// NewEphemeralKeys is the store on rdb.
+func NewEphemeralKeys(rdb redis.UniversalClient) *EphemeralKeys { return &EphemeralKeys{rdb: rdb} }
+
+func ephemeralKey(hash string) string { return "epk:{" + hash + "}" }
+
+// Put keeps a key's record for ttl.
+func (e *EphemeralKeys) Put(ctx context.Context, hash string, record []byte, ttl time.Duration) error {
+	return e.rdb.Set(ctx, ephemeralKey(hash), record, ttl).Err()
+}
+
+// Get is a key's record; nil and no error when there is none (or it expired).
+func (e *EphemeralKeys) Get(ctx context.Context, hash string) ([]byte, error) {
+	return getOrNil(ctx, e.rdb, ephemeralKey(hash))
+}
+
+// Delete ends a key at once.
+func (e *EphemeralKeys) Delete(ctx context.Context, hash string) error {
+	return e.rdb.Del(ctx, ephemeralKey(hash)).Err()
+}

@@ -41,6 +41,9 @@ type Principal struct {
 	// ClientOnly marks a publishable key: it may only act on one payment,
 	// and only with that payment's client secret.
 	ClientOnly bool
+	// CustomerID marks an ephemeral key: it may act on this customer of
+	// the merchant only (its own customer routes).
+	CustomerID string
 }
 
 // Unscoped reports whether the principal may read across merchants.

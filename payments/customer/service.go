@@ -27,6 +27,8 @@ type Service struct {
 	vault  Vault
 	events *events.Service
 	render Renderer
+	// ephemeral keeps customers' ephemeral keys; nil serves none (503).
+	ephemeral EphemeralKeyStore
 }
 
 // Renderer turns a mandate into the JSON the REST API returns for it, so a
@@ -48,9 +50,11 @@ type Deps struct {
 	Events *events.Service
 	// Render gives mandate events their content; without it none are written.
 	Render Renderer
+	// EphemeralKeys keeps customers' ephemeral keys (Redis).
+	EphemeralKeys EphemeralKeyStore
 }
 
 // New returns the customer service over d.
 func New(d Deps) *Service {
-	return &Service{db: d.DB, box: d.Box, vault: d.Vault, events: d.Events, render: d.Render}
+	return &Service{db: d.DB, box: d.Box, vault: d.Vault, events: d.Events, render: d.Render, ephemeral: d.EphemeralKeys}
 }
