@@ -14,6 +14,7 @@ import (
 	"switchyard/ent/predicate"
 	"switchyard/ent/refund"
 	"switchyard/internal/tenancy"
+	"switchyard/payments/connector"
 	"switchyard/payments/errs"
 	"switchyard/payments/validate"
 )
@@ -281,4 +282,48 @@ func (s *Service) CheckoutSavedMethods(ctx context.Context, clientSecret string)
 		return nil, nil, err
 	}
 	return s.customers.PaymentCustomerMethods(ctx, v.Intent)
+}
+
+// CheckoutMethods are the payment methods a checkout may offer: for a
+// payment (Payment set) those its profile's connector accounts enable for
+// its amount, currency and billing country; without one, those the
+// merchant's accounts enable for the filter given.
+type CheckoutMethods struct {
+	Payment *PaymentView
+	Methods []*connector.EligibleMethod
+}
+
+// ListCheckoutMethods answers GET /account/payment_methods. With a client
+// secret (required with the publishable key) the payment sets the filter;
+// the query's filter narrows further.
+func (s *Service) ListCheckoutMethods(ctx context.Context, clientSecret *string, f connector.MethodFilter) (*CheckoutMethods, error) {
+	p, _ := tenancy.FromContext(ctx)
+	if clientSecret == nil && p.ClientOnly {
+		return nil, errs.New(errs.KindInvalid, "IR_08", "client_secret was not provided")
+	}
+	var out CheckoutMethods
+	if clientSecret != nil {
+		paymentID, _, _ := strings.Cut(*clientSecret, "_secret_")
+		v, err := s.RetrievePayment(ctx, paymentID, RetrieveInput{ClientSecret: clientSecret})
+		if e, ok := errs.As(err); ok && e.Kind == errs.KindNotFound {
+			return nil, errs.New(errs.KindInvalid, "IR_09", "The client_secret provided does not match the client_secret associated with the Payment")
+		}
+		if err != nil {
+			return nil, err
+		}
+		out.Payment, f.ProfileID = v, v.Intent.ProfileID
+		amount := netAmount(v.Intent)
+		f.Amount, f.Currencies = &amount, []string{string(v.Intent.Currency)}
+		if b := v.Intent.Billing; b != nil && b.Address != nil && b.Address.Country != nil {
+			f.Countries = []string{*b.Address.Country}
+		}
+		f.Recurring = f.Recurring || v.Intent.MandateData != nil ||
+			(v.Intent.SetupFutureUsage != nil && *v.Intent.SetupFutureUsage == paymentintent.SetupFutureUsageOffSession)
+	}
+	methods, err := s.connectors.EligibleMethods(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	out.Methods = methods
+	return &out, nil
 }

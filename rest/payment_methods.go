@@ -1,12 +1,18 @@
 package rest
 
 import (
+	"maps"
 	"net/http"
 	"regexp"
+	"slices"
+	"strconv"
+	"strings"
 
 	"switchyard/ent"
 	"switchyard/payments"
+	"switchyard/payments/connector"
 	"switchyard/payments/customer"
+	"switchyard/payments/errs"
 )
 
 // cardFromLockerBody is Hyperswitch's CardDetailFromLocker: the saved card,
@@ -150,6 +156,13 @@ func registerPaymentMethods(a *api, svc *customer.Service, pay *payments.Service
 		}
 		return customerPaymentMethodsOf(c, pms), nil
 	})
+	a.handle("GET /account/payment_methods", ClientOrMerchant, func(r *http.Request) (any, error) {
+		secret, f, err := checkoutFilter(r)
+		if err != nil {
+			return nil, err
+		}
+		return respond(paymentMethodListOf)(pay.ListCheckoutMethods(r.Context(), secret, f))
+	})
 	a.handle("GET /payment_methods/{method_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
 		return respond(paymentMethodBodyOf)(svc.GetPaymentMethod(r.Context(), r.PathValue("method_id")))
 	})
@@ -189,4 +202,132 @@ func defaultPaymentMethodRoute(a *api, svc *customer.Service) func(w http.Respon
 		h(w, r)
 		return true
 	}
+}
+
+// paymentMethodListBody is Hyperswitch's PaymentMethodListResponse.
+type paymentMethodListBody struct {
+	RedirectURL                          *string                    `json:"redirect_url"`
+	Currency                             *string                    `json:"currency"`
+	PaymentMethods                       []paymentMethodsEnabledOut `json:"payment_methods"`
+	MandatePayment                       any                        `json:"mandate_payment"`
+	MerchantName                         *string                    `json:"merchant_name"`
+	ShowSurchargeBreakupScreen           bool                       `json:"show_surcharge_breakup_screen"`
+	PaymentType                          *string                    `json:"payment_type"`
+	RequestExternalThreeDSAuthentication bool                       `json:"request_external_three_ds_authentication"`
+	CollectShippingDetailsFromWallets    *bool                      `json:"collect_shipping_details_from_wallets"`
+	CollectBillingDetailsFromWallets     *bool                      `json:"collect_billing_details_from_wallets"`
+	IsTaxCalculationEnabled              bool                       `json:"is_tax_calculation_enabled"`
+	SdkNextAction                        sdkNextAction              `json:"sdk_next_action"`
+	IsGuestCustomer                      *bool                      `json:"is_guest_customer"`
+}
+
+type sdkNextAction struct {
+	NextAction string `json:"next_action"`
+}
+
+// paymentMethodsEnabledOut is Hyperswitch's ResponsePaymentMethodsEnabled.
+type paymentMethodsEnabledOut struct {
+	PaymentMethod      string                  `json:"payment_method"`
+	PaymentMethodTypes []paymentMethodTypesOut `json:"payment_method_types"`
+}
+
+// paymentMethodTypesOut is Hyperswitch's ResponsePaymentMethodTypes.
+type paymentMethodTypesOut struct {
+	PaymentMethodType string           `json:"payment_method_type"`
+	PaymentExperience []experienceOut  `json:"payment_experience"`
+	CardNetworks      []cardNetworkOut `json:"card_networks"`
+	BankNames         any              `json:"bank_names"`
+	BankDebits        any              `json:"bank_debits"`
+	BankTransfers     any              `json:"bank_transfers"`
+	RequiredFields    map[string]any   `json:"required_fields"`
+	SurchargeDetails  any              `json:"surcharge_details"`
+	PmAuthConnector   *string          `json:"pm_auth_connector"`
+}
+
+// experienceOut is Hyperswitch's PaymentExperienceTypes.
+type experienceOut struct {
+	PaymentExperienceType string   `json:"payment_experience_type"`
+	EligibleConnectors    []string `json:"eligible_connectors"`
+}
+
+// cardNetworkOut is Hyperswitch's CardNetworkTypes.
+type cardNetworkOut struct {
+	CardNetwork        string   `json:"card_network"`
+	SurchargeDetails   any      `json:"surcharge_details"`
+	EligibleConnectors []string `json:"eligible_connectors"`
+}
+
+func paymentMethodListOf(c *payments.CheckoutMethods) paymentMethodListBody {
+	out := paymentMethodListBody{PaymentMethods: []paymentMethodsEnabledOut{}, SdkNextAction: sdkNextAction{NextAction: "confirm"}}
+	if v := c.Payment; v != nil {
+		pi := v.Intent
+		currency := string(pi.Currency)
+		guest := pi.CustomerID == nil
+		out.RedirectURL, out.Currency, out.IsGuestCustomer = pi.ReturnURL, &currency, &guest
+		if pi.PaymentType != "" {
+			t := string(pi.PaymentType)
+			out.PaymentType = &t
+		}
+	}
+	byMethod := map[string]int{}
+	for _, m := range c.Methods {
+		i, ok := byMethod[m.PaymentMethod]
+		if !ok {
+			i = len(out.PaymentMethods)
+			byMethod[m.PaymentMethod] = i
+			out.PaymentMethods = append(out.PaymentMethods, paymentMethodsEnabledOut{PaymentMethod: m.PaymentMethod})
+		}
+		t := paymentMethodTypesOut{PaymentMethodType: m.PaymentMethodType, RequiredFields: map[string]any{}}
+		for _, e := range m.PaymentExperience {
+			t.PaymentExperience = append(t.PaymentExperience, experienceOut{PaymentExperienceType: e, EligibleConnectors: m.Connectors})
+		}
+		for _, n := range slices.Sorted(maps.Keys(m.CardNetworks)) {
+			t.CardNetworks = append(t.CardNetworks, cardNetworkOut{CardNetwork: n, EligibleConnectors: m.CardNetworks[n]})
+		}
+		out.PaymentMethods[i].PaymentMethodTypes = append(out.PaymentMethods[i].PaymentMethodTypes, t)
+	}
+	return out
+}
+
+var accountPaymentMethodsQuery = queryParams{route: "GET /account/payment_methods", names: []string{
+	"client_secret", "accepted_countries", "accepted_currencies", "amount", "recurring_enabled",
+	"installment_payment_enabled", "limit", "card_networks"}}
+
+// checkoutFilter reads the query of GET /account/payment_methods; list
+// parameters take comma-separated values.
+func checkoutFilter(r *http.Request) (*string, connector.MethodFilter, error) {
+	var f connector.MethodFilter
+	values, _, err := accountPaymentMethodsQuery.read(r.URL.RawQuery)
+	if err != nil {
+		return nil, f, err
+	}
+	list := func(name string) []string {
+		if v, ok := values[name]; ok {
+			return strings.Split(v, ",")
+		}
+		return nil
+	}
+	f.Countries, f.Currencies, f.CardNetworks = list("accepted_countries"), list("accepted_currencies"), list("card_networks")
+	if v, ok := values["amount"]; ok {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return nil, f, errs.InvalidValue("amount", "must be a non-negative integer, got %q", v)
+		}
+		f.Amount = &n
+	}
+	for name, dst := range map[string]*bool{"recurring_enabled": &f.Recurring, "installment_payment_enabled": &f.Installment} {
+		if v, ok := values[name]; ok {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return nil, f, errs.InvalidValue(name, "must be true or false, got %q", v)
+			}
+			*dst = b
+		}
+	}
+	if v, ok := values["limit"]; ok {
+		if _, err := strconv.Atoi(v); err != nil {
+			return nil, f, errs.InvalidValue("limit", "must be an integer, got %q", v)
+		}
+	}
+	return values.str("client_secret"), f, nil
 }

@@ -182,3 +182,71 @@ func TestEphemeralKeys(t *testing.T) {
 		t.Fatalf("a deleted key: %d %s", r.Status, r.Raw)
 	}
 }
+
+// methodTypes are the payment_method/payment_method_type pairs of a
+// PaymentMethodListResponse.
+func methodTypes(r response) []string {
+	var out []string
+	for _, pm := range r.list("payment_methods") {
+		for _, t := range pm["payment_method_types"].([]any) {
+			out = append(out, pm["payment_method"].(string)+"/"+t.(map[string]any)["payment_method_type"].(string))
+		}
+	}
+	return out
+}
+
+// TestAccountPaymentMethods: the checkout's list of what it may offer is
+// what the merchant's connector accounts enable for the payment's amount,
+// currency and country; the sandbox account enables everything the
+// simulator serves.
+func TestAccountPaymentMethods(t *testing.T) {
+	c := newClient(t)
+	d := c.srv.Demo
+	created := c.pay("POST", "/payments", payment(map[string]any{"billing": billingAddress})).must(t, 200)
+	secret := created.str("client_secret")
+	r := c.do("GET", "/account/payment_methods?client_secret="+secret, d.PublishableKey, nil).must(t, 200)
+	got := strings.Join(methodTypes(r), " ")
+	for _, want := range []string{"card/credit", "card/debit", "wallet/apple_pay", "pay_later/klarna", "bank_redirect/ideal", "upi/upi_collect"} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("sandbox methods %q lack %s: %s", got, want, r.Raw)
+		}
+	}
+	if r.str("currency") != "USD" || r.obj()["is_guest_customer"] != true || r.str("sdk_next_action", "next_action") != "confirm" {
+		t.Fatalf("list: %s", r.Raw)
+	}
+	if r := c.do("GET", "/account/payment_methods", d.PublishableKey, nil); r.Status != 400 || r.errCode() != "IR_08" {
+		t.Fatalf("publishable key without a client secret: %d %s", r.Status, r.Raw)
+	}
+	if r := c.do("GET", "/account/payment_methods?client_secret=pay_x_secret_y", d.PublishableKey, nil); r.Status != 400 {
+		t.Fatalf("a made-up client secret: %d %s", r.Status, r.Raw)
+	}
+
+	// Only EUR cards from 50.00, on the demo account.
+	c.do("POST", "/account/"+d.MerchantID+"/connectors/"+d.ConnectorAccount, d.SecretKey, map[string]any{
+		"connector_type": "payment_processor",
+		"payment_methods_enabled": []any{map[string]any{"payment_method": "card", "payment_method_types": []any{
+			map[string]any{"payment_method_type": "credit", "card_networks": []string{"Visa"}, "minimum_amount": 5000,
+				"accepted_currencies": map[string]any{"type": "enable_only", "list": []string{"EUR"}}}}}},
+	}).must(t, 200)
+	for _, tc := range []struct {
+		members map[string]any
+		want    string
+	}{
+		{map[string]any{"currency": "USD"}, ""},
+		{map[string]any{"currency": "EUR"}, "card/credit"},
+		{map[string]any{"currency": "EUR", "amount": 1000}, ""},
+	} {
+		p := c.pay("POST", "/payments", payment(tc.members)).must(t, 200)
+		r := c.do("GET", "/account/payment_methods?client_secret="+p.str("client_secret"), d.PublishableKey, nil).must(t, 200)
+		if got := strings.Join(methodTypes(r), " "); got != tc.want {
+			t.Fatalf("%v: %q, want %q", tc.members, got, tc.want)
+		}
+	}
+	// The secret key filters by the query.
+	if r := c.do("GET", "/account/payment_methods?accepted_currencies=EUR&amount=6000", d.SecretKey, nil).must(t, 200); strings.Join(methodTypes(r), " ") != "card/credit" {
+		t.Fatalf("secret key, EUR 60.00: %s", r.Raw)
+	}
+	if r := c.do("GET", "/account/payment_methods?amount=x", d.SecretKey, nil); r.Status != 400 {
+		t.Fatalf("amount=x: %d %s", r.Status, r.Raw)
+	}
+}

@@ -352,9 +352,10 @@ func (s *Service) CreateSandboxAccount(ctx context.Context, in SandboxAccountInp
 	testMode := true
 	input := AccountInput{
 		AccountFields: AccountFields{
-			ConnectorType:  Type(merchantconnectoraccount.ConnectorTypePaymentProcessor),
-			AccountDetails: details,
-			TestMode:       &testMode,
+			ConnectorType:         Type(merchantconnectoraccount.ConnectorTypePaymentProcessor),
+			AccountDetails:        details,
+			TestMode:              &testMode,
+			PaymentMethodsEnabled: SandboxMethods(),
 		},
 		ConnectorName: Name(in.ConnectorName),
 	}
