@@ -69,30 +69,47 @@ func (m *connectorMembers) fields() connector.AccountFields {
 	}
 }
 
-// connectorResponse is MerchantConnectorResponse (closed), in its member
-// order. Secrets arrive masked from the domain; absent members are null.
+// connectorResponse is MerchantConnectorResponse (closed): the list's
+// members and the account's details. Secrets arrive masked from the
+// domain; absent members are null.
 type connectorResponse struct {
-	ConnectorType            connector.Type                    `json:"connector_type"`
-	ConnectorName            connector.Name                    `json:"connector_name"`
-	ConnectorLabel           *string                           `json:"connector_label"`
-	MerchantConnectorID      string                            `json:"merchant_connector_id"`
-	ProfileID                string                            `json:"profile_id"`
+	connectorListItem
 	ConnectorAccountDetails  map[string]any                    `json:"connector_account_details"`
-	PaymentMethodsEnabled    []connector.PaymentMethodsEnabled `json:"payment_methods_enabled"`
 	ConnectorWebhookDetails  *connector.WebhookDetails         `json:"connector_webhook_details"`
 	Metadata                 map[string]any                    `json:"metadata"`
-	TestMode                 bool                              `json:"test_mode"`
-	Disabled                 bool                              `json:"disabled"`
-	FrmConfigs               []connector.FrmConfig             `json:"frm_configs"`
-	BusinessCountry          *connector.Country                `json:"business_country"`
-	BusinessLabel            *string                           `json:"business_label"`
-	BusinessSubLabel         *string                           `json:"business_sub_label"`
-	ApplepayVerifiedDomains  []string                          `json:"applepay_verified_domains"`
-	PmAuthConfig             map[string]any                    `json:"pm_auth_config"`
-	Status                   connector.AccountStatus           `json:"status"`
 	AdditionalMerchantData   *connector.AdditionalMerchantData `json:"additional_merchant_data"`
 	ConnectorWalletsDetails  *connector.WalletDetails          `json:"connector_wallets_details"`
 	WebhookSetupCapabilities *webhookSetupCapabilities         `json:"webhook_setup_capabilities"`
+}
+
+// connectorListItem is Hyperswitch's MerchantConnectorListResponse, one
+// account of GET …/connectors: no credentials, webhook secrets, metadata or
+// wallet details (GET of the account has them, masked).
+type connectorListItem struct {
+	ConnectorType           connector.Type                    `json:"connector_type"`
+	ConnectorName           connector.Name                    `json:"connector_name"`
+	ConnectorLabel          *string                           `json:"connector_label"`
+	MerchantConnectorID     string                            `json:"merchant_connector_id"`
+	ProfileID               string                            `json:"profile_id"`
+	PaymentMethodsEnabled   []connector.PaymentMethodsEnabled `json:"payment_methods_enabled"`
+	TestMode                bool                              `json:"test_mode"`
+	Disabled                bool                              `json:"disabled"`
+	FrmConfigs              []connector.FrmConfig             `json:"frm_configs"`
+	BusinessCountry         *connector.Country                `json:"business_country"`
+	BusinessLabel           *string                           `json:"business_label"`
+	BusinessSubLabel        *string                           `json:"business_sub_label"`
+	ApplepayVerifiedDomains []string                          `json:"applepay_verified_domains"`
+	PmAuthConfig            map[string]any                    `json:"pm_auth_config"`
+	Status                  connector.AccountStatus           `json:"status"`
+}
+
+func connectorListItemOf(c *connector.AccountView) connectorListItem {
+	label := c.ConnectorLabel
+	return connectorListItem{ConnectorType: c.ConnectorType, ConnectorName: c.ConnectorName, ConnectorLabel: &label,
+		MerchantConnectorID: c.ID, ProfileID: c.ProfileID, PaymentMethodsEnabled: c.PaymentMethodsEnabled,
+		TestMode: c.TestMode, Disabled: c.Disabled, FrmConfigs: c.FrmConfigs, BusinessCountry: c.BusinessCountry,
+		BusinessLabel: c.BusinessLabel, BusinessSubLabel: c.BusinessSubLabel, ApplepayVerifiedDomains: c.ApplepayVerifiedDomains,
+		PmAuthConfig: c.PmAuthConfig, Status: c.Status}
 }
 
 // webhookSetupCapabilities is WebhookSetupCapabilities; no connector is
@@ -111,26 +128,11 @@ type connectorDeleteResponse struct {
 }
 
 func connectorOf(c *connector.AccountView) connectorResponse {
-	label := c.ConnectorLabel
 	return connectorResponse{
-		ConnectorType:           c.ConnectorType,
-		ConnectorName:           c.ConnectorName,
-		ConnectorLabel:          &label,
-		MerchantConnectorID:     c.ID,
-		ProfileID:               c.ProfileID,
+		connectorListItem:       connectorListItemOf(c),
 		ConnectorAccountDetails: c.AccountDetails,
-		PaymentMethodsEnabled:   c.PaymentMethodsEnabled,
 		ConnectorWebhookDetails: c.WebhookDetails,
 		Metadata:                c.Metadata,
-		TestMode:                c.TestMode,
-		Disabled:                c.Disabled,
-		FrmConfigs:              c.FrmConfigs,
-		BusinessCountry:         c.BusinessCountry,
-		BusinessLabel:           c.BusinessLabel,
-		BusinessSubLabel:        c.BusinessSubLabel,
-		ApplepayVerifiedDomains: c.ApplepayVerifiedDomains,
-		PmAuthConfig:            c.PmAuthConfig,
-		Status:                  c.Status,
 		AdditionalMerchantData:  c.AdditionalMerchantData,
 		ConnectorWalletsDetails: c.WalletsDetails,
 		WebhookSetupCapabilities: &webhookSetupCapabilities{
@@ -152,7 +154,7 @@ func registerConnectors(a *api, svc *connector.Service) {
 		}))
 	}))
 	a.handle("GET "+base, MerchantOrAdmin, func(r *http.Request) (any, error) {
-		return respond(each(connectorOf))(svc.ListAccounts(r.Context()))
+		return respond(each(connectorListItemOf))(svc.ListAccounts(r.Context()))
 	})
 	a.handle("GET "+base+"/{merchant_connector_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
 		return respond(connectorOf)(svc.GetAccount(r.Context(), r.PathValue("merchant_connector_id")))

@@ -122,6 +122,7 @@ func (c *client) send(req *http.Request) response {
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
 	out := response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
+	recordContract(c.t, method, path, resp.StatusCode, resp.Header, raw)
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &out.Body); err != nil {
 			c.t.Fatalf("%s %s: body is not JSON: %q", method, path, raw)

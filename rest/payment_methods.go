@@ -218,7 +218,7 @@ type paymentMethodListBody struct {
 	CollectBillingDetailsFromWallets     *bool                      `json:"collect_billing_details_from_wallets"`
 	IsTaxCalculationEnabled              bool                       `json:"is_tax_calculation_enabled"`
 	SdkNextAction                        sdkNextAction              `json:"sdk_next_action"`
-	IsGuestCustomer                      *bool                      `json:"is_guest_customer"`
+	IsGuestCustomer                      bool                       `json:"is_guest_customer"`
 }
 
 type sdkNextAction struct {
@@ -262,8 +262,7 @@ func paymentMethodListOf(c *payments.CheckoutMethods) paymentMethodListBody {
 	if v := c.Payment; v != nil {
 		pi := v.Intent
 		currency := string(pi.Currency)
-		guest := pi.CustomerID == nil
-		out.RedirectURL, out.Currency, out.IsGuestCustomer = pi.ReturnURL, &currency, &guest
+		out.RedirectURL, out.Currency, out.IsGuestCustomer = pi.ReturnURL, &currency, pi.CustomerID == nil
 		if pi.PaymentType != "" {
 			t := string(pi.PaymentType)
 			out.PaymentType = &t

@@ -54,6 +54,9 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerPaymentsList(a, d.Payments)
 	registerEvents(a, d.Events, d.Webhooks)
 	setDefaultPaymentMethod := defaultPaymentMethodRoute(a, d.Customers)
+	mux.HandleFunc("GET /openapi.json", openAPIHandler(mux, func(method, path string) bool {
+		return method == http.MethodPost && defaultPaymentMethodPath.MatchString(path)
+	}))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if setDefaultPaymentMethod(w, r) {
 			return
