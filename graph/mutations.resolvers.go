@@ -46,6 +46,31 @@ func (r *mutationResolver) AcceptDispute(ctx context.Context, id string, idempot
 	return r.acceptDispute(ctx, id, idempotencyKey)
 }
 
+// CreateCustomer is the resolver for the createCustomer field.
+func (r *mutationResolver) CreateCustomer(ctx context.Context, input model.CustomerInput, idempotencyKey *string) (*model.CustomerPayload, error) {
+	return r.createCustomer(ctx, input, idempotencyKey)
+}
+
+// UpdateCustomer is the resolver for the updateCustomer field.
+func (r *mutationResolver) UpdateCustomer(ctx context.Context, id string, input model.CustomerInput, idempotencyKey *string) (*model.CustomerPayload, error) {
+	return r.updateCustomer(ctx, id, input, idempotencyKey)
+}
+
+// DeleteCustomer is the resolver for the deleteCustomer field.
+func (r *mutationResolver) DeleteCustomer(ctx context.Context, id string, idempotencyKey *string) (*model.CustomerPayload, error) {
+	return r.deleteCustomer(ctx, id, idempotencyKey)
+}
+
+// DeletePaymentMethod is the resolver for the deletePaymentMethod field.
+func (r *mutationResolver) DeletePaymentMethod(ctx context.Context, id string, idempotencyKey *string) (*model.DeletedPaymentMethodPayload, error) {
+	return r.deletePaymentMethod(ctx, id, idempotencyKey)
+}
+
+// SetDefaultPaymentMethod is the resolver for the setDefaultPaymentMethod field.
+func (r *mutationResolver) SetDefaultPaymentMethod(ctx context.Context, customerID string, paymentMethodID string, idempotencyKey *string) (*model.CustomerPayload, error) {
+	return r.setDefaultPaymentMethod(ctx, customerID, paymentMethodID, idempotencyKey)
+}
+
 // CreateConnectorAccount is the resolver for the createConnectorAccount field.
 func (r *mutationResolver) CreateConnectorAccount(ctx context.Context, input model.ConnectorAccountRequest, idempotencyKey *string) (*model.ConnectorAccountPayload, error) {
 	return r.createConnectorAccount(ctx, input, idempotencyKey)

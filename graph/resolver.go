@@ -27,6 +27,7 @@ import (
 	"switchyard/internal/ids"
 	"switchyard/payments"
 	"switchyard/payments/connector"
+	customers "switchyard/payments/customer"
 	"switchyard/payments/events"
 	"switchyard/payments/merchant"
 )
@@ -38,6 +39,7 @@ type Resolver struct {
 	svc        *payments.Service
 	merchants  *merchant.Service
 	connectors *connector.Service
+	customers  *customers.Service
 	events     *events.Service
 	idem       *idempotency.Store
 	webhooks   Retrier
@@ -57,6 +59,7 @@ type Deps struct {
 	Payments   *payments.Service
 	Merchants  *merchant.Service
 	Connectors *connector.Service
+	Customers  *customers.Service
 	Events     *events.Service
 	// Idempotency keeps the mutations' idempotency keys; nil refuses every
 	// mutation that carries one (fail closed), as REST does.
@@ -68,7 +71,7 @@ type Deps struct {
 // NewResolver returns the root resolver over d.
 func NewResolver(d Deps) *Resolver {
 	return &Resolver{client: d.Client, cursors: d.Cursors, svc: d.Payments, merchants: d.Merchants,
-		connectors: d.Connectors, events: d.Events, idem: d.Idempotency, webhooks: d.Webhooks}
+		connectors: d.Connectors, customers: d.Customers, events: d.Events, idem: d.Idempotency, webhooks: d.Webhooks}
 }
 
 // tableByPrefix maps an id prefix to its table, because entgql cannot tell

@@ -151,6 +151,17 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	CustomerPayload struct {
+		Customer func(childComplexity int) int
+		Replayed func(childComplexity int) int
+	}
+
+	DeletedPaymentMethodPayload struct {
+		Deleted         func(childComplexity int) int
+		PaymentMethodID func(childComplexity int) int
+		Replayed        func(childComplexity int) int
+	}
+
 	DeliveryAttemptPayload struct {
 		DeliveryAttempt func(childComplexity int) int
 		Replayed        func(childComplexity int) int
@@ -376,11 +387,16 @@ type ComplexityRoot struct {
 		ConfirmPayment               func(childComplexity int, id string, input *model.PaymentRequest, idempotencyKey *string) int
 		CreateAPIKey                 func(childComplexity int, input model.CreateAPIKeyInput, idempotencyKey *string) int
 		CreateConnectorAccount       func(childComplexity int, input model.ConnectorAccountRequest, idempotencyKey *string) int
+		CreateCustomer               func(childComplexity int, input model.CustomerInput, idempotencyKey *string) int
 		CreatePayment                func(childComplexity int, input model.PaymentRequest, idempotencyKey *string) int
 		CreateRefund                 func(childComplexity int, input model.CreateRefundInput, idempotencyKey *string) int
+		DeleteCustomer               func(childComplexity int, id string, idempotencyKey *string) int
+		DeletePaymentMethod          func(childComplexity int, id string, idempotencyKey *string) int
 		RetryWebhookDelivery         func(childComplexity int, eventID string, idempotencyKey *string) int
 		RevokeAPIKey                 func(childComplexity int, id string, idempotencyKey *string) int
+		SetDefaultPaymentMethod      func(childComplexity int, customerID string, paymentMethodID string, idempotencyKey *string) int
 		UpdateConnectorAccount       func(childComplexity int, id string, input model.ConnectorAccountRequest, idempotencyKey *string) int
+		UpdateCustomer               func(childComplexity int, id string, input model.CustomerInput, idempotencyKey *string) int
 		UpdatePayment                func(childComplexity int, id string, input model.PaymentRequest, idempotencyKey *string) int
 		UpdateProfileWebhookSettings func(childComplexity int, profileID string, input model.WebhookSettingsInput, idempotencyKey *string) int
 	}
@@ -540,6 +556,7 @@ type ComplexityRoot struct {
 	}
 
 	PaymentMethod struct {
+		Card                 func(childComplexity int) int
 		CreatedAt            func(childComplexity int) int
 		Customer             func(childComplexity int) int
 		CustomerID           func(childComplexity int) int
@@ -686,6 +703,17 @@ type ComplexityRoot struct {
 		Replayed func(childComplexity int) int
 	}
 
+	SavedCard struct {
+		CardExpMonth   func(childComplexity int) int
+		CardExpYear    func(childComplexity int) int
+		CardHolderName func(childComplexity int) int
+		CardISIN       func(childComplexity int) int
+		CardIssuer     func(childComplexity int) int
+		CardNetwork    func(childComplexity int) int
+		CardType       func(childComplexity int) int
+		Last4          func(childComplexity int) int
+	}
+
 	Viewer struct {
 		KeyID      func(childComplexity int) int
 		KeyKind    func(childComplexity int) int
@@ -733,6 +761,11 @@ type MutationResolver interface {
 	CancelPayment(ctx context.Context, id string, input *model.CancelPaymentInput, idempotencyKey *string) (*model.PaymentPayload, error)
 	CreateRefund(ctx context.Context, input model.CreateRefundInput, idempotencyKey *string) (*model.RefundPayload, error)
 	AcceptDispute(ctx context.Context, id string, idempotencyKey *string) (*model.DisputePayload, error)
+	CreateCustomer(ctx context.Context, input model.CustomerInput, idempotencyKey *string) (*model.CustomerPayload, error)
+	UpdateCustomer(ctx context.Context, id string, input model.CustomerInput, idempotencyKey *string) (*model.CustomerPayload, error)
+	DeleteCustomer(ctx context.Context, id string, idempotencyKey *string) (*model.CustomerPayload, error)
+	DeletePaymentMethod(ctx context.Context, id string, idempotencyKey *string) (*model.DeletedPaymentMethodPayload, error)
+	SetDefaultPaymentMethod(ctx context.Context, customerID string, paymentMethodID string, idempotencyKey *string) (*model.CustomerPayload, error)
 	CreateConnectorAccount(ctx context.Context, input model.ConnectorAccountRequest, idempotencyKey *string) (*model.ConnectorAccountPayload, error)
 	UpdateConnectorAccount(ctx context.Context, id string, input model.ConnectorAccountRequest, idempotencyKey *string) (*model.ConnectorAccountPayload, error)
 	CreateAPIKey(ctx context.Context, input model.CreateAPIKeyInput, idempotencyKey *string) (*model.CreateAPIKeyPayload, error)
@@ -1175,6 +1208,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CustomerEdge.Node(childComplexity), true
+
+	case "CustomerPayload.customer":
+		if e.ComplexityRoot.CustomerPayload.Customer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerPayload.Customer(childComplexity), true
+	case "CustomerPayload.replayed":
+		if e.ComplexityRoot.CustomerPayload.Replayed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomerPayload.Replayed(childComplexity), true
+
+	case "DeletedPaymentMethodPayload.deleted":
+		if e.ComplexityRoot.DeletedPaymentMethodPayload.Deleted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeletedPaymentMethodPayload.Deleted(childComplexity), true
+	case "DeletedPaymentMethodPayload.paymentMethodID":
+		if e.ComplexityRoot.DeletedPaymentMethodPayload.PaymentMethodID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeletedPaymentMethodPayload.PaymentMethodID(childComplexity), true
+	case "DeletedPaymentMethodPayload.replayed":
+		if e.ComplexityRoot.DeletedPaymentMethodPayload.Replayed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeletedPaymentMethodPayload.Replayed(childComplexity), true
 
 	case "DeliveryAttemptPayload.deliveryAttempt":
 		if e.ComplexityRoot.DeliveryAttemptPayload.DeliveryAttempt == nil {
@@ -2218,6 +2283,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateConnectorAccount(childComplexity, args["input"].(model.ConnectorAccountRequest), args["idempotencyKey"].(*string)), true
+	case "Mutation.createCustomer":
+		if e.ComplexityRoot.Mutation.CreateCustomer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createCustomer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateCustomer(childComplexity, args["input"].(model.CustomerInput), args["idempotencyKey"].(*string)), true
 	case "Mutation.createPayment":
 		if e.ComplexityRoot.Mutation.CreatePayment == nil {
 			break
@@ -2240,6 +2316,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateRefund(childComplexity, args["input"].(model.CreateRefundInput), args["idempotencyKey"].(*string)), true
+	case "Mutation.deleteCustomer":
+		if e.ComplexityRoot.Mutation.DeleteCustomer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteCustomer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteCustomer(childComplexity, args["id"].(string), args["idempotencyKey"].(*string)), true
+	case "Mutation.deletePaymentMethod":
+		if e.ComplexityRoot.Mutation.DeletePaymentMethod == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deletePaymentMethod_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeletePaymentMethod(childComplexity, args["id"].(string), args["idempotencyKey"].(*string)), true
 	case "Mutation.retryWebhookDelivery":
 		if e.ComplexityRoot.Mutation.RetryWebhookDelivery == nil {
 			break
@@ -2262,6 +2360,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RevokeAPIKey(childComplexity, args["id"].(string), args["idempotencyKey"].(*string)), true
+	case "Mutation.setDefaultPaymentMethod":
+		if e.ComplexityRoot.Mutation.SetDefaultPaymentMethod == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setDefaultPaymentMethod_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetDefaultPaymentMethod(childComplexity, args["customerID"].(string), args["paymentMethodID"].(string), args["idempotencyKey"].(*string)), true
 	case "Mutation.updateConnectorAccount":
 		if e.ComplexityRoot.Mutation.UpdateConnectorAccount == nil {
 			break
@@ -2273,6 +2382,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateConnectorAccount(childComplexity, args["id"].(string), args["input"].(model.ConnectorAccountRequest), args["idempotencyKey"].(*string)), true
+	case "Mutation.updateCustomer":
+		if e.ComplexityRoot.Mutation.UpdateCustomer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateCustomer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateCustomer(childComplexity, args["id"].(string), args["input"].(model.CustomerInput), args["idempotencyKey"].(*string)), true
 	case "Mutation.updatePayment":
 		if e.ComplexityRoot.Mutation.UpdatePayment == nil {
 			break
@@ -3111,6 +3231,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PaymentIntentEdge.Node(childComplexity), true
 
+	case "PaymentMethod.card":
+		if e.ComplexityRoot.PaymentMethod.Card == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentMethod.Card(childComplexity), true
 	case "PaymentMethod.createdAt":
 		if e.ComplexityRoot.PaymentMethod.CreatedAt == nil {
 			break
@@ -3853,6 +3979,55 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RefundPayload.Replayed(childComplexity), true
 
+	case "SavedCard.expMonth":
+		if e.ComplexityRoot.SavedCard.CardExpMonth == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedCard.CardExpMonth(childComplexity), true
+	case "SavedCard.expYear":
+		if e.ComplexityRoot.SavedCard.CardExpYear == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedCard.CardExpYear(childComplexity), true
+	case "SavedCard.holderName":
+		if e.ComplexityRoot.SavedCard.CardHolderName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedCard.CardHolderName(childComplexity), true
+	case "SavedCard.cardISIN":
+		if e.ComplexityRoot.SavedCard.CardISIN == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedCard.CardISIN(childComplexity), true
+	case "SavedCard.cardIssuer":
+		if e.ComplexityRoot.SavedCard.CardIssuer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedCard.CardIssuer(childComplexity), true
+	case "SavedCard.cardNetwork":
+		if e.ComplexityRoot.SavedCard.CardNetwork == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedCard.CardNetwork(childComplexity), true
+	case "SavedCard.cardType":
+		if e.ComplexityRoot.SavedCard.CardType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedCard.CardType(childComplexity), true
+	case "SavedCard.last4":
+		if e.ComplexityRoot.SavedCard.Last4 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedCard.Last4(childComplexity), true
+
 	case "Viewer.keyID":
 		if e.ComplexityRoot.Viewer.KeyID == nil {
 			break
@@ -3953,6 +4128,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateConnectorAccountInput,
 		ec.unmarshalInputCreatePaymentInput,
 		ec.unmarshalInputCreateRefundInput,
+		ec.unmarshalInputCustomerInput,
 		ec.unmarshalInputCustomerOrder,
 		ec.unmarshalInputCustomerWhereInput,
 		ec.unmarshalInputDisputeOrder,
@@ -11686,6 +11862,26 @@ input WebhookSettingsInput {
   "The basic-auth password sent with each webhook (write-only)."
   webhookPassword: String
 }
+
+"""
+A customer: Hyperswitch's CustomerRequest.
+"""
+input CustomerInput {
+  "The merchant's id for the customer; generated (cus_…) when absent. Ignored by updateCustomer."
+  customerID: String
+  name: String
+  email: String
+  phone: String
+  "The phone's country code, e.g. +65."
+  phoneCountryCode: String
+  description: String
+  "Hyperswitch's AddressDetails: city, country, line1, line2, line3, zip, state, first_name, last_name, origin_zip."
+  address: Map
+  metadata: Map
+  taxRegistrationID: String
+  "Hyperswitch's CustomerDocumentDetails: document_type (cpf, cnpj, psn, other) and document_number."
+  documentDetails: Map
+}
 `, BuiltIn: false},
 	{Name: "../mutations.graphql", Input: `# The mutations and their payloads (hand-written, beside schema.graphql).
 # Every mutation calls the same domain operation as the REST route it
@@ -11757,6 +11953,45 @@ type Mutation {
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
   ): DisputePayload!
+  "Creates a customer (POST /customers)."
+  createCustomer(
+    "The customer, in the REST request's members."
+    input: CustomerInput!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): CustomerPayload!
+  "Updates a customer's details (POST /customers/{customer_id}); absent members keep their value."
+  updateCustomer(
+    "The customer_id."
+    id: ID!
+    "The members to change (customerID is not changed)."
+    input: CustomerInput!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): CustomerPayload!
+  "Deletes a customer (DELETE /customers/{customer_id}): its personal data is redacted, its saved payment methods deleted, its payments kept."
+  deleteCustomer(
+    "The customer_id."
+    id: ID!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): CustomerPayload!
+  "Deletes a saved payment method (DELETE /payment_methods/{method_id})."
+  deletePaymentMethod(
+    "The payment method's id (pm_…)."
+    id: ID!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): DeletedPaymentMethodPayload!
+  "Makes one of a customer's saved payment methods its default (POST /{customer_id}/payment_methods/{payment_method_id}/default)."
+  setDefaultPaymentMethod(
+    "The customer_id."
+    customerID: ID!
+    "The payment method's id (pm_…)."
+    paymentMethodID: ID!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): CustomerPayload!
   "Creates a connector account (POST /account/{merchant_id}/connectors)."
   createConnectorAccount(
     "The connector account, in the REST request's members."
@@ -11814,6 +12049,22 @@ type PaymentPayload {
 }
 
 "acceptDispute's result."
+type CustomerPayload {
+  "The customer as the mutation left it (redacted after deleteCustomer)."
+  customer: Customer!
+  "True when this answer replays the stored result of an earlier call with the same idempotency key."
+  replayed: Boolean!
+}
+
+type DeletedPaymentMethodPayload {
+  "The deleted payment method's id."
+  paymentMethodID: ID!
+  "Always true: the method is gone."
+  deleted: Boolean!
+  "True when this answer replays the stored result of an earlier call with the same idempotency key."
+  replayed: Boolean!
+}
+
 type DisputePayload {
   "The dispute as the mutation left it."
   dispute: Dispute!
@@ -11949,6 +12200,24 @@ extend type PaymentIntent {
   displayAmount: String!
   "The connector account (merchant_connector_id) the payment was routed through, once it has been."
   connectorAccount: MerchantConnectorAccount
+}
+
+extend type PaymentMethod {
+  "The saved card, masked (no number, no security code); null for other methods."
+  card: SavedCard
+}
+
+"A saved card as Switchyard keeps it: never the number or the security code."
+type SavedCard {
+  last4: String!
+  "The first six digits (the BIN)."
+  cardISIN: String
+  cardNetwork: String
+  cardType: String
+  cardIssuer: String
+  expMonth: String!
+  expYear: String!
+  holderName: String
 }
 
 extend type Refund {
@@ -12195,6 +12464,28 @@ func (ec *executionContext) childFields_CustomerEdge(ctx context.Context, field 
 		return ec.fieldContext_CustomerEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CustomerEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomerPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "customer":
+		return ec.fieldContext_CustomerPayload_customer(ctx, field)
+	case "replayed":
+		return ec.fieldContext_CustomerPayload_replayed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomerPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DeletedPaymentMethodPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "paymentMethodID":
+		return ec.fieldContext_DeletedPaymentMethodPayload_paymentMethodID(ctx, field)
+	case "deleted":
+		return ec.fieldContext_DeletedPaymentMethodPayload_deleted(ctx, field)
+	case "replayed":
+		return ec.fieldContext_DeletedPaymentMethodPayload_replayed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeletedPaymentMethodPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_DeliveryAttemptPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -12963,6 +13254,8 @@ func (ec *executionContext) childFields_PaymentMethod(ctx context.Context, field
 		return ec.fieldContext_PaymentMethod_merchantConnectorID(ctx, field)
 	case "customer":
 		return ec.fieldContext_PaymentMethod_customer(ctx, field)
+	case "card":
+		return ec.fieldContext_PaymentMethod_card(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PaymentMethod", field.Name)
 }
@@ -13169,6 +13462,28 @@ func (ec *executionContext) childFields_RefundPayload(ctx context.Context, field
 		return ec.fieldContext_RefundPayload_replayed(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RefundPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_SavedCard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "last4":
+		return ec.fieldContext_SavedCard_last4(ctx, field)
+	case "cardISIN":
+		return ec.fieldContext_SavedCard_cardISIN(ctx, field)
+	case "cardNetwork":
+		return ec.fieldContext_SavedCard_cardNetwork(ctx, field)
+	case "cardType":
+		return ec.fieldContext_SavedCard_cardType(ctx, field)
+	case "cardIssuer":
+		return ec.fieldContext_SavedCard_cardIssuer(ctx, field)
+	case "expMonth":
+		return ec.fieldContext_SavedCard_expMonth(ctx, field)
+	case "expYear":
+		return ec.fieldContext_SavedCard_expYear(ctx, field)
+	case "holderName":
+		return ec.fieldContext_SavedCard_holderName(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SavedCard", field.Name)
 }
 
 func (ec *executionContext) childFields_Viewer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13805,6 +14120,28 @@ func (ec *executionContext) field_Mutation_createConnectorAccount_args(ctx conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createCustomer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CustomerInput, error) {
+			return ec.unmarshalNCustomerInput2switchyardᚋgraphᚋmodelᚐCustomerInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13838,6 +14175,50 @@ func (ec *executionContext) field_Mutation_createRefund_args(ctx context.Context
 		return nil, err
 	}
 	args["input"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteCustomer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deletePaymentMethod_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOString2ᚖstring(ctx, v)
@@ -13893,6 +14274,36 @@ func (ec *executionContext) field_Mutation_revokeApiKey_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_setDefaultPaymentMethod_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "paymentMethodID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["paymentMethodID"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateConnectorAccount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13907,6 +14318,36 @@ func (ec *executionContext) field_Mutation_updateConnectorAccount_args(ctx conte
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.ConnectorAccountRequest, error) {
 			return ec.unmarshalNUpdateConnectorAccountInput2switchyardᚋgraphᚋmodelᚐConnectorAccountRequest(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateCustomer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CustomerInput, error) {
+			return ec.unmarshalNCustomerInput2switchyardᚋgraphᚋmodelᚐCustomerInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -16391,6 +16832,130 @@ func (ec *executionContext) _CustomerEdge_cursor(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_CustomerEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CustomerEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _CustomerPayload_customer(ctx context.Context, field graphql.CollectedField, obj *model.CustomerPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerPayload_customer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Customer, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Customer) graphql.Marshaler {
+			return ec.marshalNCustomer2ᚖswitchyardᚋentᚐCustomer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerPayload_customer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomerPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Customer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomerPayload_replayed(ctx context.Context, field graphql.CollectedField, obj *model.CustomerPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomerPayload_replayed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Replayed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomerPayload_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomerPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _DeletedPaymentMethodPayload_paymentMethodID(ctx context.Context, field graphql.CollectedField, obj *model.DeletedPaymentMethodPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeletedPaymentMethodPayload_paymentMethodID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentMethodID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeletedPaymentMethodPayload_paymentMethodID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeletedPaymentMethodPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeletedPaymentMethodPayload_deleted(ctx context.Context, field graphql.CollectedField, obj *model.DeletedPaymentMethodPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeletedPaymentMethodPayload_deleted(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Deleted, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeletedPaymentMethodPayload_deleted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeletedPaymentMethodPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _DeletedPaymentMethodPayload_replayed(ctx context.Context, field graphql.CollectedField, obj *model.DeletedPaymentMethodPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeletedPaymentMethodPayload_replayed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Replayed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeletedPaymentMethodPayload_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeletedPaymentMethodPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _DeliveryAttemptPayload_deliveryAttempt(ctx context.Context, field graphql.CollectedField, obj *model.DeliveryAttemptPayload) (ret graphql.Marshaler) {
@@ -20623,6 +21188,226 @@ func (ec *executionContext) fieldContext_Mutation_acceptDispute(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createCustomer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createCustomer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateCustomer(ctx, fc.Args["input"].(model.CustomerInput), fc.Args["idempotencyKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomerPayload) graphql.Marshaler {
+			return ec.marshalNCustomerPayload2ᚖswitchyardᚋgraphᚋmodelᚐCustomerPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createCustomer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createCustomer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateCustomer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateCustomer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateCustomer(ctx, fc.Args["id"].(string), fc.Args["input"].(model.CustomerInput), fc.Args["idempotencyKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomerPayload) graphql.Marshaler {
+			return ec.marshalNCustomerPayload2ᚖswitchyardᚋgraphᚋmodelᚐCustomerPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateCustomer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateCustomer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteCustomer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteCustomer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteCustomer(ctx, fc.Args["id"].(string), fc.Args["idempotencyKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomerPayload) graphql.Marshaler {
+			return ec.marshalNCustomerPayload2ᚖswitchyardᚋgraphᚋmodelᚐCustomerPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteCustomer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteCustomer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deletePaymentMethod(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deletePaymentMethod(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeletePaymentMethod(ctx, fc.Args["id"].(string), fc.Args["idempotencyKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeletedPaymentMethodPayload) graphql.Marshaler {
+			return ec.marshalNDeletedPaymentMethodPayload2ᚖswitchyardᚋgraphᚋmodelᚐDeletedPaymentMethodPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deletePaymentMethod(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeletedPaymentMethodPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deletePaymentMethod_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setDefaultPaymentMethod(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setDefaultPaymentMethod(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetDefaultPaymentMethod(ctx, fc.Args["customerID"].(string), fc.Args["paymentMethodID"].(string), fc.Args["idempotencyKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomerPayload) graphql.Marshaler {
+			return ec.marshalNCustomerPayload2ᚖswitchyardᚋgraphᚋmodelᚐCustomerPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setDefaultPaymentMethod(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setDefaultPaymentMethod_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createConnectorAccount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24482,6 +25267,38 @@ func (ec *executionContext) fieldContext_PaymentMethod_customer(_ context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _PaymentMethod_card(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentMethod) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentMethod_card(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Card, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *schematype.CardDetails) graphql.Marshaler {
+			return ec.marshalOSavedCard2ᚖswitchyardᚋentᚋschemaᚋschematypeᚐCardDetails(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentMethod_card(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentMethod",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SavedCard(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PaymentMethodConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentMethodConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -27161,6 +27978,190 @@ func (ec *executionContext) _RefundPayload_replayed(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_RefundPayload_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RefundPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SavedCard_last4(ctx context.Context, field graphql.CollectedField, obj *schematype.CardDetails) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SavedCard_last4(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Last4, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SavedCard_last4(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SavedCard", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SavedCard_cardISIN(ctx context.Context, field graphql.CollectedField, obj *schematype.CardDetails) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SavedCard_cardISIN(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CardISIN, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SavedCard_cardISIN(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SavedCard", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SavedCard_cardNetwork(ctx context.Context, field graphql.CollectedField, obj *schematype.CardDetails) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SavedCard_cardNetwork(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CardNetwork, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SavedCard_cardNetwork(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SavedCard", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SavedCard_cardType(ctx context.Context, field graphql.CollectedField, obj *schematype.CardDetails) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SavedCard_cardType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CardType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SavedCard_cardType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SavedCard", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SavedCard_cardIssuer(ctx context.Context, field graphql.CollectedField, obj *schematype.CardDetails) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SavedCard_cardIssuer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CardIssuer, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SavedCard_cardIssuer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SavedCard", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SavedCard_expMonth(ctx context.Context, field graphql.CollectedField, obj *schematype.CardDetails) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SavedCard_expMonth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CardExpMonth, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SavedCard_expMonth(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SavedCard", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SavedCard_expYear(ctx context.Context, field graphql.CollectedField, obj *schematype.CardDetails) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SavedCard_expYear(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CardExpYear, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SavedCard_expYear(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SavedCard", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SavedCard_holderName(ctx context.Context, field graphql.CollectedField, obj *schematype.CardDetails) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SavedCard_holderName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CardHolderName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SavedCard_holderName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SavedCard", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Viewer_merchantID(ctx context.Context, field graphql.CollectedField, obj *model.Viewer) (ret graphql.Marshaler) {
@@ -31551,6 +32552,99 @@ func (ec *executionContext) unmarshalInputCreateRefundInput(ctx context.Context,
 				return it, err
 			}
 			it.Metadata = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCustomerInput(ctx context.Context, obj any) (model.CustomerInput, error) {
+	var it model.CustomerInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"customerID", "name", "email", "phone", "phoneCountryCode", "description", "address", "metadata", "taxRegistrationID", "documentDetails"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "customerID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerID = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		case "phone":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("phone"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Phone = data
+		case "phoneCountryCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("phoneCountryCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PhoneCountryCode = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "address":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("address"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Address = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
+		case "taxRegistrationID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxRegistrationID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxRegistrationID = data
+		case "documentDetails":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("documentDetails"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DocumentDetails = data
 		}
 	}
 	return it, nil
@@ -53769,6 +54863,97 @@ func (ec *executionContext) _CustomerEdge(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var customerPayloadImplementors = []string{"CustomerPayload"}
+
+func (ec *executionContext) _CustomerPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CustomerPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customerPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomerPayload")
+		case "customer":
+			out.Values[i] = ec._CustomerPayload_customer(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "replayed":
+			out.Values[i] = ec._CustomerPayload_replayed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var deletedPaymentMethodPayloadImplementors = []string{"DeletedPaymentMethodPayload"}
+
+func (ec *executionContext) _DeletedPaymentMethodPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeletedPaymentMethodPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deletedPaymentMethodPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeletedPaymentMethodPayload")
+		case "paymentMethodID":
+			out.Values[i] = ec._DeletedPaymentMethodPayload_paymentMethodID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleted":
+			out.Values[i] = ec._DeletedPaymentMethodPayload_deleted(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "replayed":
+			out.Values[i] = ec._DeletedPaymentMethodPayload_replayed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var deliveryAttemptPayloadImplementors = []string{"DeliveryAttemptPayload"}
 
 func (ec *executionContext) _DeliveryAttemptPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeliveryAttemptPayload) graphql.Marshaler {
@@ -55768,6 +56953,41 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createCustomer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createCustomer(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateCustomer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateCustomer(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteCustomer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteCustomer(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deletePaymentMethod":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deletePaymentMethod(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setDefaultPaymentMethod":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setDefaultPaymentMethod(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createConnectorAccount":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createConnectorAccount(ctx, field)
@@ -57149,6 +58369,11 @@ func (ec *executionContext) _PaymentMethod(ctx context.Context, sel ast.Selectio
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "card":
+			out.Values[i] = ec._PaymentMethod_card(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -58469,6 +59694,79 @@ func (ec *executionContext) _RefundPayload(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var savedCardImplementors = []string{"SavedCard"}
+
+func (ec *executionContext) _SavedCard(ctx context.Context, sel ast.SelectionSet, obj *schematype.CardDetails) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, savedCardImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SavedCard")
+		case "last4":
+			out.Values[i] = ec._SavedCard_last4(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cardISIN":
+			out.Values[i] = ec._SavedCard_cardISIN(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cardNetwork":
+			out.Values[i] = ec._SavedCard_cardNetwork(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cardType":
+			out.Values[i] = ec._SavedCard_cardType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cardIssuer":
+			out.Values[i] = ec._SavedCard_cardIssuer(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "expMonth":
+			out.Values[i] = ec._SavedCard_expMonth(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expYear":
+			out.Values[i] = ec._SavedCard_expYear(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "holderName":
+			out.Values[i] = ec._SavedCard_holderName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var viewerImplementors = []string{"Viewer"}
 
 func (ec *executionContext) _Viewer(ctx context.Context, sel ast.SelectionSet, obj *model.Viewer) graphql.Marshaler {
@@ -59186,6 +60484,11 @@ func (ec *executionContext) marshalNCustomerConnection2ᚖswitchyardᚋentᚐCus
 	return ec._CustomerConnection(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNCustomerInput2switchyardᚋgraphᚋmodelᚐCustomerInput(ctx context.Context, v any) (model.CustomerInput, error) {
+	res, err := ec.unmarshalInputCustomerInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCustomerOrder2ᚖswitchyardᚋentᚐCustomerOrder(ctx context.Context, v any) (*ent.CustomerOrder, error) {
 	res, err := ec.unmarshalInputCustomerOrder(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
@@ -59207,9 +60510,29 @@ func (ec *executionContext) marshalNCustomerOrderField2ᚖswitchyardᚋentᚐCus
 	return v
 }
 
+func (ec *executionContext) marshalNCustomerPayload2ᚖswitchyardᚋgraphᚋmodelᚐCustomerPayload(ctx context.Context, sel ast.SelectionSet, v *model.CustomerPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CustomerPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNCustomerWhereInput2ᚖswitchyardᚋentᚐCustomerWhereInput(ctx context.Context, v any) (*ent.CustomerWhereInput, error) {
 	res, err := ec.unmarshalInputCustomerWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDeletedPaymentMethodPayload2ᚖswitchyardᚋgraphᚋmodelᚐDeletedPaymentMethodPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeletedPaymentMethodPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DeletedPaymentMethodPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNDeliveryAttemptPayload2ᚖswitchyardᚋgraphᚋmodelᚐDeliveryAttemptPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeliveryAttemptPayload) graphql.Marshaler {
@@ -63683,6 +65006,25 @@ func (ec *executionContext) unmarshalORefundWhereInput2ᚖswitchyardᚋentᚐRef
 	}
 	res, err := ec.unmarshalInputRefundWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSavedCard2ᚖswitchyardᚋentᚋschemaᚋschematypeᚐCardDetails(ctx context.Context, sel ast.SelectionSet, v *schematype.CardDetails) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SavedCard(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOString2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalString(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOString2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(v)
+	return res
 }
 
 func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {

@@ -36,6 +36,41 @@ type CreateAPIKeyPayload struct {
 	Replayed bool `json:"replayed"`
 }
 
+// A customer: Hyperswitch's CustomerRequest.
+type CustomerInput struct {
+	// The merchant's id for the customer; generated (cus_…) when absent. Ignored by updateCustomer.
+	CustomerID *string `json:"customerID,omitempty"`
+	Name       *string `json:"name,omitempty"`
+	Email      *string `json:"email,omitempty"`
+	Phone      *string `json:"phone,omitempty"`
+	// The phone's country code, e.g. +65.
+	PhoneCountryCode *string `json:"phoneCountryCode,omitempty"`
+	Description      *string `json:"description,omitempty"`
+	// Hyperswitch's AddressDetails: city, country, line1, line2, line3, zip, state, first_name, last_name, origin_zip.
+	Address           map[string]any `json:"address,omitempty"`
+	Metadata          map[string]any `json:"metadata,omitempty"`
+	TaxRegistrationID *string        `json:"taxRegistrationID,omitempty"`
+	// Hyperswitch's CustomerDocumentDetails: document_type (cpf, cnpj, psn, other) and document_number.
+	DocumentDetails map[string]any `json:"documentDetails,omitempty"`
+}
+
+// acceptDispute's result.
+type CustomerPayload struct {
+	// The customer as the mutation left it (redacted after deleteCustomer).
+	Customer *ent.Customer `json:"customer"`
+	// True when this answer replays the stored result of an earlier call with the same idempotency key.
+	Replayed bool `json:"replayed"`
+}
+
+type DeletedPaymentMethodPayload struct {
+	// The deleted payment method's id.
+	PaymentMethodID string `json:"paymentMethodID"`
+	// Always true: the method is gone.
+	Deleted bool `json:"deleted"`
+	// True when this answer replays the stored result of an earlier call with the same idempotency key.
+	Replayed bool `json:"replayed"`
+}
+
 // retryWebhookDelivery's result.
 type DeliveryAttemptPayload struct {
 	// The manual-retry delivery attempt, with the receiver's answer.
@@ -44,7 +79,6 @@ type DeliveryAttemptPayload struct {
 	Replayed bool `json:"replayed"`
 }
 
-// acceptDispute's result.
 type DisputePayload struct {
 	// The dispute as the mutation left it.
 	Dispute *ent.Dispute `json:"dispute"`
