@@ -72,6 +72,17 @@ func FuzzEphemeralKeyCreate(f *testing.F) {
 	fuzzRoute(f, "POST", secret, func(fx) string { return "/ephemeral_keys" }, map[string]any{"customer_id": "cus_fuzz"})
 }
 
+func FuzzPaymentMethodCreate(f *testing.F) {
+	fuzzRoute(f, "POST", secret, func(fx) string { return "/payment_methods" },
+		map[string]any{"payment_method": "card", "card": map[string]any{"card_number": "4242424242424242",
+			"card_exp_month": "10", "card_exp_year": futureYear, "card_holder_name": "J"}})
+}
+
+func FuzzPaymentMethodUpdate(f *testing.F) {
+	fuzzRoute(f, "POST", secret, func(fx) string { return "/payment_methods/pm_fuzz_unknown/update" },
+		map[string]any{"card": map[string]any{"card_exp_month": "11"}})
+}
+
 func FuzzSessionTokens(f *testing.F) {
 	fuzzRoute(f, "POST", secret, func(fx) string { return "/payments/session_tokens" },
 		map[string]any{"payment_id": "$succeeded", "wallets": []string{"apple_pay"}})

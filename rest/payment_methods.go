@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"encoding/json"
 	"maps"
 	"net/http"
 	"regexp"
@@ -329,4 +330,104 @@ func checkoutFilter(r *http.Request) (*string, connector.MethodFilter, error) {
 		}
 	}
 	return values.str("client_secret"), f, nil
+}
+
+// paymentMethodCreateRequest is Hyperswitch's PaymentMethodCreate (closed).
+// The sandbox keeps cards; other methods are refused.
+type paymentMethodCreateRequest struct {
+	PaymentMethod           *string         `json:"payment_method"`
+	PaymentMethodType       *string         `json:"payment_method_type"`
+	PaymentMethodIssuer     *string         `json:"payment_method_issuer"`
+	PaymentMethodIssuerCode *string         `json:"payment_method_issuer_code"`
+	Card                    *cardDetailIn   `json:"card"`
+	Metadata                map[string]any  `json:"metadata"`
+	CustomerID              *string         `json:"customer_id"`
+	CardNetwork             *string         `json:"card_network"`
+	BankTransfer            json.RawMessage `json:"bank_transfer"`
+	BankTransferData        json.RawMessage `json:"bank_transfer_data"`
+	Wallet                  json.RawMessage `json:"wallet"`
+	ClientSecret            *string         `json:"client_secret"`
+	PaymentMethodData       *struct {
+		Card *cardDetailIn `json:"card"`
+	} `json:"payment_method_data"`
+	Billing json.RawMessage `json:"billing"`
+}
+
+// cardDetailIn is Hyperswitch's CardDetail.
+type cardDetailIn struct {
+	CardNumber             string  `json:"card_number"`
+	CardExpMonth           string  `json:"card_exp_month"`
+	CardExpYear            string  `json:"card_exp_year"`
+	CardCVC                string  `json:"card_cvc"`
+	CardHolderName         *string `json:"card_holder_name"`
+	NickName               *string `json:"nick_name"`
+	CardIssuingCountry     *string `json:"card_issuing_country"`
+	CardIssuingCountryCode *string `json:"card_issuing_country_code"`
+	CardNetwork            *string `json:"card_network"`
+	CardIssuer             *string `json:"card_issuer"`
+	CardType               *string `json:"card_type"`
+}
+
+func (req *paymentMethodCreateRequest) input() (payments.SaveCardInput, error) {
+	in := payments.SaveCardInput{CustomerID: req.CustomerID, Metadata: req.Metadata}
+	switch {
+	case req.PaymentMethod == nil:
+		return in, errs.MissingField("payment_method")
+	case *req.PaymentMethod != "card":
+		return in, &errs.Error{Kind: errs.KindInvalid, Type: "invalid_request", Code: "IR_19",
+			Message: "Payment method type not supported: the sandbox keeps cards, not " + *req.PaymentMethod, Field: "payment_method"}
+	}
+	card := req.Card
+	if card == nil && req.PaymentMethodData != nil {
+		card = req.PaymentMethodData.Card
+	}
+	if card == nil {
+		return in, errs.MissingField("card")
+	}
+	network := card.CardNetwork
+	if network == nil {
+		network = req.CardNetwork
+	}
+	in.Card = &customer.CardInput{Number: card.CardNumber, ExpMonth: card.CardExpMonth, ExpYear: card.CardExpYear,
+		CVC: card.CardCVC, HolderName: card.CardHolderName, Network: network}
+	if req.PaymentMethodType != nil {
+		in.Subtype = *req.PaymentMethodType
+	}
+	return in, nil
+}
+
+// paymentMethodUpdateRequest is Hyperswitch's PaymentMethodUpdate (closed).
+type paymentMethodUpdateRequest struct {
+	Card *struct {
+		CardExpMonth   *string `json:"card_exp_month"`
+		CardExpYear    *string `json:"card_exp_year"`
+		CardHolderName *string `json:"card_holder_name"`
+		NickName       *string `json:"nick_name"`
+		// Hyperswitch's CardDetailUpdate also names what the card itself
+		// says; Switchyard keeps those from the number: no effect.
+		Last4Digits       *string `json:"last4_digits"`
+		CardIssuer        *string `json:"card_issuer"`
+		IssuerCountry     *string `json:"issuer_country"`
+		IssuerCountryCode *string `json:"issuer_country_code"`
+		CardNetwork       *string `json:"card_network"`
+	} `json:"card"`
+	Wallet       json.RawMessage `json:"wallet"`
+	ClientSecret *string         `json:"client_secret"`
+}
+
+func registerSavingPaymentMethods(a *api, svc *customer.Service, pay *payments.Service) {
+	a.handle("POST /payment_methods", MerchantOrAdmin, withBody(func(r *http.Request, req *paymentMethodCreateRequest) (any, error) {
+		in, err := req.input()
+		if err != nil {
+			return nil, err
+		}
+		return respond(paymentMethodBodyOf)(pay.SaveCard(r.Context(), in))
+	}))
+	a.handle("POST /payment_methods/{method_id}/update", MerchantOrAdmin, withBody(func(r *http.Request, req *paymentMethodUpdateRequest) (any, error) {
+		var u customer.CardUpdate
+		if c := req.Card; c != nil {
+			u = customer.CardUpdate{ExpMonth: c.CardExpMonth, ExpYear: c.CardExpYear, HolderName: c.CardHolderName}
+		}
+		return respond(paymentMethodBodyOf)(svc.UpdateSavedCard(r.Context(), r.PathValue("method_id"), u))
+	}))
 }

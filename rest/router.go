@@ -49,6 +49,7 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerMandates(a, d.Customers)
 	registerCustomers(a, d.Customers)
 	registerPaymentMethods(a, d.Customers, d.Payments)
+	registerSavingPaymentMethods(a, d.Customers, d.Payments)
 	registerV2Payments(a, d.Payments)
 	registerPayments(a, d.Payments)
 	registerPaymentsList(a, d.Payments)

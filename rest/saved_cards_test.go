@@ -250,3 +250,64 @@ func TestAccountPaymentMethods(t *testing.T) {
 		t.Fatalf("amount=x: %d %s", r.Status, r.Raw)
 	}
 }
+
+// TestSaveCardWithoutPayment: POST /payment_methods keeps a card for a
+// customer (verified at zero amount through the connector), the same card
+// again is the same method, a payment pays with it by payment_token, and
+// its expiry and holder can be updated.
+func TestSaveCardWithoutPayment(t *testing.T) {
+	c := newClient(t)
+	key := c.merchantKey()
+	c.do("POST", "/customers", key, map[string]any{"customer_id": "cus_vault"}).must(t, 200)
+	body := func(number string) map[string]any {
+		return map[string]any{"payment_method": "card", "payment_method_type": "credit", "customer_id": "cus_vault",
+			"card": map[string]any{"card_number": number, "card_exp_month": "10", "card_exp_year": futureYear,
+				"card_holder_name": "Jane Doe", "nick_name": "work"}, "metadata": map[string]any{"k": "v"}}
+	}
+	saved := c.do("POST", "/payment_methods", key, body("4242424242424242")).must(t, 200)
+	id := saved.str("payment_method_id")
+	if saved.str("customer_id") != "cus_vault" || saved.str("card", "last4_digits") != "4242" || saved.str("payment_method_type") != "credit" {
+		t.Fatalf("saved: %s", saved.Raw)
+	}
+	if strings.Contains(string(saved.Raw), "4242424242424242") {
+		t.Fatalf("the number is in the answer: %s", saved.Raw)
+	}
+	if again := c.do("POST", "/payment_methods", key, body("4242424242424242")).must(t, 200); again.str("payment_method_id") != id {
+		t.Fatalf("the same card again: %s", again.Raw)
+	}
+	if got := c.do("GET", "/customers/cus_vault", key, nil).must(t, 200).str("default_payment_method_id"); got != id {
+		t.Fatalf("default: %s", got)
+	}
+	paid := c.pay("POST", "/payments", payment(map[string]any{"confirm": true, "customer_id": "cus_vault", "payment_token": id})).must(t, 200)
+	if paid.str("status") != "succeeded" {
+		t.Fatalf("paid with the saved card: %s", paid.Raw)
+	}
+	// A card that can be kept but not charged: kept, then declined.
+	unchargeable := c.do("POST", "/payment_methods", key, body("4000000000000341")).must(t, 200).str("payment_method_id")
+	if r := c.pay("POST", "/payments", payment(map[string]any{"confirm": true, "customer_id": "cus_vault", "payment_token": unchargeable})).must(t, 200); r.str("status") != "failed" {
+		t.Fatalf("the unchargeable card: %s", r.Raw)
+	}
+	upd := c.do("POST", "/payment_methods/"+id+"/update", key, map[string]any{"card": map[string]any{"card_exp_month": "11", "card_holder_name": "J. Doe"}}).must(t, 200)
+	if upd.str("card", "expiry_month") != "11" || upd.str("card", "card_holder_name") != "J. Doe" {
+		t.Fatalf("updated: %s", upd.Raw)
+	}
+	for _, tc := range []struct {
+		name, path string
+		body       any
+		status     int
+		code       string
+	}{
+		{"an invalid number", "/payment_methods", body("4242424242424241"), 400, "CE_04"},
+		{"an unknown customer", "/payment_methods", map[string]any{"payment_method": "card", "customer_id": "cus_nobody",
+			"card": map[string]any{"card_number": "4242424242424242", "card_exp_month": "10", "card_exp_year": futureYear, "card_holder_name": "J"}}, 404, "HE_02"},
+		{"a wallet", "/payment_methods", map[string]any{"payment_method": "wallet"}, 400, "IR_19"},
+		{"no payment_method", "/payment_methods", map[string]any{"customer_id": "cus_vault"}, 400, "IR_04"},
+		{"an unknown member", "/payment_methods", map[string]any{"payment_method": "card", "colour": "red"}, 400, "IR_06"},
+		{"a past expiry", "/payment_methods/" + id + "/update", map[string]any{"card": map[string]any{"card_exp_year": "2001"}}, 400, "CE_05"},
+		{"an unknown method", "/payment_methods/pm_nothing/update", map[string]any{"card": map[string]any{"card_exp_month": "01"}}, 404, "HE_02"},
+	} {
+		if r := c.do("POST", tc.path, key, tc.body); r.Status != tc.status || r.errCode() != tc.code {
+			t.Fatalf("%s: %d %s, want %d %s", tc.name, r.Status, r.Raw, tc.status, tc.code)
+		}
+	}
+}

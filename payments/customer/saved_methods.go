@@ -165,13 +165,9 @@ func (s *Service) GetPaymentMethod(ctx context.Context, id string) (*ent.Payment
 // customer with one cannot be deleted).
 func (s *Service) DeletePaymentMethod(ctx context.Context, id string) (string, error) {
 	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
-		pm, err := tx.PaymentMethod.Query().Where(paymentmethod.ID(id), paymentmethod.StatusEQ(paymentmethod.StatusActive)).
-			ForUpdate().Only(ctx)
-		if ent.IsNotFound(err) {
-			return errPaymentMethodNotFound()
-		}
+		pm, err := lockedPaymentMethod(ctx, tx, id)
 		if err != nil {
-			return errs.Internal(err)
+			return err
 		}
 		inUse, err := activeMandateOn(ctx, tx, pm.ID)
 		if err != nil {
@@ -218,6 +214,20 @@ func (s *Service) SetDefaultPaymentMethod(ctx context.Context, customerID, id st
 	return c, pm, err
 }
 
+// lockedPaymentMethod is one of the merchant's saved methods, locked
+// until tx ends.
+func lockedPaymentMethod(ctx context.Context, tx *ent.Tx, id string) (*ent.PaymentMethod, error) {
+	pm, err := tx.PaymentMethod.Query().Where(paymentmethod.ID(id), paymentmethod.StatusEQ(paymentmethod.StatusActive)).
+		ForUpdate().Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, errPaymentMethodNotFound()
+	}
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return pm, nil
+}
+
 // activeMandateOn reports whether an active mandate charges the method.
 func activeMandateOn(ctx context.Context, tx *ent.Tx, paymentMethodID string) (bool, error) {
 	ok, err := tx.Mandate.Query().Where(mandate.PaymentMethodID(paymentMethodID), mandate.StatusEQ(mandate.StatusActive)).Exist(ctx)
@@ -225,4 +235,44 @@ func activeMandateOn(ctx context.Context, tx *ent.Tx, paymentMethodID string) (b
 		return false, errs.Internal(err)
 	}
 	return ok, nil
+}
+
+// CardUpdate changes what is kept of a saved card
+// (POST /payment_methods/{id}/update): its expiry and holder.
+type CardUpdate struct {
+	ExpMonth   *string
+	ExpYear    *string
+	HolderName *string
+}
+
+// UpdateSavedCard applies a CardUpdate; the new expiry must be valid and
+// not past.
+func (s *Service) UpdateSavedCard(ctx context.Context, id string, u CardUpdate) (*ent.PaymentMethod, error) {
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+		pm, err := lockedPaymentMethod(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if pm.Card == nil {
+			return errs.InvalidValue("card", "the payment method is not a card")
+		}
+		card := *pm.Card
+		if u.ExpMonth != nil {
+			card.CardExpMonth = *u.ExpMonth
+		}
+		if u.ExpYear != nil {
+			card.CardExpYear = *u.ExpYear
+		}
+		if u.HolderName != nil {
+			card.CardHolderName = u.HolderName
+		}
+		if err := cards.ValidateExpiry(card.CardExpMonth, card.CardExpYear, s.db.Now()); err != nil {
+			return cardError(err)
+		}
+		return txn.ErrorOrNil(pm.Update().SetCard(&card).Exec(ctx), "payment method")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.GetPaymentMethod(ctx, id)
 }
