@@ -39,6 +39,8 @@ type Customer struct {
 	Description *string `json:"description,omitempty"`
 	// Address holds the value of the "address" field.
 	Address *schematype.Address `json:"address,omitempty"`
+	// ShippingAddress holds the value of the "shipping_address" field.
+	ShippingAddress *schematype.Address `json:"shipping_address,omitempty"`
 	// Metadata holds the value of the "metadata" field.
 	Metadata map[string]interface{} `json:"metadata,omitempty"`
 	// DefaultPaymentMethodID holds the value of the "default_payment_method_id" field.
@@ -106,7 +108,7 @@ func (*Customer) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case customer.FieldAddress, customer.FieldMetadata, customer.FieldDocumentDetails:
+		case customer.FieldAddress, customer.FieldShippingAddress, customer.FieldMetadata, customer.FieldDocumentDetails:
 			values[i] = new([]byte)
 		case customer.FieldID, customer.FieldMerchantID, customer.FieldCustomerID, customer.FieldName, customer.FieldEmail, customer.FieldPhone, customer.FieldPhoneCountryCode, customer.FieldDescription, customer.FieldDefaultPaymentMethodID, customer.FieldTaxRegistrationID:
 			values[i] = new(sql.NullString)
@@ -198,6 +200,14 @@ func (_m *Customer) assignValues(columns []string, values []any) error {
 			} else if value != nil && len(*value) > 0 {
 				if err := json.Unmarshal(*value, &_m.Address); err != nil {
 					return fmt.Errorf("unmarshal field address: %w", err)
+				}
+			}
+		case customer.FieldShippingAddress:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field shipping_address", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.ShippingAddress); err != nil {
+					return fmt.Errorf("unmarshal field shipping_address: %w", err)
 				}
 			}
 		case customer.FieldMetadata:
@@ -327,6 +337,9 @@ func (_m *Customer) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("address=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Address))
+	builder.WriteString(", ")
+	builder.WriteString("shipping_address=")
+	builder.WriteString(fmt.Sprintf("%v", _m.ShippingAddress))
 	builder.WriteString(", ")
 	builder.WriteString("metadata=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Metadata))

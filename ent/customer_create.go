@@ -143,6 +143,12 @@ func (_c *CustomerCreate) SetAddress(v *schematype.Address) *CustomerCreate {
 	return _c
 }
 
+// SetShippingAddress sets the "shipping_address" field.
+func (_c *CustomerCreate) SetShippingAddress(v *schematype.Address) *CustomerCreate {
+	_c.mutation.SetShippingAddress(v)
+	return _c
+}
+
 // SetMetadata sets the "metadata" field.
 func (_c *CustomerCreate) SetMetadata(v map[string]interface{}) *CustomerCreate {
 	_c.mutation.SetMetadata(v)
@@ -457,6 +463,10 @@ func (_c *CustomerCreate) createSpec() (*Customer, *sqlgraph.CreateSpec) {
 		_spec.SetField(customer.FieldAddress, field.TypeJSON, value)
 		_node.Address = value
 	}
+	if value, ok := _c.mutation.ShippingAddress(); ok {
+		_spec.SetField(customer.FieldShippingAddress, field.TypeJSON, value)
+		_node.ShippingAddress = value
+	}
 	if value, ok := _c.mutation.Metadata(); ok {
 		_spec.SetField(customer.FieldMetadata, field.TypeJSON, value)
 		_node.Metadata = value
@@ -694,6 +704,24 @@ func (u *CustomerUpsert) UpdateAddress() *CustomerUpsert {
 // ClearAddress clears the value of the "address" field.
 func (u *CustomerUpsert) ClearAddress() *CustomerUpsert {
 	u.SetNull(customer.FieldAddress)
+	return u
+}
+
+// SetShippingAddress sets the "shipping_address" field.
+func (u *CustomerUpsert) SetShippingAddress(v *schematype.Address) *CustomerUpsert {
+	u.Set(customer.FieldShippingAddress, v)
+	return u
+}
+
+// UpdateShippingAddress sets the "shipping_address" field to the value that was provided on create.
+func (u *CustomerUpsert) UpdateShippingAddress() *CustomerUpsert {
+	u.SetExcluded(customer.FieldShippingAddress)
+	return u
+}
+
+// ClearShippingAddress clears the value of the "shipping_address" field.
+func (u *CustomerUpsert) ClearShippingAddress() *CustomerUpsert {
+	u.SetNull(customer.FieldShippingAddress)
 	return u
 }
 
@@ -981,6 +1009,27 @@ func (u *CustomerUpsertOne) UpdateAddress() *CustomerUpsertOne {
 func (u *CustomerUpsertOne) ClearAddress() *CustomerUpsertOne {
 	return u.Update(func(s *CustomerUpsert) {
 		s.ClearAddress()
+	})
+}
+
+// SetShippingAddress sets the "shipping_address" field.
+func (u *CustomerUpsertOne) SetShippingAddress(v *schematype.Address) *CustomerUpsertOne {
+	return u.Update(func(s *CustomerUpsert) {
+		s.SetShippingAddress(v)
+	})
+}
+
+// UpdateShippingAddress sets the "shipping_address" field to the value that was provided on create.
+func (u *CustomerUpsertOne) UpdateShippingAddress() *CustomerUpsertOne {
+	return u.Update(func(s *CustomerUpsert) {
+		s.UpdateShippingAddress()
+	})
+}
+
+// ClearShippingAddress clears the value of the "shipping_address" field.
+func (u *CustomerUpsertOne) ClearShippingAddress() *CustomerUpsertOne {
+	return u.Update(func(s *CustomerUpsert) {
+		s.ClearShippingAddress()
 	})
 }
 
@@ -1450,6 +1499,27 @@ func (u *CustomerUpsertBulk) UpdateAddress() *CustomerUpsertBulk {
 func (u *CustomerUpsertBulk) ClearAddress() *CustomerUpsertBulk {
 	return u.Update(func(s *CustomerUpsert) {
 		s.ClearAddress()
+	})
+}
+
+// SetShippingAddress sets the "shipping_address" field.
+func (u *CustomerUpsertBulk) SetShippingAddress(v *schematype.Address) *CustomerUpsertBulk {
+	return u.Update(func(s *CustomerUpsert) {
+		s.SetShippingAddress(v)
+	})
+}
+
+// UpdateShippingAddress sets the "shipping_address" field to the value that was provided on create.
+func (u *CustomerUpsertBulk) UpdateShippingAddress() *CustomerUpsertBulk {
+	return u.Update(func(s *CustomerUpsert) {
+		s.UpdateShippingAddress()
+	})
+}
+
+// ClearShippingAddress clears the value of the "shipping_address" field.
+func (u *CustomerUpsertBulk) ClearShippingAddress() *CustomerUpsertBulk {
+	return u.Update(func(s *CustomerUpsert) {
+		s.ClearShippingAddress()
 	})
 }
 

@@ -150,6 +150,18 @@ func (_u *CustomerUpdate) ClearAddress() *CustomerUpdate {
 	return _u
 }
 
+// SetShippingAddress sets the "shipping_address" field.
+func (_u *CustomerUpdate) SetShippingAddress(v *schematype.Address) *CustomerUpdate {
+	_u.mutation.SetShippingAddress(v)
+	return _u
+}
+
+// ClearShippingAddress clears the value of the "shipping_address" field.
+func (_u *CustomerUpdate) ClearShippingAddress() *CustomerUpdate {
+	_u.mutation.ClearShippingAddress()
+	return _u
+}
+
 // SetMetadata sets the "metadata" field.
 func (_u *CustomerUpdate) SetMetadata(v map[string]interface{}) *CustomerUpdate {
 	_u.mutation.SetMetadata(v)
@@ -480,6 +492,12 @@ func (_u *CustomerUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.AddressCleared() {
 		_spec.ClearField(customer.FieldAddress, field.TypeJSON)
 	}
+	if value, ok := _u.mutation.ShippingAddress(); ok {
+		_spec.SetField(customer.FieldShippingAddress, field.TypeJSON, value)
+	}
+	if _u.mutation.ShippingAddressCleared() {
+		_spec.ClearField(customer.FieldShippingAddress, field.TypeJSON)
+	}
 	if value, ok := _u.mutation.Metadata(); ok {
 		_spec.SetField(customer.FieldMetadata, field.TypeJSON, value)
 	}
@@ -780,6 +798,18 @@ func (_u *CustomerUpdateOne) SetAddress(v *schematype.Address) *CustomerUpdateOn
 // ClearAddress clears the value of the "address" field.
 func (_u *CustomerUpdateOne) ClearAddress() *CustomerUpdateOne {
 	_u.mutation.ClearAddress()
+	return _u
+}
+
+// SetShippingAddress sets the "shipping_address" field.
+func (_u *CustomerUpdateOne) SetShippingAddress(v *schematype.Address) *CustomerUpdateOne {
+	_u.mutation.SetShippingAddress(v)
+	return _u
+}
+
+// ClearShippingAddress clears the value of the "shipping_address" field.
+func (_u *CustomerUpdateOne) ClearShippingAddress() *CustomerUpdateOne {
+	_u.mutation.ClearShippingAddress()
 	return _u
 }
 
@@ -1142,6 +1172,12 @@ func (_u *CustomerUpdateOne) sqlSave(ctx context.Context) (_node *Customer, err 
 	}
 	if _u.mutation.AddressCleared() {
 		_spec.ClearField(customer.FieldAddress, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.ShippingAddress(); ok {
+		_spec.SetField(customer.FieldShippingAddress, field.TypeJSON, value)
+	}
+	if _u.mutation.ShippingAddressCleared() {
+		_spec.ClearField(customer.FieldShippingAddress, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.Metadata(); ok {
 		_spec.SetField(customer.FieldMetadata, field.TypeJSON, value)

@@ -2366,6 +2366,7 @@ type CustomerMutation struct {
 	phone_country_code        *string
 	description               *string
 	address                   **schematype.Address
+	shipping_address          **schematype.Address
 	metadata                  *map[string]interface{}
 	default_payment_method_id *string
 	tax_registration_id       *string
@@ -2928,6 +2929,55 @@ func (m *CustomerMutation) ResetAddress() {
 	delete(m.clearedFields, customer.FieldAddress)
 }
 
+// SetShippingAddress sets the "shipping_address" field.
+func (m *CustomerMutation) SetShippingAddress(s *schematype.Address) {
+	m.shipping_address = &s
+}
+
+// ShippingAddress returns the value of the "shipping_address" field in the mutation.
+func (m *CustomerMutation) ShippingAddress() (r *schematype.Address, exists bool) {
+	v := m.shipping_address
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShippingAddress returns the old "shipping_address" field's value of the Customer entity.
+// If the Customer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomerMutation) OldShippingAddress(ctx context.Context) (v *schematype.Address, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShippingAddress is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShippingAddress requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShippingAddress: %w", err)
+	}
+	return oldValue.ShippingAddress, nil
+}
+
+// ClearShippingAddress clears the value of the "shipping_address" field.
+func (m *CustomerMutation) ClearShippingAddress() {
+	m.shipping_address = nil
+	m.clearedFields[customer.FieldShippingAddress] = struct{}{}
+}
+
+// ShippingAddressCleared returns if the "shipping_address" field was cleared in this mutation.
+func (m *CustomerMutation) ShippingAddressCleared() bool {
+	_, ok := m.clearedFields[customer.FieldShippingAddress]
+	return ok
+}
+
+// ResetShippingAddress resets all changes to the "shipping_address" field.
+func (m *CustomerMutation) ResetShippingAddress() {
+	m.shipping_address = nil
+	delete(m.clearedFields, customer.FieldShippingAddress)
+}
+
 // SetMetadata sets the "metadata" field.
 func (m *CustomerMutation) SetMetadata(value map[string]interface{}) {
 	m.metadata = &value
@@ -3369,7 +3419,7 @@ func (m *CustomerMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CustomerMutation) Fields() []string {
-	fields := make([]string, 0, 15)
+	fields := make([]string, 0, 16)
 	if m.merchant_id != nil {
 		fields = append(fields, customer.FieldMerchantID)
 	}
@@ -3399,6 +3449,9 @@ func (m *CustomerMutation) Fields() []string {
 	}
 	if m.address != nil {
 		fields = append(fields, customer.FieldAddress)
+	}
+	if m.shipping_address != nil {
+		fields = append(fields, customer.FieldShippingAddress)
 	}
 	if m.metadata != nil {
 		fields = append(fields, customer.FieldMetadata)
@@ -3443,6 +3496,8 @@ func (m *CustomerMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case customer.FieldAddress:
 		return m.Address()
+	case customer.FieldShippingAddress:
+		return m.ShippingAddress()
 	case customer.FieldMetadata:
 		return m.Metadata()
 	case customer.FieldDefaultPaymentMethodID:
@@ -3482,6 +3537,8 @@ func (m *CustomerMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldDescription(ctx)
 	case customer.FieldAddress:
 		return m.OldAddress(ctx)
+	case customer.FieldShippingAddress:
+		return m.OldShippingAddress(ctx)
 	case customer.FieldMetadata:
 		return m.OldMetadata(ctx)
 	case customer.FieldDefaultPaymentMethodID:
@@ -3571,6 +3628,13 @@ func (m *CustomerMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetAddress(v)
 		return nil
+	case customer.FieldShippingAddress:
+		v, ok := value.(*schematype.Address)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShippingAddress(v)
+		return nil
 	case customer.FieldMetadata:
 		v, ok := value.(map[string]interface{})
 		if !ok {
@@ -3654,6 +3718,9 @@ func (m *CustomerMutation) ClearedFields() []string {
 	if m.FieldCleared(customer.FieldAddress) {
 		fields = append(fields, customer.FieldAddress)
 	}
+	if m.FieldCleared(customer.FieldShippingAddress) {
+		fields = append(fields, customer.FieldShippingAddress)
+	}
 	if m.FieldCleared(customer.FieldMetadata) {
 		fields = append(fields, customer.FieldMetadata)
 	}
@@ -3700,6 +3767,9 @@ func (m *CustomerMutation) ClearField(name string) error {
 		return nil
 	case customer.FieldAddress:
 		m.ClearAddress()
+		return nil
+	case customer.FieldShippingAddress:
+		m.ClearShippingAddress()
 		return nil
 	case customer.FieldMetadata:
 		m.ClearMetadata()
@@ -3753,6 +3823,9 @@ func (m *CustomerMutation) ResetField(name string) error {
 		return nil
 	case customer.FieldAddress:
 		m.ResetAddress()
+		return nil
+	case customer.FieldShippingAddress:
+		m.ResetShippingAddress()
 		return nil
 	case customer.FieldMetadata:
 		m.ResetMetadata()

@@ -71,19 +71,24 @@ func customerDeletedOf(c *ent.Customer) customerDeletedBody {
 
 var customerListQuery = queryParams{route: "GET /customers/list", names: []string{"limit", "offset"}}
 
+// customerListPage reads the limit and offset of a customer list (v1 and v2).
+func customerListPage(r *http.Request) (limit, offset int, err error) {
+	if _, _, err := customerListQuery.read(r.URL.RawQuery); err != nil {
+		return 0, 0, err
+	}
+	if limit, err = intParam(r, "limit", customer.DefaultCustomerListLimit); err != nil {
+		return 0, 0, err
+	}
+	offset, err = intParam(r, "offset", 0)
+	return limit, offset, err
+}
+
 func registerCustomers(a *api, svc *customer.Service) {
 	a.handle("POST /customers", MerchantOrAdmin, withBody(func(r *http.Request, req *customerRequest) (any, error) {
 		return respond(customerBodyOf)(svc.CreateCustomer(r.Context(), req.CustomerID, req.details()))
 	}))
 	a.handle("GET /customers/list", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		if _, _, err := customerListQuery.read(r.URL.RawQuery); err != nil {
-			return nil, err
-		}
-		limit, err := intParam(r, "limit", customer.DefaultCustomerListLimit)
-		if err != nil {
-			return nil, err
-		}
-		offset, err := intParam(r, "offset", 0)
+		limit, offset, err := customerListPage(r)
 		if err != nil {
 			return nil, err
 		}

@@ -83,6 +83,11 @@ func FuzzPaymentMethodUpdate(f *testing.F) {
 		map[string]any{"card": map[string]any{"card_exp_month": "11"}})
 }
 
+func FuzzV2CustomerCreate(f *testing.F) {
+	fuzzRoute(f, "POST", v2, func(fx) string { return "/v2/customers" },
+		map[string]any{"name": "Jon", "email": "jon@example.com", "merchant_reference_id": "cus_fuzz_v2"})
+}
+
 func FuzzSessionTokens(f *testing.F) {
 	fuzzRoute(f, "POST", secret, func(fx) string { return "/payments/session_tokens" },
 		map[string]any{"payment_id": "$succeeded", "wallets": []string{"apple_pay"}})

@@ -48,6 +48,7 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerDisputes(a, d.Payments)
 	registerMandates(a, d.Customers)
 	registerCustomers(a, d.Customers)
+	registerV2Customers(a, d.Customers)
 	registerPaymentMethods(a, d.Customers, d.Payments)
 	registerSavingPaymentMethods(a, d.Customers, d.Payments)
 	registerV2Payments(a, d.Payments)

@@ -35,6 +35,8 @@ const (
 	FieldDescription = "description"
 	// FieldAddress holds the string denoting the address field in the database.
 	FieldAddress = "address"
+	// FieldShippingAddress holds the string denoting the shipping_address field in the database.
+	FieldShippingAddress = "shipping_address"
 	// FieldMetadata holds the string denoting the metadata field in the database.
 	FieldMetadata = "metadata"
 	// FieldDefaultPaymentMethodID holds the string denoting the default_payment_method_id field in the database.
@@ -89,6 +91,7 @@ var Columns = []string{
 	FieldPhoneCountryCode,
 	FieldDescription,
 	FieldAddress,
+	FieldShippingAddress,
 	FieldMetadata,
 	FieldDefaultPaymentMethodID,
 	FieldTaxRegistrationID,

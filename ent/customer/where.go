@@ -720,6 +720,16 @@ func AddressNotNil() predicate.Customer {
 	return predicate.Customer(sql.FieldNotNull(FieldAddress))
 }
 
+// ShippingAddressIsNil applies the IsNil predicate on the "shipping_address" field.
+func ShippingAddressIsNil() predicate.Customer {
+	return predicate.Customer(sql.FieldIsNull(FieldShippingAddress))
+}
+
+// ShippingAddressNotNil applies the NotNil predicate on the "shipping_address" field.
+func ShippingAddressNotNil() predicate.Customer {
+	return predicate.Customer(sql.FieldNotNull(FieldShippingAddress))
+}
+
 // MetadataIsNil applies the IsNil predicate on the "metadata" field.
 func MetadataIsNil() predicate.Customer {
 	return predicate.Customer(sql.FieldIsNull(FieldMetadata))

@@ -106,6 +106,7 @@ var (
 		{Name: "phone_country_code", Type: field.TypeString, Nullable: true, Size: 255},
 		{Name: "description", Type: field.TypeString, Nullable: true, Size: 255},
 		{Name: "address", Type: field.TypeJSON, Nullable: true},
+		{Name: "shipping_address", Type: field.TypeJSON, Nullable: true},
 		{Name: "metadata", Type: field.TypeJSON, Nullable: true},
 		{Name: "default_payment_method_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "tax_registration_id", Type: field.TypeString, Nullable: true, Size: 255},

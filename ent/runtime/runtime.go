@@ -305,11 +305,11 @@ func init() {
 	// customer.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
 	customer.DescriptionValidator = customerDescDescription.Validators[0].(func(string) error)
 	// customerDescDefaultPaymentMethodID is the schema descriptor for default_payment_method_id field.
-	customerDescDefaultPaymentMethodID := customerFields[9].Descriptor()
+	customerDescDefaultPaymentMethodID := customerFields[10].Descriptor()
 	// customer.DefaultPaymentMethodIDValidator is a validator for the "default_payment_method_id" field. It is called by the builders before save.
 	customer.DefaultPaymentMethodIDValidator = customerDescDefaultPaymentMethodID.Validators[0].(func(string) error)
 	// customerDescTaxRegistrationID is the schema descriptor for tax_registration_id field.
-	customerDescTaxRegistrationID := customerFields[10].Descriptor()
+	customerDescTaxRegistrationID := customerFields[11].Descriptor()
 	// customer.TaxRegistrationIDValidator is a validator for the "tax_registration_id" field. It is called by the builders before save.
 	customer.TaxRegistrationIDValidator = customerDescTaxRegistrationID.Validators[0].(func(string) error)
 	// customerDescID is the schema descriptor for id field.

@@ -28,6 +28,9 @@ func (Customer) Fields() []ent.Field {
 		optString("phone_country_code", 255),
 		optString("description", 255),
 		field.JSON("address", &schematype.Address{}).Optional().Annotations(entgql.Skip()),
+		// shipping_address is v2's default_shipping_address (address is the
+		// billing one).
+		field.JSON("shipping_address", &schematype.Address{}).Optional().Annotations(entgql.Skip()),
 		jsonMap("metadata"),
 		optString("default_payment_method_id", 64),
 		optString("tax_registration_id", 255),

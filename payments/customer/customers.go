@@ -77,9 +77,13 @@ type CustomerDetails struct {
 	PhoneCountryCode  *string
 	Description       *string
 	Address           *schematype.Address
+	ShippingAddress   *schematype.Address
 	Metadata          map[string]any
 	TaxRegistrationID *string
 	DocumentDetails   *schematype.CustomerDocument
+	// DefaultPaymentMethodID (v2's update) must name one of the
+	// customer's saved methods.
+	DefaultPaymentMethodID *string
 }
 
 // documentKinds are Hyperswitch's DocumentKind values.
@@ -100,6 +104,9 @@ func (d *CustomerDetails) Validate() error {
 		return err
 	}
 	if err := validate.PostalAddress("address", d.Address); err != nil {
+		return err
+	}
+	if err := validate.PostalAddress("default_shipping_address", d.ShippingAddress); err != nil {
 		return err
 	}
 	if doc := d.DocumentDetails; doc != nil {
@@ -143,6 +150,9 @@ func (s *Service) CreateCustomer(ctx context.Context, id *string, d CustomerDeta
 		if d.Address != nil {
 			create.SetAddress(d.Address)
 		}
+		if d.ShippingAddress != nil {
+			create.SetShippingAddress(d.ShippingAddress)
+		}
 		if d.DocumentDetails != nil {
 			create.SetDocumentDetails(d.DocumentDetails)
 		}
@@ -160,6 +170,16 @@ func (s *Service) CreateCustomer(ctx context.Context, id *string, d CustomerDeta
 func (s *Service) GetCustomer(ctx context.Context, customerID string) (*ent.Customer, error) {
 	c, err := s.db.Client.Customer.Query().Where(customer.CustomerID(customerID)).Only(ctx)
 	return liveCustomer(c, err)
+}
+
+// CustomerReference is the merchant's customer_id of the customer whose row
+// id is id (v2 names customers by that id); a redacted one is IR_11.
+func (s *Service) CustomerReference(ctx context.Context, id string) (string, error) {
+	c, err := liveCustomer(s.db.Client.Customer.Query().Where(customer.ID(id)).Only(ctx))
+	if err != nil {
+		return "", err
+	}
+	return c.CustomerID, nil
 }
 
 func liveCustomer(c *ent.Customer, err error) (*ent.Customer, error) {
@@ -194,8 +214,22 @@ func (s *Service) UpdateCustomer(ctx context.Context, customerID string, d Custo
 		if d.Address != nil {
 			upd.SetAddress(d.Address)
 		}
+		if d.ShippingAddress != nil {
+			upd.SetShippingAddress(d.ShippingAddress)
+		}
 		if d.DocumentDetails != nil {
 			upd.SetDocumentDetails(d.DocumentDetails)
+		}
+		if id := d.DefaultPaymentMethodID; id != nil {
+			ok, err := tx.PaymentMethod.Query().Where(paymentmethod.ID(*id), paymentmethod.CustomerID(c.ID),
+				paymentmethod.StatusEQ(paymentmethod.StatusActive)).Exist(ctx)
+			if err != nil {
+				return errs.Internal(err)
+			}
+			if !ok {
+				return errPaymentMethodNotFound()
+			}
+			upd.SetDefaultPaymentMethodID(*id)
 		}
 		c, err = upd.Save(ctx)
 		return txn.ErrorOrNil(err, "customer")
@@ -255,7 +289,7 @@ func (s *Service) DeleteCustomer(ctx context.Context, customerID string) (*ent.C
 		}
 		redacted := Redacted
 		c, err = c.Update().SetName(redacted).SetEmail(redacted).SetPhone(redacted).
-			SetPhoneCountryCode(redacted).SetDescription(redacted).ClearMetadata().ClearAddress().
+			SetPhoneCountryCode(redacted).SetDescription(redacted).ClearMetadata().ClearAddress().ClearShippingAddress().
 			ClearTaxRegistrationID().ClearDocumentDetails().ClearDefaultPaymentMethodID().
 			SetRedactedAt(time.Now().UTC()).Save(ctx)
 		return txn.ErrorOrNil(err, "customer")

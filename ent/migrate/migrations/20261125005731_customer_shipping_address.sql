@@ -1,0 +1,2 @@
+-- Modify "customers" table
+ALTER TABLE `customers` ADD COLUMN `shipping_address` json NULL;
