@@ -98,7 +98,7 @@ func (s *Service) recoverVoids(ctx context.Context, cutoff time.Time, limit int)
 		return 0, err
 	}
 	return stranded(ctx, atts, attemptMerchant, attemptID, func(ctx context.Context, att *ent.PaymentAttempt) (bool, error) {
-		return s.settleThroughSync(ctx, att.ID, func(conn connector.Connector, acct connector.Account, att *ent.PaymentAttempt) recordFunc {
+		return s.settleThroughSync(ctx, att, func(conn connector.Connector, acct connector.Account) recordFunc {
 			res, err := conn.Sync(ctx, &connector.SyncRequest{Account: acct,
 				ConnectorTransactionID: deref(att.ConnectorTransactionID), ConnectorMetadata: att.ConnectorMetadata})
 			switch {
@@ -126,7 +126,11 @@ func (s *Service) recoverCaptures(ctx context.Context, cutoff time.Time, limit i
 	}
 	return stranded(ctx, cps, func(c *ent.Capture) string { return c.MerchantID }, func(c *ent.Capture) string { return c.ID },
 		func(ctx context.Context, cp *ent.Capture) (bool, error) {
-			return s.settleThroughSync(ctx, cp.AuthorizedAttemptID, func(conn connector.Connector, acct connector.Account, att *ent.PaymentAttempt) recordFunc {
+			att, err := s.db.Client.PaymentAttempt.Get(ctx, cp.AuthorizedAttemptID)
+			if err != nil {
+				return false, errs.Internal(err)
+			}
+			return s.settleThroughSync(ctx, att, func(conn connector.Connector, acct connector.Account) recordFunc {
 				res, err := conn.SyncCapture(ctx, &connector.CaptureSyncRequest{Account: acct,
 					ConnectorTransactionID: deref(att.ConnectorTransactionID), CaptureID: cp.ID})
 				switch {
@@ -153,7 +157,11 @@ func (s *Service) recoverRefunds(ctx context.Context, cutoff time.Time, limit in
 	}
 	return stranded(ctx, refs, func(r *ent.Refund) string { return r.MerchantID }, func(r *ent.Refund) string { return r.ID },
 		func(ctx context.Context, ref *ent.Refund) (bool, error) {
-			return s.settleThroughSync(ctx, ref.AttemptID, func(conn connector.Connector, acct connector.Account, att *ent.PaymentAttempt) recordFunc {
+			att, err := s.db.Client.PaymentAttempt.Get(ctx, ref.AttemptID)
+			if err != nil {
+				return false, errs.Internal(err)
+			}
+			return s.settleThroughSync(ctx, att, func(conn connector.Connector, acct connector.Account) recordFunc {
 				res, err := conn.SyncRefund(ctx, &connector.RefundSyncRequest{Account: acct,
 					ConnectorTransactionID: deref(att.ConnectorTransactionID), RefundID: ref.ID})
 				switch {
@@ -174,21 +182,17 @@ func (s *Service) recoverRefunds(ctx context.Context, cutoff time.Time, limit in
 // recordFunc records a connector's answer about a stranded row inside tx.
 type recordFunc func(ctx context.Context, tx *ent.Tx, paymentID string) error
 
-// settleThroughSync loads the attempt a stranded row belongs to and its
-// connector, asks the connector (sync), and runs the recording sync
+// settleThroughSync loads the payment and connector of the attempt a
+// stranded row belongs to, asks the connector (sync), and runs the recording sync
 // returns in one transaction; nil means the connector cannot say now, and
 // the next pass asks again. It reports whether the row was settled.
-func (s *Service) settleThroughSync(ctx context.Context, attemptID string,
-	sync func(connector.Connector, connector.Account, *ent.PaymentAttempt) recordFunc) (bool, error) {
-	att, err := s.db.Client.PaymentAttempt.Get(ctx, attemptID)
-	if err != nil {
-		return false, errs.Internal(err)
-	}
+func (s *Service) settleThroughSync(ctx context.Context, att *ent.PaymentAttempt,
+	sync func(connector.Connector, connector.Account) recordFunc) (bool, error) {
 	pi, conn, acct, err := s.attemptConnector(ctx, att)
 	if err != nil {
 		return false, err
 	}
-	record := sync(conn, acct, att)
+	record := sync(conn, acct)
 	if record == nil {
 		return false, nil
 	}
@@ -212,20 +216,26 @@ func attemptID(a *ent.PaymentAttempt) string       { return a.ID }
 // attemptConnector is the attempt's payment and the connector (with its
 // account) it was sent to.
 func (s *Service) attemptConnector(ctx context.Context, att *ent.PaymentAttempt) (*ent.PaymentIntent, connector.Connector, connector.Account, error) {
-	if att.MerchantConnectorID == nil {
-		return nil, nil, connector.Account{}, errs.Internal(fmt.Errorf("attempt %s has no connector account", att.ID))
-	}
 	pi, err := s.db.Client.PaymentIntent.Get(ctx, att.PaymentIntentID)
 	if err != nil {
 		return nil, nil, connector.Account{}, errs.Internal(err)
 	}
+	conn, acct, err := s.connectorOfAttempt(ctx, pi, att)
+	return pi, conn, acct, err
+}
+
+// connectorOfAttempt is the connector (with its account) the attempt of pi
+// was sent to.
+func (s *Service) connectorOfAttempt(ctx context.Context, pi *ent.PaymentIntent, att *ent.PaymentAttempt) (connector.Connector, connector.Account, error) {
+	if att.MerchantConnectorID == nil {
+		return nil, connector.Account{}, errs.Internal(fmt.Errorf("attempt %s has no connector account", att.ID))
+	}
 	mca, err := s.db.Client.MerchantConnectorAccount.Query().
 		Where(merchantconnectoraccount.ID(*att.MerchantConnectorID)).Only(ctx)
 	if err != nil {
-		return nil, nil, connector.Account{}, errs.Internal(err)
+		return nil, connector.Account{}, errs.Internal(err)
 	}
-	conn, acct, err := s.connectorFor(pi, att, mca)
-	return pi, conn, acct, err
+	return s.connectorFor(pi, att, mca)
 }
 
 // syncPayment settles the payment's pending attempt at once, if it has
@@ -251,7 +261,7 @@ func (s *Service) syncPayment(ctx context.Context, pi *ent.PaymentIntent, window
 // settlePending asks the connector what became of a pending attempt and
 // records it. It reports whether the attempt was settled.
 func (s *Service) settlePending(ctx context.Context, pi *ent.PaymentIntent, att *ent.PaymentAttempt, cutoff time.Time) (bool, error) {
-	_, conn, acct, err := s.attemptConnector(ctx, att)
+	conn, acct, err := s.connectorOfAttempt(ctx, pi, att)
 	if err != nil {
 		return false, err
 	}

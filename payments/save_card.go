@@ -4,13 +4,10 @@ import (
 	"context"
 
 	"switchyard/ent"
-	"switchyard/ent/customer"
-	"switchyard/ent/paymentmethod"
 	"switchyard/internal/ids"
 	"switchyard/payments/connector"
 	custs "switchyard/payments/customer"
 	"switchyard/payments/errs"
-	"switchyard/payments/txn"
 )
 
 // SaveCardInput is POST /payment_methods for a card: Hyperswitch's
@@ -31,25 +28,25 @@ type SaveCardInput struct {
 // The number goes to the connector only; the customer's card with the same
 // fingerprint is answered as it is, as in Hyperswitch.
 func (s *Service) SaveCard(ctx context.Context, in SaveCardInput) (*ent.PaymentMethod, error) {
-	method := &custs.PaymentMethodInput{Type: "card", Subtype: in.Subtype, Card: in.Card}
 	if in.Card == nil {
 		return nil, errs.MissingField("card")
 	}
+	method := &custs.PaymentMethodInput{Type: "card", Subtype: in.Subtype, Card: in.Card}
 	if err := method.Validate(); err != nil {
 		return nil, err
 	}
-	var (
-		owner *ent.Customer
-		mca   *ent.MerchantConnectorAccount
-		err   error
-	)
-	fingerprint := s.box.Fingerprint("card-fingerprint", in.Card.Number)
-	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
-		if in.CustomerID != nil {
-			if owner, err = s.customers.GetCustomer(ctx, *in.CustomerID); err != nil {
-				return err
-			}
+	var owner *ent.Customer
+	if in.CustomerID != nil {
+		var err error
+		if owner, err = s.customers.GetCustomer(ctx, *in.CustomerID); err != nil {
+			return nil, err
 		}
+		if kept, err := s.customers.KeptCard(ctx, owner.ID, in.Card); err != nil || kept != nil {
+			return kept, err
+		}
+	}
+	var mca *ent.MerchantConnectorAccount
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
 		prof, err := s.paymentProfile(ctx, tx, nil)
 		if err != nil {
 			return err
@@ -59,16 +56,6 @@ func (s *Service) SaveCard(ctx context.Context, in SaveCardInput) (*ent.PaymentM
 	})
 	if err != nil {
 		return nil, err
-	}
-	if owner != nil {
-		existing, err := s.db.Client.PaymentMethod.Query().Where(paymentmethod.CustomerID(owner.ID),
-			paymentmethod.Fingerprint(fingerprint), paymentmethod.StatusEQ(paymentmethod.StatusActive)).WithCustomer().First(ctx)
-		if err == nil {
-			return existing, nil
-		}
-		if !ent.IsNotFound(err) {
-			return nil, errs.Internal(err)
-		}
 	}
 	id := ids.New(ids.PaymentMethod)
 	conn, acct, err := s.connectors.Integration(mca, "", id)
@@ -88,34 +75,10 @@ func (s *Service) SaveCard(ctx context.Context, in SaveCardInput) (*ent.PaymentM
 		}
 		return nil, e
 	}
-	details := in.Card.Details()
-	var pm *ent.PaymentMethod
-	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
-		create := tx.PaymentMethod.Create().SetID(id).SetPaymentMethod("card").SetCard(details).
-			SetFingerprint(fingerprint).SetStatus(paymentmethod.StatusActive).SetRecurringEnabled(true).
-			SetConnectorToken(res.ConnectorMandateID).SetMerchantConnectorID(mca.ID).SetMetadata(in.Metadata).
-			SetNillableNetworkTransactionID(nonEmpty(res.NetworkTransactionID))
-		switch {
-		case in.Subtype != "":
-			create.SetPaymentMethodType(in.Subtype)
-		case details.CardType != nil:
-			create.SetPaymentMethodType(*details.CardType)
-		}
-		if owner != nil {
-			create.SetCustomerID(owner.ID)
-		}
-		var err error
-		if pm, err = create.Save(ctx); err != nil {
-			return txn.Error(err, "payment method")
-		}
-		if owner != nil {
-			_, err = tx.Customer.Update().Where(customer.ID(owner.ID), customer.DefaultPaymentMethodIDIsNil()).
-				SetDefaultPaymentMethodID(pm.ID).Save(ctx)
-		}
-		return txn.ErrorOrNil(err, "customer")
-	})
-	if err != nil {
-		return nil, err
+	v := custs.VerifiedCard{Method: method, ConnectorToken: res.ConnectorMandateID, MerchantConnectorID: mca.ID,
+		NetworkTransactionID: res.NetworkTransactionID, Metadata: in.Metadata}
+	if owner != nil {
+		v.CustomerID = &owner.ID
 	}
-	return s.customers.GetPaymentMethod(ctx, pm.ID)
+	return s.customers.KeepVerifiedCard(ctx, id, v)
 }

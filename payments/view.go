@@ -257,7 +257,7 @@ type SessionTokensInput struct {
 // the payment. The sandbox opens no wallet SDK sessions (Apple Pay, Google
 // Pay and PayPal pay through a redirect), so the caller answers with an
 // empty session list.
-func (s *Service) SessionTokens(ctx context.Context, paymentID string, in SessionTokensInput) (*PaymentView, error) {
+func (s *Service) SessionTokens(ctx context.Context, paymentID string, in SessionTokensInput) (*ent.PaymentIntent, error) {
 	if paymentID == "" {
 		return nil, errs.MissingField("payment_id")
 	}
@@ -266,22 +266,43 @@ func (s *Service) SessionTokens(ctx context.Context, paymentID string, in Sessio
 			return nil, errs.InvalidValue(validate.Indexed("wallets", i), "unknown payment method type %q", w)
 		}
 	}
-	return s.RetrievePayment(ctx, paymentID, RetrieveInput{ClientSecret: in.ClientSecret})
+	pi, err := s.db.Client.PaymentIntent.Query().Where(paymentWhere(ctx, paymentID)...).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, errPaymentNotFound()
+	}
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return pi, s.checkClientSecret(ctx, pi, in.ClientSecret)
 }
 
 // CheckoutSavedMethods are the saved methods of the customer of the payment
 // a client secret belongs to (GET /customers/payment_methods with the
 // publishable key): the checkout shows them to its shopper.
 func (s *Service) CheckoutSavedMethods(ctx context.Context, clientSecret string) (*ent.Customer, []*ent.PaymentMethod, error) {
-	paymentID, _, ok := strings.Cut(clientSecret, "_secret_")
-	if clientSecret == "" || !ok {
-		return nil, nil, errs.New(errs.KindInvalid, "IR_08", "client_secret was not provided")
-	}
-	v, err := s.RetrievePayment(ctx, paymentID, RetrieveInput{ClientSecret: &clientSecret})
+	pi, err := s.paymentOfClientSecret(ctx, clientSecret)
 	if err != nil {
 		return nil, nil, err
 	}
-	return s.customers.PaymentCustomerMethods(ctx, v.Intent)
+	return s.customers.PaymentCustomerMethods(ctx, pi)
+}
+
+// paymentOfClientSecret is the payment a client secret belongs to (its
+// id is the secret's prefix), held to the secret as a confirm is. An
+// unknown payment answers as a wrong secret does: it tells nothing.
+func (s *Service) paymentOfClientSecret(ctx context.Context, secret string) (*ent.PaymentIntent, error) {
+	if secret == "" {
+		return nil, errs.New(errs.KindInvalid, "IR_08", "client_secret was not provided")
+	}
+	paymentID, _, _ := strings.Cut(secret, "_secret_")
+	pi, err := s.db.Client.PaymentIntent.Query().Where(paymentWhere(ctx, paymentID)...).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, errs.New(errs.KindInvalid, "IR_09", "The client_secret provided does not match the client_secret associated with the Payment")
+	}
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return pi, s.checkClientSecret(ctx, pi, &secret)
 }
 
 // CheckoutMethods are the payment methods a checkout may offer: for a
@@ -289,7 +310,7 @@ func (s *Service) CheckoutSavedMethods(ctx context.Context, clientSecret string)
 // its amount, currency and billing country; without one, those the
 // merchant's accounts enable for the filter given.
 type CheckoutMethods struct {
-	Payment *PaymentView
+	Payment *ent.PaymentIntent
 	Methods []*connector.EligibleMethod
 }
 
@@ -303,22 +324,18 @@ func (s *Service) ListCheckoutMethods(ctx context.Context, clientSecret *string,
 	}
 	var out CheckoutMethods
 	if clientSecret != nil {
-		paymentID, _, _ := strings.Cut(*clientSecret, "_secret_")
-		v, err := s.RetrievePayment(ctx, paymentID, RetrieveInput{ClientSecret: clientSecret})
-		if e, ok := errs.As(err); ok && e.Kind == errs.KindNotFound {
-			return nil, errs.New(errs.KindInvalid, "IR_09", "The client_secret provided does not match the client_secret associated with the Payment")
-		}
+		pi, err := s.paymentOfClientSecret(ctx, *clientSecret)
 		if err != nil {
 			return nil, err
 		}
-		out.Payment, f.ProfileID = v, v.Intent.ProfileID
-		amount := netAmount(v.Intent)
-		f.Amount, f.Currencies = &amount, []string{string(v.Intent.Currency)}
-		if b := v.Intent.Billing; b != nil && b.Address != nil && b.Address.Country != nil {
+		out.Payment, f.ProfileID = pi, pi.ProfileID
+		amount := netAmount(pi)
+		f.Amount, f.Currencies = &amount, []string{string(pi.Currency)}
+		if b := pi.Billing; b != nil && b.Address != nil && b.Address.Country != nil {
 			f.Countries = []string{*b.Address.Country}
 		}
-		f.Recurring = f.Recurring || v.Intent.MandateData != nil ||
-			(v.Intent.SetupFutureUsage != nil && *v.Intent.SetupFutureUsage == paymentintent.SetupFutureUsageOffSession)
+		f.Recurring = f.Recurring || pi.MandateData != nil ||
+			(pi.SetupFutureUsage != nil && *pi.SetupFutureUsage == paymentintent.SetupFutureUsageOffSession)
 	}
 	methods, err := s.connectors.EligibleMethods(ctx, f)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"switchyard/internal/idempotency"
 	"switchyard/internal/tenancy"
 	"switchyard/payments"
+	"switchyard/payments/customer"
 	"switchyard/payments/errs"
 )
 
@@ -94,7 +95,7 @@ func (a *api) handler(access Access, fn handlerFunc) http.HandlerFunc {
 			return
 		}
 		if p.CustomerID != "" && p.CustomerID != r.PathValue("customer_id") {
-			WriteError(w, r, errs.New(errs.KindNotFound, "HE_02", "Customer does not exist in our records"))
+			WriteError(w, r, customer.ErrCustomerNotFound())
 			return
 		}
 		if access == AdminOnly && p.Kind != tenancy.KindAdmin {

@@ -260,8 +260,7 @@ type cardNetworkOut struct {
 
 func paymentMethodListOf(c *payments.CheckoutMethods) paymentMethodListBody {
 	out := paymentMethodListBody{PaymentMethods: []paymentMethodsEnabledOut{}, SdkNextAction: sdkNextAction{NextAction: "confirm"}}
-	if v := c.Payment; v != nil {
-		pi := v.Intent
+	if pi := c.Payment; pi != nil {
 		currency := string(pi.Currency)
 		out.RedirectURL, out.Currency, out.IsGuestCustomer = pi.ReturnURL, &currency, pi.CustomerID == nil
 		if pi.PaymentType != "" {
@@ -324,6 +323,8 @@ func checkoutFilter(r *http.Request) (*string, connector.MethodFilter, error) {
 			*dst = b
 		}
 	}
+	// Hyperswitch's limit bounds a list of last-used methods this answer
+	// does not carry: it is checked and has no effect.
 	if v, ok := values["limit"]; ok {
 		if _, err := strconv.Atoi(v); err != nil {
 			return nil, f, errs.InvalidValue("limit", "must be an integer, got %q", v)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"switchyard/ent"
 	"switchyard/ent/schema/schematype"
 	"switchyard/payments"
 	"switchyard/payments/customer"
@@ -267,8 +268,8 @@ type sessionTokensBody struct {
 	VaultDetails any    `json:"vault_details"`
 }
 
-func sessionTokensOf(v *payments.PaymentView) sessionTokensBody {
-	return sessionTokensBody{PaymentID: v.Intent.PaymentID, ClientSecret: v.Intent.ClientSecret, SessionToken: []any{}}
+func sessionTokensOf(pi *ent.PaymentIntent) sessionTokensBody {
+	return sessionTokensBody{PaymentID: pi.PaymentID, ClientSecret: pi.ClientSecret, SessionToken: []any{}}
 }
 
 // fields maps the members every operation shares onto the domain's.

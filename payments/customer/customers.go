@@ -120,7 +120,8 @@ func (d *CustomerDetails) Validate() error {
 	return nil
 }
 
-func errCustomerNotFound() *errs.Error {
+// ErrCustomerNotFound is HE_02 for a customer: unknown, or another merchant's.
+func ErrCustomerNotFound() *errs.Error {
 	return errs.New(errs.KindNotFound, "HE_02", "Customer does not exist in our records")
 }
 
@@ -185,7 +186,7 @@ func (s *Service) CustomerReference(ctx context.Context, id string) (string, err
 func liveCustomer(c *ent.Customer, err error) (*ent.Customer, error) {
 	switch {
 	case ent.IsNotFound(err):
-		return nil, errCustomerNotFound()
+		return nil, ErrCustomerNotFound()
 	case err != nil:
 		return nil, errs.Internal(err)
 	case c.RedactedAt != nil:

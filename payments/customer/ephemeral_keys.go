@@ -84,9 +84,14 @@ func (s *Service) EphemeralKeyOwner(ctx context.Context, secret string) (merchan
 	if err != nil {
 		return "", "", err
 	}
+	if k == nil {
+		return "", "", errs.Unauthorized()
+	}
 	return k.MerchantID, k.CustomerID, nil
 }
 
+// lookupEphemeral is the live key of secret; nil when there is none (or it
+// expired).
 func (s *Service) lookupEphemeral(ctx context.Context, secret string) (*EphemeralKey, error) {
 	store, err := s.ephemeralStore()
 	if err != nil {
@@ -98,7 +103,7 @@ func (s *Service) lookupEphemeral(ctx context.Context, secret string) (*Ephemera
 	}
 	var k EphemeralKey
 	if rec == nil || json.Unmarshal(rec, &k) != nil || !s.db.Now().Before(k.ExpiresAt) {
-		return nil, errs.Unauthorized()
+		return nil, nil
 	}
 	k.Secret = secret
 	return &k, nil
@@ -108,13 +113,10 @@ func (s *Service) lookupEphemeral(ctx context.Context, secret string) (*Ephemera
 // (DELETE /ephemeral_keys/{id}, the id being the key itself).
 func (s *Service) DeleteEphemeralKey(ctx context.Context, secret string) (*EphemeralKey, error) {
 	k, err := s.lookupEphemeral(ctx, secret)
-	if e, ok := errs.As(err); ok && e.Code == errs.Unauthorized().Code {
-		return nil, errs.NotFound("Ephemeral key")
-	}
 	if err != nil {
 		return nil, err
 	}
-	if p, _ := tenancy.FromContext(ctx); p.MerchantID != k.MerchantID {
+	if p, _ := tenancy.FromContext(ctx); k == nil || p.MerchantID != k.MerchantID {
 		return nil, errs.NotFound("Ephemeral key")
 	}
 	if err := s.ephemeral.Delete(ctx, s.ephemeralHash(secret)); err != nil {

@@ -111,7 +111,7 @@ func (s *Service) SavePaymentMethod(ctx context.Context, tx *ent.Tx, pi *ent.Pay
 		SetStatus(paymentmethod.StatusProcessing)
 	if m.Card != nil {
 		card := m.Card.Details()
-		create.SetCard(card).SetFingerprint(s.box.Fingerprint("card-fingerprint", m.Card.Number))
+		create.SetCard(card).SetFingerprint(s.cardFingerprint(m.Card))
 		if m.Subtype == "" && card.CardType != nil {
 			// Hyperswitch's payment_method_type of a card: credit or debit.
 			create.SetPaymentMethodType(*card.CardType)

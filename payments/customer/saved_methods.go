@@ -32,16 +32,83 @@ func SavesCard(pi *ent.PaymentIntent, m *PaymentMethodInput) bool {
 // attempt: the customer's method with the same fingerprint if it has one,
 // else a new one, processing until the authorization succeeds.
 func (s *Service) CardToKeep(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, m *PaymentMethodInput) (*ent.PaymentMethod, error) {
-	fp := s.box.Fingerprint("card-fingerprint", m.Card.Number)
-	pm, err := tx.PaymentMethod.Query().Where(paymentmethod.CustomerID(*pi.CustomerID), paymentmethod.Fingerprint(fp),
-		paymentmethod.StatusEQ(paymentmethod.StatusActive)).First(ctx)
-	switch {
-	case err == nil:
-		return pm, nil
-	case !ent.IsNotFound(err):
-		return nil, errs.Internal(err)
+	pm, err := s.keptCard(ctx, tx.PaymentMethod, *pi.CustomerID, m.Card)
+	if err != nil || pm != nil {
+		return pm, err
 	}
 	return s.SavePaymentMethod(ctx, tx, pi, m)
+}
+
+// KeptCard is the customer's (row id) active saved card with the same
+// fingerprint as card, or nil.
+func (s *Service) KeptCard(ctx context.Context, customerID string, card *CardInput) (*ent.PaymentMethod, error) {
+	return s.keptCard(ctx, s.db.Client.PaymentMethod, customerID, card)
+}
+
+func (s *Service) keptCard(ctx context.Context, pms *ent.PaymentMethodClient, customerID string, card *CardInput) (*ent.PaymentMethod, error) {
+	pm, err := pms.Query().Where(paymentmethod.CustomerID(customerID), paymentmethod.Fingerprint(s.cardFingerprint(card)),
+		paymentmethod.StatusEQ(paymentmethod.StatusActive)).WithCustomer().First(ctx)
+	switch {
+	case ent.IsNotFound(err):
+		return nil, nil
+	case err != nil:
+		return nil, errs.Internal(err)
+	}
+	return pm, nil
+}
+
+// cardFingerprint is the keyed fingerprint that tells the same card again.
+func (s *Service) cardFingerprint(card *CardInput) string {
+	return s.box.Fingerprint("card-fingerprint", card.Number)
+}
+
+// VerifiedCard is a card the connector verified without a payment
+// (POST /payment_methods), with the token it issued.
+type VerifiedCard struct {
+	Method *PaymentMethodInput
+	// CustomerID is the row id of the customer it is kept for, if any.
+	CustomerID           *string
+	ConnectorToken       string
+	MerchantConnectorID  string
+	NetworkTransactionID string
+	Metadata             map[string]any
+}
+
+// KeepVerifiedCard records a verified card, active at once, and makes it
+// its customer's default when the customer has none.
+func (s *Service) KeepVerifiedCard(ctx context.Context, id string, v VerifiedCard) (*ent.PaymentMethod, error) {
+	details := v.Method.Card.Details()
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+		create := tx.PaymentMethod.Create().SetID(id).SetPaymentMethod("card").SetCard(details).
+			SetFingerprint(s.cardFingerprint(v.Method.Card)).SetStatus(paymentmethod.StatusActive).SetRecurringEnabled(true).
+			SetConnectorToken(v.ConnectorToken).SetMerchantConnectorID(v.MerchantConnectorID).SetMetadata(v.Metadata).
+			SetNillableNetworkTransactionID(nonEmpty(v.NetworkTransactionID)).SetNillableCustomerID(v.CustomerID)
+		switch {
+		case v.Method.Subtype != "":
+			create.SetPaymentMethodType(v.Method.Subtype)
+		case details.CardType != nil:
+			create.SetPaymentMethodType(*details.CardType)
+		}
+		if err := create.Exec(ctx); err != nil {
+			return txn.Error(err, "payment method")
+		}
+		if v.CustomerID == nil {
+			return nil
+		}
+		return defaultIfNone(ctx, tx, *v.CustomerID, id)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.GetPaymentMethod(ctx, id)
+}
+
+// defaultIfNone makes the method its customer's default when the customer
+// has none (its first kept card).
+func defaultIfNone(ctx context.Context, tx *ent.Tx, customerID, paymentMethodID string) error {
+	_, err := tx.Customer.Update().Where(customer.ID(customerID), customer.DefaultPaymentMethodIDIsNil()).
+		SetDefaultPaymentMethodID(paymentMethodID).Save(ctx)
+	return txn.ErrorOrNil(err, "customer")
 }
 
 // settleKeptCard records what the authorization means for the card the
@@ -75,9 +142,7 @@ func (s *Service) settleKeptCard(ctx context.Context, tx *ent.Tx, pi *ent.Paymen
 	if _, err := upd.Save(ctx); err != nil {
 		return txn.Error(err, "payment method")
 	}
-	_, err = tx.Customer.Update().Where(customer.ID(*pi.CustomerID), customer.DefaultPaymentMethodIDIsNil()).
-		SetDefaultPaymentMethodID(pm.ID).Save(ctx)
-	return txn.ErrorOrNil(err, "customer")
+	return defaultIfNone(ctx, tx, *pi.CustomerID, pm.ID)
 }
 
 // errInvalidToken is Hyperswitch's answer to a payment_token it cannot use.
