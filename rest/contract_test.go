@@ -22,6 +22,9 @@ import (
 // (rest/openapi/), by kin-openapi.
 
 type contract struct {
+	// docs are the two documents (v1, v2), loaded with their references
+	// resolved; routers find an operation in each.
+	docs    []*openapi3.T
 	routers []routers.Router
 }
 
@@ -47,7 +50,7 @@ func loadContract() (*contract, error) {
 				contractErr = err
 				return
 			}
-			c.routers = append(c.routers, r)
+			c.docs, c.routers = append(c.docs, doc), append(c.routers, r)
 		}
 		theContract = c
 	})
