@@ -203,7 +203,7 @@ func (s *Service) UpdateCustomer(ctx context.Context, customerID string, d Custo
 	var c *ent.Customer
 	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
 		var err error
-		if c, err = liveCustomer(tx.Customer.Query().Where(customer.CustomerID(customerID)).ForUpdate().Only(ctx)); err != nil {
+		if c, err = liveCustomer(txn.ForUpdate(s.db, tx.Customer.Query().Where(customer.CustomerID(customerID))).Only(ctx)); err != nil {
 			return err
 		}
 		upd := c.Update().SetNillableName(d.Name).SetNillableEmail(d.Email).SetNillablePhone(d.Phone).
@@ -275,7 +275,7 @@ func (s *Service) DeleteCustomer(ctx context.Context, customerID string) (*ent.C
 	var c *ent.Customer
 	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
 		var err error
-		if c, err = liveCustomer(tx.Customer.Query().Where(customer.CustomerID(customerID)).ForUpdate().Only(ctx)); err != nil {
+		if c, err = liveCustomer(txn.ForUpdate(s.db, tx.Customer.Query().Where(customer.CustomerID(customerID))).Only(ctx)); err != nil {
 			return err
 		}
 		active, err := tx.Mandate.Query().Where(mandate.CustomerID(c.ID), mandate.StatusEQ(mandate.StatusActive)).Exist(ctx)

@@ -230,7 +230,7 @@ func (s *Service) GetPaymentMethod(ctx context.Context, id string) (*ent.Payment
 // customer with one cannot be deleted).
 func (s *Service) DeletePaymentMethod(ctx context.Context, id string) (string, error) {
 	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
-		pm, err := lockedPaymentMethod(ctx, tx, id)
+		pm, err := s.lockedPaymentMethod(ctx, tx, id)
 		if err != nil {
 			return err
 		}
@@ -259,7 +259,7 @@ func (s *Service) SetDefaultPaymentMethod(ctx context.Context, customerID, id st
 	)
 	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
 		var err error
-		if c, err = liveCustomer(tx.Customer.Query().Where(customer.CustomerID(customerID)).ForUpdate().Only(ctx)); err != nil {
+		if c, err = liveCustomer(txn.ForUpdate(s.db, tx.Customer.Query().Where(customer.CustomerID(customerID))).Only(ctx)); err != nil {
 			return err
 		}
 		pm, err = tx.PaymentMethod.Query().Where(paymentmethod.ID(id), paymentmethod.CustomerID(c.ID),
@@ -281,9 +281,9 @@ func (s *Service) SetDefaultPaymentMethod(ctx context.Context, customerID, id st
 
 // lockedPaymentMethod is one of the merchant's saved methods, locked
 // until tx ends.
-func lockedPaymentMethod(ctx context.Context, tx *ent.Tx, id string) (*ent.PaymentMethod, error) {
-	pm, err := tx.PaymentMethod.Query().Where(paymentmethod.ID(id), paymentmethod.StatusEQ(paymentmethod.StatusActive)).
-		ForUpdate().Only(ctx)
+func (s *Service) lockedPaymentMethod(ctx context.Context, tx *ent.Tx, id string) (*ent.PaymentMethod, error) {
+	pm, err := txn.ForUpdate(s.db, tx.PaymentMethod.Query().
+		Where(paymentmethod.ID(id), paymentmethod.StatusEQ(paymentmethod.StatusActive))).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, errPaymentMethodNotFound()
 	}
@@ -314,7 +314,7 @@ type CardUpdate struct {
 // not past.
 func (s *Service) UpdateSavedCard(ctx context.Context, id string, u CardUpdate) (*ent.PaymentMethod, error) {
 	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
-		pm, err := lockedPaymentMethod(ctx, tx, id)
+		pm, err := s.lockedPaymentMethod(ctx, tx, id)
 		if err != nil {
 			return err
 		}
