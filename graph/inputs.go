@@ -3,8 +3,6 @@ package graph
 import (
 	"bytes"
 	"encoding/json"
-	"maps"
-	"slices"
 	"strings"
 	"time"
 
@@ -209,8 +207,27 @@ func paymentMethodOf(in *model.PaymentRequest) (*customer.PaymentMethodInput, er
 	if err != nil {
 		return nil, err
 	}
-	data := customer.PaymentMethodData{Billing: billing,
-		Wallet: variants(d.Wallet), PayLater: variants(d.PayLater), BankRedirect: variants(d.BankRedirect)}
+	data := customer.PaymentMethodData{Billing: billing, Reward: d.Reward != nil && *d.Reward}
+	for _, f := range []struct {
+		name string
+		data map[string]any
+	}{
+		{"wallet", d.Wallet}, {"pay_later", d.PayLater}, {"bank_redirect", d.BankRedirect},
+		{"bank_transfer", d.BankTransfer}, {"bank_debit", d.BankDebit}, {"voucher", d.Voucher},
+		{"gift_card", d.GiftCard}, {"card_redirect", d.CardRedirect}, {"real_time_payment", d.RealTimePayment},
+		{"open_banking", d.OpenBanking}, {"mobile_payment", d.MobilePayment}, {"crypto", d.Crypto},
+	} {
+		if f.data == nil {
+			continue
+		}
+		raw, err := json.Marshal(f.data)
+		if err != nil {
+			return nil, errs.InvalidValue("payment_method_data."+f.name, "must be a JSON object")
+		}
+		if err := data.AddFamily(f.name, raw); err != nil {
+			return nil, err
+		}
+	}
 	if c := d.Card; c != nil {
 		data.Card = &customer.CardInput{Number: c.CardNumber, ExpMonth: c.CardExpMonth, ExpYear: c.CardExpYear,
 			CVC: c.CardCvc, HolderName: c.CardHolderName, Network: c.CardNetwork}
@@ -233,15 +250,6 @@ func paymentMethodOf(in *model.PaymentRequest) (*customer.PaymentMethodInput, er
 		}
 	}
 	return data.Method(in.PaymentMethod, in.PaymentMethodType)
-}
-
-// variants are the member names of a redirect method's object (nil when the
-// object is absent).
-func variants(m map[string]any) []string {
-	if m == nil {
-		return nil
-	}
-	return slices.Sorted(maps.Keys(m))
 }
 
 func given(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }

@@ -433,3 +433,52 @@ func TestAccountMutations(t *testing.T) {
 		c.fails("HE_02", retry, map[string]any{"id": "evt_unknown"})
 	})
 }
+
+// TestPaymentMethodFamilies: the families beyond cards take the same
+// payment_method_data through GraphQL as through REST: a bank transfer
+// waits with the bank details on its attempt, a bank debit is charged at
+// once, a failing gift card fails the payment.
+func TestPaymentMethodFamilies(t *testing.T) {
+	srv := testenv.NewServer(t, testenv.Database(t))
+	c := newGQL(t, srv.URL, srv.Demo.SecretKey)
+	type attempt struct {
+		Status     string
+		ErrorCode  *string
+		NextAction map[string]any
+	}
+	var out struct {
+		CreatePayment struct {
+			Payment struct {
+				Status, PaymentMethod string
+				Attempts              []attempt
+			}
+		}
+	}
+	pay := func(data string) {
+		t.Helper()
+		out.CreatePayment.Payment.Attempts = nil
+		c.must(`mutation { createPayment(input: {amount: 4200, currency: "EUR", confirm: true, paymentMethodData: `+data+`}) {
+			payment { status paymentMethod attempts { status errorCode nextAction } } } }`, nil, &out)
+	}
+	pay(`{bankTransfer: {sepa_bank_transfer: {country: "DE"}}}`)
+	p := out.CreatePayment.Payment
+	if p.Status != "requires_customer_action" || p.PaymentMethod != "bank_transfer" || len(p.Attempts) != 1 ||
+		p.Attempts[0].NextAction["type"] != "display_bank_transfer_information" {
+		t.Fatalf("bank transfer: %+v", p)
+	}
+	pay(`{bankDebit: {sepa_bank_debit: {iban: "DE89370400440532013000", bank_account_holder_name: "A"}}}`)
+	if p := out.CreatePayment.Payment; p.Status != "succeeded" || p.PaymentMethod != "bank_debit" {
+		t.Fatalf("bank debit: %+v", p)
+	}
+	pay(`{giftCard: {givex: {number: "6036280000000000002", cvc: "123"}}}`)
+	if p := out.CreatePayment.Payment; p.Status != "failed" || len(p.Attempts) != 1 || p.Attempts[0].ErrorCode == nil ||
+		*p.Attempts[0].ErrorCode != "gift_card_declined" {
+		t.Fatalf("gift card: %+v", p)
+	}
+	pay(`{reward: true}`)
+	if p := out.CreatePayment.Payment; p.Status != "requires_customer_action" || p.PaymentMethod != "reward" {
+		t.Fatalf("reward: %+v", p)
+	}
+	c.fails("IR_04", `mutation { createPayment(input: {amount: 100, currency: "EUR", confirm: true,
+		paymentMethodData: {bankDebit: {sepa_bank_debit: {bank_account_holder_name: "A"}}}}) { payment { id } } }`, nil)
+}

@@ -67,32 +67,7 @@ func (s *Service) CompleteAuthentication(ctx context.Context, attemptID, token s
 		return nil, err
 	}
 	ctx = tenancy.ForMerchant(tenancy.System(ctx), pi.MerchantID)
-	waiting := att.Status == paymentattempt.StatusAuthenticationPending &&
-		pi.Status == paymentintent.StatusRequiresCustomerAction &&
-		pi.ActiveAttemptID != nil && *pi.ActiveAttemptID == att.ID
-	if !waiting {
-		return redirectTarget(pi), nil
-	}
-	mca, err := s.db.Client.MerchantConnectorAccount.Query().
-		Where(merchantconnectoraccount.ID(deref(att.MerchantConnectorID))).Only(ctx)
-	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	conn, acct, err := s.connectorFor(pi, att, mca)
-	if err != nil {
-		return nil, err
-	}
-	capMethod := connectorCaptureMethod(pi)
-	res, callErr := conn.CompleteAuthentication(ctx, &connector.CompleteAuthenticationRequest{
-		Account:                acct,
-		ConnectorTransactionID: deref(att.ConnectorTransactionID),
-		Approved:               approved,
-		Amount:                 att.NetAmount,
-		Currency:               string(att.Currency),
-		CaptureMethod:          capMethod,
-		ConnectorMetadata:      att.ConnectorMetadata,
-	})
-	if _, err := s.recordPaymentResult(ctx, pi.PaymentID, att.ID, res, callErr); err != nil {
+	if err := s.completeCustomerAction(ctx, pi, att, approved); err != nil {
 		return nil, err
 	}
 	pi, err = s.db.Client.PaymentIntent.Get(ctx, pi.ID)
@@ -100,4 +75,63 @@ func (s *Service) CompleteAuthentication(ctx context.Context, attemptID, token s
 		return nil, errs.Internal(err)
 	}
 	return redirectTarget(pi), nil
+}
+
+// SimulateCustomerAction is the sandbox's stand-in for the customer (or
+// their bank, or the shop's till) on a payment of the merchant in ctx that
+// waits for them: approved completes it as the Approve button does, or
+// reports a bank transfer or voucher paid; declined as Decline does, or
+// reports the transfer or voucher expired unpaid. A payment that waits for
+// nothing is refused (IR_14 naming its status).
+func (s *Service) SimulateCustomerAction(ctx context.Context, paymentID string, approved bool) (*PaymentView, error) {
+	pi, err := s.db.Client.PaymentIntent.Query().Where(paymentWhere(ctx, paymentID)...).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, errPaymentNotFound()
+	}
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	if pi.Status != paymentintent.StatusRequiresCustomerAction || pi.ActiveAttemptID == nil {
+		return nil, ErrUnexpectedState("completed by the customer", pi.Status,
+			[]paymentintent.Status{paymentintent.StatusRequiresCustomerAction})
+	}
+	att, err := s.db.Client.PaymentAttempt.Query().Where(paymentAttemptOf(pi.ID, *pi.ActiveAttemptID)...).Only(ctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	if err := s.completeCustomerAction(ctx, pi, att, approved); err != nil {
+		return nil, err
+	}
+	return s.GetPayment(ctx, paymentID)
+}
+
+// completeCustomerAction reports the customer's answer on an attempt to its
+// connector and records the outcome, when the attempt still waits for it.
+func (s *Service) completeCustomerAction(ctx context.Context, pi *ent.PaymentIntent, att *ent.PaymentAttempt, approved bool) error {
+	waiting := att.Status == paymentattempt.StatusAuthenticationPending &&
+		pi.Status == paymentintent.StatusRequiresCustomerAction &&
+		pi.ActiveAttemptID != nil && *pi.ActiveAttemptID == att.ID
+	if !waiting {
+		return nil
+	}
+	mca, err := s.db.Client.MerchantConnectorAccount.Query().
+		Where(merchantconnectoraccount.ID(deref(att.MerchantConnectorID))).Only(ctx)
+	if err != nil {
+		return errs.Internal(err)
+	}
+	conn, acct, err := s.connectorFor(pi, att, mca)
+	if err != nil {
+		return err
+	}
+	res, callErr := conn.CompleteAuthentication(ctx, &connector.CompleteAuthenticationRequest{
+		Account:                acct,
+		ConnectorTransactionID: deref(att.ConnectorTransactionID),
+		Approved:               approved,
+		Amount:                 att.NetAmount,
+		Currency:               string(att.Currency),
+		CaptureMethod:          connectorCaptureMethod(pi),
+		ConnectorMetadata:      att.ConnectorMetadata,
+	})
+	_, err = s.recordPaymentResult(ctx, pi.PaymentID, att.ID, res, callErr)
+	return err
 }

@@ -389,7 +389,11 @@ func billingOf(pi *ent.PaymentIntent, m *customer.PaymentMethodInput) *schematyp
 
 func connectorMethod(m *customer.PaymentMethodInput) connector.PaymentMethod {
 	out := connector.PaymentMethod{Type: connector.PaymentMethodType(m.Type), Subtype: m.Subtype, VPA: m.VPA,
-		ConnectorMandateID: m.ConnectorMandateID}
+		ConnectorMandateID: m.ConnectorMandateID, Variant: m.Variant, BankAccount: connector.Secret(m.BankAccount),
+		WalletLast4: m.WalletLast4, Country: m.Country}
+	if g := m.GiftCard; g != nil {
+		out.GiftCard = &connector.GiftCard{Number: connector.Secret(g.Number), PIN: connector.Secret(g.PIN)}
+	}
 	if m.Card != nil {
 		holder := ""
 		if m.Card.HolderName != nil {

@@ -2,6 +2,7 @@ package payments
 
 import (
 	"context"
+	"maps"
 
 	"switchyard/ent"
 	"switchyard/ent/capture"
@@ -84,8 +85,8 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 		} else {
 			upd.ClearErrorCode().ClearErrorMessage().ClearErrorReason()
 		}
-		if res.RedirectRequired && status == paymentattempt.StatusAuthenticationPending {
-			upd.SetNextAction(map[string]any{"type": "redirect_to_url", "redirect_to_url": s.redirectURL(att.ID)})
+		if next := s.nextAction(att, res, status); next != nil {
+			upd.SetNextAction(next)
 		} else {
 			upd.ClearNextAction()
 		}
@@ -171,6 +172,29 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 		return v, err
 	}
 	return view, nil
+}
+
+// nextAction is what the customer must do for an attempt waiting for them,
+// in Hyperswitch's NextActionData shape: visit the sandbox page, or pay a
+// bank transfer or a voucher; nil when nothing waits.
+func (s *Service) nextAction(att *ent.PaymentAttempt, res *connector.PaymentResult, status paymentattempt.Status) map[string]any {
+	if status != paymentattempt.StatusAuthenticationPending {
+		return nil
+	}
+	switch in := res.Instructions; {
+	case res.RedirectRequired:
+		return map[string]any{"type": "redirect_to_url", "redirect_to_url": s.redirectURL(att.ID)}
+	case in != nil && in.Kind == connector.InstructionsBankTransfer:
+		details := maps.Clone(in.BankTransfer)
+		// Nothing has arrived yet: the sandbox receives a transfer whole.
+		details["receiver"] = map[string]any{"amount_received": 0, "amount_remaining": att.NetAmount}
+		return map[string]any{"type": "display_bank_transfer_information", "bank_transfer_steps_and_charges_details": details}
+	case in != nil && in.Kind == connector.InstructionsVoucher:
+		// voucher_details is a string in Hyperswitch's documents: the
+		// reference the customer pays with.
+		return map[string]any{"type": "display_voucher_information", "voucher_details": in.Reference}
+	}
+	return nil
 }
 
 // recordAutomaticCapture records the capture a connector made with the

@@ -40,12 +40,19 @@ type PaymentView struct {
 // AmountReceived is what has been captured (Hyperswitch's amount_received).
 func (v *PaymentView) AmountReceived() int64 { return v.Intent.AmountCaptured }
 
+// NextAction is what the customer must do, when the payment waits for
+// them: Hyperswitch's NextActionData (redirect_to_url,
+// display_bank_transfer_information or display_voucher_information).
+func (v *PaymentView) NextAction() map[string]any {
+	if v.Active == nil || v.Intent.Status != paymentintent.StatusRequiresCustomerAction || len(v.Active.NextAction) == 0 {
+		return nil
+	}
+	return v.Active.NextAction
+}
+
 // NextActionURL is the page the customer must visit, when one is pending.
 func (v *PaymentView) NextActionURL() string {
-	if v.Active == nil || v.Intent.Status != paymentintent.StatusRequiresCustomerAction {
-		return ""
-	}
-	u, _ := v.Active.NextAction["redirect_to_url"].(string)
+	u, _ := v.NextAction()["redirect_to_url"].(string)
 	return u
 }
 

@@ -113,7 +113,7 @@ type paymentRecord struct {
 	Force3DSChallengeTrigger           *bool            `json:"force_3ds_challenge_trigger"`
 
 	// Outcome and next step.
-	NextAction          *paymentNextAction   `json:"next_action"`
+	NextAction          map[string]any       `json:"next_action"`
 	ErrorCode           *string              `json:"error_code"`
 	ErrorMessage        *string              `json:"error_message"`
 	UnifiedCode         *string              `json:"unified_code"`
@@ -267,13 +267,6 @@ type externalAuthOut struct {
 	Version                     *string `json:"version"`
 	ErrorCode                   *string `json:"error_code"`
 	ErrorMessage                *string `json:"error_message"`
-}
-
-// paymentNextAction is the customer's pending step: Hyperswitch's
-// NextActionData of type redirect_to_url.
-type paymentNextAction struct {
-	RedirectToURL string `json:"redirect_to_url"`
-	Type          string `json:"type"`
 }
 
 type paymentErrorDetails struct {
@@ -447,9 +440,7 @@ func paymentRecordOf(v *payments.PaymentView) paymentRecord {
 		}
 		rec.BrowserInfo = browserInfoOf(a.BrowserInfo)
 	}
-	if u := v.NextActionURL(); u != "" {
-		rec.NextAction = &paymentNextAction{RedirectToURL: u, Type: "redirect_to_url"}
-	}
+	rec.NextAction = v.NextAction()
 	for _, r := range v.Refunds {
 		rec.Refunds = append(rec.Refunds, refundBodyOf(r, pi.PaymentID))
 	}

@@ -11,6 +11,7 @@ import (
 
 	"switchyard/ent"
 	"switchyard/ent/schema/schematype"
+	"switchyard/internal/strictjson"
 	"switchyard/payments"
 	"switchyard/payments/customer"
 	"switchyard/payments/errs"
@@ -166,30 +167,65 @@ func (b *browserInfo) asMap() map[string]any {
 }
 
 // paymentMethodDataIn is Hyperswitch's PaymentMethodDataRequest: one
-// payment method, keyed by its kind, and its billing address. The sandbox
-// serves cards, UPI and the redirect methods (wallets, pay later, bank
-// redirects); the other kinds are refused with IR_19.
+// payment method, keyed by its family, and its billing address; or one of
+// the bare names "reward" and "mandate_payment". The sandbox serves every
+// family but network tokens and vault data (refused with IR_19).
 type paymentMethodDataIn struct {
-	Card         *cardIn                    `json:"card"`
-	Upi          *upiIn                     `json:"upi"`
-	Wallet       map[string]json.RawMessage `json:"wallet"`
-	PayLater     map[string]json.RawMessage `json:"pay_later"`
-	BankRedirect map[string]json.RawMessage `json:"bank_redirect"`
-	Billing      *schematype.AddressWrapper `json:"billing"`
+	Card    *cardIn                    `json:"card"`
+	Upi     *upiIn                     `json:"upi"`
+	Billing *schematype.AddressWrapper `json:"billing"`
 
-	CardRedirect       json.RawMessage `json:"card_redirect"`
-	BankDebit          json.RawMessage `json:"bank_debit"`
-	BankTransfer       json.RawMessage `json:"bank_transfer"`
-	RealTimePayment    json.RawMessage `json:"real_time_payment"`
-	Crypto             json.RawMessage `json:"crypto"`
-	Voucher            json.RawMessage `json:"voucher"`
-	GiftCard           json.RawMessage `json:"gift_card"`
+	Wallet          json.RawMessage `json:"wallet"`
+	PayLater        json.RawMessage `json:"pay_later"`
+	BankRedirect    json.RawMessage `json:"bank_redirect"`
+	BankTransfer    json.RawMessage `json:"bank_transfer"`
+	BankDebit       json.RawMessage `json:"bank_debit"`
+	Voucher         json.RawMessage `json:"voucher"`
+	GiftCard        json.RawMessage `json:"gift_card"`
+	CardRedirect    json.RawMessage `json:"card_redirect"`
+	RealTimePayment json.RawMessage `json:"real_time_payment"`
+	OpenBanking     json.RawMessage `json:"open_banking"`
+	MobilePayment   json.RawMessage `json:"mobile_payment"`
+	Crypto          json.RawMessage `json:"crypto"`
+
 	CardToken          *cardTokenIn    `json:"card_token"`
-	OpenBanking        json.RawMessage `json:"open_banking"`
-	MobilePayment      json.RawMessage `json:"mobile_payment"`
 	NetworkToken       json.RawMessage `json:"network_token"`
 	VaultDataCard      json.RawMessage `json:"vault_data_card"`
 	VaultCardTokenData json.RawMessage `json:"vault_card_token_data"`
+
+	// Bare is the payment method given as a bare name.
+	Bare string `json:"-"`
+}
+
+// UnmarshalJSON takes the object form member by member, as every request
+// body is read (an unknown member is refused, naming it), or a bare name.
+func (d *paymentMethodDataIn) UnmarshalJSON(b []byte) error {
+	const field = "payment_method_data"
+	if json.Unmarshal(b, &d.Bare) == nil {
+		if d.Bare != "reward" && d.Bare != "mandate_payment" {
+			return errs.InvalidValue(field, "must be an object, or one of \"reward\" and \"mandate_payment\"")
+		}
+		return nil
+	}
+	type members paymentMethodDataIn
+	tree, err := strictjson.Parse(b, strictjson.MaxDepth)
+	if err != nil {
+		return err
+	}
+	if err := checkShape(tree, reflect.TypeFor[members](), field); err != nil {
+		return err
+	}
+	return json.Unmarshal(b, (*members)(d))
+}
+
+// families are the members holding one family's data, by name.
+func (d *paymentMethodDataIn) families() map[string]json.RawMessage {
+	return map[string]json.RawMessage{
+		"wallet": d.Wallet, "pay_later": d.PayLater, "bank_redirect": d.BankRedirect,
+		"bank_transfer": d.BankTransfer, "bank_debit": d.BankDebit, "voucher": d.Voucher, "gift_card": d.GiftCard,
+		"card_redirect": d.CardRedirect, "real_time_payment": d.RealTimePayment, "open_banking": d.OpenBanking,
+		"mobile_payment": d.MobilePayment, "crypto": d.Crypto,
+	}
 }
 
 // cardIn is Hyperswitch's Card. The number and CVC go to the connector and
@@ -397,19 +433,23 @@ func (req *paymentsRequest) paymentMethod() (*customer.PaymentMethodInput, error
 		return nil, errs.MissingField("payment_token")
 	}
 	for name, raw := range map[string]json.RawMessage{
-		"card_redirect": d.CardRedirect, "bank_debit": d.BankDebit, "bank_transfer": d.BankTransfer,
-		"real_time_payment": d.RealTimePayment, "crypto": d.Crypto, "voucher": d.Voucher,
-		"gift_card": d.GiftCard, "open_banking": d.OpenBanking,
-		"mobile_payment": d.MobilePayment, "network_token": d.NetworkToken,
-		"vault_data_card": d.VaultDataCard, "vault_card_token_data": d.VaultCardTokenData,
+		"network_token": d.NetworkToken, "vault_data_card": d.VaultDataCard, "vault_card_token_data": d.VaultCardTokenData,
 	} {
 		if given(raw) {
 			return nil, &errs.Error{Kind: errs.KindInvalid, Type: "invalid_request", Code: "IR_19",
 				Message: "Payment method type not supported: " + name + " is not served by the sandbox", Field: "payment_method_data." + name}
 		}
 	}
-	data := customer.PaymentMethodData{Billing: d.Billing, Card: d.Card.domain(),
-		Wallet: variants(d.Wallet), PayLater: variants(d.PayLater), BankRedirect: variants(d.BankRedirect)}
+	data := customer.PaymentMethodData{Billing: d.Billing, Card: d.Card.domain(), Reward: d.Bare == "reward"}
+	if d.Bare == "mandate_payment" {
+		return nil, nil // the mandate (mandate_id) says what is charged
+	}
+	families := d.families()
+	for _, name := range slices.Sorted(maps.Keys(families)) {
+		if err := data.AddFamily(name, families[name]); err != nil {
+			return nil, err
+		}
+	}
 	if u := d.Upi; u != nil {
 		data.Upi = &customer.UpiData{Collect: u.UpiCollect != nil, Intent: given(u.UpiIntent), QRCode: given(u.UpiQr)}
 		if u.UpiCollect != nil {
@@ -448,15 +488,6 @@ func (req *paymentsRequest) savedMethod() (*customer.PaymentMethodInput, error) 
 		pm.Billing = d.Billing
 	}
 	return pm, nil
-}
-
-// variants are the member names of a redirect method's object (nil when the
-// object is absent).
-func variants[V any](m map[string]V) []string {
-	if m == nil {
-		return nil
-	}
-	return slices.Sorted(maps.Keys(m))
 }
 
 // clientSettable are the members a publishable key may send to confirm: the
@@ -562,7 +593,22 @@ func registerPayments(a *api, svc *payments.Service) {
 		return respond(sessionTokensOf)(svc.SessionTokens(r.Context(), deref(req.PaymentID),
 			payments.SessionTokensInput{ClientSecret: req.ClientSecret, Wallets: req.Wallets}))
 	}))
+	// The sandbox's stand-in for the customer, their bank or the shop's
+	// till, for a merchant's tests: see docs/sandbox.md.
+	a.handle("POST /sandbox/payments/{payment_id}/customer_action", MerchantOrAdmin, withBody(func(r *http.Request, req *sandboxCustomerActionRequest) (any, error) {
+		if req.Approve == nil {
+			return nil, errs.MissingField("approve")
+		}
+		return respond(paymentRecordOf)(svc.SimulateCustomerAction(r.Context(), r.PathValue("payment_id"), *req.Approve))
+	}))
 	registerSandboxPages(a.mux, svc)
+}
+
+// sandboxCustomerActionRequest is what the customer did: approve (true:
+// approved on the page, paid the transfer or the voucher) or not (declined,
+// or let the transfer or voucher expire unpaid).
+type sandboxCustomerActionRequest struct {
+	Approve *bool `json:"approve"`
 }
 
 // createInput is the create's domain input: amount and currency required.

@@ -486,15 +486,38 @@ func (d *v2PaymentMethodData) method(pmType string) (*customer.PaymentMethodInpu
 	case len(names) == 0 && pmType != "reward":
 		return nil, errs.MissingField("payment_method_data." + pmType)
 	}
-	pm := &customer.PaymentMethodInput{Type: pmType, Billing: d.Billing}
+	data := customer.PaymentMethodData{Billing: d.Billing, Reward: pmType == "reward"}
 	if c := d.Card; c != nil {
-		pm.Card = &customer.CardInput{Number: c.CardNumber, ExpMonth: c.CardExpMonth, ExpYear: c.CardExpYear,
+		data.Card = &customer.CardInput{Number: c.CardNumber, ExpMonth: c.CardExpMonth, ExpYear: c.CardExpYear,
 			CVC: c.CardCVC, HolderName: c.CardHolderName, Network: c.CardNetwork}
 	}
-	if u := d.Upi; u != nil && u.UpiCollect != nil && u.UpiCollect.VpaID != nil {
-		pm.VPA = *u.UpiCollect.VpaID
+	if u := d.Upi; u != nil {
+		data.Upi = &customer.UpiData{Collect: u.UpiCollect != nil, Intent: u.UpiIntent != nil, QRCode: u.UpiQr != nil}
+		if u.UpiCollect != nil {
+			data.Upi.CollectVPA = u.UpiCollect.VpaID
+		}
 	}
-	return pm, nil
+	for family, obj := range map[string]map[string]any{
+		"wallet": d.Wallet, "pay_later": d.PayLater, "bank_redirect": d.BankRedirect, "card_redirect": d.CardRedirect,
+		"bank_debit": d.BankDebit, "bank_transfer": d.BankTransfer, "real_time_payment": d.RealTimePayment,
+		"crypto": d.Crypto, "voucher": d.Voucher, "gift_card": d.GiftCard, "open_banking": d.OpenBanking,
+		"mobile_payment": d.MobilePayment,
+	} {
+		if obj == nil {
+			continue
+		}
+		raw, err := json.Marshal(obj)
+		if err != nil {
+			return nil, errs.InvalidValue("payment_method_data."+family, "must be a JSON object")
+		}
+		if err := data.AddFamily(family, raw); err != nil {
+			return nil, err
+		}
+	}
+	if pmType == "network_token" {
+		return &customer.PaymentMethodInput{Type: pmType, Billing: d.Billing}, nil // refused by the domain, IR_19
+	}
+	return data.Method(&pmType, nil)
 }
 
 // registerV2Payments adds the v2 payment intent routes.

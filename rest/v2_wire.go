@@ -149,7 +149,7 @@ type v2PaymentBody struct {
 	Attempts                   []any                      `json:"attempts"`
 	ConnectorTokenDetails      map[string]any             `json:"connector_token_details"`
 	PaymentMethodID            *string                    `json:"payment_method_id"`
-	NextAction                 *v2NextAction              `json:"next_action"`
+	NextAction                 map[string]any             `json:"next_action"`
 	ReturnURL                  *string                    `json:"return_url"`
 	AuthenticationType         *string                    `json:"authentication_type"`
 	AuthenticationTypeApplied  *string                    `json:"authentication_type_applied"`
@@ -208,11 +208,6 @@ type v2ErrorDetails struct {
 	NetworkAdviceCode   *string `json:"network_advice_code"`
 	NetworkDeclineCode  *string `json:"network_decline_code"`
 	NetworkErrorMessage *string `json:"network_error_message"`
-}
-
-type v2NextAction struct {
-	Type          string `json:"type"`
-	RedirectToURL string `json:"redirect_to_url"`
 }
 
 func v2Str(s string) *string {
@@ -274,9 +269,7 @@ func v2PaymentBodyOf(v *payments.PaymentView, merchantID string) v2PaymentBody {
 			}
 		}
 	}
-	if u := v.NextActionURL(); u != "" {
-		out.NextAction = &v2NextAction{Type: "redirect_to_url", RedirectToURL: u}
-	}
+	out.NextAction = v.NextAction()
 	return out
 }
 

@@ -11713,6 +11713,26 @@ input PaymentMethodDataInput {
   payLater: Map
   "One bank-redirect method, in the REST shape, e.g. {ideal: {}}."
   bankRedirect: Map
+  "One bank transfer, in the REST shape, e.g. {ach_bank_transfer: {}}: the payment waits for the money with the bank details in nextAction."
+  bankTransfer: Map
+  "One bank debit, in the REST shape, e.g. {sepa_bank_debit: {iban, bank_account_holder_name}}. The account is never stored."
+  bankDebit: Map
+  "One voucher, in the REST shape, e.g. {boleto: {}} or {oxxo: {}}."
+  voucher: Map
+  "One gift card, in the REST shape, e.g. {givex: {number, cvc}}. The number and CVC are never stored."
+  giftCard: Map
+  "One card redirect method, in the REST shape, e.g. {knet: {}}."
+  cardRedirect: Map
+  "One real-time payment method, in the REST shape, e.g. {fps: {}}."
+  realTimePayment: Map
+  "One open banking method, in the REST shape: {open_banking_pis: {}}."
+  openBanking: Map
+  "One mobile payment method, in the REST shape: {direct_carrier_billing: {msisdn}}."
+  mobilePayment: Map
+  "Crypto, in the REST shape: {pay_currency, network}."
+  crypto: Map
+  "Pay with reward points (REST's payment_method_data \"reward\")."
+  reward: Boolean
   "The payment method's billing address, in the REST shape."
   billing: Map
 }
@@ -49186,7 +49206,7 @@ func (ec *executionContext) unmarshalInputPaymentMethodDataInput(ctx context.Con
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"card", "upi", "wallet", "payLater", "bankRedirect", "billing"}
+	fieldsInOrder := [...]string{"card", "upi", "wallet", "payLater", "bankRedirect", "bankTransfer", "bankDebit", "voucher", "giftCard", "cardRedirect", "realTimePayment", "openBanking", "mobilePayment", "crypto", "reward", "billing"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -49228,6 +49248,76 @@ func (ec *executionContext) unmarshalInputPaymentMethodDataInput(ctx context.Con
 				return it, err
 			}
 			it.BankRedirect = data
+		case "bankTransfer":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bankTransfer"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BankTransfer = data
+		case "bankDebit":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bankDebit"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BankDebit = data
+		case "voucher":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("voucher"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Voucher = data
+		case "giftCard":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("giftCard"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GiftCard = data
+		case "cardRedirect":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardRedirect"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CardRedirect = data
+		case "realTimePayment":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("realTimePayment"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RealTimePayment = data
+		case "openBanking":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("openBanking"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OpenBanking = data
+		case "mobilePayment":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mobilePayment"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MobilePayment = data
+		case "crypto":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crypto"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Crypto = data
+		case "reward":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("reward"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Reward = data
 		case "billing":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billing"))
 			data, err := ec.unmarshalOMap2map(ctx, v)

@@ -83,7 +83,18 @@ type PaymentMethodDataInput struct {
 	Wallet       map[string]any `json:"wallet"`
 	PayLater     map[string]any `json:"payLater"`
 	BankRedirect map[string]any `json:"bankRedirect"`
-	Billing      map[string]any `json:"billing"`
+	// The other families, as REST nests them.
+	BankTransfer    map[string]any `json:"bankTransfer"`
+	BankDebit       map[string]any `json:"bankDebit"`
+	Voucher         map[string]any `json:"voucher"`
+	GiftCard        map[string]any `json:"giftCard"`
+	CardRedirect    map[string]any `json:"cardRedirect"`
+	RealTimePayment map[string]any `json:"realTimePayment"`
+	OpenBanking     map[string]any `json:"openBanking"`
+	MobilePayment   map[string]any `json:"mobilePayment"`
+	Crypto          map[string]any `json:"crypto"`
+	Reward          *bool          `json:"reward"`
+	Billing         map[string]any `json:"billing"`
 }
 
 // CardInput is a card on its way to the connector.

@@ -94,8 +94,11 @@ func (s *Store) Fingerprint(operation string, body []byte) string {
 
 // cardMembers are the members that hold card data, named as REST
 // (card_number, card_cvc) or GraphQL (cardNumber, cardCvc) writes them,
-// lower case and without underscores.
-var cardMembers = map[string]bool{"cardnumber": true, "cardcvc": true, "cvc": true, "cardcvv": true, "cvv": true}
+// lower case and without underscores: a card's, and a gift card's number
+// and PIN or a bank account's number or IBAN, which are kept no more than
+// a card's.
+var cardMembers = map[string]bool{"cardnumber": true, "cardcvc": true, "cvc": true, "cardcvv": true, "cvv": true,
+	"cvv2": true, "pin": true, "number": true, "accountnumber": true, "iban": true}
 
 // withoutCardData is body with card numbers and CVCs replaced by hash of
 // them: in a JSON body the values of card members, in anything else every

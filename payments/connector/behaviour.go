@@ -101,6 +101,10 @@ const (
 	CodeInvalidAmount        = "invalid_amount"
 	CodeUnexpectedState      = "payment_intent_unexpected_state"
 	CodeInvalidMandate       = "resource_missing"
+	CodeInvalidBankData      = "invalid_bank_account"
+	CodeInvalidGiftCard      = "invalid_gift_card"
+	CodeBankAccountDeclined  = "bank_account_declined"
+	CodeGiftCardDeclined     = "gift_card_declined"
 )
 
 // Decline reasons (Decline.Reason) beyond the codes above.
@@ -140,6 +144,18 @@ var declines = map[string]Decline{
 		Message: "The UPI payment was not successful (payment_not_successful)."},
 	"invalid_upi_id": {Code: CodeInvalidUPIID, Reason: CodeInvalidUPIID,
 		Message: "Payment declined: invalid UPI id (invalid_upi_id)."},
+	"no_account": {Code: CodeBankAccountDeclined, Reason: "no_account", DeclineCode: "no_account",
+		Message: "The bank account could not be found (no_account)."},
+	"account_closed": {Code: CodeBankAccountDeclined, Reason: "account_closed", DeclineCode: "account_closed",
+		Message: "The bank account has been closed (account_closed)."},
+	"bank_insufficient_funds": {Code: CodeBankAccountDeclined, Reason: ReasonInsufficientFunds, DeclineCode: ReasonInsufficientFunds,
+		Message: "The bank account has insufficient funds (insufficient_funds)."},
+	"gift_card_balance": {Code: CodeGiftCardDeclined, Reason: ReasonInsufficientFunds, DeclineCode: ReasonInsufficientFunds,
+		Message: "The gift card's balance does not cover the amount (insufficient_funds)."},
+	"funds_not_received": {Code: CodeProviderDecline, Reason: "funds_not_received",
+		Message: "The bank transfer was not received before it expired (funds_not_received)."},
+	"voucher_expired": {Code: CodeProviderDecline, Reason: "voucher_expired",
+		Message: "The voucher was not paid before it expired (voucher_expired)."},
 }
 
 func declineFor(key string) *Decline {

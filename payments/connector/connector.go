@@ -46,7 +46,10 @@
 // (docs/sandbox.md); see the Simulator type for the full behaviour.
 package connector
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Connector is a payment processor integration.
 type Connector interface {
@@ -117,6 +120,18 @@ const (
 	MethodWallet       PaymentMethodType = "wallet"
 	MethodPayLater     PaymentMethodType = "pay_later"
 	MethodBankRedirect PaymentMethodType = "bank_redirect"
+	MethodBankTransfer PaymentMethodType = "bank_transfer"
+	MethodBankDebit    PaymentMethodType = "bank_debit"
+	MethodVoucher      PaymentMethodType = "voucher"
+	MethodGiftCard     PaymentMethodType = "gift_card"
+	MethodCrypto       PaymentMethodType = "crypto"
+	MethodReward       PaymentMethodType = "reward"
+	// The families below pay on a page the customer is sent to, as
+	// MethodPayLater does.
+	MethodCardRedirect    PaymentMethodType = "card_redirect"
+	MethodRealTimePayment PaymentMethodType = "real_time_payment"
+	MethodOpenBanking     PaymentMethodType = "open_banking"
+	MethodMobilePayment   PaymentMethodType = "mobile_payment"
 )
 
 // Account identifies the connector account a request goes to, and the
@@ -146,11 +161,27 @@ type Card struct {
 
 // PaymentMethod is what the customer pays with.
 type PaymentMethod struct {
-	// Type is "card", "upi", "wallet", "pay_later" or "bank_redirect".
+	// Type is the family: one of the Method constants.
 	Type PaymentMethodType
 	// Subtype is the payment_method_type, e.g. "credit", "upi_collect",
 	// "paypal", "klarna", "ideal".
 	Subtype string
+	// Variant is the member named under the family's object in
+	// Hyperswitch's payment_method_data (google_pay, paypal_redirect,
+	// ach_bank_transfer, sepa_bank_debit, boleto, givex, …); empty for
+	// cards, UPI, crypto and reward.
+	Variant string
+	// BankAccount is a bank debit's account number, or its IBAN for SEPA.
+	BankAccount Secret
+	// GiftCard is a gift card's number and PIN (or CVC).
+	GiftCard *GiftCard
+	// WalletLast4 is the last four digits of the card behind a wallet
+	// token, when the wallet data names them (Google Pay's
+	// info.card_details, Apple Pay's payment_method.display_name).
+	WalletLast4 string
+	// Country is the country the payment method belongs to, where its data
+	// names one (a SEPA bank transfer's country).
+	Country string
 	// Card is set for Type card, unless ConnectorMandateID is.
 	Card *Card
 	// VPA is the UPI virtual payment address (vpa_id) for UPI collect.
@@ -358,7 +389,34 @@ type PaymentResult struct {
 	// DisputeAfterSuccess is set for cards that get disputed: the domain
 	// opens the dispute once the payment has succeeded (been captured).
 	DisputeAfterSuccess *DisputeSpec
+	// Instructions is set, with Status AuthenticationPending and no
+	// redirect, when the customer must act away from any page: pay a bank
+	// transfer or a voucher. CompleteAuthentication then reports whether
+	// the money arrived.
+	Instructions *Instructions
 }
+
+// Instructions tell the customer how to pay a payment that waits for their
+// money.
+type Instructions struct {
+	// Kind is InstructionsBankTransfer or InstructionsVoucher.
+	Kind string `json:"kind"`
+	// BankTransfer is Hyperswitch's BankTransferInstructions: one member
+	// (ach_credit_transfer, sepa_bank_instructions, bacs_bank_instructions,
+	// multibanco, doku_bank_transfer_instructions) with its details.
+	BankTransfer map[string]any `json:"bank_transfer,omitempty"`
+	// Reference identifies the payment to the receiving bank or the shop's
+	// till.
+	Reference string `json:"reference"`
+	// ExpiresAt is when the transfer or voucher stops being accepted.
+	ExpiresAt time.Time `json:"expires_at"`
+}
+
+// Instruction kinds.
+const (
+	InstructionsBankTransfer = "bank_transfer"
+	InstructionsVoucher      = "voucher"
+)
 
 // CaptureResult is a connector's answer to a capture.
 type CaptureResult struct {

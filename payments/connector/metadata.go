@@ -47,6 +47,8 @@ type state struct {
 	Dispute          *DisputeSpec   `json:"dispute_after_success,omitempty"`
 	NetworkTxnID     string         `json:"network_transaction_id,omitempty"`
 	MandateID        string         `json:"connector_mandate_id,omitempty"`
+	// Instructions: a bank transfer or voucher waiting for the money.
+	Instructions *Instructions `json:"instructions,omitempty"`
 }
 
 // metadata encodes st as a JSON-shaped map.

@@ -92,3 +92,52 @@ func (c Credentials) MarshalJSON() ([]byte, error) {
 	}
 	return json.Marshal(m)
 }
+
+// Secret is an account number, IBAN or gift card number on its way to a
+// connector. Printing, logging or marshalling it shows its last four
+// characters at most.
+type Secret string
+
+func (s Secret) redacted() string {
+	if l4 := last4(string(s)); l4 != "" {
+		return "…" + l4
+	}
+	if s == "" {
+		return ""
+	}
+	return "[redacted]"
+}
+
+// Format prints the last four characters only, for every verb.
+func (s Secret) Format(f fmt.State, _ rune) { _, _ = fmt.Fprint(f, s.redacted()) }
+
+// LogValue keeps the value out of log/slog output.
+func (s Secret) LogValue() slog.Value { return slog.StringValue(s.redacted()) }
+
+// MarshalJSON writes the last four characters only.
+func (s Secret) MarshalJSON() ([]byte, error) { return json.Marshal(s.redacted()) }
+
+// GiftCard is a gift card's number and PIN (or CVC). It redacts itself as
+// Card does: the last four digits, never the PIN.
+type GiftCard struct {
+	Number Secret
+	PIN    Secret
+}
+
+// Format prints the card without its number (last four digits only) and
+// without its PIN, for every verb.
+func (g GiftCard) Format(f fmt.State, _ rune) {
+	_, _ = fmt.Fprintf(f, "GiftCard{Number:%s}", g.Number.redacted())
+}
+
+// LogValue keeps the number and the PIN out of log/slog output.
+func (g GiftCard) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("number", g.Number.redacted()))
+}
+
+// MarshalJSON writes the last four digits only.
+func (g GiftCard) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Number string `json:"number"`
+	}{g.Number.redacted()})
+}

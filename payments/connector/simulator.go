@@ -57,12 +57,14 @@ import (
 //     PaymentMethod.ConnectorMandateID instead of a Card and the card behaves
 //     as before (4000002500003155 needs no challenge with OffSession).
 //
-// Redirect methods: UPI collect with VPA success@upi, and every wallet,
-// pay_later or bank_redirect payment (and UPI intent/QR), return
-// AuthenticationPending with RedirectRequired; CompleteAuthentication decides
-// (approve: success per capture method; decline: customer_declined). UPI
-// failure@upi fails at once (payment_not_successful); any other VPA is
-// declined with invalid_upi_id.
+// Redirect methods: UPI collect with VPA success@upi (and UPI intent/QR)
+// return AuthenticationPending with RedirectRequired; CompleteAuthentication
+// decides (approve: success per capture method; decline:
+// customer_declined). UPI failure@upi fails at once
+// (payment_not_successful); any other VPA is declined with invalid_upi_id.
+// The other families (wallets, pay later, bank redirects and transfers,
+// bank debits, vouchers, gift cards, crypto, reward) are described in
+// simulator_methods.go.
 //
 // Capture charges what it is asked (Charged), Void returns Voided, Refund
 // returns RefundSucceeded: the domain enforces amounts and states. They fail
@@ -114,7 +116,7 @@ func (st *state) result(txnID string) *PaymentResult {
 		Status:                 st.Status,
 		ConnectorTransactionID: txnID,
 		AmountCaptured:         st.AmountCaptured,
-		RedirectRequired:       st.Status == StatusAuthenticationPending,
+		RedirectRequired:       st.Status == StatusAuthenticationPending && st.Instructions == nil,
 		PaymentChecks:          st.Checks,
 		NetworkTransactionID:   st.NetworkTxnID,
 		ConnectorMandateID:     st.MandateID,
@@ -129,6 +131,8 @@ func (st *state) result(txnID string) *PaymentResult {
 		}
 	case StatusFailure:
 		r.Decline = st.Decline
+	case StatusAuthenticationPending:
+		r.Instructions = st.Instructions
 	}
 	if r.AmountCapturable < 0 {
 		r.AmountCapturable = 0
@@ -230,11 +234,8 @@ func (s *Simulator) Authorize(ctx context.Context, req *AuthorizeRequest) (*Paym
 			s.authorizeCard(req, st, req.AttemptID)
 		case MethodUPI:
 			authorizeUPI(req, st)
-		case MethodWallet, MethodPayLater, MethodBankRedirect:
-			st.Status = StatusAuthenticationPending
 		default:
-			st.fail(newDecline(CodeNotSupported,
-				"Payment method "+strconv.Quote(string(req.PaymentMethod.Type))+" is not supported by the sandbox (payment_method_not_supported)."))
+			s.authorizeOther(req, st)
 		}
 	}
 	s.remember(ctx, req.AttemptID, st)
@@ -379,6 +380,10 @@ func (s *Simulator) CompleteAuthentication(ctx context.Context, req *CompleteAut
 	switch {
 	case !req.Approved && st.PaymentMethod == MethodCard:
 		st.fail(declineFor("authentication_failed"))
+	case !req.Approved && st.Instructions != nil && st.Instructions.Kind == InstructionsBankTransfer:
+		st.fail(declineFor("funds_not_received"))
+	case !req.Approved && st.Instructions != nil:
+		st.fail(declineFor("voucher_expired"))
 	case !req.Approved:
 		st.fail(declineFor("customer_declined"))
 	case behaviours[st.Behaviour].declineAfterChallenge != "":

@@ -118,17 +118,22 @@ func wantDecline(t *testing.T, r *PaymentResult, code, reason string) {
 	}
 }
 
-func TestRedirectMethods(t *testing.T) {
-	sim := newSim()
-	complete := func(r *PaymentResult, approved bool) *PaymentResult {
+// completer answers a waiting attempt of connector as the customer would.
+func completer(t *testing.T, sim *Simulator, connector string) func(r *PaymentResult, approved bool) *PaymentResult {
+	return func(r *PaymentResult, approved bool) *PaymentResult {
 		t.Helper()
-		out, err := sim.CompleteAuthentication(ctx, &CompleteAuthenticationRequest{Account: account("paypal_test"),
+		out, err := sim.CompleteAuthentication(ctx, &CompleteAuthenticationRequest{Account: account(connector),
 			ConnectorTransactionID: r.ConnectorTransactionID, Approved: approved, ConnectorMetadata: roundTrip(t, r.ConnectorMetadata)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return out
 	}
+}
+
+func TestRedirectMethods(t *testing.T) {
+	sim := newSim()
+	complete := completer(t, sim, "paypal_test")
 	redirects := []PaymentMethod{
 		{Type: MethodUPI, Subtype: "upi_collect", VPA: "success@upi"},
 		{Type: MethodUPI, VPA: " Success@UPI "},
@@ -174,7 +179,7 @@ func TestRedirectMethods(t *testing.T) {
 		}
 		wantDecline(t, r, want[0], want[1])
 	}
-	r, _ := sim.Authorize(ctx, &AuthorizeRequest{Account: account("phonypay"), Amount: amount, PaymentMethod: PaymentMethod{Type: "crypto"}})
+	r, _ := sim.Authorize(ctx, &AuthorizeRequest{Account: account("phonypay"), Amount: amount, PaymentMethod: PaymentMethod{Type: "network_token"}})
 	wantDecline(t, r, "payment_method_not_supported", "payment_method_not_supported")
 }
 

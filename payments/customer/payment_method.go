@@ -1,6 +1,8 @@
 package customer
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"switchyard/ent"
@@ -24,13 +26,26 @@ type CardInput struct {
 
 // PaymentMethodInput is what the customer pays with.
 type PaymentMethodInput struct {
-	// Type is the payment_method: card, upi, wallet, pay_later, bank_redirect.
+	// Type is the payment_method: one of Families.
 	Type string `json:"type"`
 	// Subtype is the payment_method_type (credit, upi_collect, paypal, …).
 	Subtype string     `json:"subtype"`
 	Card    *CardInput `json:"card,omitempty"`
 	// VPA is the UPI collect address.
-	VPA     string                     `json:"vpa,omitempty"`
+	VPA string `json:"vpa,omitempty"`
+	// Variant is the member named under the family's object
+	// (google_pay, ach_bank_transfer, sepa_bank_debit, boleto, givex, …).
+	Variant string `json:"variant,omitempty"`
+	// BankAccount is a bank debit's account number or IBAN, and GiftCard a
+	// gift card's number and PIN: like a card, they go to the connector
+	// (sealed in the vault between create and confirm) and are never kept.
+	BankAccount string         `json:"bank_account,omitempty"`
+	GiftCard    *GiftCardInput `json:"gift_card,omitempty"`
+	// WalletLast4 is the last four digits of the card behind a wallet
+	// token, when the wallet data names them.
+	WalletLast4 string `json:"wallet_last4,omitempty"`
+	// Country is the country a SEPA bank transfer names.
+	Country string                     `json:"country,omitempty"`
 	Billing *schematype.AddressWrapper `json:"billing,omitempty"`
 	// SavedToken names a saved payment method of the payment's customer to
 	// pay with (payment_token), and SavedCVC is its security code when the
@@ -46,6 +61,18 @@ type PaymentMethodInput struct {
 	Mandate *ent.Mandate       `json:"-"`
 	Saved   *ent.PaymentMethod `json:"-"`
 }
+
+// GiftCardInput is a gift card as the connector takes it.
+type GiftCardInput struct {
+	Number string `json:"number"`
+	PIN    string `json:"pin,omitempty"`
+}
+
+// Families are the payment_method values a payment can be confirmed with:
+// Hyperswitch's PaymentMethod enumeration less network_token, which only a
+// network token requestor can send.
+var Families = []string{"card", "card_redirect", "pay_later", "wallet", "bank_redirect", "bank_transfer", "crypto",
+	"bank_debit", "reward", "real_time_payment", "upi", "voucher", "gift_card", "open_banking", "mobile_payment"}
 
 // CustomerInput names the payment's customer by the merchant's id; the
 // customer is created on first use.
@@ -83,16 +110,51 @@ func (pm *PaymentMethodInput) Validate() error {
 		}
 		return validateCard(pm.Card)
 	case "upi":
-		if pm.VPA == "" {
+		if pm.VPA == "" && (pm.Subtype == "" || pm.Subtype == "upi_collect") {
 			return errs.MissingField("payment_method_data.upi.upi_collect.vpa_id")
 		}
-	case "wallet", "pay_later", "bank_redirect":
+	case "bank_debit":
+		if pm.BankAccount == "" {
+			field := "payment_method_data.bank_debit"
+			if pm.Variant != "" {
+				field += "." + pm.Variant + "." + bankAccountMember(pm.Variant)
+			}
+			return errs.MissingField(field)
+		}
+	case "gift_card":
+		if pm.Variant != "pay_safe_card" && (pm.GiftCard == nil || pm.GiftCard.Number == "") {
+			field := "payment_method_data.gift_card"
+			if pm.Variant != "" {
+				field += "." + pm.Variant + "." + giftCardNumberMember(pm.Variant)
+			}
+			return errs.MissingField(field)
+		}
 	case "":
 		return errs.MissingField("payment_method")
 	default:
-		return errs.New(errs.KindInvalid, "IR_19", "Payment method type not supported: %s", pm.Type)
+		if !slices.Contains(Families, pm.Type) {
+			return errs.New(errs.KindInvalid, "IR_19", "Payment method type not supported: %s", pm.Type)
+		}
 	}
 	return nil
+}
+
+// bankAccountMember is the member of a bank debit variant that holds the
+// account: the IBAN for SEPA, the account number otherwise.
+func bankAccountMember(variant string) string {
+	if strings.HasPrefix(variant, "sepa") {
+		return "iban"
+	}
+	return "account_number"
+}
+
+// giftCardNumberMember is the member of a gift card variant that holds its
+// number.
+func giftCardNumberMember(variant string) string {
+	if variant == "bhn_card_network" {
+		return "account_number"
+	}
+	return "number"
 }
 
 // Details is what is kept of a card: never the number or the CVC.
@@ -123,10 +185,22 @@ type PaymentMethodData struct {
 	Billing *schematype.AddressWrapper
 	Card    *CardInput
 	Upi     *UpiData
-	// Wallet, PayLater and BankRedirect are the variants named under each
-	// member (paypal_redirect, klarna_redirect, ideal, …); nil when the
-	// member is absent.
-	Wallet, PayLater, BankRedirect []string
+	// Variants are, for each family given as an object of variants
+	// (wallet, pay_later, bank_redirect, bank_transfer, bank_debit,
+	// voucher, gift_card, card_redirect, real_time_payment, open_banking,
+	// mobile_payment), the variants named under it: paypal_redirect,
+	// ach_bank_transfer, boleto, …
+	Variants map[string][]string
+	// Crypto and Reward are the families without variants (reward is the
+	// bare string "reward").
+	Crypto, Reward bool
+	// Details are what the one variant given carries that the connector
+	// decides on: a bank account, a gift card, the card behind a wallet
+	// token, a transfer's country.
+	BankAccount string
+	GiftCard    *GiftCardInput
+	WalletLast4 string
+	Country     string
 }
 
 // UpiData is payment_method_data.upi: the variants given.
@@ -138,17 +212,18 @@ type UpiData struct {
 
 // Method maps the data, with the request's payment_method and
 // payment_method_type, onto the payment method the payment is confirmed
-// with: exactly one method, a payment_method that agrees with it, and a
-// redirect method's variant as its payment_method_type.
+// with: exactly one method, a payment_method that agrees with it, and the
+// variant's payment_method_type.
 func (d *PaymentMethodData) Method(paymentMethod, paymentMethodType *string) (*PaymentMethodInput, error) {
-	pm := &PaymentMethodInput{Billing: d.Billing}
-	kinds := 0
+	pm := &PaymentMethodInput{Billing: d.Billing, BankAccount: d.BankAccount, GiftCard: d.GiftCard,
+		WalletLast4: d.WalletLast4, Country: d.Country}
+	var kinds []string
 	if d.Card != nil {
-		kinds++
+		kinds = append(kinds, "card")
 		pm.Type, pm.Card = "card", d.Card
 	}
 	if u := d.Upi; u != nil {
-		kinds++
+		kinds = append(kinds, "upi")
 		pm.Type = "upi"
 		switch {
 		case u.Collect:
@@ -164,25 +239,27 @@ func (d *PaymentMethodData) Method(paymentMethod, paymentMethodType *string) (*P
 			return nil, errs.InvalidValue("payment_method_data.upi", "must hold one of upi_collect, upi_intent or upi_qr")
 		}
 	}
-	for _, m := range []struct {
-		kind     string
-		variants []string
-	}{{"wallet", d.Wallet}, {"pay_later", d.PayLater}, {"bank_redirect", d.BankRedirect}} {
-		if m.variants == nil {
-			continue
+	for _, family := range slices.Sorted(maps.Keys(d.Variants)) {
+		variants := d.Variants[family]
+		kinds = append(kinds, family)
+		if len(variants) != 1 {
+			return nil, errs.InvalidValue("payment_method_data."+family, "must hold exactly one %s method", family)
 		}
-		kinds++
-		if len(m.variants) != 1 {
-			return nil, errs.InvalidValue("payment_method_data."+m.kind, "must hold exactly one %s method", m.kind)
-		}
-		pm.Type, pm.Subtype = m.kind, methodSubtype(m.variants[0])
+		pm.Type, pm.Variant, pm.Subtype = family, variants[0], methodSubtype(variants[0])
+	}
+	if d.Crypto {
+		kinds = append(kinds, "crypto")
+		pm.Type, pm.Subtype = "crypto", "crypto_currency"
+	}
+	if d.Reward {
+		kinds = append(kinds, "reward")
+		pm.Type = "reward"
 	}
 	switch {
-	case kinds == 0:
-		return nil, errs.InvalidValue("payment_method_data",
-			"must hold one payment method: card, upi, wallet, pay_later or bank_redirect")
-	case kinds > 1:
-		return nil, errs.InvalidValue("payment_method_data", "must hold exactly one payment method")
+	case len(kinds) == 0:
+		return nil, errs.InvalidValue("payment_method_data", "must hold one payment method (card, wallet, bank_transfer, …)")
+	case len(kinds) > 1:
+		return nil, errs.InvalidValue("payment_method_data", "must hold exactly one payment method, got %s", strings.Join(kinds, " and "))
 	}
 	if paymentMethodType != nil {
 		pm.Subtype = *paymentMethodType
@@ -193,14 +270,30 @@ func (d *PaymentMethodData) Method(paymentMethod, paymentMethodType *string) (*P
 	return pm, nil
 }
 
-// methodSubtype is the payment_method_type a redirect method's variant
-// names: paypal_redirect → paypal, we_chat_pay_qr → we_chat_pay, ideal →
-// ideal.
+// variantSubtypes are the payment_method_types of the variants whose name
+// is not their type with a suffix dropped.
+var variantSubtypes = map[string]string{
+	"ach_bank_transfer": "ach", "bacs_bank_transfer": "bacs", "multibanco_bank_transfer": "multibanco",
+	"bni_va_bank_transfer": "bni_va", "bri_va_bank_transfer": "bri_va", "cimb_va_bank_transfer": "cimb_va",
+	"danamon_va_bank_transfer": "danamon_va", "mandiri_va_bank_transfer": "mandiri_va",
+	"ach_bank_debit": "ach", "sepa_bank_debit": "sepa", "sepa_guarenteed_bank_debit": "sepa_guarenteed_debit",
+	"becs_bank_debit": "becs", "bacs_bank_debit": "bacs",
+}
+
+// methodSubtype is the payment_method_type a variant names: paypal_redirect
+// → paypal, we_chat_pay_qr → we_chat_pay, ach_bank_transfer → ach, ideal →
+// ideal; "" when the variant names no known type.
 func methodSubtype(variant string) string {
+	if t, ok := variantSubtypes[variant]; ok {
+		return t
+	}
+	if validate.PaymentMethodTypes.Has(variant) {
+		return variant
+	}
 	for _, suffix := range []string{"_third_party_sdk", "_redirect", "_sdk", "_qr"} {
-		if s, ok := strings.CutSuffix(variant, suffix); ok {
+		if s, ok := strings.CutSuffix(variant, suffix); ok && validate.PaymentMethodTypes.Has(s) {
 			return s
 		}
 	}
-	return variant
+	return ""
 }
