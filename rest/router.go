@@ -51,6 +51,7 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerV2Customers(a, d.Customers)
 	registerPaymentMethods(a, d.Customers, d.Payments)
 	registerSavingPaymentMethods(a, d.Customers, d.Payments)
+	registerV2PaymentMethods(a, d.Customers, d.Payments)
 	registerV2Payments(a, d.Payments)
 	registerPayments(a, d.Payments)
 	registerPaymentsList(a, d.Payments)
