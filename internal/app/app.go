@@ -22,6 +22,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/rs/cors"
 
 	"switchyard/graph"
 	"switchyard/graph/cursors"
@@ -188,7 +189,22 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 			"redis":    rest.CheckerFunc(func(ctx context.Context) error { return a.Redis.Client.Ping(ctx).Err() }),
 		},
 	})
-	return instrument(mux, a.Log, newMetrics(reg))
+	return instrument(browserAccess(a.Config.CORSOrigins).Handler(mux), a.Log, newMetrics(reg))
+}
+
+// browserAccess is the CORS policy: pages on the configured origins may
+// call every route from a browser (Hyperswitch's checkout SDK does, with the
+// publishable key and custom headers, so the browser asks first with a
+// preflight). No cookies or credentials are involved: every route
+// authenticates by header, so any header may be sent.
+func browserAccess(origins []string) *cors.Cors {
+	return cors.New(cors.Options{
+		AllowedOrigins: origins,
+		AllowedMethods: []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
+		AllowedHeaders: []string{"*"},
+		ExposedHeaders: []string{rest.HeaderIdempotentReplayed, "X-Request-Id"},
+		MaxAge:         600,
+	})
 }
 
 // Handler is the whole HTTP surface.

@@ -90,6 +90,13 @@ type Config struct {
 	// wake them at once.
 	WebhookPollInterval time.Duration `env:"SWITCHYARD_WEBHOOK_POLL_INTERVAL" envDefault:"1s"`
 
+	// CORSOrigins are the web origins whose pages may call the API from a
+	// browser (Hyperswitch's checkout SDK does, with the publishable key):
+	// "*" (the sandbox default, so a local checkout page works at once) or
+	// a list of origins such as https://shop.example. A production
+	// deployment lists its shops' origins.
+	CORSOrigins []string `env:"SWITCHYARD_CORS_ORIGINS" envSeparator:"," envDefault:"*"`
+
 	Database          Database `env:"-"`
 	MasterKeyBytes    []byte   `env:"-"` // 32 bytes
 	RedisEmbedded     bool     `env:"-"` // RedisURL was empty: use in-process Redis
@@ -182,6 +189,21 @@ func (c *Config) validate() error {
 		} else {
 			c.PublicURL = strings.TrimRight(c.PublicURL, "/")
 		}
+	}
+
+	for i, o := range c.CORSOrigins {
+		o = strings.TrimSpace(o)
+		c.CORSOrigins[i] = o
+		if o == "*" {
+			continue
+		}
+		u, err := url.Parse(o)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") ||
+			u.RawQuery != "" || u.User != nil {
+			bad("SWITCHYARD_CORS_ORIGINS", "entry %d (%q) is not * or an origin such as https://shop.example", i+1, o)
+			continue
+		}
+		c.CORSOrigins[i] = u.Scheme + "://" + u.Host
 	}
 
 	if c.DatabaseURL == "" {

@@ -91,6 +91,8 @@ func TestBadConfig(t *testing.T) {
 			`SWITCHYARD_ENV: unknown environment "staging" (want sandbox or production)`},
 		{"bad addr", map[string]string{"SWITCHYARD_ADDR": "8080"},
 			`SWITCHYARD_ADDR: want host:port or :port, got "8080"`},
+		{"bad cors origin", map[string]string{"SWITCHYARD_CORS_ORIGINS": "https://shop.example/checkout"},
+			`SWITCHYARD_CORS_ORIGINS: entry 1 ("https://shop.example/checkout") is not * or an origin such as https://shop.example`},
 		{"bad public url", map[string]string{"SWITCHYARD_PUBLIC_URL": "example.com"},
 			`SWITCHYARD_PUBLIC_URL: want an absolute http:// or https:// URL, got "example.com"`},
 	}
@@ -157,6 +159,7 @@ func TestDefaults(t *testing.T) {
 		WebhookPollInterval:  time.Second,
 		RecoveryAfter:        2 * time.Minute,
 		IdempotencyLease:     time.Minute,
+		CORSOrigins:          []string{"*"},
 		Database: Database{
 			Driver:   DriverSQLite,
 			DSN:      "file:" + filepath.Join(dir, "switchyard.db") + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)",
@@ -222,6 +225,12 @@ func TestGiven(t *testing.T) {
 			func(t *testing.T, c *Config) {
 				if c.PublicURL != "http://127.0.0.1:9000" {
 					t.Errorf("PublicURL = %q", c.PublicURL)
+				}
+			}},
+		{"cors origins", map[string]string{"SWITCHYARD_CORS_ORIGINS": "https://shop.example/, http://localhost:3000"},
+			func(t *testing.T, c *Config) {
+				if !reflect.DeepEqual(c.CORSOrigins, []string{"https://shop.example", "http://localhost:3000"}) {
+					t.Errorf("CORSOrigins = %q", c.CORSOrigins)
 				}
 			}},
 		{"public url", map[string]string{"SWITCHYARD_PUBLIC_URL": "https://pay.example.com/"},
