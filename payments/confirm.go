@@ -54,11 +54,36 @@ func (s *Service) checkClientSecret(ctx context.Context, pi *ent.PaymentIntent, 
 		return errs.New(errs.KindInvalid, "IR_08", "client_secret was not provided")
 	}
 	if subtle.ConstantTimeCompare([]byte(*given), []byte(pi.ClientSecret)) != 1 {
-		return errs.New(errs.KindInvalid, "IR_09", "The client_secret provided does not match the client_secret associated with the Payment")
+		return errWrongClientSecret()
 	}
 	if !s.db.Now().Before(pi.ExpiresOn) {
 		return errs.New(errs.KindInvalid, "IR_08", "The provided client_secret has expired")
 	}
+	return nil
+}
+
+// checkClientCustomer holds a publishable key's customer_id to the
+// payment's own customer: the checkout sends it with a saved card, and it
+// may name that customer, never another (which would open another
+// customer's saved cards to this browser). Naming it changes nothing.
+func (s *Service) checkClientCustomer(ctx context.Context, tx *ent.Tx, cur *ent.PaymentIntent, f *PaymentFields) error {
+	if p, _ := tenancy.FromContext(ctx); !p.ClientOnly || f.Customer == nil {
+		return nil
+	}
+	c := f.Customer
+	forbidden := errs.Forbidden("customer_id")
+	forbidden.Message, forbidden.Field = "Access forbidden: customer_id can only name the payment's own customer with a publishable key", "customer_id"
+	if cur.CustomerID == nil || c.Name != nil || c.Email != nil || c.Phone != nil || c.PhoneCountryCode != nil {
+		return forbidden
+	}
+	own, err := tx.Customer.Get(ctx, *cur.CustomerID)
+	if err != nil {
+		return errs.Internal(err)
+	}
+	if own.CustomerID != c.ID {
+		return forbidden
+	}
+	f.Customer = nil
 	return nil
 }
 
@@ -111,6 +136,9 @@ func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID str
 	}
 	if !statusIn(cur.Status, confirmableStates...) {
 		return nil, ErrUnexpectedState("confirmed", cur.Status, confirmableStates)
+	}
+	if err := s.checkClientCustomer(ctx, tx, cur, &in.PaymentFields); err != nil {
+		return nil, err
 	}
 	ptype := string(cur.PaymentType)
 	if in.PaymentType != nil {

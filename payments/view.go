@@ -16,7 +16,6 @@ import (
 	"switchyard/internal/tenancy"
 	"switchyard/payments/connector"
 	"switchyard/payments/errs"
-	"switchyard/payments/validate"
 )
 
 // PaymentView is a payment with everything its wire record shows. REST and
@@ -251,38 +250,6 @@ func (s *Service) loadViews(ctx context.Context, db *ent.Client, intents []*ent.
 	return views, nil
 }
 
-// SessionTokensInput asks for the wallet sessions a checkout may open for a
-// payment (POST /payments/session_tokens).
-type SessionTokensInput struct {
-	ClientSecret *string
-	// Wallets are the payment method types the checkout would show.
-	Wallets []string
-}
-
-// SessionTokens checks the caller may act on the payment (the client
-// secret, for a publishable key) and the wallets asked for, and returns
-// the payment. The sandbox opens no wallet SDK sessions (Apple Pay, Google
-// Pay and PayPal pay through a redirect), so the caller answers with an
-// empty session list.
-func (s *Service) SessionTokens(ctx context.Context, paymentID string, in SessionTokensInput) (*ent.PaymentIntent, error) {
-	if paymentID == "" {
-		return nil, errs.MissingField("payment_id")
-	}
-	for i, w := range in.Wallets {
-		if !validate.PaymentMethodTypes.Has(w) {
-			return nil, errs.InvalidValue(validate.Indexed("wallets", i), "unknown payment method type %q", w)
-		}
-	}
-	pi, err := s.db.Client.PaymentIntent.Query().Where(paymentWhere(ctx, paymentID)...).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, errPaymentNotFound()
-	}
-	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	return pi, s.checkClientSecret(ctx, pi, in.ClientSecret)
-}
-
 // CheckoutSavedMethods are the saved methods of the customer of the payment
 // a client secret belongs to (GET /customers/payment_methods with the
 // publishable key): the checkout shows them to its shopper.
@@ -304,7 +271,7 @@ func (s *Service) paymentOfClientSecret(ctx context.Context, secret string) (*en
 	paymentID, _, _ := strings.Cut(secret, "_secret_")
 	pi, err := s.db.Client.PaymentIntent.Query().Where(paymentWhere(ctx, paymentID)...).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, errs.New(errs.KindInvalid, "IR_09", "The client_secret provided does not match the client_secret associated with the Payment")
+		return nil, errWrongClientSecret()
 	}
 	if err != nil {
 		return nil, errs.Internal(err)
@@ -335,14 +302,7 @@ func (s *Service) ListCheckoutMethods(ctx context.Context, clientSecret *string,
 		if err != nil {
 			return nil, err
 		}
-		out.Payment, f.ProfileID = pi, pi.ProfileID
-		amount := netAmount(pi)
-		f.Amount, f.Currencies = &amount, []string{string(pi.Currency)}
-		if b := pi.Billing; b != nil && b.Address != nil && b.Address.Country != nil {
-			f.Countries = []string{*b.Address.Country}
-		}
-		f.Recurring = f.Recurring || pi.MandateData != nil ||
-			(pi.SetupFutureUsage != nil && *pi.SetupFutureUsage == paymentintent.SetupFutureUsageOffSession)
+		out.Payment, f = pi, paymentMethodFilter(pi, f)
 	}
 	methods, err := s.connectors.EligibleMethods(ctx, f)
 	if err != nil {

@@ -34,6 +34,10 @@ const (
 	// take what MerchantOrAdmin routes take, and also that customer's
 	// ephemeral key (epk_…); another customer's is 404.
 	CustomerOrMerchant
+	// ClientOnly routes are the checkout SDK's reads: only the publishable
+	// key, which the domain holds to the payment's client secret. A secret
+	// key is 401 there, as Hyperswitch answers it.
+	ClientOnly
 )
 
 // HeaderIdempotencyKey names the request's idempotency key; a replayed
@@ -83,8 +87,11 @@ func (a *api) handler(access Access, fn handlerFunc) http.HandlerFunc {
 			err error
 		)
 		switch access {
-		case ClientOrMerchant:
+		case ClientOrMerchant, ClientOnly:
 			p, err = a.auth.AuthenticateClient(r.Context(), r)
+			if err == nil && access == ClientOnly && !p.ClientOnly {
+				err = errs.Unauthorized()
+			}
 		case CustomerOrMerchant:
 			p, err = a.auth.AuthenticateCustomer(r.Context(), r)
 		default:

@@ -45,6 +45,7 @@ func loadContract() (*contract, error) {
 				return
 			}
 			doc.Servers = openapi3.Servers{{URL: "/"}}
+			disambiguateGooglePay(doc)
 			r, err := gorillamux.NewRouter(doc)
 			if err != nil {
 				contractErr = err
@@ -55,6 +56,18 @@ func loadContract() (*contract, error) {
 		theContract = c
 	})
 	return theContract, contractErr
+}
+
+// disambiguateGooglePay makes the documents' two Google Pay session
+// shapes exclusive. Every GooglePaySessionResponse (the session Hyperswitch
+// sends when it runs Google Pay itself) also fits GooglePayThirdPartySdk,
+// whose required members are a subset of it and which is open, so the
+// oneOf between them fails for every such session. A third-party session
+// is one without merchant_info.
+func disambiguateGooglePay(doc *openapi3.T) {
+	if s := doc.Components.Schemas["GooglePayThirdPartySdk"]; s != nil && s.Value != nil {
+		s.Value.Not = openapi3.NewSchemaRef("", &openapi3.Schema{Required: []string{"merchant_info"}})
+	}
 }
 
 // check validates one answer; it returns "" when the answer fits (or the

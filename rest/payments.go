@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"switchyard/ent"
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/strictjson"
 	"switchyard/payments"
@@ -101,16 +100,20 @@ type paymentsRequest struct {
 	PaymentLink                      json.RawMessage `json:"payment_link"`
 	PaymentLinkConfigID              json.RawMessage `json:"payment_link_config_id"`
 	PaymentToken                     json.RawMessage `json:"payment_token"`
-	ProfileAcquirerID                json.RawMessage `json:"profile_acquirer_id"`
-	Psd2ScaExemptionType             json.RawMessage `json:"psd2_sca_exemption_type"`
-	RetryAction                      json.RawMessage `json:"retry_action"`
-	ShippingAmountTax                json.RawMessage `json:"shipping_amount_tax"`
-	SkipExternalTaxCalculation       json.RawMessage `json:"skip_external_tax_calculation"`
-	SplitPayments                    json.RawMessage `json:"split_payments"`
-	TaxStatus                        json.RawMessage `json:"tax_status"`
-	ThreeDsData                      json.RawMessage `json:"three_ds_data"`
-	ThreedsMethodCompInd             json.RawMessage `json:"threeds_method_comp_ind"`
-	Tokenization                     json.RawMessage `json:"tokenization"`
+	// CardCVC is the security code of the saved card payment_token names:
+	// the checkout sends it here (Hyperswitch keeps the member in its
+	// PaymentsRequest though its documents leave it out).
+	CardCVC                    *string         `json:"card_cvc"`
+	ProfileAcquirerID          json.RawMessage `json:"profile_acquirer_id"`
+	Psd2ScaExemptionType       json.RawMessage `json:"psd2_sca_exemption_type"`
+	RetryAction                json.RawMessage `json:"retry_action"`
+	ShippingAmountTax          json.RawMessage `json:"shipping_amount_tax"`
+	SkipExternalTaxCalculation json.RawMessage `json:"skip_external_tax_calculation"`
+	SplitPayments              json.RawMessage `json:"split_payments"`
+	TaxStatus                  json.RawMessage `json:"tax_status"`
+	ThreeDsData                json.RawMessage `json:"three_ds_data"`
+	ThreedsMethodCompInd       json.RawMessage `json:"threeds_method_comp_ind"`
+	Tokenization               json.RawMessage `json:"tokenization"`
 }
 
 // paymentCustomerIn is Hyperswitch's CustomerDetails.
@@ -295,19 +298,6 @@ type paymentsSessionRequest struct {
 	MerchantConnectorDetails json.RawMessage `json:"merchant_connector_details"`
 }
 
-// sessionTokensBody is Hyperswitch's PaymentsSessionResponse: the sandbox
-// opens no wallet SDK session, so session_token is empty.
-type sessionTokensBody struct {
-	PaymentID    string `json:"payment_id"`
-	ClientSecret string `json:"client_secret"`
-	SessionToken []any  `json:"session_token"`
-	VaultDetails any    `json:"vault_details"`
-}
-
-func sessionTokensOf(pi *ent.PaymentIntent) sessionTokensBody {
-	return sessionTokensBody{PaymentID: pi.PaymentID, ClientSecret: pi.ClientSecret, SessionToken: []any{}}
-}
-
 // fields maps the members every operation shares onto the domain's.
 func (req *paymentsRequest) fields() (payments.PaymentFields, error) {
 	f := payments.PaymentFields{
@@ -474,7 +464,7 @@ func (req *paymentsRequest) savedMethod() (*customer.PaymentMethodInput, error) 
 	if err := json.Unmarshal(req.PaymentToken, &token); err != nil || token == "" {
 		return nil, errs.InvalidValue("payment_token", "must be the payment_token of a saved payment method")
 	}
-	pm := &customer.PaymentMethodInput{Type: "card", SavedToken: token}
+	pm := &customer.PaymentMethodInput{Type: "card", SavedToken: token, SavedCVC: req.CardCVC}
 	if req.PaymentMethod != nil && *req.PaymentMethod != "card" {
 		return nil, errs.InvalidValue("payment_method", "a payment_token pays with a saved card: payment_method must be card")
 	}
@@ -482,7 +472,7 @@ func (req *paymentsRequest) savedMethod() (*customer.PaymentMethodInput, error) 
 		if d.Card != nil {
 			return nil, errs.InvalidValue("payment_token", "cannot be given with payment_method_data.card: it names a saved card")
 		}
-		if ct := d.CardToken; ct != nil {
+		if ct := d.CardToken; ct != nil && ct.CardCVC != nil {
 			pm.SavedCVC = ct.CardCVC
 		}
 		pm.Billing = d.Billing
@@ -499,6 +489,12 @@ var clientSettable = map[string]bool{
 	"return_url": true, "setup_future_usage": true, "customer_acceptance": true,
 	"payment_experience": true, "payment_token": true, "all_keys_required": true,
 	"ctp_service_details": true, "threeds_method_comp_ind": true,
+	// What Hyperswitch's checkout SDK sends beside the card: the intent's
+	// own payment_type, the customer's consent to a mandate, the chosen
+	// installment plan, a surcharge it showed, a saved card's CVC and the
+	// payment's customer (held to the payment's own by the domain).
+	"payment_type": true, "mandate_data": true, "installment_data": true, "surcharge_details": true,
+	"card_cvc": true, "customer_id": true,
 }
 
 // errClientMember refuses a member a publishable key may not set.
@@ -586,12 +582,6 @@ func registerPayments(a *api, svc *payments.Service) {
 	}))
 	a.handle("POST /payments/{payment_id}/cancel", MerchantOrAdmin, withOptionalBody(func(r *http.Request, req *paymentsCancelRequest) (any, error) {
 		return respond(paymentRecordOf)(svc.CancelPayment(r.Context(), r.PathValue("payment_id"), req.CancellationReason))
-	}))
-	// The checkout asks which wallet sessions it may open; before
-	// "POST /payments/{payment_id}", which would take the path for an id.
-	a.handle("POST /payments/session_tokens", ClientOrMerchant, withBody(func(r *http.Request, req *paymentsSessionRequest) (any, error) {
-		return respond(sessionTokensOf)(svc.SessionTokens(r.Context(), deref(req.PaymentID),
-			payments.SessionTokensInput{ClientSecret: req.ClientSecret, Wallets: req.Wallets}))
 	}))
 	// The sandbox's stand-in for the customer, their bank or the shop's
 	// till, for a merchant's tests: see docs/sandbox.md.

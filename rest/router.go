@@ -54,6 +54,7 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerV2PaymentMethods(a, d.Customers, d.Payments)
 	registerV2Payments(a, d.Payments)
 	registerPayments(a, d.Payments)
+	registerCheckout(a, d.Payments)
 	registerPaymentsList(a, d.Payments)
 	registerEvents(a, d.Events, d.Webhooks)
 	setDefaultPaymentMethod := defaultPaymentMethodRoute(a, d.Customers)

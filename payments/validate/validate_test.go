@@ -106,3 +106,17 @@ func TestFields(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) { check(t, c.err, c.code, c.field) })
 	}
 }
+
+func TestMajorUnits(t *testing.T) {
+	for _, tc := range []struct {
+		amount   int64
+		currency string
+		want     string
+	}{
+		{1099, "USD", "10.99"}, {5, "EUR", "0.05"}, {1099, "JPY", "1099"}, {1099, "KWD", "1.099"}, {-250, "usd", "-2.50"},
+	} {
+		if got := MajorUnits(tc.amount, tc.currency); got != tc.want {
+			t.Errorf("MajorUnits(%d, %s) = %q, want %q", tc.amount, tc.currency, got, tc.want)
+		}
+	}
+}
