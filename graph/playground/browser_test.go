@@ -2,14 +2,11 @@ package playground_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -22,26 +19,6 @@ import (
 
 	"switchyard/internal/testenv"
 )
-
-// chromium finds the browser: $SWITCHYARD_TEST_CHROMIUM, else Debian's
-// chromium on the PATH. Outside CI a machine without one skips the browser
-// tests; in CI (where .ci/run installs it) a missing browser is a failure.
-func chromium(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("SWITCHYARD_TEST_CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if testenv.InCI() {
-		t.Fatal("no Chromium on the PATH: .ci/run installs Debian's chromium (apt-get install -y chromium)")
-	}
-	t.Skip("no Chromium on the PATH (apt-get install -y chromium, or set SWITCHYARD_TEST_CHROMIUM); CI runs this test")
-	return ""
-}
 
 // restCall sends a JSON request with the key and decodes a 200 answer.
 func restCall(t *testing.T, method, url, key string, body any) map[string]any {
@@ -71,7 +48,7 @@ func restCall(t *testing.T, method, url, key string, body any) map[string]any {
 // default query with the prefilled demo key and finds the payment and its
 // refund in the rendered result.
 func TestPlaygroundInChromium(t *testing.T) {
-	exe := chromium(t)
+	exe := testenv.Chromium(t)
 
 	cfg := testenv.Config(t, testenv.Database(t))
 	// As in the zero-config default, which prefills the demo merchant's key.
@@ -94,27 +71,7 @@ func TestPlaygroundInChromium(t *testing.T) {
 		map[string]any{"payment_id": payID, "amount": 1000})
 	refundID, _ := refund["refund_id"].(string)
 
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(exe),
-		chromedp.Headless,
-		chromedp.NoSandbox, // CI runs as root
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1400, 1000),
-	)
-	defer cancelAlloc()
-	ctx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithLogf(t.Logf))
-	defer cancelTab()
-	ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
-	defer cancel()
+	ctx := testenv.Browser(t, exe, 90*time.Second)
 
 	// Everything the page logs as an error, throws, or fetches.
 	var (

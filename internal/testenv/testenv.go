@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -171,9 +173,27 @@ func NewServerWith(t testing.TB, cfg *config.Config, log *slog.Logger) *Server {
 // own (a driver wrapper, say).
 func NewServerOptions(t testing.TB, cfg *config.Config, log *slog.Logger, opts app.Options) *Server {
 	t.Helper()
+	return serve(t, httptest.NewUnstartedServer(nil), cfg, log, opts)
+}
+
+// NewServerAt is NewServerWith on a fixed address (a browser client that
+// allows one backend origin needs it there). An address in use fails the
+// test.
+func NewServerAt(t testing.TB, addr string, cfg *config.Config, log *slog.Logger) *Server {
+	t.Helper()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatalf("listen on %s: %v", addr, err)
+	}
+	srv := &httptest.Server{Listener: ln, Config: &http.Server{}}
+	return serve(t, srv, cfg, log, app.Options{Bootstrap: true})
+}
+
+// serve opens the app on cfg behind srv, not yet started.
+func serve(t testing.TB, srv *httptest.Server, cfg *config.Config, log *slog.Logger, opts app.Options) *Server {
+	t.Helper()
 	// The server's address is known before the app opens, so the links it
 	// hands out (3-D Secure pages) point at it.
-	srv := httptest.NewUnstartedServer(nil)
 	cfg.PublicURL = "http://" + srv.Listener.Addr().String()
 	a, err := app.Open(context.Background(), cfg, log, opts)
 	if err != nil {

@@ -1,0 +1,288 @@
+package app_test
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+
+	"switchyard/internal/testenv"
+)
+
+// The addresses Hyperswitch's SDK build allows: its own files, and the one
+// backend its Content-Security-Policy lets it call.
+const (
+	sdkAddr     = "localhost:9050"
+	backendAddr = "127.0.0.1:8081"
+)
+
+// checkoutSDKArchive finds the build of Hyperswitch's web SDK:
+// $SWITCHYARD_TEST_CHECKOUT_SDK, else ../shared/hyperswitch-web/sdk-dist.tgz
+// beside the repository. Outside CI a machine without it skips.
+func checkoutSDKArchive(t *testing.T) string {
+	t.Helper()
+	path := os.Getenv("SWITCHYARD_TEST_CHECKOUT_SDK")
+	if path == "" {
+		path = filepath.Join("..", "..", "..", "shared", "hyperswitch-web", "sdk-dist.tgz")
+	}
+	if _, err := os.Stat(path); err != nil {
+		if testenv.InCI() {
+			t.Fatalf("the checkout SDK build is missing (%v): .ci/run sets SWITCHYARD_TEST_CHECKOUT_SDK", err)
+		}
+		t.Skipf("no checkout SDK build at %s (set SWITCHYARD_TEST_CHECKOUT_SDK); CI runs this test", path)
+	}
+	return path
+}
+
+// unpack extracts a .tgz into a new directory.
+func unpack(t *testing.T, archive string) string {
+	t.Helper()
+	f, err := os.Open(archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	gz, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	tr := tar.NewReader(gz)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return dir
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Join(dir, filepath.FromSlash(h.Name))
+		if !strings.HasPrefix(name, dir+string(filepath.Separator)) {
+			continue // a path outside the directory
+		}
+		switch h.Typeflag {
+		case tar.TypeDir:
+			err = os.MkdirAll(name, 0o755)
+		case tar.TypeReg:
+			if err = os.MkdirAll(filepath.Dir(name), 0o755); err == nil {
+				var out *os.File
+				if out, err = os.Create(name); err == nil {
+					_, err = io.Copy(out, tr)
+					out.Close()
+				}
+			}
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// merchantPage is a shop's checkout page as Hyperswitch's docs show it: it
+// mounts the unified checkout with the publishable key and the payment's
+// client secret, pays on a button, and on the return page reads the
+// payment back. What the SDK answers lands in #result.
+const merchantPage = `<!doctype html>
+<html><head><meta charset="utf-8"><title>Shop</title>
+<script src="/HyperLoader.js"></script></head>
+<body>
+<div id="unified-checkout"></div>
+<button id="pay">Pay</button>
+<pre id="result"></pre>
+<script>
+const q = new URLSearchParams(location.search);
+const pk = q.get("pk"), secret = q.get("secret");
+const hyper = Hyper(pk, { customBackendUrl: "http://` + backendAddr + `" });
+const show = (kind, v) => { document.getElementById("result").textContent = kind + ":" + JSON.stringify(v); };
+if (location.pathname === "/shop/return") {
+  hyper.retrievePaymentIntent(secret).then(r => show("retrieved", r), e => show("error", String(e)));
+} else {
+  const widgets = hyper.widgets({ clientSecret: secret });
+  widgets.create("payment", { layout: "tabs" }).mount("#unified-checkout");
+  document.getElementById("pay").onclick = () => hyper.confirmPayment({
+      widgets, redirect: "if_required",
+      confirmParams: { return_url: location.origin + "/shop/return?pk=" + pk + "&secret=" + secret },
+    }).then(r => show("confirmed", r), e => show("error", String(e)));
+}
+</script></body></html>`
+
+// sdkCall is one request the SDK made to the backend, and its answer.
+type sdkCall struct {
+	method, url string
+	status      int64
+}
+
+// TestCheckoutSDKInChromium drives Hyperswitch's own web checkout, unchanged,
+// against Switchyard in headless Chromium: a card payment, a 3-D Secure
+// payment approved on the sandbox's challenge page, and a decline. Every
+// call the SDK makes to Switchyard must succeed.
+func TestCheckoutSDKInChromium(t *testing.T) {
+	archive := checkoutSDKArchive(t)
+	exe := testenv.Chromium(t)
+	files := unpack(t, archive)
+
+	cfg := testenv.Config(t, testenv.Database(t))
+	srv := testenv.NewServerAt(t, backendAddr, cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)))
+
+	shop := http.NewServeMux()
+	shop.HandleFunc("/shop/", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, merchantPage)
+	})
+	shop.Handle("/", http.FileServer(http.Dir(files)))
+	ln, err := net.Listen("tcp", sdkAddr)
+	if err != nil {
+		t.Fatalf("the SDK build must be served on %s: %v", sdkAddr, err)
+	}
+	shopSrv := &http.Server{Handler: shop, ReadHeaderTimeout: 10 * time.Second}
+	go shopSrv.Serve(ln)
+	t.Cleanup(func() { shopSrv.Close() })
+
+	ctx := testenv.Browser(t, exe, 4*time.Minute)
+	var (
+		mu      sync.Mutex
+		methods = map[network.RequestID]string{}
+		calls   []sdkCall
+	)
+	err = chromedp.Listen(ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch ev := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			methods[ev.RequestID] = ev.Request.Method
+		case *network.EventResponseReceived:
+			if strings.HasPrefix(ev.Response.URL, "http://"+backendAddr+"/") && !strings.Contains(ev.Response.URL, "/sandbox/") {
+				calls = append(calls, sdkCall{methods[ev.RequestID], ev.Response.URL, ev.Response.Status})
+			}
+		}
+	})
+	if err != nil {
+		t.Fatalf("start Chromium (%s): %v", exe, err)
+	}
+	callLog := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return formatCalls(calls)
+	}
+
+	year := fmt.Sprint(time.Now().Year() + 3)
+	for _, tc := range []struct {
+		name, card   string
+		challenge    bool
+		final        string
+		resultHolds  string
+		declineShown bool
+	}{
+		{name: "card", card: "4242424242424242", final: "succeeded", resultHolds: `"status":"succeeded"`},
+		{name: "3-D Secure", card: "4000000000003220", challenge: true, final: "succeeded", resultHolds: `"status":"succeeded"`},
+		{name: "decline", card: "4000000000000002", final: "failed", declineShown: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pay := call(t, srv.URL, http.MethodPost, "/payments", srv.Demo.SecretKey, map[string]any{"amount": 6540, "currency": "USD"})
+			id, secret := pay["payment_id"].(string), pay["client_secret"].(string)
+			page := fmt.Sprintf("http://%s/shop/pay?pk=%s&secret=%s", sdkAddr, srv.Demo.PublishableKey, secret)
+
+			frame := chromedp.CSS("#orca-payment-element-iframeRef-unified-checkout")
+			err := chromedp.Do(ctx, chromedp.Navigate(page), chromedp.WaitVisible(frame))
+			var frames []*chromedp.Node
+			if err == nil {
+				frames, err = chromedp.Run(ctx, chromedp.Nodes(frame))
+			}
+			if err != nil {
+				t.Fatalf("the checkout did not mount: %v\ncalls:\n%s", err, callLog())
+			}
+			in := chromedp.FromNode(frames[0])
+			err = chromedp.Do(ctx,
+				chromedp.WaitVisible(chromedp.CSS(`[data-testid=cardNoInput]`), in),
+				chromedp.SendKeys(chromedp.CSS(`[data-testid=cardNoInput]`), tc.card, in),
+				chromedp.SendKeys(chromedp.CSS(`[data-testid=expiryInput]`), "12"+year[2:], in),
+				chromedp.SendKeys(chromedp.CSS(`[data-testid=cvvInput]`), "123", in),
+				chromedp.Click(chromedp.CSS("#pay")),
+			)
+			if err != nil {
+				t.Fatalf("filling the card form: %v\ncalls:\n%s", err, callLog())
+			}
+			if tc.challenge {
+				approve := `//button[normalize-space()="Approve"]`
+				err = chromedp.Do(ctx, chromedp.WaitVisible(approve), chromedp.Click(approve))
+				if err != nil {
+					t.Fatalf("the challenge page: %v\ncalls:\n%s", err, callLog())
+				}
+			}
+			// After a challenge the page goes to the sandbox and back to the
+			// shop's return page: a poll cut short by a navigation runs again.
+			var result string
+			for try := 0; try < 5; try++ {
+				result, err = chromedp.Run(ctx, chromedp.Poll[string](`(() => { const r = document.getElementById("result");
+					return r && r.textContent ? r.textContent : false; })()`, chromedp.WithPollingTimeout(45*time.Second)))
+				if err == nil || !strings.Contains(err.Error(), "navigated or closed") {
+					break
+				}
+			}
+			if err != nil {
+				t.Fatalf("the page got no answer from the SDK: %v\ncalls:\n%s", err, callLog())
+			}
+			if tc.resultHolds != "" && !strings.Contains(result, tc.resultHolds) {
+				t.Fatalf("the SDK answered %s, want it to hold %s\ncalls:\n%s", result, tc.resultHolds, callLog())
+			}
+			if tc.declineShown && !strings.Contains(strings.ToLower(result), "declined") {
+				t.Fatalf("the SDK did not show the decline: %s\ncalls:\n%s", result, callLog())
+			}
+			got := call(t, srv.URL, http.MethodGet, "/payments/"+id, srv.Demo.SecretKey, nil)
+			if got["status"] != tc.final {
+				t.Fatalf("payment %s is %v server-side, want %s\ncalls:\n%s", id, got["status"], tc.final, callLog())
+			}
+		})
+	}
+
+	mu.Lock()
+	defer mu.Unlock()
+	seen := map[string]bool{}
+	for _, c := range calls {
+		if c.status < 200 || c.status > 299 {
+			t.Errorf("the SDK's %s %s was answered %d", c.method, c.url, c.status)
+		}
+		u := c.url[:strings.IndexAny(c.url+"?", "?")]
+		seen[c.method+" "+strings.TrimPrefix(u, "http://"+backendAddr)] = true
+	}
+	for _, want := range []string{"POST /payments/session_tokens", "GET /v1/sdk/configs/web/sdk_config.json"} {
+		if !seen[want] {
+			t.Errorf("the SDK never called %s; it called:\n%s", want, formatCalls(calls))
+		}
+	}
+}
+
+func formatCalls(calls []sdkCall) string {
+	var b strings.Builder
+	for _, c := range calls {
+		fmt.Fprintf(&b, "  %s %s -> %d\n", c.method, c.url, c.status)
+	}
+	return b.String()
+}
+
+// call sends a REST request with key and decodes its 200 answer.
+func call(t *testing.T, base, method, path, key string, body any) map[string]any {
+	t.Helper()
+	status, raw, err := testenv.Call(base, method, path, key, body)
+	if err != nil || status != http.StatusOK {
+		t.Fatalf("%s %s: %d %s %v", method, path, status, raw, err)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
