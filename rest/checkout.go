@@ -125,6 +125,9 @@ func clientCheckoutOf(c *payments.Checkout) clientCheckoutBody {
 		if e.PaymentExperience == nil {
 			e.PaymentExperience = []string{}
 		}
+		if e.CardNetworks == nil {
+			e.CardNetworks = []string{}
+		}
 		out.PaymentMethodsEnabled = append(out.PaymentMethodsEnabled, e)
 	}
 	if c.Customer != nil {

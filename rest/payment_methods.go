@@ -223,7 +223,8 @@ type paymentMethodListBody struct {
 }
 
 type sdkNextAction struct {
-	NextAction string `json:"next_action"`
+	NextAction         string `json:"next_action"`
+	ShouldBlockConfirm bool   `json:"should_block_confirm"`
 }
 
 // paymentMethodsEnabledOut is Hyperswitch's ResponsePaymentMethodsEnabled.
