@@ -39,6 +39,19 @@ type PaymentView struct {
 // AmountReceived is what has been captured (Hyperswitch's amount_received).
 func (v *PaymentView) AmountReceived() int64 { return v.Intent.AmountCaptured }
 
+// Received is amount_received as Hyperswitch shows it: nil until a capture
+// has succeeded (its amount_captured is unset until then), the captured
+// amount after.
+func (v *PaymentView) Received() *int64 {
+	for _, c := range v.Captures {
+		if c.Status == capture.StatusCharged {
+			n := v.Intent.AmountCaptured
+			return &n
+		}
+	}
+	return nil
+}
+
 // NextAction is what the customer must do, when the payment waits for
 // them: Hyperswitch's NextActionData (redirect_to_url,
 // display_bank_transfer_information or display_voucher_information).

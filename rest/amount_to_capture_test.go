@@ -41,9 +41,9 @@ func TestAmountToCapture(t *testing.T) {
 				r = c.pay("POST", "/payments/"+r.str("payment_id")+"/confirm", tc.confirm).must(t, 200)
 			}
 			got := c.pay("GET", "/payments/"+r.str("payment_id"), nil).must(t, 200)
-			if got.str("status") != tc.status || got.num("amount_received") != tc.received || got.num("amount_capturable") != tc.capturable {
+			if got.str("status") != tc.status || got.received() != tc.received || got.num("amount_capturable") != tc.capturable {
 				t.Fatalf("status %s, received %d, capturable %d; want %s, %d, %d: %s", got.str("status"),
-					got.num("amount_received"), got.num("amount_capturable"), tc.status, tc.received, tc.capturable, got.Raw)
+					got.received(), got.num("amount_capturable"), tc.status, tc.received, tc.capturable, got.Raw)
 			}
 			caps := got.list("captures")
 			if tc.received > 0 && (len(caps) != 1 || caps[0]["amount"].(float64) != float64(tc.received)) {
@@ -71,7 +71,7 @@ func TestAmountToCapture(t *testing.T) {
 			t.Fatalf("complete: %d", resp.StatusCode)
 		}
 		got := c.pay("GET", "/payments/"+r.str("payment_id"), nil).must(t, 200)
-		if got.str("status") != "partially_captured" || got.num("amount_received") != 3000 {
+		if got.str("status") != "partially_captured" || got.received() != 3000 {
 			t.Fatalf("%s", got.Raw)
 		}
 	})
@@ -108,8 +108,30 @@ func TestAmountToCapture(t *testing.T) {
 		// Lowering both together is fine, and the new value is what is captured.
 		c.pay("POST", "/payments/"+id, map[string]any{"amount": 5000, "amount_to_capture": 5000}).must(t, 200)
 		got := c.pay("POST", "/payments/"+id+"/confirm", map[string]any{"payment_method_data": visa}).must(t, 200)
-		if got.str("status") != "succeeded" || got.num("amount_received") != 5000 {
+		if got.str("status") != "succeeded" || got.received() != 5000 {
 			t.Fatalf("%s", got.Raw)
 		}
 	})
+}
+
+// TestAmountReceivedNullUntilCaptured: Hyperswitch's amount_received is
+// null until a capture succeeds (a created, an authorized and a declined
+// payment show null), then the amount captured so far.
+func TestAmountReceivedNullUntilCaptured(t *testing.T) {
+	c := newClient(t)
+	isNull := func(r response) bool { v, present := r.obj()["amount_received"]; return present && v == nil }
+	created := c.pay("POST", "/payments", payment(nil)).must(t, 200)
+	declined := c.pay("POST", "/payments", payment(map[string]any{"confirm": true, "payment_method_data": card("4000000000000002")})).must(t, 200)
+	authorized := c.pay("POST", "/payments", payment(map[string]any{"confirm": true, "capture_method": "manual",
+		"payment_method_data": card("4242424242424242")})).must(t, 200)
+	for _, r := range []response{created, declined, authorized} {
+		if !isNull(r) {
+			t.Fatalf("%s: amount_received %v, want null: %s", r.str("status"), r.obj()["amount_received"], r.Raw)
+		}
+	}
+	id := authorized.str("payment_id")
+	captured := c.pay("POST", "/payments/"+id+"/capture", map[string]any{"amount_to_capture": 3000}).must(t, 200)
+	if isNull(captured) || captured.num("amount_received") != 3000 {
+		t.Fatalf("after a capture of 3000: %v", captured.obj()["amount_received"])
+	}
 }

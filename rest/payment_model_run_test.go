@@ -53,6 +53,14 @@ func (r mReply) num(k string) int64 {
 	return int64(f)
 }
 
+// received is amount_received, null (nothing captured yet) read as 0.
+func (r mReply) received() int64 {
+	if r.body["amount_received"] == nil {
+		return 0
+	}
+	return r.num("amount_received")
+}
+
 func (r mReply) list(k string) []map[string]any {
 	arr, _ := r.body[k].([]any)
 	out := make([]map[string]any, 0, len(arr))
@@ -324,7 +332,7 @@ func (r *modelRun) check(prev mState, ops []mOp, replies []mReply, got mReply) {
 	}
 	if len(ops) > 0 {
 		r.log = append(r.log, fmt.Sprintf("batch from %s: %s => %s received=%d capturable=%d",
-			prev.Status, strings.Join(line, "; "), got.str("status"), got.num("amount_received"), got.num("amount_capturable")))
+			prev.Status, strings.Join(line, "; "), got.str("status"), got.received(), got.num("amount_capturable")))
 	}
 
 	// (a) Every answer is a success or a documented client error; repeats
@@ -453,7 +461,7 @@ func (r *modelRun) ranWith(ops []mOp, replies []mReply, key string) int {
 // batches (nothing in flight) and returns the state it shows.
 func (r *modelRun) checkModelMoney(got mReply) mState {
 	r.t.Helper()
-	s := mState{Status: got.str("status"), Captured: got.num("amount_received"), Capturable: got.num("amount_capturable")}
+	s := mState{Status: got.str("status"), Captured: got.received(), Capturable: got.num("amount_capturable")}
 	net := got.num("net_amount")
 	if net != r.model.net {
 		r.fatalf("net_amount changed: %d, was %d", net, r.model.net)
@@ -488,6 +496,8 @@ func (r *modelRun) checkModelMoney(got mReply) mState {
 		s.Refunds++
 	}
 	switch {
+	case (got.body["amount_received"] == nil) != (s.Captures == 0 || charged == 0):
+		r.fatalf("amount_received is %v with charged captures of %d: null until one succeeds", got.body["amount_received"], charged)
 	case s.Captured != charged:
 		r.fatalf("amount_received %d != sum of charged captures %d", s.Captured, charged)
 	case s.Captured > net:

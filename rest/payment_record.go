@@ -23,7 +23,7 @@ type paymentRecord struct {
 	Amount                   int64   `json:"amount"`
 	NetAmount                int64   `json:"net_amount"`
 	AmountCapturable         int64   `json:"amount_capturable"`
-	AmountReceived           int64   `json:"amount_received"`
+	AmountReceived           *int64  `json:"amount_received"`
 	ShippingCost             *int64  `json:"shipping_cost"`
 	OrderTaxAmount           *int64  `json:"order_tax_amount"`
 	ProcessorMerchantID      string  `json:"processor_merchant_id"`
@@ -353,7 +353,7 @@ func paymentRecordOf(v *payments.PaymentView) paymentRecord {
 		Amount:                   pi.Amount,
 		NetAmount:                v.NetAmount(),
 		AmountCapturable:         pi.AmountCapturable,
-		AmountReceived:           v.AmountReceived(),
+		AmountReceived:           v.Received(),
 		ShippingCost:             pi.ShippingCost,
 		OrderTaxAmount:           pi.OrderTaxAmount,
 		ProcessorMerchantID:      pi.MerchantID,

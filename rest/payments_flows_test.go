@@ -27,7 +27,7 @@ func TestCaptureMethods(t *testing.T) {
 	}
 	expect := func(t *testing.T, r response, status string, received, capturable int64, captures int) {
 		t.Helper()
-		if r.Status != 200 || r.str("status") != status || r.num("amount_received") != received ||
+		if r.Status != 200 || r.str("status") != status || r.received() != received ||
 			r.num("amount_capturable") != capturable || len(r.list("captures")) != captures {
 			t.Fatalf("want %s received %d capturable %d with %d captures: %d %s",
 				status, received, capturable, captures, r.Status, r.Raw)
@@ -165,7 +165,7 @@ func TestCancel(t *testing.T) {
 			if r.obj()["next_action"] != nil {
 				t.Fatalf("a cancelled payment still asks for the customer: %s", r.Raw)
 			}
-			if a.from == "partially_captured_and_capturable" && r.num("amount_received") != 4000 {
+			if a.from == "partially_captured_and_capturable" && r.received() != 4000 {
 				t.Fatalf("the capture was lost: %s", r.Raw)
 			}
 			// Cancelled is final.
@@ -248,7 +248,7 @@ func TestUpdatePayment(t *testing.T) {
 	}
 	// Confirm with the card given on update (it waited in the vault).
 	r = c.pay("POST", "/payments/"+id+"/confirm", map[string]any{}).must(t, 200)
-	if r.str("status") != "succeeded" || r.num("amount_received") != 2500 {
+	if r.str("status") != "succeeded" || r.received() != 2500 {
 		t.Fatalf("confirm: %s", r.Raw)
 	}
 	if r := c.pay("POST", "/payments/"+id, map[string]any{"description": "third"}); r.Status != 400 || r.errCode() != "IR_14" {

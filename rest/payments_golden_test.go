@@ -89,7 +89,7 @@ func TestPaymentRecordGolden(t *testing.T) {
 	}
 	r := c.pay("GET", "/payments/pay_golden_full", nil).must(t, 200)
 	if len(r.list("attempts")) != 1 || len(r.list("captures")) != 2 || len(r.list("refunds")) != 2 ||
-		r.num("amount_received") != 6900 || r.str("status") != "succeeded" {
+		r.received() != 6900 || r.str("status") != "succeeded" {
 		t.Fatalf("%s", r.Raw)
 	}
 	paymentGolden(t, "payment_full", r.Raw)

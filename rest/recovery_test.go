@@ -94,7 +94,7 @@ func TestForceSyncSettlesAStrandedPayment(t *testing.T) {
 		t.Fatalf("force_sync=maybe: %d %s", r.Status, r.Raw)
 	}
 	r := c.pay("GET", "/payments/"+id+"?force_sync=true", nil).must(t, 200)
-	if r.str("status") != "succeeded" || r.num("amount_received") != r.num("amount") || len(r.list("captures")) != 1 {
+	if r.str("status") != "succeeded" || r.received() != r.num("amount") || len(r.list("captures")) != 1 {
 		t.Fatalf("after force_sync: %s", r.Raw)
 	}
 	if evs := eventsOf(t, c, id); len(evs) != 1 || evs[0] != "payment_succeeded" {
@@ -127,7 +127,7 @@ func TestRecoveryFailsWhatTheConnectorNeverSaw(t *testing.T) {
 		t.Fatalf("recovery settled %d (%v), want the two old attempts", n, err)
 	}
 	r := c.pay("GET", "/payments/"+old, nil).must(t, 200)
-	if r.str("status") != "failed" || r.str("error_code") != "connector_transaction_not_found" || r.num("amount_received") != 0 {
+	if r.str("status") != "failed" || r.str("error_code") != "connector_transaction_not_found" || r.received() != 0 {
 		t.Fatalf("never sent: %s", r.Raw)
 	}
 	if evs := eventsOf(t, c, old); len(evs) != 1 || evs[0] != "payment_failed" {

@@ -256,7 +256,7 @@ func TestSandboxChallenges(t *testing.T) {
 				members[k] = v
 			}
 			r := c.pay("POST", "/payments", payment(members)).must(t, 200)
-			if r.obj()["amount_received"].(float64) != 0 || len(r.list("captures")) != 0 {
+			if r.obj()["amount_received"] != nil || len(r.list("captures")) != 0 {
 				t.Fatalf("money moved before the customer answered: %s", r.Raw)
 			}
 			resp := authenticate(t, r, rw.button)
