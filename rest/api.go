@@ -185,7 +185,8 @@ func each[T, W any](to func(T) W) func([]T) []W {
 }
 
 // withBody decodes the body strictly into a Req (the operation's
-// Hyperswitch schema: an unknown member is refused) and runs fn with it.
+// Hyperswitch schema: an unknown member is refused unless Hyperswitch
+// ignores it there, see openObjects) and runs fn with it.
 func withBody[Req any](fn func(r *http.Request, req *Req) (any, error)) handlerFunc {
 	return func(r *http.Request) (any, error) {
 		var req Req

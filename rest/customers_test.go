@@ -108,7 +108,6 @@ func TestCustomerValidation(t *testing.T) {
 		code  string
 		field string
 	}{
-		{"unknown member", map[string]any{"nickname": "x"}, "IR_06", "nickname"},
 		{"customer_id with a space", map[string]any{"customer_id": "cus 1"}, "IR_07", "customer_id"},
 		{"customer_id too long", map[string]any{"customer_id": strings.Repeat("c", 65)}, "IR_07", "customer_id"},
 		{"empty customer_id", map[string]any{"customer_id": ""}, "IR_07", "customer_id"},

@@ -22,7 +22,8 @@ import (
 // so an unknown member or a wrong type anywhere in the tree is a 400 naming
 // its full path ("payment_methods_enabled[0].payment_method_types[1].card_networks[0]"),
 // which encoding/json's own errors do not. Every struct is a closed object
-// (members matched exactly by their json tag), map[string]string members
+// (members matched exactly by their json tag) but the open ones Hyperswitch
+// also leaves open, which skip unknown members (openObjects), map[string]string members
 // must hold strings, and map[string]any / any members are free-form. Types
 // with their own UnmarshalJSON are left to it. Malformed JSON, trailing
 // data, a body that is empty, oversized or not an object are client errors
@@ -101,6 +102,9 @@ func checkShape(v any, t reflect.Type, path string) error {
 		fields := jsonFields(t)
 		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			ft, ok := fields[k]
+			if !ok && openObjects[t] {
+				continue
+			}
 			if !ok {
 				e := errs.InvalidRequest("unknown field %q: this object does not accept it", strictjson.JoinPath(path, k))
 				e.Field = strictjson.JoinPath(path, k)

@@ -176,7 +176,8 @@ func TestV2ConfirmIntent(t *testing.T) {
 		{"not supported", map[string]any{"payment_method_type": "network_token", "payment_method_data": map[string]any{"network_token": map[string]any{}}}, 400, "IR_19", "not supported"},
 		{"two wallets", map[string]any{"payment_method_type": "wallet", "payment_method_data": map[string]any{"wallet": map[string]any{"paypal_redirect": map[string]any{}, "ali_pay_redirect": map[string]any{}}}}, 400, "IR_07", "payment_method_data.wallet"},
 		{"sepa debit without iban", map[string]any{"payment_method_type": "bank_debit", "payment_method_data": map[string]any{"bank_debit": map[string]any{"sepa_bank_debit": map[string]any{"bank_account_holder_name": "A"}}}}, 400, "IR_04", "payment_method_data.bank_debit.sepa_bank_debit.iban"},
-		{"unknown card member", map[string]any{"payment_method_type": "card", "payment_method_data": map[string]any{"card": map[string]any{"number": "4242"}}}, 400, "IR_06", "payment_method_data.card.number"},
+		// Card ignores unknown members, as in Hyperswitch: a misspelt number is a missing one.
+		{"misspelt card member", map[string]any{"payment_method_type": "card", "payment_method_data": map[string]any{"card": map[string]any{"number": "4242"}}}, 400, "IR_04", "payment_method_data.card.card_number"},
 		{"saved payment method", map[string]any{"payment_method_type": "card", "payment_method_data": card("4242424242424242"), "payment_method_id": "pm_1"}, 404, "HE_02", "Payment method"},
 		{"split payments", map[string]any{"payment_method_type": "card", "payment_method_data": card("4242424242424242"), "split_payment_method_data": []any{map[string]any{}}}, 400, "IR_20", "split"},
 		{"bad return_url", map[string]any{"payment_method_type": "card", "payment_method_data": card("4242424242424242"), "return_url": "nope"}, 400, "IR_07", "return_url"},
