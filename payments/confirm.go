@@ -183,7 +183,8 @@ func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID str
 		mcaID = method.Mandate.MerchantConnectorID
 	}
 	if method == nil {
-		return nil, errs.MissingField("payment_method_data")
+		// Hyperswitch's words and code (validate_pm_or_token_given).
+		return nil, errs.InvalidRequestData("A payment token or payment method data is required")
 	}
 	mca, err := s.route(ctx, tx, pi, in.Connectors, mcaID)
 	if err != nil {

@@ -269,7 +269,8 @@ func TestUpdatePayment(t *testing.T) {
 	if r := c.pay("POST", "/payments/"+id+"/confirm", map[string]any{"amount": 1, "payment_method_data": card("4242424242424242")}); r.Status != 400 || r.errCode() != "IR_07" {
 		t.Fatalf("confirm with amount: %d %s", r.Status, r.Raw)
 	}
-	if r := c.pay("POST", "/payments/"+id+"/confirm", map[string]any{}); r.Status != 400 || r.errCode() != "IR_04" {
+	if r := c.pay("POST", "/payments/"+id+"/confirm", map[string]any{}); r.Status != 422 || r.errCode() != "IR_06" ||
+		r.str("error", "message") != "A payment token or payment method data is required" {
 		t.Fatalf("confirm without a payment method: %d %s", r.Status, r.Raw)
 	}
 }
@@ -481,7 +482,7 @@ func TestRefusedCreateWritesNothing(t *testing.T) {
 		status int
 		code   string
 	}{
-		{"no payment method", payment(map[string]any{"confirm": true, "customer_id": "cus_refused_1"}), 400, "IR_04"},
+		{"no payment method", payment(map[string]any{"confirm": true, "customer_id": "cus_refused_1"}), 422, "IR_06"},
 		{"unknown mandate", recurring("cus_refused_2", "man_doesnotexist", 500), 404, "HE_02"},
 		{"another customer's mandate", recurring("cus_refused_3", mandate, 500), 400, "IR_16"},
 		{"no connector on the profile", payment(map[string]any{"confirm": true, "customer_id": "cus_refused_4",

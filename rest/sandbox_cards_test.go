@@ -6,8 +6,10 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // form is one HTML form of a page.
@@ -367,7 +369,8 @@ func TestSandboxChallenges(t *testing.T) {
 }
 
 // TestCardSecurityCodeLengths: Hyperswitch's rule, 3 or 4 digits whatever
-// the network (an American Express card with its 3-digit back code pays).
+// the network (an American Express card with its 3-digit back code pays),
+// and its answer otherwise: 400 IR_16 "Invalid card_cvc length".
 func TestCardSecurityCodeLengths(t *testing.T) {
 	c := newClient(t)
 	for _, tc := range []struct {
@@ -385,8 +388,77 @@ func TestCardSecurityCodeLengths(t *testing.T) {
 		data["card"].(map[string]any)["card_cvc"] = tc.cvc
 		r := c.do("POST", "/payments", c.merchantKey(), payment(map[string]any{"confirm": true, "payment_method": "card", "payment_method_data": data}))
 		if r.Status != tc.status || (tc.status == 200 && r.str("status") != "succeeded") ||
-			(tc.status == 400 && (r.errCode() != "CE_04" || !strings.Contains(r.str("error", "message"), "card_cvc"))) {
+			(tc.status == 400 && (r.errCode() != "IR_16" || r.str("error", "message") != "Invalid card_cvc length")) {
 			t.Fatalf("%s with a %d-digit code: %d %s", tc.number, len(tc.cvc), r.Status, r.Raw)
 		}
 	}
+}
+
+// TestCardChecksInHyperswitchOrder: card data is checked in the order of
+// Hyperswitch's validate_card_data (the CVC's length, then the expiry
+// month, then the year, then whether the card has expired) and answered in
+// its words and codes; a confirm with no payment method at all is its
+// InvalidRequestData.
+func TestCardChecksInHyperswitchOrder(t *testing.T) {
+	c := newClient(t)
+	now := time.Now().UTC()
+	withCard := func(month, year, cvc string) map[string]any {
+		return map[string]any{"payment_method": "card", "payment_method_data": map[string]any{"card": map[string]any{
+			"card_number": "4242424242424242", "card_exp_month": month, "card_exp_year": year,
+			"card_holder_name": "Jane Doe", "card_cvc": cvc}}}
+	}
+	type check struct {
+		name        string
+		month, year string
+		cvc         string
+		status      int
+		code        string
+		message     string // the whole message, or for IR_07 the field it names
+	}
+	rows := []check{
+		{"the CVC before the expiry", "13", "2001", "12", 400, "IR_16", "Invalid card_cvc length"},
+		{"a CVC too long", "12", futureYear, "12345", 400, "IR_16", "Invalid card_cvc length"},
+		{"a CVC's length before its digits", "12", futureYear, "1a", 400, "IR_16", "Invalid card_cvc length"},
+		{"a CVC not a number", "12", futureYear, "12a", 400, "IR_07", "card_cvc"},
+		{"the month before the year", "13", "2001", "123", 400, "IR_16", "Invalid Expiry Month"},
+		{"a month of 0", "0", futureYear, "123", 400, "IR_16", "Invalid Expiry Month"},
+		{"a month not a number", "ab", futureYear, "123", 400, "IR_07", "card_exp_month"},
+		{"a past year", "12", "2001", "123", 400, "IR_16", "Invalid Expiry Year"},
+		{"a past two-digit year", "12", "01", "123", 400, "IR_16", "Invalid Expiry Year"},
+		{"a year of three digits", "12", "203", "123", 400, "IR_16", "Invalid Expiry Year"},
+		{"a year not a number", "12", "20x5", "123", 400, "IR_07", "card_exp_year"},
+		{"this month", strconv.Itoa(int(now.Month())), strconv.Itoa(now.Year()), "123", 200, "", ""},
+	}
+	if now.Month() > time.January {
+		rows = append(rows, check{"an earlier month of this year", strconv.Itoa(int(now.Month()) - 1), strconv.Itoa(now.Year()), "123", 400, "IR_16", "Card Expired"})
+	}
+	for _, tc := range rows {
+		t.Run(tc.name, func(t *testing.T) {
+			body := withCard(tc.month, tc.year, tc.cvc)
+			// On create with confirm, and on confirm: the same checks.
+			created := c.do("POST", "/payments", c.merchantKey(), payment(map[string]any{"confirm": true,
+				"payment_method": body["payment_method"], "payment_method_data": body["payment_method_data"]}))
+			open := c.pay("POST", "/payments", payment(nil)).must(t, 200).str("payment_id")
+			confirmed := c.do("POST", "/payments/"+open+"/confirm", c.merchantKey(), body)
+			for _, r := range []response{created, confirmed} {
+				msg := r.str("error", "message")
+				if r.Status != tc.status || r.errCode() != tc.code ||
+					(tc.code == "IR_16" && msg != tc.message) || (tc.code == "IR_07" && !strings.Contains(msg, tc.message)) {
+					t.Fatalf("got %d %s, want %d %s %q", r.Status, r.Raw, tc.status, tc.code, tc.message)
+				}
+			}
+		})
+	}
+	t.Run("no payment method", func(t *testing.T) {
+		open := c.pay("POST", "/payments", payment(nil)).must(t, 200).str("payment_id")
+		for _, r := range []response{
+			c.do("POST", "/payments/"+open+"/confirm", c.merchantKey(), map[string]any{}),
+			c.do("POST", "/payments", c.merchantKey(), payment(map[string]any{"confirm": true})),
+		} {
+			if r.Status != 422 || r.errCode() != "IR_06" || r.str("error", "type") != "invalid_request" ||
+				r.str("error", "message") != "A payment token or payment method data is required" {
+				t.Fatalf("got %d %s", r.Status, r.Raw)
+			}
+		}
+	})
 }

@@ -303,7 +303,7 @@ func TestSaveCardWithoutPayment(t *testing.T) {
 		{"a wallet", "/payment_methods", map[string]any{"payment_method": "wallet"}, 400, "IR_19"},
 		{"no payment_method", "/payment_methods", map[string]any{"customer_id": "cus_vault"}, 400, "IR_04"},
 		{"an unknown member", "/payment_methods", map[string]any{"payment_method": "card", "colour": "red"}, 400, "IR_06"},
-		{"a past expiry", "/payment_methods/" + id + "/update", map[string]any{"card": map[string]any{"card_exp_year": "2001"}}, 400, "CE_05"},
+		{"a past expiry", "/payment_methods/" + id + "/update", map[string]any{"card": map[string]any{"card_exp_year": "2001"}}, 400, "IR_16"},
 		{"an unknown method", "/payment_methods/pm_nothing/update", map[string]any{"card": map[string]any{"card_exp_month": "01"}}, 404, "HE_02"},
 	} {
 		if r := c.do("POST", tc.path, key, tc.body); r.Status != tc.status || r.errCode() != tc.code {

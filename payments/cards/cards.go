@@ -34,7 +34,9 @@ const (
 	MaxLength = 19
 )
 
-// Sentinel kinds, matched with errors.Is on a *Error.
+// Sentinel kinds, matched with errors.Is on a *Error. The expiry and CVC
+// errors' Reason is Hyperswitch's own message for them (its
+// validate_card_data), so callers can answer in its words.
 var (
 	ErrCardNumberRequired = errors.New("card number is required")
 	ErrCardNumberFormat   = errors.New("card number must contain only digits, spaces or dashes")
@@ -44,6 +46,15 @@ var (
 	ErrExpiryYear         = errors.New("invalid expiry year")
 	ErrExpired            = errors.New("card has expired")
 	ErrCVC                = errors.New("invalid card security code")
+	ErrNotNumeric         = errors.New("must be a number")
+)
+
+// Hyperswitch's messages for the expiry and CVC checks.
+const (
+	ReasonExpiryMonth = "Invalid Expiry Month"
+	ReasonExpiryYear  = "Invalid Expiry Year"
+	ReasonExpired     = "Card Expired"
+	ReasonCVCLength   = "Invalid card_cvc length"
 )
 
 // Error is a card validation failure. It never carries the PAN or the CVC.
@@ -164,47 +175,53 @@ func ValidateNumber(number string) (string, error) {
 	return d, nil
 }
 
-// ValidateExpiry checks an expiry month ("1".."12", optionally zero-padded)
-// and year (2 digits meaning 20YY, or 4 digits). A card is valid through the
-// last day of its expiry month, evaluated in UTC against now.
+// ValidateExpiry checks an expiry month (a number from 1 to 12) and year
+// (2 digits meaning 20YY, or 4 digits) as Hyperswitch does: a month or year
+// that is not a number is ErrNotNumeric; then the month, then the year (a
+// past year is ErrExpired, with Hyperswitch's "Invalid Expiry Year"), then
+// the month within this year. A card is valid through the last day of its
+// expiry month, evaluated in UTC against now.
 func ValidateExpiry(month, year string, now time.Time) error {
 	month, year = strings.TrimSpace(month), strings.TrimSpace(year)
-	if month == "" {
-		return &Error{Field: FieldExpMonth, Reason: "expiry month is required", Kind: ErrExpiryMonth}
-	}
 	m, err := strconv.Atoi(month)
-	if len(month) > 2 || !allDigits(month) || err != nil || m < 1 || m > 12 {
-		return &Error{Field: FieldExpMonth, Reason: "expiry month must be a number from 1 to 12", Kind: ErrExpiryMonth}
+	if !allDigits(month) || err != nil {
+		return &Error{Field: FieldExpMonth, Reason: "card_exp_month must be a number", Kind: ErrNotNumeric}
 	}
-	if year == "" {
-		return &Error{Field: FieldExpYear, Reason: "expiry year is required", Kind: ErrExpiryYear}
+	if m < 1 || m > 12 {
+		return &Error{Field: FieldExpMonth, Reason: ReasonExpiryMonth, Kind: ErrExpiryMonth}
 	}
-	if !allDigits(year) || (len(year) != 2 && len(year) != 4) {
-		return &Error{Field: FieldExpYear, Reason: "expiry year must have 2 or 4 digits", Kind: ErrExpiryYear}
+	y, err := strconv.Atoi(year)
+	if !allDigits(year) || err != nil {
+		return &Error{Field: FieldExpYear, Reason: "card_exp_year must be a number", Kind: ErrNotNumeric}
 	}
-	y, _ := strconv.Atoi(year)
+	if len(year) != 2 && len(year) != 4 {
+		return &Error{Field: FieldExpYear, Reason: ReasonExpiryYear, Kind: ErrExpiryYear}
+	}
 	if len(year) == 2 {
 		y += 2000
 	}
 	now = now.UTC()
-	if y < now.Year() || (y == now.Year() && time.Month(m) < now.Month()) {
-		return &Error{Field: FieldExpYear, Reason: "the card expired at the end of " +
-			time.Month(m).String() + " " + strconv.Itoa(y), Kind: ErrExpired}
+	if y < now.Year() {
+		return &Error{Field: FieldExpYear, Reason: ReasonExpiryYear, Kind: ErrExpired}
+	}
+	if y == now.Year() && time.Month(m) < now.Month() {
+		return &Error{Field: FieldExpYear, Reason: ReasonExpired, Kind: ErrExpired}
 	}
 	return nil
 }
 
-// ValidateCVC checks a card security code as Hyperswitch does: 3 or 4
-// digits, whatever the network (American Express prints 4 on the front,
-// yet its issuers and Hyperswitch's connectors take the 3 on the back too).
-// The code itself never appears in the error.
+// ValidateCVC checks a card security code as Hyperswitch does, length
+// first: 3 or 4 characters whatever the network (American Express prints 4
+// on the front, yet its issuers and Hyperswitch's connectors take the 3 on
+// the back too), then digits only. The code itself never appears in the
+// error.
 func ValidateCVC(cvc string) error {
 	cvc = strings.TrimSpace(cvc)
-	if cvc == "" {
-		return &Error{Field: FieldCVC, Reason: "card security code is required", Kind: ErrCVC}
+	if len(cvc) < 3 || len(cvc) > 4 {
+		return &Error{Field: FieldCVC, Reason: ReasonCVCLength, Kind: ErrCVC}
 	}
-	if !allDigits(cvc) || len(cvc) < 3 || len(cvc) > 4 {
-		return &Error{Field: FieldCVC, Reason: "card security code must be 3 or 4 digits", Kind: ErrCVC}
+	if !allDigits(cvc) {
+		return &Error{Field: FieldCVC, Reason: "card_cvc must be a number", Kind: ErrNotNumeric}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package cards
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -221,21 +222,22 @@ func TestValidateExpiry(t *testing.T) {
 		{"7", "26", nil, ""},
 		{"01", "27", nil, ""},
 		{" 12 ", " 30 ", nil, ""},
+		{"012", "2030", nil, ""}, // a number from 1 to 12, as Hyperswitch reads it
 		{"05", "2026", ErrExpired, FieldExpYear},
 		{"12", "2025", ErrExpired, FieldExpYear},
 		{"12", "25", ErrExpired, FieldExpYear},
 		{"0", "2030", ErrExpiryMonth, FieldExpMonth},
 		{"00", "2030", ErrExpiryMonth, FieldExpMonth},
 		{"13", "2030", ErrExpiryMonth, FieldExpMonth},
-		{"012", "2030", ErrExpiryMonth, FieldExpMonth},
-		{"-1", "2030", ErrExpiryMonth, FieldExpMonth},
-		{"ab", "2030", ErrExpiryMonth, FieldExpMonth},
-		{"", "2030", ErrExpiryMonth, FieldExpMonth},
-		{"12", "", ErrExpiryYear, FieldExpYear},
+		{"13", "2001", ErrExpiryMonth, FieldExpMonth}, // the month before the year
+		{"-1", "2030", ErrNotNumeric, FieldExpMonth},
+		{"ab", "2030", ErrNotNumeric, FieldExpMonth},
+		{"", "2030", ErrNotNumeric, FieldExpMonth},
+		{"12", "", ErrNotNumeric, FieldExpYear},
 		{"12", "203", ErrExpiryYear, FieldExpYear},
 		{"12", "20301", ErrExpiryYear, FieldExpYear},
-		{"12", "2O30", ErrExpiryYear, FieldExpYear},
-		{"12", "+30", ErrExpiryYear, FieldExpYear},
+		{"12", "2O30", ErrNotNumeric, FieldExpYear},
+		{"12", "+30", ErrNotNumeric, FieldExpYear},
 	}
 	for _, tc := range tests {
 		err := ValidateExpiry(tc.month, tc.year, now)
@@ -246,6 +248,15 @@ func TestValidateExpiry(t *testing.T) {
 			continue
 		}
 		checkErr(t, err, tc.kind, tc.field, "")
+		if e, _ := AsError(err); tc.kind != ErrNotNumeric && !slices.Contains([]string{ReasonExpiryMonth, ReasonExpiryYear, ReasonExpired}, e.Reason) {
+			t.Errorf("ValidateExpiry(%q, %q): reason %q is not Hyperswitch's", tc.month, tc.year, e.Reason)
+		}
+	}
+	if e, _ := AsError(ValidateExpiry("12", "2025", now)); e.Reason != ReasonExpiryYear {
+		t.Errorf("a past year: %q, want %q", e.Reason, ReasonExpiryYear)
+	}
+	if e, _ := AsError(ValidateExpiry("05", "2026", now)); e.Reason != ReasonExpired {
+		t.Errorf("a past month of this year: %q, want %q", e.Reason, ReasonExpired)
 	}
 	// The month is judged in UTC: 1 July 01:00 in UTC+3 is still June in UTC.
 	east := time.FixedZone("UTC+3", 3*3600)
@@ -268,8 +279,6 @@ func TestValidateCVC(t *testing.T) {
 		{"12", false},
 		{"12345", false},
 		{"", false},
-		{"12a", false},
-		{"12 3", false},
 	}
 	for _, tc := range tests {
 		err := ValidateCVC(tc.cvc)
@@ -280,10 +289,18 @@ func TestValidateCVC(t *testing.T) {
 			continue
 		}
 		checkErr(t, err, ErrCVC, FieldCVC, tc.cvc)
+		if e, _ := AsError(err); e.Reason != ReasonCVCLength {
+			t.Errorf("ValidateCVC(%q): reason %q, want %q", tc.cvc, e.Reason, ReasonCVCLength)
+		}
 		if tc.cvc != "" && strings.Contains(err.Error(), tc.cvc) {
 			t.Errorf("ValidateCVC error %q leaks the code", err)
 		}
 	}
+	// The length is checked before the digits, as Hyperswitch does.
+	for _, cvc := range []string{"12a", "12 3"} {
+		checkErr(t, ValidateCVC(cvc), ErrNotNumeric, FieldCVC, cvc)
+	}
+	checkErr(t, ValidateCVC("1a"), ErrCVC, FieldCVC, "1a")
 }
 
 func TestMaskNumbers(t *testing.T) {

@@ -8,9 +8,14 @@ import (
 	"switchyard/payments/errs"
 )
 
-// validateCard rejects bad card data before any connector call: a number
-// that is too short or fails the Luhn check is CE_04 naming the field, an
-// expiry in the past is CE_05. Messages carry the last four digits at most.
+// validateCard rejects bad card data before any connector call, in
+// Hyperswitch's order: the number (CE_04 naming the field: Hyperswitch
+// refuses it while reading the body), the expiry members' presence, then
+// its validate_card_data: the CVC's length when one is given, the month,
+// the year, and whether the card has expired, each a 400 IR_16 in its
+// words ("Invalid card_cvc length", "Invalid Expiry Month", "Invalid
+// Expiry Year", "Card Expired"). Messages carry the last four digits at
+// most.
 func validateCard(c *CardInput) error {
 	if c.Number == "" {
 		return errs.MissingField(cards.FieldCardNumber)
@@ -24,26 +29,32 @@ func validateCard(c *CardInput) error {
 	if c.ExpYear == "" {
 		return errs.MissingField(cards.FieldExpYear)
 	}
-	if err := cards.ValidateExpiry(c.ExpMonth, c.ExpYear, time.Now()); err != nil {
-		return cardError(err)
-	}
 	if c.CVC != "" {
 		if err := cards.ValidateCVC(c.CVC); err != nil {
 			return cardError(err)
 		}
 	}
+	if err := cards.ValidateExpiry(c.ExpMonth, c.ExpYear, time.Now()); err != nil {
+		return cardError(err)
+	}
 	return nil
 }
 
+// cardError maps a cards validation error onto the envelope as Hyperswitch
+// answers it: a member that is not a number is IR_07 (InvalidDataValue),
+// a CVC length or an expiry it refuses is IR_16 (PreconditionFailed) in its
+// words, and a bad card number is CE_04.
 func cardError(err error) error {
 	ce, ok := cards.AsError(err)
 	if !ok {
 		return errs.InvalidValue(cards.FieldCardNumber, "invalid card data")
 	}
-	if errors.Is(err, cards.ErrExpired) {
-		e := errs.New(errs.KindInvalid, "CE_05", "The card has expired: %s", ce.Error())
-		e.Field = ce.Field
-		return e
+	switch {
+	case errors.Is(err, cards.ErrNotNumeric):
+		return errs.InvalidValue(ce.Field, "%s", ce.Reason)
+	case errors.Is(err, cards.ErrCVC), errors.Is(err, cards.ErrExpiryMonth),
+		errors.Is(err, cards.ErrExpiryYear), errors.Is(err, cards.ErrExpired):
+		return errs.PreconditionFailed("%s", ce.Reason).WithField(ce.Field)
 	}
 	e := errs.New(errs.KindInvalid, "CE_04", "The card data is invalid: %s", ce.Error())
 	e.Field = ce.Field

@@ -31,7 +31,9 @@ const (
 	KindConflict
 	// KindTooLarge: the request body is over the size limit.
 	KindTooLarge
-	// KindUnprocessable: an idempotency key reused with another request.
+	// KindUnprocessable: a well-formed request that cannot be done as
+	// given (Hyperswitch's InvalidRequestData, 422), e.g. an idempotency
+	// key reused with another request.
 	KindUnprocessable
 	// KindInternal: a fault of ours; the cause is logged, never shown.
 	KindInternal
@@ -130,6 +132,12 @@ func InvalidValue(field, format string, args ...any) *Error {
 // operation's request: malformed JSON, a wrong type, an unknown field.
 func InvalidRequest(format string, args ...any) *Error {
 	return New(KindInvalid, "IR_06", format, args...)
+}
+
+// InvalidRequestData is Hyperswitch's InvalidRequestData: IR_06 with
+// status 422, for a request that reads but cannot be done as given.
+func InvalidRequestData(format string, args ...any) *Error {
+	return New(KindUnprocessable, "IR_06", format, args...)
 }
 
 // BodyTooLarge is returned for a body over the size limit.
