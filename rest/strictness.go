@@ -22,6 +22,7 @@ var openObjects = typeSet(
 	paymentsCaptureRequest{}, // PaymentsCaptureRequest
 	paymentsCancelRequest{},  // PaymentsCancelRequest
 	paymentsSessionRequest{}, // PaymentsSessionRequest
+	clientSecretOnly{},       // PaymentsCompleteAuthorizeRequest, PaymentsExternalAuthenticationRequest
 	customerRequest{},        // v1 CustomerRequest (v2's refuses)
 	customerUpdateRequest{},  // v1 CustomerUpdateRequest
 	ephemeralKeyRequest{},    // EphemeralKeyCreateRequest

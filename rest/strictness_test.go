@@ -27,6 +27,10 @@ func TestUnknownMemberStrictness(t *testing.T) {
 		return c.pay("POST", "/payments", payment(map[string]any{"confirm": true,
 			"payment_method_data": card("4242424242424242")})).must(t, 200).str("payment_id")
 	}
+	challenged := func() string {
+		return c.pay("POST", "/payments", payment(map[string]any{"confirm": true, "return_url": "https://shop.example/done",
+			"payment_method_data": card("4000000000003220")})).must(t, 200).str("payment_id")
+	}
 	refund := func() string {
 		return c.do("POST", "/refunds", secret, map[string]any{"payment_id": succeeded(), "amount": 100}).must(t, 200).str("refund_id")
 	}
@@ -96,6 +100,10 @@ func TestUnknownMemberStrictness(t *testing.T) {
 			func() map[string]any { return map[string]any{"cancellation_reason": "requested_by_customer"} }, "", false},
 		{"session tokens", "POST", fixed("/payments/session_tokens"), secret, nil,
 			func() map[string]any { return map[string]any{"payment_id": openPayment(), "wallets": []any{}} }, "", false},
+		{"complete_authorize", "POST", func() string { return "/payments/" + succeeded() + "/complete_authorize" }, secret, nil,
+			func() map[string]any { return map[string]any{"threeds_method_comp_ind": "Y"} }, "", false},
+		{"3ds authentication", "POST", func() string { return "/payments/" + challenged() + "/3ds/authentication" }, secret, nil,
+			func() map[string]any { return map[string]any{"device_channel": "BRW", "threeds_method_comp_ind": "N"} }, "", false},
 		{"refunds create", "POST", fixed("/refunds"), secret, nil,
 			func() map[string]any { return map[string]any{"payment_id": succeeded(), "amount": 100} }, "", true},
 		{"refunds update", "POST", func() string { return "/refunds/" + refund() }, secret, nil,
