@@ -11,7 +11,7 @@ import (
 // IR_06 naming it). Hyperswitch refuses unknown members only where its
 // serde type says deny_unknown_fields, and clients written against it send
 // extra members elsewhere, so the split follows its types one by one
-// (../shared/reference/hyperswitch/strictness.md). The members an open
+// (each type read in Hyperswitch's api_models). The members an open
 // object does define are still checked.
 //
 // It is a table of types, not a mark on each struct, because some of the
