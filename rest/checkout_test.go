@@ -153,6 +153,7 @@ func TestCheckoutRoutesRefuse(t *testing.T) {
 	id, secret := checkoutPayment(t, c, "", nil)
 	otherID, otherSecret := checkoutPayment(t, c, "", nil)
 	other := cardsOnlyMerchant(t, c, "merchant_other_checkout")
+	expiredID, expiredSecret := checkoutPayment(t, c, "", map[string]any{"session_expiry": 0})
 	for _, tc := range []struct {
 		name, key, path string
 		status          int
@@ -164,6 +165,8 @@ func TestCheckoutRoutesRefuse(t *testing.T) {
 		{"the secret key", c.merchantKey(), "/payments/" + id + "/client?client_secret=" + secret, 401, "IR_01"},
 		{"another merchant's publishable key", other.publishable, "/payments/" + id + "/client?client_secret=" + secret, 400, "IR_09"},
 		{"an unknown query parameter", pk, "/payments/" + id + "/client?client_secret=" + secret + "&amount=1", 400, "IR_06"},
+		{"an expired payment", pk, "/payments/" + expiredID + "/client?client_secret=" + expiredSecret, 400, "IR_08"},
+		{"config: an expired payment", pk, "/v1/sdk/configs/web/sdk_config.json?client_secret=" + expiredSecret, 400, "IR_08"},
 		{"config: no secret", pk, "/v1/sdk/configs/web/sdk_config.json", 400, "IR_08"},
 		{"config: a wrong secret", pk, "/v1/sdk/configs/web/sdk_config.json?client_secret=" + otherID + "_secret_nope", 400, "IR_09"},
 		{"config: the secret key", c.merchantKey(), "/v1/sdk/configs/web/sdk_config.json?client_secret=" + secret, 401, "IR_01"},
@@ -172,6 +175,9 @@ func TestCheckoutRoutesRefuse(t *testing.T) {
 		r := c.do("GET", tc.path, tc.key, nil)
 		if r.Status != tc.status || r.errCode() != tc.code {
 			t.Fatalf("%s: %d %s, want %d %s", tc.name, r.Status, r.Raw, tc.status, tc.code)
+		}
+		if strings.Contains(tc.name, "expired") && !strings.Contains(string(r.Raw), "expired") {
+			t.Fatalf("%s: %s does not say the secret expired", tc.name, r.Raw)
 		}
 		if strings.Contains(string(r.Raw), "payment_methods") {
 			t.Fatalf("%s: leaked methods: %s", tc.name, r.Raw)
