@@ -26,6 +26,7 @@ import (
 	"switchyard/ent/paymentmethod"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
+	"switchyard/ent/routingalgorithm"
 	"switchyard/ent/webhookdeliverytask"
 
 	"entgo.io/ent"
@@ -71,6 +72,8 @@ type Client struct {
 	Profile *ProfileClient
 	// Refund is the client for interacting with the Refund builders.
 	Refund *RefundClient
+	// RoutingAlgorithm is the client for interacting with the RoutingAlgorithm builders.
+	RoutingAlgorithm *RoutingAlgorithmClient
 	// WebhookDeliveryTask is the client for interacting with the WebhookDeliveryTask builders.
 	WebhookDeliveryTask *WebhookDeliveryTaskClient
 }
@@ -99,6 +102,7 @@ func (c *Client) init() {
 	c.PaymentMethod = NewPaymentMethodClient(c.config)
 	c.Profile = NewProfileClient(c.config)
 	c.Refund = NewRefundClient(c.config)
+	c.RoutingAlgorithm = NewRoutingAlgorithmClient(c.config)
 	c.WebhookDeliveryTask = NewWebhookDeliveryTaskClient(c.config)
 }
 
@@ -207,6 +211,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		PaymentMethod:            NewPaymentMethodClient(cfg),
 		Profile:                  NewProfileClient(cfg),
 		Refund:                   NewRefundClient(cfg),
+		RoutingAlgorithm:         NewRoutingAlgorithmClient(cfg),
 		WebhookDeliveryTask:      NewWebhookDeliveryTaskClient(cfg),
 	}, nil
 }
@@ -242,6 +247,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		PaymentMethod:            NewPaymentMethodClient(cfg),
 		Profile:                  NewProfileClient(cfg),
 		Refund:                   NewRefundClient(cfg),
+		RoutingAlgorithm:         NewRoutingAlgorithmClient(cfg),
 		WebhookDeliveryTask:      NewWebhookDeliveryTaskClient(cfg),
 	}, nil
 }
@@ -275,7 +281,7 @@ func (c *Client) Use(hooks ...Hook) {
 		c.APIKey, c.Capture, c.Customer, c.Dispute, c.Event, c.EventDeliveryAttempt,
 		c.IncrementalAuthorization, c.Mandate, c.MerchantAccount,
 		c.MerchantConnectorAccount, c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod,
-		c.Profile, c.Refund, c.WebhookDeliveryTask,
+		c.Profile, c.Refund, c.RoutingAlgorithm, c.WebhookDeliveryTask,
 	} {
 		n.Use(hooks...)
 	}
@@ -288,7 +294,7 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.APIKey, c.Capture, c.Customer, c.Dispute, c.Event, c.EventDeliveryAttempt,
 		c.IncrementalAuthorization, c.Mandate, c.MerchantAccount,
 		c.MerchantConnectorAccount, c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod,
-		c.Profile, c.Refund, c.WebhookDeliveryTask,
+		c.Profile, c.Refund, c.RoutingAlgorithm, c.WebhookDeliveryTask,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -327,6 +333,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Profile.mutate(ctx, m)
 	case *RefundMutation:
 		return c.Refund.mutate(ctx, m)
+	case *RoutingAlgorithmMutation:
+		return c.RoutingAlgorithm.mutate(ctx, m)
 	case *WebhookDeliveryTaskMutation:
 		return c.WebhookDeliveryTask.mutate(ctx, m)
 	default:
@@ -2855,6 +2863,141 @@ func (c *RefundClient) mutate(ctx context.Context, m *RefundMutation) (Value, er
 	}
 }
 
+// RoutingAlgorithmClient is a client for the RoutingAlgorithm schema.
+type RoutingAlgorithmClient struct {
+	config
+}
+
+// NewRoutingAlgorithmClient returns a client for the RoutingAlgorithm from the given config.
+func NewRoutingAlgorithmClient(c config) *RoutingAlgorithmClient {
+	return &RoutingAlgorithmClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `routingalgorithm.Hooks(f(g(h())))`.
+func (c *RoutingAlgorithmClient) Use(hooks ...Hook) {
+	c.hooks.RoutingAlgorithm = append(c.hooks.RoutingAlgorithm, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `routingalgorithm.Intercept(f(g(h())))`.
+func (c *RoutingAlgorithmClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RoutingAlgorithm = append(c.inters.RoutingAlgorithm, interceptors...)
+}
+
+// Create returns a builder for creating a RoutingAlgorithm entity.
+func (c *RoutingAlgorithmClient) Create() *RoutingAlgorithmCreate {
+	mutation := newRoutingAlgorithmMutation(c.config, OpCreate)
+	return &RoutingAlgorithmCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RoutingAlgorithm entities.
+func (c *RoutingAlgorithmClient) CreateBulk(builders ...*RoutingAlgorithmCreate) *RoutingAlgorithmCreateBulk {
+	return &RoutingAlgorithmCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RoutingAlgorithmClient) MapCreateBulk(slice any, setFunc func(*RoutingAlgorithmCreate, int)) *RoutingAlgorithmCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RoutingAlgorithmCreateBulk{err: fmt.Errorf("calling to RoutingAlgorithmClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RoutingAlgorithmCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RoutingAlgorithmCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RoutingAlgorithm.
+func (c *RoutingAlgorithmClient) Update() *RoutingAlgorithmUpdate {
+	mutation := newRoutingAlgorithmMutation(c.config, OpUpdate)
+	return &RoutingAlgorithmUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RoutingAlgorithmClient) UpdateOne(_m *RoutingAlgorithm) *RoutingAlgorithmUpdateOne {
+	mutation := newRoutingAlgorithmMutation(c.config, OpUpdateOne, withRoutingAlgorithm(_m))
+	return &RoutingAlgorithmUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RoutingAlgorithmClient) UpdateOneID(id string) *RoutingAlgorithmUpdateOne {
+	mutation := newRoutingAlgorithmMutation(c.config, OpUpdateOne, withRoutingAlgorithmID(id))
+	return &RoutingAlgorithmUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RoutingAlgorithm.
+func (c *RoutingAlgorithmClient) Delete() *RoutingAlgorithmDelete {
+	mutation := newRoutingAlgorithmMutation(c.config, OpDelete)
+	return &RoutingAlgorithmDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RoutingAlgorithmClient) DeleteOne(_m *RoutingAlgorithm) *RoutingAlgorithmDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RoutingAlgorithmClient) DeleteOneID(id string) *RoutingAlgorithmDeleteOne {
+	builder := c.Delete().Where(routingalgorithm.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RoutingAlgorithmDeleteOne{builder}
+}
+
+// Query returns a query builder for RoutingAlgorithm.
+func (c *RoutingAlgorithmClient) Query() *RoutingAlgorithmQuery {
+	return &RoutingAlgorithmQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRoutingAlgorithm},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RoutingAlgorithm entity by its id.
+func (c *RoutingAlgorithmClient) Get(ctx context.Context, id string) (*RoutingAlgorithm, error) {
+	return c.Query().Where(routingalgorithm.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RoutingAlgorithmClient) GetX(ctx context.Context, id string) *RoutingAlgorithm {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *RoutingAlgorithmClient) Hooks() []Hook {
+	hooks := c.hooks.RoutingAlgorithm
+	return append(hooks[:len(hooks):len(hooks)], routingalgorithm.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *RoutingAlgorithmClient) Interceptors() []Interceptor {
+	inters := c.inters.RoutingAlgorithm
+	return append(inters[:len(inters):len(inters)], routingalgorithm.Interceptors[:]...)
+}
+
+func (c *RoutingAlgorithmClient) mutate(ctx context.Context, m *RoutingAlgorithmMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RoutingAlgorithmCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RoutingAlgorithmUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RoutingAlgorithmUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RoutingAlgorithmDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RoutingAlgorithm mutation op: %q", m.Op())
+	}
+}
+
 // WebhookDeliveryTaskClient is a client for the WebhookDeliveryTask schema.
 type WebhookDeliveryTaskClient struct {
 	config
@@ -3012,13 +3155,13 @@ type (
 		APIKey, Capture, Customer, Dispute, Event, EventDeliveryAttempt,
 		IncrementalAuthorization, Mandate, MerchantAccount, MerchantConnectorAccount,
 		PaymentAttempt, PaymentIntent, PaymentMethod, Profile, Refund,
-		WebhookDeliveryTask []ent.Hook
+		RoutingAlgorithm, WebhookDeliveryTask []ent.Hook
 	}
 	inters struct {
 		APIKey, Capture, Customer, Dispute, Event, EventDeliveryAttempt,
 		IncrementalAuthorization, Mandate, MerchantAccount, MerchantConnectorAccount,
 		PaymentAttempt, PaymentIntent, PaymentMethod, Profile, Refund,
-		WebhookDeliveryTask []ent.Interceptor
+		RoutingAlgorithm, WebhookDeliveryTask []ent.Interceptor
 	}
 )
 

@@ -22,6 +22,7 @@ import (
 	"switchyard/ent/paymentmethod"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
+	"switchyard/ent/routingalgorithm"
 	"switchyard/ent/webhookdeliverytask"
 	"sync"
 
@@ -103,6 +104,7 @@ func checkColumn(t, c string) error {
 			paymentmethod.Table:            paymentmethod.ValidColumn,
 			profile.Table:                  profile.ValidColumn,
 			refund.Table:                   refund.ValidColumn,
+			routingalgorithm.Table:         routingalgorithm.ValidColumn,
 			webhookdeliverytask.Table:      webhookdeliverytask.ValidColumn,
 		})
 	})

@@ -22,6 +22,7 @@ import (
 	"switchyard/ent/predicate"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
+	"switchyard/ent/routingalgorithm"
 	"switchyard/ent/schema/schematype"
 	"switchyard/ent/webhookdeliverytask"
 	"sync"
@@ -55,6 +56,7 @@ const (
 	TypePaymentMethod            = "PaymentMethod"
 	TypeProfile                  = "Profile"
 	TypeRefund                   = "Refund"
+	TypeRoutingAlgorithm         = "RoutingAlgorithm"
 	TypeWebhookDeliveryTask      = "WebhookDeliveryTask"
 )
 
@@ -25094,6 +25096,9 @@ type ProfileMutation struct {
 	force_3ds_challenge                                   *bool
 	intent_fulfillment_time                               *string
 	is_iframe_redirection_enabled                         *bool
+	routing_algorithm_id                                  *string
+	default_fallback                                      *[]schematype.RoutableConnector
+	appenddefault_fallback                                []schematype.RoutableConnector
 	clearedFields                                         map[string]struct{}
 	merchant                                              *string
 	clearedmerchant                                       bool
@@ -26300,6 +26305,120 @@ func (m *ProfileMutation) ResetIsIframeRedirectionEnabled() {
 	m.is_iframe_redirection_enabled = nil
 }
 
+// SetRoutingAlgorithmID sets the "routing_algorithm_id" field.
+func (m *ProfileMutation) SetRoutingAlgorithmID(s string) {
+	m.routing_algorithm_id = &s
+}
+
+// RoutingAlgorithmID returns the value of the "routing_algorithm_id" field in the mutation.
+func (m *ProfileMutation) RoutingAlgorithmID() (r string, exists bool) {
+	v := m.routing_algorithm_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRoutingAlgorithmID returns the old "routing_algorithm_id" field's value of the Profile entity.
+// If the Profile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProfileMutation) OldRoutingAlgorithmID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRoutingAlgorithmID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRoutingAlgorithmID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRoutingAlgorithmID: %w", err)
+	}
+	return oldValue.RoutingAlgorithmID, nil
+}
+
+// ClearRoutingAlgorithmID clears the value of the "routing_algorithm_id" field.
+func (m *ProfileMutation) ClearRoutingAlgorithmID() {
+	m.routing_algorithm_id = nil
+	m.clearedFields[profile.FieldRoutingAlgorithmID] = struct{}{}
+}
+
+// RoutingAlgorithmIDCleared returns if the "routing_algorithm_id" field was cleared in this mutation.
+func (m *ProfileMutation) RoutingAlgorithmIDCleared() bool {
+	_, ok := m.clearedFields[profile.FieldRoutingAlgorithmID]
+	return ok
+}
+
+// ResetRoutingAlgorithmID resets all changes to the "routing_algorithm_id" field.
+func (m *ProfileMutation) ResetRoutingAlgorithmID() {
+	m.routing_algorithm_id = nil
+	delete(m.clearedFields, profile.FieldRoutingAlgorithmID)
+}
+
+// SetDefaultFallback sets the "default_fallback" field.
+func (m *ProfileMutation) SetDefaultFallback(sc []schematype.RoutableConnector) {
+	m.default_fallback = &sc
+	m.appenddefault_fallback = nil
+}
+
+// DefaultFallback returns the value of the "default_fallback" field in the mutation.
+func (m *ProfileMutation) DefaultFallback() (r []schematype.RoutableConnector, exists bool) {
+	v := m.default_fallback
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDefaultFallback returns the old "default_fallback" field's value of the Profile entity.
+// If the Profile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProfileMutation) OldDefaultFallback(ctx context.Context) (v []schematype.RoutableConnector, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDefaultFallback is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDefaultFallback requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDefaultFallback: %w", err)
+	}
+	return oldValue.DefaultFallback, nil
+}
+
+// AppendDefaultFallback adds sc to the "default_fallback" field.
+func (m *ProfileMutation) AppendDefaultFallback(sc []schematype.RoutableConnector) {
+	m.appenddefault_fallback = append(m.appenddefault_fallback, sc...)
+}
+
+// AppendedDefaultFallback returns the list of values that were appended to the "default_fallback" field in this mutation.
+func (m *ProfileMutation) AppendedDefaultFallback() ([]schematype.RoutableConnector, bool) {
+	if len(m.appenddefault_fallback) == 0 {
+		return nil, false
+	}
+	return m.appenddefault_fallback, true
+}
+
+// ClearDefaultFallback clears the value of the "default_fallback" field.
+func (m *ProfileMutation) ClearDefaultFallback() {
+	m.default_fallback = nil
+	m.appenddefault_fallback = nil
+	m.clearedFields[profile.FieldDefaultFallback] = struct{}{}
+}
+
+// DefaultFallbackCleared returns if the "default_fallback" field was cleared in this mutation.
+func (m *ProfileMutation) DefaultFallbackCleared() bool {
+	_, ok := m.clearedFields[profile.FieldDefaultFallback]
+	return ok
+}
+
+// ResetDefaultFallback resets all changes to the "default_fallback" field.
+func (m *ProfileMutation) ResetDefaultFallback() {
+	m.default_fallback = nil
+	m.appenddefault_fallback = nil
+	delete(m.clearedFields, profile.FieldDefaultFallback)
+}
+
 // ClearMerchant clears the "merchant" edge to the MerchantAccount entity.
 func (m *ProfileMutation) ClearMerchant() {
 	m.clearedmerchant = true
@@ -26415,7 +26534,7 @@ func (m *ProfileMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ProfileMutation) Fields() []string {
-	fields := make([]string, 0, 27)
+	fields := make([]string, 0, 29)
 	if m.merchant != nil {
 		fields = append(fields, profile.FieldMerchantID)
 	}
@@ -26497,6 +26616,12 @@ func (m *ProfileMutation) Fields() []string {
 	if m.is_iframe_redirection_enabled != nil {
 		fields = append(fields, profile.FieldIsIframeRedirectionEnabled)
 	}
+	if m.routing_algorithm_id != nil {
+		fields = append(fields, profile.FieldRoutingAlgorithmID)
+	}
+	if m.default_fallback != nil {
+		fields = append(fields, profile.FieldDefaultFallback)
+	}
 	return fields
 }
 
@@ -26559,6 +26684,10 @@ func (m *ProfileMutation) Field(name string) (ent.Value, bool) {
 		return m.IntentFulfillmentTime()
 	case profile.FieldIsIframeRedirectionEnabled:
 		return m.IsIframeRedirectionEnabled()
+	case profile.FieldRoutingAlgorithmID:
+		return m.RoutingAlgorithmID()
+	case profile.FieldDefaultFallback:
+		return m.DefaultFallback()
 	}
 	return nil, false
 }
@@ -26622,6 +26751,10 @@ func (m *ProfileMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldIntentFulfillmentTime(ctx)
 	case profile.FieldIsIframeRedirectionEnabled:
 		return m.OldIsIframeRedirectionEnabled(ctx)
+	case profile.FieldRoutingAlgorithmID:
+		return m.OldRoutingAlgorithmID(ctx)
+	case profile.FieldDefaultFallback:
+		return m.OldDefaultFallback(ctx)
 	}
 	return nil, fmt.Errorf("unknown Profile field %s", name)
 }
@@ -26820,6 +26953,20 @@ func (m *ProfileMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetIsIframeRedirectionEnabled(v)
 		return nil
+	case profile.FieldRoutingAlgorithmID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRoutingAlgorithmID(v)
+		return nil
+	case profile.FieldDefaultFallback:
+		v, ok := value.([]schematype.RoutableConnector)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultFallback(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Profile field %s", name)
 }
@@ -26895,6 +27042,12 @@ func (m *ProfileMutation) ClearedFields() []string {
 	if m.FieldCleared(profile.FieldIntentFulfillmentTime) {
 		fields = append(fields, profile.FieldIntentFulfillmentTime)
 	}
+	if m.FieldCleared(profile.FieldRoutingAlgorithmID) {
+		fields = append(fields, profile.FieldRoutingAlgorithmID)
+	}
+	if m.FieldCleared(profile.FieldDefaultFallback) {
+		fields = append(fields, profile.FieldDefaultFallback)
+	}
 	return fields
 }
 
@@ -26926,6 +27079,12 @@ func (m *ProfileMutation) ClearField(name string) error {
 		return nil
 	case profile.FieldIntentFulfillmentTime:
 		m.ClearIntentFulfillmentTime()
+		return nil
+	case profile.FieldRoutingAlgorithmID:
+		m.ClearRoutingAlgorithmID()
+		return nil
+	case profile.FieldDefaultFallback:
+		m.ClearDefaultFallback()
 		return nil
 	}
 	return fmt.Errorf("unknown Profile nullable field %s", name)
@@ -27015,6 +27174,12 @@ func (m *ProfileMutation) ResetField(name string) error {
 		return nil
 	case profile.FieldIsIframeRedirectionEnabled:
 		m.ResetIsIframeRedirectionEnabled()
+		return nil
+	case profile.FieldRoutingAlgorithmID:
+		m.ResetRoutingAlgorithmID()
+		return nil
+	case profile.FieldDefaultFallback:
+		m.ResetDefaultFallback()
 		return nil
 	}
 	return fmt.Errorf("unknown Profile field %s", name)
@@ -29028,6 +29193,770 @@ func (m *RefundMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Refund edge %s", name)
+}
+
+// RoutingAlgorithmMutation represents an operation that mutates the RoutingAlgorithm nodes in the graph.
+type RoutingAlgorithmMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *string
+	merchant_id      *string
+	created_at       *time.Time
+	modified_at      *time.Time
+	profile_id       *string
+	name             *string
+	description      *string
+	kind             *routingalgorithm.Kind
+	algorithm        **schematype.RoutingAlgorithm
+	transaction_type *routingalgorithm.TransactionType
+	clearedFields    map[string]struct{}
+	done             bool
+	oldValue         func(context.Context) (*RoutingAlgorithm, error)
+	predicates       []predicate.RoutingAlgorithm
+}
+
+var _ ent.Mutation = (*RoutingAlgorithmMutation)(nil)
+
+// routingalgorithmOption allows management of the mutation configuration using functional options.
+type routingalgorithmOption func(*RoutingAlgorithmMutation)
+
+// newRoutingAlgorithmMutation creates new mutation for the RoutingAlgorithm entity.
+func newRoutingAlgorithmMutation(c config, op Op, opts ...routingalgorithmOption) *RoutingAlgorithmMutation {
+	m := &RoutingAlgorithmMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRoutingAlgorithm,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRoutingAlgorithmID sets the ID field of the mutation.
+func withRoutingAlgorithmID(id string) routingalgorithmOption {
+	return func(m *RoutingAlgorithmMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *RoutingAlgorithm
+		)
+		m.oldValue = func(ctx context.Context) (*RoutingAlgorithm, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().RoutingAlgorithm.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRoutingAlgorithm sets the old RoutingAlgorithm of the mutation.
+func withRoutingAlgorithm(node *RoutingAlgorithm) routingalgorithmOption {
+	return func(m *RoutingAlgorithmMutation) {
+		m.oldValue = func(context.Context) (*RoutingAlgorithm, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RoutingAlgorithmMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RoutingAlgorithmMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of RoutingAlgorithm entities.
+func (m *RoutingAlgorithmMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RoutingAlgorithmMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RoutingAlgorithmMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().RoutingAlgorithm.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetMerchantID sets the "merchant_id" field.
+func (m *RoutingAlgorithmMutation) SetMerchantID(s string) {
+	m.merchant_id = &s
+}
+
+// MerchantID returns the value of the "merchant_id" field in the mutation.
+func (m *RoutingAlgorithmMutation) MerchantID() (r string, exists bool) {
+	v := m.merchant_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantID returns the old "merchant_id" field's value of the RoutingAlgorithm entity.
+// If the RoutingAlgorithm object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RoutingAlgorithmMutation) OldMerchantID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantID: %w", err)
+	}
+	return oldValue.MerchantID, nil
+}
+
+// ResetMerchantID resets all changes to the "merchant_id" field.
+func (m *RoutingAlgorithmMutation) ResetMerchantID() {
+	m.merchant_id = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *RoutingAlgorithmMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *RoutingAlgorithmMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the RoutingAlgorithm entity.
+// If the RoutingAlgorithm object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RoutingAlgorithmMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *RoutingAlgorithmMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetModifiedAt sets the "modified_at" field.
+func (m *RoutingAlgorithmMutation) SetModifiedAt(t time.Time) {
+	m.modified_at = &t
+}
+
+// ModifiedAt returns the value of the "modified_at" field in the mutation.
+func (m *RoutingAlgorithmMutation) ModifiedAt() (r time.Time, exists bool) {
+	v := m.modified_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldModifiedAt returns the old "modified_at" field's value of the RoutingAlgorithm entity.
+// If the RoutingAlgorithm object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RoutingAlgorithmMutation) OldModifiedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldModifiedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldModifiedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldModifiedAt: %w", err)
+	}
+	return oldValue.ModifiedAt, nil
+}
+
+// ResetModifiedAt resets all changes to the "modified_at" field.
+func (m *RoutingAlgorithmMutation) ResetModifiedAt() {
+	m.modified_at = nil
+}
+
+// SetProfileID sets the "profile_id" field.
+func (m *RoutingAlgorithmMutation) SetProfileID(s string) {
+	m.profile_id = &s
+}
+
+// ProfileID returns the value of the "profile_id" field in the mutation.
+func (m *RoutingAlgorithmMutation) ProfileID() (r string, exists bool) {
+	v := m.profile_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProfileID returns the old "profile_id" field's value of the RoutingAlgorithm entity.
+// If the RoutingAlgorithm object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RoutingAlgorithmMutation) OldProfileID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProfileID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProfileID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProfileID: %w", err)
+	}
+	return oldValue.ProfileID, nil
+}
+
+// ResetProfileID resets all changes to the "profile_id" field.
+func (m *RoutingAlgorithmMutation) ResetProfileID() {
+	m.profile_id = nil
+}
+
+// SetName sets the "name" field.
+func (m *RoutingAlgorithmMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *RoutingAlgorithmMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the RoutingAlgorithm entity.
+// If the RoutingAlgorithm object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RoutingAlgorithmMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *RoutingAlgorithmMutation) ResetName() {
+	m.name = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *RoutingAlgorithmMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *RoutingAlgorithmMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the RoutingAlgorithm entity.
+// If the RoutingAlgorithm object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RoutingAlgorithmMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *RoutingAlgorithmMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *RoutingAlgorithmMutation) SetKind(r routingalgorithm.Kind) {
+	m.kind = &r
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *RoutingAlgorithmMutation) Kind() (r routingalgorithm.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the RoutingAlgorithm entity.
+// If the RoutingAlgorithm object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RoutingAlgorithmMutation) OldKind(ctx context.Context) (v routingalgorithm.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *RoutingAlgorithmMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetAlgorithm sets the "algorithm" field.
+func (m *RoutingAlgorithmMutation) SetAlgorithm(sa *schematype.RoutingAlgorithm) {
+	m.algorithm = &sa
+}
+
+// Algorithm returns the value of the "algorithm" field in the mutation.
+func (m *RoutingAlgorithmMutation) Algorithm() (r *schematype.RoutingAlgorithm, exists bool) {
+	v := m.algorithm
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAlgorithm returns the old "algorithm" field's value of the RoutingAlgorithm entity.
+// If the RoutingAlgorithm object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RoutingAlgorithmMutation) OldAlgorithm(ctx context.Context) (v *schematype.RoutingAlgorithm, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAlgorithm is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAlgorithm requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAlgorithm: %w", err)
+	}
+	return oldValue.Algorithm, nil
+}
+
+// ResetAlgorithm resets all changes to the "algorithm" field.
+func (m *RoutingAlgorithmMutation) ResetAlgorithm() {
+	m.algorithm = nil
+}
+
+// SetTransactionType sets the "transaction_type" field.
+func (m *RoutingAlgorithmMutation) SetTransactionType(rt routingalgorithm.TransactionType) {
+	m.transaction_type = &rt
+}
+
+// TransactionType returns the value of the "transaction_type" field in the mutation.
+func (m *RoutingAlgorithmMutation) TransactionType() (r routingalgorithm.TransactionType, exists bool) {
+	v := m.transaction_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTransactionType returns the old "transaction_type" field's value of the RoutingAlgorithm entity.
+// If the RoutingAlgorithm object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RoutingAlgorithmMutation) OldTransactionType(ctx context.Context) (v routingalgorithm.TransactionType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTransactionType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTransactionType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTransactionType: %w", err)
+	}
+	return oldValue.TransactionType, nil
+}
+
+// ResetTransactionType resets all changes to the "transaction_type" field.
+func (m *RoutingAlgorithmMutation) ResetTransactionType() {
+	m.transaction_type = nil
+}
+
+// Where appends a list predicates to the RoutingAlgorithmMutation builder.
+func (m *RoutingAlgorithmMutation) Where(ps ...predicate.RoutingAlgorithm) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RoutingAlgorithmMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RoutingAlgorithmMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.RoutingAlgorithm, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RoutingAlgorithmMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RoutingAlgorithmMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (RoutingAlgorithm).
+func (m *RoutingAlgorithmMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RoutingAlgorithmMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.merchant_id != nil {
+		fields = append(fields, routingalgorithm.FieldMerchantID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, routingalgorithm.FieldCreatedAt)
+	}
+	if m.modified_at != nil {
+		fields = append(fields, routingalgorithm.FieldModifiedAt)
+	}
+	if m.profile_id != nil {
+		fields = append(fields, routingalgorithm.FieldProfileID)
+	}
+	if m.name != nil {
+		fields = append(fields, routingalgorithm.FieldName)
+	}
+	if m.description != nil {
+		fields = append(fields, routingalgorithm.FieldDescription)
+	}
+	if m.kind != nil {
+		fields = append(fields, routingalgorithm.FieldKind)
+	}
+	if m.algorithm != nil {
+		fields = append(fields, routingalgorithm.FieldAlgorithm)
+	}
+	if m.transaction_type != nil {
+		fields = append(fields, routingalgorithm.FieldTransactionType)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RoutingAlgorithmMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case routingalgorithm.FieldMerchantID:
+		return m.MerchantID()
+	case routingalgorithm.FieldCreatedAt:
+		return m.CreatedAt()
+	case routingalgorithm.FieldModifiedAt:
+		return m.ModifiedAt()
+	case routingalgorithm.FieldProfileID:
+		return m.ProfileID()
+	case routingalgorithm.FieldName:
+		return m.Name()
+	case routingalgorithm.FieldDescription:
+		return m.Description()
+	case routingalgorithm.FieldKind:
+		return m.Kind()
+	case routingalgorithm.FieldAlgorithm:
+		return m.Algorithm()
+	case routingalgorithm.FieldTransactionType:
+		return m.TransactionType()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RoutingAlgorithmMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case routingalgorithm.FieldMerchantID:
+		return m.OldMerchantID(ctx)
+	case routingalgorithm.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case routingalgorithm.FieldModifiedAt:
+		return m.OldModifiedAt(ctx)
+	case routingalgorithm.FieldProfileID:
+		return m.OldProfileID(ctx)
+	case routingalgorithm.FieldName:
+		return m.OldName(ctx)
+	case routingalgorithm.FieldDescription:
+		return m.OldDescription(ctx)
+	case routingalgorithm.FieldKind:
+		return m.OldKind(ctx)
+	case routingalgorithm.FieldAlgorithm:
+		return m.OldAlgorithm(ctx)
+	case routingalgorithm.FieldTransactionType:
+		return m.OldTransactionType(ctx)
+	}
+	return nil, fmt.Errorf("unknown RoutingAlgorithm field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RoutingAlgorithmMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case routingalgorithm.FieldMerchantID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantID(v)
+		return nil
+	case routingalgorithm.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case routingalgorithm.FieldModifiedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModifiedAt(v)
+		return nil
+	case routingalgorithm.FieldProfileID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProfileID(v)
+		return nil
+	case routingalgorithm.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case routingalgorithm.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case routingalgorithm.FieldKind:
+		v, ok := value.(routingalgorithm.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case routingalgorithm.FieldAlgorithm:
+		v, ok := value.(*schematype.RoutingAlgorithm)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAlgorithm(v)
+		return nil
+	case routingalgorithm.FieldTransactionType:
+		v, ok := value.(routingalgorithm.TransactionType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTransactionType(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RoutingAlgorithm field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RoutingAlgorithmMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RoutingAlgorithmMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RoutingAlgorithmMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown RoutingAlgorithm numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RoutingAlgorithmMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RoutingAlgorithmMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RoutingAlgorithmMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown RoutingAlgorithm nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RoutingAlgorithmMutation) ResetField(name string) error {
+	switch name {
+	case routingalgorithm.FieldMerchantID:
+		m.ResetMerchantID()
+		return nil
+	case routingalgorithm.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case routingalgorithm.FieldModifiedAt:
+		m.ResetModifiedAt()
+		return nil
+	case routingalgorithm.FieldProfileID:
+		m.ResetProfileID()
+		return nil
+	case routingalgorithm.FieldName:
+		m.ResetName()
+		return nil
+	case routingalgorithm.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case routingalgorithm.FieldKind:
+		m.ResetKind()
+		return nil
+	case routingalgorithm.FieldAlgorithm:
+		m.ResetAlgorithm()
+		return nil
+	case routingalgorithm.FieldTransactionType:
+		m.ResetTransactionType()
+		return nil
+	}
+	return fmt.Errorf("unknown RoutingAlgorithm field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RoutingAlgorithmMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RoutingAlgorithmMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RoutingAlgorithmMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RoutingAlgorithmMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RoutingAlgorithmMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RoutingAlgorithmMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RoutingAlgorithmMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown RoutingAlgorithm unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RoutingAlgorithmMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown RoutingAlgorithm edge %s", name)
 }
 
 // WebhookDeliveryTaskMutation represents an operation that mutates the WebhookDeliveryTask nodes in the graph.

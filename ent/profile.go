@@ -74,6 +74,10 @@ type Profile struct {
 	IntentFulfillmentTime string `json:"intent_fulfillment_time,omitempty"`
 	// IsIframeRedirectionEnabled holds the value of the "is_iframe_redirection_enabled" field.
 	IsIframeRedirectionEnabled bool `json:"is_iframe_redirection_enabled,omitempty"`
+	// RoutingAlgorithmID holds the value of the "routing_algorithm_id" field.
+	RoutingAlgorithmID *string `json:"routing_algorithm_id,omitempty"`
+	// DefaultFallback holds the value of the "default_fallback" field.
+	DefaultFallback []schematype.RoutableConnector `json:"default_fallback,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ProfileQuery when eager-loading is set.
 	Edges        ProfileEdges `json:"edges"`
@@ -120,13 +124,13 @@ func (*Profile) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case profile.FieldPaymentResponseHashKeySealed, profile.FieldWebhookDetails, profile.FieldMetadata, profile.FieldAuthenticationConnectorDetails:
+		case profile.FieldPaymentResponseHashKeySealed, profile.FieldWebhookDetails, profile.FieldMetadata, profile.FieldAuthenticationConnectorDetails, profile.FieldDefaultFallback:
 			values[i] = new([]byte)
 		case profile.FieldIsDefault, profile.FieldEnablePaymentResponseHash, profile.FieldRedirectToMerchantWithHTTPPost, profile.FieldIsConnectorAgnosticMitEnabled, profile.FieldUseBillingAsPaymentMethodBilling, profile.FieldCollectShippingDetailsFromWalletConnector, profile.FieldCollectBillingDetailsFromWalletConnector, profile.FieldAlwaysCollectShippingDetailsFromWalletConnector, profile.FieldAlwaysCollectBillingDetailsFromWalletConnector, profile.FieldIsTaxConnectorEnabled, profile.FieldIsNetworkTokenizationEnabled, profile.FieldIsAutoRetriesEnabled, profile.FieldIsClickToPayEnabled, profile.FieldForce3dsChallenge, profile.FieldIsIframeRedirectionEnabled:
 			values[i] = new(sql.NullBool)
 		case profile.FieldSessionExpiry, profile.FieldMaxAutoRetriesEnabled:
 			values[i] = new(sql.NullInt64)
-		case profile.FieldID, profile.FieldMerchantID, profile.FieldProfileName, profile.FieldReturnURL, profile.FieldIntentFulfillmentTime:
+		case profile.FieldID, profile.FieldMerchantID, profile.FieldProfileName, profile.FieldReturnURL, profile.FieldIntentFulfillmentTime, profile.FieldRoutingAlgorithmID:
 			values[i] = new(sql.NullString)
 		case profile.FieldCreatedAt, profile.FieldModifiedAt:
 			values[i] = new(sql.NullTime)
@@ -321,6 +325,21 @@ func (_m *Profile) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.IsIframeRedirectionEnabled = value.Bool
 			}
+		case profile.FieldRoutingAlgorithmID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field routing_algorithm_id", values[i])
+			} else if value.Valid {
+				_m.RoutingAlgorithmID = new(string)
+				*_m.RoutingAlgorithmID = value.String
+			}
+		case profile.FieldDefaultFallback:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field default_fallback", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.DefaultFallback); err != nil {
+					return fmt.Errorf("unmarshal field default_fallback: %w", err)
+				}
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -450,6 +469,14 @@ func (_m *Profile) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("is_iframe_redirection_enabled=")
 	builder.WriteString(fmt.Sprintf("%v", _m.IsIframeRedirectionEnabled))
+	builder.WriteString(", ")
+	if v := _m.RoutingAlgorithmID; v != nil {
+		builder.WriteString("routing_algorithm_id=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	builder.WriteString("default_fallback=")
+	builder.WriteString(fmt.Sprintf("%v", _m.DefaultFallback))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -356,6 +356,26 @@ func (_c *ProfileCreate) SetNillableIsIframeRedirectionEnabled(v *bool) *Profile
 	return _c
 }
 
+// SetRoutingAlgorithmID sets the "routing_algorithm_id" field.
+func (_c *ProfileCreate) SetRoutingAlgorithmID(v string) *ProfileCreate {
+	_c.mutation.SetRoutingAlgorithmID(v)
+	return _c
+}
+
+// SetNillableRoutingAlgorithmID sets the "routing_algorithm_id" field if the given value is not nil.
+func (_c *ProfileCreate) SetNillableRoutingAlgorithmID(v *string) *ProfileCreate {
+	if v != nil {
+		_c.SetRoutingAlgorithmID(*v)
+	}
+	return _c
+}
+
+// SetDefaultFallback sets the "default_fallback" field.
+func (_c *ProfileCreate) SetDefaultFallback(v []schematype.RoutableConnector) *ProfileCreate {
+	_c.mutation.SetDefaultFallback(v)
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *ProfileCreate) SetID(v string) *ProfileCreate {
 	_c.mutation.SetID(v)
@@ -600,6 +620,11 @@ func (_c *ProfileCreate) check() error {
 	if _, ok := _c.mutation.IsIframeRedirectionEnabled(); !ok {
 		return &ValidationError{Name: "is_iframe_redirection_enabled", err: errors.New(`ent: missing required field "Profile.is_iframe_redirection_enabled"`)}
 	}
+	if v, ok := _c.mutation.RoutingAlgorithmID(); ok {
+		if err := profile.RoutingAlgorithmIDValidator(v); err != nil {
+			return &ValidationError{Name: "routing_algorithm_id", err: fmt.Errorf(`ent: validator failed for field "Profile.routing_algorithm_id": %w`, err)}
+		}
+	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := profile.IDValidator(v); err != nil {
 			return &ValidationError{Name: "id", err: fmt.Errorf(`ent: validator failed for field "Profile.id": %w`, err)}
@@ -747,6 +772,14 @@ func (_c *ProfileCreate) createSpec() (*Profile, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.IsIframeRedirectionEnabled(); ok {
 		_spec.SetField(profile.FieldIsIframeRedirectionEnabled, field.TypeBool, value)
 		_node.IsIframeRedirectionEnabled = value
+	}
+	if value, ok := _c.mutation.RoutingAlgorithmID(); ok {
+		_spec.SetField(profile.FieldRoutingAlgorithmID, field.TypeString, value)
+		_node.RoutingAlgorithmID = &value
+	}
+	if value, ok := _c.mutation.DefaultFallback(); ok {
+		_spec.SetField(profile.FieldDefaultFallback, field.TypeJSON, value)
+		_node.DefaultFallback = value
 	}
 	if nodes := _c.mutation.MerchantIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -1178,6 +1211,42 @@ func (u *ProfileUpsert) SetIsIframeRedirectionEnabled(v bool) *ProfileUpsert {
 // UpdateIsIframeRedirectionEnabled sets the "is_iframe_redirection_enabled" field to the value that was provided on create.
 func (u *ProfileUpsert) UpdateIsIframeRedirectionEnabled() *ProfileUpsert {
 	u.SetExcluded(profile.FieldIsIframeRedirectionEnabled)
+	return u
+}
+
+// SetRoutingAlgorithmID sets the "routing_algorithm_id" field.
+func (u *ProfileUpsert) SetRoutingAlgorithmID(v string) *ProfileUpsert {
+	u.Set(profile.FieldRoutingAlgorithmID, v)
+	return u
+}
+
+// UpdateRoutingAlgorithmID sets the "routing_algorithm_id" field to the value that was provided on create.
+func (u *ProfileUpsert) UpdateRoutingAlgorithmID() *ProfileUpsert {
+	u.SetExcluded(profile.FieldRoutingAlgorithmID)
+	return u
+}
+
+// ClearRoutingAlgorithmID clears the value of the "routing_algorithm_id" field.
+func (u *ProfileUpsert) ClearRoutingAlgorithmID() *ProfileUpsert {
+	u.SetNull(profile.FieldRoutingAlgorithmID)
+	return u
+}
+
+// SetDefaultFallback sets the "default_fallback" field.
+func (u *ProfileUpsert) SetDefaultFallback(v []schematype.RoutableConnector) *ProfileUpsert {
+	u.Set(profile.FieldDefaultFallback, v)
+	return u
+}
+
+// UpdateDefaultFallback sets the "default_fallback" field to the value that was provided on create.
+func (u *ProfileUpsert) UpdateDefaultFallback() *ProfileUpsert {
+	u.SetExcluded(profile.FieldDefaultFallback)
+	return u
+}
+
+// ClearDefaultFallback clears the value of the "default_fallback" field.
+func (u *ProfileUpsert) ClearDefaultFallback() *ProfileUpsert {
+	u.SetNull(profile.FieldDefaultFallback)
 	return u
 }
 
@@ -1638,6 +1707,48 @@ func (u *ProfileUpsertOne) SetIsIframeRedirectionEnabled(v bool) *ProfileUpsertO
 func (u *ProfileUpsertOne) UpdateIsIframeRedirectionEnabled() *ProfileUpsertOne {
 	return u.Update(func(s *ProfileUpsert) {
 		s.UpdateIsIframeRedirectionEnabled()
+	})
+}
+
+// SetRoutingAlgorithmID sets the "routing_algorithm_id" field.
+func (u *ProfileUpsertOne) SetRoutingAlgorithmID(v string) *ProfileUpsertOne {
+	return u.Update(func(s *ProfileUpsert) {
+		s.SetRoutingAlgorithmID(v)
+	})
+}
+
+// UpdateRoutingAlgorithmID sets the "routing_algorithm_id" field to the value that was provided on create.
+func (u *ProfileUpsertOne) UpdateRoutingAlgorithmID() *ProfileUpsertOne {
+	return u.Update(func(s *ProfileUpsert) {
+		s.UpdateRoutingAlgorithmID()
+	})
+}
+
+// ClearRoutingAlgorithmID clears the value of the "routing_algorithm_id" field.
+func (u *ProfileUpsertOne) ClearRoutingAlgorithmID() *ProfileUpsertOne {
+	return u.Update(func(s *ProfileUpsert) {
+		s.ClearRoutingAlgorithmID()
+	})
+}
+
+// SetDefaultFallback sets the "default_fallback" field.
+func (u *ProfileUpsertOne) SetDefaultFallback(v []schematype.RoutableConnector) *ProfileUpsertOne {
+	return u.Update(func(s *ProfileUpsert) {
+		s.SetDefaultFallback(v)
+	})
+}
+
+// UpdateDefaultFallback sets the "default_fallback" field to the value that was provided on create.
+func (u *ProfileUpsertOne) UpdateDefaultFallback() *ProfileUpsertOne {
+	return u.Update(func(s *ProfileUpsert) {
+		s.UpdateDefaultFallback()
+	})
+}
+
+// ClearDefaultFallback clears the value of the "default_fallback" field.
+func (u *ProfileUpsertOne) ClearDefaultFallback() *ProfileUpsertOne {
+	return u.Update(func(s *ProfileUpsert) {
+		s.ClearDefaultFallback()
 	})
 }
 
@@ -2265,6 +2376,48 @@ func (u *ProfileUpsertBulk) SetIsIframeRedirectionEnabled(v bool) *ProfileUpsert
 func (u *ProfileUpsertBulk) UpdateIsIframeRedirectionEnabled() *ProfileUpsertBulk {
 	return u.Update(func(s *ProfileUpsert) {
 		s.UpdateIsIframeRedirectionEnabled()
+	})
+}
+
+// SetRoutingAlgorithmID sets the "routing_algorithm_id" field.
+func (u *ProfileUpsertBulk) SetRoutingAlgorithmID(v string) *ProfileUpsertBulk {
+	return u.Update(func(s *ProfileUpsert) {
+		s.SetRoutingAlgorithmID(v)
+	})
+}
+
+// UpdateRoutingAlgorithmID sets the "routing_algorithm_id" field to the value that was provided on create.
+func (u *ProfileUpsertBulk) UpdateRoutingAlgorithmID() *ProfileUpsertBulk {
+	return u.Update(func(s *ProfileUpsert) {
+		s.UpdateRoutingAlgorithmID()
+	})
+}
+
+// ClearRoutingAlgorithmID clears the value of the "routing_algorithm_id" field.
+func (u *ProfileUpsertBulk) ClearRoutingAlgorithmID() *ProfileUpsertBulk {
+	return u.Update(func(s *ProfileUpsert) {
+		s.ClearRoutingAlgorithmID()
+	})
+}
+
+// SetDefaultFallback sets the "default_fallback" field.
+func (u *ProfileUpsertBulk) SetDefaultFallback(v []schematype.RoutableConnector) *ProfileUpsertBulk {
+	return u.Update(func(s *ProfileUpsert) {
+		s.SetDefaultFallback(v)
+	})
+}
+
+// UpdateDefaultFallback sets the "default_fallback" field to the value that was provided on create.
+func (u *ProfileUpsertBulk) UpdateDefaultFallback() *ProfileUpsertBulk {
+	return u.Update(func(s *ProfileUpsert) {
+		s.UpdateDefaultFallback()
+	})
+}
+
+// ClearDefaultFallback clears the value of the "default_fallback" field.
+func (u *ProfileUpsertBulk) ClearDefaultFallback() *ProfileUpsertBulk {
+	return u.Update(func(s *ProfileUpsert) {
+		s.ClearDefaultFallback()
 	})
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
 )
 
@@ -390,6 +391,44 @@ func (_u *ProfileUpdate) SetNillableIsIframeRedirectionEnabled(v *bool) *Profile
 	return _u
 }
 
+// SetRoutingAlgorithmID sets the "routing_algorithm_id" field.
+func (_u *ProfileUpdate) SetRoutingAlgorithmID(v string) *ProfileUpdate {
+	_u.mutation.SetRoutingAlgorithmID(v)
+	return _u
+}
+
+// SetNillableRoutingAlgorithmID sets the "routing_algorithm_id" field if the given value is not nil.
+func (_u *ProfileUpdate) SetNillableRoutingAlgorithmID(v *string) *ProfileUpdate {
+	if v != nil {
+		_u.SetRoutingAlgorithmID(*v)
+	}
+	return _u
+}
+
+// ClearRoutingAlgorithmID clears the value of the "routing_algorithm_id" field.
+func (_u *ProfileUpdate) ClearRoutingAlgorithmID() *ProfileUpdate {
+	_u.mutation.ClearRoutingAlgorithmID()
+	return _u
+}
+
+// SetDefaultFallback sets the "default_fallback" field.
+func (_u *ProfileUpdate) SetDefaultFallback(v []schematype.RoutableConnector) *ProfileUpdate {
+	_u.mutation.SetDefaultFallback(v)
+	return _u
+}
+
+// AppendDefaultFallback appends value to the "default_fallback" field.
+func (_u *ProfileUpdate) AppendDefaultFallback(v []schematype.RoutableConnector) *ProfileUpdate {
+	_u.mutation.AppendDefaultFallback(v)
+	return _u
+}
+
+// ClearDefaultFallback clears the value of the "default_fallback" field.
+func (_u *ProfileUpdate) ClearDefaultFallback() *ProfileUpdate {
+	_u.mutation.ClearDefaultFallback()
+	return _u
+}
+
 // AddConnectorAccountIDs adds the "connector_accounts" edge to the MerchantConnectorAccount entity by IDs.
 func (_u *ProfileUpdate) AddConnectorAccountIDs(ids ...string) *ProfileUpdate {
 	_u.mutation.AddConnectorAccountIDs(ids...)
@@ -488,6 +527,11 @@ func (_u *ProfileUpdate) check() error {
 	if v, ok := _u.mutation.SessionExpiry(); ok {
 		if err := profile.SessionExpiryValidator(v); err != nil {
 			return &ValidationError{Name: "session_expiry", err: fmt.Errorf(`ent: validator failed for field "Profile.session_expiry": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.RoutingAlgorithmID(); ok {
+		if err := profile.RoutingAlgorithmIDValidator(v); err != nil {
+			return &ValidationError{Name: "routing_algorithm_id", err: fmt.Errorf(`ent: validator failed for field "Profile.routing_algorithm_id": %w`, err)}
 		}
 	}
 	if _u.mutation.MerchantCleared() && len(_u.mutation.MerchantIDs()) > 0 {
@@ -606,6 +650,23 @@ func (_u *ProfileUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.IsIframeRedirectionEnabled(); ok {
 		_spec.SetField(profile.FieldIsIframeRedirectionEnabled, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.RoutingAlgorithmID(); ok {
+		_spec.SetField(profile.FieldRoutingAlgorithmID, field.TypeString, value)
+	}
+	if _u.mutation.RoutingAlgorithmIDCleared() {
+		_spec.ClearField(profile.FieldRoutingAlgorithmID, field.TypeString)
+	}
+	if value, ok := _u.mutation.DefaultFallback(); ok {
+		_spec.SetField(profile.FieldDefaultFallback, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedDefaultFallback(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, profile.FieldDefaultFallback, value)
+		})
+	}
+	if _u.mutation.DefaultFallbackCleared() {
+		_spec.ClearField(profile.FieldDefaultFallback, field.TypeJSON)
 	}
 	if _u.mutation.ConnectorAccountsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1032,6 +1093,44 @@ func (_u *ProfileUpdateOne) SetNillableIsIframeRedirectionEnabled(v *bool) *Prof
 	return _u
 }
 
+// SetRoutingAlgorithmID sets the "routing_algorithm_id" field.
+func (_u *ProfileUpdateOne) SetRoutingAlgorithmID(v string) *ProfileUpdateOne {
+	_u.mutation.SetRoutingAlgorithmID(v)
+	return _u
+}
+
+// SetNillableRoutingAlgorithmID sets the "routing_algorithm_id" field if the given value is not nil.
+func (_u *ProfileUpdateOne) SetNillableRoutingAlgorithmID(v *string) *ProfileUpdateOne {
+	if v != nil {
+		_u.SetRoutingAlgorithmID(*v)
+	}
+	return _u
+}
+
+// ClearRoutingAlgorithmID clears the value of the "routing_algorithm_id" field.
+func (_u *ProfileUpdateOne) ClearRoutingAlgorithmID() *ProfileUpdateOne {
+	_u.mutation.ClearRoutingAlgorithmID()
+	return _u
+}
+
+// SetDefaultFallback sets the "default_fallback" field.
+func (_u *ProfileUpdateOne) SetDefaultFallback(v []schematype.RoutableConnector) *ProfileUpdateOne {
+	_u.mutation.SetDefaultFallback(v)
+	return _u
+}
+
+// AppendDefaultFallback appends value to the "default_fallback" field.
+func (_u *ProfileUpdateOne) AppendDefaultFallback(v []schematype.RoutableConnector) *ProfileUpdateOne {
+	_u.mutation.AppendDefaultFallback(v)
+	return _u
+}
+
+// ClearDefaultFallback clears the value of the "default_fallback" field.
+func (_u *ProfileUpdateOne) ClearDefaultFallback() *ProfileUpdateOne {
+	_u.mutation.ClearDefaultFallback()
+	return _u
+}
+
 // AddConnectorAccountIDs adds the "connector_accounts" edge to the MerchantConnectorAccount entity by IDs.
 func (_u *ProfileUpdateOne) AddConnectorAccountIDs(ids ...string) *ProfileUpdateOne {
 	_u.mutation.AddConnectorAccountIDs(ids...)
@@ -1143,6 +1242,11 @@ func (_u *ProfileUpdateOne) check() error {
 	if v, ok := _u.mutation.SessionExpiry(); ok {
 		if err := profile.SessionExpiryValidator(v); err != nil {
 			return &ValidationError{Name: "session_expiry", err: fmt.Errorf(`ent: validator failed for field "Profile.session_expiry": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.RoutingAlgorithmID(); ok {
+		if err := profile.RoutingAlgorithmIDValidator(v); err != nil {
+			return &ValidationError{Name: "routing_algorithm_id", err: fmt.Errorf(`ent: validator failed for field "Profile.routing_algorithm_id": %w`, err)}
 		}
 	}
 	if _u.mutation.MerchantCleared() && len(_u.mutation.MerchantIDs()) > 0 {
@@ -1278,6 +1382,23 @@ func (_u *ProfileUpdateOne) sqlSave(ctx context.Context) (_node *Profile, err er
 	}
 	if value, ok := _u.mutation.IsIframeRedirectionEnabled(); ok {
 		_spec.SetField(profile.FieldIsIframeRedirectionEnabled, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.RoutingAlgorithmID(); ok {
+		_spec.SetField(profile.FieldRoutingAlgorithmID, field.TypeString, value)
+	}
+	if _u.mutation.RoutingAlgorithmIDCleared() {
+		_spec.ClearField(profile.FieldRoutingAlgorithmID, field.TypeString)
+	}
+	if value, ok := _u.mutation.DefaultFallback(); ok {
+		_spec.SetField(profile.FieldDefaultFallback, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedDefaultFallback(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, profile.FieldDefaultFallback, value)
+		})
+	}
+	if _u.mutation.DefaultFallbackCleared() {
+		_spec.ClearField(profile.FieldDefaultFallback, field.TypeJSON)
 	}
 	if _u.mutation.ConnectorAccountsCleared() {
 		edge := &sqlgraph.EdgeSpec{

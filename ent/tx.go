@@ -44,6 +44,8 @@ type Tx struct {
 	Profile *ProfileClient
 	// Refund is the client for interacting with the Refund builders.
 	Refund *RefundClient
+	// RoutingAlgorithm is the client for interacting with the RoutingAlgorithm builders.
+	RoutingAlgorithm *RoutingAlgorithmClient
 	// WebhookDeliveryTask is the client for interacting with the WebhookDeliveryTask builders.
 	WebhookDeliveryTask *WebhookDeliveryTaskClient
 
@@ -192,6 +194,7 @@ func (tx *Tx) init() {
 	tx.PaymentMethod = NewPaymentMethodClient(tx.config)
 	tx.Profile = NewProfileClient(tx.config)
 	tx.Refund = NewRefundClient(tx.config)
+	tx.RoutingAlgorithm = NewRoutingAlgorithmClient(tx.config)
 	tx.WebhookDeliveryTask = NewWebhookDeliveryTaskClient(tx.config)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"fmt"
+	"math/rand/v2"
 	"net/url"
 	"reflect"
 
@@ -239,7 +240,8 @@ func cardNetwork(m *customer.PaymentMethodInput) *string {
 }
 
 // route picks the connector account: the one named (by id, or by connector
-// name), else the profile's first active payment processor.
+// name), else the first candidate of the profile's routing (its active
+// configuration, then its fallback order).
 func (s *Service) route(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, names []string, mcaID *string) (*ent.MerchantConnectorAccount, error) {
 	q := tx.MerchantConnectorAccount.Query().Where(
 		merchantconnectoraccount.ProfileID(pi.ProfileID),
@@ -270,7 +272,14 @@ func (s *Service) route(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, 
 			}
 		}
 	}
-	return all[0], nil
+	if mcaID != nil {
+		return all[0], nil
+	}
+	d, err := s.routing.Decide(ctx, tx, pi.ProfileID, all, rand.IntN(100))
+	if err != nil {
+		return nil, err
+	}
+	return d.Candidates[0], nil
 }
 
 func routingHint(names []string, mcaID *string) string {

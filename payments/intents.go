@@ -6,7 +6,6 @@ import (
 
 	"switchyard/ent"
 	"switchyard/ent/paymentintent"
-	"switchyard/ent/profile"
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
 	"switchyard/internal/tenancy"
@@ -63,7 +62,7 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 		confirm *confirmation
 	)
 	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
-		prof, err := s.paymentProfile(ctx, tx, in.ProfileID)
+		prof, err := txn.Profile(ctx, tx.Client(), in.ProfileID)
 		if err != nil {
 			return err
 		}
@@ -172,37 +171,6 @@ func (s *Service) paymentOfKey(ctx context.Context, ref *IdempotencyRef) (*Payme
 
 func errDuplicatePayment() *errs.Error {
 	return errs.Duplicate("The payment with the specified payment_id already exists in our records")
-}
-
-// paymentProfile resolves the profile a payment belongs to: the one named,
-// else the caller's (X-Profile-Id), else the merchant's default.
-func (s *Service) paymentProfile(ctx context.Context, tx *ent.Tx, named *string) (*ent.Profile, error) {
-	id := ""
-	if named != nil {
-		id = *named
-	} else if p, ok := tenancy.FromContext(ctx); ok {
-		id = p.ProfileID
-	}
-	q := tx.Profile.Query()
-	if id != "" {
-		q = q.Where(profile.ID(id))
-	} else {
-		q = q.Where(profile.IsDefault(true))
-	}
-	prof, err := q.First(ctx)
-	if ent.IsNotFound(err) {
-		if id != "" {
-			return nil, errs.ProfileNotFound(id)
-		}
-		return nil, errs.NotFound("Business profile")
-	}
-	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" && p.ProfileID != prof.ID {
-		return nil, errs.ProfileNotFound(prof.ID)
-	}
-	return prof, nil
 }
 
 // applyFields writes the given members onto a payment inside tx.

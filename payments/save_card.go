@@ -8,6 +8,7 @@ import (
 	"switchyard/payments/connector"
 	custs "switchyard/payments/customer"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
 )
 
 // SaveCardInput is POST /payment_methods for a card: Hyperswitch's
@@ -47,7 +48,7 @@ func (s *Service) SaveCard(ctx context.Context, in SaveCardInput) (*ent.PaymentM
 	}
 	var mca *ent.MerchantConnectorAccount
 	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
-		prof, err := s.paymentProfile(ctx, tx, nil)
+		prof, err := txn.Profile(ctx, tx.Client(), nil)
 		if err != nil {
 			return err
 		}

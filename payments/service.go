@@ -21,6 +21,7 @@ import (
 	"switchyard/payments/connector"
 	"switchyard/payments/customer"
 	"switchyard/payments/events"
+	"switchyard/payments/routing"
 	"switchyard/payments/txn"
 )
 
@@ -30,6 +31,7 @@ type Service struct {
 	box        *secrets.Box
 	connectors *connector.Service
 	customers  *customer.Service
+	routing    *routing.Service
 	events     *events.Service
 	publicURL  string
 	render     Renderer
@@ -47,6 +49,8 @@ type Deps struct {
 	Connectors *connector.Service
 	// Customers are the customers, saved cards, card vault and mandates.
 	Customers *customer.Service
+	// Routing orders a payment's connector accounts when it names none.
+	Routing *routing.Service
 	// Events is the outbox payment, refund and dispute events are written to.
 	Events *events.Service
 	// PublicURL is where customers' browsers reach this server (the 3-D
@@ -69,5 +73,5 @@ func New(d Deps) *Service {
 		d.RecoveryAfter = DefaultRecoveryAfter
 	}
 	return &Service{db: d.DB, box: d.Box, connectors: d.Connectors, customers: d.Customers,
-		events: d.Events, publicURL: d.PublicURL, render: d.Render, recoveryAfter: d.RecoveryAfter}
+		routing: d.Routing, events: d.Events, publicURL: d.PublicURL, render: d.Render, recoveryAfter: d.RecoveryAfter}
 }

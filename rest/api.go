@@ -209,6 +209,17 @@ func withOptionalBody[Req any](fn func(r *http.Request, req *Req) (any, error)) 
 	}
 }
 
+// withList is withBody for a body that is a JSON array of Elem.
+func withList[Elem any](fn func(r *http.Request, list []Elem) (any, error)) handlerFunc {
+	return func(r *http.Request) (any, error) {
+		var list []Elem
+		if err := decodeList(r, &list); err != nil {
+			return nil, err
+		}
+		return fn(r, list)
+	}
+}
+
 // principal is the caller of a route, as handle put it in the context.
 func principal(r *http.Request) tenancy.Principal {
 	p, _ := tenancy.FromContext(r.Context())

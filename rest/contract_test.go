@@ -45,7 +45,7 @@ func loadContract() (*contract, error) {
 				return
 			}
 			doc.Servers = openapi3.Servers{{URL: "/"}}
-			disambiguateGooglePay(doc)
+			disambiguateUnions(doc)
 			r, err := gorillamux.NewRouter(doc)
 			if err != nil {
 				contractErr = err
@@ -58,15 +58,25 @@ func loadContract() (*contract, error) {
 	return theContract, contractErr
 }
 
-// disambiguateGooglePay makes the documents' two Google Pay session
-// shapes exclusive. Every GooglePaySessionResponse (the session Hyperswitch
-// sends when it runs Google Pay itself) also fits GooglePayThirdPartySdk,
-// whose required members are a subset of it and which is open, so the
-// oneOf between them fails for every such session. A third-party session
-// is one without merchant_info.
-func disambiguateGooglePay(doc *openapi3.T) {
-	if s := doc.Components.Schemas["GooglePayThirdPartySdk"]; s != nil && s.Value != nil {
-		s.Value.Not = openapi3.NewSchemaRef("", &openapi3.Schema{Required: []string{"merchant_info"}})
+// disambiguateUnions makes the documents' untagged unions exclusive, as
+// Hyperswitch's serde reads them (the first variant that fits wins), where
+// every value of one variant also fits another open one and the oneOf
+// would fail for every answer Hyperswitch itself sends:
+//   - a Google Pay session run by Hyperswitch (GooglePaySessionResponse)
+//     also fits GooglePayThirdPartySdk, whose required members are a subset;
+//     a third-party session is one without merchant_info;
+//   - a static routing algorithm ({type, data}) also fits every
+//     DynamicRoutingAlgorithm config, whose members are all optional; a
+//     dynamic one is one without type and data.
+func disambiguateUnions(doc *openapi3.T) {
+	exclude := map[string][]string{
+		"GooglePayThirdPartySdk":  {"merchant_info"},
+		"DynamicRoutingAlgorithm": {"type", "data"},
+	}
+	for name, required := range exclude {
+		if s := doc.Components.Schemas[name]; s != nil && s.Value != nil {
+			s.Value.Not = openapi3.NewSchemaRef("", &openapi3.Schema{Required: required})
+		}
 	}
 }
 
@@ -191,7 +201,8 @@ func TestOpenAPIDocumentOfWhatIsServed(t *testing.T) {
 		{"/account/payment_methods", "GET", true},
 		{"/v2/payments/create-intent", "POST", true},
 		{"/payouts/create", "POST", false},
-		{"/routing", "POST", false},
+		{"/routing", "POST", true},
+		{"/routing/evaluate", "POST", false},
 		{"/v2/customers", "POST", true},
 		{"/v2/refunds", "POST", false},
 	} {

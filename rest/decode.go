@@ -62,6 +62,24 @@ func readBody(r *http.Request) ([]byte, error) {
 	return raw, nil
 }
 
+// decodeList is decode for the operations whose body is a JSON array
+// (Hyperswitch's default fallback order): each element is checked as
+// decode checks an object.
+func decodeList(r *http.Request, dst any) error {
+	raw, err := readBody(r)
+	if err != nil {
+		return err
+	}
+	tree, err := strictjson.Parse(raw, strictjson.MaxDepth)
+	if err != nil {
+		return err
+	}
+	if _, ok := tree.([]any); !ok {
+		return errs.InvalidRequest("the request body must be a JSON array, not %s", jsonKind(tree))
+	}
+	return decodeTree(raw, tree, dst)
+}
+
 // decodeBytes is decode of a body already read.
 func decodeBytes(raw []byte, dst any) error {
 	tree, err := strictjson.Parse(raw, strictjson.MaxDepth)
@@ -71,6 +89,11 @@ func decodeBytes(raw []byte, dst any) error {
 	if _, ok := tree.(map[string]any); !ok {
 		return errs.InvalidRequest("the request body must be a JSON object, not %s", jsonKind(tree))
 	}
+	return decodeTree(raw, tree, dst)
+}
+
+// decodeTree checks a parsed body against dst's type, then decodes it.
+func decodeTree(raw []byte, tree, dst any) error {
 	if err := checkShape(tree, reflect.TypeOf(dst).Elem(), ""); err != nil {
 		return err
 	}

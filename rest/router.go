@@ -15,6 +15,7 @@ import (
 	"switchyard/payments/errs"
 	"switchyard/payments/events"
 	"switchyard/payments/merchant"
+	"switchyard/payments/routing"
 )
 
 // Deps is what the REST layer needs: the domain services it calls, and
@@ -24,6 +25,7 @@ type Deps struct {
 	Merchants  *merchant.Service
 	Connectors *connector.Service
 	Customers  *customer.Service
+	Routing    *routing.Service
 	Events     *events.Service
 	Auth       *auth.Authenticator
 	// Idempotency keeps Idempotency-Key records (Redis). Nil refuses every
@@ -55,6 +57,7 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerV2Payments(a, d.Payments)
 	registerPayments(a, d.Payments)
 	registerCheckout(a, d.Payments)
+	registerRouting(a, d.Routing)
 	registerPaymentsList(a, d.Payments)
 	registerEvents(a, d.Events, d.Webhooks)
 	setDefaultPaymentMethod := defaultPaymentMethodRoute(a, d.Customers)

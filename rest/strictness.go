@@ -26,6 +26,7 @@ var openObjects = typeSet(
 	customerRequest{},        // v1 CustomerRequest (v2's refuses)
 	customerUpdateRequest{},  // v1 CustomerUpdateRequest
 	ephemeralKeyRequest{},    // EphemeralKeyCreateRequest
+	routingConfigRequest{},   // RoutingConfigRequest
 
 	// Objects nested in refusing and ignoring bodies alike.
 	schematype.AddressWrapper{}, // Address: billing, shipping, payment_method_data.billing

@@ -188,6 +188,18 @@ func (f RefundFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, erro
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RefundMutation", m)
 }
 
+// The RoutingAlgorithmFunc type is an adapter to allow the use of ordinary
+// function as RoutingAlgorithm mutator.
+type RoutingAlgorithmFunc func(context.Context, *ent.RoutingAlgorithmMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RoutingAlgorithmFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RoutingAlgorithmMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RoutingAlgorithmMutation", m)
+}
+
 // The WebhookDeliveryTaskFunc type is an adapter to allow the use of ordinary
 // function as WebhookDeliveryTask mutator.
 type WebhookDeliveryTaskFunc func(context.Context, *ent.WebhookDeliveryTaskMutation) (ent.Value, error)

@@ -23,6 +23,7 @@ import (
 	"switchyard/ent/predicate"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
+	"switchyard/ent/routingalgorithm"
 	"switchyard/ent/webhookdeliverytask"
 
 	"entgo.io/ent/dialect/sql"
@@ -489,6 +490,33 @@ func (f TraverseRefund) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.RefundQuery", q)
 }
 
+// The RoutingAlgorithmFunc type is an adapter to allow the use of ordinary function as a Querier.
+type RoutingAlgorithmFunc func(context.Context, *ent.RoutingAlgorithmQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f RoutingAlgorithmFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.RoutingAlgorithmQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.RoutingAlgorithmQuery", q)
+}
+
+// The TraverseRoutingAlgorithm type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseRoutingAlgorithm func(context.Context, *ent.RoutingAlgorithmQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseRoutingAlgorithm) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseRoutingAlgorithm) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.RoutingAlgorithmQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.RoutingAlgorithmQuery", q)
+}
+
 // The WebhookDeliveryTaskFunc type is an adapter to allow the use of ordinary function as a Querier.
 type WebhookDeliveryTaskFunc func(context.Context, *ent.WebhookDeliveryTaskQuery) (ent.Value, error)
 
@@ -549,6 +577,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ProfileQuery, predicate.Profile, profile.OrderOption]{typ: ent.TypeProfile, tq: q}, nil
 	case *ent.RefundQuery:
 		return &query[*ent.RefundQuery, predicate.Refund, refund.OrderOption]{typ: ent.TypeRefund, tq: q}, nil
+	case *ent.RoutingAlgorithmQuery:
+		return &query[*ent.RoutingAlgorithmQuery, predicate.RoutingAlgorithm, routingalgorithm.OrderOption]{typ: ent.TypeRoutingAlgorithm, tq: q}, nil
 	case *ent.WebhookDeliveryTaskQuery:
 		return &query[*ent.WebhookDeliveryTaskQuery, predicate.WebhookDeliveryTask, webhookdeliverytask.OrderOption]{typ: ent.TypeWebhookDeliveryTask, tq: q}, nil
 	default:

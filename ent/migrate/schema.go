@@ -729,6 +729,8 @@ var (
 		{Name: "force_3ds_challenge", Type: field.TypeBool, Default: false},
 		{Name: "intent_fulfillment_time", Type: field.TypeString, Nullable: true},
 		{Name: "is_iframe_redirection_enabled", Type: field.TypeBool, Default: false},
+		{Name: "routing_algorithm_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "default_fallback", Type: field.TypeJSON, Nullable: true},
 		{Name: "merchant_id", Type: field.TypeString, Size: 64},
 	}
 	// ProfilesTable holds the schema information for the "profiles" table.
@@ -739,7 +741,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "profiles_merchant_accounts_profiles",
-				Columns:    []*schema.Column{ProfilesColumns[27]},
+				Columns:    []*schema.Column{ProfilesColumns[29]},
 				RefColumns: []*schema.Column{MerchantAccountsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -748,7 +750,7 @@ var (
 			{
 				Name:    "profile_merchant_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{ProfilesColumns[27], ProfilesColumns[1], ProfilesColumns[0]},
+				Columns: []*schema.Column{ProfilesColumns[29], ProfilesColumns[1], ProfilesColumns[0]},
 			},
 		},
 	}
@@ -816,6 +818,37 @@ var (
 			},
 		},
 	}
+	// RoutingAlgorithmsColumns holds the columns for the "routing_algorithms" table.
+	RoutingAlgorithmsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "merchant_id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "profile_id", Type: field.TypeString, Size: 64},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "description", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"single", "priority", "volume_split", "advanced"}},
+		{Name: "algorithm", Type: field.TypeJSON},
+		{Name: "transaction_type", Type: field.TypeEnum, Enums: []string{"payment", "payout", "three_ds_authentication"}, Default: "payment"},
+	}
+	// RoutingAlgorithmsTable holds the schema information for the "routing_algorithms" table.
+	RoutingAlgorithmsTable = &schema.Table{
+		Name:       "routing_algorithms",
+		Columns:    RoutingAlgorithmsColumns,
+		PrimaryKey: []*schema.Column{RoutingAlgorithmsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "routingalgorithm_merchant_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{RoutingAlgorithmsColumns[1], RoutingAlgorithmsColumns[2], RoutingAlgorithmsColumns[0]},
+			},
+			{
+				Name:    "routingalgorithm_merchant_id_profile_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{RoutingAlgorithmsColumns[1], RoutingAlgorithmsColumns[4], RoutingAlgorithmsColumns[2]},
+			},
+		},
+	}
 	// WebhookDeliveryTasksColumns holds the columns for the "webhook_delivery_tasks" table.
 	WebhookDeliveryTasksColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -872,6 +905,7 @@ var (
 		PaymentMethodsTable,
 		ProfilesTable,
 		RefundsTable,
+		RoutingAlgorithmsTable,
 		WebhookDeliveryTasksTable,
 	}
 )

@@ -51,5 +51,8 @@ type Profile func(*sql.Selector)
 // Refund is the predicate function for refund builders.
 type Refund func(*sql.Selector)
 
+// RoutingAlgorithm is the predicate function for routingalgorithm builders.
+type RoutingAlgorithm func(*sql.Selector)
+
 // WebhookDeliveryTask is the predicate function for webhookdeliverytask builders.
 type WebhookDeliveryTask func(*sql.Selector)

@@ -69,6 +69,10 @@ const (
 	FieldIntentFulfillmentTime = "intent_fulfillment_time"
 	// FieldIsIframeRedirectionEnabled holds the string denoting the is_iframe_redirection_enabled field in the database.
 	FieldIsIframeRedirectionEnabled = "is_iframe_redirection_enabled"
+	// FieldRoutingAlgorithmID holds the string denoting the routing_algorithm_id field in the database.
+	FieldRoutingAlgorithmID = "routing_algorithm_id"
+	// FieldDefaultFallback holds the string denoting the default_fallback field in the database.
+	FieldDefaultFallback = "default_fallback"
 	// EdgeMerchant holds the string denoting the merchant edge name in mutations.
 	EdgeMerchant = "merchant"
 	// EdgeConnectorAccounts holds the string denoting the connector_accounts edge name in mutations.
@@ -121,6 +125,8 @@ var Columns = []string{
 	FieldForce3dsChallenge,
 	FieldIntentFulfillmentTime,
 	FieldIsIframeRedirectionEnabled,
+	FieldRoutingAlgorithmID,
+	FieldDefaultFallback,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -187,6 +193,8 @@ var (
 	DefaultForce3dsChallenge bool
 	// DefaultIsIframeRedirectionEnabled holds the default value on creation for the "is_iframe_redirection_enabled" field.
 	DefaultIsIframeRedirectionEnabled bool
+	// RoutingAlgorithmIDValidator is a validator for the "routing_algorithm_id" field. It is called by the builders before save.
+	RoutingAlgorithmIDValidator func(string) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -314,6 +322,11 @@ func ByIntentFulfillmentTime(opts ...sql.OrderTermOption) OrderOption {
 // ByIsIframeRedirectionEnabled orders the results by the is_iframe_redirection_enabled field.
 func ByIsIframeRedirectionEnabled(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldIsIframeRedirectionEnabled, opts...).ToFunc()
+}
+
+// ByRoutingAlgorithmID orders the results by the routing_algorithm_id field.
+func ByRoutingAlgorithmID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRoutingAlgorithmID, opts...).ToFunc()
 }
 
 // ByMerchantField orders the results by merchant field.

@@ -185,6 +185,11 @@ func IsIframeRedirectionEnabled(v bool) predicate.Profile {
 	return predicate.Profile(sql.FieldEQ(FieldIsIframeRedirectionEnabled, v))
 }
 
+// RoutingAlgorithmID applies equality check predicate on the "routing_algorithm_id" field. It's identical to RoutingAlgorithmIDEQ.
+func RoutingAlgorithmID(v string) predicate.Profile {
+	return predicate.Profile(sql.FieldEQ(FieldRoutingAlgorithmID, v))
+}
+
 // MerchantIDEQ applies the EQ predicate on the "merchant_id" field.
 func MerchantIDEQ(v string) predicate.Profile {
 	return predicate.Profile(sql.FieldEQ(FieldMerchantID, v))
@@ -853,6 +858,91 @@ func IsIframeRedirectionEnabledEQ(v bool) predicate.Profile {
 // IsIframeRedirectionEnabledNEQ applies the NEQ predicate on the "is_iframe_redirection_enabled" field.
 func IsIframeRedirectionEnabledNEQ(v bool) predicate.Profile {
 	return predicate.Profile(sql.FieldNEQ(FieldIsIframeRedirectionEnabled, v))
+}
+
+// RoutingAlgorithmIDEQ applies the EQ predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDEQ(v string) predicate.Profile {
+	return predicate.Profile(sql.FieldEQ(FieldRoutingAlgorithmID, v))
+}
+
+// RoutingAlgorithmIDNEQ applies the NEQ predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDNEQ(v string) predicate.Profile {
+	return predicate.Profile(sql.FieldNEQ(FieldRoutingAlgorithmID, v))
+}
+
+// RoutingAlgorithmIDIn applies the In predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDIn(vs ...string) predicate.Profile {
+	return predicate.Profile(sql.FieldIn(FieldRoutingAlgorithmID, vs...))
+}
+
+// RoutingAlgorithmIDNotIn applies the NotIn predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDNotIn(vs ...string) predicate.Profile {
+	return predicate.Profile(sql.FieldNotIn(FieldRoutingAlgorithmID, vs...))
+}
+
+// RoutingAlgorithmIDGT applies the GT predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDGT(v string) predicate.Profile {
+	return predicate.Profile(sql.FieldGT(FieldRoutingAlgorithmID, v))
+}
+
+// RoutingAlgorithmIDGTE applies the GTE predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDGTE(v string) predicate.Profile {
+	return predicate.Profile(sql.FieldGTE(FieldRoutingAlgorithmID, v))
+}
+
+// RoutingAlgorithmIDLT applies the LT predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDLT(v string) predicate.Profile {
+	return predicate.Profile(sql.FieldLT(FieldRoutingAlgorithmID, v))
+}
+
+// RoutingAlgorithmIDLTE applies the LTE predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDLTE(v string) predicate.Profile {
+	return predicate.Profile(sql.FieldLTE(FieldRoutingAlgorithmID, v))
+}
+
+// RoutingAlgorithmIDContains applies the Contains predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDContains(v string) predicate.Profile {
+	return predicate.Profile(sql.FieldContains(FieldRoutingAlgorithmID, v))
+}
+
+// RoutingAlgorithmIDHasPrefix applies the HasPrefix predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDHasPrefix(v string) predicate.Profile {
+	return predicate.Profile(sql.FieldHasPrefix(FieldRoutingAlgorithmID, v))
+}
+
+// RoutingAlgorithmIDHasSuffix applies the HasSuffix predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDHasSuffix(v string) predicate.Profile {
+	return predicate.Profile(sql.FieldHasSuffix(FieldRoutingAlgorithmID, v))
+}
+
+// RoutingAlgorithmIDIsNil applies the IsNil predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDIsNil() predicate.Profile {
+	return predicate.Profile(sql.FieldIsNull(FieldRoutingAlgorithmID))
+}
+
+// RoutingAlgorithmIDNotNil applies the NotNil predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDNotNil() predicate.Profile {
+	return predicate.Profile(sql.FieldNotNull(FieldRoutingAlgorithmID))
+}
+
+// RoutingAlgorithmIDEqualFold applies the EqualFold predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDEqualFold(v string) predicate.Profile {
+	return predicate.Profile(sql.FieldEqualFold(FieldRoutingAlgorithmID, v))
+}
+
+// RoutingAlgorithmIDContainsFold applies the ContainsFold predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDContainsFold(v string) predicate.Profile {
+	return predicate.Profile(sql.FieldContainsFold(FieldRoutingAlgorithmID, v))
+}
+
+// DefaultFallbackIsNil applies the IsNil predicate on the "default_fallback" field.
+func DefaultFallbackIsNil() predicate.Profile {
+	return predicate.Profile(sql.FieldIsNull(FieldDefaultFallback))
+}
+
+// DefaultFallbackNotNil applies the NotNil predicate on the "default_fallback" field.
+func DefaultFallbackNotNil() predicate.Profile {
+	return predicate.Profile(sql.FieldNotNull(FieldDefaultFallback))
 }
 
 // HasMerchant applies the HasEdge predicate on the "merchant" edge.

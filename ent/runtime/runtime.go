@@ -18,6 +18,7 @@ import (
 	"switchyard/ent/paymentmethod"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
+	"switchyard/ent/routingalgorithm"
 	"switchyard/ent/schema"
 	"switchyard/ent/webhookdeliverytask"
 	"time"
@@ -1671,6 +1672,10 @@ func init() {
 	profileDescIsIframeRedirectionEnabled := profileFields[24].Descriptor()
 	// profile.DefaultIsIframeRedirectionEnabled holds the default value on creation for the is_iframe_redirection_enabled field.
 	profile.DefaultIsIframeRedirectionEnabled = profileDescIsIframeRedirectionEnabled.Default.(bool)
+	// profileDescRoutingAlgorithmID is the schema descriptor for routing_algorithm_id field.
+	profileDescRoutingAlgorithmID := profileFields[25].Descriptor()
+	// profile.RoutingAlgorithmIDValidator is a validator for the "routing_algorithm_id" field. It is called by the builders before save.
+	profile.RoutingAlgorithmIDValidator = profileDescRoutingAlgorithmID.Validators[0].(func(string) error)
 	// profileDescID is the schema descriptor for id field.
 	profileDescID := profileFields[0].Descriptor()
 	// profile.DefaultID holds the default value on creation for the id field.
@@ -1845,6 +1850,107 @@ func init() {
 	// refund.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	refund.IDValidator = func() func(string) error {
 		validators := refundDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	routingalgorithmMixin := schema.RoutingAlgorithm{}.Mixin()
+	routingalgorithmMixinHooks0 := routingalgorithmMixin[0].Hooks()
+	routingalgorithm.Hooks[0] = routingalgorithmMixinHooks0[0]
+	routingalgorithmMixinInters0 := routingalgorithmMixin[0].Interceptors()
+	routingalgorithm.Interceptors[0] = routingalgorithmMixinInters0[0]
+	routingalgorithmMixinFields0 := routingalgorithmMixin[0].Fields()
+	_ = routingalgorithmMixinFields0
+	routingalgorithmMixinFields1 := routingalgorithmMixin[1].Fields()
+	_ = routingalgorithmMixinFields1
+	routingalgorithmFields := schema.RoutingAlgorithm{}.Fields()
+	_ = routingalgorithmFields
+	// routingalgorithmDescMerchantID is the schema descriptor for merchant_id field.
+	routingalgorithmDescMerchantID := routingalgorithmMixinFields0[0].Descriptor()
+	// routingalgorithm.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
+	routingalgorithm.MerchantIDValidator = func() func(string) error {
+		validators := routingalgorithmDescMerchantID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(merchant_id string) error {
+			for _, fn := range fns {
+				if err := fn(merchant_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// routingalgorithmDescCreatedAt is the schema descriptor for created_at field.
+	routingalgorithmDescCreatedAt := routingalgorithmMixinFields1[0].Descriptor()
+	// routingalgorithm.DefaultCreatedAt holds the default value on creation for the created_at field.
+	routingalgorithm.DefaultCreatedAt = routingalgorithmDescCreatedAt.Default.(func() time.Time)
+	// routingalgorithmDescModifiedAt is the schema descriptor for modified_at field.
+	routingalgorithmDescModifiedAt := routingalgorithmMixinFields1[1].Descriptor()
+	// routingalgorithm.DefaultModifiedAt holds the default value on creation for the modified_at field.
+	routingalgorithm.DefaultModifiedAt = routingalgorithmDescModifiedAt.Default.(func() time.Time)
+	// routingalgorithm.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
+	routingalgorithm.UpdateDefaultModifiedAt = routingalgorithmDescModifiedAt.UpdateDefault.(func() time.Time)
+	// routingalgorithmDescProfileID is the schema descriptor for profile_id field.
+	routingalgorithmDescProfileID := routingalgorithmFields[1].Descriptor()
+	// routingalgorithm.ProfileIDValidator is a validator for the "profile_id" field. It is called by the builders before save.
+	routingalgorithm.ProfileIDValidator = func() func(string) error {
+		validators := routingalgorithmDescProfileID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(profile_id string) error {
+			for _, fn := range fns {
+				if err := fn(profile_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// routingalgorithmDescName is the schema descriptor for name field.
+	routingalgorithmDescName := routingalgorithmFields[2].Descriptor()
+	// routingalgorithm.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	routingalgorithm.NameValidator = func() func(string) error {
+		validators := routingalgorithmDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// routingalgorithmDescDescription is the schema descriptor for description field.
+	routingalgorithmDescDescription := routingalgorithmFields[3].Descriptor()
+	// routingalgorithm.DefaultDescription holds the default value on creation for the description field.
+	routingalgorithm.DefaultDescription = routingalgorithmDescDescription.Default.(string)
+	// routingalgorithm.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	routingalgorithm.DescriptionValidator = routingalgorithmDescDescription.Validators[0].(func(string) error)
+	// routingalgorithmDescID is the schema descriptor for id field.
+	routingalgorithmDescID := routingalgorithmFields[0].Descriptor()
+	// routingalgorithm.DefaultID holds the default value on creation for the id field.
+	routingalgorithm.DefaultID = routingalgorithmDescID.Default.(func() string)
+	// routingalgorithm.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	routingalgorithm.IDValidator = func() func(string) error {
+		validators := routingalgorithmDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

@@ -92,6 +92,12 @@ func (Profile) Fields() []ent.Field {
 		field.Bool("force_3ds_challenge").Default(false),
 		field.String("intent_fulfillment_time").Optional().Annotations(entgql.Skip()),
 		field.Bool("is_iframe_redirection_enabled").Default(false),
+		// routing_algorithm_id is the active routing configuration; none
+		// routes by the default fallback.
+		field.String("routing_algorithm_id").MaxLen(64).Optional().Nillable().Annotations(entgql.Skip()),
+		// default_fallback orders the profile's connector accounts when no
+		// configuration is active, and after the active one's choices.
+		field.JSON("default_fallback", []schematype.RoutableConnector{}).Optional().Annotations(entgql.Skip()),
 	}
 }
 

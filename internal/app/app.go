@@ -39,6 +39,7 @@ import (
 	"switchyard/payments/customer"
 	"switchyard/payments/events"
 	"switchyard/payments/merchant"
+	"switchyard/payments/routing"
 	"switchyard/payments/txn"
 	"switchyard/rest"
 	"switchyard/webhooks"
@@ -57,6 +58,7 @@ type App struct {
 	Merchants  *merchant.Service
 	Connectors *connector.Service
 	Customers  *customer.Service
+	Routing    *routing.Service
 	Events     *events.Service
 	Log        *slog.Logger
 	// Demo is set when the demo merchant was bootstrapped on start.
@@ -154,8 +156,9 @@ func (a *App) wireDomain(box *secrets.Box) {
 	render := rest.Renderer{}
 	a.Customers = customer.New(customer.Deps{DB: db, Box: box, Vault: redisstore.NewVault(a.Redis.Client),
 		Events: a.Events, Render: render, EphemeralKeys: redisstore.NewEphemeralKeys(a.Redis.Client)})
+	a.Routing = routing.New(db)
 	a.Payments = payments.New(payments.Deps{DB: db, Box: box, Connectors: a.Connectors, Customers: a.Customers,
-		Events: a.Events, PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Render: render,
+		Routing: a.Routing, Events: a.Events, PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Render: render,
 		RecoveryAfter: a.Config.RecoveryAfter})
 }
 
@@ -180,6 +183,7 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 		Merchants:   a.Merchants,
 		Connectors:  a.Connectors,
 		Customers:   a.Customers,
+		Routing:     a.Routing,
 		Events:      a.Events,
 		Auth:        a.Auth,
 		Idempotency: idem,

@@ -3,6 +3,7 @@ package app_test
 import (
 	"archive/tar"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -205,13 +206,17 @@ func TestCheckoutSDKInChromium(t *testing.T) {
 				t.Fatalf("the checkout did not mount: %v\ncalls:\n%s", err, callLog())
 			}
 			in := chromedp.FromNode(frames[0])
-			err = chromedp.Do(ctx,
-				chromedp.WaitVisible(chromedp.CSS(`[data-testid=cardNoInput]`), in),
-				chromedp.SendKeys(chromedp.CSS(`[data-testid=cardNoInput]`), tc.card, in),
-				chromedp.SendKeys(chromedp.CSS(`[data-testid=expiryInput]`), "12"+year[2:], in),
-				chromedp.SendKeys(chromedp.CSS(`[data-testid=cvvInput]`), "123", in),
-				chromedp.Click(chromedp.CSS("#pay")),
-			)
+			err = chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`[data-testid=cardNoInput]`), in))
+			for _, field := range []struct{ testID, keys string }{
+				{"cardNoInput", tc.card}, {"expiryInput", "12" + year[2:]}, {"cvvInput", "123"},
+			} {
+				if err == nil {
+					err = typeInto(ctx, chromedp.CSS(`[data-testid=`+field.testID+`]`), field.keys, in)
+				}
+			}
+			if err == nil {
+				err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#pay")))
+			}
 			if err != nil {
 				t.Fatalf("filling the card form: %v\ncalls:\n%s", err, callLog())
 			}
@@ -285,4 +290,40 @@ func call(t *testing.T, base, method, path, key string, body any) map[string]any
 		t.Fatal(err)
 	}
 	return out
+}
+
+// typeInto types keys into a field of the checkout key by key, as a
+// shopper does, until the field holds them: while the SDK is still
+// settling after mount it can drop keys, so a short field is cleared and
+// typed again.
+func typeInto(ctx context.Context, field chromedp.CSS, keys string, in chromedp.QueryOption) error {
+	for try := 0; ; try++ {
+		err := chromedp.Do(ctx, chromedp.Clear(field, in), chromedp.SendKeys(field, keys, in))
+		if err != nil {
+			return err
+		}
+		got, err := chromedp.Run(ctx, chromedp.Value(field, in))
+		if err != nil {
+			return err
+		}
+		if digits(got) == keys {
+			return nil
+		}
+		if try == 4 {
+			return fmt.Errorf("%s holds %q after typing %q", field, got, keys)
+		}
+		if err := chromedp.Do(ctx, chromedp.Sleep(300*time.Millisecond)); err != nil {
+			return err
+		}
+	}
+}
+
+// digits is s without its formatting (spaces, slashes).
+func digits(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, s)
 }

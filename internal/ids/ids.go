@@ -24,6 +24,7 @@ const (
 	WebhookTask              = "wht"
 	PaymentMethod            = "pm"
 	Profile                  = "pro"
+	RoutingAlgorithm         = "routing"
 	APIKey                   = "key"
 	Merchant                 = "merchant"
 )

@@ -21,6 +21,7 @@ import (
 	"switchyard/ent/paymentmethod"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
+	"switchyard/ent/routingalgorithm"
 	"switchyard/ent/schema/schematype"
 	"switchyard/ent/webhookdeliverytask"
 	"switchyard/internal/tenancy"
@@ -297,6 +298,7 @@ func (s *Service) DeleteMerchantAccount(ctx context.Context, merchantID string) 
 		}{
 			{"api keys", tx.APIKey.Delete().Where(apikey.MerchantID(merchantID)).Exec},
 			{"connector accounts", tx.MerchantConnectorAccount.Delete().Where(merchantconnectoraccount.MerchantID(merchantID)).Exec},
+			{"routing configurations", tx.RoutingAlgorithm.Delete().Where(routingalgorithm.MerchantID(merchantID)).Exec},
 			{"profiles", tx.Profile.Delete().Where(profile.MerchantID(merchantID)).Exec},
 			{"webhook tasks", tx.WebhookDeliveryTask.Delete().Where(webhookdeliverytask.MerchantID(merchantID)).Exec},
 			{"delivery attempts", tx.EventDeliveryAttempt.Delete().Where(eventdeliveryattempt.MerchantID(merchantID)).Exec},

@@ -4,6 +4,8 @@
 // so the domain and wire layers can share it.
 package schematype
 
+import "encoding/json"
+
 // AddressWrapper is the spec's `{address, phone, email}` object.
 type AddressWrapper struct {
 	Address *Address `json:"address"`
@@ -111,4 +113,20 @@ type DeliveryResponse struct {
 	Headers      [][2]string `json:"headers"`
 	StatusCode   *int        `json:"status_code"`
 	ErrorMessage *string     `json:"error_message"`
+}
+
+// RoutableConnector is a connector a routing algorithm may choose
+// (Hyperswitch's RoutableConnectorChoice): the connector's name, and the
+// merchant's account of it when the profile has more than one.
+type RoutableConnector struct {
+	Connector           string  `json:"connector"`
+	MerchantConnectorID *string `json:"merchant_connector_id,omitempty"`
+}
+
+// RoutingAlgorithm is a stored routing configuration's algorithm
+// (Hyperswitch's StaticRoutingAlgorithm): its kind and its data, kept as
+// the merchant sent them once validated.
+type RoutingAlgorithm struct {
+	Type string          `json:"type"`
+	Data json.RawMessage `json:"data"`
 }

@@ -1,0 +1,4 @@
+-- Modify "profiles" table
+ALTER TABLE `profiles` ADD COLUMN `routing_algorithm_id` varchar(64) NULL, ADD COLUMN `default_fallback` json NULL;
+-- Create "routing_algorithms" table
+CREATE TABLE `routing_algorithms` (`id` varchar(64) NOT NULL, `merchant_id` varchar(64) NOT NULL, `created_at` datetime(6) NOT NULL, `modified_at` datetime(6) NOT NULL, `profile_id` varchar(64) NOT NULL, `name` varchar(64) NOT NULL, `description` varchar(255) NOT NULL DEFAULT '', `kind` enum('single','priority','volume_split','advanced') NOT NULL, `algorithm` json NOT NULL, `transaction_type` enum('payment','payout','three_ds_authentication') NOT NULL DEFAULT 'payment', PRIMARY KEY (`id`), INDEX `routingalgorithm_merchant_id_created_at_id` (`merchant_id`, `created_at`, `id`), INDEX `routingalgorithm_merchant_id_profile_id_created_at` (`merchant_id`, `profile_id`, `created_at`)) CHARSET utf8mb4 COLLATE utf8mb4_bin;

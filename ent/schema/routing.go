@@ -1,0 +1,40 @@
+package schema
+
+import (
+	"entgo.io/contrib/entgql"
+	"entgo.io/ent"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+
+	"switchyard/ent/schema/schematype"
+	"switchyard/internal/ids"
+)
+
+// RoutingAlgorithm is a routing configuration of a profile (Hyperswitch's
+// MerchantRoutingAlgorithm): which connector accounts its payments go to.
+// At most one per profile is active, named by the profile's
+// routing_algorithm_id.
+type RoutingAlgorithm struct{ ent.Schema }
+
+func (RoutingAlgorithm) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+
+func (RoutingAlgorithm) Fields() []ent.Field {
+	return []ent.Field{
+		idField(ids.RoutingAlgorithm),
+		field.String("profile_id").MaxLen(64).NotEmpty().Immutable(),
+		field.String("name").MaxLen(64).NotEmpty(),
+		field.String("description").MaxLen(255).Default(""),
+		field.Enum("kind").Values("single", "priority", "volume_split", "advanced").Immutable(),
+		field.JSON("algorithm", &schematype.RoutingAlgorithm{}).Immutable(),
+		field.Enum("transaction_type").Values("payment", "payout", "three_ds_authentication").Default("payment").Immutable(),
+	}
+}
+
+func (RoutingAlgorithm) Indexes() []ent.Index {
+	return []ent.Index{keyset(), index.Fields("merchant_id", "profile_id", "created_at")}
+}
+
+func (RoutingAlgorithm) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.Skip()}
+}

@@ -1,0 +1,467 @@
+// Package routing owns how a payment's connector account is chosen: a
+// profile's routing configurations (Hyperswitch's static algorithms:
+// single, priority, volume split), which one is active, and the profile's
+// default fallback order. The payments context asks it for a payment's
+// candidates in order; it never calls a connector itself.
+//
+// It must not import another domain package.
+package routing
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"switchyard/ent"
+	"switchyard/ent/merchantconnectoraccount"
+	"switchyard/ent/profile"
+	"switchyard/ent/routingalgorithm"
+	"switchyard/ent/schema/schematype"
+	"switchyard/payments/errs"
+	"switchyard/payments/txn"
+	"switchyard/payments/validate"
+)
+
+// Service runs the routing operations.
+type Service struct{ db *txn.DB }
+
+// New returns the routing service over db.
+func New(db *txn.DB) *Service { return &Service{db: db} }
+
+// Kinds of routing algorithm Switchyard runs.
+const (
+	KindSingle      = "single"
+	KindPriority    = "priority"
+	KindVolumeSplit = "volume_split"
+	KindAdvanced    = "advanced"
+)
+
+// ConfigInput creates a routing configuration (RoutingConfigRequest).
+type ConfigInput struct {
+	Name            *string
+	Description     *string
+	Algorithm       *schematype.RoutingAlgorithm
+	ProfileID       *string
+	TransactionType *string
+}
+
+// VolumeSplit is one share of a volume_split algorithm.
+type VolumeSplit struct {
+	Connector schematype.RoutableConnector `json:"connector"`
+	Split     int                          `json:"split"`
+}
+
+// Algorithm is a validated algorithm: the connectors it may choose, in
+// its order (priority), or with their shares (volume split).
+type Algorithm struct {
+	Kind        string
+	Priority    []schematype.RoutableConnector
+	VolumeSplit []VolumeSplit
+}
+
+// parseAlgorithm reads a stored or requested algorithm by its kind.
+func parseAlgorithm(a *schematype.RoutingAlgorithm) (*Algorithm, error) {
+	out := &Algorithm{Kind: a.Type}
+	bad := func(format string, args ...any) error {
+		return errs.InvalidValue("algorithm.data", format, args...)
+	}
+	if len(a.Data) == 0 || string(a.Data) == "null" {
+		return nil, errs.MissingField("algorithm.data")
+	}
+	switch a.Type {
+	case KindSingle:
+		var c schematype.RoutableConnector
+		if err := json.Unmarshal(a.Data, &c); err != nil {
+			return nil, bad("a single algorithm's data is one connector choice {connector, merchant_connector_id}")
+		}
+		out.Priority = []schematype.RoutableConnector{c}
+	case KindPriority:
+		if err := json.Unmarshal(a.Data, &out.Priority); err != nil || len(out.Priority) == 0 {
+			return nil, bad("a priority algorithm's data is a non-empty list of connector choices")
+		}
+	case KindVolumeSplit:
+		if err := json.Unmarshal(a.Data, &out.VolumeSplit); err != nil || len(out.VolumeSplit) == 0 {
+			return nil, bad("a volume_split algorithm's data is a non-empty list of {connector, split}")
+		}
+		total := 0
+		for i, v := range out.VolumeSplit {
+			if v.Split < 0 || v.Split > 100 {
+				return nil, errs.InvalidValue(validate.Indexed("algorithm.data", i)+".split", "must be between 0 and 100, got %d", v.Split)
+			}
+			total += v.Split
+			out.Priority = append(out.Priority, v.Connector)
+		}
+		if total != 100 {
+			return nil, bad("the splits of a volume_split algorithm must add up to 100, got %d", total)
+		}
+	case KindAdvanced:
+		return nil, errs.InvalidValue("algorithm.type", "advanced (rule-based) routing is not available yet; use single, priority or volume_split")
+	case "":
+		return nil, errs.MissingField("algorithm.type")
+	default:
+		return nil, errs.InvalidValue("algorithm.type", "must be single, priority, volume_split or advanced, got %q", a.Type)
+	}
+	for i, c := range out.Priority {
+		if c.Connector == "" {
+			return nil, errs.MissingField(fmt.Sprintf("algorithm.data[%d].connector", i))
+		}
+	}
+	return out, nil
+}
+
+// CreateConfig stores a routing configuration for the profile named (else
+// the merchant's default), after checking that every connector it names
+// is an account of that profile. It is not active until activated.
+func (s *Service) CreateConfig(ctx context.Context, in ConfigInput) (*ent.RoutingAlgorithm, error) {
+	merchantID, err := txn.Merchant(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if in.Name == nil || *in.Name == "" {
+		return nil, errs.MissingField("name")
+	}
+	if len(*in.Name) > 64 {
+		return nil, errs.InvalidValue("name", "must be at most 64 characters")
+	}
+	if in.Description != nil && len(*in.Description) > 255 {
+		return nil, errs.InvalidValue("description", "must be at most 255 characters")
+	}
+	if in.Algorithm == nil {
+		return nil, errs.MissingField("algorithm")
+	}
+	if t := in.TransactionType; t != nil && *t != "payment" {
+		return nil, errs.InvalidValue("transaction_type", "only payment routing is served, got %q", *t)
+	}
+	algo, err := parseAlgorithm(in.Algorithm)
+	if err != nil {
+		return nil, err
+	}
+	prof, err := txn.Profile(ctx, s.db.Client, in.ProfileID)
+	if err != nil {
+		return nil, err
+	}
+	accounts, err := profileAccounts(ctx, s.db.Client, prof.ID)
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range algo.Priority {
+		if resolve(c, accounts) == nil {
+			return nil, errs.InvalidValue(fmt.Sprintf("algorithm.data[%d]", i),
+				"%s is not an active connector account of profile %s", describe(c), prof.ID)
+		}
+	}
+	create := s.db.Client.RoutingAlgorithm.Create().SetMerchantID(merchantID).SetProfileID(prof.ID).
+		SetName(*in.Name).SetKind(routingalgorithm.Kind(algo.Kind)).SetAlgorithm(in.Algorithm)
+	if in.Description != nil {
+		create.SetDescription(*in.Description)
+	}
+	out, err := create.Save(ctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return out, nil
+}
+
+func describe(c schematype.RoutableConnector) string {
+	if c.MerchantConnectorID != nil {
+		return fmt.Sprintf("%s (%s)", c.Connector, *c.MerchantConnectorID)
+	}
+	return c.Connector
+}
+
+// profileAccounts are the profile's active payment processors, oldest
+// first: what routing may choose from.
+func profileAccounts(ctx context.Context, db *ent.Client, profileID string) ([]*ent.MerchantConnectorAccount, error) {
+	all, err := db.MerchantConnectorAccount.Query().Where(
+		merchantconnectoraccount.ProfileID(profileID),
+		merchantconnectoraccount.Disabled(false),
+		merchantconnectoraccount.StatusEQ(merchantconnectoraccount.StatusActive),
+		merchantconnectoraccount.ConnectorTypeEQ(merchantconnectoraccount.ConnectorTypePaymentProcessor),
+	).Order(ent.Asc(merchantconnectoraccount.FieldCreatedAt), ent.Asc(merchantconnectoraccount.FieldID)).All(ctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return all, nil
+}
+
+// resolve is the account a choice names among accounts: by id when it
+// gives one (and the name must match), else the first of that connector.
+func resolve(c schematype.RoutableConnector, accounts []*ent.MerchantConnectorAccount) *ent.MerchantConnectorAccount {
+	for _, a := range accounts {
+		if a.ConnectorName != c.Connector {
+			continue
+		}
+		if c.MerchantConnectorID == nil || *c.MerchantConnectorID == a.ID {
+			return a
+		}
+	}
+	return nil
+}
+
+// ListConfigs are the merchant's configurations (of one profile when
+// named), newest first, and the ids of the active ones.
+func (s *Service) ListConfigs(ctx context.Context, profileID *string, limit, offset int) ([]*ent.RoutingAlgorithm, map[string]bool, error) {
+	q := s.db.Client.RoutingAlgorithm.Query()
+	if profileID != nil {
+		q = q.Where(routingalgorithm.ProfileID(*profileID))
+	}
+	rows, err := q.Order(ent.Desc(routingalgorithm.FieldCreatedAt), ent.Desc(routingalgorithm.FieldID)).
+		Limit(limit).Offset(offset).All(ctx)
+	if err != nil {
+		return nil, nil, errs.Internal(err)
+	}
+	active, err := s.activeIDs(ctx)
+	return rows, active, err
+}
+
+func (s *Service) activeIDs(ctx context.Context) (map[string]bool, error) {
+	ids, err := s.db.Client.Profile.Query().Where(profile.RoutingAlgorithmIDNotNil()).
+		Select(profile.FieldRoutingAlgorithmID).Strings(ctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	out := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		out[id] = true
+	}
+	return out, nil
+}
+
+func errConfigNotFound() *errs.Error { return errs.NotFound("Routing algorithm") }
+
+// GetConfig is one of the merchant's configurations.
+func (s *Service) GetConfig(ctx context.Context, id string) (*ent.RoutingAlgorithm, error) {
+	out, err := s.db.Client.RoutingAlgorithm.Query().Where(routingalgorithm.ID(id)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, errConfigNotFound()
+	}
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return out, nil
+}
+
+// Activate makes a configuration its profile's active one, in place of
+// the one before. Activating the active one is refused, as in Hyperswitch.
+func (s *Service) Activate(ctx context.Context, id string) (*ent.RoutingAlgorithm, error) {
+	var out *ent.RoutingAlgorithm
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+		var err error
+		out, err = tx.RoutingAlgorithm.Query().Where(routingalgorithm.ID(id)).Only(ctx)
+		if ent.IsNotFound(err) {
+			return errConfigNotFound()
+		}
+		if err != nil {
+			return errs.Internal(err)
+		}
+		prof, err := txn.ForUpdate(s.db, tx.Profile.Query().Where(profile.ID(out.ProfileID))).Only(ctx)
+		if err != nil {
+			return errs.Internal(err)
+		}
+		if prof.RoutingAlgorithmID != nil && *prof.RoutingAlgorithmID == id {
+			return errs.PreconditionFailed("Algorithm is already active")
+		}
+		if err := tx.Profile.UpdateOne(prof).SetRoutingAlgorithmID(id).Exec(ctx); err != nil {
+			return errs.Internal(err)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Deactivate leaves the profile (named, else the caller's or the default)
+// routing by its fallback order; it answers the configuration that was
+// active. With none active it is refused.
+func (s *Service) Deactivate(ctx context.Context, profileID *string) (*ent.RoutingAlgorithm, error) {
+	var out *ent.RoutingAlgorithm
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+		prof, err := s.lockProfile(ctx, tx, profileID)
+		if err != nil {
+			return err
+		}
+		if prof.RoutingAlgorithmID == nil {
+			return errs.PreconditionFailed("Algorithm is already inactive")
+		}
+		if out, err = tx.RoutingAlgorithm.Get(ctx, *prof.RoutingAlgorithmID); err != nil {
+			return errs.Internal(err)
+		}
+		if err := tx.Profile.UpdateOne(prof).ClearRoutingAlgorithmID().Exec(ctx); err != nil {
+			return errs.Internal(err)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// lockProfile is the profile a request acts for, locked for the rest of
+// tx: its routing changes one at a time.
+func (s *Service) lockProfile(ctx context.Context, tx *ent.Tx, named *string) (*ent.Profile, error) {
+	prof, err := txn.Profile(ctx, tx.Client(), named)
+	if err != nil {
+		return nil, err
+	}
+	if prof, err = txn.ForUpdate(s.db, tx.Profile.Query().Where(profile.ID(prof.ID))).Only(ctx); err != nil {
+		return nil, errs.Internal(err)
+	}
+	return prof, nil
+}
+
+// ActiveConfigs are the active configuration of the profile named, or of
+// every profile of the merchant.
+func (s *Service) ActiveConfigs(ctx context.Context, profileID *string) ([]*ent.RoutingAlgorithm, error) {
+	q := s.db.Client.Profile.Query().Where(profile.RoutingAlgorithmIDNotNil())
+	if profileID != nil {
+		if _, err := txn.Profile(ctx, s.db.Client, profileID); err != nil {
+			return nil, err
+		}
+		q = q.Where(profile.ID(*profileID))
+	}
+	ids, err := q.Select(profile.FieldRoutingAlgorithmID).Strings(ctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	out, err := s.db.Client.RoutingAlgorithm.Query().Where(routingalgorithm.IDIn(ids...)).
+		Order(ent.Asc(routingalgorithm.FieldProfileID)).All(ctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return out, nil
+}
+
+// Fallback is a profile's default fallback order.
+type Fallback struct {
+	ProfileID  string
+	Connectors []schematype.RoutableConnector
+}
+
+// DefaultFallback is the fallback order of the profile named (else the
+// caller's or the default): the order set, then the profile's other
+// accounts, oldest first.
+func (s *Service) DefaultFallback(ctx context.Context, profileID *string) (*Fallback, error) {
+	prof, err := txn.Profile(ctx, s.db.Client, profileID)
+	if err != nil {
+		return nil, err
+	}
+	accounts, err := profileAccounts(ctx, s.db.Client, prof.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := &Fallback{ProfileID: prof.ID, Connectors: []schematype.RoutableConnector{}}
+	for _, a := range orderAccounts(prof.DefaultFallback, accounts) {
+		id := a.ID
+		out.Connectors = append(out.Connectors, schematype.RoutableConnector{Connector: a.ConnectorName, MerchantConnectorID: &id})
+	}
+	return out, nil
+}
+
+// SetDefaultFallback sets the profile's fallback order: every choice must
+// be an account of the profile, each once.
+func (s *Service) SetDefaultFallback(ctx context.Context, profileID *string, order []schematype.RoutableConnector) (*Fallback, error) {
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+		prof, err := s.lockProfile(ctx, tx, profileID)
+		if err != nil {
+			return err
+		}
+		accounts, err := profileAccounts(ctx, tx.Client(), prof.ID)
+		if err != nil {
+			return err
+		}
+		seen := map[string]bool{}
+		stored := make([]schematype.RoutableConnector, 0, len(order))
+		for i, c := range order {
+			a := resolve(c, accounts)
+			if a == nil {
+				return errs.InvalidValue(fmt.Sprintf("[%d]", i), "%s is not an active connector account of profile %s", describe(c), prof.ID)
+			}
+			if seen[a.ID] {
+				return errs.InvalidValue(fmt.Sprintf("[%d]", i), "%s is listed twice", describe(c))
+			}
+			seen[a.ID] = true
+			id := a.ID
+			stored = append(stored, schematype.RoutableConnector{Connector: a.ConnectorName, MerchantConnectorID: &id})
+		}
+		if err := tx.Profile.UpdateOne(prof).SetDefaultFallback(stored).Exec(ctx); err != nil {
+			return errs.Internal(err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.DefaultFallback(ctx, profileID)
+}
+
+// orderAccounts puts accounts in the order of choices, then the rest in
+// their own order.
+func orderAccounts(choices []schematype.RoutableConnector, accounts []*ent.MerchantConnectorAccount) []*ent.MerchantConnectorAccount {
+	out := make([]*ent.MerchantConnectorAccount, 0, len(accounts))
+	for _, c := range choices {
+		if a := resolve(c, accounts); a != nil && !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	for _, a := range accounts {
+		if !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Decision is where a payment goes: its candidates in order (the first is
+// tried), and what chose them.
+type Decision struct {
+	// AlgorithmID is the active configuration that chose; empty when the
+	// profile's fallback order did.
+	AlgorithmID string
+	// Approach is Hyperswitch's routing_approach: rule_based_routing (single
+	// and priority), volume_based_routing, or default_fallback.
+	Approach   string
+	Candidates []*ent.MerchantConnectorAccount
+}
+
+// Decide orders accounts (the profile's active payment processors) for a
+// payment of profileID: the active configuration's choices first (a
+// volume split draws one by its shares), then the fallback order. split
+// is a draw in [0, 100) for a volume split.
+func (s *Service) Decide(ctx context.Context, tx *ent.Tx, profileID string, accounts []*ent.MerchantConnectorAccount, split int) (*Decision, error) {
+	prof, err := tx.Profile.Get(ctx, profileID)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	fallback := orderAccounts(prof.DefaultFallback, accounts)
+	out := &Decision{Approach: "default_fallback", Candidates: fallback}
+	if prof.RoutingAlgorithmID == nil {
+		return out, nil
+	}
+	stored, err := tx.RoutingAlgorithm.Get(ctx, *prof.RoutingAlgorithmID)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	algo, err := parseAlgorithm(stored.Algorithm)
+	if err != nil {
+		// It was valid when created; a payment is routed by the fallback
+		// order rather than refused for it.
+		return out, nil
+	}
+	choices := algo.Priority
+	out.AlgorithmID, out.Approach = stored.ID, "rule_based_routing"
+	if algo.Kind == KindVolumeSplit {
+		out.Approach = "volume_based_routing"
+		choices = []schematype.RoutableConnector{pickShare(algo.VolumeSplit, split)}
+	}
+	out.Candidates = orderAccounts(choices, fallback)
+	return out, nil
+}
+
+// pickShare is the share split (0 to 99) falls in.
+func pickShare(shares []VolumeSplit, split int) schematype.RoutableConnector {
+	for _, v := range shares {
+		if split < v.Split {
+			return v.Connector
+		}
+		split -= v.Split
+	}
+	return shares[len(shares)-1].Connector
+}
