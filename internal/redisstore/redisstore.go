@@ -144,3 +144,29 @@ func (e *EphemeralKeys) Get(ctx context.Context, hash string) ([]byte, error) {
 func (e *EphemeralKeys) Delete(ctx context.Context, hash string) error {
 	return e.rdb.Del(ctx, ephemeralKey(hash)).Err()
 }
+
+// RoutingVersions counts the changes to each profile's routing, so every
+// process knows when what it holds of a profile's routing is stale
+// (routing.Versions).
+type RoutingVersions struct{ rdb redis.UniversalClient }
+
+// NewRoutingVersions returns the routing versions kept in rdb.
+func NewRoutingVersions(rdb redis.UniversalClient) *RoutingVersions {
+	return &RoutingVersions{rdb: rdb}
+}
+
+func routingVersionKey(profileID string) string { return "routing:{" + profileID + "}:version" }
+
+// Version is the profile's count of changes; 0 before the first.
+func (v *RoutingVersions) Version(ctx context.Context, profileID string) (int64, error) {
+	n, err := v.rdb.Get(ctx, routingVersionKey(profileID)).Int64()
+	if errors.Is(err, redis.Nil) {
+		return 0, nil
+	}
+	return n, err
+}
+
+// Bump records a change to the profile's routing.
+func (v *RoutingVersions) Bump(ctx context.Context, profileID string) error {
+	return v.rdb.Incr(ctx, routingVersionKey(profileID)).Err()
+}

@@ -12,6 +12,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
+	"time"
 
 	"switchyard/ent"
 	"switchyard/ent/merchantconnectoraccount"
@@ -24,10 +26,26 @@ import (
 )
 
 // Service runs the routing operations.
-type Service struct{ db *txn.DB }
+type Service struct {
+	db       *txn.DB
+	versions Versions
+	cache    profileCache
+}
 
-// New returns the routing service over db.
-func New(db *txn.DB) *Service { return &Service{db: db} }
+// Versions tell a process that what it holds of a profile's routing is
+// stale: every change bumps the profile's version, and a payment's
+// decision reads it (one round trip to a shared store, no database
+// statement), reloading the profile's routing only when it moved.
+type Versions interface {
+	Version(ctx context.Context, profileID string) (int64, error)
+	Bump(ctx context.Context, profileID string) error
+}
+
+// New returns the routing service over db; without versions every
+// decision reads the profile's routing from the database.
+func New(db *txn.DB, versions Versions) *Service {
+	return &Service{db: db, versions: versions, cache: profileCache{entries: map[string]profileRouting{}}}
+}
 
 // Kinds of routing algorithm Switchyard runs.
 const (
@@ -267,7 +285,11 @@ func (s *Service) Activate(ctx context.Context, id string) (*ent.RoutingAlgorith
 		}
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	s.changed(ctx, out.ProfileID)
+	return out, nil
 }
 
 // Deactivate leaves the profile (named, else the caller's or the default)
@@ -291,7 +313,11 @@ func (s *Service) Deactivate(ctx context.Context, profileID *string) (*ent.Routi
 		}
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	s.changed(ctx, out.ProfileID)
+	return out, nil
 }
 
 // lockProfile is the profile a request acts for, locked for the rest of
@@ -358,6 +384,7 @@ func (s *Service) DefaultFallback(ctx context.Context, profileID *string) (*Fall
 // SetDefaultFallback sets the profile's fallback order: every choice must
 // be an account of the profile, each once.
 func (s *Service) SetDefaultFallback(ctx context.Context, profileID *string, order []schematype.RoutableConnector) (*Fallback, error) {
+	var changedID string
 	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
 		prof, err := s.lockProfile(ctx, tx, profileID)
 		if err != nil {
@@ -384,11 +411,13 @@ func (s *Service) SetDefaultFallback(ctx context.Context, profileID *string, ord
 		if err := tx.Profile.UpdateOne(prof).SetDefaultFallback(stored).Exec(ctx); err != nil {
 			return errs.Internal(err)
 		}
+		changedID = prof.ID
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	s.changed(ctx, changedID)
 	return s.DefaultFallback(ctx, profileID)
 }
 
@@ -426,33 +455,97 @@ type Decision struct {
 // volume split draws one by its shares), then the fallback order. split
 // is a draw in [0, 100) for a volume split.
 func (s *Service) Decide(ctx context.Context, tx *ent.Tx, profileID string, accounts []*ent.MerchantConnectorAccount, split int) (*Decision, error) {
-	prof, err := tx.Profile.Get(ctx, profileID)
+	pr, err := s.profileRouting(ctx, tx, profileID)
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, err
 	}
-	fallback := orderAccounts(prof.DefaultFallback, accounts)
+	fallback := orderAccounts(pr.fallback, accounts)
 	out := &Decision{Approach: "default_fallback", Candidates: fallback}
-	if prof.RoutingAlgorithmID == nil {
+	if pr.algorithm == nil {
 		return out, nil
 	}
-	stored, err := tx.RoutingAlgorithm.Get(ctx, *prof.RoutingAlgorithmID)
-	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	algo, err := parseAlgorithm(stored.Algorithm)
-	if err != nil {
-		// It was valid when created; a payment is routed by the fallback
-		// order rather than refused for it.
-		return out, nil
-	}
-	choices := algo.Priority
-	out.AlgorithmID, out.Approach = stored.ID, "rule_based_routing"
-	if algo.Kind == KindVolumeSplit {
+	choices := pr.algorithm.Priority
+	out.AlgorithmID, out.Approach = pr.algorithmID, "rule_based_routing"
+	if pr.algorithm.Kind == KindVolumeSplit {
 		out.Approach = "volume_based_routing"
-		choices = []schematype.RoutableConnector{pickShare(algo.VolumeSplit, split)}
+		choices = []schematype.RoutableConnector{pickShare(pr.algorithm.VolumeSplit, split)}
 	}
 	out.Candidates = orderAccounts(choices, fallback)
 	return out, nil
+}
+
+// profileRouting is what a decision needs of a profile: its fallback
+// order and its active algorithm (nil for none), as of version.
+type profileRouting struct {
+	version     int64
+	loadedAt    time.Time
+	fallback    []schematype.RoutableConnector
+	algorithmID string
+	algorithm   *Algorithm
+}
+
+// profileCache holds each profile's routing between its changes.
+type profileCache struct {
+	mu      sync.Mutex
+	entries map[string]profileRouting
+}
+
+// cacheFor bounds how long a cached routing is trusted without a change
+// being seen: a process that died between a change's commit and its bump
+// leaves the others stale no longer than this.
+const cacheFor = time.Minute
+
+// profileRouting is the profile's routing: the cached one while its
+// version has not moved, else read through tx (the payment's transaction:
+// on SQLite it holds the only connection).
+func (s *Service) profileRouting(ctx context.Context, tx *ent.Tx, profileID string) (profileRouting, error) {
+	version, verr := int64(0), error(nil)
+	if s.versions != nil {
+		version, verr = s.versions.Version(ctx, profileID)
+	}
+	if s.versions != nil && verr == nil {
+		s.cache.mu.Lock()
+		e, ok := s.cache.entries[profileID]
+		s.cache.mu.Unlock()
+		if ok && e.version == version && s.db.Now().Sub(e.loadedAt) < cacheFor {
+			return e, nil
+		}
+	}
+	prof, err := tx.Profile.Get(ctx, profileID)
+	if err != nil {
+		return profileRouting{}, errs.Internal(err)
+	}
+	out := profileRouting{version: version, loadedAt: s.db.Now(), fallback: prof.DefaultFallback}
+	if prof.RoutingAlgorithmID != nil {
+		stored, err := tx.RoutingAlgorithm.Get(ctx, *prof.RoutingAlgorithmID)
+		if err != nil {
+			return profileRouting{}, errs.Internal(err)
+		}
+		// It was valid when created; were it not now, the payment goes by
+		// the fallback order rather than be refused.
+		if algo, err := parseAlgorithm(stored.Algorithm); err == nil {
+			out.algorithmID, out.algorithm = stored.ID, algo
+		}
+	}
+	if s.versions != nil && verr == nil {
+		s.cache.mu.Lock()
+		s.cache.entries[profileID] = out
+		s.cache.mu.Unlock()
+	}
+	return out, nil
+}
+
+// changed tells every process the profile's routing changed (after the
+// change committed). A lost bump is bounded by cacheFor.
+func (s *Service) changed(ctx context.Context, profileID string) {
+	if s.versions == nil {
+		return
+	}
+	if err := s.versions.Bump(ctx, profileID); err != nil {
+		s.cache.mu.Lock()
+		delete(s.cache.entries, profileID)
+		s.cache.mu.Unlock()
+	}
 }
 
 // pickShare is the share split (0 to 99) falls in.
