@@ -2388,6 +2388,16 @@ func (_q *PaymentAttemptQuery) collectField(ctx context.Context, oneNode bool, o
 				selectedFields = append(selectedFields, paymentattempt.FieldMerchantConnectorID)
 				fieldSeen[paymentattempt.FieldMerchantConnectorID] = struct{}{}
 			}
+		case "routingApproach":
+			if _, ok := fieldSeen[paymentattempt.FieldRoutingApproach]; !ok {
+				selectedFields = append(selectedFields, paymentattempt.FieldRoutingApproach)
+				fieldSeen[paymentattempt.FieldRoutingApproach] = struct{}{}
+			}
+		case "routingAlgorithmID":
+			if _, ok := fieldSeen[paymentattempt.FieldRoutingAlgorithmID]; !ok {
+				selectedFields = append(selectedFields, paymentattempt.FieldRoutingAlgorithmID)
+				fieldSeen[paymentattempt.FieldRoutingAlgorithmID] = struct{}{}
+			}
 		case "connectorTransactionID":
 			if _, ok := fieldSeen[paymentattempt.FieldConnectorTransactionID]; !ok {
 				selectedFields = append(selectedFields, paymentattempt.FieldConnectorTransactionID)

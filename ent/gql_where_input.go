@@ -7490,6 +7490,40 @@ type PaymentAttemptWhereInput struct {
 	MerchantConnectorIDEqualFold    *string  `json:"merchantConnectorIDEqualFold,omitempty"`
 	MerchantConnectorIDContainsFold *string  `json:"merchantConnectorIDContainsFold,omitempty"`
 
+	// "routing_approach" field predicates.
+	RoutingApproach             *string  `json:"routingApproach,omitempty"`
+	RoutingApproachNEQ          *string  `json:"routingApproachNEQ,omitempty"`
+	RoutingApproachIn           []string `json:"routingApproachIn,omitempty"`
+	RoutingApproachNotIn        []string `json:"routingApproachNotIn,omitempty"`
+	RoutingApproachGT           *string  `json:"routingApproachGT,omitempty"`
+	RoutingApproachGTE          *string  `json:"routingApproachGTE,omitempty"`
+	RoutingApproachLT           *string  `json:"routingApproachLT,omitempty"`
+	RoutingApproachLTE          *string  `json:"routingApproachLTE,omitempty"`
+	RoutingApproachContains     *string  `json:"routingApproachContains,omitempty"`
+	RoutingApproachHasPrefix    *string  `json:"routingApproachHasPrefix,omitempty"`
+	RoutingApproachHasSuffix    *string  `json:"routingApproachHasSuffix,omitempty"`
+	RoutingApproachIsNil        bool     `json:"routingApproachIsNil,omitempty"`
+	RoutingApproachNotNil       bool     `json:"routingApproachNotNil,omitempty"`
+	RoutingApproachEqualFold    *string  `json:"routingApproachEqualFold,omitempty"`
+	RoutingApproachContainsFold *string  `json:"routingApproachContainsFold,omitempty"`
+
+	// "routing_algorithm_id" field predicates.
+	RoutingAlgorithmID             *string  `json:"routingAlgorithmID,omitempty"`
+	RoutingAlgorithmIDNEQ          *string  `json:"routingAlgorithmIDNEQ,omitempty"`
+	RoutingAlgorithmIDIn           []string `json:"routingAlgorithmIDIn,omitempty"`
+	RoutingAlgorithmIDNotIn        []string `json:"routingAlgorithmIDNotIn,omitempty"`
+	RoutingAlgorithmIDGT           *string  `json:"routingAlgorithmIDGT,omitempty"`
+	RoutingAlgorithmIDGTE          *string  `json:"routingAlgorithmIDGTE,omitempty"`
+	RoutingAlgorithmIDLT           *string  `json:"routingAlgorithmIDLT,omitempty"`
+	RoutingAlgorithmIDLTE          *string  `json:"routingAlgorithmIDLTE,omitempty"`
+	RoutingAlgorithmIDContains     *string  `json:"routingAlgorithmIDContains,omitempty"`
+	RoutingAlgorithmIDHasPrefix    *string  `json:"routingAlgorithmIDHasPrefix,omitempty"`
+	RoutingAlgorithmIDHasSuffix    *string  `json:"routingAlgorithmIDHasSuffix,omitempty"`
+	RoutingAlgorithmIDIsNil        bool     `json:"routingAlgorithmIDIsNil,omitempty"`
+	RoutingAlgorithmIDNotNil       bool     `json:"routingAlgorithmIDNotNil,omitempty"`
+	RoutingAlgorithmIDEqualFold    *string  `json:"routingAlgorithmIDEqualFold,omitempty"`
+	RoutingAlgorithmIDContainsFold *string  `json:"routingAlgorithmIDContainsFold,omitempty"`
+
 	// "connector_transaction_id" field predicates.
 	ConnectorTransactionID             *string  `json:"connectorTransactionID,omitempty"`
 	ConnectorTransactionIDNEQ          *string  `json:"connectorTransactionIDNEQ,omitempty"`
@@ -8399,6 +8433,96 @@ func (i *PaymentAttemptWhereInput) P() (predicate.PaymentAttempt, error) {
 	}
 	if i.MerchantConnectorIDContainsFold != nil {
 		predicates = append(predicates, paymentattempt.MerchantConnectorIDContainsFold(*i.MerchantConnectorIDContainsFold))
+	}
+	if i.RoutingApproach != nil {
+		predicates = append(predicates, paymentattempt.RoutingApproachEQ(*i.RoutingApproach))
+	}
+	if i.RoutingApproachNEQ != nil {
+		predicates = append(predicates, paymentattempt.RoutingApproachNEQ(*i.RoutingApproachNEQ))
+	}
+	if len(i.RoutingApproachIn) > 0 {
+		predicates = append(predicates, paymentattempt.RoutingApproachIn(i.RoutingApproachIn...))
+	}
+	if len(i.RoutingApproachNotIn) > 0 {
+		predicates = append(predicates, paymentattempt.RoutingApproachNotIn(i.RoutingApproachNotIn...))
+	}
+	if i.RoutingApproachGT != nil {
+		predicates = append(predicates, paymentattempt.RoutingApproachGT(*i.RoutingApproachGT))
+	}
+	if i.RoutingApproachGTE != nil {
+		predicates = append(predicates, paymentattempt.RoutingApproachGTE(*i.RoutingApproachGTE))
+	}
+	if i.RoutingApproachLT != nil {
+		predicates = append(predicates, paymentattempt.RoutingApproachLT(*i.RoutingApproachLT))
+	}
+	if i.RoutingApproachLTE != nil {
+		predicates = append(predicates, paymentattempt.RoutingApproachLTE(*i.RoutingApproachLTE))
+	}
+	if i.RoutingApproachContains != nil {
+		predicates = append(predicates, paymentattempt.RoutingApproachContains(*i.RoutingApproachContains))
+	}
+	if i.RoutingApproachHasPrefix != nil {
+		predicates = append(predicates, paymentattempt.RoutingApproachHasPrefix(*i.RoutingApproachHasPrefix))
+	}
+	if i.RoutingApproachHasSuffix != nil {
+		predicates = append(predicates, paymentattempt.RoutingApproachHasSuffix(*i.RoutingApproachHasSuffix))
+	}
+	if i.RoutingApproachIsNil {
+		predicates = append(predicates, paymentattempt.RoutingApproachIsNil())
+	}
+	if i.RoutingApproachNotNil {
+		predicates = append(predicates, paymentattempt.RoutingApproachNotNil())
+	}
+	if i.RoutingApproachEqualFold != nil {
+		predicates = append(predicates, paymentattempt.RoutingApproachEqualFold(*i.RoutingApproachEqualFold))
+	}
+	if i.RoutingApproachContainsFold != nil {
+		predicates = append(predicates, paymentattempt.RoutingApproachContainsFold(*i.RoutingApproachContainsFold))
+	}
+	if i.RoutingAlgorithmID != nil {
+		predicates = append(predicates, paymentattempt.RoutingAlgorithmIDEQ(*i.RoutingAlgorithmID))
+	}
+	if i.RoutingAlgorithmIDNEQ != nil {
+		predicates = append(predicates, paymentattempt.RoutingAlgorithmIDNEQ(*i.RoutingAlgorithmIDNEQ))
+	}
+	if len(i.RoutingAlgorithmIDIn) > 0 {
+		predicates = append(predicates, paymentattempt.RoutingAlgorithmIDIn(i.RoutingAlgorithmIDIn...))
+	}
+	if len(i.RoutingAlgorithmIDNotIn) > 0 {
+		predicates = append(predicates, paymentattempt.RoutingAlgorithmIDNotIn(i.RoutingAlgorithmIDNotIn...))
+	}
+	if i.RoutingAlgorithmIDGT != nil {
+		predicates = append(predicates, paymentattempt.RoutingAlgorithmIDGT(*i.RoutingAlgorithmIDGT))
+	}
+	if i.RoutingAlgorithmIDGTE != nil {
+		predicates = append(predicates, paymentattempt.RoutingAlgorithmIDGTE(*i.RoutingAlgorithmIDGTE))
+	}
+	if i.RoutingAlgorithmIDLT != nil {
+		predicates = append(predicates, paymentattempt.RoutingAlgorithmIDLT(*i.RoutingAlgorithmIDLT))
+	}
+	if i.RoutingAlgorithmIDLTE != nil {
+		predicates = append(predicates, paymentattempt.RoutingAlgorithmIDLTE(*i.RoutingAlgorithmIDLTE))
+	}
+	if i.RoutingAlgorithmIDContains != nil {
+		predicates = append(predicates, paymentattempt.RoutingAlgorithmIDContains(*i.RoutingAlgorithmIDContains))
+	}
+	if i.RoutingAlgorithmIDHasPrefix != nil {
+		predicates = append(predicates, paymentattempt.RoutingAlgorithmIDHasPrefix(*i.RoutingAlgorithmIDHasPrefix))
+	}
+	if i.RoutingAlgorithmIDHasSuffix != nil {
+		predicates = append(predicates, paymentattempt.RoutingAlgorithmIDHasSuffix(*i.RoutingAlgorithmIDHasSuffix))
+	}
+	if i.RoutingAlgorithmIDIsNil {
+		predicates = append(predicates, paymentattempt.RoutingAlgorithmIDIsNil())
+	}
+	if i.RoutingAlgorithmIDNotNil {
+		predicates = append(predicates, paymentattempt.RoutingAlgorithmIDNotNil())
+	}
+	if i.RoutingAlgorithmIDEqualFold != nil {
+		predicates = append(predicates, paymentattempt.RoutingAlgorithmIDEqualFold(*i.RoutingAlgorithmIDEqualFold))
+	}
+	if i.RoutingAlgorithmIDContainsFold != nil {
+		predicates = append(predicates, paymentattempt.RoutingAlgorithmIDContainsFold(*i.RoutingAlgorithmIDContainsFold))
 	}
 	if i.ConnectorTransactionID != nil {
 		predicates = append(predicates, paymentattempt.ConnectorTransactionIDEQ(*i.ConnectorTransactionID))

@@ -13997,6 +13997,10 @@ type PaymentAttemptMutation struct {
 	currency                  *schematype.Currency
 	connector                 *string
 	merchant_connector_id     *string
+	routing_approach          *string
+	routing_algorithm_id      *string
+	routing_candidates        *[]string
+	appendrouting_candidates  []string
 	connector_transaction_id  *string
 	capture_method            *paymentattempt.CaptureMethod
 	authentication_type       *paymentattempt.AuthenticationType
@@ -14831,6 +14835,169 @@ func (m *PaymentAttemptMutation) MerchantConnectorIDCleared() bool {
 func (m *PaymentAttemptMutation) ResetMerchantConnectorID() {
 	m.merchant_connector_id = nil
 	delete(m.clearedFields, paymentattempt.FieldMerchantConnectorID)
+}
+
+// SetRoutingApproach sets the "routing_approach" field.
+func (m *PaymentAttemptMutation) SetRoutingApproach(s string) {
+	m.routing_approach = &s
+}
+
+// RoutingApproach returns the value of the "routing_approach" field in the mutation.
+func (m *PaymentAttemptMutation) RoutingApproach() (r string, exists bool) {
+	v := m.routing_approach
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRoutingApproach returns the old "routing_approach" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldRoutingApproach(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRoutingApproach is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRoutingApproach requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRoutingApproach: %w", err)
+	}
+	return oldValue.RoutingApproach, nil
+}
+
+// ClearRoutingApproach clears the value of the "routing_approach" field.
+func (m *PaymentAttemptMutation) ClearRoutingApproach() {
+	m.routing_approach = nil
+	m.clearedFields[paymentattempt.FieldRoutingApproach] = struct{}{}
+}
+
+// RoutingApproachCleared returns if the "routing_approach" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) RoutingApproachCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldRoutingApproach]
+	return ok
+}
+
+// ResetRoutingApproach resets all changes to the "routing_approach" field.
+func (m *PaymentAttemptMutation) ResetRoutingApproach() {
+	m.routing_approach = nil
+	delete(m.clearedFields, paymentattempt.FieldRoutingApproach)
+}
+
+// SetRoutingAlgorithmID sets the "routing_algorithm_id" field.
+func (m *PaymentAttemptMutation) SetRoutingAlgorithmID(s string) {
+	m.routing_algorithm_id = &s
+}
+
+// RoutingAlgorithmID returns the value of the "routing_algorithm_id" field in the mutation.
+func (m *PaymentAttemptMutation) RoutingAlgorithmID() (r string, exists bool) {
+	v := m.routing_algorithm_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRoutingAlgorithmID returns the old "routing_algorithm_id" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldRoutingAlgorithmID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRoutingAlgorithmID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRoutingAlgorithmID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRoutingAlgorithmID: %w", err)
+	}
+	return oldValue.RoutingAlgorithmID, nil
+}
+
+// ClearRoutingAlgorithmID clears the value of the "routing_algorithm_id" field.
+func (m *PaymentAttemptMutation) ClearRoutingAlgorithmID() {
+	m.routing_algorithm_id = nil
+	m.clearedFields[paymentattempt.FieldRoutingAlgorithmID] = struct{}{}
+}
+
+// RoutingAlgorithmIDCleared returns if the "routing_algorithm_id" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) RoutingAlgorithmIDCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldRoutingAlgorithmID]
+	return ok
+}
+
+// ResetRoutingAlgorithmID resets all changes to the "routing_algorithm_id" field.
+func (m *PaymentAttemptMutation) ResetRoutingAlgorithmID() {
+	m.routing_algorithm_id = nil
+	delete(m.clearedFields, paymentattempt.FieldRoutingAlgorithmID)
+}
+
+// SetRoutingCandidates sets the "routing_candidates" field.
+func (m *PaymentAttemptMutation) SetRoutingCandidates(s []string) {
+	m.routing_candidates = &s
+	m.appendrouting_candidates = nil
+}
+
+// RoutingCandidates returns the value of the "routing_candidates" field in the mutation.
+func (m *PaymentAttemptMutation) RoutingCandidates() (r []string, exists bool) {
+	v := m.routing_candidates
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRoutingCandidates returns the old "routing_candidates" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldRoutingCandidates(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRoutingCandidates is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRoutingCandidates requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRoutingCandidates: %w", err)
+	}
+	return oldValue.RoutingCandidates, nil
+}
+
+// AppendRoutingCandidates adds s to the "routing_candidates" field.
+func (m *PaymentAttemptMutation) AppendRoutingCandidates(s []string) {
+	m.appendrouting_candidates = append(m.appendrouting_candidates, s...)
+}
+
+// AppendedRoutingCandidates returns the list of values that were appended to the "routing_candidates" field in this mutation.
+func (m *PaymentAttemptMutation) AppendedRoutingCandidates() ([]string, bool) {
+	if len(m.appendrouting_candidates) == 0 {
+		return nil, false
+	}
+	return m.appendrouting_candidates, true
+}
+
+// ClearRoutingCandidates clears the value of the "routing_candidates" field.
+func (m *PaymentAttemptMutation) ClearRoutingCandidates() {
+	m.routing_candidates = nil
+	m.appendrouting_candidates = nil
+	m.clearedFields[paymentattempt.FieldRoutingCandidates] = struct{}{}
+}
+
+// RoutingCandidatesCleared returns if the "routing_candidates" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) RoutingCandidatesCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldRoutingCandidates]
+	return ok
+}
+
+// ResetRoutingCandidates resets all changes to the "routing_candidates" field.
+func (m *PaymentAttemptMutation) ResetRoutingCandidates() {
+	m.routing_candidates = nil
+	m.appendrouting_candidates = nil
+	delete(m.clearedFields, paymentattempt.FieldRoutingCandidates)
 }
 
 // SetConnectorTransactionID sets the "connector_transaction_id" field.
@@ -16447,7 +16614,7 @@ func (m *PaymentAttemptMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PaymentAttemptMutation) Fields() []string {
-	fields := make([]string, 0, 45)
+	fields := make([]string, 0, 48)
 	if m.merchant_id != nil {
 		fields = append(fields, paymentattempt.FieldMerchantID)
 	}
@@ -16489,6 +16656,15 @@ func (m *PaymentAttemptMutation) Fields() []string {
 	}
 	if m.merchant_connector_id != nil {
 		fields = append(fields, paymentattempt.FieldMerchantConnectorID)
+	}
+	if m.routing_approach != nil {
+		fields = append(fields, paymentattempt.FieldRoutingApproach)
+	}
+	if m.routing_algorithm_id != nil {
+		fields = append(fields, paymentattempt.FieldRoutingAlgorithmID)
+	}
+	if m.routing_candidates != nil {
+		fields = append(fields, paymentattempt.FieldRoutingCandidates)
 	}
 	if m.connector_transaction_id != nil {
 		fields = append(fields, paymentattempt.FieldConnectorTransactionID)
@@ -16619,6 +16795,12 @@ func (m *PaymentAttemptMutation) Field(name string) (ent.Value, bool) {
 		return m.Connector()
 	case paymentattempt.FieldMerchantConnectorID:
 		return m.MerchantConnectorID()
+	case paymentattempt.FieldRoutingApproach:
+		return m.RoutingApproach()
+	case paymentattempt.FieldRoutingAlgorithmID:
+		return m.RoutingAlgorithmID()
+	case paymentattempt.FieldRoutingCandidates:
+		return m.RoutingCandidates()
 	case paymentattempt.FieldConnectorTransactionID:
 		return m.ConnectorTransactionID()
 	case paymentattempt.FieldCaptureMethod:
@@ -16718,6 +16900,12 @@ func (m *PaymentAttemptMutation) OldField(ctx context.Context, name string) (ent
 		return m.OldConnector(ctx)
 	case paymentattempt.FieldMerchantConnectorID:
 		return m.OldMerchantConnectorID(ctx)
+	case paymentattempt.FieldRoutingApproach:
+		return m.OldRoutingApproach(ctx)
+	case paymentattempt.FieldRoutingAlgorithmID:
+		return m.OldRoutingAlgorithmID(ctx)
+	case paymentattempt.FieldRoutingCandidates:
+		return m.OldRoutingCandidates(ctx)
 	case paymentattempt.FieldConnectorTransactionID:
 		return m.OldConnectorTransactionID(ctx)
 	case paymentattempt.FieldCaptureMethod:
@@ -16886,6 +17074,27 @@ func (m *PaymentAttemptMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetMerchantConnectorID(v)
+		return nil
+	case paymentattempt.FieldRoutingApproach:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRoutingApproach(v)
+		return nil
+	case paymentattempt.FieldRoutingAlgorithmID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRoutingAlgorithmID(v)
+		return nil
+	case paymentattempt.FieldRoutingCandidates:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRoutingCandidates(v)
 		return nil
 	case paymentattempt.FieldConnectorTransactionID:
 		v, ok := value.(string)
@@ -17236,6 +17445,15 @@ func (m *PaymentAttemptMutation) ClearedFields() []string {
 	if m.FieldCleared(paymentattempt.FieldMerchantConnectorID) {
 		fields = append(fields, paymentattempt.FieldMerchantConnectorID)
 	}
+	if m.FieldCleared(paymentattempt.FieldRoutingApproach) {
+		fields = append(fields, paymentattempt.FieldRoutingApproach)
+	}
+	if m.FieldCleared(paymentattempt.FieldRoutingAlgorithmID) {
+		fields = append(fields, paymentattempt.FieldRoutingAlgorithmID)
+	}
+	if m.FieldCleared(paymentattempt.FieldRoutingCandidates) {
+		fields = append(fields, paymentattempt.FieldRoutingCandidates)
+	}
 	if m.FieldCleared(paymentattempt.FieldConnectorTransactionID) {
 		fields = append(fields, paymentattempt.FieldConnectorTransactionID)
 	}
@@ -17357,6 +17575,15 @@ func (m *PaymentAttemptMutation) ClearField(name string) error {
 		return nil
 	case paymentattempt.FieldMerchantConnectorID:
 		m.ClearMerchantConnectorID()
+		return nil
+	case paymentattempt.FieldRoutingApproach:
+		m.ClearRoutingApproach()
+		return nil
+	case paymentattempt.FieldRoutingAlgorithmID:
+		m.ClearRoutingAlgorithmID()
+		return nil
+	case paymentattempt.FieldRoutingCandidates:
+		m.ClearRoutingCandidates()
 		return nil
 	case paymentattempt.FieldConnectorTransactionID:
 		m.ClearConnectorTransactionID()
@@ -17500,6 +17727,15 @@ func (m *PaymentAttemptMutation) ResetField(name string) error {
 		return nil
 	case paymentattempt.FieldMerchantConnectorID:
 		m.ResetMerchantConnectorID()
+		return nil
+	case paymentattempt.FieldRoutingApproach:
+		m.ResetRoutingApproach()
+		return nil
+	case paymentattempt.FieldRoutingAlgorithmID:
+		m.ResetRoutingAlgorithmID()
+		return nil
+	case paymentattempt.FieldRoutingCandidates:
+		m.ResetRoutingCandidates()
 		return nil
 	case paymentattempt.FieldConnectorTransactionID:
 		m.ResetConnectorTransactionID()

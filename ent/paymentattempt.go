@@ -48,6 +48,12 @@ type PaymentAttempt struct {
 	Connector *string `json:"connector,omitempty"`
 	// MerchantConnectorID holds the value of the "merchant_connector_id" field.
 	MerchantConnectorID *string `json:"merchant_connector_id,omitempty"`
+	// RoutingApproach holds the value of the "routing_approach" field.
+	RoutingApproach *string `json:"routing_approach,omitempty"`
+	// RoutingAlgorithmID holds the value of the "routing_algorithm_id" field.
+	RoutingAlgorithmID *string `json:"routing_algorithm_id,omitempty"`
+	// RoutingCandidates holds the value of the "routing_candidates" field.
+	RoutingCandidates []string `json:"routing_candidates,omitempty"`
 	// ConnectorTransactionID holds the value of the "connector_transaction_id" field.
 	ConnectorTransactionID *string `json:"connector_transaction_id,omitempty"`
 	// CaptureMethod holds the value of the "capture_method" field.
@@ -143,11 +149,11 @@ func (*PaymentAttempt) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case paymentattempt.FieldCard, paymentattempt.FieldPaymentMethodBilling, paymentattempt.FieldBrowserInfo, paymentattempt.FieldConnectorMetadata, paymentattempt.FieldNextAction, paymentattempt.FieldAuthenticationData:
+		case paymentattempt.FieldRoutingCandidates, paymentattempt.FieldCard, paymentattempt.FieldPaymentMethodBilling, paymentattempt.FieldBrowserInfo, paymentattempt.FieldConnectorMetadata, paymentattempt.FieldNextAction, paymentattempt.FieldAuthenticationData:
 			values[i] = new([]byte)
 		case paymentattempt.FieldAmount, paymentattempt.FieldNetAmount, paymentattempt.FieldAmountToCapture, paymentattempt.FieldAmountCapturable, paymentattempt.FieldOrderTaxAmount, paymentattempt.FieldSurchargeAmount, paymentattempt.FieldMultipleCaptureCount:
 			values[i] = new(sql.NullInt64)
-		case paymentattempt.FieldID, paymentattempt.FieldMerchantID, paymentattempt.FieldPaymentIntentID, paymentattempt.FieldStatus, paymentattempt.FieldCurrency, paymentattempt.FieldConnector, paymentattempt.FieldMerchantConnectorID, paymentattempt.FieldConnectorTransactionID, paymentattempt.FieldCaptureMethod, paymentattempt.FieldAuthenticationType, paymentattempt.FieldPaymentMethod, paymentattempt.FieldPaymentMethodType, paymentattempt.FieldPaymentMethodID, paymentattempt.FieldPaymentExperience, paymentattempt.FieldPaymentToken, paymentattempt.FieldMandateID, paymentattempt.FieldErrorCode, paymentattempt.FieldErrorMessage, paymentattempt.FieldErrorReason, paymentattempt.FieldUnifiedCode, paymentattempt.FieldUnifiedMessage, paymentattempt.FieldIssuerErrorCode, paymentattempt.FieldIssuerErrorMessage, paymentattempt.FieldNetworkAdviceCode, paymentattempt.FieldNetworkDeclineCode, paymentattempt.FieldNetworkTransactionID, paymentattempt.FieldCancellationReason, paymentattempt.FieldReferenceID, paymentattempt.FieldClientSource, paymentattempt.FieldClientVersion, paymentattempt.FieldEncodedData:
+		case paymentattempt.FieldID, paymentattempt.FieldMerchantID, paymentattempt.FieldPaymentIntentID, paymentattempt.FieldStatus, paymentattempt.FieldCurrency, paymentattempt.FieldConnector, paymentattempt.FieldMerchantConnectorID, paymentattempt.FieldRoutingApproach, paymentattempt.FieldRoutingAlgorithmID, paymentattempt.FieldConnectorTransactionID, paymentattempt.FieldCaptureMethod, paymentattempt.FieldAuthenticationType, paymentattempt.FieldPaymentMethod, paymentattempt.FieldPaymentMethodType, paymentattempt.FieldPaymentMethodID, paymentattempt.FieldPaymentExperience, paymentattempt.FieldPaymentToken, paymentattempt.FieldMandateID, paymentattempt.FieldErrorCode, paymentattempt.FieldErrorMessage, paymentattempt.FieldErrorReason, paymentattempt.FieldUnifiedCode, paymentattempt.FieldUnifiedMessage, paymentattempt.FieldIssuerErrorCode, paymentattempt.FieldIssuerErrorMessage, paymentattempt.FieldNetworkAdviceCode, paymentattempt.FieldNetworkDeclineCode, paymentattempt.FieldNetworkTransactionID, paymentattempt.FieldCancellationReason, paymentattempt.FieldReferenceID, paymentattempt.FieldClientSource, paymentattempt.FieldClientVersion, paymentattempt.FieldEncodedData:
 			values[i] = new(sql.NullString)
 		case paymentattempt.FieldCreatedAt, paymentattempt.FieldModifiedAt:
 			values[i] = new(sql.NullTime)
@@ -260,6 +266,28 @@ func (_m *PaymentAttempt) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.MerchantConnectorID = new(string)
 				*_m.MerchantConnectorID = value.String
+			}
+		case paymentattempt.FieldRoutingApproach:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field routing_approach", values[i])
+			} else if value.Valid {
+				_m.RoutingApproach = new(string)
+				*_m.RoutingApproach = value.String
+			}
+		case paymentattempt.FieldRoutingAlgorithmID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field routing_algorithm_id", values[i])
+			} else if value.Valid {
+				_m.RoutingAlgorithmID = new(string)
+				*_m.RoutingAlgorithmID = value.String
+			}
+		case paymentattempt.FieldRoutingCandidates:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field routing_candidates", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.RoutingCandidates); err != nil {
+					return fmt.Errorf("unmarshal field routing_candidates: %w", err)
+				}
 			}
 		case paymentattempt.FieldConnectorTransactionID:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -576,6 +604,19 @@ func (_m *PaymentAttempt) String() string {
 		builder.WriteString("merchant_connector_id=")
 		builder.WriteString(*v)
 	}
+	builder.WriteString(", ")
+	if v := _m.RoutingApproach; v != nil {
+		builder.WriteString("routing_approach=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.RoutingAlgorithmID; v != nil {
+		builder.WriteString("routing_algorithm_id=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	builder.WriteString("routing_candidates=")
+	builder.WriteString(fmt.Sprintf("%v", _m.RoutingCandidates))
 	builder.WriteString(", ")
 	if v := _m.ConnectorTransactionID; v != nil {
 		builder.WriteString("connector_transaction_id=")

@@ -181,6 +181,40 @@ func (_c *PaymentAttemptCreate) SetNillableMerchantConnectorID(v *string) *Payme
 	return _c
 }
 
+// SetRoutingApproach sets the "routing_approach" field.
+func (_c *PaymentAttemptCreate) SetRoutingApproach(v string) *PaymentAttemptCreate {
+	_c.mutation.SetRoutingApproach(v)
+	return _c
+}
+
+// SetNillableRoutingApproach sets the "routing_approach" field if the given value is not nil.
+func (_c *PaymentAttemptCreate) SetNillableRoutingApproach(v *string) *PaymentAttemptCreate {
+	if v != nil {
+		_c.SetRoutingApproach(*v)
+	}
+	return _c
+}
+
+// SetRoutingAlgorithmID sets the "routing_algorithm_id" field.
+func (_c *PaymentAttemptCreate) SetRoutingAlgorithmID(v string) *PaymentAttemptCreate {
+	_c.mutation.SetRoutingAlgorithmID(v)
+	return _c
+}
+
+// SetNillableRoutingAlgorithmID sets the "routing_algorithm_id" field if the given value is not nil.
+func (_c *PaymentAttemptCreate) SetNillableRoutingAlgorithmID(v *string) *PaymentAttemptCreate {
+	if v != nil {
+		_c.SetRoutingAlgorithmID(*v)
+	}
+	return _c
+}
+
+// SetRoutingCandidates sets the "routing_candidates" field.
+func (_c *PaymentAttemptCreate) SetRoutingCandidates(v []string) *PaymentAttemptCreate {
+	_c.mutation.SetRoutingCandidates(v)
+	return _c
+}
+
 // SetConnectorTransactionID sets the "connector_transaction_id" field.
 func (_c *PaymentAttemptCreate) SetConnectorTransactionID(v string) *PaymentAttemptCreate {
 	_c.mutation.SetConnectorTransactionID(v)
@@ -720,6 +754,16 @@ func (_c *PaymentAttemptCreate) check() error {
 			return &ValidationError{Name: "merchant_connector_id", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.merchant_connector_id": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.RoutingApproach(); ok {
+		if err := paymentattempt.RoutingApproachValidator(v); err != nil {
+			return &ValidationError{Name: "routing_approach", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.routing_approach": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.RoutingAlgorithmID(); ok {
+		if err := paymentattempt.RoutingAlgorithmIDValidator(v); err != nil {
+			return &ValidationError{Name: "routing_algorithm_id", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.routing_algorithm_id": %w`, err)}
+		}
+	}
 	if v, ok := _c.mutation.ConnectorTransactionID(); ok {
 		if err := paymentattempt.ConnectorTransactionIDValidator(v); err != nil {
 			return &ValidationError{Name: "connector_transaction_id", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.connector_transaction_id": %w`, err)}
@@ -925,6 +969,18 @@ func (_c *PaymentAttemptCreate) createSpec() (*PaymentAttempt, *sqlgraph.CreateS
 	if value, ok := _c.mutation.MerchantConnectorID(); ok {
 		_spec.SetField(paymentattempt.FieldMerchantConnectorID, field.TypeString, value)
 		_node.MerchantConnectorID = &value
+	}
+	if value, ok := _c.mutation.RoutingApproach(); ok {
+		_spec.SetField(paymentattempt.FieldRoutingApproach, field.TypeString, value)
+		_node.RoutingApproach = &value
+	}
+	if value, ok := _c.mutation.RoutingAlgorithmID(); ok {
+		_spec.SetField(paymentattempt.FieldRoutingAlgorithmID, field.TypeString, value)
+		_node.RoutingAlgorithmID = &value
+	}
+	if value, ok := _c.mutation.RoutingCandidates(); ok {
+		_spec.SetField(paymentattempt.FieldRoutingCandidates, field.TypeJSON, value)
+		_node.RoutingCandidates = value
 	}
 	if value, ok := _c.mutation.ConnectorTransactionID(); ok {
 		_spec.SetField(paymentattempt.FieldConnectorTransactionID, field.TypeString, value)
@@ -1314,6 +1370,60 @@ func (u *PaymentAttemptUpsert) UpdateMerchantConnectorID() *PaymentAttemptUpsert
 // ClearMerchantConnectorID clears the value of the "merchant_connector_id" field.
 func (u *PaymentAttemptUpsert) ClearMerchantConnectorID() *PaymentAttemptUpsert {
 	u.SetNull(paymentattempt.FieldMerchantConnectorID)
+	return u
+}
+
+// SetRoutingApproach sets the "routing_approach" field.
+func (u *PaymentAttemptUpsert) SetRoutingApproach(v string) *PaymentAttemptUpsert {
+	u.Set(paymentattempt.FieldRoutingApproach, v)
+	return u
+}
+
+// UpdateRoutingApproach sets the "routing_approach" field to the value that was provided on create.
+func (u *PaymentAttemptUpsert) UpdateRoutingApproach() *PaymentAttemptUpsert {
+	u.SetExcluded(paymentattempt.FieldRoutingApproach)
+	return u
+}
+
+// ClearRoutingApproach clears the value of the "routing_approach" field.
+func (u *PaymentAttemptUpsert) ClearRoutingApproach() *PaymentAttemptUpsert {
+	u.SetNull(paymentattempt.FieldRoutingApproach)
+	return u
+}
+
+// SetRoutingAlgorithmID sets the "routing_algorithm_id" field.
+func (u *PaymentAttemptUpsert) SetRoutingAlgorithmID(v string) *PaymentAttemptUpsert {
+	u.Set(paymentattempt.FieldRoutingAlgorithmID, v)
+	return u
+}
+
+// UpdateRoutingAlgorithmID sets the "routing_algorithm_id" field to the value that was provided on create.
+func (u *PaymentAttemptUpsert) UpdateRoutingAlgorithmID() *PaymentAttemptUpsert {
+	u.SetExcluded(paymentattempt.FieldRoutingAlgorithmID)
+	return u
+}
+
+// ClearRoutingAlgorithmID clears the value of the "routing_algorithm_id" field.
+func (u *PaymentAttemptUpsert) ClearRoutingAlgorithmID() *PaymentAttemptUpsert {
+	u.SetNull(paymentattempt.FieldRoutingAlgorithmID)
+	return u
+}
+
+// SetRoutingCandidates sets the "routing_candidates" field.
+func (u *PaymentAttemptUpsert) SetRoutingCandidates(v []string) *PaymentAttemptUpsert {
+	u.Set(paymentattempt.FieldRoutingCandidates, v)
+	return u
+}
+
+// UpdateRoutingCandidates sets the "routing_candidates" field to the value that was provided on create.
+func (u *PaymentAttemptUpsert) UpdateRoutingCandidates() *PaymentAttemptUpsert {
+	u.SetExcluded(paymentattempt.FieldRoutingCandidates)
+	return u
+}
+
+// ClearRoutingCandidates clears the value of the "routing_candidates" field.
+func (u *PaymentAttemptUpsert) ClearRoutingCandidates() *PaymentAttemptUpsert {
+	u.SetNull(paymentattempt.FieldRoutingCandidates)
 	return u
 }
 
@@ -2166,6 +2276,69 @@ func (u *PaymentAttemptUpsertOne) UpdateMerchantConnectorID() *PaymentAttemptUps
 func (u *PaymentAttemptUpsertOne) ClearMerchantConnectorID() *PaymentAttemptUpsertOne {
 	return u.Update(func(s *PaymentAttemptUpsert) {
 		s.ClearMerchantConnectorID()
+	})
+}
+
+// SetRoutingApproach sets the "routing_approach" field.
+func (u *PaymentAttemptUpsertOne) SetRoutingApproach(v string) *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetRoutingApproach(v)
+	})
+}
+
+// UpdateRoutingApproach sets the "routing_approach" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertOne) UpdateRoutingApproach() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateRoutingApproach()
+	})
+}
+
+// ClearRoutingApproach clears the value of the "routing_approach" field.
+func (u *PaymentAttemptUpsertOne) ClearRoutingApproach() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearRoutingApproach()
+	})
+}
+
+// SetRoutingAlgorithmID sets the "routing_algorithm_id" field.
+func (u *PaymentAttemptUpsertOne) SetRoutingAlgorithmID(v string) *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetRoutingAlgorithmID(v)
+	})
+}
+
+// UpdateRoutingAlgorithmID sets the "routing_algorithm_id" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertOne) UpdateRoutingAlgorithmID() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateRoutingAlgorithmID()
+	})
+}
+
+// ClearRoutingAlgorithmID clears the value of the "routing_algorithm_id" field.
+func (u *PaymentAttemptUpsertOne) ClearRoutingAlgorithmID() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearRoutingAlgorithmID()
+	})
+}
+
+// SetRoutingCandidates sets the "routing_candidates" field.
+func (u *PaymentAttemptUpsertOne) SetRoutingCandidates(v []string) *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetRoutingCandidates(v)
+	})
+}
+
+// UpdateRoutingCandidates sets the "routing_candidates" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertOne) UpdateRoutingCandidates() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateRoutingCandidates()
+	})
+}
+
+// ClearRoutingCandidates clears the value of the "routing_candidates" field.
+func (u *PaymentAttemptUpsertOne) ClearRoutingCandidates() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearRoutingCandidates()
 	})
 }
 
@@ -3279,6 +3452,69 @@ func (u *PaymentAttemptUpsertBulk) UpdateMerchantConnectorID() *PaymentAttemptUp
 func (u *PaymentAttemptUpsertBulk) ClearMerchantConnectorID() *PaymentAttemptUpsertBulk {
 	return u.Update(func(s *PaymentAttemptUpsert) {
 		s.ClearMerchantConnectorID()
+	})
+}
+
+// SetRoutingApproach sets the "routing_approach" field.
+func (u *PaymentAttemptUpsertBulk) SetRoutingApproach(v string) *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetRoutingApproach(v)
+	})
+}
+
+// UpdateRoutingApproach sets the "routing_approach" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertBulk) UpdateRoutingApproach() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateRoutingApproach()
+	})
+}
+
+// ClearRoutingApproach clears the value of the "routing_approach" field.
+func (u *PaymentAttemptUpsertBulk) ClearRoutingApproach() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearRoutingApproach()
+	})
+}
+
+// SetRoutingAlgorithmID sets the "routing_algorithm_id" field.
+func (u *PaymentAttemptUpsertBulk) SetRoutingAlgorithmID(v string) *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetRoutingAlgorithmID(v)
+	})
+}
+
+// UpdateRoutingAlgorithmID sets the "routing_algorithm_id" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertBulk) UpdateRoutingAlgorithmID() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateRoutingAlgorithmID()
+	})
+}
+
+// ClearRoutingAlgorithmID clears the value of the "routing_algorithm_id" field.
+func (u *PaymentAttemptUpsertBulk) ClearRoutingAlgorithmID() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearRoutingAlgorithmID()
+	})
+}
+
+// SetRoutingCandidates sets the "routing_candidates" field.
+func (u *PaymentAttemptUpsertBulk) SetRoutingCandidates(v []string) *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetRoutingCandidates(v)
+	})
+}
+
+// UpdateRoutingCandidates sets the "routing_candidates" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertBulk) UpdateRoutingCandidates() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateRoutingCandidates()
+	})
+}
+
+// ClearRoutingCandidates clears the value of the "routing_candidates" field.
+func (u *PaymentAttemptUpsertBulk) ClearRoutingCandidates() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearRoutingCandidates()
 	})
 }
 

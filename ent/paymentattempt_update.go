@@ -13,6 +13,7 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
 )
 
@@ -244,6 +245,64 @@ func (_u *PaymentAttemptUpdate) SetNillableMerchantConnectorID(v *string) *Payme
 // ClearMerchantConnectorID clears the value of the "merchant_connector_id" field.
 func (_u *PaymentAttemptUpdate) ClearMerchantConnectorID() *PaymentAttemptUpdate {
 	_u.mutation.ClearMerchantConnectorID()
+	return _u
+}
+
+// SetRoutingApproach sets the "routing_approach" field.
+func (_u *PaymentAttemptUpdate) SetRoutingApproach(v string) *PaymentAttemptUpdate {
+	_u.mutation.SetRoutingApproach(v)
+	return _u
+}
+
+// SetNillableRoutingApproach sets the "routing_approach" field if the given value is not nil.
+func (_u *PaymentAttemptUpdate) SetNillableRoutingApproach(v *string) *PaymentAttemptUpdate {
+	if v != nil {
+		_u.SetRoutingApproach(*v)
+	}
+	return _u
+}
+
+// ClearRoutingApproach clears the value of the "routing_approach" field.
+func (_u *PaymentAttemptUpdate) ClearRoutingApproach() *PaymentAttemptUpdate {
+	_u.mutation.ClearRoutingApproach()
+	return _u
+}
+
+// SetRoutingAlgorithmID sets the "routing_algorithm_id" field.
+func (_u *PaymentAttemptUpdate) SetRoutingAlgorithmID(v string) *PaymentAttemptUpdate {
+	_u.mutation.SetRoutingAlgorithmID(v)
+	return _u
+}
+
+// SetNillableRoutingAlgorithmID sets the "routing_algorithm_id" field if the given value is not nil.
+func (_u *PaymentAttemptUpdate) SetNillableRoutingAlgorithmID(v *string) *PaymentAttemptUpdate {
+	if v != nil {
+		_u.SetRoutingAlgorithmID(*v)
+	}
+	return _u
+}
+
+// ClearRoutingAlgorithmID clears the value of the "routing_algorithm_id" field.
+func (_u *PaymentAttemptUpdate) ClearRoutingAlgorithmID() *PaymentAttemptUpdate {
+	_u.mutation.ClearRoutingAlgorithmID()
+	return _u
+}
+
+// SetRoutingCandidates sets the "routing_candidates" field.
+func (_u *PaymentAttemptUpdate) SetRoutingCandidates(v []string) *PaymentAttemptUpdate {
+	_u.mutation.SetRoutingCandidates(v)
+	return _u
+}
+
+// AppendRoutingCandidates appends value to the "routing_candidates" field.
+func (_u *PaymentAttemptUpdate) AppendRoutingCandidates(v []string) *PaymentAttemptUpdate {
+	_u.mutation.AppendRoutingCandidates(v)
+	return _u
+}
+
+// ClearRoutingCandidates clears the value of the "routing_candidates" field.
+func (_u *PaymentAttemptUpdate) ClearRoutingCandidates() *PaymentAttemptUpdate {
+	_u.mutation.ClearRoutingCandidates()
 	return _u
 }
 
@@ -895,6 +954,16 @@ func (_u *PaymentAttemptUpdate) check() error {
 			return &ValidationError{Name: "merchant_connector_id", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.merchant_connector_id": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.RoutingApproach(); ok {
+		if err := paymentattempt.RoutingApproachValidator(v); err != nil {
+			return &ValidationError{Name: "routing_approach", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.routing_approach": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.RoutingAlgorithmID(); ok {
+		if err := paymentattempt.RoutingAlgorithmIDValidator(v); err != nil {
+			return &ValidationError{Name: "routing_algorithm_id", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.routing_algorithm_id": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.ConnectorTransactionID(); ok {
 		if err := paymentattempt.ConnectorTransactionIDValidator(v); err != nil {
 			return &ValidationError{Name: "connector_transaction_id", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.connector_transaction_id": %w`, err)}
@@ -1088,6 +1157,29 @@ func (_u *PaymentAttemptUpdate) sqlSave(ctx context.Context) (_node int, err err
 	}
 	if _u.mutation.MerchantConnectorIDCleared() {
 		_spec.ClearField(paymentattempt.FieldMerchantConnectorID, field.TypeString)
+	}
+	if value, ok := _u.mutation.RoutingApproach(); ok {
+		_spec.SetField(paymentattempt.FieldRoutingApproach, field.TypeString, value)
+	}
+	if _u.mutation.RoutingApproachCleared() {
+		_spec.ClearField(paymentattempt.FieldRoutingApproach, field.TypeString)
+	}
+	if value, ok := _u.mutation.RoutingAlgorithmID(); ok {
+		_spec.SetField(paymentattempt.FieldRoutingAlgorithmID, field.TypeString, value)
+	}
+	if _u.mutation.RoutingAlgorithmIDCleared() {
+		_spec.ClearField(paymentattempt.FieldRoutingAlgorithmID, field.TypeString)
+	}
+	if value, ok := _u.mutation.RoutingCandidates(); ok {
+		_spec.SetField(paymentattempt.FieldRoutingCandidates, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedRoutingCandidates(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, paymentattempt.FieldRoutingCandidates, value)
+		})
+	}
+	if _u.mutation.RoutingCandidatesCleared() {
+		_spec.ClearField(paymentattempt.FieldRoutingCandidates, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.ConnectorTransactionID(); ok {
 		_spec.SetField(paymentattempt.FieldConnectorTransactionID, field.TypeString, value)
@@ -1513,6 +1605,64 @@ func (_u *PaymentAttemptUpdateOne) SetNillableMerchantConnectorID(v *string) *Pa
 // ClearMerchantConnectorID clears the value of the "merchant_connector_id" field.
 func (_u *PaymentAttemptUpdateOne) ClearMerchantConnectorID() *PaymentAttemptUpdateOne {
 	_u.mutation.ClearMerchantConnectorID()
+	return _u
+}
+
+// SetRoutingApproach sets the "routing_approach" field.
+func (_u *PaymentAttemptUpdateOne) SetRoutingApproach(v string) *PaymentAttemptUpdateOne {
+	_u.mutation.SetRoutingApproach(v)
+	return _u
+}
+
+// SetNillableRoutingApproach sets the "routing_approach" field if the given value is not nil.
+func (_u *PaymentAttemptUpdateOne) SetNillableRoutingApproach(v *string) *PaymentAttemptUpdateOne {
+	if v != nil {
+		_u.SetRoutingApproach(*v)
+	}
+	return _u
+}
+
+// ClearRoutingApproach clears the value of the "routing_approach" field.
+func (_u *PaymentAttemptUpdateOne) ClearRoutingApproach() *PaymentAttemptUpdateOne {
+	_u.mutation.ClearRoutingApproach()
+	return _u
+}
+
+// SetRoutingAlgorithmID sets the "routing_algorithm_id" field.
+func (_u *PaymentAttemptUpdateOne) SetRoutingAlgorithmID(v string) *PaymentAttemptUpdateOne {
+	_u.mutation.SetRoutingAlgorithmID(v)
+	return _u
+}
+
+// SetNillableRoutingAlgorithmID sets the "routing_algorithm_id" field if the given value is not nil.
+func (_u *PaymentAttemptUpdateOne) SetNillableRoutingAlgorithmID(v *string) *PaymentAttemptUpdateOne {
+	if v != nil {
+		_u.SetRoutingAlgorithmID(*v)
+	}
+	return _u
+}
+
+// ClearRoutingAlgorithmID clears the value of the "routing_algorithm_id" field.
+func (_u *PaymentAttemptUpdateOne) ClearRoutingAlgorithmID() *PaymentAttemptUpdateOne {
+	_u.mutation.ClearRoutingAlgorithmID()
+	return _u
+}
+
+// SetRoutingCandidates sets the "routing_candidates" field.
+func (_u *PaymentAttemptUpdateOne) SetRoutingCandidates(v []string) *PaymentAttemptUpdateOne {
+	_u.mutation.SetRoutingCandidates(v)
+	return _u
+}
+
+// AppendRoutingCandidates appends value to the "routing_candidates" field.
+func (_u *PaymentAttemptUpdateOne) AppendRoutingCandidates(v []string) *PaymentAttemptUpdateOne {
+	_u.mutation.AppendRoutingCandidates(v)
+	return _u
+}
+
+// ClearRoutingCandidates clears the value of the "routing_candidates" field.
+func (_u *PaymentAttemptUpdateOne) ClearRoutingCandidates() *PaymentAttemptUpdateOne {
+	_u.mutation.ClearRoutingCandidates()
 	return _u
 }
 
@@ -2177,6 +2327,16 @@ func (_u *PaymentAttemptUpdateOne) check() error {
 			return &ValidationError{Name: "merchant_connector_id", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.merchant_connector_id": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.RoutingApproach(); ok {
+		if err := paymentattempt.RoutingApproachValidator(v); err != nil {
+			return &ValidationError{Name: "routing_approach", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.routing_approach": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.RoutingAlgorithmID(); ok {
+		if err := paymentattempt.RoutingAlgorithmIDValidator(v); err != nil {
+			return &ValidationError{Name: "routing_algorithm_id", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.routing_algorithm_id": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.ConnectorTransactionID(); ok {
 		if err := paymentattempt.ConnectorTransactionIDValidator(v); err != nil {
 			return &ValidationError{Name: "connector_transaction_id", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.connector_transaction_id": %w`, err)}
@@ -2387,6 +2547,29 @@ func (_u *PaymentAttemptUpdateOne) sqlSave(ctx context.Context) (_node *PaymentA
 	}
 	if _u.mutation.MerchantConnectorIDCleared() {
 		_spec.ClearField(paymentattempt.FieldMerchantConnectorID, field.TypeString)
+	}
+	if value, ok := _u.mutation.RoutingApproach(); ok {
+		_spec.SetField(paymentattempt.FieldRoutingApproach, field.TypeString, value)
+	}
+	if _u.mutation.RoutingApproachCleared() {
+		_spec.ClearField(paymentattempt.FieldRoutingApproach, field.TypeString)
+	}
+	if value, ok := _u.mutation.RoutingAlgorithmID(); ok {
+		_spec.SetField(paymentattempt.FieldRoutingAlgorithmID, field.TypeString, value)
+	}
+	if _u.mutation.RoutingAlgorithmIDCleared() {
+		_spec.ClearField(paymentattempt.FieldRoutingAlgorithmID, field.TypeString)
+	}
+	if value, ok := _u.mutation.RoutingCandidates(); ok {
+		_spec.SetField(paymentattempt.FieldRoutingCandidates, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedRoutingCandidates(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, paymentattempt.FieldRoutingCandidates, value)
+		})
+	}
+	if _u.mutation.RoutingCandidatesCleared() {
+		_spec.ClearField(paymentattempt.FieldRoutingCandidates, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.ConnectorTransactionID(); ok {
 		_spec.SetField(paymentattempt.FieldConnectorTransactionID, field.TypeString, value)

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"reflect"
+	"slices"
 
 	"switchyard/ent"
 	"switchyard/ent/merchantconnectoraccount"
@@ -20,6 +21,7 @@ import (
 	"switchyard/payments/connector"
 	"switchyard/payments/customer"
 	"switchyard/payments/errs"
+	"switchyard/payments/routing"
 	"switchyard/payments/txn"
 )
 
@@ -187,11 +189,12 @@ func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID str
 		// Hyperswitch's words and code (validate_pm_or_token_given).
 		return nil, errs.InvalidRequestData("A payment token or payment method data is required")
 	}
-	mca, err := s.route(ctx, tx, pi, in.Connectors, mcaID)
+	d, err := s.route(ctx, tx, pi, in.Connectors, mcaID)
 	if err != nil {
 		return nil, err
 	}
-	att, err := s.newAttempt(ctx, tx, pi, mca, method, in.BrowserInfo)
+	mca := d.Candidates[0]
+	att, err := s.newAttempt(ctx, tx, pi, d, method, in.BrowserInfo)
 	if err != nil {
 		return nil, err
 	}
@@ -241,8 +244,8 @@ func cardNetwork(m *customer.PaymentMethodInput) *string {
 
 // route picks the connector account: the one named (by id, or by connector
 // name), else the first candidate of the profile's routing (its active
-// configuration, then its fallback order).
-func (s *Service) route(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, names []string, mcaID *string) (*ent.MerchantConnectorAccount, error) {
+// configuration, then its fallback order). The decision says which.
+func (s *Service) route(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, names []string, mcaID *string) (*routing.Decision, error) {
 	q := tx.MerchantConnectorAccount.Query().Where(
 		merchantconnectoraccount.ProfileID(pi.ProfileID),
 		merchantconnectoraccount.Disabled(false),
@@ -263,23 +266,21 @@ func (s *Service) route(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, 
 		return nil, errs.New(errs.KindInvalid, "IR_39", "No eligible connector was found for the current payment method configuration: "+
 			"the profile %s has no active payment processor%s", pi.ProfileID, routingHint(names, mcaID))
 	}
+	named := &routing.Decision{Approach: routing.StraightThrough, Candidates: all}
+	if mcaID != nil {
+		return named, nil
+	}
 	if len(names) > 0 { // the first name the request lists wins
 		for _, n := range names {
-			for _, m := range all {
+			for i, m := range all {
 				if m.ConnectorName == n {
-					return m, nil
+					named.Candidates = append([]*ent.MerchantConnectorAccount{m}, slices.Delete(slices.Clone(all), i, i+1)...)
+					return named, nil
 				}
 			}
 		}
 	}
-	if mcaID != nil {
-		return all[0], nil
-	}
-	d, err := s.routing.Decide(ctx, tx, pi.ProfileID, all, rand.IntN(100))
-	if err != nil {
-		return nil, err
-	}
-	return d.Candidates[0], nil
+	return s.routing.Decide(ctx, tx, pi.ProfileID, all, rand.IntN(100))
 }
 
 func routingHint(names []string, mcaID *string) string {
@@ -293,7 +294,12 @@ func routingHint(names []string, mcaID *string) string {
 }
 
 // newAttempt records an attempt with what may be kept of the payment method.
-func (s *Service) newAttempt(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, mca *ent.MerchantConnectorAccount, m *customer.PaymentMethodInput, browserInfo map[string]any) (*ent.PaymentAttempt, error) {
+func (s *Service) newAttempt(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, d *routing.Decision, m *customer.PaymentMethodInput, browserInfo map[string]any) (*ent.PaymentAttempt, error) {
+	mca := d.Candidates[0]
+	candidates := make([]string, len(d.Candidates))
+	for i, c := range d.Candidates {
+		candidates[i] = c.ID
+	}
 	create := tx.PaymentAttempt.Create().
 		SetID(ids.New(ids.Attempt)).
 		SetPaymentIntentID(pi.ID).
@@ -303,6 +309,9 @@ func (s *Service) newAttempt(ctx context.Context, tx *ent.Tx, pi *ent.PaymentInt
 		SetCurrency(pi.Currency).
 		SetConnector(mca.ConnectorName).
 		SetMerchantConnectorID(mca.ID).
+		SetRoutingApproach(d.Approach).
+		SetNillableRoutingAlgorithmID(nonEmpty(d.AlgorithmID)).
+		SetRoutingCandidates(candidates).
 		SetCaptureMethod(paymentattempt.CaptureMethod(pi.CaptureMethod)).
 		SetPaymentMethod(m.Type).
 		SetNillablePaymentMethodType(nonEmpty(m.Subtype)).

@@ -52,8 +52,12 @@ func (s *Service) SaveCard(ctx context.Context, in SaveCardInput) (*ent.PaymentM
 		if err != nil {
 			return err
 		}
-		mca, err = s.route(ctx, tx, &ent.PaymentIntent{ProfileID: prof.ID}, nil, nil)
-		return err
+		d, err := s.route(ctx, tx, &ent.PaymentIntent{ProfileID: prof.ID}, nil, nil)
+		if err != nil {
+			return err
+		}
+		mca = d.Candidates[0]
+		return nil
 	})
 	if err != nil {
 		return nil, err

@@ -84,6 +84,15 @@ func TestRoutingAlgorithms(t *testing.T) {
 	if got := m.connectorOf(t, c); got != "adyen" {
 		t.Fatalf("priority: %s", got)
 	}
+	// The attempt records what chose its connector, and GraphQL shows it.
+	routed := c.do("POST", "/payments", m.key, payment(map[string]any{"confirm": true, "payment_method": "card",
+		"payment_method_data": card("4242424242424242")})).must(t, 200)
+	g := c.do("POST", "/graphql", m.key, map[string]any{"query": `{ payment(id: "` + routed.str("payment_id") +
+		`") { attempts { connector merchantConnectorID routingApproach routingAlgorithmID } } }`}).must(t, 200)
+	att := g.obj()["data"].(map[string]any)["payment"].(map[string]any)["attempts"].([]any)[0].(map[string]any)
+	if att["routingApproach"] != "rule_based_routing" || att["routingAlgorithmID"] != priority || att["merchantConnectorID"] != m.adyenID {
+		t.Fatalf("the attempt's routing decision: %s", g.Raw)
+	}
 	active := c.do("GET", "/routing/active", m.key, nil).must(t, 200)
 	if list := active.Body.([]any); len(list) != 1 || list[0].(map[string]any)["id"] != priority {
 		t.Fatalf("active: %s", active.Raw)
@@ -108,6 +117,12 @@ func TestRoutingAlgorithms(t *testing.T) {
 		"payment_method_data": card("4242424242424242"), "connector": []string{"stripe_test"}})).must(t, 200)
 	if r.str("connector") != "stripe_test" {
 		t.Fatalf("a named connector: %s", r.Raw)
+	}
+	g = c.do("POST", "/graphql", m.key, map[string]any{"query": `{ payment(id: "` + r.str("payment_id") +
+		`") { attempts { routingApproach routingAlgorithmID } } }`}).must(t, 200)
+	att = g.obj()["data"].(map[string]any)["payment"].(map[string]any)["attempts"].([]any)[0].(map[string]any)
+	if att["routingApproach"] != "straight_through_routing" || att["routingAlgorithmID"] != nil {
+		t.Fatalf("a named connector's routing decision: %s", g.Raw)
 	}
 }
 

@@ -469,6 +469,9 @@ var (
 		{Name: "currency", Type: field.TypeEnum, Enums: []string{"AED", "AFN", "ALL", "AMD", "ANG", "AOA", "ARS", "AUD", "AWG", "AZN", "BAM", "BBD", "BDT", "BGN", "BHD", "BIF", "BMD", "BND", "BOB", "BRL", "BSD", "BTN", "BWP", "BYN", "BZD", "CAD", "CDF", "CHF", "CLF", "CLP", "CNY", "COP", "CRC", "CUC", "CUP", "CVE", "CZK", "DJF", "DKK", "DOP", "DZD", "EGP", "ERN", "ETB", "EUR", "FJD", "FKP", "GBP", "GEL", "GHS", "GIP", "GMD", "GNF", "GTQ", "GYD", "HKD", "HNL", "HRK", "HTG", "HUF", "IDR", "ILS", "INR", "IQD", "IRR", "ISK", "JMD", "JOD", "JPY", "KES", "KGS", "KHR", "KMF", "KPW", "KRW", "KWD", "KYD", "KZT", "LAK", "LBP", "LKR", "LRD", "LSL", "LYD", "MAD", "MDL", "MGA", "MKD", "MMK", "MNT", "MOP", "MRU", "MUR", "MVR", "MWK", "MXN", "MYR", "MZN", "NAD", "NGN", "NIO", "NOK", "NPR", "NZD", "OMR", "PAB", "PEN", "PGK", "PHP", "PKR", "PLN", "PYG", "QAR", "RON", "RSD", "RUB", "RWF", "SAR", "SBD", "SCR", "SDG", "SEK", "SGD", "SHP", "SLE", "SLL", "SOS", "SRD", "SSP", "STD", "STN", "SVC", "SYP", "SZL", "THB", "TJS", "TMT", "TND", "TOP", "TRY", "TTD", "TWD", "TZS", "UAH", "UGX", "USD", "UYU", "UZS", "VES", "VND", "VUV", "WST", "XAF", "XCD", "XOF", "XPF", "YER", "ZAR", "ZMW", "ZWL"}},
 		{Name: "connector", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "merchant_connector_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "routing_approach", Type: field.TypeString, Nullable: true, Size: 32},
+		{Name: "routing_algorithm_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "routing_candidates", Type: field.TypeJSON, Nullable: true},
 		{Name: "connector_transaction_id", Type: field.TypeString, Nullable: true, Size: 255},
 		{Name: "capture_method", Type: field.TypeEnum, Nullable: true, Enums: []string{"automatic", "manual", "manual_multiple", "scheduled", "sequential_automatic"}},
 		{Name: "authentication_type", Type: field.TypeEnum, Nullable: true, Enums: []string{"three_ds", "no_three_ds"}},
@@ -510,7 +513,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "payment_attempts_payment_intents_attempts",
-				Columns:    []*schema.Column{PaymentAttemptsColumns[45]},
+				Columns:    []*schema.Column{PaymentAttemptsColumns[48]},
 				RefColumns: []*schema.Column{PaymentIntentsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -519,7 +522,7 @@ var (
 			{
 				Name:    "paymentattempt_payment_intent_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentAttemptsColumns[45], PaymentAttemptsColumns[2]},
+				Columns: []*schema.Column{PaymentAttemptsColumns[48], PaymentAttemptsColumns[2]},
 			},
 			{
 				Name:    "paymentattempt_merchant_id_created_at_id",

@@ -48,6 +48,12 @@ const (
 	FieldConnector = "connector"
 	// FieldMerchantConnectorID holds the string denoting the merchant_connector_id field in the database.
 	FieldMerchantConnectorID = "merchant_connector_id"
+	// FieldRoutingApproach holds the string denoting the routing_approach field in the database.
+	FieldRoutingApproach = "routing_approach"
+	// FieldRoutingAlgorithmID holds the string denoting the routing_algorithm_id field in the database.
+	FieldRoutingAlgorithmID = "routing_algorithm_id"
+	// FieldRoutingCandidates holds the string denoting the routing_candidates field in the database.
+	FieldRoutingCandidates = "routing_candidates"
 	// FieldConnectorTransactionID holds the string denoting the connector_transaction_id field in the database.
 	FieldConnectorTransactionID = "connector_transaction_id"
 	// FieldCaptureMethod holds the string denoting the capture_method field in the database.
@@ -140,6 +146,9 @@ var Columns = []string{
 	FieldCurrency,
 	FieldConnector,
 	FieldMerchantConnectorID,
+	FieldRoutingApproach,
+	FieldRoutingAlgorithmID,
+	FieldRoutingCandidates,
 	FieldConnectorTransactionID,
 	FieldCaptureMethod,
 	FieldAuthenticationType,
@@ -207,6 +216,10 @@ var (
 	ConnectorValidator func(string) error
 	// MerchantConnectorIDValidator is a validator for the "merchant_connector_id" field. It is called by the builders before save.
 	MerchantConnectorIDValidator func(string) error
+	// RoutingApproachValidator is a validator for the "routing_approach" field. It is called by the builders before save.
+	RoutingApproachValidator func(string) error
+	// RoutingAlgorithmIDValidator is a validator for the "routing_algorithm_id" field. It is called by the builders before save.
+	RoutingAlgorithmIDValidator func(string) error
 	// ConnectorTransactionIDValidator is a validator for the "connector_transaction_id" field. It is called by the builders before save.
 	ConnectorTransactionIDValidator func(string) error
 	// PaymentMethodValidator is a validator for the "payment_method" field. It is called by the builders before save.
@@ -440,6 +453,16 @@ func ByConnector(opts ...sql.OrderTermOption) OrderOption {
 // ByMerchantConnectorID orders the results by the merchant_connector_id field.
 func ByMerchantConnectorID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldMerchantConnectorID, opts...).ToFunc()
+}
+
+// ByRoutingApproach orders the results by the routing_approach field.
+func ByRoutingApproach(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRoutingApproach, opts...).ToFunc()
+}
+
+// ByRoutingAlgorithmID orders the results by the routing_algorithm_id field.
+func ByRoutingAlgorithmID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRoutingAlgorithmID, opts...).ToFunc()
 }
 
 // ByConnectorTransactionID orders the results by the connector_transaction_id field.

@@ -126,6 +126,16 @@ func MerchantConnectorID(v string) predicate.PaymentAttempt {
 	return predicate.PaymentAttempt(sql.FieldEQ(FieldMerchantConnectorID, v))
 }
 
+// RoutingApproach applies equality check predicate on the "routing_approach" field. It's identical to RoutingApproachEQ.
+func RoutingApproach(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldRoutingApproach, v))
+}
+
+// RoutingAlgorithmID applies equality check predicate on the "routing_algorithm_id" field. It's identical to RoutingAlgorithmIDEQ.
+func RoutingAlgorithmID(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldRoutingAlgorithmID, v))
+}
+
 // ConnectorTransactionID applies equality check predicate on the "connector_transaction_id" field. It's identical to ConnectorTransactionIDEQ.
 func ConnectorTransactionID(v string) predicate.PaymentAttempt {
 	return predicate.PaymentAttempt(sql.FieldEQ(FieldConnectorTransactionID, v))
@@ -919,6 +929,166 @@ func MerchantConnectorIDEqualFold(v string) predicate.PaymentAttempt {
 // MerchantConnectorIDContainsFold applies the ContainsFold predicate on the "merchant_connector_id" field.
 func MerchantConnectorIDContainsFold(v string) predicate.PaymentAttempt {
 	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldMerchantConnectorID, v))
+}
+
+// RoutingApproachEQ applies the EQ predicate on the "routing_approach" field.
+func RoutingApproachEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldRoutingApproach, v))
+}
+
+// RoutingApproachNEQ applies the NEQ predicate on the "routing_approach" field.
+func RoutingApproachNEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNEQ(FieldRoutingApproach, v))
+}
+
+// RoutingApproachIn applies the In predicate on the "routing_approach" field.
+func RoutingApproachIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIn(FieldRoutingApproach, vs...))
+}
+
+// RoutingApproachNotIn applies the NotIn predicate on the "routing_approach" field.
+func RoutingApproachNotIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotIn(FieldRoutingApproach, vs...))
+}
+
+// RoutingApproachGT applies the GT predicate on the "routing_approach" field.
+func RoutingApproachGT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGT(FieldRoutingApproach, v))
+}
+
+// RoutingApproachGTE applies the GTE predicate on the "routing_approach" field.
+func RoutingApproachGTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGTE(FieldRoutingApproach, v))
+}
+
+// RoutingApproachLT applies the LT predicate on the "routing_approach" field.
+func RoutingApproachLT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLT(FieldRoutingApproach, v))
+}
+
+// RoutingApproachLTE applies the LTE predicate on the "routing_approach" field.
+func RoutingApproachLTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLTE(FieldRoutingApproach, v))
+}
+
+// RoutingApproachContains applies the Contains predicate on the "routing_approach" field.
+func RoutingApproachContains(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContains(FieldRoutingApproach, v))
+}
+
+// RoutingApproachHasPrefix applies the HasPrefix predicate on the "routing_approach" field.
+func RoutingApproachHasPrefix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasPrefix(FieldRoutingApproach, v))
+}
+
+// RoutingApproachHasSuffix applies the HasSuffix predicate on the "routing_approach" field.
+func RoutingApproachHasSuffix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasSuffix(FieldRoutingApproach, v))
+}
+
+// RoutingApproachIsNil applies the IsNil predicate on the "routing_approach" field.
+func RoutingApproachIsNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIsNull(FieldRoutingApproach))
+}
+
+// RoutingApproachNotNil applies the NotNil predicate on the "routing_approach" field.
+func RoutingApproachNotNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotNull(FieldRoutingApproach))
+}
+
+// RoutingApproachEqualFold applies the EqualFold predicate on the "routing_approach" field.
+func RoutingApproachEqualFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEqualFold(FieldRoutingApproach, v))
+}
+
+// RoutingApproachContainsFold applies the ContainsFold predicate on the "routing_approach" field.
+func RoutingApproachContainsFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldRoutingApproach, v))
+}
+
+// RoutingAlgorithmIDEQ applies the EQ predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldRoutingAlgorithmID, v))
+}
+
+// RoutingAlgorithmIDNEQ applies the NEQ predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDNEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNEQ(FieldRoutingAlgorithmID, v))
+}
+
+// RoutingAlgorithmIDIn applies the In predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIn(FieldRoutingAlgorithmID, vs...))
+}
+
+// RoutingAlgorithmIDNotIn applies the NotIn predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDNotIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotIn(FieldRoutingAlgorithmID, vs...))
+}
+
+// RoutingAlgorithmIDGT applies the GT predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDGT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGT(FieldRoutingAlgorithmID, v))
+}
+
+// RoutingAlgorithmIDGTE applies the GTE predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDGTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGTE(FieldRoutingAlgorithmID, v))
+}
+
+// RoutingAlgorithmIDLT applies the LT predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDLT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLT(FieldRoutingAlgorithmID, v))
+}
+
+// RoutingAlgorithmIDLTE applies the LTE predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDLTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLTE(FieldRoutingAlgorithmID, v))
+}
+
+// RoutingAlgorithmIDContains applies the Contains predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDContains(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContains(FieldRoutingAlgorithmID, v))
+}
+
+// RoutingAlgorithmIDHasPrefix applies the HasPrefix predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDHasPrefix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasPrefix(FieldRoutingAlgorithmID, v))
+}
+
+// RoutingAlgorithmIDHasSuffix applies the HasSuffix predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDHasSuffix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasSuffix(FieldRoutingAlgorithmID, v))
+}
+
+// RoutingAlgorithmIDIsNil applies the IsNil predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDIsNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIsNull(FieldRoutingAlgorithmID))
+}
+
+// RoutingAlgorithmIDNotNil applies the NotNil predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDNotNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotNull(FieldRoutingAlgorithmID))
+}
+
+// RoutingAlgorithmIDEqualFold applies the EqualFold predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDEqualFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEqualFold(FieldRoutingAlgorithmID, v))
+}
+
+// RoutingAlgorithmIDContainsFold applies the ContainsFold predicate on the "routing_algorithm_id" field.
+func RoutingAlgorithmIDContainsFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldRoutingAlgorithmID, v))
+}
+
+// RoutingCandidatesIsNil applies the IsNil predicate on the "routing_candidates" field.
+func RoutingCandidatesIsNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIsNull(FieldRoutingCandidates))
+}
+
+// RoutingCandidatesNotNil applies the NotNil predicate on the "routing_candidates" field.
+func RoutingCandidatesNotNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotNull(FieldRoutingCandidates))
 }
 
 // ConnectorTransactionIDEQ applies the EQ predicate on the "connector_transaction_id" field.

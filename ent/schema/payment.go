@@ -179,6 +179,15 @@ func (PaymentAttempt) Fields() []ent.Field {
 		field.Enum("currency").GoType(schematype.Currency("")),
 		optString("connector", 64),
 		optString("merchant_connector_id", 64),
+		// routing_approach says what chose the connector (Hyperswitch's
+		// values): straight_through_routing (the request named it),
+		// rule_based_routing, volume_based_routing or default_fallback;
+		// routing_algorithm_id is the configuration, when one did.
+		optString("routing_approach", 32),
+		optString("routing_algorithm_id", 64),
+		// routing_candidates are the connector accounts the decision
+		// ordered, the chosen one first.
+		field.JSON("routing_candidates", []string{}).Optional().Annotations(entgql.Skip()),
 		optString("connector_transaction_id", 255),
 		field.Enum("capture_method").Values(CaptureMethods...).Optional().Nillable(),
 		field.Enum("authentication_type").Values("three_ds", "no_three_ds").Optional().Nillable(),

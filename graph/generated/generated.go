@@ -451,6 +451,8 @@ type ComplexityRoot struct {
 		PaymentMethodType      func(childComplexity int) int
 		PaymentToken           func(childComplexity int) int
 		ReferenceID            func(childComplexity int) int
+		RoutingAlgorithmID     func(childComplexity int) int
+		RoutingApproach        func(childComplexity int) int
 		Status                 func(childComplexity int) int
 		SurchargeAmount        func(childComplexity int) int
 		UnifiedCode            func(childComplexity int) int
@@ -2693,6 +2695,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PaymentAttempt.ReferenceID(childComplexity), true
+	case "PaymentAttempt.routingAlgorithmID":
+		if e.ComplexityRoot.PaymentAttempt.RoutingAlgorithmID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentAttempt.RoutingAlgorithmID(childComplexity), true
+	case "PaymentAttempt.routingApproach":
+		if e.ComplexityRoot.PaymentAttempt.RoutingApproach == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentAttempt.RoutingApproach(childComplexity), true
 	case "PaymentAttempt.status":
 		if e.ComplexityRoot.PaymentAttempt.Status == nil {
 			break
@@ -7763,6 +7777,8 @@ type PaymentAttempt implements Node {
   currency: PaymentAttemptCurrency!
   connector: String
   merchantConnectorID: String
+  routingApproach: String
+  routingAlgorithmID: String
   connectorTransactionID: String
   captureMethod: PaymentAttemptCaptureMethod
   authenticationType: PaymentAttemptAuthenticationType
@@ -8258,6 +8274,42 @@ input PaymentAttemptWhereInput {
   merchantConnectorIDNotNil: Boolean
   merchantConnectorIDEqualFold: String
   merchantConnectorIDContainsFold: String
+  """
+  routing_approach field predicates
+  """
+  routingApproach: String
+  routingApproachNEQ: String
+  routingApproachIn: [String!]
+  routingApproachNotIn: [String!]
+  routingApproachGT: String
+  routingApproachGTE: String
+  routingApproachLT: String
+  routingApproachLTE: String
+  routingApproachContains: String
+  routingApproachHasPrefix: String
+  routingApproachHasSuffix: String
+  routingApproachIsNil: Boolean
+  routingApproachNotNil: Boolean
+  routingApproachEqualFold: String
+  routingApproachContainsFold: String
+  """
+  routing_algorithm_id field predicates
+  """
+  routingAlgorithmID: String
+  routingAlgorithmIDNEQ: String
+  routingAlgorithmIDIn: [String!]
+  routingAlgorithmIDNotIn: [String!]
+  routingAlgorithmIDGT: String
+  routingAlgorithmIDGTE: String
+  routingAlgorithmIDLT: String
+  routingAlgorithmIDLTE: String
+  routingAlgorithmIDContains: String
+  routingAlgorithmIDHasPrefix: String
+  routingAlgorithmIDHasSuffix: String
+  routingAlgorithmIDIsNil: Boolean
+  routingAlgorithmIDNotNil: Boolean
+  routingAlgorithmIDEqualFold: String
+  routingAlgorithmIDContainsFold: String
   """
   connector_transaction_id field predicates
   """
@@ -12990,6 +13042,10 @@ func (ec *executionContext) childFields_PaymentAttempt(ctx context.Context, fiel
 		return ec.fieldContext_PaymentAttempt_connector(ctx, field)
 	case "merchantConnectorID":
 		return ec.fieldContext_PaymentAttempt_merchantConnectorID(ctx, field)
+	case "routingApproach":
+		return ec.fieldContext_PaymentAttempt_routingApproach(ctx, field)
+	case "routingAlgorithmID":
+		return ec.fieldContext_PaymentAttempt_routingAlgorithmID(ctx, field)
 	case "connectorTransactionID":
 		return ec.fieldContext_PaymentAttempt_connectorTransactionID(ctx, field)
 	case "captureMethod":
@@ -22126,6 +22182,52 @@ func (ec *executionContext) _PaymentAttempt_merchantConnectorID(ctx context.Cont
 	)
 }
 func (ec *executionContext) fieldContext_PaymentAttempt_merchantConnectorID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentAttempt_routingApproach(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentAttempt_routingApproach(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RoutingApproach, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentAttempt_routingApproach(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentAttempt_routingAlgorithmID(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentAttempt_routingAlgorithmID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RoutingAlgorithmID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentAttempt_routingAlgorithmID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
@@ -41585,7 +41687,7 @@ func (ec *executionContext) unmarshalInputPaymentAttemptWhereInput(ctx context.C
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "paymentIntentID", "paymentIntentIDNEQ", "paymentIntentIDIn", "paymentIntentIDNotIn", "paymentIntentIDGT", "paymentIntentIDGTE", "paymentIntentIDLT", "paymentIntentIDLTE", "paymentIntentIDContains", "paymentIntentIDHasPrefix", "paymentIntentIDHasSuffix", "paymentIntentIDEqualFold", "paymentIntentIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "netAmount", "netAmountNEQ", "netAmountIn", "netAmountNotIn", "netAmountGT", "netAmountGTE", "netAmountLT", "netAmountLTE", "amountToCapture", "amountToCaptureNEQ", "amountToCaptureIn", "amountToCaptureNotIn", "amountToCaptureGT", "amountToCaptureGTE", "amountToCaptureLT", "amountToCaptureLTE", "amountToCaptureIsNil", "amountToCaptureNotNil", "amountCapturable", "amountCapturableNEQ", "amountCapturableIn", "amountCapturableNotIn", "amountCapturableGT", "amountCapturableGTE", "amountCapturableLT", "amountCapturableLTE", "orderTaxAmount", "orderTaxAmountNEQ", "orderTaxAmountIn", "orderTaxAmountNotIn", "orderTaxAmountGT", "orderTaxAmountGTE", "orderTaxAmountLT", "orderTaxAmountLTE", "orderTaxAmountIsNil", "orderTaxAmountNotNil", "surchargeAmount", "surchargeAmountNEQ", "surchargeAmountIn", "surchargeAmountNotIn", "surchargeAmountGT", "surchargeAmountGTE", "surchargeAmountLT", "surchargeAmountLTE", "surchargeAmountIsNil", "surchargeAmountNotNil", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorIsNil", "connectorNotNil", "connectorEqualFold", "connectorContainsFold", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "connectorTransactionID", "connectorTransactionIDNEQ", "connectorTransactionIDIn", "connectorTransactionIDNotIn", "connectorTransactionIDGT", "connectorTransactionIDGTE", "connectorTransactionIDLT", "connectorTransactionIDLTE", "connectorTransactionIDContains", "connectorTransactionIDHasPrefix", "connectorTransactionIDHasSuffix", "connectorTransactionIDIsNil", "connectorTransactionIDNotNil", "connectorTransactionIDEqualFold", "connectorTransactionIDContainsFold", "captureMethod", "captureMethodNEQ", "captureMethodIn", "captureMethodNotIn", "captureMethodIsNil", "captureMethodNotNil", "authenticationType", "authenticationTypeNEQ", "authenticationTypeIn", "authenticationTypeNotIn", "authenticationTypeIsNil", "authenticationTypeNotNil", "paymentMethod", "paymentMethodNEQ", "paymentMethodIn", "paymentMethodNotIn", "paymentMethodGT", "paymentMethodGTE", "paymentMethodLT", "paymentMethodLTE", "paymentMethodContains", "paymentMethodHasPrefix", "paymentMethodHasSuffix", "paymentMethodIsNil", "paymentMethodNotNil", "paymentMethodEqualFold", "paymentMethodContainsFold", "paymentMethodType", "paymentMethodTypeNEQ", "paymentMethodTypeIn", "paymentMethodTypeNotIn", "paymentMethodTypeGT", "paymentMethodTypeGTE", "paymentMethodTypeLT", "paymentMethodTypeLTE", "paymentMethodTypeContains", "paymentMethodTypeHasPrefix", "paymentMethodTypeHasSuffix", "paymentMethodTypeIsNil", "paymentMethodTypeNotNil", "paymentMethodTypeEqualFold", "paymentMethodTypeContainsFold", "paymentMethodID", "paymentMethodIDNEQ", "paymentMethodIDIn", "paymentMethodIDNotIn", "paymentMethodIDGT", "paymentMethodIDGTE", "paymentMethodIDLT", "paymentMethodIDLTE", "paymentMethodIDContains", "paymentMethodIDHasPrefix", "paymentMethodIDHasSuffix", "paymentMethodIDIsNil", "paymentMethodIDNotNil", "paymentMethodIDEqualFold", "paymentMethodIDContainsFold", "paymentExperience", "paymentExperienceNEQ", "paymentExperienceIn", "paymentExperienceNotIn", "paymentExperienceGT", "paymentExperienceGTE", "paymentExperienceLT", "paymentExperienceLTE", "paymentExperienceContains", "paymentExperienceHasPrefix", "paymentExperienceHasSuffix", "paymentExperienceIsNil", "paymentExperienceNotNil", "paymentExperienceEqualFold", "paymentExperienceContainsFold", "paymentToken", "paymentTokenNEQ", "paymentTokenIn", "paymentTokenNotIn", "paymentTokenGT", "paymentTokenGTE", "paymentTokenLT", "paymentTokenLTE", "paymentTokenContains", "paymentTokenHasPrefix", "paymentTokenHasSuffix", "paymentTokenIsNil", "paymentTokenNotNil", "paymentTokenEqualFold", "paymentTokenContainsFold", "mandateID", "mandateIDNEQ", "mandateIDIn", "mandateIDNotIn", "mandateIDGT", "mandateIDGTE", "mandateIDLT", "mandateIDLTE", "mandateIDContains", "mandateIDHasPrefix", "mandateIDHasSuffix", "mandateIDIsNil", "mandateIDNotNil", "mandateIDEqualFold", "mandateIDContainsFold", "errorCode", "errorCodeNEQ", "errorCodeIn", "errorCodeNotIn", "errorCodeGT", "errorCodeGTE", "errorCodeLT", "errorCodeLTE", "errorCodeContains", "errorCodeHasPrefix", "errorCodeHasSuffix", "errorCodeIsNil", "errorCodeNotNil", "errorCodeEqualFold", "errorCodeContainsFold", "errorMessage", "errorMessageNEQ", "errorMessageIn", "errorMessageNotIn", "errorMessageGT", "errorMessageGTE", "errorMessageLT", "errorMessageLTE", "errorMessageContains", "errorMessageHasPrefix", "errorMessageHasSuffix", "errorMessageIsNil", "errorMessageNotNil", "errorMessageEqualFold", "errorMessageContainsFold", "errorReason", "errorReasonNEQ", "errorReasonIn", "errorReasonNotIn", "errorReasonGT", "errorReasonGTE", "errorReasonLT", "errorReasonLTE", "errorReasonContains", "errorReasonHasPrefix", "errorReasonHasSuffix", "errorReasonIsNil", "errorReasonNotNil", "errorReasonEqualFold", "errorReasonContainsFold", "unifiedCode", "unifiedCodeNEQ", "unifiedCodeIn", "unifiedCodeNotIn", "unifiedCodeGT", "unifiedCodeGTE", "unifiedCodeLT", "unifiedCodeLTE", "unifiedCodeContains", "unifiedCodeHasPrefix", "unifiedCodeHasSuffix", "unifiedCodeIsNil", "unifiedCodeNotNil", "unifiedCodeEqualFold", "unifiedCodeContainsFold", "unifiedMessage", "unifiedMessageNEQ", "unifiedMessageIn", "unifiedMessageNotIn", "unifiedMessageGT", "unifiedMessageGTE", "unifiedMessageLT", "unifiedMessageLTE", "unifiedMessageContains", "unifiedMessageHasPrefix", "unifiedMessageHasSuffix", "unifiedMessageIsNil", "unifiedMessageNotNil", "unifiedMessageEqualFold", "unifiedMessageContainsFold", "issuerErrorCode", "issuerErrorCodeNEQ", "issuerErrorCodeIn", "issuerErrorCodeNotIn", "issuerErrorCodeGT", "issuerErrorCodeGTE", "issuerErrorCodeLT", "issuerErrorCodeLTE", "issuerErrorCodeContains", "issuerErrorCodeHasPrefix", "issuerErrorCodeHasSuffix", "issuerErrorCodeIsNil", "issuerErrorCodeNotNil", "issuerErrorCodeEqualFold", "issuerErrorCodeContainsFold", "issuerErrorMessage", "issuerErrorMessageNEQ", "issuerErrorMessageIn", "issuerErrorMessageNotIn", "issuerErrorMessageGT", "issuerErrorMessageGTE", "issuerErrorMessageLT", "issuerErrorMessageLTE", "issuerErrorMessageContains", "issuerErrorMessageHasPrefix", "issuerErrorMessageHasSuffix", "issuerErrorMessageIsNil", "issuerErrorMessageNotNil", "issuerErrorMessageEqualFold", "issuerErrorMessageContainsFold", "networkAdviceCode", "networkAdviceCodeNEQ", "networkAdviceCodeIn", "networkAdviceCodeNotIn", "networkAdviceCodeGT", "networkAdviceCodeGTE", "networkAdviceCodeLT", "networkAdviceCodeLTE", "networkAdviceCodeContains", "networkAdviceCodeHasPrefix", "networkAdviceCodeHasSuffix", "networkAdviceCodeIsNil", "networkAdviceCodeNotNil", "networkAdviceCodeEqualFold", "networkAdviceCodeContainsFold", "networkDeclineCode", "networkDeclineCodeNEQ", "networkDeclineCodeIn", "networkDeclineCodeNotIn", "networkDeclineCodeGT", "networkDeclineCodeGTE", "networkDeclineCodeLT", "networkDeclineCodeLTE", "networkDeclineCodeContains", "networkDeclineCodeHasPrefix", "networkDeclineCodeHasSuffix", "networkDeclineCodeIsNil", "networkDeclineCodeNotNil", "networkDeclineCodeEqualFold", "networkDeclineCodeContainsFold", "networkTransactionID", "networkTransactionIDNEQ", "networkTransactionIDIn", "networkTransactionIDNotIn", "networkTransactionIDGT", "networkTransactionIDGTE", "networkTransactionIDLT", "networkTransactionIDLTE", "networkTransactionIDContains", "networkTransactionIDHasPrefix", "networkTransactionIDHasSuffix", "networkTransactionIDIsNil", "networkTransactionIDNotNil", "networkTransactionIDEqualFold", "networkTransactionIDContainsFold", "cancellationReason", "cancellationReasonNEQ", "cancellationReasonIn", "cancellationReasonNotIn", "cancellationReasonGT", "cancellationReasonGTE", "cancellationReasonLT", "cancellationReasonLTE", "cancellationReasonContains", "cancellationReasonHasPrefix", "cancellationReasonHasSuffix", "cancellationReasonIsNil", "cancellationReasonNotNil", "cancellationReasonEqualFold", "cancellationReasonContainsFold", "referenceID", "referenceIDNEQ", "referenceIDIn", "referenceIDNotIn", "referenceIDGT", "referenceIDGTE", "referenceIDLT", "referenceIDLTE", "referenceIDContains", "referenceIDHasPrefix", "referenceIDHasSuffix", "referenceIDIsNil", "referenceIDNotNil", "referenceIDEqualFold", "referenceIDContainsFold", "clientSource", "clientSourceNEQ", "clientSourceIn", "clientSourceNotIn", "clientSourceGT", "clientSourceGTE", "clientSourceLT", "clientSourceLTE", "clientSourceContains", "clientSourceHasPrefix", "clientSourceHasSuffix", "clientSourceIsNil", "clientSourceNotNil", "clientSourceEqualFold", "clientSourceContainsFold", "clientVersion", "clientVersionNEQ", "clientVersionIn", "clientVersionNotIn", "clientVersionGT", "clientVersionGTE", "clientVersionLT", "clientVersionLTE", "clientVersionContains", "clientVersionHasPrefix", "clientVersionHasSuffix", "clientVersionIsNil", "clientVersionNotNil", "clientVersionEqualFold", "clientVersionContainsFold", "encodedData", "encodedDataNEQ", "encodedDataIn", "encodedDataNotIn", "encodedDataGT", "encodedDataGTE", "encodedDataLT", "encodedDataLTE", "encodedDataContains", "encodedDataHasPrefix", "encodedDataHasSuffix", "encodedDataIsNil", "encodedDataNotNil", "encodedDataEqualFold", "encodedDataContainsFold", "multipleCaptureCount", "multipleCaptureCountNEQ", "multipleCaptureCountIn", "multipleCaptureCountNotIn", "multipleCaptureCountGT", "multipleCaptureCountGTE", "multipleCaptureCountLT", "multipleCaptureCountLTE", "multipleCaptureCountIsNil", "multipleCaptureCountNotNil", "hasPayment", "hasPaymentWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "paymentIntentID", "paymentIntentIDNEQ", "paymentIntentIDIn", "paymentIntentIDNotIn", "paymentIntentIDGT", "paymentIntentIDGTE", "paymentIntentIDLT", "paymentIntentIDLTE", "paymentIntentIDContains", "paymentIntentIDHasPrefix", "paymentIntentIDHasSuffix", "paymentIntentIDEqualFold", "paymentIntentIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "netAmount", "netAmountNEQ", "netAmountIn", "netAmountNotIn", "netAmountGT", "netAmountGTE", "netAmountLT", "netAmountLTE", "amountToCapture", "amountToCaptureNEQ", "amountToCaptureIn", "amountToCaptureNotIn", "amountToCaptureGT", "amountToCaptureGTE", "amountToCaptureLT", "amountToCaptureLTE", "amountToCaptureIsNil", "amountToCaptureNotNil", "amountCapturable", "amountCapturableNEQ", "amountCapturableIn", "amountCapturableNotIn", "amountCapturableGT", "amountCapturableGTE", "amountCapturableLT", "amountCapturableLTE", "orderTaxAmount", "orderTaxAmountNEQ", "orderTaxAmountIn", "orderTaxAmountNotIn", "orderTaxAmountGT", "orderTaxAmountGTE", "orderTaxAmountLT", "orderTaxAmountLTE", "orderTaxAmountIsNil", "orderTaxAmountNotNil", "surchargeAmount", "surchargeAmountNEQ", "surchargeAmountIn", "surchargeAmountNotIn", "surchargeAmountGT", "surchargeAmountGTE", "surchargeAmountLT", "surchargeAmountLTE", "surchargeAmountIsNil", "surchargeAmountNotNil", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorIsNil", "connectorNotNil", "connectorEqualFold", "connectorContainsFold", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "routingApproach", "routingApproachNEQ", "routingApproachIn", "routingApproachNotIn", "routingApproachGT", "routingApproachGTE", "routingApproachLT", "routingApproachLTE", "routingApproachContains", "routingApproachHasPrefix", "routingApproachHasSuffix", "routingApproachIsNil", "routingApproachNotNil", "routingApproachEqualFold", "routingApproachContainsFold", "routingAlgorithmID", "routingAlgorithmIDNEQ", "routingAlgorithmIDIn", "routingAlgorithmIDNotIn", "routingAlgorithmIDGT", "routingAlgorithmIDGTE", "routingAlgorithmIDLT", "routingAlgorithmIDLTE", "routingAlgorithmIDContains", "routingAlgorithmIDHasPrefix", "routingAlgorithmIDHasSuffix", "routingAlgorithmIDIsNil", "routingAlgorithmIDNotNil", "routingAlgorithmIDEqualFold", "routingAlgorithmIDContainsFold", "connectorTransactionID", "connectorTransactionIDNEQ", "connectorTransactionIDIn", "connectorTransactionIDNotIn", "connectorTransactionIDGT", "connectorTransactionIDGTE", "connectorTransactionIDLT", "connectorTransactionIDLTE", "connectorTransactionIDContains", "connectorTransactionIDHasPrefix", "connectorTransactionIDHasSuffix", "connectorTransactionIDIsNil", "connectorTransactionIDNotNil", "connectorTransactionIDEqualFold", "connectorTransactionIDContainsFold", "captureMethod", "captureMethodNEQ", "captureMethodIn", "captureMethodNotIn", "captureMethodIsNil", "captureMethodNotNil", "authenticationType", "authenticationTypeNEQ", "authenticationTypeIn", "authenticationTypeNotIn", "authenticationTypeIsNil", "authenticationTypeNotNil", "paymentMethod", "paymentMethodNEQ", "paymentMethodIn", "paymentMethodNotIn", "paymentMethodGT", "paymentMethodGTE", "paymentMethodLT", "paymentMethodLTE", "paymentMethodContains", "paymentMethodHasPrefix", "paymentMethodHasSuffix", "paymentMethodIsNil", "paymentMethodNotNil", "paymentMethodEqualFold", "paymentMethodContainsFold", "paymentMethodType", "paymentMethodTypeNEQ", "paymentMethodTypeIn", "paymentMethodTypeNotIn", "paymentMethodTypeGT", "paymentMethodTypeGTE", "paymentMethodTypeLT", "paymentMethodTypeLTE", "paymentMethodTypeContains", "paymentMethodTypeHasPrefix", "paymentMethodTypeHasSuffix", "paymentMethodTypeIsNil", "paymentMethodTypeNotNil", "paymentMethodTypeEqualFold", "paymentMethodTypeContainsFold", "paymentMethodID", "paymentMethodIDNEQ", "paymentMethodIDIn", "paymentMethodIDNotIn", "paymentMethodIDGT", "paymentMethodIDGTE", "paymentMethodIDLT", "paymentMethodIDLTE", "paymentMethodIDContains", "paymentMethodIDHasPrefix", "paymentMethodIDHasSuffix", "paymentMethodIDIsNil", "paymentMethodIDNotNil", "paymentMethodIDEqualFold", "paymentMethodIDContainsFold", "paymentExperience", "paymentExperienceNEQ", "paymentExperienceIn", "paymentExperienceNotIn", "paymentExperienceGT", "paymentExperienceGTE", "paymentExperienceLT", "paymentExperienceLTE", "paymentExperienceContains", "paymentExperienceHasPrefix", "paymentExperienceHasSuffix", "paymentExperienceIsNil", "paymentExperienceNotNil", "paymentExperienceEqualFold", "paymentExperienceContainsFold", "paymentToken", "paymentTokenNEQ", "paymentTokenIn", "paymentTokenNotIn", "paymentTokenGT", "paymentTokenGTE", "paymentTokenLT", "paymentTokenLTE", "paymentTokenContains", "paymentTokenHasPrefix", "paymentTokenHasSuffix", "paymentTokenIsNil", "paymentTokenNotNil", "paymentTokenEqualFold", "paymentTokenContainsFold", "mandateID", "mandateIDNEQ", "mandateIDIn", "mandateIDNotIn", "mandateIDGT", "mandateIDGTE", "mandateIDLT", "mandateIDLTE", "mandateIDContains", "mandateIDHasPrefix", "mandateIDHasSuffix", "mandateIDIsNil", "mandateIDNotNil", "mandateIDEqualFold", "mandateIDContainsFold", "errorCode", "errorCodeNEQ", "errorCodeIn", "errorCodeNotIn", "errorCodeGT", "errorCodeGTE", "errorCodeLT", "errorCodeLTE", "errorCodeContains", "errorCodeHasPrefix", "errorCodeHasSuffix", "errorCodeIsNil", "errorCodeNotNil", "errorCodeEqualFold", "errorCodeContainsFold", "errorMessage", "errorMessageNEQ", "errorMessageIn", "errorMessageNotIn", "errorMessageGT", "errorMessageGTE", "errorMessageLT", "errorMessageLTE", "errorMessageContains", "errorMessageHasPrefix", "errorMessageHasSuffix", "errorMessageIsNil", "errorMessageNotNil", "errorMessageEqualFold", "errorMessageContainsFold", "errorReason", "errorReasonNEQ", "errorReasonIn", "errorReasonNotIn", "errorReasonGT", "errorReasonGTE", "errorReasonLT", "errorReasonLTE", "errorReasonContains", "errorReasonHasPrefix", "errorReasonHasSuffix", "errorReasonIsNil", "errorReasonNotNil", "errorReasonEqualFold", "errorReasonContainsFold", "unifiedCode", "unifiedCodeNEQ", "unifiedCodeIn", "unifiedCodeNotIn", "unifiedCodeGT", "unifiedCodeGTE", "unifiedCodeLT", "unifiedCodeLTE", "unifiedCodeContains", "unifiedCodeHasPrefix", "unifiedCodeHasSuffix", "unifiedCodeIsNil", "unifiedCodeNotNil", "unifiedCodeEqualFold", "unifiedCodeContainsFold", "unifiedMessage", "unifiedMessageNEQ", "unifiedMessageIn", "unifiedMessageNotIn", "unifiedMessageGT", "unifiedMessageGTE", "unifiedMessageLT", "unifiedMessageLTE", "unifiedMessageContains", "unifiedMessageHasPrefix", "unifiedMessageHasSuffix", "unifiedMessageIsNil", "unifiedMessageNotNil", "unifiedMessageEqualFold", "unifiedMessageContainsFold", "issuerErrorCode", "issuerErrorCodeNEQ", "issuerErrorCodeIn", "issuerErrorCodeNotIn", "issuerErrorCodeGT", "issuerErrorCodeGTE", "issuerErrorCodeLT", "issuerErrorCodeLTE", "issuerErrorCodeContains", "issuerErrorCodeHasPrefix", "issuerErrorCodeHasSuffix", "issuerErrorCodeIsNil", "issuerErrorCodeNotNil", "issuerErrorCodeEqualFold", "issuerErrorCodeContainsFold", "issuerErrorMessage", "issuerErrorMessageNEQ", "issuerErrorMessageIn", "issuerErrorMessageNotIn", "issuerErrorMessageGT", "issuerErrorMessageGTE", "issuerErrorMessageLT", "issuerErrorMessageLTE", "issuerErrorMessageContains", "issuerErrorMessageHasPrefix", "issuerErrorMessageHasSuffix", "issuerErrorMessageIsNil", "issuerErrorMessageNotNil", "issuerErrorMessageEqualFold", "issuerErrorMessageContainsFold", "networkAdviceCode", "networkAdviceCodeNEQ", "networkAdviceCodeIn", "networkAdviceCodeNotIn", "networkAdviceCodeGT", "networkAdviceCodeGTE", "networkAdviceCodeLT", "networkAdviceCodeLTE", "networkAdviceCodeContains", "networkAdviceCodeHasPrefix", "networkAdviceCodeHasSuffix", "networkAdviceCodeIsNil", "networkAdviceCodeNotNil", "networkAdviceCodeEqualFold", "networkAdviceCodeContainsFold", "networkDeclineCode", "networkDeclineCodeNEQ", "networkDeclineCodeIn", "networkDeclineCodeNotIn", "networkDeclineCodeGT", "networkDeclineCodeGTE", "networkDeclineCodeLT", "networkDeclineCodeLTE", "networkDeclineCodeContains", "networkDeclineCodeHasPrefix", "networkDeclineCodeHasSuffix", "networkDeclineCodeIsNil", "networkDeclineCodeNotNil", "networkDeclineCodeEqualFold", "networkDeclineCodeContainsFold", "networkTransactionID", "networkTransactionIDNEQ", "networkTransactionIDIn", "networkTransactionIDNotIn", "networkTransactionIDGT", "networkTransactionIDGTE", "networkTransactionIDLT", "networkTransactionIDLTE", "networkTransactionIDContains", "networkTransactionIDHasPrefix", "networkTransactionIDHasSuffix", "networkTransactionIDIsNil", "networkTransactionIDNotNil", "networkTransactionIDEqualFold", "networkTransactionIDContainsFold", "cancellationReason", "cancellationReasonNEQ", "cancellationReasonIn", "cancellationReasonNotIn", "cancellationReasonGT", "cancellationReasonGTE", "cancellationReasonLT", "cancellationReasonLTE", "cancellationReasonContains", "cancellationReasonHasPrefix", "cancellationReasonHasSuffix", "cancellationReasonIsNil", "cancellationReasonNotNil", "cancellationReasonEqualFold", "cancellationReasonContainsFold", "referenceID", "referenceIDNEQ", "referenceIDIn", "referenceIDNotIn", "referenceIDGT", "referenceIDGTE", "referenceIDLT", "referenceIDLTE", "referenceIDContains", "referenceIDHasPrefix", "referenceIDHasSuffix", "referenceIDIsNil", "referenceIDNotNil", "referenceIDEqualFold", "referenceIDContainsFold", "clientSource", "clientSourceNEQ", "clientSourceIn", "clientSourceNotIn", "clientSourceGT", "clientSourceGTE", "clientSourceLT", "clientSourceLTE", "clientSourceContains", "clientSourceHasPrefix", "clientSourceHasSuffix", "clientSourceIsNil", "clientSourceNotNil", "clientSourceEqualFold", "clientSourceContainsFold", "clientVersion", "clientVersionNEQ", "clientVersionIn", "clientVersionNotIn", "clientVersionGT", "clientVersionGTE", "clientVersionLT", "clientVersionLTE", "clientVersionContains", "clientVersionHasPrefix", "clientVersionHasSuffix", "clientVersionIsNil", "clientVersionNotNil", "clientVersionEqualFold", "clientVersionContainsFold", "encodedData", "encodedDataNEQ", "encodedDataIn", "encodedDataNotIn", "encodedDataGT", "encodedDataGTE", "encodedDataLT", "encodedDataLTE", "encodedDataContains", "encodedDataHasPrefix", "encodedDataHasSuffix", "encodedDataIsNil", "encodedDataNotNil", "encodedDataEqualFold", "encodedDataContainsFold", "multipleCaptureCount", "multipleCaptureCountNEQ", "multipleCaptureCountIn", "multipleCaptureCountNotIn", "multipleCaptureCountGT", "multipleCaptureCountGTE", "multipleCaptureCountLT", "multipleCaptureCountLTE", "multipleCaptureCountIsNil", "multipleCaptureCountNotNil", "hasPayment", "hasPaymentWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -42621,6 +42723,216 @@ func (ec *executionContext) unmarshalInputPaymentAttemptWhereInput(ctx context.C
 				return it, err
 			}
 			it.MerchantConnectorIDContainsFold = data
+		case "routingApproach":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingApproach"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingApproach = data
+		case "routingApproachNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingApproachNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingApproachNEQ = data
+		case "routingApproachIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingApproachIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingApproachIn = data
+		case "routingApproachNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingApproachNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingApproachNotIn = data
+		case "routingApproachGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingApproachGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingApproachGT = data
+		case "routingApproachGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingApproachGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingApproachGTE = data
+		case "routingApproachLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingApproachLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingApproachLT = data
+		case "routingApproachLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingApproachLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingApproachLTE = data
+		case "routingApproachContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingApproachContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingApproachContains = data
+		case "routingApproachHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingApproachHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingApproachHasPrefix = data
+		case "routingApproachHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingApproachHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingApproachHasSuffix = data
+		case "routingApproachIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingApproachIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingApproachIsNil = data
+		case "routingApproachNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingApproachNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingApproachNotNil = data
+		case "routingApproachEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingApproachEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingApproachEqualFold = data
+		case "routingApproachContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingApproachContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingApproachContainsFold = data
+		case "routingAlgorithmID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingAlgorithmID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingAlgorithmID = data
+		case "routingAlgorithmIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingAlgorithmIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingAlgorithmIDNEQ = data
+		case "routingAlgorithmIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingAlgorithmIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingAlgorithmIDIn = data
+		case "routingAlgorithmIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingAlgorithmIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingAlgorithmIDNotIn = data
+		case "routingAlgorithmIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingAlgorithmIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingAlgorithmIDGT = data
+		case "routingAlgorithmIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingAlgorithmIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingAlgorithmIDGTE = data
+		case "routingAlgorithmIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingAlgorithmIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingAlgorithmIDLT = data
+		case "routingAlgorithmIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingAlgorithmIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingAlgorithmIDLTE = data
+		case "routingAlgorithmIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingAlgorithmIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingAlgorithmIDContains = data
+		case "routingAlgorithmIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingAlgorithmIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingAlgorithmIDHasPrefix = data
+		case "routingAlgorithmIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingAlgorithmIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingAlgorithmIDHasSuffix = data
+		case "routingAlgorithmIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingAlgorithmIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingAlgorithmIDIsNil = data
+		case "routingAlgorithmIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingAlgorithmIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingAlgorithmIDNotNil = data
+		case "routingAlgorithmIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingAlgorithmIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingAlgorithmIDEqualFold = data
+		case "routingAlgorithmIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingAlgorithmIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingAlgorithmIDContainsFold = data
 		case "connectorTransactionID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionID"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -57278,6 +57590,16 @@ func (ec *executionContext) _PaymentAttempt(ctx context.Context, sel ast.Selecti
 			}
 		case "merchantConnectorID":
 			out.Values[i] = ec._PaymentAttempt_merchantConnectorID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "routingApproach":
+			out.Values[i] = ec._PaymentAttempt_routingApproach(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "routingAlgorithmID":
+			out.Values[i] = ec._PaymentAttempt_routingAlgorithmID(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}

@@ -444,11 +444,15 @@ type Decision struct {
 	// AlgorithmID is the active configuration that chose; empty when the
 	// profile's fallback order did.
 	AlgorithmID string
-	// Approach is Hyperswitch's routing_approach: rule_based_routing (single
-	// and priority), volume_based_routing, or default_fallback.
+	// Approach is Hyperswitch's routing_approach: StraightThrough (the
+	// request named the connector), rule_based_routing (single and
+	// priority), volume_based_routing, or default_fallback.
 	Approach   string
 	Candidates []*ent.MerchantConnectorAccount
 }
+
+// StraightThrough is the approach of a payment that named its connector.
+const StraightThrough = "straight_through_routing"
 
 // Decide orders accounts (the profile's active payment processors) for a
 // payment of profileID: the active configuration's choices first (a
