@@ -453,6 +453,9 @@ type ComplexityRoot struct {
 		ReferenceID            func(childComplexity int) int
 		RoutingAlgorithmID     func(childComplexity int) int
 		RoutingApproach        func(childComplexity int) int
+		RoutingCandidates      func(childComplexity int) int
+		RoutingKind            func(childComplexity int) int
+		RoutingRule            func(childComplexity int) int
 		Status                 func(childComplexity int) int
 		SurchargeAmount        func(childComplexity int) int
 		UnifiedCode            func(childComplexity int) int
@@ -2707,6 +2710,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PaymentAttempt.RoutingApproach(childComplexity), true
+	case "PaymentAttempt.routingCandidates":
+		if e.ComplexityRoot.PaymentAttempt.RoutingCandidates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentAttempt.RoutingCandidates(childComplexity), true
+	case "PaymentAttempt.routingKind":
+		if e.ComplexityRoot.PaymentAttempt.RoutingKind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentAttempt.RoutingKind(childComplexity), true
+	case "PaymentAttempt.routingRule":
+		if e.ComplexityRoot.PaymentAttempt.RoutingRule == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentAttempt.RoutingRule(childComplexity), true
 	case "PaymentAttempt.status":
 		if e.ComplexityRoot.PaymentAttempt.Status == nil {
 			break
@@ -7779,6 +7800,8 @@ type PaymentAttempt implements Node {
   merchantConnectorID: String
   routingApproach: String
   routingAlgorithmID: String
+  routingKind: String
+  routingRule: String
   connectorTransactionID: String
   captureMethod: PaymentAttemptCaptureMethod
   authenticationType: PaymentAttemptAuthenticationType
@@ -8310,6 +8333,42 @@ input PaymentAttemptWhereInput {
   routingAlgorithmIDNotNil: Boolean
   routingAlgorithmIDEqualFold: String
   routingAlgorithmIDContainsFold: String
+  """
+  routing_kind field predicates
+  """
+  routingKind: String
+  routingKindNEQ: String
+  routingKindIn: [String!]
+  routingKindNotIn: [String!]
+  routingKindGT: String
+  routingKindGTE: String
+  routingKindLT: String
+  routingKindLTE: String
+  routingKindContains: String
+  routingKindHasPrefix: String
+  routingKindHasSuffix: String
+  routingKindIsNil: Boolean
+  routingKindNotNil: Boolean
+  routingKindEqualFold: String
+  routingKindContainsFold: String
+  """
+  routing_rule field predicates
+  """
+  routingRule: String
+  routingRuleNEQ: String
+  routingRuleIn: [String!]
+  routingRuleNotIn: [String!]
+  routingRuleGT: String
+  routingRuleGTE: String
+  routingRuleLT: String
+  routingRuleLTE: String
+  routingRuleContains: String
+  routingRuleHasPrefix: String
+  routingRuleHasSuffix: String
+  routingRuleIsNil: Boolean
+  routingRuleNotNil: Boolean
+  routingRuleEqualFold: String
+  routingRuleContainsFold: String
   """
   connector_transaction_id field predicates
   """
@@ -12300,6 +12359,11 @@ extend type Refund {
 extend type PaymentAttempt {
   "The amount in major units with its currency, e.g. \"USD 12.34\"."
   displayAmount: String!
+  """
+  The connector accounts routing ordered for this attempt (merchant_connector_id
+  values), the one it went to first; null for attempts made before they were kept.
+  """
+  routingCandidates: [String!]
 }
 
 extend type Capture {
@@ -13046,6 +13110,10 @@ func (ec *executionContext) childFields_PaymentAttempt(ctx context.Context, fiel
 		return ec.fieldContext_PaymentAttempt_routingApproach(ctx, field)
 	case "routingAlgorithmID":
 		return ec.fieldContext_PaymentAttempt_routingAlgorithmID(ctx, field)
+	case "routingKind":
+		return ec.fieldContext_PaymentAttempt_routingKind(ctx, field)
+	case "routingRule":
+		return ec.fieldContext_PaymentAttempt_routingRule(ctx, field)
 	case "connectorTransactionID":
 		return ec.fieldContext_PaymentAttempt_connectorTransactionID(ctx, field)
 	case "captureMethod":
@@ -13108,6 +13176,8 @@ func (ec *executionContext) childFields_PaymentAttempt(ctx context.Context, fiel
 		return ec.fieldContext_PaymentAttempt_payment(ctx, field)
 	case "displayAmount":
 		return ec.fieldContext_PaymentAttempt_displayAmount(ctx, field)
+	case "routingCandidates":
+		return ec.fieldContext_PaymentAttempt_routingCandidates(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PaymentAttempt", field.Name)
 }
@@ -22231,6 +22301,52 @@ func (ec *executionContext) fieldContext_PaymentAttempt_routingAlgorithmID(_ con
 	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _PaymentAttempt_routingKind(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentAttempt_routingKind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RoutingKind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentAttempt_routingKind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentAttempt_routingRule(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentAttempt_routingRule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RoutingRule, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentAttempt_routingRule(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _PaymentAttempt_connectorTransactionID(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -22951,6 +23067,29 @@ func (ec *executionContext) _PaymentAttempt_displayAmount(ctx context.Context, f
 }
 func (ec *executionContext) fieldContext_PaymentAttempt_displayAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentAttempt", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentAttempt_routingCandidates(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentAttempt_routingCandidates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RoutingCandidates, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentAttempt_routingCandidates(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _PaymentAttemptConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttemptConnection) (ret graphql.Marshaler) {
@@ -41687,7 +41826,7 @@ func (ec *executionContext) unmarshalInputPaymentAttemptWhereInput(ctx context.C
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "paymentIntentID", "paymentIntentIDNEQ", "paymentIntentIDIn", "paymentIntentIDNotIn", "paymentIntentIDGT", "paymentIntentIDGTE", "paymentIntentIDLT", "paymentIntentIDLTE", "paymentIntentIDContains", "paymentIntentIDHasPrefix", "paymentIntentIDHasSuffix", "paymentIntentIDEqualFold", "paymentIntentIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "netAmount", "netAmountNEQ", "netAmountIn", "netAmountNotIn", "netAmountGT", "netAmountGTE", "netAmountLT", "netAmountLTE", "amountToCapture", "amountToCaptureNEQ", "amountToCaptureIn", "amountToCaptureNotIn", "amountToCaptureGT", "amountToCaptureGTE", "amountToCaptureLT", "amountToCaptureLTE", "amountToCaptureIsNil", "amountToCaptureNotNil", "amountCapturable", "amountCapturableNEQ", "amountCapturableIn", "amountCapturableNotIn", "amountCapturableGT", "amountCapturableGTE", "amountCapturableLT", "amountCapturableLTE", "orderTaxAmount", "orderTaxAmountNEQ", "orderTaxAmountIn", "orderTaxAmountNotIn", "orderTaxAmountGT", "orderTaxAmountGTE", "orderTaxAmountLT", "orderTaxAmountLTE", "orderTaxAmountIsNil", "orderTaxAmountNotNil", "surchargeAmount", "surchargeAmountNEQ", "surchargeAmountIn", "surchargeAmountNotIn", "surchargeAmountGT", "surchargeAmountGTE", "surchargeAmountLT", "surchargeAmountLTE", "surchargeAmountIsNil", "surchargeAmountNotNil", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorIsNil", "connectorNotNil", "connectorEqualFold", "connectorContainsFold", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "routingApproach", "routingApproachNEQ", "routingApproachIn", "routingApproachNotIn", "routingApproachGT", "routingApproachGTE", "routingApproachLT", "routingApproachLTE", "routingApproachContains", "routingApproachHasPrefix", "routingApproachHasSuffix", "routingApproachIsNil", "routingApproachNotNil", "routingApproachEqualFold", "routingApproachContainsFold", "routingAlgorithmID", "routingAlgorithmIDNEQ", "routingAlgorithmIDIn", "routingAlgorithmIDNotIn", "routingAlgorithmIDGT", "routingAlgorithmIDGTE", "routingAlgorithmIDLT", "routingAlgorithmIDLTE", "routingAlgorithmIDContains", "routingAlgorithmIDHasPrefix", "routingAlgorithmIDHasSuffix", "routingAlgorithmIDIsNil", "routingAlgorithmIDNotNil", "routingAlgorithmIDEqualFold", "routingAlgorithmIDContainsFold", "connectorTransactionID", "connectorTransactionIDNEQ", "connectorTransactionIDIn", "connectorTransactionIDNotIn", "connectorTransactionIDGT", "connectorTransactionIDGTE", "connectorTransactionIDLT", "connectorTransactionIDLTE", "connectorTransactionIDContains", "connectorTransactionIDHasPrefix", "connectorTransactionIDHasSuffix", "connectorTransactionIDIsNil", "connectorTransactionIDNotNil", "connectorTransactionIDEqualFold", "connectorTransactionIDContainsFold", "captureMethod", "captureMethodNEQ", "captureMethodIn", "captureMethodNotIn", "captureMethodIsNil", "captureMethodNotNil", "authenticationType", "authenticationTypeNEQ", "authenticationTypeIn", "authenticationTypeNotIn", "authenticationTypeIsNil", "authenticationTypeNotNil", "paymentMethod", "paymentMethodNEQ", "paymentMethodIn", "paymentMethodNotIn", "paymentMethodGT", "paymentMethodGTE", "paymentMethodLT", "paymentMethodLTE", "paymentMethodContains", "paymentMethodHasPrefix", "paymentMethodHasSuffix", "paymentMethodIsNil", "paymentMethodNotNil", "paymentMethodEqualFold", "paymentMethodContainsFold", "paymentMethodType", "paymentMethodTypeNEQ", "paymentMethodTypeIn", "paymentMethodTypeNotIn", "paymentMethodTypeGT", "paymentMethodTypeGTE", "paymentMethodTypeLT", "paymentMethodTypeLTE", "paymentMethodTypeContains", "paymentMethodTypeHasPrefix", "paymentMethodTypeHasSuffix", "paymentMethodTypeIsNil", "paymentMethodTypeNotNil", "paymentMethodTypeEqualFold", "paymentMethodTypeContainsFold", "paymentMethodID", "paymentMethodIDNEQ", "paymentMethodIDIn", "paymentMethodIDNotIn", "paymentMethodIDGT", "paymentMethodIDGTE", "paymentMethodIDLT", "paymentMethodIDLTE", "paymentMethodIDContains", "paymentMethodIDHasPrefix", "paymentMethodIDHasSuffix", "paymentMethodIDIsNil", "paymentMethodIDNotNil", "paymentMethodIDEqualFold", "paymentMethodIDContainsFold", "paymentExperience", "paymentExperienceNEQ", "paymentExperienceIn", "paymentExperienceNotIn", "paymentExperienceGT", "paymentExperienceGTE", "paymentExperienceLT", "paymentExperienceLTE", "paymentExperienceContains", "paymentExperienceHasPrefix", "paymentExperienceHasSuffix", "paymentExperienceIsNil", "paymentExperienceNotNil", "paymentExperienceEqualFold", "paymentExperienceContainsFold", "paymentToken", "paymentTokenNEQ", "paymentTokenIn", "paymentTokenNotIn", "paymentTokenGT", "paymentTokenGTE", "paymentTokenLT", "paymentTokenLTE", "paymentTokenContains", "paymentTokenHasPrefix", "paymentTokenHasSuffix", "paymentTokenIsNil", "paymentTokenNotNil", "paymentTokenEqualFold", "paymentTokenContainsFold", "mandateID", "mandateIDNEQ", "mandateIDIn", "mandateIDNotIn", "mandateIDGT", "mandateIDGTE", "mandateIDLT", "mandateIDLTE", "mandateIDContains", "mandateIDHasPrefix", "mandateIDHasSuffix", "mandateIDIsNil", "mandateIDNotNil", "mandateIDEqualFold", "mandateIDContainsFold", "errorCode", "errorCodeNEQ", "errorCodeIn", "errorCodeNotIn", "errorCodeGT", "errorCodeGTE", "errorCodeLT", "errorCodeLTE", "errorCodeContains", "errorCodeHasPrefix", "errorCodeHasSuffix", "errorCodeIsNil", "errorCodeNotNil", "errorCodeEqualFold", "errorCodeContainsFold", "errorMessage", "errorMessageNEQ", "errorMessageIn", "errorMessageNotIn", "errorMessageGT", "errorMessageGTE", "errorMessageLT", "errorMessageLTE", "errorMessageContains", "errorMessageHasPrefix", "errorMessageHasSuffix", "errorMessageIsNil", "errorMessageNotNil", "errorMessageEqualFold", "errorMessageContainsFold", "errorReason", "errorReasonNEQ", "errorReasonIn", "errorReasonNotIn", "errorReasonGT", "errorReasonGTE", "errorReasonLT", "errorReasonLTE", "errorReasonContains", "errorReasonHasPrefix", "errorReasonHasSuffix", "errorReasonIsNil", "errorReasonNotNil", "errorReasonEqualFold", "errorReasonContainsFold", "unifiedCode", "unifiedCodeNEQ", "unifiedCodeIn", "unifiedCodeNotIn", "unifiedCodeGT", "unifiedCodeGTE", "unifiedCodeLT", "unifiedCodeLTE", "unifiedCodeContains", "unifiedCodeHasPrefix", "unifiedCodeHasSuffix", "unifiedCodeIsNil", "unifiedCodeNotNil", "unifiedCodeEqualFold", "unifiedCodeContainsFold", "unifiedMessage", "unifiedMessageNEQ", "unifiedMessageIn", "unifiedMessageNotIn", "unifiedMessageGT", "unifiedMessageGTE", "unifiedMessageLT", "unifiedMessageLTE", "unifiedMessageContains", "unifiedMessageHasPrefix", "unifiedMessageHasSuffix", "unifiedMessageIsNil", "unifiedMessageNotNil", "unifiedMessageEqualFold", "unifiedMessageContainsFold", "issuerErrorCode", "issuerErrorCodeNEQ", "issuerErrorCodeIn", "issuerErrorCodeNotIn", "issuerErrorCodeGT", "issuerErrorCodeGTE", "issuerErrorCodeLT", "issuerErrorCodeLTE", "issuerErrorCodeContains", "issuerErrorCodeHasPrefix", "issuerErrorCodeHasSuffix", "issuerErrorCodeIsNil", "issuerErrorCodeNotNil", "issuerErrorCodeEqualFold", "issuerErrorCodeContainsFold", "issuerErrorMessage", "issuerErrorMessageNEQ", "issuerErrorMessageIn", "issuerErrorMessageNotIn", "issuerErrorMessageGT", "issuerErrorMessageGTE", "issuerErrorMessageLT", "issuerErrorMessageLTE", "issuerErrorMessageContains", "issuerErrorMessageHasPrefix", "issuerErrorMessageHasSuffix", "issuerErrorMessageIsNil", "issuerErrorMessageNotNil", "issuerErrorMessageEqualFold", "issuerErrorMessageContainsFold", "networkAdviceCode", "networkAdviceCodeNEQ", "networkAdviceCodeIn", "networkAdviceCodeNotIn", "networkAdviceCodeGT", "networkAdviceCodeGTE", "networkAdviceCodeLT", "networkAdviceCodeLTE", "networkAdviceCodeContains", "networkAdviceCodeHasPrefix", "networkAdviceCodeHasSuffix", "networkAdviceCodeIsNil", "networkAdviceCodeNotNil", "networkAdviceCodeEqualFold", "networkAdviceCodeContainsFold", "networkDeclineCode", "networkDeclineCodeNEQ", "networkDeclineCodeIn", "networkDeclineCodeNotIn", "networkDeclineCodeGT", "networkDeclineCodeGTE", "networkDeclineCodeLT", "networkDeclineCodeLTE", "networkDeclineCodeContains", "networkDeclineCodeHasPrefix", "networkDeclineCodeHasSuffix", "networkDeclineCodeIsNil", "networkDeclineCodeNotNil", "networkDeclineCodeEqualFold", "networkDeclineCodeContainsFold", "networkTransactionID", "networkTransactionIDNEQ", "networkTransactionIDIn", "networkTransactionIDNotIn", "networkTransactionIDGT", "networkTransactionIDGTE", "networkTransactionIDLT", "networkTransactionIDLTE", "networkTransactionIDContains", "networkTransactionIDHasPrefix", "networkTransactionIDHasSuffix", "networkTransactionIDIsNil", "networkTransactionIDNotNil", "networkTransactionIDEqualFold", "networkTransactionIDContainsFold", "cancellationReason", "cancellationReasonNEQ", "cancellationReasonIn", "cancellationReasonNotIn", "cancellationReasonGT", "cancellationReasonGTE", "cancellationReasonLT", "cancellationReasonLTE", "cancellationReasonContains", "cancellationReasonHasPrefix", "cancellationReasonHasSuffix", "cancellationReasonIsNil", "cancellationReasonNotNil", "cancellationReasonEqualFold", "cancellationReasonContainsFold", "referenceID", "referenceIDNEQ", "referenceIDIn", "referenceIDNotIn", "referenceIDGT", "referenceIDGTE", "referenceIDLT", "referenceIDLTE", "referenceIDContains", "referenceIDHasPrefix", "referenceIDHasSuffix", "referenceIDIsNil", "referenceIDNotNil", "referenceIDEqualFold", "referenceIDContainsFold", "clientSource", "clientSourceNEQ", "clientSourceIn", "clientSourceNotIn", "clientSourceGT", "clientSourceGTE", "clientSourceLT", "clientSourceLTE", "clientSourceContains", "clientSourceHasPrefix", "clientSourceHasSuffix", "clientSourceIsNil", "clientSourceNotNil", "clientSourceEqualFold", "clientSourceContainsFold", "clientVersion", "clientVersionNEQ", "clientVersionIn", "clientVersionNotIn", "clientVersionGT", "clientVersionGTE", "clientVersionLT", "clientVersionLTE", "clientVersionContains", "clientVersionHasPrefix", "clientVersionHasSuffix", "clientVersionIsNil", "clientVersionNotNil", "clientVersionEqualFold", "clientVersionContainsFold", "encodedData", "encodedDataNEQ", "encodedDataIn", "encodedDataNotIn", "encodedDataGT", "encodedDataGTE", "encodedDataLT", "encodedDataLTE", "encodedDataContains", "encodedDataHasPrefix", "encodedDataHasSuffix", "encodedDataIsNil", "encodedDataNotNil", "encodedDataEqualFold", "encodedDataContainsFold", "multipleCaptureCount", "multipleCaptureCountNEQ", "multipleCaptureCountIn", "multipleCaptureCountNotIn", "multipleCaptureCountGT", "multipleCaptureCountGTE", "multipleCaptureCountLT", "multipleCaptureCountLTE", "multipleCaptureCountIsNil", "multipleCaptureCountNotNil", "hasPayment", "hasPaymentWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "paymentIntentID", "paymentIntentIDNEQ", "paymentIntentIDIn", "paymentIntentIDNotIn", "paymentIntentIDGT", "paymentIntentIDGTE", "paymentIntentIDLT", "paymentIntentIDLTE", "paymentIntentIDContains", "paymentIntentIDHasPrefix", "paymentIntentIDHasSuffix", "paymentIntentIDEqualFold", "paymentIntentIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "netAmount", "netAmountNEQ", "netAmountIn", "netAmountNotIn", "netAmountGT", "netAmountGTE", "netAmountLT", "netAmountLTE", "amountToCapture", "amountToCaptureNEQ", "amountToCaptureIn", "amountToCaptureNotIn", "amountToCaptureGT", "amountToCaptureGTE", "amountToCaptureLT", "amountToCaptureLTE", "amountToCaptureIsNil", "amountToCaptureNotNil", "amountCapturable", "amountCapturableNEQ", "amountCapturableIn", "amountCapturableNotIn", "amountCapturableGT", "amountCapturableGTE", "amountCapturableLT", "amountCapturableLTE", "orderTaxAmount", "orderTaxAmountNEQ", "orderTaxAmountIn", "orderTaxAmountNotIn", "orderTaxAmountGT", "orderTaxAmountGTE", "orderTaxAmountLT", "orderTaxAmountLTE", "orderTaxAmountIsNil", "orderTaxAmountNotNil", "surchargeAmount", "surchargeAmountNEQ", "surchargeAmountIn", "surchargeAmountNotIn", "surchargeAmountGT", "surchargeAmountGTE", "surchargeAmountLT", "surchargeAmountLTE", "surchargeAmountIsNil", "surchargeAmountNotNil", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorIsNil", "connectorNotNil", "connectorEqualFold", "connectorContainsFold", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "routingApproach", "routingApproachNEQ", "routingApproachIn", "routingApproachNotIn", "routingApproachGT", "routingApproachGTE", "routingApproachLT", "routingApproachLTE", "routingApproachContains", "routingApproachHasPrefix", "routingApproachHasSuffix", "routingApproachIsNil", "routingApproachNotNil", "routingApproachEqualFold", "routingApproachContainsFold", "routingAlgorithmID", "routingAlgorithmIDNEQ", "routingAlgorithmIDIn", "routingAlgorithmIDNotIn", "routingAlgorithmIDGT", "routingAlgorithmIDGTE", "routingAlgorithmIDLT", "routingAlgorithmIDLTE", "routingAlgorithmIDContains", "routingAlgorithmIDHasPrefix", "routingAlgorithmIDHasSuffix", "routingAlgorithmIDIsNil", "routingAlgorithmIDNotNil", "routingAlgorithmIDEqualFold", "routingAlgorithmIDContainsFold", "routingKind", "routingKindNEQ", "routingKindIn", "routingKindNotIn", "routingKindGT", "routingKindGTE", "routingKindLT", "routingKindLTE", "routingKindContains", "routingKindHasPrefix", "routingKindHasSuffix", "routingKindIsNil", "routingKindNotNil", "routingKindEqualFold", "routingKindContainsFold", "routingRule", "routingRuleNEQ", "routingRuleIn", "routingRuleNotIn", "routingRuleGT", "routingRuleGTE", "routingRuleLT", "routingRuleLTE", "routingRuleContains", "routingRuleHasPrefix", "routingRuleHasSuffix", "routingRuleIsNil", "routingRuleNotNil", "routingRuleEqualFold", "routingRuleContainsFold", "connectorTransactionID", "connectorTransactionIDNEQ", "connectorTransactionIDIn", "connectorTransactionIDNotIn", "connectorTransactionIDGT", "connectorTransactionIDGTE", "connectorTransactionIDLT", "connectorTransactionIDLTE", "connectorTransactionIDContains", "connectorTransactionIDHasPrefix", "connectorTransactionIDHasSuffix", "connectorTransactionIDIsNil", "connectorTransactionIDNotNil", "connectorTransactionIDEqualFold", "connectorTransactionIDContainsFold", "captureMethod", "captureMethodNEQ", "captureMethodIn", "captureMethodNotIn", "captureMethodIsNil", "captureMethodNotNil", "authenticationType", "authenticationTypeNEQ", "authenticationTypeIn", "authenticationTypeNotIn", "authenticationTypeIsNil", "authenticationTypeNotNil", "paymentMethod", "paymentMethodNEQ", "paymentMethodIn", "paymentMethodNotIn", "paymentMethodGT", "paymentMethodGTE", "paymentMethodLT", "paymentMethodLTE", "paymentMethodContains", "paymentMethodHasPrefix", "paymentMethodHasSuffix", "paymentMethodIsNil", "paymentMethodNotNil", "paymentMethodEqualFold", "paymentMethodContainsFold", "paymentMethodType", "paymentMethodTypeNEQ", "paymentMethodTypeIn", "paymentMethodTypeNotIn", "paymentMethodTypeGT", "paymentMethodTypeGTE", "paymentMethodTypeLT", "paymentMethodTypeLTE", "paymentMethodTypeContains", "paymentMethodTypeHasPrefix", "paymentMethodTypeHasSuffix", "paymentMethodTypeIsNil", "paymentMethodTypeNotNil", "paymentMethodTypeEqualFold", "paymentMethodTypeContainsFold", "paymentMethodID", "paymentMethodIDNEQ", "paymentMethodIDIn", "paymentMethodIDNotIn", "paymentMethodIDGT", "paymentMethodIDGTE", "paymentMethodIDLT", "paymentMethodIDLTE", "paymentMethodIDContains", "paymentMethodIDHasPrefix", "paymentMethodIDHasSuffix", "paymentMethodIDIsNil", "paymentMethodIDNotNil", "paymentMethodIDEqualFold", "paymentMethodIDContainsFold", "paymentExperience", "paymentExperienceNEQ", "paymentExperienceIn", "paymentExperienceNotIn", "paymentExperienceGT", "paymentExperienceGTE", "paymentExperienceLT", "paymentExperienceLTE", "paymentExperienceContains", "paymentExperienceHasPrefix", "paymentExperienceHasSuffix", "paymentExperienceIsNil", "paymentExperienceNotNil", "paymentExperienceEqualFold", "paymentExperienceContainsFold", "paymentToken", "paymentTokenNEQ", "paymentTokenIn", "paymentTokenNotIn", "paymentTokenGT", "paymentTokenGTE", "paymentTokenLT", "paymentTokenLTE", "paymentTokenContains", "paymentTokenHasPrefix", "paymentTokenHasSuffix", "paymentTokenIsNil", "paymentTokenNotNil", "paymentTokenEqualFold", "paymentTokenContainsFold", "mandateID", "mandateIDNEQ", "mandateIDIn", "mandateIDNotIn", "mandateIDGT", "mandateIDGTE", "mandateIDLT", "mandateIDLTE", "mandateIDContains", "mandateIDHasPrefix", "mandateIDHasSuffix", "mandateIDIsNil", "mandateIDNotNil", "mandateIDEqualFold", "mandateIDContainsFold", "errorCode", "errorCodeNEQ", "errorCodeIn", "errorCodeNotIn", "errorCodeGT", "errorCodeGTE", "errorCodeLT", "errorCodeLTE", "errorCodeContains", "errorCodeHasPrefix", "errorCodeHasSuffix", "errorCodeIsNil", "errorCodeNotNil", "errorCodeEqualFold", "errorCodeContainsFold", "errorMessage", "errorMessageNEQ", "errorMessageIn", "errorMessageNotIn", "errorMessageGT", "errorMessageGTE", "errorMessageLT", "errorMessageLTE", "errorMessageContains", "errorMessageHasPrefix", "errorMessageHasSuffix", "errorMessageIsNil", "errorMessageNotNil", "errorMessageEqualFold", "errorMessageContainsFold", "errorReason", "errorReasonNEQ", "errorReasonIn", "errorReasonNotIn", "errorReasonGT", "errorReasonGTE", "errorReasonLT", "errorReasonLTE", "errorReasonContains", "errorReasonHasPrefix", "errorReasonHasSuffix", "errorReasonIsNil", "errorReasonNotNil", "errorReasonEqualFold", "errorReasonContainsFold", "unifiedCode", "unifiedCodeNEQ", "unifiedCodeIn", "unifiedCodeNotIn", "unifiedCodeGT", "unifiedCodeGTE", "unifiedCodeLT", "unifiedCodeLTE", "unifiedCodeContains", "unifiedCodeHasPrefix", "unifiedCodeHasSuffix", "unifiedCodeIsNil", "unifiedCodeNotNil", "unifiedCodeEqualFold", "unifiedCodeContainsFold", "unifiedMessage", "unifiedMessageNEQ", "unifiedMessageIn", "unifiedMessageNotIn", "unifiedMessageGT", "unifiedMessageGTE", "unifiedMessageLT", "unifiedMessageLTE", "unifiedMessageContains", "unifiedMessageHasPrefix", "unifiedMessageHasSuffix", "unifiedMessageIsNil", "unifiedMessageNotNil", "unifiedMessageEqualFold", "unifiedMessageContainsFold", "issuerErrorCode", "issuerErrorCodeNEQ", "issuerErrorCodeIn", "issuerErrorCodeNotIn", "issuerErrorCodeGT", "issuerErrorCodeGTE", "issuerErrorCodeLT", "issuerErrorCodeLTE", "issuerErrorCodeContains", "issuerErrorCodeHasPrefix", "issuerErrorCodeHasSuffix", "issuerErrorCodeIsNil", "issuerErrorCodeNotNil", "issuerErrorCodeEqualFold", "issuerErrorCodeContainsFold", "issuerErrorMessage", "issuerErrorMessageNEQ", "issuerErrorMessageIn", "issuerErrorMessageNotIn", "issuerErrorMessageGT", "issuerErrorMessageGTE", "issuerErrorMessageLT", "issuerErrorMessageLTE", "issuerErrorMessageContains", "issuerErrorMessageHasPrefix", "issuerErrorMessageHasSuffix", "issuerErrorMessageIsNil", "issuerErrorMessageNotNil", "issuerErrorMessageEqualFold", "issuerErrorMessageContainsFold", "networkAdviceCode", "networkAdviceCodeNEQ", "networkAdviceCodeIn", "networkAdviceCodeNotIn", "networkAdviceCodeGT", "networkAdviceCodeGTE", "networkAdviceCodeLT", "networkAdviceCodeLTE", "networkAdviceCodeContains", "networkAdviceCodeHasPrefix", "networkAdviceCodeHasSuffix", "networkAdviceCodeIsNil", "networkAdviceCodeNotNil", "networkAdviceCodeEqualFold", "networkAdviceCodeContainsFold", "networkDeclineCode", "networkDeclineCodeNEQ", "networkDeclineCodeIn", "networkDeclineCodeNotIn", "networkDeclineCodeGT", "networkDeclineCodeGTE", "networkDeclineCodeLT", "networkDeclineCodeLTE", "networkDeclineCodeContains", "networkDeclineCodeHasPrefix", "networkDeclineCodeHasSuffix", "networkDeclineCodeIsNil", "networkDeclineCodeNotNil", "networkDeclineCodeEqualFold", "networkDeclineCodeContainsFold", "networkTransactionID", "networkTransactionIDNEQ", "networkTransactionIDIn", "networkTransactionIDNotIn", "networkTransactionIDGT", "networkTransactionIDGTE", "networkTransactionIDLT", "networkTransactionIDLTE", "networkTransactionIDContains", "networkTransactionIDHasPrefix", "networkTransactionIDHasSuffix", "networkTransactionIDIsNil", "networkTransactionIDNotNil", "networkTransactionIDEqualFold", "networkTransactionIDContainsFold", "cancellationReason", "cancellationReasonNEQ", "cancellationReasonIn", "cancellationReasonNotIn", "cancellationReasonGT", "cancellationReasonGTE", "cancellationReasonLT", "cancellationReasonLTE", "cancellationReasonContains", "cancellationReasonHasPrefix", "cancellationReasonHasSuffix", "cancellationReasonIsNil", "cancellationReasonNotNil", "cancellationReasonEqualFold", "cancellationReasonContainsFold", "referenceID", "referenceIDNEQ", "referenceIDIn", "referenceIDNotIn", "referenceIDGT", "referenceIDGTE", "referenceIDLT", "referenceIDLTE", "referenceIDContains", "referenceIDHasPrefix", "referenceIDHasSuffix", "referenceIDIsNil", "referenceIDNotNil", "referenceIDEqualFold", "referenceIDContainsFold", "clientSource", "clientSourceNEQ", "clientSourceIn", "clientSourceNotIn", "clientSourceGT", "clientSourceGTE", "clientSourceLT", "clientSourceLTE", "clientSourceContains", "clientSourceHasPrefix", "clientSourceHasSuffix", "clientSourceIsNil", "clientSourceNotNil", "clientSourceEqualFold", "clientSourceContainsFold", "clientVersion", "clientVersionNEQ", "clientVersionIn", "clientVersionNotIn", "clientVersionGT", "clientVersionGTE", "clientVersionLT", "clientVersionLTE", "clientVersionContains", "clientVersionHasPrefix", "clientVersionHasSuffix", "clientVersionIsNil", "clientVersionNotNil", "clientVersionEqualFold", "clientVersionContainsFold", "encodedData", "encodedDataNEQ", "encodedDataIn", "encodedDataNotIn", "encodedDataGT", "encodedDataGTE", "encodedDataLT", "encodedDataLTE", "encodedDataContains", "encodedDataHasPrefix", "encodedDataHasSuffix", "encodedDataIsNil", "encodedDataNotNil", "encodedDataEqualFold", "encodedDataContainsFold", "multipleCaptureCount", "multipleCaptureCountNEQ", "multipleCaptureCountIn", "multipleCaptureCountNotIn", "multipleCaptureCountGT", "multipleCaptureCountGTE", "multipleCaptureCountLT", "multipleCaptureCountLTE", "multipleCaptureCountIsNil", "multipleCaptureCountNotNil", "hasPayment", "hasPaymentWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -42933,6 +43072,216 @@ func (ec *executionContext) unmarshalInputPaymentAttemptWhereInput(ctx context.C
 				return it, err
 			}
 			it.RoutingAlgorithmIDContainsFold = data
+		case "routingKind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKind"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKind = data
+		case "routingKindNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindNEQ = data
+		case "routingKindIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindIn = data
+		case "routingKindNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindNotIn = data
+		case "routingKindGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindGT = data
+		case "routingKindGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindGTE = data
+		case "routingKindLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindLT = data
+		case "routingKindLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindLTE = data
+		case "routingKindContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindContains = data
+		case "routingKindHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindHasPrefix = data
+		case "routingKindHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindHasSuffix = data
+		case "routingKindIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindIsNil = data
+		case "routingKindNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindNotNil = data
+		case "routingKindEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindEqualFold = data
+		case "routingKindContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindContainsFold = data
+		case "routingRule":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRule"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRule = data
+		case "routingRuleNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleNEQ = data
+		case "routingRuleIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleIn = data
+		case "routingRuleNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleNotIn = data
+		case "routingRuleGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleGT = data
+		case "routingRuleGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleGTE = data
+		case "routingRuleLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleLT = data
+		case "routingRuleLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleLTE = data
+		case "routingRuleContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleContains = data
+		case "routingRuleHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleHasPrefix = data
+		case "routingRuleHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleHasSuffix = data
+		case "routingRuleIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleIsNil = data
+		case "routingRuleNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleNotNil = data
+		case "routingRuleEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleEqualFold = data
+		case "routingRuleContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleContainsFold = data
 		case "connectorTransactionID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionID"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -57603,6 +57952,16 @@ func (ec *executionContext) _PaymentAttempt(ctx context.Context, sel ast.Selecti
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "routingKind":
+			out.Values[i] = ec._PaymentAttempt_routingKind(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "routingRule":
+			out.Values[i] = ec._PaymentAttempt_routingRule(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "connectorTransactionID":
 			out.Values[i] = ec._PaymentAttempt_connectorTransactionID(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -57789,6 +58148,11 @@ func (ec *executionContext) _PaymentAttempt(ctx context.Context, sel ast.Selecti
 		case "displayAmount":
 			out.Values[i] = ec._PaymentAttempt_displayAmount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "routingCandidates":
+			out.Values[i] = ec._PaymentAttempt_routingCandidates(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
