@@ -34,5 +34,14 @@ func TestRoutingStatements(t *testing.T) {
 	if routed > unrouted {
 		t.Fatalf("a routed payment took %d statements, an unrouted one %d", routed, unrouted)
 	}
-	t.Logf("create+confirm: %d statements unrouted, %d routed by a volume split", unrouted, routed)
+	adv := m.configure(t, c, "rules", program(priorityOf("stripe_test"),
+		ruleOf("euros", priorityOf("adyen"), when(cond("currency", "equal", "enum_variant", "EUR"))),
+		ruleOf("visa", priorityOf("adyen", "stripe_test"), when(cond("card_network", "equal", "enum_variant", "Visa")))))
+	c.do("POST", "/routing/"+adv+"/activate", m.key, nil).must(t, 200)
+	pay()
+	advanced := pay()
+	if advanced > unrouted {
+		t.Fatalf("a payment routed by rules took %d statements, an unrouted one %d", advanced, unrouted)
+	}
+	t.Logf("create+confirm: %d statements unrouted, %d routed by a volume split, %d by rules", unrouted, routed, advanced)
 }
