@@ -149,6 +149,9 @@ func advancedMerchant(t *testing.T, c *client, id string) (routedMerchant, strin
 			{"connector": map[string]any{"connector": "stripe_test"}, "split": 0},
 			{"connector": map[string]any{"connector": "adyen", "merchant_connector_id": m.adyenID}, "split": 100}}},
 			when(cond("currency", "equal", "enum_variant", "JPY"))),
+		// not_equal holds for another value, not for a fact the payment
+		// lacks.
+		ruleOf("not a card", adyen, when(cond("payment_method", "not_equal", "enum_variant", "card"))),
 	)
 	id2 := m.configure(t, c, "advanced", algorithm)
 	c.do("POST", "/routing/"+id2+"/activate", m.key, nil).must(t, 200)
@@ -296,6 +299,22 @@ func TestRoutingEvaluate(t *testing.T) {
 		"parameters": map[string]any{"currency": map[string]any{"type": "enum_variant", "value": "JPY"}}}).must(t, 200)
 	if yen.str("output", "type") != "volume_split" || len(yen.obj()["output"].(map[string]any)["splits"].([]any)) != 2 {
 		t.Errorf("a split rule's output: %s", yen.Raw)
+	}
+	// not_equal: a wallet is not a card; a payment whose method is not
+	// known is not "not a card" either.
+	for _, tc := range []struct {
+		params    map[string]any
+		connector string
+		rule      any
+	}{
+		{map[string]any{"payment_method": map[string]any{"type": "enum_variant", "value": "wallet"}}, "adyen", "not a card"},
+		{map[string]any{"amount": map[string]any{"type": "number", "value": 5}}, "stripe_test", nil},
+	} {
+		r := c.do("POST", "/routing/rule/evaluate", m.key, map[string]any{"created_by": m.profileID, "fallback_output": []any{},
+			"parameters": tc.params}).must(t, 200)
+		if ev := r.obj()["evaluated_output"].([]any); ev[0].(map[string]any)["connector"] != tc.connector || r.obj()["routing_rule"] != tc.rule {
+			t.Errorf("%v: %s, want %s by %v", tc.params, r.Raw, tc.connector, tc.rule)
+		}
 	}
 	// The decide-gateway shape: a Mastercard ISIN, a big amount, gold
 	// metadata, and the default.
