@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
+
+	"switchyard/internal/ids"
 )
 
 // gqlData runs a GraphQL document with key and answers its data, failing
@@ -45,7 +47,9 @@ func TestRoutingConfigurationsInGraphQL(t *testing.T) {
 		createRoutingAlgorithm(input: $in, idempotencyKey: $key) { replayed routingAlgorithm { ` + routingConfigFields + ` } } }`
 	input := map[string]any{"name": "adyen first", "profileID": m.profileID, "algorithm": map[string]any{
 		"type": "priority", "data": []map[string]any{{"connector": "adyen", "merchant_connector_id": m.adyenID}, {"connector": "stripe_test"}}}}
-	created := c.gqlData(t, m.key, create, map[string]any{"in": input, "key": "create-1"})["createRoutingAlgorithm"].(map[string]any)
+	// Merchant ids repeat between runs on one Redis; the key must not.
+	key := "create-" + ids.Base62(12)
+	created := c.gqlData(t, m.key, create, map[string]any{"in": input, "key": key})["createRoutingAlgorithm"].(map[string]any)
 	cfg := created["routingAlgorithm"].(map[string]any)
 	if cfg["kind"] != "priority" || cfg["profileID"] != m.profileID || cfg["active"] != false || created["replayed"] != false {
 		t.Fatalf("created: %v", created)
@@ -54,7 +58,7 @@ func TestRoutingConfigurationsInGraphQL(t *testing.T) {
 		t.Fatalf("algorithm as stored: %v", cfg["algorithm"])
 	}
 	id := cfg["id"].(string)
-	replay := c.gqlData(t, m.key, create, map[string]any{"in": input, "key": "create-1"})["createRoutingAlgorithm"].(map[string]any)
+	replay := c.gqlData(t, m.key, create, map[string]any{"in": input, "key": key})["createRoutingAlgorithm"].(map[string]any)
 	if replay["replayed"] != true || replay["routingAlgorithm"].(map[string]any)["id"] != id {
 		t.Fatalf("replay: %v", replay)
 	}
