@@ -279,8 +279,9 @@ func (_q *APIKeyQuery) Clone() *APIKeyQuery {
 		predicates:   append([]predicate.APIKey{}, _q.predicates...),
 		withMerchant: _q.withMerchant.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -558,6 +559,12 @@ func (_q *APIKeyQuery) ForShare(opts ...sql.LockOption) *APIKeyQuery {
 	return _q
 }
 
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *APIKeyQuery) Modify(modifiers ...func(s *sql.Selector)) *APIKeySelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
+}
+
 // APIKeyGroupBy is the group-by builder for APIKey entities.
 type APIKeyGroupBy struct {
 	selector
@@ -646,4 +653,10 @@ func (_s *APIKeySelect) sqlScan(ctx context.Context, root *APIKeyQuery, v any) e
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *APIKeySelect) Modify(modifiers ...func(s *sql.Selector)) *APIKeySelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

@@ -18,8 +18,9 @@ import (
 // APIKeyUpdate is the builder for updating APIKey entities.
 type APIKeyUpdate struct {
 	config
-	hooks    []Hook
-	mutation *APIKeyMutation
+	hooks     []Hook
+	mutation  *APIKeyMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the APIKeyUpdate builder.
@@ -193,6 +194,12 @@ func (_u *APIKeyUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *APIKeyUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *APIKeyUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *APIKeyUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -235,6 +242,7 @@ func (_u *APIKeyUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.LastUsedAtCleared() {
 		_spec.ClearField(apikey.FieldLastUsedAt, field.TypeTime)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{apikey.Label}
@@ -250,9 +258,10 @@ func (_u *APIKeyUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // APIKeyUpdateOne is the builder for updating a single APIKey entity.
 type APIKeyUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *APIKeyMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *APIKeyMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetModifiedAt sets the "modified_at" field.
@@ -433,6 +442,12 @@ func (_u *APIKeyUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *APIKeyUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *APIKeyUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *APIKeyUpdateOne) sqlSave(ctx context.Context) (_node *APIKey, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -492,6 +507,7 @@ func (_u *APIKeyUpdateOne) sqlSave(ctx context.Context) (_node *APIKey, err erro
 	if _u.mutation.LastUsedAtCleared() {
 		_spec.ClearField(apikey.FieldLastUsedAt, field.TypeTime)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &APIKey{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

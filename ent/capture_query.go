@@ -279,8 +279,9 @@ func (_q *CaptureQuery) Clone() *CaptureQuery {
 		predicates:  append([]predicate.Capture{}, _q.predicates...),
 		withPayment: _q.withPayment.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -558,6 +559,12 @@ func (_q *CaptureQuery) ForShare(opts ...sql.LockOption) *CaptureQuery {
 	return _q
 }
 
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *CaptureQuery) Modify(modifiers ...func(s *sql.Selector)) *CaptureSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
+}
+
 // CaptureGroupBy is the group-by builder for Capture entities.
 type CaptureGroupBy struct {
 	selector
@@ -646,4 +653,10 @@ func (_s *CaptureSelect) sqlScan(ctx context.Context, root *CaptureQuery, v any)
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *CaptureSelect) Modify(modifiers ...func(s *sql.Selector)) *CaptureSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

@@ -19,8 +19,9 @@ import (
 // CaptureUpdate is the builder for updating Capture entities.
 type CaptureUpdate struct {
 	config
-	hooks    []Hook
-	mutation *CaptureMutation
+	hooks     []Hook
+	mutation  *CaptureMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the CaptureUpdate builder.
@@ -310,6 +311,12 @@ func (_u *CaptureUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *CaptureUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *CaptureUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *CaptureUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -379,6 +386,7 @@ func (_u *CaptureUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.ReferenceIDCleared() {
 		_spec.ClearField(capture.FieldReferenceID, field.TypeString)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{capture.Label}
@@ -394,9 +402,10 @@ func (_u *CaptureUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // CaptureUpdateOne is the builder for updating a single Capture entity.
 type CaptureUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *CaptureMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *CaptureMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetModifiedAt sets the "modified_at" field.
@@ -693,6 +702,12 @@ func (_u *CaptureUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *CaptureUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *CaptureUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *CaptureUpdateOne) sqlSave(ctx context.Context) (_node *Capture, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -779,6 +794,7 @@ func (_u *CaptureUpdateOne) sqlSave(ctx context.Context) (_node *Capture, err er
 	if _u.mutation.ReferenceIDCleared() {
 		_spec.ClearField(capture.FieldReferenceID, field.TypeString)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &Capture{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

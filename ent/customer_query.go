@@ -333,8 +333,9 @@ func (_q *CustomerQuery) Clone() *CustomerQuery {
 		withPaymentMethods: _q.withPaymentMethods.Clone(),
 		withMandates:       _q.withMandates.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -736,6 +737,12 @@ func (_q *CustomerQuery) ForShare(opts ...sql.LockOption) *CustomerQuery {
 	return _q
 }
 
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *CustomerQuery) Modify(modifiers ...func(s *sql.Selector)) *CustomerSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
+}
+
 // WithNamedPayments tells the query-builder to eager-load the nodes that are connected to the "payments"
 // edge with the given name. The optional arguments are used to configure the query builder of the edge.
 func (_q *CustomerQuery) WithNamedPayments(name string, opts ...func(*PaymentIntentQuery)) *CustomerQuery {
@@ -866,4 +873,10 @@ func (_s *CustomerSelect) sqlScan(ctx context.Context, root *CustomerQuery, v an
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *CustomerSelect) Modify(modifiers ...func(s *sql.Selector)) *CustomerSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

@@ -279,8 +279,9 @@ func (_q *DisputeQuery) Clone() *DisputeQuery {
 		predicates:  append([]predicate.Dispute{}, _q.predicates...),
 		withPayment: _q.withPayment.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -558,6 +559,12 @@ func (_q *DisputeQuery) ForShare(opts ...sql.LockOption) *DisputeQuery {
 	return _q
 }
 
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *DisputeQuery) Modify(modifiers ...func(s *sql.Selector)) *DisputeSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
+}
+
 // DisputeGroupBy is the group-by builder for Dispute entities.
 type DisputeGroupBy struct {
 	selector
@@ -646,4 +653,10 @@ func (_s *DisputeSelect) sqlScan(ctx context.Context, root *DisputeQuery, v any)
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *DisputeSelect) Modify(modifiers ...func(s *sql.Selector)) *DisputeSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

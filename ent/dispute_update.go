@@ -19,8 +19,9 @@ import (
 // DisputeUpdate is the builder for updating Dispute entities.
 type DisputeUpdate struct {
 	config
-	hooks    []Hook
-	mutation *DisputeMutation
+	hooks     []Hook
+	mutation  *DisputeMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the DisputeUpdate builder.
@@ -372,6 +373,12 @@ func (_u *DisputeUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *DisputeUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *DisputeUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *DisputeUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -453,6 +460,7 @@ func (_u *DisputeUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.EvidenceCleared() {
 		_spec.ClearField(dispute.FieldEvidence, field.TypeJSON)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{dispute.Label}
@@ -468,9 +476,10 @@ func (_u *DisputeUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // DisputeUpdateOne is the builder for updating a single Dispute entity.
 type DisputeUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *DisputeMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *DisputeMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetModifiedAt sets the "modified_at" field.
@@ -829,6 +838,12 @@ func (_u *DisputeUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *DisputeUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *DisputeUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *DisputeUpdateOne) sqlSave(ctx context.Context) (_node *Dispute, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -927,6 +942,7 @@ func (_u *DisputeUpdateOne) sqlSave(ctx context.Context) (_node *Dispute, err er
 	if _u.mutation.EvidenceCleared() {
 		_spec.ClearField(dispute.FieldEvidence, field.TypeJSON)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &Dispute{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -29,6 +29,7 @@ func main() {
 			gen.FeatureNamedEdges,
 			gen.FeatureUpsert,
 			gen.FeatureExecQuery,
+			gen.FeatureModifier,
 		},
 	}, entc.Extensions(ex), entc.TemplateFiles("template/money.tmpl"))
 	if err != nil {

@@ -356,8 +356,9 @@ func (_q *EventQuery) Clone() *EventQuery {
 		withDeliveryAttempts: _q.withDeliveryAttempts.Clone(),
 		withDeliveryTask:     _q.withDeliveryTask.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -791,6 +792,12 @@ func (_q *EventQuery) ForShare(opts ...sql.LockOption) *EventQuery {
 	return _q
 }
 
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *EventQuery) Modify(modifiers ...func(s *sql.Selector)) *EventSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
+}
+
 // WithNamedDeliveryAttempts tells the query-builder to eager-load the nodes that are connected to the "delivery_attempts"
 // edge with the given name. The optional arguments are used to configure the query builder of the edge.
 func (_q *EventQuery) WithNamedDeliveryAttempts(name string, opts ...func(*EventDeliveryAttemptQuery)) *EventQuery {
@@ -893,4 +900,10 @@ func (_s *EventSelect) sqlScan(ctx context.Context, root *EventQuery, v any) err
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *EventSelect) Modify(modifiers ...func(s *sql.Selector)) *EventSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

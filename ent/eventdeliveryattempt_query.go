@@ -279,8 +279,9 @@ func (_q *EventDeliveryAttemptQuery) Clone() *EventDeliveryAttemptQuery {
 		predicates: append([]predicate.EventDeliveryAttempt{}, _q.predicates...),
 		withEvent:  _q.withEvent.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -558,6 +559,12 @@ func (_q *EventDeliveryAttemptQuery) ForShare(opts ...sql.LockOption) *EventDeli
 	return _q
 }
 
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *EventDeliveryAttemptQuery) Modify(modifiers ...func(s *sql.Selector)) *EventDeliveryAttemptSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
+}
+
 // EventDeliveryAttemptGroupBy is the group-by builder for EventDeliveryAttempt entities.
 type EventDeliveryAttemptGroupBy struct {
 	selector
@@ -646,4 +653,10 @@ func (_s *EventDeliveryAttemptSelect) sqlScan(ctx context.Context, root *EventDe
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *EventDeliveryAttemptSelect) Modify(modifiers ...func(s *sql.Selector)) *EventDeliveryAttemptSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

@@ -19,8 +19,9 @@ import (
 // EventDeliveryAttemptUpdate is the builder for updating EventDeliveryAttempt entities.
 type EventDeliveryAttemptUpdate struct {
 	config
-	hooks    []Hook
-	mutation *EventDeliveryAttemptMutation
+	hooks     []Hook
+	mutation  *EventDeliveryAttemptMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the EventDeliveryAttemptUpdate builder.
@@ -149,6 +150,12 @@ func (_u *EventDeliveryAttemptUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *EventDeliveryAttemptUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *EventDeliveryAttemptUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *EventDeliveryAttemptUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -185,6 +192,7 @@ func (_u *EventDeliveryAttemptUpdate) sqlSave(ctx context.Context) (_node int, e
 	if value, ok := _u.mutation.IsDeliverySuccessful(); ok {
 		_spec.SetField(eventdeliveryattempt.FieldIsDeliverySuccessful, field.TypeBool, value)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{eventdeliveryattempt.Label}
@@ -200,9 +208,10 @@ func (_u *EventDeliveryAttemptUpdate) sqlSave(ctx context.Context) (_node int, e
 // EventDeliveryAttemptUpdateOne is the builder for updating a single EventDeliveryAttempt entity.
 type EventDeliveryAttemptUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *EventDeliveryAttemptMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *EventDeliveryAttemptMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetModifiedAt sets the "modified_at" field.
@@ -338,6 +347,12 @@ func (_u *EventDeliveryAttemptUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *EventDeliveryAttemptUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *EventDeliveryAttemptUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *EventDeliveryAttemptUpdateOne) sqlSave(ctx context.Context) (_node *EventDeliveryAttempt, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -391,6 +406,7 @@ func (_u *EventDeliveryAttemptUpdateOne) sqlSave(ctx context.Context) (_node *Ev
 	if value, ok := _u.mutation.IsDeliverySuccessful(); ok {
 		_spec.SetField(eventdeliveryattempt.FieldIsDeliverySuccessful, field.TypeBool, value)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &EventDeliveryAttempt{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -21,6 +21,7 @@ import (
 	"switchyard/ent/paymentmethod"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
+	"switchyard/ent/routingalgorithm"
 
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent/dialect/sql"
@@ -3959,6 +3960,136 @@ func newRefundPaginateArgs(rv map[string]any) *refundPaginateArgs {
 	}
 	if v, ok := rv[whereField].(*RefundWhereInput); ok {
 		args.opts = append(args.opts, WithRefundFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *RoutingAlgorithmQuery) CollectFields(ctx context.Context, satisfies ...string) (*RoutingAlgorithmQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *RoutingAlgorithmQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(routingalgorithm.Columns))
+		selectedFields = []string{routingalgorithm.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "merchantID":
+			if _, ok := fieldSeen[routingalgorithm.FieldMerchantID]; !ok {
+				selectedFields = append(selectedFields, routingalgorithm.FieldMerchantID)
+				fieldSeen[routingalgorithm.FieldMerchantID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[routingalgorithm.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, routingalgorithm.FieldCreatedAt)
+				fieldSeen[routingalgorithm.FieldCreatedAt] = struct{}{}
+			}
+		case "modifiedAt":
+			if _, ok := fieldSeen[routingalgorithm.FieldModifiedAt]; !ok {
+				selectedFields = append(selectedFields, routingalgorithm.FieldModifiedAt)
+				fieldSeen[routingalgorithm.FieldModifiedAt] = struct{}{}
+			}
+		case "profileID":
+			if _, ok := fieldSeen[routingalgorithm.FieldProfileID]; !ok {
+				selectedFields = append(selectedFields, routingalgorithm.FieldProfileID)
+				fieldSeen[routingalgorithm.FieldProfileID] = struct{}{}
+			}
+		case "name":
+			if _, ok := fieldSeen[routingalgorithm.FieldName]; !ok {
+				selectedFields = append(selectedFields, routingalgorithm.FieldName)
+				fieldSeen[routingalgorithm.FieldName] = struct{}{}
+			}
+		case "description":
+			if _, ok := fieldSeen[routingalgorithm.FieldDescription]; !ok {
+				selectedFields = append(selectedFields, routingalgorithm.FieldDescription)
+				fieldSeen[routingalgorithm.FieldDescription] = struct{}{}
+			}
+		case "kind":
+			if _, ok := fieldSeen[routingalgorithm.FieldKind]; !ok {
+				selectedFields = append(selectedFields, routingalgorithm.FieldKind)
+				fieldSeen[routingalgorithm.FieldKind] = struct{}{}
+			}
+		case "transactionType":
+			if _, ok := fieldSeen[routingalgorithm.FieldTransactionType]; !ok {
+				selectedFields = append(selectedFields, routingalgorithm.FieldTransactionType)
+				fieldSeen[routingalgorithm.FieldTransactionType] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type routingalgorithmPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []RoutingAlgorithmPaginateOption
+}
+
+func newRoutingAlgorithmPaginateArgs(rv map[string]any) *routingalgorithmPaginateArgs {
+	args := &routingalgorithmPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case []*RoutingAlgorithmOrder:
+			args.opts = append(args.opts, WithRoutingAlgorithmOrder(v))
+		case []any:
+			var orders []*RoutingAlgorithmOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &RoutingAlgorithmOrder{Field: &RoutingAlgorithmOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
+			}
+			args.opts = append(args.opts, WithRoutingAlgorithmOrder(orders))
+		}
+	}
+	if v, ok := rv[whereField].(*RoutingAlgorithmWhereInput); ok {
+		args.opts = append(args.opts, WithRoutingAlgorithmFilter(v.Filter))
 	}
 	return args
 }

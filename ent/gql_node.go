@@ -20,6 +20,7 @@ import (
 	"switchyard/ent/paymentmethod"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
+	"switchyard/ent/routingalgorithm"
 
 	"entgo.io/contrib/entgql"
 	"github.com/99designs/gqlgen/graphql"
@@ -106,6 +107,11 @@ var refundImplementors = []string{"Refund", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*Refund) IsNode() {}
+
+var routingalgorithmImplementors = []string{"RoutingAlgorithm", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*RoutingAlgorithm) IsNode() {}
 
 var errNodeInvalidID = &NotFoundError{"node"}
 
@@ -296,6 +302,15 @@ func (c *Client) noder(ctx context.Context, table string, id string) (Noder, err
 			Where(refund.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, refundImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case routingalgorithm.Table:
+		query := c.RoutingAlgorithm.Query().
+			Where(routingalgorithm.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, routingalgorithmImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -601,6 +616,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []string) ([]Node
 		query := c.Refund.Query().
 			Where(refund.IDIn(ids...))
 		query, err := query.CollectFields(ctx, refundImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case routingalgorithm.Table:
+		query := c.RoutingAlgorithm.Query().
+			Where(routingalgorithm.IDIn(ids...))
+		query, err := query.CollectFields(ctx, routingalgorithmImplementors...)
 		if err != nil {
 			return nil, err
 		}

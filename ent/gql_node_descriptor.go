@@ -3012,6 +3012,82 @@ func (_m *Refund) Node(ctx context.Context) (node *Node, err error) {
 	return node, nil
 }
 
+// Node implements Noder interface
+func (_m *RoutingAlgorithm) Node(ctx context.Context) (node *Node, err error) {
+	node = &Node{
+		ID:     _m.ID,
+		Type:   "RoutingAlgorithm",
+		Fields: make([]*Field, 8),
+		Edges:  make([]*Edge, 0),
+	}
+	var buf []byte
+	if buf, err = json.Marshal(_m.MerchantID); err != nil {
+		return nil, err
+	}
+	node.Fields[0] = &Field{
+		Type:  "string",
+		Name:  "merchant_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CreatedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[1] = &Field{
+		Type:  "time.Time",
+		Name:  "created_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ModifiedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[2] = &Field{
+		Type:  "time.Time",
+		Name:  "modified_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ProfileID); err != nil {
+		return nil, err
+	}
+	node.Fields[3] = &Field{
+		Type:  "string",
+		Name:  "profile_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Name); err != nil {
+		return nil, err
+	}
+	node.Fields[4] = &Field{
+		Type:  "string",
+		Name:  "name",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Description); err != nil {
+		return nil, err
+	}
+	node.Fields[5] = &Field{
+		Type:  "string",
+		Name:  "description",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Kind); err != nil {
+		return nil, err
+	}
+	node.Fields[6] = &Field{
+		Type:  "routingalgorithm.Kind",
+		Name:  "kind",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.TransactionType); err != nil {
+		return nil, err
+	}
+	node.Fields[7] = &Field{
+		Type:  "routingalgorithm.TransactionType",
+		Name:  "transaction_type",
+		Value: string(buf),
+	}
+	return node, nil
+}
+
 // Node returns the node with given global ID.
 //
 // This API helpful in case you want to build

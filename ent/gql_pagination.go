@@ -23,6 +23,7 @@ import (
 	"switchyard/ent/paymentmethod"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
+	"switchyard/ent/routingalgorithm"
 
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
@@ -5681,6 +5682,410 @@ func (_m *Refund) ToEdge(order *RefundOrder) *RefundEdge {
 		order = DefaultRefundOrder
 	}
 	return &RefundEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// RoutingAlgorithmEdge is the edge representation of RoutingAlgorithm.
+type RoutingAlgorithmEdge struct {
+	Node   *RoutingAlgorithm `json:"node"`
+	Cursor Cursor            `json:"cursor"`
+}
+
+// RoutingAlgorithmConnection is the connection containing edges to RoutingAlgorithm.
+type RoutingAlgorithmConnection struct {
+	Edges      []*RoutingAlgorithmEdge `json:"edges"`
+	PageInfo   PageInfo                `json:"pageInfo"`
+	TotalCount int                     `json:"totalCount"`
+}
+
+func (c *RoutingAlgorithmConnection) build(nodes []*RoutingAlgorithm, pager *routingalgorithmPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *RoutingAlgorithm
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *RoutingAlgorithm {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *RoutingAlgorithm {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*RoutingAlgorithmEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &RoutingAlgorithmEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// RoutingAlgorithmPaginateOption enables pagination customization.
+type RoutingAlgorithmPaginateOption func(*routingalgorithmPager) error
+
+// WithRoutingAlgorithmOrder configures pagination ordering.
+func WithRoutingAlgorithmOrder(order []*RoutingAlgorithmOrder) RoutingAlgorithmPaginateOption {
+	return func(pager *routingalgorithmPager) error {
+		for _, o := range order {
+			if err := o.Direction.Validate(); err != nil {
+				return err
+			}
+		}
+		pager.order = append(pager.order, order...)
+		return nil
+	}
+}
+
+// WithRoutingAlgorithmFilter configures pagination filter.
+func WithRoutingAlgorithmFilter(filter func(*RoutingAlgorithmQuery) (*RoutingAlgorithmQuery, error)) RoutingAlgorithmPaginateOption {
+	return func(pager *routingalgorithmPager) error {
+		if filter == nil {
+			return errors.New("RoutingAlgorithmQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type routingalgorithmPager struct {
+	reverse bool
+	order   []*RoutingAlgorithmOrder
+	filter  func(*RoutingAlgorithmQuery) (*RoutingAlgorithmQuery, error)
+}
+
+func newRoutingAlgorithmPager(opts []RoutingAlgorithmPaginateOption, reverse bool) (*routingalgorithmPager, error) {
+	pager := &routingalgorithmPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	for i, o := range pager.order {
+		if i > 0 && o.Field == pager.order[i-1].Field {
+			return nil, fmt.Errorf("duplicate order direction %q", o.Direction)
+		}
+	}
+	return pager, nil
+}
+
+func (p *routingalgorithmPager) applyFilter(query *RoutingAlgorithmQuery) (*RoutingAlgorithmQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *routingalgorithmPager) toCursor(_m *RoutingAlgorithm) Cursor {
+	cs_ := make([]any, 0, len(p.order))
+	for _, o_ := range p.order {
+		cs_ = append(cs_, o_.Field.toCursor(_m).Value)
+	}
+	return Cursor{ID: _m.ID, Value: cs_}
+}
+
+func (p *routingalgorithmPager) applyCursors(query *RoutingAlgorithmQuery, after, before *Cursor) (*RoutingAlgorithmQuery, error) {
+	idDirection := entgql.OrderDirectionAsc
+	if p.reverse {
+		idDirection = entgql.OrderDirectionDesc
+	}
+	fields, directions := make([]string, 0, len(p.order)), make([]OrderDirection, 0, len(p.order))
+	for _, o := range p.order {
+		fields = append(fields, o.Field.column)
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		directions = append(directions, direction)
+	}
+	predicates, err := entgql.MultiCursorsPredicate(after, before, &entgql.MultiCursorsOptions{
+		FieldID:     DefaultRoutingAlgorithmOrder.Field.column,
+		DirectionID: idDirection,
+		Fields:      fields,
+		Directions:  directions,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, predicate := range predicates {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *routingalgorithmPager) applyOrder(query *RoutingAlgorithmQuery) *RoutingAlgorithmQuery {
+	var defaultOrdered bool
+	for _, o := range p.order {
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(o.Field.toTerm(direction.OrderTermOption()))
+		if o.Field.column == DefaultRoutingAlgorithmOrder.Field.column {
+			defaultOrdered = true
+		}
+		if len(query.ctx.Fields) > 0 {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
+	}
+	if !defaultOrdered {
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(DefaultRoutingAlgorithmOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	return query
+}
+
+func (p *routingalgorithmPager) orderExpr(query *RoutingAlgorithmQuery) sql.Querier {
+	if len(query.ctx.Fields) > 0 {
+		for _, o := range p.order {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		for _, o := range p.order {
+			direction := o.Direction
+			if p.reverse {
+				direction = direction.Reverse()
+			}
+			b.Ident(o.Field.column).Pad().WriteString(string(direction))
+			b.Comma()
+		}
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		b.Ident(DefaultRoutingAlgorithmOrder.Field.column).Pad().WriteString(string(direction))
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to RoutingAlgorithm.
+func (_m *RoutingAlgorithmQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...RoutingAlgorithmPaginateOption,
+) (*RoutingAlgorithmConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newRoutingAlgorithmPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &RoutingAlgorithmConnection{Edges: []*RoutingAlgorithmEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// RoutingAlgorithmOrderFieldID orders RoutingAlgorithm by id.
+	RoutingAlgorithmOrderFieldID = &RoutingAlgorithmOrderField{
+		Value: func(_m *RoutingAlgorithm) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: routingalgorithm.FieldID,
+		toTerm: routingalgorithm.ByID,
+		toCursor: func(_m *RoutingAlgorithm) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
+	// RoutingAlgorithmOrderFieldMerchantID orders RoutingAlgorithm by merchant_id.
+	RoutingAlgorithmOrderFieldMerchantID = &RoutingAlgorithmOrderField{
+		Value: func(_m *RoutingAlgorithm) (ent.Value, error) {
+			return _m.MerchantID, nil
+		},
+		column: routingalgorithm.FieldMerchantID,
+		toTerm: routingalgorithm.ByMerchantID,
+		toCursor: func(_m *RoutingAlgorithm) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.MerchantID,
+			}
+		},
+	}
+	// RoutingAlgorithmOrderFieldCreatedAt orders RoutingAlgorithm by created_at.
+	RoutingAlgorithmOrderFieldCreatedAt = &RoutingAlgorithmOrderField{
+		Value: func(_m *RoutingAlgorithm) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: routingalgorithm.FieldCreatedAt,
+		toTerm: routingalgorithm.ByCreatedAt,
+		toCursor: func(_m *RoutingAlgorithm) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// RoutingAlgorithmOrderFieldModifiedAt orders RoutingAlgorithm by modified_at.
+	RoutingAlgorithmOrderFieldModifiedAt = &RoutingAlgorithmOrderField{
+		Value: func(_m *RoutingAlgorithm) (ent.Value, error) {
+			return _m.ModifiedAt, nil
+		},
+		column: routingalgorithm.FieldModifiedAt,
+		toTerm: routingalgorithm.ByModifiedAt,
+		toCursor: func(_m *RoutingAlgorithm) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ModifiedAt,
+			}
+		},
+	}
+	// RoutingAlgorithmOrderFieldName orders RoutingAlgorithm by name.
+	RoutingAlgorithmOrderFieldName = &RoutingAlgorithmOrderField{
+		Value: func(_m *RoutingAlgorithm) (ent.Value, error) {
+			return _m.Name, nil
+		},
+		column: routingalgorithm.FieldName,
+		toTerm: routingalgorithm.ByName,
+		toCursor: func(_m *RoutingAlgorithm) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Name,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f RoutingAlgorithmOrderField) String() string {
+	var str string
+	switch f.column {
+	case RoutingAlgorithmOrderFieldID.column:
+		str = "ID"
+	case RoutingAlgorithmOrderFieldMerchantID.column:
+		str = "MERCHANT_ID"
+	case RoutingAlgorithmOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case RoutingAlgorithmOrderFieldModifiedAt.column:
+		str = "MODIFIED_AT"
+	case RoutingAlgorithmOrderFieldName.column:
+		str = "NAME"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f RoutingAlgorithmOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *RoutingAlgorithmOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("RoutingAlgorithmOrderField %T must be a string", v)
+	}
+	switch str {
+	case "ID":
+		*f = *RoutingAlgorithmOrderFieldID
+	case "MERCHANT_ID":
+		*f = *RoutingAlgorithmOrderFieldMerchantID
+	case "CREATED_AT":
+		*f = *RoutingAlgorithmOrderFieldCreatedAt
+	case "MODIFIED_AT":
+		*f = *RoutingAlgorithmOrderFieldModifiedAt
+	case "NAME":
+		*f = *RoutingAlgorithmOrderFieldName
+	default:
+		return fmt.Errorf("%s is not a valid RoutingAlgorithmOrderField", str)
+	}
+	return nil
+}
+
+// RoutingAlgorithmOrderField defines the ordering field of RoutingAlgorithm.
+type RoutingAlgorithmOrderField struct {
+	// Value extracts the ordering value from the given RoutingAlgorithm.
+	Value    func(*RoutingAlgorithm) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) routingalgorithm.OrderOption
+	toCursor func(*RoutingAlgorithm) Cursor
+}
+
+// RoutingAlgorithmOrder defines the ordering of RoutingAlgorithm.
+type RoutingAlgorithmOrder struct {
+	Direction OrderDirection              `json:"direction"`
+	Field     *RoutingAlgorithmOrderField `json:"field"`
+}
+
+// DefaultRoutingAlgorithmOrder is the default ordering of RoutingAlgorithm.
+var DefaultRoutingAlgorithmOrder = &RoutingAlgorithmOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &RoutingAlgorithmOrderField{
+		Value: func(_m *RoutingAlgorithm) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: routingalgorithm.FieldID,
+		toTerm: routingalgorithm.ByID,
+		toCursor: func(_m *RoutingAlgorithm) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts RoutingAlgorithm into RoutingAlgorithmEdge.
+func (_m *RoutingAlgorithm) ToEdge(order *RoutingAlgorithmOrder) *RoutingAlgorithmEdge {
+	if order == nil {
+		order = DefaultRoutingAlgorithmOrder
+	}
+	return &RoutingAlgorithmEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

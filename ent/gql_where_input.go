@@ -21,6 +21,7 @@ import (
 	"switchyard/ent/predicate"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
+	"switchyard/ent/routingalgorithm"
 	"switchyard/ent/schema/schematype"
 	"time"
 )
@@ -14954,5 +14955,457 @@ func (i *RefundWhereInput) P() (predicate.Refund, error) {
 		return predicates[0], nil
 	default:
 		return refund.And(predicates...), nil
+	}
+}
+
+// RoutingAlgorithmWhereInput represents a where input for filtering RoutingAlgorithm queries.
+type RoutingAlgorithmWhereInput struct {
+	Predicates []predicate.RoutingAlgorithm  `json:"-"`
+	Not        *RoutingAlgorithmWhereInput   `json:"not,omitempty"`
+	Or         []*RoutingAlgorithmWhereInput `json:"or,omitempty"`
+	And        []*RoutingAlgorithmWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID             *string  `json:"id,omitempty"`
+	IDNEQ          *string  `json:"idNEQ,omitempty"`
+	IDIn           []string `json:"idIn,omitempty"`
+	IDNotIn        []string `json:"idNotIn,omitempty"`
+	IDGT           *string  `json:"idGT,omitempty"`
+	IDGTE          *string  `json:"idGTE,omitempty"`
+	IDLT           *string  `json:"idLT,omitempty"`
+	IDLTE          *string  `json:"idLTE,omitempty"`
+	IDEqualFold    *string  `json:"idEqualFold,omitempty"`
+	IDContainsFold *string  `json:"idContainsFold,omitempty"`
+
+	// "merchant_id" field predicates.
+	MerchantID             *string  `json:"merchantID,omitempty"`
+	MerchantIDNEQ          *string  `json:"merchantIDNEQ,omitempty"`
+	MerchantIDIn           []string `json:"merchantIDIn,omitempty"`
+	MerchantIDNotIn        []string `json:"merchantIDNotIn,omitempty"`
+	MerchantIDGT           *string  `json:"merchantIDGT,omitempty"`
+	MerchantIDGTE          *string  `json:"merchantIDGTE,omitempty"`
+	MerchantIDLT           *string  `json:"merchantIDLT,omitempty"`
+	MerchantIDLTE          *string  `json:"merchantIDLTE,omitempty"`
+	MerchantIDContains     *string  `json:"merchantIDContains,omitempty"`
+	MerchantIDHasPrefix    *string  `json:"merchantIDHasPrefix,omitempty"`
+	MerchantIDHasSuffix    *string  `json:"merchantIDHasSuffix,omitempty"`
+	MerchantIDEqualFold    *string  `json:"merchantIDEqualFold,omitempty"`
+	MerchantIDContainsFold *string  `json:"merchantIDContainsFold,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "modified_at" field predicates.
+	ModifiedAt      *time.Time  `json:"modifiedAt,omitempty"`
+	ModifiedAtNEQ   *time.Time  `json:"modifiedAtNEQ,omitempty"`
+	ModifiedAtIn    []time.Time `json:"modifiedAtIn,omitempty"`
+	ModifiedAtNotIn []time.Time `json:"modifiedAtNotIn,omitempty"`
+	ModifiedAtGT    *time.Time  `json:"modifiedAtGT,omitempty"`
+	ModifiedAtGTE   *time.Time  `json:"modifiedAtGTE,omitempty"`
+	ModifiedAtLT    *time.Time  `json:"modifiedAtLT,omitempty"`
+	ModifiedAtLTE   *time.Time  `json:"modifiedAtLTE,omitempty"`
+
+	// "profile_id" field predicates.
+	ProfileID             *string  `json:"profileID,omitempty"`
+	ProfileIDNEQ          *string  `json:"profileIDNEQ,omitempty"`
+	ProfileIDIn           []string `json:"profileIDIn,omitempty"`
+	ProfileIDNotIn        []string `json:"profileIDNotIn,omitempty"`
+	ProfileIDGT           *string  `json:"profileIDGT,omitempty"`
+	ProfileIDGTE          *string  `json:"profileIDGTE,omitempty"`
+	ProfileIDLT           *string  `json:"profileIDLT,omitempty"`
+	ProfileIDLTE          *string  `json:"profileIDLTE,omitempty"`
+	ProfileIDContains     *string  `json:"profileIDContains,omitempty"`
+	ProfileIDHasPrefix    *string  `json:"profileIDHasPrefix,omitempty"`
+	ProfileIDHasSuffix    *string  `json:"profileIDHasSuffix,omitempty"`
+	ProfileIDEqualFold    *string  `json:"profileIDEqualFold,omitempty"`
+	ProfileIDContainsFold *string  `json:"profileIDContainsFold,omitempty"`
+
+	// "name" field predicates.
+	Name             *string  `json:"name,omitempty"`
+	NameNEQ          *string  `json:"nameNEQ,omitempty"`
+	NameIn           []string `json:"nameIn,omitempty"`
+	NameNotIn        []string `json:"nameNotIn,omitempty"`
+	NameGT           *string  `json:"nameGT,omitempty"`
+	NameGTE          *string  `json:"nameGTE,omitempty"`
+	NameLT           *string  `json:"nameLT,omitempty"`
+	NameLTE          *string  `json:"nameLTE,omitempty"`
+	NameContains     *string  `json:"nameContains,omitempty"`
+	NameHasPrefix    *string  `json:"nameHasPrefix,omitempty"`
+	NameHasSuffix    *string  `json:"nameHasSuffix,omitempty"`
+	NameEqualFold    *string  `json:"nameEqualFold,omitempty"`
+	NameContainsFold *string  `json:"nameContainsFold,omitempty"`
+
+	// "description" field predicates.
+	Description             *string  `json:"description,omitempty"`
+	DescriptionNEQ          *string  `json:"descriptionNEQ,omitempty"`
+	DescriptionIn           []string `json:"descriptionIn,omitempty"`
+	DescriptionNotIn        []string `json:"descriptionNotIn,omitempty"`
+	DescriptionGT           *string  `json:"descriptionGT,omitempty"`
+	DescriptionGTE          *string  `json:"descriptionGTE,omitempty"`
+	DescriptionLT           *string  `json:"descriptionLT,omitempty"`
+	DescriptionLTE          *string  `json:"descriptionLTE,omitempty"`
+	DescriptionContains     *string  `json:"descriptionContains,omitempty"`
+	DescriptionHasPrefix    *string  `json:"descriptionHasPrefix,omitempty"`
+	DescriptionHasSuffix    *string  `json:"descriptionHasSuffix,omitempty"`
+	DescriptionEqualFold    *string  `json:"descriptionEqualFold,omitempty"`
+	DescriptionContainsFold *string  `json:"descriptionContainsFold,omitempty"`
+
+	// "kind" field predicates.
+	Kind      *routingalgorithm.Kind  `json:"kind,omitempty"`
+	KindNEQ   *routingalgorithm.Kind  `json:"kindNEQ,omitempty"`
+	KindIn    []routingalgorithm.Kind `json:"kindIn,omitempty"`
+	KindNotIn []routingalgorithm.Kind `json:"kindNotIn,omitempty"`
+
+	// "transaction_type" field predicates.
+	TransactionType      *routingalgorithm.TransactionType  `json:"transactionType,omitempty"`
+	TransactionTypeNEQ   *routingalgorithm.TransactionType  `json:"transactionTypeNEQ,omitempty"`
+	TransactionTypeIn    []routingalgorithm.TransactionType `json:"transactionTypeIn,omitempty"`
+	TransactionTypeNotIn []routingalgorithm.TransactionType `json:"transactionTypeNotIn,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *RoutingAlgorithmWhereInput) AddPredicates(predicates ...predicate.RoutingAlgorithm) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the RoutingAlgorithmWhereInput filter on the RoutingAlgorithmQuery builder.
+func (i *RoutingAlgorithmWhereInput) Filter(q *RoutingAlgorithmQuery) (*RoutingAlgorithmQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyRoutingAlgorithmWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyRoutingAlgorithmWhereInput is returned in case the RoutingAlgorithmWhereInput is empty.
+var ErrEmptyRoutingAlgorithmWhereInput = errors.New("ent: empty predicate RoutingAlgorithmWhereInput")
+
+// P returns a predicate for filtering routingalgorithms.
+// An error is returned if the input is empty or invalid.
+func (i *RoutingAlgorithmWhereInput) P() (predicate.RoutingAlgorithm, error) {
+	var predicates []predicate.RoutingAlgorithm
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, routingalgorithm.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.RoutingAlgorithm, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, routingalgorithm.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.RoutingAlgorithm, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, routingalgorithm.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, routingalgorithm.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, routingalgorithm.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, routingalgorithm.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, routingalgorithm.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, routingalgorithm.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, routingalgorithm.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, routingalgorithm.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, routingalgorithm.IDLTE(*i.IDLTE))
+	}
+	if i.IDEqualFold != nil {
+		predicates = append(predicates, routingalgorithm.IDEqualFold(*i.IDEqualFold))
+	}
+	if i.IDContainsFold != nil {
+		predicates = append(predicates, routingalgorithm.IDContainsFold(*i.IDContainsFold))
+	}
+	if i.MerchantID != nil {
+		predicates = append(predicates, routingalgorithm.MerchantIDEQ(*i.MerchantID))
+	}
+	if i.MerchantIDNEQ != nil {
+		predicates = append(predicates, routingalgorithm.MerchantIDNEQ(*i.MerchantIDNEQ))
+	}
+	if len(i.MerchantIDIn) > 0 {
+		predicates = append(predicates, routingalgorithm.MerchantIDIn(i.MerchantIDIn...))
+	}
+	if len(i.MerchantIDNotIn) > 0 {
+		predicates = append(predicates, routingalgorithm.MerchantIDNotIn(i.MerchantIDNotIn...))
+	}
+	if i.MerchantIDGT != nil {
+		predicates = append(predicates, routingalgorithm.MerchantIDGT(*i.MerchantIDGT))
+	}
+	if i.MerchantIDGTE != nil {
+		predicates = append(predicates, routingalgorithm.MerchantIDGTE(*i.MerchantIDGTE))
+	}
+	if i.MerchantIDLT != nil {
+		predicates = append(predicates, routingalgorithm.MerchantIDLT(*i.MerchantIDLT))
+	}
+	if i.MerchantIDLTE != nil {
+		predicates = append(predicates, routingalgorithm.MerchantIDLTE(*i.MerchantIDLTE))
+	}
+	if i.MerchantIDContains != nil {
+		predicates = append(predicates, routingalgorithm.MerchantIDContains(*i.MerchantIDContains))
+	}
+	if i.MerchantIDHasPrefix != nil {
+		predicates = append(predicates, routingalgorithm.MerchantIDHasPrefix(*i.MerchantIDHasPrefix))
+	}
+	if i.MerchantIDHasSuffix != nil {
+		predicates = append(predicates, routingalgorithm.MerchantIDHasSuffix(*i.MerchantIDHasSuffix))
+	}
+	if i.MerchantIDEqualFold != nil {
+		predicates = append(predicates, routingalgorithm.MerchantIDEqualFold(*i.MerchantIDEqualFold))
+	}
+	if i.MerchantIDContainsFold != nil {
+		predicates = append(predicates, routingalgorithm.MerchantIDContainsFold(*i.MerchantIDContainsFold))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, routingalgorithm.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, routingalgorithm.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, routingalgorithm.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, routingalgorithm.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, routingalgorithm.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, routingalgorithm.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, routingalgorithm.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, routingalgorithm.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.ModifiedAt != nil {
+		predicates = append(predicates, routingalgorithm.ModifiedAtEQ(*i.ModifiedAt))
+	}
+	if i.ModifiedAtNEQ != nil {
+		predicates = append(predicates, routingalgorithm.ModifiedAtNEQ(*i.ModifiedAtNEQ))
+	}
+	if len(i.ModifiedAtIn) > 0 {
+		predicates = append(predicates, routingalgorithm.ModifiedAtIn(i.ModifiedAtIn...))
+	}
+	if len(i.ModifiedAtNotIn) > 0 {
+		predicates = append(predicates, routingalgorithm.ModifiedAtNotIn(i.ModifiedAtNotIn...))
+	}
+	if i.ModifiedAtGT != nil {
+		predicates = append(predicates, routingalgorithm.ModifiedAtGT(*i.ModifiedAtGT))
+	}
+	if i.ModifiedAtGTE != nil {
+		predicates = append(predicates, routingalgorithm.ModifiedAtGTE(*i.ModifiedAtGTE))
+	}
+	if i.ModifiedAtLT != nil {
+		predicates = append(predicates, routingalgorithm.ModifiedAtLT(*i.ModifiedAtLT))
+	}
+	if i.ModifiedAtLTE != nil {
+		predicates = append(predicates, routingalgorithm.ModifiedAtLTE(*i.ModifiedAtLTE))
+	}
+	if i.ProfileID != nil {
+		predicates = append(predicates, routingalgorithm.ProfileIDEQ(*i.ProfileID))
+	}
+	if i.ProfileIDNEQ != nil {
+		predicates = append(predicates, routingalgorithm.ProfileIDNEQ(*i.ProfileIDNEQ))
+	}
+	if len(i.ProfileIDIn) > 0 {
+		predicates = append(predicates, routingalgorithm.ProfileIDIn(i.ProfileIDIn...))
+	}
+	if len(i.ProfileIDNotIn) > 0 {
+		predicates = append(predicates, routingalgorithm.ProfileIDNotIn(i.ProfileIDNotIn...))
+	}
+	if i.ProfileIDGT != nil {
+		predicates = append(predicates, routingalgorithm.ProfileIDGT(*i.ProfileIDGT))
+	}
+	if i.ProfileIDGTE != nil {
+		predicates = append(predicates, routingalgorithm.ProfileIDGTE(*i.ProfileIDGTE))
+	}
+	if i.ProfileIDLT != nil {
+		predicates = append(predicates, routingalgorithm.ProfileIDLT(*i.ProfileIDLT))
+	}
+	if i.ProfileIDLTE != nil {
+		predicates = append(predicates, routingalgorithm.ProfileIDLTE(*i.ProfileIDLTE))
+	}
+	if i.ProfileIDContains != nil {
+		predicates = append(predicates, routingalgorithm.ProfileIDContains(*i.ProfileIDContains))
+	}
+	if i.ProfileIDHasPrefix != nil {
+		predicates = append(predicates, routingalgorithm.ProfileIDHasPrefix(*i.ProfileIDHasPrefix))
+	}
+	if i.ProfileIDHasSuffix != nil {
+		predicates = append(predicates, routingalgorithm.ProfileIDHasSuffix(*i.ProfileIDHasSuffix))
+	}
+	if i.ProfileIDEqualFold != nil {
+		predicates = append(predicates, routingalgorithm.ProfileIDEqualFold(*i.ProfileIDEqualFold))
+	}
+	if i.ProfileIDContainsFold != nil {
+		predicates = append(predicates, routingalgorithm.ProfileIDContainsFold(*i.ProfileIDContainsFold))
+	}
+	if i.Name != nil {
+		predicates = append(predicates, routingalgorithm.NameEQ(*i.Name))
+	}
+	if i.NameNEQ != nil {
+		predicates = append(predicates, routingalgorithm.NameNEQ(*i.NameNEQ))
+	}
+	if len(i.NameIn) > 0 {
+		predicates = append(predicates, routingalgorithm.NameIn(i.NameIn...))
+	}
+	if len(i.NameNotIn) > 0 {
+		predicates = append(predicates, routingalgorithm.NameNotIn(i.NameNotIn...))
+	}
+	if i.NameGT != nil {
+		predicates = append(predicates, routingalgorithm.NameGT(*i.NameGT))
+	}
+	if i.NameGTE != nil {
+		predicates = append(predicates, routingalgorithm.NameGTE(*i.NameGTE))
+	}
+	if i.NameLT != nil {
+		predicates = append(predicates, routingalgorithm.NameLT(*i.NameLT))
+	}
+	if i.NameLTE != nil {
+		predicates = append(predicates, routingalgorithm.NameLTE(*i.NameLTE))
+	}
+	if i.NameContains != nil {
+		predicates = append(predicates, routingalgorithm.NameContains(*i.NameContains))
+	}
+	if i.NameHasPrefix != nil {
+		predicates = append(predicates, routingalgorithm.NameHasPrefix(*i.NameHasPrefix))
+	}
+	if i.NameHasSuffix != nil {
+		predicates = append(predicates, routingalgorithm.NameHasSuffix(*i.NameHasSuffix))
+	}
+	if i.NameEqualFold != nil {
+		predicates = append(predicates, routingalgorithm.NameEqualFold(*i.NameEqualFold))
+	}
+	if i.NameContainsFold != nil {
+		predicates = append(predicates, routingalgorithm.NameContainsFold(*i.NameContainsFold))
+	}
+	if i.Description != nil {
+		predicates = append(predicates, routingalgorithm.DescriptionEQ(*i.Description))
+	}
+	if i.DescriptionNEQ != nil {
+		predicates = append(predicates, routingalgorithm.DescriptionNEQ(*i.DescriptionNEQ))
+	}
+	if len(i.DescriptionIn) > 0 {
+		predicates = append(predicates, routingalgorithm.DescriptionIn(i.DescriptionIn...))
+	}
+	if len(i.DescriptionNotIn) > 0 {
+		predicates = append(predicates, routingalgorithm.DescriptionNotIn(i.DescriptionNotIn...))
+	}
+	if i.DescriptionGT != nil {
+		predicates = append(predicates, routingalgorithm.DescriptionGT(*i.DescriptionGT))
+	}
+	if i.DescriptionGTE != nil {
+		predicates = append(predicates, routingalgorithm.DescriptionGTE(*i.DescriptionGTE))
+	}
+	if i.DescriptionLT != nil {
+		predicates = append(predicates, routingalgorithm.DescriptionLT(*i.DescriptionLT))
+	}
+	if i.DescriptionLTE != nil {
+		predicates = append(predicates, routingalgorithm.DescriptionLTE(*i.DescriptionLTE))
+	}
+	if i.DescriptionContains != nil {
+		predicates = append(predicates, routingalgorithm.DescriptionContains(*i.DescriptionContains))
+	}
+	if i.DescriptionHasPrefix != nil {
+		predicates = append(predicates, routingalgorithm.DescriptionHasPrefix(*i.DescriptionHasPrefix))
+	}
+	if i.DescriptionHasSuffix != nil {
+		predicates = append(predicates, routingalgorithm.DescriptionHasSuffix(*i.DescriptionHasSuffix))
+	}
+	if i.DescriptionEqualFold != nil {
+		predicates = append(predicates, routingalgorithm.DescriptionEqualFold(*i.DescriptionEqualFold))
+	}
+	if i.DescriptionContainsFold != nil {
+		predicates = append(predicates, routingalgorithm.DescriptionContainsFold(*i.DescriptionContainsFold))
+	}
+	if i.Kind != nil {
+		predicates = append(predicates, routingalgorithm.KindEQ(*i.Kind))
+	}
+	if i.KindNEQ != nil {
+		predicates = append(predicates, routingalgorithm.KindNEQ(*i.KindNEQ))
+	}
+	if len(i.KindIn) > 0 {
+		predicates = append(predicates, routingalgorithm.KindIn(i.KindIn...))
+	}
+	if len(i.KindNotIn) > 0 {
+		predicates = append(predicates, routingalgorithm.KindNotIn(i.KindNotIn...))
+	}
+	if i.TransactionType != nil {
+		predicates = append(predicates, routingalgorithm.TransactionTypeEQ(*i.TransactionType))
+	}
+	if i.TransactionTypeNEQ != nil {
+		predicates = append(predicates, routingalgorithm.TransactionTypeNEQ(*i.TransactionTypeNEQ))
+	}
+	if len(i.TransactionTypeIn) > 0 {
+		predicates = append(predicates, routingalgorithm.TransactionTypeIn(i.TransactionTypeIn...))
+	}
+	if len(i.TransactionTypeNotIn) > 0 {
+		predicates = append(predicates, routingalgorithm.TransactionTypeNotIn(i.TransactionTypeNotIn...))
+	}
+
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyRoutingAlgorithmWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return routingalgorithm.And(predicates...), nil
 	}
 }

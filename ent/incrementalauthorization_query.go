@@ -279,8 +279,9 @@ func (_q *IncrementalAuthorizationQuery) Clone() *IncrementalAuthorizationQuery 
 		predicates:  append([]predicate.IncrementalAuthorization{}, _q.predicates...),
 		withPayment: _q.withPayment.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -558,6 +559,12 @@ func (_q *IncrementalAuthorizationQuery) ForShare(opts ...sql.LockOption) *Incre
 	return _q
 }
 
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *IncrementalAuthorizationQuery) Modify(modifiers ...func(s *sql.Selector)) *IncrementalAuthorizationSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
+}
+
 // IncrementalAuthorizationGroupBy is the group-by builder for IncrementalAuthorization entities.
 type IncrementalAuthorizationGroupBy struct {
 	selector
@@ -646,4 +653,10 @@ func (_s *IncrementalAuthorizationSelect) sqlScan(ctx context.Context, root *Inc
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *IncrementalAuthorizationSelect) Modify(modifiers ...func(s *sql.Selector)) *IncrementalAuthorizationSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

@@ -18,8 +18,9 @@ import (
 // IncrementalAuthorizationUpdate is the builder for updating IncrementalAuthorization entities.
 type IncrementalAuthorizationUpdate struct {
 	config
-	hooks    []Hook
-	mutation *IncrementalAuthorizationMutation
+	hooks     []Hook
+	mutation  *IncrementalAuthorizationMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the IncrementalAuthorizationUpdate builder.
@@ -220,6 +221,12 @@ func (_u *IncrementalAuthorizationUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *IncrementalAuthorizationUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *IncrementalAuthorizationUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *IncrementalAuthorizationUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -268,6 +275,7 @@ func (_u *IncrementalAuthorizationUpdate) sqlSave(ctx context.Context) (_node in
 	if _u.mutation.ErrorMessageCleared() {
 		_spec.ClearField(incrementalauthorization.FieldErrorMessage, field.TypeString)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{incrementalauthorization.Label}
@@ -283,9 +291,10 @@ func (_u *IncrementalAuthorizationUpdate) sqlSave(ctx context.Context) (_node in
 // IncrementalAuthorizationUpdateOne is the builder for updating a single IncrementalAuthorization entity.
 type IncrementalAuthorizationUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *IncrementalAuthorizationMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *IncrementalAuthorizationMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetModifiedAt sets the "modified_at" field.
@@ -493,6 +502,12 @@ func (_u *IncrementalAuthorizationUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *IncrementalAuthorizationUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *IncrementalAuthorizationUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *IncrementalAuthorizationUpdateOne) sqlSave(ctx context.Context) (_node *IncrementalAuthorization, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -558,6 +573,7 @@ func (_u *IncrementalAuthorizationUpdateOne) sqlSave(ctx context.Context) (_node
 	if _u.mutation.ErrorMessageCleared() {
 		_spec.ClearField(incrementalauthorization.FieldErrorMessage, field.TypeString)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &IncrementalAuthorization{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

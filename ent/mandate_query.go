@@ -279,8 +279,9 @@ func (_q *MandateQuery) Clone() *MandateQuery {
 		predicates:   append([]predicate.Mandate{}, _q.predicates...),
 		withCustomer: _q.withCustomer.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -558,6 +559,12 @@ func (_q *MandateQuery) ForShare(opts ...sql.LockOption) *MandateQuery {
 	return _q
 }
 
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *MandateQuery) Modify(modifiers ...func(s *sql.Selector)) *MandateSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
+}
+
 // MandateGroupBy is the group-by builder for Mandate entities.
 type MandateGroupBy struct {
 	selector
@@ -646,4 +653,10 @@ func (_s *MandateSelect) sqlScan(ctx context.Context, root *MandateQuery, v any)
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *MandateSelect) Modify(modifiers ...func(s *sql.Selector)) *MandateSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

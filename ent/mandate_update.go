@@ -20,8 +20,9 @@ import (
 // MandateUpdate is the builder for updating Mandate entities.
 type MandateUpdate struct {
 	config
-	hooks    []Hook
-	mutation *MandateMutation
+	hooks     []Hook
+	mutation  *MandateMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the MandateUpdate builder.
@@ -425,6 +426,12 @@ func (_u *MandateUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *MandateUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *MandateUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *MandateUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -550,6 +557,7 @@ func (_u *MandateUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{mandate.Label}
@@ -565,9 +573,10 @@ func (_u *MandateUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // MandateUpdateOne is the builder for updating a single Mandate entity.
 type MandateUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *MandateMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *MandateMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetModifiedAt sets the "modified_at" field.
@@ -978,6 +987,12 @@ func (_u *MandateUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *MandateUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *MandateUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *MandateUpdateOne) sqlSave(ctx context.Context) (_node *Mandate, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -1120,6 +1135,7 @@ func (_u *MandateUpdateOne) sqlSave(ctx context.Context) (_node *Mandate, err er
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &Mandate{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -359,8 +359,9 @@ func (_q *MerchantAccountQuery) Clone() *MerchantAccountQuery {
 		withConnectorAccounts: _q.withConnectorAccounts.Clone(),
 		withEvents:            _q.withEvents.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -814,6 +815,12 @@ func (_q *MerchantAccountQuery) ForShare(opts ...sql.LockOption) *MerchantAccoun
 	return _q
 }
 
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *MerchantAccountQuery) Modify(modifiers ...func(s *sql.Selector)) *MerchantAccountSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
+}
+
 // WithNamedProfiles tells the query-builder to eager-load the nodes that are connected to the "profiles"
 // edge with the given name. The optional arguments are used to configure the query builder of the edge.
 func (_q *MerchantAccountQuery) WithNamedProfiles(name string, opts ...func(*ProfileQuery)) *MerchantAccountQuery {
@@ -958,4 +965,10 @@ func (_s *MerchantAccountSelect) sqlScan(ctx context.Context, root *MerchantAcco
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *MerchantAccountSelect) Modify(modifiers ...func(s *sql.Selector)) *MerchantAccountSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

@@ -24,8 +24,9 @@ import (
 // MerchantAccountUpdate is the builder for updating MerchantAccount entities.
 type MerchantAccountUpdate struct {
 	config
-	hooks    []Hook
-	mutation *MerchantAccountMutation
+	hooks     []Hook
+	mutation  *MerchantAccountMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the MerchantAccountUpdate builder.
@@ -490,6 +491,12 @@ func (_u *MerchantAccountUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *MerchantAccountUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *MerchantAccountUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *MerchantAccountUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -759,6 +766,7 @@ func (_u *MerchantAccountUpdate) sqlSave(ctx context.Context) (_node int, err er
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{merchantaccount.Label}
@@ -774,9 +782,10 @@ func (_u *MerchantAccountUpdate) sqlSave(ctx context.Context) (_node int, err er
 // MerchantAccountUpdateOne is the builder for updating a single MerchantAccount entity.
 type MerchantAccountUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *MerchantAccountMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *MerchantAccountMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetModifiedAt sets the "modified_at" field.
@@ -1248,6 +1257,12 @@ func (_u *MerchantAccountUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *MerchantAccountUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *MerchantAccountUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *MerchantAccountUpdateOne) sqlSave(ctx context.Context) (_node *MerchantAccount, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -1534,6 +1549,7 @@ func (_u *MerchantAccountUpdateOne) sqlSave(ctx context.Context) (_node *Merchan
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &MerchantAccount{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -304,8 +304,9 @@ func (_q *MerchantConnectorAccountQuery) Clone() *MerchantConnectorAccountQuery 
 		withMerchant: _q.withMerchant.Clone(),
 		withProfile:  _q.withProfile.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -633,6 +634,12 @@ func (_q *MerchantConnectorAccountQuery) ForShare(opts ...sql.LockOption) *Merch
 	return _q
 }
 
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *MerchantConnectorAccountQuery) Modify(modifiers ...func(s *sql.Selector)) *MerchantConnectorAccountSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
+}
+
 // MerchantConnectorAccountGroupBy is the group-by builder for MerchantConnectorAccount entities.
 type MerchantConnectorAccountGroupBy struct {
 	selector
@@ -721,4 +728,10 @@ func (_s *MerchantConnectorAccountSelect) sqlScan(ctx context.Context, root *Mer
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *MerchantConnectorAccountSelect) Modify(modifiers ...func(s *sql.Selector)) *MerchantConnectorAccountSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

@@ -19,8 +19,9 @@ import (
 // MerchantConnectorAccountUpdate is the builder for updating MerchantConnectorAccount entities.
 type MerchantConnectorAccountUpdate struct {
 	config
-	hooks    []Hook
-	mutation *MerchantConnectorAccountMutation
+	hooks     []Hook
+	mutation  *MerchantConnectorAccountMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the MerchantConnectorAccountUpdate builder.
@@ -398,6 +399,12 @@ func (_u *MerchantConnectorAccountUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *MerchantConnectorAccountUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *MerchantConnectorAccountUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *MerchantConnectorAccountUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -518,6 +525,7 @@ func (_u *MerchantConnectorAccountUpdate) sqlSave(ctx context.Context) (_node in
 	if _u.mutation.ApplepayVerifiedDomainsCleared() {
 		_spec.ClearField(merchantconnectoraccount.FieldApplepayVerifiedDomains, field.TypeJSON)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{merchantconnectoraccount.Label}
@@ -533,9 +541,10 @@ func (_u *MerchantConnectorAccountUpdate) sqlSave(ctx context.Context) (_node in
 // MerchantConnectorAccountUpdateOne is the builder for updating a single MerchantConnectorAccount entity.
 type MerchantConnectorAccountUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *MerchantConnectorAccountMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *MerchantConnectorAccountMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetModifiedAt sets the "modified_at" field.
@@ -920,6 +929,12 @@ func (_u *MerchantConnectorAccountUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *MerchantConnectorAccountUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *MerchantConnectorAccountUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *MerchantConnectorAccountUpdateOne) sqlSave(ctx context.Context) (_node *MerchantConnectorAccount, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -1057,6 +1072,7 @@ func (_u *MerchantConnectorAccountUpdateOne) sqlSave(ctx context.Context) (_node
 	if _u.mutation.ApplepayVerifiedDomainsCleared() {
 		_spec.ClearField(merchantconnectoraccount.FieldApplepayVerifiedDomains, field.TypeJSON)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &MerchantConnectorAccount{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -279,8 +279,9 @@ func (_q *PaymentAttemptQuery) Clone() *PaymentAttemptQuery {
 		predicates:  append([]predicate.PaymentAttempt{}, _q.predicates...),
 		withPayment: _q.withPayment.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -558,6 +559,12 @@ func (_q *PaymentAttemptQuery) ForShare(opts ...sql.LockOption) *PaymentAttemptQ
 	return _q
 }
 
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *PaymentAttemptQuery) Modify(modifiers ...func(s *sql.Selector)) *PaymentAttemptSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
+}
+
 // PaymentAttemptGroupBy is the group-by builder for PaymentAttempt entities.
 type PaymentAttemptGroupBy struct {
 	selector
@@ -646,4 +653,10 @@ func (_s *PaymentAttemptSelect) sqlScan(ctx context.Context, root *PaymentAttemp
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *PaymentAttemptSelect) Modify(modifiers ...func(s *sql.Selector)) *PaymentAttemptSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

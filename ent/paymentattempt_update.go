@@ -20,8 +20,9 @@ import (
 // PaymentAttemptUpdate is the builder for updating PaymentAttempt entities.
 type PaymentAttemptUpdate struct {
 	config
-	hooks    []Hook
-	mutation *PaymentAttemptMutation
+	hooks     []Hook
+	mutation  *PaymentAttemptMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the PaymentAttemptUpdate builder.
@@ -1130,6 +1131,12 @@ func (_u *PaymentAttemptUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *PaymentAttemptUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *PaymentAttemptUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *PaymentAttemptUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -1432,6 +1439,7 @@ func (_u *PaymentAttemptUpdate) sqlSave(ctx context.Context) (_node int, err err
 	if _u.mutation.MultipleCaptureCountCleared() {
 		_spec.ClearField(paymentattempt.FieldMultipleCaptureCount, field.TypeInt)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{paymentattempt.Label}
@@ -1447,9 +1455,10 @@ func (_u *PaymentAttemptUpdate) sqlSave(ctx context.Context) (_node int, err err
 // PaymentAttemptUpdateOne is the builder for updating a single PaymentAttempt entity.
 type PaymentAttemptUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *PaymentAttemptMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *PaymentAttemptMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetModifiedAt sets the "modified_at" field.
@@ -2565,6 +2574,12 @@ func (_u *PaymentAttemptUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *PaymentAttemptUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *PaymentAttemptUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *PaymentAttemptUpdateOne) sqlSave(ctx context.Context) (_node *PaymentAttempt, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -2884,6 +2899,7 @@ func (_u *PaymentAttemptUpdateOne) sqlSave(ctx context.Context) (_node *PaymentA
 	if _u.mutation.MultipleCaptureCountCleared() {
 		_spec.ClearField(paymentattempt.FieldMultipleCaptureCount, field.TypeInt)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &PaymentAttempt{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

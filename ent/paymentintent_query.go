@@ -436,8 +436,9 @@ func (_q *PaymentIntentQuery) Clone() *PaymentIntentQuery {
 		withIncrementalAuthorizations: _q.withIncrementalAuthorizations.Clone(),
 		withEvents:                    _q.withEvents.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -1059,6 +1060,12 @@ func (_q *PaymentIntentQuery) ForShare(opts ...sql.LockOption) *PaymentIntentQue
 	return _q
 }
 
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *PaymentIntentQuery) Modify(modifiers ...func(s *sql.Selector)) *PaymentIntentSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
+}
+
 // WithNamedAttempts tells the query-builder to eager-load the nodes that are connected to the "attempts"
 // edge with the given name. The optional arguments are used to configure the query builder of the edge.
 func (_q *PaymentIntentQuery) WithNamedAttempts(name string, opts ...func(*PaymentAttemptQuery)) *PaymentIntentQuery {
@@ -1231,4 +1238,10 @@ func (_s *PaymentIntentSelect) sqlScan(ctx context.Context, root *PaymentIntentQ
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *PaymentIntentSelect) Modify(modifiers ...func(s *sql.Selector)) *PaymentIntentSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

@@ -27,8 +27,9 @@ import (
 // PaymentIntentUpdate is the builder for updating PaymentIntent entities.
 type PaymentIntentUpdate struct {
 	config
-	hooks    []Hook
-	mutation *PaymentIntentMutation
+	hooks     []Hook
+	mutation  *PaymentIntentMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the PaymentIntentUpdate builder.
@@ -1698,6 +1699,12 @@ func (_u *PaymentIntentUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *PaymentIntentUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *PaymentIntentUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *PaymentIntentUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -2388,6 +2395,7 @@ func (_u *PaymentIntentUpdate) sqlSave(ctx context.Context) (_node int, err erro
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{paymentintent.Label}
@@ -2403,9 +2411,10 @@ func (_u *PaymentIntentUpdate) sqlSave(ctx context.Context) (_node int, err erro
 // PaymentIntentUpdateOne is the builder for updating a single PaymentIntent entity.
 type PaymentIntentUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *PaymentIntentMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *PaymentIntentMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetModifiedAt sets the "modified_at" field.
@@ -4082,6 +4091,12 @@ func (_u *PaymentIntentUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *PaymentIntentUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *PaymentIntentUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *PaymentIntentUpdateOne) sqlSave(ctx context.Context) (_node *PaymentIntent, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -4789,6 +4804,7 @@ func (_u *PaymentIntentUpdateOne) sqlSave(ctx context.Context) (_node *PaymentIn
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &PaymentIntent{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

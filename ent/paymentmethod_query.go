@@ -279,8 +279,9 @@ func (_q *PaymentMethodQuery) Clone() *PaymentMethodQuery {
 		predicates:   append([]predicate.PaymentMethod{}, _q.predicates...),
 		withCustomer: _q.withCustomer.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -561,6 +562,12 @@ func (_q *PaymentMethodQuery) ForShare(opts ...sql.LockOption) *PaymentMethodQue
 	return _q
 }
 
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *PaymentMethodQuery) Modify(modifiers ...func(s *sql.Selector)) *PaymentMethodSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
+}
+
 // PaymentMethodGroupBy is the group-by builder for PaymentMethod entities.
 type PaymentMethodGroupBy struct {
 	selector
@@ -649,4 +656,10 @@ func (_s *PaymentMethodSelect) sqlScan(ctx context.Context, root *PaymentMethodQ
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *PaymentMethodSelect) Modify(modifiers ...func(s *sql.Selector)) *PaymentMethodSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

@@ -20,8 +20,9 @@ import (
 // PaymentMethodUpdate is the builder for updating PaymentMethod entities.
 type PaymentMethodUpdate struct {
 	config
-	hooks    []Hook
-	mutation *PaymentMethodMutation
+	hooks     []Hook
+	mutation  *PaymentMethodMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the PaymentMethodUpdate builder.
@@ -370,6 +371,12 @@ func (_u *PaymentMethodUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *PaymentMethodUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *PaymentMethodUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *PaymentMethodUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -477,6 +484,7 @@ func (_u *PaymentMethodUpdate) sqlSave(ctx context.Context) (_node int, err erro
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{paymentmethod.Label}
@@ -492,9 +500,10 @@ func (_u *PaymentMethodUpdate) sqlSave(ctx context.Context) (_node int, err erro
 // PaymentMethodUpdateOne is the builder for updating a single PaymentMethod entity.
 type PaymentMethodUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *PaymentMethodMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *PaymentMethodMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetModifiedAt sets the "modified_at" field.
@@ -850,6 +859,12 @@ func (_u *PaymentMethodUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *PaymentMethodUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *PaymentMethodUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *PaymentMethodUpdateOne) sqlSave(ctx context.Context) (_node *PaymentMethod, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -974,6 +989,7 @@ func (_u *PaymentMethodUpdateOne) sqlSave(ctx context.Context) (_node *PaymentMe
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &PaymentMethod{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -306,8 +306,9 @@ func (_q *ProfileQuery) Clone() *ProfileQuery {
 		withMerchant:          _q.withMerchant.Clone(),
 		withConnectorAccounts: _q.withConnectorAccounts.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -643,6 +644,12 @@ func (_q *ProfileQuery) ForShare(opts ...sql.LockOption) *ProfileQuery {
 	return _q
 }
 
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *ProfileQuery) Modify(modifiers ...func(s *sql.Selector)) *ProfileSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
+}
+
 // WithNamedConnectorAccounts tells the query-builder to eager-load the nodes that are connected to the "connector_accounts"
 // edge with the given name. The optional arguments are used to configure the query builder of the edge.
 func (_q *ProfileQuery) WithNamedConnectorAccounts(name string, opts ...func(*MerchantConnectorAccountQuery)) *ProfileQuery {
@@ -745,4 +752,10 @@ func (_s *ProfileSelect) sqlScan(ctx context.Context, root *ProfileQuery, v any)
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *ProfileSelect) Modify(modifiers ...func(s *sql.Selector)) *ProfileSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

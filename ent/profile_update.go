@@ -21,8 +21,9 @@ import (
 // ProfileUpdate is the builder for updating Profile entities.
 type ProfileUpdate struct {
 	config
-	hooks    []Hook
-	mutation *ProfileMutation
+	hooks     []Hook
+	mutation  *ProfileMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the ProfileUpdate builder.
@@ -540,6 +541,12 @@ func (_u *ProfileUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *ProfileUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *ProfileUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *ProfileUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -713,6 +720,7 @@ func (_u *ProfileUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{profile.Label}
@@ -728,9 +736,10 @@ func (_u *ProfileUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // ProfileUpdateOne is the builder for updating a single Profile entity.
 type ProfileUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *ProfileMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *ProfileMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetModifiedAt sets the "modified_at" field.
@@ -1255,6 +1264,12 @@ func (_u *ProfileUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *ProfileUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *ProfileUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *ProfileUpdateOne) sqlSave(ctx context.Context) (_node *Profile, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -1445,6 +1460,7 @@ func (_u *ProfileUpdateOne) sqlSave(ctx context.Context) (_node *Profile, err er
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &Profile{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

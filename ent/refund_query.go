@@ -279,8 +279,9 @@ func (_q *RefundQuery) Clone() *RefundQuery {
 		predicates:  append([]predicate.Refund{}, _q.predicates...),
 		withPayment: _q.withPayment.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -558,6 +559,12 @@ func (_q *RefundQuery) ForShare(opts ...sql.LockOption) *RefundQuery {
 	return _q
 }
 
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *RefundQuery) Modify(modifiers ...func(s *sql.Selector)) *RefundSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
+}
+
 // RefundGroupBy is the group-by builder for Refund entities.
 type RefundGroupBy struct {
 	selector
@@ -646,4 +653,10 @@ func (_s *RefundSelect) sqlScan(ctx context.Context, root *RefundQuery, v any) e
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *RefundSelect) Modify(modifiers ...func(s *sql.Selector)) *RefundSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

@@ -19,8 +19,9 @@ import (
 // RefundUpdate is the builder for updating Refund entities.
 type RefundUpdate struct {
 	config
-	hooks    []Hook
-	mutation *RefundMutation
+	hooks     []Hook
+	mutation  *RefundMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the RefundUpdate builder.
@@ -451,6 +452,12 @@ func (_u *RefundUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *RefundUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *RefundUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *RefundUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -556,6 +563,7 @@ func (_u *RefundUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.RawConnectorResponseCleared() {
 		_spec.ClearField(refund.FieldRawConnectorResponse, field.TypeString)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{refund.Label}
@@ -571,9 +579,10 @@ func (_u *RefundUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // RefundUpdateOne is the builder for updating a single Refund entity.
 type RefundUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *RefundMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *RefundMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetModifiedAt sets the "modified_at" field.
@@ -1011,6 +1020,12 @@ func (_u *RefundUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *RefundUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *RefundUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *RefundUpdateOne) sqlSave(ctx context.Context) (_node *Refund, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -1133,6 +1148,7 @@ func (_u *RefundUpdateOne) sqlSave(ctx context.Context) (_node *Refund, err erro
 	if _u.mutation.RawConnectorResponseCleared() {
 		_spec.ClearField(refund.FieldRawConnectorResponse, field.TypeString)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &Refund{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -254,8 +254,9 @@ func (_q *RoutingAlgorithmQuery) Clone() *RoutingAlgorithmQuery {
 		inters:     append([]Interceptor{}, _q.inters...),
 		predicates: append([]predicate.RoutingAlgorithm{}, _q.predicates...),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -479,6 +480,12 @@ func (_q *RoutingAlgorithmQuery) ForShare(opts ...sql.LockOption) *RoutingAlgori
 	return _q
 }
 
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *RoutingAlgorithmQuery) Modify(modifiers ...func(s *sql.Selector)) *RoutingAlgorithmSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
+}
+
 // RoutingAlgorithmGroupBy is the group-by builder for RoutingAlgorithm entities.
 type RoutingAlgorithmGroupBy struct {
 	selector
@@ -567,4 +574,10 @@ func (_s *RoutingAlgorithmSelect) sqlScan(ctx context.Context, root *RoutingAlgo
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *RoutingAlgorithmSelect) Modify(modifiers ...func(s *sql.Selector)) *RoutingAlgorithmSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

@@ -18,8 +18,9 @@ import (
 // RoutingAlgorithmUpdate is the builder for updating RoutingAlgorithm entities.
 type RoutingAlgorithmUpdate struct {
 	config
-	hooks    []Hook
-	mutation *RoutingAlgorithmMutation
+	hooks     []Hook
+	mutation  *RoutingAlgorithmMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the RoutingAlgorithmUpdate builder.
@@ -124,6 +125,12 @@ func (_u *RoutingAlgorithmUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *RoutingAlgorithmUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *RoutingAlgorithmUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *RoutingAlgorithmUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -145,6 +152,7 @@ func (_u *RoutingAlgorithmUpdate) sqlSave(ctx context.Context) (_node int, err e
 	if value, ok := _u.mutation.Description(); ok {
 		_spec.SetField(routingalgorithm.FieldDescription, field.TypeString, value)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{routingalgorithm.Label}
@@ -160,9 +168,10 @@ func (_u *RoutingAlgorithmUpdate) sqlSave(ctx context.Context) (_node int, err e
 // RoutingAlgorithmUpdateOne is the builder for updating a single RoutingAlgorithm entity.
 type RoutingAlgorithmUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *RoutingAlgorithmMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *RoutingAlgorithmMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetModifiedAt sets the "modified_at" field.
@@ -274,6 +283,12 @@ func (_u *RoutingAlgorithmUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *RoutingAlgorithmUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *RoutingAlgorithmUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *RoutingAlgorithmUpdateOne) sqlSave(ctx context.Context) (_node *RoutingAlgorithm, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -312,6 +327,7 @@ func (_u *RoutingAlgorithmUpdateOne) sqlSave(ctx context.Context) (_node *Routin
 	if value, ok := _u.mutation.Description(); ok {
 		_spec.SetField(routingalgorithm.FieldDescription, field.TypeString, value)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &RoutingAlgorithm{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

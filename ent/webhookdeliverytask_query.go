@@ -279,8 +279,9 @@ func (_q *WebhookDeliveryTaskQuery) Clone() *WebhookDeliveryTaskQuery {
 		predicates: append([]predicate.WebhookDeliveryTask{}, _q.predicates...),
 		withEvent:  _q.withEvent.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -558,6 +559,12 @@ func (_q *WebhookDeliveryTaskQuery) ForShare(opts ...sql.LockOption) *WebhookDel
 	return _q
 }
 
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *WebhookDeliveryTaskQuery) Modify(modifiers ...func(s *sql.Selector)) *WebhookDeliveryTaskSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
+}
+
 // WebhookDeliveryTaskGroupBy is the group-by builder for WebhookDeliveryTask entities.
 type WebhookDeliveryTaskGroupBy struct {
 	selector
@@ -646,4 +653,10 @@ func (_s *WebhookDeliveryTaskSelect) sqlScan(ctx context.Context, root *WebhookD
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *WebhookDeliveryTaskSelect) Modify(modifiers ...func(s *sql.Selector)) *WebhookDeliveryTaskSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

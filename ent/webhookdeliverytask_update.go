@@ -18,8 +18,9 @@ import (
 // WebhookDeliveryTaskUpdate is the builder for updating WebhookDeliveryTask entities.
 type WebhookDeliveryTaskUpdate struct {
 	config
-	hooks    []Hook
-	mutation *WebhookDeliveryTaskMutation
+	hooks     []Hook
+	mutation  *WebhookDeliveryTaskMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the WebhookDeliveryTaskUpdate builder.
@@ -183,6 +184,12 @@ func (_u *WebhookDeliveryTaskUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *WebhookDeliveryTaskUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *WebhookDeliveryTaskUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *WebhookDeliveryTaskUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -222,6 +229,7 @@ func (_u *WebhookDeliveryTaskUpdate) sqlSave(ctx context.Context) (_node int, er
 	if _u.mutation.LastErrorCleared() {
 		_spec.ClearField(webhookdeliverytask.FieldLastError, field.TypeString)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{webhookdeliverytask.Label}
@@ -237,9 +245,10 @@ func (_u *WebhookDeliveryTaskUpdate) sqlSave(ctx context.Context) (_node int, er
 // WebhookDeliveryTaskUpdateOne is the builder for updating a single WebhookDeliveryTask entity.
 type WebhookDeliveryTaskUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *WebhookDeliveryTaskMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *WebhookDeliveryTaskMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetModifiedAt sets the "modified_at" field.
@@ -410,6 +419,12 @@ func (_u *WebhookDeliveryTaskUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *WebhookDeliveryTaskUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *WebhookDeliveryTaskUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *WebhookDeliveryTaskUpdateOne) sqlSave(ctx context.Context) (_node *WebhookDeliveryTask, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -466,6 +481,7 @@ func (_u *WebhookDeliveryTaskUpdateOne) sqlSave(ctx context.Context) (_node *Web
 	if _u.mutation.LastErrorCleared() {
 		_spec.ClearField(webhookdeliverytask.FieldLastError, field.TypeString)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &WebhookDeliveryTask{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

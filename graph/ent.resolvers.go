@@ -264,6 +264,19 @@ func (r *queryResolver) Refunds(ctx context.Context, after *entgql.Cursor[string
 		})
 }
 
+// RoutingAlgorithms is the resolver for the routingAlgorithms field.
+func (r *queryResolver) RoutingAlgorithms(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RoutingAlgorithmOrder, where *ent.RoutingAlgorithmWhereInput) (*ent.RoutingAlgorithmConnection, error) {
+	orderBy = routingAlgorithmOrders.complete(orderBy)
+	return paginate(ctx, r.Resolver, bind("routingAlgorithms", where, orderBy), after, before, first, last,
+		func(after, before *Cursor) (*ent.RoutingAlgorithmConnection, error) {
+			return r.client.RoutingAlgorithm.Query().Paginate(collecting(ctx), after, first, before, last,
+				ent.WithRoutingAlgorithmOrder(orderBy), ent.WithRoutingAlgorithmFilter(where.Filter))
+		},
+		func(c *ent.RoutingAlgorithmConnection) []*Cursor {
+			return positionsOf(c.Edges, func(e *ent.RoutingAlgorithmEdge) *Cursor { return &e.Cursor }, c.PageInfo)
+		})
+}
+
 // Customer returns generated.CustomerResolver implementation.
 func (r *Resolver) Customer() generated.CustomerResolver { return &customerResolver{r} }
 
@@ -289,6 +302,11 @@ func (r *Resolver) Profile() generated.ProfileResolver { return &profileResolver
 // Query returns generated.QueryResolver implementation.
 func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }
 
+// RoutingAlgorithm returns generated.RoutingAlgorithmResolver implementation.
+func (r *Resolver) RoutingAlgorithm() generated.RoutingAlgorithmResolver {
+	return &routingAlgorithmResolver{r}
+}
+
 type (
 	customerResolver                 struct{ *Resolver }
 	eventResolver                    struct{ *Resolver }
@@ -297,4 +315,5 @@ type (
 	paymentIntentResolver            struct{ *Resolver }
 	profileResolver                  struct{ *Resolver }
 	queryResolver                    struct{ *Resolver }
+	routingAlgorithmResolver         struct{ *Resolver }
 )

@@ -101,6 +101,21 @@ func (r *mutationResolver) RetryWebhookDelivery(ctx context.Context, eventID str
 	return r.retryWebhookDelivery(ctx, eventID, idempotencyKey)
 }
 
+// CreateRoutingAlgorithm is the resolver for the createRoutingAlgorithm field.
+func (r *mutationResolver) CreateRoutingAlgorithm(ctx context.Context, input model.CreateRoutingAlgorithmInput, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error) {
+	return r.createRoutingAlgorithm(ctx, input, idempotencyKey)
+}
+
+// ActivateRoutingAlgorithm is the resolver for the activateRoutingAlgorithm field.
+func (r *mutationResolver) ActivateRoutingAlgorithm(ctx context.Context, id string, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error) {
+	return r.activateRoutingAlgorithm(ctx, id, idempotencyKey)
+}
+
+// DeactivateRouting is the resolver for the deactivateRouting field.
+func (r *mutationResolver) DeactivateRouting(ctx context.Context, profileID *string, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error) {
+	return r.deactivateRouting(ctx, profileID, idempotencyKey)
+}
+
 // Mutation returns generated.MutationResolver implementation.
 func (r *Resolver) Mutation() generated.MutationResolver { return &mutationResolver{r} }
 

@@ -171,6 +171,13 @@ var (
 			return &ent.MerchantConnectorAccountOrder{Field: f, Direction: d}
 		},
 	}
+	routingAlgorithmOrders = orderKind[ent.RoutingAlgorithmOrder, ent.RoutingAlgorithmOrderField]{
+		field: func(o *ent.RoutingAlgorithmOrder) *ent.RoutingAlgorithmOrderField { return o.Field },
+		dir:   func(o *ent.RoutingAlgorithmOrder) entgql.OrderDirection { return o.Direction },
+		make: func(f *ent.RoutingAlgorithmOrderField, d entgql.OrderDirection) *ent.RoutingAlgorithmOrder {
+			return &ent.RoutingAlgorithmOrder{Field: f, Direction: d}
+		},
+	}
 )
 
 // orderField is an entgql order field enum.

@@ -207,6 +207,10 @@ type loaders struct {
 	mcas map[*ast.Field]map[string]*ent.MerchantConnectorAccount
 	// rewrites caches collecting's work per field of the document.
 	rewrites map[*ast.Field]rewrite
+	// activeRouting are the merchant's active routing configurations,
+	// read once for every RoutingAlgorithm.active of the document (nil:
+	// not read yet, or a mutation may have changed them).
+	activeRouting map[string]bool
 }
 
 func newLoaders() *loaders {

@@ -21,6 +21,7 @@ import (
 	"switchyard/ent/paymentmethod"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
+	"switchyard/ent/routingalgorithm"
 	"switchyard/graph/cursors"
 	"switchyard/internal/auth"
 	"switchyard/internal/idempotency"
@@ -30,6 +31,7 @@ import (
 	customers "switchyard/payments/customer"
 	"switchyard/payments/events"
 	"switchyard/payments/merchant"
+	"switchyard/payments/routing"
 )
 
 // Resolver is the root resolver; it holds what the resolvers share.
@@ -41,6 +43,7 @@ type Resolver struct {
 	connectors *connector.Service
 	customers  *customers.Service
 	events     *events.Service
+	routing    *routing.Service
 	idem       *idempotency.Store
 	webhooks   Retrier
 }
@@ -61,6 +64,7 @@ type Deps struct {
 	Connectors *connector.Service
 	Customers  *customers.Service
 	Events     *events.Service
+	Routing    *routing.Service
 	// Idempotency keeps the mutations' idempotency keys; nil refuses every
 	// mutation that carries one (fail closed), as REST does.
 	Idempotency *idempotency.Store
@@ -71,7 +75,7 @@ type Deps struct {
 // NewResolver returns the root resolver over d.
 func NewResolver(d Deps) *Resolver {
 	return &Resolver{client: d.Client, cursors: d.Cursors, svc: d.Payments, merchants: d.Merchants,
-		connectors: d.Connectors, customers: d.Customers, events: d.Events, idem: d.Idempotency, webhooks: d.Webhooks}
+		connectors: d.Connectors, customers: d.Customers, events: d.Events, routing: d.Routing, idem: d.Idempotency, webhooks: d.Webhooks}
 }
 
 // tableByPrefix maps an id prefix to its table, because entgql cannot tell
@@ -92,6 +96,7 @@ var tableByPrefix = map[string]string{
 	ids.PaymentMethod:            paymentmethod.Table,
 	ids.Profile:                  profile.Table,
 	ids.APIKey:                   apikey.Table,
+	ids.RoutingAlgorithm:         routingalgorithm.Table,
 }
 
 func nodeType(_ context.Context, id string) (string, error) {

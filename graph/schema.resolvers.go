@@ -9,6 +9,8 @@ import (
 	"context"
 	"switchyard/ent"
 	"switchyard/graph/model"
+	"switchyard/payments/routing"
+	"time"
 
 	"entgo.io/contrib/entgql"
 )
@@ -56,4 +58,19 @@ func (r *queryResolver) Event(ctx context.Context, id string) (*ent.Event, error
 // Payments is the resolver for the payments field.
 func (r *queryResolver) Payments(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error) {
 	return r.Query().PaymentIntents(ctx, after, first, before, last, orderBy, where)
+}
+
+// ConnectorSuccessRates is the resolver for the connectorSuccessRates field.
+func (r *queryResolver) ConnectorSuccessRates(ctx context.Context, from time.Time, to time.Time, bucket *model.SuccessRateBucket, profileID *string) ([]*routing.SuccessRate, error) {
+	return r.connectorSuccessRates(ctx, from, to, bucket, profileID)
+}
+
+// Algorithm is the resolver for the algorithm field.
+func (r *routingAlgorithmResolver) Algorithm(ctx context.Context, obj *ent.RoutingAlgorithm) (map[string]any, error) {
+	return routingAlgorithmJSON(obj)
+}
+
+// Active is the resolver for the active field.
+func (r *routingAlgorithmResolver) Active(ctx context.Context, obj *ent.RoutingAlgorithm) (bool, error) {
+	return r.routingActive(ctx, obj)
 }

@@ -127,7 +127,7 @@ func TestRoutingAlgorithms(t *testing.T) {
 }
 
 // TestRoutingVolumeSplit: a 70/30 volume split sends each connector its
-// share of 1,000 payments within five points.
+// share of 2,000 payments within five points.
 func TestRoutingVolumeSplit(t *testing.T) {
 	c := newClient(t)
 	m := newRoutedMerchant(t, c, "merchant_split")
@@ -135,7 +135,7 @@ func TestRoutingVolumeSplit(t *testing.T) {
 		{"connector": map[string]any{"connector": "stripe_test"}, "split": 70},
 		{"connector": map[string]any{"connector": "adyen"}, "split": 30}}})
 	c.do("POST", "/routing/"+id+"/activate", m.key, nil).must(t, 200)
-	const n = 1000
+	const n = 2000
 	count := map[string]int{}
 	for range n {
 		count[m.connectorOf(t, c)]++
@@ -184,6 +184,17 @@ func TestRoutingConfigRefusals(t *testing.T) {
 	}
 	if r := c.do("POST", "/routing/default", m.key, []map[string]any{{"connector": "adyen", "merchant_connector_id": other.adyenID}}); r.Status != 400 {
 		t.Fatalf("a fallback with another merchant's account: %d %s", r.Status, r.Raw)
+	}
+	// An account of another profile of the same merchant is not the
+	// profile's to route to.
+	second := c.do("POST", "/account/merchant_rules/business_profile", m.key, map[string]any{"profile_name": "second"}).must(t, 200).str("profile_id")
+	secondMCA := c.do("POST", "/account/merchant_rules/connectors", m.key, map[string]any{
+		"connector_type": "payment_processor", "connector_name": "checkout", "profile_id": second,
+		"connector_account_details": map[string]any{"auth_type": "HeaderKey", "api_key": "sk_test_second"},
+	}).must(t, 200).str("merchant_connector_id")
+	if r := c.do("POST", "/routing", m.key, map[string]any{"name": "x", "profile_id": m.profileID, "algorithm": map[string]any{
+		"type": "single", "data": map[string]any{"connector": "checkout", "merchant_connector_id": secondMCA}}}); r.Status != 400 || r.errCode() != "IR_07" {
+		t.Fatalf("another profile's account: %d %s", r.Status, r.Raw)
 	}
 	theirs := other.configure(t, c, "theirs", map[string]any{"type": "single", "data": map[string]any{"connector": "adyen"}})
 	for _, path := range []string{"/routing/" + theirs, "/routing/" + theirs + "/activate"} {

@@ -536,6 +536,11 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{PaymentAttemptsColumns[4], PaymentAttemptsColumns[3]},
 			},
+			{
+				Name:    "paymentattempt_merchant_id_created_at_merchant_connector_id_status",
+				Unique:  false,
+				Columns: []*schema.Column{PaymentAttemptsColumns[1], PaymentAttemptsColumns[2], PaymentAttemptsColumns[13], PaymentAttemptsColumns[4]},
+			},
 		},
 	}
 	// PaymentIntentsColumns holds the columns for the "payment_intents" table.

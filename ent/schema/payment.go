@@ -239,6 +239,9 @@ func (PaymentAttempt) Indexes() []ent.Index {
 		index.Fields("payment_intent_id", "created_at"), keyset(),
 		// The recovery pass looks for attempts left pending across merchants.
 		index.Fields("status", "modified_at"),
+		// Success rates per connector over a time window are counted from
+		// this index alone (routing.SuccessRates).
+		index.Fields("merchant_id", "created_at", "merchant_connector_id", "status"),
 	}
 }
 

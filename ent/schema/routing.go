@@ -23,10 +23,10 @@ func (RoutingAlgorithm) Fields() []ent.Field {
 	return []ent.Field{
 		idField(ids.RoutingAlgorithm),
 		field.String("profile_id").MaxLen(64).NotEmpty().Immutable(),
-		field.String("name").MaxLen(64).NotEmpty(),
+		field.String("name").MaxLen(64).NotEmpty().Annotations(entgql.OrderField("NAME")),
 		field.String("description").MaxLen(255).Default(""),
 		field.Enum("kind").Values("single", "priority", "volume_split", "advanced").Immutable(),
-		field.JSON("algorithm", &schematype.RoutingAlgorithm{}).Immutable(),
+		field.JSON("algorithm", &schematype.RoutingAlgorithm{}).Immutable().Annotations(entgql.Skip()),
 		field.Enum("transaction_type").Values("payment", "payout", "three_ds_authentication").Default("payment").Immutable(),
 	}
 }
@@ -36,5 +36,9 @@ func (RoutingAlgorithm) Indexes() []ent.Index {
 }
 
 func (RoutingAlgorithm) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.Skip()}
+	return []schema.Annotation{
+		entgql.QueryField("routingAlgorithms"),
+		entgql.RelayConnection(),
+		entgql.MultiOrder(),
+	}
 }

@@ -22,9 +22,11 @@ import (
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
 	"switchyard/ent/refund"
+	"switchyard/ent/routingalgorithm"
 	"switchyard/ent/schema/schematype"
 	"switchyard/graph/cursors"
 	"switchyard/graph/model"
+	"switchyard/payments/routing"
 	"sync/atomic"
 	"time"
 
@@ -53,6 +55,7 @@ type ResolverRoot interface {
 	PaymentIntent() PaymentIntentResolver
 	Profile() ProfileResolver
 	Query() QueryResolver
+	RoutingAlgorithm() RoutingAlgorithmResolver
 }
 
 type DirectiveRoot struct {
@@ -112,6 +115,16 @@ type ComplexityRoot struct {
 	ConnectorAccountPayload struct {
 		ConnectorAccount func(childComplexity int) int
 		Replayed         func(childComplexity int) int
+	}
+
+	ConnectorSuccessRate struct {
+		Attempts            func(childComplexity int) int
+		BucketStart         func(childComplexity int) int
+		Connector           func(childComplexity int) int
+		Failed              func(childComplexity int) int
+		MerchantConnectorID func(childComplexity int) int
+		Rate                func(childComplexity int) int
+		Succeeded           func(childComplexity int) int
 	}
 
 	CreateApiKeyPayload struct {
@@ -382,6 +395,7 @@ type ComplexityRoot struct {
 
 	Mutation struct {
 		AcceptDispute                func(childComplexity int, id string, idempotencyKey *string) int
+		ActivateRoutingAlgorithm     func(childComplexity int, id string, idempotencyKey *string) int
 		CancelPayment                func(childComplexity int, id string, input *model.CancelPaymentInput, idempotencyKey *string) int
 		CapturePayment               func(childComplexity int, id string, input *model.CapturePaymentInput, idempotencyKey *string) int
 		ConfirmPayment               func(childComplexity int, id string, input *model.PaymentRequest, idempotencyKey *string) int
@@ -390,6 +404,8 @@ type ComplexityRoot struct {
 		CreateCustomer               func(childComplexity int, input model.CustomerInput, idempotencyKey *string) int
 		CreatePayment                func(childComplexity int, input model.PaymentRequest, idempotencyKey *string) int
 		CreateRefund                 func(childComplexity int, input model.CreateRefundInput, idempotencyKey *string) int
+		CreateRoutingAlgorithm       func(childComplexity int, input model.CreateRoutingAlgorithmInput, idempotencyKey *string) int
+		DeactivateRouting            func(childComplexity int, profileID *string, idempotencyKey *string) int
 		DeleteCustomer               func(childComplexity int, id string, idempotencyKey *string) int
 		DeletePaymentMethod          func(childComplexity int, id string, idempotencyKey *string) int
 		RetryWebhookDelivery         func(childComplexity int, eventID string, idempotencyKey *string) int
@@ -643,23 +659,25 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		ConnectorAccounts func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) int
-		Customers         func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.CustomerOrder, where *ent.CustomerWhereInput) int
-		Disputes          func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.DisputeOrder, where *ent.DisputeWhereInput) int
-		Event             func(childComplexity int, id string) int
-		Events            func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) int
-		Mandates          func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MandateOrder, where *ent.MandateWhereInput) int
-		MerchantAccount   func(childComplexity int) int
-		MerchantAccounts  func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.MerchantAccountOrder, where *ent.MerchantAccountWhereInput) int
-		Node              func(childComplexity int, id string) int
-		Nodes             func(childComplexity int, ids []string) int
-		Payment           func(childComplexity int, id string) int
-		PaymentIntents    func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) int
-		Payments          func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) int
-		Profiles          func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.ProfileOrder, where *ent.ProfileWhereInput) int
-		Refund            func(childComplexity int, id string) int
-		Refunds           func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) int
-		Viewer            func(childComplexity int) int
+		ConnectorAccounts     func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) int
+		ConnectorSuccessRates func(childComplexity int, from time.Time, to time.Time, bucket *model.SuccessRateBucket, profileID *string) int
+		Customers             func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.CustomerOrder, where *ent.CustomerWhereInput) int
+		Disputes              func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.DisputeOrder, where *ent.DisputeWhereInput) int
+		Event                 func(childComplexity int, id string) int
+		Events                func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) int
+		Mandates              func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MandateOrder, where *ent.MandateWhereInput) int
+		MerchantAccount       func(childComplexity int) int
+		MerchantAccounts      func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.MerchantAccountOrder, where *ent.MerchantAccountWhereInput) int
+		Node                  func(childComplexity int, id string) int
+		Nodes                 func(childComplexity int, ids []string) int
+		Payment               func(childComplexity int, id string) int
+		PaymentIntents        func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) int
+		Payments              func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) int
+		Profiles              func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.ProfileOrder, where *ent.ProfileWhereInput) int
+		Refund                func(childComplexity int, id string) int
+		Refunds               func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) int
+		RoutingAlgorithms     func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RoutingAlgorithmOrder, where *ent.RoutingAlgorithmWhereInput) int
+		Viewer                func(childComplexity int) int
 	}
 
 	Refund struct {
@@ -706,6 +724,36 @@ type ComplexityRoot struct {
 	RefundPayload struct {
 		Refund   func(childComplexity int) int
 		Replayed func(childComplexity int) int
+	}
+
+	RoutingAlgorithm struct {
+		Active          func(childComplexity int) int
+		Algorithm       func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		Description     func(childComplexity int) int
+		ID              func(childComplexity int) int
+		Kind            func(childComplexity int) int
+		MerchantID      func(childComplexity int) int
+		ModifiedAt      func(childComplexity int) int
+		Name            func(childComplexity int) int
+		ProfileID       func(childComplexity int) int
+		TransactionType func(childComplexity int) int
+	}
+
+	RoutingAlgorithmConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	RoutingAlgorithmEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	RoutingAlgorithmPayload struct {
+		Replayed         func(childComplexity int) int
+		RoutingAlgorithm func(childComplexity int) int
 	}
 
 	SavedCard struct {
@@ -777,6 +825,9 @@ type MutationResolver interface {
 	RevokeAPIKey(ctx context.Context, id string, idempotencyKey *string) (*model.APIKeyPayload, error)
 	UpdateProfileWebhookSettings(ctx context.Context, profileID string, input model.WebhookSettingsInput, idempotencyKey *string) (*model.ProfilePayload, error)
 	RetryWebhookDelivery(ctx context.Context, eventID string, idempotencyKey *string) (*model.DeliveryAttemptPayload, error)
+	CreateRoutingAlgorithm(ctx context.Context, input model.CreateRoutingAlgorithmInput, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error)
+	ActivateRoutingAlgorithm(ctx context.Context, id string, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error)
+	DeactivateRouting(ctx context.Context, profileID *string, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error)
 }
 type PaymentIntentResolver interface {
 	Refunds(ctx context.Context, obj *ent.PaymentIntent, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) (*ent.RefundConnection, error)
@@ -801,12 +852,18 @@ type QueryResolver interface {
 	PaymentIntents(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error)
 	Profiles(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.ProfileOrder, where *ent.ProfileWhereInput) (*ent.ProfileConnection, error)
 	Refunds(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) (*ent.RefundConnection, error)
+	RoutingAlgorithms(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RoutingAlgorithmOrder, where *ent.RoutingAlgorithmWhereInput) (*ent.RoutingAlgorithmConnection, error)
 	Viewer(ctx context.Context) (*model.Viewer, error)
 	MerchantAccount(ctx context.Context) (*ent.MerchantAccount, error)
 	Payment(ctx context.Context, id string) (*ent.PaymentIntent, error)
 	Refund(ctx context.Context, id string) (*ent.Refund, error)
 	Event(ctx context.Context, id string) (*ent.Event, error)
 	Payments(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error)
+	ConnectorSuccessRates(ctx context.Context, from time.Time, to time.Time, bucket *model.SuccessRateBucket, profileID *string) ([]*routing.SuccessRate, error)
+}
+type RoutingAlgorithmResolver interface {
+	Algorithm(ctx context.Context, obj *ent.RoutingAlgorithm) (map[string]any, error)
+	Active(ctx context.Context, obj *ent.RoutingAlgorithm) (bool, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -1054,6 +1111,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ConnectorAccountPayload.Replayed(childComplexity), true
+
+	case "ConnectorSuccessRate.attempts":
+		if e.ComplexityRoot.ConnectorSuccessRate.Attempts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorSuccessRate.Attempts(childComplexity), true
+	case "ConnectorSuccessRate.bucketStart":
+		if e.ComplexityRoot.ConnectorSuccessRate.BucketStart == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorSuccessRate.BucketStart(childComplexity), true
+	case "ConnectorSuccessRate.connector":
+		if e.ComplexityRoot.ConnectorSuccessRate.Connector == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorSuccessRate.Connector(childComplexity), true
+	case "ConnectorSuccessRate.failed":
+		if e.ComplexityRoot.ConnectorSuccessRate.Failed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorSuccessRate.Failed(childComplexity), true
+	case "ConnectorSuccessRate.merchantConnectorID":
+		if e.ComplexityRoot.ConnectorSuccessRate.MerchantConnectorID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorSuccessRate.MerchantConnectorID(childComplexity), true
+	case "ConnectorSuccessRate.successRate":
+		if e.ComplexityRoot.ConnectorSuccessRate.Rate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorSuccessRate.Rate(childComplexity), true
+	case "ConnectorSuccessRate.succeeded":
+		if e.ComplexityRoot.ConnectorSuccessRate.Succeeded == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorSuccessRate.Succeeded(childComplexity), true
 
 	case "CreateApiKeyPayload.apiKey":
 		if e.ComplexityRoot.CreateApiKeyPayload.APIKey == nil {
@@ -2233,6 +2333,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AcceptDispute(childComplexity, args["id"].(string), args["idempotencyKey"].(*string)), true
+	case "Mutation.activateRoutingAlgorithm":
+		if e.ComplexityRoot.Mutation.ActivateRoutingAlgorithm == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_activateRoutingAlgorithm_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ActivateRoutingAlgorithm(childComplexity, args["id"].(string), args["idempotencyKey"].(*string)), true
 	case "Mutation.cancelPayment":
 		if e.ComplexityRoot.Mutation.CancelPayment == nil {
 			break
@@ -2321,6 +2432,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateRefund(childComplexity, args["input"].(model.CreateRefundInput), args["idempotencyKey"].(*string)), true
+	case "Mutation.createRoutingAlgorithm":
+		if e.ComplexityRoot.Mutation.CreateRoutingAlgorithm == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createRoutingAlgorithm_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateRoutingAlgorithm(childComplexity, args["input"].(model.CreateRoutingAlgorithmInput), args["idempotencyKey"].(*string)), true
+	case "Mutation.deactivateRouting":
+		if e.ComplexityRoot.Mutation.DeactivateRouting == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deactivateRouting_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeactivateRouting(childComplexity, args["profileID"].(*string), args["idempotencyKey"].(*string)), true
 	case "Mutation.deleteCustomer":
 		if e.ComplexityRoot.Mutation.DeleteCustomer == nil {
 			break
@@ -3638,6 +3771,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ConnectorAccounts(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.MerchantConnectorAccountOrder), args["where"].(*ent.MerchantConnectorAccountWhereInput)), true
+	case "Query.connectorSuccessRates":
+		if e.ComplexityRoot.Query.ConnectorSuccessRates == nil {
+			break
+		}
+
+		args, err := ec.field_Query_connectorSuccessRates_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ConnectorSuccessRates(childComplexity, args["from"].(time.Time), args["to"].(time.Time), args["bucket"].(*model.SuccessRateBucket), args["profileID"].(*string)), true
 	case "Query.customers":
 		if e.ComplexityRoot.Query.Customers == nil {
 			break
@@ -3799,6 +3943,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Refunds(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.RefundOrder), args["where"].(*ent.RefundWhereInput)), true
+	case "Query.routingAlgorithms":
+		if e.ComplexityRoot.Query.RoutingAlgorithms == nil {
+			break
+		}
+
+		args, err := ec.field_Query_routingAlgorithms_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.RoutingAlgorithms(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.RoutingAlgorithmOrder), args["where"].(*ent.RoutingAlgorithmWhereInput)), true
 	case "Query.viewer":
 		if e.ComplexityRoot.Query.Viewer == nil {
 			break
@@ -4014,6 +4169,118 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RefundPayload.Replayed(childComplexity), true
 
+	case "RoutingAlgorithm.active":
+		if e.ComplexityRoot.RoutingAlgorithm.Active == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingAlgorithm.Active(childComplexity), true
+	case "RoutingAlgorithm.algorithm":
+		if e.ComplexityRoot.RoutingAlgorithm.Algorithm == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingAlgorithm.Algorithm(childComplexity), true
+	case "RoutingAlgorithm.createdAt":
+		if e.ComplexityRoot.RoutingAlgorithm.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingAlgorithm.CreatedAt(childComplexity), true
+	case "RoutingAlgorithm.description":
+		if e.ComplexityRoot.RoutingAlgorithm.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingAlgorithm.Description(childComplexity), true
+	case "RoutingAlgorithm.id":
+		if e.ComplexityRoot.RoutingAlgorithm.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingAlgorithm.ID(childComplexity), true
+	case "RoutingAlgorithm.kind":
+		if e.ComplexityRoot.RoutingAlgorithm.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingAlgorithm.Kind(childComplexity), true
+	case "RoutingAlgorithm.merchantID":
+		if e.ComplexityRoot.RoutingAlgorithm.MerchantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingAlgorithm.MerchantID(childComplexity), true
+	case "RoutingAlgorithm.modifiedAt":
+		if e.ComplexityRoot.RoutingAlgorithm.ModifiedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingAlgorithm.ModifiedAt(childComplexity), true
+	case "RoutingAlgorithm.name":
+		if e.ComplexityRoot.RoutingAlgorithm.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingAlgorithm.Name(childComplexity), true
+	case "RoutingAlgorithm.profileID":
+		if e.ComplexityRoot.RoutingAlgorithm.ProfileID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingAlgorithm.ProfileID(childComplexity), true
+	case "RoutingAlgorithm.transactionType":
+		if e.ComplexityRoot.RoutingAlgorithm.TransactionType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingAlgorithm.TransactionType(childComplexity), true
+
+	case "RoutingAlgorithmConnection.edges":
+		if e.ComplexityRoot.RoutingAlgorithmConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingAlgorithmConnection.Edges(childComplexity), true
+	case "RoutingAlgorithmConnection.pageInfo":
+		if e.ComplexityRoot.RoutingAlgorithmConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingAlgorithmConnection.PageInfo(childComplexity), true
+	case "RoutingAlgorithmConnection.totalCount":
+		if e.ComplexityRoot.RoutingAlgorithmConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingAlgorithmConnection.TotalCount(childComplexity), true
+
+	case "RoutingAlgorithmEdge.cursor":
+		if e.ComplexityRoot.RoutingAlgorithmEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingAlgorithmEdge.Cursor(childComplexity), true
+	case "RoutingAlgorithmEdge.node":
+		if e.ComplexityRoot.RoutingAlgorithmEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingAlgorithmEdge.Node(childComplexity), true
+
+	case "RoutingAlgorithmPayload.replayed":
+		if e.ComplexityRoot.RoutingAlgorithmPayload.Replayed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingAlgorithmPayload.Replayed(childComplexity), true
+	case "RoutingAlgorithmPayload.routingAlgorithm":
+		if e.ComplexityRoot.RoutingAlgorithmPayload.RoutingAlgorithm == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingAlgorithmPayload.RoutingAlgorithm(childComplexity), true
+
 	case "SavedCard.expMonth":
 		if e.ComplexityRoot.SavedCard.CardExpMonth == nil {
 			break
@@ -4163,6 +4430,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateConnectorAccountInput,
 		ec.unmarshalInputCreatePaymentInput,
 		ec.unmarshalInputCreateRefundInput,
+		ec.unmarshalInputCreateRoutingAlgorithmInput,
 		ec.unmarshalInputCustomerInput,
 		ec.unmarshalInputCustomerOrder,
 		ec.unmarshalInputCustomerWhereInput,
@@ -4192,6 +4460,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputProfileWhereInput,
 		ec.unmarshalInputRefundOrder,
 		ec.unmarshalInputRefundWhereInput,
+		ec.unmarshalInputRoutingAlgorithmOrder,
+		ec.unmarshalInputRoutingAlgorithmWhereInput,
 		ec.unmarshalInputSurchargeDetailsInput,
 		ec.unmarshalInputUpdateConnectorAccountInput,
 		ec.unmarshalInputUpdatePaymentInput,
@@ -10927,6 +11197,37 @@ type Query {
     """
     where: RefundWhereInput
   ): RefundConnection!
+  routingAlgorithms(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for RoutingAlgorithms returned from the connection.
+    """
+    orderBy: [RoutingAlgorithmOrder!]
+
+    """
+    Filtering options for RoutingAlgorithms returned from the connection.
+    """
+    where: RoutingAlgorithmWhereInput
+  ): RoutingAlgorithmConnection!
 }
 type Refund implements Node {
   id: ID!
@@ -11548,6 +11849,209 @@ input RefundWhereInput {
   hasPayment: Boolean
   hasPaymentWith: [PaymentIntentWhereInput!]
 }
+type RoutingAlgorithm implements Node {
+  id: ID!
+  merchantID: String!
+  createdAt: Time!
+  modifiedAt: Time!
+  profileID: String!
+  name: String!
+  description: String!
+  kind: RoutingAlgorithmKind!
+  transactionType: RoutingAlgorithmTransactionType!
+}
+"""
+A connection to a list of items.
+"""
+type RoutingAlgorithmConnection {
+  """
+  A list of edges.
+  """
+  edges: [RoutingAlgorithmEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type RoutingAlgorithmEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: RoutingAlgorithm
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+RoutingAlgorithmKind is enum for the field kind
+"""
+enum RoutingAlgorithmKind @goModel(model: "switchyard/ent/routingalgorithm.Kind") {
+  single
+  priority
+  volume_split
+  advanced
+}
+"""
+Ordering options for RoutingAlgorithm connections
+"""
+input RoutingAlgorithmOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order RoutingAlgorithms.
+  """
+  field: RoutingAlgorithmOrderField!
+}
+"""
+Properties by which RoutingAlgorithm connections can be ordered.
+"""
+enum RoutingAlgorithmOrderField {
+  ID
+  MERCHANT_ID
+  CREATED_AT
+  MODIFIED_AT
+  NAME
+}
+"""
+RoutingAlgorithmTransactionType is enum for the field transaction_type
+"""
+enum RoutingAlgorithmTransactionType @goModel(model: "switchyard/ent/routingalgorithm.TransactionType") {
+  payment
+  payout
+  three_ds_authentication
+}
+"""
+RoutingAlgorithmWhereInput is used for filtering RoutingAlgorithm objects.
+Input was generated by ent.
+"""
+input RoutingAlgorithmWhereInput {
+  not: RoutingAlgorithmWhereInput
+  and: [RoutingAlgorithmWhereInput!]
+  or: [RoutingAlgorithmWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  idEqualFold: ID
+  idContainsFold: ID
+  """
+  merchant_id field predicates
+  """
+  merchantID: String
+  merchantIDNEQ: String
+  merchantIDIn: [String!]
+  merchantIDNotIn: [String!]
+  merchantIDGT: String
+  merchantIDGTE: String
+  merchantIDLT: String
+  merchantIDLTE: String
+  merchantIDContains: String
+  merchantIDHasPrefix: String
+  merchantIDHasSuffix: String
+  merchantIDEqualFold: String
+  merchantIDContainsFold: String
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  modified_at field predicates
+  """
+  modifiedAt: Time
+  modifiedAtNEQ: Time
+  modifiedAtIn: [Time!]
+  modifiedAtNotIn: [Time!]
+  modifiedAtGT: Time
+  modifiedAtGTE: Time
+  modifiedAtLT: Time
+  modifiedAtLTE: Time
+  """
+  profile_id field predicates
+  """
+  profileID: String
+  profileIDNEQ: String
+  profileIDIn: [String!]
+  profileIDNotIn: [String!]
+  profileIDGT: String
+  profileIDGTE: String
+  profileIDLT: String
+  profileIDLTE: String
+  profileIDContains: String
+  profileIDHasPrefix: String
+  profileIDHasSuffix: String
+  profileIDEqualFold: String
+  profileIDContainsFold: String
+  """
+  name field predicates
+  """
+  name: String
+  nameNEQ: String
+  nameIn: [String!]
+  nameNotIn: [String!]
+  nameGT: String
+  nameGTE: String
+  nameLT: String
+  nameLTE: String
+  nameContains: String
+  nameHasPrefix: String
+  nameHasSuffix: String
+  nameEqualFold: String
+  nameContainsFold: String
+  """
+  description field predicates
+  """
+  description: String
+  descriptionNEQ: String
+  descriptionIn: [String!]
+  descriptionNotIn: [String!]
+  descriptionGT: String
+  descriptionGTE: String
+  descriptionLT: String
+  descriptionLTE: String
+  descriptionContains: String
+  descriptionHasPrefix: String
+  descriptionHasSuffix: String
+  descriptionEqualFold: String
+  descriptionContainsFold: String
+  """
+  kind field predicates
+  """
+  kind: RoutingAlgorithmKind
+  kindNEQ: RoutingAlgorithmKind
+  kindIn: [RoutingAlgorithmKind!]
+  kindNotIn: [RoutingAlgorithmKind!]
+  """
+  transaction_type field predicates
+  """
+  transactionType: RoutingAlgorithmTransactionType
+  transactionTypeNEQ: RoutingAlgorithmTransactionType
+  transactionTypeIn: [RoutingAlgorithmTransactionType!]
+  transactionTypeNotIn: [RoutingAlgorithmTransactionType!]
+}
 `, BuiltIn: false},
 	{Name: "../inputs.graphql", Input: `# The mutations' inputs (hand-written, beside schema.graphql): each mirrors
 # the REST request of its operation, its members in camelCase.
@@ -12013,6 +12517,22 @@ input CustomerInput {
   "Hyperswitch's CustomerDocumentDetails: document_type (cpf, cnpj, psn, other) and document_number."
   documentDetails: Map
 }
+
+"""
+A routing configuration: Hyperswitch's RoutingConfigRequest. The algorithm is
+its JSON, e.g. {"type": "volume_split", "data": [{"connector": {"connector":
+"stripe_test", "merchant_connector_id": "mca_…"}, "split": 70}, …]}.
+"""
+input CreateRoutingAlgorithmInput {
+  name: String!
+  description: String
+  "The profile it routes for; the caller's profile, else the merchant's default, when absent."
+  profileID: ID
+  "{type, data}: single, priority, volume_split or advanced, as on REST."
+  algorithm: Map!
+  "payment (the only kind served)."
+  transactionType: String
+}
 `, BuiltIn: false},
 	{Name: "../mutations.graphql", Input: `# The mutations and their payloads (hand-written, beside schema.graphql).
 # Every mutation calls the same domain operation as the REST route it
@@ -12169,6 +12689,35 @@ type Mutation {
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
   ): DeliveryAttemptPayload!
+  "Creates a routing configuration (POST /routing); it routes nothing until activated."
+  createRoutingAlgorithm(
+    "The configuration, in Hyperswitch's RoutingConfigRequest members."
+    input: CreateRoutingAlgorithmInput!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): RoutingAlgorithmPayload!
+  "Makes a configuration its profile's active one (POST /routing/{id}/activate)."
+  activateRoutingAlgorithm(
+    "The routing_algorithm_id (routing_…)."
+    id: ID!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): RoutingAlgorithmPayload!
+  "Leaves a profile routing by its fallback order (POST /routing/deactivate); answers the configuration that was active."
+  deactivateRouting(
+    "The profile_id; the caller's profile, else the merchant's default, when absent."
+    profileID: ID
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): RoutingAlgorithmPayload!
+}
+
+"A routing configuration mutation's result."
+type RoutingAlgorithmPayload {
+  "The configuration the mutation created, activated or deactivated."
+  routingAlgorithm: RoutingAlgorithm!
+  "True when this answer replays the stored result of an earlier call with the same idempotency key."
+  replayed: Boolean!
 }
 
 "A payment mutation's result."
@@ -12304,6 +12853,53 @@ extend type Query {
     "Filters: status, currency, connector, amount and created ranges, customer, merchant reference, payment method, card network, …"
     where: PaymentIntentWhereInput
   ): PaymentIntentConnection!
+  """
+  Each connector account's success rate over [from, to): whole, or cut in
+  UTC hours or days for a chart. Counted in the database from an index:
+  authorized (whatever came after) over authorized plus declined; attempts
+  still pending count in neither.
+  """
+  connectorSuccessRates(
+    "The window's start (inclusive)."
+    from: Time!
+    "The window's end (exclusive)."
+    to: Time!
+    "Cut the window in hours or days (at most 744 buckets); whole when absent."
+    bucket: SuccessRateBucket
+    "Only this profile's connector accounts."
+    profileID: ID
+  ): [ConnectorSuccessRate!]!
+}
+
+"How a success-rate series is cut."
+enum SuccessRateBucket {
+  HOUR
+  DAY
+}
+
+"One connector account's outcomes in one bucket (or the whole window)."
+type ConnectorSuccessRate {
+  "The connector account (mca_…)."
+  merchantConnectorID: ID!
+  "The connector's name, e.g. stripe_test."
+  connector: String!
+  "The bucket's start; the window's start when not bucketed."
+  bucketStart: Time!
+  "Attempts made through the account in the bucket."
+  attempts: Int!
+  "Attempts the connector authorized."
+  succeeded: Int!
+  "Attempts the connector declined, or that failed authentication."
+  failed: Int!
+  "succeeded ÷ (succeeded + failed); null when none finished."
+  successRate: Float
+}
+
+extend type RoutingAlgorithm {
+  "The algorithm as stored: Hyperswitch's {type, data}."
+  algorithm: Map!
+  "Whether it is its profile's active configuration."
+  active: Boolean!
 }
 
 "The caller of the API: the principal its key (and headers) stand for."
@@ -12526,6 +13122,26 @@ func (ec *executionContext) childFields_ConnectorAccountPayload(ctx context.Cont
 		return ec.fieldContext_ConnectorAccountPayload_replayed(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ConnectorAccountPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_ConnectorSuccessRate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "merchantConnectorID":
+		return ec.fieldContext_ConnectorSuccessRate_merchantConnectorID(ctx, field)
+	case "connector":
+		return ec.fieldContext_ConnectorSuccessRate_connector(ctx, field)
+	case "bucketStart":
+		return ec.fieldContext_ConnectorSuccessRate_bucketStart(ctx, field)
+	case "attempts":
+		return ec.fieldContext_ConnectorSuccessRate_attempts(ctx, field)
+	case "succeeded":
+		return ec.fieldContext_ConnectorSuccessRate_succeeded(ctx, field)
+	case "failed":
+		return ec.fieldContext_ConnectorSuccessRate_failed(ctx, field)
+	case "successRate":
+		return ec.fieldContext_ConnectorSuccessRate_successRate(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConnectorSuccessRate", field.Name)
 }
 
 func (ec *executionContext) childFields_CreateApiKeyPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13610,6 +14226,66 @@ func (ec *executionContext) childFields_RefundPayload(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type RefundPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_RoutingAlgorithm(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_RoutingAlgorithm_id(ctx, field)
+	case "merchantID":
+		return ec.fieldContext_RoutingAlgorithm_merchantID(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_RoutingAlgorithm_createdAt(ctx, field)
+	case "modifiedAt":
+		return ec.fieldContext_RoutingAlgorithm_modifiedAt(ctx, field)
+	case "profileID":
+		return ec.fieldContext_RoutingAlgorithm_profileID(ctx, field)
+	case "name":
+		return ec.fieldContext_RoutingAlgorithm_name(ctx, field)
+	case "description":
+		return ec.fieldContext_RoutingAlgorithm_description(ctx, field)
+	case "kind":
+		return ec.fieldContext_RoutingAlgorithm_kind(ctx, field)
+	case "transactionType":
+		return ec.fieldContext_RoutingAlgorithm_transactionType(ctx, field)
+	case "algorithm":
+		return ec.fieldContext_RoutingAlgorithm_algorithm(ctx, field)
+	case "active":
+		return ec.fieldContext_RoutingAlgorithm_active(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RoutingAlgorithm", field.Name)
+}
+
+func (ec *executionContext) childFields_RoutingAlgorithmConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_RoutingAlgorithmConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_RoutingAlgorithmConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_RoutingAlgorithmConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RoutingAlgorithmConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_RoutingAlgorithmEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_RoutingAlgorithmEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_RoutingAlgorithmEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RoutingAlgorithmEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_RoutingAlgorithmPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "routingAlgorithm":
+		return ec.fieldContext_RoutingAlgorithmPayload_routingAlgorithm(ctx, field)
+	case "replayed":
+		return ec.fieldContext_RoutingAlgorithmPayload_replayed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RoutingAlgorithmPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_SavedCard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "last4":
@@ -14132,6 +14808,28 @@ func (ec *executionContext) field_Mutation_acceptDispute_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_activateRoutingAlgorithm_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_cancelPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -14321,6 +15019,50 @@ func (ec *executionContext) field_Mutation_createRefund_args(ctx context.Context
 		return nil, err
 	}
 	args["input"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createRoutingAlgorithm_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateRoutingAlgorithmInput, error) {
+			return ec.unmarshalNCreateRoutingAlgorithmInput2switchyardᚋgraphᚋmodelᚐCreateRoutingAlgorithmInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deactivateRouting_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "profileID",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["profileID"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOString2ᚖstring(ctx, v)
@@ -14797,6 +15539,44 @@ func (ec *executionContext) field_Query_connectorAccounts_args(ctx context.Conte
 		return nil, err
 	}
 	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_connectorSuccessRates_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (time.Time, error) {
+			return ec.unmarshalNTime2timeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (time.Time, error) {
+			return ec.unmarshalNTime2timeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "bucket",
+		func(ctx context.Context, v any) (*model.SuccessRateBucket, error) {
+			return ec.unmarshalOSuccessRateBucket2ᚖswitchyardᚋgraphᚋmodelᚐSuccessRateBucket(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["bucket"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "profileID",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["profileID"] = arg3
 	return args, nil
 }
 
@@ -15348,6 +16128,60 @@ func (ec *executionContext) field_Query_refunds_args(ctx context.Context, rawArg
 	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
 		func(ctx context.Context, v any) (*ent.RefundWhereInput, error) {
 			return ec.unmarshalORefundWhereInput2ᚖswitchyardᚋentᚐRefundWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_routingAlgorithms_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) ([]*ent.RoutingAlgorithmOrder, error) {
+			return ec.unmarshalORoutingAlgorithmOrder2ᚕᚖswitchyardᚋentᚐRoutingAlgorithmOrderᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.RoutingAlgorithmWhereInput, error) {
+			return ec.unmarshalORoutingAlgorithmWhereInput2ᚖswitchyardᚋentᚐRoutingAlgorithmWhereInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -16328,6 +17162,167 @@ func (ec *executionContext) _ConnectorAccountPayload_replayed(ctx context.Contex
 }
 func (ec *executionContext) fieldContext_ConnectorAccountPayload_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ConnectorAccountPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ConnectorSuccessRate_merchantConnectorID(ctx context.Context, field graphql.CollectedField, obj *routing.SuccessRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorSuccessRate_merchantConnectorID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantConnectorID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorSuccessRate_merchantConnectorID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorSuccessRate", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ConnectorSuccessRate_connector(ctx context.Context, field graphql.CollectedField, obj *routing.SuccessRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorSuccessRate_connector(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Connector, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorSuccessRate_connector(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorSuccessRate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ConnectorSuccessRate_bucketStart(ctx context.Context, field graphql.CollectedField, obj *routing.SuccessRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorSuccessRate_bucketStart(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BucketStart, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorSuccessRate_bucketStart(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorSuccessRate", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ConnectorSuccessRate_attempts(ctx context.Context, field graphql.CollectedField, obj *routing.SuccessRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorSuccessRate_attempts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attempts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorSuccessRate_attempts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorSuccessRate", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ConnectorSuccessRate_succeeded(ctx context.Context, field graphql.CollectedField, obj *routing.SuccessRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorSuccessRate_succeeded(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Succeeded, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorSuccessRate_succeeded(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorSuccessRate", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ConnectorSuccessRate_failed(ctx context.Context, field graphql.CollectedField, obj *routing.SuccessRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorSuccessRate_failed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Failed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorSuccessRate_failed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorSuccessRate", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ConnectorSuccessRate_successRate(ctx context.Context, field graphql.CollectedField, obj *routing.SuccessRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorSuccessRate_successRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rate(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorSuccessRate_successRate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorSuccessRate", field, true, false, errors.New("field of type Float does not have child fields"))
 }
 
 func (ec *executionContext) _CreateApiKeyPayload_apiKey(ctx context.Context, field graphql.CollectedField, obj *model.CreateAPIKeyPayload) (ret graphql.Marshaler) {
@@ -21818,6 +22813,138 @@ func (ec *executionContext) fieldContext_Mutation_retryWebhookDelivery(ctx conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createRoutingAlgorithm(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createRoutingAlgorithm(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateRoutingAlgorithm(ctx, fc.Args["input"].(model.CreateRoutingAlgorithmInput), fc.Args["idempotencyKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RoutingAlgorithmPayload) graphql.Marshaler {
+			return ec.marshalNRoutingAlgorithmPayload2ᚖswitchyardᚋgraphᚋmodelᚐRoutingAlgorithmPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createRoutingAlgorithm(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RoutingAlgorithmPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createRoutingAlgorithm_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_activateRoutingAlgorithm(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_activateRoutingAlgorithm(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ActivateRoutingAlgorithm(ctx, fc.Args["id"].(string), fc.Args["idempotencyKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RoutingAlgorithmPayload) graphql.Marshaler {
+			return ec.marshalNRoutingAlgorithmPayload2ᚖswitchyardᚋgraphᚋmodelᚐRoutingAlgorithmPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_activateRoutingAlgorithm(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RoutingAlgorithmPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_activateRoutingAlgorithm_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deactivateRouting(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deactivateRouting(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeactivateRouting(ctx, fc.Args["profileID"].(*string), fc.Args["idempotencyKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RoutingAlgorithmPayload) graphql.Marshaler {
+			return ec.marshalNRoutingAlgorithmPayload2ᚖswitchyardᚋgraphᚋmodelᚐRoutingAlgorithmPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deactivateRouting(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RoutingAlgorithmPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deactivateRouting_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[string]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -27098,6 +28225,50 @@ func (ec *executionContext) fieldContext_Query_refunds(ctx context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_routingAlgorithms(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_routingAlgorithms(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().RoutingAlgorithms(ctx, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.RoutingAlgorithmOrder), fc.Args["where"].(*ent.RoutingAlgorithmWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.RoutingAlgorithmConnection) graphql.Marshaler {
+			return ec.marshalNRoutingAlgorithmConnection2ᚖswitchyardᚋentᚐRoutingAlgorithmConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_routingAlgorithms(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RoutingAlgorithmConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_routingAlgorithms_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_viewer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -27332,6 +28503,50 @@ func (ec *executionContext) fieldContext_Query_payments(ctx context.Context, fie
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_payments_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_connectorSuccessRates(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_connectorSuccessRates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ConnectorSuccessRates(ctx, fc.Args["from"].(time.Time), fc.Args["to"].(time.Time), fc.Args["bucket"].(*model.SuccessRateBucket), fc.Args["profileID"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*routing.SuccessRate) graphql.Marshaler {
+			return ec.marshalNConnectorSuccessRate2ᚕᚖswitchyardᚋpaymentsᚋroutingᚐSuccessRateᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_connectorSuccessRates(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConnectorSuccessRate(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_connectorSuccessRates_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -28239,6 +29454,456 @@ func (ec *executionContext) _RefundPayload_replayed(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_RefundPayload_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RefundPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingAlgorithm_id(ctx context.Context, field graphql.CollectedField, obj *ent.RoutingAlgorithm) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingAlgorithm_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingAlgorithm_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingAlgorithm", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingAlgorithm_merchantID(ctx context.Context, field graphql.CollectedField, obj *ent.RoutingAlgorithm) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingAlgorithm_merchantID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingAlgorithm_merchantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingAlgorithm", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingAlgorithm_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.RoutingAlgorithm) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingAlgorithm_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingAlgorithm_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingAlgorithm", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingAlgorithm_modifiedAt(ctx context.Context, field graphql.CollectedField, obj *ent.RoutingAlgorithm) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingAlgorithm_modifiedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ModifiedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingAlgorithm_modifiedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingAlgorithm", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingAlgorithm_profileID(ctx context.Context, field graphql.CollectedField, obj *ent.RoutingAlgorithm) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingAlgorithm_profileID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProfileID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingAlgorithm_profileID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingAlgorithm", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingAlgorithm_name(ctx context.Context, field graphql.CollectedField, obj *ent.RoutingAlgorithm) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingAlgorithm_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingAlgorithm_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingAlgorithm", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingAlgorithm_description(ctx context.Context, field graphql.CollectedField, obj *ent.RoutingAlgorithm) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingAlgorithm_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingAlgorithm_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingAlgorithm", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingAlgorithm_kind(ctx context.Context, field graphql.CollectedField, obj *ent.RoutingAlgorithm) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingAlgorithm_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v routingalgorithm.Kind) graphql.Marshaler {
+			return ec.marshalNRoutingAlgorithmKind2switchyardᚋentᚋroutingalgorithmᚐKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingAlgorithm_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingAlgorithm", field, false, false, errors.New("field of type RoutingAlgorithmKind does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingAlgorithm_transactionType(ctx context.Context, field graphql.CollectedField, obj *ent.RoutingAlgorithm) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingAlgorithm_transactionType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TransactionType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v routingalgorithm.TransactionType) graphql.Marshaler {
+			return ec.marshalNRoutingAlgorithmTransactionType2switchyardᚋentᚋroutingalgorithmᚐTransactionType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingAlgorithm_transactionType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingAlgorithm", field, false, false, errors.New("field of type RoutingAlgorithmTransactionType does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingAlgorithm_algorithm(ctx context.Context, field graphql.CollectedField, obj *ent.RoutingAlgorithm) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingAlgorithm_algorithm(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RoutingAlgorithm().Algorithm(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalNMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingAlgorithm_algorithm(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingAlgorithm", field, true, true, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingAlgorithm_active(ctx context.Context, field graphql.CollectedField, obj *ent.RoutingAlgorithm) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingAlgorithm_active(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RoutingAlgorithm().Active(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingAlgorithm_active(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingAlgorithm", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingAlgorithmConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.RoutingAlgorithmConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingAlgorithmConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.RoutingAlgorithmEdge) graphql.Marshaler {
+			return ec.marshalORoutingAlgorithmEdge2ᚕᚖswitchyardᚋentᚐRoutingAlgorithmEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingAlgorithmConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RoutingAlgorithmConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RoutingAlgorithmEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RoutingAlgorithmConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.RoutingAlgorithmConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingAlgorithmConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[string]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingAlgorithmConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RoutingAlgorithmConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RoutingAlgorithmConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.RoutingAlgorithmConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingAlgorithmConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingAlgorithmConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingAlgorithmConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingAlgorithmEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.RoutingAlgorithmEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingAlgorithmEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.RoutingAlgorithm) graphql.Marshaler {
+			return ec.marshalORoutingAlgorithm2ᚖswitchyardᚋentᚐRoutingAlgorithm(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingAlgorithmEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RoutingAlgorithmEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RoutingAlgorithm(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RoutingAlgorithmEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.RoutingAlgorithmEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingAlgorithmEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[string]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingAlgorithmEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingAlgorithmEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingAlgorithmPayload_routingAlgorithm(ctx context.Context, field graphql.CollectedField, obj *model.RoutingAlgorithmPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingAlgorithmPayload_routingAlgorithm(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RoutingAlgorithm, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.RoutingAlgorithm) graphql.Marshaler {
+			return ec.marshalNRoutingAlgorithm2ᚖswitchyardᚋentᚐRoutingAlgorithm(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingAlgorithmPayload_routingAlgorithm(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RoutingAlgorithmPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RoutingAlgorithm(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RoutingAlgorithmPayload_replayed(ctx context.Context, field graphql.CollectedField, obj *model.RoutingAlgorithmPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingAlgorithmPayload_replayed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Replayed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingAlgorithmPayload_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingAlgorithmPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SavedCard_last4(ctx context.Context, field graphql.CollectedField, obj *schematype.CardDetails) (ret graphql.Marshaler) {
@@ -32813,6 +34478,64 @@ func (ec *executionContext) unmarshalInputCreateRefundInput(ctx context.Context,
 				return it, err
 			}
 			it.Metadata = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateRoutingAlgorithmInput(ctx context.Context, obj any) (model.CreateRoutingAlgorithmInput, error) {
+	var it model.CreateRoutingAlgorithmInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "description", "profileID", "algorithm", "transactionType"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "profileID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileID"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileID = data
+		case "algorithm":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("algorithm"))
+			data, err := ec.unmarshalNMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Algorithm = data
+		case "transactionType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("transactionType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TransactionType = data
 		}
 	}
 	return it, nil
@@ -54131,6 +55854,693 @@ func (ec *executionContext) unmarshalInputRefundWhereInput(ctx context.Context, 
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputRoutingAlgorithmOrder(ctx context.Context, obj any) (ent.RoutingAlgorithmOrder, error) {
+	var it ent.RoutingAlgorithmOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNRoutingAlgorithmOrderField2ᚖswitchyardᚋentᚐRoutingAlgorithmOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRoutingAlgorithmWhereInput(ctx context.Context, obj any) (ent.RoutingAlgorithmWhereInput, error) {
+	var it ent.RoutingAlgorithmWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "profileID", "profileIDNEQ", "profileIDIn", "profileIDNotIn", "profileIDGT", "profileIDGTE", "profileIDLT", "profileIDLTE", "profileIDContains", "profileIDHasPrefix", "profileIDHasSuffix", "profileIDEqualFold", "profileIDContainsFold", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionEqualFold", "descriptionContainsFold", "kind", "kindNEQ", "kindIn", "kindNotIn", "transactionType", "transactionTypeNEQ", "transactionTypeIn", "transactionTypeNotIn"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalORoutingAlgorithmWhereInput2ᚖswitchyardᚋentᚐRoutingAlgorithmWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalORoutingAlgorithmWhereInput2ᚕᚖswitchyardᚋentᚐRoutingAlgorithmWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalORoutingAlgorithmWhereInput2ᚕᚖswitchyardᚋentᚐRoutingAlgorithmWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "idEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idEqualFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDEqualFold = data
+		case "idContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idContainsFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDContainsFold = data
+		case "merchantID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantID = data
+		case "merchantIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDNEQ = data
+		case "merchantIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDIn = data
+		case "merchantIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDNotIn = data
+		case "merchantIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDGT = data
+		case "merchantIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDGTE = data
+		case "merchantIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDLT = data
+		case "merchantIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDLTE = data
+		case "merchantIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDContains = data
+		case "merchantIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDHasPrefix = data
+		case "merchantIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDHasSuffix = data
+		case "merchantIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDEqualFold = data
+		case "merchantIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDContainsFold = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "modifiedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAt = data
+		case "modifiedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtNEQ = data
+		case "modifiedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtIn = data
+		case "modifiedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtNotIn = data
+		case "modifiedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtGT = data
+		case "modifiedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtGTE = data
+		case "modifiedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtLT = data
+		case "modifiedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtLTE = data
+		case "profileID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileID = data
+		case "profileIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDNEQ = data
+		case "profileIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDIn = data
+		case "profileIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDNotIn = data
+		case "profileIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDGT = data
+		case "profileIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDGTE = data
+		case "profileIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDLT = data
+		case "profileIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDLTE = data
+		case "profileIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDContains = data
+		case "profileIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDHasPrefix = data
+		case "profileIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDHasSuffix = data
+		case "profileIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDEqualFold = data
+		case "profileIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDContainsFold = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "nameNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNEQ = data
+		case "nameIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameIn = data
+		case "nameNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNotIn = data
+		case "nameGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameGT = data
+		case "nameGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameGTE = data
+		case "nameLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameLT = data
+		case "nameLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameLTE = data
+		case "nameContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameContains = data
+		case "nameHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameHasPrefix = data
+		case "nameHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameHasSuffix = data
+		case "nameEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameEqualFold = data
+		case "nameContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameContainsFold = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "descriptionNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionNEQ = data
+		case "descriptionIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionIn = data
+		case "descriptionNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionNotIn = data
+		case "descriptionGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionGT = data
+		case "descriptionGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionGTE = data
+		case "descriptionLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionLT = data
+		case "descriptionLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionLTE = data
+		case "descriptionContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionContains = data
+		case "descriptionHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionHasPrefix = data
+		case "descriptionHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionHasSuffix = data
+		case "descriptionEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionEqualFold = data
+		case "descriptionContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionContainsFold = data
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalORoutingAlgorithmKind2ᚖswitchyardᚋentᚋroutingalgorithmᚐKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "kindNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindNEQ"))
+			data, err := ec.unmarshalORoutingAlgorithmKind2ᚖswitchyardᚋentᚋroutingalgorithmᚐKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindNEQ = data
+		case "kindIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindIn"))
+			data, err := ec.unmarshalORoutingAlgorithmKind2ᚕswitchyardᚋentᚋroutingalgorithmᚐKindᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindIn = data
+		case "kindNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindNotIn"))
+			data, err := ec.unmarshalORoutingAlgorithmKind2ᚕswitchyardᚋentᚋroutingalgorithmᚐKindᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindNotIn = data
+		case "transactionType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("transactionType"))
+			data, err := ec.unmarshalORoutingAlgorithmTransactionType2ᚖswitchyardᚋentᚋroutingalgorithmᚐTransactionType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TransactionType = data
+		case "transactionTypeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("transactionTypeNEQ"))
+			data, err := ec.unmarshalORoutingAlgorithmTransactionType2ᚖswitchyardᚋentᚋroutingalgorithmᚐTransactionType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TransactionTypeNEQ = data
+		case "transactionTypeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("transactionTypeIn"))
+			data, err := ec.unmarshalORoutingAlgorithmTransactionType2ᚕswitchyardᚋentᚋroutingalgorithmᚐTransactionTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TransactionTypeIn = data
+		case "transactionTypeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("transactionTypeNotIn"))
+			data, err := ec.unmarshalORoutingAlgorithmTransactionType2ᚕswitchyardᚋentᚋroutingalgorithmᚐTransactionTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TransactionTypeNotIn = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSurchargeDetailsInput(ctx context.Context, obj any) (model.SurchargeDetailsInput, error) {
 	var it model.SurchargeDetailsInput
 	if obj == nil {
@@ -54721,6 +57131,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 	switch obj := (obj).(type) {
 	case nil:
 		return graphql.Null
+	case *ent.RoutingAlgorithm:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._RoutingAlgorithm(ctx, sel, obj)
 	case *ent.Refund:
 		if obj == nil {
 			return graphql.Null
@@ -55235,6 +57650,74 @@ func (ec *executionContext) _ConnectorAccountPayload(ctx context.Context, sel as
 		case "replayed":
 			out.Values[i] = ec._ConnectorAccountPayload_replayed(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var connectorSuccessRateImplementors = []string{"ConnectorSuccessRate"}
+
+func (ec *executionContext) _ConnectorSuccessRate(ctx context.Context, sel ast.SelectionSet, obj *routing.SuccessRate) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, connectorSuccessRateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ConnectorSuccessRate")
+		case "merchantConnectorID":
+			out.Values[i] = ec._ConnectorSuccessRate_merchantConnectorID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "connector":
+			out.Values[i] = ec._ConnectorSuccessRate_connector(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bucketStart":
+			out.Values[i] = ec._ConnectorSuccessRate_bucketStart(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "attempts":
+			out.Values[i] = ec._ConnectorSuccessRate_attempts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "succeeded":
+			out.Values[i] = ec._ConnectorSuccessRate_succeeded(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "failed":
+			out.Values[i] = ec._ConnectorSuccessRate_failed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "successRate":
+			out.Values[i] = ec._ConnectorSuccessRate_successRate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -57781,6 +60264,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createRoutingAlgorithm":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createRoutingAlgorithm(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "activateRoutingAlgorithm":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_activateRoutingAlgorithm(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deactivateRouting":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deactivateRouting(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -59968,6 +62472,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "routingAlgorithms":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_routingAlgorithms(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "viewer":
 			field := field
 
@@ -60088,6 +62614,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_payments(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "connectorSuccessRates":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_connectorSuccessRates(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -60446,6 +62994,294 @@ func (ec *executionContext) _RefundPayload(ctx context.Context, sel ast.Selectio
 			}
 		case "replayed":
 			out.Values[i] = ec._RefundPayload_replayed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var routingAlgorithmImplementors = []string{"RoutingAlgorithm", "Node"}
+
+func (ec *executionContext) _RoutingAlgorithm(ctx context.Context, sel ast.SelectionSet, obj *ent.RoutingAlgorithm) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, routingAlgorithmImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RoutingAlgorithm")
+		case "id":
+			out.Values[i] = ec._RoutingAlgorithm_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "merchantID":
+			out.Values[i] = ec._RoutingAlgorithm_merchantID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._RoutingAlgorithm_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "modifiedAt":
+			out.Values[i] = ec._RoutingAlgorithm_modifiedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "profileID":
+			out.Values[i] = ec._RoutingAlgorithm_profileID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._RoutingAlgorithm_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._RoutingAlgorithm_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "kind":
+			out.Values[i] = ec._RoutingAlgorithm_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "transactionType":
+			out.Values[i] = ec._RoutingAlgorithm_transactionType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "algorithm":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._RoutingAlgorithm_algorithm(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "active":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._RoutingAlgorithm_active(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var routingAlgorithmConnectionImplementors = []string{"RoutingAlgorithmConnection"}
+
+func (ec *executionContext) _RoutingAlgorithmConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.RoutingAlgorithmConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, routingAlgorithmConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RoutingAlgorithmConnection")
+		case "edges":
+			out.Values[i] = ec._RoutingAlgorithmConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._RoutingAlgorithmConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._RoutingAlgorithmConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var routingAlgorithmEdgeImplementors = []string{"RoutingAlgorithmEdge"}
+
+func (ec *executionContext) _RoutingAlgorithmEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.RoutingAlgorithmEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, routingAlgorithmEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RoutingAlgorithmEdge")
+		case "node":
+			out.Values[i] = ec._RoutingAlgorithmEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._RoutingAlgorithmEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var routingAlgorithmPayloadImplementors = []string{"RoutingAlgorithmPayload"}
+
+func (ec *executionContext) _RoutingAlgorithmPayload(ctx context.Context, sel ast.SelectionSet, obj *model.RoutingAlgorithmPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, routingAlgorithmPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RoutingAlgorithmPayload")
+		case "routingAlgorithm":
+			out.Values[i] = ec._RoutingAlgorithmPayload_routingAlgorithm(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "replayed":
+			out.Values[i] = ec._RoutingAlgorithmPayload_replayed(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -61194,6 +64030,32 @@ func (ec *executionContext) marshalNConnectorAccountPayload2ᚖswitchyardᚋgrap
 	return ec._ConnectorAccountPayload(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNConnectorSuccessRate2ᚕᚖswitchyardᚋpaymentsᚋroutingᚐSuccessRateᚄ(ctx context.Context, sel ast.SelectionSet, v []*routing.SuccessRate) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNConnectorSuccessRate2ᚖswitchyardᚋpaymentsᚋroutingᚐSuccessRate(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNConnectorSuccessRate2ᚖswitchyardᚋpaymentsᚋroutingᚐSuccessRate(ctx context.Context, sel ast.SelectionSet, v *routing.SuccessRate) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ConnectorSuccessRate(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNCreateApiKeyInput2switchyardᚋgraphᚋmodelᚐCreateAPIKeyInput(ctx context.Context, v any) (model.CreateAPIKeyInput, error) {
 	res, err := ec.unmarshalInputCreateApiKeyInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -61221,6 +64083,11 @@ func (ec *executionContext) unmarshalNCreatePaymentInput2switchyardᚋgraphᚋmo
 
 func (ec *executionContext) unmarshalNCreateRefundInput2switchyardᚋgraphᚋmodelᚐCreateRefundInput(ctx context.Context, v any) (model.CreateRefundInput, error) {
 	res, err := ec.unmarshalInputCreateRefundInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCreateRoutingAlgorithmInput2switchyardᚋgraphᚋmodelᚐCreateRoutingAlgorithmInput(ctx context.Context, v any) (model.CreateRoutingAlgorithmInput, error) {
+	res, err := ec.unmarshalInputCreateRoutingAlgorithmInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -62345,6 +65212,82 @@ func (ec *executionContext) marshalNRefundStatus2switchyardᚋentᚋrefundᚐSta
 
 func (ec *executionContext) unmarshalNRefundWhereInput2ᚖswitchyardᚋentᚐRefundWhereInput(ctx context.Context, v any) (*ent.RefundWhereInput, error) {
 	res, err := ec.unmarshalInputRefundWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRoutingAlgorithm2ᚖswitchyardᚋentᚐRoutingAlgorithm(ctx context.Context, sel ast.SelectionSet, v *ent.RoutingAlgorithm) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RoutingAlgorithm(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRoutingAlgorithmConnection2ᚖswitchyardᚋentᚐRoutingAlgorithmConnection(ctx context.Context, sel ast.SelectionSet, v *ent.RoutingAlgorithmConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RoutingAlgorithmConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNRoutingAlgorithmKind2switchyardᚋentᚋroutingalgorithmᚐKind(ctx context.Context, v any) (routingalgorithm.Kind, error) {
+	var res routingalgorithm.Kind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRoutingAlgorithmKind2switchyardᚋentᚋroutingalgorithmᚐKind(ctx context.Context, sel ast.SelectionSet, v routingalgorithm.Kind) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNRoutingAlgorithmOrder2ᚖswitchyardᚋentᚐRoutingAlgorithmOrder(ctx context.Context, v any) (*ent.RoutingAlgorithmOrder, error) {
+	res, err := ec.unmarshalInputRoutingAlgorithmOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNRoutingAlgorithmOrderField2ᚖswitchyardᚋentᚐRoutingAlgorithmOrderField(ctx context.Context, v any) (*ent.RoutingAlgorithmOrderField, error) {
+	var res = new(ent.RoutingAlgorithmOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRoutingAlgorithmOrderField2ᚖswitchyardᚋentᚐRoutingAlgorithmOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.RoutingAlgorithmOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalNRoutingAlgorithmPayload2ᚖswitchyardᚋgraphᚋmodelᚐRoutingAlgorithmPayload(ctx context.Context, sel ast.SelectionSet, v *model.RoutingAlgorithmPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RoutingAlgorithmPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNRoutingAlgorithmTransactionType2switchyardᚋentᚋroutingalgorithmᚐTransactionType(ctx context.Context, v any) (routingalgorithm.TransactionType, error) {
+	var res routingalgorithm.TransactionType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRoutingAlgorithmTransactionType2switchyardᚋentᚋroutingalgorithmᚐTransactionType(ctx context.Context, sel ast.SelectionSet, v routingalgorithm.TransactionType) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNRoutingAlgorithmWhereInput2ᚖswitchyardᚋentᚐRoutingAlgorithmWhereInput(ctx context.Context, v any) (*ent.RoutingAlgorithmWhereInput, error) {
+	res, err := ec.unmarshalInputRoutingAlgorithmWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -63490,6 +66433,23 @@ func (ec *executionContext) unmarshalOEventWhereInput2ᚖswitchyardᚋentᚐEven
 	}
 	res, err := ec.unmarshalInputEventWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOFloat2ᚖfloat64(ctx context.Context, v any) (*float64, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOFloat2ᚖfloat64(ctx context.Context, sel ast.SelectionSet, v *float64) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalFloatContext(*v)
+	return graphql.WrapContextMarshaler(ctx, res)
 }
 
 func (ec *executionContext) unmarshalOID2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
@@ -65784,6 +68744,179 @@ func (ec *executionContext) unmarshalORefundWhereInput2ᚖswitchyardᚋentᚐRef
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalORoutingAlgorithm2ᚖswitchyardᚋentᚐRoutingAlgorithm(ctx context.Context, sel ast.SelectionSet, v *ent.RoutingAlgorithm) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RoutingAlgorithm(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORoutingAlgorithmEdge2ᚕᚖswitchyardᚋentᚐRoutingAlgorithmEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.RoutingAlgorithmEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalORoutingAlgorithmEdge2ᚖswitchyardᚋentᚐRoutingAlgorithmEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalORoutingAlgorithmEdge2ᚖswitchyardᚋentᚐRoutingAlgorithmEdge(ctx context.Context, sel ast.SelectionSet, v *ent.RoutingAlgorithmEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RoutingAlgorithmEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalORoutingAlgorithmKind2ᚕswitchyardᚋentᚋroutingalgorithmᚐKindᚄ(ctx context.Context, v any) ([]routingalgorithm.Kind, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]routingalgorithm.Kind, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNRoutingAlgorithmKind2switchyardᚋentᚋroutingalgorithmᚐKind(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalORoutingAlgorithmKind2ᚕswitchyardᚋentᚋroutingalgorithmᚐKindᚄ(ctx context.Context, sel ast.SelectionSet, v []routingalgorithm.Kind) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRoutingAlgorithmKind2switchyardᚋentᚋroutingalgorithmᚐKind(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalORoutingAlgorithmKind2ᚖswitchyardᚋentᚋroutingalgorithmᚐKind(ctx context.Context, v any) (*routingalgorithm.Kind, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(routingalgorithm.Kind)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalORoutingAlgorithmKind2ᚖswitchyardᚋentᚋroutingalgorithmᚐKind(ctx context.Context, sel ast.SelectionSet, v *routingalgorithm.Kind) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalORoutingAlgorithmOrder2ᚕᚖswitchyardᚋentᚐRoutingAlgorithmOrderᚄ(ctx context.Context, v any) ([]*ent.RoutingAlgorithmOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.RoutingAlgorithmOrder, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNRoutingAlgorithmOrder2ᚖswitchyardᚋentᚐRoutingAlgorithmOrder(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalORoutingAlgorithmTransactionType2ᚕswitchyardᚋentᚋroutingalgorithmᚐTransactionTypeᚄ(ctx context.Context, v any) ([]routingalgorithm.TransactionType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]routingalgorithm.TransactionType, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNRoutingAlgorithmTransactionType2switchyardᚋentᚋroutingalgorithmᚐTransactionType(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalORoutingAlgorithmTransactionType2ᚕswitchyardᚋentᚋroutingalgorithmᚐTransactionTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []routingalgorithm.TransactionType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRoutingAlgorithmTransactionType2switchyardᚋentᚋroutingalgorithmᚐTransactionType(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalORoutingAlgorithmTransactionType2ᚖswitchyardᚋentᚋroutingalgorithmᚐTransactionType(ctx context.Context, v any) (*routingalgorithm.TransactionType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(routingalgorithm.TransactionType)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalORoutingAlgorithmTransactionType2ᚖswitchyardᚋentᚋroutingalgorithmᚐTransactionType(ctx context.Context, sel ast.SelectionSet, v *routingalgorithm.TransactionType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalORoutingAlgorithmWhereInput2ᚕᚖswitchyardᚋentᚐRoutingAlgorithmWhereInputᚄ(ctx context.Context, v any) ([]*ent.RoutingAlgorithmWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.RoutingAlgorithmWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNRoutingAlgorithmWhereInput2ᚖswitchyardᚋentᚐRoutingAlgorithmWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalORoutingAlgorithmWhereInput2ᚖswitchyardᚋentᚐRoutingAlgorithmWhereInput(ctx context.Context, v any) (*ent.RoutingAlgorithmWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputRoutingAlgorithmWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalOSavedCard2ᚖswitchyardᚋentᚋschemaᚋschematypeᚐCardDetails(ctx context.Context, sel ast.SelectionSet, v *schematype.CardDetails) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -65854,6 +68987,22 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	_ = ctx
 	res := graphql.MarshalString(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOSuccessRateBucket2ᚖswitchyardᚋgraphᚋmodelᚐSuccessRateBucket(ctx context.Context, v any) (*model.SuccessRateBucket, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.SuccessRateBucket)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSuccessRateBucket2ᚖswitchyardᚋgraphᚋmodelᚐSuccessRateBucket(ctx context.Context, sel ast.SelectionSet, v *model.SuccessRateBucket) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) unmarshalOSurchargeDetailsInput2ᚖswitchyardᚋgraphᚋmodelᚐSurchargeDetailsInput(ctx context.Context, v any) (*model.SurchargeDetailsInput, error) {

@@ -36,6 +36,20 @@ type CreateAPIKeyPayload struct {
 	Replayed bool `json:"replayed"`
 }
 
+// A routing configuration: Hyperswitch's RoutingConfigRequest. The algorithm is
+// its JSON, e.g. {"type": "volume_split", "data": [{"connector": {"connector":
+// "stripe_test", "merchant_connector_id": "mca_…"}, "split": 70}, …]}.
+type CreateRoutingAlgorithmInput struct {
+	Name        string  `json:"name"`
+	Description *string `json:"description,omitempty"`
+	// The profile it routes for; the caller's profile, else the merchant's default, when absent.
+	ProfileID *string `json:"profileID,omitempty"`
+	// {type, data}: single, priority, volume_split or advanced, as on REST.
+	Algorithm map[string]any `json:"algorithm"`
+	// payment (the only kind served).
+	TransactionType *string `json:"transactionType,omitempty"`
+}
+
 // A customer: Hyperswitch's CustomerRequest.
 type CustomerInput struct {
 	// The merchant's id for the customer; generated (cus_…) when absent. Ignored by updateCustomer.
@@ -106,6 +120,14 @@ type ProfilePayload struct {
 type RefundPayload struct {
 	// The refund as the mutation left it.
 	Refund *ent.Refund `json:"refund"`
+	// True when this answer replays the stored result of an earlier call with the same idempotency key.
+	Replayed bool `json:"replayed"`
+}
+
+// A routing configuration mutation's result.
+type RoutingAlgorithmPayload struct {
+	// The configuration the mutation created, activated or deactivated.
+	RoutingAlgorithm *ent.RoutingAlgorithm `json:"routingAlgorithm"`
 	// True when this answer replays the stored result of an earlier call with the same idempotency key.
 	Replayed bool `json:"replayed"`
 }
@@ -197,6 +219,62 @@ func (e *KeyKind) UnmarshalJSON(b []byte) error {
 }
 
 func (e KeyKind) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// How a success-rate series is cut.
+type SuccessRateBucket string
+
+const (
+	SuccessRateBucketHour SuccessRateBucket = "HOUR"
+	SuccessRateBucketDay  SuccessRateBucket = "DAY"
+)
+
+var AllSuccessRateBucket = []SuccessRateBucket{
+	SuccessRateBucketHour,
+	SuccessRateBucketDay,
+}
+
+func (e SuccessRateBucket) IsValid() bool {
+	switch e {
+	case SuccessRateBucketHour, SuccessRateBucketDay:
+		return true
+	}
+	return false
+}
+
+func (e SuccessRateBucket) String() string {
+	return string(e)
+}
+
+func (e *SuccessRateBucket) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SuccessRateBucket(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SuccessRateBucket", str)
+	}
+	return nil
+}
+
+func (e SuccessRateBucket) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SuccessRateBucket) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SuccessRateBucket) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

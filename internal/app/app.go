@@ -172,7 +172,7 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 	idem := idempotency.New(a.Redis.Client, a.Box).WithTTLs(a.Config.IdempotencyLease, idempotency.DefaultKeepFor)
 	gql := graph.NewHandler(graph.Deps{
 		Client: a.Store.Client, Cursors: cursors.New(a.Redis.Client), Auth: a.Auth,
-		Payments: a.Payments, Merchants: a.Merchants, Connectors: a.Connectors, Customers: a.Customers, Events: a.Events,
+		Payments: a.Payments, Merchants: a.Merchants, Connectors: a.Connectors, Customers: a.Customers, Events: a.Events, Routing: a.Routing,
 		Idempotency: idem, Webhooks: a.Webhooks,
 	}, gqlOpts)
 	mux.Handle(graph.Endpoint, gql)

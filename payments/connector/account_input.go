@@ -56,7 +56,7 @@ func (in AccountInput) Validate() error {
 	if in.ProfileID != nil && (*in.ProfileID == "" || len(*in.ProfileID) > MaxProfileIDLen) {
 		return errs.InvalidValue("profile_id", "must be 1 to %d characters", MaxProfileIDLen)
 	}
-	if err := validateCommon(in.AccountDetails, in.PaymentMethodsEnabled, in.WebhookDetails, in.FrmConfigs,
+	if err := validateCommon(in.AccountDetails, in.PaymentMethodsEnabled, in.WebhookDetails, in.Metadata, in.FrmConfigs,
 		in.Status, in.AdditionalMerchantData); err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func (p AccountPatch) Validate() error {
 	if err := checkLabel(p.ConnectorLabel); err != nil {
 		return err
 	}
-	return validateCommon(p.AccountDetails, p.PaymentMethodsEnabled, p.WebhookDetails, p.FrmConfigs,
+	return validateCommon(p.AccountDetails, p.PaymentMethodsEnabled, p.WebhookDetails, p.Metadata, p.FrmConfigs,
 		p.Status, p.AdditionalMerchantData)
 }
 
@@ -96,7 +96,7 @@ func checkLabel(label *string) error {
 // validateCommon checks the members create and update share, in the order
 // of the request object.
 func validateCommon(details map[string]string, pme []PaymentMethodsEnabled, webhook *WebhookDetails,
-	frm []FrmConfig, status *AccountStatus, amd *AdditionalMerchantData) error {
+	metadata map[string]any, frm []FrmConfig, status *AccountStatus, amd *AdditionalMerchantData) error {
 	if err := validateAccountDetails("connector_account_details", details); err != nil {
 		return err
 	}
@@ -107,6 +107,10 @@ func validateCommon(details map[string]string, pme []PaymentMethodsEnabled, webh
 		if err := webhook.validate("connector_webhook_details"); err != nil {
 			return err
 		}
+	}
+	// metadata is free-form but for its sandbox object.
+	if _, err := ParseSandboxFailures(metadata); err != nil {
+		return err
 	}
 	if err := validateFrmConfigs("frm_configs", frm); err != nil {
 		return err

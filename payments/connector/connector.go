@@ -147,6 +147,9 @@ type Account struct {
 	PaymentID string
 	// AttemptID is the attempt's id. Connectors derive their ids from it.
 	AttemptID string
+	// Sandbox is the account's sandbox object (metadata.sandbox): how the
+	// Simulator fails this account's calls. Other connectors ignore it.
+	Sandbox SandboxFailures
 }
 
 // Card is raw card data. It exists only on the way to a connector: it is

@@ -1,6 +1,8 @@
 package connector
 
 import (
+	"log/slog"
+
 	"switchyard/ent"
 	"switchyard/internal/secrets"
 	"switchyard/payments/errs"
@@ -45,11 +47,18 @@ func (s *Service) Integration(mca *ent.MerchantConnectorAccount, paymentID, atte
 	if err != nil {
 		return nil, Account{}, err
 	}
+	sandbox, err := ParseSandboxFailures(mca.Metadata)
+	if err != nil {
+		// Only a row stored before the sandbox object was checked can hold
+		// a bad one: the account is served as if it had none.
+		slog.Warn("a connector account's metadata.sandbox is invalid and is ignored", "merchant_connector_id", mca.ID, "err", err)
+	}
 	return conn, Account{
 		ConnectorName:              mca.ConnectorName,
 		MerchantConnectorAccountID: mca.ID,
 		Credentials:                creds,
 		PaymentID:                  paymentID,
 		AttemptID:                  attemptID,
+		Sandbox:                    sandbox,
 	}, nil
 }

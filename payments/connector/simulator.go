@@ -66,6 +66,16 @@ import (
 // bank debits, vouchers, gift cards, crypto, reward) are described in
 // simulator_methods.go.
 //
+// An account's sandbox object (Account.Sandbox, see SandboxFailures) fails
+// calls before any of the above: with Outage every Authorize fails with
+// service_unavailable, Capture, Void and Refund are refused with it
+// (nothing done, the attempt's state unchanged) and the syncs return an
+// error (no answer now); with Timeout, Authorize returns ErrSandboxTimeout
+// and records the attempt as failed with code timeout, which is what Sync
+// then answers; with FailureRate, that share of Authorize calls is declined
+// with ErrorCode (default processing_error). CompleteAuthentication is not
+// affected: the customer's answer is the sandbox's own page.
+//
 // Capture charges what it is asked (Charged), Void returns Voided, Refund
 // returns RefundSucceeded: the domain enforces amounts and states. They fail
 // only where the metadata shows there is nothing to act on (see each method).
@@ -216,6 +226,17 @@ func (s *Simulator) Authorize(ctx context.Context, req *AuthorizeRequest) (*Paym
 	}
 	if st.CaptureMethod == "" {
 		st.CaptureMethod = CaptureAutomatic
+	}
+	if d, timedOut := req.Sandbox.authorizeFailure(); d != nil {
+		// The account's sandbox object fails the call before the payment
+		// method is looked at. The ledger keeps the failure, so a sync
+		// (after a timeout, the only answer there is) reports it.
+		st.fail(d)
+		s.remember(ctx, req.AttemptID, st)
+		if timedOut {
+			return nil, ErrSandboxTimeout
+		}
+		return st.result(txnID), nil
 	}
 	switch {
 	case req.Amount < 0:
@@ -420,6 +441,15 @@ func (s *Simulator) Capture(ctx context.Context, req *CaptureRequest) (*CaptureR
 		id = "sim_cap_" + req.CaptureID
 	}
 	res := &CaptureResult{ConnectorCaptureID: id}
+	if req.Sandbox.Outage {
+		// Refused at the door: nothing captured, the attempt's state as it was.
+		res.Status = StatusFailure
+		res.Decline = outageDecline()
+		if req.CaptureID != "" {
+			s.record(ctx, req.CaptureID, res)
+		}
+		return res, nil
+	}
 	switch {
 	case req.AmountToCapture <= 0:
 		res.Status = StatusFailure
@@ -465,6 +495,16 @@ func (s *Simulator) Void(ctx context.Context, req *VoidRequest) (*PaymentResult,
 	if err != nil {
 		return nil, err
 	}
+	if req.Sandbox.Outage {
+		// Refused at the door: the authorization stands as it was.
+		r := &PaymentResult{ConnectorTransactionID: txnID}
+		if st != nil {
+			r = st.result(txnID)
+		}
+		r.Status = StatusFailure
+		r.Decline = outageDecline()
+		return r, nil
+	}
 	if st == nil {
 		st = &state{Status: StatusVoided}
 		return st.result(txnID), nil
@@ -500,6 +540,9 @@ func (s *Simulator) Refund(ctx context.Context, req *RefundRequest) (*RefundResu
 	}
 	res := &RefundResult{ConnectorRefundID: "sim_ref_" + req.RefundID, Status: RefundSucceeded}
 	switch {
+	case req.Sandbox.Outage:
+		res.Status = RefundFailed
+		res.Decline = outageDecline()
 	case req.Amount <= 0:
 		res.Status = RefundFailed
 		res.Decline = newDecline(CodeInvalidAmount, "The refund amount must be positive (invalid_amount).")
@@ -524,6 +567,9 @@ func (s *Simulator) Sync(ctx context.Context, req *SyncRequest) (*PaymentResult,
 	txnID, err := begin(ctx, "sync", &req.Account, req.ConnectorTransactionID)
 	if err != nil {
 		return nil, err
+	}
+	if req.Sandbox.Outage {
+		return nil, errSandboxOutage
 	}
 	st, ledgerErr := s.recalled(ctx, req.AttemptID)
 	if st != nil {
@@ -550,6 +596,9 @@ func (s *Simulator) SyncCapture(ctx context.Context, req *CaptureSyncRequest) (*
 	if _, err := begin(ctx, "capture sync", &req.Account, req.ConnectorTransactionID); err != nil {
 		return nil, err
 	}
+	if req.Sandbox.Outage {
+		return nil, errSandboxOutage
+	}
 	var res CaptureResult
 	if err := s.recall(ctx, req.CaptureID, &res); err != nil {
 		return nil, syncError(err)
@@ -565,6 +614,9 @@ func (s *Simulator) SyncRefund(ctx context.Context, req *RefundSyncRequest) (*Re
 	}
 	if _, err := begin(ctx, "refund sync", &req.Account, req.ConnectorTransactionID); err != nil {
 		return nil, err
+	}
+	if req.Sandbox.Outage {
+		return nil, errSandboxOutage
 	}
 	var res RefundResult
 	if err := s.recall(ctx, req.RefundID, &res); err != nil {

@@ -225,11 +225,13 @@ func (s *Service) ListConfigs(ctx context.Context, profileID *string, limit, off
 	if err != nil {
 		return nil, nil, errs.Internal(err)
 	}
-	active, err := s.activeIDs(ctx)
+	active, err := s.ActiveIDs(ctx)
 	return rows, active, err
 }
 
-func (s *Service) activeIDs(ctx context.Context) (map[string]bool, error) {
+// ActiveIDs are the ids of the merchant's active configurations (one per
+// profile at most).
+func (s *Service) ActiveIDs(ctx context.Context) (map[string]bool, error) {
 	ids, err := s.db.Client.Profile.Query().Where(profile.RoutingAlgorithmIDNotNil()).
 		Select(profile.FieldRoutingAlgorithmID).Strings(ctx)
 	if err != nil {

@@ -1,0 +1,111 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"switchyard/ent"
+	"switchyard/ent/schema/schematype"
+	"switchyard/graph/model"
+	"switchyard/payments/errs"
+	"switchyard/payments/routing"
+)
+
+// routingMutation runs one routing change under its idempotency key and
+// answers the configuration it names.
+func (r *Resolver) routingMutation(ctx context.Context, name string, key *string, args any,
+	op func(context.Context) (*ent.RoutingAlgorithm, error)) (*model.RoutingAlgorithmPayload, error) {
+	row, replayed, err := idempotent(ctx, r, name, key, args, func(ctx context.Context) (*ent.RoutingAlgorithm, error) {
+		if _, err := merchantPrincipal(ctx); err != nil {
+			return nil, err
+		}
+		return op(ctx)
+	}, func(ctx context.Context, snap *ent.RoutingAlgorithm) (*ent.RoutingAlgorithm, error) {
+		return restore(ctx, r.client.RoutingAlgorithm.Get, snap.ID, snap, "Routing algorithm")
+	})
+	if err != nil {
+		return nil, err
+	}
+	if l := loadersOf(ctx); l != nil {
+		l.mu.Lock()
+		l.activeRouting = nil // the document reads what this mutation changed
+		l.mu.Unlock()
+	}
+	return &model.RoutingAlgorithmPayload{RoutingAlgorithm: row, Replayed: replayed}, nil
+}
+
+func (r *Resolver) createRoutingAlgorithm(ctx context.Context, in model.CreateRoutingAlgorithmInput, key *string) (*model.RoutingAlgorithmPayload, error) {
+	return r.routingMutation(ctx, "createRoutingAlgorithm", key, map[string]any{"input": in}, func(ctx context.Context) (*ent.RoutingAlgorithm, error) {
+		var algo schematype.RoutingAlgorithm
+		raw, err := json.Marshal(in.Algorithm)
+		if err == nil {
+			err = json.Unmarshal(raw, &algo)
+		}
+		if err != nil {
+			return nil, errs.InvalidValue("algorithm", "must be an object {type, data}")
+		}
+		return r.routing.CreateConfig(ctx, routing.ConfigInput{Name: &in.Name, Description: in.Description,
+			Algorithm: &algo, ProfileID: in.ProfileID, TransactionType: in.TransactionType})
+	})
+}
+
+func (r *Resolver) activateRoutingAlgorithm(ctx context.Context, id string, key *string) (*model.RoutingAlgorithmPayload, error) {
+	return r.routingMutation(ctx, "activateRoutingAlgorithm", key, map[string]any{"id": id}, func(ctx context.Context) (*ent.RoutingAlgorithm, error) {
+		return r.routing.Activate(ctx, id)
+	})
+}
+
+func (r *Resolver) deactivateRouting(ctx context.Context, profileID *string, key *string) (*model.RoutingAlgorithmPayload, error) {
+	return r.routingMutation(ctx, "deactivateRouting", key, map[string]any{"profileID": profileID}, func(ctx context.Context) (*ent.RoutingAlgorithm, error) {
+		return r.routing.Deactivate(ctx, profileID)
+	})
+}
+
+// routingAlgorithmJSON is a configuration's algorithm as Hyperswitch writes it.
+func routingAlgorithmJSON(a *ent.RoutingAlgorithm) (map[string]any, error) {
+	raw, err := json.Marshal(a.Algorithm)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, errs.Internal(err)
+	}
+	return out, nil
+}
+
+// routingActive reports whether a is its profile's active configuration:
+// the merchant's active ones are read once per document.
+func (r *Resolver) routingActive(ctx context.Context, a *ent.RoutingAlgorithm) (bool, error) {
+	l := loadersOf(ctx)
+	if l == nil {
+		l = newLoaders()
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.activeRouting == nil {
+		active, err := r.routing.ActiveIDs(ctx)
+		if err != nil {
+			return false, err
+		}
+		l.activeRouting = active
+	}
+	return l.activeRouting[a.ID], nil
+}
+
+func (r *Resolver) connectorSuccessRates(ctx context.Context, from, to time.Time, bucket *model.SuccessRateBucket, profileID *string) ([]*routing.SuccessRate, error) {
+	q := routing.SuccessRateQuery{From: from, To: to, ProfileID: profileID}
+	if bucket != nil {
+		q.Bucket = map[model.SuccessRateBucket]string{model.SuccessRateBucketHour: routing.BucketHour, model.SuccessRateBucketDay: routing.BucketDay}[*bucket]
+	}
+	rates, err := r.routing.SuccessRates(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*routing.SuccessRate, len(rates))
+	for i := range rates {
+		out[i] = &rates[i]
+	}
+	return out, nil
+}

@@ -1,0 +1,162 @@
+package routing
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	entsql "entgo.io/ent/dialect/sql"
+
+	"switchyard/ent/merchantconnectoraccount"
+	"switchyard/ent/paymentattempt"
+	"switchyard/payments/errs"
+	"switchyard/payments/txn"
+)
+
+// Buckets a success-rate series may be cut in.
+const (
+	BucketHour = "hour"
+	BucketDay  = "day"
+)
+
+// bucketSeconds is each bucket's length; buckets start on multiples of it
+// since the Unix epoch, so they are UTC hours and days.
+var bucketSeconds = map[string]int64{BucketHour: 3600, BucketDay: 86400}
+
+// maxSuccessRateBuckets bounds a series: a year of days, or a month of hours.
+const maxSuccessRateBuckets = 744
+
+// SuccessRateQuery asks for each connector account's success rate over
+// [From, To), whole (Bucket empty) or cut in hours or days.
+type SuccessRateQuery struct {
+	From, To  time.Time
+	Bucket    string
+	ProfileID *string
+}
+
+// SuccessRate is one connector account's outcomes in one bucket (or over
+// the whole window). Succeeded counts attempts the connector authorized
+// (whatever happened to them after), Failed those it declined or that
+// failed authentication; attempts still pending count in neither.
+type SuccessRate struct {
+	MerchantConnectorID string
+	Connector           string
+	BucketStart         time.Time
+	Attempts            int64
+	Succeeded           int64
+	Failed              int64
+}
+
+// Rate is Succeeded ÷ (Succeeded + Failed), or nil when nothing finished.
+func (r SuccessRate) Rate() *float64 {
+	done := r.Succeeded + r.Failed
+	if done == 0 {
+		return nil
+	}
+	v := float64(r.Succeeded) / float64(done)
+	return &v
+}
+
+// succeededAttempts are the attempt statuses a connector reached by
+// authorizing; failedAttempts those it reached by refusing.
+var (
+	succeededAttempts = []string{"authorized", "charged", "partial_charged", "partially_authorized",
+		"partial_charged_and_chargeable", "capture_initiated", "capture_failed", "voided",
+		"voided_post_charge", "void_initiated", "void_failed", "auto_refunded"}
+	failedAttempts = []string{"authentication_failed", "router_declined", "authorization_failed", "failure"}
+)
+
+// SuccessRates counts the merchant's attempts per connector account (and
+// per bucket) in the database: one grouped query over the index
+// (merchant_id, created_at, merchant_connector_id, status), no row loaded.
+func (s *Service) SuccessRates(ctx context.Context, q SuccessRateQuery) ([]SuccessRate, error) {
+	if _, err := txn.Merchant(ctx); err != nil {
+		return nil, err
+	}
+	if q.From.IsZero() || q.To.IsZero() {
+		return nil, errs.MissingField("from and to")
+	}
+	if !q.To.After(q.From) {
+		return nil, errs.InvalidValue("to", "must be after from")
+	}
+	width, bucketed := bucketSeconds[q.Bucket]
+	switch {
+	case q.Bucket != "" && !bucketed:
+		return nil, errs.InvalidValue("bucket", "must be hour or day, got %q", q.Bucket)
+	case bucketed && q.To.Sub(q.From) > time.Duration(width*maxSuccessRateBuckets)*time.Second:
+		return nil, errs.InvalidValue("bucket", "at most %d buckets: use a wider bucket or a shorter window", maxSuccessRateBuckets)
+	}
+	query := s.db.Client.PaymentAttempt.Query().Where(
+		paymentattempt.CreatedAtGTE(q.From.UTC()),
+		paymentattempt.CreatedAtLT(q.To.UTC()),
+		paymentattempt.MerchantConnectorIDNotNil(),
+	)
+	if q.ProfileID != nil {
+		prof, err := txn.Profile(ctx, s.db.Client, q.ProfileID)
+		if err != nil {
+			return nil, err
+		}
+		// A connector account belongs to one profile, so the profile's
+		// attempts are its accounts' attempts: the index still serves.
+		accounts, err := s.db.Client.MerchantConnectorAccount.Query().
+			Where(merchantconnectoraccount.ProfileID(prof.ID)).IDs(ctx)
+		if err != nil {
+			return nil, errs.Internal(err)
+		}
+		query = query.Where(paymentattempt.MerchantConnectorIDIn(accounts...))
+	}
+	var rows []struct {
+		MerchantConnectorID string `sql:"merchant_connector_id"`
+		Connector           string `sql:"connector"`
+		Bucket              int64  `sql:"bucket"`
+		Attempts            int64  `sql:"attempts"`
+		Succeeded           int64  `sql:"succeeded"`
+		Failed              int64  `sql:"failed"`
+	}
+	err := query.Modify(func(sel *entsql.Selector) {
+		mca, conn := sel.C(paymentattempt.FieldMerchantConnectorID), sel.C(paymentattempt.FieldConnector)
+		bucket := "0"
+		if bucketed {
+			bucket = bucketOf(sel.Dialect(), sel.C(paymentattempt.FieldCreatedAt), width)
+		}
+		status := sel.C(paymentattempt.FieldStatus)
+		sel.Select(entsql.As(mca, "merchant_connector_id")).
+			AppendSelectExprAs(entsql.Expr("MAX("+conn+")"), "connector").
+			AppendSelectExprAs(entsql.Expr(bucket), "bucket").
+			AppendSelectExprAs(entsql.Expr("COUNT(*)"), "attempts").
+			AppendSelectExprAs(entsql.Expr(countWhere(status, succeededAttempts)), "succeeded").
+			AppendSelectExprAs(entsql.Expr(countWhere(status, failedAttempts)), "failed").
+			GroupBy(mca, "bucket").OrderBy("bucket", mca)
+	}).Scan(ctx, &rows)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	out := make([]SuccessRate, len(rows))
+	for i, r := range rows {
+		start := q.From.UTC()
+		if bucketed {
+			start = time.Unix(r.Bucket*width, 0).UTC()
+		}
+		out[i] = SuccessRate{MerchantConnectorID: r.MerchantConnectorID, Connector: r.Connector, BucketStart: start,
+			Attempts: r.Attempts, Succeeded: r.Succeeded, Failed: r.Failed}
+	}
+	return out, nil
+}
+
+// bucketOf is column (a UTC time) as the number of whole buckets of width
+// seconds since the Unix epoch, in the dialect's words; neither depends
+// on the session's time zone.
+func bucketOf(dialect, column string, width int64) string {
+	if dialect == "sqlite3" {
+		return fmt.Sprintf("CAST(strftime('%%s', %s) AS INTEGER) / %d", column, width)
+	}
+	return fmt.Sprintf("TIMESTAMPDIFF(SECOND, '1970-01-01 00:00:00', %s) DIV %d", column, width)
+}
+
+// countWhere counts the group's rows whose status is one of statuses.
+// The statuses are this file's constants, so they are written inline: a
+// SELECT list of a grouped query takes no placeholders portably.
+func countWhere(status string, statuses []string) string {
+	return "SUM(CASE WHEN " + status + " IN ('" + strings.Join(statuses, "', '") + "') THEN 1 ELSE 0 END)"
+}
