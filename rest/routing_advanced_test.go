@@ -350,6 +350,29 @@ func TestRoutingEvaluate(t *testing.T) {
 	if bad.Status != 400 || bad.errCode() != "IR_07" || !strings.Contains(bad.str("error", "message"), "parameters.currency") {
 		t.Errorf("a currency that is not one: %d %s", bad.Status, bad.Raw)
 	}
+	// GraphQL's routingEvaluate is the same decision.
+	for _, tc := range []struct {
+		payment, connector string
+		rule               any
+	}{
+		{`{amount: 100, currency: "USD", paymentMethod: "card", billingCountry: "Netherlands"}`, "adyen", "dutch or german"},
+		{`{amount: 100, currency: "USD", paymentMethod: "card", cardBin: "555555"}`, "adyen", "mastercard"},
+		{`{amount: 100, currency: "USD", paymentMethod: "card", metadata: {tier: "gold"}}`, "adyen", "gold"},
+		{`{amount: 100, currency: "USD", paymentMethod: "card", billingCountry: "FR"}`, "stripe_test", nil},
+	} {
+		g := c.do("POST", "/graphql", m.key, map[string]any{"query": `{ routingEvaluate(profileID: "` + m.profileID + `", payment: ` +
+			tc.payment + `) { routingApproach routingAlgorithmID routingKind routingRule candidates { id connectorName } } }`}).must(t, 200)
+		ev, _ := g.obj()["data"].(map[string]any)["routingEvaluate"].(map[string]any)
+		cands, _ := ev["candidates"].([]any)
+		if len(cands) != 2 || cands[0].(map[string]any)["id"] != ids[tc.connector] || ev["routingRule"] != tc.rule ||
+			ev["routingKind"] != "advanced" || ev["routingAlgorithmID"] != algoID {
+			t.Errorf("routingEvaluate %s: %s, want %s by %v", tc.payment, g.Raw, tc.connector, tc.rule)
+		}
+	}
+	g := c.do("POST", "/graphql", m.key, map[string]any{"query": `{ routingEvaluate(payment: {amount: 1, currency: "USD", billingCountry: "Atlantis"}) { routingApproach } }`})
+	if !strings.Contains(string(g.Raw), "payment.billingCountry") {
+		t.Errorf("routingEvaluate with a country that is not one: %s", g.Raw)
+	}
 	// Another merchant's profile is not found.
 	other := newRoutedMerchant(t, c, "merchant_eval_other")
 	if r := c.do("POST", "/routing/evaluate", m.key, map[string]any{"merchantId": other.profileID,

@@ -677,6 +677,7 @@ type ComplexityRoot struct {
 		Refund                func(childComplexity int, id string) int
 		Refunds               func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) int
 		RoutingAlgorithms     func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RoutingAlgorithmOrder, where *ent.RoutingAlgorithmWhereInput) int
+		RoutingEvaluate       func(childComplexity int, profileID *string, payment model.RoutingPaymentInput) int
 		Viewer                func(childComplexity int) int
 	}
 
@@ -754,6 +755,14 @@ type ComplexityRoot struct {
 	RoutingAlgorithmPayload struct {
 		Replayed         func(childComplexity int) int
 		RoutingAlgorithm func(childComplexity int) int
+	}
+
+	RoutingEvaluation struct {
+		Candidates         func(childComplexity int) int
+		RoutingAlgorithmID func(childComplexity int) int
+		RoutingApproach    func(childComplexity int) int
+		RoutingKind        func(childComplexity int) int
+		RoutingRule        func(childComplexity int) int
 	}
 
 	SavedCard struct {
@@ -860,6 +869,7 @@ type QueryResolver interface {
 	Event(ctx context.Context, id string) (*ent.Event, error)
 	Payments(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error)
 	ConnectorSuccessRates(ctx context.Context, from time.Time, to time.Time, bucket *model.SuccessRateBucket, profileID *string) ([]*routing.SuccessRate, error)
+	RoutingEvaluate(ctx context.Context, profileID *string, payment model.RoutingPaymentInput) (*model.RoutingEvaluation, error)
 }
 type RoutingAlgorithmResolver interface {
 	Algorithm(ctx context.Context, obj *ent.RoutingAlgorithm) (map[string]any, error)
@@ -3954,6 +3964,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.RoutingAlgorithms(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.RoutingAlgorithmOrder), args["where"].(*ent.RoutingAlgorithmWhereInput)), true
+	case "Query.routingEvaluate":
+		if e.ComplexityRoot.Query.RoutingEvaluate == nil {
+			break
+		}
+
+		args, err := ec.field_Query_routingEvaluate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.RoutingEvaluate(childComplexity, args["profileID"].(*string), args["payment"].(model.RoutingPaymentInput)), true
 	case "Query.viewer":
 		if e.ComplexityRoot.Query.Viewer == nil {
 			break
@@ -4281,6 +4302,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RoutingAlgorithmPayload.RoutingAlgorithm(childComplexity), true
 
+	case "RoutingEvaluation.candidates":
+		if e.ComplexityRoot.RoutingEvaluation.Candidates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingEvaluation.Candidates(childComplexity), true
+	case "RoutingEvaluation.routingAlgorithmID":
+		if e.ComplexityRoot.RoutingEvaluation.RoutingAlgorithmID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingEvaluation.RoutingAlgorithmID(childComplexity), true
+	case "RoutingEvaluation.routingApproach":
+		if e.ComplexityRoot.RoutingEvaluation.RoutingApproach == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingEvaluation.RoutingApproach(childComplexity), true
+	case "RoutingEvaluation.routingKind":
+		if e.ComplexityRoot.RoutingEvaluation.RoutingKind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingEvaluation.RoutingKind(childComplexity), true
+	case "RoutingEvaluation.routingRule":
+		if e.ComplexityRoot.RoutingEvaluation.RoutingRule == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingEvaluation.RoutingRule(childComplexity), true
+
 	case "SavedCard.expMonth":
 		if e.ComplexityRoot.SavedCard.CardExpMonth == nil {
 			break
@@ -4462,6 +4514,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputRefundWhereInput,
 		ec.unmarshalInputRoutingAlgorithmOrder,
 		ec.unmarshalInputRoutingAlgorithmWhereInput,
+		ec.unmarshalInputRoutingPaymentInput,
 		ec.unmarshalInputSurchargeDetailsInput,
 		ec.unmarshalInputUpdateConnectorAccountInput,
 		ec.unmarshalInputUpdatePaymentInput,
@@ -12869,6 +12922,56 @@ extend type Query {
     "Only this profile's connector accounts."
     profileID: ID
   ): [ConnectorSuccessRate!]!
+  """
+  Where the profile's active routing would send a payment with these facts,
+  and why (POST /routing/rule/evaluate): the same decision a payment makes,
+  creating nothing.
+  """
+  routingEvaluate(
+    "The profile (pro_…); the caller's default when absent."
+    profileID: ID
+    "The payment's facts."
+    payment: RoutingPaymentInput!
+  ): RoutingEvaluation!
+}
+
+"""
+A payment's facts, as an advanced routing configuration's rules test them
+(Hyperswitch's routing keys). Values are Hyperswitch's: currency EUR,
+paymentMethod card, cardNetwork Visa, billingCountry NL or Netherlands.
+"""
+input RoutingPaymentInput {
+  "Minor units."
+  amount: Int!
+  currency: String!
+  paymentMethod: String
+  paymentMethodType: String
+  cardNetwork: String
+  "The card's first six digits; its network when cardNetwork is absent."
+  cardBin: String
+  billingCountry: String
+  businessCountry: String
+  businessLabel: String
+  captureMethod: String
+  authenticationType: String
+  setupFutureUsage: String
+  paymentType: String
+  "The payment's metadata; a non-string value is compared as its JSON text."
+  metadata: Map
+}
+
+"What routing would do with a payment, and why."
+type RoutingEvaluation {
+  "Hyperswitch's routing_approach: rule_based_routing, volume_based_routing or default_fallback."
+  routingApproach: String!
+  "The active configuration that chose; null when the fallback order did."
+  routingAlgorithmID: ID
+  "The configuration's kind: single, priority, volume_split or advanced."
+  routingKind: String
+  "The advanced configuration's rule that held; null for its default selection."
+  routingRule: String
+  "The connector accounts in the order they would be tried."
+  candidates: [MerchantConnectorAccount!]!
 }
 
 "How a success-rate series is cut."
@@ -14284,6 +14387,22 @@ func (ec *executionContext) childFields_RoutingAlgorithmPayload(ctx context.Cont
 		return ec.fieldContext_RoutingAlgorithmPayload_replayed(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RoutingAlgorithmPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_RoutingEvaluation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "routingApproach":
+		return ec.fieldContext_RoutingEvaluation_routingApproach(ctx, field)
+	case "routingAlgorithmID":
+		return ec.fieldContext_RoutingEvaluation_routingAlgorithmID(ctx, field)
+	case "routingKind":
+		return ec.fieldContext_RoutingEvaluation_routingKind(ctx, field)
+	case "routingRule":
+		return ec.fieldContext_RoutingEvaluation_routingRule(ctx, field)
+	case "candidates":
+		return ec.fieldContext_RoutingEvaluation_candidates(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RoutingEvaluation", field.Name)
 }
 
 func (ec *executionContext) childFields_SavedCard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -16187,6 +16306,28 @@ func (ec *executionContext) field_Query_routingAlgorithms_args(ctx context.Conte
 		return nil, err
 	}
 	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_routingEvaluate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "profileID",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["profileID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "payment",
+		func(ctx context.Context, v any) (model.RoutingPaymentInput, error) {
+			return ec.unmarshalNRoutingPaymentInput2switchyardᚋgraphᚋmodelᚐRoutingPaymentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["payment"] = arg1
 	return args, nil
 }
 
@@ -28553,6 +28694,50 @@ func (ec *executionContext) fieldContext_Query_connectorSuccessRates(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_routingEvaluate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_routingEvaluate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().RoutingEvaluate(ctx, fc.Args["profileID"].(*string), fc.Args["payment"].(model.RoutingPaymentInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RoutingEvaluation) graphql.Marshaler {
+			return ec.marshalNRoutingEvaluation2ᚖswitchyardᚋgraphᚋmodelᚐRoutingEvaluation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_routingEvaluate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RoutingEvaluation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_routingEvaluate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29904,6 +30089,130 @@ func (ec *executionContext) _RoutingAlgorithmPayload_replayed(ctx context.Contex
 }
 func (ec *executionContext) fieldContext_RoutingAlgorithmPayload_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RoutingAlgorithmPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingEvaluation_routingApproach(ctx context.Context, field graphql.CollectedField, obj *model.RoutingEvaluation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingEvaluation_routingApproach(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RoutingApproach, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingEvaluation_routingApproach(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingEvaluation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingEvaluation_routingAlgorithmID(ctx context.Context, field graphql.CollectedField, obj *model.RoutingEvaluation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingEvaluation_routingAlgorithmID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RoutingAlgorithmID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingEvaluation_routingAlgorithmID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingEvaluation", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingEvaluation_routingKind(ctx context.Context, field graphql.CollectedField, obj *model.RoutingEvaluation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingEvaluation_routingKind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RoutingKind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingEvaluation_routingKind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingEvaluation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingEvaluation_routingRule(ctx context.Context, field graphql.CollectedField, obj *model.RoutingEvaluation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingEvaluation_routingRule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RoutingRule, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingEvaluation_routingRule(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingEvaluation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingEvaluation_candidates(ctx context.Context, field graphql.CollectedField, obj *model.RoutingEvaluation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingEvaluation_candidates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Candidates, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.MerchantConnectorAccount) graphql.Marshaler {
+			return ec.marshalNMerchantConnectorAccount2ᚕᚖswitchyardᚋentᚐMerchantConnectorAccountᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingEvaluation_candidates(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RoutingEvaluation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MerchantConnectorAccount(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _SavedCard_last4(ctx context.Context, field graphql.CollectedField, obj *schematype.CardDetails) (ret graphql.Marshaler) {
@@ -56541,6 +56850,127 @@ func (ec *executionContext) unmarshalInputRoutingAlgorithmWhereInput(ctx context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputRoutingPaymentInput(ctx context.Context, obj any) (model.RoutingPaymentInput, error) {
+	var it model.RoutingPaymentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"amount", "currency", "paymentMethod", "paymentMethodType", "cardNetwork", "cardBin", "billingCountry", "businessCountry", "businessLabel", "captureMethod", "authenticationType", "setupFutureUsage", "paymentType", "metadata"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "paymentMethod":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethod"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethod = data
+		case "paymentMethodType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodType = data
+		case "cardNetwork":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardNetwork"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CardNetwork = data
+		case "cardBin":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardBin"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CardBin = data
+		case "billingCountry":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billingCountry"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BillingCountry = data
+		case "businessCountry":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessCountry"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessCountry = data
+		case "businessLabel":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessLabel"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessLabel = data
+		case "captureMethod":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("captureMethod"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CaptureMethod = data
+		case "authenticationType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authenticationType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthenticationType = data
+		case "setupFutureUsage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("setupFutureUsage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SetupFutureUsage = data
+		case "paymentType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentType = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSurchargeDetailsInput(ctx context.Context, obj any) (model.SurchargeDetailsInput, error) {
 	var it model.SurchargeDetailsInput
 	if obj == nil {
@@ -62648,6 +63078,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "routingEvaluate":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_routingEvaluate(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -63282,6 +63734,64 @@ func (ec *executionContext) _RoutingAlgorithmPayload(ctx context.Context, sel as
 			}
 		case "replayed":
 			out.Values[i] = ec._RoutingAlgorithmPayload_replayed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var routingEvaluationImplementors = []string{"RoutingEvaluation"}
+
+func (ec *executionContext) _RoutingEvaluation(ctx context.Context, sel ast.SelectionSet, obj *model.RoutingEvaluation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, routingEvaluationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RoutingEvaluation")
+		case "routingApproach":
+			out.Values[i] = ec._RoutingEvaluation_routingApproach(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "routingAlgorithmID":
+			out.Values[i] = ec._RoutingEvaluation_routingAlgorithmID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "routingKind":
+			out.Values[i] = ec._RoutingEvaluation_routingKind(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "routingRule":
+			out.Values[i] = ec._RoutingEvaluation_routingRule(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "candidates":
+			out.Values[i] = ec._RoutingEvaluation_candidates(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -64690,6 +65200,22 @@ func (ec *executionContext) unmarshalNMerchantAccountWhereInput2ᚖswitchyardᚋ
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNMerchantConnectorAccount2ᚕᚖswitchyardᚋentᚐMerchantConnectorAccountᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.MerchantConnectorAccount) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMerchantConnectorAccount2ᚖswitchyardᚋentᚐMerchantConnectorAccount(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNMerchantConnectorAccount2ᚖswitchyardᚋentᚐMerchantConnectorAccount(ctx context.Context, sel ast.SelectionSet, v *ent.MerchantConnectorAccount) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -65289,6 +65815,21 @@ func (ec *executionContext) marshalNRoutingAlgorithmTransactionType2switchyard�
 func (ec *executionContext) unmarshalNRoutingAlgorithmWhereInput2ᚖswitchyardᚋentᚐRoutingAlgorithmWhereInput(ctx context.Context, v any) (*ent.RoutingAlgorithmWhereInput, error) {
 	res, err := ec.unmarshalInputRoutingAlgorithmWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRoutingEvaluation2ᚖswitchyardᚋgraphᚋmodelᚐRoutingEvaluation(ctx context.Context, sel ast.SelectionSet, v *model.RoutingEvaluation) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RoutingEvaluation(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNRoutingPaymentInput2switchyardᚋgraphᚋmodelᚐRoutingPaymentInput(ctx context.Context, v any) (model.RoutingPaymentInput, error) {
+	res, err := ec.unmarshalInputRoutingPaymentInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {

@@ -61,20 +61,16 @@ func ParametersPayment(params map[string]json.RawMessage) (Payment, error) {
 			}
 			out.Metadata = map[string]string{*m.Key: *m.Value}
 		default:
-			key, ok := lhsKeys[name]
-			set := factSetters[name]
-			if !ok || set == nil {
+			fact := out.fact(name)
+			if fact == nil {
 				continue
 			}
-			var s string
-			if (v.Type != valueEnumVariant && v.Type != valueStr) || json.Unmarshal(v.Value, &s) != nil {
+			if (v.Type != valueEnumVariant && v.Type != valueStr) || json.Unmarshal(v.Value, fact) != nil {
 				return out, errs.InvalidValue(at.String(), "%s is {type: enum_variant or str_value, value: a string}", name)
 			}
-			read, ok := key.read(s)
-			if !ok {
-				return out, errs.InvalidValue(at.Key("value").String(), "%q is not a value of %s", s, name)
+			if err := out.normalize(name, at.Key("value").String()); err != nil {
+				return out, err
 			}
-			set(&out, read)
 		}
 	}
 	if out.CardNetwork == "" && out.CardBin != "" {
@@ -83,18 +79,73 @@ func ParametersPayment(params map[string]json.RawMessage) (Payment, error) {
 	return out, nil
 }
 
-// factSetters set a payment's fact from a parameter of its key.
-var factSetters = map[string]func(*Payment, string){
-	"currency":            func(p *Payment, v string) { p.Currency = v },
-	"payment_method":      func(p *Payment, v string) { p.PaymentMethod = v },
-	"payment_method_type": func(p *Payment, v string) { p.PaymentMethodType = v },
-	"card_network":        func(p *Payment, v string) { p.CardNetwork = v },
-	"billing_country":     func(p *Payment, v string) { p.BillingCountry = v },
-	"business_country":    func(p *Payment, v string) { p.BusinessCountry = v },
-	"capture_method":      func(p *Payment, v string) { p.CaptureMethod = v },
-	"authentication_type": func(p *Payment, v string) { p.AuthenticationType = v },
-	"setup_future_usage":  func(p *Payment, v string) { p.SetupFutureUsage = v },
-	"payment_type":        func(p *Payment, v string) { p.PaymentType = v },
-	"card_bin":            func(p *Payment, v string) { p.CardBin = v },
-	"business_label":      func(p *Payment, v string) { p.BusinessLabel = v },
+// factKeys are the routing keys a Payment holds as strings.
+var factKeys = []string{"currency", "payment_method", "payment_method_type", "card_network", "billing_country",
+	"business_country", "capture_method", "authentication_type", "setup_future_usage", "payment_type", "card_bin",
+	"business_label"}
+
+// fact is p's fact of the routing key, nil for a key it does not hold as
+// a string.
+func (p *Payment) fact(key string) *string {
+	switch key {
+	case "currency":
+		return &p.Currency
+	case "payment_method":
+		return &p.PaymentMethod
+	case "payment_method_type":
+		return &p.PaymentMethodType
+	case "card_network":
+		return &p.CardNetwork
+	case "billing_country":
+		return &p.BillingCountry
+	case "business_country":
+		return &p.BusinessCountry
+	case "capture_method":
+		return &p.CaptureMethod
+	case "authentication_type":
+		return &p.AuthenticationType
+	case "setup_future_usage":
+		return &p.SetupFutureUsage
+	case "payment_type":
+		return &p.PaymentType
+	case "card_bin":
+		return &p.CardBin
+	case "business_label":
+		return &p.BusinessLabel
+	}
+	return nil
+}
+
+// normalize checks p's fact of key against the key's values (a country as
+// a Hyperswitch name becomes its code), refusing it as field.
+func (p *Payment) normalize(key, field string) error {
+	v := p.fact(key)
+	if v == nil || *v == "" {
+		return nil
+	}
+	read, ok := lhsKeys[key].read(*v)
+	if !ok {
+		return errs.InvalidValue(field, "%q is not a value of %s", *v, key)
+	}
+	*v = read
+	return nil
+}
+
+// Normalize checks each fact p holds against its routing key's values, as
+// a rule's values are (countries by Hyperswitch's name or by code), and
+// derives the card network from the card BIN when not given; field names
+// a key's member in the request.
+func (p *Payment) Normalize(field func(key string) string) error {
+	for _, key := range factKeys {
+		if err := p.normalize(key, field(key)); err != nil {
+			return err
+		}
+	}
+	if p.Amount < 0 {
+		return errs.InvalidValue(field("amount"), "must not be negative")
+	}
+	if p.CardNetwork == "" && p.CardBin != "" {
+		p.CardNetwork = cards.Network(p.CardBin)
+	}
+	return nil
 }
