@@ -105,8 +105,9 @@ func TestRoutingAdvancedRefusals(t *testing.T) {
 		}
 	}
 	// What Hyperswitch accepts is accepted: metadata objects anywhere or
-	// none, countries by Hyperswitch's names or by code, every comparison
-	// on the amount, empty rules.
+	// none, countries by Hyperswitch's names or by code, enum values in any
+	// case, a metadata comparison under another lhs, every comparison on
+	// the amount, empty rules.
 	noMeta := cond("billing_country", "equal", "enum_variant", "NL")
 	delete(noMeta, "metadata")
 	for _, algorithm := range []map[string]any{
@@ -114,6 +115,8 @@ func TestRoutingAdvancedRefusals(t *testing.T) {
 		one(ruleOf("sizes", priorityOf("adyen"), when(cond("amount", "less_than_equal", "number", 5),
 			cond("amount", "equal", "number_comparison_array", []map[string]any{{"comparisonType": "greater_than", "number": 1}}),
 			cond("amount", "not_equal", "number_array", []int{3})))),
+		one(ruleOf("lower case", priorityOf("adyen"), when(cond("card_network", "equal", "enum_variant_array", []string{"visa", "MASTERCARD"}),
+			cond("tier", "equal", "metadata_variant", map[string]any{"key": "tier", "value": "gold"})))),
 		program(priorityOf("stripe_test")),
 		{"type": "advanced", "data": map[string]any{"defaultSelection": priorityOf("adyen"), "rules": []any{}}},
 	} {

@@ -3,6 +3,7 @@ package routing
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 
 	"switchyard/ent/schema/schematype"
 	"switchyard/payments/errs"
@@ -92,8 +93,20 @@ type lhs struct {
 	fact func(p *Payment) string
 }
 
+// enumOf reads a value of e, in any case (the decision engine's own
+// examples write card networks as visa), as e spells it.
 func enumOf(e *validate.Enum) func(string) (string, bool) {
-	return func(v string) (string, bool) { return v, e.Has(v) }
+	return func(v string) (string, bool) {
+		if e.Has(v) {
+			return v, true
+		}
+		for _, known := range e.Values() {
+			if strings.EqualFold(known, v) {
+				return known, true
+			}
+		}
+		return v, false
+	}
 }
 
 // country reads Hyperswitch's Country names (Netherlands) and, as well,
@@ -102,7 +115,7 @@ func country(v string) (string, bool) {
 	if code, ok := countryCodes[v]; ok {
 		return code, true
 	}
-	return v, validate.Countries.Has(v)
+	return enumOf(validate.Countries)(v)
 }
 
 func anyString(v string) (string, bool) { return v, true }
@@ -377,6 +390,11 @@ func parseCondition(at validate.Path, w comparisonWire) (condition, error) {
 		return c, errs.MissingField(at.Key("lhs").String())
 	}
 	key, ok := lhsKeys[*w.Lhs]
+	if !ok && w.Value != nil && w.Value.Type == valueMetadataVariant {
+		// A metadata comparison names its key in its value; its lhs is
+		// "metadata", but any other is taken too.
+		key, ok = lhsKeys["metadata"], true
+	}
 	if !ok {
 		return c, errs.InvalidValue(at.Key("lhs").String(), "%q is not a routing key Switchyard evaluates", *w.Lhs)
 	}
