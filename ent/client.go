@@ -17,6 +17,7 @@ import (
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/mandate"
 	"switchyard/ent/merchantaccount"
@@ -54,6 +55,8 @@ type Client struct {
 	Event *EventClient
 	// EventDeliveryAttempt is the client for interacting with the EventDeliveryAttempt builders.
 	EventDeliveryAttempt *EventDeliveryAttemptClient
+	// GsmRule is the client for interacting with the GsmRule builders.
+	GsmRule *GsmRuleClient
 	// IncrementalAuthorization is the client for interacting with the IncrementalAuthorization builders.
 	IncrementalAuthorization *IncrementalAuthorizationClient
 	// Mandate is the client for interacting with the Mandate builders.
@@ -93,6 +96,7 @@ func (c *Client) init() {
 	c.Dispute = NewDisputeClient(c.config)
 	c.Event = NewEventClient(c.config)
 	c.EventDeliveryAttempt = NewEventDeliveryAttemptClient(c.config)
+	c.GsmRule = NewGsmRuleClient(c.config)
 	c.IncrementalAuthorization = NewIncrementalAuthorizationClient(c.config)
 	c.Mandate = NewMandateClient(c.config)
 	c.MerchantAccount = NewMerchantAccountClient(c.config)
@@ -202,6 +206,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Dispute:                  NewDisputeClient(cfg),
 		Event:                    NewEventClient(cfg),
 		EventDeliveryAttempt:     NewEventDeliveryAttemptClient(cfg),
+		GsmRule:                  NewGsmRuleClient(cfg),
 		IncrementalAuthorization: NewIncrementalAuthorizationClient(cfg),
 		Mandate:                  NewMandateClient(cfg),
 		MerchantAccount:          NewMerchantAccountClient(cfg),
@@ -238,6 +243,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Dispute:                  NewDisputeClient(cfg),
 		Event:                    NewEventClient(cfg),
 		EventDeliveryAttempt:     NewEventDeliveryAttemptClient(cfg),
+		GsmRule:                  NewGsmRuleClient(cfg),
 		IncrementalAuthorization: NewIncrementalAuthorizationClient(cfg),
 		Mandate:                  NewMandateClient(cfg),
 		MerchantAccount:          NewMerchantAccountClient(cfg),
@@ -279,7 +285,7 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIKey, c.Capture, c.Customer, c.Dispute, c.Event, c.EventDeliveryAttempt,
-		c.IncrementalAuthorization, c.Mandate, c.MerchantAccount,
+		c.GsmRule, c.IncrementalAuthorization, c.Mandate, c.MerchantAccount,
 		c.MerchantConnectorAccount, c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod,
 		c.Profile, c.Refund, c.RoutingAlgorithm, c.WebhookDeliveryTask,
 	} {
@@ -292,7 +298,7 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIKey, c.Capture, c.Customer, c.Dispute, c.Event, c.EventDeliveryAttempt,
-		c.IncrementalAuthorization, c.Mandate, c.MerchantAccount,
+		c.GsmRule, c.IncrementalAuthorization, c.Mandate, c.MerchantAccount,
 		c.MerchantConnectorAccount, c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod,
 		c.Profile, c.Refund, c.RoutingAlgorithm, c.WebhookDeliveryTask,
 	} {
@@ -315,6 +321,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Event.mutate(ctx, m)
 	case *EventDeliveryAttemptMutation:
 		return c.EventDeliveryAttempt.mutate(ctx, m)
+	case *GsmRuleMutation:
+		return c.GsmRule.mutate(ctx, m)
 	case *IncrementalAuthorizationMutation:
 		return c.IncrementalAuthorization.mutate(ctx, m)
 	case *MandateMutation:
@@ -1325,6 +1333,141 @@ func (c *EventDeliveryAttemptClient) mutate(ctx context.Context, m *EventDeliver
 		return (&EventDeliveryAttemptDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown EventDeliveryAttempt mutation op: %q", m.Op())
+	}
+}
+
+// GsmRuleClient is a client for the GsmRule schema.
+type GsmRuleClient struct {
+	config
+}
+
+// NewGsmRuleClient returns a client for the GsmRule from the given config.
+func NewGsmRuleClient(c config) *GsmRuleClient {
+	return &GsmRuleClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `gsmrule.Hooks(f(g(h())))`.
+func (c *GsmRuleClient) Use(hooks ...Hook) {
+	c.hooks.GsmRule = append(c.hooks.GsmRule, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `gsmrule.Intercept(f(g(h())))`.
+func (c *GsmRuleClient) Intercept(interceptors ...Interceptor) {
+	c.inters.GsmRule = append(c.inters.GsmRule, interceptors...)
+}
+
+// Create returns a builder for creating a GsmRule entity.
+func (c *GsmRuleClient) Create() *GsmRuleCreate {
+	mutation := newGsmRuleMutation(c.config, OpCreate)
+	return &GsmRuleCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of GsmRule entities.
+func (c *GsmRuleClient) CreateBulk(builders ...*GsmRuleCreate) *GsmRuleCreateBulk {
+	return &GsmRuleCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *GsmRuleClient) MapCreateBulk(slice any, setFunc func(*GsmRuleCreate, int)) *GsmRuleCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &GsmRuleCreateBulk{err: fmt.Errorf("calling to GsmRuleClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*GsmRuleCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &GsmRuleCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for GsmRule.
+func (c *GsmRuleClient) Update() *GsmRuleUpdate {
+	mutation := newGsmRuleMutation(c.config, OpUpdate)
+	return &GsmRuleUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *GsmRuleClient) UpdateOne(_m *GsmRule) *GsmRuleUpdateOne {
+	mutation := newGsmRuleMutation(c.config, OpUpdateOne, withGsmRule(_m))
+	return &GsmRuleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *GsmRuleClient) UpdateOneID(id string) *GsmRuleUpdateOne {
+	mutation := newGsmRuleMutation(c.config, OpUpdateOne, withGsmRuleID(id))
+	return &GsmRuleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for GsmRule.
+func (c *GsmRuleClient) Delete() *GsmRuleDelete {
+	mutation := newGsmRuleMutation(c.config, OpDelete)
+	return &GsmRuleDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *GsmRuleClient) DeleteOne(_m *GsmRule) *GsmRuleDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *GsmRuleClient) DeleteOneID(id string) *GsmRuleDeleteOne {
+	builder := c.Delete().Where(gsmrule.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &GsmRuleDeleteOne{builder}
+}
+
+// Query returns a query builder for GsmRule.
+func (c *GsmRuleClient) Query() *GsmRuleQuery {
+	return &GsmRuleQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeGsmRule},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a GsmRule entity by its id.
+func (c *GsmRuleClient) Get(ctx context.Context, id string) (*GsmRule, error) {
+	return c.Query().Where(gsmrule.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *GsmRuleClient) GetX(ctx context.Context, id string) *GsmRule {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *GsmRuleClient) Hooks() []Hook {
+	hooks := c.hooks.GsmRule
+	return append(hooks[:len(hooks):len(hooks)], gsmrule.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *GsmRuleClient) Interceptors() []Interceptor {
+	inters := c.inters.GsmRule
+	return append(inters[:len(inters):len(inters)], gsmrule.Interceptors[:]...)
+}
+
+func (c *GsmRuleClient) mutate(ctx context.Context, m *GsmRuleMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&GsmRuleCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&GsmRuleUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&GsmRuleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&GsmRuleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown GsmRule mutation op: %q", m.Op())
 	}
 }
 
@@ -3152,13 +3295,13 @@ func (c *WebhookDeliveryTaskClient) mutate(ctx context.Context, m *WebhookDelive
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIKey, Capture, Customer, Dispute, Event, EventDeliveryAttempt,
+		APIKey, Capture, Customer, Dispute, Event, EventDeliveryAttempt, GsmRule,
 		IncrementalAuthorization, Mandate, MerchantAccount, MerchantConnectorAccount,
 		PaymentAttempt, PaymentIntent, PaymentMethod, Profile, Refund,
 		RoutingAlgorithm, WebhookDeliveryTask []ent.Hook
 	}
 	inters struct {
-		APIKey, Capture, Customer, Dispute, Event, EventDeliveryAttempt,
+		APIKey, Capture, Customer, Dispute, Event, EventDeliveryAttempt, GsmRule,
 		IncrementalAuthorization, Mandate, MerchantAccount, MerchantConnectorAccount,
 		PaymentAttempt, PaymentIntent, PaymentMethod, Profile, Refund,
 		RoutingAlgorithm, WebhookDeliveryTask []ent.Interceptor

@@ -13,6 +13,7 @@ import (
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/mandate"
 	"switchyard/ent/merchantaccount"
@@ -95,6 +96,7 @@ func checkColumn(t, c string) error {
 			dispute.Table:                  dispute.ValidColumn,
 			event.Table:                    event.ValidColumn,
 			eventdeliveryattempt.Table:     eventdeliveryattempt.ValidColumn,
+			gsmrule.Table:                  gsmrule.ValidColumn,
 			incrementalauthorization.Table: incrementalauthorization.ValidColumn,
 			mandate.Table:                  mandate.ValidColumn,
 			merchantaccount.Table:          merchantaccount.ValidColumn,

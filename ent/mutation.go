@@ -12,6 +12,7 @@ import (
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/mandate"
 	"switchyard/ent/merchantaccount"
@@ -47,6 +48,7 @@ const (
 	TypeDispute                  = "Dispute"
 	TypeEvent                    = "Event"
 	TypeEventDeliveryAttempt     = "EventDeliveryAttempt"
+	TypeGsmRule                  = "GsmRule"
 	TypeIncrementalAuthorization = "IncrementalAuthorization"
 	TypeMandate                  = "Mandate"
 	TypeMerchantAccount          = "MerchantAccount"
@@ -7753,6 +7755,1554 @@ func (m *EventDeliveryAttemptMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown EventDeliveryAttempt edge %s", name)
+}
+
+// GsmRuleMutation represents an operation that mutates the GsmRule nodes in the graph.
+type GsmRuleMutation struct {
+	config
+	op                         Op
+	typ                        string
+	id                         *string
+	merchant_id                *string
+	created_at                 *time.Time
+	modified_at                *time.Time
+	connector                  *string
+	flow                       *string
+	sub_flow                   *string
+	code                       *string
+	message                    *string
+	lookup_key                 *string
+	status                     *string
+	router_error               *string
+	decision                   *gsmrule.Decision
+	step_up_possible           *bool
+	clear_pan_possible         *bool
+	alternate_network_possible *bool
+	unified_code               *string
+	unified_message            *string
+	error_category             *gsmrule.ErrorCategory
+	standardised_code          *string
+	description                *string
+	user_guidance_message      *string
+	clearedFields              map[string]struct{}
+	done                       bool
+	oldValue                   func(context.Context) (*GsmRule, error)
+	predicates                 []predicate.GsmRule
+}
+
+var _ ent.Mutation = (*GsmRuleMutation)(nil)
+
+// gsmruleOption allows management of the mutation configuration using functional options.
+type gsmruleOption func(*GsmRuleMutation)
+
+// newGsmRuleMutation creates new mutation for the GsmRule entity.
+func newGsmRuleMutation(c config, op Op, opts ...gsmruleOption) *GsmRuleMutation {
+	m := &GsmRuleMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeGsmRule,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withGsmRuleID sets the ID field of the mutation.
+func withGsmRuleID(id string) gsmruleOption {
+	return func(m *GsmRuleMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *GsmRule
+		)
+		m.oldValue = func(ctx context.Context) (*GsmRule, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().GsmRule.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withGsmRule sets the old GsmRule of the mutation.
+func withGsmRule(node *GsmRule) gsmruleOption {
+	return func(m *GsmRuleMutation) {
+		m.oldValue = func(context.Context) (*GsmRule, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m GsmRuleMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m GsmRuleMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of GsmRule entities.
+func (m *GsmRuleMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *GsmRuleMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *GsmRuleMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().GsmRule.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetMerchantID sets the "merchant_id" field.
+func (m *GsmRuleMutation) SetMerchantID(s string) {
+	m.merchant_id = &s
+}
+
+// MerchantID returns the value of the "merchant_id" field in the mutation.
+func (m *GsmRuleMutation) MerchantID() (r string, exists bool) {
+	v := m.merchant_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantID returns the old "merchant_id" field's value of the GsmRule entity.
+// If the GsmRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GsmRuleMutation) OldMerchantID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantID: %w", err)
+	}
+	return oldValue.MerchantID, nil
+}
+
+// ResetMerchantID resets all changes to the "merchant_id" field.
+func (m *GsmRuleMutation) ResetMerchantID() {
+	m.merchant_id = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *GsmRuleMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *GsmRuleMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the GsmRule entity.
+// If the GsmRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GsmRuleMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *GsmRuleMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetModifiedAt sets the "modified_at" field.
+func (m *GsmRuleMutation) SetModifiedAt(t time.Time) {
+	m.modified_at = &t
+}
+
+// ModifiedAt returns the value of the "modified_at" field in the mutation.
+func (m *GsmRuleMutation) ModifiedAt() (r time.Time, exists bool) {
+	v := m.modified_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldModifiedAt returns the old "modified_at" field's value of the GsmRule entity.
+// If the GsmRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GsmRuleMutation) OldModifiedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldModifiedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldModifiedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldModifiedAt: %w", err)
+	}
+	return oldValue.ModifiedAt, nil
+}
+
+// ResetModifiedAt resets all changes to the "modified_at" field.
+func (m *GsmRuleMutation) ResetModifiedAt() {
+	m.modified_at = nil
+}
+
+// SetConnector sets the "connector" field.
+func (m *GsmRuleMutation) SetConnector(s string) {
+	m.connector = &s
+}
+
+// Connector returns the value of the "connector" field in the mutation.
+func (m *GsmRuleMutation) Connector() (r string, exists bool) {
+	v := m.connector
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConnector returns the old "connector" field's value of the GsmRule entity.
+// If the GsmRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GsmRuleMutation) OldConnector(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConnector is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConnector requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConnector: %w", err)
+	}
+	return oldValue.Connector, nil
+}
+
+// ResetConnector resets all changes to the "connector" field.
+func (m *GsmRuleMutation) ResetConnector() {
+	m.connector = nil
+}
+
+// SetFlow sets the "flow" field.
+func (m *GsmRuleMutation) SetFlow(s string) {
+	m.flow = &s
+}
+
+// Flow returns the value of the "flow" field in the mutation.
+func (m *GsmRuleMutation) Flow() (r string, exists bool) {
+	v := m.flow
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFlow returns the old "flow" field's value of the GsmRule entity.
+// If the GsmRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GsmRuleMutation) OldFlow(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFlow is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFlow requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFlow: %w", err)
+	}
+	return oldValue.Flow, nil
+}
+
+// ResetFlow resets all changes to the "flow" field.
+func (m *GsmRuleMutation) ResetFlow() {
+	m.flow = nil
+}
+
+// SetSubFlow sets the "sub_flow" field.
+func (m *GsmRuleMutation) SetSubFlow(s string) {
+	m.sub_flow = &s
+}
+
+// SubFlow returns the value of the "sub_flow" field in the mutation.
+func (m *GsmRuleMutation) SubFlow() (r string, exists bool) {
+	v := m.sub_flow
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubFlow returns the old "sub_flow" field's value of the GsmRule entity.
+// If the GsmRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GsmRuleMutation) OldSubFlow(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubFlow is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubFlow requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubFlow: %w", err)
+	}
+	return oldValue.SubFlow, nil
+}
+
+// ResetSubFlow resets all changes to the "sub_flow" field.
+func (m *GsmRuleMutation) ResetSubFlow() {
+	m.sub_flow = nil
+}
+
+// SetCode sets the "code" field.
+func (m *GsmRuleMutation) SetCode(s string) {
+	m.code = &s
+}
+
+// Code returns the value of the "code" field in the mutation.
+func (m *GsmRuleMutation) Code() (r string, exists bool) {
+	v := m.code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCode returns the old "code" field's value of the GsmRule entity.
+// If the GsmRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GsmRuleMutation) OldCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCode: %w", err)
+	}
+	return oldValue.Code, nil
+}
+
+// ResetCode resets all changes to the "code" field.
+func (m *GsmRuleMutation) ResetCode() {
+	m.code = nil
+}
+
+// SetMessage sets the "message" field.
+func (m *GsmRuleMutation) SetMessage(s string) {
+	m.message = &s
+}
+
+// Message returns the value of the "message" field in the mutation.
+func (m *GsmRuleMutation) Message() (r string, exists bool) {
+	v := m.message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMessage returns the old "message" field's value of the GsmRule entity.
+// If the GsmRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GsmRuleMutation) OldMessage(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMessage: %w", err)
+	}
+	return oldValue.Message, nil
+}
+
+// ResetMessage resets all changes to the "message" field.
+func (m *GsmRuleMutation) ResetMessage() {
+	m.message = nil
+}
+
+// SetLookupKey sets the "lookup_key" field.
+func (m *GsmRuleMutation) SetLookupKey(s string) {
+	m.lookup_key = &s
+}
+
+// LookupKey returns the value of the "lookup_key" field in the mutation.
+func (m *GsmRuleMutation) LookupKey() (r string, exists bool) {
+	v := m.lookup_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLookupKey returns the old "lookup_key" field's value of the GsmRule entity.
+// If the GsmRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GsmRuleMutation) OldLookupKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLookupKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLookupKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLookupKey: %w", err)
+	}
+	return oldValue.LookupKey, nil
+}
+
+// ResetLookupKey resets all changes to the "lookup_key" field.
+func (m *GsmRuleMutation) ResetLookupKey() {
+	m.lookup_key = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *GsmRuleMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *GsmRuleMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the GsmRule entity.
+// If the GsmRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GsmRuleMutation) OldStatus(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *GsmRuleMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetRouterError sets the "router_error" field.
+func (m *GsmRuleMutation) SetRouterError(s string) {
+	m.router_error = &s
+}
+
+// RouterError returns the value of the "router_error" field in the mutation.
+func (m *GsmRuleMutation) RouterError() (r string, exists bool) {
+	v := m.router_error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRouterError returns the old "router_error" field's value of the GsmRule entity.
+// If the GsmRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GsmRuleMutation) OldRouterError(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRouterError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRouterError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRouterError: %w", err)
+	}
+	return oldValue.RouterError, nil
+}
+
+// ClearRouterError clears the value of the "router_error" field.
+func (m *GsmRuleMutation) ClearRouterError() {
+	m.router_error = nil
+	m.clearedFields[gsmrule.FieldRouterError] = struct{}{}
+}
+
+// RouterErrorCleared returns if the "router_error" field was cleared in this mutation.
+func (m *GsmRuleMutation) RouterErrorCleared() bool {
+	_, ok := m.clearedFields[gsmrule.FieldRouterError]
+	return ok
+}
+
+// ResetRouterError resets all changes to the "router_error" field.
+func (m *GsmRuleMutation) ResetRouterError() {
+	m.router_error = nil
+	delete(m.clearedFields, gsmrule.FieldRouterError)
+}
+
+// SetDecision sets the "decision" field.
+func (m *GsmRuleMutation) SetDecision(gs gsmrule.Decision) {
+	m.decision = &gs
+}
+
+// Decision returns the value of the "decision" field in the mutation.
+func (m *GsmRuleMutation) Decision() (r gsmrule.Decision, exists bool) {
+	v := m.decision
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDecision returns the old "decision" field's value of the GsmRule entity.
+// If the GsmRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GsmRuleMutation) OldDecision(ctx context.Context) (v gsmrule.Decision, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDecision is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDecision requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDecision: %w", err)
+	}
+	return oldValue.Decision, nil
+}
+
+// ResetDecision resets all changes to the "decision" field.
+func (m *GsmRuleMutation) ResetDecision() {
+	m.decision = nil
+}
+
+// SetStepUpPossible sets the "step_up_possible" field.
+func (m *GsmRuleMutation) SetStepUpPossible(b bool) {
+	m.step_up_possible = &b
+}
+
+// StepUpPossible returns the value of the "step_up_possible" field in the mutation.
+func (m *GsmRuleMutation) StepUpPossible() (r bool, exists bool) {
+	v := m.step_up_possible
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStepUpPossible returns the old "step_up_possible" field's value of the GsmRule entity.
+// If the GsmRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GsmRuleMutation) OldStepUpPossible(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStepUpPossible is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStepUpPossible requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStepUpPossible: %w", err)
+	}
+	return oldValue.StepUpPossible, nil
+}
+
+// ResetStepUpPossible resets all changes to the "step_up_possible" field.
+func (m *GsmRuleMutation) ResetStepUpPossible() {
+	m.step_up_possible = nil
+}
+
+// SetClearPanPossible sets the "clear_pan_possible" field.
+func (m *GsmRuleMutation) SetClearPanPossible(b bool) {
+	m.clear_pan_possible = &b
+}
+
+// ClearPanPossible returns the value of the "clear_pan_possible" field in the mutation.
+func (m *GsmRuleMutation) ClearPanPossible() (r bool, exists bool) {
+	v := m.clear_pan_possible
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClearPanPossible returns the old "clear_pan_possible" field's value of the GsmRule entity.
+// If the GsmRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GsmRuleMutation) OldClearPanPossible(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClearPanPossible is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClearPanPossible requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClearPanPossible: %w", err)
+	}
+	return oldValue.ClearPanPossible, nil
+}
+
+// ResetClearPanPossible resets all changes to the "clear_pan_possible" field.
+func (m *GsmRuleMutation) ResetClearPanPossible() {
+	m.clear_pan_possible = nil
+}
+
+// SetAlternateNetworkPossible sets the "alternate_network_possible" field.
+func (m *GsmRuleMutation) SetAlternateNetworkPossible(b bool) {
+	m.alternate_network_possible = &b
+}
+
+// AlternateNetworkPossible returns the value of the "alternate_network_possible" field in the mutation.
+func (m *GsmRuleMutation) AlternateNetworkPossible() (r bool, exists bool) {
+	v := m.alternate_network_possible
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAlternateNetworkPossible returns the old "alternate_network_possible" field's value of the GsmRule entity.
+// If the GsmRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GsmRuleMutation) OldAlternateNetworkPossible(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAlternateNetworkPossible is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAlternateNetworkPossible requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAlternateNetworkPossible: %w", err)
+	}
+	return oldValue.AlternateNetworkPossible, nil
+}
+
+// ResetAlternateNetworkPossible resets all changes to the "alternate_network_possible" field.
+func (m *GsmRuleMutation) ResetAlternateNetworkPossible() {
+	m.alternate_network_possible = nil
+}
+
+// SetUnifiedCode sets the "unified_code" field.
+func (m *GsmRuleMutation) SetUnifiedCode(s string) {
+	m.unified_code = &s
+}
+
+// UnifiedCode returns the value of the "unified_code" field in the mutation.
+func (m *GsmRuleMutation) UnifiedCode() (r string, exists bool) {
+	v := m.unified_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUnifiedCode returns the old "unified_code" field's value of the GsmRule entity.
+// If the GsmRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GsmRuleMutation) OldUnifiedCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUnifiedCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUnifiedCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUnifiedCode: %w", err)
+	}
+	return oldValue.UnifiedCode, nil
+}
+
+// ClearUnifiedCode clears the value of the "unified_code" field.
+func (m *GsmRuleMutation) ClearUnifiedCode() {
+	m.unified_code = nil
+	m.clearedFields[gsmrule.FieldUnifiedCode] = struct{}{}
+}
+
+// UnifiedCodeCleared returns if the "unified_code" field was cleared in this mutation.
+func (m *GsmRuleMutation) UnifiedCodeCleared() bool {
+	_, ok := m.clearedFields[gsmrule.FieldUnifiedCode]
+	return ok
+}
+
+// ResetUnifiedCode resets all changes to the "unified_code" field.
+func (m *GsmRuleMutation) ResetUnifiedCode() {
+	m.unified_code = nil
+	delete(m.clearedFields, gsmrule.FieldUnifiedCode)
+}
+
+// SetUnifiedMessage sets the "unified_message" field.
+func (m *GsmRuleMutation) SetUnifiedMessage(s string) {
+	m.unified_message = &s
+}
+
+// UnifiedMessage returns the value of the "unified_message" field in the mutation.
+func (m *GsmRuleMutation) UnifiedMessage() (r string, exists bool) {
+	v := m.unified_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUnifiedMessage returns the old "unified_message" field's value of the GsmRule entity.
+// If the GsmRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GsmRuleMutation) OldUnifiedMessage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUnifiedMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUnifiedMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUnifiedMessage: %w", err)
+	}
+	return oldValue.UnifiedMessage, nil
+}
+
+// ClearUnifiedMessage clears the value of the "unified_message" field.
+func (m *GsmRuleMutation) ClearUnifiedMessage() {
+	m.unified_message = nil
+	m.clearedFields[gsmrule.FieldUnifiedMessage] = struct{}{}
+}
+
+// UnifiedMessageCleared returns if the "unified_message" field was cleared in this mutation.
+func (m *GsmRuleMutation) UnifiedMessageCleared() bool {
+	_, ok := m.clearedFields[gsmrule.FieldUnifiedMessage]
+	return ok
+}
+
+// ResetUnifiedMessage resets all changes to the "unified_message" field.
+func (m *GsmRuleMutation) ResetUnifiedMessage() {
+	m.unified_message = nil
+	delete(m.clearedFields, gsmrule.FieldUnifiedMessage)
+}
+
+// SetErrorCategory sets the "error_category" field.
+func (m *GsmRuleMutation) SetErrorCategory(gc gsmrule.ErrorCategory) {
+	m.error_category = &gc
+}
+
+// ErrorCategory returns the value of the "error_category" field in the mutation.
+func (m *GsmRuleMutation) ErrorCategory() (r gsmrule.ErrorCategory, exists bool) {
+	v := m.error_category
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorCategory returns the old "error_category" field's value of the GsmRule entity.
+// If the GsmRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GsmRuleMutation) OldErrorCategory(ctx context.Context) (v *gsmrule.ErrorCategory, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorCategory is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorCategory requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorCategory: %w", err)
+	}
+	return oldValue.ErrorCategory, nil
+}
+
+// ClearErrorCategory clears the value of the "error_category" field.
+func (m *GsmRuleMutation) ClearErrorCategory() {
+	m.error_category = nil
+	m.clearedFields[gsmrule.FieldErrorCategory] = struct{}{}
+}
+
+// ErrorCategoryCleared returns if the "error_category" field was cleared in this mutation.
+func (m *GsmRuleMutation) ErrorCategoryCleared() bool {
+	_, ok := m.clearedFields[gsmrule.FieldErrorCategory]
+	return ok
+}
+
+// ResetErrorCategory resets all changes to the "error_category" field.
+func (m *GsmRuleMutation) ResetErrorCategory() {
+	m.error_category = nil
+	delete(m.clearedFields, gsmrule.FieldErrorCategory)
+}
+
+// SetStandardisedCode sets the "standardised_code" field.
+func (m *GsmRuleMutation) SetStandardisedCode(s string) {
+	m.standardised_code = &s
+}
+
+// StandardisedCode returns the value of the "standardised_code" field in the mutation.
+func (m *GsmRuleMutation) StandardisedCode() (r string, exists bool) {
+	v := m.standardised_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStandardisedCode returns the old "standardised_code" field's value of the GsmRule entity.
+// If the GsmRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GsmRuleMutation) OldStandardisedCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStandardisedCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStandardisedCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStandardisedCode: %w", err)
+	}
+	return oldValue.StandardisedCode, nil
+}
+
+// ClearStandardisedCode clears the value of the "standardised_code" field.
+func (m *GsmRuleMutation) ClearStandardisedCode() {
+	m.standardised_code = nil
+	m.clearedFields[gsmrule.FieldStandardisedCode] = struct{}{}
+}
+
+// StandardisedCodeCleared returns if the "standardised_code" field was cleared in this mutation.
+func (m *GsmRuleMutation) StandardisedCodeCleared() bool {
+	_, ok := m.clearedFields[gsmrule.FieldStandardisedCode]
+	return ok
+}
+
+// ResetStandardisedCode resets all changes to the "standardised_code" field.
+func (m *GsmRuleMutation) ResetStandardisedCode() {
+	m.standardised_code = nil
+	delete(m.clearedFields, gsmrule.FieldStandardisedCode)
+}
+
+// SetDescription sets the "description" field.
+func (m *GsmRuleMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *GsmRuleMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the GsmRule entity.
+// If the GsmRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GsmRuleMutation) OldDescription(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ClearDescription clears the value of the "description" field.
+func (m *GsmRuleMutation) ClearDescription() {
+	m.description = nil
+	m.clearedFields[gsmrule.FieldDescription] = struct{}{}
+}
+
+// DescriptionCleared returns if the "description" field was cleared in this mutation.
+func (m *GsmRuleMutation) DescriptionCleared() bool {
+	_, ok := m.clearedFields[gsmrule.FieldDescription]
+	return ok
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *GsmRuleMutation) ResetDescription() {
+	m.description = nil
+	delete(m.clearedFields, gsmrule.FieldDescription)
+}
+
+// SetUserGuidanceMessage sets the "user_guidance_message" field.
+func (m *GsmRuleMutation) SetUserGuidanceMessage(s string) {
+	m.user_guidance_message = &s
+}
+
+// UserGuidanceMessage returns the value of the "user_guidance_message" field in the mutation.
+func (m *GsmRuleMutation) UserGuidanceMessage() (r string, exists bool) {
+	v := m.user_guidance_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserGuidanceMessage returns the old "user_guidance_message" field's value of the GsmRule entity.
+// If the GsmRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GsmRuleMutation) OldUserGuidanceMessage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserGuidanceMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserGuidanceMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserGuidanceMessage: %w", err)
+	}
+	return oldValue.UserGuidanceMessage, nil
+}
+
+// ClearUserGuidanceMessage clears the value of the "user_guidance_message" field.
+func (m *GsmRuleMutation) ClearUserGuidanceMessage() {
+	m.user_guidance_message = nil
+	m.clearedFields[gsmrule.FieldUserGuidanceMessage] = struct{}{}
+}
+
+// UserGuidanceMessageCleared returns if the "user_guidance_message" field was cleared in this mutation.
+func (m *GsmRuleMutation) UserGuidanceMessageCleared() bool {
+	_, ok := m.clearedFields[gsmrule.FieldUserGuidanceMessage]
+	return ok
+}
+
+// ResetUserGuidanceMessage resets all changes to the "user_guidance_message" field.
+func (m *GsmRuleMutation) ResetUserGuidanceMessage() {
+	m.user_guidance_message = nil
+	delete(m.clearedFields, gsmrule.FieldUserGuidanceMessage)
+}
+
+// Where appends a list predicates to the GsmRuleMutation builder.
+func (m *GsmRuleMutation) Where(ps ...predicate.GsmRule) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the GsmRuleMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *GsmRuleMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.GsmRule, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *GsmRuleMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *GsmRuleMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (GsmRule).
+func (m *GsmRuleMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *GsmRuleMutation) Fields() []string {
+	fields := make([]string, 0, 21)
+	if m.merchant_id != nil {
+		fields = append(fields, gsmrule.FieldMerchantID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, gsmrule.FieldCreatedAt)
+	}
+	if m.modified_at != nil {
+		fields = append(fields, gsmrule.FieldModifiedAt)
+	}
+	if m.connector != nil {
+		fields = append(fields, gsmrule.FieldConnector)
+	}
+	if m.flow != nil {
+		fields = append(fields, gsmrule.FieldFlow)
+	}
+	if m.sub_flow != nil {
+		fields = append(fields, gsmrule.FieldSubFlow)
+	}
+	if m.code != nil {
+		fields = append(fields, gsmrule.FieldCode)
+	}
+	if m.message != nil {
+		fields = append(fields, gsmrule.FieldMessage)
+	}
+	if m.lookup_key != nil {
+		fields = append(fields, gsmrule.FieldLookupKey)
+	}
+	if m.status != nil {
+		fields = append(fields, gsmrule.FieldStatus)
+	}
+	if m.router_error != nil {
+		fields = append(fields, gsmrule.FieldRouterError)
+	}
+	if m.decision != nil {
+		fields = append(fields, gsmrule.FieldDecision)
+	}
+	if m.step_up_possible != nil {
+		fields = append(fields, gsmrule.FieldStepUpPossible)
+	}
+	if m.clear_pan_possible != nil {
+		fields = append(fields, gsmrule.FieldClearPanPossible)
+	}
+	if m.alternate_network_possible != nil {
+		fields = append(fields, gsmrule.FieldAlternateNetworkPossible)
+	}
+	if m.unified_code != nil {
+		fields = append(fields, gsmrule.FieldUnifiedCode)
+	}
+	if m.unified_message != nil {
+		fields = append(fields, gsmrule.FieldUnifiedMessage)
+	}
+	if m.error_category != nil {
+		fields = append(fields, gsmrule.FieldErrorCategory)
+	}
+	if m.standardised_code != nil {
+		fields = append(fields, gsmrule.FieldStandardisedCode)
+	}
+	if m.description != nil {
+		fields = append(fields, gsmrule.FieldDescription)
+	}
+	if m.user_guidance_message != nil {
+		fields = append(fields, gsmrule.FieldUserGuidanceMessage)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *GsmRuleMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case gsmrule.FieldMerchantID:
+		return m.MerchantID()
+	case gsmrule.FieldCreatedAt:
+		return m.CreatedAt()
+	case gsmrule.FieldModifiedAt:
+		return m.ModifiedAt()
+	case gsmrule.FieldConnector:
+		return m.Connector()
+	case gsmrule.FieldFlow:
+		return m.Flow()
+	case gsmrule.FieldSubFlow:
+		return m.SubFlow()
+	case gsmrule.FieldCode:
+		return m.Code()
+	case gsmrule.FieldMessage:
+		return m.Message()
+	case gsmrule.FieldLookupKey:
+		return m.LookupKey()
+	case gsmrule.FieldStatus:
+		return m.Status()
+	case gsmrule.FieldRouterError:
+		return m.RouterError()
+	case gsmrule.FieldDecision:
+		return m.Decision()
+	case gsmrule.FieldStepUpPossible:
+		return m.StepUpPossible()
+	case gsmrule.FieldClearPanPossible:
+		return m.ClearPanPossible()
+	case gsmrule.FieldAlternateNetworkPossible:
+		return m.AlternateNetworkPossible()
+	case gsmrule.FieldUnifiedCode:
+		return m.UnifiedCode()
+	case gsmrule.FieldUnifiedMessage:
+		return m.UnifiedMessage()
+	case gsmrule.FieldErrorCategory:
+		return m.ErrorCategory()
+	case gsmrule.FieldStandardisedCode:
+		return m.StandardisedCode()
+	case gsmrule.FieldDescription:
+		return m.Description()
+	case gsmrule.FieldUserGuidanceMessage:
+		return m.UserGuidanceMessage()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *GsmRuleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case gsmrule.FieldMerchantID:
+		return m.OldMerchantID(ctx)
+	case gsmrule.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case gsmrule.FieldModifiedAt:
+		return m.OldModifiedAt(ctx)
+	case gsmrule.FieldConnector:
+		return m.OldConnector(ctx)
+	case gsmrule.FieldFlow:
+		return m.OldFlow(ctx)
+	case gsmrule.FieldSubFlow:
+		return m.OldSubFlow(ctx)
+	case gsmrule.FieldCode:
+		return m.OldCode(ctx)
+	case gsmrule.FieldMessage:
+		return m.OldMessage(ctx)
+	case gsmrule.FieldLookupKey:
+		return m.OldLookupKey(ctx)
+	case gsmrule.FieldStatus:
+		return m.OldStatus(ctx)
+	case gsmrule.FieldRouterError:
+		return m.OldRouterError(ctx)
+	case gsmrule.FieldDecision:
+		return m.OldDecision(ctx)
+	case gsmrule.FieldStepUpPossible:
+		return m.OldStepUpPossible(ctx)
+	case gsmrule.FieldClearPanPossible:
+		return m.OldClearPanPossible(ctx)
+	case gsmrule.FieldAlternateNetworkPossible:
+		return m.OldAlternateNetworkPossible(ctx)
+	case gsmrule.FieldUnifiedCode:
+		return m.OldUnifiedCode(ctx)
+	case gsmrule.FieldUnifiedMessage:
+		return m.OldUnifiedMessage(ctx)
+	case gsmrule.FieldErrorCategory:
+		return m.OldErrorCategory(ctx)
+	case gsmrule.FieldStandardisedCode:
+		return m.OldStandardisedCode(ctx)
+	case gsmrule.FieldDescription:
+		return m.OldDescription(ctx)
+	case gsmrule.FieldUserGuidanceMessage:
+		return m.OldUserGuidanceMessage(ctx)
+	}
+	return nil, fmt.Errorf("unknown GsmRule field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GsmRuleMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case gsmrule.FieldMerchantID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantID(v)
+		return nil
+	case gsmrule.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case gsmrule.FieldModifiedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModifiedAt(v)
+		return nil
+	case gsmrule.FieldConnector:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConnector(v)
+		return nil
+	case gsmrule.FieldFlow:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFlow(v)
+		return nil
+	case gsmrule.FieldSubFlow:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubFlow(v)
+		return nil
+	case gsmrule.FieldCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCode(v)
+		return nil
+	case gsmrule.FieldMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMessage(v)
+		return nil
+	case gsmrule.FieldLookupKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLookupKey(v)
+		return nil
+	case gsmrule.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case gsmrule.FieldRouterError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRouterError(v)
+		return nil
+	case gsmrule.FieldDecision:
+		v, ok := value.(gsmrule.Decision)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDecision(v)
+		return nil
+	case gsmrule.FieldStepUpPossible:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStepUpPossible(v)
+		return nil
+	case gsmrule.FieldClearPanPossible:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClearPanPossible(v)
+		return nil
+	case gsmrule.FieldAlternateNetworkPossible:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAlternateNetworkPossible(v)
+		return nil
+	case gsmrule.FieldUnifiedCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUnifiedCode(v)
+		return nil
+	case gsmrule.FieldUnifiedMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUnifiedMessage(v)
+		return nil
+	case gsmrule.FieldErrorCategory:
+		v, ok := value.(gsmrule.ErrorCategory)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorCategory(v)
+		return nil
+	case gsmrule.FieldStandardisedCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStandardisedCode(v)
+		return nil
+	case gsmrule.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case gsmrule.FieldUserGuidanceMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserGuidanceMessage(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GsmRule field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *GsmRuleMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *GsmRuleMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GsmRuleMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown GsmRule numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *GsmRuleMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(gsmrule.FieldRouterError) {
+		fields = append(fields, gsmrule.FieldRouterError)
+	}
+	if m.FieldCleared(gsmrule.FieldUnifiedCode) {
+		fields = append(fields, gsmrule.FieldUnifiedCode)
+	}
+	if m.FieldCleared(gsmrule.FieldUnifiedMessage) {
+		fields = append(fields, gsmrule.FieldUnifiedMessage)
+	}
+	if m.FieldCleared(gsmrule.FieldErrorCategory) {
+		fields = append(fields, gsmrule.FieldErrorCategory)
+	}
+	if m.FieldCleared(gsmrule.FieldStandardisedCode) {
+		fields = append(fields, gsmrule.FieldStandardisedCode)
+	}
+	if m.FieldCleared(gsmrule.FieldDescription) {
+		fields = append(fields, gsmrule.FieldDescription)
+	}
+	if m.FieldCleared(gsmrule.FieldUserGuidanceMessage) {
+		fields = append(fields, gsmrule.FieldUserGuidanceMessage)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *GsmRuleMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *GsmRuleMutation) ClearField(name string) error {
+	switch name {
+	case gsmrule.FieldRouterError:
+		m.ClearRouterError()
+		return nil
+	case gsmrule.FieldUnifiedCode:
+		m.ClearUnifiedCode()
+		return nil
+	case gsmrule.FieldUnifiedMessage:
+		m.ClearUnifiedMessage()
+		return nil
+	case gsmrule.FieldErrorCategory:
+		m.ClearErrorCategory()
+		return nil
+	case gsmrule.FieldStandardisedCode:
+		m.ClearStandardisedCode()
+		return nil
+	case gsmrule.FieldDescription:
+		m.ClearDescription()
+		return nil
+	case gsmrule.FieldUserGuidanceMessage:
+		m.ClearUserGuidanceMessage()
+		return nil
+	}
+	return fmt.Errorf("unknown GsmRule nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *GsmRuleMutation) ResetField(name string) error {
+	switch name {
+	case gsmrule.FieldMerchantID:
+		m.ResetMerchantID()
+		return nil
+	case gsmrule.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case gsmrule.FieldModifiedAt:
+		m.ResetModifiedAt()
+		return nil
+	case gsmrule.FieldConnector:
+		m.ResetConnector()
+		return nil
+	case gsmrule.FieldFlow:
+		m.ResetFlow()
+		return nil
+	case gsmrule.FieldSubFlow:
+		m.ResetSubFlow()
+		return nil
+	case gsmrule.FieldCode:
+		m.ResetCode()
+		return nil
+	case gsmrule.FieldMessage:
+		m.ResetMessage()
+		return nil
+	case gsmrule.FieldLookupKey:
+		m.ResetLookupKey()
+		return nil
+	case gsmrule.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case gsmrule.FieldRouterError:
+		m.ResetRouterError()
+		return nil
+	case gsmrule.FieldDecision:
+		m.ResetDecision()
+		return nil
+	case gsmrule.FieldStepUpPossible:
+		m.ResetStepUpPossible()
+		return nil
+	case gsmrule.FieldClearPanPossible:
+		m.ResetClearPanPossible()
+		return nil
+	case gsmrule.FieldAlternateNetworkPossible:
+		m.ResetAlternateNetworkPossible()
+		return nil
+	case gsmrule.FieldUnifiedCode:
+		m.ResetUnifiedCode()
+		return nil
+	case gsmrule.FieldUnifiedMessage:
+		m.ResetUnifiedMessage()
+		return nil
+	case gsmrule.FieldErrorCategory:
+		m.ResetErrorCategory()
+		return nil
+	case gsmrule.FieldStandardisedCode:
+		m.ResetStandardisedCode()
+		return nil
+	case gsmrule.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case gsmrule.FieldUserGuidanceMessage:
+		m.ResetUserGuidanceMessage()
+		return nil
+	}
+	return fmt.Errorf("unknown GsmRule field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *GsmRuleMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *GsmRuleMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *GsmRuleMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *GsmRuleMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *GsmRuleMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *GsmRuleMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *GsmRuleMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown GsmRule unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *GsmRuleMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown GsmRule edge %s", name)
 }
 
 // IncrementalAuthorizationMutation represents an operation that mutates the IncrementalAuthorization nodes in the graph.

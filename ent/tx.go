@@ -26,6 +26,8 @@ type Tx struct {
 	Event *EventClient
 	// EventDeliveryAttempt is the client for interacting with the EventDeliveryAttempt builders.
 	EventDeliveryAttempt *EventDeliveryAttemptClient
+	// GsmRule is the client for interacting with the GsmRule builders.
+	GsmRule *GsmRuleClient
 	// IncrementalAuthorization is the client for interacting with the IncrementalAuthorization builders.
 	IncrementalAuthorization *IncrementalAuthorizationClient
 	// Mandate is the client for interacting with the Mandate builders.
@@ -185,6 +187,7 @@ func (tx *Tx) init() {
 	tx.Dispute = NewDisputeClient(tx.config)
 	tx.Event = NewEventClient(tx.config)
 	tx.EventDeliveryAttempt = NewEventDeliveryAttemptClient(tx.config)
+	tx.GsmRule = NewGsmRuleClient(tx.config)
 	tx.IncrementalAuthorization = NewIncrementalAuthorizationClient(tx.config)
 	tx.Mandate = NewMandateClient(tx.config)
 	tx.MerchantAccount = NewMerchantAccountClient(tx.config)

@@ -396,19 +396,32 @@ func connectorCaptureMethod(pi *ent.PaymentIntent) connector.CaptureMethod {
 
 // authorize calls the connector for a recorded attempt and records the
 // outcome. With sequential_automatic the authorization is followed by its
-// capture, as two connector calls.
+// capture, as two connector calls. A failure the merchant's retry rules
+// allow is tried again on the next connector of the route, each try a new
+// attempt recorded before its call (see retryOnNextConnector).
 func (s *Service) authorize(ctx context.Context, pi *ent.PaymentIntent, att *ent.PaymentAttempt, mca *ent.MerchantConnectorAccount, m *customer.PaymentMethodInput) (*PaymentView, error) {
-	conn, acct, err := s.connectorFor(pi, att, mca)
-	if err != nil {
-		return nil, err
+	for {
+		conn, acct, err := s.connectorFor(pi, att, mca)
+		if err != nil {
+			return nil, err
+		}
+		res, callErr := conn.Authorize(ctx, s.authorizeRequest(pi, att, acct, m))
+		view, next, err := s.settle(ctx, pi.PaymentID, att.ID, res, callErr, m)
+		if err != nil || next == nil {
+			return view, err
+		}
+		pi, att, mca = next.pi, next.att, next.mca
 	}
-	capMethod := connectorCaptureMethod(pi)
+}
+
+// authorizeRequest is the connector's request for an attempt.
+func (s *Service) authorizeRequest(pi *ent.PaymentIntent, att *ent.PaymentAttempt, acct connector.Account, m *customer.PaymentMethodInput) *connector.AuthorizeRequest {
 	req := &connector.AuthorizeRequest{
 		Account:            acct,
 		Amount:             att.NetAmount,
 		AmountToCapture:    deref64(att.AmountToCapture),
 		Currency:           string(pi.Currency),
-		CaptureMethod:      capMethod,
+		CaptureMethod:      connectorCaptureMethod(pi),
 		OffSession:         pi.OffSession != nil && *pi.OffSession,
 		SetupFutureUsage:   pi.SetupFutureUsage != nil, // a card kept for later needs the connector's token
 		PaymentMethod:      connectorMethod(m),
@@ -425,8 +438,7 @@ func (s *Service) authorize(ctx context.Context, pi *ent.PaymentIntent, att *ent
 			req.Billing.Zip = *b.Address.Zip
 		}
 	}
-	res, callErr := conn.Authorize(ctx, req)
-	return s.recordPaymentResult(ctx, pi.PaymentID, att.ID, res, callErr)
+	return req
 }
 
 func billingOf(pi *ent.PaymentIntent, m *customer.PaymentMethodInput) *schematype.AddressWrapper {

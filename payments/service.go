@@ -21,6 +21,7 @@ import (
 	"switchyard/payments/connector"
 	"switchyard/payments/customer"
 	"switchyard/payments/events"
+	"switchyard/payments/gsm"
 	"switchyard/payments/routing"
 	"switchyard/payments/txn"
 )
@@ -32,6 +33,7 @@ type Service struct {
 	connectors *connector.Service
 	customers  *customer.Service
 	routing    *routing.Service
+	gsm        *gsm.Service
 	events     *events.Service
 	publicURL  string
 	render     Renderer
@@ -51,6 +53,9 @@ type Deps struct {
 	Customers *customer.Service
 	// Routing orders a payment's connector accounts when it names none.
 	Routing *routing.Service
+	// GSM decides which failed authorizations are retried on the next
+	// connector; without it none is.
+	GSM *gsm.Service
 	// Events is the outbox payment, refund and dispute events are written to.
 	Events *events.Service
 	// PublicURL is where customers' browsers reach this server (the 3-D
@@ -73,5 +78,5 @@ func New(d Deps) *Service {
 		d.RecoveryAfter = DefaultRecoveryAfter
 	}
 	return &Service{db: d.DB, box: d.Box, connectors: d.Connectors, customers: d.Customers,
-		routing: d.Routing, events: d.Events, publicURL: d.PublicURL, render: d.Render, recoveryAfter: d.RecoveryAfter}
+		routing: d.Routing, gsm: d.GSM, events: d.Events, publicURL: d.PublicURL, render: d.Render, recoveryAfter: d.RecoveryAfter}
 }

@@ -9,6 +9,7 @@ import (
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/payments/connector"
+	"switchyard/payments/customer"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
 )
@@ -41,9 +42,20 @@ func attemptStatusOf(res *connector.PaymentResult) paymentattempt.Status {
 // It returns the payment's view when it rendered one for an event (see
 // emitPaymentEvent), else nil.
 func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID string, res *connector.PaymentResult, callErr error) (*PaymentView, error) {
+	view, _, err := s.settle(ctx, paymentID, attemptID, res, callErr, nil)
+	return view, err
+}
+
+// settle is recordPaymentResult for an authorization: with retryWith (the
+// payment method, which only the confirming request holds) a definite
+// failure the merchant's rules let retry records the next attempt instead
+// of failing the payment, and returns it for its call.
+func (s *Service) settle(ctx context.Context, paymentID, attemptID string, res *connector.PaymentResult, callErr error,
+	retryWith *customer.PaymentMethodInput) (*PaymentView, *confirmation, error) {
 	var (
 		sequential *captureReservation
 		view       *PaymentView
+		next       *confirmation
 	)
 	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
 		pi, err := s.lockPayment(ctx, tx, paymentID)
@@ -111,6 +123,11 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 		if att, err = upd.Save(ctx); err != nil {
 			return errs.Internal(err)
 		}
+		if retryWith != nil && status == paymentattempt.StatusFailure && res.Decline != nil {
+			if next, err = s.retryOnNextConnector(ctx, tx, pi, att, res.Decline, retryWith); err != nil || next != nil {
+				return err // a retry leaves the payment processing, its new attempt pending
+			}
+		}
 
 		mv, err := s.customers.SettleMandate(ctx, tx, pi, att, status, res.ConnectorMandateID, res.NetworkTransactionID)
 		if err != nil {
@@ -162,16 +179,19 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if next != nil {
+		return nil, next, nil
 	}
 	if sequential != nil {
 		v, err := s.completeCapture(ctx, paymentID, sequential)
 		if e, ok := errs.As(err); ok && e.Code == "CE_03" {
-			return nil, nil // the failed capture is recorded on the payment
+			return nil, nil, nil // the failed capture is recorded on the payment
 		}
-		return v, err
+		return v, nil, err
 	}
-	return view, nil
+	return view, nil, nil
 }
 
 // nextAction is what the customer must do for an attempt waiting for them,

@@ -284,6 +284,9 @@ type unifiedErrorDetails struct {
 	RecommendedAction   *string `json:"recommended_action"`
 }
 
+// unifiedCategories are Hyperswitch's UnifiedCode values.
+var unifiedCategories = map[string]bool{"UE_1000": true, "UE_2000": true, "UE_3000": true, "UE_4000": true, "UE_9000": true}
+
 type issuerErrorDetails struct {
 	Code           *string              `json:"code"`
 	Message        *string              `json:"message"`
@@ -522,8 +525,13 @@ func errorDetailsOf(a *ent.PaymentAttempt, network *string) *paymentErrorDetails
 			d.IssuerDetails.NetworkDetails = &issuerNetworkDetail{Name: network, AdviceCode: a.NetworkAdviceCode}
 		}
 	}
-	if a.UnifiedCode != nil {
-		d.UnifiedDetails = &unifiedErrorDetails{StandardisedCode: a.UnifiedCode, Message: a.UnifiedMessage}
+	if a.UnifiedCode != nil || a.UnifiedMessage != nil {
+		// A unified code (UE_…) is the error's category; the standardised
+		// code is another set, which attempts do not keep.
+		d.UnifiedDetails = &unifiedErrorDetails{Message: a.UnifiedMessage}
+		if a.UnifiedCode != nil && unifiedCategories[*a.UnifiedCode] {
+			d.UnifiedDetails.Category = a.UnifiedCode
+		}
 	}
 	return d
 }

@@ -14,6 +14,7 @@ import (
 	"switchyard/payments/customer"
 	"switchyard/payments/errs"
 	"switchyard/payments/events"
+	"switchyard/payments/gsm"
 	"switchyard/payments/merchant"
 	"switchyard/payments/routing"
 )
@@ -26,6 +27,7 @@ type Deps struct {
 	Connectors *connector.Service
 	Customers  *customer.Service
 	Routing    *routing.Service
+	GSM        *gsm.Service
 	Events     *events.Service
 	Auth       *auth.Authenticator
 	// Idempotency keeps Idempotency-Key records (Redis). Nil refuses every
@@ -58,6 +60,7 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerPayments(a, d.Payments)
 	registerCheckout(a, d.Payments)
 	registerRouting(a, d.Routing)
+	registerGSM(a, d.GSM)
 	registerPaymentsList(a, d.Payments)
 	registerEvents(a, d.Events, d.Webhooks)
 	setDefaultPaymentMethod := defaultPaymentMethodRoute(a, d.Customers)

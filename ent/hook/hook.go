@@ -80,6 +80,18 @@ func (f EventDeliveryAttemptFunc) Mutate(ctx context.Context, m ent.Mutation) (e
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.EventDeliveryAttemptMutation", m)
 }
 
+// The GsmRuleFunc type is an adapter to allow the use of ordinary
+// function as GsmRule mutator.
+type GsmRuleFunc func(context.Context, *ent.GsmRuleMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f GsmRuleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.GsmRuleMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GsmRuleMutation", m)
+}
+
 // The IncrementalAuthorizationFunc type is an adapter to allow the use of ordinary
 // function as IncrementalAuthorization mutator.
 type IncrementalAuthorizationFunc func(context.Context, *ent.IncrementalAuthorizationMutation) (ent.Value, error)

@@ -13,6 +13,7 @@ import (
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/mandate"
 	"switchyard/ent/merchantaccount"
@@ -245,6 +246,33 @@ func (f TraverseEventDeliveryAttempt) Traverse(ctx context.Context, q ent.Query)
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.EventDeliveryAttemptQuery", q)
+}
+
+// The GsmRuleFunc type is an adapter to allow the use of ordinary function as a Querier.
+type GsmRuleFunc func(context.Context, *ent.GsmRuleQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f GsmRuleFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.GsmRuleQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.GsmRuleQuery", q)
+}
+
+// The TraverseGsmRule type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseGsmRule func(context.Context, *ent.GsmRuleQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseGsmRule) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseGsmRule) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GsmRuleQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.GsmRuleQuery", q)
 }
 
 // The IncrementalAuthorizationFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -559,6 +587,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.EventQuery, predicate.Event, event.OrderOption]{typ: ent.TypeEvent, tq: q}, nil
 	case *ent.EventDeliveryAttemptQuery:
 		return &query[*ent.EventDeliveryAttemptQuery, predicate.EventDeliveryAttempt, eventdeliveryattempt.OrderOption]{typ: ent.TypeEventDeliveryAttempt, tq: q}, nil
+	case *ent.GsmRuleQuery:
+		return &query[*ent.GsmRuleQuery, predicate.GsmRule, gsmrule.OrderOption]{typ: ent.TypeGsmRule, tq: q}, nil
 	case *ent.IncrementalAuthorizationQuery:
 		return &query[*ent.IncrementalAuthorizationQuery, predicate.IncrementalAuthorization, incrementalauthorization.OrderOption]{typ: ent.TypeIncrementalAuthorization, tq: q}, nil
 	case *ent.MandateQuery:

@@ -279,6 +279,44 @@ var (
 			},
 		},
 	}
+	// GsmRulesColumns holds the columns for the "gsm_rules" table.
+	GsmRulesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "merchant_id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "connector", Type: field.TypeString, Size: 64},
+		{Name: "flow", Type: field.TypeString, Size: 64},
+		{Name: "sub_flow", Type: field.TypeString, Size: 64},
+		{Name: "code", Type: field.TypeString, Size: 255},
+		{Name: "message", Type: field.TypeString, Size: 2147483647},
+		{Name: "lookup_key", Type: field.TypeString, Size: 64},
+		{Name: "status", Type: field.TypeString, Size: 64},
+		{Name: "router_error", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "decision", Type: field.TypeEnum, Enums: []string{"retry", "requeue", "do_default"}},
+		{Name: "step_up_possible", Type: field.TypeBool, Default: false},
+		{Name: "clear_pan_possible", Type: field.TypeBool, Default: false},
+		{Name: "alternate_network_possible", Type: field.TypeBool, Default: false},
+		{Name: "unified_code", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "unified_message", Type: field.TypeString, Nullable: true, Size: 1024},
+		{Name: "error_category", Type: field.TypeEnum, Nullable: true, Enums: []string{"frm_decline", "processor_downtime", "processor_decline_unauthorized", "issue_with_payment_method", "processor_decline_incorrect_data", "hard_decline", "soft_decline"}},
+		{Name: "standardised_code", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "description", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "user_guidance_message", Type: field.TypeString, Nullable: true, Size: 2147483647},
+	}
+	// GsmRulesTable holds the schema information for the "gsm_rules" table.
+	GsmRulesTable = &schema.Table{
+		Name:       "gsm_rules",
+		Columns:    GsmRulesColumns,
+		PrimaryKey: []*schema.Column{GsmRulesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "gsmrule_merchant_id_lookup_key",
+				Unique:  true,
+				Columns: []*schema.Column{GsmRulesColumns[1], GsmRulesColumns[9]},
+			},
+		},
+	}
 	// IncrementalAuthorizationsColumns holds the columns for the "incremental_authorizations" table.
 	IncrementalAuthorizationsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -906,6 +944,7 @@ var (
 		DisputesTable,
 		EventsTable,
 		EventDeliveryAttemptsTable,
+		GsmRulesTable,
 		IncrementalAuthorizationsTable,
 		MandatesTable,
 		MerchantAccountsTable,

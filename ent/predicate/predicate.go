@@ -24,6 +24,9 @@ type Event func(*sql.Selector)
 // EventDeliveryAttempt is the predicate function for eventdeliveryattempt builders.
 type EventDeliveryAttempt func(*sql.Selector)
 
+// GsmRule is the predicate function for gsmrule builders.
+type GsmRule func(*sql.Selector)
+
 // IncrementalAuthorization is the predicate function for incrementalauthorization builders.
 type IncrementalAuthorization func(*sql.Selector)
 

@@ -9,6 +9,7 @@ import (
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/mandate"
 	"switchyard/ent/merchantaccount"
@@ -663,6 +664,145 @@ func init() {
 	// eventdeliveryattempt.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	eventdeliveryattempt.IDValidator = func() func(string) error {
 		validators := eventdeliveryattemptDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	gsmruleMixin := schema.GsmRule{}.Mixin()
+	gsmruleMixinHooks0 := gsmruleMixin[0].Hooks()
+	gsmrule.Hooks[0] = gsmruleMixinHooks0[0]
+	gsmruleMixinInters0 := gsmruleMixin[0].Interceptors()
+	gsmrule.Interceptors[0] = gsmruleMixinInters0[0]
+	gsmruleMixinFields0 := gsmruleMixin[0].Fields()
+	_ = gsmruleMixinFields0
+	gsmruleMixinFields1 := gsmruleMixin[1].Fields()
+	_ = gsmruleMixinFields1
+	gsmruleFields := schema.GsmRule{}.Fields()
+	_ = gsmruleFields
+	// gsmruleDescMerchantID is the schema descriptor for merchant_id field.
+	gsmruleDescMerchantID := gsmruleMixinFields0[0].Descriptor()
+	// gsmrule.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
+	gsmrule.MerchantIDValidator = func() func(string) error {
+		validators := gsmruleDescMerchantID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(merchant_id string) error {
+			for _, fn := range fns {
+				if err := fn(merchant_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// gsmruleDescCreatedAt is the schema descriptor for created_at field.
+	gsmruleDescCreatedAt := gsmruleMixinFields1[0].Descriptor()
+	// gsmrule.DefaultCreatedAt holds the default value on creation for the created_at field.
+	gsmrule.DefaultCreatedAt = gsmruleDescCreatedAt.Default.(func() time.Time)
+	// gsmruleDescModifiedAt is the schema descriptor for modified_at field.
+	gsmruleDescModifiedAt := gsmruleMixinFields1[1].Descriptor()
+	// gsmrule.DefaultModifiedAt holds the default value on creation for the modified_at field.
+	gsmrule.DefaultModifiedAt = gsmruleDescModifiedAt.Default.(func() time.Time)
+	// gsmrule.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
+	gsmrule.UpdateDefaultModifiedAt = gsmruleDescModifiedAt.UpdateDefault.(func() time.Time)
+	// gsmruleDescConnector is the schema descriptor for connector field.
+	gsmruleDescConnector := gsmruleFields[1].Descriptor()
+	// gsmrule.ConnectorValidator is a validator for the "connector" field. It is called by the builders before save.
+	gsmrule.ConnectorValidator = func() func(string) error {
+		validators := gsmruleDescConnector.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(connector string) error {
+			for _, fn := range fns {
+				if err := fn(connector); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// gsmruleDescFlow is the schema descriptor for flow field.
+	gsmruleDescFlow := gsmruleFields[2].Descriptor()
+	// gsmrule.FlowValidator is a validator for the "flow" field. It is called by the builders before save.
+	gsmrule.FlowValidator = gsmruleDescFlow.Validators[0].(func(string) error)
+	// gsmruleDescSubFlow is the schema descriptor for sub_flow field.
+	gsmruleDescSubFlow := gsmruleFields[3].Descriptor()
+	// gsmrule.SubFlowValidator is a validator for the "sub_flow" field. It is called by the builders before save.
+	gsmrule.SubFlowValidator = gsmruleDescSubFlow.Validators[0].(func(string) error)
+	// gsmruleDescCode is the schema descriptor for code field.
+	gsmruleDescCode := gsmruleFields[4].Descriptor()
+	// gsmrule.CodeValidator is a validator for the "code" field. It is called by the builders before save.
+	gsmrule.CodeValidator = gsmruleDescCode.Validators[0].(func(string) error)
+	// gsmruleDescLookupKey is the schema descriptor for lookup_key field.
+	gsmruleDescLookupKey := gsmruleFields[6].Descriptor()
+	// gsmrule.LookupKeyValidator is a validator for the "lookup_key" field. It is called by the builders before save.
+	gsmrule.LookupKeyValidator = func() func(string) error {
+		validators := gsmruleDescLookupKey.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(lookup_key string) error {
+			for _, fn := range fns {
+				if err := fn(lookup_key); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// gsmruleDescStatus is the schema descriptor for status field.
+	gsmruleDescStatus := gsmruleFields[7].Descriptor()
+	// gsmrule.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	gsmrule.StatusValidator = gsmruleDescStatus.Validators[0].(func(string) error)
+	// gsmruleDescRouterError is the schema descriptor for router_error field.
+	gsmruleDescRouterError := gsmruleFields[8].Descriptor()
+	// gsmrule.RouterErrorValidator is a validator for the "router_error" field. It is called by the builders before save.
+	gsmrule.RouterErrorValidator = gsmruleDescRouterError.Validators[0].(func(string) error)
+	// gsmruleDescStepUpPossible is the schema descriptor for step_up_possible field.
+	gsmruleDescStepUpPossible := gsmruleFields[10].Descriptor()
+	// gsmrule.DefaultStepUpPossible holds the default value on creation for the step_up_possible field.
+	gsmrule.DefaultStepUpPossible = gsmruleDescStepUpPossible.Default.(bool)
+	// gsmruleDescClearPanPossible is the schema descriptor for clear_pan_possible field.
+	gsmruleDescClearPanPossible := gsmruleFields[11].Descriptor()
+	// gsmrule.DefaultClearPanPossible holds the default value on creation for the clear_pan_possible field.
+	gsmrule.DefaultClearPanPossible = gsmruleDescClearPanPossible.Default.(bool)
+	// gsmruleDescAlternateNetworkPossible is the schema descriptor for alternate_network_possible field.
+	gsmruleDescAlternateNetworkPossible := gsmruleFields[12].Descriptor()
+	// gsmrule.DefaultAlternateNetworkPossible holds the default value on creation for the alternate_network_possible field.
+	gsmrule.DefaultAlternateNetworkPossible = gsmruleDescAlternateNetworkPossible.Default.(bool)
+	// gsmruleDescUnifiedCode is the schema descriptor for unified_code field.
+	gsmruleDescUnifiedCode := gsmruleFields[13].Descriptor()
+	// gsmrule.UnifiedCodeValidator is a validator for the "unified_code" field. It is called by the builders before save.
+	gsmrule.UnifiedCodeValidator = gsmruleDescUnifiedCode.Validators[0].(func(string) error)
+	// gsmruleDescUnifiedMessage is the schema descriptor for unified_message field.
+	gsmruleDescUnifiedMessage := gsmruleFields[14].Descriptor()
+	// gsmrule.UnifiedMessageValidator is a validator for the "unified_message" field. It is called by the builders before save.
+	gsmrule.UnifiedMessageValidator = gsmruleDescUnifiedMessage.Validators[0].(func(string) error)
+	// gsmruleDescStandardisedCode is the schema descriptor for standardised_code field.
+	gsmruleDescStandardisedCode := gsmruleFields[16].Descriptor()
+	// gsmrule.StandardisedCodeValidator is a validator for the "standardised_code" field. It is called by the builders before save.
+	gsmrule.StandardisedCodeValidator = gsmruleDescStandardisedCode.Validators[0].(func(string) error)
+	// gsmruleDescID is the schema descriptor for id field.
+	gsmruleDescID := gsmruleFields[0].Descriptor()
+	// gsmrule.DefaultID holds the default value on creation for the id field.
+	gsmrule.DefaultID = gsmruleDescID.Default.(func() string)
+	// gsmrule.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	gsmrule.IDValidator = func() func(string) error {
+		validators := gsmruleDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

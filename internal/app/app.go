@@ -38,6 +38,7 @@ import (
 	"switchyard/payments/connector"
 	"switchyard/payments/customer"
 	"switchyard/payments/events"
+	"switchyard/payments/gsm"
 	"switchyard/payments/merchant"
 	"switchyard/payments/routing"
 	"switchyard/payments/txn"
@@ -59,6 +60,7 @@ type App struct {
 	Connectors *connector.Service
 	Customers  *customer.Service
 	Routing    *routing.Service
+	GSM        *gsm.Service
 	Events     *events.Service
 	Log        *slog.Logger
 	// Demo is set when the demo merchant was bootstrapped on start.
@@ -156,9 +158,10 @@ func (a *App) wireDomain(box *secrets.Box) {
 	render := rest.Renderer{}
 	a.Customers = customer.New(customer.Deps{DB: db, Box: box, Vault: redisstore.NewVault(a.Redis.Client),
 		Events: a.Events, Render: render, EphemeralKeys: redisstore.NewEphemeralKeys(a.Redis.Client)})
+	a.GSM = gsm.New(db, connector.Known)
 	a.Routing = routing.New(db, redisstore.NewRoutingVersions(a.Redis.Client))
 	a.Payments = payments.New(payments.Deps{DB: db, Box: box, Connectors: a.Connectors, Customers: a.Customers,
-		Routing: a.Routing, Events: a.Events, PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Render: render,
+		Routing: a.Routing, GSM: a.GSM, Events: a.Events, PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Render: render,
 		RecoveryAfter: a.Config.RecoveryAfter})
 }
 
@@ -184,6 +187,7 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 		Connectors:  a.Connectors,
 		Customers:   a.Customers,
 		Routing:     a.Routing,
+		GSM:         a.GSM,
 		Events:      a.Events,
 		Auth:        a.Auth,
 		Idempotency: idem,

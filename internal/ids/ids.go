@@ -25,6 +25,7 @@ const (
 	PaymentMethod            = "pm"
 	Profile                  = "pro"
 	RoutingAlgorithm         = "routing"
+	GsmRule                  = "gsm"
 	APIKey                   = "key"
 	Merchant                 = "merchant"
 )

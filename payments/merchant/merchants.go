@@ -12,6 +12,7 @@ import (
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/mandate"
 	"switchyard/ent/merchantaccount"
@@ -299,6 +300,7 @@ func (s *Service) DeleteMerchantAccount(ctx context.Context, merchantID string) 
 			{"api keys", tx.APIKey.Delete().Where(apikey.MerchantID(merchantID)).Exec},
 			{"connector accounts", tx.MerchantConnectorAccount.Delete().Where(merchantconnectoraccount.MerchantID(merchantID)).Exec},
 			{"routing configurations", tx.RoutingAlgorithm.Delete().Where(routingalgorithm.MerchantID(merchantID)).Exec},
+			{"gsm rules", tx.GsmRule.Delete().Where(gsmrule.MerchantID(merchantID)).Exec},
 			{"profiles", tx.Profile.Delete().Where(profile.MerchantID(merchantID)).Exec},
 			{"webhook tasks", tx.WebhookDeliveryTask.Delete().Where(webhookdeliverytask.MerchantID(merchantID)).Exec},
 			{"delivery attempts", tx.EventDeliveryAttempt.Delete().Where(eventdeliveryattempt.MerchantID(merchantID)).Exec},

@@ -1,0 +1,295 @@
+// Package gsm owns a merchant's Global Status Mapping rules (Hyperswitch's
+// GSM): what a connector's error means, keyed by connector, flow,
+// sub-flow, code and message, and above all whether a payment that error
+// failed may be retried on the next connector of its route. It also holds
+// the two lists no rule can override: the hard declines, which are never
+// retried, and the failures that are retried without a rule because the
+// payment never reached the processor.
+//
+// Hyperswitch keeps one global table behind its admin key; Switchyard
+// keeps each merchant's rules apart, so that one merchant's rules never
+// move another's payments.
+//
+// It must not import another domain package.
+package gsm
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+
+	"switchyard/ent"
+	"switchyard/ent/gsmrule"
+	"switchyard/payments/errs"
+	"switchyard/payments/txn"
+)
+
+// Service runs the GSM operations.
+type Service struct {
+	db *txn.DB
+	// knownConnector reports whether a name is one of Hyperswitch's
+	// connectors (the connector context knows; this one must not import it).
+	knownConnector func(string) bool
+}
+
+// New returns the GSM service over db.
+func New(db *txn.DB, knownConnector func(string) bool) *Service {
+	return &Service{db: db, knownConnector: knownConnector}
+}
+
+// The flow and sub-flow under which Hyperswitch looks up the rule of a
+// failed authorization, and so the ones a retry rule must name.
+const (
+	FlowAuthorize  = "Authorize"
+	DefaultSubFlow = "sub_flow"
+)
+
+// Decisions a rule can take.
+const (
+	DecisionRetry     = "retry"
+	DecisionRequeue   = "requeue"
+	DecisionDoDefault = "do_default"
+)
+
+// Key names a rule: a connector's error in a flow.
+type Key struct {
+	Connector, Flow, SubFlow, Code, Message string
+}
+
+// lookupKey is the hash the rule is stored and found under.
+func (k Key) lookupKey() string {
+	h := sha256.New()
+	for _, part := range []string{k.Connector, k.Flow, k.SubFlow, k.Code, k.Message} {
+		h.Write([]byte(part))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// RuleInput creates or updates a rule (GsmCreateRequest, GsmUpdateRequest).
+// The retry members may come at the top level (deprecated in Hyperswitch)
+// or in FeatureData; FeatureData wins.
+type RuleInput struct {
+	Key
+	Status                   *string
+	RouterError              *string
+	Decision                 *string
+	StepUpPossible           *bool
+	ClearPanPossible         *bool
+	AlternateNetworkPossible *bool
+	UnifiedCode              *string
+	UnifiedMessage           *string
+	ErrorCategory            *string
+	Feature                  *string
+	StandardisedCode         *string
+	Description              *string
+	UserGuidanceMessage      *string
+}
+
+var (
+	decisions = []string{DecisionRetry, DecisionRequeue, DecisionDoDefault}
+	// standardisedCodes are Hyperswitch's StandardisedCode values.
+	standardisedCodes = []string{
+		"account_closed_or_invalid", "authentication_failed", "authentication_required",
+		"authorization_missing_or_revoked", "card_lost_or_stolen", "card_not_supported_restricted",
+		"cfg_pm_not_enabled_or_misconfigured", "compliance_or_sanctions_restriction", "configuration_issue",
+		"credit_limit_exceeded", "currency_or_corridor_not_enabled", "do_not_honor", "downstream_technical_issue",
+		"duplicate_request", "generic_unknown_error", "incorrect_authentication_code", "insufficient_funds",
+		"integ_cryptographic_issue", "integration_issue", "invalid_card_number", "invalid_credentials",
+		"invalid_cvv", "invalid_expiry_date", "invalid_state", "issuer_unavailable", "merchant_inactive",
+		"missing_or_invalid_param", "operation_not_allowed", "payment_cancelled_by_user", "payment_method_issue",
+		"payment_session_timeout", "pm_address_mismatch", "psp_acquirer_error", "psp_fraud_engine_decline",
+		"rate_limit", "stored_credential_or_mit_not_enabled", "subscription_plan_inactive", "suspected_fraud",
+		"three_ds_authentication_service_issue", "three_ds_configuration_issue", "three_ds_data_or_protocol_invalid",
+		"transaction_not_permitted", "transaction_timed_out", "velocity_limit_exceeded",
+		"wallet_or_token_config_issue",
+	}
+	errorCategories = []string{"frm_decline", "processor_downtime", "processor_decline_unauthorized",
+		"issue_with_payment_method", "processor_decline_incorrect_data", "hard_decline", "soft_decline"}
+)
+
+// checkKey refuses a key that names no rule Hyperswitch could store.
+func (s *Service) checkKey(k Key) error {
+	if k.Connector == "" {
+		return errs.MissingField("connector")
+	}
+	for _, f := range []struct {
+		name, value string
+		max         int
+	}{{"connector", k.Connector, 64}, {"flow", k.Flow, 64}, {"sub_flow", k.SubFlow, 64}, {"code", k.Code, 255},
+		{"message", k.Message, 65535}} {
+		if len(f.value) > f.max {
+			return errs.InvalidValue(f.name, "must be at most %d characters", f.max)
+		}
+	}
+	if s.knownConnector != nil && !s.knownConnector(k.Connector) {
+		return errs.InvalidValue("connector", "%q is not a connector Hyperswitch knows", k.Connector)
+	}
+	return nil
+}
+
+func oneOf(field string, v *string, allowed []string) error {
+	if v == nil {
+		return nil
+	}
+	for _, a := range allowed {
+		if *v == a {
+			return nil
+		}
+	}
+	return errs.InvalidValue(field, "must be one of %s, got %q", strings.Join(allowed, ", "), *v)
+}
+
+func (in *RuleInput) check() error {
+	if err := oneOf("decision", in.Decision, decisions); err != nil {
+		return err
+	}
+	if err := oneOf("error_category", in.ErrorCategory, errorCategories); err != nil {
+		return err
+	}
+	if err := oneOf("standardised_code", in.StandardisedCode, standardisedCodes); err != nil {
+		return err
+	}
+	if err := oneOf("feature", in.Feature, []string{"retry"}); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		v    *string
+		max  int
+	}{{"status", in.Status, 64}, {"router_error", in.RouterError, 255}, {"unified_code", in.UnifiedCode, 255},
+		{"unified_message", in.UnifiedMessage, 1024}} {
+		if f.v != nil && len(*f.v) > f.max {
+			return errs.InvalidValue(f.name, "must be at most %d characters", f.max)
+		}
+	}
+	return nil
+}
+
+func errRuleNotFound() *errs.Error { return errs.NotFound("GSM rule") }
+
+// Create stores a rule; one with the same key already stored is refused.
+func (s *Service) Create(ctx context.Context, in RuleInput) (*ent.GsmRule, error) {
+	if _, err := txn.Merchant(ctx); err != nil {
+		return nil, err
+	}
+	if err := s.checkKey(in.Key); err != nil {
+		return nil, err
+	}
+	switch {
+	case in.Status == nil:
+		return nil, errs.MissingField("status")
+	case in.Decision == nil:
+		return nil, errs.MissingField("decision")
+	}
+	if err := in.check(); err != nil {
+		return nil, err
+	}
+	create := s.db.Client.GsmRule.Create().
+		SetConnector(in.Connector).SetFlow(in.Flow).SetSubFlow(in.SubFlow).SetCode(in.Code).SetMessage(in.Message).
+		SetLookupKey(in.lookupKey()).
+		SetStatus(*in.Status).
+		SetDecision(gsmrule.Decision(*in.Decision)).
+		SetNillableRouterError(in.RouterError).
+		SetNillableStepUpPossible(in.StepUpPossible).
+		SetNillableClearPanPossible(in.ClearPanPossible).
+		SetNillableAlternateNetworkPossible(in.AlternateNetworkPossible).
+		SetNillableUnifiedCode(in.UnifiedCode).
+		SetNillableUnifiedMessage(in.UnifiedMessage).
+		SetNillableStandardisedCode(in.StandardisedCode).
+		SetNillableDescription(in.Description).
+		SetNillableUserGuidanceMessage(in.UserGuidanceMessage)
+	if in.ErrorCategory != nil {
+		create.SetErrorCategory(gsmrule.ErrorCategory(*in.ErrorCategory))
+	}
+	out, err := create.Save(ctx)
+	if ent.IsConstraintError(err) {
+		// Hyperswitch's words for a GSM rule stored twice.
+		return nil, errs.Duplicate("GSM Rule with the given connector, flow, sub_flow, code and message already exists")
+	}
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return out, nil
+}
+
+// Get is the merchant's rule for k.
+func (s *Service) Get(ctx context.Context, k Key) (*ent.GsmRule, error) {
+	if _, err := txn.Merchant(ctx); err != nil {
+		return nil, err
+	}
+	if err := s.checkKey(k); err != nil {
+		return nil, err
+	}
+	return s.find(ctx, s.db.Client, k)
+}
+
+func (s *Service) find(ctx context.Context, c *ent.Client, k Key) (*ent.GsmRule, error) {
+	out, err := c.GsmRule.Query().Where(gsmrule.LookupKey(k.lookupKey())).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, errRuleNotFound()
+	}
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return out, nil
+}
+
+// Update changes the members given of the rule for in.Key.
+func (s *Service) Update(ctx context.Context, in RuleInput) (*ent.GsmRule, error) {
+	if _, err := txn.Merchant(ctx); err != nil {
+		return nil, err
+	}
+	if err := s.checkKey(in.Key); err != nil {
+		return nil, err
+	}
+	if err := in.check(); err != nil {
+		return nil, err
+	}
+	var out *ent.GsmRule
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+		cur, err := s.find(ctx, tx.Client(), in.Key)
+		if err != nil {
+			return err
+		}
+		upd := cur.Update().
+			SetNillableStatus(in.Status).
+			SetNillableRouterError(in.RouterError).
+			SetNillableStepUpPossible(in.StepUpPossible).
+			SetNillableClearPanPossible(in.ClearPanPossible).
+			SetNillableAlternateNetworkPossible(in.AlternateNetworkPossible).
+			SetNillableUnifiedCode(in.UnifiedCode).
+			SetNillableUnifiedMessage(in.UnifiedMessage).
+			SetNillableStandardisedCode(in.StandardisedCode).
+			SetNillableDescription(in.Description).
+			SetNillableUserGuidanceMessage(in.UserGuidanceMessage)
+		if in.Decision != nil {
+			upd.SetDecision(gsmrule.Decision(*in.Decision))
+		}
+		if in.ErrorCategory != nil {
+			upd.SetErrorCategory(gsmrule.ErrorCategory(*in.ErrorCategory))
+		}
+		out, err = upd.Save(ctx)
+		return txn.ErrorOrNil(err, "GSM rule")
+	})
+	return out, err
+}
+
+// Delete removes the rule for k.
+func (s *Service) Delete(ctx context.Context, k Key) error {
+	if _, err := txn.Merchant(ctx); err != nil {
+		return err
+	}
+	if err := s.checkKey(k); err != nil {
+		return err
+	}
+	n, err := s.db.Client.GsmRule.Delete().Where(gsmrule.LookupKey(k.lookupKey())).Exec(ctx)
+	if err != nil {
+		return errs.Internal(err)
+	}
+	if n == 0 {
+		return errRuleNotFound()
+	}
+	return nil
+}

@@ -1,0 +1,123 @@
+package payments
+
+import (
+	"context"
+
+	"switchyard/ent"
+	"switchyard/ent/merchantconnectoraccount"
+	"switchyard/payments/connector"
+	"switchyard/payments/customer"
+	"switchyard/payments/errs"
+	"switchyard/payments/gsm"
+	"switchyard/payments/routing"
+)
+
+// defaultAutoRetries is the retry budget of a profile that enables
+// automatic retries without saying how many.
+const defaultAutoRetries = 1
+
+// retryOnNextConnector decides, in the transaction that records att's
+// definite failure, whether the payment is tried again on the next
+// connector of its route (Hyperswitch's automatic retries). When it is,
+// it records the next attempt (pending) and points the payment at it, all
+// in that transaction, so a crash leaves either the failure or a pending
+// attempt that recovery settles: never a payment with nothing pending,
+// never two connectors holding an authorization at once.
+//
+// A retry needs all of: a payment method any connector can take (not a
+// mandate or a saved card, whose token belongs to one connector), the
+// merchant's verdict (gsm.Judge: never a hard decline), the profile's
+// automatic retries on with budget left, and a next candidate that is
+// still an active account of the profile. The merchant's rule also gives
+// the failed attempt its unified code and message.
+func (s *Service) retryOnNextConnector(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, att *ent.PaymentAttempt,
+	d *connector.Decline, m *customer.PaymentMethodInput) (*confirmation, error) {
+	if s.gsm == nil || att.Connector == nil || att.MerchantConnectorID == nil {
+		return nil, nil
+	}
+	verdict, err := s.gsm.Judge(ctx, tx, gsm.Failure{Connector: *att.Connector, Code: d.Code, Message: d.Message,
+		Reason: d.Reason, DeclineCode: d.DeclineCode})
+	if err != nil {
+		return nil, err
+	}
+	if r := verdict.Rule; r != nil && (r.UnifiedCode != nil || r.UnifiedMessage != nil) {
+		if err := att.Update().SetNillableUnifiedCode(r.UnifiedCode).SetNillableUnifiedMessage(r.UnifiedMessage).Exec(ctx); err != nil {
+			return nil, errs.Internal(err)
+		}
+	}
+	if !verdict.Retry || pi.MandateID != nil || pi.MandateData != nil || m.Saved != nil || m.Mandate != nil {
+		return nil, nil
+	}
+	prof, err := tx.Profile.Get(ctx, pi.ProfileID)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	budget := defaultAutoRetries
+	if prof.MaxAutoRetriesEnabled != nil {
+		budget = *prof.MaxAutoRetriesEnabled
+	}
+	// attempt_count counts this payment's tries: the confirm's first one
+	// and each retry since.
+	if !prof.IsAutoRetriesEnabled || pi.AttemptCount-1 >= budget {
+		return nil, nil
+	}
+	next, rest, err := nextCandidate(ctx, tx, att)
+	if err != nil || next == nil {
+		return nil, err
+	}
+	decision := &routing.Decision{Approach: deref(att.RoutingApproach), AlgorithmID: deref(att.RoutingAlgorithmID),
+		Kind: deref(att.RoutingKind), Rule: deref(att.RoutingRule), Candidates: append([]*ent.MerchantConnectorAccount{next}, rest...)}
+	retry, err := s.newAttempt(ctx, tx, pi, decision, m, att.BrowserInfo)
+	if err != nil {
+		return nil, err
+	}
+	pi, err = pi.Update().
+		SetActiveAttemptID(retry.ID).
+		AddAttemptCount(1).
+		SetConnector(next.ConnectorName).
+		SetMerchantConnectorID(next.ID).
+		AddVersion(1).
+		Save(ctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return &confirmation{pi: pi, att: retry, mca: next, method: m}, nil
+}
+
+// nextCandidate is the first account after att's own in its route that is
+// still an active payment processor, and the candidates after it.
+func nextCandidate(ctx context.Context, tx *ent.Tx, att *ent.PaymentAttempt) (*ent.MerchantConnectorAccount, []*ent.MerchantConnectorAccount, error) {
+	var later []string
+	for i, id := range att.RoutingCandidates {
+		if id == *att.MerchantConnectorID {
+			later = att.RoutingCandidates[i+1:]
+			break
+		}
+	}
+	if len(later) == 0 {
+		return nil, nil, nil
+	}
+	rows, err := tx.MerchantConnectorAccount.Query().Where(
+		merchantconnectoraccount.IDIn(later...),
+		merchantconnectoraccount.Disabled(false),
+		merchantconnectoraccount.StatusEQ(merchantconnectoraccount.StatusActive),
+		merchantconnectoraccount.ConnectorTypeEQ(merchantconnectoraccount.ConnectorTypePaymentProcessor),
+	).All(ctx)
+	if err != nil {
+		return nil, nil, errs.Internal(err)
+	}
+	byID := make(map[string]*ent.MerchantConnectorAccount, len(rows))
+	for _, r := range rows {
+		byID[r.ID] = r
+	}
+	var ordered []*ent.MerchantConnectorAccount
+	for _, id := range later {
+		if a := byID[id]; a != nil {
+			ordered = append(ordered, a)
+		}
+	}
+	if len(ordered) == 0 {
+		return nil, nil, nil
+	}
+	return ordered[0], ordered[1:], nil
+}
