@@ -1,9 +1,12 @@
 package rest_test
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	"switchyard/internal/ids"
+	"switchyard/internal/tenancy"
 )
 
 // retryMerchant is a routed merchant (stripe_test then adyen, and a third
@@ -275,6 +278,44 @@ func TestGSMRules(t *testing.T) {
 		r := c.do("POST", "/gsm", m.key, tc.body)
 		if r.Status/100 != 4 || r.errCode() != tc.code {
 			t.Errorf("%s: %d %s, want %s", tc.name, r.Status, r.Raw, tc.code)
+		}
+	}
+}
+
+// TestRetryCrashRecovery: a crash between a retry's attempt being recorded
+// and its connector answering leaves the payment processing with that
+// attempt pending; the recovery pass settles it from what the second
+// connector did: charged once if it was called, failed and charged
+// nothing if the call never left.
+func TestRetryCrashRecovery(t *testing.T) {
+	c := newClient(t)
+	m := newRetryMerchant(t, c, "merchant_retry_crash", 1, false)
+	m.sandbox(t, c, m.stripeID, map[string]any{"outage": true})
+	for _, tc := range []struct {
+		name   string
+		forget bool
+		status string
+	}{
+		{"the second connector was called", false, "succeeded"},
+		{"the crash came before the call", true, "failed"},
+	} {
+		id := m.pay(t, c, "4242424242424242").str("payment_id")
+		strand(t, c, id, tc.forget, true)
+		if n, err := c.srv.Payments.RecoverStranded(tenancy.System(context.Background()), 2*time.Minute, 100); err != nil || n < 1 {
+			t.Fatalf("%s: recovery settled %d (%v)", tc.name, n, err)
+		}
+		r := c.do("GET", "/payments/"+id, m.key, nil).must(t, 200)
+		checkMoney(t, r)
+		got := attemptsOf(r)
+		if r.str("status") != tc.status || len(got) != 2 || got[0][0] != "stripe_test" || got[1][0] != "adyen" {
+			t.Fatalf("%s: %v %s", tc.name, got, r.Raw)
+		}
+		want := 0
+		if tc.status == "succeeded" {
+			want = 1
+		}
+		if len(r.list("captures")) != want {
+			t.Fatalf("%s: captures %v", tc.name, r.list("captures"))
 		}
 	}
 }
