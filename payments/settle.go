@@ -44,6 +44,8 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 	var (
 		sequential *captureReservation
 		view       *PaymentView
+		settled    *ent.PaymentAttempt // the attempt with the connector's verdict, for dynamic routing
+		profileID  string
 	)
 	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
 		pi, err := s.lockPayment(ctx, tx, paymentID)
@@ -111,6 +113,7 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 		if att, err = upd.Save(ctx); err != nil {
 			return errs.Internal(err)
 		}
+		settled, profileID = att, pi.ProfileID
 
 		mv, err := s.customers.SettleMandate(ctx, tx, pi, att, status, res.ConnectorMandateID, res.NetworkTransactionID)
 		if err != nil {
@@ -164,6 +167,7 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 	if err != nil {
 		return nil, err
 	}
+	s.recordRoutingOutcome(ctx, profileID, settled)
 	if sequential != nil {
 		v, err := s.completeCapture(ctx, paymentID, sequential)
 		if e, ok := errs.As(err); ok && e.Code == "CE_03" {

@@ -58,6 +58,7 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerPayments(a, d.Payments)
 	registerCheckout(a, d.Payments)
 	registerRouting(a, d.Routing)
+	registerDynamicRouting(a, d.Routing)
 	registerPaymentsList(a, d.Payments)
 	registerEvents(a, d.Events, d.Webhooks)
 	setDefaultPaymentMethod := defaultPaymentMethodRoute(a, d.Customers)

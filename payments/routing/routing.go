@@ -30,6 +30,7 @@ type Service struct {
 	db       *txn.DB
 	versions Versions
 	cache    profileCache
+	outcomes Outcomes
 }
 
 // Versions tell a process that what it holds of a profile's routing is
@@ -275,6 +276,9 @@ func (s *Service) Activate(ctx context.Context, id string) (*ent.RoutingAlgorith
 		if err != nil {
 			return errs.Internal(err)
 		}
+		if out.Kind == routingalgorithm.KindDynamic {
+			return errs.InvalidValue("routing_algorithm_id", "%s is a dynamic routing configuration: it is enabled with its profile's dynamic_routing toggle", id)
+		}
 		prof, err := txn.ForUpdate(s.db, tx.Profile.Query().Where(profile.ID(out.ProfileID))).Only(ctx)
 		if err != nil {
 			return errs.Internal(err)
@@ -467,16 +471,17 @@ func (s *Service) Decide(ctx context.Context, tx *ent.Tx, profileID string, acco
 	}
 	fallback := orderAccounts(pr.fallback, accounts)
 	out := &Decision{Approach: "default_fallback", Candidates: fallback}
-	if pr.algorithm == nil {
-		return out, nil
+	if pr.algorithm != nil {
+		choices := pr.algorithm.Priority
+		out.AlgorithmID, out.Approach = pr.algorithmID, "rule_based_routing"
+		if pr.algorithm.Kind == KindVolumeSplit {
+			out.Approach = "volume_based_routing"
+			choices = []schematype.RoutableConnector{pickShare(pr.algorithm.VolumeSplit, split)}
+		}
+		out.Candidates = orderAccounts(choices, fallback)
 	}
-	choices := pr.algorithm.Priority
-	out.AlgorithmID, out.Approach = pr.algorithmID, "rule_based_routing"
-	if pr.algorithm.Kind == KindVolumeSplit {
-		out.Approach = "volume_based_routing"
-		choices = []schematype.RoutableConnector{pickShare(pr.algorithm.VolumeSplit, split)}
-	}
-	out.Candidates = orderAccounts(choices, fallback)
+	// Dynamic routing reorders what the static routing chose.
+	s.dynamicOrder(ctx, profileID, pr.dynamic, out)
 	return out, nil
 }
 
@@ -488,6 +493,7 @@ type profileRouting struct {
 	fallback    []schematype.RoutableConnector
 	algorithmID string
 	algorithm   *Algorithm
+	dynamic     dynamicRouting
 }
 
 // profileCache holds each profile's routing between its changes.
@@ -532,6 +538,12 @@ func (s *Service) profileRouting(ctx context.Context, tx *ent.Tx, profileID stri
 		if algo, err := parseAlgorithm(stored.Algorithm); err == nil {
 			out.algorithmID, out.algorithm = stored.ID, algo
 		}
+	}
+	if out.dynamic, err = loadDynamic(ctx, tx.Client(), prof.DynamicRouting); err != nil {
+		return profileRouting{}, err
+	}
+	if out.dynamic.records() {
+		s.keepOutcomes(ctx, profileID, out.dynamic)
 	}
 	if s.versions != nil && verr == nil {
 		s.cache.mu.Lock()
