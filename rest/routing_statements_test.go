@@ -34,5 +34,15 @@ func TestRoutingStatements(t *testing.T) {
 	if routed > unrouted {
 		t.Fatalf("a routed payment took %d statements, an unrouted one %d", routed, unrouted)
 	}
-	t.Logf("create+confirm: %d statements unrouted, %d routed by a volume split", unrouted, routed)
+	// Success-rate and elimination routing read and record outcomes in
+	// Redis only.
+	base := "/account/merchant_counted/business_profile/" + m.profileID + "/dynamic_routing/"
+	c.do("POST", base+"success_based/toggle?enable=dynamic_connector_selection", m.key, nil).must(t, 200)
+	c.do("POST", base+"elimination/toggle?enable=dynamic_connector_selection", m.key, nil).must(t, 200)
+	pay()
+	dynamic := pay()
+	if dynamic > unrouted {
+		t.Fatalf("a payment under dynamic routing took %d statements, an unrouted one %d", dynamic, unrouted)
+	}
+	t.Logf("create+confirm: %d statements unrouted, %d routed by a volume split, %d with dynamic routing", unrouted, routed, dynamic)
 }
