@@ -2399,6 +2399,16 @@ func (_q *PaymentAttemptQuery) collectField(ctx context.Context, oneNode bool, o
 				selectedFields = append(selectedFields, paymentattempt.FieldRoutingAlgorithmID)
 				fieldSeen[paymentattempt.FieldRoutingAlgorithmID] = struct{}{}
 			}
+		case "routingKind":
+			if _, ok := fieldSeen[paymentattempt.FieldRoutingKind]; !ok {
+				selectedFields = append(selectedFields, paymentattempt.FieldRoutingKind)
+				fieldSeen[paymentattempt.FieldRoutingKind] = struct{}{}
+			}
+		case "routingRule":
+			if _, ok := fieldSeen[paymentattempt.FieldRoutingRule]; !ok {
+				selectedFields = append(selectedFields, paymentattempt.FieldRoutingRule)
+				fieldSeen[paymentattempt.FieldRoutingRule] = struct{}{}
+			}
 		case "connectorTransactionID":
 			if _, ok := fieldSeen[paymentattempt.FieldConnectorTransactionID]; !ok {
 				selectedFields = append(selectedFields, paymentattempt.FieldConnectorTransactionID)

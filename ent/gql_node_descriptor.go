@@ -1461,7 +1461,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	node = &Node{
 		ID:     _m.ID,
 		Type:   "PaymentAttempt",
-		Fields: make([]*Field, 45),
+		Fields: make([]*Field, 47),
 		Edges:  make([]*Edge, 1),
 	}
 	var buf []byte
@@ -1593,10 +1593,26 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 		Name:  "routing_algorithm_id",
 		Value: string(buf),
 	}
-	if buf, err = json.Marshal(_m.ConnectorTransactionID); err != nil {
+	if buf, err = json.Marshal(_m.RoutingKind); err != nil {
 		return nil, err
 	}
 	node.Fields[16] = &Field{
+		Type:  "string",
+		Name:  "routing_kind",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.RoutingRule); err != nil {
+		return nil, err
+	}
+	node.Fields[17] = &Field{
+		Type:  "string",
+		Name:  "routing_rule",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ConnectorTransactionID); err != nil {
+		return nil, err
+	}
+	node.Fields[18] = &Field{
 		Type:  "string",
 		Name:  "connector_transaction_id",
 		Value: string(buf),
@@ -1604,7 +1620,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.CaptureMethod); err != nil {
 		return nil, err
 	}
-	node.Fields[17] = &Field{
+	node.Fields[19] = &Field{
 		Type:  "paymentattempt.CaptureMethod",
 		Name:  "capture_method",
 		Value: string(buf),
@@ -1612,7 +1628,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.AuthenticationType); err != nil {
 		return nil, err
 	}
-	node.Fields[18] = &Field{
+	node.Fields[20] = &Field{
 		Type:  "paymentattempt.AuthenticationType",
 		Name:  "authentication_type",
 		Value: string(buf),
@@ -1620,7 +1636,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.PaymentMethod); err != nil {
 		return nil, err
 	}
-	node.Fields[19] = &Field{
+	node.Fields[21] = &Field{
 		Type:  "string",
 		Name:  "payment_method",
 		Value: string(buf),
@@ -1628,7 +1644,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.PaymentMethodType); err != nil {
 		return nil, err
 	}
-	node.Fields[20] = &Field{
+	node.Fields[22] = &Field{
 		Type:  "string",
 		Name:  "payment_method_type",
 		Value: string(buf),
@@ -1636,7 +1652,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.PaymentMethodID); err != nil {
 		return nil, err
 	}
-	node.Fields[21] = &Field{
+	node.Fields[23] = &Field{
 		Type:  "string",
 		Name:  "payment_method_id",
 		Value: string(buf),
@@ -1644,7 +1660,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.PaymentExperience); err != nil {
 		return nil, err
 	}
-	node.Fields[22] = &Field{
+	node.Fields[24] = &Field{
 		Type:  "string",
 		Name:  "payment_experience",
 		Value: string(buf),
@@ -1652,7 +1668,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.PaymentToken); err != nil {
 		return nil, err
 	}
-	node.Fields[23] = &Field{
+	node.Fields[25] = &Field{
 		Type:  "string",
 		Name:  "payment_token",
 		Value: string(buf),
@@ -1660,7 +1676,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.MandateID); err != nil {
 		return nil, err
 	}
-	node.Fields[24] = &Field{
+	node.Fields[26] = &Field{
 		Type:  "string",
 		Name:  "mandate_id",
 		Value: string(buf),
@@ -1668,7 +1684,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ErrorCode); err != nil {
 		return nil, err
 	}
-	node.Fields[25] = &Field{
+	node.Fields[27] = &Field{
 		Type:  "string",
 		Name:  "error_code",
 		Value: string(buf),
@@ -1676,7 +1692,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ErrorMessage); err != nil {
 		return nil, err
 	}
-	node.Fields[26] = &Field{
+	node.Fields[28] = &Field{
 		Type:  "string",
 		Name:  "error_message",
 		Value: string(buf),
@@ -1684,7 +1700,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ErrorReason); err != nil {
 		return nil, err
 	}
-	node.Fields[27] = &Field{
+	node.Fields[29] = &Field{
 		Type:  "string",
 		Name:  "error_reason",
 		Value: string(buf),
@@ -1692,7 +1708,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.UnifiedCode); err != nil {
 		return nil, err
 	}
-	node.Fields[28] = &Field{
+	node.Fields[30] = &Field{
 		Type:  "string",
 		Name:  "unified_code",
 		Value: string(buf),
@@ -1700,7 +1716,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.UnifiedMessage); err != nil {
 		return nil, err
 	}
-	node.Fields[29] = &Field{
+	node.Fields[31] = &Field{
 		Type:  "string",
 		Name:  "unified_message",
 		Value: string(buf),
@@ -1708,7 +1724,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.IssuerErrorCode); err != nil {
 		return nil, err
 	}
-	node.Fields[30] = &Field{
+	node.Fields[32] = &Field{
 		Type:  "string",
 		Name:  "issuer_error_code",
 		Value: string(buf),
@@ -1716,7 +1732,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.IssuerErrorMessage); err != nil {
 		return nil, err
 	}
-	node.Fields[31] = &Field{
+	node.Fields[33] = &Field{
 		Type:  "string",
 		Name:  "issuer_error_message",
 		Value: string(buf),
@@ -1724,7 +1740,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.NetworkAdviceCode); err != nil {
 		return nil, err
 	}
-	node.Fields[32] = &Field{
+	node.Fields[34] = &Field{
 		Type:  "string",
 		Name:  "network_advice_code",
 		Value: string(buf),
@@ -1732,7 +1748,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.NetworkDeclineCode); err != nil {
 		return nil, err
 	}
-	node.Fields[33] = &Field{
+	node.Fields[35] = &Field{
 		Type:  "string",
 		Name:  "network_decline_code",
 		Value: string(buf),
@@ -1740,7 +1756,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.NetworkTransactionID); err != nil {
 		return nil, err
 	}
-	node.Fields[34] = &Field{
+	node.Fields[36] = &Field{
 		Type:  "string",
 		Name:  "network_transaction_id",
 		Value: string(buf),
@@ -1748,7 +1764,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.CancellationReason); err != nil {
 		return nil, err
 	}
-	node.Fields[35] = &Field{
+	node.Fields[37] = &Field{
 		Type:  "string",
 		Name:  "cancellation_reason",
 		Value: string(buf),
@@ -1756,7 +1772,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.BrowserInfo); err != nil {
 		return nil, err
 	}
-	node.Fields[36] = &Field{
+	node.Fields[38] = &Field{
 		Type:  "map[string]interface {}",
 		Name:  "browser_info",
 		Value: string(buf),
@@ -1764,7 +1780,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ConnectorMetadata); err != nil {
 		return nil, err
 	}
-	node.Fields[37] = &Field{
+	node.Fields[39] = &Field{
 		Type:  "map[string]interface {}",
 		Name:  "connector_metadata",
 		Value: string(buf),
@@ -1772,7 +1788,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.NextAction); err != nil {
 		return nil, err
 	}
-	node.Fields[38] = &Field{
+	node.Fields[40] = &Field{
 		Type:  "map[string]interface {}",
 		Name:  "next_action",
 		Value: string(buf),
@@ -1780,7 +1796,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.AuthenticationData); err != nil {
 		return nil, err
 	}
-	node.Fields[39] = &Field{
+	node.Fields[41] = &Field{
 		Type:  "map[string]interface {}",
 		Name:  "authentication_data",
 		Value: string(buf),
@@ -1788,7 +1804,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ReferenceID); err != nil {
 		return nil, err
 	}
-	node.Fields[40] = &Field{
+	node.Fields[42] = &Field{
 		Type:  "string",
 		Name:  "reference_id",
 		Value: string(buf),
@@ -1796,7 +1812,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ClientSource); err != nil {
 		return nil, err
 	}
-	node.Fields[41] = &Field{
+	node.Fields[43] = &Field{
 		Type:  "string",
 		Name:  "client_source",
 		Value: string(buf),
@@ -1804,7 +1820,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ClientVersion); err != nil {
 		return nil, err
 	}
-	node.Fields[42] = &Field{
+	node.Fields[44] = &Field{
 		Type:  "string",
 		Name:  "client_version",
 		Value: string(buf),
@@ -1812,7 +1828,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.EncodedData); err != nil {
 		return nil, err
 	}
-	node.Fields[43] = &Field{
+	node.Fields[45] = &Field{
 		Type:  "string",
 		Name:  "encoded_data",
 		Value: string(buf),
@@ -1820,7 +1836,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.MultipleCaptureCount); err != nil {
 		return nil, err
 	}
-	node.Fields[44] = &Field{
+	node.Fields[46] = &Field{
 		Type:  "int",
 		Name:  "multiple_capture_count",
 		Value: string(buf),

@@ -7525,6 +7525,40 @@ type PaymentAttemptWhereInput struct {
 	RoutingAlgorithmIDEqualFold    *string  `json:"routingAlgorithmIDEqualFold,omitempty"`
 	RoutingAlgorithmIDContainsFold *string  `json:"routingAlgorithmIDContainsFold,omitempty"`
 
+	// "routing_kind" field predicates.
+	RoutingKind             *string  `json:"routingKind,omitempty"`
+	RoutingKindNEQ          *string  `json:"routingKindNEQ,omitempty"`
+	RoutingKindIn           []string `json:"routingKindIn,omitempty"`
+	RoutingKindNotIn        []string `json:"routingKindNotIn,omitempty"`
+	RoutingKindGT           *string  `json:"routingKindGT,omitempty"`
+	RoutingKindGTE          *string  `json:"routingKindGTE,omitempty"`
+	RoutingKindLT           *string  `json:"routingKindLT,omitempty"`
+	RoutingKindLTE          *string  `json:"routingKindLTE,omitempty"`
+	RoutingKindContains     *string  `json:"routingKindContains,omitempty"`
+	RoutingKindHasPrefix    *string  `json:"routingKindHasPrefix,omitempty"`
+	RoutingKindHasSuffix    *string  `json:"routingKindHasSuffix,omitempty"`
+	RoutingKindIsNil        bool     `json:"routingKindIsNil,omitempty"`
+	RoutingKindNotNil       bool     `json:"routingKindNotNil,omitempty"`
+	RoutingKindEqualFold    *string  `json:"routingKindEqualFold,omitempty"`
+	RoutingKindContainsFold *string  `json:"routingKindContainsFold,omitempty"`
+
+	// "routing_rule" field predicates.
+	RoutingRule             *string  `json:"routingRule,omitempty"`
+	RoutingRuleNEQ          *string  `json:"routingRuleNEQ,omitempty"`
+	RoutingRuleIn           []string `json:"routingRuleIn,omitempty"`
+	RoutingRuleNotIn        []string `json:"routingRuleNotIn,omitempty"`
+	RoutingRuleGT           *string  `json:"routingRuleGT,omitempty"`
+	RoutingRuleGTE          *string  `json:"routingRuleGTE,omitempty"`
+	RoutingRuleLT           *string  `json:"routingRuleLT,omitempty"`
+	RoutingRuleLTE          *string  `json:"routingRuleLTE,omitempty"`
+	RoutingRuleContains     *string  `json:"routingRuleContains,omitempty"`
+	RoutingRuleHasPrefix    *string  `json:"routingRuleHasPrefix,omitempty"`
+	RoutingRuleHasSuffix    *string  `json:"routingRuleHasSuffix,omitempty"`
+	RoutingRuleIsNil        bool     `json:"routingRuleIsNil,omitempty"`
+	RoutingRuleNotNil       bool     `json:"routingRuleNotNil,omitempty"`
+	RoutingRuleEqualFold    *string  `json:"routingRuleEqualFold,omitempty"`
+	RoutingRuleContainsFold *string  `json:"routingRuleContainsFold,omitempty"`
+
 	// "connector_transaction_id" field predicates.
 	ConnectorTransactionID             *string  `json:"connectorTransactionID,omitempty"`
 	ConnectorTransactionIDNEQ          *string  `json:"connectorTransactionIDNEQ,omitempty"`
@@ -8524,6 +8558,96 @@ func (i *PaymentAttemptWhereInput) P() (predicate.PaymentAttempt, error) {
 	}
 	if i.RoutingAlgorithmIDContainsFold != nil {
 		predicates = append(predicates, paymentattempt.RoutingAlgorithmIDContainsFold(*i.RoutingAlgorithmIDContainsFold))
+	}
+	if i.RoutingKind != nil {
+		predicates = append(predicates, paymentattempt.RoutingKindEQ(*i.RoutingKind))
+	}
+	if i.RoutingKindNEQ != nil {
+		predicates = append(predicates, paymentattempt.RoutingKindNEQ(*i.RoutingKindNEQ))
+	}
+	if len(i.RoutingKindIn) > 0 {
+		predicates = append(predicates, paymentattempt.RoutingKindIn(i.RoutingKindIn...))
+	}
+	if len(i.RoutingKindNotIn) > 0 {
+		predicates = append(predicates, paymentattempt.RoutingKindNotIn(i.RoutingKindNotIn...))
+	}
+	if i.RoutingKindGT != nil {
+		predicates = append(predicates, paymentattempt.RoutingKindGT(*i.RoutingKindGT))
+	}
+	if i.RoutingKindGTE != nil {
+		predicates = append(predicates, paymentattempt.RoutingKindGTE(*i.RoutingKindGTE))
+	}
+	if i.RoutingKindLT != nil {
+		predicates = append(predicates, paymentattempt.RoutingKindLT(*i.RoutingKindLT))
+	}
+	if i.RoutingKindLTE != nil {
+		predicates = append(predicates, paymentattempt.RoutingKindLTE(*i.RoutingKindLTE))
+	}
+	if i.RoutingKindContains != nil {
+		predicates = append(predicates, paymentattempt.RoutingKindContains(*i.RoutingKindContains))
+	}
+	if i.RoutingKindHasPrefix != nil {
+		predicates = append(predicates, paymentattempt.RoutingKindHasPrefix(*i.RoutingKindHasPrefix))
+	}
+	if i.RoutingKindHasSuffix != nil {
+		predicates = append(predicates, paymentattempt.RoutingKindHasSuffix(*i.RoutingKindHasSuffix))
+	}
+	if i.RoutingKindIsNil {
+		predicates = append(predicates, paymentattempt.RoutingKindIsNil())
+	}
+	if i.RoutingKindNotNil {
+		predicates = append(predicates, paymentattempt.RoutingKindNotNil())
+	}
+	if i.RoutingKindEqualFold != nil {
+		predicates = append(predicates, paymentattempt.RoutingKindEqualFold(*i.RoutingKindEqualFold))
+	}
+	if i.RoutingKindContainsFold != nil {
+		predicates = append(predicates, paymentattempt.RoutingKindContainsFold(*i.RoutingKindContainsFold))
+	}
+	if i.RoutingRule != nil {
+		predicates = append(predicates, paymentattempt.RoutingRuleEQ(*i.RoutingRule))
+	}
+	if i.RoutingRuleNEQ != nil {
+		predicates = append(predicates, paymentattempt.RoutingRuleNEQ(*i.RoutingRuleNEQ))
+	}
+	if len(i.RoutingRuleIn) > 0 {
+		predicates = append(predicates, paymentattempt.RoutingRuleIn(i.RoutingRuleIn...))
+	}
+	if len(i.RoutingRuleNotIn) > 0 {
+		predicates = append(predicates, paymentattempt.RoutingRuleNotIn(i.RoutingRuleNotIn...))
+	}
+	if i.RoutingRuleGT != nil {
+		predicates = append(predicates, paymentattempt.RoutingRuleGT(*i.RoutingRuleGT))
+	}
+	if i.RoutingRuleGTE != nil {
+		predicates = append(predicates, paymentattempt.RoutingRuleGTE(*i.RoutingRuleGTE))
+	}
+	if i.RoutingRuleLT != nil {
+		predicates = append(predicates, paymentattempt.RoutingRuleLT(*i.RoutingRuleLT))
+	}
+	if i.RoutingRuleLTE != nil {
+		predicates = append(predicates, paymentattempt.RoutingRuleLTE(*i.RoutingRuleLTE))
+	}
+	if i.RoutingRuleContains != nil {
+		predicates = append(predicates, paymentattempt.RoutingRuleContains(*i.RoutingRuleContains))
+	}
+	if i.RoutingRuleHasPrefix != nil {
+		predicates = append(predicates, paymentattempt.RoutingRuleHasPrefix(*i.RoutingRuleHasPrefix))
+	}
+	if i.RoutingRuleHasSuffix != nil {
+		predicates = append(predicates, paymentattempt.RoutingRuleHasSuffix(*i.RoutingRuleHasSuffix))
+	}
+	if i.RoutingRuleIsNil {
+		predicates = append(predicates, paymentattempt.RoutingRuleIsNil())
+	}
+	if i.RoutingRuleNotNil {
+		predicates = append(predicates, paymentattempt.RoutingRuleNotNil())
+	}
+	if i.RoutingRuleEqualFold != nil {
+		predicates = append(predicates, paymentattempt.RoutingRuleEqualFold(*i.RoutingRuleEqualFold))
+	}
+	if i.RoutingRuleContainsFold != nil {
+		predicates = append(predicates, paymentattempt.RoutingRuleContainsFold(*i.RoutingRuleContainsFold))
 	}
 	if i.ConnectorTransactionID != nil {
 		predicates = append(predicates, paymentattempt.ConnectorTransactionIDEQ(*i.ConnectorTransactionID))

@@ -13999,6 +13999,8 @@ type PaymentAttemptMutation struct {
 	merchant_connector_id     *string
 	routing_approach          *string
 	routing_algorithm_id      *string
+	routing_kind              *string
+	routing_rule              *string
 	routing_candidates        *[]string
 	appendrouting_candidates  []string
 	connector_transaction_id  *string
@@ -14933,6 +14935,104 @@ func (m *PaymentAttemptMutation) RoutingAlgorithmIDCleared() bool {
 func (m *PaymentAttemptMutation) ResetRoutingAlgorithmID() {
 	m.routing_algorithm_id = nil
 	delete(m.clearedFields, paymentattempt.FieldRoutingAlgorithmID)
+}
+
+// SetRoutingKind sets the "routing_kind" field.
+func (m *PaymentAttemptMutation) SetRoutingKind(s string) {
+	m.routing_kind = &s
+}
+
+// RoutingKind returns the value of the "routing_kind" field in the mutation.
+func (m *PaymentAttemptMutation) RoutingKind() (r string, exists bool) {
+	v := m.routing_kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRoutingKind returns the old "routing_kind" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldRoutingKind(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRoutingKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRoutingKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRoutingKind: %w", err)
+	}
+	return oldValue.RoutingKind, nil
+}
+
+// ClearRoutingKind clears the value of the "routing_kind" field.
+func (m *PaymentAttemptMutation) ClearRoutingKind() {
+	m.routing_kind = nil
+	m.clearedFields[paymentattempt.FieldRoutingKind] = struct{}{}
+}
+
+// RoutingKindCleared returns if the "routing_kind" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) RoutingKindCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldRoutingKind]
+	return ok
+}
+
+// ResetRoutingKind resets all changes to the "routing_kind" field.
+func (m *PaymentAttemptMutation) ResetRoutingKind() {
+	m.routing_kind = nil
+	delete(m.clearedFields, paymentattempt.FieldRoutingKind)
+}
+
+// SetRoutingRule sets the "routing_rule" field.
+func (m *PaymentAttemptMutation) SetRoutingRule(s string) {
+	m.routing_rule = &s
+}
+
+// RoutingRule returns the value of the "routing_rule" field in the mutation.
+func (m *PaymentAttemptMutation) RoutingRule() (r string, exists bool) {
+	v := m.routing_rule
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRoutingRule returns the old "routing_rule" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldRoutingRule(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRoutingRule is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRoutingRule requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRoutingRule: %w", err)
+	}
+	return oldValue.RoutingRule, nil
+}
+
+// ClearRoutingRule clears the value of the "routing_rule" field.
+func (m *PaymentAttemptMutation) ClearRoutingRule() {
+	m.routing_rule = nil
+	m.clearedFields[paymentattempt.FieldRoutingRule] = struct{}{}
+}
+
+// RoutingRuleCleared returns if the "routing_rule" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) RoutingRuleCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldRoutingRule]
+	return ok
+}
+
+// ResetRoutingRule resets all changes to the "routing_rule" field.
+func (m *PaymentAttemptMutation) ResetRoutingRule() {
+	m.routing_rule = nil
+	delete(m.clearedFields, paymentattempt.FieldRoutingRule)
 }
 
 // SetRoutingCandidates sets the "routing_candidates" field.
@@ -16614,7 +16714,7 @@ func (m *PaymentAttemptMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PaymentAttemptMutation) Fields() []string {
-	fields := make([]string, 0, 48)
+	fields := make([]string, 0, 50)
 	if m.merchant_id != nil {
 		fields = append(fields, paymentattempt.FieldMerchantID)
 	}
@@ -16662,6 +16762,12 @@ func (m *PaymentAttemptMutation) Fields() []string {
 	}
 	if m.routing_algorithm_id != nil {
 		fields = append(fields, paymentattempt.FieldRoutingAlgorithmID)
+	}
+	if m.routing_kind != nil {
+		fields = append(fields, paymentattempt.FieldRoutingKind)
+	}
+	if m.routing_rule != nil {
+		fields = append(fields, paymentattempt.FieldRoutingRule)
 	}
 	if m.routing_candidates != nil {
 		fields = append(fields, paymentattempt.FieldRoutingCandidates)
@@ -16799,6 +16905,10 @@ func (m *PaymentAttemptMutation) Field(name string) (ent.Value, bool) {
 		return m.RoutingApproach()
 	case paymentattempt.FieldRoutingAlgorithmID:
 		return m.RoutingAlgorithmID()
+	case paymentattempt.FieldRoutingKind:
+		return m.RoutingKind()
+	case paymentattempt.FieldRoutingRule:
+		return m.RoutingRule()
 	case paymentattempt.FieldRoutingCandidates:
 		return m.RoutingCandidates()
 	case paymentattempt.FieldConnectorTransactionID:
@@ -16904,6 +17014,10 @@ func (m *PaymentAttemptMutation) OldField(ctx context.Context, name string) (ent
 		return m.OldRoutingApproach(ctx)
 	case paymentattempt.FieldRoutingAlgorithmID:
 		return m.OldRoutingAlgorithmID(ctx)
+	case paymentattempt.FieldRoutingKind:
+		return m.OldRoutingKind(ctx)
+	case paymentattempt.FieldRoutingRule:
+		return m.OldRoutingRule(ctx)
 	case paymentattempt.FieldRoutingCandidates:
 		return m.OldRoutingCandidates(ctx)
 	case paymentattempt.FieldConnectorTransactionID:
@@ -17088,6 +17202,20 @@ func (m *PaymentAttemptMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRoutingAlgorithmID(v)
+		return nil
+	case paymentattempt.FieldRoutingKind:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRoutingKind(v)
+		return nil
+	case paymentattempt.FieldRoutingRule:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRoutingRule(v)
 		return nil
 	case paymentattempt.FieldRoutingCandidates:
 		v, ok := value.([]string)
@@ -17451,6 +17579,12 @@ func (m *PaymentAttemptMutation) ClearedFields() []string {
 	if m.FieldCleared(paymentattempt.FieldRoutingAlgorithmID) {
 		fields = append(fields, paymentattempt.FieldRoutingAlgorithmID)
 	}
+	if m.FieldCleared(paymentattempt.FieldRoutingKind) {
+		fields = append(fields, paymentattempt.FieldRoutingKind)
+	}
+	if m.FieldCleared(paymentattempt.FieldRoutingRule) {
+		fields = append(fields, paymentattempt.FieldRoutingRule)
+	}
 	if m.FieldCleared(paymentattempt.FieldRoutingCandidates) {
 		fields = append(fields, paymentattempt.FieldRoutingCandidates)
 	}
@@ -17581,6 +17715,12 @@ func (m *PaymentAttemptMutation) ClearField(name string) error {
 		return nil
 	case paymentattempt.FieldRoutingAlgorithmID:
 		m.ClearRoutingAlgorithmID()
+		return nil
+	case paymentattempt.FieldRoutingKind:
+		m.ClearRoutingKind()
+		return nil
+	case paymentattempt.FieldRoutingRule:
+		m.ClearRoutingRule()
 		return nil
 	case paymentattempt.FieldRoutingCandidates:
 		m.ClearRoutingCandidates()
@@ -17733,6 +17873,12 @@ func (m *PaymentAttemptMutation) ResetField(name string) error {
 		return nil
 	case paymentattempt.FieldRoutingAlgorithmID:
 		m.ResetRoutingAlgorithmID()
+		return nil
+	case paymentattempt.FieldRoutingKind:
+		m.ResetRoutingKind()
+		return nil
+	case paymentattempt.FieldRoutingRule:
+		m.ResetRoutingRule()
 		return nil
 	case paymentattempt.FieldRoutingCandidates:
 		m.ResetRoutingCandidates()

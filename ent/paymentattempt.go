@@ -52,6 +52,10 @@ type PaymentAttempt struct {
 	RoutingApproach *string `json:"routing_approach,omitempty"`
 	// RoutingAlgorithmID holds the value of the "routing_algorithm_id" field.
 	RoutingAlgorithmID *string `json:"routing_algorithm_id,omitempty"`
+	// RoutingKind holds the value of the "routing_kind" field.
+	RoutingKind *string `json:"routing_kind,omitempty"`
+	// RoutingRule holds the value of the "routing_rule" field.
+	RoutingRule *string `json:"routing_rule,omitempty"`
 	// RoutingCandidates holds the value of the "routing_candidates" field.
 	RoutingCandidates []string `json:"routing_candidates,omitempty"`
 	// ConnectorTransactionID holds the value of the "connector_transaction_id" field.
@@ -153,7 +157,7 @@ func (*PaymentAttempt) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case paymentattempt.FieldAmount, paymentattempt.FieldNetAmount, paymentattempt.FieldAmountToCapture, paymentattempt.FieldAmountCapturable, paymentattempt.FieldOrderTaxAmount, paymentattempt.FieldSurchargeAmount, paymentattempt.FieldMultipleCaptureCount:
 			values[i] = new(sql.NullInt64)
-		case paymentattempt.FieldID, paymentattempt.FieldMerchantID, paymentattempt.FieldPaymentIntentID, paymentattempt.FieldStatus, paymentattempt.FieldCurrency, paymentattempt.FieldConnector, paymentattempt.FieldMerchantConnectorID, paymentattempt.FieldRoutingApproach, paymentattempt.FieldRoutingAlgorithmID, paymentattempt.FieldConnectorTransactionID, paymentattempt.FieldCaptureMethod, paymentattempt.FieldAuthenticationType, paymentattempt.FieldPaymentMethod, paymentattempt.FieldPaymentMethodType, paymentattempt.FieldPaymentMethodID, paymentattempt.FieldPaymentExperience, paymentattempt.FieldPaymentToken, paymentattempt.FieldMandateID, paymentattempt.FieldErrorCode, paymentattempt.FieldErrorMessage, paymentattempt.FieldErrorReason, paymentattempt.FieldUnifiedCode, paymentattempt.FieldUnifiedMessage, paymentattempt.FieldIssuerErrorCode, paymentattempt.FieldIssuerErrorMessage, paymentattempt.FieldNetworkAdviceCode, paymentattempt.FieldNetworkDeclineCode, paymentattempt.FieldNetworkTransactionID, paymentattempt.FieldCancellationReason, paymentattempt.FieldReferenceID, paymentattempt.FieldClientSource, paymentattempt.FieldClientVersion, paymentattempt.FieldEncodedData:
+		case paymentattempt.FieldID, paymentattempt.FieldMerchantID, paymentattempt.FieldPaymentIntentID, paymentattempt.FieldStatus, paymentattempt.FieldCurrency, paymentattempt.FieldConnector, paymentattempt.FieldMerchantConnectorID, paymentattempt.FieldRoutingApproach, paymentattempt.FieldRoutingAlgorithmID, paymentattempt.FieldRoutingKind, paymentattempt.FieldRoutingRule, paymentattempt.FieldConnectorTransactionID, paymentattempt.FieldCaptureMethod, paymentattempt.FieldAuthenticationType, paymentattempt.FieldPaymentMethod, paymentattempt.FieldPaymentMethodType, paymentattempt.FieldPaymentMethodID, paymentattempt.FieldPaymentExperience, paymentattempt.FieldPaymentToken, paymentattempt.FieldMandateID, paymentattempt.FieldErrorCode, paymentattempt.FieldErrorMessage, paymentattempt.FieldErrorReason, paymentattempt.FieldUnifiedCode, paymentattempt.FieldUnifiedMessage, paymentattempt.FieldIssuerErrorCode, paymentattempt.FieldIssuerErrorMessage, paymentattempt.FieldNetworkAdviceCode, paymentattempt.FieldNetworkDeclineCode, paymentattempt.FieldNetworkTransactionID, paymentattempt.FieldCancellationReason, paymentattempt.FieldReferenceID, paymentattempt.FieldClientSource, paymentattempt.FieldClientVersion, paymentattempt.FieldEncodedData:
 			values[i] = new(sql.NullString)
 		case paymentattempt.FieldCreatedAt, paymentattempt.FieldModifiedAt:
 			values[i] = new(sql.NullTime)
@@ -280,6 +284,20 @@ func (_m *PaymentAttempt) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.RoutingAlgorithmID = new(string)
 				*_m.RoutingAlgorithmID = value.String
+			}
+		case paymentattempt.FieldRoutingKind:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field routing_kind", values[i])
+			} else if value.Valid {
+				_m.RoutingKind = new(string)
+				*_m.RoutingKind = value.String
+			}
+		case paymentattempt.FieldRoutingRule:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field routing_rule", values[i])
+			} else if value.Valid {
+				_m.RoutingRule = new(string)
+				*_m.RoutingRule = value.String
 			}
 		case paymentattempt.FieldRoutingCandidates:
 			if value, ok := values[i].(*[]byte); !ok {
@@ -612,6 +630,16 @@ func (_m *PaymentAttempt) String() string {
 	builder.WriteString(", ")
 	if v := _m.RoutingAlgorithmID; v != nil {
 		builder.WriteString("routing_algorithm_id=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.RoutingKind; v != nil {
+		builder.WriteString("routing_kind=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.RoutingRule; v != nil {
+		builder.WriteString("routing_rule=")
 		builder.WriteString(*v)
 	}
 	builder.WriteString(", ")

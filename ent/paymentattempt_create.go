@@ -209,6 +209,34 @@ func (_c *PaymentAttemptCreate) SetNillableRoutingAlgorithmID(v *string) *Paymen
 	return _c
 }
 
+// SetRoutingKind sets the "routing_kind" field.
+func (_c *PaymentAttemptCreate) SetRoutingKind(v string) *PaymentAttemptCreate {
+	_c.mutation.SetRoutingKind(v)
+	return _c
+}
+
+// SetNillableRoutingKind sets the "routing_kind" field if the given value is not nil.
+func (_c *PaymentAttemptCreate) SetNillableRoutingKind(v *string) *PaymentAttemptCreate {
+	if v != nil {
+		_c.SetRoutingKind(*v)
+	}
+	return _c
+}
+
+// SetRoutingRule sets the "routing_rule" field.
+func (_c *PaymentAttemptCreate) SetRoutingRule(v string) *PaymentAttemptCreate {
+	_c.mutation.SetRoutingRule(v)
+	return _c
+}
+
+// SetNillableRoutingRule sets the "routing_rule" field if the given value is not nil.
+func (_c *PaymentAttemptCreate) SetNillableRoutingRule(v *string) *PaymentAttemptCreate {
+	if v != nil {
+		_c.SetRoutingRule(*v)
+	}
+	return _c
+}
+
 // SetRoutingCandidates sets the "routing_candidates" field.
 func (_c *PaymentAttemptCreate) SetRoutingCandidates(v []string) *PaymentAttemptCreate {
 	_c.mutation.SetRoutingCandidates(v)
@@ -764,6 +792,16 @@ func (_c *PaymentAttemptCreate) check() error {
 			return &ValidationError{Name: "routing_algorithm_id", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.routing_algorithm_id": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.RoutingKind(); ok {
+		if err := paymentattempt.RoutingKindValidator(v); err != nil {
+			return &ValidationError{Name: "routing_kind", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.routing_kind": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.RoutingRule(); ok {
+		if err := paymentattempt.RoutingRuleValidator(v); err != nil {
+			return &ValidationError{Name: "routing_rule", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.routing_rule": %w`, err)}
+		}
+	}
 	if v, ok := _c.mutation.ConnectorTransactionID(); ok {
 		if err := paymentattempt.ConnectorTransactionIDValidator(v); err != nil {
 			return &ValidationError{Name: "connector_transaction_id", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.connector_transaction_id": %w`, err)}
@@ -977,6 +1015,14 @@ func (_c *PaymentAttemptCreate) createSpec() (*PaymentAttempt, *sqlgraph.CreateS
 	if value, ok := _c.mutation.RoutingAlgorithmID(); ok {
 		_spec.SetField(paymentattempt.FieldRoutingAlgorithmID, field.TypeString, value)
 		_node.RoutingAlgorithmID = &value
+	}
+	if value, ok := _c.mutation.RoutingKind(); ok {
+		_spec.SetField(paymentattempt.FieldRoutingKind, field.TypeString, value)
+		_node.RoutingKind = &value
+	}
+	if value, ok := _c.mutation.RoutingRule(); ok {
+		_spec.SetField(paymentattempt.FieldRoutingRule, field.TypeString, value)
+		_node.RoutingRule = &value
 	}
 	if value, ok := _c.mutation.RoutingCandidates(); ok {
 		_spec.SetField(paymentattempt.FieldRoutingCandidates, field.TypeJSON, value)
@@ -1406,6 +1452,42 @@ func (u *PaymentAttemptUpsert) UpdateRoutingAlgorithmID() *PaymentAttemptUpsert 
 // ClearRoutingAlgorithmID clears the value of the "routing_algorithm_id" field.
 func (u *PaymentAttemptUpsert) ClearRoutingAlgorithmID() *PaymentAttemptUpsert {
 	u.SetNull(paymentattempt.FieldRoutingAlgorithmID)
+	return u
+}
+
+// SetRoutingKind sets the "routing_kind" field.
+func (u *PaymentAttemptUpsert) SetRoutingKind(v string) *PaymentAttemptUpsert {
+	u.Set(paymentattempt.FieldRoutingKind, v)
+	return u
+}
+
+// UpdateRoutingKind sets the "routing_kind" field to the value that was provided on create.
+func (u *PaymentAttemptUpsert) UpdateRoutingKind() *PaymentAttemptUpsert {
+	u.SetExcluded(paymentattempt.FieldRoutingKind)
+	return u
+}
+
+// ClearRoutingKind clears the value of the "routing_kind" field.
+func (u *PaymentAttemptUpsert) ClearRoutingKind() *PaymentAttemptUpsert {
+	u.SetNull(paymentattempt.FieldRoutingKind)
+	return u
+}
+
+// SetRoutingRule sets the "routing_rule" field.
+func (u *PaymentAttemptUpsert) SetRoutingRule(v string) *PaymentAttemptUpsert {
+	u.Set(paymentattempt.FieldRoutingRule, v)
+	return u
+}
+
+// UpdateRoutingRule sets the "routing_rule" field to the value that was provided on create.
+func (u *PaymentAttemptUpsert) UpdateRoutingRule() *PaymentAttemptUpsert {
+	u.SetExcluded(paymentattempt.FieldRoutingRule)
+	return u
+}
+
+// ClearRoutingRule clears the value of the "routing_rule" field.
+func (u *PaymentAttemptUpsert) ClearRoutingRule() *PaymentAttemptUpsert {
+	u.SetNull(paymentattempt.FieldRoutingRule)
 	return u
 }
 
@@ -2318,6 +2400,48 @@ func (u *PaymentAttemptUpsertOne) UpdateRoutingAlgorithmID() *PaymentAttemptUpse
 func (u *PaymentAttemptUpsertOne) ClearRoutingAlgorithmID() *PaymentAttemptUpsertOne {
 	return u.Update(func(s *PaymentAttemptUpsert) {
 		s.ClearRoutingAlgorithmID()
+	})
+}
+
+// SetRoutingKind sets the "routing_kind" field.
+func (u *PaymentAttemptUpsertOne) SetRoutingKind(v string) *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetRoutingKind(v)
+	})
+}
+
+// UpdateRoutingKind sets the "routing_kind" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertOne) UpdateRoutingKind() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateRoutingKind()
+	})
+}
+
+// ClearRoutingKind clears the value of the "routing_kind" field.
+func (u *PaymentAttemptUpsertOne) ClearRoutingKind() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearRoutingKind()
+	})
+}
+
+// SetRoutingRule sets the "routing_rule" field.
+func (u *PaymentAttemptUpsertOne) SetRoutingRule(v string) *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetRoutingRule(v)
+	})
+}
+
+// UpdateRoutingRule sets the "routing_rule" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertOne) UpdateRoutingRule() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateRoutingRule()
+	})
+}
+
+// ClearRoutingRule clears the value of the "routing_rule" field.
+func (u *PaymentAttemptUpsertOne) ClearRoutingRule() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearRoutingRule()
 	})
 }
 
@@ -3494,6 +3618,48 @@ func (u *PaymentAttemptUpsertBulk) UpdateRoutingAlgorithmID() *PaymentAttemptUps
 func (u *PaymentAttemptUpsertBulk) ClearRoutingAlgorithmID() *PaymentAttemptUpsertBulk {
 	return u.Update(func(s *PaymentAttemptUpsert) {
 		s.ClearRoutingAlgorithmID()
+	})
+}
+
+// SetRoutingKind sets the "routing_kind" field.
+func (u *PaymentAttemptUpsertBulk) SetRoutingKind(v string) *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetRoutingKind(v)
+	})
+}
+
+// UpdateRoutingKind sets the "routing_kind" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertBulk) UpdateRoutingKind() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateRoutingKind()
+	})
+}
+
+// ClearRoutingKind clears the value of the "routing_kind" field.
+func (u *PaymentAttemptUpsertBulk) ClearRoutingKind() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearRoutingKind()
+	})
+}
+
+// SetRoutingRule sets the "routing_rule" field.
+func (u *PaymentAttemptUpsertBulk) SetRoutingRule(v string) *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetRoutingRule(v)
+	})
+}
+
+// UpdateRoutingRule sets the "routing_rule" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertBulk) UpdateRoutingRule() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateRoutingRule()
+	})
+}
+
+// ClearRoutingRule clears the value of the "routing_rule" field.
+func (u *PaymentAttemptUpsertBulk) ClearRoutingRule() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearRoutingRule()
 	})
 }
 

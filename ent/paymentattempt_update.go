@@ -289,6 +289,46 @@ func (_u *PaymentAttemptUpdate) ClearRoutingAlgorithmID() *PaymentAttemptUpdate 
 	return _u
 }
 
+// SetRoutingKind sets the "routing_kind" field.
+func (_u *PaymentAttemptUpdate) SetRoutingKind(v string) *PaymentAttemptUpdate {
+	_u.mutation.SetRoutingKind(v)
+	return _u
+}
+
+// SetNillableRoutingKind sets the "routing_kind" field if the given value is not nil.
+func (_u *PaymentAttemptUpdate) SetNillableRoutingKind(v *string) *PaymentAttemptUpdate {
+	if v != nil {
+		_u.SetRoutingKind(*v)
+	}
+	return _u
+}
+
+// ClearRoutingKind clears the value of the "routing_kind" field.
+func (_u *PaymentAttemptUpdate) ClearRoutingKind() *PaymentAttemptUpdate {
+	_u.mutation.ClearRoutingKind()
+	return _u
+}
+
+// SetRoutingRule sets the "routing_rule" field.
+func (_u *PaymentAttemptUpdate) SetRoutingRule(v string) *PaymentAttemptUpdate {
+	_u.mutation.SetRoutingRule(v)
+	return _u
+}
+
+// SetNillableRoutingRule sets the "routing_rule" field if the given value is not nil.
+func (_u *PaymentAttemptUpdate) SetNillableRoutingRule(v *string) *PaymentAttemptUpdate {
+	if v != nil {
+		_u.SetRoutingRule(*v)
+	}
+	return _u
+}
+
+// ClearRoutingRule clears the value of the "routing_rule" field.
+func (_u *PaymentAttemptUpdate) ClearRoutingRule() *PaymentAttemptUpdate {
+	_u.mutation.ClearRoutingRule()
+	return _u
+}
+
 // SetRoutingCandidates sets the "routing_candidates" field.
 func (_u *PaymentAttemptUpdate) SetRoutingCandidates(v []string) *PaymentAttemptUpdate {
 	_u.mutation.SetRoutingCandidates(v)
@@ -965,6 +1005,16 @@ func (_u *PaymentAttemptUpdate) check() error {
 			return &ValidationError{Name: "routing_algorithm_id", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.routing_algorithm_id": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.RoutingKind(); ok {
+		if err := paymentattempt.RoutingKindValidator(v); err != nil {
+			return &ValidationError{Name: "routing_kind", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.routing_kind": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.RoutingRule(); ok {
+		if err := paymentattempt.RoutingRuleValidator(v); err != nil {
+			return &ValidationError{Name: "routing_rule", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.routing_rule": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.ConnectorTransactionID(); ok {
 		if err := paymentattempt.ConnectorTransactionIDValidator(v); err != nil {
 			return &ValidationError{Name: "connector_transaction_id", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.connector_transaction_id": %w`, err)}
@@ -1176,6 +1226,18 @@ func (_u *PaymentAttemptUpdate) sqlSave(ctx context.Context) (_node int, err err
 	}
 	if _u.mutation.RoutingAlgorithmIDCleared() {
 		_spec.ClearField(paymentattempt.FieldRoutingAlgorithmID, field.TypeString)
+	}
+	if value, ok := _u.mutation.RoutingKind(); ok {
+		_spec.SetField(paymentattempt.FieldRoutingKind, field.TypeString, value)
+	}
+	if _u.mutation.RoutingKindCleared() {
+		_spec.ClearField(paymentattempt.FieldRoutingKind, field.TypeString)
+	}
+	if value, ok := _u.mutation.RoutingRule(); ok {
+		_spec.SetField(paymentattempt.FieldRoutingRule, field.TypeString, value)
+	}
+	if _u.mutation.RoutingRuleCleared() {
+		_spec.ClearField(paymentattempt.FieldRoutingRule, field.TypeString)
 	}
 	if value, ok := _u.mutation.RoutingCandidates(); ok {
 		_spec.SetField(paymentattempt.FieldRoutingCandidates, field.TypeJSON, value)
@@ -1654,6 +1716,46 @@ func (_u *PaymentAttemptUpdateOne) SetNillableRoutingAlgorithmID(v *string) *Pay
 // ClearRoutingAlgorithmID clears the value of the "routing_algorithm_id" field.
 func (_u *PaymentAttemptUpdateOne) ClearRoutingAlgorithmID() *PaymentAttemptUpdateOne {
 	_u.mutation.ClearRoutingAlgorithmID()
+	return _u
+}
+
+// SetRoutingKind sets the "routing_kind" field.
+func (_u *PaymentAttemptUpdateOne) SetRoutingKind(v string) *PaymentAttemptUpdateOne {
+	_u.mutation.SetRoutingKind(v)
+	return _u
+}
+
+// SetNillableRoutingKind sets the "routing_kind" field if the given value is not nil.
+func (_u *PaymentAttemptUpdateOne) SetNillableRoutingKind(v *string) *PaymentAttemptUpdateOne {
+	if v != nil {
+		_u.SetRoutingKind(*v)
+	}
+	return _u
+}
+
+// ClearRoutingKind clears the value of the "routing_kind" field.
+func (_u *PaymentAttemptUpdateOne) ClearRoutingKind() *PaymentAttemptUpdateOne {
+	_u.mutation.ClearRoutingKind()
+	return _u
+}
+
+// SetRoutingRule sets the "routing_rule" field.
+func (_u *PaymentAttemptUpdateOne) SetRoutingRule(v string) *PaymentAttemptUpdateOne {
+	_u.mutation.SetRoutingRule(v)
+	return _u
+}
+
+// SetNillableRoutingRule sets the "routing_rule" field if the given value is not nil.
+func (_u *PaymentAttemptUpdateOne) SetNillableRoutingRule(v *string) *PaymentAttemptUpdateOne {
+	if v != nil {
+		_u.SetRoutingRule(*v)
+	}
+	return _u
+}
+
+// ClearRoutingRule clears the value of the "routing_rule" field.
+func (_u *PaymentAttemptUpdateOne) ClearRoutingRule() *PaymentAttemptUpdateOne {
+	_u.mutation.ClearRoutingRule()
 	return _u
 }
 
@@ -2346,6 +2448,16 @@ func (_u *PaymentAttemptUpdateOne) check() error {
 			return &ValidationError{Name: "routing_algorithm_id", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.routing_algorithm_id": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.RoutingKind(); ok {
+		if err := paymentattempt.RoutingKindValidator(v); err != nil {
+			return &ValidationError{Name: "routing_kind", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.routing_kind": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.RoutingRule(); ok {
+		if err := paymentattempt.RoutingRuleValidator(v); err != nil {
+			return &ValidationError{Name: "routing_rule", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.routing_rule": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.ConnectorTransactionID(); ok {
 		if err := paymentattempt.ConnectorTransactionIDValidator(v); err != nil {
 			return &ValidationError{Name: "connector_transaction_id", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.connector_transaction_id": %w`, err)}
@@ -2574,6 +2686,18 @@ func (_u *PaymentAttemptUpdateOne) sqlSave(ctx context.Context) (_node *PaymentA
 	}
 	if _u.mutation.RoutingAlgorithmIDCleared() {
 		_spec.ClearField(paymentattempt.FieldRoutingAlgorithmID, field.TypeString)
+	}
+	if value, ok := _u.mutation.RoutingKind(); ok {
+		_spec.SetField(paymentattempt.FieldRoutingKind, field.TypeString, value)
+	}
+	if _u.mutation.RoutingKindCleared() {
+		_spec.ClearField(paymentattempt.FieldRoutingKind, field.TypeString)
+	}
+	if value, ok := _u.mutation.RoutingRule(); ok {
+		_spec.SetField(paymentattempt.FieldRoutingRule, field.TypeString, value)
+	}
+	if _u.mutation.RoutingRuleCleared() {
+		_spec.ClearField(paymentattempt.FieldRoutingRule, field.TypeString)
 	}
 	if value, ok := _u.mutation.RoutingCandidates(); ok {
 		_spec.SetField(paymentattempt.FieldRoutingCandidates, field.TypeJSON, value)

@@ -65,6 +65,11 @@ func (r *queryResolver) ConnectorSuccessRates(ctx context.Context, from time.Tim
 	return r.connectorSuccessRates(ctx, from, to, bucket, profileID)
 }
 
+// RoutingEvaluate is the resolver for the routingEvaluate field.
+func (r *queryResolver) RoutingEvaluate(ctx context.Context, profileID *string, payment model.RoutingPaymentInput) (*model.RoutingEvaluation, error) {
+	return r.routingEvaluate(ctx, profileID, payment)
+}
+
 // Algorithm is the resolver for the algorithm field.
 func (r *routingAlgorithmResolver) Algorithm(ctx context.Context, obj *ent.RoutingAlgorithm) (map[string]any, error) {
 	return routingAlgorithmJSON(obj)

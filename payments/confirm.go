@@ -189,7 +189,7 @@ func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID str
 		// Hyperswitch's words and code (validate_pm_or_token_given).
 		return nil, errs.InvalidRequestData("A payment token or payment method data is required")
 	}
-	d, err := s.route(ctx, tx, pi, in.Connectors, mcaID)
+	d, err := s.route(ctx, tx, pi, method, in.Connectors, mcaID)
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +245,7 @@ func cardNetwork(m *customer.PaymentMethodInput) *string {
 // route picks the connector account: the one named (by id, or by connector
 // name), else the first candidate of the profile's routing (its active
 // configuration, then its fallback order). The decision says which.
-func (s *Service) route(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, names []string, mcaID *string) (*routing.Decision, error) {
+func (s *Service) route(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, method *customer.PaymentMethodInput, names []string, mcaID *string) (*routing.Decision, error) {
 	q := tx.MerchantConnectorAccount.Query().Where(
 		merchantconnectoraccount.ProfileID(pi.ProfileID),
 		merchantconnectoraccount.Disabled(false),
@@ -280,7 +280,7 @@ func (s *Service) route(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, 
 			}
 		}
 	}
-	return s.routing.Decide(ctx, tx, pi.ProfileID, all, rand.IntN(100))
+	return s.routing.Decide(ctx, tx, pi.ProfileID, all, routingFacts(pi, method), rand.IntN(100))
 }
 
 func routingHint(names []string, mcaID *string) string {
@@ -311,6 +311,8 @@ func (s *Service) newAttempt(ctx context.Context, tx *ent.Tx, pi *ent.PaymentInt
 		SetMerchantConnectorID(mca.ID).
 		SetRoutingApproach(d.Approach).
 		SetNillableRoutingAlgorithmID(nonEmpty(d.AlgorithmID)).
+		SetNillableRoutingKind(nonEmpty(d.Kind)).
+		SetNillableRoutingRule(nonEmpty(d.Rule)).
 		SetRoutingCandidates(candidates).
 		SetCaptureMethod(paymentattempt.CaptureMethod(pi.CaptureMethod)).
 		SetPaymentMethod(m.Type).

@@ -52,7 +52,7 @@ func (s *Service) SaveCard(ctx context.Context, in SaveCardInput) (*ent.PaymentM
 		if err != nil {
 			return err
 		}
-		d, err := s.route(ctx, tx, &ent.PaymentIntent{ProfileID: prof.ID}, nil, nil)
+		d, err := s.route(ctx, tx, &ent.PaymentIntent{ProfileID: prof.ID}, method, nil, nil)
 		if err != nil {
 			return err
 		}

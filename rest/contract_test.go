@@ -202,7 +202,9 @@ func TestOpenAPIDocumentOfWhatIsServed(t *testing.T) {
 		{"/v2/payments/create-intent", "POST", true},
 		{"/payouts/create", "POST", false},
 		{"/routing", "POST", true},
-		{"/routing/evaluate", "POST", false},
+		{"/routing/evaluate", "POST", true},
+		{"/routing/rule/evaluate", "POST", true},
+		{"/routing/feedback", "POST", false},
 		{"/v2/customers", "POST", true},
 		{"/v2/refunds", "POST", false},
 	} {

@@ -138,4 +138,5 @@ func registerRouting(a *api, svc *routing.Service) {
 	a.handle("POST /routing/{routing_algorithm_id}/activate", MerchantOrAdmin, func(r *http.Request) (any, error) {
 		return respond(routingRecordOf)(svc.Activate(r.Context(), r.PathValue("routing_algorithm_id")))
 	})
+	registerRoutingEvaluate(a, svc)
 }

@@ -3,6 +3,7 @@ package rest_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"testing"
@@ -54,6 +55,7 @@ func BenchmarkRoutingCost(b *testing.B) {
 			{"connector": map[string]any{"connector": "adyen", "merchant_connector_id": second}, "split": 50}}}},
 		{"priority", map[string]any{"type": "priority", "data": []map[string]any{
 			{"connector": "adyen", "merchant_connector_id": second}, {"connector": "stripe_test"}}}},
+		{"advanced", advancedBenchProgram(20)},
 	}
 	var unrouted benchResult
 	b.Run("unrouted", func(b *testing.B) { unrouted = benchCreateConfirm(b, env) })
@@ -79,4 +81,17 @@ func BenchmarkRoutingCost(b *testing.B) {
 		b.Logf("dynamic: %.0f payments/s against %.0f unrouted: %.3f× the time per payment",
 			1e9/dynamic.nsPerOp(), 1e9/unrouted.nsPerOp(), dynamic.nsPerOp()/unrouted.nsPerOp())
 	}
+}
+
+// advancedBenchProgram is an advanced configuration of n rules, none of
+// which holds for the benchmark's payments (USD 10.00, no metadata): each
+// decision walks every condition before its default selection.
+func advancedBenchProgram(n int) map[string]any {
+	var rules []map[string]any
+	for i := range n {
+		rules = append(rules, ruleOf(fmt.Sprint("rule ", i), priorityOf("adyen"),
+			when(cond("amount", "greater_than", "number", 1), cond("currency", "equal", "enum_variant_array", []string{"EUR", "GBP"})),
+			when(cond("metadata", "equal", "metadata_variant", map[string]any{"key": "tier", "value": fmt.Sprint("t", i)}))))
+	}
+	return program(priorityOf("stripe_test"), rules...)
 }

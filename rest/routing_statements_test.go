@@ -34,6 +34,15 @@ func TestRoutingStatements(t *testing.T) {
 	if routed > unrouted {
 		t.Fatalf("a routed payment took %d statements, an unrouted one %d", routed, unrouted)
 	}
+	adv := m.configure(t, c, "rules", program(priorityOf("stripe_test"),
+		ruleOf("euros", priorityOf("adyen"), when(cond("currency", "equal", "enum_variant", "EUR"))),
+		ruleOf("visa", priorityOf("adyen", "stripe_test"), when(cond("card_network", "equal", "enum_variant", "Visa")))))
+	c.do("POST", "/routing/"+adv+"/activate", m.key, nil).must(t, 200)
+	pay()
+	advanced := pay()
+	if advanced > unrouted {
+		t.Fatalf("a payment routed by rules took %d statements, an unrouted one %d", advanced, unrouted)
+	}
 	// Success-rate and elimination routing read and record outcomes in
 	// Redis only.
 	base := "/account/merchant_counted/business_profile/" + m.profileID + "/dynamic_routing/"
@@ -44,5 +53,5 @@ func TestRoutingStatements(t *testing.T) {
 	if dynamic > unrouted {
 		t.Fatalf("a payment under dynamic routing took %d statements, an unrouted one %d", dynamic, unrouted)
 	}
-	t.Logf("create+confirm: %d statements unrouted, %d routed by a volume split, %d with dynamic routing", unrouted, routed, dynamic)
+	t.Logf("create+confirm: %d statements unrouted, %d routed by a volume split, %d by rules, %d with dynamic routing over them", unrouted, routed, advanced, dynamic)
 }

@@ -471,6 +471,8 @@ var (
 		{Name: "merchant_connector_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "routing_approach", Type: field.TypeString, Nullable: true, Size: 32},
 		{Name: "routing_algorithm_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "routing_kind", Type: field.TypeString, Nullable: true, Size: 16},
+		{Name: "routing_rule", Type: field.TypeString, Nullable: true, Size: 255},
 		{Name: "routing_candidates", Type: field.TypeJSON, Nullable: true},
 		{Name: "connector_transaction_id", Type: field.TypeString, Nullable: true, Size: 255},
 		{Name: "capture_method", Type: field.TypeEnum, Nullable: true, Enums: []string{"automatic", "manual", "manual_multiple", "scheduled", "sequential_automatic"}},
@@ -513,7 +515,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "payment_attempts_payment_intents_attempts",
-				Columns:    []*schema.Column{PaymentAttemptsColumns[48]},
+				Columns:    []*schema.Column{PaymentAttemptsColumns[50]},
 				RefColumns: []*schema.Column{PaymentIntentsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -522,7 +524,7 @@ var (
 			{
 				Name:    "paymentattempt_payment_intent_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentAttemptsColumns[48], PaymentAttemptsColumns[2]},
+				Columns: []*schema.Column{PaymentAttemptsColumns[50], PaymentAttemptsColumns[2]},
 			},
 			{
 				Name:    "paymentattempt_merchant_id_created_at_id",

@@ -52,6 +52,10 @@ const (
 	FieldRoutingApproach = "routing_approach"
 	// FieldRoutingAlgorithmID holds the string denoting the routing_algorithm_id field in the database.
 	FieldRoutingAlgorithmID = "routing_algorithm_id"
+	// FieldRoutingKind holds the string denoting the routing_kind field in the database.
+	FieldRoutingKind = "routing_kind"
+	// FieldRoutingRule holds the string denoting the routing_rule field in the database.
+	FieldRoutingRule = "routing_rule"
 	// FieldRoutingCandidates holds the string denoting the routing_candidates field in the database.
 	FieldRoutingCandidates = "routing_candidates"
 	// FieldConnectorTransactionID holds the string denoting the connector_transaction_id field in the database.
@@ -148,6 +152,8 @@ var Columns = []string{
 	FieldMerchantConnectorID,
 	FieldRoutingApproach,
 	FieldRoutingAlgorithmID,
+	FieldRoutingKind,
+	FieldRoutingRule,
 	FieldRoutingCandidates,
 	FieldConnectorTransactionID,
 	FieldCaptureMethod,
@@ -220,6 +226,10 @@ var (
 	RoutingApproachValidator func(string) error
 	// RoutingAlgorithmIDValidator is a validator for the "routing_algorithm_id" field. It is called by the builders before save.
 	RoutingAlgorithmIDValidator func(string) error
+	// RoutingKindValidator is a validator for the "routing_kind" field. It is called by the builders before save.
+	RoutingKindValidator func(string) error
+	// RoutingRuleValidator is a validator for the "routing_rule" field. It is called by the builders before save.
+	RoutingRuleValidator func(string) error
 	// ConnectorTransactionIDValidator is a validator for the "connector_transaction_id" field. It is called by the builders before save.
 	ConnectorTransactionIDValidator func(string) error
 	// PaymentMethodValidator is a validator for the "payment_method" field. It is called by the builders before save.
@@ -463,6 +473,16 @@ func ByRoutingApproach(opts ...sql.OrderTermOption) OrderOption {
 // ByRoutingAlgorithmID orders the results by the routing_algorithm_id field.
 func ByRoutingAlgorithmID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldRoutingAlgorithmID, opts...).ToFunc()
+}
+
+// ByRoutingKind orders the results by the routing_kind field.
+func ByRoutingKind(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRoutingKind, opts...).ToFunc()
+}
+
+// ByRoutingRule orders the results by the routing_rule field.
+func ByRoutingRule(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRoutingRule, opts...).ToFunc()
 }
 
 // ByConnectorTransactionID orders the results by the connector_transaction_id field.

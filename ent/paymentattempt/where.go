@@ -136,6 +136,16 @@ func RoutingAlgorithmID(v string) predicate.PaymentAttempt {
 	return predicate.PaymentAttempt(sql.FieldEQ(FieldRoutingAlgorithmID, v))
 }
 
+// RoutingKind applies equality check predicate on the "routing_kind" field. It's identical to RoutingKindEQ.
+func RoutingKind(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldRoutingKind, v))
+}
+
+// RoutingRule applies equality check predicate on the "routing_rule" field. It's identical to RoutingRuleEQ.
+func RoutingRule(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldRoutingRule, v))
+}
+
 // ConnectorTransactionID applies equality check predicate on the "connector_transaction_id" field. It's identical to ConnectorTransactionIDEQ.
 func ConnectorTransactionID(v string) predicate.PaymentAttempt {
 	return predicate.PaymentAttempt(sql.FieldEQ(FieldConnectorTransactionID, v))
@@ -1079,6 +1089,156 @@ func RoutingAlgorithmIDEqualFold(v string) predicate.PaymentAttempt {
 // RoutingAlgorithmIDContainsFold applies the ContainsFold predicate on the "routing_algorithm_id" field.
 func RoutingAlgorithmIDContainsFold(v string) predicate.PaymentAttempt {
 	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldRoutingAlgorithmID, v))
+}
+
+// RoutingKindEQ applies the EQ predicate on the "routing_kind" field.
+func RoutingKindEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldRoutingKind, v))
+}
+
+// RoutingKindNEQ applies the NEQ predicate on the "routing_kind" field.
+func RoutingKindNEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNEQ(FieldRoutingKind, v))
+}
+
+// RoutingKindIn applies the In predicate on the "routing_kind" field.
+func RoutingKindIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIn(FieldRoutingKind, vs...))
+}
+
+// RoutingKindNotIn applies the NotIn predicate on the "routing_kind" field.
+func RoutingKindNotIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotIn(FieldRoutingKind, vs...))
+}
+
+// RoutingKindGT applies the GT predicate on the "routing_kind" field.
+func RoutingKindGT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGT(FieldRoutingKind, v))
+}
+
+// RoutingKindGTE applies the GTE predicate on the "routing_kind" field.
+func RoutingKindGTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGTE(FieldRoutingKind, v))
+}
+
+// RoutingKindLT applies the LT predicate on the "routing_kind" field.
+func RoutingKindLT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLT(FieldRoutingKind, v))
+}
+
+// RoutingKindLTE applies the LTE predicate on the "routing_kind" field.
+func RoutingKindLTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLTE(FieldRoutingKind, v))
+}
+
+// RoutingKindContains applies the Contains predicate on the "routing_kind" field.
+func RoutingKindContains(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContains(FieldRoutingKind, v))
+}
+
+// RoutingKindHasPrefix applies the HasPrefix predicate on the "routing_kind" field.
+func RoutingKindHasPrefix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasPrefix(FieldRoutingKind, v))
+}
+
+// RoutingKindHasSuffix applies the HasSuffix predicate on the "routing_kind" field.
+func RoutingKindHasSuffix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasSuffix(FieldRoutingKind, v))
+}
+
+// RoutingKindIsNil applies the IsNil predicate on the "routing_kind" field.
+func RoutingKindIsNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIsNull(FieldRoutingKind))
+}
+
+// RoutingKindNotNil applies the NotNil predicate on the "routing_kind" field.
+func RoutingKindNotNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotNull(FieldRoutingKind))
+}
+
+// RoutingKindEqualFold applies the EqualFold predicate on the "routing_kind" field.
+func RoutingKindEqualFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEqualFold(FieldRoutingKind, v))
+}
+
+// RoutingKindContainsFold applies the ContainsFold predicate on the "routing_kind" field.
+func RoutingKindContainsFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldRoutingKind, v))
+}
+
+// RoutingRuleEQ applies the EQ predicate on the "routing_rule" field.
+func RoutingRuleEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldRoutingRule, v))
+}
+
+// RoutingRuleNEQ applies the NEQ predicate on the "routing_rule" field.
+func RoutingRuleNEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNEQ(FieldRoutingRule, v))
+}
+
+// RoutingRuleIn applies the In predicate on the "routing_rule" field.
+func RoutingRuleIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIn(FieldRoutingRule, vs...))
+}
+
+// RoutingRuleNotIn applies the NotIn predicate on the "routing_rule" field.
+func RoutingRuleNotIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotIn(FieldRoutingRule, vs...))
+}
+
+// RoutingRuleGT applies the GT predicate on the "routing_rule" field.
+func RoutingRuleGT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGT(FieldRoutingRule, v))
+}
+
+// RoutingRuleGTE applies the GTE predicate on the "routing_rule" field.
+func RoutingRuleGTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGTE(FieldRoutingRule, v))
+}
+
+// RoutingRuleLT applies the LT predicate on the "routing_rule" field.
+func RoutingRuleLT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLT(FieldRoutingRule, v))
+}
+
+// RoutingRuleLTE applies the LTE predicate on the "routing_rule" field.
+func RoutingRuleLTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLTE(FieldRoutingRule, v))
+}
+
+// RoutingRuleContains applies the Contains predicate on the "routing_rule" field.
+func RoutingRuleContains(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContains(FieldRoutingRule, v))
+}
+
+// RoutingRuleHasPrefix applies the HasPrefix predicate on the "routing_rule" field.
+func RoutingRuleHasPrefix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasPrefix(FieldRoutingRule, v))
+}
+
+// RoutingRuleHasSuffix applies the HasSuffix predicate on the "routing_rule" field.
+func RoutingRuleHasSuffix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasSuffix(FieldRoutingRule, v))
+}
+
+// RoutingRuleIsNil applies the IsNil predicate on the "routing_rule" field.
+func RoutingRuleIsNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIsNull(FieldRoutingRule))
+}
+
+// RoutingRuleNotNil applies the NotNil predicate on the "routing_rule" field.
+func RoutingRuleNotNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotNull(FieldRoutingRule))
+}
+
+// RoutingRuleEqualFold applies the EqualFold predicate on the "routing_rule" field.
+func RoutingRuleEqualFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEqualFold(FieldRoutingRule, v))
+}
+
+// RoutingRuleContainsFold applies the ContainsFold predicate on the "routing_rule" field.
+func RoutingRuleContainsFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldRoutingRule, v))
 }
 
 // RoutingCandidatesIsNil applies the IsNil predicate on the "routing_candidates" field.

@@ -1153,84 +1153,92 @@ func init() {
 	paymentattemptDescRoutingAlgorithmID := paymentattemptFields[13].Descriptor()
 	// paymentattempt.RoutingAlgorithmIDValidator is a validator for the "routing_algorithm_id" field. It is called by the builders before save.
 	paymentattempt.RoutingAlgorithmIDValidator = paymentattemptDescRoutingAlgorithmID.Validators[0].(func(string) error)
+	// paymentattemptDescRoutingKind is the schema descriptor for routing_kind field.
+	paymentattemptDescRoutingKind := paymentattemptFields[14].Descriptor()
+	// paymentattempt.RoutingKindValidator is a validator for the "routing_kind" field. It is called by the builders before save.
+	paymentattempt.RoutingKindValidator = paymentattemptDescRoutingKind.Validators[0].(func(string) error)
+	// paymentattemptDescRoutingRule is the schema descriptor for routing_rule field.
+	paymentattemptDescRoutingRule := paymentattemptFields[15].Descriptor()
+	// paymentattempt.RoutingRuleValidator is a validator for the "routing_rule" field. It is called by the builders before save.
+	paymentattempt.RoutingRuleValidator = paymentattemptDescRoutingRule.Validators[0].(func(string) error)
 	// paymentattemptDescConnectorTransactionID is the schema descriptor for connector_transaction_id field.
-	paymentattemptDescConnectorTransactionID := paymentattemptFields[15].Descriptor()
+	paymentattemptDescConnectorTransactionID := paymentattemptFields[17].Descriptor()
 	// paymentattempt.ConnectorTransactionIDValidator is a validator for the "connector_transaction_id" field. It is called by the builders before save.
 	paymentattempt.ConnectorTransactionIDValidator = paymentattemptDescConnectorTransactionID.Validators[0].(func(string) error)
 	// paymentattemptDescPaymentMethod is the schema descriptor for payment_method field.
-	paymentattemptDescPaymentMethod := paymentattemptFields[18].Descriptor()
+	paymentattemptDescPaymentMethod := paymentattemptFields[20].Descriptor()
 	// paymentattempt.PaymentMethodValidator is a validator for the "payment_method" field. It is called by the builders before save.
 	paymentattempt.PaymentMethodValidator = paymentattemptDescPaymentMethod.Validators[0].(func(string) error)
 	// paymentattemptDescPaymentMethodType is the schema descriptor for payment_method_type field.
-	paymentattemptDescPaymentMethodType := paymentattemptFields[19].Descriptor()
+	paymentattemptDescPaymentMethodType := paymentattemptFields[21].Descriptor()
 	// paymentattempt.PaymentMethodTypeValidator is a validator for the "payment_method_type" field. It is called by the builders before save.
 	paymentattempt.PaymentMethodTypeValidator = paymentattemptDescPaymentMethodType.Validators[0].(func(string) error)
 	// paymentattemptDescPaymentMethodID is the schema descriptor for payment_method_id field.
-	paymentattemptDescPaymentMethodID := paymentattemptFields[20].Descriptor()
+	paymentattemptDescPaymentMethodID := paymentattemptFields[22].Descriptor()
 	// paymentattempt.PaymentMethodIDValidator is a validator for the "payment_method_id" field. It is called by the builders before save.
 	paymentattempt.PaymentMethodIDValidator = paymentattemptDescPaymentMethodID.Validators[0].(func(string) error)
 	// paymentattemptDescPaymentExperience is the schema descriptor for payment_experience field.
-	paymentattemptDescPaymentExperience := paymentattemptFields[23].Descriptor()
+	paymentattemptDescPaymentExperience := paymentattemptFields[25].Descriptor()
 	// paymentattempt.PaymentExperienceValidator is a validator for the "payment_experience" field. It is called by the builders before save.
 	paymentattempt.PaymentExperienceValidator = paymentattemptDescPaymentExperience.Validators[0].(func(string) error)
 	// paymentattemptDescPaymentToken is the schema descriptor for payment_token field.
-	paymentattemptDescPaymentToken := paymentattemptFields[24].Descriptor()
+	paymentattemptDescPaymentToken := paymentattemptFields[26].Descriptor()
 	// paymentattempt.PaymentTokenValidator is a validator for the "payment_token" field. It is called by the builders before save.
 	paymentattempt.PaymentTokenValidator = paymentattemptDescPaymentToken.Validators[0].(func(string) error)
 	// paymentattemptDescMandateID is the schema descriptor for mandate_id field.
-	paymentattemptDescMandateID := paymentattemptFields[25].Descriptor()
+	paymentattemptDescMandateID := paymentattemptFields[27].Descriptor()
 	// paymentattempt.MandateIDValidator is a validator for the "mandate_id" field. It is called by the builders before save.
 	paymentattempt.MandateIDValidator = paymentattemptDescMandateID.Validators[0].(func(string) error)
 	// paymentattemptDescErrorCode is the schema descriptor for error_code field.
-	paymentattemptDescErrorCode := paymentattemptFields[26].Descriptor()
+	paymentattemptDescErrorCode := paymentattemptFields[28].Descriptor()
 	// paymentattempt.ErrorCodeValidator is a validator for the "error_code" field. It is called by the builders before save.
 	paymentattempt.ErrorCodeValidator = paymentattemptDescErrorCode.Validators[0].(func(string) error)
 	// paymentattemptDescUnifiedCode is the schema descriptor for unified_code field.
-	paymentattemptDescUnifiedCode := paymentattemptFields[29].Descriptor()
+	paymentattemptDescUnifiedCode := paymentattemptFields[31].Descriptor()
 	// paymentattempt.UnifiedCodeValidator is a validator for the "unified_code" field. It is called by the builders before save.
 	paymentattempt.UnifiedCodeValidator = paymentattemptDescUnifiedCode.Validators[0].(func(string) error)
 	// paymentattemptDescUnifiedMessage is the schema descriptor for unified_message field.
-	paymentattemptDescUnifiedMessage := paymentattemptFields[30].Descriptor()
+	paymentattemptDescUnifiedMessage := paymentattemptFields[32].Descriptor()
 	// paymentattempt.UnifiedMessageValidator is a validator for the "unified_message" field. It is called by the builders before save.
 	paymentattempt.UnifiedMessageValidator = paymentattemptDescUnifiedMessage.Validators[0].(func(string) error)
 	// paymentattemptDescIssuerErrorCode is the schema descriptor for issuer_error_code field.
-	paymentattemptDescIssuerErrorCode := paymentattemptFields[31].Descriptor()
+	paymentattemptDescIssuerErrorCode := paymentattemptFields[33].Descriptor()
 	// paymentattempt.IssuerErrorCodeValidator is a validator for the "issuer_error_code" field. It is called by the builders before save.
 	paymentattempt.IssuerErrorCodeValidator = paymentattemptDescIssuerErrorCode.Validators[0].(func(string) error)
 	// paymentattemptDescIssuerErrorMessage is the schema descriptor for issuer_error_message field.
-	paymentattemptDescIssuerErrorMessage := paymentattemptFields[32].Descriptor()
+	paymentattemptDescIssuerErrorMessage := paymentattemptFields[34].Descriptor()
 	// paymentattempt.IssuerErrorMessageValidator is a validator for the "issuer_error_message" field. It is called by the builders before save.
 	paymentattempt.IssuerErrorMessageValidator = paymentattemptDescIssuerErrorMessage.Validators[0].(func(string) error)
 	// paymentattemptDescNetworkAdviceCode is the schema descriptor for network_advice_code field.
-	paymentattemptDescNetworkAdviceCode := paymentattemptFields[33].Descriptor()
+	paymentattemptDescNetworkAdviceCode := paymentattemptFields[35].Descriptor()
 	// paymentattempt.NetworkAdviceCodeValidator is a validator for the "network_advice_code" field. It is called by the builders before save.
 	paymentattempt.NetworkAdviceCodeValidator = paymentattemptDescNetworkAdviceCode.Validators[0].(func(string) error)
 	// paymentattemptDescNetworkDeclineCode is the schema descriptor for network_decline_code field.
-	paymentattemptDescNetworkDeclineCode := paymentattemptFields[34].Descriptor()
+	paymentattemptDescNetworkDeclineCode := paymentattemptFields[36].Descriptor()
 	// paymentattempt.NetworkDeclineCodeValidator is a validator for the "network_decline_code" field. It is called by the builders before save.
 	paymentattempt.NetworkDeclineCodeValidator = paymentattemptDescNetworkDeclineCode.Validators[0].(func(string) error)
 	// paymentattemptDescNetworkTransactionID is the schema descriptor for network_transaction_id field.
-	paymentattemptDescNetworkTransactionID := paymentattemptFields[35].Descriptor()
+	paymentattemptDescNetworkTransactionID := paymentattemptFields[37].Descriptor()
 	// paymentattempt.NetworkTransactionIDValidator is a validator for the "network_transaction_id" field. It is called by the builders before save.
 	paymentattempt.NetworkTransactionIDValidator = paymentattemptDescNetworkTransactionID.Validators[0].(func(string) error)
 	// paymentattemptDescCancellationReason is the schema descriptor for cancellation_reason field.
-	paymentattemptDescCancellationReason := paymentattemptFields[36].Descriptor()
+	paymentattemptDescCancellationReason := paymentattemptFields[38].Descriptor()
 	// paymentattempt.CancellationReasonValidator is a validator for the "cancellation_reason" field. It is called by the builders before save.
 	paymentattempt.CancellationReasonValidator = paymentattemptDescCancellationReason.Validators[0].(func(string) error)
 	// paymentattemptDescReferenceID is the schema descriptor for reference_id field.
-	paymentattemptDescReferenceID := paymentattemptFields[41].Descriptor()
+	paymentattemptDescReferenceID := paymentattemptFields[43].Descriptor()
 	// paymentattempt.ReferenceIDValidator is a validator for the "reference_id" field. It is called by the builders before save.
 	paymentattempt.ReferenceIDValidator = paymentattemptDescReferenceID.Validators[0].(func(string) error)
 	// paymentattemptDescClientSource is the schema descriptor for client_source field.
-	paymentattemptDescClientSource := paymentattemptFields[42].Descriptor()
+	paymentattemptDescClientSource := paymentattemptFields[44].Descriptor()
 	// paymentattempt.ClientSourceValidator is a validator for the "client_source" field. It is called by the builders before save.
 	paymentattempt.ClientSourceValidator = paymentattemptDescClientSource.Validators[0].(func(string) error)
 	// paymentattemptDescClientVersion is the schema descriptor for client_version field.
-	paymentattemptDescClientVersion := paymentattemptFields[43].Descriptor()
+	paymentattemptDescClientVersion := paymentattemptFields[45].Descriptor()
 	// paymentattempt.ClientVersionValidator is a validator for the "client_version" field. It is called by the builders before save.
 	paymentattempt.ClientVersionValidator = paymentattemptDescClientVersion.Validators[0].(func(string) error)
 	// paymentattemptDescEncodedData is the schema descriptor for encoded_data field.
-	paymentattemptDescEncodedData := paymentattemptFields[44].Descriptor()
+	paymentattemptDescEncodedData := paymentattemptFields[46].Descriptor()
 	// paymentattempt.EncodedDataValidator is a validator for the "encoded_data" field. It is called by the builders before save.
 	paymentattempt.EncodedDataValidator = paymentattemptDescEncodedData.Validators[0].(func(string) error)
 	// paymentattemptDescID is the schema descriptor for id field.

@@ -182,9 +182,13 @@ func (PaymentAttempt) Fields() []ent.Field {
 		// routing_approach says what chose the connector (Hyperswitch's
 		// values): straight_through_routing (the request named it),
 		// rule_based_routing, volume_based_routing or default_fallback;
-		// routing_algorithm_id is the configuration, when one did.
+		// routing_algorithm_id is the configuration, when one did, and
+		// routing_kind its kind; routing_rule is the advanced
+		// configuration's rule that held (none for its default selection).
 		optString("routing_approach", 32),
 		optString("routing_algorithm_id", 64),
+		optString("routing_kind", 16),
+		optString("routing_rule", 255),
 		// routing_candidates are the connector accounts the decision
 		// ordered, the chosen one first.
 		field.JSON("routing_candidates", []string{}).Optional().Annotations(entgql.Skip()),

@@ -469,6 +469,9 @@ type ComplexityRoot struct {
 		ReferenceID            func(childComplexity int) int
 		RoutingAlgorithmID     func(childComplexity int) int
 		RoutingApproach        func(childComplexity int) int
+		RoutingCandidates      func(childComplexity int) int
+		RoutingKind            func(childComplexity int) int
+		RoutingRule            func(childComplexity int) int
 		Status                 func(childComplexity int) int
 		SurchargeAmount        func(childComplexity int) int
 		UnifiedCode            func(childComplexity int) int
@@ -674,6 +677,7 @@ type ComplexityRoot struct {
 		Refund                func(childComplexity int, id string) int
 		Refunds               func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) int
 		RoutingAlgorithms     func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RoutingAlgorithmOrder, where *ent.RoutingAlgorithmWhereInput) int
+		RoutingEvaluate       func(childComplexity int, profileID *string, payment model.RoutingPaymentInput) int
 		Viewer                func(childComplexity int) int
 	}
 
@@ -751,6 +755,14 @@ type ComplexityRoot struct {
 	RoutingAlgorithmPayload struct {
 		Replayed         func(childComplexity int) int
 		RoutingAlgorithm func(childComplexity int) int
+	}
+
+	RoutingEvaluation struct {
+		Candidates         func(childComplexity int) int
+		RoutingAlgorithmID func(childComplexity int) int
+		RoutingApproach    func(childComplexity int) int
+		RoutingKind        func(childComplexity int) int
+		RoutingRule        func(childComplexity int) int
 	}
 
 	SavedCard struct {
@@ -857,6 +869,7 @@ type QueryResolver interface {
 	Event(ctx context.Context, id string) (*ent.Event, error)
 	Payments(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error)
 	ConnectorSuccessRates(ctx context.Context, from time.Time, to time.Time, bucket *model.SuccessRateBucket, profileID *string) ([]*routing.SuccessRate, error)
+	RoutingEvaluate(ctx context.Context, profileID *string, payment model.RoutingPaymentInput) (*model.RoutingEvaluation, error)
 }
 type RoutingAlgorithmResolver interface {
 	Algorithm(ctx context.Context, obj *ent.RoutingAlgorithm) (map[string]any, error)
@@ -2840,6 +2853,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PaymentAttempt.RoutingApproach(childComplexity), true
+	case "PaymentAttempt.routingCandidates":
+		if e.ComplexityRoot.PaymentAttempt.RoutingCandidates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentAttempt.RoutingCandidates(childComplexity), true
+	case "PaymentAttempt.routingKind":
+		if e.ComplexityRoot.PaymentAttempt.RoutingKind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentAttempt.RoutingKind(childComplexity), true
+	case "PaymentAttempt.routingRule":
+		if e.ComplexityRoot.PaymentAttempt.RoutingRule == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentAttempt.RoutingRule(childComplexity), true
 	case "PaymentAttempt.status":
 		if e.ComplexityRoot.PaymentAttempt.Status == nil {
 			break
@@ -3933,6 +3964,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.RoutingAlgorithms(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.RoutingAlgorithmOrder), args["where"].(*ent.RoutingAlgorithmWhereInput)), true
+	case "Query.routingEvaluate":
+		if e.ComplexityRoot.Query.RoutingEvaluate == nil {
+			break
+		}
+
+		args, err := ec.field_Query_routingEvaluate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.RoutingEvaluate(childComplexity, args["profileID"].(*string), args["payment"].(model.RoutingPaymentInput)), true
 	case "Query.viewer":
 		if e.ComplexityRoot.Query.Viewer == nil {
 			break
@@ -4260,6 +4302,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RoutingAlgorithmPayload.RoutingAlgorithm(childComplexity), true
 
+	case "RoutingEvaluation.candidates":
+		if e.ComplexityRoot.RoutingEvaluation.Candidates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingEvaluation.Candidates(childComplexity), true
+	case "RoutingEvaluation.routingAlgorithmID":
+		if e.ComplexityRoot.RoutingEvaluation.RoutingAlgorithmID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingEvaluation.RoutingAlgorithmID(childComplexity), true
+	case "RoutingEvaluation.routingApproach":
+		if e.ComplexityRoot.RoutingEvaluation.RoutingApproach == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingEvaluation.RoutingApproach(childComplexity), true
+	case "RoutingEvaluation.routingKind":
+		if e.ComplexityRoot.RoutingEvaluation.RoutingKind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingEvaluation.RoutingKind(childComplexity), true
+	case "RoutingEvaluation.routingRule":
+		if e.ComplexityRoot.RoutingEvaluation.RoutingRule == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingEvaluation.RoutingRule(childComplexity), true
+
 	case "SavedCard.expMonth":
 		if e.ComplexityRoot.SavedCard.CardExpMonth == nil {
 			break
@@ -4441,6 +4514,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputRefundWhereInput,
 		ec.unmarshalInputRoutingAlgorithmOrder,
 		ec.unmarshalInputRoutingAlgorithmWhereInput,
+		ec.unmarshalInputRoutingPaymentInput,
 		ec.unmarshalInputSurchargeDetailsInput,
 		ec.unmarshalInputUpdateConnectorAccountInput,
 		ec.unmarshalInputUpdatePaymentInput,
@@ -8049,6 +8123,8 @@ type PaymentAttempt implements Node {
   merchantConnectorID: String
   routingApproach: String
   routingAlgorithmID: String
+  routingKind: String
+  routingRule: String
   connectorTransactionID: String
   captureMethod: PaymentAttemptCaptureMethod
   authenticationType: PaymentAttemptAuthenticationType
@@ -8580,6 +8656,42 @@ input PaymentAttemptWhereInput {
   routingAlgorithmIDNotNil: Boolean
   routingAlgorithmIDEqualFold: String
   routingAlgorithmIDContainsFold: String
+  """
+  routing_kind field predicates
+  """
+  routingKind: String
+  routingKindNEQ: String
+  routingKindIn: [String!]
+  routingKindNotIn: [String!]
+  routingKindGT: String
+  routingKindGTE: String
+  routingKindLT: String
+  routingKindLTE: String
+  routingKindContains: String
+  routingKindHasPrefix: String
+  routingKindHasSuffix: String
+  routingKindIsNil: Boolean
+  routingKindNotNil: Boolean
+  routingKindEqualFold: String
+  routingKindContainsFold: String
+  """
+  routing_rule field predicates
+  """
+  routingRule: String
+  routingRuleNEQ: String
+  routingRuleIn: [String!]
+  routingRuleNotIn: [String!]
+  routingRuleGT: String
+  routingRuleGTE: String
+  routingRuleLT: String
+  routingRuleLTE: String
+  routingRuleContains: String
+  routingRuleHasPrefix: String
+  routingRuleHasSuffix: String
+  routingRuleIsNil: Boolean
+  routingRuleNotNil: Boolean
+  routingRuleEqualFold: String
+  routingRuleContainsFold: String
   """
   connector_transaction_id field predicates
   """
@@ -12811,6 +12923,56 @@ extend type Query {
     "Only this profile's connector accounts."
     profileID: ID
   ): [ConnectorSuccessRate!]!
+  """
+  Where the profile's active routing would send a payment with these facts,
+  and why (POST /routing/rule/evaluate): the same decision a payment makes,
+  creating nothing.
+  """
+  routingEvaluate(
+    "The profile (pro_…); the caller's default when absent."
+    profileID: ID
+    "The payment's facts."
+    payment: RoutingPaymentInput!
+  ): RoutingEvaluation!
+}
+
+"""
+A payment's facts, as an advanced routing configuration's rules test them
+(Hyperswitch's routing keys). Values are Hyperswitch's: currency EUR,
+paymentMethod card, cardNetwork Visa, billingCountry NL or Netherlands.
+"""
+input RoutingPaymentInput {
+  "Minor units."
+  amount: Int!
+  currency: String!
+  paymentMethod: String
+  paymentMethodType: String
+  cardNetwork: String
+  "The card's first six digits; its network when cardNetwork is absent."
+  cardBin: String
+  billingCountry: String
+  businessCountry: String
+  businessLabel: String
+  captureMethod: String
+  authenticationType: String
+  setupFutureUsage: String
+  paymentType: String
+  "The payment's metadata; a non-string value is compared as its JSON text."
+  metadata: Map
+}
+
+"What routing would do with a payment, and why."
+type RoutingEvaluation {
+  "Hyperswitch's routing_approach: rule_based_routing, volume_based_routing or default_fallback."
+  routingApproach: String!
+  "The active configuration that chose; null when the fallback order did."
+  routingAlgorithmID: ID
+  "The configuration's kind: single, priority, volume_split or advanced."
+  routingKind: String
+  "The advanced configuration's rule that held; null for its default selection."
+  routingRule: String
+  "The connector accounts in the order they would be tried."
+  candidates: [MerchantConnectorAccount!]!
 }
 
 "How a success-rate series is cut."
@@ -12897,6 +13059,11 @@ extend type Refund {
 extend type PaymentAttempt {
   "The amount in major units with its currency, e.g. \"USD 12.34\"."
   displayAmount: String!
+  """
+  The connector accounts routing ordered for this attempt (merchant_connector_id
+  values), the one it went to first; null for attempts made before they were kept.
+  """
+  routingCandidates: [String!]
 }
 
 extend type Capture {
@@ -13663,6 +13830,10 @@ func (ec *executionContext) childFields_PaymentAttempt(ctx context.Context, fiel
 		return ec.fieldContext_PaymentAttempt_routingApproach(ctx, field)
 	case "routingAlgorithmID":
 		return ec.fieldContext_PaymentAttempt_routingAlgorithmID(ctx, field)
+	case "routingKind":
+		return ec.fieldContext_PaymentAttempt_routingKind(ctx, field)
+	case "routingRule":
+		return ec.fieldContext_PaymentAttempt_routingRule(ctx, field)
 	case "connectorTransactionID":
 		return ec.fieldContext_PaymentAttempt_connectorTransactionID(ctx, field)
 	case "captureMethod":
@@ -13725,6 +13896,8 @@ func (ec *executionContext) childFields_PaymentAttempt(ctx context.Context, fiel
 		return ec.fieldContext_PaymentAttempt_payment(ctx, field)
 	case "displayAmount":
 		return ec.fieldContext_PaymentAttempt_displayAmount(ctx, field)
+	case "routingCandidates":
+		return ec.fieldContext_PaymentAttempt_routingCandidates(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PaymentAttempt", field.Name)
 }
@@ -14215,6 +14388,22 @@ func (ec *executionContext) childFields_RoutingAlgorithmPayload(ctx context.Cont
 		return ec.fieldContext_RoutingAlgorithmPayload_replayed(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RoutingAlgorithmPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_RoutingEvaluation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "routingApproach":
+		return ec.fieldContext_RoutingEvaluation_routingApproach(ctx, field)
+	case "routingAlgorithmID":
+		return ec.fieldContext_RoutingEvaluation_routingAlgorithmID(ctx, field)
+	case "routingKind":
+		return ec.fieldContext_RoutingEvaluation_routingKind(ctx, field)
+	case "routingRule":
+		return ec.fieldContext_RoutingEvaluation_routingRule(ctx, field)
+	case "candidates":
+		return ec.fieldContext_RoutingEvaluation_candidates(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RoutingEvaluation", field.Name)
 }
 
 func (ec *executionContext) childFields_SavedCard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -16118,6 +16307,28 @@ func (ec *executionContext) field_Query_routingAlgorithms_args(ctx context.Conte
 		return nil, err
 	}
 	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_routingEvaluate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "profileID",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["profileID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "payment",
+		func(ctx context.Context, v any) (model.RoutingPaymentInput, error) {
+			return ec.unmarshalNRoutingPaymentInput2switchyardᚋgraphᚋmodelᚐRoutingPaymentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["payment"] = arg1
 	return args, nil
 }
 
@@ -23359,6 +23570,52 @@ func (ec *executionContext) fieldContext_PaymentAttempt_routingAlgorithmID(_ con
 	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _PaymentAttempt_routingKind(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentAttempt_routingKind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RoutingKind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentAttempt_routingKind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentAttempt_routingRule(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentAttempt_routingRule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RoutingRule, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentAttempt_routingRule(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _PaymentAttempt_connectorTransactionID(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24079,6 +24336,29 @@ func (ec *executionContext) _PaymentAttempt_displayAmount(ctx context.Context, f
 }
 func (ec *executionContext) fieldContext_PaymentAttempt_displayAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentAttempt", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentAttempt_routingCandidates(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentAttempt_routingCandidates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RoutingCandidates, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentAttempt_routingCandidates(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _PaymentAttemptConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttemptConnection) (ret graphql.Marshaler) {
@@ -28415,6 +28695,50 @@ func (ec *executionContext) fieldContext_Query_connectorSuccessRates(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_routingEvaluate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_routingEvaluate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().RoutingEvaluate(ctx, fc.Args["profileID"].(*string), fc.Args["payment"].(model.RoutingPaymentInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RoutingEvaluation) graphql.Marshaler {
+			return ec.marshalNRoutingEvaluation2ᚖswitchyardᚋgraphᚋmodelᚐRoutingEvaluation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_routingEvaluate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RoutingEvaluation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_routingEvaluate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29766,6 +30090,130 @@ func (ec *executionContext) _RoutingAlgorithmPayload_replayed(ctx context.Contex
 }
 func (ec *executionContext) fieldContext_RoutingAlgorithmPayload_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RoutingAlgorithmPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingEvaluation_routingApproach(ctx context.Context, field graphql.CollectedField, obj *model.RoutingEvaluation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingEvaluation_routingApproach(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RoutingApproach, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingEvaluation_routingApproach(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingEvaluation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingEvaluation_routingAlgorithmID(ctx context.Context, field graphql.CollectedField, obj *model.RoutingEvaluation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingEvaluation_routingAlgorithmID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RoutingAlgorithmID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingEvaluation_routingAlgorithmID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingEvaluation", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingEvaluation_routingKind(ctx context.Context, field graphql.CollectedField, obj *model.RoutingEvaluation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingEvaluation_routingKind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RoutingKind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingEvaluation_routingKind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingEvaluation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingEvaluation_routingRule(ctx context.Context, field graphql.CollectedField, obj *model.RoutingEvaluation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingEvaluation_routingRule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RoutingRule, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingEvaluation_routingRule(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingEvaluation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingEvaluation_candidates(ctx context.Context, field graphql.CollectedField, obj *model.RoutingEvaluation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingEvaluation_candidates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Candidates, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.MerchantConnectorAccount) graphql.Marshaler {
+			return ec.marshalNMerchantConnectorAccount2ᚕᚖswitchyardᚋentᚐMerchantConnectorAccountᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingEvaluation_candidates(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RoutingEvaluation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MerchantConnectorAccount(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _SavedCard_last4(ctx context.Context, field graphql.CollectedField, obj *schematype.CardDetails) (ret graphql.Marshaler) {
@@ -43411,7 +43859,7 @@ func (ec *executionContext) unmarshalInputPaymentAttemptWhereInput(ctx context.C
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "paymentIntentID", "paymentIntentIDNEQ", "paymentIntentIDIn", "paymentIntentIDNotIn", "paymentIntentIDGT", "paymentIntentIDGTE", "paymentIntentIDLT", "paymentIntentIDLTE", "paymentIntentIDContains", "paymentIntentIDHasPrefix", "paymentIntentIDHasSuffix", "paymentIntentIDEqualFold", "paymentIntentIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "netAmount", "netAmountNEQ", "netAmountIn", "netAmountNotIn", "netAmountGT", "netAmountGTE", "netAmountLT", "netAmountLTE", "amountToCapture", "amountToCaptureNEQ", "amountToCaptureIn", "amountToCaptureNotIn", "amountToCaptureGT", "amountToCaptureGTE", "amountToCaptureLT", "amountToCaptureLTE", "amountToCaptureIsNil", "amountToCaptureNotNil", "amountCapturable", "amountCapturableNEQ", "amountCapturableIn", "amountCapturableNotIn", "amountCapturableGT", "amountCapturableGTE", "amountCapturableLT", "amountCapturableLTE", "orderTaxAmount", "orderTaxAmountNEQ", "orderTaxAmountIn", "orderTaxAmountNotIn", "orderTaxAmountGT", "orderTaxAmountGTE", "orderTaxAmountLT", "orderTaxAmountLTE", "orderTaxAmountIsNil", "orderTaxAmountNotNil", "surchargeAmount", "surchargeAmountNEQ", "surchargeAmountIn", "surchargeAmountNotIn", "surchargeAmountGT", "surchargeAmountGTE", "surchargeAmountLT", "surchargeAmountLTE", "surchargeAmountIsNil", "surchargeAmountNotNil", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorIsNil", "connectorNotNil", "connectorEqualFold", "connectorContainsFold", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "routingApproach", "routingApproachNEQ", "routingApproachIn", "routingApproachNotIn", "routingApproachGT", "routingApproachGTE", "routingApproachLT", "routingApproachLTE", "routingApproachContains", "routingApproachHasPrefix", "routingApproachHasSuffix", "routingApproachIsNil", "routingApproachNotNil", "routingApproachEqualFold", "routingApproachContainsFold", "routingAlgorithmID", "routingAlgorithmIDNEQ", "routingAlgorithmIDIn", "routingAlgorithmIDNotIn", "routingAlgorithmIDGT", "routingAlgorithmIDGTE", "routingAlgorithmIDLT", "routingAlgorithmIDLTE", "routingAlgorithmIDContains", "routingAlgorithmIDHasPrefix", "routingAlgorithmIDHasSuffix", "routingAlgorithmIDIsNil", "routingAlgorithmIDNotNil", "routingAlgorithmIDEqualFold", "routingAlgorithmIDContainsFold", "connectorTransactionID", "connectorTransactionIDNEQ", "connectorTransactionIDIn", "connectorTransactionIDNotIn", "connectorTransactionIDGT", "connectorTransactionIDGTE", "connectorTransactionIDLT", "connectorTransactionIDLTE", "connectorTransactionIDContains", "connectorTransactionIDHasPrefix", "connectorTransactionIDHasSuffix", "connectorTransactionIDIsNil", "connectorTransactionIDNotNil", "connectorTransactionIDEqualFold", "connectorTransactionIDContainsFold", "captureMethod", "captureMethodNEQ", "captureMethodIn", "captureMethodNotIn", "captureMethodIsNil", "captureMethodNotNil", "authenticationType", "authenticationTypeNEQ", "authenticationTypeIn", "authenticationTypeNotIn", "authenticationTypeIsNil", "authenticationTypeNotNil", "paymentMethod", "paymentMethodNEQ", "paymentMethodIn", "paymentMethodNotIn", "paymentMethodGT", "paymentMethodGTE", "paymentMethodLT", "paymentMethodLTE", "paymentMethodContains", "paymentMethodHasPrefix", "paymentMethodHasSuffix", "paymentMethodIsNil", "paymentMethodNotNil", "paymentMethodEqualFold", "paymentMethodContainsFold", "paymentMethodType", "paymentMethodTypeNEQ", "paymentMethodTypeIn", "paymentMethodTypeNotIn", "paymentMethodTypeGT", "paymentMethodTypeGTE", "paymentMethodTypeLT", "paymentMethodTypeLTE", "paymentMethodTypeContains", "paymentMethodTypeHasPrefix", "paymentMethodTypeHasSuffix", "paymentMethodTypeIsNil", "paymentMethodTypeNotNil", "paymentMethodTypeEqualFold", "paymentMethodTypeContainsFold", "paymentMethodID", "paymentMethodIDNEQ", "paymentMethodIDIn", "paymentMethodIDNotIn", "paymentMethodIDGT", "paymentMethodIDGTE", "paymentMethodIDLT", "paymentMethodIDLTE", "paymentMethodIDContains", "paymentMethodIDHasPrefix", "paymentMethodIDHasSuffix", "paymentMethodIDIsNil", "paymentMethodIDNotNil", "paymentMethodIDEqualFold", "paymentMethodIDContainsFold", "paymentExperience", "paymentExperienceNEQ", "paymentExperienceIn", "paymentExperienceNotIn", "paymentExperienceGT", "paymentExperienceGTE", "paymentExperienceLT", "paymentExperienceLTE", "paymentExperienceContains", "paymentExperienceHasPrefix", "paymentExperienceHasSuffix", "paymentExperienceIsNil", "paymentExperienceNotNil", "paymentExperienceEqualFold", "paymentExperienceContainsFold", "paymentToken", "paymentTokenNEQ", "paymentTokenIn", "paymentTokenNotIn", "paymentTokenGT", "paymentTokenGTE", "paymentTokenLT", "paymentTokenLTE", "paymentTokenContains", "paymentTokenHasPrefix", "paymentTokenHasSuffix", "paymentTokenIsNil", "paymentTokenNotNil", "paymentTokenEqualFold", "paymentTokenContainsFold", "mandateID", "mandateIDNEQ", "mandateIDIn", "mandateIDNotIn", "mandateIDGT", "mandateIDGTE", "mandateIDLT", "mandateIDLTE", "mandateIDContains", "mandateIDHasPrefix", "mandateIDHasSuffix", "mandateIDIsNil", "mandateIDNotNil", "mandateIDEqualFold", "mandateIDContainsFold", "errorCode", "errorCodeNEQ", "errorCodeIn", "errorCodeNotIn", "errorCodeGT", "errorCodeGTE", "errorCodeLT", "errorCodeLTE", "errorCodeContains", "errorCodeHasPrefix", "errorCodeHasSuffix", "errorCodeIsNil", "errorCodeNotNil", "errorCodeEqualFold", "errorCodeContainsFold", "errorMessage", "errorMessageNEQ", "errorMessageIn", "errorMessageNotIn", "errorMessageGT", "errorMessageGTE", "errorMessageLT", "errorMessageLTE", "errorMessageContains", "errorMessageHasPrefix", "errorMessageHasSuffix", "errorMessageIsNil", "errorMessageNotNil", "errorMessageEqualFold", "errorMessageContainsFold", "errorReason", "errorReasonNEQ", "errorReasonIn", "errorReasonNotIn", "errorReasonGT", "errorReasonGTE", "errorReasonLT", "errorReasonLTE", "errorReasonContains", "errorReasonHasPrefix", "errorReasonHasSuffix", "errorReasonIsNil", "errorReasonNotNil", "errorReasonEqualFold", "errorReasonContainsFold", "unifiedCode", "unifiedCodeNEQ", "unifiedCodeIn", "unifiedCodeNotIn", "unifiedCodeGT", "unifiedCodeGTE", "unifiedCodeLT", "unifiedCodeLTE", "unifiedCodeContains", "unifiedCodeHasPrefix", "unifiedCodeHasSuffix", "unifiedCodeIsNil", "unifiedCodeNotNil", "unifiedCodeEqualFold", "unifiedCodeContainsFold", "unifiedMessage", "unifiedMessageNEQ", "unifiedMessageIn", "unifiedMessageNotIn", "unifiedMessageGT", "unifiedMessageGTE", "unifiedMessageLT", "unifiedMessageLTE", "unifiedMessageContains", "unifiedMessageHasPrefix", "unifiedMessageHasSuffix", "unifiedMessageIsNil", "unifiedMessageNotNil", "unifiedMessageEqualFold", "unifiedMessageContainsFold", "issuerErrorCode", "issuerErrorCodeNEQ", "issuerErrorCodeIn", "issuerErrorCodeNotIn", "issuerErrorCodeGT", "issuerErrorCodeGTE", "issuerErrorCodeLT", "issuerErrorCodeLTE", "issuerErrorCodeContains", "issuerErrorCodeHasPrefix", "issuerErrorCodeHasSuffix", "issuerErrorCodeIsNil", "issuerErrorCodeNotNil", "issuerErrorCodeEqualFold", "issuerErrorCodeContainsFold", "issuerErrorMessage", "issuerErrorMessageNEQ", "issuerErrorMessageIn", "issuerErrorMessageNotIn", "issuerErrorMessageGT", "issuerErrorMessageGTE", "issuerErrorMessageLT", "issuerErrorMessageLTE", "issuerErrorMessageContains", "issuerErrorMessageHasPrefix", "issuerErrorMessageHasSuffix", "issuerErrorMessageIsNil", "issuerErrorMessageNotNil", "issuerErrorMessageEqualFold", "issuerErrorMessageContainsFold", "networkAdviceCode", "networkAdviceCodeNEQ", "networkAdviceCodeIn", "networkAdviceCodeNotIn", "networkAdviceCodeGT", "networkAdviceCodeGTE", "networkAdviceCodeLT", "networkAdviceCodeLTE", "networkAdviceCodeContains", "networkAdviceCodeHasPrefix", "networkAdviceCodeHasSuffix", "networkAdviceCodeIsNil", "networkAdviceCodeNotNil", "networkAdviceCodeEqualFold", "networkAdviceCodeContainsFold", "networkDeclineCode", "networkDeclineCodeNEQ", "networkDeclineCodeIn", "networkDeclineCodeNotIn", "networkDeclineCodeGT", "networkDeclineCodeGTE", "networkDeclineCodeLT", "networkDeclineCodeLTE", "networkDeclineCodeContains", "networkDeclineCodeHasPrefix", "networkDeclineCodeHasSuffix", "networkDeclineCodeIsNil", "networkDeclineCodeNotNil", "networkDeclineCodeEqualFold", "networkDeclineCodeContainsFold", "networkTransactionID", "networkTransactionIDNEQ", "networkTransactionIDIn", "networkTransactionIDNotIn", "networkTransactionIDGT", "networkTransactionIDGTE", "networkTransactionIDLT", "networkTransactionIDLTE", "networkTransactionIDContains", "networkTransactionIDHasPrefix", "networkTransactionIDHasSuffix", "networkTransactionIDIsNil", "networkTransactionIDNotNil", "networkTransactionIDEqualFold", "networkTransactionIDContainsFold", "cancellationReason", "cancellationReasonNEQ", "cancellationReasonIn", "cancellationReasonNotIn", "cancellationReasonGT", "cancellationReasonGTE", "cancellationReasonLT", "cancellationReasonLTE", "cancellationReasonContains", "cancellationReasonHasPrefix", "cancellationReasonHasSuffix", "cancellationReasonIsNil", "cancellationReasonNotNil", "cancellationReasonEqualFold", "cancellationReasonContainsFold", "referenceID", "referenceIDNEQ", "referenceIDIn", "referenceIDNotIn", "referenceIDGT", "referenceIDGTE", "referenceIDLT", "referenceIDLTE", "referenceIDContains", "referenceIDHasPrefix", "referenceIDHasSuffix", "referenceIDIsNil", "referenceIDNotNil", "referenceIDEqualFold", "referenceIDContainsFold", "clientSource", "clientSourceNEQ", "clientSourceIn", "clientSourceNotIn", "clientSourceGT", "clientSourceGTE", "clientSourceLT", "clientSourceLTE", "clientSourceContains", "clientSourceHasPrefix", "clientSourceHasSuffix", "clientSourceIsNil", "clientSourceNotNil", "clientSourceEqualFold", "clientSourceContainsFold", "clientVersion", "clientVersionNEQ", "clientVersionIn", "clientVersionNotIn", "clientVersionGT", "clientVersionGTE", "clientVersionLT", "clientVersionLTE", "clientVersionContains", "clientVersionHasPrefix", "clientVersionHasSuffix", "clientVersionIsNil", "clientVersionNotNil", "clientVersionEqualFold", "clientVersionContainsFold", "encodedData", "encodedDataNEQ", "encodedDataIn", "encodedDataNotIn", "encodedDataGT", "encodedDataGTE", "encodedDataLT", "encodedDataLTE", "encodedDataContains", "encodedDataHasPrefix", "encodedDataHasSuffix", "encodedDataIsNil", "encodedDataNotNil", "encodedDataEqualFold", "encodedDataContainsFold", "multipleCaptureCount", "multipleCaptureCountNEQ", "multipleCaptureCountIn", "multipleCaptureCountNotIn", "multipleCaptureCountGT", "multipleCaptureCountGTE", "multipleCaptureCountLT", "multipleCaptureCountLTE", "multipleCaptureCountIsNil", "multipleCaptureCountNotNil", "hasPayment", "hasPaymentWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "paymentIntentID", "paymentIntentIDNEQ", "paymentIntentIDIn", "paymentIntentIDNotIn", "paymentIntentIDGT", "paymentIntentIDGTE", "paymentIntentIDLT", "paymentIntentIDLTE", "paymentIntentIDContains", "paymentIntentIDHasPrefix", "paymentIntentIDHasSuffix", "paymentIntentIDEqualFold", "paymentIntentIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "netAmount", "netAmountNEQ", "netAmountIn", "netAmountNotIn", "netAmountGT", "netAmountGTE", "netAmountLT", "netAmountLTE", "amountToCapture", "amountToCaptureNEQ", "amountToCaptureIn", "amountToCaptureNotIn", "amountToCaptureGT", "amountToCaptureGTE", "amountToCaptureLT", "amountToCaptureLTE", "amountToCaptureIsNil", "amountToCaptureNotNil", "amountCapturable", "amountCapturableNEQ", "amountCapturableIn", "amountCapturableNotIn", "amountCapturableGT", "amountCapturableGTE", "amountCapturableLT", "amountCapturableLTE", "orderTaxAmount", "orderTaxAmountNEQ", "orderTaxAmountIn", "orderTaxAmountNotIn", "orderTaxAmountGT", "orderTaxAmountGTE", "orderTaxAmountLT", "orderTaxAmountLTE", "orderTaxAmountIsNil", "orderTaxAmountNotNil", "surchargeAmount", "surchargeAmountNEQ", "surchargeAmountIn", "surchargeAmountNotIn", "surchargeAmountGT", "surchargeAmountGTE", "surchargeAmountLT", "surchargeAmountLTE", "surchargeAmountIsNil", "surchargeAmountNotNil", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorIsNil", "connectorNotNil", "connectorEqualFold", "connectorContainsFold", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "routingApproach", "routingApproachNEQ", "routingApproachIn", "routingApproachNotIn", "routingApproachGT", "routingApproachGTE", "routingApproachLT", "routingApproachLTE", "routingApproachContains", "routingApproachHasPrefix", "routingApproachHasSuffix", "routingApproachIsNil", "routingApproachNotNil", "routingApproachEqualFold", "routingApproachContainsFold", "routingAlgorithmID", "routingAlgorithmIDNEQ", "routingAlgorithmIDIn", "routingAlgorithmIDNotIn", "routingAlgorithmIDGT", "routingAlgorithmIDGTE", "routingAlgorithmIDLT", "routingAlgorithmIDLTE", "routingAlgorithmIDContains", "routingAlgorithmIDHasPrefix", "routingAlgorithmIDHasSuffix", "routingAlgorithmIDIsNil", "routingAlgorithmIDNotNil", "routingAlgorithmIDEqualFold", "routingAlgorithmIDContainsFold", "routingKind", "routingKindNEQ", "routingKindIn", "routingKindNotIn", "routingKindGT", "routingKindGTE", "routingKindLT", "routingKindLTE", "routingKindContains", "routingKindHasPrefix", "routingKindHasSuffix", "routingKindIsNil", "routingKindNotNil", "routingKindEqualFold", "routingKindContainsFold", "routingRule", "routingRuleNEQ", "routingRuleIn", "routingRuleNotIn", "routingRuleGT", "routingRuleGTE", "routingRuleLT", "routingRuleLTE", "routingRuleContains", "routingRuleHasPrefix", "routingRuleHasSuffix", "routingRuleIsNil", "routingRuleNotNil", "routingRuleEqualFold", "routingRuleContainsFold", "connectorTransactionID", "connectorTransactionIDNEQ", "connectorTransactionIDIn", "connectorTransactionIDNotIn", "connectorTransactionIDGT", "connectorTransactionIDGTE", "connectorTransactionIDLT", "connectorTransactionIDLTE", "connectorTransactionIDContains", "connectorTransactionIDHasPrefix", "connectorTransactionIDHasSuffix", "connectorTransactionIDIsNil", "connectorTransactionIDNotNil", "connectorTransactionIDEqualFold", "connectorTransactionIDContainsFold", "captureMethod", "captureMethodNEQ", "captureMethodIn", "captureMethodNotIn", "captureMethodIsNil", "captureMethodNotNil", "authenticationType", "authenticationTypeNEQ", "authenticationTypeIn", "authenticationTypeNotIn", "authenticationTypeIsNil", "authenticationTypeNotNil", "paymentMethod", "paymentMethodNEQ", "paymentMethodIn", "paymentMethodNotIn", "paymentMethodGT", "paymentMethodGTE", "paymentMethodLT", "paymentMethodLTE", "paymentMethodContains", "paymentMethodHasPrefix", "paymentMethodHasSuffix", "paymentMethodIsNil", "paymentMethodNotNil", "paymentMethodEqualFold", "paymentMethodContainsFold", "paymentMethodType", "paymentMethodTypeNEQ", "paymentMethodTypeIn", "paymentMethodTypeNotIn", "paymentMethodTypeGT", "paymentMethodTypeGTE", "paymentMethodTypeLT", "paymentMethodTypeLTE", "paymentMethodTypeContains", "paymentMethodTypeHasPrefix", "paymentMethodTypeHasSuffix", "paymentMethodTypeIsNil", "paymentMethodTypeNotNil", "paymentMethodTypeEqualFold", "paymentMethodTypeContainsFold", "paymentMethodID", "paymentMethodIDNEQ", "paymentMethodIDIn", "paymentMethodIDNotIn", "paymentMethodIDGT", "paymentMethodIDGTE", "paymentMethodIDLT", "paymentMethodIDLTE", "paymentMethodIDContains", "paymentMethodIDHasPrefix", "paymentMethodIDHasSuffix", "paymentMethodIDIsNil", "paymentMethodIDNotNil", "paymentMethodIDEqualFold", "paymentMethodIDContainsFold", "paymentExperience", "paymentExperienceNEQ", "paymentExperienceIn", "paymentExperienceNotIn", "paymentExperienceGT", "paymentExperienceGTE", "paymentExperienceLT", "paymentExperienceLTE", "paymentExperienceContains", "paymentExperienceHasPrefix", "paymentExperienceHasSuffix", "paymentExperienceIsNil", "paymentExperienceNotNil", "paymentExperienceEqualFold", "paymentExperienceContainsFold", "paymentToken", "paymentTokenNEQ", "paymentTokenIn", "paymentTokenNotIn", "paymentTokenGT", "paymentTokenGTE", "paymentTokenLT", "paymentTokenLTE", "paymentTokenContains", "paymentTokenHasPrefix", "paymentTokenHasSuffix", "paymentTokenIsNil", "paymentTokenNotNil", "paymentTokenEqualFold", "paymentTokenContainsFold", "mandateID", "mandateIDNEQ", "mandateIDIn", "mandateIDNotIn", "mandateIDGT", "mandateIDGTE", "mandateIDLT", "mandateIDLTE", "mandateIDContains", "mandateIDHasPrefix", "mandateIDHasSuffix", "mandateIDIsNil", "mandateIDNotNil", "mandateIDEqualFold", "mandateIDContainsFold", "errorCode", "errorCodeNEQ", "errorCodeIn", "errorCodeNotIn", "errorCodeGT", "errorCodeGTE", "errorCodeLT", "errorCodeLTE", "errorCodeContains", "errorCodeHasPrefix", "errorCodeHasSuffix", "errorCodeIsNil", "errorCodeNotNil", "errorCodeEqualFold", "errorCodeContainsFold", "errorMessage", "errorMessageNEQ", "errorMessageIn", "errorMessageNotIn", "errorMessageGT", "errorMessageGTE", "errorMessageLT", "errorMessageLTE", "errorMessageContains", "errorMessageHasPrefix", "errorMessageHasSuffix", "errorMessageIsNil", "errorMessageNotNil", "errorMessageEqualFold", "errorMessageContainsFold", "errorReason", "errorReasonNEQ", "errorReasonIn", "errorReasonNotIn", "errorReasonGT", "errorReasonGTE", "errorReasonLT", "errorReasonLTE", "errorReasonContains", "errorReasonHasPrefix", "errorReasonHasSuffix", "errorReasonIsNil", "errorReasonNotNil", "errorReasonEqualFold", "errorReasonContainsFold", "unifiedCode", "unifiedCodeNEQ", "unifiedCodeIn", "unifiedCodeNotIn", "unifiedCodeGT", "unifiedCodeGTE", "unifiedCodeLT", "unifiedCodeLTE", "unifiedCodeContains", "unifiedCodeHasPrefix", "unifiedCodeHasSuffix", "unifiedCodeIsNil", "unifiedCodeNotNil", "unifiedCodeEqualFold", "unifiedCodeContainsFold", "unifiedMessage", "unifiedMessageNEQ", "unifiedMessageIn", "unifiedMessageNotIn", "unifiedMessageGT", "unifiedMessageGTE", "unifiedMessageLT", "unifiedMessageLTE", "unifiedMessageContains", "unifiedMessageHasPrefix", "unifiedMessageHasSuffix", "unifiedMessageIsNil", "unifiedMessageNotNil", "unifiedMessageEqualFold", "unifiedMessageContainsFold", "issuerErrorCode", "issuerErrorCodeNEQ", "issuerErrorCodeIn", "issuerErrorCodeNotIn", "issuerErrorCodeGT", "issuerErrorCodeGTE", "issuerErrorCodeLT", "issuerErrorCodeLTE", "issuerErrorCodeContains", "issuerErrorCodeHasPrefix", "issuerErrorCodeHasSuffix", "issuerErrorCodeIsNil", "issuerErrorCodeNotNil", "issuerErrorCodeEqualFold", "issuerErrorCodeContainsFold", "issuerErrorMessage", "issuerErrorMessageNEQ", "issuerErrorMessageIn", "issuerErrorMessageNotIn", "issuerErrorMessageGT", "issuerErrorMessageGTE", "issuerErrorMessageLT", "issuerErrorMessageLTE", "issuerErrorMessageContains", "issuerErrorMessageHasPrefix", "issuerErrorMessageHasSuffix", "issuerErrorMessageIsNil", "issuerErrorMessageNotNil", "issuerErrorMessageEqualFold", "issuerErrorMessageContainsFold", "networkAdviceCode", "networkAdviceCodeNEQ", "networkAdviceCodeIn", "networkAdviceCodeNotIn", "networkAdviceCodeGT", "networkAdviceCodeGTE", "networkAdviceCodeLT", "networkAdviceCodeLTE", "networkAdviceCodeContains", "networkAdviceCodeHasPrefix", "networkAdviceCodeHasSuffix", "networkAdviceCodeIsNil", "networkAdviceCodeNotNil", "networkAdviceCodeEqualFold", "networkAdviceCodeContainsFold", "networkDeclineCode", "networkDeclineCodeNEQ", "networkDeclineCodeIn", "networkDeclineCodeNotIn", "networkDeclineCodeGT", "networkDeclineCodeGTE", "networkDeclineCodeLT", "networkDeclineCodeLTE", "networkDeclineCodeContains", "networkDeclineCodeHasPrefix", "networkDeclineCodeHasSuffix", "networkDeclineCodeIsNil", "networkDeclineCodeNotNil", "networkDeclineCodeEqualFold", "networkDeclineCodeContainsFold", "networkTransactionID", "networkTransactionIDNEQ", "networkTransactionIDIn", "networkTransactionIDNotIn", "networkTransactionIDGT", "networkTransactionIDGTE", "networkTransactionIDLT", "networkTransactionIDLTE", "networkTransactionIDContains", "networkTransactionIDHasPrefix", "networkTransactionIDHasSuffix", "networkTransactionIDIsNil", "networkTransactionIDNotNil", "networkTransactionIDEqualFold", "networkTransactionIDContainsFold", "cancellationReason", "cancellationReasonNEQ", "cancellationReasonIn", "cancellationReasonNotIn", "cancellationReasonGT", "cancellationReasonGTE", "cancellationReasonLT", "cancellationReasonLTE", "cancellationReasonContains", "cancellationReasonHasPrefix", "cancellationReasonHasSuffix", "cancellationReasonIsNil", "cancellationReasonNotNil", "cancellationReasonEqualFold", "cancellationReasonContainsFold", "referenceID", "referenceIDNEQ", "referenceIDIn", "referenceIDNotIn", "referenceIDGT", "referenceIDGTE", "referenceIDLT", "referenceIDLTE", "referenceIDContains", "referenceIDHasPrefix", "referenceIDHasSuffix", "referenceIDIsNil", "referenceIDNotNil", "referenceIDEqualFold", "referenceIDContainsFold", "clientSource", "clientSourceNEQ", "clientSourceIn", "clientSourceNotIn", "clientSourceGT", "clientSourceGTE", "clientSourceLT", "clientSourceLTE", "clientSourceContains", "clientSourceHasPrefix", "clientSourceHasSuffix", "clientSourceIsNil", "clientSourceNotNil", "clientSourceEqualFold", "clientSourceContainsFold", "clientVersion", "clientVersionNEQ", "clientVersionIn", "clientVersionNotIn", "clientVersionGT", "clientVersionGTE", "clientVersionLT", "clientVersionLTE", "clientVersionContains", "clientVersionHasPrefix", "clientVersionHasSuffix", "clientVersionIsNil", "clientVersionNotNil", "clientVersionEqualFold", "clientVersionContainsFold", "encodedData", "encodedDataNEQ", "encodedDataIn", "encodedDataNotIn", "encodedDataGT", "encodedDataGTE", "encodedDataLT", "encodedDataLTE", "encodedDataContains", "encodedDataHasPrefix", "encodedDataHasSuffix", "encodedDataIsNil", "encodedDataNotNil", "encodedDataEqualFold", "encodedDataContainsFold", "multipleCaptureCount", "multipleCaptureCountNEQ", "multipleCaptureCountIn", "multipleCaptureCountNotIn", "multipleCaptureCountGT", "multipleCaptureCountGTE", "multipleCaptureCountLT", "multipleCaptureCountLTE", "multipleCaptureCountIsNil", "multipleCaptureCountNotNil", "hasPayment", "hasPaymentWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -44657,6 +45105,216 @@ func (ec *executionContext) unmarshalInputPaymentAttemptWhereInput(ctx context.C
 				return it, err
 			}
 			it.RoutingAlgorithmIDContainsFold = data
+		case "routingKind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKind"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKind = data
+		case "routingKindNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindNEQ = data
+		case "routingKindIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindIn = data
+		case "routingKindNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindNotIn = data
+		case "routingKindGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindGT = data
+		case "routingKindGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindGTE = data
+		case "routingKindLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindLT = data
+		case "routingKindLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindLTE = data
+		case "routingKindContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindContains = data
+		case "routingKindHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindHasPrefix = data
+		case "routingKindHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindHasSuffix = data
+		case "routingKindIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindIsNil = data
+		case "routingKindNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindNotNil = data
+		case "routingKindEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindEqualFold = data
+		case "routingKindContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingKindContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingKindContainsFold = data
+		case "routingRule":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRule"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRule = data
+		case "routingRuleNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleNEQ = data
+		case "routingRuleIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleIn = data
+		case "routingRuleNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleNotIn = data
+		case "routingRuleGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleGT = data
+		case "routingRuleGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleGTE = data
+		case "routingRuleLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleLT = data
+		case "routingRuleLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleLTE = data
+		case "routingRuleContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleContains = data
+		case "routingRuleHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleHasPrefix = data
+		case "routingRuleHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleHasSuffix = data
+		case "routingRuleIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleIsNil = data
+		case "routingRuleNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleNotNil = data
+		case "routingRuleEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleEqualFold = data
+		case "routingRuleContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routingRuleContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoutingRuleContainsFold = data
 		case "connectorTransactionID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionID"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -56193,6 +56851,127 @@ func (ec *executionContext) unmarshalInputRoutingAlgorithmWhereInput(ctx context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputRoutingPaymentInput(ctx context.Context, obj any) (model.RoutingPaymentInput, error) {
+	var it model.RoutingPaymentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"amount", "currency", "paymentMethod", "paymentMethodType", "cardNetwork", "cardBin", "billingCountry", "businessCountry", "businessLabel", "captureMethod", "authenticationType", "setupFutureUsage", "paymentType", "metadata"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "paymentMethod":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethod"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethod = data
+		case "paymentMethodType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodType = data
+		case "cardNetwork":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardNetwork"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CardNetwork = data
+		case "cardBin":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardBin"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CardBin = data
+		case "billingCountry":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billingCountry"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BillingCountry = data
+		case "businessCountry":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessCountry"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessCountry = data
+		case "businessLabel":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessLabel"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessLabel = data
+		case "captureMethod":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("captureMethod"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CaptureMethod = data
+		case "authenticationType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authenticationType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthenticationType = data
+		case "setupFutureUsage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("setupFutureUsage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SetupFutureUsage = data
+		case "paymentType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentType = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSurchargeDetailsInput(ctx context.Context, obj any) (model.SurchargeDetailsInput, error) {
 	var it model.SurchargeDetailsInput
 	if obj == nil {
@@ -60108,6 +60887,16 @@ func (ec *executionContext) _PaymentAttempt(ctx context.Context, sel ast.Selecti
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "routingKind":
+			out.Values[i] = ec._PaymentAttempt_routingKind(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "routingRule":
+			out.Values[i] = ec._PaymentAttempt_routingRule(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "connectorTransactionID":
 			out.Values[i] = ec._PaymentAttempt_connectorTransactionID(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -60294,6 +61083,11 @@ func (ec *executionContext) _PaymentAttempt(ctx context.Context, sel ast.Selecti
 		case "displayAmount":
 			out.Values[i] = ec._PaymentAttempt_displayAmount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "routingCandidates":
+			out.Values[i] = ec._PaymentAttempt_routingCandidates(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
@@ -62285,6 +63079,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "routingEvaluate":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_routingEvaluate(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -62919,6 +63735,64 @@ func (ec *executionContext) _RoutingAlgorithmPayload(ctx context.Context, sel as
 			}
 		case "replayed":
 			out.Values[i] = ec._RoutingAlgorithmPayload_replayed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var routingEvaluationImplementors = []string{"RoutingEvaluation"}
+
+func (ec *executionContext) _RoutingEvaluation(ctx context.Context, sel ast.SelectionSet, obj *model.RoutingEvaluation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, routingEvaluationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RoutingEvaluation")
+		case "routingApproach":
+			out.Values[i] = ec._RoutingEvaluation_routingApproach(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "routingAlgorithmID":
+			out.Values[i] = ec._RoutingEvaluation_routingAlgorithmID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "routingKind":
+			out.Values[i] = ec._RoutingEvaluation_routingKind(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "routingRule":
+			out.Values[i] = ec._RoutingEvaluation_routingRule(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "candidates":
+			out.Values[i] = ec._RoutingEvaluation_candidates(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -64327,6 +65201,22 @@ func (ec *executionContext) unmarshalNMerchantAccountWhereInput2ᚖswitchyardᚋ
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNMerchantConnectorAccount2ᚕᚖswitchyardᚋentᚐMerchantConnectorAccountᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.MerchantConnectorAccount) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMerchantConnectorAccount2ᚖswitchyardᚋentᚐMerchantConnectorAccount(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNMerchantConnectorAccount2ᚖswitchyardᚋentᚐMerchantConnectorAccount(ctx context.Context, sel ast.SelectionSet, v *ent.MerchantConnectorAccount) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -64926,6 +65816,21 @@ func (ec *executionContext) marshalNRoutingAlgorithmTransactionType2switchyard�
 func (ec *executionContext) unmarshalNRoutingAlgorithmWhereInput2ᚖswitchyardᚋentᚐRoutingAlgorithmWhereInput(ctx context.Context, v any) (*ent.RoutingAlgorithmWhereInput, error) {
 	res, err := ec.unmarshalInputRoutingAlgorithmWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRoutingEvaluation2ᚖswitchyardᚋgraphᚋmodelᚐRoutingEvaluation(ctx context.Context, sel ast.SelectionSet, v *model.RoutingEvaluation) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RoutingEvaluation(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNRoutingPaymentInput2switchyardᚋgraphᚋmodelᚐRoutingPaymentInput(ctx context.Context, v any) (model.RoutingPaymentInput, error) {
+	res, err := ec.unmarshalInputRoutingPaymentInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {

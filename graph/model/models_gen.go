@@ -132,6 +132,43 @@ type RoutingAlgorithmPayload struct {
 	Replayed bool `json:"replayed"`
 }
 
+// What routing would do with a payment, and why.
+type RoutingEvaluation struct {
+	// Hyperswitch's routing_approach: rule_based_routing, volume_based_routing or default_fallback.
+	RoutingApproach string `json:"routingApproach"`
+	// The active configuration that chose; null when the fallback order did.
+	RoutingAlgorithmID *string `json:"routingAlgorithmID,omitempty"`
+	// The configuration's kind: single, priority, volume_split or advanced.
+	RoutingKind *string `json:"routingKind,omitempty"`
+	// The advanced configuration's rule that held; null for its default selection.
+	RoutingRule *string `json:"routingRule,omitempty"`
+	// The connector accounts in the order they would be tried.
+	Candidates []*ent.MerchantConnectorAccount `json:"candidates"`
+}
+
+// A payment's facts, as an advanced routing configuration's rules test them
+// (Hyperswitch's routing keys). Values are Hyperswitch's: currency EUR,
+// paymentMethod card, cardNetwork Visa, billingCountry NL or Netherlands.
+type RoutingPaymentInput struct {
+	// Minor units.
+	Amount            int     `json:"amount"`
+	Currency          string  `json:"currency"`
+	PaymentMethod     *string `json:"paymentMethod,omitempty"`
+	PaymentMethodType *string `json:"paymentMethodType,omitempty"`
+	CardNetwork       *string `json:"cardNetwork,omitempty"`
+	// The card's first six digits; its network when cardNetwork is absent.
+	CardBin            *string `json:"cardBin,omitempty"`
+	BillingCountry     *string `json:"billingCountry,omitempty"`
+	BusinessCountry    *string `json:"businessCountry,omitempty"`
+	BusinessLabel      *string `json:"businessLabel,omitempty"`
+	CaptureMethod      *string `json:"captureMethod,omitempty"`
+	AuthenticationType *string `json:"authenticationType,omitempty"`
+	SetupFutureUsage   *string `json:"setupFutureUsage,omitempty"`
+	PaymentType        *string `json:"paymentType,omitempty"`
+	// The payment's metadata; a non-string value is compared as its JSON text.
+	Metadata map[string]any `json:"metadata,omitempty"`
+}
+
 // The caller of the API: the principal its key (and headers) stand for.
 type Viewer struct {
 	// The merchant the caller acts for; null for the admin key without X-Merchant-Id.

@@ -72,18 +72,22 @@ type VolumeSplit struct {
 }
 
 // Algorithm is a validated algorithm: the connectors it may choose, in
-// its order (priority), or with their shares (volume split).
+// its order (priority), or with their shares (volume split), or its rules
+// (advanced); and every connector it names, with where.
 type Algorithm struct {
 	Kind        string
 	Priority    []schematype.RoutableConnector
 	VolumeSplit []VolumeSplit
+	program     *program
+	choices     []choiceAt
 }
 
 // parseAlgorithm reads a stored or requested algorithm by its kind.
 func parseAlgorithm(a *schematype.RoutingAlgorithm) (*Algorithm, error) {
 	out := &Algorithm{Kind: a.Type}
+	data := validate.Path("algorithm.data")
 	bad := func(format string, args ...any) error {
-		return errs.InvalidValue("algorithm.data", format, args...)
+		return errs.InvalidValue(data.String(), format, args...)
 	}
 	if len(a.Data) == 0 || string(a.Data) == "null" {
 		return nil, errs.MissingField("algorithm.data")
@@ -95,35 +99,27 @@ func parseAlgorithm(a *schematype.RoutingAlgorithm) (*Algorithm, error) {
 			return nil, bad("a single algorithm's data is one connector choice {connector, merchant_connector_id}")
 		}
 		out.Priority = []schematype.RoutableConnector{c}
-	case KindPriority:
-		if err := json.Unmarshal(a.Data, &out.Priority); err != nil || len(out.Priority) == 0 {
-			return nil, bad("a priority algorithm's data is a non-empty list of connector choices")
+		out.choices = []choiceAt{{data, c}}
+	case KindPriority, KindVolumeSplit:
+		sel, err := parseSelection("algorithm", &selectionWire{Type: a.Type, Data: a.Data}, &out.choices)
+		if err != nil {
+			return nil, err
 		}
-	case KindVolumeSplit:
-		if err := json.Unmarshal(a.Data, &out.VolumeSplit); err != nil || len(out.VolumeSplit) == 0 {
-			return nil, bad("a volume_split algorithm's data is a non-empty list of {connector, split}")
-		}
-		total := 0
-		for i, v := range out.VolumeSplit {
-			if v.Split < 0 || v.Split > 100 {
-				return nil, errs.InvalidValue(validate.Indexed("algorithm.data", i)+".split", "must be between 0 and 100, got %d", v.Split)
-			}
-			total += v.Split
-			out.Priority = append(out.Priority, v.Connector)
-		}
-		if total != 100 {
-			return nil, bad("the splits of a volume_split algorithm must add up to 100, got %d", total)
-		}
+		out.Priority, out.VolumeSplit = sel.priority, sel.split
 	case KindAdvanced:
-		return nil, errs.InvalidValue("algorithm.type", "advanced (rule-based) routing is not available yet; use single, priority or volume_split")
+		prog, choices, err := parseProgram(a.Data)
+		if err != nil {
+			return nil, err
+		}
+		out.program, out.choices = prog, choices
 	case "":
 		return nil, errs.MissingField("algorithm.type")
 	default:
 		return nil, errs.InvalidValue("algorithm.type", "must be single, priority, volume_split or advanced, got %q", a.Type)
 	}
-	for i, c := range out.Priority {
-		if c.Connector == "" {
-			return nil, errs.MissingField(fmt.Sprintf("algorithm.data[%d].connector", i))
+	for _, c := range out.choices {
+		if c.choice.Connector == "" {
+			return nil, errs.MissingField(c.path.Key("connector").String())
 		}
 	}
 	return out, nil
@@ -164,10 +160,10 @@ func (s *Service) CreateConfig(ctx context.Context, in ConfigInput) (*ent.Routin
 	if err != nil {
 		return nil, err
 	}
-	for i, c := range algo.Priority {
-		if resolve(c, accounts) == nil {
-			return nil, errs.InvalidValue(fmt.Sprintf("algorithm.data[%d]", i),
-				"%s is not an active connector account of profile %s", describe(c), prof.ID)
+	for _, c := range algo.choices {
+		if resolve(c.choice, accounts) == nil {
+			return nil, errs.InvalidValue(c.path.String(),
+				"%s is not an active connector account of profile %s", describe(c.choice), prof.ID)
 		}
 	}
 	create := s.db.Client.RoutingAlgorithm.Create().SetMerchantID(merchantID).SetProfileID(prof.ID).
@@ -450,39 +446,124 @@ type Decision struct {
 	// AlgorithmID is the active configuration that chose; empty when the
 	// profile's fallback order did.
 	AlgorithmID string
+	// Kind is the configuration's kind (single, priority, volume_split,
+	// advanced); empty when the fallback order or the request chose.
+	Kind string
+	// Rule is the name of the advanced configuration's rule that held;
+	// empty for its default selection and for the other kinds.
+	Rule string
 	// Approach is Hyperswitch's routing_approach: StraightThrough (the
-	// request named the connector), rule_based_routing (single and
-	// priority), volume_based_routing, or default_fallback.
-	Approach   string
+	// request named the connector), rule_based_routing (single, priority
+	// and advanced), volume_based_routing, or default_fallback.
+	Approach string
+	// Candidates are the accounts in the order they are tried.
 	Candidates []*ent.MerchantConnectorAccount
+	// sel is what the configuration chose before a split's draw and the
+	// fallback order.
+	sel selection
 }
 
 // StraightThrough is the approach of a payment that named its connector.
 const StraightThrough = "straight_through_routing"
 
-// Decide orders accounts (the profile's active payment processors) for a
-// payment of profileID: the active configuration's choices first (a
-// volume split draws one by its shares), then the fallback order. split
-// is a draw in [0, 100) for a volume split.
-func (s *Service) Decide(ctx context.Context, tx *ent.Tx, profileID string, accounts []*ent.MerchantConnectorAccount, split int) (*Decision, error) {
-	pr, err := s.profileRouting(ctx, tx, profileID)
+// Decide orders accounts (the profile's active payment processors) for
+// pay, a payment of profileID, read through tx: the active configuration's
+// choices first (an advanced one's first rule that holds for pay, else its
+// default selection; a volume split draws one by its shares), then the
+// fallback order. split is a draw in [0, 100) for a volume split.
+func (s *Service) Decide(ctx context.Context, tx *ent.Tx, profileID string, accounts []*ent.MerchantConnectorAccount, pay Payment, split int) (*Decision, error) {
+	pr, err := s.profileRouting(ctx, tx.Client(), profileID)
 	if err != nil {
 		return nil, err
 	}
+	d := pr.decide(accounts, &pay, split)
+	// Dynamic routing reorders what the static routing chose.
+	s.dynamicOrder(ctx, profileID, pr.dynamic, d)
+	return d, nil
+}
+
+// Evaluation is what routing would do with a payment, and why.
+type Evaluation struct {
+	*Decision
+	// Output is what the configuration (else the fallback order) chose
+	// before a volume split's draw: accounts in priority order, or each
+	// with its share (OutputKind volume_split).
+	OutputKind string
+	Output     []Share
+	// Eligible are the profile's active payment processors.
+	Eligible []*ent.MerchantConnectorAccount
+}
+
+// Share is an account a selection names, with its share of a split.
+type Share struct {
+	Account *ent.MerchantConnectorAccount
+	Split   int
+}
+
+// Evaluate is what Decide would answer for pay, a payment of the profile
+// named (else the caller's or the default), with split as the draw of a
+// volume split. It writes nothing.
+func (s *Service) Evaluate(ctx context.Context, profileID *string, pay Payment, split int) (*Evaluation, error) {
+	prof, err := txn.Profile(ctx, s.db.Client, profileID)
+	if err != nil {
+		return nil, err
+	}
+	accounts, err := profileAccounts(ctx, s.db.Client, prof.ID)
+	if err != nil {
+		return nil, err
+	}
+	pr, err := s.profileRouting(ctx, s.db.Client, prof.ID)
+	if err != nil {
+		return nil, err
+	}
+	d := pr.decide(accounts, &pay, split)
+	s.dynamicOrder(ctx, prof.ID, pr.dynamic, d)
+	out := &Evaluation{Decision: d, Eligible: accounts, OutputKind: KindPriority}
+	switch {
+	case d.sel.kind == KindVolumeSplit:
+		out.OutputKind = KindVolumeSplit
+		for _, v := range d.sel.split {
+			if a := resolve(v.Connector, accounts); a != nil {
+				out.Output = append(out.Output, Share{Account: a, Split: v.Split})
+			}
+		}
+	case d.AlgorithmID != "":
+		for _, c := range d.sel.priority {
+			if a := resolve(c, accounts); a != nil {
+				out.Output = append(out.Output, Share{Account: a})
+			}
+		}
+	default:
+		for _, a := range d.Candidates {
+			out.Output = append(out.Output, Share{Account: a})
+		}
+	}
+	return out, nil
+}
+
+func (pr profileRouting) decide(accounts []*ent.MerchantConnectorAccount, pay *Payment, split int) *Decision {
 	fallback := orderAccounts(pr.fallback, accounts)
 	out := &Decision{Approach: "default_fallback", Candidates: fallback}
-	if pr.algorithm != nil {
-		choices := pr.algorithm.Priority
-		out.AlgorithmID, out.Approach = pr.algorithmID, "rule_based_routing"
-		if pr.algorithm.Kind == KindVolumeSplit {
-			out.Approach = "volume_based_routing"
-			choices = []schematype.RoutableConnector{pickShare(pr.algorithm.VolumeSplit, split)}
-		}
-		out.Candidates = orderAccounts(choices, fallback)
+	if pr.algorithm == nil {
+		return out
 	}
-	// Dynamic routing reorders what the static routing chose.
-	s.dynamicOrder(ctx, profileID, pr.dynamic, out)
-	return out, nil
+	algo := pr.algorithm
+	out.AlgorithmID, out.Kind, out.Approach = pr.algorithmID, algo.Kind, "rule_based_routing"
+	sel := selection{kind: KindPriority, priority: algo.Priority}
+	switch algo.Kind {
+	case KindVolumeSplit:
+		sel = selection{kind: KindVolumeSplit, split: algo.VolumeSplit}
+		out.Approach = "volume_based_routing"
+	case KindAdvanced:
+		sel, out.Rule = algo.program.evaluate(pay)
+	}
+	choices := sel.priority
+	if sel.kind == KindVolumeSplit {
+		choices = []schematype.RoutableConnector{pickShare(sel.split, split)}
+	}
+	out.sel = sel
+	out.Candidates = orderAccounts(choices, fallback)
+	return out
 }
 
 // profileRouting is what a decision needs of a profile: its fallback
@@ -508,9 +589,9 @@ type profileCache struct {
 const cacheFor = time.Minute
 
 // profileRouting is the profile's routing: the cached one while its
-// version has not moved, else read through tx (the payment's transaction:
+// version has not moved, else read through db (a payment's transaction:
 // on SQLite it holds the only connection).
-func (s *Service) profileRouting(ctx context.Context, tx *ent.Tx, profileID string) (profileRouting, error) {
+func (s *Service) profileRouting(ctx context.Context, db *ent.Client, profileID string) (profileRouting, error) {
 	version, verr := int64(0), error(nil)
 	if s.versions != nil {
 		version, verr = s.versions.Version(ctx, profileID)
@@ -523,13 +604,13 @@ func (s *Service) profileRouting(ctx context.Context, tx *ent.Tx, profileID stri
 			return e, nil
 		}
 	}
-	prof, err := tx.Profile.Get(ctx, profileID)
+	prof, err := db.Profile.Get(ctx, profileID)
 	if err != nil {
 		return profileRouting{}, errs.Internal(err)
 	}
 	out := profileRouting{version: version, loadedAt: s.db.Now(), fallback: prof.DefaultFallback}
 	if prof.RoutingAlgorithmID != nil {
-		stored, err := tx.RoutingAlgorithm.Get(ctx, *prof.RoutingAlgorithmID)
+		stored, err := db.RoutingAlgorithm.Get(ctx, *prof.RoutingAlgorithmID)
 		if err != nil {
 			return profileRouting{}, errs.Internal(err)
 		}
@@ -539,7 +620,7 @@ func (s *Service) profileRouting(ctx context.Context, tx *ent.Tx, profileID stri
 			out.algorithmID, out.algorithm = stored.ID, algo
 		}
 	}
-	if out.dynamic, err = loadDynamic(ctx, tx.Client(), prof.DynamicRouting); err != nil {
+	if out.dynamic, err = loadDynamic(ctx, db, prof.DynamicRouting); err != nil {
 		return profileRouting{}, err
 	}
 	if out.dynamic.records() {

@@ -1,0 +1,591 @@
+package routing
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"switchyard/ent/schema/schematype"
+	"switchyard/payments/errs"
+	"switchyard/payments/validate"
+)
+
+// Payment is what routing knows of a payment when it decides: the facts an
+// advanced configuration's rules test. An empty string is a fact not known
+// (no billing address, not a card, …): no comparison on it holds.
+type Payment struct {
+	Amount             int64
+	Currency           string
+	PaymentMethod      string
+	PaymentMethodType  string
+	CardNetwork        string
+	CardBin            string
+	BillingCountry     string // ISO 3166-1 alpha-2
+	BusinessCountry    string // ISO 3166-1 alpha-2
+	BusinessLabel      string
+	CaptureMethod      string
+	AuthenticationType string
+	SetupFutureUsage   string
+	PaymentType        string
+	// Metadata are the payment's metadata; values that are not strings
+	// are their JSON text.
+	Metadata map[string]string
+}
+
+// MetadataStrings are metadata as a rule compares them: strings as they
+// are, any other value as its JSON text.
+func MetadataStrings(m map[string]any) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		if s, ok := v.(string); ok {
+			out[k] = s
+			continue
+		}
+		if b, err := json.Marshal(v); err == nil {
+			out[k] = string(b)
+		}
+	}
+	return out
+}
+
+// Hyperswitch's value types (ValueType) and comparisons (ComparisonType).
+const (
+	valueNumber           = "number"
+	valueEnumVariant      = "enum_variant"
+	valueMetadataVariant  = "metadata_variant"
+	valueStr              = "str_value"
+	valueNumberArray      = "number_array"
+	valueEnumVariantArray = "enum_variant_array"
+	valueNumberComparison = "number_comparison_array"
+	valueGlobalRef        = "global_ref"
+
+	cmpEqual            = "equal"
+	cmpNotEqual         = "not_equal"
+	cmpLessThan         = "less_than"
+	cmpLessThanEqual    = "less_than_equal"
+	cmpGreaterThan      = "greater_than"
+	cmpGreaterThanEqual = "greater_than_equal"
+)
+
+var comparisons = validate.NewEnum("ComparisonType", cmpEqual, cmpNotEqual, cmpLessThan, cmpLessThanEqual,
+	cmpGreaterThan, cmpGreaterThanEqual)
+
+// lhsKind is what a rule's left-hand side holds, which fixes the
+// comparisons and value types it takes.
+type lhsKind int
+
+const (
+	kindNumber   lhsKind = iota // amount: every comparison; number, number_array, number_comparison_array
+	kindEnum                    // equal, not_equal; enum_variant, enum_variant_array
+	kindString                  // equal, not_equal; str_value
+	kindMetadata                // equal, not_equal; metadata_variant
+)
+
+// lhs is a left-hand side Switchyard evaluates: its kind, how a value
+// named in a rule reads (false when it is not one of the key's values),
+// and the payment's fact.
+type lhs struct {
+	kind lhsKind
+	read func(v string) (string, bool)
+	fact func(p *Payment) string
+}
+
+// enumOf reads a value of e, in any case (the decision engine's own
+// examples write card networks as visa), as e spells it.
+func enumOf(e *validate.Enum) func(string) (string, bool) {
+	return func(v string) (string, bool) {
+		if e.Has(v) {
+			return v, true
+		}
+		for _, known := range e.Values() {
+			if strings.EqualFold(known, v) {
+				return known, true
+			}
+		}
+		return v, false
+	}
+}
+
+// country reads Hyperswitch's Country names (Netherlands) and, as well,
+// alpha-2 codes (NL).
+func country(v string) (string, bool) {
+	if code, ok := countryCodes[v]; ok {
+		return code, true
+	}
+	return enumOf(validate.Countries)(v)
+}
+
+func anyString(v string) (string, bool) { return v, true }
+
+var (
+	paymentMethods = validate.NewEnum("PaymentMethod", "card", "card_redirect", "pay_later", "wallet",
+		"bank_redirect", "bank_transfer", "crypto", "bank_debit", "reward", "real_time_payment", "upi", "voucher",
+		"gift_card", "open_banking", "mobile_payment", "network_token")
+	authenticationTypes = validate.NewEnum("AuthenticationType", "three_ds", "no_three_ds")
+	captureMethods      = validate.NewEnum("CaptureMethod", "automatic", "manual", "manual_multiple", "scheduled",
+		"sequential_automatic")
+	futureUsages = validate.NewEnum("FutureUsage", "off_session", "on_session")
+	paymentTypes = validate.NewEnum("PaymentType", "normal", "new_mandate", "setup_mandate", "recurring_mandate",
+		"installment")
+)
+
+// lhsKeys are the left-hand sides Switchyard evaluates: Hyperswitch's
+// routing keys for what a payment carries here.
+var lhsKeys = map[string]lhs{
+	"amount":              {kind: kindNumber},
+	"currency":            {kindEnum, enumOf(validate.Currencies), func(p *Payment) string { return p.Currency }},
+	"payment_method":      {kindEnum, enumOf(paymentMethods), func(p *Payment) string { return p.PaymentMethod }},
+	"payment_method_type": {kindEnum, enumOf(validate.PaymentMethodTypes), func(p *Payment) string { return p.PaymentMethodType }},
+	"card_network":        {kindEnum, enumOf(validate.CardNetworks), func(p *Payment) string { return p.CardNetwork }},
+	"billing_country":     {kindEnum, country, func(p *Payment) string { return p.BillingCountry }},
+	"business_country":    {kindEnum, country, func(p *Payment) string { return p.BusinessCountry }},
+	"capture_method":      {kindEnum, enumOf(captureMethods), func(p *Payment) string { return p.CaptureMethod }},
+	"authentication_type": {kindEnum, enumOf(authenticationTypes), func(p *Payment) string { return p.AuthenticationType }},
+	"setup_future_usage":  {kindEnum, enumOf(futureUsages), func(p *Payment) string { return p.SetupFutureUsage }},
+	"payment_type":        {kindEnum, enumOf(paymentTypes), func(p *Payment) string { return p.PaymentType }},
+	"card_bin":            {kindString, anyString, func(p *Payment) string { return p.CardBin }},
+	"business_label":      {kindString, anyString, func(p *Payment) string { return p.BusinessLabel }},
+	"metadata":            {kind: kindMetadata},
+}
+
+// familyKeys are Hyperswitch's per-family keys (wallet = apple_pay): the
+// payment method type, known only when the payment method is that family.
+var familyKeys = []string{"card_redirect", "pay_later", "wallet", "bank_redirect", "bank_transfer", "crypto",
+	"bank_debit", "reward", "real_time_payment", "upi", "voucher", "gift_card", "open_banking", "mobile_payment"}
+
+func init() {
+	for _, f := range append(familyKeys, "card") {
+		key := f
+		name := f
+		if f == "card" {
+			name = "card_type" // credit or debit
+		}
+		lhsKeys[name] = lhs{kindEnum, enumOf(validate.PaymentMethodTypes), func(p *Payment) string {
+			if p.PaymentMethod != key {
+				return ""
+			}
+			return p.PaymentMethodType
+		}}
+	}
+}
+
+// program is an advanced algorithm read once into what a decision
+// evaluates: rules in order, the first that holds choosing.
+type program struct {
+	rules      []rule
+	defaultSel selection
+}
+
+type rule struct {
+	name       string
+	sel        selection
+	statements []statement
+}
+
+// selection is a rule's choice: connectors in priority order, or shares.
+type selection struct {
+	kind     string // KindPriority or KindVolumeSplit
+	priority []schematype.RoutableConnector
+	split    []VolumeSplit
+}
+
+// statement holds when all its conditions hold and, when it nests
+// statements, one of them holds too.
+type statement struct {
+	conditions []condition
+	nested     []statement
+}
+
+type condition struct {
+	key       lhs
+	op        string
+	valueType string
+	num       int64
+	nums      []int64
+	numCmps   []numberComparison
+	str       string
+	strs      []string
+	metaKey   string
+}
+
+type numberComparison struct {
+	op  string
+	num int64
+}
+
+// Wire forms of Hyperswitch's ProgramConnectorSelection and its parts.
+type (
+	programWire struct {
+		DefaultSelection *selectionWire `json:"defaultSelection"`
+		Rules            []ruleWire     `json:"rules"`
+		Metadata         map[string]any `json:"metadata"`
+	}
+	ruleWire struct {
+		Name               *string         `json:"name"`
+		ConnectorSelection *selectionWire  `json:"connectorSelection"`
+		Statements         []statementWire `json:"statements"`
+	}
+	selectionWire struct {
+		Type string          `json:"type"`
+		Data json.RawMessage `json:"data"`
+	}
+	statementWire struct {
+		Condition []comparisonWire `json:"condition"`
+		Nested    []statementWire  `json:"nested"`
+	}
+	comparisonWire struct {
+		Lhs        *string        `json:"lhs"`
+		Comparison *string        `json:"comparison"`
+		Value      *valueWire     `json:"value"`
+		Metadata   map[string]any `json:"metadata"`
+	}
+	valueWire struct {
+		Type  string          `json:"type"`
+		Value json.RawMessage `json:"value"`
+	}
+	metadataValueWire struct {
+		Key   *string `json:"key"`
+		Value *string `json:"value"`
+	}
+	numberComparisonWire struct {
+		ComparisonType string `json:"comparisonType"`
+		Number         *int64 `json:"number"`
+	}
+)
+
+// choiceAt is a connector an algorithm names, with where it names it.
+type choiceAt struct {
+	path   validate.Path
+	choice schematype.RoutableConnector
+}
+
+// parseProgram reads an advanced algorithm's data, refusing what it cannot
+// evaluate with the member at fault; it answers the program and every
+// connector it names.
+func parseProgram(data json.RawMessage) (*program, []choiceAt, error) {
+	root := validate.Path("algorithm.data")
+	var w programWire
+	if err := json.Unmarshal(data, &w); err != nil {
+		return nil, nil, errs.InvalidValue(root.String(), "an advanced algorithm's data is {defaultSelection, rules, metadata}: %s", jsonReason(err))
+	}
+	var choices []choiceAt
+	if w.DefaultSelection == nil {
+		return nil, nil, errs.MissingField(root.Key("defaultSelection").String())
+	}
+	def, err := parseSelection(root.Key("defaultSelection"), w.DefaultSelection, &choices)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := &program{defaultSel: def}
+	for i, rw := range w.Rules {
+		at := root.Key("rules").At(i)
+		if rw.Name == nil || *rw.Name == "" {
+			return nil, nil, errs.MissingField(at.Key("name").String())
+		}
+		if len(*rw.Name) > 255 {
+			return nil, nil, errs.InvalidValue(at.Key("name").String(), "must be at most 255 characters")
+		}
+		if rw.ConnectorSelection == nil {
+			return nil, nil, errs.MissingField(at.Key("connectorSelection").String())
+		}
+		sel, err := parseSelection(at.Key("connectorSelection"), rw.ConnectorSelection, &choices)
+		if err != nil {
+			return nil, nil, err
+		}
+		if rw.Statements == nil {
+			return nil, nil, errs.MissingField(at.Key("statements").String())
+		}
+		stmts, err := parseStatements(at.Key("statements"), rw.Statements)
+		if err != nil {
+			return nil, nil, err
+		}
+		p.rules = append(p.rules, rule{name: *rw.Name, sel: sel, statements: stmts})
+	}
+	return p, choices, nil
+}
+
+// jsonReason is a decoding error without Go's type names.
+func jsonReason(err error) string {
+	if te, ok := err.(*json.UnmarshalTypeError); ok && te.Field != "" {
+		return te.Field + " has the wrong type"
+	}
+	return "not in that shape"
+}
+
+func parseSelection(at validate.Path, w *selectionWire, choices *[]choiceAt) (selection, error) {
+	sel := selection{kind: w.Type}
+	data := at.Key("data")
+	switch w.Type {
+	case KindPriority:
+		if err := json.Unmarshal(w.Data, &sel.priority); err != nil || len(sel.priority) == 0 {
+			return sel, errs.InvalidValue(data.String(), "a priority choice is a non-empty list of connector choices")
+		}
+		for i, c := range sel.priority {
+			*choices = append(*choices, choiceAt{data.At(i), c})
+		}
+	case KindVolumeSplit:
+		if err := json.Unmarshal(w.Data, &sel.split); err != nil || len(sel.split) == 0 {
+			return sel, errs.InvalidValue(data.String(), "a volume_split choice is a non-empty list of {connector, split}")
+		}
+		total := 0
+		for i, v := range sel.split {
+			if v.Split < 0 || v.Split > 100 {
+				return sel, errs.InvalidValue(data.At(i).Key("split").String(), "must be between 0 and 100, got %d", v.Split)
+			}
+			total += v.Split
+			*choices = append(*choices, choiceAt{data.At(i).Key("connector"), v.Connector})
+		}
+		if total != 100 {
+			return sel, errs.InvalidValue(data.String(), "the splits of a volume_split must add up to 100, got %d", total)
+		}
+	case "":
+		return sel, errs.MissingField(at.Key("type").String())
+	default:
+		return sel, errs.InvalidValue(at.Key("type").String(), "must be priority or volume_split, got %q", w.Type)
+	}
+	return sel, nil
+}
+
+func parseStatements(at validate.Path, ws []statementWire) ([]statement, error) {
+	out := make([]statement, 0, len(ws))
+	for i, w := range ws {
+		sat := at.At(i)
+		if w.Condition == nil {
+			return nil, errs.MissingField(sat.Key("condition").String())
+		}
+		st := statement{}
+		for j, cw := range w.Condition {
+			c, err := parseCondition(sat.Key("condition").At(j), cw)
+			if err != nil {
+				return nil, err
+			}
+			st.conditions = append(st.conditions, c)
+		}
+		if w.Nested != nil {
+			nested, err := parseStatements(sat.Key("nested"), w.Nested)
+			if err != nil {
+				return nil, err
+			}
+			st.nested = nested
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// valueTypes are the value types each kind of left-hand side compares with.
+var valueTypes = map[lhsKind][]string{
+	kindNumber:   {valueNumber, valueNumberArray, valueNumberComparison},
+	kindEnum:     {valueEnumVariant, valueEnumVariantArray},
+	kindString:   {valueStr},
+	kindMetadata: {valueMetadataVariant},
+}
+
+func parseCondition(at validate.Path, w comparisonWire) (condition, error) {
+	var c condition
+	if w.Lhs == nil {
+		return c, errs.MissingField(at.Key("lhs").String())
+	}
+	key, ok := lhsKeys[*w.Lhs]
+	if !ok && w.Value != nil && w.Value.Type == valueMetadataVariant {
+		// A metadata comparison names its key in its value; its lhs is
+		// "metadata", but any other is taken too.
+		key, ok = lhsKeys["metadata"], true
+	}
+	if !ok {
+		return c, errs.InvalidValue(at.Key("lhs").String(), "%q is not a routing key Switchyard evaluates", *w.Lhs)
+	}
+	c.key = key
+	if w.Comparison == nil {
+		return c, errs.MissingField(at.Key("comparison").String())
+	}
+	if err := comparisons.Check(at.Key("comparison"), *w.Comparison); err != nil {
+		return c, err
+	}
+	c.op = *w.Comparison
+	if w.Value == nil {
+		return c, errs.MissingField(at.Key("value").String())
+	}
+	c.valueType = w.Value.Type
+	vat := at.Key("value")
+	allowed := valueTypes[key.kind]
+	if !slices.Contains(allowed, c.valueType) {
+		if c.valueType == "" {
+			return c, errs.MissingField(vat.Key("type").String())
+		}
+		return c, errs.InvalidValue(vat.Key("type").String(), "%s compares with %s, got %q", *w.Lhs, joinOr(allowed), c.valueType)
+	}
+	// Only a single number is ordered; every other value is equal or not.
+	if c.op != cmpEqual && c.op != cmpNotEqual && c.valueType != valueNumber {
+		return c, errs.InvalidValue(at.Key("comparison").String(), "%s with a %s value is equal or not_equal, got %q", *w.Lhs, c.valueType, c.op)
+	}
+	bad := func(what string) error {
+		return errs.InvalidValue(vat.Key("value").String(), "a %s value is %s", c.valueType, what)
+	}
+	raw := w.Value.Value
+	switch c.valueType {
+	case valueNumber:
+		if err := json.Unmarshal(raw, &c.num); err != nil || c.num < 0 || isNull(raw) {
+			return c, bad("a whole number, at least 0")
+		}
+	case valueNumberArray:
+		if err := json.Unmarshal(raw, &c.nums); err != nil || isNull(raw) {
+			return c, bad("a list of whole numbers")
+		}
+	case valueNumberComparison:
+		var cmps []numberComparisonWire
+		if err := json.Unmarshal(raw, &cmps); err != nil || isNull(raw) {
+			return c, bad("a list of {comparisonType, number}")
+		}
+		for i, nc := range cmps {
+			if err := comparisons.Check(vat.Key("value").At(i).Key("comparisonType"), nc.ComparisonType); err != nil {
+				return c, err
+			}
+			if nc.Number == nil {
+				return c, errs.MissingField(vat.Key("value").At(i).Key("number").String())
+			}
+			c.numCmps = append(c.numCmps, numberComparison{nc.ComparisonType, *nc.Number})
+		}
+	case valueEnumVariant, valueStr:
+		if err := json.Unmarshal(raw, &c.str); err != nil || isNull(raw) {
+			return c, bad("a string")
+		}
+		v, ok := key.read(c.str)
+		if !ok {
+			return c, errs.InvalidValue(vat.Key("value").String(), "%q is not a value of %s", c.str, *w.Lhs)
+		}
+		c.str = v
+	case valueEnumVariantArray:
+		if err := json.Unmarshal(raw, &c.strs); err != nil || isNull(raw) {
+			return c, bad("a list of strings")
+		}
+		for i, s := range c.strs {
+			v, ok := key.read(s)
+			if !ok {
+				return c, errs.InvalidValue(vat.Key("value").At(i).String(), "%q is not a value of %s", s, *w.Lhs)
+			}
+			c.strs[i] = v
+		}
+	case valueMetadataVariant:
+		var m metadataValueWire
+		if err := json.Unmarshal(raw, &m); err != nil || isNull(raw) {
+			return c, bad("{key, value}")
+		}
+		if m.Key == nil {
+			return c, errs.MissingField(vat.Key("value").Key("key").String())
+		}
+		if m.Value == nil {
+			return c, errs.MissingField(vat.Key("value").Key("value").String())
+		}
+		c.metaKey, c.str = *m.Key, *m.Value
+	}
+	return c, nil
+}
+
+func isNull(raw json.RawMessage) bool { return len(raw) == 0 || string(raw) == "null" }
+
+func joinOr(list []string) string {
+	out := ""
+	for i, s := range list {
+		switch {
+		case i == 0:
+		case i == len(list)-1:
+			out += " or "
+		default:
+			out += ", "
+		}
+		out += s
+	}
+	return out
+}
+
+// evaluate is the selection of the first rule that holds for p (and its
+// name), else the default selection.
+func (p *program) evaluate(pay *Payment) (selection, string) {
+	for _, r := range p.rules {
+		if anyHolds(r.statements, pay) {
+			return r.sel, r.name
+		}
+	}
+	return p.defaultSel, ""
+}
+
+// anyHolds: a rule's statements, as a statement's nested ones, are
+// alternatives.
+func anyHolds(stmts []statement, pay *Payment) bool {
+	for _, s := range stmts {
+		if s.holds(pay) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s statement) holds(pay *Payment) bool {
+	for _, c := range s.conditions {
+		if !c.holds(pay) {
+			return false
+		}
+	}
+	return s.nested == nil || anyHolds(s.nested, pay)
+}
+
+// holds compares the payment's fact; a fact the payment lacks makes no
+// comparison hold, not even not_equal (as Hyperswitch's interpreter).
+func (c condition) holds(pay *Payment) bool {
+	switch c.key.kind {
+	case kindNumber:
+		return c.holdsNumber(pay.Amount)
+	case kindMetadata:
+		v, ok := pay.Metadata[c.metaKey]
+		return ok && (v == c.str) == (c.op == cmpEqual)
+	}
+	fact := c.key.fact(pay)
+	if fact == "" {
+		return false
+	}
+	eq := fact == c.str
+	if c.valueType == valueEnumVariantArray {
+		eq = slices.Contains(c.strs, fact)
+	}
+	return eq == (c.op == cmpEqual)
+}
+
+func (c condition) holdsNumber(n int64) bool {
+	switch c.valueType {
+	case valueNumberArray:
+		in := false
+		for _, v := range c.nums {
+			in = in || v == n
+		}
+		return in == (c.op == cmpEqual)
+	case valueNumberComparison:
+		any := false
+		for _, nc := range c.numCmps {
+			any = any || compare(n, nc.op, nc.num)
+		}
+		return any == (c.op == cmpEqual)
+	}
+	return compare(n, c.op, c.num)
+}
+
+func compare(n int64, op string, v int64) bool {
+	switch op {
+	case cmpEqual:
+		return n == v
+	case cmpNotEqual:
+		return n != v
+	case cmpLessThan:
+		return n < v
+	case cmpLessThanEqual:
+		return n <= v
+	case cmpGreaterThan:
+		return n > v
+	case cmpGreaterThanEqual:
+		return n >= v
+	}
+	return false
+}
