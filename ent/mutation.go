@@ -27031,6 +27031,7 @@ type ProfileMutation struct {
 	routing_algorithm_id                                  *string
 	default_fallback                                      *[]schematype.RoutableConnector
 	appenddefault_fallback                                []schematype.RoutableConnector
+	dynamic_routing                                       **schematype.DynamicRouting
 	clearedFields                                         map[string]struct{}
 	merchant                                              *string
 	clearedmerchant                                       bool
@@ -28351,6 +28352,55 @@ func (m *ProfileMutation) ResetDefaultFallback() {
 	delete(m.clearedFields, profile.FieldDefaultFallback)
 }
 
+// SetDynamicRouting sets the "dynamic_routing" field.
+func (m *ProfileMutation) SetDynamicRouting(sr *schematype.DynamicRouting) {
+	m.dynamic_routing = &sr
+}
+
+// DynamicRouting returns the value of the "dynamic_routing" field in the mutation.
+func (m *ProfileMutation) DynamicRouting() (r *schematype.DynamicRouting, exists bool) {
+	v := m.dynamic_routing
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDynamicRouting returns the old "dynamic_routing" field's value of the Profile entity.
+// If the Profile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProfileMutation) OldDynamicRouting(ctx context.Context) (v *schematype.DynamicRouting, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDynamicRouting is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDynamicRouting requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDynamicRouting: %w", err)
+	}
+	return oldValue.DynamicRouting, nil
+}
+
+// ClearDynamicRouting clears the value of the "dynamic_routing" field.
+func (m *ProfileMutation) ClearDynamicRouting() {
+	m.dynamic_routing = nil
+	m.clearedFields[profile.FieldDynamicRouting] = struct{}{}
+}
+
+// DynamicRoutingCleared returns if the "dynamic_routing" field was cleared in this mutation.
+func (m *ProfileMutation) DynamicRoutingCleared() bool {
+	_, ok := m.clearedFields[profile.FieldDynamicRouting]
+	return ok
+}
+
+// ResetDynamicRouting resets all changes to the "dynamic_routing" field.
+func (m *ProfileMutation) ResetDynamicRouting() {
+	m.dynamic_routing = nil
+	delete(m.clearedFields, profile.FieldDynamicRouting)
+}
+
 // ClearMerchant clears the "merchant" edge to the MerchantAccount entity.
 func (m *ProfileMutation) ClearMerchant() {
 	m.clearedmerchant = true
@@ -28466,7 +28516,7 @@ func (m *ProfileMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ProfileMutation) Fields() []string {
-	fields := make([]string, 0, 29)
+	fields := make([]string, 0, 30)
 	if m.merchant != nil {
 		fields = append(fields, profile.FieldMerchantID)
 	}
@@ -28554,6 +28604,9 @@ func (m *ProfileMutation) Fields() []string {
 	if m.default_fallback != nil {
 		fields = append(fields, profile.FieldDefaultFallback)
 	}
+	if m.dynamic_routing != nil {
+		fields = append(fields, profile.FieldDynamicRouting)
+	}
 	return fields
 }
 
@@ -28620,6 +28673,8 @@ func (m *ProfileMutation) Field(name string) (ent.Value, bool) {
 		return m.RoutingAlgorithmID()
 	case profile.FieldDefaultFallback:
 		return m.DefaultFallback()
+	case profile.FieldDynamicRouting:
+		return m.DynamicRouting()
 	}
 	return nil, false
 }
@@ -28687,6 +28742,8 @@ func (m *ProfileMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldRoutingAlgorithmID(ctx)
 	case profile.FieldDefaultFallback:
 		return m.OldDefaultFallback(ctx)
+	case profile.FieldDynamicRouting:
+		return m.OldDynamicRouting(ctx)
 	}
 	return nil, fmt.Errorf("unknown Profile field %s", name)
 }
@@ -28899,6 +28956,13 @@ func (m *ProfileMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetDefaultFallback(v)
 		return nil
+	case profile.FieldDynamicRouting:
+		v, ok := value.(*schematype.DynamicRouting)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDynamicRouting(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Profile field %s", name)
 }
@@ -28980,6 +29044,9 @@ func (m *ProfileMutation) ClearedFields() []string {
 	if m.FieldCleared(profile.FieldDefaultFallback) {
 		fields = append(fields, profile.FieldDefaultFallback)
 	}
+	if m.FieldCleared(profile.FieldDynamicRouting) {
+		fields = append(fields, profile.FieldDynamicRouting)
+	}
 	return fields
 }
 
@@ -29017,6 +29084,9 @@ func (m *ProfileMutation) ClearField(name string) error {
 		return nil
 	case profile.FieldDefaultFallback:
 		m.ClearDefaultFallback()
+		return nil
+	case profile.FieldDynamicRouting:
+		m.ClearDynamicRouting()
 		return nil
 	}
 	return fmt.Errorf("unknown Profile nullable field %s", name)
@@ -29112,6 +29182,9 @@ func (m *ProfileMutation) ResetField(name string) error {
 		return nil
 	case profile.FieldDefaultFallback:
 		m.ResetDefaultFallback()
+		return nil
+	case profile.FieldDynamicRouting:
+		m.ResetDynamicRouting()
 		return nil
 	}
 	return fmt.Errorf("unknown Profile field %s", name)

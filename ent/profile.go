@@ -78,6 +78,8 @@ type Profile struct {
 	RoutingAlgorithmID *string `json:"routing_algorithm_id,omitempty"`
 	// DefaultFallback holds the value of the "default_fallback" field.
 	DefaultFallback []schematype.RoutableConnector `json:"default_fallback,omitempty"`
+	// DynamicRouting holds the value of the "dynamic_routing" field.
+	DynamicRouting *schematype.DynamicRouting `json:"dynamic_routing,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ProfileQuery when eager-loading is set.
 	Edges        ProfileEdges `json:"edges"`
@@ -124,7 +126,7 @@ func (*Profile) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case profile.FieldPaymentResponseHashKeySealed, profile.FieldWebhookDetails, profile.FieldMetadata, profile.FieldAuthenticationConnectorDetails, profile.FieldDefaultFallback:
+		case profile.FieldPaymentResponseHashKeySealed, profile.FieldWebhookDetails, profile.FieldMetadata, profile.FieldAuthenticationConnectorDetails, profile.FieldDefaultFallback, profile.FieldDynamicRouting:
 			values[i] = new([]byte)
 		case profile.FieldIsDefault, profile.FieldEnablePaymentResponseHash, profile.FieldRedirectToMerchantWithHTTPPost, profile.FieldIsConnectorAgnosticMitEnabled, profile.FieldUseBillingAsPaymentMethodBilling, profile.FieldCollectShippingDetailsFromWalletConnector, profile.FieldCollectBillingDetailsFromWalletConnector, profile.FieldAlwaysCollectShippingDetailsFromWalletConnector, profile.FieldAlwaysCollectBillingDetailsFromWalletConnector, profile.FieldIsTaxConnectorEnabled, profile.FieldIsNetworkTokenizationEnabled, profile.FieldIsAutoRetriesEnabled, profile.FieldIsClickToPayEnabled, profile.FieldForce3dsChallenge, profile.FieldIsIframeRedirectionEnabled:
 			values[i] = new(sql.NullBool)
@@ -340,6 +342,14 @@ func (_m *Profile) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field default_fallback: %w", err)
 				}
 			}
+		case profile.FieldDynamicRouting:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field dynamic_routing", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.DynamicRouting); err != nil {
+					return fmt.Errorf("unmarshal field dynamic_routing: %w", err)
+				}
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -477,6 +487,9 @@ func (_m *Profile) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("default_fallback=")
 	builder.WriteString(fmt.Sprintf("%v", _m.DefaultFallback))
+	builder.WriteString(", ")
+	builder.WriteString("dynamic_routing=")
+	builder.WriteString(fmt.Sprintf("%v", _m.DynamicRouting))
 	builder.WriteByte(')')
 	return builder.String()
 }

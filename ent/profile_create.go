@@ -376,6 +376,12 @@ func (_c *ProfileCreate) SetDefaultFallback(v []schematype.RoutableConnector) *P
 	return _c
 }
 
+// SetDynamicRouting sets the "dynamic_routing" field.
+func (_c *ProfileCreate) SetDynamicRouting(v *schematype.DynamicRouting) *ProfileCreate {
+	_c.mutation.SetDynamicRouting(v)
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *ProfileCreate) SetID(v string) *ProfileCreate {
 	_c.mutation.SetID(v)
@@ -780,6 +786,10 @@ func (_c *ProfileCreate) createSpec() (*Profile, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.DefaultFallback(); ok {
 		_spec.SetField(profile.FieldDefaultFallback, field.TypeJSON, value)
 		_node.DefaultFallback = value
+	}
+	if value, ok := _c.mutation.DynamicRouting(); ok {
+		_spec.SetField(profile.FieldDynamicRouting, field.TypeJSON, value)
+		_node.DynamicRouting = value
 	}
 	if nodes := _c.mutation.MerchantIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -1247,6 +1257,24 @@ func (u *ProfileUpsert) UpdateDefaultFallback() *ProfileUpsert {
 // ClearDefaultFallback clears the value of the "default_fallback" field.
 func (u *ProfileUpsert) ClearDefaultFallback() *ProfileUpsert {
 	u.SetNull(profile.FieldDefaultFallback)
+	return u
+}
+
+// SetDynamicRouting sets the "dynamic_routing" field.
+func (u *ProfileUpsert) SetDynamicRouting(v *schematype.DynamicRouting) *ProfileUpsert {
+	u.Set(profile.FieldDynamicRouting, v)
+	return u
+}
+
+// UpdateDynamicRouting sets the "dynamic_routing" field to the value that was provided on create.
+func (u *ProfileUpsert) UpdateDynamicRouting() *ProfileUpsert {
+	u.SetExcluded(profile.FieldDynamicRouting)
+	return u
+}
+
+// ClearDynamicRouting clears the value of the "dynamic_routing" field.
+func (u *ProfileUpsert) ClearDynamicRouting() *ProfileUpsert {
+	u.SetNull(profile.FieldDynamicRouting)
 	return u
 }
 
@@ -1749,6 +1777,27 @@ func (u *ProfileUpsertOne) UpdateDefaultFallback() *ProfileUpsertOne {
 func (u *ProfileUpsertOne) ClearDefaultFallback() *ProfileUpsertOne {
 	return u.Update(func(s *ProfileUpsert) {
 		s.ClearDefaultFallback()
+	})
+}
+
+// SetDynamicRouting sets the "dynamic_routing" field.
+func (u *ProfileUpsertOne) SetDynamicRouting(v *schematype.DynamicRouting) *ProfileUpsertOne {
+	return u.Update(func(s *ProfileUpsert) {
+		s.SetDynamicRouting(v)
+	})
+}
+
+// UpdateDynamicRouting sets the "dynamic_routing" field to the value that was provided on create.
+func (u *ProfileUpsertOne) UpdateDynamicRouting() *ProfileUpsertOne {
+	return u.Update(func(s *ProfileUpsert) {
+		s.UpdateDynamicRouting()
+	})
+}
+
+// ClearDynamicRouting clears the value of the "dynamic_routing" field.
+func (u *ProfileUpsertOne) ClearDynamicRouting() *ProfileUpsertOne {
+	return u.Update(func(s *ProfileUpsert) {
+		s.ClearDynamicRouting()
 	})
 }
 
@@ -2418,6 +2467,27 @@ func (u *ProfileUpsertBulk) UpdateDefaultFallback() *ProfileUpsertBulk {
 func (u *ProfileUpsertBulk) ClearDefaultFallback() *ProfileUpsertBulk {
 	return u.Update(func(s *ProfileUpsert) {
 		s.ClearDefaultFallback()
+	})
+}
+
+// SetDynamicRouting sets the "dynamic_routing" field.
+func (u *ProfileUpsertBulk) SetDynamicRouting(v *schematype.DynamicRouting) *ProfileUpsertBulk {
+	return u.Update(func(s *ProfileUpsert) {
+		s.SetDynamicRouting(v)
+	})
+}
+
+// UpdateDynamicRouting sets the "dynamic_routing" field to the value that was provided on create.
+func (u *ProfileUpsertBulk) UpdateDynamicRouting() *ProfileUpsertBulk {
+	return u.Update(func(s *ProfileUpsert) {
+		s.UpdateDynamicRouting()
+	})
+}
+
+// ClearDynamicRouting clears the value of the "dynamic_routing" field.
+func (u *ProfileUpsertBulk) ClearDynamicRouting() *ProfileUpsertBulk {
+	return u.Update(func(s *ProfileUpsert) {
+		s.ClearDynamicRouting()
 	})
 }
 

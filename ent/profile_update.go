@@ -430,6 +430,18 @@ func (_u *ProfileUpdate) ClearDefaultFallback() *ProfileUpdate {
 	return _u
 }
 
+// SetDynamicRouting sets the "dynamic_routing" field.
+func (_u *ProfileUpdate) SetDynamicRouting(v *schematype.DynamicRouting) *ProfileUpdate {
+	_u.mutation.SetDynamicRouting(v)
+	return _u
+}
+
+// ClearDynamicRouting clears the value of the "dynamic_routing" field.
+func (_u *ProfileUpdate) ClearDynamicRouting() *ProfileUpdate {
+	_u.mutation.ClearDynamicRouting()
+	return _u
+}
+
 // AddConnectorAccountIDs adds the "connector_accounts" edge to the MerchantConnectorAccount entity by IDs.
 func (_u *ProfileUpdate) AddConnectorAccountIDs(ids ...string) *ProfileUpdate {
 	_u.mutation.AddConnectorAccountIDs(ids...)
@@ -674,6 +686,12 @@ func (_u *ProfileUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.DefaultFallbackCleared() {
 		_spec.ClearField(profile.FieldDefaultFallback, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.DynamicRouting(); ok {
+		_spec.SetField(profile.FieldDynamicRouting, field.TypeJSON, value)
+	}
+	if _u.mutation.DynamicRoutingCleared() {
+		_spec.ClearField(profile.FieldDynamicRouting, field.TypeJSON)
 	}
 	if _u.mutation.ConnectorAccountsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1140,6 +1158,18 @@ func (_u *ProfileUpdateOne) ClearDefaultFallback() *ProfileUpdateOne {
 	return _u
 }
 
+// SetDynamicRouting sets the "dynamic_routing" field.
+func (_u *ProfileUpdateOne) SetDynamicRouting(v *schematype.DynamicRouting) *ProfileUpdateOne {
+	_u.mutation.SetDynamicRouting(v)
+	return _u
+}
+
+// ClearDynamicRouting clears the value of the "dynamic_routing" field.
+func (_u *ProfileUpdateOne) ClearDynamicRouting() *ProfileUpdateOne {
+	_u.mutation.ClearDynamicRouting()
+	return _u
+}
+
 // AddConnectorAccountIDs adds the "connector_accounts" edge to the MerchantConnectorAccount entity by IDs.
 func (_u *ProfileUpdateOne) AddConnectorAccountIDs(ids ...string) *ProfileUpdateOne {
 	_u.mutation.AddConnectorAccountIDs(ids...)
@@ -1414,6 +1444,12 @@ func (_u *ProfileUpdateOne) sqlSave(ctx context.Context) (_node *Profile, err er
 	}
 	if _u.mutation.DefaultFallbackCleared() {
 		_spec.ClearField(profile.FieldDefaultFallback, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.DynamicRouting(); ok {
+		_spec.SetField(profile.FieldDynamicRouting, field.TypeJSON, value)
+	}
+	if _u.mutation.DynamicRoutingCleared() {
+		_spec.ClearField(profile.FieldDynamicRouting, field.TypeJSON)
 	}
 	if _u.mutation.ConnectorAccountsCleared() {
 		edge := &sqlgraph.EdgeSpec{

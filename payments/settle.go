@@ -56,6 +56,8 @@ func (s *Service) settle(ctx context.Context, paymentID, attemptID string, res *
 		sequential *captureReservation
 		view       *PaymentView
 		next       *confirmation
+		settled    *ent.PaymentAttempt // the attempt with the connector's verdict, for dynamic routing
+		profileID  string
 	)
 	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
 		pi, err := s.lockPayment(ctx, tx, paymentID)
@@ -123,6 +125,7 @@ func (s *Service) settle(ctx context.Context, paymentID, attemptID string, res *
 		if att, err = upd.Save(ctx); err != nil {
 			return errs.Internal(err)
 		}
+		settled, profileID = att, pi.ProfileID
 		if retryWith != nil && status == paymentattempt.StatusFailure && res.Decline != nil {
 			if next, err = s.retryOnNextConnector(ctx, tx, pi, att, res.Decline, retryWith); err != nil || next != nil {
 				return err // a retry leaves the payment processing, its new attempt pending
@@ -181,6 +184,7 @@ func (s *Service) settle(ctx context.Context, paymentID, attemptID string, res *
 	if err != nil {
 		return nil, nil, err
 	}
+	s.recordRoutingOutcome(ctx, profileID, settled)
 	if next != nil {
 		return nil, next, nil
 	}

@@ -61,6 +61,7 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerCheckout(a, d.Payments)
 	registerRouting(a, d.Routing)
 	registerGSM(a, d.GSM)
+	registerDynamicRouting(a, d.Routing)
 	registerPaymentsList(a, d.Payments)
 	registerEvents(a, d.Events, d.Webhooks)
 	setDefaultPaymentMethod := defaultPaymentMethodRoute(a, d.Customers)

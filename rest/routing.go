@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"switchyard/ent"
+	"switchyard/ent/routingalgorithm"
 	"switchyard/ent/schema/schematype"
 	"switchyard/payments/errs"
 	"switchyard/payments/routing"
@@ -37,19 +38,23 @@ func routingRecordOf(a *ent.RoutingAlgorithm) routingRecord {
 
 // routingAlgorithmBody is Hyperswitch's MerchantRoutingAlgorithm.
 type routingAlgorithmBody struct {
-	ID           string                       `json:"id"`
-	ProfileID    string                       `json:"profile_id"`
-	Name         string                       `json:"name"`
-	Description  string                       `json:"description"`
-	Algorithm    *schematype.RoutingAlgorithm `json:"algorithm"`
-	CreatedAt    int64                        `json:"created_at"`
-	ModifiedAt   int64                        `json:"modified_at"`
-	AlgorithmFor string                       `json:"algorithm_for"`
+	ID           string `json:"id"`
+	ProfileID    string `json:"profile_id"`
+	Name         string `json:"name"`
+	Description  string `json:"description"`
+	Algorithm    any    `json:"algorithm"`
+	CreatedAt    int64  `json:"created_at"`
+	ModifiedAt   int64  `json:"modified_at"`
+	AlgorithmFor string `json:"algorithm_for"`
 }
 
 func routingAlgorithmOf(a *ent.RoutingAlgorithm) routingAlgorithmBody {
+	var algorithm any = a.Algorithm
+	if a.Kind == routingalgorithm.KindDynamic { // a DynamicRoutingAlgorithm is the configuration itself
+		algorithm = a.Algorithm.Data
+	}
 	return routingAlgorithmBody{ID: a.ID, ProfileID: a.ProfileID, Name: a.Name, Description: a.Description,
-		Algorithm: a.Algorithm, CreatedAt: a.CreatedAt.UnixMilli(), ModifiedAt: a.ModifiedAt.UnixMilli(),
+		Algorithm: algorithm, CreatedAt: a.CreatedAt.UnixMilli(), ModifiedAt: a.ModifiedAt.UnixMilli(),
 		AlgorithmFor: string(a.TransactionType)}
 }
 

@@ -69,6 +69,18 @@ func BenchmarkRoutingCost(b *testing.B) {
 				cfg.name, 1e9/routed.nsPerOp(), 1e9/unrouted.nsPerOp(), routed.nsPerOp()/unrouted.nsPerOp())
 		}
 	}
+	// Success-rate and elimination routing over the last configuration:
+	// the candidates' outcomes read in one pipeline per decision, and one
+	// script call per settled attempt.
+	base := "/account/" + demo.MerchantID + "/business_profile/" + demo.ProfileID + "/dynamic_routing/"
+	call("POST", base+"success_based/toggle?enable=dynamic_connector_selection", nil)
+	call("POST", base+"elimination/toggle?enable=dynamic_connector_selection", nil)
+	var dynamic benchResult
+	b.Run("dynamic", func(b *testing.B) { dynamic = benchCreateConfirm(b, env) })
+	if unrouted.n > 0 && dynamic.n > 0 {
+		b.Logf("dynamic: %.0f payments/s against %.0f unrouted: %.3f× the time per payment",
+			1e9/dynamic.nsPerOp(), 1e9/unrouted.nsPerOp(), dynamic.nsPerOp()/unrouted.nsPerOp())
+	}
 }
 
 // advancedBenchProgram is an advanced configuration of n rules, none of

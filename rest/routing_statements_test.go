@@ -43,5 +43,15 @@ func TestRoutingStatements(t *testing.T) {
 	if advanced > unrouted {
 		t.Fatalf("a payment routed by rules took %d statements, an unrouted one %d", advanced, unrouted)
 	}
-	t.Logf("create+confirm: %d statements unrouted, %d routed by a volume split, %d by rules", unrouted, routed, advanced)
+	// Success-rate and elimination routing read and record outcomes in
+	// Redis only.
+	base := "/account/merchant_counted/business_profile/" + m.profileID + "/dynamic_routing/"
+	c.do("POST", base+"success_based/toggle?enable=dynamic_connector_selection", m.key, nil).must(t, 200)
+	c.do("POST", base+"elimination/toggle?enable=dynamic_connector_selection", m.key, nil).must(t, 200)
+	pay()
+	dynamic := pay()
+	if dynamic > unrouted {
+		t.Fatalf("a payment under dynamic routing took %d statements, an unrouted one %d", dynamic, unrouted)
+	}
+	t.Logf("create+confirm: %d statements unrouted, %d routed by a volume split, %d by rules, %d with dynamic routing over them", unrouted, routed, advanced, dynamic)
 }

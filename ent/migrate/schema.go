@@ -779,6 +779,7 @@ var (
 		{Name: "is_iframe_redirection_enabled", Type: field.TypeBool, Default: false},
 		{Name: "routing_algorithm_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "default_fallback", Type: field.TypeJSON, Nullable: true},
+		{Name: "dynamic_routing", Type: field.TypeJSON, Nullable: true},
 		{Name: "merchant_id", Type: field.TypeString, Size: 64},
 	}
 	// ProfilesTable holds the schema information for the "profiles" table.
@@ -789,7 +790,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "profiles_merchant_accounts_profiles",
-				Columns:    []*schema.Column{ProfilesColumns[29]},
+				Columns:    []*schema.Column{ProfilesColumns[30]},
 				RefColumns: []*schema.Column{MerchantAccountsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -798,7 +799,7 @@ var (
 			{
 				Name:    "profile_merchant_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{ProfilesColumns[29], ProfilesColumns[1], ProfilesColumns[0]},
+				Columns: []*schema.Column{ProfilesColumns[30], ProfilesColumns[1], ProfilesColumns[0]},
 			},
 		},
 	}
@@ -875,7 +876,7 @@ var (
 		{Name: "profile_id", Type: field.TypeString, Size: 64},
 		{Name: "name", Type: field.TypeString, Size: 64},
 		{Name: "description", Type: field.TypeString, Size: 255, Default: ""},
-		{Name: "kind", Type: field.TypeEnum, Enums: []string{"single", "priority", "volume_split", "advanced"}},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"single", "priority", "volume_split", "advanced", "dynamic"}},
 		{Name: "algorithm", Type: field.TypeJSON},
 		{Name: "transaction_type", Type: field.TypeEnum, Enums: []string{"payment", "payout", "three_ds_authentication"}, Default: "payment"},
 	}

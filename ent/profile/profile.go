@@ -73,6 +73,8 @@ const (
 	FieldRoutingAlgorithmID = "routing_algorithm_id"
 	// FieldDefaultFallback holds the string denoting the default_fallback field in the database.
 	FieldDefaultFallback = "default_fallback"
+	// FieldDynamicRouting holds the string denoting the dynamic_routing field in the database.
+	FieldDynamicRouting = "dynamic_routing"
 	// EdgeMerchant holds the string denoting the merchant edge name in mutations.
 	EdgeMerchant = "merchant"
 	// EdgeConnectorAccounts holds the string denoting the connector_accounts edge name in mutations.
@@ -127,6 +129,7 @@ var Columns = []string{
 	FieldIsIframeRedirectionEnabled,
 	FieldRoutingAlgorithmID,
 	FieldDefaultFallback,
+	FieldDynamicRouting,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).

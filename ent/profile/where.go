@@ -945,6 +945,16 @@ func DefaultFallbackNotNil() predicate.Profile {
 	return predicate.Profile(sql.FieldNotNull(FieldDefaultFallback))
 }
 
+// DynamicRoutingIsNil applies the IsNil predicate on the "dynamic_routing" field.
+func DynamicRoutingIsNil() predicate.Profile {
+	return predicate.Profile(sql.FieldIsNull(FieldDynamicRouting))
+}
+
+// DynamicRoutingNotNil applies the NotNil predicate on the "dynamic_routing" field.
+func DynamicRoutingNotNil() predicate.Profile {
+	return predicate.Profile(sql.FieldNotNull(FieldDynamicRouting))
+}
+
 // HasMerchant applies the HasEdge predicate on the "merchant" edge.
 func HasMerchant() predicate.Profile {
 	return predicate.Profile(func(s *sql.Selector) {

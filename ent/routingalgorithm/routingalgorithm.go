@@ -102,6 +102,7 @@ const (
 	KindPriority    Kind = "priority"
 	KindVolumeSplit Kind = "volume_split"
 	KindAdvanced    Kind = "advanced"
+	KindDynamic     Kind = "dynamic"
 )
 
 func (k Kind) String() string {
@@ -111,7 +112,7 @@ func (k Kind) String() string {
 // KindValidator is a validator for the "kind" field enum values. It is called by the builders before save.
 func KindValidator(k Kind) error {
 	switch k {
-	case KindSingle, KindPriority, KindVolumeSplit, KindAdvanced:
+	case KindSingle, KindPriority, KindVolumeSplit, KindAdvanced, KindDynamic:
 		return nil
 	default:
 		return fmt.Errorf("routingalgorithm: invalid enum value for kind field: %q", k)

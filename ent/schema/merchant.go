@@ -98,6 +98,10 @@ func (Profile) Fields() []ent.Field {
 		// default_fallback orders the profile's connector accounts when no
 		// configuration is active, and after the active one's choices.
 		field.JSON("default_fallback", []schematype.RoutableConnector{}).Optional().Annotations(entgql.Skip()),
+		// dynamic_routing names the profile's success-rate and elimination
+		// configurations and the feature each is enabled with
+		// (Hyperswitch's dynamic_routing_algorithm); none when never toggled.
+		field.JSON("dynamic_routing", &schematype.DynamicRouting{}).Optional().Annotations(entgql.Skip()),
 	}
 }
 

@@ -14,7 +14,8 @@ import (
 // RoutingAlgorithm is a routing configuration of a profile (Hyperswitch's
 // MerchantRoutingAlgorithm): which connector accounts its payments go to.
 // At most one per profile is active, named by the profile's
-// routing_algorithm_id.
+// routing_algorithm_id. A dynamic one (success-rate or elimination
+// routing) is named by the profile's dynamic_routing instead.
 type RoutingAlgorithm struct{ ent.Schema }
 
 func (RoutingAlgorithm) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
@@ -25,7 +26,7 @@ func (RoutingAlgorithm) Fields() []ent.Field {
 		field.String("profile_id").MaxLen(64).NotEmpty().Immutable(),
 		field.String("name").MaxLen(64).NotEmpty().Annotations(entgql.OrderField("NAME")),
 		field.String("description").MaxLen(255).Default(""),
-		field.Enum("kind").Values("single", "priority", "volume_split", "advanced").Immutable(),
+		field.Enum("kind").Values("single", "priority", "volume_split", "advanced", "dynamic").Immutable(),
 		field.JSON("algorithm", &schematype.RoutingAlgorithm{}).Immutable().Annotations(entgql.Skip()),
 		field.Enum("transaction_type").Values("payment", "payout", "three_ds_authentication").Default("payment").Immutable(),
 	}

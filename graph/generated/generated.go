@@ -11951,6 +11951,7 @@ enum RoutingAlgorithmKind @goModel(model: "switchyard/ent/routingalgorithm.Kind"
   priority
   volume_split
   advanced
+  dynamic
 }
 """
 Ordering options for RoutingAlgorithm connections

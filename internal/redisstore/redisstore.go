@@ -170,3 +170,72 @@ func (v *RoutingVersions) Version(ctx context.Context, profileID string) (int64,
 func (v *RoutingVersions) Bump(ctx context.Context, profileID string) error {
 	return v.rdb.Incr(ctx, routingVersionKey(profileID)).Err()
 }
+
+// RoutingOutcomes keeps each profile's recent attempt outcomes per
+// connector account (routing.Outcomes) for success-rate and elimination
+// routing, shared by every process.
+//
+// Each account's outcomes are a capped list (LPUSH, LTRIM), not per-minute
+// counters: the window Hyperswitch's configuration describes is a number
+// of outcomes (max_aggregates_size blocks of max_total_count, a bucket of
+// bucket_size), which a list holds exactly; time buckets could only
+// approximate it, and a list still lets the reader drop entries older than
+// a duration, since each entry carries its time. The profile's size key
+// says how many to keep; without it nothing is recorded, so a profile
+// without dynamic routing costs one script call that writes nothing.
+// Every key of a profile shares the hash tag of its routing version, so
+// the script and a decision's read touch one slot of a Redis Cluster.
+type RoutingOutcomes struct{ rdb redis.UniversalClient }
+
+// NewRoutingOutcomes returns the outcome store kept in rdb.
+func NewRoutingOutcomes(rdb redis.UniversalClient) *RoutingOutcomes {
+	return &RoutingOutcomes{rdb: rdb}
+}
+
+func routingOutcomesSizeKey(profileID string) string { return "routing:{" + profileID + "}:outcomes" }
+func routingOutcomesKey(profileID, accountID string) string {
+	return "routing:{" + profileID + "}:outcomes:" + accountID
+}
+
+// recordOutcome pushes an entry when the profile keeps outcomes.
+// KEYS: size key, the account's list; ARGV: entry.
+var recordOutcome = redis.NewScript(`
+local keep = redis.call('HMGET', KEYS[1], 'n', 'ttl')
+local n = tonumber(keep[1])
+if not n or n <= 0 then return 0 end
+redis.call('LPUSH', KEYS[2], ARGV[1])
+redis.call('LTRIM', KEYS[2], 0, n - 1)
+redis.call('PEXPIRE', KEYS[2], tonumber(keep[2]))
+return 1`)
+
+// Record appends entry to the account's outcomes if the profile keeps any.
+func (o *RoutingOutcomes) Record(ctx context.Context, profileID, accountID, entry string) error {
+	return recordOutcome.Run(ctx, o.rdb, []string{routingOutcomesSizeKey(profileID), routingOutcomesKey(profileID, accountID)}, entry).Err()
+}
+
+// Latest are the newest n entries of each account, in one pipeline.
+func (o *RoutingOutcomes) Latest(ctx context.Context, profileID string, accountIDs []string, n int) ([][]string, error) {
+	cmds := make([]*redis.StringSliceCmd, len(accountIDs))
+	_, err := o.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i, id := range accountIDs {
+			cmds[i] = p.LRange(ctx, routingOutcomesKey(profileID, id), 0, int64(n)-1)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]string, len(cmds))
+	for i, c := range cmds {
+		out[i] = c.Val()
+	}
+	return out, nil
+}
+
+// Keep sets how many entries per account the profile keeps (0: none).
+func (o *RoutingOutcomes) Keep(ctx context.Context, profileID string, n int, ttl time.Duration) error {
+	if n <= 0 {
+		return o.rdb.Del(ctx, routingOutcomesSizeKey(profileID)).Err()
+	}
+	return o.rdb.HSet(ctx, routingOutcomesSizeKey(profileID), "n", n, "ttl", ttl.Milliseconds()).Err()
+}

@@ -30,6 +30,7 @@ type Service struct {
 	db       *txn.DB
 	versions Versions
 	cache    profileCache
+	outcomes Outcomes
 }
 
 // Versions tell a process that what it holds of a profile's routing is
@@ -271,6 +272,9 @@ func (s *Service) Activate(ctx context.Context, id string) (*ent.RoutingAlgorith
 		if err != nil {
 			return errs.Internal(err)
 		}
+		if out.Kind == routingalgorithm.KindDynamic {
+			return errs.InvalidValue("routing_algorithm_id", "%s is a dynamic routing configuration: it is enabled with its profile's dynamic_routing toggle", id)
+		}
 		prof, err := txn.ForUpdate(s.db, tx.Profile.Query().Where(profile.ID(out.ProfileID))).Only(ctx)
 		if err != nil {
 			return errs.Internal(err)
@@ -472,7 +476,10 @@ func (s *Service) Decide(ctx context.Context, tx *ent.Tx, profileID string, acco
 	if err != nil {
 		return nil, err
 	}
-	return pr.decide(accounts, &pay, split), nil
+	d := pr.decide(accounts, &pay, split)
+	// Dynamic routing reorders what the static routing chose.
+	s.dynamicOrder(ctx, profileID, pr.dynamic, d)
+	return d, nil
 }
 
 // Evaluation is what routing would do with a payment, and why.
@@ -510,6 +517,7 @@ func (s *Service) Evaluate(ctx context.Context, profileID *string, pay Payment, 
 		return nil, err
 	}
 	d := pr.decide(accounts, &pay, split)
+	s.dynamicOrder(ctx, prof.ID, pr.dynamic, d)
 	out := &Evaluation{Decision: d, Eligible: accounts, OutputKind: KindPriority}
 	switch {
 	case d.sel.kind == KindVolumeSplit:
@@ -566,6 +574,7 @@ type profileRouting struct {
 	fallback    []schematype.RoutableConnector
 	algorithmID string
 	algorithm   *Algorithm
+	dynamic     dynamicRouting
 }
 
 // profileCache holds each profile's routing between its changes.
@@ -610,6 +619,12 @@ func (s *Service) profileRouting(ctx context.Context, db *ent.Client, profileID 
 		if algo, err := parseAlgorithm(stored.Algorithm); err == nil {
 			out.algorithmID, out.algorithm = stored.ID, algo
 		}
+	}
+	if out.dynamic, err = loadDynamic(ctx, db, prof.DynamicRouting); err != nil {
+		return profileRouting{}, err
+	}
+	if out.dynamic.records() {
+		s.keepOutcomes(ctx, profileID, out.dynamic)
 	}
 	if s.versions != nil && verr == nil {
 		s.cache.mu.Lock()

@@ -130,3 +130,18 @@ type RoutingAlgorithm struct {
 	Type string          `json:"type"`
 	Data json.RawMessage `json:"data"`
 }
+
+// DynamicRouting is a profile's dynamic routing (Hyperswitch's
+// DynamicRoutingAlgorithmRef): its success-rate and its elimination
+// configuration, each nil until first toggled or created.
+type DynamicRouting struct {
+	SuccessBased *DynamicRoutingRef `json:"success_based_algorithm,omitempty"`
+	Elimination  *DynamicRoutingRef `json:"elimination_routing_algorithm,omitempty"`
+}
+
+// DynamicRoutingRef is one dynamic configuration of a profile and the
+// feature it is enabled with: metrics, dynamic_connector_selection or none.
+type DynamicRoutingRef struct {
+	AlgorithmID    string `json:"algorithm_id"`
+	EnabledFeature string `json:"enabled_feature"`
+}
