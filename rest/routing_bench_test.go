@@ -81,6 +81,15 @@ func BenchmarkRoutingCost(b *testing.B) {
 		b.Logf("dynamic: %.0f payments/s against %.0f unrouted: %.3f× the time per payment",
 			1e9/dynamic.nsPerOp(), 1e9/unrouted.nsPerOp(), dynamic.nsPerOp()/unrouted.nsPerOp())
 	}
+	// Unrouted again, to bracket the run's drift (the database grows).
+	call("POST", base+"success_based/toggle?enable=none", nil)
+	call("POST", base+"elimination/toggle?enable=none", nil)
+	call("POST", "/routing/deactivate", map[string]any{})
+	var again benchResult
+	b.Run("unrouted_again", func(b *testing.B) { again = benchCreateConfirm(b, env) })
+	if unrouted.n > 0 && again.n > 0 {
+		b.Logf("unrouted at the end: %.0f payments/s against %.0f at the start", 1e9/again.nsPerOp(), 1e9/unrouted.nsPerOp())
+	}
 }
 
 // advancedBenchProgram is an advanced configuration of n rules, none of
