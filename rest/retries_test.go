@@ -225,7 +225,7 @@ func TestGSMRules(t *testing.T) {
 		created.str("feature_data", "retry", "decision") != "retry" {
 		t.Fatalf("created: %s", created.Raw)
 	}
-	if r := c.do("POST", "/gsm", m.key, rule(nil)); r.Status != 400 || r.errCode() != "HE_01" {
+	if r := c.do("POST", "/gsm", m.key, rule(nil)); r.Status != 400 || r.errCode() != "IR_38" {
 		t.Fatalf("the same rule twice: %d %s", r.Status, r.Raw)
 	}
 	if r := c.do("POST", "/gsm/get", m.key, key).must(t, 200); r.str("unified_code") != "UE_1000" {
@@ -239,7 +239,7 @@ func TestGSMRules(t *testing.T) {
 	}
 	// Another merchant sees none of it, and cannot change it.
 	for _, path := range []string{"/gsm/get", "/gsm/update", "/gsm/delete"} {
-		if r := c.do("POST", path, other.key, key); r.Status != 404 || r.errCode() != "HE_02" {
+		if r := c.do("POST", path, other.key, key); r.Status != 404 || r.errCode() != "IR_37" {
 			t.Fatalf("%s by another merchant: %d %s", path, r.Status, r.Raw)
 		}
 	}
@@ -270,6 +270,7 @@ func TestGSMRules(t *testing.T) {
 		{"no decision", without("decision"), "IR_04"},
 		{"an unknown connector", rule(map[string]any{"connector": "acme_pay"}), "IR_07"},
 		{"an unknown decision", rule(map[string]any{"decision": "maybe"}), "IR_07"},
+		{"requeue, not in the v1 GsmDecision", rule(map[string]any{"decision": "requeue"}), "IR_07"},
 		{"an unknown error category", rule(map[string]any{"error_category": "bad_luck"}), "IR_07"},
 		{"an unknown feature", rule(map[string]any{"feature": "refund"}), "IR_07"},
 		{"an unknown standardised code", rule(map[string]any{"standardised_code": "bad_luck"}), "IR_07"},

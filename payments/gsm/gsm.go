@@ -88,7 +88,10 @@ type RuleInput struct {
 }
 
 var (
-	decisions = []string{DecisionRetry, DecisionRequeue, DecisionDoDefault}
+	// decisions a request may give: Hyperswitch's v1 GsmDecision. Its older
+	// requeue is not in that document, and a rule holding it would answer a
+	// GsmResponse outside it, so it is refused (it never retried anyway).
+	decisions = []string{DecisionRetry, DecisionDoDefault}
 	// standardisedCodes are Hyperswitch's StandardisedCode values.
 	standardisedCodes = []string{
 		"account_closed_or_invalid", "authentication_failed", "authentication_required",
@@ -167,7 +170,16 @@ func (in *RuleInput) check() error {
 	return nil
 }
 
-func errRuleNotFound() *errs.Error { return errs.NotFound("GSM rule") }
+// errRuleNotFound and errRuleExists are Hyperswitch's answers for a key
+// without a rule and a key stored twice (GenericNotFoundError IR_37,
+// GenericDuplicateError IR_38, with its words).
+func errRuleNotFound() *errs.Error {
+	return errs.New(errs.KindNotFound, "IR_37", "GSM with given key does not exist in our records")
+}
+
+func errRuleExists() *errs.Error {
+	return errs.New(errs.KindInvalid, "IR_38", "GSM with given key already exists in our records")
+}
 
 // Create stores a rule; one with the same key already stored is refused.
 func (s *Service) Create(ctx context.Context, in RuleInput) (*ent.GsmRule, error) {
@@ -205,8 +217,7 @@ func (s *Service) Create(ctx context.Context, in RuleInput) (*ent.GsmRule, error
 	}
 	out, err := create.Save(ctx)
 	if ent.IsConstraintError(err) {
-		// Hyperswitch's words for a GSM rule stored twice.
-		return nil, errs.Duplicate("GSM Rule with the given connector, flow, sub_flow, code and message already exists")
+		return nil, errRuleExists()
 	}
 	if err != nil {
 		return nil, errs.Internal(err)
