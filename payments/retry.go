@@ -5,6 +5,8 @@ import (
 
 	"switchyard/ent"
 	"switchyard/ent/merchantconnectoraccount"
+	"switchyard/ent/paymentattempt"
+	"switchyard/ent/paymentintent"
 	"switchyard/payments/connector"
 	"switchyard/payments/customer"
 	"switchyard/payments/errs"
@@ -28,8 +30,9 @@ const defaultAutoRetries = 1
 // mandate or a saved card, whose token belongs to one connector), the
 // merchant's verdict (gsm.Judge: never a hard decline), the profile's
 // automatic retries on with budget left, and a next candidate that is
-// still an active account of the profile. The merchant's rule also gives
-// the failed attempt its unified code and message.
+// still an active account of the profile. A rule with step_up_possible
+// first tries the same connector again with 3-D Secure. The merchant's
+// rule also gives the failed attempt its unified code and message.
 func (s *Service) retryOnNextConnector(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, att *ent.PaymentAttempt,
 	d *connector.Decline, m *customer.PaymentMethodInput) (*confirmation, error) {
 	if s.gsm == nil || att.Connector == nil || att.MerchantConnectorID == nil {
@@ -61,12 +64,32 @@ func (s *Service) retryOnNextConnector(ctx context.Context, tx *ent.Tx, pi *ent.
 	if !prof.IsAutoRetriesEnabled || pi.AttemptCount-1 >= budget {
 		return nil, nil
 	}
-	next, rest, err := nextCandidate(ctx, tx, att)
-	if err != nil || next == nil {
+	// Step-up (Hyperswitch's GSM step_up_possible): a retry the rule
+	// allows goes first to the same connector with 3-D Secure, if the
+	// failed try had none; the route's next connector comes after.
+	stepUp := verdict.Rule != nil && verdict.Rule.StepUpPossible &&
+		(att.AuthenticationType == nil || *att.AuthenticationType != paymentattempt.AuthenticationTypeThreeDs)
+	later, err := laterCandidates(ctx, tx, att)
+	if err != nil {
 		return nil, err
 	}
+	candidates := later
+	if stepUp {
+		same, err := tx.MerchantConnectorAccount.Get(ctx, *att.MerchantConnectorID)
+		if err != nil {
+			return nil, errs.Internal(err)
+		}
+		candidates = append([]*ent.MerchantConnectorAccount{same}, later...)
+		if pi, err = pi.Update().SetAuthenticationType(paymentintent.AuthenticationTypeThreeDs).Save(ctx); err != nil {
+			return nil, errs.Internal(err)
+		}
+	}
+	if len(candidates) == 0 {
+		return nil, nil
+	}
+	next := candidates[0]
 	decision := &routing.Decision{Approach: deref(att.RoutingApproach), AlgorithmID: deref(att.RoutingAlgorithmID),
-		Kind: deref(att.RoutingKind), Rule: deref(att.RoutingRule), Candidates: append([]*ent.MerchantConnectorAccount{next}, rest...)}
+		Kind: deref(att.RoutingKind), Rule: deref(att.RoutingRule), Candidates: candidates}
 	retry, err := s.newAttempt(ctx, tx, pi, decision, m, att.BrowserInfo)
 	if err != nil {
 		return nil, err
@@ -84,9 +107,9 @@ func (s *Service) retryOnNextConnector(ctx context.Context, tx *ent.Tx, pi *ent.
 	return &confirmation{pi: pi, att: retry, mca: next, method: m}, nil
 }
 
-// nextCandidate is the first account after att's own in its route that is
-// still an active payment processor, and the candidates after it.
-func nextCandidate(ctx context.Context, tx *ent.Tx, att *ent.PaymentAttempt) (*ent.MerchantConnectorAccount, []*ent.MerchantConnectorAccount, error) {
+// laterCandidates are the accounts after att's own in its route that are
+// still active payment processors, in the route's order.
+func laterCandidates(ctx context.Context, tx *ent.Tx, att *ent.PaymentAttempt) ([]*ent.MerchantConnectorAccount, error) {
 	var later []string
 	for i, id := range att.RoutingCandidates {
 		if id == *att.MerchantConnectorID {
@@ -95,7 +118,7 @@ func nextCandidate(ctx context.Context, tx *ent.Tx, att *ent.PaymentAttempt) (*e
 		}
 	}
 	if len(later) == 0 {
-		return nil, nil, nil
+		return nil, nil
 	}
 	rows, err := tx.MerchantConnectorAccount.Query().Where(
 		merchantconnectoraccount.IDIn(later...),
@@ -104,7 +127,7 @@ func nextCandidate(ctx context.Context, tx *ent.Tx, att *ent.PaymentAttempt) (*e
 		merchantconnectoraccount.ConnectorTypeEQ(merchantconnectoraccount.ConnectorTypePaymentProcessor),
 	).All(ctx)
 	if err != nil {
-		return nil, nil, errs.Internal(err)
+		return nil, errs.Internal(err)
 	}
 	byID := make(map[string]*ent.MerchantConnectorAccount, len(rows))
 	for _, r := range rows {
@@ -116,8 +139,5 @@ func nextCandidate(ctx context.Context, tx *ent.Tx, att *ent.PaymentAttempt) (*e
 			ordered = append(ordered, a)
 		}
 	}
-	if len(ordered) == 0 {
-		return nil, nil, nil
-	}
-	return ordered[0], ordered[1:], nil
+	return ordered, nil
 }

@@ -133,6 +133,22 @@ func TestAutomaticRetries(t *testing.T) {
 		}
 	})
 
+	t.Run("a rule with step-up retries the same connector with 3-D Secure first", func(t *testing.T) {
+		m := newRetryMerchant(t, c, "merchant_retry_step_up", 1, false)
+		message := sandboxFailureMessage(t, c, m)
+		m.setRetries(t, c, true, 2)
+		c.do("POST", "/gsm", m.key, map[string]any{"connector": "stripe_test", "flow": "Authorize", "sub_flow": "sub_flow",
+			"code": "processing_error", "message": message, "status": "failure", "decision": "retry",
+			"step_up_possible": true, "clear_pan_possible": false}).must(t, 200)
+		r := m.pay(t, c, "4242424242424242")
+		got := attemptsOf(r)
+		auth := func(i int) any { return r.list("attempts")[i]["authentication_type"] }
+		if r.str("status") != "succeeded" || len(got) != 3 || got[0][0] != "stripe_test" || auth(0) != nil ||
+			got[1][0] != "stripe_test" || auth(1) != "three_ds" || got[2] != [3]string{"adyen", "charged", ""} {
+			t.Fatalf("step-up, then the next connector: %v %s", got, r.Raw)
+		}
+	})
+
 	t.Run("a hard decline is never retried", func(t *testing.T) {
 		m := newRetryMerchant(t, c, "merchant_retry_hard", 3, false)
 		// Even a rule saying retry does not move a stolen card or a

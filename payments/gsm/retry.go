@@ -55,7 +55,7 @@ func IsHardDecline(f Failure) bool {
 
 // Judge decides whether f, a failed authorization, is retried: never a
 // hard decline; else as the merchant's rule for it says (retry, or not
-// for requeue and do_default); without a rule, only when the processor
+// for do_default); without a rule, only when the processor
 // was never reached. It reads the rule through tx (one indexed lookup:
 // a failed attempt is off the fast path).
 func (s *Service) Judge(ctx context.Context, tx *ent.Tx, f Failure) (Verdict, error) {
