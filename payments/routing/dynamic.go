@@ -638,15 +638,57 @@ func (s *Service) dynamicOrder(ctx context.Context, profileID string, dr dynamic
 	if err != nil || len(raw) != len(ids) {
 		return
 	}
+	s.orderWith(dr, d, windowsOf(ids, raw))
+}
+
+func windowsOf(ids []string, raw [][]string) map[string][]outcome {
 	windows := make(map[string][]outcome, len(ids))
 	for i, id := range ids {
 		windows[id] = decodeOutcomes(raw[i])
 	}
+	return windows
+}
+
+// orderWith reorders d's candidates by windows (every candidate's).
+func (s *Service) orderWith(dr dynamicRouting, d *Decision, windows map[string][]outcome) {
 	order, approach := orderByOutcomes(d.Candidates, windows, dr, s.db.Now(), rand.Float64()*100)
 	d.Candidates = order
 	if approach != "" {
 		d.Approach = approach
 	}
+}
+
+// VersionedOutcomes is an outcome store that also reads a profile's
+// routing version with the windows, in the same round trip (the keys
+// share the profile's hash tag).
+type VersionedOutcomes interface {
+	VersionAndLatest(ctx context.Context, profileID string, accountIDs []string, n int) (int64, [][]string, error)
+}
+
+// prefetched is the cached routing of a profile with dynamic selection on
+// and the windows of all of accounts, read with the version in one round
+// trip; ok is false when the cache cannot be trusted (the version moved,
+// or the store did not answer), and the decision takes the usual path.
+func (s *Service) prefetched(ctx context.Context, profileID string, accounts []*ent.MerchantConnectorAccount) (profileRouting, map[string][]outcome, bool) {
+	vo, ok := s.outcomes.(VersionedOutcomes)
+	if !ok || s.versions == nil || len(accounts) < 2 {
+		return profileRouting{}, nil, false
+	}
+	s.cache.mu.Lock()
+	e, ok := s.cache.entries[profileID]
+	s.cache.mu.Unlock()
+	if !ok || !e.dynamic.selects() || s.db.Now().Sub(e.loadedAt) >= cacheFor {
+		return profileRouting{}, nil, false
+	}
+	ids := make([]string, len(accounts))
+	for i, a := range accounts {
+		ids[i] = a.ID
+	}
+	version, raw, err := vo.VersionAndLatest(ctx, profileID, ids, e.dynamic.window())
+	if err != nil || version != e.version || len(raw) != len(ids) {
+		return profileRouting{}, nil, false
+	}
+	return e, windowsOf(ids, raw), true
 }
 
 // orderByOutcomes is the candidates' dynamic order, and the approach when

@@ -472,6 +472,13 @@ const StraightThrough = "straight_through_routing"
 // default selection; a volume split draws one by its shares), then the
 // fallback order. split is a draw in [0, 100) for a volume split.
 func (s *Service) Decide(ctx context.Context, tx *ent.Tx, profileID string, accounts []*ent.MerchantConnectorAccount, pay Payment, split int) (*Decision, error) {
+	// With dynamic selection on, the version check and the outcome
+	// windows are one round trip.
+	if pr, windows, ok := s.prefetched(ctx, profileID, accounts); ok {
+		d := pr.decide(accounts, &pay, split)
+		s.orderWith(pr.dynamic, d, windows)
+		return d, nil
+	}
 	pr, err := s.profileRouting(ctx, tx.Client(), profileID)
 	if err != nil {
 		return nil, err
