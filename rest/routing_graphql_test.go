@@ -1,11 +1,16 @@
 package rest_test
 
 import (
+	"database/sql"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
+	"entgo.io/ent/dialect"
+
 	"switchyard/internal/ids"
+	"switchyard/internal/testenv"
 )
 
 // gqlData runs a GraphQL document with key and answers its data, failing
@@ -220,4 +225,55 @@ func TestConnectorSuccessRatesInGraphQL(t *testing.T) {
 			t.Errorf("%s: code %s, want %s", name, code, want)
 		}
 	}
+}
+
+// TestConnectorSuccessRatesPlan: on MariaDB the success-rate query is
+// answered by its index alone (EXPLAIN: that key, "Using index"), so it
+// never reads the attempts' rows.
+func TestConnectorSuccessRatesPlan(t *testing.T) {
+	srv, counter := testenv.NewCountingServer(t, testenv.Database(t))
+	if srv.Store.Dialect != dialect.MySQL {
+		t.Skip("the plan checked is MariaDB's")
+	}
+	c := &client{t: t, srv: srv}
+	m := newRoutedMerchant(t, c, "merchant_rates_plan")
+	for range 20 {
+		m.connectorOf(t, c)
+	}
+	reqID := "plan-" + ids.Base62(12)
+	from, to := time.Now().UTC().Add(-time.Hour), time.Now().UTC().Add(time.Hour)
+	body := map[string]any{"query": `query($from: Time!, $to: Time!) { connectorSuccessRates(from: $from, to: $to, bucket: HOUR) {
+		merchantConnectorID attempts } }`, "variables": map[string]any{"from": from.Format(time.RFC3339), "to": to.Format(time.RFC3339)}}
+	c.doWith("POST", "/graphql", m.key, body, map[string]string{"X-Request-Id": reqID}).must(t, 200)
+	statements, args := counter.Statements(reqID), counter.Args(reqID)
+	for i, q := range statements {
+		if !strings.Contains(q, "GROUP BY") {
+			continue
+		}
+		rows, err := srv.Store.DB.Query("EXPLAIN "+q, args[i]...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			vals := make([]sql.NullString, len(cols))
+			ptrs := make([]any, len(cols))
+			for j := range vals {
+				ptrs[j] = &vals[j]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			plan := map[string]string{}
+			for j, col := range cols {
+				plan[col] = vals[j].String
+			}
+			if !strings.Contains(plan["key"], "merchant_id_crea_e648") || !strings.Contains(plan["Extra"], "Using index") {
+				t.Fatalf("the success-rate query reads rows: %v\n%s", plan, q)
+			}
+		}
+		return
+	}
+	t.Fatalf("no grouped statement among %v", statements)
 }

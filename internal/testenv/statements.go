@@ -22,12 +22,13 @@ import (
 type StatementCounter struct {
 	mu        sync.Mutex
 	byRequest map[string][]string
+	args      map[string][][]any
 }
 
 // NewStatementCounter returns an empty counter; pass its Wrap as
 // app.Options.WrapDriver.
 func NewStatementCounter() *StatementCounter {
-	return &StatementCounter{byRequest: map[string][]string{}}
+	return &StatementCounter{byRequest: map[string][]string{}, args: map[string][][]any{}}
 }
 
 // Statements returns the statements sent for the request with that id.
@@ -37,11 +38,21 @@ func (c *StatementCounter) Statements(requestID string) []string {
 	return append([]string(nil), c.byRequest[requestID]...)
 }
 
-func (c *StatementCounter) add(ctx context.Context, query string) {
+// Args returns the arguments of the request's statements, in the order of
+// Statements (so a test can EXPLAIN one).
+func (c *StatementCounter) Args(requestID string) [][]any {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([][]any(nil), c.args[requestID]...)
+}
+
+func (c *StatementCounter) add(ctx context.Context, query string, args any) {
 	id := app.RequestID(ctx)
+	list, _ := args.([]any)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.byRequest[id] = append(c.byRequest[id], query)
+	c.args[id] = append(c.args[id], list)
 }
 
 // Wrap returns drv with every Exec and Query (in or out of a transaction)
@@ -56,12 +67,12 @@ type countingDriver struct {
 }
 
 func (d countingDriver) Exec(ctx context.Context, query string, args, v any) error {
-	d.c.add(ctx, query)
+	d.c.add(ctx, query, args)
 	return d.Driver.Exec(ctx, query, args, v)
 }
 
 func (d countingDriver) Query(ctx context.Context, query string, args, v any) error {
-	d.c.add(ctx, query)
+	d.c.add(ctx, query, args)
 	return d.Driver.Query(ctx, query, args, v)
 }
 
@@ -94,12 +105,12 @@ type countingTx struct {
 }
 
 func (t countingTx) Exec(ctx context.Context, query string, args, v any) error {
-	t.c.add(ctx, query)
+	t.c.add(ctx, query, args)
 	return t.Tx.Exec(ctx, query, args, v)
 }
 
 func (t countingTx) Query(ctx context.Context, query string, args, v any) error {
-	t.c.add(ctx, query)
+	t.c.add(ctx, query, args)
 	return t.Tx.Query(ctx, query, args, v)
 }
 
