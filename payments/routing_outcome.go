@@ -2,21 +2,19 @@ package payments
 
 import (
 	"context"
-	"slices"
 
 	"switchyard/ent"
-	"switchyard/ent/paymentattempt"
+	"switchyard/payments/routing"
 )
 
 // recordRoutingOutcome gives the profile's dynamic routing the verdict of
-// the connector on a settled attempt (after its commit): authorized or
-// charged is a success, failure a failure; anything else (waiting for the
-// customer, a failed authentication) is no verdict on the connector.
+// the connector on a settled attempt (after its commit), as
+// routing.AttemptOutcome reads it; an attempt waiting for its customer is
+// no verdict.
 func (s *Service) recordRoutingOutcome(ctx context.Context, profileID string, att *ent.PaymentAttempt) {
 	if att == nil || att.MerchantConnectorID == nil {
 		return
 	}
-	success := slices.Contains([]paymentattempt.Status{paymentattempt.StatusAuthorized, paymentattempt.StatusCharged, paymentattempt.StatusPartialCharged}, att.Status)
-	failure := att.Status == paymentattempt.StatusFailure
+	success, failure := routing.AttemptOutcome(string(att.Status))
 	s.routing.RecordOutcome(ctx, profileID, *att.MerchantConnectorID, success, failure)
 }

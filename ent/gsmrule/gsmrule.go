@@ -153,7 +153,6 @@ type Decision string
 // Decision values.
 const (
 	DecisionRetry     Decision = "retry"
-	DecisionRequeue   Decision = "requeue"
 	DecisionDoDefault Decision = "do_default"
 )
 
@@ -164,7 +163,7 @@ func (d Decision) String() string {
 // DecisionValidator is a validator for the "decision" field enum values. It is called by the builders before save.
 func DecisionValidator(d Decision) error {
 	switch d {
-	case DecisionRetry, DecisionRequeue, DecisionDoDefault:
+	case DecisionRetry, DecisionDoDefault:
 		return nil
 	default:
 		return fmt.Errorf("gsmrule: invalid enum value for decision field: %q", d)

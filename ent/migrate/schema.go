@@ -293,7 +293,7 @@ var (
 		{Name: "lookup_key", Type: field.TypeString, Size: 64},
 		{Name: "status", Type: field.TypeString, Size: 64},
 		{Name: "router_error", Type: field.TypeString, Nullable: true, Size: 255},
-		{Name: "decision", Type: field.TypeEnum, Enums: []string{"retry", "requeue", "do_default"}},
+		{Name: "decision", Type: field.TypeEnum, Enums: []string{"retry", "do_default"}},
 		{Name: "step_up_possible", Type: field.TypeBool, Default: false},
 		{Name: "clear_pan_possible", Type: field.TypeBool, Default: false},
 		{Name: "alternate_network_possible", Type: field.TypeBool, Default: false},

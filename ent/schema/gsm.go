@@ -31,7 +31,7 @@ func (GsmRule) Fields() []ent.Field {
 		field.String("lookup_key").MaxLen(64).NotEmpty().Immutable(),
 		field.String("status").MaxLen(64),
 		optString("router_error", 255),
-		field.Enum("decision").Values("retry", "requeue", "do_default"),
+		field.Enum("decision").Values("retry", "do_default"),
 		field.Bool("step_up_possible").Default(false),
 		field.Bool("clear_pan_possible").Default(false),
 		field.Bool("alternate_network_possible").Default(false),

@@ -48,7 +48,6 @@ const (
 // Decisions a rule can take.
 const (
 	DecisionRetry     = "retry"
-	DecisionRequeue   = "requeue"
 	DecisionDoDefault = "do_default"
 )
 

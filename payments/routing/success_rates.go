@@ -3,6 +3,7 @@ package routing
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -168,6 +169,14 @@ func bucketOf(dialect, column string, width int64) string {
 		return fmt.Sprintf("CAST(strftime('%%s', %s) AS INTEGER) / %d", column, width)
 	}
 	return fmt.Sprintf("TIMESTAMPDIFF(SECOND, '1970-01-01 00:00:00', %s) DIV %d", column, width)
+}
+
+// AttemptOutcome is the connector's verdict an attempt's status shows:
+// success for an authorization (whatever came after it), failure for a
+// decline or a failed authentication, neither while it is pending. The
+// success rates and the dynamic routing windows count alike.
+func AttemptOutcome(status string) (success, failure bool) {
+	return slices.Contains(succeededAttempts, status), slices.Contains(failedAttempts, status)
 }
 
 // countWhere counts the group's rows whose status is one of statuses.
