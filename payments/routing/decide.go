@@ -8,7 +8,6 @@ import (
 	"switchyard/ent"
 	"switchyard/ent/schema/schematype"
 	"switchyard/payments/errs"
-	"switchyard/payments/txn"
 )
 
 // Decision is where a payment goes: its candidates in order (the first is
@@ -82,11 +81,7 @@ type Share struct {
 // named (else the caller's or the default), with split as the draw of a
 // volume split. It writes nothing.
 func (s *Service) Evaluate(ctx context.Context, profileID *string, pay Payment, split int) (*Evaluation, error) {
-	prof, err := txn.Profile(ctx, s.db.Client, profileID)
-	if err != nil {
-		return nil, err
-	}
-	accounts, err := profileAccounts(ctx, s.db.Client, prof.ID)
+	prof, accounts, err := s.profileWithAccounts(ctx, profileID)
 	if err != nil {
 		return nil, err
 	}

@@ -150,11 +150,7 @@ func (s *Service) CreateConfig(ctx context.Context, in ConfigInput) (*ent.Routin
 	if err != nil {
 		return nil, err
 	}
-	prof, err := txn.Profile(ctx, s.db.Client, in.ProfileID)
-	if err != nil {
-		return nil, err
-	}
-	accounts, err := profileAccounts(ctx, s.db.Client, prof.ID)
+	prof, accounts, err := s.profileWithAccounts(ctx, in.ProfileID)
 	if err != nil {
 		return nil, err
 	}
@@ -181,6 +177,17 @@ func describe(c schematype.RoutableConnector) string {
 		return fmt.Sprintf("%s (%s)", c.Connector, *c.MerchantConnectorID)
 	}
 	return c.Connector
+}
+
+// profileWithAccounts is the profile named (else the caller's or the
+// default) and its active payment processors.
+func (s *Service) profileWithAccounts(ctx context.Context, named *string) (*ent.Profile, []*ent.MerchantConnectorAccount, error) {
+	prof, err := txn.Profile(ctx, s.db.Client, named)
+	if err != nil {
+		return nil, nil, err
+	}
+	accounts, err := profileAccounts(ctx, s.db.Client, prof.ID)
+	return prof, accounts, err
 }
 
 // profileAccounts are the profile's active payment processors, oldest
@@ -365,11 +372,7 @@ type Fallback struct {
 // caller's or the default): the order set, then the profile's other
 // accounts, oldest first.
 func (s *Service) DefaultFallback(ctx context.Context, profileID *string) (*Fallback, error) {
-	prof, err := txn.Profile(ctx, s.db.Client, profileID)
-	if err != nil {
-		return nil, err
-	}
-	accounts, err := profileAccounts(ctx, s.db.Client, prof.ID)
+	prof, accounts, err := s.profileWithAccounts(ctx, profileID)
 	if err != nil {
 		return nil, err
 	}
