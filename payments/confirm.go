@@ -198,7 +198,7 @@ func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID str
 	if err != nil {
 		return nil, err
 	}
-	pi, err = pi.Update().
+	pi, err = txn.UpdateRow(ctx, s.db, pi, tx.PaymentIntent.Update().Where(paymentintent.ID(pi.ID)).
 		SetStatus(paymentintent.StatusProcessing).
 		SetActiveAttemptID(att.ID).
 		AddAttemptCount(1).
@@ -207,8 +207,7 @@ func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID str
 		SetPaymentMethod(method.Type).
 		SetNillablePaymentMethodType(nonEmpty(method.Subtype)).
 		SetNillableCardNetwork(cardNetwork(method)).
-		AddVersion(1).
-		Save(ctx)
+		AddVersion(1))
 	if err != nil {
 		return nil, errs.Internal(err)
 	}

@@ -89,21 +89,31 @@ func disputeEventType(s dispute.DisputeStatus) (event.EventType, bool) {
 // read inside tx after the change, it is what the caller answers with, so
 // the payment is not read a second time.
 func (s *Service) emitPaymentEvent(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent) (*PaymentView, error) {
+	return s.emitPaymentEventOf(ctx, tx, pi, nil)
+}
+
+// emitPaymentEventOf is emitPaymentEvent with the payment's view when the
+// transaction already holds all of it (known), else nil to read it.
+func (s *Service) emitPaymentEventOf(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, known *PaymentView) (*PaymentView, error) {
 	et, ok := paymentEventType(pi.Status)
 	if !ok || s.render == nil {
 		return nil, nil
 	}
-	views, err := s.loadViews(ctx, tx.Client(), []*ent.PaymentIntent{pi})
-	if err != nil {
-		return nil, err
+	view := known
+	if view == nil {
+		views, err := s.loadViews(ctx, tx.Client(), []*ent.PaymentIntent{pi})
+		if err != nil {
+			return nil, err
+		}
+		view = views[0]
 	}
-	obj, err := s.render.Payment(views[0])
+	obj, err := s.render.Payment(view)
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
 	id := pi.ID
-	views[0].readInTx = true
-	return views[0], s.events.Write(ctx, tx, events.Event{
+	view.readInTx = true
+	return view, s.events.Write(ctx, tx, events.Event{
 		ProfileID: pi.ProfileID, ObjectID: pi.PaymentID, PaymentIntentID: &id,
 		Type: et, Class: event.EventClassPayments, ContentType: "payment_details",
 		Status: string(pi.Status), Object: obj, PrimaryObjectCreatedAt: &pi.CreatedAt,

@@ -41,9 +41,9 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 	if err != nil {
 		return nil, err
 	}
-	if v, err := s.paymentOfKey(ctx, in.Idempotency); v != nil || err != nil {
-		return v, err
-	}
+	// A payment this Idempotency-Key already made (its Redis record lost
+	// after a crash) or a payment_id already taken is found by the
+	// payment's unique keys when it is inserted, not looked up first.
 	id := ids.New(ids.Payment)
 	// A payment method given without confirm waits in the vault. It goes in
 	// first, so a vault that is down refuses the call before anything is
@@ -68,13 +68,6 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 		}
 		if paymentID == "" {
 			paymentID = id
-		}
-		exists, err := tx.PaymentIntent.Query().Where(paymentintent.PaymentID(paymentID)).Exist(ctx)
-		if err != nil {
-			return errs.Internal(err)
-		}
-		if exists {
-			return errDuplicatePayment()
 		}
 		expiry := int64(prof.SessionExpiry)
 		if in.SessionExpiry != nil {
@@ -123,8 +116,9 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 	})
 	if err != nil {
 		if e, ok := errs.As(err); ok && e.Code == "HE_01" && e.Field == "" {
-			// Another request with the same key made the payment meanwhile
-			// (its lease had ended): answer with it.
+			// The key's payment exists (made before a crash, or by another
+			// request after this one's lease ended): answer with it.
+			// Otherwise the payment_id is taken.
 			if v, kerr := s.paymentOfKey(ctx, in.Idempotency); v != nil || kerr != nil {
 				return v, kerr
 			}
@@ -175,11 +169,11 @@ func errDuplicatePayment() *errs.Error {
 
 // applyFields writes the given members onto a payment inside tx.
 func (s *Service) applyFields(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, f *PaymentFields) (*ent.PaymentIntent, error) {
-	upd := pi.Update().AddVersion(1)
+	upd := tx.PaymentIntent.Update().Where(paymentintent.ID(pi.ID)).AddVersion(1)
 	if err := s.setFields(ctx, tx, upd.Mutation(), paymentRef{pi.ID, pi.CreatedAt, pi.Status}, f); err != nil {
 		return nil, err
 	}
-	out, err := upd.Save(ctx)
+	out, err := txn.UpdateRow(ctx, s.db, pi, upd)
 	if err != nil {
 		return nil, txn.Error(err, "payment")
 	}

@@ -85,7 +85,7 @@ func (s *Service) settle(ctx context.Context, paymentID, attemptID string, res *
 			captured = res.AmountCaptured
 			status = paymentattempt.StatusPartialCharged
 		}
-		upd := att.Update().
+		upd := tx.PaymentAttempt.Update().Where(paymentattempt.ID(att.ID)).
 			SetStatus(status).
 			SetNillableConnectorTransactionID(nonEmpty(res.ConnectorTransactionID)).
 			SetNillableNetworkTransactionID(nonEmpty(res.NetworkTransactionID)).
@@ -122,7 +122,7 @@ func (s *Service) settle(ctx context.Context, paymentID, attemptID string, res *
 		default:
 			upd.SetAmountCapturable(0)
 		}
-		if att, err = upd.Save(ctx); err != nil {
+		if att, err = txn.UpdateRow(ctx, s.db, att, upd); err != nil {
 			return errs.Internal(err)
 		}
 		settled, profileID = att, pi.ProfileID
@@ -136,7 +136,7 @@ func (s *Service) settle(ctx context.Context, paymentID, attemptID string, res *
 		if err != nil {
 			return err
 		}
-		piUpd := pi.Update().SetStatus(intentStatusOf(status)).AddVersion(1)
+		piUpd := tx.PaymentIntent.Update().Where(paymentintent.ID(pi.ID)).SetStatus(intentStatusOf(status)).AddVersion(1)
 		if mv != nil {
 			piUpd.SetMandateID(mv.Mandate.ID)
 		}
@@ -145,11 +145,19 @@ func (s *Service) settle(ctx context.Context, paymentID, attemptID string, res *
 			// capture or cancel can come between the two.
 			piUpd.SetStatus(paymentintent.StatusProcessing)
 		}
+		// The payment's first attempt settling: nothing but this
+		// transaction can have written its captures, refunds, disputes or
+		// incremental authorizations (each needs an authorized attempt),
+		// so they are not read back.
+		first := pi.AttemptCount == 1 && res.DisputeAfterSuccess == nil
+		var captures []*ent.Capture
 		switch status {
 		case paymentattempt.StatusCharged, paymentattempt.StatusPartialCharged:
-			if err := s.recordAutomaticCapture(ctx, tx, pi, att, captured); err != nil {
+			c, err := s.recordAutomaticCapture(ctx, tx, pi, att, captured, first)
+			if err != nil {
 				return err
 			}
+			captures = append(captures, c)
 			piUpd.SetAmountCaptured(captured).SetAmountCapturable(0)
 			if res.DisputeAfterSuccess != nil {
 				if err := s.openDispute(ctx, tx, pi, att, res.DisputeAfterSuccess, captured); err != nil {
@@ -161,7 +169,7 @@ func (s *Service) settle(ctx context.Context, paymentID, attemptID string, res *
 		default:
 			piUpd.SetAmountCapturable(0)
 		}
-		if pi, err = piUpd.Save(ctx); err != nil {
+		if pi, err = txn.UpdateRow(ctx, s.db, pi, piUpd); err != nil {
 			return txn.Error(err, "payment")
 		}
 		if mv != nil {
@@ -178,7 +186,13 @@ func (s *Service) settle(ctx context.Context, paymentID, attemptID string, res *
 			sequential, err = s.reserveCapture(ctx, tx, paymentID, CaptureInput{sequential: true})
 			return err
 		}
-		view, err = s.emitPaymentEvent(ctx, tx, pi)
+		var known *PaymentView
+		if first {
+			if known, err = s.firstAttemptView(ctx, tx, pi, att, captures); err != nil {
+				return err
+			}
+		}
+		view, err = s.emitPaymentEventOf(ctx, tx, pi, known)
 		return err
 	})
 	if err != nil {
@@ -223,12 +237,16 @@ func (s *Service) nextAction(att *ent.PaymentAttempt, res *connector.PaymentResu
 
 // recordAutomaticCapture records the capture a connector made with the
 // authorization, so amount_received always equals the sum of the captures.
-func (s *Service) recordAutomaticCapture(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, att *ent.PaymentAttempt, amount int64) error {
-	n, err := tx.Capture.Query().Where(capture.PaymentIntentID(pi.ID)).Count(ctx)
-	if err != nil {
-		return errs.Internal(err)
+// first says the payment has no capture yet (its first attempt settles).
+func (s *Service) recordAutomaticCapture(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, att *ent.PaymentAttempt, amount int64, first bool) (*ent.Capture, error) {
+	n := 0
+	if !first {
+		var err error
+		if n, err = tx.Capture.Query().Where(capture.PaymentIntentID(pi.ID)).Count(ctx); err != nil {
+			return nil, errs.Internal(err)
+		}
 	}
-	_, err = tx.Capture.Create().
+	c, err := tx.Capture.Create().
 		SetPaymentIntentID(pi.ID).
 		SetAuthorizedAttemptID(att.ID).
 		SetStatus(capture.StatusCharged).
@@ -238,5 +256,26 @@ func (s *Service) recordAutomaticCapture(ctx context.Context, tx *ent.Tx, pi *en
 		SetCaptureSequence(n + 1).
 		SetNillableConnectorCaptureID(att.ConnectorTransactionID).
 		Save(ctx)
-	return txn.ErrorOrNil(err, "capture")
+	if err != nil {
+		return nil, txn.Error(err, "capture")
+	}
+	return c, nil
+}
+
+// firstAttemptView is the view of a payment whose first attempt, att, this
+// transaction settled, with the captures it recorded: only its customer is
+// read.
+func (s *Service) firstAttemptView(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, att *ent.PaymentAttempt, captures []*ent.Capture) (*PaymentView, error) {
+	v := &PaymentView{Intent: pi, Attempts: []*ent.PaymentAttempt{att}, Captures: captures}
+	if pi.ActiveAttemptID != nil && *pi.ActiveAttemptID == att.ID {
+		v.Active = att
+	}
+	if pi.CustomerID != nil {
+		c, err := tx.Customer.Get(ctx, *pi.CustomerID)
+		if err != nil && !ent.IsNotFound(err) {
+			return nil, errs.Internal(err)
+		}
+		v.Customer = c
+	}
+	return v, nil
 }

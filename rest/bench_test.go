@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"slices"
@@ -39,8 +40,9 @@ import (
 // ratio = (create+confirm ns/op) / (baseline ns/op) in a third, "ratio".
 // Each reports ns/op, payments/s and p50/p99 latency in ms.
 
-// benchParallelism is goroutines per GOMAXPROCS for both sides.
-const benchParallelism = 8
+// benchParallelism is goroutines per GOMAXPROCS for every side: 32
+// concurrent clients on a 2-core machine.
+const benchParallelism = 16
 
 // benchEnv is a server on a fresh MariaDB database and the test Redis.
 type benchEnv struct {
@@ -54,7 +56,40 @@ func newBenchEnv(b *testing.B) *benchEnv {
 		b.Skipf("%s and %s must both be set: the benchmark measures MariaDB + Redis", testenv.EnvMySQLDSN, testenv.EnvRedisURL)
 	}
 	db := testenv.MySQLDatabase(b)
-	return &benchEnv{srv: testenv.NewServer(b, db), dsn: db.DSN}
+	cfg := testenv.Config(b, db)
+	// Each payment writes its event's delivery task, as the fair floor does;
+	// no worker delivers them while payments are measured.
+	cfg.WebhookWorkers = 0
+	srv := testenv.NewServerWith(b, cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	d := srv.Demo
+	body, _ := json.Marshal(map[string]any{"webhook_details": map[string]any{"webhook_url": "http://127.0.0.1:9/hooks"}})
+	req, _ := http.NewRequest("POST", srv.URL+"/account/"+d.MerchantID+"/business_profile/"+d.ProfileID, bytes.NewReader(body))
+	req.Header.Set("api-key", srv.Config.AdminAPIKey)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		b.Fatalf("setting the demo profile's webhook: %d", resp.StatusCode)
+	}
+	return &benchEnv{srv: srv, dsn: db.DSN}
+}
+
+// baselineDB opens the server's database with the driver settings and the
+// pool sizes of the app's store.
+func (env *benchEnv) baselineDB(b *testing.B) *sql.DB {
+	dsn, err := store.DriverDSN(env.dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	db, err := sql.Open("mysql", dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	store.SizePool(db)
+	return db
 }
 
 // benchResult is one side's final round.
@@ -120,6 +155,7 @@ func BenchmarkCreateConfirmVsBaseline(b *testing.B) {
 	if base.n == 0 || api.n == 0 || fair.n == 0 {
 		return
 	}
+	benchCheckOutbox(b, env)
 	b.Logf("fair floor %.0f payments/s (p50 %v, p99 %v); create+confirm takes %.2f× the fair floor's time per payment",
 		1e9/fair.nsPerOp(), fair.p50, fair.p99, api.nsPerOp()/fair.nsPerOp())
 	b.Run("ratio", func(b *testing.B) {
@@ -186,19 +222,8 @@ type benchRow struct {
 }
 
 func benchBaseline(b *testing.B, env *benchEnv) benchResult {
-	dsn, err := store.DriverDSN(env.dsn) // the driver settings the app's store uses
-	if err != nil {
-		b.Fatal(err)
-	}
-	db, err := sql.Open("mysql", dsn)
-	if err != nil {
-		b.Fatal(err)
-	}
+	db := env.baselineDB(b)
 	defer db.Close()
-	// The pool the app's store uses.
-	db.SetMaxOpenConns(50)
-	db.SetMaxIdleConns(25)
-	db.SetConnMaxLifetime(5 * time.Minute)
 	d := env.srv.Demo
 	row := benchRow{merchant: d.MerchantID, profile: d.ProfileID, mca: d.ConnectorAccount}
 	if err := benchInsertPayment(context.Background(), db, row); err != nil { // warm the pool, check the SQL
@@ -284,18 +309,8 @@ func benchInsertPayment(ctx context.Context, db *sql.DB, r benchRow) error {
 // succeeded, its capture, its event and the event's delivery task); then
 // the key's stored result (one SET). Nothing is read back.
 func benchFairFloor(b *testing.B, env *benchEnv) benchResult {
-	dsn, err := store.DriverDSN(env.dsn)
-	if err != nil {
-		b.Fatal(err)
-	}
-	db, err := sql.Open("mysql", dsn)
-	if err != nil {
-		b.Fatal(err)
-	}
+	db := env.baselineDB(b)
 	defer db.Close()
-	db.SetMaxOpenConns(50)
-	db.SetMaxIdleConns(25)
-	db.SetConnMaxLifetime(5 * time.Minute)
 	rdb := env.srv.Redis.Client
 	d := env.srv.Demo
 	row := benchRow{merchant: d.MerchantID, profile: d.ProfileID, mca: d.ConnectorAccount}
@@ -403,4 +418,22 @@ func benchFairPayment(ctx context.Context, db *sql.DB, rdb redis.UniversalClient
 		return fmt.Errorf("result: %w", err)
 	}
 	return nil
+}
+
+// benchCheckOutbox fails unless every payment the API took wrote its event
+// and the event's delivery task, as the fair floor does.
+func benchCheckOutbox(b *testing.B, env *benchEnv) {
+	db := env.baselineDB(b)
+	defer db.Close()
+	var payments, delivered int
+	err := db.QueryRow("SELECT COUNT(*), COUNT(w.id) FROM payment_intents p "+
+		"LEFT JOIN events e ON e.payment_intent_id = p.id AND e.event_type = 'payment_succeeded' "+
+		"LEFT JOIN webhook_delivery_tasks w ON w.event_id = e.id "+
+		"WHERE p.idempotency_key LIKE 'bench-%'").Scan(&payments, &delivered)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if payments == 0 || delivered != payments {
+		b.Fatalf("%d payments taken, %d with their event's delivery task", payments, delivered)
+	}
 }

@@ -79,13 +79,6 @@ type Event struct {
 // nothing).
 func (s *Service) Write(ctx context.Context, tx *ent.Tx, e Event) error {
 	idem := e.ObjectID + "_" + string(e.Type)
-	exists, err := tx.Event.Query().Where(event.IdempotentEventID(idem)).Exist(ctx)
-	if err != nil {
-		return errs.Internal(err)
-	}
-	if exists {
-		return nil // at most one initial event per object and event type
-	}
 	prof, err := tx.Profile.Query().Where(profile.ID(e.ProfileID)).Only(ctx)
 	if err != nil {
 		return errs.Internal(err)
@@ -111,6 +104,13 @@ func (s *Service) Write(ctx context.Context, tx *ent.Tx, e Event) error {
 		SetContent(string(body))
 	create.SetNillablePrimaryObjectCreatedAt(e.PrimaryObjectCreatedAt)
 	if _, err := create.Save(ctx); err != nil {
+		if ent.IsConstraintError(err) {
+			// At most one initial event per object and event type: the
+			// unique key (merchant_id, idempotent_event_id) says it was
+			// written. The failed INSERT alone is undone; the change's
+			// transaction goes on.
+			return nil
+		}
 		return txn.Error(err, "event")
 	}
 	if !deliveryWanted(prof, e) {

@@ -34,16 +34,23 @@ type DB struct {
 	// concurrentReads lets independent reads run at once on the pool's
 	// connections (MySQL; SQLite has one connection).
 	concurrentReads bool
+	// timePrecision is what the database keeps of a time: microseconds in
+	// MySQL's datetime(6); SQLite keeps what it is given.
+	timePrecision time.Duration
 }
 
 // New returns the DB over client, of the given ent dialect.
 func New(client *ent.Client, dialectName string) *DB {
-	return &DB{
+	db := &DB{
 		Client:          client,
 		Now:             func() time.Time { return time.Now().UTC() },
 		rowLocks:        dialectName == dialect.MySQL,
 		concurrentReads: dialectName == dialect.MySQL,
 	}
+	if dialectName == dialect.MySQL {
+		db.timePrecision = time.Microsecond
+	}
+	return db
 }
 
 // InTx runs fn in one transaction: committed if fn returns nil, rolled back
