@@ -98,6 +98,7 @@ func (s *Service) ConfirmPayment(ctx context.Context, paymentID string, in Confi
 	if err != nil {
 		return nil, err
 	}
+	ctx = txn.OneReading(ctx)
 	var c *confirmation
 	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
 		cur, err := s.lockPayment(ctx, tx, paymentID)
@@ -245,21 +246,22 @@ func cardNetwork(m *customer.PaymentMethodInput) *string {
 // name), else the first candidate of the profile's routing (its active
 // configuration, then its fallback order). The decision says which.
 func (s *Service) route(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, method *customer.PaymentMethodInput, names []string, mcaID *string) (*routing.Decision, error) {
-	q := tx.MerchantConnectorAccount.Query().Where(
-		merchantconnectoraccount.ProfileID(pi.ProfileID),
-		merchantconnectoraccount.Disabled(false),
-		merchantconnectoraccount.StatusEQ(merchantconnectoraccount.StatusActive),
-		merchantconnectoraccount.ConnectorTypeEQ(merchantconnectoraccount.ConnectorTypePaymentProcessor),
-	).Order(ent.Asc(merchantconnectoraccount.FieldCreatedAt), ent.Asc(merchantconnectoraccount.FieldID))
-	switch {
-	case mcaID != nil:
-		q = q.Where(merchantconnectoraccount.ID(*mcaID))
-	case len(names) > 0:
-		q = q.Where(merchantconnectoraccount.ConnectorNameIn(names...))
-	}
-	all, err := q.All(ctx)
+	pc, err := s.db.ProfileConfig(ctx, tx.Client(), pi.ProfileID)
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, err
+	}
+	// The profile's active payment processors, oldest first; the one named
+	// by id, or those named by connector.
+	var all []*ent.MerchantConnectorAccount
+	for _, m := range pc.Accounts {
+		switch {
+		case m.Disabled || m.Status != merchantconnectoraccount.StatusActive ||
+			m.ConnectorType != merchantconnectoraccount.ConnectorTypePaymentProcessor:
+		case mcaID != nil && m.ID != *mcaID:
+		case mcaID == nil && len(names) > 0 && !slices.Contains(names, m.ConnectorName):
+		default:
+			all = append(all, m)
+		}
 	}
 	if len(all) == 0 {
 		return nil, errs.New(errs.KindInvalid, "IR_39", "No eligible connector was found for the current payment method configuration: "+

@@ -41,6 +41,7 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 	if err != nil {
 		return nil, err
 	}
+	ctx = txn.OneReading(ctx)
 	// A payment this Idempotency-Key already made (its Redis record lost
 	// after a crash) or a payment_id already taken is found by the
 	// payment's unique keys when it is inserted, not looked up first.
@@ -62,10 +63,11 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 		confirm *confirmation
 	)
 	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
-		prof, err := txn.Profile(ctx, tx.Client(), in.ProfileID)
+		pc, err := s.db.ProfileAndAccounts(ctx, tx.Client(), in.ProfileID)
 		if err != nil {
 			return err
 		}
+		prof := pc.Profile
 		if paymentID == "" {
 			paymentID = id
 		}

@@ -1,14 +1,10 @@
 package rest_test
 
 import (
-	"io"
-	"log/slog"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
-
-	"switchyard/internal/testenv"
 )
 
 // dynamicPath is a dynamic routing route of the merchant's profile.
@@ -187,13 +183,7 @@ func TestEliminationRouting(t *testing.T) {
 // Redis see the same outcomes: failures recorded through one eliminate the
 // connector for the other.
 func TestDynamicRoutingSharedOutcomes(t *testing.T) {
-	redis := testenv.StartRedis(t)
-	cfg := testenv.Config(t, testenv.Database(t))
-	cfg.RedisURL, cfg.RedisEmbedded = redis.URL(), false
-	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	one := &client{t: t, srv: testenv.NewServerWith(t, cfg, log)}
-	cfg2 := *cfg
-	two := &client{t: t, srv: testenv.NewServerWith(t, &cfg2, log)}
+	one, two := twoProcesses(t)
 	const id = "merchant_dynamic_shared"
 	m := newRoutedMerchant(t, one, id)
 	one.do("POST", m.dynamicPath(id, "elimination/create?enable=dynamic_connector_selection"), m.key, map[string]any{

@@ -238,3 +238,18 @@ func golden(t *testing.T, name string, raw []byte) {
 		t.Errorf("%s differs from %s:\n%s", name, path, got)
 	}
 }
+
+// twoProcesses are two servers on one database and one Redis of their own
+// (not the in-process one, which each would have to itself), as two
+// processes behind a load balancer.
+func twoProcesses(t *testing.T) (one, two *client) {
+	t.Helper()
+	redis := testenv.StartRedis(t)
+	cfg := testenv.Config(t, testenv.Database(t))
+	cfg.RedisURL, cfg.RedisEmbedded = redis.URL(), false
+	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	one = &client{t: t, srv: testenv.NewServerWith(t, cfg, log)}
+	cfg2 := *cfg
+	two = &client{t: t, srv: testenv.NewServerWith(t, &cfg2, log)}
+	return one, two
+}

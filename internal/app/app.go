@@ -148,6 +148,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 // then the contexts, then the payment that calls them.
 func (a *App) wireDomain(box *secrets.Box) {
 	db := txn.New(a.Store.Client, a.Store.Dialect)
+	db.UseConfigVersions(redisstore.NewConfigVersions(a.Redis.Client))
 	// a.Webhooks is set after this, before any request is served.
 	a.Events = events.New(events.Deps{DB: db, DeliveriesQueued: func() { a.Webhooks.Wake() }})
 	a.Merchants = merchant.New(merchant.Deps{DB: db, Box: box, KeyCache: redisstore.NewKeyCache(a.Redis.Client)})

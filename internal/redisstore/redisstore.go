@@ -145,31 +145,48 @@ func (e *EphemeralKeys) Delete(ctx context.Context, hash string) error {
 	return e.rdb.Del(ctx, ephemeralKey(hash)).Err()
 }
 
-// RoutingVersions counts the changes to each profile's routing, so every
-// process knows when what it holds of a profile's routing is stale
-// (routing.Versions).
-type RoutingVersions struct{ rdb redis.UniversalClient }
-
-// NewRoutingVersions returns the routing versions kept in rdb.
-func NewRoutingVersions(rdb redis.UniversalClient) *RoutingVersions {
-	return &RoutingVersions{rdb: rdb}
+// versions counts changes per id in Redis: Version is the count (0 before
+// the first), Bump adds one.
+type versions struct {
+	rdb redis.UniversalClient
+	key func(id string) string
 }
 
-func routingVersionKey(profileID string) string { return "routing:{" + profileID + "}:version" }
-
-// Version is the profile's count of changes; 0 before the first.
-func (v *RoutingVersions) Version(ctx context.Context, profileID string) (int64, error) {
-	n, err := v.rdb.Get(ctx, routingVersionKey(profileID)).Int64()
+func (v versions) Version(ctx context.Context, id string) (int64, error) {
+	n, err := v.rdb.Get(ctx, v.key(id)).Int64()
 	if errors.Is(err, redis.Nil) {
 		return 0, nil
 	}
 	return n, err
 }
 
-// Bump records a change to the profile's routing.
-func (v *RoutingVersions) Bump(ctx context.Context, profileID string) error {
-	return v.rdb.Incr(ctx, routingVersionKey(profileID)).Err()
+func (v versions) Bump(ctx context.Context, id string) error {
+	return v.rdb.Incr(ctx, v.key(id)).Err()
 }
+
+// RoutingVersions counts the changes to each profile's routing, so every
+// process knows when what it holds of a profile's routing is stale
+// (routing.Versions).
+type RoutingVersions struct{ versions }
+
+// NewRoutingVersions returns the routing versions kept in rdb.
+func NewRoutingVersions(rdb redis.UniversalClient) *RoutingVersions {
+	return &RoutingVersions{versions{rdb, routingVersionKey}}
+}
+
+func routingVersionKey(profileID string) string { return "routing:{" + profileID + "}:version" }
+
+// ConfigVersions counts the changes to each merchant's profiles and
+// connector accounts (txn.ConfigVersions), so every process knows when
+// what it caches of them is stale.
+type ConfigVersions struct{ versions }
+
+// NewConfigVersions returns the configuration versions kept in rdb.
+func NewConfigVersions(rdb redis.UniversalClient) *ConfigVersions {
+	return &ConfigVersions{versions{rdb, configVersionKey}}
+}
+
+func configVersionKey(merchantID string) string { return "config:{" + merchantID + "}:version" }
 
 // RoutingOutcomes keeps each profile's recent attempt outcomes per
 // connector account (routing.Outcomes) for success-rate and elimination

@@ -16,7 +16,6 @@ import (
 
 	"switchyard/ent"
 	"switchyard/ent/event"
-	"switchyard/ent/profile"
 	"switchyard/internal/ids"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
@@ -79,10 +78,11 @@ type Event struct {
 // nothing).
 func (s *Service) Write(ctx context.Context, tx *ent.Tx, e Event) error {
 	idem := e.ObjectID + "_" + string(e.Type)
-	prof, err := tx.Profile.Query().Where(profile.ID(e.ProfileID)).Only(ctx)
+	pc, err := s.db.ProfileConfig(ctx, tx.Client(), e.ProfileID)
 	if err != nil {
 		return errs.Internal(err)
 	}
+	prof := pc.Profile
 	now := s.db.Now()
 	id := ids.New(ids.Event)
 	body, err := json.Marshal(webhookBody{

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"switchyard/ent"
-	"switchyard/ent/profile"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
 )
@@ -13,30 +12,37 @@ import (
 // the caller's (X-Profile-Id), else the merchant's default. A profile the
 // caller's key is not scoped to is not found, like another merchant's.
 func Profile(ctx context.Context, db *ent.Client, named *string) (*ent.Profile, error) {
-	id := ""
-	if named != nil {
-		id = *named
-	} else if p, ok := tenancy.FromContext(ctx); ok {
-		id = p.ProfileID
-	}
-	q := db.Profile.Query()
-	if id != "" {
-		q = q.Where(profile.ID(id))
-	} else {
-		q = q.Where(profile.IsDefault(true))
-	}
-	prof, err := q.First(ctx)
-	if ent.IsNotFound(err) {
-		if id != "" {
-			return nil, errs.ProfileNotFound(id)
-		}
-		return nil, errs.NotFound("Business profile")
-	}
+	prof, err := loadProfile(ctx, db, profileIDOf(ctx, named))
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, err
 	}
+	return prof, checkProfileScope(ctx, prof)
+}
+
+// ProfileAndAccounts is Profile with the profile's connector accounts,
+// from the configuration cache when it is on (UseConfigVersions): shared,
+// read only.
+func (db *DB) ProfileAndAccounts(ctx context.Context, client *ent.Client, named *string) (*ProfileConfig, error) {
+	pc, err := db.ProfileConfig(ctx, client, profileIDOf(ctx, named))
+	if err != nil {
+		return nil, err
+	}
+	return pc, checkProfileScope(ctx, pc.Profile)
+}
+
+func profileIDOf(ctx context.Context, named *string) string {
+	if named != nil {
+		return *named
+	}
+	if p, ok := tenancy.FromContext(ctx); ok {
+		return p.ProfileID
+	}
+	return ""
+}
+
+func checkProfileScope(ctx context.Context, prof *ent.Profile) error {
 	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" && p.ProfileID != prof.ID {
-		return nil, errs.ProfileNotFound(prof.ID)
+		return errs.ProfileNotFound(prof.ID)
 	}
-	return prof, nil
+	return nil
 }

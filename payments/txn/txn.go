@@ -37,6 +37,9 @@ type DB struct {
 	// timePrecision is what the database keeps of a time: microseconds in
 	// MySQL's datetime(6); SQLite keeps what it is given.
 	timePrecision time.Duration
+	// config caches profiles and their accounts (UseConfigVersions); nil
+	// reads them each time.
+	config *configCache
 }
 
 // New returns the DB over client, of the given ent dialect.
