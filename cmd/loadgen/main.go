@@ -1,7 +1,13 @@
-// Command loadgen measures GET /payments/list on MariaDB/MySQL at scale,
-// against a plain database/sql program doing the same work, in one run.
+// Command loadgen measures Switchyard under load on MariaDB/MySQL. Its
+// default mode (-mode list) measures GET /payments/list at scale against a
+// plain database/sql program doing the same work, in one run; -mode
+// connections holds many keep-alive clients on a server process and reads
+// its memory (see connections.go):
 //
 //	go run ./cmd/loadgen -payments 1000000 -dsn 'root@tcp(127.0.0.1:3306)/'
+//	go run ./cmd/loadgen -mode connections -redis redis://127.0.0.1:6379/0
+//
+// The rest of this comment describes the list mode.
 //
 // It prepares two sizes side by side, -small (10,000 by default) and
 // -payments. For each it:
@@ -65,6 +71,7 @@ import (
 )
 
 type options struct {
+	mode            string
 	payments, small int
 	dsn, redis      string
 	requests        int
@@ -74,11 +81,24 @@ type options struct {
 	keep, verbose   bool
 	timeout         time.Duration
 	cpuProfile      string
+	// The connections mode's (connections.go).
+	clients   int
+	duration  time.Duration
+	bin       string
+	serverLog string
+	maxActive int
 }
+
+// Modes of -mode.
+const (
+	modeList        = "list"
+	modeConnections = "connections"
+)
 
 func main() {
 	var o options
-	flag.IntVar(&o.payments, "payments", 1_000_000, "payments to seed for the large run")
+	flag.StringVar(&o.mode, "mode", modeList, "list: the payment list at scale against a baseline; connections: many keep-alive clients on a server process, its memory")
+	flag.IntVar(&o.payments, "payments", 0, "payments to seed (default 1,000,000 for the list's large run, 10,000 for connections)")
 	flag.IntVar(&o.small, "small", 10_000, "payments to seed for the small run the large one is compared with (0: skip it)")
 	flag.StringVar(&o.dsn, "dsn", "root@tcp(127.0.0.1:3306)/", "MariaDB/MySQL server DSN (go-sql-driver form); a fresh database is created on it")
 	flag.StringVar(&o.redis, "redis", "", "Redis URL for the app (default: the embedded in-process Redis)")
@@ -90,6 +110,11 @@ func main() {
 	flag.BoolVar(&o.verbose, "v", false, "print every EXPLAIN row and progress")
 	flag.DurationVar(&o.timeout, "timeout", 30*time.Minute, "bound on the whole run")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the measurements (server and baseline) to this file")
+	flag.IntVar(&o.clients, "clients", 1000, "connections: concurrent keep-alive clients, each with its own connection")
+	flag.DurationVar(&o.duration, "duration", 60*time.Second, "connections: how long each target is loaded")
+	flag.StringVar(&o.bin, "bin", "", "connections: a switchyard binary to run (default: go build ./cmd/switchyard)")
+	flag.StringVar(&o.serverLog, "server-log", "warn", "connections: the server's SWITCHYARD_LOG_LEVEL (info logs every request)")
+	flag.IntVar(&o.maxActive, "max-active", 0, "connections: the server's SWITCHYARD_MAX_ACTIVE_REQUESTS (0: its default; 100000: no bound in practice)")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "loadgen: unexpected arguments %q\n", flag.Args())
@@ -99,7 +124,17 @@ func main() {
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	if err := run(ctx, o, os.Stdout); err != nil {
+	if o.payments == 0 {
+		o.payments = 1_000_000
+		if o.mode == modeConnections {
+			o.payments = 10_000
+		}
+	}
+	start := run
+	if o.mode == modeConnections {
+		start = runConnections
+	}
+	if err := start(ctx, o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen: "+err.Error())
 		os.Exit(1)
 	}
@@ -143,6 +178,20 @@ func run(ctx context.Context, o options, out io.Writer) error {
 func (o options) check() error {
 	if o.payments < 1000 {
 		return errors.New("-payments must be at least 1000")
+	}
+	switch o.mode {
+	case "", modeList:
+	case modeConnections:
+		if o.clients < 1 || o.clients > 10_000 || o.duration < time.Second || o.duration > time.Hour || o.maxActive < 0 {
+			return errors.New("-clients 1..10000, -duration 1s..1h, -max-active ≥ 0")
+		}
+		switch o.serverLog {
+		case "debug", "info", "warn", "error":
+		default:
+			return errors.New("-server-log: debug, info, warn or error")
+		}
+	default:
+		return fmt.Errorf("-mode %q: want list or connections", o.mode)
 	}
 	if o.small < 0 || (o.small > 0 && o.small < 1000) {
 		return errors.New("-small must be 0 or at least 1000")

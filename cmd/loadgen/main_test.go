@@ -52,6 +52,63 @@ func TestLoadgenSmall(t *testing.T) {
 	}
 }
 
+// TestConnectionsSmall runs -mode connections at a small scale: 20 clients
+// for 2 s per target on a switchyard process over a fresh database of the
+// test MariaDB. It asserts what holds on any machine: no error, every
+// client's connection open at once, the server's RSS read, its database
+// pool bounded, and the database dropped; the figures are printed.
+func TestConnectionsSmall(t *testing.T) {
+	dsn := testenv.MySQLServerDSN(t)
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	o := options{mode: modeConnections, payments: 1000, dsn: dsn, redis: testenv.RedisURL(t), requests: 10, batch: 500,
+		nested: 0.2, clients: 20, duration: 2 * time.Second, serverLog: "warn", timeout: 5 * time.Minute}
+	targets, results, err := measureConnections(ctx, o, &out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if err := connSummary(&out, o, targets, results); err != nil {
+		t.Error(err)
+	}
+	t.Log(out.String())
+	if len(results) != 2 {
+		t.Fatalf("%d targets measured, want rest and graphql", len(results))
+	}
+	for i, r := range results {
+		name := targets[i].name
+		if r.requests == 0 || r.errors != 0 {
+			t.Errorf("%s: %d requests, %d errors %v", name, r.requests, r.errors, r.errorKinds)
+		}
+		if r.dials != o.clients || r.established < o.clients || r.connections < o.clients {
+			t.Errorf("%s: %d connections dialled, %d established, %d by the server's count; want %d of each",
+				name, r.dials, r.established, r.connections, o.clients)
+		}
+		if r.peak <= 0 || r.end <= 0 || r.peak < r.end || r.heap <= 0 {
+			t.Errorf("%s: RSS peak %d, end %d, heap %d: not read", name, r.peak, r.end, r.heap)
+		}
+		if r.dbConns < 1 || r.dbConns > 50 {
+			t.Errorf("%s: the server had %d connections to MariaDB, want 1 to its pool's 50", name, r.dbConns)
+		}
+	}
+	name := regexp.MustCompile(`database (sy_loadgen_[a-z0-9]+)`).FindStringSubmatch(out.String())
+	if name == nil {
+		t.Fatal("no database named in the output")
+	}
+	admin, err := sql.Open("mysql", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	var n int
+	if err := admin.QueryRow("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?", name[1]).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Errorf("database %s was not dropped", name[1])
+	}
+}
+
 // TestOptionsRefuse: loadgen stays on loopback and within its bounds.
 func TestOptionsRefuse(t *testing.T) {
 	ok := options{payments: 1000, small: 0, dsn: "root@tcp(127.0.0.1:3306)/", requests: 10, batch: 10, nested: 0.1}
@@ -63,6 +120,11 @@ func TestOptionsRefuse(t *testing.T) {
 		"named database":  {payments: 1000, dsn: "root@tcp(127.0.0.1:3306)/prod", requests: 10, batch: 10},
 		"remote redis":    {payments: 1000, dsn: "root@tcp(127.0.0.1:3306)/", redis: "redis://cache.example:6379/0", requests: 10, batch: 10},
 		"tiny":            {payments: 10, dsn: "root@tcp(127.0.0.1:3306)/", requests: 10, batch: 10},
+		"unknown mode":    {mode: "soak", payments: 1000, dsn: "root@tcp(127.0.0.1:3306)/", requests: 10, batch: 10},
+		"no client": {mode: modeConnections, payments: 1000, dsn: "root@tcp(127.0.0.1:3306)/", requests: 10, batch: 10,
+			duration: time.Second, serverLog: "warn"},
+		"endless": {mode: modeConnections, payments: 1000, dsn: "root@tcp(127.0.0.1:3306)/", requests: 10, batch: 10,
+			clients: 10, duration: 24 * time.Hour, serverLog: "warn"},
 	} {
 		if err := o.check(); err == nil {
 			t.Errorf("%s: accepted", name)

@@ -30,41 +30,12 @@ func setupSize(ctx context.Context, o options, n int, out io.Writer) (env *runEn
 			undo[i]()
 		}
 	}
-	server, err := mysql.ParseDSN(o.dsn)
+	db, dropDB, err := freshDatabase(ctx, o, out, fmt.Sprintf("%s payments", human(n)))
+	undo = append(undo, dropDB)
 	if err != nil {
 		return nil, cleanup, err
 	}
-	admin, err := sql.Open("mysql", o.dsn)
-	if err != nil {
-		return nil, cleanup, err
-	}
-	undo = append(undo, func() { admin.Close() })
-	name := "sy_loadgen_" + strings.ToLower(ids.Base62(10))
-	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name+" CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"); err != nil {
-		return nil, cleanup, fmt.Errorf("create database: %w", err)
-	}
-	fmt.Fprintf(out, "\n== %s payments (database %s) ==\n", human(n), name)
-	undo = append(undo, func() {
-		if o.keep {
-			fmt.Fprintf(out, "kept database %s\n", name)
-			return
-		}
-		// The run's context may be over (timeout, Ctrl-C): drop anyway.
-		dctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-		defer cancel()
-		if _, err := admin.ExecContext(dctx, "DROP DATABASE IF EXISTS "+name); err != nil {
-			fmt.Fprintf(os.Stderr, "loadgen: drop database %s: %v\n", name, err)
-		}
-	})
-
-	dbCfg := server.Clone()
-	dbCfg.DBName, dbCfg.ParseTime, dbCfg.Loc = name, true, time.UTC
-	// No statement may run away with the run (MariaDB's bound, in seconds;
-	// the driver sets unknown DSN parameters as session variables).
-	if dbCfg.Params == nil {
-		dbCfg.Params = map[string]string{}
-	}
-	dbCfg.Params["max_statement_time"] = "120"
+	dbCfg := db.config()
 	dataDir, err := os.MkdirTemp("", "loadgen-")
 	if err != nil {
 		return nil, cleanup, err
@@ -102,11 +73,7 @@ func setupSize(ctx context.Context, o options, n int, out io.Writer) (env *runEn
 		}
 	})
 
-	// Seeding goes through its own pool with client-side interpolation, so
-	// a batch is one statement whatever its number of placeholders.
-	seedCfg := dbCfg.Clone()
-	seedCfg.InterpolateParams = true
-	seedDB, err := sql.Open("mysql", seedCfg.FormatDSN())
+	seedDB, err := db.openSeeder()
 	if err != nil {
 		return nil, cleanup, err
 	}
@@ -127,17 +94,8 @@ func setupSize(ctx context.Context, o options, n int, out io.Writer) (env *runEn
 		merchant: a.Demo.MerchantID, profile: a.Demo.ProfileID, connector: a.Demo.ConnectorAccount,
 		seedDB: seedDB, baseline: baseline, plans: plans,
 	}
-	st, err := seed(ctx, env)
-	if err != nil {
-		return nil, cleanup, fmt.Errorf("seed: %w", err)
-	}
-	fmt.Fprintf(out, "seeded %s payments, %s attempts, %s captures, %s refunds, %s disputes, %s customers in %s (%s rows/s; indexes rebuilt in %s)\n",
-		human(st.payments), human(st.attempts), human(st.captures), human(st.refunds), human(st.disputes),
-		human(st.customers), st.took.Round(time.Millisecond), human(int(float64(st.rows())/st.took.Seconds())),
-		st.indexes.Round(time.Millisecond))
-	// Statistics as a long-lived table has them, not as the bulk load left them.
-	if _, err := seedDB.ExecContext(ctx, "ANALYZE TABLE payment_intents, payment_attempts, captures, refunds, disputes, incremental_authorizations, customers"); err != nil {
-		return nil, cleanup, fmt.Errorf("analyze: %w", err)
+	if err := seedAndAnalyze(ctx, env); err != nil {
+		return nil, cleanup, err
 	}
 	if env.scenarios, err = buildScenarios(ctx, env); err != nil {
 		return nil, cleanup, err
@@ -146,6 +104,91 @@ func setupSize(ctx context.Context, o options, n int, out io.Writer) (env *runEn
 		return nil, cleanup, err
 	}
 	return env, cleanup, nil
+}
+
+// seedAndAnalyze seeds env.n payments (see seed), prints what it wrote, and
+// has MariaDB refresh the tables' statistics.
+func seedAndAnalyze(ctx context.Context, env *runEnv) error {
+	st, err := seed(ctx, env)
+	if err != nil {
+		return fmt.Errorf("seed: %w", err)
+	}
+	fmt.Fprintf(env.out, "seeded %s payments, %s attempts, %s captures, %s refunds, %s disputes, %s customers in %s (%s rows/s; indexes rebuilt in %s)\n",
+		human(st.payments), human(st.attempts), human(st.captures), human(st.refunds), human(st.disputes),
+		human(st.customers), st.took.Round(time.Millisecond), human(int(float64(st.rows())/st.took.Seconds())),
+		st.indexes.Round(time.Millisecond))
+	// Statistics as a long-lived table has them, not as the bulk load left them.
+	if _, err := env.seedDB.ExecContext(ctx, "ANALYZE TABLE payment_intents, payment_attempts, captures, refunds, disputes, incremental_authorizations, customers"); err != nil {
+		return fmt.Errorf("analyze: %w", err)
+	}
+	return nil
+}
+
+// database is a fresh database on the -dsn server, for one run.
+type database struct {
+	server *mysql.Config // -dsn
+	name   string
+}
+
+// freshDatabase creates a database on the -dsn server; drop drops it (unless
+// -keep) and closes the admin pool, and must be called even when err != nil.
+func freshDatabase(ctx context.Context, o options, out io.Writer, title string) (db *database, drop func(), err error) {
+	var undo []func()
+	drop = func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}
+	server, err := mysql.ParseDSN(o.dsn)
+	if err != nil {
+		return nil, drop, err
+	}
+	admin, err := sql.Open("mysql", o.dsn)
+	if err != nil {
+		return nil, drop, err
+	}
+	undo = append(undo, func() { admin.Close() })
+	name := "sy_loadgen_" + strings.ToLower(ids.Base62(10))
+	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name+" CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"); err != nil {
+		return nil, drop, fmt.Errorf("create database: %w", err)
+	}
+	fmt.Fprintf(out, "\n== %s (database %s) ==\n", title, name)
+	undo = append(undo, func() {
+		if o.keep {
+			fmt.Fprintf(out, "kept database %s\n", name)
+			return
+		}
+		// The run's context may be over (timeout, Ctrl-C): drop anyway.
+		dctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		if _, err := admin.ExecContext(dctx, "DROP DATABASE IF EXISTS "+name); err != nil {
+			fmt.Fprintf(os.Stderr, "loadgen: drop database %s: %v\n", name, err)
+		}
+	})
+	return &database{server: server, name: name}, drop, nil
+}
+
+// openSeeder opens the pool seeding goes through: with client-side
+// interpolation, so a batch is one statement whatever its number of
+// placeholders.
+func (db *database) openSeeder() (*sql.DB, error) {
+	c := db.config()
+	c.InterpolateParams = true
+	return sql.Open("mysql", c.FormatDSN())
+}
+
+// config is the database's DSN for loadgen's own pools and the in-process
+// app: UTC times, and no statement allowed to run away with the run
+// (MariaDB's max_statement_time, in seconds; the driver sets unknown DSN
+// parameters as session variables).
+func (db *database) config() *mysql.Config {
+	c := db.server.Clone()
+	c.DBName, c.ParseTime, c.Loc = db.name, true, time.UTC
+	if c.Params == nil {
+		c.Params = map[string]string{}
+	}
+	c.Params["max_statement_time"] = "120"
+	return c
 }
 
 // runEnv is what one size's steps share.

@@ -69,6 +69,7 @@ type App struct {
 	Webhooks *webhooks.Worker
 
 	handler http.Handler
+	metrics *metrics
 }
 
 // Options change how Open starts the app.
@@ -198,7 +199,9 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 			"redis":    rest.CheckerFunc(func(ctx context.Context) error { return a.Redis.Client.Ping(ctx).Err() }),
 		},
 	})
-	return instrument(browserAccess(a.Config.CORSOrigins).Handler(mux), a.Log, newMetrics(reg))
+	a.metrics = newMetrics(reg)
+	held := newAdmission(a.Config.MaxActiveRequests, a.Config.RequestQueueTimeout, reg).wrap(browserAccess(a.Config.CORSOrigins).Handler(mux))
+	return instrument(held, a.Log, a.metrics)
 }
 
 // browserAccess is the CORS policy: pages on the configured origins may
@@ -230,6 +233,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		WriteTimeout:      60 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(a.Log.Handler(), slog.LevelWarn),
+		ConnState:         a.metrics.connState,
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(envelopeListener{ln}) }()

@@ -2,6 +2,7 @@ package app
 
 import (
 	"log/slog"
+	"net"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -21,8 +22,9 @@ var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
 
 // metrics are the HTTP server's Prometheus series.
 type metrics struct {
-	requests *prometheus.CounterVec
-	duration *prometheus.HistogramVec
+	requests    *prometheus.CounterVec
+	duration    *prometheus.HistogramVec
+	connections prometheus.Gauge
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -36,9 +38,24 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Help:    "HTTP request latency by route pattern.",
 			Buckets: prometheus.DefBuckets,
 		}, []string{"route", "method"}),
+		connections: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "switchyard_http_connections_open",
+			Help: "Client connections open, busy or idle (keep-alive).",
+		}),
 	}
-	reg.MustRegister(m.requests, m.duration)
+	reg.MustRegister(m.requests, m.duration, m.connections)
 	return m
+}
+
+// connState counts the server's open connections (http.Server.ConnState):
+// each is new once, then closed or hijacked once.
+func (m *metrics) connState(_ net.Conn, s http.ConnState) {
+	switch s {
+	case http.StateNew:
+		m.connections.Inc()
+	case http.StateClosed, http.StateHijacked:
+		m.connections.Dec()
+	}
 }
 
 // statusWriter remembers the status a handler wrote.

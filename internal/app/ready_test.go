@@ -283,8 +283,11 @@ func TestMetricsAndRequestID(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("GET /metrics = %d", resp.StatusCode)
 	}
-	if !strings.Contains(body, "switchyard_http_requests_total") {
-		t.Errorf("/metrics lacks switchyard_http_requests_total:\n%s", body)
+	for _, name := range []string{"switchyard_http_requests_total", "switchyard_http_connections_open",
+		"switchyard_http_requests_active", "switchyard_http_requests_waiting"} {
+		if !strings.Contains(body, name) {
+			t.Errorf("/metrics lacks %s:\n%s", name, body)
+		}
 	}
 
 	if resp, _ := get("/no/such/route", nil); resp.StatusCode != http.StatusNotFound {

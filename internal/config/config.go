@@ -68,6 +68,11 @@ type Config struct {
 	ShutdownTimeout      time.Duration `env:"SWITCHYARD_SHUTDOWN_TIMEOUT" envDefault:"20s"`
 	GraphQLIntrospection bool          `env:"SWITCHYARD_GRAPHQL_INTROSPECTION" envDefault:"true"`
 	PublicURL            string        `env:"SWITCHYARD_PUBLIC_URL"`
+	// MaxActiveRequests bounds the requests worked on at once; the others
+	// wait their turn, at most RequestQueueTimeout, holding only their
+	// headers, so memory follows the work, not the number of clients.
+	MaxActiveRequests   int           `env:"SWITCHYARD_MAX_ACTIVE_REQUESTS" envDefault:"100"`
+	RequestQueueTimeout time.Duration `env:"SWITCHYARD_REQUEST_QUEUE_TIMEOUT" envDefault:"30s"`
 	// PublicURLDerived is true when PublicURL was not given but made from
 	// the listen address.
 	PublicURLDerived bool `env:"-"`
@@ -167,6 +172,12 @@ func (c *Config) validate() error {
 	}
 	if c.RecoveryAfter < 100*time.Millisecond || c.RecoveryAfter > 24*time.Hour {
 		bad("SWITCHYARD_RECOVERY_AFTER", "must be between 100ms and 24h, got %s", c.RecoveryAfter)
+	}
+	if c.MaxActiveRequests < 1 || c.MaxActiveRequests > 100_000 {
+		bad("SWITCHYARD_MAX_ACTIVE_REQUESTS", "must be between 1 and 100000, got %d", c.MaxActiveRequests)
+	}
+	if c.RequestQueueTimeout < time.Millisecond || c.RequestQueueTimeout > 10*time.Minute {
+		bad("SWITCHYARD_REQUEST_QUEUE_TIMEOUT", "must be between 1ms and 10m, got %s", c.RequestQueueTimeout)
 	}
 	if c.WebhookWorkers < 0 || c.WebhookWorkers > 64 {
 		bad("SWITCHYARD_WEBHOOK_WORKERS", "must be between 0 and 64, got %d", c.WebhookWorkers)
