@@ -87,8 +87,8 @@ func TestConnectionsSmall(t *testing.T) {
 		if r.peak <= 0 || r.end <= 0 || r.peak < r.end || r.heap <= 0 {
 			t.Errorf("%s: RSS peak %d, end %d, heap %d: not read", name, r.peak, r.end, r.heap)
 		}
-		if r.dbConns < 1 || r.dbConns > 50 {
-			t.Errorf("%s: the server had %d connections to MariaDB, want 1 to its pool's 50", name, r.dbConns)
+		if r.dbConns < 1 || r.dbConns > 64 {
+			t.Errorf("%s: the server had %d connections to MariaDB, want 1 to its pool's 64", name, r.dbConns)
 		}
 	}
 	name := regexp.MustCompile(`database (sy_loadgen_[a-z0-9]+)`).FindStringSubmatch(out.String())

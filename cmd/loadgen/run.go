@@ -86,8 +86,7 @@ func setupSize(ctx context.Context, o options, n int, out io.Writer) (env *runEn
 	if err != nil {
 		return nil, cleanup, err
 	}
-	baseline.SetMaxOpenConns(50)
-	baseline.SetMaxIdleConns(25)
+	store.SizePool(baseline)
 	undo = append(undo, func() { baseline.Close() })
 	env = &runEnv{
 		o: o, n: n, out: out, baseURL: cfg.PublicURL, key: a.Demo.SecretKey,
