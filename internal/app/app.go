@@ -194,7 +194,7 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 		Webhooks:    a.Webhooks,
 		Ready: map[string]rest.Checker{
 			"database": a.Store,
-			"redis":    rest.CheckerFunc(func(ctx context.Context) error { return a.Redis.Client.Ping(ctx).Err() }),
+			"redis":    a.Redis,
 		},
 	})
 	return instrument(browserAccess(a.Config.CORSOrigins).Handler(mux), a.Log, newMetrics(reg))
