@@ -185,14 +185,21 @@ func TestEliminationRouting(t *testing.T) {
 func TestDynamicRoutingSharedOutcomes(t *testing.T) {
 	one, two := twoProcesses(t)
 	const id = "merchant_dynamic_shared"
-	m := newRoutedMerchant(t, one, id)
-	one.do("POST", m.dynamicPath(id, "elimination/create?enable=dynamic_connector_selection"), m.key, map[string]any{
+	newRoutedMerchant(t, one, id).eliminatedAcross(t, one, two, id)
+}
+
+// eliminatedAcross: with elimination routing on, two failures of
+// stripe_test through one process take it out for the other, whose next
+// three payments go to adyen.
+func (m routedMerchant) eliminatedAcross(t *testing.T, one, two *client, merchantID string) {
+	t.Helper()
+	one.do("POST", m.dynamicPath(merchantID, "elimination/create?enable=dynamic_connector_selection"), m.key, map[string]any{
 		"elimination_analyser_config": map[string]any{"bucket_size": 2, "bucket_leak_interval_in_secs": 3600},
 		"decision_engine_configs":     map[string]any{"threshold": 0.5}}).must(t, 200)
 	if to, _ := m.payTo(t, two); to != "stripe_test" {
 		t.Fatalf("before: %s", to)
 	}
-	m.setFailureRate(t, one, id, m.stripeID, 1)
+	m.setFailureRate(t, one, merchantID, m.stripeID, 1)
 	for range 2 {
 		if to, status := m.payTo(t, one); to != "stripe_test" || status != "failed" {
 			t.Fatalf("through one: %s %s", to, status)

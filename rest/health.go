@@ -11,12 +11,6 @@ type Checker interface {
 	Ping(ctx context.Context) error
 }
 
-// CheckerFunc adapts a function to Checker.
-type CheckerFunc func(ctx context.Context) error
-
-// Ping calls f.
-func (f CheckerFunc) Ping(ctx context.Context) error { return f(ctx) }
-
 // healthHandler answers liveness: the process serves requests.
 func healthHandler(w http.ResponseWriter, _ *http.Request) {
 	WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})

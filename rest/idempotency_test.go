@@ -139,22 +139,39 @@ func TestIdempotencyConcurrent(t *testing.T) {
 	body := payment(map[string]any{"confirm": true, "payment_method_data": card("4242424242424242"),
 		"customer_id": "cus_concurrent"})
 	raw, _ := json.Marshal(body)
-	key := runKey("concurrent-1")
 	before := countPayments(t, c)
 	const n = 100
-	type result struct {
+	race := raceOneKey(t, []string{c.srv.URL}, c.merchantKey(), runKey("concurrent-1"), raw, n)
+	if got := countPayments(t, c) - before; got != 1 {
+		t.Fatalf("%d payments made by %d requests with one key", got, n)
+	}
+	race.mustBeOne(t, n)
+}
+
+// raceResult is what concurrent requests with one Idempotency-Key answered.
+type raceResult struct {
+	ids       map[string]int // payment id → the 200 answers naming it
+	fresh     int            // 200 answers not marked replayed
+	conflicts int            // 409 answers (the first still running)
+}
+
+// raceOneKey sends n POST /payments with body raw and Idempotency-Key key
+// at once, the i-th to the server at urls[i%len(urls)].
+func raceOneKey(t *testing.T, urls []string, apiKey, key string, raw []byte, n int) raceResult {
+	t.Helper()
+	type answer struct {
 		status   int
 		replayed bool
 		id       string
 	}
-	results := make(chan result, n)
+	answers := make(chan answer, n)
 	var wg sync.WaitGroup
 	start := make(chan struct{})
-	for range n {
+	for i := range n {
 		wg.Go(func() {
 			<-start
-			req, _ := http.NewRequest("POST", c.srv.URL+"/payments", bytes.NewReader(raw))
-			req.Header.Set("api-key", c.merchantKey())
+			req, _ := http.NewRequest("POST", urls[i%len(urls)]+"/payments", bytes.NewReader(raw))
+			req.Header.Set("api-key", apiKey)
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("Idempotency-Key", key)
 			resp, err := http.DefaultClient.Do(req)
@@ -166,35 +183,38 @@ func TestIdempotencyConcurrent(t *testing.T) {
 			var out map[string]any
 			_ = json.NewDecoder(resp.Body).Decode(&out)
 			id, _ := out["payment_id"].(string)
-			results <- result{resp.StatusCode, resp.Header.Get("Idempotent-Replayed") == "true", id}
+			answers <- answer{resp.StatusCode, resp.Header.Get("Idempotent-Replayed") == "true", id}
 		})
 	}
 	close(start)
 	wg.Wait()
-	close(results)
-	ids := map[string]int{}
-	fresh, conflicts := 0, 0
-	for r := range results {
-		switch r.status {
+	close(answers)
+	r := raceResult{ids: map[string]int{}}
+	for a := range answers {
+		switch a.status {
 		case 200:
-			ids[r.id]++
-			if !r.replayed {
-				fresh++
+			r.ids[a.id]++
+			if !a.replayed {
+				r.fresh++
 			}
 		case 409:
-			conflicts++
+			r.conflicts++
 		default:
-			t.Errorf("status %d", r.status)
+			t.Errorf("status %d", a.status)
 		}
 	}
-	if got := countPayments(t, c) - before; got != 1 {
-		t.Fatalf("%d payments made by %d requests with one key", got, n)
+	return r
+}
+
+// mustBeOne fails the test unless the answers name one payment, made by
+// one request; it logs how the n requests were answered.
+func (r raceResult) mustBeOne(t *testing.T, n int) {
+	t.Helper()
+	if len(r.ids) != 1 || r.fresh != 1 {
+		t.Fatalf("answers name %d payments, %d not replayed (%d conflicts)", len(r.ids), r.fresh, r.conflicts)
 	}
-	if len(ids) != 1 || fresh != 1 {
-		t.Fatalf("answers name %d payments, %d not replayed (%d conflicts)", len(ids), fresh, conflicts)
-	}
-	for id := range maps.Keys(ids) {
-		t.Logf("%d requests: 1 ran, %d replayed it, %d in flight (409)", n, ids[id]-1, conflicts)
+	for id := range maps.Keys(r.ids) {
+		t.Logf("%d requests: 1 ran, %d replayed it, %d in flight (409)", n, r.ids[id]-1, r.conflicts)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"switchyard/internal/testenv"
 )
 
 // The payment method families beyond cards (docs/sandbox.md, "Other
@@ -248,11 +250,7 @@ func TestBankAndGiftCardDataAreNotKept(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	keys, err := c.srv.Redis.Client.Keys(ctx, "*").Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range keys {
+	for _, k := range testenv.RedisKeys(t, c.srv.Redis.Client, "*") {
 		if c.srv.Redis.Client.Type(ctx, k).Val() != "string" {
 			continue
 		}

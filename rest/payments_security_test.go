@@ -216,18 +216,11 @@ func TestCardNumberNeverLeaves(t *testing.T) {
 	// updated payments above were never confirmed).
 	ctx := context.Background()
 	rdb := c.srv.Redis.Client
-	keys, err := rdb.Keys(ctx, "pmv:*").Result()
-	if err != nil {
-		t.Fatal(err)
-	}
+	keys := testenv.RedisKeys(t, rdb, "pmv:*")
 	if len(keys) == 0 {
 		t.Fatal("no vaulted card to check")
 	}
-	more, err := rdb.Keys(ctx, "idem:*").Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range append(keys, more...) {
+	for _, k := range append(keys, testenv.RedisKeys(t, rdb, "idem:*")...) {
 		if v, err := rdb.Get(ctx, k).Result(); err == nil {
 			check("redis "+k, v)
 		}
@@ -360,11 +353,7 @@ func TestStoredDataGivesNoCardAway(t *testing.T) {
 	}
 	ctx := context.Background()
 	rdb := c.srv.Redis.Client
-	keys, err := rdb.Keys(ctx, "*").Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sawIdem := 0
+	sawIdem, keys := 0, testenv.RedisKeys(t, rdb, "*")
 	for _, k := range keys {
 		var values []string
 		switch rdb.Type(ctx, k).Val() {

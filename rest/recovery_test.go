@@ -11,6 +11,7 @@ import (
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/internal/tenancy"
+	"switchyard/internal/testenv"
 )
 
 // strand puts a confirmed payment back where a crash between its
@@ -153,9 +154,9 @@ func TestRetryAfterACrashAnswersThePayment(t *testing.T) {
 	first := c.idem("POST", "/payments", key, body).must(t, 200)
 	id := first.str("payment_id")
 	strand(t, c, id, false, false)
-	keys, err := c.srv.Redis.Client.Keys(context.Background(), "idem:*"+key+"}").Result()
-	if err != nil || len(keys) != 1 {
-		t.Fatalf("the key's record: %v %v", keys, err)
+	keys := testenv.RedisKeys(t, c.srv.Redis.Client, "idem:*"+key+"}")
+	if len(keys) != 1 {
+		t.Fatalf("the key's record: %v", keys)
 	}
 	c.srv.Redis.Client.Del(context.Background(), keys...)
 	before := countPayments(t, c)

@@ -196,7 +196,7 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 		Webhooks:    a.Webhooks,
 		Ready: map[string]rest.Checker{
 			"database": a.Store,
-			"redis":    rest.CheckerFunc(func(ctx context.Context) error { return a.Redis.Client.Ping(ctx).Err() }),
+			"redis":    a.Redis,
 		},
 	})
 	a.metrics = newMetrics(reg)

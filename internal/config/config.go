@@ -19,7 +19,8 @@ import (
 
 	"github.com/caarlos0/env/v11"
 	"github.com/go-sql-driver/mysql"
-	"github.com/redis/go-redis/v9"
+
+	"switchyard/internal/redisconn"
 )
 
 // Environment names accepted in SWITCHYARD_ENV.
@@ -231,7 +232,7 @@ func (c *Config) validate() error {
 
 	c.RedisEmbedded = c.RedisURL == ""
 	if !c.RedisEmbedded {
-		if err := checkRedisURL(c.RedisURL); err != nil {
+		if err := redisconn.CheckURL(c.RedisURL); err != nil {
 			bad("SWITCHYARD_REDIS_URL", "%v", err)
 		}
 	}
@@ -342,24 +343,6 @@ func sqliteDSN(path, extra string) string {
 		dsn += "&" + extra
 	}
 	return dsn
-}
-
-func checkRedisURL(raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return fmt.Errorf("malformed URL: %v", err)
-	}
-	if u.Scheme != "redis" && u.Scheme != "rediss" {
-		return fmt.Errorf("unsupported scheme %q (want redis:// or rediss://)", u.Scheme)
-	}
-	if _, err := redis.ParseURL(raw); err != nil {
-		return errors.New(strings.TrimPrefix(err.Error(), "redis: "))
-	}
-	return nil
 }
 
 // parseErrors rewrites env's aggregate error into one line per variable.

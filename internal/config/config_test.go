@@ -57,6 +57,8 @@ func TestBadConfig(t *testing.T) {
 			`SWITCHYARD_REDIS_URL: invalid database number: "abc"`},
 		{"redis malformed", map[string]string{"SWITCHYARD_REDIS_URL": "redis://:s3cret@host:port"},
 			`SWITCHYARD_REDIS_URL: malformed URL: invalid port ":port" after host`},
+		{"redis cluster db", map[string]string{"SWITCHYARD_REDIS_URL": "redis://n1:7001/1?addr=n2:7002"},
+			`SWITCHYARD_REDIS_URL: a Redis Cluster has database 0 only, not "1"`},
 		{"short admin key", map[string]string{"SWITCHYARD_ADMIN_API_KEY": "adm_short"},
 			`SWITCHYARD_ADMIN_API_KEY: must be at least 32 characters of [A-Za-z0-9_-]`},
 		{"admin key bad chars", map[string]string{"SWITCHYARD_ADMIN_API_KEY": strings.Repeat("a", 40) + "!"},
@@ -224,6 +226,12 @@ func TestGiven(t *testing.T) {
 		{"redis", map[string]string{"SWITCHYARD_REDIS_URL": "rediss://user:pw@cache:6380/2"},
 			func(t *testing.T, c *Config) {
 				if c.RedisEmbedded || c.RedisURL != "rediss://user:pw@cache:6380/2" {
+					t.Errorf("RedisEmbedded = %v, RedisURL = %q", c.RedisEmbedded, c.RedisURL)
+				}
+			}},
+		{"redis cluster", map[string]string{"SWITCHYARD_REDIS_URL": "redis://n1:7001?addr=n2:7002&addr=n3:7003"},
+			func(t *testing.T, c *Config) {
+				if c.RedisEmbedded || c.RedisURL != "redis://n1:7001?addr=n2:7002&addr=n3:7003" {
 					t.Errorf("RedisEmbedded = %v, RedisURL = %q", c.RedisEmbedded, c.RedisURL)
 				}
 			}},

@@ -1,6 +1,7 @@
 // Package redisconn owns the one Redis connection the process uses: a
-// go-redis client for SWITCHYARD_REDIS_URL, or, when no URL is given, an
-// in-process miniredis reached through the same client (one code path).
+// go-redis client for SWITCHYARD_REDIS_URL (one server or a Redis Cluster),
+// or, when no URL is given, an in-process miniredis reached through the
+// same client (one code path).
 // The in-process one listens on loopback only, behind a password made at
 // start, and keeps its data in a snapshot file across restarts.
 package redisconn
@@ -10,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"sync"
 	"time"
 
@@ -50,45 +50,52 @@ type Embedded struct {
 	Transient func(key string) bool
 }
 
-// Open connects to the Redis at rawURL (redis:// or rediss://) and checks it
-// answers PING within 2 seconds. An empty rawURL starts an embedded
-// in-process Redis on 127.0.0.1 instead, set up by emb.
+// Open connects to the Redis at rawURL, one server or a Redis Cluster (the
+// forms parseURL reads), and checks it answers PING within 2 seconds (every
+// master, for a cluster). An empty rawURL starts an embedded in-process
+// Redis on 127.0.0.1 instead, set up by emb.
 func Open(ctx context.Context, rawURL string, emb Embedded) (*Conn, error) {
 	if rawURL == "" {
 		return openEmbedded(emb)
 	}
-	if u, err := url.Parse(rawURL); err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err // url.Error repeats the URL, password included
-		}
-		return nil, fmt.Errorf("redis URL: %v", err)
-	} else if u.Scheme != "redis" && u.Scheme != "rediss" {
-		return nil, fmt.Errorf("redis URL: unsupported scheme %q (want redis:// or rediss://)", u.Scheme)
-	}
-	opts, err := redis.ParseURL(rawURL)
+	t, err := parseURL(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("redis URL: %v", err)
 	}
-	// NewClient rather than NewUniversalClient: with one address the latter
-	// builds exactly this client, and Options keeps every URL query setting
-	// (pool_size, timeouts, protocol…) without copying fields by hand.
-	client := redis.NewClient(opts)
-	if err := ping(ctx, client); err != nil {
-		client.Close()
+	c := &Conn{Client: t.client()}
+	pctx, cancel := context.WithTimeout(ctx, pingTimeout)
+	defer cancel()
+	if err := c.Ping(pctx); err != nil {
+		c.Client.Close()
 		var rerr redis.Error
 		if errors.As(err, &rerr) {
-			return nil, fmt.Errorf("redis at %s: %v", opts.Addr, err)
+			return nil, fmt.Errorf("redis at %s: %v", t.addr(), err)
 		}
-		return nil, fmt.Errorf("redis at %s unreachable: %v", opts.Addr, err)
+		return nil, fmt.Errorf("redis at %s unreachable: %v", t.addr(), err)
 	}
-	return &Conn{Client: client}, nil
+	return c, nil
 }
 
-func ping(ctx context.Context, c redis.UniversalClient) error {
-	ctx, cancel := context.WithTimeout(ctx, pingTimeout)
-	defer cancel()
-	return c.Ping(ctx).Err()
+// Ping checks that Redis answers: the server, or every master of a Redis
+// Cluster (a key's slot may live on any of them, so one master down fails
+// the requests whose keys it holds).
+func (c *Conn) Ping(ctx context.Context) error {
+	cc, ok := c.Client.(*redis.ClusterClient)
+	if !ok {
+		return c.Client.Ping(ctx).Err()
+	}
+	return cc.ForEachMaster(ctx, func(ctx context.Context, node *redis.Client) error {
+		if err := node.Ping(ctx).Err(); err != nil {
+			return fmt.Errorf("master %s: %w", node.Options().Addr, err)
+		}
+		return nil
+	})
+}
+
+// Cluster is the Redis Cluster client, or nil on one server.
+func (c *Conn) Cluster() *redis.ClusterClient {
+	cc, _ := c.Client.(*redis.ClusterClient)
+	return cc
 }
 
 func openEmbedded(opts Embedded) (*Conn, error) {

@@ -47,7 +47,7 @@ func TestEmbeddedClose(t *testing.T) {
 	}
 	other := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1})
 	defer other.Close()
-	if err := ping(ctx, other); err == nil {
+	if err := other.Ping(ctx).Err(); err == nil {
 		t.Error("embedded server still answers after Close")
 	}
 }
@@ -86,8 +86,9 @@ func TestOpenErrors(t *testing.T) {
 	}{
 		{"unreachable", "redis://127.0.0.1:1", "redis at 127.0.0.1:1 unreachable: "},
 		{"bad scheme", "http://127.0.0.1:6379", `redis URL: unsupported scheme "http" (want redis:// or rediss://)`},
-		{"malformed", "redis://:s3cret@host:port", `redis URL: invalid port ":port" after host`},
-		{"bad db", "redis://127.0.0.1:6379/x", `redis URL: redis: invalid database number: "x"`},
+		{"malformed", "redis://:s3cret@host:port", `redis URL: malformed URL: invalid port ":port" after host`},
+		{"bad db", "redis://127.0.0.1:6379/x", `redis URL: invalid database number: "x"`},
+		{"cluster unreachable", "redis://:s3cret@127.0.0.1:1?addr=127.0.0.1:2", "redis at 127.0.0.1:1,127.0.0.1:2 unreachable: "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

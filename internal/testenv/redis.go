@@ -1,13 +1,88 @@
 package testenv
 
 import (
+	"context"
 	"fmt"
+	"maps"
 	"net"
 	"os/exec"
+	"slices"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
+
+// RedisKeys is every key matching pattern (SCAN's glob), sorted: on each
+// master of a Redis Cluster, since KEYS or SCAN through a cluster client
+// asks one node only, else on the one server.
+func RedisKeys(t testing.TB, rdb redis.UniversalClient, pattern string) []string {
+	t.Helper()
+	var all []string
+	for _, keys := range RedisKeysByMaster(t, rdb, pattern) {
+		all = append(all, keys...)
+	}
+	slices.Sort(all)
+	return all
+}
+
+// RedisKeysByMaster is RedisKeys by the address of the server or master
+// that holds them.
+func RedisKeysByMaster(t testing.TB, rdb redis.UniversalClient, pattern string) map[string][]string {
+	t.Helper()
+	ctx := context.Background()
+	var mu sync.Mutex
+	out := map[string][]string{}
+	scan := func(ctx context.Context, node *redis.Client) error {
+		seen := map[string]bool{} // SCAN may return a key twice
+		it := node.Scan(ctx, 0, pattern, 1000).Iterator()
+		for it.Next(ctx) {
+			seen[it.Val()] = true
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		out[node.Options().Addr] = slices.Sorted(maps.Keys(seen))
+		return it.Err()
+	}
+	var err error
+	switch c := rdb.(type) {
+	case *redis.ClusterClient:
+		err = c.ForEachMaster(ctx, scan)
+	case *redis.Client:
+		err = scan(ctx, c)
+	default:
+		t.Fatalf("RedisKeys: a %T is neither one server's client nor a cluster's", rdb)
+	}
+	if err != nil {
+		t.Fatalf("scan %q: %v", pattern, err)
+	}
+	return out
+}
+
+// RedisClusterURL is the SWITCHYARD_REDIS_URL form of the test Redis
+// Cluster named by SWITCHYARD_TEST_REDIS_CLUSTER: its first seed node, the
+// others as addr options. Without one the test skips, except in CI, where
+// it fails.
+func RedisClusterURL(t testing.TB) string {
+	t.Helper()
+	seeds := required(t, EnvRedisCluster, "Redis Cluster test skipped outside CI (go tool task redis:cluster starts one)")
+	var u strings.Builder
+	for i, seed := range strings.Split(seeds, ",") {
+		seed = strings.TrimSpace(seed)
+		if host, port, err := net.SplitHostPort(seed); err != nil || host == "" || port == "" {
+			t.Fatalf("%s: %q is not host:port", EnvRedisCluster, seed)
+		}
+		if i == 0 {
+			u.WriteString("redis://" + seed + "?cluster=true")
+		} else {
+			u.WriteString("&addr=" + seed)
+		}
+	}
+	return u.String()
+}
 
 // PrivateRedis is a redis-server of the test's own, which it may stop and
 // start again on the same port: fault tests never touch the shared Redis.

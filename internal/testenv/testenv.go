@@ -1,8 +1,9 @@
 // Package testenv gives tests their backends: a fresh MariaDB/MySQL database
 // per test when SWITCHYARD_TEST_MYSQL_DSN points at a server (CI sets it),
-// else embedded SQLite; and the real Redis of SWITCHYARD_TEST_REDIS_URL, else
-// an in-process one. With CI=true a missing variable fails the test instead
-// of quietly falling back, so integration tests never skip in CI.
+// else embedded SQLite; the real Redis of SWITCHYARD_TEST_REDIS_URL, else
+// an in-process one; and the Redis Cluster of SWITCHYARD_TEST_REDIS_CLUSTER
+// for the tests that need one. With CI=true a missing variable fails the
+// test instead of quietly falling back, so integration tests never skip in CI.
 package testenv
 
 import (
@@ -30,6 +31,9 @@ import (
 const (
 	EnvMySQLDSN = "SWITCHYARD_TEST_MYSQL_DSN" // server DSN, e.g. root@tcp(127.0.0.1:3306)/
 	EnvRedisURL = "SWITCHYARD_TEST_REDIS_URL" // e.g. redis://127.0.0.1:6379/0
+	// EnvRedisCluster: a Redis Cluster's seed nodes, comma-separated, e.g.
+	// 127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003 (CI starts one).
+	EnvRedisCluster = "SWITCHYARD_TEST_REDIS_CLUSTER"
 )
 
 // InCI reports whether the tests run under CI, where backends are required.
@@ -39,14 +43,21 @@ func InCI() bool { return os.Getenv("CI") == "true" }
 // skipping elsewhere. Use it for tests that only make sense on MySQL.
 func MySQLServerDSN(t testing.TB) string {
 	t.Helper()
-	dsn := os.Getenv(EnvMySQLDSN)
-	if dsn == "" {
+	return required(t, EnvMySQLDSN, "MySQL test skipped outside CI")
+}
+
+// required is the variable's value; unset, it fails the test in CI and
+// skips it elsewhere, saying skipped.
+func required(t testing.TB, name, skipped string) string {
+	t.Helper()
+	v := os.Getenv(name)
+	if v == "" {
 		if InCI() {
-			t.Fatalf("%s must be set in CI", EnvMySQLDSN)
+			t.Fatalf("%s must be set in CI", name)
 		}
-		t.Skipf("%s not set: MySQL test skipped outside CI", EnvMySQLDSN)
+		t.Skipf("%s not set: %s", name, skipped)
 	}
-	return dsn
+	return v
 }
 
 // MySQLDatabase creates a fresh database on the test server, dropped when
