@@ -19,7 +19,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"switchyard/internal/ids"
-	"switchyard/internal/store"
 	"switchyard/internal/testenv"
 )
 
@@ -77,20 +76,8 @@ func newBenchEnv(b *testing.B) *benchEnv {
 	return &benchEnv{srv: srv, dsn: db.DSN}
 }
 
-// baselineDB opens the server's database with the driver settings and the
-// pool sizes of the app's store.
-func (env *benchEnv) baselineDB(b *testing.B) *sql.DB {
-	dsn, err := store.DriverDSN(env.dsn)
-	if err != nil {
-		b.Fatal(err)
-	}
-	db, err := sql.Open("mysql", dsn)
-	if err != nil {
-		b.Fatal(err)
-	}
-	store.SizePool(db)
-	return db
-}
+// baselineDB opens the server's database as the app's store does.
+func (env *benchEnv) baselineDB(b *testing.B) *sql.DB { return testenv.BaselineDB(b, env.dsn) }
 
 // benchResult is one side's final round.
 type benchResult struct {
@@ -223,7 +210,6 @@ type benchRow struct {
 
 func benchBaseline(b *testing.B, env *benchEnv) benchResult {
 	db := env.baselineDB(b)
-	defer db.Close()
 	d := env.srv.Demo
 	row := benchRow{merchant: d.MerchantID, profile: d.ProfileID, mca: d.ConnectorAccount}
 	if err := benchInsertPayment(context.Background(), db, row); err != nil { // warm the pool, check the SQL
@@ -310,7 +296,6 @@ func benchInsertPayment(ctx context.Context, db *sql.DB, r benchRow) error {
 // the key's stored result (one SET). Nothing is read back.
 func benchFairFloor(b *testing.B, env *benchEnv) benchResult {
 	db := env.baselineDB(b)
-	defer db.Close()
 	rdb := env.srv.Redis.Client
 	d := env.srv.Demo
 	row := benchRow{merchant: d.MerchantID, profile: d.ProfileID, mca: d.ConnectorAccount}
@@ -424,7 +409,6 @@ func benchFairPayment(ctx context.Context, db *sql.DB, rdb redis.UniversalClient
 // and the event's delivery task, as the fair floor does.
 func benchCheckOutbox(b *testing.B, env *benchEnv) {
 	db := env.baselineDB(b)
-	defer db.Close()
 	var payments, delivered int
 	err := db.QueryRow("SELECT COUNT(*), COUNT(w.id) FROM payment_intents p "+
 		"LEFT JOIN events e ON e.payment_intent_id = p.id AND e.event_type = 'payment_succeeded' "+

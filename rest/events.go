@@ -61,6 +61,9 @@ func deliveryAttemptOf(ev *ent.Event, a *ent.EventDeliveryAttempt) deliveryAttem
 	if a.Request != nil {
 		out.Request = deliveryRequest{Body: a.Request.Body, Headers: nonNilHeaders(a.Request.Headers)}
 	}
+	if out.Request.Body == "" { // what was sent: the event's content (attempts do not copy it)
+		out.Request.Body = ev.Content
+	}
 	if r := a.Response; r != nil {
 		out.Response = deliveryResponse{Body: r.Body, Headers: nonNilHeaders(r.Headers), StatusCode: r.StatusCode, ErrorMessage: r.ErrorMessage}
 	}

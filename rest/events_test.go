@@ -150,6 +150,12 @@ func TestPaymentEventsAreDelivered(t *testing.T) {
 	if second["initial_attempt_id"] != evtID || second["event_id"] == evtID || second["is_delivery_successful"] != true {
 		t.Fatalf("second attempt %v", second)
 	}
+	// Each attempt shows the body that was sent, byte for byte.
+	for i, it := range items {
+		if got := it.(map[string]any)["request"].(map[string]any)["body"]; got != string(bodies[0]) {
+			t.Fatalf("attempt %d request.body %q, sent %q", i, got, bodies[0])
+		}
+	}
 
 	// Unknown or foreign events are 404; a merchant key is refused.
 	if r := c.do("GET", "/events/"+m+"/evt_nope/attempts", c.admin(), nil); r.Status != 404 || r.errCode() != "HE_02" {

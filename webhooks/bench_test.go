@@ -35,12 +35,16 @@ import (
 //
 //   - deliver/workers=K: a backlog of b.N due events (written as the outbox
 //     writes them), drained by K copies of the server's worker (the
-//     defaults: batches of 20, SKIP LOCKED claims). Reports deliveries/s.
+//     defaults: batches of DefaultBatchSize, SKIP LOCKED claims). Reports deliveries/s.
 //   - latency: events written one by one at half the rate workers=2
 //     delivered in the same run, while the server's default two workers
 //     deliver them. Reports the event-to-first-attempt latency, from the
 //     commit of the event to its first POST reaching the receiver (p50/p99).
-//   - ratio: deliveries/s of 2 and 4 workers over 1.
+//   - floor/workers=K: the same backlog drained by K loops of the fair
+//     floor (floor_bench_test.go): database/sql and net/http doing the
+//     least a batch must.
+//   - ratio: deliveries/s of 2 and 4 workers over 1, and the worker's time
+//     per delivery over the floor's, at 1 and 2 workers.
 
 // benchReceiver answers 200 at once and notes when each event first arrived.
 type benchReceiver struct {
@@ -52,13 +56,12 @@ type benchReceiver struct {
 
 func (r *benchReceiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	now := time.Now()
-	var body struct {
-		EventID string `json:"event_id"`
-	}
-	_ = json.NewDecoder(req.Body).Decode(&body)
+	// A receiver that answers at once: the event id is found, not parsed.
+	b, _ := io.ReadAll(req.Body)
+	id := eventIDOf(b)
 	r.mu.Lock()
-	if _, ok := r.first[body.EventID]; !ok {
-		r.first[body.EventID] = now
+	if _, ok := r.first[id]; !ok {
+		r.first[id] = now
 		if len(r.first) == r.want {
 			close(r.reached)
 		}
@@ -66,6 +69,20 @@ func (r *benchReceiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	r.mu.Unlock()
 	w.WriteHeader(http.StatusOK)
 	_, _ = io.WriteString(w, "ok")
+}
+
+// eventIDOf finds the event_id member of a delivery's body.
+func eventIDOf(body []byte) string {
+	const member = `"event_id":"`
+	i := bytes.Index(body, []byte(member))
+	if i < 0 {
+		return ""
+	}
+	rest := body[i+len(member):]
+	if j := bytes.IndexByte(rest, '"'); j >= 0 {
+		return string(rest[:j])
+	}
+	return ""
 }
 
 // expect resets the receiver for n new events.
@@ -81,7 +98,10 @@ type webhookBench struct {
 	recv     *benchReceiver
 	sys      context.Context
 	template string // a real payment_succeeded body, its event_id replaced per event
-	rates    map[int]float64
+	floor    *floorLoop
+	// deliveries/s by number of workers, of the server's worker and of the
+	// fair floor
+	rates, floorRates map[int]float64
 }
 
 func newWebhookBench(b *testing.B) *webhookBench {
@@ -89,7 +109,8 @@ func newWebhookBench(b *testing.B) *webhookBench {
 	if os.Getenv(testenv.EnvMySQLDSN) == "" || os.Getenv(testenv.EnvRedisURL) == "" {
 		b.Skipf("%s and %s must both be set: the benchmark measures MariaDB + Redis", testenv.EnvMySQLDSN, testenv.EnvRedisURL)
 	}
-	srv := testenv.NewServer(b, testenv.MySQLDatabase(b))
+	db := testenv.MySQLDatabase(b)
+	srv := testenv.NewServer(b, db)
 	recv := &benchReceiver{}
 	hook := httptest.NewServer(recv)
 	b.Cleanup(hook.Close)
@@ -116,8 +137,8 @@ func newWebhookBench(b *testing.B) *webhookBench {
 	if _, err := srv.Store.Client.WebhookDeliveryTask.Delete().Exec(sys); err != nil {
 		b.Fatal(err)
 	}
-	return &webhookBench{srv: srv, recv: recv, sys: sys,
-		template: strings.Replace(ev.Content, ev.ID, "{{event_id}}", 1), rates: map[int]float64{}}
+	return &webhookBench{srv: srv, recv: recv, sys: sys, floor: newFloorLoop(b, db.DSN, url),
+		template: strings.Replace(ev.Content, ev.ID, "{{event_id}}", 1), rates: map[int]float64{}, floorRates: map[int]float64{}}
 }
 
 // eventRow is one event and its task, as the outbox writes them.
@@ -179,6 +200,25 @@ func (e *webhookBench) wait(b *testing.B, reached <-chan struct{}, n int) {
 
 func BenchmarkWebhooks(b *testing.B) {
 	e := newWebhookBench(b)
+	for _, k := range []int{1, 2} {
+		b.Run(fmt.Sprintf("floor/workers=%d", k), func(b *testing.B) {
+			e.backlog(b, b.N)
+			reached := e.recv.expect(b.N)
+			ctx, cancel := context.WithCancel(context.Background())
+			var wg sync.WaitGroup
+			b.ResetTimer()
+			for range k {
+				wg.Go(func() { e.floor.run(ctx, b) })
+			}
+			e.wait(b, reached, b.N)
+			b.StopTimer()
+			cancel()
+			wg.Wait()
+			rate := float64(b.N) / b.Elapsed().Seconds()
+			e.floorRates[k] = rate
+			b.ReportMetric(rate, "deliveries/s")
+		})
+	}
 	for _, k := range []int{1, 2, 4} {
 		b.Run(fmt.Sprintf("deliver/workers=%d", k), func(b *testing.B) {
 			e.backlog(b, b.N)
@@ -260,5 +300,10 @@ func BenchmarkWebhooks(b *testing.B) {
 		}
 		b.ReportMetric(e.rates[2]/e.rates[1], "workers2/workers1")
 		b.ReportMetric(e.rates[4]/e.rates[1], "workers4/workers1")
+		if e.floorRates[1] > 0 && e.floorRates[2] > 0 {
+			// how many times the fair floor's time per delivery the worker takes
+			b.ReportMetric(e.floorRates[1]/e.rates[1], "x-floor-workers1")
+			b.ReportMetric(e.floorRates[2]/e.rates[2], "x-floor-workers2")
+		}
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"switchyard/ent"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/ent/profile"
 	"switchyard/ent/schema/schematype"
 	"switchyard/ent/webhookdeliverytask"
 	"switchyard/internal/tenancy"
@@ -34,7 +36,7 @@ type Options struct {
 	// RowLocks claims tasks with SELECT … FOR UPDATE SKIP LOCKED (MySQL).
 	RowLocks bool
 	// BatchSize is how many due tasks one claim takes and delivers at once
-	// (default 20).
+	// (default DefaultBatchSize).
 	BatchSize int
 	// PollInterval is the wait when nothing is due (default 1 s), unless
 	// Wake comes first: polling finds retries that fall due and events
@@ -46,6 +48,13 @@ type Options struct {
 	HashKey func(*ent.Profile) (string, error)
 	Log     *slog.Logger
 }
+
+// DefaultBatchSize is how many tasks a claim takes. A batch's bookkeeping
+// costs the same few statements whatever its size, so larger batches
+// deliver more per second (docs/performance.md, "Webhook delivery"); a
+// batch is also sent at once, so it bounds the connections one worker
+// opens to a single merchant.
+const DefaultBatchSize = 50
 
 // MaxRecordedBody bounds the response body kept on an attempt.
 const MaxRecordedBody = 16 << 10
@@ -83,7 +92,7 @@ func NewWorker(client *ent.Client, opts Options) *Worker {
 		opts.Timeout = 30 * time.Second
 	}
 	if opts.BatchSize <= 0 {
-		opts.BatchSize = 20
+		opts.BatchSize = DefaultBatchSize
 	}
 	if opts.PollInterval <= 0 {
 		opts.PollInterval = time.Second
@@ -98,7 +107,7 @@ func NewWorker(client *ent.Client, opts Options) *Worker {
 		DialContext:           dialContext(opts.Timeout, opts.AllowPrivate),
 		TLSHandshakeTimeout:   opts.Timeout,
 		ResponseHeaderTimeout: opts.Timeout,
-		MaxIdleConnsPerHost:   8,
+		MaxIdleConnsPerHost:   4 * opts.BatchSize, // batches of several workers to one host reuse their connections
 		IdleConnTimeout:       90 * time.Second,
 		Proxy:                 nil, // a proxy would hide the target from the address check
 	}
@@ -139,10 +148,23 @@ func (w *Worker) Run(ctx context.Context) {
 
 // RunOnce claims one batch of due tasks and delivers them; it returns how
 // many it delivered (successfully or not).
+//
+// A batch costs a fixed handful of statements, whatever its size: the
+// claim, one read of its events, one of their profiles, and one
+// transaction that records every outcome (the attempts in one multi-row
+// INSERT, the delivered events and tasks in one UPDATE each). Only a failed
+// delivery, whose retry falls due at its own time, costs a statement of its
+// own. A process that dies between the POSTs and that transaction leaves
+// the tasks leased; they fall due again when the lease ends and are sent
+// again: at least once.
 func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 	sys := tenancy.System(ctx)
 	tasks, err := w.claim(sys)
 	if err != nil || len(tasks) == 0 {
+		return 0, err
+	}
+	sends, err := w.prepare(sys, tasks)
+	if err != nil {
 		return 0, err
 	}
 	// The batch is delivered concurrently: every task is settled within one
@@ -151,15 +173,194 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 	// outlast the lease and another worker would claim its tail again), and
 	// one slow merchant does not hold up the others' events.
 	var wg sync.WaitGroup
-	for _, t := range tasks {
-		wg.Go(func() {
-			if err := w.deliverTask(sys, t); err != nil {
-				w.opts.Log.ErrorContext(ctx, "webhook delivery", "task", t.ID, "err", err)
-			}
-		})
+	for _, d := range sends {
+		if d.target != "" {
+			wg.Go(func() { d.send(sys, w) })
+		}
 	}
 	wg.Wait()
+	if err := w.record(sys, sends); err != nil {
+		return 0, err
+	}
 	return len(tasks), nil
+}
+
+// delivery is one claimed task on its way: the event, where it goes, and,
+// once sent, what came back.
+type delivery struct {
+	task    *ent.WebhookDeliveryTask
+	event   *ent.Event
+	kind    eventdeliveryattempt.DeliveryAttempt
+	target  string // "" when the profile has no webhook_url
+	key     string
+	resp    *schematype.DeliveryResponse
+	headers [][2]string
+	ok      bool
+}
+
+// prepare reads the batch's events and their profiles in one query each,
+// and opens each profile's signing key once.
+func (w *Worker) prepare(ctx context.Context, tasks []*ent.WebhookDeliveryTask) ([]*delivery, error) {
+	eventIDs := make([]string, len(tasks))
+	for i, t := range tasks {
+		eventIDs[i] = t.EventID
+	}
+	evs, err := w.client.Event.Query().Where(event.IDIn(eventIDs...)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]*ent.Event, len(evs))
+	var profileIDs []string
+	for _, ev := range evs {
+		byID[ev.ID] = ev
+		if !slices.Contains(profileIDs, ev.ProfileID) {
+			profileIDs = append(profileIDs, ev.ProfileID)
+		}
+	}
+	profs, err := w.client.Profile.Query().Where(profile.IDIn(profileIDs...)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	type signer struct{ target, key string }
+	signers := make(map[string]signer, len(profs))
+	for _, p := range profs {
+		s := signer{}
+		if p.WebhookDetails != nil && p.WebhookDetails.WebhookURL != nil {
+			s.target = *p.WebhookDetails.WebhookURL
+		}
+		if s.target != "" {
+			if s.key, err = w.opts.HashKey(p); err != nil {
+				return nil, err
+			}
+		}
+		signers[p.ID] = s
+	}
+	out := make([]*delivery, 0, len(tasks))
+	for _, t := range tasks {
+		ev, ok := byID[t.EventID]
+		if !ok { // the foreign key makes this impossible; such a task would stay leased, and is logged
+			w.opts.Log.ErrorContext(ctx, "webhook task without its event", "task", t.ID, "event_id", t.EventID)
+			continue
+		}
+		kind := eventdeliveryattempt.DeliveryAttemptAutomaticRetry
+		if t.RetryCount == 0 {
+			kind = eventdeliveryattempt.DeliveryAttemptInitialAttempt
+		}
+		s := signers[ev.ProfileID]
+		out = append(out, &delivery{task: t, event: ev, kind: kind, target: s.target, key: s.key})
+	}
+	return out, nil
+}
+
+// send POSTs the event, signed, and notes the answer.
+func (d *delivery) send(ctx context.Context, w *Worker) {
+	body := []byte(d.event.Content)
+	d.headers = w.headers(d.key, body)
+	start := time.Now()
+	d.resp = w.post(ctx, d.target, body, d.headers)
+	d.ok = succeeded(d.resp)
+	w.logAttempt(ctx, d.event, d.kind, d.target, d.resp, d.ok, time.Since(start))
+}
+
+// headers are those of every delivery: JSON, who sends it, and the
+// signature of the body.
+func (w *Worker) headers(key string, body []byte) [][2]string {
+	return [][2]string{
+		{"Content-Type", "application/json"},
+		{"User-Agent", "Switchyard/" + w.opts.Version},
+		{SignatureHeader, Sign(key, body)},
+	}
+}
+
+// succeeded is Hyperswitch's rule: any 2xx answer is a delivery.
+func succeeded(resp *schematype.DeliveryResponse) bool {
+	return resp.StatusCode != nil && *resp.StatusCode >= 200 && *resp.StatusCode < 300
+}
+
+// attemptRow is the attempt a sent delivery leaves.
+func attemptRow(c *ent.EventDeliveryAttemptClient, ev *ent.Event, kind eventdeliveryattempt.DeliveryAttempt,
+	headers [][2]string, resp *schematype.DeliveryResponse, ok bool) *ent.EventDeliveryAttemptCreate {
+	return c.Create().
+		SetMerchantID(ev.MerchantID).
+		SetEventID(ev.ID).
+		SetDeliveryAttempt(kind).
+		SetInitialAttemptID(ev.ID).
+		SetRequest(&schematype.DeliveryRequest{Headers: headers}). // the body is the event's content
+		SetResponse(resp).
+		SetNillableResponseStatusCode(resp.StatusCode).
+		SetIsDeliverySuccessful(ok)
+}
+
+// record writes the batch's outcomes in one transaction: the attempts, the
+// events now delivered, and each task's new state.
+func (w *Worker) record(ctx context.Context, sends []*delivery) error {
+	tx, err := w.client.Tx(ctx)
+	if err != nil {
+		return err
+	}
+	rollback := func(err error) error { _ = tx.Rollback(); return err }
+	var (
+		rows                      []*ent.EventDeliveryAttemptCreate
+		newlyDelivered, delivered []string
+		disabled                  []string
+	)
+	for _, d := range sends {
+		switch {
+		case d.target == "":
+			disabled = append(disabled, d.task.ID)
+			continue
+		case d.ok:
+			delivered = append(delivered, d.task.ID)
+			if !d.event.IsDelivered && !slices.Contains(newlyDelivered, d.event.ID) {
+				newlyDelivered = append(newlyDelivered, d.event.ID)
+			}
+		default:
+			if err := w.retryLater(ctx, tx, d); err != nil {
+				return rollback(err)
+			}
+		}
+		rows = append(rows, attemptRow(tx.EventDeliveryAttempt, d.event, d.kind, d.headers, d.resp, d.ok))
+	}
+	if len(rows) > 0 {
+		if err := tx.EventDeliveryAttempt.CreateBulk(rows...).Exec(ctx); err != nil {
+			return rollback(err)
+		}
+	}
+	if len(newlyDelivered) > 0 {
+		if err := tx.Event.Update().Where(event.IDIn(newlyDelivered...)).SetIsDelivered(true).Exec(ctx); err != nil {
+			return rollback(err)
+		}
+	}
+	if len(delivered) > 0 {
+		if err := tx.WebhookDeliveryTask.Update().Where(webhookdeliverytask.IDIn(delivered...)).
+			SetStatus(webhookdeliverytask.StatusDelivered).ClearLockedUntil().ClearLastError().Exec(ctx); err != nil {
+			return rollback(err)
+		}
+	}
+	if len(disabled) > 0 {
+		if err := tx.WebhookDeliveryTask.Update().Where(webhookdeliverytask.IDIn(disabled...)).
+			SetStatus(webhookdeliverytask.StatusDisabled).ClearLockedUntil().
+			SetLastError("the profile has no webhook_url").Exec(ctx); err != nil {
+			return rollback(err)
+		}
+	}
+	return tx.Commit()
+}
+
+// retryLater counts a failed delivery and schedules its next attempt, or
+// gives the task up when the schedule has run out.
+func (w *Worker) retryLater(ctx context.Context, tx *ent.Tx, d *delivery) error {
+	retry := d.task.RetryCount + 1
+	upd := tx.WebhookDeliveryTask.UpdateOneID(d.task.ID).ClearLockedUntil().SetRetryCount(retry)
+	if d.resp.ErrorMessage != nil {
+		upd.SetLastError(*d.resp.ErrorMessage)
+	}
+	if retry > len(w.opts.Schedule) {
+		upd.SetStatus(webhookdeliverytask.StatusExhausted)
+	} else {
+		upd.SetNextAttemptAt(w.now().Add(w.opts.Schedule[retry-1]))
+	}
+	return upd.Exec(ctx)
 }
 
 // lease is how long a claimed task stays reserved for its worker: the
@@ -194,128 +395,71 @@ func (w *Worker) claim(ctx context.Context) ([]*ent.WebhookDeliveryTask, error) 
 		_ = tx.Rollback()
 		return nil, err
 	}
+	if len(tasks) == 0 {
+		return nil, tx.Commit()
+	}
 	lease := now.Add(w.lease())
+	claimed := make([]string, len(tasks))
 	for i, t := range tasks {
-		if tasks[i], err = t.Update().SetLockedUntil(lease).SetNextAttemptAt(lease).Save(ctx); err != nil {
-			_ = tx.Rollback()
-			return nil, err
-		}
+		claimed[i] = t.ID
+		t.LockedUntil, t.NextAttemptAt = &lease, lease
+	}
+	if err := tx.WebhookDeliveryTask.Update().Where(webhookdeliverytask.IDIn(claimed...)).
+		SetLockedUntil(lease).SetNextAttemptAt(lease).Exec(ctx); err != nil {
+		_ = tx.Rollback()
+		return nil, err
 	}
 	return tasks, tx.Commit()
 }
 
-// deliverTask sends one task's event and records the outcome.
-func (w *Worker) deliverTask(ctx context.Context, t *ent.WebhookDeliveryTask) error {
-	ev, err := w.client.Event.Query().Where(event.ID(t.EventID)).Only(ctx)
-	if err != nil {
-		return err
-	}
-	kind := eventdeliveryattempt.DeliveryAttemptAutomaticRetry
-	if t.RetryCount == 0 {
-		kind = eventdeliveryattempt.DeliveryAttemptInitialAttempt
-	}
-	att, target, err := w.deliver(ctx, ev, kind)
-	if err != nil {
-		return err
-	}
-	upd := w.client.WebhookDeliveryTask.UpdateOne(t).ClearLockedUntil()
-	switch {
-	case target == "":
-		upd.SetStatus(webhookdeliverytask.StatusDisabled).SetLastError("the profile has no webhook_url")
-	case att.IsDeliverySuccessful:
-		upd.SetStatus(webhookdeliverytask.StatusDelivered).ClearLastError()
-	default:
-		retry := t.RetryCount + 1
-		upd.SetRetryCount(retry)
-		if att.Response != nil && att.Response.ErrorMessage != nil {
-			upd.SetLastError(*att.Response.ErrorMessage)
-		}
-		if retry > len(w.opts.Schedule) {
-			upd.SetStatus(webhookdeliverytask.StatusExhausted)
-		} else {
-			upd.SetNextAttemptAt(w.now().Add(w.opts.Schedule[retry-1]))
-		}
-	}
-	_, err = upd.Save(ctx)
-	return err
-}
-
 // Retry sends an event now as a manual retry and returns the attempt. A
-// success also settles its pending task.
+// success also marks the event delivered and settles its pending task, in
+// the transaction that records the attempt.
 func (w *Worker) Retry(ctx context.Context, eventID string) (*ent.EventDeliveryAttempt, error) {
 	ev, err := w.client.Event.Query().Where(event.ID(eventID)).Only(ctx)
 	if err != nil {
 		return nil, err
 	}
-	att, target, err := w.deliver(tenancy.ForMerchant(tenancy.System(ctx), ev.MerchantID), ev,
-		eventdeliveryattempt.DeliveryAttemptManualRetry)
+	sys := tenancy.System(ctx)
+	prof, err := w.client.Profile.Get(sys, ev.ProfileID)
 	if err != nil {
 		return nil, err
 	}
-	if target == "" {
+	if prof.WebhookDetails == nil || prof.WebhookDetails.WebhookURL == nil || *prof.WebhookDetails.WebhookURL == "" {
 		return nil, errors.New("the profile has no webhook_url")
 	}
-	if att.IsDeliverySuccessful {
-		_, err = w.client.WebhookDeliveryTask.Update().
-			Where(webhookdeliverytask.EventID(ev.ID), webhookdeliverytask.StatusIn(
-				webhookdeliverytask.StatusPending, webhookdeliverytask.StatusExhausted)).
-			SetStatus(webhookdeliverytask.StatusDelivered).ClearLockedUntil().
-			Save(tenancy.System(ctx))
-	}
-	return att, err
-}
-
-// deliver POSTs the event to its profile's webhook URL and records the
-// attempt (and, on success, marks the event delivered) in one transaction.
-func (w *Worker) deliver(ctx context.Context, ev *ent.Event, kind eventdeliveryattempt.DeliveryAttempt) (*ent.EventDeliveryAttempt, string, error) {
-	prof, err := w.client.Profile.Get(tenancy.System(ctx), ev.ProfileID)
-	if err != nil {
-		return nil, "", err
-	}
-	target := ""
-	if prof.WebhookDetails != nil && prof.WebhookDetails.WebhookURL != nil {
-		target = *prof.WebhookDetails.WebhookURL
-	}
-	if target == "" {
-		return nil, "", nil
-	}
+	target := *prof.WebhookDetails.WebhookURL
 	key, err := w.opts.HashKey(prof)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
+	kind := eventdeliveryattempt.DeliveryAttemptManualRetry
 	body := []byte(ev.Content)
-	headers := [][2]string{
-		{"Content-Type", "application/json"},
-		{"User-Agent", "Switchyard/" + w.opts.Version},
-		{SignatureHeader, Sign(key, body)},
-	}
+	headers := w.headers(key, body)
 	start := time.Now()
-	resp := w.post(ctx, target, body, headers)
-	ok := resp.StatusCode != nil && *resp.StatusCode >= 200 && *resp.StatusCode < 300
+	resp := w.post(tenancy.ForMerchant(sys, ev.MerchantID), target, body, headers)
+	ok := succeeded(resp)
 	w.logAttempt(ctx, ev, kind, target, resp, ok, time.Since(start))
 
-	tx, err := w.client.Tx(ctx)
+	tx, err := w.client.Tx(sys)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	att, err := tx.EventDeliveryAttempt.Create().
-		SetMerchantID(ev.MerchantID).
-		SetEventID(ev.ID).
-		SetDeliveryAttempt(kind).
-		SetInitialAttemptID(ev.ID).
-		SetRequest(&schematype.DeliveryRequest{Body: string(body), Headers: headers}).
-		SetResponse(resp).
-		SetNillableResponseStatusCode(resp.StatusCode).
-		SetIsDeliverySuccessful(ok).
-		Save(tenancy.System(ctx))
+	att, err := attemptRow(tx.EventDeliveryAttempt, ev, kind, headers, resp, ok).Save(sys)
 	if err == nil && ok && !ev.IsDelivered {
-		_, err = tx.Event.UpdateOneID(ev.ID).SetIsDelivered(true).Save(tenancy.System(ctx))
+		err = tx.Event.UpdateOneID(ev.ID).SetIsDelivered(true).Exec(sys)
+	}
+	if err == nil && ok {
+		err = tx.WebhookDeliveryTask.Update().
+			Where(webhookdeliverytask.EventID(ev.ID), webhookdeliverytask.StatusIn(
+				webhookdeliverytask.StatusPending, webhookdeliverytask.StatusExhausted)).
+			SetStatus(webhookdeliverytask.StatusDelivered).ClearLockedUntil().Exec(sys)
 	}
 	if err != nil {
 		_ = tx.Rollback()
-		return nil, "", err
+		return nil, err
 	}
-	return att, target, tx.Commit()
+	return att, tx.Commit()
 }
 
 // logAttempt writes one line for a delivery attempt, so an operator sees

@@ -21,6 +21,7 @@ import (
 	"switchyard/ent/webhookdeliverytask"
 	"switchyard/internal/tenancy"
 	"switchyard/internal/testenv"
+	"switchyard/payments/merchant"
 	"switchyard/webhooks"
 )
 
@@ -94,9 +95,15 @@ func setup(t *testing.T, rc http.Handler, schedule []time.Duration, timeout time
 // enqueue writes an event and its delivery task, as the outbox does.
 func (f *fixture) enqueue(t *testing.T, objectID string) *ent.Event {
 	t.Helper()
+	return f.enqueueFor(t, objectID, f.srv.Demo.ProfileID)
+}
+
+// enqueueFor writes an event of one profile and its delivery task.
+func (f *fixture) enqueueFor(t *testing.T, objectID, profileID string) *ent.Event {
+	t.Helper()
 	body := `{"merchant_id":"` + f.srv.Demo.MerchantID + `","event_type":"payment_succeeded","content":{"type":"payment_details","object":{"payment_id":"` + objectID + `"}}}`
 	ev, err := f.srv.Store.Client.Event.Create().
-		SetMerchantID(f.srv.Demo.MerchantID).SetProfileID(f.srv.Demo.ProfileID).
+		SetMerchantID(f.srv.Demo.MerchantID).SetProfileID(profileID).
 		SetObjectID(objectID).SetEventType(event.EventTypePaymentSucceeded).SetEventClass(event.EventClassPayments).
 		SetIdempotentEventID(objectID + "_payment_succeeded").SetContent(body).Save(f.sys)
 	if err != nil {
@@ -284,5 +291,84 @@ func TestParseSchedule(t *testing.T) {
 		if _, err := webhooks.ParseSchedule(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
+	}
+}
+
+// failFor answers 500 to the bodies that mention one object, 200 to the rest.
+type failFor struct {
+	object string
+	mu     sync.Mutex
+	posts  int
+}
+
+func (h *failFor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	h.mu.Lock()
+	h.posts++
+	h.mu.Unlock()
+	if strings.Contains(string(b), h.object) {
+		w.WriteHeader(http.StatusInternalServerError)
+		return
+	}
+	w.WriteHeader(http.StatusOK)
+}
+
+// TestOneBatchSettlesEachTaskByItsOutcome: a claimed batch is recorded in
+// one transaction, and each task still ends as its own delivery went:
+// delivered, retried later, or disabled when its profile has no webhook URL.
+func TestOneBatchSettlesEachTaskByItsOutcome(t *testing.T) {
+	rc := &failFor{object: "pay_refused"}
+	f := setup(t, rc, []time.Duration{time.Hour}, 2*time.Second)
+	ctx := tenancy.ForMerchant(f.sys, f.srv.Demo.MerchantID)
+	quiet, err := f.srv.Merchants.CreateProfile(ctx, merchant.ProfileInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	delivered := []*ent.Event{f.enqueue(t, "pay_one"), f.enqueue(t, "pay_two"), f.enqueue(t, "pay_three")}
+	refused := f.enqueue(t, "pay_refused")
+	silent := f.enqueueFor(t, "pay_silent", quiet.ID)
+
+	start := time.Now()
+	if n, err := f.worker.RunOnce(context.Background()); err != nil || n != 5 {
+		t.Fatalf("RunOnce: %d tasks, %v; want the 5 in one batch", n, err)
+	}
+	if rc.posts != 4 {
+		t.Fatalf("%d POSTs, want 4 (the profile without a webhook URL gets none)", rc.posts)
+	}
+	task := func(ev *ent.Event) *ent.WebhookDeliveryTask {
+		t.Helper()
+		tk, err := f.srv.Store.Client.WebhookDeliveryTask.Query().Where(webhookdeliverytask.EventID(ev.ID)).Only(f.sys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tk
+	}
+	event := func(ev *ent.Event) *ent.Event {
+		t.Helper()
+		return f.srv.Store.Client.Event.GetX(f.sys, ev.ID)
+	}
+	for _, ev := range delivered {
+		tk, atts := task(ev), f.attempts(t, ev.ID)
+		if tk.Status != webhookdeliverytask.StatusDelivered || tk.LockedUntil != nil || tk.RetryCount != 0 {
+			t.Fatalf("%s: task %s locked %v retries %d", ev.ObjectID, tk.Status, tk.LockedUntil, tk.RetryCount)
+		}
+		if len(atts) != 1 || !atts[0].IsDeliverySuccessful || *atts[0].ResponseStatusCode != 200 || !event(ev).IsDelivered {
+			t.Fatalf("%s: %d attempts, event delivered %v", ev.ObjectID, len(atts), event(ev).IsDelivered)
+		}
+	}
+	tk, atts := task(refused), f.attempts(t, refused.ID)
+	if tk.Status != webhookdeliverytask.StatusPending || tk.RetryCount != 1 || tk.LockedUntil != nil ||
+		tk.NextAttemptAt.Before(start.Add(59*time.Minute)) || tk.LastError != nil && *tk.LastError == "" {
+		t.Fatalf("refused: task %s retries %d next %s", tk.Status, tk.RetryCount, tk.NextAttemptAt)
+	}
+	if len(atts) != 1 || atts[0].IsDeliverySuccessful || *atts[0].ResponseStatusCode != 500 || event(refused).IsDelivered {
+		t.Fatalf("refused: %d attempts, event delivered %v", len(atts), event(refused).IsDelivered)
+	}
+	tk = task(silent)
+	if tk.Status != webhookdeliverytask.StatusDisabled || tk.LastError == nil || len(f.attempts(t, silent.ID)) != 0 {
+		t.Fatalf("no webhook URL: task %s, last error %v", tk.Status, tk.LastError)
+	}
+	if n, err := f.worker.RunOnce(context.Background()); err != nil || n != 0 {
+		t.Fatalf("a second claim took %d tasks (%v); none is due", n, err)
 	}
 }

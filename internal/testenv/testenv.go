@@ -25,6 +25,7 @@ import (
 	"switchyard/internal/app"
 	"switchyard/internal/config"
 	"switchyard/internal/ids"
+	"switchyard/internal/store"
 )
 
 // Environment variables the tests read.
@@ -218,4 +219,23 @@ func serve(t testing.TB, srv *httptest.Server, cfg *config.Config, log *slog.Log
 		a.Close()
 	})
 	return &Server{App: a, URL: srv.URL}
+}
+
+// BaselineDB opens a MariaDB database (its DSN as MySQLDatabase gives it)
+// with the driver settings and the pool sizes of the app's store, for the
+// database/sql baselines benchmarks measure the app against; it is closed
+// when the benchmark ends.
+func BaselineDB(tb testing.TB, dsn string) *sql.DB {
+	tb.Helper()
+	driverDSN, err := store.DriverDSN(dsn)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	db, err := sql.Open("mysql", driverDSN)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	store.SizePool(db)
+	tb.Cleanup(func() { _ = db.Close() })
+	return db
 }

@@ -101,9 +101,12 @@ type WebhookDetails struct {
 	AllowPrivateNetworkDeliveries *bool    `json:"allow_private_network_deliveries,omitempty"`
 }
 
-// DeliveryRequest is the request half of a webhook delivery attempt.
+// DeliveryRequest is the request half of a webhook delivery attempt. Body
+// is empty on the attempts Switchyard writes: what was sent is the event's
+// content, which is immutable, so readers take it from the event rather
+// than every attempt storing a copy.
 type DeliveryRequest struct {
-	Body    string      `json:"body"`
+	Body    string      `json:"body,omitempty"`
 	Headers [][2]string `json:"headers"`
 }
 
