@@ -407,7 +407,7 @@ func (s *Service) authorize(ctx context.Context, pi *ent.PaymentIntent, att *ent
 			return nil, err
 		}
 		res, callErr := conn.Authorize(ctx, s.authorizeRequest(pi, att, acct, m))
-		view, next, err := s.settle(ctx, pi.PaymentID, att.ID, res, callErr, m)
+		view, next, err := s.settle(ctx, pi.PaymentID, att.ID, res, callErr, m, &confirmation{pi: pi, att: att})
 		if err != nil || next == nil {
 			return view, err
 		}

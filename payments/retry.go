@@ -44,7 +44,7 @@ func (s *Service) retryOnNextConnector(ctx context.Context, tx *ent.Tx, pi *ent.
 		return nil, err
 	}
 	if r := verdict.Rule; r != nil && (r.UnifiedCode != nil || r.UnifiedMessage != nil) {
-		if err := att.Update().SetNillableUnifiedCode(r.UnifiedCode).SetNillableUnifiedMessage(r.UnifiedMessage).Exec(ctx); err != nil {
+		if err := tx.PaymentAttempt.UpdateOne(att).SetNillableUnifiedCode(r.UnifiedCode).SetNillableUnifiedMessage(r.UnifiedMessage).Exec(ctx); err != nil {
 			return nil, errs.Internal(err)
 		}
 	}

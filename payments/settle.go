@@ -42,16 +42,36 @@ func attemptStatusOf(res *connector.PaymentResult) paymentattempt.Status {
 // It returns the payment's view when it rendered one for an event (see
 // emitPaymentEvent), else nil.
 func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID string, res *connector.PaymentResult, callErr error) (*PaymentView, error) {
-	view, _, err := s.settle(ctx, paymentID, attemptID, res, callErr, nil)
+	view, _, err := s.settle(ctx, paymentID, attemptID, res, callErr, nil, nil)
 	return view, err
+}
+
+// lockedAttempt is the payment's attempt, pi being locked. When the
+// payment's version is still the one prior left, nothing has changed the
+// payment since the confirming request's transaction wrote the attempt
+// (every change to a payment or its attempts bumps the version under this
+// lock), so the attempt is as prior holds it and is not read again. That
+// attempt belongs to the committed transaction's client: it is written
+// through tx's (tx.PaymentAttempt.UpdateOne(att)), never att.Update().
+func (s *Service) lockedAttempt(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, attemptID string, prior *confirmation) (*ent.PaymentAttempt, error) {
+	if prior != nil && prior.att.ID == attemptID && prior.pi.ID == pi.ID && prior.pi.Version == pi.Version {
+		return prior.att, nil
+	}
+	att, err := tx.PaymentAttempt.Query().Where(paymentAttemptOf(pi.ID, attemptID)...).Only(ctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return att, nil
 }
 
 // settle is recordPaymentResult for an authorization: with retryWith (the
 // payment method, which only the confirming request holds) a definite
 // failure the merchant's rules let retry records the next attempt instead
-// of failing the payment, and returns it for its call.
+// of failing the payment, and returns it for its call. prior, when the
+// caller has it, is the payment and the attempt as the confirming
+// request's own transaction left them.
 func (s *Service) settle(ctx context.Context, paymentID, attemptID string, res *connector.PaymentResult, callErr error,
-	retryWith *customer.PaymentMethodInput) (*PaymentView, *confirmation, error) {
+	retryWith *customer.PaymentMethodInput, prior *confirmation) (*PaymentView, *confirmation, error) {
 	var (
 		sequential *captureReservation
 		view       *PaymentView
@@ -64,9 +84,9 @@ func (s *Service) settle(ctx context.Context, paymentID, attemptID string, res *
 		if err != nil {
 			return err
 		}
-		att, err := tx.PaymentAttempt.Query().Where(paymentAttemptOf(pi.ID, attemptID)...).Only(ctx)
+		att, err := s.lockedAttempt(ctx, tx, pi, attemptID, prior)
 		if err != nil {
-			return errs.Internal(err)
+			return err
 		}
 		if !statusIn(pi.Status, paymentintent.StatusProcessing, paymentintent.StatusRequiresCustomerAction) ||
 			(att.Status != paymentattempt.StatusPending && att.Status != paymentattempt.StatusAuthenticationPending) {
@@ -74,7 +94,7 @@ func (s *Service) settle(ctx context.Context, paymentID, attemptID string, res *
 		}
 		if callErr != nil {
 			msg := "the connector did not answer; the payment will be synced"
-			_, err := att.Update().SetErrorMessage(msg).SetErrorReason(callErr.Error()).Save(ctx)
+			_, err := tx.PaymentAttempt.UpdateOne(att).SetErrorMessage(msg).SetErrorReason(callErr.Error()).Save(ctx)
 			return txn.ErrorOrNil(err, "payment attempt")
 		}
 		status := attemptStatusOf(res)

@@ -7,8 +7,8 @@ import (
 // TestConfigurationChangesReachEveryProcess: a payment reads its profile
 // and connector accounts from each process's memory, and a change made
 // through one process is seen by the next payment on another: disabling
-// an account, changing the profile's return_url, and the account coming
-// back.
+// an account, changing the profile's return_url, the account coming back,
+// and the profile's routing.
 func TestConfigurationChangesReachEveryProcess(t *testing.T) {
 	one, two := twoProcesses(t)
 	const id = "merchant_config_cache"
@@ -37,5 +37,23 @@ func TestConfigurationChangesReachEveryProcess(t *testing.T) {
 		"connector_type": "payment_processor", "disabled": false}).must(t, 200)
 	if got := pay().str("connector"); got != "stripe_test" {
 		t.Fatalf("after stripe_test was enabled again: through %s", got)
+	}
+
+	// Routing is cached on the same version: a new fallback order, an
+	// activated configuration and its deactivation, each made through the
+	// other process, route the next payment.
+	one.do("POST", "/routing/default", m.key, []map[string]any{{"connector": "adyen", "merchant_connector_id": m.adyenID},
+		{"connector": "stripe_test"}}).must(t, 200)
+	if got := pay().str("connector"); got != "adyen" {
+		t.Fatalf("after the fallback order put adyen first on the other process: through %s", got)
+	}
+	single := m.configure(t, one, "stripe only", map[string]any{"type": "single", "data": map[string]any{"connector": "stripe_test"}})
+	one.do("POST", "/routing/"+single+"/activate", m.key, nil).must(t, 200)
+	if got := pay().str("connector"); got != "stripe_test" {
+		t.Fatalf("after a single configuration was activated on the other process: through %s", got)
+	}
+	one.do("POST", "/routing/deactivate", m.key, map[string]any{"profile_id": m.profileID}).must(t, 200)
+	if got := pay().str("connector"); got != "adyen" {
+		t.Fatalf("after it was deactivated on the other process: through %s, want the fallback's adyen", got)
 	}
 }

@@ -161,7 +161,7 @@ func (a *App) wireDomain(box *secrets.Box) {
 	a.Customers = customer.New(customer.Deps{DB: db, Box: box, Vault: redisstore.NewVault(a.Redis.Client),
 		Events: a.Events, Render: render, EphemeralKeys: redisstore.NewEphemeralKeys(a.Redis.Client)})
 	a.GSM = gsm.New(db, connector.Known)
-	a.Routing = routing.New(db, redisstore.NewRoutingVersions(a.Redis.Client)).WithOutcomes(redisstore.NewRoutingOutcomes(a.Redis.Client))
+	a.Routing = routing.New(db).WithOutcomes(redisstore.NewRoutingOutcomes(a.Redis.Client))
 	a.Payments = payments.New(payments.Deps{DB: db, Box: box, Connectors: a.Connectors, Customers: a.Customers,
 		Routing: a.Routing, GSM: a.GSM, Events: a.Events, PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Render: render,
 		RecoveryAfter: a.Config.RecoveryAfter})

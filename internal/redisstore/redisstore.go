@@ -164,18 +164,6 @@ func (v versions) Bump(ctx context.Context, id string) error {
 	return v.rdb.Incr(ctx, v.key(id)).Err()
 }
 
-// RoutingVersions counts the changes to each profile's routing, so every
-// process knows when what it holds of a profile's routing is stale
-// (routing.Versions).
-type RoutingVersions struct{ versions }
-
-// NewRoutingVersions returns the routing versions kept in rdb.
-func NewRoutingVersions(rdb redis.UniversalClient) *RoutingVersions {
-	return &RoutingVersions{versions{rdb, routingVersionKey}}
-}
-
-func routingVersionKey(profileID string) string { return "routing:{" + profileID + "}:version" }
-
 // ConfigVersions counts the changes to each merchant's profiles and
 // connector accounts (txn.ConfigVersions), so every process knows when
 // what it caches of them is stale.
@@ -200,8 +188,8 @@ func configVersionKey(merchantID string) string { return "config:{" + merchantID
 // a duration, since each entry carries its time. The profile's size key
 // says how many to keep; without it nothing is recorded, so a profile
 // without dynamic routing costs one script call that writes nothing.
-// Every key of a profile shares the hash tag of its routing version, so
-// the script and a decision's read touch one slot of a Redis Cluster.
+// Every key of a profile shares the profile's hash tag, so the script and
+// a decision's read touch one slot of a Redis Cluster.
 type RoutingOutcomes struct{ rdb redis.UniversalClient }
 
 // NewRoutingOutcomes returns the outcome store kept in rdb.
@@ -247,38 +235,6 @@ func (o *RoutingOutcomes) Latest(ctx context.Context, profileID string, accountI
 		out[i] = c.Val()
 	}
 	return out, nil
-}
-
-// VersionAndLatest is the profile's routing version (RoutingVersions) and
-// Latest, in one pipeline: one round trip for a dynamic decision.
-func (o *RoutingOutcomes) VersionAndLatest(ctx context.Context, profileID string, accountIDs []string, n int) (int64, [][]string, error) {
-	var version *redis.StringCmd
-	cmds := make([]*redis.StringSliceCmd, len(accountIDs))
-	_, err := o.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
-		version = p.Get(ctx, routingVersionKey(profileID))
-		for i, id := range accountIDs {
-			cmds[i] = p.LRange(ctx, routingOutcomesKey(profileID, id), 0, int64(n)-1)
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, redis.Nil) {
-		return 0, nil, err
-	}
-	v, err := version.Int64()
-	if errors.Is(err, redis.Nil) {
-		v, err = 0, nil
-	}
-	if err != nil {
-		return 0, nil, err
-	}
-	out := make([][]string, len(cmds))
-	for i, c := range cmds {
-		if c.Err() != nil && !errors.Is(c.Err(), redis.Nil) {
-			return 0, nil, c.Err()
-		}
-		out[i] = c.Val()
-	}
-	return v, out, nil
 }
 
 // Keep sets how many entries per account the profile keeps (0: none).

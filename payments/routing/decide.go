@@ -8,6 +8,7 @@ import (
 	"switchyard/ent"
 	"switchyard/ent/schema/schematype"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
 )
 
 // Decision is where a payment goes: its candidates in order (the first is
@@ -161,15 +162,22 @@ type profileCache struct {
 // leaves the others stale no longer than this.
 const cacheFor = time.Minute
 
-// profileRouting is the profile's routing: the cached one while its
-// version has not moved, else read through db (a payment's transaction:
-// on SQLite it holds the only connection).
-func (s *Service) profileRouting(ctx context.Context, db *ent.Client, profileID string) (profileRouting, error) {
-	version, verr := int64(0), error(nil)
-	if s.versions != nil {
-		version, verr = s.versions.Version(ctx, profileID)
+// version is the configuration version a cached routing must have been
+// loaded at; an error means the cache is not to be used.
+func (s *Service) version(ctx context.Context) (int64, error) {
+	merchantID, err := txn.Merchant(ctx)
+	if err != nil {
+		return 0, err
 	}
-	if s.versions != nil && verr == nil {
+	return s.db.ConfigVersion(ctx, merchantID)
+}
+
+// profileRouting is the profile's routing: the cached one while the
+// merchant's configuration version has not moved, else read through db (a
+// payment's transaction: on SQLite it holds the only connection).
+func (s *Service) profileRouting(ctx context.Context, db *ent.Client, profileID string) (profileRouting, error) {
+	version, verr := s.version(ctx)
+	if verr == nil {
 		s.cache.mu.Lock()
 		e, ok := s.cache.entries[profileID]
 		s.cache.mu.Unlock()
@@ -199,7 +207,7 @@ func (s *Service) profileRouting(ctx context.Context, db *ent.Client, profileID 
 	if out.dynamic.records() {
 		s.keepOutcomes(ctx, profileID, out.dynamic)
 	}
-	if s.versions != nil && verr == nil {
+	if verr == nil {
 		s.cache.mu.Lock()
 		s.cache.entries[profileID] = out
 		s.cache.mu.Unlock()
@@ -207,17 +215,14 @@ func (s *Service) profileRouting(ctx context.Context, db *ent.Client, profileID 
 	return out, nil
 }
 
-// changed tells every process the profile's routing changed (after the
-// change committed). A lost bump is bounded by cacheFor.
-func (s *Service) changed(ctx context.Context, profileID string) {
-	if s.versions == nil {
-		return
-	}
-	if err := s.versions.Bump(ctx, profileID); err != nil {
-		s.cache.mu.Lock()
-		delete(s.cache.entries, profileID)
-		s.cache.mu.Unlock()
-	}
+// changed drops this process's copy of the profile's routing once a change
+// committed; the other processes see the configuration version move (the
+// profile's change bumped it), or, were that bump lost, reload within
+// cacheFor.
+func (s *Service) changed(_ context.Context, profileID string) {
+	s.cache.mu.Lock()
+	delete(s.cache.entries, profileID)
+	s.cache.mu.Unlock()
 }
 
 // pickShare is the share split (0 to 99) falls in.

@@ -241,34 +241,32 @@ func (s *Service) orderWith(dr dynamicRouting, d *Decision, windows map[string][
 	}
 }
 
-// VersionedOutcomes is an outcome store that also reads a profile's
-// routing version with the windows, in the same round trip (the keys
-// share the profile's hash tag).
-type VersionedOutcomes interface {
-	VersionAndLatest(ctx context.Context, profileID string, accountIDs []string, n int) (int64, [][]string, error)
-}
-
 // prefetched is the cached routing of a profile with dynamic selection on
-// and the windows of all of accounts, read with the version in one round
-// trip; ok is false when the cache cannot be trusted (the version moved,
-// or the store did not answer), and the decision takes the usual path.
+// and the windows of all of accounts, read in one round trip (the
+// configuration version the cache is checked against was read once for the
+// whole payment); ok is false when the cache cannot be trusted (the
+// version moved, or the store did not answer), and the decision takes the
+// usual path.
 func (s *Service) prefetched(ctx context.Context, profileID string, accounts []*ent.MerchantConnectorAccount) (profileRouting, map[string][]outcome, bool) {
-	vo, ok := s.outcomes.(VersionedOutcomes)
-	if !ok || s.versions == nil || len(accounts) < 2 {
+	if s.outcomes == nil || len(accounts) < 2 {
+		return profileRouting{}, nil, false
+	}
+	version, err := s.version(ctx)
+	if err != nil {
 		return profileRouting{}, nil, false
 	}
 	s.cache.mu.Lock()
 	e, ok := s.cache.entries[profileID]
 	s.cache.mu.Unlock()
-	if !ok || !e.dynamic.selects() || s.db.Now().Sub(e.loadedAt) >= cacheFor {
+	if !ok || e.version != version || !e.dynamic.selects() || s.db.Now().Sub(e.loadedAt) >= cacheFor {
 		return profileRouting{}, nil, false
 	}
 	ids := make([]string, len(accounts))
 	for i, a := range accounts {
 		ids[i] = a.ID
 	}
-	version, raw, err := vo.VersionAndLatest(ctx, profileID, ids, e.dynamic.window())
-	if err != nil || version != e.version || len(raw) != len(ids) {
+	raw, err := s.outcomes.Latest(ctx, profileID, ids, e.dynamic.window())
+	if err != nil || len(raw) != len(ids) {
 		return profileRouting{}, nil, false
 	}
 	return e, windowsOf(ids, raw), true

@@ -26,24 +26,18 @@ import (
 // Service runs the routing operations.
 type Service struct {
 	db       *txn.DB
-	versions Versions
 	cache    profileCache
 	outcomes Outcomes
 }
 
-// Versions tell a process that what it holds of a profile's routing is
-// stale: every change bumps the profile's version, and a payment's
-// decision reads it (one round trip to a shared store, no database
-// statement), reloading the profile's routing only when it moved.
-type Versions interface {
-	Version(ctx context.Context, profileID string) (int64, error)
-	Bump(ctx context.Context, profileID string) error
-}
-
-// New returns the routing service over db; without versions every
-// decision reads the profile's routing from the database.
-func New(db *txn.DB, versions Versions) *Service {
-	return &Service{db: db, versions: versions, cache: profileCache{entries: map[string]profileRouting{}}}
+// New returns the routing service over db. A profile's routing is cached
+// while the merchant's configuration version has not moved (every routing
+// change is a change to the profile, which moves it; txn.ConfigVersion):
+// a payment reads that version once, for its profile and its routing
+// alike. Without the configuration cache every decision reads the
+// profile's routing from the database.
+func New(db *txn.DB) *Service {
+	return &Service{db: db, cache: profileCache{entries: map[string]profileRouting{}}}
 }
 
 // Kinds of routing algorithm Switchyard runs.

@@ -2,6 +2,7 @@ package txn
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"time"
@@ -122,6 +123,20 @@ type versionMemoKey struct{}
 // the merchant's version: a payment asks Redis once, not at each read.
 func OneReading(ctx context.Context) context.Context {
 	return context.WithValue(ctx, versionMemoKey{}, &versionMemo{versions: map[string]int64{}})
+}
+
+// errNoConfigCache is ConfigVersion's answer when the cache is off.
+var errNoConfigCache = errors.New("the configuration cache is off")
+
+// ConfigVersion is the merchant's configuration version, as this operation
+// read it (OneReading), for caches of what hangs off a profile (routing):
+// any change to a profile or an account moves it. Without the cache
+// (UseConfigVersions) it is an error, and such caches are not used.
+func (db *DB) ConfigVersion(ctx context.Context, merchantID string) (int64, error) {
+	if db.config == nil {
+		return 0, errNoConfigCache
+	}
+	return db.config.version(ctx, merchantID)
 }
 
 func (c *configCache) version(ctx context.Context, merchantID string) (int64, error) {
