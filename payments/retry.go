@@ -80,7 +80,7 @@ func (s *Service) retryOnNextConnector(ctx context.Context, tx *ent.Tx, pi *ent.
 			return nil, errs.Internal(err)
 		}
 		candidates = append([]*ent.MerchantConnectorAccount{same}, later...)
-		if pi, err = pi.Update().SetAuthenticationType(paymentintent.AuthenticationTypeThreeDs).Save(ctx); err != nil {
+		if pi, err = tx.PaymentIntent.UpdateOne(pi).SetAuthenticationType(paymentintent.AuthenticationTypeThreeDs).Save(ctx); err != nil {
 			return nil, errs.Internal(err)
 		}
 	}
@@ -94,7 +94,7 @@ func (s *Service) retryOnNextConnector(ctx context.Context, tx *ent.Tx, pi *ent.
 	if err != nil {
 		return nil, err
 	}
-	pi, err = pi.Update().
+	pi, err = tx.PaymentIntent.UpdateOne(pi).
 		SetActiveAttemptID(retry.ID).
 		AddAttemptCount(1).
 		SetConnector(next.ConnectorName).

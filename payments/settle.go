@@ -46,6 +46,28 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 	return view, err
 }
 
+// lockSettling locks the payment an answer settles. With prior, only the
+// row's version is read under the lock: while it is the version prior
+// left, the payment is as prior holds it (every change bumps the version),
+// and its other columns are not read again. Like lockedAttempt's attempt,
+// such a payment belongs to the committed transaction's client: it is
+// written through tx's.
+func (s *Service) lockSettling(ctx context.Context, tx *ent.Tx, paymentID string, prior *confirmation) (*ent.PaymentIntent, error) {
+	if prior != nil && prior.pi.PaymentID == paymentID {
+		// The same rows and index as lockPayment's: lockers that take a
+		// payment's row by different paths can deadlock.
+		version, err := txn.ForUpdate(s.db, tx.PaymentIntent.Query().Where(paymentWhere(ctx, paymentID)...)).
+			Select(paymentintent.FieldVersion).Int(ctx)
+		if err != nil && !ent.IsNotFound(err) {
+			return nil, errs.Internal(err)
+		}
+		if err == nil && int64(version) == prior.pi.Version {
+			return prior.pi, nil
+		}
+	}
+	return s.lockPayment(ctx, tx, paymentID)
+}
+
 // lockedAttempt is the payment's attempt, pi being locked. When the
 // payment's version is still the one prior left, nothing has changed the
 // payment since the confirming request's transaction wrote the attempt
@@ -80,7 +102,7 @@ func (s *Service) settle(ctx context.Context, paymentID, attemptID string, res *
 		profileID  string
 	)
 	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
-		pi, err := s.lockPayment(ctx, tx, paymentID)
+		pi, err := s.lockSettling(ctx, tx, paymentID, prior)
 		if err != nil {
 			return err
 		}

@@ -135,28 +135,59 @@ func BenchmarkBaselineInserts(b *testing.B) {
 // plain inserts, "fair_ratio" to the fair floor (benchFairFloor).
 func BenchmarkCreateConfirmVsBaseline(b *testing.B) {
 	env := newBenchEnv(b)
-	var base, fair, api benchResult
-	b.Run("baseline", func(b *testing.B) { base = benchBaseline(b, env) })
-	b.Run("fair_floor", func(b *testing.B) { fair = benchFairFloor(b, env) })
-	b.Run("create_confirm", func(b *testing.B) { api = benchCreateConfirm(b, env) })
-	if base.n == 0 || api.n == 0 || fair.n == 0 {
+	// With -count N each side runs N times before the next side starts;
+	// the ratios pair run i of the API with run i of each baseline.
+	var base, fair, api benchRuns
+	b.Run("baseline", func(b *testing.B) { base.add(benchBaseline(b, env)) })
+	b.Run("fair_floor", func(b *testing.B) { fair.add(benchFairFloor(b, env)) })
+	b.Run("create_confirm", func(b *testing.B) { api.add(benchCreateConfirm(b, env)) })
+	if len(base) == 0 || len(api) == 0 || len(fair) == 0 || len(base) != len(api) || len(fair) != len(api) {
 		return
 	}
 	benchCheckOutbox(b, env)
-	b.Logf("fair floor %.0f payments/s (p50 %v, p99 %v); create+confirm takes %.2f× the fair floor's time per payment",
-		1e9/fair.nsPerOp(), fair.p50, fair.p99, api.nsPerOp()/fair.nsPerOp())
 	b.Run("ratio", func(b *testing.B) {
 		for b.Loop() {
 		}
 		b.ReportMetric(0, "ns/op")
-		b.ReportMetric(api.nsPerOp()/base.nsPerOp(), "ratio")
-		b.ReportMetric(api.nsPerOp()/fair.nsPerOp(), "fair_ratio")
-		if base.p50 > 0 {
-			b.ReportMetric(float64(api.p50)/float64(base.p50), "p50-ratio")
+		lo, mid, hi := api.ratios(base)
+		b.ReportMetric(mid, "ratio")
+		flo, fmid, fhi := api.ratios(fair)
+		b.ReportMetric(fmid, "fair_ratio")
+		b.ReportMetric(flo, "fair_ratio_min")
+		b.ReportMetric(fhi, "fair_ratio_max")
+		for i := range api {
+			b.Logf("run %d: create+confirm %.0f payments/s (p50 %v, p99 %v); fair floor %.0f/s (p50 %v, p99 %v), %.2f×; baseline %.0f/s, %.2f×",
+				i+1, 1e9/api[i].nsPerOp(), api[i].p50, api[i].p99, 1e9/fair[i].nsPerOp(), fair[i].p50, fair[i].p99,
+				api[i].nsPerOp()/fair[i].nsPerOp(), 1e9/base[i].nsPerOp(), api[i].nsPerOp()/base[i].nsPerOp())
 		}
+		b.Logf("create+confirm over the baseline, %d runs: %.2f to %.2f; over the fair floor: %.2f to %.2f",
+			len(api), lo, hi, flo, fhi)
 	})
-	b.Logf("create+confirm %.0f payments/s (p50 %v, p99 %v); baseline %.0f payments/s (p50 %v, p99 %v); create+confirm takes %.2f× the baseline's time per payment",
-		1e9/api.nsPerOp(), api.p50, api.p99, 1e9/base.nsPerOp(), base.p50, base.p99, api.nsPerOp()/base.nsPerOp())
+}
+
+// benchRuns are one side's runs, one per -count.
+type benchRuns []benchResult
+
+// add keeps r: testing runs each sub-benchmark once with b.N = 1 before
+// its measured run, so a run of 1 starts a new entry and a longer one
+// replaces it.
+func (rs *benchRuns) add(r benchResult) {
+	if r.n <= 1 || len(*rs) == 0 {
+		*rs = append(*rs, r)
+		return
+	}
+	(*rs)[len(*rs)-1] = r
+}
+
+// ratios are the lowest, the median and the highest of run i's time per
+// payment over other's run i.
+func (rs benchRuns) ratios(other benchRuns) (lo, mid, hi float64) {
+	r := make([]float64, len(rs))
+	for i := range rs {
+		r[i] = rs[i].nsPerOp() / other[i].nsPerOp()
+	}
+	slices.Sort(r)
+	return r[0], r[len(r)/2], r[len(r)-1]
 }
 
 func benchCreateConfirm(b *testing.B, env *benchEnv) benchResult {
