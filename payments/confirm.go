@@ -105,7 +105,7 @@ func (s *Service) ConfirmPayment(ctx context.Context, paymentID string, in Confi
 		if err != nil {
 			return err
 		}
-		c, err = s.prepareConfirm(ctx, tx, merchantID, cur, in)
+		c, err = s.prepareConfirm(ctx, tx, merchantID, cur, in, nil)
 		return err
 	})
 	if err != nil {
@@ -132,8 +132,11 @@ type confirmation struct {
 // in (its state, the client secret, the members, the payment method or the
 // mandate it charges, a connector account to route to), and records the
 // pending attempt. Everything that can refuse a confirm runs here, so a
-// refused one writes nothing.
-func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID string, cur *ent.PaymentIntent, in ConfirmInput) (*confirmation, error) {
+// refused one writes nothing. With insert, cur is its draft (txn.Draft): a
+// payment confirmed at its creation is inserted here, already processing,
+// rather than inserted and then updated.
+func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID string, cur *ent.PaymentIntent, in ConfirmInput,
+	insert *ent.PaymentIntentCreate) (*confirmation, error) {
 	var err error
 	if err := s.checkClientSecret(ctx, cur, in.ClientSecret); err != nil {
 		return nil, err
@@ -156,6 +159,12 @@ func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID str
 	}
 	pi := cur
 	if stored := in.storedFields(); !reflect.ValueOf(*stored).IsZero() {
+		if insert != nil { // the fields are applied to the row: it goes in first
+			if cur, err = insert.Save(ctx); err != nil {
+				return nil, txn.Error(err, "payment")
+			}
+			insert = nil
+		}
 		if pi, err = s.applyFields(ctx, tx, cur, stored); err != nil {
 			return nil, err
 		}
@@ -195,22 +204,37 @@ func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID str
 		return nil, err
 	}
 	mca := d.Candidates[0]
-	att, err := s.newAttempt(ctx, tx, pi, d, method, in.BrowserInfo)
+	attemptID := ids.New(ids.Attempt)
+	processing := func(m *ent.PaymentIntentMutation) {
+		m.SetStatus(paymentintent.StatusProcessing)
+		m.SetActiveAttemptID(attemptID)
+		m.SetConnector(mca.ConnectorName)
+		m.SetMerchantConnectorID(mca.ID)
+		m.SetPaymentMethod(method.Type)
+		if t := nonEmpty(method.Subtype); t != nil {
+			m.SetPaymentMethodType(*t)
+		}
+		if n := cardNetwork(method); n != nil {
+			m.SetCardNetwork(*n)
+		}
+	}
+	// The payment is written before its attempt, which refers to it.
+	if insert != nil {
+		processing(insert.Mutation())
+		insert.SetAttemptCount(pi.AttemptCount + 1).SetVersion(pi.Version + 1)
+		if pi, err = insert.Save(ctx); err != nil {
+			return nil, txn.Error(err, "payment")
+		}
+	} else {
+		upd := tx.PaymentIntent.Update().Where(paymentintent.ID(pi.ID)).AddAttemptCount(1).AddVersion(1)
+		processing(upd.Mutation())
+		if pi, err = txn.UpdateRow(ctx, s.db, pi, upd); err != nil {
+			return nil, errs.Internal(err)
+		}
+	}
+	att, err := s.newAttempt(ctx, tx, pi, attemptID, d, method, in.BrowserInfo)
 	if err != nil {
 		return nil, err
-	}
-	pi, err = txn.UpdateRow(ctx, s.db, pi, tx.PaymentIntent.Update().Where(paymentintent.ID(pi.ID)).
-		SetStatus(paymentintent.StatusProcessing).
-		SetActiveAttemptID(att.ID).
-		AddAttemptCount(1).
-		SetConnector(mca.ConnectorName).
-		SetMerchantConnectorID(mca.ID).
-		SetPaymentMethod(method.Type).
-		SetNillablePaymentMethodType(nonEmpty(method.Subtype)).
-		SetNillableCardNetwork(cardNetwork(method)).
-		AddVersion(1))
-	if err != nil {
-		return nil, errs.Internal(err)
 	}
 	return &confirmation{pi: pi, att: att, mca: mca, method: method}, nil
 }
@@ -295,14 +319,14 @@ func routingHint(names []string, mcaID *string) string {
 }
 
 // newAttempt records an attempt with what may be kept of the payment method.
-func (s *Service) newAttempt(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, d *routing.Decision, m *customer.PaymentMethodInput, browserInfo map[string]any) (*ent.PaymentAttempt, error) {
+func (s *Service) newAttempt(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, id string, d *routing.Decision, m *customer.PaymentMethodInput, browserInfo map[string]any) (*ent.PaymentAttempt, error) {
 	mca := d.Candidates[0]
 	candidates := make([]string, len(d.Candidates))
 	for i, c := range d.Candidates {
 		candidates[i] = c.ID
 	}
 	create := tx.PaymentAttempt.Create().
-		SetID(ids.New(ids.Attempt)).
+		SetID(id).
 		SetPaymentIntentID(pi.ID).
 		SetStatus(paymentattempt.StatusPending).
 		SetAmount(pi.Amount).

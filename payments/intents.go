@@ -80,6 +80,7 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 		now := s.db.Now().Truncate(time.Microsecond)
 		create := tx.PaymentIntent.Create().
 			SetID(id).
+			SetMerchantID(merchantID). // the tenancy hook would; a draft needs it before
 			SetCreatedAt(now).
 			SetModifiedAt(now).
 			SetPaymentID(paymentID).
@@ -99,21 +100,26 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 		if err := s.setFields(ctx, tx, create.Mutation(), paymentRef{id, now, paymentintent.StatusRequiresPaymentMethod}, &in.PaymentFields); err != nil {
 			return err
 		}
-		if pi, err = create.Save(ctx); err != nil {
-			return txn.Error(err, "payment")
-		}
 		if !in.Confirm {
+			if pi, err = create.Save(ctx); err != nil {
+				return txn.Error(err, "payment")
+			}
 			return nil
 		}
 		// Confirmed at once: everything that can refuse the confirm runs
 		// in this transaction too, so a refused one leaves no payment
-		// behind. What only the authorization uses goes to it directly:
-		// the card, the routing preference and the browser details (the
-		// intent keeps none).
-		confirm, err = s.prepareConfirm(ctx, tx, merchantID, pi, ConfirmInput{PaymentFields: PaymentFields{
+		// behind, and the payment is inserted once, already processing,
+		// from its draft. What only the authorization uses goes to it
+		// directly: the card, the routing preference and the browser
+		// details (the intent keeps none).
+		draft, err := txn.Draft(ctx, s.db, create)
+		if err != nil {
+			return txn.Error(err, "payment")
+		}
+		confirm, err = s.prepareConfirm(ctx, tx, merchantID, draft, ConfirmInput{PaymentFields: PaymentFields{
 			PaymentMethod: in.PaymentMethod, Connectors: in.Connectors,
 			MerchantConnectorID: in.MerchantConnectorID, BrowserInfo: in.BrowserInfo,
-		}})
+		}}, create)
 		return err
 	})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"switchyard/ent/merchantconnectoraccount"
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
+	"switchyard/internal/ids"
 	"switchyard/payments/connector"
 	"switchyard/payments/customer"
 	"switchyard/payments/errs"
@@ -90,7 +91,7 @@ func (s *Service) retryOnNextConnector(ctx context.Context, tx *ent.Tx, pi *ent.
 	next := candidates[0]
 	decision := &routing.Decision{Approach: deref(att.RoutingApproach), AlgorithmID: deref(att.RoutingAlgorithmID),
 		Kind: deref(att.RoutingKind), Rule: deref(att.RoutingRule), Candidates: candidates}
-	retry, err := s.newAttempt(ctx, tx, pi, decision, m, att.BrowserInfo)
+	retry, err := s.newAttempt(ctx, tx, pi, ids.New(ids.Attempt), decision, m, att.BrowserInfo)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -135,12 +136,18 @@ func BenchmarkBaselineInserts(b *testing.B) {
 // plain inserts, "fair_ratio" to the fair floor (benchFairFloor).
 func BenchmarkCreateConfirmVsBaseline(b *testing.B) {
 	env := newBenchEnv(b)
-	// With -count N each side runs N times before the next side starts;
-	// the ratios pair run i of the API with run i of each baseline.
+	// Each round runs the three sides one after the other, so that all
+	// three meet the database at about the same size; the ratios pair the
+	// API with each baseline of its own round. (With -count N instead, each
+	// side would run N times before the next one starts.)
 	var base, fair, api benchRuns
-	b.Run("baseline", func(b *testing.B) { base.add(benchBaseline(b, env)) })
-	b.Run("fair_floor", func(b *testing.B) { fair.add(benchFairFloor(b, env)) })
-	b.Run("create_confirm", func(b *testing.B) { api.add(benchCreateConfirm(b, env)) })
+	for r := 1; r <= *benchRounds; r++ {
+		b.Run(fmt.Sprintf("round%d", r), func(b *testing.B) {
+			b.Run("baseline", func(b *testing.B) { base.add(benchBaseline(b, env)) })
+			b.Run("fair_floor", func(b *testing.B) { fair.add(benchFairFloor(b, env)) })
+			b.Run("create_confirm", func(b *testing.B) { api.add(benchCreateConfirm(b, env)) })
+		})
+	}
 	if len(base) == 0 || len(api) == 0 || len(fair) == 0 || len(base) != len(api) || len(fair) != len(api) {
 		return
 	}
@@ -165,7 +172,11 @@ func BenchmarkCreateConfirmVsBaseline(b *testing.B) {
 	})
 }
 
-// benchRuns are one side's runs, one per -count.
+// benchRounds is how many rounds BenchmarkCreateConfirmVsBaseline runs
+// (go test ./rest -bench CreateConfirmVsBaseline -rounds=3).
+var benchRounds = flag.Int("rounds", 1, "rounds of BenchmarkCreateConfirmVsBaseline")
+
+// benchRuns are one side's runs, one per round.
 type benchRuns []benchResult
 
 // add keeps r: testing runs each sub-benchmark once with b.N = 1 before

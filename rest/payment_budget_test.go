@@ -18,13 +18,14 @@ import (
 // process has the API key and the profile's configuration in memory: the
 // budget docs/performance.md explains, pinned so that it cannot creep back.
 const (
-	// Statements: the payment and its pending attempt, the attempt's id on
-	// the payment; then the payment's lock, the attempt, their outcome, the
-	// capture, the event and its delivery task.
-	paymentStatementBudget = 9
+	// Statements: the payment, inserted already processing, and its
+	// pending attempt; then the payment's lock (its version alone), the
+	// attempt's and the payment's outcome, the capture, the event and its
+	// delivery task.
+	paymentStatementBudget = 8
 	// Redis commands: the API key, the Idempotency-Key's lease, the
-	// configuration and routing versions, the sandbox connector's ledger,
-	// the key's result.
+	// merchant's configuration version (profile, accounts and routing),
+	// the sandbox connector's ledger, the key's result.
 	paymentRedisBudget = 5
 )
 

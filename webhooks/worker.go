@@ -3,6 +3,7 @@ package webhooks
 import (
 	"bytes"
 	"context"
+	stdsql "database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -294,7 +295,7 @@ func attemptRow(c *ent.EventDeliveryAttemptClient, ev *ent.Event, kind eventdeli
 // record writes the batch's outcomes in one transaction: the attempts, the
 // events now delivered, and each task's new state.
 func (w *Worker) record(ctx context.Context, sends []*delivery) error {
-	tx, err := w.client.Tx(ctx)
+	tx, err := w.tx(ctx)
 	if err != nil {
 		return err
 	}
@@ -363,6 +364,19 @@ func (w *Worker) retryLater(ctx context.Context, tx *ent.Tx, d *delivery) error 
 	return upd.Exec(ctx)
 }
 
+// tx begins a worker's transaction. On MySQL it reads committed rows:
+// under REPEATABLE READ the claim's SELECT … FOR UPDATE would also lock the
+// gaps of the (status, next_attempt_at) index it scans, and two workers
+// moving their tasks' entries in that index (the lease, the outcome) would
+// wait on each other's gaps, as would every payment inserting a task.
+// SKIP LOCKED and the row locks are what keep claims apart.
+func (w *Worker) tx(ctx context.Context) (*ent.Tx, error) {
+	if !w.opts.RowLocks {
+		return w.client.Tx(ctx)
+	}
+	return w.client.BeginTx(ctx, &stdsql.TxOptions{Isolation: stdsql.LevelReadCommitted})
+}
+
 // lease is how long a claimed task stays reserved for its worker: the
 // delivery timeout, plus a margin for recording the outcome (the timeout
 // itself, at least 5 s and at most 30 s). A worker that dies holding a task
@@ -378,7 +392,7 @@ func (w *Worker) lease() time.Duration {
 // skip each other's rows instead of waiting for them, and none takes a task
 // another one holds.
 func (w *Worker) claim(ctx context.Context) ([]*ent.WebhookDeliveryTask, error) {
-	tx, err := w.client.Tx(ctx)
+	tx, err := w.tx(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -441,7 +455,7 @@ func (w *Worker) Retry(ctx context.Context, eventID string) (*ent.EventDeliveryA
 	ok := succeeded(resp)
 	w.logAttempt(ctx, ev, kind, target, resp, ok, time.Since(start))
 
-	tx, err := w.client.Tx(sys)
+	tx, err := w.tx(sys)
 	if err != nil {
 		return nil, err
 	}

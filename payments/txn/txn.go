@@ -53,6 +53,7 @@ func New(client *ent.Client, dialectName string) *DB {
 	if dialectName == dialect.MySQL {
 		db.timePrecision = time.Microsecond
 	}
+	client.PaymentIntent.Use(stopDrafts) // the first hook: see Draft
 	return db
 }
 
