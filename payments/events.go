@@ -112,7 +112,7 @@ func (s *Service) emitPaymentEventOf(ctx context.Context, tx *ent.Tx, pi *ent.Pa
 		return nil, errs.Internal(err)
 	}
 	id := pi.ID
-	view.readInTx = true
+	view.readInTx, view.rendered = true, obj
 	return view, s.events.Write(ctx, tx, events.Event{
 		ProfileID: pi.ProfileID, ObjectID: pi.PaymentID, PaymentIntentID: &id,
 		Type: et, Class: event.EventClassPayments, ContentType: "payment_details",

@@ -1,6 +1,7 @@
 package payments
 
 import (
+	"encoding/json"
 	"context"
 	"strings"
 
@@ -34,7 +35,15 @@ type PaymentView struct {
 	Active *ent.PaymentAttempt
 	// readInTx marks a view read through a transaction (see viewOr).
 	readInTx bool
+	// rendered is what the events renderer made of the view for the event
+	// its transaction wrote (see Rendered).
+	rendered json.RawMessage
 }
+
+// Rendered is the JSON the events renderer made of v for the event the
+// request's own transaction wrote, or nil: the response to that request is
+// the same object, and need not be rendered twice.
+func (v *PaymentView) Rendered() json.RawMessage { return v.rendered }
 
 // AmountReceived is what has been captured (Hyperswitch's amount_received).
 func (v *PaymentView) AmountReceived() int64 { return v.Intent.AmountCaptured }

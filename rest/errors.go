@@ -59,8 +59,16 @@ func encodeJSON(v any) []byte {
 	return buf.Bytes()
 }
 
+// preEncoded is a body already encoded by json.Marshal, written as it is.
+type preEncoded []byte
+
 // encodeInto appends v's encoding (encodeJSON's) to buf.
 func encodeInto(buf *bytes.Buffer, v any) {
+	if raw, ok := v.(preEncoded); ok { // json.Marshal's bytes are the Encoder's, less the newline
+		buf.Write(raw)
+		buf.WriteByte('\n')
+		return
+	}
 	if err := json.NewEncoder(buf).Encode(v); err != nil {
 		panic(fmt.Sprintf("rest: encode %T: %v", v, err)) // wire types always encode
 	}

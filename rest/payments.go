@@ -438,7 +438,7 @@ func registerPayments(a *api, svc *payments.Service) {
 			return nil, err
 		}
 		in.Idempotency = idempotencyRef(r)
-		return respond(paymentRecordOf)(svc.CreatePayment(r.Context(), in))
+		return respond(paymentResponse)(svc.CreatePayment(r.Context(), in))
 	}))
 	a.handle("GET /payments/{payment_id}", ClientOrMerchant, func(r *http.Request) (any, error) {
 		var in payments.RetrieveInput
@@ -470,7 +470,7 @@ func registerPayments(a *api, svc *payments.Service) {
 		if err != nil {
 			return nil, err
 		}
-		return respond(paymentRecordOf)(svc.ConfirmPayment(r.Context(), id, in))
+		return respond(paymentResponse)(svc.ConfirmPayment(r.Context(), id, in))
 	}))
 	a.handle("POST /payments/{payment_id}/capture", MerchantOrAdmin, withOptionalBody(func(r *http.Request, req *paymentsCaptureRequest) (any, error) {
 		return respond(paymentRecordOf)(svc.CapturePayment(r.Context(), r.PathValue("payment_id"),

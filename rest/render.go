@@ -34,3 +34,13 @@ func (Renderer) Dispute(v *payments.DisputeView) (json.RawMessage, error) {
 func (Renderer) Mandate(v *customer.MandateView) (json.RawMessage, error) {
 	return json.Marshal(mandateBodyOf(v))
 }
+
+// paymentResponse is the payment record as a response: the JSON its
+// event already rendered when the request wrote one (the same object, as
+// TestEventObjectIsTheRetrievedPayment checks), else rendered now.
+func paymentResponse(v *payments.PaymentView) any {
+	if raw := v.Rendered(); raw != nil {
+		return preEncoded(raw)
+	}
+	return paymentRecordOf(v)
+}
