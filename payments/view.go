@@ -1,8 +1,8 @@
 package payments
 
 import (
-	"encoding/json"
 	"context"
+	"encoding/json"
 	"strings"
 
 	"switchyard/ent"

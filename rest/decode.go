@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"switchyard/internal/strictjson"
 	"switchyard/payments/errs"
@@ -122,7 +123,7 @@ func checkShape(v any, t reflect.Type, path string) error {
 		if !ok {
 			return wrongType(path, "an object", v)
 		}
-		fields := jsonFields(t)
+		fields := cachedJSONFields(t)
 		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			ft, ok := fields[k]
 			if !ok && openObjects[t] {
@@ -195,6 +196,19 @@ func checkShape(v any, t reflect.Type, path string) error {
 		return nil
 	}
 	return nil
+}
+
+// memberTypes caches jsonFields by struct type: a request type's members
+// never change, and walking them (a payment's are over a hundred) on every
+// request cost more than the rest of its check.
+var memberTypes sync.Map // reflect.Type → map[string]reflect.Type
+
+func cachedJSONFields(t reflect.Type) map[string]reflect.Type {
+	if m, ok := memberTypes.Load(t); ok {
+		return m.(map[string]reflect.Type)
+	}
+	m, _ := memberTypes.LoadOrStore(t, jsonFields(t))
+	return m.(map[string]reflect.Type)
 }
 
 // jsonFields maps a struct's JSON member names to their types (exported
