@@ -11,6 +11,7 @@ package events
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"time"
 
@@ -55,6 +56,34 @@ type eventContent struct {
 	Object json.RawMessage `json:"object"`
 }
 
+// marshalWebhookBody is json.Marshal(b), byte for byte, with the object
+// spliced in as it is: it comes from json.Marshal (the Renderer), so it is
+// already compact and escaped, and encoding/json would scan all of it
+// again.
+func marshalWebhookBody(b webhookBody) ([]byte, error) {
+	if len(b.Content.Object) == 0 {
+		return nil, fmt.Errorf("events: no object")
+	}
+	out := make([]byte, 0, len(b.Content.Object)+256)
+	for _, part := range []struct{ prefix, value string }{
+		{`{"merchant_id":`, b.MerchantID}, {`,"event_id":`, b.EventID}, {`,"event_type":`, b.EventType},
+		{`,"content":{"type":`, b.Content.Type},
+	} {
+		s, err := json.Marshal(part.value)
+		if err != nil {
+			return nil, err
+		}
+		out = append(append(out, part.prefix...), s...)
+	}
+	out = append(append(out, `,"object":`...), b.Content.Object...)
+	ts, err := json.Marshal(b.Timestamp)
+	if err != nil {
+		return nil, err
+	}
+	out = append(append(append(out, `},"timestamp":`...), ts...), '}')
+	return out, nil
+}
+
 // Event is one event to write with the state change it reports.
 type Event struct {
 	ProfileID       string
@@ -85,7 +114,7 @@ func (s *Service) Write(ctx context.Context, tx *ent.Tx, e Event) error {
 	prof := pc.Profile
 	now := s.db.Now()
 	id := ids.New(ids.Event)
-	body, err := json.Marshal(webhookBody{
+	body, err := marshalWebhookBody(webhookBody{
 		MerchantID: prof.MerchantID, EventID: id, EventType: string(e.Type),
 		Content:   eventContent{Type: e.ContentType, Object: e.Object},
 		Timestamp: now.Format("2006-01-02T15:04:05Z"),
