@@ -203,9 +203,11 @@ func clusterRouting(t *testing.T, one, two *client, m routedMerchant, merchantID
 
 	m.eliminatedAcross(t, one, two, merchantID)
 	m.setFailureRate(t, one, merchantID, m.stripeID, 0)
-	// The keys internal/redisstore names, all under the profile's hash tag.
+	// The keys internal/redisstore names: the outcomes under the profile's
+	// hash tag, and the merchant's configuration version that each routing
+	// change moved.
 	tag := "routing:{" + m.profileID + "}"
-	return []string{tag + ":version", tag + ":outcomes", tag + ":outcomes:" + m.stripeID, tag + ":outcomes:" + m.adyenID}
+	return []string{"config:{" + merchantID + "}:version", tag + ":outcomes", tag + ":outcomes:" + m.stripeID, tag + ":outcomes:" + m.adyenID}
 }
 
 // clusterKeyCache: a key used through one process is cached, read from the

@@ -71,6 +71,18 @@ func (d capturingDriver) Exec(ctx context.Context, query string, args, v any) er
 	return d.Driver.Exec(ctx, query, args, v)
 }
 
+// BeginTx is the driver's (ent's client.BeginTx needs it: the webhook
+// workers begin their transactions with an isolation level).
+func (d capturingDriver) BeginTx(ctx context.Context, opts *sql.TxOptions) (dialect.Tx, error) {
+	b, ok := d.Driver.(interface {
+		BeginTx(context.Context, *sql.TxOptions) (dialect.Tx, error)
+	})
+	if !ok {
+		return nil, fmt.Errorf("loadgen: driver %T has no BeginTx", d.Driver)
+	}
+	return b.BeginTx(ctx, opts)
+}
+
 // explainScenarios calls each scenario once with a marked request, EXPLAINs
 // every statement the server sent for it, prints the plan of the page query
 // (all rows with -v), and fails unless that query reads keysetIndex.
