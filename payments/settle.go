@@ -46,44 +46,36 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 	return view, err
 }
 
-// lockSettling locks the payment an answer settles. With prior, only the
-// row's version is read under the lock: while it is the version prior
-// left, the payment is as prior holds it (every change bumps the version),
-// and its other columns are not read again. Like lockedAttempt's attempt,
-// such a payment belongs to the committed transaction's client: it is
-// written through tx's.
-func (s *Service) lockSettling(ctx context.Context, tx *ent.Tx, paymentID string, prior *confirmation) (*ent.PaymentIntent, error) {
-	if prior != nil && prior.pi.PaymentID == paymentID {
+// lockSettling locks the payment an answer about attemptID settles, and
+// returns it with that attempt. With prior, only the payment's version is
+// read under the lock: while it is the version prior left, nothing has
+// changed the payment or its attempts since the confirming request's
+// transaction wrote them (every change bumps the version under this lock),
+// so both are as prior holds them and neither row is read again. Such rows
+// belong to the committed transaction's client: they are written through
+// tx's (tx.PaymentAttempt.UpdateOne(att)), never att.Update().
+func (s *Service) lockSettling(ctx context.Context, tx *ent.Tx, paymentID, attemptID string, prior *confirmation) (*ent.PaymentIntent, *ent.PaymentAttempt, error) {
+	if prior != nil && prior.pi.PaymentID == paymentID && prior.att.ID == attemptID {
 		// The same rows and index as lockPayment's: lockers that take a
 		// payment's row by different paths can deadlock.
 		version, err := txn.ForUpdate(s.db, tx.PaymentIntent.Query().Where(paymentWhere(ctx, paymentID)...)).
 			Select(paymentintent.FieldVersion).Int(ctx)
 		if err != nil && !ent.IsNotFound(err) {
-			return nil, errs.Internal(err)
+			return nil, nil, errs.Internal(err)
 		}
 		if err == nil && int64(version) == prior.pi.Version {
-			return prior.pi, nil
+			return prior.pi, prior.att, nil
 		}
 	}
-	return s.lockPayment(ctx, tx, paymentID)
-}
-
-// lockedAttempt is the payment's attempt, pi being locked. When the
-// payment's version is still the one prior left, nothing has changed the
-// payment since the confirming request's transaction wrote the attempt
-// (every change to a payment or its attempts bumps the version under this
-// lock), so the attempt is as prior holds it and is not read again. That
-// attempt belongs to the committed transaction's client: it is written
-// through tx's (tx.PaymentAttempt.UpdateOne(att)), never att.Update().
-func (s *Service) lockedAttempt(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, attemptID string, prior *confirmation) (*ent.PaymentAttempt, error) {
-	if prior != nil && prior.att.ID == attemptID && prior.pi.ID == pi.ID && prior.pi.Version == pi.Version {
-		return prior.att, nil
+	pi, err := s.lockPayment(ctx, tx, paymentID)
+	if err != nil {
+		return nil, nil, err
 	}
 	att, err := tx.PaymentAttempt.Query().Where(paymentAttemptOf(pi.ID, attemptID)...).Only(ctx)
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, nil, errs.Internal(err)
 	}
-	return att, nil
+	return pi, att, nil
 }
 
 // settle is recordPaymentResult for an authorization: with retryWith (the
@@ -102,11 +94,7 @@ func (s *Service) settle(ctx context.Context, paymentID, attemptID string, res *
 		profileID  string
 	)
 	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
-		pi, err := s.lockSettling(ctx, tx, paymentID, prior)
-		if err != nil {
-			return err
-		}
-		att, err := s.lockedAttempt(ctx, tx, pi, attemptID, prior)
+		pi, att, err := s.lockSettling(ctx, tx, paymentID, attemptID, prior)
 		if err != nil {
 			return err
 		}

@@ -280,7 +280,7 @@ func registerCheckout(a *api, svc *payments.Service) {
 		return respond(sdkConfigOf)(svc.Checkout(r.Context(), "", secret))
 	})
 	a.handle("POST /payments/{payment_id}/complete_authorize", ClientOrMerchant, withOptionalBody(func(r *http.Request, req *clientSecretOnly) (any, error) {
-		return respond(paymentRecordOf)(svc.CompleteAuthorize(r.Context(), r.PathValue("payment_id"), req.ClientSecret))
+		return respond(paymentResponse)(svc.CompleteAuthorize(r.Context(), r.PathValue("payment_id"), req.ClientSecret))
 	}))
 	a.handle("POST /payments/{payment_id}/3ds/authentication", ClientOrMerchant, withOptionalBody(func(r *http.Request, req *clientSecretOnly) (any, error) {
 		return respond(externalAuthenticationOf)(svc.AuthenticationChallenge(r.Context(), r.PathValue("payment_id"), req.ClientSecret))

@@ -454,7 +454,7 @@ func registerPayments(a *api, svc *payments.Service) {
 			}
 			in.ForceSync = v
 		}
-		return respond(paymentRecordOf)(svc.RetrievePayment(r.Context(), r.PathValue("payment_id"), in))
+		return respond(paymentResponse)(svc.RetrievePayment(r.Context(), r.PathValue("payment_id"), in))
 	})
 	a.handle("POST /payments/{payment_id}", MerchantOrAdmin, withBody(func(r *http.Request, req *paymentsRequest) (any, error) {
 		id := r.PathValue("payment_id")
@@ -462,7 +462,7 @@ func registerPayments(a *api, svc *payments.Service) {
 		if err != nil {
 			return nil, err
 		}
-		return respond(paymentRecordOf)(svc.UpdatePayment(r.Context(), id, patch))
+		return respond(paymentResponse)(svc.UpdatePayment(r.Context(), id, patch))
 	}))
 	a.handle("POST /payments/{payment_id}/confirm", ClientOrMerchant, withOptionalBody(func(r *http.Request, req *paymentsRequest) (any, error) {
 		id := r.PathValue("payment_id")
@@ -473,11 +473,11 @@ func registerPayments(a *api, svc *payments.Service) {
 		return respond(paymentResponse)(svc.ConfirmPayment(r.Context(), id, in))
 	}))
 	a.handle("POST /payments/{payment_id}/capture", MerchantOrAdmin, withOptionalBody(func(r *http.Request, req *paymentsCaptureRequest) (any, error) {
-		return respond(paymentRecordOf)(svc.CapturePayment(r.Context(), r.PathValue("payment_id"),
+		return respond(paymentResponse)(svc.CapturePayment(r.Context(), r.PathValue("payment_id"),
 			payments.CaptureInput{AmountToCapture: req.AmountToCapture}))
 	}))
 	a.handle("POST /payments/{payment_id}/cancel", MerchantOrAdmin, withOptionalBody(func(r *http.Request, req *paymentsCancelRequest) (any, error) {
-		return respond(paymentRecordOf)(svc.CancelPayment(r.Context(), r.PathValue("payment_id"), req.CancellationReason))
+		return respond(paymentResponse)(svc.CancelPayment(r.Context(), r.PathValue("payment_id"), req.CancellationReason))
 	}))
 	// The sandbox's stand-in for the customer, their bank or the shop's
 	// till, for a merchant's tests: see docs/sandbox.md.
@@ -485,7 +485,7 @@ func registerPayments(a *api, svc *payments.Service) {
 		if req.Approve == nil {
 			return nil, errs.MissingField("approve")
 		}
-		return respond(paymentRecordOf)(svc.SimulateCustomerAction(r.Context(), r.PathValue("payment_id"), *req.Approve))
+		return respond(paymentResponse)(svc.SimulateCustomerAction(r.Context(), r.PathValue("payment_id"), *req.Approve))
 	}))
 	registerSandboxPages(a.mux, svc)
 }

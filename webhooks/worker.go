@@ -189,11 +189,10 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 // delivery is one claimed task on its way: the event, where it goes, and,
 // once sent, what came back.
 type delivery struct {
-	task    *ent.WebhookDeliveryTask
-	event   *ent.Event
-	kind    eventdeliveryattempt.DeliveryAttempt
-	target  string // "" when the profile has no webhook_url
-	key     string
+	task  *ent.WebhookDeliveryTask
+	event *ent.Event
+	kind  eventdeliveryattempt.DeliveryAttempt
+	signer
 	resp    *schematype.DeliveryResponse
 	headers [][2]string
 	ok      bool
@@ -222,19 +221,11 @@ func (w *Worker) prepare(ctx context.Context, tasks []*ent.WebhookDeliveryTask) 
 	if err != nil {
 		return nil, err
 	}
-	type signer struct{ target, key string }
 	signers := make(map[string]signer, len(profs))
 	for _, p := range profs {
-		s := signer{}
-		if p.WebhookDetails != nil && p.WebhookDetails.WebhookURL != nil {
-			s.target = *p.WebhookDetails.WebhookURL
+		if signers[p.ID], err = w.signerOf(p); err != nil {
+			return nil, err
 		}
-		if s.target != "" {
-			if s.key, err = w.opts.HashKey(p); err != nil {
-				return nil, err
-			}
-		}
-		signers[p.ID] = s
 	}
 	out := make([]*delivery, 0, len(tasks))
 	for _, t := range tasks {
@@ -247,10 +238,27 @@ func (w *Worker) prepare(ctx context.Context, tasks []*ent.WebhookDeliveryTask) 
 		if t.RetryCount == 0 {
 			kind = eventdeliveryattempt.DeliveryAttemptInitialAttempt
 		}
-		s := signers[ev.ProfileID]
-		out = append(out, &delivery{task: t, event: ev, kind: kind, target: s.target, key: s.key})
+		out = append(out, &delivery{task: t, event: ev, kind: kind, signer: signers[ev.ProfileID]})
 	}
 	return out, nil
+}
+
+// signer is where a profile's events go and the key that signs them;
+// target is "" when the profile has no webhook_url.
+type signer struct{ target, key string }
+
+// signerOf opens p's signing key when it has somewhere to send.
+func (w *Worker) signerOf(p *ent.Profile) (signer, error) {
+	var s signer
+	if p.WebhookDetails != nil && p.WebhookDetails.WebhookURL != nil {
+		s.target = *p.WebhookDetails.WebhookURL
+	}
+	if s.target == "" {
+		return s, nil
+	}
+	var err error
+	s.key, err = w.opts.HashKey(p)
+	return s, err
 }
 
 // send POSTs the event, signed, and notes the answer.
@@ -439,27 +447,22 @@ func (w *Worker) Retry(ctx context.Context, eventID string) (*ent.EventDeliveryA
 	if err != nil {
 		return nil, err
 	}
-	if prof.WebhookDetails == nil || prof.WebhookDetails.WebhookURL == nil || *prof.WebhookDetails.WebhookURL == "" {
-		return nil, errors.New("the profile has no webhook_url")
-	}
-	target := *prof.WebhookDetails.WebhookURL
-	key, err := w.opts.HashKey(prof)
+	sg, err := w.signerOf(prof)
 	if err != nil {
 		return nil, err
 	}
-	kind := eventdeliveryattempt.DeliveryAttemptManualRetry
-	body := []byte(ev.Content)
-	headers := w.headers(key, body)
-	start := time.Now()
-	resp := w.post(tenancy.ForMerchant(sys, ev.MerchantID), target, body, headers)
-	ok := succeeded(resp)
-	w.logAttempt(ctx, ev, kind, target, resp, ok, time.Since(start))
+	if sg.target == "" {
+		return nil, errors.New("the profile has no webhook_url")
+	}
+	d := &delivery{event: ev, kind: eventdeliveryattempt.DeliveryAttemptManualRetry, signer: sg}
+	d.send(tenancy.ForMerchant(sys, ev.MerchantID), w)
+	ok := d.ok
 
 	tx, err := w.tx(sys)
 	if err != nil {
 		return nil, err
 	}
-	att, err := attemptRow(tx.EventDeliveryAttempt, ev, kind, headers, resp, ok).Save(sys)
+	att, err := attemptRow(tx.EventDeliveryAttempt, ev, d.kind, d.headers, d.resp, ok).Save(sys)
 	if err == nil && ok && !ev.IsDelivered {
 		err = tx.Event.UpdateOneID(ev.ID).SetIsDelivered(true).Exec(sys)
 	}

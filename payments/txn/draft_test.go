@@ -2,7 +2,6 @@ package txn_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -11,8 +10,6 @@ import (
 	"switchyard/ent"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/schema/schematype"
-	"switchyard/internal/store"
-	"switchyard/internal/tenancy"
 	"switchyard/internal/testenv"
 	"switchyard/payments/txn"
 )
@@ -24,21 +21,10 @@ import (
 func TestDraftIsTheInsertedRow(t *testing.T) {
 	for _, b := range testenv.Backends(t) {
 		t.Run(b.Name, func(t *testing.T) {
-			ctx := context.Background()
-			st, err := store.Open(ctx, b.Open(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
-			if _, err := st.Migrate(ctx); err != nil {
-				t.Fatal(err)
-			}
-			db := txn.New(st.Client, st.Dialect)
-			st.Client.MerchantAccount.Create().SetID("m_draft").SetPublishableKey("pk_m_draft").SaveX(tenancy.System(ctx))
-			ctx = tenancy.WithPrincipal(ctx, tenancy.Principal{Kind: tenancy.KindMerchant, MerchantID: "m_draft"})
+			ctx, db, dialect := merchantDB(t, b, "m_draft")
 			rng := rand.New(rand.NewPCG(3, 4))
 			precision := time.Duration(0)
-			if st.Dialect == "mysql" {
+			if dialect == "mysql" {
 				precision = time.Microsecond
 			}
 			for i := range 100 {
@@ -72,7 +58,7 @@ func checkDraft(t *testing.T, ctx context.Context, db *txn.DB, precision time.Du
 			return err
 		}
 		if n := tx.PaymentIntent.Query().Where(paymentintent.ID(pid)).CountX(ctx); n != 0 {
-			t.Fatalf("a draft inserted %d rows", n)
+			return fmt.Errorf("a draft inserted %d rows", n)
 		}
 		// What a confirm adds before the INSERT.
 		create.SetStatus(paymentintent.StatusProcessing).SetActiveAttemptID("att_" + pid).SetAttemptCount(1).SetVersion(1)
@@ -99,15 +85,3 @@ func checkDraft(t *testing.T, ctx context.Context, db *txn.DB, precision time.Du
 }
 
 func ptr[T any](v T) *T { return &v }
-
-// rowDiff compares two entities as JSON (their exported fields). It
-// returns the difference rather than failing the test, so that the
-// transaction it is called in ends.
-func rowDiff(what string, got, want any) error {
-	g, _ := json.Marshal(got)
-	w, _ := json.Marshal(want)
-	if string(g) != string(w) {
-		return fmt.Errorf("%s:\n%s\n%s", what, g, w)
-	}
-	return nil
-}

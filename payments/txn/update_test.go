@@ -25,18 +25,7 @@ import (
 func TestUpdateRowMatchesReadBack(t *testing.T) {
 	for _, b := range testenv.Backends(t) {
 		t.Run(b.Name, func(t *testing.T) {
-			ctx := context.Background()
-			st, err := store.Open(ctx, b.Open(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
-			if _, err := st.Migrate(ctx); err != nil {
-				t.Fatal(err)
-			}
-			db := txn.New(st.Client, st.Dialect)
-			st.Client.MerchantAccount.Create().SetID("m_upd").SetPublishableKey("pk_m_upd").SaveX(tenancy.System(ctx))
-			ctx = tenancy.WithPrincipal(ctx, tenancy.Principal{Kind: tenancy.KindMerchant, MerchantID: "m_upd"})
+			ctx, db, _ := merchantDB(t, b, "m_upd")
 			rng := rand.New(rand.NewPCG(1, 2))
 			for i := range 150 {
 				checkPaymentUpdate(t, ctx, db, rng, i)
@@ -76,8 +65,7 @@ func checkPaymentUpdate(t *testing.T, ctx context.Context, db *txn.DB, rng *rand
 			return err
 		}
 		want := tx.PaymentIntent.GetX(ctx, pi.ID)
-		sameRow(t, "payment", got, want)
-		return nil
+		return rowDiff("payment without read-back, then read back", got, want)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -113,8 +101,7 @@ func checkAttemptUpdate(t *testing.T, ctx context.Context, db *txn.DB, rng *rand
 			return err
 		}
 		want := tx.PaymentAttempt.GetX(ctx, att.ID)
-		sameRow(t, "attempt", got, want)
-		return nil
+		return rowDiff("attempt without read-back, then read back", got, want)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -142,12 +129,32 @@ func applySome(rng *rand.Rand, setters []func()) {
 	}
 }
 
-// sameRow compares two entities as JSON (their exported fields).
-func sameRow(t *testing.T, what string, got, want any) {
+// merchantDB is a migrated store on backend b with one merchant, the DB
+// over it, and a context acting as that merchant.
+func merchantDB(t *testing.T, b testenv.Backend, merchantID string) (context.Context, *txn.DB, string) {
 	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, b.Open(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	if _, err := st.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st.Client.MerchantAccount.Create().SetID(merchantID).SetPublishableKey("pk_" + merchantID).SaveX(tenancy.System(ctx))
+	ctx = tenancy.WithPrincipal(ctx, tenancy.Principal{Kind: tenancy.KindMerchant, MerchantID: merchantID})
+	return ctx, txn.New(st.Client, st.Dialect), st.Dialect
+}
+
+// rowDiff compares two entities as JSON (their exported fields). It
+// returns the difference rather than failing the test, for callers inside
+// a transaction, which must end.
+func rowDiff(what string, got, want any) error {
 	g, _ := json.Marshal(got)
 	w, _ := json.Marshal(want)
 	if string(g) != string(w) {
-		t.Fatalf("%s without read-back:\n%s\nread back:\n%s", what, g, w)
+		return fmt.Errorf("%s:\n%s\n%s", what, g, w)
 	}
+	return nil
 }
