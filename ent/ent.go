@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"reflect"
 	"switchyard/ent/apikey"
+	"switchyard/ent/auditentry"
 	"switchyard/ent/capture"
 	"switchyard/ent/customer"
 	"switchyard/ent/dispute"
@@ -15,7 +16,9 @@ import (
 	"switchyard/ent/eventdeliveryattempt"
 	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
+	"switchyard/ent/invitation"
 	"switchyard/ent/mandate"
+	"switchyard/ent/membership"
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/merchantconnectoraccount"
 	"switchyard/ent/paymentattempt"
@@ -24,6 +27,7 @@ import (
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
 	"switchyard/ent/routingalgorithm"
+	"switchyard/ent/user"
 	"switchyard/ent/webhookdeliverytask"
 	"sync"
 
@@ -91,6 +95,7 @@ func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			apikey.Table:                   apikey.ValidColumn,
+			auditentry.Table:               auditentry.ValidColumn,
 			capture.Table:                  capture.ValidColumn,
 			customer.Table:                 customer.ValidColumn,
 			dispute.Table:                  dispute.ValidColumn,
@@ -98,7 +103,9 @@ func checkColumn(t, c string) error {
 			eventdeliveryattempt.Table:     eventdeliveryattempt.ValidColumn,
 			gsmrule.Table:                  gsmrule.ValidColumn,
 			incrementalauthorization.Table: incrementalauthorization.ValidColumn,
+			invitation.Table:               invitation.ValidColumn,
 			mandate.Table:                  mandate.ValidColumn,
+			membership.Table:               membership.ValidColumn,
 			merchantaccount.Table:          merchantaccount.ValidColumn,
 			merchantconnectoraccount.Table: merchantconnectoraccount.ValidColumn,
 			paymentattempt.Table:           paymentattempt.ValidColumn,
@@ -107,6 +114,7 @@ func checkColumn(t, c string) error {
 			profile.Table:                  profile.ValidColumn,
 			refund.Table:                   refund.ValidColumn,
 			routingalgorithm.Table:         routingalgorithm.ValidColumn,
+			user.Table:                     user.ValidColumn,
 			webhookdeliverytask.Table:      webhookdeliverytask.ValidColumn,
 		})
 	})

@@ -7,6 +7,7 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"switchyard/ent/apikey"
+	"switchyard/ent/auditentry"
 	"switchyard/ent/capture"
 	"switchyard/ent/customer"
 	"switchyard/ent/dispute"
@@ -163,6 +164,125 @@ func newAPIKeyPaginateArgs(rv map[string]any) *apikeyPaginateArgs {
 	}
 	if v, ok := rv[whereField].(*APIKeyWhereInput); ok {
 		args.opts = append(args.opts, WithAPIKeyFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *AuditEntryQuery) CollectFields(ctx context.Context, satisfies ...string) (*AuditEntryQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *AuditEntryQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(auditentry.Columns))
+		selectedFields = []string{auditentry.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "merchantID":
+			if _, ok := fieldSeen[auditentry.FieldMerchantID]; !ok {
+				selectedFields = append(selectedFields, auditentry.FieldMerchantID)
+				fieldSeen[auditentry.FieldMerchantID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[auditentry.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, auditentry.FieldCreatedAt)
+				fieldSeen[auditentry.FieldCreatedAt] = struct{}{}
+			}
+		case "userID":
+			if _, ok := fieldSeen[auditentry.FieldUserID]; !ok {
+				selectedFields = append(selectedFields, auditentry.FieldUserID)
+				fieldSeen[auditentry.FieldUserID] = struct{}{}
+			}
+		case "userEmail":
+			if _, ok := fieldSeen[auditentry.FieldUserEmail]; !ok {
+				selectedFields = append(selectedFields, auditentry.FieldUserEmail)
+				fieldSeen[auditentry.FieldUserEmail] = struct{}{}
+			}
+		case "operation":
+			if _, ok := fieldSeen[auditentry.FieldOperation]; !ok {
+				selectedFields = append(selectedFields, auditentry.FieldOperation)
+				fieldSeen[auditentry.FieldOperation] = struct{}{}
+			}
+		case "objectID":
+			if _, ok := fieldSeen[auditentry.FieldObjectID]; !ok {
+				selectedFields = append(selectedFields, auditentry.FieldObjectID)
+				fieldSeen[auditentry.FieldObjectID] = struct{}{}
+			}
+		case "requestID":
+			if _, ok := fieldSeen[auditentry.FieldRequestID]; !ok {
+				selectedFields = append(selectedFields, auditentry.FieldRequestID)
+				fieldSeen[auditentry.FieldRequestID] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type auditentryPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []AuditEntryPaginateOption
+}
+
+func newAuditEntryPaginateArgs(rv map[string]any) *auditentryPaginateArgs {
+	args := &auditentryPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &AuditEntryOrder{Field: &AuditEntryOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithAuditEntryOrder(order))
+			}
+		case *AuditEntryOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithAuditEntryOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*AuditEntryWhereInput); ok {
+		args.opts = append(args.opts, WithAuditEntryFilter(v.Filter))
 	}
 	return args
 }

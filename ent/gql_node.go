@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"switchyard/ent/apikey"
+	"switchyard/ent/auditentry"
 	"switchyard/ent/capture"
 	"switchyard/ent/customer"
 	"switchyard/ent/dispute"
@@ -37,6 +38,11 @@ var apikeyImplementors = []string{"APIKey", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*APIKey) IsNode() {}
+
+var auditentryImplementors = []string{"AuditEntry", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*AuditEntry) IsNode() {}
 
 var captureImplementors = []string{"Capture", "Node"}
 
@@ -176,6 +182,15 @@ func (c *Client) noder(ctx context.Context, table string, id string) (Noder, err
 			Where(apikey.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, apikeyImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case auditentry.Table:
+		query := c.AuditEntry.Query().
+			Where(auditentry.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, auditentryImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -392,6 +407,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []string) ([]Node
 		query := c.APIKey.Query().
 			Where(apikey.IDIn(ids...))
 		query, err := query.CollectFields(ctx, apikeyImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case auditentry.Table:
+		query := c.AuditEntry.Query().
+			Where(auditentry.IDIn(ids...))
+		query, err := query.CollectFields(ctx, auditentryImplementors...)
 		if err != nil {
 			return nil, err
 		}

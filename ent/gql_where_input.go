@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"switchyard/ent/apikey"
+	"switchyard/ent/auditentry"
 	"switchyard/ent/capture"
 	"switchyard/ent/customer"
 	"switchyard/ent/dispute"
@@ -607,6 +608,512 @@ func (i *APIKeyWhereInput) P() (predicate.APIKey, error) {
 		return predicates[0], nil
 	default:
 		return apikey.And(predicates...), nil
+	}
+}
+
+// AuditEntryWhereInput represents a where input for filtering AuditEntry queries.
+type AuditEntryWhereInput struct {
+	Predicates []predicate.AuditEntry  `json:"-"`
+	Not        *AuditEntryWhereInput   `json:"not,omitempty"`
+	Or         []*AuditEntryWhereInput `json:"or,omitempty"`
+	And        []*AuditEntryWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID             *string  `json:"id,omitempty"`
+	IDNEQ          *string  `json:"idNEQ,omitempty"`
+	IDIn           []string `json:"idIn,omitempty"`
+	IDNotIn        []string `json:"idNotIn,omitempty"`
+	IDGT           *string  `json:"idGT,omitempty"`
+	IDGTE          *string  `json:"idGTE,omitempty"`
+	IDLT           *string  `json:"idLT,omitempty"`
+	IDLTE          *string  `json:"idLTE,omitempty"`
+	IDEqualFold    *string  `json:"idEqualFold,omitempty"`
+	IDContainsFold *string  `json:"idContainsFold,omitempty"`
+
+	// "merchant_id" field predicates.
+	MerchantID             *string  `json:"merchantID,omitempty"`
+	MerchantIDNEQ          *string  `json:"merchantIDNEQ,omitempty"`
+	MerchantIDIn           []string `json:"merchantIDIn,omitempty"`
+	MerchantIDNotIn        []string `json:"merchantIDNotIn,omitempty"`
+	MerchantIDGT           *string  `json:"merchantIDGT,omitempty"`
+	MerchantIDGTE          *string  `json:"merchantIDGTE,omitempty"`
+	MerchantIDLT           *string  `json:"merchantIDLT,omitempty"`
+	MerchantIDLTE          *string  `json:"merchantIDLTE,omitempty"`
+	MerchantIDContains     *string  `json:"merchantIDContains,omitempty"`
+	MerchantIDHasPrefix    *string  `json:"merchantIDHasPrefix,omitempty"`
+	MerchantIDHasSuffix    *string  `json:"merchantIDHasSuffix,omitempty"`
+	MerchantIDEqualFold    *string  `json:"merchantIDEqualFold,omitempty"`
+	MerchantIDContainsFold *string  `json:"merchantIDContainsFold,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "user_id" field predicates.
+	UserID             *string  `json:"userID,omitempty"`
+	UserIDNEQ          *string  `json:"userIDNEQ,omitempty"`
+	UserIDIn           []string `json:"userIDIn,omitempty"`
+	UserIDNotIn        []string `json:"userIDNotIn,omitempty"`
+	UserIDGT           *string  `json:"userIDGT,omitempty"`
+	UserIDGTE          *string  `json:"userIDGTE,omitempty"`
+	UserIDLT           *string  `json:"userIDLT,omitempty"`
+	UserIDLTE          *string  `json:"userIDLTE,omitempty"`
+	UserIDContains     *string  `json:"userIDContains,omitempty"`
+	UserIDHasPrefix    *string  `json:"userIDHasPrefix,omitempty"`
+	UserIDHasSuffix    *string  `json:"userIDHasSuffix,omitempty"`
+	UserIDEqualFold    *string  `json:"userIDEqualFold,omitempty"`
+	UserIDContainsFold *string  `json:"userIDContainsFold,omitempty"`
+
+	// "user_email" field predicates.
+	UserEmail             *string  `json:"userEmail,omitempty"`
+	UserEmailNEQ          *string  `json:"userEmailNEQ,omitempty"`
+	UserEmailIn           []string `json:"userEmailIn,omitempty"`
+	UserEmailNotIn        []string `json:"userEmailNotIn,omitempty"`
+	UserEmailGT           *string  `json:"userEmailGT,omitempty"`
+	UserEmailGTE          *string  `json:"userEmailGTE,omitempty"`
+	UserEmailLT           *string  `json:"userEmailLT,omitempty"`
+	UserEmailLTE          *string  `json:"userEmailLTE,omitempty"`
+	UserEmailContains     *string  `json:"userEmailContains,omitempty"`
+	UserEmailHasPrefix    *string  `json:"userEmailHasPrefix,omitempty"`
+	UserEmailHasSuffix    *string  `json:"userEmailHasSuffix,omitempty"`
+	UserEmailEqualFold    *string  `json:"userEmailEqualFold,omitempty"`
+	UserEmailContainsFold *string  `json:"userEmailContainsFold,omitempty"`
+
+	// "operation" field predicates.
+	Operation             *string  `json:"operation,omitempty"`
+	OperationNEQ          *string  `json:"operationNEQ,omitempty"`
+	OperationIn           []string `json:"operationIn,omitempty"`
+	OperationNotIn        []string `json:"operationNotIn,omitempty"`
+	OperationGT           *string  `json:"operationGT,omitempty"`
+	OperationGTE          *string  `json:"operationGTE,omitempty"`
+	OperationLT           *string  `json:"operationLT,omitempty"`
+	OperationLTE          *string  `json:"operationLTE,omitempty"`
+	OperationContains     *string  `json:"operationContains,omitempty"`
+	OperationHasPrefix    *string  `json:"operationHasPrefix,omitempty"`
+	OperationHasSuffix    *string  `json:"operationHasSuffix,omitempty"`
+	OperationEqualFold    *string  `json:"operationEqualFold,omitempty"`
+	OperationContainsFold *string  `json:"operationContainsFold,omitempty"`
+
+	// "object_id" field predicates.
+	ObjectID             *string  `json:"objectID,omitempty"`
+	ObjectIDNEQ          *string  `json:"objectIDNEQ,omitempty"`
+	ObjectIDIn           []string `json:"objectIDIn,omitempty"`
+	ObjectIDNotIn        []string `json:"objectIDNotIn,omitempty"`
+	ObjectIDGT           *string  `json:"objectIDGT,omitempty"`
+	ObjectIDGTE          *string  `json:"objectIDGTE,omitempty"`
+	ObjectIDLT           *string  `json:"objectIDLT,omitempty"`
+	ObjectIDLTE          *string  `json:"objectIDLTE,omitempty"`
+	ObjectIDContains     *string  `json:"objectIDContains,omitempty"`
+	ObjectIDHasPrefix    *string  `json:"objectIDHasPrefix,omitempty"`
+	ObjectIDHasSuffix    *string  `json:"objectIDHasSuffix,omitempty"`
+	ObjectIDIsNil        bool     `json:"objectIDIsNil,omitempty"`
+	ObjectIDNotNil       bool     `json:"objectIDNotNil,omitempty"`
+	ObjectIDEqualFold    *string  `json:"objectIDEqualFold,omitempty"`
+	ObjectIDContainsFold *string  `json:"objectIDContainsFold,omitempty"`
+
+	// "request_id" field predicates.
+	RequestID             *string  `json:"requestID,omitempty"`
+	RequestIDNEQ          *string  `json:"requestIDNEQ,omitempty"`
+	RequestIDIn           []string `json:"requestIDIn,omitempty"`
+	RequestIDNotIn        []string `json:"requestIDNotIn,omitempty"`
+	RequestIDGT           *string  `json:"requestIDGT,omitempty"`
+	RequestIDGTE          *string  `json:"requestIDGTE,omitempty"`
+	RequestIDLT           *string  `json:"requestIDLT,omitempty"`
+	RequestIDLTE          *string  `json:"requestIDLTE,omitempty"`
+	RequestIDContains     *string  `json:"requestIDContains,omitempty"`
+	RequestIDHasPrefix    *string  `json:"requestIDHasPrefix,omitempty"`
+	RequestIDHasSuffix    *string  `json:"requestIDHasSuffix,omitempty"`
+	RequestIDIsNil        bool     `json:"requestIDIsNil,omitempty"`
+	RequestIDNotNil       bool     `json:"requestIDNotNil,omitempty"`
+	RequestIDEqualFold    *string  `json:"requestIDEqualFold,omitempty"`
+	RequestIDContainsFold *string  `json:"requestIDContainsFold,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *AuditEntryWhereInput) AddPredicates(predicates ...predicate.AuditEntry) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the AuditEntryWhereInput filter on the AuditEntryQuery builder.
+func (i *AuditEntryWhereInput) Filter(q *AuditEntryQuery) (*AuditEntryQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyAuditEntryWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyAuditEntryWhereInput is returned in case the AuditEntryWhereInput is empty.
+var ErrEmptyAuditEntryWhereInput = errors.New("ent: empty predicate AuditEntryWhereInput")
+
+// P returns a predicate for filtering auditentries.
+// An error is returned if the input is empty or invalid.
+func (i *AuditEntryWhereInput) P() (predicate.AuditEntry, error) {
+	var predicates []predicate.AuditEntry
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, auditentry.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.AuditEntry, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, auditentry.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.AuditEntry, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, auditentry.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, auditentry.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, auditentry.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, auditentry.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, auditentry.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, auditentry.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, auditentry.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, auditentry.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, auditentry.IDLTE(*i.IDLTE))
+	}
+	if i.IDEqualFold != nil {
+		predicates = append(predicates, auditentry.IDEqualFold(*i.IDEqualFold))
+	}
+	if i.IDContainsFold != nil {
+		predicates = append(predicates, auditentry.IDContainsFold(*i.IDContainsFold))
+	}
+	if i.MerchantID != nil {
+		predicates = append(predicates, auditentry.MerchantIDEQ(*i.MerchantID))
+	}
+	if i.MerchantIDNEQ != nil {
+		predicates = append(predicates, auditentry.MerchantIDNEQ(*i.MerchantIDNEQ))
+	}
+	if len(i.MerchantIDIn) > 0 {
+		predicates = append(predicates, auditentry.MerchantIDIn(i.MerchantIDIn...))
+	}
+	if len(i.MerchantIDNotIn) > 0 {
+		predicates = append(predicates, auditentry.MerchantIDNotIn(i.MerchantIDNotIn...))
+	}
+	if i.MerchantIDGT != nil {
+		predicates = append(predicates, auditentry.MerchantIDGT(*i.MerchantIDGT))
+	}
+	if i.MerchantIDGTE != nil {
+		predicates = append(predicates, auditentry.MerchantIDGTE(*i.MerchantIDGTE))
+	}
+	if i.MerchantIDLT != nil {
+		predicates = append(predicates, auditentry.MerchantIDLT(*i.MerchantIDLT))
+	}
+	if i.MerchantIDLTE != nil {
+		predicates = append(predicates, auditentry.MerchantIDLTE(*i.MerchantIDLTE))
+	}
+	if i.MerchantIDContains != nil {
+		predicates = append(predicates, auditentry.MerchantIDContains(*i.MerchantIDContains))
+	}
+	if i.MerchantIDHasPrefix != nil {
+		predicates = append(predicates, auditentry.MerchantIDHasPrefix(*i.MerchantIDHasPrefix))
+	}
+	if i.MerchantIDHasSuffix != nil {
+		predicates = append(predicates, auditentry.MerchantIDHasSuffix(*i.MerchantIDHasSuffix))
+	}
+	if i.MerchantIDEqualFold != nil {
+		predicates = append(predicates, auditentry.MerchantIDEqualFold(*i.MerchantIDEqualFold))
+	}
+	if i.MerchantIDContainsFold != nil {
+		predicates = append(predicates, auditentry.MerchantIDContainsFold(*i.MerchantIDContainsFold))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, auditentry.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, auditentry.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, auditentry.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, auditentry.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, auditentry.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, auditentry.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, auditentry.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, auditentry.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UserID != nil {
+		predicates = append(predicates, auditentry.UserIDEQ(*i.UserID))
+	}
+	if i.UserIDNEQ != nil {
+		predicates = append(predicates, auditentry.UserIDNEQ(*i.UserIDNEQ))
+	}
+	if len(i.UserIDIn) > 0 {
+		predicates = append(predicates, auditentry.UserIDIn(i.UserIDIn...))
+	}
+	if len(i.UserIDNotIn) > 0 {
+		predicates = append(predicates, auditentry.UserIDNotIn(i.UserIDNotIn...))
+	}
+	if i.UserIDGT != nil {
+		predicates = append(predicates, auditentry.UserIDGT(*i.UserIDGT))
+	}
+	if i.UserIDGTE != nil {
+		predicates = append(predicates, auditentry.UserIDGTE(*i.UserIDGTE))
+	}
+	if i.UserIDLT != nil {
+		predicates = append(predicates, auditentry.UserIDLT(*i.UserIDLT))
+	}
+	if i.UserIDLTE != nil {
+		predicates = append(predicates, auditentry.UserIDLTE(*i.UserIDLTE))
+	}
+	if i.UserIDContains != nil {
+		predicates = append(predicates, auditentry.UserIDContains(*i.UserIDContains))
+	}
+	if i.UserIDHasPrefix != nil {
+		predicates = append(predicates, auditentry.UserIDHasPrefix(*i.UserIDHasPrefix))
+	}
+	if i.UserIDHasSuffix != nil {
+		predicates = append(predicates, auditentry.UserIDHasSuffix(*i.UserIDHasSuffix))
+	}
+	if i.UserIDEqualFold != nil {
+		predicates = append(predicates, auditentry.UserIDEqualFold(*i.UserIDEqualFold))
+	}
+	if i.UserIDContainsFold != nil {
+		predicates = append(predicates, auditentry.UserIDContainsFold(*i.UserIDContainsFold))
+	}
+	if i.UserEmail != nil {
+		predicates = append(predicates, auditentry.UserEmailEQ(*i.UserEmail))
+	}
+	if i.UserEmailNEQ != nil {
+		predicates = append(predicates, auditentry.UserEmailNEQ(*i.UserEmailNEQ))
+	}
+	if len(i.UserEmailIn) > 0 {
+		predicates = append(predicates, auditentry.UserEmailIn(i.UserEmailIn...))
+	}
+	if len(i.UserEmailNotIn) > 0 {
+		predicates = append(predicates, auditentry.UserEmailNotIn(i.UserEmailNotIn...))
+	}
+	if i.UserEmailGT != nil {
+		predicates = append(predicates, auditentry.UserEmailGT(*i.UserEmailGT))
+	}
+	if i.UserEmailGTE != nil {
+		predicates = append(predicates, auditentry.UserEmailGTE(*i.UserEmailGTE))
+	}
+	if i.UserEmailLT != nil {
+		predicates = append(predicates, auditentry.UserEmailLT(*i.UserEmailLT))
+	}
+	if i.UserEmailLTE != nil {
+		predicates = append(predicates, auditentry.UserEmailLTE(*i.UserEmailLTE))
+	}
+	if i.UserEmailContains != nil {
+		predicates = append(predicates, auditentry.UserEmailContains(*i.UserEmailContains))
+	}
+	if i.UserEmailHasPrefix != nil {
+		predicates = append(predicates, auditentry.UserEmailHasPrefix(*i.UserEmailHasPrefix))
+	}
+	if i.UserEmailHasSuffix != nil {
+		predicates = append(predicates, auditentry.UserEmailHasSuffix(*i.UserEmailHasSuffix))
+	}
+	if i.UserEmailEqualFold != nil {
+		predicates = append(predicates, auditentry.UserEmailEqualFold(*i.UserEmailEqualFold))
+	}
+	if i.UserEmailContainsFold != nil {
+		predicates = append(predicates, auditentry.UserEmailContainsFold(*i.UserEmailContainsFold))
+	}
+	if i.Operation != nil {
+		predicates = append(predicates, auditentry.OperationEQ(*i.Operation))
+	}
+	if i.OperationNEQ != nil {
+		predicates = append(predicates, auditentry.OperationNEQ(*i.OperationNEQ))
+	}
+	if len(i.OperationIn) > 0 {
+		predicates = append(predicates, auditentry.OperationIn(i.OperationIn...))
+	}
+	if len(i.OperationNotIn) > 0 {
+		predicates = append(predicates, auditentry.OperationNotIn(i.OperationNotIn...))
+	}
+	if i.OperationGT != nil {
+		predicates = append(predicates, auditentry.OperationGT(*i.OperationGT))
+	}
+	if i.OperationGTE != nil {
+		predicates = append(predicates, auditentry.OperationGTE(*i.OperationGTE))
+	}
+	if i.OperationLT != nil {
+		predicates = append(predicates, auditentry.OperationLT(*i.OperationLT))
+	}
+	if i.OperationLTE != nil {
+		predicates = append(predicates, auditentry.OperationLTE(*i.OperationLTE))
+	}
+	if i.OperationContains != nil {
+		predicates = append(predicates, auditentry.OperationContains(*i.OperationContains))
+	}
+	if i.OperationHasPrefix != nil {
+		predicates = append(predicates, auditentry.OperationHasPrefix(*i.OperationHasPrefix))
+	}
+	if i.OperationHasSuffix != nil {
+		predicates = append(predicates, auditentry.OperationHasSuffix(*i.OperationHasSuffix))
+	}
+	if i.OperationEqualFold != nil {
+		predicates = append(predicates, auditentry.OperationEqualFold(*i.OperationEqualFold))
+	}
+	if i.OperationContainsFold != nil {
+		predicates = append(predicates, auditentry.OperationContainsFold(*i.OperationContainsFold))
+	}
+	if i.ObjectID != nil {
+		predicates = append(predicates, auditentry.ObjectIDEQ(*i.ObjectID))
+	}
+	if i.ObjectIDNEQ != nil {
+		predicates = append(predicates, auditentry.ObjectIDNEQ(*i.ObjectIDNEQ))
+	}
+	if len(i.ObjectIDIn) > 0 {
+		predicates = append(predicates, auditentry.ObjectIDIn(i.ObjectIDIn...))
+	}
+	if len(i.ObjectIDNotIn) > 0 {
+		predicates = append(predicates, auditentry.ObjectIDNotIn(i.ObjectIDNotIn...))
+	}
+	if i.ObjectIDGT != nil {
+		predicates = append(predicates, auditentry.ObjectIDGT(*i.ObjectIDGT))
+	}
+	if i.ObjectIDGTE != nil {
+		predicates = append(predicates, auditentry.ObjectIDGTE(*i.ObjectIDGTE))
+	}
+	if i.ObjectIDLT != nil {
+		predicates = append(predicates, auditentry.ObjectIDLT(*i.ObjectIDLT))
+	}
+	if i.ObjectIDLTE != nil {
+		predicates = append(predicates, auditentry.ObjectIDLTE(*i.ObjectIDLTE))
+	}
+	if i.ObjectIDContains != nil {
+		predicates = append(predicates, auditentry.ObjectIDContains(*i.ObjectIDContains))
+	}
+	if i.ObjectIDHasPrefix != nil {
+		predicates = append(predicates, auditentry.ObjectIDHasPrefix(*i.ObjectIDHasPrefix))
+	}
+	if i.ObjectIDHasSuffix != nil {
+		predicates = append(predicates, auditentry.ObjectIDHasSuffix(*i.ObjectIDHasSuffix))
+	}
+	if i.ObjectIDIsNil {
+		predicates = append(predicates, auditentry.ObjectIDIsNil())
+	}
+	if i.ObjectIDNotNil {
+		predicates = append(predicates, auditentry.ObjectIDNotNil())
+	}
+	if i.ObjectIDEqualFold != nil {
+		predicates = append(predicates, auditentry.ObjectIDEqualFold(*i.ObjectIDEqualFold))
+	}
+	if i.ObjectIDContainsFold != nil {
+		predicates = append(predicates, auditentry.ObjectIDContainsFold(*i.ObjectIDContainsFold))
+	}
+	if i.RequestID != nil {
+		predicates = append(predicates, auditentry.RequestIDEQ(*i.RequestID))
+	}
+	if i.RequestIDNEQ != nil {
+		predicates = append(predicates, auditentry.RequestIDNEQ(*i.RequestIDNEQ))
+	}
+	if len(i.RequestIDIn) > 0 {
+		predicates = append(predicates, auditentry.RequestIDIn(i.RequestIDIn...))
+	}
+	if len(i.RequestIDNotIn) > 0 {
+		predicates = append(predicates, auditentry.RequestIDNotIn(i.RequestIDNotIn...))
+	}
+	if i.RequestIDGT != nil {
+		predicates = append(predicates, auditentry.RequestIDGT(*i.RequestIDGT))
+	}
+	if i.RequestIDGTE != nil {
+		predicates = append(predicates, auditentry.RequestIDGTE(*i.RequestIDGTE))
+	}
+	if i.RequestIDLT != nil {
+		predicates = append(predicates, auditentry.RequestIDLT(*i.RequestIDLT))
+	}
+	if i.RequestIDLTE != nil {
+		predicates = append(predicates, auditentry.RequestIDLTE(*i.RequestIDLTE))
+	}
+	if i.RequestIDContains != nil {
+		predicates = append(predicates, auditentry.RequestIDContains(*i.RequestIDContains))
+	}
+	if i.RequestIDHasPrefix != nil {
+		predicates = append(predicates, auditentry.RequestIDHasPrefix(*i.RequestIDHasPrefix))
+	}
+	if i.RequestIDHasSuffix != nil {
+		predicates = append(predicates, auditentry.RequestIDHasSuffix(*i.RequestIDHasSuffix))
+	}
+	if i.RequestIDIsNil {
+		predicates = append(predicates, auditentry.RequestIDIsNil())
+	}
+	if i.RequestIDNotNil {
+		predicates = append(predicates, auditentry.RequestIDNotNil())
+	}
+	if i.RequestIDEqualFold != nil {
+		predicates = append(predicates, auditentry.RequestIDEqualFold(*i.RequestIDEqualFold))
+	}
+	if i.RequestIDContainsFold != nil {
+		predicates = append(predicates, auditentry.RequestIDContainsFold(*i.RequestIDContainsFold))
+	}
+
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyAuditEntryWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return auditentry.And(predicates...), nil
 	}
 }
 

@@ -16,6 +16,8 @@ type Tx struct {
 	config
 	// APIKey is the client for interacting with the APIKey builders.
 	APIKey *APIKeyClient
+	// AuditEntry is the client for interacting with the AuditEntry builders.
+	AuditEntry *AuditEntryClient
 	// Capture is the client for interacting with the Capture builders.
 	Capture *CaptureClient
 	// Customer is the client for interacting with the Customer builders.
@@ -30,8 +32,12 @@ type Tx struct {
 	GsmRule *GsmRuleClient
 	// IncrementalAuthorization is the client for interacting with the IncrementalAuthorization builders.
 	IncrementalAuthorization *IncrementalAuthorizationClient
+	// Invitation is the client for interacting with the Invitation builders.
+	Invitation *InvitationClient
 	// Mandate is the client for interacting with the Mandate builders.
 	Mandate *MandateClient
+	// Membership is the client for interacting with the Membership builders.
+	Membership *MembershipClient
 	// MerchantAccount is the client for interacting with the MerchantAccount builders.
 	MerchantAccount *MerchantAccountClient
 	// MerchantConnectorAccount is the client for interacting with the MerchantConnectorAccount builders.
@@ -48,6 +54,8 @@ type Tx struct {
 	Refund *RefundClient
 	// RoutingAlgorithm is the client for interacting with the RoutingAlgorithm builders.
 	RoutingAlgorithm *RoutingAlgorithmClient
+	// User is the client for interacting with the User builders.
+	User *UserClient
 	// WebhookDeliveryTask is the client for interacting with the WebhookDeliveryTask builders.
 	WebhookDeliveryTask *WebhookDeliveryTaskClient
 
@@ -182,6 +190,7 @@ func (tx *Tx) Client() *Client {
 
 func (tx *Tx) init() {
 	tx.APIKey = NewAPIKeyClient(tx.config)
+	tx.AuditEntry = NewAuditEntryClient(tx.config)
 	tx.Capture = NewCaptureClient(tx.config)
 	tx.Customer = NewCustomerClient(tx.config)
 	tx.Dispute = NewDisputeClient(tx.config)
@@ -189,7 +198,9 @@ func (tx *Tx) init() {
 	tx.EventDeliveryAttempt = NewEventDeliveryAttemptClient(tx.config)
 	tx.GsmRule = NewGsmRuleClient(tx.config)
 	tx.IncrementalAuthorization = NewIncrementalAuthorizationClient(tx.config)
+	tx.Invitation = NewInvitationClient(tx.config)
 	tx.Mandate = NewMandateClient(tx.config)
+	tx.Membership = NewMembershipClient(tx.config)
 	tx.MerchantAccount = NewMerchantAccountClient(tx.config)
 	tx.MerchantConnectorAccount = NewMerchantConnectorAccountClient(tx.config)
 	tx.PaymentAttempt = NewPaymentAttemptClient(tx.config)
@@ -198,6 +209,7 @@ func (tx *Tx) init() {
 	tx.Profile = NewProfileClient(tx.config)
 	tx.Refund = NewRefundClient(tx.config)
 	tx.RoutingAlgorithm = NewRoutingAlgorithmClient(tx.config)
+	tx.User = NewUserClient(tx.config)
 	tx.WebhookDeliveryTask = NewWebhookDeliveryTaskClient(tx.config)
 }
 

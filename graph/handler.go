@@ -37,7 +37,7 @@ const Endpoint = "/graphql"
 // /graphql/assets/ (the caller routes that path here too).
 func NewHandler(d Deps, opts Options) http.Handler {
 	d.Client.Intercept(narrowToProfile())
-	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: NewResolver(d)}))
+	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: NewResolver(d), Directives: directives()}))
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
@@ -91,7 +91,7 @@ func NewHandler(d Deps, opts Options) http.Handler {
 		}
 		// Who is calling comes first: a refused key costs a key lookup, and
 		// nothing of the document is read.
-		p, err := d.Auth.Authenticate(r.Context(), r)
+		p, err := authenticateCaller(r.Context(), d, r)
 		if err != nil {
 			writeGraphQLError(w, err)
 			return
@@ -114,7 +114,7 @@ func NewHandler(d Deps, opts Options) http.Handler {
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
-		ctx, cancel := context.WithTimeout(tenancy.WithPrincipal(r.Context(), p), opts.Timeout)
+		ctx, cancel := context.WithTimeout(withClientAddr(tenancy.WithPrincipal(r.Context(), p), r), opts.Timeout)
 		defer cancel()
 		sw := &statusWriter{ResponseWriter: w}
 		srv.ServeHTTP(sw, withRequest(r.WithContext(ctx), &sw.status))

@@ -57,7 +57,9 @@ func (authenticator) Validate(graphql.ExecutableSchema) error { return nil }
 
 func (a authenticator) InterceptOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 	p, ok := tenancy.FromContext(ctx)
-	if !ok {
+	if !ok || (p.Kind == tenancy.KindAnonymous && !publicOnly(ctx)) {
+		// Without credentials only sign-up, sign-in and accepting an
+		// invitation run: anything else is refused as a missing key.
 		return refuse(ctx, errs.Unauthorized())
 	}
 	ctx = context.WithValue(ctx, loadersKey{}, newLoaders())

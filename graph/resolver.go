@@ -32,6 +32,7 @@ import (
 	"switchyard/payments/events"
 	"switchyard/payments/merchant"
 	"switchyard/payments/routing"
+	"switchyard/payments/users"
 )
 
 // Resolver is the root resolver; it holds what the resolvers share.
@@ -44,6 +45,7 @@ type Resolver struct {
 	customers  *customers.Service
 	events     *events.Service
 	routing    *routing.Service
+	users      *users.Service
 	idem       *idempotency.Store
 	webhooks   Retrier
 }
@@ -65,6 +67,8 @@ type Deps struct {
 	Customers  *customers.Service
 	Events     *events.Service
 	Routing    *routing.Service
+	// Users signs dashboard users in and says what their roles allow.
+	Users *users.Service
 	// Idempotency keeps the mutations' idempotency keys; nil refuses every
 	// mutation that carries one (fail closed), as REST does.
 	Idempotency *idempotency.Store
@@ -75,7 +79,7 @@ type Deps struct {
 // NewResolver returns the root resolver over d.
 func NewResolver(d Deps) *Resolver {
 	return &Resolver{client: d.Client, cursors: d.Cursors, svc: d.Payments, merchants: d.Merchants,
-		connectors: d.Connectors, customers: d.Customers, events: d.Events, routing: d.Routing, idem: d.Idempotency, webhooks: d.Webhooks}
+		connectors: d.Connectors, customers: d.Customers, events: d.Events, routing: d.Routing, users: d.Users, idem: d.Idempotency, webhooks: d.Webhooks}
 }
 
 // tableByPrefix maps an id prefix to its table, because entgql cannot tell

@@ -8,6 +8,7 @@ import (
 
 	"switchyard/ent"
 	"switchyard/ent/apikey"
+	"switchyard/ent/auditentry"
 	"switchyard/ent/capture"
 	"switchyard/ent/customer"
 	"switchyard/ent/dispute"
@@ -15,7 +16,9 @@ import (
 	"switchyard/ent/eventdeliveryattempt"
 	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
+	"switchyard/ent/invitation"
 	"switchyard/ent/mandate"
+	"switchyard/ent/membership"
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/merchantconnectoraccount"
 	"switchyard/ent/paymentattempt"
@@ -25,6 +28,7 @@ import (
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
 	"switchyard/ent/routingalgorithm"
+	"switchyard/ent/user"
 	"switchyard/ent/webhookdeliverytask"
 
 	"entgo.io/ent/dialect/sql"
@@ -111,6 +115,33 @@ func (f TraverseAPIKey) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.APIKeyQuery", q)
+}
+
+// The AuditEntryFunc type is an adapter to allow the use of ordinary function as a Querier.
+type AuditEntryFunc func(context.Context, *ent.AuditEntryQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f AuditEntryFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.AuditEntryQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.AuditEntryQuery", q)
+}
+
+// The TraverseAuditEntry type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseAuditEntry func(context.Context, *ent.AuditEntryQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseAuditEntry) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseAuditEntry) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.AuditEntryQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.AuditEntryQuery", q)
 }
 
 // The CaptureFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -302,6 +333,33 @@ func (f TraverseIncrementalAuthorization) Traverse(ctx context.Context, q ent.Qu
 	return fmt.Errorf("unexpected query type %T. expect *ent.IncrementalAuthorizationQuery", q)
 }
 
+// The InvitationFunc type is an adapter to allow the use of ordinary function as a Querier.
+type InvitationFunc func(context.Context, *ent.InvitationQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f InvitationFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.InvitationQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.InvitationQuery", q)
+}
+
+// The TraverseInvitation type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseInvitation func(context.Context, *ent.InvitationQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseInvitation) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseInvitation) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.InvitationQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.InvitationQuery", q)
+}
+
 // The MandateFunc type is an adapter to allow the use of ordinary function as a Querier.
 type MandateFunc func(context.Context, *ent.MandateQuery) (ent.Value, error)
 
@@ -327,6 +385,33 @@ func (f TraverseMandate) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.MandateQuery", q)
+}
+
+// The MembershipFunc type is an adapter to allow the use of ordinary function as a Querier.
+type MembershipFunc func(context.Context, *ent.MembershipQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f MembershipFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.MembershipQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.MembershipQuery", q)
+}
+
+// The TraverseMembership type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseMembership func(context.Context, *ent.MembershipQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseMembership) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseMembership) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MembershipQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.MembershipQuery", q)
 }
 
 // The MerchantAccountFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -545,6 +630,33 @@ func (f TraverseRoutingAlgorithm) Traverse(ctx context.Context, q ent.Query) err
 	return fmt.Errorf("unexpected query type %T. expect *ent.RoutingAlgorithmQuery", q)
 }
 
+// The UserFunc type is an adapter to allow the use of ordinary function as a Querier.
+type UserFunc func(context.Context, *ent.UserQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f UserFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.UserQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.UserQuery", q)
+}
+
+// The TraverseUser type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseUser func(context.Context, *ent.UserQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseUser) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseUser) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.UserQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.UserQuery", q)
+}
+
 // The WebhookDeliveryTaskFunc type is an adapter to allow the use of ordinary function as a Querier.
 type WebhookDeliveryTaskFunc func(context.Context, *ent.WebhookDeliveryTaskQuery) (ent.Value, error)
 
@@ -577,6 +689,8 @@ func NewQuery(q ent.Query) (Query, error) {
 	switch q := q.(type) {
 	case *ent.APIKeyQuery:
 		return &query[*ent.APIKeyQuery, predicate.APIKey, apikey.OrderOption]{typ: ent.TypeAPIKey, tq: q}, nil
+	case *ent.AuditEntryQuery:
+		return &query[*ent.AuditEntryQuery, predicate.AuditEntry, auditentry.OrderOption]{typ: ent.TypeAuditEntry, tq: q}, nil
 	case *ent.CaptureQuery:
 		return &query[*ent.CaptureQuery, predicate.Capture, capture.OrderOption]{typ: ent.TypeCapture, tq: q}, nil
 	case *ent.CustomerQuery:
@@ -591,8 +705,12 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.GsmRuleQuery, predicate.GsmRule, gsmrule.OrderOption]{typ: ent.TypeGsmRule, tq: q}, nil
 	case *ent.IncrementalAuthorizationQuery:
 		return &query[*ent.IncrementalAuthorizationQuery, predicate.IncrementalAuthorization, incrementalauthorization.OrderOption]{typ: ent.TypeIncrementalAuthorization, tq: q}, nil
+	case *ent.InvitationQuery:
+		return &query[*ent.InvitationQuery, predicate.Invitation, invitation.OrderOption]{typ: ent.TypeInvitation, tq: q}, nil
 	case *ent.MandateQuery:
 		return &query[*ent.MandateQuery, predicate.Mandate, mandate.OrderOption]{typ: ent.TypeMandate, tq: q}, nil
+	case *ent.MembershipQuery:
+		return &query[*ent.MembershipQuery, predicate.Membership, membership.OrderOption]{typ: ent.TypeMembership, tq: q}, nil
 	case *ent.MerchantAccountQuery:
 		return &query[*ent.MerchantAccountQuery, predicate.MerchantAccount, merchantaccount.OrderOption]{typ: ent.TypeMerchantAccount, tq: q}, nil
 	case *ent.MerchantConnectorAccountQuery:
@@ -609,6 +727,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.RefundQuery, predicate.Refund, refund.OrderOption]{typ: ent.TypeRefund, tq: q}, nil
 	case *ent.RoutingAlgorithmQuery:
 		return &query[*ent.RoutingAlgorithmQuery, predicate.RoutingAlgorithm, routingalgorithm.OrderOption]{typ: ent.TypeRoutingAlgorithm, tq: q}, nil
+	case *ent.UserQuery:
+		return &query[*ent.UserQuery, predicate.User, user.OrderOption]{typ: ent.TypeUser, tq: q}, nil
 	case *ent.WebhookDeliveryTaskQuery:
 		return &query[*ent.WebhookDeliveryTaskQuery, predicate.WebhookDeliveryTask, webhookdeliverytask.OrderOption]{typ: ent.TypeWebhookDeliveryTask, tq: q}, nil
 	default:

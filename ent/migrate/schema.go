@@ -43,6 +43,30 @@ var (
 			},
 		},
 	}
+	// AuditEntriesColumns holds the columns for the "audit_entries" table.
+	AuditEntriesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "merchant_id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "user_id", Type: field.TypeString, Size: 64},
+		{Name: "user_email", Type: field.TypeString, Size: 254},
+		{Name: "operation", Type: field.TypeString, Size: 64},
+		{Name: "object_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "request_id", Type: field.TypeString, Nullable: true, Size: 128},
+	}
+	// AuditEntriesTable holds the schema information for the "audit_entries" table.
+	AuditEntriesTable = &schema.Table{
+		Name:       "audit_entries",
+		Columns:    AuditEntriesColumns,
+		PrimaryKey: []*schema.Column{AuditEntriesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "auditentry_merchant_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{AuditEntriesColumns[1], AuditEntriesColumns[2], AuditEntriesColumns[0]},
+			},
+		},
+	}
 	// CapturesColumns holds the columns for the "captures" table.
 	CapturesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -358,6 +382,33 @@ var (
 			},
 		},
 	}
+	// InvitationsColumns holds the columns for the "invitations" table.
+	InvitationsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "merchant_id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "email", Type: field.TypeString, Size: 254},
+		{Name: "email_key", Type: field.TypeString, Size: 254},
+		{Name: "role", Type: field.TypeEnum, Enums: []string{"admin", "developer", "operator", "viewer"}},
+		{Name: "token_hash", Type: field.TypeString, Unique: true, Size: 128},
+		{Name: "invited_by", Type: field.TypeString, Size: 64},
+		{Name: "expires_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "accepted_at", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+	}
+	// InvitationsTable holds the schema information for the "invitations" table.
+	InvitationsTable = &schema.Table{
+		Name:       "invitations",
+		Columns:    InvitationsColumns,
+		PrimaryKey: []*schema.Column{InvitationsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "invitation_merchant_id_email_key",
+				Unique:  false,
+				Columns: []*schema.Column{InvitationsColumns[1], InvitationsColumns[5]},
+			},
+		},
+	}
 	// MandatesColumns holds the columns for the "mandates" table.
 	MandatesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -403,6 +454,33 @@ var (
 				Name:    "mandate_merchant_id_customer_id_created_at_id",
 				Unique:  false,
 				Columns: []*schema.Column{MandatesColumns[1], MandatesColumns[18], MandatesColumns[2], MandatesColumns[0]},
+			},
+		},
+	}
+	// MembershipsColumns holds the columns for the "memberships" table.
+	MembershipsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "merchant_id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "user_id", Type: field.TypeString, Size: 64},
+		{Name: "role", Type: field.TypeEnum, Enums: []string{"admin", "developer", "operator", "viewer"}},
+	}
+	// MembershipsTable holds the schema information for the "memberships" table.
+	MembershipsTable = &schema.Table{
+		Name:       "memberships",
+		Columns:    MembershipsColumns,
+		PrimaryKey: []*schema.Column{MembershipsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "membership_merchant_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{MembershipsColumns[1], MembershipsColumns[4]},
+			},
+			{
+				Name:    "membership_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{MembershipsColumns[4]},
 			},
 		},
 	}
@@ -898,6 +976,23 @@ var (
 			},
 		},
 	}
+	// UsersColumns holds the columns for the "users" table.
+	UsersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "email", Type: field.TypeString, Size: 254},
+		{Name: "email_key", Type: field.TypeString, Unique: true, Size: 254},
+		{Name: "password_hash", Type: field.TypeString, Size: 256},
+		{Name: "company_name", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "last_signed_in_at", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+	}
+	// UsersTable holds the schema information for the "users" table.
+	UsersTable = &schema.Table{
+		Name:       "users",
+		Columns:    UsersColumns,
+		PrimaryKey: []*schema.Column{UsersColumns[0]},
+	}
 	// WebhookDeliveryTasksColumns holds the columns for the "webhook_delivery_tasks" table.
 	WebhookDeliveryTasksColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -940,6 +1035,7 @@ var (
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		APIKeysTable,
+		AuditEntriesTable,
 		CapturesTable,
 		CustomersTable,
 		DisputesTable,
@@ -947,7 +1043,9 @@ var (
 		EventDeliveryAttemptsTable,
 		GsmRulesTable,
 		IncrementalAuthorizationsTable,
+		InvitationsTable,
 		MandatesTable,
+		MembershipsTable,
 		MerchantAccountsTable,
 		MerchantConnectorAccountsTable,
 		PaymentAttemptsTable,
@@ -956,6 +1054,7 @@ var (
 		ProfilesTable,
 		RefundsTable,
 		RoutingAlgorithmsTable,
+		UsersTable,
 		WebhookDeliveryTasksTable,
 	}
 )

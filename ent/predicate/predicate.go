@@ -9,6 +9,9 @@ import (
 // APIKey is the predicate function for apikey builders.
 type APIKey func(*sql.Selector)
 
+// AuditEntry is the predicate function for auditentry builders.
+type AuditEntry func(*sql.Selector)
+
 // Capture is the predicate function for capture builders.
 type Capture func(*sql.Selector)
 
@@ -30,8 +33,14 @@ type GsmRule func(*sql.Selector)
 // IncrementalAuthorization is the predicate function for incrementalauthorization builders.
 type IncrementalAuthorization func(*sql.Selector)
 
+// Invitation is the predicate function for invitation builders.
+type Invitation func(*sql.Selector)
+
 // Mandate is the predicate function for mandate builders.
 type Mandate func(*sql.Selector)
+
+// Membership is the predicate function for membership builders.
+type Membership func(*sql.Selector)
 
 // MerchantAccount is the predicate function for merchantaccount builders.
 type MerchantAccount func(*sql.Selector)
@@ -56,6 +65,9 @@ type Refund func(*sql.Selector)
 
 // RoutingAlgorithm is the predicate function for routingalgorithm builders.
 type RoutingAlgorithm func(*sql.Selector)
+
+// User is the predicate function for user builders.
+type User func(*sql.Selector)
 
 // WebhookDeliveryTask is the predicate function for webhookdeliverytask builders.
 type WebhookDeliveryTask func(*sql.Selector)

@@ -4,6 +4,7 @@ package runtime
 
 import (
 	"switchyard/ent/apikey"
+	"switchyard/ent/auditentry"
 	"switchyard/ent/capture"
 	"switchyard/ent/customer"
 	"switchyard/ent/dispute"
@@ -11,7 +12,9 @@ import (
 	"switchyard/ent/eventdeliveryattempt"
 	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
+	"switchyard/ent/invitation"
 	"switchyard/ent/mandate"
+	"switchyard/ent/membership"
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/merchantconnectoraccount"
 	"switchyard/ent/paymentattempt"
@@ -21,6 +24,7 @@ import (
 	"switchyard/ent/refund"
 	"switchyard/ent/routingalgorithm"
 	"switchyard/ent/schema"
+	"switchyard/ent/user"
 	"switchyard/ent/webhookdeliverytask"
 	"time"
 )
@@ -105,6 +109,105 @@ func init() {
 	// apikey.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	apikey.IDValidator = func() func(string) error {
 		validators := apikeyDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	auditentryMixin := schema.AuditEntry{}.Mixin()
+	auditentryMixinHooks0 := auditentryMixin[0].Hooks()
+	auditentry.Hooks[0] = auditentryMixinHooks0[0]
+	auditentryMixinInters0 := auditentryMixin[0].Interceptors()
+	auditentry.Interceptors[0] = auditentryMixinInters0[0]
+	auditentryMixinFields0 := auditentryMixin[0].Fields()
+	_ = auditentryMixinFields0
+	auditentryFields := schema.AuditEntry{}.Fields()
+	_ = auditentryFields
+	// auditentryDescMerchantID is the schema descriptor for merchant_id field.
+	auditentryDescMerchantID := auditentryMixinFields0[0].Descriptor()
+	// auditentry.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
+	auditentry.MerchantIDValidator = func() func(string) error {
+		validators := auditentryDescMerchantID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(merchant_id string) error {
+			for _, fn := range fns {
+				if err := fn(merchant_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// auditentryDescCreatedAt is the schema descriptor for created_at field.
+	auditentryDescCreatedAt := auditentryFields[1].Descriptor()
+	// auditentry.DefaultCreatedAt holds the default value on creation for the created_at field.
+	auditentry.DefaultCreatedAt = auditentryDescCreatedAt.Default.(func() time.Time)
+	// auditentryDescUserID is the schema descriptor for user_id field.
+	auditentryDescUserID := auditentryFields[2].Descriptor()
+	// auditentry.UserIDValidator is a validator for the "user_id" field. It is called by the builders before save.
+	auditentry.UserIDValidator = func() func(string) error {
+		validators := auditentryDescUserID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(user_id string) error {
+			for _, fn := range fns {
+				if err := fn(user_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// auditentryDescUserEmail is the schema descriptor for user_email field.
+	auditentryDescUserEmail := auditentryFields[3].Descriptor()
+	// auditentry.UserEmailValidator is a validator for the "user_email" field. It is called by the builders before save.
+	auditentry.UserEmailValidator = auditentryDescUserEmail.Validators[0].(func(string) error)
+	// auditentryDescOperation is the schema descriptor for operation field.
+	auditentryDescOperation := auditentryFields[4].Descriptor()
+	// auditentry.OperationValidator is a validator for the "operation" field. It is called by the builders before save.
+	auditentry.OperationValidator = func() func(string) error {
+		validators := auditentryDescOperation.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(operation string) error {
+			for _, fn := range fns {
+				if err := fn(operation); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// auditentryDescObjectID is the schema descriptor for object_id field.
+	auditentryDescObjectID := auditentryFields[5].Descriptor()
+	// auditentry.ObjectIDValidator is a validator for the "object_id" field. It is called by the builders before save.
+	auditentry.ObjectIDValidator = auditentryDescObjectID.Validators[0].(func(string) error)
+	// auditentryDescRequestID is the schema descriptor for request_id field.
+	auditentryDescRequestID := auditentryFields[6].Descriptor()
+	// auditentry.RequestIDValidator is a validator for the "request_id" field. It is called by the builders before save.
+	auditentry.RequestIDValidator = auditentryDescRequestID.Validators[0].(func(string) error)
+	// auditentryDescID is the schema descriptor for id field.
+	auditentryDescID := auditentryFields[0].Descriptor()
+	// auditentry.DefaultID holds the default value on creation for the id field.
+	auditentry.DefaultID = auditentryDescID.Default.(func() string)
+	// auditentry.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	auditentry.IDValidator = func() func(string) error {
+		validators := auditentryDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),
@@ -919,6 +1022,123 @@ func init() {
 			return nil
 		}
 	}()
+	invitationMixin := schema.Invitation{}.Mixin()
+	invitationMixinHooks0 := invitationMixin[0].Hooks()
+	invitation.Hooks[0] = invitationMixinHooks0[0]
+	invitationMixinInters0 := invitationMixin[0].Interceptors()
+	invitation.Interceptors[0] = invitationMixinInters0[0]
+	invitationMixinFields0 := invitationMixin[0].Fields()
+	_ = invitationMixinFields0
+	invitationMixinFields1 := invitationMixin[1].Fields()
+	_ = invitationMixinFields1
+	invitationFields := schema.Invitation{}.Fields()
+	_ = invitationFields
+	// invitationDescMerchantID is the schema descriptor for merchant_id field.
+	invitationDescMerchantID := invitationMixinFields0[0].Descriptor()
+	// invitation.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
+	invitation.MerchantIDValidator = func() func(string) error {
+		validators := invitationDescMerchantID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(merchant_id string) error {
+			for _, fn := range fns {
+				if err := fn(merchant_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// invitationDescCreatedAt is the schema descriptor for created_at field.
+	invitationDescCreatedAt := invitationMixinFields1[0].Descriptor()
+	// invitation.DefaultCreatedAt holds the default value on creation for the created_at field.
+	invitation.DefaultCreatedAt = invitationDescCreatedAt.Default.(func() time.Time)
+	// invitationDescModifiedAt is the schema descriptor for modified_at field.
+	invitationDescModifiedAt := invitationMixinFields1[1].Descriptor()
+	// invitation.DefaultModifiedAt holds the default value on creation for the modified_at field.
+	invitation.DefaultModifiedAt = invitationDescModifiedAt.Default.(func() time.Time)
+	// invitation.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
+	invitation.UpdateDefaultModifiedAt = invitationDescModifiedAt.UpdateDefault.(func() time.Time)
+	// invitationDescEmail is the schema descriptor for email field.
+	invitationDescEmail := invitationFields[1].Descriptor()
+	// invitation.EmailValidator is a validator for the "email" field. It is called by the builders before save.
+	invitation.EmailValidator = func() func(string) error {
+		validators := invitationDescEmail.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(email string) error {
+			for _, fn := range fns {
+				if err := fn(email); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// invitationDescEmailKey is the schema descriptor for email_key field.
+	invitationDescEmailKey := invitationFields[2].Descriptor()
+	// invitation.EmailKeyValidator is a validator for the "email_key" field. It is called by the builders before save.
+	invitation.EmailKeyValidator = func() func(string) error {
+		validators := invitationDescEmailKey.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(email_key string) error {
+			for _, fn := range fns {
+				if err := fn(email_key); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// invitationDescTokenHash is the schema descriptor for token_hash field.
+	invitationDescTokenHash := invitationFields[4].Descriptor()
+	// invitation.TokenHashValidator is a validator for the "token_hash" field. It is called by the builders before save.
+	invitation.TokenHashValidator = invitationDescTokenHash.Validators[0].(func(string) error)
+	// invitationDescInvitedBy is the schema descriptor for invited_by field.
+	invitationDescInvitedBy := invitationFields[5].Descriptor()
+	// invitation.InvitedByValidator is a validator for the "invited_by" field. It is called by the builders before save.
+	invitation.InvitedByValidator = func() func(string) error {
+		validators := invitationDescInvitedBy.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(invited_by string) error {
+			for _, fn := range fns {
+				if err := fn(invited_by); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// invitationDescID is the schema descriptor for id field.
+	invitationDescID := invitationFields[0].Descriptor()
+	// invitation.DefaultID holds the default value on creation for the id field.
+	invitation.DefaultID = invitationDescID.Default.(func() string)
+	// invitation.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	invitation.IDValidator = func() func(string) error {
+		validators := invitationDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	mandateMixin := schema.Mandate{}.Mixin()
 	mandateMixinHooks0 := mandateMixin[0].Hooks()
 	mandate.Hooks[0] = mandateMixinHooks0[0]
@@ -993,6 +1213,83 @@ func init() {
 	// mandate.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	mandate.IDValidator = func() func(string) error {
 		validators := mandateDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	membershipMixin := schema.Membership{}.Mixin()
+	membershipMixinHooks0 := membershipMixin[0].Hooks()
+	membership.Hooks[0] = membershipMixinHooks0[0]
+	membershipMixinInters0 := membershipMixin[0].Interceptors()
+	membership.Interceptors[0] = membershipMixinInters0[0]
+	membershipMixinFields0 := membershipMixin[0].Fields()
+	_ = membershipMixinFields0
+	membershipMixinFields1 := membershipMixin[1].Fields()
+	_ = membershipMixinFields1
+	membershipFields := schema.Membership{}.Fields()
+	_ = membershipFields
+	// membershipDescMerchantID is the schema descriptor for merchant_id field.
+	membershipDescMerchantID := membershipMixinFields0[0].Descriptor()
+	// membership.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
+	membership.MerchantIDValidator = func() func(string) error {
+		validators := membershipDescMerchantID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(merchant_id string) error {
+			for _, fn := range fns {
+				if err := fn(merchant_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// membershipDescCreatedAt is the schema descriptor for created_at field.
+	membershipDescCreatedAt := membershipMixinFields1[0].Descriptor()
+	// membership.DefaultCreatedAt holds the default value on creation for the created_at field.
+	membership.DefaultCreatedAt = membershipDescCreatedAt.Default.(func() time.Time)
+	// membershipDescModifiedAt is the schema descriptor for modified_at field.
+	membershipDescModifiedAt := membershipMixinFields1[1].Descriptor()
+	// membership.DefaultModifiedAt holds the default value on creation for the modified_at field.
+	membership.DefaultModifiedAt = membershipDescModifiedAt.Default.(func() time.Time)
+	// membership.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
+	membership.UpdateDefaultModifiedAt = membershipDescModifiedAt.UpdateDefault.(func() time.Time)
+	// membershipDescUserID is the schema descriptor for user_id field.
+	membershipDescUserID := membershipFields[1].Descriptor()
+	// membership.UserIDValidator is a validator for the "user_id" field. It is called by the builders before save.
+	membership.UserIDValidator = func() func(string) error {
+		validators := membershipDescUserID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(user_id string) error {
+			for _, fn := range fns {
+				if err := fn(user_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// membershipDescID is the schema descriptor for id field.
+	membershipDescID := membershipFields[0].Descriptor()
+	// membership.DefaultID holds the default value on creation for the id field.
+	membership.DefaultID = membershipDescID.Default.(func() string)
+	// membership.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	membership.IDValidator = func() func(string) error {
+		validators := membershipDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),
@@ -2107,6 +2404,87 @@ func init() {
 	// routingalgorithm.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	routingalgorithm.IDValidator = func() func(string) error {
 		validators := routingalgorithmDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	userMixin := schema.User{}.Mixin()
+	userInters := schema.User{}.Interceptors()
+	user.Interceptors[0] = userInters[0]
+	userMixinFields0 := userMixin[0].Fields()
+	_ = userMixinFields0
+	userFields := schema.User{}.Fields()
+	_ = userFields
+	// userDescCreatedAt is the schema descriptor for created_at field.
+	userDescCreatedAt := userMixinFields0[0].Descriptor()
+	// user.DefaultCreatedAt holds the default value on creation for the created_at field.
+	user.DefaultCreatedAt = userDescCreatedAt.Default.(func() time.Time)
+	// userDescModifiedAt is the schema descriptor for modified_at field.
+	userDescModifiedAt := userMixinFields0[1].Descriptor()
+	// user.DefaultModifiedAt holds the default value on creation for the modified_at field.
+	user.DefaultModifiedAt = userDescModifiedAt.Default.(func() time.Time)
+	// user.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
+	user.UpdateDefaultModifiedAt = userDescModifiedAt.UpdateDefault.(func() time.Time)
+	// userDescEmail is the schema descriptor for email field.
+	userDescEmail := userFields[1].Descriptor()
+	// user.EmailValidator is a validator for the "email" field. It is called by the builders before save.
+	user.EmailValidator = func() func(string) error {
+		validators := userDescEmail.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(email string) error {
+			for _, fn := range fns {
+				if err := fn(email); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// userDescEmailKey is the schema descriptor for email_key field.
+	userDescEmailKey := userFields[2].Descriptor()
+	// user.EmailKeyValidator is a validator for the "email_key" field. It is called by the builders before save.
+	user.EmailKeyValidator = func() func(string) error {
+		validators := userDescEmailKey.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(email_key string) error {
+			for _, fn := range fns {
+				if err := fn(email_key); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// userDescPasswordHash is the schema descriptor for password_hash field.
+	userDescPasswordHash := userFields[3].Descriptor()
+	// user.PasswordHashValidator is a validator for the "password_hash" field. It is called by the builders before save.
+	user.PasswordHashValidator = userDescPasswordHash.Validators[0].(func(string) error)
+	// userDescCompanyName is the schema descriptor for company_name field.
+	userDescCompanyName := userFields[4].Descriptor()
+	// user.CompanyNameValidator is a validator for the "company_name" field. It is called by the builders before save.
+	user.CompanyNameValidator = userDescCompanyName.Validators[0].(func(string) error)
+	// userDescID is the schema descriptor for id field.
+	userDescID := userFields[0].Descriptor()
+	// user.DefaultID holds the default value on creation for the id field.
+	user.DefaultID = userDescID.Default.(func() string)
+	// user.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	user.IDValidator = func() func(string) error {
+		validators := userDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

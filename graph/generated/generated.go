@@ -59,6 +59,8 @@ type ResolverRoot interface {
 }
 
 type DirectiveRoot struct {
+	HasRole func(ctx context.Context, obj any, next graphql.Resolver, roles []model.Role) (res any, err error)
+	Public  func(ctx context.Context, obj any, next graphql.Resolver) (res any, err error)
 }
 
 type ComplexityRoot struct {
@@ -89,6 +91,28 @@ type ComplexityRoot struct {
 	ApiKeyPayload struct {
 		APIKey   func(childComplexity int) int
 		Replayed func(childComplexity int) int
+	}
+
+	AuditEntry struct {
+		CreatedAt  func(childComplexity int) int
+		ID         func(childComplexity int) int
+		MerchantID func(childComplexity int) int
+		ObjectID   func(childComplexity int) int
+		Operation  func(childComplexity int) int
+		RequestID  func(childComplexity int) int
+		UserEmail  func(childComplexity int) int
+		UserID     func(childComplexity int) int
+	}
+
+	AuditEntryConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	AuditEntryEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	Capture struct {
@@ -290,6 +314,14 @@ type ComplexityRoot struct {
 		Status                     func(childComplexity int) int
 	}
 
+	InvitationPayload struct {
+		Email        func(childComplexity int) int
+		ExpiresAt    func(childComplexity int) int
+		InvitationID func(childComplexity int) int
+		Role         func(childComplexity int) int
+		Token        func(childComplexity int) int
+	}
+
 	Mandate struct {
 		Amount               func(childComplexity int) int
 		Connector            func(childComplexity int) int
@@ -322,6 +354,19 @@ type ComplexityRoot struct {
 	MandateEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	Me struct {
+		Memberships func(childComplexity int) int
+		MerchantID  func(childComplexity int) int
+		Role        func(childComplexity int) int
+		User        func(childComplexity int) int
+	}
+
+	Member struct {
+		JoinedAt func(childComplexity int) int
+		Role     func(childComplexity int) int
+		User     func(childComplexity int) int
 	}
 
 	MerchantAccount struct {
@@ -393,8 +438,16 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	MerchantMembership struct {
+		CreatedAt    func(childComplexity int) int
+		MerchantID   func(childComplexity int) int
+		MerchantName func(childComplexity int) int
+		Role         func(childComplexity int) int
+	}
+
 	Mutation struct {
 		AcceptDispute                func(childComplexity int, id string, idempotencyKey *string) int
+		AcceptInvitation             func(childComplexity int, token string, password string) int
 		ActivateRoutingAlgorithm     func(childComplexity int, id string, idempotencyKey *string) int
 		CancelPayment                func(childComplexity int, id string, input *model.CancelPaymentInput, idempotencyKey *string) int
 		CapturePayment               func(childComplexity int, id string, input *model.CapturePaymentInput, idempotencyKey *string) int
@@ -408,13 +461,20 @@ type ComplexityRoot struct {
 		DeactivateRouting            func(childComplexity int, profileID *string, idempotencyKey *string) int
 		DeleteCustomer               func(childComplexity int, id string, idempotencyKey *string) int
 		DeletePaymentMethod          func(childComplexity int, id string, idempotencyKey *string) int
+		InviteUser                   func(childComplexity int, email string, role model.Role) int
+		RemoveUser                   func(childComplexity int, userID string) int
 		RetryWebhookDelivery         func(childComplexity int, eventID string, idempotencyKey *string) int
 		RevokeAPIKey                 func(childComplexity int, id string, idempotencyKey *string) int
 		SetDefaultPaymentMethod      func(childComplexity int, customerID string, paymentMethodID string, idempotencyKey *string) int
+		SignIn                       func(childComplexity int, email string, password string) int
+		SignOut                      func(childComplexity int) int
+		SignUp                       func(childComplexity int, email string, password string, merchantName string) int
+		SwitchMerchant               func(childComplexity int, merchantID string) int
 		UpdateConnectorAccount       func(childComplexity int, id string, input model.ConnectorAccountRequest, idempotencyKey *string) int
 		UpdateCustomer               func(childComplexity int, id string, input model.CustomerInput, idempotencyKey *string) int
 		UpdatePayment                func(childComplexity int, id string, input model.PaymentRequest, idempotencyKey *string) int
 		UpdateProfileWebhookSettings func(childComplexity int, profileID string, input model.WebhookSettingsInput, idempotencyKey *string) int
+		UpdateUserRole               func(childComplexity int, userID string, role model.Role) int
 	}
 
 	PageInfo struct {
@@ -659,6 +719,7 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
+		AuditLog              func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.AuditEntryOrder, where *ent.AuditEntryWhereInput) int
 		ConnectorAccounts     func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) int
 		ConnectorSuccessRates func(childComplexity int, from time.Time, to time.Time, bucket *model.SuccessRateBucket, profileID *string) int
 		Customers             func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.CustomerOrder, where *ent.CustomerWhereInput) int
@@ -666,6 +727,7 @@ type ComplexityRoot struct {
 		Event                 func(childComplexity int, id string) int
 		Events                func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) int
 		Mandates              func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MandateOrder, where *ent.MandateWhereInput) int
+		Me                    func(childComplexity int) int
 		MerchantAccount       func(childComplexity int) int
 		MerchantAccounts      func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.MerchantAccountOrder, where *ent.MerchantAccountWhereInput) int
 		Node                  func(childComplexity int, id string) int
@@ -678,6 +740,7 @@ type ComplexityRoot struct {
 		Refunds               func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) int
 		RoutingAlgorithms     func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RoutingAlgorithmOrder, where *ent.RoutingAlgorithmWhereInput) int
 		RoutingEvaluate       func(childComplexity int, profileID *string, payment model.RoutingPaymentInput) int
+		Users                 func(childComplexity int) int
 		Viewer                func(childComplexity int) int
 	}
 
@@ -776,6 +839,27 @@ type ComplexityRoot struct {
 		Last4          func(childComplexity int) int
 	}
 
+	Session struct {
+		ExpiresAt  func(childComplexity int) int
+		MerchantID func(childComplexity int) int
+		Role       func(childComplexity int) int
+		Token      func(childComplexity int) int
+		User       func(childComplexity int) int
+	}
+
+	SignUpPayload struct {
+		APIKey          func(childComplexity int) int
+		MerchantAccount func(childComplexity int) int
+		PublishableKey  func(childComplexity int) int
+		Session         func(childComplexity int) int
+	}
+
+	User struct {
+		CreatedAt func(childComplexity int) int
+		Email     func(childComplexity int) int
+		ID        func(childComplexity int) int
+	}
+
 	Viewer struct {
 		KeyID      func(childComplexity int) int
 		KeyKind    func(childComplexity int) int
@@ -837,6 +921,14 @@ type MutationResolver interface {
 	CreateRoutingAlgorithm(ctx context.Context, input model.CreateRoutingAlgorithmInput, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error)
 	ActivateRoutingAlgorithm(ctx context.Context, id string, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error)
 	DeactivateRouting(ctx context.Context, profileID *string, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error)
+	SignUp(ctx context.Context, email string, password string, merchantName string) (*model.SignUpPayload, error)
+	SignIn(ctx context.Context, email string, password string) (*model.Session, error)
+	SignOut(ctx context.Context) (bool, error)
+	InviteUser(ctx context.Context, email string, role model.Role) (*model.InvitationPayload, error)
+	AcceptInvitation(ctx context.Context, token string, password string) (*model.Session, error)
+	UpdateUserRole(ctx context.Context, userID string, role model.Role) (*model.Member, error)
+	RemoveUser(ctx context.Context, userID string) (bool, error)
+	SwitchMerchant(ctx context.Context, merchantID string) (*model.Session, error)
 }
 type PaymentIntentResolver interface {
 	Refunds(ctx context.Context, obj *ent.PaymentIntent, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) (*ent.RefundConnection, error)
@@ -852,6 +944,7 @@ type ProfileResolver interface {
 type QueryResolver interface {
 	Node(ctx context.Context, id string) (ent.Noder, error)
 	Nodes(ctx context.Context, ids []string) ([]ent.Noder, error)
+	AuditLog(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.AuditEntryOrder, where *ent.AuditEntryWhereInput) (*ent.AuditEntryConnection, error)
 	Customers(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.CustomerOrder, where *ent.CustomerWhereInput) (*ent.CustomerConnection, error)
 	Disputes(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.DisputeOrder, where *ent.DisputeWhereInput) (*ent.DisputeConnection, error)
 	Events(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) (*ent.EventConnection, error)
@@ -870,6 +963,8 @@ type QueryResolver interface {
 	Payments(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error)
 	ConnectorSuccessRates(ctx context.Context, from time.Time, to time.Time, bucket *model.SuccessRateBucket, profileID *string) ([]*routing.SuccessRate, error)
 	RoutingEvaluate(ctx context.Context, profileID *string, payment model.RoutingPaymentInput) (*model.RoutingEvaluation, error)
+	Me(ctx context.Context) (*model.Me, error)
+	Users(ctx context.Context) ([]*model.Member, error)
 }
 type RoutingAlgorithmResolver interface {
 	Algorithm(ctx context.Context, obj *ent.RoutingAlgorithm) (map[string]any, error)
@@ -999,6 +1094,87 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ApiKeyPayload.Replayed(childComplexity), true
+
+	case "AuditEntry.createdAt":
+		if e.ComplexityRoot.AuditEntry.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.CreatedAt(childComplexity), true
+	case "AuditEntry.id":
+		if e.ComplexityRoot.AuditEntry.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.ID(childComplexity), true
+	case "AuditEntry.merchantID":
+		if e.ComplexityRoot.AuditEntry.MerchantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.MerchantID(childComplexity), true
+	case "AuditEntry.objectID":
+		if e.ComplexityRoot.AuditEntry.ObjectID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.ObjectID(childComplexity), true
+	case "AuditEntry.operation":
+		if e.ComplexityRoot.AuditEntry.Operation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.Operation(childComplexity), true
+	case "AuditEntry.requestID":
+		if e.ComplexityRoot.AuditEntry.RequestID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.RequestID(childComplexity), true
+	case "AuditEntry.userEmail":
+		if e.ComplexityRoot.AuditEntry.UserEmail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.UserEmail(childComplexity), true
+	case "AuditEntry.userID":
+		if e.ComplexityRoot.AuditEntry.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.UserID(childComplexity), true
+
+	case "AuditEntryConnection.edges":
+		if e.ComplexityRoot.AuditEntryConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntryConnection.Edges(childComplexity), true
+	case "AuditEntryConnection.pageInfo":
+		if e.ComplexityRoot.AuditEntryConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntryConnection.PageInfo(childComplexity), true
+	case "AuditEntryConnection.totalCount":
+		if e.ComplexityRoot.AuditEntryConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntryConnection.TotalCount(childComplexity), true
+
+	case "AuditEntryEdge.cursor":
+		if e.ComplexityRoot.AuditEntryEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntryEdge.Cursor(childComplexity), true
+	case "AuditEntryEdge.node":
+		if e.ComplexityRoot.AuditEntryEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntryEdge.Node(childComplexity), true
 
 	case "Capture.amount":
 		if e.ComplexityRoot.Capture.Amount == nil {
@@ -1847,6 +2023,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.IncrementalAuthorization.Status(childComplexity), true
 
+	case "InvitationPayload.email":
+		if e.ComplexityRoot.InvitationPayload.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvitationPayload.Email(childComplexity), true
+	case "InvitationPayload.expiresAt":
+		if e.ComplexityRoot.InvitationPayload.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvitationPayload.ExpiresAt(childComplexity), true
+	case "InvitationPayload.invitationID":
+		if e.ComplexityRoot.InvitationPayload.InvitationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvitationPayload.InvitationID(childComplexity), true
+	case "InvitationPayload.role":
+		if e.ComplexityRoot.InvitationPayload.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvitationPayload.Role(childComplexity), true
+	case "InvitationPayload.token":
+		if e.ComplexityRoot.InvitationPayload.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvitationPayload.Token(childComplexity), true
+
 	case "Mandate.amount":
 		if e.ComplexityRoot.Mandate.Amount == nil {
 			break
@@ -1999,6 +2206,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MandateEdge.Node(childComplexity), true
+
+	case "Me.memberships":
+		if e.ComplexityRoot.Me.Memberships == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Me.Memberships(childComplexity), true
+	case "Me.merchantID":
+		if e.ComplexityRoot.Me.MerchantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Me.MerchantID(childComplexity), true
+	case "Me.role":
+		if e.ComplexityRoot.Me.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Me.Role(childComplexity), true
+	case "Me.user":
+		if e.ComplexityRoot.Me.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Me.User(childComplexity), true
+
+	case "Member.joinedAt":
+		if e.ComplexityRoot.Member.JoinedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.JoinedAt(childComplexity), true
+	case "Member.role":
+		if e.ComplexityRoot.Member.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.Role(childComplexity), true
+	case "Member.user":
+		if e.ComplexityRoot.Member.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.User(childComplexity), true
 
 	case "MerchantAccount.apiKeys":
 		if e.ComplexityRoot.MerchantAccount.APIKeys == nil {
@@ -2332,6 +2583,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MerchantConnectorAccountEdge.Node(childComplexity), true
 
+	case "MerchantMembership.createdAt":
+		if e.ComplexityRoot.MerchantMembership.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MerchantMembership.CreatedAt(childComplexity), true
+	case "MerchantMembership.merchantID":
+		if e.ComplexityRoot.MerchantMembership.MerchantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MerchantMembership.MerchantID(childComplexity), true
+	case "MerchantMembership.merchantName":
+		if e.ComplexityRoot.MerchantMembership.MerchantName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MerchantMembership.MerchantName(childComplexity), true
+	case "MerchantMembership.role":
+		if e.ComplexityRoot.MerchantMembership.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MerchantMembership.Role(childComplexity), true
+
 	case "Mutation.acceptDispute":
 		if e.ComplexityRoot.Mutation.AcceptDispute == nil {
 			break
@@ -2343,6 +2619,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AcceptDispute(childComplexity, args["id"].(string), args["idempotencyKey"].(*string)), true
+	case "Mutation.acceptInvitation":
+		if e.ComplexityRoot.Mutation.AcceptInvitation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_acceptInvitation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AcceptInvitation(childComplexity, args["token"].(string), args["password"].(string)), true
 	case "Mutation.activateRoutingAlgorithm":
 		if e.ComplexityRoot.Mutation.ActivateRoutingAlgorithm == nil {
 			break
@@ -2486,6 +2773,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeletePaymentMethod(childComplexity, args["id"].(string), args["idempotencyKey"].(*string)), true
+	case "Mutation.inviteUser":
+		if e.ComplexityRoot.Mutation.InviteUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_inviteUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.InviteUser(childComplexity, args["email"].(string), args["role"].(model.Role)), true
+	case "Mutation.removeUser":
+		if e.ComplexityRoot.Mutation.RemoveUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveUser(childComplexity, args["userID"].(string)), true
 	case "Mutation.retryWebhookDelivery":
 		if e.ComplexityRoot.Mutation.RetryWebhookDelivery == nil {
 			break
@@ -2519,6 +2828,45 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetDefaultPaymentMethod(childComplexity, args["customerID"].(string), args["paymentMethodID"].(string), args["idempotencyKey"].(*string)), true
+	case "Mutation.signIn":
+		if e.ComplexityRoot.Mutation.SignIn == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_signIn_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SignIn(childComplexity, args["email"].(string), args["password"].(string)), true
+	case "Mutation.signOut":
+		if e.ComplexityRoot.Mutation.SignOut == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.SignOut(childComplexity), true
+	case "Mutation.signUp":
+		if e.ComplexityRoot.Mutation.SignUp == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_signUp_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SignUp(childComplexity, args["email"].(string), args["password"].(string), args["merchantName"].(string)), true
+	case "Mutation.switchMerchant":
+		if e.ComplexityRoot.Mutation.SwitchMerchant == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_switchMerchant_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SwitchMerchant(childComplexity, args["merchantID"].(string)), true
 	case "Mutation.updateConnectorAccount":
 		if e.ComplexityRoot.Mutation.UpdateConnectorAccount == nil {
 			break
@@ -2563,6 +2911,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateProfileWebhookSettings(childComplexity, args["profileID"].(string), args["input"].(model.WebhookSettingsInput), args["idempotencyKey"].(*string)), true
+	case "Mutation.updateUserRole":
+		if e.ComplexityRoot.Mutation.UpdateUserRole == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateUserRole_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateUserRole(childComplexity, args["userID"].(string), args["role"].(model.Role)), true
 
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
@@ -3770,6 +4129,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ProfilePayload.Replayed(childComplexity), true
 
+	case "Query.auditLog":
+		if e.ComplexityRoot.Query.AuditLog == nil {
+			break
+		}
+
+		args, err := ec.field_Query_auditLog_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AuditLog(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].(*ent.AuditEntryOrder), args["where"].(*ent.AuditEntryWhereInput)), true
 	case "Query.connectorAccounts":
 		if e.ComplexityRoot.Query.ConnectorAccounts == nil {
 			break
@@ -3848,6 +4218,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Mandates(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.MandateOrder), args["where"].(*ent.MandateWhereInput)), true
+	case "Query.me":
+		if e.ComplexityRoot.Query.Me == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Me(childComplexity), true
 	case "Query.merchantAccount":
 		if e.ComplexityRoot.Query.MerchantAccount == nil {
 			break
@@ -3975,6 +4351,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.RoutingEvaluate(childComplexity, args["profileID"].(*string), args["payment"].(model.RoutingPaymentInput)), true
+	case "Query.users":
+		if e.ComplexityRoot.Query.Users == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Users(childComplexity), true
 	case "Query.viewer":
 		if e.ComplexityRoot.Query.Viewer == nil {
 			break
@@ -4382,6 +4764,81 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SavedCard.Last4(childComplexity), true
 
+	case "Session.expiresAt":
+		if e.ComplexityRoot.Session.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Session.ExpiresAt(childComplexity), true
+	case "Session.merchantID":
+		if e.ComplexityRoot.Session.MerchantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Session.MerchantID(childComplexity), true
+	case "Session.role":
+		if e.ComplexityRoot.Session.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Session.Role(childComplexity), true
+	case "Session.token":
+		if e.ComplexityRoot.Session.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Session.Token(childComplexity), true
+	case "Session.user":
+		if e.ComplexityRoot.Session.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Session.User(childComplexity), true
+
+	case "SignUpPayload.apiKey":
+		if e.ComplexityRoot.SignUpPayload.APIKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SignUpPayload.APIKey(childComplexity), true
+	case "SignUpPayload.merchantAccount":
+		if e.ComplexityRoot.SignUpPayload.MerchantAccount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SignUpPayload.MerchantAccount(childComplexity), true
+	case "SignUpPayload.publishableKey":
+		if e.ComplexityRoot.SignUpPayload.PublishableKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SignUpPayload.PublishableKey(childComplexity), true
+	case "SignUpPayload.session":
+		if e.ComplexityRoot.SignUpPayload.Session == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SignUpPayload.Session(childComplexity), true
+
+	case "User.createdAt":
+		if e.ComplexityRoot.User.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.CreatedAt(childComplexity), true
+	case "User.email":
+		if e.ComplexityRoot.User.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.Email(childComplexity), true
+	case "User.id":
+		if e.ComplexityRoot.User.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.ID(childComplexity), true
+
 	case "Viewer.keyID":
 		if e.ComplexityRoot.Viewer.KeyID == nil {
 			break
@@ -4472,6 +4929,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputAPIKeyOrder,
 		ec.unmarshalInputAPIKeyWhereInput,
+		ec.unmarshalInputAuditEntryOrder,
+		ec.unmarshalInputAuditEntryWhereInput,
 		ec.unmarshalInputCancelPaymentInput,
 		ec.unmarshalInputCaptureOrder,
 		ec.unmarshalInputCapturePaymentInput,
@@ -4800,6 +5259,200 @@ input APIKeyWhereInput {
   """
   hasMerchant: Boolean
   hasMerchantWith: [MerchantAccountWhereInput!]
+}
+type AuditEntry implements Node {
+  id: ID!
+  merchantID: String!
+  createdAt: Time!
+  userID: String!
+  userEmail: String!
+  operation: String!
+  objectID: String
+  requestID: String
+}
+"""
+A connection to a list of items.
+"""
+type AuditEntryConnection {
+  """
+  A list of edges.
+  """
+  edges: [AuditEntryEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type AuditEntryEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: AuditEntry
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for AuditEntry connections
+"""
+input AuditEntryOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order AuditEntries.
+  """
+  field: AuditEntryOrderField!
+}
+"""
+Properties by which AuditEntry connections can be ordered.
+"""
+enum AuditEntryOrderField {
+  ID
+  MERCHANT_ID
+  CREATED_AT
+}
+"""
+AuditEntryWhereInput is used for filtering AuditEntry objects.
+Input was generated by ent.
+"""
+input AuditEntryWhereInput {
+  not: AuditEntryWhereInput
+  and: [AuditEntryWhereInput!]
+  or: [AuditEntryWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  idEqualFold: ID
+  idContainsFold: ID
+  """
+  merchant_id field predicates
+  """
+  merchantID: String
+  merchantIDNEQ: String
+  merchantIDIn: [String!]
+  merchantIDNotIn: [String!]
+  merchantIDGT: String
+  merchantIDGTE: String
+  merchantIDLT: String
+  merchantIDLTE: String
+  merchantIDContains: String
+  merchantIDHasPrefix: String
+  merchantIDHasSuffix: String
+  merchantIDEqualFold: String
+  merchantIDContainsFold: String
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  user_id field predicates
+  """
+  userID: String
+  userIDNEQ: String
+  userIDIn: [String!]
+  userIDNotIn: [String!]
+  userIDGT: String
+  userIDGTE: String
+  userIDLT: String
+  userIDLTE: String
+  userIDContains: String
+  userIDHasPrefix: String
+  userIDHasSuffix: String
+  userIDEqualFold: String
+  userIDContainsFold: String
+  """
+  user_email field predicates
+  """
+  userEmail: String
+  userEmailNEQ: String
+  userEmailIn: [String!]
+  userEmailNotIn: [String!]
+  userEmailGT: String
+  userEmailGTE: String
+  userEmailLT: String
+  userEmailLTE: String
+  userEmailContains: String
+  userEmailHasPrefix: String
+  userEmailHasSuffix: String
+  userEmailEqualFold: String
+  userEmailContainsFold: String
+  """
+  operation field predicates
+  """
+  operation: String
+  operationNEQ: String
+  operationIn: [String!]
+  operationNotIn: [String!]
+  operationGT: String
+  operationGTE: String
+  operationLT: String
+  operationLTE: String
+  operationContains: String
+  operationHasPrefix: String
+  operationHasSuffix: String
+  operationEqualFold: String
+  operationContainsFold: String
+  """
+  object_id field predicates
+  """
+  objectID: String
+  objectIDNEQ: String
+  objectIDIn: [String!]
+  objectIDNotIn: [String!]
+  objectIDGT: String
+  objectIDGTE: String
+  objectIDLT: String
+  objectIDLTE: String
+  objectIDContains: String
+  objectIDHasPrefix: String
+  objectIDHasSuffix: String
+  objectIDIsNil: Boolean
+  objectIDNotNil: Boolean
+  objectIDEqualFold: String
+  objectIDContainsFold: String
+  """
+  request_id field predicates
+  """
+  requestID: String
+  requestIDNEQ: String
+  requestIDIn: [String!]
+  requestIDNotIn: [String!]
+  requestIDGT: String
+  requestIDGTE: String
+  requestIDLT: String
+  requestIDLTE: String
+  requestIDContains: String
+  requestIDHasPrefix: String
+  requestIDHasSuffix: String
+  requestIDIsNil: Boolean
+  requestIDNotNil: Boolean
+  requestIDEqualFold: String
+  requestIDContainsFold: String
 }
 type Capture implements Node {
   id: ID!
@@ -10971,6 +11624,37 @@ type Query {
     """
     ids: [ID!]!
   ): [Node]!
+  auditLog(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for AuditEntries returned from the connection.
+    """
+    orderBy: AuditEntryOrder
+
+    """
+    Filtering options for AuditEntries returned from the connection.
+    """
+    where: AuditEntryWhereInput
+  ): AuditEntryConnection! @hasRole(roles: [])
   customers(
     """
     Returns the elements in the list that come after the specified cursor.
@@ -12607,7 +13291,7 @@ type Mutation {
     input: CreatePaymentInput!
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
-  ): PaymentPayload!
+  ): PaymentPayload! @hasRole(roles: [OPERATOR])
   "Updates a payment that is not confirmed yet (POST /payments/{id})."
   updatePayment(
     "The payment_id."
@@ -12616,7 +13300,7 @@ type Mutation {
     input: UpdatePaymentInput!
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
-  ): PaymentPayload!
+  ): PaymentPayload! @hasRole(roles: [OPERATOR])
   "Confirms (authorizes) a payment through its connector (POST /payments/{id}/confirm)."
   confirmPayment(
     "The payment_id."
@@ -12625,7 +13309,7 @@ type Mutation {
     input: ConfirmPaymentInput
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
-  ): PaymentPayload!
+  ): PaymentPayload! @hasRole(roles: [OPERATOR])
   "Captures an authorized payment, wholly or partly (POST /payments/{id}/capture)."
   capturePayment(
     "The payment_id."
@@ -12634,7 +13318,7 @@ type Mutation {
     input: CapturePaymentInput
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
-  ): PaymentPayload!
+  ): PaymentPayload! @hasRole(roles: [OPERATOR])
   "Cancels (voids) a payment that is not captured (POST /payments/{id}/cancel)."
   cancelPayment(
     "The payment_id."
@@ -12643,28 +13327,28 @@ type Mutation {
     input: CancelPaymentInput
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
-  ): PaymentPayload!
+  ): PaymentPayload! @hasRole(roles: [OPERATOR])
   "Refunds captured money of a payment (POST /refunds)."
   createRefund(
     "The refund, in the REST request's members."
     input: CreateRefundInput!
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
-  ): RefundPayload!
+  ): RefundPayload! @hasRole(roles: [OPERATOR])
   "Accepts an open or challenged dispute: the disputed amount stays with the customer (POST /disputes/accept/{dispute_id})."
   acceptDispute(
     "The dispute's id (dp_…)."
     id: ID!
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
-  ): DisputePayload!
+  ): DisputePayload! @hasRole(roles: [OPERATOR])
   "Creates a customer (POST /customers)."
   createCustomer(
     "The customer, in the REST request's members."
     input: CustomerInput!
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
-  ): CustomerPayload!
+  ): CustomerPayload! @hasRole(roles: [OPERATOR])
   "Updates a customer's details (POST /customers/{customer_id}); absent members keep their value."
   updateCustomer(
     "The customer_id."
@@ -12673,21 +13357,21 @@ type Mutation {
     input: CustomerInput!
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
-  ): CustomerPayload!
+  ): CustomerPayload! @hasRole(roles: [OPERATOR])
   "Deletes a customer (DELETE /customers/{customer_id}): its personal data is redacted, its saved payment methods deleted, its payments kept."
   deleteCustomer(
     "The customer_id."
     id: ID!
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
-  ): CustomerPayload!
+  ): CustomerPayload! @hasRole(roles: [OPERATOR])
   "Deletes a saved payment method (DELETE /payment_methods/{method_id})."
   deletePaymentMethod(
     "The payment method's id (pm_…)."
     id: ID!
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
-  ): DeletedPaymentMethodPayload!
+  ): DeletedPaymentMethodPayload! @hasRole(roles: [OPERATOR])
   "Makes one of a customer's saved payment methods its default (POST /{customer_id}/payment_methods/{payment_method_id}/default)."
   setDefaultPaymentMethod(
     "The customer_id."
@@ -12696,14 +13380,14 @@ type Mutation {
     paymentMethodID: ID!
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
-  ): CustomerPayload!
+  ): CustomerPayload! @hasRole(roles: [OPERATOR])
   "Creates a connector account (POST /account/{merchant_id}/connectors)."
   createConnectorAccount(
     "The connector account, in the REST request's members."
     input: CreateConnectorAccountInput!
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
-  ): ConnectorAccountPayload!
+  ): ConnectorAccountPayload! @hasRole(roles: [DEVELOPER])
   "Updates a connector account (POST /account/{merchant_id}/connectors/{id})."
   updateConnectorAccount(
     "The merchant_connector_id (mca_…)."
@@ -12712,21 +13396,21 @@ type Mutation {
     input: UpdateConnectorAccountInput!
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
-  ): ConnectorAccountPayload!
+  ): ConnectorAccountPayload! @hasRole(roles: [DEVELOPER])
   "Creates a merchant secret key (admin key only). The key is in the payload, and nowhere else, ever again."
   createApiKey(
     "The key's name, description and expiration."
     input: CreateApiKeyInput!
     "Runs the mutation at most once per key (see Mutation); a replay returns the same key."
     idempotencyKey: String
-  ): CreateApiKeyPayload!
+  ): CreateApiKeyPayload! @hasRole(roles: [DEVELOPER])
   "Revokes a merchant secret key at once (admin key only)."
   revokeApiKey(
     "The key_id (key_…)."
     id: ID!
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
-  ): ApiKeyPayload!
+  ): ApiKeyPayload! @hasRole(roles: [DEVELOPER])
   "Changes a profile's webhook settings: URL, enabled statuses and event types, delivery on or off."
   updateProfileWebhookSettings(
     "The profile_id (pro_…)."
@@ -12735,35 +13419,35 @@ type Mutation {
     input: WebhookSettingsInput!
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
-  ): ProfilePayload!
+  ): ProfilePayload! @hasRole(roles: [DEVELOPER])
   "Sends an event to the profile's webhook URL again now, as a manual retry (the merchant's own events, or the admin key)."
   retryWebhookDelivery(
     "The event_id (evt_…)."
     eventID: ID!
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
-  ): DeliveryAttemptPayload!
+  ): DeliveryAttemptPayload! @hasRole(roles: [DEVELOPER])
   "Creates a routing configuration (POST /routing); it routes nothing until activated."
   createRoutingAlgorithm(
     "The configuration, in Hyperswitch's RoutingConfigRequest members."
     input: CreateRoutingAlgorithmInput!
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
-  ): RoutingAlgorithmPayload!
+  ): RoutingAlgorithmPayload! @hasRole(roles: [DEVELOPER])
   "Makes a configuration its profile's active one (POST /routing/{id}/activate)."
   activateRoutingAlgorithm(
     "The routing_algorithm_id (routing_…)."
     id: ID!
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
-  ): RoutingAlgorithmPayload!
+  ): RoutingAlgorithmPayload! @hasRole(roles: [DEVELOPER])
   "Leaves a profile routing by its fallback order (POST /routing/deactivate); answers the configuration that was active."
   deactivateRouting(
     "The profile_id; the caller's profile, else the merchant's default, when absent."
     profileID: ID
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
-  ): RoutingAlgorithmPayload!
+  ): RoutingAlgorithmPayload! @hasRole(roles: [DEVELOPER])
 }
 
 "A routing configuration mutation's result."
@@ -13111,6 +13795,147 @@ type WebhookSettings {
   hasWebhookPassword: Boolean!
 }
 `, BuiltIn: false},
+	{Name: "../users.graphql", Input: `# The dashboard's people: sign-up, sign-in, sessions, roles, invitations
+# and the audit log. Who may run each root field is declared here, on the
+# schema, and checked in one place (the hasRole and public directives).
+
+"""
+Who may run a root field, besides a merchant's admins and API keys (a
+merchant secret key, or the admin key with X-Merchant-Id): the roles
+listed. An empty list is admins only. A root query without it is open to
+every role (a read); a mutation without it is refused to every user (the
+role-matrix test requires one on each).
+"""
+directive @hasRole(roles: [Role!]!) on FIELD_DEFINITION
+
+"A root field anyone may call, signed in or not (sign-up, sign-in, accepting an invitation)."
+directive @public on FIELD_DEFINITION
+
+"A user's role in a merchant."
+enum Role {
+  "Everything, including API keys and users."
+  ADMIN
+  "Connectors, routing, webhooks and API keys; reads payments."
+  DEVELOPER
+  "Payments: create, confirm, capture, cancel, refund; disputes: accept; customers."
+  OPERATOR
+  "Reads only."
+  VIEWER
+}
+
+"A signed-in user."
+type User {
+  "usr_…"
+  id: ID!
+  email: String!
+  createdAt: Time!
+}
+
+"A user's place in a merchant."
+type MerchantMembership {
+  merchantID: ID!
+  "The merchant's name, if it has one."
+  merchantName: String
+  role: Role!
+  "When the user joined the merchant."
+  createdAt: Time!
+}
+
+"A member of the caller's merchant."
+type Member {
+  user: User!
+  role: Role!
+  "When the user joined the merchant."
+  joinedAt: Time!
+}
+
+"""
+A session: its token goes in ` + "`" + `Authorization: Bearer <token>` + "`" + ` on every
+request to /graphql. It ends when signed out, or after the idle time
+without a request (each request extends it), or at its absolute end.
+"""
+type Session {
+  "The bearer token. Shown once; only its hash is kept."
+  token: String!
+  "When the session ends if no request extends it."
+  expiresAt: Time!
+  user: User!
+  "The merchant the session acts for."
+  merchantID: ID!
+  role: Role!
+}
+
+"What signing up made."
+type SignUpPayload {
+  session: Session!
+  "The merchant account made for the user, with its default profile and a sandbox connector account."
+  merchantAccount: MerchantAccount!
+  "A secret API key for the new merchant (snd_…): shown once."
+  apiKey: String!
+  "The merchant's publishable key (pk_snd_…)."
+  publishableKey: String!
+}
+
+"An invitation made: its one-time token is shown once, for the link."
+type InvitationPayload {
+  "inv_…"
+  invitationID: ID!
+  email: String!
+  role: Role!
+  expiresAt: Time!
+  "The one-time token, for the invitation link: whoever holds it may join (acceptInvitation)."
+  token: String!
+}
+
+"The signed-in caller."
+type Me {
+  user: User!
+  "The merchant the session acts for, and the role there."
+  merchantID: ID!
+  role: Role!
+  "Every merchant the user belongs to (switchMerchant moves between them)."
+  memberships: [MerchantMembership!]!
+}
+
+extend type Query {
+  "The signed-in user, their current merchant and role, and every merchant they belong to. Null for an API key."
+  me: Me
+  "The members of the caller's merchant, oldest first."
+  users: [Member!]! @hasRole(roles: [])
+}
+
+extend type Mutation {
+  """
+  Creates a user, a merchant account with its default profile, a sandbox
+  connector account and API keys (as the admin bootstrap does), and signs
+  the user in. The password needs at least 10 characters and must not be
+  a common one; an email signs up once, whatever its case.
+  """
+  signUp(email: String!, password: String!, merchantName: String!): SignUpPayload! @public
+  """
+  Signs in. An unknown email and a wrong password get the same answer
+  (UR_01). Repeated failures for one email or one client address are slowed,
+  then refused for a while (RL_01).
+  """
+  signIn(email: String!, password: String!): Session! @public
+  "Ends the caller's session at once, on every process."
+  signOut: Boolean! @hasRole(roles: [DEVELOPER, OPERATOR, VIEWER])
+  "Invites someone by email to the caller's merchant with a role; the token is valid for 7 days, once."
+  inviteUser(email: String!, role: Role!): InvitationPayload! @hasRole(roles: [])
+  """
+  Accepts an invitation. An email without a user signs up with the password
+  given; an existing user's password must match. Returns a session on the
+  invitation's merchant.
+  """
+  acceptInvitation(token: String!, password: String!): Session! @public
+  "Changes a member's role; a merchant keeps at least one admin."
+  updateUserRole(userID: ID!, role: Role!): Member! @hasRole(roles: [])
+  "Removes a member from the caller's merchant (their sessions there stop working at once); a merchant keeps at least one admin."
+  removeUser(userID: ID!): Boolean! @hasRole(roles: [])
+  "Moves the caller's session to another merchant the user belongs to."
+  switchMerchant(merchantID: ID!): Session! @hasRole(roles: [DEVELOPER, OPERATOR, VIEWER])
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -13174,6 +13999,50 @@ func (ec *executionContext) childFields_ApiKeyPayload(ctx context.Context, field
 		return ec.fieldContext_ApiKeyPayload_replayed(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ApiKeyPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_AuditEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_AuditEntry_id(ctx, field)
+	case "merchantID":
+		return ec.fieldContext_AuditEntry_merchantID(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_AuditEntry_createdAt(ctx, field)
+	case "userID":
+		return ec.fieldContext_AuditEntry_userID(ctx, field)
+	case "userEmail":
+		return ec.fieldContext_AuditEntry_userEmail(ctx, field)
+	case "operation":
+		return ec.fieldContext_AuditEntry_operation(ctx, field)
+	case "objectID":
+		return ec.fieldContext_AuditEntry_objectID(ctx, field)
+	case "requestID":
+		return ec.fieldContext_AuditEntry_requestID(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditEntry", field.Name)
+}
+
+func (ec *executionContext) childFields_AuditEntryConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_AuditEntryConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_AuditEntryConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_AuditEntryConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditEntryConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_AuditEntryEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_AuditEntryEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_AuditEntryEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditEntryEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Capture(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13574,6 +14443,22 @@ func (ec *executionContext) childFields_IncrementalAuthorization(ctx context.Con
 	return nil, fmt.Errorf("no field named %q was found under type IncrementalAuthorization", field.Name)
 }
 
+func (ec *executionContext) childFields_InvitationPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "invitationID":
+		return ec.fieldContext_InvitationPayload_invitationID(ctx, field)
+	case "email":
+		return ec.fieldContext_InvitationPayload_email(ctx, field)
+	case "role":
+		return ec.fieldContext_InvitationPayload_role(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_InvitationPayload_expiresAt(ctx, field)
+	case "token":
+		return ec.fieldContext_InvitationPayload_token(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvitationPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_Mandate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -13640,6 +14525,32 @@ func (ec *executionContext) childFields_MandateEdge(ctx context.Context, field g
 		return ec.fieldContext_MandateEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MandateEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_Me(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "user":
+		return ec.fieldContext_Me_user(ctx, field)
+	case "merchantID":
+		return ec.fieldContext_Me_merchantID(ctx, field)
+	case "role":
+		return ec.fieldContext_Me_role(ctx, field)
+	case "memberships":
+		return ec.fieldContext_Me_memberships(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Me", field.Name)
+}
+
+func (ec *executionContext) childFields_Member(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "user":
+		return ec.fieldContext_Member_user(ctx, field)
+	case "role":
+		return ec.fieldContext_Member_role(ctx, field)
+	case "joinedAt":
+		return ec.fieldContext_Member_joinedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Member", field.Name)
 }
 
 func (ec *executionContext) childFields_MerchantAccount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13778,6 +14689,20 @@ func (ec *executionContext) childFields_MerchantConnectorAccountEdge(ctx context
 		return ec.fieldContext_MerchantConnectorAccountEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MerchantConnectorAccountEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_MerchantMembership(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "merchantID":
+		return ec.fieldContext_MerchantMembership_merchantID(ctx, field)
+	case "merchantName":
+		return ec.fieldContext_MerchantMembership_merchantName(ctx, field)
+	case "role":
+		return ec.fieldContext_MerchantMembership_role(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_MerchantMembership_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MerchantMembership", field.Name)
 }
 
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14428,6 +15353,48 @@ func (ec *executionContext) childFields_SavedCard(ctx context.Context, field gra
 	return nil, fmt.Errorf("no field named %q was found under type SavedCard", field.Name)
 }
 
+func (ec *executionContext) childFields_Session(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "token":
+		return ec.fieldContext_Session_token(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_Session_expiresAt(ctx, field)
+	case "user":
+		return ec.fieldContext_Session_user(ctx, field)
+	case "merchantID":
+		return ec.fieldContext_Session_merchantID(ctx, field)
+	case "role":
+		return ec.fieldContext_Session_role(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Session", field.Name)
+}
+
+func (ec *executionContext) childFields_SignUpPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "session":
+		return ec.fieldContext_SignUpPayload_session(ctx, field)
+	case "merchantAccount":
+		return ec.fieldContext_SignUpPayload_merchantAccount(ctx, field)
+	case "apiKey":
+		return ec.fieldContext_SignUpPayload_apiKey(ctx, field)
+	case "publishableKey":
+		return ec.fieldContext_SignUpPayload_publishableKey(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SignUpPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_User_id(ctx, field)
+	case "email":
+		return ec.fieldContext_User_email(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_User_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type User", field.Name)
+}
+
 func (ec *executionContext) childFields_Viewer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "merchantID":
@@ -14581,6 +15548,20 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 // endregion ************************** internal!.gotpl ***************************
 
 // region    ***************************** args.gotpl *****************************
+
+func (ec *executionContext) dir_hasRole_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "roles",
+		func(ctx context.Context, v any) ([]model.Role, error) {
+			return ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["roles"] = arg0
+	return args, nil
+}
 
 func (ec *executionContext) field_Customer_payments_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
@@ -14928,6 +15909,28 @@ func (ec *executionContext) field_Mutation_acceptDispute_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_acceptInvitation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "token",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["token"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "password",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["password"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_activateRoutingAlgorithm_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15238,6 +16241,42 @@ func (ec *executionContext) field_Mutation_deletePaymentMethod_args(ctx context.
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_inviteUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "email",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["email"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "role",
+		func(ctx context.Context, v any) (model.Role, error) {
+			return ec.unmarshalNRole2switchyardᚋgraphᚋmodelᚐRole(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "userID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userID"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_retryWebhookDelivery_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15309,6 +16348,72 @@ func (ec *executionContext) field_Mutation_setDefaultPaymentMethod_args(ctx cont
 		return nil, err
 	}
 	args["idempotencyKey"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_signIn_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "email",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["email"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "password",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["password"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_signUp_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "email",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["email"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "password",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["password"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "merchantName",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["merchantName"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_switchMerchant_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "merchantID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["merchantID"] = arg0
 	return args, nil
 }
 
@@ -15429,6 +16534,28 @@ func (ec *executionContext) field_Mutation_updateProfileWebhookSettings_args(ctx
 		return nil, err
 	}
 	args["idempotencyKey"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateUserRole_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "userID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "role",
+		func(ctx context.Context, v any) (model.Role, error) {
+			return ec.unmarshalNRole2switchyardᚋgraphᚋmodelᚐRole(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg1
 	return args, nil
 }
 
@@ -15605,6 +16732,60 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["name"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_auditLog_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.AuditEntryOrder, error) {
+			return ec.unmarshalOAuditEntryOrder2ᚖswitchyardᚋentᚐAuditEntryOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.AuditEntryWhereInput, error) {
+			return ec.unmarshalOAuditEntryWhereInput2ᚖswitchyardᚋentᚐAuditEntryWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
 	return args, nil
 }
 
@@ -16826,6 +18007,332 @@ func (ec *executionContext) _ApiKeyPayload_replayed(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_ApiKeyPayload_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ApiKeyPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEntry_id(ctx context.Context, field graphql.CollectedField, obj *ent.AuditEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntry_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntry_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEntry", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEntry_merchantID(ctx context.Context, field graphql.CollectedField, obj *ent.AuditEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntry_merchantID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntry_merchantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEntry", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEntry_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.AuditEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntry_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntry_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEntry", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEntry_userID(ctx context.Context, field graphql.CollectedField, obj *ent.AuditEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntry_userID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntry_userID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEntry", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEntry_userEmail(ctx context.Context, field graphql.CollectedField, obj *ent.AuditEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntry_userEmail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserEmail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntry_userEmail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEntry", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEntry_operation(ctx context.Context, field graphql.CollectedField, obj *ent.AuditEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntry_operation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Operation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntry_operation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEntry", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEntry_objectID(ctx context.Context, field graphql.CollectedField, obj *ent.AuditEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntry_objectID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ObjectID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntry_objectID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEntry", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEntry_requestID(ctx context.Context, field graphql.CollectedField, obj *ent.AuditEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntry_requestID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequestID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntry_requestID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEntry", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEntryConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.AuditEntryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntryConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.AuditEntryEdge) graphql.Marshaler {
+			return ec.marshalOAuditEntryEdge2ᚕᚖswitchyardᚋentᚐAuditEntryEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntryConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEntryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditEntryEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AuditEntryConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.AuditEntryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntryConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[string]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntryConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEntryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AuditEntryConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.AuditEntryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntryConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntryConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEntryConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEntryEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.AuditEntryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntryEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.AuditEntry) graphql.Marshaler {
+			return ec.marshalOAuditEntry2ᚖswitchyardᚋentᚐAuditEntry(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntryEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEntryEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditEntry(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AuditEntryEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.AuditEntryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntryEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[string]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntryEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEntryEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
 func (ec *executionContext) _Capture_id(ctx context.Context, field graphql.CollectedField, obj *ent.Capture) (ret graphql.Marshaler) {
@@ -20223,6 +21730,121 @@ func (ec *executionContext) fieldContext_IncrementalAuthorization_payment(_ cont
 	return fc, nil
 }
 
+func (ec *executionContext) _InvitationPayload_invitationID(ctx context.Context, field graphql.CollectedField, obj *model.InvitationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvitationPayload_invitationID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvitationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvitationPayload_invitationID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvitationPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _InvitationPayload_email(ctx context.Context, field graphql.CollectedField, obj *model.InvitationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvitationPayload_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Email, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvitationPayload_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvitationPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvitationPayload_role(ctx context.Context, field graphql.CollectedField, obj *model.InvitationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvitationPayload_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Role) graphql.Marshaler {
+			return ec.marshalNRole2switchyardᚋgraphᚋmodelᚐRole(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvitationPayload_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvitationPayload", field, false, false, errors.New("field of type Role does not have child fields"))
+}
+
+func (ec *executionContext) _InvitationPayload_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.InvitationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvitationPayload_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvitationPayload_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvitationPayload", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _InvitationPayload_token(ctx context.Context, field graphql.CollectedField, obj *model.InvitationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvitationPayload_token(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Token, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvitationPayload_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvitationPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Mandate_id(ctx context.Context, field graphql.CollectedField, obj *ent.Mandate) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20832,6 +22454,194 @@ func (ec *executionContext) _MandateEdge_cursor(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_MandateEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MandateEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _Me_user(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Me_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.User, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖswitchyardᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Me_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Me",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Me_merchantID(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Me_merchantID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Me_merchantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Me", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Me_role(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Me_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Role) graphql.Marshaler {
+			return ec.marshalNRole2switchyardᚋgraphᚋmodelᚐRole(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Me_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Me", field, false, false, errors.New("field of type Role does not have child fields"))
+}
+
+func (ec *executionContext) _Me_memberships(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Me_memberships(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Memberships, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.MerchantMembership) graphql.Marshaler {
+			return ec.marshalNMerchantMembership2ᚕᚖswitchyardᚋgraphᚋmodelᚐMerchantMembershipᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Me_memberships(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Me",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MerchantMembership(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Member_user(ctx context.Context, field graphql.CollectedField, obj *model.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.User, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖswitchyardᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Member_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Member",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Member_role(ctx context.Context, field graphql.CollectedField, obj *model.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Role) graphql.Marshaler {
+			return ec.marshalNRole2switchyardᚋgraphᚋmodelᚐRole(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Member_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Member", field, false, false, errors.New("field of type Role does not have child fields"))
+}
+
+func (ec *executionContext) _Member_joinedAt(ctx context.Context, field graphql.CollectedField, obj *model.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_joinedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.JoinedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Member_joinedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Member", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _MerchantAccount_id(ctx context.Context, field graphql.CollectedField, obj *ent.MerchantAccount) (ret graphql.Marshaler) {
@@ -22163,6 +23973,98 @@ func (ec *executionContext) fieldContext_MerchantConnectorAccountEdge_cursor(_ c
 	return graphql.NewScalarFieldContext("MerchantConnectorAccountEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
+func (ec *executionContext) _MerchantMembership_merchantID(ctx context.Context, field graphql.CollectedField, obj *model.MerchantMembership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MerchantMembership_merchantID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MerchantMembership_merchantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MerchantMembership", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _MerchantMembership_merchantName(ctx context.Context, field graphql.CollectedField, obj *model.MerchantMembership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MerchantMembership_merchantName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MerchantMembership_merchantName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MerchantMembership", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MerchantMembership_role(ctx context.Context, field graphql.CollectedField, obj *model.MerchantMembership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MerchantMembership_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Role) graphql.Marshaler {
+			return ec.marshalNRole2switchyardᚋgraphᚋmodelᚐRole(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MerchantMembership_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MerchantMembership", field, false, false, errors.New("field of type Role does not have child fields"))
+}
+
+func (ec *executionContext) _MerchantMembership_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.MerchantMembership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MerchantMembership_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MerchantMembership_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MerchantMembership", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
 func (ec *executionContext) _Mutation_createPayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -22175,7 +24077,25 @@ func (ec *executionContext) _Mutation_createPayment(ctx context.Context, field g
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().CreatePayment(ctx, fc.Args["input"].(model.PaymentRequest), fc.Args["idempotencyKey"].(*string))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"OPERATOR"})
+				if err != nil {
+					var zeroVal *model.PaymentPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.PaymentPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentPayload) graphql.Marshaler {
 			return ec.marshalNPaymentPayload2ᚖswitchyardᚋgraphᚋmodelᚐPaymentPayload(ctx, selections, v)
 		},
@@ -22219,7 +24139,25 @@ func (ec *executionContext) _Mutation_updatePayment(ctx context.Context, field g
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().UpdatePayment(ctx, fc.Args["id"].(string), fc.Args["input"].(model.PaymentRequest), fc.Args["idempotencyKey"].(*string))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"OPERATOR"})
+				if err != nil {
+					var zeroVal *model.PaymentPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.PaymentPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentPayload) graphql.Marshaler {
 			return ec.marshalNPaymentPayload2ᚖswitchyardᚋgraphᚋmodelᚐPaymentPayload(ctx, selections, v)
 		},
@@ -22263,7 +24201,25 @@ func (ec *executionContext) _Mutation_confirmPayment(ctx context.Context, field 
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().ConfirmPayment(ctx, fc.Args["id"].(string), fc.Args["input"].(*model.PaymentRequest), fc.Args["idempotencyKey"].(*string))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"OPERATOR"})
+				if err != nil {
+					var zeroVal *model.PaymentPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.PaymentPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentPayload) graphql.Marshaler {
 			return ec.marshalNPaymentPayload2ᚖswitchyardᚋgraphᚋmodelᚐPaymentPayload(ctx, selections, v)
 		},
@@ -22307,7 +24263,25 @@ func (ec *executionContext) _Mutation_capturePayment(ctx context.Context, field 
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().CapturePayment(ctx, fc.Args["id"].(string), fc.Args["input"].(*model.CapturePaymentInput), fc.Args["idempotencyKey"].(*string))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"OPERATOR"})
+				if err != nil {
+					var zeroVal *model.PaymentPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.PaymentPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentPayload) graphql.Marshaler {
 			return ec.marshalNPaymentPayload2ᚖswitchyardᚋgraphᚋmodelᚐPaymentPayload(ctx, selections, v)
 		},
@@ -22351,7 +24325,25 @@ func (ec *executionContext) _Mutation_cancelPayment(ctx context.Context, field g
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().CancelPayment(ctx, fc.Args["id"].(string), fc.Args["input"].(*model.CancelPaymentInput), fc.Args["idempotencyKey"].(*string))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"OPERATOR"})
+				if err != nil {
+					var zeroVal *model.PaymentPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.PaymentPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentPayload) graphql.Marshaler {
 			return ec.marshalNPaymentPayload2ᚖswitchyardᚋgraphᚋmodelᚐPaymentPayload(ctx, selections, v)
 		},
@@ -22395,7 +24387,25 @@ func (ec *executionContext) _Mutation_createRefund(ctx context.Context, field gr
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().CreateRefund(ctx, fc.Args["input"].(model.CreateRefundInput), fc.Args["idempotencyKey"].(*string))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"OPERATOR"})
+				if err != nil {
+					var zeroVal *model.RefundPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.RefundPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RefundPayload) graphql.Marshaler {
 			return ec.marshalNRefundPayload2ᚖswitchyardᚋgraphᚋmodelᚐRefundPayload(ctx, selections, v)
 		},
@@ -22439,7 +24449,25 @@ func (ec *executionContext) _Mutation_acceptDispute(ctx context.Context, field g
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().AcceptDispute(ctx, fc.Args["id"].(string), fc.Args["idempotencyKey"].(*string))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"OPERATOR"})
+				if err != nil {
+					var zeroVal *model.DisputePayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.DisputePayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *model.DisputePayload) graphql.Marshaler {
 			return ec.marshalNDisputePayload2ᚖswitchyardᚋgraphᚋmodelᚐDisputePayload(ctx, selections, v)
 		},
@@ -22483,7 +24511,25 @@ func (ec *executionContext) _Mutation_createCustomer(ctx context.Context, field 
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().CreateCustomer(ctx, fc.Args["input"].(model.CustomerInput), fc.Args["idempotencyKey"].(*string))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"OPERATOR"})
+				if err != nil {
+					var zeroVal *model.CustomerPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.CustomerPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomerPayload) graphql.Marshaler {
 			return ec.marshalNCustomerPayload2ᚖswitchyardᚋgraphᚋmodelᚐCustomerPayload(ctx, selections, v)
 		},
@@ -22527,7 +24573,25 @@ func (ec *executionContext) _Mutation_updateCustomer(ctx context.Context, field 
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().UpdateCustomer(ctx, fc.Args["id"].(string), fc.Args["input"].(model.CustomerInput), fc.Args["idempotencyKey"].(*string))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"OPERATOR"})
+				if err != nil {
+					var zeroVal *model.CustomerPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.CustomerPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomerPayload) graphql.Marshaler {
 			return ec.marshalNCustomerPayload2ᚖswitchyardᚋgraphᚋmodelᚐCustomerPayload(ctx, selections, v)
 		},
@@ -22571,7 +24635,25 @@ func (ec *executionContext) _Mutation_deleteCustomer(ctx context.Context, field 
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeleteCustomer(ctx, fc.Args["id"].(string), fc.Args["idempotencyKey"].(*string))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"OPERATOR"})
+				if err != nil {
+					var zeroVal *model.CustomerPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.CustomerPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomerPayload) graphql.Marshaler {
 			return ec.marshalNCustomerPayload2ᚖswitchyardᚋgraphᚋmodelᚐCustomerPayload(ctx, selections, v)
 		},
@@ -22615,7 +24697,25 @@ func (ec *executionContext) _Mutation_deletePaymentMethod(ctx context.Context, f
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeletePaymentMethod(ctx, fc.Args["id"].(string), fc.Args["idempotencyKey"].(*string))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"OPERATOR"})
+				if err != nil {
+					var zeroVal *model.DeletedPaymentMethodPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.DeletedPaymentMethodPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *model.DeletedPaymentMethodPayload) graphql.Marshaler {
 			return ec.marshalNDeletedPaymentMethodPayload2ᚖswitchyardᚋgraphᚋmodelᚐDeletedPaymentMethodPayload(ctx, selections, v)
 		},
@@ -22659,7 +24759,25 @@ func (ec *executionContext) _Mutation_setDefaultPaymentMethod(ctx context.Contex
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().SetDefaultPaymentMethod(ctx, fc.Args["customerID"].(string), fc.Args["paymentMethodID"].(string), fc.Args["idempotencyKey"].(*string))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"OPERATOR"})
+				if err != nil {
+					var zeroVal *model.CustomerPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.CustomerPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomerPayload) graphql.Marshaler {
 			return ec.marshalNCustomerPayload2ᚖswitchyardᚋgraphᚋmodelᚐCustomerPayload(ctx, selections, v)
 		},
@@ -22703,7 +24821,25 @@ func (ec *executionContext) _Mutation_createConnectorAccount(ctx context.Context
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().CreateConnectorAccount(ctx, fc.Args["input"].(model.ConnectorAccountRequest), fc.Args["idempotencyKey"].(*string))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"DEVELOPER"})
+				if err != nil {
+					var zeroVal *model.ConnectorAccountPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.ConnectorAccountPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ConnectorAccountPayload) graphql.Marshaler {
 			return ec.marshalNConnectorAccountPayload2ᚖswitchyardᚋgraphᚋmodelᚐConnectorAccountPayload(ctx, selections, v)
 		},
@@ -22747,7 +24883,25 @@ func (ec *executionContext) _Mutation_updateConnectorAccount(ctx context.Context
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().UpdateConnectorAccount(ctx, fc.Args["id"].(string), fc.Args["input"].(model.ConnectorAccountRequest), fc.Args["idempotencyKey"].(*string))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"DEVELOPER"})
+				if err != nil {
+					var zeroVal *model.ConnectorAccountPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.ConnectorAccountPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ConnectorAccountPayload) graphql.Marshaler {
 			return ec.marshalNConnectorAccountPayload2ᚖswitchyardᚋgraphᚋmodelᚐConnectorAccountPayload(ctx, selections, v)
 		},
@@ -22791,7 +24945,25 @@ func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field gr
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().CreateAPIKey(ctx, fc.Args["input"].(model.CreateAPIKeyInput), fc.Args["idempotencyKey"].(*string))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"DEVELOPER"})
+				if err != nil {
+					var zeroVal *model.CreateAPIKeyPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.CreateAPIKeyPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateAPIKeyPayload) graphql.Marshaler {
 			return ec.marshalNCreateApiKeyPayload2ᚖswitchyardᚋgraphᚋmodelᚐCreateAPIKeyPayload(ctx, selections, v)
 		},
@@ -22835,7 +25007,25 @@ func (ec *executionContext) _Mutation_revokeApiKey(ctx context.Context, field gr
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().RevokeAPIKey(ctx, fc.Args["id"].(string), fc.Args["idempotencyKey"].(*string))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"DEVELOPER"})
+				if err != nil {
+					var zeroVal *model.APIKeyPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.APIKeyPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *model.APIKeyPayload) graphql.Marshaler {
 			return ec.marshalNApiKeyPayload2ᚖswitchyardᚋgraphᚋmodelᚐAPIKeyPayload(ctx, selections, v)
 		},
@@ -22879,7 +25069,25 @@ func (ec *executionContext) _Mutation_updateProfileWebhookSettings(ctx context.C
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().UpdateProfileWebhookSettings(ctx, fc.Args["profileID"].(string), fc.Args["input"].(model.WebhookSettingsInput), fc.Args["idempotencyKey"].(*string))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"DEVELOPER"})
+				if err != nil {
+					var zeroVal *model.ProfilePayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.ProfilePayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ProfilePayload) graphql.Marshaler {
 			return ec.marshalNProfilePayload2ᚖswitchyardᚋgraphᚋmodelᚐProfilePayload(ctx, selections, v)
 		},
@@ -22923,7 +25131,25 @@ func (ec *executionContext) _Mutation_retryWebhookDelivery(ctx context.Context, 
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().RetryWebhookDelivery(ctx, fc.Args["eventID"].(string), fc.Args["idempotencyKey"].(*string))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"DEVELOPER"})
+				if err != nil {
+					var zeroVal *model.DeliveryAttemptPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.DeliveryAttemptPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *model.DeliveryAttemptPayload) graphql.Marshaler {
 			return ec.marshalNDeliveryAttemptPayload2ᚖswitchyardᚋgraphᚋmodelᚐDeliveryAttemptPayload(ctx, selections, v)
 		},
@@ -22967,7 +25193,25 @@ func (ec *executionContext) _Mutation_createRoutingAlgorithm(ctx context.Context
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().CreateRoutingAlgorithm(ctx, fc.Args["input"].(model.CreateRoutingAlgorithmInput), fc.Args["idempotencyKey"].(*string))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"DEVELOPER"})
+				if err != nil {
+					var zeroVal *model.RoutingAlgorithmPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.RoutingAlgorithmPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RoutingAlgorithmPayload) graphql.Marshaler {
 			return ec.marshalNRoutingAlgorithmPayload2ᚖswitchyardᚋgraphᚋmodelᚐRoutingAlgorithmPayload(ctx, selections, v)
 		},
@@ -23011,7 +25255,25 @@ func (ec *executionContext) _Mutation_activateRoutingAlgorithm(ctx context.Conte
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().ActivateRoutingAlgorithm(ctx, fc.Args["id"].(string), fc.Args["idempotencyKey"].(*string))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"DEVELOPER"})
+				if err != nil {
+					var zeroVal *model.RoutingAlgorithmPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.RoutingAlgorithmPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RoutingAlgorithmPayload) graphql.Marshaler {
 			return ec.marshalNRoutingAlgorithmPayload2ᚖswitchyardᚋgraphᚋmodelᚐRoutingAlgorithmPayload(ctx, selections, v)
 		},
@@ -23055,7 +25317,25 @@ func (ec *executionContext) _Mutation_deactivateRouting(ctx context.Context, fie
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Mutation().DeactivateRouting(ctx, fc.Args["profileID"].(*string), fc.Args["idempotencyKey"].(*string))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"DEVELOPER"})
+				if err != nil {
+					var zeroVal *model.RoutingAlgorithmPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.RoutingAlgorithmPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RoutingAlgorithmPayload) graphql.Marshaler {
 			return ec.marshalNRoutingAlgorithmPayload2ᚖswitchyardᚋgraphᚋmodelᚐRoutingAlgorithmPayload(ctx, selections, v)
 		},
@@ -23081,6 +25361,466 @@ func (ec *executionContext) fieldContext_Mutation_deactivateRouting(ctx context.
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deactivateRouting_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_signUp(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_signUp(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SignUp(ctx, fc.Args["email"].(string), fc.Args["password"].(string), fc.Args["merchantName"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Public == nil {
+					var zeroVal *model.SignUpPayload
+					return zeroVal, errors.New("directive public is not implemented")
+				}
+				return ec.Directives.Public(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SignUpPayload) graphql.Marshaler {
+			return ec.marshalNSignUpPayload2ᚖswitchyardᚋgraphᚋmodelᚐSignUpPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_signUp(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SignUpPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_signUp_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_signIn(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_signIn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SignIn(ctx, fc.Args["email"].(string), fc.Args["password"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Public == nil {
+					var zeroVal *model.Session
+					return zeroVal, errors.New("directive public is not implemented")
+				}
+				return ec.Directives.Public(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Session) graphql.Marshaler {
+			return ec.marshalNSession2ᚖswitchyardᚋgraphᚋmodelᚐSession(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_signIn(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Session(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_signIn_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_signOut(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_signOut(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().SignOut(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"DEVELOPER", "OPERATOR", "VIEWER"})
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_signOut(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mutation", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Mutation_inviteUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_inviteUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().InviteUser(ctx, fc.Args["email"].(string), fc.Args["role"].(model.Role))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{})
+				if err != nil {
+					var zeroVal *model.InvitationPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.InvitationPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InvitationPayload) graphql.Marshaler {
+			return ec.marshalNInvitationPayload2ᚖswitchyardᚋgraphᚋmodelᚐInvitationPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_inviteUser(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvitationPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_inviteUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_acceptInvitation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_acceptInvitation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AcceptInvitation(ctx, fc.Args["token"].(string), fc.Args["password"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Public == nil {
+					var zeroVal *model.Session
+					return zeroVal, errors.New("directive public is not implemented")
+				}
+				return ec.Directives.Public(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Session) graphql.Marshaler {
+			return ec.marshalNSession2ᚖswitchyardᚋgraphᚋmodelᚐSession(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_acceptInvitation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Session(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_acceptInvitation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateUserRole(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateUserRole(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateUserRole(ctx, fc.Args["userID"].(string), fc.Args["role"].(model.Role))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{})
+				if err != nil {
+					var zeroVal *model.Member
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.Member
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Member) graphql.Marshaler {
+			return ec.marshalNMember2ᚖswitchyardᚋgraphᚋmodelᚐMember(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateUserRole(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Member(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateUserRole_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveUser(ctx, fc.Args["userID"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{})
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeUser(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_switchMerchant(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_switchMerchant(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SwitchMerchant(ctx, fc.Args["merchantID"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"DEVELOPER", "OPERATOR", "VIEWER"})
+				if err != nil {
+					var zeroVal *model.Session
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.Session
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Session) graphql.Marshaler {
+			return ec.marshalNSession2ᚖswitchyardᚋgraphᚋmodelᚐSession(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_switchMerchant(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Session(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_switchMerchant_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -27971,6 +30711,68 @@ func (ec *executionContext) fieldContext_Query_nodes(ctx context.Context, field 
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_auditLog(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_auditLog(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AuditLog(ctx, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.AuditEntryOrder), fc.Args["where"].(*ent.AuditEntryWhereInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{})
+				if err != nil {
+					var zeroVal *ent.AuditEntryConnection
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *ent.AuditEntryConnection
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.AuditEntryConnection) graphql.Marshaler {
+			return ec.marshalNAuditEntryConnection2ᚖswitchyardᚋentᚐAuditEntryConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_auditLog(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditEntryConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_auditLog_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_customers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -28735,6 +31537,88 @@ func (ec *executionContext) fieldContext_Query_routingEvaluate(ctx context.Conte
 	if fc.Args, err = ec.field_Query_routingEvaluate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_me(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_me(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Me(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Me) graphql.Marshaler {
+			return ec.marshalOMe2ᚖswitchyardᚋgraphᚋmodelᚐMe(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_me(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Me(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_users(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_users(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Users(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{})
+				if err != nil {
+					var zeroVal []*model.Member
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal []*model.Member
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Member) graphql.Marshaler {
+			return ec.marshalNMember2ᚕᚖswitchyardᚋgraphᚋmodelᚐMemberᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_users(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Member(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -30398,6 +33282,309 @@ func (ec *executionContext) _SavedCard_holderName(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_SavedCard_holderName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SavedCard", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Session_token(ctx context.Context, field graphql.CollectedField, obj *model.Session) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Session_token(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Token, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Session_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Session", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Session_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.Session) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Session_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Session_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Session", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Session_user(ctx context.Context, field graphql.CollectedField, obj *model.Session) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Session_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.User, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖswitchyardᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Session_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Session",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Session_merchantID(ctx context.Context, field graphql.CollectedField, obj *model.Session) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Session_merchantID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Session_merchantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Session", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Session_role(ctx context.Context, field graphql.CollectedField, obj *model.Session) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Session_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Role) graphql.Marshaler {
+			return ec.marshalNRole2switchyardᚋgraphᚋmodelᚐRole(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Session_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Session", field, false, false, errors.New("field of type Role does not have child fields"))
+}
+
+func (ec *executionContext) _SignUpPayload_session(ctx context.Context, field graphql.CollectedField, obj *model.SignUpPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SignUpPayload_session(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Session, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Session) graphql.Marshaler {
+			return ec.marshalNSession2ᚖswitchyardᚋgraphᚋmodelᚐSession(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SignUpPayload_session(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SignUpPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Session(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SignUpPayload_merchantAccount(ctx context.Context, field graphql.CollectedField, obj *model.SignUpPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SignUpPayload_merchantAccount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantAccount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MerchantAccount) graphql.Marshaler {
+			return ec.marshalNMerchantAccount2ᚖswitchyardᚋentᚐMerchantAccount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SignUpPayload_merchantAccount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SignUpPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MerchantAccount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SignUpPayload_apiKey(ctx context.Context, field graphql.CollectedField, obj *model.SignUpPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SignUpPayload_apiKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.APIKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SignUpPayload_apiKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SignUpPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SignUpPayload_publishableKey(ctx context.Context, field graphql.CollectedField, obj *model.SignUpPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SignUpPayload_publishableKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublishableKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SignUpPayload_publishableKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SignUpPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_User_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_User_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _User_email(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_User_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Email, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_User_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _User_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_User_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_User_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Viewer_merchantID(ctx context.Context, field graphql.CollectedField, obj *model.Viewer) (ret graphql.Marshaler) {
@@ -32552,6 +35739,791 @@ func (ec *executionContext) unmarshalInputAPIKeyWhereInput(ctx context.Context, 
 				return it, err
 			}
 			it.HasMerchantWith = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputAuditEntryOrder(ctx context.Context, obj any) (ent.AuditEntryOrder, error) {
+	var it ent.AuditEntryOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNAuditEntryOrderField2ᚖswitchyardᚋentᚐAuditEntryOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputAuditEntryWhereInput(ctx context.Context, obj any) (ent.AuditEntryWhereInput, error) {
+	var it ent.AuditEntryWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "userIDContains", "userIDHasPrefix", "userIDHasSuffix", "userIDEqualFold", "userIDContainsFold", "userEmail", "userEmailNEQ", "userEmailIn", "userEmailNotIn", "userEmailGT", "userEmailGTE", "userEmailLT", "userEmailLTE", "userEmailContains", "userEmailHasPrefix", "userEmailHasSuffix", "userEmailEqualFold", "userEmailContainsFold", "operation", "operationNEQ", "operationIn", "operationNotIn", "operationGT", "operationGTE", "operationLT", "operationLTE", "operationContains", "operationHasPrefix", "operationHasSuffix", "operationEqualFold", "operationContainsFold", "objectID", "objectIDNEQ", "objectIDIn", "objectIDNotIn", "objectIDGT", "objectIDGTE", "objectIDLT", "objectIDLTE", "objectIDContains", "objectIDHasPrefix", "objectIDHasSuffix", "objectIDIsNil", "objectIDNotNil", "objectIDEqualFold", "objectIDContainsFold", "requestID", "requestIDNEQ", "requestIDIn", "requestIDNotIn", "requestIDGT", "requestIDGTE", "requestIDLT", "requestIDLTE", "requestIDContains", "requestIDHasPrefix", "requestIDHasSuffix", "requestIDIsNil", "requestIDNotNil", "requestIDEqualFold", "requestIDContainsFold"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOAuditEntryWhereInput2ᚖswitchyardᚋentᚐAuditEntryWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOAuditEntryWhereInput2ᚕᚖswitchyardᚋentᚐAuditEntryWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOAuditEntryWhereInput2ᚕᚖswitchyardᚋentᚐAuditEntryWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "idEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idEqualFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDEqualFold = data
+		case "idContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idContainsFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDContainsFold = data
+		case "merchantID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantID = data
+		case "merchantIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDNEQ = data
+		case "merchantIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDIn = data
+		case "merchantIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDNotIn = data
+		case "merchantIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDGT = data
+		case "merchantIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDGTE = data
+		case "merchantIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDLT = data
+		case "merchantIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDLTE = data
+		case "merchantIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDContains = data
+		case "merchantIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDHasPrefix = data
+		case "merchantIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDHasSuffix = data
+		case "merchantIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDEqualFold = data
+		case "merchantIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDContainsFold = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "userID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserID = data
+		case "userIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDNEQ = data
+		case "userIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDIn = data
+		case "userIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDNotIn = data
+		case "userIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDGT = data
+		case "userIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDGTE = data
+		case "userIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDLT = data
+		case "userIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDLTE = data
+		case "userIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDContains = data
+		case "userIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDHasPrefix = data
+		case "userIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDHasSuffix = data
+		case "userIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDEqualFold = data
+		case "userIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDContainsFold = data
+		case "userEmail":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userEmail"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserEmail = data
+		case "userEmailNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userEmailNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserEmailNEQ = data
+		case "userEmailIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userEmailIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserEmailIn = data
+		case "userEmailNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userEmailNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserEmailNotIn = data
+		case "userEmailGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userEmailGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserEmailGT = data
+		case "userEmailGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userEmailGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserEmailGTE = data
+		case "userEmailLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userEmailLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserEmailLT = data
+		case "userEmailLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userEmailLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserEmailLTE = data
+		case "userEmailContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userEmailContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserEmailContains = data
+		case "userEmailHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userEmailHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserEmailHasPrefix = data
+		case "userEmailHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userEmailHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserEmailHasSuffix = data
+		case "userEmailEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userEmailEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserEmailEqualFold = data
+		case "userEmailContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userEmailContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserEmailContainsFold = data
+		case "operation":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operation"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Operation = data
+		case "operationNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationNEQ = data
+		case "operationIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationIn = data
+		case "operationNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationNotIn = data
+		case "operationGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationGT = data
+		case "operationGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationGTE = data
+		case "operationLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationLT = data
+		case "operationLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationLTE = data
+		case "operationContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationContains = data
+		case "operationHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationHasPrefix = data
+		case "operationHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationHasSuffix = data
+		case "operationEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationEqualFold = data
+		case "operationContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationContainsFold = data
+		case "objectID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("objectID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ObjectID = data
+		case "objectIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("objectIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ObjectIDNEQ = data
+		case "objectIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("objectIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ObjectIDIn = data
+		case "objectIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("objectIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ObjectIDNotIn = data
+		case "objectIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("objectIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ObjectIDGT = data
+		case "objectIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("objectIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ObjectIDGTE = data
+		case "objectIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("objectIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ObjectIDLT = data
+		case "objectIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("objectIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ObjectIDLTE = data
+		case "objectIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("objectIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ObjectIDContains = data
+		case "objectIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("objectIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ObjectIDHasPrefix = data
+		case "objectIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("objectIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ObjectIDHasSuffix = data
+		case "objectIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("objectIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ObjectIDIsNil = data
+		case "objectIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("objectIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ObjectIDNotNil = data
+		case "objectIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("objectIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ObjectIDEqualFold = data
+		case "objectIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("objectIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ObjectIDContainsFold = data
+		case "requestID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestID = data
+		case "requestIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestIDNEQ = data
+		case "requestIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestIDIn = data
+		case "requestIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestIDNotIn = data
+		case "requestIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestIDGT = data
+		case "requestIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestIDGTE = data
+		case "requestIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestIDLT = data
+		case "requestIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestIDLTE = data
+		case "requestIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestIDContains = data
+		case "requestIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestIDHasPrefix = data
+		case "requestIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestIDHasSuffix = data
+		case "requestIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestIDIsNil = data
+		case "requestIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestIDNotNil = data
+		case "requestIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestIDEqualFold = data
+		case "requestIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestIDContainsFold = data
 		}
 	}
 	return it, nil
@@ -57637,6 +61609,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Capture(ctx, sel, obj)
+	case *ent.AuditEntry:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._AuditEntry(ctx, sel, obj)
 	case *ent.APIKey:
 		if obj == nil {
 			return graphql.Null
@@ -57881,6 +61858,170 @@ func (ec *executionContext) _ApiKeyPayload(ctx context.Context, sel ast.Selectio
 			}
 		case "replayed":
 			out.Values[i] = ec._ApiKeyPayload_replayed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var auditEntryImplementors = []string{"AuditEntry", "Node"}
+
+func (ec *executionContext) _AuditEntry(ctx context.Context, sel ast.SelectionSet, obj *ent.AuditEntry) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditEntryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditEntry")
+		case "id":
+			out.Values[i] = ec._AuditEntry_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "merchantID":
+			out.Values[i] = ec._AuditEntry_merchantID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._AuditEntry_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "userID":
+			out.Values[i] = ec._AuditEntry_userID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "userEmail":
+			out.Values[i] = ec._AuditEntry_userEmail(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "operation":
+			out.Values[i] = ec._AuditEntry_operation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "objectID":
+			out.Values[i] = ec._AuditEntry_objectID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "requestID":
+			out.Values[i] = ec._AuditEntry_requestID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var auditEntryConnectionImplementors = []string{"AuditEntryConnection"}
+
+func (ec *executionContext) _AuditEntryConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.AuditEntryConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditEntryConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditEntryConnection")
+		case "edges":
+			out.Values[i] = ec._AuditEntryConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._AuditEntryConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._AuditEntryConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var auditEntryEdgeImplementors = []string{"AuditEntryEdge"}
+
+func (ec *executionContext) _AuditEntryEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.AuditEntryEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditEntryEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditEntryEdge")
+		case "node":
+			out.Values[i] = ec._AuditEntryEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._AuditEntryEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -59608,6 +63749,64 @@ func (ec *executionContext) _IncrementalAuthorization(ctx context.Context, sel a
 	return out
 }
 
+var invitationPayloadImplementors = []string{"InvitationPayload"}
+
+func (ec *executionContext) _InvitationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.InvitationPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invitationPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvitationPayload")
+		case "invitationID":
+			out.Values[i] = ec._InvitationPayload_invitationID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "email":
+			out.Values[i] = ec._InvitationPayload_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._InvitationPayload_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._InvitationPayload_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "token":
+			out.Values[i] = ec._InvitationPayload_token(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var mandateImplementors = []string{"Mandate", "Node"}
 
 func (ec *executionContext) _Mandate(ctx context.Context, sel ast.SelectionSet, obj *ent.Mandate) graphql.Marshaler {
@@ -59841,6 +64040,107 @@ func (ec *executionContext) _MandateEdge(ctx context.Context, sel ast.SelectionS
 			}
 		case "cursor":
 			out.Values[i] = ec._MandateEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var meImplementors = []string{"Me"}
+
+func (ec *executionContext) _Me(ctx context.Context, sel ast.SelectionSet, obj *model.Me) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, meImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Me")
+		case "user":
+			out.Values[i] = ec._Me_user(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "merchantID":
+			out.Values[i] = ec._Me_merchantID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._Me_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "memberships":
+			out.Values[i] = ec._Me_memberships(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var memberImplementors = []string{"Member"}
+
+func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, obj *model.Member) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, memberImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Member")
+		case "user":
+			out.Values[i] = ec._Member_user(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._Member_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "joinedAt":
+			out.Values[i] = ec._Member_joinedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -60549,6 +64849,59 @@ func (ec *executionContext) _MerchantConnectorAccountEdge(ctx context.Context, s
 	return out
 }
 
+var merchantMembershipImplementors = []string{"MerchantMembership"}
+
+func (ec *executionContext) _MerchantMembership(ctx context.Context, sel ast.SelectionSet, obj *model.MerchantMembership) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, merchantMembershipImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MerchantMembership")
+		case "merchantID":
+			out.Values[i] = ec._MerchantMembership_merchantID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "merchantName":
+			out.Values[i] = ec._MerchantMembership_merchantName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._MerchantMembership_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._MerchantMembership_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -60712,6 +65065,62 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deactivateRouting":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deactivateRouting(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "signUp":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_signUp(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "signIn":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_signIn(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "signOut":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_signOut(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "inviteUser":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_inviteUser(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "acceptInvitation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_acceptInvitation(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateUserRole":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateUserRole(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeUser":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeUser(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "switchMerchant":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_switchMerchant(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -62705,6 +67114,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "auditLog":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_auditLog(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "customers":
 			field := field
 
@@ -63089,6 +67520,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_routingEvaluate(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "me":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_me(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "users":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_users(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -63890,6 +68365,165 @@ func (ec *executionContext) _SavedCard(ctx context.Context, sel ast.SelectionSet
 	return out
 }
 
+var sessionImplementors = []string{"Session"}
+
+func (ec *executionContext) _Session(ctx context.Context, sel ast.SelectionSet, obj *model.Session) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sessionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Session")
+		case "token":
+			out.Values[i] = ec._Session_token(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._Session_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "user":
+			out.Values[i] = ec._Session_user(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "merchantID":
+			out.Values[i] = ec._Session_merchantID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._Session_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var signUpPayloadImplementors = []string{"SignUpPayload"}
+
+func (ec *executionContext) _SignUpPayload(ctx context.Context, sel ast.SelectionSet, obj *model.SignUpPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, signUpPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SignUpPayload")
+		case "session":
+			out.Values[i] = ec._SignUpPayload_session(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "merchantAccount":
+			out.Values[i] = ec._SignUpPayload_merchantAccount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "apiKey":
+			out.Values[i] = ec._SignUpPayload_apiKey(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publishableKey":
+			out.Values[i] = ec._SignUpPayload_publishableKey(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var userImplementors = []string{"User"}
+
+func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj *ent.User) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, userImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("User")
+		case "id":
+			out.Values[i] = ec._User_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "email":
+			out.Values[i] = ec._User_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._User_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var viewerImplementors = []string{"Viewer"}
 
 func (ec *executionContext) _Viewer(ctx context.Context, sel ast.SelectionSet, obj *model.Viewer) graphql.Marshaler {
@@ -64462,6 +69096,37 @@ func (ec *executionContext) marshalNApiKeyPayload2ᚖswitchyardᚋgraphᚋmodel�
 		return graphql.Null
 	}
 	return ec._ApiKeyPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAuditEntryConnection2ᚖswitchyardᚋentᚐAuditEntryConnection(ctx context.Context, sel ast.SelectionSet, v *ent.AuditEntryConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AuditEntryConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNAuditEntryOrderField2ᚖswitchyardᚋentᚐAuditEntryOrderField(ctx context.Context, v any) (*ent.AuditEntryOrderField, error) {
+	var res = new(ent.AuditEntryOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNAuditEntryOrderField2ᚖswitchyardᚋentᚐAuditEntryOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.AuditEntryOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNAuditEntryWhereInput2ᚖswitchyardᚋentᚐAuditEntryWhereInput(ctx context.Context, v any) (*ent.AuditEntryWhereInput, error) {
+	res, err := ec.unmarshalInputAuditEntryWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
@@ -65042,6 +69707,16 @@ func (ec *executionContext) marshalNInt2ᚖint64(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) marshalNInvitationPayload2ᚖswitchyardᚋgraphᚋmodelᚐInvitationPayload(ctx context.Context, sel ast.SelectionSet, v *model.InvitationPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._InvitationPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNKeyKind2switchyardᚋgraphᚋmodelᚐKeyKind(ctx context.Context, v any) (model.KeyKind, error) {
 	var res model.KeyKind
 	err := res.UnmarshalGQL(v)
@@ -65148,6 +69823,32 @@ func (ec *executionContext) marshalNMap2map(ctx context.Context, sel ast.Selecti
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNMember2ᚕᚖswitchyardᚋgraphᚋmodelᚐMemberᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Member) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMember2ᚖswitchyardᚋgraphᚋmodelᚐMember(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNMember2ᚖswitchyardᚋgraphᚋmodelᚐMember(ctx context.Context, sel ast.SelectionSet, v *model.Member) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Member(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNMerchantAccount2ᚖswitchyardᚋentᚐMerchantAccount(ctx context.Context, sel ast.SelectionSet, v *ent.MerchantAccount) graphql.Marshaler {
@@ -65281,6 +69982,32 @@ func (ec *executionContext) marshalNMerchantConnectorAccountStatus2switchyardᚋ
 func (ec *executionContext) unmarshalNMerchantConnectorAccountWhereInput2ᚖswitchyardᚋentᚐMerchantConnectorAccountWhereInput(ctx context.Context, v any) (*ent.MerchantConnectorAccountWhereInput, error) {
 	res, err := ec.unmarshalInputMerchantConnectorAccountWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMerchantMembership2ᚕᚖswitchyardᚋgraphᚋmodelᚐMerchantMembershipᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MerchantMembership) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMerchantMembership2ᚖswitchyardᚋgraphᚋmodelᚐMerchantMembership(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNMerchantMembership2ᚖswitchyardᚋgraphᚋmodelᚐMerchantMembership(ctx context.Context, sel ast.SelectionSet, v *model.MerchantMembership) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._MerchantMembership(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNNode2ᚕswitchyardᚋentᚐNoder(ctx context.Context, sel ast.SelectionSet, v []ent.Noder) graphql.Marshaler {
@@ -65742,6 +70469,46 @@ func (ec *executionContext) unmarshalNRefundWhereInput2ᚖswitchyardᚋentᚐRef
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNRole2switchyardᚋgraphᚋmodelᚐRole(ctx context.Context, v any) (model.Role, error) {
+	var res model.Role
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRole2switchyardᚋgraphᚋmodelᚐRole(ctx context.Context, sel ast.SelectionSet, v model.Role) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx context.Context, v any) ([]model.Role, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]model.Role, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNRole2switchyardᚋgraphᚋmodelᚐRole(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Role) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRole2switchyardᚋgraphᚋmodelᚐRole(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNRoutingAlgorithm2ᚖswitchyardᚋentᚐRoutingAlgorithm(ctx context.Context, sel ast.SelectionSet, v *ent.RoutingAlgorithm) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -65831,6 +70598,26 @@ func (ec *executionContext) marshalNRoutingEvaluation2ᚖswitchyardᚋgraphᚋmo
 func (ec *executionContext) unmarshalNRoutingPaymentInput2switchyardᚋgraphᚋmodelᚐRoutingPaymentInput(ctx context.Context, v any) (model.RoutingPaymentInput, error) {
 	res, err := ec.unmarshalInputRoutingPaymentInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSession2ᚖswitchyardᚋgraphᚋmodelᚐSession(ctx context.Context, sel ast.SelectionSet, v *model.Session) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Session(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSignUpPayload2ᚖswitchyardᚋgraphᚋmodelᚐSignUpPayload(ctx context.Context, sel ast.SelectionSet, v *model.SignUpPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SignUpPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
@@ -65924,6 +70711,16 @@ func (ec *executionContext) unmarshalNUpdateConnectorAccountInput2switchyardᚋg
 func (ec *executionContext) unmarshalNUpdatePaymentInput2switchyardᚋgraphᚋmodelᚐPaymentRequest(ctx context.Context, v any) (model.PaymentRequest, error) {
 	res, err := ec.unmarshalInputUpdatePaymentInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUser2ᚖswitchyardᚋentᚐUser(ctx context.Context, sel ast.SelectionSet, v *ent.User) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._User(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNViewer2ᚖswitchyardᚋgraphᚋmodelᚐViewer(ctx context.Context, sel ast.SelectionSet, v *model.Viewer) graphql.Marshaler {
@@ -66148,6 +70945,66 @@ func (ec *executionContext) unmarshalOAPIKeyWhereInput2ᚖswitchyardᚋentᚐAPI
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputAPIKeyWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOAuditEntry2ᚖswitchyardᚋentᚐAuditEntry(ctx context.Context, sel ast.SelectionSet, v *ent.AuditEntry) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._AuditEntry(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOAuditEntryEdge2ᚕᚖswitchyardᚋentᚐAuditEntryEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.AuditEntryEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOAuditEntryEdge2ᚖswitchyardᚋentᚐAuditEntryEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOAuditEntryEdge2ᚖswitchyardᚋentᚐAuditEntryEdge(ctx context.Context, sel ast.SelectionSet, v *ent.AuditEntryEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._AuditEntryEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOAuditEntryOrder2ᚖswitchyardᚋentᚐAuditEntryOrder(ctx context.Context, v any) (*ent.AuditEntryOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputAuditEntryOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOAuditEntryWhereInput2ᚕᚖswitchyardᚋentᚐAuditEntryWhereInputᚄ(ctx context.Context, v any) ([]*ent.AuditEntryWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.AuditEntryWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNAuditEntryWhereInput2ᚖswitchyardᚋentᚐAuditEntryWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOAuditEntryWhereInput2ᚖswitchyardᚋentᚐAuditEntryWhereInput(ctx context.Context, v any) (*ent.AuditEntryWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputAuditEntryWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -67544,6 +72401,13 @@ func (ec *executionContext) marshalOMap2ᚕmapᚄ(ctx context.Context, sel ast.S
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalOMe2ᚖswitchyardᚋgraphᚋmodelᚐMe(ctx context.Context, sel ast.SelectionSet, v *model.Me) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Me(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOMerchantAccount2ᚖswitchyardᚋentᚐMerchantAccount(ctx context.Context, sel ast.SelectionSet, v *ent.MerchantAccount) graphql.Marshaler {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"switchyard/ent"
+	"time"
 )
 
 // revokeApiKey's result.
@@ -100,6 +101,45 @@ type DisputePayload struct {
 	Replayed bool `json:"replayed"`
 }
 
+// An invitation made: its one-time token is shown once, for the link.
+type InvitationPayload struct {
+	// inv_…
+	InvitationID string    `json:"invitationID"`
+	Email        string    `json:"email"`
+	Role         Role      `json:"role"`
+	ExpiresAt    time.Time `json:"expiresAt"`
+	// The one-time token, for the invitation link: whoever holds it may join (acceptInvitation).
+	Token string `json:"token"`
+}
+
+// The signed-in caller.
+type Me struct {
+	User *ent.User `json:"user"`
+	// The merchant the session acts for, and the role there.
+	MerchantID string `json:"merchantID"`
+	Role       Role   `json:"role"`
+	// Every merchant the user belongs to (switchMerchant moves between them).
+	Memberships []*MerchantMembership `json:"memberships"`
+}
+
+// A member of the caller's merchant.
+type Member struct {
+	User *ent.User `json:"user"`
+	Role Role      `json:"role"`
+	// When the user joined the merchant.
+	JoinedAt time.Time `json:"joinedAt"`
+}
+
+// A user's place in a merchant.
+type MerchantMembership struct {
+	MerchantID string `json:"merchantID"`
+	// The merchant's name, if it has one.
+	MerchantName *string `json:"merchantName,omitempty"`
+	Role         Role    `json:"role"`
+	// When the user joined the merchant.
+	CreatedAt time.Time `json:"createdAt"`
+}
+
 // A payment mutation's result.
 type PaymentPayload struct {
 	// The payment as the mutation left it (nested fields are read live).
@@ -167,6 +207,31 @@ type RoutingPaymentInput struct {
 	PaymentType        *string `json:"paymentType,omitempty"`
 	// The payment's metadata; a non-string value is compared as its JSON text.
 	Metadata map[string]any `json:"metadata,omitempty"`
+}
+
+// A session: its token goes in `Authorization: Bearer <token>` on every
+// request to /graphql. It ends when signed out, or after the idle time
+// without a request (each request extends it), or at its absolute end.
+type Session struct {
+	// The bearer token. Shown once; only its hash is kept.
+	Token string `json:"token"`
+	// When the session ends if no request extends it.
+	ExpiresAt time.Time `json:"expiresAt"`
+	User      *ent.User `json:"user"`
+	// The merchant the session acts for.
+	MerchantID string `json:"merchantID"`
+	Role       Role   `json:"role"`
+}
+
+// What signing up made.
+type SignUpPayload struct {
+	Session *Session `json:"session"`
+	// The merchant account made for the user, with its default profile and a sandbox connector account.
+	MerchantAccount *ent.MerchantAccount `json:"merchantAccount"`
+	// A secret API key for the new merchant (snd_…): shown once.
+	APIKey string `json:"apiKey"`
+	// The merchant's publishable key (pk_snd_…).
+	PublishableKey string `json:"publishableKey"`
 }
 
 // The caller of the API: the principal its key (and headers) stand for.
@@ -256,6 +321,70 @@ func (e *KeyKind) UnmarshalJSON(b []byte) error {
 }
 
 func (e KeyKind) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// A user's role in a merchant.
+type Role string
+
+const (
+	// Everything, including API keys and users.
+	RoleAdmin Role = "ADMIN"
+	// Connectors, routing, webhooks and API keys; reads payments.
+	RoleDeveloper Role = "DEVELOPER"
+	// Payments: create, confirm, capture, cancel, refund; disputes: accept; customers.
+	RoleOperator Role = "OPERATOR"
+	// Reads only.
+	RoleViewer Role = "VIEWER"
+)
+
+var AllRole = []Role{
+	RoleAdmin,
+	RoleDeveloper,
+	RoleOperator,
+	RoleViewer,
+}
+
+func (e Role) IsValid() bool {
+	switch e {
+	case RoleAdmin, RoleDeveloper, RoleOperator, RoleViewer:
+		return true
+	}
+	return false
+}
+
+func (e Role) String() string {
+	return string(e)
+}
+
+func (e *Role) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = Role(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid Role", str)
+	}
+	return nil
+}
+
+func (e Role) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *Role) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e Role) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -42,6 +42,7 @@ import (
 	"switchyard/payments/merchant"
 	"switchyard/payments/routing"
 	"switchyard/payments/txn"
+	"switchyard/payments/users"
 	"switchyard/rest"
 	"switchyard/webhooks"
 )
@@ -62,6 +63,7 @@ type App struct {
 	Routing    *routing.Service
 	GSM        *gsm.Service
 	Events     *events.Service
+	Users      *users.Service
 	Log        *slog.Logger
 	// Demo is set when the demo merchant was bootstrapped on start.
 	Demo *DemoKeys
@@ -165,6 +167,8 @@ func (a *App) wireDomain(box *secrets.Box) {
 	a.Payments = payments.New(payments.Deps{DB: db, Box: box, Connectors: a.Connectors, Customers: a.Customers,
 		Routing: a.Routing, GSM: a.GSM, Events: a.Events, PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Render: render,
 		RecoveryAfter: a.Config.RecoveryAfter})
+	a.Users = users.New(users.Deps{DB: db, Box: box, Sessions: redisstore.NewSessions(a.Redis.Client),
+		Failures: redisstore.NewSignInFailures(a.Redis.Client), Provisioner: a})
 }
 
 func (a *App) routes(reg *prometheus.Registry) http.Handler {
@@ -178,7 +182,7 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 	gql := graph.NewHandler(graph.Deps{
 		Client: a.Store.Client, Cursors: cursors.New(a.Redis.Client), Auth: a.Auth,
 		Payments: a.Payments, Merchants: a.Merchants, Connectors: a.Connectors, Customers: a.Customers, Events: a.Events, Routing: a.Routing,
-		Idempotency: idem, Webhooks: a.Webhooks,
+		Users: a.Users, Idempotency: idem, Webhooks: a.Webhooks,
 	}, gqlOpts)
 	mux.Handle(graph.Endpoint, gql)
 	mux.Handle(playground.AssetsPath(graph.Endpoint), gql)

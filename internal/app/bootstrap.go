@@ -12,6 +12,7 @@ import (
 	"switchyard/payments/connector"
 	"switchyard/payments/errs"
 	"switchyard/payments/merchant"
+	"switchyard/payments/users"
 )
 
 // Demo merchant of the embedded default (and of `switchyard bootstrap`).
@@ -34,57 +35,88 @@ type DemoKeys struct {
 
 // Bootstrap makes sure the demo merchant exists with its default profile, a
 // secret key, a publishable key and a sandbox connector account, through the
-// same domain operations the API calls. It reuses what an earlier start
-// made: the secret key is kept (owner-only) in the data directory, because
-// the database holds only its hash. A kept key that no longer works is
-// replaced by a new one.
+// same domain operations the API calls (provision). It reuses what an
+// earlier start made: the secret key is kept (owner-only) in the data
+// directory, because the database holds only its hash. A kept key that no
+// longer works is replaced by a new one.
 func (a *App) Bootstrap(ctx context.Context) (*DemoKeys, error) {
-	admin := tenancy.WithPrincipal(ctx, tenancy.Principal{Kind: tenancy.KindAdmin})
-	view, err := a.Merchants.GetMerchantAccount(admin, DemoMerchantID)
-	created := false
-	if e, ok := errs.As(err); ok && e.Kind == errs.KindNotFound {
-		name := "Demo merchant"
-		made, err := a.Merchants.CreateMerchantAccount(admin, merchant.MerchantAccountInput{
-			MerchantID: DemoMerchantID, MerchantAccountFields: merchant.MerchantAccountFields{MerchantName: &name},
-		})
-		if err != nil {
-			return nil, fmt.Errorf("create demo merchant: %w", err)
-		}
-		view, created = made, true
-	} else if err != nil {
-		return nil, err
-	}
-	m, prof := view.Merchant, view.DefaultProfile
-	if prof == nil {
-		return nil, fmt.Errorf("demo merchant %s has no default profile", m.ID)
-	}
-	mctx := tenancy.ForMerchant(admin, m.ID)
-
-	keys := &DemoKeys{MerchantID: m.ID, ProfileID: prof.ID, PublishableKey: m.PublishableKey, Created: created}
 	path := filepath.Join(a.Config.DataDir, demoKeysFile)
 	var kept DemoKeys
 	if b, err := os.ReadFile(path); err == nil && json.Unmarshal(b, &kept) == nil && kept.SecretKey != "" {
-		if owner, _, err := a.Merchants.ActiveSecretKey(ctx, kept.SecretKey); err == nil && owner == m.ID {
-			keys.SecretKey = kept.SecretKey
+		if owner, _, err := a.Merchants.ActiveSecretKey(ctx, kept.SecretKey); err != nil || owner != DemoMerchantID {
+			kept.SecretKey = ""
 		}
 	}
-	if keys.SecretKey == "" {
-		desc := "created by the embedded default for the demo merchant"
-		if _, keys.SecretKey, err = a.Merchants.CreateAPIKey(mctx, merchant.APIKeyInput{Name: "demo", Description: &desc}); err != nil {
-			return nil, fmt.Errorf("demo api key: %w", err)
-		}
-	}
-
-	mcas, err := a.Connectors.ListAccounts(mctx)
+	made, created, err := a.provision(ctx, DemoMerchantID, "Demo merchant", kept.SecretKey == "")
 	if err != nil {
 		return nil, err
 	}
-	for _, mca := range mcas {
-		if mca.ProfileID == prof.ID && keys.ConnectorAccount == "" {
-			keys.ConnectorAccount = mca.ID
+	keys := &DemoKeys{MerchantID: made.MerchantID, ProfileID: made.ProfileID, SecretKey: kept.SecretKey,
+		PublishableKey: made.PublishableKey, ConnectorAccount: made.ConnectorAccountID, Created: created}
+	if made.SecretKey != "" {
+		keys.SecretKey = made.SecretKey
+	}
+	if err := writePrivateJSON(path, keys); err != nil {
+		return nil, err
+	}
+	return keys, nil
+}
+
+// Provision makes a dashboard user's new merchant as Bootstrap makes the
+// demo one (users.Provisioner): only what is missing, and a secret key
+// when the merchant has none.
+func (a *App) Provision(ctx context.Context, merchantID, merchantName string) (*users.Provisioned, error) {
+	admin := tenancy.WithPrincipal(ctx, tenancy.Principal{Kind: tenancy.KindAdmin})
+	keys, err := a.Merchants.ListAPIKeys(tenancy.ForMerchant(admin, merchantID), 1, 0)
+	if err != nil {
+		return nil, err
+	}
+	made, _, err := a.provision(ctx, merchantID, merchantName, len(keys) == 0)
+	return made, err
+}
+
+// provision makes sure merchantID exists with its default profile and a
+// sandbox connector account, and makes a secret key when newKey says so,
+// through the domain operations the API calls. created says whether it
+// made the merchant.
+func (a *App) provision(ctx context.Context, merchantID, merchantName string, newKey bool) (*users.Provisioned, bool, error) {
+	admin := tenancy.WithPrincipal(ctx, tenancy.Principal{Kind: tenancy.KindAdmin})
+	view, err := a.Merchants.GetMerchantAccount(admin, merchantID)
+	created := false
+	if e, ok := errs.As(err); ok && e.Kind == errs.KindNotFound {
+		name := merchantName
+		made, err := a.Merchants.CreateMerchantAccount(admin, merchant.MerchantAccountInput{
+			MerchantID: merchantID, MerchantAccountFields: merchant.MerchantAccountFields{MerchantName: &name},
+		})
+		if err != nil {
+			return nil, false, fmt.Errorf("create merchant %s: %w", merchantID, err)
+		}
+		view, created = made, true
+	} else if err != nil {
+		return nil, false, err
+	}
+	m, prof := view.Merchant, view.DefaultProfile
+	if prof == nil {
+		return nil, false, fmt.Errorf("merchant %s has no default profile", m.ID)
+	}
+	mctx := tenancy.ForMerchant(admin, m.ID)
+	out := &users.Provisioned{MerchantID: m.ID, ProfileID: prof.ID, PublishableKey: m.PublishableKey}
+	if newKey {
+		desc := "created with the merchant"
+		if _, out.SecretKey, err = a.Merchants.CreateAPIKey(mctx, merchant.APIKeyInput{Name: "default", Description: &desc}); err != nil {
+			return nil, false, fmt.Errorf("api key of %s: %w", m.ID, err)
 		}
 	}
-	if keys.ConnectorAccount == "" {
+	mcas, err := a.Connectors.ListAccounts(mctx)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, mca := range mcas {
+		if mca.ProfileID == prof.ID && out.ConnectorAccountID == "" {
+			out.ConnectorAccountID = mca.ID
+		}
+	}
+	if out.ConnectorAccountID == "" {
 		mca, err := a.Connectors.CreateSandboxAccount(mctx, connector.SandboxAccountInput{
 			ProfileID:     prof.ID,
 			ConnectorName: DemoConnectorName,
@@ -92,15 +124,11 @@ func (a *App) Bootstrap(ctx context.Context) (*DemoKeys, error) {
 			Credentials:   map[string]any{"auth_type": "HeaderKey", "api_key": "sandbox_simulator"},
 		})
 		if err != nil {
-			return nil, fmt.Errorf("demo connector account: %w", err)
+			return nil, false, fmt.Errorf("sandbox connector account of %s: %w", m.ID, err)
 		}
-		keys.ConnectorAccount = mca.ID
+		out.ConnectorAccountID = mca.ID
 	}
-
-	if err := writePrivateJSON(path, keys); err != nil {
-		return nil, err
-	}
-	return keys, nil
+	return out, created, nil
 }
 
 // writePrivateJSON writes v readable only by the owner.

@@ -4,19 +4,16 @@ import (
 	"context"
 	"io"
 	"log/slog"
+
+	"switchyard/internal/requestid"
 )
 
-type requestIDKey struct{}
-
 func withRequestID(ctx context.Context, id string) context.Context {
-	return context.WithValue(ctx, requestIDKey{}, id)
+	return requestid.With(ctx, id)
 }
 
 // RequestID returns the request id of ctx, if any.
-func RequestID(ctx context.Context) string {
-	id, _ := ctx.Value(requestIDKey{}).(string)
-	return id
-}
+func RequestID(ctx context.Context) string { return requestid.From(ctx) }
 
 // NewLogger returns the JSON logger; every record made with a request's
 // context carries its request_id.

@@ -21,6 +21,7 @@ var statuses = map[errs.Kind]int{
 	errs.KindUnprocessable:    http.StatusUnprocessableEntity,
 	errs.KindInternal:         http.StatusInternalServerError,
 	errs.KindUnavailable:      http.StatusServiceUnavailable,
+	errs.KindTooManyRequests:  http.StatusTooManyRequests,
 }
 
 // Status is the HTTP status of a kind (500 for one without a mapping).

@@ -28,6 +28,10 @@ const (
 	GsmRule                  = "gsm"
 	APIKey                   = "key"
 	Merchant                 = "merchant"
+	User                     = "usr"
+	Membership               = "mbr"
+	Invitation               = "inv"
+	AuditEntry               = "aud"
 )
 
 // idLen base62 characters carry 24·log2(62) ≈ 142.9 bits.

@@ -244,3 +244,80 @@ func (o *RoutingOutcomes) Keep(ctx context.Context, profileID string, n int, ttl
 	}
 	return o.rdb.HSet(ctx, routingOutcomesSizeKey(profileID), "n", n, "ttl", ttl.Milliseconds()).Err()
 }
+
+// Sessions keeps the dashboard's sessions (users.SessionStore) by their
+// token's keyed hash, each with a sliding expiry.
+type Sessions struct{ rdb redis.UniversalClient }
+
+// NewSessions is the store on rdb.
+func NewSessions(rdb redis.UniversalClient) *Sessions { return &Sessions{rdb: rdb} }
+
+func sessionKey(id string) string { return "session:{" + id + "}" }
+
+// Put keeps a session's record for ttl.
+func (s *Sessions) Put(ctx context.Context, id string, record []byte, ttl time.Duration) error {
+	return s.rdb.Set(ctx, sessionKey(id), record, ttl).Err()
+}
+
+// Touch returns a session's record and extends it to ttl, in one command.
+func (s *Sessions) Touch(ctx context.Context, id string, ttl time.Duration) ([]byte, error) {
+	b, err := s.rdb.GetEx(ctx, sessionKey(id), ttl).Bytes()
+	if errors.Is(err, redis.Nil) {
+		return nil, nil
+	}
+	return b, err
+}
+
+// Delete ends a session.
+func (s *Sessions) Delete(ctx context.Context, id string) error {
+	return s.rdb.Del(ctx, sessionKey(id)).Err()
+}
+
+// SignInFailures counts failed sign-ins per key (users.FailureCounter).
+type SignInFailures struct{ rdb redis.UniversalClient }
+
+// NewSignInFailures is the counter on rdb.
+func NewSignInFailures(rdb redis.UniversalClient) *SignInFailures { return &SignInFailures{rdb: rdb} }
+
+func signInFailureKey(key string) string { return "signin:fail:{" + key + "}" }
+
+// Failures reads every key's count in one pipeline.
+func (f *SignInFailures) Failures(ctx context.Context, keys ...string) ([]int64, error) {
+	cmds := make([]*redis.StringCmd, len(keys))
+	_, err := f.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i, k := range keys {
+			cmds[i] = p.Get(ctx, signInFailureKey(k))
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return nil, err
+	}
+	out := make([]int64, len(keys))
+	for i, c := range cmds {
+		n, err := c.Int64()
+		if err != nil && !errors.Is(err, redis.Nil) {
+			return nil, err
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+// Fail counts a failure on each key; a key's window starts with its first
+// (EXPIRE NX), so failures spread out do not keep it alive forever.
+func (f *SignInFailures) Fail(ctx context.Context, window time.Duration, keys ...string) error {
+	_, err := f.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for _, k := range keys {
+			p.Incr(ctx, signInFailureKey(k))
+			p.ExpireNX(ctx, signInFailureKey(k), window)
+		}
+		return nil
+	})
+	return err
+}
+
+// Clear forgets a key's failures.
+func (f *SignInFailures) Clear(ctx context.Context, key string) error {
+	return f.rdb.Del(ctx, signInFailureKey(key)).Err()
+}

@@ -32,6 +32,7 @@ const (
 	labelEncrypt     = "switchyard secrets aes-256-gcm v1"
 	labelAPIKeyHash  = "switchyard api-key hash v1"
 	labelFingerprint = "switchyard fingerprint v1"
+	labelTokenHash   = "switchyard token hash v1"
 )
 
 // ErrOpen is returned (wrapped) by Open for any value it cannot decrypt:
@@ -44,6 +45,7 @@ type Box struct {
 	aead           cipher.AEAD
 	apiKeyHashKey  []byte
 	fingerprintKey []byte
+	tokenHashKey   []byte
 }
 
 // NewBox derives the subkeys from a 32-byte master key.
@@ -63,6 +65,7 @@ func NewBox(masterKey []byte) (*Box, error) {
 		aead:           aead,
 		apiKeyHashKey:  subkey(masterKey, labelAPIKeyHash),
 		fingerprintKey: subkey(masterKey, labelFingerprint),
+		tokenHashKey:   subkey(masterKey, labelTokenHash),
 	}, nil
 }
 
@@ -126,6 +129,15 @@ func (b *Box) OpenJSON(ciphertext, associatedData []byte, v any) error {
 func (b *Box) HashAPIKey(key string) string {
 	m := hmac.New(sha256.New, b.apiKeyHashKey)
 	m.Write([]byte(key))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// HashToken returns the hex HMAC-SHA256 of a bearer secret other than an
+// API key (a dashboard session, an invitation, a throttled email) under its
+// own subkey: what is stored instead of the secret.
+func (b *Box) HashToken(token string) string {
+	m := hmac.New(sha256.New, b.tokenHashKey)
+	m.Write([]byte(token))
 	return hex.EncodeToString(m.Sum(nil))
 }
 

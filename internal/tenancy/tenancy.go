@@ -27,6 +27,10 @@ const (
 	// KindSystem is the process itself (bootstrap, migrations, the webhook
 	// worker). It is never derived from a request.
 	KindSystem
+	// KindAnonymous is a GraphQL caller with no credentials: it may run
+	// the public operations (sign-up, sign-in) and nothing else. It has no
+	// merchant, so any data access under it fails closed.
+	KindAnonymous
 )
 
 // Principal is the caller on whose behalf the data layer runs.
@@ -44,6 +48,14 @@ type Principal struct {
 	// CustomerID marks an ephemeral key: it may act on this customer of
 	// the merchant only (its own customer routes).
 	CustomerID string
+	// UserID is the dashboard user whose session (Authorization: Bearer)
+	// authenticated the call; it acts for MerchantID with Role. Empty for
+	// an API key, which is not limited by roles.
+	UserID    string
+	UserEmail string
+	Role      string
+	// SessionID is the session's hash, for signing it out.
+	SessionID string
 }
 
 // Unscoped reports whether the principal may read across merchants.
@@ -162,6 +174,8 @@ func (k Kind) String() string {
 		return "admin"
 	case KindSystem:
 		return "system"
+	case KindAnonymous:
+		return "anonymous"
 	}
 	return "unknown"
 }

@@ -39,10 +39,13 @@ const (
 	KindInternal
 	// KindUnavailable: a dependency is down and nothing was changed.
 	KindUnavailable
+	// KindTooManyRequests: the caller is refused for a while (repeated
+	// failed sign-ins).
+	KindTooManyRequests
 )
 
 var kindNames = [...]string{"invalid", "unauthenticated", "forbidden", "not_found",
-	"method_not_allowed", "conflict", "too_large", "unprocessable", "internal", "unavailable"}
+	"method_not_allowed", "conflict", "too_large", "unprocessable", "internal", "unavailable", "too_many_requests"}
 
 // String is the kind's name ("not_found").
 func (k Kind) String() string {

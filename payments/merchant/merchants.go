@@ -7,6 +7,7 @@ import (
 
 	"switchyard/ent"
 	"switchyard/ent/apikey"
+	"switchyard/ent/auditentry"
 	"switchyard/ent/capture"
 	"switchyard/ent/customer"
 	"switchyard/ent/dispute"
@@ -14,7 +15,9 @@ import (
 	"switchyard/ent/eventdeliveryattempt"
 	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
+	"switchyard/ent/invitation"
 	"switchyard/ent/mandate"
+	"switchyard/ent/membership"
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/merchantconnectoraccount"
 	"switchyard/ent/paymentattempt"
@@ -314,6 +317,9 @@ func (s *Service) DeleteMerchantAccount(ctx context.Context, merchantID string) 
 			{"mandates", tx.Mandate.Delete().Where(mandate.MerchantID(merchantID)).Exec},
 			{"payment methods", tx.PaymentMethod.Delete().Where(paymentmethod.MerchantID(merchantID)).Exec},
 			{"customers", tx.Customer.Delete().Where(customer.MerchantID(merchantID)).Exec},
+			{"memberships", tx.Membership.Delete().Where(membership.MerchantID(merchantID)).Exec},
+			{"invitations", tx.Invitation.Delete().Where(invitation.MerchantID(merchantID)).Exec},
+			{"audit entries", tx.AuditEntry.Delete().Where(auditentry.MerchantID(merchantID)).Exec},
 		}
 		for _, d := range deletes {
 			if _, err := d.run(ctx); err != nil {

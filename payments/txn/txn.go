@@ -54,6 +54,7 @@ func New(client *ent.Client, dialectName string) *DB {
 		db.timePrecision = time.Microsecond
 	}
 	client.PaymentIntent.Use(stopDrafts) // the first hook: see Draft
+	client.Use(auditCreated)
 	return db
 }
 
@@ -74,9 +75,15 @@ func (db *DB) InTx(ctx context.Context, fn func(tx *ent.Tx) error) error {
 		_ = tx.Rollback()
 		return err
 	}
+	audited, err := writeAudit(ctx, tx)
+	if err != nil {
+		_ = tx.Rollback()
+		return errs.Internal(fmt.Errorf("audit: %w", err))
+	}
 	if err := tx.Commit(); err != nil {
 		return errs.Internal(fmt.Errorf("commit: %w", err))
 	}
+	audited()
 	return nil
 }
 

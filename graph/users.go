@@ -1,0 +1,194 @@
+package graph
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"switchyard/ent"
+	"switchyard/graph/generated"
+	"switchyard/graph/model"
+	"switchyard/internal/auth"
+	"switchyard/internal/requestid"
+	"switchyard/internal/tenancy"
+	"switchyard/payments/errs"
+	"switchyard/payments/txn"
+	"switchyard/payments/users"
+)
+
+// authenticateCaller is who calls /graphql: a dashboard session
+// (Authorization: Bearer), an API key, or nobody (KindAnonymous, which
+// may run only the public operations).
+func authenticateCaller(ctx context.Context, d Deps, r *http.Request) (tenancy.Principal, error) {
+	authz := strings.TrimSpace(r.Header.Get(auth.HeaderAuthorization))
+	if token, ok := strings.CutPrefix(authz, "Bearer "); ok && d.Users != nil {
+		return d.Users.Authenticate(ctx, strings.TrimSpace(token))
+	}
+	if auth.KeyFromRequest(r) == "" && authz == "" {
+		return tenancy.Principal{Kind: tenancy.KindAnonymous}, nil
+	}
+	return d.Auth.Authenticate(ctx, r)
+}
+
+type clientAddrKey struct{}
+
+// withClientAddr keeps the caller's address for sign-in throttling: the
+// connection's peer (a proxy's forwarding headers are not trusted: any
+// client could write them).
+func withClientAddr(ctx context.Context, r *http.Request) context.Context {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	return context.WithValue(ctx, clientAddrKey{}, host)
+}
+
+func clientAddr(ctx context.Context) string {
+	a, _ := ctx.Value(clientAddrKey{}).(string)
+	return a
+}
+
+// publicOnly reports whether every root field of the operation is marked
+// @public (what a caller without credentials may run). Introspection's
+// fields are public where introspection is on.
+func publicOnly(ctx context.Context) bool {
+	oc := graphql.GetOperationContext(ctx)
+	if oc == nil || oc.Operation == nil {
+		return false
+	}
+	for _, sel := range oc.Operation.SelectionSet {
+		f, ok := sel.(*ast.Field)
+		if !ok || f.Definition == nil {
+			return false // a fragment at the root: not worth reading for an anonymous caller
+		}
+		if strings.HasPrefix(f.Name, "__") {
+			continue
+		}
+		if f.Definition.Directives.ForName("public") == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// directives are the schema's access rules, checked here and nowhere else.
+func directives() generated.DirectiveRoot {
+	return generated.DirectiveRoot{HasRole: hasRole, Public: public}
+}
+
+// hasRole lets a root field run for API keys and for users whose role is
+// listed (admins always). A user's mutation records an audit entry in the
+// transaction of its change.
+func hasRole(ctx context.Context, _ any, next graphql.Resolver, roles []model.Role) (any, error) {
+	p, _ := tenancy.FromContext(ctx)
+	if p.Kind == tenancy.KindAnonymous {
+		return nil, errs.Unauthorized()
+	}
+	if p.UserID == "" {
+		return next(ctx) // an API key: not limited by roles
+	}
+	fc := graphql.GetFieldContext(ctx)
+	allowed := make([]users.Role, len(roles))
+	for i, r := range roles {
+		allowed[i] = roleOf(r)
+	}
+	if !users.Allows(users.Role(p.Role), allowed) {
+		return nil, users.ErrNotAllowed(users.Role(p.Role), fc.Field.Name)
+	}
+	if fc.Object == "Mutation" {
+		ctx = txn.WithAudit(ctx, &txn.Audit{UserID: p.UserID, UserEmail: p.UserEmail, MerchantID: p.MerchantID,
+			Operation: fc.Field.Name, ObjectID: objectArgument(fc.Args), RequestID: requestid.From(ctx)})
+	}
+	return next(ctx)
+}
+
+// public runs a field for anyone.
+func public(ctx context.Context, _ any, next graphql.Resolver) (any, error) { return next(ctx) }
+
+// objectArguments name the object a mutation acts on, in the order they
+// are looked for.
+var objectArguments = []string{"id", "userID", "paymentMethodID", "customerID", "eventID", "merchantID", "profileID"}
+
+func objectArgument(args map[string]any) string {
+	for _, name := range objectArguments {
+		switch v := args[name].(type) {
+		case string:
+			return v
+		case *string:
+			if v != nil {
+				return *v
+			}
+		}
+	}
+	return ""
+}
+
+func roleOf(r model.Role) users.Role { return users.Role(strings.ToLower(string(r))) }
+
+func modelRole(r users.Role) model.Role { return model.Role(strings.ToUpper(string(r))) }
+
+func sessionOf(s *users.Session) *model.Session {
+	return &model.Session{Token: s.Token, ExpiresAt: s.ExpiresAt, User: s.User, MerchantID: s.MerchantID, Role: modelRole(s.Role)}
+}
+
+func memberOf(m users.Member) *model.Member {
+	return &model.Member{User: m.User, Role: modelRole(m.Role), JoinedAt: m.JoinedAt}
+}
+
+func (r *Resolver) signUp(ctx context.Context, email, password, merchantName string) (*model.SignUpPayload, error) {
+	made, err := r.users.SignUp(ctx, users.SignUpInput{Email: email, Password: password, MerchantName: merchantName})
+	if err != nil {
+		return nil, err
+	}
+	mctx := tenancy.WithPrincipal(ctx, tenancy.Principal{Kind: tenancy.KindMerchant, MerchantID: made.Session.MerchantID})
+	m, err := r.client.MerchantAccount.Get(mctx, made.Session.MerchantID)
+	if err != nil {
+		return nil, err
+	}
+	return &model.SignUpPayload{Session: sessionOf(made.Session), MerchantAccount: m, APIKey: made.Provisioned.SecretKey,
+		PublishableKey: made.Provisioned.PublishableKey}, nil
+}
+
+func (r *Resolver) me(ctx context.Context) (*model.Me, error) {
+	me, err := r.users.Me(ctx)
+	if err != nil || me == nil {
+		return nil, err
+	}
+	out := &model.Me{User: me.User, MerchantID: me.MerchantID, Role: modelRole(me.Role)}
+	for _, m := range me.Memberships {
+		out.Memberships = append(out.Memberships, &model.MerchantMembership{MerchantID: m.MerchantID,
+			MerchantName: m.MerchantName, Role: modelRole(m.Role), CreatedAt: m.CreatedAt})
+	}
+	return out, nil
+}
+
+func (r *Resolver) members(ctx context.Context) ([]*model.Member, error) {
+	ms, err := r.users.Members(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*model.Member, len(ms))
+	for i, m := range ms {
+		out[i] = memberOf(m)
+	}
+	return out, nil
+}
+
+func (r *Resolver) auditLog(ctx context.Context, after, before *Cursor, first, last *int,
+	orderBy *ent.AuditEntryOrder, where *ent.AuditEntryWhereInput) (*ent.AuditEntryConnection, error) {
+	if orderBy == nil {
+		orderBy = &ent.AuditEntryOrder{Field: ent.AuditEntryOrderFieldCreatedAt, Direction: newestFirst()}
+	}
+	return paginate(ctx, r, bind("auditLog", where, orderBy), after, before, first, last,
+		func(after, before *Cursor) (*ent.AuditEntryConnection, error) {
+			return r.client.AuditEntry.Query().Paginate(collecting(ctx), after, first, before, last,
+				ent.WithAuditEntryOrder(orderBy), ent.WithAuditEntryFilter(where.Filter))
+		},
+		func(c *ent.AuditEntryConnection) []*Cursor {
+			return positionsOf(c.Edges, func(e *ent.AuditEntryEdge) *Cursor { return &e.Cursor }, c.PageInfo)
+		})
+}

@@ -1,0 +1,135 @@
+package users
+
+import (
+	"context"
+
+	"switchyard/ent"
+	"switchyard/ent/invitation"
+	"switchyard/ent/membership"
+	"switchyard/ent/user"
+	"switchyard/internal/tenancy"
+	"switchyard/payments/errs"
+	"switchyard/payments/txn"
+)
+
+// InvitationTokenPrefix starts every invitation token.
+const InvitationTokenPrefix = "inv_tok_"
+
+// Invited is an invitation made; its token is shown once, here.
+type Invited struct {
+	Invitation *ent.Invitation
+	Token      string
+}
+
+// Invite asks email to join the caller's merchant with role. Someone who
+// is a member already is refused; inviting the same email again makes a
+// new link (each works once).
+func (s *Service) Invite(ctx context.Context, email string, role Role) (*Invited, error) {
+	p, ok := tenancy.FromContext(ctx)
+	if !ok || p.UserID == "" {
+		return nil, errNoSession()
+	}
+	given, key, err := normalizeEmail(email)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := ParseRole(string(role)); err != nil {
+		return nil, err
+	}
+	sys := tenancy.System(ctx)
+	if u, err := s.db.Client.User.Query().Where(user.EmailKey(key)).Only(sys); err == nil {
+		member, err := s.db.Client.Membership.Query().Where(membership.UserID(u.ID)).Exist(ctx)
+		if err != nil {
+			return nil, errs.Internal(err)
+		}
+		if member {
+			return nil, errs.New(errs.KindInvalid, "UR_03", "This user is a member of the merchant already").WithField("email")
+		}
+	} else if !ent.IsNotFound(err) {
+		return nil, errs.Internal(err)
+	}
+	token := newToken(InvitationTokenPrefix)
+	var inv *ent.Invitation
+	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
+		var err error
+		inv, err = tx.Invitation.Create().SetEmail(given).SetEmailKey(key).SetRole(invitation.Role(role)).
+			SetTokenHash(s.box.HashToken(token)).SetInvitedBy(p.UserID).
+			SetExpiresAt(s.db.Now().Add(s.policy.InvitationFor)).Save(ctx)
+		return txn.ErrorOrNil(err, "invitation")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Invited{Invitation: inv, Token: token}, nil
+}
+
+// AcceptInvitation joins the invitation's merchant with its role and signs
+// in there. Someone without a user becomes one with password (the sign-up
+// rules apply); an existing user proves it with their password (counted
+// as a sign-in). The token works once: accepting marks it in the same
+// transaction that adds the membership, and only if nobody did first.
+func (s *Service) AcceptInvitation(ctx context.Context, token, password, clientAddr string) (*Session, error) {
+	sys := tenancy.System(ctx)
+	inv, err := s.db.Client.Invitation.Query().Where(invitation.TokenHash(s.box.HashToken(token))).Only(sys)
+	if ent.IsNotFound(err) {
+		return nil, errLinkInvalid()
+	}
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	if inv.AcceptedAt != nil || !s.db.Now().Before(inv.ExpiresAt) {
+		return nil, errLinkInvalid()
+	}
+	u, err := s.db.Client.User.Query().Where(user.EmailKey(inv.EmailKey)).Only(sys)
+	switch {
+	case ent.IsNotFound(err):
+		if err := checkPassword(password, inv.Email); err != nil {
+			return nil, err
+		}
+		u = nil
+	case err != nil:
+		return nil, errs.Internal(err)
+	default:
+		if u, err = s.checkPassword(ctx, inv.Email, password, clientAddr); err != nil {
+			return nil, err
+		}
+	}
+	hash := ""
+	if u == nil {
+		hash = hashPassword(password)
+	}
+	// The membership is the invitation's merchant's: write as it.
+	mctx := tenancy.ForMerchant(sys, inv.MerchantID)
+	err = s.db.InTx(mctx, func(tx *ent.Tx) error {
+		n, err := tx.Invitation.Update().Where(invitation.ID(inv.ID), invitation.AcceptedAtIsNil()).
+			SetAcceptedAt(s.db.Now()).Save(mctx)
+		if err != nil {
+			return errs.Internal(err)
+		}
+		if n == 0 {
+			return errLinkInvalid() // accepted a moment ago
+		}
+		if u == nil {
+			u, err = tx.User.Create().SetEmail(inv.Email).SetEmailKey(inv.EmailKey).SetPasswordHash(hash).Save(sys)
+			if ent.IsConstraintError(err) {
+				return errUserExists() // signed up a moment ago: accept again with that password
+			}
+			if err != nil {
+				return errs.Internal(err)
+			}
+		}
+		member, err := tx.Membership.Query().Where(membership.UserID(u.ID)).Exist(mctx)
+		if err != nil || member {
+			return txn.ErrorOrNil(err, "membership") // joined another way meanwhile: the link is spent
+		}
+		return txn.ErrorOrNil(tx.Membership.Create().SetUserID(u.ID).SetRole(membership.Role(inv.Role)).Exec(mctx), "membership")
+	})
+	if err != nil {
+		return nil, err
+	}
+	m, err := s.db.Client.Membership.Query().Where(membership.UserID(u.ID)).Only(mctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return s.startSession(ctx, u, inv.MerchantID, Role(m.Role))
+}

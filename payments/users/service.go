@@ -1,0 +1,212 @@
+// Package users owns the dashboard's people: users and their passwords,
+// their memberships (a role in a merchant), invitations, sessions and the
+// throttling of failed sign-ins. Who may run which operation is decided
+// here (Allows); the front door asks before it runs one.
+//
+// A user belongs to no merchant by itself, so its rows are read as the
+// system; memberships, invitations and the audit log are the merchant's.
+// It must not import another domain package, nor know HTTP or Redis: the
+// session and failure stores are the interfaces below, and a new
+// merchant is made by the Provisioner the wiring gives it.
+package users
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"switchyard/internal/secrets"
+	"switchyard/payments/errs"
+	"switchyard/payments/txn"
+)
+
+// Role is a user's role in a merchant.
+type Role string
+
+// The roles.
+const (
+	RoleAdmin     Role = "admin"
+	RoleDeveloper Role = "developer"
+	RoleOperator  Role = "operator"
+	RoleViewer    Role = "viewer"
+)
+
+// Roles are every role, most powerful first.
+var Roles = []Role{RoleAdmin, RoleDeveloper, RoleOperator, RoleViewer}
+
+// ParseRole is the role named s.
+func ParseRole(s string) (Role, error) {
+	r := Role(s)
+	if !slices.Contains(Roles, r) {
+		return "", errs.InvalidValue("role", "must be one of admin, developer, operator, viewer")
+	}
+	return r, nil
+}
+
+// Allows reports whether a user of role may run an operation open to
+// allowed: admins may run everything.
+func Allows(role Role, allowed []Role) bool {
+	return role == RoleAdmin || slices.Contains(allowed, role)
+}
+
+// SessionStore keeps sessions by their token's hash, shared by every
+// process (Redis), each with a sliding expiry.
+type SessionStore interface {
+	// Put keeps a session's record for ttl.
+	Put(ctx context.Context, id string, record []byte, ttl time.Duration) error
+	// Touch returns a session's record and extends its life to ttl; nil
+	// when there is none.
+	Touch(ctx context.Context, id string, ttl time.Duration) ([]byte, error)
+	// Delete ends a session at once.
+	Delete(ctx context.Context, id string) error
+}
+
+// FailureCounter counts failed sign-ins per key within a window, shared by
+// every process (Redis).
+type FailureCounter interface {
+	// Failures are the counts of keys (0 for a key without any).
+	Failures(ctx context.Context, keys ...string) ([]int64, error)
+	// Fail adds one failure to each key; each key's window starts at its
+	// first failure.
+	Fail(ctx context.Context, window time.Duration, keys ...string) error
+	// Clear forgets a key's failures.
+	Clear(ctx context.Context, key string) error
+}
+
+// Provisioner makes a new merchant as the admin bootstrap does: its
+// account and default profile, a sandbox connector account, and a secret
+// API key, through the merchant and connector operations. It is idempotent
+// by merchant id: it makes only what is missing, and returns the secret
+// key only when it made one.
+type Provisioner interface {
+	Provision(ctx context.Context, merchantID, merchantName string) (*Provisioned, error)
+}
+
+// Provisioned is what provisioning made.
+type Provisioned struct {
+	MerchantID, ProfileID, ConnectorAccountID string
+	// SecretKey is the new secret key, shown once; empty when the merchant
+	// had one already.
+	SecretKey      string
+	PublishableKey string
+}
+
+// Service runs the users operations.
+type Service struct {
+	db        *txn.DB
+	box       *secrets.Box
+	sessions  SessionStore
+	failures  FailureCounter
+	provision Provisioner
+	sleep     func(context.Context, time.Duration) error
+	policy    Policy
+	dummyHash string // checked for an unknown email, so that it costs as a known one
+}
+
+// Deps are what the users operations need.
+type Deps struct {
+	DB          *txn.DB
+	Box         *secrets.Box
+	Sessions    SessionStore
+	Failures    FailureCounter
+	Provisioner Provisioner
+	// Sleep waits before answering a throttled sign-in; nil waits on the
+	// clock (tests record the waits instead).
+	Sleep func(context.Context, time.Duration) error
+	// Policy is the session and throttling policy; zero values take the
+	// defaults (DefaultPolicy).
+	Policy Policy
+}
+
+// Policy is how long sessions live and how failed sign-ins are met.
+type Policy struct {
+	// SessionIdle ends a session this long after its last request.
+	SessionIdle time.Duration
+	// SessionMax ends a session this long after sign-in, however used.
+	SessionMax time.Duration
+	// InvitationFor is how long an invitation's link works.
+	InvitationFor time.Duration
+	// FailureWindow is how long a failed sign-in counts.
+	FailureWindow time.Duration
+	// Per email and per client address: from SlowAfter failures each
+	// attempt waits (doubling from SlowStep, at most SlowMax); from
+	// RefuseAfter it is refused until the window ends.
+	EmailSlowAfter, EmailRefuseAfter int64
+	AddrSlowAfter, AddrRefuseAfter   int64
+	SlowStep, SlowMax                time.Duration
+}
+
+// DefaultPolicy: sessions idle out after 8 hours and end after 7 days;
+// invitations work for 7 days; within 15 minutes, the third failure for
+// an email is slowed and the tenth refused, and a client address gets
+// ten times as many (an office shares one).
+var DefaultPolicy = Policy{
+	SessionIdle: 8 * time.Hour, SessionMax: 7 * 24 * time.Hour, InvitationFor: 7 * 24 * time.Hour,
+	FailureWindow:  15 * time.Minute,
+	EmailSlowAfter: 3, EmailRefuseAfter: 10,
+	AddrSlowAfter: 30, AddrRefuseAfter: 100,
+	SlowStep: 250 * time.Millisecond, SlowMax: 4 * time.Second,
+}
+
+// New returns the users service over d.
+func New(d Deps) *Service {
+	p := d.Policy
+	if p == (Policy{}) {
+		p = DefaultPolicy
+	}
+	sleep := d.Sleep
+	if sleep == nil {
+		sleep = sleepCtx
+	}
+	s := &Service{db: d.DB, box: d.Box, sessions: d.Sessions, failures: d.Failures, provision: d.Provisioner,
+		sleep: sleep, policy: p}
+	s.dummyHash = hashPassword("an unknown email's stand-in password")
+	return s
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// User errors, with Hyperswitch's user codes.
+var (
+	// errBadCredentials is the one answer to an unknown email and a wrong
+	// password.
+	errBadCredentials = func() *errs.Error {
+		return errs.New(errs.KindUnauthenticated, "UR_01", "Incorrect email or password")
+	}
+	errUserExists = func() *errs.Error {
+		return errs.New(errs.KindInvalid, "UR_03", "An account already exists with this email").WithField("email")
+	}
+	errLinkInvalid = func() *errs.Error {
+		return errs.New(errs.KindInvalid, "UR_04", "Invalid or expired link").WithField("token")
+	}
+	errTooMany = func() *errs.Error {
+		return errs.New(errs.KindTooManyRequests, "RL_01", "Too many failed sign-ins; try again later")
+	}
+	errNoSession = func() *errs.Error {
+		return errs.New(errs.KindForbidden, "IR_22", "Access forbidden: this operation needs a signed-in dashboard user (Authorization: Bearer <session token>)")
+	}
+	errLastAdmin = func() *errs.Error {
+		return errs.New(errs.KindInvalid, "UR_24", "A merchant must keep at least one admin").WithField("userID")
+	}
+)
+
+// ErrNotAllowed is the answer to a user whose role may not run an operation.
+func ErrNotAllowed(role Role, operation string) *errs.Error {
+	return errs.New(errs.KindForbidden, "IR_22", "Access forbidden: the %s role may not run %s", role, operation)
+}
+
+// WithSleep makes throttled sign-ins wait through sleep instead of the
+// clock (tests record the waits).
+func (s *Service) WithSleep(sleep func(context.Context, time.Duration) error) *Service {
+	s.sleep = sleep
+	return s
+}

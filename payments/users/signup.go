@@ -1,0 +1,105 @@
+package users
+
+import (
+	"context"
+	"strings"
+	"unicode/utf8"
+
+	"switchyard/ent"
+	"switchyard/ent/membership"
+	"switchyard/ent/merchantaccount"
+	"switchyard/ent/user"
+	"switchyard/internal/ids"
+	"switchyard/internal/tenancy"
+	"switchyard/payments/errs"
+)
+
+// SignUpInput is what signing up takes.
+type SignUpInput struct {
+	Email, Password, MerchantName string
+}
+
+// SignedUp is what signing up made.
+type SignedUp struct {
+	Session     *Session
+	Provisioned *Provisioned
+}
+
+const maxMerchantNameLen = 64
+
+// SignUp creates a user and a merchant for them to administer, and signs
+// them in.
+//
+// The user and their admin membership of the new merchant's id are
+// written first, in one transaction; the merchant is then provisioned as
+// the admin bootstrap does (its own operations, each its own
+// transaction). A process that dies between the two leaves a user whose
+// merchant is missing: signing in provisions it (ensureMerchant), so
+// nothing is stranded and no merchant is ever left without its admin.
+func (s *Service) SignUp(ctx context.Context, in SignUpInput) (*SignedUp, error) {
+	email, key, err := normalizeEmail(in.Email)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPassword(in.Password, email); err != nil {
+		return nil, err
+	}
+	name := strings.TrimSpace(in.MerchantName)
+	switch {
+	case name == "":
+		return nil, errs.MissingField("merchantName")
+	case utf8.RuneCountInString(name) > maxMerchantNameLen:
+		return nil, errs.InvalidValue("merchantName", "at most %d characters", maxMerchantNameLen)
+	}
+	sys := tenancy.System(ctx)
+	if taken, err := s.db.Client.User.Query().Where(user.EmailKey(key)).Exist(sys); err != nil {
+		return nil, errs.Internal(err)
+	} else if taken {
+		return nil, errUserExists()
+	}
+	hash := hashPassword(in.Password)
+	merchantID := ids.New(ids.Merchant)
+	var u *ent.User
+	err = s.db.InTx(sys, func(tx *ent.Tx) error {
+		var err error
+		u, err = tx.User.Create().SetEmail(email).SetEmailKey(key).SetPasswordHash(hash).
+			SetCompanyName(name).Save(sys)
+		if ent.IsConstraintError(err) {
+			return errUserExists() // signed up at the same moment
+		}
+		if err != nil {
+			return errs.Internal(err)
+		}
+		return tx.Membership.Create().SetMerchantID(merchantID).SetUserID(u.ID).SetRole(membership.RoleAdmin).Exec(sys)
+	})
+	if err != nil {
+		return nil, err
+	}
+	made, err := s.provision.Provision(ctx, merchantID, name)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := s.startSession(ctx, u, merchantID, RoleAdmin)
+	if err != nil {
+		return nil, err
+	}
+	return &SignedUp{Session: sess, Provisioned: made}, nil
+}
+
+// ensureMerchant provisions a user's merchant that their sign-up wrote the
+// membership of but did not live to make.
+func (s *Service) ensureMerchant(ctx context.Context, u *ent.User, merchantID string) error {
+	exists, err := s.db.Client.MerchantAccount.Query().Where(merchantaccount.ID(merchantID)).Exist(tenancy.System(ctx))
+	if err != nil {
+		return errs.Internal(err)
+	}
+	if exists {
+		return nil
+	}
+	name := u.CompanyName
+	if name == "" {
+		name = u.Email
+	}
+	_, err = s.provision.Provision(ctx, merchantID, name)
+	return err
+}
