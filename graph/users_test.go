@@ -297,3 +297,72 @@ func TestInvitations(t *testing.T) {
 	}
 	c.fails("HE_02", `mutation($u: ID!) { removeUser(userID: $u) }`, map[string]any{"u": dev.User.ID})
 }
+
+// TestAuditLog: each change a user makes leaves one entry, written with
+// the change; a refused or failed mutation and a read leave none; an
+// admin reads them newest first.
+func TestAuditLog(t *testing.T) {
+	srv := testenv.NewServer(t, testenv.Database(t))
+	admin, apiKey := signUp(t, srv.URL, "admin@audit.example", "Audited")
+	c := bearer(t, srv.URL, admin.Token)
+	var inv struct{ InviteUser struct{ Token string } }
+	c.with("X-Request-Id", "req-invite-1").must(`mutation { inviteUser(email: "ops@audit.example", role: OPERATOR) { token } }`, nil, &inv)
+	var ops struct{ AcceptInvitation sessionOut }
+	newGQL(t, srv.URL, "").must(`mutation($t: String!) { acceptInvitation(token: $t, password: "operator's long secret") { `+sessionFields+` } }`,
+		map[string]any{"t": inv.InviteUser.Token}, &ops)
+	op := bearer(t, srv.URL, ops.AcceptInvitation.Token)
+
+	var paid struct {
+		CreatePayment struct{ Payment struct{ PaymentID string } }
+	}
+	op.with("X-Request-Id", "req-pay-1").must(`mutation($pm: PaymentMethodDataInput) { createPayment(input: {amount: 900, currency: "EUR",
+		confirm: true, captureMethod: "manual", paymentMethod: "card", paymentMethodData: $pm}) { payment { paymentID } } }`,
+		map[string]any{"pm": cardInput("4242424242424242")}, &paid)
+	payID := paid.CreatePayment.Payment.PaymentID
+	op.must(`mutation($id: ID!) { capturePayment(id: $id) { payment { status } } }`, map[string]any{"id": payID}, nil)
+	// Refused, failed and read: nothing recorded.
+	op.fails("IR_22", `mutation { createApiKey(input: {name: "nope", expiration: "never"}) { key } }`, nil)
+	op.fails("HE_02", `mutation { capturePayment(id: "pay_unknown") { payment { status } } }`, nil)
+	op.must(`{ payments(first: 5) { totalCount } }`, nil, nil)
+	// An API key's changes are not a user's.
+	newGQL(t, srv.URL, apiKey).must(`mutation { createCustomer(input: {name: "By key"}) { customer { customerID } } }`, nil, nil)
+	var ref struct {
+		CreateRefund struct{ Refund struct{ RefundID string } }
+	}
+	op.must(`mutation($p: ID!) { createRefund(input: {paymentID: $p, amount: 100}) { refund { refundID } } }`, map[string]any{"p": payID}, &ref)
+
+	type entry struct{ UserID, UserEmail, Operation, ObjectID, RequestID string }
+	var log struct {
+		AuditLog struct {
+			TotalCount int
+			Edges      []struct{ Node entry }
+		}
+	}
+	c.must(`{ auditLog(first: 20) { totalCount edges { node { userID userEmail operation objectID requestID } } } }`, nil, &log)
+	want := []entry{
+		{ops.AcceptInvitation.User.ID, "ops@audit.example", "createRefund", ref.CreateRefund.Refund.RefundID, ""},
+		{ops.AcceptInvitation.User.ID, "ops@audit.example", "capturePayment", payID, ""},
+		{ops.AcceptInvitation.User.ID, "ops@audit.example", "createPayment", payID, "req-pay-1"},
+		{admin.User.ID, "admin@audit.example", "inviteUser", "", "req-invite-1"},
+	}
+	if log.AuditLog.TotalCount != len(want) {
+		t.Fatalf("audit log: %+v, want %d entries", log.AuditLog, len(want))
+	}
+	for i, w := range want {
+		got := log.AuditLog.Edges[i].Node
+		if w.Operation == "inviteUser" {
+			w.ObjectID = got.ObjectID // the invitation's id, which no answer showed
+			if !strings.HasPrefix(got.ObjectID, "inv_") {
+				t.Errorf("inviteUser's object: %q", got.ObjectID)
+			}
+		}
+		if w.RequestID == "" {
+			w.RequestID = got.RequestID // made by the server
+		}
+		if got != w || got.RequestID == "" {
+			t.Errorf("entry %d: %+v, want %+v", i, got, w)
+		}
+	}
+	// The log is the admin's to read.
+	op.fails("IR_22", `{ auditLog(first: 5) { totalCount } }`, nil)
+}

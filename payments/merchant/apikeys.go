@@ -61,15 +61,22 @@ func (s *Service) CreateAPIKey(ctx context.Context, in APIKeyInput) (*ent.APIKey
 		return nil, "", err
 	}
 	plain := ids.SecretKey()
-	row, err := s.db.Client.APIKey.Create().
-		SetName(in.Name).
-		SetNillableDescription(in.Description).
-		SetPrefix(plain[:8]).
-		SetHash(s.box.HashAPIKey(plain)).
-		SetNillableExpiresAt(utc(in.ExpiresAt)).
-		Save(ctx)
+	var row *ent.APIKey
+	// A transaction of its own, so that a dashboard user's audit entry is
+	// written with the key.
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+		var err error
+		row, err = tx.APIKey.Create().
+			SetName(in.Name).
+			SetNillableDescription(in.Description).
+			SetPrefix(plain[:8]).
+			SetHash(s.box.HashAPIKey(plain)).
+			SetNillableExpiresAt(utc(in.ExpiresAt)).
+			Save(ctx)
+		return txn.ErrorOrNil(err, "api key")
+	})
 	if err != nil {
-		return nil, "", txn.Error(err, "api key")
+		return nil, "", err
 	}
 	return row, plain, nil
 }

@@ -154,14 +154,21 @@ func (s *Service) CreateConfig(ctx context.Context, in ConfigInput) (*ent.Routin
 				"%s is not an active connector account of profile %s", describe(c.choice), prof.ID)
 		}
 	}
-	create := s.db.Client.RoutingAlgorithm.Create().SetMerchantID(merchantID).SetProfileID(prof.ID).
-		SetName(*in.Name).SetKind(routingalgorithm.Kind(algo.Kind)).SetAlgorithm(in.Algorithm)
-	if in.Description != nil {
-		create.SetDescription(*in.Description)
-	}
-	out, err := create.Save(ctx)
+	var out *ent.RoutingAlgorithm
+	// A transaction of its own, so that a dashboard user's audit entry is
+	// written with the configuration.
+	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
+		create := tx.RoutingAlgorithm.Create().SetMerchantID(merchantID).SetProfileID(prof.ID).
+			SetName(*in.Name).SetKind(routingalgorithm.Kind(algo.Kind)).SetAlgorithm(in.Algorithm)
+		if in.Description != nil {
+			create.SetDescription(*in.Description)
+		}
+		var err error
+		out, err = create.Save(ctx)
+		return txn.ErrorOrNil(err, "routing configuration")
+	})
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, err
 	}
 	return out, nil
 }
