@@ -182,3 +182,60 @@ func TestPlaygroundInChromium(t *testing.T) {
 		}
 	}
 }
+
+// TestPlaygroundSignIn: a dashboard user signs in with the page's form
+// (no key prefilled, as on any server but the embedded default); the
+// session lands in the header editor and the default query runs with it.
+func TestPlaygroundSignIn(t *testing.T) {
+	exe := testenv.Chromium(t)
+	srv := testenv.NewServer(t, testenv.Database(t))
+	raw, _ := json.Marshal(map[string]any{
+		"query":     `mutation { signUp(email: "dash@ground.example", password: "playground secret 42", merchantName: "Playground") { apiKey } }`,
+		"variables": map[string]any{}})
+	resp, err := http.Post(srv.URL+"/graphql", "application/json", bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || strings.Contains(string(body), `"errors"`) {
+		t.Fatalf("sign-up: %d %s", resp.StatusCode, body)
+	}
+
+	ctx := testenv.Browser(t, exe, 90*time.Second)
+	editorText := func(contains string) (string, error) {
+		return chromedp.Run(ctx, chromedp.Poll[string](fmt.Sprintf(
+			`(() => { const n = document.querySelector('.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror');
+			          const v = n && n.CodeMirror ? n.CodeMirror.getValue() : '';
+			          return v.includes(%q) ? v : false; })()`, contains),
+			chromedp.WithPollingTimeout(20*time.Second)))
+	}
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL+"/graphql"),
+		chromedp.WaitVisible(chromedp.CSS(".graphiql-execute-button")),
+		chromedp.SendKeys(chromedp.CSS("#signin-email"), "dash@ground.example"),
+		chromedp.SendKeys(chromedp.CSS("#signin-password"), "playground secret 42"),
+		chromedp.Click(chromedp.CSS("#signin-submit")),
+	); err != nil {
+		t.Fatalf("sign in on the page: %v", err)
+	}
+	headers, err := editorText("Bearer sys_")
+	if err != nil {
+		status, _ := chromedp.Run(ctx, chromedp.Poll[string](`document.querySelector('#signin-status').innerText || false`))
+		t.Fatalf("no session in the header editor (%v); the form says %q", err, status)
+	}
+	if strings.Contains(headers, "playground secret") {
+		t.Fatalf("the password reached the header editor: %s", headers)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(".graphiql-execute-button"))); err != nil {
+		t.Fatalf("click execute: %v", err)
+	}
+	result, err := chromedp.Run(ctx, chromedp.Poll[string](
+		`(() => { const n = document.querySelector('.graphiql-response .result-window');
+		          const v = n ? n.innerText : '';
+		          return v.includes('"data"') || v.includes('"errors"') ? v : false; })()`,
+		chromedp.WithPollingTimeout(30*time.Second)))
+	if err != nil || strings.Contains(result, `"errors"`) || !strings.Contains(result, `"totalCount": 0`) {
+		t.Fatalf("the default query with the session: %v\n%s", err, result)
+	}
+}
