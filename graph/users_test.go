@@ -44,6 +44,18 @@ func signUp(t *testing.T, url, email, merchantName string) (sessionOut, string) 
 	return s.Session, s.APIKey
 }
 
+// newUsersServer is a server on a Redis of its own: failed sign-ins are
+// counted per email and per client address (127.0.0.1 for every test) in
+// Redis for 15 minutes, so a test that fails sign-ins must not share its
+// counts with the others, nor with its own earlier runs.
+func newUsersServer(t *testing.T) *testenv.Server {
+	t.Helper()
+	redis := testenv.StartRedis(t)
+	cfg := testenv.Config(t, testenv.Database(t))
+	cfg.RedisURL, cfg.RedisEmbedded = redis.URL(), false
+	return testenv.NewServerWith(t, cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)))
+}
+
 // bearer is a client that authenticates with a session.
 func bearer(t *testing.T, url, token string) gql {
 	return newGQL(t, url, "").with("Authorization", "Bearer "+token)
@@ -165,7 +177,7 @@ func TestSignOutEndsTheSessionEverywhere(t *testing.T) {
 // TestSignInThrottling: failures for one email are slowed, then refused;
 // an unknown email and a wrong password get the same answer.
 func TestSignInThrottling(t *testing.T) {
-	srv := testenv.NewServer(t, testenv.Database(t))
+	srv := newUsersServer(t)
 	var mu sync.Mutex
 	var waits []time.Duration
 	srv.Users.WithSleep(func(_ context.Context, d time.Duration) error {
@@ -216,7 +228,7 @@ func TestSignInThrottling(t *testing.T) {
 // once; a user already signed up joins a second merchant with their own
 // password and switches between the two.
 func TestInvitations(t *testing.T) {
-	srv := testenv.NewServer(t, testenv.Database(t))
+	srv := newUsersServer(t)
 	admin, _ := signUp(t, srv.URL, "admin@invite.example", "Inviting shop")
 	c := bearer(t, srv.URL, admin.Token)
 	invite := func(email, role string) string {
