@@ -156,6 +156,17 @@ func (PaymentIntent) Annotations() []schema.Annotation {
 	}
 }
 
+// AuthorizedAttemptStatuses are the attempt statuses a connector reached
+// by authorizing (whatever happened after); DeclinedAttemptStatuses those
+// it reached by refusing, or that failed authentication. The routing
+// success rates and the dashboard's analytics count alike.
+var (
+	AuthorizedAttemptStatuses = []string{"authorized", "charged", "partial_charged", "partially_authorized",
+		"partial_charged_and_chargeable", "capture_initiated", "capture_failed", "voided",
+		"voided_post_charge", "void_initiated", "void_failed", "auto_refunded"}
+	DeclinedAttemptStatuses = []string{"authentication_failed", "router_declined", "authorization_failed", "failure"}
+)
+
 // AttemptStatuses are Hyperswitch's attempt statuses.
 var AttemptStatuses = []string{
 	"started", "authentication_failed", "router_declined", "authentication_pending",
