@@ -27,6 +27,7 @@ import (
 	"switchyard/internal/idempotency"
 	"switchyard/internal/ids"
 	"switchyard/payments"
+	"switchyard/payments/analytics"
 	"switchyard/payments/connector"
 	customers "switchyard/payments/customer"
 	"switchyard/payments/events"
@@ -44,6 +45,7 @@ type Resolver struct {
 	customers  *customers.Service
 	events     *events.Service
 	routing    *routing.Service
+	analytics  *analytics.Service
 	idem       *idempotency.Store
 	webhooks   Retrier
 }
@@ -65,6 +67,7 @@ type Deps struct {
 	Customers  *customers.Service
 	Events     *events.Service
 	Routing    *routing.Service
+	Analytics  *analytics.Service
 	// Idempotency keeps the mutations' idempotency keys; nil refuses every
 	// mutation that carries one (fail closed), as REST does.
 	Idempotency *idempotency.Store
@@ -75,7 +78,8 @@ type Deps struct {
 // NewResolver returns the root resolver over d.
 func NewResolver(d Deps) *Resolver {
 	return &Resolver{client: d.Client, cursors: d.Cursors, svc: d.Payments, merchants: d.Merchants,
-		connectors: d.Connectors, customers: d.Customers, events: d.Events, routing: d.Routing, idem: d.Idempotency, webhooks: d.Webhooks}
+		connectors: d.Connectors, customers: d.Customers, events: d.Events, routing: d.Routing, analytics: d.Analytics,
+		idem: d.Idempotency, webhooks: d.Webhooks}
 }
 
 // tableByPrefix maps an id prefix to its table, because entgql cannot tell

@@ -35,6 +35,7 @@ import (
 	"switchyard/internal/secrets"
 	"switchyard/internal/store"
 	"switchyard/payments"
+	"switchyard/payments/analytics"
 	"switchyard/payments/connector"
 	"switchyard/payments/customer"
 	"switchyard/payments/events"
@@ -60,6 +61,7 @@ type App struct {
 	Connectors *connector.Service
 	Customers  *customer.Service
 	Routing    *routing.Service
+	Analytics  *analytics.Service
 	GSM        *gsm.Service
 	Events     *events.Service
 	Log        *slog.Logger
@@ -162,6 +164,7 @@ func (a *App) wireDomain(box *secrets.Box) {
 		Events: a.Events, Render: render, EphemeralKeys: redisstore.NewEphemeralKeys(a.Redis.Client)})
 	a.GSM = gsm.New(db, connector.Known)
 	a.Routing = routing.New(db).WithOutcomes(redisstore.NewRoutingOutcomes(a.Redis.Client))
+	a.Analytics = analytics.New(db)
 	a.Payments = payments.New(payments.Deps{DB: db, Box: box, Connectors: a.Connectors, Customers: a.Customers,
 		Routing: a.Routing, GSM: a.GSM, Events: a.Events, PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Render: render,
 		RecoveryAfter: a.Config.RecoveryAfter})
@@ -178,7 +181,7 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 	gql := graph.NewHandler(graph.Deps{
 		Client: a.Store.Client, Cursors: cursors.New(a.Redis.Client), Auth: a.Auth,
 		Payments: a.Payments, Merchants: a.Merchants, Connectors: a.Connectors, Customers: a.Customers, Events: a.Events, Routing: a.Routing,
-		Idempotency: idem, Webhooks: a.Webhooks,
+		Analytics: a.Analytics, Idempotency: idem, Webhooks: a.Webhooks,
 	}, gqlOpts)
 	mux.Handle(graph.Endpoint, gql)
 	mux.Handle(playground.AssetsPath(graph.Endpoint), gql)
