@@ -157,7 +157,10 @@ func (s *Service) SuccessRates(ctx context.Context, q SuccessRateQuery) ([]Succe
 // on the session's time zone.
 func bucketOf(dialect, column string, width int64) string {
 	if dialect == "sqlite3" {
-		return fmt.Sprintf("CAST(strftime('%%s', %s) AS INTEGER) / %d", column, width)
+		// The driver stores a time as Go prints it ("… +0000 UTC"), which
+		// strftime cannot read whole (it answered NULL, so every row fell in
+		// bucket 0): created_at is UTC, its first 19 characters the time.
+		return fmt.Sprintf("CAST(strftime('%%s', substr(%s, 1, 19)) AS INTEGER) / %d", column, width)
 	}
 	return fmt.Sprintf("TIMESTAMPDIFF(SECOND, '1970-01-01 00:00:00', %s) DIV %d", column, width)
 }
