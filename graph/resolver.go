@@ -27,6 +27,7 @@ import (
 	"switchyard/internal/idempotency"
 	"switchyard/internal/ids"
 	"switchyard/payments"
+	"switchyard/payments/analytics"
 	"switchyard/payments/connector"
 	customers "switchyard/payments/customer"
 	"switchyard/payments/events"
@@ -46,6 +47,7 @@ type Resolver struct {
 	events     *events.Service
 	routing    *routing.Service
 	users      *users.Service
+	analytics  *analytics.Service
 	idem       *idempotency.Store
 	webhooks   Retrier
 }
@@ -68,7 +70,8 @@ type Deps struct {
 	Events     *events.Service
 	Routing    *routing.Service
 	// Users signs dashboard users in and says what their roles allow.
-	Users *users.Service
+	Users     *users.Service
+	Analytics *analytics.Service
 	// Idempotency keeps the mutations' idempotency keys; nil refuses every
 	// mutation that carries one (fail closed), as REST does.
 	Idempotency *idempotency.Store
@@ -79,7 +82,7 @@ type Deps struct {
 // NewResolver returns the root resolver over d.
 func NewResolver(d Deps) *Resolver {
 	return &Resolver{client: d.Client, cursors: d.Cursors, svc: d.Payments, merchants: d.Merchants,
-		connectors: d.Connectors, customers: d.Customers, events: d.Events, routing: d.Routing, users: d.Users, idem: d.Idempotency, webhooks: d.Webhooks}
+		connectors: d.Connectors, customers: d.Customers, events: d.Events, routing: d.Routing, users: d.Users, analytics: d.Analytics, idem: d.Idempotency, webhooks: d.Webhooks}
 }
 
 // tableByPrefix maps an id prefix to its table, because entgql cannot tell

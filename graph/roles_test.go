@@ -25,6 +25,8 @@ var roleMatrix = map[string]string{
 	"Query.customers": "all", "Query.disputes": "all", "Query.events": "all", "Query.mandates": "all",
 	"Query.merchantAccounts": "all", "Query.connectorAccounts": "all", "Query.paymentIntents": "all",
 	"Query.profiles": "all", "Query.refunds": "all", "Query.routingAlgorithms": "all",
+	"Query.paymentAnalytics": "all", "Query.connectorSuccessRateSeries": "all", "Query.refundAnalytics": "all",
+	"Query.disputeAnalytics": "all",
 	"Query.users": "", "Query.auditLog": "",
 	// Payments, disputes and customers: operators.
 	"Mutation.createPayment": "OPERATOR", "Mutation.updatePayment": "OPERATOR", "Mutation.confirmPayment": "OPERATOR",

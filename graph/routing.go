@@ -99,13 +99,5 @@ func (r *Resolver) connectorSuccessRates(ctx context.Context, from, to time.Time
 	if bucket != nil {
 		q.Bucket = map[model.SuccessRateBucket]string{model.SuccessRateBucketHour: routing.BucketHour, model.SuccessRateBucketDay: routing.BucketDay}[*bucket]
 	}
-	rates, err := r.routing.SuccessRates(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*routing.SuccessRate, len(rates))
-	for i := range rates {
-		out[i] = &rates[i]
-	}
-	return out, nil
+	return pointers(r.routing.SuccessRates(ctx, q))
 }

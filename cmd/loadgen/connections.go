@@ -177,7 +177,8 @@ func measureConnections(ctx context.Context, o options, out io.Writer) (targets 
 	}
 	undo = append(undo, func() { seedDB.Close() })
 	if err := seedAndAnalyze(ctx, &runEnv{o: o, n: o.payments, out: out, merchant: keys.MerchantID,
-		profile: keys.ProfileID, connector: keys.ConnectorAccount, seedDB: seedDB}); err != nil {
+		profile: keys.ProfileID, connector: keys.ConnectorAccount, seedDB: seedDB,
+		accounts: []account{{id: keys.ConnectorAccount, name: "stripe_test"}}}); err != nil {
 		return nil, nil, err
 	}
 	paymentIDs, err := seededIDs(ctx, seedDB, keys.MerchantID)

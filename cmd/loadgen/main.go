@@ -6,7 +6,9 @@
 //
 //	go run ./cmd/loadgen -payments 1000000 -dsn 'root@tcp(127.0.0.1:3306)/'
 //	go run ./cmd/loadgen -mode connections -redis redis://127.0.0.1:6379/0
+//	go run ./cmd/loadgen -mode analytics -requests 30
 //
+// -mode analytics times the dashboard's analytics queries (analytics.go).
 // The rest of this comment describes the list mode.
 //
 // It prepares two sizes side by side, -small (10,000 by default) and
@@ -93,11 +95,12 @@ type options struct {
 const (
 	modeList        = "list"
 	modeConnections = "connections"
+	modeAnalytics   = "analytics"
 )
 
 func main() {
 	var o options
-	flag.StringVar(&o.mode, "mode", modeList, "list: the payment list at scale against a baseline; connections: many keep-alive clients on a server process, its memory")
+	flag.StringVar(&o.mode, "mode", modeList, "list: the payment list at scale against a baseline; connections: many keep-alive clients on a server process, its memory; analytics: the dashboard's analytics queries over 90 days of payments")
 	flag.IntVar(&o.payments, "payments", 0, "payments to seed (default 1,000,000 for the list's large run, 10,000 for connections)")
 	flag.IntVar(&o.small, "small", 10_000, "payments to seed for the small run the large one is compared with (0: skip it)")
 	flag.StringVar(&o.dsn, "dsn", "root@tcp(127.0.0.1:3306)/", "MariaDB/MySQL server DSN (go-sql-driver form); a fresh database is created on it")
@@ -131,8 +134,11 @@ func main() {
 		}
 	}
 	start := run
-	if o.mode == modeConnections {
+	switch o.mode {
+	case modeConnections:
 		start = runConnections
+	case modeAnalytics:
+		start = runAnalytics
 	}
 	if err := start(ctx, o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen: "+err.Error())
@@ -180,7 +186,7 @@ func (o options) check() error {
 		return errors.New("-payments must be at least 1000")
 	}
 	switch o.mode {
-	case "", modeList:
+	case "", modeList, modeAnalytics:
 	case modeConnections:
 		if o.clients < 1 || o.clients > 10_000 || o.duration < time.Second || o.duration > time.Hour || o.maxActive < 0 {
 			return errors.New("-clients 1..10000, -duration 1s..1h, -max-active ≥ 0")
@@ -191,7 +197,7 @@ func (o options) check() error {
 			return errors.New("-server-log: debug, info, warn or error")
 		}
 	default:
-		return fmt.Errorf("-mode %q: want list or connections", o.mode)
+		return fmt.Errorf("-mode %q: want list, connections or analytics", o.mode)
 	}
 	if o.small < 0 || (o.small > 0 && o.small < 1000) {
 		return errors.New("-small must be 0 or at least 1000")

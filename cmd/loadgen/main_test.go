@@ -91,7 +91,14 @@ func TestConnectionsSmall(t *testing.T) {
 			t.Errorf("%s: the server had %d connections to MariaDB, want 1 to its pool's 64", name, r.dbConns)
 		}
 	}
-	name := regexp.MustCompile(`database (sy_loadgen_[a-z0-9]+)`).FindStringSubmatch(out.String())
+	checkDropped(t, dsn, out.String())
+}
+
+// checkDropped fails unless the run's output names a database and the
+// server no longer has it.
+func checkDropped(t *testing.T, dsn, out string) {
+	t.Helper()
+	name := regexp.MustCompile(`database (sy_loadgen_[a-z0-9]+)`).FindStringSubmatch(out)
 	if name == nil {
 		t.Fatal("no database named in the output")
 	}
@@ -107,6 +114,34 @@ func TestConnectionsSmall(t *testing.T) {
 	if n != 0 {
 		t.Errorf("database %s was not dropped", name[1])
 	}
+}
+
+// TestAnalyticsSmall runs -mode analytics at a small size against the test
+// MariaDB: it seeds, checks every query's plan reads its covering index
+// alone, times each query and drops its database. The figures are printed,
+// never asserted.
+func TestAnalyticsSmall(t *testing.T) {
+	dsn := testenv.MySQLServerDSN(t)
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	o := options{mode: modeAnalytics, payments: 3000, dsn: dsn, redis: testenv.RedisURL(t), requests: 10, warmup: 1,
+		batch: 500, nested: 0.2, timeout: 5 * time.Minute}
+	if err := runAnalytics(ctx, o, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	t.Log(out.String())
+	for _, w := range analyticsWindows {
+		for _, q := range analyticsQueries {
+			if !regexp.MustCompile(`plan ` + w.name + ` +` + q.name + ` +table=\S+ type=range key=` + q.index).MatchString(out.String()) {
+				t.Errorf("no plan on %s for %s, %s", q.index, w.name, q.name)
+			}
+		}
+	}
+	if !strings.Contains(out.String(), "analytics at 3,000 payments") {
+		t.Error("no figures")
+	}
+	checkDropped(t, dsn, out.String())
 }
 
 // TestOptionsRefuse: loadgen stays on loopback and within its bounds.

@@ -24,6 +24,27 @@ import (
 // loopback, the seed, and the plans checked. cleanup stops the app and drops
 // the database (unless -keep); it must be called even when err != nil.
 func setupSize(ctx context.Context, o options, n int, out io.Writer) (env *runEnv, cleanup func(), err error) {
+	env, cleanup, err = openSize(ctx, o, n, out)
+	if err != nil {
+		return nil, cleanup, err
+	}
+	if err := seedAndAnalyze(ctx, env); err != nil {
+		return nil, cleanup, err
+	}
+	if env.scenarios, err = buildScenarios(ctx, env); err != nil {
+		return nil, cleanup, err
+	}
+	if err := explainScenarios(ctx, env, env.scenarios); err != nil {
+		return nil, cleanup, err
+	}
+	return env, cleanup, nil
+}
+
+// openSize makes a fresh database, opens the app on it serving on loopback
+// (the demo merchant bootstrapped) and the pools loadgen reads and seeds
+// through. cleanup stops the app and drops the database (unless -keep); it
+// must be called even when err != nil.
+func openSize(ctx context.Context, o options, n int, out io.Writer) (env *runEnv, cleanup func(), err error) {
 	var undo []func()
 	cleanup = func() {
 		for i := len(undo) - 1; i >= 0; i-- {
@@ -91,16 +112,8 @@ func setupSize(ctx context.Context, o options, n int, out io.Writer) (env *runEn
 	env = &runEnv{
 		o: o, n: n, out: out, baseURL: cfg.PublicURL, key: a.Demo.SecretKey,
 		merchant: a.Demo.MerchantID, profile: a.Demo.ProfileID, connector: a.Demo.ConnectorAccount,
-		seedDB: seedDB, baseline: baseline, plans: plans,
-	}
-	if err := seedAndAnalyze(ctx, env); err != nil {
-		return nil, cleanup, err
-	}
-	if env.scenarios, err = buildScenarios(ctx, env); err != nil {
-		return nil, cleanup, err
-	}
-	if err := explainScenarios(ctx, env, env.scenarios); err != nil {
-		return nil, cleanup, err
+		seedDB: seedDB, baseline: baseline, plans: plans, app: a,
+		accounts: []account{{id: a.Demo.ConnectorAccount, name: app.DemoConnectorName}},
 	}
 	return env, cleanup, nil
 }
@@ -205,4 +218,15 @@ type runEnv struct {
 	baseline  *sql.DB
 	plans     *planCapture
 	scenarios []*scenario
+	app       *app.App
+	// accounts are the connector accounts payments are spread over (the
+	// demo's alone, but for the analytics mode).
+	accounts []account
+	// spread is how far back the seeded payments go (0: 30 s a payment on
+	// average); varied mixes payment methods, refund and dispute statuses.
+	spread time.Duration
+	varied bool
 }
+
+// account is a connector account of the demo merchant.
+type account struct{ id, name string }

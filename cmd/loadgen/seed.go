@@ -44,7 +44,7 @@ var (
 		"profile_id", "merchant_connector_id", "connector", "connector_refund_id", "amount", "currency", "status", "reason"}
 	disputeCols = []string{"id", "merchant_id", "created_at", "modified_at", "payment_intent_id", "attempt_id", "profile_id",
 		"merchant_connector_id", "amount", "currency", "connector", "connector_status", "connector_dispute_id",
-		"connector_reason"}
+		"connector_reason", "dispute_status"}
 	customerCols = []string{"id", "merchant_id", "created_at", "modified_at", "customer_id", "name", "email", "phone",
 		"phone_country_code"}
 )
@@ -71,7 +71,17 @@ type plannedPayment struct {
 	nested, disputed  bool
 	described, linked bool
 	billed            bool
+	account, method   uint8 // indexes into env.accounts and methods
+	refund, dispute   uint8 // indexes into refundStatuses and disputeStatuses
 }
+
+// What the analytics mode (env.varied) mixes; the list mode seeds the first
+// of each.
+var (
+	methods         = []struct{ method, kind string }{{"card", "credit"}, {"card", "debit"}, {"wallet", "apple_pay"}, {"upi", "upi_collect"}}
+	refundStatuses  = []string{"succeeded", "succeeded", "succeeded", "pending", "failed"}
+	disputeStatuses = []string{"dispute_opened", "dispute_won", "dispute_lost", "dispute_challenged", "dispute_accepted"}
+)
 
 // child is a nested row to write: its id and the payment it belongs to.
 type child struct {
@@ -119,14 +129,22 @@ func seed(ctx context.Context, env *runEnv) (seedStats, error) {
 	networks := []string{"Visa", "Mastercard", "AmericanExpress"}
 	pays := make([]plannedPayment, env.n)
 	var attempts, captures, refunds, disputes []child
-	at := now.Add(-time.Duration(float64(env.n) * 30 * float64(time.Second)))
+	gap := 30 * float64(time.Second)
+	if env.spread > 0 {
+		gap = float64(env.spread) / float64(env.n)
+	}
+	at := now.Add(-time.Duration(float64(env.n) * gap))
 	for i := range pays {
 		if rng.IntN(50) != 0 {
-			at = at.Add(time.Duration(rng.ExpFloat64() * 30 * float64(time.Second))).Truncate(time.Microsecond)
+			at = at.Add(time.Duration(rng.ExpFloat64() * gap)).Truncate(time.Microsecond)
 		}
 		p := plannedPayment{id: ids.New(ids.Payment), at: at, amount: int64(100 + rng.IntN(200_000)),
 			currency: currencies[rng.IntN(len(currencies))], network: networks[rng.IntN(len(networks))],
 			described: rng.IntN(2) == 0, linked: rng.IntN(3) == 0, billed: rng.IntN(5) == 0}
+		if env.varied {
+			p.account, p.method = uint8(rng.IntN(len(env.accounts))), uint8(rng.IntN(len(methods)))
+			p.refund, p.dispute = uint8(rng.IntN(len(refundStatuses))), uint8(rng.IntN(len(disputeStatuses)))
+		}
 		if rng.IntN(2) == 0 {
 			p.customer = customers[rng.IntN(len(customers))]
 		}
@@ -234,10 +252,10 @@ func seed(ctx context.Context, env *runEnv) (seedStats, error) {
 			set("authentication_type", "no_three_ds")
 			set("active_attempt_id", p.attempt)
 			set("attempt_count", 1)
-			set("connector", "stripe_test")
-			set("merchant_connector_id", env.connector)
-			set("payment_method", "card")
-			set("payment_method_type", "credit")
+			set("connector", env.accounts[p.account].name)
+			set("merchant_connector_id", env.accounts[p.account].id)
+			set("payment_method", methods[p.method].method)
+			set("payment_method_type", methods[p.method].kind)
 			set("card_network", p.network)
 			set("modified_at", p.at.Add(400*time.Millisecond))
 		}
@@ -256,7 +274,8 @@ func seed(ctx context.Context, env *runEnv) (seedStats, error) {
 		}
 		aAt := p.at.Add(10 * time.Millisecond)
 		return []any{c.id, env.merchant, aAt, aAt.Add(300 * time.Millisecond), p.id, attemptStatus, p.amount, p.amount, capturable,
-			p.currency, "stripe_test", env.connector, "sim_" + c.id, captureMethod, "no_three_ds", "card", "credit",
+			p.currency, env.accounts[p.account].name, env.accounts[p.account].id, "sim_" + c.id, captureMethod, "no_three_ds",
+			methods[p.method].method, methods[p.method].kind,
 			cards[p.network], errCode, errMsg, "sim_nti_" + c.id, `{"simulator":"switchyard_sandbox_v1","card_behaviour":"ok"}`}
 	}
 	captureRow := func(c child) []any {
@@ -273,13 +292,13 @@ func seed(ctx context.Context, env *runEnv) (seedStats, error) {
 		p := &pays[c.pay]
 		rAt := p.at.Add(time.Hour)
 		return []any{c.id, env.merchant, rAt, rAt, c.id, p.id, p.attempt, env.profile, env.connector, "stripe_test",
-			"sim_ref_" + c.id, p.amount / 4, p.currency, "succeeded", "customer returned an item"}
+			"sim_ref_" + c.id, p.amount / 4, p.currency, refundStatuses[p.refund], "customer returned an item"}
 	}
 	disputeRow := func(c child) []any {
 		p := &pays[c.pay]
 		dAt := p.at.Add(72 * time.Hour)
 		return []any{c.id, env.merchant, dAt, dAt, p.id, p.attempt, env.profile, env.connector, p.amount, p.currency,
-			"stripe_test", "needs_response", "sim_dp_" + p.attempt, "fraudulent"}
+			"stripe_test", "needs_response", "sim_dp_" + p.attempt, "fraudulent", disputeStatuses[p.dispute]}
 	}
 
 	type load struct {

@@ -203,6 +203,11 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{DisputesColumns[20], DisputesColumns[2]},
 			},
+			{
+				Name:    "dispute_analytics",
+				Unique:  false,
+				Columns: []*schema.Column{DisputesColumns[1], DisputesColumns[2], DisputesColumns[5], DisputesColumns[10]},
+			},
 		},
 	}
 	// EventsColumns holds the columns for the "events" table.
@@ -778,6 +783,11 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[5], PaymentIntentsColumns[2], PaymentIntentsColumns[0]},
 			},
+			{
+				Name:    "paymentintent_analytics",
+				Unique:  false,
+				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[2], PaymentIntentsColumns[5], PaymentIntentsColumns[6], PaymentIntentsColumns[65], PaymentIntentsColumns[67], PaymentIntentsColumns[8], PaymentIntentsColumns[7]},
+			},
 		},
 	}
 	// PaymentMethodsColumns holds the columns for the "payment_methods" table.
@@ -942,6 +952,11 @@ var (
 				Name:    "refund_status_modified_at",
 				Unique:  false,
 				Columns: []*schema.Column{RefundsColumns[13], RefundsColumns[3]},
+			},
+			{
+				Name:    "refund_analytics",
+				Unique:  false,
+				Columns: []*schema.Column{RefundsColumns[1], RefundsColumns[2], RefundsColumns[6], RefundsColumns[13], RefundsColumns[11], RefundsColumns[10]},
 			},
 		},
 	}

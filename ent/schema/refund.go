@@ -60,6 +60,9 @@ func (Refund) Indexes() []ent.Index {
 		index.Fields("payment_intent_id", "created_at"),
 		// The recovery pass looks for refunds left pending across merchants.
 		index.Fields("status", "modified_at"),
+		// Refund analytics (payments/analytics) read this index alone.
+		index.Fields("merchant_id", "created_at", "profile_id", "status", "currency", "amount").
+			StorageKey("refund_analytics"),
 	}
 }
 
@@ -105,7 +108,10 @@ func (Dispute) Edges() []ent.Edge {
 }
 
 func (Dispute) Indexes() []ent.Index {
-	return []ent.Index{keyset(), index.Fields("payment_intent_id", "created_at")}
+	return []ent.Index{keyset(), index.Fields("payment_intent_id", "created_at"),
+		// Dispute analytics (payments/analytics) read this index alone.
+		index.Fields("merchant_id", "created_at", "profile_id", "dispute_status").StorageKey("dispute_analytics"),
+	}
 }
 
 func (Dispute) Annotations() []schema.Annotation {

@@ -26,6 +26,7 @@ import (
 	"switchyard/ent/schema/schematype"
 	"switchyard/graph/cursors"
 	"switchyard/graph/model"
+	"switchyard/payments/analytics"
 	"switchyard/payments/routing"
 	"sync/atomic"
 	"time"
@@ -151,6 +152,16 @@ type ComplexityRoot struct {
 		Succeeded           func(childComplexity int) int
 	}
 
+	ConnectorSuccessRatePoint struct {
+		Attempts            func(childComplexity int) int
+		BucketStart         func(childComplexity int) int
+		Connector           func(childComplexity int) int
+		Failed              func(childComplexity int) int
+		MerchantConnectorID func(childComplexity int) int
+		Rate                func(childComplexity int) int
+		Succeeded           func(childComplexity int) int
+	}
+
 	CreateApiKeyPayload struct {
 		APIKey   func(childComplexity int) int
 		Key      func(childComplexity int) int
@@ -239,6 +250,12 @@ type ComplexityRoot struct {
 	DisputeEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	DisputeMetric struct {
+		BucketStart func(childComplexity int) int
+		Count       func(childComplexity int) int
+		Status      func(childComplexity int) int
 	}
 
 	DisputePayload struct {
@@ -667,6 +684,14 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	PaymentMetric struct {
+		BucketStart func(childComplexity int) int
+		Count       func(childComplexity int) int
+		Currency    func(childComplexity int) int
+		Key         func(childComplexity int) int
+		Volume      func(childComplexity int) int
+	}
+
 	PaymentPayload struct {
 		Payment  func(childComplexity int) int
 		Replayed func(childComplexity int) int
@@ -719,29 +744,33 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		AuditLog              func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.AuditEntryOrder, where *ent.AuditEntryWhereInput) int
-		ConnectorAccounts     func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) int
-		ConnectorSuccessRates func(childComplexity int, from time.Time, to time.Time, bucket *model.SuccessRateBucket, profileID *string) int
-		Customers             func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.CustomerOrder, where *ent.CustomerWhereInput) int
-		Disputes              func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.DisputeOrder, where *ent.DisputeWhereInput) int
-		Event                 func(childComplexity int, id string) int
-		Events                func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) int
-		Mandates              func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MandateOrder, where *ent.MandateWhereInput) int
-		Me                    func(childComplexity int) int
-		MerchantAccount       func(childComplexity int) int
-		MerchantAccounts      func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.MerchantAccountOrder, where *ent.MerchantAccountWhereInput) int
-		Node                  func(childComplexity int, id string) int
-		Nodes                 func(childComplexity int, ids []string) int
-		Payment               func(childComplexity int, id string) int
-		PaymentIntents        func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) int
-		Payments              func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) int
-		Profiles              func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.ProfileOrder, where *ent.ProfileWhereInput) int
-		Refund                func(childComplexity int, id string) int
-		Refunds               func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) int
-		RoutingAlgorithms     func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RoutingAlgorithmOrder, where *ent.RoutingAlgorithmWhereInput) int
-		RoutingEvaluate       func(childComplexity int, profileID *string, payment model.RoutingPaymentInput) int
-		Users                 func(childComplexity int) int
-		Viewer                func(childComplexity int) int
+		AuditLog                   func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.AuditEntryOrder, where *ent.AuditEntryWhereInput) int
+		ConnectorAccounts          func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) int
+		ConnectorSuccessRateSeries func(childComplexity int, rangeArg model.AnalyticsRange) int
+		ConnectorSuccessRates      func(childComplexity int, from time.Time, to time.Time, bucket *model.SuccessRateBucket, profileID *string) int
+		Customers                  func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.CustomerOrder, where *ent.CustomerWhereInput) int
+		DisputeAnalytics           func(childComplexity int, rangeArg model.AnalyticsRange) int
+		Disputes                   func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.DisputeOrder, where *ent.DisputeWhereInput) int
+		Event                      func(childComplexity int, id string) int
+		Events                     func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) int
+		Mandates                   func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MandateOrder, where *ent.MandateWhereInput) int
+		Me                         func(childComplexity int) int
+		MerchantAccount            func(childComplexity int) int
+		MerchantAccounts           func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.MerchantAccountOrder, where *ent.MerchantAccountWhereInput) int
+		Node                       func(childComplexity int, id string) int
+		Nodes                      func(childComplexity int, ids []string) int
+		Payment                    func(childComplexity int, id string) int
+		PaymentAnalytics           func(childComplexity int, rangeArg model.AnalyticsRange, groupBy model.PaymentDimension) int
+		PaymentIntents             func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) int
+		Payments                   func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) int
+		Profiles                   func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.ProfileOrder, where *ent.ProfileWhereInput) int
+		Refund                     func(childComplexity int, id string) int
+		RefundAnalytics            func(childComplexity int, rangeArg model.AnalyticsRange) int
+		Refunds                    func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) int
+		RoutingAlgorithms          func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RoutingAlgorithmOrder, where *ent.RoutingAlgorithmWhereInput) int
+		RoutingEvaluate            func(childComplexity int, profileID *string, payment model.RoutingPaymentInput) int
+		Users                      func(childComplexity int) int
+		Viewer                     func(childComplexity int) int
 	}
 
 	Refund struct {
@@ -783,6 +812,14 @@ type ComplexityRoot struct {
 	RefundEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	RefundMetric struct {
+		BucketStart func(childComplexity int) int
+		Count       func(childComplexity int) int
+		Currency    func(childComplexity int) int
+		Status      func(childComplexity int) int
+		Volume      func(childComplexity int) int
 	}
 
 	RefundPayload struct {
@@ -955,6 +992,10 @@ type QueryResolver interface {
 	Profiles(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.ProfileOrder, where *ent.ProfileWhereInput) (*ent.ProfileConnection, error)
 	Refunds(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) (*ent.RefundConnection, error)
 	RoutingAlgorithms(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RoutingAlgorithmOrder, where *ent.RoutingAlgorithmWhereInput) (*ent.RoutingAlgorithmConnection, error)
+	PaymentAnalytics(ctx context.Context, rangeArg model.AnalyticsRange, groupBy model.PaymentDimension) ([]*analytics.PaymentMetric, error)
+	ConnectorSuccessRateSeries(ctx context.Context, rangeArg model.AnalyticsRange) ([]*analytics.ConnectorRate, error)
+	RefundAnalytics(ctx context.Context, rangeArg model.AnalyticsRange) ([]*analytics.RefundMetric, error)
+	DisputeAnalytics(ctx context.Context, rangeArg model.AnalyticsRange) ([]*analytics.DisputeMetric, error)
 	Viewer(ctx context.Context) (*model.Viewer, error)
 	MerchantAccount(ctx context.Context) (*ent.MerchantAccount, error)
 	Payment(ctx context.Context, id string) (*ent.PaymentIntent, error)
@@ -1341,6 +1382,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ConnectorSuccessRate.Succeeded(childComplexity), true
 
+	case "ConnectorSuccessRatePoint.attempts":
+		if e.ComplexityRoot.ConnectorSuccessRatePoint.Attempts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorSuccessRatePoint.Attempts(childComplexity), true
+	case "ConnectorSuccessRatePoint.bucketStart":
+		if e.ComplexityRoot.ConnectorSuccessRatePoint.BucketStart == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorSuccessRatePoint.BucketStart(childComplexity), true
+	case "ConnectorSuccessRatePoint.connector":
+		if e.ComplexityRoot.ConnectorSuccessRatePoint.Connector == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorSuccessRatePoint.Connector(childComplexity), true
+	case "ConnectorSuccessRatePoint.failed":
+		if e.ComplexityRoot.ConnectorSuccessRatePoint.Failed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorSuccessRatePoint.Failed(childComplexity), true
+	case "ConnectorSuccessRatePoint.merchantConnectorID":
+		if e.ComplexityRoot.ConnectorSuccessRatePoint.MerchantConnectorID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorSuccessRatePoint.MerchantConnectorID(childComplexity), true
+	case "ConnectorSuccessRatePoint.successRate":
+		if e.ComplexityRoot.ConnectorSuccessRatePoint.Rate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorSuccessRatePoint.Rate(childComplexity), true
+	case "ConnectorSuccessRatePoint.succeeded":
+		if e.ComplexityRoot.ConnectorSuccessRatePoint.Succeeded == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorSuccessRatePoint.Succeeded(childComplexity), true
+
 	case "CreateApiKeyPayload.apiKey":
 		if e.ComplexityRoot.CreateApiKeyPayload.APIKey == nil {
 			break
@@ -1715,6 +1799,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DisputeEdge.Node(childComplexity), true
+
+	case "DisputeMetric.bucketStart":
+		if e.ComplexityRoot.DisputeMetric.BucketStart == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeMetric.BucketStart(childComplexity), true
+	case "DisputeMetric.count":
+		if e.ComplexityRoot.DisputeMetric.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeMetric.Count(childComplexity), true
+	case "DisputeMetric.status":
+		if e.ComplexityRoot.DisputeMetric.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeMetric.Status(childComplexity), true
 
 	case "DisputePayload.dispute":
 		if e.ComplexityRoot.DisputePayload.Dispute == nil {
@@ -3903,6 +4006,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PaymentMethodEdge.Node(childComplexity), true
 
+	case "PaymentMetric.bucketStart":
+		if e.ComplexityRoot.PaymentMetric.BucketStart == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentMetric.BucketStart(childComplexity), true
+	case "PaymentMetric.count":
+		if e.ComplexityRoot.PaymentMetric.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentMetric.Count(childComplexity), true
+	case "PaymentMetric.currency":
+		if e.ComplexityRoot.PaymentMetric.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentMetric.Currency(childComplexity), true
+	case "PaymentMetric.key":
+		if e.ComplexityRoot.PaymentMetric.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentMetric.Key(childComplexity), true
+	case "PaymentMetric.volume":
+		if e.ComplexityRoot.PaymentMetric.Volume == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentMetric.Volume(childComplexity), true
+
 	case "PaymentPayload.payment":
 		if e.ComplexityRoot.PaymentPayload.Payment == nil {
 			break
@@ -4151,6 +4285,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ConnectorAccounts(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.MerchantConnectorAccountOrder), args["where"].(*ent.MerchantConnectorAccountWhereInput)), true
+	case "Query.connectorSuccessRateSeries":
+		if e.ComplexityRoot.Query.ConnectorSuccessRateSeries == nil {
+			break
+		}
+
+		args, err := ec.field_Query_connectorSuccessRateSeries_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ConnectorSuccessRateSeries(childComplexity, args["range"].(model.AnalyticsRange)), true
 	case "Query.connectorSuccessRates":
 		if e.ComplexityRoot.Query.ConnectorSuccessRates == nil {
 			break
@@ -4173,6 +4318,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Customers(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.CustomerOrder), args["where"].(*ent.CustomerWhereInput)), true
+	case "Query.disputeAnalytics":
+		if e.ComplexityRoot.Query.DisputeAnalytics == nil {
+			break
+		}
+
+		args, err := ec.field_Query_disputeAnalytics_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.DisputeAnalytics(childComplexity, args["range"].(model.AnalyticsRange)), true
 	case "Query.disputes":
 		if e.ComplexityRoot.Query.Disputes == nil {
 			break
@@ -4274,6 +4430,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Payment(childComplexity, args["id"].(string)), true
+	case "Query.paymentAnalytics":
+		if e.ComplexityRoot.Query.PaymentAnalytics == nil {
+			break
+		}
+
+		args, err := ec.field_Query_paymentAnalytics_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PaymentAnalytics(childComplexity, args["range"].(model.AnalyticsRange), args["groupBy"].(model.PaymentDimension)), true
 	case "Query.paymentIntents":
 		if e.ComplexityRoot.Query.PaymentIntents == nil {
 			break
@@ -4318,6 +4485,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Refund(childComplexity, args["id"].(string)), true
+	case "Query.refundAnalytics":
+		if e.ComplexityRoot.Query.RefundAnalytics == nil {
+			break
+		}
+
+		args, err := ec.field_Query_refundAnalytics_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.RefundAnalytics(childComplexity, args["range"].(model.AnalyticsRange)), true
 	case "Query.refunds":
 		if e.ComplexityRoot.Query.Refunds == nil {
 			break
@@ -4558,6 +4736,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RefundEdge.Node(childComplexity), true
+
+	case "RefundMetric.bucketStart":
+		if e.ComplexityRoot.RefundMetric.BucketStart == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RefundMetric.BucketStart(childComplexity), true
+	case "RefundMetric.count":
+		if e.ComplexityRoot.RefundMetric.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RefundMetric.Count(childComplexity), true
+	case "RefundMetric.currency":
+		if e.ComplexityRoot.RefundMetric.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RefundMetric.Currency(childComplexity), true
+	case "RefundMetric.status":
+		if e.ComplexityRoot.RefundMetric.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RefundMetric.Status(childComplexity), true
+	case "RefundMetric.volume":
+		if e.ComplexityRoot.RefundMetric.Volume == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RefundMetric.Volume(childComplexity), true
 
 	case "RefundPayload.refund":
 		if e.ComplexityRoot.RefundPayload.Refund == nil {
@@ -4929,6 +5138,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputAPIKeyOrder,
 		ec.unmarshalInputAPIKeyWhereInput,
+		ec.unmarshalInputAnalyticsRange,
 		ec.unmarshalInputAuditEntryOrder,
 		ec.unmarshalInputAuditEntryWhereInput,
 		ec.unmarshalInputCancelPaymentInput,
@@ -5053,6 +5263,122 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
+	{Name: "../analytics.graphql", Input: `# The dashboard's analytics (payments/analytics): each query is one grouped
+# SQL statement over a covering index, never rows loaded into the server.
+
+extend type Query {
+  """
+  Payment count and volume over a range, per bucket, per value of groupBy
+  and per currency (volumes are never summed across currencies).
+  """
+  paymentAnalytics(range: AnalyticsRange!, groupBy: PaymentDimension!): [PaymentMetric!]!
+  """
+  Each connector account's attempts over a range, per bucket: how many, how
+  many the connector authorized and declined, and the success rate
+  (authorized ÷ attempted).
+  """
+  connectorSuccessRateSeries(range: AnalyticsRange!): [ConnectorSuccessRatePoint!]!
+  "Refund count and volume over a range, per bucket, status and currency."
+  refundAnalytics(range: AnalyticsRange!): [RefundMetric!]!
+  "Dispute count over a range, per bucket and status."
+  disputeAnalytics(range: AnalyticsRange!): [DisputeMetric!]!
+}
+
+"""
+The rows an analytics query counts: the caller's, created in [from, to),
+optionally one profile's, whole or cut in buckets of a time zone.
+"""
+input AnalyticsRange {
+  "The range's start (inclusive); 1971 or later."
+  from: Time!
+  "The range's end (exclusive); after from."
+  to: Time!
+  "Cut the range in local hours, days or weeks (at most 744 buckets); one bucket when absent."
+  bucket: AnalyticsBucket
+  "The IANA time zone buckets are local to, e.g. Europe/Berlin; UTC when absent."
+  timeZone: String
+  "Only this profile's rows (pro_…); another merchant's profile is not found."
+  profileID: ID
+}
+
+"""
+How a range is cut: local hours, local days (23 to 25 hours long where
+clocks change) or local weeks from Monday 00:00. When clocks go back, the
+repeated local hour is one HOUR bucket.
+"""
+enum AnalyticsBucket {
+  HOUR
+  DAY
+  WEEK
+}
+
+"What payment metrics are grouped by."
+enum PaymentDimension {
+  STATUS
+  CONNECTOR
+  PAYMENT_METHOD
+  CURRENCY
+}
+
+"The payments of one bucket, one value of the grouping and one currency."
+type PaymentMetric {
+  """
+  The UTC instant the local bucket starts at (it may precede the range's
+  from); the range's from when not bucketed.
+  """
+  bucketStart: Time!
+  "The status, connector, payment method or currency; empty while a payment has none."
+  key: String!
+  "The payments' currency (ISO 4217)."
+  currency: String!
+  "How many payments."
+  count: Int!
+  "The sum of their amounts, in minor units of currency."
+  volume: Int!
+}
+
+"One connector account's attempts in one bucket."
+type ConnectorSuccessRatePoint {
+  "The connector account (mca_…)."
+  merchantConnectorID: ID!
+  "The connector's name, e.g. stripe_test."
+  connector: String!
+  "The UTC instant the local bucket starts at; the range's from when not bucketed."
+  bucketStart: Time!
+  "Attempts made through the account."
+  attempts: Int!
+  "Attempts the connector authorized (whatever came after)."
+  succeeded: Int!
+  "Attempts the connector declined, or that failed authentication."
+  failed: Int!
+  "succeeded ÷ attempts."
+  successRate: Float!
+}
+
+"The refunds of one bucket, status and currency."
+type RefundMetric {
+  "The UTC instant the local bucket starts at; the range's from when not bucketed."
+  bucketStart: Time!
+  "succeeded, failed, pending or review."
+  status: String!
+  "The refunds' currency (ISO 4217)."
+  currency: String!
+  "How many refunds."
+  count: Int!
+  "The sum of their amounts, in minor units of currency."
+  volume: Int!
+}
+
+"The disputes of one bucket and status."
+type DisputeMetric {
+  "The UTC instant the local bucket starts at; the range's from when not bucketed."
+  bucketStart: Time!
+  "The dispute status, e.g. dispute_opened."
+  status: String!
+  "How many disputes."
+  count: Int!
+}
+`, BuiltIn: false},
 	{Name: "../ent.graphql", Input: `directive @goField(forceResolver: Boolean, name: String, omittable: Boolean) on FIELD_DEFINITION | INPUT_FIELD_DEFINITION
 directive @goModel(model: String, models: [String!], forceGenerate: Boolean) on OBJECT | INPUT_OBJECT | SCALAR | ENUM | INTERFACE | UNION
 type APIKey implements Node {
@@ -14117,6 +14443,26 @@ func (ec *executionContext) childFields_ConnectorSuccessRate(ctx context.Context
 	return nil, fmt.Errorf("no field named %q was found under type ConnectorSuccessRate", field.Name)
 }
 
+func (ec *executionContext) childFields_ConnectorSuccessRatePoint(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "merchantConnectorID":
+		return ec.fieldContext_ConnectorSuccessRatePoint_merchantConnectorID(ctx, field)
+	case "connector":
+		return ec.fieldContext_ConnectorSuccessRatePoint_connector(ctx, field)
+	case "bucketStart":
+		return ec.fieldContext_ConnectorSuccessRatePoint_bucketStart(ctx, field)
+	case "attempts":
+		return ec.fieldContext_ConnectorSuccessRatePoint_attempts(ctx, field)
+	case "succeeded":
+		return ec.fieldContext_ConnectorSuccessRatePoint_succeeded(ctx, field)
+	case "failed":
+		return ec.fieldContext_ConnectorSuccessRatePoint_failed(ctx, field)
+	case "successRate":
+		return ec.fieldContext_ConnectorSuccessRatePoint_successRate(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConnectorSuccessRatePoint", field.Name)
+}
+
 func (ec *executionContext) childFields_CreateApiKeyPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "apiKey":
@@ -14295,6 +14641,18 @@ func (ec *executionContext) childFields_DisputeEdge(ctx context.Context, field g
 		return ec.fieldContext_DisputeEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DisputeEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_DisputeMetric(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "bucketStart":
+		return ec.fieldContext_DisputeMetric_bucketStart(ctx, field)
+	case "status":
+		return ec.fieldContext_DisputeMetric_status(ctx, field)
+	case "count":
+		return ec.fieldContext_DisputeMetric_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DisputeMetric", field.Name)
 }
 
 func (ec *executionContext) childFields_DisputePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15061,6 +15419,22 @@ func (ec *executionContext) childFields_PaymentMethodEdge(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type PaymentMethodEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_PaymentMetric(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "bucketStart":
+		return ec.fieldContext_PaymentMetric_bucketStart(ctx, field)
+	case "key":
+		return ec.fieldContext_PaymentMetric_key(ctx, field)
+	case "currency":
+		return ec.fieldContext_PaymentMetric_currency(ctx, field)
+	case "count":
+		return ec.fieldContext_PaymentMetric_count(ctx, field)
+	case "volume":
+		return ec.fieldContext_PaymentMetric_volume(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentMetric", field.Name)
+}
+
 func (ec *executionContext) childFields_PaymentPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "payment":
@@ -15243,6 +15617,22 @@ func (ec *executionContext) childFields_RefundEdge(ctx context.Context, field gr
 		return ec.fieldContext_RefundEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RefundEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_RefundMetric(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "bucketStart":
+		return ec.fieldContext_RefundMetric_bucketStart(ctx, field)
+	case "status":
+		return ec.fieldContext_RefundMetric_status(ctx, field)
+	case "currency":
+		return ec.fieldContext_RefundMetric_currency(ctx, field)
+	case "count":
+		return ec.fieldContext_RefundMetric_count(ctx, field)
+	case "volume":
+		return ec.fieldContext_RefundMetric_volume(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RefundMetric", field.Name)
 }
 
 func (ec *executionContext) childFields_RefundPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -16843,6 +17233,20 @@ func (ec *executionContext) field_Query_connectorAccounts_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_connectorSuccessRateSeries_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "range",
+		func(ctx context.Context, v any) (model.AnalyticsRange, error) {
+			return ec.unmarshalNAnalyticsRange2switchyardᚋgraphᚋmodelᚐAnalyticsRange(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["range"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_connectorSuccessRates_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16932,6 +17336,20 @@ func (ec *executionContext) field_Query_customers_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_disputeAnalytics_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "range",
+		func(ctx context.Context, v any) (model.AnalyticsRange, error) {
+			return ec.unmarshalNAnalyticsRange2switchyardᚋgraphᚋmodelᚐAnalyticsRange(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["range"] = arg0
 	return args, nil
 }
 
@@ -17193,6 +17611,28 @@ func (ec *executionContext) field_Query_nodes_args(ctx context.Context, rawArgs 
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_paymentAnalytics_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "range",
+		func(ctx context.Context, v any) (model.AnalyticsRange, error) {
+			return ec.unmarshalNAnalyticsRange2switchyardᚋgraphᚋmodelᚐAnalyticsRange(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["range"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "groupBy",
+		func(ctx context.Context, v any) (model.PaymentDimension, error) {
+			return ec.unmarshalNPaymentDimension2switchyardᚋgraphᚋmodelᚐPaymentDimension(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupBy"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_paymentIntents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17366,6 +17806,20 @@ func (ec *executionContext) field_Query_profiles_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_refundAnalytics_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "range",
+		func(ctx context.Context, v any) (model.AnalyticsRange, error) {
+			return ec.unmarshalNAnalyticsRange2switchyardᚋgraphᚋmodelᚐAnalyticsRange(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["range"] = arg0
 	return args, nil
 }
 
@@ -18974,6 +19428,167 @@ func (ec *executionContext) fieldContext_ConnectorSuccessRate_successRate(_ cont
 	return graphql.NewScalarFieldContext("ConnectorSuccessRate", field, true, false, errors.New("field of type Float does not have child fields"))
 }
 
+func (ec *executionContext) _ConnectorSuccessRatePoint_merchantConnectorID(ctx context.Context, field graphql.CollectedField, obj *analytics.ConnectorRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorSuccessRatePoint_merchantConnectorID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantConnectorID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorSuccessRatePoint_merchantConnectorID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorSuccessRatePoint", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ConnectorSuccessRatePoint_connector(ctx context.Context, field graphql.CollectedField, obj *analytics.ConnectorRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorSuccessRatePoint_connector(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Connector, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorSuccessRatePoint_connector(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorSuccessRatePoint", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ConnectorSuccessRatePoint_bucketStart(ctx context.Context, field graphql.CollectedField, obj *analytics.ConnectorRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorSuccessRatePoint_bucketStart(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BucketStart, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorSuccessRatePoint_bucketStart(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorSuccessRatePoint", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ConnectorSuccessRatePoint_attempts(ctx context.Context, field graphql.CollectedField, obj *analytics.ConnectorRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorSuccessRatePoint_attempts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attempts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorSuccessRatePoint_attempts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorSuccessRatePoint", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ConnectorSuccessRatePoint_succeeded(ctx context.Context, field graphql.CollectedField, obj *analytics.ConnectorRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorSuccessRatePoint_succeeded(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Succeeded, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorSuccessRatePoint_succeeded(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorSuccessRatePoint", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ConnectorSuccessRatePoint_failed(ctx context.Context, field graphql.CollectedField, obj *analytics.ConnectorRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorSuccessRatePoint_failed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Failed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorSuccessRatePoint_failed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorSuccessRatePoint", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ConnectorSuccessRatePoint_successRate(ctx context.Context, field graphql.CollectedField, obj *analytics.ConnectorRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectorSuccessRatePoint_successRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rate(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectorSuccessRatePoint_successRate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectorSuccessRatePoint", field, true, false, errors.New("field of type Float does not have child fields"))
+}
+
 func (ec *executionContext) _CreateApiKeyPayload_apiKey(ctx context.Context, field graphql.CollectedField, obj *model.CreateAPIKeyPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20481,6 +21096,75 @@ func (ec *executionContext) _DisputeEdge_cursor(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_DisputeEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DisputeEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _DisputeMetric_bucketStart(ctx context.Context, field graphql.CollectedField, obj *analytics.DisputeMetric) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisputeMetric_bucketStart(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BucketStart, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DisputeMetric_bucketStart(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DisputeMetric", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _DisputeMetric_status(ctx context.Context, field graphql.CollectedField, obj *analytics.DisputeMetric) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisputeMetric_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DisputeMetric_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DisputeMetric", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DisputeMetric_count(ctx context.Context, field graphql.CollectedField, obj *analytics.DisputeMetric) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisputeMetric_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DisputeMetric_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DisputeMetric", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DisputePayload_dispute(ctx context.Context, field graphql.CollectedField, obj *model.DisputePayload) (ret graphql.Marshaler) {
@@ -29711,6 +30395,121 @@ func (ec *executionContext) fieldContext_PaymentMethodEdge_cursor(_ context.Cont
 	return graphql.NewScalarFieldContext("PaymentMethodEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
+func (ec *executionContext) _PaymentMetric_bucketStart(ctx context.Context, field graphql.CollectedField, obj *analytics.PaymentMetric) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentMetric_bucketStart(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BucketStart, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentMetric_bucketStart(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentMetric", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentMetric_key(ctx context.Context, field graphql.CollectedField, obj *analytics.PaymentMetric) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentMetric_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentMetric_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentMetric", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentMetric_currency(ctx context.Context, field graphql.CollectedField, obj *analytics.PaymentMetric) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentMetric_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentMetric_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentMetric", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentMetric_count(ctx context.Context, field graphql.CollectedField, obj *analytics.PaymentMetric) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentMetric_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentMetric_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentMetric", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentMetric_volume(ctx context.Context, field graphql.CollectedField, obj *analytics.PaymentMetric) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentMetric_volume(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Volume, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentMetric_volume(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentMetric", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _PaymentPayload_payment(ctx context.Context, field graphql.CollectedField, obj *model.PaymentPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -31213,6 +32012,182 @@ func (ec *executionContext) fieldContext_Query_routingAlgorithms(ctx context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_paymentAnalytics(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_paymentAnalytics(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PaymentAnalytics(ctx, fc.Args["range"].(model.AnalyticsRange), fc.Args["groupBy"].(model.PaymentDimension))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*analytics.PaymentMetric) graphql.Marshaler {
+			return ec.marshalNPaymentMetric2ᚕᚖswitchyardᚋpaymentsᚋanalyticsᚐPaymentMetricᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_paymentAnalytics(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentMetric(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_paymentAnalytics_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_connectorSuccessRateSeries(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_connectorSuccessRateSeries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ConnectorSuccessRateSeries(ctx, fc.Args["range"].(model.AnalyticsRange))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*analytics.ConnectorRate) graphql.Marshaler {
+			return ec.marshalNConnectorSuccessRatePoint2ᚕᚖswitchyardᚋpaymentsᚋanalyticsᚐConnectorRateᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_connectorSuccessRateSeries(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConnectorSuccessRatePoint(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_connectorSuccessRateSeries_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_refundAnalytics(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_refundAnalytics(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().RefundAnalytics(ctx, fc.Args["range"].(model.AnalyticsRange))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*analytics.RefundMetric) graphql.Marshaler {
+			return ec.marshalNRefundMetric2ᚕᚖswitchyardᚋpaymentsᚋanalyticsᚐRefundMetricᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_refundAnalytics(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RefundMetric(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_refundAnalytics_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_disputeAnalytics(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_disputeAnalytics(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().DisputeAnalytics(ctx, fc.Args["range"].(model.AnalyticsRange))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*analytics.DisputeMetric) graphql.Marshaler {
+			return ec.marshalNDisputeMetric2ᚕᚖswitchyardᚋpaymentsᚋanalyticsᚐDisputeMetricᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_disputeAnalytics(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DisputeMetric(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_disputeAnalytics_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_viewer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -32469,6 +33444,121 @@ func (ec *executionContext) _RefundEdge_cursor(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_RefundEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RefundEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _RefundMetric_bucketStart(ctx context.Context, field graphql.CollectedField, obj *analytics.RefundMetric) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RefundMetric_bucketStart(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BucketStart, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RefundMetric_bucketStart(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RefundMetric", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _RefundMetric_status(ctx context.Context, field graphql.CollectedField, obj *analytics.RefundMetric) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RefundMetric_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RefundMetric_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RefundMetric", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RefundMetric_currency(ctx context.Context, field graphql.CollectedField, obj *analytics.RefundMetric) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RefundMetric_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RefundMetric_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RefundMetric", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RefundMetric_count(ctx context.Context, field graphql.CollectedField, obj *analytics.RefundMetric) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RefundMetric_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RefundMetric_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RefundMetric", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _RefundMetric_volume(ctx context.Context, field graphql.CollectedField, obj *analytics.RefundMetric) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RefundMetric_volume(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Volume, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RefundMetric_volume(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RefundMetric", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _RefundPayload_refund(ctx context.Context, field graphql.CollectedField, obj *model.RefundPayload) (ret graphql.Marshaler) {
@@ -35739,6 +36829,64 @@ func (ec *executionContext) unmarshalInputAPIKeyWhereInput(ctx context.Context, 
 				return it, err
 			}
 			it.HasMerchantWith = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputAnalyticsRange(ctx context.Context, obj any) (model.AnalyticsRange, error) {
+	var it model.AnalyticsRange
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"from", "to", "bucket", "timeZone", "profileID"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "from":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("from"))
+			data, err := ec.unmarshalNTime2timeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.From = data
+		case "to":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("to"))
+			data, err := ec.unmarshalNTime2timeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.To = data
+		case "bucket":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bucket"))
+			data, err := ec.unmarshalOAnalyticsBucket2ᚖswitchyardᚋgraphᚋmodelᚐAnalyticsBucket(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Bucket = data
+		case "timeZone":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeZone"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeZone = data
+		case "profileID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileID"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileID = data
 		}
 	}
 	return it, nil
@@ -62313,6 +63461,74 @@ func (ec *executionContext) _ConnectorSuccessRate(ctx context.Context, sel ast.S
 	return out
 }
 
+var connectorSuccessRatePointImplementors = []string{"ConnectorSuccessRatePoint"}
+
+func (ec *executionContext) _ConnectorSuccessRatePoint(ctx context.Context, sel ast.SelectionSet, obj *analytics.ConnectorRate) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, connectorSuccessRatePointImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ConnectorSuccessRatePoint")
+		case "merchantConnectorID":
+			out.Values[i] = ec._ConnectorSuccessRatePoint_merchantConnectorID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "connector":
+			out.Values[i] = ec._ConnectorSuccessRatePoint_connector(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bucketStart":
+			out.Values[i] = ec._ConnectorSuccessRatePoint_bucketStart(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "attempts":
+			out.Values[i] = ec._ConnectorSuccessRatePoint_attempts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "succeeded":
+			out.Values[i] = ec._ConnectorSuccessRatePoint_succeeded(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "failed":
+			out.Values[i] = ec._ConnectorSuccessRatePoint_failed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "successRate":
+			out.Values[i] = ec._ConnectorSuccessRatePoint_successRate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var createApiKeyPayloadImplementors = []string{"CreateApiKeyPayload"}
 
 func (ec *executionContext) _CreateApiKeyPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateAPIKeyPayload) graphql.Marshaler {
@@ -63051,6 +64267,54 @@ func (ec *executionContext) _DisputeEdge(ctx context.Context, sel ast.SelectionS
 			}
 		case "cursor":
 			out.Values[i] = ec._DisputeEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var disputeMetricImplementors = []string{"DisputeMetric"}
+
+func (ec *executionContext) _DisputeMetric(ctx context.Context, sel ast.SelectionSet, obj *analytics.DisputeMetric) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, disputeMetricImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DisputeMetric")
+		case "bucketStart":
+			out.Values[i] = ec._DisputeMetric_bucketStart(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._DisputeMetric_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._DisputeMetric_count(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -66606,6 +67870,64 @@ func (ec *executionContext) _PaymentMethodEdge(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var paymentMetricImplementors = []string{"PaymentMetric"}
+
+func (ec *executionContext) _PaymentMetric(ctx context.Context, sel ast.SelectionSet, obj *analytics.PaymentMetric) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentMetricImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentMetric")
+		case "bucketStart":
+			out.Values[i] = ec._PaymentMetric_bucketStart(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "key":
+			out.Values[i] = ec._PaymentMetric_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._PaymentMetric_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._PaymentMetric_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "volume":
+			out.Values[i] = ec._PaymentMetric_volume(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var paymentPayloadImplementors = []string{"PaymentPayload"}
 
 func (ec *executionContext) _PaymentPayload(ctx context.Context, sel ast.SelectionSet, obj *model.PaymentPayload) graphql.Marshaler {
@@ -67356,6 +68678,94 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "paymentAnalytics":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_paymentAnalytics(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "connectorSuccessRateSeries":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_connectorSuccessRateSeries(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "refundAnalytics":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_refundAnalytics(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "disputeAnalytics":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_disputeAnalytics(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "viewer":
 			field := field
 
@@ -67879,6 +69289,64 @@ func (ec *executionContext) _RefundEdge(ctx context.Context, sel ast.SelectionSe
 			}
 		case "cursor":
 			out.Values[i] = ec._RefundEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var refundMetricImplementors = []string{"RefundMetric"}
+
+func (ec *executionContext) _RefundMetric(ctx context.Context, sel ast.SelectionSet, obj *analytics.RefundMetric) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, refundMetricImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RefundMetric")
+		case "bucketStart":
+			out.Values[i] = ec._RefundMetric_bucketStart(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._RefundMetric_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._RefundMetric_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._RefundMetric_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "volume":
+			out.Values[i] = ec._RefundMetric_volume(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -69088,6 +70556,11 @@ func (ec *executionContext) unmarshalNAPIKeyWhereInput2ᚖswitchyardᚋentᚐAPI
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNAnalyticsRange2switchyardᚋgraphᚋmodelᚐAnalyticsRange(ctx context.Context, v any) (model.AnalyticsRange, error) {
+	res, err := ec.unmarshalInputAnalyticsRange(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNApiKeyPayload2ᚖswitchyardᚋgraphᚋmodelᚐAPIKeyPayload(ctx context.Context, sel ast.SelectionSet, v *model.APIKeyPayload) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -69230,6 +70703,32 @@ func (ec *executionContext) marshalNConnectorSuccessRate2ᚖswitchyardᚋpayment
 		return graphql.Null
 	}
 	return ec._ConnectorSuccessRate(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNConnectorSuccessRatePoint2ᚕᚖswitchyardᚋpaymentsᚋanalyticsᚐConnectorRateᚄ(ctx context.Context, sel ast.SelectionSet, v []*analytics.ConnectorRate) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNConnectorSuccessRatePoint2ᚖswitchyardᚋpaymentsᚋanalyticsᚐConnectorRate(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNConnectorSuccessRatePoint2ᚖswitchyardᚋpaymentsᚋanalyticsᚐConnectorRate(ctx context.Context, sel ast.SelectionSet, v *analytics.ConnectorRate) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ConnectorSuccessRatePoint(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNCreateApiKeyInput2switchyardᚋgraphᚋmodelᚐCreateAPIKeyInput(ctx context.Context, v any) (model.CreateAPIKeyInput, error) {
@@ -69414,6 +70913,32 @@ func (ec *executionContext) marshalNDisputeDisputeStatus2switchyardᚋentᚋdisp
 	return v
 }
 
+func (ec *executionContext) marshalNDisputeMetric2ᚕᚖswitchyardᚋpaymentsᚋanalyticsᚐDisputeMetricᚄ(ctx context.Context, sel ast.SelectionSet, v []*analytics.DisputeMetric) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDisputeMetric2ᚖswitchyardᚋpaymentsᚋanalyticsᚐDisputeMetric(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNDisputeMetric2ᚖswitchyardᚋpaymentsᚋanalyticsᚐDisputeMetric(ctx context.Context, sel ast.SelectionSet, v *analytics.DisputeMetric) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DisputeMetric(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNDisputeOrder2ᚖswitchyardᚋentᚐDisputeOrder(ctx context.Context, v any) (*ent.DisputeOrder, error) {
 	res, err := ec.unmarshalInputDisputeOrder(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
@@ -69565,6 +71090,22 @@ func (ec *executionContext) marshalNEventOrderField2ᚖswitchyardᚋentᚐEventO
 func (ec *executionContext) unmarshalNEventWhereInput2ᚖswitchyardᚋentᚐEventWhereInput(ctx context.Context, v any) (*ent.EventWhereInput, error) {
 	res, err := ec.unmarshalInputEventWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.SelectionSet, v float64) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalFloatContext(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return graphql.WrapContextMarshaler(ctx, res)
 }
 
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
@@ -70105,6 +71646,16 @@ func (ec *executionContext) unmarshalNPaymentAttemptWhereInput2ᚖswitchyardᚋe
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNPaymentDimension2switchyardᚋgraphᚋmodelᚐPaymentDimension(ctx context.Context, v any) (model.PaymentDimension, error) {
+	var res model.PaymentDimension
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPaymentDimension2switchyardᚋgraphᚋmodelᚐPaymentDimension(ctx context.Context, sel ast.SelectionSet, v model.PaymentDimension) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) marshalNPaymentIntent2ᚖswitchyardᚋentᚐPaymentIntent(ctx context.Context, sel ast.SelectionSet, v *ent.PaymentIntent) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -70322,6 +71873,32 @@ func (ec *executionContext) unmarshalNPaymentMethodWhereInput2ᚖswitchyardᚋen
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNPaymentMetric2ᚕᚖswitchyardᚋpaymentsᚋanalyticsᚐPaymentMetricᚄ(ctx context.Context, sel ast.SelectionSet, v []*analytics.PaymentMetric) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPaymentMetric2ᚖswitchyardᚋpaymentsᚋanalyticsᚐPaymentMetric(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPaymentMetric2ᚖswitchyardᚋpaymentsᚋanalyticsᚐPaymentMetric(ctx context.Context, sel ast.SelectionSet, v *analytics.PaymentMetric) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PaymentMetric(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNPaymentPayload2ᚖswitchyardᚋgraphᚋmodelᚐPaymentPayload(ctx context.Context, sel ast.SelectionSet, v *model.PaymentPayload) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -70411,6 +71988,32 @@ func (ec *executionContext) unmarshalNRefundCurrency2switchyardᚋentᚋschema�
 
 func (ec *executionContext) marshalNRefundCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx context.Context, sel ast.SelectionSet, v schematype.Currency) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNRefundMetric2ᚕᚖswitchyardᚋpaymentsᚋanalyticsᚐRefundMetricᚄ(ctx context.Context, sel ast.SelectionSet, v []*analytics.RefundMetric) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRefundMetric2ᚖswitchyardᚋpaymentsᚋanalyticsᚐRefundMetric(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRefundMetric2ᚖswitchyardᚋpaymentsᚋanalyticsᚐRefundMetric(ctx context.Context, sel ast.SelectionSet, v *analytics.RefundMetric) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RefundMetric(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNRefundOrder2ᚖswitchyardᚋentᚐRefundOrder(ctx context.Context, v any) (*ent.RefundOrder, error) {
@@ -70946,6 +72549,22 @@ func (ec *executionContext) unmarshalOAPIKeyWhereInput2ᚖswitchyardᚋentᚐAPI
 	}
 	res, err := ec.unmarshalInputAPIKeyWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOAnalyticsBucket2ᚖswitchyardᚋgraphᚋmodelᚐAnalyticsBucket(ctx context.Context, v any) (*model.AnalyticsBucket, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.AnalyticsBucket)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOAnalyticsBucket2ᚖswitchyardᚋgraphᚋmodelᚐAnalyticsBucket(ctx context.Context, sel ast.SelectionSet, v *model.AnalyticsBucket) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) marshalOAuditEntry2ᚖswitchyardᚋentᚐAuditEntry(ctx context.Context, sel ast.SelectionSet, v *ent.AuditEntry) graphql.Marshaler {

@@ -11,6 +11,21 @@ import (
 	"time"
 )
 
+// The rows an analytics query counts: the caller's, created in [from, to),
+// optionally one profile's, whole or cut in buckets of a time zone.
+type AnalyticsRange struct {
+	// The range's start (inclusive); 1971 or later.
+	From time.Time `json:"from"`
+	// The range's end (exclusive); after from.
+	To time.Time `json:"to"`
+	// Cut the range in local hours, days or weeks (at most 744 buckets); one bucket when absent.
+	Bucket *AnalyticsBucket `json:"bucket,omitempty"`
+	// The IANA time zone buckets are local to, e.g. Europe/Berlin; UTC when absent.
+	TimeZone *string `json:"timeZone,omitempty"`
+	// Only this profile's rows (pro_…); another merchant's profile is not found.
+	ProfileID *string `json:"profileID,omitempty"`
+}
+
 // revokeApiKey's result.
 type APIKeyPayload struct {
 	// The revoked key's record.
@@ -268,6 +283,66 @@ type WebhookSettings struct {
 	HasWebhookPassword bool `json:"hasWebhookPassword"`
 }
 
+// How a range is cut: local hours, local days (23 to 25 hours long where
+// clocks change) or local weeks from Monday 00:00. When clocks go back, the
+// repeated local hour is one HOUR bucket.
+type AnalyticsBucket string
+
+const (
+	AnalyticsBucketHour AnalyticsBucket = "HOUR"
+	AnalyticsBucketDay  AnalyticsBucket = "DAY"
+	AnalyticsBucketWeek AnalyticsBucket = "WEEK"
+)
+
+var AllAnalyticsBucket = []AnalyticsBucket{
+	AnalyticsBucketHour,
+	AnalyticsBucketDay,
+	AnalyticsBucketWeek,
+}
+
+func (e AnalyticsBucket) IsValid() bool {
+	switch e {
+	case AnalyticsBucketHour, AnalyticsBucketDay, AnalyticsBucketWeek:
+		return true
+	}
+	return false
+}
+
+func (e AnalyticsBucket) String() string {
+	return string(e)
+}
+
+func (e *AnalyticsBucket) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = AnalyticsBucket(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid AnalyticsBucket", str)
+	}
+	return nil
+}
+
+func (e AnalyticsBucket) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *AnalyticsBucket) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e AnalyticsBucket) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 // The kind of key that authenticated a call.
 type KeyKind string
 
@@ -321,6 +396,66 @@ func (e *KeyKind) UnmarshalJSON(b []byte) error {
 }
 
 func (e KeyKind) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// What payment metrics are grouped by.
+type PaymentDimension string
+
+const (
+	PaymentDimensionStatus        PaymentDimension = "STATUS"
+	PaymentDimensionConnector     PaymentDimension = "CONNECTOR"
+	PaymentDimensionPaymentMethod PaymentDimension = "PAYMENT_METHOD"
+	PaymentDimensionCurrency      PaymentDimension = "CURRENCY"
+)
+
+var AllPaymentDimension = []PaymentDimension{
+	PaymentDimensionStatus,
+	PaymentDimensionConnector,
+	PaymentDimensionPaymentMethod,
+	PaymentDimensionCurrency,
+}
+
+func (e PaymentDimension) IsValid() bool {
+	switch e {
+	case PaymentDimensionStatus, PaymentDimensionConnector, PaymentDimensionPaymentMethod, PaymentDimensionCurrency:
+		return true
+	}
+	return false
+}
+
+func (e PaymentDimension) String() string {
+	return string(e)
+}
+
+func (e *PaymentDimension) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = PaymentDimension(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid PaymentDimension", str)
+	}
+	return nil
+}
+
+func (e PaymentDimension) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *PaymentDimension) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e PaymentDimension) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -35,6 +35,7 @@ import (
 	"switchyard/internal/secrets"
 	"switchyard/internal/store"
 	"switchyard/payments"
+	"switchyard/payments/analytics"
 	"switchyard/payments/connector"
 	"switchyard/payments/customer"
 	"switchyard/payments/events"
@@ -61,6 +62,7 @@ type App struct {
 	Connectors *connector.Service
 	Customers  *customer.Service
 	Routing    *routing.Service
+	Analytics  *analytics.Service
 	GSM        *gsm.Service
 	Events     *events.Service
 	Users      *users.Service
@@ -164,6 +166,7 @@ func (a *App) wireDomain(box *secrets.Box) {
 		Events: a.Events, Render: render, EphemeralKeys: redisstore.NewEphemeralKeys(a.Redis.Client)})
 	a.GSM = gsm.New(db, connector.Known)
 	a.Routing = routing.New(db).WithOutcomes(redisstore.NewRoutingOutcomes(a.Redis.Client))
+	a.Analytics = analytics.New(db)
 	a.Payments = payments.New(payments.Deps{DB: db, Box: box, Connectors: a.Connectors, Customers: a.Customers,
 		Routing: a.Routing, GSM: a.GSM, Events: a.Events, PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Render: render,
 		RecoveryAfter: a.Config.RecoveryAfter})
@@ -182,7 +185,7 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 	gql := graph.NewHandler(graph.Deps{
 		Client: a.Store.Client, Cursors: cursors.New(a.Redis.Client), Auth: a.Auth,
 		Payments: a.Payments, Merchants: a.Merchants, Connectors: a.Connectors, Customers: a.Customers, Events: a.Events, Routing: a.Routing,
-		Users: a.Users, Idempotency: idem, Webhooks: a.Webhooks,
+		Users: a.Users, Analytics: a.Analytics, Idempotency: idem, Webhooks: a.Webhooks,
 	}, gqlOpts)
 	mux.Handle(graph.Endpoint, gql)
 	mux.Handle(playground.AssetsPath(graph.Endpoint), gql)

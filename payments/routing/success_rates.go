@@ -11,6 +11,7 @@ import (
 
 	"switchyard/ent/merchantconnectoraccount"
 	"switchyard/ent/paymentattempt"
+	"switchyard/ent/schema"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
 )
@@ -62,10 +63,8 @@ func (r SuccessRate) Rate() *float64 {
 // succeededAttempts are the attempt statuses a connector reached by
 // authorizing; failedAttempts those it reached by refusing.
 var (
-	succeededAttempts = []string{"authorized", "charged", "partial_charged", "partially_authorized",
-		"partial_charged_and_chargeable", "capture_initiated", "capture_failed", "voided",
-		"voided_post_charge", "void_initiated", "void_failed", "auto_refunded"}
-	failedAttempts = []string{"authentication_failed", "router_declined", "authorization_failed", "failure"}
+	succeededAttempts = schema.AuthorizedAttemptStatuses
+	failedAttempts    = schema.DeclinedAttemptStatuses
 )
 
 // SuccessRates counts the merchant's attempts per connector account (and
@@ -133,21 +132,13 @@ func (s *Service) SuccessRates(ctx context.Context, q SuccessRateQuery) ([]Succe
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
-	// The accounts' connector names come from the accounts: reading the
-	// attempts' own would take the grouped query off its covering index.
 	accountIDs := make([]string, 0, len(rows))
 	for _, r := range rows {
 		accountIDs = append(accountIDs, r.MerchantConnectorID)
 	}
-	accounts, err := s.db.Client.MerchantConnectorAccount.Query().
-		Where(merchantconnectoraccount.IDIn(accountIDs...)).
-		Select(merchantconnectoraccount.FieldID, merchantconnectoraccount.FieldConnectorName).All(ctx)
+	names, err := txn.ConnectorNames(ctx, s.db.Client, accountIDs)
 	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	names := make(map[string]string, len(accounts))
-	for _, a := range accounts {
-		names[a.ID] = a.ConnectorName
+		return nil, err
 	}
 	out := make([]SuccessRate, len(rows))
 	for i, r := range rows {
@@ -166,7 +157,10 @@ func (s *Service) SuccessRates(ctx context.Context, q SuccessRateQuery) ([]Succe
 // on the session's time zone.
 func bucketOf(dialect, column string, width int64) string {
 	if dialect == "sqlite3" {
-		return fmt.Sprintf("CAST(strftime('%%s', %s) AS INTEGER) / %d", column, width)
+		// The driver stores a time as Go prints it ("… +0000 UTC"), which
+		// strftime cannot read whole (it answered NULL, so every row fell in
+		// bucket 0): created_at is UTC, its first 19 characters the time.
+		return fmt.Sprintf("CAST(strftime('%%s', substr(%s, 1, 19)) AS INTEGER) / %d", column, width)
 	}
 	return fmt.Sprintf("TIMESTAMPDIFF(SECOND, '1970-01-01 00:00:00', %s) DIV %d", column, width)
 }

@@ -246,3 +246,20 @@ func loadProfile(ctx context.Context, client *ent.Client, id string) (*ent.Profi
 	}
 	return prof, nil
 }
+
+// ConnectorNames maps connector accounts (mca_…) to their connectors'
+// names, in one read. The success-rate series group attempts by account
+// on an index that has no names: reading the attempts' own would take the
+// grouped statement off it.
+func ConnectorNames(ctx context.Context, client *ent.Client, accountIDs []string) (map[string]string, error) {
+	accounts, err := client.MerchantConnectorAccount.Query().Where(merchantconnectoraccount.IDIn(accountIDs...)).
+		Select(merchantconnectoraccount.FieldID, merchantconnectoraccount.FieldConnectorName).All(ctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	names := make(map[string]string, len(accounts))
+	for _, a := range accounts {
+		names[a.ID] = a.ConnectorName
+	}
+	return names, nil
+}
