@@ -27,7 +27,7 @@ var roleMatrix = map[string]string{
 	"Query.profiles": "all", "Query.refunds": "all", "Query.routingAlgorithms": "all",
 	"Query.paymentAnalytics": "all", "Query.connectorSuccessRateSeries": "all", "Query.refundAnalytics": "all",
 	"Query.disputeAnalytics": "all",
-	"Query.users": "", "Query.auditLog": "",
+	"Query.users":            "", "Query.auditLog": "",
 	// Payments, disputes and customers: operators.
 	"Mutation.createPayment": "OPERATOR", "Mutation.updatePayment": "OPERATOR", "Mutation.confirmPayment": "OPERATOR",
 	"Mutation.capturePayment": "OPERATOR", "Mutation.cancelPayment": "OPERATOR", "Mutation.createRefund": "OPERATOR",
