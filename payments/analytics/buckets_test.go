@@ -110,3 +110,54 @@ func TestBerlinAutumnDay(t *testing.T) {
 		t.Fatalf("72 local hours from Saturday to Tuesday: %d", hour.count())
 	}
 }
+
+// TestSlicesCoverTheRange: over random zones, buckets and ranges, the
+// slices are consecutive, cover the range exactly, and (bucketed) cut it
+// only at bucket starts, so no bucket is read by two slices; adding up
+// groups that two slices both found gives one group with the sums.
+func TestSlicesCoverTheRange(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	base := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	for round := range 2000 {
+		loc, _ := time.LoadLocation(testZones[rng.IntN(len(testZones))])
+		bucket := []string{"", BucketHour, BucketDay, BucketWeek}[round%4]
+		from := base.Add(time.Duration(rng.Int64N(int64(5 * 365 * 24 * time.Hour)))).Truncate(time.Second)
+		to := from.Add(time.Duration(1+rng.Int64N(int64(30*24*time.Hour))) * time.Nanosecond).Truncate(time.Second).Add(time.Second)
+		sc := scope{grid: newGrid(loc, from, to, bucket)}
+		parts := sc.sliced()
+		if parts[0].from != sc.from || parts[len(parts)-1].to != sc.to {
+			t.Fatalf("slices %v do not span [%v, %v)", parts, sc.from, sc.to)
+		}
+		if to.Sub(from) > slicesOver && (bucket == "" || sc.count() >= 2) && len(parts) < 2 {
+			t.Fatalf("a range of %v in %s buckets was not sliced", to.Sub(from), bucket)
+		}
+		for i, p := range parts {
+			if !p.to.After(p.from) {
+				t.Fatalf("empty slice %d: %v", i, parts)
+			}
+			if i > 0 {
+				if p.from != parts[i-1].to {
+					t.Fatalf("slices %d and %d are not consecutive", i-1, i)
+				}
+				if bucket != "" && sc.number(p.from) == sc.number(p.from.Add(-time.Microsecond)) {
+					t.Fatalf("%s: slice %d starts inside a bucket at %v", bucket, i, p.from)
+				}
+			}
+		}
+	}
+	merged := mergeGroups([][]groupRow{
+		{{Bucket: 1, Key: "succeeded", Currency: "USD", Count: 2, Volume: 300}, {Bucket: 2, Key: "failed", Currency: "EUR", Count: 1, Volume: 5}},
+		{{Bucket: 1, Key: "succeeded", Currency: "USD", Count: 3, Volume: 700, Succeeded: 1}, {Bucket: 1, Key: "failed", Currency: "USD", Count: 1}},
+	})
+	want := []groupRow{{Bucket: 1, Key: "failed", Currency: "USD", Count: 1},
+		{Bucket: 1, Key: "succeeded", Currency: "USD", Count: 5, Volume: 1000, Succeeded: 1},
+		{Bucket: 2, Key: "failed", Currency: "EUR", Count: 1, Volume: 5}}
+	if len(merged) != len(want) {
+		t.Fatalf("merged %+v", merged)
+	}
+	for i := range want {
+		if merged[i] != want[i] {
+			t.Fatalf("merged %+v, want %+v", merged, want)
+		}
+	}
+}

@@ -1,7 +1,9 @@
 package analytics
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -121,26 +123,109 @@ type scanner interface {
 	Scan(ctx context.Context, v any) error
 }
 
-// groups resolves r, scans the grouped statement query builds for it, and
-// makes each group a T.
+// groups resolves r, scans the grouped statements query builds for it,
+// and makes each group a T. A range of more than a few days is read as
+// slices (sliced) that run at once on MySQL, each its own range of the
+// covering index, and their groups are added up: a month of a busy
+// merchant is hundreds of thousands of index entries, and one statement
+// reads them on one core.
 func groups[T any](ctx context.Context, s *Service, r Range, query func(scope) (scanner, error), row func(scope, groupRow) T) ([]T, error) {
 	sc, err := s.resolve(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	q, err := query(sc)
-	if err != nil {
-		return nil, err
+	parts := sc.sliced()
+	found := make([][]groupRow, len(parts))
+	reads := make([]func() error, len(parts))
+	for i, part := range parts {
+		q, err := query(part)
+		if err != nil {
+			return nil, err
+		}
+		reads[i] = func() error { return q.Scan(ctx, &found[i]) }
 	}
-	var rows []groupRow
-	if err := q.Scan(ctx, &rows); err != nil {
+	if err := s.db.RunReads(s.client(), reads); err != nil {
 		return nil, errs.Internal(err)
 	}
+	rows := mergeGroups(found)
 	out := make([]T, len(rows))
 	for i, g := range rows {
 		out[i] = row(sc, g)
 	}
 	return out, nil
+}
+
+// slicesOver is the span above which a range is read in slices, and
+// rangeSlices how many.
+const (
+	slicesOver  = 3 * 24 * time.Hour
+	rangeSlices = 4
+)
+
+// sliced cuts the scope's range into rangeSlices consecutive ranges at
+// bucket starts (so that, bucketed, each bucket is read by one slice),
+// each with the whole range's grid; a short range stays whole.
+func (sc scope) sliced() []scope {
+	if sc.to.Sub(sc.from) <= slicesOver {
+		return []scope{sc}
+	}
+	cuts := []time.Time{sc.from}
+	first, n := sc.number(sc.from), sc.count()
+	for i := int64(1); i < rangeSlices; i++ {
+		var at time.Time
+		if sc.width == 0 {
+			at = sc.from.Add(sc.to.Sub(sc.from) * time.Duration(i) / rangeSlices).Truncate(time.Second)
+		} else {
+			at = sc.start(first + n*i/rangeSlices)
+		}
+		if at.After(cuts[len(cuts)-1]) && at.Before(sc.to) {
+			cuts = append(cuts, at)
+		}
+	}
+	out := make([]scope, len(cuts))
+	for i, from := range cuts {
+		part := sc
+		part.from, part.to = from, sc.to
+		if i+1 < len(cuts) {
+			part.to = cuts[i+1]
+		}
+		out[i] = part
+	}
+	return out
+}
+
+// mergeGroups adds up the groups the slices found (a group read by two
+// slices, as a whole range's are, is one group), in the order the
+// statements give: bucket, key, currency.
+func mergeGroups(found [][]groupRow) []groupRow {
+	if len(found) == 1 {
+		return found[0]
+	}
+	type groupKey struct {
+		bucket        int64
+		key, currency string
+	}
+	at := map[groupKey]int{}
+	var out []groupRow
+	for _, rows := range found {
+		for _, g := range rows {
+			k := groupKey{g.Bucket, g.Key, g.Currency}
+			i, ok := at[k]
+			if !ok {
+				at[k] = len(out)
+				out = append(out, g)
+				continue
+			}
+			out[i].Count += g.Count
+			out[i].Volume += g.Volume
+			out[i].Succeeded += g.Succeeded
+			out[i].Failed += g.Failed
+		}
+	}
+	slices.SortFunc(out, func(a, b groupRow) int {
+		return cmp.Or(cmp.Compare(a.Bucket, b.Bucket), cmp.Compare(a.Key, b.Key), cmp.Compare(a.Currency, b.Currency))
+	})
+	return out
 }
 
 // Payments counts and sums the range's payments per bucket, per value of
@@ -188,13 +273,17 @@ func (s *Service) Disputes(ctx context.Context, r Range) ([]DisputeMetric, error
 // attempts are counted (an account belongs to one profile), so the index
 // still serves.
 func (s *Service) ConnectorRates(ctx context.Context, r Range) ([]ConnectorRate, error) {
+	var accounts []string // the profile's, read once for every slice
 	rates, err := groups(ctx, s, r, func(sc scope) (scanner, error) {
 		q := s.client().PaymentAttempt.Query().Where(paymentattempt.MerchantConnectorIDNotNil())
 		if sc.profileID != nil {
-			accounts, err := s.client().MerchantConnectorAccount.Query().
-				Where(merchantconnectoraccount.ProfileID(*sc.profileID)).IDs(ctx)
-			if err != nil {
-				return nil, errs.Internal(err)
+			if accounts == nil {
+				ids, err := s.client().MerchantConnectorAccount.Query().
+					Where(merchantconnectoraccount.ProfileID(*sc.profileID)).IDs(ctx)
+				if err != nil {
+					return nil, errs.Internal(err)
+				}
+				accounts = append(make([]string, 0, len(ids)), ids...)
 			}
 			q = q.Where(paymentattempt.MerchantConnectorIDIn(accounts...))
 		}
