@@ -60,11 +60,14 @@ var analyticsWindows = []analyticsWindow{
 
 const analyticsZone = "America/New_York"
 
-// analyticsFigure is one query's timing over one window.
+// analyticsFigure is one query's timing over one window, and its
+// baseline's: the grouped statements the server sent for it, run by
+// database/sql at once (as the server runs its slices) and read whole.
 type analyticsFigure struct {
 	window, query string
 	groups        int
 	p50, p99      time.Duration
+	baseP50       time.Duration
 }
 
 func runAnalytics(ctx context.Context, o options, out io.Writer) error {
@@ -82,9 +85,10 @@ func runAnalytics(ctx context.Context, o options, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "\nanalytics at %s payments over 90 days, %s, %d runs each after %d (target p99 < 300 ms)\n",
 		human(env.n), analyticsZone, o.requests, o.warmup)
-	fmt.Fprintf(out, "%-16s %-22s %7s %10s %10s\n", "window", "query", "groups", "p50", "p99")
+	fmt.Fprintf(out, "%-16s %-22s %7s %10s %10s %13s %6s\n", "window", "query", "groups", "p50", "p99", "baseline p50", "ratio")
 	for _, f := range figures {
-		fmt.Fprintf(out, "%-16s %-22s %7d %10s %10s\n", f.window, f.query, f.groups, ms(f.p50), ms(f.p99))
+		fmt.Fprintf(out, "%-16s %-22s %7d %10s %10s %13s %5.2fx\n", f.window, f.query, f.groups, ms(f.p50), ms(f.p99),
+			ms(f.baseP50), float64(f.p50)/float64(f.baseP50))
 	}
 	return nil
 }
@@ -114,7 +118,8 @@ func measureAnalytics(ctx context.Context, env *runEnv) ([]analyticsFigure, erro
 		vars := map[string]any{"r": map[string]any{"from": to.Add(-w.span).Format(time.RFC3339), "to": to.Format(time.RFC3339),
 			"bucket": w.bucket, "timeZone": analyticsZone}}
 		for _, q := range analyticsQueries {
-			if err := explainAnalytics(ctx, env, w, q, vars); err != nil {
+			stmts, err := explainAnalytics(ctx, env, w, q, vars)
+			if err != nil {
 				return nil, err
 			}
 			f := analyticsFigure{window: w.name, query: q.name}
@@ -132,6 +137,9 @@ func measureAnalytics(ctx context.Context, env *runEnv) ([]analyticsFigure, erro
 			}
 			st := percentiles(took, 0.50, 0.99)
 			f.p50, f.p99 = st[0], st[1]
+			if f.baseP50, err = baselineAnalytics(ctx, env, stmts); err != nil {
+				return nil, fmt.Errorf("%s, %s baseline: %w", w.name, q.name, err)
+			}
 			figures = append(figures, f)
 		}
 	}
@@ -184,31 +192,71 @@ func askGraphQL(ctx context.Context, env *runEnv, document string, vars map[stri
 }
 
 // explainAnalytics asks q once with a marked request, EXPLAINs the grouped
-// statement the server sent, prints its plan and fails unless it reads
-// q.index alone.
-func explainAnalytics(ctx context.Context, env *runEnv, w analyticsWindow, q analyticsQuery, vars map[string]any) error {
+// statements the server sent (one a slice), prints the first one's plan
+// and fails unless each reads q.index alone; it returns them for the
+// baseline.
+func explainAnalytics(ctx context.Context, env *runEnv, w analyticsWindow, q analyticsQuery, vars map[string]any) ([]capturedStmt, error) {
 	id := explainPrefix + strings.ReplaceAll(w.name+"-"+q.name, " ", "-")
 	if _, err := askGraphQL(ctx, env, q.document, vars, id); err != nil {
-		return fmt.Errorf("%s, %s: %w", w.name, q.name, err)
+		return nil, fmt.Errorf("%s, %s: %w", w.name, q.name, err)
 	}
+	var grouped []capturedStmt
 	for _, s := range env.plans.take(id) {
 		if !strings.Contains(s.query, "GROUP BY") {
 			continue
 		}
 		rows, err := explain(ctx, env.seedDB, s)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		r := rows[0]
-		fmt.Fprintf(env.out, "plan %-16s %-22s table=%s type=%s key=%s rows≈%s extra=%q\n", w.name, q.name,
-			r["table"], r["type"], r["key"], r["rows"], r["Extra"])
+		if len(grouped) == 0 {
+			fmt.Fprintf(env.out, "plan %-16s %-22s table=%s type=%s key=%s rows≈%s extra=%q\n", w.name, q.name,
+				r["table"], r["type"], r["key"], r["rows"], r["Extra"])
+		}
 		if env.o.verbose {
 			fmt.Fprintf(env.out, "  %s\n", abbreviate(s.query, 400))
 		}
 		if len(rows) != 1 || !strings.HasPrefix(r["key"], q.index) || r["type"] != "range" || !strings.Contains(r["Extra"], "Using index") {
-			return fmt.Errorf("%s, %s: not a range read of %s alone: %v\n%s", w.name, q.name, q.index, rows, s.query)
+			return nil, fmt.Errorf("%s, %s: not a range read of %s alone: %v\n%s", w.name, q.name, q.index, rows, s.query)
 		}
-		return nil
+		grouped = append(grouped, s)
 	}
-	return fmt.Errorf("%s, %s: no grouped statement among the server's", w.name, q.name)
+	if len(grouped) == 0 {
+		return nil, fmt.Errorf("%s, %s: no grouped statement among the server's", w.name, q.name)
+	}
+	return grouped, nil
+}
+
+// baselineAnalytics is the p50 of running stmts with database/sql, all at
+// once on their own connections, reading every row: what the answer costs
+// the database, without the server.
+func baselineAnalytics(ctx context.Context, env *runEnv, stmts []capturedStmt) (time.Duration, error) {
+	run := func(s capturedStmt) error {
+		rows, err := env.seedDB.QueryContext(ctx, s.query, s.args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+		}
+		return rows.Err()
+	}
+	var took []time.Duration
+	for i := range env.o.warmup + env.o.requests {
+		start := time.Now()
+		errs := make(chan error, len(stmts))
+		for _, s := range stmts {
+			go func() { errs <- run(s) }()
+		}
+		for range stmts {
+			if err := <-errs; err != nil {
+				return 0, err
+			}
+		}
+		if i >= env.o.warmup {
+			took = append(took, time.Since(start))
+		}
+	}
+	return percentiles(took, 0.50)[0], nil
 }
