@@ -66,7 +66,7 @@ func idempotent[R any](ctx context.Context, r *Resolver, mutation string, key *s
 	}
 	p, _ := tenancy.FromContext(ctx)
 	fp := r.idem.Fingerprint("graphql "+mutation, canonical)
-	lease, stored, err := r.idem.Begin(ctx, idempotencyScope(p), *key, fp)
+	lease, stored, err := r.idem.BeginFor(ctx, p.MerchantID, idempotencyScope(p), *key, fp)
 	switch {
 	case err == nil:
 	case errors.Is(err, idempotency.ErrMismatch):
@@ -95,7 +95,7 @@ func idempotent[R any](ctx context.Context, r *Resolver, mutation string, key *s
 		}
 	}()
 	// The operation may bind what it creates to the key (see REST's).
-	res, err = op(context.WithValue(ctx, idempotencyRefKey{}, &payments.IdempotencyRef{Key: *key, Fingerprint: fp}))
+	res, err = op(context.WithValue(lease.Context(ctx), idempotencyRefKey{}, &payments.IdempotencyRef{Key: *key, Fingerprint: fp}))
 	finished = true
 	body, status := record(res, err)
 	if status >= http.StatusInternalServerError {

@@ -287,7 +287,7 @@ func (a *api) idempotent(w http.ResponseWriter, r *http.Request, p tenancy.Princ
 	r.Body = io.NopCloser(bytes.NewReader(raw))
 
 	fp := a.idem.Fingerprint(r.Method+" "+r.URL.Path, raw)
-	lease, stored, err := a.idem.Begin(r.Context(), idempotencyScope(p), key, fp)
+	lease, stored, err := a.idem.BeginFor(r.Context(), p.MerchantID, idempotencyScope(p), key, fp)
 	switch {
 	case err == nil:
 	case errors.Is(err, idempotency.ErrMismatch):
@@ -315,7 +315,7 @@ func (a *api) idempotent(w http.ResponseWriter, r *http.Request, p tenancy.Princ
 
 	// The operation may bind what it creates to the key (a payment is, so
 	// a retry after a crash finds it even once this record is gone).
-	r = r.WithContext(context.WithValue(r.Context(), idempotencyRefKey{}, &payments.IdempotencyRef{Key: key, Fingerprint: fp}))
+	r = r.WithContext(context.WithValue(lease.Context(r.Context()), idempotencyRefKey{}, &payments.IdempotencyRef{Key: key, Fingerprint: fp}))
 	finished := false
 	defer func() {
 		if !finished { // fn panicked: give the key back, then let the server recover

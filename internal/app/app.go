@@ -22,6 +22,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/redis/go-redis/v9"
 	"github.com/rs/cors"
 
 	"switchyard/graph"
@@ -181,7 +182,19 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 	if a.Demo != nil && a.Config.Database.Embedded {
 		gqlOpts.PlaygroundHeaders = map[string]string{auth.HeaderAPIKey: a.Demo.SecretKey}
 	}
-	idem := idempotency.New(a.Redis.Client, a.Box).WithTTLs(a.Config.IdempotencyLease, idempotency.DefaultKeepFor)
+	// A payment's lease also reads its merchant's configuration version: one
+	// round trip to Redis for both.
+	versions := redisstore.NewConfigVersions(a.Redis.Client)
+	idem := idempotency.New(a.Redis.Client, a.Box).WithTTLs(a.Config.IdempotencyLease, idempotency.DefaultKeepFor).
+		WithPrefetch(func(ctx context.Context, p redis.Pipeliner, merchantID string) func(context.Context) context.Context {
+			version := versions.Queue(ctx, p, merchantID)
+			return func(ctx context.Context) context.Context {
+				if v, ok := version(); ok {
+					return txn.WithConfigVersion(ctx, merchantID, v)
+				}
+				return ctx
+			}
+		})
 	gql := graph.NewHandler(graph.Deps{
 		Client: a.Store.Client, Cursors: cursors.New(a.Redis.Client), Auth: a.Auth,
 		Payments: a.Payments, Merchants: a.Merchants, Connectors: a.Connectors, Customers: a.Customers, Events: a.Events, Routing: a.Routing,

@@ -61,6 +61,22 @@ type Store struct {
 	hash    Hasher
 	lockTTL time.Duration
 	keepFor time.Duration
+	// prefetch queues reads the leased operation will need in the lease's
+	// own round trip (WithPrefetch).
+	prefetch Prefetch
+}
+
+// Prefetch queues on p the reads an operation of merchantID will need,
+// and returns what puts their answers into the operation's context (it
+// must leave the context as it is when an answer is missing).
+type Prefetch func(ctx context.Context, p redis.Pipeliner, merchantID string) func(context.Context) context.Context
+
+// WithPrefetch returns a copy whose leases (BeginFor) also run f's reads
+// in the same round trip to Redis.
+func (s *Store) WithPrefetch(f Prefetch) *Store {
+	c := *s
+	c.prefetch = f
+	return &c
 }
 
 // Hasher is the keyed hash fingerprints are made with (secrets.Box): with
@@ -164,12 +180,31 @@ type Lease struct {
 	key   string
 	token string
 	fp    string
+	// prepare puts the prefetched answers into the operation's context.
+	prepare func(context.Context) context.Context
+}
+
+// Context is ctx with what the lease's round trip prefetched for the
+// operation (WithPrefetch), if anything.
+func (l *Lease) Context(ctx context.Context) context.Context {
+	if l.prepare == nil {
+		return ctx
+	}
+	return l.prepare(ctx)
 }
 
 // Begin takes the key for scope (the merchant). It returns a lease for a new
 // request, or the stored response for a finished one (replay), or one of the
 // errors above.
 func (s *Store) Begin(ctx context.Context, scope, key, fingerprint string) (*Lease, *Response, error) {
+	return s.BeginFor(ctx, "", scope, key, fingerprint)
+}
+
+// BeginFor is Begin for an operation of merchantID: the first attempt to
+// take the key also runs the store's prefetched reads for that merchant,
+// in one round trip (a payment's first Redis call then answers its
+// configuration version too).
+func (s *Store) BeginFor(ctx context.Context, merchantID, scope, key, fingerprint string) (*Lease, *Response, error) {
 	if !ValidKey(key) {
 		return nil, nil, ErrInvalidKey
 	}
@@ -180,12 +215,12 @@ func (s *Store) Begin(ctx context.Context, scope, key, fingerprint string) (*Lea
 	}
 	raw, _ := json.Marshal(record{State: "in_flight", Fingerprint: fingerprint, Token: token})
 	for attempt := 0; attempt < 3; attempt++ {
-		ok, err := s.rdb.SetNX(ctx, rk, raw, s.lockTTL).Result()
+		ok, prepare, err := s.take(ctx, rk, raw, merchantID, attempt == 0)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 		}
 		if ok {
-			return &Lease{store: s, key: rk, token: token, fp: fingerprint}, nil, nil
+			return &Lease{store: s, key: rk, token: token, fp: fingerprint, prepare: prepare}, nil, nil
 		}
 		got, err := s.rdb.Get(ctx, rk).Bytes()
 		if errors.Is(err, redis.Nil) {
@@ -208,6 +243,28 @@ func (s *Store) Begin(ctx context.Context, scope, key, fingerprint string) (*Lea
 		}
 	}
 	return nil, nil, ErrInFlight
+}
+
+// take is SET NX of the lease record, with the prefetched reads beside it
+// in one pipeline when asked for and configured.
+func (s *Store) take(ctx context.Context, rk string, raw []byte, merchantID string, withPrefetch bool) (bool, func(context.Context) context.Context, error) {
+	if s.prefetch == nil || merchantID == "" || !withPrefetch {
+		ok, err := s.rdb.SetNX(ctx, rk, raw, s.lockTTL).Result()
+		return ok, nil, err
+	}
+	var (
+		set     *redis.BoolCmd
+		prepare func(context.Context) context.Context
+	)
+	// The reads' own misses (redis.Nil) are theirs to judge: only the
+	// lease's error counts here.
+	_, _ = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		set = p.SetNX(ctx, rk, raw, s.lockTTL)
+		prepare = s.prefetch(ctx, p, merchantID)
+		return nil
+	})
+	ok, err := set.Result()
+	return ok, prepare, err
 }
 
 // finish replaces the record only while the lease is still ours.

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"switchyard/internal/idempotency"
 	"switchyard/internal/ids"
 	"switchyard/internal/redisconn"
@@ -206,4 +208,58 @@ func TestFingerprintIsKeyedAndHidesCards(t *testing.T) {
 func hexSHA(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+type prefetchedKey struct{}
+
+// TestPrefetchRidesOnTheLease: a lease taken for a merchant also runs the
+// store's prefetched reads, in one pipeline, and hands their answers to
+// the operation's context; a missing answer leaves the context alone, and
+// a replay or a refusal prefetches nothing into any context.
+func TestPrefetchRidesOnTheLease(t *testing.T) {
+	base, conn := store(t)
+	ctx := context.Background()
+	merchant := "merchant_" + ids.Base62(8)
+	if err := conn.Client.Set(ctx, "prefetch-test:"+merchant, "v7", time.Minute).Err(); err != nil {
+		t.Fatal(err)
+	}
+	var asked []string
+	s := base.WithPrefetch(func(ctx context.Context, p redis.Pipeliner, merchantID string) func(context.Context) context.Context {
+		asked = append(asked, merchantID)
+		cmd := p.Get(ctx, "prefetch-test:"+merchantID)
+		return func(ctx context.Context) context.Context {
+			if v, err := cmd.Result(); err == nil {
+				return context.WithValue(ctx, prefetchedKey{}, v)
+			}
+			return ctx
+		}
+	})
+	fp := s.Fingerprint("POST /payments", []byte(`{"amount":100}`))
+	lease, _, err := s.BeginFor(ctx, merchant, merchant, "key-1", fp)
+	if err != nil || lease == nil {
+		t.Fatalf("begin: %v %v", lease, err)
+	}
+	if got := lease.Context(ctx).Value(prefetchedKey{}); got != "v7" {
+		t.Fatalf("prefetched %v, want v7", got)
+	}
+	// No answer (a merchant without the key): the context is as it was.
+	lease2, _, err := s.BeginFor(ctx, merchant+"_none", merchant+"_none", "key-1", fp)
+	if err != nil || lease2.Context(ctx).Value(prefetchedKey{}) != nil {
+		t.Fatalf("a missing answer: %v %v", lease2, err)
+	}
+	// In flight: refused, whatever was prefetched.
+	if _, _, err := s.BeginFor(ctx, merchant, merchant, "key-1", fp); !errors.Is(err, idempotency.ErrInFlight) {
+		t.Fatalf("in flight: %v", err)
+	}
+	// Without a merchant (the admin key), or with Begin, nothing is prefetched.
+	n := len(asked)
+	if l, _, err := s.BeginFor(ctx, "", "admin", "key-2", fp); err != nil || l.Context(ctx) != ctx {
+		t.Fatalf("admin: %v", err)
+	}
+	if l, _, err := s.Begin(ctx, merchant, "key-3", fp); err != nil || l.Context(ctx) != ctx {
+		t.Fatalf("begin: %v", err)
+	}
+	if len(asked) != n {
+		t.Fatalf("prefetched for %v after the merchant's", asked[n:])
+	}
 }

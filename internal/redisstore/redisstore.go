@@ -176,6 +176,19 @@ func NewConfigVersions(rdb redis.UniversalClient) *ConfigVersions {
 
 func configVersionKey(merchantID string) string { return "config:{" + merchantID + "}:version" }
 
+// Queue reads the merchant's version in p, another call's round trip; the
+// answer is ok once p ran (0 before the first change, as Version).
+func (c *ConfigVersions) Queue(ctx context.Context, p redis.Pipeliner, merchantID string) func() (int64, bool) {
+	cmd := p.Get(ctx, configVersionKey(merchantID))
+	return func() (int64, bool) {
+		n, err := cmd.Int64()
+		if errors.Is(err, redis.Nil) {
+			return 0, true
+		}
+		return n, err == nil
+	}
+}
+
 // RoutingOutcomes keeps each profile's recent attempt outcomes per
 // connector account (routing.Outcomes) for success-rate and elimination
 // routing, shared by every process.

@@ -120,9 +120,29 @@ type versionMemo struct {
 type versionMemoKey struct{}
 
 // OneReading makes every configuration read under ctx use one reading of
-// the merchant's version: a payment asks Redis once, not at each read.
+// the merchant's version: a payment asks Redis once, not at each read. A
+// ctx that has its reading already (WithConfigVersion) keeps it.
 func OneReading(ctx context.Context) context.Context {
+	if _, ok := ctx.Value(versionMemoKey{}).(*versionMemo); ok {
+		return ctx
+	}
 	return context.WithValue(ctx, versionMemoKey{}, &versionMemo{versions: map[string]int64{}})
+}
+
+// WithConfigVersion is OneReading with the merchant's version read already,
+// as the request's first round trip to Redis read it (beside its
+// Idempotency-Key's lease). A version read before the operation's
+// configuration reads is as good as one read at the first of them: what is
+// cached at it was loaded after it was read.
+func WithConfigVersion(ctx context.Context, merchantID string, version int64) context.Context {
+	ctx = OneReading(ctx)
+	memo := ctx.Value(versionMemoKey{}).(*versionMemo)
+	memo.mu.Lock()
+	if _, ok := memo.versions[merchantID]; !ok {
+		memo.versions[merchantID] = version
+	}
+	memo.mu.Unlock()
+	return ctx
 }
 
 // errNoConfigCache is ConfigVersion's answer when the cache is off.
