@@ -46,6 +46,74 @@ func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID 
 	return view, err
 }
 
+// settleable reports whether an answer about att may still settle it: the
+// payment waits for it and the attempt is pending.
+func settleable(pi *ent.PaymentIntent, att *ent.PaymentAttempt) bool {
+	return statusIn(pi.Status, paymentintent.StatusProcessing, paymentintent.StatusRequiresCustomerAction) &&
+		(att.Status == paymentattempt.StatusPending || att.Status == paymentattempt.StatusAuthenticationPending)
+}
+
+// outcomeOf is the attempt status a connector's answer gives att, and the
+// amount an automatic capture takes: all of it, or less (amount_to_capture),
+// the rest of the authorization released.
+func outcomeOf(res *connector.PaymentResult, att *ent.PaymentAttempt) (paymentattempt.Status, int64) {
+	status := attemptStatusOf(res)
+	captured := att.NetAmount
+	if status == paymentattempt.StatusCharged && res.AmountCaptured > 0 && res.AmountCaptured < att.NetAmount {
+		captured = res.AmountCaptured
+		status = paymentattempt.StatusPartialCharged
+	}
+	return status, captured
+}
+
+// intentOutcome sets on upd what the outcome of att makes of its payment
+// pi: its status, what is captured and capturable, and a new version.
+func intentOutcome(upd *ent.PaymentIntentUpdate, pi *ent.PaymentIntent, att *ent.PaymentAttempt, status paymentattempt.Status, captured int64) *ent.PaymentIntentUpdate {
+	upd.SetStatus(intentStatusOf(status)).AddVersion(1)
+	if status == paymentattempt.StatusAuthorized && pi.CaptureMethod == paymentintent.CaptureMethodSequentialAutomatic {
+		// Processing until its own capture is reserved, so no merchant
+		// capture or cancel can come between the two.
+		upd.SetStatus(paymentintent.StatusProcessing)
+	}
+	switch status {
+	case paymentattempt.StatusCharged, paymentattempt.StatusPartialCharged:
+		upd.SetAmountCaptured(captured).SetAmountCapturable(0)
+	case paymentattempt.StatusAuthorized:
+		upd.SetAmountCapturable(att.NetAmount)
+	default:
+		upd.SetAmountCapturable(0)
+	}
+	return upd
+}
+
+// outcomeFirst settles the payment's own row first when the confirming
+// request's rows still hold (prior, at the version it left): one UPDATE
+// of the payment on the same index every locker takes, conditioned on
+// that version, both locks the payment and writes its outcome, so no
+// SELECT … FOR UPDATE goes before it. It reports whether it did; when the
+// version moved, or the answer may yet retry on another connector (the
+// payment then stays processing), it does nothing and the caller locks
+// first. What the answer does besides (the attempt, the capture, a
+// mandate, the event) is the caller's, in the same transaction.
+func (s *Service) outcomeFirst(ctx context.Context, tx *ent.Tx, paymentID, attemptID string, res *connector.PaymentResult,
+	callErr error, retryWith *customer.PaymentMethodInput, prior *confirmation) (*ent.PaymentIntent, *ent.PaymentAttempt, bool, error) {
+	if callErr != nil || prior == nil || prior.pi.PaymentID != paymentID || prior.att.ID != attemptID ||
+		!settleable(prior.pi, prior.att) || res.DisputeAfterSuccess != nil {
+		return nil, nil, false, nil
+	}
+	status, captured := outcomeOf(res, prior.att)
+	if retryWith != nil && status == paymentattempt.StatusFailure && res.Decline != nil {
+		return nil, nil, false, nil
+	}
+	where := append(paymentWhere(ctx, paymentID), paymentintent.Version(prior.pi.Version))
+	pi, ok, err := txn.UpdateRowIf(ctx, s.db, prior.pi,
+		intentOutcome(tx.PaymentIntent.Update().Where(where...), prior.pi, prior.att, status, captured))
+	if err != nil || !ok {
+		return nil, nil, false, txn.ErrorOrNil(err, "payment")
+	}
+	return pi, prior.att, true, nil
+}
+
 // lockSettling locks the payment an answer about attemptID settles, and
 // returns it with that attempt. With prior, only the payment's version is
 // read under the lock: while it is the version prior left, nothing has
@@ -94,27 +162,26 @@ func (s *Service) settle(ctx context.Context, paymentID, attemptID string, res *
 		profileID  string
 	)
 	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
-		pi, att, err := s.lockSettling(ctx, tx, paymentID, attemptID, prior)
+		// The payment's outcome first, locking it, when the confirm's rows
+		// still hold (outcomeFirst); else the lock, then the outcome last.
+		pi, att, intentDone, err := s.outcomeFirst(ctx, tx, paymentID, attemptID, res, callErr, retryWith, prior)
 		if err != nil {
 			return err
 		}
-		if !statusIn(pi.Status, paymentintent.StatusProcessing, paymentintent.StatusRequiresCustomerAction) ||
-			(att.Status != paymentattempt.StatusPending && att.Status != paymentattempt.StatusAuthenticationPending) {
-			return nil // an answer already recorded (a double click on the 3-D Secure page)
+		if !intentDone {
+			if pi, att, err = s.lockSettling(ctx, tx, paymentID, attemptID, prior); err != nil {
+				return err
+			}
+			if !settleable(pi, att) {
+				return nil // an answer already recorded (a double click on the 3-D Secure page)
+			}
 		}
 		if callErr != nil {
 			msg := "the connector did not answer; the payment will be synced"
 			_, err := tx.PaymentAttempt.UpdateOne(att).SetErrorMessage(msg).SetErrorReason(callErr.Error()).Save(ctx)
 			return txn.ErrorOrNil(err, "payment attempt")
 		}
-		status := attemptStatusOf(res)
-		// An automatic capture of part of the amount (amount_to_capture):
-		// the rest of the authorization is released.
-		captured := att.NetAmount
-		if status == paymentattempt.StatusCharged && res.AmountCaptured > 0 && res.AmountCaptured < att.NetAmount {
-			captured = res.AmountCaptured
-			status = paymentattempt.StatusPartialCharged
-		}
+		status, captured := outcomeOf(res, att)
 		upd := tx.PaymentAttempt.Update().Where(paymentattempt.ID(att.ID)).
 			SetStatus(status).
 			SetNillableConnectorTransactionID(nonEmpty(res.ConnectorTransactionID)).
@@ -166,41 +233,38 @@ func (s *Service) settle(ctx context.Context, paymentID, attemptID string, res *
 		if err != nil {
 			return err
 		}
-		piUpd := tx.PaymentIntent.Update().Where(paymentintent.ID(pi.ID)).SetStatus(intentStatusOf(status)).AddVersion(1)
-		if mv != nil {
-			piUpd.SetMandateID(mv.Mandate.ID)
-		}
-		if status == paymentattempt.StatusAuthorized && pi.CaptureMethod == paymentintent.CaptureMethodSequentialAutomatic {
-			// Processing until its own capture is reserved, so no merchant
-			// capture or cancel can come between the two.
-			piUpd.SetStatus(paymentintent.StatusProcessing)
-		}
 		// The payment's first attempt settling: nothing but this
 		// transaction can have written its captures, refunds, disputes or
 		// incremental authorizations (each needs an authorized attempt),
 		// so they are not read back.
 		first := pi.AttemptCount == 1 && res.DisputeAfterSuccess == nil
 		var captures []*ent.Capture
-		switch status {
-		case paymentattempt.StatusCharged, paymentattempt.StatusPartialCharged:
+		if status == paymentattempt.StatusCharged || status == paymentattempt.StatusPartialCharged {
 			c, err := s.recordAutomaticCapture(ctx, tx, pi, att, captured, first)
 			if err != nil {
 				return err
 			}
 			captures = append(captures, c)
-			piUpd.SetAmountCaptured(captured).SetAmountCapturable(0)
 			if res.DisputeAfterSuccess != nil {
 				if err := s.openDispute(ctx, tx, pi, att, res.DisputeAfterSuccess, captured); err != nil {
 					return err
 				}
 			}
-		case paymentattempt.StatusAuthorized:
-			piUpd.SetAmountCapturable(att.NetAmount)
-		default:
-			piUpd.SetAmountCapturable(0)
 		}
-		if pi, err = txn.UpdateRow(ctx, s.db, pi, piUpd); err != nil {
-			return txn.Error(err, "payment")
+		switch {
+		case !intentDone:
+			piUpd := intentOutcome(tx.PaymentIntent.Update().Where(paymentintent.ID(pi.ID)), pi, att, status, captured)
+			if mv != nil {
+				piUpd.SetMandateID(mv.Mandate.ID)
+			}
+			if pi, err = txn.UpdateRow(ctx, s.db, pi, piUpd); err != nil {
+				return txn.Error(err, "payment")
+			}
+		case mv != nil:
+			upd := tx.PaymentIntent.Update().Where(paymentintent.ID(pi.ID)).SetMandateID(mv.Mandate.ID)
+			if pi, err = txn.UpdateRow(ctx, s.db, pi, upd); err != nil {
+				return txn.Error(err, "payment")
+			}
 		}
 		if mv != nil {
 			if err := s.customers.EmitMandateEvent(ctx, tx, mv, pi.ProfileID, &pi.ID); err != nil {

@@ -19,10 +19,10 @@ import (
 // budget docs/performance.md explains, pinned so that it cannot creep back.
 const (
 	// Statements: the payment, inserted already processing, and its
-	// pending attempt; then the payment's lock (its version alone), the
-	// attempt's and the payment's outcome, the capture, the event and its
-	// delivery task.
-	paymentStatementBudget = 8
+	// pending attempt; then the payment's outcome (which locks it, on the
+	// version the first transaction left), the attempt's, the capture, the
+	// event and its delivery task.
+	paymentStatementBudget = 7
 	// Redis round trips: the API key; the Idempotency-Key's lease with the
 	// merchant's configuration version (profile, accounts and routing) in
 	// one pipeline; the sandbox connector's ledger; the key's result.

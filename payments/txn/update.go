@@ -35,6 +35,21 @@ func UpdateRow[T any, M ent.Mutation](ctx context.Context, db *DB, row *T, upd r
 	return updated(row, upd.Mutation(), db.timePrecision), nil
 }
 
+// UpdateRowIf is UpdateRow for an update whose conditions may match no
+// row (a version that moved): ok says whether it changed row's row.
+func UpdateRowIf[T any, M ent.Mutation](ctx context.Context, db *DB, row *T, upd rowUpdate[M]) (_ *T, ok bool, _ error) {
+	n, err := upd.Save(ctx)
+	switch {
+	case err != nil:
+		return nil, false, err
+	case n == 0:
+		return nil, false, nil
+	case n != 1:
+		return nil, false, errs.Internal(fmt.Errorf("update of one %T changed %d rows", row, n))
+	}
+	return updated(row, upd.Mutation(), db.timePrecision), true, nil
+}
+
 // updated is a copy of row with what m sets, adds and clears applied as the
 // database applies them (times truncated to precision when it is not 0, an
 // increment to NULL from 0). Fields are matched on the entity's JSON names,

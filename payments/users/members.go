@@ -116,7 +116,7 @@ func (s *Service) UpdateRole(ctx context.Context, userID string, role Role) (*Me
 	if _, err := ParseRole(string(role)); err != nil {
 		return nil, err
 	}
-	var out []Member
+	var changed *ent.Membership
 	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
 		target, admins, err := s.lockMembers(ctx, tx, userID)
 		if err != nil {
@@ -125,13 +125,14 @@ func (s *Service) UpdateRole(ctx context.Context, userID string, role Role) (*Me
 		if target.Role == membership.RoleAdmin && role != RoleAdmin && admins == 1 {
 			return errLastAdmin()
 		}
-		target, err = tx.Membership.UpdateOne(target).SetRole(membership.Role(role)).Save(ctx)
-		if err != nil {
-			return errs.Internal(err)
-		}
-		out, err = s.membersOf(ctx, []*ent.Membership{target})
-		return err
+		changed, err = tx.Membership.UpdateOne(target).SetRole(membership.Role(role)).Save(ctx)
+		return txn.ErrorOrNil(err, "membership")
 	})
+	if err != nil {
+		return nil, err
+	}
+	// Read once committed: on SQLite the transaction held the one connection.
+	out, err := s.membersOf(ctx, []*ent.Membership{changed})
 	if err != nil {
 		return nil, err
 	}
