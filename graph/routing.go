@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"encoding/json"
+	"switchyard/payments/analytics"
 	"time"
 
 	"switchyard/ent"
@@ -94,10 +95,12 @@ func (r *Resolver) routingActive(ctx context.Context, a *ent.RoutingAlgorithm) (
 	return l.activeRouting[a.ID], nil
 }
 
-func (r *Resolver) connectorSuccessRates(ctx context.Context, from, to time.Time, bucket *model.SuccessRateBucket, profileID *string) ([]*routing.SuccessRate, error) {
-	q := routing.SuccessRateQuery{From: from, To: to, ProfileID: profileID}
+// connectorSuccessRates is the analytics count of attempts per connector
+// account, in UTC hours or days (or whole).
+func (r *Resolver) connectorSuccessRates(ctx context.Context, from, to time.Time, bucket *model.SuccessRateBucket, profileID *string) ([]*analytics.ConnectorRate, error) {
+	q := analytics.Range{From: from, To: to, ProfileID: profileID, TimeZone: "UTC"}
 	if bucket != nil {
-		q.Bucket = map[model.SuccessRateBucket]string{model.SuccessRateBucketHour: routing.BucketHour, model.SuccessRateBucketDay: routing.BucketDay}[*bucket]
+		q.Bucket = map[model.SuccessRateBucket]string{model.SuccessRateBucketHour: analytics.BucketHour, model.SuccessRateBucketDay: analytics.BucketDay}[*bucket]
 	}
-	return pointers(r.routing.SuccessRates(ctx, q))
+	return pointers(r.analytics.ConnectorRates(ctx, q))
 }

@@ -9,7 +9,7 @@ import (
 	"context"
 	"switchyard/ent"
 	"switchyard/graph/model"
-	"switchyard/payments/routing"
+	"switchyard/payments/analytics"
 	"time"
 
 	"entgo.io/contrib/entgql"
@@ -61,7 +61,7 @@ func (r *queryResolver) Payments(ctx context.Context, after *entgql.Cursor[strin
 }
 
 // ConnectorSuccessRates is the resolver for the connectorSuccessRates field.
-func (r *queryResolver) ConnectorSuccessRates(ctx context.Context, from time.Time, to time.Time, bucket *model.SuccessRateBucket, profileID *string) ([]*routing.SuccessRate, error) {
+func (r *queryResolver) ConnectorSuccessRates(ctx context.Context, from time.Time, to time.Time, bucket *model.SuccessRateBucket, profileID *string) ([]*analytics.ConnectorRate, error) {
 	return r.connectorSuccessRates(ctx, from, to, bucket, profileID)
 }
 

@@ -27,7 +27,6 @@ import (
 	"switchyard/graph/cursors"
 	"switchyard/graph/model"
 	"switchyard/payments/analytics"
-	"switchyard/payments/routing"
 	"sync/atomic"
 	"time"
 
@@ -146,9 +145,9 @@ type ComplexityRoot struct {
 		Attempts            func(childComplexity int) int
 		BucketStart         func(childComplexity int) int
 		Connector           func(childComplexity int) int
+		DecidedRate         func(childComplexity int) int
 		Failed              func(childComplexity int) int
 		MerchantConnectorID func(childComplexity int) int
-		Rate                func(childComplexity int) int
 		Succeeded           func(childComplexity int) int
 	}
 
@@ -1002,7 +1001,7 @@ type QueryResolver interface {
 	Refund(ctx context.Context, id string) (*ent.Refund, error)
 	Event(ctx context.Context, id string) (*ent.Event, error)
 	Payments(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error)
-	ConnectorSuccessRates(ctx context.Context, from time.Time, to time.Time, bucket *model.SuccessRateBucket, profileID *string) ([]*routing.SuccessRate, error)
+	ConnectorSuccessRates(ctx context.Context, from time.Time, to time.Time, bucket *model.SuccessRateBucket, profileID *string) ([]*analytics.ConnectorRate, error)
 	RoutingEvaluate(ctx context.Context, profileID *string, payment model.RoutingPaymentInput) (*model.RoutingEvaluation, error)
 	Me(ctx context.Context) (*model.Me, error)
 	Users(ctx context.Context) ([]*model.Member, error)
@@ -1357,6 +1356,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ConnectorSuccessRate.Connector(childComplexity), true
+	case "ConnectorSuccessRate.successRate":
+		if e.ComplexityRoot.ConnectorSuccessRate.DecidedRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorSuccessRate.DecidedRate(childComplexity), true
 	case "ConnectorSuccessRate.failed":
 		if e.ComplexityRoot.ConnectorSuccessRate.Failed == nil {
 			break
@@ -1369,12 +1374,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ConnectorSuccessRate.MerchantConnectorID(childComplexity), true
-	case "ConnectorSuccessRate.successRate":
-		if e.ComplexityRoot.ConnectorSuccessRate.Rate == nil {
-			break
-		}
-
-		return e.ComplexityRoot.ConnectorSuccessRate.Rate(childComplexity), true
 	case "ConnectorSuccessRate.succeeded":
 		if e.ComplexityRoot.ConnectorSuccessRate.Succeeded == nil {
 			break
@@ -19267,7 +19266,7 @@ func (ec *executionContext) fieldContext_ConnectorAccountPayload_replayed(_ cont
 	return graphql.NewScalarFieldContext("ConnectorAccountPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _ConnectorSuccessRate_merchantConnectorID(ctx context.Context, field graphql.CollectedField, obj *routing.SuccessRate) (ret graphql.Marshaler) {
+func (ec *executionContext) _ConnectorSuccessRate_merchantConnectorID(ctx context.Context, field graphql.CollectedField, obj *analytics.ConnectorRate) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19290,7 +19289,7 @@ func (ec *executionContext) fieldContext_ConnectorSuccessRate_merchantConnectorI
 	return graphql.NewScalarFieldContext("ConnectorSuccessRate", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _ConnectorSuccessRate_connector(ctx context.Context, field graphql.CollectedField, obj *routing.SuccessRate) (ret graphql.Marshaler) {
+func (ec *executionContext) _ConnectorSuccessRate_connector(ctx context.Context, field graphql.CollectedField, obj *analytics.ConnectorRate) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19313,7 +19312,7 @@ func (ec *executionContext) fieldContext_ConnectorSuccessRate_connector(_ contex
 	return graphql.NewScalarFieldContext("ConnectorSuccessRate", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _ConnectorSuccessRate_bucketStart(ctx context.Context, field graphql.CollectedField, obj *routing.SuccessRate) (ret graphql.Marshaler) {
+func (ec *executionContext) _ConnectorSuccessRate_bucketStart(ctx context.Context, field graphql.CollectedField, obj *analytics.ConnectorRate) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19336,7 +19335,7 @@ func (ec *executionContext) fieldContext_ConnectorSuccessRate_bucketStart(_ cont
 	return graphql.NewScalarFieldContext("ConnectorSuccessRate", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _ConnectorSuccessRate_attempts(ctx context.Context, field graphql.CollectedField, obj *routing.SuccessRate) (ret graphql.Marshaler) {
+func (ec *executionContext) _ConnectorSuccessRate_attempts(ctx context.Context, field graphql.CollectedField, obj *analytics.ConnectorRate) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19359,7 +19358,7 @@ func (ec *executionContext) fieldContext_ConnectorSuccessRate_attempts(_ context
 	return graphql.NewScalarFieldContext("ConnectorSuccessRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _ConnectorSuccessRate_succeeded(ctx context.Context, field graphql.CollectedField, obj *routing.SuccessRate) (ret graphql.Marshaler) {
+func (ec *executionContext) _ConnectorSuccessRate_succeeded(ctx context.Context, field graphql.CollectedField, obj *analytics.ConnectorRate) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19382,7 +19381,7 @@ func (ec *executionContext) fieldContext_ConnectorSuccessRate_succeeded(_ contex
 	return graphql.NewScalarFieldContext("ConnectorSuccessRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _ConnectorSuccessRate_failed(ctx context.Context, field graphql.CollectedField, obj *routing.SuccessRate) (ret graphql.Marshaler) {
+func (ec *executionContext) _ConnectorSuccessRate_failed(ctx context.Context, field graphql.CollectedField, obj *analytics.ConnectorRate) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19405,7 +19404,7 @@ func (ec *executionContext) fieldContext_ConnectorSuccessRate_failed(_ context.C
 	return graphql.NewScalarFieldContext("ConnectorSuccessRate", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _ConnectorSuccessRate_successRate(ctx context.Context, field graphql.CollectedField, obj *routing.SuccessRate) (ret graphql.Marshaler) {
+func (ec *executionContext) _ConnectorSuccessRate_successRate(ctx context.Context, field graphql.CollectedField, obj *analytics.ConnectorRate) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19414,7 +19413,7 @@ func (ec *executionContext) _ConnectorSuccessRate_successRate(ctx context.Contex
 			return ec.fieldContext_ConnectorSuccessRate_successRate(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Rate(), nil
+			return obj.DecidedRate(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
@@ -32441,8 +32440,8 @@ func (ec *executionContext) _Query_connectorSuccessRates(ctx context.Context, fi
 			return ec.Resolvers.Query().ConnectorSuccessRates(ctx, fc.Args["from"].(time.Time), fc.Args["to"].(time.Time), fc.Args["bucket"].(*model.SuccessRateBucket), fc.Args["profileID"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*routing.SuccessRate) graphql.Marshaler {
-			return ec.marshalNConnectorSuccessRate2ᚕᚖswitchyardᚋpaymentsᚋroutingᚐSuccessRateᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []*analytics.ConnectorRate) graphql.Marshaler {
+			return ec.marshalNConnectorSuccessRate2ᚕᚖswitchyardᚋpaymentsᚋanalyticsᚐConnectorRateᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -63395,7 +63394,7 @@ func (ec *executionContext) _ConnectorAccountPayload(ctx context.Context, sel as
 
 var connectorSuccessRateImplementors = []string{"ConnectorSuccessRate"}
 
-func (ec *executionContext) _ConnectorSuccessRate(ctx context.Context, sel ast.SelectionSet, obj *routing.SuccessRate) graphql.Marshaler {
+func (ec *executionContext) _ConnectorSuccessRate(ctx context.Context, sel ast.SelectionSet, obj *analytics.ConnectorRate) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, connectorSuccessRateImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -70679,11 +70678,11 @@ func (ec *executionContext) marshalNConnectorAccountPayload2ᚖswitchyardᚋgrap
 	return ec._ConnectorAccountPayload(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNConnectorSuccessRate2ᚕᚖswitchyardᚋpaymentsᚋroutingᚐSuccessRateᚄ(ctx context.Context, sel ast.SelectionSet, v []*routing.SuccessRate) graphql.Marshaler {
+func (ec *executionContext) marshalNConnectorSuccessRate2ᚕᚖswitchyardᚋpaymentsᚋanalyticsᚐConnectorRateᚄ(ctx context.Context, sel ast.SelectionSet, v []*analytics.ConnectorRate) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNConnectorSuccessRate2ᚖswitchyardᚋpaymentsᚋroutingᚐSuccessRate(ctx, sel, v[i])
+		return ec.marshalNConnectorSuccessRate2ᚖswitchyardᚋpaymentsᚋanalyticsᚐConnectorRate(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -70695,7 +70694,7 @@ func (ec *executionContext) marshalNConnectorSuccessRate2ᚕᚖswitchyardᚋpaym
 	return ret
 }
 
-func (ec *executionContext) marshalNConnectorSuccessRate2ᚖswitchyardᚋpaymentsᚋroutingᚐSuccessRate(ctx context.Context, sel ast.SelectionSet, v *routing.SuccessRate) graphql.Marshaler {
+func (ec *executionContext) marshalNConnectorSuccessRate2ᚖswitchyardᚋpaymentsᚋanalyticsᚐConnectorRate(ctx context.Context, sel ast.SelectionSet, v *analytics.ConnectorRate) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")

@@ -56,6 +56,17 @@ type ConnectorRate struct {
 // Rate is Succeeded ÷ Attempts (every attempt made, pending ones too).
 func (r ConnectorRate) Rate() float64 { return float64(r.Succeeded) / float64(r.Attempts) }
 
+// DecidedRate is Succeeded ÷ (Succeeded + Failed), the connector's verdicts
+// alone, or nil when none came.
+func (r ConnectorRate) DecidedRate() *float64 {
+	done := r.Succeeded + r.Failed
+	if done == 0 {
+		return nil
+	}
+	v := float64(r.Succeeded) / float64(done)
+	return &v
+}
+
 // RefundMetric is the refunds of one bucket, status and currency.
 type RefundMetric struct {
 	BucketStart time.Time
