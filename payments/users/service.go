@@ -176,28 +176,32 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 }
 
 // User errors, with Hyperswitch's user codes.
-var (
-	// errBadCredentials is the one answer to an unknown email and a wrong
-	// password.
-	errBadCredentials = func() *errs.Error {
-		return errs.New(errs.KindUnauthenticated, "UR_01", "Incorrect email or password")
-	}
-	errUserExists = func() *errs.Error {
-		return errs.New(errs.KindInvalid, "UR_03", "An account already exists with this email").WithField("email")
-	}
-	errLinkInvalid = func() *errs.Error {
-		return errs.New(errs.KindInvalid, "UR_04", "Invalid or expired link").WithField("token")
-	}
-	errTooMany = func() *errs.Error {
-		return errs.New(errs.KindTooManyRequests, "RL_01", "Too many failed sign-ins; try again later")
-	}
-	errNoSession = func() *errs.Error {
-		return errs.New(errs.KindForbidden, "IR_22", "Access forbidden: this operation needs a signed-in dashboard user (Authorization: Bearer <session token>)")
-	}
-	errLastAdmin = func() *errs.Error {
-		return errs.New(errs.KindInvalid, "UR_24", "A merchant must keep at least one admin").WithField("userID")
-	}
-)
+
+// errBadCredentials is the one answer to an unknown email and a wrong
+// password.
+func errBadCredentials() *errs.Error {
+	return errs.New(errs.KindUnauthenticated, "UR_01", "Incorrect email or password")
+}
+
+func errUserExists() *errs.Error {
+	return errs.New(errs.KindInvalid, "UR_03", "An account already exists with this email").WithField("email")
+}
+
+func errLinkInvalid() *errs.Error {
+	return errs.New(errs.KindInvalid, "UR_04", "Invalid or expired link").WithField("token")
+}
+
+func errTooMany() *errs.Error {
+	return errs.New(errs.KindTooManyRequests, "RL_01", "Too many failed sign-ins; try again later")
+}
+
+func errNoSession() *errs.Error {
+	return errs.New(errs.KindForbidden, "IR_22", "Access forbidden: this operation needs a signed-in dashboard user (Authorization: Bearer <session token>)")
+}
+
+func errLastAdmin() *errs.Error {
+	return errs.New(errs.KindInvalid, "UR_24", "A merchant must keep at least one admin").WithField("userID")
+}
 
 // ErrNotAllowed is the answer to a user whose role may not run an operation.
 func ErrNotAllowed(role Role, operation string) *errs.Error {
