@@ -33,23 +33,16 @@ func WithAudit(ctx context.Context, a *Audit) context.Context {
 	return context.WithValue(ctx, auditKey{}, a)
 }
 
-// AuditOf is the operation's audit record, or nil.
-func AuditOf(ctx context.Context) *Audit {
+// auditOf is the operation's audit record, or nil.
+func auditOf(ctx context.Context) *Audit {
 	a, _ := ctx.Value(auditKey{}).(*Audit)
 	return a
-}
-
-// Written reports whether an entry was committed for the operation.
-func (a *Audit) Written() bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.written
 }
 
 // writeAudit adds the operation's entry to tx unless one was committed
 // already; committed says that tx committed.
 func writeAudit(ctx context.Context, tx *ent.Tx) (committed func(), err error) {
-	a := AuditOf(ctx)
+	a := auditOf(ctx)
 	if a == nil {
 		return func() {}, nil
 	}
@@ -88,7 +81,7 @@ var notAuditedObjects = map[string]bool{
 // refund's refund_id).
 func auditCreated(next ent.Mutator) ent.Mutator {
 	return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-		a := AuditOf(ctx)
+		a := auditOf(ctx)
 		if a == nil || !m.Op().Is(ent.OpCreate) || notAuditedObjects[m.Type()] {
 			return next.Mutate(ctx, m)
 		}
