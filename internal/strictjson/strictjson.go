@@ -24,8 +24,28 @@ import (
 // read.
 const MaxDepth = 20
 
+// MaxNesting is encoding/json's own bound on nesting: a Parse at this depth
+// refuses nothing for its depth that encoding/json reads.
+const MaxNesting = 10000
+
 // Parse reads one JSON value from raw, nested at most maxDepth levels.
+//
+// Valid JSON, nearly every request, is read by a scan of its own (each
+// request body is read here on the way in, and encoding/json's token
+// stream allocates for every token); anything else goes to the token
+// stream, whose errors say where the JSON went wrong. Both refuse the same
+// duplicate or nesting first, reading in order: FuzzParse holds them to
+// encoding/json.
 func Parse(raw []byte, maxDepth int) (any, error) {
+	if json.Valid(raw) {
+		s := scan{raw: raw, maxDepth: maxDepth}
+		return s.value("", 0)
+	}
+	return parseTokens(raw, maxDepth)
+}
+
+// parseTokens is Parse on encoding/json's token stream.
+func parseTokens(raw []byte, maxDepth int) (any, error) {
 	p := parser{dec: json.NewDecoder(bytes.NewReader(raw)), maxDepth: maxDepth}
 	p.dec.UseNumber()
 	v, err := p.value("", 0)
@@ -53,7 +73,7 @@ func (p *parser) value(path string, depth int) (any, error) {
 		return tok, nil // a string, json.Number, bool or nil
 	}
 	if depth+1 > p.maxDepth {
-		return nil, p.tooDeep(path)
+		return nil, tooDeep(path, p.maxDepth)
 	}
 	if delim == '[' {
 		arr := []any{}
@@ -76,9 +96,7 @@ func (p *parser) value(path string, depth int) (any, error) {
 		key, _ := tok.(string)
 		member := JoinPath(path, key)
 		if _, dup := obj[key]; dup {
-			e := errs.InvalidRequest("%s is given twice in one object; give it once", member)
-			e.Field = member
-			return nil, e
+			return nil, givenTwice(member)
 		}
 		if obj[key], err = p.value(member, depth+1); err != nil {
 			return nil, err
@@ -90,7 +108,7 @@ func (p *parser) value(path string, depth int) (any, error) {
 
 // tooDeep names the member where the nesting passed the limit, cut short:
 // a path thousands of levels long would make the message as long.
-func (p *parser) tooDeep(path string) error {
+func tooDeep(path string, maxDepth int) error {
 	field := path
 	if parts := strings.SplitN(path, ".", 4); len(parts) == 4 {
 		field = strings.Join(parts[:3], ".") + ".…"
@@ -101,8 +119,14 @@ func (p *parser) tooDeep(path string) error {
 	if field == "" {
 		field = "the body"
 	}
-	e := errs.InvalidRequest("%s nests objects or arrays deeper than %d levels", field, p.maxDepth)
+	e := errs.InvalidRequest("%s nests objects or arrays deeper than %d levels", field, maxDepth)
 	e.Field = field
+	return e
+}
+
+func givenTwice(member string) error {
+	e := errs.InvalidRequest("%s is given twice in one object; give it once", member)
+	e.Field = member
 	return e
 }
 

@@ -3,6 +3,7 @@ package strictjson
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -56,11 +57,22 @@ func TestParse(t *testing.T) {
 // a client error.
 func FuzzParse(f *testing.F) {
 	for _, seed := range []string{`{"amount":2500,"currency":"USD","metadata":{"a":[1,2.5,-3e2,true,null,"x"]}}`,
-		`{"a":1,"a":2}`, `[[[[]]]]`, `"\u00e9\ud83d\ude00"`, `{"a":1} {}`, `{"a":`, `1e400`, ``} {
+		`{"a":1,"a":2}`, `[[[[]]]]`, `"\u00e9\ud83d\ude00"`, `{"a":1} {}`, `{"a":`, `1e400`, ``,
+		` { "a" : [ 1 , { "b" : "\\\"" } ] , "c" : "\xff" } `, "{\"a\":\"\xff\",\"a\":1}", `{"k":{"k":{"k":{"k":{"k":{"k":{"k":{"k":{}}}}}}}}}`} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		v, err := Parse(raw, 8)
+		// The scan of valid JSON and the token stream agree, refusals too.
+		tv, terr := parseTokens(raw, 8)
+		if !reflect.DeepEqual(v, tv) || fmt.Sprint(err) != fmt.Sprint(terr) {
+			t.Fatalf("%q: Parse gives %#v, %v; the token stream %#v, %v", raw, v, err, tv, terr)
+		}
+		if e, ok := errs.As(err); ok {
+			if te, _ := errs.As(terr); te == nil || te.Field != e.Field {
+				t.Fatalf("%q: Parse names %q, the token stream %v", raw, e.Field, terr)
+			}
+		}
 		if err != nil {
 			e, ok := errs.As(err)
 			if !ok || e.Code != "IR_06" {
