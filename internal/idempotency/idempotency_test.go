@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -261,5 +262,58 @@ func TestPrefetchRidesOnTheLease(t *testing.T) {
 	}
 	if len(asked) != n {
 		t.Fatalf("prefetched for %v after the merchant's", asked[n:])
+	}
+}
+
+// TestReplayGivesTheBytesOfTheFirstAnswer: a JSON body is kept as it is
+// (not base64), and its replay is byte for byte the first answer, whatever
+// json.Marshal would have changed in it (spaces, <, >, &); other bodies, and
+// records written in base64 before, replay too.
+func TestReplayGivesTheBytesOfTheFirstAnswer(t *testing.T) {
+	s, conn := store(t)
+	ctx := context.Background()
+	scope := "merchant_" + ids.Base62(8)
+	for i, tc := range []struct {
+		body     string
+		keptAsIs bool
+	}{
+		{`{"id":"pay_1","description":"<b>a & b</b>", "n": [1, 2.50]}`, true},
+		{`{"error":{"type":"invalid_request","message":"\u00e9"}}` + "\n", true},
+		{`[1]` + " \n", true},
+		{` {"a":1}`, false},
+		{`"a string"`, false},
+		{`not json`, false},
+		{``, false},
+	} {
+		key := "key-" + ids.Base62(6)
+		fp := s.Fingerprint("POST /payments", []byte(`{"i":`+string(rune('0'+i))+`}`))
+		lease, _, err := s.Begin(ctx, scope, key, fp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := lease.Complete(ctx, idempotency.Response{Status: 200, Header: map[string]string{"X-A": "b"}, Body: []byte(tc.body)}); err != nil || !ok {
+			t.Fatalf("complete: %v %v", ok, err)
+		}
+		kept, err := conn.Client.Get(ctx, "idem:{"+scope+":"+key+"}").Bytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := bytes.Contains(kept, []byte(`"json":`+strings.TrimRight(tc.body, " \n"))); got != tc.keptAsIs {
+			t.Errorf("%q kept as is: %v, want %v (record %s)", tc.body, got, tc.keptAsIs, kept)
+		}
+		_, replay, err := s.Begin(ctx, scope, key, fp)
+		if err != nil || replay == nil || replay.Status != 200 || string(replay.Body) != tc.body || replay.Header["X-A"] != "b" || replay.JSON != nil {
+			t.Fatalf("replay of %q: %+v %v", tc.body, replay, err)
+		}
+	}
+	// A record written before bodies were kept as JSON.
+	key := "key-" + ids.Base62(6)
+	fp := s.Fingerprint("POST /payments", []byte(`{"old":true}`))
+	old := `{"state":"done","fingerprint":"` + fp + `","token":"t","response":{"status":201,"body":"eyJpZCI6InBheV8yIn0="}}`
+	if err := conn.Client.Set(ctx, "idem:{"+scope+":"+key+"}", old, time.Minute).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if _, replay, err := s.Begin(ctx, scope, key, fp); err != nil || replay == nil || replay.Status != 201 || string(replay.Body) != `{"id":"pay_2"}` {
+		t.Fatalf("replay of a base64 record: %+v %v", replay, err)
 	}
 }
