@@ -204,11 +204,15 @@ func (db *DB) ProfileConfig(ctx context.Context, client *ent.Client, id string) 
 	if err != nil || verr != nil {
 		return pc, err
 	}
+	now := db.Now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	mc := c.byMerch[merchantID]
-	if mc == nil || mc.version != version {
-		mc = &merchantConfig{version: version, loadedAt: db.Now(), profiles: map[string]*ProfileConfig{}}
+	// Past its bound the merchant's cache starts again from this read: kept,
+	// with its first read's time, it would never be trusted again, and every
+	// payment would read its profile from the database.
+	if mc == nil || mc.version != version || now.Sub(mc.loadedAt) >= configFor {
+		mc = &merchantConfig{version: version, loadedAt: now, profiles: map[string]*ProfileConfig{}}
 		c.byMerch[merchantID] = mc
 	}
 	mc.profiles[pc.Profile.ID] = pc
