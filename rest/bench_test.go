@@ -20,6 +20,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"switchyard/internal/ids"
+	"switchyard/internal/store"
 	"switchyard/internal/testenv"
 )
 
@@ -48,6 +49,9 @@ const benchParallelism = 16
 type benchEnv struct {
 	srv *testenv.Server
 	dsn string // the server's database, for the baseline's own pool
+	// eventContent is what the fair floor writes as its event: the size of
+	// the API's.
+	eventContent string
 }
 
 func newBenchEnv(b *testing.B) *benchEnv {
@@ -74,7 +78,52 @@ func newBenchEnv(b *testing.B) *benchEnv {
 	if resp.StatusCode != 200 {
 		b.Fatalf("setting the demo profile's webhook: %d", resp.StatusCode)
 	}
-	return &benchEnv{srv: srv, dsn: db.DSN}
+	env := &benchEnv{srv: srv, dsn: db.DSN}
+	env.eventContent = benchEventContent(b, env)
+	return env
+}
+
+// benchEventContent is a stand-in for the event the API writes for the
+// benchmark's payment, of its size (4,876 bytes on 2026-11-26: the
+// payment object grows with the members Hyperswitch defines), taken from
+// one payment made through the API. The fair floor writes it as its event
+// and stores it as its Idempotency-Key's result.
+func benchEventContent(b *testing.B, env *benchEnv) string {
+	req, _ := http.NewRequest("POST", env.srv.URL+"/payments", bytes.NewReader(benchPaymentBody(b)))
+	req.Header.Set("api-key", env.srv.Demo.SecretKey)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var paid struct {
+		PaymentID string `json:"payment_id"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&paid)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != 200 {
+		b.Fatalf("a payment to size the event: %d %v", resp.StatusCode, err)
+	}
+	var size int
+	if err := env.baselineDB(b).QueryRow("SELECT LENGTH(e.content) FROM events e JOIN payment_intents p ON p.id = e.payment_intent_id "+
+		"WHERE p.payment_id = ? AND e.event_type = 'payment_succeeded'", paid.PaymentID).Scan(&size); err != nil {
+		b.Fatal(err)
+	}
+	const head, tail = `{"type":"payment_succeeded","content":{"object":"`, `"}}`
+	return head + strings.Repeat("x", max(0, size-len(head)-len(tail))) + tail
+}
+
+// benchPaymentBody is the benchmark's POST /payments: card 4242…, confirmed,
+// captured automatically.
+func benchPaymentBody(b *testing.B) []byte {
+	body, err := json.Marshal(map[string]any{
+		"amount": 1000, "currency": "USD", "confirm": true, "capture_method": "automatic",
+		"payment_method_data": card("4242424242424242"),
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return body
 }
 
 // baselineDB opens the server's database as the app's store does.
@@ -140,12 +189,18 @@ func BenchmarkCreateConfirmVsBaseline(b *testing.B) {
 	// three meet the database at about the same size; the ratios pair the
 	// API with each baseline of its own round. (With -count N instead, each
 	// side would run N times before the next one starts.)
-	var base, fair, api benchRuns
+	var base, fair, batched, api benchRuns
 	for r := 1; r <= *benchRounds; r++ {
 		b.Run(fmt.Sprintf("round%d", r), func(b *testing.B) {
-			b.Run("baseline", func(b *testing.B) { base.add(benchBaseline(b, env)) })
-			b.Run("fair_floor", func(b *testing.B) { fair.add(benchFairFloor(b, env)) })
-			b.Run("create_confirm", func(b *testing.B) { api.add(benchCreateConfirm(b, env)) })
+			// Each side starts once the database has written out what the
+			// side before it left (benchSettle): the page flushing of one
+			// side's rows would otherwise slow the commits of the next.
+			b.Run("baseline", func(b *testing.B) { benchSettle(b, env); base.add(benchBaseline(b, env)) })
+			b.Run("fair_floor", func(b *testing.B) { benchSettle(b, env); fair.add(benchFairFloor(b, env)) })
+			if *benchBatched {
+				b.Run("batched_floor", func(b *testing.B) { benchSettle(b, env); batched.add(benchBatchedFloor(b, env)) })
+			}
+			b.Run("create_confirm", func(b *testing.B) { benchSettle(b, env); api.add(benchCreateConfirm(b, env)) })
 		})
 	}
 	if len(base) == 0 || len(api) == 0 || len(fair) == 0 || len(base) != len(api) || len(fair) != len(api) {
@@ -169,12 +224,57 @@ func BenchmarkCreateConfirmVsBaseline(b *testing.B) {
 		}
 		b.Logf("create+confirm over the baseline, %d runs: %.2f to %.2f; over the fair floor: %.2f to %.2f",
 			len(api), lo, hi, flo, fhi)
+		if len(batched) == len(api) {
+			for i := range batched {
+				b.Logf("run %d: batched floor %.0f payments/s (p50 %v, p99 %v); the fair floor takes %.2f× its time, create+confirm %.2f×",
+					i+1, 1e9/batched[i].nsPerOp(), batched[i].p50, batched[i].p99,
+					fair[i].nsPerOp()/batched[i].nsPerOp(), api[i].nsPerOp()/batched[i].nsPerOp())
+			}
+			_, bmid, _ := api.ratios(batched)
+			b.ReportMetric(bmid, "batched_ratio")
+		}
 	})
+}
+
+// benchSettle waits, with the timer stopped, until InnoDB has written out
+// what the sides before left in its redo log (a checkpoint age of at most
+// a tenth of the most InnoDB allows, or no lower for 5 s, or 60 s at most),
+// so that every side starts from a database at rest. Without it a side
+// could start near the redo log's limit, where InnoDB flushes pages
+// synchronously and every commit waits: create+confirm, run after the
+// others, lost up to half its rate in some rounds.
+func benchSettle(b *testing.B, env *benchEnv) {
+	b.StopTimer()
+	defer b.StartTimer()
+	db := env.baselineDB(b)
+	status := func(name string) int64 {
+		var n string
+		var v int64
+		if err := db.QueryRow("SHOW GLOBAL STATUS LIKE ?", name).Scan(&n, &v); err != nil {
+			b.Fatal(err)
+		}
+		return v
+	}
+	limit := status("Innodb_checkpoint_max_age")
+	low, lowAt := limit, time.Now()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(250 * time.Millisecond) {
+		age := status("Innodb_checkpoint_age")
+		if age <= limit/10 || time.Since(lowAt) > 5*time.Second {
+			return // written out, or InnoDB has stopped writing at rest
+		}
+		if age < low {
+			low, lowAt = age, time.Now()
+		}
+	}
 }
 
 // benchRounds is how many rounds BenchmarkCreateConfirmVsBaseline runs
 // (go test ./rest -bench CreateConfirmVsBaseline -rounds=3).
 var benchRounds = flag.Int("rounds", 1, "rounds of BenchmarkCreateConfirmVsBaseline")
+
+// benchBatched adds benchBatchedFloor to each round
+// (go test ./rest -bench CreateConfirmVsBaseline -batched-floor).
+var benchBatched = flag.Bool("batched-floor", false, "BenchmarkCreateConfirmVsBaseline also runs the fair floor with each transaction in one round trip")
 
 // benchRuns are one side's runs, one per round.
 type benchRuns []benchResult
@@ -206,13 +306,7 @@ func benchCreateConfirm(b *testing.B, env *benchEnv) benchResult {
 	tr.MaxIdleConnsPerHost = 256
 	hc := &http.Client{Transport: tr}
 	defer tr.CloseIdleConnections()
-	body, err := json.Marshal(map[string]any{
-		"amount": 1000, "currency": "USD", "confirm": true, "capture_method": "automatic",
-		"payment_method_data": card("4242424242424242"),
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
+	body := benchPaymentBody(b)
 	url, key := env.srv.URL+"/payments", env.srv.Demo.SecretKey
 	var lat latencies
 	var failed sync.Once
@@ -248,6 +342,7 @@ func benchCreateConfirm(b *testing.B, env *benchEnv) benchResult {
 // benchRow is what the baseline writes about the demo merchant.
 type benchRow struct {
 	merchant, profile, mca string
+	event                  string // the fair floor's event content
 }
 
 func benchBaseline(b *testing.B, env *benchEnv) benchResult {
@@ -337,11 +432,37 @@ func benchInsertPayment(ctx context.Context, db *sql.DB, r benchRow) error {
 // succeeded, its capture, its event and the event's delivery task); then
 // the key's stored result (one SET). Nothing is read back.
 func benchFairFloor(b *testing.B, env *benchEnv) benchResult {
-	db := env.baselineDB(b)
+	return benchFloor(b, env, env.baselineDB(b), runTransaction)
+}
+
+// benchBatchedFloor is the fair floor with each transaction sent as one
+// multi-statement round trip (START TRANSACTION; …; COMMIT) instead of one
+// per statement: the same rows and Redis calls, with 2 database round trips
+// instead of 11. It measures what this machine's database can give, with
+// the fewest round trips there can be; the API does not batch statements
+// (a multi-statement connection makes any injected SQL run).
+func benchBatchedFloor(b *testing.B, env *benchEnv) benchResult {
+	driverDSN, err := store.DriverDSN(env.dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	db, err := sql.Open("mysql", driverDSN+"&multiStatements=true")
+	if err != nil {
+		b.Fatal(err)
+	}
+	store.SizePool(db)
+	defer db.Close()
+	return benchFloor(b, env, db, runBatched)
+}
+
+// benchFloor runs the fair floor's payment from benchParallelism clients,
+// sending each transaction with run.
+func benchFloor(b *testing.B, env *benchEnv, db *sql.DB, run runStatements) benchResult {
 	rdb := env.srv.Redis.Client
 	d := env.srv.Demo
 	row := benchRow{merchant: d.MerchantID, profile: d.ProfileID, mca: d.ConnectorAccount}
-	if err := benchFairPayment(context.Background(), db, rdb, row); err != nil {
+	row.event = env.eventContent
+	if err := benchFairPayment(context.Background(), db, rdb, row, run); err != nil {
 		b.Fatal(err)
 	}
 	var lat latencies
@@ -353,7 +474,7 @@ func benchFairFloor(b *testing.B, env *benchEnv) benchResult {
 		ctx := context.Background()
 		for pb.Next() {
 			start := time.Now()
-			if err := benchFairPayment(ctx, db, rdb, row); err != nil {
+			if err := benchFairPayment(ctx, db, rdb, row, run); err != nil {
 				failed.Do(func() { b.Error(err) })
 				return
 			}
@@ -365,83 +486,98 @@ func benchFairFloor(b *testing.B, env *benchEnv) benchResult {
 	return lat.report(b)
 }
 
-// benchEventContent is about the size of a payment_succeeded event's body.
-var benchEventContent = `{"type":"payment_succeeded","content":{"object":` + strings.Repeat(`"x",`, 400) + `"end"}}`
+// statement is one SQL statement of a transaction, with its arguments.
+type statement struct {
+	name, query string
+	args        []any
+}
 
-func benchFairPayment(ctx context.Context, db *sql.DB, rdb redis.UniversalClient, r benchRow) error {
+// runStatements sends statements as one transaction.
+type runStatements func(ctx context.Context, db *sql.DB, statements ...statement) error
+
+// runTransaction sends each statement on its own, between BEGIN and COMMIT.
+func runTransaction(ctx context.Context, db *sql.DB, statements ...statement) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() //nolint:errcheck // after Commit it does nothing
+	for _, st := range statements {
+		if _, err := tx.ExecContext(ctx, st.query, st.args...); err != nil {
+			return fmt.Errorf("%s: %w", st.name, err)
+		}
+	}
+	return tx.Commit()
+}
+
+// runBatched sends the transaction as one multi-statement query. A failed
+// statement stops the batch with its transaction open, so the connection
+// rolls it back before going back to the pool.
+func runBatched(ctx context.Context, db *sql.DB, statements ...statement) error {
+	var query strings.Builder
+	var args []any
+	query.WriteString("START TRANSACTION;")
+	for _, st := range statements {
+		query.WriteString(st.query)
+		query.WriteString(";")
+		args = append(args, st.args...)
+	}
+	query.WriteString("COMMIT")
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, query.String(), args...); err != nil {
+		_, _ = conn.ExecContext(ctx, "ROLLBACK")
+		return err
+	}
+	return nil
+}
+
+func benchFairPayment(ctx context.Context, db *sql.DB, rdb redis.UniversalClient, r benchRow, run runStatements) error {
 	key := "bench-fair:{" + r.merchant + "}:" + ids.Base62(20)
 	if err := rdb.SetArgs(ctx, key, "lease", redis.SetArgs{Mode: "NX", TTL: 30 * time.Second}).Err(); err != nil {
 		return fmt.Errorf("lease: %w", err)
 	}
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	payID, attID, capID, evtID := ids.New(ids.Payment), ids.New(ids.Attempt), ids.New(ids.Capture), ids.New(ids.Event)
-	inTx := func(fn func(tx *sql.Tx) error) error {
-		tx, err := db.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
-		defer tx.Rollback() //nolint:errcheck // after Commit it does nothing
-		if err := fn(tx); err != nil {
-			return err
-		}
-		return tx.Commit()
-	}
-	err := inTx(func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, "INSERT INTO `payment_intents` (`id`, `merchant_id`, `created_at`, `modified_at`, "+
-			"`payment_id`, `profile_id`, `status`, `amount`, `currency`, `amount_captured`, `amount_capturable`, "+
-			"`capture_method`, `client_secret`, `session_expiry`, `expires_on`, `active_attempt_id`, `attempt_count`, "+
-			"`connector`, `merchant_connector_id`, `payment_method`, `card_network`, `version`) "+
-			"VALUES (?, ?, ?, ?, ?, ?, 'processing', 1000, 'USD', 0, 0, 'automatic', ?, 900, ?, ?, 1, 'stripe_test', ?, 'card', 'Visa', 1)",
-			payID, r.merchant, now, now, payID, r.profile, payID+"_secret_"+ids.Base62(24), now.Add(15*time.Minute),
-			attID, r.mca); err != nil {
-			return fmt.Errorf("payment_intents: %w", err)
-		}
-		if _, err := tx.ExecContext(ctx, "INSERT INTO `payment_attempts` (`id`, `merchant_id`, `created_at`, `modified_at`, "+
-			"`status`, `amount`, `net_amount`, `amount_capturable`, `currency`, `connector`, `merchant_connector_id`, "+
-			"`capture_method`, `payment_method`, `card`, `payment_intent_id`) "+
+	err := run(ctx, db, statement{"payment_intents", "INSERT INTO `payment_intents` (`id`, `merchant_id`, `created_at`, `modified_at`, " +
+		"`payment_id`, `profile_id`, `status`, `amount`, `currency`, `amount_captured`, `amount_capturable`, " +
+		"`capture_method`, `client_secret`, `session_expiry`, `expires_on`, `active_attempt_id`, `attempt_count`, " +
+		"`connector`, `merchant_connector_id`, `payment_method`, `card_network`, `version`) " +
+		"VALUES (?, ?, ?, ?, ?, ?, 'processing', 1000, 'USD', 0, 0, 'automatic', ?, 900, ?, ?, 1, 'stripe_test', ?, 'card', 'Visa', 1)",
+		[]any{payID, r.merchant, now, now, payID, r.profile, payID + "_secret_" + ids.Base62(24), now.Add(15 * time.Minute),
+			attID, r.mca}},
+		statement{"payment_attempts", "INSERT INTO `payment_attempts` (`id`, `merchant_id`, `created_at`, `modified_at`, " +
+			"`status`, `amount`, `net_amount`, `amount_capturable`, `currency`, `connector`, `merchant_connector_id`, " +
+			"`capture_method`, `payment_method`, `card`, `payment_intent_id`) " +
 			"VALUES (?, ?, ?, ?, 'pending', 1000, 1000, 0, 'USD', 'stripe_test', ?, 'automatic', 'card', ?, ?)",
-			attID, r.merchant, now, now, r.mca, benchCard, payID); err != nil {
-			return fmt.Errorf("payment_attempts: %w", err)
-		}
-		return nil
-	})
+			[]any{attID, r.merchant, now, now, r.mca, benchCard, payID}})
 	if err != nil {
 		return err
 	}
 	// The connector is called here, outside any transaction.
-	err = inTx(func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, "UPDATE `payment_attempts` SET `status` = 'charged', `modified_at` = ?, "+
-			"`connector_transaction_id` = ?, `network_transaction_id` = ?, `connector_metadata` = ? WHERE `id` = ?",
-			now, "sim_"+attID, "sim_nti_"+attID, fmt.Sprintf(benchConnectorMetadata, attID), attID); err != nil {
-			return fmt.Errorf("attempt outcome: %w", err)
-		}
-		if _, err := tx.ExecContext(ctx, "UPDATE `payment_intents` SET `status` = 'succeeded', `amount_captured` = 1000, "+
-			"`modified_at` = ?, `version` = `version` + 1 WHERE `id` = ?", now, payID); err != nil {
-			return fmt.Errorf("payment outcome: %w", err)
-		}
-		if _, err := tx.ExecContext(ctx, "INSERT INTO `captures` (`id`, `merchant_id`, `created_at`, `modified_at`, "+
-			"`authorized_attempt_id`, `status`, `amount`, `currency`, `connector`, `capture_sequence`, "+
+	err = run(ctx, db, statement{"attempt outcome", "UPDATE `payment_attempts` SET `status` = 'charged', `modified_at` = ?, " +
+		"`connector_transaction_id` = ?, `network_transaction_id` = ?, `connector_metadata` = ? WHERE `id` = ?",
+		[]any{now, "sim_" + attID, "sim_nti_" + attID, fmt.Sprintf(benchConnectorMetadata, attID), attID}},
+		statement{"payment outcome", "UPDATE `payment_intents` SET `status` = 'succeeded', `amount_captured` = 1000, " +
+			"`modified_at` = ?, `version` = `version` + 1 WHERE `id` = ?", []any{now, payID}},
+		statement{"captures", "INSERT INTO `captures` (`id`, `merchant_id`, `created_at`, `modified_at`, " +
+			"`authorized_attempt_id`, `status`, `amount`, `currency`, `connector`, `capture_sequence`, " +
 			"`connector_capture_id`, `payment_intent_id`) VALUES (?, ?, ?, ?, ?, 'charged', 1000, 'USD', 'stripe_test', 1, ?, ?)",
-			capID, r.merchant, now, now, attID, "sim_"+attID, payID); err != nil {
-			return fmt.Errorf("captures: %w", err)
-		}
-		if _, err := tx.ExecContext(ctx, "INSERT INTO `events` (`id`, `merchant_id`, `created_at`, `modified_at`, `profile_id`, "+
-			"`object_id`, `event_type`, `event_class`, `idempotent_event_id`, `content`, `is_delivered`, "+
+			[]any{capID, r.merchant, now, now, attID, "sim_" + attID, payID}},
+		statement{"events", "INSERT INTO `events` (`id`, `merchant_id`, `created_at`, `modified_at`, `profile_id`, " +
+			"`object_id`, `event_type`, `event_class`, `idempotent_event_id`, `content`, `is_delivered`, " +
 			"`primary_object_created_at`, `payment_intent_id`) VALUES (?, ?, ?, ?, ?, ?, 'payment_succeeded', 'payments', ?, ?, 0, ?, ?)",
-			evtID, r.merchant, now, now, r.profile, payID, payID+"_payment_succeeded", benchEventContent, now, payID); err != nil {
-			return fmt.Errorf("events: %w", err)
-		}
-		if _, err := tx.ExecContext(ctx, "INSERT INTO `webhook_delivery_tasks` (`id`, `merchant_id`, `created_at`, `modified_at`, "+
+			[]any{evtID, r.merchant, now, now, r.profile, payID, payID + "_payment_succeeded", r.event, now, payID}},
+		statement{"webhook_delivery_tasks", "INSERT INTO `webhook_delivery_tasks` (`id`, `merchant_id`, `created_at`, `modified_at`, " +
 			"`status`, `retry_count`, `next_attempt_at`, `event_id`) VALUES (?, ?, ?, ?, 'pending', 0, ?, ?)",
-			ids.New(ids.WebhookTask), r.merchant, now, now, now, evtID); err != nil {
-			return fmt.Errorf("webhook_delivery_tasks: %w", err)
-		}
-		return nil
-	})
+			[]any{ids.New(ids.WebhookTask), r.merchant, now, now, now, evtID}})
 	if err != nil {
 		return err
 	}
-	if err := rdb.Set(ctx, key, benchEventContent, 24*time.Hour).Err(); err != nil {
+	if err := rdb.Set(ctx, key, r.event, 24*time.Hour).Err(); err != nil {
 		return fmt.Errorf("result: %w", err)
 	}
 	return nil
