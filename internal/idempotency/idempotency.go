@@ -310,7 +310,7 @@ func (l *Lease) Complete(ctx context.Context, resp Response) (bool, error) {
 		return false, err
 	}
 	n, err := finish.Run(context.WithoutCancel(ctx), l.store.rdb, []string{l.key},
-		l.token, string(raw), l.store.keepFor.Milliseconds()).Int()
+		l.token, raw, l.store.keepFor.Milliseconds()).Int()
 	if err != nil {
 		return false, fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
