@@ -378,3 +378,50 @@ func TestAuditLog(t *testing.T) {
 	// The log is the admin's to read.
 	op.fails("IR_22", `{ auditLog(first: 5) { totalCount } }`, nil)
 }
+
+// TestConfiguredLifetimes: SWITCHYARD_SESSION_IDLE_TIMEOUT,
+// SWITCHYARD_SESSION_MAX_AGE and SWITCHYARD_INVITATION_EXPIRY reach the
+// sessions Redis keeps, the expiry a session reports and an invitation's.
+func TestConfiguredLifetimes(t *testing.T) {
+	private := testenv.StartRedis(t)
+	cfg := testenv.Config(t, testenv.Database(t))
+	cfg.RedisURL, cfg.RedisEmbedded = private.URL(), false
+	cfg.SessionIdleTimeout, cfg.SessionMaxAge, cfg.InvitationExpiry = 15*time.Minute, time.Hour, 2*time.Hour
+	srv := testenv.NewServerWith(t, cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	near := func(what string, got time.Time, want time.Duration) {
+		t.Helper()
+		if d := time.Until(got); d > want || d < want-time.Minute {
+			t.Errorf("%s ends in %v, want %v", what, d, want)
+		}
+	}
+
+	signUp(t, srv.URL, "admin@lifetimes.example", "Short sessions")
+	var in struct {
+		SignIn struct{ Token, ExpiresAt string }
+	}
+	newGQL(t, srv.URL, "").must(`mutation { signIn(email: "admin@lifetimes.example", password: "correct horse battery") { token expiresAt } }`,
+		nil, &in)
+	expires, err := time.Parse(time.RFC3339, in.SignIn.ExpiresAt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	near("the session", expires, 15*time.Minute)
+	keys, err := srv.Redis.Client.Keys(context.Background(), "session:*").Result()
+	if err != nil || len(keys) != 2 { // the sign-up's session and the sign-in's
+		t.Fatalf("sessions in Redis: %v %v", keys, err)
+	}
+	for _, k := range keys {
+		if ttl := srv.Redis.Client.TTL(context.Background(), k).Val(); ttl > 15*time.Minute || ttl < 14*time.Minute {
+			t.Errorf("Redis keeps %s for %v, want 15m", k, ttl)
+		}
+	}
+
+	var inv struct{ InviteUser struct{ ExpiresAt string } }
+	bearer(t, srv.URL, in.SignIn.Token).must(`mutation { inviteUser(email: "dev@lifetimes.example", role: DEVELOPER) { expiresAt } }`,
+		nil, &inv)
+	invExpires, err := time.Parse(time.RFC3339, inv.InviteUser.ExpiresAt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	near("the invitation", invExpires, 2*time.Hour)
+}

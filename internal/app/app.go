@@ -172,7 +172,23 @@ func (a *App) wireDomain(box *secrets.Box) {
 		Routing: a.Routing, GSM: a.GSM, Events: a.Events, PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Render: render,
 		RecoveryAfter: a.Config.RecoveryAfter})
 	a.Users = users.New(users.Deps{DB: db, Box: box, Sessions: redisstore.NewSessions(a.Redis.Client),
-		Failures: redisstore.NewSignInFailures(a.Redis.Client), Provisioner: a})
+		Failures: redisstore.NewSignInFailures(a.Redis.Client), Provisioner: a, Policy: a.userPolicy()})
+}
+
+// userPolicy is users.DefaultPolicy with the configured session and
+// invitation lifetimes (a configuration built without them keeps the
+// defaults).
+func (a *App) userPolicy() users.Policy {
+	p := users.DefaultPolicy
+	for _, set := range []struct {
+		to   *time.Duration
+		from time.Duration
+	}{{&p.SessionIdle, a.Config.SessionIdleTimeout}, {&p.SessionMax, a.Config.SessionMaxAge}, {&p.InvitationFor, a.Config.InvitationExpiry}} {
+		if set.from > 0 {
+			*set.to = set.from
+		}
+	}
+	return p
 }
 
 func (a *App) routes(reg *prometheus.Registry) http.Handler {

@@ -103,6 +103,15 @@ type Config struct {
 	// deployment lists its shops' origins.
 	CORSOrigins []string `env:"SWITCHYARD_CORS_ORIGINS" envSeparator:"," envDefault:"*"`
 
+	// Dashboard users: a session ends SessionIdleTimeout after its last
+	// request and SessionMaxAge after sign-in, however used (a compliance
+	// regime may ask for less: PCI DSS asks for 15 minutes idle on consoles
+	// that reach card data); an invitation's link works for
+	// InvitationExpiry.
+	SessionIdleTimeout time.Duration `env:"SWITCHYARD_SESSION_IDLE_TIMEOUT" envDefault:"8h"`
+	SessionMaxAge      time.Duration `env:"SWITCHYARD_SESSION_MAX_AGE" envDefault:"168h"`
+	InvitationExpiry   time.Duration `env:"SWITCHYARD_INVITATION_EXPIRY" envDefault:"168h"`
+
 	Database          Database `env:"-"`
 	MasterKeyBytes    []byte   `env:"-"` // 32 bytes
 	RedisEmbedded     bool     `env:"-"` // RedisURL was empty: use in-process Redis
@@ -257,6 +266,17 @@ func (c *Config) validate() error {
 		bad("SWITCHYARD_ENV", "production has no live connector integrations yet; only sandbox can start")
 	default:
 		bad("SWITCHYARD_ENV", "unknown environment %q (want sandbox or production)", c.Environment)
+	}
+
+	if c.SessionIdleTimeout < time.Minute || c.SessionIdleTimeout > 30*24*time.Hour {
+		bad("SWITCHYARD_SESSION_IDLE_TIMEOUT", "must be between 1m and 720h, got %s", c.SessionIdleTimeout)
+	}
+	if c.SessionMaxAge < c.SessionIdleTimeout || c.SessionMaxAge > 90*24*time.Hour {
+		bad("SWITCHYARD_SESSION_MAX_AGE", "must be at least SWITCHYARD_SESSION_IDLE_TIMEOUT (%s) and at most 2160h, got %s",
+			c.SessionIdleTimeout, c.SessionMaxAge)
+	}
+	if c.InvitationExpiry < time.Hour || c.InvitationExpiry > 30*24*time.Hour {
+		bad("SWITCHYARD_INVITATION_EXPIRY", "must be between 1h and 720h, got %s", c.InvitationExpiry)
 	}
 
 	if c.ShutdownTimeout <= 0 {
