@@ -1,7 +1,6 @@
 package events
 
 import (
-	"bytes"
 	"encoding/json"
 	"testing"
 )
@@ -30,7 +29,7 @@ func TestWebhookBodyIsJSONMarshal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(got, want) {
+			if got != string(want) {
 				t.Fatalf("hand-built:\n%s\njson.Marshal:\n%s", got, want)
 			}
 		}
