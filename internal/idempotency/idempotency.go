@@ -18,10 +18,11 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"switchyard/internal/strictjson"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"switchyard/internal/strictjson"
 )
 
 // Errors a caller maps onto the wire.
@@ -44,31 +45,40 @@ const (
 
 // Response is a finished response, as it is replayed.
 type Response struct {
+	Status int
+	Header map[string]string
+	Body   []byte
+}
+
+// storedResponse is a Response as its record keeps it.
+type storedResponse struct {
 	Status int               `json:"status"`
 	Header map[string]string `json:"header,omitempty"`
-	Body   []byte            `json:"body"`
+	// Body is a body that is not JSON, in base64 (encoding/json's []byte).
+	Body []byte `json:"body"`
 	// JSONSpace is the white space after JSON (a newline), which decoding
 	// JSON drops. It goes before JSON, which the record ends with.
 	JSONSpace string `json:"json_space,omitempty"`
-	// JSON is where a stored response keeps a body that is JSON, as it is
-	// (Body then is empty): base64 would make each kept response a third
-	// larger, and encode and decode it on every request.
+	// JSON is a body that is JSON, kept as it is (Body then is empty):
+	// base64 would make each kept response a third larger, and encode and
+	// decode it on every request.
 	JSON json.RawMessage `json:"json,omitempty"`
 }
 
-// body is the response's body, wherever the record kept it.
-func (r *Response) body() []byte {
+// response is the stored response as it is replayed.
+func (r *storedResponse) response() *Response {
+	body := r.Body
 	if len(r.JSON) > 0 {
-		return append(r.JSON, r.JSONSpace...)
+		body = append(r.JSON, r.JSONSpace...)
 	}
-	return r.Body
+	return &Response{Status: r.Status, Header: r.Header, Body: body}
 }
 
 type record struct {
-	State       string    `json:"state"` // "in_flight" or "done"
-	Fingerprint string    `json:"fingerprint"`
-	Token       string    `json:"token"`
-	Response    *Response `json:"response,omitempty"`
+	State       string          `json:"state"` // "in_flight" or "done"
+	Fingerprint string          `json:"fingerprint"`
+	Token       string          `json:"token"`
+	Response    *storedResponse `json:"response,omitempty"`
 }
 
 // Store keeps the records.
@@ -257,9 +267,7 @@ func (s *Store) BeginFor(ctx context.Context, merchantID, scope, key, fingerprin
 		case rec.Fingerprint != fingerprint:
 			return nil, nil, ErrMismatch
 		case rec.State == "done" && rec.Response != nil:
-			resp := rec.Response
-			resp.Body, resp.JSON, resp.JSONSpace = resp.body(), nil, ""
-			return nil, resp, nil
+			return nil, rec.Response.response(), nil
 		default:
 			return nil, nil, ErrInFlight
 		}
@@ -329,13 +337,14 @@ func (l *Lease) Release(ctx context.Context) error {
 // compacted and its <, > and & escaped, and a replay must give the bytes
 // the first answer gave.
 func doneRecord(fingerprint, token string, resp Response) ([]byte, error) {
+	stored := storedResponse{Status: resp.Status, Header: resp.Header, Body: resp.Body}
 	body := bytes.TrimRight(resp.Body, " \t\r\n")
 	if len(body) == 0 || body[0] != '{' && body[0] != '[' || !json.Valid(body) {
-		return json.Marshal(record{State: "done", Fingerprint: fingerprint, Token: token, Response: &resp})
+		return json.Marshal(record{State: "done", Fingerprint: fingerprint, Token: token, Response: &stored})
 	}
-	resp.JSONSpace = string(resp.Body[len(body):])
-	resp.Body, resp.JSON = nil, json.RawMessage("null") // a placeholder, replaced below
-	head, err := json.Marshal(record{State: "done", Fingerprint: fingerprint, Token: token, Response: &resp})
+	stored.JSONSpace = string(resp.Body[len(body):])
+	stored.Body, stored.JSON = nil, json.RawMessage("null") // a placeholder, replaced below
+	head, err := json.Marshal(record{State: "done", Fingerprint: fingerprint, Token: token, Response: &stored})
 	if err != nil {
 		return nil, err
 	}
