@@ -209,13 +209,14 @@ func BenchmarkBaselineInserts(b *testing.B) {
 	benchBaseline(b, env)
 }
 
-// BenchmarkCreateConfirmVsBaseline runs both baselines and the API on one
+// BenchmarkCreateConfirmVsBaseline runs the baselines and the API on one
 // database server, then reports the API's ratio to each: "ratio" to the
-// plain inserts, "fair_ratio" to the fair floor (benchFairFloor).
+// plain inserts, "fair_ratio" to the fair floor (benchFairFloor) and, with
+// -batched-floor, "batched_ratio" to the batched floor.
 func BenchmarkCreateConfirmVsBaseline(b *testing.B) {
 	env := newBenchEnv(b)
-	// Each round runs the three sides one after the other, so that all
-	// three meet the database at about the same size; the ratios pair the
+	// Each round runs the sides one after the other, so that all of them
+	// meet the database at about the same size; the ratios pair the
 	// API with each baseline of its own round. (With -count N instead, each
 	// side would run N times before the next one starts.)
 	var base, fair, batched, api benchRuns
