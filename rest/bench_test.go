@@ -3,6 +3,7 @@ package rest_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"encoding/json"
 	"flag"
@@ -459,8 +460,10 @@ func benchInsertPayment(ctx context.Context, db *sql.DB, r benchRow) error {
 
 // benchFairFloor is the least a confirmed, auto-captured payment must cost,
 // written with database/sql and go-redis: the Idempotency-Key's lease (one
-// SET NX with an expiry); a first transaction recording the payment and its
-// pending attempt, which must commit before the connector is called; a
+// SET NX with an expiry); a first transaction recording the payment (with
+// its Idempotency-Key, so that a retry after Redis lost the key still finds
+// it) and its pending attempt, which must commit before the connector is
+// called; a
 // second recording the outcome (the attempt charged, the payment
 // succeeded, its capture, its event and the event's delivery task); then
 // the key's stored result (one SET). Nothing is read back.
@@ -559,7 +562,8 @@ func runBatched(ctx context.Context, db *sql.DB, statements ...statement) error 
 }
 
 func benchFairPayment(ctx context.Context, db *sql.DB, rdb redis.UniversalClient, r benchRow, run runStatements) error {
-	key := "bench-fair:{" + r.merchant + "}:" + ids.Base62(20)
+	idemKey := "fair-" + ids.Base62(20)
+	key := "bench-fair:{" + r.merchant + "}:" + idemKey
 	if err := rdb.SetArgs(ctx, key, "lease", redis.SetArgs{Mode: "NX", TTL: 30 * time.Second}).Err(); err != nil {
 		return fmt.Errorf("lease: %w", err)
 	}
@@ -568,10 +572,11 @@ func benchFairPayment(ctx context.Context, db *sql.DB, rdb redis.UniversalClient
 	err := run(ctx, db, statement{"payment_intents", "INSERT INTO `payment_intents` (`id`, `merchant_id`, `created_at`, `modified_at`, " +
 		"`payment_id`, `profile_id`, `status`, `amount`, `currency`, `amount_captured`, `amount_capturable`, " +
 		"`capture_method`, `client_secret`, `session_expiry`, `expires_on`, `active_attempt_id`, `attempt_count`, " +
-		"`connector`, `merchant_connector_id`, `payment_method`, `card_network`, `version`) " +
-		"VALUES (?, ?, ?, ?, ?, ?, 'processing', 1000, 'USD', 0, 0, 'automatic', ?, 900, ?, ?, 1, 'stripe_test', ?, 'card', 'Visa', 1)",
+		"`connector`, `merchant_connector_id`, `payment_method`, `card_network`, `version`, " +
+		"`idempotency_key`, `idempotency_fingerprint`) " +
+		"VALUES (?, ?, ?, ?, ?, ?, 'processing', 1000, 'USD', 0, 0, 'automatic', ?, 900, ?, ?, 1, 'stripe_test', ?, 'card', 'Visa', 1, ?, ?)",
 		[]any{payID, r.merchant, now, now, payID, r.profile, payID + "_secret_" + ids.Base62(24), now.Add(15 * time.Minute),
-			attID, r.mca}},
+			attID, r.mca, idemKey, fmt.Sprintf("%x", sha256.Sum256([]byte(idemKey)))}},
 		statement{"payment_attempts", "INSERT INTO `payment_attempts` (`id`, `merchant_id`, `created_at`, `modified_at`, " +
 			"`status`, `amount`, `net_amount`, `amount_capturable`, `currency`, `connector`, `merchant_connector_id`, " +
 			"`capture_method`, `payment_method`, `card`, `payment_intent_id`) " +
