@@ -110,7 +110,7 @@ func benchEventContent(b *testing.B, env *benchEnv) string {
 		b.Fatalf("a payment to size the event: %d %v", resp.StatusCode, err)
 	}
 	var size int
-	if err := env.baselineDB(b).QueryRow("SELECT LENGTH(e.content) FROM events e JOIN payment_intents p ON p.id = e.payment_intent_id "+
+	if err := env.baselineDB().QueryRow("SELECT LENGTH(e.content) FROM events e JOIN payment_intents p ON p.id = e.payment_intent_id "+
 		"WHERE p.payment_id = ? AND e.event_type = 'payment_succeeded'", paid.PaymentID).Scan(&size); err != nil {
 		b.Fatal(err)
 	}
@@ -134,11 +134,17 @@ func benchPaymentBody(b *testing.B) []byte {
 // baselineDB is the server's database opened as the app's store opens it:
 // one pool for every baseline side and round, warm from the rounds before
 // as the server's own pool is.
-func (env *benchEnv) baselineDB(b *testing.B) *sql.DB {
+func (env *benchEnv) baselineDB() *sql.DB {
 	if env.plain == nil {
 		env.plain = testenv.BaselineDB(env.tb, env.dsn)
 	}
 	return env.plain
+}
+
+// row is what the baselines write about the demo merchant.
+func (env *benchEnv) row() benchRow {
+	d := env.srv.Demo
+	return benchRow{merchant: d.MerchantID, profile: d.ProfileID, mca: d.ConnectorAccount, event: env.eventContent}
 }
 
 // batchedDB is baselineDB allowing several statements in one query, for the
@@ -277,7 +283,7 @@ func BenchmarkCreateConfirmVsBaseline(b *testing.B) {
 func benchSettle(b *testing.B, env *benchEnv) {
 	b.StopTimer()
 	defer b.StartTimer()
-	db := env.baselineDB(b)
+	db := env.baselineDB()
 	status := func(name string) int64 {
 		var n string
 		var v int64
@@ -380,10 +386,14 @@ type benchRow struct {
 }
 
 func benchBaseline(b *testing.B, env *benchEnv) benchResult {
-	db := env.baselineDB(b)
-	d := env.srv.Demo
-	row := benchRow{merchant: d.MerchantID, profile: d.ProfileID, mca: d.ConnectorAccount}
-	if err := benchInsertPayment(context.Background(), db, row); err != nil { // warm the pool, check the SQL
+	db, row := env.baselineDB(), env.row()
+	return benchParallel(b, func(ctx context.Context) error { return benchInsertPayment(ctx, db, row) })
+}
+
+// benchParallel times pay from benchParallelism clients a core, after one
+// untimed call that warms the pool and checks the SQL.
+func benchParallel(b *testing.B, pay func(context.Context) error) benchResult {
+	if err := pay(context.Background()); err != nil {
 		b.Fatal(err)
 	}
 	var lat latencies
@@ -395,7 +405,7 @@ func benchBaseline(b *testing.B, env *benchEnv) benchResult {
 		ctx := context.Background()
 		for pb.Next() {
 			start := time.Now()
-			if err := benchInsertPayment(ctx, db, row); err != nil {
+			if err := pay(ctx); err != nil {
 				failed.Do(func() { b.Error(err) })
 				return
 			}
@@ -426,36 +436,24 @@ const (
 func benchInsertPayment(ctx context.Context, db *sql.DB, r benchRow) error {
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	payID, attID, capID := ids.New(ids.Payment), ids.New(ids.Attempt), ids.New(ids.Capture)
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback() //nolint:errcheck // after Commit it does nothing
-	if _, err := tx.ExecContext(ctx, "INSERT INTO `payment_intents` (`id`, `merchant_id`, `created_at`, `modified_at`, "+
-		"`payment_id`, `profile_id`, `status`, `amount`, `currency`, `amount_captured`, `amount_capturable`, "+
-		"`capture_method`, `client_secret`, `session_expiry`, `expires_on`, `active_attempt_id`, `attempt_count`, "+
-		"`connector`, `merchant_connector_id`, `payment_method`, `card_network`, `version`) "+
+	return runTransaction(ctx, db, statement{"payment_intents", "INSERT INTO `payment_intents` (`id`, `merchant_id`, `created_at`, `modified_at`, " +
+		"`payment_id`, `profile_id`, `status`, `amount`, `currency`, `amount_captured`, `amount_capturable`, " +
+		"`capture_method`, `client_secret`, `session_expiry`, `expires_on`, `active_attempt_id`, `attempt_count`, " +
+		"`connector`, `merchant_connector_id`, `payment_method`, `card_network`, `version`) " +
 		"VALUES (?, ?, ?, ?, ?, ?, 'succeeded', 1000, 'USD', 1000, 0, 'automatic', ?, 900, ?, ?, 1, 'stripe_test', ?, 'card', 'Visa', 1)",
-		payID, r.merchant, now, now, payID, r.profile, payID+"_secret_"+ids.Base62(24), now.Add(15*time.Minute),
-		attID, r.mca); err != nil {
-		return fmt.Errorf("payment_intents: %w", err)
-	}
-	if _, err := tx.ExecContext(ctx, "INSERT INTO `payment_attempts` (`id`, `merchant_id`, `created_at`, `modified_at`, "+
-		"`status`, `amount`, `net_amount`, `amount_capturable`, `currency`, `connector`, `merchant_connector_id`, "+
-		"`connector_transaction_id`, `capture_method`, `payment_method`, `card`, `network_transaction_id`, "+
-		"`connector_metadata`, `payment_intent_id`) "+
-		"VALUES (?, ?, ?, ?, 'charged', 1000, 1000, 0, 'USD', 'stripe_test', ?, ?, 'automatic', 'card', ?, ?, ?, ?)",
-		attID, r.merchant, now, now, r.mca, "sim_"+attID, benchCard, "sim_nti_"+attID,
-		fmt.Sprintf(benchConnectorMetadata, attID), payID); err != nil {
-		return fmt.Errorf("payment_attempts: %w", err)
-	}
-	if _, err := tx.ExecContext(ctx, "INSERT INTO `captures` (`id`, `merchant_id`, `created_at`, `modified_at`, "+
-		"`authorized_attempt_id`, `status`, `amount`, `currency`, `connector`, `capture_sequence`, "+
-		"`connector_capture_id`, `payment_intent_id`) VALUES (?, ?, ?, ?, ?, 'charged', 1000, 'USD', 'stripe_test', 1, ?, ?)",
-		capID, r.merchant, now, now, attID, "sim_"+attID, payID); err != nil {
-		return fmt.Errorf("captures: %w", err)
-	}
-	return tx.Commit()
+		[]any{payID, r.merchant, now, now, payID, r.profile, payID + "_secret_" + ids.Base62(24), now.Add(15 * time.Minute),
+			attID, r.mca}},
+		statement{"payment_attempts", "INSERT INTO `payment_attempts` (`id`, `merchant_id`, `created_at`, `modified_at`, " +
+			"`status`, `amount`, `net_amount`, `amount_capturable`, `currency`, `connector`, `merchant_connector_id`, " +
+			"`connector_transaction_id`, `capture_method`, `payment_method`, `card`, `network_transaction_id`, " +
+			"`connector_metadata`, `payment_intent_id`) " +
+			"VALUES (?, ?, ?, ?, 'charged', 1000, 1000, 0, 'USD', 'stripe_test', ?, ?, 'automatic', 'card', ?, ?, ?, ?)",
+			[]any{attID, r.merchant, now, now, r.mca, "sim_" + attID, benchCard, "sim_nti_" + attID,
+				fmt.Sprintf(benchConnectorMetadata, attID), payID}},
+		statement{"captures", "INSERT INTO `captures` (`id`, `merchant_id`, `created_at`, `modified_at`, " +
+			"`authorized_attempt_id`, `status`, `amount`, `currency`, `connector`, `capture_sequence`, " +
+			"`connector_capture_id`, `payment_intent_id`) VALUES (?, ?, ?, ?, ?, 'charged', 1000, 'USD', 'stripe_test', 1, ?, ?)",
+			[]any{capID, r.merchant, now, now, attID, "sim_" + attID, payID}})
 }
 
 // benchFairFloor is the least a confirmed, auto-captured payment must cost,
@@ -463,12 +461,11 @@ func benchInsertPayment(ctx context.Context, db *sql.DB, r benchRow) error {
 // SET NX with an expiry); a first transaction recording the payment (with
 // its Idempotency-Key, so that a retry after Redis lost the key still finds
 // it) and its pending attempt, which must commit before the connector is
-// called; a
-// second recording the outcome (the attempt charged, the payment
+// called; a second recording the outcome (the attempt charged, the payment
 // succeeded, its capture, its event and the event's delivery task); then
 // the key's stored result (one SET). Nothing is read back.
 func benchFairFloor(b *testing.B, env *benchEnv) benchResult {
-	return benchFloor(b, env, env.baselineDB(b), runTransaction)
+	return benchFloor(b, env, env.baselineDB(), runTransaction)
 }
 
 // benchBatchedFloor is the fair floor with each transaction sent as one
@@ -484,32 +481,8 @@ func benchBatchedFloor(b *testing.B, env *benchEnv) benchResult {
 // benchFloor runs the fair floor's payment from benchParallelism clients,
 // sending each transaction with run.
 func benchFloor(b *testing.B, env *benchEnv, db *sql.DB, run runStatements) benchResult {
-	rdb := env.srv.Redis.Client
-	d := env.srv.Demo
-	row := benchRow{merchant: d.MerchantID, profile: d.ProfileID, mca: d.ConnectorAccount}
-	row.event = env.eventContent
-	if err := benchFairPayment(context.Background(), db, rdb, row, run); err != nil {
-		b.Fatal(err)
-	}
-	var lat latencies
-	var failed sync.Once
-	b.SetParallelism(benchParallelism)
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		var mine []time.Duration
-		ctx := context.Background()
-		for pb.Next() {
-			start := time.Now()
-			if err := benchFairPayment(ctx, db, rdb, row, run); err != nil {
-				failed.Do(func() { b.Error(err) })
-				return
-			}
-			mine = append(mine, time.Since(start))
-		}
-		lat.add(mine)
-	})
-	b.StopTimer()
-	return lat.report(b)
+	rdb, row := env.srv.Redis.Client, env.row()
+	return benchParallel(b, func(ctx context.Context) error { return benchFairPayment(ctx, db, rdb, row, run) })
 }
 
 // statement is one SQL statement of a transaction, with its arguments.
@@ -614,7 +587,7 @@ func benchFairPayment(ctx context.Context, db *sql.DB, rdb redis.UniversalClient
 // benchCheckOutbox fails unless every payment the API took wrote its event
 // and the event's delivery task, as the fair floor does.
 func benchCheckOutbox(b *testing.B, env *benchEnv) {
-	db := env.baselineDB(b)
+	db := env.baselineDB()
 	var payments, delivered int
 	err := db.QueryRow("SELECT COUNT(*), COUNT(w.id) FROM payment_intents p "+
 		"LEFT JOIN events e ON e.payment_intent_id = p.id AND e.event_type = 'payment_succeeded' "+

@@ -176,18 +176,10 @@ func (a *App) wireDomain(box *secrets.Box) {
 }
 
 // userPolicy is users.DefaultPolicy with the configured session and
-// invitation lifetimes (a configuration built without them keeps the
-// defaults).
+// invitation lifetimes.
 func (a *App) userPolicy() users.Policy {
 	p := users.DefaultPolicy
-	for _, set := range []struct {
-		to   *time.Duration
-		from time.Duration
-	}{{&p.SessionIdle, a.Config.SessionIdleTimeout}, {&p.SessionMax, a.Config.SessionMaxAge}, {&p.InvitationFor, a.Config.InvitationExpiry}} {
-		if set.from > 0 {
-			*set.to = set.from
-		}
-	}
+	p.SessionIdle, p.SessionMax, p.InvitationFor = a.Config.SessionIdleTimeout, a.Config.SessionMaxAge, a.Config.InvitationExpiry
 	return p
 }
 

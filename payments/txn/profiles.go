@@ -208,10 +208,10 @@ func (db *DB) ProfileConfig(ctx context.Context, client *ent.Client, id string) 
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	mc := c.byMerch[merchantID]
-	// Past its bound the merchant's cache starts again from this read: kept,
-	// with its first read's time, it would never be trusted again, and every
-	// payment would read its profile from the database.
-	if mc == nil || mc.version != version || now.Sub(mc.loadedAt) >= configFor {
+	// A cache that is not current starts again from this read. (Kept past
+	// its bound with its first read's time, it was never trusted again, and
+	// every payment read its profile from the database.)
+	if !mc.current(version, now) {
 		mc = &merchantConfig{version: version, loadedAt: now, profiles: map[string]*ProfileConfig{}}
 		c.byMerch[merchantID] = mc
 	}
@@ -226,13 +226,19 @@ func (c *configCache) cached(merchantID, id string, version int64, now time.Time
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	mc := c.byMerch[merchantID]
-	if mc == nil || mc.version != version || now.Sub(mc.loadedAt) >= configFor {
+	if !mc.current(version, now) {
 		return nil
 	}
 	if id == "" {
 		id = mc.defaultID
 	}
 	return mc.profiles[id]
+}
+
+// current reports whether mc may answer a read at version and now: loaded
+// at that version, less than configFor ago.
+func (mc *merchantConfig) current(version int64, now time.Time) bool {
+	return mc != nil && mc.version == version && now.Sub(mc.loadedAt) < configFor
 }
 
 func loadProfileConfig(ctx context.Context, client *ent.Client, id string) (*ProfileConfig, error) {
