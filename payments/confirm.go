@@ -65,29 +65,57 @@ func (s *Service) checkClientSecret(ctx context.Context, pi *ent.PaymentIntent, 
 	return nil
 }
 
-// checkClientCustomer holds a publishable key's customer_id to the
-// payment's own customer: the checkout sends it with a saved card, and it
-// may name that customer, never another (which would open another
-// customer's saved cards to this browser). Naming it changes nothing.
-func (s *Service) checkClientCustomer(ctx context.Context, tx *ent.Tx, cur *ent.PaymentIntent, f *PaymentFields) error {
-	if p, _ := tenancy.FromContext(ctx); !p.ClientOnly || f.Customer == nil {
-		return nil
+// lockPayer locks and checks the customer a change to cur acts for: the
+// payment's own, unless the merchant's change names one (UpsertCustomer
+// checks that one). Locked, a delete of the customer waits for this
+// transaction or comes first and is seen; a redacted customer is IR_11.
+// Nil for a guest payment.
+func (s *Service) lockPayer(ctx context.Context, tx *ent.Tx, cur *ent.PaymentIntent, named *customer.CustomerInput) (*ent.Customer, error) {
+	if cur.CustomerID == nil || named != nil {
+		return nil, nil
 	}
-	c := f.Customer
-	forbidden := errs.Forbidden("customer_id")
-	forbidden.Message, forbidden.Field = "Access forbidden: customer_id can only name the payment's own customer with a publishable key", "customer_id"
-	if cur.CustomerID == nil || c.Name != nil || c.Email != nil || c.Phone != nil || c.PhoneCountryCode != nil {
-		return forbidden
+	return s.customers.LockPayer(ctx, tx, *cur.CustomerID)
+}
+
+// holdClientMembers keeps a publishable key's confirm to the payment as
+// the merchant made it: the browser may echo what the payment already says
+// (Hyperswitch's checkout sends the customer with a saved card, the payment
+// type and the surcharge it showed), never change it. Another customer
+// would open that customer's saved cards to this browser, another payment
+// type could meet another routing rule, and another surcharge changes what
+// is charged (Hyperswitch, too, refuses a surcharge that is not the one it
+// computed). An echo changes nothing and is dropped. payer is the payment's
+// customer (nil for a guest payment).
+func holdClientMembers(cur *ent.PaymentIntent, payer *ent.Customer, f *PaymentFields) error {
+	if c := f.Customer; c != nil {
+		if payer == nil || c.ID != payer.CustomerID || c.Name != nil || c.Email != nil || c.Phone != nil || c.PhoneCountryCode != nil {
+			return errClientMember("customer_id", "can only name the payment's own customer")
+		}
+		f.Customer = nil
 	}
-	own, err := tx.Customer.Get(ctx, *cur.CustomerID)
-	if err != nil {
-		return errs.Internal(err)
+	if t := f.PaymentType; t != nil {
+		if *t != string(cur.PaymentType) {
+			return errClientMember("payment_type", "can only be the payment's own ("+string(cur.PaymentType)+")")
+		}
+		f.PaymentType = nil
 	}
-	if own.CustomerID != c.ID {
-		return forbidden
+	if f.SurchargeAmount != nil || f.TaxOnSurcharge != nil {
+		if deref64(f.SurchargeAmount) != deref64(cur.SurchargeAmount) || deref64(f.TaxOnSurcharge) != deref64(cur.TaxOnSurcharge) {
+			// Hyperswitch's words for a surcharge that is not the one it showed.
+			return errs.InvalidRequestData("Invalid value provided: 'surcharge_details'. surcharge details provided do not match with surcharge details sent in payment_methods list response").
+				WithField("surcharge_details")
+		}
+		f.SurchargeAmount, f.TaxOnSurcharge = nil, nil
 	}
-	f.Customer = nil
 	return nil
+}
+
+// errClientMember refuses a member a publishable key sent with a value
+// only the merchant's secret key may set.
+func errClientMember(field, rule string) *errs.Error {
+	e := errs.Forbidden(field)
+	e.Message = "Access forbidden: " + field + " " + rule + " with a publishable key; use the secret key to change it"
+	return e.WithField(field)
 }
 
 // ConfirmPayment authorizes a payment through its connector: one
@@ -144,8 +172,22 @@ func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID str
 	if !statusIn(cur.Status, confirmableStates...) {
 		return nil, ErrUnexpectedState("confirmed", cur.Status, confirmableStates)
 	}
-	if err := s.checkClientCustomer(ctx, tx, cur, &in.PaymentFields); err != nil {
+	client := false
+	if p, _ := tenancy.FromContext(ctx); p.ClientOnly {
+		client = true
+	}
+	named := in.Customer
+	if client {
+		named = nil // a browser can only echo the payment's own customer
+	}
+	payer, err := s.lockPayer(ctx, tx, cur, named)
+	if err != nil {
 		return nil, err
+	}
+	if client {
+		if err := holdClientMembers(cur, payer, &in.PaymentFields); err != nil {
+			return nil, err
+		}
 	}
 	ptype := string(cur.PaymentType)
 	if in.PaymentType != nil {

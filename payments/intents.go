@@ -414,6 +414,9 @@ func (s *Service) updatePayment(ctx context.Context, paymentID string, p Payment
 		if !statusIn(cur.Status, updatableStates...) {
 			return ErrUnexpectedState("updated", cur.Status, updatableStates)
 		}
+		if _, err := s.lockPayer(ctx, tx, cur, p.Customer); err != nil {
+			return err
+		}
 		amount := cur.Amount
 		if p.Amount != nil {
 			amount = *p.Amount

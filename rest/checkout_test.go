@@ -203,14 +203,15 @@ func sdkCardConfirm(secret, number string, more map[string]any) map[string]any {
 
 // TestCheckoutConfirmAsTheSDK: a publishable-key confirm takes every
 // member the SDK sends (payment_type, customer_acceptance, billing,
-// installment_data, mandate_data, a surcharge it showed, a saved card's
+// installment_data, mandate_data, the surcharge it showed, a saved card's
 // token with its CVC and the payment's customer), and still refuses what a
 // shopper must not set.
 func TestCheckoutConfirmAsTheSDK(t *testing.T) {
 	c := newClient(t)
 	pk := c.srv.Demo.PublishableKey
 
-	id, secret := checkoutPayment(t, c, "", nil)
+	// The merchant sets the surcharge; the SDK sends back the one it showed.
+	id, secret := checkoutPayment(t, c, "", map[string]any{"surcharge_details": map[string]any{"surcharge_amount": 250, "tax_amount": 50}})
 	r := c.do("POST", "/payments/"+id+"/confirm", pk, sdkCardConfirm(secret, "4242424242424242", map[string]any{
 		"billing": billingAddress, "installment_data": map[string]any{"number_of_installments": 1, "billing_frequency": "month"},
 		"surcharge_details": map[string]any{"surcharge_amount": 250, "tax_amount": 50},

@@ -387,8 +387,9 @@ var clientSettable = map[string]bool{
 	"ctp_service_details": true, "threeds_method_comp_ind": true,
 	// What Hyperswitch's checkout SDK sends beside the card: the intent's
 	// own payment_type, the customer's consent to a mandate, the chosen
-	// installment plan, a surcharge it showed, a saved card's CVC and the
-	// payment's customer (held to the payment's own by the domain).
+	// installment plan, the surcharge it showed, a saved card's CVC and the
+	// payment's customer (the payment type, surcharge and customer are
+	// held to the payment's own by the domain: payments.holdClientMembers).
 	"payment_type": true, "mandate_data": true, "installment_data": true, "surcharge_details": true,
 	"card_cvc": true, "customer_id": true,
 }

@@ -173,6 +173,22 @@ func (s *Service) GetCustomer(ctx context.Context, customerID string) (*ent.Cust
 	return liveCustomer(c, err)
 }
 
+// LockPayer is the customer a payment is for (by row id), locked until tx
+// ends so that a delete (DeleteCustomer locks the row too) comes wholly
+// before or after the payment's change. A redacted customer is IR_11: its
+// payments can no longer be paid, as in Hyperswitch, whose payment flows
+// read the customer and refuse a redacted one.
+func (s *Service) LockPayer(ctx context.Context, tx *ent.Tx, id string) (*ent.Customer, error) {
+	c, err := txn.ForUpdate(s.db, tx.Customer.Query().Where(customer.ID(id))).Only(ctx)
+	switch {
+	case err != nil: // a payment's customer row is never deleted
+		return nil, errs.Internal(err)
+	case c.RedactedAt != nil:
+		return nil, errCustomerRedacted()
+	}
+	return c, nil
+}
+
 // CustomerReference is the merchant's customer_id of the customer whose row
 // id is id (v2 names customers by that id); a redacted one is IR_11.
 func (s *Service) CustomerReference(ctx context.Context, id string) (string, error) {

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"switchyard/ent"
-	"switchyard/ent/customer"
 	"switchyard/ent/event"
 	"switchyard/ent/mandate"
 	"switchyard/ent/paymentattempt"
@@ -153,6 +152,11 @@ func (s *Service) SettleMandate(ctx context.Context, tx *ent.Tx, pi *ent.Payment
 			SetStatus(paymentmethod.StatusActive).SetRecurringEnabled(true).SetLastUsedAt(now).
 			SetNillableNetworkTransactionID(nonEmpty(networkTransactionID)).
 			SetConnectorToken(connectorMandateID).SetNillableMerchantConnectorID(att.MerchantConnectorID).Save(ctx)
+		if ent.IsNotFound(err) {
+			// The customer was deleted while the connector authorized: its
+			// methods went with it, and no mandate is set up for it.
+			return nil, nil
+		}
 		if err != nil {
 			return nil, txn.Error(err, "payment method")
 		}
@@ -258,17 +262,14 @@ func (s *Service) GetMandate(ctx context.Context, mandateID string) (*MandateVie
 
 // ListCustomerMandates returns the mandates of the merchant's customer
 // (by the merchant's customer_id), newest first. An unknown customer, or
-// another merchant's, is HE_02.
+// another merchant's, is HE_02; a redacted one IR_11.
 func (s *Service) ListCustomerMandates(ctx context.Context, customerID string) ([]*MandateView, error) {
 	if customerID == "" || len(customerID) > MaxCustomerID {
 		return nil, errs.InvalidValue("customer_id", "must be 1 to %d characters", MaxCustomerID)
 	}
-	c, err := s.db.Client.Customer.Query().Where(customer.CustomerID(customerID)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, errs.NotFound("Customer")
-	}
+	c, err := s.GetCustomer(ctx, customerID) // a redacted customer is IR_11, as for its other routes
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, err
 	}
 	ms, err := s.db.Client.Mandate.Query().Where(mandate.CustomerID(c.ID)).
 		Order(ent.Desc(mandate.FieldCreatedAt), ent.Desc(mandate.FieldID)).All(ctx)
