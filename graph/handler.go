@@ -70,24 +70,19 @@ func NewHandler(d Deps, opts Options) http.Handler {
 		Endpoint: Endpoint,
 		Headers:  opts.PlaygroundHeaders,
 	})
-	assets := playground.AssetsPath(Endpoint)
 
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, assets) {
-			play.ServeHTTP(w, r)
-			return
-		}
 		if r.Method == http.MethodGet || r.Method == http.MethodHead {
 			// The same URL answers a browser with HTML and a client with JSON.
 			w.Header().Add("Vary", "Accept")
-			if strings.Contains(r.Header.Get("Accept"), "text/html") {
-				if fromLoopback(r) {
-					playLocal.ServeHTTP(w, r)
-				} else {
-					play.ServeHTTP(w, r)
-				}
-				return
+		}
+		if IsPlaygroundRequest(r) {
+			if mayPrefill(r) {
+				playLocal.ServeHTTP(w, r)
+			} else {
+				play.ServeHTTP(w, r)
 			}
+			return
 		}
 		// Who is calling comes first: a refused key costs a key lookup, and
 		// nothing of the document is read.
@@ -136,6 +131,38 @@ func checkJSONBody(r *http.Request, body []byte) error {
 	return err
 }
 
+// IsPlaygroundRequest reports whether r asks for GraphiQL (its page, which
+// a browser's GET of the endpoint gets, or its files) rather than for the
+// API. The page is not the API's: it is served without CORS headers, so no
+// other origin's script may read it.
+func IsPlaygroundRequest(r *http.Request) bool {
+	if strings.HasPrefix(r.URL.Path, playground.AssetsPath(Endpoint)) {
+		return true
+	}
+	return r.URL.Path == Endpoint && (r.Method == http.MethodGet || r.Method == http.MethodHead) &&
+		strings.Contains(r.Header.Get("Accept"), "text/html")
+}
+
+// mayPrefill reports whether the playground's page may carry the demo
+// key: only to a browser on this machine that opened this server's page
+// itself. The request comes straight from loopback (no proxy forwarded
+// it), names this server by a loopback name (a page elsewhere that points
+// its own name at 127.0.0.1 sends that name), and is a navigation of the
+// browser's own or from this origin: neither another site's link, frame
+// or script.
+func mayPrefill(r *http.Request) bool {
+	if !fromLoopback(r) || !loopbackName(r.Host) {
+		return false
+	}
+	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "none" && site != "same-origin" {
+		return false
+	}
+	if origin := r.Header.Get("Origin"); origin != "" && origin != "http://"+r.Host && origin != "https://"+r.Host {
+		return false
+	}
+	return true
+}
+
 // fromLoopback reports whether r comes straight from this machine: a
 // loopback peer, and no proxy's forwarding headers (a proxy on this machine
 // forwards other machines' requests).
@@ -144,8 +171,18 @@ func fromLoopback(r *http.Request) bool {
 		return false
 	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return false
+	return err == nil && loopbackName(host)
+}
+
+// loopbackName reports whether host (with or without a port) is this
+// machine by name: localhost or a loopback address.
+func loopbackName(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()

@@ -3,6 +3,7 @@ package graph_test
 import (
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -22,17 +23,7 @@ func TestPlaygroundRoutes(t *testing.T) {
 	srv := testenv.NewServer(t, testenv.Database(t))
 	fetch := func(path string, header map[string]string) (*http.Response, string) {
 		t.Helper()
-		req, _ := http.NewRequest(http.MethodGet, srv.URL+path, nil)
-		for k, v := range header {
-			req.Header.Set(k, v)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp, string(b)
+		return getWith(t, srv.URL+path, header)
 	}
 
 	resp, page := fetch("/graphql", map[string]string{"Accept": "text/html"})
@@ -64,28 +55,40 @@ func TestPlaygroundRoutes(t *testing.T) {
 }
 
 // TestPlaygroundKeyOnlyForThisMachine: where the page is set to prefill
-// the demo key (the embedded default), only a browser on this machine gets
-// it: not another host, nor one whose request a proxy forwarded.
+// the demo key (the embedded default), only a browser on this machine that
+// opened this server's page itself gets it: not another host, nor one
+// whose request a proxy forwarded, nor another site's script, link or
+// frame, nor a page whose own name was pointed at 127.0.0.1.
 func TestPlaygroundKeyOnlyForThisMachine(t *testing.T) {
 	srv := testenv.NewServer(t, testenv.Database(t))
 	opts := graph.DefaultOptions()
 	opts.PlaygroundHeaders = map[string]string{"api-key": srv.Demo.SecretKey}
 	h := graph.NewHandler(graph.Deps{Client: srv.Store.Client, Auth: srv.Auth}, opts)
 	for _, tc := range []struct {
-		name, remote, forwarded string
-		gets                    bool
+		name, remote, host string
+		header             map[string]string
+		gets               bool
 	}{
-		{"loopback v4", "127.0.0.1:50000", "", true},
-		{"loopback v6", "[::1]:50000", "", true},
-		{"another host", "192.0.2.7:50000", "", false},
-		{"forwarded by a proxy here", "127.0.0.1:50000", "198.51.100.2", false},
+		{"loopback v4", "127.0.0.1:50000", "127.0.0.1:8080", nil, true},
+		{"loopback v6", "[::1]:50000", "[::1]:8080", nil, true},
+		{"localhost, typed in", "127.0.0.1:50000", "localhost:8080", map[string]string{"Sec-Fetch-Site": "none"}, true},
+		{"a reload from the page", "127.0.0.1:50000", "localhost:8080",
+			map[string]string{"Sec-Fetch-Site": "same-origin", "Origin": "http://localhost:8080"}, true},
+		{"another host", "192.0.2.7:50000", "switchyard.example", nil, false},
+		{"forwarded by a proxy here", "127.0.0.1:50000", "127.0.0.1:8080", map[string]string{"X-Forwarded-For": "198.51.100.2"}, false},
+		{"another site's script", "127.0.0.1:50000", "127.0.0.1:8080",
+			map[string]string{"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}, false},
+		{"another site's script, an old browser", "127.0.0.1:50000", "127.0.0.1:8080",
+			map[string]string{"Origin": "https://evil.example"}, false},
+		{"another site's link or frame", "127.0.0.1:50000", "127.0.0.1:8080", map[string]string{"Sec-Fetch-Site": "cross-site"}, false},
+		{"a name rebound to loopback", "127.0.0.1:50000", "evil.example:8080", map[string]string{"Sec-Fetch-Site": "same-origin"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req := httptest.NewRequest(http.MethodGet, "/graphql", nil)
 			req.Header.Set("Accept", "text/html")
-			req.RemoteAddr = tc.remote
-			if tc.forwarded != "" {
-				req.Header.Set("X-Forwarded-For", tc.forwarded)
+			req.RemoteAddr, req.Host = tc.remote, tc.host
+			for k, v := range tc.header {
+				req.Header.Set(k, v)
 			}
 			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, req)
@@ -97,4 +100,54 @@ func TestPlaygroundKeyOnlyForThisMachine(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPlaygroundIsNotCrossOrigin: on the embedded default, whose page
+// carries the demo key, a script of another origin asking for the page gets
+// neither the key nor CORS headers (the browser would not let it read the
+// page anyway), while the API keeps its CORS policy.
+func TestPlaygroundIsNotCrossOrigin(t *testing.T) {
+	cfg := testenv.Config(t, testenv.Database(t))
+	cfg.Database.Embedded = true // as in the zero-config default, which prefills the demo key
+	srv := testenv.NewServerWith(t, cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	get := func(path string, header map[string]string) (*http.Response, string) {
+		t.Helper()
+		return getWith(t, srv.URL+path, header)
+	}
+	evil := map[string]string{"Accept": "text/html", "Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}
+	resp, body := get("/graphql", evil)
+	if resp.StatusCode != 200 || strings.Contains(body, srv.Demo.SecretKey) || resp.Header.Get("Access-Control-Allow-Origin") != "" {
+		t.Fatalf("another origin's request for the page: %d, CORS %q, key in page %v",
+			resp.StatusCode, resp.Header.Get("Access-Control-Allow-Origin"), strings.Contains(body, srv.Demo.SecretKey))
+	}
+	resp, _ = get(playground.AssetsPath(graph.Endpoint)+"graphiql.min.js", evil)
+	if resp.Header.Get("Access-Control-Allow-Origin") != "" {
+		t.Fatalf("the playground's files carry CORS headers: %v", resp.Header)
+	}
+	// The developer's own browser, opening the page itself, still gets it.
+	if resp, body := get("/graphql", map[string]string{"Accept": "text/html", "Sec-Fetch-Site": "none"}); resp.StatusCode != 200 ||
+		!strings.Contains(body, srv.Demo.SecretKey) {
+		t.Fatalf("the developer's own page: %d, key in page %v", resp.StatusCode, strings.Contains(body, srv.Demo.SecretKey))
+	}
+	// The API answers other origins as configured (the sandbox's *).
+	resp, _ = get("/graphql?query=%7B__typename%7D", map[string]string{"Origin": "https://shop.example", "api-key": srv.Demo.SecretKey})
+	if resp.StatusCode != 200 || resp.Header.Get("Access-Control-Allow-Origin") != "*" {
+		t.Fatalf("the API's CORS: %d %v", resp.StatusCode, resp.Header)
+	}
+}
+
+// getWith GETs url with the headers given and reads the whole answer.
+func getWith(t *testing.T, url string, header map[string]string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
 }

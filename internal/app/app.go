@@ -228,22 +228,32 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 		},
 	})
 	a.metrics = newMetrics(reg)
-	held := newAdmission(a.Config.MaxActiveRequests, a.Config.RequestQueueTimeout, reg).wrap(browserAccess(a.Config.CORSOrigins).Handler(mux))
+	held := newAdmission(a.Config.MaxActiveRequests, a.Config.RequestQueueTimeout, reg).wrap(browserAccess(a.Config.CORSOrigins, mux))
 	return instrument(held, a.Log, a.metrics)
 }
 
-// browserAccess is the CORS policy: pages on the configured origins may
-// call every route from a browser (Hyperswitch's checkout SDK does, with the
-// publishable key and custom headers, so the browser asks first with a
-// preflight). No cookies or credentials are involved: every route
-// authenticates by header, so any header may be sent.
-func browserAccess(origins []string) *cors.Cors {
-	return cors.New(cors.Options{
+// browserAccess is the CORS policy of the API: pages on the configured
+// origins may call every API route from a browser (Hyperswitch's checkout
+// SDK does, with the publishable key and custom headers, so the browser
+// asks first with a preflight). No cookies or credentials are involved:
+// every route authenticates by header, so any header may be sent. The
+// GraphQL playground's page and files are not the API: they get no CORS
+// headers, so another origin's script cannot read them (the page may hold
+// the demo key).
+func browserAccess(origins []string, next http.Handler) http.Handler {
+	api := cors.New(cors.Options{
 		AllowedOrigins: origins,
 		AllowedMethods: []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
 		AllowedHeaders: []string{"*"},
 		ExposedHeaders: []string{rest.HeaderIdempotentReplayed, "X-Request-Id"},
 		MaxAge:         600,
+	}).Handler(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if graph.IsPlaygroundRequest(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		api.ServeHTTP(w, r)
 	})
 }
 
