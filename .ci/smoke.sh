@@ -9,7 +9,8 @@
 #   - the same query without a key is refused
 #   - a browser's GET /graphql gets GraphiQL with the secret key prefilled, and
 #     its scripts from the binary
-#   - SIGTERM shuts it down with exit status 0 within 20s
+#   - SIGTERM shuts it down with exit status 0 within 20s, leaving a data
+#     directory of mode 0700 whose files are 0600 (they hold keys and customers)
 #   - a payment made with an Idempotency-Key is replayed (same payment, no new
 #     one) after a graceful restart, and after a kill -9 a second later
 #   - a second start in the same directory reuses the same keys and becomes ready
@@ -218,6 +219,11 @@ say "payment $paid made with Idempotency-Key smoke-restart"
 stop_and_check
 
 [[ -d "$tmp/work/.switchyard" ]] || fail "no ./.switchyard data directory was created in the working directory"
+[[ "$(stat -c %a "$tmp/work/.switchyard")" == "700" ]] || fail "the data directory is not 0700: $(stat -c %a "$tmp/work/.switchyard")"
+for f in "$tmp/work/.switchyard"/*; do
+	[[ "$(stat -c %a "$f")" == "600" ]] || fail "$(basename "$f") in the data directory is not 0600: $(stat -c %a "$f")"
+done
+say "data directory 0700, its files 0600: $(cd "$tmp/work/.switchyard" && echo *)"
 
 # ------------------------------------------------------------- second run --
 start "$tmp/run2.log"

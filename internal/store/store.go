@@ -10,6 +10,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -57,6 +60,11 @@ func OpenWith(ctx context.Context, cfg config.Database, wrap func(dialect.Driver
 			return nil, fmt.Errorf("database: %w", err)
 		}
 	}
+	if dialectName == dialect.SQLite {
+		if err := ownerOnly(dsn); err != nil {
+			return nil, fmt.Errorf("database: %w", err)
+		}
+	}
 	db, err := sql.Open(driverName, dsn)
 	if err != nil {
 		return nil, fmt.Errorf("database: %w", err)
@@ -78,6 +86,34 @@ func OpenWith(ctx context.Context, cfg config.Database, wrap func(dialect.Driver
 		drv = wrap(drv)
 	}
 	return &Store{Client: ent.NewClient(ent.Driver(drv)), DB: db, Dialect: dialectName}, nil
+}
+
+// ownerOnly makes the SQLite database a DSN names readable by its owner
+// only: it holds password hashes, customers and sealed card data. The file
+// is created 0600 before SQLite opens it, since SQLite gives its -wal and
+// -shm files the database file's mode, and the files of an earlier run are
+// narrowed to 0600. A directory it has to make is 0700.
+func ownerOnly(dsn string) error {
+	path, _, _ := strings.Cut(strings.TrimPrefix(dsn, "file:"), "?")
+	if path == "" || path == ":memory:" || strings.Contains(dsn, "mode=memory") {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	for _, name := range []string{path, path + "-wal", path + "-shm", path + "-journal"} {
+		if err := os.Chmod(name, 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
 }
 
 // DriverDSN is the MySQL DSN the store opens: the driver interpolates query

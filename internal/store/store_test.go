@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"switchyard/internal/config"
 	"switchyard/internal/store"
 	"switchyard/internal/testenv"
 )
@@ -98,4 +101,51 @@ func count(t *testing.T, db *sql.DB, q string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestEmbeddedFilesAreOwnerOnly: the embedded default's database, its WAL
+// and shared-memory files are readable by their owner only (they hold
+// password hashes and customers), in a data directory of the owner's only:
+// on a first start, and for the files an earlier version left 0644.
+func TestEmbeddedFilesAreOwnerOnly(t *testing.T) {
+	ctx := context.Background()
+	for _, earlier := range []bool{false, true} {
+		dir := filepath.Join(t.TempDir(), "data")
+		cfg, err := config.LoadFrom(map[string]string{"SWITCHYARD_DATA_DIR": dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		db := filepath.Join(dir, config.SQLiteFile)
+		if earlier { // an empty database file, as SQLite creates it, left 0644 whatever the umask
+			if err := os.WriteFile(db, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(db, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		st, err := store.Open(ctx, cfg.Database)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.DB.ExecContext(ctx, "CREATE TABLE written (x INTEGER); INSERT INTO written VALUES (1)"); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{db, db + "-wal", db + "-shm"} {
+			fi, err := os.Stat(name)
+			if err != nil {
+				t.Fatalf("earlier=%v: %v", earlier, err)
+			}
+			if mode := fi.Mode().Perm(); mode != 0o600 {
+				t.Errorf("earlier=%v: %s is %o, want 600", earlier, filepath.Base(name), mode)
+			}
+		}
+		if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
+			t.Errorf("earlier=%v: the data directory: %v %v", earlier, fi.Mode(), err)
+		}
+		_ = st.Close()
+	}
 }
