@@ -315,14 +315,16 @@ func TestAnalyticsInGraphQL(t *testing.T) {
 				ConnectorSuccessRateSeries []struct {
 					MerchantConnectorID, Connector, BucketStart string
 					Attempts, Succeeded, Failed                 int64
-					SuccessRate                                 float64
+					SuccessRate                                 *float64
 				}
 			}
 			c.must(`query($r: AnalyticsRange!) { connectorSuccessRateSeries(range: $r) {
 				merchantConnectorID connector bucketStart attempts succeeded failed successRate } }`, vars, &rates)
 			have = map[string]tally{}
 			for _, m := range rates.ConnectorSuccessRateSeries {
-				if m.Connector != w.connectorOf[m.MerchantConnectorID] || m.SuccessRate != float64(m.Succeeded)/float64(m.Attempts) {
+				decided := m.Succeeded + m.Failed
+				if m.Connector != w.connectorOf[m.MerchantConnectorID] || (decided == 0) != (m.SuccessRate == nil) ||
+					(decided > 0 && *m.SuccessRate != float64(m.Succeeded)/float64(decided)) {
 					t.Errorf("success rate row %+v", m)
 				}
 				have[m.BucketStart+"|"+m.MerchantConnectorID] = tally{count: m.Attempts, succeeded: m.Succeeded, failed: m.Failed}

@@ -228,6 +228,32 @@ func TestConnectorSuccessRatesInGraphQL(t *testing.T) {
 	}
 }
 
+// TestSuccessRatesAgree: the two success-rate queries give one rate for the
+// same account and window (authorized ÷ decided), with an attempt still
+// waiting for 3-D Secure counted as made but in neither verdict.
+func TestSuccessRatesAgree(t *testing.T) {
+	c := newClient(t)
+	m := newRoutedMerchant(t, c, "merchant_rates_agree")
+	from, to := time.Now().UTC().Add(-time.Hour).Truncate(time.Second), time.Now().UTC().Add(time.Hour).Truncate(time.Second)
+	for _, number := range []string{"4242424242424242", "4242424242424242", "4000000000000002", "4000000000003220"} {
+		c.do("POST", "/payments", m.key, payment(map[string]any{"confirm": true, "payment_method": "card",
+			"payment_method_data": card(number), "connector": []string{"stripe_test"}})).must(t, 200)
+	}
+	window := map[string]any{"from": from.Format(time.RFC3339), "to": to.Format(time.RFC3339)}
+	rates := c.gqlData(t, m.key, `query($from: Time!, $to: Time!) { connectorSuccessRates(from: $from, to: $to) {
+		merchantConnectorID attempts successRate } }`, window)["connectorSuccessRates"].([]any)
+	series := c.gqlData(t, m.key, `query($r: AnalyticsRange!) { connectorSuccessRateSeries(range: $r) {
+		merchantConnectorID attempts successRate } }`, map[string]any{"r": window})["connectorSuccessRateSeries"].([]any)
+	if len(rates) != 1 || len(series) != 1 {
+		t.Fatalf("one row each: %v %v", rates, series)
+	}
+	a, b := rates[0].(map[string]any), series[0].(map[string]any)
+	if a["merchantConnectorID"] != m.stripeID || a["attempts"] != 4.0 || b["attempts"] != 4.0 ||
+		a["successRate"] != 2.0/3 || b["successRate"] != a["successRate"] {
+		t.Fatalf("the rates disagree: connectorSuccessRates %v, connectorSuccessRateSeries %v", a, b)
+	}
+}
+
 // TestConnectorSuccessRatesPlan: on MariaDB the success-rate query is
 // answered by its index alone (EXPLAIN: that key, "Using index"), so it
 // never reads the attempts' rows.

@@ -155,9 +155,9 @@ type ComplexityRoot struct {
 		Attempts            func(childComplexity int) int
 		BucketStart         func(childComplexity int) int
 		Connector           func(childComplexity int) int
+		DecidedRate         func(childComplexity int) int
 		Failed              func(childComplexity int) int
 		MerchantConnectorID func(childComplexity int) int
-		Rate                func(childComplexity int) int
 		Succeeded           func(childComplexity int) int
 	}
 
@@ -1399,6 +1399,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ConnectorSuccessRatePoint.Connector(childComplexity), true
+	case "ConnectorSuccessRatePoint.successRate":
+		if e.ComplexityRoot.ConnectorSuccessRatePoint.DecidedRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectorSuccessRatePoint.DecidedRate(childComplexity), true
 	case "ConnectorSuccessRatePoint.failed":
 		if e.ComplexityRoot.ConnectorSuccessRatePoint.Failed == nil {
 			break
@@ -1411,12 +1417,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ConnectorSuccessRatePoint.MerchantConnectorID(childComplexity), true
-	case "ConnectorSuccessRatePoint.successRate":
-		if e.ComplexityRoot.ConnectorSuccessRatePoint.Rate == nil {
-			break
-		}
-
-		return e.ComplexityRoot.ConnectorSuccessRatePoint.Rate(childComplexity), true
 	case "ConnectorSuccessRatePoint.succeeded":
 		if e.ComplexityRoot.ConnectorSuccessRatePoint.Succeeded == nil {
 			break
@@ -5274,7 +5274,7 @@ extend type Query {
   """
   Each connector account's attempts over a range, per bucket: how many, how
   many the connector authorized and declined, and the success rate
-  (authorized ÷ attempted).
+  (authorized ÷ decided, as connectorSuccessRates gives it).
   """
   connectorSuccessRateSeries(range: AnalyticsRange!): [ConnectorSuccessRatePoint!]!
   "Refund count and volume over a range, per bucket, status and currency."
@@ -5350,8 +5350,8 @@ type ConnectorSuccessRatePoint {
   succeeded: Int!
   "Attempts the connector declined, or that failed authentication."
   failed: Int!
-  "succeeded ÷ attempts."
-  successRate: Float!
+  "succeeded ÷ (succeeded + failed), as connectorSuccessRates; null when none finished (pending attempts count in neither)."
+  successRate: Float
 }
 
 "The refunds of one bucket, status and currency."
@@ -19574,14 +19574,14 @@ func (ec *executionContext) _ConnectorSuccessRatePoint_successRate(ctx context.C
 			return ec.fieldContext_ConnectorSuccessRatePoint_successRate(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Rate(), nil
+			return obj.DecidedRate(), nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
-			return ec.marshalNFloat2float64(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_ConnectorSuccessRatePoint_successRate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -63504,7 +63504,7 @@ func (ec *executionContext) _ConnectorSuccessRatePoint(ctx context.Context, sel 
 			}
 		case "successRate":
 			out.Values[i] = ec._ConnectorSuccessRatePoint_successRate(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -71089,22 +71089,6 @@ func (ec *executionContext) marshalNEventOrderField2ᚖswitchyardᚋentᚐEventO
 func (ec *executionContext) unmarshalNEventWhereInput2ᚖswitchyardᚋentᚐEventWhereInput(ctx context.Context, v any) (*ent.EventWhereInput, error) {
 	res, err := ec.unmarshalInputEventWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
-	res, err := graphql.UnmarshalFloatContext(ctx, v)
-	return res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.SelectionSet, v float64) graphql.Marshaler {
-	_ = sel
-	res := graphql.MarshalFloatContext(v)
-	if res == graphql.Null {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-	}
-	return graphql.WrapContextMarshaler(ctx, res)
 }
 
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {

@@ -53,9 +53,6 @@ type ConnectorRate struct {
 	Failed              int64
 }
 
-// Rate is Succeeded ÷ Attempts (every attempt made, pending ones too).
-func (r ConnectorRate) Rate() float64 { return float64(r.Succeeded) / float64(r.Attempts) }
-
 // DecidedRate is Succeeded ÷ (Succeeded + Failed), the connector's verdicts
 // alone, or nil when none came.
 func (r ConnectorRate) DecidedRate() *float64 {
