@@ -1539,11 +1539,6 @@ func (_q *MandateQuery) collectField(ctx context.Context, oneNode bool, opCtx *g
 				selectedFields = append(selectedFields, mandate.FieldModifiedAt)
 				fieldSeen[mandate.FieldModifiedAt] = struct{}{}
 			}
-		case "customerID":
-			if _, ok := fieldSeen[mandate.FieldCustomerID]; !ok {
-				selectedFields = append(selectedFields, mandate.FieldCustomerID)
-				fieldSeen[mandate.FieldCustomerID] = struct{}{}
-			}
 		case "paymentMethodID":
 			if _, ok := fieldSeen[mandate.FieldPaymentMethodID]; !ok {
 				selectedFields = append(selectedFields, mandate.FieldPaymentMethodID)
@@ -3103,11 +3098,6 @@ func (_q *PaymentIntentQuery) collectField(ctx context.Context, oneNode bool, op
 				selectedFields = append(selectedFields, paymentintent.FieldAuthenticationType)
 				fieldSeen[paymentintent.FieldAuthenticationType] = struct{}{}
 			}
-		case "customerID":
-			if _, ok := fieldSeen[paymentintent.FieldCustomerID]; !ok {
-				selectedFields = append(selectedFields, paymentintent.FieldCustomerID)
-				fieldSeen[paymentintent.FieldCustomerID] = struct{}{}
-			}
 		case "customerPresent":
 			if _, ok := fieldSeen[paymentintent.FieldCustomerPresent]; !ok {
 				selectedFields = append(selectedFields, paymentintent.FieldCustomerPresent)
@@ -3437,11 +3427,6 @@ func (_q *PaymentMethodQuery) collectField(ctx context.Context, oneNode bool, op
 			if _, ok := fieldSeen[paymentmethod.FieldModifiedAt]; !ok {
 				selectedFields = append(selectedFields, paymentmethod.FieldModifiedAt)
 				fieldSeen[paymentmethod.FieldModifiedAt] = struct{}{}
-			}
-		case "customerID":
-			if _, ok := fieldSeen[paymentmethod.FieldCustomerID]; !ok {
-				selectedFields = append(selectedFields, paymentmethod.FieldCustomerID)
-				fieldSeen[paymentmethod.FieldCustomerID] = struct{}{}
 			}
 		case "paymentMethod":
 			if _, ok := fieldSeen[paymentmethod.FieldPaymentMethod]; !ok {

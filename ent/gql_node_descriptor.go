@@ -999,7 +999,7 @@ func (_m *Mandate) Node(ctx context.Context) (node *Node, err error) {
 	node = &Node{
 		ID:     _m.ID,
 		Type:   "Mandate",
-		Fields: make([]*Field, 18),
+		Fields: make([]*Field, 17),
 		Edges:  make([]*Edge, 1),
 	}
 	var buf []byte
@@ -1027,18 +1027,10 @@ func (_m *Mandate) Node(ctx context.Context) (node *Node, err error) {
 		Name:  "modified_at",
 		Value: string(buf),
 	}
-	if buf, err = json.Marshal(_m.CustomerID); err != nil {
-		return nil, err
-	}
-	node.Fields[3] = &Field{
-		Type:  "string",
-		Name:  "customer_id",
-		Value: string(buf),
-	}
 	if buf, err = json.Marshal(_m.PaymentMethodID); err != nil {
 		return nil, err
 	}
-	node.Fields[4] = &Field{
+	node.Fields[3] = &Field{
 		Type:  "string",
 		Name:  "payment_method_id",
 		Value: string(buf),
@@ -1046,7 +1038,7 @@ func (_m *Mandate) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.OriginalPaymentID); err != nil {
 		return nil, err
 	}
-	node.Fields[5] = &Field{
+	node.Fields[4] = &Field{
 		Type:  "string",
 		Name:  "original_payment_id",
 		Value: string(buf),
@@ -1054,7 +1046,7 @@ func (_m *Mandate) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.Status); err != nil {
 		return nil, err
 	}
-	node.Fields[6] = &Field{
+	node.Fields[5] = &Field{
 		Type:  "mandate.Status",
 		Name:  "status",
 		Value: string(buf),
@@ -1062,7 +1054,7 @@ func (_m *Mandate) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.MandateType); err != nil {
 		return nil, err
 	}
-	node.Fields[7] = &Field{
+	node.Fields[6] = &Field{
 		Type:  "mandate.MandateType",
 		Name:  "mandate_type",
 		Value: string(buf),
@@ -1070,7 +1062,7 @@ func (_m *Mandate) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.Amount); err != nil {
 		return nil, err
 	}
-	node.Fields[8] = &Field{
+	node.Fields[7] = &Field{
 		Type:  "int64",
 		Name:  "amount",
 		Value: string(buf),
@@ -1078,7 +1070,7 @@ func (_m *Mandate) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.Currency); err != nil {
 		return nil, err
 	}
-	node.Fields[9] = &Field{
+	node.Fields[8] = &Field{
 		Type:  "schematype.Currency",
 		Name:  "currency",
 		Value: string(buf),
@@ -1086,7 +1078,7 @@ func (_m *Mandate) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.StartDate); err != nil {
 		return nil, err
 	}
-	node.Fields[10] = &Field{
+	node.Fields[9] = &Field{
 		Type:  "time.Time",
 		Name:  "start_date",
 		Value: string(buf),
@@ -1094,7 +1086,7 @@ func (_m *Mandate) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.EndDate); err != nil {
 		return nil, err
 	}
-	node.Fields[11] = &Field{
+	node.Fields[10] = &Field{
 		Type:  "time.Time",
 		Name:  "end_date",
 		Value: string(buf),
@@ -1102,7 +1094,7 @@ func (_m *Mandate) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.CustomerAcceptance); err != nil {
 		return nil, err
 	}
-	node.Fields[12] = &Field{
+	node.Fields[11] = &Field{
 		Type:  "map[string]interface {}",
 		Name:  "customer_acceptance",
 		Value: string(buf),
@@ -1110,7 +1102,7 @@ func (_m *Mandate) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.Connector); err != nil {
 		return nil, err
 	}
-	node.Fields[13] = &Field{
+	node.Fields[12] = &Field{
 		Type:  "string",
 		Name:  "connector",
 		Value: string(buf),
@@ -1118,7 +1110,7 @@ func (_m *Mandate) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.MerchantConnectorID); err != nil {
 		return nil, err
 	}
-	node.Fields[14] = &Field{
+	node.Fields[13] = &Field{
 		Type:  "string",
 		Name:  "merchant_connector_id",
 		Value: string(buf),
@@ -1126,7 +1118,7 @@ func (_m *Mandate) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ConnectorMandateID); err != nil {
 		return nil, err
 	}
-	node.Fields[15] = &Field{
+	node.Fields[14] = &Field{
 		Type:  "string",
 		Name:  "connector_mandate_id",
 		Value: string(buf),
@@ -1134,7 +1126,7 @@ func (_m *Mandate) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.NetworkTransactionID); err != nil {
 		return nil, err
 	}
-	node.Fields[16] = &Field{
+	node.Fields[15] = &Field{
 		Type:  "string",
 		Name:  "network_transaction_id",
 		Value: string(buf),
@@ -1142,7 +1134,7 @@ func (_m *Mandate) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.Metadata); err != nil {
 		return nil, err
 	}
-	node.Fields[17] = &Field{
+	node.Fields[16] = &Field{
 		Type:  "map[string]interface {}",
 		Name:  "metadata",
 		Value: string(buf),
@@ -1927,7 +1919,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	node = &Node{
 		ID:     _m.ID,
 		Type:   "PaymentIntent",
-		Fields: make([]*Field, 63),
+		Fields: make([]*Field, 62),
 		Edges:  make([]*Edge, 7),
 	}
 	var buf []byte
@@ -2091,18 +2083,10 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 		Name:  "authentication_type",
 		Value: string(buf),
 	}
-	if buf, err = json.Marshal(_m.CustomerID); err != nil {
-		return nil, err
-	}
-	node.Fields[20] = &Field{
-		Type:  "string",
-		Name:  "customer_id",
-		Value: string(buf),
-	}
 	if buf, err = json.Marshal(_m.CustomerPresent); err != nil {
 		return nil, err
 	}
-	node.Fields[21] = &Field{
+	node.Fields[20] = &Field{
 		Type:  "paymentintent.CustomerPresent",
 		Name:  "customer_present",
 		Value: string(buf),
@@ -2110,7 +2094,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.SetupFutureUsage); err != nil {
 		return nil, err
 	}
-	node.Fields[22] = &Field{
+	node.Fields[21] = &Field{
 		Type:  "paymentintent.SetupFutureUsage",
 		Name:  "setup_future_usage",
 		Value: string(buf),
@@ -2118,7 +2102,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.OffSession); err != nil {
 		return nil, err
 	}
-	node.Fields[23] = &Field{
+	node.Fields[22] = &Field{
 		Type:  "bool",
 		Name:  "off_session",
 		Value: string(buf),
@@ -2126,7 +2110,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ApplyMitExemption); err != nil {
 		return nil, err
 	}
-	node.Fields[24] = &Field{
+	node.Fields[23] = &Field{
 		Type:  "paymentintent.ApplyMitExemption",
 		Name:  "apply_mit_exemption",
 		Value: string(buf),
@@ -2134,7 +2118,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.PaymentLinkEnabled); err != nil {
 		return nil, err
 	}
-	node.Fields[25] = &Field{
+	node.Fields[24] = &Field{
 		Type:  "paymentintent.PaymentLinkEnabled",
 		Name:  "payment_link_enabled",
 		Value: string(buf),
@@ -2142,7 +2126,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.SplitTxnsEnabled); err != nil {
 		return nil, err
 	}
-	node.Fields[26] = &Field{
+	node.Fields[25] = &Field{
 		Type:  "paymentintent.SplitTxnsEnabled",
 		Name:  "split_txns_enabled",
 		Value: string(buf),
@@ -2150,7 +2134,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.RequestExternalThreeDsAuthentication); err != nil {
 		return nil, err
 	}
-	node.Fields[27] = &Field{
+	node.Fields[26] = &Field{
 		Type:  "paymentintent.RequestExternalThreeDsAuthentication",
 		Name:  "request_external_three_ds_authentication",
 		Value: string(buf),
@@ -2158,7 +2142,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.PaymentType); err != nil {
 		return nil, err
 	}
-	node.Fields[28] = &Field{
+	node.Fields[27] = &Field{
 		Type:  "paymentintent.PaymentType",
 		Name:  "payment_type",
 		Value: string(buf),
@@ -2166,7 +2150,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.SessionExpiry); err != nil {
 		return nil, err
 	}
-	node.Fields[29] = &Field{
+	node.Fields[28] = &Field{
 		Type:  "int64",
 		Name:  "session_expiry",
 		Value: string(buf),
@@ -2174,7 +2158,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ExpiresOn); err != nil {
 		return nil, err
 	}
-	node.Fields[30] = &Field{
+	node.Fields[29] = &Field{
 		Type:  "time.Time",
 		Name:  "expires_on",
 		Value: string(buf),
@@ -2182,7 +2166,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.MerchantReferenceID); err != nil {
 		return nil, err
 	}
-	node.Fields[31] = &Field{
+	node.Fields[30] = &Field{
 		Type:  "string",
 		Name:  "merchant_reference_id",
 		Value: string(buf),
@@ -2190,7 +2174,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.MerchantOrderReferenceID); err != nil {
 		return nil, err
 	}
-	node.Fields[32] = &Field{
+	node.Fields[31] = &Field{
 		Type:  "string",
 		Name:  "merchant_order_reference_id",
 		Value: string(buf),
@@ -2198,7 +2182,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.RoutingAlgorithmID); err != nil {
 		return nil, err
 	}
-	node.Fields[33] = &Field{
+	node.Fields[32] = &Field{
 		Type:  "string",
 		Name:  "routing_algorithm_id",
 		Value: string(buf),
@@ -2206,7 +2190,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.Description); err != nil {
 		return nil, err
 	}
-	node.Fields[34] = &Field{
+	node.Fields[33] = &Field{
 		Type:  "string",
 		Name:  "description",
 		Value: string(buf),
@@ -2214,7 +2198,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ReturnURL); err != nil {
 		return nil, err
 	}
-	node.Fields[35] = &Field{
+	node.Fields[34] = &Field{
 		Type:  "string",
 		Name:  "return_url",
 		Value: string(buf),
@@ -2222,7 +2206,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.StatementDescriptor); err != nil {
 		return nil, err
 	}
-	node.Fields[36] = &Field{
+	node.Fields[35] = &Field{
 		Type:  "string",
 		Name:  "statement_descriptor",
 		Value: string(buf),
@@ -2230,7 +2214,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.StatementDescriptorSuffix); err != nil {
 		return nil, err
 	}
-	node.Fields[37] = &Field{
+	node.Fields[36] = &Field{
 		Type:  "string",
 		Name:  "statement_descriptor_suffix",
 		Value: string(buf),
@@ -2238,7 +2222,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.AllowedPaymentMethodTypes); err != nil {
 		return nil, err
 	}
-	node.Fields[38] = &Field{
+	node.Fields[37] = &Field{
 		Type:  "[]string",
 		Name:  "allowed_payment_method_types",
 		Value: string(buf),
@@ -2246,7 +2230,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.Metadata); err != nil {
 		return nil, err
 	}
-	node.Fields[39] = &Field{
+	node.Fields[38] = &Field{
 		Type:  "map[string]interface {}",
 		Name:  "metadata",
 		Value: string(buf),
@@ -2254,7 +2238,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ConnectorMetadata); err != nil {
 		return nil, err
 	}
-	node.Fields[40] = &Field{
+	node.Fields[39] = &Field{
 		Type:  "map[string]interface {}",
 		Name:  "connector_metadata",
 		Value: string(buf),
@@ -2262,7 +2246,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.FeatureMetadata); err != nil {
 		return nil, err
 	}
-	node.Fields[41] = &Field{
+	node.Fields[40] = &Field{
 		Type:  "map[string]interface {}",
 		Name:  "feature_metadata",
 		Value: string(buf),
@@ -2270,7 +2254,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.PaymentLinkConfig); err != nil {
 		return nil, err
 	}
-	node.Fields[42] = &Field{
+	node.Fields[41] = &Field{
 		Type:  "map[string]interface {}",
 		Name:  "payment_link_config",
 		Value: string(buf),
@@ -2278,7 +2262,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.FrmMetadata); err != nil {
 		return nil, err
 	}
-	node.Fields[43] = &Field{
+	node.Fields[42] = &Field{
 		Type:  "map[string]interface {}",
 		Name:  "frm_metadata",
 		Value: string(buf),
@@ -2286,7 +2270,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.EnablePartialAuthorization); err != nil {
 		return nil, err
 	}
-	node.Fields[44] = &Field{
+	node.Fields[43] = &Field{
 		Type:  "bool",
 		Name:  "enable_partial_authorization",
 		Value: string(buf),
@@ -2294,7 +2278,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.RequestExtendedAuthorization); err != nil {
 		return nil, err
 	}
-	node.Fields[45] = &Field{
+	node.Fields[44] = &Field{
 		Type:  "bool",
 		Name:  "request_extended_authorization",
 		Value: string(buf),
@@ -2302,7 +2286,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.EnableOvercapture); err != nil {
 		return nil, err
 	}
-	node.Fields[46] = &Field{
+	node.Fields[45] = &Field{
 		Type:  "bool",
 		Name:  "enable_overcapture",
 		Value: string(buf),
@@ -2310,7 +2294,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.Force3dsChallenge); err != nil {
 		return nil, err
 	}
-	node.Fields[47] = &Field{
+	node.Fields[46] = &Field{
 		Type:  "bool",
 		Name:  "force_3ds_challenge",
 		Value: string(buf),
@@ -2318,7 +2302,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.IsIframeRedirectionEnabled); err != nil {
 		return nil, err
 	}
-	node.Fields[48] = &Field{
+	node.Fields[47] = &Field{
 		Type:  "bool",
 		Name:  "is_iframe_redirection_enabled",
 		Value: string(buf),
@@ -2326,7 +2310,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.BusinessCountry); err != nil {
 		return nil, err
 	}
-	node.Fields[49] = &Field{
+	node.Fields[48] = &Field{
 		Type:  "string",
 		Name:  "business_country",
 		Value: string(buf),
@@ -2334,7 +2318,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.BusinessLabel); err != nil {
 		return nil, err
 	}
-	node.Fields[50] = &Field{
+	node.Fields[49] = &Field{
 		Type:  "string",
 		Name:  "business_label",
 		Value: string(buf),
@@ -2342,7 +2326,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.BusinessSubLabel); err != nil {
 		return nil, err
 	}
-	node.Fields[51] = &Field{
+	node.Fields[50] = &Field{
 		Type:  "string",
 		Name:  "business_sub_label",
 		Value: string(buf),
@@ -2350,7 +2334,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ActiveAttemptID); err != nil {
 		return nil, err
 	}
-	node.Fields[52] = &Field{
+	node.Fields[51] = &Field{
 		Type:  "string",
 		Name:  "active_attempt_id",
 		Value: string(buf),
@@ -2358,7 +2342,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.AttemptCount); err != nil {
 		return nil, err
 	}
-	node.Fields[53] = &Field{
+	node.Fields[52] = &Field{
 		Type:  "int",
 		Name:  "attempt_count",
 		Value: string(buf),
@@ -2366,7 +2350,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.MandateID); err != nil {
 		return nil, err
 	}
-	node.Fields[54] = &Field{
+	node.Fields[53] = &Field{
 		Type:  "string",
 		Name:  "mandate_id",
 		Value: string(buf),
@@ -2374,7 +2358,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.MandateData); err != nil {
 		return nil, err
 	}
-	node.Fields[55] = &Field{
+	node.Fields[54] = &Field{
 		Type:  "map[string]interface {}",
 		Name:  "mandate_data",
 		Value: string(buf),
@@ -2382,7 +2366,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.CancellationReason); err != nil {
 		return nil, err
 	}
-	node.Fields[56] = &Field{
+	node.Fields[55] = &Field{
 		Type:  "string",
 		Name:  "cancellation_reason",
 		Value: string(buf),
@@ -2390,7 +2374,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.AuthorizationCount); err != nil {
 		return nil, err
 	}
-	node.Fields[57] = &Field{
+	node.Fields[56] = &Field{
 		Type:  "int",
 		Name:  "authorization_count",
 		Value: string(buf),
@@ -2398,7 +2382,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.Connector); err != nil {
 		return nil, err
 	}
-	node.Fields[58] = &Field{
+	node.Fields[57] = &Field{
 		Type:  "string",
 		Name:  "connector",
 		Value: string(buf),
@@ -2406,7 +2390,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.MerchantConnectorID); err != nil {
 		return nil, err
 	}
-	node.Fields[59] = &Field{
+	node.Fields[58] = &Field{
 		Type:  "string",
 		Name:  "merchant_connector_id",
 		Value: string(buf),
@@ -2414,7 +2398,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.PaymentMethod); err != nil {
 		return nil, err
 	}
-	node.Fields[60] = &Field{
+	node.Fields[59] = &Field{
 		Type:  "string",
 		Name:  "payment_method",
 		Value: string(buf),
@@ -2422,7 +2406,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.PaymentMethodType); err != nil {
 		return nil, err
 	}
-	node.Fields[61] = &Field{
+	node.Fields[60] = &Field{
 		Type:  "string",
 		Name:  "payment_method_type",
 		Value: string(buf),
@@ -2430,7 +2414,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.CardNetwork); err != nil {
 		return nil, err
 	}
-	node.Fields[62] = &Field{
+	node.Fields[61] = &Field{
 		Type:  "string",
 		Name:  "card_network",
 		Value: string(buf),
@@ -2513,7 +2497,7 @@ func (_m *PaymentMethod) Node(ctx context.Context) (node *Node, err error) {
 	node = &Node{
 		ID:     _m.ID,
 		Type:   "PaymentMethod",
-		Fields: make([]*Field, 14),
+		Fields: make([]*Field, 13),
 		Edges:  make([]*Edge, 1),
 	}
 	var buf []byte
@@ -2541,18 +2525,10 @@ func (_m *PaymentMethod) Node(ctx context.Context) (node *Node, err error) {
 		Name:  "modified_at",
 		Value: string(buf),
 	}
-	if buf, err = json.Marshal(_m.CustomerID); err != nil {
-		return nil, err
-	}
-	node.Fields[3] = &Field{
-		Type:  "string",
-		Name:  "customer_id",
-		Value: string(buf),
-	}
 	if buf, err = json.Marshal(_m.PaymentMethod); err != nil {
 		return nil, err
 	}
-	node.Fields[4] = &Field{
+	node.Fields[3] = &Field{
 		Type:  "string",
 		Name:  "payment_method",
 		Value: string(buf),
@@ -2560,7 +2536,7 @@ func (_m *PaymentMethod) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.PaymentMethodType); err != nil {
 		return nil, err
 	}
-	node.Fields[5] = &Field{
+	node.Fields[4] = &Field{
 		Type:  "string",
 		Name:  "payment_method_type",
 		Value: string(buf),
@@ -2568,7 +2544,7 @@ func (_m *PaymentMethod) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.Fingerprint); err != nil {
 		return nil, err
 	}
-	node.Fields[6] = &Field{
+	node.Fields[5] = &Field{
 		Type:  "string",
 		Name:  "fingerprint",
 		Value: string(buf),
@@ -2576,7 +2552,7 @@ func (_m *PaymentMethod) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.Status); err != nil {
 		return nil, err
 	}
-	node.Fields[7] = &Field{
+	node.Fields[6] = &Field{
 		Type:  "paymentmethod.Status",
 		Name:  "status",
 		Value: string(buf),
@@ -2584,7 +2560,7 @@ func (_m *PaymentMethod) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.NetworkTransactionID); err != nil {
 		return nil, err
 	}
-	node.Fields[8] = &Field{
+	node.Fields[7] = &Field{
 		Type:  "string",
 		Name:  "network_transaction_id",
 		Value: string(buf),
@@ -2592,7 +2568,7 @@ func (_m *PaymentMethod) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.RecurringEnabled); err != nil {
 		return nil, err
 	}
-	node.Fields[9] = &Field{
+	node.Fields[8] = &Field{
 		Type:  "bool",
 		Name:  "recurring_enabled",
 		Value: string(buf),
@@ -2600,7 +2576,7 @@ func (_m *PaymentMethod) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.Metadata); err != nil {
 		return nil, err
 	}
-	node.Fields[10] = &Field{
+	node.Fields[9] = &Field{
 		Type:  "map[string]interface {}",
 		Name:  "metadata",
 		Value: string(buf),
@@ -2608,7 +2584,7 @@ func (_m *PaymentMethod) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.LockerID); err != nil {
 		return nil, err
 	}
-	node.Fields[11] = &Field{
+	node.Fields[10] = &Field{
 		Type:  "string",
 		Name:  "locker_id",
 		Value: string(buf),
@@ -2616,7 +2592,7 @@ func (_m *PaymentMethod) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.LastUsedAt); err != nil {
 		return nil, err
 	}
-	node.Fields[12] = &Field{
+	node.Fields[11] = &Field{
 		Type:  "time.Time",
 		Name:  "last_used_at",
 		Value: string(buf),
@@ -2624,7 +2600,7 @@ func (_m *PaymentMethod) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.MerchantConnectorID); err != nil {
 		return nil, err
 	}
-	node.Fields[13] = &Field{
+	node.Fields[12] = &Field{
 		Type:  "string",
 		Name:  "merchant_connector_id",
 		Value: string(buf),

@@ -5569,21 +5569,6 @@ type MandateWhereInput struct {
 	ModifiedAtLT    *time.Time  `json:"modifiedAtLT,omitempty"`
 	ModifiedAtLTE   *time.Time  `json:"modifiedAtLTE,omitempty"`
 
-	// "customer_id" field predicates.
-	CustomerID             *string  `json:"customerID,omitempty"`
-	CustomerIDNEQ          *string  `json:"customerIDNEQ,omitempty"`
-	CustomerIDIn           []string `json:"customerIDIn,omitempty"`
-	CustomerIDNotIn        []string `json:"customerIDNotIn,omitempty"`
-	CustomerIDGT           *string  `json:"customerIDGT,omitempty"`
-	CustomerIDGTE          *string  `json:"customerIDGTE,omitempty"`
-	CustomerIDLT           *string  `json:"customerIDLT,omitempty"`
-	CustomerIDLTE          *string  `json:"customerIDLTE,omitempty"`
-	CustomerIDContains     *string  `json:"customerIDContains,omitempty"`
-	CustomerIDHasPrefix    *string  `json:"customerIDHasPrefix,omitempty"`
-	CustomerIDHasSuffix    *string  `json:"customerIDHasSuffix,omitempty"`
-	CustomerIDEqualFold    *string  `json:"customerIDEqualFold,omitempty"`
-	CustomerIDContainsFold *string  `json:"customerIDContainsFold,omitempty"`
-
 	// "payment_method_id" field predicates.
 	PaymentMethodID             *string  `json:"paymentMethodID,omitempty"`
 	PaymentMethodIDNEQ          *string  `json:"paymentMethodIDNEQ,omitempty"`
@@ -5934,45 +5919,6 @@ func (i *MandateWhereInput) P() (predicate.Mandate, error) {
 	}
 	if i.ModifiedAtLTE != nil {
 		predicates = append(predicates, mandate.ModifiedAtLTE(*i.ModifiedAtLTE))
-	}
-	if i.CustomerID != nil {
-		predicates = append(predicates, mandate.CustomerIDEQ(*i.CustomerID))
-	}
-	if i.CustomerIDNEQ != nil {
-		predicates = append(predicates, mandate.CustomerIDNEQ(*i.CustomerIDNEQ))
-	}
-	if len(i.CustomerIDIn) > 0 {
-		predicates = append(predicates, mandate.CustomerIDIn(i.CustomerIDIn...))
-	}
-	if len(i.CustomerIDNotIn) > 0 {
-		predicates = append(predicates, mandate.CustomerIDNotIn(i.CustomerIDNotIn...))
-	}
-	if i.CustomerIDGT != nil {
-		predicates = append(predicates, mandate.CustomerIDGT(*i.CustomerIDGT))
-	}
-	if i.CustomerIDGTE != nil {
-		predicates = append(predicates, mandate.CustomerIDGTE(*i.CustomerIDGTE))
-	}
-	if i.CustomerIDLT != nil {
-		predicates = append(predicates, mandate.CustomerIDLT(*i.CustomerIDLT))
-	}
-	if i.CustomerIDLTE != nil {
-		predicates = append(predicates, mandate.CustomerIDLTE(*i.CustomerIDLTE))
-	}
-	if i.CustomerIDContains != nil {
-		predicates = append(predicates, mandate.CustomerIDContains(*i.CustomerIDContains))
-	}
-	if i.CustomerIDHasPrefix != nil {
-		predicates = append(predicates, mandate.CustomerIDHasPrefix(*i.CustomerIDHasPrefix))
-	}
-	if i.CustomerIDHasSuffix != nil {
-		predicates = append(predicates, mandate.CustomerIDHasSuffix(*i.CustomerIDHasSuffix))
-	}
-	if i.CustomerIDEqualFold != nil {
-		predicates = append(predicates, mandate.CustomerIDEqualFold(*i.CustomerIDEqualFold))
-	}
-	if i.CustomerIDContainsFold != nil {
-		predicates = append(predicates, mandate.CustomerIDContainsFold(*i.CustomerIDContainsFold))
 	}
 	if i.PaymentMethodID != nil {
 		predicates = append(predicates, mandate.PaymentMethodIDEQ(*i.PaymentMethodID))
@@ -10465,23 +10411,6 @@ type PaymentIntentWhereInput struct {
 	AuthenticationTypeIsNil  bool                               `json:"authenticationTypeIsNil,omitempty"`
 	AuthenticationTypeNotNil bool                               `json:"authenticationTypeNotNil,omitempty"`
 
-	// "customer_id" field predicates.
-	CustomerID             *string  `json:"customerID,omitempty"`
-	CustomerIDNEQ          *string  `json:"customerIDNEQ,omitempty"`
-	CustomerIDIn           []string `json:"customerIDIn,omitempty"`
-	CustomerIDNotIn        []string `json:"customerIDNotIn,omitempty"`
-	CustomerIDGT           *string  `json:"customerIDGT,omitempty"`
-	CustomerIDGTE          *string  `json:"customerIDGTE,omitempty"`
-	CustomerIDLT           *string  `json:"customerIDLT,omitempty"`
-	CustomerIDLTE          *string  `json:"customerIDLTE,omitempty"`
-	CustomerIDContains     *string  `json:"customerIDContains,omitempty"`
-	CustomerIDHasPrefix    *string  `json:"customerIDHasPrefix,omitempty"`
-	CustomerIDHasSuffix    *string  `json:"customerIDHasSuffix,omitempty"`
-	CustomerIDIsNil        bool     `json:"customerIDIsNil,omitempty"`
-	CustomerIDNotNil       bool     `json:"customerIDNotNil,omitempty"`
-	CustomerIDEqualFold    *string  `json:"customerIDEqualFold,omitempty"`
-	CustomerIDContainsFold *string  `json:"customerIDContainsFold,omitempty"`
-
 	// "customer_present" field predicates.
 	CustomerPresent       *paymentintent.CustomerPresent  `json:"customerPresent,omitempty"`
 	CustomerPresentNEQ    *paymentintent.CustomerPresent  `json:"customerPresentNEQ,omitempty"`
@@ -11536,51 +11465,6 @@ func (i *PaymentIntentWhereInput) P() (predicate.PaymentIntent, error) {
 	}
 	if i.AuthenticationTypeNotNil {
 		predicates = append(predicates, paymentintent.AuthenticationTypeNotNil())
-	}
-	if i.CustomerID != nil {
-		predicates = append(predicates, paymentintent.CustomerIDEQ(*i.CustomerID))
-	}
-	if i.CustomerIDNEQ != nil {
-		predicates = append(predicates, paymentintent.CustomerIDNEQ(*i.CustomerIDNEQ))
-	}
-	if len(i.CustomerIDIn) > 0 {
-		predicates = append(predicates, paymentintent.CustomerIDIn(i.CustomerIDIn...))
-	}
-	if len(i.CustomerIDNotIn) > 0 {
-		predicates = append(predicates, paymentintent.CustomerIDNotIn(i.CustomerIDNotIn...))
-	}
-	if i.CustomerIDGT != nil {
-		predicates = append(predicates, paymentintent.CustomerIDGT(*i.CustomerIDGT))
-	}
-	if i.CustomerIDGTE != nil {
-		predicates = append(predicates, paymentintent.CustomerIDGTE(*i.CustomerIDGTE))
-	}
-	if i.CustomerIDLT != nil {
-		predicates = append(predicates, paymentintent.CustomerIDLT(*i.CustomerIDLT))
-	}
-	if i.CustomerIDLTE != nil {
-		predicates = append(predicates, paymentintent.CustomerIDLTE(*i.CustomerIDLTE))
-	}
-	if i.CustomerIDContains != nil {
-		predicates = append(predicates, paymentintent.CustomerIDContains(*i.CustomerIDContains))
-	}
-	if i.CustomerIDHasPrefix != nil {
-		predicates = append(predicates, paymentintent.CustomerIDHasPrefix(*i.CustomerIDHasPrefix))
-	}
-	if i.CustomerIDHasSuffix != nil {
-		predicates = append(predicates, paymentintent.CustomerIDHasSuffix(*i.CustomerIDHasSuffix))
-	}
-	if i.CustomerIDIsNil {
-		predicates = append(predicates, paymentintent.CustomerIDIsNil())
-	}
-	if i.CustomerIDNotNil {
-		predicates = append(predicates, paymentintent.CustomerIDNotNil())
-	}
-	if i.CustomerIDEqualFold != nil {
-		predicates = append(predicates, paymentintent.CustomerIDEqualFold(*i.CustomerIDEqualFold))
-	}
-	if i.CustomerIDContainsFold != nil {
-		predicates = append(predicates, paymentintent.CustomerIDContainsFold(*i.CustomerIDContainsFold))
 	}
 	if i.CustomerPresent != nil {
 		predicates = append(predicates, paymentintent.CustomerPresentEQ(*i.CustomerPresent))
@@ -12853,23 +12737,6 @@ type PaymentMethodWhereInput struct {
 	ModifiedAtLT    *time.Time  `json:"modifiedAtLT,omitempty"`
 	ModifiedAtLTE   *time.Time  `json:"modifiedAtLTE,omitempty"`
 
-	// "customer_id" field predicates.
-	CustomerID             *string  `json:"customerID,omitempty"`
-	CustomerIDNEQ          *string  `json:"customerIDNEQ,omitempty"`
-	CustomerIDIn           []string `json:"customerIDIn,omitempty"`
-	CustomerIDNotIn        []string `json:"customerIDNotIn,omitempty"`
-	CustomerIDGT           *string  `json:"customerIDGT,omitempty"`
-	CustomerIDGTE          *string  `json:"customerIDGTE,omitempty"`
-	CustomerIDLT           *string  `json:"customerIDLT,omitempty"`
-	CustomerIDLTE          *string  `json:"customerIDLTE,omitempty"`
-	CustomerIDContains     *string  `json:"customerIDContains,omitempty"`
-	CustomerIDHasPrefix    *string  `json:"customerIDHasPrefix,omitempty"`
-	CustomerIDHasSuffix    *string  `json:"customerIDHasSuffix,omitempty"`
-	CustomerIDIsNil        bool     `json:"customerIDIsNil,omitempty"`
-	CustomerIDNotNil       bool     `json:"customerIDNotNil,omitempty"`
-	CustomerIDEqualFold    *string  `json:"customerIDEqualFold,omitempty"`
-	CustomerIDContainsFold *string  `json:"customerIDContainsFold,omitempty"`
-
 	// "payment_method" field predicates.
 	PaymentMethod             *string  `json:"paymentMethod,omitempty"`
 	PaymentMethodNEQ          *string  `json:"paymentMethodNEQ,omitempty"`
@@ -13184,51 +13051,6 @@ func (i *PaymentMethodWhereInput) P() (predicate.PaymentMethod, error) {
 	}
 	if i.ModifiedAtLTE != nil {
 		predicates = append(predicates, paymentmethod.ModifiedAtLTE(*i.ModifiedAtLTE))
-	}
-	if i.CustomerID != nil {
-		predicates = append(predicates, paymentmethod.CustomerIDEQ(*i.CustomerID))
-	}
-	if i.CustomerIDNEQ != nil {
-		predicates = append(predicates, paymentmethod.CustomerIDNEQ(*i.CustomerIDNEQ))
-	}
-	if len(i.CustomerIDIn) > 0 {
-		predicates = append(predicates, paymentmethod.CustomerIDIn(i.CustomerIDIn...))
-	}
-	if len(i.CustomerIDNotIn) > 0 {
-		predicates = append(predicates, paymentmethod.CustomerIDNotIn(i.CustomerIDNotIn...))
-	}
-	if i.CustomerIDGT != nil {
-		predicates = append(predicates, paymentmethod.CustomerIDGT(*i.CustomerIDGT))
-	}
-	if i.CustomerIDGTE != nil {
-		predicates = append(predicates, paymentmethod.CustomerIDGTE(*i.CustomerIDGTE))
-	}
-	if i.CustomerIDLT != nil {
-		predicates = append(predicates, paymentmethod.CustomerIDLT(*i.CustomerIDLT))
-	}
-	if i.CustomerIDLTE != nil {
-		predicates = append(predicates, paymentmethod.CustomerIDLTE(*i.CustomerIDLTE))
-	}
-	if i.CustomerIDContains != nil {
-		predicates = append(predicates, paymentmethod.CustomerIDContains(*i.CustomerIDContains))
-	}
-	if i.CustomerIDHasPrefix != nil {
-		predicates = append(predicates, paymentmethod.CustomerIDHasPrefix(*i.CustomerIDHasPrefix))
-	}
-	if i.CustomerIDHasSuffix != nil {
-		predicates = append(predicates, paymentmethod.CustomerIDHasSuffix(*i.CustomerIDHasSuffix))
-	}
-	if i.CustomerIDIsNil {
-		predicates = append(predicates, paymentmethod.CustomerIDIsNil())
-	}
-	if i.CustomerIDNotNil {
-		predicates = append(predicates, paymentmethod.CustomerIDNotNil())
-	}
-	if i.CustomerIDEqualFold != nil {
-		predicates = append(predicates, paymentmethod.CustomerIDEqualFold(*i.CustomerIDEqualFold))
-	}
-	if i.CustomerIDContainsFold != nil {
-		predicates = append(predicates, paymentmethod.CustomerIDContainsFold(*i.CustomerIDContainsFold))
 	}
 	if i.PaymentMethod != nil {
 		predicates = append(predicates, paymentmethod.PaymentMethodEQ(*i.PaymentMethod))

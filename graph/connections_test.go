@@ -258,6 +258,10 @@ func TestPaymentFilters(t *testing.T) {
 		{`createdAtGTE: "` + created(2) + `", createdAtLTE: "` + created(4) + `"`, pay(4, 3, 2)},
 		{`createdAtGT: "` + created(5) + `"`, pay(7, 6)},
 		{`hasCustomerWith: {customerID: "` + w.customers[0].CustomerID + `"}`, pay(6, 2, 0)},
+		{`customerID: "` + w.customers[0].CustomerID + `"`, pay(6, 2, 0)},
+		{`customerIDIn: ["` + w.customers[0].CustomerID + `", "` + w.customers[1].CustomerID + `"]`, pay(7, 6, 2, 1, 0)},
+		{`customerID: "` + w.customers[0].ID + `"`, nil}, // the row's id is customer { id }, not customerID
+		{`and: [{customerID: "` + w.customers[0].CustomerID + `"}, {currency: USD}]`, pay(0)},
 		{`hasCustomer: false`, pay(5, 3)},
 		{`merchantReferenceID: "order-5"`, pay(5)},
 		{`paymentMethod: "upi"`, pay(4)},

@@ -1,9 +1,12 @@
 package graph_test
 
 import (
+	"strings"
 	"testing"
 
 	"switchyard/internal/testenv"
+	"switchyard/payments"
+	"switchyard/payments/customer"
 )
 
 // TestCustomerMutations: the dashboard creates, updates and deletes
@@ -109,4 +112,108 @@ func TestCustomerMutations(t *testing.T) {
 		t.Fatalf("deleted: %+v", gone)
 	}
 	c.fails("IR_11", `mutation { deleteCustomer(id: "cus_gql") { customer { id } } }`, nil)
+}
+
+// TestCustomerIDMeansTheMerchants: customerID is the merchant's customer_id
+// wherever it appears, as on Customer and in REST: on payments, saved
+// methods and mandates, and in their filters, which find only the caller's
+// rows (another merchant with a customer of the same id sees its own); the
+// customer row's id is customer { id }. A cursor opened under one
+// customer's filter is refused under another's.
+func TestCustomerIDMeansTheMerchants(t *testing.T) {
+	srv := testenv.NewServer(t, testenv.Database(t))
+	w := seedWorld(t, srv, demoTenant(srv))
+	c := newGQL(t, srv.URL, w.key)
+	ada, grace := w.customers[0], w.customers[1]
+	var out struct {
+		Payments struct {
+			TotalCount int
+			PageInfo   struct{ EndCursor string }
+			Edges      []struct {
+				Node struct {
+					CustomerID *string
+					Customer   struct{ ID, CustomerID string }
+				}
+			}
+		}
+		Mandates struct {
+			TotalCount int
+			Edges      []struct{ Node struct{ CustomerID string } }
+		}
+		PaymentMethods struct {
+			Edges []struct {
+				Node struct {
+					PaymentMethods []struct{ CustomerID *string }
+				}
+			}
+		} `json:"customers"`
+	}
+	c.must(`query($c: String!) {
+		payments(first: 2, where: {customerID: $c}) { totalCount pageInfo { endCursor }
+			edges { node { customerID customer { id customerID } } } }
+		mandates(first: 10, where: {customerID: $c}) { totalCount edges { node { customerID } } }
+		customers(first: 1, where: {customerID: $c}) { edges { node { paymentMethods { customerID } } } } }`,
+		map[string]any{"c": ada.CustomerID}, &out)
+	if out.Payments.TotalCount != 3 || len(out.Payments.Edges) != 2 {
+		t.Fatalf("Ada's payments: %+v", out.Payments)
+	}
+	for _, e := range out.Payments.Edges {
+		if e.Node.CustomerID == nil || *e.Node.CustomerID != ada.CustomerID || e.Node.Customer.CustomerID != ada.CustomerID ||
+			e.Node.Customer.ID != ada.ID {
+			t.Fatalf("a payment's customerID and customer: %+v", e.Node)
+		}
+	}
+	if out.Mandates.TotalCount != 1 || out.Mandates.Edges[0].Node.CustomerID != ada.CustomerID {
+		t.Fatalf("Ada's mandates: %+v", out.Mandates)
+	}
+	if pms := out.PaymentMethods.Edges[0].Node.PaymentMethods; len(pms) != 1 || pms[0].CustomerID == nil || *pms[0].CustomerID != ada.CustomerID {
+		t.Fatalf("Ada's saved methods: %+v", pms)
+	}
+	// Asked for alone (no customer { … }), it is each payment's customer's
+	// id, and null for a guest payment.
+	var all struct {
+		Payments struct {
+			Edges []struct{ Node struct{ CustomerID *string } }
+		}
+	}
+	c.must(`{ payments(first: 10) { edges { node { customerID } } } }`, nil, &all)
+	count := map[string]int{}
+	for _, e := range all.Payments.Edges {
+		ref := "guest"
+		if e.Node.CustomerID != nil {
+			ref = *e.Node.CustomerID
+		}
+		count[ref]++
+	}
+	if count[ada.CustomerID] != 3 || count[grace.CustomerID] != 2 || count["guest"] != 2 {
+		t.Fatalf("the payments' customerIDs: %v", count)
+	}
+	// The page's cursor belongs to Ada's filter, not Grace's.
+	r := c.do(`query($c: String!, $after: Cursor) { payments(first: 2, after: $after, where: {customerID: $c}) { totalCount } }`,
+		map[string]any{"c": grace.CustomerID, "after": out.Payments.PageInfo.EndCursor})
+	if !strings.Contains(r.message(), "different query") || r.code() != "IR_06" {
+		t.Fatalf("Ada's cursor under Grace's filter: %s", r.Raw)
+	}
+
+	// Another merchant with a customer of Ada's id finds its own payment only.
+	other := newTenant(t, srv, "merchant_customer_refs_other")
+	pay, err := srv.Payments.CreatePayment(merchantCtx(other.merchantID), payments.PaymentInput{Amount: 100, Currency: "USD",
+		PaymentFields: payments.PaymentFields{Customer: &customer.CustomerInput{ID: ada.CustomerID}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var theirs struct {
+		Payments struct {
+			TotalCount int
+			Edges      []struct {
+				Node struct{ PaymentID, CustomerID string }
+			}
+		}
+	}
+	newGQL(t, srv.URL, other.key).must(`query($c: String!) { payments(first: 5, where: {customerID: $c}) {
+		totalCount edges { node { paymentID customerID } } } }`, map[string]any{"c": ada.CustomerID}, &theirs)
+	if theirs.Payments.TotalCount != 1 || theirs.Payments.Edges[0].Node.PaymentID != pay.Intent.PaymentID ||
+		theirs.Payments.Edges[0].Node.CustomerID != ada.CustomerID {
+		t.Fatalf("the other merchant's customer: %+v", theirs)
+	}
 }

@@ -192,8 +192,8 @@ func (r *queryResolver) Mandates(ctx context.Context, after *entgql.Cursor[strin
 	}
 	return paginate(ctx, r.Resolver, bind("mandates", where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.MandateConnection, error) {
-			return r.client.Mandate.Query().Paginate(collecting(ctx), after, first, before, last,
-				ent.WithMandateOrder(orderBy), ent.WithMandateFilter(where.Filter))
+			return primeMandates(ctx)(r.client.Mandate.Query().Paginate(collecting(ctx), after, first, before, last,
+				ent.WithMandateOrder(orderBy), ent.WithMandateFilter(where.Filter)))
 		},
 		func(c *ent.MandateConnection) []*Cursor {
 			return positionsOf(c.Edges, func(e *ent.MandateEdge) *Cursor { return &e.Cursor }, c.PageInfo)
@@ -288,6 +288,9 @@ func (r *Resolver) Customer() generated.CustomerResolver { return &customerResol
 // Event returns generated.EventResolver implementation.
 func (r *Resolver) Event() generated.EventResolver { return &eventResolver{r} }
 
+// Mandate returns generated.MandateResolver implementation.
+func (r *Resolver) Mandate() generated.MandateResolver { return &mandateResolver{r} }
+
 // MerchantAccount returns generated.MerchantAccountResolver implementation.
 func (r *Resolver) MerchantAccount() generated.MerchantAccountResolver {
 	return &merchantAccountResolver{r}
@@ -301,6 +304,9 @@ func (r *Resolver) MerchantConnectorAccount() generated.MerchantConnectorAccount
 // PaymentIntent returns generated.PaymentIntentResolver implementation.
 func (r *Resolver) PaymentIntent() generated.PaymentIntentResolver { return &paymentIntentResolver{r} }
 
+// PaymentMethod returns generated.PaymentMethodResolver implementation.
+func (r *Resolver) PaymentMethod() generated.PaymentMethodResolver { return &paymentMethodResolver{r} }
+
 // Profile returns generated.ProfileResolver implementation.
 func (r *Resolver) Profile() generated.ProfileResolver { return &profileResolver{r} }
 
@@ -312,13 +318,33 @@ func (r *Resolver) RoutingAlgorithm() generated.RoutingAlgorithmResolver {
 	return &routingAlgorithmResolver{r}
 }
 
+// MandateWhereInput returns generated.MandateWhereInputResolver implementation.
+func (r *Resolver) MandateWhereInput() generated.MandateWhereInputResolver {
+	return &mandateWhereInputResolver{r}
+}
+
+// PaymentIntentWhereInput returns generated.PaymentIntentWhereInputResolver implementation.
+func (r *Resolver) PaymentIntentWhereInput() generated.PaymentIntentWhereInputResolver {
+	return &paymentIntentWhereInputResolver{r}
+}
+
+// PaymentMethodWhereInput returns generated.PaymentMethodWhereInputResolver implementation.
+func (r *Resolver) PaymentMethodWhereInput() generated.PaymentMethodWhereInputResolver {
+	return &paymentMethodWhereInputResolver{r}
+}
+
 type (
 	customerResolver                 struct{ *Resolver }
 	eventResolver                    struct{ *Resolver }
+	mandateResolver                  struct{ *Resolver }
 	merchantAccountResolver          struct{ *Resolver }
 	merchantConnectorAccountResolver struct{ *Resolver }
 	paymentIntentResolver            struct{ *Resolver }
+	paymentMethodResolver            struct{ *Resolver }
 	profileResolver                  struct{ *Resolver }
 	queryResolver                    struct{ *Resolver }
 	routingAlgorithmResolver         struct{ *Resolver }
+	mandateWhereInputResolver        struct{ *Resolver }
+	paymentIntentWhereInputResolver  struct{ *Resolver }
+	paymentMethodWhereInputResolver  struct{ *Resolver }
 )

@@ -31,7 +31,7 @@ func paginate[C any](ctx context.Context, r *Resolver, b binding, after, before 
 	key := ""
 	keyOf := func() string {
 		if key == "" {
-			key = b.key()
+			key = b.key(ctx)
 		}
 		return key
 	}
@@ -217,20 +217,48 @@ func bind(connection string, where, orderBy any) binding {
 	return binding{connection: connection, where: where, orderBy: orderBy}
 }
 
-func (b binding) key() string { return cursors.Binding(b.connection, b.where, b.orderBy) }
+// key hashes the binding. The filters of a where-input that resolve to
+// predicates (customerID: see customer_refs.go) are not among its fields, so
+// the argument as the client wrote it, variables filled in, is hashed too.
+func (b binding) key(ctx context.Context) string {
+	where := b.where
+	if fc, oc := graphql.GetFieldContext(ctx), graphql.GetOperationContext(ctx); fc != nil && oc != nil && fc.Field.Field != nil {
+		if raw, ok := fc.Field.ArgumentMap(oc.Variables)["where"]; ok {
+			where = []any{b.where, raw}
+		}
+	}
+	return cursors.Binding(b.connection, where, b.orderBy)
+}
 
-// primePayments announces the connector accounts of a page of payments, so
-// that their connectorAccount fields load in one query (see loaders).
+// primePayments announces the connector accounts and customers of a page of
+// payments, so that their connectorAccount and customerID fields load in one
+// query each (see loaders).
 func primePayments(ctx context.Context) func(*ent.PaymentIntentConnection, error) (*ent.PaymentIntentConnection, error) {
 	return func(c *ent.PaymentIntentConnection, err error) (*ent.PaymentIntentConnection, error) {
 		if err != nil || c == nil {
 			return c, err
 		}
 		pis := make([]*ent.PaymentIntent, len(c.Edges))
+		customers := make([]*string, len(c.Edges))
 		for i, e := range c.Edges {
-			pis[i] = e.Node
+			pis[i], customers[i] = e.Node, e.Node.CustomerID
 		}
 		wantConnectorAccounts(ctx, pis...)
+		wantCustomers(ctx, customers...)
+		return c, nil
+	}
+}
+
+// primeMandates announces the customers of a page of mandates, so that their
+// customerID fields load in one query.
+func primeMandates(ctx context.Context) func(*ent.MandateConnection, error) (*ent.MandateConnection, error) {
+	return func(c *ent.MandateConnection, err error) (*ent.MandateConnection, error) {
+		if err != nil || c == nil {
+			return c, err
+		}
+		for _, e := range c.Edges {
+			wantCustomers(ctx, &e.Node.CustomerID)
+		}
 		return c, nil
 	}
 }

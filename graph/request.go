@@ -196,7 +196,8 @@ func narrowToProfile() ent.Interceptor {
 }
 
 // loaders batch what entgql's field collection cannot load: the connector
-// account of each payment (a hand-written field). Resolvers that return
+// account of each payment and the merchant's id of each row's customer
+// (hand-written fields). Resolvers that return
 // payments announce their connector accounts (want); the first payment that
 // asks for its account loads every announced one in one query.
 type loaders struct {
@@ -209,6 +210,10 @@ type loaders struct {
 	mcas map[*ast.Field]map[string]*ent.MerchantConnectorAccount
 	// rewrites caches collecting's work per field of the document.
 	rewrites map[*ast.Field]rewrite
+	// wantedCustomers are the customers (row ids) of the rows read so
+	// far; customerRefs their merchant's ids, once loaded (customerRef).
+	wantedCustomers map[string]bool
+	customerRefs    map[string]string
 	// activeRouting are the merchant's active routing configurations,
 	// read once for every RoutingAlgorithm.active of the document (nil:
 	// not read yet, or a mutation may have changed them).
@@ -217,7 +222,7 @@ type loaders struct {
 
 func newLoaders() *loaders {
 	return &loaders{wanted: map[string]bool{}, mcas: map[*ast.Field]map[string]*ent.MerchantConnectorAccount{},
-		rewrites: map[*ast.Field]rewrite{}}
+		rewrites: map[*ast.Field]rewrite{}, wantedCustomers: map[string]bool{}, customerRefs: map[string]string{}}
 }
 
 func loadersOf(ctx context.Context) *loaders {

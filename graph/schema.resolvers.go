@@ -8,12 +8,20 @@ package graph
 import (
 	"context"
 	"switchyard/ent"
+	"switchyard/ent/mandate"
+	"switchyard/ent/paymentintent"
+	"switchyard/ent/paymentmethod"
 	"switchyard/graph/model"
 	"switchyard/payments/analytics"
 	"time"
 
 	"entgo.io/contrib/entgql"
 )
+
+// CustomerID is the resolver for the customerID field.
+func (r *mandateResolver) CustomerID(ctx context.Context, obj *ent.Mandate) (string, error) {
+	return r.mandateCustomerRef(ctx, obj)
+}
 
 // ConnectorAccountDetails is the resolver for the connectorAccountDetails field.
 func (r *merchantConnectorAccountResolver) ConnectorAccountDetails(ctx context.Context, obj *ent.MerchantConnectorAccount) (map[string]any, error) {
@@ -23,6 +31,16 @@ func (r *merchantConnectorAccountResolver) ConnectorAccountDetails(ctx context.C
 // ConnectorAccount is the resolver for the connectorAccount field.
 func (r *paymentIntentResolver) ConnectorAccount(ctx context.Context, obj *ent.PaymentIntent) (*ent.MerchantConnectorAccount, error) {
 	return r.paymentConnectorAccount(ctx, obj)
+}
+
+// CustomerID is the resolver for the customerID field.
+func (r *paymentIntentResolver) CustomerID(ctx context.Context, obj *ent.PaymentIntent) (*string, error) {
+	return r.paymentCustomerRef(ctx, obj)
+}
+
+// CustomerID is the resolver for the customerID field.
+func (r *paymentMethodResolver) CustomerID(ctx context.Context, obj *ent.PaymentMethod) (*string, error) {
+	return r.customerRef(ctx, obj.CustomerID)
 }
 
 // WebhookSettings is the resolver for the webhookSettings field.
@@ -78,4 +96,46 @@ func (r *routingAlgorithmResolver) Algorithm(ctx context.Context, obj *ent.Routi
 // Active is the resolver for the active field.
 func (r *routingAlgorithmResolver) Active(ctx context.Context, obj *ent.RoutingAlgorithm) (bool, error) {
 	return r.routingActive(ctx, obj)
+}
+
+// CustomerID is the resolver for the customerID field.
+func (r *mandateWhereInputResolver) CustomerID(ctx context.Context, obj *ent.MandateWhereInput, data *string) error {
+	if data != nil {
+		obj.AddPredicates(mandate.HasCustomerWith(customerIs(*data)))
+	}
+	return nil
+}
+
+// CustomerIDIn is the resolver for the customerIDIn field.
+func (r *mandateWhereInputResolver) CustomerIDIn(ctx context.Context, obj *ent.MandateWhereInput, data []string) error {
+	obj.AddPredicates(mandate.HasCustomerWith(customerIs(data...)))
+	return nil
+}
+
+// CustomerID is the resolver for the customerID field.
+func (r *paymentIntentWhereInputResolver) CustomerID(ctx context.Context, obj *ent.PaymentIntentWhereInput, data *string) error {
+	if data != nil {
+		obj.AddPredicates(paymentintent.HasCustomerWith(customerIs(*data)))
+	}
+	return nil
+}
+
+// CustomerIDIn is the resolver for the customerIDIn field.
+func (r *paymentIntentWhereInputResolver) CustomerIDIn(ctx context.Context, obj *ent.PaymentIntentWhereInput, data []string) error {
+	obj.AddPredicates(paymentintent.HasCustomerWith(customerIs(data...)))
+	return nil
+}
+
+// CustomerID is the resolver for the customerID field.
+func (r *paymentMethodWhereInputResolver) CustomerID(ctx context.Context, obj *ent.PaymentMethodWhereInput, data *string) error {
+	if data != nil {
+		obj.AddPredicates(paymentmethod.HasCustomerWith(customerIs(*data)))
+	}
+	return nil
+}
+
+// CustomerIDIn is the resolver for the customerIDIn field.
+func (r *paymentMethodWhereInputResolver) CustomerIDIn(ctx context.Context, obj *ent.PaymentMethodWhereInput, data []string) error {
+	obj.AddPredicates(paymentmethod.HasCustomerWith(customerIs(data...)))
+	return nil
 }

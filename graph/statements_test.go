@@ -192,6 +192,17 @@ func TestNestedPageStatements(t *testing.T) {
 	if more1 != small+2 || more50 != small+2 {
 		t.Errorf("with customer and connector account: %d and %d statements, want %d", more1, more50, small+2)
 	}
+	// customerID, the merchant's id of each payment's customer (a
+	// hand-written field), costs one statement for the page, and none more
+	// beside customer { … }, whose row has it.
+	withRef := strings.Replace(nestedPage, "disputes {", "customerID disputes {", 1)
+	if ref1, ref50 := cost(withRef, 1, ""), cost(withRef, 50, ""); ref1 != small+1 || ref50 != small+1 {
+		t.Errorf("with customerID: %d and %d statements, want %d", ref1, ref50, small+1)
+	}
+	withBoth := strings.Replace(withMore, "disputes {", "customerID disputes {", 1)
+	if both := cost(withBoth, 50, ""); both != small+2 {
+		t.Errorf("with customerID and customer: %d statements, want %d", both, small+2)
+	}
 }
 
 // TestAbuse: hostile queries are refused with a clear error, quickly, and

@@ -66,7 +66,7 @@ func (PaymentMethod) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, Tim
 func (PaymentMethod) Fields() []ent.Field {
 	return []ent.Field{
 		idField(ids.PaymentMethod),
-		field.String("customer_id").MaxLen(64).Optional().Nillable(),
+		field.String("customer_id").MaxLen(64).Optional().Nillable().Annotations(customerRowID()),
 		field.String("payment_method").MaxLen(32),
 		optString("payment_method_type", 64),
 		field.JSON("card", &schematype.CardDetails{}).Optional().Annotations(entgql.Skip()),

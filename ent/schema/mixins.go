@@ -101,3 +101,10 @@ func jsonMap(name string) ent.Field {
 func optString(name string, maxLen int) ent.Field {
 	return field.String(name).MaxLen(maxLen).Optional().Nillable()
 }
+
+// customerRowID annotates a customer_id foreign key, which holds the
+// customer row's id (cus_…): GraphQL shows it neither as a field nor as a
+// filter, since there customerID means the merchant's customer_id, as in
+// REST (graph/schema.graphql adds that field and filter; the row's id is
+// customer { id }).
+func customerRowID() entgql.Annotation { return entgql.Skip(entgql.SkipType, entgql.SkipWhereInput) }

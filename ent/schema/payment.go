@@ -57,7 +57,7 @@ func (PaymentIntent) Fields() []ent.Field {
 		field.Time("capture_on").Optional().Nillable().SchemaType(timeType),
 		field.Enum("authentication_type").Values("three_ds", "no_three_ds").Optional().Nillable(),
 		// customer_id holds the internal id of the customer row (cus_…).
-		field.String("customer_id").MaxLen(64).Optional().Nillable(),
+		field.String("customer_id").MaxLen(64).Optional().Nillable().Annotations(customerRowID()),
 		field.Enum("customer_present").Values("present", "absent").Optional().Nillable(),
 		field.Enum("setup_future_usage").Values("off_session", "on_session").Optional().Nillable(),
 		field.Bool("off_session").Optional().Nillable(),

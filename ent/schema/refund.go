@@ -127,7 +127,7 @@ func (Mandate) Fields() []ent.Field {
 	return []ent.Field{
 		idField(ids.Mandate),
 		// customer_id holds the internal id of the customer row (cus_…).
-		field.String("customer_id").MaxLen(64),
+		field.String("customer_id").MaxLen(64).Annotations(customerRowID()),
 		optString("payment_method_id", 64),
 		optString("original_payment_id", 64),
 		field.Enum("status").Values("active", "inactive", "pending", "revoked").Default("pending"),

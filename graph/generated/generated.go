@@ -49,13 +49,18 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 type ResolverRoot interface {
 	Customer() CustomerResolver
 	Event() EventResolver
+	Mandate() MandateResolver
 	MerchantAccount() MerchantAccountResolver
 	MerchantConnectorAccount() MerchantConnectorAccountResolver
 	Mutation() MutationResolver
 	PaymentIntent() PaymentIntentResolver
+	PaymentMethod() PaymentMethodResolver
 	Profile() ProfileResolver
 	Query() QueryResolver
 	RoutingAlgorithm() RoutingAlgorithmResolver
+	MandateWhereInput() MandateWhereInputResolver
+	PaymentIntentWhereInput() PaymentIntentWhereInputResolver
+	PaymentMethodWhereInput() PaymentMethodWhereInputResolver
 }
 
 type DirectiveRoot struct {
@@ -926,6 +931,9 @@ type CustomerResolver interface {
 type EventResolver interface {
 	DeliveryAttempts(ctx context.Context, obj *ent.Event, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.EventDeliveryAttemptOrder, where *ent.EventDeliveryAttemptWhereInput) (*ent.EventDeliveryAttemptConnection, error)
 }
+type MandateResolver interface {
+	CustomerID(ctx context.Context, obj *ent.Mandate) (string, error)
+}
 type MerchantAccountResolver interface {
 	Profiles(ctx context.Context, obj *ent.MerchantAccount, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.ProfileOrder, where *ent.ProfileWhereInput) (*ent.ProfileConnection, error)
 	APIKeys(ctx context.Context, obj *ent.MerchantAccount, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.APIKeyOrder, where *ent.APIKeyWhereInput) (*ent.APIKeyConnection, error)
@@ -972,6 +980,10 @@ type PaymentIntentResolver interface {
 	Events(ctx context.Context, obj *ent.PaymentIntent, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) (*ent.EventConnection, error)
 
 	ConnectorAccount(ctx context.Context, obj *ent.PaymentIntent) (*ent.MerchantConnectorAccount, error)
+	CustomerID(ctx context.Context, obj *ent.PaymentIntent) (*string, error)
+}
+type PaymentMethodResolver interface {
+	CustomerID(ctx context.Context, obj *ent.PaymentMethod) (*string, error)
 }
 type ProfileResolver interface {
 	ConnectorAccounts(ctx context.Context, obj *ent.Profile, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error)
@@ -1009,6 +1021,19 @@ type QueryResolver interface {
 type RoutingAlgorithmResolver interface {
 	Algorithm(ctx context.Context, obj *ent.RoutingAlgorithm) (map[string]any, error)
 	Active(ctx context.Context, obj *ent.RoutingAlgorithm) (bool, error)
+}
+
+type MandateWhereInputResolver interface {
+	CustomerID(ctx context.Context, obj *ent.MandateWhereInput, data *string) error
+	CustomerIDIn(ctx context.Context, obj *ent.MandateWhereInput, data []string) error
+}
+type PaymentIntentWhereInputResolver interface {
+	CustomerID(ctx context.Context, obj *ent.PaymentIntentWhereInput, data *string) error
+	CustomerIDIn(ctx context.Context, obj *ent.PaymentIntentWhereInput, data []string) error
+}
+type PaymentMethodWhereInputResolver interface {
+	CustomerID(ctx context.Context, obj *ent.PaymentMethodWhereInput, data *string) error
+	CustomerIDIn(ctx context.Context, obj *ent.PaymentMethodWhereInput, data []string) error
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -7844,7 +7869,6 @@ type Mandate implements Node {
   merchantID: String!
   createdAt: Time!
   modifiedAt: Time!
-  customerID: ID!
   paymentMethodID: String
   originalPaymentID: String
   status: MandateStatus!
@@ -8153,22 +8177,6 @@ input MandateWhereInput {
   modifiedAtGTE: Time
   modifiedAtLT: Time
   modifiedAtLTE: Time
-  """
-  customer_id field predicates
-  """
-  customerID: ID
-  customerIDNEQ: ID
-  customerIDIn: [ID!]
-  customerIDNotIn: [ID!]
-  customerIDGT: ID
-  customerIDGTE: ID
-  customerIDLT: ID
-  customerIDLTE: ID
-  customerIDContains: ID
-  customerIDHasPrefix: ID
-  customerIDHasSuffix: ID
-  customerIDEqualFold: ID
-  customerIDContainsFold: ID
   """
   payment_method_id field predicates
   """
@@ -10125,7 +10133,6 @@ type PaymentIntent implements Node {
   captureMethod: PaymentIntentCaptureMethod!
   captureOn: Time
   authenticationType: PaymentIntentAuthenticationType
-  customerID: ID
   customerPresent: PaymentIntentCustomerPresent
   setupFutureUsage: PaymentIntentSetupFutureUsage
   offSession: Boolean
@@ -10805,24 +10812,6 @@ input PaymentIntentWhereInput {
   authenticationTypeIsNil: Boolean
   authenticationTypeNotNil: Boolean
   """
-  customer_id field predicates
-  """
-  customerID: ID
-  customerIDNEQ: ID
-  customerIDIn: [ID!]
-  customerIDNotIn: [ID!]
-  customerIDGT: ID
-  customerIDGTE: ID
-  customerIDLT: ID
-  customerIDLTE: ID
-  customerIDContains: ID
-  customerIDHasPrefix: ID
-  customerIDHasSuffix: ID
-  customerIDIsNil: Boolean
-  customerIDNotNil: Boolean
-  customerIDEqualFold: ID
-  customerIDContainsFold: ID
-  """
   customer_present field predicates
   """
   customerPresent: PaymentIntentCustomerPresent
@@ -11328,7 +11317,6 @@ type PaymentMethod implements Node {
   merchantID: String!
   createdAt: Time!
   modifiedAt: Time!
-  customerID: ID
   paymentMethod: String!
   paymentMethodType: String
   fingerprint: String
@@ -11461,24 +11449,6 @@ input PaymentMethodWhereInput {
   modifiedAtGTE: Time
   modifiedAtLT: Time
   modifiedAtLTE: Time
-  """
-  customer_id field predicates
-  """
-  customerID: ID
-  customerIDNEQ: ID
-  customerIDIn: [ID!]
-  customerIDNotIn: [ID!]
-  customerIDGT: ID
-  customerIDGTE: ID
-  customerIDLT: ID
-  customerIDLTE: ID
-  customerIDContains: ID
-  customerIDHasPrefix: ID
-  customerIDHasSuffix: ID
-  customerIDIsNil: Boolean
-  customerIDNotNil: Boolean
-  customerIDEqualFold: ID
-  customerIDContainsFold: ID
   """
   payment_method field predicates
   """
@@ -14040,11 +14010,43 @@ extend type PaymentIntent {
   displayAmount: String!
   "The connector account (merchant_connector_id) the payment was routed through, once it has been."
   connectorAccount: MerchantConnectorAccount
+  "The merchant's id of the payment's customer (its customer_id, as REST shows it); null for a guest payment. The customer row's own id is customer { id }."
+  customerID: String
 }
 
 extend type PaymentMethod {
   "The saved card, masked (no number, no security code); null for other methods."
   card: SavedCard
+  "The merchant's id of the customer the method is saved for (its customer_id, as REST shows it)."
+  customerID: String
+}
+
+extend type Mandate {
+  "The merchant's id of the mandate's customer (its customer_id, as REST shows it)."
+  customerID: String!
+}
+
+# customerID means the merchant's customer_id in filters too, as it does on
+# Customer: the foreign key that holds the customer row's id is not shown.
+extend input PaymentIntentWhereInput {
+  "Payments of the merchant's customer with this customer_id."
+  customerID: String
+  "Payments of any of these customers (customer_id)."
+  customerIDIn: [String!]
+}
+
+extend input PaymentMethodWhereInput {
+  "Methods saved for the merchant's customer with this customer_id."
+  customerID: String
+  "Methods saved for any of these customers (customer_id)."
+  customerIDIn: [String!]
+}
+
+extend input MandateWhereInput {
+  "Mandates of the merchant's customer with this customer_id."
+  customerID: String
+  "Mandates of any of these customers (customer_id)."
+  customerIDIn: [String!]
 }
 
 "A saved card as Switchyard keeps it: never the number or the security code."
@@ -14826,8 +14828,6 @@ func (ec *executionContext) childFields_Mandate(ctx context.Context, field graph
 		return ec.fieldContext_Mandate_createdAt(ctx, field)
 	case "modifiedAt":
 		return ec.fieldContext_Mandate_modifiedAt(ctx, field)
-	case "customerID":
-		return ec.fieldContext_Mandate_customerID(ctx, field)
 	case "paymentMethodID":
 		return ec.fieldContext_Mandate_paymentMethodID(ctx, field)
 	case "originalPaymentID":
@@ -14858,6 +14858,8 @@ func (ec *executionContext) childFields_Mandate(ctx context.Context, field graph
 		return ec.fieldContext_Mandate_metadata(ctx, field)
 	case "customer":
 		return ec.fieldContext_Mandate_customer(ctx, field)
+	case "customerID":
+		return ec.fieldContext_Mandate_customerID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Mandate", field.Name)
 }
@@ -15238,8 +15240,6 @@ func (ec *executionContext) childFields_PaymentIntent(ctx context.Context, field
 		return ec.fieldContext_PaymentIntent_captureOn(ctx, field)
 	case "authenticationType":
 		return ec.fieldContext_PaymentIntent_authenticationType(ctx, field)
-	case "customerID":
-		return ec.fieldContext_PaymentIntent_customerID(ctx, field)
 	case "customerPresent":
 		return ec.fieldContext_PaymentIntent_customerPresent(ctx, field)
 	case "setupFutureUsage":
@@ -15342,6 +15342,8 @@ func (ec *executionContext) childFields_PaymentIntent(ctx context.Context, field
 		return ec.fieldContext_PaymentIntent_displayAmount(ctx, field)
 	case "connectorAccount":
 		return ec.fieldContext_PaymentIntent_connectorAccount(ctx, field)
+	case "customerID":
+		return ec.fieldContext_PaymentIntent_customerID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PaymentIntent", field.Name)
 }
@@ -15378,8 +15380,6 @@ func (ec *executionContext) childFields_PaymentMethod(ctx context.Context, field
 		return ec.fieldContext_PaymentMethod_createdAt(ctx, field)
 	case "modifiedAt":
 		return ec.fieldContext_PaymentMethod_modifiedAt(ctx, field)
-	case "customerID":
-		return ec.fieldContext_PaymentMethod_customerID(ctx, field)
 	case "paymentMethod":
 		return ec.fieldContext_PaymentMethod_paymentMethod(ctx, field)
 	case "paymentMethodType":
@@ -15404,6 +15404,8 @@ func (ec *executionContext) childFields_PaymentMethod(ctx context.Context, field
 		return ec.fieldContext_PaymentMethod_customer(ctx, field)
 	case "card":
 		return ec.fieldContext_PaymentMethod_card(ctx, field)
+	case "customerID":
+		return ec.fieldContext_PaymentMethod_customerID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PaymentMethod", field.Name)
 }
@@ -22620,29 +22622,6 @@ func (ec *executionContext) fieldContext_Mandate_modifiedAt(_ context.Context, f
 	return graphql.NewScalarFieldContext("Mandate", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _Mandate_customerID(ctx context.Context, field graphql.CollectedField, obj *ent.Mandate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mandate_customerID(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CustomerID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNID2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mandate_customerID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Mandate", field, false, false, errors.New("field of type ID does not have child fields"))
-}
-
 func (ec *executionContext) _Mandate_paymentMethodID(ctx context.Context, field graphql.CollectedField, obj *ent.Mandate) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -22995,6 +22974,29 @@ func (ec *executionContext) fieldContext_Mandate_customer(_ context.Context, fie
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Mandate_customerID(ctx context.Context, field graphql.CollectedField, obj *ent.Mandate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mandate_customerID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mandate().CustomerID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mandate_customerID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mandate", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MandateConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.MandateConnection) (ret graphql.Marshaler) {
@@ -28409,29 +28411,6 @@ func (ec *executionContext) fieldContext_PaymentIntent_authenticationType(_ cont
 	return graphql.NewScalarFieldContext("PaymentIntent", field, false, false, errors.New("field of type PaymentIntentAuthenticationType does not have child fields"))
 }
 
-func (ec *executionContext) _PaymentIntent_customerID(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentIntent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PaymentIntent_customerID(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CustomerID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOID2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_PaymentIntent_customerID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PaymentIntent", field, false, false, errors.New("field of type ID does not have child fields"))
-}
-
 func (ec *executionContext) _PaymentIntent_customerPresent(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentIntent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29701,6 +29680,29 @@ func (ec *executionContext) fieldContext_PaymentIntent_connectorAccount(_ contex
 	return fc, nil
 }
 
+func (ec *executionContext) _PaymentIntent_customerID(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentIntent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntent_customerID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PaymentIntent().CustomerID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntent_customerID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIntent", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _PaymentIntentConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentIntentConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29933,29 +29935,6 @@ func (ec *executionContext) _PaymentMethod_modifiedAt(ctx context.Context, field
 }
 func (ec *executionContext) fieldContext_PaymentMethod_modifiedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentMethod", field, false, false, errors.New("field of type Time does not have child fields"))
-}
-
-func (ec *executionContext) _PaymentMethod_customerID(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentMethod) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PaymentMethod_customerID(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CustomerID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOID2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_PaymentMethod_customerID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PaymentMethod", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _PaymentMethod_paymentMethod(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentMethod) (ret graphql.Marshaler) {
@@ -30250,6 +30229,29 @@ func (ec *executionContext) fieldContext_PaymentMethod_card(_ context.Context, f
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _PaymentMethod_customerID(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentMethod) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentMethod_customerID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PaymentMethod().CustomerID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentMethod_customerID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentMethod", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _PaymentMethodConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentMethodConnection) (ret graphql.Marshaler) {
@@ -45496,7 +45498,7 @@ func (ec *executionContext) unmarshalInputMandateWhereInput(ctx context.Context,
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "customerID", "customerIDNEQ", "customerIDIn", "customerIDNotIn", "customerIDGT", "customerIDGTE", "customerIDLT", "customerIDLTE", "customerIDContains", "customerIDHasPrefix", "customerIDHasSuffix", "customerIDEqualFold", "customerIDContainsFold", "paymentMethodID", "paymentMethodIDNEQ", "paymentMethodIDIn", "paymentMethodIDNotIn", "paymentMethodIDGT", "paymentMethodIDGTE", "paymentMethodIDLT", "paymentMethodIDLTE", "paymentMethodIDContains", "paymentMethodIDHasPrefix", "paymentMethodIDHasSuffix", "paymentMethodIDIsNil", "paymentMethodIDNotNil", "paymentMethodIDEqualFold", "paymentMethodIDContainsFold", "originalPaymentID", "originalPaymentIDNEQ", "originalPaymentIDIn", "originalPaymentIDNotIn", "originalPaymentIDGT", "originalPaymentIDGTE", "originalPaymentIDLT", "originalPaymentIDLTE", "originalPaymentIDContains", "originalPaymentIDHasPrefix", "originalPaymentIDHasSuffix", "originalPaymentIDIsNil", "originalPaymentIDNotNil", "originalPaymentIDEqualFold", "originalPaymentIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "mandateType", "mandateTypeNEQ", "mandateTypeIn", "mandateTypeNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "amountIsNil", "amountNotNil", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyIsNil", "currencyNotNil", "startDate", "startDateNEQ", "startDateIn", "startDateNotIn", "startDateGT", "startDateGTE", "startDateLT", "startDateLTE", "startDateIsNil", "startDateNotNil", "endDate", "endDateNEQ", "endDateIn", "endDateNotIn", "endDateGT", "endDateGTE", "endDateLT", "endDateLTE", "endDateIsNil", "endDateNotNil", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorIsNil", "connectorNotNil", "connectorEqualFold", "connectorContainsFold", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "connectorMandateID", "connectorMandateIDNEQ", "connectorMandateIDIn", "connectorMandateIDNotIn", "connectorMandateIDGT", "connectorMandateIDGTE", "connectorMandateIDLT", "connectorMandateIDLTE", "connectorMandateIDContains", "connectorMandateIDHasPrefix", "connectorMandateIDHasSuffix", "connectorMandateIDIsNil", "connectorMandateIDNotNil", "connectorMandateIDEqualFold", "connectorMandateIDContainsFold", "networkTransactionID", "networkTransactionIDNEQ", "networkTransactionIDIn", "networkTransactionIDNotIn", "networkTransactionIDGT", "networkTransactionIDGTE", "networkTransactionIDLT", "networkTransactionIDLTE", "networkTransactionIDContains", "networkTransactionIDHasPrefix", "networkTransactionIDHasSuffix", "networkTransactionIDIsNil", "networkTransactionIDNotNil", "networkTransactionIDEqualFold", "networkTransactionIDContainsFold", "hasCustomer", "hasCustomerWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "paymentMethodID", "paymentMethodIDNEQ", "paymentMethodIDIn", "paymentMethodIDNotIn", "paymentMethodIDGT", "paymentMethodIDGTE", "paymentMethodIDLT", "paymentMethodIDLTE", "paymentMethodIDContains", "paymentMethodIDHasPrefix", "paymentMethodIDHasSuffix", "paymentMethodIDIsNil", "paymentMethodIDNotNil", "paymentMethodIDEqualFold", "paymentMethodIDContainsFold", "originalPaymentID", "originalPaymentIDNEQ", "originalPaymentIDIn", "originalPaymentIDNotIn", "originalPaymentIDGT", "originalPaymentIDGTE", "originalPaymentIDLT", "originalPaymentIDLTE", "originalPaymentIDContains", "originalPaymentIDHasPrefix", "originalPaymentIDHasSuffix", "originalPaymentIDIsNil", "originalPaymentIDNotNil", "originalPaymentIDEqualFold", "originalPaymentIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "mandateType", "mandateTypeNEQ", "mandateTypeIn", "mandateTypeNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "amountIsNil", "amountNotNil", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyIsNil", "currencyNotNil", "startDate", "startDateNEQ", "startDateIn", "startDateNotIn", "startDateGT", "startDateGTE", "startDateLT", "startDateLTE", "startDateIsNil", "startDateNotNil", "endDate", "endDateNEQ", "endDateIn", "endDateNotIn", "endDateGT", "endDateGTE", "endDateLT", "endDateLTE", "endDateIsNil", "endDateNotNil", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorIsNil", "connectorNotNil", "connectorEqualFold", "connectorContainsFold", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "connectorMandateID", "connectorMandateIDNEQ", "connectorMandateIDIn", "connectorMandateIDNotIn", "connectorMandateIDGT", "connectorMandateIDGTE", "connectorMandateIDLT", "connectorMandateIDLTE", "connectorMandateIDContains", "connectorMandateIDHasPrefix", "connectorMandateIDHasSuffix", "connectorMandateIDIsNil", "connectorMandateIDNotNil", "connectorMandateIDEqualFold", "connectorMandateIDContainsFold", "networkTransactionID", "networkTransactionIDNEQ", "networkTransactionIDIn", "networkTransactionIDNotIn", "networkTransactionIDGT", "networkTransactionIDGTE", "networkTransactionIDLT", "networkTransactionIDLTE", "networkTransactionIDContains", "networkTransactionIDHasPrefix", "networkTransactionIDHasSuffix", "networkTransactionIDIsNil", "networkTransactionIDNotNil", "networkTransactionIDEqualFold", "networkTransactionIDContainsFold", "hasCustomer", "hasCustomerWith", "customerID", "customerIDIn"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -45797,97 +45799,6 @@ func (ec *executionContext) unmarshalInputMandateWhereInput(ctx context.Context,
 				return it, err
 			}
 			it.ModifiedAtLTE = data
-		case "customerID":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerID"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerID = data
-		case "customerIDNEQ":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDNEQ = data
-		case "customerIDIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDIn"))
-			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDIn = data
-		case "customerIDNotIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDNotIn = data
-		case "customerIDGT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDGT"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDGT = data
-		case "customerIDGTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDGTE"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDGTE = data
-		case "customerIDLT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDLT"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDLT = data
-		case "customerIDLTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDLTE"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDLTE = data
-		case "customerIDContains":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDContains"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDContains = data
-		case "customerIDHasPrefix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDHasPrefix"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDHasPrefix = data
-		case "customerIDHasSuffix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDHasSuffix"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDHasSuffix = data
-		case "customerIDEqualFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDEqualFold"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDEqualFold = data
-		case "customerIDContainsFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDContainsFold"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDContainsFold = data
 		case "paymentMethodID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodID"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -46840,6 +46751,24 @@ func (ec *executionContext) unmarshalInputMandateWhereInput(ctx context.Context,
 				return it, err
 			}
 			it.HasCustomerWith = data
+		case "customerID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			if err = ec.Resolvers.MandateWhereInput().CustomerID(ctx, &it, data); err != nil {
+				return it, err
+			}
+		case "customerIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			if err = ec.Resolvers.MandateWhereInput().CustomerIDIn(ctx, &it, data); err != nil {
+				return it, err
+			}
 		}
 	}
 	return it, nil
@@ -53027,7 +52956,7 @@ func (ec *executionContext) unmarshalInputPaymentIntentWhereInput(ctx context.Co
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "paymentID", "paymentIDNEQ", "paymentIDIn", "paymentIDNotIn", "paymentIDGT", "paymentIDGTE", "paymentIDLT", "paymentIDLTE", "paymentIDContains", "paymentIDHasPrefix", "paymentIDHasSuffix", "paymentIDEqualFold", "paymentIDContainsFold", "profileID", "profileIDNEQ", "profileIDIn", "profileIDNotIn", "profileIDGT", "profileIDGTE", "profileIDLT", "profileIDLTE", "profileIDContains", "profileIDHasPrefix", "profileIDHasSuffix", "profileIDEqualFold", "profileIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "amountCaptured", "amountCapturedNEQ", "amountCapturedIn", "amountCapturedNotIn", "amountCapturedGT", "amountCapturedGTE", "amountCapturedLT", "amountCapturedLTE", "amountCapturable", "amountCapturableNEQ", "amountCapturableIn", "amountCapturableNotIn", "amountCapturableGT", "amountCapturableGTE", "amountCapturableLT", "amountCapturableLTE", "amountToCapture", "amountToCaptureNEQ", "amountToCaptureIn", "amountToCaptureNotIn", "amountToCaptureGT", "amountToCaptureGTE", "amountToCaptureLT", "amountToCaptureLTE", "amountToCaptureIsNil", "amountToCaptureNotNil", "shippingCost", "shippingCostNEQ", "shippingCostIn", "shippingCostNotIn", "shippingCostGT", "shippingCostGTE", "shippingCostLT", "shippingCostLTE", "shippingCostIsNil", "shippingCostNotNil", "orderTaxAmount", "orderTaxAmountNEQ", "orderTaxAmountIn", "orderTaxAmountNotIn", "orderTaxAmountGT", "orderTaxAmountGTE", "orderTaxAmountLT", "orderTaxAmountLTE", "orderTaxAmountIsNil", "orderTaxAmountNotNil", "surchargeAmount", "surchargeAmountNEQ", "surchargeAmountIn", "surchargeAmountNotIn", "surchargeAmountGT", "surchargeAmountGTE", "surchargeAmountLT", "surchargeAmountLTE", "surchargeAmountIsNil", "surchargeAmountNotNil", "taxOnSurcharge", "taxOnSurchargeNEQ", "taxOnSurchargeIn", "taxOnSurchargeNotIn", "taxOnSurchargeGT", "taxOnSurchargeGTE", "taxOnSurchargeLT", "taxOnSurchargeLTE", "taxOnSurchargeIsNil", "taxOnSurchargeNotNil", "externalTaxCalculation", "externalTaxCalculationNEQ", "externalTaxCalculationIn", "externalTaxCalculationNotIn", "surchargeCalculation", "surchargeCalculationNEQ", "surchargeCalculationIn", "surchargeCalculationNotIn", "captureMethod", "captureMethodNEQ", "captureMethodIn", "captureMethodNotIn", "captureOn", "captureOnNEQ", "captureOnIn", "captureOnNotIn", "captureOnGT", "captureOnGTE", "captureOnLT", "captureOnLTE", "captureOnIsNil", "captureOnNotNil", "authenticationType", "authenticationTypeNEQ", "authenticationTypeIn", "authenticationTypeNotIn", "authenticationTypeIsNil", "authenticationTypeNotNil", "customerID", "customerIDNEQ", "customerIDIn", "customerIDNotIn", "customerIDGT", "customerIDGTE", "customerIDLT", "customerIDLTE", "customerIDContains", "customerIDHasPrefix", "customerIDHasSuffix", "customerIDIsNil", "customerIDNotNil", "customerIDEqualFold", "customerIDContainsFold", "customerPresent", "customerPresentNEQ", "customerPresentIn", "customerPresentNotIn", "customerPresentIsNil", "customerPresentNotNil", "setupFutureUsage", "setupFutureUsageNEQ", "setupFutureUsageIn", "setupFutureUsageNotIn", "setupFutureUsageIsNil", "setupFutureUsageNotNil", "offSession", "offSessionNEQ", "offSessionIsNil", "offSessionNotNil", "applyMitExemption", "applyMitExemptionNEQ", "applyMitExemptionIn", "applyMitExemptionNotIn", "paymentLinkEnabled", "paymentLinkEnabledNEQ", "paymentLinkEnabledIn", "paymentLinkEnabledNotIn", "splitTxnsEnabled", "splitTxnsEnabledNEQ", "splitTxnsEnabledIn", "splitTxnsEnabledNotIn", "requestExternalThreeDsAuthentication", "requestExternalThreeDsAuthenticationNEQ", "requestExternalThreeDsAuthenticationIn", "requestExternalThreeDsAuthenticationNotIn", "paymentType", "paymentTypeNEQ", "paymentTypeIn", "paymentTypeNotIn", "sessionExpiry", "sessionExpiryNEQ", "sessionExpiryIn", "sessionExpiryNotIn", "sessionExpiryGT", "sessionExpiryGTE", "sessionExpiryLT", "sessionExpiryLTE", "expiresOn", "expiresOnNEQ", "expiresOnIn", "expiresOnNotIn", "expiresOnGT", "expiresOnGTE", "expiresOnLT", "expiresOnLTE", "merchantReferenceID", "merchantReferenceIDNEQ", "merchantReferenceIDIn", "merchantReferenceIDNotIn", "merchantReferenceIDGT", "merchantReferenceIDGTE", "merchantReferenceIDLT", "merchantReferenceIDLTE", "merchantReferenceIDContains", "merchantReferenceIDHasPrefix", "merchantReferenceIDHasSuffix", "merchantReferenceIDIsNil", "merchantReferenceIDNotNil", "merchantReferenceIDEqualFold", "merchantReferenceIDContainsFold", "merchantOrderReferenceID", "merchantOrderReferenceIDNEQ", "merchantOrderReferenceIDIn", "merchantOrderReferenceIDNotIn", "merchantOrderReferenceIDGT", "merchantOrderReferenceIDGTE", "merchantOrderReferenceIDLT", "merchantOrderReferenceIDLTE", "merchantOrderReferenceIDContains", "merchantOrderReferenceIDHasPrefix", "merchantOrderReferenceIDHasSuffix", "merchantOrderReferenceIDIsNil", "merchantOrderReferenceIDNotNil", "merchantOrderReferenceIDEqualFold", "merchantOrderReferenceIDContainsFold", "routingAlgorithmID", "routingAlgorithmIDNEQ", "routingAlgorithmIDIn", "routingAlgorithmIDNotIn", "routingAlgorithmIDGT", "routingAlgorithmIDGTE", "routingAlgorithmIDLT", "routingAlgorithmIDLTE", "routingAlgorithmIDContains", "routingAlgorithmIDHasPrefix", "routingAlgorithmIDHasSuffix", "routingAlgorithmIDIsNil", "routingAlgorithmIDNotNil", "routingAlgorithmIDEqualFold", "routingAlgorithmIDContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionIsNil", "descriptionNotNil", "descriptionEqualFold", "descriptionContainsFold", "returnURL", "returnURLNEQ", "returnURLIn", "returnURLNotIn", "returnURLGT", "returnURLGTE", "returnURLLT", "returnURLLTE", "returnURLContains", "returnURLHasPrefix", "returnURLHasSuffix", "returnURLIsNil", "returnURLNotNil", "returnURLEqualFold", "returnURLContainsFold", "statementDescriptor", "statementDescriptorNEQ", "statementDescriptorIn", "statementDescriptorNotIn", "statementDescriptorGT", "statementDescriptorGTE", "statementDescriptorLT", "statementDescriptorLTE", "statementDescriptorContains", "statementDescriptorHasPrefix", "statementDescriptorHasSuffix", "statementDescriptorIsNil", "statementDescriptorNotNil", "statementDescriptorEqualFold", "statementDescriptorContainsFold", "statementDescriptorSuffix", "statementDescriptorSuffixNEQ", "statementDescriptorSuffixIn", "statementDescriptorSuffixNotIn", "statementDescriptorSuffixGT", "statementDescriptorSuffixGTE", "statementDescriptorSuffixLT", "statementDescriptorSuffixLTE", "statementDescriptorSuffixContains", "statementDescriptorSuffixHasPrefix", "statementDescriptorSuffixHasSuffix", "statementDescriptorSuffixIsNil", "statementDescriptorSuffixNotNil", "statementDescriptorSuffixEqualFold", "statementDescriptorSuffixContainsFold", "enablePartialAuthorization", "enablePartialAuthorizationNEQ", "enablePartialAuthorizationIsNil", "enablePartialAuthorizationNotNil", "requestExtendedAuthorization", "requestExtendedAuthorizationNEQ", "requestExtendedAuthorizationIsNil", "requestExtendedAuthorizationNotNil", "enableOvercapture", "enableOvercaptureNEQ", "enableOvercaptureIsNil", "enableOvercaptureNotNil", "force3dsChallenge", "force3dsChallengeNEQ", "force3dsChallengeIsNil", "force3dsChallengeNotNil", "isIframeRedirectionEnabled", "isIframeRedirectionEnabledNEQ", "isIframeRedirectionEnabledIsNil", "isIframeRedirectionEnabledNotNil", "businessCountry", "businessCountryNEQ", "businessCountryIn", "businessCountryNotIn", "businessCountryGT", "businessCountryGTE", "businessCountryLT", "businessCountryLTE", "businessCountryContains", "businessCountryHasPrefix", "businessCountryHasSuffix", "businessCountryIsNil", "businessCountryNotNil", "businessCountryEqualFold", "businessCountryContainsFold", "businessLabel", "businessLabelNEQ", "businessLabelIn", "businessLabelNotIn", "businessLabelGT", "businessLabelGTE", "businessLabelLT", "businessLabelLTE", "businessLabelContains", "businessLabelHasPrefix", "businessLabelHasSuffix", "businessLabelIsNil", "businessLabelNotNil", "businessLabelEqualFold", "businessLabelContainsFold", "businessSubLabel", "businessSubLabelNEQ", "businessSubLabelIn", "businessSubLabelNotIn", "businessSubLabelGT", "businessSubLabelGTE", "businessSubLabelLT", "businessSubLabelLTE", "businessSubLabelContains", "businessSubLabelHasPrefix", "businessSubLabelHasSuffix", "businessSubLabelIsNil", "businessSubLabelNotNil", "businessSubLabelEqualFold", "businessSubLabelContainsFold", "activeAttemptID", "activeAttemptIDNEQ", "activeAttemptIDIn", "activeAttemptIDNotIn", "activeAttemptIDGT", "activeAttemptIDGTE", "activeAttemptIDLT", "activeAttemptIDLTE", "activeAttemptIDContains", "activeAttemptIDHasPrefix", "activeAttemptIDHasSuffix", "activeAttemptIDIsNil", "activeAttemptIDNotNil", "activeAttemptIDEqualFold", "activeAttemptIDContainsFold", "attemptCount", "attemptCountNEQ", "attemptCountIn", "attemptCountNotIn", "attemptCountGT", "attemptCountGTE", "attemptCountLT", "attemptCountLTE", "mandateID", "mandateIDNEQ", "mandateIDIn", "mandateIDNotIn", "mandateIDGT", "mandateIDGTE", "mandateIDLT", "mandateIDLTE", "mandateIDContains", "mandateIDHasPrefix", "mandateIDHasSuffix", "mandateIDIsNil", "mandateIDNotNil", "mandateIDEqualFold", "mandateIDContainsFold", "cancellationReason", "cancellationReasonNEQ", "cancellationReasonIn", "cancellationReasonNotIn", "cancellationReasonGT", "cancellationReasonGTE", "cancellationReasonLT", "cancellationReasonLTE", "cancellationReasonContains", "cancellationReasonHasPrefix", "cancellationReasonHasSuffix", "cancellationReasonIsNil", "cancellationReasonNotNil", "cancellationReasonEqualFold", "cancellationReasonContainsFold", "authorizationCount", "authorizationCountNEQ", "authorizationCountIn", "authorizationCountNotIn", "authorizationCountGT", "authorizationCountGTE", "authorizationCountLT", "authorizationCountLTE", "authorizationCountIsNil", "authorizationCountNotNil", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorIsNil", "connectorNotNil", "connectorEqualFold", "connectorContainsFold", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "paymentMethod", "paymentMethodNEQ", "paymentMethodIn", "paymentMethodNotIn", "paymentMethodGT", "paymentMethodGTE", "paymentMethodLT", "paymentMethodLTE", "paymentMethodContains", "paymentMethodHasPrefix", "paymentMethodHasSuffix", "paymentMethodIsNil", "paymentMethodNotNil", "paymentMethodEqualFold", "paymentMethodContainsFold", "paymentMethodType", "paymentMethodTypeNEQ", "paymentMethodTypeIn", "paymentMethodTypeNotIn", "paymentMethodTypeGT", "paymentMethodTypeGTE", "paymentMethodTypeLT", "paymentMethodTypeLTE", "paymentMethodTypeContains", "paymentMethodTypeHasPrefix", "paymentMethodTypeHasSuffix", "paymentMethodTypeIsNil", "paymentMethodTypeNotNil", "paymentMethodTypeEqualFold", "paymentMethodTypeContainsFold", "cardNetwork", "cardNetworkNEQ", "cardNetworkIn", "cardNetworkNotIn", "cardNetworkGT", "cardNetworkGTE", "cardNetworkLT", "cardNetworkLTE", "cardNetworkContains", "cardNetworkHasPrefix", "cardNetworkHasSuffix", "cardNetworkIsNil", "cardNetworkNotNil", "cardNetworkEqualFold", "cardNetworkContainsFold", "hasCustomer", "hasCustomerWith", "hasAttempts", "hasAttemptsWith", "hasCaptures", "hasCapturesWith", "hasRefunds", "hasRefundsWith", "hasDisputes", "hasDisputesWith", "hasIncrementalAuthorizations", "hasIncrementalAuthorizationsWith", "hasEvents", "hasEventsWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "paymentID", "paymentIDNEQ", "paymentIDIn", "paymentIDNotIn", "paymentIDGT", "paymentIDGTE", "paymentIDLT", "paymentIDLTE", "paymentIDContains", "paymentIDHasPrefix", "paymentIDHasSuffix", "paymentIDEqualFold", "paymentIDContainsFold", "profileID", "profileIDNEQ", "profileIDIn", "profileIDNotIn", "profileIDGT", "profileIDGTE", "profileIDLT", "profileIDLTE", "profileIDContains", "profileIDHasPrefix", "profileIDHasSuffix", "profileIDEqualFold", "profileIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "amountCaptured", "amountCapturedNEQ", "amountCapturedIn", "amountCapturedNotIn", "amountCapturedGT", "amountCapturedGTE", "amountCapturedLT", "amountCapturedLTE", "amountCapturable", "amountCapturableNEQ", "amountCapturableIn", "amountCapturableNotIn", "amountCapturableGT", "amountCapturableGTE", "amountCapturableLT", "amountCapturableLTE", "amountToCapture", "amountToCaptureNEQ", "amountToCaptureIn", "amountToCaptureNotIn", "amountToCaptureGT", "amountToCaptureGTE", "amountToCaptureLT", "amountToCaptureLTE", "amountToCaptureIsNil", "amountToCaptureNotNil", "shippingCost", "shippingCostNEQ", "shippingCostIn", "shippingCostNotIn", "shippingCostGT", "shippingCostGTE", "shippingCostLT", "shippingCostLTE", "shippingCostIsNil", "shippingCostNotNil", "orderTaxAmount", "orderTaxAmountNEQ", "orderTaxAmountIn", "orderTaxAmountNotIn", "orderTaxAmountGT", "orderTaxAmountGTE", "orderTaxAmountLT", "orderTaxAmountLTE", "orderTaxAmountIsNil", "orderTaxAmountNotNil", "surchargeAmount", "surchargeAmountNEQ", "surchargeAmountIn", "surchargeAmountNotIn", "surchargeAmountGT", "surchargeAmountGTE", "surchargeAmountLT", "surchargeAmountLTE", "surchargeAmountIsNil", "surchargeAmountNotNil", "taxOnSurcharge", "taxOnSurchargeNEQ", "taxOnSurchargeIn", "taxOnSurchargeNotIn", "taxOnSurchargeGT", "taxOnSurchargeGTE", "taxOnSurchargeLT", "taxOnSurchargeLTE", "taxOnSurchargeIsNil", "taxOnSurchargeNotNil", "externalTaxCalculation", "externalTaxCalculationNEQ", "externalTaxCalculationIn", "externalTaxCalculationNotIn", "surchargeCalculation", "surchargeCalculationNEQ", "surchargeCalculationIn", "surchargeCalculationNotIn", "captureMethod", "captureMethodNEQ", "captureMethodIn", "captureMethodNotIn", "captureOn", "captureOnNEQ", "captureOnIn", "captureOnNotIn", "captureOnGT", "captureOnGTE", "captureOnLT", "captureOnLTE", "captureOnIsNil", "captureOnNotNil", "authenticationType", "authenticationTypeNEQ", "authenticationTypeIn", "authenticationTypeNotIn", "authenticationTypeIsNil", "authenticationTypeNotNil", "customerPresent", "customerPresentNEQ", "customerPresentIn", "customerPresentNotIn", "customerPresentIsNil", "customerPresentNotNil", "setupFutureUsage", "setupFutureUsageNEQ", "setupFutureUsageIn", "setupFutureUsageNotIn", "setupFutureUsageIsNil", "setupFutureUsageNotNil", "offSession", "offSessionNEQ", "offSessionIsNil", "offSessionNotNil", "applyMitExemption", "applyMitExemptionNEQ", "applyMitExemptionIn", "applyMitExemptionNotIn", "paymentLinkEnabled", "paymentLinkEnabledNEQ", "paymentLinkEnabledIn", "paymentLinkEnabledNotIn", "splitTxnsEnabled", "splitTxnsEnabledNEQ", "splitTxnsEnabledIn", "splitTxnsEnabledNotIn", "requestExternalThreeDsAuthentication", "requestExternalThreeDsAuthenticationNEQ", "requestExternalThreeDsAuthenticationIn", "requestExternalThreeDsAuthenticationNotIn", "paymentType", "paymentTypeNEQ", "paymentTypeIn", "paymentTypeNotIn", "sessionExpiry", "sessionExpiryNEQ", "sessionExpiryIn", "sessionExpiryNotIn", "sessionExpiryGT", "sessionExpiryGTE", "sessionExpiryLT", "sessionExpiryLTE", "expiresOn", "expiresOnNEQ", "expiresOnIn", "expiresOnNotIn", "expiresOnGT", "expiresOnGTE", "expiresOnLT", "expiresOnLTE", "merchantReferenceID", "merchantReferenceIDNEQ", "merchantReferenceIDIn", "merchantReferenceIDNotIn", "merchantReferenceIDGT", "merchantReferenceIDGTE", "merchantReferenceIDLT", "merchantReferenceIDLTE", "merchantReferenceIDContains", "merchantReferenceIDHasPrefix", "merchantReferenceIDHasSuffix", "merchantReferenceIDIsNil", "merchantReferenceIDNotNil", "merchantReferenceIDEqualFold", "merchantReferenceIDContainsFold", "merchantOrderReferenceID", "merchantOrderReferenceIDNEQ", "merchantOrderReferenceIDIn", "merchantOrderReferenceIDNotIn", "merchantOrderReferenceIDGT", "merchantOrderReferenceIDGTE", "merchantOrderReferenceIDLT", "merchantOrderReferenceIDLTE", "merchantOrderReferenceIDContains", "merchantOrderReferenceIDHasPrefix", "merchantOrderReferenceIDHasSuffix", "merchantOrderReferenceIDIsNil", "merchantOrderReferenceIDNotNil", "merchantOrderReferenceIDEqualFold", "merchantOrderReferenceIDContainsFold", "routingAlgorithmID", "routingAlgorithmIDNEQ", "routingAlgorithmIDIn", "routingAlgorithmIDNotIn", "routingAlgorithmIDGT", "routingAlgorithmIDGTE", "routingAlgorithmIDLT", "routingAlgorithmIDLTE", "routingAlgorithmIDContains", "routingAlgorithmIDHasPrefix", "routingAlgorithmIDHasSuffix", "routingAlgorithmIDIsNil", "routingAlgorithmIDNotNil", "routingAlgorithmIDEqualFold", "routingAlgorithmIDContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionIsNil", "descriptionNotNil", "descriptionEqualFold", "descriptionContainsFold", "returnURL", "returnURLNEQ", "returnURLIn", "returnURLNotIn", "returnURLGT", "returnURLGTE", "returnURLLT", "returnURLLTE", "returnURLContains", "returnURLHasPrefix", "returnURLHasSuffix", "returnURLIsNil", "returnURLNotNil", "returnURLEqualFold", "returnURLContainsFold", "statementDescriptor", "statementDescriptorNEQ", "statementDescriptorIn", "statementDescriptorNotIn", "statementDescriptorGT", "statementDescriptorGTE", "statementDescriptorLT", "statementDescriptorLTE", "statementDescriptorContains", "statementDescriptorHasPrefix", "statementDescriptorHasSuffix", "statementDescriptorIsNil", "statementDescriptorNotNil", "statementDescriptorEqualFold", "statementDescriptorContainsFold", "statementDescriptorSuffix", "statementDescriptorSuffixNEQ", "statementDescriptorSuffixIn", "statementDescriptorSuffixNotIn", "statementDescriptorSuffixGT", "statementDescriptorSuffixGTE", "statementDescriptorSuffixLT", "statementDescriptorSuffixLTE", "statementDescriptorSuffixContains", "statementDescriptorSuffixHasPrefix", "statementDescriptorSuffixHasSuffix", "statementDescriptorSuffixIsNil", "statementDescriptorSuffixNotNil", "statementDescriptorSuffixEqualFold", "statementDescriptorSuffixContainsFold", "enablePartialAuthorization", "enablePartialAuthorizationNEQ", "enablePartialAuthorizationIsNil", "enablePartialAuthorizationNotNil", "requestExtendedAuthorization", "requestExtendedAuthorizationNEQ", "requestExtendedAuthorizationIsNil", "requestExtendedAuthorizationNotNil", "enableOvercapture", "enableOvercaptureNEQ", "enableOvercaptureIsNil", "enableOvercaptureNotNil", "force3dsChallenge", "force3dsChallengeNEQ", "force3dsChallengeIsNil", "force3dsChallengeNotNil", "isIframeRedirectionEnabled", "isIframeRedirectionEnabledNEQ", "isIframeRedirectionEnabledIsNil", "isIframeRedirectionEnabledNotNil", "businessCountry", "businessCountryNEQ", "businessCountryIn", "businessCountryNotIn", "businessCountryGT", "businessCountryGTE", "businessCountryLT", "businessCountryLTE", "businessCountryContains", "businessCountryHasPrefix", "businessCountryHasSuffix", "businessCountryIsNil", "businessCountryNotNil", "businessCountryEqualFold", "businessCountryContainsFold", "businessLabel", "businessLabelNEQ", "businessLabelIn", "businessLabelNotIn", "businessLabelGT", "businessLabelGTE", "businessLabelLT", "businessLabelLTE", "businessLabelContains", "businessLabelHasPrefix", "businessLabelHasSuffix", "businessLabelIsNil", "businessLabelNotNil", "businessLabelEqualFold", "businessLabelContainsFold", "businessSubLabel", "businessSubLabelNEQ", "businessSubLabelIn", "businessSubLabelNotIn", "businessSubLabelGT", "businessSubLabelGTE", "businessSubLabelLT", "businessSubLabelLTE", "businessSubLabelContains", "businessSubLabelHasPrefix", "businessSubLabelHasSuffix", "businessSubLabelIsNil", "businessSubLabelNotNil", "businessSubLabelEqualFold", "businessSubLabelContainsFold", "activeAttemptID", "activeAttemptIDNEQ", "activeAttemptIDIn", "activeAttemptIDNotIn", "activeAttemptIDGT", "activeAttemptIDGTE", "activeAttemptIDLT", "activeAttemptIDLTE", "activeAttemptIDContains", "activeAttemptIDHasPrefix", "activeAttemptIDHasSuffix", "activeAttemptIDIsNil", "activeAttemptIDNotNil", "activeAttemptIDEqualFold", "activeAttemptIDContainsFold", "attemptCount", "attemptCountNEQ", "attemptCountIn", "attemptCountNotIn", "attemptCountGT", "attemptCountGTE", "attemptCountLT", "attemptCountLTE", "mandateID", "mandateIDNEQ", "mandateIDIn", "mandateIDNotIn", "mandateIDGT", "mandateIDGTE", "mandateIDLT", "mandateIDLTE", "mandateIDContains", "mandateIDHasPrefix", "mandateIDHasSuffix", "mandateIDIsNil", "mandateIDNotNil", "mandateIDEqualFold", "mandateIDContainsFold", "cancellationReason", "cancellationReasonNEQ", "cancellationReasonIn", "cancellationReasonNotIn", "cancellationReasonGT", "cancellationReasonGTE", "cancellationReasonLT", "cancellationReasonLTE", "cancellationReasonContains", "cancellationReasonHasPrefix", "cancellationReasonHasSuffix", "cancellationReasonIsNil", "cancellationReasonNotNil", "cancellationReasonEqualFold", "cancellationReasonContainsFold", "authorizationCount", "authorizationCountNEQ", "authorizationCountIn", "authorizationCountNotIn", "authorizationCountGT", "authorizationCountGTE", "authorizationCountLT", "authorizationCountLTE", "authorizationCountIsNil", "authorizationCountNotNil", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorIsNil", "connectorNotNil", "connectorEqualFold", "connectorContainsFold", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "paymentMethod", "paymentMethodNEQ", "paymentMethodIn", "paymentMethodNotIn", "paymentMethodGT", "paymentMethodGTE", "paymentMethodLT", "paymentMethodLTE", "paymentMethodContains", "paymentMethodHasPrefix", "paymentMethodHasSuffix", "paymentMethodIsNil", "paymentMethodNotNil", "paymentMethodEqualFold", "paymentMethodContainsFold", "paymentMethodType", "paymentMethodTypeNEQ", "paymentMethodTypeIn", "paymentMethodTypeNotIn", "paymentMethodTypeGT", "paymentMethodTypeGTE", "paymentMethodTypeLT", "paymentMethodTypeLTE", "paymentMethodTypeContains", "paymentMethodTypeHasPrefix", "paymentMethodTypeHasSuffix", "paymentMethodTypeIsNil", "paymentMethodTypeNotNil", "paymentMethodTypeEqualFold", "paymentMethodTypeContainsFold", "cardNetwork", "cardNetworkNEQ", "cardNetworkIn", "cardNetworkNotIn", "cardNetworkGT", "cardNetworkGTE", "cardNetworkLT", "cardNetworkLTE", "cardNetworkContains", "cardNetworkHasPrefix", "cardNetworkHasSuffix", "cardNetworkIsNil", "cardNetworkNotNil", "cardNetworkEqualFold", "cardNetworkContainsFold", "hasCustomer", "hasCustomerWith", "hasAttempts", "hasAttemptsWith", "hasCaptures", "hasCapturesWith", "hasRefunds", "hasRefundsWith", "hasDisputes", "hasDisputesWith", "hasIncrementalAuthorizations", "hasIncrementalAuthorizationsWith", "hasEvents", "hasEventsWith", "customerID", "customerIDIn"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -54280,111 +54209,6 @@ func (ec *executionContext) unmarshalInputPaymentIntentWhereInput(ctx context.Co
 				return it, err
 			}
 			it.AuthenticationTypeNotNil = data
-		case "customerID":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerID"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerID = data
-		case "customerIDNEQ":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDNEQ = data
-		case "customerIDIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDIn"))
-			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDIn = data
-		case "customerIDNotIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDNotIn = data
-		case "customerIDGT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDGT"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDGT = data
-		case "customerIDGTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDGTE"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDGTE = data
-		case "customerIDLT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDLT"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDLT = data
-		case "customerIDLTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDLTE"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDLTE = data
-		case "customerIDContains":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDContains"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDContains = data
-		case "customerIDHasPrefix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDHasPrefix"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDHasPrefix = data
-		case "customerIDHasSuffix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDHasSuffix"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDHasSuffix = data
-		case "customerIDIsNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDIsNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDIsNil = data
-		case "customerIDNotNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDNotNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDNotNil = data
-		case "customerIDEqualFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDEqualFold"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDEqualFold = data
-		case "customerIDContainsFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDContainsFold"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDContainsFold = data
 		case "customerPresent":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerPresent"))
 			data, err := ec.unmarshalOPaymentIntentCustomerPresent2ᚖswitchyardᚋentᚋpaymentintentᚐCustomerPresent(ctx, v)
@@ -57003,6 +56827,24 @@ func (ec *executionContext) unmarshalInputPaymentIntentWhereInput(ctx context.Co
 				return it, err
 			}
 			it.HasEventsWith = data
+		case "customerID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			if err = ec.Resolvers.PaymentIntentWhereInput().CustomerID(ctx, &it, data); err != nil {
+				return it, err
+			}
+		case "customerIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			if err = ec.Resolvers.PaymentIntentWhereInput().CustomerIDIn(ctx, &it, data); err != nil {
+				return it, err
+			}
 		}
 	}
 	return it, nil
@@ -57195,7 +57037,7 @@ func (ec *executionContext) unmarshalInputPaymentMethodWhereInput(ctx context.Co
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "customerID", "customerIDNEQ", "customerIDIn", "customerIDNotIn", "customerIDGT", "customerIDGTE", "customerIDLT", "customerIDLTE", "customerIDContains", "customerIDHasPrefix", "customerIDHasSuffix", "customerIDIsNil", "customerIDNotNil", "customerIDEqualFold", "customerIDContainsFold", "paymentMethod", "paymentMethodNEQ", "paymentMethodIn", "paymentMethodNotIn", "paymentMethodGT", "paymentMethodGTE", "paymentMethodLT", "paymentMethodLTE", "paymentMethodContains", "paymentMethodHasPrefix", "paymentMethodHasSuffix", "paymentMethodEqualFold", "paymentMethodContainsFold", "paymentMethodType", "paymentMethodTypeNEQ", "paymentMethodTypeIn", "paymentMethodTypeNotIn", "paymentMethodTypeGT", "paymentMethodTypeGTE", "paymentMethodTypeLT", "paymentMethodTypeLTE", "paymentMethodTypeContains", "paymentMethodTypeHasPrefix", "paymentMethodTypeHasSuffix", "paymentMethodTypeIsNil", "paymentMethodTypeNotNil", "paymentMethodTypeEqualFold", "paymentMethodTypeContainsFold", "fingerprint", "fingerprintNEQ", "fingerprintIn", "fingerprintNotIn", "fingerprintGT", "fingerprintGTE", "fingerprintLT", "fingerprintLTE", "fingerprintContains", "fingerprintHasPrefix", "fingerprintHasSuffix", "fingerprintIsNil", "fingerprintNotNil", "fingerprintEqualFold", "fingerprintContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "networkTransactionID", "networkTransactionIDNEQ", "networkTransactionIDIn", "networkTransactionIDNotIn", "networkTransactionIDGT", "networkTransactionIDGTE", "networkTransactionIDLT", "networkTransactionIDLTE", "networkTransactionIDContains", "networkTransactionIDHasPrefix", "networkTransactionIDHasSuffix", "networkTransactionIDIsNil", "networkTransactionIDNotNil", "networkTransactionIDEqualFold", "networkTransactionIDContainsFold", "recurringEnabled", "recurringEnabledNEQ", "lockerID", "lockerIDNEQ", "lockerIDIn", "lockerIDNotIn", "lockerIDGT", "lockerIDGTE", "lockerIDLT", "lockerIDLTE", "lockerIDContains", "lockerIDHasPrefix", "lockerIDHasSuffix", "lockerIDIsNil", "lockerIDNotNil", "lockerIDEqualFold", "lockerIDContainsFold", "lastUsedAt", "lastUsedAtNEQ", "lastUsedAtIn", "lastUsedAtNotIn", "lastUsedAtGT", "lastUsedAtGTE", "lastUsedAtLT", "lastUsedAtLTE", "lastUsedAtIsNil", "lastUsedAtNotNil", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "hasCustomer", "hasCustomerWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "paymentMethod", "paymentMethodNEQ", "paymentMethodIn", "paymentMethodNotIn", "paymentMethodGT", "paymentMethodGTE", "paymentMethodLT", "paymentMethodLTE", "paymentMethodContains", "paymentMethodHasPrefix", "paymentMethodHasSuffix", "paymentMethodEqualFold", "paymentMethodContainsFold", "paymentMethodType", "paymentMethodTypeNEQ", "paymentMethodTypeIn", "paymentMethodTypeNotIn", "paymentMethodTypeGT", "paymentMethodTypeGTE", "paymentMethodTypeLT", "paymentMethodTypeLTE", "paymentMethodTypeContains", "paymentMethodTypeHasPrefix", "paymentMethodTypeHasSuffix", "paymentMethodTypeIsNil", "paymentMethodTypeNotNil", "paymentMethodTypeEqualFold", "paymentMethodTypeContainsFold", "fingerprint", "fingerprintNEQ", "fingerprintIn", "fingerprintNotIn", "fingerprintGT", "fingerprintGTE", "fingerprintLT", "fingerprintLTE", "fingerprintContains", "fingerprintHasPrefix", "fingerprintHasSuffix", "fingerprintIsNil", "fingerprintNotNil", "fingerprintEqualFold", "fingerprintContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "networkTransactionID", "networkTransactionIDNEQ", "networkTransactionIDIn", "networkTransactionIDNotIn", "networkTransactionIDGT", "networkTransactionIDGTE", "networkTransactionIDLT", "networkTransactionIDLTE", "networkTransactionIDContains", "networkTransactionIDHasPrefix", "networkTransactionIDHasSuffix", "networkTransactionIDIsNil", "networkTransactionIDNotNil", "networkTransactionIDEqualFold", "networkTransactionIDContainsFold", "recurringEnabled", "recurringEnabledNEQ", "lockerID", "lockerIDNEQ", "lockerIDIn", "lockerIDNotIn", "lockerIDGT", "lockerIDGTE", "lockerIDLT", "lockerIDLTE", "lockerIDContains", "lockerIDHasPrefix", "lockerIDHasSuffix", "lockerIDIsNil", "lockerIDNotNil", "lockerIDEqualFold", "lockerIDContainsFold", "lastUsedAt", "lastUsedAtNEQ", "lastUsedAtIn", "lastUsedAtNotIn", "lastUsedAtGT", "lastUsedAtGTE", "lastUsedAtLT", "lastUsedAtLTE", "lastUsedAtIsNil", "lastUsedAtNotNil", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "hasCustomer", "hasCustomerWith", "customerID", "customerIDIn"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -57496,111 +57338,6 @@ func (ec *executionContext) unmarshalInputPaymentMethodWhereInput(ctx context.Co
 				return it, err
 			}
 			it.ModifiedAtLTE = data
-		case "customerID":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerID"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerID = data
-		case "customerIDNEQ":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDNEQ"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDNEQ = data
-		case "customerIDIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDIn"))
-			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDIn = data
-		case "customerIDNotIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDNotIn"))
-			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDNotIn = data
-		case "customerIDGT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDGT"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDGT = data
-		case "customerIDGTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDGTE"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDGTE = data
-		case "customerIDLT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDLT"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDLT = data
-		case "customerIDLTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDLTE"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDLTE = data
-		case "customerIDContains":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDContains"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDContains = data
-		case "customerIDHasPrefix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDHasPrefix"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDHasPrefix = data
-		case "customerIDHasSuffix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDHasSuffix"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDHasSuffix = data
-		case "customerIDIsNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDIsNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDIsNil = data
-		case "customerIDNotNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDNotNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDNotNil = data
-		case "customerIDEqualFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDEqualFold"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDEqualFold = data
-		case "customerIDContainsFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDContainsFold"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.CustomerIDContainsFold = data
 		case "paymentMethod":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethod"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -58343,6 +58080,24 @@ func (ec *executionContext) unmarshalInputPaymentMethodWhereInput(ctx context.Co
 				return it, err
 			}
 			it.HasCustomerWith = data
+		case "customerID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			if err = ec.Resolvers.PaymentMethodWhereInput().CustomerID(ctx, &it, data); err != nil {
+				return it, err
+			}
+		case "customerIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			if err = ec.Resolvers.PaymentMethodWhereInput().CustomerIDIn(ctx, &it, data); err != nil {
+				return it, err
+			}
 		}
 	}
 	return it, nil
@@ -65102,11 +64857,6 @@ func (ec *executionContext) _Mandate(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
-		case "customerID":
-			out.Values[i] = ec._Mandate_customerID(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
 		case "paymentMethodID":
 			out.Values[i] = ec._Mandate_paymentMethodID(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -65187,6 +64937,44 @@ func (ec *executionContext) _Mandate(ctx context.Context, sel ast.SelectionSet, 
 					}
 				}()
 				res = ec._Mandate_customer(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "customerID":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Mandate_customerID(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -66991,11 +66779,6 @@ func (ec *executionContext) _PaymentIntent(ctx context.Context, sel ast.Selectio
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
-		case "customerID":
-			out.Values[i] = ec._PaymentIntent_customerID(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
 		case "customerPresent":
 			out.Values[i] = ec._PaymentIntent_customerPresent(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -67515,6 +67298,44 @@ func (ec *executionContext) _PaymentIntent(ctx context.Context, sel ast.Selectio
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "customerID":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PaymentIntent_customerID(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -67659,11 +67480,6 @@ func (ec *executionContext) _PaymentMethod(ctx context.Context, sel ast.Selectio
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
-		case "customerID":
-			out.Values[i] = ec._PaymentMethod_customerID(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
 		case "paymentMethod":
 			out.Values[i] = ec._PaymentMethod_paymentMethod(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -67757,6 +67573,44 @@ func (ec *executionContext) _PaymentMethod(ctx context.Context, sel ast.Selectio
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "customerID":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PaymentMethod_customerID(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
