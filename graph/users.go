@@ -131,6 +131,15 @@ func roleOf(r model.Role) users.Role { return users.Role(strings.ToLower(string(
 
 func modelRole(r users.Role) model.Role { return model.Role(strings.ToUpper(string(r))) }
 
+// signedIn is the answer of a mutation that opened a session (signUp,
+// signIn, acceptInvitation, switchMerchant): the rest of the request runs
+// as its user (tenancy.Become), so every field nested in the answer
+// resolves for them, not for the caller who had no session (or another).
+func signedIn(ctx context.Context, s *users.Session) *model.Session {
+	tenancy.Become(ctx, s.Principal())
+	return sessionOf(s)
+}
+
 func sessionOf(s *users.Session) *model.Session {
 	return &model.Session{Token: s.Token, ExpiresAt: s.ExpiresAt, User: s.User, MerchantID: s.MerchantID, Role: modelRole(s.Role)}
 }
@@ -144,12 +153,12 @@ func (r *Resolver) signUp(ctx context.Context, email, password, merchantName str
 	if err != nil {
 		return nil, err
 	}
-	mctx := tenancy.WithPrincipal(ctx, tenancy.Principal{Kind: tenancy.KindMerchant, MerchantID: made.Session.MerchantID})
-	m, err := r.client.MerchantAccount.Get(mctx, made.Session.MerchantID)
+	sess := signedIn(ctx, made.Session)
+	m, err := r.client.MerchantAccount.Get(ctx, made.Session.MerchantID)
 	if err != nil {
 		return nil, err
 	}
-	return &model.SignUpPayload{Session: sessionOf(made.Session), MerchantAccount: m, APIKey: made.Provisioned.SecretKey,
+	return &model.SignUpPayload{Session: sess, MerchantAccount: m, APIKey: made.Provisioned.SecretKey,
 		PublishableKey: made.Provisioned.PublishableKey}, nil
 }
 
