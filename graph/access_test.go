@@ -77,6 +77,22 @@ func TestAPIKeyIsNoWayIntoTheDashboard(t *testing.T) {
 			}
 		}
 	}
+	// Nor through node(id:): an audit entry is no node a key can fetch.
+	var entry struct {
+		AuditLog struct {
+			Edges []struct{ Node struct{ ID string } }
+		}
+	}
+	c.must(`{ auditLog(first: 1) { edges { node { id } } } }`, nil, &entry)
+	var byID struct {
+		Node  any
+		Nodes []any
+	}
+	secret.must(`query($id: ID!) { node(id: $id) { id ... on AuditEntry { userEmail } } nodes(ids: [$id]) { id } }`,
+		map[string]any{"id": entry.AuditLog.Edges[0].Node.ID}, &byID)
+	if byID.Node != nil || len(byID.Nodes) != 1 || byID.Nodes[0] != nil {
+		t.Fatalf("a secret key fetched an audit entry by id: %+v", byID)
+	}
 	// The admin key reaches inviteUser only to make a first admin: this
 	// merchant has one.
 	platform.fails("IR_22", `mutation { inviteUser(email: "mole@leak.example", role: ADMIN) { token } }`, nil)
