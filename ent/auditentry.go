@@ -21,6 +21,8 @@ type AuditEntry struct {
 	MerchantID string `json:"merchant_id,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
 	CreatedAt time.Time `json:"created_at,omitempty"`
+	// Actor holds the value of the "actor" field.
+	Actor auditentry.Actor `json:"actor,omitempty"`
 	// UserID holds the value of the "user_id" field.
 	UserID string `json:"user_id,omitempty"`
 	// UserEmail holds the value of the "user_email" field.
@@ -39,7 +41,7 @@ func (*AuditEntry) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case auditentry.FieldID, auditentry.FieldMerchantID, auditentry.FieldUserID, auditentry.FieldUserEmail, auditentry.FieldOperation, auditentry.FieldObjectID, auditentry.FieldRequestID:
+		case auditentry.FieldID, auditentry.FieldMerchantID, auditentry.FieldActor, auditentry.FieldUserID, auditentry.FieldUserEmail, auditentry.FieldOperation, auditentry.FieldObjectID, auditentry.FieldRequestID:
 			values[i] = new(sql.NullString)
 		case auditentry.FieldCreatedAt:
 			values[i] = new(sql.NullTime)
@@ -75,6 +77,12 @@ func (_m *AuditEntry) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field created_at", values[i])
 			} else if value.Valid {
 				_m.CreatedAt = value.Time
+			}
+		case auditentry.FieldActor:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field actor", values[i])
+			} else if value.Valid {
+				_m.Actor = auditentry.Actor(value.String)
 			}
 		case auditentry.FieldUserID:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -147,6 +155,9 @@ func (_m *AuditEntry) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("created_at=")
 	builder.WriteString(_m.CreatedAt.Format(time.ANSIC))
+	builder.WriteString(", ")
+	builder.WriteString("actor=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Actor))
 	builder.WriteString(", ")
 	builder.WriteString("user_id=")
 	builder.WriteString(_m.UserID)

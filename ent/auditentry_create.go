@@ -43,6 +43,20 @@ func (_c *AuditEntryCreate) SetNillableCreatedAt(v *time.Time) *AuditEntryCreate
 	return _c
 }
 
+// SetActor sets the "actor" field.
+func (_c *AuditEntryCreate) SetActor(v auditentry.Actor) *AuditEntryCreate {
+	_c.mutation.SetActor(v)
+	return _c
+}
+
+// SetNillableActor sets the "actor" field if the given value is not nil.
+func (_c *AuditEntryCreate) SetNillableActor(v *auditentry.Actor) *AuditEntryCreate {
+	if v != nil {
+		_c.SetActor(*v)
+	}
+	return _c
+}
+
 // SetUserID sets the "user_id" field.
 func (_c *AuditEntryCreate) SetUserID(v string) *AuditEntryCreate {
 	_c.mutation.SetUserID(v)
@@ -147,6 +161,10 @@ func (_c *AuditEntryCreate) defaults() error {
 		v := auditentry.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
 	}
+	if _, ok := _c.mutation.Actor(); !ok {
+		v := auditentry.DefaultActor
+		_c.mutation.SetActor(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if auditentry.DefaultID == nil {
 			return fmt.Errorf("ent: uninitialized auditentry.DefaultID (forgotten import ent/runtime?)")
@@ -169,6 +187,14 @@ func (_c *AuditEntryCreate) check() error {
 	}
 	if _, ok := _c.mutation.CreatedAt(); !ok {
 		return &ValidationError{Name: "created_at", err: errors.New(`ent: missing required field "AuditEntry.created_at"`)}
+	}
+	if _, ok := _c.mutation.Actor(); !ok {
+		return &ValidationError{Name: "actor", err: errors.New(`ent: missing required field "AuditEntry.actor"`)}
+	}
+	if v, ok := _c.mutation.Actor(); ok {
+		if err := auditentry.ActorValidator(v); err != nil {
+			return &ValidationError{Name: "actor", err: fmt.Errorf(`ent: validator failed for field "AuditEntry.actor": %w`, err)}
+		}
 	}
 	if _, ok := _c.mutation.UserID(); !ok {
 		return &ValidationError{Name: "user_id", err: errors.New(`ent: missing required field "AuditEntry.user_id"`)}
@@ -252,6 +278,10 @@ func (_c *AuditEntryCreate) createSpec() (*AuditEntry, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(auditentry.FieldCreatedAt, field.TypeTime, value)
 		_node.CreatedAt = value
+	}
+	if value, ok := _c.mutation.Actor(); ok {
+		_spec.SetField(auditentry.FieldActor, field.TypeEnum, value)
+		_node.Actor = value
 	}
 	if value, ok := _c.mutation.UserID(); ok {
 		_spec.SetField(auditentry.FieldUserID, field.TypeString, value)
@@ -347,6 +377,9 @@ func (u *AuditEntryUpsertOne) UpdateNewValues() *AuditEntryUpsertOne {
 		}
 		if _, exists := u.create.mutation.CreatedAt(); exists {
 			s.SetIgnore(auditentry.FieldCreatedAt)
+		}
+		if _, exists := u.create.mutation.Actor(); exists {
+			s.SetIgnore(auditentry.FieldActor)
 		}
 		if _, exists := u.create.mutation.UserID(); exists {
 			s.SetIgnore(auditentry.FieldUserID)
@@ -582,6 +615,9 @@ func (u *AuditEntryUpsertBulk) UpdateNewValues() *AuditEntryUpsertBulk {
 			}
 			if _, exists := b.mutation.CreatedAt(); exists {
 				s.SetIgnore(auditentry.FieldCreatedAt)
+			}
+			if _, exists := b.mutation.Actor(); exists {
+				s.SetIgnore(auditentry.FieldActor)
 			}
 			if _, exists := b.mutation.UserID(); exists {
 				s.SetIgnore(auditentry.FieldUserID)

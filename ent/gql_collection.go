@@ -199,6 +199,11 @@ func (_q *AuditEntryQuery) collectField(ctx context.Context, oneNode bool, opCtx
 				selectedFields = append(selectedFields, auditentry.FieldCreatedAt)
 				fieldSeen[auditentry.FieldCreatedAt] = struct{}{}
 			}
+		case "actor":
+			if _, ok := fieldSeen[auditentry.FieldActor]; !ok {
+				selectedFields = append(selectedFields, auditentry.FieldActor)
+				fieldSeen[auditentry.FieldActor] = struct{}{}
+			}
 		case "userID":
 			if _, ok := fieldSeen[auditentry.FieldUserID]; !ok {
 				selectedFields = append(selectedFields, auditentry.FieldUserID)

@@ -143,7 +143,7 @@ func (_m *AuditEntry) Node(ctx context.Context) (node *Node, err error) {
 	node = &Node{
 		ID:     _m.ID,
 		Type:   "AuditEntry",
-		Fields: make([]*Field, 7),
+		Fields: make([]*Field, 8),
 		Edges:  make([]*Edge, 0),
 	}
 	var buf []byte
@@ -163,10 +163,18 @@ func (_m *AuditEntry) Node(ctx context.Context) (node *Node, err error) {
 		Name:  "created_at",
 		Value: string(buf),
 	}
-	if buf, err = json.Marshal(_m.UserID); err != nil {
+	if buf, err = json.Marshal(_m.Actor); err != nil {
 		return nil, err
 	}
 	node.Fields[2] = &Field{
+		Type:  "auditentry.Actor",
+		Name:  "actor",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.UserID); err != nil {
+		return nil, err
+	}
+	node.Fields[3] = &Field{
 		Type:  "string",
 		Name:  "user_id",
 		Value: string(buf),
@@ -174,7 +182,7 @@ func (_m *AuditEntry) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.UserEmail); err != nil {
 		return nil, err
 	}
-	node.Fields[3] = &Field{
+	node.Fields[4] = &Field{
 		Type:  "string",
 		Name:  "user_email",
 		Value: string(buf),
@@ -182,7 +190,7 @@ func (_m *AuditEntry) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.Operation); err != nil {
 		return nil, err
 	}
-	node.Fields[4] = &Field{
+	node.Fields[5] = &Field{
 		Type:  "string",
 		Name:  "operation",
 		Value: string(buf),
@@ -190,7 +198,7 @@ func (_m *AuditEntry) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ObjectID); err != nil {
 		return nil, err
 	}
-	node.Fields[5] = &Field{
+	node.Fields[6] = &Field{
 		Type:  "string",
 		Name:  "object_id",
 		Value: string(buf),
@@ -198,7 +206,7 @@ func (_m *AuditEntry) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.RequestID); err != nil {
 		return nil, err
 	}
-	node.Fields[6] = &Field{
+	node.Fields[7] = &Field{
 		Type:  "string",
 		Name:  "request_id",
 		Value: string(buf),

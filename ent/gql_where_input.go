@@ -655,6 +655,12 @@ type AuditEntryWhereInput struct {
 	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
 	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
 
+	// "actor" field predicates.
+	Actor      *auditentry.Actor  `json:"actor,omitempty"`
+	ActorNEQ   *auditentry.Actor  `json:"actorNEQ,omitempty"`
+	ActorIn    []auditentry.Actor `json:"actorIn,omitempty"`
+	ActorNotIn []auditentry.Actor `json:"actorNotIn,omitempty"`
+
 	// "user_id" field predicates.
 	UserID             *string  `json:"userID,omitempty"`
 	UserIDNEQ          *string  `json:"userIDNEQ,omitempty"`
@@ -898,6 +904,18 @@ func (i *AuditEntryWhereInput) P() (predicate.AuditEntry, error) {
 	}
 	if i.CreatedAtLTE != nil {
 		predicates = append(predicates, auditentry.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.Actor != nil {
+		predicates = append(predicates, auditentry.ActorEQ(*i.Actor))
+	}
+	if i.ActorNEQ != nil {
+		predicates = append(predicates, auditentry.ActorNEQ(*i.ActorNEQ))
+	}
+	if len(i.ActorIn) > 0 {
+		predicates = append(predicates, auditentry.ActorIn(i.ActorIn...))
+	}
+	if len(i.ActorNotIn) > 0 {
+		predicates = append(predicates, auditentry.ActorNotIn(i.ActorNotIn...))
 	}
 	if i.UserID != nil {
 		predicates = append(predicates, auditentry.UserIDEQ(*i.UserID))

@@ -1029,6 +1029,7 @@ type AuditEntryMutation struct {
 	id            *string
 	merchant_id   *string
 	created_at    *time.Time
+	actor         *auditentry.Actor
 	user_id       *string
 	user_email    *string
 	operation     *string
@@ -1214,6 +1215,42 @@ func (m *AuditEntryMutation) OldCreatedAt(ctx context.Context) (v time.Time, err
 // ResetCreatedAt resets all changes to the "created_at" field.
 func (m *AuditEntryMutation) ResetCreatedAt() {
 	m.created_at = nil
+}
+
+// SetActor sets the "actor" field.
+func (m *AuditEntryMutation) SetActor(a auditentry.Actor) {
+	m.actor = &a
+}
+
+// Actor returns the value of the "actor" field in the mutation.
+func (m *AuditEntryMutation) Actor() (r auditentry.Actor, exists bool) {
+	v := m.actor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActor returns the old "actor" field's value of the AuditEntry entity.
+// If the AuditEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuditEntryMutation) OldActor(ctx context.Context) (v auditentry.Actor, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActor: %w", err)
+	}
+	return oldValue.Actor, nil
+}
+
+// ResetActor resets all changes to the "actor" field.
+func (m *AuditEntryMutation) ResetActor() {
+	m.actor = nil
 }
 
 // SetUserID sets the "user_id" field.
@@ -1456,12 +1493,15 @@ func (m *AuditEntryMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *AuditEntryMutation) Fields() []string {
-	fields := make([]string, 0, 7)
+	fields := make([]string, 0, 8)
 	if m.merchant_id != nil {
 		fields = append(fields, auditentry.FieldMerchantID)
 	}
 	if m.created_at != nil {
 		fields = append(fields, auditentry.FieldCreatedAt)
+	}
+	if m.actor != nil {
+		fields = append(fields, auditentry.FieldActor)
 	}
 	if m.user_id != nil {
 		fields = append(fields, auditentry.FieldUserID)
@@ -1490,6 +1530,8 @@ func (m *AuditEntryMutation) Field(name string) (ent.Value, bool) {
 		return m.MerchantID()
 	case auditentry.FieldCreatedAt:
 		return m.CreatedAt()
+	case auditentry.FieldActor:
+		return m.Actor()
 	case auditentry.FieldUserID:
 		return m.UserID()
 	case auditentry.FieldUserEmail:
@@ -1513,6 +1555,8 @@ func (m *AuditEntryMutation) OldField(ctx context.Context, name string) (ent.Val
 		return m.OldMerchantID(ctx)
 	case auditentry.FieldCreatedAt:
 		return m.OldCreatedAt(ctx)
+	case auditentry.FieldActor:
+		return m.OldActor(ctx)
 	case auditentry.FieldUserID:
 		return m.OldUserID(ctx)
 	case auditentry.FieldUserEmail:
@@ -1545,6 +1589,13 @@ func (m *AuditEntryMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetCreatedAt(v)
+		return nil
+	case auditentry.FieldActor:
+		v, ok := value.(auditentry.Actor)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActor(v)
 		return nil
 	case auditentry.FieldUserID:
 		v, ok := value.(string)
@@ -1650,6 +1701,9 @@ func (m *AuditEntryMutation) ResetField(name string) error {
 		return nil
 	case auditentry.FieldCreatedAt:
 		m.ResetCreatedAt()
+		return nil
+	case auditentry.FieldActor:
+		m.ResetActor()
 		return nil
 	case auditentry.FieldUserID:
 		m.ResetUserID()

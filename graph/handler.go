@@ -85,7 +85,8 @@ func NewHandler(d Deps, opts Options) http.Handler {
 			return
 		}
 		// Who is calling comes first: a refused key costs a key lookup, and
-		// nothing of the document is read.
+		// nothing of the document is read. The caller is kept in a slot that
+		// a sign-in replaces with its user (see signedIn).
 		p, err := authenticateCaller(r.Context(), d, r)
 		if err != nil {
 			writeGraphQLError(w, err)
@@ -109,7 +110,7 @@ func NewHandler(d Deps, opts Options) http.Handler {
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
-		ctx, cancel := context.WithTimeout(withClientAddr(tenancy.WithPrincipal(r.Context(), p), r), opts.Timeout)
+		ctx, cancel := context.WithTimeout(withClientAddr(tenancy.WithSlot(r.Context(), p), r), opts.Timeout)
 		defer cancel()
 		sw := &statusWriter{ResponseWriter: w}
 		srv.ServeHTTP(sw, withRequest(r.WithContext(ctx), &sw.status))

@@ -91,6 +91,11 @@ func (r *mutationResolver) RevokeAPIKey(ctx context.Context, id string, idempote
 	return r.revokeAPIKey(ctx, id, idempotencyKey)
 }
 
+// RollAPIKey is the resolver for the rollApiKey field.
+func (r *mutationResolver) RollAPIKey(ctx context.Context, id string, gracePeriodSeconds int, idempotencyKey *string) (*model.RollAPIKeyPayload, error) {
+	return r.rollAPIKey(ctx, id, gracePeriodSeconds, idempotencyKey)
+}
+
 // UpdateProfileWebhookSettings is the resolver for the updateProfileWebhookSettings field.
 func (r *mutationResolver) UpdateProfileWebhookSettings(ctx context.Context, profileID string, input model.WebhookSettingsInput, idempotencyKey *string) (*model.ProfilePayload, error) {
 	return r.updateProfileWebhookSettings(ctx, profileID, input, idempotencyKey)

@@ -307,7 +307,7 @@ func TestAccountMutations(t *testing.T) {
 		key := "key-" + ids.Base62(10) // unique to the run: the tests may share one Redis
 		create := `mutation { createApiKey(input: {name: "dashboard", description: "for the team", expiration: "never"}, idempotencyKey: "` + key + `") {
 			apiKey { id name prefix } key replayed } }`
-		c.fails("IR_01", strings.Replace(create, `, idempotencyKey: "`+key+`"`, "", 1), nil) // a merchant's key is not the admin key
+		c.fails("IR_22", strings.Replace(create, `, idempotencyKey: "`+key+`"`, "", 1), nil) // a merchant's key is not the admin key
 		var out, again struct {
 			CreateAPIKey struct {
 				APIKey   struct{ ID, Name, Prefix string }
@@ -340,7 +340,7 @@ func TestAccountMutations(t *testing.T) {
 			t.Fatalf("revoked key: %d %s", r.Status, r.Raw)
 		}
 		admin.fails("HE_02", fmt.Sprintf(`mutation { revokeApiKey(id: %q) { apiKey { id } } }`, k.APIKey.ID), nil)
-		c.fails("IR_01", fmt.Sprintf(`mutation { revokeApiKey(id: %q) { apiKey { id } } }`, k.APIKey.ID), nil)
+		c.fails("IR_22", fmt.Sprintf(`mutation { revokeApiKey(id: %q) { apiKey { id } } }`, k.APIKey.ID), nil)
 		admin.fails("IR_07", `mutation { createApiKey(input: {name: "x", expiration: "tomorrow"}) { key } }`, nil)
 		admin.fails("IR_07", `mutation { createApiKey(input: {name: "x", expiration: "2001-01-01T00:00:00Z"}) { key } }`, nil)
 		admin.fails("IR_04", `mutation { createApiKey(input: {name: "", expiration: "never"}) { key } }`, nil)

@@ -13,37 +13,54 @@ import (
 	"switchyard/graph/generated"
 )
 
-// roleMatrix is who may run each root field: "all" (every role), "public"
-// (without credentials too), or the roles besides ADMIN ("" for admins
-// only). It must name every root field of the schema, so that no field is
-// added without deciding.
-var roleMatrix = map[string]string{
-	// Reads: every role, except the merchant's people and its audit log.
-	"Query.node": "all", "Query.nodes": "all", "Query.viewer": "all", "Query.merchantAccount": "all",
-	"Query.payment": "all", "Query.refund": "all", "Query.event": "all", "Query.payments": "all",
-	"Query.connectorSuccessRates": "all", "Query.routingEvaluate": "all", "Query.me": "all",
-	"Query.customers": "all", "Query.disputes": "all", "Query.events": "all", "Query.mandates": "all",
-	"Query.merchantAccounts": "all", "Query.connectorAccounts": "all", "Query.paymentIntents": "all",
-	"Query.profiles": "all", "Query.refunds": "all", "Query.routingAlgorithms": "all",
-	"Query.paymentAnalytics": "all", "Query.connectorSuccessRateSeries": "all", "Query.refundAnalytics": "all",
-	"Query.disputeAnalytics": "all",
-	"Query.users":            "", "Query.auditLog": "",
+// access is who may run a root field. roles: "all" (every role),
+// "public" (without credentials too), or the roles besides ADMIN ("" for
+// admins only). keys: which API keys may, "any" (a merchant's secret key
+// and the admin key), "admin" (the admin key with X-Merchant-Id, not a
+// secret key), "bootstrap" (the admin key, for a merchant's first admin
+// only) or "none" (a user's session only).
+type access struct{ roles, keys string }
+
+// roleMatrix must name every root field of the schema, so that no field is
+// added without deciding who may run it.
+var roleMatrix = map[string]access{
+	// Reads: every role and key, except the merchant's people and its
+	// audit log, which are not a secret key's business.
+	"Query.node": {"all", "any"}, "Query.nodes": {"all", "any"}, "Query.viewer": {"all", "any"},
+	"Query.merchantAccount": {"all", "any"}, "Query.payment": {"all", "any"}, "Query.refund": {"all", "any"},
+	"Query.event": {"all", "any"}, "Query.payments": {"all", "any"}, "Query.connectorSuccessRates": {"all", "any"},
+	"Query.routingEvaluate": {"all", "any"}, "Query.me": {"all", "any"}, "Query.customers": {"all", "any"},
+	"Query.disputes": {"all", "any"}, "Query.events": {"all", "any"}, "Query.mandates": {"all", "any"},
+	"Query.merchantAccounts": {"all", "any"}, "Query.connectorAccounts": {"all", "any"},
+	"Query.paymentIntents": {"all", "any"}, "Query.profiles": {"all", "any"}, "Query.refunds": {"all", "any"},
+	"Query.routingAlgorithms": {"all", "any"}, "Query.paymentAnalytics": {"all", "any"},
+	"Query.connectorSuccessRateSeries": {"all", "any"}, "Query.refundAnalytics": {"all", "any"},
+	"Query.disputeAnalytics": {"all", "any"},
+	"Query.users":            {"", "admin"}, "Query.auditLog": {"", "admin"},
 	// Payments, disputes and customers: operators.
-	"Mutation.createPayment": "OPERATOR", "Mutation.updatePayment": "OPERATOR", "Mutation.confirmPayment": "OPERATOR",
-	"Mutation.capturePayment": "OPERATOR", "Mutation.cancelPayment": "OPERATOR", "Mutation.createRefund": "OPERATOR",
-	"Mutation.acceptDispute": "OPERATOR", "Mutation.createCustomer": "OPERATOR", "Mutation.updateCustomer": "OPERATOR",
-	"Mutation.deleteCustomer": "OPERATOR", "Mutation.deletePaymentMethod": "OPERATOR", "Mutation.setDefaultPaymentMethod": "OPERATOR",
-	// Connectors, API keys, webhooks and routing: developers.
-	"Mutation.createConnectorAccount": "DEVELOPER", "Mutation.updateConnectorAccount": "DEVELOPER",
-	"Mutation.createApiKey": "DEVELOPER", "Mutation.revokeApiKey": "DEVELOPER",
-	"Mutation.updateProfileWebhookSettings": "DEVELOPER", "Mutation.retryWebhookDelivery": "DEVELOPER",
-	"Mutation.createRoutingAlgorithm": "DEVELOPER", "Mutation.activateRoutingAlgorithm": "DEVELOPER",
-	"Mutation.deactivateRouting": "DEVELOPER",
-	// People: admins; one's own session: everyone.
-	"Mutation.inviteUser": "", "Mutation.updateUserRole": "", "Mutation.removeUser": "",
-	"Mutation.signOut": "all", "Mutation.switchMerchant": "all",
-	"Mutation.signUp": "public", "Mutation.signIn": "public", "Mutation.acceptInvitation": "public",
+	"Mutation.createPayment": {"OPERATOR", "any"}, "Mutation.updatePayment": {"OPERATOR", "any"},
+	"Mutation.confirmPayment": {"OPERATOR", "any"}, "Mutation.capturePayment": {"OPERATOR", "any"},
+	"Mutation.cancelPayment": {"OPERATOR", "any"}, "Mutation.createRefund": {"OPERATOR", "any"},
+	"Mutation.acceptDispute": {"OPERATOR", "any"}, "Mutation.createCustomer": {"OPERATOR", "any"},
+	"Mutation.updateCustomer": {"OPERATOR", "any"}, "Mutation.deleteCustomer": {"OPERATOR", "any"},
+	"Mutation.deletePaymentMethod": {"OPERATOR", "any"}, "Mutation.setDefaultPaymentMethod": {"OPERATOR", "any"},
+	// Connectors, webhooks and routing: developers; API keys too, but a
+	// secret key does not make, end or roll keys.
+	"Mutation.createConnectorAccount": {"DEVELOPER", "any"}, "Mutation.updateConnectorAccount": {"DEVELOPER", "any"},
+	"Mutation.createApiKey": {"DEVELOPER", "admin"}, "Mutation.revokeApiKey": {"DEVELOPER", "admin"},
+	"Mutation.rollApiKey":                   {"DEVELOPER", "admin"},
+	"Mutation.updateProfileWebhookSettings": {"DEVELOPER", "any"}, "Mutation.retryWebhookDelivery": {"DEVELOPER", "any"},
+	"Mutation.createRoutingAlgorithm": {"DEVELOPER", "any"}, "Mutation.activateRoutingAlgorithm": {"DEVELOPER", "any"},
+	"Mutation.deactivateRouting": {"DEVELOPER", "any"},
+	// People: admins' sessions (the admin key invites a merchant's first
+	// admin); one's own session: everyone's, and no key's.
+	"Mutation.inviteUser": {"", "bootstrap"}, "Mutation.updateUserRole": {"", "none"}, "Mutation.removeUser": {"", "none"},
+	"Mutation.signOut": {"all", "none"}, "Mutation.switchMerchant": {"all", "none"},
+	"Mutation.signUp": {"public", "any"}, "Mutation.signIn": {"public", "any"}, "Mutation.acceptInvitation": {"public", "any"},
 }
+
+// keysOnSchema is the schema's KeyAccess value for each column of keys.
+var keysOnSchema = map[string]string{"any": "ANY", "admin": "ADMIN_KEY", "bootstrap": "BOOTSTRAP", "none": "NONE"}
 
 func allowedFor(rule, role string) bool {
 	switch rule {
@@ -53,10 +70,11 @@ func allowedFor(rule, role string) bool {
 	return role == "ADMIN" || slices.Contains(strings.Split(rule, ","), role)
 }
 
-// TestRoleMatrix walks every root query and mutation with every role (and
-// with an API key, and without credentials) and proves the matrix: a role
-// the matrix refuses gets IR_22 for the field, every other caller gets
-// past the check (to a result or to the field's own error).
+// TestRoleMatrix walks every root query and mutation with every role, with
+// a merchant's secret key, with the admin key and without credentials, and
+// proves the matrix: a role or key the matrix refuses gets IR_22 for the
+// field, every other caller gets past the check (to a result or to the
+// field's own error).
 func TestRoleMatrix(t *testing.T) {
 	schema := generated.NewExecutableSchema(generated.Config{}).Schema()
 	var fields []*ast.FieldDefinition
@@ -81,8 +99,15 @@ func TestRoleMatrix(t *testing.T) {
 	}
 	// The schema says the same as the matrix.
 	for i, f := range fields {
-		rule := roleMatrix[names[i]]
+		rule, keys := roleMatrix[names[i]].roles, roleMatrix[names[i]].keys
 		d := f.Directives.ForName("hasRole")
+		onSchema := "ANY" // the directive's default, and a field's without it
+		if d != nil && d.Arguments.ForName("keys") != nil {
+			onSchema = d.Arguments.ForName("keys").Value.Raw
+		}
+		if want, ok := keysOnSchema[keys]; !ok || onSchema != want {
+			t.Errorf("%s: the schema lets keys %s, the matrix %q", names[i], onSchema, keys)
+		}
 		switch {
 		case rule == "public":
 			if f.Directives.ForName("public") == nil {
@@ -113,6 +138,7 @@ func TestRoleMatrix(t *testing.T) {
 
 	srv := newUsersServer(t) // its anonymous signIn calls fail
 	admin, apiKey := signUp(t, srv.URL, "admin@matrix.example", "Matrix")
+	adminKey := newGQL(t, srv.URL, srv.Config.AdminAPIKey).with("X-Merchant-Id", admin.MerchantID)
 	passwords := map[string]string{"ADMIN": "correct horse battery"}
 	emails := map[string]string{"ADMIN": "admin@matrix.example"}
 	for _, role := range []string{"DEVELOPER", "OPERATOR", "VIEWER"} {
@@ -136,15 +162,27 @@ func TestRoleMatrix(t *testing.T) {
 			sess := signIn(t, srv.URL, emails[role], passwords[role])
 			r := bearer(t, srv.URL, sess.Token).do(doc, nil)
 			refused := r.code() == "IR_22" && strings.Contains(r.message(), "may not run")
-			if want := !allowedFor(roleMatrix[names[i]], role); refused != want {
+			if want := !allowedFor(roleMatrix[names[i]].roles, role); refused != want {
 				t.Errorf("%s as %s: refused %v, want %v (%d %s)", names[i], role, refused, want, r.Status, r.Raw)
 			}
 		}
-		if r := newGQL(t, srv.URL, apiKey).do(doc, nil); strings.Contains(r.message(), "may not run") {
-			t.Errorf("%s with an API key: refused by role: %s", names[i], r.Raw)
+		keys := roleMatrix[names[i]].keys
+		for _, k := range []struct {
+			name    string
+			c       gql
+			refused bool
+		}{
+			{"a merchant's secret key", newGQL(t, srv.URL, apiKey), keys != "any"},
+			{"the admin key", adminKey, keys == "none"},
+		} {
+			r := k.c.do(doc, nil)
+			refused := r.code() == "IR_22" && strings.Contains(r.message(), "may not run")
+			if refused != k.refused {
+				t.Errorf("%s with %s: refused %v, want %v (%d %s)", names[i], k.name, refused, k.refused, r.Status, r.Raw)
+			}
 		}
 		r := newGQL(t, srv.URL, "").do(doc, nil)
-		if public := roleMatrix[names[i]] == "public"; public == (r.Status == http.StatusUnauthorized && r.code() == "IR_01") {
+		if public := roleMatrix[names[i]].roles == "public"; public == (r.Status == http.StatusUnauthorized && r.code() == "IR_01") {
 			t.Errorf("%s without credentials: %d %s", names[i], r.Status, r.Raw)
 		}
 	}

@@ -80,30 +80,46 @@ func directives() generated.DirectiveRoot {
 	return generated.DirectiveRoot{HasRole: hasRole, Public: public}
 }
 
-// hasRole lets a root field run for API keys and for users whose role is
-// listed (admins always). A user's mutation records an audit entry in the
+// hasRole lets a root field run for users whose role is listed (admins
+// always) and for the API keys that keys lets through: a merchant's secret
+// key only where keys is ANY, so a leaked server key is no way into the
+// dashboard's people, sessions, audit log or keys. A user's mutation, and
+// the admin key's where keys names it, records an audit entry in the
 // transaction of its change.
-func hasRole(ctx context.Context, _ any, next graphql.Resolver, roles []model.Role) (any, error) {
+func hasRole(ctx context.Context, _ any, next graphql.Resolver, roles []model.Role, keys model.KeyAccess) (any, error) {
 	p, _ := tenancy.FromContext(ctx)
-	if p.Kind == tenancy.KindAnonymous {
-		return nil, errs.Unauthorized()
-	}
-	if p.UserID == "" {
-		return next(ctx) // an API key: not limited by roles
-	}
 	fc := graphql.GetFieldContext(ctx)
-	allowed := make([]users.Role, len(roles))
-	for i, r := range roles {
-		allowed[i] = roleOf(r)
+	switch {
+	case p.Kind == tenancy.KindAnonymous:
+		return nil, errs.Unauthorized()
+	case p.UserID != "":
+		allowed := make([]users.Role, len(roles))
+		for i, r := range roles {
+			allowed[i] = roleOf(r)
+		}
+		if !users.Allows(users.Role(p.Role), allowed) {
+			return nil, users.ErrNotAllowed(users.Role(p.Role), fc.Field.Name)
+		}
+		return next(audited(ctx, fc, &txn.Audit{UserID: p.UserID, UserEmail: p.UserEmail}))
+	case keys == model.KeyAccessAny:
+		return next(ctx) // an API key where every key may: not limited by roles, nor audited
+	case p.Kind == tenancy.KindAdmin && keys != model.KeyAccessNone:
+		if p.MerchantID == "" {
+			return nil, errs.MissingField(auth.HeaderMerchantID)
+		}
+		return next(audited(ctx, fc, &txn.Audit{AdminKey: true}))
 	}
-	if !users.Allows(users.Role(p.Role), allowed) {
-		return nil, users.ErrNotAllowed(users.Role(p.Role), fc.Field.Name)
+	return nil, users.ErrKeyNotAllowed(fc.Field.Name, keys != model.KeyAccessNone)
+}
+
+// audited puts a mutation's audit entry, by its actor a, in its context.
+func audited(ctx context.Context, fc *graphql.FieldContext, a *txn.Audit) context.Context {
+	if fc.Object != "Mutation" {
+		return ctx
 	}
-	if fc.Object == "Mutation" {
-		ctx = txn.WithAudit(ctx, &txn.Audit{UserID: p.UserID, UserEmail: p.UserEmail, MerchantID: p.MerchantID,
-			Operation: fc.Field.Name, ObjectID: objectArgument(fc.Args), RequestID: requestid.From(ctx)})
-	}
-	return next(ctx)
+	p, _ := tenancy.FromContext(ctx)
+	a.MerchantID, a.Operation, a.ObjectID, a.RequestID = p.MerchantID, fc.Field.Name, objectArgument(fc.Args), requestid.From(ctx)
+	return txn.WithAudit(ctx, a)
 }
 
 // public runs a field for anyone.
@@ -131,6 +147,15 @@ func roleOf(r model.Role) users.Role { return users.Role(strings.ToLower(string(
 
 func modelRole(r users.Role) model.Role { return model.Role(strings.ToUpper(string(r))) }
 
+// signedIn is the answer of a mutation that opened a session (signUp,
+// signIn, acceptInvitation, switchMerchant): the rest of the request runs
+// as its user (tenancy.Become), so every field nested in the answer
+// resolves for them, not for the caller who had no session (or another).
+func signedIn(ctx context.Context, s *users.Session) *model.Session {
+	tenancy.Become(ctx, s.Principal())
+	return sessionOf(s)
+}
+
 func sessionOf(s *users.Session) *model.Session {
 	return &model.Session{Token: s.Token, ExpiresAt: s.ExpiresAt, User: s.User, MerchantID: s.MerchantID, Role: modelRole(s.Role)}
 }
@@ -144,12 +169,12 @@ func (r *Resolver) signUp(ctx context.Context, email, password, merchantName str
 	if err != nil {
 		return nil, err
 	}
-	mctx := tenancy.WithPrincipal(ctx, tenancy.Principal{Kind: tenancy.KindMerchant, MerchantID: made.Session.MerchantID})
-	m, err := r.client.MerchantAccount.Get(mctx, made.Session.MerchantID)
+	sess := signedIn(ctx, made.Session)
+	m, err := r.client.MerchantAccount.Get(ctx, made.Session.MerchantID)
 	if err != nil {
 		return nil, err
 	}
-	return &model.SignUpPayload{Session: sessionOf(made.Session), MerchantAccount: m, APIKey: made.Provisioned.SecretKey,
+	return &model.SignUpPayload{Session: sess, MerchantAccount: m, APIKey: made.Provisioned.SecretKey,
 		PublishableKey: made.Provisioned.PublishableKey}, nil
 }
 

@@ -21,7 +21,7 @@ func (r *mutationResolver) SignIn(ctx context.Context, email string, password st
 	if err != nil {
 		return nil, err
 	}
-	return sessionOf(s), nil
+	return signedIn(ctx, s), nil
 }
 
 // SignOut is the resolver for the signOut field.
@@ -48,7 +48,7 @@ func (r *mutationResolver) AcceptInvitation(ctx context.Context, token string, p
 	if err != nil {
 		return nil, err
 	}
-	return sessionOf(s), nil
+	return signedIn(ctx, s), nil
 }
 
 // UpdateUserRole is the resolver for the updateUserRole field.
@@ -74,7 +74,7 @@ func (r *mutationResolver) SwitchMerchant(ctx context.Context, merchantID string
 	if err != nil {
 		return nil, err
 	}
-	return sessionOf(s), nil
+	return signedIn(ctx, s), nil
 }
 
 // Me is the resolver for the me field.

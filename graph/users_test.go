@@ -143,16 +143,21 @@ func TestSignUpToFirstPayment(t *testing.T) {
 	}
 }
 
-// TestSignOutEndsTheSessionEverywhere: a session works on every process,
-// and signing out on one ends it on the other at once.
-func TestSignOutEndsTheSessionEverywhere(t *testing.T) {
+// twoProcesses are two servers on one database and one Redis of their own.
+func twoProcesses(t *testing.T) (one, two *testenv.Server) {
+	t.Helper()
 	redis := testenv.StartRedis(t)
 	cfg := testenv.Config(t, testenv.Database(t))
 	cfg.RedisURL, cfg.RedisEmbedded = redis.URL(), false
 	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	one := testenv.NewServerWith(t, cfg, log)
 	cfg2 := *cfg
-	two := testenv.NewServerWith(t, &cfg2, log)
+	return testenv.NewServerWith(t, cfg, log), testenv.NewServerWith(t, &cfg2, log)
+}
+
+// TestSignOutEndsTheSessionEverywhere: a session works on every process,
+// and signing out on one ends it on the other at once.
+func TestSignOutEndsTheSessionEverywhere(t *testing.T) {
+	one, two := twoProcesses(t)
 
 	signUp(t, one.URL, "ops@two.example", "Two processes")
 	sess := signIn(t, two.URL, "OPS@two.example", "correct horse battery")

@@ -3,6 +3,9 @@
 package auditentry
 
 import (
+	"fmt"
+	"io"
+	"strconv"
 	"time"
 
 	"entgo.io/ent"
@@ -18,6 +21,8 @@ const (
 	FieldMerchantID = "merchant_id"
 	// FieldCreatedAt holds the string denoting the created_at field in the database.
 	FieldCreatedAt = "created_at"
+	// FieldActor holds the string denoting the actor field in the database.
+	FieldActor = "actor"
 	// FieldUserID holds the string denoting the user_id field in the database.
 	FieldUserID = "user_id"
 	// FieldUserEmail holds the string denoting the user_email field in the database.
@@ -37,6 +42,7 @@ var Columns = []string{
 	FieldID,
 	FieldMerchantID,
 	FieldCreatedAt,
+	FieldActor,
 	FieldUserID,
 	FieldUserEmail,
 	FieldOperation,
@@ -82,6 +88,32 @@ var (
 	IDValidator func(string) error
 )
 
+// Actor defines the type for the "actor" enum field.
+type Actor string
+
+// ActorUser is the default value of the Actor enum.
+const DefaultActor = ActorUser
+
+// Actor values.
+const (
+	ActorUser     Actor = "user"
+	ActorAdminKey Actor = "admin_key"
+)
+
+func (a Actor) String() string {
+	return string(a)
+}
+
+// ActorValidator is a validator for the "actor" field enum values. It is called by the builders before save.
+func ActorValidator(a Actor) error {
+	switch a {
+	case ActorUser, ActorAdminKey:
+		return nil
+	default:
+		return fmt.Errorf("auditentry: invalid enum value for actor field: %q", a)
+	}
+}
+
 // OrderOption defines the ordering options for the AuditEntry queries.
 type OrderOption func(*sql.Selector)
 
@@ -98,6 +130,11 @@ func ByMerchantID(opts ...sql.OrderTermOption) OrderOption {
 // ByCreatedAt orders the results by the created_at field.
 func ByCreatedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCreatedAt, opts...).ToFunc()
+}
+
+// ByActor orders the results by the actor field.
+func ByActor(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldActor, opts...).ToFunc()
 }
 
 // ByUserID orders the results by the user_id field.
@@ -123,4 +160,22 @@ func ByObjectID(opts ...sql.OrderTermOption) OrderOption {
 // ByRequestID orders the results by the request_id field.
 func ByRequestID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldRequestID, opts...).ToFunc()
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (e Actor) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(e.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (e *Actor) UnmarshalGQL(val interface{}) error {
+	str, ok := val.(string)
+	if !ok {
+		return fmt.Errorf("enum %T must be a string", val)
+	}
+	*e = Actor(str)
+	if err := ActorValidator(*e); err != nil {
+		return fmt.Errorf("%s is not a valid Actor", str)
+	}
+	return nil
 }

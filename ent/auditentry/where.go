@@ -204,6 +204,26 @@ func CreatedAtLTE(v time.Time) predicate.AuditEntry {
 	return predicate.AuditEntry(sql.FieldLTE(FieldCreatedAt, v))
 }
 
+// ActorEQ applies the EQ predicate on the "actor" field.
+func ActorEQ(v Actor) predicate.AuditEntry {
+	return predicate.AuditEntry(sql.FieldEQ(FieldActor, v))
+}
+
+// ActorNEQ applies the NEQ predicate on the "actor" field.
+func ActorNEQ(v Actor) predicate.AuditEntry {
+	return predicate.AuditEntry(sql.FieldNEQ(FieldActor, v))
+}
+
+// ActorIn applies the In predicate on the "actor" field.
+func ActorIn(vs ...Actor) predicate.AuditEntry {
+	return predicate.AuditEntry(sql.FieldIn(FieldActor, vs...))
+}
+
+// ActorNotIn applies the NotIn predicate on the "actor" field.
+func ActorNotIn(vs ...Actor) predicate.AuditEntry {
+	return predicate.AuditEntry(sql.FieldNotIn(FieldActor, vs...))
+}
+
 // UserIDEQ applies the EQ predicate on the "user_id" field.
 func UserIDEQ(v string) predicate.AuditEntry {
 	return predicate.AuditEntry(sql.FieldEQ(FieldUserID, v))

@@ -48,6 +48,7 @@ var (
 		{Name: "id", Type: field.TypeString, Size: 64},
 		{Name: "merchant_id", Type: field.TypeString, Size: 64},
 		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "actor", Type: field.TypeEnum, Enums: []string{"user", "admin_key"}, Default: "user"},
 		{Name: "user_id", Type: field.TypeString, Size: 64},
 		{Name: "user_email", Type: field.TypeString, Size: 254},
 		{Name: "operation", Type: field.TypeString, Size: 64},

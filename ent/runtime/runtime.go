@@ -154,29 +154,15 @@ func init() {
 	// auditentry.DefaultCreatedAt holds the default value on creation for the created_at field.
 	auditentry.DefaultCreatedAt = auditentryDescCreatedAt.Default.(func() time.Time)
 	// auditentryDescUserID is the schema descriptor for user_id field.
-	auditentryDescUserID := auditentryFields[2].Descriptor()
+	auditentryDescUserID := auditentryFields[3].Descriptor()
 	// auditentry.UserIDValidator is a validator for the "user_id" field. It is called by the builders before save.
-	auditentry.UserIDValidator = func() func(string) error {
-		validators := auditentryDescUserID.Validators
-		fns := [...]func(string) error{
-			validators[0].(func(string) error),
-			validators[1].(func(string) error),
-		}
-		return func(user_id string) error {
-			for _, fn := range fns {
-				if err := fn(user_id); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-	}()
+	auditentry.UserIDValidator = auditentryDescUserID.Validators[0].(func(string) error)
 	// auditentryDescUserEmail is the schema descriptor for user_email field.
-	auditentryDescUserEmail := auditentryFields[3].Descriptor()
+	auditentryDescUserEmail := auditentryFields[4].Descriptor()
 	// auditentry.UserEmailValidator is a validator for the "user_email" field. It is called by the builders before save.
 	auditentry.UserEmailValidator = auditentryDescUserEmail.Validators[0].(func(string) error)
 	// auditentryDescOperation is the schema descriptor for operation field.
-	auditentryDescOperation := auditentryFields[4].Descriptor()
+	auditentryDescOperation := auditentryFields[5].Descriptor()
 	// auditentry.OperationValidator is a validator for the "operation" field. It is called by the builders before save.
 	auditentry.OperationValidator = func() func(string) error {
 		validators := auditentryDescOperation.Validators
@@ -194,11 +180,11 @@ func init() {
 		}
 	}()
 	// auditentryDescObjectID is the schema descriptor for object_id field.
-	auditentryDescObjectID := auditentryFields[5].Descriptor()
+	auditentryDescObjectID := auditentryFields[6].Descriptor()
 	// auditentry.ObjectIDValidator is a validator for the "object_id" field. It is called by the builders before save.
 	auditentry.ObjectIDValidator = auditentryDescObjectID.Validators[0].(func(string) error)
 	// auditentryDescRequestID is the schema descriptor for request_id field.
-	auditentryDescRequestID := auditentryFields[6].Descriptor()
+	auditentryDescRequestID := auditentryFields[7].Descriptor()
 	// auditentry.RequestIDValidator is a validator for the "request_id" field. It is called by the builders before save.
 	auditentry.RequestIDValidator = auditentryDescRequestID.Validators[0].(func(string) error)
 	// auditentryDescID is the schema descriptor for id field.

@@ -117,7 +117,7 @@ func (Invitation) Annotations() []schema.Annotation {
 	return []schema.Annotation{entgql.Skip(entgql.SkipAll)}
 }
 
-// AuditEntry records one change a dashboard user made: who, for which
+// AuditEntry records one change a dashboard user (or the admin key) made: who, for which
 // merchant, which operation on which object, when, and the request's id.
 // It is written in the same transaction as the change, so a change that
 // did not commit leaves none.
@@ -130,7 +130,11 @@ func (AuditEntry) Fields() []ent.Field {
 		idField(ids.AuditEntry),
 		field.Time("created_at").Default(nowUTC).Immutable().SchemaType(timeType).
 			Annotations(entgql.OrderField("CREATED_AT")),
-		field.String("user_id").MaxLen(64).NotEmpty().Immutable(),
+		// actor is who made the change: a user's session, or the platform
+		// admin key (bootstrapping a merchant's first admin, managing its
+		// API keys), whose entries have no user.
+		field.Enum("actor").Values("user", "admin_key").Default("user").Immutable(),
+		field.String("user_id").MaxLen(64).Immutable(),
 		field.String("user_email").MaxLen(254).Immutable(),
 		// operation is the GraphQL mutation's name, e.g. capturePayment.
 		field.String("operation").MaxLen(64).NotEmpty().Immutable(),
@@ -150,8 +154,10 @@ func (AuditEntry) Annotations() []schema.Annotation {
 	}
 }
 
-// adminOnly is @hasRole(roles: []): only a merchant's admins (and API keys).
+// adminOnly is @hasRole(roles: [], keys: ADMIN_KEY): only a merchant's
+// admins and the admin key, never a merchant's secret key.
 func adminOnly() entgql.Directive {
-	return entgql.NewDirective("hasRole", &ast.Argument{Name: "roles",
-		Value: &ast.Value{Kind: ast.ListValue, Children: ast.ChildValueList{}}})
+	return entgql.NewDirective("hasRole",
+		&ast.Argument{Name: "roles", Value: &ast.Value{Kind: ast.ListValue, Children: ast.ChildValueList{}}},
+		&ast.Argument{Name: "keys", Value: &ast.Value{Kind: ast.EnumValue, Raw: "ADMIN_KEY"}})
 }

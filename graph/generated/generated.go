@@ -10,6 +10,7 @@ import (
 	"math"
 	"strconv"
 	"switchyard/ent"
+	"switchyard/ent/auditentry"
 	"switchyard/ent/capture"
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
@@ -64,7 +65,7 @@ type ResolverRoot interface {
 }
 
 type DirectiveRoot struct {
-	HasRole func(ctx context.Context, obj any, next graphql.Resolver, roles []model.Role) (res any, err error)
+	HasRole func(ctx context.Context, obj any, next graphql.Resolver, roles []model.Role, keys model.KeyAccess) (res any, err error)
 	Public  func(ctx context.Context, obj any, next graphql.Resolver) (res any, err error)
 }
 
@@ -99,6 +100,7 @@ type ComplexityRoot struct {
 	}
 
 	AuditEntry struct {
+		Actor      func(childComplexity int) int
 		CreatedAt  func(childComplexity int) int
 		ID         func(childComplexity int) int
 		MerchantID func(childComplexity int) int
@@ -486,6 +488,7 @@ type ComplexityRoot struct {
 		RemoveUser                   func(childComplexity int, userID string) int
 		RetryWebhookDelivery         func(childComplexity int, eventID string, idempotencyKey *string) int
 		RevokeAPIKey                 func(childComplexity int, id string, idempotencyKey *string) int
+		RollAPIKey                   func(childComplexity int, id string, gracePeriodSeconds int, idempotencyKey *string) int
 		SetDefaultPaymentMethod      func(childComplexity int, customerID string, paymentMethodID string, idempotencyKey *string) int
 		SignIn                       func(childComplexity int, email string, password string) int
 		SignOut                      func(childComplexity int) int
@@ -831,6 +834,13 @@ type ComplexityRoot struct {
 		Replayed func(childComplexity int) int
 	}
 
+	RollApiKeyPayload struct {
+		APIKey   func(childComplexity int) int
+		Key      func(childComplexity int) int
+		Previous func(childComplexity int) int
+		Replayed func(childComplexity int) int
+	}
+
 	RoutingAlgorithm struct {
 		Active          func(childComplexity int) int
 		Algorithm       func(childComplexity int) int
@@ -960,6 +970,7 @@ type MutationResolver interface {
 	UpdateConnectorAccount(ctx context.Context, id string, input model.ConnectorAccountRequest, idempotencyKey *string) (*model.ConnectorAccountPayload, error)
 	CreateAPIKey(ctx context.Context, input model.CreateAPIKeyInput, idempotencyKey *string) (*model.CreateAPIKeyPayload, error)
 	RevokeAPIKey(ctx context.Context, id string, idempotencyKey *string) (*model.APIKeyPayload, error)
+	RollAPIKey(ctx context.Context, id string, gracePeriodSeconds int, idempotencyKey *string) (*model.RollAPIKeyPayload, error)
 	UpdateProfileWebhookSettings(ctx context.Context, profileID string, input model.WebhookSettingsInput, idempotencyKey *string) (*model.ProfilePayload, error)
 	RetryWebhookDelivery(ctx context.Context, eventID string, idempotencyKey *string) (*model.DeliveryAttemptPayload, error)
 	CreateRoutingAlgorithm(ctx context.Context, input model.CreateRoutingAlgorithmInput, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error)
@@ -1160,6 +1171,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ApiKeyPayload.Replayed(childComplexity), true
 
+	case "AuditEntry.actor":
+		if e.ComplexityRoot.AuditEntry.Actor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.Actor(childComplexity), true
 	case "AuditEntry.createdAt":
 		if e.ComplexityRoot.AuditEntry.CreatedAt == nil {
 			break
@@ -2944,6 +2961,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RevokeAPIKey(childComplexity, args["id"].(string), args["idempotencyKey"].(*string)), true
+	case "Mutation.rollApiKey":
+		if e.ComplexityRoot.Mutation.RollAPIKey == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_rollApiKey_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RollAPIKey(childComplexity, args["id"].(string), args["gracePeriodSeconds"].(int), args["idempotencyKey"].(*string)), true
 	case "Mutation.setDefaultPaymentMethod":
 		if e.ComplexityRoot.Mutation.SetDefaultPaymentMethod == nil {
 			break
@@ -4805,6 +4833,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RefundPayload.Replayed(childComplexity), true
 
+	case "RollApiKeyPayload.apiKey":
+		if e.ComplexityRoot.RollApiKeyPayload.APIKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RollApiKeyPayload.APIKey(childComplexity), true
+	case "RollApiKeyPayload.key":
+		if e.ComplexityRoot.RollApiKeyPayload.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RollApiKeyPayload.Key(childComplexity), true
+	case "RollApiKeyPayload.previous":
+		if e.ComplexityRoot.RollApiKeyPayload.Previous == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RollApiKeyPayload.Previous(childComplexity), true
+	case "RollApiKeyPayload.replayed":
+		if e.ComplexityRoot.RollApiKeyPayload.Replayed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RollApiKeyPayload.Replayed(childComplexity), true
+
 	case "RoutingAlgorithm.active":
 		if e.ComplexityRoot.RoutingAlgorithm.Active == nil {
 			break
@@ -5614,11 +5667,19 @@ type AuditEntry implements Node {
   id: ID!
   merchantID: String!
   createdAt: Time!
+  actor: AuditEntryActor!
   userID: String!
   userEmail: String!
   operation: String!
   objectID: String
   requestID: String
+}
+"""
+AuditEntryActor is enum for the field actor
+"""
+enum AuditEntryActor @goModel(model: "switchyard/ent/auditentry.Actor") {
+  user
+  admin_key
 }
 """
 A connection to a list of items.
@@ -5719,6 +5780,13 @@ input AuditEntryWhereInput {
   createdAtGTE: Time
   createdAtLT: Time
   createdAtLTE: Time
+  """
+  actor field predicates
+  """
+  actor: AuditEntryActor
+  actorNEQ: AuditEntryActor
+  actorIn: [AuditEntryActor!]
+  actorNotIn: [AuditEntryActor!]
   """
   user_id field predicates
   """
@@ -11949,7 +12017,7 @@ type Query {
     Filtering options for AuditEntries returned from the connection.
     """
     where: AuditEntryWhereInput
-  ): AuditEntryConnection! @hasRole(roles: [])
+  ): AuditEntryConnection! @hasRole(roles: [], keys: ADMIN_KEY)
   customers(
     """
     Returns the elements in the list that come after the specified cursor.
@@ -13692,20 +13760,39 @@ type Mutation {
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
   ): ConnectorAccountPayload! @hasRole(roles: [DEVELOPER])
-  "Creates a merchant secret key (admin key only). The key is in the payload, and nowhere else, ever again."
+  """
+  Creates a merchant secret key (admins and developers, or the admin key;
+  never a secret key). The key is in the payload, and nowhere else, ever
+  again.
+  """
   createApiKey(
     "The key's name, description and expiration."
     input: CreateApiKeyInput!
     "Runs the mutation at most once per key (see Mutation); a replay returns the same key."
     idempotencyKey: String
-  ): CreateApiKeyPayload! @hasRole(roles: [DEVELOPER])
-  "Revokes a merchant secret key at once (admin key only)."
+  ): CreateApiKeyPayload! @hasRole(roles: [DEVELOPER], keys: ADMIN_KEY)
+  "Revokes a merchant secret key at once (admins and developers, or the admin key)."
   revokeApiKey(
     "The key_id (key_…)."
     id: ID!
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
-  ): ApiKeyPayload! @hasRole(roles: [DEVELOPER])
+  ): ApiKeyPayload! @hasRole(roles: [DEVELOPER], keys: ADMIN_KEY)
+  """
+  Rolls a merchant secret key (admins and developers, or the admin key): a
+  new key with the old one's name and description, shown once, while the
+  old key keeps working for the grace period chosen, so a deployment can
+  switch without an outage. The old key's expiry is never made later than
+  it was.
+  """
+  rollApiKey(
+    "The key_id (key_…) of the key to replace."
+    id: ID!
+    "How long the old key keeps working, in seconds: 0 (it ends now) to 86400 (24 hours)."
+    gracePeriodSeconds: Int!
+    "Runs the mutation at most once per key (see Mutation); a replay returns the same new key."
+    idempotencyKey: String
+  ): RollApiKeyPayload! @hasRole(roles: [DEVELOPER], keys: ADMIN_KEY)
   "Changes a profile's webhook settings: URL, enabled statuses and event types, delivery on or off."
   updateProfileWebhookSettings(
     "The profile_id (pro_…)."
@@ -13807,6 +13894,18 @@ type CreateApiKeyPayload {
   apiKey: APIKey!
   "The secret key itself (snd_…): store it now, it is not shown again."
   key: String!
+  "True when this answer replays the stored result of an earlier call with the same idempotency key."
+  replayed: Boolean!
+}
+
+"rollApiKey's result."
+type RollApiKeyPayload {
+  "The new key's record (prefix only); it never expires."
+  apiKey: APIKey!
+  "The new secret key itself (snd_…): store it now, it is not shown again."
+  key: String!
+  "The rolled key's record: its expiresAt is when it stops working."
+  previous: APIKey!
   "True when this answer replays the stored result of an earlier call with the same idempotency key."
   replayed: Boolean!
 }
@@ -14127,13 +14226,34 @@ type WebhookSettings {
 # schema, and checked in one place (the hasRole and public directives).
 
 """
-Who may run a root field, besides a merchant's admins and API keys (a
-merchant secret key, or the admin key with X-Merchant-Id): the roles
-listed. An empty list is admins only. A root query without it is open to
-every role (a read); a mutation without it is refused to every user (the
-role-matrix test requires one on each).
+Who may run a root field: a signed-in user whose role is listed (admins
+always; an empty list is admins only), and the API keys that ` + "`" + `keys` + "`" + ` lets
+through. A root query without it is open to every role and every key (a
+read); a mutation without it is refused to every user (the role-matrix test
+requires one on each).
 """
-directive @hasRole(roles: [Role!]!) on FIELD_DEFINITION
+directive @hasRole(roles: [Role!]!, keys: KeyAccess! = ANY) on FIELD_DEFINITION
+
+"""
+Which API keys may run a root field besides users' sessions. A leaked
+server key must not be a way into the dashboard: the merchant's people,
+their sessions, the audit log and the API keys themselves are not a secret
+key's business.
+"""
+enum KeyAccess {
+  "Every API key: a merchant's secret key, and the admin key with X-Merchant-Id."
+  ANY
+  "The admin key with X-Merchant-Id, never a merchant's secret key. Its changes are audited as the admin key's."
+  ADMIN_KEY
+  """
+  The admin key with X-Merchant-Id only to invite the first admin of a
+  merchant that has none (audited as the admin key's); never a merchant's
+  secret key.
+  """
+  BOOTSTRAP
+  "No API key: a signed-in user's session only."
+  NONE
+}
 
 "A root field anyone may call, signed in or not (sign-up, sign-in, accepting an invitation)."
 directive @public on FIELD_DEFINITION
@@ -14227,8 +14347,8 @@ type Me {
 extend type Query {
   "The signed-in user, their current merchant and role, and every merchant they belong to. Null for an API key."
   me: Me
-  "The members of the caller's merchant, oldest first."
-  users: [Member!]! @hasRole(roles: [])
+  "The members of the caller's merchant, oldest first (admins, and the admin key; never a merchant's secret key)."
+  users: [Member!]! @hasRole(roles: [], keys: ADMIN_KEY)
 }
 
 extend type Mutation {
@@ -14246,21 +14366,25 @@ extend type Mutation {
   """
   signIn(email: String!, password: String!): Session! @public
   "Ends the caller's session at once, on every process."
-  signOut: Boolean! @hasRole(roles: [DEVELOPER, OPERATOR, VIEWER])
-  "Invites someone by email to the caller's merchant with a role; the token is valid for 7 days, once."
-  inviteUser(email: String!, role: Role!): InvitationPayload! @hasRole(roles: [])
+  signOut: Boolean! @hasRole(roles: [DEVELOPER, OPERATOR, VIEWER], keys: NONE)
+  """
+  Invites someone by email to the caller's merchant with a role; the token
+  is valid for 7 days, once. A signed-in admin invites; the admin key (with
+  X-Merchant-Id) only invites the first admin of a merchant that has none.
+  """
+  inviteUser(email: String!, role: Role!): InvitationPayload! @hasRole(roles: [], keys: BOOTSTRAP)
   """
   Accepts an invitation. An email without a user signs up with the password
   given; an existing user's password must match. Returns a session on the
   invitation's merchant.
   """
   acceptInvitation(token: String!, password: String!): Session! @public
-  "Changes a member's role; a merchant keeps at least one admin."
-  updateUserRole(userID: ID!, role: Role!): Member! @hasRole(roles: [])
-  "Removes a member from the caller's merchant (their sessions there stop working at once); a merchant keeps at least one admin."
-  removeUser(userID: ID!): Boolean! @hasRole(roles: [])
+  "Changes a member's role (a signed-in admin only); a merchant keeps at least one admin."
+  updateUserRole(userID: ID!, role: Role!): Member! @hasRole(roles: [], keys: NONE)
+  "Removes a member from the caller's merchant (a signed-in admin only; their sessions there stop working at once); a merchant keeps at least one admin."
+  removeUser(userID: ID!): Boolean! @hasRole(roles: [], keys: NONE)
   "Moves the caller's session to another merchant the user belongs to."
-  switchMerchant(merchantID: ID!): Session! @hasRole(roles: [DEVELOPER, OPERATOR, VIEWER])
+  switchMerchant(merchantID: ID!): Session! @hasRole(roles: [DEVELOPER, OPERATOR, VIEWER], keys: NONE)
 }
 `, BuiltIn: false},
 }
@@ -14336,6 +14460,8 @@ func (ec *executionContext) childFields_AuditEntry(ctx context.Context, field gr
 		return ec.fieldContext_AuditEntry_merchantID(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_AuditEntry_createdAt(ctx, field)
+	case "actor":
+		return ec.fieldContext_AuditEntry_actor(ctx, field)
 	case "userID":
 		return ec.fieldContext_AuditEntry_userID(ctx, field)
 	case "userEmail":
@@ -15646,6 +15772,20 @@ func (ec *executionContext) childFields_RefundPayload(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type RefundPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_RollApiKeyPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "apiKey":
+		return ec.fieldContext_RollApiKeyPayload_apiKey(ctx, field)
+	case "key":
+		return ec.fieldContext_RollApiKeyPayload_key(ctx, field)
+	case "previous":
+		return ec.fieldContext_RollApiKeyPayload_previous(ctx, field)
+	case "replayed":
+		return ec.fieldContext_RollApiKeyPayload_replayed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RollApiKeyPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_RoutingAlgorithm(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -15951,6 +16091,14 @@ func (ec *executionContext) dir_hasRole_args(ctx context.Context, rawArgs map[st
 		return nil, err
 	}
 	args["roles"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "keys",
+		func(ctx context.Context, v any) (model.KeyAccess, error) {
+			return ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["keys"] = arg1
 	return args, nil
 }
 
@@ -16709,6 +16857,36 @@ func (ec *executionContext) field_Mutation_revokeApiKey_args(ctx context.Context
 		return nil, err
 	}
 	args["idempotencyKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_rollApiKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "gracePeriodSeconds",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["gracePeriodSeconds"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg2
 	return args, nil
 }
 
@@ -18531,6 +18709,29 @@ func (ec *executionContext) _AuditEntry_createdAt(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_AuditEntry_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditEntry", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEntry_actor(ctx context.Context, field graphql.CollectedField, obj *ent.AuditEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntry_actor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Actor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v auditentry.Actor) graphql.Marshaler {
+			return ec.marshalNAuditEntryActor2switchyardᚋentᚋauditentryᚐActor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntry_actor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEntry", field, false, false, errors.New("field of type AuditEntryActor does not have child fields"))
 }
 
 func (ec *executionContext) _AuditEntry_userID(ctx context.Context, field graphql.CollectedField, obj *ent.AuditEntry) (ret graphql.Marshaler) {
@@ -24771,11 +24972,16 @@ func (ec *executionContext) _Mutation_createPayment(ctx context.Context, field g
 					var zeroVal *model.PaymentPayload
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.PaymentPayload
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *model.PaymentPayload
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -24833,11 +25039,16 @@ func (ec *executionContext) _Mutation_updatePayment(ctx context.Context, field g
 					var zeroVal *model.PaymentPayload
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.PaymentPayload
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *model.PaymentPayload
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -24895,11 +25106,16 @@ func (ec *executionContext) _Mutation_confirmPayment(ctx context.Context, field 
 					var zeroVal *model.PaymentPayload
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.PaymentPayload
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *model.PaymentPayload
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -24957,11 +25173,16 @@ func (ec *executionContext) _Mutation_capturePayment(ctx context.Context, field 
 					var zeroVal *model.PaymentPayload
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.PaymentPayload
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *model.PaymentPayload
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -25019,11 +25240,16 @@ func (ec *executionContext) _Mutation_cancelPayment(ctx context.Context, field g
 					var zeroVal *model.PaymentPayload
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.PaymentPayload
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *model.PaymentPayload
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -25081,11 +25307,16 @@ func (ec *executionContext) _Mutation_createRefund(ctx context.Context, field gr
 					var zeroVal *model.RefundPayload
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.RefundPayload
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *model.RefundPayload
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -25143,11 +25374,16 @@ func (ec *executionContext) _Mutation_acceptDispute(ctx context.Context, field g
 					var zeroVal *model.DisputePayload
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.DisputePayload
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *model.DisputePayload
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -25205,11 +25441,16 @@ func (ec *executionContext) _Mutation_createCustomer(ctx context.Context, field 
 					var zeroVal *model.CustomerPayload
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.CustomerPayload
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *model.CustomerPayload
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -25267,11 +25508,16 @@ func (ec *executionContext) _Mutation_updateCustomer(ctx context.Context, field 
 					var zeroVal *model.CustomerPayload
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.CustomerPayload
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *model.CustomerPayload
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -25329,11 +25575,16 @@ func (ec *executionContext) _Mutation_deleteCustomer(ctx context.Context, field 
 					var zeroVal *model.CustomerPayload
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.CustomerPayload
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *model.CustomerPayload
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -25391,11 +25642,16 @@ func (ec *executionContext) _Mutation_deletePaymentMethod(ctx context.Context, f
 					var zeroVal *model.DeletedPaymentMethodPayload
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.DeletedPaymentMethodPayload
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *model.DeletedPaymentMethodPayload
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -25453,11 +25709,16 @@ func (ec *executionContext) _Mutation_setDefaultPaymentMethod(ctx context.Contex
 					var zeroVal *model.CustomerPayload
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.CustomerPayload
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *model.CustomerPayload
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -25515,11 +25776,16 @@ func (ec *executionContext) _Mutation_createConnectorAccount(ctx context.Context
 					var zeroVal *model.ConnectorAccountPayload
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.ConnectorAccountPayload
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *model.ConnectorAccountPayload
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -25577,11 +25843,16 @@ func (ec *executionContext) _Mutation_updateConnectorAccount(ctx context.Context
 					var zeroVal *model.ConnectorAccountPayload
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.ConnectorAccountPayload
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *model.ConnectorAccountPayload
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -25639,11 +25910,16 @@ func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field gr
 					var zeroVal *model.CreateAPIKeyPayload
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ADMIN_KEY")
+				if err != nil {
+					var zeroVal *model.CreateAPIKeyPayload
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *model.CreateAPIKeyPayload
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -25701,11 +25977,16 @@ func (ec *executionContext) _Mutation_revokeApiKey(ctx context.Context, field gr
 					var zeroVal *model.APIKeyPayload
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ADMIN_KEY")
+				if err != nil {
+					var zeroVal *model.APIKeyPayload
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *model.APIKeyPayload
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -25742,6 +26023,73 @@ func (ec *executionContext) fieldContext_Mutation_revokeApiKey(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_rollApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_rollApiKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RollAPIKey(ctx, fc.Args["id"].(string), fc.Args["gracePeriodSeconds"].(int), fc.Args["idempotencyKey"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"DEVELOPER"})
+				if err != nil {
+					var zeroVal *model.RollAPIKeyPayload
+					return zeroVal, err
+				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ADMIN_KEY")
+				if err != nil {
+					var zeroVal *model.RollAPIKeyPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.RollAPIKeyPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RollAPIKeyPayload) graphql.Marshaler {
+			return ec.marshalNRollApiKeyPayload2ᚖswitchyardᚋgraphᚋmodelᚐRollAPIKeyPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_rollApiKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RollApiKeyPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_rollApiKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_updateProfileWebhookSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -25763,11 +26111,16 @@ func (ec *executionContext) _Mutation_updateProfileWebhookSettings(ctx context.C
 					var zeroVal *model.ProfilePayload
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.ProfilePayload
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *model.ProfilePayload
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -25825,11 +26178,16 @@ func (ec *executionContext) _Mutation_retryWebhookDelivery(ctx context.Context, 
 					var zeroVal *model.DeliveryAttemptPayload
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.DeliveryAttemptPayload
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *model.DeliveryAttemptPayload
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -25887,11 +26245,16 @@ func (ec *executionContext) _Mutation_createRoutingAlgorithm(ctx context.Context
 					var zeroVal *model.RoutingAlgorithmPayload
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.RoutingAlgorithmPayload
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *model.RoutingAlgorithmPayload
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -25949,11 +26312,16 @@ func (ec *executionContext) _Mutation_activateRoutingAlgorithm(ctx context.Conte
 					var zeroVal *model.RoutingAlgorithmPayload
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.RoutingAlgorithmPayload
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *model.RoutingAlgorithmPayload
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -26011,11 +26379,16 @@ func (ec *executionContext) _Mutation_deactivateRouting(ctx context.Context, fie
 					var zeroVal *model.RoutingAlgorithmPayload
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.RoutingAlgorithmPayload
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *model.RoutingAlgorithmPayload
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -26186,11 +26559,16 @@ func (ec *executionContext) _Mutation_signOut(ctx context.Context, field graphql
 					var zeroVal bool
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "NONE")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal bool
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -26228,11 +26606,16 @@ func (ec *executionContext) _Mutation_inviteUser(ctx context.Context, field grap
 					var zeroVal *model.InvitationPayload
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "BOOTSTRAP")
+				if err != nil {
+					var zeroVal *model.InvitationPayload
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *model.InvitationPayload
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -26347,11 +26730,16 @@ func (ec *executionContext) _Mutation_updateUserRole(ctx context.Context, field 
 					var zeroVal *model.Member
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "NONE")
+				if err != nil {
+					var zeroVal *model.Member
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *model.Member
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -26409,11 +26797,16 @@ func (ec *executionContext) _Mutation_removeUser(ctx context.Context, field grap
 					var zeroVal bool
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "NONE")
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal bool
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -26471,11 +26864,16 @@ func (ec *executionContext) _Mutation_switchMerchant(ctx context.Context, field 
 					var zeroVal *model.Session
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "NONE")
+				if err != nil {
+					var zeroVal *model.Session
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *model.Session
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -31532,11 +31930,16 @@ func (ec *executionContext) _Query_auditLog(ctx context.Context, field graphql.C
 					var zeroVal *ent.AuditEntryConnection
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ADMIN_KEY")
+				if err != nil {
+					var zeroVal *ent.AuditEntryConnection
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal *ent.AuditEntryConnection
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -32569,11 +32972,16 @@ func (ec *executionContext) _Query_users(ctx context.Context, field graphql.Coll
 					var zeroVal []*model.Member
 					return zeroVal, err
 				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ADMIN_KEY")
+				if err != nil {
+					var zeroVal []*model.Member
+					return zeroVal, err
+				}
 				if ec.Directives.HasRole == nil {
 					var zeroVal []*model.Member
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
 			}
 
 			next = directive1
@@ -33615,6 +34023,116 @@ func (ec *executionContext) _RefundPayload_replayed(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_RefundPayload_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RefundPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _RollApiKeyPayload_apiKey(ctx context.Context, field graphql.CollectedField, obj *model.RollAPIKeyPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RollApiKeyPayload_apiKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.APIKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.APIKey) graphql.Marshaler {
+			return ec.marshalNAPIKey2ᚖswitchyardᚋentᚐAPIKey(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RollApiKeyPayload_apiKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RollApiKeyPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_APIKey(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RollApiKeyPayload_key(ctx context.Context, field graphql.CollectedField, obj *model.RollAPIKeyPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RollApiKeyPayload_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RollApiKeyPayload_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RollApiKeyPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RollApiKeyPayload_previous(ctx context.Context, field graphql.CollectedField, obj *model.RollAPIKeyPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RollApiKeyPayload_previous(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Previous, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.APIKey) graphql.Marshaler {
+			return ec.marshalNAPIKey2ᚖswitchyardᚋentᚐAPIKey(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RollApiKeyPayload_previous(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RollApiKeyPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_APIKey(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RollApiKeyPayload_replayed(ctx context.Context, field graphql.CollectedField, obj *model.RollAPIKeyPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RollApiKeyPayload_replayed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Replayed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RollApiKeyPayload_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RollApiKeyPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _RoutingAlgorithm_id(ctx context.Context, field graphql.CollectedField, obj *ent.RoutingAlgorithm) (ret graphql.Marshaler) {
@@ -36945,7 +37463,7 @@ func (ec *executionContext) unmarshalInputAuditEntryWhereInput(ctx context.Conte
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "userIDContains", "userIDHasPrefix", "userIDHasSuffix", "userIDEqualFold", "userIDContainsFold", "userEmail", "userEmailNEQ", "userEmailIn", "userEmailNotIn", "userEmailGT", "userEmailGTE", "userEmailLT", "userEmailLTE", "userEmailContains", "userEmailHasPrefix", "userEmailHasSuffix", "userEmailEqualFold", "userEmailContainsFold", "operation", "operationNEQ", "operationIn", "operationNotIn", "operationGT", "operationGTE", "operationLT", "operationLTE", "operationContains", "operationHasPrefix", "operationHasSuffix", "operationEqualFold", "operationContainsFold", "objectID", "objectIDNEQ", "objectIDIn", "objectIDNotIn", "objectIDGT", "objectIDGTE", "objectIDLT", "objectIDLTE", "objectIDContains", "objectIDHasPrefix", "objectIDHasSuffix", "objectIDIsNil", "objectIDNotNil", "objectIDEqualFold", "objectIDContainsFold", "requestID", "requestIDNEQ", "requestIDIn", "requestIDNotIn", "requestIDGT", "requestIDGTE", "requestIDLT", "requestIDLTE", "requestIDContains", "requestIDHasPrefix", "requestIDHasSuffix", "requestIDIsNil", "requestIDNotNil", "requestIDEqualFold", "requestIDContainsFold"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "actor", "actorNEQ", "actorIn", "actorNotIn", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "userIDContains", "userIDHasPrefix", "userIDHasSuffix", "userIDEqualFold", "userIDContainsFold", "userEmail", "userEmailNEQ", "userEmailIn", "userEmailNotIn", "userEmailGT", "userEmailGTE", "userEmailLT", "userEmailLTE", "userEmailContains", "userEmailHasPrefix", "userEmailHasSuffix", "userEmailEqualFold", "userEmailContainsFold", "operation", "operationNEQ", "operationIn", "operationNotIn", "operationGT", "operationGTE", "operationLT", "operationLTE", "operationContains", "operationHasPrefix", "operationHasSuffix", "operationEqualFold", "operationContainsFold", "objectID", "objectIDNEQ", "objectIDIn", "objectIDNotIn", "objectIDGT", "objectIDGTE", "objectIDLT", "objectIDLTE", "objectIDContains", "objectIDHasPrefix", "objectIDHasSuffix", "objectIDIsNil", "objectIDNotNil", "objectIDEqualFold", "objectIDContainsFold", "requestID", "requestIDNEQ", "requestIDIn", "requestIDNotIn", "requestIDGT", "requestIDGTE", "requestIDLT", "requestIDLTE", "requestIDContains", "requestIDHasPrefix", "requestIDHasSuffix", "requestIDIsNil", "requestIDNotNil", "requestIDEqualFold", "requestIDContainsFold"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -37190,6 +37708,34 @@ func (ec *executionContext) unmarshalInputAuditEntryWhereInput(ctx context.Conte
 				return it, err
 			}
 			it.CreatedAtLTE = data
+		case "actor":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("actor"))
+			data, err := ec.unmarshalOAuditEntryActor2ᚖswitchyardᚋentᚋauditentryᚐActor(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Actor = data
+		case "actorNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("actorNEQ"))
+			data, err := ec.unmarshalOAuditEntryActor2ᚖswitchyardᚋentᚋauditentryᚐActor(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActorNEQ = data
+		case "actorIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("actorIn"))
+			data, err := ec.unmarshalOAuditEntryActor2ᚕswitchyardᚋentᚋauditentryᚐActorᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActorIn = data
+		case "actorNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("actorNotIn"))
+			data, err := ec.unmarshalOAuditEntryActor2ᚕswitchyardᚋentᚋauditentryᚐActorᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActorNotIn = data
 		case "userID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userID"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -62811,6 +63357,11 @@ func (ec *executionContext) _AuditEntry(ctx context.Context, sel ast.SelectionSe
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "actor":
+			out.Values[i] = ec._AuditEntry_actor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "userID":
 			out.Values[i] = ec._AuditEntry_userID(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -66085,6 +66636,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "rollApiKey":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_rollApiKey(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "updateProfileWebhookSettings":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateProfileWebhookSettings(ctx, field)
@@ -69267,6 +69825,59 @@ func (ec *executionContext) _RefundPayload(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var rollApiKeyPayloadImplementors = []string{"RollApiKeyPayload"}
+
+func (ec *executionContext) _RollApiKeyPayload(ctx context.Context, sel ast.SelectionSet, obj *model.RollAPIKeyPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, rollApiKeyPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RollApiKeyPayload")
+		case "apiKey":
+			out.Values[i] = ec._RollApiKeyPayload_apiKey(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "key":
+			out.Values[i] = ec._RollApiKeyPayload_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "previous":
+			out.Values[i] = ec._RollApiKeyPayload_previous(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "replayed":
+			out.Values[i] = ec._RollApiKeyPayload_replayed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var routingAlgorithmImplementors = []string{"RoutingAlgorithm", "Node"}
 
 func (ec *executionContext) _RoutingAlgorithm(ctx context.Context, sel ast.SelectionSet, obj *ent.RoutingAlgorithm) graphql.Marshaler {
@@ -70424,6 +71035,16 @@ func (ec *executionContext) marshalNApiKeyPayload2ᚖswitchyardᚋgraphᚋmodel�
 	return ec._ApiKeyPayload(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNAuditEntryActor2switchyardᚋentᚋauditentryᚐActor(ctx context.Context, v any) (auditentry.Actor, error) {
+	var res auditentry.Actor
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNAuditEntryActor2switchyardᚋentᚋauditentryᚐActor(ctx context.Context, sel ast.SelectionSet, v auditentry.Actor) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) marshalNAuditEntryConnection2ᚖswitchyardᚋentᚐAuditEntryConnection(ctx context.Context, sel ast.SelectionSet, v *ent.AuditEntryConnection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -71093,6 +71714,16 @@ func (ec *executionContext) marshalNInvitationPayload2ᚖswitchyardᚋgraphᚋmo
 		return graphql.Null
 	}
 	return ec._InvitationPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx context.Context, v any) (model.KeyAccess, error) {
+	var res model.KeyAccess
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx context.Context, sel ast.SelectionSet, v model.KeyAccess) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) unmarshalNKeyKind2switchyardᚋgraphᚋmodelᚐKeyKind(ctx context.Context, v any) (model.KeyKind, error) {
@@ -71949,6 +72580,16 @@ func (ec *executionContext) marshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ
 	return ret
 }
 
+func (ec *executionContext) marshalNRollApiKeyPayload2ᚖswitchyardᚋgraphᚋmodelᚐRollAPIKeyPayload(ctx context.Context, sel ast.SelectionSet, v *model.RollAPIKeyPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RollApiKeyPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNRoutingAlgorithm2ᚖswitchyardᚋentᚐRoutingAlgorithm(ctx context.Context, sel ast.SelectionSet, v *ent.RoutingAlgorithm) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -72409,6 +73050,58 @@ func (ec *executionContext) marshalOAuditEntry2ᚖswitchyardᚋentᚐAuditEntry(
 		return graphql.Null
 	}
 	return ec._AuditEntry(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOAuditEntryActor2ᚕswitchyardᚋentᚋauditentryᚐActorᚄ(ctx context.Context, v any) ([]auditentry.Actor, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]auditentry.Actor, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNAuditEntryActor2switchyardᚋentᚋauditentryᚐActor(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOAuditEntryActor2ᚕswitchyardᚋentᚋauditentryᚐActorᚄ(ctx context.Context, sel ast.SelectionSet, v []auditentry.Actor) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAuditEntryActor2switchyardᚋentᚋauditentryᚐActor(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOAuditEntryActor2ᚖswitchyardᚋentᚋauditentryᚐActor(ctx context.Context, v any) (*auditentry.Actor, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(auditentry.Actor)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOAuditEntryActor2ᚖswitchyardᚋentᚋauditentryᚐActor(ctx context.Context, sel ast.SelectionSet, v *auditentry.Actor) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) marshalOAuditEntryEdge2ᚕᚖswitchyardᚋentᚐAuditEntryEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.AuditEntryEdge) graphql.Marshaler {

@@ -179,6 +179,18 @@ type RefundPayload struct {
 	Replayed bool `json:"replayed"`
 }
 
+// rollApiKey's result.
+type RollAPIKeyPayload struct {
+	// The new key's record (prefix only); it never expires.
+	APIKey *ent.APIKey `json:"apiKey"`
+	// The new secret key itself (snd_…): store it now, it is not shown again.
+	Key string `json:"key"`
+	// The rolled key's record: its expiresAt is when it stops working.
+	Previous *ent.APIKey `json:"previous"`
+	// True when this answer replays the stored result of an earlier call with the same idempotency key.
+	Replayed bool `json:"replayed"`
+}
+
 // A routing configuration mutation's result.
 type RoutingAlgorithmPayload struct {
 	// The configuration the mutation created, activated or deactivated.
@@ -338,6 +350,75 @@ func (e *AnalyticsBucket) UnmarshalJSON(b []byte) error {
 }
 
 func (e AnalyticsBucket) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Which API keys may run a root field besides users' sessions. A leaked
+// server key must not be a way into the dashboard: the merchant's people,
+// their sessions, the audit log and the API keys themselves are not a secret
+// key's business.
+type KeyAccess string
+
+const (
+	// Every API key: a merchant's secret key, and the admin key with X-Merchant-Id.
+	KeyAccessAny KeyAccess = "ANY"
+	// The admin key with X-Merchant-Id, never a merchant's secret key. Its changes are audited as the admin key's.
+	KeyAccessAdminKey KeyAccess = "ADMIN_KEY"
+	// The admin key with X-Merchant-Id only to invite the first admin of a
+	// merchant that has none (audited as the admin key's); never a merchant's
+	// secret key.
+	KeyAccessBootstrap KeyAccess = "BOOTSTRAP"
+	// No API key: a signed-in user's session only.
+	KeyAccessNone KeyAccess = "NONE"
+)
+
+var AllKeyAccess = []KeyAccess{
+	KeyAccessAny,
+	KeyAccessAdminKey,
+	KeyAccessBootstrap,
+	KeyAccessNone,
+}
+
+func (e KeyAccess) IsValid() bool {
+	switch e {
+	case KeyAccessAny, KeyAccessAdminKey, KeyAccessBootstrap, KeyAccessNone:
+		return true
+	}
+	return false
+}
+
+func (e KeyAccess) String() string {
+	return string(e)
+}
+
+func (e *KeyAccess) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = KeyAccess(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid KeyAccess", str)
+	}
+	return nil
+}
+
+func (e KeyAccess) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *KeyAccess) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e KeyAccess) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
@@ -70,6 +71,33 @@ func WithPrincipal(ctx context.Context, p Principal) context.Context {
 	return context.WithValue(ctx, ctxKey{}, p)
 }
 
+// Slot is the principal of a request that one of its operations may
+// replace while it runs: a GraphQL sign-in continues as the user it signed
+// in, so the fields nested in its answer resolve for that user. gqlgen
+// does not hand a resolver's context to the fields below it, so the change
+// is made in the request's context, where every later field reads it.
+type Slot struct{ p atomic.Pointer[Principal] }
+
+// WithSlot returns a context that carries p in a slot that Become may
+// change. A principal set over it (WithPrincipal, System, ForMerchant)
+// still wins below that point.
+func WithSlot(ctx context.Context, p Principal) context.Context {
+	s := &Slot{}
+	s.p.Store(&p)
+	return context.WithValue(ctx, ctxKey{}, s)
+}
+
+// Become makes the rest of the request run as p, where ctx carries a slot
+// (WithSlot) that no principal is set over; it reports whether it did.
+func Become(ctx context.Context, p Principal) bool {
+	s, ok := ctx.Value(ctxKey{}).(*Slot)
+	if !ok {
+		return false
+	}
+	s.p.Store(&p)
+	return true
+}
+
 // System returns a context for work the process does on its own behalf.
 func System(ctx context.Context) context.Context {
 	return WithPrincipal(ctx, Principal{Kind: KindSystem})
@@ -91,8 +119,13 @@ func ForMerchant(ctx context.Context, merchantID string) context.Context {
 
 // FromContext returns the principal, if any.
 func FromContext(ctx context.Context) (Principal, bool) {
-	p, ok := ctx.Value(ctxKey{}).(Principal)
-	return p, ok
+	switch v := ctx.Value(ctxKey{}).(type) {
+	case Principal:
+		return v, true
+	case *Slot:
+		return *v.p.Load(), true
+	}
+	return Principal{}, false
 }
 
 // ErrNoPrincipal is returned by every query or mutation that runs without a

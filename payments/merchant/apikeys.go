@@ -42,7 +42,7 @@ func (s *Service) checkAPIKeyFields(name, description *string, expiresAt *time.T
 	if description != nil && len(*description) > maxKeyDescription {
 		return errs.InvalidValue("description", "must be at most %d characters", maxKeyDescription)
 	}
-	if expiresAt != nil && !expiresAt.After(s.db.Now()) {
+	if expiresAt != nil && !expiresAt.After(s.now()) {
 		return errs.InvalidValue("expiration", "must be in the future")
 	}
 	return nil
@@ -146,10 +146,64 @@ func (s *Service) RevokeAPIKey(ctx context.Context, keyID string) (*ent.APIKey, 
 		if err := s.forgetKeys(ctx, k.Hash); err != nil {
 			return err
 		}
-		out, err = k.Update().SetRevokedAt(s.db.Now()).Save(ctx)
+		out, err = k.Update().SetRevokedAt(s.now()).Save(ctx)
 		return txn.ErrorOrNil(err, "api key")
 	})
 	return out, err
+}
+
+// MaxRollGrace is the longest an old key may keep working once rolled.
+const MaxRollGrace = 24 * time.Hour
+
+// RollAPIKeyInput rolls a key: GracePeriodSeconds is how long the old key
+// keeps working (0 ends it now).
+type RollAPIKeyInput struct {
+	KeyID              string
+	GracePeriodSeconds int
+}
+
+// RollAPIKey replaces a key without an outage: a new key with the old
+// one's name and description (and no expiry), returned once, while the old
+// key keeps working for the grace period and then ends. One transaction
+// makes the new key and sets the old one's expiry, never later than an
+// expiry it had; the old key's key-cache entry goes first, so every
+// process honours the new expiry (see keycache.go).
+func (s *Service) RollAPIKey(ctx context.Context, in RollAPIKeyInput) (created *ent.APIKey, plain string, previous *ent.APIKey, err error) {
+	if in.GracePeriodSeconds < 0 || in.GracePeriodSeconds > int(MaxRollGrace/time.Second) {
+		return nil, "", nil, errs.InvalidValue("gracePeriodSeconds", "must be between 0 and %d (24 hours)", int(MaxRollGrace/time.Second))
+	}
+	if err := s.db.RequireMerchant(ctx); err != nil {
+		return nil, "", nil, err
+	}
+	plain = ids.SecretKey()
+	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
+		old, err := s.lockActiveKey(ctx, tx, in.KeyID)
+		if err != nil {
+			return err
+		}
+		ends := s.now().Add(time.Duration(in.GracePeriodSeconds) * time.Second)
+		if old.ExpiresAt != nil && old.ExpiresAt.Before(ends) {
+			ends = *old.ExpiresAt
+		}
+		// The key cache holds the old expiry: its entry goes first.
+		if err := s.forgetKeys(ctx, old.Hash); err != nil {
+			return err
+		}
+		if previous, err = old.Update().SetExpiresAt(ends.UTC()).Save(ctx); err != nil {
+			return txn.Error(err, "api key")
+		}
+		created, err = tx.APIKey.Create().
+			SetName(old.Name).
+			SetNillableDescription(old.Description).
+			SetPrefix(plain[:8]).
+			SetHash(s.box.HashAPIKey(plain)).
+			Save(ctx)
+		return txn.ErrorOrNil(err, "api key")
+	})
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return created, plain, previous, nil
 }
 
 // ListAPIKeys lists the merchant's unrevoked keys, newest first.
@@ -183,7 +237,7 @@ func utc(t *time.Time) *time.Time {
 func (s *Service) ActiveAPIKeyByHash(ctx context.Context, hash string) (*ActiveKey, error) {
 	k := s.cachedKey(ctx, hash)
 	if k == nil {
-		readAt := time.Now()
+		readAt := s.now()
 		row, err := s.db.Client.APIKey.Query().
 			Where(apikey.Hash(hash), apikey.RevokedAtIsNil()).
 			Select(apikey.FieldID, apikey.FieldMerchantID, apikey.FieldExpiresAt).
@@ -195,11 +249,11 @@ func (s *Service) ActiveAPIKeyByHash(ctx context.Context, hash string) (*ActiveK
 			return nil, errs.Internal(err)
 		}
 		k = &ActiveKey{ID: row.ID, MerchantID: row.MerchantID, ExpiresAt: row.ExpiresAt}
-		if k.ExpiresAt == nil || k.ExpiresAt.After(s.db.Now()) {
+		if k.ExpiresAt == nil || k.ExpiresAt.After(s.now()) {
 			s.cacheKey(ctx, hash, *k, readAt)
 		}
 	}
-	if k.ExpiresAt != nil && !k.ExpiresAt.After(s.db.Now()) {
+	if k.ExpiresAt != nil && !k.ExpiresAt.After(s.now()) {
 		return nil, errs.Unauthorized()
 	}
 	return k, nil

@@ -104,7 +104,7 @@ func (s *Service) cacheKey(ctx context.Context, hash string, k ActiveKey, readAt
 	if k.ExpiresAt != nil && k.ExpiresAt.Before(until) {
 		until = *k.ExpiresAt
 	}
-	ttl := time.Until(until)
+	ttl := until.Sub(s.now())
 	if ttl < time.Second {
 		return // not worth a write
 	}

@@ -12,6 +12,8 @@
 package merchant
 
 import (
+	"time"
+
 	"switchyard/internal/secrets"
 	"switchyard/payments/txn"
 )
@@ -23,6 +25,24 @@ type Service struct {
 	keyCache KeyCache
 	// keyCacheDownUntil (unix ns) pauses key-cache lookups after a failure.
 	keyCacheDownUntil atomicTime
+	// clock, when set, is the time API keys' expiries are read against
+	// (WithClock); the database's clock otherwise.
+	clock func() time.Time
+}
+
+// WithClock makes API keys expire by now instead of the database's clock
+// (tests advance it past a key's expiry rather than wait for it).
+func (s *Service) WithClock(now func() time.Time) *Service {
+	s.clock = now
+	return s
+}
+
+// now is the time API keys' expiries are read against.
+func (s *Service) now() time.Time {
+	if s.clock != nil {
+		return s.clock().UTC()
+	}
+	return s.db.Now()
 }
 
 // Deps are what the merchant operations need.

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"switchyard/ent"
+	"switchyard/ent/auditentry"
 )
 
 // Audit is the record one change by a dashboard user leaves: who, for
@@ -15,7 +16,10 @@ import (
 // operation that changed nothing (a refused or replayed one) leaves none.
 type Audit struct {
 	UserID, UserEmail, MerchantID string
-	Operation                     string
+	// AdminKey marks a change made with the platform admin key, not a
+	// user's session (UserID is then empty).
+	AdminKey  bool
+	Operation string
 	// ObjectID is the id the operation acted on; when empty, the first
 	// object the operation creates fills it.
 	ObjectID  string
@@ -53,6 +57,9 @@ func writeAudit(ctx context.Context, tx *ent.Tx) (committed func(), err error) {
 	}
 	create := tx.AuditEntry.Create().SetMerchantID(a.MerchantID).SetUserID(a.UserID).SetUserEmail(a.UserEmail).
 		SetOperation(a.Operation)
+	if a.AdminKey {
+		create.SetActor(auditentry.ActorAdminKey)
+	}
 	if a.ObjectID != "" {
 		create.SetObjectID(a.ObjectID)
 	}

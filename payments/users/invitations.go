@@ -21,12 +21,19 @@ type Invited struct {
 	Token      string
 }
 
+// AdminKeyInviter is the inviter of an invitation the platform admin key
+// made (to bootstrap a merchant's first admin), where a user's id is kept
+// for the others.
+const AdminKeyInviter = "admin_key"
+
 // Invite asks email to join the caller's merchant with role. Someone who
 // is a member already is refused; inviting the same email again makes a
-// new link (each works once).
+// new link (each works once). The caller is a user of the merchant, or
+// the platform admin key inviting the first admin of a merchant that has
+// none (bootstrapping it: its admins invite the others).
 func (s *Service) Invite(ctx context.Context, email string, role Role) (*Invited, error) {
 	p, ok := tenancy.FromContext(ctx)
-	if !ok || p.UserID == "" {
+	if !ok || (p.UserID == "" && p.Kind != tenancy.KindAdmin) {
 		return nil, errNoSession()
 	}
 	given, key, err := normalizeEmail(email)
@@ -35,6 +42,13 @@ func (s *Service) Invite(ctx context.Context, email string, role Role) (*Invited
 	}
 	if _, err := ParseRole(string(role)); err != nil {
 		return nil, err
+	}
+	invitedBy := p.UserID
+	if invitedBy == "" {
+		if role != RoleAdmin {
+			return nil, errBootstrapOnly()
+		}
+		invitedBy = AdminKeyInviter
 	}
 	sys := tenancy.System(ctx)
 	if u, err := s.db.Client.User.Query().Where(user.EmailKey(key)).Only(sys); err == nil {
@@ -51,9 +65,14 @@ func (s *Service) Invite(ctx context.Context, email string, role Role) (*Invited
 	token := newToken(InvitationTokenPrefix)
 	var inv *ent.Invitation
 	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
+		if invitedBy == AdminKeyInviter {
+			if err := s.requireNoAdmin(ctx, tx); err != nil {
+				return err
+			}
+		}
 		var err error
 		inv, err = tx.Invitation.Create().SetEmail(given).SetEmailKey(key).SetRole(invitation.Role(role)).
-			SetTokenHash(s.box.HashToken(token)).SetInvitedBy(p.UserID).
+			SetTokenHash(s.box.HashToken(token)).SetInvitedBy(invitedBy).
 			SetExpiresAt(s.db.Now().Add(s.policy.InvitationFor)).Save(ctx)
 		return txn.ErrorOrNil(err, "invitation")
 	})
@@ -109,6 +128,9 @@ func (s *Service) AcceptInvitation(ctx context.Context, token, password, clientA
 		if n == 0 {
 			return errLinkInvalid() // accepted a moment ago
 		}
+		if inv.InvitedBy == AdminKeyInviter && s.requireNoAdmin(mctx, tx) != nil {
+			return errLinkInvalid() // the merchant has its first admin already: its admins invite
+		}
 		if u == nil {
 			u, err = tx.User.Create().SetEmail(inv.Email).SetEmailKey(inv.EmailKey).SetPasswordHash(hash).Save(sys)
 			if ent.IsConstraintError(err) {
@@ -132,4 +154,25 @@ func (s *Service) AcceptInvitation(ctx context.Context, token, password, clientA
 		return nil, errs.Internal(err)
 	}
 	return s.startSession(ctx, u, inv.MerchantID, Role(m.Role))
+}
+
+// requireNoAdmin refuses the admin key's invitation to a merchant that has
+// an admin (its memberships locked, so two bootstraps at once cannot both
+// make one).
+func (s *Service) requireNoAdmin(ctx context.Context, tx *ent.Tx) error {
+	ms, err := txn.ForUpdate(s.db, tx.Membership.Query()).All(ctx)
+	if err != nil {
+		return errs.Internal(err)
+	}
+	for _, m := range ms {
+		if m.Role == membership.RoleAdmin {
+			return errBootstrapOnly()
+		}
+	}
+	return nil
+}
+
+func errBootstrapOnly() *errs.Error {
+	return errs.New(errs.KindForbidden, "IR_22",
+		"Access forbidden: the admin key only invites the first admin of a merchant that has none; its admins invite the others")
 }

@@ -208,6 +208,18 @@ func ErrNotAllowed(role Role, operation string) *errs.Error {
 	return errs.New(errs.KindForbidden, "IR_22", "Access forbidden: the %s role may not run %s", role, operation)
 }
 
+// ErrKeyNotAllowed is the answer to an API key on an operation that needs
+// a user's session (or, where adminKey, the admin key): a merchant's
+// secret key is a program's, not a person's.
+func ErrKeyNotAllowed(operation string, adminKey bool) *errs.Error {
+	if adminKey {
+		return errs.New(errs.KindForbidden, "IR_22",
+			"Access forbidden: a merchant's secret API key may not run %s; it needs a signed-in user's session or the admin key", operation)
+	}
+	return errs.New(errs.KindForbidden, "IR_22",
+		"Access forbidden: an API key may not run %s; it needs a signed-in user's session", operation)
+}
+
 // WithSleep makes throttled sign-ins wait through sleep instead of the
 // clock (tests record the waits).
 func (s *Service) WithSleep(sleep func(context.Context, time.Duration) error) *Service {

@@ -23,6 +23,20 @@ type Session struct {
 	User       *ent.User
 	MerchantID string
 	Role       Role
+	// id is the token's keyed hash, under which the store keeps it.
+	id string
+}
+
+// Principal is who a request with this session's token is: the same
+// principal Authenticate gives, so a sign-in can continue as its user for
+// the rest of the request.
+func (s *Session) Principal() tenancy.Principal {
+	return userPrincipal(s.User.ID, s.User.Email, s.MerchantID, s.Role, s.id)
+}
+
+func userPrincipal(userID, email, merchantID string, role Role, sessionID string) tenancy.Principal {
+	return tenancy.Principal{Kind: tenancy.KindMerchant, MerchantID: merchantID, UserID: userID,
+		UserEmail: email, Role: string(role), SessionID: sessionID}
 }
 
 // sessionRecord is what the store keeps of a session, under the token's
@@ -43,10 +57,11 @@ func (s *Service) startSession(ctx context.Context, u *ent.User, merchantID stri
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
-	if err := s.sessions.Put(ctx, s.box.HashToken(token), raw, s.policy.SessionIdle); err != nil {
+	id := s.box.HashToken(token)
+	if err := s.sessions.Put(ctx, id, raw, s.policy.SessionIdle); err != nil {
 		return nil, errs.Unavailable("The session store (Redis)")
 	}
-	return &Session{Token: token, ExpiresAt: s.expiry(now, rec), User: u, MerchantID: merchantID, Role: role}, nil
+	return &Session{Token: token, ExpiresAt: s.expiry(now, rec), User: u, MerchantID: merchantID, Role: role, id: id}, nil
 }
 
 // expiry is when a session touched at now ends unless touched again.
@@ -88,8 +103,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (tenancy.Princ
 	if err != nil {
 		return tenancy.Principal{}, errs.Internal(err)
 	}
-	return tenancy.Principal{Kind: tenancy.KindMerchant, MerchantID: rec.MerchantID, UserID: rec.UserID,
-		UserEmail: rec.Email, Role: string(m.Role), SessionID: id}, nil
+	return userPrincipal(rec.UserID, rec.Email, rec.MerchantID, Role(m.Role), id), nil
 }
 
 // SignIn checks a user's email and password and opens a session on the
