@@ -117,7 +117,7 @@ func NewHandler(d Deps, opts Options) http.Handler {
 		ctx, cancel := context.WithTimeout(withClientAddr(tenancy.WithPrincipal(r.Context(), p), r), opts.Timeout)
 		defer cancel()
 		sw := &statusWriter{ResponseWriter: w}
-		srv.ServeHTTP(sw, withRequest(r.WithContext(ctx), &sw.status))
+		srv.ServeHTTP(sw, withRequest(r.WithContext(ctx), sw))
 		sw.finish()
 	})
 }
@@ -181,6 +181,10 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		gqlErr.Extensions = map[string]any{"code": e.Code, "type": e.Type}
 		if e.Field != "" {
 			gqlErr.Extensions["field"] = e.Field
+		}
+		if n := e.RetryAfterSeconds(); n > 0 {
+			gqlErr.Extensions["retryAfter"] = n
+			askRetryAfter(ctx, n)
 		}
 		return gqlErr
 	}
