@@ -96,7 +96,9 @@ func (s *Service) AcceptInvitation(ctx context.Context, token, password, clientA
 	}
 	hash := ""
 	if u == nil {
-		hash = hashPassword(password)
+		if hash, err = s.hashes.hash(ctx, password); err != nil {
+			return nil, err
+		}
 	}
 	// The membership is the invitation's merchant's: write as it.
 	mctx := tenancy.ForMerchant(sys, inv.MerchantID)

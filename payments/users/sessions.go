@@ -8,7 +8,6 @@ import (
 
 	"switchyard/ent"
 	"switchyard/ent/membership"
-	"switchyard/ent/user"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
 )
@@ -110,77 +109,6 @@ func (s *Service) SignIn(ctx context.Context, email, password, clientAddr string
 		return nil, err
 	}
 	return s.startSession(ctx, u, m.MerchantID, Role(m.Role))
-}
-
-// checkPassword is the throttled password check of SignIn and of an
-// existing user accepting an invitation.
-func (s *Service) checkPassword(ctx context.Context, email, password, clientAddr string) (*ent.User, error) {
-	_, key, err := normalizeEmail(email)
-	if err != nil {
-		key = strings.ToLower(strings.TrimSpace(email)) // still counted, still the one answer
-	}
-	keys := s.failureKeys(key, clientAddr)
-	if err := s.throttle(ctx, keys); err != nil {
-		return nil, err
-	}
-	sys := tenancy.System(ctx)
-	u, qerr := s.db.Client.User.Query().Where(user.EmailKey(key)).Only(sys)
-	if qerr != nil && !ent.IsNotFound(qerr) {
-		return nil, errs.Internal(qerr)
-	}
-	hash := s.dummyHash
-	if u != nil {
-		hash = u.PasswordHash
-	}
-	if !passwordMatches(hash, password) || u == nil {
-		if err := s.failures.Fail(ctx, s.policy.FailureWindow, keys...); err != nil {
-			return nil, errs.Unavailable("The sign-in counter (Redis)")
-		}
-		return nil, errBadCredentials()
-	}
-	_ = s.failures.Clear(ctx, keys[0]) // the email's; the address's count stays
-	_ = s.db.Client.User.UpdateOneID(u.ID).SetLastSignedInAt(s.db.Now()).Exec(sys)
-	return u, nil
-}
-
-// failureKeys are the counters of an email (its keyed hash: no address is
-// kept in Redis) and of a client address.
-func (s *Service) failureKeys(emailKey, clientAddr string) []string {
-	return []string{"email:" + s.box.HashToken("signin:"+emailKey), "addr:" + clientAddr}
-}
-
-// throttle waits before a sign-in whose email or address failed often
-// lately, and refuses one that failed too often.
-func (s *Service) throttle(ctx context.Context, keys []string) error {
-	counts, err := s.failures.Failures(ctx, keys...)
-	if err != nil {
-		return errs.Unavailable("The sign-in counter (Redis)")
-	}
-	p := s.policy
-	email, addr := counts[0], counts[1]
-	if email >= p.EmailRefuseAfter || addr >= p.AddrRefuseAfter {
-		return errTooMany()
-	}
-	wait := max(p.delay(email, p.EmailSlowAfter), p.delay(addr, p.AddrSlowAfter))
-	if wait > 0 {
-		if err := s.sleep(ctx, wait); err != nil {
-			return errs.Internal(err)
-		}
-	}
-	return nil
-}
-
-// delay is the wait before an attempt after failures: none below after,
-// then SlowStep doubling with each failure, at most SlowMax.
-func (p Policy) delay(failures, after int64) time.Duration {
-	if failures < after {
-		return 0
-	}
-	d := p.SlowStep
-	for i := after; i < failures && d < p.SlowMax; i++ {
-		d *= 2
-	}
-	return min(d, p.SlowMax)
 }
 
 // SignOut ends the caller's session at once, on every process.

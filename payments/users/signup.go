@@ -57,7 +57,10 @@ func (s *Service) SignUp(ctx context.Context, in SignUpInput) (*SignedUp, error)
 	} else if taken {
 		return nil, errUserExists()
 	}
-	hash := hashPassword(in.Password)
+	hash, err := s.hashes.hash(ctx, in.Password)
+	if err != nil {
+		return nil, err
+	}
 	merchantID := ids.New(ids.Merchant)
 	var u *ent.User
 	err = s.db.InTx(sys, func(tx *ent.Tx) error {
