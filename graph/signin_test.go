@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"sync"
 	"testing"
 	"time"
@@ -191,4 +192,77 @@ func TestPasswordHashingBound(t *testing.T) {
 	}
 	check("sign-ups", burst(t, newGQL(t, srv.URL, ""), up, vars))
 	check("sign-ins", burst(t, newGQL(t, srv.URL, ""), signInDoc, vars))
+}
+
+// TestMemberSessionsEndForGood: removing a member ends their sessions on
+// the merchant for good (an invitation accepted again, even with a higher
+// role, does not revive them), and so does a role change, on every process
+// sharing the database and Redis; signing in again gives the new role.
+func TestMemberSessionsEndForGood(t *testing.T) {
+	one, two := twoProcesses(t)
+	servers := map[string]*testenv.Server{"one": one, "two": two}
+
+	admin, _ := signUp(t, one.URL, "admin@revoke.example", "Revoking shop")
+	boss := bearer(t, two.URL, admin.Token) // the admin works on the other process
+	const password = "operator's long secret"
+	accept := func(role string) sessionOut {
+		t.Helper()
+		var inv struct{ InviteUser struct{ Token string } }
+		boss.must(`mutation($r: Role!) { inviteUser(email: "ops@revoke.example", role: $r) { token } }`, map[string]any{"r": role}, &inv)
+		var out struct{ AcceptInvitation sessionOut }
+		newGQL(t, one.URL, "").must(`mutation($t: String!, $p: String!) { acceptInvitation(token: $t, password: $p) { `+sessionFields+` } }`,
+			map[string]any{"t": inv.InviteUser.Token, "p": password}, &out)
+		if out.AcceptInvitation.Role != role {
+			t.Fatalf("accepted as %s, want %s", out.AcceptInvitation.Role, role)
+		}
+		return out.AcceptInvitation
+	}
+	works := func(token, role string) {
+		t.Helper()
+		for name, srv := range servers {
+			var me struct{ Me struct{ Role string } }
+			bearer(t, srv.URL, token).must(`{ me { role } }`, nil, &me)
+			if me.Me.Role != role {
+				t.Fatalf("on process %s the session acts as %s, want %s", name, me.Me.Role, role)
+			}
+		}
+	}
+	refused := func(token, why string) {
+		t.Helper()
+		for name, srv := range servers {
+			if r := bearer(t, srv.URL, token).do(`{ me { role } }`, nil); r.Status != http.StatusUnauthorized || r.code() != "IR_01" {
+				t.Fatalf("%s: on process %s the old session answers %d %s", why, name, r.Status, r.Raw)
+			}
+		}
+	}
+
+	ops := accept("OPERATOR")
+	old := ops.Token
+	works(old, "OPERATOR")
+	boss.must(`mutation($u: ID!) { removeUser(userID: $u) }`, map[string]any{"u": ops.User.ID}, nil)
+	refused(old, "removed")
+	again := accept("ADMIN") // the same user, their own password
+	if again.User.ID != ops.User.ID {
+		t.Fatalf("re-invited as another user: %+v", again)
+	}
+	refused(old, "removed, then invited again as ADMIN")
+	works(again.Token, "ADMIN")
+
+	// A role change ends the sessions on the merchant; the same role again
+	// changes nothing.
+	boss.must(`mutation($u: ID!) { updateUserRole(userID: $u, role: ADMIN) { role } }`, map[string]any{"u": ops.User.ID}, nil)
+	works(again.Token, "ADMIN")
+	boss.must(`mutation($u: ID!) { updateUserRole(userID: $u, role: VIEWER) { role } }`, map[string]any{"u": ops.User.ID}, nil)
+	refused(again.Token, "demoted to VIEWER")
+	viewer := signIn(t, two.URL, "ops@revoke.example", password)
+	if viewer.Role != "VIEWER" {
+		t.Fatalf("signed in again as %s, want VIEWER", viewer.Role)
+	}
+	works(viewer.Token, "VIEWER")
+	bearer(t, one.URL, viewer.Token).fails("IR_22", `mutation { inviteUser(email: "x@revoke.example", role: ADMIN) { token } }`, nil)
+	// Promoted back: the viewer's session ends too, not promoted with it.
+	boss.must(`mutation($u: ID!) { updateUserRole(userID: $u, role: ADMIN) { role } }`, map[string]any{"u": ops.User.ID}, nil)
+	refused(viewer.Token, "promoted to ADMIN")
+	refused(old, "after every change")
+	works(signIn(t, one.URL, "ops@revoke.example", password).Token, "ADMIN")
 }

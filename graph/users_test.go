@@ -56,6 +56,19 @@ func newUsersServer(t *testing.T) *testenv.Server {
 	return testenv.NewServerWith(t, cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)))
 }
 
+// twoProcesses are two servers on one database and one Redis of their own,
+// as two processes behind a load balancer.
+func twoProcesses(t *testing.T) (one, two *testenv.Server) {
+	t.Helper()
+	redis := testenv.StartRedis(t)
+	cfg := testenv.Config(t, testenv.Database(t))
+	cfg.RedisURL, cfg.RedisEmbedded = redis.URL(), false
+	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	one = testenv.NewServerWith(t, cfg, log)
+	cfg2 := *cfg
+	return one, testenv.NewServerWith(t, &cfg2, log)
+}
+
 // bearer is a client that authenticates with a session.
 func bearer(t *testing.T, url, token string) gql {
 	return newGQL(t, url, "").with("Authorization", "Bearer "+token)
@@ -146,13 +159,7 @@ func TestSignUpToFirstPayment(t *testing.T) {
 // TestSignOutEndsTheSessionEverywhere: a session works on every process,
 // and signing out on one ends it on the other at once.
 func TestSignOutEndsTheSessionEverywhere(t *testing.T) {
-	redis := testenv.StartRedis(t)
-	cfg := testenv.Config(t, testenv.Database(t))
-	cfg.RedisURL, cfg.RedisEmbedded = redis.URL(), false
-	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	one := testenv.NewServerWith(t, cfg, log)
-	cfg2 := *cfg
-	two := testenv.NewServerWith(t, &cfg2, log)
+	one, two := twoProcesses(t)
 
 	signUp(t, one.URL, "ops@two.example", "Two processes")
 	sess := signIn(t, two.URL, "OPS@two.example", "correct horse battery")

@@ -133,5 +133,5 @@ func (s *Service) AcceptInvitation(ctx context.Context, token, password, clientA
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
-	return s.startSession(ctx, u, inv.MerchantID, Role(m.Role))
+	return s.startSession(ctx, u, m)
 }

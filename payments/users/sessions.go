@@ -26,18 +26,28 @@ type Session struct {
 
 // sessionRecord is what the store keeps of a session, under the token's
 // keyed hash (the token itself is never kept).
+//
+// It names the membership the session was opened on and that
+// membership's generation: a removed member's membership is gone for
+// good (joining again makes a new one, with a new id), and a role change
+// bumps the generation, so either ends the session however the user
+// comes back.
 type sessionRecord struct {
-	UserID     string    `json:"user_id"`
-	Email      string    `json:"email"`
-	MerchantID string    `json:"merchant_id"`
-	EndsAt     time.Time `json:"ends_at"` // the absolute end
+	UserID       string    `json:"user_id"`
+	Email        string    `json:"email"`
+	MerchantID   string    `json:"merchant_id"`
+	MembershipID string    `json:"membership_id"`
+	Generation   int64     `json:"generation"`
+	EndsAt       time.Time `json:"ends_at"` // the absolute end
 }
 
-// startSession opens a session for u on merchantID.
-func (s *Service) startSession(ctx context.Context, u *ent.User, merchantID string, role Role) (*Session, error) {
+// startSession opens a session for u on m's merchant, with m's role.
+func (s *Service) startSession(ctx context.Context, u *ent.User, m *ent.Membership) (*Session, error) {
 	token := newToken(SessionTokenPrefix)
 	now := s.db.Now()
-	rec := sessionRecord{UserID: u.ID, Email: u.Email, MerchantID: merchantID, EndsAt: now.Add(s.policy.SessionMax)}
+	merchantID, role := m.MerchantID, Role(m.Role)
+	rec := sessionRecord{UserID: u.ID, Email: u.Email, MerchantID: merchantID, MembershipID: m.ID,
+		Generation: m.Generation, EndsAt: now.Add(s.policy.SessionMax)}
 	raw, err := json.Marshal(rec)
 	if err != nil {
 		return nil, errs.Internal(err)
@@ -57,10 +67,11 @@ func (s *Service) expiry(now time.Time, rec sessionRecord) time.Time {
 }
 
 // Authenticate resolves a session token into the principal of its user on
-// its merchant, with the role the user holds there now: a role changed or
-// a membership removed takes effect on the next request, on every
-// process. Each request extends the session's idle time. An unknown,
-// ended or signed-out token is IR_01.
+// its merchant, with the role the session was opened with. A membership
+// removed or a role changed since ends the session (the membership's id or
+// generation differs), on the next request and on every process; the user
+// signs in again for the new role. Each request extends the session's idle
+// time. An unknown, ended or signed-out token is IR_01.
 func (s *Service) Authenticate(ctx context.Context, token string) (tenancy.Principal, error) {
 	if !strings.HasPrefix(token, SessionTokenPrefix) {
 		return tenancy.Principal{}, errs.Unauthorized()
@@ -80,12 +91,14 @@ func (s *Service) Authenticate(ctx context.Context, token string) (tenancy.Princ
 	}
 	m, err := s.db.Client.Membership.Query().
 		Where(membership.MerchantID(rec.MerchantID), membership.UserID(rec.UserID)).
-		Select(membership.FieldRole).Only(tenancy.System(ctx))
-	if ent.IsNotFound(err) {
-		return tenancy.Principal{}, errs.Unauthorized() // removed from the merchant
-	}
-	if err != nil {
+		Select(membership.FieldRole, membership.FieldGeneration).Only(tenancy.System(ctx))
+	if err != nil && !ent.IsNotFound(err) {
 		return tenancy.Principal{}, errs.Internal(err)
+	}
+	if m == nil || m.ID != rec.MembershipID || m.Generation != rec.Generation {
+		// Removed from the merchant, or its role changed: ended for good.
+		_ = s.sessions.Delete(ctx, id)
+		return tenancy.Principal{}, errs.Unauthorized()
 	}
 	return tenancy.Principal{Kind: tenancy.KindMerchant, MerchantID: rec.MerchantID, UserID: rec.UserID,
 		UserEmail: rec.Email, Role: string(m.Role), SessionID: id}, nil
@@ -108,7 +121,7 @@ func (s *Service) SignIn(ctx context.Context, email, password, clientAddr string
 	if err := s.ensureMerchant(ctx, u, m.MerchantID); err != nil {
 		return nil, err
 	}
-	return s.startSession(ctx, u, m.MerchantID, Role(m.Role))
+	return s.startSession(ctx, u, m)
 }
 
 // SignOut ends the caller's session at once, on every process.
@@ -148,7 +161,7 @@ func (s *Service) SwitchMerchant(ctx context.Context, merchantID string) (*Sessi
 	if err := s.ensureMerchant(ctx, u, merchantID); err != nil {
 		return nil, err
 	}
-	sess, err := s.startSession(ctx, u, merchantID, Role(m.Role))
+	sess, err := s.startSession(ctx, u, m)
 	if err != nil {
 		return nil, err
 	}
