@@ -26,7 +26,9 @@ type Membership struct {
 	// UserID holds the value of the "user_id" field.
 	UserID string `json:"user_id,omitempty"`
 	// Role holds the value of the "role" field.
-	Role         membership.Role `json:"role,omitempty"`
+	Role membership.Role `json:"role,omitempty"`
+	// Generation holds the value of the "generation" field.
+	Generation   int64 `json:"generation,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -35,6 +37,8 @@ func (*Membership) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
+		case membership.FieldGeneration:
+			values[i] = new(sql.NullInt64)
 		case membership.FieldID, membership.FieldMerchantID, membership.FieldUserID, membership.FieldRole:
 			values[i] = new(sql.NullString)
 		case membership.FieldCreatedAt, membership.FieldModifiedAt:
@@ -90,6 +94,12 @@ func (_m *Membership) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Role = membership.Role(value.String)
 			}
+		case membership.FieldGeneration:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field generation", values[i])
+			} else if value.Valid {
+				_m.Generation = value.Int64
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -140,6 +150,9 @@ func (_m *Membership) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("role=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Role))
+	builder.WriteString(", ")
+	builder.WriteString("generation=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Generation))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -69,6 +69,20 @@ func (_c *MembershipCreate) SetRole(v membership.Role) *MembershipCreate {
 	return _c
 }
 
+// SetGeneration sets the "generation" field.
+func (_c *MembershipCreate) SetGeneration(v int64) *MembershipCreate {
+	_c.mutation.SetGeneration(v)
+	return _c
+}
+
+// SetNillableGeneration sets the "generation" field if the given value is not nil.
+func (_c *MembershipCreate) SetNillableGeneration(v *int64) *MembershipCreate {
+	if v != nil {
+		_c.SetGeneration(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *MembershipCreate) SetID(v string) *MembershipCreate {
 	_c.mutation.SetID(v)
@@ -134,6 +148,10 @@ func (_c *MembershipCreate) defaults() error {
 		v := membership.DefaultModifiedAt()
 		_c.mutation.SetModifiedAt(v)
 	}
+	if _, ok := _c.mutation.Generation(); !ok {
+		v := membership.DefaultGeneration
+		_c.mutation.SetGeneration(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if membership.DefaultID == nil {
 			return fmt.Errorf("ent: uninitialized membership.DefaultID (forgotten import ent/runtime?)")
@@ -174,6 +192,14 @@ func (_c *MembershipCreate) check() error {
 	if v, ok := _c.mutation.Role(); ok {
 		if err := membership.RoleValidator(v); err != nil {
 			return &ValidationError{Name: "role", err: fmt.Errorf(`ent: validator failed for field "Membership.role": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.Generation(); !ok {
+		return &ValidationError{Name: "generation", err: errors.New(`ent: missing required field "Membership.generation"`)}
+	}
+	if v, ok := _c.mutation.Generation(); ok {
+		if err := membership.GenerationValidator(v); err != nil {
+			return &ValidationError{Name: "generation", err: fmt.Errorf(`ent: validator failed for field "Membership.generation": %w`, err)}
 		}
 	}
 	if v, ok := _c.mutation.ID(); ok {
@@ -236,6 +262,10 @@ func (_c *MembershipCreate) createSpec() (*Membership, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Role(); ok {
 		_spec.SetField(membership.FieldRole, field.TypeEnum, value)
 		_node.Role = value
+	}
+	if value, ok := _c.mutation.Generation(); ok {
+		_spec.SetField(membership.FieldGeneration, field.TypeInt64, value)
+		_node.Generation = value
 	}
 	return _node, _spec
 }
@@ -310,6 +340,24 @@ func (u *MembershipUpsert) SetRole(v membership.Role) *MembershipUpsert {
 // UpdateRole sets the "role" field to the value that was provided on create.
 func (u *MembershipUpsert) UpdateRole() *MembershipUpsert {
 	u.SetExcluded(membership.FieldRole)
+	return u
+}
+
+// SetGeneration sets the "generation" field.
+func (u *MembershipUpsert) SetGeneration(v int64) *MembershipUpsert {
+	u.Set(membership.FieldGeneration, v)
+	return u
+}
+
+// UpdateGeneration sets the "generation" field to the value that was provided on create.
+func (u *MembershipUpsert) UpdateGeneration() *MembershipUpsert {
+	u.SetExcluded(membership.FieldGeneration)
+	return u
+}
+
+// AddGeneration adds v to the "generation" field.
+func (u *MembershipUpsert) AddGeneration(v int64) *MembershipUpsert {
+	u.Add(membership.FieldGeneration, v)
 	return u
 }
 
@@ -395,6 +443,27 @@ func (u *MembershipUpsertOne) SetRole(v membership.Role) *MembershipUpsertOne {
 func (u *MembershipUpsertOne) UpdateRole() *MembershipUpsertOne {
 	return u.Update(func(s *MembershipUpsert) {
 		s.UpdateRole()
+	})
+}
+
+// SetGeneration sets the "generation" field.
+func (u *MembershipUpsertOne) SetGeneration(v int64) *MembershipUpsertOne {
+	return u.Update(func(s *MembershipUpsert) {
+		s.SetGeneration(v)
+	})
+}
+
+// AddGeneration adds v to the "generation" field.
+func (u *MembershipUpsertOne) AddGeneration(v int64) *MembershipUpsertOne {
+	return u.Update(func(s *MembershipUpsert) {
+		s.AddGeneration(v)
+	})
+}
+
+// UpdateGeneration sets the "generation" field to the value that was provided on create.
+func (u *MembershipUpsertOne) UpdateGeneration() *MembershipUpsertOne {
+	return u.Update(func(s *MembershipUpsert) {
+		s.UpdateGeneration()
 	})
 }
 
@@ -647,6 +716,27 @@ func (u *MembershipUpsertBulk) SetRole(v membership.Role) *MembershipUpsertBulk 
 func (u *MembershipUpsertBulk) UpdateRole() *MembershipUpsertBulk {
 	return u.Update(func(s *MembershipUpsert) {
 		s.UpdateRole()
+	})
+}
+
+// SetGeneration sets the "generation" field.
+func (u *MembershipUpsertBulk) SetGeneration(v int64) *MembershipUpsertBulk {
+	return u.Update(func(s *MembershipUpsert) {
+		s.SetGeneration(v)
+	})
+}
+
+// AddGeneration adds v to the "generation" field.
+func (u *MembershipUpsertBulk) AddGeneration(v int64) *MembershipUpsertBulk {
+	return u.Update(func(s *MembershipUpsert) {
+		s.AddGeneration(v)
+	})
+}
+
+// UpdateGeneration sets the "generation" field to the value that was provided on create.
+func (u *MembershipUpsertBulk) UpdateGeneration() *MembershipUpsertBulk {
+	return u.Update(func(s *MembershipUpsert) {
+		s.UpdateGeneration()
 	})
 }
 

@@ -49,6 +49,27 @@ func (_u *MembershipUpdate) SetNillableRole(v *membership.Role) *MembershipUpdat
 	return _u
 }
 
+// SetGeneration sets the "generation" field.
+func (_u *MembershipUpdate) SetGeneration(v int64) *MembershipUpdate {
+	_u.mutation.ResetGeneration()
+	_u.mutation.SetGeneration(v)
+	return _u
+}
+
+// SetNillableGeneration sets the "generation" field if the given value is not nil.
+func (_u *MembershipUpdate) SetNillableGeneration(v *int64) *MembershipUpdate {
+	if v != nil {
+		_u.SetGeneration(*v)
+	}
+	return _u
+}
+
+// AddGeneration adds value to the "generation" field.
+func (_u *MembershipUpdate) AddGeneration(v int64) *MembershipUpdate {
+	_u.mutation.AddGeneration(v)
+	return _u
+}
+
 // Mutation returns the MembershipMutation object of the builder.
 func (_u *MembershipUpdate) Mutation() *MembershipMutation {
 	return _u.mutation
@@ -103,6 +124,11 @@ func (_u *MembershipUpdate) check() error {
 			return &ValidationError{Name: "role", err: fmt.Errorf(`ent: validator failed for field "Membership.role": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.Generation(); ok {
+		if err := membership.GenerationValidator(v); err != nil {
+			return &ValidationError{Name: "generation", err: fmt.Errorf(`ent: validator failed for field "Membership.generation": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -129,6 +155,12 @@ func (_u *MembershipUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 	}
 	if value, ok := _u.mutation.Role(); ok {
 		_spec.SetField(membership.FieldRole, field.TypeEnum, value)
+	}
+	if value, ok := _u.mutation.Generation(); ok {
+		_spec.SetField(membership.FieldGeneration, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedGeneration(); ok {
+		_spec.AddField(membership.FieldGeneration, field.TypeInt64, value)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
@@ -169,6 +201,27 @@ func (_u *MembershipUpdateOne) SetNillableRole(v *membership.Role) *MembershipUp
 	if v != nil {
 		_u.SetRole(*v)
 	}
+	return _u
+}
+
+// SetGeneration sets the "generation" field.
+func (_u *MembershipUpdateOne) SetGeneration(v int64) *MembershipUpdateOne {
+	_u.mutation.ResetGeneration()
+	_u.mutation.SetGeneration(v)
+	return _u
+}
+
+// SetNillableGeneration sets the "generation" field if the given value is not nil.
+func (_u *MembershipUpdateOne) SetNillableGeneration(v *int64) *MembershipUpdateOne {
+	if v != nil {
+		_u.SetGeneration(*v)
+	}
+	return _u
+}
+
+// AddGeneration adds value to the "generation" field.
+func (_u *MembershipUpdateOne) AddGeneration(v int64) *MembershipUpdateOne {
+	_u.mutation.AddGeneration(v)
 	return _u
 }
 
@@ -239,6 +292,11 @@ func (_u *MembershipUpdateOne) check() error {
 			return &ValidationError{Name: "role", err: fmt.Errorf(`ent: validator failed for field "Membership.role": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.Generation(); ok {
+		if err := membership.GenerationValidator(v); err != nil {
+			return &ValidationError{Name: "generation", err: fmt.Errorf(`ent: validator failed for field "Membership.generation": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -282,6 +340,12 @@ func (_u *MembershipUpdateOne) sqlSave(ctx context.Context) (_node *Membership, 
 	}
 	if value, ok := _u.mutation.Role(); ok {
 		_spec.SetField(membership.FieldRole, field.TypeEnum, value)
+	}
+	if value, ok := _u.mutation.Generation(); ok {
+		_spec.SetField(membership.FieldGeneration, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedGeneration(); ok {
+		_spec.AddField(membership.FieldGeneration, field.TypeInt64, value)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &Membership{config: _u.config}

@@ -13555,6 +13555,8 @@ type MembershipMutation struct {
 	modified_at   *time.Time
 	user_id       *string
 	role          *membership.Role
+	generation    *int64
+	addgeneration *int64
 	clearedFields map[string]struct{}
 	done          bool
 	oldValue      func(context.Context) (*Membership, error)
@@ -13845,6 +13847,62 @@ func (m *MembershipMutation) ResetRole() {
 	m.role = nil
 }
 
+// SetGeneration sets the "generation" field.
+func (m *MembershipMutation) SetGeneration(i int64) {
+	m.generation = &i
+	m.addgeneration = nil
+}
+
+// Generation returns the value of the "generation" field in the mutation.
+func (m *MembershipMutation) Generation() (r int64, exists bool) {
+	v := m.generation
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGeneration returns the old "generation" field's value of the Membership entity.
+// If the Membership object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MembershipMutation) OldGeneration(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGeneration is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGeneration requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGeneration: %w", err)
+	}
+	return oldValue.Generation, nil
+}
+
+// AddGeneration adds i to the "generation" field.
+func (m *MembershipMutation) AddGeneration(i int64) {
+	if m.addgeneration != nil {
+		*m.addgeneration += i
+	} else {
+		m.addgeneration = &i
+	}
+}
+
+// AddedGeneration returns the value that was added to the "generation" field in this mutation.
+func (m *MembershipMutation) AddedGeneration() (r int64, exists bool) {
+	v := m.addgeneration
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetGeneration resets all changes to the "generation" field.
+func (m *MembershipMutation) ResetGeneration() {
+	m.generation = nil
+	m.addgeneration = nil
+}
+
 // Where appends a list predicates to the MembershipMutation builder.
 func (m *MembershipMutation) Where(ps ...predicate.Membership) {
 	m.predicates = append(m.predicates, ps...)
@@ -13879,7 +13937,7 @@ func (m *MembershipMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *MembershipMutation) Fields() []string {
-	fields := make([]string, 0, 5)
+	fields := make([]string, 0, 6)
 	if m.merchant_id != nil {
 		fields = append(fields, membership.FieldMerchantID)
 	}
@@ -13894,6 +13952,9 @@ func (m *MembershipMutation) Fields() []string {
 	}
 	if m.role != nil {
 		fields = append(fields, membership.FieldRole)
+	}
+	if m.generation != nil {
+		fields = append(fields, membership.FieldGeneration)
 	}
 	return fields
 }
@@ -13913,6 +13974,8 @@ func (m *MembershipMutation) Field(name string) (ent.Value, bool) {
 		return m.UserID()
 	case membership.FieldRole:
 		return m.Role()
+	case membership.FieldGeneration:
+		return m.Generation()
 	}
 	return nil, false
 }
@@ -13932,6 +13995,8 @@ func (m *MembershipMutation) OldField(ctx context.Context, name string) (ent.Val
 		return m.OldUserID(ctx)
 	case membership.FieldRole:
 		return m.OldRole(ctx)
+	case membership.FieldGeneration:
+		return m.OldGeneration(ctx)
 	}
 	return nil, fmt.Errorf("unknown Membership field %s", name)
 }
@@ -13976,6 +14041,13 @@ func (m *MembershipMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetRole(v)
 		return nil
+	case membership.FieldGeneration:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGeneration(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Membership field %s", name)
 }
@@ -13983,13 +14055,21 @@ func (m *MembershipMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *MembershipMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	if m.addgeneration != nil {
+		fields = append(fields, membership.FieldGeneration)
+	}
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *MembershipMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case membership.FieldGeneration:
+		return m.AddedGeneration()
+	}
 	return nil, false
 }
 
@@ -13998,6 +14078,13 @@ func (m *MembershipMutation) AddedField(name string) (ent.Value, bool) {
 // type.
 func (m *MembershipMutation) AddField(name string, value ent.Value) error {
 	switch name {
+	case membership.FieldGeneration:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddGeneration(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Membership numeric field %s", name)
 }
@@ -14039,6 +14126,9 @@ func (m *MembershipMutation) ResetField(name string) error {
 		return nil
 	case membership.FieldRole:
 		m.ResetRole()
+		return nil
+	case membership.FieldGeneration:
+		m.ResetGeneration()
 		return nil
 	}
 	return fmt.Errorf("unknown Membership field %s", name)

@@ -41,6 +41,7 @@ type gqlError struct {
 
 type gqlResponse struct {
 	Status int
+	Header http.Header
 	Data   json.RawMessage `json:"data"`
 	Errors []gqlError      `json:"errors"`
 	Raw    string
@@ -73,6 +74,15 @@ func (r gqlResponse) decode(t testing.TB, out any) {
 // do sends one operation.
 func (c gql) do(query string, vars map[string]any) gqlResponse {
 	c.t.Helper()
+	out, err := c.send(query, vars)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return out
+}
+
+// send is do for any goroutine: it returns what would fail the test.
+func (c gql) send(query string, vars map[string]any) (gqlResponse, error) {
 	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
 	req, _ := http.NewRequest(http.MethodPost, c.url+"/graphql", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
@@ -84,15 +94,15 @@ func (c gql) do(query string, vars map[string]any) gqlResponse {
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		c.t.Fatal(err)
+		return gqlResponse{}, err
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
-	out := gqlResponse{Status: resp.StatusCode, Raw: string(raw)}
+	out := gqlResponse{Status: resp.StatusCode, Header: resp.Header, Raw: string(raw)}
 	if err := json.Unmarshal(raw, &out); err != nil {
-		c.t.Fatalf("%d %s: %v", resp.StatusCode, raw, err)
+		return out, fmt.Errorf("%d %s: %v", resp.StatusCode, raw, err)
 	}
-	return out
+	return out, nil
 }
 
 // must sends an operation that must succeed and decodes its data into out.

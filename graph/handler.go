@@ -113,7 +113,7 @@ func NewHandler(d Deps, opts Options) http.Handler {
 		ctx, cancel := context.WithTimeout(withClientAddr(tenancy.WithSlot(r.Context(), p), r), opts.Timeout)
 		defer cancel()
 		sw := &statusWriter{ResponseWriter: w}
-		srv.ServeHTTP(sw, withRequest(r.WithContext(ctx), &sw.status))
+		srv.ServeHTTP(sw, withRequest(r.WithContext(ctx), sw))
 		sw.finish()
 	})
 }
@@ -219,6 +219,10 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		gqlErr.Extensions = map[string]any{"code": e.Code, "type": e.Type}
 		if e.Field != "" {
 			gqlErr.Extensions["field"] = e.Field
+		}
+		if n := e.RetryAfterSeconds(); n > 0 {
+			gqlErr.Extensions["retryAfter"] = n
+			askRetryAfter(ctx, n)
 		}
 		return gqlErr
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"entgo.io/ent/dialect/sql"
 	"github.com/99designs/gqlgen/graphql"
@@ -35,14 +36,29 @@ import (
 
 type (
 	statusKey  struct{} // *int: the HTTP status authenticate asks for
+	retryKey   struct{} // *atomic.Int64: the Retry-After seconds an error asks for
 	loadersKey struct{} // *loaders of the operation
 	profileKey struct{} // the profile a read is narrowed to
 	batchKey   struct{} // *cursors.Batch: the operation's cursors, stored at its end
 )
 
-// withRequest keeps a slot for the status in r's context, for refuse.
-func withRequest(r *http.Request, status *int) *http.Request {
-	return r.WithContext(context.WithValue(r.Context(), statusKey{}, status))
+// withRequest keeps slots for w's status and Retry-After in r's context,
+// for refuse and presentError.
+func withRequest(r *http.Request, w *statusWriter) *http.Request {
+	ctx := context.WithValue(r.Context(), statusKey{}, &w.status)
+	return r.WithContext(context.WithValue(ctx, retryKey{}, &w.retryAfter))
+}
+
+// askRetryAfter asks the response for Retry-After: seconds (the longest
+// any of its errors asks for). Fields may fail at once: it is atomic.
+func askRetryAfter(ctx context.Context, seconds int) {
+	slot, ok := ctx.Value(retryKey{}).(*atomic.Int64)
+	for ok {
+		old := slot.Load()
+		if int64(seconds) <= old || slot.CompareAndSwap(old, int64(seconds)) {
+			return
+		}
+	}
 }
 
 // authenticator runs every operation under the principal the handler
@@ -112,10 +128,11 @@ func refuse(ctx context.Context, err error) graphql.ResponseHandler {
 // error carries (IR_06, a client mistake) before it is sent.
 type statusWriter struct {
 	http.ResponseWriter
-	status int // asked for by refuse; 0 for the transport's own
-	wrote  bool
-	held   *bytes.Buffer // the body of a transport error, until finish
-	code   int
+	status     int          // asked for by refuse; 0 for the transport's own
+	retryAfter atomic.Int64 // seconds, asked for by an error (askRetryAfter); 0 for none
+	wrote      bool
+	held       *bytes.Buffer // the body of a transport error, until finish
+	code       int
 }
 
 func (w *statusWriter) WriteHeader(code int) {
@@ -126,6 +143,9 @@ func (w *statusWriter) WriteHeader(code int) {
 	if code >= 400 && w.status == 0 {
 		w.held, w.code = &bytes.Buffer{}, code
 		return
+	}
+	if n := w.retryAfter.Load(); n > 0 {
+		w.Header().Set("Retry-After", strconv.FormatInt(n, 10))
 	}
 	w.ResponseWriter.WriteHeader(code)
 }

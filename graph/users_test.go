@@ -56,6 +56,19 @@ func newUsersServer(t *testing.T) *testenv.Server {
 	return testenv.NewServerWith(t, cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)))
 }
 
+// twoProcesses are two servers on one database and one Redis of their own,
+// as two processes behind a load balancer.
+func twoProcesses(t *testing.T) (one, two *testenv.Server) {
+	t.Helper()
+	redis := testenv.StartRedis(t)
+	cfg := testenv.Config(t, testenv.Database(t))
+	cfg.RedisURL, cfg.RedisEmbedded = redis.URL(), false
+	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	one = testenv.NewServerWith(t, cfg, log)
+	cfg2 := *cfg
+	return one, testenv.NewServerWith(t, &cfg2, log)
+}
+
 // bearer is a client that authenticates with a session.
 func bearer(t *testing.T, url, token string) gql {
 	return newGQL(t, url, "").with("Authorization", "Bearer "+token)
@@ -141,17 +154,6 @@ func TestSignUpToFirstPayment(t *testing.T) {
 	if r := anon.do(`mutation { signIn(email: "founder@shop.example", password: "correct horse battery") { token } payments(first: 1) { totalCount } }`, nil); r.code() != "IR_06" && r.code() != "IR_01" {
 		t.Fatalf("a public field beside a private one: %d %s", r.Status, r.Raw)
 	}
-}
-
-// twoProcesses are two servers on one database and one Redis of their own.
-func twoProcesses(t *testing.T) (one, two *testenv.Server) {
-	t.Helper()
-	redis := testenv.StartRedis(t)
-	cfg := testenv.Config(t, testenv.Database(t))
-	cfg.RedisURL, cfg.RedisEmbedded = redis.URL(), false
-	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	cfg2 := *cfg
-	return testenv.NewServerWith(t, cfg, log), testenv.NewServerWith(t, &cfg2, log)
 }
 
 // TestSignOutEndsTheSessionEverywhere: a session works on every process,

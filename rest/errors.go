@@ -27,6 +27,9 @@ type errorDetail struct {
 // WriteError is the one encoder from domain errors to the wire. Anything that
 // is not a *errs.Error is an internal error: logged, never shown.
 func WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	if e, _ := httperr.Of(err); e.RetryAfterSeconds() > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfterSeconds()))
+	}
 	status, body := errorResponse(r, err)
 	writeBody(w, status, body)
 }

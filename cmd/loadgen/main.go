@@ -8,7 +8,9 @@
 //	go run ./cmd/loadgen -mode connections -redis redis://127.0.0.1:6379/0
 //	go run ./cmd/loadgen -mode analytics -requests 30
 //
-// -mode analytics times the dashboard's analytics queries (analytics.go).
+// -mode analytics times the dashboard's analytics queries (analytics.go);
+// -mode passwords reads the server's memory under bursts of sign-ups and
+// sign-ins on the embedded default (passwords.go).
 // The rest of this comment describes the list mode.
 //
 // It prepares two sizes side by side, -small (10,000 by default) and
@@ -96,11 +98,12 @@ const (
 	modeList        = "list"
 	modeConnections = "connections"
 	modeAnalytics   = "analytics"
+	modePasswords   = "passwords"
 )
 
 func main() {
 	var o options
-	flag.StringVar(&o.mode, "mode", modeList, "list: the payment list at scale against a baseline; connections: many keep-alive clients on a server process, its memory; analytics: the dashboard's analytics queries over 90 days of payments")
+	flag.StringVar(&o.mode, "mode", modeList, "list: the payment list at scale against a baseline; connections: many keep-alive clients on a server process, its memory; analytics: the dashboard's analytics queries over 90 days of payments; passwords: bursts of sign-ups and sign-ins on the embedded default, the server's memory")
 	flag.IntVar(&o.payments, "payments", 0, "payments to seed (default 1,000,000 for the list's large run, 10,000 for connections)")
 	flag.IntVar(&o.small, "small", 10_000, "payments to seed for the small run the large one is compared with (0: skip it)")
 	flag.StringVar(&o.dsn, "dsn", "root@tcp(127.0.0.1:3306)/", "MariaDB/MySQL server DSN (go-sql-driver form); a fresh database is created on it")
@@ -113,7 +116,7 @@ func main() {
 	flag.BoolVar(&o.verbose, "v", false, "print every EXPLAIN row and progress")
 	flag.DurationVar(&o.timeout, "timeout", 30*time.Minute, "bound on the whole run")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the measurements (server and baseline) to this file")
-	flag.IntVar(&o.clients, "clients", 1000, "connections: concurrent keep-alive clients, each with its own connection")
+	flag.IntVar(&o.clients, "clients", 0, "connections: concurrent keep-alive clients, each with its own connection (default 1000); passwords: requests a burst (default 100)")
 	flag.DurationVar(&o.duration, "duration", 60*time.Second, "connections: how long each target is loaded")
 	flag.StringVar(&o.bin, "bin", "", "connections: a switchyard binary to run (default: go build ./cmd/switchyard)")
 	flag.StringVar(&o.serverLog, "server-log", "warn", "connections: the server's SWITCHYARD_LOG_LEVEL (info logs every request)")
@@ -133,8 +136,16 @@ func main() {
 			o.payments = 10_000
 		}
 	}
+	if o.clients == 0 {
+		o.clients = 1000
+		if o.mode == modePasswords {
+			o.clients = 100
+		}
+	}
 	start := run
 	switch o.mode {
+	case modePasswords:
+		start = runPasswords
 	case modeConnections:
 		start = runConnections
 	case modeAnalytics:

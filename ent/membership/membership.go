@@ -27,6 +27,8 @@ const (
 	FieldUserID = "user_id"
 	// FieldRole holds the string denoting the role field in the database.
 	FieldRole = "role"
+	// FieldGeneration holds the string denoting the generation field in the database.
+	FieldGeneration = "generation"
 	// Table holds the table name of the membership in the database.
 	Table = "memberships"
 )
@@ -39,6 +41,7 @@ var Columns = []string{
 	FieldModifiedAt,
 	FieldUserID,
 	FieldRole,
+	FieldGeneration,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -69,6 +72,10 @@ var (
 	UpdateDefaultModifiedAt func() time.Time
 	// UserIDValidator is a validator for the "user_id" field. It is called by the builders before save.
 	UserIDValidator func(string) error
+	// DefaultGeneration holds the default value on creation for the "generation" field.
+	DefaultGeneration int64
+	// GenerationValidator is a validator for the "generation" field. It is called by the builders before save.
+	GenerationValidator func(int64) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -131,6 +138,11 @@ func ByUserID(opts ...sql.OrderTermOption) OrderOption {
 // ByRole orders the results by the role field.
 func ByRole(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldRole, opts...).ToFunc()
+}
+
+// ByGeneration orders the results by the generation field.
+func ByGeneration(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldGeneration, opts...).ToFunc()
 }
 
 // MarshalGQL implements graphql.Marshaler interface.

@@ -84,6 +84,11 @@ func UserID(v string) predicate.Membership {
 	return predicate.Membership(sql.FieldEQ(FieldUserID, v))
 }
 
+// Generation applies equality check predicate on the "generation" field. It's identical to GenerationEQ.
+func Generation(v int64) predicate.Membership {
+	return predicate.Membership(sql.FieldEQ(FieldGeneration, v))
+}
+
 // MerchantIDEQ applies the EQ predicate on the "merchant_id" field.
 func MerchantIDEQ(v string) predicate.Membership {
 	return predicate.Membership(sql.FieldEQ(FieldMerchantID, v))
@@ -312,6 +317,46 @@ func RoleIn(vs ...Role) predicate.Membership {
 // RoleNotIn applies the NotIn predicate on the "role" field.
 func RoleNotIn(vs ...Role) predicate.Membership {
 	return predicate.Membership(sql.FieldNotIn(FieldRole, vs...))
+}
+
+// GenerationEQ applies the EQ predicate on the "generation" field.
+func GenerationEQ(v int64) predicate.Membership {
+	return predicate.Membership(sql.FieldEQ(FieldGeneration, v))
+}
+
+// GenerationNEQ applies the NEQ predicate on the "generation" field.
+func GenerationNEQ(v int64) predicate.Membership {
+	return predicate.Membership(sql.FieldNEQ(FieldGeneration, v))
+}
+
+// GenerationIn applies the In predicate on the "generation" field.
+func GenerationIn(vs ...int64) predicate.Membership {
+	return predicate.Membership(sql.FieldIn(FieldGeneration, vs...))
+}
+
+// GenerationNotIn applies the NotIn predicate on the "generation" field.
+func GenerationNotIn(vs ...int64) predicate.Membership {
+	return predicate.Membership(sql.FieldNotIn(FieldGeneration, vs...))
+}
+
+// GenerationGT applies the GT predicate on the "generation" field.
+func GenerationGT(v int64) predicate.Membership {
+	return predicate.Membership(sql.FieldGT(FieldGeneration, v))
+}
+
+// GenerationGTE applies the GTE predicate on the "generation" field.
+func GenerationGTE(v int64) predicate.Membership {
+	return predicate.Membership(sql.FieldGTE(FieldGeneration, v))
+}
+
+// GenerationLT applies the LT predicate on the "generation" field.
+func GenerationLT(v int64) predicate.Membership {
+	return predicate.Membership(sql.FieldLT(FieldGeneration, v))
+}
+
+// GenerationLTE applies the LTE predicate on the "generation" field.
+func GenerationLTE(v int64) predicate.Membership {
+	return predicate.Membership(sql.FieldLTE(FieldGeneration, v))
 }
 
 // And groups predicates with the AND operator between them.

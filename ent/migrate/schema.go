@@ -471,6 +471,7 @@ var (
 		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
 		{Name: "user_id", Type: field.TypeString, Size: 64},
 		{Name: "role", Type: field.TypeEnum, Enums: []string{"admin", "developer", "operator", "viewer"}},
+		{Name: "generation", Type: field.TypeInt64, Default: 0},
 	}
 	// MembershipsTable holds the schema information for the "memberships" table.
 	MembershipsTable = &schema.Table{

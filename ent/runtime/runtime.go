@@ -1269,6 +1269,12 @@ func init() {
 			return nil
 		}
 	}()
+	// membershipDescGeneration is the schema descriptor for generation field.
+	membershipDescGeneration := membershipFields[3].Descriptor()
+	// membership.DefaultGeneration holds the default value on creation for the generation field.
+	membership.DefaultGeneration = membershipDescGeneration.Default.(int64)
+	// membership.GenerationValidator is a validator for the "generation" field. It is called by the builders before save.
+	membership.GenerationValidator = membershipDescGeneration.Validators[0].(func(int64) error)
 	// membershipDescID is the schema descriptor for id field.
 	membershipDescID := membershipFields[0].Descriptor()
 	// membership.DefaultID holds the default value on creation for the id field.

@@ -75,6 +75,11 @@ func (Membership) Fields() []ent.Field {
 		idField(ids.Membership),
 		field.String("user_id").MaxLen(64).NotEmpty().Immutable(),
 		field.Enum("role").Values("admin", "developer", "operator", "viewer"),
+		// generation counts the role changes: a session keeps the
+		// membership's id and generation it began with, and is refused once
+		// either differs (users.Authenticate), so a role change or a
+		// removal followed by a new invitation never revives an old token.
+		field.Int64("generation").Default(0).NonNegative(),
 	}
 }
 

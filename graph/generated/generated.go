@@ -14356,13 +14356,17 @@ extend type Mutation {
   Creates a user, a merchant account with its default profile, a sandbox
   connector account and API keys (as the admin bootstrap does), and signs
   the user in. The password needs at least 10 characters and must not be
-  a common one; an email signs up once, whatever its case.
+  a common one; an email signs up once, whatever its case. When too many
+  passwords are being hashed at once it is refused with nothing made
+  (RL_02, Retry-After: 1).
   """
   signUp(email: String!, password: String!, merchantName: String!): SignUpPayload! @public
   """
   Signs in. An unknown email and a wrong password get the same answer
-  (UR_01). Repeated failures for one email or one client address are slowed,
-  then refused for a while (RL_01).
+  (UR_01). Each attempt is counted before its password is checked: repeated
+  failures for one email or one client address are slowed, then refused for
+  a while (RL_01, with Retry-After). When too many passwords are being
+  checked at once the attempt is refused unchecked (RL_02, Retry-After: 1).
   """
   signIn(email: String!, password: String!): Session! @public
   "Ends the caller's session at once, on every process."
@@ -14379,9 +14383,9 @@ extend type Mutation {
   invitation's merchant.
   """
   acceptInvitation(token: String!, password: String!): Session! @public
-  "Changes a member's role (a signed-in admin only); a merchant keeps at least one admin."
+  "Changes a member's role (a signed-in admin only) and ends their sessions on the merchant (they sign in again for the new role); a merchant keeps at least one admin."
   updateUserRole(userID: ID!, role: Role!): Member! @hasRole(roles: [], keys: NONE)
-  "Removes a member from the caller's merchant (a signed-in admin only; their sessions there stop working at once); a merchant keeps at least one admin."
+  "Removes a member from the caller's merchant (a signed-in admin only; their sessions there end at once, for good: a new invitation does not revive them); a merchant keeps at least one admin."
   removeUser(userID: ID!): Boolean! @hasRole(roles: [], keys: NONE)
   "Moves the caller's session to another merchant the user belongs to."
   switchMerchant(merchantID: ID!): Session! @hasRole(roles: [DEVELOPER, OPERATOR, VIEWER], keys: NONE)

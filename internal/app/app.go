@@ -176,10 +176,11 @@ func (a *App) wireDomain(box *secrets.Box) {
 }
 
 // userPolicy is users.DefaultPolicy with the configured session and
-// invitation lifetimes.
+// invitation lifetimes and password hashing slots.
 func (a *App) userPolicy() users.Policy {
 	p := users.DefaultPolicy
 	p.SessionIdle, p.SessionMax, p.InvitationFor = a.Config.SessionIdleTimeout, a.Config.SessionMaxAge, a.Config.InvitationExpiry
+	p.HashSlots = a.Config.PasswordHashesAtOnce
 	return p
 }
 

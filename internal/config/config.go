@@ -111,6 +111,10 @@ type Config struct {
 	SessionIdleTimeout time.Duration `env:"SWITCHYARD_SESSION_IDLE_TIMEOUT" envDefault:"8h"`
 	SessionMaxAge      time.Duration `env:"SWITCHYARD_SESSION_MAX_AGE" envDefault:"168h"`
 	InvitationExpiry   time.Duration `env:"SWITCHYARD_INVITATION_EXPIRY" envDefault:"168h"`
+	// PasswordHashesAtOnce bounds the password hashes (argon2id, 19 MiB
+	// each) computed at once; 0 sizes it from the processors, at most
+	// three (users.DefaultHashSlots).
+	PasswordHashesAtOnce int `env:"SWITCHYARD_PASSWORD_HASHES_AT_ONCE" envDefault:"0"`
 
 	Database          Database `env:"-"`
 	MasterKeyBytes    []byte   `env:"-"` // 32 bytes
@@ -277,6 +281,10 @@ func (c *Config) validate() error {
 	}
 	if c.InvitationExpiry < time.Hour || c.InvitationExpiry > 30*24*time.Hour {
 		bad("SWITCHYARD_INVITATION_EXPIRY", "must be between 1h and 720h, got %s", c.InvitationExpiry)
+	}
+
+	if c.PasswordHashesAtOnce < 0 || c.PasswordHashesAtOnce > 64 {
+		bad("SWITCHYARD_PASSWORD_HASHES_AT_ONCE", "must be between 0 (from the processors) and 64, got %d", c.PasswordHashesAtOnce)
 	}
 
 	if c.ShutdownTimeout <= 0 {

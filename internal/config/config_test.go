@@ -63,6 +63,8 @@ func TestBadConfig(t *testing.T) {
 			`SWITCHYARD_INVITATION_EXPIRY: must be between 1h and 720h, got 59m0s`},
 		{"invitation not a duration", map[string]string{"SWITCHYARD_INVITATION_EXPIRY": "a week"},
 			`SWITCHYARD_INVITATION_EXPIRY: want a duration such as 20s or 1m, got "a week"`},
+		{"password hashes negative", map[string]string{"SWITCHYARD_PASSWORD_HASHES_AT_ONCE": "-1"},
+			`SWITCHYARD_PASSWORD_HASHES_AT_ONCE: must be between 0 (from the processors) and 64, got -1`},
 		{"redis bad scheme", map[string]string{"SWITCHYARD_REDIS_URL": "http://localhost:6379"},
 			`SWITCHYARD_REDIS_URL: unsupported scheme "http" (want redis:// or rediss://)`},
 		{"redis bad db", map[string]string{"SWITCHYARD_REDIS_URL": "redis://localhost:6379/abc"},

@@ -286,7 +286,10 @@ func (s *Sessions) Delete(ctx context.Context, id string) error {
 	return s.rdb.Del(ctx, sessionKey(id)).Err()
 }
 
-// SignInFailures counts failed sign-ins per key (users.FailureCounter).
+// SignInFailures counts sign-in attempts per key (users.FailureCounter).
+// Each key is its own hash tag: the keys of one attempt (an email's and an
+// address's) may sit in different slots of a Redis Cluster, so they go in
+// one pipeline (one round trip to each node) rather than one script.
 type SignInFailures struct{ rdb redis.UniversalClient }
 
 // NewSignInFailures is the counter on rdb.
@@ -294,43 +297,52 @@ func NewSignInFailures(rdb redis.UniversalClient) *SignInFailures { return &Sign
 
 func signInFailureKey(key string) string { return "signin:fail:{" + key + "}" }
 
-// Failures reads every key's count in one pipeline.
-func (f *SignInFailures) Failures(ctx context.Context, keys ...string) ([]int64, error) {
-	cmds := make([]*redis.StringCmd, len(keys))
-	_, err := f.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+// Attempt counts an attempt on each key and returns the counts, this one
+// included, and what is left of each window, in one pipeline: INCR is
+// atomic, so concurrent attempts each get a count of their own. A key's
+// window starts with its first attempt (EXPIRE NX), so attempts spread out
+// do not keep it alive forever.
+func (f *SignInFailures) Attempt(ctx context.Context, window time.Duration, keys ...string) (counts []int64, left []time.Duration, err error) {
+	incrs := make([]*redis.IntCmd, len(keys))
+	ttls := make([]*redis.DurationCmd, len(keys))
+	_, err = f.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for i, k := range keys {
-			cmds[i] = p.Get(ctx, signInFailureKey(k))
+			incrs[i] = p.Incr(ctx, signInFailureKey(k))
+			p.ExpireNX(ctx, signInFailureKey(k), window)
+			ttls[i] = p.PTTL(ctx, signInFailureKey(k))
 		}
 		return nil
 	})
-	if err != nil && !errors.Is(err, redis.Nil) {
-		return nil, err
+	if err != nil {
+		return nil, nil, err
 	}
-	out := make([]int64, len(keys))
-	for i, c := range cmds {
-		n, err := c.Int64()
-		if err != nil && !errors.Is(err, redis.Nil) {
-			return nil, err
-		}
-		out[i] = n
+	counts, left = make([]int64, len(keys)), make([]time.Duration, len(keys))
+	for i := range keys {
+		counts[i], left[i] = incrs[i].Val(), max(ttls[i].Val(), 0)
 	}
-	return out, nil
+	return counts, left, nil
 }
 
-// Fail counts a failure on each key; a key's window starts with its first
-// (EXPIRE NX), so failures spread out do not keep it alive forever.
-func (f *SignInFailures) Fail(ctx context.Context, window time.Duration, keys ...string) error {
+// takeBackAttempt decrements a count that is above zero: a key the window
+// ended meanwhile, or a success cleared, is left alone (a bare DECR would
+// make it -1, without an expiry).
+var takeBackAttempt = redis.NewScript(`
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 0 then return redis.call('DECR', KEYS[1]) end
+return 0`)
+
+// TakeBack uncounts an attempt from each key that has any, in one pipeline.
+func (f *SignInFailures) TakeBack(ctx context.Context, keys ...string) error {
 	_, err := f.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for _, k := range keys {
-			p.Incr(ctx, signInFailureKey(k))
-			p.ExpireNX(ctx, signInFailureKey(k), window)
+			takeBackAttempt.Eval(ctx, p, []string{signInFailureKey(k)})
 		}
 		return nil
 	})
 	return err
 }
 
-// Clear forgets a key's failures.
+// Clear forgets a key's attempts.
 func (f *SignInFailures) Clear(ctx context.Context, key string) error {
 	return f.rdb.Del(ctx, signInFailureKey(key)).Err()
 }

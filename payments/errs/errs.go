@@ -10,6 +10,7 @@ package errs
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Kind says what sort of failure an error is, independent of any wire.
@@ -76,6 +77,9 @@ type Error struct {
 	Field string
 	// Cause is kept for logs and never shown to the caller.
 	Cause error
+	// RetryAfter, when set, is how soon a refused caller may try again;
+	// the front doors send it as Retry-After.
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string {
@@ -91,6 +95,21 @@ func (e *Error) Unwrap() error { return e.Cause }
 func (e *Error) WithField(field string) *Error {
 	e.Field = field
 	return e
+}
+
+// WithRetryAfter returns e saying the caller may try again after d.
+func (e *Error) WithRetryAfter(d time.Duration) *Error {
+	e.RetryAfter = d
+	return e
+}
+
+// RetryAfterSeconds is RetryAfter in whole seconds, rounded up (0 when
+// unset), as Retry-After carries it.
+func (e *Error) RetryAfterSeconds() int {
+	if e.RetryAfter <= 0 {
+		return 0
+	}
+	return int((e.RetryAfter + time.Second - 1) / time.Second)
 }
 
 // As returns the domain error in err's chain, if any.

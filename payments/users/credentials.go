@@ -93,8 +93,8 @@ func normalizeEmail(email string) (given, key string, err error) {
 }
 
 // argon2id parameters: OWASP's second recommendation (19 MiB, two passes,
-// one lane), which keeps a sign-in near 30 ms and bounds the memory of
-// concurrent sign-ins.
+// one lane), about 60 ms of one processor a hash; how many run at once is
+// bounded by the hashing slots (hashing.go). docs/users.md lists them.
 const (
 	argonTime    = 2
 	argonMemory  = 19 * 1024 // KiB

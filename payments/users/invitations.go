@@ -115,7 +115,9 @@ func (s *Service) AcceptInvitation(ctx context.Context, token, password, clientA
 	}
 	hash := ""
 	if u == nil {
-		hash = hashPassword(password)
+		if hash, err = s.hashes.hash(ctx, password); err != nil {
+			return nil, err
+		}
 	}
 	// The membership is the invitation's merchant's: write as it.
 	mctx := tenancy.ForMerchant(sys, inv.MerchantID)
@@ -153,7 +155,7 @@ func (s *Service) AcceptInvitation(ctx context.Context, token, password, clientA
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
-	return s.startSession(ctx, u, inv.MerchantID, Role(m.Role))
+	return s.startSession(ctx, u, m)
 }
 
 // requireNoAdmin refuses the admin key's invitation to a merchant that has

@@ -109,9 +109,10 @@ func (s *Service) membersOf(ctx context.Context, ms []*ent.Membership) ([]Member
 	return out, nil
 }
 
-// UpdateRole changes a member's role. The merchant's memberships are
-// locked first, so two admins demoting each other at once cannot leave it
-// without one.
+// UpdateRole changes a member's role and ends their sessions on the
+// merchant (they sign in again with the new role). The merchant's
+// memberships are locked first, so two admins demoting each other at once
+// cannot leave it without one.
 func (s *Service) UpdateRole(ctx context.Context, userID string, role Role) (*Member, error) {
 	if _, err := ParseRole(string(role)); err != nil {
 		return nil, err
@@ -125,7 +126,11 @@ func (s *Service) UpdateRole(ctx context.Context, userID string, role Role) (*Me
 		if target.Role == membership.RoleAdmin && role != RoleAdmin && admins == 1 {
 			return errLastAdmin()
 		}
-		changed, err = tx.Membership.UpdateOne(target).SetRole(membership.Role(role)).Save(ctx)
+		update := tx.Membership.UpdateOne(target).SetRole(membership.Role(role))
+		if target.Role != membership.Role(role) {
+			update.AddGeneration(1) // ends the member's sessions on this merchant
+		}
+		changed, err = update.Save(ctx)
 		return txn.ErrorOrNil(err, "membership")
 	})
 	if err != nil {
@@ -143,8 +148,9 @@ func (s *Service) UpdateRole(ctx context.Context, userID string, role Role) (*Me
 }
 
 // RemoveMember takes a user out of the caller's merchant: their sessions
-// on it stop working at the next request (Authenticate reads the
-// membership). The merchant keeps at least one admin.
+// on it end at the next request, for good (Authenticate reads the
+// membership, and a new invitation makes another). The merchant keeps at
+// least one admin.
 func (s *Service) RemoveMember(ctx context.Context, userID string) error {
 	return s.db.InTx(ctx, func(tx *ent.Tx) error {
 		target, admins, err := s.lockMembers(ctx, tx, userID)

@@ -61,15 +61,19 @@ type SessionStore interface {
 	Delete(ctx context.Context, id string) error
 }
 
-// FailureCounter counts failed sign-ins per key within a window, shared by
-// every process (Redis).
+// FailureCounter counts sign-in attempts per key within a window, shared
+// by every process (Redis). An attempt is counted before its password is
+// checked, and taken back when it proves the password or was never checked,
+// so what stays counted are the failures (and the attempts in flight).
 type FailureCounter interface {
-	// Failures are the counts of keys (0 for a key without any).
-	Failures(ctx context.Context, keys ...string) ([]int64, error)
-	// Fail adds one failure to each key; each key's window starts at its
-	// first failure.
-	Fail(ctx context.Context, window time.Duration, keys ...string) error
-	// Clear forgets a key's failures.
+	// Attempt counts one attempt on each key and returns each key's count,
+	// this attempt included, and what is left of its window: atomically
+	// per key, in one round trip. A key's window starts with its first
+	// attempt.
+	Attempt(ctx context.Context, window time.Duration, keys ...string) (counts []int64, left []time.Duration, err error)
+	// TakeBack uncounts one attempt from each key that has any.
+	TakeBack(ctx context.Context, keys ...string) error
+	// Clear forgets a key's attempts.
 	Clear(ctx context.Context, key string) error
 }
 
@@ -100,6 +104,7 @@ type Service struct {
 	provision Provisioner
 	sleep     func(context.Context, time.Duration) error
 	policy    Policy
+	hashes    *hashGate
 	dummyHash string // checked for an unknown email, so that it costs as a known one
 }
 
@@ -134,12 +139,18 @@ type Policy struct {
 	EmailSlowAfter, EmailRefuseAfter int64
 	AddrSlowAfter, AddrRefuseAfter   int64
 	SlowStep, SlowMax                time.Duration
+	// HashSlots is how many password hashes (19 MiB each) are computed at
+	// once, 0 for DefaultHashSlots; a request waits at most HashWait
+	// (0: DefaultHashWait) for one, then is refused (RL_02).
+	HashSlots int
+	HashWait  time.Duration
 }
 
 // DefaultPolicy: sessions idle out after 8 hours and end after 7 days;
 // invitations work for 7 days; within 15 minutes, the third failure for
 // an email is slowed and the tenth refused, and a client address gets
-// ten times as many (an office shares one).
+// ten times as many (an office shares one); password hashes take
+// DefaultHashSlots slots, each request waiting at most DefaultHashWait.
 var DefaultPolicy = Policy{
 	SessionIdle: 8 * time.Hour, SessionMax: 7 * 24 * time.Hour, InvitationFor: 7 * 24 * time.Hour,
 	FailureWindow:  15 * time.Minute,
@@ -159,8 +170,8 @@ func New(d Deps) *Service {
 		sleep = sleepCtx
 	}
 	s := &Service{db: d.DB, box: d.Box, sessions: d.Sessions, failures: d.Failures, provision: d.Provisioner,
-		sleep: sleep, policy: p}
-	s.dummyHash = hashPassword("an unknown email's stand-in password")
+		sleep: sleep, policy: p, hashes: newHashGate(p.HashSlots, p.HashWait)}
+	s.dummyHash = hashPassword("an unknown email's stand-in password") // once, before any request
 	return s
 }
 

@@ -8,7 +8,6 @@ import (
 
 	"switchyard/ent"
 	"switchyard/ent/membership"
-	"switchyard/ent/user"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
 )
@@ -41,18 +40,28 @@ func userPrincipal(userID, email, merchantID string, role Role, sessionID string
 
 // sessionRecord is what the store keeps of a session, under the token's
 // keyed hash (the token itself is never kept).
+//
+// It names the membership the session was opened on and that
+// membership's generation: a removed member's membership is gone for
+// good (joining again makes a new one, with a new id), and a role change
+// bumps the generation, so either ends the session however the user
+// comes back.
 type sessionRecord struct {
-	UserID     string    `json:"user_id"`
-	Email      string    `json:"email"`
-	MerchantID string    `json:"merchant_id"`
-	EndsAt     time.Time `json:"ends_at"` // the absolute end
+	UserID       string    `json:"user_id"`
+	Email        string    `json:"email"`
+	MerchantID   string    `json:"merchant_id"`
+	MembershipID string    `json:"membership_id"`
+	Generation   int64     `json:"generation"`
+	EndsAt       time.Time `json:"ends_at"` // the absolute end
 }
 
-// startSession opens a session for u on merchantID.
-func (s *Service) startSession(ctx context.Context, u *ent.User, merchantID string, role Role) (*Session, error) {
+// startSession opens a session for u on m's merchant, with m's role.
+func (s *Service) startSession(ctx context.Context, u *ent.User, m *ent.Membership) (*Session, error) {
 	token := newToken(SessionTokenPrefix)
 	now := s.db.Now()
-	rec := sessionRecord{UserID: u.ID, Email: u.Email, MerchantID: merchantID, EndsAt: now.Add(s.policy.SessionMax)}
+	merchantID, role := m.MerchantID, Role(m.Role)
+	rec := sessionRecord{UserID: u.ID, Email: u.Email, MerchantID: merchantID, MembershipID: m.ID,
+		Generation: m.Generation, EndsAt: now.Add(s.policy.SessionMax)}
 	raw, err := json.Marshal(rec)
 	if err != nil {
 		return nil, errs.Internal(err)
@@ -73,10 +82,11 @@ func (s *Service) expiry(now time.Time, rec sessionRecord) time.Time {
 }
 
 // Authenticate resolves a session token into the principal of its user on
-// its merchant, with the role the user holds there now: a role changed or
-// a membership removed takes effect on the next request, on every
-// process. Each request extends the session's idle time. An unknown,
-// ended or signed-out token is IR_01.
+// its merchant, with the role the session was opened with. A membership
+// removed or a role changed since ends the session (the membership's id or
+// generation differs), on the next request and on every process; the user
+// signs in again for the new role. Each request extends the session's idle
+// time. An unknown, ended or signed-out token is IR_01.
 func (s *Service) Authenticate(ctx context.Context, token string) (tenancy.Principal, error) {
 	if !strings.HasPrefix(token, SessionTokenPrefix) {
 		return tenancy.Principal{}, errs.Unauthorized()
@@ -96,12 +106,14 @@ func (s *Service) Authenticate(ctx context.Context, token string) (tenancy.Princ
 	}
 	m, err := s.db.Client.Membership.Query().
 		Where(membership.MerchantID(rec.MerchantID), membership.UserID(rec.UserID)).
-		Select(membership.FieldRole).Only(tenancy.System(ctx))
-	if ent.IsNotFound(err) {
-		return tenancy.Principal{}, errs.Unauthorized() // removed from the merchant
-	}
-	if err != nil {
+		Select(membership.FieldRole, membership.FieldGeneration).Only(tenancy.System(ctx))
+	if err != nil && !ent.IsNotFound(err) {
 		return tenancy.Principal{}, errs.Internal(err)
+	}
+	if m == nil || m.ID != rec.MembershipID || m.Generation != rec.Generation {
+		// Removed from the merchant, or its role changed: ended for good.
+		_ = s.sessions.Delete(ctx, id)
+		return tenancy.Principal{}, errs.Unauthorized()
 	}
 	return userPrincipal(rec.UserID, rec.Email, rec.MerchantID, Role(m.Role), id), nil
 }
@@ -123,78 +135,7 @@ func (s *Service) SignIn(ctx context.Context, email, password, clientAddr string
 	if err := s.ensureMerchant(ctx, u, m.MerchantID); err != nil {
 		return nil, err
 	}
-	return s.startSession(ctx, u, m.MerchantID, Role(m.Role))
-}
-
-// checkPassword is the throttled password check of SignIn and of an
-// existing user accepting an invitation.
-func (s *Service) checkPassword(ctx context.Context, email, password, clientAddr string) (*ent.User, error) {
-	_, key, err := normalizeEmail(email)
-	if err != nil {
-		key = strings.ToLower(strings.TrimSpace(email)) // still counted, still the one answer
-	}
-	keys := s.failureKeys(key, clientAddr)
-	if err := s.throttle(ctx, keys); err != nil {
-		return nil, err
-	}
-	sys := tenancy.System(ctx)
-	u, qerr := s.db.Client.User.Query().Where(user.EmailKey(key)).Only(sys)
-	if qerr != nil && !ent.IsNotFound(qerr) {
-		return nil, errs.Internal(qerr)
-	}
-	hash := s.dummyHash
-	if u != nil {
-		hash = u.PasswordHash
-	}
-	if !passwordMatches(hash, password) || u == nil {
-		if err := s.failures.Fail(ctx, s.policy.FailureWindow, keys...); err != nil {
-			return nil, errs.Unavailable("The sign-in counter (Redis)")
-		}
-		return nil, errBadCredentials()
-	}
-	_ = s.failures.Clear(ctx, keys[0]) // the email's; the address's count stays
-	_ = s.db.Client.User.UpdateOneID(u.ID).SetLastSignedInAt(s.db.Now()).Exec(sys)
-	return u, nil
-}
-
-// failureKeys are the counters of an email (its keyed hash: no address is
-// kept in Redis) and of a client address.
-func (s *Service) failureKeys(emailKey, clientAddr string) []string {
-	return []string{"email:" + s.box.HashToken("signin:"+emailKey), "addr:" + clientAddr}
-}
-
-// throttle waits before a sign-in whose email or address failed often
-// lately, and refuses one that failed too often.
-func (s *Service) throttle(ctx context.Context, keys []string) error {
-	counts, err := s.failures.Failures(ctx, keys...)
-	if err != nil {
-		return errs.Unavailable("The sign-in counter (Redis)")
-	}
-	p := s.policy
-	email, addr := counts[0], counts[1]
-	if email >= p.EmailRefuseAfter || addr >= p.AddrRefuseAfter {
-		return errTooMany()
-	}
-	wait := max(p.delay(email, p.EmailSlowAfter), p.delay(addr, p.AddrSlowAfter))
-	if wait > 0 {
-		if err := s.sleep(ctx, wait); err != nil {
-			return errs.Internal(err)
-		}
-	}
-	return nil
-}
-
-// delay is the wait before an attempt after failures: none below after,
-// then SlowStep doubling with each failure, at most SlowMax.
-func (p Policy) delay(failures, after int64) time.Duration {
-	if failures < after {
-		return 0
-	}
-	d := p.SlowStep
-	for i := after; i < failures && d < p.SlowMax; i++ {
-		d *= 2
-	}
-	return min(d, p.SlowMax)
+	return s.startSession(ctx, u, m)
 }
 
 // SignOut ends the caller's session at once, on every process.
@@ -234,7 +175,7 @@ func (s *Service) SwitchMerchant(ctx context.Context, merchantID string) (*Sessi
 	if err := s.ensureMerchant(ctx, u, merchantID); err != nil {
 		return nil, err
 	}
-	sess, err := s.startSession(ctx, u, merchantID, Role(m.Role))
+	sess, err := s.startSession(ctx, u, m)
 	if err != nil {
 		return nil, err
 	}

@@ -57,9 +57,13 @@ func (s *Service) SignUp(ctx context.Context, in SignUpInput) (*SignedUp, error)
 	} else if taken {
 		return nil, errUserExists()
 	}
-	hash := hashPassword(in.Password)
+	hash, err := s.hashes.hash(ctx, in.Password)
+	if err != nil {
+		return nil, err
+	}
 	merchantID := ids.New(ids.Merchant)
 	var u *ent.User
+	var m *ent.Membership
 	err = s.db.InTx(sys, func(tx *ent.Tx) error {
 		var err error
 		u, err = tx.User.Create().SetEmail(email).SetEmailKey(key).SetPasswordHash(hash).
@@ -70,7 +74,8 @@ func (s *Service) SignUp(ctx context.Context, in SignUpInput) (*SignedUp, error)
 		if err != nil {
 			return errs.Internal(err)
 		}
-		return tx.Membership.Create().SetMerchantID(merchantID).SetUserID(u.ID).SetRole(membership.RoleAdmin).Exec(sys)
+		m, err = tx.Membership.Create().SetMerchantID(merchantID).SetUserID(u.ID).SetRole(membership.RoleAdmin).Save(sys)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -79,7 +84,7 @@ func (s *Service) SignUp(ctx context.Context, in SignUpInput) (*SignedUp, error)
 	if err != nil {
 		return nil, err
 	}
-	sess, err := s.startSession(ctx, u, merchantID, RoleAdmin)
+	sess, err := s.startSession(ctx, u, m)
 	if err != nil {
 		return nil, err
 	}

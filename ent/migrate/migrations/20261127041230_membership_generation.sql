@@ -1,0 +1,2 @@
+-- Modify "memberships" table
+ALTER TABLE `memberships` ADD COLUMN `generation` bigint NOT NULL DEFAULT 0;
