@@ -863,7 +863,7 @@ var (
 		{Name: "max_auto_retries_enabled", Type: field.TypeInt, Nullable: true},
 		{Name: "is_click_to_pay_enabled", Type: field.TypeBool, Default: false},
 		{Name: "force_3ds_challenge", Type: field.TypeBool, Default: false},
-		{Name: "intent_fulfillment_time", Type: field.TypeString, Nullable: true},
+		{Name: "intent_fulfillment_time", Type: field.TypeString, Nullable: true, Size: 255},
 		{Name: "is_iframe_redirection_enabled", Type: field.TypeBool, Default: false},
 		{Name: "routing_algorithm_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "default_fallback", Type: field.TypeJSON, Nullable: true},
