@@ -17,6 +17,7 @@ import (
 	"switchyard/payments/errs"
 	"switchyard/payments/events"
 	"switchyard/payments/txn"
+	"switchyard/payments/validate"
 )
 
 // Mandates, as Hyperswitch v1 does them: a customer-initiated card payment
@@ -260,7 +261,7 @@ func (s *Service) GetMandate(ctx context.Context, mandateID string) (*MandateVie
 // (by the merchant's customer_id), newest first. An unknown customer, or
 // another merchant's, is HE_02.
 func (s *Service) ListCustomerMandates(ctx context.Context, customerID string) ([]*MandateView, error) {
-	if customerID == "" || len(customerID) > MaxCustomerID {
+	if customerID == "" || validate.Chars(customerID) > MaxCustomerID {
 		return nil, errs.InvalidValue("customer_id", "must be 1 to %d characters", MaxCustomerID)
 	}
 	c, err := s.db.Client.Customer.Query().Where(customer.CustomerID(customerID)).Only(ctx)
