@@ -31,7 +31,7 @@ import (
 // index (merchant_id, created_at, id) serves without sorting.
 func idField(prefix string) ent.Field {
 	return field.String("id").
-		MaxLen(64).
+		MaxRuneLen(64).
 		NotEmpty().
 		Immutable().
 		DefaultFunc(func() string { return ids.New(prefix) }).
