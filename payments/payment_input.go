@@ -18,15 +18,19 @@ import (
 // PaymentFields are the optional members shared by create, update and
 // confirm. Nil means "not given".
 type PaymentFields struct {
-	CaptureMethod                        *string
-	CaptureOn                            *time.Time
-	AmountToCapture                      *int64
-	AuthenticationType                   *string
-	Customer                             *customer.CustomerInput
-	Description                          *string
-	ReturnURL                            *string
-	StatementDescriptor                  *string
-	StatementDescriptorSuffix            *string
+	CaptureMethod             *string
+	CaptureOn                 *time.Time
+	AmountToCapture           *int64
+	AuthenticationType        *string
+	Customer                  *customer.CustomerInput
+	Description               *string
+	ReturnURL                 *string
+	StatementDescriptor       *string
+	StatementDescriptorSuffix *string
+	// IntentStatementDescriptor is v2's statement_descriptor: kept where
+	// v1's statement_descriptor_name is, with v2's rule (22 characters,
+	// a letter among them) where v1 takes the column's 255.
+	IntentStatementDescriptor            *string
 	MerchantReferenceID                  *string
 	MerchantOrderReferenceID             *string
 	Billing                              *schematype.AddressWrapper
@@ -120,7 +124,7 @@ type PaymentPatch struct {
 // Limits of payment fields.
 const (
 	maxPaymentID              = 64
-	maxStatementDescriptor    = 22
+	maxIntentStatementDesc    = 22
 	maxMerchantReferenceID    = 30
 	maxDescription            = 255
 	defaultSessionExpiry      = 900
@@ -130,14 +134,17 @@ const (
 )
 
 // Limits of the members stored in a column of their own: the column's
-// size, read from the ent schema (Hyperswitch's document gives none of
-// these, and its database has the same sizes).
+// size, read from the ent schema (Hyperswitch's database has the same
+// sizes; its v1 document gives 255 for merchant_order_reference_id and the
+// statement descriptors, and none for the others).
 var (
-	maxMerchantOrderReferenceID = validate.Column(migrate.PaymentIntentsTable, paymentintent.FieldMerchantOrderReferenceID)
-	maxBusinessLabel            = validate.Column(migrate.PaymentIntentsTable, paymentintent.FieldBusinessLabel)
-	maxBusinessSubLabel         = validate.Column(migrate.PaymentIntentsTable, paymentintent.FieldBusinessSubLabel)
-	maxRoutingAlgorithmID       = validate.Column(migrate.PaymentIntentsTable, paymentintent.FieldRoutingAlgorithmID)
-	maxCancellationReason       = validate.Column(migrate.PaymentIntentsTable, paymentintent.FieldCancellationReason)
+	maxStatementDescriptor       = validate.Column(migrate.PaymentIntentsTable, paymentintent.FieldStatementDescriptor)
+	maxStatementDescriptorSuffix = validate.Column(migrate.PaymentIntentsTable, paymentintent.FieldStatementDescriptorSuffix)
+	maxMerchantOrderReferenceID  = validate.Column(migrate.PaymentIntentsTable, paymentintent.FieldMerchantOrderReferenceID)
+	maxBusinessLabel             = validate.Column(migrate.PaymentIntentsTable, paymentintent.FieldBusinessLabel)
+	maxBusinessSubLabel          = validate.Column(migrate.PaymentIntentsTable, paymentintent.FieldBusinessSubLabel)
+	maxRoutingAlgorithmID        = validate.Column(migrate.PaymentIntentsTable, paymentintent.FieldRoutingAlgorithmID)
+	maxCancellationReason        = validate.Column(migrate.PaymentIntentsTable, paymentintent.FieldCancellationReason)
 )
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
@@ -239,15 +246,12 @@ func (f *PaymentFields) validate(amount int64, paymentType *string) error {
 	if f.Description != nil && validate.Chars(*f.Description) > maxDescription {
 		return errs.InvalidValue("description", "must be at most %d characters", maxDescription)
 	}
-	for field, v := range map[string]*string{
-		"statement_descriptor":        f.StatementDescriptor,
-		"statement_descriptor_suffix": f.StatementDescriptorSuffix,
-	} {
-		if v != nil && (validate.Chars(*v) > maxStatementDescriptor || !hasLetter(*v)) {
-			return errs.InvalidValue(field, "must be at most %d characters and contain at least one letter", maxStatementDescriptor)
-		}
+	if v := f.IntentStatementDescriptor; v != nil && (validate.Chars(*v) > maxIntentStatementDesc || !hasLetter(*v)) {
+		return errs.InvalidValue("statement_descriptor", "must be at most %d characters and contain at least one letter", maxIntentStatementDesc)
 	}
 	if err := validate.Lengths(
+		validate.Length{Field: "statement_descriptor", Value: f.StatementDescriptor, Max: maxStatementDescriptor},
+		validate.Length{Field: "statement_descriptor_suffix", Value: f.StatementDescriptorSuffix, Max: maxStatementDescriptorSuffix},
 		validate.Length{Field: "merchant_order_reference_id", Value: f.MerchantOrderReferenceID, Max: maxMerchantOrderReferenceID},
 		validate.Length{Field: "business_label", Value: f.BusinessLabel, Max: maxBusinessLabel},
 		validate.Length{Field: "business_sub_label", Value: f.BusinessSubLabel, Max: maxBusinessSubLabel},

@@ -84,8 +84,11 @@ func (PaymentIntent) Fields() []ent.Field {
 		field.JSON("shipping", &schematype.AddressWrapper{}).Optional().Annotations(entgql.Skip()),
 		optString("description", 255),
 		optString("return_url", 2048),
-		optString("statement_descriptor", 22),
-		optString("statement_descriptor_suffix", 22),
+		// v1's statement_descriptor_name and _suffix take 255 characters
+		// (Hyperswitch's v1 document); v2's statement_descriptor, kept here
+		// too, 22.
+		optString("statement_descriptor", 255),
+		optString("statement_descriptor_suffix", 255),
 		field.JSON("order_details", []schematype.OrderDetail{}).Optional().Annotations(entgql.Skip()),
 		field.JSON("allowed_payment_method_types", []string{}).Optional(),
 		jsonMap("metadata"),
