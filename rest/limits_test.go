@@ -28,6 +28,7 @@ import (
 //     column narrower than the member's limit holds it; a member refused
 //     for another reason (a key no row has, a card number of letters) is
 //     tried one past every column limit, never a 5xx either.
+//
 // Operations without a body that they accept as is get one (limitBase).
 func TestEveryStringLimitIsCheckedAtTheEdge(t *testing.T) {
 	sizes := testenv.ColumnSizes()
