@@ -31,11 +31,8 @@ func TestEveryMutationStringLimitIsCheckedAtTheEdge(t *testing.T) {
 		t.Fatal(gerr)
 	}
 	srv := testenv.NewServer(t, testenv.Database(t))
-	sizes := testenv.ColumnSizes()
-	longest := sizes[len(sizes)-1]
+	walk := testenv.NewLimitWalk()
 	w := newMutationWalk(t, srv)
-	walked, accepted, unbounded := 0, 0, 0
-	var otherwise []string
 	for _, f := range schema.Mutation.Fields {
 		doc := mutationDocument(schema, f)
 		for _, path := range stringMembers(schema, f) {
@@ -54,22 +51,20 @@ func TestEveryMutationStringLimitIsCheckedAtTheEdge(t *testing.T) {
 				}
 				return r
 			}
-			r := try(longest+1, false)
+			ascii := func(n int) { try(n, false) }
+			r := try(walk.Over(), false)
 			if len(r.Errors) == 0 {
-				unbounded++
+				walk.Unbounded()
 				continue
 			}
 			limit, named := limitOf(r, path)
 			if !named {
-				otherwise = append(otherwise, fmt.Sprintf("%s: %s", name, r.message()))
-				for _, size := range sizes {
-					try(size+1, false)
-				}
+				walk.Otherwise(name, r.message(), ascii)
 				continue
 			}
-			walked++
+			walk.Walked()
 			t.Logf("%s: at most %d characters", name, limit)
-			if !slices.Contains(sizes, limit) {
+			if !slices.Contains(walk.Sizes, limit) {
 				t.Errorf("%s: limit %d is not a column's size in the ent schema", name, limit)
 			}
 			if r := try(limit+1, true); !namesMember(r, path) {
@@ -79,29 +74,11 @@ func TestEveryMutationStringLimitIsCheckedAtTheEdge(t *testing.T) {
 			if namesMember(r, path) && testenv.OwnAlphabet(r.message()) {
 				r = try(limit, false) // an id or a code, of ASCII letters and digits
 			}
-			switch _, tooLong := limitOf(r, path); {
-			case tooLong:
-				t.Errorf("%s: %d characters (the limit) answered %s", name, limit, r.Raw)
-			case len(r.Errors) == 0:
-				accepted++
-			default:
-				t.Logf("%s: %d characters (the limit) pass the length check, then: %s", name, limit, r.message())
-			}
-			for _, size := range sizes {
-				if size < limit {
-					try(size+1, false)
-				}
-			}
+			_, tooLong := limitOf(r, path)
+			walk.AtLimit(t, name, limit, tooLong, len(r.Errors) == 0, r.Raw, ascii)
 		}
 	}
-	for _, o := range otherwise {
-		t.Logf("not walked (refused for another reason): %s", o)
-	}
-	t.Logf("%d string limits walked (%d accepted at the limit), %d members land in no bounded column, %d not walked",
-		walked, accepted, unbounded, len(otherwise))
-	if walked < 10 {
-		t.Fatalf("only %d limits were walked", walked)
-	}
+	walk.Report(t, 10)
 }
 
 // stringMembers are the paths ("input.customer.name") of f's String

@@ -31,8 +31,7 @@ import (
 //
 // Operations without a body that they accept as is get one (limitBase).
 func TestEveryStringLimitIsCheckedAtTheEdge(t *testing.T) {
-	sizes := testenv.ColumnSizes()
-	longest := sizes[len(sizes)-1]
+	walk := testenv.NewLimitWalk()
 	c := newClient(t)
 	w := newWalkTarget(t, c)
 	// The walk sets members alone that Hyperswitch's schema has together
@@ -40,8 +39,6 @@ func TestEveryStringLimitIsCheckedAtTheEdge(t *testing.T) {
 	// them: their shape is the contract tests' concern, not this one's.
 	c.uncheckedAnswers = true
 	c.do("POST", "/gsm", c.merchantKey(), gsmFuzzRule()).must(t, 200) // what /gsm/update changes
-	walked, accepted, unbounded := 0, 0, 0
-	var otherwise []string
 	for _, op := range documentedOperations(t) {
 		if r := w.send(op, w.url(op, w.payments[paymentState(op.path)]), map[string]any{}); notServed(r) {
 			continue
@@ -63,9 +60,10 @@ func TestEveryStringLimitIsCheckedAtTheEdge(t *testing.T) {
 				}
 				return r
 			}
-			r := try(longest+1, false)
+			ascii := func(n int) { try(n, false) }
+			r := try(walk.Over(), false)
 			if r.Status < 300 {
-				unbounded++
+				walk.Unbounded()
 				continue
 			}
 			if r.Status >= 500 {
@@ -76,14 +74,11 @@ func TestEveryStringLimitIsCheckedAtTheEdge(t *testing.T) {
 				// Refused for another reason (a key no row has, a value of
 				// the wrong form): shorter values may pass that check, and
 				// must still never reach a column too narrow for them.
-				otherwise = append(otherwise, fmt.Sprintf("%s: %s", name, r.str("error", "message")))
-				for _, size := range sizes {
-					try(size+1, false)
-				}
+				walk.Otherwise(name, r.str("error", "message"), ascii)
 				continue
 			}
-			walked++
-			if !slices.Contains(sizes, limit) && (m.s.MaxLength == nil || int(*m.s.MaxLength) != limit) {
+			walk.Walked()
+			if !slices.Contains(walk.Sizes, limit) && (m.s.MaxLength == nil || int(*m.s.MaxLength) != limit) {
 				t.Errorf("%s: limit %d is neither a column's size in the ent schema nor Hyperswitch's maxLength", name, limit)
 			}
 			if r := try(limit+1, true); r.Status != 400 || !namesMember(r, m.path) {
@@ -93,29 +88,11 @@ func TestEveryStringLimitIsCheckedAtTheEdge(t *testing.T) {
 			if r.Status == 400 && namesMember(r, m.path) && testenv.OwnAlphabet(r.str("error", "message")) {
 				r = try(limit, false) // an id or a code, of ASCII letters and digits
 			}
-			switch _, tooLong := limitNamed(r, m.path); {
-			case tooLong:
-				t.Errorf("%s: %d characters (the limit) answered %d: %s", name, limit, r.Status, r.Raw)
-			case r.Status < 300:
-				accepted++
-			default: // past the length check, refused for what it names (a key that no rule has)
-				t.Logf("%s: %d characters (the limit) pass the length check, then: %s", name, limit, r.str("error", "message"))
-			}
-			for _, size := range sizes {
-				if size < limit {
-					try(size+1, false)
-				}
-			}
+			_, tooLong := limitNamed(r, m.path)
+			walk.AtLimit(t, name, limit, tooLong, r.Status < 300, string(r.Raw), ascii)
 		}
 	}
-	for _, o := range otherwise {
-		t.Logf("not walked (the body was refused for another reason): %s", o)
-	}
-	t.Logf("%d string limits walked (%d accepted at the limit with a 2xx), %d members land in no bounded column, %d not walked; column sizes %v",
-		walked, accepted, unbounded, len(otherwise), sizes)
-	if walked < 20 {
-		t.Fatalf("only %d limits were walked", walked)
-	}
+	walk.Report(t, 20)
 }
 
 // limitNamed is the limit a 4xx states for the member at path.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"testing"
 
 	entfield "entgo.io/ent/schema/field"
 
@@ -76,3 +77,68 @@ var ownAlphabet = regexp.MustCompile(`A-Z|letters, digits|ASCII|must be a number
 // OwnAlphabet reports whether a refusal says the member takes ASCII
 // letters and digits only, so that a multi-byte value cannot probe it.
 func OwnAlphabet(message string) bool { return ownAlphabet.MatchString(message) }
+
+// LimitWalk tallies a walk of string limits and judges what both walks
+// judge alike.
+type LimitWalk struct {
+	// Sizes are the ent schema's column sizes (ColumnSizes).
+	Sizes                       []int
+	walked, accepted, unbounded int
+	otherwise                   []string
+}
+
+// NewLimitWalk starts a walk over the ent schema's column sizes.
+func NewLimitWalk() *LimitWalk { return &LimitWalk{Sizes: ColumnSizes()} }
+
+// Over is one past the largest column size: a value no column holds.
+func (w *LimitWalk) Over() int { return w.Sizes[len(w.Sizes)-1] + 1 }
+
+// Unbounded counts a member accepted past every column size: it lands in
+// no bounded column.
+func (w *LimitWalk) Unbounded() { w.unbounded++ }
+
+// Otherwise counts a member refused for another reason than its length,
+// and tries it one past every column size (try fails a server error).
+func (w *LimitWalk) Otherwise(name, message string, try func(n int)) {
+	w.otherwise = append(w.otherwise, name+": "+message)
+	for _, size := range w.Sizes {
+		try(size + 1)
+	}
+}
+
+// Walked counts a member with a limit.
+func (w *LimitWalk) Walked() { w.walked++ }
+
+// AtLimit judges the answer to a value of limit characters: refused as too
+// long, it fails the test; accepted, it counts; refused for another reason
+// (a key no row has) it passed the length check, which is logged. Then the
+// member is tried one past each smaller column size.
+func (w *LimitWalk) AtLimit(t testing.TB, name string, limit int, tooLong, ok bool, answer string, try func(n int)) {
+	t.Helper()
+	switch {
+	case tooLong:
+		t.Errorf("%s: %d characters (the limit) answered %s", name, limit, answer)
+	case ok:
+		w.accepted++
+	default:
+		t.Logf("%s: %d characters (the limit) pass the length check, then: %s", name, limit, answer)
+	}
+	for _, size := range w.Sizes {
+		if size < limit {
+			try(size + 1)
+		}
+	}
+}
+
+// Report logs the tally and fails a walk of fewer than least limits.
+func (w *LimitWalk) Report(t testing.TB, least int) {
+	t.Helper()
+	for _, o := range w.otherwise {
+		t.Logf("not walked (refused for another reason): %s", o)
+	}
+	t.Logf("%d string limits walked (%d accepted at the limit), %d members land in no bounded column, %d not walked; column sizes %v",
+		w.walked, w.accepted, w.unbounded, len(w.otherwise), w.Sizes)
+	if w.walked < least {
+		t.Fatalf("only %d limits were walked", w.walked)
+	}
+}
