@@ -18,19 +18,15 @@ import (
 // PaymentFields are the optional members shared by create, update and
 // confirm. Nil means "not given".
 type PaymentFields struct {
-	CaptureMethod             *string
-	CaptureOn                 *time.Time
-	AmountToCapture           *int64
-	AuthenticationType        *string
-	Customer                  *customer.CustomerInput
-	Description               *string
-	ReturnURL                 *string
-	StatementDescriptor       *string
-	StatementDescriptorSuffix *string
-	// IntentStatementDescriptor is v2's statement_descriptor: kept where
-	// v1's statement_descriptor_name is, with v2's rule (22 characters,
-	// a letter among them) where v1 takes the column's 255.
-	IntentStatementDescriptor            *string
+	CaptureMethod                        *string
+	CaptureOn                            *time.Time
+	AmountToCapture                      *int64
+	AuthenticationType                   *string
+	Customer                             *customer.CustomerInput
+	Description                          *string
+	ReturnURL                            *string
+	StatementDescriptor                  *string
+	StatementDescriptorSuffix            *string
 	MerchantReferenceID                  *string
 	MerchantOrderReferenceID             *string
 	Billing                              *schematype.AddressWrapper
@@ -80,6 +76,10 @@ type PaymentFields struct {
 	// ActiveAttempt sets ("Set") or clears ("Unset") the active attempt
 	// (v2 update-intent's set_active_attempt_id).
 	ActiveAttempt *ActiveAttemptChange
+	// IntentStatementDescriptor is v2's statement_descriptor: kept where
+	// v1's statement_descriptor_name is, with v2's rule (22 characters,
+	// a letter among them) where v1 takes the column's 255.
+	IntentStatementDescriptor *string
 }
 
 // ActiveAttemptChange is v2's `{"Set": id}` or `"Unset"`.
