@@ -623,6 +623,11 @@ func (_c *ProfileCreate) check() error {
 	if _, ok := _c.mutation.Force3dsChallenge(); !ok {
 		return &ValidationError{Name: "force_3ds_challenge", err: errors.New(`ent: missing required field "Profile.force_3ds_challenge"`)}
 	}
+	if v, ok := _c.mutation.IntentFulfillmentTime(); ok {
+		if err := profile.IntentFulfillmentTimeValidator(v); err != nil {
+			return &ValidationError{Name: "intent_fulfillment_time", err: fmt.Errorf(`ent: validator failed for field "Profile.intent_fulfillment_time": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.IsIframeRedirectionEnabled(); !ok {
 		return &ValidationError{Name: "is_iframe_redirection_enabled", err: errors.New(`ent: missing required field "Profile.is_iframe_redirection_enabled"`)}
 	}

@@ -542,6 +542,11 @@ func (_u *ProfileUpdate) check() error {
 			return &ValidationError{Name: "session_expiry", err: fmt.Errorf(`ent: validator failed for field "Profile.session_expiry": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.IntentFulfillmentTime(); ok {
+		if err := profile.IntentFulfillmentTimeValidator(v); err != nil {
+			return &ValidationError{Name: "intent_fulfillment_time", err: fmt.Errorf(`ent: validator failed for field "Profile.intent_fulfillment_time": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.RoutingAlgorithmID(); ok {
 		if err := profile.RoutingAlgorithmIDValidator(v); err != nil {
 			return &ValidationError{Name: "routing_algorithm_id", err: fmt.Errorf(`ent: validator failed for field "Profile.routing_algorithm_id": %w`, err)}
@@ -1281,6 +1286,11 @@ func (_u *ProfileUpdateOne) check() error {
 	if v, ok := _u.mutation.SessionExpiry(); ok {
 		if err := profile.SessionExpiryValidator(v); err != nil {
 			return &ValidationError{Name: "session_expiry", err: fmt.Errorf(`ent: validator failed for field "Profile.session_expiry": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.IntentFulfillmentTime(); ok {
+		if err := profile.IntentFulfillmentTimeValidator(v); err != nil {
+			return &ValidationError{Name: "intent_fulfillment_time", err: fmt.Errorf(`ent: validator failed for field "Profile.intent_fulfillment_time": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.RoutingAlgorithmID(); ok {

@@ -89,7 +89,7 @@ func NewHandler(d Deps, opts Options) http.Handler {
 		// a sign-in replaces with its user (see signedIn).
 		p, err := authenticateCaller(r.Context(), d, r)
 		if err != nil {
-			writeGraphQLError(w, err)
+			writeGraphQLError(w, r, err)
 			return
 		}
 		if r.Body != nil {
@@ -98,14 +98,14 @@ func NewHandler(d Deps, opts Options) http.Handler {
 			if err != nil {
 				var tooLarge *http.MaxBytesError
 				if errors.As(err, &tooLarge) {
-					writeGraphQLError(w, errs.BodyTooLarge(tooLarge.Limit))
+					writeGraphQLError(w, r, errs.BodyTooLarge(tooLarge.Limit))
 					return
 				}
-				writeGraphQLError(w, errs.InvalidRequest("could not read the request body"))
+				writeGraphQLError(w, r, errs.InvalidRequest("could not read the request body"))
 				return
 			}
 			if err := checkJSONBody(r, body); err != nil {
-				writeGraphQLError(w, err)
+				writeGraphQLError(w, r, err)
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
@@ -215,6 +215,7 @@ func markInternal(ctx context.Context, next graphql.Resolver) (any, error) {
 func presentError(ctx context.Context, err error) *gqlerror.Error {
 	gqlErr := graphql.DefaultErrorPresenter(ctx, err)
 	if e, ok := errs.As(err); ok {
+		logServerError(ctx, e)
 		gqlErr.Message = e.Message
 		gqlErr.Extensions = map[string]any{"code": e.Code, "type": e.Type}
 		if e.Field != "" {
@@ -241,6 +242,7 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		return &out
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
+		slog.ErrorContext(ctx, "graphql: request failed", "code", "HE_00", "err", err)
 		gqlErr.Message = "the request took too long and was stopped"
 		gqlErr.Extensions = map[string]any{"code": "HE_00", "type": "api"}
 		return gqlErr
@@ -250,10 +252,19 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		gqlErr.Extensions = map[string]any{"code": "IR_01", "type": "invalid_request"}
 		return gqlErr
 	}
-	slog.ErrorContext(ctx, "graphql: internal error", "err", err)
+	slog.ErrorContext(ctx, "graphql: request failed", "code", "HE_00", "err", err)
 	gqlErr.Message = "Something went wrong"
 	gqlErr.Extensions = map[string]any{"code": "HE_00", "type": "api"}
 	return gqlErr
+}
+
+// logServerError logs a domain error that REST would answer with a 5xx
+// (internal, unavailable), as REST logs its 5xx: the request's context
+// carries its request_id into the record. Its cause is logged, never shown.
+func logServerError(ctx context.Context, e *errs.Error) {
+	if _, status := httperr.Of(e); status >= 500 {
+		slog.ErrorContext(ctx, "graphql: request failed", "code", e.Code, "err", e.Error())
+	}
 }
 
 // withoutRequestData removes what a client-mistake message would quote of
@@ -273,8 +284,9 @@ func withoutRequestData(msg string) string {
 
 // writeGraphQLError answers an unauthenticated request in GraphQL's shape
 // with the HTTP status of the domain error (401 for a missing key).
-func writeGraphQLError(w http.ResponseWriter, err error) {
+func writeGraphQLError(w http.ResponseWriter, r *http.Request, err error) {
 	e, status := httperr.Of(err)
+	logServerError(r.Context(), e)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	body := graphql.Response{Errors: gqlerror.List{{

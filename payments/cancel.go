@@ -10,6 +10,7 @@ import (
 	"switchyard/payments/connector"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
+	"switchyard/payments/validate"
 )
 
 // CancelPayment cancels a payment that has not been (fully) captured. Before
@@ -17,6 +18,9 @@ import (
 // voided at the connector first. A payment with some captures keeps them
 // and becomes partially_captured.
 func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *string) (*PaymentView, error) {
+	if err := validate.MaxLen("cancellation_reason", reason, maxCancellationReason); err != nil {
+		return nil, err
+	}
 	var (
 		pi       *ent.PaymentIntent
 		att      *ent.PaymentAttempt

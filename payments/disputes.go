@@ -109,10 +109,10 @@ func (s *Service) ListDisputes(ctx context.Context, f DisputeFilter) ([]*Dispute
 	if err := connector.KnownNames.Optional("connector", f.Connector); err != nil {
 		return nil, err
 	}
-	if f.Reason != nil && len(*f.Reason) > maxDisputeReason {
+	if f.Reason != nil && validate.Chars(*f.Reason) > maxDisputeReason {
 		return nil, errs.InvalidValue("reason", "must be at most %d characters", maxDisputeReason)
 	}
-	if f.ProfileID != nil && len(*f.ProfileID) > 64 {
+	if f.ProfileID != nil && validate.Chars(*f.ProfileID) > 64 {
 		return nil, errs.InvalidValue("profile_id", "must be at most 64 characters")
 	}
 	preds := disputeScope(ctx)

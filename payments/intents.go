@@ -320,6 +320,7 @@ func (s *Service) setFields(ctx context.Context, tx *ent.Tx, upd *ent.PaymentInt
 	setIf(f.Description, upd.SetDescription)
 	setIf(f.ReturnURL, upd.SetReturnURL)
 	setIf(f.StatementDescriptor, upd.SetStatementDescriptor)
+	setIf(f.IntentStatementDescriptor, upd.SetStatementDescriptor)
 	setIf(f.StatementDescriptorSuffix, upd.SetStatementDescriptorSuffix)
 	setIf(f.MerchantOrderReferenceID, upd.SetMerchantOrderReferenceID)
 	setIf(f.OffSession, upd.SetOffSession)

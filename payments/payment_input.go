@@ -6,6 +6,8 @@ import (
 	"time"
 	"unicode"
 
+	"switchyard/ent/migrate"
+	"switchyard/ent/paymentintent"
 	"switchyard/ent/schema"
 	"switchyard/ent/schema/schematype"
 	"switchyard/payments/customer"
@@ -74,6 +76,10 @@ type PaymentFields struct {
 	// ActiveAttempt sets ("Set") or clears ("Unset") the active attempt
 	// (v2 update-intent's set_active_attempt_id).
 	ActiveAttempt *ActiveAttemptChange
+	// IntentStatementDescriptor is v2's statement_descriptor: kept where
+	// v1's statement_descriptor_name is, with v2's rule (22 characters,
+	// a letter among them) where v1 takes the column's 255.
+	IntentStatementDescriptor *string
 }
 
 // ActiveAttemptChange is v2's `{"Set": id}` or `"Unset"`.
@@ -118,13 +124,27 @@ type PaymentPatch struct {
 // Limits of payment fields.
 const (
 	maxPaymentID              = 64
-	maxStatementDescriptor    = 22
+	maxIntentStatementDesc    = 22
 	maxMerchantReferenceID    = 30
 	maxDescription            = 255
 	defaultSessionExpiry      = 900
 	maxSessionExpiry          = 7 * 24 * 3600
 	maxOrderDetails           = 100
 	maxAllowedPaymentMethodTy = 100
+)
+
+// Limits of the members stored in a column of their own: the column's
+// size, read from the ent schema (Hyperswitch's database has the same
+// sizes; its v1 document gives 255 for merchant_order_reference_id and the
+// statement descriptors, and none for the others).
+var (
+	maxStatementDescriptor       = validate.Column(migrate.PaymentIntentsTable, paymentintent.FieldStatementDescriptor)
+	maxStatementDescriptorSuffix = validate.Column(migrate.PaymentIntentsTable, paymentintent.FieldStatementDescriptorSuffix)
+	maxMerchantOrderReferenceID  = validate.Column(migrate.PaymentIntentsTable, paymentintent.FieldMerchantOrderReferenceID)
+	maxBusinessLabel             = validate.Column(migrate.PaymentIntentsTable, paymentintent.FieldBusinessLabel)
+	maxBusinessSubLabel          = validate.Column(migrate.PaymentIntentsTable, paymentintent.FieldBusinessSubLabel)
+	maxRoutingAlgorithmID        = validate.Column(migrate.PaymentIntentsTable, paymentintent.FieldRoutingAlgorithmID)
+	maxCancellationReason        = validate.Column(migrate.PaymentIntentsTable, paymentintent.FieldCancellationReason)
 )
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
@@ -153,7 +173,7 @@ func absoluteURL(field string, v *string) error {
 		return nil
 	}
 	u, err := url.Parse(*v)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || len(*v) > 2048 {
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || validate.Chars(*v) > 2048 {
 		return errs.InvalidValue(field, "must be an absolute http(s) URL of at most 2048 characters")
 	}
 	return nil
@@ -223,28 +243,34 @@ func (f *PaymentFields) validate(amount int64, paymentType *string) error {
 			return errs.InvalidValue("amount_to_capture", "must be between 1 and the amount (%d)", amount)
 		}
 	}
-	if f.Description != nil && len(*f.Description) > maxDescription {
+	if f.Description != nil && validate.Chars(*f.Description) > maxDescription {
 		return errs.InvalidValue("description", "must be at most %d characters", maxDescription)
 	}
-	for field, v := range map[string]*string{
-		"statement_descriptor":        f.StatementDescriptor,
-		"statement_descriptor_suffix": f.StatementDescriptorSuffix,
-	} {
-		// The column holds 22 bytes (ent's MaxLen counts bytes): counting
-		// runes let 22 accented letters through to a 500 on save.
-		if v != nil && (len(*v) > maxStatementDescriptor || !hasLetter(*v)) {
-			return errs.InvalidValue(field, "must be at most %d characters (bytes of UTF-8) and contain at least one letter", maxStatementDescriptor)
-		}
+	if v := f.IntentStatementDescriptor; v != nil && (validate.Chars(*v) > maxIntentStatementDesc || !hasLetter(*v)) {
+		return errs.InvalidValue("statement_descriptor", "must be at most %d characters and contain at least one letter", maxIntentStatementDesc)
 	}
-	if f.MerchantReferenceID != nil && (len(*f.MerchantReferenceID) == 0 || len(*f.MerchantReferenceID) > maxMerchantReferenceID) {
+	if err := validate.Lengths(
+		validate.Length{Field: "statement_descriptor", Value: f.StatementDescriptor, Max: maxStatementDescriptor},
+		validate.Length{Field: "statement_descriptor_suffix", Value: f.StatementDescriptorSuffix, Max: maxStatementDescriptorSuffix},
+		validate.Length{Field: "merchant_order_reference_id", Value: f.MerchantOrderReferenceID, Max: maxMerchantOrderReferenceID},
+		validate.Length{Field: "business_label", Value: f.BusinessLabel, Max: maxBusinessLabel},
+		validate.Length{Field: "business_sub_label", Value: f.BusinessSubLabel, Max: maxBusinessSubLabel},
+		validate.Length{Field: "routing_algorithm_id", Value: f.RoutingAlgorithmID, Max: maxRoutingAlgorithmID},
+	); err != nil {
+		return err
+	}
+	if f.MerchantReferenceID != nil && (len(*f.MerchantReferenceID) == 0 || validate.Chars(*f.MerchantReferenceID) > maxMerchantReferenceID) {
 		return errs.InvalidValue("merchant_reference_id", "must be 1 to %d characters", maxMerchantReferenceID)
 	}
 	if f.SessionExpiry != nil && (*f.SessionExpiry < 0 || *f.SessionExpiry > maxSessionExpiry) {
 		return errs.InvalidValue("session_expiry", "must be between 0 and %d seconds", maxSessionExpiry)
 	}
 	if f.Customer != nil {
-		if f.Customer.ID == "" || len(f.Customer.ID) > customer.MaxCustomerID {
+		if f.Customer.ID == "" || validate.Chars(f.Customer.ID) > customer.MaxCustomerID {
 			return errs.InvalidValue("customer_id", "must be 1 to %d characters", customer.MaxCustomerID)
+		}
+		if err := f.Customer.Validate(); err != nil {
+			return err
 		}
 	}
 	if len(f.AllowedPaymentMethodTypes) > maxAllowedPaymentMethodTy {
@@ -285,7 +311,7 @@ func validateOrderDetails(lines []schematype.OrderDetail, amount int64) error {
 		if l.ProductName == "" {
 			return errs.MissingField(validate.Indexed("order_details", i) + ".product_name")
 		}
-		if len(l.ProductName) > 255 {
+		if validate.Chars(l.ProductName) > 255 {
 			return errs.InvalidValue(validate.Indexed("order_details", i)+".product_name", "must be at most 255 characters")
 		}
 		if err := oneOf(validate.Indexed("order_details", i)+".product_type", l.ProductType,

@@ -76,7 +76,7 @@ func (s *Service) CreateRefund(ctx context.Context, in RefundInput) (*ent.Refund
 	if in.RefundID != nil && (*in.RefundID == "" || len(*in.RefundID) > maxPaymentID || !idPattern.MatchString(*in.RefundID)) {
 		return nil, errs.InvalidValue("refund_id", "must be 1 to %d characters of letters, digits, '_' and '-'", maxPaymentID)
 	}
-	if in.Reason != nil && len(*in.Reason) > maxRefundReason {
+	if in.Reason != nil && validate.Chars(*in.Reason) > maxRefundReason {
 		return nil, errs.InvalidValue("reason", "must be at most %d characters", maxRefundReason)
 	}
 	if err := oneOf("refund_type", in.RefundType, "instant", "scheduled"); err != nil {
@@ -248,7 +248,7 @@ func (s *Service) GetRefund(ctx context.Context, refundID string) (*ent.Refund, 
 
 // UpdateRefund changes a refund's reason and metadata (metadata replaces).
 func (s *Service) UpdateRefund(ctx context.Context, refundID string, p RefundPatch) (*ent.Refund, error) {
-	if p.Reason != nil && len(*p.Reason) > maxRefundReason {
+	if p.Reason != nil && validate.Chars(*p.Reason) > maxRefundReason {
 		return nil, errs.InvalidValue("reason", "must be at most %d characters", maxRefundReason)
 	}
 	upd := s.db.Client.Refund.Update().Where(refundWhere(ctx, refundID)...).SetNillableReason(p.Reason)

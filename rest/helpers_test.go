@@ -23,6 +23,8 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 type client struct {
 	t   *testing.T
 	srv *testenv.Server
+	// uncheckedAnswers skips the contract check of answers (recordContract).
+	uncheckedAnswers bool
 }
 
 func newClient(t *testing.T) *client {
@@ -122,7 +124,9 @@ func (c *client) send(req *http.Request) response {
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
 	out := response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
-	recordContract(c.t, method, path, resp.StatusCode, resp.Header, raw)
+	if !c.uncheckedAnswers {
+		recordContract(c.t, method, path, resp.StatusCode, resp.Header, raw)
+	}
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &out.Body); err != nil {
 			c.t.Fatalf("%s %s: body is not JSON: %q", method, path, raw)

@@ -19,15 +19,26 @@ import (
 // (example values that do not fit together) are not its concern.
 
 // fullBody is a value of schema s with every property it defines.
-func fullBody(ref *openapi3.SchemaRef, depth int) any {
+func fullBody(ref *openapi3.SchemaRef, depth int) any { return bodyOf(ref, "", depth, nil) }
+
+// bodyOf is fullBody that also calls visit with the path ("a.b[0].c") and
+// schema of each free-text string member it fills in (not an enum, not a
+// date-time), so that a walk can try each one.
+func bodyOf(ref *openapi3.SchemaRef, path string, depth int, visit func(path string, s *openapi3.Schema)) any {
 	if ref == nil || ref.Value == nil || depth > 12 {
 		return nil
 	}
 	s := ref.Value
+	at := func(name string) string {
+		if path == "" {
+			return name
+		}
+		return path + "." + name
+	}
 	if len(s.AllOf) > 0 {
 		merged := map[string]any{}
 		for _, part := range s.AllOf {
-			v := fullBody(part, depth+1)
+			v := bodyOf(part, path, depth+1, visit)
 			m, ok := v.(map[string]any)
 			if !ok {
 				return v
@@ -39,25 +50,28 @@ func fullBody(ref *openapi3.SchemaRef, depth int) any {
 	if len(s.Properties) > 0 {
 		out := map[string]any{}
 		for name, p := range s.Properties {
-			out[name] = fullBody(p, depth+1)
+			out[name] = bodyOf(p, at(name), depth+1, visit)
 		}
 		return out
 	}
 	if s.Type.Is("array") && s.Items != nil {
 		// Built from the items' schema: some array examples do not follow it.
-		if v := fullBody(s.Items, depth+1); v != nil {
+		if v := bodyOf(s.Items, path+"[0]", depth+1, visit); v != nil {
 			return []any{v}
 		}
 		return []any{}
+	}
+	if visit != nil && s.Type.Is("string") && len(s.Enum) == 0 && s.Format != "date-time" {
+		visit(path, s)
 	}
 	if ex := exampleOf(s); ex != nil {
 		return ex
 	}
 	switch {
 	case len(s.OneOf) > 0:
-		return fullBody(s.OneOf[0], depth+1)
+		return bodyOf(s.OneOf[0], path, depth+1, visit)
 	case len(s.AnyOf) > 0:
-		return fullBody(s.AnyOf[0], depth+1)
+		return bodyOf(s.AnyOf[0], path, depth+1, visit)
 	case len(s.Enum) > 0:
 		return s.Enum[0]
 	case s.Type.Is("object"):
@@ -130,29 +144,21 @@ func removeAt(v any, path string) bool {
 	return false
 }
 
-func TestEveryDefinedMemberIsAccepted(t *testing.T) {
-	c := newClient(t)
-	d := c.srv.Demo
-	open := c.pay("POST", "/payments", payment(nil)).must(t, 200).str("payment_id")
-	toCapture, toCancel := authorizedPayment(t, c), authorizedPayment(t, c)
-	refundable := confirmedPayment(t, c, "4242424242424242")
-	refundID := c.do("POST", "/refunds", d.SecretKey, map[string]any{"payment_id": refundable, "amount": 100}).must(t, 200).str("refund_id")
-	c.do("POST", "/customers", d.SecretKey, map[string]any{"customer_id": "cus_walk"}).must(t, 200)
-	keyID := c.do("POST", "/api_keys/"+d.MerchantID, c.admin(), map[string]any{"name": "walk", "expiration": "never"}).must(t, 200).str("key_id")
-	intent := createIntent(t, c, minimalIntent()).str("id")
-	v2Customer := c.v2("POST", "/v2/customers", d.SecretKey, d.ProfileID, map[string]any{"name": "W", "email": "w@example.com"}).must(t, 200).str("id")
-	ids := map[string]string{
-		"{account_id}": d.MerchantID, "{merchant_id}": d.MerchantID, "{profile_id}": d.ProfileID,
-		"{merchant_connector_id}": d.ConnectorAccount, "{key_id}": keyID, "{refund_id}": refundID,
-		"{customer_id}": "cus_walk", "{id}": intent,
-	}
+// documentedOperation is an operation of the two OpenAPI documents that
+// takes a JSON body.
+type documentedOperation struct {
+	doc, method, path string
+	schema            *openapi3.SchemaRef
+}
+
+func documentedOperations(t *testing.T) []documentedOperation {
+	t.Helper()
 	contract, err := loadContract()
 	if err != nil {
 		t.Fatal(err)
 	}
-	served, refused := 0, 0
+	var out []documentedOperation
 	for i, spec := range contract.docs {
-		doc := []string{"v1", "v2"}[i]
 		for _, path := range spec.Paths.InMatchingOrder() {
 			for method, op := range spec.Paths.Value(path).Operations() {
 				if op.RequestBody == nil || op.RequestBody.Value == nil {
@@ -162,60 +168,128 @@ func TestEveryDefinedMemberIsAccepted(t *testing.T) {
 				if media == nil || media.Schema == nil {
 					continue
 				}
-				body := fullBody(media.Schema, 0)
-				url := path
-				if strings.HasPrefix(path, "/v2/customers/") {
-					url = strings.ReplaceAll(url, "{id}", v2Customer)
-				}
-				for k, v := range ids {
-					url = strings.ReplaceAll(url, k, v)
-				}
-				// A payment operation gets a payment in the state it needs.
-				pid := open
-				switch {
-				case strings.HasSuffix(path, "/capture"):
-					pid = toCapture
-				case strings.HasSuffix(path, "/cancel"):
-					pid = toCancel
-				case strings.HasSuffix(path, "/cancel_post_capture"):
-					pid = refundable
-				}
-				url = strings.ReplaceAll(url, "{payment_id}", pid)
-				method = strings.ToUpper(method)
-				send := func() response {
-					if strings.HasPrefix(path, "/v2/") {
-						return c.v2(method, url, d.SecretKey, d.ProfileID, body)
-					}
-					key := d.SecretKey
-					if strings.HasPrefix(path, "/accounts") || strings.HasPrefix(path, "/api_keys") || strings.HasPrefix(path, "/events/{") {
-						key = c.admin()
-					}
-					return c.do(method, url, key, body)
-				}
-				r := send()
-				// A member whose example has another type than Switchyard reads
-				// (the documents describe some members loosely) stops the
-				// reading there: it is taken out, so the rest is still read.
-				for range 10 {
-					m := typeMismatch.FindStringSubmatch(r.str("error", "message"))
-					if r.errCode() != "IR_06" || m == nil || !removeAt(body, m[1]) {
-						break
-					}
-					t.Logf("%s %s: %s holds another type in Switchyard; sent without it", method, path, m[1])
-					r = send()
-				}
-				if r.errCode() == "IR_02" || r.Status == 405 {
-					continue // not served
-				}
-				served++
-				if r.Status == 401 {
-					t.Errorf("%s %s (%s) refused the key before reading its body: the walk proves nothing there: %s", method, path, doc, r.Raw)
-				}
-				if msg := r.str("error", "message"); r.Status == 400 && strings.Contains(msg, "unknown field") {
-					refused++
-					t.Errorf("%s %s (%s) refuses a member its schema defines: %s", method, path, doc, msg)
-				}
+				out = append(out, documentedOperation{doc: []string{"v1", "v2"}[i], method: strings.ToUpper(method),
+					path: path, schema: media.Schema})
 			}
+		}
+	}
+	return out
+}
+
+// walkTarget sends bodies to the documented operations on one test server:
+// it holds a resource of each kind their paths name.
+type walkTarget struct {
+	c          *client
+	ids        map[string]string
+	v2Customer string
+	// payments are the shared payments, by the state an operation needs.
+	payments map[string]string
+}
+
+func newWalkTarget(t *testing.T, c *client) *walkTarget {
+	t.Helper()
+	d := c.srv.Demo
+	w := &walkTarget{c: c, payments: map[string]string{}}
+	for _, state := range []string{"open", "authorized", "succeeded"} {
+		w.payments[state] = w.freshPayment(t, state)
+	}
+	refundID := c.do("POST", "/refunds", d.SecretKey, map[string]any{"payment_id": w.freshPayment(t, "succeeded"), "amount": 100}).must(t, 200).str("refund_id")
+	c.do("POST", "/customers", d.SecretKey, map[string]any{"customer_id": "cus_walk"}).must(t, 200)
+	keyID := c.do("POST", "/api_keys/"+d.MerchantID, c.admin(), map[string]any{"name": "walk", "expiration": "never"}).must(t, 200).str("key_id")
+	intent := createIntent(t, c, minimalIntent()).str("id")
+	methodID := c.do("POST", "/payment_methods", d.SecretKey, map[string]any{"payment_method": "card",
+		"card": card("4242424242424242")["card"]}).must(t, 200).str("payment_method_id")
+	w.v2Customer = c.v2("POST", "/v2/customers", d.SecretKey, d.ProfileID, map[string]any{"name": "W", "email": "w@example.com"}).must(t, 200).str("id")
+	w.ids = map[string]string{
+		"{account_id}": d.MerchantID, "{merchant_id}": d.MerchantID, "{profile_id}": d.ProfileID,
+		"{merchant_connector_id}": d.ConnectorAccount, "{key_id}": keyID, "{refund_id}": refundID,
+		"{customer_id}": "cus_walk", "{id}": intent, "{method_id}": methodID,
+	}
+	return w
+}
+
+// paymentState is the state of the payment an operation's path names.
+func paymentState(path string) string {
+	switch {
+	case strings.HasSuffix(path, "/capture"), strings.HasSuffix(path, "/cancel"):
+		return "authorized"
+	case strings.HasSuffix(path, "/cancel_post_capture"):
+		return "succeeded"
+	}
+	return "open"
+}
+
+// freshPayment is a new payment in the state ("open", "authorized",
+// "succeeded").
+func (w *walkTarget) freshPayment(t *testing.T, state string) string {
+	t.Helper()
+	switch state {
+	case "authorized":
+		return authorizedPayment(t, w.c)
+	case "succeeded":
+		return confirmedPayment(t, w.c, "4242424242424242")
+	}
+	return w.c.pay("POST", "/payments", payment(nil)).must(t, 200).str("payment_id")
+}
+
+// url is op's path with the walk's resources in it, and the payment pid.
+func (w *walkTarget) url(op documentedOperation, pid string) string {
+	url := op.path
+	if strings.HasPrefix(op.path, "/v2/customers/") {
+		url = strings.ReplaceAll(url, "{id}", w.v2Customer)
+	}
+	for k, v := range w.ids {
+		url = strings.ReplaceAll(url, k, v)
+	}
+	return strings.ReplaceAll(url, "{payment_id}", pid)
+}
+
+// send sends body to url with the key op takes.
+func (w *walkTarget) send(op documentedOperation, url string, body any) response {
+	d := w.c.srv.Demo
+	if strings.HasPrefix(op.path, "/v2/") {
+		return w.c.v2(op.method, url, d.SecretKey, d.ProfileID, body)
+	}
+	key := d.SecretKey
+	if strings.HasPrefix(op.path, "/accounts") || strings.HasPrefix(op.path, "/api_keys") || strings.HasPrefix(op.path, "/events/{") {
+		key = w.c.admin()
+	}
+	return w.c.do(op.method, url, key, body)
+}
+
+// notServed: the answer says Switchyard does not serve the operation.
+func notServed(r response) bool { return r.errCode() == "IR_02" || r.Status == 405 }
+
+func TestEveryDefinedMemberIsAccepted(t *testing.T) {
+	c := newClient(t)
+	w := newWalkTarget(t, c)
+	served, refused := 0, 0
+	for _, op := range documentedOperations(t) {
+		body := fullBody(op.schema, 0)
+		// A payment operation gets a payment in the state it needs.
+		url := w.url(op, w.payments[paymentState(op.path)])
+		r := w.send(op, url, body)
+		// A member whose example has another type than Switchyard reads
+		// (the documents describe some members loosely) stops the
+		// reading there: it is taken out, so the rest is still read.
+		for range 10 {
+			m := typeMismatch.FindStringSubmatch(r.str("error", "message"))
+			if r.errCode() != "IR_06" || m == nil || !removeAt(body, m[1]) {
+				break
+			}
+			t.Logf("%s %s: %s holds another type in Switchyard; sent without it", op.method, op.path, m[1])
+			r = w.send(op, url, body)
+		}
+		if notServed(r) {
+			continue
+		}
+		served++
+		if r.Status == 401 {
+			t.Errorf("%s %s (%s) refused the key before reading its body: the walk proves nothing there: %s", op.method, op.path, op.doc, r.Raw)
+		}
+		if msg := r.str("error", "message"); r.Status == 400 && strings.Contains(msg, "unknown field") {
+			refused++
+			t.Errorf("%s %s (%s) refuses a member its schema defines: %s", op.method, op.path, op.doc, msg)
 		}
 	}
 	t.Logf("%d operations served, %d refused a defined member", served, refused)

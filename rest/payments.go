@@ -394,6 +394,12 @@ var clientSettable = map[string]bool{
 	"card_cvc": true, "customer_id": true,
 }
 
+// v1FieldNames are the domain's names for members v1 names otherwise.
+var v1FieldNames = map[string]string{"statement_descriptor": "statement_descriptor_name"}
+
+// v1Error names the offending member as the v1 request does.
+func v1Error(err error) error { return renameField(err, v1FieldNames) }
+
 // errClientMember refuses a member a publishable key may not set.
 func errClientMember(name string) error {
 	e := errs.Forbidden(name)
@@ -439,7 +445,8 @@ func registerPayments(a *api, svc *payments.Service) {
 			return nil, err
 		}
 		in.Idempotency = idempotencyRef(r)
-		return respond(paymentResponse)(svc.CreatePayment(r.Context(), in))
+		view, err := svc.CreatePayment(r.Context(), in)
+		return respond(paymentResponse)(view, v1Error(err))
 	}))
 	a.handle("GET /payments/{payment_id}", ClientOrMerchant, func(r *http.Request) (any, error) {
 		var in payments.RetrieveInput
@@ -463,7 +470,8 @@ func registerPayments(a *api, svc *payments.Service) {
 		if err != nil {
 			return nil, err
 		}
-		return respond(paymentResponse)(svc.UpdatePayment(r.Context(), id, patch))
+		view, err := svc.UpdatePayment(r.Context(), id, patch)
+		return respond(paymentResponse)(view, v1Error(err))
 	}))
 	a.handle("POST /payments/{payment_id}/confirm", ClientOrMerchant, withOptionalBody(func(r *http.Request, req *paymentsRequest) (any, error) {
 		id := r.PathValue("payment_id")
@@ -471,7 +479,8 @@ func registerPayments(a *api, svc *payments.Service) {
 		if err != nil {
 			return nil, err
 		}
-		return respond(paymentResponse)(svc.ConfirmPayment(r.Context(), id, in))
+		view, err := svc.ConfirmPayment(r.Context(), id, in)
+		return respond(paymentResponse)(view, v1Error(err))
 	}))
 	a.handle("POST /payments/{payment_id}/capture", MerchantOrAdmin, withOptionalBody(func(r *http.Request, req *paymentsCaptureRequest) (any, error) {
 		return respond(paymentResponse)(svc.CapturePayment(r.Context(), r.PathValue("payment_id"),

@@ -93,7 +93,7 @@ func (m *v2IntentMembers) fields(f *payments.PaymentFields) error {
 	f.Description, f.ReturnURL = m.Description, m.ReturnURL
 	f.SetupFutureUsage = m.SetupFutureUsage
 	f.ApplyMitExemption = m.ApplyMitExemption
-	f.StatementDescriptor = m.StatementDescriptor
+	f.IntentStatementDescriptor = m.StatementDescriptor
 	f.OrderDetails = m.OrderDetails
 	f.AllowedPaymentMethodTypes = m.AllowedPaymentMethodTypes
 	f.Metadata, f.ConnectorMetadata, f.FeatureMetadata = m.Metadata, m.ConnectorMetadata, m.FeatureMetadata
@@ -276,12 +276,16 @@ var v2FieldNames = map[string]string{
 }
 
 // v2Error names the offending member as the v2 request does.
-func v2Error(err error) error {
+func v2Error(err error) error { return renameField(err, v2FieldNames) }
+
+// renameField names the offending member of err by names (the domain's
+// name to the request's), when it has another name there.
+func renameField(err error, names map[string]string) error {
 	e, ok := errs.As(err)
 	if !ok || e.Field == "" {
 		return err
 	}
-	name, ok := v2FieldNames[e.Field]
+	name, ok := names[e.Field]
 	if !ok {
 		return err
 	}

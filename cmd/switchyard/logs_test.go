@@ -22,7 +22,8 @@ func TestMain(m *testing.M) {
 // TestLogLinesAreJSON runs the real binary and checks what it writes to
 // its standard output: every line is a JSON object; a line written inside
 // a request, a warning of the default logger included (Redis down), carries
-// the request_id; each webhook delivery attempt is one info line with the
+// the request_id, and so does the error line of every 5xx, REST's or
+// GraphQL's (whose answer is a 200 with errors); each webhook delivery attempt is one info line with the
 // event, the target's host, the answer and the duration.
 func TestLogLinesAreJSON(t *testing.T) {
 	redis := testenv.StartRedis(t)
@@ -58,15 +59,25 @@ func TestLogLinesAreJSON(t *testing.T) {
 	if status != 503 {
 		t.Fatalf("with Redis down: %d %s", status, body)
 	}
+	// GraphQL answers the same failure in its own shape, and logs it as
+	// REST does: every server-side failure of either door is logged with
+	// its request id.
+	status, body, _ = testenv.Call(p.URL, "POST", "/graphql", c.Keys.SecretKey, map[string]any{
+		"query": `mutation { createPayment(input: {amount: 100, currency: "USD"}, idempotencyKey: "logs-graphql-down") { payment { paymentID } } }`},
+		"X-Request-Id", "req_logs_graphql_down")
+	if !strings.Contains(string(body), "HE_00") {
+		t.Fatalf("GraphQL with Redis down: %d %s", status, body)
+	}
 
 	deadline := time.Now().Add(20 * time.Second)
-	var attempt, redisDown map[string]any
-	for attempt == nil || redisDown == nil {
+	var attempt, redisDown, restFailed, graphqlFailed map[string]any
+	for attempt == nil || redisDown == nil || restFailed == nil || graphqlFailed == nil {
 		if time.Now().After(deadline) {
-			t.Fatalf("delivery attempt line %v, Redis-down line %v", attempt != nil, redisDown != nil)
+			t.Fatalf("delivery attempt line %v, Redis-down line %v, REST failure %v, GraphQL failure %v",
+				attempt != nil, redisDown != nil, restFailed != nil, graphqlFailed != nil)
 		}
 		time.Sleep(100 * time.Millisecond)
-		attempt, redisDown = nil, nil
+		attempt, redisDown, restFailed, graphqlFailed = nil, nil, nil, nil
 		sc := bufio.NewScanner(strings.NewReader(p.Stdout()))
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		for sc.Scan() {
@@ -82,12 +93,26 @@ func TestLogLinesAreJSON(t *testing.T) {
 			case "webhook delivery attempt":
 				attempt = rec
 			case "idempotency store unavailable":
-				redisDown = rec
+				if redisDown == nil {
+					redisDown = rec // REST's request comes first
+				}
+			case "request failed":
+				restFailed = rec
+			case "graphql: request failed":
+				graphqlFailed = rec
 			}
 		}
 	}
 	if redisDown["request_id"] != "req_logs_redis_down" || redisDown["level"] != "WARN" {
 		t.Errorf("the Redis-down warning: %v", redisDown)
+	}
+	for _, failed := range []struct {
+		rec       map[string]any
+		requestID string
+	}{{restFailed, "req_logs_redis_down"}, {graphqlFailed, "req_logs_graphql_down"}} {
+		if failed.rec["request_id"] != failed.requestID || failed.rec["level"] != "ERROR" || failed.rec["code"] != "HE_00" {
+			t.Errorf("the failure of %s: %v", failed.requestID, failed.rec)
+		}
 	}
 	host := strings.TrimPrefix(recv.URL, "http://")
 	if attempt["level"] != "INFO" || attempt["host"] != host || attempt["status"] != float64(500) ||

@@ -194,6 +194,8 @@ var (
 	DefaultIsClickToPayEnabled bool
 	// DefaultForce3dsChallenge holds the default value on creation for the "force_3ds_challenge" field.
 	DefaultForce3dsChallenge bool
+	// IntentFulfillmentTimeValidator is a validator for the "intent_fulfillment_time" field. It is called by the builders before save.
+	IntentFulfillmentTimeValidator func(string) error
 	// DefaultIsIframeRedirectionEnabled holds the default value on creation for the "is_iframe_redirection_enabled" field.
 	DefaultIsIframeRedirectionEnabled bool
 	// RoutingAlgorithmIDValidator is a validator for the "routing_algorithm_id" field. It is called by the builders before save.

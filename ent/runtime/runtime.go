@@ -2113,6 +2113,10 @@ func init() {
 	profileDescForce3dsChallenge := profileFields[22].Descriptor()
 	// profile.DefaultForce3dsChallenge holds the default value on creation for the force_3ds_challenge field.
 	profile.DefaultForce3dsChallenge = profileDescForce3dsChallenge.Default.(bool)
+	// profileDescIntentFulfillmentTime is the schema descriptor for intent_fulfillment_time field.
+	profileDescIntentFulfillmentTime := profileFields[23].Descriptor()
+	// profile.IntentFulfillmentTimeValidator is a validator for the "intent_fulfillment_time" field. It is called by the builders before save.
+	profile.IntentFulfillmentTimeValidator = profileDescIntentFulfillmentTime.Validators[0].(func(string) error)
 	// profileDescIsIframeRedirectionEnabled is the schema descriptor for is_iframe_redirection_enabled field.
 	profileDescIsIframeRedirectionEnabled := profileFields[24].Descriptor()
 	// profile.DefaultIsIframeRedirectionEnabled holds the default value on creation for the is_iframe_redirection_enabled field.

@@ -23,15 +23,15 @@ func (MerchantConnectorAccount) Mixin() []ent.Mixin {
 func (MerchantConnectorAccount) Fields() []ent.Field {
 	return []ent.Field{
 		idField(ids.ConnectorAccount),
-		field.String("profile_id").MaxLen(64).NotEmpty().Immutable(),
+		field.String("profile_id").MaxRuneLen(64).NotEmpty().Immutable(),
 		field.Enum("connector_type").Values(
 			"payment_processor", "payment_vas", "fin_operations", "fiz_operations", "networks",
 			"banking_entities", "non_banking_finance", "payout_processor", "payment_method_auth",
 			"authentication_processor", "tax_processor", "billing_processor", "vault_processor"),
 		// connector_name is checked against the closed connector list by the domain.
-		field.String("connector_name").MaxLen(64).NotEmpty().
+		field.String("connector_name").MaxRuneLen(64).NotEmpty().
 			Annotations(entgql.OrderField("CONNECTOR_NAME")),
-		field.String("connector_label").MaxLen(255).NotEmpty(),
+		field.String("connector_label").MaxRuneLen(255).NotEmpty(),
 		field.Bytes("connector_account_details_sealed").Optional().Sensitive(),
 		field.Bytes("connector_webhook_details_sealed").Optional().Sensitive(),
 		field.Bytes("connector_wallets_details_sealed").Optional().Sensitive(),

@@ -21,7 +21,7 @@ func (Customer) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixi
 func (Customer) Fields() []ent.Field {
 	return []ent.Field{
 		idField(ids.Customer),
-		field.String("customer_id").MaxLen(64).NotEmpty().Immutable(),
+		field.String("customer_id").MaxRuneLen(64).NotEmpty().Immutable(),
 		optString("name", 255),
 		optString("email", 255),
 		optString("phone", 255),
@@ -66,8 +66,8 @@ func (PaymentMethod) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, Tim
 func (PaymentMethod) Fields() []ent.Field {
 	return []ent.Field{
 		idField(ids.PaymentMethod),
-		field.String("customer_id").MaxLen(64).Optional().Nillable().Annotations(customerRowID()),
-		field.String("payment_method").MaxLen(32),
+		field.String("customer_id").MaxRuneLen(64).Optional().Nillable().Annotations(customerRowID()),
+		field.String("payment_method").MaxRuneLen(32),
 		optString("payment_method_type", 64),
 		field.JSON("card", &schematype.CardDetails{}).Optional().Annotations(entgql.Skip()),
 		optString("fingerprint", 128),
@@ -81,7 +81,7 @@ func (PaymentMethod) Fields() []ent.Field {
 		// number is kept here or anywhere): a later payment with the
 		// method's payment_token is charged with it, through
 		// merchant_connector_id, the account that issued it.
-		field.String("connector_token").MaxLen(255).Optional().Nillable().Sensitive().Annotations(entgql.Skip()),
+		field.String("connector_token").MaxRuneLen(255).Optional().Nillable().Sensitive().Annotations(entgql.Skip()),
 		optString("merchant_connector_id", 64),
 	}
 }

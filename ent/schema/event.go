@@ -32,15 +32,15 @@ func (Event) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}
 func (Event) Fields() []ent.Field {
 	return []ent.Field{
 		idField(ids.Event),
-		field.String("profile_id").MaxLen(64).NotEmpty().Immutable(),
+		field.String("profile_id").MaxRuneLen(64).NotEmpty().Immutable(),
 		// object_id is the wire id of the object (payment_id, refund_id, …).
-		field.String("object_id").MaxLen(64).NotEmpty().Immutable(),
+		field.String("object_id").MaxRuneLen(64).NotEmpty().Immutable(),
 		// payment_intent_id links payment-related events to their payment.
-		field.String("payment_intent_id").MaxLen(64).Optional().Nillable().Immutable(),
+		field.String("payment_intent_id").MaxRuneLen(64).Optional().Nillable().Immutable(),
 		field.Enum("event_type").Values(EventTypes...).Immutable(),
 		field.Enum("event_class").Values("payments", "refunds", "disputes", "mandates", "payouts", "subscriptions").Immutable(),
 		// idempotent_event_id makes at most one initial event per object and type.
-		field.String("idempotent_event_id").MaxLen(255).Immutable().Annotations(entgql.Skip()),
+		field.String("idempotent_event_id").MaxRuneLen(255).Immutable().Annotations(entgql.Skip()),
 		// content is the exact JSON body sent to the merchant.
 		field.Text("content").Immutable().Annotations(entgql.Skip()),
 		field.Bool("is_delivered").Default(false),
@@ -80,10 +80,10 @@ func (EventDeliveryAttempt) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin
 func (EventDeliveryAttempt) Fields() []ent.Field {
 	return []ent.Field{
 		idField(ids.DeliveryAttempt),
-		field.String("event_id").MaxLen(64).NotEmpty().Immutable(),
+		field.String("event_id").MaxRuneLen(64).NotEmpty().Immutable(),
 		field.Enum("delivery_attempt").Values("initial_attempt", "automatic_retry", "manual_retry").Immutable(),
 		// initial_attempt_id equals event_id for the initial attempt.
-		field.String("initial_attempt_id").MaxLen(64).NotEmpty().Immutable(),
+		field.String("initial_attempt_id").MaxRuneLen(64).NotEmpty().Immutable(),
 		field.JSON("request", &schematype.DeliveryRequest{}).Annotations(entgql.Skip()),
 		field.JSON("response", &schematype.DeliveryResponse{}).Optional().Annotations(entgql.Skip()),
 		field.Int("response_status_code").Optional().Nillable(),
@@ -115,7 +115,7 @@ func (WebhookDeliveryTask) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{
 func (WebhookDeliveryTask) Fields() []ent.Field {
 	return []ent.Field{
 		idField(ids.WebhookTask),
-		field.String("event_id").MaxLen(64).NotEmpty().Immutable(),
+		field.String("event_id").MaxRuneLen(64).NotEmpty().Immutable(),
 		field.Enum("status").Values("pending", "delivered", "exhausted", "disabled").Default("pending"),
 		field.Int("retry_count").Default(0),
 		field.Time("next_attempt_at").SchemaType(timeType),

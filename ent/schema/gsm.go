@@ -21,15 +21,15 @@ func (GsmRule) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin
 func (GsmRule) Fields() []ent.Field {
 	return []ent.Field{
 		idField(ids.GsmRule),
-		field.String("connector").MaxLen(64).NotEmpty().Immutable(),
-		field.String("flow").MaxLen(64).Immutable(),
-		field.String("sub_flow").MaxLen(64).Immutable(),
-		field.String("code").MaxLen(255).Immutable(),
+		field.String("connector").MaxRuneLen(64).NotEmpty().Immutable(),
+		field.String("flow").MaxRuneLen(64).Immutable(),
+		field.String("sub_flow").MaxRuneLen(64).Immutable(),
+		field.String("code").MaxRuneLen(255).Immutable(),
 		field.Text("message").Immutable(),
 		// lookup_key is a hash of the five fields above: the unique key a
 		// failure is looked up by (the message is too long to index whole).
-		field.String("lookup_key").MaxLen(64).NotEmpty().Immutable(),
-		field.String("status").MaxLen(64),
+		field.String("lookup_key").MaxRuneLen(64).NotEmpty().Immutable(),
+		field.String("status").MaxRuneLen(64),
 		optString("router_error", 255),
 		field.Enum("decision").Values("retry", "do_default"),
 		field.Bool("step_up_possible").Default(false),

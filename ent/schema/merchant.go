@@ -20,14 +20,14 @@ func (MerchantAccount) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
 
 func (MerchantAccount) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("id").MaxLen(64).NotEmpty().Immutable(),
+		field.String("id").MaxRuneLen(64).NotEmpty().Immutable(),
 		optString("merchant_name", 255),
 		field.JSON("merchant_details", map[string]any{}).Optional().Annotations(entgql.Type("Map")),
 		optString("return_url", 2048),
 		field.JSON("webhook_details", &schematype.WebhookDetails{}).Optional().Annotations(entgql.Skip()),
 		field.Bool("enable_payment_response_hash").Default(true),
 		field.Bool("redirect_to_merchant_with_http_post").Default(false),
-		field.String("publishable_key").MaxLen(128).Unique().Immutable(),
+		field.String("publishable_key").MaxRuneLen(128).Unique().Immutable(),
 		optString("default_profile_id", 64),
 		optString("organization_id", 64),
 		jsonMap("metadata"),
@@ -67,7 +67,7 @@ func (Profile) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin
 func (Profile) Fields() []ent.Field {
 	return []ent.Field{
 		idField(ids.Profile),
-		field.String("profile_name").MaxLen(64).NotEmpty().Annotations(entgql.OrderField("PROFILE_NAME")),
+		field.String("profile_name").MaxRuneLen(64).NotEmpty().Annotations(entgql.OrderField("PROFILE_NAME")),
 		field.Bool("is_default").Default(false),
 		optString("return_url", 2048),
 		field.Bool("enable_payment_response_hash").Default(true),
@@ -90,11 +90,11 @@ func (Profile) Fields() []ent.Field {
 		field.Int("max_auto_retries_enabled").Optional().Nillable(),
 		field.Bool("is_click_to_pay_enabled").Default(false),
 		field.Bool("force_3ds_challenge").Default(false),
-		field.String("intent_fulfillment_time").Optional().Annotations(entgql.Skip()),
+		field.String("intent_fulfillment_time").MaxRuneLen(255).Optional().Annotations(entgql.Skip()),
 		field.Bool("is_iframe_redirection_enabled").Default(false),
 		// routing_algorithm_id is the active routing configuration; none
 		// routes by the default fallback.
-		field.String("routing_algorithm_id").MaxLen(64).Optional().Nillable().Annotations(entgql.Skip()),
+		field.String("routing_algorithm_id").MaxRuneLen(64).Optional().Nillable().Annotations(entgql.Skip()),
 		// default_fallback orders the profile's connector accounts when no
 		// configuration is active, and after the active one's choices.
 		field.JSON("default_fallback", []schematype.RoutableConnector{}).Optional().Annotations(entgql.Skip()),
@@ -128,12 +128,12 @@ func (APIKey) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{
 func (APIKey) Fields() []ent.Field {
 	return []ent.Field{
 		idField(ids.APIKey),
-		field.String("name").MaxLen(64).NotEmpty(),
+		field.String("name").MaxRuneLen(64).NotEmpty(),
 		optString("description", 256),
 		// prefix is the first characters of the key, for recognising it.
-		field.String("prefix").MaxLen(16).Immutable(),
+		field.String("prefix").MaxRuneLen(16).Immutable(),
 		// hash is the keyed HMAC of the whole key; lookups go through it.
-		field.String("hash").MaxLen(128).Unique().Immutable().Sensitive(),
+		field.String("hash").MaxRuneLen(128).Unique().Immutable().Sensitive(),
 		field.Time("expires_at").Optional().Nillable().SchemaType(timeType),
 		field.Time("revoked_at").Optional().Nillable().SchemaType(timeType),
 		field.Time("last_used_at").Optional().Nillable().SchemaType(timeType).Annotations(entgql.Skip()),

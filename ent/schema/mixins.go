@@ -31,7 +31,7 @@ import (
 // index (merchant_id, created_at, id) serves without sorting.
 func idField(prefix string) ent.Field {
 	return field.String("id").
-		MaxLen(64).
+		MaxRuneLen(64).
 		NotEmpty().
 		Immutable().
 		DefaultFunc(func() string { return ids.New(prefix) }).
@@ -43,7 +43,7 @@ type TenantMixin struct{ mixin.Schema }
 
 func (TenantMixin) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("merchant_id").MaxLen(64).NotEmpty().Immutable().
+		field.String("merchant_id").MaxRuneLen(64).NotEmpty().Immutable().
 			Annotations(entgql.OrderField("MERCHANT_ID")),
 	}
 }
@@ -97,9 +97,17 @@ func jsonMap(name string) ent.Field {
 		Annotations(entgql.Type("Map"))
 }
 
-// optString is a nullable string column.
+// optString is a nullable string column of at most maxLen characters.
+//
+// Every string column is bounded with MaxRuneLen, never MaxLen: one
+// number sets the column's size and a validator that counts characters,
+// as MariaDB's utf8mb4 VARCHAR(n) and JSON Schema's maxLength do (MaxLen
+// counts bytes, so 17 emoji failed a 64-character column at insert while
+// the API had accepted them). The API checks the same numbers at the
+// edge (payments/validate.Column), so a value it accepts is never refused
+// here; TestEveryStringColumnCountsCharacters holds every field to it.
 func optString(name string, maxLen int) ent.Field {
-	return field.String(name).MaxLen(maxLen).Optional().Nillable()
+	return field.String(name).MaxRuneLen(maxLen).Optional().Nillable()
 }
 
 // customerRowID annotates a customer_id foreign key, which holds the

@@ -34,8 +34,8 @@ func (PaymentIntent) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, Tim
 func (PaymentIntent) Fields() []ent.Field {
 	return []ent.Field{
 		idField(ids.Payment),
-		field.String("payment_id").MaxLen(64).NotEmpty().Immutable(),
-		field.String("profile_id").MaxLen(64).NotEmpty(),
+		field.String("payment_id").MaxRuneLen(64).NotEmpty().Immutable(),
+		field.String("profile_id").MaxRuneLen(64).NotEmpty(),
 		field.Enum("status").Values(IntentStatuses...).Default("requires_payment_method").
 			Annotations(entgql.OrderField("STATUS")),
 		// Amounts, all in minor units of currency.
@@ -57,7 +57,7 @@ func (PaymentIntent) Fields() []ent.Field {
 		field.Time("capture_on").Optional().Nillable().SchemaType(timeType),
 		field.Enum("authentication_type").Values("three_ds", "no_three_ds").Optional().Nillable(),
 		// customer_id holds the internal id of the customer row (cus_…).
-		field.String("customer_id").MaxLen(64).Optional().Nillable().Annotations(customerRowID()),
+		field.String("customer_id").MaxRuneLen(64).Optional().Nillable().Annotations(customerRowID()),
 		field.Enum("customer_present").Values("present", "absent").Optional().Nillable(),
 		field.Enum("setup_future_usage").Values("off_session", "on_session").Optional().Nillable(),
 		field.Bool("off_session").Optional().Nillable(),
@@ -68,12 +68,12 @@ func (PaymentIntent) Fields() []ent.Field {
 		field.Enum("split_txns_enabled").Values("enable", "skip").Default("skip"),
 		field.Enum("request_external_three_ds_authentication").Values("Enable", "Skip").Default("Skip"),
 		field.Enum("payment_type").Values("normal", "new_mandate", "setup_mandate", "recurring_mandate").Default("normal"),
-		field.String("client_secret").MaxLen(128).Sensitive().Annotations(entgql.Skip()),
+		field.String("client_secret").MaxRuneLen(128).Sensitive().Annotations(entgql.Skip()),
 		// The Idempotency-Key the payment was created under (unique per
 		// merchant), and the keyed fingerprint of that request: a retry of
 		// the key after a crash finds this payment instead of making another.
-		field.String("idempotency_key").MaxLen(255).Optional().Nillable().Immutable().Annotations(entgql.Skip()),
-		field.String("idempotency_fingerprint").MaxLen(64).Optional().Nillable().Immutable().Annotations(entgql.Skip()),
+		field.String("idempotency_key").MaxRuneLen(255).Optional().Nillable().Immutable().Annotations(entgql.Skip()),
+		field.String("idempotency_fingerprint").MaxRuneLen(64).Optional().Nillable().Immutable().Annotations(entgql.Skip()),
 		// session_expiry is the client secret's lifetime in seconds; expires_on follows it.
 		field.Int64("session_expiry").Default(900).NonNegative(),
 		field.Time("expires_on").SchemaType(timeType),
@@ -84,8 +84,11 @@ func (PaymentIntent) Fields() []ent.Field {
 		field.JSON("shipping", &schematype.AddressWrapper{}).Optional().Annotations(entgql.Skip()),
 		optString("description", 255),
 		optString("return_url", 2048),
-		optString("statement_descriptor", 22),
-		optString("statement_descriptor_suffix", 22),
+		// v1's statement_descriptor_name and _suffix take 255 characters
+		// (Hyperswitch's v1 document); v2's statement_descriptor, kept here
+		// too, 22.
+		optString("statement_descriptor", 255),
+		optString("statement_descriptor_suffix", 255),
 		field.JSON("order_details", []schematype.OrderDetail{}).Optional().Annotations(entgql.Skip()),
 		field.JSON("allowed_payment_method_types", []string{}).Optional(),
 		jsonMap("metadata"),
@@ -185,7 +188,7 @@ func (PaymentAttempt) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, Ti
 func (PaymentAttempt) Fields() []ent.Field {
 	return []ent.Field{
 		idField(ids.Attempt),
-		field.String("payment_intent_id").MaxLen(64).NotEmpty().Immutable(),
+		field.String("payment_intent_id").MaxRuneLen(64).NotEmpty().Immutable(),
 		field.Enum("status").Values(AttemptStatuses...).Default("started"),
 		field.Int64("amount"),
 		field.Int64("net_amount"),
@@ -274,8 +277,8 @@ func (Capture) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin
 func (Capture) Fields() []ent.Field {
 	return []ent.Field{
 		idField(ids.Capture),
-		field.String("payment_intent_id").MaxLen(64).NotEmpty().Immutable(),
-		field.String("authorized_attempt_id").MaxLen(64).NotEmpty().Immutable(),
+		field.String("payment_intent_id").MaxRuneLen(64).NotEmpty().Immutable(),
+		field.String("authorized_attempt_id").MaxRuneLen(64).NotEmpty().Immutable(),
 		field.Enum("status").Values("started", "charged", "pending", "failed").Default("started"),
 		field.Int64("amount"),
 		field.Enum("currency").GoType(schematype.Currency("")),
@@ -313,8 +316,8 @@ func (IncrementalAuthorization) Mixin() []ent.Mixin { return []ent.Mixin{TenantM
 func (IncrementalAuthorization) Fields() []ent.Field {
 	return []ent.Field{
 		idField(ids.IncrementalAuthorization),
-		field.String("payment_intent_id").MaxLen(64).NotEmpty().Immutable(),
-		field.String("attempt_id").MaxLen(64).NotEmpty().Immutable(),
+		field.String("payment_intent_id").MaxRuneLen(64).NotEmpty().Immutable(),
+		field.String("attempt_id").MaxRuneLen(64).NotEmpty().Immutable(),
 		field.Int64("amount"),
 		field.Int64("previously_authorized_amount"),
 		field.Enum("status").Values("success", "failure", "processing"),

@@ -21,12 +21,12 @@ func (Refund) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{
 func (Refund) Fields() []ent.Field {
 	return []ent.Field{
 		idField(ids.Refund),
-		field.String("refund_id").MaxLen(64).NotEmpty().Immutable(),
-		field.String("payment_intent_id").MaxLen(64).NotEmpty().Immutable(),
-		field.String("attempt_id").MaxLen(64).NotEmpty().Immutable(),
-		field.String("profile_id").MaxLen(64).NotEmpty().Immutable(),
+		field.String("refund_id").MaxRuneLen(64).NotEmpty().Immutable(),
+		field.String("payment_intent_id").MaxRuneLen(64).NotEmpty().Immutable(),
+		field.String("attempt_id").MaxRuneLen(64).NotEmpty().Immutable(),
+		field.String("profile_id").MaxRuneLen(64).NotEmpty().Immutable(),
 		optString("merchant_connector_id", 64),
-		field.String("connector").MaxLen(64),
+		field.String("connector").MaxRuneLen(64),
 		optString("connector_refund_id", 255),
 		field.Int64("amount").Annotations(entgql.OrderField("AMOUNT")),
 		field.Enum("currency").GoType(schematype.Currency("")),
@@ -78,9 +78,9 @@ func (Dispute) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin
 func (Dispute) Fields() []ent.Field {
 	return []ent.Field{
 		idField(ids.Dispute),
-		field.String("payment_intent_id").MaxLen(64).NotEmpty().Immutable(),
-		field.String("attempt_id").MaxLen(64).NotEmpty().Immutable(),
-		field.String("profile_id").MaxLen(64).NotEmpty().Immutable(),
+		field.String("payment_intent_id").MaxRuneLen(64).NotEmpty().Immutable(),
+		field.String("attempt_id").MaxRuneLen(64).NotEmpty().Immutable(),
+		field.String("profile_id").MaxRuneLen(64).NotEmpty().Immutable(),
 		optString("merchant_connector_id", 64),
 		field.Int64("amount"),
 		field.Enum("currency").GoType(schematype.Currency("")),
@@ -88,9 +88,9 @@ func (Dispute) Fields() []ent.Field {
 			Default("dispute"),
 		field.Enum("dispute_status").Values("dispute_opened", "dispute_expired", "dispute_accepted",
 			"dispute_cancelled", "dispute_challenged", "dispute_won", "dispute_lost").Default("dispute_opened"),
-		field.String("connector").MaxLen(64),
-		field.String("connector_status").MaxLen(255),
-		field.String("connector_dispute_id").MaxLen(255),
+		field.String("connector").MaxRuneLen(64),
+		field.String("connector_status").MaxRuneLen(255),
+		field.String("connector_dispute_id").MaxRuneLen(255),
 		optString("connector_reason", 255),
 		optString("connector_reason_code", 255),
 		field.Time("challenge_required_by").Optional().Nillable().SchemaType(timeType),
@@ -127,7 +127,7 @@ func (Mandate) Fields() []ent.Field {
 	return []ent.Field{
 		idField(ids.Mandate),
 		// customer_id holds the internal id of the customer row (cus_…).
-		field.String("customer_id").MaxLen(64).Annotations(customerRowID()),
+		field.String("customer_id").MaxRuneLen(64).Annotations(customerRowID()),
 		optString("payment_method_id", 64),
 		optString("original_payment_id", 64),
 		field.Enum("status").Values("active", "inactive", "pending", "revoked").Default("pending"),

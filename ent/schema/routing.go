@@ -23,9 +23,9 @@ func (RoutingAlgorithm) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, 
 func (RoutingAlgorithm) Fields() []ent.Field {
 	return []ent.Field{
 		idField(ids.RoutingAlgorithm),
-		field.String("profile_id").MaxLen(64).NotEmpty().Immutable(),
-		field.String("name").MaxLen(64).NotEmpty().Annotations(entgql.OrderField("NAME")),
-		field.String("description").MaxLen(255).Default(""),
+		field.String("profile_id").MaxRuneLen(64).NotEmpty().Immutable(),
+		field.String("name").MaxRuneLen(64).NotEmpty().Annotations(entgql.OrderField("NAME")),
+		field.String("description").MaxRuneLen(255).Default(""),
 		field.Enum("kind").Values("single", "priority", "volume_split", "advanced", "dynamic").Immutable(),
 		field.JSON("algorithm", &schematype.RoutingAlgorithm{}).Immutable().Annotations(entgql.Skip()),
 		field.Enum("transaction_type").Values("payment", "payout", "three_ds_authentication").Default("payment").Immutable(),

@@ -27,13 +27,13 @@ func (User) Fields() []ent.Field {
 		idField(ids.User),
 		// email is as the user typed it; email_key, lower-cased, is what
 		// makes two spellings of one address the same user.
-		field.String("email").MaxLen(254).NotEmpty(),
-		field.String("email_key").MaxLen(254).NotEmpty().Unique(),
+		field.String("email").MaxRuneLen(254).NotEmpty(),
+		field.String("email_key").MaxRuneLen(254).NotEmpty().Unique(),
 		// password_hash is an argon2id PHC string; the password is never kept.
-		field.String("password_hash").MaxLen(256).Sensitive(),
+		field.String("password_hash").MaxRuneLen(256).Sensitive(),
 		// company_name is the merchant name given at sign-up, kept so that a
 		// sign-up cut short can be finished (users.ensureMerchant).
-		field.String("company_name").MaxLen(64).Optional(),
+		field.String("company_name").MaxRuneLen(64).Optional(),
 		field.Time("last_signed_in_at").Optional().Nillable().SchemaType(timeType),
 	}
 }
@@ -73,7 +73,7 @@ func (Membership) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMi
 func (Membership) Fields() []ent.Field {
 	return []ent.Field{
 		idField(ids.Membership),
-		field.String("user_id").MaxLen(64).NotEmpty().Immutable(),
+		field.String("user_id").MaxRuneLen(64).NotEmpty().Immutable(),
 		field.Enum("role").Values("admin", "developer", "operator", "viewer"),
 		// generation counts the role changes: a session keeps the
 		// membership's id and generation it began with, and is refused once
@@ -104,11 +104,11 @@ func (Invitation) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMi
 func (Invitation) Fields() []ent.Field {
 	return []ent.Field{
 		idField(ids.Invitation),
-		field.String("email").MaxLen(254).NotEmpty().Immutable(),
-		field.String("email_key").MaxLen(254).NotEmpty().Immutable(),
+		field.String("email").MaxRuneLen(254).NotEmpty().Immutable(),
+		field.String("email_key").MaxRuneLen(254).NotEmpty().Immutable(),
 		field.Enum("role").Values("admin", "developer", "operator", "viewer").Immutable(),
-		field.String("token_hash").MaxLen(128).Unique().Immutable().Sensitive(),
-		field.String("invited_by").MaxLen(64).NotEmpty().Immutable(),
+		field.String("token_hash").MaxRuneLen(128).Unique().Immutable().Sensitive(),
+		field.String("invited_by").MaxRuneLen(64).NotEmpty().Immutable(),
 		field.Time("expires_at").SchemaType(timeType).Immutable(),
 		field.Time("accepted_at").Optional().Nillable().SchemaType(timeType),
 	}
@@ -139,14 +139,14 @@ func (AuditEntry) Fields() []ent.Field {
 		// admin key (bootstrapping a merchant's first admin, managing its
 		// API keys), whose entries have no user.
 		field.Enum("actor").Values("user", "admin_key").Default("user").Immutable(),
-		field.String("user_id").MaxLen(64).Immutable(),
-		field.String("user_email").MaxLen(254).Immutable(),
+		field.String("user_id").MaxRuneLen(64).Immutable(),
+		field.String("user_email").MaxRuneLen(254).Immutable(),
 		// operation is the GraphQL mutation's name, e.g. capturePayment.
-		field.String("operation").MaxLen(64).NotEmpty().Immutable(),
+		field.String("operation").MaxRuneLen(64).NotEmpty().Immutable(),
 		// object_id is the id the operation acted on, or the first object it
 		// created; empty when it has neither.
-		field.String("object_id").MaxLen(64).Optional().Immutable(),
-		field.String("request_id").MaxLen(128).Optional().Immutable(),
+		field.String("object_id").MaxRuneLen(64).Optional().Immutable(),
+		field.String("request_id").MaxRuneLen(128).Optional().Immutable(),
 	}
 }
 

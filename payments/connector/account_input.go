@@ -53,7 +53,7 @@ func (in AccountInput) Validate() error {
 	if err := checkLabel(in.ConnectorLabel); err != nil {
 		return err
 	}
-	if in.ProfileID != nil && (*in.ProfileID == "" || len(*in.ProfileID) > MaxProfileIDLen) {
+	if in.ProfileID != nil && (*in.ProfileID == "" || validate.Chars(*in.ProfileID) > MaxProfileIDLen) {
 		return errs.InvalidValue("profile_id", "must be 1 to %d characters", MaxProfileIDLen)
 	}
 	if err := validateCommon(in.AccountDetails, in.PaymentMethodsEnabled, in.WebhookDetails, in.Metadata, in.FrmConfigs,
@@ -67,7 +67,7 @@ func (in AccountInput) Validate() error {
 		name string
 		v    *string
 	}{{"business_label", in.BusinessLabel}, {"business_sub_label", in.BusinessSubLabel}} {
-		if f.v != nil && len(*f.v) > MaxBusinessLabelLen {
+		if f.v != nil && validate.Chars(*f.v) > MaxBusinessLabelLen {
 			return errs.InvalidValue(f.name, "must be at most %d characters", MaxBusinessLabelLen)
 		}
 	}
@@ -87,7 +87,7 @@ func (p AccountPatch) Validate() error {
 }
 
 func checkLabel(label *string) error {
-	if label != nil && (*label == "" || len(*label) > MaxConnectorLabelLen) {
+	if label != nil && (*label == "" || validate.Chars(*label) > MaxConnectorLabelLen) {
 		return errs.InvalidValue("connector_label", "must be 1 to %d characters", MaxConnectorLabelLen)
 	}
 	return nil

@@ -28,7 +28,7 @@ var customerIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 // CheckCustomerID applies Hyperswitch's customer id rule: 1 to 64 letters,
 // digits, '_' and '-'.
 func CheckCustomerID(field, id string) error {
-	if id == "" || len(id) > MaxCustomerID || !customerIDPattern.MatchString(id) {
+	if id == "" || validate.Chars(id) > MaxCustomerID || !customerIDPattern.MatchString(id) {
 		return errs.InvalidValue(field, "must be 1 to %d letters, digits, '_' or '-'", MaxCustomerID)
 	}
 	return nil
@@ -113,7 +113,7 @@ func (d *CustomerDetails) Validate() error {
 		if err := documentKinds.Required("document_details.document_type", doc.DocumentType); err != nil {
 			return err
 		}
-		if doc.DocumentNumber == "" || len(doc.DocumentNumber) > 255 {
+		if doc.DocumentNumber == "" || validate.Chars(doc.DocumentNumber) > 255 {
 			return errs.InvalidValue("document_details.document_number", "must be 1 to 255 characters")
 		}
 	}

@@ -119,7 +119,7 @@ func (m *MandateRequest) Validate() error {
 			if o.UserAgent == "" {
 				return errs.MissingField(f + ".online.user_agent")
 			}
-			if len(o.IPAddress) > 64 || len(o.UserAgent) > 1024 {
+			if validate.Chars(o.IPAddress) > 64 || validate.Chars(o.UserAgent) > 1024 {
 				return errs.InvalidValue(f+".online", "ip_address must be at most 64 and user_agent at most 1024 characters")
 			}
 		}
@@ -226,7 +226,7 @@ func CheckMandateMembers(f MandateMembers, creating, confirming bool) error {
 		return nil
 	}
 	switch {
-	case *f.MandateID == "" || len(*f.MandateID) > 64:
+	case *f.MandateID == "" || validate.Chars(*f.MandateID) > 64:
 		return errs.InvalidValue("mandate_id", "must be 1 to 64 characters")
 	case f.Mandate != nil:
 		return errs.InvalidValue("recurring_details", "Expected one out of recurring_details and mandate_data but got both")

@@ -16,6 +16,7 @@ import (
 	"switchyard/payments/errs"
 	"switchyard/payments/events"
 	"switchyard/payments/txn"
+	"switchyard/payments/validate"
 )
 
 // Mandates, as Hyperswitch v1 does them: a customer-initiated card payment
@@ -264,7 +265,7 @@ func (s *Service) GetMandate(ctx context.Context, mandateID string) (*MandateVie
 // (by the merchant's customer_id), newest first. An unknown customer, or
 // another merchant's, is HE_02; a redacted one IR_11.
 func (s *Service) ListCustomerMandates(ctx context.Context, customerID string) ([]*MandateView, error) {
-	if customerID == "" || len(customerID) > MaxCustomerID {
+	if customerID == "" || validate.Chars(customerID) > MaxCustomerID {
 		return nil, errs.InvalidValue("customer_id", "must be 1 to %d characters", MaxCustomerID)
 	}
 	c, err := s.GetCustomer(ctx, customerID) // a redacted customer is IR_11, as for its other routes

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"switchyard/ent"
+	"switchyard/ent/customer"
+	"switchyard/ent/migrate"
 	"switchyard/ent/schema/schematype"
 	"switchyard/payments/cards"
 	"switchyard/payments/errs"
@@ -82,6 +84,25 @@ type CustomerInput struct {
 	Email            *string
 	Phone            *string
 	PhoneCountryCode *string
+}
+
+// Limits of a customer's columns, from the ent schema.
+var (
+	maxCustomerName             = validate.Column(migrate.CustomersTable, customer.FieldName)
+	maxCustomerEmail            = validate.Column(migrate.CustomersTable, customer.FieldEmail)
+	maxCustomerPhone            = validate.Column(migrate.CustomersTable, customer.FieldPhone)
+	maxCustomerPhoneCountryCode = validate.Column(migrate.CustomersTable, customer.FieldPhoneCountryCode)
+)
+
+// Validate checks what a payment gives of its customer against the
+// columns it is kept in (a payment creates or fills in the customer).
+func (in *CustomerInput) Validate() error {
+	return validate.Lengths(
+		validate.Length{Field: "customer.name", Value: in.Name, Max: maxCustomerName},
+		validate.Length{Field: "customer.email", Value: in.Email, Max: maxCustomerEmail},
+		validate.Length{Field: "customer.phone", Value: in.Phone, Max: maxCustomerPhone},
+		validate.Length{Field: "customer.phone_country_code", Value: in.PhoneCountryCode, Max: maxCustomerPhoneCountryCode},
+	)
 }
 
 // Validate checks the payment method on its own: its billing address, a

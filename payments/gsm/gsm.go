@@ -23,6 +23,7 @@ import (
 	"switchyard/ent/gsmrule"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
+	"switchyard/payments/validate"
 )
 
 // Service runs the GSM operations.
@@ -121,7 +122,7 @@ func (s *Service) checkKey(k Key) error {
 		max         int
 	}{{"connector", k.Connector, 64}, {"flow", k.Flow, 64}, {"sub_flow", k.SubFlow, 64}, {"code", k.Code, 255},
 		{"message", k.Message, 65535}} {
-		if len(f.value) > f.max {
+		if validate.Chars(f.value) > f.max {
 			return errs.InvalidValue(f.name, "must be at most %d characters", f.max)
 		}
 	}
@@ -162,7 +163,7 @@ func (in *RuleInput) check() error {
 		max  int
 	}{{"status", in.Status, 64}, {"router_error", in.RouterError, 255}, {"unified_code", in.UnifiedCode, 255},
 		{"unified_message", in.UnifiedMessage, 1024}} {
-		if f.v != nil && len(*f.v) > f.max {
+		if f.v != nil && validate.Chars(*f.v) > f.max {
 			return errs.InvalidValue(f.name, "must be at most %d characters", f.max)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
+	"switchyard/payments/validate"
 )
 
 // APIKeyInput creates a merchant secret key.
@@ -36,10 +37,10 @@ const (
 )
 
 func (s *Service) checkAPIKeyFields(name, description *string, expiresAt *time.Time) error {
-	if name != nil && (*name == "" || len(*name) > maxKeyName) {
+	if name != nil && (*name == "" || validate.Chars(*name) > maxKeyName) {
 		return errs.InvalidValue("name", "must be 1 to %d characters", maxKeyName)
 	}
-	if description != nil && len(*description) > maxKeyDescription {
+	if description != nil && validate.Chars(*description) > maxKeyDescription {
 		return errs.InvalidValue("description", "must be at most %d characters", maxKeyDescription)
 	}
 	if expiresAt != nil && !expiresAt.After(s.now()) {

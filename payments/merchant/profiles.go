@@ -24,7 +24,7 @@ const (
 )
 
 func checkProfileInput(in ProfileInput) error {
-	if in.ProfileName != nil && (*in.ProfileName == "" || len(*in.ProfileName) > maxProfileNameLen) {
+	if in.ProfileName != nil && (*in.ProfileName == "" || validate.Chars(*in.ProfileName) > maxProfileNameLen) {
 		return errs.InvalidValue("profile_name", "must be 1 to %d characters", maxProfileNameLen)
 	}
 	if in.ReturnURL != nil {

@@ -65,7 +65,7 @@ func checkMerchantAccountInput(in MerchantAccountInput) error {
 
 func checkMerchantFields(name *string, details *MerchantDetails, returnURL *string, wh *schematype.WebhookDetails,
 	hashKey, lockerID *string, business []PrimaryBusinessDetails) error {
-	if name != nil && (*name == "" || len(*name) > maxMerchantNameLen) {
+	if name != nil && (*name == "" || validate.Chars(*name) > maxMerchantNameLen) {
 		return errs.InvalidValue("merchant_name", "must be 1 to %d characters", maxMerchantNameLen)
 	}
 	if err := checkMerchantDetails(details); err != nil {
@@ -99,7 +99,7 @@ func checkMerchantFields(name *string, details *MerchantDetails, returnURL *stri
 		if b.Business == "" {
 			return errs.MissingField(field + ".business")
 		}
-		if len(b.Business) > maxBusinessLabelLen {
+		if validate.Chars(b.Business) > maxBusinessLabelLen {
 			return errs.InvalidValue(field+".business", "must be at most %d characters", maxBusinessLabelLen)
 		}
 		if seen[b] {
@@ -111,7 +111,7 @@ func checkMerchantFields(name *string, details *MerchantDetails, returnURL *stri
 }
 
 func checkResponseHashKey(key *string) error {
-	if key != nil && (*key == "" || len(*key) > maxHashKeyLen) {
+	if key != nil && (*key == "" || validate.Chars(*key) > maxHashKeyLen) {
 		return errs.InvalidValue("payment_response_hash_key", "must be 1 to %d characters", maxHashKeyLen)
 	}
 	return nil

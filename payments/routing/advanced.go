@@ -285,7 +285,7 @@ func parseProgram(data json.RawMessage) (*program, []choiceAt, error) {
 		if rw.Name == nil || *rw.Name == "" {
 			return nil, nil, errs.MissingField(at.Key("name").String())
 		}
-		if len(*rw.Name) > 255 {
+		if validate.Chars(*rw.Name) > 255 {
 			return nil, nil, errs.InvalidValue(at.Key("name").String(), "must be at most 255 characters")
 		}
 		if rw.ConnectorSelection == nil {

@@ -128,10 +128,10 @@ func (s *Service) CreateConfig(ctx context.Context, in ConfigInput) (*ent.Routin
 	if in.Name == nil || *in.Name == "" {
 		return nil, errs.MissingField("name")
 	}
-	if len(*in.Name) > 64 {
+	if validate.Chars(*in.Name) > 64 {
 		return nil, errs.InvalidValue("name", "must be at most 64 characters")
 	}
-	if in.Description != nil && len(*in.Description) > 255 {
+	if in.Description != nil && validate.Chars(*in.Description) > 255 {
 		return nil, errs.InvalidValue("description", "must be at most 255 characters")
 	}
 	if in.Algorithm == nil {

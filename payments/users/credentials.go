@@ -78,7 +78,7 @@ func normalizeEmail(email string) (given, key string, err error) {
 	if given == "" {
 		return "", "", errs.MissingField("email")
 	}
-	if len(given) > maxEmailLen {
+	if utf8.RuneCountInString(given) > maxEmailLen {
 		return "", "", bad(fmt.Sprintf("at most %d characters", maxEmailLen))
 	}
 	addr, perr := mail.ParseAddress(given)

@@ -14,10 +14,10 @@ const MaxAmount = 999_999_999_999
 
 const maxEmailLen = 255
 
-// AbsoluteHTTPURL accepts an absolute http or https URL of at most max bytes.
+// AbsoluteHTTPURL accepts an absolute http or https URL of at most max characters.
 func AbsoluteHTTPURL(field, v string, max int) error {
-	if len(v) > max {
-		return errs.InvalidValue(field, "must be at most %d characters", max)
+	if err := MaxLen(field, &v, max); err != nil {
+		return err
 	}
 	u, err := url.Parse(v)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Opaque != "" {
@@ -26,15 +26,7 @@ func AbsoluteHTTPURL(field, v string, max int) error {
 	return nil
 }
 
-// MaxLen accepts a value of at most max bytes.
-func MaxLen(field string, v *string, max int) error {
-	if v != nil && len(*v) > max {
-		return errs.InvalidValue(field, "must be at most %d characters", max)
-	}
-	return nil
-}
-
-// Email accepts an e-mail address of at most 255 bytes.
+// Email accepts an e-mail address of at most 255 characters.
 func Email(field string, v *string) error {
 	if v == nil {
 		return nil
