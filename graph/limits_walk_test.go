@@ -183,11 +183,12 @@ func newMutationWalk(t *testing.T, srv *testenv.Server) *mutationWalk {
 	return w
 }
 
-// client is who calls the mutation: an admin's session for the user
-// mutations, the merchant's secret key for the rest.
+// client is who calls the mutation: an admin's session for the user and
+// API key mutations (a secret key may not run them), the merchant's secret
+// key for the rest.
 func (w *mutationWalk) client(mutation string) gql {
 	switch mutation {
-	case "inviteUser", "updateUserRole", "removeUser", "switchMerchant", "signOut":
+	case "inviteUser", "updateUserRole", "removeUser", "switchMerchant", "signOut", "createApiKey", "revokeApiKey", "rollApiKey":
 		return w.session
 	}
 	return w.api
@@ -246,6 +247,13 @@ func (w *mutationWalk) base(t *testing.T, mutation string) map[string]any {
 		return map[string]any{"id": d.ConnectorAccount, "input": map[string]any{"connectorType": "payment_processor"}}
 	case "createApiKey":
 		return map[string]any{"input": map[string]any{"name": unique, "expiration": "never"}}
+	case "rollApiKey":
+		var made struct {
+			CreateApiKey struct{ APIKey struct{ ID string } }
+		}
+		w.session.must(`mutation($n: String!) { createApiKey(input: {name: $n, expiration: "never"}) { apiKey { id } } }`,
+			map[string]any{"n": unique}, &made)
+		return map[string]any{"id": made.CreateApiKey.APIKey.ID, "gracePeriodSeconds": 0}
 	case "updateProfileWebhookSettings":
 		return map[string]any{"profileID": d.ProfileID, "input": map[string]any{}}
 	case "createRoutingAlgorithm":
