@@ -112,6 +112,9 @@ func validateCommon(details map[string]string, pme []PaymentMethodsEnabled, webh
 	if _, err := ParseSandboxFailures(metadata); err != nil {
 		return err
 	}
+	if _, err := SandboxRequiredFields(metadata); err != nil {
+		return err
+	}
 	if err := validateFrmConfigs("frm_configs", frm); err != nil {
 		return err
 	}

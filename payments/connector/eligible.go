@@ -39,6 +39,10 @@ type EligibleMethod struct {
 	// take it; empty for methods that are not cards.
 	CardNetworks map[string][]string
 	Connectors   []string
+	// RequiredFields are, for each connector, the billing fields the
+	// checkout asks for before it pays that way (RequiredFields); a
+	// connector that asks for none has no entry.
+	RequiredFields map[string][]string
 }
 
 // EligibleMethods lists the payment method types the caller's active
@@ -70,12 +74,15 @@ func (s *Service) EligibleMethods(ctx context.Context, f MethodFilter) ([]*Eligi
 				m := index[key]
 				if m == nil {
 					m = &EligibleMethod{PaymentMethod: pm.PaymentMethod, PaymentMethodType: t.PaymentMethodType,
-						CardNetworks: map[string][]string{}}
+						CardNetworks: map[string][]string{}, RequiredFields: map[string][]string{}}
 					index[key] = m
 					out = append(out, m)
 				}
 				if !slices.Contains(m.Connectors, row.ConnectorName) {
 					m.Connectors = append(m.Connectors, row.ConnectorName)
+				}
+				if required := RequiredFields(row, pm.PaymentMethod); len(required) > 0 {
+					m.RequiredFields[row.ConnectorName] = MergeFields(m.RequiredFields[row.ConnectorName], required)
 				}
 				if t.PaymentExperience != nil && !slices.Contains(m.PaymentExperience, string(*t.PaymentExperience)) {
 					m.PaymentExperience = append(m.PaymentExperience, string(*t.PaymentExperience))

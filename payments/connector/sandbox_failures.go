@@ -69,7 +69,8 @@ type SandboxFailures struct {
 
 // sandboxMembers are the members the sandbox object takes, in the order
 // its errors are checked.
-var sandboxMembers = []string{"failure_rate", "error_code", "error_message", "outage", "timeout"}
+// required_fields is SandboxRequiredFields'.
+var sandboxMembers = []string{"failure_rate", "error_code", "error_message", "outage", "timeout", "required_fields"}
 
 // ParseSandboxFailures reads the sandbox object of a connector account's
 // metadata. Only that member is checked, and only its own members: absent
@@ -85,7 +86,7 @@ func ParseSandboxFailures(metadata map[string]any) (SandboxFailures, error) {
 	const path = "metadata." + SandboxMetadataKey
 	obj, ok := raw.(map[string]any)
 	if !ok {
-		return f, errs.InvalidValue(path, "must be an object with failure_rate, error_code, error_message, outage or timeout")
+		return f, errs.InvalidValue(path, "must be an object with failure_rate, error_code, error_message, outage, timeout or required_fields")
 	}
 	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		if !slices.Contains(sandboxMembers, k) {
