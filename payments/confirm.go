@@ -246,6 +246,9 @@ func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID str
 		return nil, err
 	}
 	mca := d.Candidates[0]
+	if err := checkRequiredFields(mca, pi, method); err != nil {
+		return nil, err
+	}
 	attemptID := ids.New(ids.Attempt)
 	processing := func(m *ent.PaymentIntentMutation) {
 		m.SetStatus(paymentintent.StatusProcessing)

@@ -2,6 +2,7 @@ package payments
 
 import (
 	"context"
+	"slices"
 
 	"switchyard/ent"
 	"switchyard/ent/merchantconnectoraccount"
@@ -74,6 +75,9 @@ func (s *Service) retryOnNextConnector(ctx context.Context, tx *ent.Tx, pi *ent.
 	if err != nil {
 		return nil, err
 	}
+	// A connector that requires billing details the payment lacks is
+	// passed over: it would refuse the payment before looking at it.
+	later = slices.DeleteFunc(later, func(a *ent.MerchantConnectorAccount) bool { return missingRequiredField(a, pi, m) != "" })
 	candidates := later
 	if stepUp {
 		same, err := tx.MerchantConnectorAccount.Get(ctx, *att.MerchantConnectorID)
