@@ -86,6 +86,8 @@ type enabledMethodOut struct {
 	PaymentExperience []string `json:"payment_experience"`
 	SurchargeDetails  any      `json:"surcharge_details"`
 	PmAuthConnector   *string  `json:"pm_auth_connector"`
+	// RequiredFields are the billing fields the checkout asks for.
+	RequiredFields []requiredFieldInfo `json:"required_fields"`
 }
 
 // clientSavedMethodBody is a saved method as the v1 customer list shows
@@ -121,7 +123,8 @@ func clientCheckoutOf(c *payments.Checkout) clientCheckoutBody {
 	}
 	for _, m := range c.Methods {
 		e := enabledMethodOut{PaymentMethod: m.PaymentMethod, PaymentMethodType: m.PaymentMethodType,
-			CardNetworks: slices.Sorted(maps.Keys(m.CardNetworks)), PaymentExperience: m.PaymentExperience}
+			CardNetworks: slices.Sorted(maps.Keys(m.CardNetworks)), PaymentExperience: m.PaymentExperience,
+			RequiredFields: methodRequiredFields(m)}
 		if e.PaymentExperience == nil {
 			e.PaymentExperience = []string{}
 		}
@@ -156,7 +159,9 @@ type sdkConfigBody struct {
 		ProcessorMerchantID string  `json:"processor_merchant_id"`
 		OrganizationID      *string `json:"organization_id"`
 	} `json:"context_used"`
-	RawConfigs map[string]any `json:"raw_configs"`
+	// RawConfigs are the billing fields the checkout asks for
+	// (requiredFieldsConfig).
+	RawConfigs superpositionConfig `json:"raw_configs"`
 }
 
 type sdkConfigMethod struct {
@@ -187,7 +192,7 @@ type sdkConfigProfile struct {
 
 func sdkConfigOf(c *payments.Checkout) sdkConfigBody {
 	var out sdkConfigBody
-	out.PaymentMethods, out.RawConfigs = []sdkConfigMethod{}, map[string]any{}
+	out.PaymentMethods, out.RawConfigs = []sdkConfigMethod{}, requiredFieldsConfig(c.Methods)
 	byMethod := map[string]int{}
 	for _, m := range c.Methods {
 		i, ok := byMethod[m.PaymentMethod]

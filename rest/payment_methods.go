@@ -277,7 +277,7 @@ func paymentMethodListOf(c *payments.CheckoutMethods) paymentMethodListBody {
 			byMethod[m.PaymentMethod] = i
 			out.PaymentMethods = append(out.PaymentMethods, paymentMethodsEnabledOut{PaymentMethod: m.PaymentMethod})
 		}
-		t := paymentMethodTypesOut{PaymentMethodType: m.PaymentMethodType, RequiredFields: map[string]any{}}
+		t := paymentMethodTypesOut{PaymentMethodType: m.PaymentMethodType, RequiredFields: requiredFieldsByKey(m)}
 		for _, e := range m.PaymentExperience {
 			t.PaymentExperience = append(t.PaymentExperience, experienceOut{PaymentExperienceType: e, EligibleConnectors: m.Connectors})
 		}
