@@ -332,3 +332,25 @@ func TestSandboxRequiredFieldsChecked(t *testing.T) {
 		t.Fatalf("the account keeps its sandbox object as given: %s", r.Raw)
 	}
 }
+
+// TestRetryPassesOverAConnectorThatRequiresMissingFields: an automatic
+// retry does not go to a connector account whose sandbox object requires a
+// billing field the payment lacks (it would refuse the payment unseen); it
+// goes to the next one, and to that account when the payment has the field.
+func TestRetryPassesOverAConnectorThatRequiresMissingFields(t *testing.T) {
+	c := newClient(t)
+	m := newRetryMerchant(t, c, "merchant_retry_fields", 2, true)
+	m.sandbox(t, c, m.stripeID, map[string]any{"outage": true})
+	m.sandbox(t, c, m.adyenID, map[string]any{"required_fields": []string{fieldEmail}})
+
+	r := m.pay(t, c, "4242424242424242")
+	if got := attemptsOf(r); r.str("status") != "succeeded" || len(got) != 2 || got[0][0] != "stripe_test" || got[1] != [3]string{"checkout", "charged", ""} {
+		t.Fatalf("without the email, adyen is passed over: %v %s", got, r.Raw)
+	}
+	pm := card("4242424242424242")
+	pm["billing"] = map[string]any{"email": "jane@example.com"}
+	r = c.do("POST", "/payments", m.key, payment(map[string]any{"confirm": true, "payment_method": "card", "payment_method_data": pm})).must(t, 200)
+	if got := attemptsOf(r); r.str("status") != "succeeded" || len(got) != 2 || got[1] != [3]string{"adyen", "charged", ""} {
+		t.Fatalf("with the email, adyen takes the retry: %v %s", got, r.Raw)
+	}
+}
