@@ -173,6 +173,9 @@ func (st *state) succeed(attemptID string) {
 		st.Status = StatusAuthorized
 	}
 	st.Decline = nil
+	if st.PaymentMethod == MethodBankDebit && st.SetupFutureUsage {
+		st.MandateID = debitMandateToken(st.AccountLast4, attemptID)
+	}
 	if st.PaymentMethod != MethodCard {
 		return
 	}
