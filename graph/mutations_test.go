@@ -123,7 +123,7 @@ func TestPaymentMutations(t *testing.T) {
 		{"amount of the wrong type (shape)", "IR_06", `mutation { createPayment(input: {amount: "ten", currency: "USD"}) { payment { id } } }`},
 		{"capture method", "IR_07", `mutation { createPayment(input: {amount: 100, currency: "USD", captureMethod: "later"}) { payment { id } } }`},
 		{"scheduled capture", "IR_20", `mutation { createPayment(input: {amount: 100, currency: "USD", captureMethod: "scheduled"}) { payment { id } } }`},
-		{"customer details without an id", "IR_04", `mutation { createPayment(input: {amount: 100, currency: "USD", customer: {name: "x"}}) { payment { id } } }`},
+		{"customer details without an id, too long", "IR_07", `mutation { createPayment(input: {amount: 100, currency: "USD", customer: {name: "` + strings.Repeat("x", 256) + `"}}) { payment { id } } }`},
 		{"unknown billing member", "IR_06", `mutation { createPayment(input: {amount: 100, currency: "USD", billing: {street: "x"}}) { payment { id } } }`},
 		{"two payment methods", "IR_07", `mutation { createPayment(input: {amount: 100, currency: "USD", paymentMethodData: {wallet: {paypal_redirect: {}}, payLater: {klarna_redirect: {}}}}) { payment { id } } }`},
 		{"bad card number", "CE_04", `mutation { createPayment(input: {amount: 100, currency: "USD", confirm: true, paymentMethodData: {card: {cardNumber: "4242424242424241", cardExpMonth: "12", cardExpYear: "2040", cardCvc: "123"}}}) { payment { id } } }`},
