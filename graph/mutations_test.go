@@ -126,7 +126,7 @@ func TestPaymentMutations(t *testing.T) {
 		{"customer details without an id, too long", "IR_07", `mutation { createPayment(input: {amount: 100, currency: "USD", customer: {name: "` + strings.Repeat("x", 256) + `"}}) { payment { id } } }`},
 		{"unknown billing member", "IR_06", `mutation { createPayment(input: {amount: 100, currency: "USD", billing: {street: "x"}}) { payment { id } } }`},
 		{"two payment methods", "IR_07", `mutation { createPayment(input: {amount: 100, currency: "USD", paymentMethodData: {wallet: {paypal_redirect: {}}, payLater: {klarna_redirect: {}}}}) { payment { id } } }`},
-		{"bad card number", "CE_04", `mutation { createPayment(input: {amount: 100, currency: "USD", confirm: true, paymentMethodData: {card: {cardNumber: "4242424242424241", cardExpMonth: "12", cardExpYear: "2040", cardCvc: "123"}}}) { payment { id } } }`},
+		{"bad card number", "IR_06", `mutation { createPayment(input: {amount: 100, currency: "USD", confirm: true, paymentMethodData: {card: {cardNumber: "4242424242424241", cardExpMonth: "12", cardExpYear: "2040", cardCvc: "123"}}}) { payment { id } } }`},
 		{"duplicate merchant reference", "HE_01", `mutation { createPayment(input: {amount: 100, currency: "USD", merchantReferenceID: "gql-1"}) { payment { id } } }`},
 		{"update a succeeded payment", "IR_14", fmt.Sprintf(`mutation { updatePayment(id: %q, input: {amount: 5}) { payment { id } } }`, succeeded)},
 		{"confirm an unknown payment", "HE_02", `mutation { confirmPayment(id: "pay_unknown") { payment { id } } }`},
