@@ -198,6 +198,7 @@ func TestDescribe(t *testing.T) {
 		{"4012000033330026", Details{Last4: "0026", BIN: "401200", ExtendedBIN: "40120000", Network: Visa, CardType: Credit}},
 		{"1234567812345670", Details{Last4: "5670", BIN: "123456", ExtendedBIN: "12345678", CardType: Credit}},
 		{"6205500000000000004", Details{Last4: "0004", BIN: "620550", ExtendedBIN: "62055000", Network: UnionPay, CardType: Credit, Issuer: TestIssuer, IssuingCountry: "US"}},
+		{"31415920", Details{Last4: "5920", CardType: Credit}}, // no BIN: with the last four it would be the number
 		{"not a card", Details{}},
 	}
 	for _, tc := range tests {
