@@ -21875,6 +21875,7 @@ type PaymentIntentMutation struct {
 	capture_method                           *paymentintent.CaptureMethod
 	capture_on                               *time.Time
 	authentication_type                      *paymentintent.AuthenticationType
+	customer_details                         **schematype.CustomerDetails
 	customer_present                         *paymentintent.CustomerPresent
 	setup_future_usage                       *paymentintent.SetupFutureUsage
 	off_session                              *bool
@@ -23084,6 +23085,55 @@ func (m *PaymentIntentMutation) CustomerIDCleared() bool {
 func (m *PaymentIntentMutation) ResetCustomerID() {
 	m.customer = nil
 	delete(m.clearedFields, paymentintent.FieldCustomerID)
+}
+
+// SetCustomerDetails sets the "customer_details" field.
+func (m *PaymentIntentMutation) SetCustomerDetails(sd *schematype.CustomerDetails) {
+	m.customer_details = &sd
+}
+
+// CustomerDetails returns the value of the "customer_details" field in the mutation.
+func (m *PaymentIntentMutation) CustomerDetails() (r *schematype.CustomerDetails, exists bool) {
+	v := m.customer_details
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomerDetails returns the old "customer_details" field's value of the PaymentIntent entity.
+// If the PaymentIntent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentIntentMutation) OldCustomerDetails(ctx context.Context) (v *schematype.CustomerDetails, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomerDetails is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomerDetails requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomerDetails: %w", err)
+	}
+	return oldValue.CustomerDetails, nil
+}
+
+// ClearCustomerDetails clears the value of the "customer_details" field.
+func (m *PaymentIntentMutation) ClearCustomerDetails() {
+	m.customer_details = nil
+	m.clearedFields[paymentintent.FieldCustomerDetails] = struct{}{}
+}
+
+// CustomerDetailsCleared returns if the "customer_details" field was cleared in this mutation.
+func (m *PaymentIntentMutation) CustomerDetailsCleared() bool {
+	_, ok := m.clearedFields[paymentintent.FieldCustomerDetails]
+	return ok
+}
+
+// ResetCustomerDetails resets all changes to the "customer_details" field.
+func (m *PaymentIntentMutation) ResetCustomerDetails() {
+	m.customer_details = nil
+	delete(m.clearedFields, paymentintent.FieldCustomerDetails)
 }
 
 // SetCustomerPresent sets the "customer_present" field.
@@ -25891,7 +25941,7 @@ func (m *PaymentIntentMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PaymentIntentMutation) Fields() []string {
-	fields := make([]string, 0, 71)
+	fields := make([]string, 0, 72)
 	if m.merchant_id != nil {
 		fields = append(fields, paymentintent.FieldMerchantID)
 	}
@@ -25954,6 +26004,9 @@ func (m *PaymentIntentMutation) Fields() []string {
 	}
 	if m.customer != nil {
 		fields = append(fields, paymentintent.FieldCustomerID)
+	}
+	if m.customer_details != nil {
+		fields = append(fields, paymentintent.FieldCustomerDetails)
 	}
 	if m.customer_present != nil {
 		fields = append(fields, paymentintent.FieldCustomerPresent)
@@ -26155,6 +26208,8 @@ func (m *PaymentIntentMutation) Field(name string) (ent.Value, bool) {
 		return m.AuthenticationType()
 	case paymentintent.FieldCustomerID:
 		return m.CustomerID()
+	case paymentintent.FieldCustomerDetails:
+		return m.CustomerDetails()
 	case paymentintent.FieldCustomerPresent:
 		return m.CustomerPresent()
 	case paymentintent.FieldSetupFutureUsage:
@@ -26306,6 +26361,8 @@ func (m *PaymentIntentMutation) OldField(ctx context.Context, name string) (ent.
 		return m.OldAuthenticationType(ctx)
 	case paymentintent.FieldCustomerID:
 		return m.OldCustomerID(ctx)
+	case paymentintent.FieldCustomerDetails:
+		return m.OldCustomerDetails(ctx)
 	case paymentintent.FieldCustomerPresent:
 		return m.OldCustomerPresent(ctx)
 	case paymentintent.FieldSetupFutureUsage:
@@ -26561,6 +26618,13 @@ func (m *PaymentIntentMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetCustomerID(v)
+		return nil
+	case paymentintent.FieldCustomerDetails:
+		v, ok := value.(*schematype.CustomerDetails)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomerDetails(v)
 		return nil
 	case paymentintent.FieldCustomerPresent:
 		v, ok := value.(paymentintent.CustomerPresent)
@@ -27113,6 +27177,9 @@ func (m *PaymentIntentMutation) ClearedFields() []string {
 	if m.FieldCleared(paymentintent.FieldCustomerID) {
 		fields = append(fields, paymentintent.FieldCustomerID)
 	}
+	if m.FieldCleared(paymentintent.FieldCustomerDetails) {
+		fields = append(fields, paymentintent.FieldCustomerDetails)
+	}
 	if m.FieldCleared(paymentintent.FieldCustomerPresent) {
 		fields = append(fields, paymentintent.FieldCustomerPresent)
 	}
@@ -27267,6 +27334,9 @@ func (m *PaymentIntentMutation) ClearField(name string) error {
 		return nil
 	case paymentintent.FieldCustomerID:
 		m.ClearCustomerID()
+		return nil
+	case paymentintent.FieldCustomerDetails:
+		m.ClearCustomerDetails()
 		return nil
 	case paymentintent.FieldCustomerPresent:
 		m.ClearCustomerPresent()
@@ -27455,6 +27525,9 @@ func (m *PaymentIntentMutation) ResetField(name string) error {
 		return nil
 	case paymentintent.FieldCustomerID:
 		m.ResetCustomerID()
+		return nil
+	case paymentintent.FieldCustomerDetails:
+		m.ResetCustomerDetails()
 		return nil
 	case paymentintent.FieldCustomerPresent:
 		m.ResetCustomerPresent()

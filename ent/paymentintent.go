@@ -62,6 +62,8 @@ type PaymentIntent struct {
 	AuthenticationType *paymentintent.AuthenticationType `json:"authentication_type,omitempty"`
 	// CustomerID holds the value of the "customer_id" field.
 	CustomerID *string `json:"customer_id,omitempty"`
+	// CustomerDetails holds the value of the "customer_details" field.
+	CustomerDetails *schematype.CustomerDetails `json:"customer_details,omitempty"`
 	// CustomerPresent holds the value of the "customer_present" field.
 	CustomerPresent *paymentintent.CustomerPresent `json:"customer_present,omitempty"`
 	// SetupFutureUsage holds the value of the "setup_future_usage" field.
@@ -268,7 +270,7 @@ func (*PaymentIntent) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case paymentintent.FieldBilling, paymentintent.FieldShipping, paymentintent.FieldOrderDetails, paymentintent.FieldAllowedPaymentMethodTypes, paymentintent.FieldMetadata, paymentintent.FieldConnectorMetadata, paymentintent.FieldFeatureMetadata, paymentintent.FieldPaymentLinkConfig, paymentintent.FieldFrmMetadata, paymentintent.FieldMandateData:
+		case paymentintent.FieldCustomerDetails, paymentintent.FieldBilling, paymentintent.FieldShipping, paymentintent.FieldOrderDetails, paymentintent.FieldAllowedPaymentMethodTypes, paymentintent.FieldMetadata, paymentintent.FieldConnectorMetadata, paymentintent.FieldFeatureMetadata, paymentintent.FieldPaymentLinkConfig, paymentintent.FieldFrmMetadata, paymentintent.FieldMandateData:
 			values[i] = new([]byte)
 		case paymentintent.FieldOffSession, paymentintent.FieldEnablePartialAuthorization, paymentintent.FieldRequestExtendedAuthorization, paymentintent.FieldEnableOvercapture, paymentintent.FieldForce3dsChallenge, paymentintent.FieldIsIframeRedirectionEnabled:
 			values[i] = new(sql.NullBool)
@@ -432,6 +434,14 @@ func (_m *PaymentIntent) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.CustomerID = new(string)
 				*_m.CustomerID = value.String
+			}
+		case paymentintent.FieldCustomerDetails:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field customer_details", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.CustomerDetails); err != nil {
+					return fmt.Errorf("unmarshal field customer_details: %w", err)
+				}
 			}
 		case paymentintent.FieldCustomerPresent:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -931,6 +941,9 @@ func (_m *PaymentIntent) String() string {
 		builder.WriteString("customer_id=")
 		builder.WriteString(*v)
 	}
+	builder.WriteString(", ")
+	builder.WriteString("customer_details=")
+	builder.WriteString(fmt.Sprintf("%v", _m.CustomerDetails))
 	builder.WriteString(", ")
 	if v := _m.CustomerPresent; v != nil {
 		builder.WriteString("customer_present=")

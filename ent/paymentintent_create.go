@@ -285,6 +285,12 @@ func (_c *PaymentIntentCreate) SetNillableCustomerID(v *string) *PaymentIntentCr
 	return _c
 }
 
+// SetCustomerDetails sets the "customer_details" field.
+func (_c *PaymentIntentCreate) SetCustomerDetails(v *schematype.CustomerDetails) *PaymentIntentCreate {
+	_c.mutation.SetCustomerDetails(v)
+	return _c
+}
+
 // SetCustomerPresent sets the "customer_present" field.
 func (_c *PaymentIntentCreate) SetCustomerPresent(v paymentintent.CustomerPresent) *PaymentIntentCreate {
 	_c.mutation.SetCustomerPresent(v)
@@ -1514,6 +1520,10 @@ func (_c *PaymentIntentCreate) createSpec() (*PaymentIntent, *sqlgraph.CreateSpe
 		_spec.SetField(paymentintent.FieldAuthenticationType, field.TypeEnum, value)
 		_node.AuthenticationType = &value
 	}
+	if value, ok := _c.mutation.CustomerDetails(); ok {
+		_spec.SetField(paymentintent.FieldCustomerDetails, field.TypeJSON, value)
+		_node.CustomerDetails = value
+	}
 	if value, ok := _c.mutation.CustomerPresent(); ok {
 		_spec.SetField(paymentintent.FieldCustomerPresent, field.TypeEnum, value)
 		_node.CustomerPresent = &value
@@ -2188,6 +2198,24 @@ func (u *PaymentIntentUpsert) UpdateCustomerID() *PaymentIntentUpsert {
 // ClearCustomerID clears the value of the "customer_id" field.
 func (u *PaymentIntentUpsert) ClearCustomerID() *PaymentIntentUpsert {
 	u.SetNull(paymentintent.FieldCustomerID)
+	return u
+}
+
+// SetCustomerDetails sets the "customer_details" field.
+func (u *PaymentIntentUpsert) SetCustomerDetails(v *schematype.CustomerDetails) *PaymentIntentUpsert {
+	u.Set(paymentintent.FieldCustomerDetails, v)
+	return u
+}
+
+// UpdateCustomerDetails sets the "customer_details" field to the value that was provided on create.
+func (u *PaymentIntentUpsert) UpdateCustomerDetails() *PaymentIntentUpsert {
+	u.SetExcluded(paymentintent.FieldCustomerDetails)
+	return u
+}
+
+// ClearCustomerDetails clears the value of the "customer_details" field.
+func (u *PaymentIntentUpsert) ClearCustomerDetails() *PaymentIntentUpsert {
+	u.SetNull(paymentintent.FieldCustomerDetails)
 	return u
 }
 
@@ -3437,6 +3465,27 @@ func (u *PaymentIntentUpsertOne) UpdateCustomerID() *PaymentIntentUpsertOne {
 func (u *PaymentIntentUpsertOne) ClearCustomerID() *PaymentIntentUpsertOne {
 	return u.Update(func(s *PaymentIntentUpsert) {
 		s.ClearCustomerID()
+	})
+}
+
+// SetCustomerDetails sets the "customer_details" field.
+func (u *PaymentIntentUpsertOne) SetCustomerDetails(v *schematype.CustomerDetails) *PaymentIntentUpsertOne {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.SetCustomerDetails(v)
+	})
+}
+
+// UpdateCustomerDetails sets the "customer_details" field to the value that was provided on create.
+func (u *PaymentIntentUpsertOne) UpdateCustomerDetails() *PaymentIntentUpsertOne {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.UpdateCustomerDetails()
+	})
+}
+
+// ClearCustomerDetails clears the value of the "customer_details" field.
+func (u *PaymentIntentUpsertOne) ClearCustomerDetails() *PaymentIntentUpsertOne {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.ClearCustomerDetails()
 	})
 }
 
@@ -4990,6 +5039,27 @@ func (u *PaymentIntentUpsertBulk) UpdateCustomerID() *PaymentIntentUpsertBulk {
 func (u *PaymentIntentUpsertBulk) ClearCustomerID() *PaymentIntentUpsertBulk {
 	return u.Update(func(s *PaymentIntentUpsert) {
 		s.ClearCustomerID()
+	})
+}
+
+// SetCustomerDetails sets the "customer_details" field.
+func (u *PaymentIntentUpsertBulk) SetCustomerDetails(v *schematype.CustomerDetails) *PaymentIntentUpsertBulk {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.SetCustomerDetails(v)
+	})
+}
+
+// UpdateCustomerDetails sets the "customer_details" field to the value that was provided on create.
+func (u *PaymentIntentUpsertBulk) UpdateCustomerDetails() *PaymentIntentUpsertBulk {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.UpdateCustomerDetails()
+	})
+}
+
+// ClearCustomerDetails clears the value of the "customer_details" field.
+func (u *PaymentIntentUpsertBulk) ClearCustomerDetails() *PaymentIntentUpsertBulk {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.ClearCustomerDetails()
 	})
 }
 

@@ -386,6 +386,18 @@ func (_u *PaymentIntentUpdate) ClearCustomerID() *PaymentIntentUpdate {
 	return _u
 }
 
+// SetCustomerDetails sets the "customer_details" field.
+func (_u *PaymentIntentUpdate) SetCustomerDetails(v *schematype.CustomerDetails) *PaymentIntentUpdate {
+	_u.mutation.SetCustomerDetails(v)
+	return _u
+}
+
+// ClearCustomerDetails clears the value of the "customer_details" field.
+func (_u *PaymentIntentUpdate) ClearCustomerDetails() *PaymentIntentUpdate {
+	_u.mutation.ClearCustomerDetails()
+	return _u
+}
+
 // SetCustomerPresent sets the "customer_present" field.
 func (_u *PaymentIntentUpdate) SetCustomerPresent(v paymentintent.CustomerPresent) *PaymentIntentUpdate {
 	_u.mutation.SetCustomerPresent(v)
@@ -1813,6 +1825,12 @@ func (_u *PaymentIntentUpdate) sqlSave(ctx context.Context) (_node int, err erro
 	if _u.mutation.AuthenticationTypeCleared() {
 		_spec.ClearField(paymentintent.FieldAuthenticationType, field.TypeEnum)
 	}
+	if value, ok := _u.mutation.CustomerDetails(); ok {
+		_spec.SetField(paymentintent.FieldCustomerDetails, field.TypeJSON, value)
+	}
+	if _u.mutation.CustomerDetailsCleared() {
+		_spec.ClearField(paymentintent.FieldCustomerDetails, field.TypeJSON)
+	}
 	if value, ok := _u.mutation.CustomerPresent(); ok {
 		_spec.SetField(paymentintent.FieldCustomerPresent, field.TypeEnum, value)
 	}
@@ -2762,6 +2780,18 @@ func (_u *PaymentIntentUpdateOne) SetNillableCustomerID(v *string) *PaymentInten
 // ClearCustomerID clears the value of the "customer_id" field.
 func (_u *PaymentIntentUpdateOne) ClearCustomerID() *PaymentIntentUpdateOne {
 	_u.mutation.ClearCustomerID()
+	return _u
+}
+
+// SetCustomerDetails sets the "customer_details" field.
+func (_u *PaymentIntentUpdateOne) SetCustomerDetails(v *schematype.CustomerDetails) *PaymentIntentUpdateOne {
+	_u.mutation.SetCustomerDetails(v)
+	return _u
+}
+
+// ClearCustomerDetails clears the value of the "customer_details" field.
+func (_u *PaymentIntentUpdateOne) ClearCustomerDetails() *PaymentIntentUpdateOne {
+	_u.mutation.ClearCustomerDetails()
 	return _u
 }
 
@@ -4221,6 +4251,12 @@ func (_u *PaymentIntentUpdateOne) sqlSave(ctx context.Context) (_node *PaymentIn
 	}
 	if _u.mutation.AuthenticationTypeCleared() {
 		_spec.ClearField(paymentintent.FieldAuthenticationType, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.CustomerDetails(); ok {
+		_spec.SetField(paymentintent.FieldCustomerDetails, field.TypeJSON, value)
+	}
+	if _u.mutation.CustomerDetailsCleared() {
+		_spec.ClearField(paymentintent.FieldCustomerDetails, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.CustomerPresent(); ok {
 		_spec.SetField(paymentintent.FieldCustomerPresent, field.TypeEnum, value)

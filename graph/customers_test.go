@@ -198,7 +198,7 @@ func TestCustomerIDMeansTheMerchants(t *testing.T) {
 	// Another merchant with a customer of Ada's id finds its own payment only.
 	other := newTenant(t, srv, "merchant_customer_refs_other")
 	pay, err := srv.Payments.CreatePayment(merchantCtx(other.merchantID), payments.PaymentInput{Amount: 100, Currency: "USD",
-		PaymentFields: payments.PaymentFields{Customer: &customer.CustomerInput{ID: ada.CustomerID}}})
+		PaymentFields: payments.PaymentFields{Customer: &customer.CustomerInput{ID: ada.CustomerID, Named: true}}})
 	if err != nil {
 		t.Fatal(err)
 	}

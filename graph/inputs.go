@@ -171,8 +171,9 @@ func paymentFields(in *model.PaymentRequest) (payments.PaymentFields, error) {
 	return f, nil
 }
 
-// customerOf merges customerID and the customer object; details without a
-// customer id have no customer to belong to (REST's rule).
+// customerOf merges customerID and the customer object; details may come
+// without a customer id (REST's rule: they go to the payment's own
+// customer, if any).
 func customerOf(in *model.PaymentRequest) (*customer.CustomerInput, error) {
 	var c model.PaymentCustomerInput
 	if in.Customer != nil {
@@ -187,12 +188,12 @@ func customerOf(in *model.PaymentRequest) (*customer.CustomerInput, error) {
 	}
 	out := &customer.CustomerInput{Name: c.Name, Email: c.Email, Phone: c.Phone, PhoneCountryCode: c.PhoneCountryCode}
 	if id == nil {
-		if out.Name != nil || out.Email != nil || out.Phone != nil || out.PhoneCountryCode != nil {
-			return nil, errs.MissingField("customer_id")
+		if out.Details() == nil {
+			return nil, nil
 		}
-		return nil, nil
+		return out, nil
 	}
-	out.ID = *id
+	out.ID, out.Named = *id, true
 	return out, nil
 }
 

@@ -71,7 +71,7 @@ func (s *Service) checkClientSecret(ctx context.Context, pi *ent.PaymentIntent, 
 // transaction or comes first and is seen; a redacted customer is IR_11.
 // Nil for a guest payment.
 func (s *Service) lockPayer(ctx context.Context, tx *ent.Tx, cur *ent.PaymentIntent, named *customer.CustomerInput) (*ent.Customer, error) {
-	if cur.CustomerID == nil || named != nil {
+	if cur.CustomerID == nil || (named != nil && named.Named) {
 		return nil, nil
 	}
 	return s.customers.LockPayer(ctx, tx, *cur.CustomerID)
@@ -88,7 +88,10 @@ func (s *Service) lockPayer(ctx context.Context, tx *ent.Tx, cur *ent.PaymentInt
 // customer (nil for a guest payment).
 func holdClientMembers(cur *ent.PaymentIntent, payer *ent.Customer, f *PaymentFields) error {
 	if c := f.Customer; c != nil {
-		if payer == nil || c.ID != payer.CustomerID || c.Name != nil || c.Email != nil || c.Phone != nil || c.PhoneCountryCode != nil {
+		switch {
+		case !c.Named:
+			return errClientMember("customer", "details (name, email, phone) can only be changed")
+		case payer == nil || c.ID != payer.CustomerID || c.Details() != nil:
 			return errClientMember("customer_id", "can only name the payment's own customer")
 		}
 		f.Customer = nil

@@ -9,6 +9,7 @@ import (
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
 	"switchyard/internal/tenancy"
+	"switchyard/payments/customer"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
 )
@@ -97,7 +98,7 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 		if ref := in.Idempotency; ref != nil {
 			create.SetIdempotencyKey(ref.Key).SetIdempotencyFingerprint(ref.Fingerprint)
 		}
-		if err := s.setFields(ctx, tx, create.Mutation(), paymentRef{id, now, paymentintent.StatusRequiresPaymentMethod}, &in.PaymentFields); err != nil {
+		if err := s.setFields(ctx, tx, create.Mutation(), paymentRef{id: id, createdAt: now, status: paymentintent.StatusRequiresPaymentMethod}, &in.PaymentFields); err != nil {
 			return err
 		}
 		if !in.Confirm {
@@ -178,7 +179,7 @@ func errDuplicatePayment() *errs.Error {
 // applyFields writes the given members onto a payment inside tx.
 func (s *Service) applyFields(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, f *PaymentFields) (*ent.PaymentIntent, error) {
 	upd := tx.PaymentIntent.Update().Where(paymentintent.ID(pi.ID)).AddVersion(1)
-	if err := s.setFields(ctx, tx, upd.Mutation(), paymentRef{pi.ID, pi.CreatedAt, pi.Status}, f); err != nil {
+	if err := s.setFields(ctx, tx, upd.Mutation(), paymentRef{pi.ID, pi.CreatedAt, pi.Status, pi.CustomerID, pi.CustomerDetails}, f); err != nil {
 		return nil, err
 	}
 	out, err := txn.UpdateRow(ctx, s.db, pi, upd)
@@ -188,11 +189,48 @@ func (s *Service) applyFields(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIn
 	return out, nil
 }
 
-// paymentRef is what setFields needs to know of the payment it writes to.
+// paymentRef is what setFields needs to know of the payment it writes to:
+// its customer (row id) and customer details too, none for a new one.
 type paymentRef struct {
-	id        string
-	createdAt time.Time
-	status    paymentintent.Status
+	id         string
+	createdAt  time.Time
+	status     paymentintent.Status
+	customerID *string
+	details    *schematype.CustomerDetails
+}
+
+// setCustomer applies a change's customer members to the payment, as
+// Hyperswitch does: a customer named is created or filled in with the
+// details given and becomes the payment's; details without a customer id
+// fill in the payment's own customer, if it has one. The payment keeps the
+// details given over those it had, with or without a customer, so a guest
+// payment shows them and the customer a later confirm names is shown with
+// them where its own row has none.
+func (s *Service) setCustomer(ctx context.Context, tx *ent.Tx, upd *ent.PaymentIntentMutation, pi paymentRef, in *customer.CustomerInput) error {
+	named := in
+	if !in.Named {
+		named = nil
+		if pi.customerID != nil && in.Details() != nil {
+			owner, err := tx.Customer.Get(ctx, *pi.customerID)
+			if err != nil {
+				return errs.Internal(err)
+			}
+			c := *in
+			c.ID, c.Named = owner.CustomerID, true
+			named = &c
+		}
+	}
+	if named != nil {
+		c, err := s.customers.UpsertCustomer(ctx, tx, named)
+		if err != nil {
+			return err
+		}
+		upd.SetCustomerID(c.ID)
+	}
+	if d := in.Details(); d != nil {
+		upd.SetCustomerDetails(pi.details.Merge(d))
+	}
+	return nil
 }
 
 // setIf sets a member that was given.
@@ -206,11 +244,9 @@ func setIf[T any](v *T, set func(T)) {
 // created or updated (one statement either way).
 func (s *Service) setFields(ctx context.Context, tx *ent.Tx, upd *ent.PaymentIntentMutation, pi paymentRef, f *PaymentFields) error {
 	if f.Customer != nil {
-		c, err := s.customers.UpsertCustomer(ctx, tx, f.Customer)
-		if err != nil {
+		if err := s.setCustomer(ctx, tx, upd, pi, f.Customer); err != nil {
 			return err
 		}
-		upd.SetCustomerID(c.ID)
 	}
 	if f.CaptureMethod != nil {
 		upd.SetCaptureMethod(paymentintent.CaptureMethod(*f.CaptureMethod))

@@ -266,7 +266,7 @@ func (f *PaymentFields) validate(amount int64, paymentType *string) error {
 		return errs.InvalidValue("session_expiry", "must be between 0 and %d seconds", maxSessionExpiry)
 	}
 	if f.Customer != nil {
-		if f.Customer.ID == "" || validate.Chars(f.Customer.ID) > customer.MaxCustomerID {
+		if f.Customer.Named && (f.Customer.ID == "" || validate.Chars(f.Customer.ID) > customer.MaxCustomerID) {
 			return errs.InvalidValue("customer_id", "must be 1 to %d characters", customer.MaxCustomerID)
 		}
 		if err := f.Customer.Validate(); err != nil {
@@ -340,6 +340,6 @@ func validateOrderDetails(lines []schematype.OrderDetail, amount int64) error {
 func (f *PaymentFields) checkMandateMembers(creating, confirming bool) error {
 	return customer.CheckMandateMembers(customer.MandateMembers{
 		Mandate: f.Mandate, MandateID: f.MandateID, HasPaymentMethod: f.PaymentMethod != nil,
-		HasCustomer: f.Customer != nil, OffSession: f.OffSession,
+		HasCustomer: f.Customer != nil && f.Customer.Named, OffSession: f.OffSession,
 	}, creating, confirming)
 }

@@ -149,11 +149,30 @@ type paymentRecord struct {
 
 // paymentCustomerOut is the record's customer object.
 type paymentCustomerOut struct {
-	ID               string  `json:"id"`
+	ID               *string `json:"id"`
 	Name             *string `json:"name"`
 	Email            *string `json:"email"`
 	Phone            *string `json:"phone"`
 	PhoneCountryCode *string `json:"phone_country_code"`
+}
+
+// customerOut is the record's customer object, as Hyperswitch shows it:
+// each member the customer's own, else the one the payment was given (a
+// payment without a customer shows those, with a null id).
+func customerOut(c *ent.Customer, given *schematype.CustomerDetails) *paymentCustomerOut {
+	var (
+		own *schematype.CustomerDetails
+		id  *string
+	)
+	if c != nil {
+		own = &schematype.CustomerDetails{Name: c.Name, Email: c.Email, Phone: c.Phone, PhoneCountryCode: c.PhoneCountryCode}
+		id = &c.CustomerID
+	}
+	d := given.Merge(own)
+	if d == nil {
+		return nil
+	}
+	return &paymentCustomerOut{ID: id, Name: d.Name, Email: d.Email, Phone: d.Phone, PhoneCountryCode: d.PhoneCountryCode}
 }
 
 // paymentDisputeRecord is the spec's dispute record (amount as a string, as
@@ -415,10 +434,9 @@ func paymentRecordOf(v *payments.PaymentView) paymentRecord {
 	if pi.SurchargeAmount != nil {
 		rec.SurchargeDetails = &surchargeOut{SurchargeAmount: *pi.SurchargeAmount, TaxAmount: pi.TaxOnSurcharge}
 	}
+	rec.Customer = customerOut(v.Customer, pi.CustomerDetails)
 	if c := v.Customer; c != nil {
 		rec.CustomerID = &c.CustomerID
-		rec.Customer = &paymentCustomerOut{ID: c.CustomerID, Name: c.Name, Email: c.Email,
-			Phone: c.Phone, PhoneCountryCode: c.PhoneCountryCode}
 		rec.Email, rec.Name, rec.Phone = c.Email, c.Name, c.Phone
 	}
 	if a := v.Active; a != nil {

@@ -266,8 +266,8 @@ func (req *paymentsRequest) fields() (payments.PaymentFields, error) {
 }
 
 // customer merges customer_id, the customer object and the flat (older)
-// email/name/phone members. Details without a customer id have no customer
-// to belong to.
+// email/name/phone members. Details may come without a customer id: the
+// domain gives them to the payment's own customer, if any.
 func (req *paymentsRequest) customer() (*customer.CustomerInput, error) {
 	var c paymentCustomerIn
 	if req.Customer != nil {
@@ -287,12 +287,12 @@ func (req *paymentsRequest) customer() (*customer.CustomerInput, error) {
 		PhoneCountryCode: firstGiven(c.PhoneCountryCode, req.PhoneCountryCode),
 	}
 	if id == nil {
-		if in.Name != nil || in.Email != nil || in.Phone != nil || in.PhoneCountryCode != nil {
-			return nil, errs.MissingField("customer_id")
+		if in.Details() == nil {
+			return nil, nil
 		}
-		return nil, nil
+		return in, nil
 	}
-	in.ID = *id
+	in.ID, in.Named = *id, true
 	return in, nil
 }
 

@@ -297,7 +297,7 @@ func TestSaveCardWithoutPayment(t *testing.T) {
 		status     int
 		code       string
 	}{
-		{"an invalid number", "/payment_methods", body("4242424242424241"), 400, "CE_04"},
+		{"an invalid number", "/payment_methods", body("4242424242424241"), 400, "IR_06"},
 		{"an unknown customer", "/payment_methods", map[string]any{"payment_method": "card", "customer_id": "cus_nobody",
 			"card": map[string]any{"card_number": "4242424242424242", "card_exp_month": "10", "card_exp_year": futureYear, "card_holder_name": "J"}}, 404, "HE_02"},
 		{"a wallet", "/payment_methods", map[string]any{"payment_method": "wallet"}, 400, "IR_19"},

@@ -364,7 +364,7 @@ func v2Customer(id *string, f *payments.PaymentFields) error {
 	if n := len(*id); n < minV2CustomerID || n > maxV2CustomerID {
 		return errs.InvalidValue("customer_id", "must be %d to %d characters, got %d", minV2CustomerID, maxV2CustomerID, n)
 	}
-	f.Customer = &customer.CustomerInput{ID: *id}
+	f.Customer = &customer.CustomerInput{ID: *id, Named: true}
 	return nil
 }
 

@@ -172,7 +172,7 @@ func TestV2ConfirmIntent(t *testing.T) {
 		{"data of another method", map[string]any{"payment_method_type": "upi", "payment_method_data": card("4242424242424242")}, 400, "IR_07", "payment_method_data"},
 		{"card missing", map[string]any{"payment_method_type": "card", "payment_method_data": map[string]any{"billing": map[string]any{}}}, 400, "IR_04", "payment_method_data.card"},
 		{"bad subtype", map[string]any{"payment_method_type": "card", "payment_method_subtype": "plastic", "payment_method_data": card("4242424242424242")}, 400, "IR_07", "payment_method_subtype"},
-		{"Luhn", map[string]any{"payment_method_type": "card", "payment_method_data": card("4242424242424241")}, 400, "CE_04", "card_number"},
+		{"Luhn", map[string]any{"payment_method_type": "card", "payment_method_data": card("4242424242424241")}, 400, "IR_06", "card number invalid"},
 		{"not supported", map[string]any{"payment_method_type": "network_token", "payment_method_data": map[string]any{"network_token": map[string]any{}}}, 400, "IR_19", "not supported"},
 		{"two wallets", map[string]any{"payment_method_type": "wallet", "payment_method_data": map[string]any{"wallet": map[string]any{"paypal_redirect": map[string]any{}, "ali_pay_redirect": map[string]any{}}}}, 400, "IR_07", "payment_method_data.wallet"},
 		{"sepa debit without iban", map[string]any{"payment_method_type": "bank_debit", "payment_method_data": map[string]any{"bank_debit": map[string]any{"sepa_bank_debit": map[string]any{"bank_account_holder_name": "A"}}}}, 400, "IR_04", "payment_method_data.bank_debit.sepa_bank_debit.iban"},

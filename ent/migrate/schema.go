@@ -689,6 +689,7 @@ var (
 		{Name: "capture_method", Type: field.TypeEnum, Enums: []string{"automatic", "manual", "manual_multiple", "scheduled", "sequential_automatic"}, Default: "automatic"},
 		{Name: "capture_on", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "datetime(6)"}},
 		{Name: "authentication_type", Type: field.TypeEnum, Nullable: true, Enums: []string{"three_ds", "no_three_ds"}},
+		{Name: "customer_details", Type: field.TypeJSON, Nullable: true},
 		{Name: "customer_present", Type: field.TypeEnum, Nullable: true, Enums: []string{"present", "absent"}},
 		{Name: "setup_future_usage", Type: field.TypeEnum, Nullable: true, Enums: []string{"off_session", "on_session"}},
 		{Name: "off_session", Type: field.TypeBool, Nullable: true},
@@ -749,7 +750,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "payment_intents_customers_payments",
-				Columns:    []*schema.Column{PaymentIntentsColumns[71]},
+				Columns:    []*schema.Column{PaymentIntentsColumns[72]},
 				RefColumns: []*schema.Column{CustomersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -768,17 +769,17 @@ var (
 			{
 				Name:    "paymentintent_merchant_id_merchant_reference_id",
 				Unique:  true,
-				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[35]},
+				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[36]},
 			},
 			{
 				Name:    "paymentintent_merchant_id_idempotency_key",
 				Unique:  true,
-				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[31]},
+				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[32]},
 			},
 			{
 				Name:    "paymentintent_merchant_id_customer_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[71], PaymentIntentsColumns[2], PaymentIntentsColumns[0]},
+				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[72], PaymentIntentsColumns[2], PaymentIntentsColumns[0]},
 			},
 			{
 				Name:    "paymentintent_merchant_id_profile_id_created_at_id",
@@ -788,7 +789,7 @@ var (
 			{
 				Name:    "paymentintent_analytics",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[2], PaymentIntentsColumns[5], PaymentIntentsColumns[6], PaymentIntentsColumns[65], PaymentIntentsColumns[67], PaymentIntentsColumns[8], PaymentIntentsColumns[7]},
+				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[2], PaymentIntentsColumns[5], PaymentIntentsColumns[6], PaymentIntentsColumns[66], PaymentIntentsColumns[68], PaymentIntentsColumns[8], PaymentIntentsColumns[7]},
 			},
 		},
 	}

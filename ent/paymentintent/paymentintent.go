@@ -62,6 +62,8 @@ const (
 	FieldAuthenticationType = "authentication_type"
 	// FieldCustomerID holds the string denoting the customer_id field in the database.
 	FieldCustomerID = "customer_id"
+	// FieldCustomerDetails holds the string denoting the customer_details field in the database.
+	FieldCustomerDetails = "customer_details"
 	// FieldCustomerPresent holds the string denoting the customer_present field in the database.
 	FieldCustomerPresent = "customer_present"
 	// FieldSetupFutureUsage holds the string denoting the setup_future_usage field in the database.
@@ -253,6 +255,7 @@ var Columns = []string{
 	FieldCaptureOn,
 	FieldAuthenticationType,
 	FieldCustomerID,
+	FieldCustomerDetails,
 	FieldCustomerPresent,
 	FieldSetupFutureUsage,
 	FieldOffSession,

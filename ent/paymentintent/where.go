@@ -1211,6 +1211,16 @@ func CustomerIDContainsFold(v string) predicate.PaymentIntent {
 	return predicate.PaymentIntent(sql.FieldContainsFold(FieldCustomerID, v))
 }
 
+// CustomerDetailsIsNil applies the IsNil predicate on the "customer_details" field.
+func CustomerDetailsIsNil() predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldIsNull(FieldCustomerDetails))
+}
+
+// CustomerDetailsNotNil applies the NotNil predicate on the "customer_details" field.
+func CustomerDetailsNotNil() predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldNotNull(FieldCustomerDetails))
+}
+
 // CustomerPresentEQ applies the EQ predicate on the "customer_present" field.
 func CustomerPresentEQ(v CustomerPresent) predicate.PaymentIntent {
 	return predicate.PaymentIntent(sql.FieldEQ(FieldCustomerPresent, v))

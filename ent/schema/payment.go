@@ -58,6 +58,10 @@ func (PaymentIntent) Fields() []ent.Field {
 		field.Enum("authentication_type").Values("three_ds", "no_three_ds").Optional().Nillable(),
 		// customer_id holds the internal id of the customer row (cus_…).
 		field.String("customer_id").MaxRuneLen(64).Optional().Nillable().Annotations(customerRowID()),
+		// customer_details are the name, email and phone the payment was
+		// given, with or without a customer (Hyperswitch's intent keeps
+		// them too); the customer's own row wins where it has a value.
+		field.JSON("customer_details", &schematype.CustomerDetails{}).Optional().Annotations(entgql.Skip()),
 		field.Enum("customer_present").Values("present", "absent").Optional().Nillable(),
 		field.Enum("setup_future_usage").Values("off_session", "on_session").Optional().Nillable(),
 		field.Bool("off_session").Optional().Nillable(),

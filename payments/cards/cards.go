@@ -27,10 +27,10 @@ const (
 	FieldCVC        = "payment_method_data.card.card_cvc"
 )
 
-// PAN length bounds (ISO/IEC 7812 allows up to 19 digits; the sandbox rejects
-// anything shorter than 12).
+// PAN length bounds: Hyperswitch's (ISO/IEC 7812 allows 8 to 19 digits). A
+// number the connector does not know is the connector's to refuse.
 const (
-	MinLength = 12
+	MinLength = 8
 	MaxLength = 19
 )
 
@@ -40,13 +40,21 @@ const (
 var (
 	ErrCardNumberRequired = errors.New("card number is required")
 	ErrCardNumberFormat   = errors.New("card number must contain only digits, spaces or dashes")
-	ErrCardNumberLength   = errors.New("card number must have between 12 and 19 digits")
+	ErrCardNumberLength   = errors.New("card number must have between 8 and 19 digits")
 	ErrLuhn               = errors.New("card number fails the Luhn check")
 	ErrExpiryMonth        = errors.New("invalid expiry month")
 	ErrExpiryYear         = errors.New("invalid expiry year")
 	ErrExpired            = errors.New("card has expired")
 	ErrCVC                = errors.New("invalid card security code")
 	ErrNotNumeric         = errors.New("must be a number")
+)
+
+// Hyperswitch's words for a card number it refuses while reading the
+// request (its CardNumber type): characters, then length, then Luhn.
+const (
+	ReasonNumberCharacters = "invalid character found in card number"
+	ReasonNumberLength     = "invalid card number length"
+	ReasonNumberInvalid    = "card number invalid"
 )
 
 // Hyperswitch's messages for the expiry and CVC checks.
@@ -145,7 +153,7 @@ func Luhn(number string) bool {
 }
 
 // Normalize strips spaces and dashes and returns the digits. It fails when
-// anything else remains or when the number has fewer than 12 or more than 19
+// anything else remains or when the number has fewer than 8 or more than 19
 // digits. It does not run the Luhn check (see ValidateNumber).
 func Normalize(number string) (string, error) {
 	d := stripSeparators(strings.TrimSpace(number))
@@ -227,9 +235,9 @@ func ValidateCVC(cvc string) error {
 }
 
 // longDigitRun is a run of digits as long as a card number.
-var longDigitRun = regexp.MustCompile(`[0-9]{12,19}`)
+var longDigitRun = regexp.MustCompile(`[0-9]{` + strconv.Itoa(MinLength) + `,` + strconv.Itoa(MaxLength) + `}`)
 
-// MaskNumbers masks every run of 12 to 19 digits in s but its last four,
+// MaskNumbers masks every run of 8 to 19 digits in s but its last four,
 // so a message that quotes a request cannot carry a card number out.
 func MaskNumbers(s string) string {
 	return longDigitRun.ReplaceAllStringFunc(s, func(run string) string {

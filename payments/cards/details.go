@@ -9,6 +9,11 @@ const (
 // TestIssuer is the issuer reported for the public test card numbers.
 const TestIssuer = "Stripe Test Bank"
 
+// minWithBIN is the shortest number whose BIN is kept and shown: with the
+// last four, the BIN of a shorter one (Hyperswitch takes 8 digits) would
+// give most or all of it away.
+const minWithBIN = 12
+
 // Details are the card facts Switchyard may keep and show: never the PAN.
 type Details struct {
 	Last4 string
@@ -95,7 +100,7 @@ func Describe(number string) Details {
 		return Details{}
 	}
 	det := Details{Last4: last4(d), Network: Network(d), CardType: Credit}
-	if len(d) >= 6 {
+	if len(d) >= minWithBIN {
 		det.BIN = d[:6]
 	}
 	if len(d) >= 16 {

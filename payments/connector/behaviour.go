@@ -52,6 +52,10 @@ func init() {
 	}
 }
 
+// shortestCard is the fewest digits of a card the sandbox's networks
+// issue: a shorter number is declined as incorrect.
+const shortestCard = 12
+
 // testCards maps each special test number to its behaviour key. Any other
 // Luhn-valid number of 12 to 19 digits behaves as "ok".
 var testCards = map[string]string{
@@ -93,6 +97,7 @@ const (
 	CodeIncorrectCVC         = "incorrect_cvc"
 	CodeProcessingError      = "processing_error"
 	CodeInvalidCardData      = "invalid_card_data"
+	CodeIncorrectNumber      = "incorrect_number"
 	CodeAuthenticationFailed = "authentication_failed"
 	CodeProviderDecline      = "payment_method_provider_decline"
 	CodeInvalidUPIID         = "invalid_upi_id"

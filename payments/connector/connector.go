@@ -189,9 +189,10 @@ type PaymentMethod struct {
 	Card *Card
 	// VPA is the UPI virtual payment address (vpa_id) for UPI collect.
 	VPA string
-	// ConnectorMandateID is a saved card's connector token (a
-	// PaymentResult.ConnectorMandateID returned earlier), used instead of
-	// Card for merchant-initiated payments with a saved card.
+	// ConnectorMandateID is a saved card's or a bank debit mandate's
+	// connector token (a PaymentResult.ConnectorMandateID returned
+	// earlier), used instead of Card or BankAccount for merchant-initiated
+	// payments.
 	ConnectorMandateID string
 }
 

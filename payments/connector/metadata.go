@@ -38,9 +38,11 @@ type state struct {
 	ThreeDS string `json:"three_ds,omitempty"`
 	// Behaviour is the test card's behaviour key; it decides what happens
 	// after a challenge.
-	Behaviour        string         `json:"card_behaviour,omitempty"`
-	CardLast4        string         `json:"card_last4,omitempty"`
-	CardNetwork      string         `json:"card_network,omitempty"`
+	Behaviour   string `json:"card_behaviour,omitempty"`
+	CardLast4   string `json:"card_last4,omitempty"`
+	CardNetwork string `json:"card_network,omitempty"`
+	// AccountLast4 is a bank debit account's last four characters.
+	AccountLast4     string         `json:"account_last4,omitempty"`
 	SetupFutureUsage bool           `json:"setup_future_usage,omitempty"`
 	Checks           *PaymentChecks `json:"payment_checks,omitempty"`
 	Decline          *Decline       `json:"decline,omitempty"`

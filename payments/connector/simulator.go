@@ -49,9 +49,11 @@ import (
 //     verification succeeds, SetupFutureUsage returns a ConnectorMandateID
 //     even though the charge itself is declined (generic_decline), and any
 //     charge with an amount, saved or not, is declined.
-//   - A number that is not 12 to 19 digits or fails the Luhn check fails with
+//   - A number that is not 8 to 19 digits or fails the Luhn check fails with
 //     invalid_card_data, as does a malformed expiry; an expired one fails with
-//     expired_card. Any CVC is accepted.
+//     expired_card; a number of fewer than 12 digits (which the API takes, as
+//     Hyperswitch does) is declined with incorrect_number, as no network
+//     issues one. Any CVC is accepted.
 //   - With SetupFutureUsage a successful card payment returns a
 //     ConnectorMandateID; a later Authorize may pass it as
 //     PaymentMethod.ConnectorMandateID instead of a Card and the card behaves
@@ -173,6 +175,9 @@ func (st *state) succeed(attemptID string) {
 		st.Status = StatusAuthorized
 	}
 	st.Decline = nil
+	if st.PaymentMethod == MethodBankDebit && st.SetupFutureUsage {
+		st.MandateID = debitMandateToken(st.AccountLast4, attemptID)
+	}
 	if st.PaymentMethod != MethodCard {
 		return
 	}
@@ -272,6 +277,11 @@ func (s *Simulator) authorizeCard(req *AuthorizeRequest, st *state, attemptID st
 		digits, err := cards.ValidateNumber(pm.Card.Number)
 		if err != nil {
 			st.fail(invalidCardData(err))
+			return
+		}
+		if len(digits) < shortestCard {
+			// Hyperswitch takes 8 digits and more; no network issues so short a card.
+			st.fail(newDecline(CodeIncorrectNumber, "Your card number is incorrect (incorrect_number)."))
 			return
 		}
 		if pm.Card.ExpMonth != "" || pm.Card.ExpYear != "" {

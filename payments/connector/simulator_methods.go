@@ -29,7 +29,10 @@ import (
 //     (the voucher's reference); declined means it expired
 //     (voucher_expired).
 //   - bank_debit: charged at once; the test accounts in bankDebitAccounts
-//     fail, any other account succeeds.
+//     fail, any other account succeeds. With SetupFutureUsage a successful
+//     debit returns a ConnectorMandateID (naming the account's last four
+//     characters, never the account), and a later Authorize that passes it
+//     instead of the account debits the account again.
 //   - gift_card: givex and bhn_card_network are charged at once (a number
 //     ending 0002 lacks the balance: insufficient_funds); pay_safe_card
 //     redirects.
@@ -59,6 +62,23 @@ var bankDebitAccounts = map[string]string{
 	"33333335": "account_closed",
 }
 
+// debitMandateToken is a bank debit mandate's connector token: the
+// account's last four characters and the attempt that set it up.
+func debitMandateToken(last4, attemptID string) string {
+	return "sim_bd_" + last4 + "_" + attemptID
+}
+
+// parseDebitMandateToken returns the account's last four characters of a
+// bank debit mandate's token.
+func parseDebitMandateToken(tok string) (string, bool) {
+	rest, ok := strings.CutPrefix(tok, "sim_bd_")
+	if !ok {
+		return "", false
+	}
+	last4, attempt, ok := strings.Cut(rest, "_")
+	return last4, ok && last4 != "" && attempt != ""
+}
+
 // instructedTransfers are the bank_transfer variants that wait for the
 // money with Instructions; the others redirect.
 var instructedTransfers = map[string]bool{
@@ -85,6 +105,16 @@ func (s *Simulator) authorizeOther(req *AuthorizeRequest, st *state) {
 		}
 		st.succeed(req.AttemptID)
 	case MethodBankDebit:
+		if pm.ConnectorMandateID != "" {
+			last4, ok := parseDebitMandateToken(pm.ConnectorMandateID)
+			if !ok {
+				st.fail(newDecline(CodeInvalidMandate, "No such bank debit mandate (resource_missing)."))
+				return
+			}
+			st.AccountLast4 = last4
+			st.succeed(req.AttemptID)
+			return
+		}
 		account := strings.ToUpper(strings.Map(dropSpace, string(pm.BankAccount)))
 		if account == "" {
 			st.fail(newDecline(CodeInvalidBankData, "The bank account is missing (invalid_bank_account)."))
@@ -94,6 +124,8 @@ func (s *Simulator) authorizeOther(req *AuthorizeRequest, st *state) {
 			st.fail(declineFor(d))
 			return
 		}
+		st.AccountLast4 = account[max(0, len(account)-4):]
+		st.SetupFutureUsage = req.SetupFutureUsage
 		st.succeed(req.AttemptID)
 	case MethodGiftCard:
 		if pm.Variant == "pay_safe_card" {

@@ -9,8 +9,9 @@ import (
 )
 
 // validateCard rejects bad card data before any connector call, in
-// Hyperswitch's order: the number (CE_04 naming the field: Hyperswitch
-// refuses it while reading the body), the expiry members' presence, then
+// Hyperswitch's order: the number (Hyperswitch refuses it while reading the
+// body: 400 IR_06 "Json deserialize error: …"), the expiry members'
+// presence, then
 // its validate_card_data: the CVC's length when one is given, the month,
 // the year, and whether the card has expired, each a 400 IR_16 in its
 // words ("Invalid card_cvc length", "Invalid Expiry Month", "Invalid
@@ -43,7 +44,10 @@ func validateCard(c *CardInput) error {
 // cardError maps a cards validation error onto the envelope as Hyperswitch
 // answers it: a member that is not a number is IR_07 (InvalidDataValue),
 // a CVC length or an expiry it refuses is IR_16 (PreconditionFailed) in its
-// words, and a bad card number is CE_04.
+// words, and a card number its CardNumber type refuses is the error of a
+// body it cannot read, 400 IR_06, in that type's words. Everything else a
+// card may be refused for (a number no issuer knows, a wrong CVC) is the
+// connector's to say, as a failed payment.
 func cardError(err error) error {
 	ce, ok := cards.AsError(err)
 	if !ok {
@@ -56,7 +60,12 @@ func cardError(err error) error {
 		errors.Is(err, cards.ErrExpiryYear), errors.Is(err, cards.ErrExpired):
 		return errs.PreconditionFailed("%s", ce.Reason).WithField(ce.Field)
 	}
-	e := errs.New(errs.KindInvalid, "CE_04", "The card data is invalid: %s", ce.Error())
-	e.Field = ce.Field
-	return e
+	reason := cards.ReasonNumberInvalid
+	switch {
+	case errors.Is(err, cards.ErrCardNumberFormat):
+		reason = cards.ReasonNumberCharacters
+	case errors.Is(err, cards.ErrCardNumberLength), errors.Is(err, cards.ErrCardNumberRequired):
+		reason = cards.ReasonNumberLength
+	}
+	return errs.InvalidRequest("Json deserialize error: %s", reason).WithField(ce.Field)
 }

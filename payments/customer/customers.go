@@ -8,6 +8,7 @@ import (
 	"switchyard/ent"
 	"switchyard/ent/customer"
 	"switchyard/ent/mandate"
+	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
@@ -302,6 +303,12 @@ func (s *Service) DeleteCustomer(ctx context.Context, customerID string) (*ent.C
 			return errs.New(errs.KindInvalid, "IR_10", "Customer has active mandate/subsciption")
 		}
 		if _, err := tx.PaymentMethod.Delete().Where(paymentmethod.CustomerID(c.ID)).Exec(ctx); err != nil {
+			return errs.Internal(err)
+		}
+		// The details its payments were given are the customer's too: they
+		// go with the rest (the payments show the redacted row instead).
+		if _, err := tx.PaymentIntent.Update().Where(paymentintent.CustomerID(c.ID), paymentintent.CustomerDetailsNotNil()).
+			ClearCustomerDetails().Save(ctx); err != nil {
 			return errs.Internal(err)
 		}
 		redacted := Redacted

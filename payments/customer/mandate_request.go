@@ -259,8 +259,8 @@ func CheckMandateIntent(pi *ent.PaymentIntent, method *PaymentMethodInput) error
 		if pi.SetupFutureUsage == nil || *pi.SetupFutureUsage != paymentintent.SetupFutureUsageOffSession {
 			return errMandatePrecondition("setup_future_usage", msgMandateFutureUsage)
 		}
-		if method != nil && method.Type != "card" {
-			return errs.InvalidValue("mandate_data", "the sandbox sets up mandates for cards only, not %s", method.Type)
+		if method != nil && !takesMandate(method) {
+			return errs.InvalidValue("mandate_data", "the sandbox sets up mandates for cards and for ACH, SEPA, BACS and BECS bank debits, not %s", methodName(method))
 		}
 	case pi.MandateID != nil:
 		if pi.CustomerID == nil {
@@ -274,6 +274,27 @@ func CheckMandateIntent(pi *ent.PaymentIntent, method *PaymentMethodInput) error
 		}
 	}
 	return nil
+}
+
+// takesMandate reports whether a mandate can be set up with m: a card, or
+// a bank debit Hyperswitch's Stripe connector sets mandates up for (ACH,
+// SEPA, BACS, BECS).
+func takesMandate(m *PaymentMethodInput) bool {
+	return m.Type == "card" || (m.Type == "bank_debit" && mandateDebits[m.Variant])
+}
+
+// mandateDebits are the bank debit variants a mandate can be set up for.
+var mandateDebits = map[string]bool{
+	"ach_bank_debit": true, "sepa_bank_debit": true, "bacs_bank_debit": true, "becs_bank_debit": true,
+}
+
+// methodName names m as its request did: the family, and the variant when
+// there is one.
+func methodName(m *PaymentMethodInput) string {
+	if m.Variant != "" {
+		return m.Type + " " + m.Variant
+	}
+	return m.Type
 }
 
 // RecurringMethod is the payment method a recurring payment of charge

@@ -79,11 +79,23 @@ var Families = []string{"card", "card_redirect", "pay_later", "wallet", "bank_re
 // CustomerInput names the payment's customer by the merchant's id; the
 // customer is created on first use.
 type CustomerInput struct {
+	// ID is the merchant's customer_id, when Named: a payment may give a
+	// customer's details without naming one (they go to the payment's own
+	// customer, if it has one, and stay on the payment).
 	ID               string
+	Named            bool
 	Name             *string
 	Email            *string
 	Phone            *string
 	PhoneCountryCode *string
+}
+
+// Details are the name, email and phone given, or nil when none is.
+func (in *CustomerInput) Details() *schematype.CustomerDetails {
+	if in.Name == nil && in.Email == nil && in.Phone == nil && in.PhoneCountryCode == nil {
+		return nil
+	}
+	return &schematype.CustomerDetails{Name: in.Name, Email: in.Email, Phone: in.Phone, PhoneCountryCode: in.PhoneCountryCode}
 }
 
 // Limits of a customer's columns, from the ent schema.

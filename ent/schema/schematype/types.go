@@ -34,6 +34,35 @@ type CustomerDocument struct {
 	DocumentNumber string `json:"document_number"`
 }
 
+// CustomerDetails are the customer details a payment was given (name,
+// email, phone), kept on the payment as Hyperswitch keeps its intent's
+// customer_details: a payment without a customer still shows them, and a
+// change that gives some keeps the others.
+type CustomerDetails struct {
+	Name             *string `json:"name,omitempty"`
+	Email            *string `json:"email,omitempty"`
+	Phone            *string `json:"phone,omitempty"`
+	PhoneCountryCode *string `json:"phone_country_code,omitempty"`
+}
+
+// Merge returns d with the members over gives, d's own where over has none.
+func (d *CustomerDetails) Merge(over *CustomerDetails) *CustomerDetails {
+	if d == nil {
+		return over
+	}
+	if over == nil {
+		return d
+	}
+	out := *d
+	for _, m := range []struct{ dst, src **string }{{&out.Name, &over.Name}, {&out.Email, &over.Email},
+		{&out.Phone, &over.Phone}, {&out.PhoneCountryCode, &over.PhoneCountryCode}} {
+		if *m.src != nil {
+			*m.dst = *m.src
+		}
+	}
+	return &out
+}
+
 // Phone is a number with its country calling code (leading plus sign).
 type Phone struct {
 	Number      *string `json:"number"`
