@@ -21922,6 +21922,7 @@ type PaymentIntentMutation struct {
 	addattempt_count                         *int
 	mandate_id                               *string
 	mandate_data                             *map[string]interface{}
+	customer_acceptance                      *map[string]interface{}
 	cancellation_reason                      *string
 	authorization_count                      *int
 	addauthorization_count                   *int
@@ -25136,6 +25137,55 @@ func (m *PaymentIntentMutation) ResetMandateData() {
 	delete(m.clearedFields, paymentintent.FieldMandateData)
 }
 
+// SetCustomerAcceptance sets the "customer_acceptance" field.
+func (m *PaymentIntentMutation) SetCustomerAcceptance(value map[string]interface{}) {
+	m.customer_acceptance = &value
+}
+
+// CustomerAcceptance returns the value of the "customer_acceptance" field in the mutation.
+func (m *PaymentIntentMutation) CustomerAcceptance() (r map[string]interface{}, exists bool) {
+	v := m.customer_acceptance
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomerAcceptance returns the old "customer_acceptance" field's value of the PaymentIntent entity.
+// If the PaymentIntent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentIntentMutation) OldCustomerAcceptance(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomerAcceptance is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomerAcceptance requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomerAcceptance: %w", err)
+	}
+	return oldValue.CustomerAcceptance, nil
+}
+
+// ClearCustomerAcceptance clears the value of the "customer_acceptance" field.
+func (m *PaymentIntentMutation) ClearCustomerAcceptance() {
+	m.customer_acceptance = nil
+	m.clearedFields[paymentintent.FieldCustomerAcceptance] = struct{}{}
+}
+
+// CustomerAcceptanceCleared returns if the "customer_acceptance" field was cleared in this mutation.
+func (m *PaymentIntentMutation) CustomerAcceptanceCleared() bool {
+	_, ok := m.clearedFields[paymentintent.FieldCustomerAcceptance]
+	return ok
+}
+
+// ResetCustomerAcceptance resets all changes to the "customer_acceptance" field.
+func (m *PaymentIntentMutation) ResetCustomerAcceptance() {
+	m.customer_acceptance = nil
+	delete(m.clearedFields, paymentintent.FieldCustomerAcceptance)
+}
+
 // SetCancellationReason sets the "cancellation_reason" field.
 func (m *PaymentIntentMutation) SetCancellationReason(s string) {
 	m.cancellation_reason = &s
@@ -25941,7 +25991,7 @@ func (m *PaymentIntentMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PaymentIntentMutation) Fields() []string {
-	fields := make([]string, 0, 72)
+	fields := make([]string, 0, 73)
 	if m.merchant_id != nil {
 		fields = append(fields, paymentintent.FieldMerchantID)
 	}
@@ -26134,6 +26184,9 @@ func (m *PaymentIntentMutation) Fields() []string {
 	if m.mandate_data != nil {
 		fields = append(fields, paymentintent.FieldMandateData)
 	}
+	if m.customer_acceptance != nil {
+		fields = append(fields, paymentintent.FieldCustomerAcceptance)
+	}
 	if m.cancellation_reason != nil {
 		fields = append(fields, paymentintent.FieldCancellationReason)
 	}
@@ -26294,6 +26347,8 @@ func (m *PaymentIntentMutation) Field(name string) (ent.Value, bool) {
 		return m.MandateID()
 	case paymentintent.FieldMandateData:
 		return m.MandateData()
+	case paymentintent.FieldCustomerAcceptance:
+		return m.CustomerAcceptance()
 	case paymentintent.FieldCancellationReason:
 		return m.CancellationReason()
 	case paymentintent.FieldAuthorizationCount:
@@ -26447,6 +26502,8 @@ func (m *PaymentIntentMutation) OldField(ctx context.Context, name string) (ent.
 		return m.OldMandateID(ctx)
 	case paymentintent.FieldMandateData:
 		return m.OldMandateData(ctx)
+	case paymentintent.FieldCustomerAcceptance:
+		return m.OldCustomerAcceptance(ctx)
 	case paymentintent.FieldCancellationReason:
 		return m.OldCancellationReason(ctx)
 	case paymentintent.FieldAuthorizationCount:
@@ -26920,6 +26977,13 @@ func (m *PaymentIntentMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetMandateData(v)
 		return nil
+	case paymentintent.FieldCustomerAcceptance:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomerAcceptance(v)
+		return nil
 	case paymentintent.FieldCancellationReason:
 		v, ok := value.(string)
 		if !ok {
@@ -27276,6 +27340,9 @@ func (m *PaymentIntentMutation) ClearedFields() []string {
 	if m.FieldCleared(paymentintent.FieldMandateData) {
 		fields = append(fields, paymentintent.FieldMandateData)
 	}
+	if m.FieldCleared(paymentintent.FieldCustomerAcceptance) {
+		fields = append(fields, paymentintent.FieldCustomerAcceptance)
+	}
 	if m.FieldCleared(paymentintent.FieldCancellationReason) {
 		fields = append(fields, paymentintent.FieldCancellationReason)
 	}
@@ -27433,6 +27500,9 @@ func (m *PaymentIntentMutation) ClearField(name string) error {
 		return nil
 	case paymentintent.FieldMandateData:
 		m.ClearMandateData()
+		return nil
+	case paymentintent.FieldCustomerAcceptance:
+		m.ClearCustomerAcceptance()
 		return nil
 	case paymentintent.FieldCancellationReason:
 		m.ClearCancellationReason()
@@ -27654,6 +27724,9 @@ func (m *PaymentIntentMutation) ResetField(name string) error {
 		return nil
 	case paymentintent.FieldMandateData:
 		m.ResetMandateData()
+		return nil
+	case paymentintent.FieldCustomerAcceptance:
+		m.ResetCustomerAcceptance()
 		return nil
 	case paymentintent.FieldCancellationReason:
 		m.ResetCancellationReason()

@@ -148,6 +148,8 @@ type PaymentIntent struct {
 	MandateID *string `json:"mandate_id,omitempty"`
 	// MandateData holds the value of the "mandate_data" field.
 	MandateData map[string]interface{} `json:"mandate_data,omitempty"`
+	// CustomerAcceptance holds the value of the "customer_acceptance" field.
+	CustomerAcceptance map[string]interface{} `json:"customer_acceptance,omitempty"`
 	// CancellationReason holds the value of the "cancellation_reason" field.
 	CancellationReason *string `json:"cancellation_reason,omitempty"`
 	// AuthorizationCount holds the value of the "authorization_count" field.
@@ -270,7 +272,7 @@ func (*PaymentIntent) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case paymentintent.FieldCustomerDetails, paymentintent.FieldBilling, paymentintent.FieldShipping, paymentintent.FieldOrderDetails, paymentintent.FieldAllowedPaymentMethodTypes, paymentintent.FieldMetadata, paymentintent.FieldConnectorMetadata, paymentintent.FieldFeatureMetadata, paymentintent.FieldPaymentLinkConfig, paymentintent.FieldFrmMetadata, paymentintent.FieldMandateData:
+		case paymentintent.FieldCustomerDetails, paymentintent.FieldBilling, paymentintent.FieldShipping, paymentintent.FieldOrderDetails, paymentintent.FieldAllowedPaymentMethodTypes, paymentintent.FieldMetadata, paymentintent.FieldConnectorMetadata, paymentintent.FieldFeatureMetadata, paymentintent.FieldPaymentLinkConfig, paymentintent.FieldFrmMetadata, paymentintent.FieldMandateData, paymentintent.FieldCustomerAcceptance:
 			values[i] = new([]byte)
 		case paymentintent.FieldOffSession, paymentintent.FieldEnablePartialAuthorization, paymentintent.FieldRequestExtendedAuthorization, paymentintent.FieldEnableOvercapture, paymentintent.FieldForce3dsChallenge, paymentintent.FieldIsIframeRedirectionEnabled:
 			values[i] = new(sql.NullBool)
@@ -737,6 +739,14 @@ func (_m *PaymentIntent) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field mandate_data: %w", err)
 				}
 			}
+		case paymentintent.FieldCustomerAcceptance:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field customer_acceptance", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.CustomerAcceptance); err != nil {
+					return fmt.Errorf("unmarshal field customer_acceptance: %w", err)
+				}
+			}
 		case paymentintent.FieldCancellationReason:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field cancellation_reason", values[i])
@@ -1113,6 +1123,9 @@ func (_m *PaymentIntent) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("mandate_data=")
 	builder.WriteString(fmt.Sprintf("%v", _m.MandateData))
+	builder.WriteString(", ")
+	builder.WriteString("customer_acceptance=")
+	builder.WriteString(fmt.Sprintf("%v", _m.CustomerAcceptance))
 	builder.WriteString(", ")
 	if v := _m.CancellationReason; v != nil {
 		builder.WriteString("cancellation_reason=")

@@ -783,6 +783,12 @@ func (_c *PaymentIntentCreate) SetMandateData(v map[string]interface{}) *Payment
 	return _c
 }
 
+// SetCustomerAcceptance sets the "customer_acceptance" field.
+func (_c *PaymentIntentCreate) SetCustomerAcceptance(v map[string]interface{}) *PaymentIntentCreate {
+	_c.mutation.SetCustomerAcceptance(v)
+	return _c
+}
+
 // SetCancellationReason sets the "cancellation_reason" field.
 func (_c *PaymentIntentCreate) SetCancellationReason(v string) *PaymentIntentCreate {
 	_c.mutation.SetCancellationReason(v)
@@ -1691,6 +1697,10 @@ func (_c *PaymentIntentCreate) createSpec() (*PaymentIntent, *sqlgraph.CreateSpe
 	if value, ok := _c.mutation.MandateData(); ok {
 		_spec.SetField(paymentintent.FieldMandateData, field.TypeJSON, value)
 		_node.MandateData = value
+	}
+	if value, ok := _c.mutation.CustomerAcceptance(); ok {
+		_spec.SetField(paymentintent.FieldCustomerAcceptance, field.TypeJSON, value)
+		_node.CustomerAcceptance = value
 	}
 	if value, ok := _c.mutation.CancellationReason(); ok {
 		_spec.SetField(paymentintent.FieldCancellationReason, field.TypeString, value)
@@ -2888,6 +2898,24 @@ func (u *PaymentIntentUpsert) UpdateMandateData() *PaymentIntentUpsert {
 // ClearMandateData clears the value of the "mandate_data" field.
 func (u *PaymentIntentUpsert) ClearMandateData() *PaymentIntentUpsert {
 	u.SetNull(paymentintent.FieldMandateData)
+	return u
+}
+
+// SetCustomerAcceptance sets the "customer_acceptance" field.
+func (u *PaymentIntentUpsert) SetCustomerAcceptance(v map[string]interface{}) *PaymentIntentUpsert {
+	u.Set(paymentintent.FieldCustomerAcceptance, v)
+	return u
+}
+
+// UpdateCustomerAcceptance sets the "customer_acceptance" field to the value that was provided on create.
+func (u *PaymentIntentUpsert) UpdateCustomerAcceptance() *PaymentIntentUpsert {
+	u.SetExcluded(paymentintent.FieldCustomerAcceptance)
+	return u
+}
+
+// ClearCustomerAcceptance clears the value of the "customer_acceptance" field.
+func (u *PaymentIntentUpsert) ClearCustomerAcceptance() *PaymentIntentUpsert {
+	u.SetNull(paymentintent.FieldCustomerAcceptance)
 	return u
 }
 
@@ -4270,6 +4298,27 @@ func (u *PaymentIntentUpsertOne) UpdateMandateData() *PaymentIntentUpsertOne {
 func (u *PaymentIntentUpsertOne) ClearMandateData() *PaymentIntentUpsertOne {
 	return u.Update(func(s *PaymentIntentUpsert) {
 		s.ClearMandateData()
+	})
+}
+
+// SetCustomerAcceptance sets the "customer_acceptance" field.
+func (u *PaymentIntentUpsertOne) SetCustomerAcceptance(v map[string]interface{}) *PaymentIntentUpsertOne {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.SetCustomerAcceptance(v)
+	})
+}
+
+// UpdateCustomerAcceptance sets the "customer_acceptance" field to the value that was provided on create.
+func (u *PaymentIntentUpsertOne) UpdateCustomerAcceptance() *PaymentIntentUpsertOne {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.UpdateCustomerAcceptance()
+	})
+}
+
+// ClearCustomerAcceptance clears the value of the "customer_acceptance" field.
+func (u *PaymentIntentUpsertOne) ClearCustomerAcceptance() *PaymentIntentUpsertOne {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.ClearCustomerAcceptance()
 	})
 }
 
@@ -5844,6 +5893,27 @@ func (u *PaymentIntentUpsertBulk) UpdateMandateData() *PaymentIntentUpsertBulk {
 func (u *PaymentIntentUpsertBulk) ClearMandateData() *PaymentIntentUpsertBulk {
 	return u.Update(func(s *PaymentIntentUpsert) {
 		s.ClearMandateData()
+	})
+}
+
+// SetCustomerAcceptance sets the "customer_acceptance" field.
+func (u *PaymentIntentUpsertBulk) SetCustomerAcceptance(v map[string]interface{}) *PaymentIntentUpsertBulk {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.SetCustomerAcceptance(v)
+	})
+}
+
+// UpdateCustomerAcceptance sets the "customer_acceptance" field to the value that was provided on create.
+func (u *PaymentIntentUpsertBulk) UpdateCustomerAcceptance() *PaymentIntentUpsertBulk {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.UpdateCustomerAcceptance()
+	})
+}
+
+// ClearCustomerAcceptance clears the value of the "customer_acceptance" field.
+func (u *PaymentIntentUpsertBulk) ClearCustomerAcceptance() *PaymentIntentUpsertBulk {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.ClearCustomerAcceptance()
 	})
 }
 

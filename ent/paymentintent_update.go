@@ -1084,6 +1084,18 @@ func (_u *PaymentIntentUpdate) ClearMandateData() *PaymentIntentUpdate {
 	return _u
 }
 
+// SetCustomerAcceptance sets the "customer_acceptance" field.
+func (_u *PaymentIntentUpdate) SetCustomerAcceptance(v map[string]interface{}) *PaymentIntentUpdate {
+	_u.mutation.SetCustomerAcceptance(v)
+	return _u
+}
+
+// ClearCustomerAcceptance clears the value of the "customer_acceptance" field.
+func (_u *PaymentIntentUpdate) ClearCustomerAcceptance() *PaymentIntentUpdate {
+	_u.mutation.ClearCustomerAcceptance()
+	return _u
+}
+
 // SetCancellationReason sets the "cancellation_reason" field.
 func (_u *PaymentIntentUpdate) SetCancellationReason(v string) *PaymentIntentUpdate {
 	_u.mutation.SetCancellationReason(v)
@@ -2062,6 +2074,12 @@ func (_u *PaymentIntentUpdate) sqlSave(ctx context.Context) (_node int, err erro
 	}
 	if _u.mutation.MandateDataCleared() {
 		_spec.ClearField(paymentintent.FieldMandateData, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.CustomerAcceptance(); ok {
+		_spec.SetField(paymentintent.FieldCustomerAcceptance, field.TypeJSON, value)
+	}
+	if _u.mutation.CustomerAcceptanceCleared() {
+		_spec.ClearField(paymentintent.FieldCustomerAcceptance, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.CancellationReason(); ok {
 		_spec.SetField(paymentintent.FieldCancellationReason, field.TypeString, value)
@@ -3481,6 +3499,18 @@ func (_u *PaymentIntentUpdateOne) ClearMandateData() *PaymentIntentUpdateOne {
 	return _u
 }
 
+// SetCustomerAcceptance sets the "customer_acceptance" field.
+func (_u *PaymentIntentUpdateOne) SetCustomerAcceptance(v map[string]interface{}) *PaymentIntentUpdateOne {
+	_u.mutation.SetCustomerAcceptance(v)
+	return _u
+}
+
+// ClearCustomerAcceptance clears the value of the "customer_acceptance" field.
+func (_u *PaymentIntentUpdateOne) ClearCustomerAcceptance() *PaymentIntentUpdateOne {
+	_u.mutation.ClearCustomerAcceptance()
+	return _u
+}
+
 // SetCancellationReason sets the "cancellation_reason" field.
 func (_u *PaymentIntentUpdateOne) SetCancellationReason(v string) *PaymentIntentUpdateOne {
 	_u.mutation.SetCancellationReason(v)
@@ -4489,6 +4519,12 @@ func (_u *PaymentIntentUpdateOne) sqlSave(ctx context.Context) (_node *PaymentIn
 	}
 	if _u.mutation.MandateDataCleared() {
 		_spec.ClearField(paymentintent.FieldMandateData, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.CustomerAcceptance(); ok {
+		_spec.SetField(paymentintent.FieldCustomerAcceptance, field.TypeJSON, value)
+	}
+	if _u.mutation.CustomerAcceptanceCleared() {
+		_spec.ClearField(paymentintent.FieldCustomerAcceptance, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.CancellationReason(); ok {
 		_spec.SetField(paymentintent.FieldCancellationReason, field.TypeString, value)

@@ -3,6 +3,9 @@ package payments
 import (
 	"context"
 	"crypto/subtle"
+	"net/url"
+	"strconv"
+	"strings"
 
 	"switchyard/ent"
 	"switchyard/ent/merchantconnectoraccount"
@@ -16,27 +19,70 @@ import (
 // RedirectTarget is what the sandbox Approve/Decline page shows and where it
 // sends the customer afterwards.
 type RedirectTarget struct {
-	PaymentID string
-	Amount    int64
-	Currency  string
-	Connector string
-	ReturnURL string
-	Status    paymentintent.Status
+	PaymentID    string
+	Amount       int64
+	Currency     string
+	Connector    string
+	ReturnURL    string
+	ClientSecret string
+	Status       paymentintent.Status
+	// ManualRetryAllowed is the payment's manual_retry_allowed.
+	ManualRetryAllowed *bool
+}
+
+// MerchantURL is where the customer goes back to after a redirect: the
+// payment's return_url with what Hyperswitch adds to its query (its
+// make_merchant_url_with_response, in its order) after the merchant's own
+// members: status, payment_id, payment_intent_client_secret, amount and
+// manual_retry_allowed (false when the payment has none). "" when the
+// payment has no return_url.
+func (t *RedirectTarget) MerchantURL() string {
+	if t.ReturnURL == "" {
+		return ""
+	}
+	u, err := url.Parse(t.ReturnURL)
+	if err != nil {
+		return ""
+	}
+	retry := t.ManualRetryAllowed != nil && *t.ManualRetryAllowed
+	added := []string{
+		"status=" + url.QueryEscape(string(t.Status)),
+		"payment_id=" + url.QueryEscape(t.PaymentID),
+		"payment_intent_client_secret=" + url.QueryEscape(t.ClientSecret),
+		"amount=" + strconv.FormatInt(t.Amount, 10),
+		"manual_retry_allowed=" + strconv.FormatBool(retry),
+	}
+	if u.RawQuery != "" {
+		added = append([]string{u.RawQuery}, added...)
+	}
+	u.RawQuery = strings.Join(added, "&")
+	return u.String()
 }
 
 // AuthenticationPage finds the attempt behind a sandbox redirect URL. The
 // customer's browser carries no API key: the token authenticates it.
 func (s *Service) AuthenticationPage(ctx context.Context, attemptID, token string) (*RedirectTarget, error) {
-	pi, _, err := s.redirectAttempt(ctx, attemptID, token)
+	pi, att, err := s.redirectAttempt(ctx, attemptID, token)
 	if err != nil {
 		return nil, err
 	}
-	return redirectTarget(pi), nil
+	return s.redirectTarget(ctx, pi, att)
 }
 
-func redirectTarget(pi *ent.PaymentIntent) *RedirectTarget {
+// redirectTarget is the page's view of pi, whose outcome comes from its
+// active attempt (att, when it is that one).
+func (s *Service) redirectTarget(ctx context.Context, pi *ent.PaymentIntent, att *ent.PaymentAttempt) (*RedirectTarget, error) {
+	if pi.ActiveAttemptID != nil && *pi.ActiveAttemptID != att.ID {
+		var err error
+		att, err = s.db.Client.PaymentAttempt.Query().Where(paymentAttemptOf(pi.ID, *pi.ActiveAttemptID)...).
+			Only(tenancy.System(ctx))
+		if err != nil {
+			return nil, errs.Internal(err)
+		}
+	}
 	return &RedirectTarget{PaymentID: pi.PaymentID, Amount: pi.Amount, Currency: string(pi.Currency),
-		Connector: deref(pi.Connector), ReturnURL: deref(pi.ReturnURL), Status: pi.Status}
+		Connector: deref(pi.Connector), ReturnURL: deref(pi.ReturnURL), ClientSecret: pi.ClientSecret,
+		Status: pi.Status, ManualRetryAllowed: manualRetryAllowed(pi.Status, att)}, nil
 }
 
 func (s *Service) redirectAttempt(ctx context.Context, attemptID, token string) (*ent.PaymentIntent, *ent.PaymentAttempt, error) {
@@ -70,11 +116,13 @@ func (s *Service) CompleteAuthentication(ctx context.Context, attemptID, token s
 	if err := s.completeCustomerAction(ctx, pi, att, approved); err != nil {
 		return nil, err
 	}
-	pi, err = s.db.Client.PaymentIntent.Get(ctx, pi.ID)
-	if err != nil {
+	if pi, err = s.db.Client.PaymentIntent.Get(ctx, pi.ID); err != nil {
 		return nil, errs.Internal(err)
 	}
-	return redirectTarget(pi), nil
+	if att, err = s.db.Client.PaymentAttempt.Get(ctx, att.ID); err != nil {
+		return nil, errs.Internal(err)
+	}
+	return s.redirectTarget(ctx, pi, att)
 }
 
 // SimulateCustomerAction is the sandbox's stand-in for the customer (or

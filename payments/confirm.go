@@ -43,6 +43,7 @@ func paymentAttemptOf(intentID, attemptID string) []predicate.PaymentAttempt {
 func (in *ConfirmInput) storedFields() *PaymentFields {
 	f := in.PaymentFields
 	f.PaymentMethod, f.Connectors, f.MerchantConnectorID, f.BrowserInfo = nil, nil, nil, nil
+	f.ClientAddr = ""
 	return &f
 }
 
@@ -200,6 +201,9 @@ func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID str
 		return nil, err
 	}
 	if err := in.PaymentFields.checkMandateMembers(false, true); err != nil {
+		return nil, err
+	}
+	if err := in.PaymentFields.resolveAcceptance(cur); err != nil {
 		return nil, err
 	}
 	pi := cur
@@ -496,7 +500,7 @@ func (s *Service) authorizeRequest(pi *ent.PaymentIntent, att *ent.PaymentAttemp
 		Currency:           string(pi.Currency),
 		CaptureMethod:      connectorCaptureMethod(pi),
 		OffSession:         pi.OffSession != nil && *pi.OffSession,
-		SetupFutureUsage:   pi.SetupFutureUsage != nil, // a card kept for later needs the connector's token
+		SetupFutureUsage:   customer.KeepsCard(pi), // a card kept for later needs the connector's token
 		PaymentMethod:      connectorMethod(m),
 		AuthenticationType: connector.NoThreeDS,
 	}

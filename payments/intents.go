@@ -28,6 +28,9 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 	if err := in.validate(in.Amount, in.PaymentType); err != nil {
 		return nil, err
 	}
+	if err := in.PaymentFields.resolveAcceptance(nil); err != nil {
+		return nil, err
+	}
 	if err := in.PaymentFields.checkMandateMembers(true, in.Confirm); err != nil {
 		return nil, err
 	}
@@ -351,6 +354,9 @@ func (s *Service) setFields(ctx context.Context, tx *ent.Tx, upd *ent.PaymentInt
 	if f.Mandate != nil {
 		upd.SetMandateData(f.Mandate.AsMap())
 	}
+	if f.CustomerAcceptance != nil {
+		upd.SetCustomerAcceptance(f.CustomerAcceptance.AsMap())
+	}
 	setIf(f.MandateID, upd.SetMandateID)
 	setIf(f.CaptureOn, upd.SetCaptureOn)
 	setIf(f.Description, upd.SetDescription)
@@ -473,6 +479,9 @@ func (s *Service) updatePayment(ctx context.Context, paymentID string, p Payment
 			}
 		}
 		if err := p.validate(amount, ptype); err != nil {
+			return err
+		}
+		if err := p.PaymentFields.resolveAcceptance(cur); err != nil {
 			return err
 		}
 		if p.AmountToCapture == nil && cur.AmountToCapture != nil && *cur.AmountToCapture > amount {

@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode"
 
+	"switchyard/ent"
 	"switchyard/ent/migrate"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/schema"
@@ -68,8 +69,15 @@ type PaymentFields struct {
 	ExternalTaxCalculation               *string
 	SurchargeCalculation                 *string
 	// Mandate asks for a mandate to be set up with this payment
-	// (mandate_data, or a top-level customer_acceptance).
+	// (mandate_data, or a top-level customer_acceptance: resolveAcceptance).
 	Mandate *customer.MandateRequest
+	// CustomerAcceptance is a top-level customer_acceptance, until
+	// resolveAcceptance decides what it asks: after, the consent to keep
+	// the card that sets up no mandate.
+	CustomerAcceptance *customer.CustomerAcceptance
+	// ClientAddr is the address the request came from (the connection's
+	// peer): an online consent given without ip_address is kept with it.
+	ClientAddr string
 	// MandateID charges an existing mandate (mandate_id, or
 	// recurring_details of type mandate_id) instead of a payment method.
 	MandateID *string
@@ -331,6 +339,36 @@ func validateOrderDetails(lines []schematype.OrderDetail, amount int64) error {
 	}
 	if sum != amount {
 		return errs.InvalidValue("order_details", "the product amounts (amount × quantity) sum to %d, but the order amount is %d", sum, amount)
+	}
+	return nil
+}
+
+// resolveAcceptance checks a top-level customer_acceptance, naming the
+// member the client sent, fills the address of every online consent given
+// without one, and decides what the acceptance asks of the payment as this
+// request leaves it (cur; nil for a create): see customer.ResolveAcceptance.
+func (f *PaymentFields) resolveAcceptance(cur *ent.PaymentIntent) error {
+	if err := f.CustomerAcceptance.Validate("customer_acceptance"); err != nil {
+		return err
+	}
+	f.CustomerAcceptance.WithAddress(f.ClientAddr)
+	if f.Mandate != nil {
+		f.Mandate.CustomerAcceptance.WithAddress(f.ClientAddr)
+	}
+	usage := f.SetupFutureUsage
+	var stored map[string]any
+	if cur != nil {
+		if usage == nil && cur.SetupFutureUsage != nil {
+			s := string(*cur.SetupFutureUsage)
+			usage = &s
+		}
+		stored = cur.MandateData
+	}
+	var err error
+	f.Mandate, f.CustomerAcceptance, err = customer.ResolveAcceptance(f.Mandate, stored, f.CustomerAcceptance,
+		usage != nil && *usage == string(paymentintent.SetupFutureUsageOffSession))
+	if err != nil {
+		return errs.Internal(err)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package payments
 
 import (
+	"switchyard/ent"
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/payments/errs"
@@ -47,6 +48,35 @@ func intentStatusOf(a paymentattempt.Status) paymentintent.Status {
 		// void_initiated, capture_initiated, pending
 		return paymentintent.StatusProcessing
 	}
+}
+
+// manualRetryAllowed is Hyperswitch's is_manual_retry_allowed: whether the
+// customer may try the payment again (manual_retry_allowed, which the
+// checkout SDK and shops branch on). Only a failed payment may, and only
+// when its attempt failed at the connector (declined, or its
+// authentication failed), not when the router refused it or a capture or
+// void failed. A connector that gave no answer leaves the payment
+// processing: not yet. Nil while the payment still waits for something
+// (the customer, the merchant, a payment method, a confirm).
+func manualRetryAllowed(intent paymentintent.Status, active *ent.PaymentAttempt) *bool {
+	var allowed bool
+	switch intent {
+	case paymentintent.StatusRequiresCustomerAction, paymentintent.StatusRequiresMerchantAction,
+		paymentintent.StatusRequiresPaymentMethod, paymentintent.StatusRequiresConfirmation:
+		return nil
+	case paymentintent.StatusFailed:
+		if active == nil {
+			return nil
+		}
+		switch active.Status {
+		case paymentattempt.StatusAuthenticationFailed, paymentattempt.StatusAuthorizationFailed, paymentattempt.StatusFailure:
+			allowed = true
+		case paymentattempt.StatusRouterDeclined, paymentattempt.StatusCaptureFailed, paymentattempt.StatusVoidFailed:
+		default: // no other attempt status fails a payment (intentStatusOf)
+			return nil
+		}
+	}
+	return &allowed
 }
 
 func statusIn(s paymentintent.Status, set ...paymentintent.Status) bool {

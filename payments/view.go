@@ -71,6 +71,12 @@ func (v *PaymentView) NextAction() map[string]any {
 	return v.Active.NextAction
 }
 
+// ManualRetryAllowed is manual_retry_allowed: whether the customer may try
+// the payment again (manualRetryAllowed), nil while it still waits.
+func (v *PaymentView) ManualRetryAllowed() *bool {
+	return manualRetryAllowed(v.Intent.Status, v.Active)
+}
+
 // NextActionURL is the page the customer must visit, when one is pending.
 func (v *PaymentView) NextActionURL() string {
 	u, _ := v.NextAction()["redirect_to_url"].(string)

@@ -62,9 +62,10 @@ func (a *customerAcceptanceIn) domain() *customer.CustomerAcceptance {
 	return out
 }
 
-// mandate maps mandate_data, customer_acceptance, mandate_id and
-// recurring_details onto the domain's mandate request (set one up) and
-// mandate id (charge one). The domain checks how they fit the payment.
+// mandate maps mandate_data, mandate_id and recurring_details onto the
+// domain's mandate request (set one up) and mandate id (charge one). The
+// domain checks how they fit the payment, and decides what a top-level
+// customer_acceptance asks (a mandate, or keeping the card).
 func (req *paymentsRequest) mandate() (*customer.MandateRequest, *string, error) {
 	var setup *customer.MandateRequest
 	if d := req.MandateData; d != nil {
@@ -89,20 +90,6 @@ func (req *paymentsRequest) mandate() (*customer.MandateRequest, *string, error)
 						StartDate: l.StartDate.asTime(), EndDate: l.EndDate.asTime(), Metadata: l.Metadata}
 				}
 			}
-		}
-	}
-	onSession := req.SetupFutureUsage != nil && *req.SetupFutureUsage == "on_session"
-	if a := req.CustomerAcceptance; a != nil && (setup != nil || !onSession) {
-		// A top-level customer_acceptance sets up a multi_use mandate, or
-		// completes mandate_data that lacks one. With setup_future_usage
-		// on_session and no mandate_data it is the customer's consent to
-		// keep the card for their next checkout, as in Hyperswitch: no
-		// mandate.
-		if setup == nil {
-			setup = &customer.MandateRequest{}
-		}
-		if setup.CustomerAcceptance == nil {
-			setup.CustomerAcceptance = a.domain()
 		}
 	}
 	mandateID := req.MandateID
@@ -173,8 +160,8 @@ type customerAcceptanceOut struct {
 	AcceptanceType string     `json:"acceptance_type"`
 	AcceptedAt     *Timestamp `json:"accepted_at"`
 	Online         *struct {
-		IPAddress string `json:"ip_address"`
-		UserAgent string `json:"user_agent"`
+		IPAddress *string `json:"ip_address"`
+		UserAgent string  `json:"user_agent"`
 	} `json:"online"`
 }
 

@@ -276,7 +276,7 @@ func TestMandateValidation(t *testing.T) {
 		{"acceptance type", with(md(map[string]any{"customer_acceptance": map[string]any{"acceptance_type": "verbal"}})), "IR_07", "mandate_data.customer_acceptance.acceptance_type"},
 		{"acceptance type missing", with(md(map[string]any{"customer_acceptance": map[string]any{}})), "IR_04", "mandate_data.customer_acceptance.acceptance_type"},
 		{"online without online", with(md(map[string]any{"customer_acceptance": map[string]any{"acceptance_type": "online"}})), "IR_16", "customer_acceptance.online"},
-		{"online without ip", with(md(map[string]any{"customer_acceptance": map[string]any{"acceptance_type": "online", "online": map[string]any{"user_agent": "x"}}})), "IR_04", "online.ip_address"},
+		{"online without user_agent", with(md(map[string]any{"customer_acceptance": map[string]any{"acceptance_type": "online", "online": map[string]any{"ip_address": "203.0.113.7"}}})), "IR_04", "mandate_data.customer_acceptance.online.user_agent"},
 		{"bad accepted_at", with(md(map[string]any{"customer_acceptance": map[string]any{"acceptance_type": "offline", "accepted_at": "yesterday"}})), "IR_06", "ISO 8601"},
 		{"two mandate types", with(md(map[string]any{"mandate_type": map[string]any{"single_use": map[string]any{"amount": 1, "currency": "USD"}, "multi_use": nil}})), "IR_07", "mandate_data.mandate_type"},
 		{"unknown mandate type", with(md(map[string]any{"mandate_type": map[string]any{"weekly": nil}})), "IR_06", "mandate_data.mandate_type.weekly"},

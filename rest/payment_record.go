@@ -462,6 +462,7 @@ func paymentRecordOf(v *payments.PaymentView) paymentRecord {
 		rec.BrowserInfo = browserInfoOf(a.BrowserInfo)
 	}
 	rec.NextAction = v.NextAction()
+	rec.ManualRetryAllowed = v.ManualRetryAllowed()
 	for _, r := range v.Refunds {
 		rec.Refunds = append(rec.Refunds, refundBodyOf(r, pi.PaymentID))
 	}

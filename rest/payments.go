@@ -3,6 +3,7 @@ package rest
 import (
 	"encoding/json"
 	"maps"
+	"net"
 	"net/http"
 	"reflect"
 	"slices"
@@ -262,7 +263,19 @@ func (req *paymentsRequest) fields() (payments.PaymentFields, error) {
 	if f.Mandate, f.MandateID, err = req.mandate(); err != nil {
 		return f, err
 	}
+	f.CustomerAcceptance = req.CustomerAcceptance.domain()
 	return f, nil
+}
+
+// peerAddr is the address a request came from: the connection's peer, as
+// sign-in throttling reads it (a proxy's forwarding headers are not
+// trusted: any client could write them).
+func peerAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }
 
 // customer merges customer_id, the customer object and the flat (older)
@@ -444,7 +457,7 @@ func registerPayments(a *api, svc *payments.Service) {
 		if err != nil {
 			return nil, err
 		}
-		in.Idempotency = idempotencyRef(r)
+		in.Idempotency, in.ClientAddr = idempotencyRef(r), peerAddr(r)
 		view, err := svc.CreatePayment(r.Context(), in)
 		return respond(paymentResponse)(view, v1Error(err))
 	}))
@@ -470,6 +483,7 @@ func registerPayments(a *api, svc *payments.Service) {
 		if err != nil {
 			return nil, err
 		}
+		patch.ClientAddr = peerAddr(r)
 		view, err := svc.UpdatePayment(r.Context(), id, patch)
 		return respond(paymentResponse)(view, v1Error(err))
 	}))
@@ -479,6 +493,7 @@ func registerPayments(a *api, svc *payments.Service) {
 		if err != nil {
 			return nil, err
 		}
+		in.ClientAddr = peerAddr(r)
 		view, err := svc.ConfirmPayment(r.Context(), id, in)
 		return respond(paymentResponse)(view, v1Error(err))
 	}))

@@ -23,8 +23,9 @@ import (
 // attempt id) authenticates it, and a wrong one is a 404 page. Approve and
 // Decline are POST forms, so a link prefetcher or preview bot that GETs the
 // URL cannot complete a payment. The answer sends the browser to the
-// payment's return_url with payment_id and status added (303), or shows the
-// result when there is no return_url.
+// payment's return_url with Hyperswitch's members added to its query (303:
+// payments.RedirectTarget.MerchantURL), or shows the result when there is
+// no return_url.
 
 var sandboxPage = template.Must(template.New("page").Parse(`<!doctype html>
 <html lang="en">
@@ -128,7 +129,7 @@ func registerSandboxPages(mux *http.ServeMux, svc *payments.Service) {
 		} else {
 			v.Title = "Nothing to authenticate"
 			v.Message = "This payment is no longer waiting for the customer."
-			v.Continue = returnURLWith(t)
+			v.Continue = t.MerchantURL()
 		}
 		renderSandbox(w, http.StatusOK, v)
 	})
@@ -154,7 +155,7 @@ func registerSandboxPages(mux *http.ServeMux, svc *payments.Service) {
 			sandboxError(w, r, err)
 			return
 		}
-		if u := returnURLWith(t); u != "" {
+		if u := t.MerchantURL(); u != "" {
 			w.Header().Set("Cache-Control", "no-store")
 			http.Redirect(w, r, u, http.StatusSeeOther)
 			return
@@ -167,23 +168,6 @@ func registerSandboxPages(mux *http.ServeMux, svc *payments.Service) {
 		}
 		renderSandbox(w, http.StatusOK, v)
 	})
-}
-
-// returnURLWith is the payment's return_url with payment_id and status
-// added to its query, or "" when it has none.
-func returnURLWith(t *payments.RedirectTarget) string {
-	if t.ReturnURL == "" {
-		return ""
-	}
-	u, err := url.Parse(t.ReturnURL)
-	if err != nil {
-		return ""
-	}
-	q := u.Query()
-	q.Set("payment_id", t.PaymentID)
-	q.Set("status", string(t.Status))
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 func sandboxPaymentOf(t *payments.RedirectTarget) *sandboxPayment {

@@ -732,6 +732,7 @@ var (
 		{Name: "attempt_count", Type: field.TypeInt, Default: 0},
 		{Name: "mandate_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "mandate_data", Type: field.TypeJSON, Nullable: true},
+		{Name: "customer_acceptance", Type: field.TypeJSON, Nullable: true},
 		{Name: "cancellation_reason", Type: field.TypeString, Nullable: true, Size: 255},
 		{Name: "authorization_count", Type: field.TypeInt, Nullable: true},
 		{Name: "connector", Type: field.TypeString, Nullable: true, Size: 64},
@@ -750,7 +751,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "payment_intents_customers_payments",
-				Columns:    []*schema.Column{PaymentIntentsColumns[72]},
+				Columns:    []*schema.Column{PaymentIntentsColumns[73]},
 				RefColumns: []*schema.Column{CustomersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -779,7 +780,7 @@ var (
 			{
 				Name:    "paymentintent_merchant_id_customer_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[72], PaymentIntentsColumns[2], PaymentIntentsColumns[0]},
+				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[73], PaymentIntentsColumns[2], PaymentIntentsColumns[0]},
 			},
 			{
 				Name:    "paymentintent_merchant_id_profile_id_created_at_id",
@@ -789,7 +790,7 @@ var (
 			{
 				Name:    "paymentintent_analytics",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[2], PaymentIntentsColumns[5], PaymentIntentsColumns[6], PaymentIntentsColumns[66], PaymentIntentsColumns[68], PaymentIntentsColumns[8], PaymentIntentsColumns[7]},
+				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[2], PaymentIntentsColumns[5], PaymentIntentsColumns[6], PaymentIntentsColumns[67], PaymentIntentsColumns[69], PaymentIntentsColumns[8], PaymentIntentsColumns[7]},
 			},
 		},
 	}

@@ -148,6 +148,8 @@ const (
 	FieldMandateID = "mandate_id"
 	// FieldMandateData holds the string denoting the mandate_data field in the database.
 	FieldMandateData = "mandate_data"
+	// FieldCustomerAcceptance holds the string denoting the customer_acceptance field in the database.
+	FieldCustomerAcceptance = "customer_acceptance"
 	// FieldCancellationReason holds the string denoting the cancellation_reason field in the database.
 	FieldCancellationReason = "cancellation_reason"
 	// FieldAuthorizationCount holds the string denoting the authorization_count field in the database.
@@ -298,6 +300,7 @@ var Columns = []string{
 	FieldAttemptCount,
 	FieldMandateID,
 	FieldMandateData,
+	FieldCustomerAcceptance,
 	FieldCancellationReason,
 	FieldAuthorizationCount,
 	FieldConnector,

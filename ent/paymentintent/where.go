@@ -2856,6 +2856,16 @@ func MandateDataNotNil() predicate.PaymentIntent {
 	return predicate.PaymentIntent(sql.FieldNotNull(FieldMandateData))
 }
 
+// CustomerAcceptanceIsNil applies the IsNil predicate on the "customer_acceptance" field.
+func CustomerAcceptanceIsNil() predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldIsNull(FieldCustomerAcceptance))
+}
+
+// CustomerAcceptanceNotNil applies the NotNil predicate on the "customer_acceptance" field.
+func CustomerAcceptanceNotNil() predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldNotNull(FieldCustomerAcceptance))
+}
+
 // CancellationReasonEQ applies the EQ predicate on the "cancellation_reason" field.
 func CancellationReasonEQ(v string) predicate.PaymentIntent {
 	return predicate.PaymentIntent(sql.FieldEQ(FieldCancellationReason, v))

@@ -1848,31 +1848,31 @@ func init() {
 	// paymentintent.MandateIDValidator is a validator for the "mandate_id" field. It is called by the builders before save.
 	paymentintent.MandateIDValidator = paymentintentDescMandateID.Validators[0].(func(string) error)
 	// paymentintentDescCancellationReason is the schema descriptor for cancellation_reason field.
-	paymentintentDescCancellationReason := paymentintentFields[62].Descriptor()
+	paymentintentDescCancellationReason := paymentintentFields[63].Descriptor()
 	// paymentintent.CancellationReasonValidator is a validator for the "cancellation_reason" field. It is called by the builders before save.
 	paymentintent.CancellationReasonValidator = paymentintentDescCancellationReason.Validators[0].(func(string) error)
 	// paymentintentDescConnector is the schema descriptor for connector field.
-	paymentintentDescConnector := paymentintentFields[64].Descriptor()
+	paymentintentDescConnector := paymentintentFields[65].Descriptor()
 	// paymentintent.ConnectorValidator is a validator for the "connector" field. It is called by the builders before save.
 	paymentintent.ConnectorValidator = paymentintentDescConnector.Validators[0].(func(string) error)
 	// paymentintentDescMerchantConnectorID is the schema descriptor for merchant_connector_id field.
-	paymentintentDescMerchantConnectorID := paymentintentFields[65].Descriptor()
+	paymentintentDescMerchantConnectorID := paymentintentFields[66].Descriptor()
 	// paymentintent.MerchantConnectorIDValidator is a validator for the "merchant_connector_id" field. It is called by the builders before save.
 	paymentintent.MerchantConnectorIDValidator = paymentintentDescMerchantConnectorID.Validators[0].(func(string) error)
 	// paymentintentDescPaymentMethod is the schema descriptor for payment_method field.
-	paymentintentDescPaymentMethod := paymentintentFields[66].Descriptor()
+	paymentintentDescPaymentMethod := paymentintentFields[67].Descriptor()
 	// paymentintent.PaymentMethodValidator is a validator for the "payment_method" field. It is called by the builders before save.
 	paymentintent.PaymentMethodValidator = paymentintentDescPaymentMethod.Validators[0].(func(string) error)
 	// paymentintentDescPaymentMethodType is the schema descriptor for payment_method_type field.
-	paymentintentDescPaymentMethodType := paymentintentFields[67].Descriptor()
+	paymentintentDescPaymentMethodType := paymentintentFields[68].Descriptor()
 	// paymentintent.PaymentMethodTypeValidator is a validator for the "payment_method_type" field. It is called by the builders before save.
 	paymentintent.PaymentMethodTypeValidator = paymentintentDescPaymentMethodType.Validators[0].(func(string) error)
 	// paymentintentDescCardNetwork is the schema descriptor for card_network field.
-	paymentintentDescCardNetwork := paymentintentFields[68].Descriptor()
+	paymentintentDescCardNetwork := paymentintentFields[69].Descriptor()
 	// paymentintent.CardNetworkValidator is a validator for the "card_network" field. It is called by the builders before save.
 	paymentintent.CardNetworkValidator = paymentintentDescCardNetwork.Validators[0].(func(string) error)
 	// paymentintentDescVersion is the schema descriptor for version field.
-	paymentintentDescVersion := paymentintentFields[69].Descriptor()
+	paymentintentDescVersion := paymentintentFields[70].Descriptor()
 	// paymentintent.DefaultVersion holds the default value on creation for the version field.
 	paymentintent.DefaultVersion = paymentintentDescVersion.Default.(int64)
 	// paymentintentDescID is the schema descriptor for id field.

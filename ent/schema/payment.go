@@ -113,6 +113,11 @@ func (PaymentIntent) Fields() []ent.Field {
 		field.Int("attempt_count").Default(0),
 		optString("mandate_id", 64),
 		jsonMap("mandate_data"),
+		// customer_acceptance is a top-level consent that sets up no mandate
+		// (the payment is not off_session): the customer's consent to keep
+		// the card they pay with for their next checkout, as Hyperswitch
+		// reads it. A consent to a mandate is kept in mandate_data.
+		field.JSON("customer_acceptance", map[string]any{}).Optional().Annotations(entgql.Skip()),
 		optString("cancellation_reason", 255),
 		field.Int("authorization_count").Optional().Nillable(),
 		// Denormalised from the active attempt, for the list filters.

@@ -7,17 +7,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"switchyard/internal/testenv"
@@ -131,55 +127,8 @@ type sdkCall struct {
 // payment approved on the sandbox's challenge page, and a decline. Every
 // call the SDK makes to Switchyard must succeed.
 func TestCheckoutSDKInChromium(t *testing.T) {
-	archive := checkoutSDKArchive(t)
-	exe := testenv.Chromium(t)
-	files := unpack(t, archive)
-
-	cfg := testenv.Config(t, testenv.Database(t))
-	srv := testenv.NewServerAt(t, backendAddr, cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)))
-
-	shop := http.NewServeMux()
-	shop.HandleFunc("/shop/", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		io.WriteString(w, merchantPage)
-	})
-	shop.Handle("/", http.FileServer(http.Dir(files)))
-	ln, err := net.Listen("tcp", sdkAddr)
-	if err != nil {
-		t.Fatalf("the SDK build must be served on %s: %v", sdkAddr, err)
-	}
-	shopSrv := &http.Server{Handler: shop, ReadHeaderTimeout: 10 * time.Second}
-	go shopSrv.Serve(ln)
-	t.Cleanup(func() { shopSrv.Close() })
-
-	ctx := testenv.Browser(t, exe, 4*time.Minute)
-	var (
-		mu      sync.Mutex
-		methods = map[network.RequestID]string{}
-		calls   []sdkCall
-	)
-	err = chromedp.Listen(ctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch ev := ev.(type) {
-		case *network.EventRequestWillBeSent:
-			methods[ev.RequestID] = ev.Request.Method
-		case *network.EventResponseReceived:
-			if strings.HasPrefix(ev.Response.URL, "http://"+backendAddr+"/") && !strings.Contains(ev.Response.URL, "/sandbox/") {
-				calls = append(calls, sdkCall{methods[ev.RequestID], ev.Response.URL, ev.Response.Status})
-			}
-		}
-	})
-	if err != nil {
-		t.Fatalf("start Chromium (%s): %v", exe, err)
-	}
-	callLog := func() string {
-		mu.Lock()
-		defer mu.Unlock()
-		return formatCalls(calls)
-	}
-
-	year := fmt.Sprint(time.Now().Year() + 3)
+	rig := startCheckout(t, 4*time.Minute)
+	srv := rig.srv
 	for _, tc := range []struct {
 		name, card   string
 		challenge    bool
@@ -194,80 +143,25 @@ func TestCheckoutSDKInChromium(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			pay := call(t, srv.URL, http.MethodPost, "/payments", srv.Demo.SecretKey, map[string]any{"amount": 6540, "currency": "USD"})
 			id, secret := pay["payment_id"].(string), pay["client_secret"].(string)
-			page := fmt.Sprintf("http://%s/shop/pay?pk=%s&secret=%s", sdkAddr, srv.Demo.PublishableKey, secret)
-
-			frame := chromedp.CSS("#orca-payment-element-iframeRef-unified-checkout")
-			err := chromedp.Do(ctx, chromedp.Navigate(page), chromedp.WaitVisible(frame))
-			var frames []*chromedp.Node
-			if err == nil {
-				frames, err = chromedp.Run(ctx, chromedp.Nodes(frame))
-			}
-			if err != nil {
-				t.Fatalf("the checkout did not mount: %v\ncalls:\n%s", err, callLog())
-			}
-			in := chromedp.FromNode(frames[0])
-			err = chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`[data-testid=cardNoInput]`), in))
-			for _, field := range []struct{ testID, keys string }{
-				{"cardNoInput", tc.card}, {"expiryInput", "12" + year[2:]}, {"cvvInput", "123"},
-			} {
-				if err == nil {
-					err = typeInto(ctx, chromedp.CSS(`[data-testid=`+field.testID+`]`), field.keys, in)
-				}
-			}
-			if err == nil {
-				err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#pay")))
-			}
-			if err != nil {
-				t.Fatalf("filling the card form: %v\ncalls:\n%s", err, callLog())
-			}
+			rig.fillCard(t, rig.mount(t, secret), tc.card)
+			rig.pay(t)
 			if tc.challenge {
-				approve := `//button[normalize-space()="Approve"]`
-				err = chromedp.Do(ctx, chromedp.WaitVisible(approve), chromedp.Click(approve))
-				if err != nil {
-					t.Fatalf("the challenge page: %v\ncalls:\n%s", err, callLog())
-				}
+				rig.approveChallenge(t)
 			}
-			// After a challenge the page goes to the sandbox and back to the
-			// shop's return page: a poll cut short by a navigation runs again.
-			var result string
-			for try := 0; try < 5; try++ {
-				result, err = chromedp.Run(ctx, chromedp.Poll[string](`(() => { const r = document.getElementById("result");
-					return r && r.textContent ? r.textContent : false; })()`, chromedp.WithPollingTimeout(45*time.Second)))
-				if err == nil || !strings.Contains(err.Error(), "navigated or closed") {
-					break
-				}
-			}
-			if err != nil {
-				t.Fatalf("the page got no answer from the SDK: %v\ncalls:\n%s", err, callLog())
-			}
+			result := rig.result(t)
 			if tc.resultHolds != "" && !strings.Contains(result, tc.resultHolds) {
-				t.Fatalf("the SDK answered %s, want it to hold %s\ncalls:\n%s", result, tc.resultHolds, callLog())
+				t.Fatalf("the SDK answered %s, want it to hold %s\ncalls:\n%s", result, tc.resultHolds, rig.callLog())
 			}
 			if tc.declineShown && !strings.Contains(strings.ToLower(result), "declined") {
-				t.Fatalf("the SDK did not show the decline: %s\ncalls:\n%s", result, callLog())
+				t.Fatalf("the SDK did not show the decline: %s\ncalls:\n%s", result, rig.callLog())
 			}
 			got := call(t, srv.URL, http.MethodGet, "/payments/"+id, srv.Demo.SecretKey, nil)
 			if got["status"] != tc.final {
-				t.Fatalf("payment %s is %v server-side, want %s\ncalls:\n%s", id, got["status"], tc.final, callLog())
+				t.Fatalf("payment %s is %v server-side, want %s\ncalls:\n%s", id, got["status"], tc.final, rig.callLog())
 			}
 		})
 	}
-
-	mu.Lock()
-	defer mu.Unlock()
-	seen := map[string]bool{}
-	for _, c := range calls {
-		if c.status < 200 || c.status > 299 {
-			t.Errorf("the SDK's %s %s was answered %d", c.method, c.url, c.status)
-		}
-		u := c.url[:strings.IndexAny(c.url+"?", "?")]
-		seen[c.method+" "+strings.TrimPrefix(u, "http://"+backendAddr)] = true
-	}
-	for _, want := range []string{"POST /payments/session_tokens", "GET /v1/sdk/configs/web/sdk_config.json"} {
-		if !seen[want] {
-			t.Errorf("the SDK never called %s; it called:\n%s", want, formatCalls(calls))
-		}
-	}
+	rig.checkCalls(t, "POST /payments/session_tokens", "GET /v1/sdk/configs/web/sdk_config.json")
 }
 
 func formatCalls(calls []sdkCall) string {
@@ -293,9 +187,9 @@ func call(t *testing.T, base, method, path, key string, body any) map[string]any
 }
 
 // typeInto types keys into a field of the checkout key by key, as a
-// shopper does, until the field holds them: while the SDK is still
-// settling after mount it can drop keys, so a short field is cleared and
-// typed again.
+// shopper does, until the field holds them (a card field's formatting
+// aside): while the SDK is still settling after mount it can drop keys,
+// so a short field is cleared and typed again.
 func typeInto(ctx context.Context, field chromedp.CSS, keys string, in chromedp.QueryOption) error {
 	for try := 0; ; try++ {
 		err := chromedp.Do(ctx, chromedp.Clear(field, in), chromedp.SendKeys(field, keys, in))
@@ -306,7 +200,7 @@ func typeInto(ctx context.Context, field chromedp.CSS, keys string, in chromedp.
 		if err != nil {
 			return err
 		}
-		if digits(got) == keys {
+		if got == keys || digits(got) == keys {
 			return nil
 		}
 		if try == 4 {

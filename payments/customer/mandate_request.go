@@ -36,10 +36,59 @@ type CustomerAcceptance struct {
 	Online         *OnlineAcceptance `json:"online,omitempty"`
 }
 
-// OnlineAcceptance is Hyperswitch's OnlineMandate.
+// OnlineAcceptance is Hyperswitch's OnlineMandate. Its ip_address is
+// optional there (a browser cannot know its own address); the server fills
+// it with the address the request came from (WithAddress).
 type OnlineAcceptance struct {
-	IPAddress string `json:"ip_address"`
+	IPAddress string `json:"ip_address,omitempty"`
 	UserAgent string `json:"user_agent"`
+}
+
+// Validate checks an acceptance as Hyperswitch's CustomerAcceptance reads
+// it, naming its members under member, the one the client sent
+// (customer_acceptance, or mandate_data.customer_acceptance). A nil
+// acceptance is valid.
+func (a *CustomerAcceptance) Validate(member string) error {
+	if a == nil {
+		return nil
+	}
+	switch a.AcceptanceType {
+	case "":
+		return errs.MissingField(member + ".acceptance_type")
+	case "online":
+		if a.Online == nil {
+			return errMandatePrecondition(member+".online", "`"+member+".online` is required when `"+member+".acceptance_type` is `online`")
+		}
+	case "offline":
+	default:
+		return errs.InvalidValue(member+".acceptance_type", "must be one of online or offline, got %q", a.AcceptanceType)
+	}
+	if o := a.Online; o != nil {
+		if o.UserAgent == "" {
+			return errs.MissingField(member + ".online.user_agent")
+		}
+		if validate.Chars(o.IPAddress) > 64 || validate.Chars(o.UserAgent) > 1024 {
+			return errs.InvalidValue(member+".online", "ip_address must be at most 64 and user_agent at most 1024 characters")
+		}
+	}
+	return nil
+}
+
+// WithAddress fills an online acceptance's missing ip_address with addr,
+// the address the request that carried it came from, so the consent is
+// kept with where it was given.
+func (a *CustomerAcceptance) WithAddress(addr string) {
+	if a != nil && a.Online != nil && a.Online.IPAddress == "" {
+		a.Online.IPAddress = addr
+	}
+}
+
+// AsMap is the acceptance as a payment keeps it.
+func (a *CustomerAcceptance) AsMap() map[string]any {
+	if a == nil {
+		return nil
+	}
+	return acceptanceMap(a)
 }
 
 // MandateLimits is Hyperswitch's MandateAmountData: the most one payment
@@ -99,30 +148,8 @@ func (m *MandateRequest) Validate() error {
 	if m.UpdateMandateID != nil {
 		return errs.InvalidValue("mandate_data.update_mandate_id", "updating a mandate's payment method is not supported; set up a new mandate")
 	}
-	if a := m.CustomerAcceptance; a != nil {
-		const f = "mandate_data.customer_acceptance"
-		switch a.AcceptanceType {
-		case "":
-			return errs.MissingField(f + ".acceptance_type")
-		case "online":
-			if a.Online == nil {
-				return errMandatePrecondition(f+".online", "`mandate_data.customer_acceptance.online` is required when `mandate_data.customer_acceptance.acceptance_type` is `online`")
-			}
-		case "offline":
-		default:
-			return errs.InvalidValue(f+".acceptance_type", "must be one of online or offline, got %q", a.AcceptanceType)
-		}
-		if o := a.Online; o != nil {
-			if o.IPAddress == "" {
-				return errs.MissingField(f + ".online.ip_address")
-			}
-			if o.UserAgent == "" {
-				return errs.MissingField(f + ".online.user_agent")
-			}
-			if validate.Chars(o.IPAddress) > 64 || validate.Chars(o.UserAgent) > 1024 {
-				return errs.InvalidValue(f+".online", "ip_address must be at most 64 and user_agent at most 1024 characters")
-			}
-		}
+	if err := m.CustomerAcceptance.Validate("mandate_data.customer_acceptance"); err != nil {
+		return err
 	}
 	kind := "multi_use"
 	if m.SingleUse {
@@ -152,6 +179,36 @@ func (m *MandateRequest) Validate() error {
 		return errMandatePrecondition(field+".start_date", "`mandate_data.mandate_type."+kind+".start_date` must be before `mandate_data.mandate_type."+kind+".end_date`")
 	}
 	return nil
+}
+
+// ResolveAcceptance decides what a top-level customer_acceptance (a) asks
+// of a payment, as Hyperswitch's get_mandate_type does, against the payment
+// as the request leaves it: with mandate_data (given now, or stored), it is
+// that mandate's consent when the mandate has none of its own; on a payment
+// that is off_session it sets up a multi_use mandate; otherwise it is the
+// customer's consent to keep the card they pay with for their next checkout
+// (consent), with no mandate. It returns the mandate to set up (given,
+// unless the request completes or starts one) and that consent.
+func ResolveAcceptance(given *MandateRequest, stored map[string]any, a *CustomerAcceptance, offSession bool) (mandate *MandateRequest, consent *CustomerAcceptance, err error) {
+	switch {
+	case a == nil:
+		return given, nil, nil
+	case given != nil:
+		if given.CustomerAcceptance == nil {
+			given.CustomerAcceptance = a
+		}
+		return given, nil, nil
+	case stored != nil:
+		m, err := mandateRequestOf(stored)
+		if err != nil || m.CustomerAcceptance != nil {
+			return nil, nil, err // the mandate's own consent stands
+		}
+		m.CustomerAcceptance = a
+		return m, nil, nil
+	case offSession:
+		return &MandateRequest{CustomerAcceptance: a}, nil, nil
+	}
+	return nil, a, nil
 }
 
 // storedMandateData is mandate_data as the payment keeps and shows it:

@@ -24,8 +24,15 @@ import (
 // SavesCard reports whether the payment keeps the card it is paid with for
 // its customer (outside a mandate set-up, which saves its own).
 func SavesCard(pi *ent.PaymentIntent, m *PaymentMethodInput) bool {
-	return pi.CustomerID != nil && pi.SetupFutureUsage != nil && pi.MandateData == nil &&
+	return pi.CustomerID != nil && KeepsCard(pi) && pi.MandateData == nil &&
 		m != nil && m.Card != nil && m.Saved == nil
+}
+
+// KeepsCard reports whether a payment asks for its card to be kept:
+// setup_future_usage, or the customer's consent (a customer_acceptance,
+// which Hyperswitch's checkout sends when "save card" is ticked).
+func KeepsCard(pi *ent.PaymentIntent) bool {
+	return pi.SetupFutureUsage != nil || pi.CustomerAcceptance != nil
 }
 
 // CardToKeep is the payment method a payment that SavesCard records with its
