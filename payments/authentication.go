@@ -2,8 +2,12 @@ package payments
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha512"
 	"crypto/subtle"
+	"encoding/hex"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,35 +32,109 @@ type RedirectTarget struct {
 	Status       paymentintent.Status
 	// ManualRetryAllowed is the payment's manual_retry_allowed.
 	ManualRetryAllowed *bool
+	// Return is how the customer goes back to the shop; nil when the
+	// payment has no return_url (or one that is not a URL).
+	Return *MerchantReturn
 }
 
-// MerchantURL is where the customer goes back to after a redirect: the
-// payment's return_url with what Hyperswitch adds to its query (its
-// make_merchant_url_with_response, in its order) after the merchant's own
-// members: status, payment_id, payment_intent_client_secret, amount and
-// manual_retry_allowed (false when the payment has none). "" when the
-// payment has no return_url.
-func (t *RedirectTarget) MerchantURL() string {
+// MerchantReturn is the way back to the shop after a redirect, as
+// Hyperswitch builds it (make_merchant_url_with_response, then
+// make_url_with_signature): the payment's return_url with Hyperswitch's
+// members added to its query after the merchant's own (status, payment_id,
+// payment_intent_client_secret, amount, manual_retry_allowed), then, when
+// the profile has enable_payment_response_hash, signature and
+// signature_algorithm. The profile's redirect_to_merchant_with_http_post
+// sends the members as a POST form instead of a query.
+type MerchantReturn struct {
+	// URL is the return_url with the members as its query: where a GET goes.
+	URL string
+	// Action is the return_url without its query: a POST form's action.
+	Action string
+	// Params are the query's members in order, the merchant's own first.
+	Params [][2]string
+	// Post says the shop takes them as a POST form.
+	Post bool
+}
+
+// SignatureAlgorithm is the one Hyperswitch names beside a signed return.
+const SignatureAlgorithm = "HMAC-SHA512"
+
+// merchantReturn builds the way back for t from its return_url; key signs
+// the query ("" when the profile signs none).
+func merchantReturn(t *RedirectTarget, key string, post bool) *MerchantReturn {
 	if t.ReturnURL == "" {
-		return ""
+		return nil
 	}
 	u, err := url.Parse(t.ReturnURL)
 	if err != nil {
-		return ""
+		return nil
 	}
 	retry := t.ManualRetryAllowed != nil && *t.ManualRetryAllowed
-	added := []string{
-		"status=" + url.QueryEscape(string(t.Status)),
-		"payment_id=" + url.QueryEscape(t.PaymentID),
-		"payment_intent_client_secret=" + url.QueryEscape(t.ClientSecret),
-		"amount=" + strconv.FormatInt(t.Amount, 10),
-		"manual_retry_allowed=" + strconv.FormatBool(retry),
+	added := [][2]string{
+		{"status", string(t.Status)},
+		{"payment_id", t.PaymentID},
+		{"payment_intent_client_secret", t.ClientSecret},
+		{"amount", strconv.FormatInt(t.Amount, 10)},
+		{"manual_retry_allowed", strconv.FormatBool(retry)},
 	}
+	params := append(queryPairs(u.RawQuery), added...)
+	if key != "" {
+		added = append(added, [2]string{"signature", signReturn(params, key)}, [2]string{"signature_algorithm", SignatureAlgorithm})
+		params = append(params, added[len(added)-2:]...)
+	}
+	// The merchant's own query stays as it was written; the members are
+	// appended to it, form-encoded.
+	query := make([]string, 0, len(added)+1)
 	if u.RawQuery != "" {
-		added = append([]string{u.RawQuery}, added...)
+		query = append(query, u.RawQuery)
 	}
-	u.RawQuery = strings.Join(added, "&")
-	return u.String()
+	for _, kv := range added {
+		query = append(query, url.QueryEscape(kv[0])+"="+url.QueryEscape(kv[1]))
+	}
+	action := *u
+	action.RawQuery, action.ForceQuery = "", false
+	u.RawQuery = strings.Join(query, "&")
+	return &MerchantReturn{URL: u.String(), Action: action.String(), Params: params, Post: post}
+}
+
+// queryPairs reads a query's members in order, decoded as a form is
+// (Hyperswitch's url crate reads them so before it signs them).
+func queryPairs(raw string) [][2]string {
+	var out [][2]string
+	for _, part := range strings.Split(raw, "&") {
+		if part == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(part, "=")
+		ku, err1 := url.QueryUnescape(k)
+		vu, err2 := url.QueryUnescape(v)
+		if err1 != nil || err2 != nil { // kept as written, as a lenient parser does
+			ku, vu = k, v
+		}
+		out = append(out, [2]string{ku, vu})
+	}
+	return out
+}
+
+// signReturn is Hyperswitch's hmac_sha512_sorted_query_params: the
+// members sorted (by name, then value), joined as name=value with "&"
+// unencoded, signed with HMAC-SHA512 under the profile's
+// payment_response_hash_key, in lower-case hex.
+func signReturn(params [][2]string, key string) string {
+	sorted := slices.Clone(params)
+	slices.SortFunc(sorted, func(a, b [2]string) int {
+		if c := strings.Compare(a[0], b[0]); c != 0 {
+			return c
+		}
+		return strings.Compare(a[1], b[1])
+	})
+	parts := make([]string, len(sorted))
+	for i, kv := range sorted {
+		parts[i] = kv[0] + "=" + kv[1]
+	}
+	mac := hmac.New(sha512.New, []byte(key))
+	mac.Write([]byte(strings.Join(parts, "&")))
+	return hex.EncodeToString(mac.Sum(nil))
 }
 
 // AuthenticationPage finds the attempt behind a sandbox redirect URL. The
@@ -80,9 +158,24 @@ func (s *Service) redirectTarget(ctx context.Context, pi *ent.PaymentIntent, att
 			return nil, errs.Internal(err)
 		}
 	}
-	return &RedirectTarget{PaymentID: pi.PaymentID, Amount: pi.Amount, Currency: string(pi.Currency),
+	t := &RedirectTarget{PaymentID: pi.PaymentID, Amount: pi.Amount, Currency: string(pi.Currency),
 		Connector: deref(pi.Connector), ReturnURL: deref(pi.ReturnURL), ClientSecret: pi.ClientSecret,
-		Status: pi.Status, ManualRetryAllowed: manualRetryAllowed(pi.Status, att)}, nil
+		Status: pi.Status, ManualRetryAllowed: manualRetryAllowed(pi.Status, att)}
+	if t.ReturnURL == "" {
+		return t, nil
+	}
+	prof, err := s.db.Client.Profile.Get(tenancy.System(ctx), pi.ProfileID)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	var key string
+	if prof.EnablePaymentResponseHash && s.responseHashKey != nil {
+		if key, err = s.responseHashKey(prof); err != nil {
+			return nil, err
+		}
+	}
+	t.Return = merchantReturn(t, key, prof.RedirectToMerchantWithHTTPPost)
+	return t, nil
 }
 
 func (s *Service) redirectAttempt(ctx context.Context, attemptID, token string) (*ent.PaymentIntent, *ent.PaymentAttempt, error) {

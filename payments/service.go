@@ -17,6 +17,7 @@ package payments
 import (
 	"time"
 
+	"switchyard/ent"
 	"switchyard/internal/secrets"
 	"switchyard/payments/connector"
 	"switchyard/payments/customer"
@@ -37,6 +38,8 @@ type Service struct {
 	events     *events.Service
 	publicURL  string
 	render     Renderer
+	// responseHashKey opens a profile's payment_response_hash_key.
+	responseHashKey func(*ent.Profile) (string, error)
 	// recoveryAfter is how long an attempt may stay pending before recovery
 	// treats its call as lost.
 	recoveryAfter time.Duration
@@ -66,6 +69,10 @@ type Deps struct {
 	// RecoveryAfter is how long an attempt may stay pending before recovery
 	// settles it (DefaultRecoveryAfter when 0).
 	RecoveryAfter time.Duration
+	// ResponseHashKey opens a profile's payment_response_hash_key, which
+	// signs the query a redirect returns to the shop with; without it none
+	// is signed.
+	ResponseHashKey func(*ent.Profile) (string, error)
 }
 
 // DefaultRecoveryAfter is RecoveryAfter's default: far longer than any
@@ -78,5 +85,6 @@ func New(d Deps) *Service {
 		d.RecoveryAfter = DefaultRecoveryAfter
 	}
 	return &Service{db: d.DB, box: d.Box, connectors: d.Connectors, customers: d.Customers,
-		routing: d.Routing, gsm: d.GSM, events: d.Events, publicURL: d.PublicURL, render: d.Render, recoveryAfter: d.RecoveryAfter}
+		routing: d.Routing, gsm: d.GSM, events: d.Events, publicURL: d.PublicURL, render: d.Render, recoveryAfter: d.RecoveryAfter,
+		responseHashKey: d.ResponseHashKey}
 }

@@ -2,6 +2,7 @@ package rest
 
 import (
 	"bytes"
+	"crypto/rand"
 	"html/template"
 	"log/slog"
 	"net/http"
@@ -22,10 +23,12 @@ import (
 // The customer's browser carries no API key: the token (a keyed hash of the
 // attempt id) authenticates it, and a wrong one is a 404 page. Approve and
 // Decline are POST forms, so a link prefetcher or preview bot that GETs the
-// URL cannot complete a payment. The answer sends the browser to the
-// payment's return_url with Hyperswitch's members added to its query (303:
-// payments.RedirectTarget.MerchantURL), or shows the result when there is
-// no return_url.
+// URL cannot complete a payment. The answer sends the browser back to the
+// shop as payments.MerchantReturn says: a 303 to the return_url with
+// Hyperswitch's members in its query, or, for a profile with
+// redirect_to_merchant_with_http_post, a page whose form POSTs them there
+// (as Hyperswitch's redirection form does). Without a return_url it shows
+// the result.
 
 var sandboxPage = template.Must(template.New("page").Parse(`<!doctype html>
 <html lang="en">
@@ -90,7 +93,12 @@ var sandboxPage = template.Must(template.New("page").Parse(`<!doctype html>
     </form>
   </div>{{end}}
   {{with .Continue}}<a class="button" href="{{.}}">Return to the merchant</a>{{end}}
+  {{with .PostBack}}<form method="post" action="{{.Action}}">
+    {{range .Params}}<input type="hidden" name="{{index . 0}}" value="{{index . 1}}">
+    {{end}}<button type="submit" class="approve">Return to the merchant</button>
+  </form>{{end}}
 </main>
+{{if .AutoPost}}<script nonce="{{.Nonce}}">HTMLFormElement.prototype.submit.call(document.forms[0]);</script>{{end}}
 </body>
 </html>
 `))
@@ -101,8 +109,24 @@ type sandboxView struct {
 	Payment                   *sandboxPayment
 	// Action and Token make the Approve and Decline forms.
 	Action, Token string
-	// Continue links back to the merchant.
+	// Continue links back to the merchant; PostBack is the form that
+	// POSTs back to a merchant who takes its answer so, sent at once when
+	// AutoPost (its script allowed by Nonce).
 	Continue string
+	PostBack *payments.MerchantReturn
+	AutoPost bool
+	Nonce    string
+}
+
+// backToMerchant makes v lead to the shop as r says.
+func (v *sandboxView) backToMerchant(r *payments.MerchantReturn) {
+	switch {
+	case r == nil:
+	case r.Post:
+		v.PostBack = r
+	default:
+		v.Continue = r.URL
+	}
 }
 
 type sandboxPayment struct {
@@ -129,7 +153,7 @@ func registerSandboxPages(mux *http.ServeMux, svc *payments.Service) {
 		} else {
 			v.Title = "Nothing to authenticate"
 			v.Message = "This payment is no longer waiting for the customer."
-			v.Continue = t.MerchantURL()
+			v.backToMerchant(t.Return)
 		}
 		renderSandbox(w, http.StatusOK, v)
 	})
@@ -155,12 +179,19 @@ func registerSandboxPages(mux *http.ServeMux, svc *payments.Service) {
 			sandboxError(w, r, err)
 			return
 		}
-		if u := t.MerchantURL(); u != "" {
+		if t.Return != nil && !t.Return.Post {
 			w.Header().Set("Cache-Control", "no-store")
-			http.Redirect(w, r, u, http.StatusSeeOther)
+			http.Redirect(w, r, t.Return.URL, http.StatusSeeOther)
 			return
 		}
 		v := sandboxView{Connector: t.Connector, Payment: sandboxPaymentOf(t)}
+		if t.Return != nil {
+			v.Title, v.Message = "Returning to the merchant", "Continue if this page does not move on by itself."
+			v.backToMerchant(t.Return)
+			v.AutoPost, v.Nonce = true, rand.Text()
+			renderSandbox(w, http.StatusOK, v)
+			return
+		}
 		if t.Status == paymentintent.StatusFailed {
 			v.Title, v.Message = "Payment failed", "The payment did not go through."
 		} else {
@@ -201,7 +232,11 @@ func renderSandbox(w http.ResponseWriter, status int, v sandboxView) {
 	// The token is in the page's URL: never send it on as a Referer.
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'")
+	csp := "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'"
+	if v.Nonce != "" {
+		csp += "; script-src 'nonce-" + v.Nonce + "'"
+	}
+	h.Set("Content-Security-Policy", csp)
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
 }

@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"bytes"
 	"fmt"
 	"html"
 	"io"
@@ -67,8 +68,13 @@ func submit(t *testing.T, pageURL string, f form) *http.Response {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _ = io.Copy(io.Discard, resp.Body)
+	// Read whole, so the connection is done with; the answer keeps it.
+	b, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(b))
 	return resp
 }
 

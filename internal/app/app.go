@@ -170,7 +170,7 @@ func (a *App) wireDomain(box *secrets.Box) {
 	a.Analytics = analytics.New(db)
 	a.Payments = payments.New(payments.Deps{DB: db, Box: box, Connectors: a.Connectors, Customers: a.Customers,
 		Routing: a.Routing, GSM: a.GSM, Events: a.Events, PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Render: render,
-		RecoveryAfter: a.Config.RecoveryAfter})
+		RecoveryAfter: a.Config.RecoveryAfter, ResponseHashKey: a.Merchants.ProfileHashKey})
 	a.Users = users.New(users.Deps{DB: db, Box: box, Sessions: redisstore.NewSessions(a.Redis.Client),
 		Failures: redisstore.NewSignInFailures(a.Redis.Client), Provisioner: a, Policy: a.userPolicy()})
 }

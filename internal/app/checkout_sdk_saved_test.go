@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -8,6 +9,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"switchyard/internal/testenv"
 )
 
 // checkoutFrame is the document of the checkout's frame, for the script
@@ -19,7 +22,8 @@ const checkoutFrame = `document.getElementById("orca-payment-element-iframeRef-u
 // payment for a customer keeps the card; the customer's next checkout
 // lists it (****4242) and pays with it once the shopper enters its CVC;
 // and after a 3-D Secure challenge the browser is back on the shop's
-// return_url with Hyperswitch's query members beside the shop's own.
+// return_url with Hyperswitch's query members beside the shop's own,
+// signed, or posts them as a form to a shop whose profile asks for one.
 func TestCheckoutSDKSavesCardAndReturns(t *testing.T) {
 	rig := startCheckout(t, 4*time.Minute)
 	srv, ctx := rig.srv, rig.ctx
@@ -125,15 +129,51 @@ func TestCheckoutSDKSavesCardAndReturns(t *testing.T) {
 		}
 		q := u.Query()
 		want := map[string]string{"pk": srv.Demo.PublishableKey, "secret": secret, "status": "succeeded", "payment_id": id,
-			"payment_intent_client_secret": secret, "amount": "6540", "manual_retry_allowed": "false"}
+			"payment_intent_client_secret": secret, "amount": "6540", "manual_retry_allowed": "false",
+			"signature_algorithm": "HMAC-SHA512"} // the signature's value: rest's TestRedirectReturnSignedOrPosted
 		for k, v := range want {
 			if got := q[k]; len(got) != 1 || got[0] != v {
 				t.Errorf("the return page's %s is %v, want %s", k, got, v)
 			}
 		}
+		if len(q.Get("signature")) != 128 {
+			t.Errorf("the return page's signature is %q", q.Get("signature"))
+		}
 		if u.Path != "/shop/return" || t.Failed() {
 			t.Fatalf("the browser came back to %s", loc)
 		}
 	})
+
+	t.Run("3-D Secure returns as a form to a shop that asks for one", func(t *testing.T) {
+		id, secret := newPayment(6540, "")
+		setRedirectByPost(t, srv, true)
+		defer setRedirectByPost(t, srv, false)
+		rig.fillCard(t, rig.mount(t, secret), "4000000000003220")
+		rig.pay(t)
+		rig.approveChallenge(t)
+		result := rig.result(t)
+		var posted url.Values
+		if !strings.HasPrefix(result, "posted:") || json.Unmarshal([]byte(strings.TrimPrefix(result, "posted:")), &posted) != nil {
+			t.Fatalf("the shop got %q, want the payment's members as a POST form\ncalls:\n%s", result, rig.callLog())
+		}
+		for k, v := range map[string]string{"payment_id": id, "payment_intent_client_secret": secret, "status": "succeeded",
+			"pk": srv.Demo.PublishableKey, "signature_algorithm": "HMAC-SHA512"} {
+			if posted.Get(k) != v {
+				t.Errorf("the posted %s is %q, want %s", k, posted.Get(k), v)
+			}
+		}
+		loc, err := chromedp.Run(ctx, chromedp.Location())
+		if err != nil || !strings.HasSuffix(loc, "/shop/return") {
+			t.Fatalf("the form was posted to %s (%v), want the return_url without its query", loc, err)
+		}
+	})
 	rig.checkCalls(t)
+}
+
+// setRedirectByPost sets the demo merchant's default profile's
+// redirect_to_merchant_with_http_post.
+func setRedirectByPost(t *testing.T, srv *testenv.Server, post bool) {
+	t.Helper()
+	call(t, srv.URL, http.MethodPost, "/account/"+srv.Demo.MerchantID+"/business_profile/"+srv.Demo.ProfileID, srv.Demo.SecretKey,
+		map[string]any{"redirect_to_merchant_with_http_post": post})
 }
