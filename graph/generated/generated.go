@@ -719,6 +719,7 @@ type ComplexityRoot struct {
 		IsConnectorAgnosticMitEnabled                   func(childComplexity int) int
 		IsDefault                                       func(childComplexity int) int
 		IsIframeRedirectionEnabled                      func(childComplexity int) int
+		IsManualRetryEnabled                            func(childComplexity int) int
 		IsNetworkTokenizationEnabled                    func(childComplexity int) int
 		IsTaxConnectorEnabled                           func(childComplexity int) int
 		MaxAutoRetriesEnabled                           func(childComplexity int) int
@@ -4191,6 +4192,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Profile.IsIframeRedirectionEnabled(childComplexity), true
+	case "Profile.isManualRetryEnabled":
+		if e.ComplexityRoot.Profile.IsManualRetryEnabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Profile.IsManualRetryEnabled(childComplexity), true
 	case "Profile.isNetworkTokenizationEnabled":
 		if e.ComplexityRoot.Profile.IsNetworkTokenizationEnabled == nil {
 			break
@@ -11676,6 +11683,7 @@ type Profile implements Node {
   isNetworkTokenizationEnabled: Boolean!
   isAutoRetriesEnabled: Boolean!
   maxAutoRetriesEnabled: Int
+  isManualRetryEnabled: Boolean
   isClickToPayEnabled: Boolean!
   force3dsChallenge: Boolean!
   isIframeRedirectionEnabled: Boolean!
@@ -11942,6 +11950,13 @@ input ProfileWhereInput {
   maxAutoRetriesEnabledLTE: Int
   maxAutoRetriesEnabledIsNil: Boolean
   maxAutoRetriesEnabledNotNil: Boolean
+  """
+  is_manual_retry_enabled field predicates
+  """
+  isManualRetryEnabled: Boolean
+  isManualRetryEnabledNEQ: Boolean
+  isManualRetryEnabledIsNil: Boolean
+  isManualRetryEnabledNotNil: Boolean
   """
   is_click_to_pay_enabled field predicates
   """
@@ -15620,6 +15635,8 @@ func (ec *executionContext) childFields_Profile(ctx context.Context, field graph
 		return ec.fieldContext_Profile_isAutoRetriesEnabled(ctx, field)
 	case "maxAutoRetriesEnabled":
 		return ec.fieldContext_Profile_maxAutoRetriesEnabled(ctx, field)
+	case "isManualRetryEnabled":
+		return ec.fieldContext_Profile_isManualRetryEnabled(ctx, field)
 	case "isClickToPayEnabled":
 		return ec.fieldContext_Profile_isClickToPayEnabled(ctx, field)
 	case "force3dsChallenge":
@@ -31449,6 +31466,29 @@ func (ec *executionContext) _Profile_maxAutoRetriesEnabled(ctx context.Context, 
 }
 func (ec *executionContext) fieldContext_Profile_maxAutoRetriesEnabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Profile", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Profile_isManualRetryEnabled(ctx context.Context, field graphql.CollectedField, obj *ent.Profile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Profile_isManualRetryEnabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsManualRetryEnabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Profile_isManualRetryEnabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Profile", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Profile_isClickToPayEnabled(ctx context.Context, field graphql.CollectedField, obj *ent.Profile) (ret graphql.Marshaler) {
@@ -58705,7 +58745,7 @@ func (ec *executionContext) unmarshalInputProfileWhereInput(ctx context.Context,
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "profileName", "profileNameNEQ", "profileNameIn", "profileNameNotIn", "profileNameGT", "profileNameGTE", "profileNameLT", "profileNameLTE", "profileNameContains", "profileNameHasPrefix", "profileNameHasSuffix", "profileNameEqualFold", "profileNameContainsFold", "isDefault", "isDefaultNEQ", "returnURL", "returnURLNEQ", "returnURLIn", "returnURLNotIn", "returnURLGT", "returnURLGTE", "returnURLLT", "returnURLLTE", "returnURLContains", "returnURLHasPrefix", "returnURLHasSuffix", "returnURLIsNil", "returnURLNotNil", "returnURLEqualFold", "returnURLContainsFold", "enablePaymentResponseHash", "enablePaymentResponseHashNEQ", "redirectToMerchantWithHTTPPost", "redirectToMerchantWithHTTPPostNEQ", "sessionExpiry", "sessionExpiryNEQ", "sessionExpiryIn", "sessionExpiryNotIn", "sessionExpiryGT", "sessionExpiryGTE", "sessionExpiryLT", "sessionExpiryLTE", "isConnectorAgnosticMitEnabled", "isConnectorAgnosticMitEnabledNEQ", "useBillingAsPaymentMethodBilling", "useBillingAsPaymentMethodBillingNEQ", "collectShippingDetailsFromWalletConnector", "collectShippingDetailsFromWalletConnectorNEQ", "collectBillingDetailsFromWalletConnector", "collectBillingDetailsFromWalletConnectorNEQ", "alwaysCollectShippingDetailsFromWalletConnector", "alwaysCollectShippingDetailsFromWalletConnectorNEQ", "alwaysCollectBillingDetailsFromWalletConnector", "alwaysCollectBillingDetailsFromWalletConnectorNEQ", "isTaxConnectorEnabled", "isTaxConnectorEnabledNEQ", "isNetworkTokenizationEnabled", "isNetworkTokenizationEnabledNEQ", "isAutoRetriesEnabled", "isAutoRetriesEnabledNEQ", "maxAutoRetriesEnabled", "maxAutoRetriesEnabledNEQ", "maxAutoRetriesEnabledIn", "maxAutoRetriesEnabledNotIn", "maxAutoRetriesEnabledGT", "maxAutoRetriesEnabledGTE", "maxAutoRetriesEnabledLT", "maxAutoRetriesEnabledLTE", "maxAutoRetriesEnabledIsNil", "maxAutoRetriesEnabledNotNil", "isClickToPayEnabled", "isClickToPayEnabledNEQ", "force3dsChallenge", "force3dsChallengeNEQ", "isIframeRedirectionEnabled", "isIframeRedirectionEnabledNEQ", "hasMerchant", "hasMerchantWith", "hasConnectorAccounts", "hasConnectorAccountsWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "profileName", "profileNameNEQ", "profileNameIn", "profileNameNotIn", "profileNameGT", "profileNameGTE", "profileNameLT", "profileNameLTE", "profileNameContains", "profileNameHasPrefix", "profileNameHasSuffix", "profileNameEqualFold", "profileNameContainsFold", "isDefault", "isDefaultNEQ", "returnURL", "returnURLNEQ", "returnURLIn", "returnURLNotIn", "returnURLGT", "returnURLGTE", "returnURLLT", "returnURLLTE", "returnURLContains", "returnURLHasPrefix", "returnURLHasSuffix", "returnURLIsNil", "returnURLNotNil", "returnURLEqualFold", "returnURLContainsFold", "enablePaymentResponseHash", "enablePaymentResponseHashNEQ", "redirectToMerchantWithHTTPPost", "redirectToMerchantWithHTTPPostNEQ", "sessionExpiry", "sessionExpiryNEQ", "sessionExpiryIn", "sessionExpiryNotIn", "sessionExpiryGT", "sessionExpiryGTE", "sessionExpiryLT", "sessionExpiryLTE", "isConnectorAgnosticMitEnabled", "isConnectorAgnosticMitEnabledNEQ", "useBillingAsPaymentMethodBilling", "useBillingAsPaymentMethodBillingNEQ", "collectShippingDetailsFromWalletConnector", "collectShippingDetailsFromWalletConnectorNEQ", "collectBillingDetailsFromWalletConnector", "collectBillingDetailsFromWalletConnectorNEQ", "alwaysCollectShippingDetailsFromWalletConnector", "alwaysCollectShippingDetailsFromWalletConnectorNEQ", "alwaysCollectBillingDetailsFromWalletConnector", "alwaysCollectBillingDetailsFromWalletConnectorNEQ", "isTaxConnectorEnabled", "isTaxConnectorEnabledNEQ", "isNetworkTokenizationEnabled", "isNetworkTokenizationEnabledNEQ", "isAutoRetriesEnabled", "isAutoRetriesEnabledNEQ", "maxAutoRetriesEnabled", "maxAutoRetriesEnabledNEQ", "maxAutoRetriesEnabledIn", "maxAutoRetriesEnabledNotIn", "maxAutoRetriesEnabledGT", "maxAutoRetriesEnabledGTE", "maxAutoRetriesEnabledLT", "maxAutoRetriesEnabledLTE", "maxAutoRetriesEnabledIsNil", "maxAutoRetriesEnabledNotNil", "isManualRetryEnabled", "isManualRetryEnabledNEQ", "isManualRetryEnabledIsNil", "isManualRetryEnabledNotNil", "isClickToPayEnabled", "isClickToPayEnabledNEQ", "force3dsChallenge", "force3dsChallengeNEQ", "isIframeRedirectionEnabled", "isIframeRedirectionEnabledNEQ", "hasMerchant", "hasMerchantWith", "hasConnectorAccounts", "hasConnectorAccountsWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -59496,6 +59536,34 @@ func (ec *executionContext) unmarshalInputProfileWhereInput(ctx context.Context,
 				return it, err
 			}
 			it.MaxAutoRetriesEnabledNotNil = data
+		case "isManualRetryEnabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isManualRetryEnabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsManualRetryEnabled = data
+		case "isManualRetryEnabledNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isManualRetryEnabledNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsManualRetryEnabledNEQ = data
+		case "isManualRetryEnabledIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isManualRetryEnabledIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsManualRetryEnabledIsNil = data
+		case "isManualRetryEnabledNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isManualRetryEnabledNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsManualRetryEnabledNotNil = data
 		case "isClickToPayEnabled":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isClickToPayEnabled"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -68500,6 +68568,11 @@ func (ec *executionContext) _Profile(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "maxAutoRetriesEnabled":
 			out.Values[i] = ec._Profile_maxAutoRetriesEnabled(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "isManualRetryEnabled":
+			out.Values[i] = ec._Profile_isManualRetryEnabled(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
