@@ -733,6 +733,7 @@ type ComplexityRoot struct {
 		SessionExpiry                                   func(childComplexity int) int
 		UseBillingAsPaymentMethodBilling                func(childComplexity int) int
 		WebhookSettings                                 func(childComplexity int) int
+		WebhookSigningKey                               func(childComplexity int) int
 	}
 
 	ProfileConnection struct {
@@ -1000,6 +1001,7 @@ type PaymentMethodResolver interface {
 type ProfileResolver interface {
 	ConnectorAccounts(ctx context.Context, obj *ent.Profile, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error)
 	WebhookSettings(ctx context.Context, obj *ent.Profile) (*model.WebhookSettings, error)
+	WebhookSigningKey(ctx context.Context, obj *ent.Profile) (string, error)
 }
 type QueryResolver interface {
 	Node(ctx context.Context, id string) (ent.Noder, error)
@@ -4276,6 +4278,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Profile.WebhookSettings(childComplexity), true
+	case "Profile.webhookSigningKey":
+		if e.ComplexityRoot.Profile.WebhookSigningKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Profile.WebhookSigningKey(childComplexity), true
 
 	case "ProfileConnection.edges":
 		if e.ComplexityRoot.ProfileConnection.Edges == nil {
@@ -14212,6 +14220,13 @@ extend type MerchantConnectorAccount {
 extend type Profile {
   "Where and which events the profile's webhooks are sent (the password is never shown)."
   webhookSettings: WebhookSettings!
+  """
+  The key that signs the profile's webhooks (X-Webhook-Signature-512) and
+  the query a redirect returns to the shop with: its
+  payment_response_hash_key. Shown only when asked for, to admins and to
+  the merchant's secret key (which reads it over REST too).
+  """
+  webhookSigningKey: String! @hasRole(roles: [], keys: ANY)
 }
 
 "A profile's outgoing-webhook settings."
@@ -15649,6 +15664,8 @@ func (ec *executionContext) childFields_Profile(ctx context.Context, field graph
 		return ec.fieldContext_Profile_connectorAccounts(ctx, field)
 	case "webhookSettings":
 		return ec.fieldContext_Profile_webhookSettings(ctx, field)
+	case "webhookSigningKey":
+		return ec.fieldContext_Profile_webhookSigningKey(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Profile", field.Name)
 }
@@ -31666,6 +31683,52 @@ func (ec *executionContext) fieldContext_Profile_webhookSettings(_ context.Conte
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Profile_webhookSigningKey(ctx context.Context, field graphql.CollectedField, obj *ent.Profile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Profile_webhookSigningKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Profile().WebhookSigningKey(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{})
+				if err != nil {
+					var zeroVal string
+					return zeroVal, err
+				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal string
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal string
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, obj, directive0, roles, keys)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Profile_webhookSigningKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Profile", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ProfileConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.ProfileConnection) (ret graphql.Marshaler) {
@@ -68677,6 +68740,44 @@ func (ec *executionContext) _Profile(ctx context.Context, sel ast.SelectionSet, 
 					}
 				}()
 				res = ec._Profile_webhookSettings(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "webhookSigningKey":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Profile_webhookSigningKey(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
