@@ -29,10 +29,11 @@ import (
 // with their attempts and refunds.
 const DefaultQuery = `# Switchyard GraphQL playground.
 #
-# The api-key in Headers (below) authenticates the
-# requests: the demo merchant's key in the embedded
-# default. Run with the play button or Ctrl-Enter;
-# the Docs pane (top left) browses the schema.
+# Headers (below) authenticate the requests: the demo
+# merchant's api-key in the embedded default, or your
+# dashboard session (Authorization: Bearer …) once you
+# sign in with the form above. Run with the play button
+# or Ctrl-Enter; the Docs pane (top left) browses the schema.
 
 query LatestPayments {
   paymentIntents(first: 10) {
