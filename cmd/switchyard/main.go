@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -122,16 +123,22 @@ func migrate(ctx context.Context, cfg *config.Config, out io.Writer) error {
 	return nil
 }
 
-// baseURL is where a newcomer reaches the server.
+// baseURL is where a newcomer reaches the server: SWITCHYARD_PUBLIC_URL,
+// or the host SWITCHYARD_ADDR names (localhost for every interface) with
+// the port it listens on, which :0 picks only now.
 func baseURL(cfg *config.Config, ln net.Listener) string {
 	if cfg.PublicURL != "" && !cfg.PublicURLDerived {
 		return strings.TrimRight(cfg.PublicURL, "/")
+	}
+	host := "localhost"
+	if u, err := url.Parse(cfg.PublicURL); err == nil && u.Hostname() != "" {
+		host = u.Hostname()
 	}
 	port := "8080"
 	if addr, ok := ln.Addr().(*net.TCPAddr); ok {
 		port = fmt.Sprint(addr.Port)
 	}
-	return "http://localhost:" + port
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 func printBanner(out io.Writer, cfg *config.Config, demo *app.DemoKeys, base string) {
