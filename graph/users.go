@@ -187,6 +187,9 @@ func (r *Resolver) me(ctx context.Context) (*model.Me, error) {
 	for _, m := range me.Memberships {
 		out.Memberships = append(out.Memberships, &model.MerchantMembership{MerchantID: m.MerchantID,
 			MerchantName: m.MerchantName, Role: modelRole(m.Role), CreatedAt: m.CreatedAt})
+		if m.MerchantID == me.MerchantID {
+			out.MerchantName = m.MerchantName
+		}
 	}
 	return out, nil
 }

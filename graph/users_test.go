@@ -275,19 +275,24 @@ func TestInvitations(t *testing.T) {
 	}
 	var me struct {
 		Me struct {
-			MerchantID  string
-			Memberships []struct{ MerchantID, Role string }
+			MerchantID, MerchantName string
+			Memberships              []struct{ MerchantID, Role string }
 		}
 	}
 	op := bearer(t, srv.URL, joined.AcceptInvitation.Token)
-	op.must(`{ me { merchantID memberships { merchantID role } } }`, nil, &me)
-	if me.Me.MerchantID != admin.MerchantID || len(me.Me.Memberships) != 2 {
+	op.must(`{ me { merchantID merchantName memberships { merchantID role } } }`, nil, &me)
+	if me.Me.MerchantID != admin.MerchantID || me.Me.MerchantName != "Inviting shop" || len(me.Me.Memberships) != 2 {
 		t.Fatalf("member of two merchants: %+v", me)
 	}
 	var switched struct{ SwitchMerchant sessionOut }
 	op.must(`mutation($m: ID!) { switchMerchant(merchantID: $m) { `+sessionFields+` } }`, map[string]any{"m": other.MerchantID}, &switched)
 	if switched.SwitchMerchant.MerchantID != other.MerchantID || switched.SwitchMerchant.Role != "ADMIN" {
 		t.Fatalf("switched: %+v", switched)
+	}
+	// me names the merchant the session now acts for.
+	bearer(t, srv.URL, switched.SwitchMerchant.Token).must(`{ me { merchantID merchantName memberships { merchantID role } } }`, nil, &me)
+	if me.Me.MerchantID != other.MerchantID || me.Me.MerchantName != "Elsewhere" {
+		t.Fatalf("after the switch, me is %+v", me)
 	}
 	if r := op.do(`{ me { role } }`, nil); r.Status != http.StatusUnauthorized {
 		t.Fatalf("the session switched away from still works: %d %s", r.Status, r.Raw)

@@ -380,10 +380,11 @@ type ComplexityRoot struct {
 	}
 
 	Me struct {
-		Memberships func(childComplexity int) int
-		MerchantID  func(childComplexity int) int
-		Role        func(childComplexity int) int
-		User        func(childComplexity int) int
+		Memberships  func(childComplexity int) int
+		MerchantID   func(childComplexity int) int
+		MerchantName func(childComplexity int) int
+		Role         func(childComplexity int) int
+		User         func(childComplexity int) int
 	}
 
 	Member struct {
@@ -2366,6 +2367,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Me.MerchantID(childComplexity), true
+	case "Me.merchantName":
+		if e.ComplexityRoot.Me.MerchantName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Me.MerchantName(childComplexity), true
 	case "Me.role":
 		if e.ComplexityRoot.Me.Role == nil {
 			break
@@ -14367,8 +14374,9 @@ type InvitationPayload {
 "The signed-in caller."
 type Me {
   user: User!
-  "The merchant the session acts for, and the role there."
+  "The merchant the session acts for, its name, and the role there."
   merchantID: ID!
+  merchantName: String
   role: Role!
   "Every merchant the user belongs to (switchMerchant moves between them)."
   memberships: [MerchantMembership!]!
@@ -15052,6 +15060,8 @@ func (ec *executionContext) childFields_Me(ctx context.Context, field graphql.Co
 		return ec.fieldContext_Me_user(ctx, field)
 	case "merchantID":
 		return ec.fieldContext_Me_merchantID(ctx, field)
+	case "merchantName":
+		return ec.fieldContext_Me_merchantName(ctx, field)
 	case "role":
 		return ec.fieldContext_Me_role(ctx, field)
 	case "memberships":
@@ -23433,6 +23443,29 @@ func (ec *executionContext) _Me_merchantID(ctx context.Context, field graphql.Co
 }
 func (ec *executionContext) fieldContext_Me_merchantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Me", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Me_merchantName(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Me_merchantName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Me_merchantName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Me", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Me_role(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
@@ -65821,6 +65854,11 @@ func (ec *executionContext) _Me(ctx context.Context, sel ast.SelectionSet, obj *
 		case "merchantID":
 			out.Values[i] = ec._Me_merchantID(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "merchantName":
+			out.Values[i] = ec._Me_merchantName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "role":

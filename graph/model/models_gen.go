@@ -130,9 +130,10 @@ type InvitationPayload struct {
 // The signed-in caller.
 type Me struct {
 	User *ent.User `json:"user"`
-	// The merchant the session acts for, and the role there.
-	MerchantID string `json:"merchantID"`
-	Role       Role   `json:"role"`
+	// The merchant the session acts for, its name, and the role there.
+	MerchantID   string  `json:"merchantID"`
+	MerchantName *string `json:"merchantName,omitempty"`
+	Role         Role    `json:"role"`
 	// Every merchant the user belongs to (switchMerchant moves between them).
 	Memberships []*MerchantMembership `json:"memberships"`
 }
