@@ -37,6 +37,8 @@ var roleMatrix = map[string]access{
 	"Query.connectorSuccessRateSeries": {"all", "any"}, "Query.refundAnalytics": {"all", "any"},
 	"Query.disputeAnalytics": {"all", "any"},
 	"Query.users":            {"", "admin"}, "Query.auditLog": {"", "admin"},
+	// An invitation link's page, before anyone has signed in.
+	"Query.invitation": {"public", "any"},
 	// Payments, disputes and customers: operators.
 	"Mutation.createPayment": {"OPERATOR", "any"}, "Mutation.updatePayment": {"OPERATOR", "any"},
 	"Mutation.confirmPayment": {"OPERATOR", "any"}, "Mutation.capturePayment": {"OPERATOR", "any"},

@@ -194,6 +194,21 @@ func (r *Resolver) me(ctx context.Context) (*model.Me, error) {
 	return out, nil
 }
 
+// pendingInvitation is the invitation a link's token names, for its
+// accept page.
+func (r *Resolver) pendingInvitation(ctx context.Context, token string) (*model.PendingInvitation, error) {
+	inv, merchantName, existing, err := r.users.PendingInvitation(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	out := &model.PendingInvitation{Email: inv.Email, Role: modelRole(users.Role(inv.Role)), MerchantID: inv.MerchantID,
+		ExpiresAt: inv.ExpiresAt, ExistingUser: existing}
+	if merchantName != "" {
+		out.MerchantName = &merchantName
+	}
+	return out, nil
+}
+
 func (r *Resolver) members(ctx context.Context) ([]*model.Member, error) {
 	ms, err := r.users.Members(ctx)
 	if err != nil {

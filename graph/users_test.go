@@ -241,19 +241,37 @@ func TestInvitations(t *testing.T) {
 	invite := func(email, role string) string {
 		t.Helper()
 		var out struct {
-			InviteUser struct{ Token, Email, Role string }
+			InviteUser struct{ Token, Email, Role, Link string }
 		}
-		c.must(`mutation($e: String!, $r: Role!) { inviteUser(email: $e, role: $r) { token email role } }`,
+		c.must(`mutation($e: String!, $r: Role!) { inviteUser(email: $e, role: $r) { token email role link } }`,
 			map[string]any{"e": email, "r": role}, &out)
-		if out.InviteUser.Role != role || !strings.HasPrefix(out.InviteUser.Token, "inv_tok_") {
+		if out.InviteUser.Role != role || !strings.HasPrefix(out.InviteUser.Token, "inv_tok_") ||
+			out.InviteUser.Link != srv.Config.PublicURL+"/dashboard/invite#"+out.InviteUser.Token {
 			t.Fatalf("invitation: %+v", out)
 		}
 		return out.InviteUser.Token
 	}
 	anon := newGQL(t, srv.URL, "")
 	const accept = `mutation($t: String!, $p: String!) { acceptInvitation(token: $t, password: $p) { ` + sessionFields + ` } }`
+	// What the link's page shows before it is accepted, to anyone holding it.
+	type pending struct {
+		Email, Role, MerchantID, MerchantName string
+		ExistingUser                          bool
+	}
+	preview := func(token string) pending {
+		t.Helper()
+		var out struct{ Invitation pending }
+		anon.must(`query($t: String!) { invitation(token: $t) { email role merchantID merchantName existingUser } }`,
+			map[string]any{"t": token}, &out)
+		return out.Invitation
+	}
+	const previewQuery = `query($t: String!) { invitation(token: $t) { email } }`
 
 	token := invite("new.dev@invite.example", "DEVELOPER")
+	if got := preview(token); got != (pending{Email: "new.dev@invite.example", Role: "DEVELOPER", MerchantID: admin.MerchantID,
+		MerchantName: "Inviting shop", ExistingUser: false}) {
+		t.Fatalf("the link shows %+v", got)
+	}
 	anon.fails("UR_09", accept, map[string]any{"t": token, "p": "short"})
 	var joined struct{ AcceptInvitation sessionOut }
 	anon.must(accept, map[string]any{"t": token, "p": "developer's own secret"}, &joined)
@@ -263,11 +281,16 @@ func TestInvitations(t *testing.T) {
 	dev := joined.AcceptInvitation
 	anon.fails("UR_04", accept, map[string]any{"t": token, "p": "developer's own secret"})
 	anon.fails("UR_04", accept, map[string]any{"t": "inv_tok_unknown", "p": "developer's own secret"})
+	anon.fails("UR_04", previewQuery, map[string]any{"t": token}) // used
+	anon.fails("UR_04", previewQuery, map[string]any{"t": "inv_tok_unknown"})
 	c.fails("UR_03", `mutation { inviteUser(email: "NEW.dev@invite.example", role: VIEWER) { token } }`, nil)
 
 	// Someone with a user already: their password, not a new one.
 	other, _ := signUp(t, srv.URL, "owner@elsewhere.example", "Elsewhere")
 	token = invite("owner@elsewhere.example", "OPERATOR")
+	if got := preview(token); !got.ExistingUser || got.MerchantName != "Inviting shop" {
+		t.Fatalf("the link of an existing user shows %+v", got)
+	}
 	anon.fails("UR_01", accept, map[string]any{"t": token, "p": "a different password"})
 	anon.must(accept, map[string]any{"t": token, "p": "correct horse battery"}, &joined)
 	if joined.AcceptInvitation.Role != "OPERATOR" || joined.AcceptInvitation.User.ID != other.User.ID {

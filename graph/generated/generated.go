@@ -341,6 +341,7 @@ type ComplexityRoot struct {
 		Email        func(childComplexity int) int
 		ExpiresAt    func(childComplexity int) int
 		InvitationID func(childComplexity int) int
+		Link         func(childComplexity int) int
 		Role         func(childComplexity int) int
 		Token        func(childComplexity int) int
 	}
@@ -705,6 +706,15 @@ type ComplexityRoot struct {
 		Replayed func(childComplexity int) int
 	}
 
+	PendingInvitation struct {
+		Email        func(childComplexity int) int
+		ExistingUser func(childComplexity int) int
+		ExpiresAt    func(childComplexity int) int
+		MerchantID   func(childComplexity int) int
+		MerchantName func(childComplexity int) int
+		Role         func(childComplexity int) int
+	}
+
 	Profile struct {
 		AlwaysCollectBillingDetailsFromWalletConnector  func(childComplexity int) int
 		AlwaysCollectShippingDetailsFromWalletConnector func(childComplexity int) int
@@ -763,6 +773,7 @@ type ComplexityRoot struct {
 		Disputes                   func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.DisputeOrder, where *ent.DisputeWhereInput) int
 		Event                      func(childComplexity int, id string) int
 		Events                     func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) int
+		Invitation                 func(childComplexity int, token string) int
 		Mandates                   func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MandateOrder, where *ent.MandateWhereInput) int
 		Me                         func(childComplexity int) int
 		MerchantAccount            func(childComplexity int) int
@@ -1031,6 +1042,7 @@ type QueryResolver interface {
 	ConnectorSuccessRates(ctx context.Context, from time.Time, to time.Time, bucket *model.SuccessRateBucket, profileID *string) ([]*analytics.ConnectorRate, error)
 	RoutingEvaluate(ctx context.Context, profileID *string, payment model.RoutingPaymentInput) (*model.RoutingEvaluation, error)
 	Me(ctx context.Context) (*model.Me, error)
+	Invitation(ctx context.Context, token string) (*model.PendingInvitation, error)
 	Users(ctx context.Context) ([]*model.Member, error)
 }
 type RoutingAlgorithmResolver interface {
@@ -2189,6 +2201,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.InvitationPayload.InvitationID(childComplexity), true
+	case "InvitationPayload.link":
+		if e.ComplexityRoot.InvitationPayload.Link == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvitationPayload.Link(childComplexity), true
 	case "InvitationPayload.role":
 		if e.ComplexityRoot.InvitationPayload.Role == nil {
 			break
@@ -4112,6 +4130,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PaymentPayload.Replayed(childComplexity), true
 
+	case "PendingInvitation.email":
+		if e.ComplexityRoot.PendingInvitation.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PendingInvitation.Email(childComplexity), true
+	case "PendingInvitation.existingUser":
+		if e.ComplexityRoot.PendingInvitation.ExistingUser == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PendingInvitation.ExistingUser(childComplexity), true
+	case "PendingInvitation.expiresAt":
+		if e.ComplexityRoot.PendingInvitation.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PendingInvitation.ExpiresAt(childComplexity), true
+	case "PendingInvitation.merchantID":
+		if e.ComplexityRoot.PendingInvitation.MerchantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PendingInvitation.MerchantID(childComplexity), true
+	case "PendingInvitation.merchantName":
+		if e.ComplexityRoot.PendingInvitation.MerchantName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PendingInvitation.MerchantName(childComplexity), true
+	case "PendingInvitation.role":
+		if e.ComplexityRoot.PendingInvitation.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PendingInvitation.Role(childComplexity), true
+
 	case "Profile.alwaysCollectBillingDetailsFromWalletConnector":
 		if e.ComplexityRoot.Profile.AlwaysCollectBillingDetailsFromWalletConnector == nil {
 			break
@@ -4437,6 +4492,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Events(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.EventOrder), args["where"].(*ent.EventWhereInput)), true
 
+	case "Query.invitation":
+		if e.ComplexityRoot.Query.Invitation == nil {
+			break
+		}
+
+		args, err := ec.field_Query_invitation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Invitation(childComplexity, args["token"].(string)), true
 	case "Query.mandates":
 		if e.ComplexityRoot.Query.Mandates == nil {
 			break
@@ -14369,6 +14435,22 @@ type InvitationPayload {
   expiresAt: Time!
   "The one-time token, for the invitation link: whoever holds it may join (acceptInvitation)."
   token: String!
+  """
+  The invitation link to send: the dashboard's accept page, with the token
+  after "#" so that it never reaches a server's logs or a Referer.
+  """
+  link: String!
+}
+
+"An invitation, as its link shows it before it is accepted."
+type PendingInvitation {
+  email: String!
+  role: Role!
+  merchantID: ID!
+  merchantName: String
+  expiresAt: Time!
+  "Whether the email already has a user, who accepts with their password rather than choosing one."
+  existingUser: Boolean!
 }
 
 "The signed-in caller."
@@ -14385,6 +14467,8 @@ type Me {
 extend type Query {
   "The signed-in user, their current merchant and role, and every merchant they belong to. Null for an API key."
   me: Me
+  "The invitation a link's token names, for its accept page; a used, expired or unknown link is UR_04."
+  invitation(token: String!): PendingInvitation! @public
   "The members of the caller's merchant, oldest first (admins, and the admin key; never a merchant's secret key)."
   users: [Member!]! @hasRole(roles: [], keys: ADMIN_KEY)
 }
@@ -14982,6 +15066,8 @@ func (ec *executionContext) childFields_InvitationPayload(ctx context.Context, f
 		return ec.fieldContext_InvitationPayload_expiresAt(ctx, field)
 	case "token":
 		return ec.fieldContext_InvitationPayload_token(ctx, field)
+	case "link":
+		return ec.fieldContext_InvitationPayload_link(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type InvitationPayload", field.Name)
 }
@@ -15614,6 +15700,24 @@ func (ec *executionContext) childFields_PaymentPayload(ctx context.Context, fiel
 		return ec.fieldContext_PaymentPayload_replayed(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PaymentPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_PendingInvitation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "email":
+		return ec.fieldContext_PendingInvitation_email(ctx, field)
+	case "role":
+		return ec.fieldContext_PendingInvitation_role(ctx, field)
+	case "merchantID":
+		return ec.fieldContext_PendingInvitation_merchantID(ctx, field)
+	case "merchantName":
+		return ec.fieldContext_PendingInvitation_merchantName(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_PendingInvitation_expiresAt(ctx, field)
+	case "existingUser":
+		return ec.fieldContext_PendingInvitation_existingUser(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PendingInvitation", field.Name)
 }
 
 func (ec *executionContext) childFields_Profile(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -17699,6 +17803,20 @@ func (ec *executionContext) field_Query_events_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_invitation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "token",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["token"] = arg0
 	return args, nil
 }
 
@@ -22776,6 +22894,29 @@ func (ec *executionContext) _InvitationPayload_token(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_InvitationPayload_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvitationPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvitationPayload_link(ctx context.Context, field graphql.CollectedField, obj *model.InvitationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvitationPayload_link(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Link, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvitationPayload_link(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("InvitationPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
@@ -31035,6 +31176,144 @@ func (ec *executionContext) fieldContext_PaymentPayload_replayed(_ context.Conte
 	return graphql.NewScalarFieldContext("PaymentPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _PendingInvitation_email(ctx context.Context, field graphql.CollectedField, obj *model.PendingInvitation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PendingInvitation_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Email, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PendingInvitation_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PendingInvitation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PendingInvitation_role(ctx context.Context, field graphql.CollectedField, obj *model.PendingInvitation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PendingInvitation_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Role) graphql.Marshaler {
+			return ec.marshalNRole2switchyardᚋgraphᚋmodelᚐRole(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PendingInvitation_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PendingInvitation", field, false, false, errors.New("field of type Role does not have child fields"))
+}
+
+func (ec *executionContext) _PendingInvitation_merchantID(ctx context.Context, field graphql.CollectedField, obj *model.PendingInvitation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PendingInvitation_merchantID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PendingInvitation_merchantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PendingInvitation", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PendingInvitation_merchantName(ctx context.Context, field graphql.CollectedField, obj *model.PendingInvitation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PendingInvitation_merchantName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PendingInvitation_merchantName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PendingInvitation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PendingInvitation_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.PendingInvitation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PendingInvitation_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PendingInvitation_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PendingInvitation", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _PendingInvitation_existingUser(ctx context.Context, field graphql.CollectedField, obj *model.PendingInvitation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PendingInvitation_existingUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExistingUser, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PendingInvitation_existingUser(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PendingInvitation", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _Profile_id(ctx context.Context, field graphql.CollectedField, obj *ent.Profile) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -33088,6 +33367,63 @@ func (ec *executionContext) fieldContext_Query_me(_ context.Context, field graph
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Me(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_invitation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_invitation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Invitation(ctx, fc.Args["token"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Public == nil {
+					var zeroVal *model.PendingInvitation
+					return zeroVal, errors.New("directive public is not implemented")
+				}
+				return ec.Directives.Public(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PendingInvitation) graphql.Marshaler {
+			return ec.marshalNPendingInvitation2ᚖswitchyardᚋgraphᚋmodelᚐPendingInvitation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_invitation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PendingInvitation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_invitation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -65523,6 +65859,11 @@ func (ec *executionContext) _InvitationPayload(ctx context.Context, sel ast.Sele
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "link":
+			out.Values[i] = ec._InvitationPayload_link(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -68555,6 +68896,69 @@ func (ec *executionContext) _PaymentPayload(ctx context.Context, sel ast.Selecti
 	return out
 }
 
+var pendingInvitationImplementors = []string{"PendingInvitation"}
+
+func (ec *executionContext) _PendingInvitation(ctx context.Context, sel ast.SelectionSet, obj *model.PendingInvitation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pendingInvitationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PendingInvitation")
+		case "email":
+			out.Values[i] = ec._PendingInvitation_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._PendingInvitation_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "merchantID":
+			out.Values[i] = ec._PendingInvitation_merchantID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "merchantName":
+			out.Values[i] = ec._PendingInvitation_merchantName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._PendingInvitation_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "existingUser":
+			out.Values[i] = ec._PendingInvitation_existingUser(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var profileImplementors = []string{"Profile", "Node"}
 
 func (ec *executionContext) _Profile(ctx context.Context, sel ast.SelectionSet, obj *ent.Profile) graphql.Marshaler {
@@ -69580,6 +69984,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				}()
 				res = ec._Query_me(ctx, field)
 				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "invitation":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_invitation(ctx, field)
+				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -72591,6 +73017,16 @@ func (ec *executionContext) marshalNPaymentPayload2ᚖswitchyardᚋgraphᚋmodel
 		return graphql.Null
 	}
 	return ec._PaymentPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPendingInvitation2ᚖswitchyardᚋgraphᚋmodelᚐPendingInvitation(ctx context.Context, sel ast.SelectionSet, v *model.PendingInvitation) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PendingInvitation(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNProfile2ᚖswitchyardᚋentᚐProfile(ctx context.Context, sel ast.SelectionSet, v *ent.Profile) graphql.Marshaler {

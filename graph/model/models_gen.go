@@ -125,6 +125,9 @@ type InvitationPayload struct {
 	ExpiresAt    time.Time `json:"expiresAt"`
 	// The one-time token, for the invitation link: whoever holds it may join (acceptInvitation).
 	Token string `json:"token"`
+	// The invitation link to send: the dashboard's accept page, with the token
+	// after "#" so that it never reaches a server's logs or a Referer.
+	Link string `json:"link"`
 }
 
 // The signed-in caller.
@@ -162,6 +165,17 @@ type PaymentPayload struct {
 	Payment *ent.PaymentIntent `json:"payment"`
 	// True when this answer replays the stored result of an earlier call with the same idempotency key.
 	Replayed bool `json:"replayed"`
+}
+
+// An invitation, as its link shows it before it is accepted.
+type PendingInvitation struct {
+	Email        string    `json:"email"`
+	Role         Role      `json:"role"`
+	MerchantID   string    `json:"merchantID"`
+	MerchantName *string   `json:"merchantName,omitempty"`
+	ExpiresAt    time.Time `json:"expiresAt"`
+	// Whether the email already has a user, who accepts with their password rather than choosing one.
+	ExistingUser bool `json:"existingUser"`
 }
 
 // updateProfileWebhookSettings' result.

@@ -208,6 +208,7 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 		Client: a.Store.Client, Cursors: cursors.New(a.Redis.Client), Auth: a.Auth,
 		Payments: a.Payments, Merchants: a.Merchants, Connectors: a.Connectors, Customers: a.Customers, Events: a.Events, Routing: a.Routing,
 		Users: a.Users, Analytics: a.Analytics, Idempotency: idem, Webhooks: a.Webhooks,
+		DashboardURL: strings.TrimRight(a.Config.PublicURL, "/") + "/dashboard",
 	}, gqlOpts)
 	mux.Handle(graph.Endpoint, gql)
 	mux.Handle(playground.AssetsPath(graph.Endpoint), gql)

@@ -82,13 +82,34 @@ func (s *Service) Invite(ctx context.Context, email string, role Role) (*Invited
 	return &Invited{Invitation: inv, Token: token}, nil
 }
 
-// AcceptInvitation joins the invitation's merchant with its role and signs
-// in there. Someone without a user becomes one with password (the sign-up
-// rules apply); an existing user proves it with their password (counted
-// as a sign-in). The token works once: accepting marks it in the same
-// transaction that adds the membership, and only if nobody did first.
-func (s *Service) AcceptInvitation(ctx context.Context, token, password, clientAddr string) (*Session, error) {
+// PendingInvitation reads the invitation token names, as acceptInvitation
+// would take it (an unknown, used or expired link is UR_04, as there), with
+// its merchant's name and whether its email already has a user (who
+// accepts with their password rather than choosing one).
+func (s *Service) PendingInvitation(ctx context.Context, token string) (*ent.Invitation, string, bool, error) {
 	sys := tenancy.System(ctx)
+	inv, err := s.openInvitation(sys, token)
+	if err != nil {
+		return nil, "", false, err
+	}
+	m, err := s.db.Client.MerchantAccount.Get(sys, inv.MerchantID)
+	if err != nil {
+		return nil, "", false, errs.Internal(err)
+	}
+	existing, err := s.db.Client.User.Query().Where(user.EmailKey(inv.EmailKey)).Exist(sys)
+	if err != nil {
+		return nil, "", false, errs.Internal(err)
+	}
+	name := ""
+	if m.MerchantName != nil {
+		name = *m.MerchantName
+	}
+	return inv, name, existing, nil
+}
+
+// openInvitation finds the invitation token names while it can still be
+// accepted.
+func (s *Service) openInvitation(sys context.Context, token string) (*ent.Invitation, error) {
 	inv, err := s.db.Client.Invitation.Query().Where(invitation.TokenHash(s.box.HashToken(token))).Only(sys)
 	if ent.IsNotFound(err) {
 		return nil, errLinkInvalid()
@@ -98,6 +119,20 @@ func (s *Service) AcceptInvitation(ctx context.Context, token, password, clientA
 	}
 	if inv.AcceptedAt != nil || !s.db.Now().Before(inv.ExpiresAt) {
 		return nil, errLinkInvalid()
+	}
+	return inv, nil
+}
+
+// AcceptInvitation joins the invitation's merchant with its role and signs
+// in there. Someone without a user becomes one with password (the sign-up
+// rules apply); an existing user proves it with their password (counted
+// as a sign-in). The token works once: accepting marks it in the same
+// transaction that adds the membership, and only if nobody did first.
+func (s *Service) AcceptInvitation(ctx context.Context, token, password, clientAddr string) (*Session, error) {
+	sys := tenancy.System(ctx)
+	inv, err := s.openInvitation(sys, token)
+	if err != nil {
+		return nil, err
 	}
 	u, err := s.db.Client.User.Query().Where(user.EmailKey(inv.EmailKey)).Only(sys)
 	switch {
