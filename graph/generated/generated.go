@@ -1099,7 +1099,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.APIKey.ExpiresAt(childComplexity), true
-	case "APIKey.id":
+	case "APIKey.id", "APIKey.keyID":
 		if e.ComplexityRoot.APIKey.ID == nil {
 			break
 		}
@@ -1340,7 +1340,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Capture.ErrorReason(childComplexity), true
-	case "Capture.id":
+	case "Capture.id", "Capture.captureID":
 		if e.ComplexityRoot.Capture.ID == nil {
 			break
 		}
@@ -1782,7 +1782,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Dispute.Evidence(childComplexity), true
-	case "Dispute.id":
+	case "Dispute.id", "Dispute.disputeID":
 		if e.ComplexityRoot.Dispute.ID == nil {
 			break
 		}
@@ -1918,7 +1918,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Event.EventType(childComplexity), true
-	case "Event.id":
+	case "Event.id", "Event.eventID":
 		if e.ComplexityRoot.Event.ID == nil {
 			break
 		}
@@ -2274,7 +2274,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mandate.EndDate(childComplexity), true
-	case "Mandate.id":
+	case "Mandate.id", "Mandate.mandateID":
 		if e.ComplexityRoot.Mandate.ID == nil {
 			break
 		}
@@ -2474,7 +2474,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MerchantAccount.Events(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.EventOrder), args["where"].(*ent.EventWhereInput)), true
-	case "MerchantAccount.id":
+	case "MerchantAccount.id", "MerchantAccount.merchantID":
 		if e.ComplexityRoot.MerchantAccount.ID == nil {
 			break
 		}
@@ -2662,7 +2662,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MerchantConnectorAccount.Disabled(childComplexity), true
-	case "MerchantConnectorAccount.id":
+	case "MerchantConnectorAccount.id", "MerchantConnectorAccount.merchantConnectorID":
 		if e.ComplexityRoot.MerchantConnectorAccount.ID == nil {
 			break
 		}
@@ -3251,7 +3251,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PaymentAttempt.ErrorReason(childComplexity), true
-	case "PaymentAttempt.id":
+	case "PaymentAttempt.id", "PaymentAttempt.attemptID":
 		if e.ComplexityRoot.PaymentAttempt.ID == nil {
 			break
 		}
@@ -3981,7 +3981,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PaymentMethod.Fingerprint(childComplexity), true
-	case "PaymentMethod.id":
+	case "PaymentMethod.id", "PaymentMethod.paymentMethodID":
 		if e.ComplexityRoot.PaymentMethod.ID == nil {
 			break
 		}
@@ -4220,7 +4220,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Profile.Force3dsChallenge(childComplexity), true
-	case "Profile.id":
+	case "Profile.id", "Profile.profileID":
 		if e.ComplexityRoot.Profile.ID == nil {
 			break
 		}
@@ -14323,6 +14323,50 @@ type WebhookSettings {
   "Whether a basic-auth password is set (it is never shown)."
   hasWebhookPassword: Boolean!
 }
+
+# Each object's REST id, under its REST name, beside the Relay id (the same
+# value): a client that shows or links to REST ids reads them by one name
+# on every type. Mapped onto the id column in gqlgen.yml.
+extend type MerchantAccount {
+  "The merchant_id, as REST names it; the same as id."
+  merchantID: ID!
+}
+extend type Profile {
+  "The profile_id (pro_…), as REST names it; the same as id."
+  profileID: ID!
+}
+extend type MerchantConnectorAccount {
+  "The merchant_connector_id (mca_…), as REST names it; the same as id."
+  merchantConnectorID: ID!
+}
+extend type PaymentAttempt {
+  "The attempt_id (att_…), as REST names it; the same as id."
+  attemptID: ID!
+}
+extend type Capture {
+  "The capture_id, as REST names it; the same as id."
+  captureID: ID!
+}
+extend type Dispute {
+  "The dispute_id (dp_…), as REST names it; the same as id."
+  disputeID: ID!
+}
+extend type Mandate {
+  "The mandate_id (man_…), as REST names it; the same as id."
+  mandateID: ID!
+}
+extend type PaymentMethod {
+  "The payment_method_id (pm_…), as REST names it; the same as id."
+  paymentMethodID: ID!
+}
+extend type Event {
+  "The event_id (evt_…), as REST names it; the same as id."
+  eventID: ID!
+}
+extend type APIKey {
+  "The key_id (dev_…), as REST names it; the same as id."
+  keyID: ID!
+}
 `, BuiltIn: false},
 	{Name: "../users.graphql", Input: `# The dashboard's people: sign-up, sign-in, sessions, roles, invitations
 # and the audit log. Who may run each root field is declared here, on the
@@ -14542,6 +14586,8 @@ func (ec *executionContext) childFields_APIKey(ctx context.Context, field graphq
 		return ec.fieldContext_APIKey_revokedAt(ctx, field)
 	case "merchant":
 		return ec.fieldContext_APIKey_merchant(ctx, field)
+	case "keyID":
+		return ec.fieldContext_APIKey_keyID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type APIKey", field.Name)
 }
@@ -14662,6 +14708,8 @@ func (ec *executionContext) childFields_Capture(ctx context.Context, field graph
 		return ec.fieldContext_Capture_payment(ctx, field)
 	case "displayAmount":
 		return ec.fieldContext_Capture_displayAmount(ctx, field)
+	case "captureID":
+		return ec.fieldContext_Capture_captureID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Capture", field.Name)
 }
@@ -14870,6 +14918,8 @@ func (ec *executionContext) childFields_Dispute(ctx context.Context, field graph
 		return ec.fieldContext_Dispute_payment(ctx, field)
 	case "displayAmount":
 		return ec.fieldContext_Dispute_displayAmount(ctx, field)
+	case "disputeID":
+		return ec.fieldContext_Dispute_disputeID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Dispute", field.Name)
 }
@@ -14948,6 +14998,8 @@ func (ec *executionContext) childFields_Event(ctx context.Context, field graphql
 		return ec.fieldContext_Event_payment(ctx, field)
 	case "deliveryAttempts":
 		return ec.fieldContext_Event_deliveryAttempts(ctx, field)
+	case "eventID":
+		return ec.fieldContext_Event_eventID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Event", field.Name)
 }
@@ -15114,6 +15166,8 @@ func (ec *executionContext) childFields_Mandate(ctx context.Context, field graph
 		return ec.fieldContext_Mandate_customer(ctx, field)
 	case "customerID":
 		return ec.fieldContext_Mandate_customerID(ctx, field)
+	case "mandateID":
+		return ec.fieldContext_Mandate_mandateID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Mandate", field.Name)
 }
@@ -15210,6 +15264,8 @@ func (ec *executionContext) childFields_MerchantAccount(ctx context.Context, fie
 		return ec.fieldContext_MerchantAccount_connectorAccounts(ctx, field)
 	case "events":
 		return ec.fieldContext_MerchantAccount_events(ctx, field)
+	case "merchantID":
+		return ec.fieldContext_MerchantAccount_merchantID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MerchantAccount", field.Name)
 }
@@ -15280,6 +15336,8 @@ func (ec *executionContext) childFields_MerchantConnectorAccount(ctx context.Con
 		return ec.fieldContext_MerchantConnectorAccount_profile(ctx, field)
 	case "connectorAccountDetails":
 		return ec.fieldContext_MerchantConnectorAccount_connectorAccountDetails(ctx, field)
+	case "merchantConnectorID":
+		return ec.fieldContext_MerchantConnectorAccount_merchantConnectorID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MerchantConnectorAccount", field.Name)
 }
@@ -15438,6 +15496,8 @@ func (ec *executionContext) childFields_PaymentAttempt(ctx context.Context, fiel
 		return ec.fieldContext_PaymentAttempt_displayAmount(ctx, field)
 	case "routingCandidates":
 		return ec.fieldContext_PaymentAttempt_routingCandidates(ctx, field)
+	case "attemptID":
+		return ec.fieldContext_PaymentAttempt_attemptID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PaymentAttempt", field.Name)
 }
@@ -15662,6 +15722,8 @@ func (ec *executionContext) childFields_PaymentMethod(ctx context.Context, field
 		return ec.fieldContext_PaymentMethod_card(ctx, field)
 	case "customerID":
 		return ec.fieldContext_PaymentMethod_customerID(ctx, field)
+	case "paymentMethodID":
+		return ec.fieldContext_PaymentMethod_paymentMethodID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PaymentMethod", field.Name)
 }
@@ -15780,6 +15842,8 @@ func (ec *executionContext) childFields_Profile(ctx context.Context, field graph
 		return ec.fieldContext_Profile_webhookSettings(ctx, field)
 	case "webhookSigningKey":
 		return ec.fieldContext_Profile_webhookSigningKey(ctx, field)
+	case "profileID":
+		return ec.fieldContext_Profile_profileID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Profile", field.Name)
 }
@@ -18611,6 +18675,29 @@ func (ec *executionContext) fieldContext_APIKey_merchant(_ context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _APIKey_keyID(ctx context.Context, field graphql.CollectedField, obj *ent.APIKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APIKey_keyID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_APIKey_keyID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _APIKeyConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.APIKeyConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19578,6 +19665,29 @@ func (ec *executionContext) _Capture_displayAmount(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_Capture_displayAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Capture", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Capture_captureID(ctx context.Context, field graphql.CollectedField, obj *ent.Capture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Capture_captureID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Capture_captureID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Capture", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _ConnectorAccountPayload_connectorAccount(ctx context.Context, field graphql.CollectedField, obj *model.ConnectorAccountPayload) (ret graphql.Marshaler) {
@@ -21324,6 +21434,29 @@ func (ec *executionContext) fieldContext_Dispute_displayAmount(_ context.Context
 	return graphql.NewScalarFieldContext("Dispute", field, true, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _Dispute_disputeID(ctx context.Context, field graphql.CollectedField, obj *ent.Dispute) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Dispute_disputeID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Dispute_disputeID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Dispute", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _DisputeConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.DisputeConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21949,6 +22082,29 @@ func (ec *executionContext) fieldContext_Event_deliveryAttempts(ctx context.Cont
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Event_eventID(ctx context.Context, field graphql.CollectedField, obj *ent.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Event_eventID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Event_eventID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Event", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _EventConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.EventConnection) (ret graphql.Marshaler) {
@@ -23389,6 +23545,29 @@ func (ec *executionContext) fieldContext_Mandate_customerID(_ context.Context, f
 	return graphql.NewScalarFieldContext("Mandate", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _Mandate_mandateID(ctx context.Context, field graphql.CollectedField, obj *ent.Mandate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mandate_mandateID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mandate_mandateID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mandate", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _MandateConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.MandateConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24286,6 +24465,29 @@ func (ec *executionContext) fieldContext_MerchantAccount_events(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _MerchantAccount_merchantID(ctx context.Context, field graphql.CollectedField, obj *ent.MerchantAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MerchantAccount_merchantID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MerchantAccount_merchantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MerchantAccount", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _MerchantAccountConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.MerchantAccountConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24927,6 +25129,29 @@ func (ec *executionContext) _MerchantConnectorAccount_connectorAccountDetails(ct
 }
 func (ec *executionContext) fieldContext_MerchantConnectorAccount_connectorAccountDetails(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MerchantConnectorAccount", field, true, true, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _MerchantConnectorAccount_merchantConnectorID(ctx context.Context, field graphql.CollectedField, obj *ent.MerchantConnectorAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MerchantConnectorAccount_merchantConnectorID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MerchantConnectorAccount_merchantConnectorID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MerchantConnectorAccount", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _MerchantConnectorAccountConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.MerchantConnectorAccountConnection) (ret graphql.Marshaler) {
@@ -28396,6 +28621,29 @@ func (ec *executionContext) fieldContext_PaymentAttempt_routingCandidates(_ cont
 	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _PaymentAttempt_attemptID(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentAttempt_attemptID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentAttempt_attemptID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _PaymentAttemptConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttemptConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30864,6 +31112,29 @@ func (ec *executionContext) fieldContext_PaymentMethod_customerID(_ context.Cont
 	return graphql.NewScalarFieldContext("PaymentMethod", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _PaymentMethod_paymentMethodID(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentMethod) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentMethod_paymentMethodID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentMethod_paymentMethodID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentMethod", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _PaymentMethodConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentMethodConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -32041,6 +32312,29 @@ func (ec *executionContext) _Profile_webhookSigningKey(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_Profile_webhookSigningKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Profile", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Profile_profileID(ctx context.Context, field graphql.CollectedField, obj *ent.Profile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Profile_profileID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Profile_profileID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Profile", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _ProfileConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.ProfileConnection) (ret graphql.Marshaler) {
@@ -63679,6 +63973,11 @@ func (ec *executionContext) _APIKey(ctx context.Context, sel ast.SelectionSet, o
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "keyID":
+			out.Values[i] = ec._APIKey_keyID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -64135,6 +64434,11 @@ func (ec *executionContext) _Capture(ctx context.Context, sel ast.SelectionSet, 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "displayAmount":
 			out.Values[i] = ec._Capture_displayAmount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "captureID":
+			out.Values[i] = ec._Capture_captureID(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -64988,6 +65292,11 @@ func (ec *executionContext) _Dispute(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "disputeID":
+			out.Values[i] = ec._Dispute_disputeID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -65372,6 +65681,11 @@ func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "eventID":
+			out.Values[i] = ec._Event_eventID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -66063,6 +66377,11 @@ func (ec *executionContext) _Mandate(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "mandateID":
+			out.Values[i] = ec._Mandate_mandateID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -66525,6 +66844,11 @@ func (ec *executionContext) _MerchantAccount(ctx context.Context, sel ast.Select
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "merchantID":
+			out.Values[i] = ec._MerchantAccount_merchantID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -66853,6 +67177,11 @@ func (ec *executionContext) _MerchantConnectorAccount(ctx context.Context, sel a
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "merchantConnectorID":
+			out.Values[i] = ec._MerchantConnectorAccount_merchantConnectorID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -67620,6 +67949,11 @@ func (ec *executionContext) _PaymentAttempt(ctx context.Context, sel ast.Selecti
 		case "routingCandidates":
 			out.Values[i] = ec._PaymentAttempt_routingCandidates(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "attemptID":
+			out.Values[i] = ec._PaymentAttempt_attemptID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
@@ -68683,6 +69017,11 @@ func (ec *executionContext) _PaymentMethod(ctx context.Context, sel ast.Selectio
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "paymentMethodID":
+			out.Values[i] = ec._PaymentMethod_paymentMethodID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -69248,6 +69587,11 @@ func (ec *executionContext) _Profile(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "profileID":
+			out.Values[i] = ec._Profile_profileID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
