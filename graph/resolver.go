@@ -50,8 +50,8 @@ type Resolver struct {
 	analytics  *analytics.Service
 	idem       *idempotency.Store
 	webhooks   Retrier
-	// dashboardURL is Deps.DashboardURL.
-	dashboardURL string
+	publicURL  string
+	exports    ExportGrants
 }
 
 // Retrier sends an event again now (the webhook worker's manual retry).
@@ -79,16 +79,19 @@ type Deps struct {
 	Idempotency *idempotency.Store
 	// Webhooks retries deliveries; nil refuses retryWebhookDelivery.
 	Webhooks Retrier
-	// DashboardURL is where the dashboard is served (no trailing slash):
-	// invitation links point into it.
-	DashboardURL string
+	// PublicURL is where browsers reach this server (no trailing slash):
+	// invitation links and export downloads point there.
+	PublicURL string
+	// Exports keeps the one-time download grants of payment exports; nil
+	// refuses createPaymentExport.
+	Exports ExportGrants
 }
 
 // NewResolver returns the root resolver over d.
 func NewResolver(d Deps) *Resolver {
 	return &Resolver{client: d.Client, cursors: d.Cursors, svc: d.Payments, merchants: d.Merchants,
 		connectors: d.Connectors, customers: d.Customers, events: d.Events, routing: d.Routing, users: d.Users, analytics: d.Analytics, idem: d.Idempotency, webhooks: d.Webhooks,
-		dashboardURL: d.DashboardURL}
+		publicURL: d.PublicURL, exports: d.Exports}
 }
 
 // tableByPrefix maps an id prefix to its table, because entgql cannot tell

@@ -54,6 +54,8 @@ var roleMatrix = map[string]access{
 	"Mutation.updateProfileWebhookSettings": {"DEVELOPER", "any"}, "Mutation.retryWebhookDelivery": {"DEVELOPER", "any"},
 	"Mutation.createRoutingAlgorithm": {"DEVELOPER", "any"}, "Mutation.activateRoutingAlgorithm": {"DEVELOPER", "any"},
 	"Mutation.deactivateRouting": {"DEVELOPER", "any"},
+	// Exports: whoever may read payments.
+	"Mutation.createPaymentExport": {"DEVELOPER,OPERATOR,VIEWER", "any"},
 	// People: admins' sessions (the admin key invites a merchant's first
 	// admin); one's own session: everyone's, and no key's.
 	"Mutation.inviteUser": {"", "bootstrap"}, "Mutation.updateUserRole": {"", "none"}, "Mutation.removeUser": {"", "none"},

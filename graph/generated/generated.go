@@ -27,6 +27,7 @@ import (
 	"switchyard/ent/schema/schematype"
 	"switchyard/graph/cursors"
 	"switchyard/graph/model"
+	"switchyard/payments"
 	"switchyard/payments/analytics"
 	"sync/atomic"
 	"time"
@@ -481,6 +482,7 @@ type ComplexityRoot struct {
 		CreateConnectorAccount       func(childComplexity int, input model.ConnectorAccountRequest, idempotencyKey *string) int
 		CreateCustomer               func(childComplexity int, input model.CustomerInput, idempotencyKey *string) int
 		CreatePayment                func(childComplexity int, input model.PaymentRequest, idempotencyKey *string) int
+		CreatePaymentExport          func(childComplexity int, filter *payments.PaymentExportFilter) int
 		CreateRefund                 func(childComplexity int, input model.CreateRefundInput, idempotencyKey *string) int
 		CreateRoutingAlgorithm       func(childComplexity int, input model.CreateRoutingAlgorithmInput, idempotencyKey *string) int
 		DeactivateRouting            func(childComplexity int, profileID *string, idempotencyKey *string) int
@@ -573,6 +575,11 @@ type ComplexityRoot struct {
 	PaymentAttemptEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	PaymentExport struct {
+		ExpiresAt func(childComplexity int) int
+		URL       func(childComplexity int) int
 	}
 
 	PaymentIntent struct {
@@ -986,6 +993,7 @@ type MutationResolver interface {
 	RevokeAPIKey(ctx context.Context, id string, idempotencyKey *string) (*model.APIKeyPayload, error)
 	RollAPIKey(ctx context.Context, id string, gracePeriodSeconds int, idempotencyKey *string) (*model.RollAPIKeyPayload, error)
 	UpdateProfileWebhookSettings(ctx context.Context, profileID string, input model.WebhookSettingsInput, idempotencyKey *string) (*model.ProfilePayload, error)
+	CreatePaymentExport(ctx context.Context, filter *payments.PaymentExportFilter) (*model.PaymentExport, error)
 	RetryWebhookDelivery(ctx context.Context, eventID string, idempotencyKey *string) (*model.DeliveryAttemptPayload, error)
 	CreateRoutingAlgorithm(ctx context.Context, input model.CreateRoutingAlgorithmInput, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error)
 	ActivateRoutingAlgorithm(ctx context.Context, id string, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error)
@@ -2890,6 +2898,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreatePayment(childComplexity, args["input"].(model.PaymentRequest), args["idempotencyKey"].(*string)), true
+	case "Mutation.createPaymentExport":
+		if e.ComplexityRoot.Mutation.CreatePaymentExport == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createPaymentExport_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreatePaymentExport(childComplexity, args["filter"].(*payments.PaymentExportFilter)), true
 	case "Mutation.createRefund":
 		if e.ComplexityRoot.Mutation.CreateRefund == nil {
 			break
@@ -3469,6 +3488,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PaymentAttemptEdge.Node(childComplexity), true
+
+	case "PaymentExport.expiresAt":
+		if e.ComplexityRoot.PaymentExport.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentExport.ExpiresAt(childComplexity), true
+	case "PaymentExport.url":
+		if e.ComplexityRoot.PaymentExport.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentExport.URL(childComplexity), true
 
 	case "PaymentIntent.activeAttemptID":
 		if e.ComplexityRoot.PaymentIntent.ActiveAttemptID == nil {
@@ -5337,6 +5369,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputPaymentAttemptOrder,
 		ec.unmarshalInputPaymentAttemptWhereInput,
 		ec.unmarshalInputPaymentCustomerInput,
+		ec.unmarshalInputPaymentExportFilter,
 		ec.unmarshalInputPaymentIntentOrder,
 		ec.unmarshalInputPaymentIntentWhereInput,
 		ec.unmarshalInputPaymentMethodDataInput,
@@ -13898,6 +13931,13 @@ type Mutation {
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
   ): ProfilePayload! @hasRole(roles: [DEVELOPER])
+  """
+  Makes a one-time link that downloads the payments the filter selects as
+  CSV, newest first, one row per payment as the REST list shows it. The
+  link works once, for 5 minutes, without credentials (it is the grant);
+  the file is streamed, so its length is not bounded by memory.
+  """
+  createPaymentExport(filter: PaymentExportFilter): PaymentExport! @hasRole(roles: [DEVELOPER, OPERATOR, VIEWER], keys: ANY)
   "Sends an event to the profile's webhook URL again now, as a manual retry (the merchant's own events, or the admin key)."
   retryWebhookDelivery(
     "The event_id (evt_…)."
@@ -14028,6 +14068,32 @@ type DeliveryAttemptPayload {
   deliveryAttempt: EventDeliveryAttempt!
   "True when this answer replays the stored result of an earlier call with the same idempotency key."
   replayed: Boolean!
+}
+
+"The payments an export holds: the dashboard's list filters. Absent members select every payment."
+input PaymentExportFilter {
+  statuses: [PaymentIntentStatus!]
+  "ISO 4217 codes."
+  currencies: [String!]
+  "Connector names (stripe_test, adyen, …)."
+  connectors: [String!]
+  "Amount bounds in minor units, inclusive."
+  amountGTE: Int
+  amountLTE: Int
+  "Creation bounds: from createdAtGTE, until before createdAtLT."
+  createdAtGTE: Time
+  createdAtLT: Time
+  "The merchant's customer_id."
+  customerID: String
+  "One payment_id."
+  paymentID: String
+}
+
+"createPaymentExport's result."
+type PaymentExport {
+  "The one-time download link (GET)."
+  url: String!
+  expiresAt: Time!
 }
 `, BuiltIn: false},
 	{Name: "../schema.graphql", Input: `# Hand-written GraphQL schema; ent.graphql beside it is generated by entgql.
@@ -15512,6 +15578,16 @@ func (ec *executionContext) childFields_PaymentAttemptEdge(ctx context.Context, 
 	return nil, fmt.Errorf("no field named %q was found under type PaymentAttemptEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_PaymentExport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "url":
+		return ec.fieldContext_PaymentExport_url(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_PaymentExport_expiresAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentExport", field.Name)
+}
+
 func (ec *executionContext) childFields_PaymentIntent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -16861,6 +16937,20 @@ func (ec *executionContext) field_Mutation_createCustomer_args(ctx context.Conte
 		return nil, err
 	}
 	args["idempotencyKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createPaymentExport_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*payments.PaymentExportFilter, error) {
+			return ec.unmarshalOPaymentExportFilter2ᚖswitchyardᚋpaymentsᚐPaymentExportFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
 	return args, nil
 }
 
@@ -26594,6 +26684,73 @@ func (ec *executionContext) fieldContext_Mutation_updateProfileWebhookSettings(c
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createPaymentExport(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createPaymentExport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreatePaymentExport(ctx, fc.Args["filter"].(*payments.PaymentExportFilter))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"DEVELOPER", "OPERATOR", "VIEWER"})
+				if err != nil {
+					var zeroVal *model.PaymentExport
+					return zeroVal, err
+				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.PaymentExport
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.PaymentExport
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentExport) graphql.Marshaler {
+			return ec.marshalNPaymentExport2ᚖswitchyardᚋgraphᚋmodelᚐPaymentExport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createPaymentExport(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentExport(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createPaymentExport_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_retryWebhookDelivery(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -28784,6 +28941,52 @@ func (ec *executionContext) _PaymentAttemptEdge_cursor(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_PaymentAttemptEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentAttemptEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentExport_url(ctx context.Context, field graphql.CollectedField, obj *model.PaymentExport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentExport_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentExport_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentExport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentExport_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.PaymentExport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentExport_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentExport_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentExport", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _PaymentIntent_id(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentIntent) (ret graphql.Marshaler) {
@@ -54220,6 +54423,92 @@ func (ec *executionContext) unmarshalInputPaymentCustomerInput(ctx context.Conte
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputPaymentExportFilter(ctx context.Context, obj any) (payments.PaymentExportFilter, error) {
+	var it payments.PaymentExportFilter
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"statuses", "currencies", "connectors", "amountGTE", "amountLTE", "createdAtGTE", "createdAtLT", "customerID", "paymentID"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "statuses":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statuses"))
+			data, err := ec.unmarshalOPaymentIntentStatus2ᚕswitchyardᚋentᚋpaymentintentᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Statuses = data
+		case "currencies":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencies"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currencies = data
+		case "connectors":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectors"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Connectors = data
+		case "amountGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountGTE = data
+		case "amountLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountLTE = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedLT = data
+		case "customerID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerID = data
+		case "paymentID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputPaymentIntentOrder(ctx context.Context, obj any) (ent.PaymentIntentOrder, error) {
 	var it ent.PaymentIntentOrder
 	if obj == nil {
@@ -67493,6 +67782,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createPaymentExport":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createPaymentExport(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "retryWebhookDelivery":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_retryWebhookDelivery(ctx, field)
@@ -68044,6 +68340,49 @@ func (ec *executionContext) _PaymentAttemptEdge(ctx context.Context, sel ast.Sel
 			}
 		case "cursor":
 			out.Values[i] = ec._PaymentAttemptEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var paymentExportImplementors = []string{"PaymentExport"}
+
+func (ec *executionContext) _PaymentExport(ctx context.Context, sel ast.SelectionSet, obj *model.PaymentExport) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentExportImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentExport")
+		case "url":
+			out.Values[i] = ec._PaymentExport_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._PaymentExport_expiresAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -73110,6 +73449,16 @@ func (ec *executionContext) marshalNPaymentDimension2switchyardᚋgraphᚋmodel�
 	return v
 }
 
+func (ec *executionContext) marshalNPaymentExport2ᚖswitchyardᚋgraphᚋmodelᚐPaymentExport(ctx context.Context, sel ast.SelectionSet, v *model.PaymentExport) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PaymentExport(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNPaymentIntent2ᚖswitchyardᚋentᚐPaymentIntent(ctx context.Context, sel ast.SelectionSet, v *ent.PaymentIntent) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -76131,6 +76480,14 @@ func (ec *executionContext) unmarshalOPaymentCustomerInput2ᚖswitchyardᚋgraph
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputPaymentCustomerInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOPaymentExportFilter2ᚖswitchyardᚋpaymentsᚐPaymentExportFilter(ctx context.Context, v any) (*payments.PaymentExportFilter, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPaymentExportFilter(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 

@@ -159,6 +159,13 @@ type MerchantMembership struct {
 	CreatedAt time.Time `json:"createdAt"`
 }
 
+// createPaymentExport's result.
+type PaymentExport struct {
+	// The one-time download link (GET).
+	URL       string    `json:"url"`
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
 // A payment mutation's result.
 type PaymentPayload struct {
 	// The payment as the mutation left it (nested fields are read live).

@@ -87,6 +87,9 @@ type Options struct {
 	// WrapDriver, when set, wraps the database driver of the ent client.
 	// Production leaves it nil; tests count SQL statements through it.
 	WrapDriver func(dialect.Driver) dialect.Driver
+	// ExportBatch is how many payments an export reads at a time (0: the
+	// default); tests make it small to walk many batches.
+	ExportBatch int
 }
 
 // Open starts everything but the listener. Every failure is one clear error.
@@ -119,7 +122,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 	if err != nil {
 		return nil, fmt.Errorf("SWITCHYARD_MASTER_KEY: %w", err)
 	}
-	a.wireDomain(a.Box)
+	a.wireDomain(a.Box, opts)
 	a.Auth = auth.New(a.Merchants, cfg.AdminAPIKey).WithEphemeralKeys(a.Customers)
 	schedule, err := webhooks.ParseSchedule(cfg.WebhookRetrySchedule)
 	if err != nil {
@@ -152,7 +155,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 // wireDomain builds the domain services over the store and Redis, each
 // constructor given all of its dependencies once: the shared kernel first,
 // then the contexts, then the payment that calls them.
-func (a *App) wireDomain(box *secrets.Box) {
+func (a *App) wireDomain(box *secrets.Box, opts Options) {
 	db := txn.New(a.Store.Client, a.Store.Dialect)
 	db.UseConfigVersions(redisstore.NewConfigVersions(a.Redis.Client))
 	// a.Webhooks is set after this, before any request is served.
@@ -170,7 +173,7 @@ func (a *App) wireDomain(box *secrets.Box) {
 	a.Analytics = analytics.New(db)
 	a.Payments = payments.New(payments.Deps{DB: db, Box: box, Connectors: a.Connectors, Customers: a.Customers,
 		Routing: a.Routing, GSM: a.GSM, Events: a.Events, PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Render: render,
-		RecoveryAfter: a.Config.RecoveryAfter, ResponseHashKey: a.Merchants.ProfileHashKey})
+		RecoveryAfter: a.Config.RecoveryAfter, ResponseHashKey: a.Merchants.ProfileHashKey, ExportBatch: opts.ExportBatch})
 	a.Users = users.New(users.Deps{DB: db, Box: box, Sessions: redisstore.NewSessions(a.Redis.Client),
 		Failures: redisstore.NewSignInFailures(a.Redis.Client), Provisioner: a, Policy: a.userPolicy()})
 }
@@ -204,14 +207,16 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 				return ctx
 			}
 		})
+	exportGrants := redisstore.NewExportGrants(a.Redis.Client)
 	gql := graph.NewHandler(graph.Deps{
 		Client: a.Store.Client, Cursors: cursors.New(a.Redis.Client), Auth: a.Auth,
 		Payments: a.Payments, Merchants: a.Merchants, Connectors: a.Connectors, Customers: a.Customers, Events: a.Events, Routing: a.Routing,
 		Users: a.Users, Analytics: a.Analytics, Idempotency: idem, Webhooks: a.Webhooks,
-		DashboardURL: strings.TrimRight(a.Config.PublicURL, "/") + "/dashboard",
+		PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Exports: exportGrants,
 	}, gqlOpts)
 	mux.Handle(graph.Endpoint, gql)
 	mux.Handle(playground.AssetsPath(graph.Endpoint), gql)
+	mux.Handle("GET "+graph.ExportPath, graph.ExportHandler(a.Payments, exportGrants, a.Log))
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	rest.Register(mux, rest.Deps{
 		Payments:    a.Payments,
