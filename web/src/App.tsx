@@ -1,0 +1,105 @@
+// The app's shell: the session (token in sessionStorage, one urql client a
+// session), the signed-in user read from `me`, and the routes.
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { Provider, useQuery } from "urql";
+import { AcceptInvitation } from "./auth/AcceptInvitation";
+import { MeQuery } from "./auth/operations";
+import { SignIn } from "./auth/SignIn";
+import { SignUp } from "./auth/SignUp";
+import { Layout } from "./layout/Layout";
+import { newClient } from "./lib/client";
+import { match, navigate, useLocation } from "./lib/router";
+import { loadToken, saveToken } from "./lib/session";
+import type { Role } from "./lib/roles";
+import { PaymentDetail } from "./payments/PaymentDetail";
+import { PaymentList } from "./payments/PaymentList";
+
+/** Starts or ends a session: the new token (null signs out locally). */
+export type SetSession = (token: string | null) => void;
+
+export function App() {
+  const [token, setToken] = useState(loadToken);
+  const client = useMemo(() => newClient(token), [token]);
+  const setSession = useCallback<SetSession>((t) => {
+    saveToken(t);
+    setToken(t);
+  }, []);
+  const { path } = useLocation();
+  // An invitation link opens its page signed in or not: accepting it opens
+  // a session on the invitation's merchant.
+  const invite = match("/invite/:token", path);
+  return (
+    <Provider value={client}>
+      {invite ? (
+        <AcceptInvitation token={invite["token"]!} setSession={setSession} />
+      ) : token ? (
+        <SignedIn key={token} setSession={setSession} />
+      ) : (
+        <SignedOut setSession={setSession} />
+      )}
+    </Provider>
+  );
+}
+
+function SignedOut({ setSession }: { setSession: SetSession }) {
+  const { path } = useLocation();
+  if (path === "/signup") return <SignUp setSession={setSession} />;
+  return <SignIn setSession={setSession} />;
+}
+
+export interface Viewer {
+  email: string;
+  merchantID: string;
+  role: Role;
+  memberships: { merchantID: string; merchantName?: string | null; role: Role }[];
+}
+
+function SignedIn({ setSession }: { setSession: SetSession }) {
+  const { path } = useLocation();
+  const [{ data, error, fetching }] = useQuery({ query: MeQuery, requestPolicy: "network-only" });
+  const me = data?.me;
+  const ended = !fetching && (error !== undefined || (data !== undefined && !me));
+  useEffect(() => {
+    // A session that ended (expired, signed out elsewhere, membership
+    // changed) or a token that is not a session: back to signing in.
+    if (ended) setSession(null);
+  }, [ended, setSession]);
+  useEffect(() => {
+    // The signed-out pages have nothing to show a signed-in user.
+    if (path === "/" || path === "/signin" || path === "/signup") {
+      navigate("/payments", true);
+    }
+  }, [path]);
+  if (!me) {
+    return (
+      <main className="center" aria-busy="true">
+        <p>Loading…</p>
+      </main>
+    );
+  }
+  const viewer: Viewer = {
+    email: me.user.email,
+    merchantID: me.merchantID,
+    role: me.role,
+    memberships: me.memberships,
+  };
+  const payment = match("/payments/:id", path);
+  let page;
+  if (payment) page = <PaymentDetail id={payment["id"]!} role={viewer.role} />;
+  else if (match("/payments", path)) page = <PaymentList />;
+  else page = <NotFound />;
+  return (
+    <Layout viewer={viewer} setSession={setSession}>
+      {page}
+    </Layout>
+  );
+}
+
+function NotFound() {
+  return (
+    <section>
+      <h1>Not found</h1>
+      <p>There is no page here.</p>
+    </section>
+  );
+}

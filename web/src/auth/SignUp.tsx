@@ -1,0 +1,49 @@
+import { useMutation } from "urql";
+import type { SetSession } from "../App";
+import { errorText } from "../lib/errors";
+import { href, linkClick, navigate } from "../lib/router";
+import { AuthForm, Field, text } from "./AuthForm";
+import { SignUpMutation } from "./operations";
+
+export function SignUp({ setSession }: { setSession: SetSession }) {
+  const [state, signUp] = useMutation(SignUpMutation);
+  return (
+    <AuthForm
+      title="Create your account"
+      submit="Create account"
+      busy={state.fetching}
+      error={errorText(state.error)}
+      onSubmit={async (form) => {
+        const res = await signUp({
+          email: text(form, "email"),
+          password: text(form, "password"),
+          merchantName: text(form, "merchantName"),
+        });
+        const token = res.data?.signUp.session.token;
+        if (token) {
+          setSession(token);
+          navigate("/payments", true);
+        }
+      }}
+      footer={
+        <>
+          Have an account?{" "}
+          <a href={href("/signin")} onClick={linkClick("/signin")}>
+            Sign in
+          </a>
+        </>
+      }
+    >
+      <Field name="merchantName" label="Business name" autoComplete="organization" />
+      <Field name="email" label="Email" type="email" autoComplete="username" />
+      <Field
+        name="password"
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        minLength={10}
+        hint="At least 10 characters; not a common password."
+      />
+    </AuthForm>
+  );
+}

@@ -1,0 +1,99 @@
+// The payments list: newest first, 20 a page, with the connection's
+// cursors kept in the URL (?after=… or ?before=…) so a page can be
+// reloaded, shared within the cursors' hour, and left with Back.
+import { useQuery } from "urql";
+import { errorText } from "../lib/errors";
+import { formatAmount } from "../lib/money";
+import { href, linkClick } from "../lib/router";
+import { useLocation } from "../lib/router";
+import { PaymentsQuery } from "./operations";
+import { Status, formatDate } from "./status";
+
+const pageSize = 20;
+
+export function PaymentList() {
+  const { search } = useLocation();
+  const after = search.get("after");
+  const before = search.get("before");
+  const variables = before ? { last: pageSize, before } : { first: pageSize, after };
+  const [{ data, error, fetching }] = useQuery({ query: PaymentsQuery, variables });
+  const conn = data?.payments;
+  const rows = conn?.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
+  const info = conn?.pageInfo;
+  // With ?before the connection pages backwards: its "previous" is the
+  // newer side. Without a cursor the first page has nothing newer.
+  const newer = before ? info?.hasPreviousPage : after ? true : false;
+  const older = before ? true : info?.hasNextPage;
+  return (
+    <section aria-labelledby="payments-title">
+      <div className="heading">
+        <h1 id="payments-title">Payments</h1>
+        {conn && <span className="muted">{conn.totalCount} in all</span>}
+      </div>
+      {error && (
+        <p className="error" role="alert">
+          {errorText(error)}
+        </p>
+      )}
+      <div className="table-wrap">
+        <table aria-busy={fetching} aria-describedby="payments-title">
+          <thead>
+            <tr>
+              <th scope="col">Payment</th>
+              <th scope="col">Status</th>
+              <th scope="col" className="num">
+                Amount
+              </th>
+              <th scope="col">Currency</th>
+              <th scope="col">Connector</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((p) => (
+              <tr key={p.id}>
+                <td>
+                  <a href={href(`/payments/${encodeURIComponent(p.paymentID)}`)} onClick={linkClick(`/payments/${encodeURIComponent(p.paymentID)}`)}>
+                    {p.paymentID}
+                  </a>
+                </td>
+                <td>
+                  <Status value={p.status} />
+                </td>
+                <td className="num">{formatAmount(p.amount, p.currency)}</td>
+                <td>{p.currency}</td>
+                <td>{p.connector ?? "—"}</td>
+                <td>
+                  <time dateTime={p.createdAt}>{formatDate(p.createdAt)}</time>
+                </td>
+              </tr>
+            ))}
+            {conn && rows.length === 0 && (
+              <tr>
+                <td colSpan={6} className="muted">
+                  No payments yet. Payments made with this merchant's API key show here.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+      <nav className="pager" aria-label="Pages">
+        {newer && info?.startCursor ? (
+          <a href={href(`/payments?before=${encodeURIComponent(info.startCursor)}`)} onClick={linkClick(`/payments?before=${encodeURIComponent(info.startCursor)}`)}>
+            ← Newer
+          </a>
+        ) : (
+          <span />
+        )}
+        {older && info?.endCursor ? (
+          <a href={href(`/payments?after=${encodeURIComponent(info.endCursor)}`)} onClick={linkClick(`/payments?after=${encodeURIComponent(info.endCursor)}`)}>
+            Older →
+          </a>
+        ) : (
+          <span />
+        )}
+      </nav>
+    </section>
+  );
+}
