@@ -88,12 +88,12 @@ export function PaymentDetail({ id, role }: { id: string; role: Role }) {
         />
       )}
 
-      <h2>Attempts</h2>
+      <h2 id="attempts">Attempts</h2>
       {attempts.length === 0 ? (
         <p className="muted">No attempt yet.</p>
       ) : (
         <div className="table-wrap">
-          <table>
+          <table aria-labelledby="attempts" data-testid="attempts">
             <thead>
               <tr>
                 <th scope="col">Created</th>
@@ -124,12 +124,12 @@ export function PaymentDetail({ id, role }: { id: string; role: Role }) {
         </div>
       )}
 
-      <h2>Refunds</h2>
+      <h2 id="refunds">Refunds</h2>
       {refunds.length === 0 ? (
         <p className="muted">No refunds.</p>
       ) : (
         <div className="table-wrap">
-          <table>
+          <table aria-labelledby="refunds" data-testid="refunds">
             <thead>
               <tr>
                 <th scope="col">Refund</th>
@@ -187,8 +187,9 @@ function Actions(props: {
     setOpen(a);
     setKey(idempotencyKey());
     setInvalid(null);
-    const full = a === "capture" ? props.capturable : a === "refund" ? props.refundable : 0;
-    setAmount(full > 0 ? majorUnits(full, props.currency) : "");
+    // A capture usually takes everything authorized; a refund is usually
+    // partial, so its field starts empty with the most it may be beside it.
+    setAmount(a === "capture" && props.capturable > 0 ? majorUnits(props.capturable, props.currency) : "");
   };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -231,7 +232,17 @@ function Actions(props: {
               <label htmlFor="action-amount">
                 {labels[open]} amount ({props.currency})
               </label>
-              <input id="action-amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} required />
+              <input
+                id="action-amount"
+                inputMode="decimal"
+                value={amount}
+                onChange={(e) => setAmount(e.target.value)}
+                aria-describedby="action-amount-hint"
+                required
+              />
+              <small id="action-amount-hint" className="muted">
+                At most {formatMoney(open === "capture" ? props.capturable : props.refundable, props.currency)}
+              </small>
             </div>
           )}
           {error && (
