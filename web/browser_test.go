@@ -79,13 +79,16 @@ func watch(ctx context.Context) (func() (problems, requests []string), error) {
 }
 
 // TestDashboardSignUpAndPayments drives the embedded dashboard in headless
-// Chromium: a merchant signs up with the form, finds a payment made over
-// REST with its key in the payments list (amount written with the
-// currency's decimals), opens it and sees its status and attempt, opens a
-// declined one and sees the connector's error, and refunds part of the
-// first with the form. Nothing is loaded from anywhere but the server, and
-// the page reports no error (a Content-Security-Policy violation would be
-// one).
+// Chromium: a merchant signs up with the form, finds the payments made over
+// REST with its key in the list (amounts with their currency's decimals,
+// newest first, 20 a page with older and newer pages by cursor), opens one
+// and sees its status and attempt, refunds part of it with the form, opens
+// a declined one and sees the connector's error. Invited by another
+// merchant as a VIEWER, the same person accepts from the invitation link,
+// sees that merchant's payments and no action, switches back to the first
+// merchant and signs out. Nothing is loaded from anywhere but the server,
+// and the page reports no error (a Content-Security-Policy violation would
+// be one).
 func TestDashboardSignUpAndPayments(t *testing.T) {
 	exe := testenv.Chromium(t)
 	srv := testenv.NewServer(t, testenv.Database(t))
@@ -243,6 +246,92 @@ func TestDashboardSignUpAndPayments(t *testing.T) {
 	if err != nil || actions != 0 {
 		fail("a failed payment offers %d actions (%v)", actions, err)
 	}
+
+	// Twenty more payments: the list pages by the connection's cursors,
+	// 20 a page, the first payment alone on the second.
+	for i := range 19 {
+		pay("4242424242424242", 100+i, "EUR")
+	}
+	if err := chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(`a[href="/dashboard/payments"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#payments-title`)),
+	); err != nil {
+		fail("back to the list: %v", err)
+	}
+	waitText("tbody", declined)
+	waitText(".heading", "21 in all")
+	if rows := text("tbody"); strings.Contains(rows, paid) || strings.Count(rows, "EUR") != 19 {
+		fail("the first page:\n%s", rows)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.Search(`//a[contains(text(), "Older")]`))); err != nil {
+		fail("older: %v", err)
+	}
+	waitText("tbody", paid)
+	if rows := text("tbody"); strings.Contains(rows, declined) || strings.Count(rows, "\n") > 0 {
+		fail("the second page:\n%s", rows)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.Search(`//a[contains(text(), "Newer")]`))); err != nil {
+		fail("newer: %v", err)
+	}
+	waitText("tbody", declined)
+
+	// Another merchant invites the same person as a VIEWER; the link opens
+	// in the dashboard, and accepting with the same password opens a
+	// session there, where a viewer sees payments but no action.
+	other := call(t, srv.URL, "/graphql", map[string]any{
+		"query": `mutation { signUp(email: "boss@other.example", password: "another long passphrase", merchantName: "Other Shop") { session { token } apiKey } }`,
+	})["data"].(map[string]any)["signUp"].(map[string]any)
+	otherBearer := []string{"Authorization", "Bearer " + other["session"].(map[string]any)["token"].(string)}
+	invitation := call(t, srv.URL, "/graphql", map[string]any{
+		"query": `mutation { inviteUser(email: "owner@dash.example", role: VIEWER) { token } }`,
+	}, otherBearer...)["data"].(map[string]any)["inviteUser"].(map[string]any)["token"].(string)
+	key = other["apiKey"].(string)
+	theirs := pay("4242424242424242", 990, "KWD")
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL+"/dashboard/invite/"+invitation),
+		chromedp.WaitVisible(chromedp.CSS(`#field-password`)),
+		chromedp.SendKeys(chromedp.CSS(`#field-password`), "a long dashboard passphrase"),
+		chromedp.Click(chromedp.CSS(`button[type="submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#payments-title`)),
+	); err != nil {
+		fail("accept the invitation: %v", err)
+	}
+	waitText("tbody", theirs)
+	waitText("tbody", "0.990")
+	waitText(".topbar", "viewer")
+	if rows := text("tbody"); strings.Contains(rows, paid) {
+		fail("the other merchant's list shows the first's payment:\n%s", rows)
+	}
+	if err := chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(fmt.Sprintf(`a[href="/dashboard/payments/%s"]`, theirs))),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="payment-status"]`)),
+	); err != nil {
+		fail("open %s: %v", theirs, err)
+	}
+	if got := text("#payment-title"); got != "0.990 KWD" {
+		fail("%s shows amount %q", theirs, got)
+	}
+	actions, err = chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('[aria-label="Actions"] button').length`))
+	if err != nil || actions != 0 {
+		fail("a viewer is offered %d actions on a succeeded payment (%v)", actions, err)
+	}
+
+	// The person belongs to two merchants now: the switcher moves back to
+	// the first, as its admin.
+	// As a person's choice does: the select's value set past React's own
+	// setter (which would swallow the change), then its change event.
+	switched, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
+		const sel = document.querySelector('.merchant select');
+		const opt = sel && [...sel.options].find(o => o.textContent === "Dash Shop");
+		if (!opt) return false;
+		Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(sel, opt.value);
+		return sel.dispatchEvent(new Event('change', {bubbles: true}));
+	})()`))
+	if err != nil || !switched {
+		fail("no merchant switcher with Dash Shop (%v)", err)
+	}
+	waitText(".topbar", "admin")
+	waitText("tbody", declined)
 
 	// Signing out forgets the session and shows the sign-in form.
 	if err := chromedp.Do(ctx,
