@@ -17,12 +17,20 @@ import { PaymentList } from "./payments/PaymentList";
 /** Starts or ends a session: the new token (null signs out locally). */
 export type SetSession = (token: string | null) => void;
 
+/** The keys sign-up made, shown once on the next page and kept nowhere (not in storage). */
+export interface NewKeys {
+  secretKey: string;
+  publishableKey: string;
+}
+
 export function App() {
   const [token, setToken] = useState(loadToken);
+  const [keys, setKeys] = useState<NewKeys | null>(null);
   const client = useMemo(() => newClient(token), [token]);
   const setSession = useCallback<SetSession>((t) => {
     saveToken(t);
     setToken(t);
+    if (!t) setKeys(null);
   }, []);
   const { path } = useLocation();
   // An invitation link opens its page signed in or not: accepting it opens
@@ -33,17 +41,17 @@ export function App() {
       {invite ? (
         <AcceptInvitation token={invite["token"]!} setSession={setSession} />
       ) : token ? (
-        <SignedIn key={token} setSession={setSession} />
+        <SignedIn key={token} setSession={setSession} keys={keys} dismissKeys={() => setKeys(null)} />
       ) : (
-        <SignedOut setSession={setSession} />
+        <SignedOut setSession={setSession} onKeys={setKeys} />
       )}
     </Provider>
   );
 }
 
-function SignedOut({ setSession }: { setSession: SetSession }) {
+function SignedOut({ setSession, onKeys }: { setSession: SetSession; onKeys: (keys: NewKeys) => void }) {
   const { path } = useLocation();
-  if (path === "/signup") return <SignUp setSession={setSession} />;
+  if (path === "/signup") return <SignUp setSession={setSession} onKeys={onKeys} />;
   return <SignIn setSession={setSession} />;
 }
 
@@ -54,7 +62,8 @@ export interface Viewer {
   memberships: { merchantID: string; merchantName?: string | null; role: Role }[];
 }
 
-function SignedIn({ setSession }: { setSession: SetSession }) {
+function SignedIn(props: { setSession: SetSession; keys: NewKeys | null; dismissKeys: () => void }) {
+  const { setSession } = props;
   const { path } = useLocation();
   const [{ data, error, fetching }] = useQuery({ query: MeQuery, requestPolicy: "network-only" });
   const me = data?.me;
@@ -90,8 +99,35 @@ function SignedIn({ setSession }: { setSession: SetSession }) {
   else page = <NotFound />;
   return (
     <Layout viewer={viewer} setSession={setSession}>
+      {props.keys && <Keys keys={props.keys} dismiss={props.dismissKeys} />}
       {page}
     </Layout>
+  );
+}
+
+/** The keys sign-up made: the secret one is shown this once, as the API shows it once. */
+function Keys({ keys, dismiss }: { keys: NewKeys; dismiss: () => void }) {
+  return (
+    <section className="card notice" aria-labelledby="keys-title">
+      <h2 id="keys-title">Your API keys</h2>
+      <p>
+        Your servers call the REST API with the secret key in the <code>api-key</code> header. Copy it now: it is not
+        shown again.
+      </p>
+      <dl className="facts">
+        <dt>Secret key</dt>
+        <dd>
+          <code data-testid="secret-key">{keys.secretKey}</code>
+        </dd>
+        <dt>Publishable key</dt>
+        <dd>
+          <code>{keys.publishableKey}</code>
+        </dd>
+      </dl>
+      <button type="button" onClick={dismiss}>
+        I have copied it
+      </button>
+    </section>
   );
 }
 

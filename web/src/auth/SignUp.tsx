@@ -1,11 +1,12 @@
 import { useMutation } from "urql";
-import type { SetSession } from "../App";
+import type { NewKeys, SetSession } from "../App";
 import { errorText } from "../lib/errors";
 import { href, linkClick, navigate } from "../lib/router";
 import { AuthForm, Field, text } from "./AuthForm";
 import { SignUpMutation } from "./operations";
 
-export function SignUp({ setSession }: { setSession: SetSession }) {
+/** Signs up: a user, their merchant and its keys; the secret key, shown once, is handed to onKeys for the next page. */
+export function SignUp({ setSession, onKeys }: { setSession: SetSession; onKeys: (keys: NewKeys) => void }) {
   const [state, signUp] = useMutation(SignUpMutation);
   return (
     <AuthForm
@@ -19,9 +20,10 @@ export function SignUp({ setSession }: { setSession: SetSession }) {
           password: text(form, "password"),
           merchantName: text(form, "merchantName"),
         });
-        const token = res.data?.signUp.session.token;
-        if (token) {
-          setSession(token);
+        const made = res.data?.signUp;
+        if (made) {
+          onKeys({ secretKey: made.apiKey, publishableKey: made.publishableKey });
+          setSession(made.session.token);
           navigate("/payments", true);
         }
       }}

@@ -24,6 +24,8 @@ export const SignUpMutation = graphql(`
       session {
         token
       }
+      apiKey
+      publishableKey
     }
   }
 `);

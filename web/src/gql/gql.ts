@@ -15,7 +15,7 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  */
 type Documents = {
     "\n  query Me {\n    me {\n      user {\n        id\n        email\n      }\n      merchantID\n      role\n      memberships {\n        merchantID\n        merchantName\n        role\n      }\n    }\n  }\n": typeof types.MeDocument,
-    "\n  mutation SignUp($email: String!, $password: String!, $merchantName: String!) {\n    signUp(email: $email, password: $password, merchantName: $merchantName) {\n      session {\n        token\n      }\n    }\n  }\n": typeof types.SignUpDocument,
+    "\n  mutation SignUp($email: String!, $password: String!, $merchantName: String!) {\n    signUp(email: $email, password: $password, merchantName: $merchantName) {\n      session {\n        token\n      }\n      apiKey\n      publishableKey\n    }\n  }\n": typeof types.SignUpDocument,
     "\n  mutation SignIn($email: String!, $password: String!) {\n    signIn(email: $email, password: $password) {\n      token\n    }\n  }\n": typeof types.SignInDocument,
     "\n  mutation AcceptInvitation($token: String!, $password: String!) {\n    acceptInvitation(token: $token, password: $password) {\n      token\n    }\n  }\n": typeof types.AcceptInvitationDocument,
     "\n  mutation SignOut {\n    signOut\n  }\n": typeof types.SignOutDocument,
@@ -28,7 +28,7 @@ type Documents = {
 };
 const documents: Documents = {
     "\n  query Me {\n    me {\n      user {\n        id\n        email\n      }\n      merchantID\n      role\n      memberships {\n        merchantID\n        merchantName\n        role\n      }\n    }\n  }\n": types.MeDocument,
-    "\n  mutation SignUp($email: String!, $password: String!, $merchantName: String!) {\n    signUp(email: $email, password: $password, merchantName: $merchantName) {\n      session {\n        token\n      }\n    }\n  }\n": types.SignUpDocument,
+    "\n  mutation SignUp($email: String!, $password: String!, $merchantName: String!) {\n    signUp(email: $email, password: $password, merchantName: $merchantName) {\n      session {\n        token\n      }\n      apiKey\n      publishableKey\n    }\n  }\n": types.SignUpDocument,
     "\n  mutation SignIn($email: String!, $password: String!) {\n    signIn(email: $email, password: $password) {\n      token\n    }\n  }\n": types.SignInDocument,
     "\n  mutation AcceptInvitation($token: String!, $password: String!) {\n    acceptInvitation(token: $token, password: $password) {\n      token\n    }\n  }\n": types.AcceptInvitationDocument,
     "\n  mutation SignOut {\n    signOut\n  }\n": types.SignOutDocument,
@@ -61,7 +61,7 @@ export function graphql(source: "\n  query Me {\n    me {\n      user {\n       
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation SignUp($email: String!, $password: String!, $merchantName: String!) {\n    signUp(email: $email, password: $password, merchantName: $merchantName) {\n      session {\n        token\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation SignUp($email: String!, $password: String!, $merchantName: String!) {\n    signUp(email: $email, password: $password, merchantName: $merchantName) {\n      session {\n        token\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  mutation SignUp($email: String!, $password: String!, $merchantName: String!) {\n    signUp(email: $email, password: $password, merchantName: $merchantName) {\n      session {\n        token\n      }\n      apiKey\n      publishableKey\n    }\n  }\n"): (typeof documents)["\n  mutation SignUp($email: String!, $password: String!, $merchantName: String!) {\n    signUp(email: $email, password: $password, merchantName: $merchantName) {\n      session {\n        token\n      }\n      apiKey\n      publishableKey\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
