@@ -1,17 +1,12 @@
 package web_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/log"
-	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"switchyard/internal/testenv"
@@ -35,49 +30,6 @@ func call(t *testing.T, base, path string, body any, headers ...string) map[stri
 	return out
 }
 
-// watch collects what the page reports as an error (exceptions,
-// console.error, Content-Security-Policy violations, failed loads) and every
-// URL it requests.
-func watch(ctx context.Context) (func() (problems, requests []string), error) {
-	var (
-		mu sync.Mutex
-		ps []string
-		rs []string
-	)
-	err := chromedp.Listen(ctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch ev := ev.(type) {
-		case *runtime.EventExceptionThrown:
-			d := ev.ExceptionDetails
-			text := d.Text
-			if d.Exception != nil {
-				text += " " + d.Exception.Description
-			}
-			ps = append(ps, "exception: "+text)
-		case *runtime.EventConsoleAPICalled:
-			if ev.Type == runtime.ConsoleAPICalledTypeError {
-				var parts []string
-				for _, a := range ev.Args {
-					parts = append(parts, string(a.Value)+a.Description)
-				}
-				ps = append(ps, "console.error: "+strings.Join(parts, " "))
-			}
-		case *log.EventEntryAdded:
-			if ev.Entry.Level == log.EntryLevelError {
-				ps = append(ps, fmt.Sprintf("log (%s): %s %s", ev.Entry.Source, ev.Entry.Text, ev.Entry.URL))
-			}
-		case *network.EventRequestWillBeSent:
-			rs = append(rs, ev.Request.URL)
-		}
-	})
-	return func() ([]string, []string) {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]string(nil), ps...), append([]string(nil), rs...)
-	}, err
-}
-
 // TestDashboardSignUpAndPayments drives the embedded dashboard in headless
 // Chromium: a merchant signs up with the form, finds the payments made over
 // REST with its key in the list (amounts with their currency's decimals,
@@ -93,15 +45,14 @@ func TestDashboardSignUpAndPayments(t *testing.T) {
 	exe := testenv.Chromium(t)
 	srv := testenv.NewServer(t, testenv.Database(t))
 	ctx := testenv.Browser(t, exe, 60*time.Second)
-	report, err := watch(ctx)
+	watch, err := testenv.WatchPage(ctx)
 	if err != nil {
 		t.Fatalf("start Chromium (%s): %v", exe, err)
 	}
 	fail := func(format string, args ...any) {
 		t.Helper()
-		problems, requests := report()
 		page, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
-		t.Fatalf(format+"\nproblems: %q\nrequests: %q\npage:\n%s", append(args, problems, requests, page)...)
+		t.Fatalf(format+"\n%s\npage:\n%s", append(args, watch, page)...)
 	}
 	text := func(sel string) string {
 		t.Helper()
@@ -351,11 +302,10 @@ func TestDashboardSignUpAndPayments(t *testing.T) {
 		fail("after signing out sessionStorage keeps %v (%v)", kept, err)
 	}
 
-	problems, requests := report()
-	if len(problems) > 0 {
+	if problems := watch.Problems(); len(problems) > 0 {
 		t.Errorf("the page reported errors:\n%s", strings.Join(problems, "\n"))
 	}
-	for _, u := range requests {
+	for _, u := range watch.Requests() {
 		if !strings.HasPrefix(u, srv.URL+"/") {
 			t.Errorf("the page fetched %s: everything must come from the server", u)
 		}

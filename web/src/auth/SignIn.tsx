@@ -1,7 +1,8 @@
 import { useMutation } from "urql";
 import type { SetSession } from "../App";
 import { errorText } from "../lib/errors";
-import { href, linkClick, navigate } from "../lib/router";
+import { Link } from "../layout/Link";
+import { navigate } from "../lib/router";
 import { AuthForm, Field, text } from "./AuthForm";
 import { SignInMutation } from "./operations";
 
@@ -24,9 +25,9 @@ export function SignIn({ setSession }: { setSession: SetSession }) {
       footer={
         <>
           New to Switchyard?{" "}
-          <a href={href("/signup")} onClick={linkClick("/signup")}>
+          <Link to={"/signup"}>
             Create an account
-          </a>
+          </Link>
         </>
       }
     >

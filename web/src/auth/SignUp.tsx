@@ -1,7 +1,8 @@
 import { useMutation } from "urql";
 import type { NewKeys, SetSession } from "../App";
 import { errorText } from "../lib/errors";
-import { href, linkClick, navigate } from "../lib/router";
+import { Link } from "../layout/Link";
+import { navigate } from "../lib/router";
 import { AuthForm, Field, text } from "./AuthForm";
 import { SignUpMutation } from "./operations";
 
@@ -30,9 +31,9 @@ export function SignUp({ setSession, onKeys }: { setSession: SetSession; onKeys:
       footer={
         <>
           Have an account?{" "}
-          <a href={href("/signin")} onClick={linkClick("/signin")}>
+          <Link to={"/signin"}>
             Sign in
-          </a>
+          </Link>
         </>
       }
     >

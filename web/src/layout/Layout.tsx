@@ -6,7 +6,8 @@ import type { SetSession, Viewer } from "../App";
 import { SignOutMutation, SwitchMerchantMutation } from "../auth/operations";
 import { errorText } from "../lib/errors";
 import { canRun } from "../lib/roles";
-import { href, linkClick, navigate, useLocation } from "../lib/router";
+import { navigate, useLocation } from "../lib/router";
+import { Link } from "./Link";
 
 const sections = [{ path: "/payments", label: "Payments" }];
 
@@ -73,13 +74,12 @@ export function Layout({ viewer, setSession, children }: { viewer: Viewer; setSe
         <ul>
           {sections.map((s) => (
             <li key={s.path}>
-              <a
-                href={href(s.path)}
-                onClick={linkClick(s.path)}
+              <Link
+                to={s.path}
                 aria-current={path === s.path || path.startsWith(s.path + "/") ? "page" : undefined}
               >
                 {s.label}
-              </a>
+              </Link>
             </li>
           ))}
         </ul>

@@ -7,9 +7,10 @@ import { useMutation, useQuery } from "urql";
 import { idempotencyKey } from "../lib/client";
 import { errorText } from "../lib/errors";
 import { currencyExponent, formatMoney, majorUnits, parseMajor } from "../lib/money";
-import { href, linkClick } from "../lib/router";
+import { Link } from "../layout/Link";
 import { paymentActions, type PaymentAction, type Role } from "../lib/roles";
 import { CancelPaymentMutation, CapturePaymentMutation, CreateRefundMutation, PaymentQuery } from "./operations";
+import { Table } from "../layout/Table";
 import { Status, formatDate } from "./status";
 
 export function PaymentDetail({ id, role }: { id: string; role: Role }) {
@@ -17,9 +18,9 @@ export function PaymentDetail({ id, role }: { id: string; role: Role }) {
   const p = data?.payment;
   const back = (
     <p>
-      <a href={href("/payments")} onClick={linkClick("/payments")}>
+      <Link to={"/payments"}>
         ← Payments
-      </a>
+      </Link>
     </p>
   );
   if (!p) {
@@ -92,70 +93,49 @@ export function PaymentDetail({ id, role }: { id: string; role: Role }) {
       {attempts.length === 0 ? (
         <p className="muted">No attempt yet.</p>
       ) : (
-        <div className="table-wrap">
-          <table aria-labelledby="attempts" data-testid="attempts">
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">Connector</th>
-                <th scope="col">Status</th>
-                <th scope="col" className="num">
-                  Amount
-                </th>
-                <th scope="col">Error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {attempts.map((a) => (
-                <tr key={a.id}>
-                  <td>
-                    <time dateTime={a.createdAt}>{formatDate(a.createdAt)}</time>
-                  </td>
-                  <td>{a.connector ?? "—"}</td>
-                  <td>
-                    <Status value={a.status} />
-                  </td>
-                  <td className="num">{formatMoney(a.amount, a.currency)}</td>
-                  <td>{a.errorCode || a.errorMessage ? [a.errorCode, a.errorMessage].filter(Boolean).join(": ") : "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          labelledBy="attempts"
+          testId="attempts"
+          columns={[{ label: "Created" }, { label: "Connector" }, { label: "Status" }, { label: "Amount", numeric: true }, { label: "Error" }]}
+        >
+          {attempts.map((a) => (
+            <tr key={a.id}>
+              <td>
+                <time dateTime={a.createdAt}>{formatDate(a.createdAt)}</time>
+              </td>
+              <td>{a.connector ?? "—"}</td>
+              <td>
+                <Status value={a.status} />
+              </td>
+              <td className="num">{formatMoney(a.amount, a.currency)}</td>
+              <td>{a.errorCode || a.errorMessage ? [a.errorCode, a.errorMessage].filter(Boolean).join(": ") : "—"}</td>
+            </tr>
+          ))}
+        </Table>
       )}
 
       <h2 id="refunds">Refunds</h2>
       {refunds.length === 0 ? (
         <p className="muted">No refunds.</p>
       ) : (
-        <div className="table-wrap">
-          <table aria-labelledby="refunds" data-testid="refunds">
-            <thead>
-              <tr>
-                <th scope="col">Refund</th>
-                <th scope="col">Status</th>
-                <th scope="col" className="num">
-                  Amount
-                </th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {refunds.map((r) => (
-                <tr key={r.id}>
-                  <td>{r.refundID}</td>
-                  <td>
-                    <Status value={r.status} />
-                  </td>
-                  <td className="num">{formatMoney(r.amount, r.currency)}</td>
-                  <td>
-                    <time dateTime={r.createdAt}>{formatDate(r.createdAt)}</time>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          labelledBy="refunds"
+          testId="refunds"
+          columns={[{ label: "Refund" }, { label: "Status" }, { label: "Amount", numeric: true }, { label: "Created" }]}
+        >
+          {refunds.map((r) => (
+            <tr key={r.id}>
+              <td>{r.refundID}</td>
+              <td>
+                <Status value={r.status} />
+              </td>
+              <td className="num">{formatMoney(r.amount, r.currency)}</td>
+              <td>
+                <time dateTime={r.createdAt}>{formatDate(r.createdAt)}</time>
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
     </section>
   );

@@ -4,8 +4,9 @@
 import { useQuery } from "urql";
 import { errorText } from "../lib/errors";
 import { formatAmount } from "../lib/money";
-import { href, linkClick } from "../lib/router";
+import { Link } from "../layout/Link";
 import { useLocation } from "../lib/router";
+import { Table } from "../layout/Table";
 import { PaymentsQuery } from "./operations";
 import { Status, formatDate } from "./status";
 
@@ -35,61 +36,56 @@ export function PaymentList() {
           {errorText(error)}
         </p>
       )}
-      <div className="table-wrap">
-        <table aria-busy={fetching} aria-describedby="payments-title">
-          <thead>
-            <tr>
-              <th scope="col">Payment</th>
-              <th scope="col">Status</th>
-              <th scope="col" className="num">
-                Amount
-              </th>
-              <th scope="col">Currency</th>
-              <th scope="col">Connector</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((p) => (
-              <tr key={p.id}>
-                <td>
-                  <a href={href(`/payments/${encodeURIComponent(p.paymentID)}`)} onClick={linkClick(`/payments/${encodeURIComponent(p.paymentID)}`)}>
-                    {p.paymentID}
-                  </a>
-                </td>
-                <td>
-                  <Status value={p.status} />
-                </td>
-                <td className="num">{formatAmount(p.amount, p.currency)}</td>
-                <td>{p.currency}</td>
-                <td>{p.connector ?? "—"}</td>
-                <td>
-                  <time dateTime={p.createdAt}>{formatDate(p.createdAt)}</time>
-                </td>
-              </tr>
-            ))}
-            {conn && rows.length === 0 && (
-              <tr>
-                <td colSpan={6} className="muted">
-                  No payments yet. Payments made with this merchant's API key show here.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        labelledBy="payments-title"
+        busy={fetching}
+        columns={[
+          { label: "Payment" },
+          { label: "Status" },
+          { label: "Amount", numeric: true },
+          { label: "Currency" },
+          { label: "Connector" },
+          { label: "Created" },
+        ]}
+      >
+        {rows.map((p) => (
+          <tr key={p.id}>
+            <td>
+              <Link to={`/payments/${encodeURIComponent(p.paymentID)}`}>
+                {p.paymentID}
+              </Link>
+            </td>
+            <td>
+              <Status value={p.status} />
+            </td>
+            <td className="num">{formatAmount(p.amount, p.currency)}</td>
+            <td>{p.currency}</td>
+            <td>{p.connector ?? "—"}</td>
+            <td>
+              <time dateTime={p.createdAt}>{formatDate(p.createdAt)}</time>
+            </td>
+          </tr>
+        ))}
+        {conn && rows.length === 0 && (
+          <tr>
+            <td colSpan={6} className="muted">
+              No payments yet. Payments made with this merchant's API key show here.
+            </td>
+          </tr>
+        )}
+      </Table>
       <nav className="pager" aria-label="Pages">
         {newer && info?.startCursor ? (
-          <a href={href(`/payments?before=${encodeURIComponent(info.startCursor)}`)} onClick={linkClick(`/payments?before=${encodeURIComponent(info.startCursor)}`)}>
+          <Link to={`/payments?before=${encodeURIComponent(info.startCursor)}`}>
             ← Newer
-          </a>
+          </Link>
         ) : (
           <span />
         )}
         {older && info?.endCursor ? (
-          <a href={href(`/payments?after=${encodeURIComponent(info.endCursor)}`)} onClick={linkClick(`/payments?after=${encodeURIComponent(info.endCursor)}`)}>
+          <Link to={`/payments?after=${encodeURIComponent(info.endCursor)}`}>
             Older →
-          </a>
+          </Link>
         ) : (
           <span />
         )}
