@@ -8,6 +8,7 @@ import { SignIn } from "./auth/SignIn";
 import { SignUp } from "./auth/SignUp";
 import { Layout } from "./layout/Layout";
 import { newClient } from "./lib/client";
+import { errorText } from "./lib/errors";
 import { match, navigate, useLocation } from "./lib/router";
 import { loadToken, saveToken } from "./lib/session";
 import type { Role } from "./lib/roles";
@@ -26,12 +27,12 @@ export interface NewKeys {
 export function App() {
   const [token, setToken] = useState(loadToken);
   const [keys, setKeys] = useState<NewKeys | null>(null);
-  const client = useMemo(() => newClient(token), [token]);
   const setSession = useCallback<SetSession>((t) => {
     saveToken(t);
     setToken(t);
     if (!t) setKeys(null);
   }, []);
+  const client = useMemo(() => newClient(token, () => setSession(null)), [token, setSession]);
   const { path } = useLocation();
   // An invitation link opens its page signed in or not: accepting it opens
   // a session on the invitation's merchant.
@@ -65,14 +66,14 @@ export interface Viewer {
 function SignedIn(props: { setSession: SetSession; keys: NewKeys | null; dismissKeys: () => void }) {
   const { setSession } = props;
   const { path } = useLocation();
-  const [{ data, error, fetching }] = useQuery({ query: MeQuery, requestPolicy: "network-only" });
+  const [{ data, error, fetching }, retry] = useQuery({ query: MeQuery, requestPolicy: "network-only" });
   const me = data?.me;
-  const ended = !fetching && (error !== undefined || (data !== undefined && !me));
+  // A token the server does not know ends the session (the client does
+  // that); an answer without a user (an API key's) cannot be used here.
+  const notAUser = !fetching && data !== undefined && !me && !error;
   useEffect(() => {
-    // A session that ended (expired, signed out elsewhere, membership
-    // changed) or a token that is not a session: back to signing in.
-    if (ended) setSession(null);
-  }, [ended, setSession]);
+    if (notAUser) setSession(null);
+  }, [notAUser, setSession]);
   useEffect(() => {
     // The signed-out pages have nothing to show a signed-in user.
     if (path === "/" || path === "/signin" || path === "/signup") {
@@ -81,8 +82,19 @@ function SignedIn(props: { setSession: SetSession; keys: NewKeys | null; dismiss
   }, [path]);
   if (!me) {
     return (
-      <main className="center" aria-busy="true">
-        <p>Loading…</p>
+      <main className="center" aria-busy={!error}>
+        {error ? (
+          <div className="card">
+            <p className="error" role="alert">
+              {errorText(error)}
+            </p>
+            <button type="button" onClick={() => retry({ requestPolicy: "network-only" })}>
+              Try again
+            </button>
+          </div>
+        ) : (
+          <p>Loading…</p>
+        )}
       </main>
     );
   }

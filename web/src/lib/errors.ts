@@ -13,10 +13,11 @@ export function errorText(err: CombinedError | undefined): string | null {
     .join(" ");
 }
 
-/** Whether the error means the session is over (expired, signed out elsewhere, membership changed). */
+/**
+ * Whether the error means the session is over: IR_01 is the API's answer to
+ * a token it does not know (expired, signed out elsewhere, a changed role or
+ * membership). IR_22, a role refused an operation, is not.
+ */
 export function sessionEnded(err: CombinedError | undefined): boolean {
-  return !!err?.graphQLErrors.some((e) => {
-    const code = e.extensions?.["code"];
-    return code === "IR_01" || code === "IR_22";
-  });
+  return !!err?.graphQLErrors.some((e) => e.extensions?.["code"] === "IR_01");
 }
