@@ -2,6 +2,10 @@ module switchyard
 
 go 1.26.4
 
+// npm installs the dashboard's packages here; some ship .go files that are
+// no part of this module.
+ignore ./web/node_modules
+
 require (
 	ariga.io/atlas v1.3.0
 	entgo.io/contrib v0.7.0

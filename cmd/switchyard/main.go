@@ -22,6 +22,7 @@ import (
 	"switchyard/internal/config"
 	"switchyard/internal/redisconn"
 	"switchyard/internal/store"
+	"switchyard/web"
 )
 
 const usage = `usage: switchyard [serve|migrate|bootstrap|help]
@@ -155,6 +156,7 @@ func printBanner(out io.Writer, cfg *config.Config, demo *app.DemoKeys, base str
 	b.WriteString("\n")
 	if base != "" {
 		fmt.Fprintf(&b, "  REST API       %s\n", base)
+		fmt.Fprintf(&b, "  Dashboard      %s%s   (sign up, or sign in)\n", base, web.Path)
 		fmt.Fprintf(&b, "  GraphQL        %s/graphql   (open it in a browser for GraphiQL)\n", base)
 		fmt.Fprintf(&b, "  Health         %s/health/ready   Metrics %s/metrics\n", base, base)
 	}

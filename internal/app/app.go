@@ -46,6 +46,7 @@ import (
 	"switchyard/payments/txn"
 	"switchyard/payments/users"
 	"switchyard/rest"
+	"switchyard/web"
 	"switchyard/webhooks"
 )
 
@@ -217,6 +218,9 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 	mux.Handle(graph.Endpoint, gql)
 	mux.Handle(playground.AssetsPath(graph.Endpoint), gql)
 	mux.Handle("GET "+graph.ExportPath, graph.ExportHandler(a.Payments, exportGrants, a.Log))
+	dashboard := web.Handler()
+	mux.Handle(web.Path, dashboard)
+	mux.Handle(web.Path+"/", dashboard)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	rest.Register(mux, rest.Deps{
 		Payments:    a.Payments,
@@ -246,7 +250,7 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 // every route authenticates by header, so any header may be sent. The
 // GraphQL playground's page and files are not the API: they get no CORS
 // headers, so another origin's script cannot read them (the page may hold
-// the demo key).
+// the demo key). Nor do the dashboard's: it calls the API from this origin.
 func browserAccess(origins []string, next http.Handler) http.Handler {
 	api := cors.New(cors.Options{
 		AllowedOrigins: origins,
@@ -256,7 +260,7 @@ func browserAccess(origins []string, next http.Handler) http.Handler {
 		MaxAge:         600,
 	}).Handler(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if graph.IsPlaygroundRequest(r) {
+		if graph.IsPlaygroundRequest(r) || r.URL.Path == web.Path || strings.HasPrefix(r.URL.Path, web.Path+"/") {
 			next.ServeHTTP(w, r)
 			return
 		}
