@@ -39,7 +39,7 @@ func (r *mutationResolver) InviteUser(ctx context.Context, email string, role mo
 		return nil, err
 	}
 	return &model.InvitationPayload{InvitationID: inv.Invitation.ID, Email: inv.Invitation.Email, Role: role,
-		ExpiresAt: inv.Invitation.ExpiresAt, Token: inv.Token, Link: r.publicURL + "/dashboard/invite#" + inv.Token}, nil
+		ExpiresAt: inv.Invitation.ExpiresAt, Token: inv.Token, Link: inv.Link, Emailed: inv.Emailed}, nil
 }
 
 // AcceptInvitation is the resolver for the acceptInvitation field.

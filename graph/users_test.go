@@ -460,3 +460,53 @@ func TestConfiguredLifetimes(t *testing.T) {
 	}
 	near("the invitation", invExpires, 2*time.Hour)
 }
+
+// TestInvitationEmails: with SWITCHYARD_SMTP_URL set, an invitation's
+// link is e-mailed to the invited address, naming the merchant and the
+// role, and inviteUser says so; an SMTP server that is down leaves the
+// invitation made, with its link to pass on by hand; without SMTP nothing
+// is sent.
+func TestInvitationEmails(t *testing.T) {
+	smtp := testenv.StartSMTP(t, "", "")
+	cfg := testenv.Config(t, testenv.Database(t))
+	cfg.SMTPURL = smtp.URL
+	srv := testenv.NewServerWith(t, cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	admin, _ := signUp(t, srv.URL, "owner@mail.example", "Mail shop")
+	var out struct {
+		InviteUser struct {
+			Link    string
+			Emailed bool
+		}
+	}
+	bearer(t, srv.URL, admin.Token).must(`mutation { inviteUser(email: "new.operator@mail.example", role: OPERATOR) { link emailed } }`, nil, &out)
+	if !out.InviteUser.Emailed || !strings.Contains(out.InviteUser.Link, "/dashboard/invite#inv_tok_") {
+		t.Fatalf("inviteUser: %+v", out)
+	}
+	msg := smtp.Wait(t, 1, 10*time.Second)[0]
+	if len(msg.To) != 1 || msg.To[0] != "new.operator@mail.example" {
+		t.Fatalf("sent to %v", msg.To)
+	}
+	for _, want := range []string{"Subject: Your invitation to Mail shop on Switchyard", "join Mail shop on Switchyard as an operator",
+		out.InviteUser.Link + "\r\n"} {
+		if !strings.Contains(msg.Data, want) {
+			t.Errorf("the e-mail lacks %q:\n%s", want, msg.Data)
+		}
+	}
+
+	// SMTP down: the invitation is made all the same.
+	down := testenv.Config(t, testenv.Database(t))
+	down.SMTPURL = "smtp://" + testenv.FreeAddr(t)
+	srv2 := testenv.NewServerWith(t, down, slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	admin2, _ := signUp(t, srv2.URL, "owner@down.example", "Down shop")
+	bearer(t, srv2.URL, admin2.Token).must(`mutation { inviteUser(email: "someone@down.example", role: VIEWER) { link emailed } }`, nil, &out)
+	if out.InviteUser.Emailed || out.InviteUser.Link == "" {
+		t.Fatalf("with SMTP down: %+v", out)
+	}
+	// No SMTP: nothing sent, the link answered.
+	plain := testenv.NewServer(t, testenv.Database(t))
+	admin3, _ := signUp(t, plain.URL, "owner@nomail.example", "No mail shop")
+	bearer(t, plain.URL, admin3.Token).must(`mutation { inviteUser(email: "someone@nomail.example", role: VIEWER) { link emailed } }`, nil, &out)
+	if out.InviteUser.Emailed || len(smtp.Messages()) != 1 {
+		t.Fatalf("without SMTP: %+v, %d messages", out, len(smtp.Messages()))
+	}
+}

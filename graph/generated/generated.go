@@ -340,6 +340,7 @@ type ComplexityRoot struct {
 
 	InvitationPayload struct {
 		Email        func(childComplexity int) int
+		Emailed      func(childComplexity int) int
 		ExpiresAt    func(childComplexity int) int
 		InvitationID func(childComplexity int) int
 		Link         func(childComplexity int) int
@@ -2197,6 +2198,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.InvitationPayload.Email(childComplexity), true
+	case "InvitationPayload.emailed":
+		if e.ComplexityRoot.InvitationPayload.Emailed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvitationPayload.Emailed(childComplexity), true
 	case "InvitationPayload.expiresAt":
 		if e.ComplexityRoot.InvitationPayload.ExpiresAt == nil {
 			break
@@ -14550,6 +14557,8 @@ type InvitationPayload {
   after "#" so that it never reaches a server's logs or a Referer.
   """
   link: String!
+  "Whether the link was e-mailed to the address (SWITCHYARD_SMTP_URL is set and the server took the message)."
+  emailed: Boolean!
 }
 
 "An invitation, as its link shows it before it is accepted."
@@ -15186,6 +15195,8 @@ func (ec *executionContext) childFields_InvitationPayload(ctx context.Context, f
 		return ec.fieldContext_InvitationPayload_token(ctx, field)
 	case "link":
 		return ec.fieldContext_InvitationPayload_link(ctx, field)
+	case "emailed":
+		return ec.fieldContext_InvitationPayload_emailed(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type InvitationPayload", field.Name)
 }
@@ -23164,6 +23175,29 @@ func (ec *executionContext) _InvitationPayload_link(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_InvitationPayload_link(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("InvitationPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvitationPayload_emailed(ctx context.Context, field graphql.CollectedField, obj *model.InvitationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvitationPayload_emailed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Emailed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvitationPayload_emailed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvitationPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Mandate_id(ctx context.Context, field graphql.CollectedField, obj *ent.Mandate) (ret graphql.Marshaler) {
@@ -66464,6 +66498,11 @@ func (ec *executionContext) _InvitationPayload(ctx context.Context, sel ast.Sele
 			}
 		case "link":
 			out.Values[i] = ec._InvitationPayload_link(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "emailed":
+			out.Values[i] = ec._InvitationPayload_emailed(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

@@ -128,6 +128,8 @@ type InvitationPayload struct {
 	// The invitation link to send: the dashboard's accept page, with the token
 	// after "#" so that it never reaches a server's logs or a Referer.
 	Link string `json:"link"`
+	// Whether the link was e-mailed to the address (SWITCHYARD_SMTP_URL is set and the server took the message).
+	Emailed bool `json:"emailed"`
 }
 
 // The signed-in caller.

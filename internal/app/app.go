@@ -31,6 +31,7 @@ import (
 	"switchyard/internal/auth"
 	"switchyard/internal/config"
 	"switchyard/internal/idempotency"
+	"switchyard/internal/mailer"
 	"switchyard/internal/redisconn"
 	"switchyard/internal/redisstore"
 	"switchyard/internal/secrets"
@@ -176,7 +177,22 @@ func (a *App) wireDomain(box *secrets.Box, opts Options) {
 		Routing: a.Routing, GSM: a.GSM, Events: a.Events, PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Render: render,
 		RecoveryAfter: a.Config.RecoveryAfter, ResponseHashKey: a.Merchants.ProfileHashKey, ExportBatch: opts.ExportBatch})
 	a.Users = users.New(users.Deps{DB: db, Box: box, Sessions: redisstore.NewSessions(a.Redis.Client),
-		Failures: redisstore.NewSignInFailures(a.Redis.Client), Provisioner: a, Policy: a.userPolicy()})
+		Failures: redisstore.NewSignInFailures(a.Redis.Client), Provisioner: a, Policy: a.userPolicy(),
+		InviteURL: strings.TrimRight(a.Config.PublicURL, "/") + web.Path + "/invite#", Mailer: a.invitationMailer()})
+}
+
+// invitationMailer sends invitations' links when SWITCHYARD_SMTP_URL is
+// set (the configuration checked it); nil sends none.
+func (a *App) invitationMailer() users.Mailer {
+	if a.Config.SMTPURL == "" {
+		return nil
+	}
+	m, err := mailer.New(a.Config.SMTPURL, a.Config.SMTPFrom)
+	if err != nil {
+		a.Log.Warn("invitations are not e-mailed", "err", err)
+		return nil
+	}
+	return m
 }
 
 // userPolicy is users.DefaultPolicy with the configured session and

@@ -2,6 +2,9 @@ package users
 
 import (
 	"context"
+	"fmt"
+	"log/slog"
+	"strings"
 
 	"switchyard/ent"
 	"switchyard/ent/invitation"
@@ -19,6 +22,10 @@ const InvitationTokenPrefix = "inv_tok_"
 type Invited struct {
 	Invitation *ent.Invitation
 	Token      string
+	// Link is the link to send: InviteURL and the token.
+	Link string
+	// Emailed says the link went to the invited address by e-mail.
+	Emailed bool
 }
 
 // AdminKeyInviter is the inviter of an invitation the platform admin key
@@ -79,7 +86,40 @@ func (s *Service) Invite(ctx context.Context, email string, role Role) (*Invited
 	if err != nil {
 		return nil, err
 	}
-	return &Invited{Invitation: inv, Token: token}, nil
+	out := &Invited{Invitation: inv, Token: token, Link: s.inviteURL + token}
+	out.Emailed = s.mailInvitation(ctx, inv, out.Link)
+	return out, nil
+}
+
+// mailInvitation sends the link to the invited address when a mailer is
+// configured, after the invitation committed. A failed e-mail leaves the
+// invitation made (its link is in the answer to pass on by hand) and is
+// logged, without the link.
+func (s *Service) mailInvitation(ctx context.Context, inv *ent.Invitation, link string) bool {
+	if s.mailer == nil {
+		return false
+	}
+	merchantName := inv.MerchantID
+	if m, err := s.db.Client.MerchantAccount.Get(tenancy.System(ctx), inv.MerchantID); err == nil && m.MerchantName != nil {
+		merchantName = *m.MerchantName
+	}
+	text := fmt.Sprintf("You are invited to join %s on Switchyard as %s %s.\n\n"+
+		"Open this link to accept (it works once, until %s UTC):\n\n%s\n\n"+
+		"If you did not expect this invitation, ignore this e-mail.\n",
+		merchantName, article(string(inv.Role)), inv.Role, inv.ExpiresAt.UTC().Format("2 January 2006 15:04"), link)
+	if err := s.mailer.Send(ctx, inv.Email, "Your invitation to "+merchantName+" on Switchyard", text); err != nil {
+		slog.WarnContext(ctx, "invitation e-mail not sent", "invitation", inv.ID, "err", err)
+		return false
+	}
+	return true
+}
+
+// article is "an" before a vowel, else "a".
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
 }
 
 // PendingInvitation reads the invitation token names, as acceptInvitation
