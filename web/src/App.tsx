@@ -116,7 +116,7 @@ function SignedIn(props: { setSession: SetSession; keys: NewKeys | null; dismiss
   const payment = match("/payments/:id", path);
   let page;
   if (payment) page = <PaymentDetail id={payment["id"]!} role={viewer.role} />;
-  else if (match("/payments", path)) page = <PaymentList />;
+  else if (match("/payments", path)) page = <PaymentList role={viewer.role} />;
   else page = <NotFound />;
   return (
     <Layout viewer={viewer} setSession={setSession}>
