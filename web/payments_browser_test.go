@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"switchyard/internal/testenv"
@@ -45,6 +46,11 @@ func newDashTab(t *testing.T) *dashTab {
 	})["data"].(map[string]any)["signUp"].(map[string]any)
 	token := up["session"].(map[string]any)["token"].(string)
 	d := &dashTab{t: t, srv: srv, ctx: ctx, watch: watch, key: up["apiKey"].(string)}
+	// A headless tab is not the focused window, so focusing an element
+	// would fire no focus event; the charts show their numbers on one.
+	if _, err := chromedp.Call(ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
+		d.fail("focus emulation: %v", err)
+	}
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(srv.URL+"/dashboard/signin"),
 		chromedp.WaitVisible(chromedp.CSS(`#auth-title`)),
