@@ -27,6 +27,7 @@ type dashTab struct {
 	ctx   context.Context
 	watch *testenv.PageWatch
 	key   string // the merchant's secret API key
+	token string // the signed-up user's session
 }
 
 // newDashTab starts a server and Chromium, signs a new merchant up over
@@ -45,7 +46,7 @@ func newDashTab(t *testing.T) *dashTab {
 		"query": `mutation { signUp(email: "pay@dash.example", password: "a long dashboard passphrase", merchantName: "Filter Shop") { session { token } apiKey } }`,
 	})["data"].(map[string]any)["signUp"].(map[string]any)
 	token := up["session"].(map[string]any)["token"].(string)
-	d := &dashTab{t: t, srv: srv, ctx: ctx, watch: watch, key: up["apiKey"].(string)}
+	d := &dashTab{t: t, srv: srv, ctx: ctx, watch: watch, key: up["apiKey"].(string), token: token}
 	// A headless tab is not the focused window, so focusing an element
 	// would fire no focus event; the charts show their numbers on one.
 	if _, err := chromedp.Call(ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
