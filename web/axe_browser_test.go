@@ -33,7 +33,7 @@ func (d *dashTab) checkAxe(page string) {
 	}
 	// Evaluated over the DevTools protocol, which the page's
 	// Content-Security-Policy does not govern.
-	if _, err := chromedp.Run(d.ctx, chromedp.Evaluate[chromedp.Void](`window.axe || (() => {` + string(src) + `})()`)); err != nil {
+	if _, err := chromedp.Run(d.ctx, chromedp.Evaluate[chromedp.Void](`window.axe || (() => {`+string(src)+`})()`)); err != nil {
 		d.fail("%s: load axe-core: %v", page, err)
 	}
 	raw, err := chromedp.Run(d.ctx, chromedp.Evaluate[string](`axe.run(document, {
