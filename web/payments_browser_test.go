@@ -205,6 +205,11 @@ func TestDashboardPaymentFiltersAndExport(t *testing.T) {
 	if problems := d.watch.Problems(); len(problems) > 0 {
 		d.fail("the page reported errors: %q", problems)
 	}
+	for _, u := range d.watch.Requests() {
+		if !strings.HasPrefix(u, d.srv.URL+"/") && !strings.HasPrefix(u, "data:") {
+			d.fail("the page fetched %s: everything must come from the server", u)
+		}
+	}
 }
 
 // checkExport presses Export CSV, lets Chromium download the file the
