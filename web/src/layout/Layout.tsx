@@ -9,7 +9,10 @@ import { canRun } from "../lib/roles";
 import { navigate, useLocation } from "../lib/router";
 import { Link } from "./Link";
 
-const sections = [{ path: "/payments", label: "Payments" }];
+const sections = [
+  { path: "/home", label: "Home" },
+  { path: "/payments", label: "Payments" },
+];
 
 export function Layout({ viewer, setSession, children }: { viewer: Viewer; setSession: SetSession; children: ReactNode }) {
   const { path } = useLocation();
