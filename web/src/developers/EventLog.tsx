@@ -3,8 +3,8 @@
 // attempt, given up) and its attempts (kind, status code, the receiver's
 // answer or the network error), and a retry for the roles that may
 // (retryWebhookDelivery: admins and developers).
-import { useState } from "react";
 import { useMutation, useQuery } from "urql";
+import { useCursorPage } from "../layout/CursorPager";
 import { errorText } from "../lib/errors";
 import { canRun, type Role } from "../lib/roles";
 import { formatDate, Status } from "../payments/status";
@@ -14,14 +14,11 @@ import { EventsQuery, RetryDeliveryMutation } from "./operations";
 const pageSize = 20;
 
 export function EventLog({ role }: { role: Role }) {
-  const [cursor, setCursor] = useState<{ after?: string; before?: string }>({});
-  const variables = cursor.before ? { last: pageSize, before: cursor.before } : { first: pageSize, after: cursor.after ?? null };
+  const { variables, pager } = useCursorPage(pageSize);
   const [{ data, error, fetching }, refetch] = useQuery({ query: EventsQuery, variables, requestPolicy: "network-only" });
   const conn = data?.events;
   const events = conn?.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
   const info = conn?.pageInfo;
-  const newer = cursor.before ? info?.hasPreviousPage : !!cursor.after;
-  const older = cursor.before ? true : info?.hasNextPage;
   const mayRetry = canRun(role, "retryWebhookDelivery");
   return (
     <>
@@ -63,22 +60,7 @@ export function EventLog({ role }: { role: Role }) {
         ))}
         {conn && events.length === 0 && <li className="muted">No events yet: payments and refunds make them.</li>}
       </ol>
-      <nav className="pager" aria-label="Event log pages">
-        {newer && info?.startCursor ? (
-          <button type="button" onClick={() => setCursor({ before: info.startCursor! })}>
-            ← Newer
-          </button>
-        ) : (
-          <span />
-        )}
-        {older && info?.endCursor ? (
-          <button type="button" onClick={() => setCursor({ after: info.endCursor! })}>
-            Older →
-          </button>
-        ) : (
-          <span />
-        )}
-      </nav>
+      {pager(info, "Event log pages")}
     </>
   );
 }

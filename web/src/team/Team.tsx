@@ -5,6 +5,7 @@
 // @hasRole list); anyone else is told so and offered nothing.
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery } from "urql";
+import { useCursorPage } from "../layout/CursorPager";
 import type { Viewer } from "../App";
 import { errorText } from "../lib/errors";
 import { canRead, canRun, type Role } from "../lib/roles";
@@ -190,16 +191,11 @@ function Invite() {
 const auditPage = 20;
 
 function AuditLog() {
-  // The page's cursors are kept here, not in the URL: the log is one part
-  // of the page, and its cursors last an hour.
-  const [cursor, setCursor] = useState<{ after?: string; before?: string }>({});
-  const variables = cursor.before ? { last: auditPage, before: cursor.before } : { first: auditPage, after: cursor.after ?? null };
+  const { variables, pager } = useCursorPage(auditPage);
   const [{ data, error, fetching }] = useQuery({ query: AuditLogQuery, variables, requestPolicy: "network-only" });
   const conn = data?.auditLog;
   const rows = conn?.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
   const info = conn?.pageInfo;
-  const newer = cursor.before ? info?.hasPreviousPage : !!cursor.after;
-  const older = cursor.before ? true : info?.hasNextPage;
   return (
     <>
       <div className="heading">
@@ -237,22 +233,7 @@ function AuditLog() {
           </tr>
         )}
       </Table>
-      <nav className="pager" aria-label="Audit log pages">
-        {newer && info?.startCursor ? (
-          <button type="button" onClick={() => setCursor({ before: info.startCursor! })}>
-            ← Newer
-          </button>
-        ) : (
-          <span />
-        )}
-        {older && info?.endCursor ? (
-          <button type="button" onClick={() => setCursor({ after: info.endCursor! })}>
-            Older →
-          </button>
-        ) : (
-          <span />
-        )}
-      </nav>
+      {pager(info, "Audit log pages")}
     </>
   );
 }
