@@ -100,16 +100,16 @@ export function ApiKeys(props: { role: Role; publishableKey: string; keys: ApiKe
 function CreateKey({ made }: { made: (s: Secret) => void }) {
   const [name, setName] = useState("");
   const [expires, setExpires] = useState("");
-  const [key, renew] = useActionKey();
+  const [key, settle] = useActionKey();
   const [state, create] = useMutation(CreateApiKeyMutation);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (state.fetching) return;
     const expiration = expires ? new Date(`${expires}T00:00:00`).toISOString() : "never";
     const res = await create({ input: { name: name.trim(), expiration }, idempotencyKey: key });
+    settle(res);
     const out = res.data?.createApiKey;
     if (out) {
-      renew();
       setName("");
       setExpires("");
       made({ name: out.apiKey.name, key: out.key });
@@ -144,19 +144,18 @@ function KeyActions(props: { role: Role; apiKey: ApiKeyRow; made: (s: Secret) =>
   const { apiKey } = props;
   const [open, setOpen] = useState<"roll" | "revoke" | null>(null);
   const [grace, setGrace] = useState(3600);
-  const [key, renew] = useActionKey();
+  const [key, settle] = useActionKey();
   const [rollState, roll] = useMutation(RollApiKeyMutation);
   const [revokeState, revoke] = useMutation(RevokeApiKeyMutation);
   const busy = rollState.fetching || revokeState.fetching;
-  const start = (a: "roll" | "revoke") => {
-    setOpen(a);
-    renew();
-  };
+  const start = (a: "roll" | "revoke") => setOpen(a);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (busy || !open) return;
     if (open === "roll") {
-      const out = (await roll({ id: apiKey.keyID, gracePeriodSeconds: grace, idempotencyKey: key })).data?.rollApiKey;
+      const res = await roll({ id: apiKey.keyID, gracePeriodSeconds: grace, idempotencyKey: key });
+      settle(res);
+      const out = res.data?.rollApiKey;
       if (!out) return;
       const until = out.previous.expiresAt;
       props.made({
@@ -165,7 +164,9 @@ function KeyActions(props: { role: Role; apiKey: ApiKeyRow; made: (s: Secret) =>
         note: until ? `The old key works until ${formatDate(until)}.` : "The old key has stopped working.",
       });
     } else {
-      if (!(await revoke({ id: apiKey.keyID, idempotencyKey: key })).data) return;
+      const res = await revoke({ id: apiKey.keyID, idempotencyKey: key });
+      settle(res);
+      if (!res.data) return;
       props.changed();
     }
     setOpen(null);

@@ -112,7 +112,7 @@ function Attempts({ attempts }: { attempts: Attempt[] }) {
 }
 
 function Retry({ eventID, done }: { eventID: string; done: () => void }) {
-  const [key, renew] = useActionKey();
+  const [key, settle] = useActionKey();
   const [state, retry] = useMutation(RetryDeliveryMutation);
   return (
     <div className="row">
@@ -122,10 +122,8 @@ function Retry({ eventID, done }: { eventID: string; done: () => void }) {
         onClick={async () => {
           // The same key until an answer comes: a double click retries once.
           const res = await retry({ eventID, idempotencyKey: key });
-          if (res.data) {
-            renew();
-            done();
-          }
+          settle(res);
+          if (res.data) done();
         }}
       >
         {state.fetching ? "Retrying…" : "Retry delivery"}

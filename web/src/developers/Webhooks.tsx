@@ -25,7 +25,7 @@ export function Webhooks({ role, profile }: { role: Role; profile: ProfileWebhoo
   const [enabled, setEnabled] = useState(s.deliveryEnabled);
   const [types, setTypes] = useState<Set<string>>(() => new Set(s.enabledEventTypes));
   const [saved, setSaved] = useState(false);
-  const [key, renew] = useActionKey();
+  const [key, settle] = useActionKey();
   const [state, update] = useMutation(UpdateWebhookSettingsMutation);
   const toggle = (t: string, on: boolean) => {
     const next = new Set(types);
@@ -42,10 +42,9 @@ export function Webhooks({ role, profile }: { role: Role; profile: ProfileWebhoo
       deliveryEnabled: enabled,
       enabledEventTypes: eventTypes.filter((t) => types.has(t)),
     };
-    if ((await update({ profileID: profile.profileID, input, idempotencyKey: key })).data) {
-      renew();
-      setSaved(true);
-    }
+    const res = await update({ profileID: profile.profileID, input, idempotencyKey: key });
+    settle(res);
+    if (res.data) setSaved(true);
   };
   return (
     <>
