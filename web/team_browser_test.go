@@ -33,7 +33,10 @@ func (p browserPage) fail(format string, args ...any) {
 // do runs the actions, failing with what about the page is wrong.
 func (p browserPage) do(what string, actions ...chromedp.Action[chromedp.Void]) {
 	p.t.Helper()
-	if err := chromedp.Do(p.ctx, actions...); err != nil {
+	// Each step has its own time, so that a stuck one leaves the page to show.
+	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
 		p.fail("%s: %v", what, err)
 	}
 }
@@ -78,6 +81,36 @@ func (p browserPage) value(sel string) string {
 	return v
 }
 
+// text is an element's text, once it is visible.
+func (p browserPage) text(sel string) string {
+	p.t.Helper()
+	p.do("wait for "+sel, chromedp.WaitVisible(chromedp.CSS(sel)))
+	v, err := chromedp.Run(p.ctx, chromedp.Text(chromedp.CSS(sel)))
+	if err != nil {
+		p.fail("%s: %v", sel, err)
+	}
+	return v
+}
+
+// memberRole is the member's role as the server has it, read over GraphQL
+// with a session of its own ("" when not a member).
+func memberRole(t *testing.T, base, member, adminEmail, adminPassword string) string {
+	t.Helper()
+	token := call(t, base, "/graphql", map[string]any{
+		"query":     `mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }`,
+		"variables": map[string]any{"e": adminEmail, "p": adminPassword},
+	})["data"].(map[string]any)["signIn"].(map[string]any)["token"].(string)
+	users := call(t, base, "/graphql", map[string]any{"query": `{ users { user { email } role } }`},
+		"Authorization", "Bearer "+token)["data"].(map[string]any)["users"].([]any)
+	for _, u := range users {
+		m := u.(map[string]any)
+		if m["user"].(map[string]any)["email"] == member {
+			return m["role"].(string)
+		}
+	}
+	return ""
+}
+
 // firstRefusedThenOK answers the first delivery 500 and every later one 200.
 type firstRefusedThenOK struct {
 	mu     sync.Mutex
@@ -103,14 +136,17 @@ func (h *firstRefusedThenOK) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // TestDashboardTeamAndDevelopers drives the Team and Developers pages in
 // headless Chromium. An admin signs up, invites an OPERATOR from the Team
 // page and copies the link; signed out, the same browser accepts it as a
-// new user, who sees no Team section, no team action at /dashboard/team and
-// no key actions on Developers (and the server refuses a forged role
-// change). The admin signs in again, finds the invitation and the role in
-// the audit log, creates an API key on Developers whose shown secret lists
-// payments over REST (a double click makes one key), sets the webhook URL to a local receiver, and sees a
-// payment's event in the event log with its refused first attempt (the
-// answer's body, the next automatic attempt), then retries it (a double click
-// sends it once) and sees it delivered.
+// new user, who sees no Team section, no team control at /dashboard/team
+// and no key or webhook control on Developers (and the server refuses a
+// forged read of the members). The admin signs in again, finds the member
+// and the invitation in the audit log, changes the member's role with the
+// menu and then removes them (the server has each; the log shows both),
+// creates an API key on Developers whose shown secret lists payments over
+// REST (a double click makes one key), sets the webhook URL to a local
+// receiver, shows the signing key, and sees a payment's event in the event
+// log with its refused first attempt (the answer's body, the next
+// automatic attempt), then retries it (a double click sends it once) and
+// sees it delivered.
 func TestDashboardTeamAndDevelopers(t *testing.T) {
 	exe := testenv.Chromium(t)
 	srv := testenv.NewServer(t, testenv.Database(t))
@@ -228,6 +264,32 @@ func TestDashboardTeamAndDevelopers(t *testing.T) {
 	p.waitText(`[data-testid="audit-log"] tbody`, "inviteUser")
 	if got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll('[data-testid="members"] tbody tr')].find(r => r.innerText.includes("`+operatorEmail+`")).querySelector('select').value`)); err != nil || got != "OPERATOR" {
 		p.fail("the operator's role shows as %q (%v)", got, err)
+	}
+
+	// The operator's role changed with the menu; then removed, after a
+	// confirming click: the server keeps each, and the audit log shows both.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
+		const row = [...document.querySelectorAll('[data-testid="members"] tbody tr')].find(r => r.innerText.includes("`+operatorEmail+`"));
+		const sel = row.querySelector('select');
+		Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(sel, 'VIEWER');
+		return sel.dispatchEvent(new Event('change', {bubbles: true}));
+	})()`)); err != nil {
+		p.fail("change the operator's role: %v", err)
+	}
+	p.waitText(`[data-testid="audit-log"] tbody`, "updateUserRole")
+	if role := memberRole(t, srv.URL, operatorEmail, adminEmail, adminPassword); role != "VIEWER" {
+		p.fail("after the change the member's role is %q", role)
+	}
+	p.do("remove the member",
+		chromedp.Click(chromedp.Search(`//tr[contains(., "`+operatorEmail+`")]//button[text()="Remove…"]`)),
+		chromedp.Click(chromedp.Search(`//button[text()="Remove `+operatorEmail+`"]`)),
+	)
+	p.waitText(`[data-testid="audit-log"] tbody`, "removeUser")
+	if members := p.text(`[data-testid="members"] tbody`); strings.Contains(members, operatorEmail) {
+		p.fail("the removed member is still listed:\n%s", members)
+	}
+	if role := memberRole(t, srv.URL, operatorEmail, adminEmail, adminPassword); role != "" {
+		p.fail("after the removal the member's role is %q", role)
 	}
 
 	// Developers: a new secret key, shown once, lists payments over REST.

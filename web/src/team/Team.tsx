@@ -3,7 +3,7 @@
 // first, paged. The schema gives all of it to admins only (users,
 // auditLog, inviteUser, updateUserRole and removeUser have an empty
 // @hasRole list); anyone else is told so and offered nothing.
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { useMutation, useQuery } from "urql";
 import { useCursorPage } from "../layout/CursorPager";
 import type { Viewer } from "../App";
@@ -19,6 +19,11 @@ export const roles: readonly Role[] = ["ADMIN", "DEVELOPER", "OPERATOR", "VIEWER
 const roleLabel = (r: Role) => r.charAt(0) + r.slice(1).toLowerCase();
 
 export function Team({ viewer }: { viewer: Viewer }) {
+  // Counts the team's changes made here, so that the audit log reads
+  // them (their answers name no type the log's query holds, so urql's
+  // cache would not refetch it by itself).
+  const [changes, setChanges] = useState(0);
+  const changed = () => setChanges((n) => n + 1);
   if (!canRead(viewer.role, "users")) {
     return (
       <section aria-labelledby="team-title">
@@ -30,20 +35,23 @@ export function Team({ viewer }: { viewer: Viewer }) {
   return (
     <section aria-labelledby="team-title">
       <h1 id="team-title">Team</h1>
-      <Members viewer={viewer} />
-      {canRun(viewer.role, "inviteUser") && <Invite />}
-      {canRead(viewer.role, "auditLog") && <AuditLog />}
+      <Members viewer={viewer} changed={changed} />
+      {canRun(viewer.role, "inviteUser") && <Invite changed={changed} />}
+      {canRead(viewer.role, "auditLog") && <AuditLog changes={changes} />}
     </section>
   );
 }
 
-function Members({ viewer }: { viewer: Viewer }) {
+function Members({ viewer, changed }: { viewer: Viewer; changed: () => void }) {
   const [{ data, error, fetching }, refetch] = useQuery({ query: MembersQuery });
   const [roleState, updateRole] = useMutation(UpdateUserRoleMutation);
   const [removeState, remove] = useMutation(RemoveUserMutation);
   const [removing, setRemoving] = useState<string | null>(null);
   const busy = roleState.fetching || removeState.fetching;
-  const refreshed = () => refetch({ requestPolicy: "network-only" });
+  const refreshed = () => {
+    refetch({ requestPolicy: "network-only" });
+    changed();
+  };
   const problem = errorText(error) ?? errorText(roleState.error) ?? errorText(removeState.error);
   const members = data?.users ?? [];
   return (
@@ -110,7 +118,7 @@ function Members({ viewer }: { viewer: Viewer }) {
                           }
                         }}
                       >
-                        Remove {m.user.email}
+                        {`Remove ${m.user.email}`}
                       </button>
                       <button type="button" disabled={busy} onClick={() => setRemoving(null)}>
                         Keep
@@ -133,7 +141,7 @@ function Members({ viewer }: { viewer: Viewer }) {
   );
 }
 
-function Invite() {
+function Invite({ changed }: { changed: () => void }) {
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("VIEWER");
   const [state, invite] = useMutation(InviteUserMutation);
@@ -144,7 +152,10 @@ function Invite() {
     // is on its way is ignored instead.
     if (state.fetching) return;
     const res = await invite({ email: email.trim(), role });
-    if (res.data) setEmail("");
+    if (res.data) {
+      setEmail("");
+      changed();
+    }
   };
   return (
     <>
@@ -190,9 +201,12 @@ function Invite() {
 
 const auditPage = 20;
 
-function AuditLog() {
+function AuditLog({ changes }: { changes: number }) {
   const { variables, pager } = useCursorPage(auditPage);
-  const [{ data, error, fetching }] = useQuery({ query: AuditLogQuery, variables, requestPolicy: "network-only" });
+  const [{ data, error, fetching }, refetch] = useQuery({ query: AuditLogQuery, variables, requestPolicy: "network-only" });
+  useEffect(() => {
+    if (changes > 0) refetch({ requestPolicy: "network-only" });
+  }, [changes, refetch]);
   const conn = data?.auditLog;
   const rows = conn?.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
   const info = conn?.pageInfo;
