@@ -15,6 +15,8 @@ import type { Role } from "./lib/roles";
 import { Home } from "./home/Home";
 import { PaymentDetail } from "./payments/PaymentDetail";
 import { PaymentList } from "./payments/PaymentList";
+import { Developers } from "./developers/Developers";
+import { Team } from "./team/Team";
 
 /** Starts or ends a session: the new token (null signs out locally). */
 export type SetSession = (token: string | null) => void;
@@ -119,6 +121,8 @@ function SignedIn(props: { setSession: SetSession; keys: NewKeys | null; dismiss
   if (path === "/" || path === "/home") page = <Home />;
   else if (payment) page = <PaymentDetail id={payment["id"]!} role={viewer.role} />;
   else if (match("/payments", path)) page = <PaymentList role={viewer.role} />;
+  else if (match("/team", path)) page = <Team viewer={viewer} />;
+  else if (match("/developers", path)) page = <Developers role={viewer.role} />;
   else page = <NotFound />;
   return (
     <Layout viewer={viewer} setSession={setSession}>
