@@ -84,6 +84,7 @@ func TestDashboardConnectorsAndRouting(t *testing.T) {
 		d.fail("the new account takes %v", second["paymentMethodsEnabled"])
 	}
 	a, b := first["merchantConnectorID"].(string), second["merchantConnectorID"].(string)
+	d.checkAxe("connectors")
 
 	// Routing: nothing active yet; a 70/30 split made with the form.
 	d.open("/routing", "#routing-title")
@@ -119,6 +120,7 @@ func TestDashboardConnectorsAndRouting(t *testing.T) {
 	}
 	d.poll("the evaluation", fmt.Sprintf(`(() => { const t = document.querySelector('[data-testid="routing-answer"]').innerText;
 		return (t.includes(%q) || t.includes(%q)) && t.includes("volume_based_routing"); })()`, a, b))
+	d.checkAxe("routing with the picture and an answer")
 
 	// Forty payments over REST: both accounts take some.
 	took := map[string]int{}
