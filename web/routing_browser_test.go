@@ -37,7 +37,7 @@ func (d *dashTab) gql(query string, variables map[string]any) map[string]any {
 // TestDashboardConnectorsAndRouting drives the Connectors and Routing pages
 // in headless Chromium. A new merchant adds a second sandbox connector
 // account with the form (its credential shown masked afterwards, never as
-// typed), sets a 70/30 volume split between the two accounts with the
+// typed), switches its sandbox outage on and off with the form, sets a 70/30 volume split between the two accounts with the
 // routing form and activates it (a double click makes and activates one
 // configuration), sees the picture say 70% and 30%, asks the "what would
 // route where" box and gets one of the two accounts, then makes 40
@@ -85,6 +85,32 @@ func TestDashboardConnectorsAndRouting(t *testing.T) {
 	}
 	a, b := first["merchantConnectorID"].(string), second["merchantConnectorID"].(string)
 	d.checkAxe("connectors")
+
+	// The sandbox failure knobs: an outage switched on with the form is in
+	// the account's metadata; turned off, the metadata has no sandbox object.
+	card := `[data-testid="connector-` + b + `"]`
+	clickIn := func(what, js string) {
+		d.t.Helper()
+		if ok, err := chromedp.Run(d.ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => { const c = document.querySelector(%q); `+js+` })()`, card))); err != nil || !ok {
+			d.fail("%s (%v)", what, err)
+		}
+	}
+	sandboxOf := func() any {
+		node := d.gql(`query($id: ID!) { node(id: $id) { ... on MerchantConnectorAccount { metadata } } }`, map[string]any{"id": b})["node"].(map[string]any)
+		md, _ := node["metadata"].(map[string]any)
+		return md["sandbox"]
+	}
+	clickIn("tick Outage", `const i = [...c.querySelectorAll('label')].find(l => l.textContent.includes("Outage"))?.querySelector('input'); if (!i) return false; i.click(); return true;`)
+	clickIn("save the knobs", `const b = [...c.querySelectorAll('button')].find(b => b.textContent === "Save sandbox failures"); if (!b) return false; b.click(); return true;`)
+	d.poll("the knobs on", fmt.Sprintf(`document.querySelector(%q).innerText.includes("Sandbox failures (on)")`, card))
+	if sb, _ := sandboxOf().(map[string]any); sb["outage"] != true {
+		d.fail("after the form, metadata.sandbox is %v", sb)
+	}
+	clickIn("turn the failures off", `const b = [...c.querySelectorAll('button')].find(b => b.textContent === "Turn failures off"); if (!b) return false; b.click(); return true;`)
+	d.poll("the knobs off", fmt.Sprintf(`document.querySelector(%q).innerText.includes("Sandbox failures (off)")`, card))
+	if sb := sandboxOf(); sb != nil {
+		d.fail("after turning failures off, metadata.sandbox is %v", sb)
+	}
 
 	// Routing: nothing active yet; a 70/30 split made with the form.
 	d.open("/routing", "#routing-title")

@@ -7,7 +7,7 @@ import { useState, type FormEvent } from "react";
 import { useMutation, useQuery } from "urql";
 import { useActionKey } from "../developers/actionKey";
 import { connectorNames } from "../lib/connectors.generated";
-import { errorText } from "../lib/errors";
+import { ErrorAlert } from "../layout/ErrorAlert";
 import { canRun, type Role } from "../lib/roles";
 import { knobsOf, metadataWith, methodsFor, enabledKeys, offeredKeys, type MethodFamily, type SandboxKnobs } from "./methods";
 import { ConnectorsQuery, CreateConnectorAccountMutation, UpdateConnectorAccountMutation } from "./operations";
@@ -37,11 +37,7 @@ export function Connectors({ role }: { role: Role }) {
   return (
     <section aria-labelledby="connectors-title">
       <h1 id="connectors-title">Connectors</h1>
-      {error && (
-        <p className="error" role="alert">
-          {errorText(error)}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       {!data ? (
         fetching && <p aria-busy="true">Loading…</p>
       ) : (
@@ -123,15 +119,6 @@ function useUpdate(account: Account, changed: () => void) {
   return { state, send };
 }
 
-function Failure({ error }: { error: Parameters<typeof errorText>[0] }) {
-  const text = errorText(error);
-  return text ? (
-    <p className="error" role="alert">
-      {text}
-    </p>
-  ) : null;
-}
-
 function EnableToggle({ account, changed }: { account: Account; changed: () => void }) {
   const { state, send } = useUpdate(account, changed);
   return (
@@ -139,7 +126,7 @@ function EnableToggle({ account, changed }: { account: Account; changed: () => v
       <button type="button" disabled={state.fetching} onClick={() => send({ disabled: !account.disabled })}>
         {account.disabled ? `Enable ${account.connectorLabel}` : `Disable ${account.connectorLabel}`}
       </button>
-      <Failure error={state.error} />
+      <ErrorAlert error={state.error} />
     </div>
   );
 }
@@ -158,7 +145,7 @@ function MethodsForm({ account, changed }: { account: Account; changed: () => vo
         <legend>Payment methods</legend>
         <MethodBoxes idPrefix={account.id} offered={offeredKeys(current)} ticked={ticked} setTicked={setTicked} />
       </fieldset>
-      <Failure error={state.error} />
+      <ErrorAlert error={state.error} />
       <button type="submit" disabled={state.fetching}>
         Save payment methods
       </button>
@@ -232,7 +219,7 @@ function SandboxForm({ account, changed }: { account: Account; changed: () => vo
           connector does not answer
         </label>
       </fieldset>
-      <Failure error={state.error} />
+      <ErrorAlert error={state.error} />
       <div className="row">
         <button type="submit" disabled={state.fetching}>
           Save sandbox failures
@@ -369,7 +356,7 @@ function AddConnector(props: { profiles: { profileID: string; profileName: strin
         <legend>Payment methods</legend>
         <MethodBoxes idPrefix="new" offered={offeredKeys([])} ticked={ticked} setTicked={setTicked} />
       </fieldset>
-      <Failure error={state.error} />
+      <ErrorAlert error={state.error} />
       <div className="row">
         <button type="submit" className="primary" disabled={state.fetching}>
           {state.fetching ? "Please wait…" : "Add connector account"}

@@ -8,7 +8,7 @@ import { useClient, useMutation, useQuery, type CombinedError } from "urql";
 import type { RoutingEvaluateQuery as RoutingEvaluateResult } from "../gql/graphql";
 import { useActionKey } from "../developers/actionKey";
 import { currencyCodes } from "../lib/currencies.generated";
-import { errorText } from "../lib/errors";
+import { ErrorAlert } from "../layout/ErrorAlert";
 import { parseMajor } from "../lib/money";
 import { canRun, type Role } from "../lib/roles";
 import { pictureOf, priority, problem, single, volumeSplit, type Algorithm, type Choice, type Picture } from "./algorithm";
@@ -35,11 +35,7 @@ export function Routing({ role }: { role: Role }) {
   return (
     <section aria-labelledby="routing-title">
       <h1 id="routing-title">Routing</h1>
-      {error && (
-        <p className="error" role="alert">
-          {errorText(error)}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       {!data ? (
         fetching && <p aria-busy="true">Loading…</p>
       ) : (
@@ -241,11 +237,7 @@ function RoutingForm(props: { accounts: Account[]; profileID: string; done: () =
         </div>
       )}
       {why && <p className="muted">{why}</p>}
-      {(createState.error || activateState.error) && (
-        <p className="error" role="alert">
-          {errorText(createState.error) ?? errorText(activateState.error)}
-        </p>
-      )}
+      <ErrorAlert error={createState.error ?? activateState.error} />
       {message && <p role="status">{message}</p>}
       <div className="row">
         <button type="submit" className="primary" disabled={busy || !!why}>
@@ -340,16 +332,8 @@ function Evaluate({ profileID }: { profileID: string }) {
           Evaluate
         </button>
       </div>
-      {invalid && (
-        <p className="error" role="alert">
-          {invalid}
-        </p>
-      )}
-      {error && (
-        <p className="error" role="alert">
-          {errorText(error)}
-        </p>
-      )}
+      <ErrorAlert text={invalid} />
+      <ErrorAlert error={error} />
       <div role="status" data-testid="routing-answer">
         {ev &&
           (ev.candidates.length === 0 ? (
