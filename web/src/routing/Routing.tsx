@@ -101,7 +101,7 @@ export function RoutingPicture({ picture }: { picture: Picture }) {
           return (
             <g key={`${i}-${b.accountID}`}>
               <path d={`M 124 ${mid} C 200 ${mid}, 220 ${y}, 316 ${y}`} className="edge" markerEnd="url(#routing-arrow)" />
-              <text x="236" y={y - 6} textAnchor="middle" className="tag">
+              <text x="292" y={y - 8} textAnchor="middle" className="tag">
                 {tag}
               </text>
               <rect x="320" y={y - 22} width="316" height="44" rx="8" className="box" />
