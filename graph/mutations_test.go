@@ -264,14 +264,19 @@ func TestAccountMutations(t *testing.T) {
 					ID, ConnectorName, ConnectorLabel string
 					ConnectorAccountDetails           map[string]string
 					Metadata                          map[string]any
+					PaymentMethodsEnabled             []map[string]any
 				}
 			}
 		}
 		c.must(`mutation { createConnectorAccount(input: {connectorType: "payment_processor", connectorName: "adyen",
 			connectorLabel: "gql_adyen", connectorAccountDetails: {auth_type: "BodyKey", api_key: "sk_live_abcdef123456", key1: "merchant_account_x"},
 			metadata: {region: "eu"}, paymentMethodsEnabled: [{payment_method: "card"}]}) {
-			connectorAccount { id connectorName connectorLabel connectorAccountDetails metadata } } }`, nil, &out)
+			connectorAccount { id connectorName connectorLabel connectorAccountDetails metadata paymentMethodsEnabled } } }`, nil, &out)
 		ca := out.CreateConnectorAccount.ConnectorAccount
+		// The dashboard reads the list back to edit it: an update replaces it whole.
+		if pme := ca.PaymentMethodsEnabled; len(pme) != 1 || pme[0]["payment_method"] != "card" {
+			t.Fatalf("paymentMethodsEnabled: %v", pme)
+		}
 		key := ca.ConnectorAccountDetails["api_key"]
 		if ca.ConnectorName != "adyen" || ca.ConnectorLabel != "gql_adyen" || strings.Contains(key, "abcdef") ||
 			!strings.HasPrefix(key, "sk") || !strings.HasSuffix(key, "56") || ca.Metadata["region"] != "eu" {
@@ -280,14 +285,18 @@ func TestAccountMutations(t *testing.T) {
 		var upd struct {
 			UpdateConnectorAccount struct {
 				ConnectorAccount struct {
-					Disabled       bool
-					ConnectorLabel string
+					Disabled              bool
+					ConnectorLabel        string
+					PaymentMethodsEnabled []map[string]any
 				}
 			}
 		}
-		c.must(fmt.Sprintf(`mutation { updateConnectorAccount(id: %q, input: {connectorType: "payment_processor", disabled: true, connectorLabel: "renamed"}) {
-			connectorAccount { disabled connectorLabel } } }`, ca.ID), nil, &upd)
-		if u := upd.UpdateConnectorAccount.ConnectorAccount; !u.Disabled || u.ConnectorLabel != "renamed" {
+		c.must(fmt.Sprintf(`mutation { updateConnectorAccount(id: %q, input: {connectorType: "payment_processor", disabled: true, connectorLabel: "renamed",
+			paymentMethodsEnabled: [{payment_method: "wallet", payment_method_types: [{payment_method_type: "paypal"}]}]}) {
+			connectorAccount { disabled connectorLabel paymentMethodsEnabled } } }`, ca.ID), nil, &upd)
+		if u := upd.UpdateConnectorAccount.ConnectorAccount; !u.Disabled || u.ConnectorLabel != "renamed" ||
+			len(u.PaymentMethodsEnabled) != 1 || u.PaymentMethodsEnabled[0]["payment_method"] != "wallet" ||
+			!strings.Contains(fmt.Sprint(u.PaymentMethodsEnabled[0]["payment_method_types"]), "paypal") {
 			t.Fatalf("updated: %+v", u)
 		}
 		for _, tc := range []struct{ name, code, query string }{

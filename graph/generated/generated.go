@@ -452,6 +452,7 @@ type ComplexityRoot struct {
 		MerchantID              func(childComplexity int) int
 		Metadata                func(childComplexity int) int
 		ModifiedAt              func(childComplexity int) int
+		PaymentMethodsEnabled   func(childComplexity int) int
 		PmAuthConfig            func(childComplexity int) int
 		Profile                 func(childComplexity int) int
 		ProfileID               func(childComplexity int) int
@@ -2742,6 +2743,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MerchantConnectorAccount.ModifiedAt(childComplexity), true
+	case "MerchantConnectorAccount.paymentMethodsEnabled":
+		if e.ComplexityRoot.MerchantConnectorAccount.PaymentMethodsEnabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MerchantConnectorAccount.PaymentMethodsEnabled(childComplexity), true
 	case "MerchantConnectorAccount.pmAuthConfig":
 		if e.ComplexityRoot.MerchantConnectorAccount.PmAuthConfig == nil {
 			break
@@ -14396,6 +14403,8 @@ extend type MerchantConnectorAccount {
   characters. The sealed values never leave the server.
   """
   connectorAccountDetails: Map
+  "The payment methods the account takes, in the REST shape (payment_methods_enabled): what an update replaces whole."
+  paymentMethodsEnabled: [Map!]
 }
 
 extend type Profile {
@@ -15476,6 +15485,8 @@ func (ec *executionContext) childFields_MerchantConnectorAccount(ctx context.Con
 		return ec.fieldContext_MerchantConnectorAccount_profile(ctx, field)
 	case "connectorAccountDetails":
 		return ec.fieldContext_MerchantConnectorAccount_connectorAccountDetails(ctx, field)
+	case "paymentMethodsEnabled":
+		return ec.fieldContext_MerchantConnectorAccount_paymentMethodsEnabled(ctx, field)
 	case "merchantConnectorID":
 		return ec.fieldContext_MerchantConnectorAccount_merchantConnectorID(ctx, field)
 	}
@@ -25408,6 +25419,29 @@ func (ec *executionContext) _MerchantConnectorAccount_connectorAccountDetails(ct
 }
 func (ec *executionContext) fieldContext_MerchantConnectorAccount_connectorAccountDetails(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MerchantConnectorAccount", field, true, true, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _MerchantConnectorAccount_paymentMethodsEnabled(ctx context.Context, field graphql.CollectedField, obj *ent.MerchantConnectorAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MerchantConnectorAccount_paymentMethodsEnabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentMethodsEnabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2ᚕmapᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MerchantConnectorAccount_paymentMethodsEnabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MerchantConnectorAccount", field, false, false, errors.New("field of type Map does not have child fields"))
 }
 
 func (ec *executionContext) _MerchantConnectorAccount_merchantConnectorID(ctx context.Context, field graphql.CollectedField, obj *ent.MerchantConnectorAccount) (ret graphql.Marshaler) {
@@ -67812,6 +67846,11 @@ func (ec *executionContext) _MerchantConnectorAccount(ctx context.Context, sel a
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "paymentMethodsEnabled":
+			out.Values[i] = ec._MerchantConnectorAccount_paymentMethodsEnabled(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "merchantConnectorID":
 			out.Values[i] = ec._MerchantConnectorAccount_merchantConnectorID(ctx, field, obj)
 			if out.Values[i] == graphql.Null {

@@ -17,6 +17,8 @@ import { PaymentDetail } from "./payments/PaymentDetail";
 import { PaymentList } from "./payments/PaymentList";
 import { Developers } from "./developers/Developers";
 import { Team } from "./team/Team";
+import { Connectors } from "./connectors/Connectors";
+import { Routing } from "./routing/Routing";
 
 /** Starts or ends a session: the new token (null signs out locally). */
 export type SetSession = (token: string | null) => void;
@@ -123,6 +125,8 @@ function SignedIn(props: { setSession: SetSession; keys: NewKeys | null; dismiss
   else if (match("/payments", path)) page = <PaymentList role={viewer.role} />;
   else if (match("/team", path)) page = <Team viewer={viewer} />;
   else if (match("/developers", path)) page = <Developers role={viewer.role} />;
+  else if (match("/connectors", path)) page = <Connectors role={viewer.role} />;
+  else if (match("/routing", path)) page = <Routing role={viewer.role} />;
   else page = <NotFound />;
   return (
     <Layout viewer={viewer} setSession={setSession}>

@@ -12,6 +12,8 @@ import { Link } from "./Link";
 const sections = [
   { path: "/home", label: "Home" },
   { path: "/payments", label: "Payments" },
+  { path: "/connectors", label: "Connectors" },
+  { path: "/routing", label: "Routing" },
   { path: "/developers", label: "Developers" },
   { path: "/team", label: "Team", shown: (v: Viewer) => canRead(v.role, "users") },
 ];

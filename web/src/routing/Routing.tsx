@@ -1,0 +1,358 @@
+// The Routing page: the default profile's active configuration drawn as a
+// picture (a payment's arrows to the accounts it may go to, in order or by
+// share), forms that build a single, priority or volume-split
+// configuration and activate it, and a "what would route where" box backed
+// by routingEvaluate.
+import { useState, type FormEvent } from "react";
+import { useClient, useMutation, useQuery, type CombinedError } from "urql";
+import type { RoutingEvaluateQuery as RoutingEvaluateResult } from "../gql/graphql";
+import { useActionKey } from "../developers/actionKey";
+import { currencyCodes } from "../lib/currencies.generated";
+import { ErrorAlert } from "../layout/ErrorAlert";
+import { parseMajor } from "../lib/money";
+import { canRun, type Role } from "../lib/roles";
+import { pictureOf, priority, problem, single, volumeSplit, type Algorithm, type Choice, type Picture } from "./algorithm";
+import { ActivateRoutingAlgorithmMutation, CreateRoutingAlgorithmMutation, RoutingEvaluateQuery, RoutingQuery } from "./operations";
+
+interface Account {
+  merchantConnectorID: string;
+  connectorName: string;
+  connectorLabel: string;
+}
+
+export function Routing({ role }: { role: Role }) {
+  const [{ data, error, fetching }, refetch] = useQuery({ query: RoutingQuery, requestPolicy: "network-only" });
+  const profileID = data?.merchantAccount?.defaultProfileID ?? "";
+  const all = data?.connectorAccounts.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
+  // A configuration may choose the profile's enabled payment processors only.
+  const accounts: Account[] = all.filter((a) => a.profileID === profileID && !a.disabled && a.connectorType === "payment_processor");
+  const algorithms = data?.routingAlgorithms.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
+  const active = algorithms.find((a) => a.active && a.profileID === profileID);
+  const label = (c: Choice) => {
+    const a = all.find((x) => x.merchantConnectorID === c.merchant_connector_id);
+    return a ? `${a.connectorLabel} (${a.connectorName})` : c.connector || c.merchant_connector_id;
+  };
+  return (
+    <section aria-labelledby="routing-title">
+      <h1 id="routing-title">Routing</h1>
+      <ErrorAlert error={error} />
+      {!data ? (
+        fetching && <p aria-busy="true">Loading…</p>
+      ) : (
+        <>
+          <h2 id="active-title">Active configuration</h2>
+          {active ? (
+            <>
+              <p>
+                <strong>{active.name}</strong> <span className="badge">{active.kind}</span>
+              </p>
+              <RoutingPicture picture={pictureOf(active.algorithm, label)} />
+            </>
+          ) : (
+            <p data-testid="routing-picture">
+              None: payments go by the profile's fallback order, {all.filter((a) => a.profileID === profileID && !a.disabled).map((a) => a.connectorLabel).join(", then ") || "with no account yet"}.
+            </p>
+          )}
+          {canRun(role, "createRoutingAlgorithm") && canRun(role, "activateRoutingAlgorithm") && (
+            <RoutingForm accounts={accounts} profileID={profileID} done={() => refetch({ requestPolicy: "network-only" })} />
+          )}
+          <Evaluate profileID={profileID} />
+        </>
+      )}
+    </section>
+  );
+}
+
+const ordinal = (i: number) => ["1st", "2nd", "3rd"][i] ?? `${i + 1}th`;
+
+/** The configuration as boxes and arrows: a payment on the left, an arrow to each account, labelled by share or order. */
+export function RoutingPicture({ picture }: { picture: Picture }) {
+  const rowH = 56;
+  const h = Math.max(1, picture.branches.length) * rowH + 8;
+  const mid = h / 2;
+  const words = picture.branches
+    .map((b, i) =>
+      b.share !== undefined ? `${b.share}% to ${b.label}` : picture.kind === "priority" ? `${ordinal(i)} ${b.label}` : b.label,
+    )
+    .map((w, i) => (picture.branches[i]?.rule ? `${picture.branches[i]!.rule}: ${w}` : w));
+  const summary =
+    picture.kind === "volume_split"
+      ? `Each payment is drawn: ${words.join(", ")}.`
+      : picture.kind === "priority"
+        ? `Payments try ${words.join(", then ")}.`
+        : picture.kind === "single"
+          ? `Every payment goes to ${words[0] ?? "nothing"}.`
+          : `Rules, in order: ${words.join("; ")}.`;
+  return (
+    <figure className="routing-picture" data-testid="routing-picture">
+      <svg viewBox={`0 0 640 ${h}`} role="img" aria-labelledby="routing-summary">
+        <defs>
+          <marker id="routing-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
+            <path d="M 0 0 L 10 5 L 0 10 z" className="arrow-head" />
+          </marker>
+        </defs>
+        <rect x="4" y={mid - 22} width="120" height="44" rx="8" className="box source" />
+        <text x="64" y={mid + 5} textAnchor="middle">
+          Payment
+        </text>
+        {picture.branches.map((b, i) => {
+          const y = i * rowH + 4 + rowH / 2;
+          const tag = b.share !== undefined ? `${b.share}%` : picture.kind === "priority" ? ordinal(i) : (b.rule ?? "");
+          return (
+            <g key={`${i}-${b.accountID}`}>
+              <path d={`M 124 ${mid} C 200 ${mid}, 220 ${y}, 316 ${y}`} className="edge" markerEnd="url(#routing-arrow)" />
+              <text x="292" y={y - 8} textAnchor="middle" className="tag">
+                {tag}
+              </text>
+              <rect x="320" y={y - 22} width="316" height="44" rx="8" className="box" />
+              <text x="332" y={y + 5}>
+                {b.label.length > 40 ? `${b.label.slice(0, 39)}…` : b.label}
+              </text>
+            </g>
+          );
+        })}
+      </svg>
+      <figcaption id="routing-summary">{summary}</figcaption>
+    </figure>
+  );
+}
+
+type Kind = "single" | "priority" | "volume_split";
+
+function RoutingForm(props: { accounts: Account[]; profileID: string; done: () => void }) {
+  const { accounts } = props;
+  const first = accounts[0]?.merchantConnectorID ?? "";
+  const second = accounts[1]?.merchantConnectorID ?? first;
+  const [kind, setKind] = useState<Kind>("volume_split");
+  const [name, setName] = useState("");
+  const [picked, setPicked] = useState<string[]>([first, second]);
+  const [shares, setShares] = useState<number[]>([70, 30]);
+  const [created, setCreated] = useState<{ id: string; forAlgorithm: string } | null>(null);
+  const [createKey, settleCreate] = useActionKey();
+  const [activateKey, settleActivate] = useActionKey();
+  const [createState, create] = useMutation(CreateRoutingAlgorithmMutation);
+  const [activateState, activate] = useMutation(ActivateRoutingAlgorithmMutation);
+  const [message, setMessage] = useState<string | null>(null);
+  const choice = (id: string): Choice => {
+    const a = accounts.find((x) => x.merchantConnectorID === id);
+    return { connector: a?.connectorName ?? "", merchant_connector_id: a ? id : "" };
+  };
+  const rows = kind === "single" ? picked.slice(0, 1) : picked;
+  const algorithm: Algorithm =
+    kind === "single"
+      ? single(choice(picked[0] ?? ""))
+      : kind === "priority"
+        ? priority(rows.map(choice))
+        : volumeSplit(rows.map((id, i) => ({ choice: choice(id), split: shares[i] ?? 0 })));
+  const why = problem(algorithm);
+  const busy = createState.fetching || activateState.fetching;
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy || why) return;
+    setMessage(null);
+    const text = JSON.stringify(algorithm);
+    // A configuration made by an earlier send whose activation failed is
+    // activated now rather than made again.
+    let id = created?.forAlgorithm === text ? created.id : null;
+    if (!id) {
+      const res = await create({
+        input: { name: name.trim() || defaultName(kind, shares, rows.length), profileID: props.profileID || null, algorithm },
+        idempotencyKey: createKey,
+      });
+      settleCreate(res);
+      id = res.data?.createRoutingAlgorithm.routingAlgorithm.id ?? null;
+      if (!id) return;
+      setCreated({ id, forAlgorithm: text });
+    }
+    const res = await activate({ id, idempotencyKey: activateKey });
+    settleActivate(res);
+    if (res.data) {
+      setCreated(null);
+      setName("");
+      setMessage("Activated: the next payments route this way.");
+      props.done();
+    }
+  };
+  const setRow = (i: number, id: string) => setPicked(picked.map((p, j) => (j === i ? id : p)));
+  if (accounts.length === 0) return <p>Add a connector account before configuring routing.</p>;
+  return (
+    <form className="card" aria-labelledby="routing-form-title" onSubmit={submit}>
+      <h2 id="routing-form-title">New configuration</h2>
+      <fieldset className="plain">
+        <legend>Kind</legend>
+        {(
+          [
+            ["single", "Single: every payment to one account"],
+            ["priority", "Priority: the first account, then the next"],
+            ["volume_split", "Volume split: shares of the payments"],
+          ] as const
+        ).map(([k, text]) => (
+          <label key={k} className="check">
+            <input type="radio" name="routing-kind" value={k} checked={kind === k} onChange={() => setKind(k)} /> {text}
+          </label>
+        ))}
+      </fieldset>
+      <div className="field">
+        <label htmlFor="routing-name">Name (empty: named after its kind)</label>
+        <input id="routing-name" maxLength={64} value={name} onChange={(e) => setName(e.target.value)} />
+      </div>
+      {rows.map((id, i) => (
+        <div className="row" key={i}>
+          <div className="field">
+            <label htmlFor={`routing-account-${i}`}>{kind === "single" ? "Account" : kind === "priority" ? `${ordinal(i)} choice` : `Account ${i + 1}`}</label>
+            <select id={`routing-account-${i}`} value={id} onChange={(e) => setRow(i, e.target.value)}>
+              {accounts.map((a) => (
+                <option key={a.merchantConnectorID} value={a.merchantConnectorID}>
+                  {a.connectorLabel} ({a.connectorName})
+                </option>
+              ))}
+            </select>
+          </div>
+          {kind === "volume_split" && (
+            <div className="field">
+              <label htmlFor={`routing-share-${i}`}>Share of account {i + 1} (%)</label>
+              <input
+                id={`routing-share-${i}`}
+                type="number"
+                min={1}
+                max={100}
+                step={1}
+                value={shares[i] ?? 0}
+                onChange={(e) => setShares(rows.map((_, j) => (j === i ? Number(e.target.value) : (shares[j] ?? 0))))}
+              />
+            </div>
+          )}
+          {kind !== "single" && rows.length > 1 && (
+            <button type="button" onClick={() => (setPicked(picked.filter((_, j) => j !== i)), setShares(shares.filter((_, j) => j !== i)))}>
+              Remove {kind === "priority" ? ordinal(i) : `account ${i + 1}`}
+            </button>
+          )}
+        </div>
+      ))}
+      {kind !== "single" && (
+        <div className="row">
+          <button type="button" onClick={() => (setPicked([...picked, first]), setShares([...shares, 0]))}>
+            Add an account
+          </button>
+        </div>
+      )}
+      {why && <p className="muted">{why}</p>}
+      <ErrorAlert error={createState.error ?? activateState.error} />
+      {message && <p role="status">{message}</p>}
+      <div className="row">
+        <button type="submit" className="primary" disabled={busy || !!why}>
+          {busy ? "Please wait…" : "Create and activate"}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function defaultName(kind: Kind, shares: number[], n: number): string {
+  if (kind === "volume_split") return `Volume split ${shares.slice(0, n).join("/")}`;
+  return kind === "single" ? "Single" : "Priority";
+}
+
+/** Asks where a payment with the facts typed would go, creating nothing. */
+function Evaluate({ profileID }: { profileID: string }) {
+  const [amount, setAmount] = useState("10.00");
+  const [currency, setCurrency] = useState("USD");
+  const [method, setMethod] = useState("card");
+  const [network, setNetwork] = useState("");
+  const [country, setCountry] = useState("");
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const client = useClient();
+  const [answer, setAnswer] = useState<{ data?: RoutingEvaluateResult; error?: CombinedError } | null>(null);
+  const [fetching, setFetching] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const minor = parseMajor(amount, currency);
+    if (minor === null) {
+      setInvalid(`${amount} is not an amount in ${currency}.`);
+      return;
+    }
+    setInvalid(null);
+    setFetching(true);
+    // Asked anew each time, never from the cache: a volume split draws again.
+    const res = await client
+      .query(
+        RoutingEvaluateQuery,
+        {
+          profileID: profileID || null,
+          payment: { amount: minor, currency, paymentMethod: method, cardNetwork: network || null, billingCountry: country.trim().toUpperCase() || null },
+        },
+        { requestPolicy: "network-only" },
+      )
+      .toPromise();
+    setFetching(false);
+    setAnswer({ ...(res.data ? { data: res.data } : {}), ...(res.error ? { error: res.error } : {}) });
+  };
+  const error = answer?.error;
+  const ev = answer?.data?.routingEvaluate;
+  return (
+    <form className="card" aria-labelledby="evaluate-title" onSubmit={submit}>
+      <h2 id="evaluate-title">What would route where</h2>
+      <div className="filter-fields">
+        <div className="field">
+          <label htmlFor="eval-amount">Amount</label>
+          <input id="eval-amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="eval-currency">Currency</label>
+          <select id="eval-currency" value={currency} onChange={(e) => setCurrency(e.target.value)}>
+            {currencyCodes.map((c) => (
+              <option key={c}>{c}</option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="eval-method">Payment method</label>
+          <select id="eval-method" value={method} onChange={(e) => setMethod(e.target.value)}>
+            {["card", "wallet", "pay_later", "bank_redirect", "bank_debit", "bank_transfer", "upi"].map((m) => (
+              <option key={m}>{m}</option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="eval-network">Card network (optional)</label>
+          <select id="eval-network" value={network} onChange={(e) => setNetwork(e.target.value)}>
+            <option value="">any</option>
+            {["Visa", "Mastercard", "AmericanExpress", "JCB", "DinersClub", "Discover", "UnionPay"].map((n) => (
+              <option key={n}>{n}</option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="eval-country">Billing country (optional, e.g. NL)</label>
+          <input id="eval-country" maxLength={2} value={country} onChange={(e) => setCountry(e.target.value)} />
+        </div>
+      </div>
+      <div className="row">
+        <button type="submit" disabled={fetching}>
+          Evaluate
+        </button>
+      </div>
+      <ErrorAlert text={invalid} />
+      <ErrorAlert error={error} />
+      <div role="status" data-testid="routing-answer">
+        {ev &&
+          (ev.candidates.length === 0 ? (
+            <p>No account would take it.</p>
+          ) : (
+            <>
+              <p>
+                It would go to <strong>{ev.candidates[0]!.connectorLabel}</strong> ({ev.candidates[0]!.connectorName},{" "}
+                <code>{ev.candidates[0]!.merchantConnectorID}</code>)
+                {ev.candidates.length > 1 && <>, then {ev.candidates.slice(1).map((c) => c.connectorLabel).join(", then ")}</>}.
+              </p>
+              <p className="muted">
+                Why: {ev.routingApproach}
+                {ev.routingKind && `, the active ${ev.routingKind} configuration`}
+                {ev.routingRule && `, rule ${ev.routingRule}`}.
+              </p>
+            </>
+          ))}
+      </div>
+    </form>
+  );
+}
