@@ -37,10 +37,16 @@ const Endpoint = "/graphql"
 // /graphql/assets/ (the caller routes that path here too).
 func NewHandler(d Deps, opts Options) http.Handler {
 	d.Client.Intercept(narrowToProfile())
-	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: NewResolver(d), Directives: directives()}))
+	resolver := NewResolver(d)
+	resolver.liveOpts = opts
+	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: resolver, Directives: directives()}))
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
+	// Last: it takes any request with an Upgrade header, and only a
+	// websocket's GET is handed to it (live.serve).
+	live := newLive(d, opts)
+	srv.AddTransport(live.transport())
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.SetParserTokenLimit(opts.TokenLimit)
 	if opts.Introspection {
@@ -75,6 +81,11 @@ func NewHandler(d Deps, opts Options) http.Handler {
 		if r.Method == http.MethodGet || r.Method == http.MethodHead {
 			// The same URL answers a browser with HTML and a client with JSON.
 			w.Header().Add("Vary", "Accept")
+		}
+		if IsWebsocketUpgrade(r) && r.URL.Path == Endpoint {
+			// Authenticated by connection_init, bounded by the live limits.
+			live.serve(srv, w, r)
+			return
 		}
 		if IsPlaygroundRequest(r) {
 			if mayPrefill(r) {

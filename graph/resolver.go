@@ -50,6 +50,8 @@ type Resolver struct {
 	analytics  *analytics.Service
 	idem       *idempotency.Store
 	webhooks   Retrier
+	live       LiveFeed
+	liveOpts   Options // the limits paymentUpdated applies
 }
 
 // Retrier sends an event again now (the webhook worker's manual retry).
@@ -77,12 +79,14 @@ type Deps struct {
 	Idempotency *idempotency.Store
 	// Webhooks retries deliveries; nil refuses retryWebhookDelivery.
 	Webhooks Retrier
+	// Live says which payments change, for subscriptions; nil refuses them.
+	Live LiveFeed
 }
 
 // NewResolver returns the root resolver over d.
 func NewResolver(d Deps) *Resolver {
 	return &Resolver{client: d.Client, cursors: d.Cursors, svc: d.Payments, merchants: d.Merchants,
-		connectors: d.Connectors, customers: d.Customers, events: d.Events, routing: d.Routing, users: d.Users, analytics: d.Analytics, idem: d.Idempotency, webhooks: d.Webhooks}
+		connectors: d.Connectors, customers: d.Customers, events: d.Events, routing: d.Routing, users: d.Users, analytics: d.Analytics, idem: d.Idempotency, webhooks: d.Webhooks, live: d.Live, liveOpts: DefaultOptions()}
 }
 
 // tableByPrefix maps an id prefix to its table, because entgql cannot tell
