@@ -78,13 +78,20 @@ type live struct {
 	opts    Options
 	origins map[string]bool // scheme://host[:port], lower case
 
+	// stopping ends every socket (close); open counts the serve calls.
+	stopping context.Context
+	stop     context.CancelFunc
+	open     sync.WaitGroup
+
 	mu        sync.Mutex
 	sockets   int            // open on this process
 	perCaller map[string]int // open per caller (callerKey)
+	closed    bool
 }
 
 func newLive(d Deps, opts Options) *live {
 	l := &live{deps: d, opts: opts, origins: map[string]bool{}, perCaller: map[string]int{}}
+	l.stopping, l.stop = context.WithCancel(context.Background())
 	for _, o := range opts.LiveOrigins {
 		if u, err := url.Parse(strings.TrimSpace(o)); err == nil && u.Scheme != "" && u.Host != "" {
 			l.origins[strings.ToLower(u.Scheme+"://"+u.Host)] = true
@@ -138,9 +145,10 @@ func (l *live) serve(srv http.Handler, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	l.mu.Lock()
-	full := l.sockets >= l.opts.LiveSockets
+	full := l.closed || l.sockets >= l.opts.LiveSockets
 	if !full {
 		l.sockets++
+		l.open.Add(1)
 	}
 	l.mu.Unlock()
 	if full {
@@ -159,9 +167,31 @@ func (l *live) serve(srv http.Handler, w http.ResponseWriter, r *http.Request) {
 		l.mu.Lock()
 		l.sockets--
 		l.mu.Unlock()
+		l.open.Done()
 	}()
-	ctx := context.WithValue(withClientAddr(r.Context(), r), socketKey{}, sock)
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	defer context.AfterFunc(l.stopping, cancel)()
+	ctx = context.WithValue(withClientAddr(ctx, r), socketKey{}, sock)
 	srv.ServeHTTP(w, r.WithContext(ctx))
+}
+
+// close ends every socket, refuses new ones, and waits a few seconds at
+// most for them to close.
+func (l *live) close() {
+	l.mu.Lock()
+	l.closed = true
+	l.mu.Unlock()
+	l.stop()
+	done := make(chan struct{})
+	go func() {
+		l.open.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+	}
 }
 
 // allowedOrigin lets a socket be opened by a client that is no browser (no
@@ -361,7 +391,7 @@ func (r *Resolver) paymentUpdates(ctx context.Context, only *string) (<-chan *en
 				if !ok {
 					if ctx.Err() == nil {
 						transport.AddSubscriptionError(ctx, presentError(ctx, errs.New(errs.KindTooManyRequests, "IR_06",
-							"the subscription fell too far behind the changes and was ended; read the payments again and subscribe again")))
+							"the subscription fell too far behind the changes, or the server is stopping; read the payments again and subscribe again")))
 					}
 					return
 				}

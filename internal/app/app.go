@@ -78,6 +78,8 @@ type App struct {
 
 	handler http.Handler
 	metrics *metrics
+	// closeLive ends the GraphQL websockets, which Shutdown leaves open.
+	closeLive func()
 }
 
 // Options change how Open starts the app.
@@ -214,6 +216,7 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 		Payments: a.Payments, Merchants: a.Merchants, Connectors: a.Connectors, Customers: a.Customers, Events: a.Events, Routing: a.Routing,
 		Users: a.Users, Analytics: a.Analytics, Idempotency: idem, Webhooks: a.Webhooks, Live: a.Live,
 	}, gqlOpts)
+	a.closeLive = gql.Close
 	mux.Handle(graph.Endpoint, gql)
 	mux.Handle(playground.AssetsPath(graph.Endpoint), gql)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
@@ -296,6 +299,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		ErrorLog:          slog.NewLogLogger(a.Log.Handler(), slog.LevelWarn),
 		ConnState:         a.metrics.connState,
 	}
+	srv.RegisterOnShutdown(a.closeLive)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(envelopeListener{ln}) }()
 	workCtx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
@@ -357,6 +361,9 @@ var Version = "0.1.0"
 
 // Close releases the stores.
 func (a *App) Close() {
+	if a.closeLive != nil {
+		a.closeLive()
+	}
 	if a.Live != nil {
 		a.Live.Close()
 	}

@@ -30,7 +30,7 @@ type PaymentFeed struct {
 
 	mu        sync.Mutex
 	pubsub    *redis.PubSub // nil until the first follower
-	followers map[string]map[*follower]struct{}
+	followers map[string]*merchantFollowers
 	closed    bool
 }
 
@@ -56,7 +56,7 @@ const (
 // NewPaymentFeed is the feed over rdb; Close stops it.
 func NewPaymentFeed(rdb redis.UniversalClient, log *slog.Logger) *PaymentFeed {
 	f := &PaymentFeed{rdb: rdb, log: log, queue: make(chan paymentChange, feedQueue), stop: make(chan struct{}),
-		followers: map[string]map[*follower]struct{}{}}
+		followers: map[string]*merchantFollowers{}}
 	f.done.Add(1)
 	go f.publish()
 	return f
@@ -111,7 +111,8 @@ func (f *PaymentFeed) publish() {
 }
 
 // Follow returns the row ids of merchantID's payments as they change, on
-// any process, from now until ctx ends. The channel is closed when ctx
+// any process, from the moment it returns (Redis has confirmed the
+// subscription by then) until ctx ends. The channel is closed when ctx
 // ends, when the feed closes, or when the follower leaves FollowerBuffer
 // changes unread (ctx is not done then: the caller has missed changes).
 func (f *PaymentFeed) Follow(ctx context.Context, merchantID string) (<-chan string, error) {
@@ -122,39 +123,69 @@ func (f *PaymentFeed) Follow(ctx context.Context, merchantID string) (<-chan str
 		f.mu.Unlock()
 		return nil, redis.ErrClosed
 	}
-	set := f.followers[merchantID]
-	if set == nil {
+	m := f.followers[merchantID]
+	if m == nil {
+		m = &merchantFollowers{set: map[*follower]struct{}{}, ready: make(chan struct{})}
 		var err error
 		if f.pubsub == nil {
-			f.pubsub = f.rdb.Subscribe(ctx, channel)
-			// Subscribe sends the command without waiting; Receive waits
-			// for Redis to confirm, so a Redis that is down is an error
-			// here, not a follower that hears nothing.
-			_, err = f.pubsub.Receive(ctx)
-			if err == nil {
+			// The first subscription: Receive waits for Redis to confirm
+			// it, so a Redis that is down is an error here, not a follower
+			// that hears nothing.
+			ps := f.rdb.Subscribe(ctx, channel)
+			if _, err = ps.Receive(ctx); err == nil {
+				f.pubsub = ps
+				close(m.ready)
 				f.done.Add(1)
-				go f.dispatch(f.pubsub)
+				go f.dispatch(ps)
 			} else {
-				_ = f.pubsub.Close()
-				f.pubsub = nil
+				_ = ps.Close()
 			}
 		} else {
+			// Confirmed to dispatch, which closes ready.
 			err = f.pubsub.Subscribe(ctx, channel)
 		}
 		if err != nil {
 			f.mu.Unlock()
 			return nil, err
 		}
-		set = map[*follower]struct{}{}
-		f.followers[merchantID] = set
+		f.followers[merchantID] = m
 	}
-	set[fl] = struct{}{}
+	m.set[fl] = struct{}{}
 	f.mu.Unlock()
 	go func() {
 		<-ctx.Done()
 		f.unfollow(merchantID, fl)
 	}()
-	return fl.ch, nil
+	select {
+	case <-m.ready:
+		return fl.ch, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// merchantFollowers are the followers of one merchant's channel; ready is
+// closed once Redis has confirmed the subscription.
+type merchantFollowers struct {
+	set   map[*follower]struct{}
+	ready chan struct{}
+}
+
+// Followers is how many followers of merchantID's payments are in place
+// (Follow has returned, or will without waiting).
+func (f *PaymentFeed) Followers(merchantID string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	m := f.followers[merchantID]
+	if m == nil {
+		return 0
+	}
+	select {
+	case <-m.ready:
+		return len(m.set)
+	default:
+		return 0
+	}
 }
 
 // unfollow removes fl (once) and closes its channel; the last follower of
@@ -162,13 +193,16 @@ func (f *PaymentFeed) Follow(ctx context.Context, merchantID string) (<-chan str
 func (f *PaymentFeed) unfollow(merchantID string, fl *follower) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	set := f.followers[merchantID]
-	if _, ok := set[fl]; !ok {
+	m := f.followers[merchantID]
+	if m == nil {
 		return
 	}
-	delete(set, fl)
+	if _, ok := m.set[fl]; !ok {
+		return
+	}
+	delete(m.set, fl)
 	close(fl.ch)
-	if len(set) == 0 {
+	if len(m.set) == 0 {
 		delete(f.followers, merchantID)
 		if f.pubsub != nil && !f.closed {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -178,26 +212,50 @@ func (f *PaymentFeed) unfollow(merchantID string, fl *follower) {
 	}
 }
 
-// dispatch hands each message to the followers of its merchant, until the
+// dispatch hands each message to the followers of its merchant, and marks
+// each merchant's subscription ready as Redis confirms it, until the
 // subscriber connection closes. go-redis reconnects it and subscribes
 // again by itself.
 func (f *PaymentFeed) dispatch(ps *redis.PubSub) {
 	defer f.done.Done()
-	for msg := range ps.Channel() {
-		var c paymentChange
-		if err := json.Unmarshal([]byte(msg.Payload), &c); err != nil || c.PaymentID == "" || paymentsChannel(c.MerchantID) != msg.Channel {
-			continue
-		}
-		f.mu.Lock()
-		for fl := range f.followers[c.MerchantID] {
-			select {
-			case fl.ch <- c.PaymentID:
-			default:
-				delete(f.followers[c.MerchantID], fl)
-				close(fl.ch)
+	for v := range ps.ChannelWithSubscriptions() {
+		switch msg := v.(type) {
+		case *redis.Subscription:
+			if msg.Kind != "subscribe" {
+				continue
 			}
+			f.mu.Lock()
+			for merchantID, m := range f.followers {
+				if paymentsChannel(merchantID) == msg.Channel {
+					select {
+					case <-m.ready:
+					default:
+						close(m.ready)
+					}
+				}
+			}
+			f.mu.Unlock()
+		case *redis.Message:
+			var c paymentChange
+			if err := json.Unmarshal([]byte(msg.Payload), &c); err != nil || c.PaymentID == "" || paymentsChannel(c.MerchantID) != msg.Channel {
+				continue
+			}
+			f.mu.Lock()
+			if m := f.followers[c.MerchantID]; m != nil {
+				for fl := range m.set {
+					select {
+					case fl.ch <- c.PaymentID:
+					default:
+						// Too far behind: dropped. The merchant's channel
+						// stays subscribed for the others, and for the next
+						// follower, until unfollow finds the set empty.
+						delete(m.set, fl)
+						close(fl.ch)
+					}
+				}
+			}
+			f.mu.Unlock()
 		}
-		f.mu.Unlock()
 	}
 }
 
@@ -210,8 +268,8 @@ func (f *PaymentFeed) Close() {
 		return
 	}
 	f.closed = true
-	for merchantID, set := range f.followers {
-		for fl := range set {
+	for merchantID, m := range f.followers {
+		for fl := range m.set {
 			close(fl.ch)
 		}
 		delete(f.followers, merchantID)
