@@ -68,12 +68,13 @@ func (c *liveClient) send(typ, id string, payload any) error {
 	return c.conn.Write(ctx, websocket.MessageText, b)
 }
 
-// next is the next message that is not a ping (a ping is answered).
+// next is the next message that is not a ping (a ping is answered),
+// within receiveWithin however many pings come first.
 func (c *liveClient) next() (liveMessage, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), receiveWithin)
+	defer cancel()
 	for {
-		ctx, cancel := context.WithTimeout(context.Background(), receiveWithin)
 		_, b, err := c.conn.Read(ctx)
-		cancel()
 		if err != nil {
 			return liveMessage{}, err
 		}
