@@ -14,7 +14,6 @@ import (
 
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	coderws "github.com/coder/websocket"
-	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"switchyard/ent"
 	"switchyard/ent/paymentintent"
@@ -446,9 +445,9 @@ func overSocket(ctx context.Context) bool { return socketOf(ctx) != nil }
 func transportMismatch(ctx context.Context, subscription bool) error {
 	switch {
 	case subscription && !overSocket(ctx):
-		return gqlerror.Errorf("subscriptions are served over a websocket at %s (graphql-transport-ws)", Endpoint)
+		return errs.InvalidRequest("subscriptions are served over a websocket at %s (graphql-transport-ws)", Endpoint)
 	case !subscription && overSocket(ctx):
-		return gqlerror.Errorf("only subscriptions are served over the websocket; send queries and mutations over HTTP POST")
+		return errs.InvalidRequest("only subscriptions are served over the websocket; send queries and mutations over HTTP POST")
 	}
 	return nil
 }

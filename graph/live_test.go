@@ -317,7 +317,7 @@ func TestLiveRefusals(t *testing.T) {
 
 	t.Run("transports", func(t *testing.T) {
 		r := newGQL(t, srv.URL, key).do(`subscription { paymentUpdated { paymentID } }`, nil)
-		if r.code() != "IR_06" || !strings.Contains(r.message(), "websocket") {
+		if r.Status != http.StatusBadRequest || r.code() != "IR_06" || !strings.Contains(r.message(), "websocket") {
 			t.Fatalf("a subscription over HTTP: %d %s", r.Status, r.Raw)
 		}
 		c := connect(t, srv.URL, map[string]any{"api-key": key})
