@@ -3,14 +3,18 @@ package graph_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 
+	"switchyard/graph"
+	"switchyard/graph/cursors"
 	"switchyard/internal/testenv"
 )
 
@@ -327,6 +331,24 @@ func TestLiveRefusals(t *testing.T) {
 		}
 	})
 
+	t.Run("sockets of one key", func(t *testing.T) {
+		_, own := signUp(t, srv.URL, "sockets@live.example", "Many sockets")
+		max := 8 // graph.DefaultOptions().LiveSocketsPerCaller
+		for range max {
+			connect(t, srv.URL, map[string]any{"api-key": own})
+		}
+		c, _, err := dialLive(t, srv.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := c.init(map[string]any{"api-key": own})
+		if code := websocket.CloseStatus(err); code != 4429 {
+			t.Fatalf("socket %d of one key: %+v, closed with %d (%v), want 4429", max+1, m, code, err)
+		}
+		// Another caller is not held back by it.
+		connect(t, srv.URL, map[string]any{"api-key": key})
+	})
+
 	t.Run("limits", func(t *testing.T) {
 		c := connect(t, srv.URL, map[string]any{"api-key": key})
 		deep := `subscription { paymentUpdated { connectorAccount { profile { connectorAccounts(first: 1) { edges { node {
@@ -358,4 +380,30 @@ func TestLiveRefusals(t *testing.T) {
 func jsonOf(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// TestLiveSocketEndsWithItsSession: a socket authenticated by a session is
+// closed once the session is signed out (at the next check of its
+// credentials, made often here).
+func TestLiveSocketEndsWithItsSession(t *testing.T) {
+	srv := testenv.NewServer(t, testenv.Database(t))
+	opts := graph.DefaultOptions()
+	opts.LiveRecheck = 20 * time.Millisecond
+	h := graph.NewHandler(graph.Deps{Client: srv.Store.Client, Cursors: cursors.New(srv.Redis.Client), Auth: srv.Auth,
+		Users: srv.Users, Live: srv.Live}, opts)
+	checked := httptest.NewServer(h)
+	t.Cleanup(func() {
+		h.Close()
+		checked.Close()
+	})
+
+	sess, _ := signUp(t, srv.URL, "leaving@live.example", "Leaving")
+	c := connect(t, checked.URL, map[string]any{"Authorization": "Bearer " + sess.Token})
+	var out struct{ SignOut bool }
+	bearer(t, srv.URL, sess.Token).must(`mutation { signOut }`, nil, &out)
+	m, err := c.next()
+	var ce websocket.CloseError
+	if !errors.As(err, &ce) {
+		t.Fatalf("after sign-out the socket sent %+v (%v), want it closed", m, err)
+	}
 }
