@@ -18,6 +18,7 @@ import (
 	"switchyard/ent"
 	"switchyard/ent/paymentintent"
 	"switchyard/internal/auth"
+	"switchyard/internal/httperr"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
 )
@@ -62,13 +63,15 @@ func headerHasToken(h http.Header, name, token string) bool {
 	return false
 }
 
-// Close codes of a refused connection_init (graphql-transport-ws's 4403
-// Forbidden, and 4429 for too many sockets).
+// Close codes of a refused connection_init: graphql-transport-ws's 4403
+// Forbidden, 4429 for too many sockets, and RFC 6455's 1013 when a store
+// the check needs is down.
 const (
-	closeForbidden   = 4403
-	closeTooMany     = 4429
-	maxInitHeader    = 4096 // a header value in connection_init's payload
-	liveMessageLimit = 64 << 10
+	closeForbidden     = 4403
+	closeTooMany       = 4429
+	closeTryAgainLater = 1013
+	maxInitHeader      = 4096 // a header value in connection_init's payload
+	liveMessageLimit   = 64 << 10
 )
 
 // live serves the websocket side of the endpoint.
@@ -248,6 +251,12 @@ func (l *live) init(ctx context.Context, payload transport.InitPayload) (context
 		e, ok := errs.As(err)
 		if !ok {
 			e = errs.Internal(err)
+		}
+		if _, status := httperr.Of(e); status >= 500 {
+			// Not the caller's fault (the session store is down, say):
+			// 1013, try again later, so a client does not take it for a
+			// refusal of its credentials.
+			return refuse(closeTryAgainLater, e)
 		}
 		return refuse(closeForbidden, e)
 	}
