@@ -259,13 +259,14 @@ func TestLivePaymentsAcrossProcesses(t *testing.T) {
 	}
 }
 
-// waitFollowing waits until n subscriptions to merchantID's payments are
-// in place on srv (Redis has confirmed them): a change made before would
-// not be heard, and the test would wait for it in vain.
+// waitFollowing waits until exactly n subscriptions to merchantID's
+// payments are in place on srv (Redis has confirmed them): a change made
+// before would not be heard, and the test would wait for it in vain; one
+// of a socket closed a moment ago may still be counted until it has gone.
 func waitFollowing(t *testing.T, srv *testenv.Server, merchantID string, n int) {
 	t.Helper()
 	deadline := time.Now().Add(receiveWithin)
-	for srv.Live.Followers(merchantID) < n {
+	for srv.Live.Followers(merchantID) != n {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d subscriptions to %s in place, want %d", srv.Live.Followers(merchantID), merchantID, n)
 		}
@@ -349,7 +350,20 @@ func TestLiveRefusals(t *testing.T) {
 		connect(t, srv.URL, map[string]any{"api-key": key})
 	})
 
+	t.Run("a profile's key", func(t *testing.T) {
+		w := seedWorld(t, srv, demoTenant(srv))
+		c := connect(t, srv.URL, map[string]any{"api-key": w.key, "X-Profile-Id": w.otherProfileID})
+		c.subscribe("p", `subscription { paymentUpdated { paymentID } }`, nil)
+		waitFollowing(t, srv, srv.Demo.MerchantID, 1)
+		restCall(t, srv.URL, http.MethodPost, "/payments", w.key, map[string]any{"amount": 500, "currency": "USD"})
+		other := restCall(t, srv.URL, http.MethodPost, "/payments", w.key, map[string]any{"amount": 600, "currency": "USD", "profile_id": w.otherProfileID})
+		if got := c.payment("p"); got.PaymentID != other["payment_id"] {
+			t.Fatalf("narrowed to %s, the socket first heard %+v, want %v", w.otherProfileID, got, other["payment_id"])
+		}
+	})
+
 	t.Run("limits", func(t *testing.T) {
+		waitFollowing(t, srv, srv.Demo.MerchantID, 0) // the last subtest's have gone
 		c := connect(t, srv.URL, map[string]any{"api-key": key})
 		deep := `subscription { paymentUpdated { connectorAccount { profile { connectorAccounts(first: 1) { edges { node {
 			profile { connectorAccounts(first: 1) { edges { node { profile { connectorAccounts(first: 1) { edges { node { connectorName } } } } } } } } } } } } } } }`
