@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	coderws "github.com/coder/websocket"
 
@@ -385,6 +386,13 @@ func (r *Resolver) paymentUpdates(ctx context.Context, only *string) (<-chan *en
 		release()
 		slog.WarnContext(ctx, "live updates: follow failed", "err", err)
 		return nil, errs.Unavailable("Live updates (Redis)")
+	}
+	// The payments are read in the goroutine below, with this field's
+	// selections; gqlgen writes to its field context once this returns,
+	// so the goroutine reads a copy of its own.
+	if fc := graphql.GetFieldContext(ctx); fc != nil {
+		own := *fc
+		ctx = graphql.WithFieldContext(ctx, &own)
 	}
 	out := make(chan *ent.PaymentIntent)
 	go func() {
