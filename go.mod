@@ -2,6 +2,10 @@ module switchyard
 
 go 1.26.4
 
+// npm installs the dashboard's packages here; some ship .go files that are
+// no part of this module.
+ignore ./web/node_modules
+
 require (
 	ariga.io/atlas v1.3.0
 	entgo.io/contrib v0.7.0
@@ -12,6 +16,8 @@ require (
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/coder/websocket v1.8.15
+	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6
+	github.com/emersion/go-smtp v0.25.1
 	github.com/getkin/kin-openapi v0.153.0
 	github.com/go-sql-driver/mysql v1.10.1
 	github.com/hashicorp/go-multierror v1.1.1

@@ -9,6 +9,8 @@
 #   - the same query without a key is refused
 #   - a browser's GET /graphql gets GraphiQL with the secret key prefilled, and
 #     its scripts from the binary
+#   - the banner names the dashboard; GET /dashboard/payments gets its page and
+#     that page's script from the binary (embedded: no Node needed)
 #   - SIGTERM shuts it down with exit status 0 within 20s, leaving a data
 #     directory of mode 0700 whose files are 0600 (they hold keys and customers)
 #   - a payment made with an Idempotency-Key is replayed (same payment, no new
@@ -211,6 +213,15 @@ asset="$(grep -o '/graphql/assets/graphiql\.min\.js?v=[0-9a-f]*' "$tmp/playgroun
 code="$(http GET "$asset" "$tmp/graphiql.js")"
 [[ "$code" == "200" ]] || fail "GET $asset: HTTP $code"
 say "playground: page with the demo key, $asset ($(wc -c <"$tmp/graphiql.js") bytes)"
+
+grep -q "Dashboard .*/dashboard" "$tmp/run1.log" || fail "the banner does not name the dashboard"
+code="$(http GET /dashboard/payments "$tmp/dashboard.html")"
+[[ "$code" == "200" ]] || fail "GET /dashboard/payments: HTTP $code"
+asset="$(grep -o '/dashboard/assets/index-[A-Za-z0-9_-]*\.js' "$tmp/dashboard.html" | head -n 1)"
+[[ -n "$asset" ]] || fail "the dashboard's page links no script: $(head -c 500 "$tmp/dashboard.html")"
+code="$(http GET "$asset" "$tmp/dashboard.js")"
+[[ "$code" == "200" ]] || fail "GET $asset: HTTP $code"
+say "dashboard: page and $asset ($(wc -c <"$tmp/dashboard.js") bytes)"
 
 read -r code paid _ <<<"$(pay smoke-restart "$tmp/pay1.json")"
 [[ "$code" == "200" && -n "$paid" ]] || fail "POST /payments: HTTP $code: $(head -c 500 "$tmp/pay1.json")"

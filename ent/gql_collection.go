@@ -3771,6 +3771,11 @@ func (_q *ProfileQuery) collectField(ctx context.Context, oneNode bool, opCtx *g
 				selectedFields = append(selectedFields, profile.FieldMaxAutoRetriesEnabled)
 				fieldSeen[profile.FieldMaxAutoRetriesEnabled] = struct{}{}
 			}
+		case "isManualRetryEnabled":
+			if _, ok := fieldSeen[profile.FieldIsManualRetryEnabled]; !ok {
+				selectedFields = append(selectedFields, profile.FieldIsManualRetryEnabled)
+				fieldSeen[profile.FieldIsManualRetryEnabled] = struct{}{}
+			}
 		case "isClickToPayEnabled":
 			if _, ok := fieldSeen[profile.FieldIsClickToPayEnabled]; !ok {
 				selectedFields = append(selectedFields, profile.FieldIsClickToPayEnabled)

@@ -2631,7 +2631,7 @@ func (_m *Profile) Node(ctx context.Context) (node *Node, err error) {
 	node = &Node{
 		ID:     _m.ID,
 		Type:   "Profile",
-		Fields: make([]*Field, 24),
+		Fields: make([]*Field, 25),
 		Edges:  make([]*Edge, 2),
 	}
 	var buf []byte
@@ -2803,10 +2803,18 @@ func (_m *Profile) Node(ctx context.Context) (node *Node, err error) {
 		Name:  "max_auto_retries_enabled",
 		Value: string(buf),
 	}
-	if buf, err = json.Marshal(_m.IsClickToPayEnabled); err != nil {
+	if buf, err = json.Marshal(_m.IsManualRetryEnabled); err != nil {
 		return nil, err
 	}
 	node.Fields[21] = &Field{
+		Type:  "bool",
+		Name:  "is_manual_retry_enabled",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.IsClickToPayEnabled); err != nil {
+		return nil, err
+	}
+	node.Fields[22] = &Field{
 		Type:  "bool",
 		Name:  "is_click_to_pay_enabled",
 		Value: string(buf),
@@ -2814,7 +2822,7 @@ func (_m *Profile) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.Force3dsChallenge); err != nil {
 		return nil, err
 	}
-	node.Fields[22] = &Field{
+	node.Fields[23] = &Field{
 		Type:  "bool",
 		Name:  "force_3ds_challenge",
 		Value: string(buf),
@@ -2822,7 +2830,7 @@ func (_m *Profile) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.IsIframeRedirectionEnabled); err != nil {
 		return nil, err
 	}
-	node.Fields[23] = &Field{
+	node.Fields[24] = &Field{
 		Type:  "bool",
 		Name:  "is_iframe_redirection_enabled",
 		Value: string(buf),

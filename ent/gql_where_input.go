@@ -13567,6 +13567,12 @@ type ProfileWhereInput struct {
 	MaxAutoRetriesEnabledIsNil  bool  `json:"maxAutoRetriesEnabledIsNil,omitempty"`
 	MaxAutoRetriesEnabledNotNil bool  `json:"maxAutoRetriesEnabledNotNil,omitempty"`
 
+	// "is_manual_retry_enabled" field predicates.
+	IsManualRetryEnabled       *bool `json:"isManualRetryEnabled,omitempty"`
+	IsManualRetryEnabledNEQ    *bool `json:"isManualRetryEnabledNEQ,omitempty"`
+	IsManualRetryEnabledIsNil  bool  `json:"isManualRetryEnabledIsNil,omitempty"`
+	IsManualRetryEnabledNotNil bool  `json:"isManualRetryEnabledNotNil,omitempty"`
+
 	// "is_click_to_pay_enabled" field predicates.
 	IsClickToPayEnabled    *bool `json:"isClickToPayEnabled,omitempty"`
 	IsClickToPayEnabledNEQ *bool `json:"isClickToPayEnabledNEQ,omitempty"`
@@ -13985,6 +13991,18 @@ func (i *ProfileWhereInput) P() (predicate.Profile, error) {
 	}
 	if i.MaxAutoRetriesEnabledNotNil {
 		predicates = append(predicates, profile.MaxAutoRetriesEnabledNotNil())
+	}
+	if i.IsManualRetryEnabled != nil {
+		predicates = append(predicates, profile.IsManualRetryEnabledEQ(*i.IsManualRetryEnabled))
+	}
+	if i.IsManualRetryEnabledNEQ != nil {
+		predicates = append(predicates, profile.IsManualRetryEnabledNEQ(*i.IsManualRetryEnabledNEQ))
+	}
+	if i.IsManualRetryEnabledIsNil {
+		predicates = append(predicates, profile.IsManualRetryEnabledIsNil())
+	}
+	if i.IsManualRetryEnabledNotNil {
+		predicates = append(predicates, profile.IsManualRetryEnabledNotNil())
 	}
 	if i.IsClickToPayEnabled != nil {
 		predicates = append(predicates, profile.IsClickToPayEnabledEQ(*i.IsClickToPayEnabled))

@@ -29407,6 +29407,7 @@ type ProfileMutation struct {
 	is_auto_retries_enabled                               *bool
 	max_auto_retries_enabled                              *int
 	addmax_auto_retries_enabled                           *int
+	is_manual_retry_enabled                               *bool
 	is_click_to_pay_enabled                               *bool
 	force_3ds_challenge                                   *bool
 	intent_fulfillment_time                               *string
@@ -30464,6 +30465,55 @@ func (m *ProfileMutation) ResetMaxAutoRetriesEnabled() {
 	delete(m.clearedFields, profile.FieldMaxAutoRetriesEnabled)
 }
 
+// SetIsManualRetryEnabled sets the "is_manual_retry_enabled" field.
+func (m *ProfileMutation) SetIsManualRetryEnabled(b bool) {
+	m.is_manual_retry_enabled = &b
+}
+
+// IsManualRetryEnabled returns the value of the "is_manual_retry_enabled" field in the mutation.
+func (m *ProfileMutation) IsManualRetryEnabled() (r bool, exists bool) {
+	v := m.is_manual_retry_enabled
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsManualRetryEnabled returns the old "is_manual_retry_enabled" field's value of the Profile entity.
+// If the Profile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProfileMutation) OldIsManualRetryEnabled(ctx context.Context) (v *bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsManualRetryEnabled is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsManualRetryEnabled requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsManualRetryEnabled: %w", err)
+	}
+	return oldValue.IsManualRetryEnabled, nil
+}
+
+// ClearIsManualRetryEnabled clears the value of the "is_manual_retry_enabled" field.
+func (m *ProfileMutation) ClearIsManualRetryEnabled() {
+	m.is_manual_retry_enabled = nil
+	m.clearedFields[profile.FieldIsManualRetryEnabled] = struct{}{}
+}
+
+// IsManualRetryEnabledCleared returns if the "is_manual_retry_enabled" field was cleared in this mutation.
+func (m *ProfileMutation) IsManualRetryEnabledCleared() bool {
+	_, ok := m.clearedFields[profile.FieldIsManualRetryEnabled]
+	return ok
+}
+
+// ResetIsManualRetryEnabled resets all changes to the "is_manual_retry_enabled" field.
+func (m *ProfileMutation) ResetIsManualRetryEnabled() {
+	m.is_manual_retry_enabled = nil
+	delete(m.clearedFields, profile.FieldIsManualRetryEnabled)
+}
+
 // SetIsClickToPayEnabled sets the "is_click_to_pay_enabled" field.
 func (m *ProfileMutation) SetIsClickToPayEnabled(b bool) {
 	m.is_click_to_pay_enabled = &b
@@ -30899,7 +30949,7 @@ func (m *ProfileMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ProfileMutation) Fields() []string {
-	fields := make([]string, 0, 30)
+	fields := make([]string, 0, 31)
 	if m.merchant != nil {
 		fields = append(fields, profile.FieldMerchantID)
 	}
@@ -30968,6 +31018,9 @@ func (m *ProfileMutation) Fields() []string {
 	}
 	if m.max_auto_retries_enabled != nil {
 		fields = append(fields, profile.FieldMaxAutoRetriesEnabled)
+	}
+	if m.is_manual_retry_enabled != nil {
+		fields = append(fields, profile.FieldIsManualRetryEnabled)
 	}
 	if m.is_click_to_pay_enabled != nil {
 		fields = append(fields, profile.FieldIsClickToPayEnabled)
@@ -31044,6 +31097,8 @@ func (m *ProfileMutation) Field(name string) (ent.Value, bool) {
 		return m.IsAutoRetriesEnabled()
 	case profile.FieldMaxAutoRetriesEnabled:
 		return m.MaxAutoRetriesEnabled()
+	case profile.FieldIsManualRetryEnabled:
+		return m.IsManualRetryEnabled()
 	case profile.FieldIsClickToPayEnabled:
 		return m.IsClickToPayEnabled()
 	case profile.FieldForce3dsChallenge:
@@ -31113,6 +31168,8 @@ func (m *ProfileMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldIsAutoRetriesEnabled(ctx)
 	case profile.FieldMaxAutoRetriesEnabled:
 		return m.OldMaxAutoRetriesEnabled(ctx)
+	case profile.FieldIsManualRetryEnabled:
+		return m.OldIsManualRetryEnabled(ctx)
 	case profile.FieldIsClickToPayEnabled:
 		return m.OldIsClickToPayEnabled(ctx)
 	case profile.FieldForce3dsChallenge:
@@ -31297,6 +31354,13 @@ func (m *ProfileMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetMaxAutoRetriesEnabled(v)
 		return nil
+	case profile.FieldIsManualRetryEnabled:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsManualRetryEnabled(v)
+		return nil
 	case profile.FieldIsClickToPayEnabled:
 		v, ok := value.(bool)
 		if !ok {
@@ -31418,6 +31482,9 @@ func (m *ProfileMutation) ClearedFields() []string {
 	if m.FieldCleared(profile.FieldMaxAutoRetriesEnabled) {
 		fields = append(fields, profile.FieldMaxAutoRetriesEnabled)
 	}
+	if m.FieldCleared(profile.FieldIsManualRetryEnabled) {
+		fields = append(fields, profile.FieldIsManualRetryEnabled)
+	}
 	if m.FieldCleared(profile.FieldIntentFulfillmentTime) {
 		fields = append(fields, profile.FieldIntentFulfillmentTime)
 	}
@@ -31458,6 +31525,9 @@ func (m *ProfileMutation) ClearField(name string) error {
 		return nil
 	case profile.FieldMaxAutoRetriesEnabled:
 		m.ClearMaxAutoRetriesEnabled()
+		return nil
+	case profile.FieldIsManualRetryEnabled:
+		m.ClearIsManualRetryEnabled()
 		return nil
 	case profile.FieldIntentFulfillmentTime:
 		m.ClearIntentFulfillmentTime()
@@ -31547,6 +31617,9 @@ func (m *ProfileMutation) ResetField(name string) error {
 		return nil
 	case profile.FieldMaxAutoRetriesEnabled:
 		m.ResetMaxAutoRetriesEnabled()
+		return nil
+	case profile.FieldIsManualRetryEnabled:
+		m.ResetIsManualRetryEnabled()
 		return nil
 	case profile.FieldIsClickToPayEnabled:
 		m.ResetIsClickToPayEnabled()

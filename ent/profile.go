@@ -66,6 +66,8 @@ type Profile struct {
 	IsAutoRetriesEnabled bool `json:"is_auto_retries_enabled,omitempty"`
 	// MaxAutoRetriesEnabled holds the value of the "max_auto_retries_enabled" field.
 	MaxAutoRetriesEnabled *int `json:"max_auto_retries_enabled,omitempty"`
+	// IsManualRetryEnabled holds the value of the "is_manual_retry_enabled" field.
+	IsManualRetryEnabled *bool `json:"is_manual_retry_enabled,omitempty"`
 	// IsClickToPayEnabled holds the value of the "is_click_to_pay_enabled" field.
 	IsClickToPayEnabled bool `json:"is_click_to_pay_enabled,omitempty"`
 	// Force3dsChallenge holds the value of the "force_3ds_challenge" field.
@@ -128,7 +130,7 @@ func (*Profile) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case profile.FieldPaymentResponseHashKeySealed, profile.FieldWebhookDetails, profile.FieldMetadata, profile.FieldAuthenticationConnectorDetails, profile.FieldDefaultFallback, profile.FieldDynamicRouting:
 			values[i] = new([]byte)
-		case profile.FieldIsDefault, profile.FieldEnablePaymentResponseHash, profile.FieldRedirectToMerchantWithHTTPPost, profile.FieldIsConnectorAgnosticMitEnabled, profile.FieldUseBillingAsPaymentMethodBilling, profile.FieldCollectShippingDetailsFromWalletConnector, profile.FieldCollectBillingDetailsFromWalletConnector, profile.FieldAlwaysCollectShippingDetailsFromWalletConnector, profile.FieldAlwaysCollectBillingDetailsFromWalletConnector, profile.FieldIsTaxConnectorEnabled, profile.FieldIsNetworkTokenizationEnabled, profile.FieldIsAutoRetriesEnabled, profile.FieldIsClickToPayEnabled, profile.FieldForce3dsChallenge, profile.FieldIsIframeRedirectionEnabled:
+		case profile.FieldIsDefault, profile.FieldEnablePaymentResponseHash, profile.FieldRedirectToMerchantWithHTTPPost, profile.FieldIsConnectorAgnosticMitEnabled, profile.FieldUseBillingAsPaymentMethodBilling, profile.FieldCollectShippingDetailsFromWalletConnector, profile.FieldCollectBillingDetailsFromWalletConnector, profile.FieldAlwaysCollectShippingDetailsFromWalletConnector, profile.FieldAlwaysCollectBillingDetailsFromWalletConnector, profile.FieldIsTaxConnectorEnabled, profile.FieldIsNetworkTokenizationEnabled, profile.FieldIsAutoRetriesEnabled, profile.FieldIsManualRetryEnabled, profile.FieldIsClickToPayEnabled, profile.FieldForce3dsChallenge, profile.FieldIsIframeRedirectionEnabled:
 			values[i] = new(sql.NullBool)
 		case profile.FieldSessionExpiry, profile.FieldMaxAutoRetriesEnabled:
 			values[i] = new(sql.NullInt64)
@@ -303,6 +305,13 @@ func (_m *Profile) assignValues(columns []string, values []any) error {
 				_m.MaxAutoRetriesEnabled = new(int)
 				*_m.MaxAutoRetriesEnabled = int(value.Int64)
 			}
+		case profile.FieldIsManualRetryEnabled:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field is_manual_retry_enabled", values[i])
+			} else if value.Valid {
+				_m.IsManualRetryEnabled = new(bool)
+				*_m.IsManualRetryEnabled = value.Bool
+			}
 		case profile.FieldIsClickToPayEnabled:
 			if value, ok := values[i].(*sql.NullBool); !ok {
 				return fmt.Errorf("unexpected type %T for field is_click_to_pay_enabled", values[i])
@@ -465,6 +474,11 @@ func (_m *Profile) String() string {
 	builder.WriteString(", ")
 	if v := _m.MaxAutoRetriesEnabled; v != nil {
 		builder.WriteString("max_auto_retries_enabled=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.IsManualRetryEnabled; v != nil {
+		builder.WriteString("is_manual_retry_enabled=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

@@ -300,6 +300,20 @@ func (_c *ProfileCreate) SetNillableMaxAutoRetriesEnabled(v *int) *ProfileCreate
 	return _c
 }
 
+// SetIsManualRetryEnabled sets the "is_manual_retry_enabled" field.
+func (_c *ProfileCreate) SetIsManualRetryEnabled(v bool) *ProfileCreate {
+	_c.mutation.SetIsManualRetryEnabled(v)
+	return _c
+}
+
+// SetNillableIsManualRetryEnabled sets the "is_manual_retry_enabled" field if the given value is not nil.
+func (_c *ProfileCreate) SetNillableIsManualRetryEnabled(v *bool) *ProfileCreate {
+	if v != nil {
+		_c.SetIsManualRetryEnabled(*v)
+	}
+	return _c
+}
+
 // SetIsClickToPayEnabled sets the "is_click_to_pay_enabled" field.
 func (_c *ProfileCreate) SetIsClickToPayEnabled(v bool) *ProfileCreate {
 	_c.mutation.SetIsClickToPayEnabled(v)
@@ -768,6 +782,10 @@ func (_c *ProfileCreate) createSpec() (*Profile, *sqlgraph.CreateSpec) {
 		_spec.SetField(profile.FieldMaxAutoRetriesEnabled, field.TypeInt, value)
 		_node.MaxAutoRetriesEnabled = &value
 	}
+	if value, ok := _c.mutation.IsManualRetryEnabled(); ok {
+		_spec.SetField(profile.FieldIsManualRetryEnabled, field.TypeBool, value)
+		_node.IsManualRetryEnabled = &value
+	}
 	if value, ok := _c.mutation.IsClickToPayEnabled(); ok {
 		_spec.SetField(profile.FieldIsClickToPayEnabled, field.TypeBool, value)
 		_node.IsClickToPayEnabled = value
@@ -1172,6 +1190,24 @@ func (u *ProfileUpsert) AddMaxAutoRetriesEnabled(v int) *ProfileUpsert {
 // ClearMaxAutoRetriesEnabled clears the value of the "max_auto_retries_enabled" field.
 func (u *ProfileUpsert) ClearMaxAutoRetriesEnabled() *ProfileUpsert {
 	u.SetNull(profile.FieldMaxAutoRetriesEnabled)
+	return u
+}
+
+// SetIsManualRetryEnabled sets the "is_manual_retry_enabled" field.
+func (u *ProfileUpsert) SetIsManualRetryEnabled(v bool) *ProfileUpsert {
+	u.Set(profile.FieldIsManualRetryEnabled, v)
+	return u
+}
+
+// UpdateIsManualRetryEnabled sets the "is_manual_retry_enabled" field to the value that was provided on create.
+func (u *ProfileUpsert) UpdateIsManualRetryEnabled() *ProfileUpsert {
+	u.SetExcluded(profile.FieldIsManualRetryEnabled)
+	return u
+}
+
+// ClearIsManualRetryEnabled clears the value of the "is_manual_retry_enabled" field.
+func (u *ProfileUpsert) ClearIsManualRetryEnabled() *ProfileUpsert {
+	u.SetNull(profile.FieldIsManualRetryEnabled)
 	return u
 }
 
@@ -1677,6 +1713,27 @@ func (u *ProfileUpsertOne) UpdateMaxAutoRetriesEnabled() *ProfileUpsertOne {
 func (u *ProfileUpsertOne) ClearMaxAutoRetriesEnabled() *ProfileUpsertOne {
 	return u.Update(func(s *ProfileUpsert) {
 		s.ClearMaxAutoRetriesEnabled()
+	})
+}
+
+// SetIsManualRetryEnabled sets the "is_manual_retry_enabled" field.
+func (u *ProfileUpsertOne) SetIsManualRetryEnabled(v bool) *ProfileUpsertOne {
+	return u.Update(func(s *ProfileUpsert) {
+		s.SetIsManualRetryEnabled(v)
+	})
+}
+
+// UpdateIsManualRetryEnabled sets the "is_manual_retry_enabled" field to the value that was provided on create.
+func (u *ProfileUpsertOne) UpdateIsManualRetryEnabled() *ProfileUpsertOne {
+	return u.Update(func(s *ProfileUpsert) {
+		s.UpdateIsManualRetryEnabled()
+	})
+}
+
+// ClearIsManualRetryEnabled clears the value of the "is_manual_retry_enabled" field.
+func (u *ProfileUpsertOne) ClearIsManualRetryEnabled() *ProfileUpsertOne {
+	return u.Update(func(s *ProfileUpsert) {
+		s.ClearIsManualRetryEnabled()
 	})
 }
 
@@ -2367,6 +2424,27 @@ func (u *ProfileUpsertBulk) UpdateMaxAutoRetriesEnabled() *ProfileUpsertBulk {
 func (u *ProfileUpsertBulk) ClearMaxAutoRetriesEnabled() *ProfileUpsertBulk {
 	return u.Update(func(s *ProfileUpsert) {
 		s.ClearMaxAutoRetriesEnabled()
+	})
+}
+
+// SetIsManualRetryEnabled sets the "is_manual_retry_enabled" field.
+func (u *ProfileUpsertBulk) SetIsManualRetryEnabled(v bool) *ProfileUpsertBulk {
+	return u.Update(func(s *ProfileUpsert) {
+		s.SetIsManualRetryEnabled(v)
+	})
+}
+
+// UpdateIsManualRetryEnabled sets the "is_manual_retry_enabled" field to the value that was provided on create.
+func (u *ProfileUpsertBulk) UpdateIsManualRetryEnabled() *ProfileUpsertBulk {
+	return u.Update(func(s *ProfileUpsert) {
+		s.UpdateIsManualRetryEnabled()
+	})
+}
+
+// ClearIsManualRetryEnabled clears the value of the "is_manual_retry_enabled" field.
+func (u *ProfileUpsertBulk) ClearIsManualRetryEnabled() *ProfileUpsertBulk {
+	return u.Update(func(s *ProfileUpsert) {
+		s.ClearIsManualRetryEnabled()
 	})
 }
 

@@ -330,6 +330,26 @@ func (_u *ProfileUpdate) ClearMaxAutoRetriesEnabled() *ProfileUpdate {
 	return _u
 }
 
+// SetIsManualRetryEnabled sets the "is_manual_retry_enabled" field.
+func (_u *ProfileUpdate) SetIsManualRetryEnabled(v bool) *ProfileUpdate {
+	_u.mutation.SetIsManualRetryEnabled(v)
+	return _u
+}
+
+// SetNillableIsManualRetryEnabled sets the "is_manual_retry_enabled" field if the given value is not nil.
+func (_u *ProfileUpdate) SetNillableIsManualRetryEnabled(v *bool) *ProfileUpdate {
+	if v != nil {
+		_u.SetIsManualRetryEnabled(*v)
+	}
+	return _u
+}
+
+// ClearIsManualRetryEnabled clears the value of the "is_manual_retry_enabled" field.
+func (_u *ProfileUpdate) ClearIsManualRetryEnabled() *ProfileUpdate {
+	_u.mutation.ClearIsManualRetryEnabled()
+	return _u
+}
+
 // SetIsClickToPayEnabled sets the "is_click_to_pay_enabled" field.
 func (_u *ProfileUpdate) SetIsClickToPayEnabled(v bool) *ProfileUpdate {
 	_u.mutation.SetIsClickToPayEnabled(v)
@@ -659,6 +679,12 @@ func (_u *ProfileUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.MaxAutoRetriesEnabledCleared() {
 		_spec.ClearField(profile.FieldMaxAutoRetriesEnabled, field.TypeInt)
+	}
+	if value, ok := _u.mutation.IsManualRetryEnabled(); ok {
+		_spec.SetField(profile.FieldIsManualRetryEnabled, field.TypeBool, value)
+	}
+	if _u.mutation.IsManualRetryEnabledCleared() {
+		_spec.ClearField(profile.FieldIsManualRetryEnabled, field.TypeBool)
 	}
 	if value, ok := _u.mutation.IsClickToPayEnabled(); ok {
 		_spec.SetField(profile.FieldIsClickToPayEnabled, field.TypeBool, value)
@@ -1063,6 +1089,26 @@ func (_u *ProfileUpdateOne) ClearMaxAutoRetriesEnabled() *ProfileUpdateOne {
 	return _u
 }
 
+// SetIsManualRetryEnabled sets the "is_manual_retry_enabled" field.
+func (_u *ProfileUpdateOne) SetIsManualRetryEnabled(v bool) *ProfileUpdateOne {
+	_u.mutation.SetIsManualRetryEnabled(v)
+	return _u
+}
+
+// SetNillableIsManualRetryEnabled sets the "is_manual_retry_enabled" field if the given value is not nil.
+func (_u *ProfileUpdateOne) SetNillableIsManualRetryEnabled(v *bool) *ProfileUpdateOne {
+	if v != nil {
+		_u.SetIsManualRetryEnabled(*v)
+	}
+	return _u
+}
+
+// ClearIsManualRetryEnabled clears the value of the "is_manual_retry_enabled" field.
+func (_u *ProfileUpdateOne) ClearIsManualRetryEnabled() *ProfileUpdateOne {
+	_u.mutation.ClearIsManualRetryEnabled()
+	return _u
+}
+
 // SetIsClickToPayEnabled sets the "is_click_to_pay_enabled" field.
 func (_u *ProfileUpdateOne) SetIsClickToPayEnabled(v bool) *ProfileUpdateOne {
 	_u.mutation.SetIsClickToPayEnabled(v)
@@ -1422,6 +1468,12 @@ func (_u *ProfileUpdateOne) sqlSave(ctx context.Context) (_node *Profile, err er
 	}
 	if _u.mutation.MaxAutoRetriesEnabledCleared() {
 		_spec.ClearField(profile.FieldMaxAutoRetriesEnabled, field.TypeInt)
+	}
+	if value, ok := _u.mutation.IsManualRetryEnabled(); ok {
+		_spec.SetField(profile.FieldIsManualRetryEnabled, field.TypeBool, value)
+	}
+	if _u.mutation.IsManualRetryEnabledCleared() {
+		_spec.ClearField(profile.FieldIsManualRetryEnabled, field.TypeBool)
 	}
 	if value, ok := _u.mutation.IsClickToPayEnabled(); ok {
 		_spec.SetField(profile.FieldIsClickToPayEnabled, field.TypeBool, value)

@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -324,5 +325,81 @@ func TestPaymentFilters(t *testing.T) {
 	c.must(fmt.Sprintf(`{ payment(id: %q) { displayAmount } }`, w.payments[4].PaymentID), nil, &jpy)
 	if jpy.Payment.DisplayAmount != "JPY 5000" {
 		t.Fatalf("JPY display amount %q", jpy.Payment.DisplayAmount)
+	}
+}
+
+// TestEveryTypeHasItsRESTID: each object a client links to REST by carries
+// its REST id under its REST name beside the Relay id, with the same value:
+// merchantID, profileID, merchantConnectorID, keyID, eventID, attemptID,
+// captureID, disputeID, paymentMethodID and mandateID (paymentID, refundID
+// and customerID are the merchant's own and were there before).
+func TestEveryTypeHasItsRESTID(t *testing.T) {
+	srv := testenv.NewServer(t, testenv.Database(t))
+	key := srv.Demo.SecretKey
+	rest := func(path string, body map[string]any) {
+		t.Helper()
+		if status, out, err := testenv.Call(srv.URL, "POST", path, key, body); err != nil || status != 200 {
+			t.Fatalf("POST %s: %d %s %v", path, status, out, err)
+		}
+	}
+	card := func(number string) map[string]any {
+		return map[string]any{"card": map[string]any{"card_number": number, "card_exp_month": "12", "card_exp_year": "2035", "card_cvc": "123"}}
+	}
+	rest("/customers", map[string]any{"customer_id": "cus_rest_ids"})
+	// A saved card with its mandate, a disputed payment, and a captured one.
+	rest("/payments", map[string]any{"amount": 100, "currency": "USD", "confirm": true, "customer_id": "cus_rest_ids",
+		"setup_future_usage": "off_session", "payment_method": "card", "payment_method_data": card("4242424242424242"),
+		"mandate_data": map[string]any{"customer_acceptance": map[string]any{"acceptance_type": "offline"}}})
+	rest("/payments", map[string]any{"amount": 100, "currency": "USD", "confirm": true, "payment_method": "card",
+		"payment_method_data": card("4000000000000259")})
+	var held struct {
+		PaymentID string `json:"payment_id"`
+	}
+	status, body, err := testenv.Call(srv.URL, "POST", "/payments", key, map[string]any{"amount": 100, "currency": "USD", "confirm": true,
+		"capture_method": "manual", "payment_method": "card", "payment_method_data": card("4242424242424242")})
+	if err != nil || status != 200 || json.Unmarshal(body, &held) != nil {
+		t.Fatalf("a held payment: %d %s %v", status, body, err)
+	}
+	rest("/payments/"+held.PaymentID+"/capture", map[string]any{})
+
+	var out map[string]any
+	newGQL(t, srv.URL, key).must(`{
+		merchantAccount { id merchantID
+			profiles(first: 5) { edges { node { id profileID } } }
+			connectorAccounts(first: 5) { edges { node { id merchantConnectorID } } }
+			apiKeys(first: 5) { edges { node { id keyID } } }
+			events(first: 20) { edges { node { id eventID } } } }
+		paymentIntents(first: 10) { edges { node { id attempts { id attemptID } captures { id captureID } disputes { id disputeID } } } }
+		customers(first: 5) { edges { node { paymentMethods { id paymentMethodID } mandates { id mandateID } } } }
+	}`, nil, &out)
+	seen := map[string]int{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for _, name := range []string{"merchantID", "profileID", "merchantConnectorID", "keyID", "eventID", "attemptID",
+				"captureID", "disputeID", "paymentMethodID", "mandateID"} {
+				if restID, ok := v[name]; ok {
+					seen[name]++
+					if restID != v["id"] || restID == "" {
+						t.Errorf("%s is %v where id is %v", name, restID, v["id"])
+					}
+				}
+			}
+			for _, child := range v {
+				walk(child)
+			}
+		case []any:
+			for _, child := range v {
+				walk(child)
+			}
+		}
+	}
+	walk(out)
+	for _, name := range []string{"merchantID", "profileID", "merchantConnectorID", "keyID", "eventID", "attemptID",
+		"captureID", "disputeID", "paymentMethodID", "mandateID"} {
+		if seen[name] == 0 {
+			t.Errorf("no object answered %s: %v", name, out)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"switchyard/graph/generated"
 	"switchyard/graph/model"
+	"switchyard/payments"
 )
 
 // CreatePayment is the resolver for the createPayment field.
@@ -99,6 +100,11 @@ func (r *mutationResolver) RollAPIKey(ctx context.Context, id string, gracePerio
 // UpdateProfileWebhookSettings is the resolver for the updateProfileWebhookSettings field.
 func (r *mutationResolver) UpdateProfileWebhookSettings(ctx context.Context, profileID string, input model.WebhookSettingsInput, idempotencyKey *string) (*model.ProfilePayload, error) {
 	return r.updateProfileWebhookSettings(ctx, profileID, input, idempotencyKey)
+}
+
+// CreatePaymentExport is the resolver for the createPaymentExport field.
+func (r *mutationResolver) CreatePaymentExport(ctx context.Context, filter *payments.PaymentExportFilter) (*model.PaymentExport, error) {
+	return r.createPaymentExport(ctx, filter)
 }
 
 // RetryWebhookDelivery is the resolver for the retryWebhookDelivery field.

@@ -50,6 +50,8 @@ type Resolver struct {
 	analytics  *analytics.Service
 	idem       *idempotency.Store
 	webhooks   Retrier
+	publicURL  string
+	exports    ExportGrants
 	live       LiveFeed
 	liveOpts   Options // the limits paymentUpdated applies
 }
@@ -81,12 +83,19 @@ type Deps struct {
 	Webhooks Retrier
 	// Live says which payments change, for subscriptions; nil refuses them.
 	Live LiveFeed
+	// PublicURL is where browsers reach this server (no trailing slash):
+	// invitation links and export downloads point there.
+	PublicURL string
+	// Exports keeps the one-time download grants of payment exports; nil
+	// refuses createPaymentExport.
+	Exports ExportGrants
 }
 
 // NewResolver returns the root resolver over d.
 func NewResolver(d Deps) *Resolver {
 	return &Resolver{client: d.Client, cursors: d.Cursors, svc: d.Payments, merchants: d.Merchants,
-		connectors: d.Connectors, customers: d.Customers, events: d.Events, routing: d.Routing, users: d.Users, analytics: d.Analytics, idem: d.Idempotency, webhooks: d.Webhooks, live: d.Live, liveOpts: DefaultOptions()}
+		connectors: d.Connectors, customers: d.Customers, events: d.Events, routing: d.Routing, users: d.Users, analytics: d.Analytics, idem: d.Idempotency, webhooks: d.Webhooks,
+		publicURL: d.PublicURL, exports: d.Exports, live: d.Live, liveOpts: DefaultOptions()}
 }
 
 // tableByPrefix maps an id prefix to its table, because entgql cannot tell

@@ -37,6 +37,8 @@ var roleMatrix = map[string]access{
 	"Query.connectorSuccessRateSeries": {"all", "any"}, "Query.refundAnalytics": {"all", "any"},
 	"Query.disputeAnalytics": {"all", "any"},
 	"Query.users":            {"", "admin"}, "Query.auditLog": {"", "admin"},
+	// An invitation link's page, before anyone has signed in.
+	"Query.invitation": {"public", "any"},
 	// Payments, disputes and customers: operators.
 	"Mutation.createPayment": {"OPERATOR", "any"}, "Mutation.updatePayment": {"OPERATOR", "any"},
 	"Mutation.confirmPayment": {"OPERATOR", "any"}, "Mutation.capturePayment": {"OPERATOR", "any"},
@@ -52,6 +54,8 @@ var roleMatrix = map[string]access{
 	"Mutation.updateProfileWebhookSettings": {"DEVELOPER", "any"}, "Mutation.retryWebhookDelivery": {"DEVELOPER", "any"},
 	"Mutation.createRoutingAlgorithm": {"DEVELOPER", "any"}, "Mutation.activateRoutingAlgorithm": {"DEVELOPER", "any"},
 	"Mutation.deactivateRouting": {"DEVELOPER", "any"},
+	// Exports: whoever may read payments.
+	"Mutation.createPaymentExport": {"DEVELOPER,OPERATOR,VIEWER", "any"},
 	// People: admins' sessions (the admin key invites a merchant's first
 	// admin); one's own session: everyone's, and no key's.
 	"Mutation.inviteUser": {"", "bootstrap"}, "Mutation.updateUserRole": {"", "none"}, "Mutation.removeUser": {"", "none"},

@@ -48,6 +48,11 @@ func (r *profileResolver) WebhookSettings(ctx context.Context, obj *ent.Profile)
 	return webhookSettings(obj), nil
 }
 
+// WebhookSigningKey is the resolver for the webhookSigningKey field.
+func (r *profileResolver) WebhookSigningKey(ctx context.Context, obj *ent.Profile) (string, error) {
+	return r.merchants.ProfileHashKey(obj)
+}
+
 // Viewer is the resolver for the viewer field.
 func (r *queryResolver) Viewer(ctx context.Context) (*model.Viewer, error) {
 	return r.viewer(ctx)

@@ -187,6 +187,24 @@ func (r *Resolver) me(ctx context.Context) (*model.Me, error) {
 	for _, m := range me.Memberships {
 		out.Memberships = append(out.Memberships, &model.MerchantMembership{MerchantID: m.MerchantID,
 			MerchantName: m.MerchantName, Role: modelRole(m.Role), CreatedAt: m.CreatedAt})
+		if m.MerchantID == me.MerchantID {
+			out.MerchantName = m.MerchantName
+		}
+	}
+	return out, nil
+}
+
+// pendingInvitation is the invitation a link's token names, for its
+// accept page.
+func (r *Resolver) pendingInvitation(ctx context.Context, token string) (*model.PendingInvitation, error) {
+	inv, merchantName, existing, err := r.users.PendingInvitation(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	out := &model.PendingInvitation{Email: inv.Email, Role: modelRole(users.Role(inv.Role)), MerchantID: inv.MerchantID,
+		ExpiresAt: inv.ExpiresAt, ExistingUser: existing}
+	if merchantName != "" {
+		out.MerchantName = &merchantName
 	}
 	return out, nil
 }

@@ -39,7 +39,7 @@ func (r *mutationResolver) InviteUser(ctx context.Context, email string, role mo
 		return nil, err
 	}
 	return &model.InvitationPayload{InvitationID: inv.Invitation.ID, Email: inv.Invitation.Email, Role: role,
-		ExpiresAt: inv.Invitation.ExpiresAt, Token: inv.Token}, nil
+		ExpiresAt: inv.Invitation.ExpiresAt, Token: inv.Token, Link: inv.Link, Emailed: inv.Emailed}, nil
 }
 
 // AcceptInvitation is the resolver for the acceptInvitation field.
@@ -80,6 +80,11 @@ func (r *mutationResolver) SwitchMerchant(ctx context.Context, merchantID string
 // Me is the resolver for the me field.
 func (r *queryResolver) Me(ctx context.Context) (*model.Me, error) {
 	return r.me(ctx)
+}
+
+// Invitation is the resolver for the invitation field.
+func (r *queryResolver) Invitation(ctx context.Context, token string) (*model.PendingInvitation, error) {
+	return r.pendingInvitation(ctx, token)
 }
 
 // Users is the resolver for the users field.

@@ -241,19 +241,37 @@ func TestInvitations(t *testing.T) {
 	invite := func(email, role string) string {
 		t.Helper()
 		var out struct {
-			InviteUser struct{ Token, Email, Role string }
+			InviteUser struct{ Token, Email, Role, Link string }
 		}
-		c.must(`mutation($e: String!, $r: Role!) { inviteUser(email: $e, role: $r) { token email role } }`,
+		c.must(`mutation($e: String!, $r: Role!) { inviteUser(email: $e, role: $r) { token email role link } }`,
 			map[string]any{"e": email, "r": role}, &out)
-		if out.InviteUser.Role != role || !strings.HasPrefix(out.InviteUser.Token, "inv_tok_") {
+		if out.InviteUser.Role != role || !strings.HasPrefix(out.InviteUser.Token, "inv_tok_") ||
+			out.InviteUser.Link != srv.Config.PublicURL+"/dashboard/invite#"+out.InviteUser.Token {
 			t.Fatalf("invitation: %+v", out)
 		}
 		return out.InviteUser.Token
 	}
 	anon := newGQL(t, srv.URL, "")
 	const accept = `mutation($t: String!, $p: String!) { acceptInvitation(token: $t, password: $p) { ` + sessionFields + ` } }`
+	// What the link's page shows before it is accepted, to anyone holding it.
+	type pending struct {
+		Email, Role, MerchantID, MerchantName string
+		ExistingUser                          bool
+	}
+	preview := func(token string) pending {
+		t.Helper()
+		var out struct{ Invitation pending }
+		anon.must(`query($t: String!) { invitation(token: $t) { email role merchantID merchantName existingUser } }`,
+			map[string]any{"t": token}, &out)
+		return out.Invitation
+	}
+	const previewQuery = `query($t: String!) { invitation(token: $t) { email } }`
 
 	token := invite("new.dev@invite.example", "DEVELOPER")
+	if got := preview(token); got != (pending{Email: "new.dev@invite.example", Role: "DEVELOPER", MerchantID: admin.MerchantID,
+		MerchantName: "Inviting shop", ExistingUser: false}) {
+		t.Fatalf("the link shows %+v", got)
+	}
 	anon.fails("UR_09", accept, map[string]any{"t": token, "p": "short"})
 	var joined struct{ AcceptInvitation sessionOut }
 	anon.must(accept, map[string]any{"t": token, "p": "developer's own secret"}, &joined)
@@ -263,11 +281,16 @@ func TestInvitations(t *testing.T) {
 	dev := joined.AcceptInvitation
 	anon.fails("UR_04", accept, map[string]any{"t": token, "p": "developer's own secret"})
 	anon.fails("UR_04", accept, map[string]any{"t": "inv_tok_unknown", "p": "developer's own secret"})
+	anon.fails("UR_04", previewQuery, map[string]any{"t": token}) // used
+	anon.fails("UR_04", previewQuery, map[string]any{"t": "inv_tok_unknown"})
 	c.fails("UR_03", `mutation { inviteUser(email: "NEW.dev@invite.example", role: VIEWER) { token } }`, nil)
 
 	// Someone with a user already: their password, not a new one.
 	other, _ := signUp(t, srv.URL, "owner@elsewhere.example", "Elsewhere")
 	token = invite("owner@elsewhere.example", "OPERATOR")
+	if got := preview(token); !got.ExistingUser || got.MerchantName != "Inviting shop" {
+		t.Fatalf("the link of an existing user shows %+v", got)
+	}
 	anon.fails("UR_01", accept, map[string]any{"t": token, "p": "a different password"})
 	anon.must(accept, map[string]any{"t": token, "p": "correct horse battery"}, &joined)
 	if joined.AcceptInvitation.Role != "OPERATOR" || joined.AcceptInvitation.User.ID != other.User.ID {
@@ -275,19 +298,24 @@ func TestInvitations(t *testing.T) {
 	}
 	var me struct {
 		Me struct {
-			MerchantID  string
-			Memberships []struct{ MerchantID, Role string }
+			MerchantID, MerchantName string
+			Memberships              []struct{ MerchantID, Role string }
 		}
 	}
 	op := bearer(t, srv.URL, joined.AcceptInvitation.Token)
-	op.must(`{ me { merchantID memberships { merchantID role } } }`, nil, &me)
-	if me.Me.MerchantID != admin.MerchantID || len(me.Me.Memberships) != 2 {
+	op.must(`{ me { merchantID merchantName memberships { merchantID role } } }`, nil, &me)
+	if me.Me.MerchantID != admin.MerchantID || me.Me.MerchantName != "Inviting shop" || len(me.Me.Memberships) != 2 {
 		t.Fatalf("member of two merchants: %+v", me)
 	}
 	var switched struct{ SwitchMerchant sessionOut }
 	op.must(`mutation($m: ID!) { switchMerchant(merchantID: $m) { `+sessionFields+` } }`, map[string]any{"m": other.MerchantID}, &switched)
 	if switched.SwitchMerchant.MerchantID != other.MerchantID || switched.SwitchMerchant.Role != "ADMIN" {
 		t.Fatalf("switched: %+v", switched)
+	}
+	// me names the merchant the session now acts for.
+	bearer(t, srv.URL, switched.SwitchMerchant.Token).must(`{ me { merchantID merchantName memberships { merchantID role } } }`, nil, &me)
+	if me.Me.MerchantID != other.MerchantID || me.Me.MerchantName != "Elsewhere" {
+		t.Fatalf("after the switch, me is %+v", me)
 	}
 	if r := op.do(`{ me { role } }`, nil); r.Status != http.StatusUnauthorized {
 		t.Fatalf("the session switched away from still works: %d %s", r.Status, r.Raw)
@@ -431,4 +459,54 @@ func TestConfiguredLifetimes(t *testing.T) {
 		t.Fatal(err)
 	}
 	near("the invitation", invExpires, 2*time.Hour)
+}
+
+// TestInvitationEmails: with SWITCHYARD_SMTP_URL set, an invitation's
+// link is e-mailed to the invited address, naming the merchant and the
+// role, and inviteUser says so; an SMTP server that is down leaves the
+// invitation made, with its link to pass on by hand; without SMTP nothing
+// is sent.
+func TestInvitationEmails(t *testing.T) {
+	smtp := testenv.StartSMTP(t, "", "")
+	cfg := testenv.Config(t, testenv.Database(t))
+	cfg.SMTPURL = smtp.URL
+	srv := testenv.NewServerWith(t, cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	admin, _ := signUp(t, srv.URL, "owner@mail.example", "Mail shop")
+	var out struct {
+		InviteUser struct {
+			Link    string
+			Emailed bool
+		}
+	}
+	bearer(t, srv.URL, admin.Token).must(`mutation { inviteUser(email: "new.operator@mail.example", role: OPERATOR) { link emailed } }`, nil, &out)
+	if !out.InviteUser.Emailed || !strings.Contains(out.InviteUser.Link, "/dashboard/invite#inv_tok_") {
+		t.Fatalf("inviteUser: %+v", out)
+	}
+	msg := smtp.Wait(t, 1, 10*time.Second)[0]
+	if len(msg.To) != 1 || msg.To[0] != "new.operator@mail.example" {
+		t.Fatalf("sent to %v", msg.To)
+	}
+	for _, want := range []string{"Subject: Your invitation to Mail shop on Switchyard", "join Mail shop on Switchyard as an operator",
+		out.InviteUser.Link + "\r\n"} {
+		if !strings.Contains(msg.Data, want) {
+			t.Errorf("the e-mail lacks %q:\n%s", want, msg.Data)
+		}
+	}
+
+	// SMTP down: the invitation is made all the same.
+	down := testenv.Config(t, testenv.Database(t))
+	down.SMTPURL = "smtp://" + testenv.FreeAddr(t)
+	srv2 := testenv.NewServerWith(t, down, slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	admin2, _ := signUp(t, srv2.URL, "owner@down.example", "Down shop")
+	bearer(t, srv2.URL, admin2.Token).must(`mutation { inviteUser(email: "someone@down.example", role: VIEWER) { link emailed } }`, nil, &out)
+	if out.InviteUser.Emailed || out.InviteUser.Link == "" {
+		t.Fatalf("with SMTP down: %+v", out)
+	}
+	// No SMTP: nothing sent, the link answered.
+	plain := testenv.NewServer(t, testenv.Database(t))
+	admin3, _ := signUp(t, plain.URL, "owner@nomail.example", "No mail shop")
+	bearer(t, plain.URL, admin3.Token).must(`mutation { inviteUser(email: "someone@nomail.example", role: VIEWER) { link emailed } }`, nil, &out)
+	if out.InviteUser.Emailed || len(smtp.Messages()) != 1 {
+		t.Fatalf("without SMTP: %+v, %d messages", out, len(smtp.Messages()))
+	}
 }

@@ -3,6 +3,7 @@ package graph_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -78,5 +79,50 @@ func TestWebhookSettingsConcurrentPatches(t *testing.T) {
 		if slices.Contains(want, false) {
 			t.Fatalf("round %d: a patch was lost: %+v", round, got)
 		}
+	}
+}
+
+// TestWebhookSigningKey: the profile's signing key is shown on demand to an
+// admin's session and to the merchant's secret key, as REST shows it, and
+// it is the key the profile's webhooks are signed with; a developer's
+// session is refused it, and another merchant's profile is not found (null).
+func TestWebhookSigningKey(t *testing.T) {
+	srv := testenv.NewServer(t, testenv.Database(t))
+	admin, _ := signUp(t, srv.URL, "owner@keys.example", "Keys shop")
+	ac := bearer(t, srv.URL, admin.Token)
+	var profiles struct {
+		MerchantAccount struct {
+			Profiles struct {
+				Edges []struct {
+					Node struct{ ID, WebhookSigningKey string }
+				}
+			}
+		}
+	}
+	ac.must(`{ merchantAccount { profiles(first: 1) { edges { node { id webhookSigningKey } } } } }`, nil, &profiles)
+	node := profiles.MerchantAccount.Profiles.Edges[0].Node
+	if len(node.WebhookSigningKey) != 64 {
+		t.Fatalf("the admin sees signing key %q", node.WebhookSigningKey)
+	}
+	status, body, err := testenv.Call(srv.URL, "GET", "/account/"+admin.MerchantID+"/business_profile/"+node.ID, srv.Config.AdminAPIKey, nil)
+	if err != nil || status != 200 || !strings.Contains(string(body), `"payment_response_hash_key":"`+node.WebhookSigningKey+`"`) {
+		t.Fatalf("REST shows another key: %d %s %v", status, body, err)
+	}
+	dev := member(t, srv.URL, ac, "dev@keys.example", "DEVELOPER")
+	if e := bearer(t, srv.URL, dev.Token).fails("IR_22", fmt.Sprintf(`{ node(id: %q) { ... on Profile { webhookSigningKey } } }`, node.ID), nil); e.Message == "" {
+		t.Fatal("a developer was shown the signing key")
+	}
+	// The demo merchant's secret key reads its own profile's key, and
+	// finds no profile of the other merchant.
+	demo := newGQL(t, srv.URL, srv.Demo.SecretKey)
+	var own struct {
+		Node struct{ WebhookSigningKey string }
+	}
+	demo.must(`query($id: ID!) { node(id: $id) { ... on Profile { webhookSigningKey } } }`, map[string]any{"id": srv.Demo.ProfileID}, &own)
+	if len(own.Node.WebhookSigningKey) != 64 || own.Node.WebhookSigningKey == node.WebhookSigningKey {
+		t.Fatalf("the demo merchant's own key: %q", own.Node.WebhookSigningKey)
+	}
+	if r := demo.do(fmt.Sprintf(`{ node(id: %q) { ... on Profile { webhookSigningKey } } }`, node.ID), nil); r.Raw != `{"data":{"node":null}}` {
+		t.Fatalf("another merchant's profile answered: %s", r.Raw)
 	}
 }

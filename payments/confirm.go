@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"reflect"
 	"slices"
+	"time"
 
 	"switchyard/ent"
 	"switchyard/ent/merchantconnectoraccount"
@@ -173,8 +174,8 @@ func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID str
 	if err := s.checkClientSecret(ctx, cur, in.ClientSecret); err != nil {
 		return nil, err
 	}
-	if !statusIn(cur.Status, confirmableStates...) {
-		return nil, ErrUnexpectedState("confirmed", cur.Status, confirmableStates)
+	if err := s.checkConfirmable(ctx, tx, cur); err != nil {
+		return nil, err
 	}
 	client := false
 	if p, _ := tenancy.FromContext(ctx); p.ClientOnly {
@@ -289,6 +290,48 @@ func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID str
 		return nil, err
 	}
 	return &confirmation{pi: pi, att: att, mca: mca, method: method}, nil
+}
+
+// checkConfirmable refuses a confirm of cur in a state that takes none.
+// A failed payment takes one as Hyperswitch's manual retry does (its
+// get_attempt_type): when its profile has is_manual_retry_enabled, within
+// half the client secret's lifetime from the payment's creation, and when
+// its last attempt failed at the connector (manual_retry_allowed is true);
+// the confirm then makes a new attempt like any other.
+func (s *Service) checkConfirmable(ctx context.Context, tx *ent.Tx, cur *ent.PaymentIntent) error {
+	if statusIn(cur.Status, confirmableStates...) {
+		return nil
+	}
+	if cur.Status != paymentintent.StatusFailed {
+		return ErrUnexpectedState("confirmed", cur.Status, confirmableStates)
+	}
+	pc, err := s.db.ProfileConfig(ctx, tx.Client(), cur.ProfileID)
+	if err != nil {
+		return err
+	}
+	if on := pc.Profile.IsManualRetryEnabled; on == nil || !*on {
+		return errs.PreconditionFailed("You cannot confirm this payment because it has status failed, " +
+			"you can enable `manual_retry` in profile to try this payment again")
+	}
+	// Whole seconds, as Hyperswitch's validate_manual_retry_cutoff counts.
+	cutoff := int64(cur.ExpiresOn.Sub(cur.CreatedAt)/time.Second) / 2
+	if int64(s.db.Now().Sub(cur.CreatedAt)/time.Second) > cutoff {
+		return errs.PreconditionFailed("You cannot confirm this payment using `manual_retry` because the allowed duration has expired")
+	}
+	var last *ent.PaymentAttempt
+	if cur.ActiveAttemptID != nil {
+		if last, err = tx.PaymentAttempt.Query().Where(paymentAttemptOf(cur.ID, *cur.ActiveAttemptID)...).Only(ctx); err != nil {
+			return errs.Internal(err)
+		}
+	}
+	allowed := manualRetryAllowed(cur.Status, last)
+	if allowed == nil {
+		return errs.Internal(fmt.Errorf("failed payment %s has no failed attempt", cur.ID))
+	}
+	if !*allowed {
+		return errs.PreconditionFailed("You cannot confirm this payment because it has status failed, and the previous attempt has the status %s", last.Status)
+	}
+	return nil
 }
 
 func deref64(v *int64) int64 {

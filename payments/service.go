@@ -38,6 +38,8 @@ type Service struct {
 	events     *events.Service
 	publicURL  string
 	render     Renderer
+	// exportBatch is Deps.ExportBatch.
+	exportBatch int
 	// responseHashKey opens a profile's payment_response_hash_key.
 	responseHashKey func(*ent.Profile) (string, error)
 	// recoveryAfter is how long an attempt may stay pending before recovery
@@ -73,6 +75,9 @@ type Deps struct {
 	// signs the query a redirect returns to the shop with; without it none
 	// is signed.
 	ResponseHashKey func(*ent.Profile) (string, error)
+	// ExportBatch is how many payments an export reads at a time
+	// (DefaultExportBatch when 0).
+	ExportBatch int
 }
 
 // DefaultRecoveryAfter is RecoveryAfter's default: far longer than any
@@ -84,7 +89,10 @@ func New(d Deps) *Service {
 	if d.RecoveryAfter <= 0 {
 		d.RecoveryAfter = DefaultRecoveryAfter
 	}
+	if d.ExportBatch <= 0 {
+		d.ExportBatch = DefaultExportBatch
+	}
 	return &Service{db: d.DB, box: d.Box, connectors: d.Connectors, customers: d.Customers,
 		routing: d.Routing, gsm: d.GSM, events: d.Events, publicURL: d.PublicURL, render: d.Render, recoveryAfter: d.RecoveryAfter,
-		responseHashKey: d.ResponseHashKey}
+		responseHashKey: d.ResponseHashKey, exportBatch: d.ExportBatch}
 }

@@ -31,6 +31,7 @@ type profileRequest struct {
 	IsNetworkTokenizationEnabled                    *bool           `json:"is_network_tokenization_enabled"`
 	IsAutoRetriesEnabled                            *bool           `json:"is_auto_retries_enabled"`
 	MaxAutoRetriesEnabled                           *int            `json:"max_auto_retries_enabled"`
+	IsManualRetryEnabled                            *bool           `json:"is_manual_retry_enabled"`
 	IsClickToPayEnabled                             *bool           `json:"is_click_to_pay_enabled"`
 	Force3dsChallenge                               *bool           `json:"force_3ds_challenge"`
 	IsIframeRedirectionEnabled                      *bool           `json:"is_iframe_redirection_enabled"`
@@ -55,7 +56,6 @@ type profileRequest struct {
 	MerchantCategoryCode               json.RawMessage `json:"merchant_category_code"`
 	MerchantCountryCode                json.RawMessage `json:"merchant_country_code"`
 	DisputePollingInterval             json.RawMessage `json:"dispute_polling_interval"`
-	IsManualRetryEnabled               json.RawMessage `json:"is_manual_retry_enabled"`
 	AlwaysEnableOvercapture            json.RawMessage `json:"always_enable_overcapture"`
 	IsExternalVaultEnabled             json.RawMessage `json:"is_external_vault_enabled"`
 	ExternalVaultConnectorDetails      json.RawMessage `json:"external_vault_connector_details"`
@@ -86,6 +86,7 @@ func (req *profileRequest) domain() merchant.ProfileInput {
 		IsNetworkTokenizationEnabled:                    req.IsNetworkTokenizationEnabled,
 		IsAutoRetriesEnabled:                            req.IsAutoRetriesEnabled,
 		MaxAutoRetriesEnabled:                           req.MaxAutoRetriesEnabled,
+		IsManualRetryEnabled:                            req.IsManualRetryEnabled,
 		IsClickToPayEnabled:                             req.IsClickToPayEnabled,
 		Force3dsChallenge:                               req.Force3dsChallenge,
 		IsIframeRedirectionEnabled:                      req.IsIframeRedirectionEnabled,
@@ -142,7 +143,7 @@ type profileResponse struct {
 	MerchantCategoryCode                            any             `json:"merchant_category_code"`
 	MerchantCountryCode                             any             `json:"merchant_country_code"`
 	DisputePollingInterval                          any             `json:"dispute_polling_interval"`
-	IsManualRetryEnabled                            any             `json:"is_manual_retry_enabled"`
+	IsManualRetryEnabled                            *bool           `json:"is_manual_retry_enabled"`
 	AlwaysEnableOvercapture                         any             `json:"always_enable_overcapture"`
 	IsExternalVaultEnabled                          any             `json:"is_external_vault_enabled"`
 	ExternalVaultConnectorDetails                   any             `json:"external_vault_connector_details"`
@@ -175,6 +176,7 @@ func profileOf(p *merchant.ProfileView) profileResponse {
 		IsNetworkTokenizationEnabled:                    p.IsNetworkTokenizationEnabled,
 		IsAutoRetriesEnabled:                            p.IsAutoRetriesEnabled,
 		MaxAutoRetriesEnabled:                           p.MaxAutoRetriesEnabled,
+		IsManualRetryEnabled:                            p.IsManualRetryEnabled,
 		IsClickToPayEnabled:                             p.IsClickToPayEnabled,
 		Force3dsChallenge:                               p.Force3dsChallenge,
 		IsIframeRedirectionEnabled:                      p.IsIframeRedirectionEnabled,

@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -21,6 +22,7 @@ import (
 	"switchyard/internal/config"
 	"switchyard/internal/redisconn"
 	"switchyard/internal/store"
+	"switchyard/web"
 )
 
 const usage = `usage: switchyard [serve|migrate|bootstrap|help]
@@ -122,16 +124,22 @@ func migrate(ctx context.Context, cfg *config.Config, out io.Writer) error {
 	return nil
 }
 
-// baseURL is where a newcomer reaches the server.
+// baseURL is where a newcomer reaches the server: SWITCHYARD_PUBLIC_URL,
+// or the host SWITCHYARD_ADDR names (localhost for every interface) with
+// the port it listens on, which :0 picks only now.
 func baseURL(cfg *config.Config, ln net.Listener) string {
 	if cfg.PublicURL != "" && !cfg.PublicURLDerived {
 		return strings.TrimRight(cfg.PublicURL, "/")
+	}
+	host := "localhost"
+	if u, err := url.Parse(cfg.PublicURL); err == nil && u.Hostname() != "" {
+		host = u.Hostname()
 	}
 	port := "8080"
 	if addr, ok := ln.Addr().(*net.TCPAddr); ok {
 		port = fmt.Sprint(addr.Port)
 	}
-	return "http://localhost:" + port
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 func printBanner(out io.Writer, cfg *config.Config, demo *app.DemoKeys, base string) {
@@ -148,6 +156,7 @@ func printBanner(out io.Writer, cfg *config.Config, demo *app.DemoKeys, base str
 	b.WriteString("\n")
 	if base != "" {
 		fmt.Fprintf(&b, "  REST API       %s\n", base)
+		fmt.Fprintf(&b, "  Dashboard      %s%s   (sign up, or sign in)\n", base, web.Path)
 		fmt.Fprintf(&b, "  GraphQL        %s/graphql   (open it in a browser for GraphiQL)\n", base)
 		fmt.Fprintf(&b, "  Health         %s/health/ready   Metrics %s/metrics\n", base, base)
 	}

@@ -111,3 +111,22 @@ func lineWith(s, label string) string {
 	}
 	return ""
 }
+
+// TestBannerNamesTheListenAddress: with SWITCHYARD_ADDR on 127.0.0.1, the
+// banner's URLs and the 3-D Secure page a payment sends the customer to
+// name the address the server listens on, not localhost.
+func TestBannerNamesTheListenAddress(t *testing.T) {
+	c := testenv.NewCluster(t, nil)
+	p := c.Serve() // on 127.0.0.1:<free port>
+	banner := p.Stderr()
+	if !strings.Contains(banner, "REST API       "+p.URL+"\n") || strings.Contains(banner, "localhost") {
+		t.Fatalf("the banner does not name %s:\n%s", p.URL, banner)
+	}
+	status, body, err := testenv.Call(p.URL, "POST", "/payments", c.Keys.SecretKey, map[string]any{
+		"amount": 100, "currency": "USD", "confirm": true, "payment_method": "card", "return_url": "https://shop.example/done",
+		"payment_method_data": map[string]any{"card": map[string]any{"card_number": "4000000000003220", "card_exp_month": "12",
+			"card_exp_year": "2035", "card_cvc": "123"}}})
+	if err != nil || status != 200 || !strings.Contains(string(body), `"redirect_to_url":"`+p.URL+`/sandbox/authenticate/`) {
+		t.Fatalf("the 3-D Secure page is not on %s: %d %s %v", p.URL, status, body, err)
+	}
+}

@@ -865,6 +865,7 @@ var (
 		{Name: "is_network_tokenization_enabled", Type: field.TypeBool, Default: false},
 		{Name: "is_auto_retries_enabled", Type: field.TypeBool, Default: false},
 		{Name: "max_auto_retries_enabled", Type: field.TypeInt, Nullable: true},
+		{Name: "is_manual_retry_enabled", Type: field.TypeBool, Nullable: true},
 		{Name: "is_click_to_pay_enabled", Type: field.TypeBool, Default: false},
 		{Name: "force_3ds_challenge", Type: field.TypeBool, Default: false},
 		{Name: "intent_fulfillment_time", Type: field.TypeString, Nullable: true, Size: 255},
@@ -882,7 +883,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "profiles_merchant_accounts_profiles",
-				Columns:    []*schema.Column{ProfilesColumns[30]},
+				Columns:    []*schema.Column{ProfilesColumns[31]},
 				RefColumns: []*schema.Column{MerchantAccountsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -891,7 +892,7 @@ var (
 			{
 				Name:    "profile_merchant_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{ProfilesColumns[30], ProfilesColumns[1], ProfilesColumns[0]},
+				Columns: []*schema.Column{ProfilesColumns[31], ProfilesColumns[1], ProfilesColumns[0]},
 			},
 		},
 	}

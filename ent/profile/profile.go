@@ -61,6 +61,8 @@ const (
 	FieldIsAutoRetriesEnabled = "is_auto_retries_enabled"
 	// FieldMaxAutoRetriesEnabled holds the string denoting the max_auto_retries_enabled field in the database.
 	FieldMaxAutoRetriesEnabled = "max_auto_retries_enabled"
+	// FieldIsManualRetryEnabled holds the string denoting the is_manual_retry_enabled field in the database.
+	FieldIsManualRetryEnabled = "is_manual_retry_enabled"
 	// FieldIsClickToPayEnabled holds the string denoting the is_click_to_pay_enabled field in the database.
 	FieldIsClickToPayEnabled = "is_click_to_pay_enabled"
 	// FieldForce3dsChallenge holds the string denoting the force_3ds_challenge field in the database.
@@ -123,6 +125,7 @@ var Columns = []string{
 	FieldIsNetworkTokenizationEnabled,
 	FieldIsAutoRetriesEnabled,
 	FieldMaxAutoRetriesEnabled,
+	FieldIsManualRetryEnabled,
 	FieldIsClickToPayEnabled,
 	FieldForce3dsChallenge,
 	FieldIntentFulfillmentTime,
@@ -307,6 +310,11 @@ func ByIsAutoRetriesEnabled(opts ...sql.OrderTermOption) OrderOption {
 // ByMaxAutoRetriesEnabled orders the results by the max_auto_retries_enabled field.
 func ByMaxAutoRetriesEnabled(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldMaxAutoRetriesEnabled, opts...).ToFunc()
+}
+
+// ByIsManualRetryEnabled orders the results by the is_manual_retry_enabled field.
+func ByIsManualRetryEnabled(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldIsManualRetryEnabled, opts...).ToFunc()
 }
 
 // ByIsClickToPayEnabled orders the results by the is_click_to_pay_enabled field.

@@ -165,6 +165,11 @@ func MaxAutoRetriesEnabled(v int) predicate.Profile {
 	return predicate.Profile(sql.FieldEQ(FieldMaxAutoRetriesEnabled, v))
 }
 
+// IsManualRetryEnabled applies equality check predicate on the "is_manual_retry_enabled" field. It's identical to IsManualRetryEnabledEQ.
+func IsManualRetryEnabled(v bool) predicate.Profile {
+	return predicate.Profile(sql.FieldEQ(FieldIsManualRetryEnabled, v))
+}
+
 // IsClickToPayEnabled applies equality check predicate on the "is_click_to_pay_enabled" field. It's identical to IsClickToPayEnabledEQ.
 func IsClickToPayEnabled(v bool) predicate.Profile {
 	return predicate.Profile(sql.FieldEQ(FieldIsClickToPayEnabled, v))
@@ -753,6 +758,26 @@ func MaxAutoRetriesEnabledIsNil() predicate.Profile {
 // MaxAutoRetriesEnabledNotNil applies the NotNil predicate on the "max_auto_retries_enabled" field.
 func MaxAutoRetriesEnabledNotNil() predicate.Profile {
 	return predicate.Profile(sql.FieldNotNull(FieldMaxAutoRetriesEnabled))
+}
+
+// IsManualRetryEnabledEQ applies the EQ predicate on the "is_manual_retry_enabled" field.
+func IsManualRetryEnabledEQ(v bool) predicate.Profile {
+	return predicate.Profile(sql.FieldEQ(FieldIsManualRetryEnabled, v))
+}
+
+// IsManualRetryEnabledNEQ applies the NEQ predicate on the "is_manual_retry_enabled" field.
+func IsManualRetryEnabledNEQ(v bool) predicate.Profile {
+	return predicate.Profile(sql.FieldNEQ(FieldIsManualRetryEnabled, v))
+}
+
+// IsManualRetryEnabledIsNil applies the IsNil predicate on the "is_manual_retry_enabled" field.
+func IsManualRetryEnabledIsNil() predicate.Profile {
+	return predicate.Profile(sql.FieldIsNull(FieldIsManualRetryEnabled))
+}
+
+// IsManualRetryEnabledNotNil applies the NotNil predicate on the "is_manual_retry_enabled" field.
+func IsManualRetryEnabledNotNil() predicate.Profile {
+	return predicate.Profile(sql.FieldNotNull(FieldIsManualRetryEnabled))
 }
 
 // IsClickToPayEnabledEQ applies the EQ predicate on the "is_click_to_pay_enabled" field.

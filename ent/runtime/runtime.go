@@ -2106,23 +2106,23 @@ func init() {
 	// profile.DefaultIsAutoRetriesEnabled holds the default value on creation for the is_auto_retries_enabled field.
 	profile.DefaultIsAutoRetriesEnabled = profileDescIsAutoRetriesEnabled.Default.(bool)
 	// profileDescIsClickToPayEnabled is the schema descriptor for is_click_to_pay_enabled field.
-	profileDescIsClickToPayEnabled := profileFields[21].Descriptor()
+	profileDescIsClickToPayEnabled := profileFields[22].Descriptor()
 	// profile.DefaultIsClickToPayEnabled holds the default value on creation for the is_click_to_pay_enabled field.
 	profile.DefaultIsClickToPayEnabled = profileDescIsClickToPayEnabled.Default.(bool)
 	// profileDescForce3dsChallenge is the schema descriptor for force_3ds_challenge field.
-	profileDescForce3dsChallenge := profileFields[22].Descriptor()
+	profileDescForce3dsChallenge := profileFields[23].Descriptor()
 	// profile.DefaultForce3dsChallenge holds the default value on creation for the force_3ds_challenge field.
 	profile.DefaultForce3dsChallenge = profileDescForce3dsChallenge.Default.(bool)
 	// profileDescIntentFulfillmentTime is the schema descriptor for intent_fulfillment_time field.
-	profileDescIntentFulfillmentTime := profileFields[23].Descriptor()
+	profileDescIntentFulfillmentTime := profileFields[24].Descriptor()
 	// profile.IntentFulfillmentTimeValidator is a validator for the "intent_fulfillment_time" field. It is called by the builders before save.
 	profile.IntentFulfillmentTimeValidator = profileDescIntentFulfillmentTime.Validators[0].(func(string) error)
 	// profileDescIsIframeRedirectionEnabled is the schema descriptor for is_iframe_redirection_enabled field.
-	profileDescIsIframeRedirectionEnabled := profileFields[24].Descriptor()
+	profileDescIsIframeRedirectionEnabled := profileFields[25].Descriptor()
 	// profile.DefaultIsIframeRedirectionEnabled holds the default value on creation for the is_iframe_redirection_enabled field.
 	profile.DefaultIsIframeRedirectionEnabled = profileDescIsIframeRedirectionEnabled.Default.(bool)
 	// profileDescRoutingAlgorithmID is the schema descriptor for routing_algorithm_id field.
-	profileDescRoutingAlgorithmID := profileFields[25].Descriptor()
+	profileDescRoutingAlgorithmID := profileFields[26].Descriptor()
 	// profile.RoutingAlgorithmIDValidator is a validator for the "routing_algorithm_id" field. It is called by the builders before save.
 	profile.RoutingAlgorithmIDValidator = profileDescRoutingAlgorithmID.Validators[0].(func(string) error)
 	// profileDescID is the schema descriptor for id field.

@@ -88,6 +88,10 @@ func (Profile) Fields() []ent.Field {
 		field.Bool("is_network_tokenization_enabled").Default(false),
 		field.Bool("is_auto_retries_enabled").Default(false),
 		field.Int("max_auto_retries_enabled").Optional().Nillable(),
+		// is_manual_retry_enabled lets a failed payment be confirmed again
+		// with another payment method (Hyperswitch's manual retry); unset
+		// is off, and is shown as null.
+		field.Bool("is_manual_retry_enabled").Optional().Nillable(),
 		field.Bool("is_click_to_pay_enabled").Default(false),
 		field.Bool("force_3ds_challenge").Default(false),
 		field.String("intent_fulfillment_time").MaxRuneLen(255).Optional().Annotations(entgql.Skip()),

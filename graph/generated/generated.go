@@ -27,6 +27,7 @@ import (
 	"switchyard/ent/schema/schematype"
 	"switchyard/graph/cursors"
 	"switchyard/graph/model"
+	"switchyard/payments"
 	"switchyard/payments/analytics"
 	"sync/atomic"
 	"time"
@@ -340,8 +341,10 @@ type ComplexityRoot struct {
 
 	InvitationPayload struct {
 		Email        func(childComplexity int) int
+		Emailed      func(childComplexity int) int
 		ExpiresAt    func(childComplexity int) int
 		InvitationID func(childComplexity int) int
+		Link         func(childComplexity int) int
 		Role         func(childComplexity int) int
 		Token        func(childComplexity int) int
 	}
@@ -381,10 +384,11 @@ type ComplexityRoot struct {
 	}
 
 	Me struct {
-		Memberships func(childComplexity int) int
-		MerchantID  func(childComplexity int) int
-		Role        func(childComplexity int) int
-		User        func(childComplexity int) int
+		Memberships  func(childComplexity int) int
+		MerchantID   func(childComplexity int) int
+		MerchantName func(childComplexity int) int
+		Role         func(childComplexity int) int
+		User         func(childComplexity int) int
 	}
 
 	Member struct {
@@ -480,6 +484,7 @@ type ComplexityRoot struct {
 		CreateConnectorAccount       func(childComplexity int, input model.ConnectorAccountRequest, idempotencyKey *string) int
 		CreateCustomer               func(childComplexity int, input model.CustomerInput, idempotencyKey *string) int
 		CreatePayment                func(childComplexity int, input model.PaymentRequest, idempotencyKey *string) int
+		CreatePaymentExport          func(childComplexity int, filter *payments.PaymentExportFilter) int
 		CreateRefund                 func(childComplexity int, input model.CreateRefundInput, idempotencyKey *string) int
 		CreateRoutingAlgorithm       func(childComplexity int, input model.CreateRoutingAlgorithmInput, idempotencyKey *string) int
 		DeactivateRouting            func(childComplexity int, profileID *string, idempotencyKey *string) int
@@ -572,6 +577,11 @@ type ComplexityRoot struct {
 	PaymentAttemptEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	PaymentExport struct {
+		ExpiresAt func(childComplexity int) int
+		URL       func(childComplexity int) int
 	}
 
 	PaymentIntent struct {
@@ -705,6 +715,15 @@ type ComplexityRoot struct {
 		Replayed func(childComplexity int) int
 	}
 
+	PendingInvitation struct {
+		Email        func(childComplexity int) int
+		ExistingUser func(childComplexity int) int
+		ExpiresAt    func(childComplexity int) int
+		MerchantID   func(childComplexity int) int
+		MerchantName func(childComplexity int) int
+		Role         func(childComplexity int) int
+	}
+
 	Profile struct {
 		AlwaysCollectBillingDetailsFromWalletConnector  func(childComplexity int) int
 		AlwaysCollectShippingDetailsFromWalletConnector func(childComplexity int) int
@@ -720,6 +739,7 @@ type ComplexityRoot struct {
 		IsConnectorAgnosticMitEnabled                   func(childComplexity int) int
 		IsDefault                                       func(childComplexity int) int
 		IsIframeRedirectionEnabled                      func(childComplexity int) int
+		IsManualRetryEnabled                            func(childComplexity int) int
 		IsNetworkTokenizationEnabled                    func(childComplexity int) int
 		IsTaxConnectorEnabled                           func(childComplexity int) int
 		MaxAutoRetriesEnabled                           func(childComplexity int) int
@@ -733,6 +753,7 @@ type ComplexityRoot struct {
 		SessionExpiry                                   func(childComplexity int) int
 		UseBillingAsPaymentMethodBilling                func(childComplexity int) int
 		WebhookSettings                                 func(childComplexity int) int
+		WebhookSigningKey                               func(childComplexity int) int
 	}
 
 	ProfileConnection struct {
@@ -761,6 +782,7 @@ type ComplexityRoot struct {
 		Disputes                   func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.DisputeOrder, where *ent.DisputeWhereInput) int
 		Event                      func(childComplexity int, id string) int
 		Events                     func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) int
+		Invitation                 func(childComplexity int, token string) int
 		Mandates                   func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MandateOrder, where *ent.MandateWhereInput) int
 		Me                         func(childComplexity int) int
 		MerchantAccount            func(childComplexity int) int
@@ -977,6 +999,7 @@ type MutationResolver interface {
 	RevokeAPIKey(ctx context.Context, id string, idempotencyKey *string) (*model.APIKeyPayload, error)
 	RollAPIKey(ctx context.Context, id string, gracePeriodSeconds int, idempotencyKey *string) (*model.RollAPIKeyPayload, error)
 	UpdateProfileWebhookSettings(ctx context.Context, profileID string, input model.WebhookSettingsInput, idempotencyKey *string) (*model.ProfilePayload, error)
+	CreatePaymentExport(ctx context.Context, filter *payments.PaymentExportFilter) (*model.PaymentExport, error)
 	RetryWebhookDelivery(ctx context.Context, eventID string, idempotencyKey *string) (*model.DeliveryAttemptPayload, error)
 	CreateRoutingAlgorithm(ctx context.Context, input model.CreateRoutingAlgorithmInput, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error)
 	ActivateRoutingAlgorithm(ctx context.Context, id string, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error)
@@ -1004,6 +1027,7 @@ type PaymentMethodResolver interface {
 type ProfileResolver interface {
 	ConnectorAccounts(ctx context.Context, obj *ent.Profile, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error)
 	WebhookSettings(ctx context.Context, obj *ent.Profile) (*model.WebhookSettings, error)
+	WebhookSigningKey(ctx context.Context, obj *ent.Profile) (string, error)
 }
 type QueryResolver interface {
 	Node(ctx context.Context, id string) (ent.Noder, error)
@@ -1032,6 +1056,7 @@ type QueryResolver interface {
 	ConnectorSuccessRates(ctx context.Context, from time.Time, to time.Time, bucket *model.SuccessRateBucket, profileID *string) ([]*analytics.ConnectorRate, error)
 	RoutingEvaluate(ctx context.Context, profileID *string, payment model.RoutingPaymentInput) (*model.RoutingEvaluation, error)
 	Me(ctx context.Context) (*model.Me, error)
+	Invitation(ctx context.Context, token string) (*model.PendingInvitation, error)
 	Users(ctx context.Context) ([]*model.Member, error)
 }
 type RoutingAlgorithmResolver interface {
@@ -1091,7 +1116,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.APIKey.ExpiresAt(childComplexity), true
-	case "APIKey.id":
+	case "APIKey.id", "APIKey.keyID":
 		if e.ComplexityRoot.APIKey.ID == nil {
 			break
 		}
@@ -1332,7 +1357,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Capture.ErrorReason(childComplexity), true
-	case "Capture.id":
+	case "Capture.id", "Capture.captureID":
 		if e.ComplexityRoot.Capture.ID == nil {
 			break
 		}
@@ -1774,7 +1799,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Dispute.Evidence(childComplexity), true
-	case "Dispute.id":
+	case "Dispute.id", "Dispute.disputeID":
 		if e.ComplexityRoot.Dispute.ID == nil {
 			break
 		}
@@ -1910,7 +1935,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Event.EventType(childComplexity), true
-	case "Event.id":
+	case "Event.id", "Event.eventID":
 		if e.ComplexityRoot.Event.ID == nil {
 			break
 		}
@@ -2181,6 +2206,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.InvitationPayload.Email(childComplexity), true
+	case "InvitationPayload.emailed":
+		if e.ComplexityRoot.InvitationPayload.Emailed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvitationPayload.Emailed(childComplexity), true
 	case "InvitationPayload.expiresAt":
 		if e.ComplexityRoot.InvitationPayload.ExpiresAt == nil {
 			break
@@ -2193,6 +2224,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.InvitationPayload.InvitationID(childComplexity), true
+	case "InvitationPayload.link":
+		if e.ComplexityRoot.InvitationPayload.Link == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvitationPayload.Link(childComplexity), true
 	case "InvitationPayload.role":
 		if e.ComplexityRoot.InvitationPayload.Role == nil {
 			break
@@ -2260,7 +2297,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mandate.EndDate(childComplexity), true
-	case "Mandate.id":
+	case "Mandate.id", "Mandate.mandateID":
 		if e.ComplexityRoot.Mandate.ID == nil {
 			break
 		}
@@ -2371,6 +2408,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Me.MerchantID(childComplexity), true
+	case "Me.merchantName":
+		if e.ComplexityRoot.Me.MerchantName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Me.MerchantName(childComplexity), true
 	case "Me.role":
 		if e.ComplexityRoot.Me.Role == nil {
 			break
@@ -2454,7 +2497,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MerchantAccount.Events(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.EventOrder), args["where"].(*ent.EventWhereInput)), true
-	case "MerchantAccount.id":
+	case "MerchantAccount.id", "MerchantAccount.merchantID":
 		if e.ComplexityRoot.MerchantAccount.ID == nil {
 			break
 		}
@@ -2642,7 +2685,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MerchantConnectorAccount.Disabled(childComplexity), true
-	case "MerchantConnectorAccount.id":
+	case "MerchantConnectorAccount.id", "MerchantConnectorAccount.merchantConnectorID":
 		if e.ComplexityRoot.MerchantConnectorAccount.ID == nil {
 			break
 		}
@@ -2870,6 +2913,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreatePayment(childComplexity, args["input"].(model.PaymentRequest), args["idempotencyKey"].(*string)), true
+	case "Mutation.createPaymentExport":
+		if e.ComplexityRoot.Mutation.CreatePaymentExport == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createPaymentExport_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreatePaymentExport(childComplexity, args["filter"].(*payments.PaymentExportFilter)), true
 	case "Mutation.createRefund":
 		if e.ComplexityRoot.Mutation.CreateRefund == nil {
 			break
@@ -3231,7 +3285,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PaymentAttempt.ErrorReason(childComplexity), true
-	case "PaymentAttempt.id":
+	case "PaymentAttempt.id", "PaymentAttempt.attemptID":
 		if e.ComplexityRoot.PaymentAttempt.ID == nil {
 			break
 		}
@@ -3449,6 +3503,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PaymentAttemptEdge.Node(childComplexity), true
+
+	case "PaymentExport.expiresAt":
+		if e.ComplexityRoot.PaymentExport.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentExport.ExpiresAt(childComplexity), true
+	case "PaymentExport.url":
+		if e.ComplexityRoot.PaymentExport.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentExport.URL(childComplexity), true
 
 	case "PaymentIntent.activeAttemptID":
 		if e.ComplexityRoot.PaymentIntent.ActiveAttemptID == nil {
@@ -3961,7 +4028,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PaymentMethod.Fingerprint(childComplexity), true
-	case "PaymentMethod.id":
+	case "PaymentMethod.id", "PaymentMethod.paymentMethodID":
 		if e.ComplexityRoot.PaymentMethod.ID == nil {
 			break
 		}
@@ -4110,6 +4177,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PaymentPayload.Replayed(childComplexity), true
 
+	case "PendingInvitation.email":
+		if e.ComplexityRoot.PendingInvitation.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PendingInvitation.Email(childComplexity), true
+	case "PendingInvitation.existingUser":
+		if e.ComplexityRoot.PendingInvitation.ExistingUser == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PendingInvitation.ExistingUser(childComplexity), true
+	case "PendingInvitation.expiresAt":
+		if e.ComplexityRoot.PendingInvitation.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PendingInvitation.ExpiresAt(childComplexity), true
+	case "PendingInvitation.merchantID":
+		if e.ComplexityRoot.PendingInvitation.MerchantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PendingInvitation.MerchantID(childComplexity), true
+	case "PendingInvitation.merchantName":
+		if e.ComplexityRoot.PendingInvitation.MerchantName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PendingInvitation.MerchantName(childComplexity), true
+	case "PendingInvitation.role":
+		if e.ComplexityRoot.PendingInvitation.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PendingInvitation.Role(childComplexity), true
+
 	case "Profile.alwaysCollectBillingDetailsFromWalletConnector":
 		if e.ComplexityRoot.Profile.AlwaysCollectBillingDetailsFromWalletConnector == nil {
 			break
@@ -4163,7 +4267,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Profile.Force3dsChallenge(childComplexity), true
-	case "Profile.id":
+	case "Profile.id", "Profile.profileID":
 		if e.ComplexityRoot.Profile.ID == nil {
 			break
 		}
@@ -4199,6 +4303,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Profile.IsIframeRedirectionEnabled(childComplexity), true
+	case "Profile.isManualRetryEnabled":
+		if e.ComplexityRoot.Profile.IsManualRetryEnabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Profile.IsManualRetryEnabled(childComplexity), true
 	case "Profile.isNetworkTokenizationEnabled":
 		if e.ComplexityRoot.Profile.IsNetworkTokenizationEnabled == nil {
 			break
@@ -4277,6 +4387,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Profile.WebhookSettings(childComplexity), true
+	case "Profile.webhookSigningKey":
+		if e.ComplexityRoot.Profile.WebhookSigningKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Profile.WebhookSigningKey(childComplexity), true
 
 	case "ProfileConnection.edges":
 		if e.ComplexityRoot.ProfileConnection.Edges == nil {
@@ -4423,6 +4539,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Events(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.EventOrder), args["where"].(*ent.EventWhereInput)), true
 
+	case "Query.invitation":
+		if e.ComplexityRoot.Query.Invitation == nil {
+			break
+		}
+
+		args, err := ec.field_Query_invitation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Invitation(childComplexity, args["token"].(string)), true
 	case "Query.mandates":
 		if e.ComplexityRoot.Query.Mandates == nil {
 			break
@@ -5269,6 +5396,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputPaymentAttemptOrder,
 		ec.unmarshalInputPaymentAttemptWhereInput,
 		ec.unmarshalInputPaymentCustomerInput,
+		ec.unmarshalInputPaymentExportFilter,
 		ec.unmarshalInputPaymentIntentOrder,
 		ec.unmarshalInputPaymentIntentWhereInput,
 		ec.unmarshalInputPaymentMethodDataInput,
@@ -11713,6 +11841,7 @@ type Profile implements Node {
   isNetworkTokenizationEnabled: Boolean!
   isAutoRetriesEnabled: Boolean!
   maxAutoRetriesEnabled: Int
+  isManualRetryEnabled: Boolean
   isClickToPayEnabled: Boolean!
   force3dsChallenge: Boolean!
   isIframeRedirectionEnabled: Boolean!
@@ -11979,6 +12108,13 @@ input ProfileWhereInput {
   maxAutoRetriesEnabledLTE: Int
   maxAutoRetriesEnabledIsNil: Boolean
   maxAutoRetriesEnabledNotNil: Boolean
+  """
+  is_manual_retry_enabled field predicates
+  """
+  isManualRetryEnabled: Boolean
+  isManualRetryEnabledNEQ: Boolean
+  isManualRetryEnabledIsNil: Boolean
+  isManualRetryEnabledNotNil: Boolean
   """
   is_click_to_pay_enabled field predicates
   """
@@ -13861,6 +13997,13 @@ type Mutation {
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
   ): ProfilePayload! @hasRole(roles: [DEVELOPER])
+  """
+  Makes a one-time link that downloads the payments the filter selects as
+  CSV, newest first, one row per payment as the REST list shows it. The
+  link works once, for 5 minutes, without credentials (it is the grant);
+  the file is streamed, so its length is not bounded by memory.
+  """
+  createPaymentExport(filter: PaymentExportFilter): PaymentExport! @hasRole(roles: [DEVELOPER, OPERATOR, VIEWER], keys: ANY)
   "Sends an event to the profile's webhook URL again now, as a manual retry (the merchant's own events, or the admin key)."
   retryWebhookDelivery(
     "The event_id (evt_…)."
@@ -13991,6 +14134,32 @@ type DeliveryAttemptPayload {
   deliveryAttempt: EventDeliveryAttempt!
   "True when this answer replays the stored result of an earlier call with the same idempotency key."
   replayed: Boolean!
+}
+
+"The payments an export holds: the dashboard's list filters. Absent members select every payment."
+input PaymentExportFilter {
+  statuses: [PaymentIntentStatus!]
+  "ISO 4217 codes."
+  currencies: [String!]
+  "Connector names (stripe_test, adyen, …)."
+  connectors: [String!]
+  "Amount bounds in minor units, inclusive."
+  amountGTE: Int
+  amountLTE: Int
+  "Creation bounds: from createdAtGTE, until before createdAtLT."
+  createdAtGTE: Time
+  createdAtLT: Time
+  "The merchant's customer_id."
+  customerID: String
+  "One payment_id."
+  paymentID: String
+}
+
+"createPaymentExport's result."
+type PaymentExport {
+  "The one-time download link (GET)."
+  url: String!
+  expiresAt: Time!
 }
 `, BuiltIn: false},
 	{Name: "../schema.graphql", Input: `# Hand-written GraphQL schema; ent.graphql beside it is generated by entgql.
@@ -14256,6 +14425,13 @@ extend type MerchantConnectorAccount {
 extend type Profile {
   "Where and which events the profile's webhooks are sent (the password is never shown)."
   webhookSettings: WebhookSettings!
+  """
+  The key that signs the profile's webhooks (X-Webhook-Signature-512) and
+  the query a redirect returns to the shop with: its
+  payment_response_hash_key. Shown only when asked for, to admins and to
+  the merchant's secret key (which reads it over REST too).
+  """
+  webhookSigningKey: String! @hasRole(roles: [], keys: ANY)
 }
 
 "A profile's outgoing-webhook settings."
@@ -14278,6 +14454,50 @@ type WebhookSettings {
   webhookUsername: String
   "Whether a basic-auth password is set (it is never shown)."
   hasWebhookPassword: Boolean!
+}
+
+# Each object's REST id, under its REST name, beside the Relay id (the same
+# value): a client that shows or links to REST ids reads them by one name
+# on every type. Mapped onto the id column in gqlgen.yml.
+extend type MerchantAccount {
+  "The merchant_id, as REST names it; the same as id."
+  merchantID: ID!
+}
+extend type Profile {
+  "The profile_id (pro_…), as REST names it; the same as id."
+  profileID: ID!
+}
+extend type MerchantConnectorAccount {
+  "The merchant_connector_id (mca_…), as REST names it; the same as id."
+  merchantConnectorID: ID!
+}
+extend type PaymentAttempt {
+  "The attempt_id (att_…), as REST names it; the same as id."
+  attemptID: ID!
+}
+extend type Capture {
+  "The capture_id, as REST names it; the same as id."
+  captureID: ID!
+}
+extend type Dispute {
+  "The dispute_id (dp_…), as REST names it; the same as id."
+  disputeID: ID!
+}
+extend type Mandate {
+  "The mandate_id (man_…), as REST names it; the same as id."
+  mandateID: ID!
+}
+extend type PaymentMethod {
+  "The payment_method_id (pm_…), as REST names it; the same as id."
+  paymentMethodID: ID!
+}
+extend type Event {
+  "The event_id (evt_…), as REST names it; the same as id."
+  eventID: ID!
+}
+extend type APIKey {
+  "The key_id (dev_…), as REST names it; the same as id."
+  keyID: ID!
 }
 `, BuiltIn: false},
 	{Name: "../users.graphql", Input: `# The dashboard's people: sign-up, sign-in, sessions, roles, invitations
@@ -14391,13 +14611,32 @@ type InvitationPayload {
   expiresAt: Time!
   "The one-time token, for the invitation link: whoever holds it may join (acceptInvitation)."
   token: String!
+  """
+  The invitation link to send: the dashboard's accept page, with the token
+  after "#" so that it never reaches a server's logs or a Referer.
+  """
+  link: String!
+  "Whether the link was e-mailed to the address (SWITCHYARD_SMTP_URL is set and the server took the message)."
+  emailed: Boolean!
+}
+
+"An invitation, as its link shows it before it is accepted."
+type PendingInvitation {
+  email: String!
+  role: Role!
+  merchantID: ID!
+  merchantName: String
+  expiresAt: Time!
+  "Whether the email already has a user, who accepts with their password rather than choosing one."
+  existingUser: Boolean!
 }
 
 "The signed-in caller."
 type Me {
   user: User!
-  "The merchant the session acts for, and the role there."
+  "The merchant the session acts for, its name, and the role there."
   merchantID: ID!
+  merchantName: String
   role: Role!
   "Every merchant the user belongs to (switchMerchant moves between them)."
   memberships: [MerchantMembership!]!
@@ -14406,6 +14645,8 @@ type Me {
 extend type Query {
   "The signed-in user, their current merchant and role, and every merchant they belong to. Null for an API key."
   me: Me
+  "The invitation a link's token names, for its accept page; a used, expired or unknown link is UR_04."
+  invitation(token: String!): PendingInvitation! @public
   "The members of the caller's merchant, oldest first (admins, and the admin key; never a merchant's secret key)."
   users: [Member!]! @hasRole(roles: [], keys: ADMIN_KEY)
 }
@@ -14479,6 +14720,8 @@ func (ec *executionContext) childFields_APIKey(ctx context.Context, field graphq
 		return ec.fieldContext_APIKey_revokedAt(ctx, field)
 	case "merchant":
 		return ec.fieldContext_APIKey_merchant(ctx, field)
+	case "keyID":
+		return ec.fieldContext_APIKey_keyID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type APIKey", field.Name)
 }
@@ -14599,6 +14842,8 @@ func (ec *executionContext) childFields_Capture(ctx context.Context, field graph
 		return ec.fieldContext_Capture_payment(ctx, field)
 	case "displayAmount":
 		return ec.fieldContext_Capture_displayAmount(ctx, field)
+	case "captureID":
+		return ec.fieldContext_Capture_captureID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Capture", field.Name)
 }
@@ -14807,6 +15052,8 @@ func (ec *executionContext) childFields_Dispute(ctx context.Context, field graph
 		return ec.fieldContext_Dispute_payment(ctx, field)
 	case "displayAmount":
 		return ec.fieldContext_Dispute_displayAmount(ctx, field)
+	case "disputeID":
+		return ec.fieldContext_Dispute_disputeID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Dispute", field.Name)
 }
@@ -14885,6 +15132,8 @@ func (ec *executionContext) childFields_Event(ctx context.Context, field graphql
 		return ec.fieldContext_Event_payment(ctx, field)
 	case "deliveryAttempts":
 		return ec.fieldContext_Event_deliveryAttempts(ctx, field)
+	case "eventID":
+		return ec.fieldContext_Event_eventID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Event", field.Name)
 }
@@ -15003,6 +15252,10 @@ func (ec *executionContext) childFields_InvitationPayload(ctx context.Context, f
 		return ec.fieldContext_InvitationPayload_expiresAt(ctx, field)
 	case "token":
 		return ec.fieldContext_InvitationPayload_token(ctx, field)
+	case "link":
+		return ec.fieldContext_InvitationPayload_link(ctx, field)
+	case "emailed":
+		return ec.fieldContext_InvitationPayload_emailed(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type InvitationPayload", field.Name)
 }
@@ -15049,6 +15302,8 @@ func (ec *executionContext) childFields_Mandate(ctx context.Context, field graph
 		return ec.fieldContext_Mandate_customer(ctx, field)
 	case "customerID":
 		return ec.fieldContext_Mandate_customerID(ctx, field)
+	case "mandateID":
+		return ec.fieldContext_Mandate_mandateID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Mandate", field.Name)
 }
@@ -15081,6 +15336,8 @@ func (ec *executionContext) childFields_Me(ctx context.Context, field graphql.Co
 		return ec.fieldContext_Me_user(ctx, field)
 	case "merchantID":
 		return ec.fieldContext_Me_merchantID(ctx, field)
+	case "merchantName":
+		return ec.fieldContext_Me_merchantName(ctx, field)
 	case "role":
 		return ec.fieldContext_Me_role(ctx, field)
 	case "memberships":
@@ -15143,6 +15400,8 @@ func (ec *executionContext) childFields_MerchantAccount(ctx context.Context, fie
 		return ec.fieldContext_MerchantAccount_connectorAccounts(ctx, field)
 	case "events":
 		return ec.fieldContext_MerchantAccount_events(ctx, field)
+	case "merchantID":
+		return ec.fieldContext_MerchantAccount_merchantID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MerchantAccount", field.Name)
 }
@@ -15213,6 +15472,8 @@ func (ec *executionContext) childFields_MerchantConnectorAccount(ctx context.Con
 		return ec.fieldContext_MerchantConnectorAccount_profile(ctx, field)
 	case "connectorAccountDetails":
 		return ec.fieldContext_MerchantConnectorAccount_connectorAccountDetails(ctx, field)
+	case "merchantConnectorID":
+		return ec.fieldContext_MerchantConnectorAccount_merchantConnectorID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MerchantConnectorAccount", field.Name)
 }
@@ -15371,6 +15632,8 @@ func (ec *executionContext) childFields_PaymentAttempt(ctx context.Context, fiel
 		return ec.fieldContext_PaymentAttempt_displayAmount(ctx, field)
 	case "routingCandidates":
 		return ec.fieldContext_PaymentAttempt_routingCandidates(ctx, field)
+	case "attemptID":
+		return ec.fieldContext_PaymentAttempt_attemptID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PaymentAttempt", field.Name)
 }
@@ -15383,6 +15646,16 @@ func (ec *executionContext) childFields_PaymentAttemptEdge(ctx context.Context, 
 		return ec.fieldContext_PaymentAttemptEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PaymentAttemptEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentExport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "url":
+		return ec.fieldContext_PaymentExport_url(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_PaymentExport_expiresAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentExport", field.Name)
 }
 
 func (ec *executionContext) childFields_PaymentIntent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15595,6 +15868,8 @@ func (ec *executionContext) childFields_PaymentMethod(ctx context.Context, field
 		return ec.fieldContext_PaymentMethod_card(ctx, field)
 	case "customerID":
 		return ec.fieldContext_PaymentMethod_customerID(ctx, field)
+	case "paymentMethodID":
+		return ec.fieldContext_PaymentMethod_paymentMethodID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PaymentMethod", field.Name)
 }
@@ -15633,6 +15908,24 @@ func (ec *executionContext) childFields_PaymentPayload(ctx context.Context, fiel
 		return ec.fieldContext_PaymentPayload_replayed(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PaymentPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_PendingInvitation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "email":
+		return ec.fieldContext_PendingInvitation_email(ctx, field)
+	case "role":
+		return ec.fieldContext_PendingInvitation_role(ctx, field)
+	case "merchantID":
+		return ec.fieldContext_PendingInvitation_merchantID(ctx, field)
+	case "merchantName":
+		return ec.fieldContext_PendingInvitation_merchantName(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_PendingInvitation_expiresAt(ctx, field)
+	case "existingUser":
+		return ec.fieldContext_PendingInvitation_existingUser(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PendingInvitation", field.Name)
 }
 
 func (ec *executionContext) childFields_Profile(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15679,6 +15972,8 @@ func (ec *executionContext) childFields_Profile(ctx context.Context, field graph
 		return ec.fieldContext_Profile_isAutoRetriesEnabled(ctx, field)
 	case "maxAutoRetriesEnabled":
 		return ec.fieldContext_Profile_maxAutoRetriesEnabled(ctx, field)
+	case "isManualRetryEnabled":
+		return ec.fieldContext_Profile_isManualRetryEnabled(ctx, field)
 	case "isClickToPayEnabled":
 		return ec.fieldContext_Profile_isClickToPayEnabled(ctx, field)
 	case "force3dsChallenge":
@@ -15691,6 +15986,10 @@ func (ec *executionContext) childFields_Profile(ctx context.Context, field graph
 		return ec.fieldContext_Profile_connectorAccounts(ctx, field)
 	case "webhookSettings":
 		return ec.fieldContext_Profile_webhookSettings(ctx, field)
+	case "webhookSigningKey":
+		return ec.fieldContext_Profile_webhookSigningKey(ctx, field)
+	case "profileID":
+		return ec.fieldContext_Profile_profileID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Profile", field.Name)
 }
@@ -16711,6 +17010,20 @@ func (ec *executionContext) field_Mutation_createCustomer_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createPaymentExport_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*payments.PaymentExportFilter, error) {
+			return ec.unmarshalOPaymentExportFilter2ᚖswitchyardᚋpaymentsᚐPaymentExportFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17717,6 +18030,20 @@ func (ec *executionContext) field_Query_events_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_invitation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "token",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["token"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_mandates_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18520,6 +18847,29 @@ func (ec *executionContext) fieldContext_APIKey_merchant(_ context.Context, fiel
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _APIKey_keyID(ctx context.Context, field graphql.CollectedField, obj *ent.APIKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APIKey_keyID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_APIKey_keyID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _APIKeyConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.APIKeyConnection) (ret graphql.Marshaler) {
@@ -19489,6 +19839,29 @@ func (ec *executionContext) _Capture_displayAmount(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_Capture_displayAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Capture", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Capture_captureID(ctx context.Context, field graphql.CollectedField, obj *ent.Capture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Capture_captureID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Capture_captureID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Capture", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _ConnectorAccountPayload_connectorAccount(ctx context.Context, field graphql.CollectedField, obj *model.ConnectorAccountPayload) (ret graphql.Marshaler) {
@@ -21235,6 +21608,29 @@ func (ec *executionContext) fieldContext_Dispute_displayAmount(_ context.Context
 	return graphql.NewScalarFieldContext("Dispute", field, true, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _Dispute_disputeID(ctx context.Context, field graphql.CollectedField, obj *ent.Dispute) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Dispute_disputeID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Dispute_disputeID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Dispute", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _DisputeConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.DisputeConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21860,6 +22256,29 @@ func (ec *executionContext) fieldContext_Event_deliveryAttempts(ctx context.Cont
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Event_eventID(ctx context.Context, field graphql.CollectedField, obj *ent.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Event_eventID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Event_eventID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Event", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _EventConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.EventConnection) (ret graphql.Marshaler) {
@@ -22808,6 +23227,52 @@ func (ec *executionContext) fieldContext_InvitationPayload_token(_ context.Conte
 	return graphql.NewScalarFieldContext("InvitationPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _InvitationPayload_link(ctx context.Context, field graphql.CollectedField, obj *model.InvitationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvitationPayload_link(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Link, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvitationPayload_link(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvitationPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvitationPayload_emailed(ctx context.Context, field graphql.CollectedField, obj *model.InvitationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvitationPayload_emailed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Emailed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvitationPayload_emailed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvitationPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _Mandate_id(ctx context.Context, field graphql.CollectedField, obj *ent.Mandate) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23277,6 +23742,29 @@ func (ec *executionContext) fieldContext_Mandate_customerID(_ context.Context, f
 	return graphql.NewScalarFieldContext("Mandate", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _Mandate_mandateID(ctx context.Context, field graphql.CollectedField, obj *ent.Mandate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mandate_mandateID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mandate_mandateID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mandate", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _MandateConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.MandateConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23472,6 +23960,29 @@ func (ec *executionContext) _Me_merchantID(ctx context.Context, field graphql.Co
 }
 func (ec *executionContext) fieldContext_Me_merchantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Me", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Me_merchantName(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Me_merchantName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Me_merchantName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Me", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Me_role(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
@@ -24151,6 +24662,29 @@ func (ec *executionContext) fieldContext_MerchantAccount_events(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _MerchantAccount_merchantID(ctx context.Context, field graphql.CollectedField, obj *ent.MerchantAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MerchantAccount_merchantID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MerchantAccount_merchantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MerchantAccount", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _MerchantAccountConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.MerchantAccountConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24792,6 +25326,29 @@ func (ec *executionContext) _MerchantConnectorAccount_connectorAccountDetails(ct
 }
 func (ec *executionContext) fieldContext_MerchantConnectorAccount_connectorAccountDetails(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MerchantConnectorAccount", field, true, true, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _MerchantConnectorAccount_merchantConnectorID(ctx context.Context, field graphql.CollectedField, obj *ent.MerchantConnectorAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MerchantConnectorAccount_merchantConnectorID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MerchantConnectorAccount_merchantConnectorID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MerchantConnectorAccount", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _MerchantConnectorAccountConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.MerchantConnectorAccountConnection) (ret graphql.Marshaler) {
@@ -26228,6 +26785,73 @@ func (ec *executionContext) fieldContext_Mutation_updateProfileWebhookSettings(c
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_updateProfileWebhookSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createPaymentExport(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createPaymentExport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreatePaymentExport(ctx, fc.Args["filter"].(*payments.PaymentExportFilter))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"DEVELOPER", "OPERATOR", "VIEWER"})
+				if err != nil {
+					var zeroVal *model.PaymentExport
+					return zeroVal, err
+				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.PaymentExport
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.PaymentExport
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentExport) graphql.Marshaler {
+			return ec.marshalNPaymentExport2ᚖswitchyardᚋgraphᚋmodelᚐPaymentExport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createPaymentExport(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentExport(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createPaymentExport_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -28261,6 +28885,29 @@ func (ec *executionContext) fieldContext_PaymentAttempt_routingCandidates(_ cont
 	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _PaymentAttempt_attemptID(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentAttempt_attemptID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentAttempt_attemptID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _PaymentAttemptConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttemptConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -28401,6 +29048,52 @@ func (ec *executionContext) _PaymentAttemptEdge_cursor(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_PaymentAttemptEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentAttemptEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentExport_url(ctx context.Context, field graphql.CollectedField, obj *model.PaymentExport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentExport_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentExport_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentExport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentExport_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.PaymentExport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentExport_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentExport_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentExport", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _PaymentIntent_id(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentIntent) (ret graphql.Marshaler) {
@@ -30729,6 +31422,29 @@ func (ec *executionContext) fieldContext_PaymentMethod_customerID(_ context.Cont
 	return graphql.NewScalarFieldContext("PaymentMethod", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _PaymentMethod_paymentMethodID(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentMethod) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentMethod_paymentMethodID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentMethod_paymentMethodID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentMethod", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _PaymentMethodConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentMethodConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -31039,6 +31755,144 @@ func (ec *executionContext) _PaymentPayload_replayed(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_PaymentPayload_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PendingInvitation_email(ctx context.Context, field graphql.CollectedField, obj *model.PendingInvitation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PendingInvitation_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Email, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PendingInvitation_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PendingInvitation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PendingInvitation_role(ctx context.Context, field graphql.CollectedField, obj *model.PendingInvitation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PendingInvitation_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Role) graphql.Marshaler {
+			return ec.marshalNRole2switchyardᚋgraphᚋmodelᚐRole(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PendingInvitation_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PendingInvitation", field, false, false, errors.New("field of type Role does not have child fields"))
+}
+
+func (ec *executionContext) _PendingInvitation_merchantID(ctx context.Context, field graphql.CollectedField, obj *model.PendingInvitation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PendingInvitation_merchantID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PendingInvitation_merchantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PendingInvitation", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PendingInvitation_merchantName(ctx context.Context, field graphql.CollectedField, obj *model.PendingInvitation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PendingInvitation_merchantName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PendingInvitation_merchantName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PendingInvitation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PendingInvitation_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.PendingInvitation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PendingInvitation_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PendingInvitation_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PendingInvitation", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _PendingInvitation_existingUser(ctx context.Context, field graphql.CollectedField, obj *model.PendingInvitation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PendingInvitation_existingUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExistingUser, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PendingInvitation_existingUser(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PendingInvitation", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Profile_id(ctx context.Context, field graphql.CollectedField, obj *ent.Profile) (ret graphql.Marshaler) {
@@ -31524,6 +32378,29 @@ func (ec *executionContext) fieldContext_Profile_maxAutoRetriesEnabled(_ context
 	return graphql.NewScalarFieldContext("Profile", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _Profile_isManualRetryEnabled(ctx context.Context, field graphql.CollectedField, obj *ent.Profile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Profile_isManualRetryEnabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsManualRetryEnabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Profile_isManualRetryEnabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Profile", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _Profile_isClickToPayEnabled(ctx context.Context, field graphql.CollectedField, obj *ent.Profile) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -31699,6 +32576,75 @@ func (ec *executionContext) fieldContext_Profile_webhookSettings(_ context.Conte
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Profile_webhookSigningKey(ctx context.Context, field graphql.CollectedField, obj *ent.Profile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Profile_webhookSigningKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Profile().WebhookSigningKey(ctx, obj)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{})
+				if err != nil {
+					var zeroVal string
+					return zeroVal, err
+				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal string
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal string
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, obj, directive0, roles, keys)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Profile_webhookSigningKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Profile", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Profile_profileID(ctx context.Context, field graphql.CollectedField, obj *ent.Profile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Profile_profileID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Profile_profileID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Profile", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _ProfileConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.ProfileConnection) (ret graphql.Marshaler) {
@@ -33025,6 +33971,63 @@ func (ec *executionContext) fieldContext_Query_me(_ context.Context, field graph
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Me(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_invitation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_invitation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Invitation(ctx, fc.Args["token"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Public == nil {
+					var zeroVal *model.PendingInvitation
+					return zeroVal, errors.New("directive public is not implemented")
+				}
+				return ec.Directives.Public(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PendingInvitation) graphql.Marshaler {
+			return ec.marshalNPendingInvitation2ᚖswitchyardᚋgraphᚋmodelᚐPendingInvitation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_invitation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PendingInvitation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_invitation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -53571,6 +54574,92 @@ func (ec *executionContext) unmarshalInputPaymentCustomerInput(ctx context.Conte
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputPaymentExportFilter(ctx context.Context, obj any) (payments.PaymentExportFilter, error) {
+	var it payments.PaymentExportFilter
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"statuses", "currencies", "connectors", "amountGTE", "amountLTE", "createdAtGTE", "createdAtLT", "customerID", "paymentID"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "statuses":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statuses"))
+			data, err := ec.unmarshalOPaymentIntentStatus2ᚕswitchyardᚋentᚋpaymentintentᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Statuses = data
+		case "currencies":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencies"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currencies = data
+		case "connectors":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectors"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Connectors = data
+		case "amountGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountGTE = data
+		case "amountLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountLTE = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedLT = data
+		case "customerID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerID = data
+		case "paymentID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputPaymentIntentOrder(ctx context.Context, obj any) (ent.PaymentIntentOrder, error) {
 	var it ent.PaymentIntentOrder
 	if obj == nil {
@@ -58822,7 +59911,7 @@ func (ec *executionContext) unmarshalInputProfileWhereInput(ctx context.Context,
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "profileName", "profileNameNEQ", "profileNameIn", "profileNameNotIn", "profileNameGT", "profileNameGTE", "profileNameLT", "profileNameLTE", "profileNameContains", "profileNameHasPrefix", "profileNameHasSuffix", "profileNameEqualFold", "profileNameContainsFold", "isDefault", "isDefaultNEQ", "returnURL", "returnURLNEQ", "returnURLIn", "returnURLNotIn", "returnURLGT", "returnURLGTE", "returnURLLT", "returnURLLTE", "returnURLContains", "returnURLHasPrefix", "returnURLHasSuffix", "returnURLIsNil", "returnURLNotNil", "returnURLEqualFold", "returnURLContainsFold", "enablePaymentResponseHash", "enablePaymentResponseHashNEQ", "redirectToMerchantWithHTTPPost", "redirectToMerchantWithHTTPPostNEQ", "sessionExpiry", "sessionExpiryNEQ", "sessionExpiryIn", "sessionExpiryNotIn", "sessionExpiryGT", "sessionExpiryGTE", "sessionExpiryLT", "sessionExpiryLTE", "isConnectorAgnosticMitEnabled", "isConnectorAgnosticMitEnabledNEQ", "useBillingAsPaymentMethodBilling", "useBillingAsPaymentMethodBillingNEQ", "collectShippingDetailsFromWalletConnector", "collectShippingDetailsFromWalletConnectorNEQ", "collectBillingDetailsFromWalletConnector", "collectBillingDetailsFromWalletConnectorNEQ", "alwaysCollectShippingDetailsFromWalletConnector", "alwaysCollectShippingDetailsFromWalletConnectorNEQ", "alwaysCollectBillingDetailsFromWalletConnector", "alwaysCollectBillingDetailsFromWalletConnectorNEQ", "isTaxConnectorEnabled", "isTaxConnectorEnabledNEQ", "isNetworkTokenizationEnabled", "isNetworkTokenizationEnabledNEQ", "isAutoRetriesEnabled", "isAutoRetriesEnabledNEQ", "maxAutoRetriesEnabled", "maxAutoRetriesEnabledNEQ", "maxAutoRetriesEnabledIn", "maxAutoRetriesEnabledNotIn", "maxAutoRetriesEnabledGT", "maxAutoRetriesEnabledGTE", "maxAutoRetriesEnabledLT", "maxAutoRetriesEnabledLTE", "maxAutoRetriesEnabledIsNil", "maxAutoRetriesEnabledNotNil", "isClickToPayEnabled", "isClickToPayEnabledNEQ", "force3dsChallenge", "force3dsChallengeNEQ", "isIframeRedirectionEnabled", "isIframeRedirectionEnabledNEQ", "hasMerchant", "hasMerchantWith", "hasConnectorAccounts", "hasConnectorAccountsWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "profileName", "profileNameNEQ", "profileNameIn", "profileNameNotIn", "profileNameGT", "profileNameGTE", "profileNameLT", "profileNameLTE", "profileNameContains", "profileNameHasPrefix", "profileNameHasSuffix", "profileNameEqualFold", "profileNameContainsFold", "isDefault", "isDefaultNEQ", "returnURL", "returnURLNEQ", "returnURLIn", "returnURLNotIn", "returnURLGT", "returnURLGTE", "returnURLLT", "returnURLLTE", "returnURLContains", "returnURLHasPrefix", "returnURLHasSuffix", "returnURLIsNil", "returnURLNotNil", "returnURLEqualFold", "returnURLContainsFold", "enablePaymentResponseHash", "enablePaymentResponseHashNEQ", "redirectToMerchantWithHTTPPost", "redirectToMerchantWithHTTPPostNEQ", "sessionExpiry", "sessionExpiryNEQ", "sessionExpiryIn", "sessionExpiryNotIn", "sessionExpiryGT", "sessionExpiryGTE", "sessionExpiryLT", "sessionExpiryLTE", "isConnectorAgnosticMitEnabled", "isConnectorAgnosticMitEnabledNEQ", "useBillingAsPaymentMethodBilling", "useBillingAsPaymentMethodBillingNEQ", "collectShippingDetailsFromWalletConnector", "collectShippingDetailsFromWalletConnectorNEQ", "collectBillingDetailsFromWalletConnector", "collectBillingDetailsFromWalletConnectorNEQ", "alwaysCollectShippingDetailsFromWalletConnector", "alwaysCollectShippingDetailsFromWalletConnectorNEQ", "alwaysCollectBillingDetailsFromWalletConnector", "alwaysCollectBillingDetailsFromWalletConnectorNEQ", "isTaxConnectorEnabled", "isTaxConnectorEnabledNEQ", "isNetworkTokenizationEnabled", "isNetworkTokenizationEnabledNEQ", "isAutoRetriesEnabled", "isAutoRetriesEnabledNEQ", "maxAutoRetriesEnabled", "maxAutoRetriesEnabledNEQ", "maxAutoRetriesEnabledIn", "maxAutoRetriesEnabledNotIn", "maxAutoRetriesEnabledGT", "maxAutoRetriesEnabledGTE", "maxAutoRetriesEnabledLT", "maxAutoRetriesEnabledLTE", "maxAutoRetriesEnabledIsNil", "maxAutoRetriesEnabledNotNil", "isManualRetryEnabled", "isManualRetryEnabledNEQ", "isManualRetryEnabledIsNil", "isManualRetryEnabledNotNil", "isClickToPayEnabled", "isClickToPayEnabledNEQ", "force3dsChallenge", "force3dsChallengeNEQ", "isIframeRedirectionEnabled", "isIframeRedirectionEnabledNEQ", "hasMerchant", "hasMerchantWith", "hasConnectorAccounts", "hasConnectorAccountsWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -59613,6 +60702,34 @@ func (ec *executionContext) unmarshalInputProfileWhereInput(ctx context.Context,
 				return it, err
 			}
 			it.MaxAutoRetriesEnabledNotNil = data
+		case "isManualRetryEnabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isManualRetryEnabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsManualRetryEnabled = data
+		case "isManualRetryEnabledNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isManualRetryEnabledNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsManualRetryEnabledNEQ = data
+		case "isManualRetryEnabledIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isManualRetryEnabledIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsManualRetryEnabledIsNil = data
+		case "isManualRetryEnabledNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isManualRetryEnabledNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsManualRetryEnabledNotNil = data
 		case "isClickToPayEnabled":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isClickToPayEnabled"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -63296,6 +64413,11 @@ func (ec *executionContext) _APIKey(ctx context.Context, sel ast.SelectionSet, o
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "keyID":
+			out.Values[i] = ec._APIKey_keyID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -63752,6 +64874,11 @@ func (ec *executionContext) _Capture(ctx context.Context, sel ast.SelectionSet, 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "displayAmount":
 			out.Values[i] = ec._Capture_displayAmount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "captureID":
+			out.Values[i] = ec._Capture_captureID(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -64605,6 +65732,11 @@ func (ec *executionContext) _Dispute(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "disputeID":
+			out.Values[i] = ec._Dispute_disputeID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -64989,6 +66121,11 @@ func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "eventID":
+			out.Values[i] = ec._Event_eventID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -65476,6 +66613,16 @@ func (ec *executionContext) _InvitationPayload(ctx context.Context, sel ast.Sele
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "link":
+			out.Values[i] = ec._InvitationPayload_link(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "emailed":
+			out.Values[i] = ec._InvitationPayload_emailed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -65675,6 +66822,11 @@ func (ec *executionContext) _Mandate(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "mandateID":
+			out.Values[i] = ec._Mandate_mandateID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -65807,6 +66959,11 @@ func (ec *executionContext) _Me(ctx context.Context, sel ast.SelectionSet, obj *
 		case "merchantID":
 			out.Values[i] = ec._Me_merchantID(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "merchantName":
+			out.Values[i] = ec._Me_merchantName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "role":
@@ -66132,6 +67289,11 @@ func (ec *executionContext) _MerchantAccount(ctx context.Context, sel ast.Select
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "merchantID":
+			out.Values[i] = ec._MerchantAccount_merchantID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -66460,6 +67622,11 @@ func (ec *executionContext) _MerchantConnectorAccount(ctx context.Context, sel a
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "merchantConnectorID":
+			out.Values[i] = ec._MerchantConnectorAccount_merchantConnectorID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -66767,6 +67934,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "updateProfileWebhookSettings":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateProfileWebhookSettings(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createPaymentExport":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createPaymentExport(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -67229,6 +68403,11 @@ func (ec *executionContext) _PaymentAttempt(ctx context.Context, sel ast.Selecti
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "attemptID":
+			out.Values[i] = ec._PaymentAttempt_attemptID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -67317,6 +68496,49 @@ func (ec *executionContext) _PaymentAttemptEdge(ctx context.Context, sel ast.Sel
 			}
 		case "cursor":
 			out.Values[i] = ec._PaymentAttemptEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var paymentExportImplementors = []string{"PaymentExport"}
+
+func (ec *executionContext) _PaymentExport(ctx context.Context, sel ast.SelectionSet, obj *model.PaymentExport) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentExportImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentExport")
+		case "url":
+			out.Values[i] = ec._PaymentExport_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._PaymentExport_expiresAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -68290,6 +69512,11 @@ func (ec *executionContext) _PaymentMethod(ctx context.Context, sel ast.Selectio
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "paymentMethodID":
+			out.Values[i] = ec._PaymentMethod_paymentMethodID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -68503,6 +69730,69 @@ func (ec *executionContext) _PaymentPayload(ctx context.Context, sel ast.Selecti
 	return out
 }
 
+var pendingInvitationImplementors = []string{"PendingInvitation"}
+
+func (ec *executionContext) _PendingInvitation(ctx context.Context, sel ast.SelectionSet, obj *model.PendingInvitation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pendingInvitationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PendingInvitation")
+		case "email":
+			out.Values[i] = ec._PendingInvitation_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._PendingInvitation_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "merchantID":
+			out.Values[i] = ec._PendingInvitation_merchantID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "merchantName":
+			out.Values[i] = ec._PendingInvitation_merchantName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._PendingInvitation_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "existingUser":
+			out.Values[i] = ec._PendingInvitation_existingUser(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var profileImplementors = []string{"Profile", "Node"}
 
 func (ec *executionContext) _Profile(ctx context.Context, sel ast.SelectionSet, obj *ent.Profile) graphql.Marshaler {
@@ -68617,6 +69907,11 @@ func (ec *executionContext) _Profile(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "maxAutoRetriesEnabled":
 			out.Values[i] = ec._Profile_maxAutoRetriesEnabled(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "isManualRetryEnabled":
+			out.Values[i] = ec._Profile_isManualRetryEnabled(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -68749,6 +70044,49 @@ func (ec *executionContext) _Profile(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "webhookSigningKey":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Profile_webhookSigningKey(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "profileID":
+			out.Values[i] = ec._Profile_profileID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -69485,6 +70823,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				}()
 				res = ec._Query_me(ctx, field)
 				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "invitation":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_invitation(ctx, field)
+				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -72265,6 +73625,16 @@ func (ec *executionContext) marshalNPaymentDimension2switchyardᚋgraphᚋmodel�
 	return v
 }
 
+func (ec *executionContext) marshalNPaymentExport2ᚖswitchyardᚋgraphᚋmodelᚐPaymentExport(ctx context.Context, sel ast.SelectionSet, v *model.PaymentExport) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PaymentExport(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNPaymentIntent2ᚖswitchyardᚋentᚐPaymentIntent(ctx context.Context, sel ast.SelectionSet, v *ent.PaymentIntent) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -72516,6 +73886,16 @@ func (ec *executionContext) marshalNPaymentPayload2ᚖswitchyardᚋgraphᚋmodel
 		return graphql.Null
 	}
 	return ec._PaymentPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPendingInvitation2ᚖswitchyardᚋgraphᚋmodelᚐPendingInvitation(ctx context.Context, sel ast.SelectionSet, v *model.PendingInvitation) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PendingInvitation(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNProfile2ᚖswitchyardᚋentᚐProfile(ctx context.Context, sel ast.SelectionSet, v *ent.Profile) graphql.Marshaler {
@@ -75276,6 +76656,14 @@ func (ec *executionContext) unmarshalOPaymentCustomerInput2ᚖswitchyardᚋgraph
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputPaymentCustomerInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOPaymentExportFilter2ᚖswitchyardᚋpaymentsᚐPaymentExportFilter(ctx context.Context, v any) (*payments.PaymentExportFilter, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPaymentExportFilter(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 

@@ -125,14 +125,20 @@ type InvitationPayload struct {
 	ExpiresAt    time.Time `json:"expiresAt"`
 	// The one-time token, for the invitation link: whoever holds it may join (acceptInvitation).
 	Token string `json:"token"`
+	// The invitation link to send: the dashboard's accept page, with the token
+	// after "#" so that it never reaches a server's logs or a Referer.
+	Link string `json:"link"`
+	// Whether the link was e-mailed to the address (SWITCHYARD_SMTP_URL is set and the server took the message).
+	Emailed bool `json:"emailed"`
 }
 
 // The signed-in caller.
 type Me struct {
 	User *ent.User `json:"user"`
-	// The merchant the session acts for, and the role there.
-	MerchantID string `json:"merchantID"`
-	Role       Role   `json:"role"`
+	// The merchant the session acts for, its name, and the role there.
+	MerchantID   string  `json:"merchantID"`
+	MerchantName *string `json:"merchantName,omitempty"`
+	Role         Role    `json:"role"`
 	// Every merchant the user belongs to (switchMerchant moves between them).
 	Memberships []*MerchantMembership `json:"memberships"`
 }
@@ -155,12 +161,30 @@ type MerchantMembership struct {
 	CreatedAt time.Time `json:"createdAt"`
 }
 
+// createPaymentExport's result.
+type PaymentExport struct {
+	// The one-time download link (GET).
+	URL       string    `json:"url"`
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
 // A payment mutation's result.
 type PaymentPayload struct {
 	// The payment as the mutation left it (nested fields are read live).
 	Payment *ent.PaymentIntent `json:"payment"`
 	// True when this answer replays the stored result of an earlier call with the same idempotency key.
 	Replayed bool `json:"replayed"`
+}
+
+// An invitation, as its link shows it before it is accepted.
+type PendingInvitation struct {
+	Email        string    `json:"email"`
+	Role         Role      `json:"role"`
+	MerchantID   string    `json:"merchantID"`
+	MerchantName *string   `json:"merchantName,omitempty"`
+	ExpiresAt    time.Time `json:"expiresAt"`
+	// Whether the email already has a user, who accepts with their password rather than choosing one.
+	ExistingUser bool `json:"existingUser"`
 }
 
 // updateProfileWebhookSettings' result.

@@ -8,13 +8,9 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/log"
-	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"switchyard/internal/testenv"
@@ -74,47 +70,11 @@ func TestPlaygroundInChromium(t *testing.T) {
 	ctx := testenv.Browser(t, exe, 90*time.Second)
 
 	// Everything the page logs as an error, throws, or fetches.
-	var (
-		mu       sync.Mutex
-		problems []string
-		requests []string
-	)
-	err := chromedp.Listen(ctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch ev := ev.(type) {
-		case *runtime.EventExceptionThrown:
-			d := ev.ExceptionDetails
-			text := d.Text
-			if d.Exception != nil {
-				text += " " + d.Exception.Description
-			}
-			problems = append(problems, "exception: "+text)
-		case *runtime.EventConsoleAPICalled:
-			if ev.Type == runtime.ConsoleAPICalledTypeError {
-				var parts []string
-				for _, a := range ev.Args {
-					parts = append(parts, string(a.Value)+a.Description)
-				}
-				problems = append(problems, "console.error: "+strings.Join(parts, " "))
-			}
-		case *log.EventEntryAdded:
-			// Content-Security-Policy violations and failed loads land here.
-			if ev.Entry.Level == log.EntryLevelError {
-				problems = append(problems, fmt.Sprintf("log (%s): %s %s", ev.Entry.Source, ev.Entry.Text, ev.Entry.URL))
-			}
-		case *network.EventRequestWillBeSent:
-			requests = append(requests, ev.Request.URL)
-		}
-	})
+	page, err := testenv.WatchPage(ctx)
 	if err != nil {
 		t.Fatalf("start Chromium (%s): %v", exe, err)
 	}
-	report := func() string {
-		mu.Lock()
-		defer mu.Unlock()
-		return fmt.Sprintf("problems: %q\nrequests: %q", problems, requests)
-	}
+	report := page.String
 
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(srv.URL+"/graphql"),
@@ -171,12 +131,10 @@ func TestPlaygroundInChromium(t *testing.T) {
 		t.Fatalf("docs pane or settings dialog: %v\n%s", err, report())
 	}
 
-	mu.Lock()
-	defer mu.Unlock()
-	if len(problems) > 0 {
+	if problems := page.Problems(); len(problems) > 0 {
 		t.Fatalf("the page reported errors:\n%s", strings.Join(problems, "\n"))
 	}
-	for _, u := range requests {
+	for _, u := range page.Requests() {
 		if !strings.HasPrefix(u, srv.URL+"/") && !strings.HasPrefix(u, "data:") {
 			t.Errorf("the page fetched %s: everything must come from the server", u)
 		}

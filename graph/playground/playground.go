@@ -9,30 +9,27 @@ package playground
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/rand"
-	"crypto/sha256"
 	"embed"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"html/template"
 	"io/fs"
 	"net/http"
-	"path"
 	"strings"
-	"sync"
-	"time"
+
+	"switchyard/internal/webfiles"
 )
 
 // DefaultQuery is the query the playground opens with: the latest payments
 // with their attempts and refunds.
 const DefaultQuery = `# Switchyard GraphQL playground.
 #
-# The api-key in Headers (below) authenticates the
-# requests: the demo merchant's key in the embedded
-# default. Run with the play button or Ctrl-Enter;
-# the Docs pane (top left) browses the schema.
+# Headers (below) authenticate the requests: the demo
+# merchant's api-key in the embedded default, or your
+# dashboard session (Authorization: Bearer …) once you
+# sign in with the form above. Run with the play button
+# or Ctrl-Enter; the Docs pane (top left) browses the schema.
 
 query LatestPayments {
   paymentIntents(first: 10) {
@@ -94,20 +91,10 @@ var pageHTML string
 
 var page = template.Must(template.New("playground").Parse(pageHTML))
 
-// asset is one embedded file with its content hash (for cache busting and
-// the ETag) and, computed on first use, its gzip encoding.
-type asset struct {
-	name        string
-	contentType string
-	data        []byte
-	hash        string
-	gzipped     func() []byte
-}
-
 var assets = loadAssets()
 
-func loadAssets() map[string]*asset {
-	out := map[string]*asset{}
+func loadAssets() map[string]*webfiles.File {
+	out := map[string]*webfiles.File{}
 	entries, err := fs.ReadDir(assetFS, "assets")
 	if err != nil {
 		panic(err)
@@ -117,24 +104,7 @@ func loadAssets() map[string]*asset {
 		if err != nil {
 			panic(err)
 		}
-		sum := sha256.Sum256(data)
-		a := &asset{name: e.Name(), data: data, hash: hex.EncodeToString(sum[:8])}
-		switch path.Ext(e.Name()) {
-		case ".js":
-			a.contentType = "text/javascript; charset=utf-8"
-		case ".css":
-			a.contentType = "text/css; charset=utf-8"
-		default:
-			a.contentType = "application/octet-stream"
-		}
-		a.gzipped = sync.OnceValue(func() []byte {
-			var buf bytes.Buffer
-			zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-			_, _ = zw.Write(data)
-			_ = zw.Close()
-			return buf.Bytes()
-		})
-		out[e.Name()] = a
+		out[e.Name()] = webfiles.New(e.Name(), data)
 	}
 	return out
 }
@@ -167,7 +137,7 @@ func Handler(opts Options) http.Handler {
 	prefix := AssetsPath(opts.Endpoint)
 	urls := map[string]string{}
 	for name, a := range assets {
-		urls[strings.NewReplacer(".", "_", "-", "_").Replace(name)] = prefix + name + "?v=" + a.hash
+		urls[strings.NewReplacer(".", "_", "-", "_").Replace(name)] = prefix + name + "?v=" + a.Hash
 	}
 	return &handler{opts: opts, headers: headers, prefix: prefix, urls: urls}
 }
@@ -245,35 +215,12 @@ func serveAsset(w http.ResponseWriter, r *http.Request, name string) {
 		http.NotFound(w, r)
 		return
 	}
-	hd := w.Header()
-	hd.Set("Content-Type", a.contentType)
-	hd.Set("X-Content-Type-Options", "nosniff")
-	hd.Add("Vary", "Accept-Encoding")
-	if r.URL.Query().Get("v") == a.hash {
+	if r.URL.Query().Get("v") == a.Hash {
 		// The page links every asset with its content hash: a new build
 		// with new content links a new URL.
-		hd.Set("Cache-Control", "public, max-age=31536000, immutable")
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 	} else {
-		hd.Set("Cache-Control", "public, max-age=300")
+		w.Header().Set("Cache-Control", "public, max-age=300")
 	}
-	data, etag := a.data, `"`+a.hash+`"`
-	if acceptsGzip(r.Header.Get("Accept-Encoding")) {
-		data, etag = a.gzipped(), `"`+a.hash+`-gz"`
-		hd.Set("Content-Encoding", "gzip")
-	}
-	hd.Set("ETag", etag)
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
-}
-
-// acceptsGzip reports whether an Accept-Encoding header admits gzip.
-func acceptsGzip(header string) bool {
-	for _, part := range strings.Split(header, ",") {
-		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if !strings.EqualFold(strings.TrimSpace(coding), "gzip") {
-			continue
-		}
-		q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
-		return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
-	}
-	return false
+	a.Serve(w, r)
 }

@@ -31,6 +31,7 @@ import (
 	"switchyard/internal/auth"
 	"switchyard/internal/config"
 	"switchyard/internal/idempotency"
+	"switchyard/internal/mailer"
 	"switchyard/internal/redisconn"
 	"switchyard/internal/redisstore"
 	"switchyard/internal/secrets"
@@ -46,6 +47,7 @@ import (
 	"switchyard/payments/txn"
 	"switchyard/payments/users"
 	"switchyard/rest"
+	"switchyard/web"
 	"switchyard/webhooks"
 )
 
@@ -92,6 +94,9 @@ type Options struct {
 	// WrapDriver, when set, wraps the database driver of the ent client.
 	// Production leaves it nil; tests count SQL statements through it.
 	WrapDriver func(dialect.Driver) dialect.Driver
+	// ExportBatch is how many payments an export reads at a time (0: the
+	// default); tests make it small to walk many batches.
+	ExportBatch int
 }
 
 // Open starts everything but the listener. Every failure is one clear error.
@@ -125,7 +130,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 	if err != nil {
 		return nil, fmt.Errorf("SWITCHYARD_MASTER_KEY: %w", err)
 	}
-	a.wireDomain(a.Box)
+	a.wireDomain(a.Box, opts)
 	a.Auth = auth.New(a.Merchants, cfg.AdminAPIKey).WithEphemeralKeys(a.Customers)
 	schedule, err := webhooks.ParseSchedule(cfg.WebhookRetrySchedule)
 	if err != nil {
@@ -158,7 +163,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 // wireDomain builds the domain services over the store and Redis, each
 // constructor given all of its dependencies once: the shared kernel first,
 // then the contexts, then the payment that calls them.
-func (a *App) wireDomain(box *secrets.Box) {
+func (a *App) wireDomain(box *secrets.Box, opts Options) {
 	db := txn.New(a.Store.Client, a.Store.Dialect)
 	db.UseConfigVersions(redisstore.NewConfigVersions(a.Redis.Client))
 	// a.Webhooks is set after this, before any request is served.
@@ -176,9 +181,24 @@ func (a *App) wireDomain(box *secrets.Box) {
 	a.Analytics = analytics.New(db)
 	a.Payments = payments.New(payments.Deps{DB: db, Box: box, Connectors: a.Connectors, Customers: a.Customers,
 		Routing: a.Routing, GSM: a.GSM, Events: a.Events, PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Render: render,
-		RecoveryAfter: a.Config.RecoveryAfter, ResponseHashKey: a.Merchants.ProfileHashKey})
+		RecoveryAfter: a.Config.RecoveryAfter, ResponseHashKey: a.Merchants.ProfileHashKey, ExportBatch: opts.ExportBatch})
 	a.Users = users.New(users.Deps{DB: db, Box: box, Sessions: redisstore.NewSessions(a.Redis.Client),
-		Failures: redisstore.NewSignInFailures(a.Redis.Client), Provisioner: a, Policy: a.userPolicy()})
+		Failures: redisstore.NewSignInFailures(a.Redis.Client), Provisioner: a, Policy: a.userPolicy(),
+		InviteURL: strings.TrimRight(a.Config.PublicURL, "/") + web.Path + "/invite#", Mailer: a.invitationMailer()})
+}
+
+// invitationMailer sends invitations' links when SWITCHYARD_SMTP_URL is
+// set (the configuration checked it); nil sends none.
+func (a *App) invitationMailer() users.Mailer {
+	if a.Config.SMTPURL == "" {
+		return nil
+	}
+	m, err := mailer.New(a.Config.SMTPURL, a.Config.SMTPFrom)
+	if err != nil {
+		a.Log.Warn("invitations are not e-mailed", "err", err)
+		return nil
+	}
+	return m
 }
 
 // userPolicy is users.DefaultPolicy with the configured session and
@@ -211,14 +231,20 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 				return ctx
 			}
 		})
+	exportGrants := redisstore.NewExportGrants(a.Redis.Client)
 	gql := graph.NewHandler(graph.Deps{
 		Client: a.Store.Client, Cursors: cursors.New(a.Redis.Client), Auth: a.Auth,
 		Payments: a.Payments, Merchants: a.Merchants, Connectors: a.Connectors, Customers: a.Customers, Events: a.Events, Routing: a.Routing,
 		Users: a.Users, Analytics: a.Analytics, Idempotency: idem, Webhooks: a.Webhooks, Live: a.Live,
+		PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Exports: exportGrants,
 	}, gqlOpts)
 	a.closeLive = gql.Close
 	mux.Handle(graph.Endpoint, gql)
 	mux.Handle(playground.AssetsPath(graph.Endpoint), gql)
+	mux.Handle("GET "+graph.ExportPath, graph.ExportHandler(a.Payments, exportGrants, a.Log))
+	dashboard := web.Handler()
+	mux.Handle(web.Path, dashboard)
+	mux.Handle(web.Path+"/", dashboard)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	rest.Register(mux, rest.Deps{
 		Payments:    a.Payments,
@@ -248,7 +274,7 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 // every route authenticates by header, so any header may be sent. The
 // GraphQL playground's page and files are not the API: they get no CORS
 // headers, so another origin's script cannot read them (the page may hold
-// the demo key).
+// the demo key). Nor do the dashboard's: it calls the API from this origin.
 func browserAccess(origins []string, next http.Handler) http.Handler {
 	api := cors.New(cors.Options{
 		AllowedOrigins: origins,
@@ -258,7 +284,7 @@ func browserAccess(origins []string, next http.Handler) http.Handler {
 		MaxAge:         600,
 	}).Handler(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if graph.IsPlaygroundRequest(r) {
+		if graph.IsPlaygroundRequest(r) || r.URL.Path == web.Path || strings.HasPrefix(r.URL.Path, web.Path+"/") {
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -91,10 +91,18 @@ func TestBootOnBothBackends(t *testing.T) {
 }
 
 // TestBootstrapReusesWhatItMade: a second start on the same data reuses the
-// merchant, the profile, the connector account and the secret key.
+// merchant, the profile, the connector account and the secret key, and
+// names the demo's own connector account even when the merchant has made
+// newer ones on the same profile.
 func TestBootstrapReusesWhatItMade(t *testing.T) {
 	srv := testenv.NewServer(t, testenv.Database(t))
 	first := *srv.Demo
+	status, body, err := testenv.Call(srv.URL, http.MethodPost, "/account/"+first.MerchantID+"/connectors", first.SecretKey, map[string]any{
+		"connector_type": "payment_processor", "connector_name": "adyen", "profile_id": first.ProfileID,
+		"connector_account_details": map[string]any{"auth_type": "HeaderKey", "api_key": "newer_account"}})
+	if err != nil || status != http.StatusOK {
+		t.Fatalf("a newer connector account: %d %s %v", status, body, err)
+	}
 	again, err := srv.Bootstrap(context.Background())
 	if err != nil {
 		t.Fatal(err)

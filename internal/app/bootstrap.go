@@ -111,8 +111,10 @@ func (a *App) provision(ctx context.Context, merchantID, merchantName string, ne
 	if err != nil {
 		return nil, false, err
 	}
+	// The account provisioning made is the oldest on the default profile
+	// (the list is newest first): later ones are the merchant's own.
 	for _, mca := range mcas {
-		if mca.ProfileID == prof.ID && out.ConnectorAccountID == "" {
+		if mca.ProfileID == prof.ID {
 			out.ConnectorAccountID = mca.ID
 		}
 	}

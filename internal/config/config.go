@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/mail"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -115,6 +116,11 @@ type Config struct {
 	// each) computed at once; 0 sizes it from the processors, at most
 	// three (users.DefaultHashSlots).
 	PasswordHashesAtOnce int `env:"SWITCHYARD_PASSWORD_HASHES_AT_ONCE" envDefault:"0"`
+	// SMTPURL, when set, sends each invitation's link by e-mail from
+	// SMTPFrom: smtp://[user:password@]host[:587] (STARTTLS when the server
+	// offers it) or smtps://…[:465] (TLS from the start).
+	SMTPURL  string `env:"SWITCHYARD_SMTP_URL"`
+	SMTPFrom string `env:"SWITCHYARD_SMTP_FROM" envDefault:"Switchyard <no-reply@localhost>"`
 
 	Database          Database `env:"-"`
 	MasterKeyBytes    []byte   `env:"-"` // 32 bytes
@@ -281,6 +287,16 @@ func (c *Config) validate() error {
 	}
 	if c.InvitationExpiry < time.Hour || c.InvitationExpiry > 30*24*time.Hour {
 		bad("SWITCHYARD_INVITATION_EXPIRY", "must be between 1h and 720h, got %s", c.InvitationExpiry)
+	}
+
+	if c.SMTPURL != "" {
+		if u, err := url.Parse(c.SMTPURL); err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") || u.Hostname() == "" {
+			// Never echo the URL: it may hold a password.
+			bad("SWITCHYARD_SMTP_URL", "want smtp://[user:password@]host[:port] or smtps://…")
+		}
+	}
+	if _, err := mail.ParseAddress(c.SMTPFrom); err != nil {
+		bad("SWITCHYARD_SMTP_FROM", "want an address such as Switchyard <no-reply@shop.example>: %v", err)
 	}
 
 	if c.PasswordHashesAtOnce < 0 || c.PasswordHashesAtOnce > 64 {

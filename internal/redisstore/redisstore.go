@@ -346,3 +346,27 @@ func (f *SignInFailures) TakeBack(ctx context.Context, keys ...string) error {
 func (f *SignInFailures) Clear(ctx context.Context, key string) error {
 	return f.rdb.Del(ctx, signInFailureKey(key)).Err()
 }
+
+// ExportGrants keeps the one-time download grants of the dashboard's
+// exports by their token's hash, each taken once.
+type ExportGrants struct{ rdb redis.UniversalClient }
+
+// NewExportGrants is the store on rdb.
+func NewExportGrants(rdb redis.UniversalClient) *ExportGrants { return &ExportGrants{rdb: rdb} }
+
+func exportGrantKey(hash string) string { return "export:{" + hash + "}" }
+
+// Put keeps a grant's record for ttl.
+func (g *ExportGrants) Put(ctx context.Context, hash string, record []byte, ttl time.Duration) error {
+	return g.rdb.Set(ctx, exportGrantKey(hash), record, ttl).Err()
+}
+
+// Take returns a grant's record and deletes it, in one command, so two
+// downloads cannot both use it; nil and no error when there is none.
+func (g *ExportGrants) Take(ctx context.Context, hash string) ([]byte, error) {
+	b, err := g.rdb.GetDel(ctx, exportGrantKey(hash)).Bytes()
+	if errors.Is(err, redis.Nil) {
+		return nil, nil
+	}
+	return b, err
+}

@@ -2,11 +2,18 @@ package testenv
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -58,4 +65,65 @@ func Browser(t testing.TB, exe string, timeout time.Duration) context.Context {
 		cancelAlloc()
 	})
 	return ctx
+}
+
+// PageWatch records what a browser tab reports as an error (an uncaught
+// exception, console.error, a log entry at error level: Content-Security-
+// Policy violations and failed loads land there) and every URL it requests.
+type PageWatch struct {
+	mu       sync.Mutex
+	problems []string
+	requests []string
+}
+
+// WatchPage starts recording for the tab of ctx (from Browser).
+func WatchPage(ctx context.Context) (*PageWatch, error) {
+	w := &PageWatch{}
+	err := chromedp.Listen(ctx, func(ev any) {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		switch ev := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			d := ev.ExceptionDetails
+			text := d.Text
+			if d.Exception != nil {
+				text += " " + d.Exception.Description
+			}
+			w.problems = append(w.problems, "exception: "+text)
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError {
+				var parts []string
+				for _, a := range ev.Args {
+					parts = append(parts, string(a.Value)+a.Description)
+				}
+				w.problems = append(w.problems, "console.error: "+strings.Join(parts, " "))
+			}
+		case *log.EventEntryAdded:
+			if ev.Entry.Level == log.EntryLevelError {
+				w.problems = append(w.problems, fmt.Sprintf("log (%s): %s %s", ev.Entry.Source, ev.Entry.Text, ev.Entry.URL))
+			}
+		case *network.EventRequestWillBeSent:
+			w.requests = append(w.requests, ev.Request.URL)
+		}
+	})
+	return w, err
+}
+
+// Problems is what the page has reported as an error so far.
+func (w *PageWatch) Problems() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.problems)
+}
+
+// Requests is every URL the page has requested so far.
+func (w *PageWatch) Requests() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.requests)
+}
+
+// String is both, for a failing test's message.
+func (w *PageWatch) String() string {
+	return fmt.Sprintf("problems: %q\nrequests: %q", w.Problems(), w.Requests())
 }

@@ -175,6 +175,10 @@ func (b *syncBuffer) String() string {
 // (its log lines).
 func (p *Process) Stdout() string { return p.stdout.String() }
 
+// Stderr is what the process has written to its standard error so far
+// (the start banner, for a person).
+func (p *Process) Stderr() string { return p.stderr.String() }
+
 // FreeAddr is a loopback address nothing listens on now.
 func FreeAddr(t testing.TB) string {
 	t.Helper()

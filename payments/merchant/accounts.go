@@ -140,6 +140,7 @@ type ProfileInput struct {
 	IsNetworkTokenizationEnabled                    *bool
 	IsAutoRetriesEnabled                            *bool
 	MaxAutoRetriesEnabled                           *int
+	IsManualRetryEnabled                            *bool
 	IsClickToPayEnabled                             *bool
 	Force3dsChallenge                               *bool
 	IsIframeRedirectionEnabled                      *bool

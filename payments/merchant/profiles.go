@@ -312,6 +312,7 @@ func setProfileSettings(m *ent.ProfileMutation, in ProfileInput) {
 	setIfGiven(in.IsNetworkTokenizationEnabled, m.SetIsNetworkTokenizationEnabled)
 	setIfGiven(in.IsAutoRetriesEnabled, m.SetIsAutoRetriesEnabled)
 	setIfGiven(in.MaxAutoRetriesEnabled, m.SetMaxAutoRetriesEnabled)
+	setIfGiven(in.IsManualRetryEnabled, m.SetIsManualRetryEnabled)
 	setIfGiven(in.IsClickToPayEnabled, m.SetIsClickToPayEnabled)
 	setIfGiven(in.Force3dsChallenge, m.SetForce3dsChallenge)
 	setIfGiven(in.IsIframeRedirectionEnabled, m.SetIsIframeRedirectionEnabled)

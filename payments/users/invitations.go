@@ -2,6 +2,9 @@ package users
 
 import (
 	"context"
+	"fmt"
+	"log/slog"
+	"strings"
 
 	"switchyard/ent"
 	"switchyard/ent/invitation"
@@ -19,6 +22,10 @@ const InvitationTokenPrefix = "inv_tok_"
 type Invited struct {
 	Invitation *ent.Invitation
 	Token      string
+	// Link is the link to send: InviteURL and the token.
+	Link string
+	// Emailed says the link went to the invited address by e-mail.
+	Emailed bool
 }
 
 // AdminKeyInviter is the inviter of an invitation the platform admin key
@@ -79,16 +86,70 @@ func (s *Service) Invite(ctx context.Context, email string, role Role) (*Invited
 	if err != nil {
 		return nil, err
 	}
-	return &Invited{Invitation: inv, Token: token}, nil
+	out := &Invited{Invitation: inv, Token: token, Link: s.inviteURL + token}
+	out.Emailed = s.mailInvitation(ctx, inv, out.Link)
+	return out, nil
 }
 
-// AcceptInvitation joins the invitation's merchant with its role and signs
-// in there. Someone without a user becomes one with password (the sign-up
-// rules apply); an existing user proves it with their password (counted
-// as a sign-in). The token works once: accepting marks it in the same
-// transaction that adds the membership, and only if nobody did first.
-func (s *Service) AcceptInvitation(ctx context.Context, token, password, clientAddr string) (*Session, error) {
+// mailInvitation sends the link to the invited address when a mailer is
+// configured, after the invitation committed. A failed e-mail leaves the
+// invitation made (its link is in the answer to pass on by hand) and is
+// logged, without the link.
+func (s *Service) mailInvitation(ctx context.Context, inv *ent.Invitation, link string) bool {
+	if s.mailer == nil {
+		return false
+	}
+	merchantName := inv.MerchantID
+	if m, err := s.db.Client.MerchantAccount.Get(tenancy.System(ctx), inv.MerchantID); err == nil && m.MerchantName != nil {
+		merchantName = *m.MerchantName
+	}
+	text := fmt.Sprintf("You are invited to join %s on Switchyard as %s %s.\n\n"+
+		"Open this link to accept (it works once, until %s UTC):\n\n%s\n\n"+
+		"If you did not expect this invitation, ignore this e-mail.\n",
+		merchantName, article(string(inv.Role)), inv.Role, inv.ExpiresAt.UTC().Format("2 January 2006 15:04"), link)
+	if err := s.mailer.Send(ctx, inv.Email, "Your invitation to "+merchantName+" on Switchyard", text); err != nil {
+		slog.WarnContext(ctx, "invitation e-mail not sent", "invitation", inv.ID, "err", err)
+		return false
+	}
+	return true
+}
+
+// article is "an" before a vowel, else "a".
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+// PendingInvitation reads the invitation token names, as acceptInvitation
+// would take it (an unknown, used or expired link is UR_04, as there), with
+// its merchant's name and whether its email already has a user (who
+// accepts with their password rather than choosing one).
+func (s *Service) PendingInvitation(ctx context.Context, token string) (*ent.Invitation, string, bool, error) {
 	sys := tenancy.System(ctx)
+	inv, err := s.openInvitation(sys, token)
+	if err != nil {
+		return nil, "", false, err
+	}
+	m, err := s.db.Client.MerchantAccount.Get(sys, inv.MerchantID)
+	if err != nil {
+		return nil, "", false, errs.Internal(err)
+	}
+	existing, err := s.db.Client.User.Query().Where(user.EmailKey(inv.EmailKey)).Exist(sys)
+	if err != nil {
+		return nil, "", false, errs.Internal(err)
+	}
+	name := ""
+	if m.MerchantName != nil {
+		name = *m.MerchantName
+	}
+	return inv, name, existing, nil
+}
+
+// openInvitation finds the invitation token names while it can still be
+// accepted.
+func (s *Service) openInvitation(sys context.Context, token string) (*ent.Invitation, error) {
 	inv, err := s.db.Client.Invitation.Query().Where(invitation.TokenHash(s.box.HashToken(token))).Only(sys)
 	if ent.IsNotFound(err) {
 		return nil, errLinkInvalid()
@@ -98,6 +159,20 @@ func (s *Service) AcceptInvitation(ctx context.Context, token, password, clientA
 	}
 	if inv.AcceptedAt != nil || !s.db.Now().Before(inv.ExpiresAt) {
 		return nil, errLinkInvalid()
+	}
+	return inv, nil
+}
+
+// AcceptInvitation joins the invitation's merchant with its role and signs
+// in there. Someone without a user becomes one with password (the sign-up
+// rules apply); an existing user proves it with their password (counted
+// as a sign-in). The token works once: accepting marks it in the same
+// transaction that adds the membership, and only if nobody did first.
+func (s *Service) AcceptInvitation(ctx context.Context, token, password, clientAddr string) (*Session, error) {
+	sys := tenancy.System(ctx)
+	inv, err := s.openInvitation(sys, token)
+	if err != nil {
+		return nil, err
 	}
 	u, err := s.db.Client.User.Query().Where(user.EmailKey(inv.EmailKey)).Only(sys)
 	switch {

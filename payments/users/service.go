@@ -106,6 +106,13 @@ type Service struct {
 	policy    Policy
 	hashes    *hashGate
 	dummyHash string // checked for an unknown email, so that it costs as a known one
+	mailer    Mailer
+	inviteURL string
+}
+
+// Mailer sends an e-mail (internal/mailer.Mailer).
+type Mailer interface {
+	Send(ctx context.Context, to, subject, text string) error
 }
 
 // Deps are what the users operations need.
@@ -121,6 +128,11 @@ type Deps struct {
 	// Policy is the session and throttling policy; zero values take the
 	// defaults (DefaultPolicy).
 	Policy Policy
+	// InviteURL is the invitation links' start: the token follows it
+	// (the dashboard's <public URL>/dashboard/invite#).
+	InviteURL string
+	// Mailer, when set, sends each invitation's link to its email.
+	Mailer Mailer
 }
 
 // Policy is how long sessions live and how failed sign-ins are met.
@@ -170,7 +182,7 @@ func New(d Deps) *Service {
 		sleep = sleepCtx
 	}
 	s := &Service{db: d.DB, box: d.Box, sessions: d.Sessions, failures: d.Failures, provision: d.Provisioner,
-		sleep: sleep, policy: p, hashes: newHashGate(p.HashSlots, p.HashWait)}
+		sleep: sleep, policy: p, hashes: newHashGate(p.HashSlots, p.HashWait), mailer: d.Mailer, inviteURL: d.InviteURL}
 	s.dummyHash = hashPassword("an unknown email's stand-in password") // once, before any request
 	return s
 }

@@ -1,0 +1,73 @@
+import { graphql } from "../gql";
+
+export const MeQuery = graphql(`
+  query Me {
+    me {
+      user {
+        id
+        email
+      }
+      merchantID
+      role
+      memberships {
+        merchantID
+        merchantName
+        role
+      }
+    }
+  }
+`);
+
+export const SignUpMutation = graphql(`
+  mutation SignUp($email: String!, $password: String!, $merchantName: String!) {
+    signUp(email: $email, password: $password, merchantName: $merchantName) {
+      session {
+        token
+      }
+      apiKey
+      publishableKey
+    }
+  }
+`);
+
+export const SignInMutation = graphql(`
+  mutation SignIn($email: String!, $password: String!) {
+    signIn(email: $email, password: $password) {
+      token
+    }
+  }
+`);
+
+export const InvitationQuery = graphql(`
+  query Invitation($token: String!) {
+    invitation(token: $token) {
+      email
+      role
+      merchantName
+      expiresAt
+      existingUser
+    }
+  }
+`);
+
+export const AcceptInvitationMutation = graphql(`
+  mutation AcceptInvitation($token: String!, $password: String!) {
+    acceptInvitation(token: $token, password: $password) {
+      token
+    }
+  }
+`);
+
+export const SignOutMutation = graphql(`
+  mutation SignOut {
+    signOut
+  }
+`);
+
+export const SwitchMerchantMutation = graphql(`
+  mutation SwitchMerchant($merchantID: ID!) {
+    switchMerchant(merchantID: $merchantID) {
+      token
+    }
+  }
+`);

@@ -1,0 +1,8 @@
+// A link to a dashboard path: a real <a href> (new tab, copy, reload all
+// work) that a plain click follows inside the app without a page load.
+import type { AnchorHTMLAttributes } from "react";
+import { href, linkClick } from "../lib/router";
+
+export function Link({ to, ...rest }: { to: string } & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href" | "onClick">) {
+  return <a {...rest} href={href(to)} onClick={linkClick(to)} />;
+}

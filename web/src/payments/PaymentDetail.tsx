@@ -1,0 +1,245 @@
+// A payment's page: amount, status, customer, the attempts with their
+// connector and error, the refunds, and the actions the role may take on a
+// payment in this status (capture, cancel, refund), each sent with its own
+// idempotency key.
+import { useState, type FormEvent } from "react";
+import { useMutation, useQuery } from "urql";
+import { idempotencyKey } from "../lib/client";
+import { errorText } from "../lib/errors";
+import { currencyExponent, formatMoney, majorUnits, parseMajor } from "../lib/money";
+import { Link } from "../layout/Link";
+import { paymentActions, type PaymentAction, type Role } from "../lib/roles";
+import { CancelPaymentMutation, CapturePaymentMutation, CreateRefundMutation, PaymentQuery } from "./operations";
+import { Table } from "../layout/Table";
+import { Status, formatDate } from "./status";
+
+export function PaymentDetail({ id, role }: { id: string; role: Role }) {
+  const [{ data, error, fetching }, refetch] = useQuery({ query: PaymentQuery, variables: { id } });
+  const p = data?.payment;
+  const back = (
+    <p>
+      <Link to={"/payments"}>
+        ← Payments
+      </Link>
+    </p>
+  );
+  if (!p) {
+    return (
+      <section>
+        {back}
+        {error ? (
+          <p className="error" role="alert">
+            {errorText(error)}
+          </p>
+        ) : fetching ? (
+          <p aria-busy="true">Loading…</p>
+        ) : (
+          <>
+            <h1>Payment not found</h1>
+            <p>This merchant has no payment {id}.</p>
+          </>
+        )}
+      </section>
+    );
+  }
+  const refunds = p.refunds.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
+  const attempts = p.attempts ?? [];
+  const actions = paymentActions(role, p.status);
+  const refreshed = () => refetch({ requestPolicy: "network-only" });
+  return (
+    <section aria-labelledby="payment-title">
+      {back}
+      <div className="heading">
+        <h1 id="payment-title">{formatMoney(p.amount, p.currency)}</h1>
+        <Status value={p.status} />
+      </div>
+      <dl className="facts">
+        <dt>Payment</dt>
+        <dd>{p.paymentID}</dd>
+        <dt>Status</dt>
+        <dd data-testid="payment-status">{p.status}</dd>
+        <dt>Captured</dt>
+        <dd>{formatMoney(p.amountCaptured, p.currency)}</dd>
+        <dt>Capturable</dt>
+        <dd>{formatMoney(p.amountCapturable, p.currency)}</dd>
+        <dt>Capture method</dt>
+        <dd>{p.captureMethod}</dd>
+        <dt>Customer</dt>
+        <dd>{p.customerID ? [p.customerID, p.customer?.name, p.customer?.email].filter(Boolean).join(" · ") : "Guest"}</dd>
+        {p.description && (
+          <>
+            <dt>Description</dt>
+            <dd>{p.description}</dd>
+          </>
+        )}
+        <dt>Created</dt>
+        <dd>
+          <time dateTime={p.createdAt}>{formatDate(p.createdAt)}</time>
+        </dd>
+      </dl>
+
+      {actions.length > 0 && (
+        <Actions
+          actions={actions}
+          paymentID={p.paymentID}
+          currency={p.currency}
+          capturable={p.amountCapturable}
+          refundable={p.amountCaptured - refunds.filter((r) => r.status !== "failed").reduce((s, r) => s + r.amount, 0)}
+          done={refreshed}
+        />
+      )}
+
+      <h2 id="attempts">Attempts</h2>
+      {attempts.length === 0 ? (
+        <p className="muted">No attempt yet.</p>
+      ) : (
+        <Table
+          labelledBy="attempts"
+          testId="attempts"
+          columns={[{ label: "Created" }, { label: "Connector" }, { label: "Status" }, { label: "Amount", numeric: true }, { label: "Error" }]}
+        >
+          {attempts.map((a) => (
+            <tr key={a.id}>
+              <td>
+                <time dateTime={a.createdAt}>{formatDate(a.createdAt)}</time>
+              </td>
+              <td>{a.connector ?? "—"}</td>
+              <td>
+                <Status value={a.status} />
+              </td>
+              <td className="num">{formatMoney(a.amount, a.currency)}</td>
+              <td>{a.errorCode || a.errorMessage ? [a.errorCode, a.errorMessage].filter(Boolean).join(": ") : "—"}</td>
+            </tr>
+          ))}
+        </Table>
+      )}
+
+      <h2 id="refunds">Refunds</h2>
+      {refunds.length === 0 ? (
+        <p className="muted">No refunds.</p>
+      ) : (
+        <Table
+          labelledBy="refunds"
+          testId="refunds"
+          columns={[{ label: "Refund" }, { label: "Status" }, { label: "Amount", numeric: true }, { label: "Created" }]}
+        >
+          {refunds.map((r) => (
+            <tr key={r.id}>
+              <td>{r.refundID}</td>
+              <td>
+                <Status value={r.status} />
+              </td>
+              <td className="num">{formatMoney(r.amount, r.currency)}</td>
+              <td>
+                <time dateTime={r.createdAt}>{formatDate(r.createdAt)}</time>
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+    </section>
+  );
+}
+
+const labels: Record<PaymentAction, string> = { capture: "Capture", cancel: "Cancel payment", refund: "Refund" };
+
+function Actions(props: {
+  actions: PaymentAction[];
+  paymentID: string;
+  currency: string;
+  capturable: number;
+  refundable: number;
+  done: () => void;
+}) {
+  const [open, setOpen] = useState<PaymentAction | null>(null);
+  // One key per opened form: resubmitting the same form (a double click, a
+  // retry after a network error) cannot act twice.
+  const [key, setKey] = useState(idempotencyKey);
+  const [amount, setAmount] = useState("");
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const [capture, runCapture] = useMutation(CapturePaymentMutation);
+  const [cancel, runCancel] = useMutation(CancelPaymentMutation);
+  const [refund, runRefund] = useMutation(CreateRefundMutation);
+  const busy = capture.fetching || cancel.fetching || refund.fetching;
+  const error = invalid ?? errorText(capture.error) ?? errorText(cancel.error) ?? errorText(refund.error);
+
+  const start = (a: PaymentAction) => {
+    setOpen(a);
+    setKey(idempotencyKey());
+    setInvalid(null);
+    // A capture usually takes everything authorized; a refund is usually
+    // partial, so its field starts empty with the most it may be beside it.
+    setAmount(a === "capture" && props.capturable > 0 ? majorUnits(props.capturable, props.currency) : "");
+  };
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!open || busy) return;
+    let ok = false;
+    if (open === "cancel") {
+      ok = !!(await runCancel({ id: props.paymentID, idempotencyKey: key })).data;
+    } else {
+      const minor = parseMajor(amount, props.currency);
+      if (minor === null || minor <= 0) {
+        setInvalid(`Enter an amount in ${props.currency}, with at most ${currencyExponent(props.currency)} decimals.`);
+        return;
+      }
+      setInvalid(null);
+      ok =
+        open === "capture"
+          ? !!(await runCapture({ id: props.paymentID, amount: minor, idempotencyKey: key })).data
+          : !!(await runRefund({ paymentID: props.paymentID, amount: minor, idempotencyKey: key })).data;
+    }
+    if (ok) {
+      setOpen(null);
+      props.done();
+    }
+  };
+  return (
+    <div className="actions">
+      <div role="group" aria-label="Actions">
+        {props.actions.map((a) => (
+          <button key={a} type="button" aria-expanded={open === a} onClick={() => start(a)}>
+            {labels[a]}
+          </button>
+        ))}
+      </div>
+      {open && (
+        <form className="card" onSubmit={submit} aria-label={labels[open]}>
+          {open === "cancel" ? (
+            <p>Cancel this payment? Money that is authorized and not captured is released.</p>
+          ) : (
+            <div className="field">
+              <label htmlFor="action-amount">
+                {labels[open]} amount ({props.currency})
+              </label>
+              <input
+                id="action-amount"
+                inputMode="decimal"
+                value={amount}
+                onChange={(e) => setAmount(e.target.value)}
+                aria-describedby="action-amount-hint"
+                required
+              />
+              <small id="action-amount-hint" className="muted">
+                At most {formatMoney(open === "capture" ? props.capturable : props.refundable, props.currency)}
+              </small>
+            </div>
+          )}
+          {error && (
+            <p className="error" role="alert">
+              {error}
+            </p>
+          )}
+          <div className="row">
+            <button type="submit" className="primary" disabled={busy}>
+              {busy ? "Please wait…" : open === "cancel" ? "Cancel payment" : labels[open]}
+            </button>
+            <button type="button" onClick={() => setOpen(null)} disabled={busy}>
+              Close
+            </button>
+          </div>
+        </form>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+import { graphql } from "../gql";
+
+export const PaymentsQuery = graphql(`
+  query Payments($first: Int, $after: Cursor, $last: Int, $before: Cursor) {
+    payments(first: $first, after: $after, last: $last, before: $before) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        hasPreviousPage
+        startCursor
+        endCursor
+      }
+      edges {
+        node {
+          id
+          paymentID
+          status
+          amount
+          currency
+          connector
+          createdAt
+        }
+      }
+    }
+  }
+`);
+
+export const PaymentQuery = graphql(`
+  query Payment($id: ID!) {
+    payment(id: $id) {
+      id
+      paymentID
+      status
+      amount
+      currency
+      amountCaptured
+      amountCapturable
+      captureMethod
+      description
+      createdAt
+      customerID
+      customer {
+        id
+        name
+        email
+      }
+      attempts {
+        id
+        status
+        amount
+        currency
+        connector
+        errorCode
+        errorMessage
+        createdAt
+      }
+      refunds(first: 50) {
+        edges {
+          node {
+            id
+            refundID
+            status
+            amount
+            currency
+            createdAt
+          }
+        }
+      }
+    }
+  }
+`);
+
+export const CapturePaymentMutation = graphql(`
+  mutation CapturePayment($id: ID!, $amount: Int, $idempotencyKey: String) {
+    capturePayment(id: $id, input: { amountToCapture: $amount }, idempotencyKey: $idempotencyKey) {
+      payment {
+        id
+        status
+        amountCaptured
+        amountCapturable
+      }
+    }
+  }
+`);
+
+export const CancelPaymentMutation = graphql(`
+  mutation CancelPayment($id: ID!, $idempotencyKey: String) {
+    cancelPayment(id: $id, idempotencyKey: $idempotencyKey) {
+      payment {
+        id
+        status
+      }
+    }
+  }
+`);
+
+export const CreateRefundMutation = graphql(`
+  mutation CreateRefund($paymentID: ID!, $amount: Int, $idempotencyKey: String) {
+    createRefund(input: { paymentID: $paymentID, amount: $amount }, idempotencyKey: $idempotencyKey) {
+      refund {
+        id
+        refundID
+        status
+      }
+    }
+  }
+`);

@@ -1,0 +1,24 @@
+// A payment's or attempt's status as a labelled badge, coloured by outcome
+// (the text says it too: colour is never the only signal).
+const tone: Record<string, string> = {
+  succeeded: "good",
+  charged: "good",
+  authorized: "good",
+  partially_captured: "good",
+  failed: "bad",
+  authorization_failed: "bad",
+  capture_failed: "bad",
+  router_declined: "bad",
+  failure: "bad",
+  cancelled: "neutral",
+  voided: "neutral",
+  expired: "neutral",
+};
+
+export function Status({ value }: { value: string }) {
+  return <span className={`status ${tone[value] ?? "pending"}`}>{value.replaceAll("_", " ")}</span>;
+}
+
+export function formatDate(iso: string): string {
+  return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
