@@ -288,6 +288,11 @@ func (r *Resolver) Customer() generated.CustomerResolver { return &customerResol
 // Event returns generated.EventResolver implementation.
 func (r *Resolver) Event() generated.EventResolver { return &eventResolver{r} }
 
+// EventDeliveryAttempt returns generated.EventDeliveryAttemptResolver implementation.
+func (r *Resolver) EventDeliveryAttempt() generated.EventDeliveryAttemptResolver {
+	return &eventDeliveryAttemptResolver{r}
+}
+
 // Mandate returns generated.MandateResolver implementation.
 func (r *Resolver) Mandate() generated.MandateResolver { return &mandateResolver{r} }
 
@@ -336,6 +341,7 @@ func (r *Resolver) PaymentMethodWhereInput() generated.PaymentMethodWhereInputRe
 type (
 	customerResolver                 struct{ *Resolver }
 	eventResolver                    struct{ *Resolver }
+	eventDeliveryAttemptResolver     struct{ *Resolver }
 	mandateResolver                  struct{ *Resolver }
 	merchantAccountResolver          struct{ *Resolver }
 	merchantConnectorAccountResolver struct{ *Resolver }

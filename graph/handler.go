@@ -285,7 +285,7 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 // (internal, unavailable), as REST logs its 5xx: the request's context
 // carries its request_id into the record. Its cause is logged, never shown.
 func logServerError(ctx context.Context, e *errs.Error) {
-	if _, status := httperr.Of(e); status >= 500 {
+	if _, status := httperr.Of(e); status >= 500 && !httperr.ClientGone(ctx, e) {
 		slog.ErrorContext(ctx, "graphql: request failed", "code", e.Code, "err", e.Error())
 	}
 }

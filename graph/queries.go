@@ -74,6 +74,12 @@ func (r *Resolver) event(ctx context.Context, eventID string) (*ent.Event, error
 	return nullIfNotFound(q.Only(ctx))
 }
 
+// deliveryTask is the outbox task that delivers the event (its state and
+// next automatic attempt); nil when the event never had one.
+func (r *Resolver) deliveryTask(ctx context.Context, ev *ent.Event) (*ent.WebhookDeliveryTask, error) {
+	return nullIfNotFound(ev.QueryDeliveryTask().Only(ctx))
+}
+
 // nullIfNotFound turns "no such row" into null.
 func nullIfNotFound[T any](v *T, err error) (*T, error) {
 	if ent.IsNotFound(err) {

@@ -11,12 +11,48 @@ import (
 	"switchyard/ent/mandate"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
+	"switchyard/ent/webhookdeliverytask"
 	"switchyard/graph/model"
 	"switchyard/payments/analytics"
 	"time"
 
 	"entgo.io/contrib/entgql"
 )
+
+// DeliveryStatus is the resolver for the deliveryStatus field.
+func (r *eventResolver) DeliveryStatus(ctx context.Context, obj *ent.Event) (*string, error) {
+	task, err := r.deliveryTask(ctx, obj)
+	if task == nil || err != nil {
+		return nil, err
+	}
+	status := task.Status.String()
+	return &status, nil
+}
+
+// NextAttemptAt is the resolver for the nextAttemptAt field.
+func (r *eventResolver) NextAttemptAt(ctx context.Context, obj *ent.Event) (*time.Time, error) {
+	task, err := r.deliveryTask(ctx, obj)
+	if task == nil || err != nil || task.Status != webhookdeliverytask.StatusPending {
+		return nil, err
+	}
+	return &task.NextAttemptAt, nil
+}
+
+// ResponseBody is the resolver for the responseBody field.
+func (r *eventDeliveryAttemptResolver) ResponseBody(ctx context.Context, obj *ent.EventDeliveryAttempt) (*string, error) {
+	if obj.Response == nil {
+		return nil, nil
+	}
+	return obj.Response.Body, nil
+}
+
+// ErrorMessage is the resolver for the errorMessage field.
+func (r *eventDeliveryAttemptResolver) ErrorMessage(ctx context.Context, obj *ent.EventDeliveryAttempt) (*string, error) {
+	if obj.Response == nil {
+		return nil, nil
+	}
+	return obj.Response.ErrorMessage, nil
+}
 
 // CustomerID is the resolver for the customerID field.
 func (r *mandateResolver) CustomerID(ctx context.Context, obj *ent.Mandate) (string, error) {

@@ -350,8 +350,10 @@ func TestDashboardSignUpAndPayments(t *testing.T) {
 	if len(problems) > 0 {
 		t.Errorf("the page reported errors:\n%s", strings.Join(problems, "\n"))
 	}
+	// A data: URL reaches no host: Chromium's date inputs (the payments
+	// filters) draw their calendar icon from one.
 	for _, u := range watch.Requests() {
-		if !strings.HasPrefix(u, srv.URL+"/") {
+		if !strings.HasPrefix(u, srv.URL+"/") && !strings.HasPrefix(u, "data:") {
 			t.Errorf("the page fetched %s: everything must come from the server", u)
 		}
 	}

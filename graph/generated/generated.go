@@ -51,6 +51,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 type ResolverRoot interface {
 	Customer() CustomerResolver
 	Event() EventResolver
+	EventDeliveryAttempt() EventDeliveryAttemptResolver
 	Mandate() MandateResolver
 	MerchantAccount() MerchantAccountResolver
 	MerchantConnectorAccount() MerchantConnectorAccountResolver
@@ -274,6 +275,7 @@ type ComplexityRoot struct {
 	Event struct {
 		CreatedAt              func(childComplexity int) int
 		DeliveryAttempts       func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.EventDeliveryAttemptOrder, where *ent.EventDeliveryAttemptWhereInput) int
+		DeliveryStatus         func(childComplexity int) int
 		EventClass             func(childComplexity int) int
 		EventType              func(childComplexity int) int
 		ID                     func(childComplexity int) int
@@ -281,6 +283,7 @@ type ComplexityRoot struct {
 		Merchant               func(childComplexity int) int
 		MerchantID             func(childComplexity int) int
 		ModifiedAt             func(childComplexity int) int
+		NextAttemptAt          func(childComplexity int) int
 		ObjectID               func(childComplexity int) int
 		Payment                func(childComplexity int) int
 		PaymentIntentID        func(childComplexity int) int
@@ -297,6 +300,7 @@ type ComplexityRoot struct {
 	EventDeliveryAttempt struct {
 		CreatedAt            func(childComplexity int) int
 		DeliveryAttempt      func(childComplexity int) int
+		ErrorMessage         func(childComplexity int) int
 		Event                func(childComplexity int) int
 		EventID              func(childComplexity int) int
 		ID                   func(childComplexity int) int
@@ -304,6 +308,7 @@ type ComplexityRoot struct {
 		IsDeliverySuccessful func(childComplexity int) int
 		MerchantID           func(childComplexity int) int
 		ModifiedAt           func(childComplexity int) int
+		ResponseBody         func(childComplexity int) int
 		ResponseStatusCode   func(childComplexity int) int
 	}
 
@@ -967,6 +972,12 @@ type CustomerResolver interface {
 }
 type EventResolver interface {
 	DeliveryAttempts(ctx context.Context, obj *ent.Event, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.EventDeliveryAttemptOrder, where *ent.EventDeliveryAttemptWhereInput) (*ent.EventDeliveryAttemptConnection, error)
+	DeliveryStatus(ctx context.Context, obj *ent.Event) (*string, error)
+	NextAttemptAt(ctx context.Context, obj *ent.Event) (*time.Time, error)
+}
+type EventDeliveryAttemptResolver interface {
+	ResponseBody(ctx context.Context, obj *ent.EventDeliveryAttempt) (*string, error)
+	ErrorMessage(ctx context.Context, obj *ent.EventDeliveryAttempt) (*string, error)
 }
 type MandateResolver interface {
 	CustomerID(ctx context.Context, obj *ent.Mandate) (string, error)
@@ -1923,6 +1934,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Event.DeliveryAttempts(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].(*ent.EventDeliveryAttemptOrder), args["where"].(*ent.EventDeliveryAttemptWhereInput)), true
+	case "Event.deliveryStatus":
+		if e.ComplexityRoot.Event.DeliveryStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.DeliveryStatus(childComplexity), true
 	case "Event.eventClass":
 		if e.ComplexityRoot.Event.EventClass == nil {
 			break
@@ -1965,6 +1982,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Event.ModifiedAt(childComplexity), true
+	case "Event.nextAttemptAt":
+		if e.ComplexityRoot.Event.NextAttemptAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.NextAttemptAt(childComplexity), true
 	case "Event.objectID":
 		if e.ComplexityRoot.Event.ObjectID == nil {
 			break
@@ -2027,6 +2050,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.EventDeliveryAttempt.DeliveryAttempt(childComplexity), true
+	case "EventDeliveryAttempt.errorMessage":
+		if e.ComplexityRoot.EventDeliveryAttempt.ErrorMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EventDeliveryAttempt.ErrorMessage(childComplexity), true
 	case "EventDeliveryAttempt.event":
 		if e.ComplexityRoot.EventDeliveryAttempt.Event == nil {
 			break
@@ -2069,6 +2098,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.EventDeliveryAttempt.ModifiedAt(childComplexity), true
+	case "EventDeliveryAttempt.responseBody":
+		if e.ComplexityRoot.EventDeliveryAttempt.ResponseBody == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EventDeliveryAttempt.ResponseBody(childComplexity), true
 	case "EventDeliveryAttempt.responseStatusCode":
 		if e.ComplexityRoot.EventDeliveryAttempt.ResponseStatusCode == nil {
 			break
@@ -14456,6 +14491,26 @@ type WebhookSettings {
   hasWebhookPassword: Boolean!
 }
 
+# What an event's delivery is doing, for the dashboard's event log.
+extend type Event {
+  """
+  The delivery task's state: pending (an attempt is due at nextAttemptAt),
+  delivered, exhausted (the retries were given up; a manual retry still
+  works) or disabled (the profile's delivery is off). Null for an event
+  that never had a task.
+  """
+  deliveryStatus: String
+  "When the next automatic attempt is due; null unless deliveryStatus is pending."
+  nextAttemptAt: Time
+}
+
+extend type EventDeliveryAttempt {
+  "The receiver's answer body (the first 16 KiB); null when no answer came."
+  responseBody: String
+  "Why no answer came (a timeout, a refused connection, a blocked address); null when one came."
+  errorMessage: String
+}
+
 # Each object's REST id, under its REST name, beside the Relay id (the same
 # value): a client that shows or links to REST ids reads them by one name
 # on every type. Mapped onto the id column in gqlgen.yml.
@@ -15132,6 +15187,10 @@ func (ec *executionContext) childFields_Event(ctx context.Context, field graphql
 		return ec.fieldContext_Event_payment(ctx, field)
 	case "deliveryAttempts":
 		return ec.fieldContext_Event_deliveryAttempts(ctx, field)
+	case "deliveryStatus":
+		return ec.fieldContext_Event_deliveryStatus(ctx, field)
+	case "nextAttemptAt":
+		return ec.fieldContext_Event_nextAttemptAt(ctx, field)
 	case "eventID":
 		return ec.fieldContext_Event_eventID(ctx, field)
 	}
@@ -15172,6 +15231,10 @@ func (ec *executionContext) childFields_EventDeliveryAttempt(ctx context.Context
 		return ec.fieldContext_EventDeliveryAttempt_isDeliverySuccessful(ctx, field)
 	case "event":
 		return ec.fieldContext_EventDeliveryAttempt_event(ctx, field)
+	case "responseBody":
+		return ec.fieldContext_EventDeliveryAttempt_responseBody(ctx, field)
+	case "errorMessage":
+		return ec.fieldContext_EventDeliveryAttempt_errorMessage(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type EventDeliveryAttempt", field.Name)
 }
@@ -22258,6 +22321,52 @@ func (ec *executionContext) fieldContext_Event_deliveryAttempts(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Event_deliveryStatus(ctx context.Context, field graphql.CollectedField, obj *ent.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Event_deliveryStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Event().DeliveryStatus(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Event_deliveryStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Event", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Event_nextAttemptAt(ctx context.Context, field graphql.CollectedField, obj *ent.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Event_nextAttemptAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Event().NextAttemptAt(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Event_nextAttemptAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Event", field, true, true, errors.New("field of type Time does not have child fields"))
+}
+
 func (ec *executionContext) _Event_eventID(ctx context.Context, field graphql.CollectedField, obj *ent.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -22605,6 +22714,52 @@ func (ec *executionContext) fieldContext_EventDeliveryAttempt_event(_ context.Co
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _EventDeliveryAttempt_responseBody(ctx context.Context, field graphql.CollectedField, obj *ent.EventDeliveryAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EventDeliveryAttempt_responseBody(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.EventDeliveryAttempt().ResponseBody(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_EventDeliveryAttempt_responseBody(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EventDeliveryAttempt", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _EventDeliveryAttempt_errorMessage(ctx context.Context, field graphql.CollectedField, obj *ent.EventDeliveryAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EventDeliveryAttempt_errorMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.EventDeliveryAttempt().ErrorMessage(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_EventDeliveryAttempt_errorMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EventDeliveryAttempt", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _EventDeliveryAttemptConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.EventDeliveryAttemptConnection) (ret graphql.Marshaler) {
@@ -66121,6 +66276,82 @@ func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "deliveryStatus":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Event_deliveryStatus(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "nextAttemptAt":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Event_nextAttemptAt(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "eventID":
 			out.Values[i] = ec._Event_eventID(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -66263,6 +66494,82 @@ func (ec *executionContext) _EventDeliveryAttempt(ctx context.Context, sel ast.S
 				}()
 				res = ec._EventDeliveryAttempt_event(ctx, field, obj)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "responseBody":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._EventDeliveryAttempt_responseBody(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "errorMessage":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._EventDeliveryAttempt_errorMessage(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res

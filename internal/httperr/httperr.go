@@ -5,6 +5,8 @@
 package httperr
 
 import (
+	"context"
+	"errors"
 	"net/http"
 
 	"switchyard/payments/errs"
@@ -50,4 +52,11 @@ func Of(err error) (*errs.Error, int) {
 		e = errs.Internal(err)
 	}
 	return e, Status(e.Kind)
+}
+
+// ClientGone reports an error that is only the client's going away (its
+// request's context cancelled, a page navigated elsewhere mid-request):
+// not the server's failure, so not logged as one.
+func ClientGone(ctx context.Context, err error) bool {
+	return errors.Is(ctx.Err(), context.Canceled) && errors.Is(err, context.Canceled)
 }

@@ -1,6 +1,7 @@
 package httperr
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"testing"
@@ -46,6 +47,31 @@ func TestOf(t *testing.T) {
 		e, status := Of(c.err)
 		if status != c.status || e.Code != c.code {
 			t.Errorf("Of(%v) = %s %d, want %s %d", c.err, e.Code, status, c.code, c.status)
+		}
+	}
+}
+
+// TestClientGone: only a cancelled request whose error is the cancellation
+// is the client's going away; a deadline, another failure, or a
+// cancellation error on a live request is the server's.
+func TestClientGone(t *testing.T) {
+	gone, cancel := context.WithCancel(context.Background())
+	cancel()
+	late, stop := context.WithTimeout(context.Background(), 0)
+	defer stop()
+	for _, tc := range []struct {
+		name string
+		ctx  context.Context
+		err  error
+		want bool
+	}{
+		{"cancelled request, cancelled call", gone, errs.Internal(context.Canceled), true},
+		{"cancelled request, other failure", gone, errs.Internal(errors.New("disk full")), false},
+		{"live request, cancelled call", context.Background(), errs.Internal(context.Canceled), false},
+		{"deadline", late, errs.Internal(context.DeadlineExceeded), false},
+	} {
+		if got := ClientGone(tc.ctx, tc.err); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }

@@ -12,8 +12,11 @@ import { errorText } from "./lib/errors";
 import { match, navigate, useLocation } from "./lib/router";
 import { loadToken, saveToken } from "./lib/session";
 import type { Role } from "./lib/roles";
+import { Home } from "./home/Home";
 import { PaymentDetail } from "./payments/PaymentDetail";
 import { PaymentList } from "./payments/PaymentList";
+import { Developers } from "./developers/Developers";
+import { Team } from "./team/Team";
 
 /** Starts or ends a session: the new token (null signs out locally). */
 export type SetSession = (token: string | null) => void;
@@ -85,7 +88,7 @@ function SignedIn(props: { setSession: SetSession; keys: NewKeys | null; dismiss
   }, [notAUser, setSession]);
   useEffect(() => {
     // The signed-out pages have nothing to show a signed-in user.
-    if (path === "/" || path === "/signin" || path === "/signup") {
+    if (path === "/signin" || path === "/signup") {
       navigate("/payments", true);
     }
   }, [path]);
@@ -115,8 +118,11 @@ function SignedIn(props: { setSession: SetSession; keys: NewKeys | null; dismiss
   };
   const payment = match("/payments/:id", path);
   let page;
-  if (payment) page = <PaymentDetail id={payment["id"]!} role={viewer.role} />;
-  else if (match("/payments", path)) page = <PaymentList />;
+  if (path === "/" || path === "/home") page = <Home />;
+  else if (payment) page = <PaymentDetail id={payment["id"]!} role={viewer.role} />;
+  else if (match("/payments", path)) page = <PaymentList role={viewer.role} />;
+  else if (match("/team", path)) page = <Team viewer={viewer} />;
+  else if (match("/developers", path)) page = <Developers role={viewer.role} />;
   else page = <NotFound />;
   return (
     <Layout viewer={viewer} setSession={setSession}>

@@ -5,11 +5,16 @@ import { useMutation } from "urql";
 import type { SetSession, Viewer } from "../App";
 import { SignOutMutation, SwitchMerchantMutation } from "../auth/operations";
 import { errorText } from "../lib/errors";
-import { canRun } from "../lib/roles";
+import { canRead, canRun } from "../lib/roles";
 import { navigate, useLocation } from "../lib/router";
 import { Link } from "./Link";
 
-const sections = [{ path: "/payments", label: "Payments" }];
+const sections = [
+  { path: "/home", label: "Home" },
+  { path: "/payments", label: "Payments" },
+  { path: "/developers", label: "Developers" },
+  { path: "/team", label: "Team", shown: (v: Viewer) => canRead(v.role, "users") },
+];
 
 export function Layout({ viewer, setSession, children }: { viewer: Viewer; setSession: SetSession; children: ReactNode }) {
   const { path } = useLocation();
@@ -72,7 +77,7 @@ export function Layout({ viewer, setSession, children }: { viewer: Viewer; setSe
       </header>
       <nav className="sidebar" aria-label="Sections">
         <ul>
-          {sections.map((s) => (
+          {sections.filter((s) => !s.shown || s.shown(viewer)).map((s) => (
             <li key={s.path}>
               <Link
                 to={s.path}

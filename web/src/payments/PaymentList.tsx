@@ -1,23 +1,35 @@
-// The payments list: newest first, 20 a page, with the connection's
-// cursors kept in the URL (?after=… or ?before=…) so a page can be
-// reloaded, shared within the cursors' hour, and left with Back.
-import { useQuery } from "urql";
+// The payments list: newest first, 20 a page, filtered by what the URL
+// says (lib/filters: status, currency, connector, amount, days, customer,
+// payment id), with the connection's cursors kept in the URL too (?after=…
+// or ?before=…) so a page can be reloaded, shared within the cursors'
+// hour, and left with Back. Export CSV asks the API for a one-time link to
+// the same payments and opens it.
+import { useState } from "react";
+import { useMutation, useQuery } from "urql";
 import { errorText } from "../lib/errors";
+import { exportFilter, filtersToSearch, hasFilters, parseFilters, paymentsWhere } from "../lib/filters";
 import { formatAmount } from "../lib/money";
+import { canRun, type Role } from "../lib/roles";
 import { Link } from "../layout/Link";
-import { useLocation } from "../lib/router";
+import { navigate, useLocation } from "../lib/router";
 import { Table } from "../layout/Table";
-import { PaymentsQuery } from "./operations";
+import { Filters } from "./Filters";
+import { CreatePaymentExportMutation, PaymentsQuery } from "./operations";
 import { Status, formatDate } from "./status";
 
 const pageSize = 20;
 
-export function PaymentList() {
+export function PaymentList({ role }: { role: Role }) {
   const { search } = useLocation();
+  const filters = parseFilters(search);
+  const query = filtersToSearch(filters);
   const after = search.get("after");
   const before = search.get("before");
-  const variables = before ? { last: pageSize, before } : { first: pageSize, after };
+  const where = paymentsWhere(filters);
+  const variables = before ? { last: pageSize, before, where } : { first: pageSize, after, where };
   const [{ data, error, fetching }] = useQuery({ query: PaymentsQuery, variables });
+  const [exportState, createExport] = useMutation(CreatePaymentExportMutation);
+  const [exporting, setExporting] = useState(false);
   const conn = data?.payments;
   const rows = conn?.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
   const info = conn?.pageInfo;
@@ -25,20 +37,53 @@ export function PaymentList() {
   // newer side. Without a cursor the first page has nothing newer.
   const newer = before ? info?.hasPreviousPage : after ? true : false;
   const older = before ? true : info?.hasNextPage;
+  const page = (cursor: "after" | "before", value: string) => {
+    const q = new URLSearchParams(query);
+    q.set(cursor, value);
+    return `/payments?${q.toString()}`;
+  };
+  const filtered = hasFilters(filters);
   return (
     <section aria-labelledby="payments-title">
       <div className="heading">
         <h1 id="payments-title">Payments</h1>
-        {conn && <span className="muted">{conn.totalCount} in all</span>}
+        {conn && (
+          <span className="muted" data-testid="payments-count">
+            {conn.totalCount} {filtered ? "match" : "in all"}
+          </span>
+        )}
+        <span className="spacer" />
+        {canRun(role, "createPaymentExport") && (
+          <button
+            type="button"
+            disabled={exporting}
+            onClick={async () => {
+              setExporting(true);
+              const res = await createExport({ filter: exportFilter(filters) });
+              const url = res.data?.createPaymentExport.url;
+              // The link is the grant: one use, five minutes; the browser
+              // downloads it (the server names it an attachment).
+              if (url) window.location.assign(url);
+              setExporting(false);
+            }}
+          >
+            {exporting ? "Exporting…" : "Export CSV"}
+          </button>
+        )}
       </div>
-      {error && (
+      <Filters key={query.toString()} value={filters} onApply={(f) => {
+        const q = filtersToSearch(f).toString();
+        navigate(q ? `/payments?${q}` : "/payments");
+      }} />
+      {(error || exportState.error) && (
         <p className="error" role="alert">
-          {errorText(error)}
+          {errorText(error) ?? errorText(exportState.error)}
         </p>
       )}
       <Table
         labelledBy="payments-title"
         busy={fetching}
+        testId="payments"
         columns={[
           { label: "Payment" },
           { label: "Status" },
@@ -51,9 +96,7 @@ export function PaymentList() {
         {rows.map((p) => (
           <tr key={p.id}>
             <td>
-              <Link to={`/payments/${encodeURIComponent(p.paymentID)}`}>
-                {p.paymentID}
-              </Link>
+              <Link to={`/payments/${encodeURIComponent(p.paymentID)}`}>{p.paymentID}</Link>
             </td>
             <td>
               <Status value={p.status} />
@@ -69,26 +112,16 @@ export function PaymentList() {
         {conn && rows.length === 0 && (
           <tr>
             <td colSpan={6} className="muted">
-              No payments yet. Payments made with this merchant's API key show here.
+              {filtered
+                ? "No payments match these filters."
+                : "No payments yet. Payments made with this merchant's API key show here."}
             </td>
           </tr>
         )}
       </Table>
       <nav className="pager" aria-label="Pages">
-        {newer && info?.startCursor ? (
-          <Link to={`/payments?before=${encodeURIComponent(info.startCursor)}`}>
-            ← Newer
-          </Link>
-        ) : (
-          <span />
-        )}
-        {older && info?.endCursor ? (
-          <Link to={`/payments?after=${encodeURIComponent(info.endCursor)}`}>
-            Older →
-          </Link>
-        ) : (
-          <span />
-        )}
+        {newer && info?.startCursor ? <Link to={page("before", info.startCursor)}>← Newer</Link> : <span />}
+        {older && info?.endCursor ? <Link to={page("after", info.endCursor)}>Older →</Link> : <span />}
       </nav>
     </section>
   );

@@ -1,8 +1,8 @@
 import { graphql } from "../gql";
 
 export const PaymentsQuery = graphql(`
-  query Payments($first: Int, $after: Cursor, $last: Int, $before: Cursor) {
-    payments(first: $first, after: $after, last: $last, before: $before) {
+  query Payments($first: Int, $after: Cursor, $last: Int, $before: Cursor, $where: PaymentIntentWhereInput) {
+    payments(first: $first, after: $after, last: $last, before: $before, where: $where) {
       totalCount
       pageInfo {
         hasNextPage
@@ -102,6 +102,15 @@ export const CreateRefundMutation = graphql(`
         refundID
         status
       }
+    }
+  }
+`);
+
+export const CreatePaymentExportMutation = graphql(`
+  mutation CreatePaymentExport($filter: PaymentExportFilter) {
+    createPaymentExport(filter: $filter) {
+      url
+      expiresAt
     }
   }
 `);

@@ -1,0 +1,138 @@
+// The event log: the merchant's webhook events, newest first, 20 a page,
+// each with its delivery state (delivered, pending with the next automatic
+// attempt, given up) and its attempts (kind, status code, the receiver's
+// answer or the network error), and a retry for the roles that may
+// (retryWebhookDelivery: admins and developers).
+import { useMutation, useQuery } from "urql";
+import { useCursorPage } from "../layout/CursorPager";
+import { errorText } from "../lib/errors";
+import { canRun, type Role } from "../lib/roles";
+import { formatDate, Status } from "../payments/status";
+import { useActionKey } from "./actionKey";
+import { EventsQuery, RetryDeliveryMutation } from "./operations";
+
+const pageSize = 20;
+
+export function EventLog({ role }: { role: Role }) {
+  const { variables, pager } = useCursorPage(pageSize);
+  const [{ data, error, fetching }, refetch] = useQuery({ query: EventsQuery, variables, requestPolicy: "network-only" });
+  const conn = data?.events;
+  const events = conn?.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
+  const info = conn?.pageInfo;
+  const mayRetry = canRun(role, "retryWebhookDelivery");
+  return (
+    <>
+      <div className="heading">
+        <h2 id="events-title">Event log</h2>
+        {conn && <span className="muted">{conn.totalCount} in all</span>}
+        <button type="button" disabled={fetching} onClick={() => refetch({ requestPolicy: "network-only" })}>
+          Refresh
+        </button>
+      </div>
+      {error && (
+        <p className="error" role="alert">
+          {errorText(error)}
+        </p>
+      )}
+      <ol className="events" aria-labelledby="events-title" aria-busy={fetching} data-testid="event-log">
+        {events.map((ev) => (
+          <li key={ev.id} className="card" data-event-id={ev.eventID}>
+            <div className="heading">
+              <strong>{ev.eventType}</strong>
+              <span>{ev.objectID}</span>
+              <Delivery delivered={ev.isDelivered} status={ev.deliveryStatus} />
+              <time className="muted" dateTime={ev.createdAt}>
+                {formatDate(ev.createdAt)}
+              </time>
+            </div>
+            <p className="muted">
+              {ev.eventID}
+              {ev.deliveryStatus === "pending" && ev.nextAttemptAt && (
+                <>
+                  {" "}
+                  · next attempt <time dateTime={ev.nextAttemptAt}>{formatDate(ev.nextAttemptAt)}</time>
+                </>
+              )}
+            </p>
+            <Attempts attempts={ev.deliveryAttempts.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? []} />
+            {mayRetry && <Retry eventID={ev.eventID} done={() => refetch({ requestPolicy: "network-only" })} />}
+          </li>
+        ))}
+        {conn && events.length === 0 && <li className="muted">No events yet: payments and refunds make them.</li>}
+      </ol>
+      {pager(info, "Event log pages")}
+    </>
+  );
+}
+
+/** An event's delivery in a word, as a badge: delivered, or its task's state. */
+function Delivery({ delivered, status }: { delivered: boolean; status?: string | null }) {
+  const [tone, label] = delivered
+    ? ["good", "delivered"]
+    : status === "exhausted"
+      ? ["bad", "given up"]
+      : status === "disabled"
+        ? ["neutral", "delivery off"]
+        : ["pending", "pending"];
+  return <span className={`status ${tone}`} data-testid="delivery-state">{label}</span>;
+}
+
+interface Attempt {
+  id: string;
+  deliveryAttempt: string;
+  createdAt: string;
+  responseStatusCode?: number | null;
+  isDeliverySuccessful: boolean;
+  responseBody?: string | null;
+  errorMessage?: string | null;
+}
+
+function Attempts({ attempts }: { attempts: Attempt[] }) {
+  if (attempts.length === 0) return <p className="muted">No attempt yet.</p>;
+  return (
+    <ul className="attempts">
+      {attempts.map((a) => (
+        <li key={a.id} data-testid="delivery-attempt">
+          <Status value={a.isDeliverySuccessful ? "succeeded" : "failed"} />{" "}
+          <span>{a.deliveryAttempt.replaceAll("_", " ")}</span>{" "}
+          <span>{a.responseStatusCode != null ? `HTTP ${a.responseStatusCode}` : "no answer"}</span>{" "}
+          <time className="muted" dateTime={a.createdAt}>
+            {formatDate(a.createdAt)}
+          </time>
+          {(a.responseBody || a.errorMessage) && (
+            <details>
+              <summary>{a.errorMessage ? "Error" : "Response"}</summary>
+              <pre>{a.errorMessage ?? a.responseBody}</pre>
+            </details>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Retry({ eventID, done }: { eventID: string; done: () => void }) {
+  const [key, settle] = useActionKey();
+  const [state, retry] = useMutation(RetryDeliveryMutation);
+  return (
+    <div className="row">
+      <button
+        type="button"
+        disabled={state.fetching}
+        onClick={async () => {
+          // The same key until an answer comes: a double click retries once.
+          const res = await retry({ eventID, idempotencyKey: key });
+          settle(res);
+          if (res.data) done();
+        }}
+      >
+        {state.fetching ? "Retrying…" : "Retry delivery"}
+      </button>
+      {state.error && (
+        <span className="error" role="alert">
+          {errorText(state.error)}
+        </span>
+      )}
+    </div>
+  );
+}

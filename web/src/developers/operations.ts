@@ -1,0 +1,159 @@
+import { graphql } from "../gql";
+
+export const DevelopersQuery = graphql(`
+  query Developers {
+    merchantAccount {
+      id
+      publishableKey
+      defaultProfileID
+      apiKeys(first: 100) {
+        edges {
+          node {
+            id
+            keyID
+            name
+            description
+            prefix
+            createdAt
+            expiresAt
+            revokedAt
+          }
+        }
+      }
+      profiles(first: 20) {
+        edges {
+          node {
+            id
+            profileID
+            profileName
+            isDefault
+            webhookSettings {
+              webhookURL
+              deliveryEnabled
+              enabledEventTypes
+            }
+          }
+        }
+      }
+    }
+  }
+`);
+
+export const SigningKeyQuery = graphql(`
+  query WebhookSigningKey($id: ID!) {
+    node(id: $id) {
+      ... on Profile {
+        id
+        webhookSigningKey
+      }
+    }
+  }
+`);
+
+export const CreateApiKeyMutation = graphql(`
+  mutation CreateApiKey($input: CreateApiKeyInput!, $idempotencyKey: String) {
+    createApiKey(input: $input, idempotencyKey: $idempotencyKey) {
+      apiKey {
+        id
+        keyID
+        name
+      }
+      key
+    }
+  }
+`);
+
+export const RollApiKeyMutation = graphql(`
+  mutation RollApiKey($id: ID!, $gracePeriodSeconds: Int!, $idempotencyKey: String) {
+    rollApiKey(id: $id, gracePeriodSeconds: $gracePeriodSeconds, idempotencyKey: $idempotencyKey) {
+      apiKey {
+        id
+        keyID
+        name
+      }
+      key
+      previous {
+        id
+        expiresAt
+      }
+    }
+  }
+`);
+
+export const RevokeApiKeyMutation = graphql(`
+  mutation RevokeApiKey($id: ID!, $idempotencyKey: String) {
+    revokeApiKey(id: $id, idempotencyKey: $idempotencyKey) {
+      apiKey {
+        id
+        revokedAt
+      }
+    }
+  }
+`);
+
+export const UpdateWebhookSettingsMutation = graphql(`
+  mutation UpdateWebhookSettings($profileID: ID!, $input: WebhookSettingsInput!, $idempotencyKey: String) {
+    updateProfileWebhookSettings(profileID: $profileID, input: $input, idempotencyKey: $idempotencyKey) {
+      profile {
+        id
+        webhookSettings {
+          webhookURL
+          deliveryEnabled
+          enabledEventTypes
+        }
+      }
+    }
+  }
+`);
+
+export const EventsQuery = graphql(`
+  query Events($first: Int, $after: Cursor, $last: Int, $before: Cursor) {
+    events(first: $first, after: $after, last: $last, before: $before) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        hasPreviousPage
+        startCursor
+        endCursor
+      }
+      edges {
+        node {
+          id
+          eventID
+          eventType
+          objectID
+          createdAt
+          isDelivered
+          deliveryStatus
+          nextAttemptAt
+          deliveryAttempts(first: 10) {
+            totalCount
+            edges {
+              node {
+                id
+                deliveryAttempt
+                createdAt
+                responseStatusCode
+                isDeliverySuccessful
+                responseBody
+                errorMessage
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+`);
+
+export const RetryDeliveryMutation = graphql(`
+  mutation RetryWebhookDelivery($eventID: ID!, $idempotencyKey: String) {
+    retryWebhookDelivery(eventID: $eventID, idempotencyKey: $idempotencyKey) {
+      deliveryAttempt {
+        id
+        isDeliverySuccessful
+        responseStatusCode
+      }
+    }
+  }
+`);
