@@ -32,15 +32,33 @@ import (
 // served under playground.AssetsPath(Endpoint).
 const Endpoint = "/graphql"
 
+// Handler serves the endpoint (NewHandler); Close ends its websockets.
+type Handler struct {
+	http.Handler
+	live *live
+}
+
+// Close ends the live updates' websockets and waits, a few seconds at
+// most, for them to close: http.Server.Shutdown leaves a hijacked
+// connection alone.
+func (h *Handler) Close() { h.live.close() }
+
 // NewHandler serves POST /graphql (and GET queries) for authenticated
-// callers, GraphiQL to a browser's GET, and GraphiQL's files under
-// /graphql/assets/ (the caller routes that path here too).
-func NewHandler(d Deps, opts Options) http.Handler {
+// callers, subscriptions over a websocket (live.go), GraphiQL to a
+// browser's GET, and GraphiQL's files under /graphql/assets/ (the caller
+// routes that path here too).
+func NewHandler(d Deps, opts Options) *Handler {
 	d.Client.Intercept(narrowToProfile())
-	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: NewResolver(d), Directives: directives()}))
+	resolver := NewResolver(d)
+	resolver.liveOpts = opts
+	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: resolver, Directives: directives()}))
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
+	// Last: it takes any request with an Upgrade header, and only a
+	// websocket's GET is handed to it (live.serve).
+	live := newLive(d, opts)
+	srv.AddTransport(live.transport())
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.SetParserTokenLimit(opts.TokenLimit)
 	if opts.Introspection {
@@ -71,10 +89,15 @@ func NewHandler(d Deps, opts Options) http.Handler {
 		Headers:  opts.PlaygroundHeaders,
 	})
 
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return &Handler{live: live, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet || r.Method == http.MethodHead {
 			// The same URL answers a browser with HTML and a client with JSON.
 			w.Header().Add("Vary", "Accept")
+		}
+		if IsWebsocketUpgrade(r) && r.URL.Path == Endpoint {
+			// Authenticated by connection_init, bounded by the live limits.
+			live.serve(srv, w, r)
+			return
 		}
 		if IsPlaygroundRequest(r) {
 			if mayPrefill(r) {
@@ -115,7 +138,7 @@ func NewHandler(d Deps, opts Options) http.Handler {
 		sw := &statusWriter{ResponseWriter: w}
 		srv.ServeHTTP(sw, withRequest(r.WithContext(ctx), sw))
 		sw.finish()
-	})
+	})}
 }
 
 // checkJSONBody reads a JSON body as REST reads its bodies, refusing a

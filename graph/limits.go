@@ -36,6 +36,23 @@ type Options struct {
 	// PlaygroundHeaders prefill GraphiQL's header editor (the demo key in
 	// the embedded default).
 	PlaygroundHeaders map[string]string
+
+	// The live updates' websocket (live.go). LiveOrigins are the page
+	// origins (scheme://host[:port]) besides the server's own that may
+	// open one. LiveSockets bounds the sockets open on this process,
+	// LiveSocketsPerCaller those of one session or key, and
+	// LiveSubscriptionsPerSocket the subscriptions on one socket.
+	LiveOrigins                []string
+	LiveSockets                int
+	LiveSocketsPerCaller       int
+	LiveSubscriptionsPerSocket int
+	// LiveInitTimeout is how long a socket may take to send
+	// connection_init; LiveKeepAlive how often the server pings (a pong is
+	// due within twice that); LiveRecheck how often a socket's session or
+	// key is checked again.
+	LiveInitTimeout time.Duration
+	LiveKeepAlive   time.Duration
+	LiveRecheck     time.Duration
 }
 
 // DefaultOptions are the limits used unless config says otherwise.
@@ -49,6 +66,13 @@ func DefaultOptions() Options {
 		MaxFragmentSpreads: 200,
 		TokenLimit:         15000,
 		Timeout:            15 * time.Second,
+
+		LiveSockets:                1000,
+		LiveSocketsPerCaller:       8,
+		LiveSubscriptionsPerSocket: 16,
+		LiveInitTimeout:            10 * time.Second,
+		LiveKeepAlive:              25 * time.Second,
+		LiveRecheck:                time.Minute,
 	}
 }
 

@@ -78,10 +78,16 @@ func (a authenticator) InterceptOperation(ctx context.Context, next graphql.Oper
 		// invitation run: anything else is refused as a missing key.
 		return refuse(ctx, errs.Unauthorized())
 	}
+	oc := graphql.GetOperationContext(ctx)
+	subscription := oc != nil && oc.Operation != nil && oc.Operation.Operation == ast.Subscription
+	if err := transportMismatch(ctx, subscription); err != nil {
+		return refuse(ctx, err)
+	}
 	ctx = context.WithValue(ctx, loadersKey{}, newLoaders())
-	if oc := graphql.GetOperationContext(ctx); p.ProfileID != "" && oc.Operation != nil && oc.Operation.Operation == ast.Query {
-		// Reads are narrowed to the profile the key or X-Profile-Id names;
-		// mutations narrow themselves in the domain, as on REST.
+	if p.ProfileID != "" && oc != nil && oc.Operation != nil && oc.Operation.Operation != ast.Mutation {
+		// Reads (queries, and the payments a subscription reads) are
+		// narrowed to the profile the key or X-Profile-Id names; mutations
+		// narrow themselves in the domain, as on REST.
 		ctx = context.WithValue(ctx, profileKey{}, p.ProfileID)
 	}
 	// Every connection's cursors are stored in one Redis round trip once
@@ -90,6 +96,13 @@ func (a authenticator) InterceptOperation(ctx context.Context, next graphql.Oper
 	ctx = context.WithValue(ctx, batchKey{}, batch)
 	respond := next(ctx)
 	return func(rctx context.Context) *graphql.Response {
+		batch := batch
+		if subscription {
+			// Each event is answered as a query of its own: nothing read
+			// for the last one is served again.
+			batch = &cursors.Batch{}
+			rctx = context.WithValue(context.WithValue(rctx, loadersKey{}, newLoaders()), batchKey{}, batch)
+		}
 		resp := respond(rctx)
 		if err := a.cursors.Flush(ctx, batch); err != nil {
 			slog.WarnContext(ctx, "cursor store unavailable", "err", err)

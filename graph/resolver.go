@@ -52,6 +52,8 @@ type Resolver struct {
 	webhooks   Retrier
 	publicURL  string
 	exports    ExportGrants
+	live       LiveFeed
+	liveOpts   Options // the limits paymentUpdated applies
 }
 
 // Retrier sends an event again now (the webhook worker's manual retry).
@@ -79,6 +81,8 @@ type Deps struct {
 	Idempotency *idempotency.Store
 	// Webhooks retries deliveries; nil refuses retryWebhookDelivery.
 	Webhooks Retrier
+	// Live says which payments change, for subscriptions; nil refuses them.
+	Live LiveFeed
 	// PublicURL is where browsers reach this server (no trailing slash):
 	// invitation links and export downloads point there.
 	PublicURL string
@@ -91,7 +95,7 @@ type Deps struct {
 func NewResolver(d Deps) *Resolver {
 	return &Resolver{client: d.Client, cursors: d.Cursors, svc: d.Payments, merchants: d.Merchants,
 		connectors: d.Connectors, customers: d.Customers, events: d.Events, routing: d.Routing, users: d.Users, analytics: d.Analytics, idem: d.Idempotency, webhooks: d.Webhooks,
-		publicURL: d.PublicURL, exports: d.Exports}
+		publicURL: d.PublicURL, exports: d.Exports, live: d.Live, liveOpts: DefaultOptions()}
 }
 
 // tableByPrefix maps an id prefix to its table, because entgql cannot tell

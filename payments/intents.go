@@ -108,6 +108,8 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 			if pi, err = create.Save(ctx); err != nil {
 				return txn.Error(err, "payment")
 			}
+			// No event says so: open dashboards are told here.
+			s.events.PaymentChanged(tx, merchantID, pi.ID)
 			return nil
 		}
 		// Confirmed at once: everything that can refuse the confirm runs
@@ -497,8 +499,11 @@ func (s *Service) updatePayment(ctx context.Context, paymentID string, p Payment
 		if cur, err = upd.Save(ctx); err != nil {
 			return txn.Error(err, "payment")
 		}
-		pi, err = s.applyFields(ctx, tx, cur, &p.PaymentFields)
-		return err
+		if pi, err = s.applyFields(ctx, tx, cur, &p.PaymentFields); err != nil {
+			return err
+		}
+		s.events.PaymentChanged(tx, merchantID, pi.ID)
+		return nil
 	})
 	if err != nil {
 		return nil, err

@@ -93,12 +93,20 @@ func (h *commandCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	}
 }
 
-// ProcessPipelineHook counts a pipeline as one round trip.
+// ProcessPipelineHook counts a pipeline as one round trip. The live
+// updates' PUBLISH pipelines are not the payment's: they are sent after
+// commit by the feed's own goroutine, off the request's path, with the
+// changes of every request since the last one (docs/graphql.md#live-updates).
 func (h *commandCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
 	return func(ctx context.Context, cmds []redis.Cmder) error {
 		names := make([]string, len(cmds))
+		published := true
 		for i, c := range cmds {
 			names[i] = c.Name()
+			published = published && c.Name() == "publish"
+		}
+		if published {
+			return next(ctx, cmds)
 		}
 		h.add("pipeline(" + strings.Join(names, ",") + ")")
 		return next(ctx, cmds)

@@ -61,6 +61,7 @@ type ResolverRoot interface {
 	Profile() ProfileResolver
 	Query() QueryResolver
 	RoutingAlgorithm() RoutingAlgorithmResolver
+	Subscription() SubscriptionResolver
 	MandateWhereInput() MandateWhereInputResolver
 	PaymentIntentWhereInput() PaymentIntentWhereInputResolver
 	PaymentMethodWhereInput() PaymentMethodWhereInputResolver
@@ -933,6 +934,10 @@ type ComplexityRoot struct {
 		Session         func(childComplexity int) int
 	}
 
+	Subscription struct {
+		PaymentUpdated func(childComplexity int, paymentID *string) int
+	}
+
 	User struct {
 		CreatedAt func(childComplexity int) int
 		Email     func(childComplexity int) int
@@ -1069,6 +1074,9 @@ type QueryResolver interface {
 type RoutingAlgorithmResolver interface {
 	Algorithm(ctx context.Context, obj *ent.RoutingAlgorithm) (map[string]any, error)
 	Active(ctx context.Context, obj *ent.RoutingAlgorithm) (bool, error)
+}
+type SubscriptionResolver interface {
+	PaymentUpdated(ctx context.Context, paymentID *string) (<-chan *ent.PaymentIntent, error)
 }
 
 type MandateWhereInputResolver interface {
@@ -5275,6 +5283,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SignUpPayload.Session(childComplexity), true
 
+	case "Subscription.paymentUpdated":
+		if e.ComplexityRoot.Subscription.PaymentUpdated == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_paymentUpdated_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.PaymentUpdated(childComplexity, args["paymentID"].(*string)), true
+
 	case "User.createdAt":
 		if e.ComplexityRoot.User.CreatedAt == nil {
 			break
@@ -5478,6 +5498,23 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			ctx = graphql.WithUnmarshalerMap(ctx, inputUnmarshalMap)
 			data := ec._Mutation(ctx, opCtx.Operation.SelectionSet)
 			var buf bytes.Buffer
+			data.MarshalGQL(&buf)
+
+			return &graphql.Response{
+				Data: buf.Bytes(),
+			}
+		}
+	case ast.Subscription:
+		next := ec._Subscription(ctx, opCtx.Operation.SelectionSet)
+
+		var buf bytes.Buffer
+		return func(ctx context.Context) *graphql.Response {
+			buf.Reset()
+			data := next(ctx)
+
+			if data == nil {
+				return nil
+			}
 			data.MarshalGQL(&buf)
 
 			return &graphql.Response{
@@ -13813,6 +13850,28 @@ input CreateRoutingAlgorithmInput {
   transactionType: String
 }
 `, BuiltIn: false},
+	{Name: "../live.graphql", Input: `# Live updates: what the dashboard's open lists and pages are told without a
+# reload. Served over a websocket at the same endpoint (/graphql) with the
+# graphql-transport-ws protocol (and the older graphql-ws); see
+# docs/graphql.md#live-updates for the connection, its authentication and
+# its limits.
+
+type Subscription {
+  """
+  Each payment of the caller's merchant (of the key's profile, for a key
+  that names one) as it is created or changes: its status, amounts,
+  attempts, refunds or disputes. The payment is read when the change is
+  announced, as the ` + "`" + `payment` + "`" + ` query reads it, so it is what a query would
+  return at that moment; changes that follow one another closely may arrive
+  as one. Every role and every API key that may read payments may
+  subscribe.
+  """
+  paymentUpdated(
+    "Only this payment (its payment_id, as REST shows it); every payment when absent."
+    paymentID: ID
+  ): PaymentIntent!
+}
+`, BuiltIn: false},
 	{Name: "../mutations.graphql", Input: `# The mutations and their payloads (hand-written, beside schema.graphql).
 # Every mutation calls the same domain operation as the REST route it
 # mirrors, with the same validations and Hyperswitch error codes.
@@ -18548,6 +18607,20 @@ func (ec *executionContext) field_Query_routingEvaluate_args(ctx context.Context
 		return nil, err
 	}
 	args["payment"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_paymentUpdated_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "paymentID",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["paymentID"] = arg0
 	return args, nil
 }
 
@@ -36321,6 +36394,50 @@ func (ec *executionContext) _SignUpPayload_publishableKey(ctx context.Context, f
 }
 func (ec *executionContext) fieldContext_SignUpPayload_publishableKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SignUpPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Subscription_paymentUpdated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_paymentUpdated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().PaymentUpdated(ctx, fc.Args["paymentID"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.PaymentIntent) graphql.Marshaler {
+			return ec.marshalNPaymentIntent2ᚖswitchyardᚋentᚐPaymentIntent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_paymentUpdated(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentIntent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_paymentUpdated_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
@@ -72116,6 +72233,26 @@ func (ec *executionContext) _SignUpPayload(ctx context.Context, sel ast.Selectio
 	})
 
 	return out
+}
+
+var subscriptionImplementors = []string{"Subscription"}
+
+func (ec *executionContext) _Subscription(ctx context.Context, sel ast.SelectionSet) func(ctx context.Context) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, subscriptionImplementors)
+	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{
+		Object: "Subscription",
+	})
+	if len(fields) != 1 {
+		graphql.AddErrorf(ctx, "must subscribe to exactly one stream")
+		return nil
+	}
+
+	switch fields[0].Name {
+	case "paymentUpdated":
+		return ec._Subscription_paymentUpdated(ctx, fields[0])
+	default:
+		panic("unknown field " + strconv.Quote(fields[0].Name))
+	}
 }
 
 var userImplementors = []string{"User"}

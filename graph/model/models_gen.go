@@ -285,6 +285,9 @@ type SignUpPayload struct {
 	PublishableKey string `json:"publishableKey"`
 }
 
+type Subscription struct {
+}
+
 // The caller of the API: the principal its key (and headers) stand for.
 type Viewer struct {
 	// The merchant the caller acts for; null for the admin key without X-Merchant-Id.

@@ -197,3 +197,60 @@ func TestPlaygroundSignIn(t *testing.T) {
 		t.Fatalf("the default query with the session: %v\n%s", err, result)
 	}
 }
+
+// TestPlaygroundSubscription: GraphiQL runs a subscription over the
+// websocket with the key of its header editor, and shows a payment made
+// over REST while it is open.
+func TestPlaygroundSubscription(t *testing.T) {
+	exe := testenv.Chromium(t)
+	cfg := testenv.Config(t, testenv.Database(t))
+	cfg.Database.Embedded = true // the demo key is prefilled
+	srv := testenv.NewServerWith(t, cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	ctx := testenv.Browser(t, exe, 90*time.Second)
+
+	const subscription = `subscription { paymentUpdated { paymentID status amount } }`
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL+"/graphql"),
+		chromedp.WaitVisible(chromedp.CSS(".graphiql-execute-button")),
+	); err != nil {
+		t.Fatalf("GraphiQL did not come up: %v", err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(
+		`(() => { const n = document.querySelector('.graphiql-query-editor .CodeMirror');
+		          if (!n || !n.CodeMirror) return false;
+		          n.CodeMirror.setValue(%q); return true; })()`, subscription),
+		chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		t.Fatalf("set the query: %v", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(".graphiql-execute-button"))); err != nil {
+		t.Fatalf("click execute: %v", err)
+	}
+	// The subscription is in place once Redis has confirmed it. GraphiQL
+	// learns the new document's operation name a moment after the editor
+	// changes: a click before sends the default query's name with it, which
+	// the server refuses ("operation LatestPayments not found"); click again.
+	deadline := time.Now().Add(30 * time.Second)
+	for srv.Live.Followers(srv.Demo.MerchantID) < 1 {
+		shown, _ := chromedp.Run(ctx, chromedp.Evaluate[string](
+			`(document.querySelector('.graphiql-response .result-window') || {innerText: ''}).innerText`))
+		if time.Now().After(deadline) {
+			t.Fatalf("the playground's subscription never reached the server; GraphiQL shows: %s", shown)
+		}
+		if strings.Contains(shown, "not found") {
+			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(".graphiql-execute-button"))); err != nil {
+				t.Fatalf("click execute: %v", err)
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	pay := restCall(t, http.MethodPost, srv.URL+"/payments", srv.Demo.SecretKey, map[string]any{"amount": 3100, "currency": "EUR"})
+	payID, _ := pay["payment_id"].(string)
+	result, err := chromedp.Run(ctx, chromedp.Poll[string](fmt.Sprintf(
+		`(() => { const n = document.querySelector('.graphiql-response .result-window');
+		          const v = n ? n.innerText : '';
+		          return v.includes(%q) || v.includes('"errors"') ? v : false; })()`, payID),
+		chromedp.WithPollingTimeout(30*time.Second)))
+	if err != nil || !strings.Contains(result, payID) || !strings.Contains(result, `"requires_payment_method"`) {
+		t.Fatalf("the subscription's result: %v\n%s", err, result)
+	}
+}

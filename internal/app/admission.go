@@ -7,6 +7,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"switchyard/graph"
 	"switchyard/payments/errs"
 	"switchyard/rest"
 )
@@ -49,7 +50,9 @@ var unheld = map[string]bool{"/health": true, "/health/ready": true, "/metrics":
 
 func (a *admission) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if unheld[r.URL.Path] {
+		if unheld[r.URL.Path] || graph.IsWebsocketUpgrade(r) {
+			// A websocket lives as long as its page: the live limits
+			// bound it (graph/live.go), not a request's slot.
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -74,9 +74,14 @@ type App struct {
 	Demo *DemoKeys
 	// Webhooks delivers outgoing events (Serve runs it).
 	Webhooks *webhooks.Worker
+	// Live carries payment changes between processes to GraphQL
+	// subscriptions (Redis pub/sub).
+	Live *redisstore.PaymentFeed
 
 	handler http.Handler
 	metrics *metrics
+	// closeLive ends the GraphQL websockets, which Shutdown leaves open.
+	closeLive func()
 }
 
 // Options change how Open starts the app.
@@ -120,6 +125,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 	}); err != nil {
 		return nil, err
 	}
+	a.Live = redisstore.NewPaymentFeed(a.Redis.Client, log)
 	a.Box, err = secrets.NewBox(cfg.MasterKeyBytes)
 	if err != nil {
 		return nil, fmt.Errorf("SWITCHYARD_MASTER_KEY: %w", err)
@@ -161,7 +167,7 @@ func (a *App) wireDomain(box *secrets.Box, opts Options) {
 	db := txn.New(a.Store.Client, a.Store.Dialect)
 	db.UseConfigVersions(redisstore.NewConfigVersions(a.Redis.Client))
 	// a.Webhooks is set after this, before any request is served.
-	a.Events = events.New(events.Deps{DB: db, DeliveriesQueued: func() { a.Webhooks.Wake() }})
+	a.Events = events.New(events.Deps{DB: db, DeliveriesQueued: func() { a.Webhooks.Wake() }, PaymentChanged: a.Live.Changed})
 	a.Merchants = merchant.New(merchant.Deps{DB: db, Box: box, KeyCache: redisstore.NewKeyCache(a.Redis.Client)})
 	// The simulator keeps what it decided in Redis, as a real connector
 	// keeps its transactions: a crash here does not make it forget.
@@ -211,6 +217,7 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 	if a.Demo != nil && a.Config.Database.Embedded {
 		gqlOpts.PlaygroundHeaders = map[string]string{auth.HeaderAPIKey: a.Demo.SecretKey}
 	}
+	gqlOpts.LiveOrigins = liveOrigins(a.Config)
 	// A payment's lease also reads its merchant's configuration version: one
 	// round trip to Redis for both.
 	versions := redisstore.NewConfigVersions(a.Redis.Client)
@@ -228,9 +235,10 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 	gql := graph.NewHandler(graph.Deps{
 		Client: a.Store.Client, Cursors: cursors.New(a.Redis.Client), Auth: a.Auth,
 		Payments: a.Payments, Merchants: a.Merchants, Connectors: a.Connectors, Customers: a.Customers, Events: a.Events, Routing: a.Routing,
-		Users: a.Users, Analytics: a.Analytics, Idempotency: idem, Webhooks: a.Webhooks,
+		Users: a.Users, Analytics: a.Analytics, Idempotency: idem, Webhooks: a.Webhooks, Live: a.Live,
 		PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Exports: exportGrants,
 	}, gqlOpts)
+	a.closeLive = gql.Close
 	mux.Handle(graph.Endpoint, gql)
 	mux.Handle(playground.AssetsPath(graph.Endpoint), gql)
 	mux.Handle("GET "+graph.ExportPath, graph.ExportHandler(a.Payments, exportGrants, a.Log))
@@ -284,6 +292,23 @@ func browserAccess(origins []string, next http.Handler) http.Handler {
 	})
 }
 
+// liveOrigins are the pages, besides the server's own origin, that may
+// open the live updates' websocket: the public URL's (behind a proxy the
+// Host may differ) and the CORS origins named one by one ("*" lets any
+// page call the API with a key it holds, not hold a socket open).
+func liveOrigins(cfg *config.Config) []string {
+	var out []string
+	if cfg.PublicURL != "" {
+		out = append(out, cfg.PublicURL)
+	}
+	for _, o := range cfg.CORSOrigins {
+		if !strings.Contains(o, "*") {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
 // Handler is the whole HTTP surface.
 func (a *App) Handler() http.Handler { return a.handler }
 
@@ -300,6 +325,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		ErrorLog:          slog.NewLogLogger(a.Log.Handler(), slog.LevelWarn),
 		ConnState:         a.metrics.connState,
 	}
+	srv.RegisterOnShutdown(a.closeLive)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(envelopeListener{ln}) }()
 	workCtx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
@@ -361,6 +387,12 @@ var Version = "0.1.0"
 
 // Close releases the stores.
 func (a *App) Close() {
+	if a.closeLive != nil {
+		a.closeLive()
+	}
+	if a.Live != nil {
+		a.Live.Close()
+	}
 	if a.Redis != nil {
 		_ = a.Redis.Close()
 	}

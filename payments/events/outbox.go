@@ -27,6 +27,7 @@ import (
 type Service struct {
 	db               *txn.DB
 	deliveriesQueued func()
+	paymentChanged   func(merchantID, paymentID string)
 }
 
 // Deps are what the events need.
@@ -36,11 +37,37 @@ type Deps struct {
 	// webhook deliveries commits, so the workers send them now instead of
 	// at their next poll.
 	DeliveriesQueued func()
+	// PaymentChanged, when set, is told after a transaction commits which
+	// payment (its merchant and row id) it changed, for the live updates
+	// of open dashboards. It must not block; it cannot fail the change,
+	// which has committed already.
+	PaymentChanged func(merchantID, paymentID string)
 }
 
 // New returns the events service over d.
 func New(d Deps) *Service {
-	return &Service{db: d.DB, deliveriesQueued: d.DeliveriesQueued}
+	return &Service{db: d.DB, deliveriesQueued: d.DeliveriesQueued, paymentChanged: d.PaymentChanged}
+}
+
+// PaymentChanged tells Deps.PaymentChanged, once tx has committed, that tx
+// changed the payment paymentID (its row id) of merchantID. Write calls it
+// for every event of a payment; a change that writes no event (a payment
+// created unconfirmed, an update) calls it itself. Nothing is told when
+// tx rolls back.
+func (s *Service) PaymentChanged(tx *ent.Tx, merchantID, paymentID string) {
+	changed := s.paymentChanged
+	if changed == nil {
+		return
+	}
+	tx.OnCommit(func(next ent.Committer) ent.Committer {
+		return ent.CommitFunc(func(ctx context.Context, tx *ent.Tx) error {
+			err := next.Commit(ctx, tx)
+			if err == nil {
+				changed(merchantID, paymentID)
+			}
+			return err
+		})
+	})
 }
 
 // webhookBody is the JSON POSTed to the merchant.
@@ -120,6 +147,11 @@ func (s *Service) Write(ctx context.Context, tx *ent.Tx, e Event) error {
 		return errs.Internal(err)
 	}
 	prof := pc.Profile
+	if e.PaymentIntentID != nil {
+		// Told even when the event was written before: a second partial
+		// capture changes the payment without a new event.
+		s.PaymentChanged(tx, prof.MerchantID, *e.PaymentIntentID)
+	}
 	now := s.db.Now()
 	id := ids.New(ids.Event)
 	body, err := marshalWebhookBody(webhookBody{

@@ -15,7 +15,11 @@
   // that the policy admits them.
   window.__webpack_nonce__ = opts.nonce;
   var endpoint = new URL(opts.endpoint, window.location.href).toString();
-  var fetcher = GraphiQL.createFetcher({ url: endpoint });
+  // Subscriptions go over a websocket to the same endpoint; the header
+  // editor's headers (a key or a session) travel in connection_init.
+  var socket = new URL(endpoint);
+  socket.protocol = socket.protocol === 'https:' ? 'wss:' : 'ws:';
+  var fetcher = GraphiQL.createFetcher({ url: endpoint, subscriptionUrl: socket.toString() });
 
   var bar = document.createElement('form');
   bar.id = 'signin';
