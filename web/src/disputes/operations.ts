@@ -10,3 +10,35 @@ export const AcceptDisputeMutation = graphql(`
     }
   }
 `);
+
+export const DisputesQuery = graphql(`
+  query Disputes($first: Int, $after: Cursor, $last: Int, $before: Cursor) {
+    disputes(first: $first, after: $after, last: $last, before: $before, orderBy: [{ field: CREATED_AT, direction: DESC }]) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        hasPreviousPage
+        startCursor
+        endCursor
+      }
+      edges {
+        node {
+          id
+          disputeID
+          amount
+          currency
+          disputeStage
+          disputeStatus
+          connector
+          connectorReason
+          challengeRequiredBy
+          createdAt
+          payment {
+            id
+            paymentID
+          }
+        }
+      }
+    }
+  }
+`);
