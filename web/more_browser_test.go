@@ -39,7 +39,8 @@ func (d *dashTab) rest(method, path string, body any) any {
 // accepted, the button goes); its refund appears in Refunds. A customer
 // with a saved card is listed in Customers, and their page shows the card
 // masked (network, last four, expiry; no other digit of the number) and
-// their payment.
+// their payment. axe-core finds no serious or critical violation on any
+// of these pages.
 func TestDashboardPaymentTimelineDisputesCustomers(t *testing.T) {
 	d := newDashTab(t)
 	me := call(t, d.srv.URL, "/graphql", map[string]any{"query": `{ me { merchantID } merchantAccount { defaultProfileID } }`},
@@ -103,6 +104,7 @@ func TestDashboardPaymentTimelineDisputesCustomers(t *testing.T) {
 	if body := d.eval(`document.querySelector('[data-testid="payment-events"] [data-testid="delivery-attempt"] pre').textContent`); body != "receiver busy" {
 		d.fail("the refused attempt's answer is %q", body)
 	}
+	d.checkAxe("a retried payment's page")
 	d.click(`//button[text()="Retry delivery"]`)
 	d.poll("the manual retry delivered", `(document.querySelector('[data-testid="payment-events"]')?.innerText ?? "").includes("HTTP 200")`)
 	d.poll("delivered", `document.querySelector('[data-testid="payment-events"] [data-testid="delivery-state"]').innerText === "delivered"`)
@@ -123,6 +125,7 @@ func TestDashboardPaymentTimelineDisputesCustomers(t *testing.T) {
 	if row := d.text(`[data-testid="refund-list"] tbody tr`); !strings.Contains(row, retried) || !strings.Contains(row, "5.00 USD") {
 		d.fail("the refund's row: %s", row)
 	}
+	d.checkAxe("Refunds")
 
 	d.click(`//nav//a[text()="Disputes"]`)
 	row := fmt.Sprintf(`[data-testid="dispute-list"] tr[data-dispute-id=%q]`, disputeID)
@@ -133,6 +136,7 @@ func TestDashboardPaymentTimelineDisputesCustomers(t *testing.T) {
 	if href := d.eval(fmt.Sprintf(`document.querySelector('%s a').getAttribute("href")`, row)); href != "/dashboard/payments/"+disputed {
 		d.fail("the dispute links to %q", href)
 	}
+	d.checkAxe("Disputes")
 	d.clickTwice(`//tr[@data-dispute-id="` + disputeID + `"]//button[text()="Accept dispute"]`)
 	d.poll("accepted", fmt.Sprintf(`(document.querySelector(%q)?.innerText ?? "").includes("dispute accepted")`, row))
 	if n := d.count(row + ` button`); n != 0 {
@@ -159,12 +163,14 @@ func TestDashboardPaymentTimelineDisputesCustomers(t *testing.T) {
 
 	d.click(`//nav//a[text()="Customers"]`)
 	d.poll("the customer listed", fmt.Sprintf(`(document.querySelector('[data-testid="customer-list"] tbody')?.innerText ?? "").includes(%q)`, customer))
+	d.checkAxe("Customers")
 	d.click(fmt.Sprintf(`//a[text()=%q]`, customer))
 	d.poll("the saved card", `!!document.querySelector('[data-testid="payment-method-details"]')`)
 	card := d.text(`[data-testid="payment-method-details"]`)
 	if !strings.Contains(card, "•••• 1111") || !strings.Contains(card, "07/"+year) || !strings.Contains(strings.ToLower(card), "visa") {
 		d.fail("the saved card shows as %q", card)
 	}
+	d.checkAxe("a customer's page")
 	if page := d.eval(`document.body.innerText`); strings.Contains(page, "411111") {
 		d.fail("the customer's page shows more of the number than the last four:\n%s", page)
 	}
