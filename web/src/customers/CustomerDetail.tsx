@@ -7,19 +7,8 @@ import { Table } from "../layout/Table";
 import { errorText } from "../lib/errors";
 import { formatMoney } from "../lib/money";
 import { Status, formatDate } from "../payments/status";
+import { maskedCard } from "./maskedCard";
 import { CustomerQuery } from "./operations";
-
-interface MaskedCard {
-  last4: string;
-  cardNetwork?: string | null;
-  expMonth: string;
-  expYear: string;
-}
-
-/** A saved card as one line: "Visa •••• 4242, expires 03/2030". */
-export function maskedCard(c: MaskedCard): string {
-  return `${c.cardNetwork ?? "Card"} •••• ${c.last4}, expires ${c.expMonth.padStart(2, "0")}/${c.expYear}`;
-}
 
 export function CustomerDetail({ id }: { id: string }) {
   const [{ data, error, fetching }] = useQuery({ query: CustomerQuery, variables: { customerID: id }, requestPolicy: "cache-and-network" });
