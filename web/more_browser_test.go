@@ -32,7 +32,7 @@ func (d *dashTab) rest(method, path string, body any) any {
 // TestDashboardPaymentTimelineDisputesCustomers: a merchant with automatic
 // retries and a second connector (adyen) pays while its first (the sandbox
 // stripe_test) is down; the payment's page shows both attempts in order,
-// the first's error and the GSM retry onto adyen, and the payment's webhook
+// the first's error and the retry onto adyen, and the payment's webhook
 // event with its refused delivery attempt (the receiver's answer), which a
 // retry from the page delivers. A payment with the dispute card appears in
 // Disputes, links to its payment and is accepted there (the server has it
@@ -84,12 +84,12 @@ func TestDashboardPaymentTimelineDisputesCustomers(t *testing.T) {
 		d.fail("the attempts' connectors are %q, want stripe_test then adyen", connectors)
 	}
 	first := d.text(`[data-testid="attempt"]:nth-child(1)`)
-	for _, want := range []string{"failure", "service_unavailable", "GSM decision: retry after service_unavailable, on adyen", "Routing"} {
+	for _, want := range []string{"failure", "service_unavailable", "Retried on adyen after service_unavailable", "Routing"} {
 		if !strings.Contains(first, want) {
 			d.fail("the first attempt lacks %q:\n%s", want, first)
 		}
 	}
-	if second := d.text(`[data-testid="attempt"]:nth-child(2)`); !strings.Contains(second, "charged") || strings.Contains(second, "GSM decision") {
+	if second := d.text(`[data-testid="attempt"]:nth-child(2)`); !strings.Contains(second, "charged") || strings.Contains(second, "Retried") {
 		d.fail("the second attempt:\n%s", second)
 	}
 

@@ -14,16 +14,16 @@ describe("the attempt timeline", () => {
   it("says the last attempt led nowhere", () => {
     expect(retryReason(attempt({ connector: "stripe_test" }), undefined)).toBeNull();
   });
-  it("names the GSM retry onto the next connector and the failure behind it", () => {
+  it("names the connector retried on and the failure behind it", () => {
     const failed = attempt({ connector: "stripe_test", errorCode: "service_unavailable" });
     expect(retryReason(failed, attempt({ connector: "adyen", status: "charged" }))).toBe(
-      "GSM decision: retry after service_unavailable, on adyen",
+      "Retried on adyen after service_unavailable",
     );
   });
   it("tells a 3-D Secure step-up on the same connector from a move", () => {
     const failed = attempt({ connector: "adyen", errorCode: "do_not_honor", authenticationType: "no_three_ds" });
     expect(retryReason(failed, attempt({ connector: "adyen", authenticationType: "three_ds" }))).toBe(
-      "GSM decision: retry after do_not_honor, stepped up to 3-D Secure on adyen",
+      "Retried with 3-D Secure on adyen after do_not_honor",
     );
   });
   it("writes the routing decision and the error in words", () => {

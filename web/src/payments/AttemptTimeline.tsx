@@ -2,10 +2,12 @@
 // the routing decision that chose it (approach, algorithm kind, the rule
 // that matched), its outcome and error (the connector's code and message,
 // the merchant's GSM rule's unified code and message), and what came next.
-// The server records a retry only when the GSM verdict on the failed try
-// was "retry" (payments/retry.go), so a failed try followed by another is
-// shown as that decision: on the next connector of the route, or on the
-// same connector stepped up to 3-D Secure.
+// A failed try is followed by another either automatically, when the
+// merchant's GSM rules judge the failure retryable (payments/retry.go: the
+// next connector of the route, or the same one stepped up to 3-D Secure),
+// or by a new confirm of the failed payment (a manual retry). The API does
+// not say which, so the page says where the payment went and after what
+// error, and the list's note says what can make a retry.
 import { formatMoney } from "../lib/money";
 import { Status, formatDate } from "./status";
 
@@ -43,15 +45,22 @@ export function retryReason(a: TimelineAttempt, next: TimelineAttempt | undefine
   if (!next) return null;
   const why = a.errorCode ? ` after ${a.errorCode}` : "";
   if (next.connector === a.connector && next.authenticationType === "three_ds" && a.authenticationType !== "three_ds") {
-    return `GSM decision: retry${why}, stepped up to 3-D Secure on ${next.connector ?? "the same connector"}`;
+    return `Retried with 3-D Secure on ${next.connector ?? "the same connector"}${why}`;
   }
-  return `GSM decision: retry${why}, on ${next.connector ?? "another connector"}`;
+  return `Retried on ${next.connector ?? "another connector"}${why}`;
 }
 
 export function AttemptTimeline({ attempts }: { attempts: readonly TimelineAttempt[] }) {
   const ordered = [...attempts].sort((x, y) => x.createdAt.localeCompare(y.createdAt));
   return (
-    <ol className="timeline" aria-labelledby="attempts" data-testid="attempts">
+    <>
+      {ordered.length > 1 && (
+        <p className="muted">
+          A failed try is retried automatically when the merchant's GSM rules judge its error retryable (on the route's next
+          connector, or stepped up to 3-D Secure), or by confirming the failed payment again.
+        </p>
+      )}
+      <ol className="timeline" aria-labelledby="attempts" data-testid="attempts">
       {ordered.map((a, i) => {
         const reason = retryReason(a, ordered[i + 1]);
         return (
@@ -87,6 +96,7 @@ export function AttemptTimeline({ attempts }: { attempts: readonly TimelineAttem
           </li>
         );
       })}
-    </ol>
+      </ol>
+    </>
   );
 }
