@@ -38,8 +38,8 @@ func (d *dashTab) rest(method, path string, body any) any {
 // Disputes, links to its payment and is accepted there (the server has it
 // accepted, the button goes); its refund appears in Refunds. A customer
 // with a saved card is listed in Customers, and their page shows the card
-// masked (network, last four, expiry; no other digit of the number) and
-// their payment. axe-core finds no serious or critical violation on any
+// masked (network, last four, expiry; no other digit of the number), the
+// mandate their payment set up, and that payment. axe-core finds no serious or critical violation on any
 // of these pages.
 func TestDashboardPaymentTimelineDisputesCustomers(t *testing.T) {
 	d := newDashTab(t)
@@ -159,16 +159,27 @@ func TestDashboardPaymentTimelineDisputesCustomers(t *testing.T) {
 	d.rest("POST", "/payment_methods", map[string]any{"payment_method": "card", "payment_method_type": "credit",
 		"card":        map[string]any{"card_number": "4111111111111111", "card_exp_month": "7", "card_exp_year": year, "card_holder_name": "Ada Lovelace"},
 		"customer_id": customer})
-	theirs := d.pay("4242424242424242", 1300, "USD", map[string]any{"customer_id": customer})
+	// Their payment sets a mandate up (and saves its card too).
+	theirs := d.pay("4242424242424242", 1300, "USD", map[string]any{"customer_id": customer, "setup_future_usage": "off_session",
+		"mandate_data": map[string]any{"customer_acceptance": map[string]any{"acceptance_type": "online", "accepted_at": "2026-01-02T03:04:05Z",
+			"online": map[string]any{"ip_address": "203.0.113.7", "user_agent": "Mozilla/5.0"}}}})
+	mandate, _ := d.rest("GET", "/payments/"+theirs, nil).(map[string]any)["mandate_id"].(string)
+	if !strings.HasPrefix(mandate, "man_") {
+		t.Fatalf("the setup payment made no mandate (%q)", mandate)
+	}
 
 	d.click(`//nav//a[text()="Customers"]`)
 	d.poll("the customer listed", fmt.Sprintf(`(document.querySelector('[data-testid="customer-list"] tbody')?.innerText ?? "").includes(%q)`, customer))
 	d.checkAxe("Customers")
 	d.click(fmt.Sprintf(`//a[text()=%q]`, customer))
 	d.poll("the saved card", `!!document.querySelector('[data-testid="payment-method-details"]')`)
-	card := d.text(`[data-testid="payment-method-details"]`)
-	if !strings.Contains(card, "•••• 1111") || !strings.Contains(card, "07/"+year) || !strings.Contains(strings.ToLower(card), "visa") {
-		d.fail("the saved card shows as %q", card)
+	d.poll("both saved cards", `document.querySelectorAll('[data-testid="payment-method-details"]').length === 2`)
+	cards := d.text(`[data-testid="payment-methods"] tbody`)
+	if !strings.Contains(cards, "Visa •••• 1111, expires 07/"+year) || !strings.Contains(cards, "•••• 4242") {
+		d.fail("the saved cards show as:\n%s", cards)
+	}
+	if mandates := d.text(`[data-testid="mandates"] tbody`); !strings.Contains(mandates, mandate) || !strings.Contains(mandates, theirs) {
+		d.fail("the mandates show as:\n%s", mandates)
 	}
 	d.checkAxe("a customer's page")
 	if page := d.eval(`document.body.innerText`); strings.Contains(page, "411111") {
