@@ -32,8 +32,10 @@ func (d *dashTab) checkAxe(page string) {
 		return
 	}
 	// Evaluated over the DevTools protocol, which the page's
-	// Content-Security-Policy does not govern.
-	if _, err := chromedp.Run(d.ctx, chromedp.Evaluate[chromedp.Void](`window.axe || (() => {`+string(src)+`})()`)); err != nil {
+	// Content-Security-Policy does not govern; once a page load, and void:
+	// on a second check after an in-app navigation the axe object itself
+	// cannot come back over the protocol.
+	if _, err := chromedp.Run(d.ctx, chromedp.Evaluate[chromedp.Void](`void (window.axe || (() => {`+string(src)+`})())`)); err != nil {
 		d.fail("%s: load axe-core: %v", page, err)
 	}
 	raw, err := chromedp.Run(d.ctx, chromedp.Evaluate[string](`axe.run(document, {

@@ -19,6 +19,10 @@ import { Developers } from "./developers/Developers";
 import { Team } from "./team/Team";
 import { Connectors } from "./connectors/Connectors";
 import { Routing } from "./routing/Routing";
+import { RefundList } from "./refunds/RefundList";
+import { DisputeList } from "./disputes/DisputeList";
+import { CustomerList } from "./customers/CustomerList";
+import { CustomerDetail } from "./customers/CustomerDetail";
 
 /** Starts or ends a session: the new token (null signs out locally). */
 export type SetSession = (token: string | null) => void;
@@ -119,10 +123,15 @@ function SignedIn(props: { setSession: SetSession; keys: NewKeys | null; dismiss
     memberships: me.memberships,
   };
   const payment = match("/payments/:id", path);
+  const customer = match("/customers/:id", path);
   let page;
   if (path === "/" || path === "/home") page = <Home />;
   else if (payment) page = <PaymentDetail id={payment["id"]!} role={viewer.role} />;
   else if (match("/payments", path)) page = <PaymentList role={viewer.role} />;
+  else if (match("/refunds", path)) page = <RefundList />;
+  else if (match("/disputes", path)) page = <DisputeList role={viewer.role} />;
+  else if (customer) page = <CustomerDetail id={customer["id"]!} />;
+  else if (match("/customers", path)) page = <CustomerList />;
   else if (match("/team", path)) page = <Team viewer={viewer} />;
   else if (match("/developers", path)) page = <Developers role={viewer.role} />;
   else if (match("/connectors", path)) page = <Connectors role={viewer.role} />;

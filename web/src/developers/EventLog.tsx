@@ -36,32 +36,56 @@ export function EventLog({ role }: { role: Role }) {
       )}
       <ol className="events" aria-labelledby="events-title" aria-busy={fetching} data-testid="event-log">
         {events.map((ev) => (
-          <li key={ev.id} className="card" data-event-id={ev.eventID}>
-            <div className="heading">
-              <strong>{ev.eventType}</strong>
-              <span>{ev.objectID}</span>
-              <Delivery delivered={ev.isDelivered} status={ev.deliveryStatus} />
-              <time className="muted" dateTime={ev.createdAt}>
-                {formatDate(ev.createdAt)}
-              </time>
-            </div>
-            <p className="muted">
-              {ev.eventID}
-              {ev.deliveryStatus === "pending" && ev.nextAttemptAt && (
-                <>
-                  {" "}
-                  · next attempt <time dateTime={ev.nextAttemptAt}>{formatDate(ev.nextAttemptAt)}</time>
-                </>
-              )}
-            </p>
-            <Attempts attempts={ev.deliveryAttempts.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? []} />
-            {mayRetry && <Retry eventID={ev.eventID} done={() => refetch({ requestPolicy: "network-only" })} />}
-          </li>
+          <EventCard key={ev.id} event={ev} mayRetry={mayRetry} done={() => refetch({ requestPolicy: "network-only" })} />
         ))}
         {conn && events.length === 0 && <li className="muted">No events yet: payments and refunds make them.</li>}
       </ol>
       {pager(info, "Event log pages")}
     </>
+  );
+}
+
+/** An event as the log and a payment's page show it. */
+export interface LoggedEvent {
+  id: string;
+  eventID: string;
+  eventType: string;
+  objectID: string;
+  createdAt: string;
+  isDelivered: boolean;
+  deliveryStatus?: string | null;
+  nextAttemptAt?: string | null;
+  deliveryAttempts: { edges?: ({ node?: Attempt | null } | null)[] | null };
+}
+
+/**
+ * One event: its type, object, delivery state and next automatic attempt,
+ * every delivery attempt with the receiver's answer, and a retry for the
+ * roles that may (the caller decides, by canRun).
+ */
+export function EventCard({ event: ev, mayRetry, done }: { event: LoggedEvent; mayRetry: boolean; done: () => void }) {
+  return (
+    <li className="card" data-event-id={ev.eventID}>
+      <div className="heading">
+        <strong>{ev.eventType}</strong>
+        <span>{ev.objectID}</span>
+        <Delivery delivered={ev.isDelivered} status={ev.deliveryStatus} />
+        <time className="muted" dateTime={ev.createdAt}>
+          {formatDate(ev.createdAt)}
+        </time>
+      </div>
+      <p className="muted">
+        {ev.eventID}
+        {ev.deliveryStatus === "pending" && ev.nextAttemptAt && (
+          <>
+            {" "}
+            · next attempt <time dateTime={ev.nextAttemptAt}>{formatDate(ev.nextAttemptAt)}</time>
+          </>
+        )}
+      </p>
+      <Attempts attempts={ev.deliveryAttempts.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? []} />
+      {mayRetry && <Retry eventID={ev.eventID} done={done} />}
+    </li>
   );
 }
 

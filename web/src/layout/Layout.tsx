@@ -12,6 +12,9 @@ import { Link } from "./Link";
 const sections = [
   { path: "/home", label: "Home" },
   { path: "/payments", label: "Payments" },
+  { path: "/refunds", label: "Refunds" },
+  { path: "/disputes", label: "Disputes" },
+  { path: "/customers", label: "Customers" },
   { path: "/connectors", label: "Connectors" },
   { path: "/routing", label: "Routing" },
   { path: "/developers", label: "Developers" },

@@ -1,14 +1,19 @@
-// A payment's page: amount, status, customer, the attempts with their
-// connector and error, the refunds, and the actions the role may take on a
-// payment in this status (capture, cancel, refund), each sent with its own
-// idempotency key.
+// A payment's page: amount, status, customer, the attempts as a timeline
+// (connector, routing decision and rule, why a try failed and where the
+// payment went next), captures, refunds, disputes (accepted by the roles
+// that may), the payment's events with every webhook delivery attempt and a
+// retry, and the actions the role may take on a payment in this status
+// (capture, cancel, refund), each sent with its own idempotency key.
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery } from "urql";
 import { idempotencyKey } from "../lib/client";
 import { errorText } from "../lib/errors";
 import { currencyExponent, formatMoney, majorUnits, parseMajor } from "../lib/money";
 import { Link } from "../layout/Link";
-import { paymentActions, type PaymentAction, type Role } from "../lib/roles";
+import { canRun, paymentActions, type PaymentAction, type Role } from "../lib/roles";
+import { AcceptDispute } from "../disputes/AcceptDispute";
+import { EventCard } from "../developers/EventLog";
+import { AttemptTimeline, errorOf } from "./AttemptTimeline";
 import { CancelPaymentMutation, CapturePaymentMutation, CreateRefundMutation, PaymentQuery } from "./operations";
 import { Table } from "../layout/Table";
 import { Status, formatDate } from "./status";
@@ -44,6 +49,9 @@ export function PaymentDetail({ id, role }: { id: string; role: Role }) {
   }
   const refunds = p.refunds.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
   const attempts = p.attempts ?? [];
+  const captures = p.captures ?? [];
+  const disputes = p.disputes ?? [];
+  const events = p.events.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
   const actions = paymentActions(role, p.status);
   const refreshed = () => refetch({ requestPolicy: "network-only" });
   return (
@@ -90,25 +98,29 @@ export function PaymentDetail({ id, role }: { id: string; role: Role }) {
       )}
 
       <h2 id="attempts">Attempts</h2>
-      {attempts.length === 0 ? (
-        <p className="muted">No attempt yet.</p>
+      {attempts.length === 0 ? <p className="muted">No attempt yet.</p> : <AttemptTimeline attempts={attempts} />}
+
+      <h2 id="captures">Captures</h2>
+      {captures.length === 0 ? (
+        <p className="muted">No separate captures.</p>
       ) : (
         <Table
-          labelledBy="attempts"
-          testId="attempts"
-          columns={[{ label: "Created" }, { label: "Connector" }, { label: "Status" }, { label: "Amount", numeric: true }, { label: "Error" }]}
+          labelledBy="captures"
+          testId="captures"
+          columns={[{ label: "#" }, { label: "Connector" }, { label: "Status" }, { label: "Amount", numeric: true }, { label: "Error" }, { label: "Created" }]}
         >
-          {attempts.map((a) => (
-            <tr key={a.id}>
+          {captures.map((c) => (
+            <tr key={c.id}>
+              <td>{c.captureSequence}</td>
+              <td>{c.connector ?? "—"}</td>
               <td>
-                <time dateTime={a.createdAt}>{formatDate(a.createdAt)}</time>
+                <Status value={c.status} />
               </td>
-              <td>{a.connector ?? "—"}</td>
+              <td className="num">{formatMoney(c.amount, c.currency)}</td>
+              <td>{errorOf(c)}</td>
               <td>
-                <Status value={a.status} />
+                <time dateTime={c.createdAt}>{formatDate(c.createdAt)}</time>
               </td>
-              <td className="num">{formatMoney(a.amount, a.currency)}</td>
-              <td>{a.errorCode || a.errorMessage ? [a.errorCode, a.errorMessage].filter(Boolean).join(": ") : "—"}</td>
             </tr>
           ))}
         </Table>
@@ -136,6 +148,52 @@ export function PaymentDetail({ id, role }: { id: string; role: Role }) {
             </tr>
           ))}
         </Table>
+      )}
+
+      <h2 id="disputes">Disputes</h2>
+      {disputes.length === 0 ? (
+        <p className="muted">No disputes.</p>
+      ) : (
+        <Table
+          labelledBy="disputes"
+          testId="disputes"
+          columns={[
+            { label: "Dispute" },
+            { label: "Stage" },
+            { label: "Status" },
+            { label: "Amount", numeric: true },
+            { label: "Reason" },
+            { label: "Respond by" },
+            { label: "Action" },
+          ]}
+        >
+          {disputes.map((d) => (
+            <tr key={d.id}>
+              <td>{d.id}</td>
+              <td>{d.disputeStage.replaceAll("_", " ")}</td>
+              <td>
+                <Status value={d.disputeStatus} />
+              </td>
+              <td className="num">{formatMoney(d.amount, d.currency)}</td>
+              <td>{d.connectorReason ?? "—"}</td>
+              <td>{d.challengeRequiredBy ? <time dateTime={d.challengeRequiredBy}>{formatDate(d.challengeRequiredBy)}</time> : "—"}</td>
+              <td>
+                <AcceptDispute id={d.id} status={d.disputeStatus} role={role} done={refreshed} />
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+
+      <h2 id="payment-events">Events and webhook deliveries</h2>
+      {events.length === 0 ? (
+        <p className="muted">No events yet.</p>
+      ) : (
+        <ol className="events" aria-labelledby="payment-events" data-testid="payment-events">
+          {events.map((ev) => (
+            <EventCard key={ev.id} event={ev} mayRetry={canRun(role, "retryWebhookDelivery")} done={refreshed} />
+          ))}
+        </ol>
       )}
     </section>
   );

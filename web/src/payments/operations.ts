@@ -50,9 +50,68 @@ export const PaymentQuery = graphql(`
         amount
         currency
         connector
+        merchantConnectorID
+        routingApproach
+        routingKind
+        routingRule
+        authenticationType
+        errorCode
+        errorMessage
+        errorReason
+        unifiedCode
+        unifiedMessage
+        createdAt
+      }
+      captures {
+        id
+        status
+        amount
+        currency
+        connector
+        captureSequence
         errorCode
         errorMessage
         createdAt
+      }
+      disputes {
+        id
+        amount
+        currency
+        disputeStage
+        disputeStatus
+        connector
+        connectorReason
+        challengeRequiredBy
+        createdAt
+      }
+      events(first: 50, orderBy: [{ field: CREATED_AT, direction: ASC }]) {
+        totalCount
+        edges {
+          node {
+            id
+            eventID
+            eventType
+            objectID
+            createdAt
+            isDelivered
+            deliveryStatus
+            nextAttemptAt
+            deliveryAttempts(first: 10) {
+              totalCount
+              edges {
+                node {
+                  id
+                  deliveryAttempt
+                  createdAt
+                  responseStatusCode
+                  isDeliverySuccessful
+                  responseBody
+                  errorMessage
+                }
+              }
+            }
+          }
+        }
       }
       refunds(first: 50) {
         edges {

@@ -1,0 +1,161 @@
+// A customer's page: their details, the payment methods saved for them (a
+// card masked as the API gives it: network, last four, expiry; never more),
+// their mandates, and their payments, newest first, each linking to its page.
+import { useQuery } from "urql";
+import { Link } from "../layout/Link";
+import { Table } from "../layout/Table";
+import { errorText } from "../lib/errors";
+import { formatMoney } from "../lib/money";
+import { Status, formatDate } from "../payments/status";
+import { maskedCard } from "./maskedCard";
+import { CustomerQuery } from "./operations";
+
+export function CustomerDetail({ id }: { id: string }) {
+  const [{ data, error, fetching }] = useQuery({ query: CustomerQuery, variables: { customerID: id }, requestPolicy: "cache-and-network" });
+  const c = data?.customers.edges?.[0]?.node;
+  const back = (
+    <p>
+      <Link to="/customers">← Customers</Link>
+    </p>
+  );
+  if (!c) {
+    return (
+      <section>
+        {back}
+        {error ? (
+          <p className="error" role="alert">
+            {errorText(error)}
+          </p>
+        ) : fetching || !data ? (
+          <p aria-busy="true">Loading…</p>
+        ) : (
+          <>
+            <h1>Customer not found</h1>
+            <p>This merchant has no customer {id}.</p>
+          </>
+        )}
+      </section>
+    );
+  }
+  const methods = c.paymentMethods ?? [];
+  const mandates = c.mandates ?? [];
+  const payments = c.payments.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
+  return (
+    <section aria-labelledby="customer-title">
+      {back}
+      <h1 id="customer-title">{c.name ?? c.customerID}</h1>
+      <dl className="facts">
+        <dt>Customer</dt>
+        <dd>{c.customerID}</dd>
+        <dt>Email</dt>
+        <dd>{c.email ?? "—"}</dd>
+        <dt>Phone</dt>
+        <dd>{c.phone ? [c.phoneCountryCode, c.phone].filter(Boolean).join(" ") : "—"}</dd>
+        {c.description && (
+          <>
+            <dt>Description</dt>
+            <dd>{c.description}</dd>
+          </>
+        )}
+        <dt>Created</dt>
+        <dd>
+          <time dateTime={c.createdAt}>{formatDate(c.createdAt)}</time>
+        </dd>
+      </dl>
+
+      <h2 id="methods">Saved payment methods</h2>
+      {methods.length === 0 ? (
+        <p className="muted">No saved payment methods.</p>
+      ) : (
+        <Table
+          labelledBy="methods"
+          testId="payment-methods"
+          columns={[{ label: "Method" }, { label: "Details" }, { label: "Status" }, { label: "Recurring" }, { label: "Saved" }]}
+        >
+          {methods.map((m) => (
+            <tr key={m.id}>
+              <td>
+                {m.paymentMethodID}
+                {m.paymentMethodID === c.defaultPaymentMethodID && <span className="muted"> (default)</span>}
+              </td>
+              <td data-testid="payment-method-details">
+                {m.card ? maskedCard(m.card) : [m.paymentMethod, m.paymentMethodType].filter(Boolean).join(" · ")}
+              </td>
+              <td>
+                <Status value={m.status} />
+              </td>
+              <td>{m.recurringEnabled ? "yes" : "no"}</td>
+              <td>
+                <time dateTime={m.createdAt}>{formatDate(m.createdAt)}</time>
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+
+      <h2 id="mandates">Mandates</h2>
+      {mandates.length === 0 ? (
+        <p className="muted">No mandates.</p>
+      ) : (
+        <Table
+          labelledBy="mandates"
+          testId="mandates"
+          columns={[{ label: "Mandate" }, { label: "Type" }, { label: "Status" }, { label: "Amount", numeric: true }, { label: "Connector" }, { label: "First payment" }]}
+        >
+          {mandates.map((m) => (
+            <tr key={m.id}>
+              <td>{m.mandateID}</td>
+              <td>{m.mandateType.replaceAll("_", " ")}</td>
+              <td>
+                <Status value={m.status} />
+              </td>
+              <td className="num">{m.amount != null && m.currency ? formatMoney(m.amount, m.currency) : "—"}</td>
+              <td>{m.connector ?? "—"}</td>
+              <td>
+                {m.originalPaymentID ? (
+                  <Link to={`/payments/${encodeURIComponent(m.originalPaymentID)}`}>{m.originalPaymentID}</Link>
+                ) : (
+                  "—"
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+
+      <h2 id="customer-payments">Payments</h2>
+      {payments.length === 0 ? (
+        <p className="muted">No payments.</p>
+      ) : (
+        <>
+          <Table
+            labelledBy="customer-payments"
+            testId="customer-payments"
+            columns={[{ label: "Payment" }, { label: "Status" }, { label: "Amount", numeric: true }, { label: "Connector" }, { label: "Created" }]}
+          >
+            {payments.map((p) => (
+              <tr key={p.id}>
+                <td>
+                  <Link to={`/payments/${encodeURIComponent(p.paymentID)}`}>{p.paymentID}</Link>
+                </td>
+                <td>
+                  <Status value={p.status} />
+                </td>
+                <td className="num">{formatMoney(p.amount, p.currency)}</td>
+                <td>{p.connector ?? "—"}</td>
+                <td>
+                  <time dateTime={p.createdAt}>{formatDate(p.createdAt)}</time>
+                </td>
+              </tr>
+            ))}
+          </Table>
+          {c.payments.totalCount > payments.length && (
+            <p>
+              <Link to={`/payments?customer=${encodeURIComponent(c.customerID)}`}>All {c.payments.totalCount} payments →</Link>
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,89 @@
+import { graphql } from "../gql";
+
+export const CustomersQuery = graphql(`
+  query Customers($first: Int, $after: Cursor, $last: Int, $before: Cursor) {
+    customers(first: $first, after: $after, last: $last, before: $before, orderBy: [{ field: CREATED_AT, direction: DESC }]) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        hasPreviousPage
+        startCursor
+        endCursor
+      }
+      edges {
+        node {
+          id
+          customerID
+          name
+          email
+          phone
+          createdAt
+        }
+      }
+    }
+  }
+`);
+
+export const CustomerQuery = graphql(`
+  query Customer($customerID: String!) {
+    customers(first: 1, where: { customerID: $customerID }) {
+      edges {
+        node {
+          id
+          customerID
+          name
+          email
+          phone
+          phoneCountryCode
+          description
+          defaultPaymentMethodID
+          createdAt
+          paymentMethods {
+            id
+            paymentMethodID
+            paymentMethod
+            paymentMethodType
+            status
+            recurringEnabled
+            lastUsedAt
+            createdAt
+            card {
+              last4
+              cardNetwork
+              cardType
+              expMonth
+              expYear
+              holderName
+            }
+          }
+          mandates {
+            id
+            mandateID
+            status
+            mandateType
+            amount
+            currency
+            connector
+            originalPaymentID
+            paymentMethodID
+            createdAt
+          }
+          payments(first: 50, orderBy: [{ field: CREATED_AT, direction: DESC }]) {
+            totalCount
+            edges {
+              node {
+                id
+                paymentID
+                status
+                amount
+                currency
+                connector
+                createdAt
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+`);

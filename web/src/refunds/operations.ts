@@ -1,0 +1,33 @@
+import { graphql } from "../gql";
+
+export const RefundsQuery = graphql(`
+  query Refunds($first: Int, $after: Cursor, $last: Int, $before: Cursor) {
+    refunds(first: $first, after: $after, last: $last, before: $before, orderBy: [{ field: CREATED_AT, direction: DESC }]) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        hasPreviousPage
+        startCursor
+        endCursor
+      }
+      edges {
+        node {
+          id
+          refundID
+          status
+          amount
+          currency
+          connector
+          reason
+          errorCode
+          errorMessage
+          createdAt
+          payment {
+            id
+            paymentID
+          }
+        }
+      }
+    }
+  }
+`);
