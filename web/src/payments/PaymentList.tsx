@@ -4,8 +4,8 @@
 // or ?before=…) so a page can be reloaded, shared within the cursors'
 // hour, and left with Back. Export CSV asks the API for a one-time link to
 // the same payments and opens it.
-import { useState } from "react";
-import { useMutation, useQuery } from "urql";
+import { useEffect, useRef, useState } from "react";
+import { useMutation, useQuery, useSubscription } from "urql";
 import { errorText } from "../lib/errors";
 import { exportFilter, filtersToSearch, hasFilters, parseFilters, paymentsWhere } from "../lib/filters";
 import { formatAmount } from "../lib/money";
@@ -14,7 +14,7 @@ import { Link } from "../layout/Link";
 import { navigate, useLocation } from "../lib/router";
 import { Table } from "../layout/Table";
 import { Filters } from "./Filters";
-import { CreatePaymentExportMutation, PaymentsQuery } from "./operations";
+import { CreatePaymentExportMutation, PaymentUpdatedSubscription, PaymentsQuery } from "./operations";
 import { Status, formatDate } from "./status";
 
 const pageSize = 20;
@@ -27,7 +27,21 @@ export function PaymentList({ role }: { role: Role }) {
   const before = search.get("before");
   const where = paymentsWhere(filters);
   const variables = before ? { last: pageSize, before, where } : { first: pageSize, after, where };
-  const [{ data, error, fetching }] = useQuery({ query: PaymentsQuery, variables });
+  const [{ data, error, fetching }, refetch] = useQuery({ query: PaymentsQuery, variables });
+  // Live: a payment made or changed anywhere reads the open page again, at
+  // most once a second, so a burst of changes costs one query.
+  const [live] = useSubscription({ query: PaymentUpdatedSubscription });
+  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => {
+    if (!live.data || pending.current) return;
+    pending.current = setTimeout(() => {
+      pending.current = null;
+      refetch({ requestPolicy: "network-only" });
+    }, 1000);
+  }, [live.data, refetch]);
+  useEffect(() => () => {
+    if (pending.current) clearTimeout(pending.current);
+  }, []);
   const [exportState, createExport] = useMutation(CreatePaymentExportMutation);
   const [exporting, setExporting] = useState(false);
   const conn = data?.payments;

@@ -173,3 +173,13 @@ export const CreatePaymentExportMutation = graphql(`
     }
   }
 `);
+
+export const PaymentUpdatedSubscription = graphql(`
+  subscription PaymentUpdated {
+    paymentUpdated {
+      id
+      paymentID
+      status
+    }
+  }
+`);
