@@ -104,3 +104,17 @@ func TestDashboardAccessibility(t *testing.T) {
 	}
 	d.checkAxe("home page")
 }
+
+// TestDashboardTeamAndDevelopersAccessibility: the admin's Team and
+// Developers pages, every control shown, have no serious or critical axe
+// violation either.
+func TestDashboardTeamAndDevelopersAccessibility(t *testing.T) {
+	d := newDashTab(t)
+	d.pay("4242424242424242", 1000, "USD", nil) // an event in the log
+	d.open("/team", `#team-title`)
+	d.poll("the members", `!!document.querySelector("main table tbody tr")`)
+	d.checkAxe("team")
+	d.open("/developers", `#developers-title`)
+	d.poll("the keys", `!!document.querySelector("main table tbody tr")`)
+	d.checkAxe("developers")
+}
