@@ -108,3 +108,74 @@ func TestEventDeliveryStateForTheEventLog(t *testing.T) {
 		t.Fatalf("an attempt with no answer: %+v", a[0])
 	}
 }
+
+// TestRetryFailedWebhookDeliveries: "retry every failed one" makes the
+// merchant's refused deliveries due now (not the delivered ones, nor
+// another merchant's), and the workers' next pass sends each once more;
+// a profile that is not the merchant's is not found.
+func TestRetryFailedWebhookDeliveries(t *testing.T) {
+	srv := testenv.NewServer(t, testenv.Database(t))
+	var mu sync.Mutex
+	refuse := true
+	got := 0
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		got++
+		if refuse {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	}))
+	t.Cleanup(recv.Close)
+	demo := webhookMerchant(t, srv, srv.Demo.MerchantID, srv.Demo.SecretKey, srv.Demo.ProfileID, recv.URL)
+	other := otherMerchant(t, srv, recv.URL)
+	for range 3 {
+		demo.pay(t, srv)
+	}
+	other.pay(t, srv)
+	run := func() {
+		t.Helper()
+		if _, err := srv.Webhooks.RunOnce(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run() // every first attempt refused: each waits a minute for its retry
+	mu.Lock()
+	first, refuse := got, false
+	mu.Unlock()
+	if first != 4 {
+		t.Fatalf("%d first attempts, want 4", first)
+	}
+	run() // nothing due yet
+	if mu.Lock(); got != first {
+		t.Fatalf("a retry came before its time: %d", got)
+	}
+	mu.Unlock()
+
+	retryAll := func(key, args string) (int, string) {
+		_, out := post(t, srv.URL, key, `mutation { retryFailedWebhookDeliveries`+args+` { queued } }`)
+		if msg := firstError(out); msg != "" {
+			return 0, msg
+		}
+		return int(out["data"].(map[string]any)["retryFailedWebhookDeliveries"].(map[string]any)["queued"].(float64)), ""
+	}
+	if _, msg := retryAll(demo.key, `(profileID: "pro_not_mine")`); msg == "" {
+		t.Fatal("another profile was retried")
+	}
+	if n, msg := retryAll(demo.key, ""); msg != "" || n != 3 {
+		t.Fatalf("queued %d (%s), want the demo merchant's 3", n, msg)
+	}
+	run()
+	mu.Lock()
+	defer mu.Unlock()
+	if got != first+3 {
+		t.Fatalf("%d deliveries after the retry, want %d: the other merchant's stays on its schedule", got, first+3)
+	}
+	// Delivered now: nothing is left to retry.
+	mu.Unlock()
+	n, msg := retryAll(demo.key, "")
+	mu.Lock()
+	if msg != "" || n != 0 {
+		t.Fatalf("a second retry queued %d (%s)", n, msg)
+	}
+}

@@ -390,3 +390,29 @@ func (r *Resolver) acceptDispute(ctx context.Context, id string, key *string) (*
 	}
 	return &model.DisputePayload{Dispute: d, Replayed: replayed}, nil
 }
+
+// retryFailedWebhookDeliveries makes the caller's merchant's failed
+// deliveries due now (webhooks.Worker.RequeueFailed).
+func (r *Resolver) retryFailedWebhookDeliveries(ctx context.Context, profileID *string) (*model.RetryFailedDeliveriesPayload, error) {
+	if r.webhooks == nil {
+		return nil, errs.Unavailable("webhook delivery")
+	}
+	scope := ""
+	if p, _ := tenancy.FromContext(ctx); p.ProfileID != "" {
+		scope = p.ProfileID // a key that names a profile reaches that one only
+	}
+	if profileID != nil {
+		if scope != "" && *profileID != scope {
+			return nil, errs.NotFound("Business profile")
+		}
+		if _, err := r.client.Profile.Get(ctx, *profileID); err != nil { // the merchant's own, else not found
+			return nil, errs.NotFound("Business profile")
+		}
+		scope = *profileID
+	}
+	n, err := r.webhooks.RequeueFailed(ctx, scope)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return &model.RetryFailedDeliveriesPayload{Queued: n}, nil
+}

@@ -112,6 +112,11 @@ func (r *mutationResolver) RetryWebhookDelivery(ctx context.Context, eventID str
 	return r.retryWebhookDelivery(ctx, eventID, idempotencyKey)
 }
 
+// RetryFailedWebhookDeliveries is the resolver for the retryFailedWebhookDeliveries field.
+func (r *mutationResolver) RetryFailedWebhookDeliveries(ctx context.Context, profileID *string) (*model.RetryFailedDeliveriesPayload, error) {
+	return r.retryFailedWebhookDeliveries(ctx, profileID)
+}
+
 // CreateRoutingAlgorithm is the resolver for the createRoutingAlgorithm field.
 func (r *mutationResolver) CreateRoutingAlgorithm(ctx context.Context, input model.CreateRoutingAlgorithmInput, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error) {
 	return r.createRoutingAlgorithm(ctx, input, idempotencyKey)

@@ -59,6 +59,9 @@ type Resolver struct {
 // Retrier sends an event again now (the webhook worker's manual retry).
 type Retrier interface {
 	Retry(ctx context.Context, eventID string) (*ent.EventDeliveryAttempt, error)
+	// RequeueFailed makes the failed deliveries of the merchant in ctx (of
+	// one profile, when given) due now; it answers how many.
+	RequeueFailed(ctx context.Context, profileID string) (int, error)
 }
 
 // Deps are what the GraphQL API is served from: reads go to ent, writes to

@@ -52,7 +52,8 @@ var roleMatrix = map[string]access{
 	"Mutation.createApiKey": {"DEVELOPER", "admin"}, "Mutation.revokeApiKey": {"DEVELOPER", "admin"},
 	"Mutation.rollApiKey":                   {"DEVELOPER", "admin"},
 	"Mutation.updateProfileWebhookSettings": {"DEVELOPER", "any"}, "Mutation.retryWebhookDelivery": {"DEVELOPER", "any"},
-	"Mutation.createRoutingAlgorithm": {"DEVELOPER", "any"}, "Mutation.activateRoutingAlgorithm": {"DEVELOPER", "any"},
+	"Mutation.retryFailedWebhookDeliveries": {"DEVELOPER", "any"},
+	"Mutation.createRoutingAlgorithm":       {"DEVELOPER", "any"}, "Mutation.activateRoutingAlgorithm": {"DEVELOPER", "any"},
 	"Mutation.deactivateRouting": {"DEVELOPER", "any"},
 	// Exports: whoever may read payments.
 	"Mutation.createPaymentExport": {"DEVELOPER,OPERATOR,VIEWER", "any"},

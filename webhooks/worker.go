@@ -20,6 +20,7 @@ import (
 	"switchyard/ent"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/ent/predicate"
 	"switchyard/ent/profile"
 	"switchyard/ent/schema/schematype"
 	"switchyard/ent/webhookdeliverytask"
@@ -547,4 +548,42 @@ func (w *Worker) post(ctx context.Context, target string, body []byte, headers [
 		}
 	}
 	return out
+}
+
+// maxRequeue bounds one RequeueFailed: one statement, whatever the backlog;
+// a dashboard asks again for the rest.
+const maxRequeue = 1000
+
+// RequeueFailed makes the failed deliveries of the merchant in ctx (of
+// profileID, when given) due now, for the workers to send again: those
+// given up (exhausted) and those waiting for their next automatic retry
+// after a failure, never one a worker holds at the moment or one delivered.
+// Each gets one more attempt on the schedule it was on. It answers how many
+// it queued, at most maxRequeue at a time.
+func (w *Worker) RequeueFailed(ctx context.Context, profileID string) (int, error) {
+	merchantID, err := tenancy.Scope(ctx)
+	if err != nil || merchantID == "" {
+		return 0, errors.New("requeue: no merchant")
+	}
+	now := w.now()
+	preds := []predicate.WebhookDeliveryTask{
+		webhookdeliverytask.MerchantID(merchantID),
+		webhookdeliverytask.Or(
+			webhookdeliverytask.StatusEQ(webhookdeliverytask.StatusExhausted),
+			webhookdeliverytask.And(webhookdeliverytask.StatusEQ(webhookdeliverytask.StatusPending),
+				webhookdeliverytask.RetryCountGT(0)),
+		),
+		webhookdeliverytask.Or(webhookdeliverytask.LockedUntilIsNil(), webhookdeliverytask.LockedUntilLT(now)),
+	}
+	if profileID != "" {
+		preds = append(preds, webhookdeliverytask.HasEventWith(event.ProfileID(profileID)))
+	}
+	sys := tenancy.System(ctx)
+	ids, err := w.client.WebhookDeliveryTask.Query().Where(preds...).Limit(maxRequeue).IDs(sys)
+	if err != nil || len(ids) == 0 {
+		return 0, err
+	}
+	// Re-checked in the update: a worker may have claimed one meanwhile.
+	return w.client.WebhookDeliveryTask.Update().Where(append(preds, webhookdeliverytask.IDIn(ids...))...).
+		SetStatus(webhookdeliverytask.StatusPending).SetNextAttemptAt(now).ClearLockedUntil().Save(sys)
 }

@@ -203,6 +203,12 @@ type RefundPayload struct {
 	Replayed bool `json:"replayed"`
 }
 
+// retryFailedWebhookDeliveries' result.
+type RetryFailedDeliveriesPayload struct {
+	// How many failed deliveries were made due now.
+	Queued int `json:"queued"`
+}
+
 // rollApiKey's result.
 type RollAPIKeyPayload struct {
 	// The new key's record (prefix only); it never expires.

@@ -2,14 +2,15 @@
 // each with its delivery state (delivered, pending with the next automatic
 // attempt, given up) and its attempts (kind, status code, the receiver's
 // answer or the network error), and a retry for the roles that may
-// (retryWebhookDelivery: admins and developers).
+// (retryWebhookDelivery: admins and developers), one by one or every failed
+// one at once (retryFailedWebhookDeliveries).
 import { useMutation, useQuery } from "urql";
 import { useCursorPage } from "../layout/CursorPager";
 import { errorText } from "../lib/errors";
 import { canRun, type Role } from "../lib/roles";
 import { formatDate, Status } from "../payments/status";
 import { useActionKey } from "./actionKey";
-import { EventsQuery, RetryDeliveryMutation } from "./operations";
+import { EventsQuery, RetryDeliveryMutation, RetryFailedWebhookDeliveriesMutation } from "./operations";
 
 const pageSize = 20;
 
@@ -20,6 +21,9 @@ export function EventLog({ role }: { role: Role }) {
   const events = conn?.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
   const info = conn?.pageInfo;
   const mayRetry = canRun(role, "retryWebhookDelivery");
+  const mayRetryAll = canRun(role, "retryFailedWebhookDeliveries");
+  const [retryAll, sendRetryAll] = useMutation(RetryFailedWebhookDeliveriesMutation);
+  const queued = retryAll.data?.retryFailedWebhookDeliveries.queued;
   return (
     <>
       <div className="heading">
@@ -28,7 +32,24 @@ export function EventLog({ role }: { role: Role }) {
         <button type="button" disabled={fetching} onClick={() => refetch({ requestPolicy: "network-only" })}>
           Refresh
         </button>
+        {mayRetryAll && (
+          <button type="button" disabled={retryAll.fetching} onClick={() => void sendRetryAll({})}>
+            Retry every failed delivery
+          </button>
+        )}
       </div>
+      {queued !== undefined && (
+        <p className="muted" role="status" data-testid="retry-all-result">
+          {queued === 0
+            ? "No failed delivery to retry."
+            : `${queued} failed ${queued === 1 ? "delivery is" : "deliveries are"} due now; Refresh shows how they went.`}
+        </p>
+      )}
+      {retryAll.error && (
+        <p className="error" role="alert">
+          {errorText(retryAll.error)}
+        </p>
+      )}
       {error && (
         <p className="error" role="alert">
           {errorText(error)}

@@ -157,3 +157,11 @@ export const RetryDeliveryMutation = graphql(`
     }
   }
 `);
+
+export const RetryFailedWebhookDeliveriesMutation = graphql(`
+  mutation RetryFailedWebhookDeliveries {
+    retryFailedWebhookDeliveries {
+      queued
+    }
+  }
+`);

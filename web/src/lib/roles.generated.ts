@@ -85,6 +85,9 @@ export const mutationAccess = {
   ],
   "inviteUser": [],
   "removeUser": [],
+  "retryFailedWebhookDeliveries": [
+    "DEVELOPER"
+  ],
   "retryWebhookDelivery": [
     "DEVELOPER"
   ],
