@@ -66,6 +66,7 @@ func (s *Service) completeCapture(ctx context.Context, paymentID string, r *capt
 	}
 	if callErr == nil && res.Status == connector.StatusFailure {
 		e := errs.New(errs.KindInvalid, "CE_03", "Capture attempt failed while processing with connector")
+		e.Cause = errs.ErrCaptureDeclined
 		if res.Decline != nil {
 			e.Message += ": " + res.Decline.Message
 		}

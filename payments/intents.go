@@ -2,6 +2,7 @@ package payments
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"switchyard/ent"
@@ -129,7 +130,7 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 		return err
 	})
 	if err != nil {
-		if e, ok := errs.As(err); ok && e.Code == "HE_01" && e.Field == "" {
+		if e, ok := errs.As(err); ok && errors.Is(err, errs.ErrUniqueKey) && e.Field == "" {
 			// The key's payment exists (made before a crash, or by another
 			// request after this one's lease ended): answer with it.
 			// Otherwise the payment_id is taken.

@@ -2,6 +2,7 @@ package payments
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"switchyard/ent"
@@ -153,7 +154,7 @@ func (s *Service) CreateRefund(ctx context.Context, in RefundInput) (*ent.Refund
 		return txn.ErrorOrNil(err, "refund")
 	})
 	if err != nil {
-		if e, ok := errs.As(err); ok && e.Code == "HE_01" {
+		if errors.Is(err, errs.ErrUniqueKey) {
 			return nil, errs.Duplicate("Duplicate refund request. Refund already attempted with the refund ID")
 		}
 		return nil, err

@@ -2,6 +2,7 @@ package payments
 
 import (
 	"context"
+	"errors"
 	"maps"
 
 	"switchyard/ent"
@@ -298,7 +299,7 @@ func (s *Service) settle(ctx context.Context, paymentID, attemptID string, res *
 	}
 	if sequential != nil {
 		v, err := s.completeCapture(ctx, paymentID, sequential)
-		if e, ok := errs.As(err); ok && e.Code == "CE_03" {
+		if errors.Is(err, errs.ErrCaptureDeclined) {
 			return nil, nil, nil // the failed capture is recorded on the payment
 		}
 		return v, nil, err

@@ -2,6 +2,7 @@ package customer
 
 import (
 	"context"
+	"errors"
 	"regexp"
 	"time"
 
@@ -162,7 +163,7 @@ func (s *Service) CreateCustomer(ctx context.Context, id *string, d CustomerDeta
 		c, err = create.Save(ctx)
 		return txn.ErrorOrNil(err, "customer")
 	})
-	if e, ok := errs.As(err); ok && e.Code == "HE_01" {
+	if errors.Is(err, errs.ErrUniqueKey) {
 		return nil, errs.Duplicate("Customer with the given `customer_id` already exists")
 	}
 	return c, err

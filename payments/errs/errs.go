@@ -135,6 +135,17 @@ func NotFound(resource string) *Error {
 	return New(KindNotFound, "HE_02", "%s does not exist in our records", resource)
 }
 
+// What an error is, for the domain's own decisions: callers test these
+// causes (errors.Is), never the wire code an error will be shown with.
+var (
+	// ErrUniqueKey is the cause of a write a unique key refused
+	// (txn.Error), which a caller may answer in its own words.
+	ErrUniqueKey = errors.New("a unique key refused the row")
+	// ErrCaptureDeclined is the cause of a capture the connector declined,
+	// once the failed capture is recorded on the payment.
+	ErrCaptureDeclined = errors.New("the connector declined the capture")
+)
+
 // Duplicate is HE_01.
 func Duplicate(format string, args ...any) *Error {
 	return New(KindInvalid, "HE_01", format, args...)

@@ -132,7 +132,9 @@ func (db *DB) RunReads(c *ent.Client, reads []func() error) error {
 // not already a domain error into HE_00.
 func Error(err error, what string) error {
 	if ent.IsConstraintError(err) {
-		return errs.Duplicate("The %s with the specified details already exists in our records", what)
+		e := errs.Duplicate("The %s with the specified details already exists in our records", what)
+		e.Cause = errs.ErrUniqueKey
+		return e
 	}
 	if _, ok := errs.As(err); ok {
 		return err

@@ -1,5 +1,33 @@
 import { graphql } from "../gql";
 
+/** An event as the event log and a payment's page show it, with its delivery attempts. */
+export const LoggedEventFields = graphql(`
+  fragment LoggedEventFields on Event {
+    id
+    eventID
+    eventType
+    objectID
+    createdAt
+    isDelivered
+    deliveryStatus
+    nextAttemptAt
+    deliveryAttempts(first: 10) {
+      totalCount
+      edges {
+        node {
+          id
+          deliveryAttempt
+          createdAt
+          responseStatusCode
+          isDeliverySuccessful
+          responseBody
+          errorMessage
+        }
+      }
+    }
+  }
+`);
+
 export const DevelopersQuery = graphql(`
   query Developers {
     merchantAccount {
@@ -118,28 +146,7 @@ export const EventsQuery = graphql(`
       }
       edges {
         node {
-          id
-          eventID
-          eventType
-          objectID
-          createdAt
-          isDelivered
-          deliveryStatus
-          nextAttemptAt
-          deliveryAttempts(first: 10) {
-            totalCount
-            edges {
-              node {
-                id
-                deliveryAttempt
-                createdAt
-                responseStatusCode
-                isDeliverySuccessful
-                responseBody
-                errorMessage
-              }
-            }
-          }
+          ...LoggedEventFields
         }
       }
     }

@@ -88,28 +88,7 @@ export const PaymentQuery = graphql(`
         totalCount
         edges {
           node {
-            id
-            eventID
-            eventType
-            objectID
-            createdAt
-            isDelivered
-            deliveryStatus
-            nextAttemptAt
-            deliveryAttempts(first: 10) {
-              totalCount
-              edges {
-                node {
-                  id
-                  deliveryAttempt
-                  createdAt
-                  responseStatusCode
-                  isDeliverySuccessful
-                  responseBody
-                  errorMessage
-                }
-              }
-            }
+            ...LoggedEventFields
           }
         }
       }
