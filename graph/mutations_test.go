@@ -303,7 +303,7 @@ func TestAccountMutations(t *testing.T) {
 			{"unknown connector", "IR_07", `mutation { createConnectorAccount(input: {connectorType: "payment_processor", connectorName: "stripey"}) { connectorAccount { id } } }`},
 			{"unknown connector type", "IR_07", `mutation { createConnectorAccount(input: {connectorType: "surcharge_processor", connectorName: "stripe"}) { connectorAccount { id } } }`},
 			{"duplicate label", "HE_01", `mutation { createConnectorAccount(input: {connectorType: "payment_processor", connectorName: "stripe", connectorLabel: "renamed"}) { connectorAccount { id } } }`},
-			{"non-string credential", "IR_06", `mutation { createConnectorAccount(input: {connectorType: "payment_processor", connectorName: "stripe", connectorAccountDetails: {auth_type: 1}}) { connectorAccount { id } } }`},
+			{"credential over 500 characters", "IR_07", `mutation { createConnectorAccount(input: {connectorType: "payment_processor", connectorName: "stripe", connectorAccountDetails: {auth_type: "HeaderKey", api_key: "` + strings.Repeat("k", 501) + `"}}) { connectorAccount { id } } }`},
 			{"unknown profile", "HE_02", `mutation { createConnectorAccount(input: {connectorType: "payment_processor", connectorName: "stripe", profileID: "pro_unknown"}) { connectorAccount { id } } }`},
 			{"update an unknown account", "HE_02", `mutation { updateConnectorAccount(id: "mca_unknown", input: {connectorType: "payment_processor"}) { connectorAccount { id } } }`},
 		} {

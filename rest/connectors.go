@@ -37,7 +37,7 @@ type connectorUpdateRequest struct {
 type connectorMembers struct {
 	ConnectorType           connector.Type                    `json:"connector_type"`
 	ConnectorLabel          *string                           `json:"connector_label"`
-	ConnectorAccountDetails map[string]string                 `json:"connector_account_details"`
+	ConnectorAccountDetails map[string]any                    `json:"connector_account_details"`
 	PaymentMethodsEnabled   []connector.PaymentMethodsEnabled `json:"payment_methods_enabled"`
 	ConnectorWebhookDetails *connector.WebhookDetails         `json:"connector_webhook_details"`
 	Metadata                map[string]any                    `json:"metadata"`

@@ -389,3 +389,25 @@ func TestConnectorTenancy(t *testing.T) {
 		t.Fatalf("foreign X-Profile-Id: %d %s", r.Status, r.Raw)
 	}
 }
+
+// TestConnectorCurrencyAuthKey: Hyperswitch's CurrencyAuthKey keeps an
+// object per currency in connector_account_details.auth_key_map; it is
+// accepted, sealed and shown masked at every depth.
+func TestConnectorCurrencyAuthKey(t *testing.T) {
+	c := newClient(t)
+	m, key := c.srv.Demo.MerchantID, c.srv.Demo.SecretKey
+	body := minimalConnector()
+	body["connector_name"] = "adyen"
+	body["connector_account_details"] = map[string]any{"auth_type": "CurrencyAuthKey", "auth_key_map": map[string]any{
+		"USD": map[string]any{"api_key": secretAPIKey, "merchant_account": 123456789},
+		"EUR": map[string]any{"api_key": secretKey1}}}
+	r := c.do("POST", "/account/"+m+"/connectors", key, body).must(t, 200)
+	for _, plain := range []string{secretAPIKey, secretKey1, "123456789"} {
+		if bytes.Contains(r.Raw, []byte(plain)) {
+			t.Fatalf("response shows %q in clear: %s", plain, r.Raw)
+		}
+	}
+	assertMasked(t, "auth_key_map.USD.api_key", r.str("connector_account_details", "auth_key_map", "USD", "api_key"), secretAPIKey)
+	assertMasked(t, "auth_key_map.EUR.api_key", r.str("connector_account_details", "auth_key_map", "EUR", "api_key"), secretKey1)
+	assertMasked(t, "auth_key_map.USD.merchant_account", r.str("connector_account_details", "auth_key_map", "USD", "merchant_account"), "123456789")
+}

@@ -30,7 +30,7 @@ type AccountFields struct {
 	ConnectorType  Type
 	ConnectorLabel *string
 	// AccountDetails are the provider credentials, sealed at rest.
-	AccountDetails         map[string]string
+	AccountDetails         map[string]any
 	PaymentMethodsEnabled  []PaymentMethodsEnabled
 	WebhookDetails         *WebhookDetails
 	Metadata               map[string]any
@@ -95,7 +95,7 @@ func checkLabel(label *string) error {
 
 // validateCommon checks the members create and update share, in the order
 // of the request object.
-func validateCommon(details map[string]string, pme []PaymentMethodsEnabled, webhook *WebhookDetails,
+func validateCommon(details map[string]any, pme []PaymentMethodsEnabled, webhook *WebhookDetails,
 	metadata map[string]any, frm []FrmConfig, status *AccountStatus, amd *AdditionalMerchantData) error {
 	if err := validateAccountDetails("connector_account_details", details); err != nil {
 		return err

@@ -205,8 +205,10 @@ const (
 const maxSafeAmount = 1<<53 - 1
 
 // validateAccountDetails checks the credentials' size guidance: at most 50
-// keys, key names up to 40 characters, values up to 500.
-func validateAccountDetails(p validate.Path, d map[string]string) error {
+// keys an object, key names up to 40 characters, strings up to 500. The
+// values are any JSON, as Hyperswitch's (a SecretSerdeValue): its
+// CurrencyAuthKey keeps an object per currency in auth_key_map.
+func validateAccountDetails(p validate.Path, d map[string]any) error {
 	if len(d) > MaxAccountDetailsKeys {
 		return errs.InvalidValue(p.String(), "has %d keys; at most %d are allowed", len(d), MaxAccountDetailsKeys)
 	}
@@ -218,9 +220,31 @@ func validateAccountDetails(p validate.Path, d map[string]string) error {
 			return errs.InvalidValue(p.Key(k).String(), "the key name is %d characters long; at most %d are allowed",
 				n, MaxAccountDetailsKeyLen)
 		}
-		if n := utf8.RuneCountInString(d[k]); n > MaxAccountDetailsValLen {
-			return errs.InvalidValue(p.Key(k).String(), "the value is %d characters long; at most %d are allowed",
+		if err := validateAccountDetail(p.Key(k), d[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateAccountDetail checks one credential value, and what it holds.
+func validateAccountDetail(p validate.Path, v any) error {
+	switch v := v.(type) {
+	case string:
+		if n := utf8.RuneCountInString(v); n > MaxAccountDetailsValLen {
+			return errs.InvalidValue(p.String(), "the value is %d characters long; at most %d are allowed",
 				n, MaxAccountDetailsValLen)
+		}
+	case map[string]any:
+		return validateAccountDetails(p, v)
+	case []any:
+		if len(v) > MaxAccountDetailsKeys {
+			return errs.InvalidValue(p.String(), "has %d items; at most %d are allowed", len(v), MaxAccountDetailsKeys)
+		}
+		for i, e := range v {
+			if err := validateAccountDetail(p.At(i), e); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

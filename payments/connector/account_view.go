@@ -3,6 +3,7 @@ package connector
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	"switchyard/ent"
@@ -50,7 +51,7 @@ type sealedSecrets struct{ details, webhook, wallets []byte }
 
 // sealConnectorSecrets seals the members given (nil stays nil) with the
 // account id as associated data, so a value copied to another row fails to open.
-func (s *Service) sealConnectorSecrets(id string, details map[string]string, webhook *WebhookDetails,
+func (s *Service) sealConnectorSecrets(id string, details map[string]any, webhook *WebhookDetails,
 	wallets *WalletDetails) (sealedSecrets, error) {
 	var out sealedSecrets
 	var err error
@@ -180,6 +181,8 @@ func maskJSON(v any) any {
 	switch t := v.(type) {
 	case string:
 		return secrets.Mask(t)
+	case float64: // an account number is as secret as a key
+		return secrets.Mask(strconv.FormatFloat(t, 'f', -1, 64))
 	case map[string]any:
 		out := make(map[string]any, len(t))
 		for k, e := range t {

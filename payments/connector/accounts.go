@@ -2,7 +2,6 @@ package connector
 
 import (
 	"context"
-	"fmt"
 
 	"switchyard/ent"
 	"switchyard/ent/merchantaccount"
@@ -147,7 +146,7 @@ func (s *Service) checkLabelFree(ctx context.Context, tx *ent.Tx, profileID, lab
 // connectorMembers are the members create and update both store as given:
 // the secrets, the typed values and the free-form objects.
 type connectorMembers struct {
-	AccountDetails         map[string]string
+	AccountDetails         map[string]any
 	WebhookDetails         *WebhookDetails
 	WalletsDetails         *WalletDetails
 	PaymentMethodsEnabled  []PaymentMethodsEnabled
@@ -341,19 +340,11 @@ type SandboxAccountInput struct {
 // CreateSandboxAccount creates an active payment_processor connector
 // account in test mode, through the same checks as the REST create.
 func (s *Service) CreateSandboxAccount(ctx context.Context, in SandboxAccountInput) (*AccountView, error) {
-	details := make(map[string]string, len(in.Credentials))
-	for k, v := range in.Credentials {
-		if str, ok := v.(string); ok {
-			details[k] = str
-		} else {
-			details[k] = fmt.Sprint(v)
-		}
-	}
 	testMode := true
 	input := AccountInput{
 		AccountFields: AccountFields{
 			ConnectorType:         Type(merchantconnectoraccount.ConnectorTypePaymentProcessor),
-			AccountDetails:        details,
+			AccountDetails:        in.Credentials,
 			TestMode:              &testMode,
 			PaymentMethodsEnabled: SandboxMethods(),
 		},

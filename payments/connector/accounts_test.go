@@ -28,7 +28,7 @@ func validInput() AccountInput {
 		AccountFields: AccountFields{
 			ConnectorType:  "payment_processor",
 			ConnectorLabel: ptr("eu_stripe"),
-			AccountDetails: map[string]string{"auth_type": "HeaderKey", "api_key": "sk_test_123456"},
+			AccountDetails: map[string]any{"auth_type": "HeaderKey", "api_key": "sk_test_123456"},
 			PaymentMethodsEnabled: []PaymentMethodsEnabled{{
 				PaymentMethod: "card",
 				PaymentMethodTypes: []RequestPaymentMethodTypes{{
@@ -81,8 +81,8 @@ const (
 )
 
 // keys returns n credentials named A, B, … (then a, b, …).
-func keys(n int) map[string]string {
-	m := make(map[string]string, n)
+func keys(n int) map[string]any {
+	m := make(map[string]any, n)
 	for i := range n {
 		m[string(rune('A'+i))] = "v"
 	}
@@ -90,8 +90,8 @@ func keys(n int) map[string]string {
 }
 
 // manyDetails returns n credentials whose names are 1 to n characters long.
-func manyDetails(n int) map[string]string {
-	m := make(map[string]string, n)
+func manyDetails(n int) map[string]any {
+	m := make(map[string]any, n)
 	for i := range n {
 		m[strings.Repeat("k", i+1)] = "v"
 	}
@@ -134,10 +134,22 @@ func TestConnectorAccountInputValidate(t *testing.T) {
 		{"details 51 keys", func(in *AccountInput) { in.AccountDetails = keys(51) }, "IR_07", "connector_account_details"},
 		{"details key 40", func(in *AccountInput) { in.AccountDetails = manyDetails(40) }, "", ""},
 		{"details key 41", func(in *AccountInput) { in.AccountDetails = manyDetails(41) }, "IR_07", "connector_account_details." + strings.Repeat("k", 41)},
-		{"details key empty", func(in *AccountInput) { in.AccountDetails = map[string]string{"": "v"} }, "IR_07", "connector_account_details"},
+		{"details key empty", func(in *AccountInput) { in.AccountDetails = map[string]any{"": "v"} }, "IR_07", "connector_account_details"},
 		{"details value 500", func(in *AccountInput) { in.AccountDetails["api_key"] = strings.Repeat("v", 500) }, "", ""},
 		{"details value 501", func(in *AccountInput) { in.AccountDetails["api_key"] = strings.Repeat("v", 501) }, "IR_07", "connector_account_details.api_key"},
 		{"details value counts characters", func(in *AccountInput) { in.AccountDetails["api_key"] = strings.Repeat("é", 500) }, "", ""},
+		// Hyperswitch's CurrencyAuthKey: an object per currency.
+		{"details nested object", func(in *AccountInput) {
+			in.AccountDetails = map[string]any{"auth_type": "CurrencyAuthKey",
+				"auth_key_map": map[string]any{"USD": map[string]any{"api_key": "k"}, "EUR": map[string]any{"api_key": "k2"}}}
+		}, "", ""},
+		{"details number and bool", func(in *AccountInput) { in.AccountDetails["n"], in.AccountDetails["b"] = 3.0, true }, "", ""},
+		{"details nested value 501", func(in *AccountInput) {
+			in.AccountDetails["auth_key_map"] = map[string]any{"USD": map[string]any{"api_key": strings.Repeat("v", 501)}}
+		}, "IR_07", "connector_account_details.auth_key_map.USD.api_key"},
+		{"details nested 51 keys", func(in *AccountInput) { in.AccountDetails["auth_key_map"] = keys(51) }, "IR_07", "connector_account_details.auth_key_map"},
+		{"details list item 501", func(in *AccountInput) { in.AccountDetails["l"] = []any{"a", strings.Repeat("v", 501)} }, "IR_07", "connector_account_details.l[1]"},
+		{"details list 51 items", func(in *AccountInput) { in.AccountDetails["l"] = make([]any, 51) }, "IR_07", "connector_account_details.l"},
 		// payment_methods_enabled.
 		{"payment_method missing", func(in *AccountInput) { in.PaymentMethodsEnabled[0].PaymentMethod = "" }, "IR_04", "payment_methods_enabled[0].payment_method"},
 		{"payment_method", func(in *AccountInput) { in.PaymentMethodsEnabled[0].PaymentMethod = "cash" }, "IR_07", "payment_methods_enabled[0].payment_method"},
@@ -360,7 +372,7 @@ func TestConnectorAccountPatchValidate(t *testing.T) {
 		{"connector_type", func(p *AccountPatch) { p.ConnectorType = "processor" }, "IR_07", "connector_type"},
 		{"connector_label empty", func(p *AccountPatch) { p.ConnectorLabel = ptr("") }, "IR_07", "connector_label"},
 		{"status", func(p *AccountPatch) { p.Status = ptr(AccountStatus("Active")) }, "IR_07", "status"},
-		{"details value 501", func(p *AccountPatch) { p.AccountDetails = map[string]string{"k": strings.Repeat("v", 501)} }, "IR_07", "connector_account_details.k"},
+		{"details value 501", func(p *AccountPatch) { p.AccountDetails = map[string]any{"k": strings.Repeat("v", 501)} }, "IR_07", "connector_account_details.k"},
 		{"payment method", func(p *AccountPatch) { p.PaymentMethodsEnabled[0].PaymentMethod = "gold" }, "IR_07", "payment_methods_enabled[0].payment_method"},
 		{"webhook secret", func(p *AccountPatch) { p.WebhookDetails = &WebhookDetails{AdditionalSecret: "a"} }, "IR_04", "connector_webhook_details.merchant_secret"},
 		{"frm action", func(p *AccountPatch) { p.FrmConfigs[0].PaymentMethods[0].PaymentMethodTypes[0].Action = "" }, "IR_04", frmPath + ".action"},
@@ -427,7 +439,7 @@ func TestMaskJSON(t *testing.T) {
 		t.Fatalf("masked: %v", got)
 	}
 	list := got["nested"].(map[string]any)["list"].([]any)
-	if list[0] != "01******89" || list[1] != 42.0 || list[2] != true || list[3] != nil {
+	if list[0] != "01******89" || list[1] != "**" || list[2] != true || list[3] != nil {
 		t.Fatalf("nested: %v", list)
 	}
 }
@@ -440,7 +452,7 @@ func TestConnectorSecretsSealed(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &Service{box: box}
-	details := map[string]string{"api_key": "sk_test_0123456789"}
+	details := map[string]any{"api_key": "sk_test_0123456789"}
 	webhook := &WebhookDetails{MerchantSecret: "whsec_merchant", AdditionalSecret: "whsec_additional"}
 	wallets := &WalletDetails{ApplePay: map[string]any{"certificate": "certificate_body"}}
 	sealed, err := s.sealConnectorSecrets("mca_1", details, webhook, wallets)

@@ -8,9 +8,10 @@ import (
 	"strings"
 )
 
-// last4 returns the last four characters of a card number, or "" when it is
-// too short to show any.
-func last4(number string) string {
+// lastFour is the last four characters of a card or account number (an
+// IBAN's are not all digits), separators dropped, or "" when it is too short
+// to show any.
+func lastFour(number string) string {
 	n := strings.NewReplacer(" ", "", "-", "").Replace(number)
 	if len(n) < 8 {
 		return ""
@@ -24,7 +25,7 @@ func (c Card) redacted() string {
 		cvc = "[redacted]"
 	}
 	return fmt.Sprintf("Card{Last4:%s ExpMonth:%s ExpYear:%s CVC:%s HolderName:%s}",
-		last4(c.Number), c.ExpMonth, c.ExpYear, cvc, c.HolderName)
+		lastFour(c.Number), c.ExpMonth, c.ExpYear, cvc, c.HolderName)
 }
 
 // Format prints the card without its number (last four digits only) and
@@ -34,7 +35,7 @@ func (c Card) Format(f fmt.State, _ rune) { _, _ = fmt.Fprint(f, c.redacted()) }
 // LogValue keeps the PAN and CVC out of log/slog output.
 func (c Card) LogValue() slog.Value {
 	return slog.GroupValue(
-		slog.String("last4", last4(c.Number)),
+		slog.String("last4", lastFour(c.Number)),
 		slog.String("exp_month", c.ExpMonth),
 		slog.String("exp_year", c.ExpYear),
 		slog.String("holder_name", c.HolderName),
@@ -49,7 +50,7 @@ func (c Card) MarshalJSON() ([]byte, error) {
 		ExpMonth   string `json:"exp_month"`
 		ExpYear    string `json:"exp_year"`
 		HolderName string `json:"holder_name,omitempty"`
-	}{last4(c.Number), c.ExpMonth, c.ExpYear, c.HolderName})
+	}{lastFour(c.Number), c.ExpMonth, c.ExpYear, c.HolderName})
 }
 
 // Credentials are a connector account's decrypted connector_account_details
@@ -99,7 +100,7 @@ func (c Credentials) MarshalJSON() ([]byte, error) {
 type Secret string
 
 func (s Secret) redacted() string {
-	if l4 := last4(string(s)); l4 != "" {
+	if l4 := lastFour(string(s)); l4 != "" {
 		return "…" + l4
 	}
 	if s == "" {
