@@ -3,9 +3,7 @@ package graph
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 
 	"switchyard/internal/httperr"
@@ -15,8 +13,8 @@ import (
 	"switchyard/payments/errs"
 )
 
-// A mutation's idempotencyKey has the REST Idempotency-Key semantics
-// (rest/api.go, docs/graphql.md): the key is scoped to the merchant; the request
+// A mutation's idempotencyKey runs through the same runner as REST's
+// Idempotency-Key (idempotency.Run, with its scope, docs/graphql.md): the request
 // is fingerprinted by the mutation's name and the canonical JSON of its
 // arguments; the first call runs and its result is stored for 24 h; a
 // replay returns the stored result; the same key with other arguments is
@@ -54,11 +52,8 @@ func idempotent[R any](ctx context.Context, r *Resolver, mutation string, key *s
 		res, err = op(ctx)
 		return res, false, err
 	}
-	if !idempotency.ValidKey(*key) {
-		return res, false, errs.InvalidValue("idempotencyKey", "must be 1 to 255 printable ASCII characters")
-	}
 	if r.idem == nil {
-		return res, false, errs.Unavailable("The idempotency key store")
+		return res, false, idempotency.Refusal(idempotency.ErrUnavailable, "idempotencyKey")
 	}
 	canonical, err := json.Marshal(args)
 	if err != nil {
@@ -66,49 +61,21 @@ func idempotent[R any](ctx context.Context, r *Resolver, mutation string, key *s
 	}
 	p, _ := tenancy.FromContext(ctx)
 	fp := r.idem.Fingerprint("graphql "+mutation, canonical)
-	lease, stored, err := r.idem.BeginFor(ctx, p.MerchantID, idempotencyScope(p), *key, fp)
+	var opErr error
+	resp, replayed, err := r.idem.Run(ctx, p, *key, fp, func(ctx context.Context) idempotency.Response {
+		// The operation may bind what it creates to the key (see REST's).
+		res, opErr = op(payments.WithIdempotencyRef(ctx, &payments.IdempotencyRef{Key: *key, Fingerprint: fp}))
+		body, status := record(res, opErr)
+		return idempotency.Response{Status: status, Body: body}
+	})
 	switch {
-	case err == nil:
-	case errors.Is(err, idempotency.ErrMismatch):
-		e := errs.IdempotencyMismatch()
-		e.Field = "idempotencyKey"
-		return res, false, e
-	case errors.Is(err, idempotency.ErrInFlight):
-		e := errs.IdempotencyInFlight()
-		e.Field = "idempotencyKey"
-		return res, false, e
-	case errors.Is(err, idempotency.ErrUnavailable):
-		slog.WarnContext(ctx, "idempotency store unavailable", "err", err)
-		return res, false, errs.Unavailable("The idempotency key store (Redis)")
-	default:
-		return res, false, errs.Internal(err)
-	}
-	if stored != nil {
-		res, err = replay(ctx, stored.Body, restore)
+	case err != nil:
+		return res, false, idempotency.Refusal(err, "idempotencyKey")
+	case replayed:
+		res, err = replay(ctx, resp.Body, restore)
 		return res, err == nil, err
 	}
-
-	finished := false
-	defer func() {
-		if !finished { // op panicked: give the key back, then let gqlgen recover
-			_ = lease.Release(context.WithoutCancel(ctx))
-		}
-	}()
-	// The operation may bind what it creates to the key (see REST's).
-	res, err = op(context.WithValue(lease.Context(ctx), idempotencyRefKey{}, &payments.IdempotencyRef{Key: *key, Fingerprint: fp}))
-	finished = true
-	body, status := record(res, err)
-	if status >= http.StatusInternalServerError {
-		if rerr := lease.Release(ctx); rerr != nil {
-			slog.WarnContext(ctx, "idempotency key not released", "err", rerr)
-		}
-		return res, false, err
-	}
-	if ok, cerr := lease.Complete(ctx, idempotency.Response{Status: status, Body: body}); cerr != nil || !ok {
-		// The mutation ran; its answer stands even if it cannot be stored.
-		slog.WarnContext(ctx, "idempotent result not stored", "stored", ok, "err", cerr)
-	}
-	return res, false, err
+	return res, false, opErr
 }
 
 // record is what a call stores, and the HTTP status REST would have given.
@@ -150,20 +117,7 @@ func replay[R any](ctx context.Context, body []byte, restore func(context.Contex
 	return restore(ctx, res)
 }
 
-type idempotencyRefKey struct{}
-
 // idempotencyRef is the idempotencyKey the mutation runs under, if any.
 func idempotencyRef(ctx context.Context) *payments.IdempotencyRef {
-	ref, _ := ctx.Value(idempotencyRefKey{}).(*payments.IdempotencyRef)
-	return ref
-}
-
-// idempotencyScope is the namespace of a caller's keys: its merchant, with
-// the platform admin's apart (REST's scopes, so a key means one request
-// whichever API it was sent to).
-func idempotencyScope(p tenancy.Principal) string {
-	if p.MerchantID == "" {
-		return "admin"
-	}
-	return p.MerchantID
+	return payments.IdempotencyRefFrom(ctx)
 }

@@ -1,6 +1,7 @@
 package payments
 
 import (
+	"context"
 	"net/url"
 	"regexp"
 	"time"
@@ -38,7 +39,7 @@ type PaymentFields struct {
 	FeatureMetadata                      map[string]any
 	FrmMetadata                          map[string]any
 	PaymentLinkConfig                    map[string]any
-	BrowserInfo                          map[string]any
+	BrowserInfo                          *BrowserInfo
 	SetupFutureUsage                     *string
 	OffSession                           *bool
 	PaymentType                          *string
@@ -119,6 +120,20 @@ type IdempotencyRef struct {
 	Fingerprint string
 }
 
+type idempotencyRefKey struct{}
+
+// WithIdempotencyRef is ctx for an operation running under ref: what it
+// creates may be bound to the key.
+func WithIdempotencyRef(ctx context.Context, ref *IdempotencyRef) context.Context {
+	return context.WithValue(ctx, idempotencyRefKey{}, ref)
+}
+
+// IdempotencyRefFrom is the key the operation of ctx runs under, if any.
+func IdempotencyRefFrom(ctx context.Context) *IdempotencyRef {
+	ref, _ := ctx.Value(idempotencyRefKey{}).(*IdempotencyRef)
+	return ref
+}
+
 // PaymentPatch updates a payment before it is confirmed.
 type PaymentPatch struct {
 	Amount   *int64
@@ -156,18 +171,6 @@ var (
 )
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
-
-func oneOf(field string, v *string, allowed ...string) error {
-	if v == nil {
-		return nil
-	}
-	for _, a := range allowed {
-		if *v == a {
-			return nil
-		}
-	}
-	return errs.InvalidValue(field, "must be one of %s, got %q", joinOr(allowed), *v)
-}
 
 func nonNegative(field string, v *int64) error {
 	if v != nil && (*v < 0 || *v > validate.MaxAmount) {
@@ -219,18 +222,18 @@ func validateCurrency(c string) error {
 // the payment will have (for order_details and amount_to_capture).
 func (f *PaymentFields) validate(amount int64, paymentType *string) error {
 	checks := []error{
-		oneOf("capture_method", f.CaptureMethod, schema.CaptureMethods...),
-		oneOf("authentication_type", f.AuthenticationType, "three_ds", "no_three_ds"),
-		oneOf("setup_future_usage", f.SetupFutureUsage, "off_session", "on_session"),
-		oneOf("payment_type", f.PaymentType, "normal", "new_mandate", "setup_mandate", "recurring_mandate"),
-		oneOf("customer_present", f.CustomerPresent, "present", "absent"),
-		oneOf("apply_mit_exemption", f.ApplyMitExemption, "Apply", "Skip"),
-		oneOf("payment_link_enabled", f.PaymentLinkEnabled, "Enable", "Skip"),
-		oneOf("split_txns_enabled", f.SplitTxnsEnabled, "enable", "skip"),
-		oneOf("request_incremental_authorization", f.RequestIncrementalAuthorization, "true", "false", "default"),
-		oneOf("request_external_three_ds_authentication", f.RequestExternalThreeDSAuthentication, "Enable", "Skip"),
-		oneOf("amount_details.external_tax_calculation", f.ExternalTaxCalculation, "skip", "calculate"),
-		oneOf("amount_details.surcharge_calculation", f.SurchargeCalculation, "skip", "calculate"),
+		validate.OneOf("capture_method", f.CaptureMethod, schema.CaptureMethods...),
+		validate.OneOf("authentication_type", f.AuthenticationType, "three_ds", "no_three_ds"),
+		validate.OneOf("setup_future_usage", f.SetupFutureUsage, "off_session", "on_session"),
+		validate.OneOf("payment_type", f.PaymentType, "normal", "new_mandate", "setup_mandate", "recurring_mandate"),
+		validate.OneOf("customer_present", f.CustomerPresent, "present", "absent"),
+		validate.OneOf("apply_mit_exemption", f.ApplyMitExemption, "Apply", "Skip"),
+		validate.OneOf("payment_link_enabled", f.PaymentLinkEnabled, "Enable", "Skip"),
+		validate.OneOf("split_txns_enabled", f.SplitTxnsEnabled, "enable", "skip"),
+		validate.OneOf("request_incremental_authorization", f.RequestIncrementalAuthorization, "true", "false", "default"),
+		validate.OneOf("request_external_three_ds_authentication", f.RequestExternalThreeDSAuthentication, "Enable", "Skip"),
+		validate.OneOf("amount_details.external_tax_calculation", f.ExternalTaxCalculation, "skip", "calculate"),
+		validate.OneOf("amount_details.surcharge_calculation", f.SurchargeCalculation, "skip", "calculate"),
 		nonNegative("shipping_cost", f.ShippingCost),
 		nonNegative("order_tax_amount", f.OrderTaxAmount),
 		nonNegative("surcharge_amount", f.SurchargeAmount),
@@ -322,7 +325,7 @@ func validateOrderDetails(lines []schematype.OrderDetail, amount int64) error {
 		if validate.Chars(l.ProductName) > 255 {
 			return errs.InvalidValue(validate.Indexed("order_details", i)+".product_name", "must be at most 255 characters")
 		}
-		if err := oneOf(validate.Indexed("order_details", i)+".product_type", l.ProductType,
+		if err := validate.OneOf(validate.Indexed("order_details", i)+".product_type", l.ProductType,
 			"physical", "digital", "travel", "ride", "event", "accommodation"); err != nil {
 			return err
 		}
@@ -380,4 +383,18 @@ func (f *PaymentFields) checkMandateMembers(creating, confirming bool) error {
 		Mandate: f.Mandate, MandateID: f.MandateID, HasPaymentMethod: f.PaymentMethod != nil,
 		HasCustomer: f.Customer != nil && f.Customer.Named, OffSession: f.OffSession,
 	}, creating, confirming)
+}
+
+// RequireAmount is a create's amount and currency, which every front door
+// requires: a missing one is IR_04 naming the member as its client names it
+// (amount and currency, or v2's amount_details.order_amount and
+// amount_details.currency).
+func RequireAmount(amount *int64, currency *string, amountMember, currencyMember string) (int64, string, error) {
+	if amount == nil {
+		return 0, "", errs.MissingField(amountMember)
+	}
+	if currency == nil {
+		return 0, "", errs.MissingField(currencyMember)
+	}
+	return *amount, *currency, nil
 }

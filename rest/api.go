@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"log/slog"
 	"net/http"
 	"sync"
 
@@ -250,24 +249,18 @@ func run(r *http.Request, fn handlerFunc) (int, []byte) {
 	return http.StatusOK, encodeJSON(v)
 }
 
-// idempotent runs fn at most once for the caller's Idempotency-Key, per the
-// IETF httpapi draft (docs/rest.md). The key is scoped to the
-// merchant (the platform admin has a scope of its own, and so does a
-// publishable key), and the request is fingerprinted by method, path and
-// body, read once here and handed on to fn:
-//   - a new key runs fn and stores its answer (status < 500) for replay, or
-//     releases the key (≥ 500, or a panic) so a retry runs afresh;
-//   - a finished key replays the stored status and body with
-//     Idempotent-Replayed: true;
-//   - the same key with another request is 422, one still running is 409;
-//   - when the key store is down the request is 503 and fn never runs.
+// idempotent runs fn at most once for the caller's Idempotency-Key through
+// idempotency.Run (its scope and protocol are the package's, shared with
+// GraphQL). Here the request is fingerprinted by method, path and body,
+// read once and handed on to fn; a replay carries Idempotent-Replayed: true,
+// and Run's refusals are 400, 409, 422 or 503 in the error envelope.
 func (a *api) idempotent(w http.ResponseWriter, r *http.Request, p tenancy.Principal, key string, fn handlerFunc) {
 	if !idempotency.ValidKey(key) {
-		WriteError(w, r, errs.InvalidValue(HeaderIdempotencyKey, "must be 1 to 255 printable ASCII characters"))
+		WriteError(w, r, idempotency.Refusal(idempotency.ErrInvalidKey, HeaderIdempotencyKey))
 		return
 	}
 	if a.idem == nil {
-		WriteError(w, r, errs.Unavailable("The Idempotency-Key store"))
+		WriteError(w, r, idempotency.Refusal(idempotency.ErrUnavailable, HeaderIdempotencyKey))
 		return
 	}
 	raw, err := io.ReadAll(io.LimitReader(r.Body, maxIdempotentBody+1))
@@ -287,70 +280,24 @@ func (a *api) idempotent(w http.ResponseWriter, r *http.Request, p tenancy.Princ
 	r.Body = io.NopCloser(bytes.NewReader(raw))
 
 	fp := a.idem.Fingerprint(r.Method+" "+r.URL.Path, raw)
-	lease, stored, err := a.idem.BeginFor(r.Context(), p.MerchantID, idempotencyScope(p), key, fp)
-	switch {
-	case err == nil:
-	case errors.Is(err, idempotency.ErrMismatch):
-		WriteError(w, r, errs.IdempotencyMismatch())
-		return
-	case errors.Is(err, idempotency.ErrInFlight):
-		WriteError(w, r, errs.IdempotencyInFlight())
-		return
-	case errors.Is(err, idempotency.ErrInvalidKey):
-		WriteError(w, r, errs.InvalidValue(HeaderIdempotencyKey, "must be 1 to 255 printable ASCII characters"))
-		return
-	case errors.Is(err, idempotency.ErrUnavailable):
-		slog.WarnContext(r.Context(), "idempotency store unavailable", "err", err)
-		WriteError(w, r, errs.Unavailable("The Idempotency-Key store (Redis)"))
-		return
-	default:
-		WriteError(w, r, errs.Internal(err))
+	resp, replayed, err := a.idem.Run(r.Context(), p, key, fp, func(ctx context.Context) idempotency.Response {
+		// The operation may bind what it creates to the key (a payment is,
+		// so a retry after a crash finds it even once this record is gone).
+		ctx = payments.WithIdempotencyRef(ctx, &payments.IdempotencyRef{Key: key, Fingerprint: fp})
+		status, body := run(r.WithContext(ctx), fn)
+		return idempotency.Response{Status: status, Body: body}
+	})
+	if err != nil {
+		WriteError(w, r, idempotency.Refusal(err, HeaderIdempotencyKey))
 		return
 	}
-	if stored != nil {
+	if replayed {
 		w.Header().Set(HeaderIdempotentReplayed, "true")
-		writeBody(w, stored.Status, stored.Body)
-		return
 	}
-
-	// The operation may bind what it creates to the key (a payment is, so
-	// a retry after a crash finds it even once this record is gone).
-	r = r.WithContext(context.WithValue(lease.Context(r.Context()), idempotencyRefKey{}, &payments.IdempotencyRef{Key: key, Fingerprint: fp}))
-	finished := false
-	defer func() {
-		if !finished { // fn panicked: give the key back, then let the server recover
-			_ = lease.Release(r.Context())
-		}
-	}()
-	status, body := run(r, fn)
-	finished = true
-	if status >= 500 {
-		if err := lease.Release(r.Context()); err != nil {
-			slog.WarnContext(r.Context(), "idempotency key not released", "err", err)
-		}
-	} else if ok, err := lease.Complete(r.Context(), idempotency.Response{Status: status, Body: body}); err != nil || !ok {
-		// The operation ran; its answer stands even if it cannot be stored.
-		slog.WarnContext(r.Context(), "idempotent response not stored", "stored", ok, "err", err)
-	}
-	writeBody(w, status, body)
+	writeBody(w, resp.Status, resp.Body)
 }
-
-type idempotencyRefKey struct{}
 
 // idempotencyRef is the Idempotency-Key the request runs under, if any.
 func idempotencyRef(r *http.Request) *payments.IdempotencyRef {
-	ref, _ := r.Context().Value(idempotencyRefKey{}).(*payments.IdempotencyRef)
-	return ref
-}
-
-// idempotencyScope is the namespace of a caller's keys: its merchant, with
-// the platform admin and publishable keys apart.
-func idempotencyScope(p tenancy.Principal) string {
-	switch {
-	case p.MerchantID == "":
-		return "admin"
-	case p.ClientOnly:
-		return "client:" + p.MerchantID
-	}
-	return p.MerchantID
+	return payments.IdempotencyRefFrom(r.Context())
 }
