@@ -50,44 +50,16 @@ func address(field string, m map[string]any) (*schematype.AddressWrapper, error)
 	return &a, nil
 }
 
-// browserInfo is Hyperswitch's BrowserInformation (a closed object).
-type browserInfo struct {
-	ColorDepth        *int32  `json:"color_depth"`
-	JavaEnabled       *bool   `json:"java_enabled"`
-	JavaScriptEnabled *bool   `json:"java_script_enabled"`
-	Language          *string `json:"language"`
-	ScreenHeight      *int32  `json:"screen_height"`
-	ScreenWidth       *int32  `json:"screen_width"`
-	TimeZone          *int32  `json:"time_zone"`
-	IPAddress         *string `json:"ip_address"`
-	AcceptHeader      *string `json:"accept_header"`
-	UserAgent         *string `json:"user_agent"`
-	OSType            *string `json:"os_type"`
-	OSVersion         *string `json:"os_version"`
-	DeviceModel       *string `json:"device_model"`
-	AcceptLanguage    *string `json:"accept_language"`
-	Referer           *string `json:"referer"`
-}
-
-// browserInfoOf checks the browser details and keeps the members given.
-func browserInfoOf(m map[string]any) (map[string]any, error) {
+// browserInfoOf decodes the browser details as strictly as REST's.
+func browserInfoOf(m map[string]any) (*payments.BrowserInfo, error) {
 	if m == nil {
 		return nil, nil
 	}
-	var b browserInfo
+	var b payments.BrowserInfo
 	if err := decodeMember("browserInfo", m, &b); err != nil {
 		return nil, err
 	}
-	raw, _ := json.Marshal(b)
-	var all map[string]any
-	_ = json.Unmarshal(raw, &all)
-	out := make(map[string]any, len(all))
-	for k, v := range all {
-		if v != nil {
-			out[k] = v
-		}
-	}
-	return out, nil
+	return &b, nil
 }
 
 // paymentFields maps the members create, update and confirm share.

@@ -94,18 +94,16 @@ func (r *Resolver) paymentMutation(ctx context.Context, name string, key *string
 
 func (r *Resolver) createPayment(ctx context.Context, in model.PaymentRequest, key *string) (*model.PaymentPayload, error) {
 	return r.paymentMutation(ctx, "createPayment", key, map[string]any{"input": in}, func(ctx context.Context) (*payments.PaymentView, error) {
-		if in.Amount == nil {
-			return nil, errs.MissingField("amount")
-		}
-		if in.Currency == nil {
-			return nil, errs.MissingField("currency")
+		amount, currency, err := payments.RequireAmount(in.Amount, in.Currency, "amount", "currency")
+		if err != nil {
+			return nil, err
 		}
 		f, err := paymentFields(&in)
 		if err != nil {
 			return nil, err
 		}
 		return r.svc.CreatePayment(ctx, payments.PaymentInput{
-			PaymentID: in.PaymentID, ProfileID: in.ProfileID, Amount: *in.Amount, Currency: *in.Currency,
+			PaymentID: in.PaymentID, ProfileID: in.ProfileID, Amount: amount, Currency: currency,
 			Confirm: in.Confirm != nil && *in.Confirm, PaymentFields: f, Idempotency: idempotencyRef(ctx),
 		})
 	})

@@ -10,6 +10,7 @@ import (
 	"switchyard/ent/refund"
 	"switchyard/graph/model"
 	"switchyard/internal/tenancy"
+	"switchyard/payments/validate"
 )
 
 // The hand-written reads of schema.graphql. Tenancy (and the profile a read
@@ -21,19 +22,12 @@ func (r *Resolver) viewer(ctx context.Context) (*model.Viewer, error) {
 	if !ok {
 		return nil, tenancy.ErrNoPrincipal
 	}
-	v := &model.Viewer{KeyKind: model.KeyKindMerchant, MerchantID: nonEmpty(p.MerchantID),
-		ProfileID: nonEmpty(p.ProfileID), KeyID: nonEmpty(p.KeyID)}
+	v := &model.Viewer{KeyKind: model.KeyKindMerchant, MerchantID: validate.NonEmpty(p.MerchantID),
+		ProfileID: validate.NonEmpty(p.ProfileID), KeyID: validate.NonEmpty(p.KeyID)}
 	if p.Kind == tenancy.KindAdmin {
 		v.KeyKind = model.KeyKindAdmin
 	}
 	return v, nil
-}
-
-func nonEmpty(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
 }
 
 func (r *Resolver) merchantAccount(ctx context.Context) (*ent.MerchantAccount, error) {

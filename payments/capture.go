@@ -13,6 +13,7 @@ import (
 	"switchyard/payments/connector"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
+	"switchyard/payments/validate"
 )
 
 // CaptureInput captures all (AmountToCapture nil) or part of what is
@@ -191,14 +192,14 @@ func (s *Service) settleCapture(ctx context.Context, tx *ent.Tx, paymentID, capt
 	case res.Status == connector.StatusFailure:
 		capUpd.SetStatus(capture.StatusFailed)
 		if d := res.Decline; d != nil {
-			capUpd.SetErrorCode(d.Code).SetErrorMessage(d.Message).SetNillableErrorReason(nonEmpty(d.Reason))
+			capUpd.SetErrorCode(d.Code).SetErrorMessage(d.Message).SetNillableErrorReason(validate.NonEmpty(d.Reason))
 		}
 		piUpd.AddAmountCapturable(cp.Amount)
 		if pi.Status == paymentintent.StatusProcessing { // a sequential capture that failed
 			piUpd.SetStatus(paymentintent.StatusRequiresCapture)
 		}
 	case res.Status == connector.StatusPending:
-		capUpd.SetNillableConnectorCaptureID(nonEmpty(res.ConnectorCaptureID))
+		capUpd.SetNillableConnectorCaptureID(validate.NonEmpty(res.ConnectorCaptureID))
 		attUpd.SetStatus(paymentattempt.StatusCaptureInitiated)
 		if pi.AmountCaptured > 0 {
 			piUpd.SetStatus(paymentintent.StatusPartiallyCapturedAndProcessing)
@@ -206,7 +207,7 @@ func (s *Service) settleCapture(ctx context.Context, tx *ent.Tx, paymentID, capt
 			piUpd.SetStatus(paymentintent.StatusProcessing)
 		}
 	default: // charged
-		capUpd.SetStatus(capture.StatusCharged).SetNillableConnectorCaptureID(nonEmpty(res.ConnectorCaptureID))
+		capUpd.SetStatus(capture.StatusCharged).SetNillableConnectorCaptureID(validate.NonEmpty(res.ConnectorCaptureID))
 		captured := pi.AmountCaptured + cp.Amount
 		piUpd.SetAmountCaptured(captured)
 		var status paymentattempt.Status

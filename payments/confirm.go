@@ -24,6 +24,7 @@ import (
 	"switchyard/payments/errs"
 	"switchyard/payments/routing"
 	"switchyard/payments/txn"
+	"switchyard/payments/validate"
 )
 
 // ConfirmInput confirms a payment, optionally changing it first (v1 confirm
@@ -264,7 +265,7 @@ func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID str
 		m.SetConnector(mca.ConnectorName)
 		m.SetMerchantConnectorID(mca.ID)
 		m.SetPaymentMethod(method.Type)
-		if t := nonEmpty(method.Subtype); t != nil {
+		if t := validate.NonEmpty(method.Subtype); t != nil {
 			m.SetPaymentMethodType(*t)
 		}
 		if n := cardNetwork(method); n != nil {
@@ -285,7 +286,7 @@ func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID str
 			return nil, errs.Internal(err)
 		}
 	}
-	att, err := s.newAttempt(ctx, tx, pi, attemptID, d, method, in.BrowserInfo)
+	att, err := s.newAttempt(ctx, tx, pi, attemptID, d, method, in.BrowserInfo.Members())
 	if err != nil {
 		return nil, err
 	}
@@ -341,13 +342,6 @@ func deref64(v *int64) int64 {
 	return *v
 }
 
-func nonEmpty(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
 func cardNetwork(m *customer.PaymentMethodInput) *string {
 	if m.Saved != nil && m.Saved.Card != nil {
 		return m.Saved.Card.CardNetwork
@@ -358,7 +352,7 @@ func cardNetwork(m *customer.PaymentMethodInput) *string {
 	if m.Card.Network != nil && *m.Card.Network != "" {
 		return m.Card.Network
 	}
-	return nonEmpty(cards.Network(m.Card.Number))
+	return validate.NonEmpty(cards.Network(m.Card.Number))
 }
 
 // route picks the connector account: the one named (by id, or by connector
@@ -408,7 +402,7 @@ func routingHint(names []string, mcaID *string) string {
 	case mcaID != nil:
 		return fmt.Sprintf(" with merchant_connector_id %s", *mcaID)
 	case len(names) > 0:
-		return fmt.Sprintf(" named %s", joinOr(names))
+		return fmt.Sprintf(" named %s", validate.JoinOr(names))
 	}
 	return ""
 }
@@ -430,13 +424,13 @@ func (s *Service) newAttempt(ctx context.Context, tx *ent.Tx, pi *ent.PaymentInt
 		SetConnector(mca.ConnectorName).
 		SetMerchantConnectorID(mca.ID).
 		SetRoutingApproach(d.Approach).
-		SetNillableRoutingAlgorithmID(nonEmpty(d.AlgorithmID)).
-		SetNillableRoutingKind(nonEmpty(d.Kind)).
-		SetNillableRoutingRule(nonEmpty(d.Rule)).
+		SetNillableRoutingAlgorithmID(validate.NonEmpty(d.AlgorithmID)).
+		SetNillableRoutingKind(validate.NonEmpty(d.Kind)).
+		SetNillableRoutingRule(validate.NonEmpty(d.Rule)).
 		SetRoutingCandidates(candidates).
 		SetCaptureMethod(paymentattempt.CaptureMethod(pi.CaptureMethod)).
 		SetPaymentMethod(m.Type).
-		SetNillablePaymentMethodType(nonEmpty(m.Subtype)).
+		SetNillablePaymentMethodType(validate.NonEmpty(m.Subtype)).
 		SetNillableOrderTaxAmount(pi.OrderTaxAmount).
 		SetNillableAmountToCapture(pi.AmountToCapture).
 		SetNillableSurchargeAmount(pi.SurchargeAmount)

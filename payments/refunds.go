@@ -80,7 +80,7 @@ func (s *Service) CreateRefund(ctx context.Context, in RefundInput) (*ent.Refund
 	if in.Reason != nil && validate.Chars(*in.Reason) > maxRefundReason {
 		return nil, errs.InvalidValue("reason", "must be at most %d characters", maxRefundReason)
 	}
-	if err := oneOf("refund_type", in.RefundType, "instant", "scheduled"); err != nil {
+	if err := validate.OneOf("refund_type", in.RefundType, "instant", "scheduled"); err != nil {
 		return nil, err
 	}
 	if in.Amount != nil && (*in.Amount <= 0 || *in.Amount > validate.MaxAmount) {
@@ -206,14 +206,14 @@ func (s *Service) settleRefund(ctx context.Context, tx *ent.Tx, paymentID, refun
 	case callErr != nil:
 		upd.SetErrorMessage("the connector did not answer; the refund stays pending until it is synced")
 	case res.Status == connector.RefundSucceeded:
-		upd.SetStatus(refund.StatusSucceeded).SetNillableConnectorRefundID(nonEmpty(res.ConnectorRefundID))
+		upd.SetStatus(refund.StatusSucceeded).SetNillableConnectorRefundID(validate.NonEmpty(res.ConnectorRefundID))
 	case res.Status == connector.RefundFailed:
 		upd.SetStatus(refund.StatusFailed)
 		if d := res.Decline; d != nil {
 			upd.SetErrorCode(d.Code).SetErrorMessage(d.Message)
 		}
 	default:
-		upd.SetNillableConnectorRefundID(nonEmpty(res.ConnectorRefundID))
+		upd.SetNillableConnectorRefundID(validate.NonEmpty(res.ConnectorRefundID))
 	}
 	if ref, err = upd.Save(ctx); err != nil {
 		return nil, txn.Error(err, "refund")

@@ -13,6 +13,7 @@ import (
 	"switchyard/payments/customer"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
+	"switchyard/payments/validate"
 )
 
 // attemptStatusOf maps a connector outcome to the attempt status.
@@ -185,15 +186,15 @@ func (s *Service) settle(ctx context.Context, paymentID, attemptID string, res *
 		status, captured := outcomeOf(res, att)
 		upd := tx.PaymentAttempt.Update().Where(paymentattempt.ID(att.ID)).
 			SetStatus(status).
-			SetNillableConnectorTransactionID(nonEmpty(res.ConnectorTransactionID)).
-			SetNillableNetworkTransactionID(nonEmpty(res.NetworkTransactionID)).
+			SetNillableConnectorTransactionID(validate.NonEmpty(res.ConnectorTransactionID)).
+			SetNillableNetworkTransactionID(validate.NonEmpty(res.NetworkTransactionID)).
 			SetConnectorMetadata(res.ConnectorMetadata)
 		if d := res.Decline; d != nil {
 			upd.SetErrorCode(d.Code).SetErrorMessage(d.Message).
-				SetNillableErrorReason(nonEmpty(d.Reason)).
-				SetNillableIssuerErrorCode(nonEmpty(d.DeclineCode)).
-				SetNillableNetworkAdviceCode(nonEmpty(d.NetworkAdviceCode)).
-				SetNillableNetworkDeclineCode(nonEmpty(d.DeclineCode))
+				SetNillableErrorReason(validate.NonEmpty(d.Reason)).
+				SetNillableIssuerErrorCode(validate.NonEmpty(d.DeclineCode)).
+				SetNillableNetworkAdviceCode(validate.NonEmpty(d.NetworkAdviceCode)).
+				SetNillableNetworkDeclineCode(validate.NonEmpty(d.DeclineCode))
 		} else {
 			upd.ClearErrorCode().ClearErrorMessage().ClearErrorReason()
 		}

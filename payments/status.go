@@ -5,6 +5,7 @@ import (
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/payments/errs"
+	"switchyard/payments/validate"
 )
 
 // intentStatusOf is Hyperswitch's mapping from the active attempt's status
@@ -121,26 +122,5 @@ func ErrUnexpectedState(flow string, current paymentintent.Status, expected []pa
 	}
 	return errs.New(errs.KindInvalid, "IR_14",
 		"This Payment could not be %s because it has a status of %s. The expected state is %s",
-		flow, current, joinOr(names))
-}
-
-func joinOr(items []string) string {
-	switch len(items) {
-	case 0:
-		return ""
-	case 1:
-		return items[0]
-	}
-	out := ""
-	for i, s := range items {
-		switch {
-		case i == 0:
-			out = s
-		case i == len(items)-1:
-			out += " or " + s
-		default:
-			out += ", " + s
-		}
-	}
-	return out
+		flow, current, validate.JoinOr(names))
 }

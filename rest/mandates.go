@@ -8,6 +8,7 @@ import (
 	"switchyard/ent/schema/schematype"
 	"switchyard/payments/customer"
 	"switchyard/payments/errs"
+	"switchyard/payments/validate"
 )
 
 // mandateDataIn is Hyperswitch's MandateData, a closed object. mandate_type
@@ -174,13 +175,6 @@ type mandateRevokedBody struct {
 	ErrorMessage *string `json:"error_message"`
 }
 
-func nonEmptyString(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
 // mandateBodyOf maps a mandate view.
 func mandateBodyOf(v *customer.MandateView) mandateBody {
 	m := v.Mandate
@@ -209,14 +203,14 @@ func mandateBodyOf(v *customer.MandateView) mandateBody {
 
 func mandateCardOf(c *schematype.CardDetails, fingerprint *string) *mandateCardBody {
 	return &mandateCardBody{
-		Last4Digits:     nonEmptyString(c.Last4),
-		CardExpMonth:    nonEmptyString(c.CardExpMonth),
-		CardExpYear:     nonEmptyString(c.CardExpYear),
+		Last4Digits:     validate.NonEmpty(c.Last4),
+		CardExpMonth:    validate.NonEmpty(c.CardExpMonth),
+		CardExpYear:     validate.NonEmpty(c.CardExpYear),
 		CardHolderName:  c.CardHolderName,
 		Scheme:          c.CardNetwork,
 		IssuerCountry:   c.CardIssuingCntry,
 		CardFingerprint: fingerprint,
-		CardISIN:        nonEmptyString(c.CardISIN),
+		CardISIN:        validate.NonEmpty(c.CardISIN),
 		CardIssuer:      c.CardIssuer,
 		CardNetwork:     c.CardNetwork,
 		CardType:        c.CardType,

@@ -14,6 +14,7 @@ import (
 	"switchyard/payments/connector"
 	"switchyard/payments/customer"
 	"switchyard/payments/errs"
+	"switchyard/payments/validate"
 )
 
 // cardFromLockerBody is Hyperswitch's CardDetailFromLocker: the saved card,
@@ -41,9 +42,9 @@ func cardFromLockerOf(pm *ent.PaymentMethod) *cardFromLockerBody {
 	if c == nil {
 		return nil
 	}
-	return &cardFromLockerBody{Scheme: c.CardNetwork, IssuerCountry: c.CardIssuingCntry, Last4Digits: nonEmptyString(c.Last4),
-		ExpiryMonth: nonEmptyString(c.CardExpMonth), ExpiryYear: nonEmptyString(c.CardExpYear), CardHolderName: c.CardHolderName,
-		CardFingerprint: pm.Fingerprint, CardNetwork: c.CardNetwork, CardISIN: nonEmptyString(c.CardISIN), CardIssuer: c.CardIssuer,
+	return &cardFromLockerBody{Scheme: c.CardNetwork, IssuerCountry: c.CardIssuingCntry, Last4Digits: validate.NonEmpty(c.Last4),
+		ExpiryMonth: validate.NonEmpty(c.CardExpMonth), ExpiryYear: validate.NonEmpty(c.CardExpYear), CardHolderName: c.CardHolderName,
+		CardFingerprint: pm.Fingerprint, CardNetwork: c.CardNetwork, CardISIN: validate.NonEmpty(c.CardISIN), CardIssuer: c.CardIssuer,
 		CardType: c.CardType, SavedToLocker: true}
 }
 

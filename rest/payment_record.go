@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"encoding/json"
 	"strconv"
 
 	"switchyard/ent"
@@ -113,28 +112,28 @@ type paymentRecord struct {
 	Force3DSChallengeTrigger           *bool            `json:"force_3ds_challenge_trigger"`
 
 	// Outcome and next step.
-	NextAction          map[string]any       `json:"next_action"`
-	ErrorCode           *string              `json:"error_code"`
-	ErrorMessage        *string              `json:"error_message"`
-	UnifiedCode         *string              `json:"unified_code"`
-	UnifiedMessage      *string              `json:"unified_message"`
-	IssuerErrorCode     *string              `json:"issuer_error_code"`
-	IssuerErrorMessage  *string              `json:"issuer_error_message"`
-	ManualRetryAllowed  *bool                `json:"manual_retry_allowed"`
-	ErrorDetails        *paymentErrorDetails `json:"error_details"`
-	NetworkDetails      *paymentNetworkInfo  `json:"network_details"`
-	FrmMessage          *paymentFrmMessage   `json:"frm_message"`
-	FrmMetadata         map[string]any       `json:"frm_metadata"`
-	Metadata            map[string]any       `json:"metadata"`
-	ConnectorMetadata   map[string]any       `json:"connector_metadata"`
-	FeatureMetadata     map[string]any       `json:"feature_metadata"`
-	PaymentLink         *paymentLinkOut      `json:"payment_link"`
-	SurchargeDetails    *surchargeOut        `json:"surcharge_details"`
-	IncrementalAuthOK   *bool                `json:"incremental_authorization_allowed"`
-	AuthorizationCount  *int                 `json:"authorization_count"`
-	BrowserInfo         *browserInfo         `json:"browser_info"`
-	SplitPayments       map[string]any       `json:"split_payments"`
-	ExtendedAuthApplied *bool                `json:"extended_authorization_applied"`
+	NextAction          map[string]any        `json:"next_action"`
+	ErrorCode           *string               `json:"error_code"`
+	ErrorMessage        *string               `json:"error_message"`
+	UnifiedCode         *string               `json:"unified_code"`
+	UnifiedMessage      *string               `json:"unified_message"`
+	IssuerErrorCode     *string               `json:"issuer_error_code"`
+	IssuerErrorMessage  *string               `json:"issuer_error_message"`
+	ManualRetryAllowed  *bool                 `json:"manual_retry_allowed"`
+	ErrorDetails        *paymentErrorDetails  `json:"error_details"`
+	NetworkDetails      *paymentNetworkInfo   `json:"network_details"`
+	FrmMessage          *paymentFrmMessage    `json:"frm_message"`
+	FrmMetadata         map[string]any        `json:"frm_metadata"`
+	Metadata            map[string]any        `json:"metadata"`
+	ConnectorMetadata   map[string]any        `json:"connector_metadata"`
+	FeatureMetadata     map[string]any        `json:"feature_metadata"`
+	PaymentLink         *paymentLinkOut       `json:"payment_link"`
+	SurchargeDetails    *surchargeOut         `json:"surcharge_details"`
+	IncrementalAuthOK   *bool                 `json:"incremental_authorization_allowed"`
+	AuthorizationCount  *int                  `json:"authorization_count"`
+	BrowserInfo         *payments.BrowserInfo `json:"browser_info"`
+	SplitPayments       map[string]any        `json:"split_payments"`
+	ExtendedAuthApplied *bool                 `json:"extended_authorization_applied"`
 
 	// Extras (the flags).
 	RequestExtendedAuthorization     *bool           `json:"request_extended_authorization"`
@@ -459,7 +458,7 @@ func paymentRecordOf(v *payments.PaymentView) paymentRecord {
 		if a.Card != nil || a.PaymentMethodBilling != nil {
 			rec.PaymentMethodData = &paymentMethodDataOut{Card: cardOutOf(a), Billing: a.PaymentMethodBilling}
 		}
-		rec.BrowserInfo = browserInfoOf(a.BrowserInfo)
+		rec.BrowserInfo = payments.BrowserInfoOf(a.BrowserInfo)
 	}
 	rec.NextAction = v.NextAction()
 	rec.ManualRetryAllowed = v.ManualRetryAllowed()
@@ -553,23 +552,6 @@ func errorDetailsOf(a *ent.PaymentAttempt, network *string) *paymentErrorDetails
 		}
 	}
 	return d
-}
-
-// browserInfoOf shows stored browser details in the spec's shape (every
-// member, null when absent).
-func browserInfoOf(m map[string]any) *browserInfo {
-	if len(m) == 0 {
-		return nil
-	}
-	raw, err := json.Marshal(m)
-	if err != nil {
-		return nil
-	}
-	var b browserInfo
-	if err := json.Unmarshal(raw, &b); err != nil {
-		return nil
-	}
-	return &b
 }
 
 // enumString turns a stored optional enum (a named string type) into the

@@ -51,7 +51,7 @@ type paymentsRequest struct {
 	FeatureMetadata                      map[string]any             `json:"feature_metadata"`
 	FrmMetadata                          map[string]any             `json:"frm_metadata"`
 	PaymentLinkConfig                    map[string]any             `json:"payment_link_config"`
-	BrowserInfo                          *browserInfo               `json:"browser_info"`
+	BrowserInfo                          *payments.BrowserInfo      `json:"browser_info"`
 	SetupFutureUsage                     *string                    `json:"setup_future_usage"`
 	OffSession                           *bool                      `json:"off_session"`
 	PaymentType                          *string                    `json:"payment_type"`
@@ -133,42 +133,6 @@ type surchargeIn struct {
 	TaxAmount       *int64 `json:"tax_amount"`
 }
 
-// browserInfo is Hyperswitch's BrowserInformation, in and out.
-type browserInfo struct {
-	ColorDepth        *int32  `json:"color_depth"`
-	JavaEnabled       *bool   `json:"java_enabled"`
-	JavaScriptEnabled *bool   `json:"java_script_enabled"`
-	Language          *string `json:"language"`
-	ScreenHeight      *int32  `json:"screen_height"`
-	ScreenWidth       *int32  `json:"screen_width"`
-	TimeZone          *int32  `json:"time_zone"`
-	IPAddress         *string `json:"ip_address"`
-	AcceptHeader      *string `json:"accept_header"`
-	UserAgent         *string `json:"user_agent"`
-	OSType            *string `json:"os_type"`
-	OSVersion         *string `json:"os_version"`
-	DeviceModel       *string `json:"device_model"`
-	AcceptLanguage    *string `json:"accept_language"`
-	Referer           *string `json:"referer"`
-}
-
-// asMap is the stored form: the members given.
-func (b *browserInfo) asMap() map[string]any {
-	if b == nil {
-		return nil
-	}
-	raw, _ := json.Marshal(b)
-	var all map[string]any
-	_ = json.Unmarshal(raw, &all)
-	out := make(map[string]any, len(all))
-	for k, v := range all {
-		if v != nil {
-			out[k] = v
-		}
-	}
-	return out
-}
-
 // paymentsCaptureRequest is Hyperswitch's PaymentsCaptureRequest.
 type paymentsCaptureRequest struct {
 	AmountToCapture          *int64          `json:"amount_to_capture"`
@@ -215,7 +179,7 @@ func (req *paymentsRequest) fields() (payments.PaymentFields, error) {
 		FeatureMetadata:              req.FeatureMetadata,
 		FrmMetadata:                  req.FrmMetadata,
 		PaymentLinkConfig:            req.PaymentLinkConfig,
-		BrowserInfo:                  req.BrowserInfo.asMap(),
+		BrowserInfo:                  req.BrowserInfo,
 		SetupFutureUsage:             req.SetupFutureUsage,
 		OffSession:                   req.OffSession,
 		PaymentType:                  req.PaymentType,
@@ -524,18 +488,16 @@ type sandboxCustomerActionRequest struct {
 
 // createInput is the create's domain input: amount and currency required.
 func (req *paymentsRequest) createInput() (payments.PaymentInput, error) {
-	if req.Amount == nil {
-		return payments.PaymentInput{}, errs.MissingField("amount")
-	}
-	if req.Currency == nil {
-		return payments.PaymentInput{}, errs.MissingField("currency")
+	amount, currency, err := payments.RequireAmount(req.Amount, req.Currency, "amount", "currency")
+	if err != nil {
+		return payments.PaymentInput{}, err
 	}
 	f, err := req.fields()
 	if err != nil {
 		return payments.PaymentInput{}, err
 	}
 	return payments.PaymentInput{
-		PaymentID: req.PaymentID, ProfileID: req.ProfileID, Amount: *req.Amount, Currency: *req.Currency,
+		PaymentID: req.PaymentID, ProfileID: req.ProfileID, Amount: amount, Currency: currency,
 		Confirm: req.Confirm != nil && *req.Confirm, PaymentFields: f,
 	}, nil
 }

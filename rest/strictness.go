@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"switchyard/ent/schema/schematype"
+	"switchyard/payments"
 )
 
 // openObjects are the request objects whose unknown members are ignored;
@@ -36,8 +37,7 @@ var openObjects = typeSet(
 	paymentCustomerIn{},         // CustomerDetails: customer
 	cardIn{},                    // Card: payment_method_data.card
 	v2Card{},                    // Card, in v2's payment_method_data
-	browserInfo{},               // BrowserInformation
-	v2BrowserInfo{},             // BrowserInformation, v2
+	payments.BrowserInfo{},      // BrowserInformation, v1 and v2
 	surchargeIn{},               // RequestSurchargeDetails
 	mandateAmountIn{},           // MandateAmountData: mandate_type.single_use / multi_use
 )

@@ -151,7 +151,7 @@ type v2ConfirmRequest struct {
 	// CustomerAcceptance is checked and not kept: v2 sets up no mandates
 	// (v1 does, see mandates.go).
 	CustomerAcceptance         *customerAcceptanceIn `json:"customer_acceptance"`
-	BrowserInfo                *v2BrowserInfo        `json:"browser_info"`
+	BrowserInfo                *payments.BrowserInfo `json:"browser_info"`
 	PaymentMethodID            *string               `json:"payment_method_id"`
 	PaymentToken               *string               `json:"payment_token"`
 	MerchantConnectorDetails   map[string]any        `json:"merchant_connector_details"`
@@ -220,25 +220,6 @@ type v2Upi struct {
 	} `json:"upi_collect"`
 	UpiIntent map[string]any `json:"upi_intent"`
 	UpiQr     map[string]any `json:"upi_qr"`
-}
-
-// v2BrowserInfo is BrowserInformation.
-type v2BrowserInfo struct {
-	ColorDepth        *int64  `json:"color_depth"`
-	JavaEnabled       *bool   `json:"java_enabled"`
-	JavaScriptEnabled *bool   `json:"java_script_enabled"`
-	Language          *string `json:"language"`
-	ScreenHeight      *int64  `json:"screen_height"`
-	ScreenWidth       *int64  `json:"screen_width"`
-	TimeZone          *int64  `json:"time_zone"`
-	IPAddress         *string `json:"ip_address"`
-	AcceptHeader      *string `json:"accept_header"`
-	UserAgent         *string `json:"user_agent"`
-	OSType            *string `json:"os_type"`
-	OSVersion         *string `json:"os_version"`
-	DeviceModel       *string `json:"device_model"`
-	AcceptLanguage    *string `json:"accept_language"`
-	Referer           *string `json:"referer"`
 }
 
 // v2PaymentMethods is the v2 PaymentMethod enumeration.
@@ -374,13 +355,10 @@ func (req *v2IntentCreateRequest) input(p tenancy.Principal) (payments.PaymentIn
 	if d == nil {
 		return in, errs.MissingField("amount_details")
 	}
-	if d.OrderAmount == nil {
-		return in, errs.MissingField("amount_details.order_amount")
+	var err error
+	if in.Amount, in.Currency, err = payments.RequireAmount(d.OrderAmount, d.Currency, "amount_details.order_amount", "amount_details.currency"); err != nil {
+		return in, err
 	}
-	if d.Currency == nil {
-		return in, errs.MissingField("amount_details.currency")
-	}
-	in.Amount, in.Currency = *d.OrderAmount, *d.Currency
 	if err := d.fields(&in.PaymentFields); err != nil {
 		return in, err
 	}
@@ -450,17 +428,7 @@ func (req *v2ConfirmRequest) input() (payments.ConfirmInput, error) {
 	in.PaymentMethod = pm
 	in.ReturnURL = req.ReturnURL
 	in.Shipping = req.Shipping
-	if b := req.BrowserInfo; b != nil {
-		raw, _ := json.Marshal(b)
-		var m map[string]any
-		_ = json.Unmarshal(raw, &m)
-		for k, v := range m {
-			if v == nil {
-				delete(m, k)
-			}
-		}
-		in.BrowserInfo = m
-	}
+	in.BrowserInfo = req.BrowserInfo
 	return in, nil
 }
 

@@ -107,7 +107,7 @@ func (s *Service) SavePaymentMethod(ctx context.Context, tx *ent.Tx, pi *ent.Pay
 		SetID(ids.New(ids.PaymentMethod)).
 		SetNillableCustomerID(pi.CustomerID).
 		SetPaymentMethod(m.Type).
-		SetNillablePaymentMethodType(nonEmpty(m.Subtype)).
+		SetNillablePaymentMethodType(validate.NonEmpty(m.Subtype)).
 		SetStatus(paymentmethod.StatusProcessing)
 	if m.Card != nil {
 		card := m.Card.Details()
@@ -151,7 +151,7 @@ func (s *Service) SettleMandate(ctx context.Context, tx *ent.Tx, pi *ent.Payment
 		}
 		pm, err := tx.PaymentMethod.UpdateOneID(*att.PaymentMethodID).
 			SetStatus(paymentmethod.StatusActive).SetRecurringEnabled(true).SetLastUsedAt(now).
-			SetNillableNetworkTransactionID(nonEmpty(networkTransactionID)).
+			SetNillableNetworkTransactionID(validate.NonEmpty(networkTransactionID)).
 			SetConnectorToken(connectorMandateID).SetNillableMerchantConnectorID(att.MerchantConnectorID).Save(ctx)
 		if ent.IsNotFound(err) {
 			// The customer was deleted while the connector authorized: its
@@ -175,7 +175,7 @@ func (s *Service) SettleMandate(ctx context.Context, tx *ent.Tx, pi *ent.Payment
 			SetNillableConnector(att.Connector).
 			SetNillableMerchantConnectorID(att.MerchantConnectorID).
 			SetConnectorMandateID(connectorMandateID).
-			SetNillableNetworkTransactionID(nonEmpty(networkTransactionID))
+			SetNillableNetworkTransactionID(validate.NonEmpty(networkTransactionID))
 		if a := req.CustomerAcceptance; a != nil {
 			create.SetCustomerAcceptance(acceptanceMap(a))
 		}
@@ -366,12 +366,4 @@ func strValue(p *string) string {
 		return ""
 	}
 	return *p
-}
-
-// nonEmpty is &s, or nil for "".
-func nonEmpty(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
 }

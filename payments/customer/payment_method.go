@@ -199,15 +199,15 @@ func (c *CardInput) Details() *schematype.CardDetails {
 		CardExpMonth:   c.ExpMonth,
 		CardExpYear:    c.ExpYear,
 		CardHolderName: c.HolderName,
-		CardNetwork:    nonEmpty(d.Network),
+		CardNetwork:    validate.NonEmpty(d.Network),
 	}
 	if c.Network != nil && *c.Network != "" {
 		out.CardNetwork = c.Network
 	}
-	out.CardExtendedBIN = nonEmpty(d.ExtendedBIN)
-	out.CardType = nonEmpty(d.CardType)
-	out.CardIssuer = nonEmpty(d.Issuer)
-	out.CardIssuingCntry = nonEmpty(d.IssuingCountry)
+	out.CardExtendedBIN = validate.NonEmpty(d.ExtendedBIN)
+	out.CardType = validate.NonEmpty(d.CardType)
+	out.CardIssuer = validate.NonEmpty(d.Issuer)
+	out.CardIssuingCntry = validate.NonEmpty(d.IssuingCountry)
 	return out
 }
 

@@ -11,6 +11,7 @@ import (
 	"switchyard/payments/cards"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
+	"switchyard/payments/validate"
 )
 
 // Saved cards, as Hyperswitch keeps them: a confirmed card payment with a
@@ -89,7 +90,7 @@ func (s *Service) KeepVerifiedCard(ctx context.Context, id string, v VerifiedCar
 		create := tx.PaymentMethod.Create().SetID(id).SetPaymentMethod("card").SetCard(details).
 			SetFingerprint(s.cardFingerprint(v.Method.Card)).SetStatus(paymentmethod.StatusActive).SetRecurringEnabled(true).
 			SetConnectorToken(v.ConnectorToken).SetMerchantConnectorID(v.MerchantConnectorID).SetMetadata(v.Metadata).
-			SetNillableNetworkTransactionID(nonEmpty(v.NetworkTransactionID)).SetNillableCustomerID(v.CustomerID)
+			SetNillableNetworkTransactionID(validate.NonEmpty(v.NetworkTransactionID)).SetNillableCustomerID(v.CustomerID)
 		switch {
 		case v.Method.Subtype != "":
 			create.SetPaymentMethodType(v.Method.Subtype)
@@ -138,7 +139,7 @@ func (s *Service) settleKeptCard(ctx context.Context, tx *ent.Tx, pi *ent.Paymen
 		return nil
 	}
 	upd := pm.Update().SetStatus(paymentmethod.StatusActive).SetLastUsedAt(s.db.Now()).
-		SetNillableNetworkTransactionID(nonEmpty(networkTransactionID)).
+		SetNillableNetworkTransactionID(validate.NonEmpty(networkTransactionID)).
 		SetNillableMerchantConnectorID(att.MerchantConnectorID)
 	if connectorToken != "" {
 		upd.SetConnectorToken(connectorToken)

@@ -17,7 +17,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"strings"
 
 	"switchyard/ent"
 	"switchyard/ent/gsmrule"
@@ -132,29 +131,17 @@ func (s *Service) checkKey(k Key) error {
 	return nil
 }
 
-func oneOf(field string, v *string, allowed []string) error {
-	if v == nil {
-		return nil
-	}
-	for _, a := range allowed {
-		if *v == a {
-			return nil
-		}
-	}
-	return errs.InvalidValue(field, "must be one of %s, got %q", strings.Join(allowed, ", "), *v)
-}
-
 func (in *RuleInput) check() error {
-	if err := oneOf("decision", in.Decision, decisions); err != nil {
+	if err := validate.OneOf("decision", in.Decision, decisions...); err != nil {
 		return err
 	}
-	if err := oneOf("error_category", in.ErrorCategory, errorCategories); err != nil {
+	if err := validate.OneOf("error_category", in.ErrorCategory, errorCategories...); err != nil {
 		return err
 	}
-	if err := oneOf("standardised_code", in.StandardisedCode, standardisedCodes); err != nil {
+	if err := validate.OneOf("standardised_code", in.StandardisedCode, standardisedCodes...); err != nil {
 		return err
 	}
-	if err := oneOf("feature", in.Feature, []string{"retry"}); err != nil {
+	if err := validate.OneOf("feature", in.Feature, "retry"); err != nil {
 		return err
 	}
 	for _, f := range []struct {

@@ -416,7 +416,7 @@ func parseCondition(at validate.Path, w comparisonWire) (condition, error) {
 		if c.valueType == "" {
 			return c, errs.MissingField(vat.Key("type").String())
 		}
-		return c, errs.InvalidValue(vat.Key("type").String(), "%s compares with %s, got %q", *w.Lhs, joinOr(allowed), c.valueType)
+		return c, errs.InvalidValue(vat.Key("type").String(), "%s compares with %s, got %q", *w.Lhs, validate.JoinOr(allowed), c.valueType)
 	}
 	// Only a single number is ordered; every other value is equal or not.
 	if c.op != cmpEqual && c.op != cmpNotEqual && c.valueType != valueNumber {
@@ -486,21 +486,6 @@ func parseCondition(at validate.Path, w comparisonWire) (condition, error) {
 }
 
 func isNull(raw json.RawMessage) bool { return len(raw) == 0 || string(raw) == "null" }
-
-func joinOr(list []string) string {
-	out := ""
-	for i, s := range list {
-		switch {
-		case i == 0:
-		case i == len(list)-1:
-			out += " or "
-		default:
-			out += ", "
-		}
-		out += s
-	}
-	return out
-}
 
 // evaluate is the selection of the first rule that holds for p (and its
 // name), else the default selection.

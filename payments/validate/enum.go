@@ -94,6 +94,40 @@ func (e *Enum) Optional(field Path, v *string) error {
 	return e.Check(field, *v)
 }
 
+// OneOf checks an optional member against a short closed set, named in the
+// message ("must be one of a, b or c").
+func OneOf(field string, v *string, allowed ...string) error {
+	if v == nil || slices.Contains(allowed, *v) {
+		return nil
+	}
+	return errs.InvalidValue(field, "must be one of %s, got %q", JoinOr(allowed), *v)
+}
+
+// JoinOr lists items for a message: "a", "a or b", "a, b or c".
+func JoinOr(items []string) string {
+	out := ""
+	for i, s := range items {
+		switch {
+		case i == 0:
+		case i == len(items)-1:
+			out += " or "
+		default:
+			out += ", "
+		}
+		out += s
+	}
+	return out
+}
+
+// NonEmpty is &s, or nil for "": an optional member's value from a column
+// that keeps "" for none.
+func NonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
 // Countries is the full ISO 3166-1 alpha-2 set (Hyperswitch's CountryAlpha2):
 // business_country and accepted_countries of connector accounts, the
 // merchant's address and primary_business_details.
