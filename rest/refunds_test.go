@@ -29,9 +29,7 @@ func testCard(number string) *customer.PaymentMethodInput {
 }
 
 // paidPayment creates a payment of the merchant with the card and
-// confirm: true through POST /payments, and returns its payment_id. Where
-// the v1 route is not there (it is another engineer's, rest/payments.go),
-// it goes through the domain, svc.CreatePayment, instead.
+// confirm: true through POST /payments, and returns its payment_id.
 func paidPayment(t *testing.T, c *client, merchantID string, profileID *string, amount int64, currency, card string) string {
 	t.Helper()
 	body := map[string]any{"amount": amount, "currency": currency, "confirm": true,
@@ -41,24 +39,11 @@ func paidPayment(t *testing.T, c *client, merchantID string, profileID *string, 
 	if profileID != nil {
 		body["profile_id"] = *profileID
 	}
-	var id, status string
-	var captured int64
-	h := map[string]string{"X-Merchant-Id": merchantID}
-	if r := c.doWith("POST", "/payments", c.admin(), body, h); r.errCode() != "IR_02" {
-		r.must(t, 200)
-		id, status = r.str("payment_id"), r.str("status")
-		n, _ := r.obj()["amount_received"].(float64)
-		captured = int64(n)
-	} else {
-		v, err := c.srv.Payments.CreatePayment(merchantCtx(merchantID), payments.PaymentInput{
-			ProfileID: profileID, Amount: amount, Currency: currency, Confirm: true,
-			PaymentFields: payments.PaymentFields{PaymentMethod: testCard(card)},
-		})
-		if err != nil {
-			t.Fatalf("create and confirm: %v", err)
-		}
-		id, status, captured = v.Intent.PaymentID, string(v.Intent.Status), v.Intent.AmountCaptured
-	}
+	r := c.doWith("POST", "/payments", c.admin(), body, map[string]string{"X-Merchant-Id": merchantID})
+	r.must(t, 200)
+	id, status := r.str("payment_id"), r.str("status")
+	n, _ := r.obj()["amount_received"].(float64)
+	captured := int64(n)
 	if card == "4242424242424242" && (status != "succeeded" || captured != amount) {
 		t.Fatalf("payment %s: status %s, captured %d", id, status, captured)
 	}
@@ -155,45 +140,26 @@ func TestRefundLifecycle(t *testing.T) {
 		t.Fatalf("retrieve unknown: %d %s", r.Status, r.Raw)
 	}
 
-	assertNestedRefunds(t, c, d.MerchantID, d.SecretKey, pay, []string{"merchant_ref_1", second.str("refund_id"), rest.str("refund_id")})
+	assertNestedRefunds(t, c, d.SecretKey, pay, []string{"merchant_ref_1", second.str("refund_id"), rest.str("refund_id")})
 }
 
-// assertNestedRefunds checks that the payment shows its refunds, oldest
-// first. The v1 payment record (rest/payment_record.go, GET /payments/{id})
-// is being built by another engineer: when the route answers, its
-// `refunds` array is checked; until then the domain view it maps from is.
-func assertNestedRefunds(t *testing.T, c *client, merchantID, key, paymentID string, want []string) {
+// assertNestedRefunds checks that GET /payments/{id} shows the payment's
+// refunds, oldest first.
+func assertNestedRefunds(t *testing.T, c *client, key, paymentID string, want []string) {
 	t.Helper()
 	r := c.do("GET", "/payments/"+paymentID, key, nil)
-	if r.Status == 200 {
-		refs, _ := r.obj()["refunds"].([]any)
-		var got []string
-		for _, x := range refs {
-			ref := x.(map[string]any)
-			if ref["payment_id"] != paymentID {
-				t.Errorf("nested refund of %v", ref["payment_id"])
-			}
-			got = append(got, ref["refund_id"].(string))
-		}
-		if !slices.Equal(got, want) {
-			t.Fatalf("GET /payments/%s refunds = %v, want %v", paymentID, got, want)
-		}
-		return
-	}
-	if r.errCode() != "IR_02" {
-		t.Fatalf("GET /payments/%s: %d %s", paymentID, r.Status, r.Raw)
-	}
-	t.Log("GET /payments/{id} is not routed yet: checking the nested refunds on the domain view")
-	v, err := c.srv.Payments.GetPayment(merchantCtx(merchantID), paymentID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r.must(t, 200)
+	refs, _ := r.obj()["refunds"].([]any)
 	var got []string
-	for _, ref := range v.Refunds {
-		got = append(got, ref.RefundID)
+	for _, x := range refs {
+		ref := x.(map[string]any)
+		if ref["payment_id"] != paymentID {
+			t.Errorf("nested refund of %v", ref["payment_id"])
+		}
+		got = append(got, ref["refund_id"].(string))
 	}
 	if !slices.Equal(got, want) {
-		t.Fatalf("payment %s refunds = %v, want %v", paymentID, got, want)
+		t.Fatalf("GET /payments/%s refunds = %v, want %v", paymentID, got, want)
 	}
 }
 
