@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -22,11 +21,9 @@ import (
 	"switchyard/internal/testenv"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testenv.RemoveBinary()
-	os.Exit(code)
-}
+// TestMain empties the test Redis database and removes the binary the
+// process tests built (testenv.Main).
+func TestMain(m *testing.M) { testenv.Main(m) }
 
 // cluster is the processes of one test and the receiver they deliver to.
 type cluster struct {

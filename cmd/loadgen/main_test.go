@@ -166,3 +166,6 @@ func TestOptionsRefuse(t *testing.T) {
 		}
 	}
 }
+
+// TestMain empties the test Redis database the tests used (testenv.Main).
+func TestMain(m *testing.M) { testenv.Main(m) }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -13,11 +12,9 @@ import (
 	"switchyard/internal/testenv"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testenv.RemoveBinary()
-	os.Exit(code)
-}
+// TestMain empties the test Redis database and removes the binary the
+// process tests built (testenv.Main).
+func TestMain(m *testing.M) { testenv.Main(m) }
 
 // TestLogLinesAreJSON runs the real binary and checks what it writes to
 // its standard output: every line is a JSON object; a line written inside

@@ -39,7 +39,7 @@ var (
 )
 
 // SwitchyardBinary builds cmd/switchyard once per test binary run; a
-// package that uses it removes it in TestMain with RemoveBinary.
+// package that uses it removes it when its tests end (Main).
 func SwitchyardBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {

@@ -1,7 +1,8 @@
 // Package testenv gives tests their backends: a fresh MariaDB/MySQL database
 // per test when SWITCHYARD_TEST_MYSQL_DSN points at a server (CI sets it),
-// else embedded SQLite; the real Redis of SWITCHYARD_TEST_REDIS_URL, else
-// an in-process one; and the Redis Cluster of SWITCHYARD_TEST_REDIS_CLUSTER
+// else embedded SQLite; the real Redis of SWITCHYARD_TEST_REDIS_URL (a
+// database of the test process's own, emptied when it ends: Main), else an
+// in-process one; and the Redis Cluster of SWITCHYARD_TEST_REDIS_CLUSTER
 // for the tests that need one. With CI=true a missing variable fails the
 // test instead of quietly falling back, so integration tests never skip in CI.
 package testenv
@@ -118,16 +119,6 @@ func Database(t testing.TB) config.Database {
 		return MySQLDatabase(t)
 	}
 	return SQLiteDatabase(t)
-}
-
-// RedisURL is the test Redis, or "" (in-process) outside CI.
-func RedisURL(t testing.TB) string {
-	t.Helper()
-	u := os.Getenv(EnvRedisURL)
-	if u == "" && InCI() {
-		t.Fatalf("%s must be set in CI", EnvRedisURL)
-	}
-	return u
 }
 
 // Backend names a database choice for tests that run on both.
