@@ -319,16 +319,19 @@ func (r *Resolver) rollAPIKey(ctx context.Context, id string, graceSeconds int, 
 	return &model.RollAPIKeyPayload{APIKey: res.APIKey, Key: res.Key, Previous: res.Previous, Replayed: replayed}, nil
 }
 
-func (r *Resolver) updateProfileWebhookSettings(ctx context.Context, profileID string, in model.WebhookSettingsInput, key *string) (*model.ProfilePayload, error) {
-	prof, replayed, err := idempotent(ctx, r, "updateProfileWebhookSettings", key, map[string]any{"profileID": profileID, "input": in}, func(ctx context.Context) (*ent.Profile, error) {
+// profileMutation runs a profile operation under its key; the payload is
+// the profile's row, read again after the commit.
+func (r *Resolver) profileMutation(ctx context.Context, name string, key *string, args any,
+	op func(context.Context) (string, error)) (*model.ProfilePayload, error) {
+	prof, replayed, err := idempotent(ctx, r, name, key, args, func(ctx context.Context) (*ent.Profile, error) {
 		if _, err := merchantPrincipal(ctx); err != nil {
 			return nil, err
 		}
-		prof, err := r.merchants.UpdateProfileWebhookSettings(ctx, profileID, merchant.WebhookSettingsPatch(in))
+		id, err := op(ctx)
 		if err != nil {
 			return nil, err
 		}
-		return reread(ctx, r.client.Profile.Get, prof.ID)
+		return reread(ctx, r.client.Profile.Get, id)
 	}, func(ctx context.Context, snap *ent.Profile) (*ent.Profile, error) {
 		return restore(ctx, r.client.Profile.Get, snap.ID, snap, "Business profile")
 	})
@@ -336,6 +339,33 @@ func (r *Resolver) updateProfileWebhookSettings(ctx context.Context, profileID s
 		return nil, err
 	}
 	return &model.ProfilePayload{Profile: prof, Replayed: replayed}, nil
+}
+
+// createProfile makes a profile through REST's operation (its name rules,
+// its HE_01 for a name in use).
+func (r *Resolver) createProfile(ctx context.Context, in model.CreateProfileInput, key *string) (*model.ProfilePayload, error) {
+	return r.profileMutation(ctx, "createProfile", key, map[string]any{"input": in}, func(ctx context.Context) (string, error) {
+		create := merchant.ProfileInput{ProfileName: in.ProfileName, ReturnURL: in.ReturnURL}
+		if in.WebhookSettings != nil {
+			create.WebhookDetails = merchant.WebhookSettingsPatch(*in.WebhookSettings).Details()
+		}
+		v, err := r.merchants.CreateProfile(ctx, create)
+		if err != nil {
+			return "", err
+		}
+		return v.ID, nil
+	})
+}
+
+func (r *Resolver) updateProfileWebhookSettings(ctx context.Context, profileID string, in model.WebhookSettingsInput, key *string) (*model.ProfilePayload, error) {
+	args := map[string]any{"profileID": profileID, "input": in}
+	return r.profileMutation(ctx, "updateProfileWebhookSettings", key, args, func(ctx context.Context) (string, error) {
+		prof, err := r.merchants.UpdateProfileWebhookSettings(ctx, profileID, merchant.WebhookSettingsPatch(in))
+		if err != nil {
+			return "", err
+		}
+		return prof.ID, nil
+	})
 }
 
 func (r *Resolver) retryWebhookDelivery(ctx context.Context, eventID string, key *string) (*model.DeliveryAttemptPayload, error) {

@@ -97,6 +97,11 @@ func (r *mutationResolver) RollAPIKey(ctx context.Context, id string, gracePerio
 	return r.rollAPIKey(ctx, id, gracePeriodSeconds, idempotencyKey)
 }
 
+// CreateProfile is the resolver for the createProfile field.
+func (r *mutationResolver) CreateProfile(ctx context.Context, input model.CreateProfileInput, idempotencyKey *string) (*model.ProfilePayload, error) {
+	return r.createProfile(ctx, input, idempotencyKey)
+}
+
 // UpdateProfileWebhookSettings is the resolver for the updateProfileWebhookSettings field.
 func (r *mutationResolver) UpdateProfileWebhookSettings(ctx context.Context, profileID string, input model.WebhookSettingsInput, idempotencyKey *string) (*model.ProfilePayload, error) {
 	return r.updateProfileWebhookSettings(ctx, profileID, input, idempotencyKey)

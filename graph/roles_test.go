@@ -50,7 +50,9 @@ var roleMatrix = map[string]access{
 	// secret key does not make, end or roll keys.
 	"Mutation.createConnectorAccount": {"DEVELOPER", "any"}, "Mutation.updateConnectorAccount": {"DEVELOPER", "any"},
 	"Mutation.createApiKey": {"DEVELOPER", "admin"}, "Mutation.revokeApiKey": {"DEVELOPER", "admin"},
-	"Mutation.rollApiKey":                   {"DEVELOPER", "admin"},
+	"Mutation.rollApiKey": {"DEVELOPER", "admin"},
+	// Profiles: admins, and a secret key as on REST.
+	"Mutation.createProfile":                {"", "any"},
 	"Mutation.updateProfileWebhookSettings": {"DEVELOPER", "any"}, "Mutation.retryWebhookDelivery": {"DEVELOPER", "any"},
 	"Mutation.retryFailedWebhookDeliveries": {"DEVELOPER", "any"},
 	"Mutation.createRoutingAlgorithm":       {"DEVELOPER", "any"}, "Mutation.activateRoutingAlgorithm": {"DEVELOPER", "any"},

@@ -253,6 +253,11 @@ var (
 				Columns: []*schema.Column{EventsColumns[11], EventsColumns[1], EventsColumns[0]},
 			},
 			{
+				Name:    "event_merchant_id_profile_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[11], EventsColumns[3], EventsColumns[1], EventsColumns[0]},
+			},
+			{
 				Name:    "event_merchant_id_idempotent_event_id",
 				Unique:  true,
 				Columns: []*schema.Column{EventsColumns[11], EventsColumns[7]},

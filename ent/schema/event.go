@@ -62,6 +62,8 @@ func (Event) Edges() []ent.Edge {
 func (Event) Indexes() []ent.Index {
 	return []ent.Index{
 		keyset(),
+		// The event log of one profile, newest first, and its count.
+		index.Fields("merchant_id", "profile_id", "created_at", "id"),
 		index.Fields("merchant_id", "idempotent_event_id").Unique(),
 		index.Fields("merchant_id", "object_id", "created_at"),
 		index.Fields("payment_intent_id", "created_at"),

@@ -491,6 +491,7 @@ type ComplexityRoot struct {
 		CreateCustomer               func(childComplexity int, input model.CustomerInput, idempotencyKey *string) int
 		CreatePayment                func(childComplexity int, input model.PaymentRequest, idempotencyKey *string) int
 		CreatePaymentExport          func(childComplexity int, filter *payments.PaymentExportFilter) int
+		CreateProfile                func(childComplexity int, input model.CreateProfileInput, idempotencyKey *string) int
 		CreateRefund                 func(childComplexity int, input model.CreateRefundInput, idempotencyKey *string) int
 		CreateRoutingAlgorithm       func(childComplexity int, input model.CreateRoutingAlgorithmInput, idempotencyKey *string) int
 		DeactivateRouting            func(childComplexity int, profileID *string, idempotencyKey *string) int
@@ -1015,6 +1016,7 @@ type MutationResolver interface {
 	CreateAPIKey(ctx context.Context, input model.CreateAPIKeyInput, idempotencyKey *string) (*model.CreateAPIKeyPayload, error)
 	RevokeAPIKey(ctx context.Context, id string, idempotencyKey *string) (*model.APIKeyPayload, error)
 	RollAPIKey(ctx context.Context, id string, gracePeriodSeconds int, idempotencyKey *string) (*model.RollAPIKeyPayload, error)
+	CreateProfile(ctx context.Context, input model.CreateProfileInput, idempotencyKey *string) (*model.ProfilePayload, error)
 	UpdateProfileWebhookSettings(ctx context.Context, profileID string, input model.WebhookSettingsInput, idempotencyKey *string) (*model.ProfilePayload, error)
 	CreatePaymentExport(ctx context.Context, filter *payments.PaymentExportFilter) (*model.PaymentExport, error)
 	RetryWebhookDelivery(ctx context.Context, eventID string, idempotencyKey *string) (*model.DeliveryAttemptPayload, error)
@@ -2972,6 +2974,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreatePaymentExport(childComplexity, args["filter"].(*payments.PaymentExportFilter)), true
+	case "Mutation.createProfile":
+		if e.ComplexityRoot.Mutation.CreateProfile == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createProfile_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateProfile(childComplexity, args["input"].(model.CreateProfileInput), args["idempotencyKey"].(*string)), true
 	case "Mutation.createRefund":
 		if e.ComplexityRoot.Mutation.CreateRefund == nil {
 			break
@@ -5440,6 +5453,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateApiKeyInput,
 		ec.unmarshalInputCreateConnectorAccountInput,
 		ec.unmarshalInputCreatePaymentInput,
+		ec.unmarshalInputCreateProfileInput,
 		ec.unmarshalInputCreateRefundInput,
 		ec.unmarshalInputCreateRoutingAlgorithmInput,
 		ec.unmarshalInputCustomerInput,
@@ -13816,6 +13830,20 @@ input CreateApiKeyInput {
   expiration: String!
 }
 
+"""
+A new business profile: Hyperswitch's ProfileCreate members the dashboard
+sets. The profile's other settings keep their defaults (REST's POST
+/account/{merchant_id}/business_profile sets them all).
+"""
+input CreateProfileInput {
+  "A name the merchant does not use yet (1 to 64 characters); profile_<n> when absent."
+  profileName: String
+  "Where a customer returns after a redirect (absolute http(s) URL)."
+  returnURL: String
+  "The profile's webhook settings; none (no URL: nothing is sent) when absent."
+  webhookSettings: WebhookSettingsInput
+}
+
 "Changes to a profile's webhook settings; absent members keep their value."
 input WebhookSettingsInput {
   "The URL to POST events to (absolute http(s) URL); an empty string removes it."
@@ -14054,6 +14082,19 @@ type Mutation {
     "Runs the mutation at most once per key (see Mutation); a replay returns the same new key."
     idempotencyKey: String
   ): RollApiKeyPayload! @hasRole(roles: [DEVELOPER], keys: ADMIN_KEY)
+  """
+  Creates a business profile of the caller's merchant (POST
+  /account/{merchant_id}/business_profile), with its own webhook settings,
+  signing key, routing and connector accounts. A name the merchant already
+  uses is refused (HE_01); profile_<n> when absent. Admins, and the
+  merchant's secret key as on REST.
+  """
+  createProfile(
+    "The profile's name and settings."
+    input: CreateProfileInput!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): ProfilePayload! @hasRole(roles: [], keys: ANY)
   "Changes a profile's webhook settings: URL, enabled statuses and event types, delivery on or off."
   updateProfileWebhookSettings(
     "The profile_id (pro_…)."
@@ -14196,9 +14237,9 @@ type ApiKeyPayload {
   replayed: Boolean!
 }
 
-"updateProfileWebhookSettings' result."
+"createProfile's and updateProfileWebhookSettings' result."
 type ProfilePayload {
-  "The profile with its new settings."
+  "The profile made, or with its new settings."
   profile: Profile!
   "True when this answer replays the stored result of an earlier call with the same idempotency key."
   replayed: Boolean!
@@ -17152,6 +17193,28 @@ func (ec *executionContext) field_Mutation_createPayment_args(ctx context.Contex
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.PaymentRequest, error) {
 			return ec.unmarshalNCreatePaymentInput2switchyardᚋgraphᚋmodelᚐPaymentRequest(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createProfile_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateProfileInput, error) {
+			return ec.unmarshalNCreateProfileInput2switchyardᚋgraphᚋmodelᚐCreateProfileInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -26969,6 +27032,73 @@ func (ec *executionContext) fieldContext_Mutation_rollApiKey(ctx context.Context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_rollApiKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createProfile(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createProfile(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateProfile(ctx, fc.Args["input"].(model.CreateProfileInput), fc.Args["idempotencyKey"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{})
+				if err != nil {
+					var zeroVal *model.ProfilePayload
+					return zeroVal, err
+				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.ProfilePayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.ProfilePayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ProfilePayload) graphql.Marshaler {
+			return ec.marshalNProfilePayload2ᚖswitchyardᚋgraphᚋmodelᚐProfilePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createProfile(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProfilePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createProfile_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -41855,6 +41985,50 @@ func (ec *executionContext) unmarshalInputCreatePaymentInput(ctx context.Context
 				return it, err
 			}
 			it.IsIframeRedirectionEnabled = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateProfileInput(ctx context.Context, obj any) (model.CreateProfileInput, error) {
+	var it model.CreateProfileInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"profileName", "returnURL", "webhookSettings"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "profileName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileName"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileName = data
+		case "returnURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURL = data
+		case "webhookSettings":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookSettings"))
+			data, err := ec.unmarshalOWebhookSettingsInput2ᚖswitchyardᚋgraphᚋmodelᚐWebhookSettingsInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookSettings = data
 		}
 	}
 	return it, nil
@@ -68429,6 +68603,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createProfile":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createProfile(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "updateProfileWebhookSettings":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateProfileWebhookSettings(ctx, field)
@@ -73271,6 +73452,11 @@ func (ec *executionContext) unmarshalNCreateConnectorAccountInput2switchyardᚋg
 
 func (ec *executionContext) unmarshalNCreatePaymentInput2switchyardᚋgraphᚋmodelᚐPaymentRequest(ctx context.Context, v any) (model.PaymentRequest, error) {
 	res, err := ec.unmarshalInputCreatePaymentInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCreateProfileInput2switchyardᚋgraphᚋmodelᚐCreateProfileInput(ctx context.Context, v any) (model.CreateProfileInput, error) {
+	res, err := ec.unmarshalInputCreateProfileInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -78701,6 +78887,14 @@ func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel
 	_ = ctx
 	res := graphql.MarshalTime(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOWebhookSettingsInput2ᚖswitchyardᚋgraphᚋmodelᚐWebhookSettingsInput(ctx context.Context, v any) (*model.WebhookSettingsInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputWebhookSettingsInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {

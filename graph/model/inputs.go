@@ -169,3 +169,11 @@ type WebhookSettingsInput struct {
 	WebhookUsername        *string  `json:"webhookUsername"`
 	WebhookPassword        *string  `json:"webhookPassword"`
 }
+
+// CreateProfileInput is a new business profile: its name, return URL and
+// webhook settings.
+type CreateProfileInput struct {
+	ProfileName     *string               `json:"profileName"`
+	ReturnURL       *string               `json:"returnURL"`
+	WebhookSettings *WebhookSettingsInput `json:"webhookSettings"`
+}

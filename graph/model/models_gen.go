@@ -187,9 +187,9 @@ type PendingInvitation struct {
 	ExistingUser bool `json:"existingUser"`
 }
 
-// updateProfileWebhookSettings' result.
+// createProfile's and updateProfileWebhookSettings' result.
 type ProfilePayload struct {
-	// The profile with its new settings.
+	// The profile made, or with its new settings.
 	Profile *ent.Profile `json:"profile"`
 	// True when this answer replays the stored result of an earlier call with the same idempotency key.
 	Replayed bool `json:"replayed"`

@@ -249,6 +249,10 @@ func (p WebhookSettingsPatch) apply(cur *schematype.WebhookDetails) *schematype.
 	return &out
 }
 
+// Details is the webhook details a new profile gets from the patch: its
+// members over none (REST's webhook_details on create).
+func (p WebhookSettingsPatch) Details() *schematype.WebhookDetails { return p.apply(nil) }
+
 // UpdateProfileWebhookSettings applies a patch to a profile's webhook
 // details. The merge happens under the profile's row lock, so concurrent
 // patches of different members all land.

@@ -1,28 +1,28 @@
-// The Developers page: API keys, the default profile's webhook settings
-// and signing key, and the event log with its delivery attempts.
+// The Developers page: API keys, then one business profile's webhook
+// settings and signing key and its event log, the profile chosen with the
+// picker (kept in the URL as ?profile=pro_…) when the merchant has more
+// than one; admins make a new profile here.
 import { useQuery } from "urql";
-import { errorText } from "../lib/errors";
-import type { Role } from "../lib/roles";
+import { ErrorAlert } from "../layout/ErrorAlert";
+import { ProfilePicker, useProfileChoice } from "../layout/ProfilePicker";
+import { canRun, type Role } from "../lib/roles";
 import { ApiKeys } from "./ApiKeys";
+import { CreateProfile } from "./CreateProfile";
 import { EventLog } from "./EventLog";
 import { DevelopersQuery } from "./operations";
 import { Webhooks } from "./Webhooks";
 
 export function Developers({ role }: { role: Role }) {
   const [{ data, error, fetching }, refetch] = useQuery({ query: DevelopersQuery, requestPolicy: "network-only" });
+  const choice = useProfileChoice();
   const m = data?.merchantAccount;
   const profiles = m?.profiles.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
-  // The merchant's default profile, the one sign-up made and payments use
-  // unless told otherwise.
-  const profile = profiles.find((p) => p.profileID === m?.defaultProfileID) ?? profiles.find((p) => p.isDefault) ?? profiles[0];
+  const profile = profiles.find((p) => p.profileID === choice.profileID);
+  const mayCreate = canRun(role, "createProfile");
   return (
     <section aria-labelledby="developers-title">
       <h1 id="developers-title">Developers</h1>
-      {error && (
-        <p className="error" role="alert">
-          {errorText(error)}
-        </p>
-      )}
+      <ErrorAlert error={error ?? choice.error} />
       {!m ? (
         fetching && <p aria-busy="true">Loading…</p>
       ) : (
@@ -33,8 +33,18 @@ export function Developers({ role }: { role: Role }) {
             keys={m.apiKeys.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? []}
             changed={() => refetch({ requestPolicy: "network-only" })}
           />
-          {profile && <Webhooks key={profile.id} role={role} profile={profile} />}
-          <EventLog role={role} />
+          {(choice.profiles.length > 1 || mayCreate) && (
+            <>
+              <h2 id="profiles-title">Business profiles</h2>
+              <p className="muted">
+                Each profile has its own webhook settings, signing key, event log, routing and connector accounts.
+              </p>
+              <ProfilePicker choice={choice} />
+              {mayCreate && <CreateProfile created={choice.choose} />}
+            </>
+          )}
+          {profile && <Webhooks key={`webhooks-${profile.id}`} role={role} profile={profile} />}
+          {choice.profileID && <EventLog key={`events-${choice.profileID}`} role={role} profileID={choice.profileID} />}
         </>
       )}
     </section>

@@ -1,9 +1,9 @@
-// The event log: the merchant's webhook events, newest first, 20 a page,
+// The event log: one profile's webhook events, newest first, 20 a page,
 // each with its delivery state (delivered, pending with the next automatic
 // attempt, given up) and its attempts (kind, status code, the receiver's
 // answer or the network error), and a retry for the roles that may
 // (retryWebhookDelivery: admins and developers), one by one or every failed
-// one at once (retryFailedWebhookDeliveries).
+// one of the profile at once (retryFailedWebhookDeliveries).
 import { useMutation, useQuery } from "urql";
 import { useCursorPage } from "../layout/CursorPager";
 import { errorText } from "../lib/errors";
@@ -14,9 +14,13 @@ import { EventsQuery, RetryDeliveryMutation, RetryFailedWebhookDeliveriesMutatio
 
 const pageSize = 20;
 
-export function EventLog({ role }: { role: Role }) {
+export function EventLog({ role, profileID }: { role: Role; profileID: string }) {
   const { variables, pager } = useCursorPage(pageSize);
-  const [{ data, error, fetching }, refetch] = useQuery({ query: EventsQuery, variables, requestPolicy: "network-only" });
+  const [{ data, error, fetching }, refetch] = useQuery({
+    query: EventsQuery,
+    variables: { ...variables, profileID },
+    requestPolicy: "network-only",
+  });
   const conn = data?.events;
   const events = conn?.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
   const info = conn?.pageInfo;
@@ -33,7 +37,7 @@ export function EventLog({ role }: { role: Role }) {
           Refresh
         </button>
         {mayRetryAll && (
-          <button type="button" disabled={retryAll.fetching} onClick={() => void sendRetryAll({})}>
+          <button type="button" disabled={retryAll.fetching} onClick={() => void sendRetryAll({ profileID })}>
             Retry every failed delivery
           </button>
         )}

@@ -48,7 +48,7 @@ export const DevelopersQuery = graphql(`
           }
         }
       }
-      profiles(first: 20) {
+      profiles(first: 100) {
         edges {
           node {
             id
@@ -134,9 +134,23 @@ export const UpdateWebhookSettingsMutation = graphql(`
   }
 `);
 
+export const CreateProfileMutation = graphql(`
+  mutation CreateProfile($input: CreateProfileInput!, $idempotencyKey: String) {
+    createProfile(input: $input, idempotencyKey: $idempotencyKey) {
+      profile {
+        id
+        profileID
+        profileName
+        isDefault
+      }
+    }
+  }
+`);
+
+/** One profile's events, newest first. */
 export const EventsQuery = graphql(`
-  query Events($first: Int, $after: Cursor, $last: Int, $before: Cursor) {
-    events(first: $first, after: $after, last: $last, before: $before) {
+  query Events($profileID: String!, $first: Int, $after: Cursor, $last: Int, $before: Cursor) {
+    events(first: $first, after: $after, last: $last, before: $before, where: { profileID: $profileID }) {
       totalCount
       pageInfo {
         hasNextPage
@@ -166,8 +180,8 @@ export const RetryDeliveryMutation = graphql(`
 `);
 
 export const RetryFailedWebhookDeliveriesMutation = graphql(`
-  mutation RetryFailedWebhookDeliveries {
-    retryFailedWebhookDeliveries {
+  mutation RetryFailedWebhookDeliveries($profileID: ID) {
+    retryFailedWebhookDeliveries(profileID: $profileID) {
       queued
     }
   }

@@ -68,6 +68,7 @@ export const mutationAccess = {
     "OPERATOR",
     "VIEWER"
   ],
+  "createProfile": [],
   "createRefund": [
     "OPERATOR"
   ],

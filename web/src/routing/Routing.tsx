@@ -1,14 +1,16 @@
-// The Routing page: the default profile's active configuration drawn as a
+// The Routing page: a profile's active configuration (the default profile,
+// or the one the picker puts in the URL) drawn as a
 // picture (a payment's arrows to the accounts it may go to, in order or by
 // share), forms that build a single, priority or volume-split
 // configuration and activate it, and a "what would route where" box backed
 // by routingEvaluate.
-import { useState, type FormEvent } from "react";
+import { Fragment, useState, type FormEvent } from "react";
 import { useClient, useMutation, useQuery, type CombinedError } from "urql";
 import type { RoutingEvaluateQuery as RoutingEvaluateResult } from "../gql/graphql";
 import { useActionKey } from "../developers/actionKey";
 import { currencyCodes } from "../lib/currencies.generated";
 import { ErrorAlert } from "../layout/ErrorAlert";
+import { ProfilePicker, useProfileChoice } from "../layout/ProfilePicker";
 import { parseMajor } from "../lib/money";
 import { canRun, type Role } from "../lib/roles";
 import { pictureOf, priority, problem, single, volumeSplit, type Algorithm, type Choice, type Picture } from "./algorithm";
@@ -22,7 +24,8 @@ interface Account {
 
 export function Routing({ role }: { role: Role }) {
   const [{ data, error, fetching }, refetch] = useQuery({ query: RoutingQuery, requestPolicy: "network-only" });
-  const profileID = data?.merchantAccount?.defaultProfileID ?? "";
+  const profiles = useProfileChoice(); // the profile in the URL (?profile=pro_…), else the default one
+  const profileID = profiles.profileID;
   const all = data?.connectorAccounts.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
   // A configuration may choose the profile's enabled payment processors only.
   const accounts: Account[] = all.filter((a) => a.profileID === profileID && !a.disabled && a.connectorType === "payment_processor");
@@ -35,11 +38,12 @@ export function Routing({ role }: { role: Role }) {
   return (
     <section aria-labelledby="routing-title">
       <h1 id="routing-title">Routing</h1>
-      <ErrorAlert error={error} />
-      {!data ? (
+      <ErrorAlert error={error ?? profiles.error} />
+      <ProfilePicker choice={profiles} />
+      {!data || !profileID ? (
         fetching && <p aria-busy="true">Loading…</p>
       ) : (
-        <>
+        <Fragment key={profileID /* another profile's forms and answers start afresh */}>
           <h2 id="active-title">Active configuration</h2>
           {active ? (
             <>
@@ -57,7 +61,7 @@ export function Routing({ role }: { role: Role }) {
             <RoutingForm accounts={accounts} profileID={profileID} done={() => refetch({ requestPolicy: "network-only" })} />
           )}
           <Evaluate profileID={profileID} />
-        </>
+        </Fragment>
       )}
     </section>
   );
