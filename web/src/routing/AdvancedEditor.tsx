@@ -19,6 +19,7 @@ import {
   newCondition,
   operatorsOf,
   programWords,
+  symbols,
   toAlgorithm,
   type Comparison,
   type Condition,
@@ -347,15 +348,6 @@ function Problem({ id, problem }: { id: string; problem?: string | undefined }) 
   ) : null;
 }
 
-const symbol: Record<Comparison, string> = {
-  equal: "=",
-  not_equal: "≠",
-  less_than: "<",
-  less_than_equal: "≤",
-  greater_than: ">",
-  greater_than_equal: "≥",
-};
-
 function ConditionRow(props: {
   at: [number, number, number];
   condition: Condition;
@@ -448,14 +440,14 @@ function ConditionRow(props: {
       value = (
         <>
           {chips(
-            c.bounds.map((b) => `${symbol[b.comparison]} ${b.amount}`),
+            c.bounds.map((b) => `${symbols[b.comparison]} ${b.amount}`),
             (n) => props.change({ ...c, bounds: c.bounds.filter((_, m) => m !== n) }),
           )}
           <div className="row">
             <select aria-label={`Bound's comparison, ${where}`} value={bound} onChange={(e) => setBound(e.target.value as Comparison)}>
               {comparisons.map((cmp) => (
                 <option key={cmp} value={cmp}>
-                  {symbol[cmp]}
+                  {symbols[cmp]}
                 </option>
               ))}
             </select>

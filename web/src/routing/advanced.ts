@@ -368,7 +368,8 @@ export function fieldOfPath(path: string): string | null {
 
 // ---------------------------------------------------------------- words
 
-const symbols: Record<Comparison, string> = {
+/** A comparison's sign, as the words and the editor's bounds write it. */
+export const symbols: Record<Comparison, string> = {
   equal: "=",
   not_equal: "≠",
   less_than: "<",
