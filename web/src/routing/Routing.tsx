@@ -174,7 +174,11 @@ interface Stored {
   createdAt: string;
 }
 
-/** The profile's configurations, newest first: activate one, or open an advanced one in the rules editor. */
+/**
+ * The profile's configurations, newest first: activate one (not a dynamic
+ * one, which its profile's dynamic routing switch enables), or open an
+ * advanced one in the rules editor.
+ */
 function Configurations(props: { algorithms: Stored[]; mayConfigure: boolean; open: (a: Stored) => void; done: () => void }) {
   const [key, settle] = useActionKey();
   const [state, activate] = useMutation(ActivateRoutingAlgorithmMutation);
@@ -212,7 +216,7 @@ function Configurations(props: { algorithms: Stored[]; mayConfigure: boolean; op
                 {props.mayConfigure && (
                   <td>
                     <div className="row">
-                      {!a.active && (
+                      {!a.active && a.kind !== "dynamic" && (
                         <button type="button" onClick={() => run(a.id)} disabled={state.fetching} aria-label={`Activate ${a.name}`}>
                           Activate
                         </button>
