@@ -47,9 +47,10 @@ const choiceOf = (a: Account | undefined): Choice => ({ connector: a?.connectorN
 export function withAccounts(p: Program, accounts: Account[]): Program {
   const fix = (s: Selection): Selection => ({
     ...s,
-    rows: s.rows.map((r) =>
-      r.choice.merchant_connector_id ? r : { ...r, choice: choiceOf(accounts.find((a) => a.connectorName === r.choice.connector)) },
-    ),
+    rows: s.rows.map((r) => {
+      const a = r.choice.merchant_connector_id ? undefined : accounts.find((x) => x.connectorName === r.choice.connector);
+      return a ? { ...r, choice: choiceOf(a) } : r;
+    }),
   });
   return { rules: p.rules.map((r) => ({ ...r, output: fix(r.output) })), otherwise: fix(p.otherwise) };
 }
