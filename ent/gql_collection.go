@@ -13,6 +13,7 @@ import (
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/mandate"
 	"switchyard/ent/merchantaccount"
@@ -1335,6 +1336,196 @@ func newEventDeliveryAttemptPaginateArgs(rv map[string]any) *eventdeliveryattemp
 	}
 	if v, ok := rv[whereField].(*EventDeliveryAttemptWhereInput); ok {
 		args.opts = append(args.opts, WithEventDeliveryAttemptFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *GsmRuleQuery) CollectFields(ctx context.Context, satisfies ...string) (*GsmRuleQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *GsmRuleQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(gsmrule.Columns))
+		selectedFields = []string{gsmrule.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "merchantID":
+			if _, ok := fieldSeen[gsmrule.FieldMerchantID]; !ok {
+				selectedFields = append(selectedFields, gsmrule.FieldMerchantID)
+				fieldSeen[gsmrule.FieldMerchantID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[gsmrule.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, gsmrule.FieldCreatedAt)
+				fieldSeen[gsmrule.FieldCreatedAt] = struct{}{}
+			}
+		case "modifiedAt":
+			if _, ok := fieldSeen[gsmrule.FieldModifiedAt]; !ok {
+				selectedFields = append(selectedFields, gsmrule.FieldModifiedAt)
+				fieldSeen[gsmrule.FieldModifiedAt] = struct{}{}
+			}
+		case "connector":
+			if _, ok := fieldSeen[gsmrule.FieldConnector]; !ok {
+				selectedFields = append(selectedFields, gsmrule.FieldConnector)
+				fieldSeen[gsmrule.FieldConnector] = struct{}{}
+			}
+		case "flow":
+			if _, ok := fieldSeen[gsmrule.FieldFlow]; !ok {
+				selectedFields = append(selectedFields, gsmrule.FieldFlow)
+				fieldSeen[gsmrule.FieldFlow] = struct{}{}
+			}
+		case "subFlow":
+			if _, ok := fieldSeen[gsmrule.FieldSubFlow]; !ok {
+				selectedFields = append(selectedFields, gsmrule.FieldSubFlow)
+				fieldSeen[gsmrule.FieldSubFlow] = struct{}{}
+			}
+		case "code":
+			if _, ok := fieldSeen[gsmrule.FieldCode]; !ok {
+				selectedFields = append(selectedFields, gsmrule.FieldCode)
+				fieldSeen[gsmrule.FieldCode] = struct{}{}
+			}
+		case "message":
+			if _, ok := fieldSeen[gsmrule.FieldMessage]; !ok {
+				selectedFields = append(selectedFields, gsmrule.FieldMessage)
+				fieldSeen[gsmrule.FieldMessage] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[gsmrule.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, gsmrule.FieldStatus)
+				fieldSeen[gsmrule.FieldStatus] = struct{}{}
+			}
+		case "routerError":
+			if _, ok := fieldSeen[gsmrule.FieldRouterError]; !ok {
+				selectedFields = append(selectedFields, gsmrule.FieldRouterError)
+				fieldSeen[gsmrule.FieldRouterError] = struct{}{}
+			}
+		case "decision":
+			if _, ok := fieldSeen[gsmrule.FieldDecision]; !ok {
+				selectedFields = append(selectedFields, gsmrule.FieldDecision)
+				fieldSeen[gsmrule.FieldDecision] = struct{}{}
+			}
+		case "stepUpPossible":
+			if _, ok := fieldSeen[gsmrule.FieldStepUpPossible]; !ok {
+				selectedFields = append(selectedFields, gsmrule.FieldStepUpPossible)
+				fieldSeen[gsmrule.FieldStepUpPossible] = struct{}{}
+			}
+		case "clearPanPossible":
+			if _, ok := fieldSeen[gsmrule.FieldClearPanPossible]; !ok {
+				selectedFields = append(selectedFields, gsmrule.FieldClearPanPossible)
+				fieldSeen[gsmrule.FieldClearPanPossible] = struct{}{}
+			}
+		case "alternateNetworkPossible":
+			if _, ok := fieldSeen[gsmrule.FieldAlternateNetworkPossible]; !ok {
+				selectedFields = append(selectedFields, gsmrule.FieldAlternateNetworkPossible)
+				fieldSeen[gsmrule.FieldAlternateNetworkPossible] = struct{}{}
+			}
+		case "unifiedCode":
+			if _, ok := fieldSeen[gsmrule.FieldUnifiedCode]; !ok {
+				selectedFields = append(selectedFields, gsmrule.FieldUnifiedCode)
+				fieldSeen[gsmrule.FieldUnifiedCode] = struct{}{}
+			}
+		case "unifiedMessage":
+			if _, ok := fieldSeen[gsmrule.FieldUnifiedMessage]; !ok {
+				selectedFields = append(selectedFields, gsmrule.FieldUnifiedMessage)
+				fieldSeen[gsmrule.FieldUnifiedMessage] = struct{}{}
+			}
+		case "errorCategory":
+			if _, ok := fieldSeen[gsmrule.FieldErrorCategory]; !ok {
+				selectedFields = append(selectedFields, gsmrule.FieldErrorCategory)
+				fieldSeen[gsmrule.FieldErrorCategory] = struct{}{}
+			}
+		case "standardisedCode":
+			if _, ok := fieldSeen[gsmrule.FieldStandardisedCode]; !ok {
+				selectedFields = append(selectedFields, gsmrule.FieldStandardisedCode)
+				fieldSeen[gsmrule.FieldStandardisedCode] = struct{}{}
+			}
+		case "description":
+			if _, ok := fieldSeen[gsmrule.FieldDescription]; !ok {
+				selectedFields = append(selectedFields, gsmrule.FieldDescription)
+				fieldSeen[gsmrule.FieldDescription] = struct{}{}
+			}
+		case "userGuidanceMessage":
+			if _, ok := fieldSeen[gsmrule.FieldUserGuidanceMessage]; !ok {
+				selectedFields = append(selectedFields, gsmrule.FieldUserGuidanceMessage)
+				fieldSeen[gsmrule.FieldUserGuidanceMessage] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type gsmrulePaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []GsmRulePaginateOption
+}
+
+func newGsmRulePaginateArgs(rv map[string]any) *gsmrulePaginateArgs {
+	args := &gsmrulePaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case []*GsmRuleOrder:
+			args.opts = append(args.opts, WithGsmRuleOrder(v))
+		case []any:
+			var orders []*GsmRuleOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &GsmRuleOrder{Field: &GsmRuleOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
+			}
+			args.opts = append(args.opts, WithGsmRuleOrder(orders))
+		}
+	}
+	if v, ok := rv[whereField].(*GsmRuleWhereInput); ok {
+		args.opts = append(args.opts, WithGsmRuleFilter(v.Filter))
 	}
 	return args
 }

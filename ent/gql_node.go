@@ -12,6 +12,7 @@ import (
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/mandate"
 	"switchyard/ent/merchantaccount"
@@ -68,6 +69,11 @@ var eventdeliveryattemptImplementors = []string{"EventDeliveryAttempt", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*EventDeliveryAttempt) IsNode() {}
+
+var gsmruleImplementors = []string{"GsmRule", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*GsmRule) IsNode() {}
 
 var incrementalauthorizationImplementors = []string{"IncrementalAuthorization", "Node"}
 
@@ -236,6 +242,15 @@ func (c *Client) noder(ctx context.Context, table string, id string) (Noder, err
 			Where(eventdeliveryattempt.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, eventdeliveryattemptImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case gsmrule.Table:
+		query := c.GsmRule.Query().
+			Where(gsmrule.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, gsmruleImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -503,6 +518,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []string) ([]Node
 		query := c.EventDeliveryAttempt.Query().
 			Where(eventdeliveryattempt.IDIn(ids...))
 		query, err := query.CollectFields(ctx, eventdeliveryattemptImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case gsmrule.Table:
+		query := c.GsmRule.Query().
+			Where(gsmrule.IDIn(ids...))
+		query, err := query.CollectFields(ctx, gsmruleImplementors...)
 		if err != nil {
 			return nil, err
 		}

@@ -893,6 +893,178 @@ func (_m *EventDeliveryAttempt) Node(ctx context.Context) (node *Node, err error
 }
 
 // Node implements Noder interface
+func (_m *GsmRule) Node(ctx context.Context) (node *Node, err error) {
+	node = &Node{
+		ID:     _m.ID,
+		Type:   "GsmRule",
+		Fields: make([]*Field, 20),
+		Edges:  make([]*Edge, 0),
+	}
+	var buf []byte
+	if buf, err = json.Marshal(_m.MerchantID); err != nil {
+		return nil, err
+	}
+	node.Fields[0] = &Field{
+		Type:  "string",
+		Name:  "merchant_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CreatedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[1] = &Field{
+		Type:  "time.Time",
+		Name:  "created_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ModifiedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[2] = &Field{
+		Type:  "time.Time",
+		Name:  "modified_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Connector); err != nil {
+		return nil, err
+	}
+	node.Fields[3] = &Field{
+		Type:  "string",
+		Name:  "connector",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Flow); err != nil {
+		return nil, err
+	}
+	node.Fields[4] = &Field{
+		Type:  "string",
+		Name:  "flow",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.SubFlow); err != nil {
+		return nil, err
+	}
+	node.Fields[5] = &Field{
+		Type:  "string",
+		Name:  "sub_flow",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Code); err != nil {
+		return nil, err
+	}
+	node.Fields[6] = &Field{
+		Type:  "string",
+		Name:  "code",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Message); err != nil {
+		return nil, err
+	}
+	node.Fields[7] = &Field{
+		Type:  "string",
+		Name:  "message",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Status); err != nil {
+		return nil, err
+	}
+	node.Fields[8] = &Field{
+		Type:  "string",
+		Name:  "status",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.RouterError); err != nil {
+		return nil, err
+	}
+	node.Fields[9] = &Field{
+		Type:  "string",
+		Name:  "router_error",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Decision); err != nil {
+		return nil, err
+	}
+	node.Fields[10] = &Field{
+		Type:  "gsmrule.Decision",
+		Name:  "decision",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.StepUpPossible); err != nil {
+		return nil, err
+	}
+	node.Fields[11] = &Field{
+		Type:  "bool",
+		Name:  "step_up_possible",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ClearPanPossible); err != nil {
+		return nil, err
+	}
+	node.Fields[12] = &Field{
+		Type:  "bool",
+		Name:  "clear_pan_possible",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.AlternateNetworkPossible); err != nil {
+		return nil, err
+	}
+	node.Fields[13] = &Field{
+		Type:  "bool",
+		Name:  "alternate_network_possible",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.UnifiedCode); err != nil {
+		return nil, err
+	}
+	node.Fields[14] = &Field{
+		Type:  "string",
+		Name:  "unified_code",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.UnifiedMessage); err != nil {
+		return nil, err
+	}
+	node.Fields[15] = &Field{
+		Type:  "string",
+		Name:  "unified_message",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ErrorCategory); err != nil {
+		return nil, err
+	}
+	node.Fields[16] = &Field{
+		Type:  "gsmrule.ErrorCategory",
+		Name:  "error_category",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.StandardisedCode); err != nil {
+		return nil, err
+	}
+	node.Fields[17] = &Field{
+		Type:  "string",
+		Name:  "standardised_code",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Description); err != nil {
+		return nil, err
+	}
+	node.Fields[18] = &Field{
+		Type:  "string",
+		Name:  "description",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.UserGuidanceMessage); err != nil {
+		return nil, err
+	}
+	node.Fields[19] = &Field{
+		Type:  "string",
+		Name:  "user_guidance_message",
+		Value: string(buf),
+	}
+	return node, nil
+}
+
+// Node implements Noder interface
 func (_m *IncrementalAuthorization) Node(ctx context.Context) (node *Node, err error) {
 	node = &Node{
 		ID:     _m.ID,

@@ -15,6 +15,7 @@ import (
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/mandate"
 	"switchyard/ent/merchantaccount"
@@ -2649,6 +2650,392 @@ func (_m *EventDeliveryAttempt) ToEdge(order *EventDeliveryAttemptOrder) *EventD
 		order = DefaultEventDeliveryAttemptOrder
 	}
 	return &EventDeliveryAttemptEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// GsmRuleEdge is the edge representation of GsmRule.
+type GsmRuleEdge struct {
+	Node   *GsmRule `json:"node"`
+	Cursor Cursor   `json:"cursor"`
+}
+
+// GsmRuleConnection is the connection containing edges to GsmRule.
+type GsmRuleConnection struct {
+	Edges      []*GsmRuleEdge `json:"edges"`
+	PageInfo   PageInfo       `json:"pageInfo"`
+	TotalCount int            `json:"totalCount"`
+}
+
+func (c *GsmRuleConnection) build(nodes []*GsmRule, pager *gsmrulePager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *GsmRule
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *GsmRule {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *GsmRule {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*GsmRuleEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &GsmRuleEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// GsmRulePaginateOption enables pagination customization.
+type GsmRulePaginateOption func(*gsmrulePager) error
+
+// WithGsmRuleOrder configures pagination ordering.
+func WithGsmRuleOrder(order []*GsmRuleOrder) GsmRulePaginateOption {
+	return func(pager *gsmrulePager) error {
+		for _, o := range order {
+			if err := o.Direction.Validate(); err != nil {
+				return err
+			}
+		}
+		pager.order = append(pager.order, order...)
+		return nil
+	}
+}
+
+// WithGsmRuleFilter configures pagination filter.
+func WithGsmRuleFilter(filter func(*GsmRuleQuery) (*GsmRuleQuery, error)) GsmRulePaginateOption {
+	return func(pager *gsmrulePager) error {
+		if filter == nil {
+			return errors.New("GsmRuleQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type gsmrulePager struct {
+	reverse bool
+	order   []*GsmRuleOrder
+	filter  func(*GsmRuleQuery) (*GsmRuleQuery, error)
+}
+
+func newGsmRulePager(opts []GsmRulePaginateOption, reverse bool) (*gsmrulePager, error) {
+	pager := &gsmrulePager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	for i, o := range pager.order {
+		if i > 0 && o.Field == pager.order[i-1].Field {
+			return nil, fmt.Errorf("duplicate order direction %q", o.Direction)
+		}
+	}
+	return pager, nil
+}
+
+func (p *gsmrulePager) applyFilter(query *GsmRuleQuery) (*GsmRuleQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *gsmrulePager) toCursor(_m *GsmRule) Cursor {
+	cs_ := make([]any, 0, len(p.order))
+	for _, o_ := range p.order {
+		cs_ = append(cs_, o_.Field.toCursor(_m).Value)
+	}
+	return Cursor{ID: _m.ID, Value: cs_}
+}
+
+func (p *gsmrulePager) applyCursors(query *GsmRuleQuery, after, before *Cursor) (*GsmRuleQuery, error) {
+	idDirection := entgql.OrderDirectionAsc
+	if p.reverse {
+		idDirection = entgql.OrderDirectionDesc
+	}
+	fields, directions := make([]string, 0, len(p.order)), make([]OrderDirection, 0, len(p.order))
+	for _, o := range p.order {
+		fields = append(fields, o.Field.column)
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		directions = append(directions, direction)
+	}
+	predicates, err := entgql.MultiCursorsPredicate(after, before, &entgql.MultiCursorsOptions{
+		FieldID:     DefaultGsmRuleOrder.Field.column,
+		DirectionID: idDirection,
+		Fields:      fields,
+		Directions:  directions,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, predicate := range predicates {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *gsmrulePager) applyOrder(query *GsmRuleQuery) *GsmRuleQuery {
+	var defaultOrdered bool
+	for _, o := range p.order {
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(o.Field.toTerm(direction.OrderTermOption()))
+		if o.Field.column == DefaultGsmRuleOrder.Field.column {
+			defaultOrdered = true
+		}
+		if len(query.ctx.Fields) > 0 {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
+	}
+	if !defaultOrdered {
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(DefaultGsmRuleOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	return query
+}
+
+func (p *gsmrulePager) orderExpr(query *GsmRuleQuery) sql.Querier {
+	if len(query.ctx.Fields) > 0 {
+		for _, o := range p.order {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		for _, o := range p.order {
+			direction := o.Direction
+			if p.reverse {
+				direction = direction.Reverse()
+			}
+			b.Ident(o.Field.column).Pad().WriteString(string(direction))
+			b.Comma()
+		}
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		b.Ident(DefaultGsmRuleOrder.Field.column).Pad().WriteString(string(direction))
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to GsmRule.
+func (_m *GsmRuleQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...GsmRulePaginateOption,
+) (*GsmRuleConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newGsmRulePager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &GsmRuleConnection{Edges: []*GsmRuleEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// GsmRuleOrderFieldID orders GsmRule by id.
+	GsmRuleOrderFieldID = &GsmRuleOrderField{
+		Value: func(_m *GsmRule) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: gsmrule.FieldID,
+		toTerm: gsmrule.ByID,
+		toCursor: func(_m *GsmRule) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
+	// GsmRuleOrderFieldMerchantID orders GsmRule by merchant_id.
+	GsmRuleOrderFieldMerchantID = &GsmRuleOrderField{
+		Value: func(_m *GsmRule) (ent.Value, error) {
+			return _m.MerchantID, nil
+		},
+		column: gsmrule.FieldMerchantID,
+		toTerm: gsmrule.ByMerchantID,
+		toCursor: func(_m *GsmRule) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.MerchantID,
+			}
+		},
+	}
+	// GsmRuleOrderFieldCreatedAt orders GsmRule by created_at.
+	GsmRuleOrderFieldCreatedAt = &GsmRuleOrderField{
+		Value: func(_m *GsmRule) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: gsmrule.FieldCreatedAt,
+		toTerm: gsmrule.ByCreatedAt,
+		toCursor: func(_m *GsmRule) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// GsmRuleOrderFieldModifiedAt orders GsmRule by modified_at.
+	GsmRuleOrderFieldModifiedAt = &GsmRuleOrderField{
+		Value: func(_m *GsmRule) (ent.Value, error) {
+			return _m.ModifiedAt, nil
+		},
+		column: gsmrule.FieldModifiedAt,
+		toTerm: gsmrule.ByModifiedAt,
+		toCursor: func(_m *GsmRule) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ModifiedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f GsmRuleOrderField) String() string {
+	var str string
+	switch f.column {
+	case GsmRuleOrderFieldID.column:
+		str = "ID"
+	case GsmRuleOrderFieldMerchantID.column:
+		str = "MERCHANT_ID"
+	case GsmRuleOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case GsmRuleOrderFieldModifiedAt.column:
+		str = "MODIFIED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f GsmRuleOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *GsmRuleOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("GsmRuleOrderField %T must be a string", v)
+	}
+	switch str {
+	case "ID":
+		*f = *GsmRuleOrderFieldID
+	case "MERCHANT_ID":
+		*f = *GsmRuleOrderFieldMerchantID
+	case "CREATED_AT":
+		*f = *GsmRuleOrderFieldCreatedAt
+	case "MODIFIED_AT":
+		*f = *GsmRuleOrderFieldModifiedAt
+	default:
+		return fmt.Errorf("%s is not a valid GsmRuleOrderField", str)
+	}
+	return nil
+}
+
+// GsmRuleOrderField defines the ordering field of GsmRule.
+type GsmRuleOrderField struct {
+	// Value extracts the ordering value from the given GsmRule.
+	Value    func(*GsmRule) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) gsmrule.OrderOption
+	toCursor func(*GsmRule) Cursor
+}
+
+// GsmRuleOrder defines the ordering of GsmRule.
+type GsmRuleOrder struct {
+	Direction OrderDirection     `json:"direction"`
+	Field     *GsmRuleOrderField `json:"field"`
+}
+
+// DefaultGsmRuleOrder is the default ordering of GsmRule.
+var DefaultGsmRuleOrder = &GsmRuleOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &GsmRuleOrderField{
+		Value: func(_m *GsmRule) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: gsmrule.FieldID,
+		toTerm: gsmrule.ByID,
+		toCursor: func(_m *GsmRule) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts GsmRule into GsmRuleEdge.
+func (_m *GsmRule) ToEdge(order *GsmRuleOrder) *GsmRuleEdge {
+	if order == nil {
+		order = DefaultGsmRuleOrder
+	}
+	return &GsmRuleEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

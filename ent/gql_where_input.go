@@ -12,6 +12,7 @@ import (
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/mandate"
 	"switchyard/ent/merchantaccount"
@@ -4874,6 +4875,1030 @@ func (i *EventDeliveryAttemptWhereInput) P() (predicate.EventDeliveryAttempt, er
 		return predicates[0], nil
 	default:
 		return eventdeliveryattempt.And(predicates...), nil
+	}
+}
+
+// GsmRuleWhereInput represents a where input for filtering GsmRule queries.
+type GsmRuleWhereInput struct {
+	Predicates []predicate.GsmRule  `json:"-"`
+	Not        *GsmRuleWhereInput   `json:"not,omitempty"`
+	Or         []*GsmRuleWhereInput `json:"or,omitempty"`
+	And        []*GsmRuleWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID             *string  `json:"id,omitempty"`
+	IDNEQ          *string  `json:"idNEQ,omitempty"`
+	IDIn           []string `json:"idIn,omitempty"`
+	IDNotIn        []string `json:"idNotIn,omitempty"`
+	IDGT           *string  `json:"idGT,omitempty"`
+	IDGTE          *string  `json:"idGTE,omitempty"`
+	IDLT           *string  `json:"idLT,omitempty"`
+	IDLTE          *string  `json:"idLTE,omitempty"`
+	IDEqualFold    *string  `json:"idEqualFold,omitempty"`
+	IDContainsFold *string  `json:"idContainsFold,omitempty"`
+
+	// "merchant_id" field predicates.
+	MerchantID             *string  `json:"merchantID,omitempty"`
+	MerchantIDNEQ          *string  `json:"merchantIDNEQ,omitempty"`
+	MerchantIDIn           []string `json:"merchantIDIn,omitempty"`
+	MerchantIDNotIn        []string `json:"merchantIDNotIn,omitempty"`
+	MerchantIDGT           *string  `json:"merchantIDGT,omitempty"`
+	MerchantIDGTE          *string  `json:"merchantIDGTE,omitempty"`
+	MerchantIDLT           *string  `json:"merchantIDLT,omitempty"`
+	MerchantIDLTE          *string  `json:"merchantIDLTE,omitempty"`
+	MerchantIDContains     *string  `json:"merchantIDContains,omitempty"`
+	MerchantIDHasPrefix    *string  `json:"merchantIDHasPrefix,omitempty"`
+	MerchantIDHasSuffix    *string  `json:"merchantIDHasSuffix,omitempty"`
+	MerchantIDEqualFold    *string  `json:"merchantIDEqualFold,omitempty"`
+	MerchantIDContainsFold *string  `json:"merchantIDContainsFold,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "modified_at" field predicates.
+	ModifiedAt      *time.Time  `json:"modifiedAt,omitempty"`
+	ModifiedAtNEQ   *time.Time  `json:"modifiedAtNEQ,omitempty"`
+	ModifiedAtIn    []time.Time `json:"modifiedAtIn,omitempty"`
+	ModifiedAtNotIn []time.Time `json:"modifiedAtNotIn,omitempty"`
+	ModifiedAtGT    *time.Time  `json:"modifiedAtGT,omitempty"`
+	ModifiedAtGTE   *time.Time  `json:"modifiedAtGTE,omitempty"`
+	ModifiedAtLT    *time.Time  `json:"modifiedAtLT,omitempty"`
+	ModifiedAtLTE   *time.Time  `json:"modifiedAtLTE,omitempty"`
+
+	// "connector" field predicates.
+	Connector             *string  `json:"connector,omitempty"`
+	ConnectorNEQ          *string  `json:"connectorNEQ,omitempty"`
+	ConnectorIn           []string `json:"connectorIn,omitempty"`
+	ConnectorNotIn        []string `json:"connectorNotIn,omitempty"`
+	ConnectorGT           *string  `json:"connectorGT,omitempty"`
+	ConnectorGTE          *string  `json:"connectorGTE,omitempty"`
+	ConnectorLT           *string  `json:"connectorLT,omitempty"`
+	ConnectorLTE          *string  `json:"connectorLTE,omitempty"`
+	ConnectorContains     *string  `json:"connectorContains,omitempty"`
+	ConnectorHasPrefix    *string  `json:"connectorHasPrefix,omitempty"`
+	ConnectorHasSuffix    *string  `json:"connectorHasSuffix,omitempty"`
+	ConnectorEqualFold    *string  `json:"connectorEqualFold,omitempty"`
+	ConnectorContainsFold *string  `json:"connectorContainsFold,omitempty"`
+
+	// "flow" field predicates.
+	Flow             *string  `json:"flow,omitempty"`
+	FlowNEQ          *string  `json:"flowNEQ,omitempty"`
+	FlowIn           []string `json:"flowIn,omitempty"`
+	FlowNotIn        []string `json:"flowNotIn,omitempty"`
+	FlowGT           *string  `json:"flowGT,omitempty"`
+	FlowGTE          *string  `json:"flowGTE,omitempty"`
+	FlowLT           *string  `json:"flowLT,omitempty"`
+	FlowLTE          *string  `json:"flowLTE,omitempty"`
+	FlowContains     *string  `json:"flowContains,omitempty"`
+	FlowHasPrefix    *string  `json:"flowHasPrefix,omitempty"`
+	FlowHasSuffix    *string  `json:"flowHasSuffix,omitempty"`
+	FlowEqualFold    *string  `json:"flowEqualFold,omitempty"`
+	FlowContainsFold *string  `json:"flowContainsFold,omitempty"`
+
+	// "sub_flow" field predicates.
+	SubFlow             *string  `json:"subFlow,omitempty"`
+	SubFlowNEQ          *string  `json:"subFlowNEQ,omitempty"`
+	SubFlowIn           []string `json:"subFlowIn,omitempty"`
+	SubFlowNotIn        []string `json:"subFlowNotIn,omitempty"`
+	SubFlowGT           *string  `json:"subFlowGT,omitempty"`
+	SubFlowGTE          *string  `json:"subFlowGTE,omitempty"`
+	SubFlowLT           *string  `json:"subFlowLT,omitempty"`
+	SubFlowLTE          *string  `json:"subFlowLTE,omitempty"`
+	SubFlowContains     *string  `json:"subFlowContains,omitempty"`
+	SubFlowHasPrefix    *string  `json:"subFlowHasPrefix,omitempty"`
+	SubFlowHasSuffix    *string  `json:"subFlowHasSuffix,omitempty"`
+	SubFlowEqualFold    *string  `json:"subFlowEqualFold,omitempty"`
+	SubFlowContainsFold *string  `json:"subFlowContainsFold,omitempty"`
+
+	// "code" field predicates.
+	Code             *string  `json:"code,omitempty"`
+	CodeNEQ          *string  `json:"codeNEQ,omitempty"`
+	CodeIn           []string `json:"codeIn,omitempty"`
+	CodeNotIn        []string `json:"codeNotIn,omitempty"`
+	CodeGT           *string  `json:"codeGT,omitempty"`
+	CodeGTE          *string  `json:"codeGTE,omitempty"`
+	CodeLT           *string  `json:"codeLT,omitempty"`
+	CodeLTE          *string  `json:"codeLTE,omitempty"`
+	CodeContains     *string  `json:"codeContains,omitempty"`
+	CodeHasPrefix    *string  `json:"codeHasPrefix,omitempty"`
+	CodeHasSuffix    *string  `json:"codeHasSuffix,omitempty"`
+	CodeEqualFold    *string  `json:"codeEqualFold,omitempty"`
+	CodeContainsFold *string  `json:"codeContainsFold,omitempty"`
+
+	// "message" field predicates.
+	Message             *string  `json:"message,omitempty"`
+	MessageNEQ          *string  `json:"messageNEQ,omitempty"`
+	MessageIn           []string `json:"messageIn,omitempty"`
+	MessageNotIn        []string `json:"messageNotIn,omitempty"`
+	MessageGT           *string  `json:"messageGT,omitempty"`
+	MessageGTE          *string  `json:"messageGTE,omitempty"`
+	MessageLT           *string  `json:"messageLT,omitempty"`
+	MessageLTE          *string  `json:"messageLTE,omitempty"`
+	MessageContains     *string  `json:"messageContains,omitempty"`
+	MessageHasPrefix    *string  `json:"messageHasPrefix,omitempty"`
+	MessageHasSuffix    *string  `json:"messageHasSuffix,omitempty"`
+	MessageEqualFold    *string  `json:"messageEqualFold,omitempty"`
+	MessageContainsFold *string  `json:"messageContainsFold,omitempty"`
+
+	// "status" field predicates.
+	Status             *string  `json:"status,omitempty"`
+	StatusNEQ          *string  `json:"statusNEQ,omitempty"`
+	StatusIn           []string `json:"statusIn,omitempty"`
+	StatusNotIn        []string `json:"statusNotIn,omitempty"`
+	StatusGT           *string  `json:"statusGT,omitempty"`
+	StatusGTE          *string  `json:"statusGTE,omitempty"`
+	StatusLT           *string  `json:"statusLT,omitempty"`
+	StatusLTE          *string  `json:"statusLTE,omitempty"`
+	StatusContains     *string  `json:"statusContains,omitempty"`
+	StatusHasPrefix    *string  `json:"statusHasPrefix,omitempty"`
+	StatusHasSuffix    *string  `json:"statusHasSuffix,omitempty"`
+	StatusEqualFold    *string  `json:"statusEqualFold,omitempty"`
+	StatusContainsFold *string  `json:"statusContainsFold,omitempty"`
+
+	// "router_error" field predicates.
+	RouterError             *string  `json:"routerError,omitempty"`
+	RouterErrorNEQ          *string  `json:"routerErrorNEQ,omitempty"`
+	RouterErrorIn           []string `json:"routerErrorIn,omitempty"`
+	RouterErrorNotIn        []string `json:"routerErrorNotIn,omitempty"`
+	RouterErrorGT           *string  `json:"routerErrorGT,omitempty"`
+	RouterErrorGTE          *string  `json:"routerErrorGTE,omitempty"`
+	RouterErrorLT           *string  `json:"routerErrorLT,omitempty"`
+	RouterErrorLTE          *string  `json:"routerErrorLTE,omitempty"`
+	RouterErrorContains     *string  `json:"routerErrorContains,omitempty"`
+	RouterErrorHasPrefix    *string  `json:"routerErrorHasPrefix,omitempty"`
+	RouterErrorHasSuffix    *string  `json:"routerErrorHasSuffix,omitempty"`
+	RouterErrorIsNil        bool     `json:"routerErrorIsNil,omitempty"`
+	RouterErrorNotNil       bool     `json:"routerErrorNotNil,omitempty"`
+	RouterErrorEqualFold    *string  `json:"routerErrorEqualFold,omitempty"`
+	RouterErrorContainsFold *string  `json:"routerErrorContainsFold,omitempty"`
+
+	// "decision" field predicates.
+	Decision      *gsmrule.Decision  `json:"decision,omitempty"`
+	DecisionNEQ   *gsmrule.Decision  `json:"decisionNEQ,omitempty"`
+	DecisionIn    []gsmrule.Decision `json:"decisionIn,omitempty"`
+	DecisionNotIn []gsmrule.Decision `json:"decisionNotIn,omitempty"`
+
+	// "step_up_possible" field predicates.
+	StepUpPossible    *bool `json:"stepUpPossible,omitempty"`
+	StepUpPossibleNEQ *bool `json:"stepUpPossibleNEQ,omitempty"`
+
+	// "clear_pan_possible" field predicates.
+	ClearPanPossible    *bool `json:"clearPanPossible,omitempty"`
+	ClearPanPossibleNEQ *bool `json:"clearPanPossibleNEQ,omitempty"`
+
+	// "alternate_network_possible" field predicates.
+	AlternateNetworkPossible    *bool `json:"alternateNetworkPossible,omitempty"`
+	AlternateNetworkPossibleNEQ *bool `json:"alternateNetworkPossibleNEQ,omitempty"`
+
+	// "unified_code" field predicates.
+	UnifiedCode             *string  `json:"unifiedCode,omitempty"`
+	UnifiedCodeNEQ          *string  `json:"unifiedCodeNEQ,omitempty"`
+	UnifiedCodeIn           []string `json:"unifiedCodeIn,omitempty"`
+	UnifiedCodeNotIn        []string `json:"unifiedCodeNotIn,omitempty"`
+	UnifiedCodeGT           *string  `json:"unifiedCodeGT,omitempty"`
+	UnifiedCodeGTE          *string  `json:"unifiedCodeGTE,omitempty"`
+	UnifiedCodeLT           *string  `json:"unifiedCodeLT,omitempty"`
+	UnifiedCodeLTE          *string  `json:"unifiedCodeLTE,omitempty"`
+	UnifiedCodeContains     *string  `json:"unifiedCodeContains,omitempty"`
+	UnifiedCodeHasPrefix    *string  `json:"unifiedCodeHasPrefix,omitempty"`
+	UnifiedCodeHasSuffix    *string  `json:"unifiedCodeHasSuffix,omitempty"`
+	UnifiedCodeIsNil        bool     `json:"unifiedCodeIsNil,omitempty"`
+	UnifiedCodeNotNil       bool     `json:"unifiedCodeNotNil,omitempty"`
+	UnifiedCodeEqualFold    *string  `json:"unifiedCodeEqualFold,omitempty"`
+	UnifiedCodeContainsFold *string  `json:"unifiedCodeContainsFold,omitempty"`
+
+	// "unified_message" field predicates.
+	UnifiedMessage             *string  `json:"unifiedMessage,omitempty"`
+	UnifiedMessageNEQ          *string  `json:"unifiedMessageNEQ,omitempty"`
+	UnifiedMessageIn           []string `json:"unifiedMessageIn,omitempty"`
+	UnifiedMessageNotIn        []string `json:"unifiedMessageNotIn,omitempty"`
+	UnifiedMessageGT           *string  `json:"unifiedMessageGT,omitempty"`
+	UnifiedMessageGTE          *string  `json:"unifiedMessageGTE,omitempty"`
+	UnifiedMessageLT           *string  `json:"unifiedMessageLT,omitempty"`
+	UnifiedMessageLTE          *string  `json:"unifiedMessageLTE,omitempty"`
+	UnifiedMessageContains     *string  `json:"unifiedMessageContains,omitempty"`
+	UnifiedMessageHasPrefix    *string  `json:"unifiedMessageHasPrefix,omitempty"`
+	UnifiedMessageHasSuffix    *string  `json:"unifiedMessageHasSuffix,omitempty"`
+	UnifiedMessageIsNil        bool     `json:"unifiedMessageIsNil,omitempty"`
+	UnifiedMessageNotNil       bool     `json:"unifiedMessageNotNil,omitempty"`
+	UnifiedMessageEqualFold    *string  `json:"unifiedMessageEqualFold,omitempty"`
+	UnifiedMessageContainsFold *string  `json:"unifiedMessageContainsFold,omitempty"`
+
+	// "error_category" field predicates.
+	ErrorCategory       *gsmrule.ErrorCategory  `json:"errorCategory,omitempty"`
+	ErrorCategoryNEQ    *gsmrule.ErrorCategory  `json:"errorCategoryNEQ,omitempty"`
+	ErrorCategoryIn     []gsmrule.ErrorCategory `json:"errorCategoryIn,omitempty"`
+	ErrorCategoryNotIn  []gsmrule.ErrorCategory `json:"errorCategoryNotIn,omitempty"`
+	ErrorCategoryIsNil  bool                    `json:"errorCategoryIsNil,omitempty"`
+	ErrorCategoryNotNil bool                    `json:"errorCategoryNotNil,omitempty"`
+
+	// "standardised_code" field predicates.
+	StandardisedCode             *string  `json:"standardisedCode,omitempty"`
+	StandardisedCodeNEQ          *string  `json:"standardisedCodeNEQ,omitempty"`
+	StandardisedCodeIn           []string `json:"standardisedCodeIn,omitempty"`
+	StandardisedCodeNotIn        []string `json:"standardisedCodeNotIn,omitempty"`
+	StandardisedCodeGT           *string  `json:"standardisedCodeGT,omitempty"`
+	StandardisedCodeGTE          *string  `json:"standardisedCodeGTE,omitempty"`
+	StandardisedCodeLT           *string  `json:"standardisedCodeLT,omitempty"`
+	StandardisedCodeLTE          *string  `json:"standardisedCodeLTE,omitempty"`
+	StandardisedCodeContains     *string  `json:"standardisedCodeContains,omitempty"`
+	StandardisedCodeHasPrefix    *string  `json:"standardisedCodeHasPrefix,omitempty"`
+	StandardisedCodeHasSuffix    *string  `json:"standardisedCodeHasSuffix,omitempty"`
+	StandardisedCodeIsNil        bool     `json:"standardisedCodeIsNil,omitempty"`
+	StandardisedCodeNotNil       bool     `json:"standardisedCodeNotNil,omitempty"`
+	StandardisedCodeEqualFold    *string  `json:"standardisedCodeEqualFold,omitempty"`
+	StandardisedCodeContainsFold *string  `json:"standardisedCodeContainsFold,omitempty"`
+
+	// "description" field predicates.
+	Description             *string  `json:"description,omitempty"`
+	DescriptionNEQ          *string  `json:"descriptionNEQ,omitempty"`
+	DescriptionIn           []string `json:"descriptionIn,omitempty"`
+	DescriptionNotIn        []string `json:"descriptionNotIn,omitempty"`
+	DescriptionGT           *string  `json:"descriptionGT,omitempty"`
+	DescriptionGTE          *string  `json:"descriptionGTE,omitempty"`
+	DescriptionLT           *string  `json:"descriptionLT,omitempty"`
+	DescriptionLTE          *string  `json:"descriptionLTE,omitempty"`
+	DescriptionContains     *string  `json:"descriptionContains,omitempty"`
+	DescriptionHasPrefix    *string  `json:"descriptionHasPrefix,omitempty"`
+	DescriptionHasSuffix    *string  `json:"descriptionHasSuffix,omitempty"`
+	DescriptionIsNil        bool     `json:"descriptionIsNil,omitempty"`
+	DescriptionNotNil       bool     `json:"descriptionNotNil,omitempty"`
+	DescriptionEqualFold    *string  `json:"descriptionEqualFold,omitempty"`
+	DescriptionContainsFold *string  `json:"descriptionContainsFold,omitempty"`
+
+	// "user_guidance_message" field predicates.
+	UserGuidanceMessage             *string  `json:"userGuidanceMessage,omitempty"`
+	UserGuidanceMessageNEQ          *string  `json:"userGuidanceMessageNEQ,omitempty"`
+	UserGuidanceMessageIn           []string `json:"userGuidanceMessageIn,omitempty"`
+	UserGuidanceMessageNotIn        []string `json:"userGuidanceMessageNotIn,omitempty"`
+	UserGuidanceMessageGT           *string  `json:"userGuidanceMessageGT,omitempty"`
+	UserGuidanceMessageGTE          *string  `json:"userGuidanceMessageGTE,omitempty"`
+	UserGuidanceMessageLT           *string  `json:"userGuidanceMessageLT,omitempty"`
+	UserGuidanceMessageLTE          *string  `json:"userGuidanceMessageLTE,omitempty"`
+	UserGuidanceMessageContains     *string  `json:"userGuidanceMessageContains,omitempty"`
+	UserGuidanceMessageHasPrefix    *string  `json:"userGuidanceMessageHasPrefix,omitempty"`
+	UserGuidanceMessageHasSuffix    *string  `json:"userGuidanceMessageHasSuffix,omitempty"`
+	UserGuidanceMessageIsNil        bool     `json:"userGuidanceMessageIsNil,omitempty"`
+	UserGuidanceMessageNotNil       bool     `json:"userGuidanceMessageNotNil,omitempty"`
+	UserGuidanceMessageEqualFold    *string  `json:"userGuidanceMessageEqualFold,omitempty"`
+	UserGuidanceMessageContainsFold *string  `json:"userGuidanceMessageContainsFold,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *GsmRuleWhereInput) AddPredicates(predicates ...predicate.GsmRule) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the GsmRuleWhereInput filter on the GsmRuleQuery builder.
+func (i *GsmRuleWhereInput) Filter(q *GsmRuleQuery) (*GsmRuleQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyGsmRuleWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyGsmRuleWhereInput is returned in case the GsmRuleWhereInput is empty.
+var ErrEmptyGsmRuleWhereInput = errors.New("ent: empty predicate GsmRuleWhereInput")
+
+// P returns a predicate for filtering gsmrules.
+// An error is returned if the input is empty or invalid.
+func (i *GsmRuleWhereInput) P() (predicate.GsmRule, error) {
+	var predicates []predicate.GsmRule
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, gsmrule.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.GsmRule, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, gsmrule.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.GsmRule, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, gsmrule.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, gsmrule.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, gsmrule.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, gsmrule.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, gsmrule.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, gsmrule.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, gsmrule.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, gsmrule.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, gsmrule.IDLTE(*i.IDLTE))
+	}
+	if i.IDEqualFold != nil {
+		predicates = append(predicates, gsmrule.IDEqualFold(*i.IDEqualFold))
+	}
+	if i.IDContainsFold != nil {
+		predicates = append(predicates, gsmrule.IDContainsFold(*i.IDContainsFold))
+	}
+	if i.MerchantID != nil {
+		predicates = append(predicates, gsmrule.MerchantIDEQ(*i.MerchantID))
+	}
+	if i.MerchantIDNEQ != nil {
+		predicates = append(predicates, gsmrule.MerchantIDNEQ(*i.MerchantIDNEQ))
+	}
+	if len(i.MerchantIDIn) > 0 {
+		predicates = append(predicates, gsmrule.MerchantIDIn(i.MerchantIDIn...))
+	}
+	if len(i.MerchantIDNotIn) > 0 {
+		predicates = append(predicates, gsmrule.MerchantIDNotIn(i.MerchantIDNotIn...))
+	}
+	if i.MerchantIDGT != nil {
+		predicates = append(predicates, gsmrule.MerchantIDGT(*i.MerchantIDGT))
+	}
+	if i.MerchantIDGTE != nil {
+		predicates = append(predicates, gsmrule.MerchantIDGTE(*i.MerchantIDGTE))
+	}
+	if i.MerchantIDLT != nil {
+		predicates = append(predicates, gsmrule.MerchantIDLT(*i.MerchantIDLT))
+	}
+	if i.MerchantIDLTE != nil {
+		predicates = append(predicates, gsmrule.MerchantIDLTE(*i.MerchantIDLTE))
+	}
+	if i.MerchantIDContains != nil {
+		predicates = append(predicates, gsmrule.MerchantIDContains(*i.MerchantIDContains))
+	}
+	if i.MerchantIDHasPrefix != nil {
+		predicates = append(predicates, gsmrule.MerchantIDHasPrefix(*i.MerchantIDHasPrefix))
+	}
+	if i.MerchantIDHasSuffix != nil {
+		predicates = append(predicates, gsmrule.MerchantIDHasSuffix(*i.MerchantIDHasSuffix))
+	}
+	if i.MerchantIDEqualFold != nil {
+		predicates = append(predicates, gsmrule.MerchantIDEqualFold(*i.MerchantIDEqualFold))
+	}
+	if i.MerchantIDContainsFold != nil {
+		predicates = append(predicates, gsmrule.MerchantIDContainsFold(*i.MerchantIDContainsFold))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, gsmrule.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, gsmrule.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, gsmrule.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, gsmrule.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, gsmrule.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, gsmrule.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, gsmrule.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, gsmrule.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.ModifiedAt != nil {
+		predicates = append(predicates, gsmrule.ModifiedAtEQ(*i.ModifiedAt))
+	}
+	if i.ModifiedAtNEQ != nil {
+		predicates = append(predicates, gsmrule.ModifiedAtNEQ(*i.ModifiedAtNEQ))
+	}
+	if len(i.ModifiedAtIn) > 0 {
+		predicates = append(predicates, gsmrule.ModifiedAtIn(i.ModifiedAtIn...))
+	}
+	if len(i.ModifiedAtNotIn) > 0 {
+		predicates = append(predicates, gsmrule.ModifiedAtNotIn(i.ModifiedAtNotIn...))
+	}
+	if i.ModifiedAtGT != nil {
+		predicates = append(predicates, gsmrule.ModifiedAtGT(*i.ModifiedAtGT))
+	}
+	if i.ModifiedAtGTE != nil {
+		predicates = append(predicates, gsmrule.ModifiedAtGTE(*i.ModifiedAtGTE))
+	}
+	if i.ModifiedAtLT != nil {
+		predicates = append(predicates, gsmrule.ModifiedAtLT(*i.ModifiedAtLT))
+	}
+	if i.ModifiedAtLTE != nil {
+		predicates = append(predicates, gsmrule.ModifiedAtLTE(*i.ModifiedAtLTE))
+	}
+	if i.Connector != nil {
+		predicates = append(predicates, gsmrule.ConnectorEQ(*i.Connector))
+	}
+	if i.ConnectorNEQ != nil {
+		predicates = append(predicates, gsmrule.ConnectorNEQ(*i.ConnectorNEQ))
+	}
+	if len(i.ConnectorIn) > 0 {
+		predicates = append(predicates, gsmrule.ConnectorIn(i.ConnectorIn...))
+	}
+	if len(i.ConnectorNotIn) > 0 {
+		predicates = append(predicates, gsmrule.ConnectorNotIn(i.ConnectorNotIn...))
+	}
+	if i.ConnectorGT != nil {
+		predicates = append(predicates, gsmrule.ConnectorGT(*i.ConnectorGT))
+	}
+	if i.ConnectorGTE != nil {
+		predicates = append(predicates, gsmrule.ConnectorGTE(*i.ConnectorGTE))
+	}
+	if i.ConnectorLT != nil {
+		predicates = append(predicates, gsmrule.ConnectorLT(*i.ConnectorLT))
+	}
+	if i.ConnectorLTE != nil {
+		predicates = append(predicates, gsmrule.ConnectorLTE(*i.ConnectorLTE))
+	}
+	if i.ConnectorContains != nil {
+		predicates = append(predicates, gsmrule.ConnectorContains(*i.ConnectorContains))
+	}
+	if i.ConnectorHasPrefix != nil {
+		predicates = append(predicates, gsmrule.ConnectorHasPrefix(*i.ConnectorHasPrefix))
+	}
+	if i.ConnectorHasSuffix != nil {
+		predicates = append(predicates, gsmrule.ConnectorHasSuffix(*i.ConnectorHasSuffix))
+	}
+	if i.ConnectorEqualFold != nil {
+		predicates = append(predicates, gsmrule.ConnectorEqualFold(*i.ConnectorEqualFold))
+	}
+	if i.ConnectorContainsFold != nil {
+		predicates = append(predicates, gsmrule.ConnectorContainsFold(*i.ConnectorContainsFold))
+	}
+	if i.Flow != nil {
+		predicates = append(predicates, gsmrule.FlowEQ(*i.Flow))
+	}
+	if i.FlowNEQ != nil {
+		predicates = append(predicates, gsmrule.FlowNEQ(*i.FlowNEQ))
+	}
+	if len(i.FlowIn) > 0 {
+		predicates = append(predicates, gsmrule.FlowIn(i.FlowIn...))
+	}
+	if len(i.FlowNotIn) > 0 {
+		predicates = append(predicates, gsmrule.FlowNotIn(i.FlowNotIn...))
+	}
+	if i.FlowGT != nil {
+		predicates = append(predicates, gsmrule.FlowGT(*i.FlowGT))
+	}
+	if i.FlowGTE != nil {
+		predicates = append(predicates, gsmrule.FlowGTE(*i.FlowGTE))
+	}
+	if i.FlowLT != nil {
+		predicates = append(predicates, gsmrule.FlowLT(*i.FlowLT))
+	}
+	if i.FlowLTE != nil {
+		predicates = append(predicates, gsmrule.FlowLTE(*i.FlowLTE))
+	}
+	if i.FlowContains != nil {
+		predicates = append(predicates, gsmrule.FlowContains(*i.FlowContains))
+	}
+	if i.FlowHasPrefix != nil {
+		predicates = append(predicates, gsmrule.FlowHasPrefix(*i.FlowHasPrefix))
+	}
+	if i.FlowHasSuffix != nil {
+		predicates = append(predicates, gsmrule.FlowHasSuffix(*i.FlowHasSuffix))
+	}
+	if i.FlowEqualFold != nil {
+		predicates = append(predicates, gsmrule.FlowEqualFold(*i.FlowEqualFold))
+	}
+	if i.FlowContainsFold != nil {
+		predicates = append(predicates, gsmrule.FlowContainsFold(*i.FlowContainsFold))
+	}
+	if i.SubFlow != nil {
+		predicates = append(predicates, gsmrule.SubFlowEQ(*i.SubFlow))
+	}
+	if i.SubFlowNEQ != nil {
+		predicates = append(predicates, gsmrule.SubFlowNEQ(*i.SubFlowNEQ))
+	}
+	if len(i.SubFlowIn) > 0 {
+		predicates = append(predicates, gsmrule.SubFlowIn(i.SubFlowIn...))
+	}
+	if len(i.SubFlowNotIn) > 0 {
+		predicates = append(predicates, gsmrule.SubFlowNotIn(i.SubFlowNotIn...))
+	}
+	if i.SubFlowGT != nil {
+		predicates = append(predicates, gsmrule.SubFlowGT(*i.SubFlowGT))
+	}
+	if i.SubFlowGTE != nil {
+		predicates = append(predicates, gsmrule.SubFlowGTE(*i.SubFlowGTE))
+	}
+	if i.SubFlowLT != nil {
+		predicates = append(predicates, gsmrule.SubFlowLT(*i.SubFlowLT))
+	}
+	if i.SubFlowLTE != nil {
+		predicates = append(predicates, gsmrule.SubFlowLTE(*i.SubFlowLTE))
+	}
+	if i.SubFlowContains != nil {
+		predicates = append(predicates, gsmrule.SubFlowContains(*i.SubFlowContains))
+	}
+	if i.SubFlowHasPrefix != nil {
+		predicates = append(predicates, gsmrule.SubFlowHasPrefix(*i.SubFlowHasPrefix))
+	}
+	if i.SubFlowHasSuffix != nil {
+		predicates = append(predicates, gsmrule.SubFlowHasSuffix(*i.SubFlowHasSuffix))
+	}
+	if i.SubFlowEqualFold != nil {
+		predicates = append(predicates, gsmrule.SubFlowEqualFold(*i.SubFlowEqualFold))
+	}
+	if i.SubFlowContainsFold != nil {
+		predicates = append(predicates, gsmrule.SubFlowContainsFold(*i.SubFlowContainsFold))
+	}
+	if i.Code != nil {
+		predicates = append(predicates, gsmrule.CodeEQ(*i.Code))
+	}
+	if i.CodeNEQ != nil {
+		predicates = append(predicates, gsmrule.CodeNEQ(*i.CodeNEQ))
+	}
+	if len(i.CodeIn) > 0 {
+		predicates = append(predicates, gsmrule.CodeIn(i.CodeIn...))
+	}
+	if len(i.CodeNotIn) > 0 {
+		predicates = append(predicates, gsmrule.CodeNotIn(i.CodeNotIn...))
+	}
+	if i.CodeGT != nil {
+		predicates = append(predicates, gsmrule.CodeGT(*i.CodeGT))
+	}
+	if i.CodeGTE != nil {
+		predicates = append(predicates, gsmrule.CodeGTE(*i.CodeGTE))
+	}
+	if i.CodeLT != nil {
+		predicates = append(predicates, gsmrule.CodeLT(*i.CodeLT))
+	}
+	if i.CodeLTE != nil {
+		predicates = append(predicates, gsmrule.CodeLTE(*i.CodeLTE))
+	}
+	if i.CodeContains != nil {
+		predicates = append(predicates, gsmrule.CodeContains(*i.CodeContains))
+	}
+	if i.CodeHasPrefix != nil {
+		predicates = append(predicates, gsmrule.CodeHasPrefix(*i.CodeHasPrefix))
+	}
+	if i.CodeHasSuffix != nil {
+		predicates = append(predicates, gsmrule.CodeHasSuffix(*i.CodeHasSuffix))
+	}
+	if i.CodeEqualFold != nil {
+		predicates = append(predicates, gsmrule.CodeEqualFold(*i.CodeEqualFold))
+	}
+	if i.CodeContainsFold != nil {
+		predicates = append(predicates, gsmrule.CodeContainsFold(*i.CodeContainsFold))
+	}
+	if i.Message != nil {
+		predicates = append(predicates, gsmrule.MessageEQ(*i.Message))
+	}
+	if i.MessageNEQ != nil {
+		predicates = append(predicates, gsmrule.MessageNEQ(*i.MessageNEQ))
+	}
+	if len(i.MessageIn) > 0 {
+		predicates = append(predicates, gsmrule.MessageIn(i.MessageIn...))
+	}
+	if len(i.MessageNotIn) > 0 {
+		predicates = append(predicates, gsmrule.MessageNotIn(i.MessageNotIn...))
+	}
+	if i.MessageGT != nil {
+		predicates = append(predicates, gsmrule.MessageGT(*i.MessageGT))
+	}
+	if i.MessageGTE != nil {
+		predicates = append(predicates, gsmrule.MessageGTE(*i.MessageGTE))
+	}
+	if i.MessageLT != nil {
+		predicates = append(predicates, gsmrule.MessageLT(*i.MessageLT))
+	}
+	if i.MessageLTE != nil {
+		predicates = append(predicates, gsmrule.MessageLTE(*i.MessageLTE))
+	}
+	if i.MessageContains != nil {
+		predicates = append(predicates, gsmrule.MessageContains(*i.MessageContains))
+	}
+	if i.MessageHasPrefix != nil {
+		predicates = append(predicates, gsmrule.MessageHasPrefix(*i.MessageHasPrefix))
+	}
+	if i.MessageHasSuffix != nil {
+		predicates = append(predicates, gsmrule.MessageHasSuffix(*i.MessageHasSuffix))
+	}
+	if i.MessageEqualFold != nil {
+		predicates = append(predicates, gsmrule.MessageEqualFold(*i.MessageEqualFold))
+	}
+	if i.MessageContainsFold != nil {
+		predicates = append(predicates, gsmrule.MessageContainsFold(*i.MessageContainsFold))
+	}
+	if i.Status != nil {
+		predicates = append(predicates, gsmrule.StatusEQ(*i.Status))
+	}
+	if i.StatusNEQ != nil {
+		predicates = append(predicates, gsmrule.StatusNEQ(*i.StatusNEQ))
+	}
+	if len(i.StatusIn) > 0 {
+		predicates = append(predicates, gsmrule.StatusIn(i.StatusIn...))
+	}
+	if len(i.StatusNotIn) > 0 {
+		predicates = append(predicates, gsmrule.StatusNotIn(i.StatusNotIn...))
+	}
+	if i.StatusGT != nil {
+		predicates = append(predicates, gsmrule.StatusGT(*i.StatusGT))
+	}
+	if i.StatusGTE != nil {
+		predicates = append(predicates, gsmrule.StatusGTE(*i.StatusGTE))
+	}
+	if i.StatusLT != nil {
+		predicates = append(predicates, gsmrule.StatusLT(*i.StatusLT))
+	}
+	if i.StatusLTE != nil {
+		predicates = append(predicates, gsmrule.StatusLTE(*i.StatusLTE))
+	}
+	if i.StatusContains != nil {
+		predicates = append(predicates, gsmrule.StatusContains(*i.StatusContains))
+	}
+	if i.StatusHasPrefix != nil {
+		predicates = append(predicates, gsmrule.StatusHasPrefix(*i.StatusHasPrefix))
+	}
+	if i.StatusHasSuffix != nil {
+		predicates = append(predicates, gsmrule.StatusHasSuffix(*i.StatusHasSuffix))
+	}
+	if i.StatusEqualFold != nil {
+		predicates = append(predicates, gsmrule.StatusEqualFold(*i.StatusEqualFold))
+	}
+	if i.StatusContainsFold != nil {
+		predicates = append(predicates, gsmrule.StatusContainsFold(*i.StatusContainsFold))
+	}
+	if i.RouterError != nil {
+		predicates = append(predicates, gsmrule.RouterErrorEQ(*i.RouterError))
+	}
+	if i.RouterErrorNEQ != nil {
+		predicates = append(predicates, gsmrule.RouterErrorNEQ(*i.RouterErrorNEQ))
+	}
+	if len(i.RouterErrorIn) > 0 {
+		predicates = append(predicates, gsmrule.RouterErrorIn(i.RouterErrorIn...))
+	}
+	if len(i.RouterErrorNotIn) > 0 {
+		predicates = append(predicates, gsmrule.RouterErrorNotIn(i.RouterErrorNotIn...))
+	}
+	if i.RouterErrorGT != nil {
+		predicates = append(predicates, gsmrule.RouterErrorGT(*i.RouterErrorGT))
+	}
+	if i.RouterErrorGTE != nil {
+		predicates = append(predicates, gsmrule.RouterErrorGTE(*i.RouterErrorGTE))
+	}
+	if i.RouterErrorLT != nil {
+		predicates = append(predicates, gsmrule.RouterErrorLT(*i.RouterErrorLT))
+	}
+	if i.RouterErrorLTE != nil {
+		predicates = append(predicates, gsmrule.RouterErrorLTE(*i.RouterErrorLTE))
+	}
+	if i.RouterErrorContains != nil {
+		predicates = append(predicates, gsmrule.RouterErrorContains(*i.RouterErrorContains))
+	}
+	if i.RouterErrorHasPrefix != nil {
+		predicates = append(predicates, gsmrule.RouterErrorHasPrefix(*i.RouterErrorHasPrefix))
+	}
+	if i.RouterErrorHasSuffix != nil {
+		predicates = append(predicates, gsmrule.RouterErrorHasSuffix(*i.RouterErrorHasSuffix))
+	}
+	if i.RouterErrorIsNil {
+		predicates = append(predicates, gsmrule.RouterErrorIsNil())
+	}
+	if i.RouterErrorNotNil {
+		predicates = append(predicates, gsmrule.RouterErrorNotNil())
+	}
+	if i.RouterErrorEqualFold != nil {
+		predicates = append(predicates, gsmrule.RouterErrorEqualFold(*i.RouterErrorEqualFold))
+	}
+	if i.RouterErrorContainsFold != nil {
+		predicates = append(predicates, gsmrule.RouterErrorContainsFold(*i.RouterErrorContainsFold))
+	}
+	if i.Decision != nil {
+		predicates = append(predicates, gsmrule.DecisionEQ(*i.Decision))
+	}
+	if i.DecisionNEQ != nil {
+		predicates = append(predicates, gsmrule.DecisionNEQ(*i.DecisionNEQ))
+	}
+	if len(i.DecisionIn) > 0 {
+		predicates = append(predicates, gsmrule.DecisionIn(i.DecisionIn...))
+	}
+	if len(i.DecisionNotIn) > 0 {
+		predicates = append(predicates, gsmrule.DecisionNotIn(i.DecisionNotIn...))
+	}
+	if i.StepUpPossible != nil {
+		predicates = append(predicates, gsmrule.StepUpPossibleEQ(*i.StepUpPossible))
+	}
+	if i.StepUpPossibleNEQ != nil {
+		predicates = append(predicates, gsmrule.StepUpPossibleNEQ(*i.StepUpPossibleNEQ))
+	}
+	if i.ClearPanPossible != nil {
+		predicates = append(predicates, gsmrule.ClearPanPossibleEQ(*i.ClearPanPossible))
+	}
+	if i.ClearPanPossibleNEQ != nil {
+		predicates = append(predicates, gsmrule.ClearPanPossibleNEQ(*i.ClearPanPossibleNEQ))
+	}
+	if i.AlternateNetworkPossible != nil {
+		predicates = append(predicates, gsmrule.AlternateNetworkPossibleEQ(*i.AlternateNetworkPossible))
+	}
+	if i.AlternateNetworkPossibleNEQ != nil {
+		predicates = append(predicates, gsmrule.AlternateNetworkPossibleNEQ(*i.AlternateNetworkPossibleNEQ))
+	}
+	if i.UnifiedCode != nil {
+		predicates = append(predicates, gsmrule.UnifiedCodeEQ(*i.UnifiedCode))
+	}
+	if i.UnifiedCodeNEQ != nil {
+		predicates = append(predicates, gsmrule.UnifiedCodeNEQ(*i.UnifiedCodeNEQ))
+	}
+	if len(i.UnifiedCodeIn) > 0 {
+		predicates = append(predicates, gsmrule.UnifiedCodeIn(i.UnifiedCodeIn...))
+	}
+	if len(i.UnifiedCodeNotIn) > 0 {
+		predicates = append(predicates, gsmrule.UnifiedCodeNotIn(i.UnifiedCodeNotIn...))
+	}
+	if i.UnifiedCodeGT != nil {
+		predicates = append(predicates, gsmrule.UnifiedCodeGT(*i.UnifiedCodeGT))
+	}
+	if i.UnifiedCodeGTE != nil {
+		predicates = append(predicates, gsmrule.UnifiedCodeGTE(*i.UnifiedCodeGTE))
+	}
+	if i.UnifiedCodeLT != nil {
+		predicates = append(predicates, gsmrule.UnifiedCodeLT(*i.UnifiedCodeLT))
+	}
+	if i.UnifiedCodeLTE != nil {
+		predicates = append(predicates, gsmrule.UnifiedCodeLTE(*i.UnifiedCodeLTE))
+	}
+	if i.UnifiedCodeContains != nil {
+		predicates = append(predicates, gsmrule.UnifiedCodeContains(*i.UnifiedCodeContains))
+	}
+	if i.UnifiedCodeHasPrefix != nil {
+		predicates = append(predicates, gsmrule.UnifiedCodeHasPrefix(*i.UnifiedCodeHasPrefix))
+	}
+	if i.UnifiedCodeHasSuffix != nil {
+		predicates = append(predicates, gsmrule.UnifiedCodeHasSuffix(*i.UnifiedCodeHasSuffix))
+	}
+	if i.UnifiedCodeIsNil {
+		predicates = append(predicates, gsmrule.UnifiedCodeIsNil())
+	}
+	if i.UnifiedCodeNotNil {
+		predicates = append(predicates, gsmrule.UnifiedCodeNotNil())
+	}
+	if i.UnifiedCodeEqualFold != nil {
+		predicates = append(predicates, gsmrule.UnifiedCodeEqualFold(*i.UnifiedCodeEqualFold))
+	}
+	if i.UnifiedCodeContainsFold != nil {
+		predicates = append(predicates, gsmrule.UnifiedCodeContainsFold(*i.UnifiedCodeContainsFold))
+	}
+	if i.UnifiedMessage != nil {
+		predicates = append(predicates, gsmrule.UnifiedMessageEQ(*i.UnifiedMessage))
+	}
+	if i.UnifiedMessageNEQ != nil {
+		predicates = append(predicates, gsmrule.UnifiedMessageNEQ(*i.UnifiedMessageNEQ))
+	}
+	if len(i.UnifiedMessageIn) > 0 {
+		predicates = append(predicates, gsmrule.UnifiedMessageIn(i.UnifiedMessageIn...))
+	}
+	if len(i.UnifiedMessageNotIn) > 0 {
+		predicates = append(predicates, gsmrule.UnifiedMessageNotIn(i.UnifiedMessageNotIn...))
+	}
+	if i.UnifiedMessageGT != nil {
+		predicates = append(predicates, gsmrule.UnifiedMessageGT(*i.UnifiedMessageGT))
+	}
+	if i.UnifiedMessageGTE != nil {
+		predicates = append(predicates, gsmrule.UnifiedMessageGTE(*i.UnifiedMessageGTE))
+	}
+	if i.UnifiedMessageLT != nil {
+		predicates = append(predicates, gsmrule.UnifiedMessageLT(*i.UnifiedMessageLT))
+	}
+	if i.UnifiedMessageLTE != nil {
+		predicates = append(predicates, gsmrule.UnifiedMessageLTE(*i.UnifiedMessageLTE))
+	}
+	if i.UnifiedMessageContains != nil {
+		predicates = append(predicates, gsmrule.UnifiedMessageContains(*i.UnifiedMessageContains))
+	}
+	if i.UnifiedMessageHasPrefix != nil {
+		predicates = append(predicates, gsmrule.UnifiedMessageHasPrefix(*i.UnifiedMessageHasPrefix))
+	}
+	if i.UnifiedMessageHasSuffix != nil {
+		predicates = append(predicates, gsmrule.UnifiedMessageHasSuffix(*i.UnifiedMessageHasSuffix))
+	}
+	if i.UnifiedMessageIsNil {
+		predicates = append(predicates, gsmrule.UnifiedMessageIsNil())
+	}
+	if i.UnifiedMessageNotNil {
+		predicates = append(predicates, gsmrule.UnifiedMessageNotNil())
+	}
+	if i.UnifiedMessageEqualFold != nil {
+		predicates = append(predicates, gsmrule.UnifiedMessageEqualFold(*i.UnifiedMessageEqualFold))
+	}
+	if i.UnifiedMessageContainsFold != nil {
+		predicates = append(predicates, gsmrule.UnifiedMessageContainsFold(*i.UnifiedMessageContainsFold))
+	}
+	if i.ErrorCategory != nil {
+		predicates = append(predicates, gsmrule.ErrorCategoryEQ(*i.ErrorCategory))
+	}
+	if i.ErrorCategoryNEQ != nil {
+		predicates = append(predicates, gsmrule.ErrorCategoryNEQ(*i.ErrorCategoryNEQ))
+	}
+	if len(i.ErrorCategoryIn) > 0 {
+		predicates = append(predicates, gsmrule.ErrorCategoryIn(i.ErrorCategoryIn...))
+	}
+	if len(i.ErrorCategoryNotIn) > 0 {
+		predicates = append(predicates, gsmrule.ErrorCategoryNotIn(i.ErrorCategoryNotIn...))
+	}
+	if i.ErrorCategoryIsNil {
+		predicates = append(predicates, gsmrule.ErrorCategoryIsNil())
+	}
+	if i.ErrorCategoryNotNil {
+		predicates = append(predicates, gsmrule.ErrorCategoryNotNil())
+	}
+	if i.StandardisedCode != nil {
+		predicates = append(predicates, gsmrule.StandardisedCodeEQ(*i.StandardisedCode))
+	}
+	if i.StandardisedCodeNEQ != nil {
+		predicates = append(predicates, gsmrule.StandardisedCodeNEQ(*i.StandardisedCodeNEQ))
+	}
+	if len(i.StandardisedCodeIn) > 0 {
+		predicates = append(predicates, gsmrule.StandardisedCodeIn(i.StandardisedCodeIn...))
+	}
+	if len(i.StandardisedCodeNotIn) > 0 {
+		predicates = append(predicates, gsmrule.StandardisedCodeNotIn(i.StandardisedCodeNotIn...))
+	}
+	if i.StandardisedCodeGT != nil {
+		predicates = append(predicates, gsmrule.StandardisedCodeGT(*i.StandardisedCodeGT))
+	}
+	if i.StandardisedCodeGTE != nil {
+		predicates = append(predicates, gsmrule.StandardisedCodeGTE(*i.StandardisedCodeGTE))
+	}
+	if i.StandardisedCodeLT != nil {
+		predicates = append(predicates, gsmrule.StandardisedCodeLT(*i.StandardisedCodeLT))
+	}
+	if i.StandardisedCodeLTE != nil {
+		predicates = append(predicates, gsmrule.StandardisedCodeLTE(*i.StandardisedCodeLTE))
+	}
+	if i.StandardisedCodeContains != nil {
+		predicates = append(predicates, gsmrule.StandardisedCodeContains(*i.StandardisedCodeContains))
+	}
+	if i.StandardisedCodeHasPrefix != nil {
+		predicates = append(predicates, gsmrule.StandardisedCodeHasPrefix(*i.StandardisedCodeHasPrefix))
+	}
+	if i.StandardisedCodeHasSuffix != nil {
+		predicates = append(predicates, gsmrule.StandardisedCodeHasSuffix(*i.StandardisedCodeHasSuffix))
+	}
+	if i.StandardisedCodeIsNil {
+		predicates = append(predicates, gsmrule.StandardisedCodeIsNil())
+	}
+	if i.StandardisedCodeNotNil {
+		predicates = append(predicates, gsmrule.StandardisedCodeNotNil())
+	}
+	if i.StandardisedCodeEqualFold != nil {
+		predicates = append(predicates, gsmrule.StandardisedCodeEqualFold(*i.StandardisedCodeEqualFold))
+	}
+	if i.StandardisedCodeContainsFold != nil {
+		predicates = append(predicates, gsmrule.StandardisedCodeContainsFold(*i.StandardisedCodeContainsFold))
+	}
+	if i.Description != nil {
+		predicates = append(predicates, gsmrule.DescriptionEQ(*i.Description))
+	}
+	if i.DescriptionNEQ != nil {
+		predicates = append(predicates, gsmrule.DescriptionNEQ(*i.DescriptionNEQ))
+	}
+	if len(i.DescriptionIn) > 0 {
+		predicates = append(predicates, gsmrule.DescriptionIn(i.DescriptionIn...))
+	}
+	if len(i.DescriptionNotIn) > 0 {
+		predicates = append(predicates, gsmrule.DescriptionNotIn(i.DescriptionNotIn...))
+	}
+	if i.DescriptionGT != nil {
+		predicates = append(predicates, gsmrule.DescriptionGT(*i.DescriptionGT))
+	}
+	if i.DescriptionGTE != nil {
+		predicates = append(predicates, gsmrule.DescriptionGTE(*i.DescriptionGTE))
+	}
+	if i.DescriptionLT != nil {
+		predicates = append(predicates, gsmrule.DescriptionLT(*i.DescriptionLT))
+	}
+	if i.DescriptionLTE != nil {
+		predicates = append(predicates, gsmrule.DescriptionLTE(*i.DescriptionLTE))
+	}
+	if i.DescriptionContains != nil {
+		predicates = append(predicates, gsmrule.DescriptionContains(*i.DescriptionContains))
+	}
+	if i.DescriptionHasPrefix != nil {
+		predicates = append(predicates, gsmrule.DescriptionHasPrefix(*i.DescriptionHasPrefix))
+	}
+	if i.DescriptionHasSuffix != nil {
+		predicates = append(predicates, gsmrule.DescriptionHasSuffix(*i.DescriptionHasSuffix))
+	}
+	if i.DescriptionIsNil {
+		predicates = append(predicates, gsmrule.DescriptionIsNil())
+	}
+	if i.DescriptionNotNil {
+		predicates = append(predicates, gsmrule.DescriptionNotNil())
+	}
+	if i.DescriptionEqualFold != nil {
+		predicates = append(predicates, gsmrule.DescriptionEqualFold(*i.DescriptionEqualFold))
+	}
+	if i.DescriptionContainsFold != nil {
+		predicates = append(predicates, gsmrule.DescriptionContainsFold(*i.DescriptionContainsFold))
+	}
+	if i.UserGuidanceMessage != nil {
+		predicates = append(predicates, gsmrule.UserGuidanceMessageEQ(*i.UserGuidanceMessage))
+	}
+	if i.UserGuidanceMessageNEQ != nil {
+		predicates = append(predicates, gsmrule.UserGuidanceMessageNEQ(*i.UserGuidanceMessageNEQ))
+	}
+	if len(i.UserGuidanceMessageIn) > 0 {
+		predicates = append(predicates, gsmrule.UserGuidanceMessageIn(i.UserGuidanceMessageIn...))
+	}
+	if len(i.UserGuidanceMessageNotIn) > 0 {
+		predicates = append(predicates, gsmrule.UserGuidanceMessageNotIn(i.UserGuidanceMessageNotIn...))
+	}
+	if i.UserGuidanceMessageGT != nil {
+		predicates = append(predicates, gsmrule.UserGuidanceMessageGT(*i.UserGuidanceMessageGT))
+	}
+	if i.UserGuidanceMessageGTE != nil {
+		predicates = append(predicates, gsmrule.UserGuidanceMessageGTE(*i.UserGuidanceMessageGTE))
+	}
+	if i.UserGuidanceMessageLT != nil {
+		predicates = append(predicates, gsmrule.UserGuidanceMessageLT(*i.UserGuidanceMessageLT))
+	}
+	if i.UserGuidanceMessageLTE != nil {
+		predicates = append(predicates, gsmrule.UserGuidanceMessageLTE(*i.UserGuidanceMessageLTE))
+	}
+	if i.UserGuidanceMessageContains != nil {
+		predicates = append(predicates, gsmrule.UserGuidanceMessageContains(*i.UserGuidanceMessageContains))
+	}
+	if i.UserGuidanceMessageHasPrefix != nil {
+		predicates = append(predicates, gsmrule.UserGuidanceMessageHasPrefix(*i.UserGuidanceMessageHasPrefix))
+	}
+	if i.UserGuidanceMessageHasSuffix != nil {
+		predicates = append(predicates, gsmrule.UserGuidanceMessageHasSuffix(*i.UserGuidanceMessageHasSuffix))
+	}
+	if i.UserGuidanceMessageIsNil {
+		predicates = append(predicates, gsmrule.UserGuidanceMessageIsNil())
+	}
+	if i.UserGuidanceMessageNotNil {
+		predicates = append(predicates, gsmrule.UserGuidanceMessageNotNil())
+	}
+	if i.UserGuidanceMessageEqualFold != nil {
+		predicates = append(predicates, gsmrule.UserGuidanceMessageEqualFold(*i.UserGuidanceMessageEqualFold))
+	}
+	if i.UserGuidanceMessageContainsFold != nil {
+		predicates = append(predicates, gsmrule.UserGuidanceMessageContainsFold(*i.UserGuidanceMessageContainsFold))
+	}
+
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyGsmRuleWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return gsmrule.And(predicates...), nil
 	}
 }
 

@@ -185,6 +185,11 @@ func (r *queryResolver) Events(ctx context.Context, after *entgql.Cursor[string]
 		})
 }
 
+// GsmRules is the resolver for the gsmRules field.
+func (r *queryResolver) GsmRules(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.GsmRuleOrder, where *ent.GsmRuleWhereInput) (*ent.GsmRuleConnection, error) {
+	return r.gsmRules(ctx, after, first, before, last, orderBy, where)
+}
+
 // Mandates is the resolver for the mandates field.
 func (r *queryResolver) Mandates(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MandateOrder, where *ent.MandateWhereInput) (*ent.MandateConnection, error) {
 	if len(orderBy) == 0 {

@@ -210,6 +210,12 @@ func (w *mutationWalk) payment(t *testing.T, authorized bool) string {
 	return out.CreatePayment.Payment.PaymentID
 }
 
+// gsmRule is a new GSM rule's input, its code unique.
+func (w *mutationWalk) gsmRule(code string) map[string]any {
+	return map[string]any{"connector": "stripe", "flow": "Authorize", "subFlow": "sub_flow", "code": code,
+		"message": "declined", "status": "failure", "decision": "retry"}
+}
+
 func testCard() map[string]any {
 	return map[string]any{"cardNumber": "4242424242424242", "cardExpMonth": "12", "cardExpYear": "2040", "cardCvc": "123"}
 }
@@ -259,6 +265,15 @@ func (w *mutationWalk) base(t *testing.T, mutation string) map[string]any {
 	case "createRoutingAlgorithm":
 		return map[string]any{"input": map[string]any{"name": unique, "profileID": d.ProfileID,
 			"algorithm": map[string]any{"type": "single", "data": map[string]any{"connector": "stripe", "merchant_connector_id": d.ConnectorAccount}}}}
+	case "createGsmRule":
+		return map[string]any{"input": w.gsmRule(unique)}
+	case "updateGsmRule":
+		var made struct {
+			CreateGsmRule struct{ GsmRule struct{ ID string } }
+		}
+		w.api.must(`mutation($in: CreateGsmRuleInput!) { createGsmRule(input: $in) { gsmRule { id } } }`,
+			map[string]any{"in": w.gsmRule(unique)}, &made)
+		return map[string]any{"id": made.CreateGsmRule.GsmRule.ID, "input": map[string]any{}}
 	case "signUp":
 		return map[string]any{"email": unique + "@shop.example", "password": "a long and unusual passphrase", "merchantName": "Shop"}
 	case "signIn":

@@ -10,6 +10,7 @@ import (
 	"switchyard/graph/generated"
 	"switchyard/graph/model"
 	"switchyard/payments"
+	"switchyard/payments/gsm"
 )
 
 // CreatePayment is the resolver for the createPayment field.
@@ -135,6 +136,21 @@ func (r *mutationResolver) ActivateRoutingAlgorithm(ctx context.Context, id stri
 // DeactivateRouting is the resolver for the deactivateRouting field.
 func (r *mutationResolver) DeactivateRouting(ctx context.Context, profileID *string, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error) {
 	return r.deactivateRouting(ctx, profileID, idempotencyKey)
+}
+
+// CreateGsmRule is the resolver for the createGsmRule field.
+func (r *mutationResolver) CreateGsmRule(ctx context.Context, input gsm.RuleInput, idempotencyKey *string) (*model.GsmRulePayload, error) {
+	return r.createGsmRule(ctx, input, idempotencyKey)
+}
+
+// UpdateGsmRule is the resolver for the updateGsmRule field.
+func (r *mutationResolver) UpdateGsmRule(ctx context.Context, id string, input gsm.RuleInput, idempotencyKey *string) (*model.GsmRulePayload, error) {
+	return r.updateGsmRule(ctx, id, input, idempotencyKey)
+}
+
+// DeleteGsmRule is the resolver for the deleteGsmRule field.
+func (r *mutationResolver) DeleteGsmRule(ctx context.Context, id string, idempotencyKey *string) (*model.DeletedGsmRulePayload, error) {
+	return r.deleteGsmRule(ctx, id, idempotencyKey)
 }
 
 // Mutation returns generated.MutationResolver implementation.

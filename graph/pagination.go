@@ -171,6 +171,13 @@ var (
 			return &ent.MerchantConnectorAccountOrder{Field: f, Direction: d}
 		},
 	}
+	gsmRuleOrders = orderKind[ent.GsmRuleOrder, ent.GsmRuleOrderField]{
+		field: func(o *ent.GsmRuleOrder) *ent.GsmRuleOrderField { return o.Field },
+		dir:   func(o *ent.GsmRuleOrder) entgql.OrderDirection { return o.Direction },
+		make: func(f *ent.GsmRuleOrderField, d entgql.OrderDirection) *ent.GsmRuleOrder {
+			return &ent.GsmRuleOrder{Field: f, Direction: d}
+		},
+	}
 	routingAlgorithmOrders = orderKind[ent.RoutingAlgorithmOrder, ent.RoutingAlgorithmOrderField]{
 		field: func(o *ent.RoutingAlgorithmOrder) *ent.RoutingAlgorithmOrderField { return o.Field },
 		dir:   func(o *ent.RoutingAlgorithmOrder) entgql.OrderDirection { return o.Direction },

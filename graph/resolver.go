@@ -12,6 +12,7 @@ import (
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/mandate"
 	"switchyard/ent/merchantaccount"
@@ -31,6 +32,7 @@ import (
 	"switchyard/payments/connector"
 	customers "switchyard/payments/customer"
 	"switchyard/payments/events"
+	"switchyard/payments/gsm"
 	"switchyard/payments/merchant"
 	"switchyard/payments/routing"
 	"switchyard/payments/users"
@@ -46,6 +48,7 @@ type Resolver struct {
 	customers  *customers.Service
 	events     *events.Service
 	routing    *routing.Service
+	gsm        *gsm.Service
 	users      *users.Service
 	analytics  *analytics.Service
 	idem       *idempotency.Store
@@ -76,6 +79,8 @@ type Deps struct {
 	Customers  *customers.Service
 	Events     *events.Service
 	Routing    *routing.Service
+	// GSM changes the merchant's GSM rules.
+	GSM *gsm.Service
 	// Users signs dashboard users in and says what their roles allow.
 	Users     *users.Service
 	Analytics *analytics.Service
@@ -97,7 +102,7 @@ type Deps struct {
 // NewResolver returns the root resolver over d.
 func NewResolver(d Deps) *Resolver {
 	return &Resolver{client: d.Client, cursors: d.Cursors, svc: d.Payments, merchants: d.Merchants,
-		connectors: d.Connectors, customers: d.Customers, events: d.Events, routing: d.Routing, users: d.Users, analytics: d.Analytics, idem: d.Idempotency, webhooks: d.Webhooks,
+		connectors: d.Connectors, customers: d.Customers, events: d.Events, routing: d.Routing, gsm: d.GSM, users: d.Users, analytics: d.Analytics, idem: d.Idempotency, webhooks: d.Webhooks,
 		publicURL: d.PublicURL, exports: d.Exports, live: d.Live, liveOpts: DefaultOptions()}
 }
 
@@ -120,6 +125,7 @@ var tableByPrefix = map[string]string{
 	ids.Profile:                  profile.Table,
 	ids.APIKey:                   apikey.Table,
 	ids.RoutingAlgorithm:         routingalgorithm.Table,
+	ids.GsmRule:                  gsmrule.Table,
 }
 
 func nodeType(_ context.Context, id string) (string, error) {

@@ -35,8 +35,8 @@ var roleMatrix = map[string]access{
 	"Query.paymentIntents": {"all", "any"}, "Query.profiles": {"all", "any"}, "Query.refunds": {"all", "any"},
 	"Query.routingAlgorithms": {"all", "any"}, "Query.paymentAnalytics": {"all", "any"},
 	"Query.connectorSuccessRateSeries": {"all", "any"}, "Query.refundAnalytics": {"all", "any"},
-	"Query.disputeAnalytics": {"all", "any"},
-	"Query.users":            {"", "admin"}, "Query.auditLog": {"", "admin"},
+	"Query.disputeAnalytics": {"all", "any"}, "Query.gsmRules": {"all", "any"}, "Query.routingFacts": {"all", "any"},
+	"Query.users": {"", "admin"}, "Query.auditLog": {"", "admin"},
 	// An invitation link's page, before anyone has signed in.
 	"Query.invitation": {"public", "any"},
 	// Payments, disputes and customers: operators.
@@ -57,6 +57,9 @@ var roleMatrix = map[string]access{
 	"Mutation.retryFailedWebhookDeliveries": {"DEVELOPER", "any"},
 	"Mutation.createRoutingAlgorithm":       {"DEVELOPER", "any"}, "Mutation.activateRoutingAlgorithm": {"DEVELOPER", "any"},
 	"Mutation.deactivateRouting": {"DEVELOPER", "any"},
+	// GSM rules, which decide retries: developers, as routing.
+	"Mutation.createGsmRule": {"DEVELOPER", "any"}, "Mutation.updateGsmRule": {"DEVELOPER", "any"},
+	"Mutation.deleteGsmRule": {"DEVELOPER", "any"},
 	// Exports: whoever may read payments.
 	"Mutation.createPaymentExport": {"DEVELOPER,OPERATOR,VIEWER", "any"},
 	// People: admins' sessions (the admin key invites a merchant's first

@@ -14,6 +14,7 @@ import (
 	"switchyard/ent/webhookdeliverytask"
 	"switchyard/graph/model"
 	"switchyard/payments/analytics"
+	"switchyard/payments/routing"
 	"time"
 
 	"entgo.io/contrib/entgql"
@@ -127,6 +128,11 @@ func (r *queryResolver) ConnectorSuccessRates(ctx context.Context, from time.Tim
 // RoutingEvaluate is the resolver for the routingEvaluate field.
 func (r *queryResolver) RoutingEvaluate(ctx context.Context, profileID *string, payment model.RoutingPaymentInput) (*model.RoutingEvaluation, error) {
 	return r.routingEvaluate(ctx, profileID, payment)
+}
+
+// RoutingFacts is the resolver for the routingFacts field.
+func (r *queryResolver) RoutingFacts(ctx context.Context) ([]*routing.Fact, error) {
+	return pointers(routing.Facts(), nil)
 }
 
 // Algorithm is the resolver for the algorithm field.

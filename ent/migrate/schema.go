@@ -350,6 +350,11 @@ var (
 				Unique:  true,
 				Columns: []*schema.Column{GsmRulesColumns[1], GsmRulesColumns[9]},
 			},
+			{
+				Name:    "gsmrule_merchant_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{GsmRulesColumns[1], GsmRulesColumns[2], GsmRulesColumns[0]},
+			},
 		},
 	}
 	// IncrementalAuthorizationsColumns holds the columns for the "incremental_authorizations" table.

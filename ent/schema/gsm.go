@@ -28,7 +28,7 @@ func (GsmRule) Fields() []ent.Field {
 		field.Text("message").Immutable(),
 		// lookup_key is a hash of the five fields above: the unique key a
 		// failure is looked up by (the message is too long to index whole).
-		field.String("lookup_key").MaxRuneLen(64).NotEmpty().Immutable(),
+		field.String("lookup_key").MaxRuneLen(64).NotEmpty().Immutable().Annotations(entgql.Skip()),
 		field.String("status").MaxRuneLen(64),
 		optString("router_error", 255),
 		field.Enum("decision").Values("retry", "do_default"),
@@ -47,7 +47,15 @@ func (GsmRule) Fields() []ent.Field {
 }
 
 func (GsmRule) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("merchant_id", "lookup_key").Unique()}
+	return []ent.Index{index.Fields("merchant_id", "lookup_key").Unique(), keyset()}
 }
 
-func (GsmRule) Annotations() []schema.Annotation { return []schema.Annotation{entgql.Skip()} }
+// The dashboard lists a merchant's rules as a connection (newest first,
+// filtered by connector); they change through the GSM service only.
+func (GsmRule) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		entgql.QueryField("gsmRules"),
+		entgql.RelayConnection(),
+		entgql.MultiOrder(),
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/mandate"
 	"switchyard/ent/merchantaccount"
@@ -29,6 +30,8 @@ import (
 	"switchyard/graph/model"
 	"switchyard/payments"
 	"switchyard/payments/analytics"
+	"switchyard/payments/gsm"
+	"switchyard/payments/routing"
 	"sync/atomic"
 	"time"
 
@@ -213,6 +216,12 @@ type ComplexityRoot struct {
 		Replayed func(childComplexity int) int
 	}
 
+	DeletedGsmRulePayload struct {
+		Deleted  func(childComplexity int) int
+		ID       func(childComplexity int) int
+		Replayed func(childComplexity int) int
+	}
+
 	DeletedPaymentMethodPayload struct {
 		Deleted         func(childComplexity int) int
 		PaymentMethodID func(childComplexity int) int
@@ -326,6 +335,46 @@ type ComplexityRoot struct {
 	EventEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	GsmRule struct {
+		AlternateNetworkPossible func(childComplexity int) int
+		ClearPanPossible         func(childComplexity int) int
+		Code                     func(childComplexity int) int
+		Connector                func(childComplexity int) int
+		CreatedAt                func(childComplexity int) int
+		Decision                 func(childComplexity int) int
+		Description              func(childComplexity int) int
+		ErrorCategory            func(childComplexity int) int
+		Flow                     func(childComplexity int) int
+		ID                       func(childComplexity int) int
+		MerchantID               func(childComplexity int) int
+		Message                  func(childComplexity int) int
+		ModifiedAt               func(childComplexity int) int
+		RouterError              func(childComplexity int) int
+		StandardisedCode         func(childComplexity int) int
+		Status                   func(childComplexity int) int
+		StepUpPossible           func(childComplexity int) int
+		SubFlow                  func(childComplexity int) int
+		UnifiedCode              func(childComplexity int) int
+		UnifiedMessage           func(childComplexity int) int
+		UserGuidanceMessage      func(childComplexity int) int
+	}
+
+	GsmRuleConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	GsmRuleEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	GsmRulePayload struct {
+		GsmRule  func(childComplexity int) int
+		Replayed func(childComplexity int) int
 	}
 
 	IncrementalAuthorization struct {
@@ -489,6 +538,7 @@ type ComplexityRoot struct {
 		CreateAPIKey                 func(childComplexity int, input model.CreateAPIKeyInput, idempotencyKey *string) int
 		CreateConnectorAccount       func(childComplexity int, input model.ConnectorAccountRequest, idempotencyKey *string) int
 		CreateCustomer               func(childComplexity int, input model.CustomerInput, idempotencyKey *string) int
+		CreateGsmRule                func(childComplexity int, input gsm.RuleInput, idempotencyKey *string) int
 		CreatePayment                func(childComplexity int, input model.PaymentRequest, idempotencyKey *string) int
 		CreatePaymentExport          func(childComplexity int, filter *payments.PaymentExportFilter) int
 		CreateProfile                func(childComplexity int, input model.CreateProfileInput, idempotencyKey *string) int
@@ -496,6 +546,7 @@ type ComplexityRoot struct {
 		CreateRoutingAlgorithm       func(childComplexity int, input model.CreateRoutingAlgorithmInput, idempotencyKey *string) int
 		DeactivateRouting            func(childComplexity int, profileID *string, idempotencyKey *string) int
 		DeleteCustomer               func(childComplexity int, id string, idempotencyKey *string) int
+		DeleteGsmRule                func(childComplexity int, id string, idempotencyKey *string) int
 		DeletePaymentMethod          func(childComplexity int, id string, idempotencyKey *string) int
 		InviteUser                   func(childComplexity int, email string, role model.Role) int
 		RemoveUser                   func(childComplexity int, userID string) int
@@ -510,6 +561,7 @@ type ComplexityRoot struct {
 		SwitchMerchant               func(childComplexity int, merchantID string) int
 		UpdateConnectorAccount       func(childComplexity int, id string, input model.ConnectorAccountRequest, idempotencyKey *string) int
 		UpdateCustomer               func(childComplexity int, id string, input model.CustomerInput, idempotencyKey *string) int
+		UpdateGsmRule                func(childComplexity int, id string, input gsm.RuleInput, idempotencyKey *string) int
 		UpdatePayment                func(childComplexity int, id string, input model.PaymentRequest, idempotencyKey *string) int
 		UpdateProfileWebhookSettings func(childComplexity int, profileID string, input model.WebhookSettingsInput, idempotencyKey *string) int
 		UpdateUserRole               func(childComplexity int, userID string, role model.Role) int
@@ -790,6 +842,7 @@ type ComplexityRoot struct {
 		Disputes                   func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.DisputeOrder, where *ent.DisputeWhereInput) int
 		Event                      func(childComplexity int, id string) int
 		Events                     func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) int
+		GsmRules                   func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.GsmRuleOrder, where *ent.GsmRuleWhereInput) int
 		Invitation                 func(childComplexity int, token string) int
 		Mandates                   func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MandateOrder, where *ent.MandateWhereInput) int
 		Me                         func(childComplexity int) int
@@ -807,6 +860,7 @@ type ComplexityRoot struct {
 		Refunds                    func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) int
 		RoutingAlgorithms          func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RoutingAlgorithmOrder, where *ent.RoutingAlgorithmWhereInput) int
 		RoutingEvaluate            func(childComplexity int, profileID *string, payment model.RoutingPaymentInput) int
+		RoutingFacts               func(childComplexity int) int
 		Users                      func(childComplexity int) int
 		Viewer                     func(childComplexity int) int
 	}
@@ -912,6 +966,18 @@ type ComplexityRoot struct {
 		RoutingApproach    func(childComplexity int) int
 		RoutingKind        func(childComplexity int) int
 		RoutingRule        func(childComplexity int) int
+	}
+
+	RoutingFact struct {
+		Kind       func(childComplexity int) int
+		Name       func(childComplexity int) int
+		ValueTypes func(childComplexity int) int
+		Values     func(childComplexity int) int
+	}
+
+	RoutingValueType struct {
+		Comparisons func(childComplexity int) int
+		Type        func(childComplexity int) int
 	}
 
 	SavedCard struct {
@@ -1024,6 +1090,9 @@ type MutationResolver interface {
 	CreateRoutingAlgorithm(ctx context.Context, input model.CreateRoutingAlgorithmInput, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error)
 	ActivateRoutingAlgorithm(ctx context.Context, id string, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error)
 	DeactivateRouting(ctx context.Context, profileID *string, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error)
+	CreateGsmRule(ctx context.Context, input gsm.RuleInput, idempotencyKey *string) (*model.GsmRulePayload, error)
+	UpdateGsmRule(ctx context.Context, id string, input gsm.RuleInput, idempotencyKey *string) (*model.GsmRulePayload, error)
+	DeleteGsmRule(ctx context.Context, id string, idempotencyKey *string) (*model.DeletedGsmRulePayload, error)
 	SignUp(ctx context.Context, email string, password string, merchantName string) (*model.SignUpPayload, error)
 	SignIn(ctx context.Context, email string, password string) (*model.Session, error)
 	SignOut(ctx context.Context) (bool, error)
@@ -1056,6 +1125,7 @@ type QueryResolver interface {
 	Customers(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.CustomerOrder, where *ent.CustomerWhereInput) (*ent.CustomerConnection, error)
 	Disputes(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.DisputeOrder, where *ent.DisputeWhereInput) (*ent.DisputeConnection, error)
 	Events(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) (*ent.EventConnection, error)
+	GsmRules(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.GsmRuleOrder, where *ent.GsmRuleWhereInput) (*ent.GsmRuleConnection, error)
 	Mandates(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MandateOrder, where *ent.MandateWhereInput) (*ent.MandateConnection, error)
 	MerchantAccounts(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.MerchantAccountOrder, where *ent.MerchantAccountWhereInput) (*ent.MerchantAccountConnection, error)
 	ConnectorAccounts(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error)
@@ -1075,6 +1145,7 @@ type QueryResolver interface {
 	Payments(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error)
 	ConnectorSuccessRates(ctx context.Context, from time.Time, to time.Time, bucket *model.SuccessRateBucket, profileID *string) ([]*analytics.ConnectorRate, error)
 	RoutingEvaluate(ctx context.Context, profileID *string, payment model.RoutingPaymentInput) (*model.RoutingEvaluation, error)
+	RoutingFacts(ctx context.Context) ([]*routing.Fact, error)
 	Me(ctx context.Context) (*model.Me, error)
 	Invitation(ctx context.Context, token string) (*model.PendingInvitation, error)
 	Users(ctx context.Context) ([]*model.Member, error)
@@ -1691,6 +1762,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CustomerPayload.Replayed(childComplexity), true
 
+	case "DeletedGsmRulePayload.deleted":
+		if e.ComplexityRoot.DeletedGsmRulePayload.Deleted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeletedGsmRulePayload.Deleted(childComplexity), true
+	case "DeletedGsmRulePayload.id":
+		if e.ComplexityRoot.DeletedGsmRulePayload.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeletedGsmRulePayload.ID(childComplexity), true
+	case "DeletedGsmRulePayload.replayed":
+		if e.ComplexityRoot.DeletedGsmRulePayload.Replayed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeletedGsmRulePayload.Replayed(childComplexity), true
+
 	case "DeletedPaymentMethodPayload.deleted":
 		if e.ComplexityRoot.DeletedPaymentMethodPayload.Deleted == nil {
 			break
@@ -2164,6 +2254,178 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.EventEdge.Node(childComplexity), true
+
+	case "GsmRule.alternateNetworkPossible":
+		if e.ComplexityRoot.GsmRule.AlternateNetworkPossible == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRule.AlternateNetworkPossible(childComplexity), true
+	case "GsmRule.clearPanPossible":
+		if e.ComplexityRoot.GsmRule.ClearPanPossible == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRule.ClearPanPossible(childComplexity), true
+	case "GsmRule.code":
+		if e.ComplexityRoot.GsmRule.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRule.Code(childComplexity), true
+	case "GsmRule.connector":
+		if e.ComplexityRoot.GsmRule.Connector == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRule.Connector(childComplexity), true
+	case "GsmRule.createdAt":
+		if e.ComplexityRoot.GsmRule.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRule.CreatedAt(childComplexity), true
+	case "GsmRule.decision":
+		if e.ComplexityRoot.GsmRule.Decision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRule.Decision(childComplexity), true
+	case "GsmRule.description":
+		if e.ComplexityRoot.GsmRule.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRule.Description(childComplexity), true
+	case "GsmRule.errorCategory":
+		if e.ComplexityRoot.GsmRule.ErrorCategory == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRule.ErrorCategory(childComplexity), true
+	case "GsmRule.flow":
+		if e.ComplexityRoot.GsmRule.Flow == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRule.Flow(childComplexity), true
+	case "GsmRule.id":
+		if e.ComplexityRoot.GsmRule.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRule.ID(childComplexity), true
+	case "GsmRule.merchantID":
+		if e.ComplexityRoot.GsmRule.MerchantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRule.MerchantID(childComplexity), true
+	case "GsmRule.message":
+		if e.ComplexityRoot.GsmRule.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRule.Message(childComplexity), true
+	case "GsmRule.modifiedAt":
+		if e.ComplexityRoot.GsmRule.ModifiedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRule.ModifiedAt(childComplexity), true
+	case "GsmRule.routerError":
+		if e.ComplexityRoot.GsmRule.RouterError == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRule.RouterError(childComplexity), true
+	case "GsmRule.standardisedCode":
+		if e.ComplexityRoot.GsmRule.StandardisedCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRule.StandardisedCode(childComplexity), true
+	case "GsmRule.status":
+		if e.ComplexityRoot.GsmRule.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRule.Status(childComplexity), true
+	case "GsmRule.stepUpPossible":
+		if e.ComplexityRoot.GsmRule.StepUpPossible == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRule.StepUpPossible(childComplexity), true
+	case "GsmRule.subFlow":
+		if e.ComplexityRoot.GsmRule.SubFlow == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRule.SubFlow(childComplexity), true
+	case "GsmRule.unifiedCode":
+		if e.ComplexityRoot.GsmRule.UnifiedCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRule.UnifiedCode(childComplexity), true
+	case "GsmRule.unifiedMessage":
+		if e.ComplexityRoot.GsmRule.UnifiedMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRule.UnifiedMessage(childComplexity), true
+	case "GsmRule.userGuidanceMessage":
+		if e.ComplexityRoot.GsmRule.UserGuidanceMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRule.UserGuidanceMessage(childComplexity), true
+
+	case "GsmRuleConnection.edges":
+		if e.ComplexityRoot.GsmRuleConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRuleConnection.Edges(childComplexity), true
+	case "GsmRuleConnection.pageInfo":
+		if e.ComplexityRoot.GsmRuleConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRuleConnection.PageInfo(childComplexity), true
+	case "GsmRuleConnection.totalCount":
+		if e.ComplexityRoot.GsmRuleConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRuleConnection.TotalCount(childComplexity), true
+
+	case "GsmRuleEdge.cursor":
+		if e.ComplexityRoot.GsmRuleEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRuleEdge.Cursor(childComplexity), true
+	case "GsmRuleEdge.node":
+		if e.ComplexityRoot.GsmRuleEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRuleEdge.Node(childComplexity), true
+
+	case "GsmRulePayload.gsmRule":
+		if e.ComplexityRoot.GsmRulePayload.GsmRule == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRulePayload.GsmRule(childComplexity), true
+	case "GsmRulePayload.replayed":
+		if e.ComplexityRoot.GsmRulePayload.Replayed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GsmRulePayload.Replayed(childComplexity), true
 
 	case "IncrementalAuthorization.amount":
 		if e.ComplexityRoot.IncrementalAuthorization.Amount == nil {
@@ -2952,6 +3214,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateCustomer(childComplexity, args["input"].(model.CustomerInput), args["idempotencyKey"].(*string)), true
+	case "Mutation.createGsmRule":
+		if e.ComplexityRoot.Mutation.CreateGsmRule == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createGsmRule_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateGsmRule(childComplexity, args["input"].(gsm.RuleInput), args["idempotencyKey"].(*string)), true
 	case "Mutation.createPayment":
 		if e.ComplexityRoot.Mutation.CreatePayment == nil {
 			break
@@ -3029,6 +3302,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteCustomer(childComplexity, args["id"].(string), args["idempotencyKey"].(*string)), true
+	case "Mutation.deleteGsmRule":
+		if e.ComplexityRoot.Mutation.DeleteGsmRule == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteGsmRule_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteGsmRule(childComplexity, args["id"].(string), args["idempotencyKey"].(*string)), true
 	case "Mutation.deletePaymentMethod":
 		if e.ComplexityRoot.Mutation.DeletePaymentMethod == nil {
 			break
@@ -3178,6 +3462,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateCustomer(childComplexity, args["id"].(string), args["input"].(model.CustomerInput), args["idempotencyKey"].(*string)), true
+	case "Mutation.updateGsmRule":
+		if e.ComplexityRoot.Mutation.UpdateGsmRule == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateGsmRule_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateGsmRule(childComplexity, args["id"].(string), args["input"].(gsm.RuleInput), args["idempotencyKey"].(*string)), true
 	case "Mutation.updatePayment":
 		if e.ComplexityRoot.Mutation.UpdatePayment == nil {
 			break
@@ -4610,6 +4905,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Events(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.EventOrder), args["where"].(*ent.EventWhereInput)), true
+	case "Query.gsmRules":
+		if e.ComplexityRoot.Query.GsmRules == nil {
+			break
+		}
+
+		args, err := ec.field_Query_gsmRules_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.GsmRules(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.GsmRuleOrder), args["where"].(*ent.GsmRuleWhereInput)), true
 
 	case "Query.invitation":
 		if e.ComplexityRoot.Query.Invitation == nil {
@@ -4788,6 +5094,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.RoutingEvaluate(childComplexity, args["profileID"].(*string), args["payment"].(model.RoutingPaymentInput)), true
+	case "Query.routingFacts":
+		if e.ComplexityRoot.Query.RoutingFacts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.RoutingFacts(childComplexity), true
 	case "Query.users":
 		if e.ComplexityRoot.Query.Users == nil {
 			break
@@ -5215,6 +5527,44 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RoutingEvaluation.RoutingRule(childComplexity), true
 
+	case "RoutingFact.kind":
+		if e.ComplexityRoot.RoutingFact.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingFact.Kind(childComplexity), true
+	case "RoutingFact.name":
+		if e.ComplexityRoot.RoutingFact.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingFact.Name(childComplexity), true
+	case "RoutingFact.valueTypes":
+		if e.ComplexityRoot.RoutingFact.ValueTypes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingFact.ValueTypes(childComplexity), true
+	case "RoutingFact.values":
+		if e.ComplexityRoot.RoutingFact.Values == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingFact.Values(childComplexity), true
+
+	case "RoutingValueType.comparisons":
+		if e.ComplexityRoot.RoutingValueType.Comparisons == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingValueType.Comparisons(childComplexity), true
+	case "RoutingValueType.type":
+		if e.ComplexityRoot.RoutingValueType.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoutingValueType.Type(childComplexity), true
+
 	case "SavedCard.expMonth":
 		if e.ComplexityRoot.SavedCard.CardExpMonth == nil {
 			break
@@ -5452,6 +5802,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputConfirmPaymentInput,
 		ec.unmarshalInputCreateApiKeyInput,
 		ec.unmarshalInputCreateConnectorAccountInput,
+		ec.unmarshalInputCreateGsmRuleInput,
 		ec.unmarshalInputCreatePaymentInput,
 		ec.unmarshalInputCreateProfileInput,
 		ec.unmarshalInputCreateRefundInput,
@@ -5465,6 +5816,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputEventDeliveryAttemptWhereInput,
 		ec.unmarshalInputEventOrder,
 		ec.unmarshalInputEventWhereInput,
+		ec.unmarshalInputGsmRuleOrder,
+		ec.unmarshalInputGsmRuleWhereInput,
 		ec.unmarshalInputIncrementalAuthorizationOrder,
 		ec.unmarshalInputIncrementalAuthorizationWhereInput,
 		ec.unmarshalInputMandateOrder,
@@ -5491,6 +5844,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputRoutingPaymentInput,
 		ec.unmarshalInputSurchargeDetailsInput,
 		ec.unmarshalInputUpdateConnectorAccountInput,
+		ec.unmarshalInputUpdateGsmRuleInput,
 		ec.unmarshalInputUpdatePaymentInput,
 		ec.unmarshalInputWebhookSettingsInput,
 	)
@@ -7951,6 +8305,395 @@ input EventWhereInput {
   """
   hasDeliveryAttempts: Boolean
   hasDeliveryAttemptsWith: [EventDeliveryAttemptWhereInput!]
+}
+type GsmRule implements Node {
+  id: ID!
+  merchantID: String!
+  createdAt: Time!
+  modifiedAt: Time!
+  connector: String!
+  flow: String!
+  subFlow: String!
+  code: String!
+  message: String!
+  status: String!
+  routerError: String
+  decision: GsmRuleDecision!
+  stepUpPossible: Boolean!
+  clearPanPossible: Boolean!
+  alternateNetworkPossible: Boolean!
+  unifiedCode: String
+  unifiedMessage: String
+  errorCategory: GsmRuleErrorCategory
+  standardisedCode: String
+  description: String
+  userGuidanceMessage: String
+}
+"""
+A connection to a list of items.
+"""
+type GsmRuleConnection {
+  """
+  A list of edges.
+  """
+  edges: [GsmRuleEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+GsmRuleDecision is enum for the field decision
+"""
+enum GsmRuleDecision @goModel(model: "switchyard/ent/gsmrule.Decision") {
+  retry
+  do_default
+}
+"""
+An edge in a connection.
+"""
+type GsmRuleEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: GsmRule
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+GsmRuleErrorCategory is enum for the field error_category
+"""
+enum GsmRuleErrorCategory @goModel(model: "switchyard/ent/gsmrule.ErrorCategory") {
+  frm_decline
+  processor_downtime
+  processor_decline_unauthorized
+  issue_with_payment_method
+  processor_decline_incorrect_data
+  hard_decline
+  soft_decline
+}
+"""
+Ordering options for GsmRule connections
+"""
+input GsmRuleOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order GsmRules.
+  """
+  field: GsmRuleOrderField!
+}
+"""
+Properties by which GsmRule connections can be ordered.
+"""
+enum GsmRuleOrderField {
+  ID
+  MERCHANT_ID
+  CREATED_AT
+  MODIFIED_AT
+}
+"""
+GsmRuleWhereInput is used for filtering GsmRule objects.
+Input was generated by ent.
+"""
+input GsmRuleWhereInput {
+  not: GsmRuleWhereInput
+  and: [GsmRuleWhereInput!]
+  or: [GsmRuleWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  idEqualFold: ID
+  idContainsFold: ID
+  """
+  merchant_id field predicates
+  """
+  merchantID: String
+  merchantIDNEQ: String
+  merchantIDIn: [String!]
+  merchantIDNotIn: [String!]
+  merchantIDGT: String
+  merchantIDGTE: String
+  merchantIDLT: String
+  merchantIDLTE: String
+  merchantIDContains: String
+  merchantIDHasPrefix: String
+  merchantIDHasSuffix: String
+  merchantIDEqualFold: String
+  merchantIDContainsFold: String
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  modified_at field predicates
+  """
+  modifiedAt: Time
+  modifiedAtNEQ: Time
+  modifiedAtIn: [Time!]
+  modifiedAtNotIn: [Time!]
+  modifiedAtGT: Time
+  modifiedAtGTE: Time
+  modifiedAtLT: Time
+  modifiedAtLTE: Time
+  """
+  connector field predicates
+  """
+  connector: String
+  connectorNEQ: String
+  connectorIn: [String!]
+  connectorNotIn: [String!]
+  connectorGT: String
+  connectorGTE: String
+  connectorLT: String
+  connectorLTE: String
+  connectorContains: String
+  connectorHasPrefix: String
+  connectorHasSuffix: String
+  connectorEqualFold: String
+  connectorContainsFold: String
+  """
+  flow field predicates
+  """
+  flow: String
+  flowNEQ: String
+  flowIn: [String!]
+  flowNotIn: [String!]
+  flowGT: String
+  flowGTE: String
+  flowLT: String
+  flowLTE: String
+  flowContains: String
+  flowHasPrefix: String
+  flowHasSuffix: String
+  flowEqualFold: String
+  flowContainsFold: String
+  """
+  sub_flow field predicates
+  """
+  subFlow: String
+  subFlowNEQ: String
+  subFlowIn: [String!]
+  subFlowNotIn: [String!]
+  subFlowGT: String
+  subFlowGTE: String
+  subFlowLT: String
+  subFlowLTE: String
+  subFlowContains: String
+  subFlowHasPrefix: String
+  subFlowHasSuffix: String
+  subFlowEqualFold: String
+  subFlowContainsFold: String
+  """
+  code field predicates
+  """
+  code: String
+  codeNEQ: String
+  codeIn: [String!]
+  codeNotIn: [String!]
+  codeGT: String
+  codeGTE: String
+  codeLT: String
+  codeLTE: String
+  codeContains: String
+  codeHasPrefix: String
+  codeHasSuffix: String
+  codeEqualFold: String
+  codeContainsFold: String
+  """
+  message field predicates
+  """
+  message: String
+  messageNEQ: String
+  messageIn: [String!]
+  messageNotIn: [String!]
+  messageGT: String
+  messageGTE: String
+  messageLT: String
+  messageLTE: String
+  messageContains: String
+  messageHasPrefix: String
+  messageHasSuffix: String
+  messageEqualFold: String
+  messageContainsFold: String
+  """
+  status field predicates
+  """
+  status: String
+  statusNEQ: String
+  statusIn: [String!]
+  statusNotIn: [String!]
+  statusGT: String
+  statusGTE: String
+  statusLT: String
+  statusLTE: String
+  statusContains: String
+  statusHasPrefix: String
+  statusHasSuffix: String
+  statusEqualFold: String
+  statusContainsFold: String
+  """
+  router_error field predicates
+  """
+  routerError: String
+  routerErrorNEQ: String
+  routerErrorIn: [String!]
+  routerErrorNotIn: [String!]
+  routerErrorGT: String
+  routerErrorGTE: String
+  routerErrorLT: String
+  routerErrorLTE: String
+  routerErrorContains: String
+  routerErrorHasPrefix: String
+  routerErrorHasSuffix: String
+  routerErrorIsNil: Boolean
+  routerErrorNotNil: Boolean
+  routerErrorEqualFold: String
+  routerErrorContainsFold: String
+  """
+  decision field predicates
+  """
+  decision: GsmRuleDecision
+  decisionNEQ: GsmRuleDecision
+  decisionIn: [GsmRuleDecision!]
+  decisionNotIn: [GsmRuleDecision!]
+  """
+  step_up_possible field predicates
+  """
+  stepUpPossible: Boolean
+  stepUpPossibleNEQ: Boolean
+  """
+  clear_pan_possible field predicates
+  """
+  clearPanPossible: Boolean
+  clearPanPossibleNEQ: Boolean
+  """
+  alternate_network_possible field predicates
+  """
+  alternateNetworkPossible: Boolean
+  alternateNetworkPossibleNEQ: Boolean
+  """
+  unified_code field predicates
+  """
+  unifiedCode: String
+  unifiedCodeNEQ: String
+  unifiedCodeIn: [String!]
+  unifiedCodeNotIn: [String!]
+  unifiedCodeGT: String
+  unifiedCodeGTE: String
+  unifiedCodeLT: String
+  unifiedCodeLTE: String
+  unifiedCodeContains: String
+  unifiedCodeHasPrefix: String
+  unifiedCodeHasSuffix: String
+  unifiedCodeIsNil: Boolean
+  unifiedCodeNotNil: Boolean
+  unifiedCodeEqualFold: String
+  unifiedCodeContainsFold: String
+  """
+  unified_message field predicates
+  """
+  unifiedMessage: String
+  unifiedMessageNEQ: String
+  unifiedMessageIn: [String!]
+  unifiedMessageNotIn: [String!]
+  unifiedMessageGT: String
+  unifiedMessageGTE: String
+  unifiedMessageLT: String
+  unifiedMessageLTE: String
+  unifiedMessageContains: String
+  unifiedMessageHasPrefix: String
+  unifiedMessageHasSuffix: String
+  unifiedMessageIsNil: Boolean
+  unifiedMessageNotNil: Boolean
+  unifiedMessageEqualFold: String
+  unifiedMessageContainsFold: String
+  """
+  error_category field predicates
+  """
+  errorCategory: GsmRuleErrorCategory
+  errorCategoryNEQ: GsmRuleErrorCategory
+  errorCategoryIn: [GsmRuleErrorCategory!]
+  errorCategoryNotIn: [GsmRuleErrorCategory!]
+  errorCategoryIsNil: Boolean
+  errorCategoryNotNil: Boolean
+  """
+  standardised_code field predicates
+  """
+  standardisedCode: String
+  standardisedCodeNEQ: String
+  standardisedCodeIn: [String!]
+  standardisedCodeNotIn: [String!]
+  standardisedCodeGT: String
+  standardisedCodeGTE: String
+  standardisedCodeLT: String
+  standardisedCodeLTE: String
+  standardisedCodeContains: String
+  standardisedCodeHasPrefix: String
+  standardisedCodeHasSuffix: String
+  standardisedCodeIsNil: Boolean
+  standardisedCodeNotNil: Boolean
+  standardisedCodeEqualFold: String
+  standardisedCodeContainsFold: String
+  """
+  description field predicates
+  """
+  description: String
+  descriptionNEQ: String
+  descriptionIn: [String!]
+  descriptionNotIn: [String!]
+  descriptionGT: String
+  descriptionGTE: String
+  descriptionLT: String
+  descriptionLTE: String
+  descriptionContains: String
+  descriptionHasPrefix: String
+  descriptionHasSuffix: String
+  descriptionIsNil: Boolean
+  descriptionNotNil: Boolean
+  descriptionEqualFold: String
+  descriptionContainsFold: String
+  """
+  user_guidance_message field predicates
+  """
+  userGuidanceMessage: String
+  userGuidanceMessageNEQ: String
+  userGuidanceMessageIn: [String!]
+  userGuidanceMessageNotIn: [String!]
+  userGuidanceMessageGT: String
+  userGuidanceMessageGTE: String
+  userGuidanceMessageLT: String
+  userGuidanceMessageLTE: String
+  userGuidanceMessageContains: String
+  userGuidanceMessageHasPrefix: String
+  userGuidanceMessageHasSuffix: String
+  userGuidanceMessageIsNil: Boolean
+  userGuidanceMessageNotNil: Boolean
+  userGuidanceMessageEqualFold: String
+  userGuidanceMessageContainsFold: String
 }
 type IncrementalAuthorization implements Node {
   id: ID!
@@ -12364,6 +13107,37 @@ type Query {
     """
     where: EventWhereInput
   ): EventConnection!
+  gsmRules(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for GsmRules returned from the connection.
+    """
+    orderBy: [GsmRuleOrder!]
+
+    """
+    Filtering options for GsmRules returned from the connection.
+    """
+    where: GsmRuleWhereInput
+  ): GsmRuleConnection!
   mandates(
     """
     Returns the elements in the list that come after the specified cursor.
@@ -13901,6 +14675,63 @@ input CreateRoutingAlgorithmInput {
   "payment (the only kind served)."
   transactionType: String
 }
+
+"""
+A new GSM rule: Hyperswitch's GsmCreateRequest. connector, flow, subFlow,
+code and message name it: a merchant has one rule for each. A failed
+authorization is looked up as flow Authorize, subFlow sub_flow, with the
+connector's error code and message exactly as the connector gave them.
+Closed sets (decision, errorCategory, standardisedCode) are strings
+checked by the domain, as on REST.
+"""
+input CreateGsmRuleInput {
+  "The connector whose error it is, by Hyperswitch's name (stripe_test, adyen, …)."
+  connector: String!
+  "The flow: Authorize for a payment's authorization."
+  flow: String!
+  "The sub-flow: sub_flow for an authorization."
+  subFlow: String!
+  "The connector's error code."
+  code: String!
+  "The connector's error message."
+  message: String!
+  "The status the error means, e.g. failure."
+  status: String!
+  "retry (try the next connector of the route) or do_default (do not)."
+  decision: String!
+  "The router's error for it."
+  routerError: String
+  "Retry the same connector with 3-D Secure first."
+  stepUpPossible: Boolean
+  clearPanPossible: Boolean
+  alternateNetworkPossible: Boolean
+  "The unified code and message a failed attempt shows."
+  unifiedCode: String
+  unifiedMessage: String
+  "One of Hyperswitch's ErrorCategory values, e.g. soft_decline."
+  errorCategory: String
+  "One of Hyperswitch's StandardisedCode values, e.g. issuer_unavailable."
+  standardisedCode: String
+  description: String
+  userGuidanceMessage: String
+}
+
+"The members of a GSM rule that may change (GsmUpdateRequest's); absent members keep their value."
+input UpdateGsmRuleInput {
+  status: String
+  "retry or do_default."
+  decision: String
+  routerError: String
+  stepUpPossible: Boolean
+  clearPanPossible: Boolean
+  alternateNetworkPossible: Boolean
+  unifiedCode: String
+  unifiedMessage: String
+  errorCategory: String
+  standardisedCode: String
+  description: String
+  userGuidanceMessage: String
+}
 `, BuiltIn: false},
 	{Name: "../live.graphql", Input: `# Live updates: what the dashboard's open lists and pages are told without a
 # reload. Served over a websocket at the same endpoint (/graphql) with the
@@ -14149,6 +14980,50 @@ type Mutation {
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
   ): RoutingAlgorithmPayload! @hasRole(roles: [DEVELOPER])
+  """
+  Creates a GSM rule (POST /gsm): what a connector's error means, and
+  whether a payment it failed is retried on the next connector.
+  """
+  createGsmRule(
+    "The rule, in Hyperswitch's GsmCreateRequest members."
+    input: CreateGsmRuleInput!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): GsmRulePayload! @hasRole(roles: [DEVELOPER])
+  "Changes a GSM rule's members (POST /gsm/update); the five that name it never change."
+  updateGsmRule(
+    "The rule's id (gsm_…)."
+    id: ID!
+    "The members to change; absent members keep their value."
+    input: UpdateGsmRuleInput!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): GsmRulePayload! @hasRole(roles: [DEVELOPER])
+  "Deletes a GSM rule (POST /gsm/delete)."
+  deleteGsmRule(
+    "The rule's id (gsm_…)."
+    id: ID!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): DeletedGsmRulePayload! @hasRole(roles: [DEVELOPER])
+}
+
+"A GSM rule mutation's result."
+type GsmRulePayload {
+  "The rule as the mutation left it."
+  gsmRule: GsmRule!
+  "True when this answer replays the stored result of an earlier call with the same idempotency key."
+  replayed: Boolean!
+}
+
+"deleteGsmRule's result."
+type DeletedGsmRulePayload {
+  "The deleted rule's id."
+  id: ID!
+  "Always true: the rule is gone."
+  deleted: Boolean!
+  "True when this answer replays the stored result of an earlier call with the same idempotency key."
+  replayed: Boolean!
 }
 
 "A routing configuration mutation's result."
@@ -14363,6 +15238,33 @@ extend type Query {
     "The payment's facts."
     payment: RoutingPaymentInput!
   ): RoutingEvaluation!
+  """
+  The facts an advanced routing configuration's rules may test (each rule's
+  lhs), with the value types and comparisons each takes and an enum's
+  values: the table the rules are checked and evaluated by, for a rule
+  editor to offer.
+  """
+  routingFacts: [RoutingFact!]!
+}
+
+"A fact of a payment an advanced routing rule may test (Hyperswitch's routing key)."
+type RoutingFact {
+  "The rule's lhs: amount, currency, payment_method, card_network, billing_country, metadata, …"
+  name: String!
+  "number (amount, in minor units), enum, string or metadata (a {key, value} of the payment's metadata)."
+  kind: String!
+  "The value types it compares with, each with its comparisons."
+  valueTypes: [RoutingValueType!]!
+  "An enum's values as rules name them (countries by Hyperswitch's names, e.g. Netherlands); empty for the other kinds."
+  values: [String!]!
+}
+
+"A value type of a routing rule's comparison and the comparisons it takes."
+type RoutingValueType {
+  "number, number_array, number_comparison_array, enum_variant, enum_variant_array, str_value or metadata_variant."
+  type: String!
+  "equal and not_equal; for a single number also less_than, less_than_equal, greater_than, greater_than_equal."
+  comparisons: [String!]!
 }
 
 """
@@ -15127,6 +16029,18 @@ func (ec *executionContext) childFields_CustomerPayload(ctx context.Context, fie
 	return nil, fmt.Errorf("no field named %q was found under type CustomerPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_DeletedGsmRulePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_DeletedGsmRulePayload_id(ctx, field)
+	case "deleted":
+		return ec.fieldContext_DeletedGsmRulePayload_deleted(ctx, field)
+	case "replayed":
+		return ec.fieldContext_DeletedGsmRulePayload_replayed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeletedGsmRulePayload", field.Name)
+}
+
 func (ec *executionContext) childFields_DeletedPaymentMethodPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "paymentMethodID":
@@ -15359,6 +16273,86 @@ func (ec *executionContext) childFields_EventEdge(ctx context.Context, field gra
 		return ec.fieldContext_EventEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type EventEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_GsmRule(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_GsmRule_id(ctx, field)
+	case "merchantID":
+		return ec.fieldContext_GsmRule_merchantID(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_GsmRule_createdAt(ctx, field)
+	case "modifiedAt":
+		return ec.fieldContext_GsmRule_modifiedAt(ctx, field)
+	case "connector":
+		return ec.fieldContext_GsmRule_connector(ctx, field)
+	case "flow":
+		return ec.fieldContext_GsmRule_flow(ctx, field)
+	case "subFlow":
+		return ec.fieldContext_GsmRule_subFlow(ctx, field)
+	case "code":
+		return ec.fieldContext_GsmRule_code(ctx, field)
+	case "message":
+		return ec.fieldContext_GsmRule_message(ctx, field)
+	case "status":
+		return ec.fieldContext_GsmRule_status(ctx, field)
+	case "routerError":
+		return ec.fieldContext_GsmRule_routerError(ctx, field)
+	case "decision":
+		return ec.fieldContext_GsmRule_decision(ctx, field)
+	case "stepUpPossible":
+		return ec.fieldContext_GsmRule_stepUpPossible(ctx, field)
+	case "clearPanPossible":
+		return ec.fieldContext_GsmRule_clearPanPossible(ctx, field)
+	case "alternateNetworkPossible":
+		return ec.fieldContext_GsmRule_alternateNetworkPossible(ctx, field)
+	case "unifiedCode":
+		return ec.fieldContext_GsmRule_unifiedCode(ctx, field)
+	case "unifiedMessage":
+		return ec.fieldContext_GsmRule_unifiedMessage(ctx, field)
+	case "errorCategory":
+		return ec.fieldContext_GsmRule_errorCategory(ctx, field)
+	case "standardisedCode":
+		return ec.fieldContext_GsmRule_standardisedCode(ctx, field)
+	case "description":
+		return ec.fieldContext_GsmRule_description(ctx, field)
+	case "userGuidanceMessage":
+		return ec.fieldContext_GsmRule_userGuidanceMessage(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GsmRule", field.Name)
+}
+
+func (ec *executionContext) childFields_GsmRuleConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_GsmRuleConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_GsmRuleConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_GsmRuleConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GsmRuleConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_GsmRuleEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_GsmRuleEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_GsmRuleEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GsmRuleEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_GsmRulePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "gsmRule":
+		return ec.fieldContext_GsmRulePayload_gsmRule(ctx, field)
+	case "replayed":
+		return ec.fieldContext_GsmRulePayload_replayed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GsmRulePayload", field.Name)
 }
 
 func (ec *executionContext) childFields_IncrementalAuthorization(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -16387,6 +17381,30 @@ func (ec *executionContext) childFields_RoutingEvaluation(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type RoutingEvaluation", field.Name)
 }
 
+func (ec *executionContext) childFields_RoutingFact(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_RoutingFact_name(ctx, field)
+	case "kind":
+		return ec.fieldContext_RoutingFact_kind(ctx, field)
+	case "valueTypes":
+		return ec.fieldContext_RoutingFact_valueTypes(ctx, field)
+	case "values":
+		return ec.fieldContext_RoutingFact_values(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RoutingFact", field.Name)
+}
+
+func (ec *executionContext) childFields_RoutingValueType(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_RoutingValueType_type(ctx, field)
+	case "comparisons":
+		return ec.fieldContext_RoutingValueType_comparisons(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RoutingValueType", field.Name)
+}
+
 func (ec *executionContext) childFields_SavedCard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "last4":
@@ -17173,6 +18191,28 @@ func (ec *executionContext) field_Mutation_createCustomer_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createGsmRule_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (gsm.RuleInput, error) {
+			return ec.unmarshalNCreateGsmRuleInput2switchyardᚋpaymentsᚋgsmᚐRuleInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createPaymentExport_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17298,6 +18338,28 @@ func (ec *executionContext) field_Mutation_deactivateRouting_args(ctx context.Co
 }
 
 func (ec *executionContext) field_Mutation_deleteCustomer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteGsmRule_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -17605,6 +18667,36 @@ func (ec *executionContext) field_Mutation_updateCustomer_args(ctx context.Conte
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CustomerInput, error) {
 			return ec.unmarshalNCustomerInput2switchyardᚋgraphᚋmodelᚐCustomerInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateGsmRule_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (gsm.RuleInput, error) {
+			return ec.unmarshalNUpdateGsmRuleInput2switchyardᚋpaymentsᚋgsmᚐRuleInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -18221,6 +19313,60 @@ func (ec *executionContext) field_Query_events_args(ctx context.Context, rawArgs
 	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
 		func(ctx context.Context, v any) (*ent.EventWhereInput, error) {
 			return ec.unmarshalOEventWhereInput2ᚖswitchyardᚋentᚐEventWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_gsmRules_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) ([]*ent.GsmRuleOrder, error) {
+			return ec.unmarshalOGsmRuleOrder2ᚕᚖswitchyardᚋentᚐGsmRuleOrderᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.GsmRuleWhereInput, error) {
+			return ec.unmarshalOGsmRuleWhereInput2ᚖswitchyardᚋentᚐGsmRuleWhereInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -21145,6 +22291,75 @@ func (ec *executionContext) fieldContext_CustomerPayload_replayed(_ context.Cont
 	return graphql.NewScalarFieldContext("CustomerPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _DeletedGsmRulePayload_id(ctx context.Context, field graphql.CollectedField, obj *model.DeletedGsmRulePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeletedGsmRulePayload_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeletedGsmRulePayload_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeletedGsmRulePayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeletedGsmRulePayload_deleted(ctx context.Context, field graphql.CollectedField, obj *model.DeletedGsmRulePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeletedGsmRulePayload_deleted(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Deleted, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeletedGsmRulePayload_deleted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeletedGsmRulePayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _DeletedGsmRulePayload_replayed(ctx context.Context, field graphql.CollectedField, obj *model.DeletedGsmRulePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeletedGsmRulePayload_replayed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Replayed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeletedGsmRulePayload_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeletedGsmRulePayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _DeletedPaymentMethodPayload_paymentMethodID(ctx context.Context, field graphql.CollectedField, obj *model.DeletedPaymentMethodPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23093,6 +24308,686 @@ func (ec *executionContext) _EventEdge_cursor(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_EventEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("EventEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _GsmRule_id(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRule_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRule_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GsmRule", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _GsmRule_merchantID(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRule_merchantID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRule_merchantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GsmRule", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GsmRule_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRule_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRule_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GsmRule", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _GsmRule_modifiedAt(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRule_modifiedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ModifiedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRule_modifiedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GsmRule", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _GsmRule_connector(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRule_connector(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Connector, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRule_connector(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GsmRule", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GsmRule_flow(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRule_flow(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Flow, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRule_flow(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GsmRule", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GsmRule_subFlow(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRule_subFlow(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SubFlow, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRule_subFlow(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GsmRule", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GsmRule_code(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRule_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRule_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GsmRule", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GsmRule_message(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRule_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRule_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GsmRule", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GsmRule_status(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRule_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRule_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GsmRule", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GsmRule_routerError(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRule_routerError(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RouterError, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRule_routerError(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GsmRule", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GsmRule_decision(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRule_decision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Decision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v gsmrule.Decision) graphql.Marshaler {
+			return ec.marshalNGsmRuleDecision2switchyardᚋentᚋgsmruleᚐDecision(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRule_decision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GsmRule", field, false, false, errors.New("field of type GsmRuleDecision does not have child fields"))
+}
+
+func (ec *executionContext) _GsmRule_stepUpPossible(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRule_stepUpPossible(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StepUpPossible, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRule_stepUpPossible(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GsmRule", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _GsmRule_clearPanPossible(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRule_clearPanPossible(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClearPanPossible, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRule_clearPanPossible(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GsmRule", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _GsmRule_alternateNetworkPossible(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRule_alternateNetworkPossible(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AlternateNetworkPossible, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRule_alternateNetworkPossible(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GsmRule", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _GsmRule_unifiedCode(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRule_unifiedCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UnifiedCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRule_unifiedCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GsmRule", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GsmRule_unifiedMessage(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRule_unifiedMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UnifiedMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRule_unifiedMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GsmRule", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GsmRule_errorCategory(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRule_errorCategory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorCategory, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *gsmrule.ErrorCategory) graphql.Marshaler {
+			return ec.marshalOGsmRuleErrorCategory2ᚖswitchyardᚋentᚋgsmruleᚐErrorCategory(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRule_errorCategory(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GsmRule", field, false, false, errors.New("field of type GsmRuleErrorCategory does not have child fields"))
+}
+
+func (ec *executionContext) _GsmRule_standardisedCode(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRule_standardisedCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StandardisedCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRule_standardisedCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GsmRule", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GsmRule_description(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRule_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRule_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GsmRule", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GsmRule_userGuidanceMessage(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRule_userGuidanceMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserGuidanceMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRule_userGuidanceMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GsmRule", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GsmRuleConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRuleConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRuleConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.GsmRuleEdge) graphql.Marshaler {
+			return ec.marshalOGsmRuleEdge2ᚕᚖswitchyardᚋentᚐGsmRuleEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRuleConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GsmRuleConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GsmRuleEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GsmRuleConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRuleConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRuleConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[string]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRuleConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GsmRuleConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GsmRuleConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRuleConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRuleConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRuleConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GsmRuleConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _GsmRuleEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRuleEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRuleEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.GsmRule) graphql.Marshaler {
+			return ec.marshalOGsmRule2ᚖswitchyardᚋentᚐGsmRule(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRuleEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GsmRuleEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GsmRule(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GsmRuleEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.GsmRuleEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRuleEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[string]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRuleEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GsmRuleEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _GsmRulePayload_gsmRule(ctx context.Context, field graphql.CollectedField, obj *model.GsmRulePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRulePayload_gsmRule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GsmRule, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.GsmRule) graphql.Marshaler {
+			return ec.marshalNGsmRule2ᚖswitchyardᚋentᚐGsmRule(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRulePayload_gsmRule(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GsmRulePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GsmRule(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GsmRulePayload_replayed(ctx context.Context, field graphql.CollectedField, obj *model.GsmRulePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GsmRulePayload_replayed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Replayed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GsmRulePayload_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GsmRulePayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _IncrementalAuthorization_id(ctx context.Context, field graphql.CollectedField, obj *ent.IncrementalAuthorization) (ret graphql.Marshaler) {
@@ -27568,6 +29463,207 @@ func (ec *executionContext) fieldContext_Mutation_deactivateRouting(ctx context.
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deactivateRouting_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createGsmRule(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createGsmRule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateGsmRule(ctx, fc.Args["input"].(gsm.RuleInput), fc.Args["idempotencyKey"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"DEVELOPER"})
+				if err != nil {
+					var zeroVal *model.GsmRulePayload
+					return zeroVal, err
+				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.GsmRulePayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.GsmRulePayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GsmRulePayload) graphql.Marshaler {
+			return ec.marshalNGsmRulePayload2ᚖswitchyardᚋgraphᚋmodelᚐGsmRulePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createGsmRule(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GsmRulePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createGsmRule_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateGsmRule(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateGsmRule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateGsmRule(ctx, fc.Args["id"].(string), fc.Args["input"].(gsm.RuleInput), fc.Args["idempotencyKey"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"DEVELOPER"})
+				if err != nil {
+					var zeroVal *model.GsmRulePayload
+					return zeroVal, err
+				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.GsmRulePayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.GsmRulePayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GsmRulePayload) graphql.Marshaler {
+			return ec.marshalNGsmRulePayload2ᚖswitchyardᚋgraphᚋmodelᚐGsmRulePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateGsmRule(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GsmRulePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateGsmRule_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteGsmRule(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteGsmRule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteGsmRule(ctx, fc.Args["id"].(string), fc.Args["idempotencyKey"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"DEVELOPER"})
+				if err != nil {
+					var zeroVal *model.DeletedGsmRulePayload
+					return zeroVal, err
+				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.DeletedGsmRulePayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.DeletedGsmRulePayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeletedGsmRulePayload) graphql.Marshaler {
+			return ec.marshalNDeletedGsmRulePayload2ᚖswitchyardᚋgraphᚋmodelᚐDeletedGsmRulePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteGsmRule(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeletedGsmRulePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteGsmRule_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -33579,6 +35675,50 @@ func (ec *executionContext) fieldContext_Query_events(ctx context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_gsmRules(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_gsmRules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().GsmRules(ctx, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.GsmRuleOrder), fc.Args["where"].(*ent.GsmRuleWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.GsmRuleConnection) graphql.Marshaler {
+			return ec.marshalNGsmRuleConnection2ᚖswitchyardᚋentᚐGsmRuleConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_gsmRules(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GsmRuleConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_gsmRules_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_mandates(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -34387,6 +36527,38 @@ func (ec *executionContext) fieldContext_Query_routingEvaluate(ctx context.Conte
 	if fc.Args, err = ec.field_Query_routingEvaluate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_routingFacts(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_routingFacts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().RoutingFacts(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*routing.Fact) graphql.Marshaler {
+			return ec.marshalNRoutingFact2ᚕᚖswitchyardᚋpaymentsᚋroutingᚐFactᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_routingFacts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RoutingFact(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -36258,6 +38430,153 @@ func (ec *executionContext) fieldContext_RoutingEvaluation_candidates(_ context.
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _RoutingFact_name(ctx context.Context, field graphql.CollectedField, obj *routing.Fact) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingFact_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingFact_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingFact", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingFact_kind(ctx context.Context, field graphql.CollectedField, obj *routing.Fact) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingFact_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingFact_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingFact", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingFact_valueTypes(ctx context.Context, field graphql.CollectedField, obj *routing.Fact) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingFact_valueTypes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ValueTypes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []routing.ValueType) graphql.Marshaler {
+			return ec.marshalNRoutingValueType2ᚕswitchyardᚋpaymentsᚋroutingᚐValueTypeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingFact_valueTypes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RoutingFact",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RoutingValueType(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RoutingFact_values(ctx context.Context, field graphql.CollectedField, obj *routing.Fact) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingFact_values(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Values, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingFact_values(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingFact", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingValueType_type(ctx context.Context, field graphql.CollectedField, obj *routing.ValueType) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingValueType_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingValueType_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingValueType", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RoutingValueType_comparisons(ctx context.Context, field graphql.CollectedField, obj *routing.ValueType) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoutingValueType_comparisons(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Comparisons, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoutingValueType_comparisons(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoutingValueType", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SavedCard_last4(ctx context.Context, field graphql.CollectedField, obj *schematype.CardDetails) (ret graphql.Marshaler) {
@@ -41631,6 +43950,148 @@ func (ec *executionContext) unmarshalInputCreateConnectorAccountInput(ctx contex
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateGsmRuleInput(ctx context.Context, obj any) (gsm.RuleInput, error) {
+	var it gsm.RuleInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"connector", "flow", "subFlow", "code", "message", "status", "decision", "routerError", "stepUpPossible", "clearPanPossible", "alternateNetworkPossible", "unifiedCode", "unifiedMessage", "errorCategory", "standardisedCode", "description", "userGuidanceMessage"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "connector":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connector"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Connector = data
+		case "flow":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flow"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Flow = data
+		case "subFlow":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subFlow"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubFlow = data
+		case "code":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("code"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Code = data
+		case "message":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("message"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Message = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalNString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "decision":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("decision"))
+			data, err := ec.unmarshalNString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Decision = data
+		case "routerError":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routerError"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RouterError = data
+		case "stepUpPossible":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stepUpPossible"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StepUpPossible = data
+		case "clearPanPossible":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clearPanPossible"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClearPanPossible = data
+		case "alternateNetworkPossible":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("alternateNetworkPossible"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AlternateNetworkPossible = data
+		case "unifiedCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCode = data
+		case "unifiedMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessage = data
+		case "errorCategory":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCategory"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCategory = data
+		case "standardisedCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("standardisedCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StandardisedCode = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "userGuidanceMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userGuidanceMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserGuidanceMessage = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreatePaymentInput(ctx context.Context, obj any) (model.PaymentRequest, error) {
 	var it model.PaymentRequest
 	if obj == nil {
@@ -46617,6 +49078,1652 @@ func (ec *executionContext) unmarshalInputEventWhereInput(ctx context.Context, o
 				return it, err
 			}
 			it.HasDeliveryAttemptsWith = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputGsmRuleOrder(ctx context.Context, obj any) (ent.GsmRuleOrder, error) {
+	var it ent.GsmRuleOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNGsmRuleOrderField2ᚖswitchyardᚋentᚐGsmRuleOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputGsmRuleWhereInput(ctx context.Context, obj any) (ent.GsmRuleWhereInput, error) {
+	var it ent.GsmRuleWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorEqualFold", "connectorContainsFold", "flow", "flowNEQ", "flowIn", "flowNotIn", "flowGT", "flowGTE", "flowLT", "flowLTE", "flowContains", "flowHasPrefix", "flowHasSuffix", "flowEqualFold", "flowContainsFold", "subFlow", "subFlowNEQ", "subFlowIn", "subFlowNotIn", "subFlowGT", "subFlowGTE", "subFlowLT", "subFlowLTE", "subFlowContains", "subFlowHasPrefix", "subFlowHasSuffix", "subFlowEqualFold", "subFlowContainsFold", "code", "codeNEQ", "codeIn", "codeNotIn", "codeGT", "codeGTE", "codeLT", "codeLTE", "codeContains", "codeHasPrefix", "codeHasSuffix", "codeEqualFold", "codeContainsFold", "message", "messageNEQ", "messageIn", "messageNotIn", "messageGT", "messageGTE", "messageLT", "messageLTE", "messageContains", "messageHasPrefix", "messageHasSuffix", "messageEqualFold", "messageContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "statusGT", "statusGTE", "statusLT", "statusLTE", "statusContains", "statusHasPrefix", "statusHasSuffix", "statusEqualFold", "statusContainsFold", "routerError", "routerErrorNEQ", "routerErrorIn", "routerErrorNotIn", "routerErrorGT", "routerErrorGTE", "routerErrorLT", "routerErrorLTE", "routerErrorContains", "routerErrorHasPrefix", "routerErrorHasSuffix", "routerErrorIsNil", "routerErrorNotNil", "routerErrorEqualFold", "routerErrorContainsFold", "decision", "decisionNEQ", "decisionIn", "decisionNotIn", "stepUpPossible", "stepUpPossibleNEQ", "clearPanPossible", "clearPanPossibleNEQ", "alternateNetworkPossible", "alternateNetworkPossibleNEQ", "unifiedCode", "unifiedCodeNEQ", "unifiedCodeIn", "unifiedCodeNotIn", "unifiedCodeGT", "unifiedCodeGTE", "unifiedCodeLT", "unifiedCodeLTE", "unifiedCodeContains", "unifiedCodeHasPrefix", "unifiedCodeHasSuffix", "unifiedCodeIsNil", "unifiedCodeNotNil", "unifiedCodeEqualFold", "unifiedCodeContainsFold", "unifiedMessage", "unifiedMessageNEQ", "unifiedMessageIn", "unifiedMessageNotIn", "unifiedMessageGT", "unifiedMessageGTE", "unifiedMessageLT", "unifiedMessageLTE", "unifiedMessageContains", "unifiedMessageHasPrefix", "unifiedMessageHasSuffix", "unifiedMessageIsNil", "unifiedMessageNotNil", "unifiedMessageEqualFold", "unifiedMessageContainsFold", "errorCategory", "errorCategoryNEQ", "errorCategoryIn", "errorCategoryNotIn", "errorCategoryIsNil", "errorCategoryNotNil", "standardisedCode", "standardisedCodeNEQ", "standardisedCodeIn", "standardisedCodeNotIn", "standardisedCodeGT", "standardisedCodeGTE", "standardisedCodeLT", "standardisedCodeLTE", "standardisedCodeContains", "standardisedCodeHasPrefix", "standardisedCodeHasSuffix", "standardisedCodeIsNil", "standardisedCodeNotNil", "standardisedCodeEqualFold", "standardisedCodeContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionIsNil", "descriptionNotNil", "descriptionEqualFold", "descriptionContainsFold", "userGuidanceMessage", "userGuidanceMessageNEQ", "userGuidanceMessageIn", "userGuidanceMessageNotIn", "userGuidanceMessageGT", "userGuidanceMessageGTE", "userGuidanceMessageLT", "userGuidanceMessageLTE", "userGuidanceMessageContains", "userGuidanceMessageHasPrefix", "userGuidanceMessageHasSuffix", "userGuidanceMessageIsNil", "userGuidanceMessageNotNil", "userGuidanceMessageEqualFold", "userGuidanceMessageContainsFold"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOGsmRuleWhereInput2ᚖswitchyardᚋentᚐGsmRuleWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOGsmRuleWhereInput2ᚕᚖswitchyardᚋentᚐGsmRuleWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOGsmRuleWhereInput2ᚕᚖswitchyardᚋentᚐGsmRuleWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "idEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idEqualFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDEqualFold = data
+		case "idContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idContainsFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDContainsFold = data
+		case "merchantID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantID = data
+		case "merchantIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDNEQ = data
+		case "merchantIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDIn = data
+		case "merchantIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDNotIn = data
+		case "merchantIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDGT = data
+		case "merchantIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDGTE = data
+		case "merchantIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDLT = data
+		case "merchantIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDLTE = data
+		case "merchantIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDContains = data
+		case "merchantIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDHasPrefix = data
+		case "merchantIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDHasSuffix = data
+		case "merchantIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDEqualFold = data
+		case "merchantIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDContainsFold = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "modifiedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAt = data
+		case "modifiedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtNEQ = data
+		case "modifiedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtIn = data
+		case "modifiedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtNotIn = data
+		case "modifiedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtGT = data
+		case "modifiedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtGTE = data
+		case "modifiedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtLT = data
+		case "modifiedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtLTE = data
+		case "connector":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connector"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Connector = data
+		case "connectorNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorNEQ = data
+		case "connectorIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorIn = data
+		case "connectorNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorNotIn = data
+		case "connectorGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorGT = data
+		case "connectorGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorGTE = data
+		case "connectorLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorLT = data
+		case "connectorLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorLTE = data
+		case "connectorContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorContains = data
+		case "connectorHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorHasPrefix = data
+		case "connectorHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorHasSuffix = data
+		case "connectorEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorEqualFold = data
+		case "connectorContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorContainsFold = data
+		case "flow":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flow"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Flow = data
+		case "flowNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowNEQ = data
+		case "flowIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowIn = data
+		case "flowNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowNotIn = data
+		case "flowGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowGT = data
+		case "flowGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowGTE = data
+		case "flowLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowLT = data
+		case "flowLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowLTE = data
+		case "flowContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowContains = data
+		case "flowHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowHasPrefix = data
+		case "flowHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowHasSuffix = data
+		case "flowEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowEqualFold = data
+		case "flowContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowContainsFold = data
+		case "subFlow":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subFlow"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubFlow = data
+		case "subFlowNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subFlowNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubFlowNEQ = data
+		case "subFlowIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subFlowIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubFlowIn = data
+		case "subFlowNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subFlowNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubFlowNotIn = data
+		case "subFlowGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subFlowGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubFlowGT = data
+		case "subFlowGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subFlowGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubFlowGTE = data
+		case "subFlowLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subFlowLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubFlowLT = data
+		case "subFlowLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subFlowLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubFlowLTE = data
+		case "subFlowContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subFlowContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubFlowContains = data
+		case "subFlowHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subFlowHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubFlowHasPrefix = data
+		case "subFlowHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subFlowHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubFlowHasSuffix = data
+		case "subFlowEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subFlowEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubFlowEqualFold = data
+		case "subFlowContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subFlowContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubFlowContainsFold = data
+		case "code":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("code"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Code = data
+		case "codeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeNEQ = data
+		case "codeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeIn = data
+		case "codeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeNotIn = data
+		case "codeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeGT = data
+		case "codeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeGTE = data
+		case "codeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeLT = data
+		case "codeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeLTE = data
+		case "codeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeContains = data
+		case "codeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeHasPrefix = data
+		case "codeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeHasSuffix = data
+		case "codeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeEqualFold = data
+		case "codeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeContainsFold = data
+		case "message":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("message"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Message = data
+		case "messageNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("messageNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MessageNEQ = data
+		case "messageIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("messageIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MessageIn = data
+		case "messageNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("messageNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MessageNotIn = data
+		case "messageGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("messageGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MessageGT = data
+		case "messageGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("messageGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MessageGTE = data
+		case "messageLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("messageLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MessageLT = data
+		case "messageLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("messageLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MessageLTE = data
+		case "messageContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("messageContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MessageContains = data
+		case "messageHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("messageHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MessageHasPrefix = data
+		case "messageHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("messageHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MessageHasSuffix = data
+		case "messageEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("messageEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MessageEqualFold = data
+		case "messageContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("messageContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MessageContainsFold = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "statusNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNEQ = data
+		case "statusIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusIn = data
+		case "statusNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNotIn = data
+		case "statusGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusGT = data
+		case "statusGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusGTE = data
+		case "statusLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusLT = data
+		case "statusLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusLTE = data
+		case "statusContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusContains = data
+		case "statusHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusHasPrefix = data
+		case "statusHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusHasSuffix = data
+		case "statusEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusEqualFold = data
+		case "statusContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusContainsFold = data
+		case "routerError":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routerError"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RouterError = data
+		case "routerErrorNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routerErrorNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RouterErrorNEQ = data
+		case "routerErrorIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routerErrorIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RouterErrorIn = data
+		case "routerErrorNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routerErrorNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RouterErrorNotIn = data
+		case "routerErrorGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routerErrorGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RouterErrorGT = data
+		case "routerErrorGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routerErrorGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RouterErrorGTE = data
+		case "routerErrorLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routerErrorLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RouterErrorLT = data
+		case "routerErrorLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routerErrorLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RouterErrorLTE = data
+		case "routerErrorContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routerErrorContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RouterErrorContains = data
+		case "routerErrorHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routerErrorHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RouterErrorHasPrefix = data
+		case "routerErrorHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routerErrorHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RouterErrorHasSuffix = data
+		case "routerErrorIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routerErrorIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RouterErrorIsNil = data
+		case "routerErrorNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routerErrorNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RouterErrorNotNil = data
+		case "routerErrorEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routerErrorEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RouterErrorEqualFold = data
+		case "routerErrorContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routerErrorContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RouterErrorContainsFold = data
+		case "decision":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("decision"))
+			data, err := ec.unmarshalOGsmRuleDecision2ᚖswitchyardᚋentᚋgsmruleᚐDecision(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Decision = data
+		case "decisionNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("decisionNEQ"))
+			data, err := ec.unmarshalOGsmRuleDecision2ᚖswitchyardᚋentᚋgsmruleᚐDecision(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DecisionNEQ = data
+		case "decisionIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("decisionIn"))
+			data, err := ec.unmarshalOGsmRuleDecision2ᚕswitchyardᚋentᚋgsmruleᚐDecisionᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DecisionIn = data
+		case "decisionNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("decisionNotIn"))
+			data, err := ec.unmarshalOGsmRuleDecision2ᚕswitchyardᚋentᚋgsmruleᚐDecisionᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DecisionNotIn = data
+		case "stepUpPossible":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stepUpPossible"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StepUpPossible = data
+		case "stepUpPossibleNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stepUpPossibleNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StepUpPossibleNEQ = data
+		case "clearPanPossible":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clearPanPossible"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClearPanPossible = data
+		case "clearPanPossibleNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clearPanPossibleNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClearPanPossibleNEQ = data
+		case "alternateNetworkPossible":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("alternateNetworkPossible"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AlternateNetworkPossible = data
+		case "alternateNetworkPossibleNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("alternateNetworkPossibleNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AlternateNetworkPossibleNEQ = data
+		case "unifiedCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCode = data
+		case "unifiedCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeNEQ = data
+		case "unifiedCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeIn = data
+		case "unifiedCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeNotIn = data
+		case "unifiedCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeGT = data
+		case "unifiedCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeGTE = data
+		case "unifiedCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeLT = data
+		case "unifiedCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeLTE = data
+		case "unifiedCodeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeContains = data
+		case "unifiedCodeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeHasPrefix = data
+		case "unifiedCodeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeHasSuffix = data
+		case "unifiedCodeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeIsNil = data
+		case "unifiedCodeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeNotNil = data
+		case "unifiedCodeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeEqualFold = data
+		case "unifiedCodeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeContainsFold = data
+		case "unifiedMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessage = data
+		case "unifiedMessageNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageNEQ = data
+		case "unifiedMessageIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageIn = data
+		case "unifiedMessageNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageNotIn = data
+		case "unifiedMessageGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageGT = data
+		case "unifiedMessageGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageGTE = data
+		case "unifiedMessageLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageLT = data
+		case "unifiedMessageLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageLTE = data
+		case "unifiedMessageContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageContains = data
+		case "unifiedMessageHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageHasPrefix = data
+		case "unifiedMessageHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageHasSuffix = data
+		case "unifiedMessageIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageIsNil = data
+		case "unifiedMessageNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageNotNil = data
+		case "unifiedMessageEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageEqualFold = data
+		case "unifiedMessageContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageContainsFold = data
+		case "errorCategory":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCategory"))
+			data, err := ec.unmarshalOGsmRuleErrorCategory2ᚖswitchyardᚋentᚋgsmruleᚐErrorCategory(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCategory = data
+		case "errorCategoryNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCategoryNEQ"))
+			data, err := ec.unmarshalOGsmRuleErrorCategory2ᚖswitchyardᚋentᚋgsmruleᚐErrorCategory(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCategoryNEQ = data
+		case "errorCategoryIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCategoryIn"))
+			data, err := ec.unmarshalOGsmRuleErrorCategory2ᚕswitchyardᚋentᚋgsmruleᚐErrorCategoryᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCategoryIn = data
+		case "errorCategoryNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCategoryNotIn"))
+			data, err := ec.unmarshalOGsmRuleErrorCategory2ᚕswitchyardᚋentᚋgsmruleᚐErrorCategoryᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCategoryNotIn = data
+		case "errorCategoryIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCategoryIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCategoryIsNil = data
+		case "errorCategoryNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCategoryNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCategoryNotNil = data
+		case "standardisedCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("standardisedCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StandardisedCode = data
+		case "standardisedCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("standardisedCodeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StandardisedCodeNEQ = data
+		case "standardisedCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("standardisedCodeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StandardisedCodeIn = data
+		case "standardisedCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("standardisedCodeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StandardisedCodeNotIn = data
+		case "standardisedCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("standardisedCodeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StandardisedCodeGT = data
+		case "standardisedCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("standardisedCodeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StandardisedCodeGTE = data
+		case "standardisedCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("standardisedCodeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StandardisedCodeLT = data
+		case "standardisedCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("standardisedCodeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StandardisedCodeLTE = data
+		case "standardisedCodeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("standardisedCodeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StandardisedCodeContains = data
+		case "standardisedCodeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("standardisedCodeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StandardisedCodeHasPrefix = data
+		case "standardisedCodeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("standardisedCodeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StandardisedCodeHasSuffix = data
+		case "standardisedCodeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("standardisedCodeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StandardisedCodeIsNil = data
+		case "standardisedCodeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("standardisedCodeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StandardisedCodeNotNil = data
+		case "standardisedCodeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("standardisedCodeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StandardisedCodeEqualFold = data
+		case "standardisedCodeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("standardisedCodeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StandardisedCodeContainsFold = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "descriptionNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionNEQ = data
+		case "descriptionIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionIn = data
+		case "descriptionNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionNotIn = data
+		case "descriptionGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionGT = data
+		case "descriptionGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionGTE = data
+		case "descriptionLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionLT = data
+		case "descriptionLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionLTE = data
+		case "descriptionContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionContains = data
+		case "descriptionHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionHasPrefix = data
+		case "descriptionHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionHasSuffix = data
+		case "descriptionIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionIsNil = data
+		case "descriptionNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionNotNil = data
+		case "descriptionEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionEqualFold = data
+		case "descriptionContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionContainsFold = data
+		case "userGuidanceMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userGuidanceMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserGuidanceMessage = data
+		case "userGuidanceMessageNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userGuidanceMessageNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserGuidanceMessageNEQ = data
+		case "userGuidanceMessageIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userGuidanceMessageIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserGuidanceMessageIn = data
+		case "userGuidanceMessageNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userGuidanceMessageNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserGuidanceMessageNotIn = data
+		case "userGuidanceMessageGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userGuidanceMessageGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserGuidanceMessageGT = data
+		case "userGuidanceMessageGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userGuidanceMessageGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserGuidanceMessageGTE = data
+		case "userGuidanceMessageLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userGuidanceMessageLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserGuidanceMessageLT = data
+		case "userGuidanceMessageLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userGuidanceMessageLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserGuidanceMessageLTE = data
+		case "userGuidanceMessageContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userGuidanceMessageContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserGuidanceMessageContains = data
+		case "userGuidanceMessageHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userGuidanceMessageHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserGuidanceMessageHasPrefix = data
+		case "userGuidanceMessageHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userGuidanceMessageHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserGuidanceMessageHasSuffix = data
+		case "userGuidanceMessageIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userGuidanceMessageIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserGuidanceMessageIsNil = data
+		case "userGuidanceMessageNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userGuidanceMessageNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserGuidanceMessageNotNil = data
+		case "userGuidanceMessageEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userGuidanceMessageEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserGuidanceMessageEqualFold = data
+		case "userGuidanceMessageContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userGuidanceMessageContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserGuidanceMessageContainsFold = data
 		}
 	}
 	return it, nil
@@ -64296,6 +68403,113 @@ func (ec *executionContext) unmarshalInputUpdateConnectorAccountInput(ctx contex
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateGsmRuleInput(ctx context.Context, obj any) (gsm.RuleInput, error) {
+	var it gsm.RuleInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"status", "decision", "routerError", "stepUpPossible", "clearPanPossible", "alternateNetworkPossible", "unifiedCode", "unifiedMessage", "errorCategory", "standardisedCode", "description", "userGuidanceMessage"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "decision":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("decision"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Decision = data
+		case "routerError":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routerError"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RouterError = data
+		case "stepUpPossible":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stepUpPossible"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StepUpPossible = data
+		case "clearPanPossible":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clearPanPossible"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClearPanPossible = data
+		case "alternateNetworkPossible":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("alternateNetworkPossible"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AlternateNetworkPossible = data
+		case "unifiedCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCode = data
+		case "unifiedMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessage = data
+		case "errorCategory":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCategory"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCategory = data
+		case "standardisedCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("standardisedCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StandardisedCode = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "userGuidanceMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userGuidanceMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserGuidanceMessage = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdatePaymentInput(ctx context.Context, obj any) (model.PaymentRequest, error) {
 	var it model.PaymentRequest
 	if obj == nil {
@@ -64785,6 +68999,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._IncrementalAuthorization(ctx, sel, obj)
+	case *ent.GsmRule:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._GsmRule(ctx, sel, obj)
 	case *ent.EventDeliveryAttempt:
 		if obj == nil {
 			return graphql.Null
@@ -65996,6 +70215,54 @@ func (ec *executionContext) _CustomerPayload(ctx context.Context, sel ast.Select
 	return out
 }
 
+var deletedGsmRulePayloadImplementors = []string{"DeletedGsmRulePayload"}
+
+func (ec *executionContext) _DeletedGsmRulePayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeletedGsmRulePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deletedGsmRulePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeletedGsmRulePayload")
+		case "id":
+			out.Values[i] = ec._DeletedGsmRulePayload_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleted":
+			out.Values[i] = ec._DeletedGsmRulePayload_deleted(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "replayed":
+			out.Values[i] = ec._DeletedGsmRulePayload_replayed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var deletedPaymentMethodPayloadImplementors = []string{"DeletedPaymentMethodPayload"}
 
 func (ec *executionContext) _DeletedPaymentMethodPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeletedPaymentMethodPayload) graphql.Marshaler {
@@ -67088,6 +71355,278 @@ func (ec *executionContext) _EventEdge(ctx context.Context, sel ast.SelectionSet
 			}
 		case "cursor":
 			out.Values[i] = ec._EventEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var gsmRuleImplementors = []string{"GsmRule", "Node"}
+
+func (ec *executionContext) _GsmRule(ctx context.Context, sel ast.SelectionSet, obj *ent.GsmRule) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gsmRuleImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GsmRule")
+		case "id":
+			out.Values[i] = ec._GsmRule_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "merchantID":
+			out.Values[i] = ec._GsmRule_merchantID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._GsmRule_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "modifiedAt":
+			out.Values[i] = ec._GsmRule_modifiedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "connector":
+			out.Values[i] = ec._GsmRule_connector(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "flow":
+			out.Values[i] = ec._GsmRule_flow(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "subFlow":
+			out.Values[i] = ec._GsmRule_subFlow(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "code":
+			out.Values[i] = ec._GsmRule_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._GsmRule_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._GsmRule_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "routerError":
+			out.Values[i] = ec._GsmRule_routerError(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "decision":
+			out.Values[i] = ec._GsmRule_decision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "stepUpPossible":
+			out.Values[i] = ec._GsmRule_stepUpPossible(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clearPanPossible":
+			out.Values[i] = ec._GsmRule_clearPanPossible(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "alternateNetworkPossible":
+			out.Values[i] = ec._GsmRule_alternateNetworkPossible(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "unifiedCode":
+			out.Values[i] = ec._GsmRule_unifiedCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "unifiedMessage":
+			out.Values[i] = ec._GsmRule_unifiedMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errorCategory":
+			out.Values[i] = ec._GsmRule_errorCategory(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "standardisedCode":
+			out.Values[i] = ec._GsmRule_standardisedCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._GsmRule_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "userGuidanceMessage":
+			out.Values[i] = ec._GsmRule_userGuidanceMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var gsmRuleConnectionImplementors = []string{"GsmRuleConnection"}
+
+func (ec *executionContext) _GsmRuleConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.GsmRuleConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gsmRuleConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GsmRuleConnection")
+		case "edges":
+			out.Values[i] = ec._GsmRuleConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._GsmRuleConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._GsmRuleConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var gsmRuleEdgeImplementors = []string{"GsmRuleEdge"}
+
+func (ec *executionContext) _GsmRuleEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.GsmRuleEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gsmRuleEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GsmRuleEdge")
+		case "node":
+			out.Values[i] = ec._GsmRuleEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._GsmRuleEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var gsmRulePayloadImplementors = []string{"GsmRulePayload"}
+
+func (ec *executionContext) _GsmRulePayload(ctx context.Context, sel ast.SelectionSet, obj *model.GsmRulePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gsmRulePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GsmRulePayload")
+		case "gsmRule":
+			out.Values[i] = ec._GsmRulePayload_gsmRule(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "replayed":
+			out.Values[i] = ec._GsmRulePayload_replayed(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -68655,6 +73194,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deactivateRouting":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deactivateRouting(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createGsmRule":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createGsmRule(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateGsmRule":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateGsmRule(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteGsmRule":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteGsmRule(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -71080,6 +75640,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "gsmRules":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_gsmRules(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "mandates":
 			field := field
 
@@ -71486,6 +76068,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_routingEvaluate(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "routingFacts":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_routingFacts(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -72405,6 +77009,102 @@ func (ec *executionContext) _RoutingEvaluation(ctx context.Context, sel ast.Sele
 			}
 		case "candidates":
 			out.Values[i] = ec._RoutingEvaluation_candidates(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var routingFactImplementors = []string{"RoutingFact"}
+
+func (ec *executionContext) _RoutingFact(ctx context.Context, sel ast.SelectionSet, obj *routing.Fact) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, routingFactImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RoutingFact")
+		case "name":
+			out.Values[i] = ec._RoutingFact_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._RoutingFact_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "valueTypes":
+			out.Values[i] = ec._RoutingFact_valueTypes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "values":
+			out.Values[i] = ec._RoutingFact_values(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var routingValueTypeImplementors = []string{"RoutingValueType"}
+
+func (ec *executionContext) _RoutingValueType(ctx context.Context, sel ast.SelectionSet, obj *routing.ValueType) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, routingValueTypeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RoutingValueType")
+		case "type":
+			out.Values[i] = ec._RoutingValueType_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "comparisons":
+			out.Values[i] = ec._RoutingValueType_comparisons(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -73450,6 +78150,11 @@ func (ec *executionContext) unmarshalNCreateConnectorAccountInput2switchyardᚋg
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreateGsmRuleInput2switchyardᚋpaymentsᚋgsmᚐRuleInput(ctx context.Context, v any) (gsm.RuleInput, error) {
+	res, err := ec.unmarshalInputCreateGsmRuleInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreatePaymentInput2switchyardᚋgraphᚋmodelᚐPaymentRequest(ctx context.Context, v any) (model.PaymentRequest, error) {
 	res, err := ec.unmarshalInputCreatePaymentInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -73545,6 +78250,16 @@ func (ec *executionContext) marshalNCustomerPayload2ᚖswitchyardᚋgraphᚋmode
 func (ec *executionContext) unmarshalNCustomerWhereInput2ᚖswitchyardᚋentᚐCustomerWhereInput(ctx context.Context, v any) (*ent.CustomerWhereInput, error) {
 	res, err := ec.unmarshalInputCustomerWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDeletedGsmRulePayload2ᚖswitchyardᚋgraphᚋmodelᚐDeletedGsmRulePayload(ctx context.Context, sel ast.SelectionSet, v *model.DeletedGsmRulePayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DeletedGsmRulePayload(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNDeletedPaymentMethodPayload2ᚖswitchyardᚋgraphᚋmodelᚐDeletedPaymentMethodPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeletedPaymentMethodPayload) graphql.Marshaler {
@@ -73793,6 +78508,82 @@ func (ec *executionContext) marshalNEventOrderField2ᚖswitchyardᚋentᚐEventO
 
 func (ec *executionContext) unmarshalNEventWhereInput2ᚖswitchyardᚋentᚐEventWhereInput(ctx context.Context, v any) (*ent.EventWhereInput, error) {
 	res, err := ec.unmarshalInputEventWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNGsmRule2ᚖswitchyardᚋentᚐGsmRule(ctx context.Context, sel ast.SelectionSet, v *ent.GsmRule) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._GsmRule(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNGsmRuleConnection2ᚖswitchyardᚋentᚐGsmRuleConnection(ctx context.Context, sel ast.SelectionSet, v *ent.GsmRuleConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._GsmRuleConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNGsmRuleDecision2switchyardᚋentᚋgsmruleᚐDecision(ctx context.Context, v any) (gsmrule.Decision, error) {
+	var res gsmrule.Decision
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNGsmRuleDecision2switchyardᚋentᚋgsmruleᚐDecision(ctx context.Context, sel ast.SelectionSet, v gsmrule.Decision) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNGsmRuleErrorCategory2switchyardᚋentᚋgsmruleᚐErrorCategory(ctx context.Context, v any) (gsmrule.ErrorCategory, error) {
+	var res gsmrule.ErrorCategory
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNGsmRuleErrorCategory2switchyardᚋentᚋgsmruleᚐErrorCategory(ctx context.Context, sel ast.SelectionSet, v gsmrule.ErrorCategory) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNGsmRuleOrder2ᚖswitchyardᚋentᚐGsmRuleOrder(ctx context.Context, v any) (*ent.GsmRuleOrder, error) {
+	res, err := ec.unmarshalInputGsmRuleOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNGsmRuleOrderField2ᚖswitchyardᚋentᚐGsmRuleOrderField(ctx context.Context, v any) (*ent.GsmRuleOrderField, error) {
+	var res = new(ent.GsmRuleOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNGsmRuleOrderField2ᚖswitchyardᚋentᚐGsmRuleOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.GsmRuleOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalNGsmRulePayload2ᚖswitchyardᚋgraphᚋmodelᚐGsmRulePayload(ctx context.Context, sel ast.SelectionSet, v *model.GsmRulePayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._GsmRulePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNGsmRuleWhereInput2ᚖswitchyardᚋentᚐGsmRuleWhereInput(ctx context.Context, v any) (*ent.GsmRuleWhereInput, error) {
+	res, err := ec.unmarshalInputGsmRuleWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -74936,9 +79727,55 @@ func (ec *executionContext) marshalNRoutingEvaluation2ᚖswitchyardᚋgraphᚋmo
 	return ec._RoutingEvaluation(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNRoutingFact2ᚕᚖswitchyardᚋpaymentsᚋroutingᚐFactᚄ(ctx context.Context, sel ast.SelectionSet, v []*routing.Fact) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRoutingFact2ᚖswitchyardᚋpaymentsᚋroutingᚐFact(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRoutingFact2ᚖswitchyardᚋpaymentsᚋroutingᚐFact(ctx context.Context, sel ast.SelectionSet, v *routing.Fact) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RoutingFact(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNRoutingPaymentInput2switchyardᚋgraphᚋmodelᚐRoutingPaymentInput(ctx context.Context, v any) (model.RoutingPaymentInput, error) {
 	res, err := ec.unmarshalInputRoutingPaymentInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRoutingValueType2switchyardᚋpaymentsᚋroutingᚐValueType(ctx context.Context, sel ast.SelectionSet, v routing.ValueType) graphql.Marshaler {
+	return ec._RoutingValueType(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRoutingValueType2ᚕswitchyardᚋpaymentsᚋroutingᚐValueTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []routing.ValueType) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRoutingValueType2switchyardᚋpaymentsᚋroutingᚐValueType(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNSession2ᚖswitchyardᚋgraphᚋmodelᚐSession(ctx context.Context, sel ast.SelectionSet, v *model.Session) graphql.Marshaler {
@@ -75046,6 +79883,11 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 
 func (ec *executionContext) unmarshalNUpdateConnectorAccountInput2switchyardᚋgraphᚋmodelᚐConnectorAccountRequest(ctx context.Context, v any) (model.ConnectorAccountRequest, error) {
 	res, err := ec.unmarshalInputUpdateConnectorAccountInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateGsmRuleInput2switchyardᚋpaymentsᚋgsmᚐRuleInput(ctx context.Context, v any) (gsm.RuleInput, error) {
+	res, err := ec.unmarshalInputUpdateGsmRuleInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -76258,6 +81100,179 @@ func (ec *executionContext) marshalOFloat2ᚖfloat64(ctx context.Context, sel as
 	_ = sel
 	res := graphql.MarshalFloatContext(*v)
 	return graphql.WrapContextMarshaler(ctx, res)
+}
+
+func (ec *executionContext) marshalOGsmRule2ᚖswitchyardᚋentᚐGsmRule(ctx context.Context, sel ast.SelectionSet, v *ent.GsmRule) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._GsmRule(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOGsmRuleDecision2ᚕswitchyardᚋentᚋgsmruleᚐDecisionᚄ(ctx context.Context, v any) ([]gsmrule.Decision, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]gsmrule.Decision, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNGsmRuleDecision2switchyardᚋentᚋgsmruleᚐDecision(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOGsmRuleDecision2ᚕswitchyardᚋentᚋgsmruleᚐDecisionᚄ(ctx context.Context, sel ast.SelectionSet, v []gsmrule.Decision) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNGsmRuleDecision2switchyardᚋentᚋgsmruleᚐDecision(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOGsmRuleDecision2ᚖswitchyardᚋentᚋgsmruleᚐDecision(ctx context.Context, v any) (*gsmrule.Decision, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(gsmrule.Decision)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOGsmRuleDecision2ᚖswitchyardᚋentᚋgsmruleᚐDecision(ctx context.Context, sel ast.SelectionSet, v *gsmrule.Decision) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalOGsmRuleEdge2ᚕᚖswitchyardᚋentᚐGsmRuleEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.GsmRuleEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOGsmRuleEdge2ᚖswitchyardᚋentᚐGsmRuleEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOGsmRuleEdge2ᚖswitchyardᚋentᚐGsmRuleEdge(ctx context.Context, sel ast.SelectionSet, v *ent.GsmRuleEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._GsmRuleEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOGsmRuleErrorCategory2ᚕswitchyardᚋentᚋgsmruleᚐErrorCategoryᚄ(ctx context.Context, v any) ([]gsmrule.ErrorCategory, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]gsmrule.ErrorCategory, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNGsmRuleErrorCategory2switchyardᚋentᚋgsmruleᚐErrorCategory(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOGsmRuleErrorCategory2ᚕswitchyardᚋentᚋgsmruleᚐErrorCategoryᚄ(ctx context.Context, sel ast.SelectionSet, v []gsmrule.ErrorCategory) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNGsmRuleErrorCategory2switchyardᚋentᚋgsmruleᚐErrorCategory(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOGsmRuleErrorCategory2ᚖswitchyardᚋentᚋgsmruleᚐErrorCategory(ctx context.Context, v any) (*gsmrule.ErrorCategory, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(gsmrule.ErrorCategory)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOGsmRuleErrorCategory2ᚖswitchyardᚋentᚋgsmruleᚐErrorCategory(ctx context.Context, sel ast.SelectionSet, v *gsmrule.ErrorCategory) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOGsmRuleOrder2ᚕᚖswitchyardᚋentᚐGsmRuleOrderᚄ(ctx context.Context, v any) ([]*ent.GsmRuleOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.GsmRuleOrder, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNGsmRuleOrder2ᚖswitchyardᚋentᚐGsmRuleOrder(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOGsmRuleWhereInput2ᚕᚖswitchyardᚋentᚐGsmRuleWhereInputᚄ(ctx context.Context, v any) ([]*ent.GsmRuleWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.GsmRuleWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNGsmRuleWhereInput2ᚖswitchyardᚋentᚐGsmRuleWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOGsmRuleWhereInput2ᚖswitchyardᚋentᚐGsmRuleWhereInput(ctx context.Context, v any) (*ent.GsmRuleWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputGsmRuleWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOID2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {

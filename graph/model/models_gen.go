@@ -92,6 +92,16 @@ type CustomerPayload struct {
 	Replayed bool `json:"replayed"`
 }
 
+// deleteGsmRule's result.
+type DeletedGsmRulePayload struct {
+	// The deleted rule's id.
+	ID string `json:"id"`
+	// Always true: the rule is gone.
+	Deleted bool `json:"deleted"`
+	// True when this answer replays the stored result of an earlier call with the same idempotency key.
+	Replayed bool `json:"replayed"`
+}
+
 type DeletedPaymentMethodPayload struct {
 	// The deleted payment method's id.
 	PaymentMethodID string `json:"paymentMethodID"`
@@ -112,6 +122,14 @@ type DeliveryAttemptPayload struct {
 type DisputePayload struct {
 	// The dispute as the mutation left it.
 	Dispute *ent.Dispute `json:"dispute"`
+	// True when this answer replays the stored result of an earlier call with the same idempotency key.
+	Replayed bool `json:"replayed"`
+}
+
+// A GSM rule mutation's result.
+type GsmRulePayload struct {
+	// The rule as the mutation left it.
+	GsmRule *ent.GsmRule `json:"gsmRule"`
 	// True when this answer replays the stored result of an earlier call with the same idempotency key.
 	Replayed bool `json:"replayed"`
 }

@@ -185,7 +185,23 @@ func (s *Service) Create(ctx context.Context, in RuleInput) (*ent.GsmRule, error
 	if err := in.check(); err != nil {
 		return nil, err
 	}
-	create := s.db.Client.GsmRule.Create().
+	// A transaction of its own, so that a dashboard user's audit entry is
+	// written with the rule.
+	var out *ent.GsmRule
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+		var err error
+		out, err = createRule(tx.Client(), in).Save(ctx)
+		if ent.IsConstraintError(err) {
+			return errRuleExists()
+		}
+		return txn.ErrorOrNil(err, "GSM rule")
+	})
+	return out, err
+}
+
+// createRule is the insert of the rule in describes.
+func createRule(c *ent.Client, in RuleInput) *ent.GsmRuleCreate {
+	create := c.GsmRule.Create().
 		SetConnector(in.Connector).SetFlow(in.Flow).SetSubFlow(in.SubFlow).SetCode(in.Code).SetMessage(in.Message).
 		SetLookupKey(in.lookupKey()).
 		SetStatus(*in.Status).
@@ -202,14 +218,7 @@ func (s *Service) Create(ctx context.Context, in RuleInput) (*ent.GsmRule, error
 	if in.ErrorCategory != nil {
 		create.SetErrorCategory(gsmrule.ErrorCategory(*in.ErrorCategory))
 	}
-	out, err := create.Save(ctx)
-	if ent.IsConstraintError(err) {
-		return nil, errRuleExists()
-	}
-	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	return out, nil
+	return create
 }
 
 // Get is the merchant's rule for k.
@@ -242,12 +251,45 @@ func (s *Service) Update(ctx context.Context, in RuleInput) (*ent.GsmRule, error
 	if err := s.checkKey(in.Key); err != nil {
 		return nil, err
 	}
+	return s.update(ctx, in, func(c *ent.Client) (*ent.GsmRule, error) { return s.find(ctx, c, in.Key) })
+}
+
+// ByID is the merchant's rule with id (another merchant's is not found).
+func (s *Service) ByID(ctx context.Context, id string) (*ent.GsmRule, error) {
+	if _, err := txn.Merchant(ctx); err != nil {
+		return nil, err
+	}
+	return byID(ctx, s.db.Client, id)
+}
+
+func byID(ctx context.Context, c *ent.Client, id string) (*ent.GsmRule, error) {
+	out, err := c.GsmRule.Get(ctx, id)
+	if ent.IsNotFound(err) {
+		return nil, errRuleNotFound()
+	}
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return out, nil
+}
+
+// UpdateByID is Update for the rule with id, as the dashboard names it:
+// in.Key is not read (a rule's key never changes).
+func (s *Service) UpdateByID(ctx context.Context, id string, in RuleInput) (*ent.GsmRule, error) {
+	if _, err := txn.Merchant(ctx); err != nil {
+		return nil, err
+	}
+	return s.update(ctx, in, func(c *ent.Client) (*ent.GsmRule, error) { return byID(ctx, c, id) })
+}
+
+// update changes the members given of the rule locate finds.
+func (s *Service) update(ctx context.Context, in RuleInput, locate func(*ent.Client) (*ent.GsmRule, error)) (*ent.GsmRule, error) {
 	if err := in.check(); err != nil {
 		return nil, err
 	}
 	var out *ent.GsmRule
 	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
-		cur, err := s.find(ctx, tx.Client(), in.Key)
+		cur, err := locate(tx.Client())
 		if err != nil {
 			return err
 		}
@@ -282,12 +324,34 @@ func (s *Service) Delete(ctx context.Context, k Key) error {
 	if err := s.checkKey(k); err != nil {
 		return err
 	}
-	n, err := s.db.Client.GsmRule.Delete().Where(gsmrule.LookupKey(k.lookupKey())).Exec(ctx)
-	if err != nil {
-		return errs.Internal(err)
+	_, err := s.remove(ctx, func(c *ent.Client) (*ent.GsmRule, error) { return s.find(ctx, c, k) })
+	return err
+}
+
+// DeleteByID removes the rule with id and answers it as it was.
+func (s *Service) DeleteByID(ctx context.Context, id string) (*ent.GsmRule, error) {
+	if _, err := txn.Merchant(ctx); err != nil {
+		return nil, err
 	}
-	if n == 0 {
-		return errRuleNotFound()
-	}
-	return nil
+	return s.remove(ctx, func(c *ent.Client) (*ent.GsmRule, error) { return byID(ctx, c, id) })
+}
+
+// remove deletes the rule locate finds, in a transaction of its own (a
+// dashboard user's audit entry is written with it).
+func (s *Service) remove(ctx context.Context, locate func(*ent.Client) (*ent.GsmRule, error)) (*ent.GsmRule, error) {
+	var out *ent.GsmRule
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+		cur, err := locate(tx.Client())
+		if err != nil {
+			return err
+		}
+		if err := tx.GsmRule.DeleteOne(cur).Exec(ctx); ent.IsNotFound(err) {
+			return errRuleNotFound() // deleted meanwhile
+		} else if err != nil {
+			return errs.Internal(err)
+		}
+		out = cur
+		return nil
+	})
+	return out, err
 }

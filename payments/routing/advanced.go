@@ -91,6 +91,25 @@ type lhs struct {
 	kind lhsKind
 	read func(v string) (string, bool)
 	fact func(p *Payment) string
+	// values are an enum key's values, as a rule names them (what an
+	// editor offers; read takes other spellings too).
+	values []string
+}
+
+// enumKey is a key whose values are e's.
+func enumKey(e *validate.Enum, fact func(p *Payment) string) lhs {
+	return lhs{kindEnum, enumOf(e), fact, e.Values()}
+}
+
+// countryKey is a key whose values are countries: Hyperswitch's names
+// (Netherlands) as rules name them, or alpha-2 codes (NL).
+func countryKey(fact func(p *Payment) string) lhs {
+	names := make([]string, 0, len(countryCodes))
+	for name := range countryCodes {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return lhs{kindEnum, country, fact, names}
 }
 
 // enumOf reads a value of e, in any case (the decision engine's own
@@ -136,18 +155,18 @@ var (
 // routing keys for what a payment carries here.
 var lhsKeys = map[string]lhs{
 	"amount":              {kind: kindNumber},
-	"currency":            {kindEnum, enumOf(validate.Currencies), func(p *Payment) string { return p.Currency }},
-	"payment_method":      {kindEnum, enumOf(paymentMethods), func(p *Payment) string { return p.PaymentMethod }},
-	"payment_method_type": {kindEnum, enumOf(validate.PaymentMethodTypes), func(p *Payment) string { return p.PaymentMethodType }},
-	"card_network":        {kindEnum, enumOf(validate.CardNetworks), func(p *Payment) string { return p.CardNetwork }},
-	"billing_country":     {kindEnum, country, func(p *Payment) string { return p.BillingCountry }},
-	"business_country":    {kindEnum, country, func(p *Payment) string { return p.BusinessCountry }},
-	"capture_method":      {kindEnum, enumOf(captureMethods), func(p *Payment) string { return p.CaptureMethod }},
-	"authentication_type": {kindEnum, enumOf(authenticationTypes), func(p *Payment) string { return p.AuthenticationType }},
-	"setup_future_usage":  {kindEnum, enumOf(futureUsages), func(p *Payment) string { return p.SetupFutureUsage }},
-	"payment_type":        {kindEnum, enumOf(paymentTypes), func(p *Payment) string { return p.PaymentType }},
-	"card_bin":            {kindString, anyString, func(p *Payment) string { return p.CardBin }},
-	"business_label":      {kindString, anyString, func(p *Payment) string { return p.BusinessLabel }},
+	"currency":            enumKey(validate.Currencies, func(p *Payment) string { return p.Currency }),
+	"payment_method":      enumKey(paymentMethods, func(p *Payment) string { return p.PaymentMethod }),
+	"payment_method_type": enumKey(validate.PaymentMethodTypes, func(p *Payment) string { return p.PaymentMethodType }),
+	"card_network":        enumKey(validate.CardNetworks, func(p *Payment) string { return p.CardNetwork }),
+	"billing_country":     countryKey(func(p *Payment) string { return p.BillingCountry }),
+	"business_country":    countryKey(func(p *Payment) string { return p.BusinessCountry }),
+	"capture_method":      enumKey(captureMethods, func(p *Payment) string { return p.CaptureMethod }),
+	"authentication_type": enumKey(authenticationTypes, func(p *Payment) string { return p.AuthenticationType }),
+	"setup_future_usage":  enumKey(futureUsages, func(p *Payment) string { return p.SetupFutureUsage }),
+	"payment_type":        enumKey(paymentTypes, func(p *Payment) string { return p.PaymentType }),
+	"card_bin":            {kind: kindString, read: anyString, fact: func(p *Payment) string { return p.CardBin }},
+	"business_label":      {kind: kindString, read: anyString, fact: func(p *Payment) string { return p.BusinessLabel }},
 	"metadata":            {kind: kindMetadata},
 }
 
@@ -163,12 +182,12 @@ func init() {
 		if f == "card" {
 			name = "card_type" // credit or debit
 		}
-		lhsKeys[name] = lhs{kindEnum, enumOf(validate.PaymentMethodTypes), func(p *Payment) string {
+		lhsKeys[name] = enumKey(validate.PaymentMethodTypes, func(p *Payment) string {
 			if p.PaymentMethod != key {
 				return ""
 			}
 			return p.PaymentMethodType
-		}}
+		})
 	}
 }
 

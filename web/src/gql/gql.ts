@@ -53,6 +53,12 @@ type Documents = {
     "\n  query RoutingEvaluate($profileID: ID, $payment: RoutingPaymentInput!) {\n    routingEvaluate(profileID: $profileID, payment: $payment) {\n      routingApproach\n      routingAlgorithmID\n      routingKind\n      routingRule\n      candidates {\n        id\n        merchantConnectorID\n        connectorName\n        connectorLabel\n      }\n    }\n  }\n": typeof types.RoutingEvaluateDocument,
     "\n  mutation CreateRoutingAlgorithm($input: CreateRoutingAlgorithmInput!, $idempotencyKey: String) {\n    createRoutingAlgorithm(input: $input, idempotencyKey: $idempotencyKey) {\n      routingAlgorithm {\n        id\n        name\n        active\n      }\n    }\n  }\n": typeof types.CreateRoutingAlgorithmDocument,
     "\n  mutation ActivateRoutingAlgorithm($id: ID!, $idempotencyKey: String) {\n    activateRoutingAlgorithm(id: $id, idempotencyKey: $idempotencyKey) {\n      routingAlgorithm {\n        id\n        active\n      }\n    }\n  }\n": typeof types.ActivateRoutingAlgorithmDocument,
+    "\n  query RoutingFacts {\n    routingFacts {\n      name\n      kind\n      values\n      valueTypes {\n        type\n        comparisons\n      }\n    }\n  }\n": typeof types.RoutingFactsDocument,
+    "\n  fragment GsmRuleFields on GsmRule {\n    id\n    connector\n    flow\n    subFlow\n    code\n    message\n    status\n    decision\n    stepUpPossible\n    clearPanPossible\n    alternateNetworkPossible\n    unifiedCode\n    unifiedMessage\n    errorCategory\n    standardisedCode\n    routerError\n    description\n    userGuidanceMessage\n  }\n": typeof types.GsmRuleFieldsFragmentDoc,
+    "\n  query GsmRules($where: GsmRuleWhereInput) {\n    gsmRules(first: 100, where: $where) {\n      totalCount\n      edges {\n        node {\n          ...GsmRuleFields\n        }\n      }\n    }\n  }\n": typeof types.GsmRulesDocument,
+    "\n  mutation CreateGsmRule($input: CreateGsmRuleInput!, $idempotencyKey: String) {\n    createGsmRule(input: $input, idempotencyKey: $idempotencyKey) {\n      gsmRule {\n        ...GsmRuleFields\n      }\n    }\n  }\n": typeof types.CreateGsmRuleDocument,
+    "\n  mutation UpdateGsmRule($id: ID!, $input: UpdateGsmRuleInput!, $idempotencyKey: String) {\n    updateGsmRule(id: $id, input: $input, idempotencyKey: $idempotencyKey) {\n      gsmRule {\n        ...GsmRuleFields\n      }\n    }\n  }\n": typeof types.UpdateGsmRuleDocument,
+    "\n  mutation DeleteGsmRule($id: ID!, $idempotencyKey: String) {\n    deleteGsmRule(id: $id, idempotencyKey: $idempotencyKey) {\n      id\n      deleted\n    }\n  }\n": typeof types.DeleteGsmRuleDocument,
     "\n  query Members {\n    users {\n      user {\n        id\n        email\n      }\n      role\n      joinedAt\n    }\n  }\n": typeof types.MembersDocument,
     "\n  mutation UpdateUserRole($userID: ID!, $role: Role!) {\n    updateUserRole(userID: $userID, role: $role) {\n      user {\n        id\n      }\n      role\n    }\n  }\n": typeof types.UpdateUserRoleDocument,
     "\n  mutation RemoveUser($userID: ID!) {\n    removeUser(userID: $userID)\n  }\n": typeof types.RemoveUserDocument,
@@ -99,6 +105,12 @@ const documents: Documents = {
     "\n  query RoutingEvaluate($profileID: ID, $payment: RoutingPaymentInput!) {\n    routingEvaluate(profileID: $profileID, payment: $payment) {\n      routingApproach\n      routingAlgorithmID\n      routingKind\n      routingRule\n      candidates {\n        id\n        merchantConnectorID\n        connectorName\n        connectorLabel\n      }\n    }\n  }\n": types.RoutingEvaluateDocument,
     "\n  mutation CreateRoutingAlgorithm($input: CreateRoutingAlgorithmInput!, $idempotencyKey: String) {\n    createRoutingAlgorithm(input: $input, idempotencyKey: $idempotencyKey) {\n      routingAlgorithm {\n        id\n        name\n        active\n      }\n    }\n  }\n": types.CreateRoutingAlgorithmDocument,
     "\n  mutation ActivateRoutingAlgorithm($id: ID!, $idempotencyKey: String) {\n    activateRoutingAlgorithm(id: $id, idempotencyKey: $idempotencyKey) {\n      routingAlgorithm {\n        id\n        active\n      }\n    }\n  }\n": types.ActivateRoutingAlgorithmDocument,
+    "\n  query RoutingFacts {\n    routingFacts {\n      name\n      kind\n      values\n      valueTypes {\n        type\n        comparisons\n      }\n    }\n  }\n": types.RoutingFactsDocument,
+    "\n  fragment GsmRuleFields on GsmRule {\n    id\n    connector\n    flow\n    subFlow\n    code\n    message\n    status\n    decision\n    stepUpPossible\n    clearPanPossible\n    alternateNetworkPossible\n    unifiedCode\n    unifiedMessage\n    errorCategory\n    standardisedCode\n    routerError\n    description\n    userGuidanceMessage\n  }\n": types.GsmRuleFieldsFragmentDoc,
+    "\n  query GsmRules($where: GsmRuleWhereInput) {\n    gsmRules(first: 100, where: $where) {\n      totalCount\n      edges {\n        node {\n          ...GsmRuleFields\n        }\n      }\n    }\n  }\n": types.GsmRulesDocument,
+    "\n  mutation CreateGsmRule($input: CreateGsmRuleInput!, $idempotencyKey: String) {\n    createGsmRule(input: $input, idempotencyKey: $idempotencyKey) {\n      gsmRule {\n        ...GsmRuleFields\n      }\n    }\n  }\n": types.CreateGsmRuleDocument,
+    "\n  mutation UpdateGsmRule($id: ID!, $input: UpdateGsmRuleInput!, $idempotencyKey: String) {\n    updateGsmRule(id: $id, input: $input, idempotencyKey: $idempotencyKey) {\n      gsmRule {\n        ...GsmRuleFields\n      }\n    }\n  }\n": types.UpdateGsmRuleDocument,
+    "\n  mutation DeleteGsmRule($id: ID!, $idempotencyKey: String) {\n    deleteGsmRule(id: $id, idempotencyKey: $idempotencyKey) {\n      id\n      deleted\n    }\n  }\n": types.DeleteGsmRuleDocument,
     "\n  query Members {\n    users {\n      user {\n        id\n        email\n      }\n      role\n      joinedAt\n    }\n  }\n": types.MembersDocument,
     "\n  mutation UpdateUserRole($userID: ID!, $role: Role!) {\n    updateUserRole(userID: $userID, role: $role) {\n      user {\n        id\n      }\n      role\n    }\n  }\n": types.UpdateUserRoleDocument,
     "\n  mutation RemoveUser($userID: ID!) {\n    removeUser(userID: $userID)\n  }\n": types.RemoveUserDocument,
@@ -276,6 +288,30 @@ export function graphql(source: "\n  mutation CreateRoutingAlgorithm($input: Cre
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ActivateRoutingAlgorithm($id: ID!, $idempotencyKey: String) {\n    activateRoutingAlgorithm(id: $id, idempotencyKey: $idempotencyKey) {\n      routingAlgorithm {\n        id\n        active\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ActivateRoutingAlgorithm($id: ID!, $idempotencyKey: String) {\n    activateRoutingAlgorithm(id: $id, idempotencyKey: $idempotencyKey) {\n      routingAlgorithm {\n        id\n        active\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query RoutingFacts {\n    routingFacts {\n      name\n      kind\n      values\n      valueTypes {\n        type\n        comparisons\n      }\n    }\n  }\n"): (typeof documents)["\n  query RoutingFacts {\n    routingFacts {\n      name\n      kind\n      values\n      valueTypes {\n        type\n        comparisons\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment GsmRuleFields on GsmRule {\n    id\n    connector\n    flow\n    subFlow\n    code\n    message\n    status\n    decision\n    stepUpPossible\n    clearPanPossible\n    alternateNetworkPossible\n    unifiedCode\n    unifiedMessage\n    errorCategory\n    standardisedCode\n    routerError\n    description\n    userGuidanceMessage\n  }\n"): (typeof documents)["\n  fragment GsmRuleFields on GsmRule {\n    id\n    connector\n    flow\n    subFlow\n    code\n    message\n    status\n    decision\n    stepUpPossible\n    clearPanPossible\n    alternateNetworkPossible\n    unifiedCode\n    unifiedMessage\n    errorCategory\n    standardisedCode\n    routerError\n    description\n    userGuidanceMessage\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query GsmRules($where: GsmRuleWhereInput) {\n    gsmRules(first: 100, where: $where) {\n      totalCount\n      edges {\n        node {\n          ...GsmRuleFields\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query GsmRules($where: GsmRuleWhereInput) {\n    gsmRules(first: 100, where: $where) {\n      totalCount\n      edges {\n        node {\n          ...GsmRuleFields\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateGsmRule($input: CreateGsmRuleInput!, $idempotencyKey: String) {\n    createGsmRule(input: $input, idempotencyKey: $idempotencyKey) {\n      gsmRule {\n        ...GsmRuleFields\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation CreateGsmRule($input: CreateGsmRuleInput!, $idempotencyKey: String) {\n    createGsmRule(input: $input, idempotencyKey: $idempotencyKey) {\n      gsmRule {\n        ...GsmRuleFields\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateGsmRule($id: ID!, $input: UpdateGsmRuleInput!, $idempotencyKey: String) {\n    updateGsmRule(id: $id, input: $input, idempotencyKey: $idempotencyKey) {\n      gsmRule {\n        ...GsmRuleFields\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UpdateGsmRule($id: ID!, $input: UpdateGsmRuleInput!, $idempotencyKey: String) {\n    updateGsmRule(id: $id, input: $input, idempotencyKey: $idempotencyKey) {\n      gsmRule {\n        ...GsmRuleFields\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteGsmRule($id: ID!, $idempotencyKey: String) {\n    deleteGsmRule(id: $id, idempotencyKey: $idempotencyKey) {\n      id\n      deleted\n    }\n  }\n"): (typeof documents)["\n  mutation DeleteGsmRule($id: ID!, $idempotencyKey: String) {\n    deleteGsmRule(id: $id, idempotencyKey: $idempotencyKey) {\n      id\n      deleted\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

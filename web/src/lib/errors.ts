@@ -21,3 +21,9 @@ export function errorText(err: CombinedError | undefined): string | null {
 export function sessionEnded(err: CombinedError | undefined): boolean {
   return !!err?.graphQLErrors.some((e) => e.extensions?.["code"] === "IR_01");
 }
+
+/** The request member an API error names (extensions.field: "code", "algorithm.data.rules[0].name"), if any. */
+export function errorField(err: CombinedError | undefined): string | null {
+  const field = err?.graphQLErrors[0]?.extensions?.["field"];
+  return typeof field === "string" && field ? field : null;
+}

@@ -13,6 +13,7 @@ export const queryAccess = {
   "disputes": "any",
   "event": "any",
   "events": "any",
+  "gsmRules": "any",
   "invitation": "public",
   "mandates": "any",
   "me": "any",
@@ -30,6 +31,7 @@ export const queryAccess = {
   "refunds": "any",
   "routingAlgorithms": "any",
   "routingEvaluate": "any",
+  "routingFacts": "any",
   "users": [],
   "viewer": "any"
 } as const;
@@ -60,6 +62,9 @@ export const mutationAccess = {
   "createCustomer": [
     "OPERATOR"
   ],
+  "createGsmRule": [
+    "DEVELOPER"
+  ],
   "createPayment": [
     "OPERATOR"
   ],
@@ -80,6 +85,9 @@ export const mutationAccess = {
   ],
   "deleteCustomer": [
     "OPERATOR"
+  ],
+  "deleteGsmRule": [
+    "DEVELOPER"
   ],
   "deletePaymentMethod": [
     "OPERATOR"
@@ -118,6 +126,9 @@ export const mutationAccess = {
   ],
   "updateCustomer": [
     "OPERATOR"
+  ],
+  "updateGsmRule": [
+    "DEVELOPER"
   ],
   "updatePayment": [
     "OPERATOR"

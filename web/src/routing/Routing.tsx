@@ -1,9 +1,11 @@
 // The Routing page: a profile's active configuration (the default profile,
 // or the one the picker puts in the URL) drawn as a
 // picture (a payment's arrows to the accounts it may go to, in order or by
-// share), forms that build a single, priority or volume-split
-// configuration and activate it, and a "what would route where" box backed
-// by routingEvaluate.
+// share; an advanced configuration's rules in words), the configurations
+// made so far, forms that build a single, priority or volume-split
+// configuration and activate it, the rules editor for advanced ones, a
+// "what would route where" box backed by routingEvaluate, and the GSM
+// rules that decide retries.
 import { Fragment, useState, type FormEvent } from "react";
 import { useClient, useMutation, useQuery, type CombinedError } from "urql";
 import type { RoutingEvaluateQuery as RoutingEvaluateResult } from "../gql/graphql";
@@ -13,14 +15,11 @@ import { ErrorAlert } from "../layout/ErrorAlert";
 import { ProfilePicker, useProfileChoice } from "../layout/ProfilePicker";
 import { parseMajor } from "../lib/money";
 import { canRun, type Role } from "../lib/roles";
+import { fromAlgorithm, programWords } from "./advanced";
+import { AdvancedEditor, withAccounts, type Account, type Opened } from "./AdvancedEditor";
 import { pictureOf, priority, problem, single, volumeSplit, type Algorithm, type Choice, type Picture } from "./algorithm";
+import { GsmRules } from "./Gsm";
 import { ActivateRoutingAlgorithmMutation, CreateRoutingAlgorithmMutation, RoutingEvaluateQuery, RoutingQuery } from "./operations";
-
-interface Account {
-  merchantConnectorID: string;
-  connectorName: string;
-  connectorLabel: string;
-}
 
 export function Routing({ role }: { role: Role }) {
   const [{ data, error, fetching }, refetch] = useQuery({ query: RoutingQuery, requestPolicy: "network-only" });
@@ -35,6 +34,13 @@ export function Routing({ role }: { role: Role }) {
     const a = all.find((x) => x.merchantConnectorID === c.merchant_connector_id);
     return a ? `${a.connectorLabel} (${a.connectorName})` : c.connector || c.merchant_connector_id;
   };
+  const activeProgram = active ? fromAlgorithm(active.algorithm) : null;
+  const mayConfigure = canRun(role, "createRoutingAlgorithm") && canRun(role, "activateRoutingAlgorithm");
+  // The rules editor: closed, open on a new program, or open on a copy of
+  // a stored advanced configuration (configurations never change).
+  const [editor, setEditor] = useState<{ opened: Opened | null; serial: number } | null>(null);
+  const openEditor = (opened: Opened | null) => setEditor((e) => ({ opened, serial: (e?.serial ?? 0) + 1 }));
+  const refresh = () => refetch({ requestPolicy: "network-only" });
   return (
     <section aria-labelledby="routing-title">
       <h1 id="routing-title">Routing</h1>
@@ -50,17 +56,48 @@ export function Routing({ role }: { role: Role }) {
               <p>
                 <strong>{active.name}</strong> <span className="badge">{active.kind}</span>
               </p>
-              <RoutingPicture picture={pictureOf(active.algorithm, label)} />
+              <RoutingPicture
+                picture={pictureOf(active.algorithm, label)}
+                rules={activeProgram ? programWords(withAccounts(activeProgram, accounts), label) : undefined}
+              />
             </>
           ) : (
             <p data-testid="routing-picture">
               None: payments go by the profile's fallback order, {all.filter((a) => a.profileID === profileID && !a.disabled).map((a) => a.connectorLabel).join(", then ") || "with no account yet"}.
             </p>
           )}
-          {canRun(role, "createRoutingAlgorithm") && canRun(role, "activateRoutingAlgorithm") && (
-            <RoutingForm accounts={accounts} profileID={profileID} done={() => refetch({ requestPolicy: "network-only" })} />
+          <Configurations
+            algorithms={algorithms.filter((a) => a.profileID === profileID)}
+            mayConfigure={mayConfigure}
+            open={(a) => {
+              const program = fromAlgorithm(a.algorithm);
+              if (program) openEditor({ name: a.name, program });
+            }}
+            done={refresh}
+          />
+          {mayConfigure && <RoutingForm accounts={accounts} profileID={profileID} done={refresh} />}
+          {mayConfigure && accounts.length > 0 && (
+            <div>
+              {editor ? (
+                <AdvancedEditor
+                  key={editor.serial}
+                  accounts={accounts}
+                  profileID={profileID}
+                  opened={editor.opened}
+                  done={refresh}
+                  close={() => setEditor(null)}
+                />
+              ) : (
+                <div className="row">
+                  <button type="button" onClick={() => openEditor(null)}>
+                    New advanced configuration (rules)
+                  </button>
+                </div>
+              )}
+            </div>
           )}
           <Evaluate profileID={profileID} />
+          <GsmRules role={role} connectors={[...new Set(all.filter((a) => a.profileID === profileID).map((a) => a.connectorName))]} />
         </Fragment>
       )}
     </section>
@@ -70,7 +107,7 @@ export function Routing({ role }: { role: Role }) {
 const ordinal = (i: number) => ["1st", "2nd", "3rd"][i] ?? `${i + 1}th`;
 
 /** The configuration as boxes and arrows: a payment on the left, an arrow to each account, labelled by share or order. */
-export function RoutingPicture({ picture }: { picture: Picture }) {
+export function RoutingPicture({ picture, rules }: { picture: Picture; rules?: string[] | undefined }) {
   const rowH = 56;
   const h = Math.max(1, picture.branches.length) * rowH + 8;
   const mid = h / 2;
@@ -116,8 +153,93 @@ export function RoutingPicture({ picture }: { picture: Picture }) {
           );
         })}
       </svg>
-      <figcaption id="routing-summary">{summary}</figcaption>
+      {rules ? (
+        <figcaption id="routing-summary">
+          Rules, in order (the first that holds chooses):
+          <ol data-testid="routing-rules">
+            {rules.map((r, i) => (
+              <li key={i}>{r}</li>
+            ))}
+          </ol>
+        </figcaption>
+      ) : (
+        <figcaption id="routing-summary">{summary}</figcaption>
+      )}
     </figure>
+  );
+}
+
+interface Stored {
+  id: string;
+  name: string;
+  kind: string;
+  active: boolean;
+  algorithm: Record<string, unknown>;
+  createdAt: string;
+}
+
+/**
+ * The profile's configurations, newest first: activate one (not a dynamic
+ * one, which its profile's dynamic routing switch enables), or open an
+ * advanced one in the rules editor.
+ */
+function Configurations(props: { algorithms: Stored[]; mayConfigure: boolean; open: (a: Stored) => void; done: () => void }) {
+  const [key, settle] = useActionKey();
+  const [state, activate] = useMutation(ActivateRoutingAlgorithmMutation);
+  if (props.algorithms.length === 0) return null;
+  const run = async (id: string) => {
+    const res = await activate({ id, idempotencyKey: key });
+    settle(res);
+    if (res.data) props.done();
+  };
+  return (
+    <section aria-labelledby="configs-title">
+      <h2 id="configs-title">Configurations</h2>
+      <div className="table-wrap">
+        <table data-testid="routing-configurations">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Made</th>
+              <th scope="col">State</th>
+              {props.mayConfigure && (
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              )}
+            </tr>
+          </thead>
+          <tbody>
+            {props.algorithms.map((a) => (
+              <tr key={a.id}>
+                <td>{a.name}</td>
+                <td>{a.kind}</td>
+                <td>{new Date(a.createdAt).toLocaleString()}</td>
+                <td>{a.active ? <strong>active</strong> : "—"}</td>
+                {props.mayConfigure && (
+                  <td>
+                    <div className="row">
+                      {!a.active && a.kind !== "dynamic" && (
+                        <button type="button" onClick={() => run(a.id)} disabled={state.fetching} aria-label={`Activate ${a.name}`}>
+                          Activate
+                        </button>
+                      )}
+                      {a.kind === "advanced" && (
+                        <button type="button" onClick={() => props.open(a)}>
+                          Open<span className="visually-hidden"> {a.name}</span> in the rules editor
+                        </button>
+                      )}
+                    </div>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <ErrorAlert error={state.error} />
+    </section>
   );
 }
 

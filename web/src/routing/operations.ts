@@ -74,3 +74,82 @@ export const ActivateRoutingAlgorithmMutation = graphql(`
     }
   }
 `);
+
+export const RoutingFactsQuery = graphql(`
+  query RoutingFacts {
+    routingFacts {
+      name
+      kind
+      values
+      valueTypes {
+        type
+        comparisons
+      }
+    }
+  }
+`);
+
+export const GsmRuleFieldsFragment = graphql(`
+  fragment GsmRuleFields on GsmRule {
+    id
+    connector
+    flow
+    subFlow
+    code
+    message
+    status
+    decision
+    stepUpPossible
+    clearPanPossible
+    alternateNetworkPossible
+    unifiedCode
+    unifiedMessage
+    errorCategory
+    standardisedCode
+    routerError
+    description
+    userGuidanceMessage
+  }
+`);
+
+export const GsmRulesQuery = graphql(`
+  query GsmRules($where: GsmRuleWhereInput) {
+    gsmRules(first: 100, where: $where) {
+      totalCount
+      edges {
+        node {
+          ...GsmRuleFields
+        }
+      }
+    }
+  }
+`);
+
+export const CreateGsmRuleMutation = graphql(`
+  mutation CreateGsmRule($input: CreateGsmRuleInput!, $idempotencyKey: String) {
+    createGsmRule(input: $input, idempotencyKey: $idempotencyKey) {
+      gsmRule {
+        ...GsmRuleFields
+      }
+    }
+  }
+`);
+
+export const UpdateGsmRuleMutation = graphql(`
+  mutation UpdateGsmRule($id: ID!, $input: UpdateGsmRuleInput!, $idempotencyKey: String) {
+    updateGsmRule(id: $id, input: $input, idempotencyKey: $idempotencyKey) {
+      gsmRule {
+        ...GsmRuleFields
+      }
+    }
+  }
+`);
+
+export const DeleteGsmRuleMutation = graphql(`
+  mutation DeleteGsmRule($id: ID!, $idempotencyKey: String) {
+    deleteGsmRule(id: $id, idempotencyKey: $idempotencyKey) {
+      id
+      deleted
+    }
+  }
+`);

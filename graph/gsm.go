@@ -1,0 +1,71 @@
+package graph
+
+import (
+	"context"
+
+	"switchyard/ent"
+	"switchyard/graph/model"
+	"switchyard/payments/gsm"
+)
+
+// gsmRules is the merchant's GSM rules as a connection, newest first.
+func (r *Resolver) gsmRules(ctx context.Context, after *Cursor, first *int, before *Cursor, last *int,
+	orderBy []*ent.GsmRuleOrder, where *ent.GsmRuleWhereInput) (*ent.GsmRuleConnection, error) {
+	orderBy = gsmRuleOrders.complete(orderBy)
+	return paginate(ctx, r, bind("gsmRules", where, orderBy), after, before, first, last,
+		func(after, before *Cursor) (*ent.GsmRuleConnection, error) {
+			return r.client.GsmRule.Query().Paginate(collecting(ctx), after, first, before, last,
+				ent.WithGsmRuleOrder(orderBy), ent.WithGsmRuleFilter(where.Filter))
+		},
+		func(c *ent.GsmRuleConnection) []*Cursor {
+			return positionsOf(c.Edges, func(e *ent.GsmRuleEdge) *Cursor { return &e.Cursor }, c.PageInfo)
+		})
+}
+
+// gsmMutation runs one GSM rule change under its idempotency key.
+func (r *Resolver) gsmMutation(ctx context.Context, name string, key *string, args any,
+	op func(context.Context) (*ent.GsmRule, error)) (*model.GsmRulePayload, error) {
+	row, replayed, err := idempotent(ctx, r, name, key, args, func(ctx context.Context) (*ent.GsmRule, error) {
+		if _, err := merchantPrincipal(ctx); err != nil {
+			return nil, err
+		}
+		return op(ctx)
+	}, func(ctx context.Context, snap *ent.GsmRule) (*ent.GsmRule, error) {
+		return restore(ctx, r.client.GsmRule.Get, snap.ID, snap, "GSM rule")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.GsmRulePayload{GsmRule: row, Replayed: replayed}, nil
+}
+
+func (r *Resolver) createGsmRule(ctx context.Context, in gsm.RuleInput, key *string) (*model.GsmRulePayload, error) {
+	return r.gsmMutation(ctx, "createGsmRule", key, map[string]any{"input": in}, func(ctx context.Context) (*ent.GsmRule, error) {
+		return r.gsm.Create(ctx, in)
+	})
+}
+
+func (r *Resolver) updateGsmRule(ctx context.Context, id string, in gsm.RuleInput, key *string) (*model.GsmRulePayload, error) {
+	return r.gsmMutation(ctx, "updateGsmRule", key, map[string]any{"id": id, "input": in}, func(ctx context.Context) (*ent.GsmRule, error) {
+		return r.gsm.UpdateByID(ctx, id, in)
+	})
+}
+
+func (r *Resolver) deleteGsmRule(ctx context.Context, id string, key *string) (*model.DeletedGsmRulePayload, error) {
+	deleted, replayed, err := idempotent(ctx, r, "deleteGsmRule", key, map[string]any{"id": id}, func(ctx context.Context) (*string, error) {
+		if _, err := merchantPrincipal(ctx); err != nil {
+			return nil, err
+		}
+		rule, err := r.gsm.DeleteByID(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		return &rule.ID, nil
+	}, func(_ context.Context, snap *string) (*string, error) {
+		return snap, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.DeletedGsmRulePayload{ID: *deleted, Deleted: true, Replayed: replayed}, nil
+}
