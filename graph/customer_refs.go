@@ -5,7 +5,10 @@ import (
 
 	"switchyard/ent"
 	"switchyard/ent/customer"
+	"switchyard/ent/paymentintent"
 	"switchyard/ent/predicate"
+	custs "switchyard/payments/customer"
+	"switchyard/payments/txn"
 )
 
 // customerID means one thing in this API, as in REST: the merchant's id of
@@ -18,6 +21,20 @@ import (
 // customers (the outer query is the caller's merchant's, so another
 // merchant's customer of the same id matches nothing).
 func customerIs(ids ...string) predicate.Customer { return customer.CustomerIDIn(ids...) }
+
+// customerEmailIs is PaymentIntentWhereInput.customerEmail: the payments of
+// the merchant's customers with that e-mail, whatever its case.
+func (r *Resolver) customerEmailIs(ctx context.Context, where *ent.PaymentIntentWhereInput, email *string) error {
+	if email == nil {
+		return nil
+	}
+	merchantID, err := txn.Merchant(ctx)
+	if err != nil {
+		return err
+	}
+	where.AddPredicates(paymentintent.HasCustomerWith(custs.EmailIs(merchantID, *email)))
+	return nil
+}
 
 // wantCustomers announces the customers of rows a resolver returned, so
 // that their customerID fields load in one query.

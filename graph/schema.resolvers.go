@@ -167,6 +167,11 @@ func (r *paymentIntentWhereInputResolver) CustomerIDIn(ctx context.Context, obj 
 	return nil
 }
 
+// CustomerEmail is the resolver for the customerEmail field.
+func (r *paymentIntentWhereInputResolver) CustomerEmail(ctx context.Context, obj *ent.PaymentIntentWhereInput, data *string) error {
+	return r.customerEmailIs(ctx, obj, data)
+}
+
 // CustomerID is the resolver for the customerID field.
 func (r *paymentMethodWhereInputResolver) CustomerID(ctx context.Context, obj *ent.PaymentMethodWhereInput, data *string) error {
 	if data != nil {

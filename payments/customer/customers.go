@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"strings"
 	"time"
 
 	"switchyard/ent"
@@ -11,6 +12,7 @@ import (
 	"switchyard/ent/mandate"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
+	"switchyard/ent/predicate"
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
 	"switchyard/payments/errs"
@@ -34,6 +36,14 @@ func CheckCustomerID(field, id string) error {
 		return errs.InvalidValue(field, "must be 1 to %d letters, digits, '_' or '-'", MaxCustomerID)
 	}
 	return nil
+}
+
+// EmailIs selects the merchant's customers whose e-mail is email, whatever
+// its case: customers keep the address as given, in plain, so this is an
+// equality on the column (read from the (merchant_id, email) index), never
+// a decryption. The dashboard's filters by e-mail use it.
+func EmailIs(merchantID, email string) predicate.Customer {
+	return customer.And(customer.MerchantID(merchantID), customer.EmailEqualFold(strings.TrimSpace(email)))
 }
 
 // UpsertCustomer returns the merchant's customer with this id, creating it
