@@ -118,6 +118,7 @@ export const mutationAccess = {
   "updateCustomer": [
     "OPERATOR"
   ],
+  "updateMerchantTimeZone": [],
   "updatePayment": [
     "OPERATOR"
   ],
