@@ -5,7 +5,6 @@ import (
 
 	"switchyard/ent"
 	"switchyard/ent/customer"
-	"switchyard/ent/paymentintent"
 	"switchyard/ent/predicate"
 	custs "switchyard/payments/customer"
 	"switchyard/payments/txn"
@@ -22,6 +21,18 @@ import (
 // merchant's customer of the same id matches nothing).
 func customerIs(ids ...string) predicate.Customer { return customer.CustomerIDIn(ids...) }
 
+// paymentsOfCustomers adds to a payments where-input the payments of the
+// customers pred selects (customerID, customerIDIn, customerEmail), by
+// their ids read first (customer.PaymentsOf says why).
+func (r *Resolver) paymentsOfCustomers(ctx context.Context, where *ent.PaymentIntentWhereInput, pred predicate.Customer) error {
+	p, err := custs.PaymentsOf(ctx, r.client, pred)
+	if err != nil {
+		return err
+	}
+	where.AddPredicates(p)
+	return nil
+}
+
 // customerEmailIs is PaymentIntentWhereInput.customerEmail: the payments of
 // the merchant's customers with that e-mail, whatever its case.
 func (r *Resolver) customerEmailIs(ctx context.Context, where *ent.PaymentIntentWhereInput, email *string) error {
@@ -32,8 +43,7 @@ func (r *Resolver) customerEmailIs(ctx context.Context, where *ent.PaymentIntent
 	if err != nil {
 		return err
 	}
-	where.AddPredicates(paymentintent.HasCustomerWith(custs.EmailIs(merchantID, *email)))
-	return nil
+	return r.paymentsOfCustomers(ctx, where, custs.EmailIs(merchantID, *email))
 }
 
 // wantCustomers announces the customers of rows a resolver returned, so

@@ -166,7 +166,11 @@ func (s *Service) exportPredicates(ctx context.Context, f PaymentExportFilter) (
 		if err != nil {
 			return nil, false, err
 		}
-		preds = append(preds, paymentintent.HasCustomerWith(custs.EmailIs(merchantID, *f.CustomerEmail)))
+		byEmail, err := custs.PaymentsOf(ctx, s.db.Client, custs.EmailIs(merchantID, *f.CustomerEmail))
+		if err != nil {
+			return nil, false, err
+		}
+		preds = append(preds, byEmail)
 	}
 	return preds, false, nil
 }
