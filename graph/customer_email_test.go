@@ -2,9 +2,11 @@ package graph_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"testing"
 
+	"switchyard/ent"
 	"switchyard/internal/testenv"
 )
 
@@ -12,7 +14,8 @@ import (
 // merchant's customers with that e-mail, whatever its case (two customers
 // may share one), in the list and in the CSV export alike; never another
 // merchant's, nor a guest payment's; the customers list filters by the same
-// e-mail with emailEqualFold.
+// e-mail with emailEqualFold. An address shared by more customers than are
+// read first still selects their payments.
 func TestPaymentsByCustomerEmail(t *testing.T) {
 	srv := testenv.NewServer(t, testenv.Database(t))
 	key := srv.Demo.SecretKey
@@ -110,5 +113,23 @@ func TestPaymentsByCustomerEmail(t *testing.T) {
 	}
 	if !slices.Equal(found, []string{"cus_ada", "cus_ada_again"}) {
 		t.Errorf("customers by e-mail: %v", found)
+	}
+
+	// An address more than 1,000 customers share is filtered by a subquery
+	// rather than their ids: the same payments.
+	many := make([]*ent.CustomerCreate, 1001)
+	for i := range many {
+		many[i] = srv.Store.Client.Customer.Create().SetCustomerID(fmt.Sprintf("cus_shared_%d", i)).SetEmail("Shared@Example.com")
+	}
+	if err := srv.Store.Client.Customer.CreateBulk(many...).Exec(merchantCtx(srv.Demo.MerchantID)); err != nil {
+		t.Fatal(err)
+	}
+	shared := []string{pay(key, map[string]any{"customer_id": "cus_shared_1000"}), pay(key, map[string]any{"customer_id": "cus_shared_7"})}
+	slices.Reverse(shared)
+	if got := list(`{customerEmail: "shared@example.com"}`); !slices.Equal(got, shared) {
+		t.Errorf("payments of 1,001 customers sharing an e-mail: %v, want %v", got, shared)
+	}
+	if got := list(`{customerEmail: "shared@example.com", customerIDIn: ["cus_shared_7", "cus_ada"]}`); !slices.Equal(got, shared[:1]) {
+		t.Errorf("with customerIDIn too: %v, want %v", got, shared[:1])
 	}
 }
