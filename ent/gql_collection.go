@@ -2326,6 +2326,11 @@ func (_q *MerchantAccountQuery) collectField(ctx context.Context, oneNode bool, 
 				selectedFields = append(selectedFields, merchantaccount.FieldIsPlatformAccount)
 				fieldSeen[merchantaccount.FieldIsPlatformAccount] = struct{}{}
 			}
+		case "timeZone":
+			if _, ok := fieldSeen[merchantaccount.FieldTimeZone]; !ok {
+				selectedFields = append(selectedFields, merchantaccount.FieldTimeZone)
+				fieldSeen[merchantaccount.FieldTimeZone] = struct{}{}
+			}
 		case "id":
 		case "__typename":
 		default:

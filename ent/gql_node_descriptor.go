@@ -1337,7 +1337,7 @@ func (_m *MerchantAccount) Node(ctx context.Context) (node *Node, err error) {
 	node = &Node{
 		ID:     _m.ID,
 		Type:   "MerchantAccount",
-		Fields: make([]*Field, 15),
+		Fields: make([]*Field, 16),
 		Edges:  make([]*Edge, 4),
 	}
 	var buf []byte
@@ -1459,6 +1459,14 @@ func (_m *MerchantAccount) Node(ctx context.Context) (node *Node, err error) {
 	node.Fields[14] = &Field{
 		Type:  "bool",
 		Name:  "is_platform_account",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.TimeZone); err != nil {
+		return nil, err
+	}
+	node.Fields[15] = &Field{
+		Type:  "string",
+		Name:  "time_zone",
 		Value: string(buf),
 	}
 	node.Edges[0] = &Edge{

@@ -7555,6 +7555,21 @@ type MerchantAccountWhereInput struct {
 	IsPlatformAccount    *bool `json:"isPlatformAccount,omitempty"`
 	IsPlatformAccountNEQ *bool `json:"isPlatformAccountNEQ,omitempty"`
 
+	// "time_zone" field predicates.
+	TimeZone             *string  `json:"timeZone,omitempty"`
+	TimeZoneNEQ          *string  `json:"timeZoneNEQ,omitempty"`
+	TimeZoneIn           []string `json:"timeZoneIn,omitempty"`
+	TimeZoneNotIn        []string `json:"timeZoneNotIn,omitempty"`
+	TimeZoneGT           *string  `json:"timeZoneGT,omitempty"`
+	TimeZoneGTE          *string  `json:"timeZoneGTE,omitempty"`
+	TimeZoneLT           *string  `json:"timeZoneLT,omitempty"`
+	TimeZoneLTE          *string  `json:"timeZoneLTE,omitempty"`
+	TimeZoneContains     *string  `json:"timeZoneContains,omitempty"`
+	TimeZoneHasPrefix    *string  `json:"timeZoneHasPrefix,omitempty"`
+	TimeZoneHasSuffix    *string  `json:"timeZoneHasSuffix,omitempty"`
+	TimeZoneEqualFold    *string  `json:"timeZoneEqualFold,omitempty"`
+	TimeZoneContainsFold *string  `json:"timeZoneContainsFold,omitempty"`
+
 	// "profiles" edge predicates.
 	HasProfiles     *bool                `json:"hasProfiles,omitempty"`
 	HasProfilesWith []*ProfileWhereInput `json:"hasProfilesWith,omitempty"`
@@ -8020,6 +8035,45 @@ func (i *MerchantAccountWhereInput) P() (predicate.MerchantAccount, error) {
 	}
 	if i.IsPlatformAccountNEQ != nil {
 		predicates = append(predicates, merchantaccount.IsPlatformAccountNEQ(*i.IsPlatformAccountNEQ))
+	}
+	if i.TimeZone != nil {
+		predicates = append(predicates, merchantaccount.TimeZoneEQ(*i.TimeZone))
+	}
+	if i.TimeZoneNEQ != nil {
+		predicates = append(predicates, merchantaccount.TimeZoneNEQ(*i.TimeZoneNEQ))
+	}
+	if len(i.TimeZoneIn) > 0 {
+		predicates = append(predicates, merchantaccount.TimeZoneIn(i.TimeZoneIn...))
+	}
+	if len(i.TimeZoneNotIn) > 0 {
+		predicates = append(predicates, merchantaccount.TimeZoneNotIn(i.TimeZoneNotIn...))
+	}
+	if i.TimeZoneGT != nil {
+		predicates = append(predicates, merchantaccount.TimeZoneGT(*i.TimeZoneGT))
+	}
+	if i.TimeZoneGTE != nil {
+		predicates = append(predicates, merchantaccount.TimeZoneGTE(*i.TimeZoneGTE))
+	}
+	if i.TimeZoneLT != nil {
+		predicates = append(predicates, merchantaccount.TimeZoneLT(*i.TimeZoneLT))
+	}
+	if i.TimeZoneLTE != nil {
+		predicates = append(predicates, merchantaccount.TimeZoneLTE(*i.TimeZoneLTE))
+	}
+	if i.TimeZoneContains != nil {
+		predicates = append(predicates, merchantaccount.TimeZoneContains(*i.TimeZoneContains))
+	}
+	if i.TimeZoneHasPrefix != nil {
+		predicates = append(predicates, merchantaccount.TimeZoneHasPrefix(*i.TimeZoneHasPrefix))
+	}
+	if i.TimeZoneHasSuffix != nil {
+		predicates = append(predicates, merchantaccount.TimeZoneHasSuffix(*i.TimeZoneHasSuffix))
+	}
+	if i.TimeZoneEqualFold != nil {
+		predicates = append(predicates, merchantaccount.TimeZoneEqualFold(*i.TimeZoneEqualFold))
+	}
+	if i.TimeZoneContainsFold != nil {
+		predicates = append(predicates, merchantaccount.TimeZoneContainsFold(*i.TimeZoneContainsFold))
 	}
 
 	if i.HasProfiles != nil {

@@ -53,6 +53,8 @@ type MerchantAccount struct {
 	IsReconEnabled bool `json:"is_recon_enabled,omitempty"`
 	// IsPlatformAccount holds the value of the "is_platform_account" field.
 	IsPlatformAccount bool `json:"is_platform_account,omitempty"`
+	// TimeZone holds the value of the "time_zone" field.
+	TimeZone string `json:"time_zone,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the MerchantAccountQuery when eager-loading is set.
 	Edges        MerchantAccountEdges `json:"edges"`
@@ -126,7 +128,7 @@ func (*MerchantAccount) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case merchantaccount.FieldEnablePaymentResponseHash, merchantaccount.FieldRedirectToMerchantWithHTTPPost, merchantaccount.FieldIsReconEnabled, merchantaccount.FieldIsPlatformAccount:
 			values[i] = new(sql.NullBool)
-		case merchantaccount.FieldID, merchantaccount.FieldMerchantName, merchantaccount.FieldReturnURL, merchantaccount.FieldPublishableKey, merchantaccount.FieldDefaultProfileID, merchantaccount.FieldOrganizationID, merchantaccount.FieldLockerID, merchantaccount.FieldMerchantAccountType:
+		case merchantaccount.FieldID, merchantaccount.FieldMerchantName, merchantaccount.FieldReturnURL, merchantaccount.FieldPublishableKey, merchantaccount.FieldDefaultProfileID, merchantaccount.FieldOrganizationID, merchantaccount.FieldLockerID, merchantaccount.FieldMerchantAccountType, merchantaccount.FieldTimeZone:
 			values[i] = new(sql.NullString)
 		case merchantaccount.FieldCreatedAt, merchantaccount.FieldModifiedAt:
 			values[i] = new(sql.NullTime)
@@ -266,6 +268,12 @@ func (_m *MerchantAccount) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.IsPlatformAccount = value.Bool
 			}
+		case merchantaccount.FieldTimeZone:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field time_zone", values[i])
+			} else if value.Valid {
+				_m.TimeZone = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -382,6 +390,9 @@ func (_m *MerchantAccount) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("is_platform_account=")
 	builder.WriteString(fmt.Sprintf("%v", _m.IsPlatformAccount))
+	builder.WriteString(", ")
+	builder.WriteString("time_zone=")
+	builder.WriteString(_m.TimeZone)
 	builder.WriteByte(')')
 	return builder.String()
 }

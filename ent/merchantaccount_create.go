@@ -226,6 +226,20 @@ func (_c *MerchantAccountCreate) SetNillableIsPlatformAccount(v *bool) *Merchant
 	return _c
 }
 
+// SetTimeZone sets the "time_zone" field.
+func (_c *MerchantAccountCreate) SetTimeZone(v string) *MerchantAccountCreate {
+	_c.mutation.SetTimeZone(v)
+	return _c
+}
+
+// SetNillableTimeZone sets the "time_zone" field if the given value is not nil.
+func (_c *MerchantAccountCreate) SetNillableTimeZone(v *string) *MerchantAccountCreate {
+	if v != nil {
+		_c.SetTimeZone(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *MerchantAccountCreate) SetID(v string) *MerchantAccountCreate {
 	_c.mutation.SetID(v)
@@ -363,6 +377,10 @@ func (_c *MerchantAccountCreate) defaults() error {
 		v := merchantaccount.DefaultIsPlatformAccount
 		_c.mutation.SetIsPlatformAccount(v)
 	}
+	if _, ok := _c.mutation.TimeZone(); !ok {
+		v := merchantaccount.DefaultTimeZone
+		_c.mutation.SetTimeZone(v)
+	}
 	return nil
 }
 
@@ -426,6 +444,14 @@ func (_c *MerchantAccountCreate) check() error {
 	}
 	if _, ok := _c.mutation.IsPlatformAccount(); !ok {
 		return &ValidationError{Name: "is_platform_account", err: errors.New(`ent: missing required field "MerchantAccount.is_platform_account"`)}
+	}
+	if _, ok := _c.mutation.TimeZone(); !ok {
+		return &ValidationError{Name: "time_zone", err: errors.New(`ent: missing required field "MerchantAccount.time_zone"`)}
+	}
+	if v, ok := _c.mutation.TimeZone(); ok {
+		if err := merchantaccount.TimeZoneValidator(v); err != nil {
+			return &ValidationError{Name: "time_zone", err: fmt.Errorf(`ent: validator failed for field "MerchantAccount.time_zone": %w`, err)}
+		}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := merchantaccount.IDValidator(v); err != nil {
@@ -535,6 +561,10 @@ func (_c *MerchantAccountCreate) createSpec() (*MerchantAccount, *sqlgraph.Creat
 	if value, ok := _c.mutation.IsPlatformAccount(); ok {
 		_spec.SetField(merchantaccount.FieldIsPlatformAccount, field.TypeBool, value)
 		_node.IsPlatformAccount = value
+	}
+	if value, ok := _c.mutation.TimeZone(); ok {
+		_spec.SetField(merchantaccount.FieldTimeZone, field.TypeString, value)
+		_node.TimeZone = value
 	}
 	if nodes := _c.mutation.ProfilesIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -886,6 +916,18 @@ func (u *MerchantAccountUpsert) UpdateIsPlatformAccount() *MerchantAccountUpsert
 	return u
 }
 
+// SetTimeZone sets the "time_zone" field.
+func (u *MerchantAccountUpsert) SetTimeZone(v string) *MerchantAccountUpsert {
+	u.Set(merchantaccount.FieldTimeZone, v)
+	return u
+}
+
+// UpdateTimeZone sets the "time_zone" field to the value that was provided on create.
+func (u *MerchantAccountUpsert) UpdateTimeZone() *MerchantAccountUpsert {
+	u.SetExcluded(merchantaccount.FieldTimeZone)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -1210,6 +1252,20 @@ func (u *MerchantAccountUpsertOne) SetIsPlatformAccount(v bool) *MerchantAccount
 func (u *MerchantAccountUpsertOne) UpdateIsPlatformAccount() *MerchantAccountUpsertOne {
 	return u.Update(func(s *MerchantAccountUpsert) {
 		s.UpdateIsPlatformAccount()
+	})
+}
+
+// SetTimeZone sets the "time_zone" field.
+func (u *MerchantAccountUpsertOne) SetTimeZone(v string) *MerchantAccountUpsertOne {
+	return u.Update(func(s *MerchantAccountUpsert) {
+		s.SetTimeZone(v)
+	})
+}
+
+// UpdateTimeZone sets the "time_zone" field to the value that was provided on create.
+func (u *MerchantAccountUpsertOne) UpdateTimeZone() *MerchantAccountUpsertOne {
+	return u.Update(func(s *MerchantAccountUpsert) {
+		s.UpdateTimeZone()
 	})
 }
 
@@ -1704,6 +1760,20 @@ func (u *MerchantAccountUpsertBulk) SetIsPlatformAccount(v bool) *MerchantAccoun
 func (u *MerchantAccountUpsertBulk) UpdateIsPlatformAccount() *MerchantAccountUpsertBulk {
 	return u.Update(func(s *MerchantAccountUpsert) {
 		s.UpdateIsPlatformAccount()
+	})
+}
+
+// SetTimeZone sets the "time_zone" field.
+func (u *MerchantAccountUpsertBulk) SetTimeZone(v string) *MerchantAccountUpsertBulk {
+	return u.Update(func(s *MerchantAccountUpsert) {
+		s.SetTimeZone(v)
+	})
+}
+
+// UpdateTimeZone sets the "time_zone" field to the value that was provided on create.
+func (u *MerchantAccountUpsertBulk) UpdateTimeZone() *MerchantAccountUpsertBulk {
+	return u.Update(func(s *MerchantAccountUpsert) {
+		s.UpdateTimeZone()
 	})
 }
 

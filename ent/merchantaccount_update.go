@@ -265,6 +265,20 @@ func (_u *MerchantAccountUpdate) SetNillableIsPlatformAccount(v *bool) *Merchant
 	return _u
 }
 
+// SetTimeZone sets the "time_zone" field.
+func (_u *MerchantAccountUpdate) SetTimeZone(v string) *MerchantAccountUpdate {
+	_u.mutation.SetTimeZone(v)
+	return _u
+}
+
+// SetNillableTimeZone sets the "time_zone" field if the given value is not nil.
+func (_u *MerchantAccountUpdate) SetNillableTimeZone(v *string) *MerchantAccountUpdate {
+	if v != nil {
+		_u.SetTimeZone(*v)
+	}
+	return _u
+}
+
 // AddProfileIDs adds the "profiles" edge to the Profile entity by IDs.
 func (_u *MerchantAccountUpdate) AddProfileIDs(ids ...string) *MerchantAccountUpdate {
 	_u.mutation.AddProfileIDs(ids...)
@@ -488,6 +502,11 @@ func (_u *MerchantAccountUpdate) check() error {
 			return &ValidationError{Name: "merchant_account_type", err: fmt.Errorf(`ent: validator failed for field "MerchantAccount.merchant_account_type": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.TimeZone(); ok {
+		if err := merchantaccount.TimeZoneValidator(v); err != nil {
+			return &ValidationError{Name: "time_zone", err: fmt.Errorf(`ent: validator failed for field "MerchantAccount.time_zone": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -585,6 +604,9 @@ func (_u *MerchantAccountUpdate) sqlSave(ctx context.Context) (_node int, err er
 	}
 	if value, ok := _u.mutation.IsPlatformAccount(); ok {
 		_spec.SetField(merchantaccount.FieldIsPlatformAccount, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.TimeZone(); ok {
+		_spec.SetField(merchantaccount.FieldTimeZone, field.TypeString, value)
 	}
 	if _u.mutation.ProfilesCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1018,6 +1040,20 @@ func (_u *MerchantAccountUpdateOne) SetNillableIsPlatformAccount(v *bool) *Merch
 	return _u
 }
 
+// SetTimeZone sets the "time_zone" field.
+func (_u *MerchantAccountUpdateOne) SetTimeZone(v string) *MerchantAccountUpdateOne {
+	_u.mutation.SetTimeZone(v)
+	return _u
+}
+
+// SetNillableTimeZone sets the "time_zone" field if the given value is not nil.
+func (_u *MerchantAccountUpdateOne) SetNillableTimeZone(v *string) *MerchantAccountUpdateOne {
+	if v != nil {
+		_u.SetTimeZone(*v)
+	}
+	return _u
+}
+
 // AddProfileIDs adds the "profiles" edge to the Profile entity by IDs.
 func (_u *MerchantAccountUpdateOne) AddProfileIDs(ids ...string) *MerchantAccountUpdateOne {
 	_u.mutation.AddProfileIDs(ids...)
@@ -1254,6 +1290,11 @@ func (_u *MerchantAccountUpdateOne) check() error {
 			return &ValidationError{Name: "merchant_account_type", err: fmt.Errorf(`ent: validator failed for field "MerchantAccount.merchant_account_type": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.TimeZone(); ok {
+		if err := merchantaccount.TimeZoneValidator(v); err != nil {
+			return &ValidationError{Name: "time_zone", err: fmt.Errorf(`ent: validator failed for field "MerchantAccount.time_zone": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -1368,6 +1409,9 @@ func (_u *MerchantAccountUpdateOne) sqlSave(ctx context.Context) (_node *Merchan
 	}
 	if value, ok := _u.mutation.IsPlatformAccount(); ok {
 		_spec.SetField(merchantaccount.FieldIsPlatformAccount, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.TimeZone(); ok {
+		_spec.SetField(merchantaccount.FieldTimeZone, field.TypeString, value)
 	}
 	if _u.mutation.ProfilesCleared() {
 		edge := &sqlgraph.EdgeSpec{

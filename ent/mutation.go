@@ -14206,6 +14206,7 @@ type MerchantAccountMutation struct {
 	merchant_account_type               *merchantaccount.MerchantAccountType
 	is_recon_enabled                    *bool
 	is_platform_account                 *bool
+	time_zone                           *string
 	clearedFields                       map[string]struct{}
 	profiles                            map[string]struct{}
 	removedprofiles                     map[string]struct{}
@@ -15073,6 +15074,42 @@ func (m *MerchantAccountMutation) ResetIsPlatformAccount() {
 	m.is_platform_account = nil
 }
 
+// SetTimeZone sets the "time_zone" field.
+func (m *MerchantAccountMutation) SetTimeZone(s string) {
+	m.time_zone = &s
+}
+
+// TimeZone returns the value of the "time_zone" field in the mutation.
+func (m *MerchantAccountMutation) TimeZone() (r string, exists bool) {
+	v := m.time_zone
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTimeZone returns the old "time_zone" field's value of the MerchantAccount entity.
+// If the MerchantAccount object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MerchantAccountMutation) OldTimeZone(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTimeZone is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTimeZone requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTimeZone: %w", err)
+	}
+	return oldValue.TimeZone, nil
+}
+
+// ResetTimeZone resets all changes to the "time_zone" field.
+func (m *MerchantAccountMutation) ResetTimeZone() {
+	m.time_zone = nil
+}
+
 // AddProfileIDs adds the "profiles" edge to the Profile entity by ids.
 func (m *MerchantAccountMutation) AddProfileIDs(ids ...string) {
 	if m.profiles == nil {
@@ -15323,7 +15360,7 @@ func (m *MerchantAccountMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *MerchantAccountMutation) Fields() []string {
-	fields := make([]string, 0, 17)
+	fields := make([]string, 0, 18)
 	if m.created_at != nil {
 		fields = append(fields, merchantaccount.FieldCreatedAt)
 	}
@@ -15375,6 +15412,9 @@ func (m *MerchantAccountMutation) Fields() []string {
 	if m.is_platform_account != nil {
 		fields = append(fields, merchantaccount.FieldIsPlatformAccount)
 	}
+	if m.time_zone != nil {
+		fields = append(fields, merchantaccount.FieldTimeZone)
+	}
 	return fields
 }
 
@@ -15417,6 +15457,8 @@ func (m *MerchantAccountMutation) Field(name string) (ent.Value, bool) {
 		return m.IsReconEnabled()
 	case merchantaccount.FieldIsPlatformAccount:
 		return m.IsPlatformAccount()
+	case merchantaccount.FieldTimeZone:
+		return m.TimeZone()
 	}
 	return nil, false
 }
@@ -15460,6 +15502,8 @@ func (m *MerchantAccountMutation) OldField(ctx context.Context, name string) (en
 		return m.OldIsReconEnabled(ctx)
 	case merchantaccount.FieldIsPlatformAccount:
 		return m.OldIsPlatformAccount(ctx)
+	case merchantaccount.FieldTimeZone:
+		return m.OldTimeZone(ctx)
 	}
 	return nil, fmt.Errorf("unknown MerchantAccount field %s", name)
 }
@@ -15587,6 +15631,13 @@ func (m *MerchantAccountMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetIsPlatformAccount(v)
+		return nil
+	case merchantaccount.FieldTimeZone:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTimeZone(v)
 		return nil
 	}
 	return fmt.Errorf("unknown MerchantAccount field %s", name)
@@ -15744,6 +15795,9 @@ func (m *MerchantAccountMutation) ResetField(name string) error {
 		return nil
 	case merchantaccount.FieldIsPlatformAccount:
 		m.ResetIsPlatformAccount()
+		return nil
+	case merchantaccount.FieldTimeZone:
+		m.ResetTimeZone()
 		return nil
 	}
 	return fmt.Errorf("unknown MerchantAccount field %s", name)

@@ -6,6 +6,8 @@ import (
 	"switchyard/ent"
 	"switchyard/ent/customer"
 	"switchyard/ent/predicate"
+	custs "switchyard/payments/customer"
+	"switchyard/payments/txn"
 )
 
 // customerID means one thing in this API, as in REST: the merchant's id of
@@ -18,6 +20,31 @@ import (
 // customers (the outer query is the caller's merchant's, so another
 // merchant's customer of the same id matches nothing).
 func customerIs(ids ...string) predicate.Customer { return customer.CustomerIDIn(ids...) }
+
+// paymentsOfCustomers adds to a payments where-input the payments of the
+// customers pred selects (customerID, customerIDIn, customerEmail), by
+// their ids read first (customer.PaymentsOf says why).
+func (r *Resolver) paymentsOfCustomers(ctx context.Context, where *ent.PaymentIntentWhereInput, pred predicate.Customer) error {
+	p, err := custs.PaymentsOf(ctx, r.client, pred)
+	if err != nil {
+		return err
+	}
+	where.AddPredicates(p)
+	return nil
+}
+
+// customerEmailIs is PaymentIntentWhereInput.customerEmail: the payments of
+// the merchant's customers with that e-mail, whatever its case.
+func (r *Resolver) customerEmailIs(ctx context.Context, where *ent.PaymentIntentWhereInput, email *string) error {
+	if email == nil {
+		return nil
+	}
+	merchantID, err := txn.Merchant(ctx)
+	if err != nil {
+		return err
+	}
+	return r.paymentsOfCustomers(ctx, where, custs.EmailIs(merchantID, *email))
+}
 
 // wantCustomers announces the customers of rows a resolver returned, so
 // that their customerID fields load in one query.

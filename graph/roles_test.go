@@ -66,7 +66,9 @@ var roleMatrix = map[string]access{
 	// admin); one's own session: everyone's, and no key's.
 	"Mutation.inviteUser": {"", "bootstrap"}, "Mutation.updateUserRole": {"", "none"}, "Mutation.removeUser": {"", "none"},
 	"Mutation.signOut": {"all", "none"}, "Mutation.switchMerchant": {"all", "none"},
-	"Mutation.signUp": {"public", "any"}, "Mutation.signIn": {"public", "any"}, "Mutation.acceptInvitation": {"public", "any"},
+	// The merchant's settings: admins, and the admin key.
+	"Mutation.updateMerchantTimeZone": {"", "admin"},
+	"Mutation.signUp":                 {"public", "any"}, "Mutation.signIn": {"public", "any"}, "Mutation.acceptInvitation": {"public", "any"},
 }
 
 // keysOnSchema is the schema's KeyAccess value for each column of keys.

@@ -9,7 +9,6 @@ import (
 	"context"
 	"switchyard/ent"
 	"switchyard/ent/mandate"
-	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
 	"switchyard/ent/webhookdeliverytask"
 	"switchyard/graph/model"
@@ -161,16 +160,20 @@ func (r *mandateWhereInputResolver) CustomerIDIn(ctx context.Context, obj *ent.M
 
 // CustomerID is the resolver for the customerID field.
 func (r *paymentIntentWhereInputResolver) CustomerID(ctx context.Context, obj *ent.PaymentIntentWhereInput, data *string) error {
-	if data != nil {
-		obj.AddPredicates(paymentintent.HasCustomerWith(customerIs(*data)))
+	if data == nil {
+		return nil
 	}
-	return nil
+	return r.paymentsOfCustomers(ctx, obj, customerIs(*data))
 }
 
 // CustomerIDIn is the resolver for the customerIDIn field.
 func (r *paymentIntentWhereInputResolver) CustomerIDIn(ctx context.Context, obj *ent.PaymentIntentWhereInput, data []string) error {
-	obj.AddPredicates(paymentintent.HasCustomerWith(customerIs(data...)))
-	return nil
+	return r.paymentsOfCustomers(ctx, obj, customerIs(data...))
+}
+
+// CustomerEmail is the resolver for the customerEmail field.
+func (r *paymentIntentWhereInputResolver) CustomerEmail(ctx context.Context, obj *ent.PaymentIntentWhereInput, data *string) error {
+	return r.customerEmailIs(ctx, obj, data)
 }
 
 // CustomerID is the resolver for the customerID field.

@@ -164,8 +164,8 @@ func memberOf(m users.Member) *model.Member {
 	return &model.Member{User: m.User, Role: modelRole(m.Role), JoinedAt: m.JoinedAt}
 }
 
-func (r *Resolver) signUp(ctx context.Context, email, password, merchantName string) (*model.SignUpPayload, error) {
-	made, err := r.users.SignUp(ctx, users.SignUpInput{Email: email, Password: password, MerchantName: merchantName})
+func (r *Resolver) signUp(ctx context.Context, in users.SignUpInput) (*model.SignUpPayload, error) {
+	made, err := r.users.SignUp(ctx, in)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +183,7 @@ func (r *Resolver) me(ctx context.Context) (*model.Me, error) {
 	if err != nil || me == nil {
 		return nil, err
 	}
-	out := &model.Me{User: me.User, MerchantID: me.MerchantID, Role: modelRole(me.Role)}
+	out := &model.Me{User: me.User, MerchantID: me.MerchantID, MerchantTimeZone: me.MerchantTimeZone, Role: modelRole(me.Role)}
 	for _, m := range me.Memberships {
 		out.Memberships = append(out.Memberships, &model.MerchantMembership{MerchantID: m.MerchantID,
 			MerchantName: m.MerchantName, Role: modelRole(m.Role), CreatedAt: m.CreatedAt})

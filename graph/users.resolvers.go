@@ -7,12 +7,14 @@ package graph
 
 import (
 	"context"
+	"switchyard/ent"
 	"switchyard/graph/model"
+	"switchyard/payments/users"
 )
 
 // SignUp is the resolver for the signUp field.
-func (r *mutationResolver) SignUp(ctx context.Context, email string, password string, merchantName string) (*model.SignUpPayload, error) {
-	return r.signUp(ctx, email, password, merchantName)
+func (r *mutationResolver) SignUp(ctx context.Context, email string, password string, merchantName string, timeZone *string) (*model.SignUpPayload, error) {
+	return r.signUp(ctx, users.SignUpInput{Email: email, Password: password, MerchantName: merchantName, TimeZone: timeZone})
 }
 
 // SignIn is the resolver for the signIn field.
@@ -66,6 +68,11 @@ func (r *mutationResolver) RemoveUser(ctx context.Context, userID string) (bool,
 		return false, err
 	}
 	return true, nil
+}
+
+// UpdateMerchantTimeZone is the resolver for the updateMerchantTimeZone field.
+func (r *mutationResolver) UpdateMerchantTimeZone(ctx context.Context, timeZone string) (*ent.MerchantAccount, error) {
+	return r.merchants.SetTimeZone(ctx, timeZone)
 }
 
 // SwitchMerchant is the resolver for the switchMerchant field.

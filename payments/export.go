@@ -10,7 +10,9 @@ import (
 	"switchyard/ent/predicate"
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/tenancy"
+	custs "switchyard/payments/customer"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
 )
 
 // PaymentExportFilter selects the payments an export holds: the
@@ -28,6 +30,9 @@ type PaymentExportFilter struct {
 	// CustomerID is the merchant's customer_id; PaymentID a payment_id.
 	CustomerID *string `json:"customer_id,omitempty"`
 	PaymentID  *string `json:"payment_id,omitempty"`
+	// CustomerEmail selects the payments of the merchant's customers with
+	// this e-mail, whatever its case (customer.EmailIs).
+	CustomerEmail *string `json:"customer_email,omitempty"`
 }
 
 // maxExportFilterValues bounds each list of a filter: a dashboard picks a
@@ -155,6 +160,17 @@ func (s *Service) exportPredicates(ctx context.Context, f PaymentExportFilter) (
 			return nil, false, errs.Internal(err)
 		}
 		preds = append(preds, paymentintent.CustomerID(c.ID))
+	}
+	if f.CustomerEmail != nil {
+		merchantID, err := txn.Merchant(ctx)
+		if err != nil {
+			return nil, false, err
+		}
+		byEmail, err := custs.PaymentsOf(ctx, s.db.Client, custs.EmailIs(merchantID, *f.CustomerEmail))
+		if err != nil {
+			return nil, false, err
+		}
+		preds = append(preds, byEmail)
 	}
 	return preds, false, nil
 }

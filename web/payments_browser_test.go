@@ -121,7 +121,7 @@ func (d *dashTab) waitList(want []string) {
 
 // TestDashboardPaymentFiltersAndExport filters the payments list with the
 // form (status, currency, amount in major units) and by links (customer,
-// local days, connector, payment id, a value the URL cannot mean), checks
+// the merchant's days, connector, payment id, a value the URL cannot mean), checks
 // that the filters live in the URL (a reload keeps them, the pages'
 // cursors carry them), then presses Export CSV and reads the file Chromium
 // downloads: its payment_id column is the rows the list shows.
@@ -167,13 +167,14 @@ func TestDashboardPaymentFiltersAndExport(t *testing.T) {
 	// Export CSV with these filters: the downloaded file holds what the list shows.
 	d.checkExport([]string{usd2550})
 
-	// Filters by link: amounts per currency exponent, a customer, local
-	// days, a connector, a payment id; a value the URL cannot mean is ignored.
-	today, err := chromedp.Run(d.ctx, chromedp.Evaluate[string](`new Date().toLocaleDateString("en-CA")`))
+	// Filters by link: amounts per currency exponent, a customer, the
+	// merchant's days (UTC: it signed up without a zone), a connector, a
+	// payment id; a value the URL cannot mean is ignored.
+	today, err := chromedp.Run(d.ctx, chromedp.Evaluate[string](`new Date().toLocaleDateString("en-CA", {timeZone: "UTC"})`))
 	if err != nil {
 		d.fail("today: %v", err)
 	}
-	tomorrow, _ := chromedp.Run(d.ctx, chromedp.Evaluate[string](`new Date(Date.now() + 864e5).toLocaleDateString("en-CA")`))
+	tomorrow, _ := chromedp.Run(d.ctx, chromedp.Evaluate[string](`new Date(Date.now() + 864e5).toLocaleDateString("en-CA", {timeZone: "UTC"})`))
 	for _, c := range []struct {
 		query string
 		want  []string

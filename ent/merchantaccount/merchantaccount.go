@@ -52,6 +52,8 @@ const (
 	FieldIsReconEnabled = "is_recon_enabled"
 	// FieldIsPlatformAccount holds the string denoting the is_platform_account field in the database.
 	FieldIsPlatformAccount = "is_platform_account"
+	// FieldTimeZone holds the string denoting the time_zone field in the database.
+	FieldTimeZone = "time_zone"
 	// EdgeProfiles holds the string denoting the profiles edge name in mutations.
 	EdgeProfiles = "profiles"
 	// EdgeAPIKeys holds the string denoting the api_keys edge name in mutations.
@@ -112,6 +114,7 @@ var Columns = []string{
 	FieldMerchantAccountType,
 	FieldIsReconEnabled,
 	FieldIsPlatformAccount,
+	FieldTimeZone,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -158,6 +161,10 @@ var (
 	DefaultIsReconEnabled bool
 	// DefaultIsPlatformAccount holds the default value on creation for the "is_platform_account" field.
 	DefaultIsPlatformAccount bool
+	// DefaultTimeZone holds the default value on creation for the "time_zone" field.
+	DefaultTimeZone string
+	// TimeZoneValidator is a validator for the "time_zone" field. It is called by the builders before save.
+	TimeZoneValidator func(string) error
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
 	IDValidator func(string) error
 )
@@ -260,6 +267,11 @@ func ByIsReconEnabled(opts ...sql.OrderTermOption) OrderOption {
 // ByIsPlatformAccount orders the results by the is_platform_account field.
 func ByIsPlatformAccount(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldIsPlatformAccount, opts...).ToFunc()
+}
+
+// ByTimeZone orders the results by the time_zone field.
+func ByTimeZone(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldTimeZone, opts...).ToFunc()
 }
 
 // ByProfilesCount orders the results by profiles count.

@@ -125,6 +125,11 @@ func IsPlatformAccount(v bool) predicate.MerchantAccount {
 	return predicate.MerchantAccount(sql.FieldEQ(FieldIsPlatformAccount, v))
 }
 
+// TimeZone applies equality check predicate on the "time_zone" field. It's identical to TimeZoneEQ.
+func TimeZone(v string) predicate.MerchantAccount {
+	return predicate.MerchantAccount(sql.FieldEQ(FieldTimeZone, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.MerchantAccount {
 	return predicate.MerchantAccount(sql.FieldEQ(FieldCreatedAt, v))
@@ -743,6 +748,71 @@ func IsPlatformAccountEQ(v bool) predicate.MerchantAccount {
 // IsPlatformAccountNEQ applies the NEQ predicate on the "is_platform_account" field.
 func IsPlatformAccountNEQ(v bool) predicate.MerchantAccount {
 	return predicate.MerchantAccount(sql.FieldNEQ(FieldIsPlatformAccount, v))
+}
+
+// TimeZoneEQ applies the EQ predicate on the "time_zone" field.
+func TimeZoneEQ(v string) predicate.MerchantAccount {
+	return predicate.MerchantAccount(sql.FieldEQ(FieldTimeZone, v))
+}
+
+// TimeZoneNEQ applies the NEQ predicate on the "time_zone" field.
+func TimeZoneNEQ(v string) predicate.MerchantAccount {
+	return predicate.MerchantAccount(sql.FieldNEQ(FieldTimeZone, v))
+}
+
+// TimeZoneIn applies the In predicate on the "time_zone" field.
+func TimeZoneIn(vs ...string) predicate.MerchantAccount {
+	return predicate.MerchantAccount(sql.FieldIn(FieldTimeZone, vs...))
+}
+
+// TimeZoneNotIn applies the NotIn predicate on the "time_zone" field.
+func TimeZoneNotIn(vs ...string) predicate.MerchantAccount {
+	return predicate.MerchantAccount(sql.FieldNotIn(FieldTimeZone, vs...))
+}
+
+// TimeZoneGT applies the GT predicate on the "time_zone" field.
+func TimeZoneGT(v string) predicate.MerchantAccount {
+	return predicate.MerchantAccount(sql.FieldGT(FieldTimeZone, v))
+}
+
+// TimeZoneGTE applies the GTE predicate on the "time_zone" field.
+func TimeZoneGTE(v string) predicate.MerchantAccount {
+	return predicate.MerchantAccount(sql.FieldGTE(FieldTimeZone, v))
+}
+
+// TimeZoneLT applies the LT predicate on the "time_zone" field.
+func TimeZoneLT(v string) predicate.MerchantAccount {
+	return predicate.MerchantAccount(sql.FieldLT(FieldTimeZone, v))
+}
+
+// TimeZoneLTE applies the LTE predicate on the "time_zone" field.
+func TimeZoneLTE(v string) predicate.MerchantAccount {
+	return predicate.MerchantAccount(sql.FieldLTE(FieldTimeZone, v))
+}
+
+// TimeZoneContains applies the Contains predicate on the "time_zone" field.
+func TimeZoneContains(v string) predicate.MerchantAccount {
+	return predicate.MerchantAccount(sql.FieldContains(FieldTimeZone, v))
+}
+
+// TimeZoneHasPrefix applies the HasPrefix predicate on the "time_zone" field.
+func TimeZoneHasPrefix(v string) predicate.MerchantAccount {
+	return predicate.MerchantAccount(sql.FieldHasPrefix(FieldTimeZone, v))
+}
+
+// TimeZoneHasSuffix applies the HasSuffix predicate on the "time_zone" field.
+func TimeZoneHasSuffix(v string) predicate.MerchantAccount {
+	return predicate.MerchantAccount(sql.FieldHasSuffix(FieldTimeZone, v))
+}
+
+// TimeZoneEqualFold applies the EqualFold predicate on the "time_zone" field.
+func TimeZoneEqualFold(v string) predicate.MerchantAccount {
+	return predicate.MerchantAccount(sql.FieldEqualFold(FieldTimeZone, v))
+}
+
+// TimeZoneContainsFold applies the ContainsFold predicate on the "time_zone" field.
+func TimeZoneContainsFold(v string) predicate.MerchantAccount {
+	return predicate.MerchantAccount(sql.FieldContainsFold(FieldTimeZone, v))
 }
 
 // HasProfiles applies the HasEdge predicate on the "profiles" edge.

@@ -154,6 +154,11 @@ var (
 				Unique:  true,
 				Columns: []*schema.Column{CustomersColumns[1], CustomersColumns[4]},
 			},
+			{
+				Name:    "customer_merchant_id_email",
+				Unique:  false,
+				Columns: []*schema.Column{CustomersColumns[1], CustomersColumns[6]},
+			},
 		},
 	}
 	// DisputesColumns holds the columns for the "disputes" table.
@@ -521,6 +526,7 @@ var (
 		{Name: "merchant_account_type", Type: field.TypeEnum, Enums: []string{"standard", "platform", "connected"}, Default: "standard"},
 		{Name: "is_recon_enabled", Type: field.TypeBool, Default: false},
 		{Name: "is_platform_account", Type: field.TypeBool, Default: false},
+		{Name: "time_zone", Type: field.TypeString, Size: 64, Default: "UTC"},
 	}
 	// MerchantAccountsTable holds the schema information for the "merchant_accounts" table.
 	MerchantAccountsTable = &schema.Table{

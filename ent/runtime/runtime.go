@@ -1354,6 +1354,26 @@ func init() {
 	merchantaccountDescIsPlatformAccount := merchantaccountFields[15].Descriptor()
 	// merchantaccount.DefaultIsPlatformAccount holds the default value on creation for the is_platform_account field.
 	merchantaccount.DefaultIsPlatformAccount = merchantaccountDescIsPlatformAccount.Default.(bool)
+	// merchantaccountDescTimeZone is the schema descriptor for time_zone field.
+	merchantaccountDescTimeZone := merchantaccountFields[16].Descriptor()
+	// merchantaccount.DefaultTimeZone holds the default value on creation for the time_zone field.
+	merchantaccount.DefaultTimeZone = merchantaccountDescTimeZone.Default.(string)
+	// merchantaccount.TimeZoneValidator is a validator for the "time_zone" field. It is called by the builders before save.
+	merchantaccount.TimeZoneValidator = func() func(string) error {
+		validators := merchantaccountDescTimeZone.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(time_zone string) error {
+			for _, fn := range fns {
+				if err := fn(time_zone); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	// merchantaccountDescID is the schema descriptor for id field.
 	merchantaccountDescID := merchantaccountFields[0].Descriptor()
 	// merchantaccount.IDValidator is a validator for the "id" field. It is called by the builders before save.

@@ -50,7 +50,12 @@ func (Customer) Edges() []ent.Edge {
 }
 
 func (Customer) Indexes() []ent.Index {
-	return []ent.Index{keyset(), index.Fields("merchant_id", "customer_id").Unique()}
+	return []ent.Index{
+		keyset(), index.Fields("merchant_id", "customer_id").Unique(),
+		// The dashboard's filter by e-mail (payments and customers) reads
+		// the merchant's addresses from here, not from the rows.
+		index.Fields("merchant_id", "email"),
+	}
 }
 
 func (Customer) Annotations() []schema.Annotation {

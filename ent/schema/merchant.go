@@ -36,6 +36,11 @@ func (MerchantAccount) Fields() []ent.Field {
 		field.Enum("merchant_account_type").Values("standard", "platform", "connected").Default("standard"),
 		field.Bool("is_recon_enabled").Default(false),
 		field.Bool("is_platform_account").Default(false),
+		// time_zone is the merchant's IANA time zone: the dashboard's days,
+		// its home page's ranges and the times it shows are local to it.
+		// Not a Hyperswitch member; the REST merchant account neither takes
+		// nor shows it.
+		field.String("time_zone").MaxRuneLen(64).NotEmpty().Default("UTC"),
 	}
 }
 

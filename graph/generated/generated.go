@@ -438,11 +438,12 @@ type ComplexityRoot struct {
 	}
 
 	Me struct {
-		Memberships  func(childComplexity int) int
-		MerchantID   func(childComplexity int) int
-		MerchantName func(childComplexity int) int
-		Role         func(childComplexity int) int
-		User         func(childComplexity int) int
+		Memberships      func(childComplexity int) int
+		MerchantID       func(childComplexity int) int
+		MerchantName     func(childComplexity int) int
+		MerchantTimeZone func(childComplexity int) int
+		Role             func(childComplexity int) int
+		User             func(childComplexity int) int
 	}
 
 	Member struct {
@@ -472,6 +473,7 @@ type ComplexityRoot struct {
 		PublishableKey                 func(childComplexity int) int
 		RedirectToMerchantWithHTTPPost func(childComplexity int) int
 		ReturnURL                      func(childComplexity int) int
+		TimeZone                       func(childComplexity int) int
 	}
 
 	MerchantAccountConnection struct {
@@ -557,11 +559,12 @@ type ComplexityRoot struct {
 		SetDefaultPaymentMethod      func(childComplexity int, customerID string, paymentMethodID string, idempotencyKey *string) int
 		SignIn                       func(childComplexity int, email string, password string) int
 		SignOut                      func(childComplexity int) int
-		SignUp                       func(childComplexity int, email string, password string, merchantName string) int
+		SignUp                       func(childComplexity int, email string, password string, merchantName string, timeZone *string) int
 		SwitchMerchant               func(childComplexity int, merchantID string) int
 		UpdateConnectorAccount       func(childComplexity int, id string, input model.ConnectorAccountRequest, idempotencyKey *string) int
 		UpdateCustomer               func(childComplexity int, id string, input model.CustomerInput, idempotencyKey *string) int
 		UpdateGsmRule                func(childComplexity int, id string, input gsm.RuleInput, idempotencyKey *string) int
+		UpdateMerchantTimeZone       func(childComplexity int, timeZone string) int
 		UpdatePayment                func(childComplexity int, id string, input model.PaymentRequest, idempotencyKey *string) int
 		UpdateProfileWebhookSettings func(childComplexity int, profileID string, input model.WebhookSettingsInput, idempotencyKey *string) int
 		UpdateUserRole               func(childComplexity int, userID string, role model.Role) int
@@ -1093,13 +1096,14 @@ type MutationResolver interface {
 	CreateGsmRule(ctx context.Context, input gsm.RuleInput, idempotencyKey *string) (*model.GsmRulePayload, error)
 	UpdateGsmRule(ctx context.Context, id string, input gsm.RuleInput, idempotencyKey *string) (*model.GsmRulePayload, error)
 	DeleteGsmRule(ctx context.Context, id string, idempotencyKey *string) (*model.DeletedGsmRulePayload, error)
-	SignUp(ctx context.Context, email string, password string, merchantName string) (*model.SignUpPayload, error)
+	SignUp(ctx context.Context, email string, password string, merchantName string, timeZone *string) (*model.SignUpPayload, error)
 	SignIn(ctx context.Context, email string, password string) (*model.Session, error)
 	SignOut(ctx context.Context) (bool, error)
 	InviteUser(ctx context.Context, email string, role model.Role) (*model.InvitationPayload, error)
 	AcceptInvitation(ctx context.Context, token string, password string) (*model.Session, error)
 	UpdateUserRole(ctx context.Context, userID string, role model.Role) (*model.Member, error)
 	RemoveUser(ctx context.Context, userID string) (bool, error)
+	UpdateMerchantTimeZone(ctx context.Context, timeZone string) (*ent.MerchantAccount, error)
 	SwitchMerchant(ctx context.Context, merchantID string) (*model.Session, error)
 }
 type PaymentIntentResolver interface {
@@ -1165,6 +1169,7 @@ type MandateWhereInputResolver interface {
 type PaymentIntentWhereInputResolver interface {
 	CustomerID(ctx context.Context, obj *ent.PaymentIntentWhereInput, data *string) error
 	CustomerIDIn(ctx context.Context, obj *ent.PaymentIntentWhereInput, data []string) error
+	CustomerEmail(ctx context.Context, obj *ent.PaymentIntentWhereInput, data *string) error
 }
 type PaymentMethodWhereInputResolver interface {
 	CustomerID(ctx context.Context, obj *ent.PaymentMethodWhereInput, data *string) error
@@ -2720,6 +2725,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Me.MerchantName(childComplexity), true
+	case "Me.merchantTimeZone":
+		if e.ComplexityRoot.Me.MerchantTimeZone == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Me.MerchantTimeZone(childComplexity), true
 	case "Me.role":
 		if e.ComplexityRoot.Me.Role == nil {
 			break
@@ -2892,6 +2903,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MerchantAccount.ReturnURL(childComplexity), true
+	case "MerchantAccount.timeZone":
+		if e.ComplexityRoot.MerchantAccount.TimeZone == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MerchantAccount.TimeZone(childComplexity), true
 
 	case "MerchantAccountConnection.edges":
 		if e.ComplexityRoot.MerchantAccountConnection.Edges == nil {
@@ -3428,7 +3445,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.SignUp(childComplexity, args["email"].(string), args["password"].(string), args["merchantName"].(string)), true
+		return e.ComplexityRoot.Mutation.SignUp(childComplexity, args["email"].(string), args["password"].(string), args["merchantName"].(string), args["timeZone"].(*string)), true
 	case "Mutation.switchMerchant":
 		if e.ComplexityRoot.Mutation.SwitchMerchant == nil {
 			break
@@ -3473,6 +3490,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateGsmRule(childComplexity, args["id"].(string), args["input"].(gsm.RuleInput), args["idempotencyKey"].(*string)), true
+	case "Mutation.updateMerchantTimeZone":
+		if e.ComplexityRoot.Mutation.UpdateMerchantTimeZone == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateMerchantTimeZone_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateMerchantTimeZone(childComplexity, args["timeZone"].(string)), true
 	case "Mutation.updatePayment":
 		if e.ComplexityRoot.Mutation.UpdatePayment == nil {
 			break
@@ -9426,6 +9454,7 @@ type MerchantAccount implements Node {
   merchantAccountType: MerchantAccountMerchantAccountType!
   isReconEnabled: Boolean!
   isPlatformAccount: Boolean!
+  timeZone: String!
   profiles(
     """
     Returns the elements in the list that come after the specified cursor.
@@ -9785,6 +9814,22 @@ input MerchantAccountWhereInput {
   """
   isPlatformAccount: Boolean
   isPlatformAccountNEQ: Boolean
+  """
+  time_zone field predicates
+  """
+  timeZone: String
+  timeZoneNEQ: String
+  timeZoneIn: [String!]
+  timeZoneNotIn: [String!]
+  timeZoneGT: String
+  timeZoneGTE: String
+  timeZoneLT: String
+  timeZoneLTE: String
+  timeZoneContains: String
+  timeZoneHasPrefix: String
+  timeZoneHasSuffix: String
+  timeZoneEqualFold: String
+  timeZoneContainsFold: String
   """
   profiles edge predicates
   """
@@ -15145,6 +15190,8 @@ input PaymentExportFilter {
   customerID: String
   "One payment_id."
   paymentID: String
+  "The e-mail of the merchant's customers, whatever its case (as PaymentIntentWhereInput.customerEmail)."
+  customerEmail: String
 }
 
 "createPaymentExport's result."
@@ -15385,6 +15432,8 @@ extend input PaymentIntentWhereInput {
   customerID: String
   "Payments of any of these customers (customer_id)."
   customerIDIn: [String!]
+  "Payments of the merchant's customers with this e-mail, whatever its case (a guest payment's e-mail is not matched)."
+  customerEmail: String
 }
 
 extend input PaymentMethodWhereInput {
@@ -15684,6 +15733,11 @@ type Me {
   "The merchant the session acts for, its name, and the role there."
   merchantID: ID!
   merchantName: String
+  """
+  The merchant's IANA time zone (UTC unless an admin chose another, or the
+  sign-up gave one): the dashboard's days, ranges and times are local to it.
+  """
+  merchantTimeZone: String!
   role: Role!
   "Every merchant the user belongs to (switchMerchant moves between them)."
   memberships: [MerchantMembership!]!
@@ -15705,9 +15759,10 @@ extend type Mutation {
   the user in. The password needs at least 10 characters and must not be
   a common one; an email signs up once, whatever its case. When too many
   passwords are being hashed at once it is refused with nothing made
-  (RL_02, Retry-After: 1).
+  (RL_02, Retry-After: 1). timeZone is the new merchant's IANA time zone
+  (the dashboard sends the browser's); UTC when absent, IR_07 when unknown.
   """
-  signUp(email: String!, password: String!, merchantName: String!): SignUpPayload! @public
+  signUp(email: String!, password: String!, merchantName: String!, timeZone: String): SignUpPayload! @public
   """
   Signs in. An unknown email and a wrong password get the same answer
   (UR_01). Each attempt is counted before its password is checked: repeated
@@ -15734,6 +15789,12 @@ extend type Mutation {
   updateUserRole(userID: ID!, role: Role!): Member! @hasRole(roles: [], keys: NONE)
   "Removes a member from the caller's merchant (a signed-in admin only; their sessions there end at once, for good: a new invitation does not revive them); a merchant keeps at least one admin."
   removeUser(userID: ID!): Boolean! @hasRole(roles: [], keys: NONE)
+  """
+  Sets the caller's merchant's time zone, an IANA name such as
+  Europe/Berlin (admins, and the admin key with X-Merchant-Id); an unknown
+  name is IR_07. Stored times do not change: they are kept in UTC.
+  """
+  updateMerchantTimeZone(timeZone: String!): MerchantAccount! @hasRole(roles: [], keys: ADMIN_KEY)
   "Moves the caller's session to another merchant the user belongs to."
   switchMerchant(merchantID: ID!): Session! @hasRole(roles: [DEVELOPER, OPERATOR, VIEWER], keys: NONE)
 }
@@ -16485,6 +16546,8 @@ func (ec *executionContext) childFields_Me(ctx context.Context, field graphql.Co
 		return ec.fieldContext_Me_merchantID(ctx, field)
 	case "merchantName":
 		return ec.fieldContext_Me_merchantName(ctx, field)
+	case "merchantTimeZone":
+		return ec.fieldContext_Me_merchantTimeZone(ctx, field)
 	case "role":
 		return ec.fieldContext_Me_role(ctx, field)
 	case "memberships":
@@ -16539,6 +16602,8 @@ func (ec *executionContext) childFields_MerchantAccount(ctx context.Context, fie
 		return ec.fieldContext_MerchantAccount_isReconEnabled(ctx, field)
 	case "isPlatformAccount":
 		return ec.fieldContext_MerchantAccount_isPlatformAccount(ctx, field)
+	case "timeZone":
+		return ec.fieldContext_MerchantAccount_timeZone(ctx, field)
 	case "profiles":
 		return ec.fieldContext_MerchantAccount_profiles(ctx, field)
 	case "apiKeys":
@@ -18606,6 +18671,14 @@ func (ec *executionContext) field_Mutation_signUp_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["merchantName"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "timeZone",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["timeZone"] = arg3
 	return args, nil
 }
 
@@ -18710,6 +18783,20 @@ func (ec *executionContext) field_Mutation_updateGsmRule_args(ctx context.Contex
 		return nil, err
 	}
 	args["idempotencyKey"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateMerchantTimeZone_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "timeZone",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["timeZone"] = arg0
 	return args, nil
 }
 
@@ -26171,6 +26258,29 @@ func (ec *executionContext) fieldContext_Me_merchantName(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Me", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _Me_merchantTimeZone(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Me_merchantTimeZone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantTimeZone, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Me_merchantTimeZone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Me", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Me_role(ctx context.Context, field graphql.CollectedField, obj *model.Me) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -26670,6 +26780,29 @@ func (ec *executionContext) _MerchantAccount_isPlatformAccount(ctx context.Conte
 }
 func (ec *executionContext) fieldContext_MerchantAccount_isPlatformAccount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MerchantAccount", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _MerchantAccount_timeZone(ctx context.Context, field graphql.CollectedField, obj *ent.MerchantAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MerchantAccount_timeZone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TimeZone, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MerchantAccount_timeZone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MerchantAccount", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MerchantAccount_profiles(ctx context.Context, field graphql.CollectedField, obj *ent.MerchantAccount) (ret graphql.Marshaler) {
@@ -29680,7 +29813,7 @@ func (ec *executionContext) _Mutation_signUp(ctx context.Context, field graphql.
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().SignUp(ctx, fc.Args["email"].(string), fc.Args["password"].(string), fc.Args["merchantName"].(string))
+			return ec.Resolvers.Mutation().SignUp(ctx, fc.Args["email"].(string), fc.Args["password"].(string), fc.Args["merchantName"].(string), fc.Args["timeZone"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -30082,6 +30215,73 @@ func (ec *executionContext) fieldContext_Mutation_removeUser(ctx context.Context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_removeUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateMerchantTimeZone(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateMerchantTimeZone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateMerchantTimeZone(ctx, fc.Args["timeZone"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{})
+				if err != nil {
+					var zeroVal *ent.MerchantAccount
+					return zeroVal, err
+				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ADMIN_KEY")
+				if err != nil {
+					var zeroVal *ent.MerchantAccount
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *ent.MerchantAccount
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MerchantAccount) graphql.Marshaler {
+			return ec.marshalNMerchantAccount2ᚖswitchyardᚋentᚐMerchantAccount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateMerchantTimeZone(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MerchantAccount(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateMerchantTimeZone_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -53118,7 +53318,7 @@ func (ec *executionContext) unmarshalInputMerchantAccountWhereInput(ctx context.
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "merchantName", "merchantNameNEQ", "merchantNameIn", "merchantNameNotIn", "merchantNameGT", "merchantNameGTE", "merchantNameLT", "merchantNameLTE", "merchantNameContains", "merchantNameHasPrefix", "merchantNameHasSuffix", "merchantNameIsNil", "merchantNameNotNil", "merchantNameEqualFold", "merchantNameContainsFold", "returnURL", "returnURLNEQ", "returnURLIn", "returnURLNotIn", "returnURLGT", "returnURLGTE", "returnURLLT", "returnURLLTE", "returnURLContains", "returnURLHasPrefix", "returnURLHasSuffix", "returnURLIsNil", "returnURLNotNil", "returnURLEqualFold", "returnURLContainsFold", "enablePaymentResponseHash", "enablePaymentResponseHashNEQ", "redirectToMerchantWithHTTPPost", "redirectToMerchantWithHTTPPostNEQ", "publishableKey", "publishableKeyNEQ", "publishableKeyIn", "publishableKeyNotIn", "publishableKeyGT", "publishableKeyGTE", "publishableKeyLT", "publishableKeyLTE", "publishableKeyContains", "publishableKeyHasPrefix", "publishableKeyHasSuffix", "publishableKeyEqualFold", "publishableKeyContainsFold", "defaultProfileID", "defaultProfileIDNEQ", "defaultProfileIDIn", "defaultProfileIDNotIn", "defaultProfileIDGT", "defaultProfileIDGTE", "defaultProfileIDLT", "defaultProfileIDLTE", "defaultProfileIDContains", "defaultProfileIDHasPrefix", "defaultProfileIDHasSuffix", "defaultProfileIDIsNil", "defaultProfileIDNotNil", "defaultProfileIDEqualFold", "defaultProfileIDContainsFold", "organizationID", "organizationIDNEQ", "organizationIDIn", "organizationIDNotIn", "organizationIDGT", "organizationIDGTE", "organizationIDLT", "organizationIDLTE", "organizationIDContains", "organizationIDHasPrefix", "organizationIDHasSuffix", "organizationIDIsNil", "organizationIDNotNil", "organizationIDEqualFold", "organizationIDContainsFold", "lockerID", "lockerIDNEQ", "lockerIDIn", "lockerIDNotIn", "lockerIDGT", "lockerIDGTE", "lockerIDLT", "lockerIDLTE", "lockerIDContains", "lockerIDHasPrefix", "lockerIDHasSuffix", "lockerIDIsNil", "lockerIDNotNil", "lockerIDEqualFold", "lockerIDContainsFold", "merchantAccountType", "merchantAccountTypeNEQ", "merchantAccountTypeIn", "merchantAccountTypeNotIn", "isReconEnabled", "isReconEnabledNEQ", "isPlatformAccount", "isPlatformAccountNEQ", "hasProfiles", "hasProfilesWith", "hasAPIKeys", "hasAPIKeysWith", "hasConnectorAccounts", "hasConnectorAccountsWith", "hasEvents", "hasEventsWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "merchantName", "merchantNameNEQ", "merchantNameIn", "merchantNameNotIn", "merchantNameGT", "merchantNameGTE", "merchantNameLT", "merchantNameLTE", "merchantNameContains", "merchantNameHasPrefix", "merchantNameHasSuffix", "merchantNameIsNil", "merchantNameNotNil", "merchantNameEqualFold", "merchantNameContainsFold", "returnURL", "returnURLNEQ", "returnURLIn", "returnURLNotIn", "returnURLGT", "returnURLGTE", "returnURLLT", "returnURLLTE", "returnURLContains", "returnURLHasPrefix", "returnURLHasSuffix", "returnURLIsNil", "returnURLNotNil", "returnURLEqualFold", "returnURLContainsFold", "enablePaymentResponseHash", "enablePaymentResponseHashNEQ", "redirectToMerchantWithHTTPPost", "redirectToMerchantWithHTTPPostNEQ", "publishableKey", "publishableKeyNEQ", "publishableKeyIn", "publishableKeyNotIn", "publishableKeyGT", "publishableKeyGTE", "publishableKeyLT", "publishableKeyLTE", "publishableKeyContains", "publishableKeyHasPrefix", "publishableKeyHasSuffix", "publishableKeyEqualFold", "publishableKeyContainsFold", "defaultProfileID", "defaultProfileIDNEQ", "defaultProfileIDIn", "defaultProfileIDNotIn", "defaultProfileIDGT", "defaultProfileIDGTE", "defaultProfileIDLT", "defaultProfileIDLTE", "defaultProfileIDContains", "defaultProfileIDHasPrefix", "defaultProfileIDHasSuffix", "defaultProfileIDIsNil", "defaultProfileIDNotNil", "defaultProfileIDEqualFold", "defaultProfileIDContainsFold", "organizationID", "organizationIDNEQ", "organizationIDIn", "organizationIDNotIn", "organizationIDGT", "organizationIDGTE", "organizationIDLT", "organizationIDLTE", "organizationIDContains", "organizationIDHasPrefix", "organizationIDHasSuffix", "organizationIDIsNil", "organizationIDNotNil", "organizationIDEqualFold", "organizationIDContainsFold", "lockerID", "lockerIDNEQ", "lockerIDIn", "lockerIDNotIn", "lockerIDGT", "lockerIDGTE", "lockerIDLT", "lockerIDLTE", "lockerIDContains", "lockerIDHasPrefix", "lockerIDHasSuffix", "lockerIDIsNil", "lockerIDNotNil", "lockerIDEqualFold", "lockerIDContainsFold", "merchantAccountType", "merchantAccountTypeNEQ", "merchantAccountTypeIn", "merchantAccountTypeNotIn", "isReconEnabled", "isReconEnabledNEQ", "isPlatformAccount", "isPlatformAccountNEQ", "timeZone", "timeZoneNEQ", "timeZoneIn", "timeZoneNotIn", "timeZoneGT", "timeZoneGTE", "timeZoneLT", "timeZoneLTE", "timeZoneContains", "timeZoneHasPrefix", "timeZoneHasSuffix", "timeZoneEqualFold", "timeZoneContainsFold", "hasProfiles", "hasProfilesWith", "hasAPIKeys", "hasAPIKeysWith", "hasConnectorAccounts", "hasConnectorAccountsWith", "hasEvents", "hasEventsWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -54028,6 +54228,97 @@ func (ec *executionContext) unmarshalInputMerchantAccountWhereInput(ctx context.
 				return it, err
 			}
 			it.IsPlatformAccountNEQ = data
+		case "timeZone":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeZone"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeZone = data
+		case "timeZoneNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeZoneNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeZoneNEQ = data
+		case "timeZoneIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeZoneIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeZoneIn = data
+		case "timeZoneNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeZoneNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeZoneNotIn = data
+		case "timeZoneGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeZoneGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeZoneGT = data
+		case "timeZoneGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeZoneGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeZoneGTE = data
+		case "timeZoneLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeZoneLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeZoneLT = data
+		case "timeZoneLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeZoneLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeZoneLTE = data
+		case "timeZoneContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeZoneContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeZoneContains = data
+		case "timeZoneHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeZoneHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeZoneHasPrefix = data
+		case "timeZoneHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeZoneHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeZoneHasSuffix = data
+		case "timeZoneEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeZoneEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeZoneEqualFold = data
+		case "timeZoneContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeZoneContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeZoneContainsFold = data
 		case "hasProfiles":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasProfiles"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -59207,7 +59498,7 @@ func (ec *executionContext) unmarshalInputPaymentExportFilter(ctx context.Contex
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"statuses", "currencies", "connectors", "amountGTE", "amountLTE", "createdAtGTE", "createdAtLT", "customerID", "paymentID"}
+	fieldsInOrder := [...]string{"statuses", "currencies", "connectors", "amountGTE", "amountLTE", "createdAtGTE", "createdAtLT", "customerID", "paymentID", "customerEmail"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -59277,6 +59568,13 @@ func (ec *executionContext) unmarshalInputPaymentExportFilter(ctx context.Contex
 				return it, err
 			}
 			it.PaymentID = data
+		case "customerEmail":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerEmail"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerEmail = data
 		}
 	}
 	return it, nil
@@ -59334,7 +59632,7 @@ func (ec *executionContext) unmarshalInputPaymentIntentWhereInput(ctx context.Co
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "paymentID", "paymentIDNEQ", "paymentIDIn", "paymentIDNotIn", "paymentIDGT", "paymentIDGTE", "paymentIDLT", "paymentIDLTE", "paymentIDContains", "paymentIDHasPrefix", "paymentIDHasSuffix", "paymentIDEqualFold", "paymentIDContainsFold", "profileID", "profileIDNEQ", "profileIDIn", "profileIDNotIn", "profileIDGT", "profileIDGTE", "profileIDLT", "profileIDLTE", "profileIDContains", "profileIDHasPrefix", "profileIDHasSuffix", "profileIDEqualFold", "profileIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "amountCaptured", "amountCapturedNEQ", "amountCapturedIn", "amountCapturedNotIn", "amountCapturedGT", "amountCapturedGTE", "amountCapturedLT", "amountCapturedLTE", "amountCapturable", "amountCapturableNEQ", "amountCapturableIn", "amountCapturableNotIn", "amountCapturableGT", "amountCapturableGTE", "amountCapturableLT", "amountCapturableLTE", "amountToCapture", "amountToCaptureNEQ", "amountToCaptureIn", "amountToCaptureNotIn", "amountToCaptureGT", "amountToCaptureGTE", "amountToCaptureLT", "amountToCaptureLTE", "amountToCaptureIsNil", "amountToCaptureNotNil", "shippingCost", "shippingCostNEQ", "shippingCostIn", "shippingCostNotIn", "shippingCostGT", "shippingCostGTE", "shippingCostLT", "shippingCostLTE", "shippingCostIsNil", "shippingCostNotNil", "orderTaxAmount", "orderTaxAmountNEQ", "orderTaxAmountIn", "orderTaxAmountNotIn", "orderTaxAmountGT", "orderTaxAmountGTE", "orderTaxAmountLT", "orderTaxAmountLTE", "orderTaxAmountIsNil", "orderTaxAmountNotNil", "surchargeAmount", "surchargeAmountNEQ", "surchargeAmountIn", "surchargeAmountNotIn", "surchargeAmountGT", "surchargeAmountGTE", "surchargeAmountLT", "surchargeAmountLTE", "surchargeAmountIsNil", "surchargeAmountNotNil", "taxOnSurcharge", "taxOnSurchargeNEQ", "taxOnSurchargeIn", "taxOnSurchargeNotIn", "taxOnSurchargeGT", "taxOnSurchargeGTE", "taxOnSurchargeLT", "taxOnSurchargeLTE", "taxOnSurchargeIsNil", "taxOnSurchargeNotNil", "externalTaxCalculation", "externalTaxCalculationNEQ", "externalTaxCalculationIn", "externalTaxCalculationNotIn", "surchargeCalculation", "surchargeCalculationNEQ", "surchargeCalculationIn", "surchargeCalculationNotIn", "captureMethod", "captureMethodNEQ", "captureMethodIn", "captureMethodNotIn", "captureOn", "captureOnNEQ", "captureOnIn", "captureOnNotIn", "captureOnGT", "captureOnGTE", "captureOnLT", "captureOnLTE", "captureOnIsNil", "captureOnNotNil", "authenticationType", "authenticationTypeNEQ", "authenticationTypeIn", "authenticationTypeNotIn", "authenticationTypeIsNil", "authenticationTypeNotNil", "customerPresent", "customerPresentNEQ", "customerPresentIn", "customerPresentNotIn", "customerPresentIsNil", "customerPresentNotNil", "setupFutureUsage", "setupFutureUsageNEQ", "setupFutureUsageIn", "setupFutureUsageNotIn", "setupFutureUsageIsNil", "setupFutureUsageNotNil", "offSession", "offSessionNEQ", "offSessionIsNil", "offSessionNotNil", "applyMitExemption", "applyMitExemptionNEQ", "applyMitExemptionIn", "applyMitExemptionNotIn", "paymentLinkEnabled", "paymentLinkEnabledNEQ", "paymentLinkEnabledIn", "paymentLinkEnabledNotIn", "splitTxnsEnabled", "splitTxnsEnabledNEQ", "splitTxnsEnabledIn", "splitTxnsEnabledNotIn", "requestExternalThreeDsAuthentication", "requestExternalThreeDsAuthenticationNEQ", "requestExternalThreeDsAuthenticationIn", "requestExternalThreeDsAuthenticationNotIn", "paymentType", "paymentTypeNEQ", "paymentTypeIn", "paymentTypeNotIn", "sessionExpiry", "sessionExpiryNEQ", "sessionExpiryIn", "sessionExpiryNotIn", "sessionExpiryGT", "sessionExpiryGTE", "sessionExpiryLT", "sessionExpiryLTE", "expiresOn", "expiresOnNEQ", "expiresOnIn", "expiresOnNotIn", "expiresOnGT", "expiresOnGTE", "expiresOnLT", "expiresOnLTE", "merchantReferenceID", "merchantReferenceIDNEQ", "merchantReferenceIDIn", "merchantReferenceIDNotIn", "merchantReferenceIDGT", "merchantReferenceIDGTE", "merchantReferenceIDLT", "merchantReferenceIDLTE", "merchantReferenceIDContains", "merchantReferenceIDHasPrefix", "merchantReferenceIDHasSuffix", "merchantReferenceIDIsNil", "merchantReferenceIDNotNil", "merchantReferenceIDEqualFold", "merchantReferenceIDContainsFold", "merchantOrderReferenceID", "merchantOrderReferenceIDNEQ", "merchantOrderReferenceIDIn", "merchantOrderReferenceIDNotIn", "merchantOrderReferenceIDGT", "merchantOrderReferenceIDGTE", "merchantOrderReferenceIDLT", "merchantOrderReferenceIDLTE", "merchantOrderReferenceIDContains", "merchantOrderReferenceIDHasPrefix", "merchantOrderReferenceIDHasSuffix", "merchantOrderReferenceIDIsNil", "merchantOrderReferenceIDNotNil", "merchantOrderReferenceIDEqualFold", "merchantOrderReferenceIDContainsFold", "routingAlgorithmID", "routingAlgorithmIDNEQ", "routingAlgorithmIDIn", "routingAlgorithmIDNotIn", "routingAlgorithmIDGT", "routingAlgorithmIDGTE", "routingAlgorithmIDLT", "routingAlgorithmIDLTE", "routingAlgorithmIDContains", "routingAlgorithmIDHasPrefix", "routingAlgorithmIDHasSuffix", "routingAlgorithmIDIsNil", "routingAlgorithmIDNotNil", "routingAlgorithmIDEqualFold", "routingAlgorithmIDContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionIsNil", "descriptionNotNil", "descriptionEqualFold", "descriptionContainsFold", "returnURL", "returnURLNEQ", "returnURLIn", "returnURLNotIn", "returnURLGT", "returnURLGTE", "returnURLLT", "returnURLLTE", "returnURLContains", "returnURLHasPrefix", "returnURLHasSuffix", "returnURLIsNil", "returnURLNotNil", "returnURLEqualFold", "returnURLContainsFold", "statementDescriptor", "statementDescriptorNEQ", "statementDescriptorIn", "statementDescriptorNotIn", "statementDescriptorGT", "statementDescriptorGTE", "statementDescriptorLT", "statementDescriptorLTE", "statementDescriptorContains", "statementDescriptorHasPrefix", "statementDescriptorHasSuffix", "statementDescriptorIsNil", "statementDescriptorNotNil", "statementDescriptorEqualFold", "statementDescriptorContainsFold", "statementDescriptorSuffix", "statementDescriptorSuffixNEQ", "statementDescriptorSuffixIn", "statementDescriptorSuffixNotIn", "statementDescriptorSuffixGT", "statementDescriptorSuffixGTE", "statementDescriptorSuffixLT", "statementDescriptorSuffixLTE", "statementDescriptorSuffixContains", "statementDescriptorSuffixHasPrefix", "statementDescriptorSuffixHasSuffix", "statementDescriptorSuffixIsNil", "statementDescriptorSuffixNotNil", "statementDescriptorSuffixEqualFold", "statementDescriptorSuffixContainsFold", "enablePartialAuthorization", "enablePartialAuthorizationNEQ", "enablePartialAuthorizationIsNil", "enablePartialAuthorizationNotNil", "requestExtendedAuthorization", "requestExtendedAuthorizationNEQ", "requestExtendedAuthorizationIsNil", "requestExtendedAuthorizationNotNil", "enableOvercapture", "enableOvercaptureNEQ", "enableOvercaptureIsNil", "enableOvercaptureNotNil", "force3dsChallenge", "force3dsChallengeNEQ", "force3dsChallengeIsNil", "force3dsChallengeNotNil", "isIframeRedirectionEnabled", "isIframeRedirectionEnabledNEQ", "isIframeRedirectionEnabledIsNil", "isIframeRedirectionEnabledNotNil", "businessCountry", "businessCountryNEQ", "businessCountryIn", "businessCountryNotIn", "businessCountryGT", "businessCountryGTE", "businessCountryLT", "businessCountryLTE", "businessCountryContains", "businessCountryHasPrefix", "businessCountryHasSuffix", "businessCountryIsNil", "businessCountryNotNil", "businessCountryEqualFold", "businessCountryContainsFold", "businessLabel", "businessLabelNEQ", "businessLabelIn", "businessLabelNotIn", "businessLabelGT", "businessLabelGTE", "businessLabelLT", "businessLabelLTE", "businessLabelContains", "businessLabelHasPrefix", "businessLabelHasSuffix", "businessLabelIsNil", "businessLabelNotNil", "businessLabelEqualFold", "businessLabelContainsFold", "businessSubLabel", "businessSubLabelNEQ", "businessSubLabelIn", "businessSubLabelNotIn", "businessSubLabelGT", "businessSubLabelGTE", "businessSubLabelLT", "businessSubLabelLTE", "businessSubLabelContains", "businessSubLabelHasPrefix", "businessSubLabelHasSuffix", "businessSubLabelIsNil", "businessSubLabelNotNil", "businessSubLabelEqualFold", "businessSubLabelContainsFold", "activeAttemptID", "activeAttemptIDNEQ", "activeAttemptIDIn", "activeAttemptIDNotIn", "activeAttemptIDGT", "activeAttemptIDGTE", "activeAttemptIDLT", "activeAttemptIDLTE", "activeAttemptIDContains", "activeAttemptIDHasPrefix", "activeAttemptIDHasSuffix", "activeAttemptIDIsNil", "activeAttemptIDNotNil", "activeAttemptIDEqualFold", "activeAttemptIDContainsFold", "attemptCount", "attemptCountNEQ", "attemptCountIn", "attemptCountNotIn", "attemptCountGT", "attemptCountGTE", "attemptCountLT", "attemptCountLTE", "mandateID", "mandateIDNEQ", "mandateIDIn", "mandateIDNotIn", "mandateIDGT", "mandateIDGTE", "mandateIDLT", "mandateIDLTE", "mandateIDContains", "mandateIDHasPrefix", "mandateIDHasSuffix", "mandateIDIsNil", "mandateIDNotNil", "mandateIDEqualFold", "mandateIDContainsFold", "cancellationReason", "cancellationReasonNEQ", "cancellationReasonIn", "cancellationReasonNotIn", "cancellationReasonGT", "cancellationReasonGTE", "cancellationReasonLT", "cancellationReasonLTE", "cancellationReasonContains", "cancellationReasonHasPrefix", "cancellationReasonHasSuffix", "cancellationReasonIsNil", "cancellationReasonNotNil", "cancellationReasonEqualFold", "cancellationReasonContainsFold", "authorizationCount", "authorizationCountNEQ", "authorizationCountIn", "authorizationCountNotIn", "authorizationCountGT", "authorizationCountGTE", "authorizationCountLT", "authorizationCountLTE", "authorizationCountIsNil", "authorizationCountNotNil", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorIsNil", "connectorNotNil", "connectorEqualFold", "connectorContainsFold", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "paymentMethod", "paymentMethodNEQ", "paymentMethodIn", "paymentMethodNotIn", "paymentMethodGT", "paymentMethodGTE", "paymentMethodLT", "paymentMethodLTE", "paymentMethodContains", "paymentMethodHasPrefix", "paymentMethodHasSuffix", "paymentMethodIsNil", "paymentMethodNotNil", "paymentMethodEqualFold", "paymentMethodContainsFold", "paymentMethodType", "paymentMethodTypeNEQ", "paymentMethodTypeIn", "paymentMethodTypeNotIn", "paymentMethodTypeGT", "paymentMethodTypeGTE", "paymentMethodTypeLT", "paymentMethodTypeLTE", "paymentMethodTypeContains", "paymentMethodTypeHasPrefix", "paymentMethodTypeHasSuffix", "paymentMethodTypeIsNil", "paymentMethodTypeNotNil", "paymentMethodTypeEqualFold", "paymentMethodTypeContainsFold", "cardNetwork", "cardNetworkNEQ", "cardNetworkIn", "cardNetworkNotIn", "cardNetworkGT", "cardNetworkGTE", "cardNetworkLT", "cardNetworkLTE", "cardNetworkContains", "cardNetworkHasPrefix", "cardNetworkHasSuffix", "cardNetworkIsNil", "cardNetworkNotNil", "cardNetworkEqualFold", "cardNetworkContainsFold", "hasCustomer", "hasCustomerWith", "hasAttempts", "hasAttemptsWith", "hasCaptures", "hasCapturesWith", "hasRefunds", "hasRefundsWith", "hasDisputes", "hasDisputesWith", "hasIncrementalAuthorizations", "hasIncrementalAuthorizationsWith", "hasEvents", "hasEventsWith", "customerID", "customerIDIn"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "paymentID", "paymentIDNEQ", "paymentIDIn", "paymentIDNotIn", "paymentIDGT", "paymentIDGTE", "paymentIDLT", "paymentIDLTE", "paymentIDContains", "paymentIDHasPrefix", "paymentIDHasSuffix", "paymentIDEqualFold", "paymentIDContainsFold", "profileID", "profileIDNEQ", "profileIDIn", "profileIDNotIn", "profileIDGT", "profileIDGTE", "profileIDLT", "profileIDLTE", "profileIDContains", "profileIDHasPrefix", "profileIDHasSuffix", "profileIDEqualFold", "profileIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "amountCaptured", "amountCapturedNEQ", "amountCapturedIn", "amountCapturedNotIn", "amountCapturedGT", "amountCapturedGTE", "amountCapturedLT", "amountCapturedLTE", "amountCapturable", "amountCapturableNEQ", "amountCapturableIn", "amountCapturableNotIn", "amountCapturableGT", "amountCapturableGTE", "amountCapturableLT", "amountCapturableLTE", "amountToCapture", "amountToCaptureNEQ", "amountToCaptureIn", "amountToCaptureNotIn", "amountToCaptureGT", "amountToCaptureGTE", "amountToCaptureLT", "amountToCaptureLTE", "amountToCaptureIsNil", "amountToCaptureNotNil", "shippingCost", "shippingCostNEQ", "shippingCostIn", "shippingCostNotIn", "shippingCostGT", "shippingCostGTE", "shippingCostLT", "shippingCostLTE", "shippingCostIsNil", "shippingCostNotNil", "orderTaxAmount", "orderTaxAmountNEQ", "orderTaxAmountIn", "orderTaxAmountNotIn", "orderTaxAmountGT", "orderTaxAmountGTE", "orderTaxAmountLT", "orderTaxAmountLTE", "orderTaxAmountIsNil", "orderTaxAmountNotNil", "surchargeAmount", "surchargeAmountNEQ", "surchargeAmountIn", "surchargeAmountNotIn", "surchargeAmountGT", "surchargeAmountGTE", "surchargeAmountLT", "surchargeAmountLTE", "surchargeAmountIsNil", "surchargeAmountNotNil", "taxOnSurcharge", "taxOnSurchargeNEQ", "taxOnSurchargeIn", "taxOnSurchargeNotIn", "taxOnSurchargeGT", "taxOnSurchargeGTE", "taxOnSurchargeLT", "taxOnSurchargeLTE", "taxOnSurchargeIsNil", "taxOnSurchargeNotNil", "externalTaxCalculation", "externalTaxCalculationNEQ", "externalTaxCalculationIn", "externalTaxCalculationNotIn", "surchargeCalculation", "surchargeCalculationNEQ", "surchargeCalculationIn", "surchargeCalculationNotIn", "captureMethod", "captureMethodNEQ", "captureMethodIn", "captureMethodNotIn", "captureOn", "captureOnNEQ", "captureOnIn", "captureOnNotIn", "captureOnGT", "captureOnGTE", "captureOnLT", "captureOnLTE", "captureOnIsNil", "captureOnNotNil", "authenticationType", "authenticationTypeNEQ", "authenticationTypeIn", "authenticationTypeNotIn", "authenticationTypeIsNil", "authenticationTypeNotNil", "customerPresent", "customerPresentNEQ", "customerPresentIn", "customerPresentNotIn", "customerPresentIsNil", "customerPresentNotNil", "setupFutureUsage", "setupFutureUsageNEQ", "setupFutureUsageIn", "setupFutureUsageNotIn", "setupFutureUsageIsNil", "setupFutureUsageNotNil", "offSession", "offSessionNEQ", "offSessionIsNil", "offSessionNotNil", "applyMitExemption", "applyMitExemptionNEQ", "applyMitExemptionIn", "applyMitExemptionNotIn", "paymentLinkEnabled", "paymentLinkEnabledNEQ", "paymentLinkEnabledIn", "paymentLinkEnabledNotIn", "splitTxnsEnabled", "splitTxnsEnabledNEQ", "splitTxnsEnabledIn", "splitTxnsEnabledNotIn", "requestExternalThreeDsAuthentication", "requestExternalThreeDsAuthenticationNEQ", "requestExternalThreeDsAuthenticationIn", "requestExternalThreeDsAuthenticationNotIn", "paymentType", "paymentTypeNEQ", "paymentTypeIn", "paymentTypeNotIn", "sessionExpiry", "sessionExpiryNEQ", "sessionExpiryIn", "sessionExpiryNotIn", "sessionExpiryGT", "sessionExpiryGTE", "sessionExpiryLT", "sessionExpiryLTE", "expiresOn", "expiresOnNEQ", "expiresOnIn", "expiresOnNotIn", "expiresOnGT", "expiresOnGTE", "expiresOnLT", "expiresOnLTE", "merchantReferenceID", "merchantReferenceIDNEQ", "merchantReferenceIDIn", "merchantReferenceIDNotIn", "merchantReferenceIDGT", "merchantReferenceIDGTE", "merchantReferenceIDLT", "merchantReferenceIDLTE", "merchantReferenceIDContains", "merchantReferenceIDHasPrefix", "merchantReferenceIDHasSuffix", "merchantReferenceIDIsNil", "merchantReferenceIDNotNil", "merchantReferenceIDEqualFold", "merchantReferenceIDContainsFold", "merchantOrderReferenceID", "merchantOrderReferenceIDNEQ", "merchantOrderReferenceIDIn", "merchantOrderReferenceIDNotIn", "merchantOrderReferenceIDGT", "merchantOrderReferenceIDGTE", "merchantOrderReferenceIDLT", "merchantOrderReferenceIDLTE", "merchantOrderReferenceIDContains", "merchantOrderReferenceIDHasPrefix", "merchantOrderReferenceIDHasSuffix", "merchantOrderReferenceIDIsNil", "merchantOrderReferenceIDNotNil", "merchantOrderReferenceIDEqualFold", "merchantOrderReferenceIDContainsFold", "routingAlgorithmID", "routingAlgorithmIDNEQ", "routingAlgorithmIDIn", "routingAlgorithmIDNotIn", "routingAlgorithmIDGT", "routingAlgorithmIDGTE", "routingAlgorithmIDLT", "routingAlgorithmIDLTE", "routingAlgorithmIDContains", "routingAlgorithmIDHasPrefix", "routingAlgorithmIDHasSuffix", "routingAlgorithmIDIsNil", "routingAlgorithmIDNotNil", "routingAlgorithmIDEqualFold", "routingAlgorithmIDContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionIsNil", "descriptionNotNil", "descriptionEqualFold", "descriptionContainsFold", "returnURL", "returnURLNEQ", "returnURLIn", "returnURLNotIn", "returnURLGT", "returnURLGTE", "returnURLLT", "returnURLLTE", "returnURLContains", "returnURLHasPrefix", "returnURLHasSuffix", "returnURLIsNil", "returnURLNotNil", "returnURLEqualFold", "returnURLContainsFold", "statementDescriptor", "statementDescriptorNEQ", "statementDescriptorIn", "statementDescriptorNotIn", "statementDescriptorGT", "statementDescriptorGTE", "statementDescriptorLT", "statementDescriptorLTE", "statementDescriptorContains", "statementDescriptorHasPrefix", "statementDescriptorHasSuffix", "statementDescriptorIsNil", "statementDescriptorNotNil", "statementDescriptorEqualFold", "statementDescriptorContainsFold", "statementDescriptorSuffix", "statementDescriptorSuffixNEQ", "statementDescriptorSuffixIn", "statementDescriptorSuffixNotIn", "statementDescriptorSuffixGT", "statementDescriptorSuffixGTE", "statementDescriptorSuffixLT", "statementDescriptorSuffixLTE", "statementDescriptorSuffixContains", "statementDescriptorSuffixHasPrefix", "statementDescriptorSuffixHasSuffix", "statementDescriptorSuffixIsNil", "statementDescriptorSuffixNotNil", "statementDescriptorSuffixEqualFold", "statementDescriptorSuffixContainsFold", "enablePartialAuthorization", "enablePartialAuthorizationNEQ", "enablePartialAuthorizationIsNil", "enablePartialAuthorizationNotNil", "requestExtendedAuthorization", "requestExtendedAuthorizationNEQ", "requestExtendedAuthorizationIsNil", "requestExtendedAuthorizationNotNil", "enableOvercapture", "enableOvercaptureNEQ", "enableOvercaptureIsNil", "enableOvercaptureNotNil", "force3dsChallenge", "force3dsChallengeNEQ", "force3dsChallengeIsNil", "force3dsChallengeNotNil", "isIframeRedirectionEnabled", "isIframeRedirectionEnabledNEQ", "isIframeRedirectionEnabledIsNil", "isIframeRedirectionEnabledNotNil", "businessCountry", "businessCountryNEQ", "businessCountryIn", "businessCountryNotIn", "businessCountryGT", "businessCountryGTE", "businessCountryLT", "businessCountryLTE", "businessCountryContains", "businessCountryHasPrefix", "businessCountryHasSuffix", "businessCountryIsNil", "businessCountryNotNil", "businessCountryEqualFold", "businessCountryContainsFold", "businessLabel", "businessLabelNEQ", "businessLabelIn", "businessLabelNotIn", "businessLabelGT", "businessLabelGTE", "businessLabelLT", "businessLabelLTE", "businessLabelContains", "businessLabelHasPrefix", "businessLabelHasSuffix", "businessLabelIsNil", "businessLabelNotNil", "businessLabelEqualFold", "businessLabelContainsFold", "businessSubLabel", "businessSubLabelNEQ", "businessSubLabelIn", "businessSubLabelNotIn", "businessSubLabelGT", "businessSubLabelGTE", "businessSubLabelLT", "businessSubLabelLTE", "businessSubLabelContains", "businessSubLabelHasPrefix", "businessSubLabelHasSuffix", "businessSubLabelIsNil", "businessSubLabelNotNil", "businessSubLabelEqualFold", "businessSubLabelContainsFold", "activeAttemptID", "activeAttemptIDNEQ", "activeAttemptIDIn", "activeAttemptIDNotIn", "activeAttemptIDGT", "activeAttemptIDGTE", "activeAttemptIDLT", "activeAttemptIDLTE", "activeAttemptIDContains", "activeAttemptIDHasPrefix", "activeAttemptIDHasSuffix", "activeAttemptIDIsNil", "activeAttemptIDNotNil", "activeAttemptIDEqualFold", "activeAttemptIDContainsFold", "attemptCount", "attemptCountNEQ", "attemptCountIn", "attemptCountNotIn", "attemptCountGT", "attemptCountGTE", "attemptCountLT", "attemptCountLTE", "mandateID", "mandateIDNEQ", "mandateIDIn", "mandateIDNotIn", "mandateIDGT", "mandateIDGTE", "mandateIDLT", "mandateIDLTE", "mandateIDContains", "mandateIDHasPrefix", "mandateIDHasSuffix", "mandateIDIsNil", "mandateIDNotNil", "mandateIDEqualFold", "mandateIDContainsFold", "cancellationReason", "cancellationReasonNEQ", "cancellationReasonIn", "cancellationReasonNotIn", "cancellationReasonGT", "cancellationReasonGTE", "cancellationReasonLT", "cancellationReasonLTE", "cancellationReasonContains", "cancellationReasonHasPrefix", "cancellationReasonHasSuffix", "cancellationReasonIsNil", "cancellationReasonNotNil", "cancellationReasonEqualFold", "cancellationReasonContainsFold", "authorizationCount", "authorizationCountNEQ", "authorizationCountIn", "authorizationCountNotIn", "authorizationCountGT", "authorizationCountGTE", "authorizationCountLT", "authorizationCountLTE", "authorizationCountIsNil", "authorizationCountNotNil", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorIsNil", "connectorNotNil", "connectorEqualFold", "connectorContainsFold", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "paymentMethod", "paymentMethodNEQ", "paymentMethodIn", "paymentMethodNotIn", "paymentMethodGT", "paymentMethodGTE", "paymentMethodLT", "paymentMethodLTE", "paymentMethodContains", "paymentMethodHasPrefix", "paymentMethodHasSuffix", "paymentMethodIsNil", "paymentMethodNotNil", "paymentMethodEqualFold", "paymentMethodContainsFold", "paymentMethodType", "paymentMethodTypeNEQ", "paymentMethodTypeIn", "paymentMethodTypeNotIn", "paymentMethodTypeGT", "paymentMethodTypeGTE", "paymentMethodTypeLT", "paymentMethodTypeLTE", "paymentMethodTypeContains", "paymentMethodTypeHasPrefix", "paymentMethodTypeHasSuffix", "paymentMethodTypeIsNil", "paymentMethodTypeNotNil", "paymentMethodTypeEqualFold", "paymentMethodTypeContainsFold", "cardNetwork", "cardNetworkNEQ", "cardNetworkIn", "cardNetworkNotIn", "cardNetworkGT", "cardNetworkGTE", "cardNetworkLT", "cardNetworkLTE", "cardNetworkContains", "cardNetworkHasPrefix", "cardNetworkHasSuffix", "cardNetworkIsNil", "cardNetworkNotNil", "cardNetworkEqualFold", "cardNetworkContainsFold", "hasCustomer", "hasCustomerWith", "hasAttempts", "hasAttemptsWith", "hasCaptures", "hasCapturesWith", "hasRefunds", "hasRefundsWith", "hasDisputes", "hasDisputesWith", "hasIncrementalAuthorizations", "hasIncrementalAuthorizationsWith", "hasEvents", "hasEventsWith", "customerID", "customerIDIn", "customerEmail"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -63221,6 +63519,15 @@ func (ec *executionContext) unmarshalInputPaymentIntentWhereInput(ctx context.Co
 				return it, err
 			}
 			if err = ec.Resolvers.PaymentIntentWhereInput().CustomerIDIn(ctx, &it, data); err != nil {
+				return it, err
+			}
+		case "customerEmail":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerEmail"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			if err = ec.Resolvers.PaymentIntentWhereInput().CustomerEmail(ctx, &it, data); err != nil {
 				return it, err
 			}
 		}
@@ -72172,6 +72479,11 @@ func (ec *executionContext) _Me(ctx context.Context, sel ast.SelectionSet, obj *
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "merchantTimeZone":
+			out.Values[i] = ec._Me_merchantTimeZone(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "role":
 			out.Values[i] = ec._Me_role(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -72340,6 +72652,11 @@ func (ec *executionContext) _MerchantAccount(ctx context.Context, sel ast.Select
 			}
 		case "isPlatformAccount":
 			out.Values[i] = ec._MerchantAccount_isPlatformAccount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "timeZone":
+			out.Values[i] = ec._MerchantAccount_timeZone(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -73264,6 +73581,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "removeUser":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_removeUser(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateMerchantTimeZone":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateMerchantTimeZone(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++

@@ -156,7 +156,10 @@ type Me struct {
 	// The merchant the session acts for, its name, and the role there.
 	MerchantID   string  `json:"merchantID"`
 	MerchantName *string `json:"merchantName,omitempty"`
-	Role         Role    `json:"role"`
+	// The merchant's IANA time zone (UTC unless an admin chose another, or the
+	// sign-up gave one): the dashboard's days, ranges and times are local to it.
+	MerchantTimeZone string `json:"merchantTimeZone"`
+	Role             Role   `json:"role"`
 	// Every merchant the user belongs to (switchMerchant moves between them).
 	Memberships []*MerchantMembership `json:"memberships"`
 }

@@ -47,7 +47,7 @@ func (a *App) Bootstrap(ctx context.Context) (*DemoKeys, error) {
 			kept.SecretKey = ""
 		}
 	}
-	made, created, err := a.provision(ctx, DemoMerchantID, "Demo merchant", kept.SecretKey == "")
+	made, created, err := a.provision(ctx, users.NewMerchant{ID: DemoMerchantID, Name: "Demo merchant"}, kept.SecretKey == "")
 	if err != nil {
 		return nil, err
 	}
@@ -65,13 +65,13 @@ func (a *App) Bootstrap(ctx context.Context) (*DemoKeys, error) {
 // Provision makes a dashboard user's new merchant as Bootstrap makes the
 // demo one (users.Provisioner): only what is missing, and a secret key
 // when the merchant has none.
-func (a *App) Provision(ctx context.Context, merchantID, merchantName string) (*users.Provisioned, error) {
+func (a *App) Provision(ctx context.Context, nm users.NewMerchant) (*users.Provisioned, error) {
 	admin := tenancy.WithPrincipal(ctx, tenancy.Principal{Kind: tenancy.KindAdmin})
-	keys, err := a.Merchants.ListAPIKeys(tenancy.ForMerchant(admin, merchantID), 1, 0)
+	keys, err := a.Merchants.ListAPIKeys(tenancy.ForMerchant(admin, nm.ID), 1, 0)
 	if err != nil {
 		return nil, err
 	}
-	made, _, err := a.provision(ctx, merchantID, merchantName, len(keys) == 0)
+	made, _, err := a.provision(ctx, nm, len(keys) == 0)
 	return made, err
 }
 
@@ -79,17 +79,20 @@ func (a *App) Provision(ctx context.Context, merchantID, merchantName string) (*
 // sandbox connector account, and makes a secret key when newKey says so,
 // through the domain operations the API calls. created says whether it
 // made the merchant.
-func (a *App) provision(ctx context.Context, merchantID, merchantName string, newKey bool) (*users.Provisioned, bool, error) {
+func (a *App) provision(ctx context.Context, nm users.NewMerchant, newKey bool) (*users.Provisioned, bool, error) {
 	admin := tenancy.WithPrincipal(ctx, tenancy.Principal{Kind: tenancy.KindAdmin})
-	view, err := a.Merchants.GetMerchantAccount(admin, merchantID)
+	view, err := a.Merchants.GetMerchantAccount(admin, nm.ID)
 	created := false
 	if e, ok := errs.As(err); ok && e.Kind == errs.KindNotFound {
-		name := merchantName
-		made, err := a.Merchants.CreateMerchantAccount(admin, merchant.MerchantAccountInput{
-			MerchantID: merchantID, MerchantAccountFields: merchant.MerchantAccountFields{MerchantName: &name},
-		})
+		in := merchant.MerchantAccountInput{
+			MerchantID: nm.ID, MerchantAccountFields: merchant.MerchantAccountFields{MerchantName: &nm.Name},
+		}
+		if nm.TimeZone != "" {
+			in.TimeZone = &nm.TimeZone
+		}
+		made, err := a.Merchants.CreateMerchantAccount(admin, in)
 		if err != nil {
-			return nil, false, fmt.Errorf("create merchant %s: %w", merchantID, err)
+			return nil, false, fmt.Errorf("create merchant %s: %w", nm.ID, err)
 		}
 		view, created = made, true
 	} else if err != nil {

@@ -16,6 +16,7 @@ import (
 	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
+	"switchyard/payments/validate"
 )
 
 // Service answers the analytics queries.
@@ -67,9 +68,9 @@ func (s *Service) resolve(ctx context.Context, r Range) (scope, error) {
 	if name == "" {
 		name = "UTC"
 	}
-	loc, err := time.LoadLocation(name)
-	if err != nil || name == "Local" {
-		return scope{}, errs.InvalidValue("timeZone", "unknown time zone %q: give an IANA name such as Europe/Berlin", r.TimeZone)
+	loc, err := validate.TimeZone("timeZone", name)
+	if err != nil {
+		return scope{}, err
 	}
 	if _, ok := bucketWidth[r.Bucket]; r.Bucket != "" && !ok {
 		return scope{}, errs.InvalidValue("bucket", "must be hour, day or week, got %q", r.Bucket)

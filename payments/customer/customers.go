@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"strings"
 	"time"
 
 	"switchyard/ent"
@@ -11,6 +12,7 @@ import (
 	"switchyard/ent/mandate"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
+	"switchyard/ent/predicate"
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
 	"switchyard/payments/errs"
@@ -34,6 +36,37 @@ func CheckCustomerID(field, id string) error {
 		return errs.InvalidValue(field, "must be 1 to %d letters, digits, '_' or '-'", MaxCustomerID)
 	}
 	return nil
+}
+
+// EmailIs selects the merchant's customers whose e-mail is email, whatever
+// its case: customers keep the address as given, in plain, so this is an
+// equality on the column (read from the (merchant_id, email) index), never
+// a decryption. The dashboard's filters by e-mail use it.
+func EmailIs(merchantID, email string) predicate.Customer {
+	return customer.And(customer.MerchantID(merchantID), customer.EmailEqualFold(strings.TrimSpace(email)))
+}
+
+// maxFilterCustomers is how many customers a filter on payments resolves
+// to ids before it falls back to a subquery.
+const maxFilterCustomers = 1000
+
+// PaymentsOf is the filter on the payments of the merchant's customers that
+// pred selects. The customers are read first (the customer query is the
+// merchant's, from an index) and the payments then filtered by their
+// indexed customer_id: MariaDB runs the subquery ent writes for
+// HasCustomerWith row by row along a list's (merchant_id, created_at)
+// order, which at a million payments takes seconds for a customer with
+// few; the ids take milliseconds. None matches nothing; more than
+// maxFilterCustomers (one e-mail on many customers) keeps the subquery.
+func PaymentsOf(ctx context.Context, c *ent.Client, pred predicate.Customer) (predicate.PaymentIntent, error) {
+	ids, err := c.Customer.Query().Where(pred).Limit(maxFilterCustomers + 1).IDs(ctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	if len(ids) > maxFilterCustomers {
+		return paymentintent.HasCustomerWith(pred), nil
+	}
+	return paymentintent.CustomerIDIn(ids...), nil
 }
 
 // UpsertCustomer returns the merchant's customer with this id, creating it

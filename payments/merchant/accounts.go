@@ -22,6 +22,9 @@ type MerchantAccountInput struct {
 	OrganizationID *string
 	// MerchantAccountType must be "standard" when given.
 	MerchantAccountType *string
+	// TimeZone is the merchant's IANA time zone, UTC when absent. Not a
+	// Hyperswitch member: only the dashboard's sign-up gives it.
+	TimeZone *string
 }
 
 // MerchantAccountFields are the members a merchant account's create and
@@ -80,6 +83,7 @@ func (s *Service) CreateMerchantAccount(ctx context.Context, in MerchantAccountI
 			SetDefaultProfileID(profileID).
 			SetOrganizationID(*orgID).
 			SetNillableLockerID(in.LockerID).
+			SetNillableTimeZone(in.TimeZone).
 			SetMetadata(in.Metadata).
 			SetPrimaryBusinessDetails(businessDetailsRows(in.PrimaryBusinessDetails)).
 			SetMerchantAccountType(merchantaccount.MerchantAccountTypeStandard)

@@ -31,6 +31,7 @@ import (
 	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
+	"switchyard/payments/validate"
 )
 
 // MerchantDetails is Hyperswitch's MerchantDetails: the merchant's contacts
@@ -272,6 +273,32 @@ func (s *Service) UpdateMerchantAccount(ctx context.Context, merchantID string, 
 		return nil, err
 	}
 	return &out, s.withHashKey(&out)
+}
+
+// SetTimeZone changes the time zone of the merchant in ctx: an IANA name
+// (validate.TimeZone), which the dashboard's days, ranges and times are
+// local to. It changes nothing already stored: times are kept in UTC.
+func (s *Service) SetTimeZone(ctx context.Context, name string) (*ent.MerchantAccount, error) {
+	merchantID, err := txn.Merchant(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := validate.TimeZone("timeZone", name); err != nil {
+		return nil, err
+	}
+	var out *ent.MerchantAccount
+	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
+		n, err := tx.MerchantAccount.Update().Where(merchantaccount.ID(merchantID)).SetTimeZone(name).Save(ctx)
+		if err != nil {
+			return txn.Error(err, "merchant account")
+		}
+		if n == 0 {
+			return errs.NotFound("Merchant account")
+		}
+		out, err = tx.MerchantAccount.Get(ctx, merchantID)
+		return txn.ErrorOrNil(err, "merchant account")
+	})
+	return out, err
 }
 
 // DeleteMerchantAccount deletes the merchant and, in the same transaction,

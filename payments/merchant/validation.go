@@ -52,6 +52,11 @@ func checkMerchantAccountInput(in MerchantAccountInput) error {
 			return err
 		}
 	}
+	if in.TimeZone != nil {
+		if _, err := validate.TimeZone("time_zone", *in.TimeZone); err != nil {
+			return err
+		}
+	}
 	if in.MerchantAccountType != nil && *in.MerchantAccountType != "standard" {
 		switch *in.MerchantAccountType {
 		case "platform", "connected":

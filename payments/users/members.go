@@ -30,10 +30,12 @@ type MembershipView struct {
 
 // Me is the signed-in caller.
 type Me struct {
-	User        *ent.User
-	MerchantID  string
-	Role        Role
-	Memberships []MembershipView
+	User       *ent.User
+	MerchantID string
+	// MerchantTimeZone is the current merchant's IANA time zone.
+	MerchantTimeZone string
+	Role             Role
+	Memberships      []MembershipView
 }
 
 // Me is the caller's user, merchant and role, and every merchant the user
@@ -58,15 +60,18 @@ func (s *Service) Me(ctx context.Context) (*Me, error) {
 		merchantIDs[i] = m.MerchantID
 	}
 	merchants, err := s.db.Client.MerchantAccount.Query().Where(merchantaccount.IDIn(merchantIDs...)).
-		Select(merchantaccount.FieldID, merchantaccount.FieldMerchantName).All(sys)
+		Select(merchantaccount.FieldID, merchantaccount.FieldMerchantName, merchantaccount.FieldTimeZone).All(sys)
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
+	out := &Me{User: u, MerchantID: p.MerchantID, MerchantTimeZone: "UTC", Role: Role(p.Role)}
 	names := map[string]*string{}
 	for _, m := range merchants {
 		names[m.ID] = m.MerchantName
+		if m.ID == p.MerchantID {
+			out.MerchantTimeZone = m.TimeZone
+		}
 	}
-	out := &Me{User: u, MerchantID: p.MerchantID, Role: Role(p.Role)}
 	for _, m := range ms {
 		out.Memberships = append(out.Memberships, MembershipView{MerchantID: m.MerchantID, MerchantName: names[m.MerchantID],
 			Role: Role(m.Role), CreatedAt: m.CreatedAt})

@@ -83,7 +83,14 @@ type FailureCounter interface {
 // by merchant id: it makes only what is missing, and returns the secret
 // key only when it made one.
 type Provisioner interface {
-	Provision(ctx context.Context, merchantID, merchantName string) (*Provisioned, error)
+	Provision(ctx context.Context, m NewMerchant) (*Provisioned, error)
+}
+
+// NewMerchant is the merchant a sign-up makes.
+type NewMerchant struct {
+	ID, Name string
+	// TimeZone is its IANA time zone, already checked; UTC when empty.
+	TimeZone string
 }
 
 // Provisioned is what provisioning made.

@@ -12,11 +12,15 @@ import (
 	"switchyard/internal/ids"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
+	"switchyard/payments/validate"
 )
 
 // SignUpInput is what signing up takes.
 type SignUpInput struct {
 	Email, Password, MerchantName string
+	// TimeZone is the new merchant's IANA time zone (the dashboard sends
+	// the browser's); UTC when nil.
+	TimeZone *string
 }
 
 // SignedUp is what signing up made.
@@ -51,6 +55,13 @@ func (s *Service) SignUp(ctx context.Context, in SignUpInput) (*SignedUp, error)
 	case utf8.RuneCountInString(name) > maxMerchantNameLen:
 		return nil, errs.InvalidValue("merchantName", "at most %d characters", maxMerchantNameLen)
 	}
+	timeZone := ""
+	if in.TimeZone != nil {
+		if _, err := validate.TimeZone("timeZone", *in.TimeZone); err != nil {
+			return nil, err
+		}
+		timeZone = *in.TimeZone
+	}
 	sys := tenancy.System(ctx)
 	if taken, err := s.db.Client.User.Query().Where(user.EmailKey(key)).Exist(sys); err != nil {
 		return nil, errs.Internal(err)
@@ -80,7 +91,7 @@ func (s *Service) SignUp(ctx context.Context, in SignUpInput) (*SignedUp, error)
 	if err != nil {
 		return nil, err
 	}
-	made, err := s.provision.Provision(ctx, merchantID, name)
+	made, err := s.provision.Provision(ctx, NewMerchant{ID: merchantID, Name: name, TimeZone: timeZone})
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +103,8 @@ func (s *Service) SignUp(ctx context.Context, in SignUpInput) (*SignedUp, error)
 }
 
 // ensureMerchant provisions a user's merchant that their sign-up wrote the
-// membership of but did not live to make.
+// membership of but did not live to make (in UTC: the time zone the
+// sign-up gave was not kept; an admin sets it again).
 func (s *Service) ensureMerchant(ctx context.Context, u *ent.User, merchantID string) error {
 	exists, err := s.db.Client.MerchantAccount.Query().Where(merchantaccount.ID(merchantID)).Exist(tenancy.System(ctx))
 	if err != nil {
@@ -105,6 +117,6 @@ func (s *Service) ensureMerchant(ctx context.Context, u *ent.User, merchantID st
 	if name == "" {
 		name = u.Email
 	}
-	_, err = s.provision.Provision(ctx, merchantID, name)
+	_, err = s.provision.Provision(ctx, NewMerchant{ID: merchantID, Name: name})
 	return err
 }

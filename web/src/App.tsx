@@ -11,6 +11,8 @@ import { newClient } from "./lib/client";
 import { errorText } from "./lib/errors";
 import { match, navigate, useLocation } from "./lib/router";
 import { loadToken, saveToken } from "./lib/session";
+import { usableZone } from "./lib/zone";
+import { TimeZoneProvider } from "./layout/TimeZone";
 import type { Role } from "./lib/roles";
 import { Home } from "./home/Home";
 import { PaymentDetail } from "./payments/PaymentDetail";
@@ -77,6 +79,8 @@ function SignedOut({ setSession, onKeys }: { setSession: SetSession; onKeys: (ke
 export interface Viewer {
   email: string;
   merchantID: string;
+  /** The merchant's IANA time zone, one this browser knows (else UTC). */
+  timeZone: string;
   role: Role;
   memberships: { merchantID: string; merchantName?: string | null; role: Role }[];
 }
@@ -84,7 +88,10 @@ export interface Viewer {
 function SignedIn(props: { setSession: SetSession; keys: NewKeys | null; dismissKeys: () => void }) {
   const { setSession } = props;
   const { path } = useLocation();
-  const [{ data, error, fetching }, retry] = useQuery({ query: MeQuery, requestPolicy: "network-only" });
+  // A change of the merchant (updateMerchantTimeZone answers one) reads
+  // `me` again, so every page follows the new time zone.
+  const context = useMemo(() => ({ additionalTypenames: ["MerchantAccount"] }), []);
+  const [{ data, error, fetching }, retry] = useQuery({ query: MeQuery, requestPolicy: "network-only", context });
   const me = data?.me;
   // A token the server does not know ends the session (the client does
   // that); an answer without a user (an API key's) cannot be used here.
@@ -119,13 +126,14 @@ function SignedIn(props: { setSession: SetSession; keys: NewKeys | null; dismiss
   const viewer: Viewer = {
     email: me.user.email,
     merchantID: me.merchantID,
+    timeZone: usableZone(me.merchantTimeZone),
     role: me.role,
     memberships: me.memberships,
   };
   const payment = match("/payments/:id", path);
   const customer = match("/customers/:id", path);
   let page;
-  if (path === "/" || path === "/home") page = <Home />;
+  if (path === "/" || path === "/home") page = <Home role={viewer.role} />;
   else if (payment) page = <PaymentDetail id={payment["id"]!} role={viewer.role} />;
   else if (match("/payments", path)) page = <PaymentList role={viewer.role} />;
   else if (match("/refunds", path)) page = <RefundList />;
@@ -138,10 +146,12 @@ function SignedIn(props: { setSession: SetSession; keys: NewKeys | null; dismiss
   else if (match("/routing", path)) page = <Routing role={viewer.role} />;
   else page = <NotFound />;
   return (
-    <Layout viewer={viewer} setSession={setSession}>
-      {props.keys && <Keys keys={props.keys} dismiss={props.dismissKeys} />}
-      {page}
-    </Layout>
+    <TimeZoneProvider value={viewer.timeZone}>
+      <Layout viewer={viewer} setSession={setSession}>
+        {props.keys && <Keys keys={props.keys} dismiss={props.dismissKeys} />}
+        {page}
+      </Layout>
+    </TimeZoneProvider>
   );
 }
 

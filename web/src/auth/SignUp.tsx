@@ -3,6 +3,7 @@ import type { NewKeys, SetSession } from "../App";
 import { errorText } from "../lib/errors";
 import { Link } from "../layout/Link";
 import { navigate } from "../lib/router";
+import { browserTimeZone } from "../lib/zone";
 import { AuthForm, Field, text } from "./AuthForm";
 import { SignUpMutation } from "./operations";
 
@@ -20,6 +21,9 @@ export function SignUp({ setSession, onKeys }: { setSession: SetSession; onKeys:
           email: text(form, "email"),
           password: text(form, "password"),
           merchantName: text(form, "merchantName"),
+          // The new merchant's days and times are this browser's zone's
+          // until an admin chooses another (Team → Business settings).
+          timeZone: browserTimeZone(),
         });
         const made = res.data?.signUp;
         if (made) {

@@ -8,6 +8,7 @@ export const MeQuery = graphql(`
         email
       }
       merchantID
+      merchantTimeZone
       role
       memberships {
         merchantID
@@ -19,8 +20,8 @@ export const MeQuery = graphql(`
 `);
 
 export const SignUpMutation = graphql(`
-  mutation SignUp($email: String!, $password: String!, $merchantName: String!) {
-    signUp(email: $email, password: $password, merchantName: $merchantName) {
+  mutation SignUp($email: String!, $password: String!, $merchantName: String!, $timeZone: String) {
+    signUp(email: $email, password: $password, merchantName: $merchantName, timeZone: $timeZone) {
       session {
         token
       }

@@ -6,7 +6,8 @@ import { Link } from "../layout/Link";
 import { Table } from "../layout/Table";
 import { errorText } from "../lib/errors";
 import { formatMoney } from "../lib/money";
-import { Status, formatDate } from "../payments/status";
+import { Status } from "../payments/status";
+import { Time } from "../layout/TimeZone";
 import { maskedCard } from "./maskedCard";
 import { CustomerQuery } from "./operations";
 
@@ -59,7 +60,7 @@ export function CustomerDetail({ id }: { id: string }) {
         )}
         <dt>Created</dt>
         <dd>
-          <time dateTime={c.createdAt}>{formatDate(c.createdAt)}</time>
+          <Time value={c.createdAt} />
         </dd>
       </dl>
 
@@ -86,7 +87,7 @@ export function CustomerDetail({ id }: { id: string }) {
               </td>
               <td>{m.recurringEnabled ? "yes" : "no"}</td>
               <td>
-                <time dateTime={m.createdAt}>{formatDate(m.createdAt)}</time>
+                <Time value={m.createdAt} />
               </td>
             </tr>
           ))}
@@ -144,7 +145,7 @@ export function CustomerDetail({ id }: { id: string }) {
                 <td className="num">{formatMoney(p.amount, p.currency)}</td>
                 <td>{p.connector ?? "—"}</td>
                 <td>
-                  <time dateTime={p.createdAt}>{formatDate(p.createdAt)}</time>
+                  <Time value={p.createdAt} />
                 </td>
               </tr>
             ))}

@@ -1,26 +1,47 @@
 // The customers list: the merchant's customers newest first, 20 a page with
-// a cursor pager, each linking to its page.
+// a cursor pager, each linking to its page; filtered by what the URL says
+// (./filters: a customer id or e-mail, a part of the name).
 import { useQuery } from "urql";
 import { useCursorPage } from "../layout/CursorPager";
+import { CustomerField, FilterForm, TextField, customerHint, useListFilters } from "../layout/FilterForm";
 import { Link } from "../layout/Link";
 import { Table } from "../layout/Table";
 import { errorText } from "../lib/errors";
-import { formatDate } from "../payments/status";
+import { Time, useTimeZone } from "../layout/TimeZone";
+import { customerFilters, customersWhere } from "./filters";
 import { CustomersQuery } from "./operations";
 
 const pageSize = 20;
 
 export function CustomerList() {
-  const { variables, pager } = useCursorPage(pageSize);
-  const [{ data, error, fetching }] = useQuery({ query: CustomersQuery, variables, requestPolicy: "cache-and-network" });
+  const { filters, query, apply, filtered } = useListFilters(customerFilters, "/customers");
+  const timeZone = useTimeZone();
+  const { variables, pager } = useCursorPage(pageSize, query.toString());
+  const [{ data, error, fetching }] = useQuery({
+    query: CustomersQuery,
+    variables: { ...variables, where: customersWhere(filters) },
+    requestPolicy: "cache-and-network",
+  });
   const conn = data?.customers;
   const rows = conn?.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
   return (
     <section aria-labelledby="customers-title">
       <div className="heading">
         <h1 id="customers-title">Customers</h1>
-        {conn && <span className="muted">{conn.totalCount} in all</span>}
+        {conn && (
+          <span className="muted" data-testid="customers-count">
+            {conn.totalCount} {filtered ? "match" : "in all"}
+          </span>
+        )}
       </div>
+      <FilterForm key={query.toString()} label="Filter customers" value={filters} set={customerFilters} onApply={apply} hint={customerHint}>
+        {(draft, change) => (
+          <div className="filter-fields">
+            <CustomerField value={draft.customer} onChange={(v) => change("customer", v)} />
+            <TextField id="filter-name" label="Name contains" value={draft.name} onChange={(v) => change("name", v)} />
+          </div>
+        )}
+      </FilterForm>
       {error && (
         <p className="error" role="alert">
           {errorText(error)}
@@ -30,7 +51,7 @@ export function CustomerList() {
         labelledBy="customers-title"
         busy={fetching}
         testId="customer-list"
-        columns={[{ label: "Customer" }, { label: "Name" }, { label: "Email" }, { label: "Phone" }, { label: "Created" }]}
+        columns={[{ label: "Customer" }, { label: "Name" }, { label: "Email" }, { label: "Phone" }, { label: `Created (${timeZone})` }]}
       >
         {rows.map((c) => (
           <tr key={c.id}>
@@ -41,14 +62,14 @@ export function CustomerList() {
             <td>{c.email ?? "—"}</td>
             <td>{c.phone ?? "—"}</td>
             <td>
-              <time dateTime={c.createdAt}>{formatDate(c.createdAt)}</time>
+              <Time value={c.createdAt} />
             </td>
           </tr>
         ))}
         {conn && rows.length === 0 && (
           <tr>
             <td colSpan={5} className="muted">
-              No customers yet.
+              {filtered ? "No customers match these filters." : "No customers yet."}
             </td>
           </tr>
         )}

@@ -1,8 +1,8 @@
 import { graphql } from "../gql";
 
 export const CustomersQuery = graphql(`
-  query Customers($first: Int, $after: Cursor, $last: Int, $before: Cursor) {
-    customers(first: $first, after: $after, last: $last, before: $before, orderBy: [{ field: CREATED_AT, direction: DESC }]) {
+  query Customers($first: Int, $after: Cursor, $last: Int, $before: Cursor, $where: CustomerWhereInput) {
+    customers(first: $first, after: $after, last: $last, before: $before, where: $where, orderBy: [{ field: CREATED_AT, direction: DESC }]) {
       totalCount
       pageInfo {
         hasNextPage

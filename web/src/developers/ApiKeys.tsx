@@ -7,7 +7,7 @@ import { useMutation } from "urql";
 import { errorText } from "../lib/errors";
 import { canRun, type Role } from "../lib/roles";
 import { Table } from "../layout/Table";
-import { formatDate } from "../payments/status";
+import { Time, useFormatInstant } from "../layout/TimeZone";
 import { CopyField } from "../team/CopyField";
 import { useActionKey } from "./actionKey";
 import { CreateApiKeyMutation, RevokeApiKeyMutation, RollApiKeyMutation } from "./operations";
@@ -39,6 +39,7 @@ const graceChoices = [
 export function ApiKeys(props: { role: Role; publishableKey: string; keys: ApiKeyRow[]; changed: () => void }) {
   const { role } = props;
   const [secret, setSecret] = useState<Secret | null>(null);
+  const formatDate = useFormatInstant();
   const now = Date.now();
   const state = (k: ApiKeyRow) =>
     k.revokedAt ? "revoked" : k.expiresAt && Date.parse(k.expiresAt) <= now ? "expired" : k.expiresAt ? `until ${formatDate(k.expiresAt)}` : "active";
@@ -85,7 +86,7 @@ export function ApiKeys(props: { role: Role; publishableKey: string; keys: ApiKe
               <code>{k.prefix}…</code>
             </td>
             <td>
-              <time dateTime={k.createdAt}>{formatDate(k.createdAt)}</time>
+              <Time value={k.createdAt} />
             </td>
             <td>{state(k)}</td>
             <td>{live(k) && <KeyActions role={role} apiKey={k} made={made} changed={props.changed} />}</td>
@@ -145,6 +146,7 @@ function KeyActions(props: { role: Role; apiKey: ApiKeyRow; made: (s: Secret) =>
   const [open, setOpen] = useState<"roll" | "revoke" | null>(null);
   const [grace, setGrace] = useState(3600);
   const [key, settle] = useActionKey();
+  const formatDate = useFormatInstant();
   const [rollState, roll] = useMutation(RollApiKeyMutation);
   const [revokeState, revoke] = useMutation(RevokeApiKeyMutation);
   const busy = rollState.fetching || revokeState.fetching;

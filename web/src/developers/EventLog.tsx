@@ -8,7 +8,8 @@ import { useMutation, useQuery } from "urql";
 import { useCursorPage } from "../layout/CursorPager";
 import { errorText } from "../lib/errors";
 import { canRun, type Role } from "../lib/roles";
-import { formatDate, Status } from "../payments/status";
+import { Status } from "../payments/status";
+import { Time } from "../layout/TimeZone";
 import { useActionKey } from "./actionKey";
 import { EventsQuery, RetryDeliveryMutation, RetryFailedWebhookDeliveriesMutation } from "./operations";
 
@@ -95,16 +96,14 @@ export function EventCard({ event: ev, mayRetry, done }: { event: LoggedEvent; m
         <strong>{ev.eventType}</strong>
         <span>{ev.objectID}</span>
         <Delivery delivered={ev.isDelivered} status={ev.deliveryStatus} />
-        <time className="muted" dateTime={ev.createdAt}>
-          {formatDate(ev.createdAt)}
-        </time>
+        <Time className="muted" value={ev.createdAt} />
       </div>
       <p className="muted">
         {ev.eventID}
         {ev.deliveryStatus === "pending" && ev.nextAttemptAt && (
           <>
             {" "}
-            · next attempt <time dateTime={ev.nextAttemptAt}>{formatDate(ev.nextAttemptAt)}</time>
+            · next attempt <Time value={ev.nextAttemptAt} />
           </>
         )}
       </p>
@@ -145,9 +144,7 @@ function Attempts({ attempts }: { attempts: Attempt[] }) {
           <Status value={a.isDeliverySuccessful ? "succeeded" : "failed"} />{" "}
           <span>{a.deliveryAttempt.replaceAll("_", " ")}</span>{" "}
           <span>{a.responseStatusCode != null ? `HTTP ${a.responseStatusCode}` : "no answer"}</span>{" "}
-          <time className="muted" dateTime={a.createdAt}>
-            {formatDate(a.createdAt)}
-          </time>
+          <Time className="muted" value={a.createdAt} />
           {(a.responseBody || a.errorMessage) && (
             <details>
               <summary>{a.errorMessage ? "Error" : "Response"}</summary>

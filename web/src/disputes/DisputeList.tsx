@@ -1,30 +1,56 @@
 // The disputes list: the merchant's disputes newest first, 20 a page with a
 // cursor pager, each linking to its payment, with Accept for the roles
-// acceptDispute allows while the dispute is open or challenged.
+// acceptDispute allows while the dispute is open or challenged; filtered by
+// what the URL says (./filters: statuses, stages, creation days, payment id).
 import { useQuery } from "urql";
 import { useCursorPage } from "../layout/CursorPager";
+import { Checkboxes, DayFields, DaysHint, FilterForm, TextField, useListFilters } from "../layout/FilterForm";
 import { Link } from "../layout/Link";
 import { Table } from "../layout/Table";
 import { errorText } from "../lib/errors";
 import { formatMoney } from "../lib/money";
 import type { Role } from "../lib/roles";
-import { Status, formatDate } from "../payments/status";
+import { Status } from "../payments/status";
+import { Time, useTimeZone } from "../layout/TimeZone";
 import { AcceptDispute } from "./AcceptDispute";
+import { disputeFilters, disputeStages, disputeStatuses, disputesWhere } from "./filters";
 import { DisputesQuery } from "./operations";
 
 const pageSize = 20;
 
 export function DisputeList({ role }: { role: Role }) {
-  const { variables, pager } = useCursorPage(pageSize);
-  const [{ data, error, fetching }, refetch] = useQuery({ query: DisputesQuery, variables, requestPolicy: "cache-and-network" });
+  const { filters, query, apply, filtered } = useListFilters(disputeFilters, "/disputes");
+  const timeZone = useTimeZone();
+  const { variables, pager } = useCursorPage(pageSize, query.toString());
+  const [{ data, error, fetching }, refetch] = useQuery({
+    query: DisputesQuery,
+    variables: { ...variables, where: disputesWhere(filters, timeZone) },
+    requestPolicy: "cache-and-network",
+  });
   const conn = data?.disputes;
   const rows = conn?.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
   return (
     <section aria-labelledby="disputes-title">
       <div className="heading">
         <h1 id="disputes-title">Disputes</h1>
-        {conn && <span className="muted">{conn.totalCount} in all</span>}
+        {conn && (
+          <span className="muted" data-testid="disputes-count">
+            {conn.totalCount} {filtered ? "match" : "in all"}
+          </span>
+        )}
       </div>
+      <FilterForm key={query.toString()} label="Filter disputes" value={filters} set={disputeFilters} onApply={apply} hint={<DaysHint />}>
+        {(draft, change) => (
+          <>
+            <Checkboxes legend="Status" name="status" options={disputeStatuses} value={draft.statuses} onChange={(v) => change("statuses", v)} />
+            <Checkboxes legend="Stage" name="stage" options={disputeStages} value={draft.stages} onChange={(v) => change("stages", v)} />
+            <div className="filter-fields">
+              <DayFields draft={draft} change={change} />
+              <TextField id="filter-payment" label="Payment id" value={draft.paymentID} onChange={(v) => change("paymentID", v)} />
+            </div>
+          </>
+        )}
+      </FilterForm>
       {error && (
         <p className="error" role="alert">
           {errorText(error)}
@@ -42,7 +68,7 @@ export function DisputeList({ role }: { role: Role }) {
           { label: "Amount", numeric: true },
           { label: "Connector" },
           { label: "Reason" },
-          { label: "Respond by" },
+          { label: `Respond by (${timeZone})` },
           { label: "Action" },
         ]}
       >
@@ -59,7 +85,7 @@ export function DisputeList({ role }: { role: Role }) {
             <td className="num">{formatMoney(d.amount, d.currency)}</td>
             <td>{d.connector}</td>
             <td>{d.connectorReason ?? "—"}</td>
-            <td>{d.challengeRequiredBy ? <time dateTime={d.challengeRequiredBy}>{formatDate(d.challengeRequiredBy)}</time> : "—"}</td>
+            <td>{d.challengeRequiredBy ? <Time value={d.challengeRequiredBy} /> : "—"}</td>
             <td>
               <AcceptDispute id={d.disputeID} status={d.disputeStatus} role={role} done={() => refetch({ requestPolicy: "network-only" })} />
             </td>
@@ -68,7 +94,7 @@ export function DisputeList({ role }: { role: Role }) {
         {conn && rows.length === 0 && (
           <tr>
             <td colSpan={9} className="muted">
-              No disputes.
+              {filtered ? "No disputes match these filters." : "No disputes."}
             </td>
           </tr>
         )}

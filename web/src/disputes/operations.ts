@@ -12,8 +12,8 @@ export const AcceptDisputeMutation = graphql(`
 `);
 
 export const DisputesQuery = graphql(`
-  query Disputes($first: Int, $after: Cursor, $last: Int, $before: Cursor) {
-    disputes(first: $first, after: $after, last: $last, before: $before, orderBy: [{ field: CREATED_AT, direction: DESC }]) {
+  query Disputes($first: Int, $after: Cursor, $last: Int, $before: Cursor, $where: DisputeWhereInput) {
+    disputes(first: $first, after: $after, last: $last, before: $before, where: $where, orderBy: [{ field: CREATED_AT, direction: DESC }]) {
       totalCount
       pageInfo {
         hasNextPage

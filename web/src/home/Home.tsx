@@ -1,5 +1,5 @@
 // The home page: a range (today by hour, 7 or 30 days by day, local to the
-// browser's time zone, kept in the URL as ?range=) and what happened in it,
+// merchant's time zone, kept in the URL as ?range=) and what happened in it,
 // from the analytics queries: payments by status (count over time, volume
 // per currency), each connector's success rate over time, refunds and
 // disputes. Volumes are never added across currencies.
@@ -8,8 +8,10 @@ import { useQuery } from "urql";
 import { Link } from "../layout/Link";
 import { errorText } from "../lib/errors";
 import { formatMoney } from "../lib/money";
-import { browserTimeZone, parsePreset, pivot, presetRange, presets, type Range } from "../lib/ranges";
+import { parsePreset, pivot, presetRange, presets, type Range } from "../lib/ranges";
+import { canRun, type Role } from "../lib/roles";
 import { useLocation } from "../lib/router";
+import { useTimeZone } from "../layout/TimeZone";
 import { Chart } from "./Chart";
 import type { HomeQuery as HomeQueryData } from "../gql/graphql";
 import { HomeQuery } from "./operations";
@@ -17,22 +19,30 @@ import { HomeQuery } from "./operations";
 const count = (n: number) => Math.round(n).toLocaleString();
 const percent = (n: number) => `${Math.round(n * 100)}%`;
 
-export function Home() {
+export function Home({ role }: { role: Role }) {
   const { search } = useLocation();
   const preset = parsePreset(search.get("range"));
-  // The range is fixed when the preset is chosen, not on every render.
-  const range = useMemo(() => presetRange(preset, new Date()), [preset]);
-  const timeZone = browserTimeZone();
+  const timeZone = useTimeZone();
+  // The range is fixed when the preset (or the zone) is chosen, not on every render.
+  const range = useMemo(() => presetRange(preset, new Date(), timeZone), [preset, timeZone]);
   const variables = {
     range: { from: range.from.toISOString(), to: range.to.toISOString(), bucket: range.bucket, timeZone },
   };
   const [{ data, error, fetching }] = useQuery({ query: HomeQuery, variables });
-  const labels = range.starts.map((s) => label(s, range));
+  const labels = range.starts.map((s) => label(s, range, timeZone));
   return (
     <section aria-labelledby="home-title" aria-busy={fetching}>
       <div className="heading">
         <h1 id="home-title">Home</h1>
-        <span className="muted">Times in {timeZone}</span>
+        <span className="muted" data-testid="home-zone">
+          Times in {timeZone}
+          {canRun(role, "updateMerchantTimeZone") && (
+            <>
+              {" "}
+              (<Link to="/team#business-settings">change</Link>)
+            </>
+          )}
+        </span>
       </div>
       <nav aria-label="Range" className="presets">
         {presets.map((p) => (
@@ -166,8 +176,8 @@ function VolumeTable(props: { title: string; testId: string; rows: readonly { st
   );
 }
 
-function label(d: Date, r: Range): string {
+function label(d: Date, r: Range, timeZone: string): string {
   return r.bucket === "HOUR"
-    ? d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
-    : d.toLocaleDateString(undefined, { month: "short", day: "numeric" });
+    ? d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone })
+    : d.toLocaleDateString(undefined, { month: "short", day: "numeric", timeZone });
 }

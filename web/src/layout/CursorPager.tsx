@@ -1,6 +1,8 @@
 // Pages of a Relay connection kept in the component's state rather than
 // the URL, for a list that is one part of a page (the audit log, the event
-// log): the variables for the query, and its Newer / Older buttons.
+// log) or whose filters alone are in the URL (refunds, disputes,
+// customers): the variables for the query, and its Newer / Older buttons.
+// A new resetOn (the filters' query) goes back to the first page.
 import { useState } from "react";
 
 interface PageInfo {
@@ -10,8 +12,10 @@ interface PageInfo {
   endCursor?: string | null;
 }
 
-export function useCursorPage(pageSize: number) {
-  const [cursor, setCursor] = useState<{ after?: string; before?: string }>({});
+export function useCursorPage(pageSize: number, resetOn = "") {
+  const [state, setState] = useState<{ after?: string; before?: string; on?: string }>({});
+  const cursor: { after?: string; before?: string } = state.on === resetOn ? state : {};
+  const setCursor = (c: { after?: string; before?: string }) => setState({ ...c, on: resetOn });
   const variables = cursor.before ? { last: pageSize, before: cursor.before } : { first: pageSize, after: cursor.after ?? null };
   function pager(info: PageInfo | undefined, label: string) {
     // Paging backwards (before), "previous" is the newer side; the first

@@ -1,8 +1,10 @@
 // The home page's time ranges: today, the last 7 days and the last 30
-// days, as local calendar days of the browser's time zone, and the buckets
-// the analytics queries cut them into. The server cuts buckets in the zone
-// the page names (AnalyticsRange.timeZone); the page lists the same bucket
-// starts itself, so a bucket with no row still shows, as a zero.
+// days, as calendar days of the merchant's time zone (not the browser's),
+// and the buckets the analytics queries cut them into. The server cuts
+// buckets in the zone the page names (AnalyticsRange.timeZone); the page
+// lists the same bucket starts itself, so a bucket with no row still shows,
+// as a zero.
+import { wallTime, zonedTime } from "./zone";
 
 export type Preset = "today" | "7d" | "30d";
 export const presets: { id: Preset; label: string }[] = [
@@ -24,33 +26,26 @@ export function parsePreset(s: string | null): Preset {
   return presets.some((p) => p.id === s) ? (s as Preset) : "today";
 }
 
-/** The preset's range at the instant now, in the time zone the Date functions use (the browser's). */
-export function presetRange(preset: Preset, now: Date): Range {
-  const y = now.getFullYear();
-  const m = now.getMonth();
-  const d = now.getDate();
-  const to = new Date(y, m, d + 1);
+/** The preset's range at the instant now, in calendar days of timeZone. */
+export function presetRange(preset: Preset, now: Date, timeZone: string): Range {
+  const { year, month, day } = wallTime(now, timeZone);
+  const at = (d: number, h = 0) => zonedTime(year, month, d, h, timeZone);
+  const to = at(day + 1);
   if (preset === "today") {
-    const from = new Date(y, m, d);
+    const from = at(day);
     const starts: Date[] = [];
-    // A day has 23 to 25 local hours; Date normalises a skipped hour to the
-    // next one and the dedupe below drops the repeat.
-    for (let h = 0; h < 25; h++) {
-      const s = new Date(y, m, d, h);
+    // A day has 23 to 25 hours: a skipped hour starts where the next one
+    // does, and the dedupe below drops it; a repeated hour is one bucket.
+    for (let h = 0; h < 24; h++) {
+      const s = at(day, h);
       if (s >= to) break;
       if (starts.length === 0 || s.getTime() !== starts[starts.length - 1]!.getTime()) starts.push(s);
     }
     return { from, to, bucket: "HOUR", starts };
   }
   const days = preset === "7d" ? 7 : 30;
-  const from = new Date(y, m, d - days + 1);
-  const starts = Array.from({ length: days }, (_, i) => new Date(y, m, d - days + 1 + i));
-  return { from, to, bucket: "DAY", starts };
-}
-
-/** The browser's IANA time zone, for AnalyticsRange.timeZone. */
-export function browserTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  const starts = Array.from({ length: days }, (_, i) => at(day - days + 1 + i));
+  return { from: starts[0]!, to, bucket: "DAY", starts };
 }
 
 /**

@@ -130,6 +130,7 @@ export const mutationAccess = {
   "updateGsmRule": [
     "DEVELOPER"
   ],
+  "updateMerchantTimeZone": [],
   "updatePayment": [
     "OPERATOR"
   ],

@@ -9,7 +9,8 @@
 // not say which, so the page says where the payment went and after what
 // error, and the list's note says what can make a retry.
 import { formatMoney } from "../lib/money";
-import { Status, formatDate } from "./status";
+import { Status } from "./status";
+import { Time } from "../layout/TimeZone";
 
 export interface TimelineAttempt {
   id: string;
@@ -71,9 +72,7 @@ export function AttemptTimeline({ attempts }: { attempts: readonly TimelineAttem
               </strong>
               <Status value={a.status} />
               <span className="num">{formatMoney(a.amount, a.currency)}</span>
-              <time className="muted" dateTime={a.createdAt}>
-                {formatDate(a.createdAt)}
-              </time>
+              <Time className="muted" value={a.createdAt} />
             </div>
             <dl className="facts">
               <dt>Routing</dt>

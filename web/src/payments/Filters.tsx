@@ -1,124 +1,58 @@
-// The payments list's filter form. It edits a draft; Apply writes the
-// draft to the URL (lib/filters), which the list reads, so a filtered list
-// survives a reload, a copied link and Back.
-import { useState, type FormEvent } from "react";
-import { currencyCodes } from "../lib/currencies.generated";
-import { filtersToSearch, noFilters, paymentStatuses, type PaymentFilters } from "../lib/filters";
+// The payments list's filter form (layout/FilterForm's fields): statuses,
+// currency, connector, amounts in the currency's major units, creation
+// days, a customer (id or e-mail) and a payment id.
+import { Checkboxes, CurrencyField, CustomerField, DayFields, DaysHint, FilterForm, TextField, customerHint, valueOf } from "../layout/FilterForm";
+import { paymentFilters, paymentStatuses, type PaymentFilters } from "../lib/filters";
 import { currencyExponent } from "../lib/money";
 
 export function Filters({ value, onApply }: { value: PaymentFilters; onApply: (f: PaymentFilters) => void }) {
-  const [draft, setDraft] = useState(value);
-  const set = <K extends keyof PaymentFilters>(k: K, v: PaymentFilters[K]) => setDraft((d) => ({ ...d, [k]: v }));
-  const str = (v: string) => (v.trim() === "" ? null : v.trim());
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    onApply(draft);
-  };
-  const step = draft.currency ? String(10 ** -currencyExponent(draft.currency)) : "any";
   return (
-    <form className="filters" aria-label="Filter payments" onSubmit={submit}>
-      <fieldset className="statuses">
-        <legend>Status</legend>
-        {paymentStatuses.map((s) => (
-          <label key={s}>
+    <FilterForm
+      label="Filter payments"
+      value={value}
+      set={paymentFilters}
+      onApply={onApply}
+      hint={
+        <>
+          Amounts are in the currency's major units, both ends included; choose a currency to filter by amount.{" "}
+          <DaysHint /> {customerHint}
+        </>
+      }
+    >
+      {(draft, change) => {
+        const step = draft.currency ? String(10 ** -currencyExponent(draft.currency)) : "any";
+        const amount = (key: "amountMin" | "amountMax", id: string, label: string) => (
+          <label className="field">
+            {label}
+            {draft.currency ? ` (${draft.currency})` : ""}
             <input
-              type="checkbox"
-              name="status"
-              value={s}
-              checked={draft.statuses.includes(s)}
-              onChange={(e) =>
-                set("statuses", e.target.checked ? [...draft.statuses, s] : draft.statuses.filter((x) => x !== s))
-              }
-            />{" "}
-            {s.replaceAll("_", " ")}
+              id={id}
+              type="number"
+              min="0"
+              step={step}
+              inputMode="decimal"
+              disabled={!draft.currency}
+              aria-describedby="filter-hint"
+              value={draft[key] ?? ""}
+              onChange={(e) => change(key, valueOf(e.target.value))}
+            />
           </label>
-        ))}
-      </fieldset>
-      <div className="filter-fields">
-        <label className="field">
-          Currency
-          <select id="filter-currency" value={draft.currency ?? ""} onChange={(e) => set("currency", str(e.target.value))}>
-            <option value="">Any</option>
-            {currencyCodes.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          Connector
-          <input
-            id="filter-connector"
-            value={draft.connector ?? ""}
-            placeholder="stripe_test"
-            onChange={(e) => set("connector", str(e.target.value))}
-          />
-        </label>
-        <label className="field">
-          Amount from{draft.currency ? ` (${draft.currency})` : ""}
-          <input
-            id="filter-min"
-            type="number"
-            min="0"
-            step={step}
-            inputMode="decimal"
-            disabled={!draft.currency}
-            aria-describedby="amount-hint"
-            value={draft.amountMin ?? ""}
-            onChange={(e) => set("amountMin", str(e.target.value))}
-          />
-        </label>
-        <label className="field">
-          Amount to{draft.currency ? ` (${draft.currency})` : ""}
-          <input
-            id="filter-max"
-            type="number"
-            min="0"
-            step={step}
-            inputMode="decimal"
-            disabled={!draft.currency}
-            aria-describedby="amount-hint"
-            value={draft.amountMax ?? ""}
-            onChange={(e) => set("amountMax", str(e.target.value))}
-          />
-        </label>
-        <label className="field">
-          Created from
-          <input id="filter-from" type="date" value={draft.from ?? ""} onChange={(e) => set("from", str(e.target.value))} />
-        </label>
-        <label className="field">
-          Created to
-          <input id="filter-to" type="date" value={draft.to ?? ""} onChange={(e) => set("to", str(e.target.value))} />
-        </label>
-        <label className="field">
-          Customer id
-          <input id="filter-customer" value={draft.customerID ?? ""} onChange={(e) => set("customerID", str(e.target.value))} />
-        </label>
-        <label className="field">
-          Payment id
-          <input id="filter-payment" value={draft.paymentID ?? ""} onChange={(e) => set("paymentID", str(e.target.value))} />
-        </label>
-      </div>
-      <p id="amount-hint" className="muted">
-        Amounts are in the currency's major units, both ends included; choose a currency to filter by amount. Days are
-        in your time zone, both included.
-      </p>
-      <div className="row">
-        <button type="submit" className="primary">
-          Apply filters
-        </button>
-        <button
-          type="button"
-          disabled={filtersToSearch(draft).size === 0}
-          onClick={() => {
-            setDraft(noFilters);
-            onApply(noFilters);
-          }}
-        >
-          Clear
-        </button>
-      </div>
-    </form>
+        );
+        return (
+          <>
+            <Checkboxes legend="Status" name="status" options={paymentStatuses} value={draft.statuses} onChange={(v) => change("statuses", v)} />
+            <div className="filter-fields">
+              <CurrencyField value={draft.currency} onChange={(v) => change("currency", v)} />
+              <TextField id="filter-connector" label="Connector" placeholder="stripe_test" value={draft.connector} onChange={(v) => change("connector", v)} />
+              {amount("amountMin", "filter-min", "Amount from")}
+              {amount("amountMax", "filter-max", "Amount to")}
+              <DayFields draft={draft} change={change} />
+              <CustomerField value={draft.customer} onChange={(v) => change("customer", v)} />
+              <TextField id="filter-payment" label="Payment id" value={draft.paymentID} onChange={(v) => change("paymentID", v)} />
+            </div>
+          </>
+        );
+      }}
+    </FilterForm>
   );
 }

@@ -16,7 +16,8 @@ import { EventCard } from "../developers/EventLog";
 import { AttemptTimeline, errorOf } from "./AttemptTimeline";
 import { CancelPaymentMutation, CapturePaymentMutation, CreateRefundMutation, PaymentQuery } from "./operations";
 import { Table } from "../layout/Table";
-import { Status, formatDate } from "./status";
+import { Status } from "./status";
+import { Time } from "../layout/TimeZone";
 
 export function PaymentDetail({ id, role }: { id: string; role: Role }) {
   const [{ data, error, fetching }, refetch] = useQuery({ query: PaymentQuery, variables: { id } });
@@ -82,7 +83,7 @@ export function PaymentDetail({ id, role }: { id: string; role: Role }) {
         )}
         <dt>Created</dt>
         <dd>
-          <time dateTime={p.createdAt}>{formatDate(p.createdAt)}</time>
+          <Time value={p.createdAt} />
         </dd>
       </dl>
 
@@ -119,7 +120,7 @@ export function PaymentDetail({ id, role }: { id: string; role: Role }) {
               <td className="num">{formatMoney(c.amount, c.currency)}</td>
               <td>{errorOf(c)}</td>
               <td>
-                <time dateTime={c.createdAt}>{formatDate(c.createdAt)}</time>
+                <Time value={c.createdAt} />
               </td>
             </tr>
           ))}
@@ -143,7 +144,7 @@ export function PaymentDetail({ id, role }: { id: string; role: Role }) {
               </td>
               <td className="num">{formatMoney(r.amount, r.currency)}</td>
               <td>
-                <time dateTime={r.createdAt}>{formatDate(r.createdAt)}</time>
+                <Time value={r.createdAt} />
               </td>
             </tr>
           ))}
@@ -176,7 +177,7 @@ export function PaymentDetail({ id, role }: { id: string; role: Role }) {
               </td>
               <td className="num">{formatMoney(d.amount, d.currency)}</td>
               <td>{d.connectorReason ?? "—"}</td>
-              <td>{d.challengeRequiredBy ? <time dateTime={d.challengeRequiredBy}>{formatDate(d.challengeRequiredBy)}</time> : "—"}</td>
+              <td>{d.challengeRequiredBy ? <Time value={d.challengeRequiredBy} /> : "—"}</td>
               <td>
                 <AcceptDispute id={d.id} status={d.disputeStatus} role={role} done={refreshed} />
               </td>

@@ -1,31 +1,32 @@
 // The payments list: newest first, 20 a page, filtered by what the URL
-// says (lib/filters: status, currency, connector, amount, days, customer,
-// payment id), with the connection's cursors kept in the URL too (?after=…
+// says (lib/filters: status, currency, connector, amount, days of the
+// merchant's time zone, customer id or e-mail, payment id), with the connection's cursors kept in the URL too (?after=…
 // or ?before=…) so a page can be reloaded, shared within the cursors'
 // hour, and left with Back. Export CSV asks the API for a one-time link to
 // the same payments and opens it.
 import { useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { errorText } from "../lib/errors";
-import { exportFilter, filtersToSearch, hasFilters, parseFilters, paymentsWhere } from "../lib/filters";
+import { exportFilter, paymentFilters, paymentsWhere } from "../lib/filters";
 import { formatAmount } from "../lib/money";
 import { canRun, type Role } from "../lib/roles";
 import { Link } from "../layout/Link";
-import { navigate, useLocation } from "../lib/router";
+import { useListFilters } from "../layout/FilterForm";
 import { Table } from "../layout/Table";
+import { useTimeZone } from "../layout/TimeZone";
 import { Filters } from "./Filters";
 import { CreatePaymentExportMutation, PaymentUpdatedSubscription, PaymentsQuery } from "./operations";
-import { Status, formatDate } from "./status";
+import { Status } from "./status";
+import { Time } from "../layout/TimeZone";
 
 const pageSize = 20;
 
 export function PaymentList({ role }: { role: Role }) {
-  const { search } = useLocation();
-  const filters = parseFilters(search);
-  const query = filtersToSearch(filters);
+  const { filters, query, apply, filtered, search } = useListFilters(paymentFilters, "/payments");
+  const timeZone = useTimeZone();
   const after = search.get("after");
   const before = search.get("before");
-  const where = paymentsWhere(filters);
+  const where = paymentsWhere(filters, timeZone);
   const variables = before ? { last: pageSize, before, where } : { first: pageSize, after, where };
   const [{ data, error, fetching }, refetch] = useQuery({ query: PaymentsQuery, variables });
   // Live: a payment made or changed anywhere reads the open page again, at
@@ -56,7 +57,6 @@ export function PaymentList({ role }: { role: Role }) {
     q.set(cursor, value);
     return `/payments?${q.toString()}`;
   };
-  const filtered = hasFilters(filters);
   return (
     <section aria-labelledby="payments-title">
       <div className="heading">
@@ -73,7 +73,7 @@ export function PaymentList({ role }: { role: Role }) {
             disabled={exporting}
             onClick={async () => {
               setExporting(true);
-              const res = await createExport({ filter: exportFilter(filters) });
+              const res = await createExport({ filter: exportFilter(filters, timeZone) });
               const url = res.data?.createPaymentExport.url;
               // The link is the grant: one use, five minutes; the browser
               // downloads it (the server names it an attachment).
@@ -85,10 +85,7 @@ export function PaymentList({ role }: { role: Role }) {
           </button>
         )}
       </div>
-      <Filters key={query.toString()} value={filters} onApply={(f) => {
-        const q = filtersToSearch(f).toString();
-        navigate(q ? `/payments?${q}` : "/payments");
-      }} />
+      <Filters key={query.toString()} value={filters} onApply={apply} />
       {(error || exportState.error) && (
         <p className="error" role="alert">
           {errorText(error) ?? errorText(exportState.error)}
@@ -104,7 +101,7 @@ export function PaymentList({ role }: { role: Role }) {
           { label: "Amount", numeric: true },
           { label: "Currency" },
           { label: "Connector" },
-          { label: "Created" },
+          { label: `Created (${timeZone})` },
         ]}
       >
         {rows.map((p) => (
@@ -119,7 +116,7 @@ export function PaymentList({ role }: { role: Role }) {
             <td>{p.currency}</td>
             <td>{p.connector ?? "—"}</td>
             <td>
-              <time dateTime={p.createdAt}>{formatDate(p.createdAt)}</time>
+              <Time value={p.createdAt} />
             </td>
           </tr>
         ))}

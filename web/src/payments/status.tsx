@@ -18,7 +18,3 @@ const tone: Record<string, string> = {
 export function Status({ value }: { value: string }) {
   return <span className={`status ${tone[value] ?? "pending"}`}>{value.replaceAll("_", " ")}</span>;
 }
-
-export function formatDate(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-}

@@ -1,28 +1,54 @@
 // The refunds list: the merchant's refunds newest first, 20 a page with a
-// cursor pager, each linking to its payment.
+// cursor pager, each linking to its payment, filtered by what the URL says
+// (./filters: statuses, currency, creation days, payment id).
 import { useQuery } from "urql";
 import { useCursorPage } from "../layout/CursorPager";
+import { Checkboxes, CurrencyField, DayFields, DaysHint, FilterForm, TextField, useListFilters } from "../layout/FilterForm";
 import { Link } from "../layout/Link";
 import { Table } from "../layout/Table";
+import { Time, useTimeZone } from "../layout/TimeZone";
 import { errorText } from "../lib/errors";
 import { formatMoney } from "../lib/money";
 import { errorOf } from "../payments/AttemptTimeline";
-import { Status, formatDate } from "../payments/status";
+import { Status } from "../payments/status";
+import { refundFilters, refundStatuses, refundsWhere } from "./filters";
 import { RefundsQuery } from "./operations";
 
 const pageSize = 20;
 
 export function RefundList() {
-  const { variables, pager } = useCursorPage(pageSize);
-  const [{ data, error, fetching }] = useQuery({ query: RefundsQuery, variables, requestPolicy: "cache-and-network" });
+  const { filters, query, apply, filtered } = useListFilters(refundFilters, "/refunds");
+  const timeZone = useTimeZone();
+  const { variables, pager } = useCursorPage(pageSize, query.toString());
+  const [{ data, error, fetching }] = useQuery({
+    query: RefundsQuery,
+    variables: { ...variables, where: refundsWhere(filters, timeZone) },
+    requestPolicy: "cache-and-network",
+  });
   const conn = data?.refunds;
   const rows = conn?.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
   return (
     <section aria-labelledby="refunds-title">
       <div className="heading">
         <h1 id="refunds-title">Refunds</h1>
-        {conn && <span className="muted">{conn.totalCount} in all</span>}
+        {conn && (
+          <span className="muted" data-testid="refunds-count">
+            {conn.totalCount} {filtered ? "match" : "in all"}
+          </span>
+        )}
       </div>
+      <FilterForm key={query.toString()} label="Filter refunds" value={filters} set={refundFilters} onApply={apply} hint={<DaysHint />}>
+        {(draft, change) => (
+          <>
+            <Checkboxes legend="Status" name="status" options={refundStatuses} value={draft.statuses} onChange={(v) => change("statuses", v)} />
+            <div className="filter-fields">
+              <CurrencyField value={draft.currency} onChange={(v) => change("currency", v)} />
+              <DayFields draft={draft} change={change} />
+              <TextField id="filter-payment" label="Payment id" value={draft.paymentID} onChange={(v) => change("paymentID", v)} />
+            </div>
+          </>
+        )}
+      </FilterForm>
       {error && (
         <p className="error" role="alert">
           {errorText(error)}
@@ -39,7 +65,7 @@ export function RefundList() {
           { label: "Amount", numeric: true },
           { label: "Connector" },
           { label: "Reason or error" },
-          { label: "Created" },
+          { label: `Created (${timeZone})` },
         ]}
       >
         {rows.map((r) => (
@@ -55,14 +81,14 @@ export function RefundList() {
             <td>{r.connector}</td>
             <td>{r.errorCode || r.errorMessage ? errorOf(r) : (r.reason ?? "—")}</td>
             <td>
-              <time dateTime={r.createdAt}>{formatDate(r.createdAt)}</time>
+              <Time value={r.createdAt} />
             </td>
           </tr>
         ))}
         {conn && rows.length === 0 && (
           <tr>
             <td colSpan={7} className="muted">
-              No refunds yet.
+              {filtered ? "No refunds match these filters." : "No refunds yet."}
             </td>
           </tr>
         )}

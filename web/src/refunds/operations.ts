@@ -1,8 +1,8 @@
 import { graphql } from "../gql";
 
 export const RefundsQuery = graphql(`
-  query Refunds($first: Int, $after: Cursor, $last: Int, $before: Cursor) {
-    refunds(first: $first, after: $after, last: $last, before: $before, orderBy: [{ field: CREATED_AT, direction: DESC }]) {
+  query Refunds($first: Int, $after: Cursor, $last: Int, $before: Cursor, $where: RefundWhereInput) {
+    refunds(first: $first, after: $after, last: $last, before: $before, where: $where, orderBy: [{ field: CREATED_AT, direction: DESC }]) {
       totalCount
       pageInfo {
         hasNextPage

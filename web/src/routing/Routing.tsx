@@ -13,6 +13,7 @@ import { useActionKey } from "../developers/actionKey";
 import { currencyCodes } from "../lib/currencies.generated";
 import { ErrorAlert } from "../layout/ErrorAlert";
 import { ProfilePicker, useProfileChoice } from "../layout/ProfilePicker";
+import { Time } from "../layout/TimeZone";
 import { parseMajor } from "../lib/money";
 import { canRun, type Role } from "../lib/roles";
 import { fromAlgorithm, programWords } from "./advanced";
@@ -215,7 +216,9 @@ function Configurations(props: { algorithms: Stored[]; mayConfigure: boolean; op
               <tr key={a.id}>
                 <td>{a.name}</td>
                 <td>{a.kind}</td>
-                <td>{new Date(a.createdAt).toLocaleString()}</td>
+                <td>
+                  <Time value={a.createdAt} />
+                </td>
                 <td>{a.active ? <strong>active</strong> : "—"}</td>
                 {props.mayConfigure && (
                   <td>

@@ -1,7 +1,8 @@
 // The Team page: the merchant's members and their roles (change a role,
-// remove a member), invitations (a link to copy), and the audit log, newest
-// first, paged. The schema gives all of it to admins only (users,
-// auditLog, inviteUser, updateUserRole and removeUser have an empty
+// remove a member), invitations (a link to copy), the business settings
+// (the merchant's time zone), and the audit log, newest first, paged.
+// The schema gives all of it to admins only (users, auditLog, inviteUser,
+// updateUserRole, removeUser and updateMerchantTimeZone have an empty
 // @hasRole list); anyone else is told so and offered nothing.
 import { useEffect, useState, type FormEvent } from "react";
 import { useMutation, useQuery } from "urql";
@@ -10,7 +11,8 @@ import type { Viewer } from "../App";
 import { errorText } from "../lib/errors";
 import { canRead, canRun, type Role } from "../lib/roles";
 import { Table } from "../layout/Table";
-import { formatDate } from "../payments/status";
+import { Time } from "../layout/TimeZone";
+import { BusinessSettings } from "./BusinessSettings";
 import { CopyField } from "./CopyField";
 import { AuditLogQuery, InviteUserMutation, MembersQuery, RemoveUserMutation, UpdateUserRoleMutation } from "./operations";
 
@@ -37,6 +39,7 @@ export function Team({ viewer }: { viewer: Viewer }) {
       <h1 id="team-title">Team</h1>
       <Members viewer={viewer} changed={changed} />
       {canRun(viewer.role, "inviteUser") && <Invite changed={changed} />}
+      {canRun(viewer.role, "updateMerchantTimeZone") && <BusinessSettings changed={changed} />}
       {canRead(viewer.role, "auditLog") && <AuditLog changes={changes} />}
     </section>
   );
@@ -100,7 +103,7 @@ function Members({ viewer, changed }: { viewer: Viewer; changed: () => void }) {
                 )}
               </td>
               <td>
-                <time dateTime={m.joinedAt}>{formatDate(m.joinedAt)}</time>
+                <Time value={m.joinedAt} />
               </td>
               <td>
                 {canRun(viewer.role, "removeUser") &&
@@ -189,7 +192,7 @@ function Invite({ changed }: { changed: () => void }) {
           <div className="notice" role="status">
             <p>
               Send this link to {made.email}: it makes them {roleLabel(made.role).toLowerCase()} once, until{" "}
-              <time dateTime={made.expiresAt}>{formatDate(made.expiresAt)}</time>. Whoever holds it may join.
+              <Time value={made.expiresAt} />. Whoever holds it may join.
             </p>
             <CopyField label="Invitation link" value={made.link} testId="invitation-link" />
           </div>
@@ -230,7 +233,7 @@ function AuditLog({ changes }: { changes: number }) {
         {rows.map((a) => (
           <tr key={a.id}>
             <td>
-              <time dateTime={a.createdAt}>{formatDate(a.createdAt)}</time>
+              <Time value={a.createdAt} />
             </td>
             <td>{a.actor === "admin_key" ? "the admin key" : a.userEmail}</td>
             <td>

@@ -65,3 +65,12 @@ export const AuditLogQuery = graphql(`
     }
   }
 `);
+
+export const UpdateMerchantTimeZoneMutation = graphql(`
+  mutation UpdateMerchantTimeZone($timeZone: String!) {
+    updateMerchantTimeZone(timeZone: $timeZone) {
+      id
+      timeZone
+    }
+  }
+`);
