@@ -98,3 +98,40 @@ func TestOnlyTheWiringImportsTheFrontDoors(t *testing.T) {
 		}
 	}
 }
+
+// frontDoors are the packages that turn requests into domain calls and
+// domain results into answers. graph/cursors is not one: it is the
+// GraphQL layer's own store, its connection cursors in Redis (a cursor is
+// a GraphQL idea, not the domain's).
+var frontDoors = []string{"rest", "graph"}
+
+var frontDoorStores = []string{"graph/cursors"}
+
+// storesAndDrivers are what only the wiring (internal/app) and the domain's
+// adapters may hold: a front door reaches the database and Redis through
+// the domain, never by a driver or a store of its own. graph's entgql
+// connections build their queries with ent's generated code, which is not
+// listed: ent is the domain's model, read by both doors.
+var storesAndDrivers = []string{
+	"database/sql", "github.com/go-sql-driver/mysql", "modernc.org/sqlite", "github.com/redis/go-redis",
+	"switchyard/internal/store", "switchyard/internal/redisconn", "switchyard/internal/redisstore",
+}
+
+// TestFrontDoorsReachStoresThroughTheDomain: rest and graph import no
+// database or Redis driver and none of the process's stores.
+func TestFrontDoorsReachStoresThroughTheDomain(t *testing.T) {
+	for _, p := range listPackages(t) {
+		path := rel(p.ImportPath)
+		door := slices.ContainsFunc(frontDoors, func(d string) bool { return hasPrefixPath(path, d) })
+		if !door || slices.Contains(frontDoorStores, path) {
+			continue
+		}
+		for _, imp := range p.Imports {
+			for _, f := range storesAndDrivers {
+				if hasPrefixPath(imp, f) {
+					t.Errorf("%s imports %s: a front door reaches the database and Redis through the domain", path, imp)
+				}
+			}
+		}
+	}
+}
