@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/go-sql-driver/mysql"
 
 	"switchyard/internal/ids"
 	"switchyard/internal/testenv"
@@ -65,39 +68,33 @@ func in(n int) string { return "(" + strings.TrimSuffix(strings.Repeat("?,", n),
 
 func (f *floorLoop) once(ctx context.Context) (int, error) {
 	now := time.Now().UTC().Truncate(time.Microsecond)
-	tx, err := f.db.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback() //nolint:errcheck // after Commit it does nothing
-	rows, err := tx.QueryContext(ctx, "SELECT `id`, `event_id` FROM `webhook_delivery_tasks` "+
-		"WHERE `status` = 'pending' AND `next_attempt_at` <= ? ORDER BY `next_attempt_at`, `id` LIMIT ? FOR UPDATE SKIP LOCKED",
-		now, f.batch)
-	if err != nil {
-		return 0, err
-	}
 	var ds []*floorDelivery
 	var taskIDs, eventIDs []any
-	for rows.Next() {
-		d := &floorDelivery{}
-		if err := rows.Scan(&d.task, &d.event); err != nil {
-			return 0, err
+	if err := inTx(ctx, f.db, func(tx *sql.Tx) error {
+		ds, taskIDs, eventIDs = nil, nil, nil
+		rows, err := tx.QueryContext(ctx, "SELECT `id`, `event_id` FROM `webhook_delivery_tasks` "+
+			"WHERE `status` = 'pending' AND `next_attempt_at` <= ? ORDER BY `next_attempt_at`, `id` LIMIT ? FOR UPDATE SKIP LOCKED",
+			now, f.batch)
+		if err != nil {
+			return err
 		}
-		ds = append(ds, d)
-		taskIDs, eventIDs = append(taskIDs, d.task), append(eventIDs, d.event)
-	}
-	if err := rows.Err(); err != nil {
-		return 0, err
-	}
-	if len(ds) == 0 {
-		return 0, tx.Commit()
-	}
-	lease := now.Add(time.Minute)
-	if _, err := tx.ExecContext(ctx, "UPDATE `webhook_delivery_tasks` SET `locked_until` = ?, `next_attempt_at` = ?, `modified_at` = ? "+
-		"WHERE `id` IN "+in(len(ds)), append([]any{lease, lease, now}, taskIDs...)...); err != nil {
-		return 0, err
-	}
-	if err := tx.Commit(); err != nil {
+		defer rows.Close()
+		for rows.Next() {
+			d := &floorDelivery{}
+			if err := rows.Scan(&d.task, &d.event); err != nil {
+				return err
+			}
+			ds = append(ds, d)
+			taskIDs, eventIDs = append(taskIDs, d.task), append(eventIDs, d.event)
+		}
+		if err := rows.Err(); err != nil || len(ds) == 0 {
+			return err
+		}
+		lease := now.Add(time.Minute)
+		_, err = tx.ExecContext(ctx, "UPDATE `webhook_delivery_tasks` SET `locked_until` = ?, `next_attempt_at` = ?, `modified_at` = ? "+
+			"WHERE `id` IN "+in(len(ds)), append([]any{lease, lease, now}, taskIDs...)...)
+		return err
+	}); err != nil || len(ds) == 0 {
 		return 0, err
 	}
 
@@ -126,11 +123,6 @@ func (f *floorLoop) once(ctx context.Context) (int, error) {
 	}
 	wg.Wait()
 
-	tx, err = f.db.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback() //nolint:errcheck // after Commit it does nothing
 	var values strings.Builder
 	args := make([]any, 0, 9*len(ds))
 	for i, d := range ds {
@@ -143,20 +135,43 @@ func (f *floorLoop) once(ctx context.Context) (int, error) {
 			fmt.Sprintf(`{"body":"ok","headers":[["Content-Length","2"]],"status_code":%d,"error_message":null}`, d.status),
 			d.status, d.status == http.StatusOK, d.event)
 	}
-	if _, err := tx.ExecContext(ctx, "INSERT INTO `event_delivery_attempts` (`id`, `merchant_id`, `created_at`, `modified_at`, "+
-		"`delivery_attempt`, `initial_attempt_id`, `request`, `response`, `response_status_code`, `is_delivery_successful`, `event_id`) VALUES "+
-		values.String(), args...); err != nil {
-		return 0, err
+	return len(ds), inTx(ctx, f.db, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO `event_delivery_attempts` (`id`, `merchant_id`, `created_at`, `modified_at`, "+
+			"`delivery_attempt`, `initial_attempt_id`, `request`, `response`, `response_status_code`, `is_delivery_successful`, `event_id`) VALUES "+
+			values.String(), args...); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "UPDATE `events` SET `is_delivered` = 1, `modified_at` = ? WHERE `id` IN "+in(len(ds)),
+			append([]any{now}, eventIDs...)...); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, "UPDATE `webhook_delivery_tasks` SET `status` = 'delivered', `locked_until` = NULL, "+
+			"`last_error` = NULL, `modified_at` = ? WHERE `id` IN "+in(len(ds)), append([]any{now}, taskIDs...)...)
+		return err
+	})
+}
+
+// inTx runs fn in a transaction, again when MariaDB picked it as a
+// deadlock's victim (1213) or its lock wait timed out (1205), as any worker
+// on InnoDB must: two floor loops' claims and records can cross.
+func inTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
+	for try := 1; ; try++ {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if err = fn(tx); err == nil {
+			err = tx.Commit()
+		}
+		if err == nil {
+			return nil
+		}
+		_ = tx.Rollback()
+		var me *mysql.MySQLError
+		if try == 5 || !errors.As(err, &me) || (me.Number != 1213 && me.Number != 1205) {
+			return err
+		}
 	}
-	if _, err := tx.ExecContext(ctx, "UPDATE `events` SET `is_delivered` = 1, `modified_at` = ? WHERE `id` IN "+in(len(ds)),
-		append([]any{now}, eventIDs...)...); err != nil {
-		return 0, err
-	}
-	if _, err := tx.ExecContext(ctx, "UPDATE `webhook_delivery_tasks` SET `status` = 'delivered', `locked_until` = NULL, "+
-		"`last_error` = NULL, `modified_at` = ? WHERE `id` IN "+in(len(ds)), append([]any{now}, taskIDs...)...); err != nil {
-		return 0, err
-	}
-	return len(ds), tx.Commit()
 }
 
 // post sends one signed body and returns the status (0 when it failed).
