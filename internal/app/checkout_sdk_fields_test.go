@@ -2,12 +2,14 @@ package app_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // TestCheckoutSDKAsksForRequiredBillingFields: a sandbox connector account
@@ -43,6 +45,13 @@ func TestCheckoutSDKAsksForRequiredBillingFields(t *testing.T) {
 		t.Fatalf("the checkout shows no billing address: %v\ncalls:\n%s", err, rig.callLog())
 	}
 	rig.fillCard(t, in, "4242424242424242")
+	// The country drop-down starts at the SDK's guess of the shopper's
+	// country, or at the list's first (Andorra, whose postal codes are
+	// three digits) when it has none: choose the United States, typing its
+	// name into the focused select as a shopper would.
+	if err := chooseOption(ctx, chromedp.CSS(`select[aria-label^="Country"]`), "United States", in); err != nil {
+		t.Fatalf("choosing the country: %v\ncalls:\n%s", err, rig.callLog())
+	}
 	for _, f := range []struct{ name, text string }{
 		{"first_name", "Sam Shopper"}, {"email", "sam@shop.example"}, {"line1", "9 Elm Street"}, {"city", "Springfield"}, {"zip", "62704"},
 	} {
@@ -70,6 +79,9 @@ func TestCheckoutSDKAsksForRequiredBillingFields(t *testing.T) {
 			t.Fatalf("the payment's billing address.%s is %v, want %s: %v", k, address[k], want, billing)
 		}
 	}
+	if address["country"] != "US" {
+		t.Fatalf("the payment's billing country is %v, want US, which the shopper chose: %v", address["country"], billing)
+	}
 	for _, k := range []string{"country", "state"} {
 		if v, _ := address[k].(string); v == "" {
 			t.Fatalf("the payment's billing has no %s, which the checkout's drop-down chose: %v", k, billing)
@@ -77,4 +89,28 @@ func TestCheckoutSDKAsksForRequiredBillingFields(t *testing.T) {
 	}
 
 	rig.checkCalls(t)
+}
+
+// chooseOption picks the option named want in a select as a shopper does
+// by keyboard: type-ahead to the first option that starts so, then the
+// arrow keys to the one that is exactly it, each a real change event.
+func chooseOption(ctx context.Context, sel chromedp.CSS, want string, in chromedp.QueryOption) error {
+	if err := chromedp.Do(ctx, chromedp.Focus(sel, in), chromedp.SendKeys(sel, want, in)); err != nil {
+		return err
+	}
+	for _, key := range []string{"", kb.ArrowDown, kb.ArrowDown, kb.ArrowUp, kb.ArrowUp, kb.ArrowUp, kb.ArrowUp} {
+		if key != "" {
+			if err := chromedp.Do(ctx, chromedp.SendKeys(sel, key, in)); err != nil {
+				return err
+			}
+		}
+		got, err := chromedp.Run(ctx, chromedp.Value(sel, in))
+		if err != nil {
+			return err
+		}
+		if got == want {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s: no option %q near where typing it led", sel, want)
 }
