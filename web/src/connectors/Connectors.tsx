@@ -11,6 +11,7 @@ import { ErrorAlert } from "../layout/ErrorAlert";
 import { canRun, type Role } from "../lib/roles";
 import { knobsOf, metadataWith, methodsFor, enabledKeys, offeredKeys, type MethodFamily, type SandboxKnobs } from "./methods";
 import { ConnectorsQuery, CreateConnectorAccountMutation, UpdateConnectorAccountMutation } from "./operations";
+import { nodesOf } from "../lib/connection";
 
 export interface Account {
   id: string;
@@ -29,8 +30,8 @@ export interface Account {
 
 export function Connectors({ role }: { role: Role }) {
   const [{ data, error, fetching }, refetch] = useQuery({ query: ConnectorsQuery, requestPolicy: "network-only" });
-  const accounts: Account[] = data?.connectorAccounts.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
-  const profiles = data?.merchantAccount?.profiles.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
+  const accounts: Account[] = nodesOf(data?.connectorAccounts);
+  const profiles = nodesOf(data?.merchantAccount?.profiles);
   const profileName = (id: string) => profiles.find((p) => p.profileID === id)?.profileName ?? id;
   const changed = () => refetch({ requestPolicy: "network-only" });
   const canEdit = canRun(role, "updateConnectorAccount");

@@ -10,6 +10,7 @@ import { Status } from "../payments/status";
 import { Time } from "../layout/TimeZone";
 import { maskedCard } from "./maskedCard";
 import { CustomerQuery } from "./operations";
+import { nodesOf } from "../lib/connection";
 
 export function CustomerDetail({ id }: { id: string }) {
   const [{ data, error, fetching }] = useQuery({ query: CustomerQuery, variables: { customerID: id }, requestPolicy: "cache-and-network" });
@@ -40,7 +41,7 @@ export function CustomerDetail({ id }: { id: string }) {
   }
   const methods = c.paymentMethods ?? [];
   const mandates = c.mandates ?? [];
-  const payments = c.payments.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
+  const payments = nodesOf(c.payments);
   return (
     <section aria-labelledby="customer-title">
       {back}

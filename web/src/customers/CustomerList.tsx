@@ -10,6 +10,8 @@ import { errorText } from "../lib/errors";
 import { Time, useTimeZone } from "../layout/TimeZone";
 import { customerFilters, customersWhere } from "./filters";
 import { CustomersQuery } from "./operations";
+import { nodesOf } from "../lib/connection";
+import { ListHeading } from "../layout/ListHeading";
 
 const pageSize = 20;
 
@@ -23,17 +25,10 @@ export function CustomerList() {
     requestPolicy: "cache-and-network",
   });
   const conn = data?.customers;
-  const rows = conn?.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
+  const rows = nodesOf(conn);
   return (
     <section aria-labelledby="customers-title">
-      <div className="heading">
-        <h1 id="customers-title">Customers</h1>
-        {conn && (
-          <span className="muted" data-testid="customers-count">
-            {conn.totalCount} {filtered ? "match" : "in all"}
-          </span>
-        )}
-      </div>
+      <ListHeading id="customers-title" title="Customers" testId="customers-count" count={conn?.totalCount} filtered={filtered} />
       <FilterForm key={query.toString()} label="Filter customers" value={filters} set={customerFilters} onApply={apply} hint={customerHint}>
         {(draft, change) => (
           <div className="filter-fields">

@@ -11,12 +11,13 @@ import { CreateProfile } from "./CreateProfile";
 import { EventLog } from "./EventLog";
 import { DevelopersQuery } from "./operations";
 import { Webhooks } from "./Webhooks";
+import { nodesOf } from "../lib/connection";
 
 export function Developers({ role }: { role: Role }) {
   const [{ data, error, fetching }, refetch] = useQuery({ query: DevelopersQuery, requestPolicy: "network-only" });
   const choice = useProfileChoice();
   const m = data?.merchantAccount;
-  const profiles = m?.profiles.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
+  const profiles = nodesOf(m?.profiles);
   const profile = profiles.find((p) => p.profileID === choice.profileID);
   const mayCreate = canRun(role, "createProfile");
   return (
@@ -30,7 +31,7 @@ export function Developers({ role }: { role: Role }) {
           <ApiKeys
             role={role}
             publishableKey={m.publishableKey}
-            keys={m.apiKeys.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? []}
+            keys={nodesOf(m.apiKeys)}
             changed={() => refetch({ requestPolicy: "network-only" })}
           />
           {(choice.profiles.length > 1 || mayCreate) && (

@@ -12,6 +12,7 @@ import { Status } from "../payments/status";
 import { Time } from "../layout/TimeZone";
 import { useActionKey } from "./actionKey";
 import { EventsQuery, RetryDeliveryMutation, RetryFailedWebhookDeliveriesMutation } from "./operations";
+import { nodesOf } from "../lib/connection";
 
 const pageSize = 20;
 
@@ -23,7 +24,7 @@ export function EventLog({ role, profileID }: { role: Role; profileID: string })
     requestPolicy: "network-only",
   });
   const conn = data?.events;
-  const events = conn?.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
+  const events = nodesOf(conn);
   const info = conn?.pageInfo;
   const mayRetry = canRun(role, "retryWebhookDelivery");
   const mayRetryAll = canRun(role, "retryFailedWebhookDeliveries");
@@ -107,7 +108,7 @@ export function EventCard({ event: ev, mayRetry, done }: { event: LoggedEvent; m
           </>
         )}
       </p>
-      <Attempts attempts={ev.deliveryAttempts.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? []} />
+      <Attempts attempts={nodesOf(ev.deliveryAttempts)} />
       {mayRetry && <Retry eventID={ev.eventID} done={done} />}
     </li>
   );

@@ -15,6 +15,8 @@ import { Time, useTimeZone } from "../layout/TimeZone";
 import { AcceptDispute } from "./AcceptDispute";
 import { disputeFilters, disputeStages, disputeStatuses, disputesWhere } from "./filters";
 import { DisputesQuery } from "./operations";
+import { nodesOf } from "../lib/connection";
+import { ListHeading } from "../layout/ListHeading";
 
 const pageSize = 20;
 
@@ -28,17 +30,10 @@ export function DisputeList({ role }: { role: Role }) {
     requestPolicy: "cache-and-network",
   });
   const conn = data?.disputes;
-  const rows = conn?.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
+  const rows = nodesOf(conn);
   return (
     <section aria-labelledby="disputes-title">
-      <div className="heading">
-        <h1 id="disputes-title">Disputes</h1>
-        {conn && (
-          <span className="muted" data-testid="disputes-count">
-            {conn.totalCount} {filtered ? "match" : "in all"}
-          </span>
-        )}
-      </div>
+      <ListHeading id="disputes-title" title="Disputes" testId="disputes-count" count={conn?.totalCount} filtered={filtered} />
       <FilterForm key={query.toString()} label="Filter disputes" value={filters} set={disputeFilters} onApply={apply} hint={<DaysHint />}>
         {(draft, change) => (
           <>

@@ -6,6 +6,7 @@ import { useQuery, type CombinedError } from "urql";
 import { chosenProfile, profileLabel, searchWithProfile, unknownProfile, type ProfileOption } from "../lib/profiles";
 import { navigate, useLocation } from "../lib/router";
 import { ProfilesQuery } from "./operations";
+import { nodesOf } from "../lib/connection";
 
 /** The merchant's profiles and the one the URL chooses. */
 export interface ProfileChoice {
@@ -24,7 +25,7 @@ export function useProfileChoice(): ProfileChoice {
   const { path, search } = useLocation();
   const [{ data, error }] = useQuery({ query: ProfilesQuery });
   const m = data?.merchantAccount;
-  const profiles = m?.profiles.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
+  const profiles = nodesOf(m?.profiles);
   const defaultProfileID = m?.defaultProfileID ?? null;
   const profile = chosenProfile(profiles, defaultProfileID, search);
   return {

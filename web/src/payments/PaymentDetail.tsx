@@ -18,6 +18,7 @@ import { CancelPaymentMutation, CapturePaymentMutation, CreateRefundMutation, Pa
 import { Table } from "../layout/Table";
 import { Status } from "./status";
 import { Time } from "../layout/TimeZone";
+import { nodesOf } from "../lib/connection";
 
 export function PaymentDetail({ id, role }: { id: string; role: Role }) {
   const [{ data, error, fetching }, refetch] = useQuery({ query: PaymentQuery, variables: { id } });
@@ -48,11 +49,11 @@ export function PaymentDetail({ id, role }: { id: string; role: Role }) {
       </section>
     );
   }
-  const refunds = p.refunds.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
+  const refunds = nodesOf(p.refunds);
   const attempts = p.attempts ?? [];
   const captures = p.captures ?? [];
   const disputes = p.disputes ?? [];
-  const events = p.events.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
+  const events = nodesOf(p.events);
   const actions = paymentActions(role, p.status);
   const refreshed = () => refetch({ requestPolicy: "network-only" });
   return (

@@ -18,6 +18,8 @@ import { Filters } from "./Filters";
 import { CreatePaymentExportMutation, PaymentUpdatedSubscription, PaymentsQuery } from "./operations";
 import { Status } from "./status";
 import { Time } from "../layout/TimeZone";
+import { nodesOf } from "../lib/connection";
+import { ListHeading } from "../layout/ListHeading";
 
 const pageSize = 20;
 
@@ -46,7 +48,7 @@ export function PaymentList({ role }: { role: Role }) {
   const [exportState, createExport] = useMutation(CreatePaymentExportMutation);
   const [exporting, setExporting] = useState(false);
   const conn = data?.payments;
-  const rows = conn?.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
+  const rows = nodesOf(conn);
   const info = conn?.pageInfo;
   // With ?before the connection pages backwards: its "previous" is the
   // newer side. Without a cursor the first page has nothing newer.
@@ -59,13 +61,7 @@ export function PaymentList({ role }: { role: Role }) {
   };
   return (
     <section aria-labelledby="payments-title">
-      <div className="heading">
-        <h1 id="payments-title">Payments</h1>
-        {conn && (
-          <span className="muted" data-testid="payments-count">
-            {conn.totalCount} {filtered ? "match" : "in all"}
-          </span>
-        )}
+      <ListHeading id="payments-title" title="Payments" testId="payments-count" count={conn?.totalCount} filtered={filtered}>
         <span className="spacer" />
         {canRun(role, "createPaymentExport") && (
           <button
@@ -84,7 +80,7 @@ export function PaymentList({ role }: { role: Role }) {
             {exporting ? "Exporting…" : "Export CSV"}
           </button>
         )}
-      </div>
+      </ListHeading>
       <Filters key={query.toString()} value={filters} onApply={apply} />
       {(error || exportState.error) && (
         <p className="error" role="alert">

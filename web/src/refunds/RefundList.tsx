@@ -13,6 +13,8 @@ import { errorOf } from "../payments/AttemptTimeline";
 import { Status } from "../payments/status";
 import { refundFilters, refundStatuses, refundsWhere } from "./filters";
 import { RefundsQuery } from "./operations";
+import { nodesOf } from "../lib/connection";
+import { ListHeading } from "../layout/ListHeading";
 
 const pageSize = 20;
 
@@ -26,17 +28,10 @@ export function RefundList() {
     requestPolicy: "cache-and-network",
   });
   const conn = data?.refunds;
-  const rows = conn?.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
+  const rows = nodesOf(conn);
   return (
     <section aria-labelledby="refunds-title">
-      <div className="heading">
-        <h1 id="refunds-title">Refunds</h1>
-        {conn && (
-          <span className="muted" data-testid="refunds-count">
-            {conn.totalCount} {filtered ? "match" : "in all"}
-          </span>
-        )}
-      </div>
+      <ListHeading id="refunds-title" title="Refunds" testId="refunds-count" count={conn?.totalCount} filtered={filtered} />
       <FilterForm key={query.toString()} label="Filter refunds" value={filters} set={refundFilters} onApply={apply} hint={<DaysHint />}>
         {(draft, change) => (
           <>

@@ -14,6 +14,7 @@ import { errorField, errorText } from "../lib/errors";
 import { canRun, type Role } from "../lib/roles";
 import { changes, valuesOf, type TextKey, type Values } from "./gsm";
 import { CreateGsmRuleMutation, DeleteGsmRuleMutation, GsmRulesQuery, UpdateGsmRuleMutation } from "./operations";
+import { nodesOf } from "../lib/connection";
 
 type Rule = GsmRuleFieldsFragment;
 
@@ -39,7 +40,7 @@ export function GsmRules({ role, connectors }: { role: Role; connectors: string[
   const [said, setSaid] = useState<string | null>(null);
   const [deleteKey, settleDelete] = useActionKey();
   const [deleteState, remove] = useMutation(DeleteGsmRuleMutation);
-  const rules = data?.gsmRules.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
+  const rules = nodesOf(data?.gsmRules);
   const mayChange = canRun(role, "createGsmRule") && canRun(role, "updateGsmRule") && canRun(role, "deleteGsmRule");
   const reload = () => refetch({ requestPolicy: "network-only" });
   const filterChoices = [...new Set([...connectors, ...rules.map((r) => r.connector)])].sort();

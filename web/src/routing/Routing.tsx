@@ -21,15 +21,16 @@ import { AdvancedEditor, withAccounts, type Account, type Opened } from "./Advan
 import { pictureOf, priority, problem, single, volumeSplit, type Algorithm, type Choice, type Picture } from "./algorithm";
 import { GsmRules } from "./Gsm";
 import { ActivateRoutingAlgorithmMutation, CreateRoutingAlgorithmMutation, RoutingEvaluateQuery, RoutingQuery } from "./operations";
+import { nodesOf } from "../lib/connection";
 
 export function Routing({ role }: { role: Role }) {
   const [{ data, error, fetching }, refetch] = useQuery({ query: RoutingQuery, requestPolicy: "network-only" });
   const profiles = useProfileChoice(); // the profile in the URL (?profile=pro_…), else the default one
   const profileID = profiles.profileID;
-  const all = data?.connectorAccounts.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
+  const all = nodesOf(data?.connectorAccounts);
   // A configuration may choose the profile's enabled payment processors only.
   const accounts: Account[] = all.filter((a) => a.profileID === profileID && !a.disabled && a.connectorType === "payment_processor");
-  const algorithms = data?.routingAlgorithms.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
+  const algorithms = nodesOf(data?.routingAlgorithms);
   const active = algorithms.find((a) => a.active && a.profileID === profileID);
   const label = (c: Choice) => {
     const a = all.find((x) => x.merchantConnectorID === c.merchant_connector_id);

@@ -15,6 +15,7 @@ import { Time } from "../layout/TimeZone";
 import { BusinessSettings } from "./BusinessSettings";
 import { CopyField } from "./CopyField";
 import { AuditLogQuery, InviteUserMutation, MembersQuery, RemoveUserMutation, UpdateUserRoleMutation } from "./operations";
+import { nodesOf } from "../lib/connection";
 
 export const roles: readonly Role[] = ["ADMIN", "DEVELOPER", "OPERATOR", "VIEWER"];
 
@@ -211,7 +212,7 @@ function AuditLog({ changes }: { changes: number }) {
     if (changes > 0) refetch({ requestPolicy: "network-only" });
   }, [changes, refetch]);
   const conn = data?.auditLog;
-  const rows = conn?.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [];
+  const rows = nodesOf(conn);
   const info = conn?.pageInfo;
   return (
     <>
