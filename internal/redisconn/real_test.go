@@ -9,10 +9,6 @@ import (
 	"switchyard/internal/testenv"
 )
 
-// TestMain empties the test Redis database the tests used and reports the
-// tests skipped for want of one.
-func TestMain(m *testing.M) { testenv.Main(m) }
-
 // TestRealRedis runs against the test Redis (SWITCHYARD_TEST_REDIS_URL, a
 // database of this process's own). CI must set it.
 func TestRealRedis(t *testing.T) {
