@@ -4,7 +4,9 @@
 // database of the test process's own, emptied when it ends: Main), else an
 // in-process one; and the Redis Cluster of SWITCHYARD_TEST_REDIS_CLUSTER
 // for the tests that need one. With CI=true a missing variable fails the
-// test instead of quietly falling back, so integration tests never skip in CI.
+// test instead of quietly falling back, so integration tests never skip in CI;
+// elsewhere Skip skips them and Main names them in a line go test shows. A
+// Server runs on a Clock the test moves forward instead of sleeping.
 package testenv
 
 import (
