@@ -58,18 +58,12 @@ var deviations = map[*errs.Failure]struct {
 	status int
 	why    string
 }{
-	errs.ErrUnavailable: {"api", http.StatusServiceUnavailable,
-		"a dependency down is 503, so clients retry; Hyperswitch answers 500"},
-	errs.ErrInvalidRequest: {"invalid_request", http.StatusBadRequest,
-		"a body that cannot be read: Hyperswitch's JSON error handler answers IR_06 with 400"},
-	errs.ErrBodyTooLarge: {"invalid_request", http.StatusRequestEntityTooLarge,
-		"Hyperswitch has no body limit error; 413 is the status for one"},
-	errs.ErrOverLimit: {"invalid_request", http.StatusTooManyRequests,
-		"GraphQL's live connections and subscriptions, which Hyperswitch has not; 429 is the status for a bound"},
-	errs.ErrIdempotencyInFlight: {"invalid_request", http.StatusConflict,
-		"the IETF Idempotency-Key draft answers a key in flight with 409"},
-	errs.ErrConnectorUnavailable: {"invalid_request", http.StatusServiceUnavailable,
-		"the connector did not answer at all, so there is no connector status to pass on: 503, retry"},
+	errs.ErrUnavailable:          {"api", http.StatusServiceUnavailable, "a dependency down is 503, so clients retry; Hyperswitch answers 500"},
+	errs.ErrInvalidRequest:       {"invalid_request", http.StatusBadRequest, "a body that cannot be read: Hyperswitch's JSON error handler answers IR_06 with 400"},
+	errs.ErrBodyTooLarge:         {"invalid_request", http.StatusRequestEntityTooLarge, "Hyperswitch has no body limit error; 413 is the status for one"},
+	errs.ErrOverLimit:            {"invalid_request", http.StatusTooManyRequests, "GraphQL's live connections and subscriptions, which Hyperswitch has not; 429 is the status for a bound"},
+	errs.ErrIdempotencyInFlight:  {"invalid_request", http.StatusConflict, "the IETF Idempotency-Key draft answers a key in flight with 409"},
+	errs.ErrConnectorUnavailable: {"invalid_request", http.StatusServiceUnavailable, "the connector did not answer at all, so there is no connector status to pass on: 503, retry"},
 }
 
 // dashboardCodes are the prefixes of the rows outside Hyperswitch's API
