@@ -2,11 +2,11 @@
 // card masked as the API gives it: network, last four, expiry; never more),
 // their mandates, and their payments, newest first, each linking to its page.
 import { useQuery } from "urql";
-import { Link } from "../layout/Link";
-import { Table } from "../layout/Table";
+import { Link, PaymentLink } from "../layout/Link";
+import { Table, TimeCell, MoneyCell, TableSection } from "../layout/Table";
 import { errorText } from "../lib/errors";
 import { formatMoney } from "../lib/money";
-import { Status } from "../payments/status";
+import { StatusCell } from "../payments/status";
 import { Time } from "../layout/TimeZone";
 import { maskedCard } from "./maskedCard";
 import { CustomerQuery } from "./operations";
@@ -83,47 +83,37 @@ export function CustomerDetail({ id }: { id: string }) {
               <td data-testid="payment-method-details">
                 {m.card ? maskedCard(m.card) : [m.paymentMethod, m.paymentMethodType].filter(Boolean).join(" · ")}
               </td>
-              <td>
-                <Status value={m.status} />
-              </td>
+              <StatusCell value={m.status} />
               <td>{m.recurringEnabled ? "yes" : "no"}</td>
-              <td>
-                <Time value={m.createdAt} />
-              </td>
+              <TimeCell value={m.createdAt} />
             </tr>
           ))}
         </Table>
       )}
 
-      <h2 id="mandates">Mandates</h2>
-      {mandates.length === 0 ? (
-        <p className="muted">No mandates.</p>
-      ) : (
-        <Table
-          labelledBy="mandates"
-          testId="mandates"
-          columns={[{ label: "Mandate" }, { label: "Type" }, { label: "Status" }, { label: "Amount", numeric: true }, { label: "Connector" }, { label: "First payment" }]}
-        >
-          {mandates.map((m) => (
-            <tr key={m.id}>
-              <td>{m.mandateID}</td>
-              <td>{m.mandateType.replaceAll("_", " ")}</td>
-              <td>
-                <Status value={m.status} />
-              </td>
-              <td className="num">{m.amount != null && m.currency ? formatMoney(m.amount, m.currency) : "—"}</td>
-              <td>{m.connector ?? "—"}</td>
-              <td>
-                {m.originalPaymentID ? (
-                  <Link to={`/payments/${encodeURIComponent(m.originalPaymentID)}`}>{m.originalPaymentID}</Link>
-                ) : (
-                  "—"
-                )}
-              </td>
-            </tr>
-          ))}
-        </Table>
-      )}
+      <TableSection
+        id="mandates"
+        title="Mandates"
+        none="No mandates."
+        columns={[{ label: "Mandate" }, { label: "Type" }, { label: "Status" }, { label: "Amount", numeric: true }, { label: "Connector" }, { label: "First payment" }]}
+        rows={mandates}
+        row={(m) => (
+          <tr key={m.id}>
+            <td>{m.mandateID}</td>
+            <td>{m.mandateType.replaceAll("_", " ")}</td>
+            <StatusCell value={m.status} />
+            <td className="num">{m.amount != null && m.currency ? formatMoney(m.amount, m.currency) : "—"}</td>
+            <td>{m.connector ?? "—"}</td>
+            <td>
+              {m.originalPaymentID ? (
+                <PaymentLink id={m.originalPaymentID} />
+              ) : (
+                "—"
+              )}
+            </td>
+          </tr>
+        )}
+      />
 
       <h2 id="customer-payments">Payments</h2>
       {payments.length === 0 ? (
@@ -138,16 +128,12 @@ export function CustomerDetail({ id }: { id: string }) {
             {payments.map((p) => (
               <tr key={p.id}>
                 <td>
-                  <Link to={`/payments/${encodeURIComponent(p.paymentID)}`}>{p.paymentID}</Link>
+                  <PaymentLink id={p.paymentID} />
                 </td>
-                <td>
-                  <Status value={p.status} />
-                </td>
-                <td className="num">{formatMoney(p.amount, p.currency)}</td>
+                <StatusCell value={p.status} />
+                <MoneyCell amount={p.amount} currency={p.currency} />
                 <td>{p.connector ?? "—"}</td>
-                <td>
-                  <Time value={p.createdAt} />
-                </td>
+                <TimeCell value={p.createdAt} />
               </tr>
             ))}
           </Table>

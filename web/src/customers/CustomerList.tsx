@@ -5,13 +5,13 @@ import { useQuery } from "urql";
 import { useCursorPage } from "../layout/CursorPager";
 import { CustomerField, FilterForm, TextField, customerHint, useListFilters } from "../layout/FilterForm";
 import { Link } from "../layout/Link";
-import { Table } from "../layout/Table";
-import { errorText } from "../lib/errors";
-import { Time, useTimeZone } from "../layout/TimeZone";
+import { Table, TimeCell } from "../layout/Table";
+import { useTimeZone } from "../layout/TimeZone";
 import { customerFilters, customersWhere } from "./filters";
 import { CustomersQuery } from "./operations";
 import { nodesOf } from "../lib/connection";
 import { ListHeading } from "../layout/ListHeading";
+import { ErrorAlert } from "../layout/ErrorAlert";
 
 const pageSize = 20;
 
@@ -37,13 +37,10 @@ export function CustomerList() {
           </div>
         )}
       </FilterForm>
-      {error && (
-        <p className="error" role="alert">
-          {errorText(error)}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       <Table
         labelledBy="customers-title"
+        empty={conn && rows.length === 0 && (filtered ? "No customers match these filters." : "No customers yet.")}
         busy={fetching}
         testId="customer-list"
         columns={[{ label: "Customer" }, { label: "Name" }, { label: "Email" }, { label: "Phone" }, { label: `Created (${timeZone})` }]}
@@ -56,18 +53,9 @@ export function CustomerList() {
             <td>{c.name ?? "—"}</td>
             <td>{c.email ?? "—"}</td>
             <td>{c.phone ?? "—"}</td>
-            <td>
-              <Time value={c.createdAt} />
-            </td>
+            <TimeCell value={c.createdAt} />
           </tr>
         ))}
-        {conn && rows.length === 0 && (
-          <tr>
-            <td colSpan={5} className="muted">
-              {filtered ? "No customers match these filters." : "No customers yet."}
-            </td>
-          </tr>
-        )}
       </Table>
       {pager(conn?.pageInfo, "Customer pages")}
     </section>

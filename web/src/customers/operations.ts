@@ -5,10 +5,7 @@ export const CustomersQuery = graphql(`
     customers(first: $first, after: $after, last: $last, before: $before, where: $where, orderBy: [{ field: CREATED_AT, direction: DESC }]) {
       totalCount
       pageInfo {
-        hasNextPage
-        hasPreviousPage
-        startCursor
-        endCursor
+        ...PageFields
       }
       edges {
         node {
@@ -72,13 +69,7 @@ export const CustomerQuery = graphql(`
             totalCount
             edges {
               node {
-                id
-                paymentID
-                status
-                amount
-                currency
-                connector
-                createdAt
+                ...PaymentRowFields
               }
             }
           }

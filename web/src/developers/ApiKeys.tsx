@@ -6,8 +6,8 @@ import { useState, type FormEvent } from "react";
 import { useMutation } from "urql";
 import { errorText } from "../lib/errors";
 import { canRun, type Role } from "../lib/roles";
-import { Table } from "../layout/Table";
-import { Time, useFormatInstant } from "../layout/TimeZone";
+import { Table, TimeCell } from "../layout/Table";
+import { useFormatInstant } from "../layout/TimeZone";
 import { CopyField } from "../team/CopyField";
 import { useActionKey } from "./actionKey";
 import { CreateApiKeyMutation, RevokeApiKeyMutation, RollApiKeyMutation } from "./operations";
@@ -85,9 +85,7 @@ export function ApiKeys(props: { role: Role; publishableKey: string; keys: ApiKe
             <td>
               <code>{k.prefix}…</code>
             </td>
-            <td>
-              <Time value={k.createdAt} />
-            </td>
+            <TimeCell value={k.createdAt} />
             <td>{state(k)}</td>
             <td>{live(k) && <KeyActions role={role} apiKey={k} made={made} changed={props.changed} />}</td>
           </tr>

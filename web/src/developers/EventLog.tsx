@@ -13,6 +13,7 @@ import { Time } from "../layout/TimeZone";
 import { useActionKey } from "./actionKey";
 import { EventsQuery, RetryDeliveryMutation, RetryFailedWebhookDeliveriesMutation } from "./operations";
 import { nodesOf } from "../lib/connection";
+import { ErrorAlert } from "../layout/ErrorAlert";
 
 const pageSize = 20;
 
@@ -56,11 +57,7 @@ export function EventLog({ role, profileID }: { role: Role; profileID: string })
           {errorText(retryAll.error)}
         </p>
       )}
-      {error && (
-        <p className="error" role="alert">
-          {errorText(error)}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       <ol className="events" aria-labelledby="events-title" aria-busy={fetching} data-testid="event-log">
         {events.map((ev) => (
           <EventCard key={ev.id} event={ev} mayRetry={mayRetry} done={() => refetch({ requestPolicy: "network-only" })} />

@@ -10,6 +10,7 @@ import { CopyField } from "../team/CopyField";
 import { useActionKey } from "./actionKey";
 import { eventTypes } from "./eventTypes";
 import { SigningKeyQuery, UpdateWebhookSettingsMutation } from "./operations";
+import { ErrorAlert } from "../layout/ErrorAlert";
 
 export interface ProfileWebhooks {
   id: string;
@@ -142,11 +143,7 @@ function SigningKey({ profileID }: { profileID: string }) {
           Show signing key
         </button>
       )}
-      {error && (
-        <p className="error" role="alert">
-          {errorText(error)}
-        </p>
-      )}
+      <ErrorAlert error={error} />
     </div>
   );
 }

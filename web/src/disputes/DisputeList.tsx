@@ -5,18 +5,17 @@
 import { useQuery } from "urql";
 import { useCursorPage } from "../layout/CursorPager";
 import { Checkboxes, DayFields, DaysHint, FilterForm, TextField, useListFilters } from "../layout/FilterForm";
-import { Link } from "../layout/Link";
-import { Table } from "../layout/Table";
-import { errorText } from "../lib/errors";
-import { formatMoney } from "../lib/money";
+import { PaymentLink } from "../layout/Link";
+import { Table, MoneyCell } from "../layout/Table";
 import type { Role } from "../lib/roles";
-import { Status } from "../payments/status";
+import { StatusCell } from "../payments/status";
 import { Time, useTimeZone } from "../layout/TimeZone";
 import { AcceptDispute } from "./AcceptDispute";
 import { disputeFilters, disputeStages, disputeStatuses, disputesWhere } from "./filters";
 import { DisputesQuery } from "./operations";
 import { nodesOf } from "../lib/connection";
 import { ListHeading } from "../layout/ListHeading";
+import { ErrorAlert } from "../layout/ErrorAlert";
 
 const pageSize = 20;
 
@@ -46,13 +45,10 @@ export function DisputeList({ role }: { role: Role }) {
           </>
         )}
       </FilterForm>
-      {error && (
-        <p className="error" role="alert">
-          {errorText(error)}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       <Table
         labelledBy="disputes-title"
+        empty={conn && rows.length === 0 && (filtered ? "No disputes match these filters." : "No disputes.")}
         busy={fetching}
         testId="dispute-list"
         columns={[
@@ -71,13 +67,11 @@ export function DisputeList({ role }: { role: Role }) {
           <tr key={d.id} data-dispute-id={d.disputeID}>
             <td>{d.disputeID}</td>
             <td>
-              <Link to={`/payments/${encodeURIComponent(d.payment.paymentID)}`}>{d.payment.paymentID}</Link>
+              <PaymentLink id={d.payment.paymentID} />
             </td>
             <td>{d.disputeStage.replaceAll("_", " ")}</td>
-            <td>
-              <Status value={d.disputeStatus} />
-            </td>
-            <td className="num">{formatMoney(d.amount, d.currency)}</td>
+            <StatusCell value={d.disputeStatus} />
+            <MoneyCell amount={d.amount} currency={d.currency} />
             <td>{d.connector}</td>
             <td>{d.connectorReason ?? "—"}</td>
             <td>{d.challengeRequiredBy ? <Time value={d.challengeRequiredBy} /> : "—"}</td>
@@ -86,13 +80,6 @@ export function DisputeList({ role }: { role: Role }) {
             </td>
           </tr>
         ))}
-        {conn && rows.length === 0 && (
-          <tr>
-            <td colSpan={9} className="muted">
-              {filtered ? "No disputes match these filters." : "No disputes."}
-            </td>
-          </tr>
-        )}
       </Table>
       {pager(conn?.pageInfo, "Dispute pages")}
     </section>

@@ -15,8 +15,8 @@ import { AcceptDispute } from "../disputes/AcceptDispute";
 import { EventCard } from "../developers/EventLog";
 import { AttemptTimeline, errorOf } from "./AttemptTimeline";
 import { CancelPaymentMutation, CapturePaymentMutation, CreateRefundMutation, PaymentQuery } from "./operations";
-import { Table } from "../layout/Table";
-import { Status } from "./status";
+import { TimeCell, MoneyCell, TableSection } from "../layout/Table";
+import { Status, StatusCell } from "./status";
 import { Time } from "../layout/TimeZone";
 import { nodesOf } from "../lib/connection";
 
@@ -102,90 +102,68 @@ export function PaymentDetail({ id, role }: { id: string; role: Role }) {
       <h2 id="attempts">Attempts</h2>
       {attempts.length === 0 ? <p className="muted">No attempt yet.</p> : <AttemptTimeline attempts={attempts} />}
 
-      <h2 id="captures">Captures</h2>
-      {captures.length === 0 ? (
-        <p className="muted">No separate captures.</p>
-      ) : (
-        <Table
-          labelledBy="captures"
-          testId="captures"
-          columns={[{ label: "#" }, { label: "Connector" }, { label: "Status" }, { label: "Amount", numeric: true }, { label: "Error" }, { label: "Created" }]}
-        >
-          {captures.map((c) => (
-            <tr key={c.id}>
-              <td>{c.captureSequence}</td>
-              <td>{c.connector ?? "—"}</td>
-              <td>
-                <Status value={c.status} />
-              </td>
-              <td className="num">{formatMoney(c.amount, c.currency)}</td>
-              <td>{errorOf(c)}</td>
-              <td>
-                <Time value={c.createdAt} />
-              </td>
-            </tr>
-          ))}
-        </Table>
-      )}
+      <TableSection
+        id="captures"
+        title="Captures"
+        none="No separate captures."
+        columns={[{ label: "#" }, { label: "Connector" }, { label: "Status" }, { label: "Amount", numeric: true }, { label: "Error" }, { label: "Created" }]}
+        rows={captures}
+        row={(c) => (
+          <tr key={c.id}>
+            <td>{c.captureSequence}</td>
+            <td>{c.connector ?? "—"}</td>
+            <StatusCell value={c.status} />
+            <MoneyCell amount={c.amount} currency={c.currency} />
+            <td>{errorOf(c)}</td>
+            <TimeCell value={c.createdAt} />
+          </tr>
+        )}
+      />
 
-      <h2 id="refunds">Refunds</h2>
-      {refunds.length === 0 ? (
-        <p className="muted">No refunds.</p>
-      ) : (
-        <Table
-          labelledBy="refunds"
-          testId="refunds"
-          columns={[{ label: "Refund" }, { label: "Status" }, { label: "Amount", numeric: true }, { label: "Created" }]}
-        >
-          {refunds.map((r) => (
-            <tr key={r.id}>
-              <td>{r.refundID}</td>
-              <td>
-                <Status value={r.status} />
-              </td>
-              <td className="num">{formatMoney(r.amount, r.currency)}</td>
-              <td>
-                <Time value={r.createdAt} />
-              </td>
-            </tr>
-          ))}
-        </Table>
-      )}
+      <TableSection
+        id="refunds"
+        title="Refunds"
+        none="No refunds."
+        columns={[{ label: "Refund" }, { label: "Status" }, { label: "Amount", numeric: true }, { label: "Created" }]}
+        rows={refunds}
+        row={(r) => (
+          <tr key={r.id}>
+            <td>{r.refundID}</td>
+            <StatusCell value={r.status} />
+            <MoneyCell amount={r.amount} currency={r.currency} />
+            <TimeCell value={r.createdAt} />
+          </tr>
+        )}
+      />
 
-      <h2 id="disputes">Disputes</h2>
-      {disputes.length === 0 ? (
-        <p className="muted">No disputes.</p>
-      ) : (
-        <Table
-          labelledBy="disputes"
-          testId="disputes"
-          columns={[
-            { label: "Dispute" },
-            { label: "Stage" },
-            { label: "Status" },
-            { label: "Amount", numeric: true },
-            { label: "Reason" },
-            { label: "Respond by" },
-            { label: "Action" },
-          ]}
-        >
-          {disputes.map((d) => (
-            <tr key={d.id}>
-              <td>{d.id}</td>
-              <td>{d.disputeStage.replaceAll("_", " ")}</td>
-              <td>
-                <Status value={d.disputeStatus} />
-              </td>
-              <td className="num">{formatMoney(d.amount, d.currency)}</td>
-              <td>{d.connectorReason ?? "—"}</td>
-              <td>{d.challengeRequiredBy ? <Time value={d.challengeRequiredBy} /> : "—"}</td>
-              <td>
-                <AcceptDispute id={d.id} status={d.disputeStatus} role={role} done={refreshed} />
-              </td>
-            </tr>
-          ))}
-        </Table>
-      )}
+      <TableSection
+        id="disputes"
+        title="Disputes"
+        none="No disputes."
+        columns={[
+          { label: "Dispute" },
+          { label: "Stage" },
+          { label: "Status" },
+          { label: "Amount", numeric: true },
+          { label: "Reason" },
+          { label: "Respond by" },
+          { label: "Action" },
+        ]}
+        rows={disputes}
+        row={(d) => (
+          <tr key={d.id}>
+            <td>{d.id}</td>
+            <td>{d.disputeStage.replaceAll("_", " ")}</td>
+            <StatusCell value={d.disputeStatus} />
+            <MoneyCell amount={d.amount} currency={d.currency} />
+            <td>{d.connectorReason ?? "—"}</td>
+            <td>{d.challengeRequiredBy ? <Time value={d.challengeRequiredBy} /> : "—"}</td>
+            <td>
+              <AcceptDispute id={d.id} status={d.disputeStatus} role={role} done={refreshed} />
+            </td>
+          </tr>
+        )}
+      />
 
       <h2 id="payment-events">Events and webhook deliveries</h2>
       {events.length === 0 ? (

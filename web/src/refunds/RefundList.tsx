@@ -4,17 +4,16 @@
 import { useQuery } from "urql";
 import { useCursorPage } from "../layout/CursorPager";
 import { Checkboxes, CurrencyField, DayFields, DaysHint, FilterForm, TextField, useListFilters } from "../layout/FilterForm";
-import { Link } from "../layout/Link";
-import { Table } from "../layout/Table";
-import { Time, useTimeZone } from "../layout/TimeZone";
-import { errorText } from "../lib/errors";
-import { formatMoney } from "../lib/money";
+import { PaymentLink } from "../layout/Link";
+import { Table, TimeCell, MoneyCell } from "../layout/Table";
+import { useTimeZone } from "../layout/TimeZone";
 import { errorOf } from "../payments/AttemptTimeline";
-import { Status } from "../payments/status";
+import { StatusCell } from "../payments/status";
 import { refundFilters, refundStatuses, refundsWhere } from "./filters";
 import { RefundsQuery } from "./operations";
 import { nodesOf } from "../lib/connection";
 import { ListHeading } from "../layout/ListHeading";
+import { ErrorAlert } from "../layout/ErrorAlert";
 
 const pageSize = 20;
 
@@ -44,13 +43,10 @@ export function RefundList() {
           </>
         )}
       </FilterForm>
-      {error && (
-        <p className="error" role="alert">
-          {errorText(error)}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       <Table
         labelledBy="refunds-title"
+        empty={conn && rows.length === 0 && (filtered ? "No refunds match these filters." : "No refunds yet.")}
         busy={fetching}
         testId="refund-list"
         columns={[
@@ -67,26 +63,15 @@ export function RefundList() {
           <tr key={r.id}>
             <td>{r.refundID}</td>
             <td>
-              <Link to={`/payments/${encodeURIComponent(r.payment.paymentID)}`}>{r.payment.paymentID}</Link>
+              <PaymentLink id={r.payment.paymentID} />
             </td>
-            <td>
-              <Status value={r.status} />
-            </td>
-            <td className="num">{formatMoney(r.amount, r.currency)}</td>
+            <StatusCell value={r.status} />
+            <MoneyCell amount={r.amount} currency={r.currency} />
             <td>{r.connector}</td>
             <td>{r.errorCode || r.errorMessage ? errorOf(r) : (r.reason ?? "—")}</td>
-            <td>
-              <Time value={r.createdAt} />
-            </td>
+            <TimeCell value={r.createdAt} />
           </tr>
         ))}
-        {conn && rows.length === 0 && (
-          <tr>
-            <td colSpan={7} className="muted">
-              {filtered ? "No refunds match these filters." : "No refunds yet."}
-            </td>
-          </tr>
-        )}
       </Table>
       {pager(conn?.pageInfo, "Refund pages")}
     </section>

@@ -5,10 +5,7 @@ export const RefundsQuery = graphql(`
     refunds(first: $first, after: $after, last: $last, before: $before, where: $where, orderBy: [{ field: CREATED_AT, direction: DESC }]) {
       totalCount
       pageInfo {
-        hasNextPage
-        hasPreviousPage
-        startCursor
-        endCursor
+        ...PageFields
       }
       edges {
         node {

@@ -13,7 +13,6 @@ import { useActionKey } from "../developers/actionKey";
 import { currencyCodes } from "../lib/currencies.generated";
 import { ErrorAlert } from "../layout/ErrorAlert";
 import { ProfilePicker, useProfileChoice } from "../layout/ProfilePicker";
-import { Time } from "../layout/TimeZone";
 import { parseMajor } from "../lib/money";
 import { canRun, type Role } from "../lib/roles";
 import { fromAlgorithm, programWords } from "./advanced";
@@ -22,6 +21,7 @@ import { pictureOf, priority, problem, single, volumeSplit, type Algorithm, type
 import { GsmRules } from "./Gsm";
 import { ActivateRoutingAlgorithmMutation, CreateRoutingAlgorithmMutation, RoutingEvaluateQuery, RoutingQuery } from "./operations";
 import { nodesOf } from "../lib/connection";
+import { TimeCell } from "../layout/Table";
 
 export function Routing({ role }: { role: Role }) {
   const [{ data, error, fetching }, refetch] = useQuery({ query: RoutingQuery, requestPolicy: "network-only" });
@@ -217,9 +217,7 @@ function Configurations(props: { algorithms: Stored[]; mayConfigure: boolean; op
               <tr key={a.id}>
                 <td>{a.name}</td>
                 <td>{a.kind}</td>
-                <td>
-                  <Time value={a.createdAt} />
-                </td>
+                <TimeCell value={a.createdAt} />
                 <td>{a.active ? <strong>active</strong> : "—"}</td>
                 {props.mayConfigure && (
                   <td>

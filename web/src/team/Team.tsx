@@ -10,12 +10,13 @@ import { useCursorPage } from "../layout/CursorPager";
 import type { Viewer } from "../App";
 import { errorText } from "../lib/errors";
 import { canRead, canRun, type Role } from "../lib/roles";
-import { Table } from "../layout/Table";
+import { Table, TimeCell } from "../layout/Table";
 import { Time } from "../layout/TimeZone";
 import { BusinessSettings } from "./BusinessSettings";
 import { CopyField } from "./CopyField";
 import { AuditLogQuery, InviteUserMutation, MembersQuery, RemoveUserMutation, UpdateUserRoleMutation } from "./operations";
 import { nodesOf } from "../lib/connection";
+import { ErrorAlert } from "../layout/ErrorAlert";
 
 export const roles: readonly Role[] = ["ADMIN", "DEVELOPER", "OPERATOR", "VIEWER"];
 
@@ -103,9 +104,7 @@ function Members({ viewer, changed }: { viewer: Viewer; changed: () => void }) {
                   roleLabel(m.role)
                 )}
               </td>
-              <td>
-                <Time value={m.joinedAt} />
-              </td>
+              <TimeCell value={m.joinedAt} />
               <td>
                 {canRun(viewer.role, "removeUser") &&
                   (removing === m.user.id ? (
@@ -220,22 +219,17 @@ function AuditLog({ changes }: { changes: number }) {
         <h2 id="audit-title">Audit log</h2>
         {conn && <span className="muted">{conn.totalCount} in all</span>}
       </div>
-      {error && (
-        <p className="error" role="alert">
-          {errorText(error)}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       <Table
         labelledBy="audit-title"
+        empty={conn && rows.length === 0 && "Nothing yet."}
         testId="audit-log"
         busy={fetching}
         columns={[{ label: "When" }, { label: "Who" }, { label: "Operation" }, { label: "Object" }]}
       >
         {rows.map((a) => (
           <tr key={a.id}>
-            <td>
-              <Time value={a.createdAt} />
-            </td>
+            <TimeCell value={a.createdAt} />
             <td>{a.actor === "admin_key" ? "the admin key" : a.userEmail}</td>
             <td>
               <code>{a.operation}</code>
@@ -243,13 +237,6 @@ function AuditLog({ changes }: { changes: number }) {
             <td>{a.objectID ?? "—"}</td>
           </tr>
         ))}
-        {conn && rows.length === 0 && (
-          <tr>
-            <td colSpan={4} className="muted">
-              Nothing yet.
-            </td>
-          </tr>
-        )}
       </Table>
       {pager(info, "Audit log pages")}
     </>
