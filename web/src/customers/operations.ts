@@ -1,5 +1,17 @@
 import { graphql } from "../gql";
 
+/** A customer as the customers list and the customer's page name it. */
+export const CustomerFields = graphql(`
+  fragment CustomerFields on Customer {
+    id
+    customerID
+    name
+    email
+    phone
+    createdAt
+  }
+`);
+
 export const CustomersQuery = graphql(`
   query Customers($first: Int, $after: Cursor, $last: Int, $before: Cursor, $where: CustomerWhereInput) {
     customers(first: $first, after: $after, last: $last, before: $before, where: $where, orderBy: [{ field: CREATED_AT, direction: DESC }]) {
@@ -9,12 +21,7 @@ export const CustomersQuery = graphql(`
       }
       edges {
         node {
-          id
-          customerID
-          name
-          email
-          phone
-          createdAt
+          ...CustomerFields
         }
       }
     }
@@ -26,15 +33,10 @@ export const CustomerQuery = graphql(`
     customers(first: 1, where: { customerID: $customerID }) {
       edges {
         node {
-          id
-          customerID
-          name
-          email
-          phone
+          ...CustomerFields
           phoneCountryCode
           description
           defaultPaymentMethodID
-          createdAt
           paymentMethods {
             id
             paymentMethodID

@@ -10,17 +10,28 @@ import { Time } from "./TimeZone";
 export interface Column {
   label: string;
   numeric?: boolean;
+  /** Said to screen readers only (an actions column). */
+  hidden?: boolean;
 }
 
-export function Table(props: { columns: Column[]; labelledBy: string; testId?: string; busy?: boolean; empty?: ReactNode; children: ReactNode }) {
+export function Table(props: {
+  columns: Column[];
+  labelledBy?: string;
+  caption?: string;
+  testId?: string;
+  busy?: boolean;
+  empty?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div className="table-wrap">
       <table aria-labelledby={props.labelledBy} data-testid={props.testId} aria-busy={props.busy}>
+        {props.caption && <caption className="visually-hidden">{props.caption}</caption>}
         <thead>
           <tr>
             {props.columns.map((c) => (
               <th key={c.label} scope="col" className={c.numeric ? "num" : undefined}>
-                {c.label}
+                {c.hidden ? <span className="visually-hidden">{c.label}</span> : c.label}
               </th>
             ))}
           </tr>
@@ -41,20 +52,32 @@ export function Table(props: { columns: Column[]; labelledBy: string; testId?: s
 }
 
 /**
- * A detail page's section of rows: its heading and its table, or a line
- * saying there are none (none). The heading's id names the table and is
- * its test id.
+ * A detail page's section of rows: its heading and its table (then after,
+ * if given), or a line saying there are none (none). The heading's id
+ * names the table and is its test id unless testId says otherwise.
  */
-export function TableSection<T>(props: { id: string; title: string; none: string; columns: Column[]; rows: T[]; row: (r: T) => ReactNode }) {
+export function TableSection<T>(props: {
+  id: string;
+  title: string;
+  none: string;
+  testId?: string;
+  columns: Column[];
+  rows: T[];
+  row: (r: T) => ReactNode;
+  after?: ReactNode;
+}) {
   return (
     <>
       <h2 id={props.id}>{props.title}</h2>
       {props.rows.length === 0 ? (
         <p className="muted">{props.none}</p>
       ) : (
-        <Table labelledBy={props.id} testId={props.id} columns={props.columns}>
-          {props.rows.map(props.row)}
-        </Table>
+        <>
+          <Table labelledBy={props.id} testId={props.testId ?? props.id} columns={props.columns}>
+            {props.rows.map(props.row)}
+          </Table>
+          {props.after}
+        </>
       )}
     </>
   );

@@ -91,12 +91,7 @@ export const PaymentQuery = graphql(`
       refunds(first: 50) {
         edges {
           node {
-            id
-            refundID
-            status
-            amount
-            currency
-            createdAt
+            ...RefundFields
           }
         }
       }

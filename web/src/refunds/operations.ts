@@ -1,5 +1,17 @@
 import { graphql } from "../gql";
 
+/** A refund as the refunds list and a payment's page show it. */
+export const RefundFields = graphql(`
+  fragment RefundFields on Refund {
+    id
+    refundID
+    status
+    amount
+    currency
+    createdAt
+  }
+`);
+
 export const RefundsQuery = graphql(`
   query Refunds($first: Int, $after: Cursor, $last: Int, $before: Cursor, $where: RefundWhereInput) {
     refunds(first: $first, after: $after, last: $last, before: $before, where: $where, orderBy: [{ field: CREATED_AT, direction: DESC }]) {
@@ -9,16 +21,11 @@ export const RefundsQuery = graphql(`
       }
       edges {
         node {
-          id
-          refundID
-          status
-          amount
-          currency
+          ...RefundFields
           connector
           reason
           errorCode
           errorMessage
-          createdAt
           payment {
             id
             paymentID

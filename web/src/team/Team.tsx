@@ -17,6 +17,8 @@ import { CopyField } from "./CopyField";
 import { AuditLogQuery, InviteUserMutation, MembersQuery, RemoveUserMutation, UpdateUserRoleMutation } from "./operations";
 import { nodesOf } from "../lib/connection";
 import { ErrorAlert } from "../layout/ErrorAlert";
+import { SubmitRow } from "../layout/SubmitRow";
+import { Options } from "../layout/Options";
 
 export const roles: readonly Role[] = ["ADMIN", "DEVELOPER", "OPERATOR", "VIEWER"];
 
@@ -93,11 +95,7 @@ function Members({ viewer, changed }: { viewer: Viewer; changed: () => void }) {
                         if (res.data) refreshed();
                       }}
                     >
-                      {roles.map((r) => (
-                        <option key={r} value={r}>
-                          {roleLabel(r)}
-                        </option>
-                      ))}
+                      <Options values={roles} label={roleLabel} />
                     </select>
                   </label>
                 ) : (
@@ -171,23 +169,10 @@ function Invite({ changed }: { changed: () => void }) {
         <div className="field">
           <label htmlFor="invite-role">Role</label>
           <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
-            {roles.map((r) => (
-              <option key={r} value={r}>
-                {roleLabel(r)}
-              </option>
-            ))}
+            <Options values={roles} label={roleLabel} />
           </select>
         </div>
-        {state.error && (
-          <p className="error" role="alert">
-            {errorText(state.error)}
-          </p>
-        )}
-        <div className="row">
-          <button type="submit" className="primary" disabled={state.fetching}>
-            {state.fetching ? "Please wait…" : "Invite"}
-          </button>
-        </div>
+        <SubmitRow label="Invite" busy={state.fetching} error={state.error} />
         {made && (
           <div className="notice" role="status">
             <p>
