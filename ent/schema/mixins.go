@@ -230,6 +230,11 @@ func hiddenJSON(name string, v any) ent.Field {
 // currency is the currency of a row's amounts, from the spec's closed set.
 func currency() ent.Field { return field.Enum("currency").GoType(schematype.Currency("")) }
 
+// optCurrency is a currency that may be absent, with the amount it is of.
+func optCurrency() ent.Field {
+	return field.Enum("currency").GoType(schematype.Currency("")).Optional().Nillable()
+}
+
 // customerRowID annotates a customer_id foreign key, which holds the
 // customer row's id (cus_…): GraphQL shows it neither as a field nor as a
 // filter, since there customerID means the merchant's customer_id, as in

@@ -7,7 +7,6 @@ import (
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 
-	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
 )
 
@@ -102,7 +101,7 @@ func (Mandate) Fields() []ent.Field {
 		field.Enum("status").Values("active", "inactive", "pending", "revoked").Default("pending"),
 		field.Enum("mandate_type").Values("single_use", "multi_use"),
 		field.Int64("amount").Optional().Nillable(),
-		field.Enum("currency").GoType(schematype.Currency("")).Optional().Nillable(),
+		optCurrency(),
 		optTime("start_date"),
 		optTime("end_date"),
 		jsonMap("customer_acceptance"),
