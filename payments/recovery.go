@@ -34,12 +34,6 @@ import (
 // The recovery window (SWITCHYARD_RECOVERY_AFTER) must be longer than the
 // longest connector call: a younger row may still have its call on the way.
 
-// CodeNeverSent is the error_code of an attempt, capture or refund that
-// recovery failed because the connector never received it.
-const CodeNeverSent = "connector_transaction_not_found"
-
-const neverSentMessage = "The connector never received this request (the process that was sending it stopped); nothing was charged."
-
 // RecoverStranded settles the attempts, voids, captures and refunds left
 // pending for longer than after, at most limit of each, across merchants
 // (ctx is the system's). It returns how many it settled.
@@ -88,7 +82,7 @@ func (s *Service) recoverAttempts(ctx context.Context, cutoff time.Time, limit i
 		if err != nil {
 			return false, errs.Internal(err)
 		}
-		return s.settlePending(ctx, pi, att, cutoff)
+		return s.syncAttempt(ctx, pi, att, cutoff)
 	})
 }
 
@@ -98,22 +92,15 @@ func (s *Service) recoverVoids(ctx context.Context, cutoff time.Time, limit int)
 		return 0, err
 	}
 	return stranded(ctx, atts, attemptMerchant, attemptID, func(ctx context.Context, att *ent.PaymentAttempt) (bool, error) {
-		return s.settleThroughSync(ctx, att, func(conn connector.Connector, acct connector.Account) recordFunc {
-			res, err := conn.Sync(ctx, &connector.SyncRequest{Account: acct,
-				ConnectorTransactionID: deref(att.ConnectorTransactionID), ConnectorMetadata: att.ConnectorMetadata})
-			switch {
-			case errors.Is(err, connector.ErrTransactionNotFound):
-				res = &connector.PaymentResult{Status: connector.StatusFailure} // nothing was voided
-			case err != nil:
-				return nil
-			}
-			// Not voided at the connector: the authorization stands, and the
-			// merchant, who had no answer, may cancel again.
-			return func(ctx context.Context, tx *ent.Tx, paymentID string) error {
+		return recoverRow(ctx, s, att,
+			func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.PaymentResult, error) {
+				return conn.Sync(ctx, &connector.SyncRequest{Account: acct,
+					ConnectorTransactionID: deref(att.ConnectorTransactionID), ConnectorMetadata: att.ConnectorMetadata})
+			}, syncedVoid,
+			func(ctx context.Context, tx *ent.Tx, paymentID string, res *connector.PaymentResult) error {
 				_, _, err := s.settleVoid(ctx, tx, paymentID, att.ID, res, nil)
 				return err
-			}
-		})
+			})
 	})
 }
 
@@ -130,21 +117,15 @@ func (s *Service) recoverCaptures(ctx context.Context, cutoff time.Time, limit i
 			if err != nil {
 				return false, errs.Internal(err)
 			}
-			return s.settleThroughSync(ctx, att, func(conn connector.Connector, acct connector.Account) recordFunc {
-				res, err := conn.SyncCapture(ctx, &connector.CaptureSyncRequest{Account: acct,
-					ConnectorTransactionID: deref(att.ConnectorTransactionID), CaptureID: cp.ID})
-				switch {
-				case errors.Is(err, connector.ErrTransactionNotFound):
-					res = &connector.CaptureResult{Status: connector.StatusFailure,
-						Decline: &connector.Decline{Code: CodeNeverSent, Message: neverSentMessage}}
-				case err != nil, res.Status == connector.StatusPending:
-					return nil
-				}
-				return func(ctx context.Context, tx *ent.Tx, paymentID string) error {
+			return recoverRow(ctx, s, att,
+				func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.CaptureResult, error) {
+					return conn.SyncCapture(ctx, &connector.CaptureSyncRequest{Account: acct,
+						ConnectorTransactionID: deref(att.ConnectorTransactionID), CaptureID: cp.ID})
+				}, syncedCapture,
+				func(ctx context.Context, tx *ent.Tx, paymentID string, res *connector.CaptureResult) error {
 					_, err := s.settleCapture(ctx, tx, paymentID, cp.ID, res, nil)
 					return err
-				}
-			})
+				})
 		})
 }
 
@@ -161,43 +142,41 @@ func (s *Service) recoverRefunds(ctx context.Context, cutoff time.Time, limit in
 			if err != nil {
 				return false, errs.Internal(err)
 			}
-			return s.settleThroughSync(ctx, att, func(conn connector.Connector, acct connector.Account) recordFunc {
-				res, err := conn.SyncRefund(ctx, &connector.RefundSyncRequest{Account: acct,
-					ConnectorTransactionID: deref(att.ConnectorTransactionID), RefundID: ref.ID})
-				switch {
-				case errors.Is(err, connector.ErrTransactionNotFound):
-					res = &connector.RefundResult{Status: connector.RefundFailed,
-						Decline: &connector.Decline{Code: CodeNeverSent, Message: neverSentMessage}}
-				case err != nil, res.Status == connector.RefundPending:
-					return nil
-				}
-				return func(ctx context.Context, tx *ent.Tx, paymentID string) error {
+			return recoverRow(ctx, s, att,
+				func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.RefundResult, error) {
+					return conn.SyncRefund(ctx, &connector.RefundSyncRequest{Account: acct,
+						ConnectorTransactionID: deref(att.ConnectorTransactionID), RefundID: ref.ID})
+				}, syncedRefund,
+				func(ctx context.Context, tx *ent.Tx, paymentID string, res *connector.RefundResult) error {
 					_, err := s.settleRefund(ctx, tx, paymentID, ref.ID, res, nil)
 					return err
-				}
-			})
+				})
 		})
 }
 
-// recordFunc records a connector's answer about a stranded row inside tx.
-type recordFunc func(ctx context.Context, tx *ent.Tx, paymentID string) error
-
-// settleThroughSync loads the payment and connector of the attempt a
-// stranded row belongs to, asks the connector (sync), and runs the recording sync
-// returns in one transaction; nil means the connector cannot say now, and
-// the next pass asks again. It reports whether the row was settled.
-func (s *Service) settleThroughSync(ctx context.Context, att *ent.PaymentAttempt,
-	sync func(connector.Connector, connector.Account) recordFunc) (bool, error) {
-	pi, conn, acct, err := s.attemptConnector(ctx, att)
-	if err != nil {
-		return false, err
+// recoverRow settles a row of att's payment that a crash left pending (a
+// void, a capture, a refund): the recover step of its connectorCall, with
+// sync to ask the connector, synced to judge the answer, and the row's
+// settle step to record it. It reports whether the row was settled.
+func recoverRow[A any](ctx context.Context, s *Service, att *ent.PaymentAttempt,
+	sync func(context.Context, connector.Connector, connector.Account) (A, error), synced func(A, error) (A, bool),
+	settle func(ctx context.Context, tx *ent.Tx, paymentID string, answer A) error) (bool, error) {
+	var paymentID string
+	call := connectorCall[A]{
+		connect: func() (connector.Connector, connector.Account, error) {
+			pi, conn, acct, err := s.attemptConnector(ctx, att)
+			if err == nil {
+				paymentID = pi.PaymentID
+			}
+			return conn, acct, err
+		},
+		sync:   sync,
+		synced: synced,
+		settle: func(ctx context.Context, tx *ent.Tx, answer A, _ error) error {
+			return settle(ctx, tx, paymentID, answer)
+		},
 	}
-	record := sync(conn, acct)
-	if record == nil {
-		return false, nil
-	}
-	err = s.db.InTx(ctx, func(tx *ent.Tx) error { return record(ctx, tx, pi.PaymentID) })
-	return err == nil, err
+	return call.recover(ctx, s.db)
 }
 
 func (s *Service) strandedAttempts(ctx context.Context, status paymentattempt.Status, cutoff time.Time, limit int) ([]*ent.PaymentAttempt, error) {
@@ -254,32 +233,33 @@ func (s *Service) syncPayment(ctx context.Context, pi *ent.PaymentIntent, window
 	if att.Status != paymentattempt.StatusPending {
 		return nil
 	}
-	_, err = s.settlePending(ctx, pi, att, s.db.Now().Add(-window))
+	_, err = s.syncAttempt(ctx, pi, att, s.db.Now().Add(-window))
 	return err
 }
 
-// settlePending asks the connector what became of a pending attempt and
-// records it. It reports whether the attempt was settled.
-func (s *Service) settlePending(ctx context.Context, pi *ent.PaymentIntent, att *ent.PaymentAttempt, cutoff time.Time) (bool, error) {
-	conn, acct, err := s.connectorOfAttempt(ctx, pi, att)
-	if err != nil {
+// syncAttempt is the recover step of a pending attempt's authorization: it
+// asks the connector what became of it and settles the answer
+// (syncedAttempt: one the connector never saw fails once older than
+// cutoff). It reports whether the attempt was settled.
+func (s *Service) syncAttempt(ctx context.Context, pi *ent.PaymentIntent, att *ent.PaymentAttempt, cutoff time.Time) (bool, error) {
+	a := authorization{paymentID: pi.PaymentID, attemptID: att.ID}
+	call := connectorCall[*connector.PaymentResult]{
+		connect: func() (connector.Connector, connector.Account, error) { return s.connectorOfAttempt(ctx, pi, att) },
+		sync: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.PaymentResult, error) {
+			return conn.Sync(ctx, &connector.SyncRequest{Account: acct,
+				ConnectorTransactionID: deref(att.ConnectorTransactionID), ConnectorMetadata: att.ConnectorMetadata})
+		},
+		synced: func(res *connector.PaymentResult, err error) (*connector.PaymentResult, bool) {
+			return syncedAttempt(res, err, att.ModifiedAt.After(cutoff))
+		},
+		settle: func(ctx context.Context, tx *ent.Tx, res *connector.PaymentResult, callErr error) error {
+			return s.settleAuthorization(ctx, tx, &a, res, callErr)
+		},
+	}
+	if settled, err := call.recover(ctx, s.db); !settled {
 		return false, err
 	}
-	res, err := conn.Sync(ctx, &connector.SyncRequest{Account: acct,
-		ConnectorTransactionID: deref(att.ConnectorTransactionID), ConnectorMetadata: att.ConnectorMetadata})
-	switch {
-	case errors.Is(err, connector.ErrTransactionNotFound):
-		if att.ModifiedAt.After(cutoff) {
-			return false, nil // its call may still be on its way
-		}
-		res = &connector.PaymentResult{Status: connector.StatusFailure,
-			Decline: &connector.Decline{Code: CodeNeverSent, Message: neverSentMessage}}
-	case err != nil:
-		return false, nil // the connector cannot say now: the next pass asks again
-	case res.Status == connector.StatusPending:
-		return false, nil
-	}
-	if _, err := s.recordPaymentResult(ctx, pi.PaymentID, att.ID, res, nil); err != nil {
+	if _, _, err := s.finishAuthorization(ctx, &a); err != nil {
 		return false, err
 	}
 	return true, nil
