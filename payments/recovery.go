@@ -23,13 +23,15 @@ import (
 // void_initiated) and recording the answer. Nothing would move such a row
 // again: a processing payment refuses every operation, a pending capture
 // holds its amount, a pending refund counts against what may be refunded.
-// Recovery settles each through the connector's sync (Sync, SyncCapture,
-// SyncRefund), which knows what became of every call it was sent: the
-// answer is recorded as if the call had returned (the row, the payment and
-// the event in one transaction), and a call the connector never saw has
-// failed, moving no money. Settling rechecks the row under the payment's
-// row lock, so several processes may recover at once, and the original
-// call's answer, should it come late, changes nothing twice (lateAnswer).
+// Recovery runs the recover step of each row's connectorCall
+// (connector_call.go): it asks the connector's sync (Sync, SyncCapture,
+// SyncRefund), which knows what became of every call it was sent, and
+// records the answer through the same settle step as a returned call (the
+// row, the payment and the event in one transaction); a call the connector
+// never saw has failed, moving no money (syncedAttempt, …). Settling
+// rechecks the row under the payment's row lock, so several processes may
+// recover at once, and the original call's answer, should it come late,
+// changes nothing twice (lateAnswer).
 //
 // The recovery window (SWITCHYARD_RECOVERY_AFTER) must be longer than the
 // longest connector call: a younger row may still have its call on the way.
@@ -53,15 +55,15 @@ func (s *Service) RecoverStranded(ctx context.Context, after time.Duration, limi
 	return settled, errors.Join(failures...)
 }
 
-// stranded runs settle on each row found, in the row's merchant's context,
-// and counts those settled. A row whose settling fails is reported and
-// left for the next pass.
+// stranded runs recoverOne on each row found, in the row's merchant's
+// context, and counts those it settled. A row whose settling fails is
+// reported and left for the next pass.
 func stranded[T any](ctx context.Context, rows []T, merchantOf func(T) string, id func(T) string,
-	settle func(context.Context, T) (bool, error)) (int, error) {
+	recoverOne func(context.Context, T) (bool, error)) (int, error) {
 	settled := 0
 	var failures []error
 	for _, row := range rows {
-		ok, err := settle(tenancy.ForMerchant(ctx, merchantOf(row)), row)
+		ok, err := recoverOne(tenancy.ForMerchant(ctx, merchantOf(row)), row)
 		if err != nil {
 			failures = append(failures, fmt.Errorf("%s: %w", id(row), err))
 		}

@@ -370,6 +370,24 @@ func (s *Service) ListRefunds(ctx context.Context, f RefundFilter) (*RefundList,
 	if err := validate.Offset(f.Offset); err != nil {
 		return nil, err
 	}
+	q, err := s.refundQuery(f)
+	if err != nil {
+		return nil, err
+	}
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	refs, err := q.WithPayment().Order(ent.Desc(refund.FieldCreatedAt), ent.Desc(refund.FieldID)).
+		Limit(f.Limit).Offset(f.Offset).All(ctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return &RefundList{Refunds: refs, TotalCount: total}, nil
+}
+
+// refundQuery is the query of the refunds f matches.
+func (s *Service) refundQuery(f RefundFilter) (*ent.RefundQuery, error) {
 	q := s.db.Client.Refund.Query()
 	if f.PaymentID != nil {
 		// A payment_id that names no payment matches no refund (a filter,
@@ -419,14 +437,5 @@ func (s *Service) ListRefunds(ctx context.Context, f RefundFilter) (*RefundList,
 	if f.AmountLTE != nil {
 		q = q.Where(refund.AmountLTE(*f.AmountLTE))
 	}
-	total, err := q.Clone().Count(ctx)
-	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	refs, err := q.WithPayment().Order(ent.Desc(refund.FieldCreatedAt), ent.Desc(refund.FieldID)).
-		Limit(f.Limit).Offset(f.Offset).All(ctx)
-	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	return &RefundList{Refunds: refs, TotalCount: total}, nil
+	return q, nil
 }
