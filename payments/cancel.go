@@ -23,19 +23,13 @@ func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *s
 		return nil, err
 	}
 	var (
-		v      voidCall
-		pi     *ent.PaymentIntent
-		view   *PaymentView
-		voided bool
+		v  voidCall
+		pi *ent.PaymentIntent
 	)
 	call := s.voidCall(&v, paymentID, reason)
 	call.reserve = func(ctx context.Context, tx *ent.Tx) (void bool, err error) {
-		pi, view, void, err = s.reserveVoid(ctx, tx, paymentID, reason, &v)
+		pi, v.view, void, err = s.reserveVoid(ctx, tx, paymentID, reason, &v)
 		return void, err
-	}
-	call.settle = func(ctx context.Context, tx *ent.Tx, res *connector.PaymentResult, callErr error) (err error) {
-		view, voided, err = s.settleVoid(ctx, tx, paymentID, v.att.ID, res, callErr)
-		return err
 	}
 	called, err := call.run(ctx, s.db)
 	switch {
@@ -43,32 +37,38 @@ func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *s
 		return nil, err
 	case !called:
 		s.customers.VaultDrop(ctx, pi.MerchantID, pi.ID)
-	case !voided:
+	case !v.voided:
 		return nil, errs.New(errs.KindInvalid, "CE_07", "The void failed at the connector; the payment is still authorized")
 	}
-	return s.viewOr(ctx, view, paymentID)
+	return s.viewOr(ctx, v.view, paymentID)
 }
 
-// voidCall is what a void's connector call needs: the payment and its
-// authorized attempt, and the attempt's connector account.
+// voidCall is a void's connector call: the payment and its authorized
+// attempt, the attempt's connector account, and what settling found.
 type voidCall struct {
-	pi  *ent.PaymentIntent
-	att *ent.PaymentAttempt
-	mca *ent.MerchantConnectorAccount
+	pi     *ent.PaymentIntent
+	att    *ent.PaymentAttempt
+	mca    *ent.MerchantConnectorAccount
+	view   *PaymentView
+	voided bool
 }
 
-// voidCall is the connector call that voids v's attempt (its reserve and
-// settle steps are the caller's).
+// voidCall is the connector call that voids v's attempt (its reserve step
+// is CancelPayment's).
 func (s *Service) voidCall(v *voidCall, paymentID string, reason *string) connectorCall[*connector.PaymentResult] {
 	return connectorCall[*connector.PaymentResult]{
 		connect: func() (connector.Connector, connector.Account, error) { return s.connectorFor(v.pi, v.att, v.mca) },
 		call: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.PaymentResult, error) {
-			return conn.Void(ctx, &connector.VoidRequest{
-				Account:                acct,
-				ConnectorTransactionID: deref(v.att.ConnectorTransactionID),
-				CancellationReason:     deref(reason),
-				ConnectorMetadata:      v.att.ConnectorMetadata,
-			})
+			return conn.Void(ctx, &connector.VoidRequest{Account: acct, ConnectorTransactionID: deref(v.att.ConnectorTransactionID),
+				CancellationReason: deref(reason), ConnectorMetadata: v.att.ConnectorMetadata})
+		},
+		sync: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.PaymentResult, error) {
+			return conn.Sync(ctx, syncRequest(acct, v.att))
+		},
+		synced: syncedVoid,
+		settle: func(ctx context.Context, tx *ent.Tx, res *connector.PaymentResult, callErr error) (err error) {
+			v.view, v.voided, err = s.settleVoid(ctx, tx, paymentID, v.att.ID, res, callErr)
+			return err
 		},
 	}
 }

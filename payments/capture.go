@@ -59,7 +59,8 @@ type captureCall struct {
 	view      *PaymentView
 }
 
-// captureCall is the connector call of c's reserved capture.
+// captureCall is the connector call of c's reserved capture (its reserve
+// step is CapturePayment's, or the authorization's).
 func (s *Service) captureCall(c *captureCall) connectorCall[*connector.CaptureResult] {
 	return connectorCall[*connector.CaptureResult]{
 		connect: func() (connector.Connector, connector.Account, error) {
@@ -75,6 +76,11 @@ func (s *Service) captureCall(c *captureCall) connectorCall[*connector.CaptureRe
 				ConnectorMetadata:      c.r.att.ConnectorMetadata,
 			})
 		},
+		sync: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.CaptureResult, error) {
+			return conn.SyncCapture(ctx, &connector.CaptureSyncRequest{Account: acct,
+				ConnectorTransactionID: deref(c.r.att.ConnectorTransactionID), CaptureID: c.r.cp.ID})
+		},
+		synced: syncedCapture,
 		settle: func(ctx context.Context, tx *ent.Tx, res *connector.CaptureResult, callErr error) (err error) {
 			c.res, c.callErr = res, callErr
 			c.view, err = s.settleCapture(ctx, tx, c.paymentID, c.r.cp.ID, res, callErr)

@@ -517,7 +517,7 @@ func connectorCaptureMethod(pi *ent.PaymentIntent) connector.CaptureMethod {
 func (s *Service) authorize(ctx context.Context, pi *ent.PaymentIntent, att *ent.PaymentAttempt, mca *ent.MerchantConnectorAccount, m *customer.PaymentMethodInput) (*PaymentView, error) {
 	for {
 		a := authorization{paymentID: pi.PaymentID, attemptID: att.ID, retryWith: m, prior: &confirmation{pi: pi, att: att}}
-		call := s.authorizationCall(&a, mca)
+		call := s.authorizationCall(&a, pi, att, mca)
 		if _, err := call.run(ctx, s.db); err != nil {
 			return nil, err
 		}

@@ -162,74 +162,61 @@ func TestDecideAuthorizationDetails(t *testing.T) {
 	}
 }
 
+// recorded names what recovery records for a sync's answer: its status
+// and decline code, or "wait" when it records nothing yet.
+func recorded(res any, ok bool) string {
+	if !ok {
+		return "wait"
+	}
+	var status string
+	var d *connector.Decline
+	switch r := res.(type) {
+	case *connector.PaymentResult:
+		status, d = string(r.Status), r.Decline
+	case *connector.CaptureResult:
+		status, d = string(r.Status), r.Decline
+	case *connector.RefundResult:
+		status, d = string(r.Status), r.Decline
+	}
+	if d != nil {
+		return status + " " + d.Code
+	}
+	return status
+}
+
 // TestSyncedAnswers: what recovery records for each sync answer, per kind
 // of request a crash interrupted.
 func TestSyncedAnswers(t *testing.T) {
 	notFound := fmt.Errorf("sync: %w", connector.ErrTransactionNotFound)
 	down := errors.New("connection refused")
-	type outcome = string // what is recorded: a status and a decline code, or "wait"
-	show := func(status string, d *connector.Decline, ok bool) outcome {
-		switch {
-		case !ok:
-			return "wait"
-		case d != nil:
-			return status + " " + d.Code
-		}
-		return status
-	}
-	attempt := func(s connector.Status, err error, young bool) outcome {
-		res, ok := syncedAttempt(&connector.PaymentResult{Status: s}, err, young)
-		if !ok {
-			return "wait"
-		}
-		return show(string(res.Status), res.Decline, ok)
-	}
-	void := func(s connector.Status, err error) outcome {
-		res, ok := syncedVoid(&connector.PaymentResult{Status: s}, err)
-		if !ok {
-			return "wait"
-		}
-		return show(string(res.Status), res.Decline, ok)
-	}
-	capt := func(s connector.Status, err error) outcome {
-		res, ok := syncedCapture(&connector.CaptureResult{Status: s}, err)
-		if !ok {
-			return "wait"
-		}
-		return show(string(res.Status), res.Decline, ok)
-	}
-	ref := func(s connector.RefundStatus, err error) outcome {
-		res, ok := syncedRefund(&connector.RefundResult{Status: s}, err)
-		if !ok {
-			return "wait"
-		}
-		return show(string(res.Status), res.Decline, ok)
-	}
-	failed, refundFailed := string(connector.StatusFailure), string(connector.RefundFailed)
+	payment := func(s connector.Status) *connector.PaymentResult { return &connector.PaymentResult{Status: s} }
+	capt := func(s connector.Status) *connector.CaptureResult { return &connector.CaptureResult{Status: s} }
+	ref := func(s connector.RefundStatus) *connector.RefundResult { return &connector.RefundResult{Status: s} }
+	failed, neverSent := string(connector.StatusFailure), string(connector.StatusFailure)+" "+CodeNeverSent
 	for _, tc := range []struct {
 		name      string
-		got, want outcome
+		got, want string
 	}{
-		{"attempt charged", attempt(connector.StatusCharged, nil, false), string(connector.StatusCharged)},
-		{"attempt declined", attempt(connector.StatusFailure, nil, false), failed},
-		{"attempt still pending", attempt(connector.StatusPending, nil, false), "wait"},
-		{"attempt, connector down", attempt(connector.StatusCharged, down, false), "wait"},
-		{"attempt never sent", attempt("", notFound, false), failed + " " + CodeNeverSent},
-		{"young attempt never seen: its call may be on its way", attempt("", notFound, true), "wait"},
-		{"young attempt answered", attempt(connector.StatusAuthorized, nil, true), string(connector.StatusAuthorized)},
-		{"void done", void(connector.StatusVoided, nil), string(connector.StatusVoided)},
-		{"void refused", void(connector.StatusAuthorized, nil), string(connector.StatusAuthorized)},
-		{"void pending is not voided", void(connector.StatusPending, nil), string(connector.StatusPending)},
-		{"void, connector down", void(connector.StatusVoided, down), "wait"},
-		{"void never sent: nothing voided", void("", notFound), failed},
-		{"capture charged", capt(connector.StatusCharged, nil), string(connector.StatusCharged)},
-		{"capture pending", capt(connector.StatusPending, nil), "wait"},
-		{"capture, connector down", capt(connector.StatusCharged, down), "wait"},
-		{"capture never sent", capt("", notFound), failed + " " + CodeNeverSent},
-		{"refund succeeded", ref(connector.RefundSucceeded, nil), string(connector.RefundSucceeded)},
-		{"refund pending", ref(connector.RefundPending, nil), "wait"},
-		{"refund, connector down", ref(connector.RefundSucceeded, down), "wait"},
-		{"refund never sent", ref("", notFound), refundFailed + " " + CodeNeverSent},
+		{"attempt charged", recorded(syncedAttempt(payment(connector.StatusCharged), nil, false)), string(connector.StatusCharged)},
+		{"attempt declined", recorded(syncedAttempt(payment(connector.StatusFailure), nil, false)), failed},
+		{"attempt still pending", recorded(syncedAttempt(payment(connector.StatusPending), nil, false)), "wait"},
+		{"attempt, connector down", recorded(syncedAttempt(nil, down, false)), "wait"},
+		{"attempt never sent", recorded(syncedAttempt(nil, notFound, false)), neverSent},
+		{"young attempt never seen: its call may be on its way", recorded(syncedAttempt(nil, notFound, true)), "wait"},
+		{"young attempt answered", recorded(syncedAttempt(payment(connector.StatusAuthorized), nil, true)), string(connector.StatusAuthorized)},
+		{"void done", recorded(syncedVoid(payment(connector.StatusVoided), nil)), string(connector.StatusVoided)},
+		{"void refused", recorded(syncedVoid(payment(connector.StatusAuthorized), nil)), string(connector.StatusAuthorized)},
+		{"void pending is recorded (not voided)", recorded(syncedVoid(payment(connector.StatusPending), nil)), string(connector.StatusPending)},
+		{"void, connector down", recorded(syncedVoid(nil, down)), "wait"},
+		{"void never sent: nothing voided", recorded(syncedVoid(nil, notFound)), failed},
+		{"capture charged", recorded(syncedCapture(capt(connector.StatusCharged), nil)), string(connector.StatusCharged)},
+		{"capture pending", recorded(syncedCapture(capt(connector.StatusPending), nil)), "wait"},
+		{"capture, connector down", recorded(syncedCapture(nil, down)), "wait"},
+		{"capture never sent", recorded(syncedCapture(nil, notFound)), neverSent},
+		{"refund succeeded", recorded(syncedRefund(ref(connector.RefundSucceeded), nil)), string(connector.RefundSucceeded)},
+		{"refund pending", recorded(syncedRefund(ref(connector.RefundPending), nil)), "wait"},
+		{"refund, connector down", recorded(syncedRefund(nil, down)), "wait"},
+		{"refund never sent", recorded(syncedRefund(nil, notFound)), string(connector.RefundFailed) + " " + CodeNeverSent},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, tc.got, tc.want)
@@ -314,10 +301,10 @@ func TestDecideCaptureAnswer(t *testing.T) {
 	att := &ent.PaymentAttempt{NetAmount: 1000}
 	cp := &ent.Capture{Amount: 400}
 	dispute := &connector.DisputeSpec{Reason: "fraudulent"}
+	reqCapture, multiple := paymentintent.StatusRequiresCapture, paymentintent.CaptureMethodManualMultiple
 	payment := func(status paymentintent.Status, method paymentintent.CaptureMethod, captured, capturable int64) *ent.PaymentIntent {
 		return &ent.PaymentIntent{Status: status, CaptureMethod: method, AmountCaptured: captured, AmountCapturable: capturable}
 	}
-	reqCapture, multiple := paymentintent.StatusRequiresCapture, paymentintent.CaptureMethodManualMultiple
 	for _, tc := range []struct {
 		name    string
 		pi      *ent.PaymentIntent

@@ -94,15 +94,13 @@ func (s *Service) recoverVoids(ctx context.Context, cutoff time.Time, limit int)
 		return 0, err
 	}
 	return stranded(ctx, atts, attemptMerchant, attemptID, func(ctx context.Context, att *ent.PaymentAttempt) (bool, error) {
-		return recoverRow(ctx, s, att,
-			func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.PaymentResult, error) {
-				return conn.Sync(ctx, &connector.SyncRequest{Account: acct,
-					ConnectorTransactionID: deref(att.ConnectorTransactionID), ConnectorMetadata: att.ConnectorMetadata})
-			}, syncedVoid,
-			func(ctx context.Context, tx *ent.Tx, paymentID string, res *connector.PaymentResult) error {
-				_, _, err := s.settleVoid(ctx, tx, paymentID, att.ID, res, nil)
-				return err
-			})
+		pi, mca, err := s.callTarget(ctx, att)
+		if err != nil {
+			return false, err
+		}
+		v := voidCall{pi: pi, att: att, mca: mca}
+		call := s.voidCall(&v, pi.PaymentID, nil)
+		return call.recover(ctx, s.db)
 	})
 }
 
@@ -115,19 +113,12 @@ func (s *Service) recoverCaptures(ctx context.Context, cutoff time.Time, limit i
 	}
 	return stranded(ctx, cps, func(c *ent.Capture) string { return c.MerchantID }, func(c *ent.Capture) string { return c.ID },
 		func(ctx context.Context, cp *ent.Capture) (bool, error) {
-			att, err := s.db.Client.PaymentAttempt.Get(ctx, cp.AuthorizedAttemptID)
-			if err != nil {
-				return false, errs.Internal(err)
+			r := captureReservation{cp: cp}
+			if err := s.loadCallTarget(ctx, cp.AuthorizedAttemptID, &r.pi, &r.att, &r.mca); err != nil {
+				return false, err
 			}
-			return recoverRow(ctx, s, att,
-				func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.CaptureResult, error) {
-					return conn.SyncCapture(ctx, &connector.CaptureSyncRequest{Account: acct,
-						ConnectorTransactionID: deref(att.ConnectorTransactionID), CaptureID: cp.ID})
-				}, syncedCapture,
-				func(ctx context.Context, tx *ent.Tx, paymentID string, res *connector.CaptureResult) error {
-					_, err := s.settleCapture(ctx, tx, paymentID, cp.ID, res, nil)
-					return err
-				})
+			call := s.captureCall(&captureCall{paymentID: r.pi.PaymentID, r: &r})
+			return call.recover(ctx, s.db)
 		})
 }
 
@@ -140,45 +131,13 @@ func (s *Service) recoverRefunds(ctx context.Context, cutoff time.Time, limit in
 	}
 	return stranded(ctx, refs, func(r *ent.Refund) string { return r.MerchantID }, func(r *ent.Refund) string { return r.ID },
 		func(ctx context.Context, ref *ent.Refund) (bool, error) {
-			att, err := s.db.Client.PaymentAttempt.Get(ctx, ref.AttemptID)
-			if err != nil {
-				return false, errs.Internal(err)
+			r := refundCall{ref: ref}
+			if err := s.loadCallTarget(ctx, ref.AttemptID, &r.pi, &r.att, &r.mca); err != nil {
+				return false, err
 			}
-			return recoverRow(ctx, s, att,
-				func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.RefundResult, error) {
-					return conn.SyncRefund(ctx, &connector.RefundSyncRequest{Account: acct,
-						ConnectorTransactionID: deref(att.ConnectorTransactionID), RefundID: ref.ID})
-				}, syncedRefund,
-				func(ctx context.Context, tx *ent.Tx, paymentID string, res *connector.RefundResult) error {
-					_, err := s.settleRefund(ctx, tx, paymentID, ref.ID, res, nil)
-					return err
-				})
+			call := s.refundCall(&r, r.pi.PaymentID)
+			return call.recover(ctx, s.db)
 		})
-}
-
-// recoverRow settles a row of att's payment that a crash left pending (a
-// void, a capture, a refund): the recover step of its connectorCall, with
-// sync to ask the connector, synced to judge the answer, and the row's
-// settle step to record it. It reports whether the row was settled.
-func recoverRow[A any](ctx context.Context, s *Service, att *ent.PaymentAttempt,
-	sync func(context.Context, connector.Connector, connector.Account) (A, error), synced func(A, error) (A, bool),
-	settle func(ctx context.Context, tx *ent.Tx, paymentID string, answer A) error) (bool, error) {
-	var paymentID string
-	call := connectorCall[A]{
-		connect: func() (connector.Connector, connector.Account, error) {
-			pi, conn, acct, err := s.attemptConnector(ctx, att)
-			if err == nil {
-				paymentID = pi.PaymentID
-			}
-			return conn, acct, err
-		},
-		sync:   sync,
-		synced: synced,
-		settle: func(ctx context.Context, tx *ent.Tx, answer A, _ error) error {
-			return settle(ctx, tx, paymentID, answer)
-		},
-	}
-	return call.recover(ctx, s.db)
 }
 
 func (s *Service) strandedAttempts(ctx context.Context, status paymentattempt.Status, cutoff time.Time, limit int) ([]*ent.PaymentAttempt, error) {
@@ -194,29 +153,39 @@ func (s *Service) strandedAttempts(ctx context.Context, status paymentattempt.St
 func attemptMerchant(a *ent.PaymentAttempt) string { return a.MerchantID }
 func attemptID(a *ent.PaymentAttempt) string       { return a.ID }
 
-// attemptConnector is the attempt's payment and the connector (with its
-// account) it was sent to.
-func (s *Service) attemptConnector(ctx context.Context, att *ent.PaymentAttempt) (*ent.PaymentIntent, connector.Connector, connector.Account, error) {
-	pi, err := s.db.Client.PaymentIntent.Get(ctx, att.PaymentIntentID)
-	if err != nil {
-		return nil, nil, connector.Account{}, errs.Internal(err)
+// loadCallTarget reads what the recovery of a call about the attempt
+// attemptID needs: the attempt, its payment and its connector account.
+func (s *Service) loadCallTarget(ctx context.Context, attemptID string,
+	pi **ent.PaymentIntent, att **ent.PaymentAttempt, mca **ent.MerchantConnectorAccount) (err error) {
+	if *att, err = s.db.Client.PaymentAttempt.Get(ctx, attemptID); err != nil {
+		return errs.Internal(err)
 	}
-	conn, acct, err := s.connectorOfAttempt(ctx, pi, att)
-	return pi, conn, acct, err
+	*pi, *mca, err = s.callTarget(ctx, *att)
+	return err
 }
 
-// connectorOfAttempt is the connector (with its account) the attempt of pi
-// was sent to.
-func (s *Service) connectorOfAttempt(ctx context.Context, pi *ent.PaymentIntent, att *ent.PaymentAttempt) (connector.Connector, connector.Account, error) {
+// callTarget is the payment of att and the connector account it was sent
+// to.
+func (s *Service) callTarget(ctx context.Context, att *ent.PaymentAttempt) (*ent.PaymentIntent, *ent.MerchantConnectorAccount, error) {
+	pi, err := s.db.Client.PaymentIntent.Get(ctx, att.PaymentIntentID)
+	if err != nil {
+		return nil, nil, errs.Internal(err)
+	}
+	mca, err := s.accountOfAttempt(ctx, att)
+	return pi, mca, err
+}
+
+// accountOfAttempt is the connector account att was sent to.
+func (s *Service) accountOfAttempt(ctx context.Context, att *ent.PaymentAttempt) (*ent.MerchantConnectorAccount, error) {
 	if att.MerchantConnectorID == nil {
-		return nil, connector.Account{}, errs.Internal(fmt.Errorf("attempt %s has no connector account", att.ID))
+		return nil, errs.Internal(fmt.Errorf("attempt %s has no connector account", att.ID))
 	}
 	mca, err := s.db.Client.MerchantConnectorAccount.Query().
 		Where(merchantconnectoraccount.ID(*att.MerchantConnectorID)).Only(ctx)
 	if err != nil {
-		return nil, connector.Account{}, errs.Internal(err)
+		return nil, errs.Internal(err)
 	}
-	return s.connectorFor(pi, att, mca)
+	return mca, nil
 }
 
 // syncPayment settles the payment's pending attempt at once, if it has
@@ -244,19 +213,14 @@ func (s *Service) syncPayment(ctx context.Context, pi *ent.PaymentIntent, window
 // (syncedAttempt: one the connector never saw fails once older than
 // cutoff). It reports whether the attempt was settled.
 func (s *Service) syncAttempt(ctx context.Context, pi *ent.PaymentIntent, att *ent.PaymentAttempt, cutoff time.Time) (bool, error) {
+	mca, err := s.accountOfAttempt(ctx, att)
+	if err != nil {
+		return false, err
+	}
 	a := authorization{paymentID: pi.PaymentID, attemptID: att.ID}
-	call := connectorCall[*connector.PaymentResult]{
-		connect: func() (connector.Connector, connector.Account, error) { return s.connectorOfAttempt(ctx, pi, att) },
-		sync: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.PaymentResult, error) {
-			return conn.Sync(ctx, &connector.SyncRequest{Account: acct,
-				ConnectorTransactionID: deref(att.ConnectorTransactionID), ConnectorMetadata: att.ConnectorMetadata})
-		},
-		synced: func(res *connector.PaymentResult, err error) (*connector.PaymentResult, bool) {
-			return syncedAttempt(res, err, att.ModifiedAt.After(cutoff))
-		},
-		settle: func(ctx context.Context, tx *ent.Tx, res *connector.PaymentResult, callErr error) error {
-			return s.settleAuthorization(ctx, tx, &a, res, callErr)
-		},
+	call := s.authorizationCall(&a, pi, att, mca)
+	call.synced = func(res *connector.PaymentResult, err error) (*connector.PaymentResult, bool) {
+		return syncedAttempt(res, err, att.ModifiedAt.After(cutoff))
 	}
 	if settled, err := call.recover(ctx, s.db); !settled {
 		return false, err

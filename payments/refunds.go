@@ -136,6 +136,11 @@ func (s *Service) refundCall(r *refundCall, paymentID string) connectorCall[*con
 				ConnectorMetadata:      r.att.ConnectorMetadata,
 			})
 		},
+		sync: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.RefundResult, error) {
+			return conn.SyncRefund(ctx, &connector.RefundSyncRequest{Account: acct,
+				ConnectorTransactionID: deref(r.att.ConnectorTransactionID), RefundID: r.ref.ID})
+		},
+		synced: syncedRefund,
 		settle: func(ctx context.Context, tx *ent.Tx, res *connector.RefundResult, callErr error) (err error) {
 			r.ref, err = s.settleRefund(ctx, tx, paymentID, r.ref.ID, res, callErr)
 			return err

@@ -34,19 +34,30 @@ type authorization struct {
 	profileID  string
 }
 
-// authorizationCall is the connector call of a confirm's pending attempt
-// (reserved by its transaction, so it has no reserve step).
-func (s *Service) authorizationCall(a *authorization, mca *ent.MerchantConnectorAccount) connectorCall[*connector.PaymentResult] {
-	pi, att, m := a.prior.pi, a.prior.att, a.retryWith
+// authorizationCall is the connector call of a pending attempt (a
+// confirm's transaction reserved it, so it has no reserve step; recovery
+// sets synced, which needs its window).
+func (s *Service) authorizationCall(a *authorization, pi *ent.PaymentIntent, att *ent.PaymentAttempt,
+	mca *ent.MerchantConnectorAccount) connectorCall[*connector.PaymentResult] {
+	m := a.retryWith
 	return connectorCall[*connector.PaymentResult]{
 		connect: func() (connector.Connector, connector.Account, error) { return s.connectorFor(pi, att, mca) },
 		call: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.PaymentResult, error) {
 			return conn.Authorize(ctx, s.authorizeRequest(pi, att, acct, m))
 		},
+		sync: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.PaymentResult, error) {
+			return conn.Sync(ctx, syncRequest(acct, att))
+		},
 		settle: func(ctx context.Context, tx *ent.Tx, res *connector.PaymentResult, callErr error) error {
 			return s.settleAuthorization(ctx, tx, a, res, callErr)
 		},
 	}
+}
+
+// syncRequest asks the connector what became of att (a sync).
+func syncRequest(acct connector.Account, att *ent.PaymentAttempt) *connector.SyncRequest {
+	return &connector.SyncRequest{Account: acct, ConnectorTransactionID: deref(att.ConnectorTransactionID),
+		ConnectorMetadata: att.ConnectorMetadata}
 }
 
 // recordAuthorization settles an answer about an attempt that came outside
