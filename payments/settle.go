@@ -61,8 +61,8 @@ func syncRequest(acct connector.Account, att *ent.PaymentAttempt) *connector.Syn
 }
 
 // recordAuthorization settles an answer about an attempt that came outside
-// a connector call of this process (the 3-D Secure page, recovery's sync)
-// in its own transaction, then finishes it. It returns the payment's view
+// a connectorCall (the customer's 3-D Secure step, authentication.go) in
+// its own transaction, then finishes it. It returns the payment's view
 // when it rendered one for an event, else nil.
 func (s *Service) recordAuthorization(ctx context.Context, paymentID, attemptID string, res *connector.PaymentResult, callErr error) (*PaymentView, error) {
 	a := authorization{paymentID: paymentID, attemptID: attemptID}
