@@ -508,19 +508,20 @@ func connectorCaptureMethod(pi *ent.PaymentIntent) connector.CaptureMethod {
 	return connector.CaptureMethod(pi.CaptureMethod)
 }
 
-// authorize calls the connector for a recorded attempt and records the
-// outcome. With sequential_automatic the authorization is followed by its
-// capture, as two connector calls. A failure the merchant's retry rules
-// allow is tried again on the next connector of the route, each try a new
-// attempt recorded before its call (see retryOnNextConnector).
+// authorize calls the connector for a recorded attempt and settles the
+// answer (a connectorCall whose reserve was the confirm's transaction).
+// With sequential_automatic the authorization is followed by its capture,
+// as two connector calls. A failure the merchant's retry rules allow is
+// tried again on the next connector of the route, each try a new attempt
+// recorded before its call (see retryOnNextConnector).
 func (s *Service) authorize(ctx context.Context, pi *ent.PaymentIntent, att *ent.PaymentAttempt, mca *ent.MerchantConnectorAccount, m *customer.PaymentMethodInput) (*PaymentView, error) {
 	for {
-		conn, acct, err := s.connectorFor(pi, att, mca)
-		if err != nil {
+		a := authorization{paymentID: pi.PaymentID, attemptID: att.ID, retryWith: m, prior: &confirmation{pi: pi, att: att}}
+		call := s.authorizationCall(&a, pi, att, mca)
+		if _, err := call.run(ctx, s.db); err != nil {
 			return nil, err
 		}
-		res, callErr := conn.Authorize(ctx, s.authorizeRequest(pi, att, acct, m))
-		view, next, err := s.settle(ctx, pi.PaymentID, att.ID, res, callErr, m, &confirmation{pi: pi, att: att})
+		view, next, err := s.finishAuthorization(ctx, &a)
 		if err != nil || next == nil {
 			return view, err
 		}

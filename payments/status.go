@@ -12,7 +12,7 @@ import (
 // to the intent's status. Every one of the spec's 16 intent statuses is the
 // image of some attempt status, except requires_confirmation and
 // requires_payment_method before any attempt exists, and the capture-driven
-// partial states that captureStatus decides.
+// partial states that a capture's answer decides (decideCaptureAnswer).
 func intentStatusOf(a paymentattempt.Status) paymentintent.Status {
 	switch a {
 	case paymentattempt.StatusCharged, paymentattempt.StatusAutoRefunded:
