@@ -38,7 +38,7 @@ func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *s
 	case !called:
 		s.customers.VaultDrop(ctx, pi.MerchantID, pi.ID)
 	case !v.voided:
-		return nil, errs.New(errs.KindInvalid, "CE_07", "The void failed at the connector; the payment is still authorized")
+		return nil, errs.ErrVoidFailed.New()
 	}
 	return s.viewOr(ctx, v.view, paymentID)
 }
@@ -94,7 +94,7 @@ func decideCancel(pi *ent.PaymentIntent, att *ent.PaymentAttempt) (void bool, er
 	// A capture holds a reservation (captured + capturable < authorized)
 	// and a cancel marks the attempt: neither may run beside a cancel.
 	if att.Status == paymentattempt.StatusVoidInitiated || pi.AmountCaptured+pi.AmountCapturable < att.NetAmount {
-		return false, errs.New(errs.KindInvalid, "IR_14", "This Payment could not be cancelled: a capture or a cancel is in progress")
+		return false, errs.ErrUnexpectedState.Newf("This Payment could not be cancelled: a capture or a cancel is in progress")
 	}
 	return true, nil
 }

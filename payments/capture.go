@@ -97,8 +97,7 @@ func (s *Service) runCapture(ctx context.Context, c *captureCall, call *connecto
 		return nil, err
 	}
 	if c.callErr == nil && c.res.Status == connector.StatusFailure {
-		e := errs.New(errs.KindInvalid, "CE_03", "Capture attempt failed while processing with connector")
-		e.Cause = errs.ErrCaptureDeclined
+		e := errs.ErrCaptureDeclined.New()
 		if c.res.Decline != nil {
 			e.Message += ": " + c.res.Decline.Message
 		}
@@ -135,7 +134,7 @@ func decideCapture(pi *ent.PaymentIntent, att *ent.PaymentAttempt, in CaptureInp
 		return 0, err
 	}
 	if att.Status == paymentattempt.StatusVoidInitiated {
-		return 0, errs.New(errs.KindInvalid, "IR_14", "This Payment could not be captured: it is being cancelled")
+		return 0, errs.ErrUnexpectedState.Newf("This Payment could not be captured: it is being cancelled")
 	}
 	amount := pi.AmountCapturable
 	if in.sequential && pi.AmountToCapture != nil && *pi.AmountToCapture < amount {
@@ -148,7 +147,7 @@ func decideCapture(pi *ent.PaymentIntent, att *ent.PaymentAttempt, in CaptureInp
 		return 0, errs.InvalidValue("amount_to_capture", "must be between 1 and the amount capturable (%d)", pi.AmountCapturable)
 	}
 	if pi.CaptureMethod != paymentintent.CaptureMethodManualMultiple && live > 0 {
-		return 0, errs.New(errs.KindInvalid, "IR_14", "This Payment could not be captured again: capture_method %s allows one capture; use manual_multiple for several", pi.CaptureMethod)
+		return 0, errs.ErrUnexpectedState.Newf("This Payment could not be captured again: capture_method %s allows one capture; use manual_multiple for several", pi.CaptureMethod)
 	}
 	return amount, nil
 }

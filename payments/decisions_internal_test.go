@@ -34,10 +34,13 @@ func refusal(t *testing.T, err error) string {
 	if !errors.As(err, &e) {
 		t.Fatalf("%v is not a domain error", err)
 	}
-	if e.Field != "" {
-		return e.Code + " " + e.Field
+	if e.Failure() == nil {
+		t.Fatalf("%v names no failure of the catalogue", err)
 	}
-	return e.Code
+	if e.Field != "" {
+		return e.Failure().Error() + " " + e.Field
+	}
+	return e.Failure().Error()
 }
 
 func redirectTo(id string) string { return "https://pay.test/sandbox/" + id }
@@ -235,7 +238,7 @@ func TestDecideCaptureStates(t *testing.T) {
 				CaptureMethod: paymentintent.CaptureMethodManual}
 			want := ""
 			if !statusIn(s, capturableStates...) && !(sequential && s == paymentintent.StatusProcessing) {
-				want = "IR_14"
+				want = "unexpected_state"
 			}
 			_, err := decideCapture(pi, att, CaptureInput{sequential: sequential}, 0)
 			if got := refusal(t, err); got != want {
@@ -247,7 +250,7 @@ func TestDecideCaptureStates(t *testing.T) {
 		}
 	}
 	noAttempt := &ent.PaymentIntent{Status: paymentintent.StatusRequiresCapture, AmountCapturable: 1000}
-	if got := refusal(t, capturableState(noAttempt, false)); got != "IR_14" {
+	if got := refusal(t, capturableState(noAttempt, false)); got != "unexpected_state" {
 		t.Errorf("a payment without an attempt: %q", got)
 	}
 }
@@ -272,14 +275,14 @@ func TestDecideCapture(t *testing.T) {
 		err    string
 	}{
 		{"all, unsaid", payment(manual, 1000, nil), authorized, CaptureInput{}, 0, 1000, ""},
-		{"0", payment(manual, 1000, nil), authorized, CaptureInput{AmountToCapture: ptr[int64](0)}, 0, 0, "IR_07 amount_to_capture"},
-		{"-1", payment(manual, 1000, nil), authorized, CaptureInput{AmountToCapture: ptr[int64](-1)}, 0, 0, "IR_07 amount_to_capture"},
+		{"0", payment(manual, 1000, nil), authorized, CaptureInput{AmountToCapture: ptr[int64](0)}, 0, 0, "invalid_value amount_to_capture"},
+		{"-1", payment(manual, 1000, nil), authorized, CaptureInput{AmountToCapture: ptr[int64](-1)}, 0, 0, "invalid_value amount_to_capture"},
 		{"1", payment(manual, 1000, nil), authorized, CaptureInput{AmountToCapture: ptr[int64](1)}, 0, 1, ""},
 		{"exactly capturable", payment(manual, 1000, nil), authorized, CaptureInput{AmountToCapture: ptr[int64](1000)}, 0, 1000, ""},
-		{"capturable + 1", payment(manual, 1000, nil), authorized, CaptureInput{AmountToCapture: ptr[int64](1001)}, 0, 0, "IR_07 amount_to_capture"},
-		{"nothing left to capture", payment(multiple, 0, nil), authorized, CaptureInput{}, 1, 0, "IR_07 amount_to_capture"},
-		{"being cancelled", payment(manual, 1000, nil), cancelling, CaptureInput{}, 0, 0, "IR_14"},
-		{"manual, captured once already", payment(manual, 1000, nil), authorized, CaptureInput{}, 1, 0, "IR_14"},
+		{"capturable + 1", payment(manual, 1000, nil), authorized, CaptureInput{AmountToCapture: ptr[int64](1001)}, 0, 0, "invalid_value amount_to_capture"},
+		{"nothing left to capture", payment(multiple, 0, nil), authorized, CaptureInput{}, 1, 0, "invalid_value amount_to_capture"},
+		{"being cancelled", payment(manual, 1000, nil), cancelling, CaptureInput{}, 0, 0, "unexpected_state"},
+		{"manual, captured once already", payment(manual, 1000, nil), authorized, CaptureInput{}, 1, 0, "unexpected_state"},
 		{"manual_multiple, the second", payment(multiple, 600, nil), authorized, CaptureInput{AmountToCapture: ptr[int64](600)}, 1, 600, ""},
 		{"sequential takes amount_to_capture", payment(paymentintent.CaptureMethodSequentialAutomatic, 1000, ptr[int64](700)),
 			authorized, CaptureInput{sequential: true}, 0, 700, ""},
@@ -361,7 +364,7 @@ func TestDecideCancel(t *testing.T) {
 			void, err := decideCancel(pi, att)
 			wantErr, wantVoid := "", att != nil && statusIn(s, capturableStates...)
 			if !statusIn(s, cancellableStates...) {
-				wantErr, wantVoid = "IR_14", false
+				wantErr, wantVoid = "unexpected_state", false
 			}
 			if got := refusal(t, err); got != wantErr || void != wantVoid {
 				t.Errorf("cancel of %s (attempt %v): (void %v, %q), want (void %v, %q)", s, att != nil, void, got, wantVoid, wantErr)
@@ -377,8 +380,8 @@ func TestDecideCancel(t *testing.T) {
 	}{
 		{"authorized", paymentattempt.StatusAuthorized, 0, 1000, true, ""},
 		{"after a capture of 300", paymentattempt.StatusPartialChargedAndChargeable, 300, 700, true, ""},
-		{"a capture reserved 300", paymentattempt.StatusAuthorized, 0, 700, false, "IR_14"},
-		{"a cancel in progress", paymentattempt.StatusVoidInitiated, 0, 1000, false, "IR_14"},
+		{"a capture reserved 300", paymentattempt.StatusAuthorized, 0, 700, false, "unexpected_state"},
+		{"a cancel in progress", paymentattempt.StatusVoidInitiated, 0, 1000, false, "unexpected_state"},
 	} {
 		pi := &ent.PaymentIntent{Status: paymentintent.StatusPartiallyCapturedAndCapturable, AmountCaptured: tc.captured, AmountCapturable: tc.capturable}
 		void, err := decideCancel(pi, &ent.PaymentAttempt{Status: tc.attempt, NetAmount: 1000})
@@ -426,7 +429,7 @@ func TestDecideRefund(t *testing.T) {
 		pi := &ent.PaymentIntent{Status: s, AmountCaptured: 1000, ActiveAttemptID: ptr("pa_1")}
 		want := ""
 		if !statusIn(s, refundableStates...) {
-			want = "HE_03"
+			want = "payment_not_succeeded"
 		}
 		if _, err := decideRefund(pi, 0, nil); refusal(t, err) != want {
 			t.Errorf("refund of %s: %q, want %q", s, refusal(t, err), want)
@@ -445,14 +448,14 @@ func TestDecideRefund(t *testing.T) {
 	}{
 		{"all, unsaid", succeeded(1000, ptr("pa_1")), 0, nil, 1000, ""},
 		{"the rest, unsaid", succeeded(1000, ptr("pa_1")), 300, nil, 700, ""},
-		{"0", succeeded(1000, ptr("pa_1")), 0, ptr[int64](0), 0, "IR_13"},
+		{"0", succeeded(1000, ptr("pa_1")), 0, ptr[int64](0), 0, "refund_exceeds_captured"},
 		{"1", succeeded(1000, ptr("pa_1")), 0, ptr[int64](1), 1, ""},
 		{"exactly what is left", succeeded(1000, ptr("pa_1")), 300, ptr[int64](700), 700, ""},
-		{"one more than is left", succeeded(1000, ptr("pa_1")), 300, ptr[int64](701), 0, "IR_13"},
-		{"already refunded whole", succeeded(1000, ptr("pa_1")), 1000, nil, 0, "IR_13"},
-		{"already refunded whole, 1 more", succeeded(1000, ptr("pa_1")), 1000, ptr[int64](1), 0, "IR_13"},
-		{"nothing captured", succeeded(0, ptr("pa_1")), 0, nil, 0, "HE_03"},
-		{"no attempt", succeeded(1000, nil), 0, nil, 0, "HE_03"},
+		{"one more than is left", succeeded(1000, ptr("pa_1")), 300, ptr[int64](701), 0, "refund_exceeds_captured"},
+		{"already refunded whole", succeeded(1000, ptr("pa_1")), 1000, nil, 0, "refund_exceeds_captured"},
+		{"already refunded whole, 1 more", succeeded(1000, ptr("pa_1")), 1000, ptr[int64](1), 0, "refund_exceeds_captured"},
+		{"nothing captured", succeeded(0, ptr("pa_1")), 0, nil, 0, "payment_not_succeeded"},
+		{"no attempt", succeeded(1000, nil), 0, nil, 0, "payment_not_succeeded"},
 	} {
 		amount, err := decideRefund(tc.pi, tc.refunded, tc.asked)
 		if got := refusal(t, err); got != tc.err || amount != tc.amount {

@@ -54,7 +54,7 @@ func refundWhere(ctx context.Context, refundID string) []predicate.Refund {
 }
 
 func errRefundNotFound() *errs.Error {
-	return errs.New(errs.KindNotFound, "HE_02", "Refund does not exist in our records.")
+	return errs.ErrRefundNotFound.New()
 }
 
 // CreateRefund refunds captured money, as a connectorCall: under the
@@ -151,7 +151,7 @@ func (s *Service) refundCall(r *refundCall, paymentID string) connectorCall[*con
 // refundableState refuses a refund of pi, which has captured nothing yet.
 func refundableState(pi *ent.PaymentIntent) error {
 	if !statusIn(pi.Status, refundableStates...) || pi.AmountCaptured == 0 || pi.ActiveAttemptID == nil {
-		return errs.New(errs.KindInvalid, "HE_03", "The payment has not succeeded yet. Please pass a successful payment to initiate refund")
+		return errs.ErrPaymentNotSucceeded.New()
 	}
 	return nil
 }
@@ -169,8 +169,7 @@ func decideRefund(pi *ent.PaymentIntent, refunded int64, asked *int64) (int64, e
 		amount = *asked
 	}
 	if amount <= 0 || amount > remaining {
-		return 0, errs.New(errs.KindInvalid, "IR_13", "The refund amount exceeds the amount captured: %d was captured, %d is already refunded or pending, %d was asked",
-			pi.AmountCaptured, refunded, amount)
+		return 0, errs.RefundExceedsCaptured(pi.AmountCaptured, refunded, amount)
 	}
 	return amount, nil
 }

@@ -120,7 +120,7 @@ func ErrUnexpectedState(flow string, current paymentintent.Status, expected []pa
 	for i, s := range expected {
 		names[i] = string(s)
 	}
-	return errs.New(errs.KindInvalid, "IR_14",
+	return errs.ErrUnexpectedState.Newf(
 		"This Payment could not be %s because it has a status of %s. The expected state is %s",
 		flow, current, validate.JoinOr(names))
 }
