@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"reflect"
 	"slices"
 
 	"entgo.io/contrib/entgql"
@@ -143,48 +144,12 @@ func keysetOrder[O any](orders []O, of func(O) fieldOrder, make func(field strin
 // The connections that take several orders, as keysetOrder reads and
 // writes them.
 var (
-	paymentOrders = orderKind[ent.PaymentIntentOrder, ent.PaymentIntentOrderField]{
-		field: func(o *ent.PaymentIntentOrder) *ent.PaymentIntentOrderField { return o.Field },
-		dir:   func(o *ent.PaymentIntentOrder) entgql.OrderDirection { return o.Direction },
-		make: func(f *ent.PaymentIntentOrderField, d entgql.OrderDirection) *ent.PaymentIntentOrder {
-			return &ent.PaymentIntentOrder{Field: f, Direction: d}
-		},
-	}
-	refundOrders = orderKind[ent.RefundOrder, ent.RefundOrderField]{
-		field: func(o *ent.RefundOrder) *ent.RefundOrderField { return o.Field },
-		dir:   func(o *ent.RefundOrder) entgql.OrderDirection { return o.Direction },
-		make: func(f *ent.RefundOrderField, d entgql.OrderDirection) *ent.RefundOrder {
-			return &ent.RefundOrder{Field: f, Direction: d}
-		},
-	}
-	eventOrders = orderKind[ent.EventOrder, ent.EventOrderField]{
-		field: func(o *ent.EventOrder) *ent.EventOrderField { return o.Field },
-		dir:   func(o *ent.EventOrder) entgql.OrderDirection { return o.Direction },
-		make: func(f *ent.EventOrderField, d entgql.OrderDirection) *ent.EventOrder {
-			return &ent.EventOrder{Field: f, Direction: d}
-		},
-	}
-	connectorAccountOrders = orderKind[ent.MerchantConnectorAccountOrder, ent.MerchantConnectorAccountOrderField]{
-		field: func(o *ent.MerchantConnectorAccountOrder) *ent.MerchantConnectorAccountOrderField { return o.Field },
-		dir:   func(o *ent.MerchantConnectorAccountOrder) entgql.OrderDirection { return o.Direction },
-		make: func(f *ent.MerchantConnectorAccountOrderField, d entgql.OrderDirection) *ent.MerchantConnectorAccountOrder {
-			return &ent.MerchantConnectorAccountOrder{Field: f, Direction: d}
-		},
-	}
-	gsmRuleOrders = orderKind[ent.GsmRuleOrder, ent.GsmRuleOrderField]{
-		field: func(o *ent.GsmRuleOrder) *ent.GsmRuleOrderField { return o.Field },
-		dir:   func(o *ent.GsmRuleOrder) entgql.OrderDirection { return o.Direction },
-		make: func(f *ent.GsmRuleOrderField, d entgql.OrderDirection) *ent.GsmRuleOrder {
-			return &ent.GsmRuleOrder{Field: f, Direction: d}
-		},
-	}
-	routingAlgorithmOrders = orderKind[ent.RoutingAlgorithmOrder, ent.RoutingAlgorithmOrderField]{
-		field: func(o *ent.RoutingAlgorithmOrder) *ent.RoutingAlgorithmOrderField { return o.Field },
-		dir:   func(o *ent.RoutingAlgorithmOrder) entgql.OrderDirection { return o.Direction },
-		make: func(f *ent.RoutingAlgorithmOrderField, d entgql.OrderDirection) *ent.RoutingAlgorithmOrder {
-			return &ent.RoutingAlgorithmOrder{Field: f, Direction: d}
-		},
-	}
+	paymentOrders          orderKind[ent.PaymentIntentOrder, ent.PaymentIntentOrderField]
+	refundOrders           orderKind[ent.RefundOrder, ent.RefundOrderField]
+	eventOrders            orderKind[ent.EventOrder, ent.EventOrderField]
+	connectorAccountOrders orderKind[ent.MerchantConnectorAccountOrder, ent.MerchantConnectorAccountOrderField]
+	gsmRuleOrders          orderKind[ent.GsmRuleOrder, ent.GsmRuleOrderField]
+	routingAlgorithmOrders orderKind[ent.RoutingAlgorithmOrder, ent.RoutingAlgorithmOrderField]
 )
 
 // orderField is an entgql order field enum.
@@ -193,21 +158,31 @@ type orderField interface {
 	UnmarshalGQL(any) error
 }
 
-// orderKind reads and writes one connection's orders for keysetOrder.
-type orderKind[O any, F any] struct {
-	field func(*O) *F
-	dir   func(*O) entgql.OrderDirection
-	make  func(*F, entgql.OrderDirection) *O
+// orderKind reads and writes one connection's orders for keysetOrder. O is
+// the order entgql generates for a type, which always holds its field enum
+// F as Field and its direction as Direction.
+type orderKind[O any, F any] struct{}
+
+// members points into an order's Field and Direction.
+func (orderKind[O, F]) members(o *O) (**F, *entgql.OrderDirection) {
+	v := reflect.ValueOf(o).Elem()
+	return v.FieldByName("Field").Addr().Interface().(**F),
+		v.FieldByName("Direction").Addr().Interface().(*entgql.OrderDirection)
 }
 
 // complete is keysetOrder for this kind of order.
 func (k orderKind[O, F]) complete(orders []*O) []*O {
 	return keysetOrder(orders,
-		func(o *O) fieldOrder { return fieldOrder{any(k.field(o)).(orderField).String(), k.dir(o)} },
+		func(o *O) fieldOrder {
+			field, direction := k.members(o)
+			return fieldOrder{any(*field).(orderField).String(), *direction}
+		},
 		func(name string, d entgql.OrderDirection) *O {
-			f := new(F)
+			o, f := new(O), new(F)
 			_ = any(f).(orderField).UnmarshalGQL(name) // CREATED_AT and ID: every such connection has them
-			return k.make(f, d)
+			field, direction := k.members(o)
+			*field, *direction = f, d
+			return o
 		})
 }
 
