@@ -16,9 +16,6 @@ func (r *Resolver) gsmRules(ctx context.Context, after *Cursor, first *int, befo
 		func(after, before *Cursor) (*ent.GsmRuleConnection, error) {
 			return r.client.GsmRule.Query().Paginate(collecting(ctx), after, first, before, last,
 				ent.WithGsmRuleOrder(orderBy), ent.WithGsmRuleFilter(where.Filter))
-		},
-		func(c *ent.GsmRuleConnection) []*Cursor {
-			return positionsOf(c.Edges, func(e *ent.GsmRuleEdge) *Cursor { return &e.Cursor }, c.PageInfo)
 		})
 }
 

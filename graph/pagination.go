@@ -24,7 +24,7 @@ type Cursor = cursors.Cursor
 // the query runs on the real positions, and the positions of the page are
 // sealed behind fresh tokens.
 func paginate[C any](ctx context.Context, r *Resolver, b binding, after, before *Cursor, first, last *int,
-	run func(after, before *Cursor) (C, error), positions func(C) []*Cursor) (C, error) {
+	run func(after, before *Cursor) (C, error)) (C, error) {
 	var zero C
 	if err := checkPage(first, last); err != nil {
 		return zero, err
@@ -49,7 +49,7 @@ func paginate[C any](ctx context.Context, r *Resolver, b binding, after, before 
 	if !wantsCursors(ctx) {
 		return conn, nil // no cursor is shown: none is stored
 	}
-	if err := r.sealLater(ctx, keyOf(), positions(conn)); err != nil {
+	if err := r.sealLater(ctx, keyOf(), positionsOf(conn)); err != nil {
 		return zero, cursorError(err)
 	}
 	return conn, nil
@@ -94,19 +94,24 @@ func cursorError(err error) error {
 	return errs.Unavailable("The cursor store (Redis)")
 }
 
-// positionsOf lists a page's cursors once each (PageInfo's start and end
-// point into the edges).
-func positionsOf[E any](edges []*E, cursor func(*E) *Cursor, pi entgql.PageInfo[string]) []*Cursor {
-	out := make([]*Cursor, 0, len(edges)+2)
-	seen := make(map[*Cursor]bool, len(edges)+2)
+// positionsOf lists a page's cursors once each: every edge's, then
+// PageInfo's start and end, which point into the edges. conn is an entgql
+// connection: a pointer to a struct whose Edges each hold their Cursor,
+// beside its PageInfo (entgql generates no interface for them).
+func positionsOf(conn any) []*Cursor {
+	v := reflect.ValueOf(conn).Elem()
+	edges := v.FieldByName("Edges")
+	pi := v.FieldByName("PageInfo").Interface().(entgql.PageInfo[string])
+	out := make([]*Cursor, 0, edges.Len()+2)
+	seen := make(map[*Cursor]bool, edges.Len()+2)
 	add := func(c *Cursor) {
 		if c != nil && !seen[c] {
 			seen[c] = true
 			out = append(out, c)
 		}
 	}
-	for _, e := range edges {
-		add(cursor(e))
+	for i := range edges.Len() {
+		add(edges.Index(i).Elem().FieldByName("Cursor").Addr().Interface().(*Cursor))
 	}
 	add(pi.StartCursor)
 	add(pi.EndCursor)
