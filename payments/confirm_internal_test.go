@@ -9,7 +9,6 @@ import (
 	"switchyard/ent"
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
-	"switchyard/ent/schema/schematype"
 	"switchyard/payments/customer"
 	"switchyard/payments/routing"
 )
@@ -143,7 +142,7 @@ func TestHoldClientMembers(t *testing.T) {
 		{name: "the surcharge without its tax", cur: cur, payer: payer, f: PaymentFields{SurchargeAmount: i64(50)}, want: "IR_06 surcharge_details"},
 		{name: "a surcharge of nothing on a payment without one", cur: plain, f: PaymentFields{SurchargeAmount: i64(0)}},
 		{name: "a surcharge on a payment without one", cur: plain, f: PaymentFields{SurchargeAmount: i64(1)}, want: "IR_06 surcharge_details"},
-		{name: "the other members pass", cur: cur, payer: payer, f: PaymentFields{Description: str("gift"), Billing: &schematype.AddressWrapper{}}},
+		{name: "the other members pass", cur: cur, payer: payer, f: PaymentFields{Description: str("gift"), Metadata: map[string]any{"k": "v"}}},
 	} {
 		f := tc.f
 		err := holdClientMembers(tc.cur, tc.payer, &f)

@@ -8,7 +8,6 @@ import (
 
 	"switchyard/ent"
 	"switchyard/ent/paymentintent"
-	"switchyard/ent/schema/schematype"
 	"switchyard/payments/customer"
 	"switchyard/payments/validate"
 )
@@ -216,8 +215,8 @@ func TestWriteFields(t *testing.T) {
 			f:    PaymentFields{PaymentMethod: &customer.PaymentMethodInput{Type: "wallet"}},
 			want: []string{paymentintent.FieldPaymentMethod}},
 		{name: "the documents", status: paymentintent.StatusRequiresPaymentMethod,
-			f:    PaymentFields{Metadata: map[string]any{"k": "v"}, Billing: &schematype.AddressWrapper{}, OrderDetails: orderLines(1)},
-			want: []string{paymentintent.FieldMetadata, paymentintent.FieldBilling, paymentintent.FieldOrderDetails}},
+			f:    PaymentFields{Metadata: map[string]any{"k": "v"}, ConnectorMetadata: map[string]any{}, OrderDetails: orderLines(1)},
+			want: []string{paymentintent.FieldMetadata, paymentintent.FieldConnectorMetadata, paymentintent.FieldOrderDetails}},
 		{name: "the values", status: paymentintent.StatusRequiresPaymentMethod,
 			f:    PaymentFields{AmountToCapture: i64(5), MerchantReferenceID: str("r1"), OffSession: new(bool)},
 			want: []string{paymentintent.FieldAmountToCapture, paymentintent.FieldMerchantReferenceID, paymentintent.FieldOffSession}},

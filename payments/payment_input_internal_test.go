@@ -137,20 +137,6 @@ func TestPaymentFieldsValidate(t *testing.T) {
 		{name: "setup_future_usage on_session", f: PaymentFields{SetupFutureUsage: str("on_session")}},
 		{name: "setup_future_usage unknown", f: PaymentFields{SetupFutureUsage: str("never")}, want: "IR_07 setup_future_usage"},
 		{name: "setup_future_usage empty", f: PaymentFields{SetupFutureUsage: str("")}, want: "IR_07 setup_future_usage"},
-		// the other closed sets
-		{name: "authentication_type three_ds", f: PaymentFields{AuthenticationType: str("three_ds")}},
-		{name: "authentication_type unknown", f: PaymentFields{AuthenticationType: str("3ds")}, want: "IR_07 authentication_type"},
-		{name: "payment_type setup_mandate", f: PaymentFields{PaymentType: str("setup_mandate")}},
-		{name: "payment_type unknown", f: PaymentFields{PaymentType: str("mandate")}, want: "IR_07 payment_type"},
-		{name: "customer_present unknown", f: PaymentFields{CustomerPresent: str("yes")}, want: "IR_07 customer_present"},
-		{name: "apply_mit_exemption unknown", f: PaymentFields{ApplyMitExemption: str("apply")}, want: "IR_07 apply_mit_exemption"},
-		{name: "payment_link_enabled unknown", f: PaymentFields{PaymentLinkEnabled: str("enable")}, want: "IR_07 payment_link_enabled"},
-		{name: "split_txns_enabled unknown", f: PaymentFields{SplitTxnsEnabled: str("Enable")}, want: "IR_07 split_txns_enabled"},
-		{name: "request_incremental_authorization default", f: PaymentFields{RequestIncrementalAuthorization: str("default")}},
-		{name: "request_incremental_authorization unknown", f: PaymentFields{RequestIncrementalAuthorization: str("yes")}, want: "IR_07 request_incremental_authorization"},
-		{name: "request_external_three_ds_authentication unknown", f: PaymentFields{RequestExternalThreeDSAuthentication: str("enable")}, want: "IR_07 request_external_three_ds_authentication"},
-		{name: "external_tax_calculation unknown", f: PaymentFields{ExternalTaxCalculation: str("Skip")}, want: "IR_07 amount_details.external_tax_calculation"},
-		{name: "surcharge_calculation unknown", f: PaymentFields{SurchargeCalculation: str("Calculate")}, want: "IR_07 amount_details.surcharge_calculation"},
 		// additional amounts: 0 to the maximum
 		{name: "shipping_cost zero", f: PaymentFields{ShippingCost: i64(0)}},
 		{name: "shipping_cost maximum", f: PaymentFields{ShippingCost: i64(validate.MaxAmount)}},
@@ -230,5 +216,34 @@ func TestPaymentFieldsValidate(t *testing.T) {
 			amount = 1000
 		}
 		checkRefusal(t, tc.name, tc.f.validate(amount, nil), tc.want)
+	}
+}
+
+// TestClosedSets: each member that is one of a closed set takes a value of
+// its set, exactly as spelled, and refuses any other, naming itself.
+func TestClosedSets(t *testing.T) {
+	for _, tc := range []struct {
+		member      string
+		set         func(*PaymentFields, *string)
+		valid, typo string
+	}{
+		{"authentication_type", func(f *PaymentFields, v *string) { f.AuthenticationType = v }, "three_ds", "3ds"},
+		{"payment_type", func(f *PaymentFields, v *string) { f.PaymentType = v }, "setup_mandate", "mandate"},
+		{"customer_present", func(f *PaymentFields, v *string) { f.CustomerPresent = v }, "absent", "yes"},
+		{"apply_mit_exemption", func(f *PaymentFields, v *string) { f.ApplyMitExemption = v }, "Apply", "apply"},
+		{"payment_link_enabled", func(f *PaymentFields, v *string) { f.PaymentLinkEnabled = v }, "Skip", "enable"},
+		{"split_txns_enabled", func(f *PaymentFields, v *string) { f.SplitTxnsEnabled = v }, "skip", "Enable"},
+		{"request_incremental_authorization", func(f *PaymentFields, v *string) { f.RequestIncrementalAuthorization = v }, "default", "yes"},
+		{"request_external_three_ds_authentication", func(f *PaymentFields, v *string) { f.RequestExternalThreeDSAuthentication = v }, "Enable", "enable"},
+		{"amount_details.external_tax_calculation", func(f *PaymentFields, v *string) { f.ExternalTaxCalculation = v }, "calculate", "Skip"},
+		{"amount_details.surcharge_calculation", func(f *PaymentFields, v *string) { f.SurchargeCalculation = v }, "skip", "Calculate"},
+	} {
+		for _, v := range []struct {
+			value, want string
+		}{{tc.valid, ""}, {tc.typo, "IR_07 " + tc.member}, {"", "IR_07 " + tc.member}} {
+			var f PaymentFields
+			tc.set(&f, &v.value)
+			checkRefusal(t, tc.member+" "+v.value, f.validate(1000, nil), v.want)
+		}
 	}
 }
