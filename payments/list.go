@@ -82,10 +82,10 @@ func (f *PaymentListFilter) check() error {
 	return nil
 }
 
-// listWhere is what a list selects: the caller's profile, the rows after
+// listQuery is what a list selects: the caller's profile, the rows after
 // (or, backwards, before) the cursor, the customer's, and the created
 // range. none is a customer that does not exist: none of its payments.
-type listWhere struct {
+type listQuery struct {
 	preds     []predicate.PaymentIntent
 	backwards bool
 	none      bool
@@ -94,8 +94,8 @@ type listWhere struct {
 // listWhere reads what the filter names (the cursor first: a foreign or
 // unknown cursor is 404 whatever the other filters select, then the
 // customer) into the list's predicates.
-func (s *Service) listWhere(ctx context.Context, f PaymentListFilter) (listWhere, error) {
-	var w listWhere
+func (s *Service) listWhere(ctx context.Context, f PaymentListFilter) (listQuery, error) {
+	var w listQuery
 	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" {
 		w.preds = append(w.preds, paymentintent.ProfileID(p.ProfileID))
 	}
@@ -166,7 +166,7 @@ func (f PaymentListFilter) createdPreds() []predicate.PaymentIntent {
 // type=ref) instead of starting at the cursor or bound (type=range),
 // which at a deep cursor reads every newer payment. An index-only scan
 // keeps the range. cmd/loadgen checks the plan at a million payments.
-func (s *Service) listPage(ctx context.Context, w listWhere, limit int) ([]*ent.PaymentIntent, error) {
+func (s *Service) listPage(ctx context.Context, w listQuery, limit int) ([]*ent.PaymentIntent, error) {
 	q := s.db.Client.PaymentIntent.Query().Where(w.preds...)
 	if w.backwards {
 		q = q.Order(ent.Asc(paymentintent.FieldCreatedAt), ent.Asc(paymentintent.FieldID))
