@@ -23,12 +23,12 @@ func TestListFilterCheck(t *testing.T) {
 		{name: "no filter: the default page", f: PaymentListFilter{}, wantLimit: validate.DefaultListLimit},
 		{name: "one", f: PaymentListFilter{Limit: 1}, wantLimit: 1},
 		{name: "the largest page", f: PaymentListFilter{Limit: validate.MaxListLimit}, wantLimit: validate.MaxListLimit},
-		{name: "over the largest page", f: PaymentListFilter{Limit: validate.MaxListLimit + 1}, want: "IR_07 limit"},
-		{name: "negative", f: PaymentListFilter{Limit: -1}, want: "IR_07 limit"},
+		{name: "over the largest page", f: PaymentListFilter{Limit: validate.MaxListLimit + 1}, want: "invalid_value limit"},
+		{name: "negative", f: PaymentListFilter{Limit: -1}, want: "invalid_value limit"},
 		{name: "starting_after", f: PaymentListFilter{StartingAfter: &pay}, wantLimit: validate.DefaultListLimit},
 		{name: "ending_before", f: PaymentListFilter{EndingBefore: &pay}, wantLimit: validate.DefaultListLimit},
-		{name: "both cursors", f: PaymentListFilter{StartingAfter: &pay, EndingBefore: &pay}, want: "IR_07 starting_after"},
-		{name: "the limit before the cursors", f: PaymentListFilter{Limit: -1, StartingAfter: &pay, EndingBefore: &pay}, want: "IR_07 limit"},
+		{name: "both cursors", f: PaymentListFilter{StartingAfter: &pay, EndingBefore: &pay}, want: "invalid_value starting_after"},
+		{name: "the limit before the cursors", f: PaymentListFilter{Limit: -1, StartingAfter: &pay, EndingBefore: &pay}, want: "invalid_value limit"},
 	} {
 		f := tc.f
 		err := f.check()
