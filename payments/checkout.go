@@ -75,7 +75,7 @@ func paymentMethodFilter(pi *ent.PaymentIntent, f connector.MethodFilter) connec
 }
 
 func errWrongClientSecret() *errs.Error {
-	return errs.New(errs.KindInvalid, "IR_09", "The client_secret provided does not match the client_secret associated with the Payment")
+	return errs.ErrClientSecretMismatch.New()
 }
 
 // SessionTokensInput asks for the wallet sessions a checkout may open for a

@@ -64,13 +64,13 @@ func (s *Service) checkClientSecret(ctx context.Context, pi *ent.PaymentIntent, 
 // only when it sends a client secret.
 func clientSecretRefusal(given *string, secret string, expiresOn, now time.Time) error {
 	if given == nil || *given == "" {
-		return errs.New(errs.KindInvalid, "IR_08", "client_secret was not provided")
+		return errs.ErrClientSecretMissing.New()
 	}
 	if subtle.ConstantTimeCompare([]byte(*given), []byte(secret)) != 1 {
 		return errWrongClientSecret()
 	}
 	if !now.Before(expiresOn) {
-		return errs.New(errs.KindInvalid, "IR_08", "The provided client_secret has expired")
+		return errs.ErrClientSecretExpired.New()
 	}
 	return nil
 }
@@ -462,8 +462,7 @@ func (s *Service) route(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, 
 		}
 	}
 	if len(all) == 0 {
-		return nil, errs.New(errs.KindInvalid, "IR_39", "No eligible connector was found for the current payment method configuration: "+
-			"the profile %s has no active payment processor%s", pi.ProfileID, routingHint(names, mcaID))
+		return nil, errs.ErrNoEligibleConnector.Detailf("the profile %s has no active payment processor%s", pi.ProfileID, routingHint(names, mcaID))
 	}
 	named := &routing.Decision{Approach: routing.StraightThrough, Candidates: all}
 	if mcaID != nil {

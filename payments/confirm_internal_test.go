@@ -1,6 +1,7 @@
 package payments
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/payments/customer"
+	"switchyard/payments/errs"
 	"switchyard/payments/routing"
 )
 
@@ -94,20 +96,20 @@ func TestClientSecretRefusal(t *testing.T) {
 		name      string
 		given     *string
 		expiresOn time.Time
-		message   string // "" when the secret is accepted
+		want      *errs.Failure // nil when the secret is accepted
 	}{
-		{"the payment's secret", &secret, now.Add(time.Second), ""},
-		{"none given", nil, now.Add(time.Second), "client_secret was not provided"},
-		{"empty", str(""), now.Add(time.Second), "client_secret was not provided"},
-		{"another payment's", str("pay_2_secret_abc"), now.Add(time.Second), "does not match"},
-		{"a prefix of it", str("pay_1_secret_ab"), now.Add(time.Second), "does not match"},
-		{"expired this instant", &secret, now, "has expired"},
-		{"expired earlier", &secret, now.Add(-time.Hour), "has expired"},
-		{"a wrong one, expired: the mismatch is told", str("pay_2_secret_abc"), now.Add(-time.Hour), "does not match"},
+		{"the payment's secret", &secret, now.Add(time.Second), nil},
+		{"none given", nil, now.Add(time.Second), errs.ErrClientSecretMissing},
+		{"empty", str(""), now.Add(time.Second), errs.ErrClientSecretMissing},
+		{"another payment's", str("pay_2_secret_abc"), now.Add(time.Second), errs.ErrClientSecretMismatch},
+		{"a prefix of it", str("pay_1_secret_ab"), now.Add(time.Second), errs.ErrClientSecretMismatch},
+		{"expired this instant", &secret, now, errs.ErrClientSecretExpired},
+		{"expired earlier", &secret, now.Add(-time.Hour), errs.ErrClientSecretExpired},
+		{"a wrong one, expired: the mismatch is told", str("pay_2_secret_abc"), now.Add(-time.Hour), errs.ErrClientSecretMismatch},
 	} {
 		err := clientSecretRefusal(tc.given, secret, tc.expiresOn, now)
-		if (err == nil) != (tc.message == "") || err != nil && !strings.Contains(err.Error(), tc.message) {
-			t.Errorf("%s: %v, want it to say %q", tc.name, err, tc.message)
+		if (err == nil) != (tc.want == nil) || err != nil && !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
 		}
 	}
 }

@@ -62,7 +62,7 @@ const maxDisputeReason = 255
 // ErrDisputeNotFound is Hyperswitch's DisputeNotFound, which its catalogue
 // gives code HE_04 (not the HE_02 of the other "not found" errors).
 func ErrDisputeNotFound() *errs.Error {
-	return errs.New(errs.KindNotFound, "HE_04", "Dispute does not exist in our records")
+	return errs.ErrDisputeNotFound.New()
 }
 
 // disputeScope limits dispute reads to the caller's profile when the
@@ -247,8 +247,7 @@ func (s *Service) AcceptDispute(ctx context.Context, disputeID string) (*Dispute
 		stageOK := d.DisputeStage == dispute.DisputeStagePreDispute || d.DisputeStage == dispute.DisputeStageDispute
 		statusOK := d.DisputeStatus == dispute.DisputeStatusDisputeOpened || d.DisputeStatus == dispute.DisputeStatusDisputeChallenged
 		if !stageOK || !statusOK {
-			return errs.New(errs.KindInvalid, "HE_03",
-				"Dispute status validation failed: this dispute cannot be accepted because it is in the %s stage with status %s",
+			return errs.ErrDisputeStatusInvalid.Detailf("this dispute cannot be accepted because it is in the %s stage with status %s",
 				d.DisputeStage, d.DisputeStatus)
 		}
 		now := s.db.Now()

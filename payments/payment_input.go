@@ -272,7 +272,7 @@ func (f *PaymentFields) checkClosedSets() error {
 // an amount_to_capture outside 1..amount.
 func (f *PaymentFields) checkCapture(amount int64) error {
 	if f.CaptureMethod != nil && *f.CaptureMethod == "scheduled" {
-		return errs.New(errs.KindInvalid, "IR_20", "scheduled capture flow not supported: use automatic, manual, manual_multiple or sequential_automatic")
+		return errs.ErrFlowNotSupported.Newf("scheduled capture flow not supported: use automatic, manual, manual_multiple or sequential_automatic")
 	}
 	if f.AmountToCapture != nil {
 		if *f.AmountToCapture <= 0 || *f.AmountToCapture > amount {

@@ -1,7 +1,6 @@
 package payments
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
@@ -17,19 +16,7 @@ import (
 // errs catalogue's name) and the member it names ("" when the input
 // passes).
 
-// namedFailures are the failures the payment's refusals are made of, each
-// narrower one before the one it refines.
-var namedFailures = []*errs.Failure{
-	errs.ErrClientSecretMissing, errs.ErrClientSecretExpired, errs.ErrClientSecretMismatch,
-	errs.ErrUnexpectedState, errs.ErrNoEligibleConnector, errs.ErrFlowNotSupported, errs.ErrNotSupported,
-	errs.ErrCustomerRedacted, errs.ErrMandateInvalid, errs.ErrPaymentTokenInvalid, errs.ErrPreconditionFailed,
-	errs.ErrMissingField, errs.ErrInvalidValue, errs.ErrInvalidRequestData, errs.ErrInvalidRequest,
-	errs.ErrForbidden, errs.ErrDuplicate, errs.ErrNotFound, errs.ErrInternal,
-}
-
-// refusalOf is err as the failure it is and the member it names. An error
-// still made from a wire code (errs.New), which names no failure, is
-// "unnamed"; its rows say which.
+// refusalOf is err as the failure it is and the member it names.
 func refusalOf(err error) string {
 	if err == nil {
 		return ""
@@ -39,11 +26,8 @@ func refusalOf(err error) string {
 		return "not a domain error: " + err.Error()
 	}
 	name := "unnamed"
-	for _, f := range namedFailures {
-		if errors.Is(err, f) {
-			name = f.Error()
-			break
-		}
+	if f := e.Failure(); f != nil {
+		name = f.Error()
 	}
 	if e.Field == "" {
 		return name
@@ -159,7 +143,7 @@ func TestPaymentFieldsValidate(t *testing.T) {
 		{name: "capture manual_multiple", f: PaymentFields{CaptureMethod: str("manual_multiple")}},
 		{name: "capture sequential_automatic", f: PaymentFields{CaptureMethod: str("sequential_automatic")}},
 		// Not built; still made from its wire code (errs.New), so unnamed.
-		{name: "capture scheduled is not built", f: PaymentFields{CaptureMethod: str("scheduled")}, want: "unnamed"},
+		{name: "capture scheduled is not built", f: PaymentFields{CaptureMethod: str("scheduled")}, want: "flow_not_supported"},
 		{name: "capture unknown", f: PaymentFields{CaptureMethod: str("later")}, want: "invalid_value capture_method"},
 		{name: "capture in capitals", f: PaymentFields{CaptureMethod: str("Manual")}, want: "invalid_value capture_method"},
 		// setup_future_usage

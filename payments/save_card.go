@@ -71,10 +71,10 @@ func (s *Service) SaveCard(ctx context.Context, in SaveCardInput) (*ent.PaymentM
 		CaptureMethod: connector.CaptureManual, SetupFutureUsage: true, PaymentMethod: connectorMethod(method),
 		AuthenticationType: connector.NoThreeDS})
 	if err != nil {
-		return nil, errs.New(errs.KindUnavailable, "CE_00", "The connector could not verify the card; try again")
+		return nil, errs.ErrConnectorUnavailable.New()
 	}
 	if res.Status == connector.StatusFailure || res.ConnectorMandateID == "" {
-		e := errs.New(errs.KindInvalid, "CE_01", "The card could not be verified by the connector")
+		e := errs.ErrCardNotVerified.New()
 		if res.Decline != nil {
 			e.Message += ": " + res.Decline.Message
 		}

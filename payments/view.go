@@ -310,7 +310,7 @@ func (s *Service) CheckoutSavedMethods(ctx context.Context, clientSecret string)
 // unknown payment answers as a wrong secret does: it tells nothing.
 func (s *Service) paymentOfClientSecret(ctx context.Context, secret string) (*ent.PaymentIntent, error) {
 	if secret == "" {
-		return nil, errs.New(errs.KindInvalid, "IR_08", "client_secret was not provided")
+		return nil, errs.ErrClientSecretMissing.New()
 	}
 	paymentID, _, _ := strings.Cut(secret, "_secret_")
 	pi, err := s.db.Client.PaymentIntent.Query().Where(paymentWhere(ctx, paymentID)...).Only(ctx)
@@ -338,7 +338,7 @@ type CheckoutMethods struct {
 func (s *Service) ListCheckoutMethods(ctx context.Context, clientSecret *string, f connector.MethodFilter) (*CheckoutMethods, error) {
 	p, _ := tenancy.FromContext(ctx)
 	if clientSecret == nil && p.ClientOnly {
-		return nil, errs.New(errs.KindInvalid, "IR_08", "client_secret was not provided")
+		return nil, errs.ErrClientSecretMissing.New()
 	}
 	var out CheckoutMethods
 	if clientSecret != nil {
