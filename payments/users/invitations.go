@@ -174,29 +174,45 @@ func (s *Service) AcceptInvitation(ctx context.Context, token, password, clientA
 	if err != nil {
 		return nil, err
 	}
-	u, err := s.db.Client.User.Query().Where(user.EmailKey(inv.EmailKey)).Only(sys)
-	switch {
-	case ent.IsNotFound(err):
-		if err := checkPassword(password, inv.Email); err != nil {
-			return nil, err
-		}
-		u = nil
-	case err != nil:
-		return nil, errs.Internal(err)
-	default:
-		if u, err = s.checkPassword(ctx, inv.Email, password, clientAddr); err != nil {
-			return nil, err
-		}
-	}
-	hash := ""
-	if u == nil {
-		if hash, err = s.hashes.hash(ctx, password); err != nil {
-			return nil, err
-		}
+	u, hash, err := s.invitee(ctx, inv, password, clientAddr)
+	if err != nil {
+		return nil, err
 	}
 	// The membership is the invitation's merchant's: write as it.
 	mctx := tenancy.ForMerchant(sys, inv.MerchantID)
-	err = s.db.InTx(mctx, func(tx *ent.Tx) error {
+	if u, err = s.join(sys, mctx, inv, u, hash); err != nil {
+		return nil, err
+	}
+	m, err := s.db.Client.Membership.Query().Where(membership.UserID(u.ID)).Only(mctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return s.startSession(ctx, u, m)
+}
+
+// invitee is the user an invitation is accepted as: an existing user whose
+// password is given, or nil with the new user's password hash.
+func (s *Service) invitee(ctx context.Context, inv *ent.Invitation, password, clientAddr string) (*ent.User, string, error) {
+	u, err := s.db.Client.User.Query().Where(user.EmailKey(inv.EmailKey)).Only(tenancy.System(ctx))
+	switch {
+	case ent.IsNotFound(err):
+		if err := checkPassword(password, inv.Email); err != nil {
+			return nil, "", err
+		}
+		hash, err := s.hashes.hash(ctx, password)
+		return nil, hash, err
+	case err != nil:
+		return nil, "", errs.Internal(err)
+	}
+	u, err = s.checkPassword(ctx, inv.Email, password, clientAddr)
+	return u, "", err
+}
+
+// join spends the invitation and makes u (created from hash when nil) a
+// member of its merchant, in one transaction; it returns the user. Users
+// are nobody's tenant rows: they are written as the system (sys).
+func (s *Service) join(sys, mctx context.Context, inv *ent.Invitation, u *ent.User, hash string) (*ent.User, error) {
+	err := s.db.InTx(mctx, func(tx *ent.Tx) error {
 		n, err := tx.Invitation.Update().Where(invitation.ID(inv.ID), invitation.AcceptedAtIsNil()).
 			SetAcceptedAt(s.db.Now()).Save(mctx)
 		if err != nil {
@@ -223,14 +239,7 @@ func (s *Service) AcceptInvitation(ctx context.Context, token, password, clientA
 		}
 		return txn.ErrorOrNil(tx.Membership.Create().SetUserID(u.ID).SetRole(membership.Role(inv.Role)).Exec(mctx), "membership")
 	})
-	if err != nil {
-		return nil, err
-	}
-	m, err := s.db.Client.Membership.Query().Where(membership.UserID(u.ID)).Only(mctx)
-	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	return s.startSession(ctx, u, m)
+	return u, err
 }
 
 // requireNoAdmin refuses the admin key's invitation to a merchant that has

@@ -48,19 +48,9 @@ func (s *Service) SignUp(ctx context.Context, in SignUpInput) (*SignedUp, error)
 	if err := checkPassword(in.Password, email); err != nil {
 		return nil, err
 	}
-	name := strings.TrimSpace(in.MerchantName)
-	switch {
-	case name == "":
-		return nil, errs.MissingField("merchantName")
-	case utf8.RuneCountInString(name) > maxMerchantNameLen:
-		return nil, errs.InvalidValue("merchantName", "at most %d characters", maxMerchantNameLen)
-	}
-	timeZone := ""
-	if in.TimeZone != nil {
-		if _, err := validate.TimeZone("timeZone", *in.TimeZone); err != nil {
-			return nil, err
-		}
-		timeZone = *in.TimeZone
+	name, timeZone, err := in.merchant()
+	if err != nil {
+		return nil, err
 	}
 	sys := tenancy.System(ctx)
 	if taken, err := s.db.Client.User.Query().Where(user.EmailKey(key)).Exist(sys); err != nil {
@@ -100,6 +90,24 @@ func (s *Service) SignUp(ctx context.Context, in SignUpInput) (*SignedUp, error)
 		return nil, err
 	}
 	return &SignedUp{Session: sess, Provisioned: made}, nil
+}
+
+// merchant is the new merchant's name and time zone ("" for UTC), checked.
+func (in SignUpInput) merchant() (name, timeZone string, err error) {
+	name = strings.TrimSpace(in.MerchantName)
+	switch {
+	case name == "":
+		return "", "", errs.MissingField("merchantName")
+	case utf8.RuneCountInString(name) > maxMerchantNameLen:
+		return "", "", errs.InvalidValue("merchantName", "at most %d characters", maxMerchantNameLen)
+	}
+	if in.TimeZone != nil {
+		if _, err := validate.TimeZone("timeZone", *in.TimeZone); err != nil {
+			return "", "", err
+		}
+		timeZone = *in.TimeZone
+	}
+	return name, timeZone, nil
 }
 
 // ensureMerchant provisions a user's merchant that their sign-up wrote the
