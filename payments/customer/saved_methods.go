@@ -6,6 +6,7 @@ import (
 	"switchyard/ent"
 	"switchyard/ent/customer"
 	"switchyard/ent/mandate"
+	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
 	"switchyard/payments/cards"
@@ -124,7 +125,7 @@ func defaultIfNone(ctx context.Context, tx *ent.Tx, customerID, paymentMethodID 
 // makes it the customer's default when it has none); a failure drops a
 // method that was new.
 func (s *Service) settleKeptCard(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, att *ent.PaymentAttempt,
-	succeeded, failed bool, connectorToken, networkTransactionID string) error {
+	status paymentattempt.Status, connectorToken, networkTransactionID string) error {
 	pm, err := tx.PaymentMethod.Get(ctx, *att.PaymentMethodID)
 	if ent.IsNotFound(err) {
 		return nil // deleted meanwhile
@@ -132,10 +133,10 @@ func (s *Service) settleKeptCard(ctx context.Context, tx *ent.Tx, pi *ent.Paymen
 	if err != nil {
 		return errs.Internal(err)
 	}
-	switch {
-	case failed && pm.Status == paymentmethod.StatusProcessing:
+	switch keptCardStepFor(status, pm.Status) {
+	case keptCardDrop:
 		return txn.ErrorOrNil(tx.PaymentMethod.DeleteOne(pm).Exec(ctx), "payment method")
-	case !succeeded:
+	case keptCardUnchanged:
 		return nil
 	}
 	upd := pm.Update().SetStatus(paymentmethod.StatusActive).SetLastUsedAt(s.db.Now()).
