@@ -281,8 +281,8 @@ func (s *Service) RevokeMandate(ctx context.Context, mandateID string) (*Mandate
 		if err != nil {
 			return errs.Internal(err)
 		}
-		if m.Status == mandate.StatusRevoked {
-			return errMandateValidation("mandate_id", "Mandate has already been revoked")
+		if err := checkRevocable(m); err != nil {
+			return err
 		}
 		if m, err = m.Update().SetStatus(mandate.StatusRevoked).Save(ctx); err != nil {
 			return txn.Error(err, "mandate")

@@ -145,13 +145,20 @@ func (s *Service) settleKeptCard(ctx context.Context, tx *ent.Tx, pi *ent.Paymen
 	if connectorToken != "" {
 		upd.SetConnectorToken(connectorToken)
 	}
-	if pi.SetupFutureUsage != nil && *pi.SetupFutureUsage == paymentintent.SetupFutureUsageOffSession {
+	if chargesOffSession(pi) {
 		upd.SetRecurringEnabled(true)
 	}
 	if _, err := upd.Save(ctx); err != nil {
 		return txn.Error(err, "payment method")
 	}
 	return defaultIfNone(ctx, tx, *pi.CustomerID, pm.ID)
+}
+
+// chargesOffSession reports whether the card a payment keeps may be
+// charged later without the customer (recurring_enabled): the payment
+// asked for setup_future_usage off_session.
+func chargesOffSession(pi *ent.PaymentIntent) bool {
+	return pi.SetupFutureUsage != nil && *pi.SetupFutureUsage == paymentintent.SetupFutureUsageOffSession
 }
 
 // errInvalidToken is Hyperswitch's answer to a payment_token it cannot use.
@@ -279,13 +286,22 @@ func (s *Service) SetDefaultPaymentMethod(ctx context.Context, customerID, id st
 		if err != nil {
 			return errs.Internal(err)
 		}
-		if c.DefaultPaymentMethodID != nil && *c.DefaultPaymentMethodID == pm.ID {
-			return errs.New(errs.KindInvalid, "IR_16", "Payment Method is already set as default")
+		if err := checkNewDefault(c, pm.ID); err != nil {
+			return err
 		}
 		c, err = c.Update().SetDefaultPaymentMethodID(pm.ID).Save(ctx)
 		return txn.ErrorOrNil(err, "customer")
 	})
 	return c, pm, err
+}
+
+// checkNewDefault refuses to make the customer's default method its
+// default again.
+func checkNewDefault(c *ent.Customer, paymentMethodID string) error {
+	if c.DefaultPaymentMethodID != nil && *c.DefaultPaymentMethodID == paymentMethodID {
+		return errs.New(errs.KindInvalid, "IR_16", "Payment Method is already set as default")
+	}
+	return nil
 }
 
 // lockedPaymentMethod is one of the merchant's saved methods, locked
