@@ -1,0 +1,150 @@
+package connector
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+)
+
+// What the sandbox does after an authorization: capture, void and refund,
+// which fail only where the attempt's metadata shows nothing to act on.
+
+// Capture implements Connector. It charges the amount asked (the domain
+// enforces the totals) and returns the updated metadata; it fails only for a
+// non-positive amount or an attempt whose metadata shows it failed, was voided
+// or still awaits authentication.
+func (s *Simulator) Capture(ctx context.Context, req *CaptureRequest) (*CaptureResult, error) {
+	if req == nil {
+		return nil, nilRequest("capture")
+	}
+	_, err := begin(ctx, "capture", &req.Account, req.ConnectorTransactionID)
+	if err != nil {
+		return nil, err
+	}
+	st, err := decodeState(req.ConnectorMetadata)
+	if err != nil {
+		return nil, err
+	}
+	n := 1
+	if st != nil {
+		n = st.Captures + 1
+	}
+	id := "sim_cap_" + req.AttemptID + "_" + strconv.Itoa(n)
+	if req.CaptureID != "" {
+		id = "sim_cap_" + req.CaptureID
+	}
+	res := &CaptureResult{ConnectorCaptureID: id}
+	if req.Sandbox.Outage {
+		// Refused at the door: nothing captured, the attempt's state as it was.
+		res.Status = StatusFailure
+		res.Decline = outageDecline()
+		if req.CaptureID != "" {
+			s.record(ctx, req.CaptureID, res)
+		}
+		return res, nil
+	}
+	switch {
+	case req.AmountToCapture <= 0:
+		res.Status = StatusFailure
+		res.Decline = newDecline(CodeInvalidAmount, "The amount to capture must be positive (invalid_amount).")
+	case st != nil && (st.Status == StatusFailure || st.Status == StatusVoided || st.Status == StatusAuthenticationPending):
+		res.Status = StatusFailure
+		res.Decline = newDecline(CodeUnexpectedState, "The payment is "+string(st.Status)+" and cannot be captured (payment_intent_unexpected_state).")
+	default:
+		res.Status = StatusCharged
+		if st != nil {
+			st.Status = StatusCharged
+			st.AmountCaptured += req.AmountToCapture
+			st.Captures = n
+			if b, ok := behaviours[st.Behaviour]; ok && st.PaymentMethod == MethodCard {
+				st.Dispute = b.dispute
+			}
+			res.DisputeAfterSuccess = st.Dispute
+		}
+	}
+	if st != nil {
+		s.remember(ctx, req.AttemptID, st)
+		res.ConnectorMetadata = st.metadata()
+	}
+	if req.CaptureID != "" {
+		s.record(ctx, req.CaptureID, res)
+	}
+	return res, nil
+}
+
+// Void implements Connector. Voiding an attempt that failed, or that is
+// captured with nothing left to capture, returns Status Failure with
+// payment_intent_unexpected_state and the attempt's metadata unchanged;
+// voiding a voided attempt returns Voided again.
+func (s *Simulator) Void(ctx context.Context, req *VoidRequest) (*PaymentResult, error) {
+	if req == nil {
+		return nil, nilRequest("void")
+	}
+	txnID, err := begin(ctx, "void", &req.Account, req.ConnectorTransactionID)
+	if err != nil {
+		return nil, err
+	}
+	st, err := decodeState(req.ConnectorMetadata)
+	if err != nil {
+		return nil, err
+	}
+	if req.Sandbox.Outage {
+		// Refused at the door: the authorization stands as it was.
+		r := &PaymentResult{ConnectorTransactionID: txnID}
+		if st != nil {
+			r = st.result(txnID)
+		}
+		r.Status = StatusFailure
+		r.Decline = outageDecline()
+		return r, nil
+	}
+	if st == nil {
+		st = &state{Status: StatusVoided}
+		return st.result(txnID), nil
+	}
+	if st.Status == StatusFailure || (st.Status == StatusCharged && st.result(txnID).AmountCapturable == 0) {
+		// Nothing to void: refuse, and leave the recorded state as it was.
+		r := st.result(txnID)
+		r.Status = StatusFailure
+		r.Decline = newDecline(CodeUnexpectedState, "The payment is "+string(st.Status)+" and cannot be voided (payment_intent_unexpected_state).")
+		return r, nil
+	}
+	st.Status = StatusVoided
+	s.remember(ctx, req.AttemptID, st)
+	return st.result(txnID), nil
+}
+
+// Refund implements Connector. It succeeds unless the amount is not
+// positive or the metadata shows the payment never captured anything (failed,
+// voided before any capture, or still awaiting authentication).
+func (s *Simulator) Refund(ctx context.Context, req *RefundRequest) (*RefundResult, error) {
+	if req == nil {
+		return nil, nilRequest("refund")
+	}
+	if _, err := begin(ctx, "refund", &req.Account, req.ConnectorTransactionID); err != nil {
+		return nil, err
+	}
+	if req.RefundID == "" {
+		return nil, fmt.Errorf("%w: refund: refund id is required", ErrInvalidRequest)
+	}
+	st, err := decodeState(req.ConnectorMetadata)
+	if err != nil {
+		return nil, err
+	}
+	res := &RefundResult{ConnectorRefundID: "sim_ref_" + req.RefundID, Status: RefundSucceeded}
+	switch {
+	case req.Sandbox.Outage:
+		res.Status = RefundFailed
+		res.Decline = outageDecline()
+	case req.Amount <= 0:
+		res.Status = RefundFailed
+		res.Decline = newDecline(CodeInvalidAmount, "The refund amount must be positive (invalid_amount).")
+	case st != nil && st.AmountCaptured == 0 &&
+		(st.Status == StatusFailure || st.Status == StatusVoided || st.Status == StatusAuthenticationPending || st.Status == StatusPending):
+		res.Status = RefundFailed
+		res.Decline = &Decline{Code: CodeUnexpectedState, Reason: ReasonPaymentNotSucceeded,
+			Message: "The payment has not succeeded and cannot be refunded (payment_not_successful)."}
+	}
+	s.record(ctx, req.RefundID, res)
+	return res, nil
+}
