@@ -116,6 +116,27 @@ func begin(ctx context.Context, op string, a *Account, txnID string) (string, er
 	return id, nil
 }
 
+// beginOn is begin for a call on an attempt the simulator answered
+// before: it also reads the state the attempt's metadata records (nil when
+// it records none).
+func beginOn(ctx context.Context, op string, a *Account, txnID string, md map[string]any) (string, *state, error) {
+	id, err := begin(ctx, op, a, txnID)
+	if err != nil {
+		return "", nil, err
+	}
+	st, err := decodeState(md)
+	return id, st, err
+}
+
+// beginSync is begin for a sync, which an outage leaves unanswered.
+func beginSync(ctx context.Context, op string, a *Account, txnID string) (string, error) {
+	id, err := begin(ctx, op, a, txnID)
+	if err == nil && a.Sandbox.Outage {
+		err = errSandboxOutage
+	}
+	return id, err
+}
+
 func nilRequest(op string) error { return fmt.Errorf("%w: %s: nil request", ErrInvalidRequest, op) }
 
 // result renders st as a PaymentResult.

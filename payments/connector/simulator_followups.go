@@ -17,11 +17,7 @@ func (s *Simulator) Capture(ctx context.Context, req *CaptureRequest) (*CaptureR
 	if req == nil {
 		return nil, nilRequest("capture")
 	}
-	_, err := begin(ctx, "capture", &req.Account, req.ConnectorTransactionID)
-	if err != nil {
-		return nil, err
-	}
-	st, err := decodeState(req.ConnectorMetadata)
+	_, st, err := beginOn(ctx, "capture", &req.Account, req.ConnectorTransactionID, req.ConnectorMetadata)
 	if err != nil {
 		return nil, err
 	}
@@ -80,11 +76,7 @@ func (s *Simulator) Void(ctx context.Context, req *VoidRequest) (*PaymentResult,
 	if req == nil {
 		return nil, nilRequest("void")
 	}
-	txnID, err := begin(ctx, "void", &req.Account, req.ConnectorTransactionID)
-	if err != nil {
-		return nil, err
-	}
-	st, err := decodeState(req.ConnectorMetadata)
+	txnID, st, err := beginOn(ctx, "void", &req.Account, req.ConnectorTransactionID, req.ConnectorMetadata)
 	if err != nil {
 		return nil, err
 	}

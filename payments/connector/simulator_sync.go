@@ -17,12 +17,9 @@ func (s *Simulator) Sync(ctx context.Context, req *SyncRequest) (*PaymentResult,
 	if req == nil {
 		return nil, nilRequest("sync")
 	}
-	txnID, err := begin(ctx, "sync", &req.Account, req.ConnectorTransactionID)
+	txnID, err := beginSync(ctx, "sync", &req.Account, req.ConnectorTransactionID)
 	if err != nil {
 		return nil, err
-	}
-	if req.Sandbox.Outage {
-		return nil, errSandboxOutage
 	}
 	st, ledgerErr := s.recalled(ctx, req.AttemptID)
 	if st != nil {
@@ -46,17 +43,7 @@ func (s *Simulator) SyncCapture(ctx context.Context, req *CaptureSyncRequest) (*
 	if req == nil {
 		return nil, nilRequest("capture sync")
 	}
-	if _, err := begin(ctx, "capture sync", &req.Account, req.ConnectorTransactionID); err != nil {
-		return nil, err
-	}
-	if req.Sandbox.Outage {
-		return nil, errSandboxOutage
-	}
-	var res CaptureResult
-	if err := s.recall(ctx, req.CaptureID, &res); err != nil {
-		return nil, syncError(err)
-	}
-	return &res, nil
+	return syncRecorded[CaptureResult](ctx, s, "capture sync", &req.Account, req.ConnectorTransactionID, req.CaptureID)
 }
 
 // SyncRefund implements Connector: the answer the simulator gave to the
@@ -65,14 +52,17 @@ func (s *Simulator) SyncRefund(ctx context.Context, req *RefundSyncRequest) (*Re
 	if req == nil {
 		return nil, nilRequest("refund sync")
 	}
-	if _, err := begin(ctx, "refund sync", &req.Account, req.ConnectorTransactionID); err != nil {
+	return syncRecorded[RefundResult](ctx, s, "refund sync", &req.Account, req.ConnectorTransactionID, req.RefundID)
+}
+
+// syncRecorded is a capture's or a refund's sync (op): the answer the
+// simulator gave to id, as its ledger recorded it.
+func syncRecorded[T any](ctx context.Context, s *Simulator, op string, a *Account, txnID, id string) (*T, error) {
+	if _, err := beginSync(ctx, op, a, txnID); err != nil {
 		return nil, err
 	}
-	if req.Sandbox.Outage {
-		return nil, errSandboxOutage
-	}
-	var res RefundResult
-	if err := s.recall(ctx, req.RefundID, &res); err != nil {
+	var res T
+	if err := s.recall(ctx, id, &res); err != nil {
 		return nil, syncError(err)
 	}
 	return &res, nil
