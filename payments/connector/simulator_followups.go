@@ -2,12 +2,61 @@ package connector
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 )
 
-// What the sandbox does after an authorization: capture, void and refund,
-// which fail only where the attempt's metadata shows nothing to act on.
+// The sandbox's calls on an attempt it answered before: the customer's
+// answer to a redirect (CompleteAuthentication); capture, void and refund,
+// which fail only where the attempt's metadata shows nothing to act on;
+// and the syncs, which answer what its ledger (or the attempt's metadata)
+// records of an attempt, a capture or a refund.
+
+// CompleteAuthentication implements Connector. Called on an attempt that is
+// no longer AuthenticationPending it changes nothing and returns its status,
+// so a repeated click is harmless.
+func (s *Simulator) CompleteAuthentication(ctx context.Context, req *CompleteAuthenticationRequest) (*PaymentResult, error) {
+	if req == nil {
+		return nil, nilRequest("complete_authentication")
+	}
+	txnID, err := begin(ctx, "complete_authentication", &req.Account, req.ConnectorTransactionID)
+	if err != nil {
+		return nil, err
+	}
+	st, err := requireState(req.ConnectorMetadata)
+	if err != nil {
+		return nil, err
+	}
+	if st.Status != StatusAuthenticationPending {
+		return st.result(txnID), nil
+	}
+	if st.Amount == 0 && req.Amount > 0 {
+		st.Amount = req.Amount
+	}
+	if st.Currency == "" {
+		st.Currency = req.Currency
+	}
+	if st.CaptureMethod == "" && req.CaptureMethod.valid() {
+		st.CaptureMethod = req.CaptureMethod
+	}
+	switch {
+	case !req.Approved && st.PaymentMethod == MethodCard:
+		st.fail(declineFor("authentication_failed"))
+	case !req.Approved && st.Instructions != nil && st.Instructions.Kind == InstructionsBankTransfer:
+		st.fail(declineFor("funds_not_received"))
+	case !req.Approved && st.Instructions != nil:
+		st.fail(declineFor("voucher_expired"))
+	case !req.Approved:
+		st.fail(declineFor("customer_declined"))
+	case behaviours[st.Behaviour].declineAfterChallenge != "":
+		st.fail(declineFor(behaviours[st.Behaviour].declineAfterChallenge))
+	default:
+		st.succeed(req.AttemptID)
+	}
+	s.remember(ctx, req.AttemptID, st)
+	return st.result(txnID), nil
+}
 
 // Capture implements Connector. It charges the amount asked (the domain
 // enforces the totals) and returns the updated metadata; it fails only for a
@@ -139,4 +188,71 @@ func (s *Simulator) Refund(ctx context.Context, req *RefundRequest) (*RefundResu
 	}
 	s.record(ctx, req.RefundID, res)
 	return res, nil
+}
+
+// Sync implements Connector: the attempt's status as the ledger records
+// it (the latest, even when its caller never recorded the answer), else as
+// ConnectorMetadata records it; ErrTransactionNotFound when neither knows
+// the attempt (it was never sent).
+func (s *Simulator) Sync(ctx context.Context, req *SyncRequest) (*PaymentResult, error) {
+	if req == nil {
+		return nil, nilRequest("sync")
+	}
+	txnID, err := beginSync(ctx, "sync", &req.Account, req.ConnectorTransactionID)
+	if err != nil {
+		return nil, err
+	}
+	st, ledgerErr := s.recalled(ctx, req.AttemptID)
+	if st != nil {
+		return st.result(txnID), nil
+	}
+	if st, err = decodeState(req.ConnectorMetadata); err != nil {
+		return nil, err
+	}
+	switch {
+	case st != nil:
+		return st.result(txnID), nil
+	case ledgerErr != nil:
+		return nil, ledgerErr // not found, or the ledger cannot be read now
+	}
+	return nil, fmt.Errorf("%w: missing; pass the metadata the connector returned", ErrInvalidMetadata)
+}
+
+// SyncCapture implements Connector: the answer the simulator gave to the
+// capture, from its ledger.
+func (s *Simulator) SyncCapture(ctx context.Context, req *CaptureSyncRequest) (*CaptureResult, error) {
+	if req == nil {
+		return nil, nilRequest("capture sync")
+	}
+	return syncRecorded[CaptureResult](ctx, s, "capture sync", &req.Account, req.ConnectorTransactionID, req.CaptureID)
+}
+
+// SyncRefund implements Connector: the answer the simulator gave to the
+// refund, from its ledger.
+func (s *Simulator) SyncRefund(ctx context.Context, req *RefundSyncRequest) (*RefundResult, error) {
+	if req == nil {
+		return nil, nilRequest("refund sync")
+	}
+	return syncRecorded[RefundResult](ctx, s, "refund sync", &req.Account, req.ConnectorTransactionID, req.RefundID)
+}
+
+// syncRecorded is a capture's or a refund's sync (op): the answer the
+// simulator gave to id, as its ledger recorded it.
+func syncRecorded[T any](ctx context.Context, s *Simulator, op string, a *Account, txnID, id string) (*T, error) {
+	if _, err := beginSync(ctx, op, a, txnID); err != nil {
+		return nil, err
+	}
+	var res T
+	if err := s.recall(ctx, id, &res); err != nil {
+		return nil, syncError(err)
+	}
+	return &res, nil
+}
+
+// syncError is a sync's error: without a ledger the simulator cannot say.
+func syncError(err error) error {
+	if errors.Is(err, errNoLedger) {
+		return fmt.Errorf("%w: the sandbox keeps no ledger to sync from", ErrInvalidRequest)
+	}
+	return err
 }
