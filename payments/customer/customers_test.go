@@ -7,26 +7,6 @@ import (
 	"switchyard/ent/schema/schematype"
 )
 
-func TestCheckCustomerID(t *testing.T) {
-	for _, tc := range []struct {
-		id   string
-		want *refusal
-	}{
-		{"cus_1", nil},
-		{"A-z_09", nil},
-		{strings.Repeat("c", MaxCustomerID), nil},
-		{"", invalid("customer_id", "1 to 64")},
-		{strings.Repeat("c", MaxCustomerID+1), invalid("customer_id", "1 to 64")},
-		{"cus 1", invalid("customer_id", "1 to 64")},
-		{"cus.1", invalid("customer_id", "1 to 64")},
-		{"cüs", invalid("customer_id", "1 to 64")},
-	} {
-		t.Run(tc.id, func(t *testing.T) {
-			checkRefusal(t, CheckCustomerID("customer_id", tc.id), tc.want)
-		})
-	}
-}
-
 // TestCustomerInputValidate: what a payment gives of its customer fits the
 // columns it is kept in, each member at its limit and one character over.
 func TestCustomerInputValidate(t *testing.T) {
@@ -106,6 +86,26 @@ func TestCustomerDetailsValidate(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRefusal(t, tc.d.Validate(), tc.want)
+		})
+	}
+}
+
+func TestCheckCustomerID(t *testing.T) {
+	for _, tc := range []struct {
+		id   string
+		want *refusal
+	}{
+		{"cus_1", nil},
+		{"A-z_09", nil},
+		{strings.Repeat("c", MaxCustomerID), nil},
+		{"", invalid("customer_id", "1 to 64")},
+		{strings.Repeat("c", MaxCustomerID+1), invalid("customer_id", "1 to 64")},
+		{"cus 1", invalid("customer_id", "1 to 64")},
+		{"cus.1", invalid("customer_id", "1 to 64")},
+		{"cüs", invalid("customer_id", "1 to 64")},
+	} {
+		t.Run(tc.id, func(t *testing.T) {
+			checkRefusal(t, CheckCustomerID("customer_id", tc.id), tc.want)
 		})
 	}
 }

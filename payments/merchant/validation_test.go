@@ -1,6 +1,7 @@
 package merchant
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -11,20 +12,19 @@ import (
 
 func ptr[T any](v T) *T { return &v }
 
-// wantRefusal fails t unless err refuses field (saying words), or is nil
-// when field is "".
-func wantRefusal(t *testing.T, err error, field, words string) {
-	t.Helper()
-	if field == "" {
-		if err != nil {
-			t.Fatalf("refused: %v", err)
-		}
-		return
-	}
+// refusedAs says how err answers a case that wants field refused, saying
+// words ("" for a case that wants no refusal): "" when it does as wanted.
+func refusedAs(err error, field, words string) string {
 	e, ok := errs.As(err)
-	if !ok || e.Kind != errs.KindInvalid || e.Field != field || !strings.Contains(err.Error(), words) {
-		t.Fatalf("%v; want %s refused, saying %q", err, field, words)
+	switch {
+	case field == "" && err == nil:
+		return ""
+	case field == "":
+		return "refused: " + err.Error()
+	case !ok || e.Kind != errs.KindInvalid || e.Field != field || !strings.Contains(err.Error(), words):
+		return fmt.Sprintf("%v; want %s refused, saying %q", err, field, words)
 	}
+	return ""
 }
 
 // fieldCases are the members a merchant's create and update share, each
@@ -87,63 +87,62 @@ var fieldCases = []struct {
 		"primary_business_details[1]", "repeats country US"},
 }
 
-func TestCheckMerchantAccountInput(t *testing.T) {
+// TestMerchantAccountFields: a create and an update check the members
+// they share alike.
+func TestMerchantAccountFields(t *testing.T) {
 	for _, tc := range fieldCases {
 		t.Run(tc.name, func(t *testing.T) {
-			wantRefusal(t, checkMerchantAccountInput(MerchantAccountInput{MerchantID: "m_1", MerchantAccountFields: tc.f}), tc.field, tc.words)
-		})
-	}
-	for _, tc := range []struct {
-		name         string
-		in           MerchantAccountInput
-		field, words string
-	}{
-		{"no id", MerchantAccountInput{}, "merchant_id", "Missing"},
-		{"id of 64", MerchantAccountInput{MerchantID: strings.Repeat("m", 64)}, "", ""},
-		{"id of 65", MerchantAccountInput{MerchantID: strings.Repeat("m", 65)}, "merchant_id", "1 to 64"},
-		{"id with a dot", MerchantAccountInput{MerchantID: "m.1"}, "merchant_id", "1 to 64"},
-		{"the list route's id", MerchantAccountInput{MerchantID: "list"}, "merchant_id", `"list" is reserved`},
-		{"organization", MerchantAccountInput{MerchantID: "m_1", OrganizationID: ptr("org_1")}, "", ""},
-		{"bad organization", MerchantAccountInput{MerchantID: "m_1", OrganizationID: ptr("")}, "organization_id", "1 to 64"},
-		{"time zone", MerchantAccountInput{MerchantID: "m_1", TimeZone: ptr("Europe/Amsterdam")}, "", ""},
-		{"unknown time zone", MerchantAccountInput{MerchantID: "m_1", TimeZone: ptr("Mars/Olympus")}, "time_zone", ""},
-		{"standard", MerchantAccountInput{MerchantID: "m_1", MerchantAccountType: ptr("standard")}, "", ""},
-		{"platform", MerchantAccountInput{MerchantID: "m_1", MerchantAccountType: ptr("platform")},
-			"merchant_account_type", `"platform" accounts are not supported`},
-		{"connected", MerchantAccountInput{MerchantID: "m_1", MerchantAccountType: ptr("connected")},
-			"merchant_account_type", `"connected" accounts are not supported`},
-		{"unknown type", MerchantAccountInput{MerchantID: "m_1", MerchantAccountType: ptr("premium")},
-			"merchant_account_type", "must be one of standard, platform, connected"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			wantRefusal(t, checkMerchantAccountInput(tc.in), tc.field, tc.words)
+			for call, err := range map[string]error{
+				"create": checkMerchantAccountInput(MerchantAccountInput{MerchantID: "m_1", MerchantAccountFields: tc.f}),
+				"update": (&MerchantAccountPatch{MerchantID: "m_1", MerchantAccountFields: tc.f}).validate("m_1"),
+			} {
+				if msg := refusedAs(err, tc.field, tc.words); msg != "" {
+					t.Errorf("%s: %s", call, msg)
+				}
+			}
 		})
 	}
 }
 
-func TestMerchantAccountPatchValidate(t *testing.T) {
-	for _, tc := range fieldCases {
-		t.Run(tc.name, func(t *testing.T) {
-			p := MerchantAccountPatch{MerchantID: "m_1", MerchantAccountFields: tc.f}
-			wantRefusal(t, p.validate("m_1"), tc.field, tc.words)
-		})
-	}
+// TestMerchantAccountRefusals: what a create and an update refuse of
+// their own members, before anything is read.
+func TestMerchantAccountRefusals(t *testing.T) {
+	create := checkMerchantAccountInput
+	update := func(p MerchantAccountPatch) error { return p.validate("m_1") }
 	for _, tc := range []struct {
 		name         string
-		p            MerchantAccountPatch
+		err          error
 		field, words string
 	}{
-		{"no merchant id", MerchantAccountPatch{}, "merchant_id", "Missing"},
-		{"another merchant", MerchantAccountPatch{MerchantID: "m_2"}, "merchant_id", "must be the merchant in the path (m_1)"},
-		{"default profile", MerchantAccountPatch{MerchantID: "m_1", DefaultProfile: ptr("pro_1")}, "", ""},
-		{"empty default profile", MerchantAccountPatch{MerchantID: "m_1", DefaultProfile: ptr("")}, "default_profile", "id of a profile"},
-		{"another merchant before its fields", MerchantAccountPatch{MerchantID: "m_2",
-			MerchantAccountFields: MerchantAccountFields{MerchantName: ptr("")}}, "merchant_id", "must be the merchant"},
-		{"fields before the default profile", MerchantAccountPatch{MerchantID: "m_1", DefaultProfile: ptr(""),
-			MerchantAccountFields: MerchantAccountFields{MerchantName: ptr("")}}, "merchant_name", "1 to 255"},
+		{"create: no id", create(MerchantAccountInput{}), "merchant_id", "Missing"},
+		{"create: id of 64", create(MerchantAccountInput{MerchantID: strings.Repeat("m", 64)}), "", ""},
+		{"create: id of 65", create(MerchantAccountInput{MerchantID: strings.Repeat("m", 65)}), "merchant_id", "1 to 64"},
+		{"create: id with a dot", create(MerchantAccountInput{MerchantID: "m.1"}), "merchant_id", "1 to 64"},
+		{"create: the list route's id", create(MerchantAccountInput{MerchantID: "list"}), "merchant_id", `"list" is reserved`},
+		{"create: organization", create(MerchantAccountInput{MerchantID: "m_1", OrganizationID: ptr("org_1")}), "", ""},
+		{"create: bad organization", create(MerchantAccountInput{MerchantID: "m_1", OrganizationID: ptr("")}), "organization_id", "1 to 64"},
+		{"create: time zone", create(MerchantAccountInput{MerchantID: "m_1", TimeZone: ptr("Europe/Amsterdam")}), "", ""},
+		{"create: unknown time zone", create(MerchantAccountInput{MerchantID: "m_1", TimeZone: ptr("Mars/Olympus")}), "time_zone", ""},
+		{"create: standard", create(MerchantAccountInput{MerchantID: "m_1", MerchantAccountType: ptr("standard")}), "", ""},
+		{"create: platform", create(MerchantAccountInput{MerchantID: "m_1", MerchantAccountType: ptr("platform")}),
+			"merchant_account_type", `"platform" accounts are not supported`},
+		{"create: connected", create(MerchantAccountInput{MerchantID: "m_1", MerchantAccountType: ptr("connected")}),
+			"merchant_account_type", `"connected" accounts are not supported`},
+		{"create: unknown type", create(MerchantAccountInput{MerchantID: "m_1", MerchantAccountType: ptr("premium")}),
+			"merchant_account_type", "must be one of standard, platform, connected"},
+		{"update: no merchant id", update(MerchantAccountPatch{}), "merchant_id", "Missing"},
+		{"update: another merchant", update(MerchantAccountPatch{MerchantID: "m_2"}), "merchant_id", "must be the merchant in the path (m_1)"},
+		{"update: default profile", update(MerchantAccountPatch{MerchantID: "m_1", DefaultProfile: ptr("pro_1")}), "", ""},
+		{"update: empty default profile", update(MerchantAccountPatch{MerchantID: "m_1", DefaultProfile: ptr("")}), "default_profile", "id of a profile"},
+		{"update: another merchant before its fields", update(MerchantAccountPatch{MerchantID: "m_2",
+			MerchantAccountFields: MerchantAccountFields{MerchantName: ptr("")}}), "merchant_id", "must be the merchant"},
+		{"update: fields before the default profile", update(MerchantAccountPatch{MerchantID: "m_1", DefaultProfile: ptr(""),
+			MerchantAccountFields: MerchantAccountFields{MerchantName: ptr("")}}), "merchant_name", "1 to 255"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			wantRefusal(t, tc.p.validate("m_1"), tc.field, tc.words)
+			if msg := refusedAs(tc.err, tc.field, tc.words); msg != "" {
+				t.Error(msg)
+			}
 		})
 	}
 }
