@@ -27,6 +27,12 @@ type Capture struct {
 	ModifiedAt time.Time `json:"modified_at,omitempty"`
 	// PaymentIntentID holds the value of the "payment_intent_id" field.
 	PaymentIntentID string `json:"payment_intent_id,omitempty"`
+	// ErrorCode holds the value of the "error_code" field.
+	ErrorCode *string `json:"error_code,omitempty"`
+	// ErrorMessage holds the value of the "error_message" field.
+	ErrorMessage *string `json:"error_message,omitempty"`
+	// ErrorReason holds the value of the "error_reason" field.
+	ErrorReason *string `json:"error_reason,omitempty"`
 	// AuthorizedAttemptID holds the value of the "authorized_attempt_id" field.
 	AuthorizedAttemptID string `json:"authorized_attempt_id,omitempty"`
 	// Status holds the value of the "status" field.
@@ -41,12 +47,6 @@ type Capture struct {
 	CaptureSequence int `json:"capture_sequence,omitempty"`
 	// ConnectorCaptureID holds the value of the "connector_capture_id" field.
 	ConnectorCaptureID *string `json:"connector_capture_id,omitempty"`
-	// ErrorCode holds the value of the "error_code" field.
-	ErrorCode *string `json:"error_code,omitempty"`
-	// ErrorMessage holds the value of the "error_message" field.
-	ErrorMessage *string `json:"error_message,omitempty"`
-	// ErrorReason holds the value of the "error_reason" field.
-	ErrorReason *string `json:"error_reason,omitempty"`
 	// ReferenceID holds the value of the "reference_id" field.
 	ReferenceID *string `json:"reference_id,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
@@ -84,7 +84,7 @@ func (*Capture) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case capture.FieldAmount, capture.FieldCaptureSequence:
 			values[i] = new(sql.NullInt64)
-		case capture.FieldID, capture.FieldMerchantID, capture.FieldPaymentIntentID, capture.FieldAuthorizedAttemptID, capture.FieldStatus, capture.FieldCurrency, capture.FieldConnector, capture.FieldConnectorCaptureID, capture.FieldErrorCode, capture.FieldErrorMessage, capture.FieldErrorReason, capture.FieldReferenceID:
+		case capture.FieldID, capture.FieldMerchantID, capture.FieldPaymentIntentID, capture.FieldErrorCode, capture.FieldErrorMessage, capture.FieldErrorReason, capture.FieldAuthorizedAttemptID, capture.FieldStatus, capture.FieldCurrency, capture.FieldConnector, capture.FieldConnectorCaptureID, capture.FieldReferenceID:
 			values[i] = new(sql.NullString)
 		case capture.FieldCreatedAt, capture.FieldModifiedAt:
 			values[i] = new(sql.NullTime)
@@ -133,6 +133,27 @@ func (_m *Capture) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.PaymentIntentID = value.String
 			}
+		case capture.FieldErrorCode:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field error_code", values[i])
+			} else if value.Valid {
+				_m.ErrorCode = new(string)
+				*_m.ErrorCode = value.String
+			}
+		case capture.FieldErrorMessage:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field error_message", values[i])
+			} else if value.Valid {
+				_m.ErrorMessage = new(string)
+				*_m.ErrorMessage = value.String
+			}
+		case capture.FieldErrorReason:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field error_reason", values[i])
+			} else if value.Valid {
+				_m.ErrorReason = new(string)
+				*_m.ErrorReason = value.String
+			}
 		case capture.FieldAuthorizedAttemptID:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field authorized_attempt_id", values[i])
@@ -176,27 +197,6 @@ func (_m *Capture) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.ConnectorCaptureID = new(string)
 				*_m.ConnectorCaptureID = value.String
-			}
-		case capture.FieldErrorCode:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field error_code", values[i])
-			} else if value.Valid {
-				_m.ErrorCode = new(string)
-				*_m.ErrorCode = value.String
-			}
-		case capture.FieldErrorMessage:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field error_message", values[i])
-			} else if value.Valid {
-				_m.ErrorMessage = new(string)
-				*_m.ErrorMessage = value.String
-			}
-		case capture.FieldErrorReason:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field error_reason", values[i])
-			} else if value.Valid {
-				_m.ErrorReason = new(string)
-				*_m.ErrorReason = value.String
 			}
 		case capture.FieldReferenceID:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -258,6 +258,21 @@ func (_m *Capture) String() string {
 	builder.WriteString("payment_intent_id=")
 	builder.WriteString(_m.PaymentIntentID)
 	builder.WriteString(", ")
+	if v := _m.ErrorCode; v != nil {
+		builder.WriteString("error_code=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.ErrorMessage; v != nil {
+		builder.WriteString("error_message=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.ErrorReason; v != nil {
+		builder.WriteString("error_reason=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
 	builder.WriteString("authorized_attempt_id=")
 	builder.WriteString(_m.AuthorizedAttemptID)
 	builder.WriteString(", ")
@@ -280,21 +295,6 @@ func (_m *Capture) String() string {
 	builder.WriteString(", ")
 	if v := _m.ConnectorCaptureID; v != nil {
 		builder.WriteString("connector_capture_id=")
-		builder.WriteString(*v)
-	}
-	builder.WriteString(", ")
-	if v := _m.ErrorCode; v != nil {
-		builder.WriteString("error_code=")
-		builder.WriteString(*v)
-	}
-	builder.WriteString(", ")
-	if v := _m.ErrorMessage; v != nil {
-		builder.WriteString("error_message=")
-		builder.WriteString(*v)
-	}
-	builder.WriteString(", ")
-	if v := _m.ErrorReason; v != nil {
-		builder.WriteString("error_reason=")
 		builder.WriteString(*v)
 	}
 	builder.WriteString(", ")

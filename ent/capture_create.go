@@ -65,6 +65,48 @@ func (_c *CaptureCreate) SetPaymentIntentID(v string) *CaptureCreate {
 	return _c
 }
 
+// SetErrorCode sets the "error_code" field.
+func (_c *CaptureCreate) SetErrorCode(v string) *CaptureCreate {
+	_c.mutation.SetErrorCode(v)
+	return _c
+}
+
+// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
+func (_c *CaptureCreate) SetNillableErrorCode(v *string) *CaptureCreate {
+	if v != nil {
+		_c.SetErrorCode(*v)
+	}
+	return _c
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (_c *CaptureCreate) SetErrorMessage(v string) *CaptureCreate {
+	_c.mutation.SetErrorMessage(v)
+	return _c
+}
+
+// SetNillableErrorMessage sets the "error_message" field if the given value is not nil.
+func (_c *CaptureCreate) SetNillableErrorMessage(v *string) *CaptureCreate {
+	if v != nil {
+		_c.SetErrorMessage(*v)
+	}
+	return _c
+}
+
+// SetErrorReason sets the "error_reason" field.
+func (_c *CaptureCreate) SetErrorReason(v string) *CaptureCreate {
+	_c.mutation.SetErrorReason(v)
+	return _c
+}
+
+// SetNillableErrorReason sets the "error_reason" field if the given value is not nil.
+func (_c *CaptureCreate) SetNillableErrorReason(v *string) *CaptureCreate {
+	if v != nil {
+		_c.SetErrorReason(*v)
+	}
+	return _c
+}
+
 // SetAuthorizedAttemptID sets the "authorized_attempt_id" field.
 func (_c *CaptureCreate) SetAuthorizedAttemptID(v string) *CaptureCreate {
 	_c.mutation.SetAuthorizedAttemptID(v)
@@ -127,48 +169,6 @@ func (_c *CaptureCreate) SetConnectorCaptureID(v string) *CaptureCreate {
 func (_c *CaptureCreate) SetNillableConnectorCaptureID(v *string) *CaptureCreate {
 	if v != nil {
 		_c.SetConnectorCaptureID(*v)
-	}
-	return _c
-}
-
-// SetErrorCode sets the "error_code" field.
-func (_c *CaptureCreate) SetErrorCode(v string) *CaptureCreate {
-	_c.mutation.SetErrorCode(v)
-	return _c
-}
-
-// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
-func (_c *CaptureCreate) SetNillableErrorCode(v *string) *CaptureCreate {
-	if v != nil {
-		_c.SetErrorCode(*v)
-	}
-	return _c
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (_c *CaptureCreate) SetErrorMessage(v string) *CaptureCreate {
-	_c.mutation.SetErrorMessage(v)
-	return _c
-}
-
-// SetNillableErrorMessage sets the "error_message" field if the given value is not nil.
-func (_c *CaptureCreate) SetNillableErrorMessage(v *string) *CaptureCreate {
-	if v != nil {
-		_c.SetErrorMessage(*v)
-	}
-	return _c
-}
-
-// SetErrorReason sets the "error_reason" field.
-func (_c *CaptureCreate) SetErrorReason(v string) *CaptureCreate {
-	_c.mutation.SetErrorReason(v)
-	return _c
-}
-
-// SetNillableErrorReason sets the "error_reason" field if the given value is not nil.
-func (_c *CaptureCreate) SetNillableErrorReason(v *string) *CaptureCreate {
-	if v != nil {
-		_c.SetErrorReason(*v)
 	}
 	return _c
 }
@@ -301,6 +301,11 @@ func (_c *CaptureCreate) check() error {
 			return &ValidationError{Name: "payment_intent_id", err: fmt.Errorf(`ent: validator failed for field "Capture.payment_intent_id": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.ErrorCode(); ok {
+		if err := capture.ErrorCodeValidator(v); err != nil {
+			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "Capture.error_code": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.AuthorizedAttemptID(); !ok {
 		return &ValidationError{Name: "authorized_attempt_id", err: errors.New(`ent: missing required field "Capture.authorized_attempt_id"`)}
 	}
@@ -339,11 +344,6 @@ func (_c *CaptureCreate) check() error {
 	if v, ok := _c.mutation.ConnectorCaptureID(); ok {
 		if err := capture.ConnectorCaptureIDValidator(v); err != nil {
 			return &ValidationError{Name: "connector_capture_id", err: fmt.Errorf(`ent: validator failed for field "Capture.connector_capture_id": %w`, err)}
-		}
-	}
-	if v, ok := _c.mutation.ErrorCode(); ok {
-		if err := capture.ErrorCodeValidator(v); err != nil {
-			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "Capture.error_code": %w`, err)}
 		}
 	}
 	if v, ok := _c.mutation.ReferenceID(); ok {
@@ -407,6 +407,18 @@ func (_c *CaptureCreate) createSpec() (*Capture, *sqlgraph.CreateSpec) {
 		_spec.SetField(capture.FieldModifiedAt, field.TypeTime, value)
 		_node.ModifiedAt = value
 	}
+	if value, ok := _c.mutation.ErrorCode(); ok {
+		_spec.SetField(capture.FieldErrorCode, field.TypeString, value)
+		_node.ErrorCode = &value
+	}
+	if value, ok := _c.mutation.ErrorMessage(); ok {
+		_spec.SetField(capture.FieldErrorMessage, field.TypeString, value)
+		_node.ErrorMessage = &value
+	}
+	if value, ok := _c.mutation.ErrorReason(); ok {
+		_spec.SetField(capture.FieldErrorReason, field.TypeString, value)
+		_node.ErrorReason = &value
+	}
 	if value, ok := _c.mutation.AuthorizedAttemptID(); ok {
 		_spec.SetField(capture.FieldAuthorizedAttemptID, field.TypeString, value)
 		_node.AuthorizedAttemptID = value
@@ -434,18 +446,6 @@ func (_c *CaptureCreate) createSpec() (*Capture, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.ConnectorCaptureID(); ok {
 		_spec.SetField(capture.FieldConnectorCaptureID, field.TypeString, value)
 		_node.ConnectorCaptureID = &value
-	}
-	if value, ok := _c.mutation.ErrorCode(); ok {
-		_spec.SetField(capture.FieldErrorCode, field.TypeString, value)
-		_node.ErrorCode = &value
-	}
-	if value, ok := _c.mutation.ErrorMessage(); ok {
-		_spec.SetField(capture.FieldErrorMessage, field.TypeString, value)
-		_node.ErrorMessage = &value
-	}
-	if value, ok := _c.mutation.ErrorReason(); ok {
-		_spec.SetField(capture.FieldErrorReason, field.TypeString, value)
-		_node.ErrorReason = &value
 	}
 	if value, ok := _c.mutation.ReferenceID(); ok {
 		_spec.SetField(capture.FieldReferenceID, field.TypeString, value)
@@ -529,6 +529,60 @@ func (u *CaptureUpsert) SetModifiedAt(v time.Time) *CaptureUpsert {
 // UpdateModifiedAt sets the "modified_at" field to the value that was provided on create.
 func (u *CaptureUpsert) UpdateModifiedAt() *CaptureUpsert {
 	u.SetExcluded(capture.FieldModifiedAt)
+	return u
+}
+
+// SetErrorCode sets the "error_code" field.
+func (u *CaptureUpsert) SetErrorCode(v string) *CaptureUpsert {
+	u.Set(capture.FieldErrorCode, v)
+	return u
+}
+
+// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
+func (u *CaptureUpsert) UpdateErrorCode() *CaptureUpsert {
+	u.SetExcluded(capture.FieldErrorCode)
+	return u
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (u *CaptureUpsert) ClearErrorCode() *CaptureUpsert {
+	u.SetNull(capture.FieldErrorCode)
+	return u
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (u *CaptureUpsert) SetErrorMessage(v string) *CaptureUpsert {
+	u.Set(capture.FieldErrorMessage, v)
+	return u
+}
+
+// UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
+func (u *CaptureUpsert) UpdateErrorMessage() *CaptureUpsert {
+	u.SetExcluded(capture.FieldErrorMessage)
+	return u
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (u *CaptureUpsert) ClearErrorMessage() *CaptureUpsert {
+	u.SetNull(capture.FieldErrorMessage)
+	return u
+}
+
+// SetErrorReason sets the "error_reason" field.
+func (u *CaptureUpsert) SetErrorReason(v string) *CaptureUpsert {
+	u.Set(capture.FieldErrorReason, v)
+	return u
+}
+
+// UpdateErrorReason sets the "error_reason" field to the value that was provided on create.
+func (u *CaptureUpsert) UpdateErrorReason() *CaptureUpsert {
+	u.SetExcluded(capture.FieldErrorReason)
+	return u
+}
+
+// ClearErrorReason clears the value of the "error_reason" field.
+func (u *CaptureUpsert) ClearErrorReason() *CaptureUpsert {
+	u.SetNull(capture.FieldErrorReason)
 	return u
 }
 
@@ -628,60 +682,6 @@ func (u *CaptureUpsert) ClearConnectorCaptureID() *CaptureUpsert {
 	return u
 }
 
-// SetErrorCode sets the "error_code" field.
-func (u *CaptureUpsert) SetErrorCode(v string) *CaptureUpsert {
-	u.Set(capture.FieldErrorCode, v)
-	return u
-}
-
-// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
-func (u *CaptureUpsert) UpdateErrorCode() *CaptureUpsert {
-	u.SetExcluded(capture.FieldErrorCode)
-	return u
-}
-
-// ClearErrorCode clears the value of the "error_code" field.
-func (u *CaptureUpsert) ClearErrorCode() *CaptureUpsert {
-	u.SetNull(capture.FieldErrorCode)
-	return u
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (u *CaptureUpsert) SetErrorMessage(v string) *CaptureUpsert {
-	u.Set(capture.FieldErrorMessage, v)
-	return u
-}
-
-// UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
-func (u *CaptureUpsert) UpdateErrorMessage() *CaptureUpsert {
-	u.SetExcluded(capture.FieldErrorMessage)
-	return u
-}
-
-// ClearErrorMessage clears the value of the "error_message" field.
-func (u *CaptureUpsert) ClearErrorMessage() *CaptureUpsert {
-	u.SetNull(capture.FieldErrorMessage)
-	return u
-}
-
-// SetErrorReason sets the "error_reason" field.
-func (u *CaptureUpsert) SetErrorReason(v string) *CaptureUpsert {
-	u.Set(capture.FieldErrorReason, v)
-	return u
-}
-
-// UpdateErrorReason sets the "error_reason" field to the value that was provided on create.
-func (u *CaptureUpsert) UpdateErrorReason() *CaptureUpsert {
-	u.SetExcluded(capture.FieldErrorReason)
-	return u
-}
-
-// ClearErrorReason clears the value of the "error_reason" field.
-func (u *CaptureUpsert) ClearErrorReason() *CaptureUpsert {
-	u.SetNull(capture.FieldErrorReason)
-	return u
-}
-
 // SetReferenceID sets the "reference_id" field.
 func (u *CaptureUpsert) SetReferenceID(v string) *CaptureUpsert {
 	u.Set(capture.FieldReferenceID, v)
@@ -771,6 +771,69 @@ func (u *CaptureUpsertOne) SetModifiedAt(v time.Time) *CaptureUpsertOne {
 func (u *CaptureUpsertOne) UpdateModifiedAt() *CaptureUpsertOne {
 	return u.Update(func(s *CaptureUpsert) {
 		s.UpdateModifiedAt()
+	})
+}
+
+// SetErrorCode sets the "error_code" field.
+func (u *CaptureUpsertOne) SetErrorCode(v string) *CaptureUpsertOne {
+	return u.Update(func(s *CaptureUpsert) {
+		s.SetErrorCode(v)
+	})
+}
+
+// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
+func (u *CaptureUpsertOne) UpdateErrorCode() *CaptureUpsertOne {
+	return u.Update(func(s *CaptureUpsert) {
+		s.UpdateErrorCode()
+	})
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (u *CaptureUpsertOne) ClearErrorCode() *CaptureUpsertOne {
+	return u.Update(func(s *CaptureUpsert) {
+		s.ClearErrorCode()
+	})
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (u *CaptureUpsertOne) SetErrorMessage(v string) *CaptureUpsertOne {
+	return u.Update(func(s *CaptureUpsert) {
+		s.SetErrorMessage(v)
+	})
+}
+
+// UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
+func (u *CaptureUpsertOne) UpdateErrorMessage() *CaptureUpsertOne {
+	return u.Update(func(s *CaptureUpsert) {
+		s.UpdateErrorMessage()
+	})
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (u *CaptureUpsertOne) ClearErrorMessage() *CaptureUpsertOne {
+	return u.Update(func(s *CaptureUpsert) {
+		s.ClearErrorMessage()
+	})
+}
+
+// SetErrorReason sets the "error_reason" field.
+func (u *CaptureUpsertOne) SetErrorReason(v string) *CaptureUpsertOne {
+	return u.Update(func(s *CaptureUpsert) {
+		s.SetErrorReason(v)
+	})
+}
+
+// UpdateErrorReason sets the "error_reason" field to the value that was provided on create.
+func (u *CaptureUpsertOne) UpdateErrorReason() *CaptureUpsertOne {
+	return u.Update(func(s *CaptureUpsert) {
+		s.UpdateErrorReason()
+	})
+}
+
+// ClearErrorReason clears the value of the "error_reason" field.
+func (u *CaptureUpsertOne) ClearErrorReason() *CaptureUpsertOne {
+	return u.Update(func(s *CaptureUpsert) {
+		s.ClearErrorReason()
 	})
 }
 
@@ -883,69 +946,6 @@ func (u *CaptureUpsertOne) UpdateConnectorCaptureID() *CaptureUpsertOne {
 func (u *CaptureUpsertOne) ClearConnectorCaptureID() *CaptureUpsertOne {
 	return u.Update(func(s *CaptureUpsert) {
 		s.ClearConnectorCaptureID()
-	})
-}
-
-// SetErrorCode sets the "error_code" field.
-func (u *CaptureUpsertOne) SetErrorCode(v string) *CaptureUpsertOne {
-	return u.Update(func(s *CaptureUpsert) {
-		s.SetErrorCode(v)
-	})
-}
-
-// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
-func (u *CaptureUpsertOne) UpdateErrorCode() *CaptureUpsertOne {
-	return u.Update(func(s *CaptureUpsert) {
-		s.UpdateErrorCode()
-	})
-}
-
-// ClearErrorCode clears the value of the "error_code" field.
-func (u *CaptureUpsertOne) ClearErrorCode() *CaptureUpsertOne {
-	return u.Update(func(s *CaptureUpsert) {
-		s.ClearErrorCode()
-	})
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (u *CaptureUpsertOne) SetErrorMessage(v string) *CaptureUpsertOne {
-	return u.Update(func(s *CaptureUpsert) {
-		s.SetErrorMessage(v)
-	})
-}
-
-// UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
-func (u *CaptureUpsertOne) UpdateErrorMessage() *CaptureUpsertOne {
-	return u.Update(func(s *CaptureUpsert) {
-		s.UpdateErrorMessage()
-	})
-}
-
-// ClearErrorMessage clears the value of the "error_message" field.
-func (u *CaptureUpsertOne) ClearErrorMessage() *CaptureUpsertOne {
-	return u.Update(func(s *CaptureUpsert) {
-		s.ClearErrorMessage()
-	})
-}
-
-// SetErrorReason sets the "error_reason" field.
-func (u *CaptureUpsertOne) SetErrorReason(v string) *CaptureUpsertOne {
-	return u.Update(func(s *CaptureUpsert) {
-		s.SetErrorReason(v)
-	})
-}
-
-// UpdateErrorReason sets the "error_reason" field to the value that was provided on create.
-func (u *CaptureUpsertOne) UpdateErrorReason() *CaptureUpsertOne {
-	return u.Update(func(s *CaptureUpsert) {
-		s.UpdateErrorReason()
-	})
-}
-
-// ClearErrorReason clears the value of the "error_reason" field.
-func (u *CaptureUpsertOne) ClearErrorReason() *CaptureUpsertOne {
-	return u.Update(func(s *CaptureUpsert) {
-		s.ClearErrorReason()
 	})
 }
 
@@ -1211,6 +1211,69 @@ func (u *CaptureUpsertBulk) UpdateModifiedAt() *CaptureUpsertBulk {
 	})
 }
 
+// SetErrorCode sets the "error_code" field.
+func (u *CaptureUpsertBulk) SetErrorCode(v string) *CaptureUpsertBulk {
+	return u.Update(func(s *CaptureUpsert) {
+		s.SetErrorCode(v)
+	})
+}
+
+// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
+func (u *CaptureUpsertBulk) UpdateErrorCode() *CaptureUpsertBulk {
+	return u.Update(func(s *CaptureUpsert) {
+		s.UpdateErrorCode()
+	})
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (u *CaptureUpsertBulk) ClearErrorCode() *CaptureUpsertBulk {
+	return u.Update(func(s *CaptureUpsert) {
+		s.ClearErrorCode()
+	})
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (u *CaptureUpsertBulk) SetErrorMessage(v string) *CaptureUpsertBulk {
+	return u.Update(func(s *CaptureUpsert) {
+		s.SetErrorMessage(v)
+	})
+}
+
+// UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
+func (u *CaptureUpsertBulk) UpdateErrorMessage() *CaptureUpsertBulk {
+	return u.Update(func(s *CaptureUpsert) {
+		s.UpdateErrorMessage()
+	})
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (u *CaptureUpsertBulk) ClearErrorMessage() *CaptureUpsertBulk {
+	return u.Update(func(s *CaptureUpsert) {
+		s.ClearErrorMessage()
+	})
+}
+
+// SetErrorReason sets the "error_reason" field.
+func (u *CaptureUpsertBulk) SetErrorReason(v string) *CaptureUpsertBulk {
+	return u.Update(func(s *CaptureUpsert) {
+		s.SetErrorReason(v)
+	})
+}
+
+// UpdateErrorReason sets the "error_reason" field to the value that was provided on create.
+func (u *CaptureUpsertBulk) UpdateErrorReason() *CaptureUpsertBulk {
+	return u.Update(func(s *CaptureUpsert) {
+		s.UpdateErrorReason()
+	})
+}
+
+// ClearErrorReason clears the value of the "error_reason" field.
+func (u *CaptureUpsertBulk) ClearErrorReason() *CaptureUpsertBulk {
+	return u.Update(func(s *CaptureUpsert) {
+		s.ClearErrorReason()
+	})
+}
+
 // SetStatus sets the "status" field.
 func (u *CaptureUpsertBulk) SetStatus(v capture.Status) *CaptureUpsertBulk {
 	return u.Update(func(s *CaptureUpsert) {
@@ -1320,69 +1383,6 @@ func (u *CaptureUpsertBulk) UpdateConnectorCaptureID() *CaptureUpsertBulk {
 func (u *CaptureUpsertBulk) ClearConnectorCaptureID() *CaptureUpsertBulk {
 	return u.Update(func(s *CaptureUpsert) {
 		s.ClearConnectorCaptureID()
-	})
-}
-
-// SetErrorCode sets the "error_code" field.
-func (u *CaptureUpsertBulk) SetErrorCode(v string) *CaptureUpsertBulk {
-	return u.Update(func(s *CaptureUpsert) {
-		s.SetErrorCode(v)
-	})
-}
-
-// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
-func (u *CaptureUpsertBulk) UpdateErrorCode() *CaptureUpsertBulk {
-	return u.Update(func(s *CaptureUpsert) {
-		s.UpdateErrorCode()
-	})
-}
-
-// ClearErrorCode clears the value of the "error_code" field.
-func (u *CaptureUpsertBulk) ClearErrorCode() *CaptureUpsertBulk {
-	return u.Update(func(s *CaptureUpsert) {
-		s.ClearErrorCode()
-	})
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (u *CaptureUpsertBulk) SetErrorMessage(v string) *CaptureUpsertBulk {
-	return u.Update(func(s *CaptureUpsert) {
-		s.SetErrorMessage(v)
-	})
-}
-
-// UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
-func (u *CaptureUpsertBulk) UpdateErrorMessage() *CaptureUpsertBulk {
-	return u.Update(func(s *CaptureUpsert) {
-		s.UpdateErrorMessage()
-	})
-}
-
-// ClearErrorMessage clears the value of the "error_message" field.
-func (u *CaptureUpsertBulk) ClearErrorMessage() *CaptureUpsertBulk {
-	return u.Update(func(s *CaptureUpsert) {
-		s.ClearErrorMessage()
-	})
-}
-
-// SetErrorReason sets the "error_reason" field.
-func (u *CaptureUpsertBulk) SetErrorReason(v string) *CaptureUpsertBulk {
-	return u.Update(func(s *CaptureUpsert) {
-		s.SetErrorReason(v)
-	})
-}
-
-// UpdateErrorReason sets the "error_reason" field to the value that was provided on create.
-func (u *CaptureUpsertBulk) UpdateErrorReason() *CaptureUpsertBulk {
-	return u.Update(func(s *CaptureUpsert) {
-		s.UpdateErrorReason()
-	})
-}
-
-// ClearErrorReason clears the value of the "error_reason" field.
-func (u *CaptureUpsertBulk) ClearErrorReason() *CaptureUpsertBulk {
-	return u.Update(func(s *CaptureUpsert) {
-		s.ClearErrorReason()
 	})
 }
 

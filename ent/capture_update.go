@@ -36,6 +36,66 @@ func (_u *CaptureUpdate) SetModifiedAt(v time.Time) *CaptureUpdate {
 	return _u
 }
 
+// SetErrorCode sets the "error_code" field.
+func (_u *CaptureUpdate) SetErrorCode(v string) *CaptureUpdate {
+	_u.mutation.SetErrorCode(v)
+	return _u
+}
+
+// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
+func (_u *CaptureUpdate) SetNillableErrorCode(v *string) *CaptureUpdate {
+	if v != nil {
+		_u.SetErrorCode(*v)
+	}
+	return _u
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (_u *CaptureUpdate) ClearErrorCode() *CaptureUpdate {
+	_u.mutation.ClearErrorCode()
+	return _u
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (_u *CaptureUpdate) SetErrorMessage(v string) *CaptureUpdate {
+	_u.mutation.SetErrorMessage(v)
+	return _u
+}
+
+// SetNillableErrorMessage sets the "error_message" field if the given value is not nil.
+func (_u *CaptureUpdate) SetNillableErrorMessage(v *string) *CaptureUpdate {
+	if v != nil {
+		_u.SetErrorMessage(*v)
+	}
+	return _u
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (_u *CaptureUpdate) ClearErrorMessage() *CaptureUpdate {
+	_u.mutation.ClearErrorMessage()
+	return _u
+}
+
+// SetErrorReason sets the "error_reason" field.
+func (_u *CaptureUpdate) SetErrorReason(v string) *CaptureUpdate {
+	_u.mutation.SetErrorReason(v)
+	return _u
+}
+
+// SetNillableErrorReason sets the "error_reason" field if the given value is not nil.
+func (_u *CaptureUpdate) SetNillableErrorReason(v *string) *CaptureUpdate {
+	if v != nil {
+		_u.SetErrorReason(*v)
+	}
+	return _u
+}
+
+// ClearErrorReason clears the value of the "error_reason" field.
+func (_u *CaptureUpdate) ClearErrorReason() *CaptureUpdate {
+	_u.mutation.ClearErrorReason()
+	return _u
+}
+
 // SetStatus sets the "status" field.
 func (_u *CaptureUpdate) SetStatus(v capture.Status) *CaptureUpdate {
 	_u.mutation.SetStatus(v)
@@ -146,66 +206,6 @@ func (_u *CaptureUpdate) ClearConnectorCaptureID() *CaptureUpdate {
 	return _u
 }
 
-// SetErrorCode sets the "error_code" field.
-func (_u *CaptureUpdate) SetErrorCode(v string) *CaptureUpdate {
-	_u.mutation.SetErrorCode(v)
-	return _u
-}
-
-// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
-func (_u *CaptureUpdate) SetNillableErrorCode(v *string) *CaptureUpdate {
-	if v != nil {
-		_u.SetErrorCode(*v)
-	}
-	return _u
-}
-
-// ClearErrorCode clears the value of the "error_code" field.
-func (_u *CaptureUpdate) ClearErrorCode() *CaptureUpdate {
-	_u.mutation.ClearErrorCode()
-	return _u
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (_u *CaptureUpdate) SetErrorMessage(v string) *CaptureUpdate {
-	_u.mutation.SetErrorMessage(v)
-	return _u
-}
-
-// SetNillableErrorMessage sets the "error_message" field if the given value is not nil.
-func (_u *CaptureUpdate) SetNillableErrorMessage(v *string) *CaptureUpdate {
-	if v != nil {
-		_u.SetErrorMessage(*v)
-	}
-	return _u
-}
-
-// ClearErrorMessage clears the value of the "error_message" field.
-func (_u *CaptureUpdate) ClearErrorMessage() *CaptureUpdate {
-	_u.mutation.ClearErrorMessage()
-	return _u
-}
-
-// SetErrorReason sets the "error_reason" field.
-func (_u *CaptureUpdate) SetErrorReason(v string) *CaptureUpdate {
-	_u.mutation.SetErrorReason(v)
-	return _u
-}
-
-// SetNillableErrorReason sets the "error_reason" field if the given value is not nil.
-func (_u *CaptureUpdate) SetNillableErrorReason(v *string) *CaptureUpdate {
-	if v != nil {
-		_u.SetErrorReason(*v)
-	}
-	return _u
-}
-
-// ClearErrorReason clears the value of the "error_reason" field.
-func (_u *CaptureUpdate) ClearErrorReason() *CaptureUpdate {
-	_u.mutation.ClearErrorReason()
-	return _u
-}
-
 // SetReferenceID sets the "reference_id" field.
 func (_u *CaptureUpdate) SetReferenceID(v string) *CaptureUpdate {
 	_u.mutation.SetReferenceID(v)
@@ -275,6 +275,11 @@ func (_u *CaptureUpdate) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *CaptureUpdate) check() error {
+	if v, ok := _u.mutation.ErrorCode(); ok {
+		if err := capture.ErrorCodeValidator(v); err != nil {
+			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "Capture.error_code": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Status(); ok {
 		if err := capture.StatusValidator(v); err != nil {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "Capture.status": %w`, err)}
@@ -293,11 +298,6 @@ func (_u *CaptureUpdate) check() error {
 	if v, ok := _u.mutation.ConnectorCaptureID(); ok {
 		if err := capture.ConnectorCaptureIDValidator(v); err != nil {
 			return &ValidationError{Name: "connector_capture_id", err: fmt.Errorf(`ent: validator failed for field "Capture.connector_capture_id": %w`, err)}
-		}
-	}
-	if v, ok := _u.mutation.ErrorCode(); ok {
-		if err := capture.ErrorCodeValidator(v); err != nil {
-			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "Capture.error_code": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.ReferenceID(); ok {
@@ -332,6 +332,24 @@ func (_u *CaptureUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.ModifiedAt(); ok {
 		_spec.SetField(capture.FieldModifiedAt, field.TypeTime, value)
 	}
+	if value, ok := _u.mutation.ErrorCode(); ok {
+		_spec.SetField(capture.FieldErrorCode, field.TypeString, value)
+	}
+	if _u.mutation.ErrorCodeCleared() {
+		_spec.ClearField(capture.FieldErrorCode, field.TypeString)
+	}
+	if value, ok := _u.mutation.ErrorMessage(); ok {
+		_spec.SetField(capture.FieldErrorMessage, field.TypeString, value)
+	}
+	if _u.mutation.ErrorMessageCleared() {
+		_spec.ClearField(capture.FieldErrorMessage, field.TypeString)
+	}
+	if value, ok := _u.mutation.ErrorReason(); ok {
+		_spec.SetField(capture.FieldErrorReason, field.TypeString, value)
+	}
+	if _u.mutation.ErrorReasonCleared() {
+		_spec.ClearField(capture.FieldErrorReason, field.TypeString)
+	}
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(capture.FieldStatus, field.TypeEnum, value)
 	}
@@ -361,24 +379,6 @@ func (_u *CaptureUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.ConnectorCaptureIDCleared() {
 		_spec.ClearField(capture.FieldConnectorCaptureID, field.TypeString)
-	}
-	if value, ok := _u.mutation.ErrorCode(); ok {
-		_spec.SetField(capture.FieldErrorCode, field.TypeString, value)
-	}
-	if _u.mutation.ErrorCodeCleared() {
-		_spec.ClearField(capture.FieldErrorCode, field.TypeString)
-	}
-	if value, ok := _u.mutation.ErrorMessage(); ok {
-		_spec.SetField(capture.FieldErrorMessage, field.TypeString, value)
-	}
-	if _u.mutation.ErrorMessageCleared() {
-		_spec.ClearField(capture.FieldErrorMessage, field.TypeString)
-	}
-	if value, ok := _u.mutation.ErrorReason(); ok {
-		_spec.SetField(capture.FieldErrorReason, field.TypeString, value)
-	}
-	if _u.mutation.ErrorReasonCleared() {
-		_spec.ClearField(capture.FieldErrorReason, field.TypeString)
 	}
 	if value, ok := _u.mutation.ReferenceID(); ok {
 		_spec.SetField(capture.FieldReferenceID, field.TypeString, value)
@@ -411,6 +411,66 @@ type CaptureUpdateOne struct {
 // SetModifiedAt sets the "modified_at" field.
 func (_u *CaptureUpdateOne) SetModifiedAt(v time.Time) *CaptureUpdateOne {
 	_u.mutation.SetModifiedAt(v)
+	return _u
+}
+
+// SetErrorCode sets the "error_code" field.
+func (_u *CaptureUpdateOne) SetErrorCode(v string) *CaptureUpdateOne {
+	_u.mutation.SetErrorCode(v)
+	return _u
+}
+
+// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
+func (_u *CaptureUpdateOne) SetNillableErrorCode(v *string) *CaptureUpdateOne {
+	if v != nil {
+		_u.SetErrorCode(*v)
+	}
+	return _u
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (_u *CaptureUpdateOne) ClearErrorCode() *CaptureUpdateOne {
+	_u.mutation.ClearErrorCode()
+	return _u
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (_u *CaptureUpdateOne) SetErrorMessage(v string) *CaptureUpdateOne {
+	_u.mutation.SetErrorMessage(v)
+	return _u
+}
+
+// SetNillableErrorMessage sets the "error_message" field if the given value is not nil.
+func (_u *CaptureUpdateOne) SetNillableErrorMessage(v *string) *CaptureUpdateOne {
+	if v != nil {
+		_u.SetErrorMessage(*v)
+	}
+	return _u
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (_u *CaptureUpdateOne) ClearErrorMessage() *CaptureUpdateOne {
+	_u.mutation.ClearErrorMessage()
+	return _u
+}
+
+// SetErrorReason sets the "error_reason" field.
+func (_u *CaptureUpdateOne) SetErrorReason(v string) *CaptureUpdateOne {
+	_u.mutation.SetErrorReason(v)
+	return _u
+}
+
+// SetNillableErrorReason sets the "error_reason" field if the given value is not nil.
+func (_u *CaptureUpdateOne) SetNillableErrorReason(v *string) *CaptureUpdateOne {
+	if v != nil {
+		_u.SetErrorReason(*v)
+	}
+	return _u
+}
+
+// ClearErrorReason clears the value of the "error_reason" field.
+func (_u *CaptureUpdateOne) ClearErrorReason() *CaptureUpdateOne {
+	_u.mutation.ClearErrorReason()
 	return _u
 }
 
@@ -524,66 +584,6 @@ func (_u *CaptureUpdateOne) ClearConnectorCaptureID() *CaptureUpdateOne {
 	return _u
 }
 
-// SetErrorCode sets the "error_code" field.
-func (_u *CaptureUpdateOne) SetErrorCode(v string) *CaptureUpdateOne {
-	_u.mutation.SetErrorCode(v)
-	return _u
-}
-
-// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
-func (_u *CaptureUpdateOne) SetNillableErrorCode(v *string) *CaptureUpdateOne {
-	if v != nil {
-		_u.SetErrorCode(*v)
-	}
-	return _u
-}
-
-// ClearErrorCode clears the value of the "error_code" field.
-func (_u *CaptureUpdateOne) ClearErrorCode() *CaptureUpdateOne {
-	_u.mutation.ClearErrorCode()
-	return _u
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (_u *CaptureUpdateOne) SetErrorMessage(v string) *CaptureUpdateOne {
-	_u.mutation.SetErrorMessage(v)
-	return _u
-}
-
-// SetNillableErrorMessage sets the "error_message" field if the given value is not nil.
-func (_u *CaptureUpdateOne) SetNillableErrorMessage(v *string) *CaptureUpdateOne {
-	if v != nil {
-		_u.SetErrorMessage(*v)
-	}
-	return _u
-}
-
-// ClearErrorMessage clears the value of the "error_message" field.
-func (_u *CaptureUpdateOne) ClearErrorMessage() *CaptureUpdateOne {
-	_u.mutation.ClearErrorMessage()
-	return _u
-}
-
-// SetErrorReason sets the "error_reason" field.
-func (_u *CaptureUpdateOne) SetErrorReason(v string) *CaptureUpdateOne {
-	_u.mutation.SetErrorReason(v)
-	return _u
-}
-
-// SetNillableErrorReason sets the "error_reason" field if the given value is not nil.
-func (_u *CaptureUpdateOne) SetNillableErrorReason(v *string) *CaptureUpdateOne {
-	if v != nil {
-		_u.SetErrorReason(*v)
-	}
-	return _u
-}
-
-// ClearErrorReason clears the value of the "error_reason" field.
-func (_u *CaptureUpdateOne) ClearErrorReason() *CaptureUpdateOne {
-	_u.mutation.ClearErrorReason()
-	return _u
-}
-
 // SetReferenceID sets the "reference_id" field.
 func (_u *CaptureUpdateOne) SetReferenceID(v string) *CaptureUpdateOne {
 	_u.mutation.SetReferenceID(v)
@@ -666,6 +666,11 @@ func (_u *CaptureUpdateOne) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *CaptureUpdateOne) check() error {
+	if v, ok := _u.mutation.ErrorCode(); ok {
+		if err := capture.ErrorCodeValidator(v); err != nil {
+			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "Capture.error_code": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Status(); ok {
 		if err := capture.StatusValidator(v); err != nil {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "Capture.status": %w`, err)}
@@ -684,11 +689,6 @@ func (_u *CaptureUpdateOne) check() error {
 	if v, ok := _u.mutation.ConnectorCaptureID(); ok {
 		if err := capture.ConnectorCaptureIDValidator(v); err != nil {
 			return &ValidationError{Name: "connector_capture_id", err: fmt.Errorf(`ent: validator failed for field "Capture.connector_capture_id": %w`, err)}
-		}
-	}
-	if v, ok := _u.mutation.ErrorCode(); ok {
-		if err := capture.ErrorCodeValidator(v); err != nil {
-			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "Capture.error_code": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.ReferenceID(); ok {
@@ -740,6 +740,24 @@ func (_u *CaptureUpdateOne) sqlSave(ctx context.Context) (_node *Capture, err er
 	if value, ok := _u.mutation.ModifiedAt(); ok {
 		_spec.SetField(capture.FieldModifiedAt, field.TypeTime, value)
 	}
+	if value, ok := _u.mutation.ErrorCode(); ok {
+		_spec.SetField(capture.FieldErrorCode, field.TypeString, value)
+	}
+	if _u.mutation.ErrorCodeCleared() {
+		_spec.ClearField(capture.FieldErrorCode, field.TypeString)
+	}
+	if value, ok := _u.mutation.ErrorMessage(); ok {
+		_spec.SetField(capture.FieldErrorMessage, field.TypeString, value)
+	}
+	if _u.mutation.ErrorMessageCleared() {
+		_spec.ClearField(capture.FieldErrorMessage, field.TypeString)
+	}
+	if value, ok := _u.mutation.ErrorReason(); ok {
+		_spec.SetField(capture.FieldErrorReason, field.TypeString, value)
+	}
+	if _u.mutation.ErrorReasonCleared() {
+		_spec.ClearField(capture.FieldErrorReason, field.TypeString)
+	}
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(capture.FieldStatus, field.TypeEnum, value)
 	}
@@ -769,24 +787,6 @@ func (_u *CaptureUpdateOne) sqlSave(ctx context.Context) (_node *Capture, err er
 	}
 	if _u.mutation.ConnectorCaptureIDCleared() {
 		_spec.ClearField(capture.FieldConnectorCaptureID, field.TypeString)
-	}
-	if value, ok := _u.mutation.ErrorCode(); ok {
-		_spec.SetField(capture.FieldErrorCode, field.TypeString, value)
-	}
-	if _u.mutation.ErrorCodeCleared() {
-		_spec.ClearField(capture.FieldErrorCode, field.TypeString)
-	}
-	if value, ok := _u.mutation.ErrorMessage(); ok {
-		_spec.SetField(capture.FieldErrorMessage, field.TypeString, value)
-	}
-	if _u.mutation.ErrorMessageCleared() {
-		_spec.ClearField(capture.FieldErrorMessage, field.TypeString)
-	}
-	if value, ok := _u.mutation.ErrorReason(); ok {
-		_spec.SetField(capture.FieldErrorReason, field.TypeString, value)
-	}
-	if _u.mutation.ErrorReasonCleared() {
-		_spec.ClearField(capture.FieldErrorReason, field.TypeString)
 	}
 	if value, ok := _u.mutation.ReferenceID(); ok {
 		_spec.SetField(capture.FieldReferenceID, field.TypeString, value)

@@ -349,6 +349,21 @@ func (_q *CaptureQuery) collectField(ctx context.Context, oneNode bool, opCtx *g
 				selectedFields = append(selectedFields, capture.FieldPaymentIntentID)
 				fieldSeen[capture.FieldPaymentIntentID] = struct{}{}
 			}
+		case "errorCode":
+			if _, ok := fieldSeen[capture.FieldErrorCode]; !ok {
+				selectedFields = append(selectedFields, capture.FieldErrorCode)
+				fieldSeen[capture.FieldErrorCode] = struct{}{}
+			}
+		case "errorMessage":
+			if _, ok := fieldSeen[capture.FieldErrorMessage]; !ok {
+				selectedFields = append(selectedFields, capture.FieldErrorMessage)
+				fieldSeen[capture.FieldErrorMessage] = struct{}{}
+			}
+		case "errorReason":
+			if _, ok := fieldSeen[capture.FieldErrorReason]; !ok {
+				selectedFields = append(selectedFields, capture.FieldErrorReason)
+				fieldSeen[capture.FieldErrorReason] = struct{}{}
+			}
 		case "authorizedAttemptID":
 			if _, ok := fieldSeen[capture.FieldAuthorizedAttemptID]; !ok {
 				selectedFields = append(selectedFields, capture.FieldAuthorizedAttemptID)
@@ -383,21 +398,6 @@ func (_q *CaptureQuery) collectField(ctx context.Context, oneNode bool, opCtx *g
 			if _, ok := fieldSeen[capture.FieldConnectorCaptureID]; !ok {
 				selectedFields = append(selectedFields, capture.FieldConnectorCaptureID)
 				fieldSeen[capture.FieldConnectorCaptureID] = struct{}{}
-			}
-		case "errorCode":
-			if _, ok := fieldSeen[capture.FieldErrorCode]; !ok {
-				selectedFields = append(selectedFields, capture.FieldErrorCode)
-				fieldSeen[capture.FieldErrorCode] = struct{}{}
-			}
-		case "errorMessage":
-			if _, ok := fieldSeen[capture.FieldErrorMessage]; !ok {
-				selectedFields = append(selectedFields, capture.FieldErrorMessage)
-				fieldSeen[capture.FieldErrorMessage] = struct{}{}
-			}
-		case "errorReason":
-			if _, ok := fieldSeen[capture.FieldErrorReason]; !ok {
-				selectedFields = append(selectedFields, capture.FieldErrorReason)
-				fieldSeen[capture.FieldErrorReason] = struct{}{}
 			}
 		case "referenceID":
 			if _, ok := fieldSeen[capture.FieldReferenceID]; !ok {
@@ -1586,6 +1586,16 @@ func (_q *IncrementalAuthorizationQuery) collectField(ctx context.Context, oneNo
 				selectedFields = append(selectedFields, incrementalauthorization.FieldPaymentIntentID)
 				fieldSeen[incrementalauthorization.FieldPaymentIntentID] = struct{}{}
 			}
+		case "errorCode":
+			if _, ok := fieldSeen[incrementalauthorization.FieldErrorCode]; !ok {
+				selectedFields = append(selectedFields, incrementalauthorization.FieldErrorCode)
+				fieldSeen[incrementalauthorization.FieldErrorCode] = struct{}{}
+			}
+		case "errorMessage":
+			if _, ok := fieldSeen[incrementalauthorization.FieldErrorMessage]; !ok {
+				selectedFields = append(selectedFields, incrementalauthorization.FieldErrorMessage)
+				fieldSeen[incrementalauthorization.FieldErrorMessage] = struct{}{}
+			}
 		case "attemptID":
 			if _, ok := fieldSeen[incrementalauthorization.FieldAttemptID]; !ok {
 				selectedFields = append(selectedFields, incrementalauthorization.FieldAttemptID)
@@ -1610,16 +1620,6 @@ func (_q *IncrementalAuthorizationQuery) collectField(ctx context.Context, oneNo
 			if _, ok := fieldSeen[incrementalauthorization.FieldConnectorAuthorizationID]; !ok {
 				selectedFields = append(selectedFields, incrementalauthorization.FieldConnectorAuthorizationID)
 				fieldSeen[incrementalauthorization.FieldConnectorAuthorizationID] = struct{}{}
-			}
-		case "errorCode":
-			if _, ok := fieldSeen[incrementalauthorization.FieldErrorCode]; !ok {
-				selectedFields = append(selectedFields, incrementalauthorization.FieldErrorCode)
-				fieldSeen[incrementalauthorization.FieldErrorCode] = struct{}{}
-			}
-		case "errorMessage":
-			if _, ok := fieldSeen[incrementalauthorization.FieldErrorMessage]; !ok {
-				selectedFields = append(selectedFields, incrementalauthorization.FieldErrorMessage)
-				fieldSeen[incrementalauthorization.FieldErrorMessage] = struct{}{}
 			}
 		case "id":
 		case "__typename":
@@ -2655,6 +2655,41 @@ func (_q *PaymentAttemptQuery) collectField(ctx context.Context, oneNode bool, o
 				selectedFields = append(selectedFields, paymentattempt.FieldPaymentIntentID)
 				fieldSeen[paymentattempt.FieldPaymentIntentID] = struct{}{}
 			}
+		case "errorCode":
+			if _, ok := fieldSeen[paymentattempt.FieldErrorCode]; !ok {
+				selectedFields = append(selectedFields, paymentattempt.FieldErrorCode)
+				fieldSeen[paymentattempt.FieldErrorCode] = struct{}{}
+			}
+		case "errorMessage":
+			if _, ok := fieldSeen[paymentattempt.FieldErrorMessage]; !ok {
+				selectedFields = append(selectedFields, paymentattempt.FieldErrorMessage)
+				fieldSeen[paymentattempt.FieldErrorMessage] = struct{}{}
+			}
+		case "errorReason":
+			if _, ok := fieldSeen[paymentattempt.FieldErrorReason]; !ok {
+				selectedFields = append(selectedFields, paymentattempt.FieldErrorReason)
+				fieldSeen[paymentattempt.FieldErrorReason] = struct{}{}
+			}
+		case "unifiedCode":
+			if _, ok := fieldSeen[paymentattempt.FieldUnifiedCode]; !ok {
+				selectedFields = append(selectedFields, paymentattempt.FieldUnifiedCode)
+				fieldSeen[paymentattempt.FieldUnifiedCode] = struct{}{}
+			}
+		case "unifiedMessage":
+			if _, ok := fieldSeen[paymentattempt.FieldUnifiedMessage]; !ok {
+				selectedFields = append(selectedFields, paymentattempt.FieldUnifiedMessage)
+				fieldSeen[paymentattempt.FieldUnifiedMessage] = struct{}{}
+			}
+		case "issuerErrorCode":
+			if _, ok := fieldSeen[paymentattempt.FieldIssuerErrorCode]; !ok {
+				selectedFields = append(selectedFields, paymentattempt.FieldIssuerErrorCode)
+				fieldSeen[paymentattempt.FieldIssuerErrorCode] = struct{}{}
+			}
+		case "issuerErrorMessage":
+			if _, ok := fieldSeen[paymentattempt.FieldIssuerErrorMessage]; !ok {
+				selectedFields = append(selectedFields, paymentattempt.FieldIssuerErrorMessage)
+				fieldSeen[paymentattempt.FieldIssuerErrorMessage] = struct{}{}
+			}
 		case "status":
 			if _, ok := fieldSeen[paymentattempt.FieldStatus]; !ok {
 				selectedFields = append(selectedFields, paymentattempt.FieldStatus)
@@ -2769,41 +2804,6 @@ func (_q *PaymentAttemptQuery) collectField(ctx context.Context, oneNode bool, o
 			if _, ok := fieldSeen[paymentattempt.FieldMandateID]; !ok {
 				selectedFields = append(selectedFields, paymentattempt.FieldMandateID)
 				fieldSeen[paymentattempt.FieldMandateID] = struct{}{}
-			}
-		case "errorCode":
-			if _, ok := fieldSeen[paymentattempt.FieldErrorCode]; !ok {
-				selectedFields = append(selectedFields, paymentattempt.FieldErrorCode)
-				fieldSeen[paymentattempt.FieldErrorCode] = struct{}{}
-			}
-		case "errorMessage":
-			if _, ok := fieldSeen[paymentattempt.FieldErrorMessage]; !ok {
-				selectedFields = append(selectedFields, paymentattempt.FieldErrorMessage)
-				fieldSeen[paymentattempt.FieldErrorMessage] = struct{}{}
-			}
-		case "errorReason":
-			if _, ok := fieldSeen[paymentattempt.FieldErrorReason]; !ok {
-				selectedFields = append(selectedFields, paymentattempt.FieldErrorReason)
-				fieldSeen[paymentattempt.FieldErrorReason] = struct{}{}
-			}
-		case "unifiedCode":
-			if _, ok := fieldSeen[paymentattempt.FieldUnifiedCode]; !ok {
-				selectedFields = append(selectedFields, paymentattempt.FieldUnifiedCode)
-				fieldSeen[paymentattempt.FieldUnifiedCode] = struct{}{}
-			}
-		case "unifiedMessage":
-			if _, ok := fieldSeen[paymentattempt.FieldUnifiedMessage]; !ok {
-				selectedFields = append(selectedFields, paymentattempt.FieldUnifiedMessage)
-				fieldSeen[paymentattempt.FieldUnifiedMessage] = struct{}{}
-			}
-		case "issuerErrorCode":
-			if _, ok := fieldSeen[paymentattempt.FieldIssuerErrorCode]; !ok {
-				selectedFields = append(selectedFields, paymentattempt.FieldIssuerErrorCode)
-				fieldSeen[paymentattempt.FieldIssuerErrorCode] = struct{}{}
-			}
-		case "issuerErrorMessage":
-			if _, ok := fieldSeen[paymentattempt.FieldIssuerErrorMessage]; !ok {
-				selectedFields = append(selectedFields, paymentattempt.FieldIssuerErrorMessage)
-				fieldSeen[paymentattempt.FieldIssuerErrorMessage] = struct{}{}
 			}
 		case "networkAdviceCode":
 			if _, ok := fieldSeen[paymentattempt.FieldNetworkAdviceCode]; !ok {
@@ -4101,15 +4101,45 @@ func (_q *RefundQuery) collectField(ctx context.Context, oneNode bool, opCtx *gr
 				selectedFields = append(selectedFields, refund.FieldModifiedAt)
 				fieldSeen[refund.FieldModifiedAt] = struct{}{}
 			}
-		case "refundID":
-			if _, ok := fieldSeen[refund.FieldRefundID]; !ok {
-				selectedFields = append(selectedFields, refund.FieldRefundID)
-				fieldSeen[refund.FieldRefundID] = struct{}{}
-			}
 		case "paymentIntentID":
 			if _, ok := fieldSeen[refund.FieldPaymentIntentID]; !ok {
 				selectedFields = append(selectedFields, refund.FieldPaymentIntentID)
 				fieldSeen[refund.FieldPaymentIntentID] = struct{}{}
+			}
+		case "errorCode":
+			if _, ok := fieldSeen[refund.FieldErrorCode]; !ok {
+				selectedFields = append(selectedFields, refund.FieldErrorCode)
+				fieldSeen[refund.FieldErrorCode] = struct{}{}
+			}
+		case "errorMessage":
+			if _, ok := fieldSeen[refund.FieldErrorMessage]; !ok {
+				selectedFields = append(selectedFields, refund.FieldErrorMessage)
+				fieldSeen[refund.FieldErrorMessage] = struct{}{}
+			}
+		case "unifiedCode":
+			if _, ok := fieldSeen[refund.FieldUnifiedCode]; !ok {
+				selectedFields = append(selectedFields, refund.FieldUnifiedCode)
+				fieldSeen[refund.FieldUnifiedCode] = struct{}{}
+			}
+		case "unifiedMessage":
+			if _, ok := fieldSeen[refund.FieldUnifiedMessage]; !ok {
+				selectedFields = append(selectedFields, refund.FieldUnifiedMessage)
+				fieldSeen[refund.FieldUnifiedMessage] = struct{}{}
+			}
+		case "issuerErrorCode":
+			if _, ok := fieldSeen[refund.FieldIssuerErrorCode]; !ok {
+				selectedFields = append(selectedFields, refund.FieldIssuerErrorCode)
+				fieldSeen[refund.FieldIssuerErrorCode] = struct{}{}
+			}
+		case "issuerErrorMessage":
+			if _, ok := fieldSeen[refund.FieldIssuerErrorMessage]; !ok {
+				selectedFields = append(selectedFields, refund.FieldIssuerErrorMessage)
+				fieldSeen[refund.FieldIssuerErrorMessage] = struct{}{}
+			}
+		case "refundID":
+			if _, ok := fieldSeen[refund.FieldRefundID]; !ok {
+				selectedFields = append(selectedFields, refund.FieldRefundID)
+				fieldSeen[refund.FieldRefundID] = struct{}{}
 			}
 		case "attemptID":
 			if _, ok := fieldSeen[refund.FieldAttemptID]; !ok {
@@ -4165,36 +4195,6 @@ func (_q *RefundQuery) collectField(ctx context.Context, oneNode bool, opCtx *gr
 			if _, ok := fieldSeen[refund.FieldMetadata]; !ok {
 				selectedFields = append(selectedFields, refund.FieldMetadata)
 				fieldSeen[refund.FieldMetadata] = struct{}{}
-			}
-		case "errorCode":
-			if _, ok := fieldSeen[refund.FieldErrorCode]; !ok {
-				selectedFields = append(selectedFields, refund.FieldErrorCode)
-				fieldSeen[refund.FieldErrorCode] = struct{}{}
-			}
-		case "errorMessage":
-			if _, ok := fieldSeen[refund.FieldErrorMessage]; !ok {
-				selectedFields = append(selectedFields, refund.FieldErrorMessage)
-				fieldSeen[refund.FieldErrorMessage] = struct{}{}
-			}
-		case "unifiedCode":
-			if _, ok := fieldSeen[refund.FieldUnifiedCode]; !ok {
-				selectedFields = append(selectedFields, refund.FieldUnifiedCode)
-				fieldSeen[refund.FieldUnifiedCode] = struct{}{}
-			}
-		case "unifiedMessage":
-			if _, ok := fieldSeen[refund.FieldUnifiedMessage]; !ok {
-				selectedFields = append(selectedFields, refund.FieldUnifiedMessage)
-				fieldSeen[refund.FieldUnifiedMessage] = struct{}{}
-			}
-		case "issuerErrorCode":
-			if _, ok := fieldSeen[refund.FieldIssuerErrorCode]; !ok {
-				selectedFields = append(selectedFields, refund.FieldIssuerErrorCode)
-				fieldSeen[refund.FieldIssuerErrorCode] = struct{}{}
-			}
-		case "issuerErrorMessage":
-			if _, ok := fieldSeen[refund.FieldIssuerErrorMessage]; !ok {
-				selectedFields = append(selectedFields, refund.FieldIssuerErrorMessage)
-				fieldSeen[refund.FieldIssuerErrorMessage] = struct{}{}
 			}
 		case "splitRefunds":
 			if _, ok := fieldSeen[refund.FieldSplitRefunds]; !ok {

@@ -255,66 +255,10 @@ func (_m *Capture) Node(ctx context.Context) (node *Node, err error) {
 		Name:  "payment_intent_id",
 		Value: string(buf),
 	}
-	if buf, err = json.Marshal(_m.AuthorizedAttemptID); err != nil {
-		return nil, err
-	}
-	node.Fields[4] = &Field{
-		Type:  "string",
-		Name:  "authorized_attempt_id",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.Status); err != nil {
-		return nil, err
-	}
-	node.Fields[5] = &Field{
-		Type:  "capture.Status",
-		Name:  "status",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.Amount); err != nil {
-		return nil, err
-	}
-	node.Fields[6] = &Field{
-		Type:  "int64",
-		Name:  "amount",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.Currency); err != nil {
-		return nil, err
-	}
-	node.Fields[7] = &Field{
-		Type:  "schematype.Currency",
-		Name:  "currency",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.Connector); err != nil {
-		return nil, err
-	}
-	node.Fields[8] = &Field{
-		Type:  "string",
-		Name:  "connector",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.CaptureSequence); err != nil {
-		return nil, err
-	}
-	node.Fields[9] = &Field{
-		Type:  "int",
-		Name:  "capture_sequence",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.ConnectorCaptureID); err != nil {
-		return nil, err
-	}
-	node.Fields[10] = &Field{
-		Type:  "string",
-		Name:  "connector_capture_id",
-		Value: string(buf),
-	}
 	if buf, err = json.Marshal(_m.ErrorCode); err != nil {
 		return nil, err
 	}
-	node.Fields[11] = &Field{
+	node.Fields[4] = &Field{
 		Type:  "string",
 		Name:  "error_code",
 		Value: string(buf),
@@ -322,7 +266,7 @@ func (_m *Capture) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ErrorMessage); err != nil {
 		return nil, err
 	}
-	node.Fields[12] = &Field{
+	node.Fields[5] = &Field{
 		Type:  "string",
 		Name:  "error_message",
 		Value: string(buf),
@@ -330,9 +274,65 @@ func (_m *Capture) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ErrorReason); err != nil {
 		return nil, err
 	}
-	node.Fields[13] = &Field{
+	node.Fields[6] = &Field{
 		Type:  "string",
 		Name:  "error_reason",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.AuthorizedAttemptID); err != nil {
+		return nil, err
+	}
+	node.Fields[7] = &Field{
+		Type:  "string",
+		Name:  "authorized_attempt_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Status); err != nil {
+		return nil, err
+	}
+	node.Fields[8] = &Field{
+		Type:  "capture.Status",
+		Name:  "status",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Amount); err != nil {
+		return nil, err
+	}
+	node.Fields[9] = &Field{
+		Type:  "int64",
+		Name:  "amount",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Currency); err != nil {
+		return nil, err
+	}
+	node.Fields[10] = &Field{
+		Type:  "schematype.Currency",
+		Name:  "currency",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Connector); err != nil {
+		return nil, err
+	}
+	node.Fields[11] = &Field{
+		Type:  "string",
+		Name:  "connector",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CaptureSequence); err != nil {
+		return nil, err
+	}
+	node.Fields[12] = &Field{
+		Type:  "int",
+		Name:  "capture_sequence",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ConnectorCaptureID); err != nil {
+		return nil, err
+	}
+	node.Fields[13] = &Field{
+		Type:  "string",
+		Name:  "connector_capture_id",
 		Value: string(buf),
 	}
 	if buf, err = json.Marshal(_m.ReferenceID); err != nil {
@@ -1105,50 +1105,10 @@ func (_m *IncrementalAuthorization) Node(ctx context.Context) (node *Node, err e
 		Name:  "payment_intent_id",
 		Value: string(buf),
 	}
-	if buf, err = json.Marshal(_m.AttemptID); err != nil {
-		return nil, err
-	}
-	node.Fields[4] = &Field{
-		Type:  "string",
-		Name:  "attempt_id",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.Amount); err != nil {
-		return nil, err
-	}
-	node.Fields[5] = &Field{
-		Type:  "int64",
-		Name:  "amount",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.PreviouslyAuthorizedAmount); err != nil {
-		return nil, err
-	}
-	node.Fields[6] = &Field{
-		Type:  "int64",
-		Name:  "previously_authorized_amount",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.Status); err != nil {
-		return nil, err
-	}
-	node.Fields[7] = &Field{
-		Type:  "incrementalauthorization.Status",
-		Name:  "status",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.ConnectorAuthorizationID); err != nil {
-		return nil, err
-	}
-	node.Fields[8] = &Field{
-		Type:  "string",
-		Name:  "connector_authorization_id",
-		Value: string(buf),
-	}
 	if buf, err = json.Marshal(_m.ErrorCode); err != nil {
 		return nil, err
 	}
-	node.Fields[9] = &Field{
+	node.Fields[4] = &Field{
 		Type:  "string",
 		Name:  "error_code",
 		Value: string(buf),
@@ -1156,9 +1116,49 @@ func (_m *IncrementalAuthorization) Node(ctx context.Context) (node *Node, err e
 	if buf, err = json.Marshal(_m.ErrorMessage); err != nil {
 		return nil, err
 	}
-	node.Fields[10] = &Field{
+	node.Fields[5] = &Field{
 		Type:  "string",
 		Name:  "error_message",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.AttemptID); err != nil {
+		return nil, err
+	}
+	node.Fields[6] = &Field{
+		Type:  "string",
+		Name:  "attempt_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Amount); err != nil {
+		return nil, err
+	}
+	node.Fields[7] = &Field{
+		Type:  "int64",
+		Name:  "amount",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.PreviouslyAuthorizedAmount); err != nil {
+		return nil, err
+	}
+	node.Fields[8] = &Field{
+		Type:  "int64",
+		Name:  "previously_authorized_amount",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Status); err != nil {
+		return nil, err
+	}
+	node.Fields[9] = &Field{
+		Type:  "incrementalauthorization.Status",
+		Name:  "status",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ConnectorAuthorizationID); err != nil {
+		return nil, err
+	}
+	node.Fields[10] = &Field{
+		Type:  "string",
+		Name:  "connector_authorization_id",
 		Value: string(buf),
 	}
 	node.Edges[0] = &Edge{
@@ -1745,194 +1745,10 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 		Name:  "payment_intent_id",
 		Value: string(buf),
 	}
-	if buf, err = json.Marshal(_m.Status); err != nil {
-		return nil, err
-	}
-	node.Fields[4] = &Field{
-		Type:  "paymentattempt.Status",
-		Name:  "status",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.Amount); err != nil {
-		return nil, err
-	}
-	node.Fields[5] = &Field{
-		Type:  "int64",
-		Name:  "amount",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.NetAmount); err != nil {
-		return nil, err
-	}
-	node.Fields[6] = &Field{
-		Type:  "int64",
-		Name:  "net_amount",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.AmountToCapture); err != nil {
-		return nil, err
-	}
-	node.Fields[7] = &Field{
-		Type:  "int64",
-		Name:  "amount_to_capture",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.AmountCapturable); err != nil {
-		return nil, err
-	}
-	node.Fields[8] = &Field{
-		Type:  "int64",
-		Name:  "amount_capturable",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.OrderTaxAmount); err != nil {
-		return nil, err
-	}
-	node.Fields[9] = &Field{
-		Type:  "int64",
-		Name:  "order_tax_amount",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.SurchargeAmount); err != nil {
-		return nil, err
-	}
-	node.Fields[10] = &Field{
-		Type:  "int64",
-		Name:  "surcharge_amount",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.Currency); err != nil {
-		return nil, err
-	}
-	node.Fields[11] = &Field{
-		Type:  "schematype.Currency",
-		Name:  "currency",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.Connector); err != nil {
-		return nil, err
-	}
-	node.Fields[12] = &Field{
-		Type:  "string",
-		Name:  "connector",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.MerchantConnectorID); err != nil {
-		return nil, err
-	}
-	node.Fields[13] = &Field{
-		Type:  "string",
-		Name:  "merchant_connector_id",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.RoutingApproach); err != nil {
-		return nil, err
-	}
-	node.Fields[14] = &Field{
-		Type:  "string",
-		Name:  "routing_approach",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.RoutingAlgorithmID); err != nil {
-		return nil, err
-	}
-	node.Fields[15] = &Field{
-		Type:  "string",
-		Name:  "routing_algorithm_id",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.RoutingKind); err != nil {
-		return nil, err
-	}
-	node.Fields[16] = &Field{
-		Type:  "string",
-		Name:  "routing_kind",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.RoutingRule); err != nil {
-		return nil, err
-	}
-	node.Fields[17] = &Field{
-		Type:  "string",
-		Name:  "routing_rule",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.ConnectorTransactionID); err != nil {
-		return nil, err
-	}
-	node.Fields[18] = &Field{
-		Type:  "string",
-		Name:  "connector_transaction_id",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.CaptureMethod); err != nil {
-		return nil, err
-	}
-	node.Fields[19] = &Field{
-		Type:  "paymentattempt.CaptureMethod",
-		Name:  "capture_method",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.AuthenticationType); err != nil {
-		return nil, err
-	}
-	node.Fields[20] = &Field{
-		Type:  "paymentattempt.AuthenticationType",
-		Name:  "authentication_type",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.PaymentMethod); err != nil {
-		return nil, err
-	}
-	node.Fields[21] = &Field{
-		Type:  "string",
-		Name:  "payment_method",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.PaymentMethodType); err != nil {
-		return nil, err
-	}
-	node.Fields[22] = &Field{
-		Type:  "string",
-		Name:  "payment_method_type",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.PaymentMethodID); err != nil {
-		return nil, err
-	}
-	node.Fields[23] = &Field{
-		Type:  "string",
-		Name:  "payment_method_id",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.PaymentExperience); err != nil {
-		return nil, err
-	}
-	node.Fields[24] = &Field{
-		Type:  "string",
-		Name:  "payment_experience",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.PaymentToken); err != nil {
-		return nil, err
-	}
-	node.Fields[25] = &Field{
-		Type:  "string",
-		Name:  "payment_token",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.MandateID); err != nil {
-		return nil, err
-	}
-	node.Fields[26] = &Field{
-		Type:  "string",
-		Name:  "mandate_id",
-		Value: string(buf),
-	}
 	if buf, err = json.Marshal(_m.ErrorCode); err != nil {
 		return nil, err
 	}
-	node.Fields[27] = &Field{
+	node.Fields[4] = &Field{
 		Type:  "string",
 		Name:  "error_code",
 		Value: string(buf),
@@ -1940,7 +1756,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ErrorMessage); err != nil {
 		return nil, err
 	}
-	node.Fields[28] = &Field{
+	node.Fields[5] = &Field{
 		Type:  "string",
 		Name:  "error_message",
 		Value: string(buf),
@@ -1948,7 +1764,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ErrorReason); err != nil {
 		return nil, err
 	}
-	node.Fields[29] = &Field{
+	node.Fields[6] = &Field{
 		Type:  "string",
 		Name:  "error_reason",
 		Value: string(buf),
@@ -1956,7 +1772,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.UnifiedCode); err != nil {
 		return nil, err
 	}
-	node.Fields[30] = &Field{
+	node.Fields[7] = &Field{
 		Type:  "string",
 		Name:  "unified_code",
 		Value: string(buf),
@@ -1964,7 +1780,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.UnifiedMessage); err != nil {
 		return nil, err
 	}
-	node.Fields[31] = &Field{
+	node.Fields[8] = &Field{
 		Type:  "string",
 		Name:  "unified_message",
 		Value: string(buf),
@@ -1972,7 +1788,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.IssuerErrorCode); err != nil {
 		return nil, err
 	}
-	node.Fields[32] = &Field{
+	node.Fields[9] = &Field{
 		Type:  "string",
 		Name:  "issuer_error_code",
 		Value: string(buf),
@@ -1980,9 +1796,193 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.IssuerErrorMessage); err != nil {
 		return nil, err
 	}
-	node.Fields[33] = &Field{
+	node.Fields[10] = &Field{
 		Type:  "string",
 		Name:  "issuer_error_message",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Status); err != nil {
+		return nil, err
+	}
+	node.Fields[11] = &Field{
+		Type:  "paymentattempt.Status",
+		Name:  "status",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Amount); err != nil {
+		return nil, err
+	}
+	node.Fields[12] = &Field{
+		Type:  "int64",
+		Name:  "amount",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.NetAmount); err != nil {
+		return nil, err
+	}
+	node.Fields[13] = &Field{
+		Type:  "int64",
+		Name:  "net_amount",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.AmountToCapture); err != nil {
+		return nil, err
+	}
+	node.Fields[14] = &Field{
+		Type:  "int64",
+		Name:  "amount_to_capture",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.AmountCapturable); err != nil {
+		return nil, err
+	}
+	node.Fields[15] = &Field{
+		Type:  "int64",
+		Name:  "amount_capturable",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.OrderTaxAmount); err != nil {
+		return nil, err
+	}
+	node.Fields[16] = &Field{
+		Type:  "int64",
+		Name:  "order_tax_amount",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.SurchargeAmount); err != nil {
+		return nil, err
+	}
+	node.Fields[17] = &Field{
+		Type:  "int64",
+		Name:  "surcharge_amount",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Currency); err != nil {
+		return nil, err
+	}
+	node.Fields[18] = &Field{
+		Type:  "schematype.Currency",
+		Name:  "currency",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Connector); err != nil {
+		return nil, err
+	}
+	node.Fields[19] = &Field{
+		Type:  "string",
+		Name:  "connector",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.MerchantConnectorID); err != nil {
+		return nil, err
+	}
+	node.Fields[20] = &Field{
+		Type:  "string",
+		Name:  "merchant_connector_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.RoutingApproach); err != nil {
+		return nil, err
+	}
+	node.Fields[21] = &Field{
+		Type:  "string",
+		Name:  "routing_approach",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.RoutingAlgorithmID); err != nil {
+		return nil, err
+	}
+	node.Fields[22] = &Field{
+		Type:  "string",
+		Name:  "routing_algorithm_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.RoutingKind); err != nil {
+		return nil, err
+	}
+	node.Fields[23] = &Field{
+		Type:  "string",
+		Name:  "routing_kind",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.RoutingRule); err != nil {
+		return nil, err
+	}
+	node.Fields[24] = &Field{
+		Type:  "string",
+		Name:  "routing_rule",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ConnectorTransactionID); err != nil {
+		return nil, err
+	}
+	node.Fields[25] = &Field{
+		Type:  "string",
+		Name:  "connector_transaction_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CaptureMethod); err != nil {
+		return nil, err
+	}
+	node.Fields[26] = &Field{
+		Type:  "paymentattempt.CaptureMethod",
+		Name:  "capture_method",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.AuthenticationType); err != nil {
+		return nil, err
+	}
+	node.Fields[27] = &Field{
+		Type:  "paymentattempt.AuthenticationType",
+		Name:  "authentication_type",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.PaymentMethod); err != nil {
+		return nil, err
+	}
+	node.Fields[28] = &Field{
+		Type:  "string",
+		Name:  "payment_method",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.PaymentMethodType); err != nil {
+		return nil, err
+	}
+	node.Fields[29] = &Field{
+		Type:  "string",
+		Name:  "payment_method_type",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.PaymentMethodID); err != nil {
+		return nil, err
+	}
+	node.Fields[30] = &Field{
+		Type:  "string",
+		Name:  "payment_method_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.PaymentExperience); err != nil {
+		return nil, err
+	}
+	node.Fields[31] = &Field{
+		Type:  "string",
+		Name:  "payment_experience",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.PaymentToken); err != nil {
+		return nil, err
+	}
+	node.Fields[32] = &Field{
+		Type:  "string",
+		Name:  "payment_token",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.MandateID); err != nil {
+		return nil, err
+	}
+	node.Fields[33] = &Field{
+		Type:  "string",
+		Name:  "mandate_id",
 		Value: string(buf),
 	}
 	if buf, err = json.Marshal(_m.NetworkAdviceCode); err != nil {
@@ -3071,114 +3071,18 @@ func (_m *Refund) Node(ctx context.Context) (node *Node, err error) {
 		Name:  "modified_at",
 		Value: string(buf),
 	}
-	if buf, err = json.Marshal(_m.RefundID); err != nil {
+	if buf, err = json.Marshal(_m.PaymentIntentID); err != nil {
 		return nil, err
 	}
 	node.Fields[3] = &Field{
 		Type:  "string",
-		Name:  "refund_id",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.PaymentIntentID); err != nil {
-		return nil, err
-	}
-	node.Fields[4] = &Field{
-		Type:  "string",
 		Name:  "payment_intent_id",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.AttemptID); err != nil {
-		return nil, err
-	}
-	node.Fields[5] = &Field{
-		Type:  "string",
-		Name:  "attempt_id",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.ProfileID); err != nil {
-		return nil, err
-	}
-	node.Fields[6] = &Field{
-		Type:  "string",
-		Name:  "profile_id",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.MerchantConnectorID); err != nil {
-		return nil, err
-	}
-	node.Fields[7] = &Field{
-		Type:  "string",
-		Name:  "merchant_connector_id",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.Connector); err != nil {
-		return nil, err
-	}
-	node.Fields[8] = &Field{
-		Type:  "string",
-		Name:  "connector",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.ConnectorRefundID); err != nil {
-		return nil, err
-	}
-	node.Fields[9] = &Field{
-		Type:  "string",
-		Name:  "connector_refund_id",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.Amount); err != nil {
-		return nil, err
-	}
-	node.Fields[10] = &Field{
-		Type:  "int64",
-		Name:  "amount",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.Currency); err != nil {
-		return nil, err
-	}
-	node.Fields[11] = &Field{
-		Type:  "schematype.Currency",
-		Name:  "currency",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.RefundType); err != nil {
-		return nil, err
-	}
-	node.Fields[12] = &Field{
-		Type:  "refund.RefundType",
-		Name:  "refund_type",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.Status); err != nil {
-		return nil, err
-	}
-	node.Fields[13] = &Field{
-		Type:  "refund.Status",
-		Name:  "status",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.Reason); err != nil {
-		return nil, err
-	}
-	node.Fields[14] = &Field{
-		Type:  "string",
-		Name:  "reason",
-		Value: string(buf),
-	}
-	if buf, err = json.Marshal(_m.Metadata); err != nil {
-		return nil, err
-	}
-	node.Fields[15] = &Field{
-		Type:  "map[string]interface {}",
-		Name:  "metadata",
 		Value: string(buf),
 	}
 	if buf, err = json.Marshal(_m.ErrorCode); err != nil {
 		return nil, err
 	}
-	node.Fields[16] = &Field{
+	node.Fields[4] = &Field{
 		Type:  "string",
 		Name:  "error_code",
 		Value: string(buf),
@@ -3186,7 +3090,7 @@ func (_m *Refund) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ErrorMessage); err != nil {
 		return nil, err
 	}
-	node.Fields[17] = &Field{
+	node.Fields[5] = &Field{
 		Type:  "string",
 		Name:  "error_message",
 		Value: string(buf),
@@ -3194,7 +3098,7 @@ func (_m *Refund) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.UnifiedCode); err != nil {
 		return nil, err
 	}
-	node.Fields[18] = &Field{
+	node.Fields[6] = &Field{
 		Type:  "string",
 		Name:  "unified_code",
 		Value: string(buf),
@@ -3202,7 +3106,7 @@ func (_m *Refund) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.UnifiedMessage); err != nil {
 		return nil, err
 	}
-	node.Fields[19] = &Field{
+	node.Fields[7] = &Field{
 		Type:  "string",
 		Name:  "unified_message",
 		Value: string(buf),
@@ -3210,7 +3114,7 @@ func (_m *Refund) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.IssuerErrorCode); err != nil {
 		return nil, err
 	}
-	node.Fields[20] = &Field{
+	node.Fields[8] = &Field{
 		Type:  "string",
 		Name:  "issuer_error_code",
 		Value: string(buf),
@@ -3218,9 +3122,105 @@ func (_m *Refund) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.IssuerErrorMessage); err != nil {
 		return nil, err
 	}
-	node.Fields[21] = &Field{
+	node.Fields[9] = &Field{
 		Type:  "string",
 		Name:  "issuer_error_message",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.RefundID); err != nil {
+		return nil, err
+	}
+	node.Fields[10] = &Field{
+		Type:  "string",
+		Name:  "refund_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.AttemptID); err != nil {
+		return nil, err
+	}
+	node.Fields[11] = &Field{
+		Type:  "string",
+		Name:  "attempt_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ProfileID); err != nil {
+		return nil, err
+	}
+	node.Fields[12] = &Field{
+		Type:  "string",
+		Name:  "profile_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.MerchantConnectorID); err != nil {
+		return nil, err
+	}
+	node.Fields[13] = &Field{
+		Type:  "string",
+		Name:  "merchant_connector_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Connector); err != nil {
+		return nil, err
+	}
+	node.Fields[14] = &Field{
+		Type:  "string",
+		Name:  "connector",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ConnectorRefundID); err != nil {
+		return nil, err
+	}
+	node.Fields[15] = &Field{
+		Type:  "string",
+		Name:  "connector_refund_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Amount); err != nil {
+		return nil, err
+	}
+	node.Fields[16] = &Field{
+		Type:  "int64",
+		Name:  "amount",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Currency); err != nil {
+		return nil, err
+	}
+	node.Fields[17] = &Field{
+		Type:  "schematype.Currency",
+		Name:  "currency",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.RefundType); err != nil {
+		return nil, err
+	}
+	node.Fields[18] = &Field{
+		Type:  "refund.RefundType",
+		Name:  "refund_type",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Status); err != nil {
+		return nil, err
+	}
+	node.Fields[19] = &Field{
+		Type:  "refund.Status",
+		Name:  "status",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Reason); err != nil {
+		return nil, err
+	}
+	node.Fields[20] = &Field{
+		Type:  "string",
+		Name:  "reason",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Metadata); err != nil {
+		return nil, err
+	}
+	node.Fields[21] = &Field{
+		Type:  "map[string]interface {}",
+		Name:  "metadata",
 		Value: string(buf),
 	}
 	if buf, err = json.Marshal(_m.SplitRefunds); err != nil {

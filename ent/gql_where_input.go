@@ -1205,6 +1205,57 @@ type CaptureWhereInput struct {
 	PaymentIntentIDEqualFold    *string  `json:"paymentIntentIDEqualFold,omitempty"`
 	PaymentIntentIDContainsFold *string  `json:"paymentIntentIDContainsFold,omitempty"`
 
+	// "error_code" field predicates.
+	ErrorCode             *string  `json:"errorCode,omitempty"`
+	ErrorCodeNEQ          *string  `json:"errorCodeNEQ,omitempty"`
+	ErrorCodeIn           []string `json:"errorCodeIn,omitempty"`
+	ErrorCodeNotIn        []string `json:"errorCodeNotIn,omitempty"`
+	ErrorCodeGT           *string  `json:"errorCodeGT,omitempty"`
+	ErrorCodeGTE          *string  `json:"errorCodeGTE,omitempty"`
+	ErrorCodeLT           *string  `json:"errorCodeLT,omitempty"`
+	ErrorCodeLTE          *string  `json:"errorCodeLTE,omitempty"`
+	ErrorCodeContains     *string  `json:"errorCodeContains,omitempty"`
+	ErrorCodeHasPrefix    *string  `json:"errorCodeHasPrefix,omitempty"`
+	ErrorCodeHasSuffix    *string  `json:"errorCodeHasSuffix,omitempty"`
+	ErrorCodeIsNil        bool     `json:"errorCodeIsNil,omitempty"`
+	ErrorCodeNotNil       bool     `json:"errorCodeNotNil,omitempty"`
+	ErrorCodeEqualFold    *string  `json:"errorCodeEqualFold,omitempty"`
+	ErrorCodeContainsFold *string  `json:"errorCodeContainsFold,omitempty"`
+
+	// "error_message" field predicates.
+	ErrorMessage             *string  `json:"errorMessage,omitempty"`
+	ErrorMessageNEQ          *string  `json:"errorMessageNEQ,omitempty"`
+	ErrorMessageIn           []string `json:"errorMessageIn,omitempty"`
+	ErrorMessageNotIn        []string `json:"errorMessageNotIn,omitempty"`
+	ErrorMessageGT           *string  `json:"errorMessageGT,omitempty"`
+	ErrorMessageGTE          *string  `json:"errorMessageGTE,omitempty"`
+	ErrorMessageLT           *string  `json:"errorMessageLT,omitempty"`
+	ErrorMessageLTE          *string  `json:"errorMessageLTE,omitempty"`
+	ErrorMessageContains     *string  `json:"errorMessageContains,omitempty"`
+	ErrorMessageHasPrefix    *string  `json:"errorMessageHasPrefix,omitempty"`
+	ErrorMessageHasSuffix    *string  `json:"errorMessageHasSuffix,omitempty"`
+	ErrorMessageIsNil        bool     `json:"errorMessageIsNil,omitempty"`
+	ErrorMessageNotNil       bool     `json:"errorMessageNotNil,omitempty"`
+	ErrorMessageEqualFold    *string  `json:"errorMessageEqualFold,omitempty"`
+	ErrorMessageContainsFold *string  `json:"errorMessageContainsFold,omitempty"`
+
+	// "error_reason" field predicates.
+	ErrorReason             *string  `json:"errorReason,omitempty"`
+	ErrorReasonNEQ          *string  `json:"errorReasonNEQ,omitempty"`
+	ErrorReasonIn           []string `json:"errorReasonIn,omitempty"`
+	ErrorReasonNotIn        []string `json:"errorReasonNotIn,omitempty"`
+	ErrorReasonGT           *string  `json:"errorReasonGT,omitempty"`
+	ErrorReasonGTE          *string  `json:"errorReasonGTE,omitempty"`
+	ErrorReasonLT           *string  `json:"errorReasonLT,omitempty"`
+	ErrorReasonLTE          *string  `json:"errorReasonLTE,omitempty"`
+	ErrorReasonContains     *string  `json:"errorReasonContains,omitempty"`
+	ErrorReasonHasPrefix    *string  `json:"errorReasonHasPrefix,omitempty"`
+	ErrorReasonHasSuffix    *string  `json:"errorReasonHasSuffix,omitempty"`
+	ErrorReasonIsNil        bool     `json:"errorReasonIsNil,omitempty"`
+	ErrorReasonNotNil       bool     `json:"errorReasonNotNil,omitempty"`
+	ErrorReasonEqualFold    *string  `json:"errorReasonEqualFold,omitempty"`
+	ErrorReasonContainsFold *string  `json:"errorReasonContainsFold,omitempty"`
+
 	// "authorized_attempt_id" field predicates.
 	AuthorizedAttemptID             *string  `json:"authorizedAttemptID,omitempty"`
 	AuthorizedAttemptIDNEQ          *string  `json:"authorizedAttemptIDNEQ,omitempty"`
@@ -1285,57 +1336,6 @@ type CaptureWhereInput struct {
 	ConnectorCaptureIDNotNil       bool     `json:"connectorCaptureIDNotNil,omitempty"`
 	ConnectorCaptureIDEqualFold    *string  `json:"connectorCaptureIDEqualFold,omitempty"`
 	ConnectorCaptureIDContainsFold *string  `json:"connectorCaptureIDContainsFold,omitempty"`
-
-	// "error_code" field predicates.
-	ErrorCode             *string  `json:"errorCode,omitempty"`
-	ErrorCodeNEQ          *string  `json:"errorCodeNEQ,omitempty"`
-	ErrorCodeIn           []string `json:"errorCodeIn,omitempty"`
-	ErrorCodeNotIn        []string `json:"errorCodeNotIn,omitempty"`
-	ErrorCodeGT           *string  `json:"errorCodeGT,omitempty"`
-	ErrorCodeGTE          *string  `json:"errorCodeGTE,omitempty"`
-	ErrorCodeLT           *string  `json:"errorCodeLT,omitempty"`
-	ErrorCodeLTE          *string  `json:"errorCodeLTE,omitempty"`
-	ErrorCodeContains     *string  `json:"errorCodeContains,omitempty"`
-	ErrorCodeHasPrefix    *string  `json:"errorCodeHasPrefix,omitempty"`
-	ErrorCodeHasSuffix    *string  `json:"errorCodeHasSuffix,omitempty"`
-	ErrorCodeIsNil        bool     `json:"errorCodeIsNil,omitempty"`
-	ErrorCodeNotNil       bool     `json:"errorCodeNotNil,omitempty"`
-	ErrorCodeEqualFold    *string  `json:"errorCodeEqualFold,omitempty"`
-	ErrorCodeContainsFold *string  `json:"errorCodeContainsFold,omitempty"`
-
-	// "error_message" field predicates.
-	ErrorMessage             *string  `json:"errorMessage,omitempty"`
-	ErrorMessageNEQ          *string  `json:"errorMessageNEQ,omitempty"`
-	ErrorMessageIn           []string `json:"errorMessageIn,omitempty"`
-	ErrorMessageNotIn        []string `json:"errorMessageNotIn,omitempty"`
-	ErrorMessageGT           *string  `json:"errorMessageGT,omitempty"`
-	ErrorMessageGTE          *string  `json:"errorMessageGTE,omitempty"`
-	ErrorMessageLT           *string  `json:"errorMessageLT,omitempty"`
-	ErrorMessageLTE          *string  `json:"errorMessageLTE,omitempty"`
-	ErrorMessageContains     *string  `json:"errorMessageContains,omitempty"`
-	ErrorMessageHasPrefix    *string  `json:"errorMessageHasPrefix,omitempty"`
-	ErrorMessageHasSuffix    *string  `json:"errorMessageHasSuffix,omitempty"`
-	ErrorMessageIsNil        bool     `json:"errorMessageIsNil,omitempty"`
-	ErrorMessageNotNil       bool     `json:"errorMessageNotNil,omitempty"`
-	ErrorMessageEqualFold    *string  `json:"errorMessageEqualFold,omitempty"`
-	ErrorMessageContainsFold *string  `json:"errorMessageContainsFold,omitempty"`
-
-	// "error_reason" field predicates.
-	ErrorReason             *string  `json:"errorReason,omitempty"`
-	ErrorReasonNEQ          *string  `json:"errorReasonNEQ,omitempty"`
-	ErrorReasonIn           []string `json:"errorReasonIn,omitempty"`
-	ErrorReasonNotIn        []string `json:"errorReasonNotIn,omitempty"`
-	ErrorReasonGT           *string  `json:"errorReasonGT,omitempty"`
-	ErrorReasonGTE          *string  `json:"errorReasonGTE,omitempty"`
-	ErrorReasonLT           *string  `json:"errorReasonLT,omitempty"`
-	ErrorReasonLTE          *string  `json:"errorReasonLTE,omitempty"`
-	ErrorReasonContains     *string  `json:"errorReasonContains,omitempty"`
-	ErrorReasonHasPrefix    *string  `json:"errorReasonHasPrefix,omitempty"`
-	ErrorReasonHasSuffix    *string  `json:"errorReasonHasSuffix,omitempty"`
-	ErrorReasonIsNil        bool     `json:"errorReasonIsNil,omitempty"`
-	ErrorReasonNotNil       bool     `json:"errorReasonNotNil,omitempty"`
-	ErrorReasonEqualFold    *string  `json:"errorReasonEqualFold,omitempty"`
-	ErrorReasonContainsFold *string  `json:"errorReasonContainsFold,omitempty"`
 
 	// "reference_id" field predicates.
 	ReferenceID             *string  `json:"referenceID,omitempty"`
@@ -1586,6 +1586,141 @@ func (i *CaptureWhereInput) P() (predicate.Capture, error) {
 	if i.PaymentIntentIDContainsFold != nil {
 		predicates = append(predicates, capture.PaymentIntentIDContainsFold(*i.PaymentIntentIDContainsFold))
 	}
+	if i.ErrorCode != nil {
+		predicates = append(predicates, capture.ErrorCodeEQ(*i.ErrorCode))
+	}
+	if i.ErrorCodeNEQ != nil {
+		predicates = append(predicates, capture.ErrorCodeNEQ(*i.ErrorCodeNEQ))
+	}
+	if len(i.ErrorCodeIn) > 0 {
+		predicates = append(predicates, capture.ErrorCodeIn(i.ErrorCodeIn...))
+	}
+	if len(i.ErrorCodeNotIn) > 0 {
+		predicates = append(predicates, capture.ErrorCodeNotIn(i.ErrorCodeNotIn...))
+	}
+	if i.ErrorCodeGT != nil {
+		predicates = append(predicates, capture.ErrorCodeGT(*i.ErrorCodeGT))
+	}
+	if i.ErrorCodeGTE != nil {
+		predicates = append(predicates, capture.ErrorCodeGTE(*i.ErrorCodeGTE))
+	}
+	if i.ErrorCodeLT != nil {
+		predicates = append(predicates, capture.ErrorCodeLT(*i.ErrorCodeLT))
+	}
+	if i.ErrorCodeLTE != nil {
+		predicates = append(predicates, capture.ErrorCodeLTE(*i.ErrorCodeLTE))
+	}
+	if i.ErrorCodeContains != nil {
+		predicates = append(predicates, capture.ErrorCodeContains(*i.ErrorCodeContains))
+	}
+	if i.ErrorCodeHasPrefix != nil {
+		predicates = append(predicates, capture.ErrorCodeHasPrefix(*i.ErrorCodeHasPrefix))
+	}
+	if i.ErrorCodeHasSuffix != nil {
+		predicates = append(predicates, capture.ErrorCodeHasSuffix(*i.ErrorCodeHasSuffix))
+	}
+	if i.ErrorCodeIsNil {
+		predicates = append(predicates, capture.ErrorCodeIsNil())
+	}
+	if i.ErrorCodeNotNil {
+		predicates = append(predicates, capture.ErrorCodeNotNil())
+	}
+	if i.ErrorCodeEqualFold != nil {
+		predicates = append(predicates, capture.ErrorCodeEqualFold(*i.ErrorCodeEqualFold))
+	}
+	if i.ErrorCodeContainsFold != nil {
+		predicates = append(predicates, capture.ErrorCodeContainsFold(*i.ErrorCodeContainsFold))
+	}
+	if i.ErrorMessage != nil {
+		predicates = append(predicates, capture.ErrorMessageEQ(*i.ErrorMessage))
+	}
+	if i.ErrorMessageNEQ != nil {
+		predicates = append(predicates, capture.ErrorMessageNEQ(*i.ErrorMessageNEQ))
+	}
+	if len(i.ErrorMessageIn) > 0 {
+		predicates = append(predicates, capture.ErrorMessageIn(i.ErrorMessageIn...))
+	}
+	if len(i.ErrorMessageNotIn) > 0 {
+		predicates = append(predicates, capture.ErrorMessageNotIn(i.ErrorMessageNotIn...))
+	}
+	if i.ErrorMessageGT != nil {
+		predicates = append(predicates, capture.ErrorMessageGT(*i.ErrorMessageGT))
+	}
+	if i.ErrorMessageGTE != nil {
+		predicates = append(predicates, capture.ErrorMessageGTE(*i.ErrorMessageGTE))
+	}
+	if i.ErrorMessageLT != nil {
+		predicates = append(predicates, capture.ErrorMessageLT(*i.ErrorMessageLT))
+	}
+	if i.ErrorMessageLTE != nil {
+		predicates = append(predicates, capture.ErrorMessageLTE(*i.ErrorMessageLTE))
+	}
+	if i.ErrorMessageContains != nil {
+		predicates = append(predicates, capture.ErrorMessageContains(*i.ErrorMessageContains))
+	}
+	if i.ErrorMessageHasPrefix != nil {
+		predicates = append(predicates, capture.ErrorMessageHasPrefix(*i.ErrorMessageHasPrefix))
+	}
+	if i.ErrorMessageHasSuffix != nil {
+		predicates = append(predicates, capture.ErrorMessageHasSuffix(*i.ErrorMessageHasSuffix))
+	}
+	if i.ErrorMessageIsNil {
+		predicates = append(predicates, capture.ErrorMessageIsNil())
+	}
+	if i.ErrorMessageNotNil {
+		predicates = append(predicates, capture.ErrorMessageNotNil())
+	}
+	if i.ErrorMessageEqualFold != nil {
+		predicates = append(predicates, capture.ErrorMessageEqualFold(*i.ErrorMessageEqualFold))
+	}
+	if i.ErrorMessageContainsFold != nil {
+		predicates = append(predicates, capture.ErrorMessageContainsFold(*i.ErrorMessageContainsFold))
+	}
+	if i.ErrorReason != nil {
+		predicates = append(predicates, capture.ErrorReasonEQ(*i.ErrorReason))
+	}
+	if i.ErrorReasonNEQ != nil {
+		predicates = append(predicates, capture.ErrorReasonNEQ(*i.ErrorReasonNEQ))
+	}
+	if len(i.ErrorReasonIn) > 0 {
+		predicates = append(predicates, capture.ErrorReasonIn(i.ErrorReasonIn...))
+	}
+	if len(i.ErrorReasonNotIn) > 0 {
+		predicates = append(predicates, capture.ErrorReasonNotIn(i.ErrorReasonNotIn...))
+	}
+	if i.ErrorReasonGT != nil {
+		predicates = append(predicates, capture.ErrorReasonGT(*i.ErrorReasonGT))
+	}
+	if i.ErrorReasonGTE != nil {
+		predicates = append(predicates, capture.ErrorReasonGTE(*i.ErrorReasonGTE))
+	}
+	if i.ErrorReasonLT != nil {
+		predicates = append(predicates, capture.ErrorReasonLT(*i.ErrorReasonLT))
+	}
+	if i.ErrorReasonLTE != nil {
+		predicates = append(predicates, capture.ErrorReasonLTE(*i.ErrorReasonLTE))
+	}
+	if i.ErrorReasonContains != nil {
+		predicates = append(predicates, capture.ErrorReasonContains(*i.ErrorReasonContains))
+	}
+	if i.ErrorReasonHasPrefix != nil {
+		predicates = append(predicates, capture.ErrorReasonHasPrefix(*i.ErrorReasonHasPrefix))
+	}
+	if i.ErrorReasonHasSuffix != nil {
+		predicates = append(predicates, capture.ErrorReasonHasSuffix(*i.ErrorReasonHasSuffix))
+	}
+	if i.ErrorReasonIsNil {
+		predicates = append(predicates, capture.ErrorReasonIsNil())
+	}
+	if i.ErrorReasonNotNil {
+		predicates = append(predicates, capture.ErrorReasonNotNil())
+	}
+	if i.ErrorReasonEqualFold != nil {
+		predicates = append(predicates, capture.ErrorReasonEqualFold(*i.ErrorReasonEqualFold))
+	}
+	if i.ErrorReasonContainsFold != nil {
+		predicates = append(predicates, capture.ErrorReasonContainsFold(*i.ErrorReasonContainsFold))
+	}
 	if i.AuthorizedAttemptID != nil {
 		predicates = append(predicates, capture.AuthorizedAttemptIDEQ(*i.AuthorizedAttemptID))
 	}
@@ -1786,141 +1921,6 @@ func (i *CaptureWhereInput) P() (predicate.Capture, error) {
 	}
 	if i.ConnectorCaptureIDContainsFold != nil {
 		predicates = append(predicates, capture.ConnectorCaptureIDContainsFold(*i.ConnectorCaptureIDContainsFold))
-	}
-	if i.ErrorCode != nil {
-		predicates = append(predicates, capture.ErrorCodeEQ(*i.ErrorCode))
-	}
-	if i.ErrorCodeNEQ != nil {
-		predicates = append(predicates, capture.ErrorCodeNEQ(*i.ErrorCodeNEQ))
-	}
-	if len(i.ErrorCodeIn) > 0 {
-		predicates = append(predicates, capture.ErrorCodeIn(i.ErrorCodeIn...))
-	}
-	if len(i.ErrorCodeNotIn) > 0 {
-		predicates = append(predicates, capture.ErrorCodeNotIn(i.ErrorCodeNotIn...))
-	}
-	if i.ErrorCodeGT != nil {
-		predicates = append(predicates, capture.ErrorCodeGT(*i.ErrorCodeGT))
-	}
-	if i.ErrorCodeGTE != nil {
-		predicates = append(predicates, capture.ErrorCodeGTE(*i.ErrorCodeGTE))
-	}
-	if i.ErrorCodeLT != nil {
-		predicates = append(predicates, capture.ErrorCodeLT(*i.ErrorCodeLT))
-	}
-	if i.ErrorCodeLTE != nil {
-		predicates = append(predicates, capture.ErrorCodeLTE(*i.ErrorCodeLTE))
-	}
-	if i.ErrorCodeContains != nil {
-		predicates = append(predicates, capture.ErrorCodeContains(*i.ErrorCodeContains))
-	}
-	if i.ErrorCodeHasPrefix != nil {
-		predicates = append(predicates, capture.ErrorCodeHasPrefix(*i.ErrorCodeHasPrefix))
-	}
-	if i.ErrorCodeHasSuffix != nil {
-		predicates = append(predicates, capture.ErrorCodeHasSuffix(*i.ErrorCodeHasSuffix))
-	}
-	if i.ErrorCodeIsNil {
-		predicates = append(predicates, capture.ErrorCodeIsNil())
-	}
-	if i.ErrorCodeNotNil {
-		predicates = append(predicates, capture.ErrorCodeNotNil())
-	}
-	if i.ErrorCodeEqualFold != nil {
-		predicates = append(predicates, capture.ErrorCodeEqualFold(*i.ErrorCodeEqualFold))
-	}
-	if i.ErrorCodeContainsFold != nil {
-		predicates = append(predicates, capture.ErrorCodeContainsFold(*i.ErrorCodeContainsFold))
-	}
-	if i.ErrorMessage != nil {
-		predicates = append(predicates, capture.ErrorMessageEQ(*i.ErrorMessage))
-	}
-	if i.ErrorMessageNEQ != nil {
-		predicates = append(predicates, capture.ErrorMessageNEQ(*i.ErrorMessageNEQ))
-	}
-	if len(i.ErrorMessageIn) > 0 {
-		predicates = append(predicates, capture.ErrorMessageIn(i.ErrorMessageIn...))
-	}
-	if len(i.ErrorMessageNotIn) > 0 {
-		predicates = append(predicates, capture.ErrorMessageNotIn(i.ErrorMessageNotIn...))
-	}
-	if i.ErrorMessageGT != nil {
-		predicates = append(predicates, capture.ErrorMessageGT(*i.ErrorMessageGT))
-	}
-	if i.ErrorMessageGTE != nil {
-		predicates = append(predicates, capture.ErrorMessageGTE(*i.ErrorMessageGTE))
-	}
-	if i.ErrorMessageLT != nil {
-		predicates = append(predicates, capture.ErrorMessageLT(*i.ErrorMessageLT))
-	}
-	if i.ErrorMessageLTE != nil {
-		predicates = append(predicates, capture.ErrorMessageLTE(*i.ErrorMessageLTE))
-	}
-	if i.ErrorMessageContains != nil {
-		predicates = append(predicates, capture.ErrorMessageContains(*i.ErrorMessageContains))
-	}
-	if i.ErrorMessageHasPrefix != nil {
-		predicates = append(predicates, capture.ErrorMessageHasPrefix(*i.ErrorMessageHasPrefix))
-	}
-	if i.ErrorMessageHasSuffix != nil {
-		predicates = append(predicates, capture.ErrorMessageHasSuffix(*i.ErrorMessageHasSuffix))
-	}
-	if i.ErrorMessageIsNil {
-		predicates = append(predicates, capture.ErrorMessageIsNil())
-	}
-	if i.ErrorMessageNotNil {
-		predicates = append(predicates, capture.ErrorMessageNotNil())
-	}
-	if i.ErrorMessageEqualFold != nil {
-		predicates = append(predicates, capture.ErrorMessageEqualFold(*i.ErrorMessageEqualFold))
-	}
-	if i.ErrorMessageContainsFold != nil {
-		predicates = append(predicates, capture.ErrorMessageContainsFold(*i.ErrorMessageContainsFold))
-	}
-	if i.ErrorReason != nil {
-		predicates = append(predicates, capture.ErrorReasonEQ(*i.ErrorReason))
-	}
-	if i.ErrorReasonNEQ != nil {
-		predicates = append(predicates, capture.ErrorReasonNEQ(*i.ErrorReasonNEQ))
-	}
-	if len(i.ErrorReasonIn) > 0 {
-		predicates = append(predicates, capture.ErrorReasonIn(i.ErrorReasonIn...))
-	}
-	if len(i.ErrorReasonNotIn) > 0 {
-		predicates = append(predicates, capture.ErrorReasonNotIn(i.ErrorReasonNotIn...))
-	}
-	if i.ErrorReasonGT != nil {
-		predicates = append(predicates, capture.ErrorReasonGT(*i.ErrorReasonGT))
-	}
-	if i.ErrorReasonGTE != nil {
-		predicates = append(predicates, capture.ErrorReasonGTE(*i.ErrorReasonGTE))
-	}
-	if i.ErrorReasonLT != nil {
-		predicates = append(predicates, capture.ErrorReasonLT(*i.ErrorReasonLT))
-	}
-	if i.ErrorReasonLTE != nil {
-		predicates = append(predicates, capture.ErrorReasonLTE(*i.ErrorReasonLTE))
-	}
-	if i.ErrorReasonContains != nil {
-		predicates = append(predicates, capture.ErrorReasonContains(*i.ErrorReasonContains))
-	}
-	if i.ErrorReasonHasPrefix != nil {
-		predicates = append(predicates, capture.ErrorReasonHasPrefix(*i.ErrorReasonHasPrefix))
-	}
-	if i.ErrorReasonHasSuffix != nil {
-		predicates = append(predicates, capture.ErrorReasonHasSuffix(*i.ErrorReasonHasSuffix))
-	}
-	if i.ErrorReasonIsNil {
-		predicates = append(predicates, capture.ErrorReasonIsNil())
-	}
-	if i.ErrorReasonNotNil {
-		predicates = append(predicates, capture.ErrorReasonNotNil())
-	}
-	if i.ErrorReasonEqualFold != nil {
-		predicates = append(predicates, capture.ErrorReasonEqualFold(*i.ErrorReasonEqualFold))
-	}
-	if i.ErrorReasonContainsFold != nil {
-		predicates = append(predicates, capture.ErrorReasonContainsFold(*i.ErrorReasonContainsFold))
 	}
 	if i.ReferenceID != nil {
 		predicates = append(predicates, capture.ReferenceIDEQ(*i.ReferenceID))
@@ -5971,6 +5971,40 @@ type IncrementalAuthorizationWhereInput struct {
 	PaymentIntentIDEqualFold    *string  `json:"paymentIntentIDEqualFold,omitempty"`
 	PaymentIntentIDContainsFold *string  `json:"paymentIntentIDContainsFold,omitempty"`
 
+	// "error_code" field predicates.
+	ErrorCode             *string  `json:"errorCode,omitempty"`
+	ErrorCodeNEQ          *string  `json:"errorCodeNEQ,omitempty"`
+	ErrorCodeIn           []string `json:"errorCodeIn,omitempty"`
+	ErrorCodeNotIn        []string `json:"errorCodeNotIn,omitempty"`
+	ErrorCodeGT           *string  `json:"errorCodeGT,omitempty"`
+	ErrorCodeGTE          *string  `json:"errorCodeGTE,omitempty"`
+	ErrorCodeLT           *string  `json:"errorCodeLT,omitempty"`
+	ErrorCodeLTE          *string  `json:"errorCodeLTE,omitempty"`
+	ErrorCodeContains     *string  `json:"errorCodeContains,omitempty"`
+	ErrorCodeHasPrefix    *string  `json:"errorCodeHasPrefix,omitempty"`
+	ErrorCodeHasSuffix    *string  `json:"errorCodeHasSuffix,omitempty"`
+	ErrorCodeIsNil        bool     `json:"errorCodeIsNil,omitempty"`
+	ErrorCodeNotNil       bool     `json:"errorCodeNotNil,omitempty"`
+	ErrorCodeEqualFold    *string  `json:"errorCodeEqualFold,omitempty"`
+	ErrorCodeContainsFold *string  `json:"errorCodeContainsFold,omitempty"`
+
+	// "error_message" field predicates.
+	ErrorMessage             *string  `json:"errorMessage,omitempty"`
+	ErrorMessageNEQ          *string  `json:"errorMessageNEQ,omitempty"`
+	ErrorMessageIn           []string `json:"errorMessageIn,omitempty"`
+	ErrorMessageNotIn        []string `json:"errorMessageNotIn,omitempty"`
+	ErrorMessageGT           *string  `json:"errorMessageGT,omitempty"`
+	ErrorMessageGTE          *string  `json:"errorMessageGTE,omitempty"`
+	ErrorMessageLT           *string  `json:"errorMessageLT,omitempty"`
+	ErrorMessageLTE          *string  `json:"errorMessageLTE,omitempty"`
+	ErrorMessageContains     *string  `json:"errorMessageContains,omitempty"`
+	ErrorMessageHasPrefix    *string  `json:"errorMessageHasPrefix,omitempty"`
+	ErrorMessageHasSuffix    *string  `json:"errorMessageHasSuffix,omitempty"`
+	ErrorMessageIsNil        bool     `json:"errorMessageIsNil,omitempty"`
+	ErrorMessageNotNil       bool     `json:"errorMessageNotNil,omitempty"`
+	ErrorMessageEqualFold    *string  `json:"errorMessageEqualFold,omitempty"`
+	ErrorMessageContainsFold *string  `json:"errorMessageContainsFold,omitempty"`
+
 	// "attempt_id" field predicates.
 	AttemptID             *string  `json:"attemptID,omitempty"`
 	AttemptIDNEQ          *string  `json:"attemptIDNEQ,omitempty"`
@@ -6028,40 +6062,6 @@ type IncrementalAuthorizationWhereInput struct {
 	ConnectorAuthorizationIDNotNil       bool     `json:"connectorAuthorizationIDNotNil,omitempty"`
 	ConnectorAuthorizationIDEqualFold    *string  `json:"connectorAuthorizationIDEqualFold,omitempty"`
 	ConnectorAuthorizationIDContainsFold *string  `json:"connectorAuthorizationIDContainsFold,omitempty"`
-
-	// "error_code" field predicates.
-	ErrorCode             *string  `json:"errorCode,omitempty"`
-	ErrorCodeNEQ          *string  `json:"errorCodeNEQ,omitempty"`
-	ErrorCodeIn           []string `json:"errorCodeIn,omitempty"`
-	ErrorCodeNotIn        []string `json:"errorCodeNotIn,omitempty"`
-	ErrorCodeGT           *string  `json:"errorCodeGT,omitempty"`
-	ErrorCodeGTE          *string  `json:"errorCodeGTE,omitempty"`
-	ErrorCodeLT           *string  `json:"errorCodeLT,omitempty"`
-	ErrorCodeLTE          *string  `json:"errorCodeLTE,omitempty"`
-	ErrorCodeContains     *string  `json:"errorCodeContains,omitempty"`
-	ErrorCodeHasPrefix    *string  `json:"errorCodeHasPrefix,omitempty"`
-	ErrorCodeHasSuffix    *string  `json:"errorCodeHasSuffix,omitempty"`
-	ErrorCodeIsNil        bool     `json:"errorCodeIsNil,omitempty"`
-	ErrorCodeNotNil       bool     `json:"errorCodeNotNil,omitempty"`
-	ErrorCodeEqualFold    *string  `json:"errorCodeEqualFold,omitempty"`
-	ErrorCodeContainsFold *string  `json:"errorCodeContainsFold,omitempty"`
-
-	// "error_message" field predicates.
-	ErrorMessage             *string  `json:"errorMessage,omitempty"`
-	ErrorMessageNEQ          *string  `json:"errorMessageNEQ,omitempty"`
-	ErrorMessageIn           []string `json:"errorMessageIn,omitempty"`
-	ErrorMessageNotIn        []string `json:"errorMessageNotIn,omitempty"`
-	ErrorMessageGT           *string  `json:"errorMessageGT,omitempty"`
-	ErrorMessageGTE          *string  `json:"errorMessageGTE,omitempty"`
-	ErrorMessageLT           *string  `json:"errorMessageLT,omitempty"`
-	ErrorMessageLTE          *string  `json:"errorMessageLTE,omitempty"`
-	ErrorMessageContains     *string  `json:"errorMessageContains,omitempty"`
-	ErrorMessageHasPrefix    *string  `json:"errorMessageHasPrefix,omitempty"`
-	ErrorMessageHasSuffix    *string  `json:"errorMessageHasSuffix,omitempty"`
-	ErrorMessageIsNil        bool     `json:"errorMessageIsNil,omitempty"`
-	ErrorMessageNotNil       bool     `json:"errorMessageNotNil,omitempty"`
-	ErrorMessageEqualFold    *string  `json:"errorMessageEqualFold,omitempty"`
-	ErrorMessageContainsFold *string  `json:"errorMessageContainsFold,omitempty"`
 
 	// "payment" edge predicates.
 	HasPayment     *bool                      `json:"hasPayment,omitempty"`
@@ -6295,6 +6295,96 @@ func (i *IncrementalAuthorizationWhereInput) P() (predicate.IncrementalAuthoriza
 	if i.PaymentIntentIDContainsFold != nil {
 		predicates = append(predicates, incrementalauthorization.PaymentIntentIDContainsFold(*i.PaymentIntentIDContainsFold))
 	}
+	if i.ErrorCode != nil {
+		predicates = append(predicates, incrementalauthorization.ErrorCodeEQ(*i.ErrorCode))
+	}
+	if i.ErrorCodeNEQ != nil {
+		predicates = append(predicates, incrementalauthorization.ErrorCodeNEQ(*i.ErrorCodeNEQ))
+	}
+	if len(i.ErrorCodeIn) > 0 {
+		predicates = append(predicates, incrementalauthorization.ErrorCodeIn(i.ErrorCodeIn...))
+	}
+	if len(i.ErrorCodeNotIn) > 0 {
+		predicates = append(predicates, incrementalauthorization.ErrorCodeNotIn(i.ErrorCodeNotIn...))
+	}
+	if i.ErrorCodeGT != nil {
+		predicates = append(predicates, incrementalauthorization.ErrorCodeGT(*i.ErrorCodeGT))
+	}
+	if i.ErrorCodeGTE != nil {
+		predicates = append(predicates, incrementalauthorization.ErrorCodeGTE(*i.ErrorCodeGTE))
+	}
+	if i.ErrorCodeLT != nil {
+		predicates = append(predicates, incrementalauthorization.ErrorCodeLT(*i.ErrorCodeLT))
+	}
+	if i.ErrorCodeLTE != nil {
+		predicates = append(predicates, incrementalauthorization.ErrorCodeLTE(*i.ErrorCodeLTE))
+	}
+	if i.ErrorCodeContains != nil {
+		predicates = append(predicates, incrementalauthorization.ErrorCodeContains(*i.ErrorCodeContains))
+	}
+	if i.ErrorCodeHasPrefix != nil {
+		predicates = append(predicates, incrementalauthorization.ErrorCodeHasPrefix(*i.ErrorCodeHasPrefix))
+	}
+	if i.ErrorCodeHasSuffix != nil {
+		predicates = append(predicates, incrementalauthorization.ErrorCodeHasSuffix(*i.ErrorCodeHasSuffix))
+	}
+	if i.ErrorCodeIsNil {
+		predicates = append(predicates, incrementalauthorization.ErrorCodeIsNil())
+	}
+	if i.ErrorCodeNotNil {
+		predicates = append(predicates, incrementalauthorization.ErrorCodeNotNil())
+	}
+	if i.ErrorCodeEqualFold != nil {
+		predicates = append(predicates, incrementalauthorization.ErrorCodeEqualFold(*i.ErrorCodeEqualFold))
+	}
+	if i.ErrorCodeContainsFold != nil {
+		predicates = append(predicates, incrementalauthorization.ErrorCodeContainsFold(*i.ErrorCodeContainsFold))
+	}
+	if i.ErrorMessage != nil {
+		predicates = append(predicates, incrementalauthorization.ErrorMessageEQ(*i.ErrorMessage))
+	}
+	if i.ErrorMessageNEQ != nil {
+		predicates = append(predicates, incrementalauthorization.ErrorMessageNEQ(*i.ErrorMessageNEQ))
+	}
+	if len(i.ErrorMessageIn) > 0 {
+		predicates = append(predicates, incrementalauthorization.ErrorMessageIn(i.ErrorMessageIn...))
+	}
+	if len(i.ErrorMessageNotIn) > 0 {
+		predicates = append(predicates, incrementalauthorization.ErrorMessageNotIn(i.ErrorMessageNotIn...))
+	}
+	if i.ErrorMessageGT != nil {
+		predicates = append(predicates, incrementalauthorization.ErrorMessageGT(*i.ErrorMessageGT))
+	}
+	if i.ErrorMessageGTE != nil {
+		predicates = append(predicates, incrementalauthorization.ErrorMessageGTE(*i.ErrorMessageGTE))
+	}
+	if i.ErrorMessageLT != nil {
+		predicates = append(predicates, incrementalauthorization.ErrorMessageLT(*i.ErrorMessageLT))
+	}
+	if i.ErrorMessageLTE != nil {
+		predicates = append(predicates, incrementalauthorization.ErrorMessageLTE(*i.ErrorMessageLTE))
+	}
+	if i.ErrorMessageContains != nil {
+		predicates = append(predicates, incrementalauthorization.ErrorMessageContains(*i.ErrorMessageContains))
+	}
+	if i.ErrorMessageHasPrefix != nil {
+		predicates = append(predicates, incrementalauthorization.ErrorMessageHasPrefix(*i.ErrorMessageHasPrefix))
+	}
+	if i.ErrorMessageHasSuffix != nil {
+		predicates = append(predicates, incrementalauthorization.ErrorMessageHasSuffix(*i.ErrorMessageHasSuffix))
+	}
+	if i.ErrorMessageIsNil {
+		predicates = append(predicates, incrementalauthorization.ErrorMessageIsNil())
+	}
+	if i.ErrorMessageNotNil {
+		predicates = append(predicates, incrementalauthorization.ErrorMessageNotNil())
+	}
+	if i.ErrorMessageEqualFold != nil {
+		predicates = append(predicates, incrementalauthorization.ErrorMessageEqualFold(*i.ErrorMessageEqualFold))
+	}
+	if i.ErrorMessageContainsFold != nil {
+		predicates = append(predicates, incrementalauthorization.ErrorMessageContainsFold(*i.ErrorMessageContainsFold))
+	}
 	if i.AttemptID != nil {
 		predicates = append(predicates, incrementalauthorization.AttemptIDEQ(*i.AttemptID))
 	}
@@ -6438,96 +6528,6 @@ func (i *IncrementalAuthorizationWhereInput) P() (predicate.IncrementalAuthoriza
 	}
 	if i.ConnectorAuthorizationIDContainsFold != nil {
 		predicates = append(predicates, incrementalauthorization.ConnectorAuthorizationIDContainsFold(*i.ConnectorAuthorizationIDContainsFold))
-	}
-	if i.ErrorCode != nil {
-		predicates = append(predicates, incrementalauthorization.ErrorCodeEQ(*i.ErrorCode))
-	}
-	if i.ErrorCodeNEQ != nil {
-		predicates = append(predicates, incrementalauthorization.ErrorCodeNEQ(*i.ErrorCodeNEQ))
-	}
-	if len(i.ErrorCodeIn) > 0 {
-		predicates = append(predicates, incrementalauthorization.ErrorCodeIn(i.ErrorCodeIn...))
-	}
-	if len(i.ErrorCodeNotIn) > 0 {
-		predicates = append(predicates, incrementalauthorization.ErrorCodeNotIn(i.ErrorCodeNotIn...))
-	}
-	if i.ErrorCodeGT != nil {
-		predicates = append(predicates, incrementalauthorization.ErrorCodeGT(*i.ErrorCodeGT))
-	}
-	if i.ErrorCodeGTE != nil {
-		predicates = append(predicates, incrementalauthorization.ErrorCodeGTE(*i.ErrorCodeGTE))
-	}
-	if i.ErrorCodeLT != nil {
-		predicates = append(predicates, incrementalauthorization.ErrorCodeLT(*i.ErrorCodeLT))
-	}
-	if i.ErrorCodeLTE != nil {
-		predicates = append(predicates, incrementalauthorization.ErrorCodeLTE(*i.ErrorCodeLTE))
-	}
-	if i.ErrorCodeContains != nil {
-		predicates = append(predicates, incrementalauthorization.ErrorCodeContains(*i.ErrorCodeContains))
-	}
-	if i.ErrorCodeHasPrefix != nil {
-		predicates = append(predicates, incrementalauthorization.ErrorCodeHasPrefix(*i.ErrorCodeHasPrefix))
-	}
-	if i.ErrorCodeHasSuffix != nil {
-		predicates = append(predicates, incrementalauthorization.ErrorCodeHasSuffix(*i.ErrorCodeHasSuffix))
-	}
-	if i.ErrorCodeIsNil {
-		predicates = append(predicates, incrementalauthorization.ErrorCodeIsNil())
-	}
-	if i.ErrorCodeNotNil {
-		predicates = append(predicates, incrementalauthorization.ErrorCodeNotNil())
-	}
-	if i.ErrorCodeEqualFold != nil {
-		predicates = append(predicates, incrementalauthorization.ErrorCodeEqualFold(*i.ErrorCodeEqualFold))
-	}
-	if i.ErrorCodeContainsFold != nil {
-		predicates = append(predicates, incrementalauthorization.ErrorCodeContainsFold(*i.ErrorCodeContainsFold))
-	}
-	if i.ErrorMessage != nil {
-		predicates = append(predicates, incrementalauthorization.ErrorMessageEQ(*i.ErrorMessage))
-	}
-	if i.ErrorMessageNEQ != nil {
-		predicates = append(predicates, incrementalauthorization.ErrorMessageNEQ(*i.ErrorMessageNEQ))
-	}
-	if len(i.ErrorMessageIn) > 0 {
-		predicates = append(predicates, incrementalauthorization.ErrorMessageIn(i.ErrorMessageIn...))
-	}
-	if len(i.ErrorMessageNotIn) > 0 {
-		predicates = append(predicates, incrementalauthorization.ErrorMessageNotIn(i.ErrorMessageNotIn...))
-	}
-	if i.ErrorMessageGT != nil {
-		predicates = append(predicates, incrementalauthorization.ErrorMessageGT(*i.ErrorMessageGT))
-	}
-	if i.ErrorMessageGTE != nil {
-		predicates = append(predicates, incrementalauthorization.ErrorMessageGTE(*i.ErrorMessageGTE))
-	}
-	if i.ErrorMessageLT != nil {
-		predicates = append(predicates, incrementalauthorization.ErrorMessageLT(*i.ErrorMessageLT))
-	}
-	if i.ErrorMessageLTE != nil {
-		predicates = append(predicates, incrementalauthorization.ErrorMessageLTE(*i.ErrorMessageLTE))
-	}
-	if i.ErrorMessageContains != nil {
-		predicates = append(predicates, incrementalauthorization.ErrorMessageContains(*i.ErrorMessageContains))
-	}
-	if i.ErrorMessageHasPrefix != nil {
-		predicates = append(predicates, incrementalauthorization.ErrorMessageHasPrefix(*i.ErrorMessageHasPrefix))
-	}
-	if i.ErrorMessageHasSuffix != nil {
-		predicates = append(predicates, incrementalauthorization.ErrorMessageHasSuffix(*i.ErrorMessageHasSuffix))
-	}
-	if i.ErrorMessageIsNil {
-		predicates = append(predicates, incrementalauthorization.ErrorMessageIsNil())
-	}
-	if i.ErrorMessageNotNil {
-		predicates = append(predicates, incrementalauthorization.ErrorMessageNotNil())
-	}
-	if i.ErrorMessageEqualFold != nil {
-		predicates = append(predicates, incrementalauthorization.ErrorMessageEqualFold(*i.ErrorMessageEqualFold))
-	}
-	if i.ErrorMessageContainsFold != nil {
-		predicates = append(predicates, incrementalauthorization.ErrorMessageContainsFold(*i.ErrorMessageContainsFold))
 	}
 
 	if i.HasPayment != nil {
@@ -8929,6 +8929,125 @@ type PaymentAttemptWhereInput struct {
 	PaymentIntentIDEqualFold    *string  `json:"paymentIntentIDEqualFold,omitempty"`
 	PaymentIntentIDContainsFold *string  `json:"paymentIntentIDContainsFold,omitempty"`
 
+	// "error_code" field predicates.
+	ErrorCode             *string  `json:"errorCode,omitempty"`
+	ErrorCodeNEQ          *string  `json:"errorCodeNEQ,omitempty"`
+	ErrorCodeIn           []string `json:"errorCodeIn,omitempty"`
+	ErrorCodeNotIn        []string `json:"errorCodeNotIn,omitempty"`
+	ErrorCodeGT           *string  `json:"errorCodeGT,omitempty"`
+	ErrorCodeGTE          *string  `json:"errorCodeGTE,omitempty"`
+	ErrorCodeLT           *string  `json:"errorCodeLT,omitempty"`
+	ErrorCodeLTE          *string  `json:"errorCodeLTE,omitempty"`
+	ErrorCodeContains     *string  `json:"errorCodeContains,omitempty"`
+	ErrorCodeHasPrefix    *string  `json:"errorCodeHasPrefix,omitempty"`
+	ErrorCodeHasSuffix    *string  `json:"errorCodeHasSuffix,omitempty"`
+	ErrorCodeIsNil        bool     `json:"errorCodeIsNil,omitempty"`
+	ErrorCodeNotNil       bool     `json:"errorCodeNotNil,omitempty"`
+	ErrorCodeEqualFold    *string  `json:"errorCodeEqualFold,omitempty"`
+	ErrorCodeContainsFold *string  `json:"errorCodeContainsFold,omitempty"`
+
+	// "error_message" field predicates.
+	ErrorMessage             *string  `json:"errorMessage,omitempty"`
+	ErrorMessageNEQ          *string  `json:"errorMessageNEQ,omitempty"`
+	ErrorMessageIn           []string `json:"errorMessageIn,omitempty"`
+	ErrorMessageNotIn        []string `json:"errorMessageNotIn,omitempty"`
+	ErrorMessageGT           *string  `json:"errorMessageGT,omitempty"`
+	ErrorMessageGTE          *string  `json:"errorMessageGTE,omitempty"`
+	ErrorMessageLT           *string  `json:"errorMessageLT,omitempty"`
+	ErrorMessageLTE          *string  `json:"errorMessageLTE,omitempty"`
+	ErrorMessageContains     *string  `json:"errorMessageContains,omitempty"`
+	ErrorMessageHasPrefix    *string  `json:"errorMessageHasPrefix,omitempty"`
+	ErrorMessageHasSuffix    *string  `json:"errorMessageHasSuffix,omitempty"`
+	ErrorMessageIsNil        bool     `json:"errorMessageIsNil,omitempty"`
+	ErrorMessageNotNil       bool     `json:"errorMessageNotNil,omitempty"`
+	ErrorMessageEqualFold    *string  `json:"errorMessageEqualFold,omitempty"`
+	ErrorMessageContainsFold *string  `json:"errorMessageContainsFold,omitempty"`
+
+	// "error_reason" field predicates.
+	ErrorReason             *string  `json:"errorReason,omitempty"`
+	ErrorReasonNEQ          *string  `json:"errorReasonNEQ,omitempty"`
+	ErrorReasonIn           []string `json:"errorReasonIn,omitempty"`
+	ErrorReasonNotIn        []string `json:"errorReasonNotIn,omitempty"`
+	ErrorReasonGT           *string  `json:"errorReasonGT,omitempty"`
+	ErrorReasonGTE          *string  `json:"errorReasonGTE,omitempty"`
+	ErrorReasonLT           *string  `json:"errorReasonLT,omitempty"`
+	ErrorReasonLTE          *string  `json:"errorReasonLTE,omitempty"`
+	ErrorReasonContains     *string  `json:"errorReasonContains,omitempty"`
+	ErrorReasonHasPrefix    *string  `json:"errorReasonHasPrefix,omitempty"`
+	ErrorReasonHasSuffix    *string  `json:"errorReasonHasSuffix,omitempty"`
+	ErrorReasonIsNil        bool     `json:"errorReasonIsNil,omitempty"`
+	ErrorReasonNotNil       bool     `json:"errorReasonNotNil,omitempty"`
+	ErrorReasonEqualFold    *string  `json:"errorReasonEqualFold,omitempty"`
+	ErrorReasonContainsFold *string  `json:"errorReasonContainsFold,omitempty"`
+
+	// "unified_code" field predicates.
+	UnifiedCode             *string  `json:"unifiedCode,omitempty"`
+	UnifiedCodeNEQ          *string  `json:"unifiedCodeNEQ,omitempty"`
+	UnifiedCodeIn           []string `json:"unifiedCodeIn,omitempty"`
+	UnifiedCodeNotIn        []string `json:"unifiedCodeNotIn,omitempty"`
+	UnifiedCodeGT           *string  `json:"unifiedCodeGT,omitempty"`
+	UnifiedCodeGTE          *string  `json:"unifiedCodeGTE,omitempty"`
+	UnifiedCodeLT           *string  `json:"unifiedCodeLT,omitempty"`
+	UnifiedCodeLTE          *string  `json:"unifiedCodeLTE,omitempty"`
+	UnifiedCodeContains     *string  `json:"unifiedCodeContains,omitempty"`
+	UnifiedCodeHasPrefix    *string  `json:"unifiedCodeHasPrefix,omitempty"`
+	UnifiedCodeHasSuffix    *string  `json:"unifiedCodeHasSuffix,omitempty"`
+	UnifiedCodeIsNil        bool     `json:"unifiedCodeIsNil,omitempty"`
+	UnifiedCodeNotNil       bool     `json:"unifiedCodeNotNil,omitempty"`
+	UnifiedCodeEqualFold    *string  `json:"unifiedCodeEqualFold,omitempty"`
+	UnifiedCodeContainsFold *string  `json:"unifiedCodeContainsFold,omitempty"`
+
+	// "unified_message" field predicates.
+	UnifiedMessage             *string  `json:"unifiedMessage,omitempty"`
+	UnifiedMessageNEQ          *string  `json:"unifiedMessageNEQ,omitempty"`
+	UnifiedMessageIn           []string `json:"unifiedMessageIn,omitempty"`
+	UnifiedMessageNotIn        []string `json:"unifiedMessageNotIn,omitempty"`
+	UnifiedMessageGT           *string  `json:"unifiedMessageGT,omitempty"`
+	UnifiedMessageGTE          *string  `json:"unifiedMessageGTE,omitempty"`
+	UnifiedMessageLT           *string  `json:"unifiedMessageLT,omitempty"`
+	UnifiedMessageLTE          *string  `json:"unifiedMessageLTE,omitempty"`
+	UnifiedMessageContains     *string  `json:"unifiedMessageContains,omitempty"`
+	UnifiedMessageHasPrefix    *string  `json:"unifiedMessageHasPrefix,omitempty"`
+	UnifiedMessageHasSuffix    *string  `json:"unifiedMessageHasSuffix,omitempty"`
+	UnifiedMessageIsNil        bool     `json:"unifiedMessageIsNil,omitempty"`
+	UnifiedMessageNotNil       bool     `json:"unifiedMessageNotNil,omitempty"`
+	UnifiedMessageEqualFold    *string  `json:"unifiedMessageEqualFold,omitempty"`
+	UnifiedMessageContainsFold *string  `json:"unifiedMessageContainsFold,omitempty"`
+
+	// "issuer_error_code" field predicates.
+	IssuerErrorCode             *string  `json:"issuerErrorCode,omitempty"`
+	IssuerErrorCodeNEQ          *string  `json:"issuerErrorCodeNEQ,omitempty"`
+	IssuerErrorCodeIn           []string `json:"issuerErrorCodeIn,omitempty"`
+	IssuerErrorCodeNotIn        []string `json:"issuerErrorCodeNotIn,omitempty"`
+	IssuerErrorCodeGT           *string  `json:"issuerErrorCodeGT,omitempty"`
+	IssuerErrorCodeGTE          *string  `json:"issuerErrorCodeGTE,omitempty"`
+	IssuerErrorCodeLT           *string  `json:"issuerErrorCodeLT,omitempty"`
+	IssuerErrorCodeLTE          *string  `json:"issuerErrorCodeLTE,omitempty"`
+	IssuerErrorCodeContains     *string  `json:"issuerErrorCodeContains,omitempty"`
+	IssuerErrorCodeHasPrefix    *string  `json:"issuerErrorCodeHasPrefix,omitempty"`
+	IssuerErrorCodeHasSuffix    *string  `json:"issuerErrorCodeHasSuffix,omitempty"`
+	IssuerErrorCodeIsNil        bool     `json:"issuerErrorCodeIsNil,omitempty"`
+	IssuerErrorCodeNotNil       bool     `json:"issuerErrorCodeNotNil,omitempty"`
+	IssuerErrorCodeEqualFold    *string  `json:"issuerErrorCodeEqualFold,omitempty"`
+	IssuerErrorCodeContainsFold *string  `json:"issuerErrorCodeContainsFold,omitempty"`
+
+	// "issuer_error_message" field predicates.
+	IssuerErrorMessage             *string  `json:"issuerErrorMessage,omitempty"`
+	IssuerErrorMessageNEQ          *string  `json:"issuerErrorMessageNEQ,omitempty"`
+	IssuerErrorMessageIn           []string `json:"issuerErrorMessageIn,omitempty"`
+	IssuerErrorMessageNotIn        []string `json:"issuerErrorMessageNotIn,omitempty"`
+	IssuerErrorMessageGT           *string  `json:"issuerErrorMessageGT,omitempty"`
+	IssuerErrorMessageGTE          *string  `json:"issuerErrorMessageGTE,omitempty"`
+	IssuerErrorMessageLT           *string  `json:"issuerErrorMessageLT,omitempty"`
+	IssuerErrorMessageLTE          *string  `json:"issuerErrorMessageLTE,omitempty"`
+	IssuerErrorMessageContains     *string  `json:"issuerErrorMessageContains,omitempty"`
+	IssuerErrorMessageHasPrefix    *string  `json:"issuerErrorMessageHasPrefix,omitempty"`
+	IssuerErrorMessageHasSuffix    *string  `json:"issuerErrorMessageHasSuffix,omitempty"`
+	IssuerErrorMessageIsNil        bool     `json:"issuerErrorMessageIsNil,omitempty"`
+	IssuerErrorMessageNotNil       bool     `json:"issuerErrorMessageNotNil,omitempty"`
+	IssuerErrorMessageEqualFold    *string  `json:"issuerErrorMessageEqualFold,omitempty"`
+	IssuerErrorMessageContainsFold *string  `json:"issuerErrorMessageContainsFold,omitempty"`
+
 	// "status" field predicates.
 	Status      *paymentattempt.Status  `json:"status,omitempty"`
 	StatusNEQ   *paymentattempt.Status  `json:"statusNEQ,omitempty"`
@@ -9243,125 +9362,6 @@ type PaymentAttemptWhereInput struct {
 	MandateIDNotNil       bool     `json:"mandateIDNotNil,omitempty"`
 	MandateIDEqualFold    *string  `json:"mandateIDEqualFold,omitempty"`
 	MandateIDContainsFold *string  `json:"mandateIDContainsFold,omitempty"`
-
-	// "error_code" field predicates.
-	ErrorCode             *string  `json:"errorCode,omitempty"`
-	ErrorCodeNEQ          *string  `json:"errorCodeNEQ,omitempty"`
-	ErrorCodeIn           []string `json:"errorCodeIn,omitempty"`
-	ErrorCodeNotIn        []string `json:"errorCodeNotIn,omitempty"`
-	ErrorCodeGT           *string  `json:"errorCodeGT,omitempty"`
-	ErrorCodeGTE          *string  `json:"errorCodeGTE,omitempty"`
-	ErrorCodeLT           *string  `json:"errorCodeLT,omitempty"`
-	ErrorCodeLTE          *string  `json:"errorCodeLTE,omitempty"`
-	ErrorCodeContains     *string  `json:"errorCodeContains,omitempty"`
-	ErrorCodeHasPrefix    *string  `json:"errorCodeHasPrefix,omitempty"`
-	ErrorCodeHasSuffix    *string  `json:"errorCodeHasSuffix,omitempty"`
-	ErrorCodeIsNil        bool     `json:"errorCodeIsNil,omitempty"`
-	ErrorCodeNotNil       bool     `json:"errorCodeNotNil,omitempty"`
-	ErrorCodeEqualFold    *string  `json:"errorCodeEqualFold,omitempty"`
-	ErrorCodeContainsFold *string  `json:"errorCodeContainsFold,omitempty"`
-
-	// "error_message" field predicates.
-	ErrorMessage             *string  `json:"errorMessage,omitempty"`
-	ErrorMessageNEQ          *string  `json:"errorMessageNEQ,omitempty"`
-	ErrorMessageIn           []string `json:"errorMessageIn,omitempty"`
-	ErrorMessageNotIn        []string `json:"errorMessageNotIn,omitempty"`
-	ErrorMessageGT           *string  `json:"errorMessageGT,omitempty"`
-	ErrorMessageGTE          *string  `json:"errorMessageGTE,omitempty"`
-	ErrorMessageLT           *string  `json:"errorMessageLT,omitempty"`
-	ErrorMessageLTE          *string  `json:"errorMessageLTE,omitempty"`
-	ErrorMessageContains     *string  `json:"errorMessageContains,omitempty"`
-	ErrorMessageHasPrefix    *string  `json:"errorMessageHasPrefix,omitempty"`
-	ErrorMessageHasSuffix    *string  `json:"errorMessageHasSuffix,omitempty"`
-	ErrorMessageIsNil        bool     `json:"errorMessageIsNil,omitempty"`
-	ErrorMessageNotNil       bool     `json:"errorMessageNotNil,omitempty"`
-	ErrorMessageEqualFold    *string  `json:"errorMessageEqualFold,omitempty"`
-	ErrorMessageContainsFold *string  `json:"errorMessageContainsFold,omitempty"`
-
-	// "error_reason" field predicates.
-	ErrorReason             *string  `json:"errorReason,omitempty"`
-	ErrorReasonNEQ          *string  `json:"errorReasonNEQ,omitempty"`
-	ErrorReasonIn           []string `json:"errorReasonIn,omitempty"`
-	ErrorReasonNotIn        []string `json:"errorReasonNotIn,omitempty"`
-	ErrorReasonGT           *string  `json:"errorReasonGT,omitempty"`
-	ErrorReasonGTE          *string  `json:"errorReasonGTE,omitempty"`
-	ErrorReasonLT           *string  `json:"errorReasonLT,omitempty"`
-	ErrorReasonLTE          *string  `json:"errorReasonLTE,omitempty"`
-	ErrorReasonContains     *string  `json:"errorReasonContains,omitempty"`
-	ErrorReasonHasPrefix    *string  `json:"errorReasonHasPrefix,omitempty"`
-	ErrorReasonHasSuffix    *string  `json:"errorReasonHasSuffix,omitempty"`
-	ErrorReasonIsNil        bool     `json:"errorReasonIsNil,omitempty"`
-	ErrorReasonNotNil       bool     `json:"errorReasonNotNil,omitempty"`
-	ErrorReasonEqualFold    *string  `json:"errorReasonEqualFold,omitempty"`
-	ErrorReasonContainsFold *string  `json:"errorReasonContainsFold,omitempty"`
-
-	// "unified_code" field predicates.
-	UnifiedCode             *string  `json:"unifiedCode,omitempty"`
-	UnifiedCodeNEQ          *string  `json:"unifiedCodeNEQ,omitempty"`
-	UnifiedCodeIn           []string `json:"unifiedCodeIn,omitempty"`
-	UnifiedCodeNotIn        []string `json:"unifiedCodeNotIn,omitempty"`
-	UnifiedCodeGT           *string  `json:"unifiedCodeGT,omitempty"`
-	UnifiedCodeGTE          *string  `json:"unifiedCodeGTE,omitempty"`
-	UnifiedCodeLT           *string  `json:"unifiedCodeLT,omitempty"`
-	UnifiedCodeLTE          *string  `json:"unifiedCodeLTE,omitempty"`
-	UnifiedCodeContains     *string  `json:"unifiedCodeContains,omitempty"`
-	UnifiedCodeHasPrefix    *string  `json:"unifiedCodeHasPrefix,omitempty"`
-	UnifiedCodeHasSuffix    *string  `json:"unifiedCodeHasSuffix,omitempty"`
-	UnifiedCodeIsNil        bool     `json:"unifiedCodeIsNil,omitempty"`
-	UnifiedCodeNotNil       bool     `json:"unifiedCodeNotNil,omitempty"`
-	UnifiedCodeEqualFold    *string  `json:"unifiedCodeEqualFold,omitempty"`
-	UnifiedCodeContainsFold *string  `json:"unifiedCodeContainsFold,omitempty"`
-
-	// "unified_message" field predicates.
-	UnifiedMessage             *string  `json:"unifiedMessage,omitempty"`
-	UnifiedMessageNEQ          *string  `json:"unifiedMessageNEQ,omitempty"`
-	UnifiedMessageIn           []string `json:"unifiedMessageIn,omitempty"`
-	UnifiedMessageNotIn        []string `json:"unifiedMessageNotIn,omitempty"`
-	UnifiedMessageGT           *string  `json:"unifiedMessageGT,omitempty"`
-	UnifiedMessageGTE          *string  `json:"unifiedMessageGTE,omitempty"`
-	UnifiedMessageLT           *string  `json:"unifiedMessageLT,omitempty"`
-	UnifiedMessageLTE          *string  `json:"unifiedMessageLTE,omitempty"`
-	UnifiedMessageContains     *string  `json:"unifiedMessageContains,omitempty"`
-	UnifiedMessageHasPrefix    *string  `json:"unifiedMessageHasPrefix,omitempty"`
-	UnifiedMessageHasSuffix    *string  `json:"unifiedMessageHasSuffix,omitempty"`
-	UnifiedMessageIsNil        bool     `json:"unifiedMessageIsNil,omitempty"`
-	UnifiedMessageNotNil       bool     `json:"unifiedMessageNotNil,omitempty"`
-	UnifiedMessageEqualFold    *string  `json:"unifiedMessageEqualFold,omitempty"`
-	UnifiedMessageContainsFold *string  `json:"unifiedMessageContainsFold,omitempty"`
-
-	// "issuer_error_code" field predicates.
-	IssuerErrorCode             *string  `json:"issuerErrorCode,omitempty"`
-	IssuerErrorCodeNEQ          *string  `json:"issuerErrorCodeNEQ,omitempty"`
-	IssuerErrorCodeIn           []string `json:"issuerErrorCodeIn,omitempty"`
-	IssuerErrorCodeNotIn        []string `json:"issuerErrorCodeNotIn,omitempty"`
-	IssuerErrorCodeGT           *string  `json:"issuerErrorCodeGT,omitempty"`
-	IssuerErrorCodeGTE          *string  `json:"issuerErrorCodeGTE,omitempty"`
-	IssuerErrorCodeLT           *string  `json:"issuerErrorCodeLT,omitempty"`
-	IssuerErrorCodeLTE          *string  `json:"issuerErrorCodeLTE,omitempty"`
-	IssuerErrorCodeContains     *string  `json:"issuerErrorCodeContains,omitempty"`
-	IssuerErrorCodeHasPrefix    *string  `json:"issuerErrorCodeHasPrefix,omitempty"`
-	IssuerErrorCodeHasSuffix    *string  `json:"issuerErrorCodeHasSuffix,omitempty"`
-	IssuerErrorCodeIsNil        bool     `json:"issuerErrorCodeIsNil,omitempty"`
-	IssuerErrorCodeNotNil       bool     `json:"issuerErrorCodeNotNil,omitempty"`
-	IssuerErrorCodeEqualFold    *string  `json:"issuerErrorCodeEqualFold,omitempty"`
-	IssuerErrorCodeContainsFold *string  `json:"issuerErrorCodeContainsFold,omitempty"`
-
-	// "issuer_error_message" field predicates.
-	IssuerErrorMessage             *string  `json:"issuerErrorMessage,omitempty"`
-	IssuerErrorMessageNEQ          *string  `json:"issuerErrorMessageNEQ,omitempty"`
-	IssuerErrorMessageIn           []string `json:"issuerErrorMessageIn,omitempty"`
-	IssuerErrorMessageNotIn        []string `json:"issuerErrorMessageNotIn,omitempty"`
-	IssuerErrorMessageGT           *string  `json:"issuerErrorMessageGT,omitempty"`
-	IssuerErrorMessageGTE          *string  `json:"issuerErrorMessageGTE,omitempty"`
-	IssuerErrorMessageLT           *string  `json:"issuerErrorMessageLT,omitempty"`
-	IssuerErrorMessageLTE          *string  `json:"issuerErrorMessageLTE,omitempty"`
-	IssuerErrorMessageContains     *string  `json:"issuerErrorMessageContains,omitempty"`
-	IssuerErrorMessageHasPrefix    *string  `json:"issuerErrorMessageHasPrefix,omitempty"`
-	IssuerErrorMessageHasSuffix    *string  `json:"issuerErrorMessageHasSuffix,omitempty"`
-	IssuerErrorMessageIsNil        bool     `json:"issuerErrorMessageIsNil,omitempty"`
-	IssuerErrorMessageNotNil       bool     `json:"issuerErrorMessageNotNil,omitempty"`
-	IssuerErrorMessageEqualFold    *string  `json:"issuerErrorMessageEqualFold,omitempty"`
-	IssuerErrorMessageContainsFold *string  `json:"issuerErrorMessageContainsFold,omitempty"`
 
 	// "network_advice_code" field predicates.
 	NetworkAdviceCode             *string  `json:"networkAdviceCode,omitempty"`
@@ -9742,6 +9742,321 @@ func (i *PaymentAttemptWhereInput) P() (predicate.PaymentAttempt, error) {
 	}
 	if i.PaymentIntentIDContainsFold != nil {
 		predicates = append(predicates, paymentattempt.PaymentIntentIDContainsFold(*i.PaymentIntentIDContainsFold))
+	}
+	if i.ErrorCode != nil {
+		predicates = append(predicates, paymentattempt.ErrorCodeEQ(*i.ErrorCode))
+	}
+	if i.ErrorCodeNEQ != nil {
+		predicates = append(predicates, paymentattempt.ErrorCodeNEQ(*i.ErrorCodeNEQ))
+	}
+	if len(i.ErrorCodeIn) > 0 {
+		predicates = append(predicates, paymentattempt.ErrorCodeIn(i.ErrorCodeIn...))
+	}
+	if len(i.ErrorCodeNotIn) > 0 {
+		predicates = append(predicates, paymentattempt.ErrorCodeNotIn(i.ErrorCodeNotIn...))
+	}
+	if i.ErrorCodeGT != nil {
+		predicates = append(predicates, paymentattempt.ErrorCodeGT(*i.ErrorCodeGT))
+	}
+	if i.ErrorCodeGTE != nil {
+		predicates = append(predicates, paymentattempt.ErrorCodeGTE(*i.ErrorCodeGTE))
+	}
+	if i.ErrorCodeLT != nil {
+		predicates = append(predicates, paymentattempt.ErrorCodeLT(*i.ErrorCodeLT))
+	}
+	if i.ErrorCodeLTE != nil {
+		predicates = append(predicates, paymentattempt.ErrorCodeLTE(*i.ErrorCodeLTE))
+	}
+	if i.ErrorCodeContains != nil {
+		predicates = append(predicates, paymentattempt.ErrorCodeContains(*i.ErrorCodeContains))
+	}
+	if i.ErrorCodeHasPrefix != nil {
+		predicates = append(predicates, paymentattempt.ErrorCodeHasPrefix(*i.ErrorCodeHasPrefix))
+	}
+	if i.ErrorCodeHasSuffix != nil {
+		predicates = append(predicates, paymentattempt.ErrorCodeHasSuffix(*i.ErrorCodeHasSuffix))
+	}
+	if i.ErrorCodeIsNil {
+		predicates = append(predicates, paymentattempt.ErrorCodeIsNil())
+	}
+	if i.ErrorCodeNotNil {
+		predicates = append(predicates, paymentattempt.ErrorCodeNotNil())
+	}
+	if i.ErrorCodeEqualFold != nil {
+		predicates = append(predicates, paymentattempt.ErrorCodeEqualFold(*i.ErrorCodeEqualFold))
+	}
+	if i.ErrorCodeContainsFold != nil {
+		predicates = append(predicates, paymentattempt.ErrorCodeContainsFold(*i.ErrorCodeContainsFold))
+	}
+	if i.ErrorMessage != nil {
+		predicates = append(predicates, paymentattempt.ErrorMessageEQ(*i.ErrorMessage))
+	}
+	if i.ErrorMessageNEQ != nil {
+		predicates = append(predicates, paymentattempt.ErrorMessageNEQ(*i.ErrorMessageNEQ))
+	}
+	if len(i.ErrorMessageIn) > 0 {
+		predicates = append(predicates, paymentattempt.ErrorMessageIn(i.ErrorMessageIn...))
+	}
+	if len(i.ErrorMessageNotIn) > 0 {
+		predicates = append(predicates, paymentattempt.ErrorMessageNotIn(i.ErrorMessageNotIn...))
+	}
+	if i.ErrorMessageGT != nil {
+		predicates = append(predicates, paymentattempt.ErrorMessageGT(*i.ErrorMessageGT))
+	}
+	if i.ErrorMessageGTE != nil {
+		predicates = append(predicates, paymentattempt.ErrorMessageGTE(*i.ErrorMessageGTE))
+	}
+	if i.ErrorMessageLT != nil {
+		predicates = append(predicates, paymentattempt.ErrorMessageLT(*i.ErrorMessageLT))
+	}
+	if i.ErrorMessageLTE != nil {
+		predicates = append(predicates, paymentattempt.ErrorMessageLTE(*i.ErrorMessageLTE))
+	}
+	if i.ErrorMessageContains != nil {
+		predicates = append(predicates, paymentattempt.ErrorMessageContains(*i.ErrorMessageContains))
+	}
+	if i.ErrorMessageHasPrefix != nil {
+		predicates = append(predicates, paymentattempt.ErrorMessageHasPrefix(*i.ErrorMessageHasPrefix))
+	}
+	if i.ErrorMessageHasSuffix != nil {
+		predicates = append(predicates, paymentattempt.ErrorMessageHasSuffix(*i.ErrorMessageHasSuffix))
+	}
+	if i.ErrorMessageIsNil {
+		predicates = append(predicates, paymentattempt.ErrorMessageIsNil())
+	}
+	if i.ErrorMessageNotNil {
+		predicates = append(predicates, paymentattempt.ErrorMessageNotNil())
+	}
+	if i.ErrorMessageEqualFold != nil {
+		predicates = append(predicates, paymentattempt.ErrorMessageEqualFold(*i.ErrorMessageEqualFold))
+	}
+	if i.ErrorMessageContainsFold != nil {
+		predicates = append(predicates, paymentattempt.ErrorMessageContainsFold(*i.ErrorMessageContainsFold))
+	}
+	if i.ErrorReason != nil {
+		predicates = append(predicates, paymentattempt.ErrorReasonEQ(*i.ErrorReason))
+	}
+	if i.ErrorReasonNEQ != nil {
+		predicates = append(predicates, paymentattempt.ErrorReasonNEQ(*i.ErrorReasonNEQ))
+	}
+	if len(i.ErrorReasonIn) > 0 {
+		predicates = append(predicates, paymentattempt.ErrorReasonIn(i.ErrorReasonIn...))
+	}
+	if len(i.ErrorReasonNotIn) > 0 {
+		predicates = append(predicates, paymentattempt.ErrorReasonNotIn(i.ErrorReasonNotIn...))
+	}
+	if i.ErrorReasonGT != nil {
+		predicates = append(predicates, paymentattempt.ErrorReasonGT(*i.ErrorReasonGT))
+	}
+	if i.ErrorReasonGTE != nil {
+		predicates = append(predicates, paymentattempt.ErrorReasonGTE(*i.ErrorReasonGTE))
+	}
+	if i.ErrorReasonLT != nil {
+		predicates = append(predicates, paymentattempt.ErrorReasonLT(*i.ErrorReasonLT))
+	}
+	if i.ErrorReasonLTE != nil {
+		predicates = append(predicates, paymentattempt.ErrorReasonLTE(*i.ErrorReasonLTE))
+	}
+	if i.ErrorReasonContains != nil {
+		predicates = append(predicates, paymentattempt.ErrorReasonContains(*i.ErrorReasonContains))
+	}
+	if i.ErrorReasonHasPrefix != nil {
+		predicates = append(predicates, paymentattempt.ErrorReasonHasPrefix(*i.ErrorReasonHasPrefix))
+	}
+	if i.ErrorReasonHasSuffix != nil {
+		predicates = append(predicates, paymentattempt.ErrorReasonHasSuffix(*i.ErrorReasonHasSuffix))
+	}
+	if i.ErrorReasonIsNil {
+		predicates = append(predicates, paymentattempt.ErrorReasonIsNil())
+	}
+	if i.ErrorReasonNotNil {
+		predicates = append(predicates, paymentattempt.ErrorReasonNotNil())
+	}
+	if i.ErrorReasonEqualFold != nil {
+		predicates = append(predicates, paymentattempt.ErrorReasonEqualFold(*i.ErrorReasonEqualFold))
+	}
+	if i.ErrorReasonContainsFold != nil {
+		predicates = append(predicates, paymentattempt.ErrorReasonContainsFold(*i.ErrorReasonContainsFold))
+	}
+	if i.UnifiedCode != nil {
+		predicates = append(predicates, paymentattempt.UnifiedCodeEQ(*i.UnifiedCode))
+	}
+	if i.UnifiedCodeNEQ != nil {
+		predicates = append(predicates, paymentattempt.UnifiedCodeNEQ(*i.UnifiedCodeNEQ))
+	}
+	if len(i.UnifiedCodeIn) > 0 {
+		predicates = append(predicates, paymentattempt.UnifiedCodeIn(i.UnifiedCodeIn...))
+	}
+	if len(i.UnifiedCodeNotIn) > 0 {
+		predicates = append(predicates, paymentattempt.UnifiedCodeNotIn(i.UnifiedCodeNotIn...))
+	}
+	if i.UnifiedCodeGT != nil {
+		predicates = append(predicates, paymentattempt.UnifiedCodeGT(*i.UnifiedCodeGT))
+	}
+	if i.UnifiedCodeGTE != nil {
+		predicates = append(predicates, paymentattempt.UnifiedCodeGTE(*i.UnifiedCodeGTE))
+	}
+	if i.UnifiedCodeLT != nil {
+		predicates = append(predicates, paymentattempt.UnifiedCodeLT(*i.UnifiedCodeLT))
+	}
+	if i.UnifiedCodeLTE != nil {
+		predicates = append(predicates, paymentattempt.UnifiedCodeLTE(*i.UnifiedCodeLTE))
+	}
+	if i.UnifiedCodeContains != nil {
+		predicates = append(predicates, paymentattempt.UnifiedCodeContains(*i.UnifiedCodeContains))
+	}
+	if i.UnifiedCodeHasPrefix != nil {
+		predicates = append(predicates, paymentattempt.UnifiedCodeHasPrefix(*i.UnifiedCodeHasPrefix))
+	}
+	if i.UnifiedCodeHasSuffix != nil {
+		predicates = append(predicates, paymentattempt.UnifiedCodeHasSuffix(*i.UnifiedCodeHasSuffix))
+	}
+	if i.UnifiedCodeIsNil {
+		predicates = append(predicates, paymentattempt.UnifiedCodeIsNil())
+	}
+	if i.UnifiedCodeNotNil {
+		predicates = append(predicates, paymentattempt.UnifiedCodeNotNil())
+	}
+	if i.UnifiedCodeEqualFold != nil {
+		predicates = append(predicates, paymentattempt.UnifiedCodeEqualFold(*i.UnifiedCodeEqualFold))
+	}
+	if i.UnifiedCodeContainsFold != nil {
+		predicates = append(predicates, paymentattempt.UnifiedCodeContainsFold(*i.UnifiedCodeContainsFold))
+	}
+	if i.UnifiedMessage != nil {
+		predicates = append(predicates, paymentattempt.UnifiedMessageEQ(*i.UnifiedMessage))
+	}
+	if i.UnifiedMessageNEQ != nil {
+		predicates = append(predicates, paymentattempt.UnifiedMessageNEQ(*i.UnifiedMessageNEQ))
+	}
+	if len(i.UnifiedMessageIn) > 0 {
+		predicates = append(predicates, paymentattempt.UnifiedMessageIn(i.UnifiedMessageIn...))
+	}
+	if len(i.UnifiedMessageNotIn) > 0 {
+		predicates = append(predicates, paymentattempt.UnifiedMessageNotIn(i.UnifiedMessageNotIn...))
+	}
+	if i.UnifiedMessageGT != nil {
+		predicates = append(predicates, paymentattempt.UnifiedMessageGT(*i.UnifiedMessageGT))
+	}
+	if i.UnifiedMessageGTE != nil {
+		predicates = append(predicates, paymentattempt.UnifiedMessageGTE(*i.UnifiedMessageGTE))
+	}
+	if i.UnifiedMessageLT != nil {
+		predicates = append(predicates, paymentattempt.UnifiedMessageLT(*i.UnifiedMessageLT))
+	}
+	if i.UnifiedMessageLTE != nil {
+		predicates = append(predicates, paymentattempt.UnifiedMessageLTE(*i.UnifiedMessageLTE))
+	}
+	if i.UnifiedMessageContains != nil {
+		predicates = append(predicates, paymentattempt.UnifiedMessageContains(*i.UnifiedMessageContains))
+	}
+	if i.UnifiedMessageHasPrefix != nil {
+		predicates = append(predicates, paymentattempt.UnifiedMessageHasPrefix(*i.UnifiedMessageHasPrefix))
+	}
+	if i.UnifiedMessageHasSuffix != nil {
+		predicates = append(predicates, paymentattempt.UnifiedMessageHasSuffix(*i.UnifiedMessageHasSuffix))
+	}
+	if i.UnifiedMessageIsNil {
+		predicates = append(predicates, paymentattempt.UnifiedMessageIsNil())
+	}
+	if i.UnifiedMessageNotNil {
+		predicates = append(predicates, paymentattempt.UnifiedMessageNotNil())
+	}
+	if i.UnifiedMessageEqualFold != nil {
+		predicates = append(predicates, paymentattempt.UnifiedMessageEqualFold(*i.UnifiedMessageEqualFold))
+	}
+	if i.UnifiedMessageContainsFold != nil {
+		predicates = append(predicates, paymentattempt.UnifiedMessageContainsFold(*i.UnifiedMessageContainsFold))
+	}
+	if i.IssuerErrorCode != nil {
+		predicates = append(predicates, paymentattempt.IssuerErrorCodeEQ(*i.IssuerErrorCode))
+	}
+	if i.IssuerErrorCodeNEQ != nil {
+		predicates = append(predicates, paymentattempt.IssuerErrorCodeNEQ(*i.IssuerErrorCodeNEQ))
+	}
+	if len(i.IssuerErrorCodeIn) > 0 {
+		predicates = append(predicates, paymentattempt.IssuerErrorCodeIn(i.IssuerErrorCodeIn...))
+	}
+	if len(i.IssuerErrorCodeNotIn) > 0 {
+		predicates = append(predicates, paymentattempt.IssuerErrorCodeNotIn(i.IssuerErrorCodeNotIn...))
+	}
+	if i.IssuerErrorCodeGT != nil {
+		predicates = append(predicates, paymentattempt.IssuerErrorCodeGT(*i.IssuerErrorCodeGT))
+	}
+	if i.IssuerErrorCodeGTE != nil {
+		predicates = append(predicates, paymentattempt.IssuerErrorCodeGTE(*i.IssuerErrorCodeGTE))
+	}
+	if i.IssuerErrorCodeLT != nil {
+		predicates = append(predicates, paymentattempt.IssuerErrorCodeLT(*i.IssuerErrorCodeLT))
+	}
+	if i.IssuerErrorCodeLTE != nil {
+		predicates = append(predicates, paymentattempt.IssuerErrorCodeLTE(*i.IssuerErrorCodeLTE))
+	}
+	if i.IssuerErrorCodeContains != nil {
+		predicates = append(predicates, paymentattempt.IssuerErrorCodeContains(*i.IssuerErrorCodeContains))
+	}
+	if i.IssuerErrorCodeHasPrefix != nil {
+		predicates = append(predicates, paymentattempt.IssuerErrorCodeHasPrefix(*i.IssuerErrorCodeHasPrefix))
+	}
+	if i.IssuerErrorCodeHasSuffix != nil {
+		predicates = append(predicates, paymentattempt.IssuerErrorCodeHasSuffix(*i.IssuerErrorCodeHasSuffix))
+	}
+	if i.IssuerErrorCodeIsNil {
+		predicates = append(predicates, paymentattempt.IssuerErrorCodeIsNil())
+	}
+	if i.IssuerErrorCodeNotNil {
+		predicates = append(predicates, paymentattempt.IssuerErrorCodeNotNil())
+	}
+	if i.IssuerErrorCodeEqualFold != nil {
+		predicates = append(predicates, paymentattempt.IssuerErrorCodeEqualFold(*i.IssuerErrorCodeEqualFold))
+	}
+	if i.IssuerErrorCodeContainsFold != nil {
+		predicates = append(predicates, paymentattempt.IssuerErrorCodeContainsFold(*i.IssuerErrorCodeContainsFold))
+	}
+	if i.IssuerErrorMessage != nil {
+		predicates = append(predicates, paymentattempt.IssuerErrorMessageEQ(*i.IssuerErrorMessage))
+	}
+	if i.IssuerErrorMessageNEQ != nil {
+		predicates = append(predicates, paymentattempt.IssuerErrorMessageNEQ(*i.IssuerErrorMessageNEQ))
+	}
+	if len(i.IssuerErrorMessageIn) > 0 {
+		predicates = append(predicates, paymentattempt.IssuerErrorMessageIn(i.IssuerErrorMessageIn...))
+	}
+	if len(i.IssuerErrorMessageNotIn) > 0 {
+		predicates = append(predicates, paymentattempt.IssuerErrorMessageNotIn(i.IssuerErrorMessageNotIn...))
+	}
+	if i.IssuerErrorMessageGT != nil {
+		predicates = append(predicates, paymentattempt.IssuerErrorMessageGT(*i.IssuerErrorMessageGT))
+	}
+	if i.IssuerErrorMessageGTE != nil {
+		predicates = append(predicates, paymentattempt.IssuerErrorMessageGTE(*i.IssuerErrorMessageGTE))
+	}
+	if i.IssuerErrorMessageLT != nil {
+		predicates = append(predicates, paymentattempt.IssuerErrorMessageLT(*i.IssuerErrorMessageLT))
+	}
+	if i.IssuerErrorMessageLTE != nil {
+		predicates = append(predicates, paymentattempt.IssuerErrorMessageLTE(*i.IssuerErrorMessageLTE))
+	}
+	if i.IssuerErrorMessageContains != nil {
+		predicates = append(predicates, paymentattempt.IssuerErrorMessageContains(*i.IssuerErrorMessageContains))
+	}
+	if i.IssuerErrorMessageHasPrefix != nil {
+		predicates = append(predicates, paymentattempt.IssuerErrorMessageHasPrefix(*i.IssuerErrorMessageHasPrefix))
+	}
+	if i.IssuerErrorMessageHasSuffix != nil {
+		predicates = append(predicates, paymentattempt.IssuerErrorMessageHasSuffix(*i.IssuerErrorMessageHasSuffix))
+	}
+	if i.IssuerErrorMessageIsNil {
+		predicates = append(predicates, paymentattempt.IssuerErrorMessageIsNil())
+	}
+	if i.IssuerErrorMessageNotNil {
+		predicates = append(predicates, paymentattempt.IssuerErrorMessageNotNil())
+	}
+	if i.IssuerErrorMessageEqualFold != nil {
+		predicates = append(predicates, paymentattempt.IssuerErrorMessageEqualFold(*i.IssuerErrorMessageEqualFold))
+	}
+	if i.IssuerErrorMessageContainsFold != nil {
+		predicates = append(predicates, paymentattempt.IssuerErrorMessageContainsFold(*i.IssuerErrorMessageContainsFold))
 	}
 	if i.Status != nil {
 		predicates = append(predicates, paymentattempt.StatusEQ(*i.Status))
@@ -10549,321 +10864,6 @@ func (i *PaymentAttemptWhereInput) P() (predicate.PaymentAttempt, error) {
 	}
 	if i.MandateIDContainsFold != nil {
 		predicates = append(predicates, paymentattempt.MandateIDContainsFold(*i.MandateIDContainsFold))
-	}
-	if i.ErrorCode != nil {
-		predicates = append(predicates, paymentattempt.ErrorCodeEQ(*i.ErrorCode))
-	}
-	if i.ErrorCodeNEQ != nil {
-		predicates = append(predicates, paymentattempt.ErrorCodeNEQ(*i.ErrorCodeNEQ))
-	}
-	if len(i.ErrorCodeIn) > 0 {
-		predicates = append(predicates, paymentattempt.ErrorCodeIn(i.ErrorCodeIn...))
-	}
-	if len(i.ErrorCodeNotIn) > 0 {
-		predicates = append(predicates, paymentattempt.ErrorCodeNotIn(i.ErrorCodeNotIn...))
-	}
-	if i.ErrorCodeGT != nil {
-		predicates = append(predicates, paymentattempt.ErrorCodeGT(*i.ErrorCodeGT))
-	}
-	if i.ErrorCodeGTE != nil {
-		predicates = append(predicates, paymentattempt.ErrorCodeGTE(*i.ErrorCodeGTE))
-	}
-	if i.ErrorCodeLT != nil {
-		predicates = append(predicates, paymentattempt.ErrorCodeLT(*i.ErrorCodeLT))
-	}
-	if i.ErrorCodeLTE != nil {
-		predicates = append(predicates, paymentattempt.ErrorCodeLTE(*i.ErrorCodeLTE))
-	}
-	if i.ErrorCodeContains != nil {
-		predicates = append(predicates, paymentattempt.ErrorCodeContains(*i.ErrorCodeContains))
-	}
-	if i.ErrorCodeHasPrefix != nil {
-		predicates = append(predicates, paymentattempt.ErrorCodeHasPrefix(*i.ErrorCodeHasPrefix))
-	}
-	if i.ErrorCodeHasSuffix != nil {
-		predicates = append(predicates, paymentattempt.ErrorCodeHasSuffix(*i.ErrorCodeHasSuffix))
-	}
-	if i.ErrorCodeIsNil {
-		predicates = append(predicates, paymentattempt.ErrorCodeIsNil())
-	}
-	if i.ErrorCodeNotNil {
-		predicates = append(predicates, paymentattempt.ErrorCodeNotNil())
-	}
-	if i.ErrorCodeEqualFold != nil {
-		predicates = append(predicates, paymentattempt.ErrorCodeEqualFold(*i.ErrorCodeEqualFold))
-	}
-	if i.ErrorCodeContainsFold != nil {
-		predicates = append(predicates, paymentattempt.ErrorCodeContainsFold(*i.ErrorCodeContainsFold))
-	}
-	if i.ErrorMessage != nil {
-		predicates = append(predicates, paymentattempt.ErrorMessageEQ(*i.ErrorMessage))
-	}
-	if i.ErrorMessageNEQ != nil {
-		predicates = append(predicates, paymentattempt.ErrorMessageNEQ(*i.ErrorMessageNEQ))
-	}
-	if len(i.ErrorMessageIn) > 0 {
-		predicates = append(predicates, paymentattempt.ErrorMessageIn(i.ErrorMessageIn...))
-	}
-	if len(i.ErrorMessageNotIn) > 0 {
-		predicates = append(predicates, paymentattempt.ErrorMessageNotIn(i.ErrorMessageNotIn...))
-	}
-	if i.ErrorMessageGT != nil {
-		predicates = append(predicates, paymentattempt.ErrorMessageGT(*i.ErrorMessageGT))
-	}
-	if i.ErrorMessageGTE != nil {
-		predicates = append(predicates, paymentattempt.ErrorMessageGTE(*i.ErrorMessageGTE))
-	}
-	if i.ErrorMessageLT != nil {
-		predicates = append(predicates, paymentattempt.ErrorMessageLT(*i.ErrorMessageLT))
-	}
-	if i.ErrorMessageLTE != nil {
-		predicates = append(predicates, paymentattempt.ErrorMessageLTE(*i.ErrorMessageLTE))
-	}
-	if i.ErrorMessageContains != nil {
-		predicates = append(predicates, paymentattempt.ErrorMessageContains(*i.ErrorMessageContains))
-	}
-	if i.ErrorMessageHasPrefix != nil {
-		predicates = append(predicates, paymentattempt.ErrorMessageHasPrefix(*i.ErrorMessageHasPrefix))
-	}
-	if i.ErrorMessageHasSuffix != nil {
-		predicates = append(predicates, paymentattempt.ErrorMessageHasSuffix(*i.ErrorMessageHasSuffix))
-	}
-	if i.ErrorMessageIsNil {
-		predicates = append(predicates, paymentattempt.ErrorMessageIsNil())
-	}
-	if i.ErrorMessageNotNil {
-		predicates = append(predicates, paymentattempt.ErrorMessageNotNil())
-	}
-	if i.ErrorMessageEqualFold != nil {
-		predicates = append(predicates, paymentattempt.ErrorMessageEqualFold(*i.ErrorMessageEqualFold))
-	}
-	if i.ErrorMessageContainsFold != nil {
-		predicates = append(predicates, paymentattempt.ErrorMessageContainsFold(*i.ErrorMessageContainsFold))
-	}
-	if i.ErrorReason != nil {
-		predicates = append(predicates, paymentattempt.ErrorReasonEQ(*i.ErrorReason))
-	}
-	if i.ErrorReasonNEQ != nil {
-		predicates = append(predicates, paymentattempt.ErrorReasonNEQ(*i.ErrorReasonNEQ))
-	}
-	if len(i.ErrorReasonIn) > 0 {
-		predicates = append(predicates, paymentattempt.ErrorReasonIn(i.ErrorReasonIn...))
-	}
-	if len(i.ErrorReasonNotIn) > 0 {
-		predicates = append(predicates, paymentattempt.ErrorReasonNotIn(i.ErrorReasonNotIn...))
-	}
-	if i.ErrorReasonGT != nil {
-		predicates = append(predicates, paymentattempt.ErrorReasonGT(*i.ErrorReasonGT))
-	}
-	if i.ErrorReasonGTE != nil {
-		predicates = append(predicates, paymentattempt.ErrorReasonGTE(*i.ErrorReasonGTE))
-	}
-	if i.ErrorReasonLT != nil {
-		predicates = append(predicates, paymentattempt.ErrorReasonLT(*i.ErrorReasonLT))
-	}
-	if i.ErrorReasonLTE != nil {
-		predicates = append(predicates, paymentattempt.ErrorReasonLTE(*i.ErrorReasonLTE))
-	}
-	if i.ErrorReasonContains != nil {
-		predicates = append(predicates, paymentattempt.ErrorReasonContains(*i.ErrorReasonContains))
-	}
-	if i.ErrorReasonHasPrefix != nil {
-		predicates = append(predicates, paymentattempt.ErrorReasonHasPrefix(*i.ErrorReasonHasPrefix))
-	}
-	if i.ErrorReasonHasSuffix != nil {
-		predicates = append(predicates, paymentattempt.ErrorReasonHasSuffix(*i.ErrorReasonHasSuffix))
-	}
-	if i.ErrorReasonIsNil {
-		predicates = append(predicates, paymentattempt.ErrorReasonIsNil())
-	}
-	if i.ErrorReasonNotNil {
-		predicates = append(predicates, paymentattempt.ErrorReasonNotNil())
-	}
-	if i.ErrorReasonEqualFold != nil {
-		predicates = append(predicates, paymentattempt.ErrorReasonEqualFold(*i.ErrorReasonEqualFold))
-	}
-	if i.ErrorReasonContainsFold != nil {
-		predicates = append(predicates, paymentattempt.ErrorReasonContainsFold(*i.ErrorReasonContainsFold))
-	}
-	if i.UnifiedCode != nil {
-		predicates = append(predicates, paymentattempt.UnifiedCodeEQ(*i.UnifiedCode))
-	}
-	if i.UnifiedCodeNEQ != nil {
-		predicates = append(predicates, paymentattempt.UnifiedCodeNEQ(*i.UnifiedCodeNEQ))
-	}
-	if len(i.UnifiedCodeIn) > 0 {
-		predicates = append(predicates, paymentattempt.UnifiedCodeIn(i.UnifiedCodeIn...))
-	}
-	if len(i.UnifiedCodeNotIn) > 0 {
-		predicates = append(predicates, paymentattempt.UnifiedCodeNotIn(i.UnifiedCodeNotIn...))
-	}
-	if i.UnifiedCodeGT != nil {
-		predicates = append(predicates, paymentattempt.UnifiedCodeGT(*i.UnifiedCodeGT))
-	}
-	if i.UnifiedCodeGTE != nil {
-		predicates = append(predicates, paymentattempt.UnifiedCodeGTE(*i.UnifiedCodeGTE))
-	}
-	if i.UnifiedCodeLT != nil {
-		predicates = append(predicates, paymentattempt.UnifiedCodeLT(*i.UnifiedCodeLT))
-	}
-	if i.UnifiedCodeLTE != nil {
-		predicates = append(predicates, paymentattempt.UnifiedCodeLTE(*i.UnifiedCodeLTE))
-	}
-	if i.UnifiedCodeContains != nil {
-		predicates = append(predicates, paymentattempt.UnifiedCodeContains(*i.UnifiedCodeContains))
-	}
-	if i.UnifiedCodeHasPrefix != nil {
-		predicates = append(predicates, paymentattempt.UnifiedCodeHasPrefix(*i.UnifiedCodeHasPrefix))
-	}
-	if i.UnifiedCodeHasSuffix != nil {
-		predicates = append(predicates, paymentattempt.UnifiedCodeHasSuffix(*i.UnifiedCodeHasSuffix))
-	}
-	if i.UnifiedCodeIsNil {
-		predicates = append(predicates, paymentattempt.UnifiedCodeIsNil())
-	}
-	if i.UnifiedCodeNotNil {
-		predicates = append(predicates, paymentattempt.UnifiedCodeNotNil())
-	}
-	if i.UnifiedCodeEqualFold != nil {
-		predicates = append(predicates, paymentattempt.UnifiedCodeEqualFold(*i.UnifiedCodeEqualFold))
-	}
-	if i.UnifiedCodeContainsFold != nil {
-		predicates = append(predicates, paymentattempt.UnifiedCodeContainsFold(*i.UnifiedCodeContainsFold))
-	}
-	if i.UnifiedMessage != nil {
-		predicates = append(predicates, paymentattempt.UnifiedMessageEQ(*i.UnifiedMessage))
-	}
-	if i.UnifiedMessageNEQ != nil {
-		predicates = append(predicates, paymentattempt.UnifiedMessageNEQ(*i.UnifiedMessageNEQ))
-	}
-	if len(i.UnifiedMessageIn) > 0 {
-		predicates = append(predicates, paymentattempt.UnifiedMessageIn(i.UnifiedMessageIn...))
-	}
-	if len(i.UnifiedMessageNotIn) > 0 {
-		predicates = append(predicates, paymentattempt.UnifiedMessageNotIn(i.UnifiedMessageNotIn...))
-	}
-	if i.UnifiedMessageGT != nil {
-		predicates = append(predicates, paymentattempt.UnifiedMessageGT(*i.UnifiedMessageGT))
-	}
-	if i.UnifiedMessageGTE != nil {
-		predicates = append(predicates, paymentattempt.UnifiedMessageGTE(*i.UnifiedMessageGTE))
-	}
-	if i.UnifiedMessageLT != nil {
-		predicates = append(predicates, paymentattempt.UnifiedMessageLT(*i.UnifiedMessageLT))
-	}
-	if i.UnifiedMessageLTE != nil {
-		predicates = append(predicates, paymentattempt.UnifiedMessageLTE(*i.UnifiedMessageLTE))
-	}
-	if i.UnifiedMessageContains != nil {
-		predicates = append(predicates, paymentattempt.UnifiedMessageContains(*i.UnifiedMessageContains))
-	}
-	if i.UnifiedMessageHasPrefix != nil {
-		predicates = append(predicates, paymentattempt.UnifiedMessageHasPrefix(*i.UnifiedMessageHasPrefix))
-	}
-	if i.UnifiedMessageHasSuffix != nil {
-		predicates = append(predicates, paymentattempt.UnifiedMessageHasSuffix(*i.UnifiedMessageHasSuffix))
-	}
-	if i.UnifiedMessageIsNil {
-		predicates = append(predicates, paymentattempt.UnifiedMessageIsNil())
-	}
-	if i.UnifiedMessageNotNil {
-		predicates = append(predicates, paymentattempt.UnifiedMessageNotNil())
-	}
-	if i.UnifiedMessageEqualFold != nil {
-		predicates = append(predicates, paymentattempt.UnifiedMessageEqualFold(*i.UnifiedMessageEqualFold))
-	}
-	if i.UnifiedMessageContainsFold != nil {
-		predicates = append(predicates, paymentattempt.UnifiedMessageContainsFold(*i.UnifiedMessageContainsFold))
-	}
-	if i.IssuerErrorCode != nil {
-		predicates = append(predicates, paymentattempt.IssuerErrorCodeEQ(*i.IssuerErrorCode))
-	}
-	if i.IssuerErrorCodeNEQ != nil {
-		predicates = append(predicates, paymentattempt.IssuerErrorCodeNEQ(*i.IssuerErrorCodeNEQ))
-	}
-	if len(i.IssuerErrorCodeIn) > 0 {
-		predicates = append(predicates, paymentattempt.IssuerErrorCodeIn(i.IssuerErrorCodeIn...))
-	}
-	if len(i.IssuerErrorCodeNotIn) > 0 {
-		predicates = append(predicates, paymentattempt.IssuerErrorCodeNotIn(i.IssuerErrorCodeNotIn...))
-	}
-	if i.IssuerErrorCodeGT != nil {
-		predicates = append(predicates, paymentattempt.IssuerErrorCodeGT(*i.IssuerErrorCodeGT))
-	}
-	if i.IssuerErrorCodeGTE != nil {
-		predicates = append(predicates, paymentattempt.IssuerErrorCodeGTE(*i.IssuerErrorCodeGTE))
-	}
-	if i.IssuerErrorCodeLT != nil {
-		predicates = append(predicates, paymentattempt.IssuerErrorCodeLT(*i.IssuerErrorCodeLT))
-	}
-	if i.IssuerErrorCodeLTE != nil {
-		predicates = append(predicates, paymentattempt.IssuerErrorCodeLTE(*i.IssuerErrorCodeLTE))
-	}
-	if i.IssuerErrorCodeContains != nil {
-		predicates = append(predicates, paymentattempt.IssuerErrorCodeContains(*i.IssuerErrorCodeContains))
-	}
-	if i.IssuerErrorCodeHasPrefix != nil {
-		predicates = append(predicates, paymentattempt.IssuerErrorCodeHasPrefix(*i.IssuerErrorCodeHasPrefix))
-	}
-	if i.IssuerErrorCodeHasSuffix != nil {
-		predicates = append(predicates, paymentattempt.IssuerErrorCodeHasSuffix(*i.IssuerErrorCodeHasSuffix))
-	}
-	if i.IssuerErrorCodeIsNil {
-		predicates = append(predicates, paymentattempt.IssuerErrorCodeIsNil())
-	}
-	if i.IssuerErrorCodeNotNil {
-		predicates = append(predicates, paymentattempt.IssuerErrorCodeNotNil())
-	}
-	if i.IssuerErrorCodeEqualFold != nil {
-		predicates = append(predicates, paymentattempt.IssuerErrorCodeEqualFold(*i.IssuerErrorCodeEqualFold))
-	}
-	if i.IssuerErrorCodeContainsFold != nil {
-		predicates = append(predicates, paymentattempt.IssuerErrorCodeContainsFold(*i.IssuerErrorCodeContainsFold))
-	}
-	if i.IssuerErrorMessage != nil {
-		predicates = append(predicates, paymentattempt.IssuerErrorMessageEQ(*i.IssuerErrorMessage))
-	}
-	if i.IssuerErrorMessageNEQ != nil {
-		predicates = append(predicates, paymentattempt.IssuerErrorMessageNEQ(*i.IssuerErrorMessageNEQ))
-	}
-	if len(i.IssuerErrorMessageIn) > 0 {
-		predicates = append(predicates, paymentattempt.IssuerErrorMessageIn(i.IssuerErrorMessageIn...))
-	}
-	if len(i.IssuerErrorMessageNotIn) > 0 {
-		predicates = append(predicates, paymentattempt.IssuerErrorMessageNotIn(i.IssuerErrorMessageNotIn...))
-	}
-	if i.IssuerErrorMessageGT != nil {
-		predicates = append(predicates, paymentattempt.IssuerErrorMessageGT(*i.IssuerErrorMessageGT))
-	}
-	if i.IssuerErrorMessageGTE != nil {
-		predicates = append(predicates, paymentattempt.IssuerErrorMessageGTE(*i.IssuerErrorMessageGTE))
-	}
-	if i.IssuerErrorMessageLT != nil {
-		predicates = append(predicates, paymentattempt.IssuerErrorMessageLT(*i.IssuerErrorMessageLT))
-	}
-	if i.IssuerErrorMessageLTE != nil {
-		predicates = append(predicates, paymentattempt.IssuerErrorMessageLTE(*i.IssuerErrorMessageLTE))
-	}
-	if i.IssuerErrorMessageContains != nil {
-		predicates = append(predicates, paymentattempt.IssuerErrorMessageContains(*i.IssuerErrorMessageContains))
-	}
-	if i.IssuerErrorMessageHasPrefix != nil {
-		predicates = append(predicates, paymentattempt.IssuerErrorMessageHasPrefix(*i.IssuerErrorMessageHasPrefix))
-	}
-	if i.IssuerErrorMessageHasSuffix != nil {
-		predicates = append(predicates, paymentattempt.IssuerErrorMessageHasSuffix(*i.IssuerErrorMessageHasSuffix))
-	}
-	if i.IssuerErrorMessageIsNil {
-		predicates = append(predicates, paymentattempt.IssuerErrorMessageIsNil())
-	}
-	if i.IssuerErrorMessageNotNil {
-		predicates = append(predicates, paymentattempt.IssuerErrorMessageNotNil())
-	}
-	if i.IssuerErrorMessageEqualFold != nil {
-		predicates = append(predicates, paymentattempt.IssuerErrorMessageEqualFold(*i.IssuerErrorMessageEqualFold))
-	}
-	if i.IssuerErrorMessageContainsFold != nil {
-		predicates = append(predicates, paymentattempt.IssuerErrorMessageContainsFold(*i.IssuerErrorMessageContainsFold))
 	}
 	if i.NetworkAdviceCode != nil {
 		predicates = append(predicates, paymentattempt.NetworkAdviceCodeEQ(*i.NetworkAdviceCode))
@@ -15202,21 +15202,6 @@ type RefundWhereInput struct {
 	ModifiedAtLT    *time.Time  `json:"modifiedAtLT,omitempty"`
 	ModifiedAtLTE   *time.Time  `json:"modifiedAtLTE,omitempty"`
 
-	// "refund_id" field predicates.
-	RefundID             *string  `json:"refundID,omitempty"`
-	RefundIDNEQ          *string  `json:"refundIDNEQ,omitempty"`
-	RefundIDIn           []string `json:"refundIDIn,omitempty"`
-	RefundIDNotIn        []string `json:"refundIDNotIn,omitempty"`
-	RefundIDGT           *string  `json:"refundIDGT,omitempty"`
-	RefundIDGTE          *string  `json:"refundIDGTE,omitempty"`
-	RefundIDLT           *string  `json:"refundIDLT,omitempty"`
-	RefundIDLTE          *string  `json:"refundIDLTE,omitempty"`
-	RefundIDContains     *string  `json:"refundIDContains,omitempty"`
-	RefundIDHasPrefix    *string  `json:"refundIDHasPrefix,omitempty"`
-	RefundIDHasSuffix    *string  `json:"refundIDHasSuffix,omitempty"`
-	RefundIDEqualFold    *string  `json:"refundIDEqualFold,omitempty"`
-	RefundIDContainsFold *string  `json:"refundIDContainsFold,omitempty"`
-
 	// "payment_intent_id" field predicates.
 	PaymentIntentID             *string  `json:"paymentIntentID,omitempty"`
 	PaymentIntentIDNEQ          *string  `json:"paymentIntentIDNEQ,omitempty"`
@@ -15231,6 +15216,123 @@ type RefundWhereInput struct {
 	PaymentIntentIDHasSuffix    *string  `json:"paymentIntentIDHasSuffix,omitempty"`
 	PaymentIntentIDEqualFold    *string  `json:"paymentIntentIDEqualFold,omitempty"`
 	PaymentIntentIDContainsFold *string  `json:"paymentIntentIDContainsFold,omitempty"`
+
+	// "error_code" field predicates.
+	ErrorCode             *string  `json:"errorCode,omitempty"`
+	ErrorCodeNEQ          *string  `json:"errorCodeNEQ,omitempty"`
+	ErrorCodeIn           []string `json:"errorCodeIn,omitempty"`
+	ErrorCodeNotIn        []string `json:"errorCodeNotIn,omitempty"`
+	ErrorCodeGT           *string  `json:"errorCodeGT,omitempty"`
+	ErrorCodeGTE          *string  `json:"errorCodeGTE,omitempty"`
+	ErrorCodeLT           *string  `json:"errorCodeLT,omitempty"`
+	ErrorCodeLTE          *string  `json:"errorCodeLTE,omitempty"`
+	ErrorCodeContains     *string  `json:"errorCodeContains,omitempty"`
+	ErrorCodeHasPrefix    *string  `json:"errorCodeHasPrefix,omitempty"`
+	ErrorCodeHasSuffix    *string  `json:"errorCodeHasSuffix,omitempty"`
+	ErrorCodeIsNil        bool     `json:"errorCodeIsNil,omitempty"`
+	ErrorCodeNotNil       bool     `json:"errorCodeNotNil,omitempty"`
+	ErrorCodeEqualFold    *string  `json:"errorCodeEqualFold,omitempty"`
+	ErrorCodeContainsFold *string  `json:"errorCodeContainsFold,omitempty"`
+
+	// "error_message" field predicates.
+	ErrorMessage             *string  `json:"errorMessage,omitempty"`
+	ErrorMessageNEQ          *string  `json:"errorMessageNEQ,omitempty"`
+	ErrorMessageIn           []string `json:"errorMessageIn,omitempty"`
+	ErrorMessageNotIn        []string `json:"errorMessageNotIn,omitempty"`
+	ErrorMessageGT           *string  `json:"errorMessageGT,omitempty"`
+	ErrorMessageGTE          *string  `json:"errorMessageGTE,omitempty"`
+	ErrorMessageLT           *string  `json:"errorMessageLT,omitempty"`
+	ErrorMessageLTE          *string  `json:"errorMessageLTE,omitempty"`
+	ErrorMessageContains     *string  `json:"errorMessageContains,omitempty"`
+	ErrorMessageHasPrefix    *string  `json:"errorMessageHasPrefix,omitempty"`
+	ErrorMessageHasSuffix    *string  `json:"errorMessageHasSuffix,omitempty"`
+	ErrorMessageIsNil        bool     `json:"errorMessageIsNil,omitempty"`
+	ErrorMessageNotNil       bool     `json:"errorMessageNotNil,omitempty"`
+	ErrorMessageEqualFold    *string  `json:"errorMessageEqualFold,omitempty"`
+	ErrorMessageContainsFold *string  `json:"errorMessageContainsFold,omitempty"`
+
+	// "unified_code" field predicates.
+	UnifiedCode             *string  `json:"unifiedCode,omitempty"`
+	UnifiedCodeNEQ          *string  `json:"unifiedCodeNEQ,omitempty"`
+	UnifiedCodeIn           []string `json:"unifiedCodeIn,omitempty"`
+	UnifiedCodeNotIn        []string `json:"unifiedCodeNotIn,omitempty"`
+	UnifiedCodeGT           *string  `json:"unifiedCodeGT,omitempty"`
+	UnifiedCodeGTE          *string  `json:"unifiedCodeGTE,omitempty"`
+	UnifiedCodeLT           *string  `json:"unifiedCodeLT,omitempty"`
+	UnifiedCodeLTE          *string  `json:"unifiedCodeLTE,omitempty"`
+	UnifiedCodeContains     *string  `json:"unifiedCodeContains,omitempty"`
+	UnifiedCodeHasPrefix    *string  `json:"unifiedCodeHasPrefix,omitempty"`
+	UnifiedCodeHasSuffix    *string  `json:"unifiedCodeHasSuffix,omitempty"`
+	UnifiedCodeIsNil        bool     `json:"unifiedCodeIsNil,omitempty"`
+	UnifiedCodeNotNil       bool     `json:"unifiedCodeNotNil,omitempty"`
+	UnifiedCodeEqualFold    *string  `json:"unifiedCodeEqualFold,omitempty"`
+	UnifiedCodeContainsFold *string  `json:"unifiedCodeContainsFold,omitempty"`
+
+	// "unified_message" field predicates.
+	UnifiedMessage             *string  `json:"unifiedMessage,omitempty"`
+	UnifiedMessageNEQ          *string  `json:"unifiedMessageNEQ,omitempty"`
+	UnifiedMessageIn           []string `json:"unifiedMessageIn,omitempty"`
+	UnifiedMessageNotIn        []string `json:"unifiedMessageNotIn,omitempty"`
+	UnifiedMessageGT           *string  `json:"unifiedMessageGT,omitempty"`
+	UnifiedMessageGTE          *string  `json:"unifiedMessageGTE,omitempty"`
+	UnifiedMessageLT           *string  `json:"unifiedMessageLT,omitempty"`
+	UnifiedMessageLTE          *string  `json:"unifiedMessageLTE,omitempty"`
+	UnifiedMessageContains     *string  `json:"unifiedMessageContains,omitempty"`
+	UnifiedMessageHasPrefix    *string  `json:"unifiedMessageHasPrefix,omitempty"`
+	UnifiedMessageHasSuffix    *string  `json:"unifiedMessageHasSuffix,omitempty"`
+	UnifiedMessageIsNil        bool     `json:"unifiedMessageIsNil,omitempty"`
+	UnifiedMessageNotNil       bool     `json:"unifiedMessageNotNil,omitempty"`
+	UnifiedMessageEqualFold    *string  `json:"unifiedMessageEqualFold,omitempty"`
+	UnifiedMessageContainsFold *string  `json:"unifiedMessageContainsFold,omitempty"`
+
+	// "issuer_error_code" field predicates.
+	IssuerErrorCode             *string  `json:"issuerErrorCode,omitempty"`
+	IssuerErrorCodeNEQ          *string  `json:"issuerErrorCodeNEQ,omitempty"`
+	IssuerErrorCodeIn           []string `json:"issuerErrorCodeIn,omitempty"`
+	IssuerErrorCodeNotIn        []string `json:"issuerErrorCodeNotIn,omitempty"`
+	IssuerErrorCodeGT           *string  `json:"issuerErrorCodeGT,omitempty"`
+	IssuerErrorCodeGTE          *string  `json:"issuerErrorCodeGTE,omitempty"`
+	IssuerErrorCodeLT           *string  `json:"issuerErrorCodeLT,omitempty"`
+	IssuerErrorCodeLTE          *string  `json:"issuerErrorCodeLTE,omitempty"`
+	IssuerErrorCodeContains     *string  `json:"issuerErrorCodeContains,omitempty"`
+	IssuerErrorCodeHasPrefix    *string  `json:"issuerErrorCodeHasPrefix,omitempty"`
+	IssuerErrorCodeHasSuffix    *string  `json:"issuerErrorCodeHasSuffix,omitempty"`
+	IssuerErrorCodeIsNil        bool     `json:"issuerErrorCodeIsNil,omitempty"`
+	IssuerErrorCodeNotNil       bool     `json:"issuerErrorCodeNotNil,omitempty"`
+	IssuerErrorCodeEqualFold    *string  `json:"issuerErrorCodeEqualFold,omitempty"`
+	IssuerErrorCodeContainsFold *string  `json:"issuerErrorCodeContainsFold,omitempty"`
+
+	// "issuer_error_message" field predicates.
+	IssuerErrorMessage             *string  `json:"issuerErrorMessage,omitempty"`
+	IssuerErrorMessageNEQ          *string  `json:"issuerErrorMessageNEQ,omitempty"`
+	IssuerErrorMessageIn           []string `json:"issuerErrorMessageIn,omitempty"`
+	IssuerErrorMessageNotIn        []string `json:"issuerErrorMessageNotIn,omitempty"`
+	IssuerErrorMessageGT           *string  `json:"issuerErrorMessageGT,omitempty"`
+	IssuerErrorMessageGTE          *string  `json:"issuerErrorMessageGTE,omitempty"`
+	IssuerErrorMessageLT           *string  `json:"issuerErrorMessageLT,omitempty"`
+	IssuerErrorMessageLTE          *string  `json:"issuerErrorMessageLTE,omitempty"`
+	IssuerErrorMessageContains     *string  `json:"issuerErrorMessageContains,omitempty"`
+	IssuerErrorMessageHasPrefix    *string  `json:"issuerErrorMessageHasPrefix,omitempty"`
+	IssuerErrorMessageHasSuffix    *string  `json:"issuerErrorMessageHasSuffix,omitempty"`
+	IssuerErrorMessageIsNil        bool     `json:"issuerErrorMessageIsNil,omitempty"`
+	IssuerErrorMessageNotNil       bool     `json:"issuerErrorMessageNotNil,omitempty"`
+	IssuerErrorMessageEqualFold    *string  `json:"issuerErrorMessageEqualFold,omitempty"`
+	IssuerErrorMessageContainsFold *string  `json:"issuerErrorMessageContainsFold,omitempty"`
+
+	// "refund_id" field predicates.
+	RefundID             *string  `json:"refundID,omitempty"`
+	RefundIDNEQ          *string  `json:"refundIDNEQ,omitempty"`
+	RefundIDIn           []string `json:"refundIDIn,omitempty"`
+	RefundIDNotIn        []string `json:"refundIDNotIn,omitempty"`
+	RefundIDGT           *string  `json:"refundIDGT,omitempty"`
+	RefundIDGTE          *string  `json:"refundIDGTE,omitempty"`
+	RefundIDLT           *string  `json:"refundIDLT,omitempty"`
+	RefundIDLTE          *string  `json:"refundIDLTE,omitempty"`
+	RefundIDContains     *string  `json:"refundIDContains,omitempty"`
+	RefundIDHasPrefix    *string  `json:"refundIDHasPrefix,omitempty"`
+	RefundIDHasSuffix    *string  `json:"refundIDHasSuffix,omitempty"`
+	RefundIDEqualFold    *string  `json:"refundIDEqualFold,omitempty"`
+	RefundIDContainsFold *string  `json:"refundIDContainsFold,omitempty"`
 
 	// "attempt_id" field predicates.
 	AttemptID             *string  `json:"attemptID,omitempty"`
@@ -15355,108 +15457,6 @@ type RefundWhereInput struct {
 	ReasonNotNil       bool     `json:"reasonNotNil,omitempty"`
 	ReasonEqualFold    *string  `json:"reasonEqualFold,omitempty"`
 	ReasonContainsFold *string  `json:"reasonContainsFold,omitempty"`
-
-	// "error_code" field predicates.
-	ErrorCode             *string  `json:"errorCode,omitempty"`
-	ErrorCodeNEQ          *string  `json:"errorCodeNEQ,omitempty"`
-	ErrorCodeIn           []string `json:"errorCodeIn,omitempty"`
-	ErrorCodeNotIn        []string `json:"errorCodeNotIn,omitempty"`
-	ErrorCodeGT           *string  `json:"errorCodeGT,omitempty"`
-	ErrorCodeGTE          *string  `json:"errorCodeGTE,omitempty"`
-	ErrorCodeLT           *string  `json:"errorCodeLT,omitempty"`
-	ErrorCodeLTE          *string  `json:"errorCodeLTE,omitempty"`
-	ErrorCodeContains     *string  `json:"errorCodeContains,omitempty"`
-	ErrorCodeHasPrefix    *string  `json:"errorCodeHasPrefix,omitempty"`
-	ErrorCodeHasSuffix    *string  `json:"errorCodeHasSuffix,omitempty"`
-	ErrorCodeIsNil        bool     `json:"errorCodeIsNil,omitempty"`
-	ErrorCodeNotNil       bool     `json:"errorCodeNotNil,omitempty"`
-	ErrorCodeEqualFold    *string  `json:"errorCodeEqualFold,omitempty"`
-	ErrorCodeContainsFold *string  `json:"errorCodeContainsFold,omitempty"`
-
-	// "error_message" field predicates.
-	ErrorMessage             *string  `json:"errorMessage,omitempty"`
-	ErrorMessageNEQ          *string  `json:"errorMessageNEQ,omitempty"`
-	ErrorMessageIn           []string `json:"errorMessageIn,omitempty"`
-	ErrorMessageNotIn        []string `json:"errorMessageNotIn,omitempty"`
-	ErrorMessageGT           *string  `json:"errorMessageGT,omitempty"`
-	ErrorMessageGTE          *string  `json:"errorMessageGTE,omitempty"`
-	ErrorMessageLT           *string  `json:"errorMessageLT,omitempty"`
-	ErrorMessageLTE          *string  `json:"errorMessageLTE,omitempty"`
-	ErrorMessageContains     *string  `json:"errorMessageContains,omitempty"`
-	ErrorMessageHasPrefix    *string  `json:"errorMessageHasPrefix,omitempty"`
-	ErrorMessageHasSuffix    *string  `json:"errorMessageHasSuffix,omitempty"`
-	ErrorMessageIsNil        bool     `json:"errorMessageIsNil,omitempty"`
-	ErrorMessageNotNil       bool     `json:"errorMessageNotNil,omitempty"`
-	ErrorMessageEqualFold    *string  `json:"errorMessageEqualFold,omitempty"`
-	ErrorMessageContainsFold *string  `json:"errorMessageContainsFold,omitempty"`
-
-	// "unified_code" field predicates.
-	UnifiedCode             *string  `json:"unifiedCode,omitempty"`
-	UnifiedCodeNEQ          *string  `json:"unifiedCodeNEQ,omitempty"`
-	UnifiedCodeIn           []string `json:"unifiedCodeIn,omitempty"`
-	UnifiedCodeNotIn        []string `json:"unifiedCodeNotIn,omitempty"`
-	UnifiedCodeGT           *string  `json:"unifiedCodeGT,omitempty"`
-	UnifiedCodeGTE          *string  `json:"unifiedCodeGTE,omitempty"`
-	UnifiedCodeLT           *string  `json:"unifiedCodeLT,omitempty"`
-	UnifiedCodeLTE          *string  `json:"unifiedCodeLTE,omitempty"`
-	UnifiedCodeContains     *string  `json:"unifiedCodeContains,omitempty"`
-	UnifiedCodeHasPrefix    *string  `json:"unifiedCodeHasPrefix,omitempty"`
-	UnifiedCodeHasSuffix    *string  `json:"unifiedCodeHasSuffix,omitempty"`
-	UnifiedCodeIsNil        bool     `json:"unifiedCodeIsNil,omitempty"`
-	UnifiedCodeNotNil       bool     `json:"unifiedCodeNotNil,omitempty"`
-	UnifiedCodeEqualFold    *string  `json:"unifiedCodeEqualFold,omitempty"`
-	UnifiedCodeContainsFold *string  `json:"unifiedCodeContainsFold,omitempty"`
-
-	// "unified_message" field predicates.
-	UnifiedMessage             *string  `json:"unifiedMessage,omitempty"`
-	UnifiedMessageNEQ          *string  `json:"unifiedMessageNEQ,omitempty"`
-	UnifiedMessageIn           []string `json:"unifiedMessageIn,omitempty"`
-	UnifiedMessageNotIn        []string `json:"unifiedMessageNotIn,omitempty"`
-	UnifiedMessageGT           *string  `json:"unifiedMessageGT,omitempty"`
-	UnifiedMessageGTE          *string  `json:"unifiedMessageGTE,omitempty"`
-	UnifiedMessageLT           *string  `json:"unifiedMessageLT,omitempty"`
-	UnifiedMessageLTE          *string  `json:"unifiedMessageLTE,omitempty"`
-	UnifiedMessageContains     *string  `json:"unifiedMessageContains,omitempty"`
-	UnifiedMessageHasPrefix    *string  `json:"unifiedMessageHasPrefix,omitempty"`
-	UnifiedMessageHasSuffix    *string  `json:"unifiedMessageHasSuffix,omitempty"`
-	UnifiedMessageIsNil        bool     `json:"unifiedMessageIsNil,omitempty"`
-	UnifiedMessageNotNil       bool     `json:"unifiedMessageNotNil,omitempty"`
-	UnifiedMessageEqualFold    *string  `json:"unifiedMessageEqualFold,omitempty"`
-	UnifiedMessageContainsFold *string  `json:"unifiedMessageContainsFold,omitempty"`
-
-	// "issuer_error_code" field predicates.
-	IssuerErrorCode             *string  `json:"issuerErrorCode,omitempty"`
-	IssuerErrorCodeNEQ          *string  `json:"issuerErrorCodeNEQ,omitempty"`
-	IssuerErrorCodeIn           []string `json:"issuerErrorCodeIn,omitempty"`
-	IssuerErrorCodeNotIn        []string `json:"issuerErrorCodeNotIn,omitempty"`
-	IssuerErrorCodeGT           *string  `json:"issuerErrorCodeGT,omitempty"`
-	IssuerErrorCodeGTE          *string  `json:"issuerErrorCodeGTE,omitempty"`
-	IssuerErrorCodeLT           *string  `json:"issuerErrorCodeLT,omitempty"`
-	IssuerErrorCodeLTE          *string  `json:"issuerErrorCodeLTE,omitempty"`
-	IssuerErrorCodeContains     *string  `json:"issuerErrorCodeContains,omitempty"`
-	IssuerErrorCodeHasPrefix    *string  `json:"issuerErrorCodeHasPrefix,omitempty"`
-	IssuerErrorCodeHasSuffix    *string  `json:"issuerErrorCodeHasSuffix,omitempty"`
-	IssuerErrorCodeIsNil        bool     `json:"issuerErrorCodeIsNil,omitempty"`
-	IssuerErrorCodeNotNil       bool     `json:"issuerErrorCodeNotNil,omitempty"`
-	IssuerErrorCodeEqualFold    *string  `json:"issuerErrorCodeEqualFold,omitempty"`
-	IssuerErrorCodeContainsFold *string  `json:"issuerErrorCodeContainsFold,omitempty"`
-
-	// "issuer_error_message" field predicates.
-	IssuerErrorMessage             *string  `json:"issuerErrorMessage,omitempty"`
-	IssuerErrorMessageNEQ          *string  `json:"issuerErrorMessageNEQ,omitempty"`
-	IssuerErrorMessageIn           []string `json:"issuerErrorMessageIn,omitempty"`
-	IssuerErrorMessageNotIn        []string `json:"issuerErrorMessageNotIn,omitempty"`
-	IssuerErrorMessageGT           *string  `json:"issuerErrorMessageGT,omitempty"`
-	IssuerErrorMessageGTE          *string  `json:"issuerErrorMessageGTE,omitempty"`
-	IssuerErrorMessageLT           *string  `json:"issuerErrorMessageLT,omitempty"`
-	IssuerErrorMessageLTE          *string  `json:"issuerErrorMessageLTE,omitempty"`
-	IssuerErrorMessageContains     *string  `json:"issuerErrorMessageContains,omitempty"`
-	IssuerErrorMessageHasPrefix    *string  `json:"issuerErrorMessageHasPrefix,omitempty"`
-	IssuerErrorMessageHasSuffix    *string  `json:"issuerErrorMessageHasSuffix,omitempty"`
-	IssuerErrorMessageIsNil        bool     `json:"issuerErrorMessageIsNil,omitempty"`
-	IssuerErrorMessageNotNil       bool     `json:"issuerErrorMessageNotNil,omitempty"`
-	IssuerErrorMessageEqualFold    *string  `json:"issuerErrorMessageEqualFold,omitempty"`
-	IssuerErrorMessageContainsFold *string  `json:"issuerErrorMessageContainsFold,omitempty"`
 
 	// "raw_connector_response" field predicates.
 	RawConnectorResponse             *string  `json:"rawConnectorResponse,omitempty"`
@@ -15668,45 +15668,6 @@ func (i *RefundWhereInput) P() (predicate.Refund, error) {
 	if i.ModifiedAtLTE != nil {
 		predicates = append(predicates, refund.ModifiedAtLTE(*i.ModifiedAtLTE))
 	}
-	if i.RefundID != nil {
-		predicates = append(predicates, refund.RefundIDEQ(*i.RefundID))
-	}
-	if i.RefundIDNEQ != nil {
-		predicates = append(predicates, refund.RefundIDNEQ(*i.RefundIDNEQ))
-	}
-	if len(i.RefundIDIn) > 0 {
-		predicates = append(predicates, refund.RefundIDIn(i.RefundIDIn...))
-	}
-	if len(i.RefundIDNotIn) > 0 {
-		predicates = append(predicates, refund.RefundIDNotIn(i.RefundIDNotIn...))
-	}
-	if i.RefundIDGT != nil {
-		predicates = append(predicates, refund.RefundIDGT(*i.RefundIDGT))
-	}
-	if i.RefundIDGTE != nil {
-		predicates = append(predicates, refund.RefundIDGTE(*i.RefundIDGTE))
-	}
-	if i.RefundIDLT != nil {
-		predicates = append(predicates, refund.RefundIDLT(*i.RefundIDLT))
-	}
-	if i.RefundIDLTE != nil {
-		predicates = append(predicates, refund.RefundIDLTE(*i.RefundIDLTE))
-	}
-	if i.RefundIDContains != nil {
-		predicates = append(predicates, refund.RefundIDContains(*i.RefundIDContains))
-	}
-	if i.RefundIDHasPrefix != nil {
-		predicates = append(predicates, refund.RefundIDHasPrefix(*i.RefundIDHasPrefix))
-	}
-	if i.RefundIDHasSuffix != nil {
-		predicates = append(predicates, refund.RefundIDHasSuffix(*i.RefundIDHasSuffix))
-	}
-	if i.RefundIDEqualFold != nil {
-		predicates = append(predicates, refund.RefundIDEqualFold(*i.RefundIDEqualFold))
-	}
-	if i.RefundIDContainsFold != nil {
-		predicates = append(predicates, refund.RefundIDContainsFold(*i.RefundIDContainsFold))
-	}
 	if i.PaymentIntentID != nil {
 		predicates = append(predicates, refund.PaymentIntentIDEQ(*i.PaymentIntentID))
 	}
@@ -15745,6 +15706,315 @@ func (i *RefundWhereInput) P() (predicate.Refund, error) {
 	}
 	if i.PaymentIntentIDContainsFold != nil {
 		predicates = append(predicates, refund.PaymentIntentIDContainsFold(*i.PaymentIntentIDContainsFold))
+	}
+	if i.ErrorCode != nil {
+		predicates = append(predicates, refund.ErrorCodeEQ(*i.ErrorCode))
+	}
+	if i.ErrorCodeNEQ != nil {
+		predicates = append(predicates, refund.ErrorCodeNEQ(*i.ErrorCodeNEQ))
+	}
+	if len(i.ErrorCodeIn) > 0 {
+		predicates = append(predicates, refund.ErrorCodeIn(i.ErrorCodeIn...))
+	}
+	if len(i.ErrorCodeNotIn) > 0 {
+		predicates = append(predicates, refund.ErrorCodeNotIn(i.ErrorCodeNotIn...))
+	}
+	if i.ErrorCodeGT != nil {
+		predicates = append(predicates, refund.ErrorCodeGT(*i.ErrorCodeGT))
+	}
+	if i.ErrorCodeGTE != nil {
+		predicates = append(predicates, refund.ErrorCodeGTE(*i.ErrorCodeGTE))
+	}
+	if i.ErrorCodeLT != nil {
+		predicates = append(predicates, refund.ErrorCodeLT(*i.ErrorCodeLT))
+	}
+	if i.ErrorCodeLTE != nil {
+		predicates = append(predicates, refund.ErrorCodeLTE(*i.ErrorCodeLTE))
+	}
+	if i.ErrorCodeContains != nil {
+		predicates = append(predicates, refund.ErrorCodeContains(*i.ErrorCodeContains))
+	}
+	if i.ErrorCodeHasPrefix != nil {
+		predicates = append(predicates, refund.ErrorCodeHasPrefix(*i.ErrorCodeHasPrefix))
+	}
+	if i.ErrorCodeHasSuffix != nil {
+		predicates = append(predicates, refund.ErrorCodeHasSuffix(*i.ErrorCodeHasSuffix))
+	}
+	if i.ErrorCodeIsNil {
+		predicates = append(predicates, refund.ErrorCodeIsNil())
+	}
+	if i.ErrorCodeNotNil {
+		predicates = append(predicates, refund.ErrorCodeNotNil())
+	}
+	if i.ErrorCodeEqualFold != nil {
+		predicates = append(predicates, refund.ErrorCodeEqualFold(*i.ErrorCodeEqualFold))
+	}
+	if i.ErrorCodeContainsFold != nil {
+		predicates = append(predicates, refund.ErrorCodeContainsFold(*i.ErrorCodeContainsFold))
+	}
+	if i.ErrorMessage != nil {
+		predicates = append(predicates, refund.ErrorMessageEQ(*i.ErrorMessage))
+	}
+	if i.ErrorMessageNEQ != nil {
+		predicates = append(predicates, refund.ErrorMessageNEQ(*i.ErrorMessageNEQ))
+	}
+	if len(i.ErrorMessageIn) > 0 {
+		predicates = append(predicates, refund.ErrorMessageIn(i.ErrorMessageIn...))
+	}
+	if len(i.ErrorMessageNotIn) > 0 {
+		predicates = append(predicates, refund.ErrorMessageNotIn(i.ErrorMessageNotIn...))
+	}
+	if i.ErrorMessageGT != nil {
+		predicates = append(predicates, refund.ErrorMessageGT(*i.ErrorMessageGT))
+	}
+	if i.ErrorMessageGTE != nil {
+		predicates = append(predicates, refund.ErrorMessageGTE(*i.ErrorMessageGTE))
+	}
+	if i.ErrorMessageLT != nil {
+		predicates = append(predicates, refund.ErrorMessageLT(*i.ErrorMessageLT))
+	}
+	if i.ErrorMessageLTE != nil {
+		predicates = append(predicates, refund.ErrorMessageLTE(*i.ErrorMessageLTE))
+	}
+	if i.ErrorMessageContains != nil {
+		predicates = append(predicates, refund.ErrorMessageContains(*i.ErrorMessageContains))
+	}
+	if i.ErrorMessageHasPrefix != nil {
+		predicates = append(predicates, refund.ErrorMessageHasPrefix(*i.ErrorMessageHasPrefix))
+	}
+	if i.ErrorMessageHasSuffix != nil {
+		predicates = append(predicates, refund.ErrorMessageHasSuffix(*i.ErrorMessageHasSuffix))
+	}
+	if i.ErrorMessageIsNil {
+		predicates = append(predicates, refund.ErrorMessageIsNil())
+	}
+	if i.ErrorMessageNotNil {
+		predicates = append(predicates, refund.ErrorMessageNotNil())
+	}
+	if i.ErrorMessageEqualFold != nil {
+		predicates = append(predicates, refund.ErrorMessageEqualFold(*i.ErrorMessageEqualFold))
+	}
+	if i.ErrorMessageContainsFold != nil {
+		predicates = append(predicates, refund.ErrorMessageContainsFold(*i.ErrorMessageContainsFold))
+	}
+	if i.UnifiedCode != nil {
+		predicates = append(predicates, refund.UnifiedCodeEQ(*i.UnifiedCode))
+	}
+	if i.UnifiedCodeNEQ != nil {
+		predicates = append(predicates, refund.UnifiedCodeNEQ(*i.UnifiedCodeNEQ))
+	}
+	if len(i.UnifiedCodeIn) > 0 {
+		predicates = append(predicates, refund.UnifiedCodeIn(i.UnifiedCodeIn...))
+	}
+	if len(i.UnifiedCodeNotIn) > 0 {
+		predicates = append(predicates, refund.UnifiedCodeNotIn(i.UnifiedCodeNotIn...))
+	}
+	if i.UnifiedCodeGT != nil {
+		predicates = append(predicates, refund.UnifiedCodeGT(*i.UnifiedCodeGT))
+	}
+	if i.UnifiedCodeGTE != nil {
+		predicates = append(predicates, refund.UnifiedCodeGTE(*i.UnifiedCodeGTE))
+	}
+	if i.UnifiedCodeLT != nil {
+		predicates = append(predicates, refund.UnifiedCodeLT(*i.UnifiedCodeLT))
+	}
+	if i.UnifiedCodeLTE != nil {
+		predicates = append(predicates, refund.UnifiedCodeLTE(*i.UnifiedCodeLTE))
+	}
+	if i.UnifiedCodeContains != nil {
+		predicates = append(predicates, refund.UnifiedCodeContains(*i.UnifiedCodeContains))
+	}
+	if i.UnifiedCodeHasPrefix != nil {
+		predicates = append(predicates, refund.UnifiedCodeHasPrefix(*i.UnifiedCodeHasPrefix))
+	}
+	if i.UnifiedCodeHasSuffix != nil {
+		predicates = append(predicates, refund.UnifiedCodeHasSuffix(*i.UnifiedCodeHasSuffix))
+	}
+	if i.UnifiedCodeIsNil {
+		predicates = append(predicates, refund.UnifiedCodeIsNil())
+	}
+	if i.UnifiedCodeNotNil {
+		predicates = append(predicates, refund.UnifiedCodeNotNil())
+	}
+	if i.UnifiedCodeEqualFold != nil {
+		predicates = append(predicates, refund.UnifiedCodeEqualFold(*i.UnifiedCodeEqualFold))
+	}
+	if i.UnifiedCodeContainsFold != nil {
+		predicates = append(predicates, refund.UnifiedCodeContainsFold(*i.UnifiedCodeContainsFold))
+	}
+	if i.UnifiedMessage != nil {
+		predicates = append(predicates, refund.UnifiedMessageEQ(*i.UnifiedMessage))
+	}
+	if i.UnifiedMessageNEQ != nil {
+		predicates = append(predicates, refund.UnifiedMessageNEQ(*i.UnifiedMessageNEQ))
+	}
+	if len(i.UnifiedMessageIn) > 0 {
+		predicates = append(predicates, refund.UnifiedMessageIn(i.UnifiedMessageIn...))
+	}
+	if len(i.UnifiedMessageNotIn) > 0 {
+		predicates = append(predicates, refund.UnifiedMessageNotIn(i.UnifiedMessageNotIn...))
+	}
+	if i.UnifiedMessageGT != nil {
+		predicates = append(predicates, refund.UnifiedMessageGT(*i.UnifiedMessageGT))
+	}
+	if i.UnifiedMessageGTE != nil {
+		predicates = append(predicates, refund.UnifiedMessageGTE(*i.UnifiedMessageGTE))
+	}
+	if i.UnifiedMessageLT != nil {
+		predicates = append(predicates, refund.UnifiedMessageLT(*i.UnifiedMessageLT))
+	}
+	if i.UnifiedMessageLTE != nil {
+		predicates = append(predicates, refund.UnifiedMessageLTE(*i.UnifiedMessageLTE))
+	}
+	if i.UnifiedMessageContains != nil {
+		predicates = append(predicates, refund.UnifiedMessageContains(*i.UnifiedMessageContains))
+	}
+	if i.UnifiedMessageHasPrefix != nil {
+		predicates = append(predicates, refund.UnifiedMessageHasPrefix(*i.UnifiedMessageHasPrefix))
+	}
+	if i.UnifiedMessageHasSuffix != nil {
+		predicates = append(predicates, refund.UnifiedMessageHasSuffix(*i.UnifiedMessageHasSuffix))
+	}
+	if i.UnifiedMessageIsNil {
+		predicates = append(predicates, refund.UnifiedMessageIsNil())
+	}
+	if i.UnifiedMessageNotNil {
+		predicates = append(predicates, refund.UnifiedMessageNotNil())
+	}
+	if i.UnifiedMessageEqualFold != nil {
+		predicates = append(predicates, refund.UnifiedMessageEqualFold(*i.UnifiedMessageEqualFold))
+	}
+	if i.UnifiedMessageContainsFold != nil {
+		predicates = append(predicates, refund.UnifiedMessageContainsFold(*i.UnifiedMessageContainsFold))
+	}
+	if i.IssuerErrorCode != nil {
+		predicates = append(predicates, refund.IssuerErrorCodeEQ(*i.IssuerErrorCode))
+	}
+	if i.IssuerErrorCodeNEQ != nil {
+		predicates = append(predicates, refund.IssuerErrorCodeNEQ(*i.IssuerErrorCodeNEQ))
+	}
+	if len(i.IssuerErrorCodeIn) > 0 {
+		predicates = append(predicates, refund.IssuerErrorCodeIn(i.IssuerErrorCodeIn...))
+	}
+	if len(i.IssuerErrorCodeNotIn) > 0 {
+		predicates = append(predicates, refund.IssuerErrorCodeNotIn(i.IssuerErrorCodeNotIn...))
+	}
+	if i.IssuerErrorCodeGT != nil {
+		predicates = append(predicates, refund.IssuerErrorCodeGT(*i.IssuerErrorCodeGT))
+	}
+	if i.IssuerErrorCodeGTE != nil {
+		predicates = append(predicates, refund.IssuerErrorCodeGTE(*i.IssuerErrorCodeGTE))
+	}
+	if i.IssuerErrorCodeLT != nil {
+		predicates = append(predicates, refund.IssuerErrorCodeLT(*i.IssuerErrorCodeLT))
+	}
+	if i.IssuerErrorCodeLTE != nil {
+		predicates = append(predicates, refund.IssuerErrorCodeLTE(*i.IssuerErrorCodeLTE))
+	}
+	if i.IssuerErrorCodeContains != nil {
+		predicates = append(predicates, refund.IssuerErrorCodeContains(*i.IssuerErrorCodeContains))
+	}
+	if i.IssuerErrorCodeHasPrefix != nil {
+		predicates = append(predicates, refund.IssuerErrorCodeHasPrefix(*i.IssuerErrorCodeHasPrefix))
+	}
+	if i.IssuerErrorCodeHasSuffix != nil {
+		predicates = append(predicates, refund.IssuerErrorCodeHasSuffix(*i.IssuerErrorCodeHasSuffix))
+	}
+	if i.IssuerErrorCodeIsNil {
+		predicates = append(predicates, refund.IssuerErrorCodeIsNil())
+	}
+	if i.IssuerErrorCodeNotNil {
+		predicates = append(predicates, refund.IssuerErrorCodeNotNil())
+	}
+	if i.IssuerErrorCodeEqualFold != nil {
+		predicates = append(predicates, refund.IssuerErrorCodeEqualFold(*i.IssuerErrorCodeEqualFold))
+	}
+	if i.IssuerErrorCodeContainsFold != nil {
+		predicates = append(predicates, refund.IssuerErrorCodeContainsFold(*i.IssuerErrorCodeContainsFold))
+	}
+	if i.IssuerErrorMessage != nil {
+		predicates = append(predicates, refund.IssuerErrorMessageEQ(*i.IssuerErrorMessage))
+	}
+	if i.IssuerErrorMessageNEQ != nil {
+		predicates = append(predicates, refund.IssuerErrorMessageNEQ(*i.IssuerErrorMessageNEQ))
+	}
+	if len(i.IssuerErrorMessageIn) > 0 {
+		predicates = append(predicates, refund.IssuerErrorMessageIn(i.IssuerErrorMessageIn...))
+	}
+	if len(i.IssuerErrorMessageNotIn) > 0 {
+		predicates = append(predicates, refund.IssuerErrorMessageNotIn(i.IssuerErrorMessageNotIn...))
+	}
+	if i.IssuerErrorMessageGT != nil {
+		predicates = append(predicates, refund.IssuerErrorMessageGT(*i.IssuerErrorMessageGT))
+	}
+	if i.IssuerErrorMessageGTE != nil {
+		predicates = append(predicates, refund.IssuerErrorMessageGTE(*i.IssuerErrorMessageGTE))
+	}
+	if i.IssuerErrorMessageLT != nil {
+		predicates = append(predicates, refund.IssuerErrorMessageLT(*i.IssuerErrorMessageLT))
+	}
+	if i.IssuerErrorMessageLTE != nil {
+		predicates = append(predicates, refund.IssuerErrorMessageLTE(*i.IssuerErrorMessageLTE))
+	}
+	if i.IssuerErrorMessageContains != nil {
+		predicates = append(predicates, refund.IssuerErrorMessageContains(*i.IssuerErrorMessageContains))
+	}
+	if i.IssuerErrorMessageHasPrefix != nil {
+		predicates = append(predicates, refund.IssuerErrorMessageHasPrefix(*i.IssuerErrorMessageHasPrefix))
+	}
+	if i.IssuerErrorMessageHasSuffix != nil {
+		predicates = append(predicates, refund.IssuerErrorMessageHasSuffix(*i.IssuerErrorMessageHasSuffix))
+	}
+	if i.IssuerErrorMessageIsNil {
+		predicates = append(predicates, refund.IssuerErrorMessageIsNil())
+	}
+	if i.IssuerErrorMessageNotNil {
+		predicates = append(predicates, refund.IssuerErrorMessageNotNil())
+	}
+	if i.IssuerErrorMessageEqualFold != nil {
+		predicates = append(predicates, refund.IssuerErrorMessageEqualFold(*i.IssuerErrorMessageEqualFold))
+	}
+	if i.IssuerErrorMessageContainsFold != nil {
+		predicates = append(predicates, refund.IssuerErrorMessageContainsFold(*i.IssuerErrorMessageContainsFold))
+	}
+	if i.RefundID != nil {
+		predicates = append(predicates, refund.RefundIDEQ(*i.RefundID))
+	}
+	if i.RefundIDNEQ != nil {
+		predicates = append(predicates, refund.RefundIDNEQ(*i.RefundIDNEQ))
+	}
+	if len(i.RefundIDIn) > 0 {
+		predicates = append(predicates, refund.RefundIDIn(i.RefundIDIn...))
+	}
+	if len(i.RefundIDNotIn) > 0 {
+		predicates = append(predicates, refund.RefundIDNotIn(i.RefundIDNotIn...))
+	}
+	if i.RefundIDGT != nil {
+		predicates = append(predicates, refund.RefundIDGT(*i.RefundIDGT))
+	}
+	if i.RefundIDGTE != nil {
+		predicates = append(predicates, refund.RefundIDGTE(*i.RefundIDGTE))
+	}
+	if i.RefundIDLT != nil {
+		predicates = append(predicates, refund.RefundIDLT(*i.RefundIDLT))
+	}
+	if i.RefundIDLTE != nil {
+		predicates = append(predicates, refund.RefundIDLTE(*i.RefundIDLTE))
+	}
+	if i.RefundIDContains != nil {
+		predicates = append(predicates, refund.RefundIDContains(*i.RefundIDContains))
+	}
+	if i.RefundIDHasPrefix != nil {
+		predicates = append(predicates, refund.RefundIDHasPrefix(*i.RefundIDHasPrefix))
+	}
+	if i.RefundIDHasSuffix != nil {
+		predicates = append(predicates, refund.RefundIDHasSuffix(*i.RefundIDHasSuffix))
+	}
+	if i.RefundIDEqualFold != nil {
+		predicates = append(predicates, refund.RefundIDEqualFold(*i.RefundIDEqualFold))
+	}
+	if i.RefundIDContainsFold != nil {
+		predicates = append(predicates, refund.RefundIDContainsFold(*i.RefundIDContainsFold))
 	}
 	if i.AttemptID != nil {
 		predicates = append(predicates, refund.AttemptIDEQ(*i.AttemptID))
@@ -16057,276 +16327,6 @@ func (i *RefundWhereInput) P() (predicate.Refund, error) {
 	}
 	if i.ReasonContainsFold != nil {
 		predicates = append(predicates, refund.ReasonContainsFold(*i.ReasonContainsFold))
-	}
-	if i.ErrorCode != nil {
-		predicates = append(predicates, refund.ErrorCodeEQ(*i.ErrorCode))
-	}
-	if i.ErrorCodeNEQ != nil {
-		predicates = append(predicates, refund.ErrorCodeNEQ(*i.ErrorCodeNEQ))
-	}
-	if len(i.ErrorCodeIn) > 0 {
-		predicates = append(predicates, refund.ErrorCodeIn(i.ErrorCodeIn...))
-	}
-	if len(i.ErrorCodeNotIn) > 0 {
-		predicates = append(predicates, refund.ErrorCodeNotIn(i.ErrorCodeNotIn...))
-	}
-	if i.ErrorCodeGT != nil {
-		predicates = append(predicates, refund.ErrorCodeGT(*i.ErrorCodeGT))
-	}
-	if i.ErrorCodeGTE != nil {
-		predicates = append(predicates, refund.ErrorCodeGTE(*i.ErrorCodeGTE))
-	}
-	if i.ErrorCodeLT != nil {
-		predicates = append(predicates, refund.ErrorCodeLT(*i.ErrorCodeLT))
-	}
-	if i.ErrorCodeLTE != nil {
-		predicates = append(predicates, refund.ErrorCodeLTE(*i.ErrorCodeLTE))
-	}
-	if i.ErrorCodeContains != nil {
-		predicates = append(predicates, refund.ErrorCodeContains(*i.ErrorCodeContains))
-	}
-	if i.ErrorCodeHasPrefix != nil {
-		predicates = append(predicates, refund.ErrorCodeHasPrefix(*i.ErrorCodeHasPrefix))
-	}
-	if i.ErrorCodeHasSuffix != nil {
-		predicates = append(predicates, refund.ErrorCodeHasSuffix(*i.ErrorCodeHasSuffix))
-	}
-	if i.ErrorCodeIsNil {
-		predicates = append(predicates, refund.ErrorCodeIsNil())
-	}
-	if i.ErrorCodeNotNil {
-		predicates = append(predicates, refund.ErrorCodeNotNil())
-	}
-	if i.ErrorCodeEqualFold != nil {
-		predicates = append(predicates, refund.ErrorCodeEqualFold(*i.ErrorCodeEqualFold))
-	}
-	if i.ErrorCodeContainsFold != nil {
-		predicates = append(predicates, refund.ErrorCodeContainsFold(*i.ErrorCodeContainsFold))
-	}
-	if i.ErrorMessage != nil {
-		predicates = append(predicates, refund.ErrorMessageEQ(*i.ErrorMessage))
-	}
-	if i.ErrorMessageNEQ != nil {
-		predicates = append(predicates, refund.ErrorMessageNEQ(*i.ErrorMessageNEQ))
-	}
-	if len(i.ErrorMessageIn) > 0 {
-		predicates = append(predicates, refund.ErrorMessageIn(i.ErrorMessageIn...))
-	}
-	if len(i.ErrorMessageNotIn) > 0 {
-		predicates = append(predicates, refund.ErrorMessageNotIn(i.ErrorMessageNotIn...))
-	}
-	if i.ErrorMessageGT != nil {
-		predicates = append(predicates, refund.ErrorMessageGT(*i.ErrorMessageGT))
-	}
-	if i.ErrorMessageGTE != nil {
-		predicates = append(predicates, refund.ErrorMessageGTE(*i.ErrorMessageGTE))
-	}
-	if i.ErrorMessageLT != nil {
-		predicates = append(predicates, refund.ErrorMessageLT(*i.ErrorMessageLT))
-	}
-	if i.ErrorMessageLTE != nil {
-		predicates = append(predicates, refund.ErrorMessageLTE(*i.ErrorMessageLTE))
-	}
-	if i.ErrorMessageContains != nil {
-		predicates = append(predicates, refund.ErrorMessageContains(*i.ErrorMessageContains))
-	}
-	if i.ErrorMessageHasPrefix != nil {
-		predicates = append(predicates, refund.ErrorMessageHasPrefix(*i.ErrorMessageHasPrefix))
-	}
-	if i.ErrorMessageHasSuffix != nil {
-		predicates = append(predicates, refund.ErrorMessageHasSuffix(*i.ErrorMessageHasSuffix))
-	}
-	if i.ErrorMessageIsNil {
-		predicates = append(predicates, refund.ErrorMessageIsNil())
-	}
-	if i.ErrorMessageNotNil {
-		predicates = append(predicates, refund.ErrorMessageNotNil())
-	}
-	if i.ErrorMessageEqualFold != nil {
-		predicates = append(predicates, refund.ErrorMessageEqualFold(*i.ErrorMessageEqualFold))
-	}
-	if i.ErrorMessageContainsFold != nil {
-		predicates = append(predicates, refund.ErrorMessageContainsFold(*i.ErrorMessageContainsFold))
-	}
-	if i.UnifiedCode != nil {
-		predicates = append(predicates, refund.UnifiedCodeEQ(*i.UnifiedCode))
-	}
-	if i.UnifiedCodeNEQ != nil {
-		predicates = append(predicates, refund.UnifiedCodeNEQ(*i.UnifiedCodeNEQ))
-	}
-	if len(i.UnifiedCodeIn) > 0 {
-		predicates = append(predicates, refund.UnifiedCodeIn(i.UnifiedCodeIn...))
-	}
-	if len(i.UnifiedCodeNotIn) > 0 {
-		predicates = append(predicates, refund.UnifiedCodeNotIn(i.UnifiedCodeNotIn...))
-	}
-	if i.UnifiedCodeGT != nil {
-		predicates = append(predicates, refund.UnifiedCodeGT(*i.UnifiedCodeGT))
-	}
-	if i.UnifiedCodeGTE != nil {
-		predicates = append(predicates, refund.UnifiedCodeGTE(*i.UnifiedCodeGTE))
-	}
-	if i.UnifiedCodeLT != nil {
-		predicates = append(predicates, refund.UnifiedCodeLT(*i.UnifiedCodeLT))
-	}
-	if i.UnifiedCodeLTE != nil {
-		predicates = append(predicates, refund.UnifiedCodeLTE(*i.UnifiedCodeLTE))
-	}
-	if i.UnifiedCodeContains != nil {
-		predicates = append(predicates, refund.UnifiedCodeContains(*i.UnifiedCodeContains))
-	}
-	if i.UnifiedCodeHasPrefix != nil {
-		predicates = append(predicates, refund.UnifiedCodeHasPrefix(*i.UnifiedCodeHasPrefix))
-	}
-	if i.UnifiedCodeHasSuffix != nil {
-		predicates = append(predicates, refund.UnifiedCodeHasSuffix(*i.UnifiedCodeHasSuffix))
-	}
-	if i.UnifiedCodeIsNil {
-		predicates = append(predicates, refund.UnifiedCodeIsNil())
-	}
-	if i.UnifiedCodeNotNil {
-		predicates = append(predicates, refund.UnifiedCodeNotNil())
-	}
-	if i.UnifiedCodeEqualFold != nil {
-		predicates = append(predicates, refund.UnifiedCodeEqualFold(*i.UnifiedCodeEqualFold))
-	}
-	if i.UnifiedCodeContainsFold != nil {
-		predicates = append(predicates, refund.UnifiedCodeContainsFold(*i.UnifiedCodeContainsFold))
-	}
-	if i.UnifiedMessage != nil {
-		predicates = append(predicates, refund.UnifiedMessageEQ(*i.UnifiedMessage))
-	}
-	if i.UnifiedMessageNEQ != nil {
-		predicates = append(predicates, refund.UnifiedMessageNEQ(*i.UnifiedMessageNEQ))
-	}
-	if len(i.UnifiedMessageIn) > 0 {
-		predicates = append(predicates, refund.UnifiedMessageIn(i.UnifiedMessageIn...))
-	}
-	if len(i.UnifiedMessageNotIn) > 0 {
-		predicates = append(predicates, refund.UnifiedMessageNotIn(i.UnifiedMessageNotIn...))
-	}
-	if i.UnifiedMessageGT != nil {
-		predicates = append(predicates, refund.UnifiedMessageGT(*i.UnifiedMessageGT))
-	}
-	if i.UnifiedMessageGTE != nil {
-		predicates = append(predicates, refund.UnifiedMessageGTE(*i.UnifiedMessageGTE))
-	}
-	if i.UnifiedMessageLT != nil {
-		predicates = append(predicates, refund.UnifiedMessageLT(*i.UnifiedMessageLT))
-	}
-	if i.UnifiedMessageLTE != nil {
-		predicates = append(predicates, refund.UnifiedMessageLTE(*i.UnifiedMessageLTE))
-	}
-	if i.UnifiedMessageContains != nil {
-		predicates = append(predicates, refund.UnifiedMessageContains(*i.UnifiedMessageContains))
-	}
-	if i.UnifiedMessageHasPrefix != nil {
-		predicates = append(predicates, refund.UnifiedMessageHasPrefix(*i.UnifiedMessageHasPrefix))
-	}
-	if i.UnifiedMessageHasSuffix != nil {
-		predicates = append(predicates, refund.UnifiedMessageHasSuffix(*i.UnifiedMessageHasSuffix))
-	}
-	if i.UnifiedMessageIsNil {
-		predicates = append(predicates, refund.UnifiedMessageIsNil())
-	}
-	if i.UnifiedMessageNotNil {
-		predicates = append(predicates, refund.UnifiedMessageNotNil())
-	}
-	if i.UnifiedMessageEqualFold != nil {
-		predicates = append(predicates, refund.UnifiedMessageEqualFold(*i.UnifiedMessageEqualFold))
-	}
-	if i.UnifiedMessageContainsFold != nil {
-		predicates = append(predicates, refund.UnifiedMessageContainsFold(*i.UnifiedMessageContainsFold))
-	}
-	if i.IssuerErrorCode != nil {
-		predicates = append(predicates, refund.IssuerErrorCodeEQ(*i.IssuerErrorCode))
-	}
-	if i.IssuerErrorCodeNEQ != nil {
-		predicates = append(predicates, refund.IssuerErrorCodeNEQ(*i.IssuerErrorCodeNEQ))
-	}
-	if len(i.IssuerErrorCodeIn) > 0 {
-		predicates = append(predicates, refund.IssuerErrorCodeIn(i.IssuerErrorCodeIn...))
-	}
-	if len(i.IssuerErrorCodeNotIn) > 0 {
-		predicates = append(predicates, refund.IssuerErrorCodeNotIn(i.IssuerErrorCodeNotIn...))
-	}
-	if i.IssuerErrorCodeGT != nil {
-		predicates = append(predicates, refund.IssuerErrorCodeGT(*i.IssuerErrorCodeGT))
-	}
-	if i.IssuerErrorCodeGTE != nil {
-		predicates = append(predicates, refund.IssuerErrorCodeGTE(*i.IssuerErrorCodeGTE))
-	}
-	if i.IssuerErrorCodeLT != nil {
-		predicates = append(predicates, refund.IssuerErrorCodeLT(*i.IssuerErrorCodeLT))
-	}
-	if i.IssuerErrorCodeLTE != nil {
-		predicates = append(predicates, refund.IssuerErrorCodeLTE(*i.IssuerErrorCodeLTE))
-	}
-	if i.IssuerErrorCodeContains != nil {
-		predicates = append(predicates, refund.IssuerErrorCodeContains(*i.IssuerErrorCodeContains))
-	}
-	if i.IssuerErrorCodeHasPrefix != nil {
-		predicates = append(predicates, refund.IssuerErrorCodeHasPrefix(*i.IssuerErrorCodeHasPrefix))
-	}
-	if i.IssuerErrorCodeHasSuffix != nil {
-		predicates = append(predicates, refund.IssuerErrorCodeHasSuffix(*i.IssuerErrorCodeHasSuffix))
-	}
-	if i.IssuerErrorCodeIsNil {
-		predicates = append(predicates, refund.IssuerErrorCodeIsNil())
-	}
-	if i.IssuerErrorCodeNotNil {
-		predicates = append(predicates, refund.IssuerErrorCodeNotNil())
-	}
-	if i.IssuerErrorCodeEqualFold != nil {
-		predicates = append(predicates, refund.IssuerErrorCodeEqualFold(*i.IssuerErrorCodeEqualFold))
-	}
-	if i.IssuerErrorCodeContainsFold != nil {
-		predicates = append(predicates, refund.IssuerErrorCodeContainsFold(*i.IssuerErrorCodeContainsFold))
-	}
-	if i.IssuerErrorMessage != nil {
-		predicates = append(predicates, refund.IssuerErrorMessageEQ(*i.IssuerErrorMessage))
-	}
-	if i.IssuerErrorMessageNEQ != nil {
-		predicates = append(predicates, refund.IssuerErrorMessageNEQ(*i.IssuerErrorMessageNEQ))
-	}
-	if len(i.IssuerErrorMessageIn) > 0 {
-		predicates = append(predicates, refund.IssuerErrorMessageIn(i.IssuerErrorMessageIn...))
-	}
-	if len(i.IssuerErrorMessageNotIn) > 0 {
-		predicates = append(predicates, refund.IssuerErrorMessageNotIn(i.IssuerErrorMessageNotIn...))
-	}
-	if i.IssuerErrorMessageGT != nil {
-		predicates = append(predicates, refund.IssuerErrorMessageGT(*i.IssuerErrorMessageGT))
-	}
-	if i.IssuerErrorMessageGTE != nil {
-		predicates = append(predicates, refund.IssuerErrorMessageGTE(*i.IssuerErrorMessageGTE))
-	}
-	if i.IssuerErrorMessageLT != nil {
-		predicates = append(predicates, refund.IssuerErrorMessageLT(*i.IssuerErrorMessageLT))
-	}
-	if i.IssuerErrorMessageLTE != nil {
-		predicates = append(predicates, refund.IssuerErrorMessageLTE(*i.IssuerErrorMessageLTE))
-	}
-	if i.IssuerErrorMessageContains != nil {
-		predicates = append(predicates, refund.IssuerErrorMessageContains(*i.IssuerErrorMessageContains))
-	}
-	if i.IssuerErrorMessageHasPrefix != nil {
-		predicates = append(predicates, refund.IssuerErrorMessageHasPrefix(*i.IssuerErrorMessageHasPrefix))
-	}
-	if i.IssuerErrorMessageHasSuffix != nil {
-		predicates = append(predicates, refund.IssuerErrorMessageHasSuffix(*i.IssuerErrorMessageHasSuffix))
-	}
-	if i.IssuerErrorMessageIsNil {
-		predicates = append(predicates, refund.IssuerErrorMessageIsNil())
-	}
-	if i.IssuerErrorMessageNotNil {
-		predicates = append(predicates, refund.IssuerErrorMessageNotNil())
-	}
-	if i.IssuerErrorMessageEqualFold != nil {
-		predicates = append(predicates, refund.IssuerErrorMessageEqualFold(*i.IssuerErrorMessageEqualFold))
-	}
-	if i.IssuerErrorMessageContainsFold != nil {
-		predicates = append(predicates, refund.IssuerErrorMessageContainsFold(*i.IssuerErrorMessageContainsFold))
 	}
 	if i.RawConnectorResponse != nil {
 		predicates = append(predicates, refund.RawConnectorResponseEQ(*i.RawConnectorResponse))

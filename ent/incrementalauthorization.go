@@ -26,6 +26,10 @@ type IncrementalAuthorization struct {
 	ModifiedAt time.Time `json:"modified_at,omitempty"`
 	// PaymentIntentID holds the value of the "payment_intent_id" field.
 	PaymentIntentID string `json:"payment_intent_id,omitempty"`
+	// ErrorCode holds the value of the "error_code" field.
+	ErrorCode *string `json:"error_code,omitempty"`
+	// ErrorMessage holds the value of the "error_message" field.
+	ErrorMessage *string `json:"error_message,omitempty"`
 	// AttemptID holds the value of the "attempt_id" field.
 	AttemptID string `json:"attempt_id,omitempty"`
 	// Amount holds the value of the "amount" field.
@@ -36,10 +40,6 @@ type IncrementalAuthorization struct {
 	Status incrementalauthorization.Status `json:"status,omitempty"`
 	// ConnectorAuthorizationID holds the value of the "connector_authorization_id" field.
 	ConnectorAuthorizationID *string `json:"connector_authorization_id,omitempty"`
-	// ErrorCode holds the value of the "error_code" field.
-	ErrorCode *string `json:"error_code,omitempty"`
-	// ErrorMessage holds the value of the "error_message" field.
-	ErrorMessage *string `json:"error_message,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the IncrementalAuthorizationQuery when eager-loading is set.
 	Edges        IncrementalAuthorizationEdges `json:"edges"`
@@ -75,7 +75,7 @@ func (*IncrementalAuthorization) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case incrementalauthorization.FieldAmount, incrementalauthorization.FieldPreviouslyAuthorizedAmount:
 			values[i] = new(sql.NullInt64)
-		case incrementalauthorization.FieldID, incrementalauthorization.FieldMerchantID, incrementalauthorization.FieldPaymentIntentID, incrementalauthorization.FieldAttemptID, incrementalauthorization.FieldStatus, incrementalauthorization.FieldConnectorAuthorizationID, incrementalauthorization.FieldErrorCode, incrementalauthorization.FieldErrorMessage:
+		case incrementalauthorization.FieldID, incrementalauthorization.FieldMerchantID, incrementalauthorization.FieldPaymentIntentID, incrementalauthorization.FieldErrorCode, incrementalauthorization.FieldErrorMessage, incrementalauthorization.FieldAttemptID, incrementalauthorization.FieldStatus, incrementalauthorization.FieldConnectorAuthorizationID:
 			values[i] = new(sql.NullString)
 		case incrementalauthorization.FieldCreatedAt, incrementalauthorization.FieldModifiedAt:
 			values[i] = new(sql.NullTime)
@@ -124,6 +124,20 @@ func (_m *IncrementalAuthorization) assignValues(columns []string, values []any)
 			} else if value.Valid {
 				_m.PaymentIntentID = value.String
 			}
+		case incrementalauthorization.FieldErrorCode:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field error_code", values[i])
+			} else if value.Valid {
+				_m.ErrorCode = new(string)
+				*_m.ErrorCode = value.String
+			}
+		case incrementalauthorization.FieldErrorMessage:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field error_message", values[i])
+			} else if value.Valid {
+				_m.ErrorMessage = new(string)
+				*_m.ErrorMessage = value.String
+			}
 		case incrementalauthorization.FieldAttemptID:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field attempt_id", values[i])
@@ -154,20 +168,6 @@ func (_m *IncrementalAuthorization) assignValues(columns []string, values []any)
 			} else if value.Valid {
 				_m.ConnectorAuthorizationID = new(string)
 				*_m.ConnectorAuthorizationID = value.String
-			}
-		case incrementalauthorization.FieldErrorCode:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field error_code", values[i])
-			} else if value.Valid {
-				_m.ErrorCode = new(string)
-				*_m.ErrorCode = value.String
-			}
-		case incrementalauthorization.FieldErrorMessage:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field error_message", values[i])
-			} else if value.Valid {
-				_m.ErrorMessage = new(string)
-				*_m.ErrorMessage = value.String
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -222,6 +222,16 @@ func (_m *IncrementalAuthorization) String() string {
 	builder.WriteString("payment_intent_id=")
 	builder.WriteString(_m.PaymentIntentID)
 	builder.WriteString(", ")
+	if v := _m.ErrorCode; v != nil {
+		builder.WriteString("error_code=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.ErrorMessage; v != nil {
+		builder.WriteString("error_message=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
 	builder.WriteString("attempt_id=")
 	builder.WriteString(_m.AttemptID)
 	builder.WriteString(", ")
@@ -236,16 +246,6 @@ func (_m *IncrementalAuthorization) String() string {
 	builder.WriteString(", ")
 	if v := _m.ConnectorAuthorizationID; v != nil {
 		builder.WriteString("connector_authorization_id=")
-		builder.WriteString(*v)
-	}
-	builder.WriteString(", ")
-	if v := _m.ErrorCode; v != nil {
-		builder.WriteString("error_code=")
-		builder.WriteString(*v)
-	}
-	builder.WriteString(", ")
-	if v := _m.ErrorMessage; v != nil {
-		builder.WriteString("error_message=")
 		builder.WriteString(*v)
 	}
 	builder.WriteByte(')')

@@ -64,6 +64,34 @@ func (_c *IncrementalAuthorizationCreate) SetPaymentIntentID(v string) *Incremen
 	return _c
 }
 
+// SetErrorCode sets the "error_code" field.
+func (_c *IncrementalAuthorizationCreate) SetErrorCode(v string) *IncrementalAuthorizationCreate {
+	_c.mutation.SetErrorCode(v)
+	return _c
+}
+
+// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
+func (_c *IncrementalAuthorizationCreate) SetNillableErrorCode(v *string) *IncrementalAuthorizationCreate {
+	if v != nil {
+		_c.SetErrorCode(*v)
+	}
+	return _c
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (_c *IncrementalAuthorizationCreate) SetErrorMessage(v string) *IncrementalAuthorizationCreate {
+	_c.mutation.SetErrorMessage(v)
+	return _c
+}
+
+// SetNillableErrorMessage sets the "error_message" field if the given value is not nil.
+func (_c *IncrementalAuthorizationCreate) SetNillableErrorMessage(v *string) *IncrementalAuthorizationCreate {
+	if v != nil {
+		_c.SetErrorMessage(*v)
+	}
+	return _c
+}
+
 // SetAttemptID sets the "attempt_id" field.
 func (_c *IncrementalAuthorizationCreate) SetAttemptID(v string) *IncrementalAuthorizationCreate {
 	_c.mutation.SetAttemptID(v)
@@ -98,34 +126,6 @@ func (_c *IncrementalAuthorizationCreate) SetConnectorAuthorizationID(v string) 
 func (_c *IncrementalAuthorizationCreate) SetNillableConnectorAuthorizationID(v *string) *IncrementalAuthorizationCreate {
 	if v != nil {
 		_c.SetConnectorAuthorizationID(*v)
-	}
-	return _c
-}
-
-// SetErrorCode sets the "error_code" field.
-func (_c *IncrementalAuthorizationCreate) SetErrorCode(v string) *IncrementalAuthorizationCreate {
-	_c.mutation.SetErrorCode(v)
-	return _c
-}
-
-// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
-func (_c *IncrementalAuthorizationCreate) SetNillableErrorCode(v *string) *IncrementalAuthorizationCreate {
-	if v != nil {
-		_c.SetErrorCode(*v)
-	}
-	return _c
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (_c *IncrementalAuthorizationCreate) SetErrorMessage(v string) *IncrementalAuthorizationCreate {
-	_c.mutation.SetErrorMessage(v)
-	return _c
-}
-
-// SetNillableErrorMessage sets the "error_message" field if the given value is not nil.
-func (_c *IncrementalAuthorizationCreate) SetNillableErrorMessage(v *string) *IncrementalAuthorizationCreate {
-	if v != nil {
-		_c.SetErrorMessage(*v)
 	}
 	return _c
 }
@@ -240,6 +240,11 @@ func (_c *IncrementalAuthorizationCreate) check() error {
 			return &ValidationError{Name: "payment_intent_id", err: fmt.Errorf(`ent: validator failed for field "IncrementalAuthorization.payment_intent_id": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.ErrorCode(); ok {
+		if err := incrementalauthorization.ErrorCodeValidator(v); err != nil {
+			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "IncrementalAuthorization.error_code": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.AttemptID(); !ok {
 		return &ValidationError{Name: "attempt_id", err: errors.New(`ent: missing required field "IncrementalAuthorization.attempt_id"`)}
 	}
@@ -265,11 +270,6 @@ func (_c *IncrementalAuthorizationCreate) check() error {
 	if v, ok := _c.mutation.ConnectorAuthorizationID(); ok {
 		if err := incrementalauthorization.ConnectorAuthorizationIDValidator(v); err != nil {
 			return &ValidationError{Name: "connector_authorization_id", err: fmt.Errorf(`ent: validator failed for field "IncrementalAuthorization.connector_authorization_id": %w`, err)}
-		}
-	}
-	if v, ok := _c.mutation.ErrorCode(); ok {
-		if err := incrementalauthorization.ErrorCodeValidator(v); err != nil {
-			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "IncrementalAuthorization.error_code": %w`, err)}
 		}
 	}
 	if v, ok := _c.mutation.ID(); ok {
@@ -328,6 +328,14 @@ func (_c *IncrementalAuthorizationCreate) createSpec() (*IncrementalAuthorizatio
 		_spec.SetField(incrementalauthorization.FieldModifiedAt, field.TypeTime, value)
 		_node.ModifiedAt = value
 	}
+	if value, ok := _c.mutation.ErrorCode(); ok {
+		_spec.SetField(incrementalauthorization.FieldErrorCode, field.TypeString, value)
+		_node.ErrorCode = &value
+	}
+	if value, ok := _c.mutation.ErrorMessage(); ok {
+		_spec.SetField(incrementalauthorization.FieldErrorMessage, field.TypeString, value)
+		_node.ErrorMessage = &value
+	}
 	if value, ok := _c.mutation.AttemptID(); ok {
 		_spec.SetField(incrementalauthorization.FieldAttemptID, field.TypeString, value)
 		_node.AttemptID = value
@@ -347,14 +355,6 @@ func (_c *IncrementalAuthorizationCreate) createSpec() (*IncrementalAuthorizatio
 	if value, ok := _c.mutation.ConnectorAuthorizationID(); ok {
 		_spec.SetField(incrementalauthorization.FieldConnectorAuthorizationID, field.TypeString, value)
 		_node.ConnectorAuthorizationID = &value
-	}
-	if value, ok := _c.mutation.ErrorCode(); ok {
-		_spec.SetField(incrementalauthorization.FieldErrorCode, field.TypeString, value)
-		_node.ErrorCode = &value
-	}
-	if value, ok := _c.mutation.ErrorMessage(); ok {
-		_spec.SetField(incrementalauthorization.FieldErrorMessage, field.TypeString, value)
-		_node.ErrorMessage = &value
 	}
 	if nodes := _c.mutation.PaymentIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -437,6 +437,42 @@ func (u *IncrementalAuthorizationUpsert) UpdateModifiedAt() *IncrementalAuthoriz
 	return u
 }
 
+// SetErrorCode sets the "error_code" field.
+func (u *IncrementalAuthorizationUpsert) SetErrorCode(v string) *IncrementalAuthorizationUpsert {
+	u.Set(incrementalauthorization.FieldErrorCode, v)
+	return u
+}
+
+// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
+func (u *IncrementalAuthorizationUpsert) UpdateErrorCode() *IncrementalAuthorizationUpsert {
+	u.SetExcluded(incrementalauthorization.FieldErrorCode)
+	return u
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (u *IncrementalAuthorizationUpsert) ClearErrorCode() *IncrementalAuthorizationUpsert {
+	u.SetNull(incrementalauthorization.FieldErrorCode)
+	return u
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (u *IncrementalAuthorizationUpsert) SetErrorMessage(v string) *IncrementalAuthorizationUpsert {
+	u.Set(incrementalauthorization.FieldErrorMessage, v)
+	return u
+}
+
+// UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
+func (u *IncrementalAuthorizationUpsert) UpdateErrorMessage() *IncrementalAuthorizationUpsert {
+	u.SetExcluded(incrementalauthorization.FieldErrorMessage)
+	return u
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (u *IncrementalAuthorizationUpsert) ClearErrorMessage() *IncrementalAuthorizationUpsert {
+	u.SetNull(incrementalauthorization.FieldErrorMessage)
+	return u
+}
+
 // SetAmount sets the "amount" field.
 func (u *IncrementalAuthorizationUpsert) SetAmount(v int64) *IncrementalAuthorizationUpsert {
 	u.Set(incrementalauthorization.FieldAmount, v)
@@ -500,42 +536,6 @@ func (u *IncrementalAuthorizationUpsert) UpdateConnectorAuthorizationID() *Incre
 // ClearConnectorAuthorizationID clears the value of the "connector_authorization_id" field.
 func (u *IncrementalAuthorizationUpsert) ClearConnectorAuthorizationID() *IncrementalAuthorizationUpsert {
 	u.SetNull(incrementalauthorization.FieldConnectorAuthorizationID)
-	return u
-}
-
-// SetErrorCode sets the "error_code" field.
-func (u *IncrementalAuthorizationUpsert) SetErrorCode(v string) *IncrementalAuthorizationUpsert {
-	u.Set(incrementalauthorization.FieldErrorCode, v)
-	return u
-}
-
-// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
-func (u *IncrementalAuthorizationUpsert) UpdateErrorCode() *IncrementalAuthorizationUpsert {
-	u.SetExcluded(incrementalauthorization.FieldErrorCode)
-	return u
-}
-
-// ClearErrorCode clears the value of the "error_code" field.
-func (u *IncrementalAuthorizationUpsert) ClearErrorCode() *IncrementalAuthorizationUpsert {
-	u.SetNull(incrementalauthorization.FieldErrorCode)
-	return u
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (u *IncrementalAuthorizationUpsert) SetErrorMessage(v string) *IncrementalAuthorizationUpsert {
-	u.Set(incrementalauthorization.FieldErrorMessage, v)
-	return u
-}
-
-// UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
-func (u *IncrementalAuthorizationUpsert) UpdateErrorMessage() *IncrementalAuthorizationUpsert {
-	u.SetExcluded(incrementalauthorization.FieldErrorMessage)
-	return u
-}
-
-// ClearErrorMessage clears the value of the "error_message" field.
-func (u *IncrementalAuthorizationUpsert) ClearErrorMessage() *IncrementalAuthorizationUpsert {
-	u.SetNull(incrementalauthorization.FieldErrorMessage)
 	return u
 }
 
@@ -613,6 +613,48 @@ func (u *IncrementalAuthorizationUpsertOne) UpdateModifiedAt() *IncrementalAutho
 	})
 }
 
+// SetErrorCode sets the "error_code" field.
+func (u *IncrementalAuthorizationUpsertOne) SetErrorCode(v string) *IncrementalAuthorizationUpsertOne {
+	return u.Update(func(s *IncrementalAuthorizationUpsert) {
+		s.SetErrorCode(v)
+	})
+}
+
+// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
+func (u *IncrementalAuthorizationUpsertOne) UpdateErrorCode() *IncrementalAuthorizationUpsertOne {
+	return u.Update(func(s *IncrementalAuthorizationUpsert) {
+		s.UpdateErrorCode()
+	})
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (u *IncrementalAuthorizationUpsertOne) ClearErrorCode() *IncrementalAuthorizationUpsertOne {
+	return u.Update(func(s *IncrementalAuthorizationUpsert) {
+		s.ClearErrorCode()
+	})
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (u *IncrementalAuthorizationUpsertOne) SetErrorMessage(v string) *IncrementalAuthorizationUpsertOne {
+	return u.Update(func(s *IncrementalAuthorizationUpsert) {
+		s.SetErrorMessage(v)
+	})
+}
+
+// UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
+func (u *IncrementalAuthorizationUpsertOne) UpdateErrorMessage() *IncrementalAuthorizationUpsertOne {
+	return u.Update(func(s *IncrementalAuthorizationUpsert) {
+		s.UpdateErrorMessage()
+	})
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (u *IncrementalAuthorizationUpsertOne) ClearErrorMessage() *IncrementalAuthorizationUpsertOne {
+	return u.Update(func(s *IncrementalAuthorizationUpsert) {
+		s.ClearErrorMessage()
+	})
+}
+
 // SetAmount sets the "amount" field.
 func (u *IncrementalAuthorizationUpsertOne) SetAmount(v int64) *IncrementalAuthorizationUpsertOne {
 	return u.Update(func(s *IncrementalAuthorizationUpsert) {
@@ -687,48 +729,6 @@ func (u *IncrementalAuthorizationUpsertOne) UpdateConnectorAuthorizationID() *In
 func (u *IncrementalAuthorizationUpsertOne) ClearConnectorAuthorizationID() *IncrementalAuthorizationUpsertOne {
 	return u.Update(func(s *IncrementalAuthorizationUpsert) {
 		s.ClearConnectorAuthorizationID()
-	})
-}
-
-// SetErrorCode sets the "error_code" field.
-func (u *IncrementalAuthorizationUpsertOne) SetErrorCode(v string) *IncrementalAuthorizationUpsertOne {
-	return u.Update(func(s *IncrementalAuthorizationUpsert) {
-		s.SetErrorCode(v)
-	})
-}
-
-// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
-func (u *IncrementalAuthorizationUpsertOne) UpdateErrorCode() *IncrementalAuthorizationUpsertOne {
-	return u.Update(func(s *IncrementalAuthorizationUpsert) {
-		s.UpdateErrorCode()
-	})
-}
-
-// ClearErrorCode clears the value of the "error_code" field.
-func (u *IncrementalAuthorizationUpsertOne) ClearErrorCode() *IncrementalAuthorizationUpsertOne {
-	return u.Update(func(s *IncrementalAuthorizationUpsert) {
-		s.ClearErrorCode()
-	})
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (u *IncrementalAuthorizationUpsertOne) SetErrorMessage(v string) *IncrementalAuthorizationUpsertOne {
-	return u.Update(func(s *IncrementalAuthorizationUpsert) {
-		s.SetErrorMessage(v)
-	})
-}
-
-// UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
-func (u *IncrementalAuthorizationUpsertOne) UpdateErrorMessage() *IncrementalAuthorizationUpsertOne {
-	return u.Update(func(s *IncrementalAuthorizationUpsert) {
-		s.UpdateErrorMessage()
-	})
-}
-
-// ClearErrorMessage clears the value of the "error_message" field.
-func (u *IncrementalAuthorizationUpsertOne) ClearErrorMessage() *IncrementalAuthorizationUpsertOne {
-	return u.Update(func(s *IncrementalAuthorizationUpsert) {
-		s.ClearErrorMessage()
 	})
 }
 
@@ -973,6 +973,48 @@ func (u *IncrementalAuthorizationUpsertBulk) UpdateModifiedAt() *IncrementalAuth
 	})
 }
 
+// SetErrorCode sets the "error_code" field.
+func (u *IncrementalAuthorizationUpsertBulk) SetErrorCode(v string) *IncrementalAuthorizationUpsertBulk {
+	return u.Update(func(s *IncrementalAuthorizationUpsert) {
+		s.SetErrorCode(v)
+	})
+}
+
+// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
+func (u *IncrementalAuthorizationUpsertBulk) UpdateErrorCode() *IncrementalAuthorizationUpsertBulk {
+	return u.Update(func(s *IncrementalAuthorizationUpsert) {
+		s.UpdateErrorCode()
+	})
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (u *IncrementalAuthorizationUpsertBulk) ClearErrorCode() *IncrementalAuthorizationUpsertBulk {
+	return u.Update(func(s *IncrementalAuthorizationUpsert) {
+		s.ClearErrorCode()
+	})
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (u *IncrementalAuthorizationUpsertBulk) SetErrorMessage(v string) *IncrementalAuthorizationUpsertBulk {
+	return u.Update(func(s *IncrementalAuthorizationUpsert) {
+		s.SetErrorMessage(v)
+	})
+}
+
+// UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
+func (u *IncrementalAuthorizationUpsertBulk) UpdateErrorMessage() *IncrementalAuthorizationUpsertBulk {
+	return u.Update(func(s *IncrementalAuthorizationUpsert) {
+		s.UpdateErrorMessage()
+	})
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (u *IncrementalAuthorizationUpsertBulk) ClearErrorMessage() *IncrementalAuthorizationUpsertBulk {
+	return u.Update(func(s *IncrementalAuthorizationUpsert) {
+		s.ClearErrorMessage()
+	})
+}
+
 // SetAmount sets the "amount" field.
 func (u *IncrementalAuthorizationUpsertBulk) SetAmount(v int64) *IncrementalAuthorizationUpsertBulk {
 	return u.Update(func(s *IncrementalAuthorizationUpsert) {
@@ -1047,48 +1089,6 @@ func (u *IncrementalAuthorizationUpsertBulk) UpdateConnectorAuthorizationID() *I
 func (u *IncrementalAuthorizationUpsertBulk) ClearConnectorAuthorizationID() *IncrementalAuthorizationUpsertBulk {
 	return u.Update(func(s *IncrementalAuthorizationUpsert) {
 		s.ClearConnectorAuthorizationID()
-	})
-}
-
-// SetErrorCode sets the "error_code" field.
-func (u *IncrementalAuthorizationUpsertBulk) SetErrorCode(v string) *IncrementalAuthorizationUpsertBulk {
-	return u.Update(func(s *IncrementalAuthorizationUpsert) {
-		s.SetErrorCode(v)
-	})
-}
-
-// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
-func (u *IncrementalAuthorizationUpsertBulk) UpdateErrorCode() *IncrementalAuthorizationUpsertBulk {
-	return u.Update(func(s *IncrementalAuthorizationUpsert) {
-		s.UpdateErrorCode()
-	})
-}
-
-// ClearErrorCode clears the value of the "error_code" field.
-func (u *IncrementalAuthorizationUpsertBulk) ClearErrorCode() *IncrementalAuthorizationUpsertBulk {
-	return u.Update(func(s *IncrementalAuthorizationUpsert) {
-		s.ClearErrorCode()
-	})
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (u *IncrementalAuthorizationUpsertBulk) SetErrorMessage(v string) *IncrementalAuthorizationUpsertBulk {
-	return u.Update(func(s *IncrementalAuthorizationUpsert) {
-		s.SetErrorMessage(v)
-	})
-}
-
-// UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
-func (u *IncrementalAuthorizationUpsertBulk) UpdateErrorMessage() *IncrementalAuthorizationUpsertBulk {
-	return u.Update(func(s *IncrementalAuthorizationUpsert) {
-		s.UpdateErrorMessage()
-	})
-}
-
-// ClearErrorMessage clears the value of the "error_message" field.
-func (u *IncrementalAuthorizationUpsertBulk) ClearErrorMessage() *IncrementalAuthorizationUpsertBulk {
-	return u.Update(func(s *IncrementalAuthorizationUpsert) {
-		s.ClearErrorMessage()
 	})
 }
 

@@ -35,6 +35,46 @@ func (_u *IncrementalAuthorizationUpdate) SetModifiedAt(v time.Time) *Incrementa
 	return _u
 }
 
+// SetErrorCode sets the "error_code" field.
+func (_u *IncrementalAuthorizationUpdate) SetErrorCode(v string) *IncrementalAuthorizationUpdate {
+	_u.mutation.SetErrorCode(v)
+	return _u
+}
+
+// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
+func (_u *IncrementalAuthorizationUpdate) SetNillableErrorCode(v *string) *IncrementalAuthorizationUpdate {
+	if v != nil {
+		_u.SetErrorCode(*v)
+	}
+	return _u
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (_u *IncrementalAuthorizationUpdate) ClearErrorCode() *IncrementalAuthorizationUpdate {
+	_u.mutation.ClearErrorCode()
+	return _u
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (_u *IncrementalAuthorizationUpdate) SetErrorMessage(v string) *IncrementalAuthorizationUpdate {
+	_u.mutation.SetErrorMessage(v)
+	return _u
+}
+
+// SetNillableErrorMessage sets the "error_message" field if the given value is not nil.
+func (_u *IncrementalAuthorizationUpdate) SetNillableErrorMessage(v *string) *IncrementalAuthorizationUpdate {
+	if v != nil {
+		_u.SetErrorMessage(*v)
+	}
+	return _u
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (_u *IncrementalAuthorizationUpdate) ClearErrorMessage() *IncrementalAuthorizationUpdate {
+	_u.mutation.ClearErrorMessage()
+	return _u
+}
+
 // SetAmount sets the "amount" field.
 func (_u *IncrementalAuthorizationUpdate) SetAmount(v int64) *IncrementalAuthorizationUpdate {
 	_u.mutation.ResetAmount()
@@ -111,46 +151,6 @@ func (_u *IncrementalAuthorizationUpdate) ClearConnectorAuthorizationID() *Incre
 	return _u
 }
 
-// SetErrorCode sets the "error_code" field.
-func (_u *IncrementalAuthorizationUpdate) SetErrorCode(v string) *IncrementalAuthorizationUpdate {
-	_u.mutation.SetErrorCode(v)
-	return _u
-}
-
-// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
-func (_u *IncrementalAuthorizationUpdate) SetNillableErrorCode(v *string) *IncrementalAuthorizationUpdate {
-	if v != nil {
-		_u.SetErrorCode(*v)
-	}
-	return _u
-}
-
-// ClearErrorCode clears the value of the "error_code" field.
-func (_u *IncrementalAuthorizationUpdate) ClearErrorCode() *IncrementalAuthorizationUpdate {
-	_u.mutation.ClearErrorCode()
-	return _u
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (_u *IncrementalAuthorizationUpdate) SetErrorMessage(v string) *IncrementalAuthorizationUpdate {
-	_u.mutation.SetErrorMessage(v)
-	return _u
-}
-
-// SetNillableErrorMessage sets the "error_message" field if the given value is not nil.
-func (_u *IncrementalAuthorizationUpdate) SetNillableErrorMessage(v *string) *IncrementalAuthorizationUpdate {
-	if v != nil {
-		_u.SetErrorMessage(*v)
-	}
-	return _u
-}
-
-// ClearErrorMessage clears the value of the "error_message" field.
-func (_u *IncrementalAuthorizationUpdate) ClearErrorMessage() *IncrementalAuthorizationUpdate {
-	_u.mutation.ClearErrorMessage()
-	return _u
-}
-
 // Mutation returns the IncrementalAuthorizationMutation object of the builder.
 func (_u *IncrementalAuthorizationUpdate) Mutation() *IncrementalAuthorizationMutation {
 	return _u.mutation
@@ -200,6 +200,11 @@ func (_u *IncrementalAuthorizationUpdate) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *IncrementalAuthorizationUpdate) check() error {
+	if v, ok := _u.mutation.ErrorCode(); ok {
+		if err := incrementalauthorization.ErrorCodeValidator(v); err != nil {
+			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "IncrementalAuthorization.error_code": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Status(); ok {
 		if err := incrementalauthorization.StatusValidator(v); err != nil {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "IncrementalAuthorization.status": %w`, err)}
@@ -208,11 +213,6 @@ func (_u *IncrementalAuthorizationUpdate) check() error {
 	if v, ok := _u.mutation.ConnectorAuthorizationID(); ok {
 		if err := incrementalauthorization.ConnectorAuthorizationIDValidator(v); err != nil {
 			return &ValidationError{Name: "connector_authorization_id", err: fmt.Errorf(`ent: validator failed for field "IncrementalAuthorization.connector_authorization_id": %w`, err)}
-		}
-	}
-	if v, ok := _u.mutation.ErrorCode(); ok {
-		if err := incrementalauthorization.ErrorCodeValidator(v); err != nil {
-			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "IncrementalAuthorization.error_code": %w`, err)}
 		}
 	}
 	if _u.mutation.PaymentCleared() && len(_u.mutation.PaymentIDs()) > 0 {
@@ -242,6 +242,18 @@ func (_u *IncrementalAuthorizationUpdate) sqlSave(ctx context.Context) (_node in
 	if value, ok := _u.mutation.ModifiedAt(); ok {
 		_spec.SetField(incrementalauthorization.FieldModifiedAt, field.TypeTime, value)
 	}
+	if value, ok := _u.mutation.ErrorCode(); ok {
+		_spec.SetField(incrementalauthorization.FieldErrorCode, field.TypeString, value)
+	}
+	if _u.mutation.ErrorCodeCleared() {
+		_spec.ClearField(incrementalauthorization.FieldErrorCode, field.TypeString)
+	}
+	if value, ok := _u.mutation.ErrorMessage(); ok {
+		_spec.SetField(incrementalauthorization.FieldErrorMessage, field.TypeString, value)
+	}
+	if _u.mutation.ErrorMessageCleared() {
+		_spec.ClearField(incrementalauthorization.FieldErrorMessage, field.TypeString)
+	}
 	if value, ok := _u.mutation.Amount(); ok {
 		_spec.SetField(incrementalauthorization.FieldAmount, field.TypeInt64, value)
 	}
@@ -262,18 +274,6 @@ func (_u *IncrementalAuthorizationUpdate) sqlSave(ctx context.Context) (_node in
 	}
 	if _u.mutation.ConnectorAuthorizationIDCleared() {
 		_spec.ClearField(incrementalauthorization.FieldConnectorAuthorizationID, field.TypeString)
-	}
-	if value, ok := _u.mutation.ErrorCode(); ok {
-		_spec.SetField(incrementalauthorization.FieldErrorCode, field.TypeString, value)
-	}
-	if _u.mutation.ErrorCodeCleared() {
-		_spec.ClearField(incrementalauthorization.FieldErrorCode, field.TypeString)
-	}
-	if value, ok := _u.mutation.ErrorMessage(); ok {
-		_spec.SetField(incrementalauthorization.FieldErrorMessage, field.TypeString, value)
-	}
-	if _u.mutation.ErrorMessageCleared() {
-		_spec.ClearField(incrementalauthorization.FieldErrorMessage, field.TypeString)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
@@ -300,6 +300,46 @@ type IncrementalAuthorizationUpdateOne struct {
 // SetModifiedAt sets the "modified_at" field.
 func (_u *IncrementalAuthorizationUpdateOne) SetModifiedAt(v time.Time) *IncrementalAuthorizationUpdateOne {
 	_u.mutation.SetModifiedAt(v)
+	return _u
+}
+
+// SetErrorCode sets the "error_code" field.
+func (_u *IncrementalAuthorizationUpdateOne) SetErrorCode(v string) *IncrementalAuthorizationUpdateOne {
+	_u.mutation.SetErrorCode(v)
+	return _u
+}
+
+// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
+func (_u *IncrementalAuthorizationUpdateOne) SetNillableErrorCode(v *string) *IncrementalAuthorizationUpdateOne {
+	if v != nil {
+		_u.SetErrorCode(*v)
+	}
+	return _u
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (_u *IncrementalAuthorizationUpdateOne) ClearErrorCode() *IncrementalAuthorizationUpdateOne {
+	_u.mutation.ClearErrorCode()
+	return _u
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (_u *IncrementalAuthorizationUpdateOne) SetErrorMessage(v string) *IncrementalAuthorizationUpdateOne {
+	_u.mutation.SetErrorMessage(v)
+	return _u
+}
+
+// SetNillableErrorMessage sets the "error_message" field if the given value is not nil.
+func (_u *IncrementalAuthorizationUpdateOne) SetNillableErrorMessage(v *string) *IncrementalAuthorizationUpdateOne {
+	if v != nil {
+		_u.SetErrorMessage(*v)
+	}
+	return _u
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (_u *IncrementalAuthorizationUpdateOne) ClearErrorMessage() *IncrementalAuthorizationUpdateOne {
+	_u.mutation.ClearErrorMessage()
 	return _u
 }
 
@@ -379,46 +419,6 @@ func (_u *IncrementalAuthorizationUpdateOne) ClearConnectorAuthorizationID() *In
 	return _u
 }
 
-// SetErrorCode sets the "error_code" field.
-func (_u *IncrementalAuthorizationUpdateOne) SetErrorCode(v string) *IncrementalAuthorizationUpdateOne {
-	_u.mutation.SetErrorCode(v)
-	return _u
-}
-
-// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
-func (_u *IncrementalAuthorizationUpdateOne) SetNillableErrorCode(v *string) *IncrementalAuthorizationUpdateOne {
-	if v != nil {
-		_u.SetErrorCode(*v)
-	}
-	return _u
-}
-
-// ClearErrorCode clears the value of the "error_code" field.
-func (_u *IncrementalAuthorizationUpdateOne) ClearErrorCode() *IncrementalAuthorizationUpdateOne {
-	_u.mutation.ClearErrorCode()
-	return _u
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (_u *IncrementalAuthorizationUpdateOne) SetErrorMessage(v string) *IncrementalAuthorizationUpdateOne {
-	_u.mutation.SetErrorMessage(v)
-	return _u
-}
-
-// SetNillableErrorMessage sets the "error_message" field if the given value is not nil.
-func (_u *IncrementalAuthorizationUpdateOne) SetNillableErrorMessage(v *string) *IncrementalAuthorizationUpdateOne {
-	if v != nil {
-		_u.SetErrorMessage(*v)
-	}
-	return _u
-}
-
-// ClearErrorMessage clears the value of the "error_message" field.
-func (_u *IncrementalAuthorizationUpdateOne) ClearErrorMessage() *IncrementalAuthorizationUpdateOne {
-	_u.mutation.ClearErrorMessage()
-	return _u
-}
-
 // Mutation returns the IncrementalAuthorizationMutation object of the builder.
 func (_u *IncrementalAuthorizationUpdateOne) Mutation() *IncrementalAuthorizationMutation {
 	return _u.mutation
@@ -481,6 +481,11 @@ func (_u *IncrementalAuthorizationUpdateOne) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *IncrementalAuthorizationUpdateOne) check() error {
+	if v, ok := _u.mutation.ErrorCode(); ok {
+		if err := incrementalauthorization.ErrorCodeValidator(v); err != nil {
+			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "IncrementalAuthorization.error_code": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Status(); ok {
 		if err := incrementalauthorization.StatusValidator(v); err != nil {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "IncrementalAuthorization.status": %w`, err)}
@@ -489,11 +494,6 @@ func (_u *IncrementalAuthorizationUpdateOne) check() error {
 	if v, ok := _u.mutation.ConnectorAuthorizationID(); ok {
 		if err := incrementalauthorization.ConnectorAuthorizationIDValidator(v); err != nil {
 			return &ValidationError{Name: "connector_authorization_id", err: fmt.Errorf(`ent: validator failed for field "IncrementalAuthorization.connector_authorization_id": %w`, err)}
-		}
-	}
-	if v, ok := _u.mutation.ErrorCode(); ok {
-		if err := incrementalauthorization.ErrorCodeValidator(v); err != nil {
-			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "IncrementalAuthorization.error_code": %w`, err)}
 		}
 	}
 	if _u.mutation.PaymentCleared() && len(_u.mutation.PaymentIDs()) > 0 {
@@ -540,6 +540,18 @@ func (_u *IncrementalAuthorizationUpdateOne) sqlSave(ctx context.Context) (_node
 	if value, ok := _u.mutation.ModifiedAt(); ok {
 		_spec.SetField(incrementalauthorization.FieldModifiedAt, field.TypeTime, value)
 	}
+	if value, ok := _u.mutation.ErrorCode(); ok {
+		_spec.SetField(incrementalauthorization.FieldErrorCode, field.TypeString, value)
+	}
+	if _u.mutation.ErrorCodeCleared() {
+		_spec.ClearField(incrementalauthorization.FieldErrorCode, field.TypeString)
+	}
+	if value, ok := _u.mutation.ErrorMessage(); ok {
+		_spec.SetField(incrementalauthorization.FieldErrorMessage, field.TypeString, value)
+	}
+	if _u.mutation.ErrorMessageCleared() {
+		_spec.ClearField(incrementalauthorization.FieldErrorMessage, field.TypeString)
+	}
 	if value, ok := _u.mutation.Amount(); ok {
 		_spec.SetField(incrementalauthorization.FieldAmount, field.TypeInt64, value)
 	}
@@ -560,18 +572,6 @@ func (_u *IncrementalAuthorizationUpdateOne) sqlSave(ctx context.Context) (_node
 	}
 	if _u.mutation.ConnectorAuthorizationIDCleared() {
 		_spec.ClearField(incrementalauthorization.FieldConnectorAuthorizationID, field.TypeString)
-	}
-	if value, ok := _u.mutation.ErrorCode(); ok {
-		_spec.SetField(incrementalauthorization.FieldErrorCode, field.TypeString, value)
-	}
-	if _u.mutation.ErrorCodeCleared() {
-		_spec.ClearField(incrementalauthorization.FieldErrorCode, field.TypeString)
-	}
-	if value, ok := _u.mutation.ErrorMessage(); ok {
-		_spec.SetField(incrementalauthorization.FieldErrorMessage, field.TypeString, value)
-	}
-	if _u.mutation.ErrorMessageCleared() {
-		_spec.ClearField(incrementalauthorization.FieldErrorMessage, field.TypeString)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &IncrementalAuthorization{config: _u.config}

@@ -1781,6 +1781,9 @@ type CaptureMutation struct {
 	merchant_id           *string
 	created_at            *time.Time
 	modified_at           *time.Time
+	error_code            *string
+	error_message         *string
+	error_reason          *string
 	authorized_attempt_id *string
 	status                *capture.Status
 	amount                *int64
@@ -1790,9 +1793,6 @@ type CaptureMutation struct {
 	capture_sequence      *int
 	addcapture_sequence   *int
 	connector_capture_id  *string
-	error_code            *string
-	error_message         *string
-	error_reason          *string
 	reference_id          *string
 	clearedFields         map[string]struct{}
 	payment               *string
@@ -2048,6 +2048,153 @@ func (m *CaptureMutation) OldPaymentIntentID(ctx context.Context) (v string, err
 // ResetPaymentIntentID resets all changes to the "payment_intent_id" field.
 func (m *CaptureMutation) ResetPaymentIntentID() {
 	m.payment = nil
+}
+
+// SetErrorCode sets the "error_code" field.
+func (m *CaptureMutation) SetErrorCode(s string) {
+	m.error_code = &s
+}
+
+// ErrorCode returns the value of the "error_code" field in the mutation.
+func (m *CaptureMutation) ErrorCode() (r string, exists bool) {
+	v := m.error_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorCode returns the old "error_code" field's value of the Capture entity.
+// If the Capture object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CaptureMutation) OldErrorCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorCode: %w", err)
+	}
+	return oldValue.ErrorCode, nil
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (m *CaptureMutation) ClearErrorCode() {
+	m.error_code = nil
+	m.clearedFields[capture.FieldErrorCode] = struct{}{}
+}
+
+// ErrorCodeCleared returns if the "error_code" field was cleared in this mutation.
+func (m *CaptureMutation) ErrorCodeCleared() bool {
+	_, ok := m.clearedFields[capture.FieldErrorCode]
+	return ok
+}
+
+// ResetErrorCode resets all changes to the "error_code" field.
+func (m *CaptureMutation) ResetErrorCode() {
+	m.error_code = nil
+	delete(m.clearedFields, capture.FieldErrorCode)
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (m *CaptureMutation) SetErrorMessage(s string) {
+	m.error_message = &s
+}
+
+// ErrorMessage returns the value of the "error_message" field in the mutation.
+func (m *CaptureMutation) ErrorMessage() (r string, exists bool) {
+	v := m.error_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorMessage returns the old "error_message" field's value of the Capture entity.
+// If the Capture object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CaptureMutation) OldErrorMessage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorMessage: %w", err)
+	}
+	return oldValue.ErrorMessage, nil
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (m *CaptureMutation) ClearErrorMessage() {
+	m.error_message = nil
+	m.clearedFields[capture.FieldErrorMessage] = struct{}{}
+}
+
+// ErrorMessageCleared returns if the "error_message" field was cleared in this mutation.
+func (m *CaptureMutation) ErrorMessageCleared() bool {
+	_, ok := m.clearedFields[capture.FieldErrorMessage]
+	return ok
+}
+
+// ResetErrorMessage resets all changes to the "error_message" field.
+func (m *CaptureMutation) ResetErrorMessage() {
+	m.error_message = nil
+	delete(m.clearedFields, capture.FieldErrorMessage)
+}
+
+// SetErrorReason sets the "error_reason" field.
+func (m *CaptureMutation) SetErrorReason(s string) {
+	m.error_reason = &s
+}
+
+// ErrorReason returns the value of the "error_reason" field in the mutation.
+func (m *CaptureMutation) ErrorReason() (r string, exists bool) {
+	v := m.error_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorReason returns the old "error_reason" field's value of the Capture entity.
+// If the Capture object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CaptureMutation) OldErrorReason(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorReason: %w", err)
+	}
+	return oldValue.ErrorReason, nil
+}
+
+// ClearErrorReason clears the value of the "error_reason" field.
+func (m *CaptureMutation) ClearErrorReason() {
+	m.error_reason = nil
+	m.clearedFields[capture.FieldErrorReason] = struct{}{}
+}
+
+// ErrorReasonCleared returns if the "error_reason" field was cleared in this mutation.
+func (m *CaptureMutation) ErrorReasonCleared() bool {
+	_, ok := m.clearedFields[capture.FieldErrorReason]
+	return ok
+}
+
+// ResetErrorReason resets all changes to the "error_reason" field.
+func (m *CaptureMutation) ResetErrorReason() {
+	m.error_reason = nil
+	delete(m.clearedFields, capture.FieldErrorReason)
 }
 
 // SetAuthorizedAttemptID sets the "authorized_attempt_id" field.
@@ -2368,153 +2515,6 @@ func (m *CaptureMutation) ResetConnectorCaptureID() {
 	delete(m.clearedFields, capture.FieldConnectorCaptureID)
 }
 
-// SetErrorCode sets the "error_code" field.
-func (m *CaptureMutation) SetErrorCode(s string) {
-	m.error_code = &s
-}
-
-// ErrorCode returns the value of the "error_code" field in the mutation.
-func (m *CaptureMutation) ErrorCode() (r string, exists bool) {
-	v := m.error_code
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldErrorCode returns the old "error_code" field's value of the Capture entity.
-// If the Capture object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CaptureMutation) OldErrorCode(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldErrorCode is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldErrorCode requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldErrorCode: %w", err)
-	}
-	return oldValue.ErrorCode, nil
-}
-
-// ClearErrorCode clears the value of the "error_code" field.
-func (m *CaptureMutation) ClearErrorCode() {
-	m.error_code = nil
-	m.clearedFields[capture.FieldErrorCode] = struct{}{}
-}
-
-// ErrorCodeCleared returns if the "error_code" field was cleared in this mutation.
-func (m *CaptureMutation) ErrorCodeCleared() bool {
-	_, ok := m.clearedFields[capture.FieldErrorCode]
-	return ok
-}
-
-// ResetErrorCode resets all changes to the "error_code" field.
-func (m *CaptureMutation) ResetErrorCode() {
-	m.error_code = nil
-	delete(m.clearedFields, capture.FieldErrorCode)
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (m *CaptureMutation) SetErrorMessage(s string) {
-	m.error_message = &s
-}
-
-// ErrorMessage returns the value of the "error_message" field in the mutation.
-func (m *CaptureMutation) ErrorMessage() (r string, exists bool) {
-	v := m.error_message
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldErrorMessage returns the old "error_message" field's value of the Capture entity.
-// If the Capture object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CaptureMutation) OldErrorMessage(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldErrorMessage is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldErrorMessage requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldErrorMessage: %w", err)
-	}
-	return oldValue.ErrorMessage, nil
-}
-
-// ClearErrorMessage clears the value of the "error_message" field.
-func (m *CaptureMutation) ClearErrorMessage() {
-	m.error_message = nil
-	m.clearedFields[capture.FieldErrorMessage] = struct{}{}
-}
-
-// ErrorMessageCleared returns if the "error_message" field was cleared in this mutation.
-func (m *CaptureMutation) ErrorMessageCleared() bool {
-	_, ok := m.clearedFields[capture.FieldErrorMessage]
-	return ok
-}
-
-// ResetErrorMessage resets all changes to the "error_message" field.
-func (m *CaptureMutation) ResetErrorMessage() {
-	m.error_message = nil
-	delete(m.clearedFields, capture.FieldErrorMessage)
-}
-
-// SetErrorReason sets the "error_reason" field.
-func (m *CaptureMutation) SetErrorReason(s string) {
-	m.error_reason = &s
-}
-
-// ErrorReason returns the value of the "error_reason" field in the mutation.
-func (m *CaptureMutation) ErrorReason() (r string, exists bool) {
-	v := m.error_reason
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldErrorReason returns the old "error_reason" field's value of the Capture entity.
-// If the Capture object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CaptureMutation) OldErrorReason(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldErrorReason is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldErrorReason requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldErrorReason: %w", err)
-	}
-	return oldValue.ErrorReason, nil
-}
-
-// ClearErrorReason clears the value of the "error_reason" field.
-func (m *CaptureMutation) ClearErrorReason() {
-	m.error_reason = nil
-	m.clearedFields[capture.FieldErrorReason] = struct{}{}
-}
-
-// ErrorReasonCleared returns if the "error_reason" field was cleared in this mutation.
-func (m *CaptureMutation) ErrorReasonCleared() bool {
-	_, ok := m.clearedFields[capture.FieldErrorReason]
-	return ok
-}
-
-// ResetErrorReason resets all changes to the "error_reason" field.
-func (m *CaptureMutation) ResetErrorReason() {
-	m.error_reason = nil
-	delete(m.clearedFields, capture.FieldErrorReason)
-}
-
 // SetReferenceID sets the "reference_id" field.
 func (m *CaptureMutation) SetReferenceID(s string) {
 	m.reference_id = &s
@@ -2651,6 +2651,15 @@ func (m *CaptureMutation) Fields() []string {
 	if m.payment != nil {
 		fields = append(fields, capture.FieldPaymentIntentID)
 	}
+	if m.error_code != nil {
+		fields = append(fields, capture.FieldErrorCode)
+	}
+	if m.error_message != nil {
+		fields = append(fields, capture.FieldErrorMessage)
+	}
+	if m.error_reason != nil {
+		fields = append(fields, capture.FieldErrorReason)
+	}
 	if m.authorized_attempt_id != nil {
 		fields = append(fields, capture.FieldAuthorizedAttemptID)
 	}
@@ -2672,15 +2681,6 @@ func (m *CaptureMutation) Fields() []string {
 	if m.connector_capture_id != nil {
 		fields = append(fields, capture.FieldConnectorCaptureID)
 	}
-	if m.error_code != nil {
-		fields = append(fields, capture.FieldErrorCode)
-	}
-	if m.error_message != nil {
-		fields = append(fields, capture.FieldErrorMessage)
-	}
-	if m.error_reason != nil {
-		fields = append(fields, capture.FieldErrorReason)
-	}
 	if m.reference_id != nil {
 		fields = append(fields, capture.FieldReferenceID)
 	}
@@ -2700,6 +2700,12 @@ func (m *CaptureMutation) Field(name string) (ent.Value, bool) {
 		return m.ModifiedAt()
 	case capture.FieldPaymentIntentID:
 		return m.PaymentIntentID()
+	case capture.FieldErrorCode:
+		return m.ErrorCode()
+	case capture.FieldErrorMessage:
+		return m.ErrorMessage()
+	case capture.FieldErrorReason:
+		return m.ErrorReason()
 	case capture.FieldAuthorizedAttemptID:
 		return m.AuthorizedAttemptID()
 	case capture.FieldStatus:
@@ -2714,12 +2720,6 @@ func (m *CaptureMutation) Field(name string) (ent.Value, bool) {
 		return m.CaptureSequence()
 	case capture.FieldConnectorCaptureID:
 		return m.ConnectorCaptureID()
-	case capture.FieldErrorCode:
-		return m.ErrorCode()
-	case capture.FieldErrorMessage:
-		return m.ErrorMessage()
-	case capture.FieldErrorReason:
-		return m.ErrorReason()
 	case capture.FieldReferenceID:
 		return m.ReferenceID()
 	}
@@ -2739,6 +2739,12 @@ func (m *CaptureMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldModifiedAt(ctx)
 	case capture.FieldPaymentIntentID:
 		return m.OldPaymentIntentID(ctx)
+	case capture.FieldErrorCode:
+		return m.OldErrorCode(ctx)
+	case capture.FieldErrorMessage:
+		return m.OldErrorMessage(ctx)
+	case capture.FieldErrorReason:
+		return m.OldErrorReason(ctx)
 	case capture.FieldAuthorizedAttemptID:
 		return m.OldAuthorizedAttemptID(ctx)
 	case capture.FieldStatus:
@@ -2753,12 +2759,6 @@ func (m *CaptureMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldCaptureSequence(ctx)
 	case capture.FieldConnectorCaptureID:
 		return m.OldConnectorCaptureID(ctx)
-	case capture.FieldErrorCode:
-		return m.OldErrorCode(ctx)
-	case capture.FieldErrorMessage:
-		return m.OldErrorMessage(ctx)
-	case capture.FieldErrorReason:
-		return m.OldErrorReason(ctx)
 	case capture.FieldReferenceID:
 		return m.OldReferenceID(ctx)
 	}
@@ -2797,6 +2797,27 @@ func (m *CaptureMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetPaymentIntentID(v)
+		return nil
+	case capture.FieldErrorCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorCode(v)
+		return nil
+	case capture.FieldErrorMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorMessage(v)
+		return nil
+	case capture.FieldErrorReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorReason(v)
 		return nil
 	case capture.FieldAuthorizedAttemptID:
 		v, ok := value.(string)
@@ -2846,27 +2867,6 @@ func (m *CaptureMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetConnectorCaptureID(v)
-		return nil
-	case capture.FieldErrorCode:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetErrorCode(v)
-		return nil
-	case capture.FieldErrorMessage:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetErrorMessage(v)
-		return nil
-	case capture.FieldErrorReason:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetErrorReason(v)
 		return nil
 	case capture.FieldReferenceID:
 		v, ok := value.(string)
@@ -2932,12 +2932,6 @@ func (m *CaptureMutation) AddField(name string, value ent.Value) error {
 // mutation.
 func (m *CaptureMutation) ClearedFields() []string {
 	var fields []string
-	if m.FieldCleared(capture.FieldConnector) {
-		fields = append(fields, capture.FieldConnector)
-	}
-	if m.FieldCleared(capture.FieldConnectorCaptureID) {
-		fields = append(fields, capture.FieldConnectorCaptureID)
-	}
 	if m.FieldCleared(capture.FieldErrorCode) {
 		fields = append(fields, capture.FieldErrorCode)
 	}
@@ -2946,6 +2940,12 @@ func (m *CaptureMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(capture.FieldErrorReason) {
 		fields = append(fields, capture.FieldErrorReason)
+	}
+	if m.FieldCleared(capture.FieldConnector) {
+		fields = append(fields, capture.FieldConnector)
+	}
+	if m.FieldCleared(capture.FieldConnectorCaptureID) {
+		fields = append(fields, capture.FieldConnectorCaptureID)
 	}
 	if m.FieldCleared(capture.FieldReferenceID) {
 		fields = append(fields, capture.FieldReferenceID)
@@ -2964,12 +2964,6 @@ func (m *CaptureMutation) FieldCleared(name string) bool {
 // error if the field is not defined in the schema.
 func (m *CaptureMutation) ClearField(name string) error {
 	switch name {
-	case capture.FieldConnector:
-		m.ClearConnector()
-		return nil
-	case capture.FieldConnectorCaptureID:
-		m.ClearConnectorCaptureID()
-		return nil
 	case capture.FieldErrorCode:
 		m.ClearErrorCode()
 		return nil
@@ -2978,6 +2972,12 @@ func (m *CaptureMutation) ClearField(name string) error {
 		return nil
 	case capture.FieldErrorReason:
 		m.ClearErrorReason()
+		return nil
+	case capture.FieldConnector:
+		m.ClearConnector()
+		return nil
+	case capture.FieldConnectorCaptureID:
+		m.ClearConnectorCaptureID()
 		return nil
 	case capture.FieldReferenceID:
 		m.ClearReferenceID()
@@ -3002,6 +3002,15 @@ func (m *CaptureMutation) ResetField(name string) error {
 	case capture.FieldPaymentIntentID:
 		m.ResetPaymentIntentID()
 		return nil
+	case capture.FieldErrorCode:
+		m.ResetErrorCode()
+		return nil
+	case capture.FieldErrorMessage:
+		m.ResetErrorMessage()
+		return nil
+	case capture.FieldErrorReason:
+		m.ResetErrorReason()
+		return nil
 	case capture.FieldAuthorizedAttemptID:
 		m.ResetAuthorizedAttemptID()
 		return nil
@@ -3022,15 +3031,6 @@ func (m *CaptureMutation) ResetField(name string) error {
 		return nil
 	case capture.FieldConnectorCaptureID:
 		m.ResetConnectorCaptureID()
-		return nil
-	case capture.FieldErrorCode:
-		m.ResetErrorCode()
-		return nil
-	case capture.FieldErrorMessage:
-		m.ResetErrorMessage()
-		return nil
-	case capture.FieldErrorReason:
-		m.ResetErrorReason()
 		return nil
 	case capture.FieldReferenceID:
 		m.ResetReferenceID()
@@ -10073,6 +10073,8 @@ type IncrementalAuthorizationMutation struct {
 	merchant_id                     *string
 	created_at                      *time.Time
 	modified_at                     *time.Time
+	error_code                      *string
+	error_message                   *string
 	attempt_id                      *string
 	amount                          *int64
 	addamount                       *int64
@@ -10080,8 +10082,6 @@ type IncrementalAuthorizationMutation struct {
 	addpreviously_authorized_amount *int64
 	status                          *incrementalauthorization.Status
 	connector_authorization_id      *string
-	error_code                      *string
-	error_message                   *string
 	clearedFields                   map[string]struct{}
 	payment                         *string
 	clearedpayment                  bool
@@ -10338,6 +10338,104 @@ func (m *IncrementalAuthorizationMutation) ResetPaymentIntentID() {
 	m.payment = nil
 }
 
+// SetErrorCode sets the "error_code" field.
+func (m *IncrementalAuthorizationMutation) SetErrorCode(s string) {
+	m.error_code = &s
+}
+
+// ErrorCode returns the value of the "error_code" field in the mutation.
+func (m *IncrementalAuthorizationMutation) ErrorCode() (r string, exists bool) {
+	v := m.error_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorCode returns the old "error_code" field's value of the IncrementalAuthorization entity.
+// If the IncrementalAuthorization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IncrementalAuthorizationMutation) OldErrorCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorCode: %w", err)
+	}
+	return oldValue.ErrorCode, nil
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (m *IncrementalAuthorizationMutation) ClearErrorCode() {
+	m.error_code = nil
+	m.clearedFields[incrementalauthorization.FieldErrorCode] = struct{}{}
+}
+
+// ErrorCodeCleared returns if the "error_code" field was cleared in this mutation.
+func (m *IncrementalAuthorizationMutation) ErrorCodeCleared() bool {
+	_, ok := m.clearedFields[incrementalauthorization.FieldErrorCode]
+	return ok
+}
+
+// ResetErrorCode resets all changes to the "error_code" field.
+func (m *IncrementalAuthorizationMutation) ResetErrorCode() {
+	m.error_code = nil
+	delete(m.clearedFields, incrementalauthorization.FieldErrorCode)
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (m *IncrementalAuthorizationMutation) SetErrorMessage(s string) {
+	m.error_message = &s
+}
+
+// ErrorMessage returns the value of the "error_message" field in the mutation.
+func (m *IncrementalAuthorizationMutation) ErrorMessage() (r string, exists bool) {
+	v := m.error_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorMessage returns the old "error_message" field's value of the IncrementalAuthorization entity.
+// If the IncrementalAuthorization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IncrementalAuthorizationMutation) OldErrorMessage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorMessage: %w", err)
+	}
+	return oldValue.ErrorMessage, nil
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (m *IncrementalAuthorizationMutation) ClearErrorMessage() {
+	m.error_message = nil
+	m.clearedFields[incrementalauthorization.FieldErrorMessage] = struct{}{}
+}
+
+// ErrorMessageCleared returns if the "error_message" field was cleared in this mutation.
+func (m *IncrementalAuthorizationMutation) ErrorMessageCleared() bool {
+	_, ok := m.clearedFields[incrementalauthorization.FieldErrorMessage]
+	return ok
+}
+
+// ResetErrorMessage resets all changes to the "error_message" field.
+func (m *IncrementalAuthorizationMutation) ResetErrorMessage() {
+	m.error_message = nil
+	delete(m.clearedFields, incrementalauthorization.FieldErrorMessage)
+}
+
 // SetAttemptID sets the "attempt_id" field.
 func (m *IncrementalAuthorizationMutation) SetAttemptID(s string) {
 	m.attempt_id = &s
@@ -10571,104 +10669,6 @@ func (m *IncrementalAuthorizationMutation) ResetConnectorAuthorizationID() {
 	delete(m.clearedFields, incrementalauthorization.FieldConnectorAuthorizationID)
 }
 
-// SetErrorCode sets the "error_code" field.
-func (m *IncrementalAuthorizationMutation) SetErrorCode(s string) {
-	m.error_code = &s
-}
-
-// ErrorCode returns the value of the "error_code" field in the mutation.
-func (m *IncrementalAuthorizationMutation) ErrorCode() (r string, exists bool) {
-	v := m.error_code
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldErrorCode returns the old "error_code" field's value of the IncrementalAuthorization entity.
-// If the IncrementalAuthorization object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *IncrementalAuthorizationMutation) OldErrorCode(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldErrorCode is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldErrorCode requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldErrorCode: %w", err)
-	}
-	return oldValue.ErrorCode, nil
-}
-
-// ClearErrorCode clears the value of the "error_code" field.
-func (m *IncrementalAuthorizationMutation) ClearErrorCode() {
-	m.error_code = nil
-	m.clearedFields[incrementalauthorization.FieldErrorCode] = struct{}{}
-}
-
-// ErrorCodeCleared returns if the "error_code" field was cleared in this mutation.
-func (m *IncrementalAuthorizationMutation) ErrorCodeCleared() bool {
-	_, ok := m.clearedFields[incrementalauthorization.FieldErrorCode]
-	return ok
-}
-
-// ResetErrorCode resets all changes to the "error_code" field.
-func (m *IncrementalAuthorizationMutation) ResetErrorCode() {
-	m.error_code = nil
-	delete(m.clearedFields, incrementalauthorization.FieldErrorCode)
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (m *IncrementalAuthorizationMutation) SetErrorMessage(s string) {
-	m.error_message = &s
-}
-
-// ErrorMessage returns the value of the "error_message" field in the mutation.
-func (m *IncrementalAuthorizationMutation) ErrorMessage() (r string, exists bool) {
-	v := m.error_message
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldErrorMessage returns the old "error_message" field's value of the IncrementalAuthorization entity.
-// If the IncrementalAuthorization object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *IncrementalAuthorizationMutation) OldErrorMessage(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldErrorMessage is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldErrorMessage requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldErrorMessage: %w", err)
-	}
-	return oldValue.ErrorMessage, nil
-}
-
-// ClearErrorMessage clears the value of the "error_message" field.
-func (m *IncrementalAuthorizationMutation) ClearErrorMessage() {
-	m.error_message = nil
-	m.clearedFields[incrementalauthorization.FieldErrorMessage] = struct{}{}
-}
-
-// ErrorMessageCleared returns if the "error_message" field was cleared in this mutation.
-func (m *IncrementalAuthorizationMutation) ErrorMessageCleared() bool {
-	_, ok := m.clearedFields[incrementalauthorization.FieldErrorMessage]
-	return ok
-}
-
-// ResetErrorMessage resets all changes to the "error_message" field.
-func (m *IncrementalAuthorizationMutation) ResetErrorMessage() {
-	m.error_message = nil
-	delete(m.clearedFields, incrementalauthorization.FieldErrorMessage)
-}
-
 // SetPaymentID sets the "payment" edge to the PaymentIntent entity by id.
 func (m *IncrementalAuthorizationMutation) SetPaymentID(id string) {
 	m.payment = &id
@@ -10756,6 +10756,12 @@ func (m *IncrementalAuthorizationMutation) Fields() []string {
 	if m.payment != nil {
 		fields = append(fields, incrementalauthorization.FieldPaymentIntentID)
 	}
+	if m.error_code != nil {
+		fields = append(fields, incrementalauthorization.FieldErrorCode)
+	}
+	if m.error_message != nil {
+		fields = append(fields, incrementalauthorization.FieldErrorMessage)
+	}
 	if m.attempt_id != nil {
 		fields = append(fields, incrementalauthorization.FieldAttemptID)
 	}
@@ -10770,12 +10776,6 @@ func (m *IncrementalAuthorizationMutation) Fields() []string {
 	}
 	if m.connector_authorization_id != nil {
 		fields = append(fields, incrementalauthorization.FieldConnectorAuthorizationID)
-	}
-	if m.error_code != nil {
-		fields = append(fields, incrementalauthorization.FieldErrorCode)
-	}
-	if m.error_message != nil {
-		fields = append(fields, incrementalauthorization.FieldErrorMessage)
 	}
 	return fields
 }
@@ -10793,6 +10793,10 @@ func (m *IncrementalAuthorizationMutation) Field(name string) (ent.Value, bool) 
 		return m.ModifiedAt()
 	case incrementalauthorization.FieldPaymentIntentID:
 		return m.PaymentIntentID()
+	case incrementalauthorization.FieldErrorCode:
+		return m.ErrorCode()
+	case incrementalauthorization.FieldErrorMessage:
+		return m.ErrorMessage()
 	case incrementalauthorization.FieldAttemptID:
 		return m.AttemptID()
 	case incrementalauthorization.FieldAmount:
@@ -10803,10 +10807,6 @@ func (m *IncrementalAuthorizationMutation) Field(name string) (ent.Value, bool) 
 		return m.Status()
 	case incrementalauthorization.FieldConnectorAuthorizationID:
 		return m.ConnectorAuthorizationID()
-	case incrementalauthorization.FieldErrorCode:
-		return m.ErrorCode()
-	case incrementalauthorization.FieldErrorMessage:
-		return m.ErrorMessage()
 	}
 	return nil, false
 }
@@ -10824,6 +10824,10 @@ func (m *IncrementalAuthorizationMutation) OldField(ctx context.Context, name st
 		return m.OldModifiedAt(ctx)
 	case incrementalauthorization.FieldPaymentIntentID:
 		return m.OldPaymentIntentID(ctx)
+	case incrementalauthorization.FieldErrorCode:
+		return m.OldErrorCode(ctx)
+	case incrementalauthorization.FieldErrorMessage:
+		return m.OldErrorMessage(ctx)
 	case incrementalauthorization.FieldAttemptID:
 		return m.OldAttemptID(ctx)
 	case incrementalauthorization.FieldAmount:
@@ -10834,10 +10838,6 @@ func (m *IncrementalAuthorizationMutation) OldField(ctx context.Context, name st
 		return m.OldStatus(ctx)
 	case incrementalauthorization.FieldConnectorAuthorizationID:
 		return m.OldConnectorAuthorizationID(ctx)
-	case incrementalauthorization.FieldErrorCode:
-		return m.OldErrorCode(ctx)
-	case incrementalauthorization.FieldErrorMessage:
-		return m.OldErrorMessage(ctx)
 	}
 	return nil, fmt.Errorf("unknown IncrementalAuthorization field %s", name)
 }
@@ -10875,6 +10875,20 @@ func (m *IncrementalAuthorizationMutation) SetField(name string, value ent.Value
 		}
 		m.SetPaymentIntentID(v)
 		return nil
+	case incrementalauthorization.FieldErrorCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorCode(v)
+		return nil
+	case incrementalauthorization.FieldErrorMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorMessage(v)
+		return nil
 	case incrementalauthorization.FieldAttemptID:
 		v, ok := value.(string)
 		if !ok {
@@ -10909,20 +10923,6 @@ func (m *IncrementalAuthorizationMutation) SetField(name string, value ent.Value
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetConnectorAuthorizationID(v)
-		return nil
-	case incrementalauthorization.FieldErrorCode:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetErrorCode(v)
-		return nil
-	case incrementalauthorization.FieldErrorMessage:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetErrorMessage(v)
 		return nil
 	}
 	return fmt.Errorf("unknown IncrementalAuthorization field %s", name)
@@ -10981,14 +10981,14 @@ func (m *IncrementalAuthorizationMutation) AddField(name string, value ent.Value
 // mutation.
 func (m *IncrementalAuthorizationMutation) ClearedFields() []string {
 	var fields []string
-	if m.FieldCleared(incrementalauthorization.FieldConnectorAuthorizationID) {
-		fields = append(fields, incrementalauthorization.FieldConnectorAuthorizationID)
-	}
 	if m.FieldCleared(incrementalauthorization.FieldErrorCode) {
 		fields = append(fields, incrementalauthorization.FieldErrorCode)
 	}
 	if m.FieldCleared(incrementalauthorization.FieldErrorMessage) {
 		fields = append(fields, incrementalauthorization.FieldErrorMessage)
+	}
+	if m.FieldCleared(incrementalauthorization.FieldConnectorAuthorizationID) {
+		fields = append(fields, incrementalauthorization.FieldConnectorAuthorizationID)
 	}
 	return fields
 }
@@ -11004,14 +11004,14 @@ func (m *IncrementalAuthorizationMutation) FieldCleared(name string) bool {
 // error if the field is not defined in the schema.
 func (m *IncrementalAuthorizationMutation) ClearField(name string) error {
 	switch name {
-	case incrementalauthorization.FieldConnectorAuthorizationID:
-		m.ClearConnectorAuthorizationID()
-		return nil
 	case incrementalauthorization.FieldErrorCode:
 		m.ClearErrorCode()
 		return nil
 	case incrementalauthorization.FieldErrorMessage:
 		m.ClearErrorMessage()
+		return nil
+	case incrementalauthorization.FieldConnectorAuthorizationID:
+		m.ClearConnectorAuthorizationID()
 		return nil
 	}
 	return fmt.Errorf("unknown IncrementalAuthorization nullable field %s", name)
@@ -11033,6 +11033,12 @@ func (m *IncrementalAuthorizationMutation) ResetField(name string) error {
 	case incrementalauthorization.FieldPaymentIntentID:
 		m.ResetPaymentIntentID()
 		return nil
+	case incrementalauthorization.FieldErrorCode:
+		m.ResetErrorCode()
+		return nil
+	case incrementalauthorization.FieldErrorMessage:
+		m.ResetErrorMessage()
+		return nil
 	case incrementalauthorization.FieldAttemptID:
 		m.ResetAttemptID()
 		return nil
@@ -11047,12 +11053,6 @@ func (m *IncrementalAuthorizationMutation) ResetField(name string) error {
 		return nil
 	case incrementalauthorization.FieldConnectorAuthorizationID:
 		m.ResetConnectorAuthorizationID()
-		return nil
-	case incrementalauthorization.FieldErrorCode:
-		m.ResetErrorCode()
-		return nil
-	case incrementalauthorization.FieldErrorMessage:
-		m.ResetErrorMessage()
 		return nil
 	}
 	return fmt.Errorf("unknown IncrementalAuthorization field %s", name)
@@ -17822,6 +17822,13 @@ type PaymentAttemptMutation struct {
 	merchant_id               *string
 	created_at                *time.Time
 	modified_at               *time.Time
+	error_code                *string
+	error_message             *string
+	error_reason              *string
+	unified_code              *string
+	unified_message           *string
+	issuer_error_code         *string
+	issuer_error_message      *string
 	status                    *paymentattempt.Status
 	amount                    *int64
 	addamount                 *int64
@@ -17855,13 +17862,6 @@ type PaymentAttemptMutation struct {
 	payment_experience        *string
 	payment_token             *string
 	mandate_id                *string
-	error_code                *string
-	error_message             *string
-	error_reason              *string
-	unified_code              *string
-	unified_message           *string
-	issuer_error_code         *string
-	issuer_error_message      *string
 	network_advice_code       *string
 	network_decline_code      *string
 	network_transaction_id    *string
@@ -18130,6 +18130,349 @@ func (m *PaymentAttemptMutation) OldPaymentIntentID(ctx context.Context) (v stri
 // ResetPaymentIntentID resets all changes to the "payment_intent_id" field.
 func (m *PaymentAttemptMutation) ResetPaymentIntentID() {
 	m.payment = nil
+}
+
+// SetErrorCode sets the "error_code" field.
+func (m *PaymentAttemptMutation) SetErrorCode(s string) {
+	m.error_code = &s
+}
+
+// ErrorCode returns the value of the "error_code" field in the mutation.
+func (m *PaymentAttemptMutation) ErrorCode() (r string, exists bool) {
+	v := m.error_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorCode returns the old "error_code" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldErrorCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorCode: %w", err)
+	}
+	return oldValue.ErrorCode, nil
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (m *PaymentAttemptMutation) ClearErrorCode() {
+	m.error_code = nil
+	m.clearedFields[paymentattempt.FieldErrorCode] = struct{}{}
+}
+
+// ErrorCodeCleared returns if the "error_code" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) ErrorCodeCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldErrorCode]
+	return ok
+}
+
+// ResetErrorCode resets all changes to the "error_code" field.
+func (m *PaymentAttemptMutation) ResetErrorCode() {
+	m.error_code = nil
+	delete(m.clearedFields, paymentattempt.FieldErrorCode)
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (m *PaymentAttemptMutation) SetErrorMessage(s string) {
+	m.error_message = &s
+}
+
+// ErrorMessage returns the value of the "error_message" field in the mutation.
+func (m *PaymentAttemptMutation) ErrorMessage() (r string, exists bool) {
+	v := m.error_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorMessage returns the old "error_message" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldErrorMessage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorMessage: %w", err)
+	}
+	return oldValue.ErrorMessage, nil
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (m *PaymentAttemptMutation) ClearErrorMessage() {
+	m.error_message = nil
+	m.clearedFields[paymentattempt.FieldErrorMessage] = struct{}{}
+}
+
+// ErrorMessageCleared returns if the "error_message" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) ErrorMessageCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldErrorMessage]
+	return ok
+}
+
+// ResetErrorMessage resets all changes to the "error_message" field.
+func (m *PaymentAttemptMutation) ResetErrorMessage() {
+	m.error_message = nil
+	delete(m.clearedFields, paymentattempt.FieldErrorMessage)
+}
+
+// SetErrorReason sets the "error_reason" field.
+func (m *PaymentAttemptMutation) SetErrorReason(s string) {
+	m.error_reason = &s
+}
+
+// ErrorReason returns the value of the "error_reason" field in the mutation.
+func (m *PaymentAttemptMutation) ErrorReason() (r string, exists bool) {
+	v := m.error_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorReason returns the old "error_reason" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldErrorReason(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorReason: %w", err)
+	}
+	return oldValue.ErrorReason, nil
+}
+
+// ClearErrorReason clears the value of the "error_reason" field.
+func (m *PaymentAttemptMutation) ClearErrorReason() {
+	m.error_reason = nil
+	m.clearedFields[paymentattempt.FieldErrorReason] = struct{}{}
+}
+
+// ErrorReasonCleared returns if the "error_reason" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) ErrorReasonCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldErrorReason]
+	return ok
+}
+
+// ResetErrorReason resets all changes to the "error_reason" field.
+func (m *PaymentAttemptMutation) ResetErrorReason() {
+	m.error_reason = nil
+	delete(m.clearedFields, paymentattempt.FieldErrorReason)
+}
+
+// SetUnifiedCode sets the "unified_code" field.
+func (m *PaymentAttemptMutation) SetUnifiedCode(s string) {
+	m.unified_code = &s
+}
+
+// UnifiedCode returns the value of the "unified_code" field in the mutation.
+func (m *PaymentAttemptMutation) UnifiedCode() (r string, exists bool) {
+	v := m.unified_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUnifiedCode returns the old "unified_code" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldUnifiedCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUnifiedCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUnifiedCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUnifiedCode: %w", err)
+	}
+	return oldValue.UnifiedCode, nil
+}
+
+// ClearUnifiedCode clears the value of the "unified_code" field.
+func (m *PaymentAttemptMutation) ClearUnifiedCode() {
+	m.unified_code = nil
+	m.clearedFields[paymentattempt.FieldUnifiedCode] = struct{}{}
+}
+
+// UnifiedCodeCleared returns if the "unified_code" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) UnifiedCodeCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldUnifiedCode]
+	return ok
+}
+
+// ResetUnifiedCode resets all changes to the "unified_code" field.
+func (m *PaymentAttemptMutation) ResetUnifiedCode() {
+	m.unified_code = nil
+	delete(m.clearedFields, paymentattempt.FieldUnifiedCode)
+}
+
+// SetUnifiedMessage sets the "unified_message" field.
+func (m *PaymentAttemptMutation) SetUnifiedMessage(s string) {
+	m.unified_message = &s
+}
+
+// UnifiedMessage returns the value of the "unified_message" field in the mutation.
+func (m *PaymentAttemptMutation) UnifiedMessage() (r string, exists bool) {
+	v := m.unified_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUnifiedMessage returns the old "unified_message" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldUnifiedMessage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUnifiedMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUnifiedMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUnifiedMessage: %w", err)
+	}
+	return oldValue.UnifiedMessage, nil
+}
+
+// ClearUnifiedMessage clears the value of the "unified_message" field.
+func (m *PaymentAttemptMutation) ClearUnifiedMessage() {
+	m.unified_message = nil
+	m.clearedFields[paymentattempt.FieldUnifiedMessage] = struct{}{}
+}
+
+// UnifiedMessageCleared returns if the "unified_message" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) UnifiedMessageCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldUnifiedMessage]
+	return ok
+}
+
+// ResetUnifiedMessage resets all changes to the "unified_message" field.
+func (m *PaymentAttemptMutation) ResetUnifiedMessage() {
+	m.unified_message = nil
+	delete(m.clearedFields, paymentattempt.FieldUnifiedMessage)
+}
+
+// SetIssuerErrorCode sets the "issuer_error_code" field.
+func (m *PaymentAttemptMutation) SetIssuerErrorCode(s string) {
+	m.issuer_error_code = &s
+}
+
+// IssuerErrorCode returns the value of the "issuer_error_code" field in the mutation.
+func (m *PaymentAttemptMutation) IssuerErrorCode() (r string, exists bool) {
+	v := m.issuer_error_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIssuerErrorCode returns the old "issuer_error_code" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldIssuerErrorCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIssuerErrorCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIssuerErrorCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIssuerErrorCode: %w", err)
+	}
+	return oldValue.IssuerErrorCode, nil
+}
+
+// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
+func (m *PaymentAttemptMutation) ClearIssuerErrorCode() {
+	m.issuer_error_code = nil
+	m.clearedFields[paymentattempt.FieldIssuerErrorCode] = struct{}{}
+}
+
+// IssuerErrorCodeCleared returns if the "issuer_error_code" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) IssuerErrorCodeCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldIssuerErrorCode]
+	return ok
+}
+
+// ResetIssuerErrorCode resets all changes to the "issuer_error_code" field.
+func (m *PaymentAttemptMutation) ResetIssuerErrorCode() {
+	m.issuer_error_code = nil
+	delete(m.clearedFields, paymentattempt.FieldIssuerErrorCode)
+}
+
+// SetIssuerErrorMessage sets the "issuer_error_message" field.
+func (m *PaymentAttemptMutation) SetIssuerErrorMessage(s string) {
+	m.issuer_error_message = &s
+}
+
+// IssuerErrorMessage returns the value of the "issuer_error_message" field in the mutation.
+func (m *PaymentAttemptMutation) IssuerErrorMessage() (r string, exists bool) {
+	v := m.issuer_error_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIssuerErrorMessage returns the old "issuer_error_message" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldIssuerErrorMessage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIssuerErrorMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIssuerErrorMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIssuerErrorMessage: %w", err)
+	}
+	return oldValue.IssuerErrorMessage, nil
+}
+
+// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
+func (m *PaymentAttemptMutation) ClearIssuerErrorMessage() {
+	m.issuer_error_message = nil
+	m.clearedFields[paymentattempt.FieldIssuerErrorMessage] = struct{}{}
+}
+
+// IssuerErrorMessageCleared returns if the "issuer_error_message" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) IssuerErrorMessageCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldIssuerErrorMessage]
+	return ok
+}
+
+// ResetIssuerErrorMessage resets all changes to the "issuer_error_message" field.
+func (m *PaymentAttemptMutation) ResetIssuerErrorMessage() {
+	m.issuer_error_message = nil
+	delete(m.clearedFields, paymentattempt.FieldIssuerErrorMessage)
 }
 
 // SetStatus sets the "status" field.
@@ -19480,349 +19823,6 @@ func (m *PaymentAttemptMutation) ResetMandateID() {
 	delete(m.clearedFields, paymentattempt.FieldMandateID)
 }
 
-// SetErrorCode sets the "error_code" field.
-func (m *PaymentAttemptMutation) SetErrorCode(s string) {
-	m.error_code = &s
-}
-
-// ErrorCode returns the value of the "error_code" field in the mutation.
-func (m *PaymentAttemptMutation) ErrorCode() (r string, exists bool) {
-	v := m.error_code
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldErrorCode returns the old "error_code" field's value of the PaymentAttempt entity.
-// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *PaymentAttemptMutation) OldErrorCode(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldErrorCode is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldErrorCode requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldErrorCode: %w", err)
-	}
-	return oldValue.ErrorCode, nil
-}
-
-// ClearErrorCode clears the value of the "error_code" field.
-func (m *PaymentAttemptMutation) ClearErrorCode() {
-	m.error_code = nil
-	m.clearedFields[paymentattempt.FieldErrorCode] = struct{}{}
-}
-
-// ErrorCodeCleared returns if the "error_code" field was cleared in this mutation.
-func (m *PaymentAttemptMutation) ErrorCodeCleared() bool {
-	_, ok := m.clearedFields[paymentattempt.FieldErrorCode]
-	return ok
-}
-
-// ResetErrorCode resets all changes to the "error_code" field.
-func (m *PaymentAttemptMutation) ResetErrorCode() {
-	m.error_code = nil
-	delete(m.clearedFields, paymentattempt.FieldErrorCode)
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (m *PaymentAttemptMutation) SetErrorMessage(s string) {
-	m.error_message = &s
-}
-
-// ErrorMessage returns the value of the "error_message" field in the mutation.
-func (m *PaymentAttemptMutation) ErrorMessage() (r string, exists bool) {
-	v := m.error_message
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldErrorMessage returns the old "error_message" field's value of the PaymentAttempt entity.
-// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *PaymentAttemptMutation) OldErrorMessage(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldErrorMessage is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldErrorMessage requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldErrorMessage: %w", err)
-	}
-	return oldValue.ErrorMessage, nil
-}
-
-// ClearErrorMessage clears the value of the "error_message" field.
-func (m *PaymentAttemptMutation) ClearErrorMessage() {
-	m.error_message = nil
-	m.clearedFields[paymentattempt.FieldErrorMessage] = struct{}{}
-}
-
-// ErrorMessageCleared returns if the "error_message" field was cleared in this mutation.
-func (m *PaymentAttemptMutation) ErrorMessageCleared() bool {
-	_, ok := m.clearedFields[paymentattempt.FieldErrorMessage]
-	return ok
-}
-
-// ResetErrorMessage resets all changes to the "error_message" field.
-func (m *PaymentAttemptMutation) ResetErrorMessage() {
-	m.error_message = nil
-	delete(m.clearedFields, paymentattempt.FieldErrorMessage)
-}
-
-// SetErrorReason sets the "error_reason" field.
-func (m *PaymentAttemptMutation) SetErrorReason(s string) {
-	m.error_reason = &s
-}
-
-// ErrorReason returns the value of the "error_reason" field in the mutation.
-func (m *PaymentAttemptMutation) ErrorReason() (r string, exists bool) {
-	v := m.error_reason
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldErrorReason returns the old "error_reason" field's value of the PaymentAttempt entity.
-// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *PaymentAttemptMutation) OldErrorReason(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldErrorReason is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldErrorReason requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldErrorReason: %w", err)
-	}
-	return oldValue.ErrorReason, nil
-}
-
-// ClearErrorReason clears the value of the "error_reason" field.
-func (m *PaymentAttemptMutation) ClearErrorReason() {
-	m.error_reason = nil
-	m.clearedFields[paymentattempt.FieldErrorReason] = struct{}{}
-}
-
-// ErrorReasonCleared returns if the "error_reason" field was cleared in this mutation.
-func (m *PaymentAttemptMutation) ErrorReasonCleared() bool {
-	_, ok := m.clearedFields[paymentattempt.FieldErrorReason]
-	return ok
-}
-
-// ResetErrorReason resets all changes to the "error_reason" field.
-func (m *PaymentAttemptMutation) ResetErrorReason() {
-	m.error_reason = nil
-	delete(m.clearedFields, paymentattempt.FieldErrorReason)
-}
-
-// SetUnifiedCode sets the "unified_code" field.
-func (m *PaymentAttemptMutation) SetUnifiedCode(s string) {
-	m.unified_code = &s
-}
-
-// UnifiedCode returns the value of the "unified_code" field in the mutation.
-func (m *PaymentAttemptMutation) UnifiedCode() (r string, exists bool) {
-	v := m.unified_code
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldUnifiedCode returns the old "unified_code" field's value of the PaymentAttempt entity.
-// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *PaymentAttemptMutation) OldUnifiedCode(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldUnifiedCode is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldUnifiedCode requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldUnifiedCode: %w", err)
-	}
-	return oldValue.UnifiedCode, nil
-}
-
-// ClearUnifiedCode clears the value of the "unified_code" field.
-func (m *PaymentAttemptMutation) ClearUnifiedCode() {
-	m.unified_code = nil
-	m.clearedFields[paymentattempt.FieldUnifiedCode] = struct{}{}
-}
-
-// UnifiedCodeCleared returns if the "unified_code" field was cleared in this mutation.
-func (m *PaymentAttemptMutation) UnifiedCodeCleared() bool {
-	_, ok := m.clearedFields[paymentattempt.FieldUnifiedCode]
-	return ok
-}
-
-// ResetUnifiedCode resets all changes to the "unified_code" field.
-func (m *PaymentAttemptMutation) ResetUnifiedCode() {
-	m.unified_code = nil
-	delete(m.clearedFields, paymentattempt.FieldUnifiedCode)
-}
-
-// SetUnifiedMessage sets the "unified_message" field.
-func (m *PaymentAttemptMutation) SetUnifiedMessage(s string) {
-	m.unified_message = &s
-}
-
-// UnifiedMessage returns the value of the "unified_message" field in the mutation.
-func (m *PaymentAttemptMutation) UnifiedMessage() (r string, exists bool) {
-	v := m.unified_message
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldUnifiedMessage returns the old "unified_message" field's value of the PaymentAttempt entity.
-// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *PaymentAttemptMutation) OldUnifiedMessage(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldUnifiedMessage is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldUnifiedMessage requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldUnifiedMessage: %w", err)
-	}
-	return oldValue.UnifiedMessage, nil
-}
-
-// ClearUnifiedMessage clears the value of the "unified_message" field.
-func (m *PaymentAttemptMutation) ClearUnifiedMessage() {
-	m.unified_message = nil
-	m.clearedFields[paymentattempt.FieldUnifiedMessage] = struct{}{}
-}
-
-// UnifiedMessageCleared returns if the "unified_message" field was cleared in this mutation.
-func (m *PaymentAttemptMutation) UnifiedMessageCleared() bool {
-	_, ok := m.clearedFields[paymentattempt.FieldUnifiedMessage]
-	return ok
-}
-
-// ResetUnifiedMessage resets all changes to the "unified_message" field.
-func (m *PaymentAttemptMutation) ResetUnifiedMessage() {
-	m.unified_message = nil
-	delete(m.clearedFields, paymentattempt.FieldUnifiedMessage)
-}
-
-// SetIssuerErrorCode sets the "issuer_error_code" field.
-func (m *PaymentAttemptMutation) SetIssuerErrorCode(s string) {
-	m.issuer_error_code = &s
-}
-
-// IssuerErrorCode returns the value of the "issuer_error_code" field in the mutation.
-func (m *PaymentAttemptMutation) IssuerErrorCode() (r string, exists bool) {
-	v := m.issuer_error_code
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldIssuerErrorCode returns the old "issuer_error_code" field's value of the PaymentAttempt entity.
-// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *PaymentAttemptMutation) OldIssuerErrorCode(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldIssuerErrorCode is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldIssuerErrorCode requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldIssuerErrorCode: %w", err)
-	}
-	return oldValue.IssuerErrorCode, nil
-}
-
-// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
-func (m *PaymentAttemptMutation) ClearIssuerErrorCode() {
-	m.issuer_error_code = nil
-	m.clearedFields[paymentattempt.FieldIssuerErrorCode] = struct{}{}
-}
-
-// IssuerErrorCodeCleared returns if the "issuer_error_code" field was cleared in this mutation.
-func (m *PaymentAttemptMutation) IssuerErrorCodeCleared() bool {
-	_, ok := m.clearedFields[paymentattempt.FieldIssuerErrorCode]
-	return ok
-}
-
-// ResetIssuerErrorCode resets all changes to the "issuer_error_code" field.
-func (m *PaymentAttemptMutation) ResetIssuerErrorCode() {
-	m.issuer_error_code = nil
-	delete(m.clearedFields, paymentattempt.FieldIssuerErrorCode)
-}
-
-// SetIssuerErrorMessage sets the "issuer_error_message" field.
-func (m *PaymentAttemptMutation) SetIssuerErrorMessage(s string) {
-	m.issuer_error_message = &s
-}
-
-// IssuerErrorMessage returns the value of the "issuer_error_message" field in the mutation.
-func (m *PaymentAttemptMutation) IssuerErrorMessage() (r string, exists bool) {
-	v := m.issuer_error_message
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldIssuerErrorMessage returns the old "issuer_error_message" field's value of the PaymentAttempt entity.
-// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *PaymentAttemptMutation) OldIssuerErrorMessage(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldIssuerErrorMessage is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldIssuerErrorMessage requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldIssuerErrorMessage: %w", err)
-	}
-	return oldValue.IssuerErrorMessage, nil
-}
-
-// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
-func (m *PaymentAttemptMutation) ClearIssuerErrorMessage() {
-	m.issuer_error_message = nil
-	m.clearedFields[paymentattempt.FieldIssuerErrorMessage] = struct{}{}
-}
-
-// IssuerErrorMessageCleared returns if the "issuer_error_message" field was cleared in this mutation.
-func (m *PaymentAttemptMutation) IssuerErrorMessageCleared() bool {
-	_, ok := m.clearedFields[paymentattempt.FieldIssuerErrorMessage]
-	return ok
-}
-
-// ResetIssuerErrorMessage resets all changes to the "issuer_error_message" field.
-func (m *PaymentAttemptMutation) ResetIssuerErrorMessage() {
-	m.issuer_error_message = nil
-	delete(m.clearedFields, paymentattempt.FieldIssuerErrorMessage)
-}
-
 // SetNetworkAdviceCode sets the "network_advice_code" field.
 func (m *PaymentAttemptMutation) SetNetworkAdviceCode(s string) {
 	m.network_advice_code = &s
@@ -20568,6 +20568,27 @@ func (m *PaymentAttemptMutation) Fields() []string {
 	if m.payment != nil {
 		fields = append(fields, paymentattempt.FieldPaymentIntentID)
 	}
+	if m.error_code != nil {
+		fields = append(fields, paymentattempt.FieldErrorCode)
+	}
+	if m.error_message != nil {
+		fields = append(fields, paymentattempt.FieldErrorMessage)
+	}
+	if m.error_reason != nil {
+		fields = append(fields, paymentattempt.FieldErrorReason)
+	}
+	if m.unified_code != nil {
+		fields = append(fields, paymentattempt.FieldUnifiedCode)
+	}
+	if m.unified_message != nil {
+		fields = append(fields, paymentattempt.FieldUnifiedMessage)
+	}
+	if m.issuer_error_code != nil {
+		fields = append(fields, paymentattempt.FieldIssuerErrorCode)
+	}
+	if m.issuer_error_message != nil {
+		fields = append(fields, paymentattempt.FieldIssuerErrorMessage)
+	}
 	if m.status != nil {
 		fields = append(fields, paymentattempt.FieldStatus)
 	}
@@ -20646,27 +20667,6 @@ func (m *PaymentAttemptMutation) Fields() []string {
 	if m.mandate_id != nil {
 		fields = append(fields, paymentattempt.FieldMandateID)
 	}
-	if m.error_code != nil {
-		fields = append(fields, paymentattempt.FieldErrorCode)
-	}
-	if m.error_message != nil {
-		fields = append(fields, paymentattempt.FieldErrorMessage)
-	}
-	if m.error_reason != nil {
-		fields = append(fields, paymentattempt.FieldErrorReason)
-	}
-	if m.unified_code != nil {
-		fields = append(fields, paymentattempt.FieldUnifiedCode)
-	}
-	if m.unified_message != nil {
-		fields = append(fields, paymentattempt.FieldUnifiedMessage)
-	}
-	if m.issuer_error_code != nil {
-		fields = append(fields, paymentattempt.FieldIssuerErrorCode)
-	}
-	if m.issuer_error_message != nil {
-		fields = append(fields, paymentattempt.FieldIssuerErrorMessage)
-	}
 	if m.network_advice_code != nil {
 		fields = append(fields, paymentattempt.FieldNetworkAdviceCode)
 	}
@@ -20722,6 +20722,20 @@ func (m *PaymentAttemptMutation) Field(name string) (ent.Value, bool) {
 		return m.ModifiedAt()
 	case paymentattempt.FieldPaymentIntentID:
 		return m.PaymentIntentID()
+	case paymentattempt.FieldErrorCode:
+		return m.ErrorCode()
+	case paymentattempt.FieldErrorMessage:
+		return m.ErrorMessage()
+	case paymentattempt.FieldErrorReason:
+		return m.ErrorReason()
+	case paymentattempt.FieldUnifiedCode:
+		return m.UnifiedCode()
+	case paymentattempt.FieldUnifiedMessage:
+		return m.UnifiedMessage()
+	case paymentattempt.FieldIssuerErrorCode:
+		return m.IssuerErrorCode()
+	case paymentattempt.FieldIssuerErrorMessage:
+		return m.IssuerErrorMessage()
 	case paymentattempt.FieldStatus:
 		return m.Status()
 	case paymentattempt.FieldAmount:
@@ -20774,20 +20788,6 @@ func (m *PaymentAttemptMutation) Field(name string) (ent.Value, bool) {
 		return m.PaymentToken()
 	case paymentattempt.FieldMandateID:
 		return m.MandateID()
-	case paymentattempt.FieldErrorCode:
-		return m.ErrorCode()
-	case paymentattempt.FieldErrorMessage:
-		return m.ErrorMessage()
-	case paymentattempt.FieldErrorReason:
-		return m.ErrorReason()
-	case paymentattempt.FieldUnifiedCode:
-		return m.UnifiedCode()
-	case paymentattempt.FieldUnifiedMessage:
-		return m.UnifiedMessage()
-	case paymentattempt.FieldIssuerErrorCode:
-		return m.IssuerErrorCode()
-	case paymentattempt.FieldIssuerErrorMessage:
-		return m.IssuerErrorMessage()
 	case paymentattempt.FieldNetworkAdviceCode:
 		return m.NetworkAdviceCode()
 	case paymentattempt.FieldNetworkDeclineCode:
@@ -20831,6 +20831,20 @@ func (m *PaymentAttemptMutation) OldField(ctx context.Context, name string) (ent
 		return m.OldModifiedAt(ctx)
 	case paymentattempt.FieldPaymentIntentID:
 		return m.OldPaymentIntentID(ctx)
+	case paymentattempt.FieldErrorCode:
+		return m.OldErrorCode(ctx)
+	case paymentattempt.FieldErrorMessage:
+		return m.OldErrorMessage(ctx)
+	case paymentattempt.FieldErrorReason:
+		return m.OldErrorReason(ctx)
+	case paymentattempt.FieldUnifiedCode:
+		return m.OldUnifiedCode(ctx)
+	case paymentattempt.FieldUnifiedMessage:
+		return m.OldUnifiedMessage(ctx)
+	case paymentattempt.FieldIssuerErrorCode:
+		return m.OldIssuerErrorCode(ctx)
+	case paymentattempt.FieldIssuerErrorMessage:
+		return m.OldIssuerErrorMessage(ctx)
 	case paymentattempt.FieldStatus:
 		return m.OldStatus(ctx)
 	case paymentattempt.FieldAmount:
@@ -20883,20 +20897,6 @@ func (m *PaymentAttemptMutation) OldField(ctx context.Context, name string) (ent
 		return m.OldPaymentToken(ctx)
 	case paymentattempt.FieldMandateID:
 		return m.OldMandateID(ctx)
-	case paymentattempt.FieldErrorCode:
-		return m.OldErrorCode(ctx)
-	case paymentattempt.FieldErrorMessage:
-		return m.OldErrorMessage(ctx)
-	case paymentattempt.FieldErrorReason:
-		return m.OldErrorReason(ctx)
-	case paymentattempt.FieldUnifiedCode:
-		return m.OldUnifiedCode(ctx)
-	case paymentattempt.FieldUnifiedMessage:
-		return m.OldUnifiedMessage(ctx)
-	case paymentattempt.FieldIssuerErrorCode:
-		return m.OldIssuerErrorCode(ctx)
-	case paymentattempt.FieldIssuerErrorMessage:
-		return m.OldIssuerErrorMessage(ctx)
 	case paymentattempt.FieldNetworkAdviceCode:
 		return m.OldNetworkAdviceCode(ctx)
 	case paymentattempt.FieldNetworkDeclineCode:
@@ -20959,6 +20959,55 @@ func (m *PaymentAttemptMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetPaymentIntentID(v)
+		return nil
+	case paymentattempt.FieldErrorCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorCode(v)
+		return nil
+	case paymentattempt.FieldErrorMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorMessage(v)
+		return nil
+	case paymentattempt.FieldErrorReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorReason(v)
+		return nil
+	case paymentattempt.FieldUnifiedCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUnifiedCode(v)
+		return nil
+	case paymentattempt.FieldUnifiedMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUnifiedMessage(v)
+		return nil
+	case paymentattempt.FieldIssuerErrorCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIssuerErrorCode(v)
+		return nil
+	case paymentattempt.FieldIssuerErrorMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIssuerErrorMessage(v)
 		return nil
 	case paymentattempt.FieldStatus:
 		v, ok := value.(paymentattempt.Status)
@@ -21141,55 +21190,6 @@ func (m *PaymentAttemptMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetMandateID(v)
-		return nil
-	case paymentattempt.FieldErrorCode:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetErrorCode(v)
-		return nil
-	case paymentattempt.FieldErrorMessage:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetErrorMessage(v)
-		return nil
-	case paymentattempt.FieldErrorReason:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetErrorReason(v)
-		return nil
-	case paymentattempt.FieldUnifiedCode:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetUnifiedCode(v)
-		return nil
-	case paymentattempt.FieldUnifiedMessage:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetUnifiedMessage(v)
-		return nil
-	case paymentattempt.FieldIssuerErrorCode:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetIssuerErrorCode(v)
-		return nil
-	case paymentattempt.FieldIssuerErrorMessage:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetIssuerErrorMessage(v)
 		return nil
 	case paymentattempt.FieldNetworkAdviceCode:
 		v, ok := value.(string)
@@ -21399,6 +21399,27 @@ func (m *PaymentAttemptMutation) AddField(name string, value ent.Value) error {
 // mutation.
 func (m *PaymentAttemptMutation) ClearedFields() []string {
 	var fields []string
+	if m.FieldCleared(paymentattempt.FieldErrorCode) {
+		fields = append(fields, paymentattempt.FieldErrorCode)
+	}
+	if m.FieldCleared(paymentattempt.FieldErrorMessage) {
+		fields = append(fields, paymentattempt.FieldErrorMessage)
+	}
+	if m.FieldCleared(paymentattempt.FieldErrorReason) {
+		fields = append(fields, paymentattempt.FieldErrorReason)
+	}
+	if m.FieldCleared(paymentattempt.FieldUnifiedCode) {
+		fields = append(fields, paymentattempt.FieldUnifiedCode)
+	}
+	if m.FieldCleared(paymentattempt.FieldUnifiedMessage) {
+		fields = append(fields, paymentattempt.FieldUnifiedMessage)
+	}
+	if m.FieldCleared(paymentattempt.FieldIssuerErrorCode) {
+		fields = append(fields, paymentattempt.FieldIssuerErrorCode)
+	}
+	if m.FieldCleared(paymentattempt.FieldIssuerErrorMessage) {
+		fields = append(fields, paymentattempt.FieldIssuerErrorMessage)
+	}
 	if m.FieldCleared(paymentattempt.FieldAmountToCapture) {
 		fields = append(fields, paymentattempt.FieldAmountToCapture)
 	}
@@ -21462,27 +21483,6 @@ func (m *PaymentAttemptMutation) ClearedFields() []string {
 	if m.FieldCleared(paymentattempt.FieldMandateID) {
 		fields = append(fields, paymentattempt.FieldMandateID)
 	}
-	if m.FieldCleared(paymentattempt.FieldErrorCode) {
-		fields = append(fields, paymentattempt.FieldErrorCode)
-	}
-	if m.FieldCleared(paymentattempt.FieldErrorMessage) {
-		fields = append(fields, paymentattempt.FieldErrorMessage)
-	}
-	if m.FieldCleared(paymentattempt.FieldErrorReason) {
-		fields = append(fields, paymentattempt.FieldErrorReason)
-	}
-	if m.FieldCleared(paymentattempt.FieldUnifiedCode) {
-		fields = append(fields, paymentattempt.FieldUnifiedCode)
-	}
-	if m.FieldCleared(paymentattempt.FieldUnifiedMessage) {
-		fields = append(fields, paymentattempt.FieldUnifiedMessage)
-	}
-	if m.FieldCleared(paymentattempt.FieldIssuerErrorCode) {
-		fields = append(fields, paymentattempt.FieldIssuerErrorCode)
-	}
-	if m.FieldCleared(paymentattempt.FieldIssuerErrorMessage) {
-		fields = append(fields, paymentattempt.FieldIssuerErrorMessage)
-	}
 	if m.FieldCleared(paymentattempt.FieldNetworkAdviceCode) {
 		fields = append(fields, paymentattempt.FieldNetworkAdviceCode)
 	}
@@ -21536,6 +21536,27 @@ func (m *PaymentAttemptMutation) FieldCleared(name string) bool {
 // error if the field is not defined in the schema.
 func (m *PaymentAttemptMutation) ClearField(name string) error {
 	switch name {
+	case paymentattempt.FieldErrorCode:
+		m.ClearErrorCode()
+		return nil
+	case paymentattempt.FieldErrorMessage:
+		m.ClearErrorMessage()
+		return nil
+	case paymentattempt.FieldErrorReason:
+		m.ClearErrorReason()
+		return nil
+	case paymentattempt.FieldUnifiedCode:
+		m.ClearUnifiedCode()
+		return nil
+	case paymentattempt.FieldUnifiedMessage:
+		m.ClearUnifiedMessage()
+		return nil
+	case paymentattempt.FieldIssuerErrorCode:
+		m.ClearIssuerErrorCode()
+		return nil
+	case paymentattempt.FieldIssuerErrorMessage:
+		m.ClearIssuerErrorMessage()
+		return nil
 	case paymentattempt.FieldAmountToCapture:
 		m.ClearAmountToCapture()
 		return nil
@@ -21599,27 +21620,6 @@ func (m *PaymentAttemptMutation) ClearField(name string) error {
 	case paymentattempt.FieldMandateID:
 		m.ClearMandateID()
 		return nil
-	case paymentattempt.FieldErrorCode:
-		m.ClearErrorCode()
-		return nil
-	case paymentattempt.FieldErrorMessage:
-		m.ClearErrorMessage()
-		return nil
-	case paymentattempt.FieldErrorReason:
-		m.ClearErrorReason()
-		return nil
-	case paymentattempt.FieldUnifiedCode:
-		m.ClearUnifiedCode()
-		return nil
-	case paymentattempt.FieldUnifiedMessage:
-		m.ClearUnifiedMessage()
-		return nil
-	case paymentattempt.FieldIssuerErrorCode:
-		m.ClearIssuerErrorCode()
-		return nil
-	case paymentattempt.FieldIssuerErrorMessage:
-		m.ClearIssuerErrorMessage()
-		return nil
 	case paymentattempt.FieldNetworkAdviceCode:
 		m.ClearNetworkAdviceCode()
 		return nil
@@ -21678,6 +21678,27 @@ func (m *PaymentAttemptMutation) ResetField(name string) error {
 		return nil
 	case paymentattempt.FieldPaymentIntentID:
 		m.ResetPaymentIntentID()
+		return nil
+	case paymentattempt.FieldErrorCode:
+		m.ResetErrorCode()
+		return nil
+	case paymentattempt.FieldErrorMessage:
+		m.ResetErrorMessage()
+		return nil
+	case paymentattempt.FieldErrorReason:
+		m.ResetErrorReason()
+		return nil
+	case paymentattempt.FieldUnifiedCode:
+		m.ResetUnifiedCode()
+		return nil
+	case paymentattempt.FieldUnifiedMessage:
+		m.ResetUnifiedMessage()
+		return nil
+	case paymentattempt.FieldIssuerErrorCode:
+		m.ResetIssuerErrorCode()
+		return nil
+	case paymentattempt.FieldIssuerErrorMessage:
+		m.ResetIssuerErrorMessage()
 		return nil
 	case paymentattempt.FieldStatus:
 		m.ResetStatus()
@@ -21756,27 +21777,6 @@ func (m *PaymentAttemptMutation) ResetField(name string) error {
 		return nil
 	case paymentattempt.FieldMandateID:
 		m.ResetMandateID()
-		return nil
-	case paymentattempt.FieldErrorCode:
-		m.ResetErrorCode()
-		return nil
-	case paymentattempt.FieldErrorMessage:
-		m.ResetErrorMessage()
-		return nil
-	case paymentattempt.FieldErrorReason:
-		m.ResetErrorReason()
-		return nil
-	case paymentattempt.FieldUnifiedCode:
-		m.ResetUnifiedCode()
-		return nil
-	case paymentattempt.FieldUnifiedMessage:
-		m.ResetUnifiedMessage()
-		return nil
-	case paymentattempt.FieldIssuerErrorCode:
-		m.ResetIssuerErrorCode()
-		return nil
-	case paymentattempt.FieldIssuerErrorMessage:
-		m.ResetIssuerErrorMessage()
 		return nil
 	case paymentattempt.FieldNetworkAdviceCode:
 		m.ResetNetworkAdviceCode()
@@ -31811,6 +31811,12 @@ type RefundMutation struct {
 	merchant_id            *string
 	created_at             *time.Time
 	modified_at            *time.Time
+	error_code             *string
+	error_message          *string
+	unified_code           *string
+	unified_message        *string
+	issuer_error_code      *string
+	issuer_error_message   *string
 	refund_id              *string
 	attempt_id             *string
 	profile_id             *string
@@ -31824,12 +31830,6 @@ type RefundMutation struct {
 	status                 *refund.Status
 	reason                 *string
 	metadata               *map[string]interface{}
-	error_code             *string
-	error_message          *string
-	unified_code           *string
-	unified_message        *string
-	issuer_error_code      *string
-	issuer_error_message   *string
 	split_refunds          *map[string]interface{}
 	raw_connector_response *string
 	clearedFields          map[string]struct{}
@@ -32052,42 +32052,6 @@ func (m *RefundMutation) ResetModifiedAt() {
 	m.modified_at = nil
 }
 
-// SetRefundID sets the "refund_id" field.
-func (m *RefundMutation) SetRefundID(s string) {
-	m.refund_id = &s
-}
-
-// RefundID returns the value of the "refund_id" field in the mutation.
-func (m *RefundMutation) RefundID() (r string, exists bool) {
-	v := m.refund_id
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldRefundID returns the old "refund_id" field's value of the Refund entity.
-// If the Refund object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RefundMutation) OldRefundID(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldRefundID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldRefundID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldRefundID: %w", err)
-	}
-	return oldValue.RefundID, nil
-}
-
-// ResetRefundID resets all changes to the "refund_id" field.
-func (m *RefundMutation) ResetRefundID() {
-	m.refund_id = nil
-}
-
 // SetPaymentIntentID sets the "payment_intent_id" field.
 func (m *RefundMutation) SetPaymentIntentID(s string) {
 	m.payment = &s
@@ -32122,6 +32086,336 @@ func (m *RefundMutation) OldPaymentIntentID(ctx context.Context) (v string, err 
 // ResetPaymentIntentID resets all changes to the "payment_intent_id" field.
 func (m *RefundMutation) ResetPaymentIntentID() {
 	m.payment = nil
+}
+
+// SetErrorCode sets the "error_code" field.
+func (m *RefundMutation) SetErrorCode(s string) {
+	m.error_code = &s
+}
+
+// ErrorCode returns the value of the "error_code" field in the mutation.
+func (m *RefundMutation) ErrorCode() (r string, exists bool) {
+	v := m.error_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorCode returns the old "error_code" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldErrorCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorCode: %w", err)
+	}
+	return oldValue.ErrorCode, nil
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (m *RefundMutation) ClearErrorCode() {
+	m.error_code = nil
+	m.clearedFields[refund.FieldErrorCode] = struct{}{}
+}
+
+// ErrorCodeCleared returns if the "error_code" field was cleared in this mutation.
+func (m *RefundMutation) ErrorCodeCleared() bool {
+	_, ok := m.clearedFields[refund.FieldErrorCode]
+	return ok
+}
+
+// ResetErrorCode resets all changes to the "error_code" field.
+func (m *RefundMutation) ResetErrorCode() {
+	m.error_code = nil
+	delete(m.clearedFields, refund.FieldErrorCode)
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (m *RefundMutation) SetErrorMessage(s string) {
+	m.error_message = &s
+}
+
+// ErrorMessage returns the value of the "error_message" field in the mutation.
+func (m *RefundMutation) ErrorMessage() (r string, exists bool) {
+	v := m.error_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorMessage returns the old "error_message" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldErrorMessage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorMessage: %w", err)
+	}
+	return oldValue.ErrorMessage, nil
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (m *RefundMutation) ClearErrorMessage() {
+	m.error_message = nil
+	m.clearedFields[refund.FieldErrorMessage] = struct{}{}
+}
+
+// ErrorMessageCleared returns if the "error_message" field was cleared in this mutation.
+func (m *RefundMutation) ErrorMessageCleared() bool {
+	_, ok := m.clearedFields[refund.FieldErrorMessage]
+	return ok
+}
+
+// ResetErrorMessage resets all changes to the "error_message" field.
+func (m *RefundMutation) ResetErrorMessage() {
+	m.error_message = nil
+	delete(m.clearedFields, refund.FieldErrorMessage)
+}
+
+// SetUnifiedCode sets the "unified_code" field.
+func (m *RefundMutation) SetUnifiedCode(s string) {
+	m.unified_code = &s
+}
+
+// UnifiedCode returns the value of the "unified_code" field in the mutation.
+func (m *RefundMutation) UnifiedCode() (r string, exists bool) {
+	v := m.unified_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUnifiedCode returns the old "unified_code" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldUnifiedCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUnifiedCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUnifiedCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUnifiedCode: %w", err)
+	}
+	return oldValue.UnifiedCode, nil
+}
+
+// ClearUnifiedCode clears the value of the "unified_code" field.
+func (m *RefundMutation) ClearUnifiedCode() {
+	m.unified_code = nil
+	m.clearedFields[refund.FieldUnifiedCode] = struct{}{}
+}
+
+// UnifiedCodeCleared returns if the "unified_code" field was cleared in this mutation.
+func (m *RefundMutation) UnifiedCodeCleared() bool {
+	_, ok := m.clearedFields[refund.FieldUnifiedCode]
+	return ok
+}
+
+// ResetUnifiedCode resets all changes to the "unified_code" field.
+func (m *RefundMutation) ResetUnifiedCode() {
+	m.unified_code = nil
+	delete(m.clearedFields, refund.FieldUnifiedCode)
+}
+
+// SetUnifiedMessage sets the "unified_message" field.
+func (m *RefundMutation) SetUnifiedMessage(s string) {
+	m.unified_message = &s
+}
+
+// UnifiedMessage returns the value of the "unified_message" field in the mutation.
+func (m *RefundMutation) UnifiedMessage() (r string, exists bool) {
+	v := m.unified_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUnifiedMessage returns the old "unified_message" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldUnifiedMessage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUnifiedMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUnifiedMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUnifiedMessage: %w", err)
+	}
+	return oldValue.UnifiedMessage, nil
+}
+
+// ClearUnifiedMessage clears the value of the "unified_message" field.
+func (m *RefundMutation) ClearUnifiedMessage() {
+	m.unified_message = nil
+	m.clearedFields[refund.FieldUnifiedMessage] = struct{}{}
+}
+
+// UnifiedMessageCleared returns if the "unified_message" field was cleared in this mutation.
+func (m *RefundMutation) UnifiedMessageCleared() bool {
+	_, ok := m.clearedFields[refund.FieldUnifiedMessage]
+	return ok
+}
+
+// ResetUnifiedMessage resets all changes to the "unified_message" field.
+func (m *RefundMutation) ResetUnifiedMessage() {
+	m.unified_message = nil
+	delete(m.clearedFields, refund.FieldUnifiedMessage)
+}
+
+// SetIssuerErrorCode sets the "issuer_error_code" field.
+func (m *RefundMutation) SetIssuerErrorCode(s string) {
+	m.issuer_error_code = &s
+}
+
+// IssuerErrorCode returns the value of the "issuer_error_code" field in the mutation.
+func (m *RefundMutation) IssuerErrorCode() (r string, exists bool) {
+	v := m.issuer_error_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIssuerErrorCode returns the old "issuer_error_code" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldIssuerErrorCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIssuerErrorCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIssuerErrorCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIssuerErrorCode: %w", err)
+	}
+	return oldValue.IssuerErrorCode, nil
+}
+
+// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
+func (m *RefundMutation) ClearIssuerErrorCode() {
+	m.issuer_error_code = nil
+	m.clearedFields[refund.FieldIssuerErrorCode] = struct{}{}
+}
+
+// IssuerErrorCodeCleared returns if the "issuer_error_code" field was cleared in this mutation.
+func (m *RefundMutation) IssuerErrorCodeCleared() bool {
+	_, ok := m.clearedFields[refund.FieldIssuerErrorCode]
+	return ok
+}
+
+// ResetIssuerErrorCode resets all changes to the "issuer_error_code" field.
+func (m *RefundMutation) ResetIssuerErrorCode() {
+	m.issuer_error_code = nil
+	delete(m.clearedFields, refund.FieldIssuerErrorCode)
+}
+
+// SetIssuerErrorMessage sets the "issuer_error_message" field.
+func (m *RefundMutation) SetIssuerErrorMessage(s string) {
+	m.issuer_error_message = &s
+}
+
+// IssuerErrorMessage returns the value of the "issuer_error_message" field in the mutation.
+func (m *RefundMutation) IssuerErrorMessage() (r string, exists bool) {
+	v := m.issuer_error_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIssuerErrorMessage returns the old "issuer_error_message" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldIssuerErrorMessage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIssuerErrorMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIssuerErrorMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIssuerErrorMessage: %w", err)
+	}
+	return oldValue.IssuerErrorMessage, nil
+}
+
+// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
+func (m *RefundMutation) ClearIssuerErrorMessage() {
+	m.issuer_error_message = nil
+	m.clearedFields[refund.FieldIssuerErrorMessage] = struct{}{}
+}
+
+// IssuerErrorMessageCleared returns if the "issuer_error_message" field was cleared in this mutation.
+func (m *RefundMutation) IssuerErrorMessageCleared() bool {
+	_, ok := m.clearedFields[refund.FieldIssuerErrorMessage]
+	return ok
+}
+
+// ResetIssuerErrorMessage resets all changes to the "issuer_error_message" field.
+func (m *RefundMutation) ResetIssuerErrorMessage() {
+	m.issuer_error_message = nil
+	delete(m.clearedFields, refund.FieldIssuerErrorMessage)
+}
+
+// SetRefundID sets the "refund_id" field.
+func (m *RefundMutation) SetRefundID(s string) {
+	m.refund_id = &s
+}
+
+// RefundID returns the value of the "refund_id" field in the mutation.
+func (m *RefundMutation) RefundID() (r string, exists bool) {
+	v := m.refund_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefundID returns the old "refund_id" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldRefundID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefundID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefundID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefundID: %w", err)
+	}
+	return oldValue.RefundID, nil
+}
+
+// ResetRefundID resets all changes to the "refund_id" field.
+func (m *RefundMutation) ResetRefundID() {
+	m.refund_id = nil
 }
 
 // SetAttemptID sets the "attempt_id" field.
@@ -32592,300 +32886,6 @@ func (m *RefundMutation) ResetMetadata() {
 	delete(m.clearedFields, refund.FieldMetadata)
 }
 
-// SetErrorCode sets the "error_code" field.
-func (m *RefundMutation) SetErrorCode(s string) {
-	m.error_code = &s
-}
-
-// ErrorCode returns the value of the "error_code" field in the mutation.
-func (m *RefundMutation) ErrorCode() (r string, exists bool) {
-	v := m.error_code
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldErrorCode returns the old "error_code" field's value of the Refund entity.
-// If the Refund object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RefundMutation) OldErrorCode(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldErrorCode is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldErrorCode requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldErrorCode: %w", err)
-	}
-	return oldValue.ErrorCode, nil
-}
-
-// ClearErrorCode clears the value of the "error_code" field.
-func (m *RefundMutation) ClearErrorCode() {
-	m.error_code = nil
-	m.clearedFields[refund.FieldErrorCode] = struct{}{}
-}
-
-// ErrorCodeCleared returns if the "error_code" field was cleared in this mutation.
-func (m *RefundMutation) ErrorCodeCleared() bool {
-	_, ok := m.clearedFields[refund.FieldErrorCode]
-	return ok
-}
-
-// ResetErrorCode resets all changes to the "error_code" field.
-func (m *RefundMutation) ResetErrorCode() {
-	m.error_code = nil
-	delete(m.clearedFields, refund.FieldErrorCode)
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (m *RefundMutation) SetErrorMessage(s string) {
-	m.error_message = &s
-}
-
-// ErrorMessage returns the value of the "error_message" field in the mutation.
-func (m *RefundMutation) ErrorMessage() (r string, exists bool) {
-	v := m.error_message
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldErrorMessage returns the old "error_message" field's value of the Refund entity.
-// If the Refund object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RefundMutation) OldErrorMessage(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldErrorMessage is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldErrorMessage requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldErrorMessage: %w", err)
-	}
-	return oldValue.ErrorMessage, nil
-}
-
-// ClearErrorMessage clears the value of the "error_message" field.
-func (m *RefundMutation) ClearErrorMessage() {
-	m.error_message = nil
-	m.clearedFields[refund.FieldErrorMessage] = struct{}{}
-}
-
-// ErrorMessageCleared returns if the "error_message" field was cleared in this mutation.
-func (m *RefundMutation) ErrorMessageCleared() bool {
-	_, ok := m.clearedFields[refund.FieldErrorMessage]
-	return ok
-}
-
-// ResetErrorMessage resets all changes to the "error_message" field.
-func (m *RefundMutation) ResetErrorMessage() {
-	m.error_message = nil
-	delete(m.clearedFields, refund.FieldErrorMessage)
-}
-
-// SetUnifiedCode sets the "unified_code" field.
-func (m *RefundMutation) SetUnifiedCode(s string) {
-	m.unified_code = &s
-}
-
-// UnifiedCode returns the value of the "unified_code" field in the mutation.
-func (m *RefundMutation) UnifiedCode() (r string, exists bool) {
-	v := m.unified_code
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldUnifiedCode returns the old "unified_code" field's value of the Refund entity.
-// If the Refund object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RefundMutation) OldUnifiedCode(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldUnifiedCode is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldUnifiedCode requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldUnifiedCode: %w", err)
-	}
-	return oldValue.UnifiedCode, nil
-}
-
-// ClearUnifiedCode clears the value of the "unified_code" field.
-func (m *RefundMutation) ClearUnifiedCode() {
-	m.unified_code = nil
-	m.clearedFields[refund.FieldUnifiedCode] = struct{}{}
-}
-
-// UnifiedCodeCleared returns if the "unified_code" field was cleared in this mutation.
-func (m *RefundMutation) UnifiedCodeCleared() bool {
-	_, ok := m.clearedFields[refund.FieldUnifiedCode]
-	return ok
-}
-
-// ResetUnifiedCode resets all changes to the "unified_code" field.
-func (m *RefundMutation) ResetUnifiedCode() {
-	m.unified_code = nil
-	delete(m.clearedFields, refund.FieldUnifiedCode)
-}
-
-// SetUnifiedMessage sets the "unified_message" field.
-func (m *RefundMutation) SetUnifiedMessage(s string) {
-	m.unified_message = &s
-}
-
-// UnifiedMessage returns the value of the "unified_message" field in the mutation.
-func (m *RefundMutation) UnifiedMessage() (r string, exists bool) {
-	v := m.unified_message
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldUnifiedMessage returns the old "unified_message" field's value of the Refund entity.
-// If the Refund object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RefundMutation) OldUnifiedMessage(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldUnifiedMessage is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldUnifiedMessage requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldUnifiedMessage: %w", err)
-	}
-	return oldValue.UnifiedMessage, nil
-}
-
-// ClearUnifiedMessage clears the value of the "unified_message" field.
-func (m *RefundMutation) ClearUnifiedMessage() {
-	m.unified_message = nil
-	m.clearedFields[refund.FieldUnifiedMessage] = struct{}{}
-}
-
-// UnifiedMessageCleared returns if the "unified_message" field was cleared in this mutation.
-func (m *RefundMutation) UnifiedMessageCleared() bool {
-	_, ok := m.clearedFields[refund.FieldUnifiedMessage]
-	return ok
-}
-
-// ResetUnifiedMessage resets all changes to the "unified_message" field.
-func (m *RefundMutation) ResetUnifiedMessage() {
-	m.unified_message = nil
-	delete(m.clearedFields, refund.FieldUnifiedMessage)
-}
-
-// SetIssuerErrorCode sets the "issuer_error_code" field.
-func (m *RefundMutation) SetIssuerErrorCode(s string) {
-	m.issuer_error_code = &s
-}
-
-// IssuerErrorCode returns the value of the "issuer_error_code" field in the mutation.
-func (m *RefundMutation) IssuerErrorCode() (r string, exists bool) {
-	v := m.issuer_error_code
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldIssuerErrorCode returns the old "issuer_error_code" field's value of the Refund entity.
-// If the Refund object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RefundMutation) OldIssuerErrorCode(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldIssuerErrorCode is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldIssuerErrorCode requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldIssuerErrorCode: %w", err)
-	}
-	return oldValue.IssuerErrorCode, nil
-}
-
-// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
-func (m *RefundMutation) ClearIssuerErrorCode() {
-	m.issuer_error_code = nil
-	m.clearedFields[refund.FieldIssuerErrorCode] = struct{}{}
-}
-
-// IssuerErrorCodeCleared returns if the "issuer_error_code" field was cleared in this mutation.
-func (m *RefundMutation) IssuerErrorCodeCleared() bool {
-	_, ok := m.clearedFields[refund.FieldIssuerErrorCode]
-	return ok
-}
-
-// ResetIssuerErrorCode resets all changes to the "issuer_error_code" field.
-func (m *RefundMutation) ResetIssuerErrorCode() {
-	m.issuer_error_code = nil
-	delete(m.clearedFields, refund.FieldIssuerErrorCode)
-}
-
-// SetIssuerErrorMessage sets the "issuer_error_message" field.
-func (m *RefundMutation) SetIssuerErrorMessage(s string) {
-	m.issuer_error_message = &s
-}
-
-// IssuerErrorMessage returns the value of the "issuer_error_message" field in the mutation.
-func (m *RefundMutation) IssuerErrorMessage() (r string, exists bool) {
-	v := m.issuer_error_message
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldIssuerErrorMessage returns the old "issuer_error_message" field's value of the Refund entity.
-// If the Refund object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RefundMutation) OldIssuerErrorMessage(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldIssuerErrorMessage is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldIssuerErrorMessage requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldIssuerErrorMessage: %w", err)
-	}
-	return oldValue.IssuerErrorMessage, nil
-}
-
-// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
-func (m *RefundMutation) ClearIssuerErrorMessage() {
-	m.issuer_error_message = nil
-	m.clearedFields[refund.FieldIssuerErrorMessage] = struct{}{}
-}
-
-// IssuerErrorMessageCleared returns if the "issuer_error_message" field was cleared in this mutation.
-func (m *RefundMutation) IssuerErrorMessageCleared() bool {
-	_, ok := m.clearedFields[refund.FieldIssuerErrorMessage]
-	return ok
-}
-
-// ResetIssuerErrorMessage resets all changes to the "issuer_error_message" field.
-func (m *RefundMutation) ResetIssuerErrorMessage() {
-	m.issuer_error_message = nil
-	delete(m.clearedFields, refund.FieldIssuerErrorMessage)
-}
-
 // SetSplitRefunds sets the "split_refunds" field.
 func (m *RefundMutation) SetSplitRefunds(value map[string]interface{}) {
 	m.split_refunds = &value
@@ -33068,11 +33068,29 @@ func (m *RefundMutation) Fields() []string {
 	if m.modified_at != nil {
 		fields = append(fields, refund.FieldModifiedAt)
 	}
-	if m.refund_id != nil {
-		fields = append(fields, refund.FieldRefundID)
-	}
 	if m.payment != nil {
 		fields = append(fields, refund.FieldPaymentIntentID)
+	}
+	if m.error_code != nil {
+		fields = append(fields, refund.FieldErrorCode)
+	}
+	if m.error_message != nil {
+		fields = append(fields, refund.FieldErrorMessage)
+	}
+	if m.unified_code != nil {
+		fields = append(fields, refund.FieldUnifiedCode)
+	}
+	if m.unified_message != nil {
+		fields = append(fields, refund.FieldUnifiedMessage)
+	}
+	if m.issuer_error_code != nil {
+		fields = append(fields, refund.FieldIssuerErrorCode)
+	}
+	if m.issuer_error_message != nil {
+		fields = append(fields, refund.FieldIssuerErrorMessage)
+	}
+	if m.refund_id != nil {
+		fields = append(fields, refund.FieldRefundID)
 	}
 	if m.attempt_id != nil {
 		fields = append(fields, refund.FieldAttemptID)
@@ -33107,24 +33125,6 @@ func (m *RefundMutation) Fields() []string {
 	if m.metadata != nil {
 		fields = append(fields, refund.FieldMetadata)
 	}
-	if m.error_code != nil {
-		fields = append(fields, refund.FieldErrorCode)
-	}
-	if m.error_message != nil {
-		fields = append(fields, refund.FieldErrorMessage)
-	}
-	if m.unified_code != nil {
-		fields = append(fields, refund.FieldUnifiedCode)
-	}
-	if m.unified_message != nil {
-		fields = append(fields, refund.FieldUnifiedMessage)
-	}
-	if m.issuer_error_code != nil {
-		fields = append(fields, refund.FieldIssuerErrorCode)
-	}
-	if m.issuer_error_message != nil {
-		fields = append(fields, refund.FieldIssuerErrorMessage)
-	}
 	if m.split_refunds != nil {
 		fields = append(fields, refund.FieldSplitRefunds)
 	}
@@ -33145,10 +33145,22 @@ func (m *RefundMutation) Field(name string) (ent.Value, bool) {
 		return m.CreatedAt()
 	case refund.FieldModifiedAt:
 		return m.ModifiedAt()
-	case refund.FieldRefundID:
-		return m.RefundID()
 	case refund.FieldPaymentIntentID:
 		return m.PaymentIntentID()
+	case refund.FieldErrorCode:
+		return m.ErrorCode()
+	case refund.FieldErrorMessage:
+		return m.ErrorMessage()
+	case refund.FieldUnifiedCode:
+		return m.UnifiedCode()
+	case refund.FieldUnifiedMessage:
+		return m.UnifiedMessage()
+	case refund.FieldIssuerErrorCode:
+		return m.IssuerErrorCode()
+	case refund.FieldIssuerErrorMessage:
+		return m.IssuerErrorMessage()
+	case refund.FieldRefundID:
+		return m.RefundID()
 	case refund.FieldAttemptID:
 		return m.AttemptID()
 	case refund.FieldProfileID:
@@ -33171,18 +33183,6 @@ func (m *RefundMutation) Field(name string) (ent.Value, bool) {
 		return m.Reason()
 	case refund.FieldMetadata:
 		return m.Metadata()
-	case refund.FieldErrorCode:
-		return m.ErrorCode()
-	case refund.FieldErrorMessage:
-		return m.ErrorMessage()
-	case refund.FieldUnifiedCode:
-		return m.UnifiedCode()
-	case refund.FieldUnifiedMessage:
-		return m.UnifiedMessage()
-	case refund.FieldIssuerErrorCode:
-		return m.IssuerErrorCode()
-	case refund.FieldIssuerErrorMessage:
-		return m.IssuerErrorMessage()
 	case refund.FieldSplitRefunds:
 		return m.SplitRefunds()
 	case refund.FieldRawConnectorResponse:
@@ -33202,10 +33202,22 @@ func (m *RefundMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return m.OldCreatedAt(ctx)
 	case refund.FieldModifiedAt:
 		return m.OldModifiedAt(ctx)
-	case refund.FieldRefundID:
-		return m.OldRefundID(ctx)
 	case refund.FieldPaymentIntentID:
 		return m.OldPaymentIntentID(ctx)
+	case refund.FieldErrorCode:
+		return m.OldErrorCode(ctx)
+	case refund.FieldErrorMessage:
+		return m.OldErrorMessage(ctx)
+	case refund.FieldUnifiedCode:
+		return m.OldUnifiedCode(ctx)
+	case refund.FieldUnifiedMessage:
+		return m.OldUnifiedMessage(ctx)
+	case refund.FieldIssuerErrorCode:
+		return m.OldIssuerErrorCode(ctx)
+	case refund.FieldIssuerErrorMessage:
+		return m.OldIssuerErrorMessage(ctx)
+	case refund.FieldRefundID:
+		return m.OldRefundID(ctx)
 	case refund.FieldAttemptID:
 		return m.OldAttemptID(ctx)
 	case refund.FieldProfileID:
@@ -33228,18 +33240,6 @@ func (m *RefundMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return m.OldReason(ctx)
 	case refund.FieldMetadata:
 		return m.OldMetadata(ctx)
-	case refund.FieldErrorCode:
-		return m.OldErrorCode(ctx)
-	case refund.FieldErrorMessage:
-		return m.OldErrorMessage(ctx)
-	case refund.FieldUnifiedCode:
-		return m.OldUnifiedCode(ctx)
-	case refund.FieldUnifiedMessage:
-		return m.OldUnifiedMessage(ctx)
-	case refund.FieldIssuerErrorCode:
-		return m.OldIssuerErrorCode(ctx)
-	case refund.FieldIssuerErrorMessage:
-		return m.OldIssuerErrorMessage(ctx)
 	case refund.FieldSplitRefunds:
 		return m.OldSplitRefunds(ctx)
 	case refund.FieldRawConnectorResponse:
@@ -33274,19 +33274,61 @@ func (m *RefundMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetModifiedAt(v)
 		return nil
-	case refund.FieldRefundID:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetRefundID(v)
-		return nil
 	case refund.FieldPaymentIntentID:
 		v, ok := value.(string)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetPaymentIntentID(v)
+		return nil
+	case refund.FieldErrorCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorCode(v)
+		return nil
+	case refund.FieldErrorMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorMessage(v)
+		return nil
+	case refund.FieldUnifiedCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUnifiedCode(v)
+		return nil
+	case refund.FieldUnifiedMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUnifiedMessage(v)
+		return nil
+	case refund.FieldIssuerErrorCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIssuerErrorCode(v)
+		return nil
+	case refund.FieldIssuerErrorMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIssuerErrorMessage(v)
+		return nil
+	case refund.FieldRefundID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefundID(v)
 		return nil
 	case refund.FieldAttemptID:
 		v, ok := value.(string)
@@ -33365,48 +33407,6 @@ func (m *RefundMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetMetadata(v)
 		return nil
-	case refund.FieldErrorCode:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetErrorCode(v)
-		return nil
-	case refund.FieldErrorMessage:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetErrorMessage(v)
-		return nil
-	case refund.FieldUnifiedCode:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetUnifiedCode(v)
-		return nil
-	case refund.FieldUnifiedMessage:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetUnifiedMessage(v)
-		return nil
-	case refund.FieldIssuerErrorCode:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetIssuerErrorCode(v)
-		return nil
-	case refund.FieldIssuerErrorMessage:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetIssuerErrorMessage(v)
-		return nil
 	case refund.FieldSplitRefunds:
 		v, ok := value.(map[string]interface{})
 		if !ok {
@@ -33466,18 +33466,6 @@ func (m *RefundMutation) AddField(name string, value ent.Value) error {
 // mutation.
 func (m *RefundMutation) ClearedFields() []string {
 	var fields []string
-	if m.FieldCleared(refund.FieldMerchantConnectorID) {
-		fields = append(fields, refund.FieldMerchantConnectorID)
-	}
-	if m.FieldCleared(refund.FieldConnectorRefundID) {
-		fields = append(fields, refund.FieldConnectorRefundID)
-	}
-	if m.FieldCleared(refund.FieldReason) {
-		fields = append(fields, refund.FieldReason)
-	}
-	if m.FieldCleared(refund.FieldMetadata) {
-		fields = append(fields, refund.FieldMetadata)
-	}
 	if m.FieldCleared(refund.FieldErrorCode) {
 		fields = append(fields, refund.FieldErrorCode)
 	}
@@ -33495,6 +33483,18 @@ func (m *RefundMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(refund.FieldIssuerErrorMessage) {
 		fields = append(fields, refund.FieldIssuerErrorMessage)
+	}
+	if m.FieldCleared(refund.FieldMerchantConnectorID) {
+		fields = append(fields, refund.FieldMerchantConnectorID)
+	}
+	if m.FieldCleared(refund.FieldConnectorRefundID) {
+		fields = append(fields, refund.FieldConnectorRefundID)
+	}
+	if m.FieldCleared(refund.FieldReason) {
+		fields = append(fields, refund.FieldReason)
+	}
+	if m.FieldCleared(refund.FieldMetadata) {
+		fields = append(fields, refund.FieldMetadata)
 	}
 	if m.FieldCleared(refund.FieldSplitRefunds) {
 		fields = append(fields, refund.FieldSplitRefunds)
@@ -33516,18 +33516,6 @@ func (m *RefundMutation) FieldCleared(name string) bool {
 // error if the field is not defined in the schema.
 func (m *RefundMutation) ClearField(name string) error {
 	switch name {
-	case refund.FieldMerchantConnectorID:
-		m.ClearMerchantConnectorID()
-		return nil
-	case refund.FieldConnectorRefundID:
-		m.ClearConnectorRefundID()
-		return nil
-	case refund.FieldReason:
-		m.ClearReason()
-		return nil
-	case refund.FieldMetadata:
-		m.ClearMetadata()
-		return nil
 	case refund.FieldErrorCode:
 		m.ClearErrorCode()
 		return nil
@@ -33545,6 +33533,18 @@ func (m *RefundMutation) ClearField(name string) error {
 		return nil
 	case refund.FieldIssuerErrorMessage:
 		m.ClearIssuerErrorMessage()
+		return nil
+	case refund.FieldMerchantConnectorID:
+		m.ClearMerchantConnectorID()
+		return nil
+	case refund.FieldConnectorRefundID:
+		m.ClearConnectorRefundID()
+		return nil
+	case refund.FieldReason:
+		m.ClearReason()
+		return nil
+	case refund.FieldMetadata:
+		m.ClearMetadata()
 		return nil
 	case refund.FieldSplitRefunds:
 		m.ClearSplitRefunds()
@@ -33569,11 +33569,29 @@ func (m *RefundMutation) ResetField(name string) error {
 	case refund.FieldModifiedAt:
 		m.ResetModifiedAt()
 		return nil
-	case refund.FieldRefundID:
-		m.ResetRefundID()
-		return nil
 	case refund.FieldPaymentIntentID:
 		m.ResetPaymentIntentID()
+		return nil
+	case refund.FieldErrorCode:
+		m.ResetErrorCode()
+		return nil
+	case refund.FieldErrorMessage:
+		m.ResetErrorMessage()
+		return nil
+	case refund.FieldUnifiedCode:
+		m.ResetUnifiedCode()
+		return nil
+	case refund.FieldUnifiedMessage:
+		m.ResetUnifiedMessage()
+		return nil
+	case refund.FieldIssuerErrorCode:
+		m.ResetIssuerErrorCode()
+		return nil
+	case refund.FieldIssuerErrorMessage:
+		m.ResetIssuerErrorMessage()
+		return nil
+	case refund.FieldRefundID:
+		m.ResetRefundID()
 		return nil
 	case refund.FieldAttemptID:
 		m.ResetAttemptID()
@@ -33607,24 +33625,6 @@ func (m *RefundMutation) ResetField(name string) error {
 		return nil
 	case refund.FieldMetadata:
 		m.ResetMetadata()
-		return nil
-	case refund.FieldErrorCode:
-		m.ResetErrorCode()
-		return nil
-	case refund.FieldErrorMessage:
-		m.ResetErrorMessage()
-		return nil
-	case refund.FieldUnifiedCode:
-		m.ResetUnifiedCode()
-		return nil
-	case refund.FieldUnifiedMessage:
-		m.ResetUnifiedMessage()
-		return nil
-	case refund.FieldIssuerErrorCode:
-		m.ResetIssuerErrorCode()
-		return nil
-	case refund.FieldIssuerErrorMessage:
-		m.ResetIssuerErrorMessage()
 		return nil
 	case refund.FieldSplitRefunds:
 		m.ResetSplitRefunds()

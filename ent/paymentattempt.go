@@ -28,6 +28,20 @@ type PaymentAttempt struct {
 	ModifiedAt time.Time `json:"modified_at,omitempty"`
 	// PaymentIntentID holds the value of the "payment_intent_id" field.
 	PaymentIntentID string `json:"payment_intent_id,omitempty"`
+	// ErrorCode holds the value of the "error_code" field.
+	ErrorCode *string `json:"error_code,omitempty"`
+	// ErrorMessage holds the value of the "error_message" field.
+	ErrorMessage *string `json:"error_message,omitempty"`
+	// ErrorReason holds the value of the "error_reason" field.
+	ErrorReason *string `json:"error_reason,omitempty"`
+	// UnifiedCode holds the value of the "unified_code" field.
+	UnifiedCode *string `json:"unified_code,omitempty"`
+	// UnifiedMessage holds the value of the "unified_message" field.
+	UnifiedMessage *string `json:"unified_message,omitempty"`
+	// IssuerErrorCode holds the value of the "issuer_error_code" field.
+	IssuerErrorCode *string `json:"issuer_error_code,omitempty"`
+	// IssuerErrorMessage holds the value of the "issuer_error_message" field.
+	IssuerErrorMessage *string `json:"issuer_error_message,omitempty"`
 	// Status holds the value of the "status" field.
 	Status paymentattempt.Status `json:"status,omitempty"`
 	// Amount holds the value of the "amount" field.
@@ -80,20 +94,6 @@ type PaymentAttempt struct {
 	PaymentToken *string `json:"payment_token,omitempty"`
 	// MandateID holds the value of the "mandate_id" field.
 	MandateID *string `json:"mandate_id,omitempty"`
-	// ErrorCode holds the value of the "error_code" field.
-	ErrorCode *string `json:"error_code,omitempty"`
-	// ErrorMessage holds the value of the "error_message" field.
-	ErrorMessage *string `json:"error_message,omitempty"`
-	// ErrorReason holds the value of the "error_reason" field.
-	ErrorReason *string `json:"error_reason,omitempty"`
-	// UnifiedCode holds the value of the "unified_code" field.
-	UnifiedCode *string `json:"unified_code,omitempty"`
-	// UnifiedMessage holds the value of the "unified_message" field.
-	UnifiedMessage *string `json:"unified_message,omitempty"`
-	// IssuerErrorCode holds the value of the "issuer_error_code" field.
-	IssuerErrorCode *string `json:"issuer_error_code,omitempty"`
-	// IssuerErrorMessage holds the value of the "issuer_error_message" field.
-	IssuerErrorMessage *string `json:"issuer_error_message,omitempty"`
 	// NetworkAdviceCode holds the value of the "network_advice_code" field.
 	NetworkAdviceCode *string `json:"network_advice_code,omitempty"`
 	// NetworkDeclineCode holds the value of the "network_decline_code" field.
@@ -157,7 +157,7 @@ func (*PaymentAttempt) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case paymentattempt.FieldAmount, paymentattempt.FieldNetAmount, paymentattempt.FieldAmountToCapture, paymentattempt.FieldAmountCapturable, paymentattempt.FieldOrderTaxAmount, paymentattempt.FieldSurchargeAmount, paymentattempt.FieldMultipleCaptureCount:
 			values[i] = new(sql.NullInt64)
-		case paymentattempt.FieldID, paymentattempt.FieldMerchantID, paymentattempt.FieldPaymentIntentID, paymentattempt.FieldStatus, paymentattempt.FieldCurrency, paymentattempt.FieldConnector, paymentattempt.FieldMerchantConnectorID, paymentattempt.FieldRoutingApproach, paymentattempt.FieldRoutingAlgorithmID, paymentattempt.FieldRoutingKind, paymentattempt.FieldRoutingRule, paymentattempt.FieldConnectorTransactionID, paymentattempt.FieldCaptureMethod, paymentattempt.FieldAuthenticationType, paymentattempt.FieldPaymentMethod, paymentattempt.FieldPaymentMethodType, paymentattempt.FieldPaymentMethodID, paymentattempt.FieldPaymentExperience, paymentattempt.FieldPaymentToken, paymentattempt.FieldMandateID, paymentattempt.FieldErrorCode, paymentattempt.FieldErrorMessage, paymentattempt.FieldErrorReason, paymentattempt.FieldUnifiedCode, paymentattempt.FieldUnifiedMessage, paymentattempt.FieldIssuerErrorCode, paymentattempt.FieldIssuerErrorMessage, paymentattempt.FieldNetworkAdviceCode, paymentattempt.FieldNetworkDeclineCode, paymentattempt.FieldNetworkTransactionID, paymentattempt.FieldCancellationReason, paymentattempt.FieldReferenceID, paymentattempt.FieldClientSource, paymentattempt.FieldClientVersion, paymentattempt.FieldEncodedData:
+		case paymentattempt.FieldID, paymentattempt.FieldMerchantID, paymentattempt.FieldPaymentIntentID, paymentattempt.FieldErrorCode, paymentattempt.FieldErrorMessage, paymentattempt.FieldErrorReason, paymentattempt.FieldUnifiedCode, paymentattempt.FieldUnifiedMessage, paymentattempt.FieldIssuerErrorCode, paymentattempt.FieldIssuerErrorMessage, paymentattempt.FieldStatus, paymentattempt.FieldCurrency, paymentattempt.FieldConnector, paymentattempt.FieldMerchantConnectorID, paymentattempt.FieldRoutingApproach, paymentattempt.FieldRoutingAlgorithmID, paymentattempt.FieldRoutingKind, paymentattempt.FieldRoutingRule, paymentattempt.FieldConnectorTransactionID, paymentattempt.FieldCaptureMethod, paymentattempt.FieldAuthenticationType, paymentattempt.FieldPaymentMethod, paymentattempt.FieldPaymentMethodType, paymentattempt.FieldPaymentMethodID, paymentattempt.FieldPaymentExperience, paymentattempt.FieldPaymentToken, paymentattempt.FieldMandateID, paymentattempt.FieldNetworkAdviceCode, paymentattempt.FieldNetworkDeclineCode, paymentattempt.FieldNetworkTransactionID, paymentattempt.FieldCancellationReason, paymentattempt.FieldReferenceID, paymentattempt.FieldClientSource, paymentattempt.FieldClientVersion, paymentattempt.FieldEncodedData:
 			values[i] = new(sql.NullString)
 		case paymentattempt.FieldCreatedAt, paymentattempt.FieldModifiedAt:
 			values[i] = new(sql.NullTime)
@@ -205,6 +205,55 @@ func (_m *PaymentAttempt) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field payment_intent_id", values[i])
 			} else if value.Valid {
 				_m.PaymentIntentID = value.String
+			}
+		case paymentattempt.FieldErrorCode:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field error_code", values[i])
+			} else if value.Valid {
+				_m.ErrorCode = new(string)
+				*_m.ErrorCode = value.String
+			}
+		case paymentattempt.FieldErrorMessage:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field error_message", values[i])
+			} else if value.Valid {
+				_m.ErrorMessage = new(string)
+				*_m.ErrorMessage = value.String
+			}
+		case paymentattempt.FieldErrorReason:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field error_reason", values[i])
+			} else if value.Valid {
+				_m.ErrorReason = new(string)
+				*_m.ErrorReason = value.String
+			}
+		case paymentattempt.FieldUnifiedCode:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field unified_code", values[i])
+			} else if value.Valid {
+				_m.UnifiedCode = new(string)
+				*_m.UnifiedCode = value.String
+			}
+		case paymentattempt.FieldUnifiedMessage:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field unified_message", values[i])
+			} else if value.Valid {
+				_m.UnifiedMessage = new(string)
+				*_m.UnifiedMessage = value.String
+			}
+		case paymentattempt.FieldIssuerErrorCode:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field issuer_error_code", values[i])
+			} else if value.Valid {
+				_m.IssuerErrorCode = new(string)
+				*_m.IssuerErrorCode = value.String
+			}
+		case paymentattempt.FieldIssuerErrorMessage:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field issuer_error_message", values[i])
+			} else if value.Valid {
+				_m.IssuerErrorMessage = new(string)
+				*_m.IssuerErrorMessage = value.String
 			}
 		case paymentattempt.FieldStatus:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -386,55 +435,6 @@ func (_m *PaymentAttempt) assignValues(columns []string, values []any) error {
 				_m.MandateID = new(string)
 				*_m.MandateID = value.String
 			}
-		case paymentattempt.FieldErrorCode:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field error_code", values[i])
-			} else if value.Valid {
-				_m.ErrorCode = new(string)
-				*_m.ErrorCode = value.String
-			}
-		case paymentattempt.FieldErrorMessage:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field error_message", values[i])
-			} else if value.Valid {
-				_m.ErrorMessage = new(string)
-				*_m.ErrorMessage = value.String
-			}
-		case paymentattempt.FieldErrorReason:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field error_reason", values[i])
-			} else if value.Valid {
-				_m.ErrorReason = new(string)
-				*_m.ErrorReason = value.String
-			}
-		case paymentattempt.FieldUnifiedCode:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field unified_code", values[i])
-			} else if value.Valid {
-				_m.UnifiedCode = new(string)
-				*_m.UnifiedCode = value.String
-			}
-		case paymentattempt.FieldUnifiedMessage:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field unified_message", values[i])
-			} else if value.Valid {
-				_m.UnifiedMessage = new(string)
-				*_m.UnifiedMessage = value.String
-			}
-		case paymentattempt.FieldIssuerErrorCode:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field issuer_error_code", values[i])
-			} else if value.Valid {
-				_m.IssuerErrorCode = new(string)
-				*_m.IssuerErrorCode = value.String
-			}
-		case paymentattempt.FieldIssuerErrorMessage:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field issuer_error_message", values[i])
-			} else if value.Valid {
-				_m.IssuerErrorMessage = new(string)
-				*_m.IssuerErrorMessage = value.String
-			}
 		case paymentattempt.FieldNetworkAdviceCode:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field network_advice_code", values[i])
@@ -583,6 +583,41 @@ func (_m *PaymentAttempt) String() string {
 	builder.WriteString("payment_intent_id=")
 	builder.WriteString(_m.PaymentIntentID)
 	builder.WriteString(", ")
+	if v := _m.ErrorCode; v != nil {
+		builder.WriteString("error_code=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.ErrorMessage; v != nil {
+		builder.WriteString("error_message=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.ErrorReason; v != nil {
+		builder.WriteString("error_reason=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.UnifiedCode; v != nil {
+		builder.WriteString("unified_code=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.UnifiedMessage; v != nil {
+		builder.WriteString("unified_message=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.IssuerErrorCode; v != nil {
+		builder.WriteString("issuer_error_code=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.IssuerErrorMessage; v != nil {
+		builder.WriteString("issuer_error_message=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
 	builder.WriteString("status=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Status))
 	builder.WriteString(", ")
@@ -694,41 +729,6 @@ func (_m *PaymentAttempt) String() string {
 	builder.WriteString(", ")
 	if v := _m.MandateID; v != nil {
 		builder.WriteString("mandate_id=")
-		builder.WriteString(*v)
-	}
-	builder.WriteString(", ")
-	if v := _m.ErrorCode; v != nil {
-		builder.WriteString("error_code=")
-		builder.WriteString(*v)
-	}
-	builder.WriteString(", ")
-	if v := _m.ErrorMessage; v != nil {
-		builder.WriteString("error_message=")
-		builder.WriteString(*v)
-	}
-	builder.WriteString(", ")
-	if v := _m.ErrorReason; v != nil {
-		builder.WriteString("error_reason=")
-		builder.WriteString(*v)
-	}
-	builder.WriteString(", ")
-	if v := _m.UnifiedCode; v != nil {
-		builder.WriteString("unified_code=")
-		builder.WriteString(*v)
-	}
-	builder.WriteString(", ")
-	if v := _m.UnifiedMessage; v != nil {
-		builder.WriteString("unified_message=")
-		builder.WriteString(*v)
-	}
-	builder.WriteString(", ")
-	if v := _m.IssuerErrorCode; v != nil {
-		builder.WriteString("issuer_error_code=")
-		builder.WriteString(*v)
-	}
-	builder.WriteString(", ")
-	if v := _m.IssuerErrorMessage; v != nil {
-		builder.WriteString("issuer_error_message=")
 		builder.WriteString(*v)
 	}
 	builder.WriteString(", ")

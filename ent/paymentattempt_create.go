@@ -65,6 +65,104 @@ func (_c *PaymentAttemptCreate) SetPaymentIntentID(v string) *PaymentAttemptCrea
 	return _c
 }
 
+// SetErrorCode sets the "error_code" field.
+func (_c *PaymentAttemptCreate) SetErrorCode(v string) *PaymentAttemptCreate {
+	_c.mutation.SetErrorCode(v)
+	return _c
+}
+
+// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
+func (_c *PaymentAttemptCreate) SetNillableErrorCode(v *string) *PaymentAttemptCreate {
+	if v != nil {
+		_c.SetErrorCode(*v)
+	}
+	return _c
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (_c *PaymentAttemptCreate) SetErrorMessage(v string) *PaymentAttemptCreate {
+	_c.mutation.SetErrorMessage(v)
+	return _c
+}
+
+// SetNillableErrorMessage sets the "error_message" field if the given value is not nil.
+func (_c *PaymentAttemptCreate) SetNillableErrorMessage(v *string) *PaymentAttemptCreate {
+	if v != nil {
+		_c.SetErrorMessage(*v)
+	}
+	return _c
+}
+
+// SetErrorReason sets the "error_reason" field.
+func (_c *PaymentAttemptCreate) SetErrorReason(v string) *PaymentAttemptCreate {
+	_c.mutation.SetErrorReason(v)
+	return _c
+}
+
+// SetNillableErrorReason sets the "error_reason" field if the given value is not nil.
+func (_c *PaymentAttemptCreate) SetNillableErrorReason(v *string) *PaymentAttemptCreate {
+	if v != nil {
+		_c.SetErrorReason(*v)
+	}
+	return _c
+}
+
+// SetUnifiedCode sets the "unified_code" field.
+func (_c *PaymentAttemptCreate) SetUnifiedCode(v string) *PaymentAttemptCreate {
+	_c.mutation.SetUnifiedCode(v)
+	return _c
+}
+
+// SetNillableUnifiedCode sets the "unified_code" field if the given value is not nil.
+func (_c *PaymentAttemptCreate) SetNillableUnifiedCode(v *string) *PaymentAttemptCreate {
+	if v != nil {
+		_c.SetUnifiedCode(*v)
+	}
+	return _c
+}
+
+// SetUnifiedMessage sets the "unified_message" field.
+func (_c *PaymentAttemptCreate) SetUnifiedMessage(v string) *PaymentAttemptCreate {
+	_c.mutation.SetUnifiedMessage(v)
+	return _c
+}
+
+// SetNillableUnifiedMessage sets the "unified_message" field if the given value is not nil.
+func (_c *PaymentAttemptCreate) SetNillableUnifiedMessage(v *string) *PaymentAttemptCreate {
+	if v != nil {
+		_c.SetUnifiedMessage(*v)
+	}
+	return _c
+}
+
+// SetIssuerErrorCode sets the "issuer_error_code" field.
+func (_c *PaymentAttemptCreate) SetIssuerErrorCode(v string) *PaymentAttemptCreate {
+	_c.mutation.SetIssuerErrorCode(v)
+	return _c
+}
+
+// SetNillableIssuerErrorCode sets the "issuer_error_code" field if the given value is not nil.
+func (_c *PaymentAttemptCreate) SetNillableIssuerErrorCode(v *string) *PaymentAttemptCreate {
+	if v != nil {
+		_c.SetIssuerErrorCode(*v)
+	}
+	return _c
+}
+
+// SetIssuerErrorMessage sets the "issuer_error_message" field.
+func (_c *PaymentAttemptCreate) SetIssuerErrorMessage(v string) *PaymentAttemptCreate {
+	_c.mutation.SetIssuerErrorMessage(v)
+	return _c
+}
+
+// SetNillableIssuerErrorMessage sets the "issuer_error_message" field if the given value is not nil.
+func (_c *PaymentAttemptCreate) SetNillableIssuerErrorMessage(v *string) *PaymentAttemptCreate {
+	if v != nil {
+		_c.SetIssuerErrorMessage(*v)
+	}
+	return _c
+}
+
 // SetStatus sets the "status" field.
 func (_c *PaymentAttemptCreate) SetStatus(v paymentattempt.Status) *PaymentAttemptCreate {
 	_c.mutation.SetStatus(v)
@@ -381,104 +479,6 @@ func (_c *PaymentAttemptCreate) SetNillableMandateID(v *string) *PaymentAttemptC
 	return _c
 }
 
-// SetErrorCode sets the "error_code" field.
-func (_c *PaymentAttemptCreate) SetErrorCode(v string) *PaymentAttemptCreate {
-	_c.mutation.SetErrorCode(v)
-	return _c
-}
-
-// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
-func (_c *PaymentAttemptCreate) SetNillableErrorCode(v *string) *PaymentAttemptCreate {
-	if v != nil {
-		_c.SetErrorCode(*v)
-	}
-	return _c
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (_c *PaymentAttemptCreate) SetErrorMessage(v string) *PaymentAttemptCreate {
-	_c.mutation.SetErrorMessage(v)
-	return _c
-}
-
-// SetNillableErrorMessage sets the "error_message" field if the given value is not nil.
-func (_c *PaymentAttemptCreate) SetNillableErrorMessage(v *string) *PaymentAttemptCreate {
-	if v != nil {
-		_c.SetErrorMessage(*v)
-	}
-	return _c
-}
-
-// SetErrorReason sets the "error_reason" field.
-func (_c *PaymentAttemptCreate) SetErrorReason(v string) *PaymentAttemptCreate {
-	_c.mutation.SetErrorReason(v)
-	return _c
-}
-
-// SetNillableErrorReason sets the "error_reason" field if the given value is not nil.
-func (_c *PaymentAttemptCreate) SetNillableErrorReason(v *string) *PaymentAttemptCreate {
-	if v != nil {
-		_c.SetErrorReason(*v)
-	}
-	return _c
-}
-
-// SetUnifiedCode sets the "unified_code" field.
-func (_c *PaymentAttemptCreate) SetUnifiedCode(v string) *PaymentAttemptCreate {
-	_c.mutation.SetUnifiedCode(v)
-	return _c
-}
-
-// SetNillableUnifiedCode sets the "unified_code" field if the given value is not nil.
-func (_c *PaymentAttemptCreate) SetNillableUnifiedCode(v *string) *PaymentAttemptCreate {
-	if v != nil {
-		_c.SetUnifiedCode(*v)
-	}
-	return _c
-}
-
-// SetUnifiedMessage sets the "unified_message" field.
-func (_c *PaymentAttemptCreate) SetUnifiedMessage(v string) *PaymentAttemptCreate {
-	_c.mutation.SetUnifiedMessage(v)
-	return _c
-}
-
-// SetNillableUnifiedMessage sets the "unified_message" field if the given value is not nil.
-func (_c *PaymentAttemptCreate) SetNillableUnifiedMessage(v *string) *PaymentAttemptCreate {
-	if v != nil {
-		_c.SetUnifiedMessage(*v)
-	}
-	return _c
-}
-
-// SetIssuerErrorCode sets the "issuer_error_code" field.
-func (_c *PaymentAttemptCreate) SetIssuerErrorCode(v string) *PaymentAttemptCreate {
-	_c.mutation.SetIssuerErrorCode(v)
-	return _c
-}
-
-// SetNillableIssuerErrorCode sets the "issuer_error_code" field if the given value is not nil.
-func (_c *PaymentAttemptCreate) SetNillableIssuerErrorCode(v *string) *PaymentAttemptCreate {
-	if v != nil {
-		_c.SetIssuerErrorCode(*v)
-	}
-	return _c
-}
-
-// SetIssuerErrorMessage sets the "issuer_error_message" field.
-func (_c *PaymentAttemptCreate) SetIssuerErrorMessage(v string) *PaymentAttemptCreate {
-	_c.mutation.SetIssuerErrorMessage(v)
-	return _c
-}
-
-// SetNillableIssuerErrorMessage sets the "issuer_error_message" field if the given value is not nil.
-func (_c *PaymentAttemptCreate) SetNillableIssuerErrorMessage(v *string) *PaymentAttemptCreate {
-	if v != nil {
-		_c.SetIssuerErrorMessage(*v)
-	}
-	return _c
-}
-
 // SetNetworkAdviceCode sets the "network_advice_code" field.
 func (_c *PaymentAttemptCreate) SetNetworkAdviceCode(v string) *PaymentAttemptCreate {
 	_c.mutation.SetNetworkAdviceCode(v)
@@ -747,6 +747,31 @@ func (_c *PaymentAttemptCreate) check() error {
 			return &ValidationError{Name: "payment_intent_id", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.payment_intent_id": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.ErrorCode(); ok {
+		if err := paymentattempt.ErrorCodeValidator(v); err != nil {
+			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.error_code": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.UnifiedCode(); ok {
+		if err := paymentattempt.UnifiedCodeValidator(v); err != nil {
+			return &ValidationError{Name: "unified_code", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.unified_code": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.UnifiedMessage(); ok {
+		if err := paymentattempt.UnifiedMessageValidator(v); err != nil {
+			return &ValidationError{Name: "unified_message", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.unified_message": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.IssuerErrorCode(); ok {
+		if err := paymentattempt.IssuerErrorCodeValidator(v); err != nil {
+			return &ValidationError{Name: "issuer_error_code", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.issuer_error_code": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.IssuerErrorMessage(); ok {
+		if err := paymentattempt.IssuerErrorMessageValidator(v); err != nil {
+			return &ValidationError{Name: "issuer_error_message", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.issuer_error_message": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.Status(); !ok {
 		return &ValidationError{Name: "status", err: errors.New(`ent: missing required field "PaymentAttempt.status"`)}
 	}
@@ -847,31 +872,6 @@ func (_c *PaymentAttemptCreate) check() error {
 			return &ValidationError{Name: "mandate_id", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.mandate_id": %w`, err)}
 		}
 	}
-	if v, ok := _c.mutation.ErrorCode(); ok {
-		if err := paymentattempt.ErrorCodeValidator(v); err != nil {
-			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.error_code": %w`, err)}
-		}
-	}
-	if v, ok := _c.mutation.UnifiedCode(); ok {
-		if err := paymentattempt.UnifiedCodeValidator(v); err != nil {
-			return &ValidationError{Name: "unified_code", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.unified_code": %w`, err)}
-		}
-	}
-	if v, ok := _c.mutation.UnifiedMessage(); ok {
-		if err := paymentattempt.UnifiedMessageValidator(v); err != nil {
-			return &ValidationError{Name: "unified_message", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.unified_message": %w`, err)}
-		}
-	}
-	if v, ok := _c.mutation.IssuerErrorCode(); ok {
-		if err := paymentattempt.IssuerErrorCodeValidator(v); err != nil {
-			return &ValidationError{Name: "issuer_error_code", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.issuer_error_code": %w`, err)}
-		}
-	}
-	if v, ok := _c.mutation.IssuerErrorMessage(); ok {
-		if err := paymentattempt.IssuerErrorMessageValidator(v); err != nil {
-			return &ValidationError{Name: "issuer_error_message", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.issuer_error_message": %w`, err)}
-		}
-	}
 	if v, ok := _c.mutation.NetworkAdviceCode(); ok {
 		if err := paymentattempt.NetworkAdviceCodeValidator(v); err != nil {
 			return &ValidationError{Name: "network_advice_code", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.network_advice_code": %w`, err)}
@@ -967,6 +967,34 @@ func (_c *PaymentAttemptCreate) createSpec() (*PaymentAttempt, *sqlgraph.CreateS
 	if value, ok := _c.mutation.ModifiedAt(); ok {
 		_spec.SetField(paymentattempt.FieldModifiedAt, field.TypeTime, value)
 		_node.ModifiedAt = value
+	}
+	if value, ok := _c.mutation.ErrorCode(); ok {
+		_spec.SetField(paymentattempt.FieldErrorCode, field.TypeString, value)
+		_node.ErrorCode = &value
+	}
+	if value, ok := _c.mutation.ErrorMessage(); ok {
+		_spec.SetField(paymentattempt.FieldErrorMessage, field.TypeString, value)
+		_node.ErrorMessage = &value
+	}
+	if value, ok := _c.mutation.ErrorReason(); ok {
+		_spec.SetField(paymentattempt.FieldErrorReason, field.TypeString, value)
+		_node.ErrorReason = &value
+	}
+	if value, ok := _c.mutation.UnifiedCode(); ok {
+		_spec.SetField(paymentattempt.FieldUnifiedCode, field.TypeString, value)
+		_node.UnifiedCode = &value
+	}
+	if value, ok := _c.mutation.UnifiedMessage(); ok {
+		_spec.SetField(paymentattempt.FieldUnifiedMessage, field.TypeString, value)
+		_node.UnifiedMessage = &value
+	}
+	if value, ok := _c.mutation.IssuerErrorCode(); ok {
+		_spec.SetField(paymentattempt.FieldIssuerErrorCode, field.TypeString, value)
+		_node.IssuerErrorCode = &value
+	}
+	if value, ok := _c.mutation.IssuerErrorMessage(); ok {
+		_spec.SetField(paymentattempt.FieldIssuerErrorMessage, field.TypeString, value)
+		_node.IssuerErrorMessage = &value
 	}
 	if value, ok := _c.mutation.Status(); ok {
 		_spec.SetField(paymentattempt.FieldStatus, field.TypeEnum, value)
@@ -1071,34 +1099,6 @@ func (_c *PaymentAttemptCreate) createSpec() (*PaymentAttempt, *sqlgraph.CreateS
 	if value, ok := _c.mutation.MandateID(); ok {
 		_spec.SetField(paymentattempt.FieldMandateID, field.TypeString, value)
 		_node.MandateID = &value
-	}
-	if value, ok := _c.mutation.ErrorCode(); ok {
-		_spec.SetField(paymentattempt.FieldErrorCode, field.TypeString, value)
-		_node.ErrorCode = &value
-	}
-	if value, ok := _c.mutation.ErrorMessage(); ok {
-		_spec.SetField(paymentattempt.FieldErrorMessage, field.TypeString, value)
-		_node.ErrorMessage = &value
-	}
-	if value, ok := _c.mutation.ErrorReason(); ok {
-		_spec.SetField(paymentattempt.FieldErrorReason, field.TypeString, value)
-		_node.ErrorReason = &value
-	}
-	if value, ok := _c.mutation.UnifiedCode(); ok {
-		_spec.SetField(paymentattempt.FieldUnifiedCode, field.TypeString, value)
-		_node.UnifiedCode = &value
-	}
-	if value, ok := _c.mutation.UnifiedMessage(); ok {
-		_spec.SetField(paymentattempt.FieldUnifiedMessage, field.TypeString, value)
-		_node.UnifiedMessage = &value
-	}
-	if value, ok := _c.mutation.IssuerErrorCode(); ok {
-		_spec.SetField(paymentattempt.FieldIssuerErrorCode, field.TypeString, value)
-		_node.IssuerErrorCode = &value
-	}
-	if value, ok := _c.mutation.IssuerErrorMessage(); ok {
-		_spec.SetField(paymentattempt.FieldIssuerErrorMessage, field.TypeString, value)
-		_node.IssuerErrorMessage = &value
 	}
 	if value, ok := _c.mutation.NetworkAdviceCode(); ok {
 		_spec.SetField(paymentattempt.FieldNetworkAdviceCode, field.TypeString, value)
@@ -1230,6 +1230,132 @@ func (u *PaymentAttemptUpsert) SetModifiedAt(v time.Time) *PaymentAttemptUpsert 
 // UpdateModifiedAt sets the "modified_at" field to the value that was provided on create.
 func (u *PaymentAttemptUpsert) UpdateModifiedAt() *PaymentAttemptUpsert {
 	u.SetExcluded(paymentattempt.FieldModifiedAt)
+	return u
+}
+
+// SetErrorCode sets the "error_code" field.
+func (u *PaymentAttemptUpsert) SetErrorCode(v string) *PaymentAttemptUpsert {
+	u.Set(paymentattempt.FieldErrorCode, v)
+	return u
+}
+
+// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
+func (u *PaymentAttemptUpsert) UpdateErrorCode() *PaymentAttemptUpsert {
+	u.SetExcluded(paymentattempt.FieldErrorCode)
+	return u
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (u *PaymentAttemptUpsert) ClearErrorCode() *PaymentAttemptUpsert {
+	u.SetNull(paymentattempt.FieldErrorCode)
+	return u
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (u *PaymentAttemptUpsert) SetErrorMessage(v string) *PaymentAttemptUpsert {
+	u.Set(paymentattempt.FieldErrorMessage, v)
+	return u
+}
+
+// UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
+func (u *PaymentAttemptUpsert) UpdateErrorMessage() *PaymentAttemptUpsert {
+	u.SetExcluded(paymentattempt.FieldErrorMessage)
+	return u
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (u *PaymentAttemptUpsert) ClearErrorMessage() *PaymentAttemptUpsert {
+	u.SetNull(paymentattempt.FieldErrorMessage)
+	return u
+}
+
+// SetErrorReason sets the "error_reason" field.
+func (u *PaymentAttemptUpsert) SetErrorReason(v string) *PaymentAttemptUpsert {
+	u.Set(paymentattempt.FieldErrorReason, v)
+	return u
+}
+
+// UpdateErrorReason sets the "error_reason" field to the value that was provided on create.
+func (u *PaymentAttemptUpsert) UpdateErrorReason() *PaymentAttemptUpsert {
+	u.SetExcluded(paymentattempt.FieldErrorReason)
+	return u
+}
+
+// ClearErrorReason clears the value of the "error_reason" field.
+func (u *PaymentAttemptUpsert) ClearErrorReason() *PaymentAttemptUpsert {
+	u.SetNull(paymentattempt.FieldErrorReason)
+	return u
+}
+
+// SetUnifiedCode sets the "unified_code" field.
+func (u *PaymentAttemptUpsert) SetUnifiedCode(v string) *PaymentAttemptUpsert {
+	u.Set(paymentattempt.FieldUnifiedCode, v)
+	return u
+}
+
+// UpdateUnifiedCode sets the "unified_code" field to the value that was provided on create.
+func (u *PaymentAttemptUpsert) UpdateUnifiedCode() *PaymentAttemptUpsert {
+	u.SetExcluded(paymentattempt.FieldUnifiedCode)
+	return u
+}
+
+// ClearUnifiedCode clears the value of the "unified_code" field.
+func (u *PaymentAttemptUpsert) ClearUnifiedCode() *PaymentAttemptUpsert {
+	u.SetNull(paymentattempt.FieldUnifiedCode)
+	return u
+}
+
+// SetUnifiedMessage sets the "unified_message" field.
+func (u *PaymentAttemptUpsert) SetUnifiedMessage(v string) *PaymentAttemptUpsert {
+	u.Set(paymentattempt.FieldUnifiedMessage, v)
+	return u
+}
+
+// UpdateUnifiedMessage sets the "unified_message" field to the value that was provided on create.
+func (u *PaymentAttemptUpsert) UpdateUnifiedMessage() *PaymentAttemptUpsert {
+	u.SetExcluded(paymentattempt.FieldUnifiedMessage)
+	return u
+}
+
+// ClearUnifiedMessage clears the value of the "unified_message" field.
+func (u *PaymentAttemptUpsert) ClearUnifiedMessage() *PaymentAttemptUpsert {
+	u.SetNull(paymentattempt.FieldUnifiedMessage)
+	return u
+}
+
+// SetIssuerErrorCode sets the "issuer_error_code" field.
+func (u *PaymentAttemptUpsert) SetIssuerErrorCode(v string) *PaymentAttemptUpsert {
+	u.Set(paymentattempt.FieldIssuerErrorCode, v)
+	return u
+}
+
+// UpdateIssuerErrorCode sets the "issuer_error_code" field to the value that was provided on create.
+func (u *PaymentAttemptUpsert) UpdateIssuerErrorCode() *PaymentAttemptUpsert {
+	u.SetExcluded(paymentattempt.FieldIssuerErrorCode)
+	return u
+}
+
+// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
+func (u *PaymentAttemptUpsert) ClearIssuerErrorCode() *PaymentAttemptUpsert {
+	u.SetNull(paymentattempt.FieldIssuerErrorCode)
+	return u
+}
+
+// SetIssuerErrorMessage sets the "issuer_error_message" field.
+func (u *PaymentAttemptUpsert) SetIssuerErrorMessage(v string) *PaymentAttemptUpsert {
+	u.Set(paymentattempt.FieldIssuerErrorMessage, v)
+	return u
+}
+
+// UpdateIssuerErrorMessage sets the "issuer_error_message" field to the value that was provided on create.
+func (u *PaymentAttemptUpsert) UpdateIssuerErrorMessage() *PaymentAttemptUpsert {
+	u.SetExcluded(paymentattempt.FieldIssuerErrorMessage)
+	return u
+}
+
+// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
+func (u *PaymentAttemptUpsert) ClearIssuerErrorMessage() *PaymentAttemptUpsert {
+	u.SetNull(paymentattempt.FieldIssuerErrorMessage)
 	return u
 }
 
@@ -1707,132 +1833,6 @@ func (u *PaymentAttemptUpsert) ClearMandateID() *PaymentAttemptUpsert {
 	return u
 }
 
-// SetErrorCode sets the "error_code" field.
-func (u *PaymentAttemptUpsert) SetErrorCode(v string) *PaymentAttemptUpsert {
-	u.Set(paymentattempt.FieldErrorCode, v)
-	return u
-}
-
-// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
-func (u *PaymentAttemptUpsert) UpdateErrorCode() *PaymentAttemptUpsert {
-	u.SetExcluded(paymentattempt.FieldErrorCode)
-	return u
-}
-
-// ClearErrorCode clears the value of the "error_code" field.
-func (u *PaymentAttemptUpsert) ClearErrorCode() *PaymentAttemptUpsert {
-	u.SetNull(paymentattempt.FieldErrorCode)
-	return u
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (u *PaymentAttemptUpsert) SetErrorMessage(v string) *PaymentAttemptUpsert {
-	u.Set(paymentattempt.FieldErrorMessage, v)
-	return u
-}
-
-// UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
-func (u *PaymentAttemptUpsert) UpdateErrorMessage() *PaymentAttemptUpsert {
-	u.SetExcluded(paymentattempt.FieldErrorMessage)
-	return u
-}
-
-// ClearErrorMessage clears the value of the "error_message" field.
-func (u *PaymentAttemptUpsert) ClearErrorMessage() *PaymentAttemptUpsert {
-	u.SetNull(paymentattempt.FieldErrorMessage)
-	return u
-}
-
-// SetErrorReason sets the "error_reason" field.
-func (u *PaymentAttemptUpsert) SetErrorReason(v string) *PaymentAttemptUpsert {
-	u.Set(paymentattempt.FieldErrorReason, v)
-	return u
-}
-
-// UpdateErrorReason sets the "error_reason" field to the value that was provided on create.
-func (u *PaymentAttemptUpsert) UpdateErrorReason() *PaymentAttemptUpsert {
-	u.SetExcluded(paymentattempt.FieldErrorReason)
-	return u
-}
-
-// ClearErrorReason clears the value of the "error_reason" field.
-func (u *PaymentAttemptUpsert) ClearErrorReason() *PaymentAttemptUpsert {
-	u.SetNull(paymentattempt.FieldErrorReason)
-	return u
-}
-
-// SetUnifiedCode sets the "unified_code" field.
-func (u *PaymentAttemptUpsert) SetUnifiedCode(v string) *PaymentAttemptUpsert {
-	u.Set(paymentattempt.FieldUnifiedCode, v)
-	return u
-}
-
-// UpdateUnifiedCode sets the "unified_code" field to the value that was provided on create.
-func (u *PaymentAttemptUpsert) UpdateUnifiedCode() *PaymentAttemptUpsert {
-	u.SetExcluded(paymentattempt.FieldUnifiedCode)
-	return u
-}
-
-// ClearUnifiedCode clears the value of the "unified_code" field.
-func (u *PaymentAttemptUpsert) ClearUnifiedCode() *PaymentAttemptUpsert {
-	u.SetNull(paymentattempt.FieldUnifiedCode)
-	return u
-}
-
-// SetUnifiedMessage sets the "unified_message" field.
-func (u *PaymentAttemptUpsert) SetUnifiedMessage(v string) *PaymentAttemptUpsert {
-	u.Set(paymentattempt.FieldUnifiedMessage, v)
-	return u
-}
-
-// UpdateUnifiedMessage sets the "unified_message" field to the value that was provided on create.
-func (u *PaymentAttemptUpsert) UpdateUnifiedMessage() *PaymentAttemptUpsert {
-	u.SetExcluded(paymentattempt.FieldUnifiedMessage)
-	return u
-}
-
-// ClearUnifiedMessage clears the value of the "unified_message" field.
-func (u *PaymentAttemptUpsert) ClearUnifiedMessage() *PaymentAttemptUpsert {
-	u.SetNull(paymentattempt.FieldUnifiedMessage)
-	return u
-}
-
-// SetIssuerErrorCode sets the "issuer_error_code" field.
-func (u *PaymentAttemptUpsert) SetIssuerErrorCode(v string) *PaymentAttemptUpsert {
-	u.Set(paymentattempt.FieldIssuerErrorCode, v)
-	return u
-}
-
-// UpdateIssuerErrorCode sets the "issuer_error_code" field to the value that was provided on create.
-func (u *PaymentAttemptUpsert) UpdateIssuerErrorCode() *PaymentAttemptUpsert {
-	u.SetExcluded(paymentattempt.FieldIssuerErrorCode)
-	return u
-}
-
-// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
-func (u *PaymentAttemptUpsert) ClearIssuerErrorCode() *PaymentAttemptUpsert {
-	u.SetNull(paymentattempt.FieldIssuerErrorCode)
-	return u
-}
-
-// SetIssuerErrorMessage sets the "issuer_error_message" field.
-func (u *PaymentAttemptUpsert) SetIssuerErrorMessage(v string) *PaymentAttemptUpsert {
-	u.Set(paymentattempt.FieldIssuerErrorMessage, v)
-	return u
-}
-
-// UpdateIssuerErrorMessage sets the "issuer_error_message" field to the value that was provided on create.
-func (u *PaymentAttemptUpsert) UpdateIssuerErrorMessage() *PaymentAttemptUpsert {
-	u.SetExcluded(paymentattempt.FieldIssuerErrorMessage)
-	return u
-}
-
-// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
-func (u *PaymentAttemptUpsert) ClearIssuerErrorMessage() *PaymentAttemptUpsert {
-	u.SetNull(paymentattempt.FieldIssuerErrorMessage)
-	return u
-}
-
 // SetNetworkAdviceCode sets the "network_advice_code" field.
 func (u *PaymentAttemptUpsert) SetNetworkAdviceCode(v string) *PaymentAttemptUpsert {
 	u.Set(paymentattempt.FieldNetworkAdviceCode, v)
@@ -2141,6 +2141,153 @@ func (u *PaymentAttemptUpsertOne) SetModifiedAt(v time.Time) *PaymentAttemptUpse
 func (u *PaymentAttemptUpsertOne) UpdateModifiedAt() *PaymentAttemptUpsertOne {
 	return u.Update(func(s *PaymentAttemptUpsert) {
 		s.UpdateModifiedAt()
+	})
+}
+
+// SetErrorCode sets the "error_code" field.
+func (u *PaymentAttemptUpsertOne) SetErrorCode(v string) *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetErrorCode(v)
+	})
+}
+
+// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertOne) UpdateErrorCode() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateErrorCode()
+	})
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (u *PaymentAttemptUpsertOne) ClearErrorCode() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearErrorCode()
+	})
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (u *PaymentAttemptUpsertOne) SetErrorMessage(v string) *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetErrorMessage(v)
+	})
+}
+
+// UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertOne) UpdateErrorMessage() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateErrorMessage()
+	})
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (u *PaymentAttemptUpsertOne) ClearErrorMessage() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearErrorMessage()
+	})
+}
+
+// SetErrorReason sets the "error_reason" field.
+func (u *PaymentAttemptUpsertOne) SetErrorReason(v string) *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetErrorReason(v)
+	})
+}
+
+// UpdateErrorReason sets the "error_reason" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertOne) UpdateErrorReason() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateErrorReason()
+	})
+}
+
+// ClearErrorReason clears the value of the "error_reason" field.
+func (u *PaymentAttemptUpsertOne) ClearErrorReason() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearErrorReason()
+	})
+}
+
+// SetUnifiedCode sets the "unified_code" field.
+func (u *PaymentAttemptUpsertOne) SetUnifiedCode(v string) *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetUnifiedCode(v)
+	})
+}
+
+// UpdateUnifiedCode sets the "unified_code" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertOne) UpdateUnifiedCode() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateUnifiedCode()
+	})
+}
+
+// ClearUnifiedCode clears the value of the "unified_code" field.
+func (u *PaymentAttemptUpsertOne) ClearUnifiedCode() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearUnifiedCode()
+	})
+}
+
+// SetUnifiedMessage sets the "unified_message" field.
+func (u *PaymentAttemptUpsertOne) SetUnifiedMessage(v string) *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetUnifiedMessage(v)
+	})
+}
+
+// UpdateUnifiedMessage sets the "unified_message" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertOne) UpdateUnifiedMessage() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateUnifiedMessage()
+	})
+}
+
+// ClearUnifiedMessage clears the value of the "unified_message" field.
+func (u *PaymentAttemptUpsertOne) ClearUnifiedMessage() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearUnifiedMessage()
+	})
+}
+
+// SetIssuerErrorCode sets the "issuer_error_code" field.
+func (u *PaymentAttemptUpsertOne) SetIssuerErrorCode(v string) *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetIssuerErrorCode(v)
+	})
+}
+
+// UpdateIssuerErrorCode sets the "issuer_error_code" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertOne) UpdateIssuerErrorCode() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateIssuerErrorCode()
+	})
+}
+
+// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
+func (u *PaymentAttemptUpsertOne) ClearIssuerErrorCode() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearIssuerErrorCode()
+	})
+}
+
+// SetIssuerErrorMessage sets the "issuer_error_message" field.
+func (u *PaymentAttemptUpsertOne) SetIssuerErrorMessage(v string) *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetIssuerErrorMessage(v)
+	})
+}
+
+// UpdateIssuerErrorMessage sets the "issuer_error_message" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertOne) UpdateIssuerErrorMessage() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateIssuerErrorMessage()
+	})
+}
+
+// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
+func (u *PaymentAttemptUpsertOne) ClearIssuerErrorMessage() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearIssuerErrorMessage()
 	})
 }
 
@@ -2697,153 +2844,6 @@ func (u *PaymentAttemptUpsertOne) ClearMandateID() *PaymentAttemptUpsertOne {
 	})
 }
 
-// SetErrorCode sets the "error_code" field.
-func (u *PaymentAttemptUpsertOne) SetErrorCode(v string) *PaymentAttemptUpsertOne {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.SetErrorCode(v)
-	})
-}
-
-// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
-func (u *PaymentAttemptUpsertOne) UpdateErrorCode() *PaymentAttemptUpsertOne {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.UpdateErrorCode()
-	})
-}
-
-// ClearErrorCode clears the value of the "error_code" field.
-func (u *PaymentAttemptUpsertOne) ClearErrorCode() *PaymentAttemptUpsertOne {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.ClearErrorCode()
-	})
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (u *PaymentAttemptUpsertOne) SetErrorMessage(v string) *PaymentAttemptUpsertOne {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.SetErrorMessage(v)
-	})
-}
-
-// UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
-func (u *PaymentAttemptUpsertOne) UpdateErrorMessage() *PaymentAttemptUpsertOne {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.UpdateErrorMessage()
-	})
-}
-
-// ClearErrorMessage clears the value of the "error_message" field.
-func (u *PaymentAttemptUpsertOne) ClearErrorMessage() *PaymentAttemptUpsertOne {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.ClearErrorMessage()
-	})
-}
-
-// SetErrorReason sets the "error_reason" field.
-func (u *PaymentAttemptUpsertOne) SetErrorReason(v string) *PaymentAttemptUpsertOne {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.SetErrorReason(v)
-	})
-}
-
-// UpdateErrorReason sets the "error_reason" field to the value that was provided on create.
-func (u *PaymentAttemptUpsertOne) UpdateErrorReason() *PaymentAttemptUpsertOne {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.UpdateErrorReason()
-	})
-}
-
-// ClearErrorReason clears the value of the "error_reason" field.
-func (u *PaymentAttemptUpsertOne) ClearErrorReason() *PaymentAttemptUpsertOne {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.ClearErrorReason()
-	})
-}
-
-// SetUnifiedCode sets the "unified_code" field.
-func (u *PaymentAttemptUpsertOne) SetUnifiedCode(v string) *PaymentAttemptUpsertOne {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.SetUnifiedCode(v)
-	})
-}
-
-// UpdateUnifiedCode sets the "unified_code" field to the value that was provided on create.
-func (u *PaymentAttemptUpsertOne) UpdateUnifiedCode() *PaymentAttemptUpsertOne {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.UpdateUnifiedCode()
-	})
-}
-
-// ClearUnifiedCode clears the value of the "unified_code" field.
-func (u *PaymentAttemptUpsertOne) ClearUnifiedCode() *PaymentAttemptUpsertOne {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.ClearUnifiedCode()
-	})
-}
-
-// SetUnifiedMessage sets the "unified_message" field.
-func (u *PaymentAttemptUpsertOne) SetUnifiedMessage(v string) *PaymentAttemptUpsertOne {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.SetUnifiedMessage(v)
-	})
-}
-
-// UpdateUnifiedMessage sets the "unified_message" field to the value that was provided on create.
-func (u *PaymentAttemptUpsertOne) UpdateUnifiedMessage() *PaymentAttemptUpsertOne {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.UpdateUnifiedMessage()
-	})
-}
-
-// ClearUnifiedMessage clears the value of the "unified_message" field.
-func (u *PaymentAttemptUpsertOne) ClearUnifiedMessage() *PaymentAttemptUpsertOne {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.ClearUnifiedMessage()
-	})
-}
-
-// SetIssuerErrorCode sets the "issuer_error_code" field.
-func (u *PaymentAttemptUpsertOne) SetIssuerErrorCode(v string) *PaymentAttemptUpsertOne {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.SetIssuerErrorCode(v)
-	})
-}
-
-// UpdateIssuerErrorCode sets the "issuer_error_code" field to the value that was provided on create.
-func (u *PaymentAttemptUpsertOne) UpdateIssuerErrorCode() *PaymentAttemptUpsertOne {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.UpdateIssuerErrorCode()
-	})
-}
-
-// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
-func (u *PaymentAttemptUpsertOne) ClearIssuerErrorCode() *PaymentAttemptUpsertOne {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.ClearIssuerErrorCode()
-	})
-}
-
-// SetIssuerErrorMessage sets the "issuer_error_message" field.
-func (u *PaymentAttemptUpsertOne) SetIssuerErrorMessage(v string) *PaymentAttemptUpsertOne {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.SetIssuerErrorMessage(v)
-	})
-}
-
-// UpdateIssuerErrorMessage sets the "issuer_error_message" field to the value that was provided on create.
-func (u *PaymentAttemptUpsertOne) UpdateIssuerErrorMessage() *PaymentAttemptUpsertOne {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.UpdateIssuerErrorMessage()
-	})
-}
-
-// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
-func (u *PaymentAttemptUpsertOne) ClearIssuerErrorMessage() *PaymentAttemptUpsertOne {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.ClearIssuerErrorMessage()
-	})
-}
-
 // SetNetworkAdviceCode sets the "network_advice_code" field.
 func (u *PaymentAttemptUpsertOne) SetNetworkAdviceCode(v string) *PaymentAttemptUpsertOne {
 	return u.Update(func(s *PaymentAttemptUpsert) {
@@ -3359,6 +3359,153 @@ func (u *PaymentAttemptUpsertBulk) SetModifiedAt(v time.Time) *PaymentAttemptUps
 func (u *PaymentAttemptUpsertBulk) UpdateModifiedAt() *PaymentAttemptUpsertBulk {
 	return u.Update(func(s *PaymentAttemptUpsert) {
 		s.UpdateModifiedAt()
+	})
+}
+
+// SetErrorCode sets the "error_code" field.
+func (u *PaymentAttemptUpsertBulk) SetErrorCode(v string) *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetErrorCode(v)
+	})
+}
+
+// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertBulk) UpdateErrorCode() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateErrorCode()
+	})
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (u *PaymentAttemptUpsertBulk) ClearErrorCode() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearErrorCode()
+	})
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (u *PaymentAttemptUpsertBulk) SetErrorMessage(v string) *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetErrorMessage(v)
+	})
+}
+
+// UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertBulk) UpdateErrorMessage() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateErrorMessage()
+	})
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (u *PaymentAttemptUpsertBulk) ClearErrorMessage() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearErrorMessage()
+	})
+}
+
+// SetErrorReason sets the "error_reason" field.
+func (u *PaymentAttemptUpsertBulk) SetErrorReason(v string) *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetErrorReason(v)
+	})
+}
+
+// UpdateErrorReason sets the "error_reason" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertBulk) UpdateErrorReason() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateErrorReason()
+	})
+}
+
+// ClearErrorReason clears the value of the "error_reason" field.
+func (u *PaymentAttemptUpsertBulk) ClearErrorReason() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearErrorReason()
+	})
+}
+
+// SetUnifiedCode sets the "unified_code" field.
+func (u *PaymentAttemptUpsertBulk) SetUnifiedCode(v string) *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetUnifiedCode(v)
+	})
+}
+
+// UpdateUnifiedCode sets the "unified_code" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertBulk) UpdateUnifiedCode() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateUnifiedCode()
+	})
+}
+
+// ClearUnifiedCode clears the value of the "unified_code" field.
+func (u *PaymentAttemptUpsertBulk) ClearUnifiedCode() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearUnifiedCode()
+	})
+}
+
+// SetUnifiedMessage sets the "unified_message" field.
+func (u *PaymentAttemptUpsertBulk) SetUnifiedMessage(v string) *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetUnifiedMessage(v)
+	})
+}
+
+// UpdateUnifiedMessage sets the "unified_message" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertBulk) UpdateUnifiedMessage() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateUnifiedMessage()
+	})
+}
+
+// ClearUnifiedMessage clears the value of the "unified_message" field.
+func (u *PaymentAttemptUpsertBulk) ClearUnifiedMessage() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearUnifiedMessage()
+	})
+}
+
+// SetIssuerErrorCode sets the "issuer_error_code" field.
+func (u *PaymentAttemptUpsertBulk) SetIssuerErrorCode(v string) *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetIssuerErrorCode(v)
+	})
+}
+
+// UpdateIssuerErrorCode sets the "issuer_error_code" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertBulk) UpdateIssuerErrorCode() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateIssuerErrorCode()
+	})
+}
+
+// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
+func (u *PaymentAttemptUpsertBulk) ClearIssuerErrorCode() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearIssuerErrorCode()
+	})
+}
+
+// SetIssuerErrorMessage sets the "issuer_error_message" field.
+func (u *PaymentAttemptUpsertBulk) SetIssuerErrorMessage(v string) *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetIssuerErrorMessage(v)
+	})
+}
+
+// UpdateIssuerErrorMessage sets the "issuer_error_message" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertBulk) UpdateIssuerErrorMessage() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateIssuerErrorMessage()
+	})
+}
+
+// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
+func (u *PaymentAttemptUpsertBulk) ClearIssuerErrorMessage() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearIssuerErrorMessage()
 	})
 }
 
@@ -3912,153 +4059,6 @@ func (u *PaymentAttemptUpsertBulk) UpdateMandateID() *PaymentAttemptUpsertBulk {
 func (u *PaymentAttemptUpsertBulk) ClearMandateID() *PaymentAttemptUpsertBulk {
 	return u.Update(func(s *PaymentAttemptUpsert) {
 		s.ClearMandateID()
-	})
-}
-
-// SetErrorCode sets the "error_code" field.
-func (u *PaymentAttemptUpsertBulk) SetErrorCode(v string) *PaymentAttemptUpsertBulk {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.SetErrorCode(v)
-	})
-}
-
-// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
-func (u *PaymentAttemptUpsertBulk) UpdateErrorCode() *PaymentAttemptUpsertBulk {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.UpdateErrorCode()
-	})
-}
-
-// ClearErrorCode clears the value of the "error_code" field.
-func (u *PaymentAttemptUpsertBulk) ClearErrorCode() *PaymentAttemptUpsertBulk {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.ClearErrorCode()
-	})
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (u *PaymentAttemptUpsertBulk) SetErrorMessage(v string) *PaymentAttemptUpsertBulk {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.SetErrorMessage(v)
-	})
-}
-
-// UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
-func (u *PaymentAttemptUpsertBulk) UpdateErrorMessage() *PaymentAttemptUpsertBulk {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.UpdateErrorMessage()
-	})
-}
-
-// ClearErrorMessage clears the value of the "error_message" field.
-func (u *PaymentAttemptUpsertBulk) ClearErrorMessage() *PaymentAttemptUpsertBulk {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.ClearErrorMessage()
-	})
-}
-
-// SetErrorReason sets the "error_reason" field.
-func (u *PaymentAttemptUpsertBulk) SetErrorReason(v string) *PaymentAttemptUpsertBulk {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.SetErrorReason(v)
-	})
-}
-
-// UpdateErrorReason sets the "error_reason" field to the value that was provided on create.
-func (u *PaymentAttemptUpsertBulk) UpdateErrorReason() *PaymentAttemptUpsertBulk {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.UpdateErrorReason()
-	})
-}
-
-// ClearErrorReason clears the value of the "error_reason" field.
-func (u *PaymentAttemptUpsertBulk) ClearErrorReason() *PaymentAttemptUpsertBulk {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.ClearErrorReason()
-	})
-}
-
-// SetUnifiedCode sets the "unified_code" field.
-func (u *PaymentAttemptUpsertBulk) SetUnifiedCode(v string) *PaymentAttemptUpsertBulk {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.SetUnifiedCode(v)
-	})
-}
-
-// UpdateUnifiedCode sets the "unified_code" field to the value that was provided on create.
-func (u *PaymentAttemptUpsertBulk) UpdateUnifiedCode() *PaymentAttemptUpsertBulk {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.UpdateUnifiedCode()
-	})
-}
-
-// ClearUnifiedCode clears the value of the "unified_code" field.
-func (u *PaymentAttemptUpsertBulk) ClearUnifiedCode() *PaymentAttemptUpsertBulk {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.ClearUnifiedCode()
-	})
-}
-
-// SetUnifiedMessage sets the "unified_message" field.
-func (u *PaymentAttemptUpsertBulk) SetUnifiedMessage(v string) *PaymentAttemptUpsertBulk {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.SetUnifiedMessage(v)
-	})
-}
-
-// UpdateUnifiedMessage sets the "unified_message" field to the value that was provided on create.
-func (u *PaymentAttemptUpsertBulk) UpdateUnifiedMessage() *PaymentAttemptUpsertBulk {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.UpdateUnifiedMessage()
-	})
-}
-
-// ClearUnifiedMessage clears the value of the "unified_message" field.
-func (u *PaymentAttemptUpsertBulk) ClearUnifiedMessage() *PaymentAttemptUpsertBulk {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.ClearUnifiedMessage()
-	})
-}
-
-// SetIssuerErrorCode sets the "issuer_error_code" field.
-func (u *PaymentAttemptUpsertBulk) SetIssuerErrorCode(v string) *PaymentAttemptUpsertBulk {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.SetIssuerErrorCode(v)
-	})
-}
-
-// UpdateIssuerErrorCode sets the "issuer_error_code" field to the value that was provided on create.
-func (u *PaymentAttemptUpsertBulk) UpdateIssuerErrorCode() *PaymentAttemptUpsertBulk {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.UpdateIssuerErrorCode()
-	})
-}
-
-// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
-func (u *PaymentAttemptUpsertBulk) ClearIssuerErrorCode() *PaymentAttemptUpsertBulk {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.ClearIssuerErrorCode()
-	})
-}
-
-// SetIssuerErrorMessage sets the "issuer_error_message" field.
-func (u *PaymentAttemptUpsertBulk) SetIssuerErrorMessage(v string) *PaymentAttemptUpsertBulk {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.SetIssuerErrorMessage(v)
-	})
-}
-
-// UpdateIssuerErrorMessage sets the "issuer_error_message" field to the value that was provided on create.
-func (u *PaymentAttemptUpsertBulk) UpdateIssuerErrorMessage() *PaymentAttemptUpsertBulk {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.UpdateIssuerErrorMessage()
-	})
-}
-
-// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
-func (u *PaymentAttemptUpsertBulk) ClearIssuerErrorMessage() *PaymentAttemptUpsertBulk {
-	return u.Update(func(s *PaymentAttemptUpsert) {
-		s.ClearIssuerErrorMessage()
 	})
 }
 

@@ -37,6 +37,146 @@ func (_u *PaymentAttemptUpdate) SetModifiedAt(v time.Time) *PaymentAttemptUpdate
 	return _u
 }
 
+// SetErrorCode sets the "error_code" field.
+func (_u *PaymentAttemptUpdate) SetErrorCode(v string) *PaymentAttemptUpdate {
+	_u.mutation.SetErrorCode(v)
+	return _u
+}
+
+// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
+func (_u *PaymentAttemptUpdate) SetNillableErrorCode(v *string) *PaymentAttemptUpdate {
+	if v != nil {
+		_u.SetErrorCode(*v)
+	}
+	return _u
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (_u *PaymentAttemptUpdate) ClearErrorCode() *PaymentAttemptUpdate {
+	_u.mutation.ClearErrorCode()
+	return _u
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (_u *PaymentAttemptUpdate) SetErrorMessage(v string) *PaymentAttemptUpdate {
+	_u.mutation.SetErrorMessage(v)
+	return _u
+}
+
+// SetNillableErrorMessage sets the "error_message" field if the given value is not nil.
+func (_u *PaymentAttemptUpdate) SetNillableErrorMessage(v *string) *PaymentAttemptUpdate {
+	if v != nil {
+		_u.SetErrorMessage(*v)
+	}
+	return _u
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (_u *PaymentAttemptUpdate) ClearErrorMessage() *PaymentAttemptUpdate {
+	_u.mutation.ClearErrorMessage()
+	return _u
+}
+
+// SetErrorReason sets the "error_reason" field.
+func (_u *PaymentAttemptUpdate) SetErrorReason(v string) *PaymentAttemptUpdate {
+	_u.mutation.SetErrorReason(v)
+	return _u
+}
+
+// SetNillableErrorReason sets the "error_reason" field if the given value is not nil.
+func (_u *PaymentAttemptUpdate) SetNillableErrorReason(v *string) *PaymentAttemptUpdate {
+	if v != nil {
+		_u.SetErrorReason(*v)
+	}
+	return _u
+}
+
+// ClearErrorReason clears the value of the "error_reason" field.
+func (_u *PaymentAttemptUpdate) ClearErrorReason() *PaymentAttemptUpdate {
+	_u.mutation.ClearErrorReason()
+	return _u
+}
+
+// SetUnifiedCode sets the "unified_code" field.
+func (_u *PaymentAttemptUpdate) SetUnifiedCode(v string) *PaymentAttemptUpdate {
+	_u.mutation.SetUnifiedCode(v)
+	return _u
+}
+
+// SetNillableUnifiedCode sets the "unified_code" field if the given value is not nil.
+func (_u *PaymentAttemptUpdate) SetNillableUnifiedCode(v *string) *PaymentAttemptUpdate {
+	if v != nil {
+		_u.SetUnifiedCode(*v)
+	}
+	return _u
+}
+
+// ClearUnifiedCode clears the value of the "unified_code" field.
+func (_u *PaymentAttemptUpdate) ClearUnifiedCode() *PaymentAttemptUpdate {
+	_u.mutation.ClearUnifiedCode()
+	return _u
+}
+
+// SetUnifiedMessage sets the "unified_message" field.
+func (_u *PaymentAttemptUpdate) SetUnifiedMessage(v string) *PaymentAttemptUpdate {
+	_u.mutation.SetUnifiedMessage(v)
+	return _u
+}
+
+// SetNillableUnifiedMessage sets the "unified_message" field if the given value is not nil.
+func (_u *PaymentAttemptUpdate) SetNillableUnifiedMessage(v *string) *PaymentAttemptUpdate {
+	if v != nil {
+		_u.SetUnifiedMessage(*v)
+	}
+	return _u
+}
+
+// ClearUnifiedMessage clears the value of the "unified_message" field.
+func (_u *PaymentAttemptUpdate) ClearUnifiedMessage() *PaymentAttemptUpdate {
+	_u.mutation.ClearUnifiedMessage()
+	return _u
+}
+
+// SetIssuerErrorCode sets the "issuer_error_code" field.
+func (_u *PaymentAttemptUpdate) SetIssuerErrorCode(v string) *PaymentAttemptUpdate {
+	_u.mutation.SetIssuerErrorCode(v)
+	return _u
+}
+
+// SetNillableIssuerErrorCode sets the "issuer_error_code" field if the given value is not nil.
+func (_u *PaymentAttemptUpdate) SetNillableIssuerErrorCode(v *string) *PaymentAttemptUpdate {
+	if v != nil {
+		_u.SetIssuerErrorCode(*v)
+	}
+	return _u
+}
+
+// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
+func (_u *PaymentAttemptUpdate) ClearIssuerErrorCode() *PaymentAttemptUpdate {
+	_u.mutation.ClearIssuerErrorCode()
+	return _u
+}
+
+// SetIssuerErrorMessage sets the "issuer_error_message" field.
+func (_u *PaymentAttemptUpdate) SetIssuerErrorMessage(v string) *PaymentAttemptUpdate {
+	_u.mutation.SetIssuerErrorMessage(v)
+	return _u
+}
+
+// SetNillableIssuerErrorMessage sets the "issuer_error_message" field if the given value is not nil.
+func (_u *PaymentAttemptUpdate) SetNillableIssuerErrorMessage(v *string) *PaymentAttemptUpdate {
+	if v != nil {
+		_u.SetIssuerErrorMessage(*v)
+	}
+	return _u
+}
+
+// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
+func (_u *PaymentAttemptUpdate) ClearIssuerErrorMessage() *PaymentAttemptUpdate {
+	_u.mutation.ClearIssuerErrorMessage()
+	return _u
+}
+
 // SetStatus sets the "status" field.
 func (_u *PaymentAttemptUpdate) SetStatus(v paymentattempt.Status) *PaymentAttemptUpdate {
 	_u.mutation.SetStatus(v)
@@ -551,146 +691,6 @@ func (_u *PaymentAttemptUpdate) ClearMandateID() *PaymentAttemptUpdate {
 	return _u
 }
 
-// SetErrorCode sets the "error_code" field.
-func (_u *PaymentAttemptUpdate) SetErrorCode(v string) *PaymentAttemptUpdate {
-	_u.mutation.SetErrorCode(v)
-	return _u
-}
-
-// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
-func (_u *PaymentAttemptUpdate) SetNillableErrorCode(v *string) *PaymentAttemptUpdate {
-	if v != nil {
-		_u.SetErrorCode(*v)
-	}
-	return _u
-}
-
-// ClearErrorCode clears the value of the "error_code" field.
-func (_u *PaymentAttemptUpdate) ClearErrorCode() *PaymentAttemptUpdate {
-	_u.mutation.ClearErrorCode()
-	return _u
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (_u *PaymentAttemptUpdate) SetErrorMessage(v string) *PaymentAttemptUpdate {
-	_u.mutation.SetErrorMessage(v)
-	return _u
-}
-
-// SetNillableErrorMessage sets the "error_message" field if the given value is not nil.
-func (_u *PaymentAttemptUpdate) SetNillableErrorMessage(v *string) *PaymentAttemptUpdate {
-	if v != nil {
-		_u.SetErrorMessage(*v)
-	}
-	return _u
-}
-
-// ClearErrorMessage clears the value of the "error_message" field.
-func (_u *PaymentAttemptUpdate) ClearErrorMessage() *PaymentAttemptUpdate {
-	_u.mutation.ClearErrorMessage()
-	return _u
-}
-
-// SetErrorReason sets the "error_reason" field.
-func (_u *PaymentAttemptUpdate) SetErrorReason(v string) *PaymentAttemptUpdate {
-	_u.mutation.SetErrorReason(v)
-	return _u
-}
-
-// SetNillableErrorReason sets the "error_reason" field if the given value is not nil.
-func (_u *PaymentAttemptUpdate) SetNillableErrorReason(v *string) *PaymentAttemptUpdate {
-	if v != nil {
-		_u.SetErrorReason(*v)
-	}
-	return _u
-}
-
-// ClearErrorReason clears the value of the "error_reason" field.
-func (_u *PaymentAttemptUpdate) ClearErrorReason() *PaymentAttemptUpdate {
-	_u.mutation.ClearErrorReason()
-	return _u
-}
-
-// SetUnifiedCode sets the "unified_code" field.
-func (_u *PaymentAttemptUpdate) SetUnifiedCode(v string) *PaymentAttemptUpdate {
-	_u.mutation.SetUnifiedCode(v)
-	return _u
-}
-
-// SetNillableUnifiedCode sets the "unified_code" field if the given value is not nil.
-func (_u *PaymentAttemptUpdate) SetNillableUnifiedCode(v *string) *PaymentAttemptUpdate {
-	if v != nil {
-		_u.SetUnifiedCode(*v)
-	}
-	return _u
-}
-
-// ClearUnifiedCode clears the value of the "unified_code" field.
-func (_u *PaymentAttemptUpdate) ClearUnifiedCode() *PaymentAttemptUpdate {
-	_u.mutation.ClearUnifiedCode()
-	return _u
-}
-
-// SetUnifiedMessage sets the "unified_message" field.
-func (_u *PaymentAttemptUpdate) SetUnifiedMessage(v string) *PaymentAttemptUpdate {
-	_u.mutation.SetUnifiedMessage(v)
-	return _u
-}
-
-// SetNillableUnifiedMessage sets the "unified_message" field if the given value is not nil.
-func (_u *PaymentAttemptUpdate) SetNillableUnifiedMessage(v *string) *PaymentAttemptUpdate {
-	if v != nil {
-		_u.SetUnifiedMessage(*v)
-	}
-	return _u
-}
-
-// ClearUnifiedMessage clears the value of the "unified_message" field.
-func (_u *PaymentAttemptUpdate) ClearUnifiedMessage() *PaymentAttemptUpdate {
-	_u.mutation.ClearUnifiedMessage()
-	return _u
-}
-
-// SetIssuerErrorCode sets the "issuer_error_code" field.
-func (_u *PaymentAttemptUpdate) SetIssuerErrorCode(v string) *PaymentAttemptUpdate {
-	_u.mutation.SetIssuerErrorCode(v)
-	return _u
-}
-
-// SetNillableIssuerErrorCode sets the "issuer_error_code" field if the given value is not nil.
-func (_u *PaymentAttemptUpdate) SetNillableIssuerErrorCode(v *string) *PaymentAttemptUpdate {
-	if v != nil {
-		_u.SetIssuerErrorCode(*v)
-	}
-	return _u
-}
-
-// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
-func (_u *PaymentAttemptUpdate) ClearIssuerErrorCode() *PaymentAttemptUpdate {
-	_u.mutation.ClearIssuerErrorCode()
-	return _u
-}
-
-// SetIssuerErrorMessage sets the "issuer_error_message" field.
-func (_u *PaymentAttemptUpdate) SetIssuerErrorMessage(v string) *PaymentAttemptUpdate {
-	_u.mutation.SetIssuerErrorMessage(v)
-	return _u
-}
-
-// SetNillableIssuerErrorMessage sets the "issuer_error_message" field if the given value is not nil.
-func (_u *PaymentAttemptUpdate) SetNillableIssuerErrorMessage(v *string) *PaymentAttemptUpdate {
-	if v != nil {
-		_u.SetIssuerErrorMessage(*v)
-	}
-	return _u
-}
-
-// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
-func (_u *PaymentAttemptUpdate) ClearIssuerErrorMessage() *PaymentAttemptUpdate {
-	_u.mutation.ClearIssuerErrorMessage()
-	return _u
-}
-
 // SetNetworkAdviceCode sets the "network_advice_code" field.
 func (_u *PaymentAttemptUpdate) SetNetworkAdviceCode(v string) *PaymentAttemptUpdate {
 	_u.mutation.SetNetworkAdviceCode(v)
@@ -975,6 +975,31 @@ func (_u *PaymentAttemptUpdate) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *PaymentAttemptUpdate) check() error {
+	if v, ok := _u.mutation.ErrorCode(); ok {
+		if err := paymentattempt.ErrorCodeValidator(v); err != nil {
+			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.error_code": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.UnifiedCode(); ok {
+		if err := paymentattempt.UnifiedCodeValidator(v); err != nil {
+			return &ValidationError{Name: "unified_code", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.unified_code": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.UnifiedMessage(); ok {
+		if err := paymentattempt.UnifiedMessageValidator(v); err != nil {
+			return &ValidationError{Name: "unified_message", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.unified_message": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.IssuerErrorCode(); ok {
+		if err := paymentattempt.IssuerErrorCodeValidator(v); err != nil {
+			return &ValidationError{Name: "issuer_error_code", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.issuer_error_code": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.IssuerErrorMessage(); ok {
+		if err := paymentattempt.IssuerErrorMessageValidator(v); err != nil {
+			return &ValidationError{Name: "issuer_error_message", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.issuer_error_message": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Status(); ok {
 		if err := paymentattempt.StatusValidator(v); err != nil {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.status": %w`, err)}
@@ -1060,31 +1085,6 @@ func (_u *PaymentAttemptUpdate) check() error {
 			return &ValidationError{Name: "mandate_id", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.mandate_id": %w`, err)}
 		}
 	}
-	if v, ok := _u.mutation.ErrorCode(); ok {
-		if err := paymentattempt.ErrorCodeValidator(v); err != nil {
-			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.error_code": %w`, err)}
-		}
-	}
-	if v, ok := _u.mutation.UnifiedCode(); ok {
-		if err := paymentattempt.UnifiedCodeValidator(v); err != nil {
-			return &ValidationError{Name: "unified_code", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.unified_code": %w`, err)}
-		}
-	}
-	if v, ok := _u.mutation.UnifiedMessage(); ok {
-		if err := paymentattempt.UnifiedMessageValidator(v); err != nil {
-			return &ValidationError{Name: "unified_message", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.unified_message": %w`, err)}
-		}
-	}
-	if v, ok := _u.mutation.IssuerErrorCode(); ok {
-		if err := paymentattempt.IssuerErrorCodeValidator(v); err != nil {
-			return &ValidationError{Name: "issuer_error_code", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.issuer_error_code": %w`, err)}
-		}
-	}
-	if v, ok := _u.mutation.IssuerErrorMessage(); ok {
-		if err := paymentattempt.IssuerErrorMessageValidator(v); err != nil {
-			return &ValidationError{Name: "issuer_error_message", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.issuer_error_message": %w`, err)}
-		}
-	}
 	if v, ok := _u.mutation.NetworkAdviceCode(); ok {
 		if err := paymentattempt.NetworkAdviceCodeValidator(v); err != nil {
 			return &ValidationError{Name: "network_advice_code", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.network_advice_code": %w`, err)}
@@ -1151,6 +1151,48 @@ func (_u *PaymentAttemptUpdate) sqlSave(ctx context.Context) (_node int, err err
 	}
 	if value, ok := _u.mutation.ModifiedAt(); ok {
 		_spec.SetField(paymentattempt.FieldModifiedAt, field.TypeTime, value)
+	}
+	if value, ok := _u.mutation.ErrorCode(); ok {
+		_spec.SetField(paymentattempt.FieldErrorCode, field.TypeString, value)
+	}
+	if _u.mutation.ErrorCodeCleared() {
+		_spec.ClearField(paymentattempt.FieldErrorCode, field.TypeString)
+	}
+	if value, ok := _u.mutation.ErrorMessage(); ok {
+		_spec.SetField(paymentattempt.FieldErrorMessage, field.TypeString, value)
+	}
+	if _u.mutation.ErrorMessageCleared() {
+		_spec.ClearField(paymentattempt.FieldErrorMessage, field.TypeString)
+	}
+	if value, ok := _u.mutation.ErrorReason(); ok {
+		_spec.SetField(paymentattempt.FieldErrorReason, field.TypeString, value)
+	}
+	if _u.mutation.ErrorReasonCleared() {
+		_spec.ClearField(paymentattempt.FieldErrorReason, field.TypeString)
+	}
+	if value, ok := _u.mutation.UnifiedCode(); ok {
+		_spec.SetField(paymentattempt.FieldUnifiedCode, field.TypeString, value)
+	}
+	if _u.mutation.UnifiedCodeCleared() {
+		_spec.ClearField(paymentattempt.FieldUnifiedCode, field.TypeString)
+	}
+	if value, ok := _u.mutation.UnifiedMessage(); ok {
+		_spec.SetField(paymentattempt.FieldUnifiedMessage, field.TypeString, value)
+	}
+	if _u.mutation.UnifiedMessageCleared() {
+		_spec.ClearField(paymentattempt.FieldUnifiedMessage, field.TypeString)
+	}
+	if value, ok := _u.mutation.IssuerErrorCode(); ok {
+		_spec.SetField(paymentattempt.FieldIssuerErrorCode, field.TypeString, value)
+	}
+	if _u.mutation.IssuerErrorCodeCleared() {
+		_spec.ClearField(paymentattempt.FieldIssuerErrorCode, field.TypeString)
+	}
+	if value, ok := _u.mutation.IssuerErrorMessage(); ok {
+		_spec.SetField(paymentattempt.FieldIssuerErrorMessage, field.TypeString, value)
+	}
+	if _u.mutation.IssuerErrorMessageCleared() {
+		_spec.ClearField(paymentattempt.FieldIssuerErrorMessage, field.TypeString)
 	}
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(paymentattempt.FieldStatus, field.TypeEnum, value)
@@ -1316,48 +1358,6 @@ func (_u *PaymentAttemptUpdate) sqlSave(ctx context.Context) (_node int, err err
 	if _u.mutation.MandateIDCleared() {
 		_spec.ClearField(paymentattempt.FieldMandateID, field.TypeString)
 	}
-	if value, ok := _u.mutation.ErrorCode(); ok {
-		_spec.SetField(paymentattempt.FieldErrorCode, field.TypeString, value)
-	}
-	if _u.mutation.ErrorCodeCleared() {
-		_spec.ClearField(paymentattempt.FieldErrorCode, field.TypeString)
-	}
-	if value, ok := _u.mutation.ErrorMessage(); ok {
-		_spec.SetField(paymentattempt.FieldErrorMessage, field.TypeString, value)
-	}
-	if _u.mutation.ErrorMessageCleared() {
-		_spec.ClearField(paymentattempt.FieldErrorMessage, field.TypeString)
-	}
-	if value, ok := _u.mutation.ErrorReason(); ok {
-		_spec.SetField(paymentattempt.FieldErrorReason, field.TypeString, value)
-	}
-	if _u.mutation.ErrorReasonCleared() {
-		_spec.ClearField(paymentattempt.FieldErrorReason, field.TypeString)
-	}
-	if value, ok := _u.mutation.UnifiedCode(); ok {
-		_spec.SetField(paymentattempt.FieldUnifiedCode, field.TypeString, value)
-	}
-	if _u.mutation.UnifiedCodeCleared() {
-		_spec.ClearField(paymentattempt.FieldUnifiedCode, field.TypeString)
-	}
-	if value, ok := _u.mutation.UnifiedMessage(); ok {
-		_spec.SetField(paymentattempt.FieldUnifiedMessage, field.TypeString, value)
-	}
-	if _u.mutation.UnifiedMessageCleared() {
-		_spec.ClearField(paymentattempt.FieldUnifiedMessage, field.TypeString)
-	}
-	if value, ok := _u.mutation.IssuerErrorCode(); ok {
-		_spec.SetField(paymentattempt.FieldIssuerErrorCode, field.TypeString, value)
-	}
-	if _u.mutation.IssuerErrorCodeCleared() {
-		_spec.ClearField(paymentattempt.FieldIssuerErrorCode, field.TypeString)
-	}
-	if value, ok := _u.mutation.IssuerErrorMessage(); ok {
-		_spec.SetField(paymentattempt.FieldIssuerErrorMessage, field.TypeString, value)
-	}
-	if _u.mutation.IssuerErrorMessageCleared() {
-		_spec.ClearField(paymentattempt.FieldIssuerErrorMessage, field.TypeString)
-	}
 	if value, ok := _u.mutation.NetworkAdviceCode(); ok {
 		_spec.SetField(paymentattempt.FieldNetworkAdviceCode, field.TypeString, value)
 	}
@@ -1464,6 +1464,146 @@ type PaymentAttemptUpdateOne struct {
 // SetModifiedAt sets the "modified_at" field.
 func (_u *PaymentAttemptUpdateOne) SetModifiedAt(v time.Time) *PaymentAttemptUpdateOne {
 	_u.mutation.SetModifiedAt(v)
+	return _u
+}
+
+// SetErrorCode sets the "error_code" field.
+func (_u *PaymentAttemptUpdateOne) SetErrorCode(v string) *PaymentAttemptUpdateOne {
+	_u.mutation.SetErrorCode(v)
+	return _u
+}
+
+// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
+func (_u *PaymentAttemptUpdateOne) SetNillableErrorCode(v *string) *PaymentAttemptUpdateOne {
+	if v != nil {
+		_u.SetErrorCode(*v)
+	}
+	return _u
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (_u *PaymentAttemptUpdateOne) ClearErrorCode() *PaymentAttemptUpdateOne {
+	_u.mutation.ClearErrorCode()
+	return _u
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (_u *PaymentAttemptUpdateOne) SetErrorMessage(v string) *PaymentAttemptUpdateOne {
+	_u.mutation.SetErrorMessage(v)
+	return _u
+}
+
+// SetNillableErrorMessage sets the "error_message" field if the given value is not nil.
+func (_u *PaymentAttemptUpdateOne) SetNillableErrorMessage(v *string) *PaymentAttemptUpdateOne {
+	if v != nil {
+		_u.SetErrorMessage(*v)
+	}
+	return _u
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (_u *PaymentAttemptUpdateOne) ClearErrorMessage() *PaymentAttemptUpdateOne {
+	_u.mutation.ClearErrorMessage()
+	return _u
+}
+
+// SetErrorReason sets the "error_reason" field.
+func (_u *PaymentAttemptUpdateOne) SetErrorReason(v string) *PaymentAttemptUpdateOne {
+	_u.mutation.SetErrorReason(v)
+	return _u
+}
+
+// SetNillableErrorReason sets the "error_reason" field if the given value is not nil.
+func (_u *PaymentAttemptUpdateOne) SetNillableErrorReason(v *string) *PaymentAttemptUpdateOne {
+	if v != nil {
+		_u.SetErrorReason(*v)
+	}
+	return _u
+}
+
+// ClearErrorReason clears the value of the "error_reason" field.
+func (_u *PaymentAttemptUpdateOne) ClearErrorReason() *PaymentAttemptUpdateOne {
+	_u.mutation.ClearErrorReason()
+	return _u
+}
+
+// SetUnifiedCode sets the "unified_code" field.
+func (_u *PaymentAttemptUpdateOne) SetUnifiedCode(v string) *PaymentAttemptUpdateOne {
+	_u.mutation.SetUnifiedCode(v)
+	return _u
+}
+
+// SetNillableUnifiedCode sets the "unified_code" field if the given value is not nil.
+func (_u *PaymentAttemptUpdateOne) SetNillableUnifiedCode(v *string) *PaymentAttemptUpdateOne {
+	if v != nil {
+		_u.SetUnifiedCode(*v)
+	}
+	return _u
+}
+
+// ClearUnifiedCode clears the value of the "unified_code" field.
+func (_u *PaymentAttemptUpdateOne) ClearUnifiedCode() *PaymentAttemptUpdateOne {
+	_u.mutation.ClearUnifiedCode()
+	return _u
+}
+
+// SetUnifiedMessage sets the "unified_message" field.
+func (_u *PaymentAttemptUpdateOne) SetUnifiedMessage(v string) *PaymentAttemptUpdateOne {
+	_u.mutation.SetUnifiedMessage(v)
+	return _u
+}
+
+// SetNillableUnifiedMessage sets the "unified_message" field if the given value is not nil.
+func (_u *PaymentAttemptUpdateOne) SetNillableUnifiedMessage(v *string) *PaymentAttemptUpdateOne {
+	if v != nil {
+		_u.SetUnifiedMessage(*v)
+	}
+	return _u
+}
+
+// ClearUnifiedMessage clears the value of the "unified_message" field.
+func (_u *PaymentAttemptUpdateOne) ClearUnifiedMessage() *PaymentAttemptUpdateOne {
+	_u.mutation.ClearUnifiedMessage()
+	return _u
+}
+
+// SetIssuerErrorCode sets the "issuer_error_code" field.
+func (_u *PaymentAttemptUpdateOne) SetIssuerErrorCode(v string) *PaymentAttemptUpdateOne {
+	_u.mutation.SetIssuerErrorCode(v)
+	return _u
+}
+
+// SetNillableIssuerErrorCode sets the "issuer_error_code" field if the given value is not nil.
+func (_u *PaymentAttemptUpdateOne) SetNillableIssuerErrorCode(v *string) *PaymentAttemptUpdateOne {
+	if v != nil {
+		_u.SetIssuerErrorCode(*v)
+	}
+	return _u
+}
+
+// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
+func (_u *PaymentAttemptUpdateOne) ClearIssuerErrorCode() *PaymentAttemptUpdateOne {
+	_u.mutation.ClearIssuerErrorCode()
+	return _u
+}
+
+// SetIssuerErrorMessage sets the "issuer_error_message" field.
+func (_u *PaymentAttemptUpdateOne) SetIssuerErrorMessage(v string) *PaymentAttemptUpdateOne {
+	_u.mutation.SetIssuerErrorMessage(v)
+	return _u
+}
+
+// SetNillableIssuerErrorMessage sets the "issuer_error_message" field if the given value is not nil.
+func (_u *PaymentAttemptUpdateOne) SetNillableIssuerErrorMessage(v *string) *PaymentAttemptUpdateOne {
+	if v != nil {
+		_u.SetIssuerErrorMessage(*v)
+	}
+	return _u
+}
+
+// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
+func (_u *PaymentAttemptUpdateOne) ClearIssuerErrorMessage() *PaymentAttemptUpdateOne {
+	_u.mutation.ClearIssuerErrorMessage()
 	return _u
 }
 
@@ -1981,146 +2121,6 @@ func (_u *PaymentAttemptUpdateOne) ClearMandateID() *PaymentAttemptUpdateOne {
 	return _u
 }
 
-// SetErrorCode sets the "error_code" field.
-func (_u *PaymentAttemptUpdateOne) SetErrorCode(v string) *PaymentAttemptUpdateOne {
-	_u.mutation.SetErrorCode(v)
-	return _u
-}
-
-// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
-func (_u *PaymentAttemptUpdateOne) SetNillableErrorCode(v *string) *PaymentAttemptUpdateOne {
-	if v != nil {
-		_u.SetErrorCode(*v)
-	}
-	return _u
-}
-
-// ClearErrorCode clears the value of the "error_code" field.
-func (_u *PaymentAttemptUpdateOne) ClearErrorCode() *PaymentAttemptUpdateOne {
-	_u.mutation.ClearErrorCode()
-	return _u
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (_u *PaymentAttemptUpdateOne) SetErrorMessage(v string) *PaymentAttemptUpdateOne {
-	_u.mutation.SetErrorMessage(v)
-	return _u
-}
-
-// SetNillableErrorMessage sets the "error_message" field if the given value is not nil.
-func (_u *PaymentAttemptUpdateOne) SetNillableErrorMessage(v *string) *PaymentAttemptUpdateOne {
-	if v != nil {
-		_u.SetErrorMessage(*v)
-	}
-	return _u
-}
-
-// ClearErrorMessage clears the value of the "error_message" field.
-func (_u *PaymentAttemptUpdateOne) ClearErrorMessage() *PaymentAttemptUpdateOne {
-	_u.mutation.ClearErrorMessage()
-	return _u
-}
-
-// SetErrorReason sets the "error_reason" field.
-func (_u *PaymentAttemptUpdateOne) SetErrorReason(v string) *PaymentAttemptUpdateOne {
-	_u.mutation.SetErrorReason(v)
-	return _u
-}
-
-// SetNillableErrorReason sets the "error_reason" field if the given value is not nil.
-func (_u *PaymentAttemptUpdateOne) SetNillableErrorReason(v *string) *PaymentAttemptUpdateOne {
-	if v != nil {
-		_u.SetErrorReason(*v)
-	}
-	return _u
-}
-
-// ClearErrorReason clears the value of the "error_reason" field.
-func (_u *PaymentAttemptUpdateOne) ClearErrorReason() *PaymentAttemptUpdateOne {
-	_u.mutation.ClearErrorReason()
-	return _u
-}
-
-// SetUnifiedCode sets the "unified_code" field.
-func (_u *PaymentAttemptUpdateOne) SetUnifiedCode(v string) *PaymentAttemptUpdateOne {
-	_u.mutation.SetUnifiedCode(v)
-	return _u
-}
-
-// SetNillableUnifiedCode sets the "unified_code" field if the given value is not nil.
-func (_u *PaymentAttemptUpdateOne) SetNillableUnifiedCode(v *string) *PaymentAttemptUpdateOne {
-	if v != nil {
-		_u.SetUnifiedCode(*v)
-	}
-	return _u
-}
-
-// ClearUnifiedCode clears the value of the "unified_code" field.
-func (_u *PaymentAttemptUpdateOne) ClearUnifiedCode() *PaymentAttemptUpdateOne {
-	_u.mutation.ClearUnifiedCode()
-	return _u
-}
-
-// SetUnifiedMessage sets the "unified_message" field.
-func (_u *PaymentAttemptUpdateOne) SetUnifiedMessage(v string) *PaymentAttemptUpdateOne {
-	_u.mutation.SetUnifiedMessage(v)
-	return _u
-}
-
-// SetNillableUnifiedMessage sets the "unified_message" field if the given value is not nil.
-func (_u *PaymentAttemptUpdateOne) SetNillableUnifiedMessage(v *string) *PaymentAttemptUpdateOne {
-	if v != nil {
-		_u.SetUnifiedMessage(*v)
-	}
-	return _u
-}
-
-// ClearUnifiedMessage clears the value of the "unified_message" field.
-func (_u *PaymentAttemptUpdateOne) ClearUnifiedMessage() *PaymentAttemptUpdateOne {
-	_u.mutation.ClearUnifiedMessage()
-	return _u
-}
-
-// SetIssuerErrorCode sets the "issuer_error_code" field.
-func (_u *PaymentAttemptUpdateOne) SetIssuerErrorCode(v string) *PaymentAttemptUpdateOne {
-	_u.mutation.SetIssuerErrorCode(v)
-	return _u
-}
-
-// SetNillableIssuerErrorCode sets the "issuer_error_code" field if the given value is not nil.
-func (_u *PaymentAttemptUpdateOne) SetNillableIssuerErrorCode(v *string) *PaymentAttemptUpdateOne {
-	if v != nil {
-		_u.SetIssuerErrorCode(*v)
-	}
-	return _u
-}
-
-// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
-func (_u *PaymentAttemptUpdateOne) ClearIssuerErrorCode() *PaymentAttemptUpdateOne {
-	_u.mutation.ClearIssuerErrorCode()
-	return _u
-}
-
-// SetIssuerErrorMessage sets the "issuer_error_message" field.
-func (_u *PaymentAttemptUpdateOne) SetIssuerErrorMessage(v string) *PaymentAttemptUpdateOne {
-	_u.mutation.SetIssuerErrorMessage(v)
-	return _u
-}
-
-// SetNillableIssuerErrorMessage sets the "issuer_error_message" field if the given value is not nil.
-func (_u *PaymentAttemptUpdateOne) SetNillableIssuerErrorMessage(v *string) *PaymentAttemptUpdateOne {
-	if v != nil {
-		_u.SetIssuerErrorMessage(*v)
-	}
-	return _u
-}
-
-// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
-func (_u *PaymentAttemptUpdateOne) ClearIssuerErrorMessage() *PaymentAttemptUpdateOne {
-	_u.mutation.ClearIssuerErrorMessage()
-	return _u
-}
-
 // SetNetworkAdviceCode sets the "network_advice_code" field.
 func (_u *PaymentAttemptUpdateOne) SetNetworkAdviceCode(v string) *PaymentAttemptUpdateOne {
 	_u.mutation.SetNetworkAdviceCode(v)
@@ -2418,6 +2418,31 @@ func (_u *PaymentAttemptUpdateOne) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *PaymentAttemptUpdateOne) check() error {
+	if v, ok := _u.mutation.ErrorCode(); ok {
+		if err := paymentattempt.ErrorCodeValidator(v); err != nil {
+			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.error_code": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.UnifiedCode(); ok {
+		if err := paymentattempt.UnifiedCodeValidator(v); err != nil {
+			return &ValidationError{Name: "unified_code", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.unified_code": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.UnifiedMessage(); ok {
+		if err := paymentattempt.UnifiedMessageValidator(v); err != nil {
+			return &ValidationError{Name: "unified_message", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.unified_message": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.IssuerErrorCode(); ok {
+		if err := paymentattempt.IssuerErrorCodeValidator(v); err != nil {
+			return &ValidationError{Name: "issuer_error_code", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.issuer_error_code": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.IssuerErrorMessage(); ok {
+		if err := paymentattempt.IssuerErrorMessageValidator(v); err != nil {
+			return &ValidationError{Name: "issuer_error_message", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.issuer_error_message": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Status(); ok {
 		if err := paymentattempt.StatusValidator(v); err != nil {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.status": %w`, err)}
@@ -2503,31 +2528,6 @@ func (_u *PaymentAttemptUpdateOne) check() error {
 			return &ValidationError{Name: "mandate_id", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.mandate_id": %w`, err)}
 		}
 	}
-	if v, ok := _u.mutation.ErrorCode(); ok {
-		if err := paymentattempt.ErrorCodeValidator(v); err != nil {
-			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.error_code": %w`, err)}
-		}
-	}
-	if v, ok := _u.mutation.UnifiedCode(); ok {
-		if err := paymentattempt.UnifiedCodeValidator(v); err != nil {
-			return &ValidationError{Name: "unified_code", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.unified_code": %w`, err)}
-		}
-	}
-	if v, ok := _u.mutation.UnifiedMessage(); ok {
-		if err := paymentattempt.UnifiedMessageValidator(v); err != nil {
-			return &ValidationError{Name: "unified_message", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.unified_message": %w`, err)}
-		}
-	}
-	if v, ok := _u.mutation.IssuerErrorCode(); ok {
-		if err := paymentattempt.IssuerErrorCodeValidator(v); err != nil {
-			return &ValidationError{Name: "issuer_error_code", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.issuer_error_code": %w`, err)}
-		}
-	}
-	if v, ok := _u.mutation.IssuerErrorMessage(); ok {
-		if err := paymentattempt.IssuerErrorMessageValidator(v); err != nil {
-			return &ValidationError{Name: "issuer_error_message", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.issuer_error_message": %w`, err)}
-		}
-	}
 	if v, ok := _u.mutation.NetworkAdviceCode(); ok {
 		if err := paymentattempt.NetworkAdviceCodeValidator(v); err != nil {
 			return &ValidationError{Name: "network_advice_code", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.network_advice_code": %w`, err)}
@@ -2611,6 +2611,48 @@ func (_u *PaymentAttemptUpdateOne) sqlSave(ctx context.Context) (_node *PaymentA
 	}
 	if value, ok := _u.mutation.ModifiedAt(); ok {
 		_spec.SetField(paymentattempt.FieldModifiedAt, field.TypeTime, value)
+	}
+	if value, ok := _u.mutation.ErrorCode(); ok {
+		_spec.SetField(paymentattempt.FieldErrorCode, field.TypeString, value)
+	}
+	if _u.mutation.ErrorCodeCleared() {
+		_spec.ClearField(paymentattempt.FieldErrorCode, field.TypeString)
+	}
+	if value, ok := _u.mutation.ErrorMessage(); ok {
+		_spec.SetField(paymentattempt.FieldErrorMessage, field.TypeString, value)
+	}
+	if _u.mutation.ErrorMessageCleared() {
+		_spec.ClearField(paymentattempt.FieldErrorMessage, field.TypeString)
+	}
+	if value, ok := _u.mutation.ErrorReason(); ok {
+		_spec.SetField(paymentattempt.FieldErrorReason, field.TypeString, value)
+	}
+	if _u.mutation.ErrorReasonCleared() {
+		_spec.ClearField(paymentattempt.FieldErrorReason, field.TypeString)
+	}
+	if value, ok := _u.mutation.UnifiedCode(); ok {
+		_spec.SetField(paymentattempt.FieldUnifiedCode, field.TypeString, value)
+	}
+	if _u.mutation.UnifiedCodeCleared() {
+		_spec.ClearField(paymentattempt.FieldUnifiedCode, field.TypeString)
+	}
+	if value, ok := _u.mutation.UnifiedMessage(); ok {
+		_spec.SetField(paymentattempt.FieldUnifiedMessage, field.TypeString, value)
+	}
+	if _u.mutation.UnifiedMessageCleared() {
+		_spec.ClearField(paymentattempt.FieldUnifiedMessage, field.TypeString)
+	}
+	if value, ok := _u.mutation.IssuerErrorCode(); ok {
+		_spec.SetField(paymentattempt.FieldIssuerErrorCode, field.TypeString, value)
+	}
+	if _u.mutation.IssuerErrorCodeCleared() {
+		_spec.ClearField(paymentattempt.FieldIssuerErrorCode, field.TypeString)
+	}
+	if value, ok := _u.mutation.IssuerErrorMessage(); ok {
+		_spec.SetField(paymentattempt.FieldIssuerErrorMessage, field.TypeString, value)
+	}
+	if _u.mutation.IssuerErrorMessageCleared() {
+		_spec.ClearField(paymentattempt.FieldIssuerErrorMessage, field.TypeString)
 	}
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(paymentattempt.FieldStatus, field.TypeEnum, value)
@@ -2775,48 +2817,6 @@ func (_u *PaymentAttemptUpdateOne) sqlSave(ctx context.Context) (_node *PaymentA
 	}
 	if _u.mutation.MandateIDCleared() {
 		_spec.ClearField(paymentattempt.FieldMandateID, field.TypeString)
-	}
-	if value, ok := _u.mutation.ErrorCode(); ok {
-		_spec.SetField(paymentattempt.FieldErrorCode, field.TypeString, value)
-	}
-	if _u.mutation.ErrorCodeCleared() {
-		_spec.ClearField(paymentattempt.FieldErrorCode, field.TypeString)
-	}
-	if value, ok := _u.mutation.ErrorMessage(); ok {
-		_spec.SetField(paymentattempt.FieldErrorMessage, field.TypeString, value)
-	}
-	if _u.mutation.ErrorMessageCleared() {
-		_spec.ClearField(paymentattempt.FieldErrorMessage, field.TypeString)
-	}
-	if value, ok := _u.mutation.ErrorReason(); ok {
-		_spec.SetField(paymentattempt.FieldErrorReason, field.TypeString, value)
-	}
-	if _u.mutation.ErrorReasonCleared() {
-		_spec.ClearField(paymentattempt.FieldErrorReason, field.TypeString)
-	}
-	if value, ok := _u.mutation.UnifiedCode(); ok {
-		_spec.SetField(paymentattempt.FieldUnifiedCode, field.TypeString, value)
-	}
-	if _u.mutation.UnifiedCodeCleared() {
-		_spec.ClearField(paymentattempt.FieldUnifiedCode, field.TypeString)
-	}
-	if value, ok := _u.mutation.UnifiedMessage(); ok {
-		_spec.SetField(paymentattempt.FieldUnifiedMessage, field.TypeString, value)
-	}
-	if _u.mutation.UnifiedMessageCleared() {
-		_spec.ClearField(paymentattempt.FieldUnifiedMessage, field.TypeString)
-	}
-	if value, ok := _u.mutation.IssuerErrorCode(); ok {
-		_spec.SetField(paymentattempt.FieldIssuerErrorCode, field.TypeString, value)
-	}
-	if _u.mutation.IssuerErrorCodeCleared() {
-		_spec.ClearField(paymentattempt.FieldIssuerErrorCode, field.TypeString)
-	}
-	if value, ok := _u.mutation.IssuerErrorMessage(); ok {
-		_spec.SetField(paymentattempt.FieldIssuerErrorMessage, field.TypeString, value)
-	}
-	if _u.mutation.IssuerErrorMessageCleared() {
-		_spec.ClearField(paymentattempt.FieldIssuerErrorMessage, field.TypeString)
 	}
 	if value, ok := _u.mutation.NetworkAdviceCode(); ok {
 		_spec.SetField(paymentattempt.FieldNetworkAdviceCode, field.TypeString, value)

@@ -26,10 +26,22 @@ type Refund struct {
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// ModifiedAt holds the value of the "modified_at" field.
 	ModifiedAt time.Time `json:"modified_at,omitempty"`
-	// RefundID holds the value of the "refund_id" field.
-	RefundID string `json:"refund_id,omitempty"`
 	// PaymentIntentID holds the value of the "payment_intent_id" field.
 	PaymentIntentID string `json:"payment_intent_id,omitempty"`
+	// ErrorCode holds the value of the "error_code" field.
+	ErrorCode *string `json:"error_code,omitempty"`
+	// ErrorMessage holds the value of the "error_message" field.
+	ErrorMessage *string `json:"error_message,omitempty"`
+	// UnifiedCode holds the value of the "unified_code" field.
+	UnifiedCode *string `json:"unified_code,omitempty"`
+	// UnifiedMessage holds the value of the "unified_message" field.
+	UnifiedMessage *string `json:"unified_message,omitempty"`
+	// IssuerErrorCode holds the value of the "issuer_error_code" field.
+	IssuerErrorCode *string `json:"issuer_error_code,omitempty"`
+	// IssuerErrorMessage holds the value of the "issuer_error_message" field.
+	IssuerErrorMessage *string `json:"issuer_error_message,omitempty"`
+	// RefundID holds the value of the "refund_id" field.
+	RefundID string `json:"refund_id,omitempty"`
 	// AttemptID holds the value of the "attempt_id" field.
 	AttemptID string `json:"attempt_id,omitempty"`
 	// ProfileID holds the value of the "profile_id" field.
@@ -52,18 +64,6 @@ type Refund struct {
 	Reason *string `json:"reason,omitempty"`
 	// Metadata holds the value of the "metadata" field.
 	Metadata map[string]interface{} `json:"metadata,omitempty"`
-	// ErrorCode holds the value of the "error_code" field.
-	ErrorCode *string `json:"error_code,omitempty"`
-	// ErrorMessage holds the value of the "error_message" field.
-	ErrorMessage *string `json:"error_message,omitempty"`
-	// UnifiedCode holds the value of the "unified_code" field.
-	UnifiedCode *string `json:"unified_code,omitempty"`
-	// UnifiedMessage holds the value of the "unified_message" field.
-	UnifiedMessage *string `json:"unified_message,omitempty"`
-	// IssuerErrorCode holds the value of the "issuer_error_code" field.
-	IssuerErrorCode *string `json:"issuer_error_code,omitempty"`
-	// IssuerErrorMessage holds the value of the "issuer_error_message" field.
-	IssuerErrorMessage *string `json:"issuer_error_message,omitempty"`
 	// SplitRefunds holds the value of the "split_refunds" field.
 	SplitRefunds map[string]interface{} `json:"split_refunds,omitempty"`
 	// RawConnectorResponse holds the value of the "raw_connector_response" field.
@@ -105,7 +105,7 @@ func (*Refund) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case refund.FieldAmount:
 			values[i] = new(sql.NullInt64)
-		case refund.FieldID, refund.FieldMerchantID, refund.FieldRefundID, refund.FieldPaymentIntentID, refund.FieldAttemptID, refund.FieldProfileID, refund.FieldMerchantConnectorID, refund.FieldConnector, refund.FieldConnectorRefundID, refund.FieldCurrency, refund.FieldRefundType, refund.FieldStatus, refund.FieldReason, refund.FieldErrorCode, refund.FieldErrorMessage, refund.FieldUnifiedCode, refund.FieldUnifiedMessage, refund.FieldIssuerErrorCode, refund.FieldIssuerErrorMessage, refund.FieldRawConnectorResponse:
+		case refund.FieldID, refund.FieldMerchantID, refund.FieldPaymentIntentID, refund.FieldErrorCode, refund.FieldErrorMessage, refund.FieldUnifiedCode, refund.FieldUnifiedMessage, refund.FieldIssuerErrorCode, refund.FieldIssuerErrorMessage, refund.FieldRefundID, refund.FieldAttemptID, refund.FieldProfileID, refund.FieldMerchantConnectorID, refund.FieldConnector, refund.FieldConnectorRefundID, refund.FieldCurrency, refund.FieldRefundType, refund.FieldStatus, refund.FieldReason, refund.FieldRawConnectorResponse:
 			values[i] = new(sql.NullString)
 		case refund.FieldCreatedAt, refund.FieldModifiedAt:
 			values[i] = new(sql.NullTime)
@@ -148,17 +148,59 @@ func (_m *Refund) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.ModifiedAt = value.Time
 			}
-		case refund.FieldRefundID:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field refund_id", values[i])
-			} else if value.Valid {
-				_m.RefundID = value.String
-			}
 		case refund.FieldPaymentIntentID:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field payment_intent_id", values[i])
 			} else if value.Valid {
 				_m.PaymentIntentID = value.String
+			}
+		case refund.FieldErrorCode:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field error_code", values[i])
+			} else if value.Valid {
+				_m.ErrorCode = new(string)
+				*_m.ErrorCode = value.String
+			}
+		case refund.FieldErrorMessage:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field error_message", values[i])
+			} else if value.Valid {
+				_m.ErrorMessage = new(string)
+				*_m.ErrorMessage = value.String
+			}
+		case refund.FieldUnifiedCode:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field unified_code", values[i])
+			} else if value.Valid {
+				_m.UnifiedCode = new(string)
+				*_m.UnifiedCode = value.String
+			}
+		case refund.FieldUnifiedMessage:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field unified_message", values[i])
+			} else if value.Valid {
+				_m.UnifiedMessage = new(string)
+				*_m.UnifiedMessage = value.String
+			}
+		case refund.FieldIssuerErrorCode:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field issuer_error_code", values[i])
+			} else if value.Valid {
+				_m.IssuerErrorCode = new(string)
+				*_m.IssuerErrorCode = value.String
+			}
+		case refund.FieldIssuerErrorMessage:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field issuer_error_message", values[i])
+			} else if value.Valid {
+				_m.IssuerErrorMessage = new(string)
+				*_m.IssuerErrorMessage = value.String
+			}
+		case refund.FieldRefundID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field refund_id", values[i])
+			} else if value.Valid {
+				_m.RefundID = value.String
 			}
 		case refund.FieldAttemptID:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -231,48 +273,6 @@ func (_m *Refund) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field metadata: %w", err)
 				}
 			}
-		case refund.FieldErrorCode:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field error_code", values[i])
-			} else if value.Valid {
-				_m.ErrorCode = new(string)
-				*_m.ErrorCode = value.String
-			}
-		case refund.FieldErrorMessage:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field error_message", values[i])
-			} else if value.Valid {
-				_m.ErrorMessage = new(string)
-				*_m.ErrorMessage = value.String
-			}
-		case refund.FieldUnifiedCode:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field unified_code", values[i])
-			} else if value.Valid {
-				_m.UnifiedCode = new(string)
-				*_m.UnifiedCode = value.String
-			}
-		case refund.FieldUnifiedMessage:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field unified_message", values[i])
-			} else if value.Valid {
-				_m.UnifiedMessage = new(string)
-				*_m.UnifiedMessage = value.String
-			}
-		case refund.FieldIssuerErrorCode:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field issuer_error_code", values[i])
-			} else if value.Valid {
-				_m.IssuerErrorCode = new(string)
-				*_m.IssuerErrorCode = value.String
-			}
-		case refund.FieldIssuerErrorMessage:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field issuer_error_message", values[i])
-			} else if value.Valid {
-				_m.IssuerErrorMessage = new(string)
-				*_m.IssuerErrorMessage = value.String
-			}
 		case refund.FieldSplitRefunds:
 			if value, ok := values[i].(*[]byte); !ok {
 				return fmt.Errorf("unexpected type %T for field split_refunds", values[i])
@@ -338,11 +338,41 @@ func (_m *Refund) String() string {
 	builder.WriteString("modified_at=")
 	builder.WriteString(_m.ModifiedAt.Format(time.ANSIC))
 	builder.WriteString(", ")
-	builder.WriteString("refund_id=")
-	builder.WriteString(_m.RefundID)
-	builder.WriteString(", ")
 	builder.WriteString("payment_intent_id=")
 	builder.WriteString(_m.PaymentIntentID)
+	builder.WriteString(", ")
+	if v := _m.ErrorCode; v != nil {
+		builder.WriteString("error_code=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.ErrorMessage; v != nil {
+		builder.WriteString("error_message=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.UnifiedCode; v != nil {
+		builder.WriteString("unified_code=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.UnifiedMessage; v != nil {
+		builder.WriteString("unified_message=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.IssuerErrorCode; v != nil {
+		builder.WriteString("issuer_error_code=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.IssuerErrorMessage; v != nil {
+		builder.WriteString("issuer_error_message=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	builder.WriteString("refund_id=")
+	builder.WriteString(_m.RefundID)
 	builder.WriteString(", ")
 	builder.WriteString("attempt_id=")
 	builder.WriteString(_m.AttemptID)
@@ -382,36 +412,6 @@ func (_m *Refund) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("metadata=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Metadata))
-	builder.WriteString(", ")
-	if v := _m.ErrorCode; v != nil {
-		builder.WriteString("error_code=")
-		builder.WriteString(*v)
-	}
-	builder.WriteString(", ")
-	if v := _m.ErrorMessage; v != nil {
-		builder.WriteString("error_message=")
-		builder.WriteString(*v)
-	}
-	builder.WriteString(", ")
-	if v := _m.UnifiedCode; v != nil {
-		builder.WriteString("unified_code=")
-		builder.WriteString(*v)
-	}
-	builder.WriteString(", ")
-	if v := _m.UnifiedMessage; v != nil {
-		builder.WriteString("unified_message=")
-		builder.WriteString(*v)
-	}
-	builder.WriteString(", ")
-	if v := _m.IssuerErrorCode; v != nil {
-		builder.WriteString("issuer_error_code=")
-		builder.WriteString(*v)
-	}
-	builder.WriteString(", ")
-	if v := _m.IssuerErrorMessage; v != nil {
-		builder.WriteString("issuer_error_message=")
-		builder.WriteString(*v)
-	}
 	builder.WriteString(", ")
 	builder.WriteString("split_refunds=")
 	builder.WriteString(fmt.Sprintf("%v", _m.SplitRefunds))

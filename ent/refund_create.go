@@ -59,15 +59,99 @@ func (_c *RefundCreate) SetNillableModifiedAt(v *time.Time) *RefundCreate {
 	return _c
 }
 
-// SetRefundID sets the "refund_id" field.
-func (_c *RefundCreate) SetRefundID(v string) *RefundCreate {
-	_c.mutation.SetRefundID(v)
-	return _c
-}
-
 // SetPaymentIntentID sets the "payment_intent_id" field.
 func (_c *RefundCreate) SetPaymentIntentID(v string) *RefundCreate {
 	_c.mutation.SetPaymentIntentID(v)
+	return _c
+}
+
+// SetErrorCode sets the "error_code" field.
+func (_c *RefundCreate) SetErrorCode(v string) *RefundCreate {
+	_c.mutation.SetErrorCode(v)
+	return _c
+}
+
+// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
+func (_c *RefundCreate) SetNillableErrorCode(v *string) *RefundCreate {
+	if v != nil {
+		_c.SetErrorCode(*v)
+	}
+	return _c
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (_c *RefundCreate) SetErrorMessage(v string) *RefundCreate {
+	_c.mutation.SetErrorMessage(v)
+	return _c
+}
+
+// SetNillableErrorMessage sets the "error_message" field if the given value is not nil.
+func (_c *RefundCreate) SetNillableErrorMessage(v *string) *RefundCreate {
+	if v != nil {
+		_c.SetErrorMessage(*v)
+	}
+	return _c
+}
+
+// SetUnifiedCode sets the "unified_code" field.
+func (_c *RefundCreate) SetUnifiedCode(v string) *RefundCreate {
+	_c.mutation.SetUnifiedCode(v)
+	return _c
+}
+
+// SetNillableUnifiedCode sets the "unified_code" field if the given value is not nil.
+func (_c *RefundCreate) SetNillableUnifiedCode(v *string) *RefundCreate {
+	if v != nil {
+		_c.SetUnifiedCode(*v)
+	}
+	return _c
+}
+
+// SetUnifiedMessage sets the "unified_message" field.
+func (_c *RefundCreate) SetUnifiedMessage(v string) *RefundCreate {
+	_c.mutation.SetUnifiedMessage(v)
+	return _c
+}
+
+// SetNillableUnifiedMessage sets the "unified_message" field if the given value is not nil.
+func (_c *RefundCreate) SetNillableUnifiedMessage(v *string) *RefundCreate {
+	if v != nil {
+		_c.SetUnifiedMessage(*v)
+	}
+	return _c
+}
+
+// SetIssuerErrorCode sets the "issuer_error_code" field.
+func (_c *RefundCreate) SetIssuerErrorCode(v string) *RefundCreate {
+	_c.mutation.SetIssuerErrorCode(v)
+	return _c
+}
+
+// SetNillableIssuerErrorCode sets the "issuer_error_code" field if the given value is not nil.
+func (_c *RefundCreate) SetNillableIssuerErrorCode(v *string) *RefundCreate {
+	if v != nil {
+		_c.SetIssuerErrorCode(*v)
+	}
+	return _c
+}
+
+// SetIssuerErrorMessage sets the "issuer_error_message" field.
+func (_c *RefundCreate) SetIssuerErrorMessage(v string) *RefundCreate {
+	_c.mutation.SetIssuerErrorMessage(v)
+	return _c
+}
+
+// SetNillableIssuerErrorMessage sets the "issuer_error_message" field if the given value is not nil.
+func (_c *RefundCreate) SetNillableIssuerErrorMessage(v *string) *RefundCreate {
+	if v != nil {
+		_c.SetIssuerErrorMessage(*v)
+	}
+	return _c
+}
+
+// SetRefundID sets the "refund_id" field.
+func (_c *RefundCreate) SetRefundID(v string) *RefundCreate {
+	_c.mutation.SetRefundID(v)
 	return _c
 }
 
@@ -174,90 +258,6 @@ func (_c *RefundCreate) SetNillableReason(v *string) *RefundCreate {
 // SetMetadata sets the "metadata" field.
 func (_c *RefundCreate) SetMetadata(v map[string]interface{}) *RefundCreate {
 	_c.mutation.SetMetadata(v)
-	return _c
-}
-
-// SetErrorCode sets the "error_code" field.
-func (_c *RefundCreate) SetErrorCode(v string) *RefundCreate {
-	_c.mutation.SetErrorCode(v)
-	return _c
-}
-
-// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
-func (_c *RefundCreate) SetNillableErrorCode(v *string) *RefundCreate {
-	if v != nil {
-		_c.SetErrorCode(*v)
-	}
-	return _c
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (_c *RefundCreate) SetErrorMessage(v string) *RefundCreate {
-	_c.mutation.SetErrorMessage(v)
-	return _c
-}
-
-// SetNillableErrorMessage sets the "error_message" field if the given value is not nil.
-func (_c *RefundCreate) SetNillableErrorMessage(v *string) *RefundCreate {
-	if v != nil {
-		_c.SetErrorMessage(*v)
-	}
-	return _c
-}
-
-// SetUnifiedCode sets the "unified_code" field.
-func (_c *RefundCreate) SetUnifiedCode(v string) *RefundCreate {
-	_c.mutation.SetUnifiedCode(v)
-	return _c
-}
-
-// SetNillableUnifiedCode sets the "unified_code" field if the given value is not nil.
-func (_c *RefundCreate) SetNillableUnifiedCode(v *string) *RefundCreate {
-	if v != nil {
-		_c.SetUnifiedCode(*v)
-	}
-	return _c
-}
-
-// SetUnifiedMessage sets the "unified_message" field.
-func (_c *RefundCreate) SetUnifiedMessage(v string) *RefundCreate {
-	_c.mutation.SetUnifiedMessage(v)
-	return _c
-}
-
-// SetNillableUnifiedMessage sets the "unified_message" field if the given value is not nil.
-func (_c *RefundCreate) SetNillableUnifiedMessage(v *string) *RefundCreate {
-	if v != nil {
-		_c.SetUnifiedMessage(*v)
-	}
-	return _c
-}
-
-// SetIssuerErrorCode sets the "issuer_error_code" field.
-func (_c *RefundCreate) SetIssuerErrorCode(v string) *RefundCreate {
-	_c.mutation.SetIssuerErrorCode(v)
-	return _c
-}
-
-// SetNillableIssuerErrorCode sets the "issuer_error_code" field if the given value is not nil.
-func (_c *RefundCreate) SetNillableIssuerErrorCode(v *string) *RefundCreate {
-	if v != nil {
-		_c.SetIssuerErrorCode(*v)
-	}
-	return _c
-}
-
-// SetIssuerErrorMessage sets the "issuer_error_message" field.
-func (_c *RefundCreate) SetIssuerErrorMessage(v string) *RefundCreate {
-	_c.mutation.SetIssuerErrorMessage(v)
-	return _c
-}
-
-// SetNillableIssuerErrorMessage sets the "issuer_error_message" field if the given value is not nil.
-func (_c *RefundCreate) SetNillableIssuerErrorMessage(v *string) *RefundCreate {
-	if v != nil {
-		_c.SetIssuerErrorMessage(*v)
-	}
 	return _c
 }
 
@@ -391,20 +391,45 @@ func (_c *RefundCreate) check() error {
 	if _, ok := _c.mutation.ModifiedAt(); !ok {
 		return &ValidationError{Name: "modified_at", err: errors.New(`ent: missing required field "Refund.modified_at"`)}
 	}
-	if _, ok := _c.mutation.RefundID(); !ok {
-		return &ValidationError{Name: "refund_id", err: errors.New(`ent: missing required field "Refund.refund_id"`)}
-	}
-	if v, ok := _c.mutation.RefundID(); ok {
-		if err := refund.RefundIDValidator(v); err != nil {
-			return &ValidationError{Name: "refund_id", err: fmt.Errorf(`ent: validator failed for field "Refund.refund_id": %w`, err)}
-		}
-	}
 	if _, ok := _c.mutation.PaymentIntentID(); !ok {
 		return &ValidationError{Name: "payment_intent_id", err: errors.New(`ent: missing required field "Refund.payment_intent_id"`)}
 	}
 	if v, ok := _c.mutation.PaymentIntentID(); ok {
 		if err := refund.PaymentIntentIDValidator(v); err != nil {
 			return &ValidationError{Name: "payment_intent_id", err: fmt.Errorf(`ent: validator failed for field "Refund.payment_intent_id": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.ErrorCode(); ok {
+		if err := refund.ErrorCodeValidator(v); err != nil {
+			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "Refund.error_code": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.UnifiedCode(); ok {
+		if err := refund.UnifiedCodeValidator(v); err != nil {
+			return &ValidationError{Name: "unified_code", err: fmt.Errorf(`ent: validator failed for field "Refund.unified_code": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.UnifiedMessage(); ok {
+		if err := refund.UnifiedMessageValidator(v); err != nil {
+			return &ValidationError{Name: "unified_message", err: fmt.Errorf(`ent: validator failed for field "Refund.unified_message": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.IssuerErrorCode(); ok {
+		if err := refund.IssuerErrorCodeValidator(v); err != nil {
+			return &ValidationError{Name: "issuer_error_code", err: fmt.Errorf(`ent: validator failed for field "Refund.issuer_error_code": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.IssuerErrorMessage(); ok {
+		if err := refund.IssuerErrorMessageValidator(v); err != nil {
+			return &ValidationError{Name: "issuer_error_message", err: fmt.Errorf(`ent: validator failed for field "Refund.issuer_error_message": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.RefundID(); !ok {
+		return &ValidationError{Name: "refund_id", err: errors.New(`ent: missing required field "Refund.refund_id"`)}
+	}
+	if v, ok := _c.mutation.RefundID(); ok {
+		if err := refund.RefundIDValidator(v); err != nil {
+			return &ValidationError{Name: "refund_id", err: fmt.Errorf(`ent: validator failed for field "Refund.refund_id": %w`, err)}
 		}
 	}
 	if _, ok := _c.mutation.AttemptID(); !ok {
@@ -473,31 +498,6 @@ func (_c *RefundCreate) check() error {
 			return &ValidationError{Name: "reason", err: fmt.Errorf(`ent: validator failed for field "Refund.reason": %w`, err)}
 		}
 	}
-	if v, ok := _c.mutation.ErrorCode(); ok {
-		if err := refund.ErrorCodeValidator(v); err != nil {
-			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "Refund.error_code": %w`, err)}
-		}
-	}
-	if v, ok := _c.mutation.UnifiedCode(); ok {
-		if err := refund.UnifiedCodeValidator(v); err != nil {
-			return &ValidationError{Name: "unified_code", err: fmt.Errorf(`ent: validator failed for field "Refund.unified_code": %w`, err)}
-		}
-	}
-	if v, ok := _c.mutation.UnifiedMessage(); ok {
-		if err := refund.UnifiedMessageValidator(v); err != nil {
-			return &ValidationError{Name: "unified_message", err: fmt.Errorf(`ent: validator failed for field "Refund.unified_message": %w`, err)}
-		}
-	}
-	if v, ok := _c.mutation.IssuerErrorCode(); ok {
-		if err := refund.IssuerErrorCodeValidator(v); err != nil {
-			return &ValidationError{Name: "issuer_error_code", err: fmt.Errorf(`ent: validator failed for field "Refund.issuer_error_code": %w`, err)}
-		}
-	}
-	if v, ok := _c.mutation.IssuerErrorMessage(); ok {
-		if err := refund.IssuerErrorMessageValidator(v); err != nil {
-			return &ValidationError{Name: "issuer_error_message", err: fmt.Errorf(`ent: validator failed for field "Refund.issuer_error_message": %w`, err)}
-		}
-	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := refund.IDValidator(v); err != nil {
 			return &ValidationError{Name: "id", err: fmt.Errorf(`ent: validator failed for field "Refund.id": %w`, err)}
@@ -554,6 +554,30 @@ func (_c *RefundCreate) createSpec() (*Refund, *sqlgraph.CreateSpec) {
 		_spec.SetField(refund.FieldModifiedAt, field.TypeTime, value)
 		_node.ModifiedAt = value
 	}
+	if value, ok := _c.mutation.ErrorCode(); ok {
+		_spec.SetField(refund.FieldErrorCode, field.TypeString, value)
+		_node.ErrorCode = &value
+	}
+	if value, ok := _c.mutation.ErrorMessage(); ok {
+		_spec.SetField(refund.FieldErrorMessage, field.TypeString, value)
+		_node.ErrorMessage = &value
+	}
+	if value, ok := _c.mutation.UnifiedCode(); ok {
+		_spec.SetField(refund.FieldUnifiedCode, field.TypeString, value)
+		_node.UnifiedCode = &value
+	}
+	if value, ok := _c.mutation.UnifiedMessage(); ok {
+		_spec.SetField(refund.FieldUnifiedMessage, field.TypeString, value)
+		_node.UnifiedMessage = &value
+	}
+	if value, ok := _c.mutation.IssuerErrorCode(); ok {
+		_spec.SetField(refund.FieldIssuerErrorCode, field.TypeString, value)
+		_node.IssuerErrorCode = &value
+	}
+	if value, ok := _c.mutation.IssuerErrorMessage(); ok {
+		_spec.SetField(refund.FieldIssuerErrorMessage, field.TypeString, value)
+		_node.IssuerErrorMessage = &value
+	}
 	if value, ok := _c.mutation.RefundID(); ok {
 		_spec.SetField(refund.FieldRefundID, field.TypeString, value)
 		_node.RefundID = value
@@ -601,30 +625,6 @@ func (_c *RefundCreate) createSpec() (*Refund, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Metadata(); ok {
 		_spec.SetField(refund.FieldMetadata, field.TypeJSON, value)
 		_node.Metadata = value
-	}
-	if value, ok := _c.mutation.ErrorCode(); ok {
-		_spec.SetField(refund.FieldErrorCode, field.TypeString, value)
-		_node.ErrorCode = &value
-	}
-	if value, ok := _c.mutation.ErrorMessage(); ok {
-		_spec.SetField(refund.FieldErrorMessage, field.TypeString, value)
-		_node.ErrorMessage = &value
-	}
-	if value, ok := _c.mutation.UnifiedCode(); ok {
-		_spec.SetField(refund.FieldUnifiedCode, field.TypeString, value)
-		_node.UnifiedCode = &value
-	}
-	if value, ok := _c.mutation.UnifiedMessage(); ok {
-		_spec.SetField(refund.FieldUnifiedMessage, field.TypeString, value)
-		_node.UnifiedMessage = &value
-	}
-	if value, ok := _c.mutation.IssuerErrorCode(); ok {
-		_spec.SetField(refund.FieldIssuerErrorCode, field.TypeString, value)
-		_node.IssuerErrorCode = &value
-	}
-	if value, ok := _c.mutation.IssuerErrorMessage(); ok {
-		_spec.SetField(refund.FieldIssuerErrorMessage, field.TypeString, value)
-		_node.IssuerErrorMessage = &value
 	}
 	if value, ok := _c.mutation.SplitRefunds(); ok {
 		_spec.SetField(refund.FieldSplitRefunds, field.TypeJSON, value)
@@ -712,6 +712,114 @@ func (u *RefundUpsert) SetModifiedAt(v time.Time) *RefundUpsert {
 // UpdateModifiedAt sets the "modified_at" field to the value that was provided on create.
 func (u *RefundUpsert) UpdateModifiedAt() *RefundUpsert {
 	u.SetExcluded(refund.FieldModifiedAt)
+	return u
+}
+
+// SetErrorCode sets the "error_code" field.
+func (u *RefundUpsert) SetErrorCode(v string) *RefundUpsert {
+	u.Set(refund.FieldErrorCode, v)
+	return u
+}
+
+// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
+func (u *RefundUpsert) UpdateErrorCode() *RefundUpsert {
+	u.SetExcluded(refund.FieldErrorCode)
+	return u
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (u *RefundUpsert) ClearErrorCode() *RefundUpsert {
+	u.SetNull(refund.FieldErrorCode)
+	return u
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (u *RefundUpsert) SetErrorMessage(v string) *RefundUpsert {
+	u.Set(refund.FieldErrorMessage, v)
+	return u
+}
+
+// UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
+func (u *RefundUpsert) UpdateErrorMessage() *RefundUpsert {
+	u.SetExcluded(refund.FieldErrorMessage)
+	return u
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (u *RefundUpsert) ClearErrorMessage() *RefundUpsert {
+	u.SetNull(refund.FieldErrorMessage)
+	return u
+}
+
+// SetUnifiedCode sets the "unified_code" field.
+func (u *RefundUpsert) SetUnifiedCode(v string) *RefundUpsert {
+	u.Set(refund.FieldUnifiedCode, v)
+	return u
+}
+
+// UpdateUnifiedCode sets the "unified_code" field to the value that was provided on create.
+func (u *RefundUpsert) UpdateUnifiedCode() *RefundUpsert {
+	u.SetExcluded(refund.FieldUnifiedCode)
+	return u
+}
+
+// ClearUnifiedCode clears the value of the "unified_code" field.
+func (u *RefundUpsert) ClearUnifiedCode() *RefundUpsert {
+	u.SetNull(refund.FieldUnifiedCode)
+	return u
+}
+
+// SetUnifiedMessage sets the "unified_message" field.
+func (u *RefundUpsert) SetUnifiedMessage(v string) *RefundUpsert {
+	u.Set(refund.FieldUnifiedMessage, v)
+	return u
+}
+
+// UpdateUnifiedMessage sets the "unified_message" field to the value that was provided on create.
+func (u *RefundUpsert) UpdateUnifiedMessage() *RefundUpsert {
+	u.SetExcluded(refund.FieldUnifiedMessage)
+	return u
+}
+
+// ClearUnifiedMessage clears the value of the "unified_message" field.
+func (u *RefundUpsert) ClearUnifiedMessage() *RefundUpsert {
+	u.SetNull(refund.FieldUnifiedMessage)
+	return u
+}
+
+// SetIssuerErrorCode sets the "issuer_error_code" field.
+func (u *RefundUpsert) SetIssuerErrorCode(v string) *RefundUpsert {
+	u.Set(refund.FieldIssuerErrorCode, v)
+	return u
+}
+
+// UpdateIssuerErrorCode sets the "issuer_error_code" field to the value that was provided on create.
+func (u *RefundUpsert) UpdateIssuerErrorCode() *RefundUpsert {
+	u.SetExcluded(refund.FieldIssuerErrorCode)
+	return u
+}
+
+// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
+func (u *RefundUpsert) ClearIssuerErrorCode() *RefundUpsert {
+	u.SetNull(refund.FieldIssuerErrorCode)
+	return u
+}
+
+// SetIssuerErrorMessage sets the "issuer_error_message" field.
+func (u *RefundUpsert) SetIssuerErrorMessage(v string) *RefundUpsert {
+	u.Set(refund.FieldIssuerErrorMessage, v)
+	return u
+}
+
+// UpdateIssuerErrorMessage sets the "issuer_error_message" field to the value that was provided on create.
+func (u *RefundUpsert) UpdateIssuerErrorMessage() *RefundUpsert {
+	u.SetExcluded(refund.FieldIssuerErrorMessage)
+	return u
+}
+
+// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
+func (u *RefundUpsert) ClearIssuerErrorMessage() *RefundUpsert {
+	u.SetNull(refund.FieldIssuerErrorMessage)
 	return u
 }
 
@@ -853,114 +961,6 @@ func (u *RefundUpsert) ClearMetadata() *RefundUpsert {
 	return u
 }
 
-// SetErrorCode sets the "error_code" field.
-func (u *RefundUpsert) SetErrorCode(v string) *RefundUpsert {
-	u.Set(refund.FieldErrorCode, v)
-	return u
-}
-
-// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
-func (u *RefundUpsert) UpdateErrorCode() *RefundUpsert {
-	u.SetExcluded(refund.FieldErrorCode)
-	return u
-}
-
-// ClearErrorCode clears the value of the "error_code" field.
-func (u *RefundUpsert) ClearErrorCode() *RefundUpsert {
-	u.SetNull(refund.FieldErrorCode)
-	return u
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (u *RefundUpsert) SetErrorMessage(v string) *RefundUpsert {
-	u.Set(refund.FieldErrorMessage, v)
-	return u
-}
-
-// UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
-func (u *RefundUpsert) UpdateErrorMessage() *RefundUpsert {
-	u.SetExcluded(refund.FieldErrorMessage)
-	return u
-}
-
-// ClearErrorMessage clears the value of the "error_message" field.
-func (u *RefundUpsert) ClearErrorMessage() *RefundUpsert {
-	u.SetNull(refund.FieldErrorMessage)
-	return u
-}
-
-// SetUnifiedCode sets the "unified_code" field.
-func (u *RefundUpsert) SetUnifiedCode(v string) *RefundUpsert {
-	u.Set(refund.FieldUnifiedCode, v)
-	return u
-}
-
-// UpdateUnifiedCode sets the "unified_code" field to the value that was provided on create.
-func (u *RefundUpsert) UpdateUnifiedCode() *RefundUpsert {
-	u.SetExcluded(refund.FieldUnifiedCode)
-	return u
-}
-
-// ClearUnifiedCode clears the value of the "unified_code" field.
-func (u *RefundUpsert) ClearUnifiedCode() *RefundUpsert {
-	u.SetNull(refund.FieldUnifiedCode)
-	return u
-}
-
-// SetUnifiedMessage sets the "unified_message" field.
-func (u *RefundUpsert) SetUnifiedMessage(v string) *RefundUpsert {
-	u.Set(refund.FieldUnifiedMessage, v)
-	return u
-}
-
-// UpdateUnifiedMessage sets the "unified_message" field to the value that was provided on create.
-func (u *RefundUpsert) UpdateUnifiedMessage() *RefundUpsert {
-	u.SetExcluded(refund.FieldUnifiedMessage)
-	return u
-}
-
-// ClearUnifiedMessage clears the value of the "unified_message" field.
-func (u *RefundUpsert) ClearUnifiedMessage() *RefundUpsert {
-	u.SetNull(refund.FieldUnifiedMessage)
-	return u
-}
-
-// SetIssuerErrorCode sets the "issuer_error_code" field.
-func (u *RefundUpsert) SetIssuerErrorCode(v string) *RefundUpsert {
-	u.Set(refund.FieldIssuerErrorCode, v)
-	return u
-}
-
-// UpdateIssuerErrorCode sets the "issuer_error_code" field to the value that was provided on create.
-func (u *RefundUpsert) UpdateIssuerErrorCode() *RefundUpsert {
-	u.SetExcluded(refund.FieldIssuerErrorCode)
-	return u
-}
-
-// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
-func (u *RefundUpsert) ClearIssuerErrorCode() *RefundUpsert {
-	u.SetNull(refund.FieldIssuerErrorCode)
-	return u
-}
-
-// SetIssuerErrorMessage sets the "issuer_error_message" field.
-func (u *RefundUpsert) SetIssuerErrorMessage(v string) *RefundUpsert {
-	u.Set(refund.FieldIssuerErrorMessage, v)
-	return u
-}
-
-// UpdateIssuerErrorMessage sets the "issuer_error_message" field to the value that was provided on create.
-func (u *RefundUpsert) UpdateIssuerErrorMessage() *RefundUpsert {
-	u.SetExcluded(refund.FieldIssuerErrorMessage)
-	return u
-}
-
-// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
-func (u *RefundUpsert) ClearIssuerErrorMessage() *RefundUpsert {
-	u.SetNull(refund.FieldIssuerErrorMessage)
-	return u
-}
-
 // SetSplitRefunds sets the "split_refunds" field.
 func (u *RefundUpsert) SetSplitRefunds(v map[string]interface{}) *RefundUpsert {
 	u.Set(refund.FieldSplitRefunds, v)
@@ -1020,11 +1020,11 @@ func (u *RefundUpsertOne) UpdateNewValues() *RefundUpsertOne {
 		if _, exists := u.create.mutation.CreatedAt(); exists {
 			s.SetIgnore(refund.FieldCreatedAt)
 		}
-		if _, exists := u.create.mutation.RefundID(); exists {
-			s.SetIgnore(refund.FieldRefundID)
-		}
 		if _, exists := u.create.mutation.PaymentIntentID(); exists {
 			s.SetIgnore(refund.FieldPaymentIntentID)
+		}
+		if _, exists := u.create.mutation.RefundID(); exists {
+			s.SetIgnore(refund.FieldRefundID)
 		}
 		if _, exists := u.create.mutation.AttemptID(); exists {
 			s.SetIgnore(refund.FieldAttemptID)
@@ -1074,6 +1074,132 @@ func (u *RefundUpsertOne) SetModifiedAt(v time.Time) *RefundUpsertOne {
 func (u *RefundUpsertOne) UpdateModifiedAt() *RefundUpsertOne {
 	return u.Update(func(s *RefundUpsert) {
 		s.UpdateModifiedAt()
+	})
+}
+
+// SetErrorCode sets the "error_code" field.
+func (u *RefundUpsertOne) SetErrorCode(v string) *RefundUpsertOne {
+	return u.Update(func(s *RefundUpsert) {
+		s.SetErrorCode(v)
+	})
+}
+
+// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
+func (u *RefundUpsertOne) UpdateErrorCode() *RefundUpsertOne {
+	return u.Update(func(s *RefundUpsert) {
+		s.UpdateErrorCode()
+	})
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (u *RefundUpsertOne) ClearErrorCode() *RefundUpsertOne {
+	return u.Update(func(s *RefundUpsert) {
+		s.ClearErrorCode()
+	})
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (u *RefundUpsertOne) SetErrorMessage(v string) *RefundUpsertOne {
+	return u.Update(func(s *RefundUpsert) {
+		s.SetErrorMessage(v)
+	})
+}
+
+// UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
+func (u *RefundUpsertOne) UpdateErrorMessage() *RefundUpsertOne {
+	return u.Update(func(s *RefundUpsert) {
+		s.UpdateErrorMessage()
+	})
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (u *RefundUpsertOne) ClearErrorMessage() *RefundUpsertOne {
+	return u.Update(func(s *RefundUpsert) {
+		s.ClearErrorMessage()
+	})
+}
+
+// SetUnifiedCode sets the "unified_code" field.
+func (u *RefundUpsertOne) SetUnifiedCode(v string) *RefundUpsertOne {
+	return u.Update(func(s *RefundUpsert) {
+		s.SetUnifiedCode(v)
+	})
+}
+
+// UpdateUnifiedCode sets the "unified_code" field to the value that was provided on create.
+func (u *RefundUpsertOne) UpdateUnifiedCode() *RefundUpsertOne {
+	return u.Update(func(s *RefundUpsert) {
+		s.UpdateUnifiedCode()
+	})
+}
+
+// ClearUnifiedCode clears the value of the "unified_code" field.
+func (u *RefundUpsertOne) ClearUnifiedCode() *RefundUpsertOne {
+	return u.Update(func(s *RefundUpsert) {
+		s.ClearUnifiedCode()
+	})
+}
+
+// SetUnifiedMessage sets the "unified_message" field.
+func (u *RefundUpsertOne) SetUnifiedMessage(v string) *RefundUpsertOne {
+	return u.Update(func(s *RefundUpsert) {
+		s.SetUnifiedMessage(v)
+	})
+}
+
+// UpdateUnifiedMessage sets the "unified_message" field to the value that was provided on create.
+func (u *RefundUpsertOne) UpdateUnifiedMessage() *RefundUpsertOne {
+	return u.Update(func(s *RefundUpsert) {
+		s.UpdateUnifiedMessage()
+	})
+}
+
+// ClearUnifiedMessage clears the value of the "unified_message" field.
+func (u *RefundUpsertOne) ClearUnifiedMessage() *RefundUpsertOne {
+	return u.Update(func(s *RefundUpsert) {
+		s.ClearUnifiedMessage()
+	})
+}
+
+// SetIssuerErrorCode sets the "issuer_error_code" field.
+func (u *RefundUpsertOne) SetIssuerErrorCode(v string) *RefundUpsertOne {
+	return u.Update(func(s *RefundUpsert) {
+		s.SetIssuerErrorCode(v)
+	})
+}
+
+// UpdateIssuerErrorCode sets the "issuer_error_code" field to the value that was provided on create.
+func (u *RefundUpsertOne) UpdateIssuerErrorCode() *RefundUpsertOne {
+	return u.Update(func(s *RefundUpsert) {
+		s.UpdateIssuerErrorCode()
+	})
+}
+
+// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
+func (u *RefundUpsertOne) ClearIssuerErrorCode() *RefundUpsertOne {
+	return u.Update(func(s *RefundUpsert) {
+		s.ClearIssuerErrorCode()
+	})
+}
+
+// SetIssuerErrorMessage sets the "issuer_error_message" field.
+func (u *RefundUpsertOne) SetIssuerErrorMessage(v string) *RefundUpsertOne {
+	return u.Update(func(s *RefundUpsert) {
+		s.SetIssuerErrorMessage(v)
+	})
+}
+
+// UpdateIssuerErrorMessage sets the "issuer_error_message" field to the value that was provided on create.
+func (u *RefundUpsertOne) UpdateIssuerErrorMessage() *RefundUpsertOne {
+	return u.Update(func(s *RefundUpsert) {
+		s.UpdateIssuerErrorMessage()
+	})
+}
+
+// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
+func (u *RefundUpsertOne) ClearIssuerErrorMessage() *RefundUpsertOne {
+	return u.Update(func(s *RefundUpsert) {
+		s.ClearIssuerErrorMessage()
 	})
 }
 
@@ -1235,132 +1361,6 @@ func (u *RefundUpsertOne) UpdateMetadata() *RefundUpsertOne {
 func (u *RefundUpsertOne) ClearMetadata() *RefundUpsertOne {
 	return u.Update(func(s *RefundUpsert) {
 		s.ClearMetadata()
-	})
-}
-
-// SetErrorCode sets the "error_code" field.
-func (u *RefundUpsertOne) SetErrorCode(v string) *RefundUpsertOne {
-	return u.Update(func(s *RefundUpsert) {
-		s.SetErrorCode(v)
-	})
-}
-
-// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
-func (u *RefundUpsertOne) UpdateErrorCode() *RefundUpsertOne {
-	return u.Update(func(s *RefundUpsert) {
-		s.UpdateErrorCode()
-	})
-}
-
-// ClearErrorCode clears the value of the "error_code" field.
-func (u *RefundUpsertOne) ClearErrorCode() *RefundUpsertOne {
-	return u.Update(func(s *RefundUpsert) {
-		s.ClearErrorCode()
-	})
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (u *RefundUpsertOne) SetErrorMessage(v string) *RefundUpsertOne {
-	return u.Update(func(s *RefundUpsert) {
-		s.SetErrorMessage(v)
-	})
-}
-
-// UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
-func (u *RefundUpsertOne) UpdateErrorMessage() *RefundUpsertOne {
-	return u.Update(func(s *RefundUpsert) {
-		s.UpdateErrorMessage()
-	})
-}
-
-// ClearErrorMessage clears the value of the "error_message" field.
-func (u *RefundUpsertOne) ClearErrorMessage() *RefundUpsertOne {
-	return u.Update(func(s *RefundUpsert) {
-		s.ClearErrorMessage()
-	})
-}
-
-// SetUnifiedCode sets the "unified_code" field.
-func (u *RefundUpsertOne) SetUnifiedCode(v string) *RefundUpsertOne {
-	return u.Update(func(s *RefundUpsert) {
-		s.SetUnifiedCode(v)
-	})
-}
-
-// UpdateUnifiedCode sets the "unified_code" field to the value that was provided on create.
-func (u *RefundUpsertOne) UpdateUnifiedCode() *RefundUpsertOne {
-	return u.Update(func(s *RefundUpsert) {
-		s.UpdateUnifiedCode()
-	})
-}
-
-// ClearUnifiedCode clears the value of the "unified_code" field.
-func (u *RefundUpsertOne) ClearUnifiedCode() *RefundUpsertOne {
-	return u.Update(func(s *RefundUpsert) {
-		s.ClearUnifiedCode()
-	})
-}
-
-// SetUnifiedMessage sets the "unified_message" field.
-func (u *RefundUpsertOne) SetUnifiedMessage(v string) *RefundUpsertOne {
-	return u.Update(func(s *RefundUpsert) {
-		s.SetUnifiedMessage(v)
-	})
-}
-
-// UpdateUnifiedMessage sets the "unified_message" field to the value that was provided on create.
-func (u *RefundUpsertOne) UpdateUnifiedMessage() *RefundUpsertOne {
-	return u.Update(func(s *RefundUpsert) {
-		s.UpdateUnifiedMessage()
-	})
-}
-
-// ClearUnifiedMessage clears the value of the "unified_message" field.
-func (u *RefundUpsertOne) ClearUnifiedMessage() *RefundUpsertOne {
-	return u.Update(func(s *RefundUpsert) {
-		s.ClearUnifiedMessage()
-	})
-}
-
-// SetIssuerErrorCode sets the "issuer_error_code" field.
-func (u *RefundUpsertOne) SetIssuerErrorCode(v string) *RefundUpsertOne {
-	return u.Update(func(s *RefundUpsert) {
-		s.SetIssuerErrorCode(v)
-	})
-}
-
-// UpdateIssuerErrorCode sets the "issuer_error_code" field to the value that was provided on create.
-func (u *RefundUpsertOne) UpdateIssuerErrorCode() *RefundUpsertOne {
-	return u.Update(func(s *RefundUpsert) {
-		s.UpdateIssuerErrorCode()
-	})
-}
-
-// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
-func (u *RefundUpsertOne) ClearIssuerErrorCode() *RefundUpsertOne {
-	return u.Update(func(s *RefundUpsert) {
-		s.ClearIssuerErrorCode()
-	})
-}
-
-// SetIssuerErrorMessage sets the "issuer_error_message" field.
-func (u *RefundUpsertOne) SetIssuerErrorMessage(v string) *RefundUpsertOne {
-	return u.Update(func(s *RefundUpsert) {
-		s.SetIssuerErrorMessage(v)
-	})
-}
-
-// UpdateIssuerErrorMessage sets the "issuer_error_message" field to the value that was provided on create.
-func (u *RefundUpsertOne) UpdateIssuerErrorMessage() *RefundUpsertOne {
-	return u.Update(func(s *RefundUpsert) {
-		s.UpdateIssuerErrorMessage()
-	})
-}
-
-// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
-func (u *RefundUpsertOne) ClearIssuerErrorMessage() *RefundUpsertOne {
-	return u.Update(func(s *RefundUpsert) {
-		s.ClearIssuerErrorMessage()
 	})
 }
 
@@ -1595,11 +1595,11 @@ func (u *RefundUpsertBulk) UpdateNewValues() *RefundUpsertBulk {
 			if _, exists := b.mutation.CreatedAt(); exists {
 				s.SetIgnore(refund.FieldCreatedAt)
 			}
-			if _, exists := b.mutation.RefundID(); exists {
-				s.SetIgnore(refund.FieldRefundID)
-			}
 			if _, exists := b.mutation.PaymentIntentID(); exists {
 				s.SetIgnore(refund.FieldPaymentIntentID)
+			}
+			if _, exists := b.mutation.RefundID(); exists {
+				s.SetIgnore(refund.FieldRefundID)
 			}
 			if _, exists := b.mutation.AttemptID(); exists {
 				s.SetIgnore(refund.FieldAttemptID)
@@ -1650,6 +1650,132 @@ func (u *RefundUpsertBulk) SetModifiedAt(v time.Time) *RefundUpsertBulk {
 func (u *RefundUpsertBulk) UpdateModifiedAt() *RefundUpsertBulk {
 	return u.Update(func(s *RefundUpsert) {
 		s.UpdateModifiedAt()
+	})
+}
+
+// SetErrorCode sets the "error_code" field.
+func (u *RefundUpsertBulk) SetErrorCode(v string) *RefundUpsertBulk {
+	return u.Update(func(s *RefundUpsert) {
+		s.SetErrorCode(v)
+	})
+}
+
+// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
+func (u *RefundUpsertBulk) UpdateErrorCode() *RefundUpsertBulk {
+	return u.Update(func(s *RefundUpsert) {
+		s.UpdateErrorCode()
+	})
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (u *RefundUpsertBulk) ClearErrorCode() *RefundUpsertBulk {
+	return u.Update(func(s *RefundUpsert) {
+		s.ClearErrorCode()
+	})
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (u *RefundUpsertBulk) SetErrorMessage(v string) *RefundUpsertBulk {
+	return u.Update(func(s *RefundUpsert) {
+		s.SetErrorMessage(v)
+	})
+}
+
+// UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
+func (u *RefundUpsertBulk) UpdateErrorMessage() *RefundUpsertBulk {
+	return u.Update(func(s *RefundUpsert) {
+		s.UpdateErrorMessage()
+	})
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (u *RefundUpsertBulk) ClearErrorMessage() *RefundUpsertBulk {
+	return u.Update(func(s *RefundUpsert) {
+		s.ClearErrorMessage()
+	})
+}
+
+// SetUnifiedCode sets the "unified_code" field.
+func (u *RefundUpsertBulk) SetUnifiedCode(v string) *RefundUpsertBulk {
+	return u.Update(func(s *RefundUpsert) {
+		s.SetUnifiedCode(v)
+	})
+}
+
+// UpdateUnifiedCode sets the "unified_code" field to the value that was provided on create.
+func (u *RefundUpsertBulk) UpdateUnifiedCode() *RefundUpsertBulk {
+	return u.Update(func(s *RefundUpsert) {
+		s.UpdateUnifiedCode()
+	})
+}
+
+// ClearUnifiedCode clears the value of the "unified_code" field.
+func (u *RefundUpsertBulk) ClearUnifiedCode() *RefundUpsertBulk {
+	return u.Update(func(s *RefundUpsert) {
+		s.ClearUnifiedCode()
+	})
+}
+
+// SetUnifiedMessage sets the "unified_message" field.
+func (u *RefundUpsertBulk) SetUnifiedMessage(v string) *RefundUpsertBulk {
+	return u.Update(func(s *RefundUpsert) {
+		s.SetUnifiedMessage(v)
+	})
+}
+
+// UpdateUnifiedMessage sets the "unified_message" field to the value that was provided on create.
+func (u *RefundUpsertBulk) UpdateUnifiedMessage() *RefundUpsertBulk {
+	return u.Update(func(s *RefundUpsert) {
+		s.UpdateUnifiedMessage()
+	})
+}
+
+// ClearUnifiedMessage clears the value of the "unified_message" field.
+func (u *RefundUpsertBulk) ClearUnifiedMessage() *RefundUpsertBulk {
+	return u.Update(func(s *RefundUpsert) {
+		s.ClearUnifiedMessage()
+	})
+}
+
+// SetIssuerErrorCode sets the "issuer_error_code" field.
+func (u *RefundUpsertBulk) SetIssuerErrorCode(v string) *RefundUpsertBulk {
+	return u.Update(func(s *RefundUpsert) {
+		s.SetIssuerErrorCode(v)
+	})
+}
+
+// UpdateIssuerErrorCode sets the "issuer_error_code" field to the value that was provided on create.
+func (u *RefundUpsertBulk) UpdateIssuerErrorCode() *RefundUpsertBulk {
+	return u.Update(func(s *RefundUpsert) {
+		s.UpdateIssuerErrorCode()
+	})
+}
+
+// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
+func (u *RefundUpsertBulk) ClearIssuerErrorCode() *RefundUpsertBulk {
+	return u.Update(func(s *RefundUpsert) {
+		s.ClearIssuerErrorCode()
+	})
+}
+
+// SetIssuerErrorMessage sets the "issuer_error_message" field.
+func (u *RefundUpsertBulk) SetIssuerErrorMessage(v string) *RefundUpsertBulk {
+	return u.Update(func(s *RefundUpsert) {
+		s.SetIssuerErrorMessage(v)
+	})
+}
+
+// UpdateIssuerErrorMessage sets the "issuer_error_message" field to the value that was provided on create.
+func (u *RefundUpsertBulk) UpdateIssuerErrorMessage() *RefundUpsertBulk {
+	return u.Update(func(s *RefundUpsert) {
+		s.UpdateIssuerErrorMessage()
+	})
+}
+
+// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
+func (u *RefundUpsertBulk) ClearIssuerErrorMessage() *RefundUpsertBulk {
+	return u.Update(func(s *RefundUpsert) {
+		s.ClearIssuerErrorMessage()
 	})
 }
 
@@ -1811,132 +1937,6 @@ func (u *RefundUpsertBulk) UpdateMetadata() *RefundUpsertBulk {
 func (u *RefundUpsertBulk) ClearMetadata() *RefundUpsertBulk {
 	return u.Update(func(s *RefundUpsert) {
 		s.ClearMetadata()
-	})
-}
-
-// SetErrorCode sets the "error_code" field.
-func (u *RefundUpsertBulk) SetErrorCode(v string) *RefundUpsertBulk {
-	return u.Update(func(s *RefundUpsert) {
-		s.SetErrorCode(v)
-	})
-}
-
-// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
-func (u *RefundUpsertBulk) UpdateErrorCode() *RefundUpsertBulk {
-	return u.Update(func(s *RefundUpsert) {
-		s.UpdateErrorCode()
-	})
-}
-
-// ClearErrorCode clears the value of the "error_code" field.
-func (u *RefundUpsertBulk) ClearErrorCode() *RefundUpsertBulk {
-	return u.Update(func(s *RefundUpsert) {
-		s.ClearErrorCode()
-	})
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (u *RefundUpsertBulk) SetErrorMessage(v string) *RefundUpsertBulk {
-	return u.Update(func(s *RefundUpsert) {
-		s.SetErrorMessage(v)
-	})
-}
-
-// UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
-func (u *RefundUpsertBulk) UpdateErrorMessage() *RefundUpsertBulk {
-	return u.Update(func(s *RefundUpsert) {
-		s.UpdateErrorMessage()
-	})
-}
-
-// ClearErrorMessage clears the value of the "error_message" field.
-func (u *RefundUpsertBulk) ClearErrorMessage() *RefundUpsertBulk {
-	return u.Update(func(s *RefundUpsert) {
-		s.ClearErrorMessage()
-	})
-}
-
-// SetUnifiedCode sets the "unified_code" field.
-func (u *RefundUpsertBulk) SetUnifiedCode(v string) *RefundUpsertBulk {
-	return u.Update(func(s *RefundUpsert) {
-		s.SetUnifiedCode(v)
-	})
-}
-
-// UpdateUnifiedCode sets the "unified_code" field to the value that was provided on create.
-func (u *RefundUpsertBulk) UpdateUnifiedCode() *RefundUpsertBulk {
-	return u.Update(func(s *RefundUpsert) {
-		s.UpdateUnifiedCode()
-	})
-}
-
-// ClearUnifiedCode clears the value of the "unified_code" field.
-func (u *RefundUpsertBulk) ClearUnifiedCode() *RefundUpsertBulk {
-	return u.Update(func(s *RefundUpsert) {
-		s.ClearUnifiedCode()
-	})
-}
-
-// SetUnifiedMessage sets the "unified_message" field.
-func (u *RefundUpsertBulk) SetUnifiedMessage(v string) *RefundUpsertBulk {
-	return u.Update(func(s *RefundUpsert) {
-		s.SetUnifiedMessage(v)
-	})
-}
-
-// UpdateUnifiedMessage sets the "unified_message" field to the value that was provided on create.
-func (u *RefundUpsertBulk) UpdateUnifiedMessage() *RefundUpsertBulk {
-	return u.Update(func(s *RefundUpsert) {
-		s.UpdateUnifiedMessage()
-	})
-}
-
-// ClearUnifiedMessage clears the value of the "unified_message" field.
-func (u *RefundUpsertBulk) ClearUnifiedMessage() *RefundUpsertBulk {
-	return u.Update(func(s *RefundUpsert) {
-		s.ClearUnifiedMessage()
-	})
-}
-
-// SetIssuerErrorCode sets the "issuer_error_code" field.
-func (u *RefundUpsertBulk) SetIssuerErrorCode(v string) *RefundUpsertBulk {
-	return u.Update(func(s *RefundUpsert) {
-		s.SetIssuerErrorCode(v)
-	})
-}
-
-// UpdateIssuerErrorCode sets the "issuer_error_code" field to the value that was provided on create.
-func (u *RefundUpsertBulk) UpdateIssuerErrorCode() *RefundUpsertBulk {
-	return u.Update(func(s *RefundUpsert) {
-		s.UpdateIssuerErrorCode()
-	})
-}
-
-// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
-func (u *RefundUpsertBulk) ClearIssuerErrorCode() *RefundUpsertBulk {
-	return u.Update(func(s *RefundUpsert) {
-		s.ClearIssuerErrorCode()
-	})
-}
-
-// SetIssuerErrorMessage sets the "issuer_error_message" field.
-func (u *RefundUpsertBulk) SetIssuerErrorMessage(v string) *RefundUpsertBulk {
-	return u.Update(func(s *RefundUpsert) {
-		s.SetIssuerErrorMessage(v)
-	})
-}
-
-// UpdateIssuerErrorMessage sets the "issuer_error_message" field to the value that was provided on create.
-func (u *RefundUpsertBulk) UpdateIssuerErrorMessage() *RefundUpsertBulk {
-	return u.Update(func(s *RefundUpsert) {
-		s.UpdateIssuerErrorMessage()
-	})
-}
-
-// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
-func (u *RefundUpsertBulk) ClearIssuerErrorMessage() *RefundUpsertBulk {
-	return u.Update(func(s *RefundUpsert) {
-		s.ClearIssuerErrorMessage()
 	})
 }
 

@@ -36,6 +36,126 @@ func (_u *RefundUpdate) SetModifiedAt(v time.Time) *RefundUpdate {
 	return _u
 }
 
+// SetErrorCode sets the "error_code" field.
+func (_u *RefundUpdate) SetErrorCode(v string) *RefundUpdate {
+	_u.mutation.SetErrorCode(v)
+	return _u
+}
+
+// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
+func (_u *RefundUpdate) SetNillableErrorCode(v *string) *RefundUpdate {
+	if v != nil {
+		_u.SetErrorCode(*v)
+	}
+	return _u
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (_u *RefundUpdate) ClearErrorCode() *RefundUpdate {
+	_u.mutation.ClearErrorCode()
+	return _u
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (_u *RefundUpdate) SetErrorMessage(v string) *RefundUpdate {
+	_u.mutation.SetErrorMessage(v)
+	return _u
+}
+
+// SetNillableErrorMessage sets the "error_message" field if the given value is not nil.
+func (_u *RefundUpdate) SetNillableErrorMessage(v *string) *RefundUpdate {
+	if v != nil {
+		_u.SetErrorMessage(*v)
+	}
+	return _u
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (_u *RefundUpdate) ClearErrorMessage() *RefundUpdate {
+	_u.mutation.ClearErrorMessage()
+	return _u
+}
+
+// SetUnifiedCode sets the "unified_code" field.
+func (_u *RefundUpdate) SetUnifiedCode(v string) *RefundUpdate {
+	_u.mutation.SetUnifiedCode(v)
+	return _u
+}
+
+// SetNillableUnifiedCode sets the "unified_code" field if the given value is not nil.
+func (_u *RefundUpdate) SetNillableUnifiedCode(v *string) *RefundUpdate {
+	if v != nil {
+		_u.SetUnifiedCode(*v)
+	}
+	return _u
+}
+
+// ClearUnifiedCode clears the value of the "unified_code" field.
+func (_u *RefundUpdate) ClearUnifiedCode() *RefundUpdate {
+	_u.mutation.ClearUnifiedCode()
+	return _u
+}
+
+// SetUnifiedMessage sets the "unified_message" field.
+func (_u *RefundUpdate) SetUnifiedMessage(v string) *RefundUpdate {
+	_u.mutation.SetUnifiedMessage(v)
+	return _u
+}
+
+// SetNillableUnifiedMessage sets the "unified_message" field if the given value is not nil.
+func (_u *RefundUpdate) SetNillableUnifiedMessage(v *string) *RefundUpdate {
+	if v != nil {
+		_u.SetUnifiedMessage(*v)
+	}
+	return _u
+}
+
+// ClearUnifiedMessage clears the value of the "unified_message" field.
+func (_u *RefundUpdate) ClearUnifiedMessage() *RefundUpdate {
+	_u.mutation.ClearUnifiedMessage()
+	return _u
+}
+
+// SetIssuerErrorCode sets the "issuer_error_code" field.
+func (_u *RefundUpdate) SetIssuerErrorCode(v string) *RefundUpdate {
+	_u.mutation.SetIssuerErrorCode(v)
+	return _u
+}
+
+// SetNillableIssuerErrorCode sets the "issuer_error_code" field if the given value is not nil.
+func (_u *RefundUpdate) SetNillableIssuerErrorCode(v *string) *RefundUpdate {
+	if v != nil {
+		_u.SetIssuerErrorCode(*v)
+	}
+	return _u
+}
+
+// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
+func (_u *RefundUpdate) ClearIssuerErrorCode() *RefundUpdate {
+	_u.mutation.ClearIssuerErrorCode()
+	return _u
+}
+
+// SetIssuerErrorMessage sets the "issuer_error_message" field.
+func (_u *RefundUpdate) SetIssuerErrorMessage(v string) *RefundUpdate {
+	_u.mutation.SetIssuerErrorMessage(v)
+	return _u
+}
+
+// SetNillableIssuerErrorMessage sets the "issuer_error_message" field if the given value is not nil.
+func (_u *RefundUpdate) SetNillableIssuerErrorMessage(v *string) *RefundUpdate {
+	if v != nil {
+		_u.SetIssuerErrorMessage(*v)
+	}
+	return _u
+}
+
+// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
+func (_u *RefundUpdate) ClearIssuerErrorMessage() *RefundUpdate {
+	_u.mutation.ClearIssuerErrorMessage()
+	return _u
+}
+
 // SetMerchantConnectorID sets the "merchant_connector_id" field.
 func (_u *RefundUpdate) SetMerchantConnectorID(v string) *RefundUpdate {
 	_u.mutation.SetMerchantConnectorID(v)
@@ -185,126 +305,6 @@ func (_u *RefundUpdate) ClearMetadata() *RefundUpdate {
 	return _u
 }
 
-// SetErrorCode sets the "error_code" field.
-func (_u *RefundUpdate) SetErrorCode(v string) *RefundUpdate {
-	_u.mutation.SetErrorCode(v)
-	return _u
-}
-
-// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
-func (_u *RefundUpdate) SetNillableErrorCode(v *string) *RefundUpdate {
-	if v != nil {
-		_u.SetErrorCode(*v)
-	}
-	return _u
-}
-
-// ClearErrorCode clears the value of the "error_code" field.
-func (_u *RefundUpdate) ClearErrorCode() *RefundUpdate {
-	_u.mutation.ClearErrorCode()
-	return _u
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (_u *RefundUpdate) SetErrorMessage(v string) *RefundUpdate {
-	_u.mutation.SetErrorMessage(v)
-	return _u
-}
-
-// SetNillableErrorMessage sets the "error_message" field if the given value is not nil.
-func (_u *RefundUpdate) SetNillableErrorMessage(v *string) *RefundUpdate {
-	if v != nil {
-		_u.SetErrorMessage(*v)
-	}
-	return _u
-}
-
-// ClearErrorMessage clears the value of the "error_message" field.
-func (_u *RefundUpdate) ClearErrorMessage() *RefundUpdate {
-	_u.mutation.ClearErrorMessage()
-	return _u
-}
-
-// SetUnifiedCode sets the "unified_code" field.
-func (_u *RefundUpdate) SetUnifiedCode(v string) *RefundUpdate {
-	_u.mutation.SetUnifiedCode(v)
-	return _u
-}
-
-// SetNillableUnifiedCode sets the "unified_code" field if the given value is not nil.
-func (_u *RefundUpdate) SetNillableUnifiedCode(v *string) *RefundUpdate {
-	if v != nil {
-		_u.SetUnifiedCode(*v)
-	}
-	return _u
-}
-
-// ClearUnifiedCode clears the value of the "unified_code" field.
-func (_u *RefundUpdate) ClearUnifiedCode() *RefundUpdate {
-	_u.mutation.ClearUnifiedCode()
-	return _u
-}
-
-// SetUnifiedMessage sets the "unified_message" field.
-func (_u *RefundUpdate) SetUnifiedMessage(v string) *RefundUpdate {
-	_u.mutation.SetUnifiedMessage(v)
-	return _u
-}
-
-// SetNillableUnifiedMessage sets the "unified_message" field if the given value is not nil.
-func (_u *RefundUpdate) SetNillableUnifiedMessage(v *string) *RefundUpdate {
-	if v != nil {
-		_u.SetUnifiedMessage(*v)
-	}
-	return _u
-}
-
-// ClearUnifiedMessage clears the value of the "unified_message" field.
-func (_u *RefundUpdate) ClearUnifiedMessage() *RefundUpdate {
-	_u.mutation.ClearUnifiedMessage()
-	return _u
-}
-
-// SetIssuerErrorCode sets the "issuer_error_code" field.
-func (_u *RefundUpdate) SetIssuerErrorCode(v string) *RefundUpdate {
-	_u.mutation.SetIssuerErrorCode(v)
-	return _u
-}
-
-// SetNillableIssuerErrorCode sets the "issuer_error_code" field if the given value is not nil.
-func (_u *RefundUpdate) SetNillableIssuerErrorCode(v *string) *RefundUpdate {
-	if v != nil {
-		_u.SetIssuerErrorCode(*v)
-	}
-	return _u
-}
-
-// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
-func (_u *RefundUpdate) ClearIssuerErrorCode() *RefundUpdate {
-	_u.mutation.ClearIssuerErrorCode()
-	return _u
-}
-
-// SetIssuerErrorMessage sets the "issuer_error_message" field.
-func (_u *RefundUpdate) SetIssuerErrorMessage(v string) *RefundUpdate {
-	_u.mutation.SetIssuerErrorMessage(v)
-	return _u
-}
-
-// SetNillableIssuerErrorMessage sets the "issuer_error_message" field if the given value is not nil.
-func (_u *RefundUpdate) SetNillableIssuerErrorMessage(v *string) *RefundUpdate {
-	if v != nil {
-		_u.SetIssuerErrorMessage(*v)
-	}
-	return _u
-}
-
-// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
-func (_u *RefundUpdate) ClearIssuerErrorMessage() *RefundUpdate {
-	_u.mutation.ClearIssuerErrorMessage()
-	return _u
-}
-
 // SetSplitRefunds sets the "split_refunds" field.
 func (_u *RefundUpdate) SetSplitRefunds(v map[string]interface{}) *RefundUpdate {
 	_u.mutation.SetSplitRefunds(v)
@@ -386,6 +386,31 @@ func (_u *RefundUpdate) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *RefundUpdate) check() error {
+	if v, ok := _u.mutation.ErrorCode(); ok {
+		if err := refund.ErrorCodeValidator(v); err != nil {
+			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "Refund.error_code": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.UnifiedCode(); ok {
+		if err := refund.UnifiedCodeValidator(v); err != nil {
+			return &ValidationError{Name: "unified_code", err: fmt.Errorf(`ent: validator failed for field "Refund.unified_code": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.UnifiedMessage(); ok {
+		if err := refund.UnifiedMessageValidator(v); err != nil {
+			return &ValidationError{Name: "unified_message", err: fmt.Errorf(`ent: validator failed for field "Refund.unified_message": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.IssuerErrorCode(); ok {
+		if err := refund.IssuerErrorCodeValidator(v); err != nil {
+			return &ValidationError{Name: "issuer_error_code", err: fmt.Errorf(`ent: validator failed for field "Refund.issuer_error_code": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.IssuerErrorMessage(); ok {
+		if err := refund.IssuerErrorMessageValidator(v); err != nil {
+			return &ValidationError{Name: "issuer_error_message", err: fmt.Errorf(`ent: validator failed for field "Refund.issuer_error_message": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.MerchantConnectorID(); ok {
 		if err := refund.MerchantConnectorIDValidator(v); err != nil {
 			return &ValidationError{Name: "merchant_connector_id", err: fmt.Errorf(`ent: validator failed for field "Refund.merchant_connector_id": %w`, err)}
@@ -421,31 +446,6 @@ func (_u *RefundUpdate) check() error {
 			return &ValidationError{Name: "reason", err: fmt.Errorf(`ent: validator failed for field "Refund.reason": %w`, err)}
 		}
 	}
-	if v, ok := _u.mutation.ErrorCode(); ok {
-		if err := refund.ErrorCodeValidator(v); err != nil {
-			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "Refund.error_code": %w`, err)}
-		}
-	}
-	if v, ok := _u.mutation.UnifiedCode(); ok {
-		if err := refund.UnifiedCodeValidator(v); err != nil {
-			return &ValidationError{Name: "unified_code", err: fmt.Errorf(`ent: validator failed for field "Refund.unified_code": %w`, err)}
-		}
-	}
-	if v, ok := _u.mutation.UnifiedMessage(); ok {
-		if err := refund.UnifiedMessageValidator(v); err != nil {
-			return &ValidationError{Name: "unified_message", err: fmt.Errorf(`ent: validator failed for field "Refund.unified_message": %w`, err)}
-		}
-	}
-	if v, ok := _u.mutation.IssuerErrorCode(); ok {
-		if err := refund.IssuerErrorCodeValidator(v); err != nil {
-			return &ValidationError{Name: "issuer_error_code", err: fmt.Errorf(`ent: validator failed for field "Refund.issuer_error_code": %w`, err)}
-		}
-	}
-	if v, ok := _u.mutation.IssuerErrorMessage(); ok {
-		if err := refund.IssuerErrorMessageValidator(v); err != nil {
-			return &ValidationError{Name: "issuer_error_message", err: fmt.Errorf(`ent: validator failed for field "Refund.issuer_error_message": %w`, err)}
-		}
-	}
 	if _u.mutation.PaymentCleared() && len(_u.mutation.PaymentIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Refund.payment"`)
 	}
@@ -472,6 +472,42 @@ func (_u *RefundUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.ModifiedAt(); ok {
 		_spec.SetField(refund.FieldModifiedAt, field.TypeTime, value)
+	}
+	if value, ok := _u.mutation.ErrorCode(); ok {
+		_spec.SetField(refund.FieldErrorCode, field.TypeString, value)
+	}
+	if _u.mutation.ErrorCodeCleared() {
+		_spec.ClearField(refund.FieldErrorCode, field.TypeString)
+	}
+	if value, ok := _u.mutation.ErrorMessage(); ok {
+		_spec.SetField(refund.FieldErrorMessage, field.TypeString, value)
+	}
+	if _u.mutation.ErrorMessageCleared() {
+		_spec.ClearField(refund.FieldErrorMessage, field.TypeString)
+	}
+	if value, ok := _u.mutation.UnifiedCode(); ok {
+		_spec.SetField(refund.FieldUnifiedCode, field.TypeString, value)
+	}
+	if _u.mutation.UnifiedCodeCleared() {
+		_spec.ClearField(refund.FieldUnifiedCode, field.TypeString)
+	}
+	if value, ok := _u.mutation.UnifiedMessage(); ok {
+		_spec.SetField(refund.FieldUnifiedMessage, field.TypeString, value)
+	}
+	if _u.mutation.UnifiedMessageCleared() {
+		_spec.ClearField(refund.FieldUnifiedMessage, field.TypeString)
+	}
+	if value, ok := _u.mutation.IssuerErrorCode(); ok {
+		_spec.SetField(refund.FieldIssuerErrorCode, field.TypeString, value)
+	}
+	if _u.mutation.IssuerErrorCodeCleared() {
+		_spec.ClearField(refund.FieldIssuerErrorCode, field.TypeString)
+	}
+	if value, ok := _u.mutation.IssuerErrorMessage(); ok {
+		_spec.SetField(refund.FieldIssuerErrorMessage, field.TypeString, value)
+	}
+	if _u.mutation.IssuerErrorMessageCleared() {
+		_spec.ClearField(refund.FieldIssuerErrorMessage, field.TypeString)
 	}
 	if value, ok := _u.mutation.MerchantConnectorID(); ok {
 		_spec.SetField(refund.FieldMerchantConnectorID, field.TypeString, value)
@@ -515,42 +551,6 @@ func (_u *RefundUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.MetadataCleared() {
 		_spec.ClearField(refund.FieldMetadata, field.TypeJSON)
 	}
-	if value, ok := _u.mutation.ErrorCode(); ok {
-		_spec.SetField(refund.FieldErrorCode, field.TypeString, value)
-	}
-	if _u.mutation.ErrorCodeCleared() {
-		_spec.ClearField(refund.FieldErrorCode, field.TypeString)
-	}
-	if value, ok := _u.mutation.ErrorMessage(); ok {
-		_spec.SetField(refund.FieldErrorMessage, field.TypeString, value)
-	}
-	if _u.mutation.ErrorMessageCleared() {
-		_spec.ClearField(refund.FieldErrorMessage, field.TypeString)
-	}
-	if value, ok := _u.mutation.UnifiedCode(); ok {
-		_spec.SetField(refund.FieldUnifiedCode, field.TypeString, value)
-	}
-	if _u.mutation.UnifiedCodeCleared() {
-		_spec.ClearField(refund.FieldUnifiedCode, field.TypeString)
-	}
-	if value, ok := _u.mutation.UnifiedMessage(); ok {
-		_spec.SetField(refund.FieldUnifiedMessage, field.TypeString, value)
-	}
-	if _u.mutation.UnifiedMessageCleared() {
-		_spec.ClearField(refund.FieldUnifiedMessage, field.TypeString)
-	}
-	if value, ok := _u.mutation.IssuerErrorCode(); ok {
-		_spec.SetField(refund.FieldIssuerErrorCode, field.TypeString, value)
-	}
-	if _u.mutation.IssuerErrorCodeCleared() {
-		_spec.ClearField(refund.FieldIssuerErrorCode, field.TypeString)
-	}
-	if value, ok := _u.mutation.IssuerErrorMessage(); ok {
-		_spec.SetField(refund.FieldIssuerErrorMessage, field.TypeString, value)
-	}
-	if _u.mutation.IssuerErrorMessageCleared() {
-		_spec.ClearField(refund.FieldIssuerErrorMessage, field.TypeString)
-	}
 	if value, ok := _u.mutation.SplitRefunds(); ok {
 		_spec.SetField(refund.FieldSplitRefunds, field.TypeJSON, value)
 	}
@@ -588,6 +588,126 @@ type RefundUpdateOne struct {
 // SetModifiedAt sets the "modified_at" field.
 func (_u *RefundUpdateOne) SetModifiedAt(v time.Time) *RefundUpdateOne {
 	_u.mutation.SetModifiedAt(v)
+	return _u
+}
+
+// SetErrorCode sets the "error_code" field.
+func (_u *RefundUpdateOne) SetErrorCode(v string) *RefundUpdateOne {
+	_u.mutation.SetErrorCode(v)
+	return _u
+}
+
+// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
+func (_u *RefundUpdateOne) SetNillableErrorCode(v *string) *RefundUpdateOne {
+	if v != nil {
+		_u.SetErrorCode(*v)
+	}
+	return _u
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (_u *RefundUpdateOne) ClearErrorCode() *RefundUpdateOne {
+	_u.mutation.ClearErrorCode()
+	return _u
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (_u *RefundUpdateOne) SetErrorMessage(v string) *RefundUpdateOne {
+	_u.mutation.SetErrorMessage(v)
+	return _u
+}
+
+// SetNillableErrorMessage sets the "error_message" field if the given value is not nil.
+func (_u *RefundUpdateOne) SetNillableErrorMessage(v *string) *RefundUpdateOne {
+	if v != nil {
+		_u.SetErrorMessage(*v)
+	}
+	return _u
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (_u *RefundUpdateOne) ClearErrorMessage() *RefundUpdateOne {
+	_u.mutation.ClearErrorMessage()
+	return _u
+}
+
+// SetUnifiedCode sets the "unified_code" field.
+func (_u *RefundUpdateOne) SetUnifiedCode(v string) *RefundUpdateOne {
+	_u.mutation.SetUnifiedCode(v)
+	return _u
+}
+
+// SetNillableUnifiedCode sets the "unified_code" field if the given value is not nil.
+func (_u *RefundUpdateOne) SetNillableUnifiedCode(v *string) *RefundUpdateOne {
+	if v != nil {
+		_u.SetUnifiedCode(*v)
+	}
+	return _u
+}
+
+// ClearUnifiedCode clears the value of the "unified_code" field.
+func (_u *RefundUpdateOne) ClearUnifiedCode() *RefundUpdateOne {
+	_u.mutation.ClearUnifiedCode()
+	return _u
+}
+
+// SetUnifiedMessage sets the "unified_message" field.
+func (_u *RefundUpdateOne) SetUnifiedMessage(v string) *RefundUpdateOne {
+	_u.mutation.SetUnifiedMessage(v)
+	return _u
+}
+
+// SetNillableUnifiedMessage sets the "unified_message" field if the given value is not nil.
+func (_u *RefundUpdateOne) SetNillableUnifiedMessage(v *string) *RefundUpdateOne {
+	if v != nil {
+		_u.SetUnifiedMessage(*v)
+	}
+	return _u
+}
+
+// ClearUnifiedMessage clears the value of the "unified_message" field.
+func (_u *RefundUpdateOne) ClearUnifiedMessage() *RefundUpdateOne {
+	_u.mutation.ClearUnifiedMessage()
+	return _u
+}
+
+// SetIssuerErrorCode sets the "issuer_error_code" field.
+func (_u *RefundUpdateOne) SetIssuerErrorCode(v string) *RefundUpdateOne {
+	_u.mutation.SetIssuerErrorCode(v)
+	return _u
+}
+
+// SetNillableIssuerErrorCode sets the "issuer_error_code" field if the given value is not nil.
+func (_u *RefundUpdateOne) SetNillableIssuerErrorCode(v *string) *RefundUpdateOne {
+	if v != nil {
+		_u.SetIssuerErrorCode(*v)
+	}
+	return _u
+}
+
+// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
+func (_u *RefundUpdateOne) ClearIssuerErrorCode() *RefundUpdateOne {
+	_u.mutation.ClearIssuerErrorCode()
+	return _u
+}
+
+// SetIssuerErrorMessage sets the "issuer_error_message" field.
+func (_u *RefundUpdateOne) SetIssuerErrorMessage(v string) *RefundUpdateOne {
+	_u.mutation.SetIssuerErrorMessage(v)
+	return _u
+}
+
+// SetNillableIssuerErrorMessage sets the "issuer_error_message" field if the given value is not nil.
+func (_u *RefundUpdateOne) SetNillableIssuerErrorMessage(v *string) *RefundUpdateOne {
+	if v != nil {
+		_u.SetIssuerErrorMessage(*v)
+	}
+	return _u
+}
+
+// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
+func (_u *RefundUpdateOne) ClearIssuerErrorMessage() *RefundUpdateOne {
+	_u.mutation.ClearIssuerErrorMessage()
 	return _u
 }
 
@@ -740,126 +860,6 @@ func (_u *RefundUpdateOne) ClearMetadata() *RefundUpdateOne {
 	return _u
 }
 
-// SetErrorCode sets the "error_code" field.
-func (_u *RefundUpdateOne) SetErrorCode(v string) *RefundUpdateOne {
-	_u.mutation.SetErrorCode(v)
-	return _u
-}
-
-// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
-func (_u *RefundUpdateOne) SetNillableErrorCode(v *string) *RefundUpdateOne {
-	if v != nil {
-		_u.SetErrorCode(*v)
-	}
-	return _u
-}
-
-// ClearErrorCode clears the value of the "error_code" field.
-func (_u *RefundUpdateOne) ClearErrorCode() *RefundUpdateOne {
-	_u.mutation.ClearErrorCode()
-	return _u
-}
-
-// SetErrorMessage sets the "error_message" field.
-func (_u *RefundUpdateOne) SetErrorMessage(v string) *RefundUpdateOne {
-	_u.mutation.SetErrorMessage(v)
-	return _u
-}
-
-// SetNillableErrorMessage sets the "error_message" field if the given value is not nil.
-func (_u *RefundUpdateOne) SetNillableErrorMessage(v *string) *RefundUpdateOne {
-	if v != nil {
-		_u.SetErrorMessage(*v)
-	}
-	return _u
-}
-
-// ClearErrorMessage clears the value of the "error_message" field.
-func (_u *RefundUpdateOne) ClearErrorMessage() *RefundUpdateOne {
-	_u.mutation.ClearErrorMessage()
-	return _u
-}
-
-// SetUnifiedCode sets the "unified_code" field.
-func (_u *RefundUpdateOne) SetUnifiedCode(v string) *RefundUpdateOne {
-	_u.mutation.SetUnifiedCode(v)
-	return _u
-}
-
-// SetNillableUnifiedCode sets the "unified_code" field if the given value is not nil.
-func (_u *RefundUpdateOne) SetNillableUnifiedCode(v *string) *RefundUpdateOne {
-	if v != nil {
-		_u.SetUnifiedCode(*v)
-	}
-	return _u
-}
-
-// ClearUnifiedCode clears the value of the "unified_code" field.
-func (_u *RefundUpdateOne) ClearUnifiedCode() *RefundUpdateOne {
-	_u.mutation.ClearUnifiedCode()
-	return _u
-}
-
-// SetUnifiedMessage sets the "unified_message" field.
-func (_u *RefundUpdateOne) SetUnifiedMessage(v string) *RefundUpdateOne {
-	_u.mutation.SetUnifiedMessage(v)
-	return _u
-}
-
-// SetNillableUnifiedMessage sets the "unified_message" field if the given value is not nil.
-func (_u *RefundUpdateOne) SetNillableUnifiedMessage(v *string) *RefundUpdateOne {
-	if v != nil {
-		_u.SetUnifiedMessage(*v)
-	}
-	return _u
-}
-
-// ClearUnifiedMessage clears the value of the "unified_message" field.
-func (_u *RefundUpdateOne) ClearUnifiedMessage() *RefundUpdateOne {
-	_u.mutation.ClearUnifiedMessage()
-	return _u
-}
-
-// SetIssuerErrorCode sets the "issuer_error_code" field.
-func (_u *RefundUpdateOne) SetIssuerErrorCode(v string) *RefundUpdateOne {
-	_u.mutation.SetIssuerErrorCode(v)
-	return _u
-}
-
-// SetNillableIssuerErrorCode sets the "issuer_error_code" field if the given value is not nil.
-func (_u *RefundUpdateOne) SetNillableIssuerErrorCode(v *string) *RefundUpdateOne {
-	if v != nil {
-		_u.SetIssuerErrorCode(*v)
-	}
-	return _u
-}
-
-// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
-func (_u *RefundUpdateOne) ClearIssuerErrorCode() *RefundUpdateOne {
-	_u.mutation.ClearIssuerErrorCode()
-	return _u
-}
-
-// SetIssuerErrorMessage sets the "issuer_error_message" field.
-func (_u *RefundUpdateOne) SetIssuerErrorMessage(v string) *RefundUpdateOne {
-	_u.mutation.SetIssuerErrorMessage(v)
-	return _u
-}
-
-// SetNillableIssuerErrorMessage sets the "issuer_error_message" field if the given value is not nil.
-func (_u *RefundUpdateOne) SetNillableIssuerErrorMessage(v *string) *RefundUpdateOne {
-	if v != nil {
-		_u.SetIssuerErrorMessage(*v)
-	}
-	return _u
-}
-
-// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
-func (_u *RefundUpdateOne) ClearIssuerErrorMessage() *RefundUpdateOne {
-	_u.mutation.ClearIssuerErrorMessage()
-	return _u
-}
-
 // SetSplitRefunds sets the "split_refunds" field.
 func (_u *RefundUpdateOne) SetSplitRefunds(v map[string]interface{}) *RefundUpdateOne {
 	_u.mutation.SetSplitRefunds(v)
@@ -954,6 +954,31 @@ func (_u *RefundUpdateOne) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *RefundUpdateOne) check() error {
+	if v, ok := _u.mutation.ErrorCode(); ok {
+		if err := refund.ErrorCodeValidator(v); err != nil {
+			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "Refund.error_code": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.UnifiedCode(); ok {
+		if err := refund.UnifiedCodeValidator(v); err != nil {
+			return &ValidationError{Name: "unified_code", err: fmt.Errorf(`ent: validator failed for field "Refund.unified_code": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.UnifiedMessage(); ok {
+		if err := refund.UnifiedMessageValidator(v); err != nil {
+			return &ValidationError{Name: "unified_message", err: fmt.Errorf(`ent: validator failed for field "Refund.unified_message": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.IssuerErrorCode(); ok {
+		if err := refund.IssuerErrorCodeValidator(v); err != nil {
+			return &ValidationError{Name: "issuer_error_code", err: fmt.Errorf(`ent: validator failed for field "Refund.issuer_error_code": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.IssuerErrorMessage(); ok {
+		if err := refund.IssuerErrorMessageValidator(v); err != nil {
+			return &ValidationError{Name: "issuer_error_message", err: fmt.Errorf(`ent: validator failed for field "Refund.issuer_error_message": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.MerchantConnectorID(); ok {
 		if err := refund.MerchantConnectorIDValidator(v); err != nil {
 			return &ValidationError{Name: "merchant_connector_id", err: fmt.Errorf(`ent: validator failed for field "Refund.merchant_connector_id": %w`, err)}
@@ -987,31 +1012,6 @@ func (_u *RefundUpdateOne) check() error {
 	if v, ok := _u.mutation.Reason(); ok {
 		if err := refund.ReasonValidator(v); err != nil {
 			return &ValidationError{Name: "reason", err: fmt.Errorf(`ent: validator failed for field "Refund.reason": %w`, err)}
-		}
-	}
-	if v, ok := _u.mutation.ErrorCode(); ok {
-		if err := refund.ErrorCodeValidator(v); err != nil {
-			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "Refund.error_code": %w`, err)}
-		}
-	}
-	if v, ok := _u.mutation.UnifiedCode(); ok {
-		if err := refund.UnifiedCodeValidator(v); err != nil {
-			return &ValidationError{Name: "unified_code", err: fmt.Errorf(`ent: validator failed for field "Refund.unified_code": %w`, err)}
-		}
-	}
-	if v, ok := _u.mutation.UnifiedMessage(); ok {
-		if err := refund.UnifiedMessageValidator(v); err != nil {
-			return &ValidationError{Name: "unified_message", err: fmt.Errorf(`ent: validator failed for field "Refund.unified_message": %w`, err)}
-		}
-	}
-	if v, ok := _u.mutation.IssuerErrorCode(); ok {
-		if err := refund.IssuerErrorCodeValidator(v); err != nil {
-			return &ValidationError{Name: "issuer_error_code", err: fmt.Errorf(`ent: validator failed for field "Refund.issuer_error_code": %w`, err)}
-		}
-	}
-	if v, ok := _u.mutation.IssuerErrorMessage(); ok {
-		if err := refund.IssuerErrorMessageValidator(v); err != nil {
-			return &ValidationError{Name: "issuer_error_message", err: fmt.Errorf(`ent: validator failed for field "Refund.issuer_error_message": %w`, err)}
 		}
 	}
 	if _u.mutation.PaymentCleared() && len(_u.mutation.PaymentIDs()) > 0 {
@@ -1058,6 +1058,42 @@ func (_u *RefundUpdateOne) sqlSave(ctx context.Context) (_node *Refund, err erro
 	if value, ok := _u.mutation.ModifiedAt(); ok {
 		_spec.SetField(refund.FieldModifiedAt, field.TypeTime, value)
 	}
+	if value, ok := _u.mutation.ErrorCode(); ok {
+		_spec.SetField(refund.FieldErrorCode, field.TypeString, value)
+	}
+	if _u.mutation.ErrorCodeCleared() {
+		_spec.ClearField(refund.FieldErrorCode, field.TypeString)
+	}
+	if value, ok := _u.mutation.ErrorMessage(); ok {
+		_spec.SetField(refund.FieldErrorMessage, field.TypeString, value)
+	}
+	if _u.mutation.ErrorMessageCleared() {
+		_spec.ClearField(refund.FieldErrorMessage, field.TypeString)
+	}
+	if value, ok := _u.mutation.UnifiedCode(); ok {
+		_spec.SetField(refund.FieldUnifiedCode, field.TypeString, value)
+	}
+	if _u.mutation.UnifiedCodeCleared() {
+		_spec.ClearField(refund.FieldUnifiedCode, field.TypeString)
+	}
+	if value, ok := _u.mutation.UnifiedMessage(); ok {
+		_spec.SetField(refund.FieldUnifiedMessage, field.TypeString, value)
+	}
+	if _u.mutation.UnifiedMessageCleared() {
+		_spec.ClearField(refund.FieldUnifiedMessage, field.TypeString)
+	}
+	if value, ok := _u.mutation.IssuerErrorCode(); ok {
+		_spec.SetField(refund.FieldIssuerErrorCode, field.TypeString, value)
+	}
+	if _u.mutation.IssuerErrorCodeCleared() {
+		_spec.ClearField(refund.FieldIssuerErrorCode, field.TypeString)
+	}
+	if value, ok := _u.mutation.IssuerErrorMessage(); ok {
+		_spec.SetField(refund.FieldIssuerErrorMessage, field.TypeString, value)
+	}
+	if _u.mutation.IssuerErrorMessageCleared() {
+		_spec.ClearField(refund.FieldIssuerErrorMessage, field.TypeString)
+	}
 	if value, ok := _u.mutation.MerchantConnectorID(); ok {
 		_spec.SetField(refund.FieldMerchantConnectorID, field.TypeString, value)
 	}
@@ -1099,42 +1135,6 @@ func (_u *RefundUpdateOne) sqlSave(ctx context.Context) (_node *Refund, err erro
 	}
 	if _u.mutation.MetadataCleared() {
 		_spec.ClearField(refund.FieldMetadata, field.TypeJSON)
-	}
-	if value, ok := _u.mutation.ErrorCode(); ok {
-		_spec.SetField(refund.FieldErrorCode, field.TypeString, value)
-	}
-	if _u.mutation.ErrorCodeCleared() {
-		_spec.ClearField(refund.FieldErrorCode, field.TypeString)
-	}
-	if value, ok := _u.mutation.ErrorMessage(); ok {
-		_spec.SetField(refund.FieldErrorMessage, field.TypeString, value)
-	}
-	if _u.mutation.ErrorMessageCleared() {
-		_spec.ClearField(refund.FieldErrorMessage, field.TypeString)
-	}
-	if value, ok := _u.mutation.UnifiedCode(); ok {
-		_spec.SetField(refund.FieldUnifiedCode, field.TypeString, value)
-	}
-	if _u.mutation.UnifiedCodeCleared() {
-		_spec.ClearField(refund.FieldUnifiedCode, field.TypeString)
-	}
-	if value, ok := _u.mutation.UnifiedMessage(); ok {
-		_spec.SetField(refund.FieldUnifiedMessage, field.TypeString, value)
-	}
-	if _u.mutation.UnifiedMessageCleared() {
-		_spec.ClearField(refund.FieldUnifiedMessage, field.TypeString)
-	}
-	if value, ok := _u.mutation.IssuerErrorCode(); ok {
-		_spec.SetField(refund.FieldIssuerErrorCode, field.TypeString, value)
-	}
-	if _u.mutation.IssuerErrorCodeCleared() {
-		_spec.ClearField(refund.FieldIssuerErrorCode, field.TypeString)
-	}
-	if value, ok := _u.mutation.IssuerErrorMessage(); ok {
-		_spec.SetField(refund.FieldIssuerErrorMessage, field.TypeString, value)
-	}
-	if _u.mutation.IssuerErrorMessageCleared() {
-		_spec.ClearField(refund.FieldIssuerErrorMessage, field.TypeString)
 	}
 	if value, ok := _u.mutation.SplitRefunds(); ok {
 		_spec.SetField(refund.FieldSplitRefunds, field.TypeJSON, value)

@@ -129,13 +129,15 @@ func TestCursorsPageThroughRedis(t *testing.T) {
 
 // TestCursorsExpire: a cursor past its lifetime is refused.
 func TestCursorsExpire(t *testing.T) {
-	conn, err := redisconn.Open(context.Background(), testenv.RedisURL(t), redisconn.Embedded{})
+	ctx := context.Background()
+	clock := &testenv.Clock{}
+	conn, err := redisconn.Open(ctx, testenv.RedisURL(t), redisconn.Embedded{Now: clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	store := cursors.New(conn.Client).WithTTL(time.Second)
-	ctx := tenancy.WithPrincipal(context.Background(), tenancy.Principal{Kind: tenancy.KindMerchant, MerchantID: "m1"})
+	store := cursors.New(conn.Client).WithTTL(time.Minute)
+	ctx = tenancy.WithPrincipal(ctx, tenancy.Principal{Kind: tenancy.KindMerchant, MerchantID: "m1"})
 	c := &cursors.Cursor{ID: "pay_1", Value: "v"}
 	if err := store.Seal(ctx, "b", []*cursors.Cursor{c}); err != nil {
 		t.Fatal(err)
@@ -143,6 +145,19 @@ func TestCursorsExpire(t *testing.T) {
 	token := *c
 	if got, _, err := store.Open(ctx, "b", &token, nil); err != nil || got.ID != "pay_1" {
 		t.Fatalf("fresh cursor: %v %v", got, err)
+	}
+	// The page's key (cur:{page}, the token's part before the dot) holds
+	// the store's lifetime. The minute passes: on the embedded Redis its
+	// clock moves; a real Redis's cannot, so the key's TTL is cut to 1 ms.
+	page, _, _ := strings.Cut(token.ID, ".")
+	pageKey := "cur:{" + page + "}"
+	if ttl := conn.Client.PTTL(ctx, pageKey).Val(); ttl <= 0 || ttl > time.Minute {
+		t.Fatalf("the page's TTL is %v, want the store's minute", ttl)
+	}
+	if conn.Embedded {
+		clock.Advance(time.Minute)
+	} else if err := conn.Client.PExpire(ctx, pageKey, time.Millisecond).Err(); err != nil {
+		t.Fatal(err)
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -153,6 +168,6 @@ func TestCursorsExpire(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("cursor still open after its TTL: %v", err)
 		}
-		time.Sleep(200 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // the embedded Redis's clock moves every 250 ms
 	}
 }

@@ -240,7 +240,7 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 	if e, ok := errs.As(err); ok {
 		logServerError(ctx, e)
 		gqlErr.Message = e.Message
-		gqlErr.Extensions = map[string]any{"code": e.Code, "type": e.Type}
+		gqlErr.Extensions = extensionsOf(e)
 		if e.Field != "" {
 			gqlErr.Extensions["field"] = e.Field
 		}
@@ -258,27 +258,32 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		// code, when there is one, stays beside it.
 		out := *gqlErr
 		out.Message = withoutRequestData(out.Message)
-		out.Extensions = map[string]any{"code": "IR_06", "type": "invalid_request"}
+		out.Extensions = extensionsOf(errs.ErrInvalidRequest.New())
 		if code, ok := gqlErr.Extensions["code"]; ok {
 			out.Extensions["graphqlCode"] = code
 		}
 		return &out
 	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		slog.ErrorContext(ctx, "graphql: request failed", "code", "HE_00", "err", err)
-		gqlErr.Message = "the request took too long and was stopped"
-		gqlErr.Extensions = map[string]any{"code": "HE_00", "type": "api"}
-		return gqlErr
-	}
-	if errors.Is(err, tenancy.ErrNoPrincipal) || errors.Is(err, tenancy.ErrForeignMerchant) {
+	tooLong := errors.Is(err, context.DeadlineExceeded)
+	if !tooLong && (errors.Is(err, tenancy.ErrNoPrincipal) || errors.Is(err, tenancy.ErrForeignMerchant)) {
 		gqlErr.Message = "not allowed"
-		gqlErr.Extensions = map[string]any{"code": "IR_01", "type": "invalid_request"}
+		gqlErr.Extensions = extensionsOf(errs.Unauthorized())
 		return gqlErr
 	}
-	slog.ErrorContext(ctx, "graphql: request failed", "code", "HE_00", "err", err)
-	gqlErr.Message = "Something went wrong"
-	gqlErr.Extensions = map[string]any{"code": "HE_00", "type": "api"}
+	e := errs.Internal(err)
+	slog.ErrorContext(ctx, "graphql: request failed", "code", e.Code, "err", err)
+	gqlErr.Message = e.Message
+	if tooLong {
+		gqlErr.Message = "the request took too long and was stopped"
+	}
+	gqlErr.Extensions = extensionsOf(e)
 	return gqlErr
+}
+
+// extensionsOf is a GraphQL error's extensions for a domain error: its
+// Hyperswitch code and type.
+func extensionsOf(e *errs.Error) map[string]any {
+	return map[string]any{"code": e.Code, "type": e.Type}
 }
 
 // logServerError logs a domain error that REST would answer with a 5xx
@@ -314,7 +319,7 @@ func writeGraphQLError(w http.ResponseWriter, r *http.Request, err error) {
 	w.WriteHeader(status)
 	body := graphql.Response{Errors: gqlerror.List{{
 		Message:    e.Message,
-		Extensions: map[string]any{"code": e.Code, "type": e.Type},
+		Extensions: extensionsOf(e),
 	}}}
 	_ = jsonEncode(w, body)
 }

@@ -276,7 +276,7 @@ func (l *live) init(ctx context.Context, payload transport.InitPayload) (context
 	}
 	l.mu.Unlock()
 	if over {
-		return refuse(closeTooMany, errs.New(errs.KindTooManyRequests, "IR_06",
+		return refuse(closeTooMany, errs.ErrOverLimit.Newf(
 			"at most %d live connections for one session or key on a server", l.opts.LiveSocketsPerCaller))
 	}
 	ctx, end := context.WithCancel(ctx)
@@ -352,7 +352,7 @@ func (s *socket) addSubscription(max int) (func(), error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.subs >= max {
-		return nil, errs.New(errs.KindTooManyRequests, "IR_06", "at most %d subscriptions on one connection", max)
+		return nil, errs.ErrOverLimit.Newf("at most %d subscriptions on one connection", max)
 	}
 	s.subs++
 	var once sync.Once
@@ -406,7 +406,7 @@ func (r *Resolver) paymentUpdates(ctx context.Context, only *string) (<-chan *en
 			case v, ok := <-changes:
 				if !ok {
 					if ctx.Err() == nil {
-						transport.AddSubscriptionError(ctx, presentError(ctx, errs.New(errs.KindTooManyRequests, "IR_06",
+						transport.AddSubscriptionError(ctx, presentError(ctx, errs.ErrOverLimit.Newf(
 							"the subscription fell too far behind the changes, or the server is stopping; read the payments again and subscribe again")))
 					}
 					return

@@ -194,7 +194,8 @@ func (w *statusWriter) finish() {
 				ext = map[string]any{}
 			}
 			if _, ok := ext["code"]; !ok {
-				ext["code"], ext["type"] = "IR_06", "invalid_request"
+				e := errs.ErrInvalidRequest.New()
+				ext["code"], ext["type"] = e.Code, e.Type
 			}
 			e["extensions"] = ext
 		}

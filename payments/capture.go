@@ -2,6 +2,7 @@ package payments
 
 import (
 	"context"
+	"time"
 
 	"switchyard/ent"
 	"switchyard/ent/capture"
@@ -262,6 +263,7 @@ func deref(s *string) string {
 func (s *Service) openDispute(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, att *ent.PaymentAttempt, spec *connector.DisputeSpec, captured int64) error {
 	now := s.db.Now()
 	d, err := tx.Dispute.Create().
+		SetCreatedAt(now.Truncate(time.Microsecond)). // received_time: the service's clock, as a payment's created_at
 		SetPaymentIntentID(pi.ID).
 		SetAttemptID(att.ID).
 		SetProfileID(pi.ProfileID).

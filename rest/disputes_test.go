@@ -73,8 +73,8 @@ func TestDisputeRetrieveAndList(t *testing.T) {
 
 	pay1, dp1 := disputedPayment(t, c, key, disputeFraudCard)
 	paidPayment(t, c, d.MerchantID, nil, 1000, "USD", "4242424242424242") // no dispute
-	time.Sleep(1100 * time.Millisecond)                                   // received_time compares at whole seconds
-	mid := time.Now().UTC().Truncate(time.Second)
+	c.srv.Clock.Advance(2 * time.Second)                                  // received_time compares at whole seconds
+	mid := c.srv.Clock.Now().Truncate(time.Second)
 	_, dp2 := disputedPayment(t, c, key, disputeNotReceivedCard)
 
 	got := c.do("GET", "/disputes/"+dp1, key, nil).must(t, 200)

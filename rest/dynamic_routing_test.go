@@ -173,7 +173,7 @@ func TestEliminationRouting(t *testing.T) {
 		t.Fatalf("after two failures: %d of 5 to adyen", got)
 	}
 	m.setFailureRate(t, c, id, m.stripeID, 0)
-	time.Sleep(1100 * time.Millisecond) // the cool-down: 1 s
+	c.srv.Clock.Advance(1100 * time.Millisecond) // past the cool-down: 1 s
 	if to, status := m.payTo(t, c); to != "stripe_test" || status != "succeeded" {
 		t.Fatalf("after the cool-down: %s %s, want stripe_test back", to, status)
 	}

@@ -377,8 +377,7 @@ func (req *paymentMethodCreateRequest) input() (payments.SaveCardInput, error) {
 	case req.PaymentMethod == nil:
 		return in, errs.MissingField("payment_method")
 	case *req.PaymentMethod != "card":
-		return in, &errs.Error{Kind: errs.KindInvalid, Type: "invalid_request", Code: "IR_19",
-			Message: "Payment method type not supported: the sandbox keeps cards, not " + *req.PaymentMethod, Field: "payment_method"}
+		return in, errs.ErrNotSupported.Detailf("the sandbox keeps cards, not %s", *req.PaymentMethod).WithField("payment_method")
 	}
 	card := req.Card
 	if card == nil && req.PaymentMethodData != nil {

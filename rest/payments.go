@@ -299,8 +299,7 @@ func (req *paymentsRequest) paymentMethod() (*customer.PaymentMethodInput, error
 		"network_token": d.NetworkToken, "vault_data_card": d.VaultDataCard, "vault_card_token_data": d.VaultCardTokenData,
 	} {
 		if given(raw) {
-			return nil, &errs.Error{Kind: errs.KindInvalid, Type: "invalid_request", Code: "IR_19",
-				Message: "Payment method type not supported: " + name + " is not served by the sandbox", Field: "payment_method_data." + name}
+			return nil, errs.ErrNotSupported.Detailf("%s is not served by the sandbox", name).WithField("payment_method_data." + name)
 		}
 	}
 	data := customer.PaymentMethodData{Billing: d.Billing, Card: d.Card.domain(), Reward: d.Bare == "reward"}

@@ -260,7 +260,7 @@ func TestSuccessRatesAgree(t *testing.T) {
 func TestConnectorSuccessRatesPlan(t *testing.T) {
 	srv, counter := testenv.NewCountingServer(t, testenv.Database(t))
 	if srv.Store.Dialect != dialect.MySQL {
-		t.Skip("the plan checked is MariaDB's")
+		testenv.Skip(t, "no "+testenv.EnvMySQLDSN, "the plan checked is MariaDB's")
 	}
 	c := &client{t: t, srv: srv}
 	m := newRoutedMerchant(t, c, "merchant_rates_plan")

@@ -132,8 +132,7 @@ func (req *v2PaymentMethodCreateRequest) input(svc *customer.Service, r *http.Re
 	case req.PaymentMethodType == nil:
 		return in, errs.MissingField("payment_method_type")
 	case *req.PaymentMethodType != "card":
-		return in, &errs.Error{Kind: errs.KindInvalid, Type: "invalid_request", Code: "IR_19",
-			Message: "Payment method type not supported: the sandbox keeps cards, not " + *req.PaymentMethodType, Field: "payment_method_type"}
+		return in, errs.ErrNotSupported.Detailf("the sandbox keeps cards, not %s", *req.PaymentMethodType).WithField("payment_method_type")
 	case req.CustomerID == nil:
 		return in, errs.MissingField("customer_id")
 	case req.StorageType == nil:

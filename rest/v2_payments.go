@@ -403,8 +403,7 @@ func (req *v2ConfirmRequest) input() (payments.ConfirmInput, error) {
 		return in, errs.MissingField("payment_method_data")
 	}
 	if len(req.SplitPaymentMethodData) > 0 {
-		return in, &errs.Error{Kind: errs.KindInvalid, Type: "invalid_request", Code: "IR_20",
-			Message: "split payment flow not supported", Field: "split_payment_method_data"}
+		return in, errs.ErrFlowNotSupported.Newf("split payment flow not supported").WithField("split_payment_method_data")
 	}
 	if req.PaymentMethodID != nil || req.PaymentToken != nil {
 		// No payment method is ever saved here, so none can be found.

@@ -28,6 +28,12 @@ const (
 	FieldModifiedAt = "modified_at"
 	// FieldPaymentIntentID holds the string denoting the payment_intent_id field in the database.
 	FieldPaymentIntentID = "payment_intent_id"
+	// FieldErrorCode holds the string denoting the error_code field in the database.
+	FieldErrorCode = "error_code"
+	// FieldErrorMessage holds the string denoting the error_message field in the database.
+	FieldErrorMessage = "error_message"
+	// FieldErrorReason holds the string denoting the error_reason field in the database.
+	FieldErrorReason = "error_reason"
 	// FieldAuthorizedAttemptID holds the string denoting the authorized_attempt_id field in the database.
 	FieldAuthorizedAttemptID = "authorized_attempt_id"
 	// FieldStatus holds the string denoting the status field in the database.
@@ -42,12 +48,6 @@ const (
 	FieldCaptureSequence = "capture_sequence"
 	// FieldConnectorCaptureID holds the string denoting the connector_capture_id field in the database.
 	FieldConnectorCaptureID = "connector_capture_id"
-	// FieldErrorCode holds the string denoting the error_code field in the database.
-	FieldErrorCode = "error_code"
-	// FieldErrorMessage holds the string denoting the error_message field in the database.
-	FieldErrorMessage = "error_message"
-	// FieldErrorReason holds the string denoting the error_reason field in the database.
-	FieldErrorReason = "error_reason"
 	// FieldReferenceID holds the string denoting the reference_id field in the database.
 	FieldReferenceID = "reference_id"
 	// EdgePayment holds the string denoting the payment edge name in mutations.
@@ -70,6 +70,9 @@ var Columns = []string{
 	FieldCreatedAt,
 	FieldModifiedAt,
 	FieldPaymentIntentID,
+	FieldErrorCode,
+	FieldErrorMessage,
+	FieldErrorReason,
 	FieldAuthorizedAttemptID,
 	FieldStatus,
 	FieldAmount,
@@ -77,9 +80,6 @@ var Columns = []string{
 	FieldConnector,
 	FieldCaptureSequence,
 	FieldConnectorCaptureID,
-	FieldErrorCode,
-	FieldErrorMessage,
-	FieldErrorReason,
 	FieldReferenceID,
 }
 
@@ -111,14 +111,14 @@ var (
 	UpdateDefaultModifiedAt func() time.Time
 	// PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
 	PaymentIntentIDValidator func(string) error
+	// ErrorCodeValidator is a validator for the "error_code" field. It is called by the builders before save.
+	ErrorCodeValidator func(string) error
 	// AuthorizedAttemptIDValidator is a validator for the "authorized_attempt_id" field. It is called by the builders before save.
 	AuthorizedAttemptIDValidator func(string) error
 	// ConnectorValidator is a validator for the "connector" field. It is called by the builders before save.
 	ConnectorValidator func(string) error
 	// ConnectorCaptureIDValidator is a validator for the "connector_capture_id" field. It is called by the builders before save.
 	ConnectorCaptureIDValidator func(string) error
-	// ErrorCodeValidator is a validator for the "error_code" field. It is called by the builders before save.
-	ErrorCodeValidator func(string) error
 	// ReferenceIDValidator is a validator for the "reference_id" field. It is called by the builders before save.
 	ReferenceIDValidator func(string) error
 	// DefaultID holds the default value on creation for the "id" field.
@@ -193,6 +193,21 @@ func ByPaymentIntentID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPaymentIntentID, opts...).ToFunc()
 }
 
+// ByErrorCode orders the results by the error_code field.
+func ByErrorCode(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldErrorCode, opts...).ToFunc()
+}
+
+// ByErrorMessage orders the results by the error_message field.
+func ByErrorMessage(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldErrorMessage, opts...).ToFunc()
+}
+
+// ByErrorReason orders the results by the error_reason field.
+func ByErrorReason(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldErrorReason, opts...).ToFunc()
+}
+
 // ByAuthorizedAttemptID orders the results by the authorized_attempt_id field.
 func ByAuthorizedAttemptID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldAuthorizedAttemptID, opts...).ToFunc()
@@ -226,21 +241,6 @@ func ByCaptureSequence(opts ...sql.OrderTermOption) OrderOption {
 // ByConnectorCaptureID orders the results by the connector_capture_id field.
 func ByConnectorCaptureID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldConnectorCaptureID, opts...).ToFunc()
-}
-
-// ByErrorCode orders the results by the error_code field.
-func ByErrorCode(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldErrorCode, opts...).ToFunc()
-}
-
-// ByErrorMessage orders the results by the error_message field.
-func ByErrorMessage(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldErrorMessage, opts...).ToFunc()
-}
-
-// ByErrorReason orders the results by the error_reason field.
-func ByErrorReason(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldErrorReason, opts...).ToFunc()
 }
 
 // ByReferenceID orders the results by the reference_id field.

@@ -86,6 +86,21 @@ func PaymentIntentID(v string) predicate.Capture {
 	return predicate.Capture(sql.FieldEQ(FieldPaymentIntentID, v))
 }
 
+// ErrorCode applies equality check predicate on the "error_code" field. It's identical to ErrorCodeEQ.
+func ErrorCode(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldEQ(FieldErrorCode, v))
+}
+
+// ErrorMessage applies equality check predicate on the "error_message" field. It's identical to ErrorMessageEQ.
+func ErrorMessage(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldEQ(FieldErrorMessage, v))
+}
+
+// ErrorReason applies equality check predicate on the "error_reason" field. It's identical to ErrorReasonEQ.
+func ErrorReason(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldEQ(FieldErrorReason, v))
+}
+
 // AuthorizedAttemptID applies equality check predicate on the "authorized_attempt_id" field. It's identical to AuthorizedAttemptIDEQ.
 func AuthorizedAttemptID(v string) predicate.Capture {
 	return predicate.Capture(sql.FieldEQ(FieldAuthorizedAttemptID, v))
@@ -109,21 +124,6 @@ func CaptureSequence(v int) predicate.Capture {
 // ConnectorCaptureID applies equality check predicate on the "connector_capture_id" field. It's identical to ConnectorCaptureIDEQ.
 func ConnectorCaptureID(v string) predicate.Capture {
 	return predicate.Capture(sql.FieldEQ(FieldConnectorCaptureID, v))
-}
-
-// ErrorCode applies equality check predicate on the "error_code" field. It's identical to ErrorCodeEQ.
-func ErrorCode(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldEQ(FieldErrorCode, v))
-}
-
-// ErrorMessage applies equality check predicate on the "error_message" field. It's identical to ErrorMessageEQ.
-func ErrorMessage(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldEQ(FieldErrorMessage, v))
-}
-
-// ErrorReason applies equality check predicate on the "error_reason" field. It's identical to ErrorReasonEQ.
-func ErrorReason(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldEQ(FieldErrorReason, v))
 }
 
 // ReferenceID applies equality check predicate on the "reference_id" field. It's identical to ReferenceIDEQ.
@@ -339,6 +339,231 @@ func PaymentIntentIDEqualFold(v string) predicate.Capture {
 // PaymentIntentIDContainsFold applies the ContainsFold predicate on the "payment_intent_id" field.
 func PaymentIntentIDContainsFold(v string) predicate.Capture {
 	return predicate.Capture(sql.FieldContainsFold(FieldPaymentIntentID, v))
+}
+
+// ErrorCodeEQ applies the EQ predicate on the "error_code" field.
+func ErrorCodeEQ(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldEQ(FieldErrorCode, v))
+}
+
+// ErrorCodeNEQ applies the NEQ predicate on the "error_code" field.
+func ErrorCodeNEQ(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldNEQ(FieldErrorCode, v))
+}
+
+// ErrorCodeIn applies the In predicate on the "error_code" field.
+func ErrorCodeIn(vs ...string) predicate.Capture {
+	return predicate.Capture(sql.FieldIn(FieldErrorCode, vs...))
+}
+
+// ErrorCodeNotIn applies the NotIn predicate on the "error_code" field.
+func ErrorCodeNotIn(vs ...string) predicate.Capture {
+	return predicate.Capture(sql.FieldNotIn(FieldErrorCode, vs...))
+}
+
+// ErrorCodeGT applies the GT predicate on the "error_code" field.
+func ErrorCodeGT(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldGT(FieldErrorCode, v))
+}
+
+// ErrorCodeGTE applies the GTE predicate on the "error_code" field.
+func ErrorCodeGTE(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldGTE(FieldErrorCode, v))
+}
+
+// ErrorCodeLT applies the LT predicate on the "error_code" field.
+func ErrorCodeLT(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldLT(FieldErrorCode, v))
+}
+
+// ErrorCodeLTE applies the LTE predicate on the "error_code" field.
+func ErrorCodeLTE(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldLTE(FieldErrorCode, v))
+}
+
+// ErrorCodeContains applies the Contains predicate on the "error_code" field.
+func ErrorCodeContains(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldContains(FieldErrorCode, v))
+}
+
+// ErrorCodeHasPrefix applies the HasPrefix predicate on the "error_code" field.
+func ErrorCodeHasPrefix(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldHasPrefix(FieldErrorCode, v))
+}
+
+// ErrorCodeHasSuffix applies the HasSuffix predicate on the "error_code" field.
+func ErrorCodeHasSuffix(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldHasSuffix(FieldErrorCode, v))
+}
+
+// ErrorCodeIsNil applies the IsNil predicate on the "error_code" field.
+func ErrorCodeIsNil() predicate.Capture {
+	return predicate.Capture(sql.FieldIsNull(FieldErrorCode))
+}
+
+// ErrorCodeNotNil applies the NotNil predicate on the "error_code" field.
+func ErrorCodeNotNil() predicate.Capture {
+	return predicate.Capture(sql.FieldNotNull(FieldErrorCode))
+}
+
+// ErrorCodeEqualFold applies the EqualFold predicate on the "error_code" field.
+func ErrorCodeEqualFold(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldEqualFold(FieldErrorCode, v))
+}
+
+// ErrorCodeContainsFold applies the ContainsFold predicate on the "error_code" field.
+func ErrorCodeContainsFold(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldContainsFold(FieldErrorCode, v))
+}
+
+// ErrorMessageEQ applies the EQ predicate on the "error_message" field.
+func ErrorMessageEQ(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldEQ(FieldErrorMessage, v))
+}
+
+// ErrorMessageNEQ applies the NEQ predicate on the "error_message" field.
+func ErrorMessageNEQ(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldNEQ(FieldErrorMessage, v))
+}
+
+// ErrorMessageIn applies the In predicate on the "error_message" field.
+func ErrorMessageIn(vs ...string) predicate.Capture {
+	return predicate.Capture(sql.FieldIn(FieldErrorMessage, vs...))
+}
+
+// ErrorMessageNotIn applies the NotIn predicate on the "error_message" field.
+func ErrorMessageNotIn(vs ...string) predicate.Capture {
+	return predicate.Capture(sql.FieldNotIn(FieldErrorMessage, vs...))
+}
+
+// ErrorMessageGT applies the GT predicate on the "error_message" field.
+func ErrorMessageGT(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldGT(FieldErrorMessage, v))
+}
+
+// ErrorMessageGTE applies the GTE predicate on the "error_message" field.
+func ErrorMessageGTE(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldGTE(FieldErrorMessage, v))
+}
+
+// ErrorMessageLT applies the LT predicate on the "error_message" field.
+func ErrorMessageLT(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldLT(FieldErrorMessage, v))
+}
+
+// ErrorMessageLTE applies the LTE predicate on the "error_message" field.
+func ErrorMessageLTE(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldLTE(FieldErrorMessage, v))
+}
+
+// ErrorMessageContains applies the Contains predicate on the "error_message" field.
+func ErrorMessageContains(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldContains(FieldErrorMessage, v))
+}
+
+// ErrorMessageHasPrefix applies the HasPrefix predicate on the "error_message" field.
+func ErrorMessageHasPrefix(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldHasPrefix(FieldErrorMessage, v))
+}
+
+// ErrorMessageHasSuffix applies the HasSuffix predicate on the "error_message" field.
+func ErrorMessageHasSuffix(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldHasSuffix(FieldErrorMessage, v))
+}
+
+// ErrorMessageIsNil applies the IsNil predicate on the "error_message" field.
+func ErrorMessageIsNil() predicate.Capture {
+	return predicate.Capture(sql.FieldIsNull(FieldErrorMessage))
+}
+
+// ErrorMessageNotNil applies the NotNil predicate on the "error_message" field.
+func ErrorMessageNotNil() predicate.Capture {
+	return predicate.Capture(sql.FieldNotNull(FieldErrorMessage))
+}
+
+// ErrorMessageEqualFold applies the EqualFold predicate on the "error_message" field.
+func ErrorMessageEqualFold(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldEqualFold(FieldErrorMessage, v))
+}
+
+// ErrorMessageContainsFold applies the ContainsFold predicate on the "error_message" field.
+func ErrorMessageContainsFold(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldContainsFold(FieldErrorMessage, v))
+}
+
+// ErrorReasonEQ applies the EQ predicate on the "error_reason" field.
+func ErrorReasonEQ(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldEQ(FieldErrorReason, v))
+}
+
+// ErrorReasonNEQ applies the NEQ predicate on the "error_reason" field.
+func ErrorReasonNEQ(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldNEQ(FieldErrorReason, v))
+}
+
+// ErrorReasonIn applies the In predicate on the "error_reason" field.
+func ErrorReasonIn(vs ...string) predicate.Capture {
+	return predicate.Capture(sql.FieldIn(FieldErrorReason, vs...))
+}
+
+// ErrorReasonNotIn applies the NotIn predicate on the "error_reason" field.
+func ErrorReasonNotIn(vs ...string) predicate.Capture {
+	return predicate.Capture(sql.FieldNotIn(FieldErrorReason, vs...))
+}
+
+// ErrorReasonGT applies the GT predicate on the "error_reason" field.
+func ErrorReasonGT(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldGT(FieldErrorReason, v))
+}
+
+// ErrorReasonGTE applies the GTE predicate on the "error_reason" field.
+func ErrorReasonGTE(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldGTE(FieldErrorReason, v))
+}
+
+// ErrorReasonLT applies the LT predicate on the "error_reason" field.
+func ErrorReasonLT(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldLT(FieldErrorReason, v))
+}
+
+// ErrorReasonLTE applies the LTE predicate on the "error_reason" field.
+func ErrorReasonLTE(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldLTE(FieldErrorReason, v))
+}
+
+// ErrorReasonContains applies the Contains predicate on the "error_reason" field.
+func ErrorReasonContains(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldContains(FieldErrorReason, v))
+}
+
+// ErrorReasonHasPrefix applies the HasPrefix predicate on the "error_reason" field.
+func ErrorReasonHasPrefix(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldHasPrefix(FieldErrorReason, v))
+}
+
+// ErrorReasonHasSuffix applies the HasSuffix predicate on the "error_reason" field.
+func ErrorReasonHasSuffix(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldHasSuffix(FieldErrorReason, v))
+}
+
+// ErrorReasonIsNil applies the IsNil predicate on the "error_reason" field.
+func ErrorReasonIsNil() predicate.Capture {
+	return predicate.Capture(sql.FieldIsNull(FieldErrorReason))
+}
+
+// ErrorReasonNotNil applies the NotNil predicate on the "error_reason" field.
+func ErrorReasonNotNil() predicate.Capture {
+	return predicate.Capture(sql.FieldNotNull(FieldErrorReason))
+}
+
+// ErrorReasonEqualFold applies the EqualFold predicate on the "error_reason" field.
+func ErrorReasonEqualFold(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldEqualFold(FieldErrorReason, v))
+}
+
+// ErrorReasonContainsFold applies the ContainsFold predicate on the "error_reason" field.
+func ErrorReasonContainsFold(v string) predicate.Capture {
+	return predicate.Capture(sql.FieldContainsFold(FieldErrorReason, v))
 }
 
 // AuthorizedAttemptIDEQ applies the EQ predicate on the "authorized_attempt_id" field.
@@ -684,231 +909,6 @@ func ConnectorCaptureIDEqualFold(v string) predicate.Capture {
 // ConnectorCaptureIDContainsFold applies the ContainsFold predicate on the "connector_capture_id" field.
 func ConnectorCaptureIDContainsFold(v string) predicate.Capture {
 	return predicate.Capture(sql.FieldContainsFold(FieldConnectorCaptureID, v))
-}
-
-// ErrorCodeEQ applies the EQ predicate on the "error_code" field.
-func ErrorCodeEQ(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldEQ(FieldErrorCode, v))
-}
-
-// ErrorCodeNEQ applies the NEQ predicate on the "error_code" field.
-func ErrorCodeNEQ(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldNEQ(FieldErrorCode, v))
-}
-
-// ErrorCodeIn applies the In predicate on the "error_code" field.
-func ErrorCodeIn(vs ...string) predicate.Capture {
-	return predicate.Capture(sql.FieldIn(FieldErrorCode, vs...))
-}
-
-// ErrorCodeNotIn applies the NotIn predicate on the "error_code" field.
-func ErrorCodeNotIn(vs ...string) predicate.Capture {
-	return predicate.Capture(sql.FieldNotIn(FieldErrorCode, vs...))
-}
-
-// ErrorCodeGT applies the GT predicate on the "error_code" field.
-func ErrorCodeGT(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldGT(FieldErrorCode, v))
-}
-
-// ErrorCodeGTE applies the GTE predicate on the "error_code" field.
-func ErrorCodeGTE(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldGTE(FieldErrorCode, v))
-}
-
-// ErrorCodeLT applies the LT predicate on the "error_code" field.
-func ErrorCodeLT(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldLT(FieldErrorCode, v))
-}
-
-// ErrorCodeLTE applies the LTE predicate on the "error_code" field.
-func ErrorCodeLTE(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldLTE(FieldErrorCode, v))
-}
-
-// ErrorCodeContains applies the Contains predicate on the "error_code" field.
-func ErrorCodeContains(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldContains(FieldErrorCode, v))
-}
-
-// ErrorCodeHasPrefix applies the HasPrefix predicate on the "error_code" field.
-func ErrorCodeHasPrefix(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldHasPrefix(FieldErrorCode, v))
-}
-
-// ErrorCodeHasSuffix applies the HasSuffix predicate on the "error_code" field.
-func ErrorCodeHasSuffix(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldHasSuffix(FieldErrorCode, v))
-}
-
-// ErrorCodeIsNil applies the IsNil predicate on the "error_code" field.
-func ErrorCodeIsNil() predicate.Capture {
-	return predicate.Capture(sql.FieldIsNull(FieldErrorCode))
-}
-
-// ErrorCodeNotNil applies the NotNil predicate on the "error_code" field.
-func ErrorCodeNotNil() predicate.Capture {
-	return predicate.Capture(sql.FieldNotNull(FieldErrorCode))
-}
-
-// ErrorCodeEqualFold applies the EqualFold predicate on the "error_code" field.
-func ErrorCodeEqualFold(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldEqualFold(FieldErrorCode, v))
-}
-
-// ErrorCodeContainsFold applies the ContainsFold predicate on the "error_code" field.
-func ErrorCodeContainsFold(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldContainsFold(FieldErrorCode, v))
-}
-
-// ErrorMessageEQ applies the EQ predicate on the "error_message" field.
-func ErrorMessageEQ(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldEQ(FieldErrorMessage, v))
-}
-
-// ErrorMessageNEQ applies the NEQ predicate on the "error_message" field.
-func ErrorMessageNEQ(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldNEQ(FieldErrorMessage, v))
-}
-
-// ErrorMessageIn applies the In predicate on the "error_message" field.
-func ErrorMessageIn(vs ...string) predicate.Capture {
-	return predicate.Capture(sql.FieldIn(FieldErrorMessage, vs...))
-}
-
-// ErrorMessageNotIn applies the NotIn predicate on the "error_message" field.
-func ErrorMessageNotIn(vs ...string) predicate.Capture {
-	return predicate.Capture(sql.FieldNotIn(FieldErrorMessage, vs...))
-}
-
-// ErrorMessageGT applies the GT predicate on the "error_message" field.
-func ErrorMessageGT(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldGT(FieldErrorMessage, v))
-}
-
-// ErrorMessageGTE applies the GTE predicate on the "error_message" field.
-func ErrorMessageGTE(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldGTE(FieldErrorMessage, v))
-}
-
-// ErrorMessageLT applies the LT predicate on the "error_message" field.
-func ErrorMessageLT(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldLT(FieldErrorMessage, v))
-}
-
-// ErrorMessageLTE applies the LTE predicate on the "error_message" field.
-func ErrorMessageLTE(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldLTE(FieldErrorMessage, v))
-}
-
-// ErrorMessageContains applies the Contains predicate on the "error_message" field.
-func ErrorMessageContains(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldContains(FieldErrorMessage, v))
-}
-
-// ErrorMessageHasPrefix applies the HasPrefix predicate on the "error_message" field.
-func ErrorMessageHasPrefix(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldHasPrefix(FieldErrorMessage, v))
-}
-
-// ErrorMessageHasSuffix applies the HasSuffix predicate on the "error_message" field.
-func ErrorMessageHasSuffix(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldHasSuffix(FieldErrorMessage, v))
-}
-
-// ErrorMessageIsNil applies the IsNil predicate on the "error_message" field.
-func ErrorMessageIsNil() predicate.Capture {
-	return predicate.Capture(sql.FieldIsNull(FieldErrorMessage))
-}
-
-// ErrorMessageNotNil applies the NotNil predicate on the "error_message" field.
-func ErrorMessageNotNil() predicate.Capture {
-	return predicate.Capture(sql.FieldNotNull(FieldErrorMessage))
-}
-
-// ErrorMessageEqualFold applies the EqualFold predicate on the "error_message" field.
-func ErrorMessageEqualFold(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldEqualFold(FieldErrorMessage, v))
-}
-
-// ErrorMessageContainsFold applies the ContainsFold predicate on the "error_message" field.
-func ErrorMessageContainsFold(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldContainsFold(FieldErrorMessage, v))
-}
-
-// ErrorReasonEQ applies the EQ predicate on the "error_reason" field.
-func ErrorReasonEQ(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldEQ(FieldErrorReason, v))
-}
-
-// ErrorReasonNEQ applies the NEQ predicate on the "error_reason" field.
-func ErrorReasonNEQ(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldNEQ(FieldErrorReason, v))
-}
-
-// ErrorReasonIn applies the In predicate on the "error_reason" field.
-func ErrorReasonIn(vs ...string) predicate.Capture {
-	return predicate.Capture(sql.FieldIn(FieldErrorReason, vs...))
-}
-
-// ErrorReasonNotIn applies the NotIn predicate on the "error_reason" field.
-func ErrorReasonNotIn(vs ...string) predicate.Capture {
-	return predicate.Capture(sql.FieldNotIn(FieldErrorReason, vs...))
-}
-
-// ErrorReasonGT applies the GT predicate on the "error_reason" field.
-func ErrorReasonGT(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldGT(FieldErrorReason, v))
-}
-
-// ErrorReasonGTE applies the GTE predicate on the "error_reason" field.
-func ErrorReasonGTE(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldGTE(FieldErrorReason, v))
-}
-
-// ErrorReasonLT applies the LT predicate on the "error_reason" field.
-func ErrorReasonLT(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldLT(FieldErrorReason, v))
-}
-
-// ErrorReasonLTE applies the LTE predicate on the "error_reason" field.
-func ErrorReasonLTE(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldLTE(FieldErrorReason, v))
-}
-
-// ErrorReasonContains applies the Contains predicate on the "error_reason" field.
-func ErrorReasonContains(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldContains(FieldErrorReason, v))
-}
-
-// ErrorReasonHasPrefix applies the HasPrefix predicate on the "error_reason" field.
-func ErrorReasonHasPrefix(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldHasPrefix(FieldErrorReason, v))
-}
-
-// ErrorReasonHasSuffix applies the HasSuffix predicate on the "error_reason" field.
-func ErrorReasonHasSuffix(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldHasSuffix(FieldErrorReason, v))
-}
-
-// ErrorReasonIsNil applies the IsNil predicate on the "error_reason" field.
-func ErrorReasonIsNil() predicate.Capture {
-	return predicate.Capture(sql.FieldIsNull(FieldErrorReason))
-}
-
-// ErrorReasonNotNil applies the NotNil predicate on the "error_reason" field.
-func ErrorReasonNotNil() predicate.Capture {
-	return predicate.Capture(sql.FieldNotNull(FieldErrorReason))
-}
-
-// ErrorReasonEqualFold applies the EqualFold predicate on the "error_reason" field.
-func ErrorReasonEqualFold(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldEqualFold(FieldErrorReason, v))
-}
-
-// ErrorReasonContainsFold applies the ContainsFold predicate on the "error_reason" field.
-func ErrorReasonContainsFold(v string) predicate.Capture {
-	return predicate.Capture(sql.FieldContainsFold(FieldErrorReason, v))
 }
 
 // ReferenceIDEQ applies the EQ predicate on the "reference_id" field.

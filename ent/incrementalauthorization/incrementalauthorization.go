@@ -26,6 +26,10 @@ const (
 	FieldModifiedAt = "modified_at"
 	// FieldPaymentIntentID holds the string denoting the payment_intent_id field in the database.
 	FieldPaymentIntentID = "payment_intent_id"
+	// FieldErrorCode holds the string denoting the error_code field in the database.
+	FieldErrorCode = "error_code"
+	// FieldErrorMessage holds the string denoting the error_message field in the database.
+	FieldErrorMessage = "error_message"
 	// FieldAttemptID holds the string denoting the attempt_id field in the database.
 	FieldAttemptID = "attempt_id"
 	// FieldAmount holds the string denoting the amount field in the database.
@@ -36,10 +40,6 @@ const (
 	FieldStatus = "status"
 	// FieldConnectorAuthorizationID holds the string denoting the connector_authorization_id field in the database.
 	FieldConnectorAuthorizationID = "connector_authorization_id"
-	// FieldErrorCode holds the string denoting the error_code field in the database.
-	FieldErrorCode = "error_code"
-	// FieldErrorMessage holds the string denoting the error_message field in the database.
-	FieldErrorMessage = "error_message"
 	// EdgePayment holds the string denoting the payment edge name in mutations.
 	EdgePayment = "payment"
 	// Table holds the table name of the incrementalauthorization in the database.
@@ -60,13 +60,13 @@ var Columns = []string{
 	FieldCreatedAt,
 	FieldModifiedAt,
 	FieldPaymentIntentID,
+	FieldErrorCode,
+	FieldErrorMessage,
 	FieldAttemptID,
 	FieldAmount,
 	FieldPreviouslyAuthorizedAmount,
 	FieldStatus,
 	FieldConnectorAuthorizationID,
-	FieldErrorCode,
-	FieldErrorMessage,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -97,12 +97,12 @@ var (
 	UpdateDefaultModifiedAt func() time.Time
 	// PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
 	PaymentIntentIDValidator func(string) error
+	// ErrorCodeValidator is a validator for the "error_code" field. It is called by the builders before save.
+	ErrorCodeValidator func(string) error
 	// AttemptIDValidator is a validator for the "attempt_id" field. It is called by the builders before save.
 	AttemptIDValidator func(string) error
 	// ConnectorAuthorizationIDValidator is a validator for the "connector_authorization_id" field. It is called by the builders before save.
 	ConnectorAuthorizationIDValidator func(string) error
-	// ErrorCodeValidator is a validator for the "error_code" field. It is called by the builders before save.
-	ErrorCodeValidator func(string) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -161,6 +161,16 @@ func ByPaymentIntentID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPaymentIntentID, opts...).ToFunc()
 }
 
+// ByErrorCode orders the results by the error_code field.
+func ByErrorCode(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldErrorCode, opts...).ToFunc()
+}
+
+// ByErrorMessage orders the results by the error_message field.
+func ByErrorMessage(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldErrorMessage, opts...).ToFunc()
+}
+
 // ByAttemptID orders the results by the attempt_id field.
 func ByAttemptID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldAttemptID, opts...).ToFunc()
@@ -184,16 +194,6 @@ func ByStatus(opts ...sql.OrderTermOption) OrderOption {
 // ByConnectorAuthorizationID orders the results by the connector_authorization_id field.
 func ByConnectorAuthorizationID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldConnectorAuthorizationID, opts...).ToFunc()
-}
-
-// ByErrorCode orders the results by the error_code field.
-func ByErrorCode(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldErrorCode, opts...).ToFunc()
-}
-
-// ByErrorMessage orders the results by the error_message field.
-func ByErrorMessage(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldErrorMessage, opts...).ToFunc()
 }
 
 // ByPaymentField orders the results by payment field.

@@ -85,6 +85,16 @@ func PaymentIntentID(v string) predicate.IncrementalAuthorization {
 	return predicate.IncrementalAuthorization(sql.FieldEQ(FieldPaymentIntentID, v))
 }
 
+// ErrorCode applies equality check predicate on the "error_code" field. It's identical to ErrorCodeEQ.
+func ErrorCode(v string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldEQ(FieldErrorCode, v))
+}
+
+// ErrorMessage applies equality check predicate on the "error_message" field. It's identical to ErrorMessageEQ.
+func ErrorMessage(v string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldEQ(FieldErrorMessage, v))
+}
+
 // AttemptID applies equality check predicate on the "attempt_id" field. It's identical to AttemptIDEQ.
 func AttemptID(v string) predicate.IncrementalAuthorization {
 	return predicate.IncrementalAuthorization(sql.FieldEQ(FieldAttemptID, v))
@@ -103,16 +113,6 @@ func PreviouslyAuthorizedAmount(v int64) predicate.IncrementalAuthorization {
 // ConnectorAuthorizationID applies equality check predicate on the "connector_authorization_id" field. It's identical to ConnectorAuthorizationIDEQ.
 func ConnectorAuthorizationID(v string) predicate.IncrementalAuthorization {
 	return predicate.IncrementalAuthorization(sql.FieldEQ(FieldConnectorAuthorizationID, v))
-}
-
-// ErrorCode applies equality check predicate on the "error_code" field. It's identical to ErrorCodeEQ.
-func ErrorCode(v string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldEQ(FieldErrorCode, v))
-}
-
-// ErrorMessage applies equality check predicate on the "error_message" field. It's identical to ErrorMessageEQ.
-func ErrorMessage(v string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldEQ(FieldErrorMessage, v))
 }
 
 // MerchantIDEQ applies the EQ predicate on the "merchant_id" field.
@@ -323,6 +323,156 @@ func PaymentIntentIDEqualFold(v string) predicate.IncrementalAuthorization {
 // PaymentIntentIDContainsFold applies the ContainsFold predicate on the "payment_intent_id" field.
 func PaymentIntentIDContainsFold(v string) predicate.IncrementalAuthorization {
 	return predicate.IncrementalAuthorization(sql.FieldContainsFold(FieldPaymentIntentID, v))
+}
+
+// ErrorCodeEQ applies the EQ predicate on the "error_code" field.
+func ErrorCodeEQ(v string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldEQ(FieldErrorCode, v))
+}
+
+// ErrorCodeNEQ applies the NEQ predicate on the "error_code" field.
+func ErrorCodeNEQ(v string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldNEQ(FieldErrorCode, v))
+}
+
+// ErrorCodeIn applies the In predicate on the "error_code" field.
+func ErrorCodeIn(vs ...string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldIn(FieldErrorCode, vs...))
+}
+
+// ErrorCodeNotIn applies the NotIn predicate on the "error_code" field.
+func ErrorCodeNotIn(vs ...string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldNotIn(FieldErrorCode, vs...))
+}
+
+// ErrorCodeGT applies the GT predicate on the "error_code" field.
+func ErrorCodeGT(v string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldGT(FieldErrorCode, v))
+}
+
+// ErrorCodeGTE applies the GTE predicate on the "error_code" field.
+func ErrorCodeGTE(v string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldGTE(FieldErrorCode, v))
+}
+
+// ErrorCodeLT applies the LT predicate on the "error_code" field.
+func ErrorCodeLT(v string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldLT(FieldErrorCode, v))
+}
+
+// ErrorCodeLTE applies the LTE predicate on the "error_code" field.
+func ErrorCodeLTE(v string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldLTE(FieldErrorCode, v))
+}
+
+// ErrorCodeContains applies the Contains predicate on the "error_code" field.
+func ErrorCodeContains(v string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldContains(FieldErrorCode, v))
+}
+
+// ErrorCodeHasPrefix applies the HasPrefix predicate on the "error_code" field.
+func ErrorCodeHasPrefix(v string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldHasPrefix(FieldErrorCode, v))
+}
+
+// ErrorCodeHasSuffix applies the HasSuffix predicate on the "error_code" field.
+func ErrorCodeHasSuffix(v string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldHasSuffix(FieldErrorCode, v))
+}
+
+// ErrorCodeIsNil applies the IsNil predicate on the "error_code" field.
+func ErrorCodeIsNil() predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldIsNull(FieldErrorCode))
+}
+
+// ErrorCodeNotNil applies the NotNil predicate on the "error_code" field.
+func ErrorCodeNotNil() predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldNotNull(FieldErrorCode))
+}
+
+// ErrorCodeEqualFold applies the EqualFold predicate on the "error_code" field.
+func ErrorCodeEqualFold(v string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldEqualFold(FieldErrorCode, v))
+}
+
+// ErrorCodeContainsFold applies the ContainsFold predicate on the "error_code" field.
+func ErrorCodeContainsFold(v string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldContainsFold(FieldErrorCode, v))
+}
+
+// ErrorMessageEQ applies the EQ predicate on the "error_message" field.
+func ErrorMessageEQ(v string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldEQ(FieldErrorMessage, v))
+}
+
+// ErrorMessageNEQ applies the NEQ predicate on the "error_message" field.
+func ErrorMessageNEQ(v string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldNEQ(FieldErrorMessage, v))
+}
+
+// ErrorMessageIn applies the In predicate on the "error_message" field.
+func ErrorMessageIn(vs ...string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldIn(FieldErrorMessage, vs...))
+}
+
+// ErrorMessageNotIn applies the NotIn predicate on the "error_message" field.
+func ErrorMessageNotIn(vs ...string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldNotIn(FieldErrorMessage, vs...))
+}
+
+// ErrorMessageGT applies the GT predicate on the "error_message" field.
+func ErrorMessageGT(v string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldGT(FieldErrorMessage, v))
+}
+
+// ErrorMessageGTE applies the GTE predicate on the "error_message" field.
+func ErrorMessageGTE(v string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldGTE(FieldErrorMessage, v))
+}
+
+// ErrorMessageLT applies the LT predicate on the "error_message" field.
+func ErrorMessageLT(v string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldLT(FieldErrorMessage, v))
+}
+
+// ErrorMessageLTE applies the LTE predicate on the "error_message" field.
+func ErrorMessageLTE(v string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldLTE(FieldErrorMessage, v))
+}
+
+// ErrorMessageContains applies the Contains predicate on the "error_message" field.
+func ErrorMessageContains(v string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldContains(FieldErrorMessage, v))
+}
+
+// ErrorMessageHasPrefix applies the HasPrefix predicate on the "error_message" field.
+func ErrorMessageHasPrefix(v string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldHasPrefix(FieldErrorMessage, v))
+}
+
+// ErrorMessageHasSuffix applies the HasSuffix predicate on the "error_message" field.
+func ErrorMessageHasSuffix(v string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldHasSuffix(FieldErrorMessage, v))
+}
+
+// ErrorMessageIsNil applies the IsNil predicate on the "error_message" field.
+func ErrorMessageIsNil() predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldIsNull(FieldErrorMessage))
+}
+
+// ErrorMessageNotNil applies the NotNil predicate on the "error_message" field.
+func ErrorMessageNotNil() predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldNotNull(FieldErrorMessage))
+}
+
+// ErrorMessageEqualFold applies the EqualFold predicate on the "error_message" field.
+func ErrorMessageEqualFold(v string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldEqualFold(FieldErrorMessage, v))
+}
+
+// ErrorMessageContainsFold applies the ContainsFold predicate on the "error_message" field.
+func ErrorMessageContainsFold(v string) predicate.IncrementalAuthorization {
+	return predicate.IncrementalAuthorization(sql.FieldContainsFold(FieldErrorMessage, v))
 }
 
 // AttemptIDEQ applies the EQ predicate on the "attempt_id" field.
@@ -563,156 +713,6 @@ func ConnectorAuthorizationIDEqualFold(v string) predicate.IncrementalAuthorizat
 // ConnectorAuthorizationIDContainsFold applies the ContainsFold predicate on the "connector_authorization_id" field.
 func ConnectorAuthorizationIDContainsFold(v string) predicate.IncrementalAuthorization {
 	return predicate.IncrementalAuthorization(sql.FieldContainsFold(FieldConnectorAuthorizationID, v))
-}
-
-// ErrorCodeEQ applies the EQ predicate on the "error_code" field.
-func ErrorCodeEQ(v string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldEQ(FieldErrorCode, v))
-}
-
-// ErrorCodeNEQ applies the NEQ predicate on the "error_code" field.
-func ErrorCodeNEQ(v string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldNEQ(FieldErrorCode, v))
-}
-
-// ErrorCodeIn applies the In predicate on the "error_code" field.
-func ErrorCodeIn(vs ...string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldIn(FieldErrorCode, vs...))
-}
-
-// ErrorCodeNotIn applies the NotIn predicate on the "error_code" field.
-func ErrorCodeNotIn(vs ...string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldNotIn(FieldErrorCode, vs...))
-}
-
-// ErrorCodeGT applies the GT predicate on the "error_code" field.
-func ErrorCodeGT(v string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldGT(FieldErrorCode, v))
-}
-
-// ErrorCodeGTE applies the GTE predicate on the "error_code" field.
-func ErrorCodeGTE(v string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldGTE(FieldErrorCode, v))
-}
-
-// ErrorCodeLT applies the LT predicate on the "error_code" field.
-func ErrorCodeLT(v string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldLT(FieldErrorCode, v))
-}
-
-// ErrorCodeLTE applies the LTE predicate on the "error_code" field.
-func ErrorCodeLTE(v string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldLTE(FieldErrorCode, v))
-}
-
-// ErrorCodeContains applies the Contains predicate on the "error_code" field.
-func ErrorCodeContains(v string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldContains(FieldErrorCode, v))
-}
-
-// ErrorCodeHasPrefix applies the HasPrefix predicate on the "error_code" field.
-func ErrorCodeHasPrefix(v string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldHasPrefix(FieldErrorCode, v))
-}
-
-// ErrorCodeHasSuffix applies the HasSuffix predicate on the "error_code" field.
-func ErrorCodeHasSuffix(v string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldHasSuffix(FieldErrorCode, v))
-}
-
-// ErrorCodeIsNil applies the IsNil predicate on the "error_code" field.
-func ErrorCodeIsNil() predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldIsNull(FieldErrorCode))
-}
-
-// ErrorCodeNotNil applies the NotNil predicate on the "error_code" field.
-func ErrorCodeNotNil() predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldNotNull(FieldErrorCode))
-}
-
-// ErrorCodeEqualFold applies the EqualFold predicate on the "error_code" field.
-func ErrorCodeEqualFold(v string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldEqualFold(FieldErrorCode, v))
-}
-
-// ErrorCodeContainsFold applies the ContainsFold predicate on the "error_code" field.
-func ErrorCodeContainsFold(v string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldContainsFold(FieldErrorCode, v))
-}
-
-// ErrorMessageEQ applies the EQ predicate on the "error_message" field.
-func ErrorMessageEQ(v string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldEQ(FieldErrorMessage, v))
-}
-
-// ErrorMessageNEQ applies the NEQ predicate on the "error_message" field.
-func ErrorMessageNEQ(v string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldNEQ(FieldErrorMessage, v))
-}
-
-// ErrorMessageIn applies the In predicate on the "error_message" field.
-func ErrorMessageIn(vs ...string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldIn(FieldErrorMessage, vs...))
-}
-
-// ErrorMessageNotIn applies the NotIn predicate on the "error_message" field.
-func ErrorMessageNotIn(vs ...string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldNotIn(FieldErrorMessage, vs...))
-}
-
-// ErrorMessageGT applies the GT predicate on the "error_message" field.
-func ErrorMessageGT(v string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldGT(FieldErrorMessage, v))
-}
-
-// ErrorMessageGTE applies the GTE predicate on the "error_message" field.
-func ErrorMessageGTE(v string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldGTE(FieldErrorMessage, v))
-}
-
-// ErrorMessageLT applies the LT predicate on the "error_message" field.
-func ErrorMessageLT(v string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldLT(FieldErrorMessage, v))
-}
-
-// ErrorMessageLTE applies the LTE predicate on the "error_message" field.
-func ErrorMessageLTE(v string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldLTE(FieldErrorMessage, v))
-}
-
-// ErrorMessageContains applies the Contains predicate on the "error_message" field.
-func ErrorMessageContains(v string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldContains(FieldErrorMessage, v))
-}
-
-// ErrorMessageHasPrefix applies the HasPrefix predicate on the "error_message" field.
-func ErrorMessageHasPrefix(v string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldHasPrefix(FieldErrorMessage, v))
-}
-
-// ErrorMessageHasSuffix applies the HasSuffix predicate on the "error_message" field.
-func ErrorMessageHasSuffix(v string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldHasSuffix(FieldErrorMessage, v))
-}
-
-// ErrorMessageIsNil applies the IsNil predicate on the "error_message" field.
-func ErrorMessageIsNil() predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldIsNull(FieldErrorMessage))
-}
-
-// ErrorMessageNotNil applies the NotNil predicate on the "error_message" field.
-func ErrorMessageNotNil() predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldNotNull(FieldErrorMessage))
-}
-
-// ErrorMessageEqualFold applies the EqualFold predicate on the "error_message" field.
-func ErrorMessageEqualFold(v string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldEqualFold(FieldErrorMessage, v))
-}
-
-// ErrorMessageContainsFold applies the ContainsFold predicate on the "error_message" field.
-func ErrorMessageContainsFold(v string) predicate.IncrementalAuthorization {
-	return predicate.IncrementalAuthorization(sql.FieldContainsFold(FieldErrorMessage, v))
 }
 
 // HasPayment applies the HasEdge predicate on the "payment" edge.

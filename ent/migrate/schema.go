@@ -74,6 +74,9 @@ var (
 		{Name: "merchant_id", Type: field.TypeString, Size: 64},
 		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
 		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "error_code", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "error_message", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "error_reason", Type: field.TypeString, Nullable: true, Size: 2147483647},
 		{Name: "authorized_attempt_id", Type: field.TypeString, Size: 64},
 		{Name: "status", Type: field.TypeEnum, Enums: []string{"started", "charged", "pending", "failed"}, Default: "started"},
 		{Name: "amount", Type: field.TypeInt64},
@@ -81,9 +84,6 @@ var (
 		{Name: "connector", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "capture_sequence", Type: field.TypeInt},
 		{Name: "connector_capture_id", Type: field.TypeString, Nullable: true, Size: 255},
-		{Name: "error_code", Type: field.TypeString, Nullable: true, Size: 255},
-		{Name: "error_message", Type: field.TypeString, Nullable: true, Size: 2147483647},
-		{Name: "error_reason", Type: field.TypeString, Nullable: true, Size: 2147483647},
 		{Name: "reference_id", Type: field.TypeString, Nullable: true, Size: 255},
 		{Name: "payment_intent_id", Type: field.TypeString, Size: 64},
 	}
@@ -104,7 +104,7 @@ var (
 			{
 				Name:    "capture_payment_intent_id_capture_sequence",
 				Unique:  true,
-				Columns: []*schema.Column{CapturesColumns[15], CapturesColumns[9]},
+				Columns: []*schema.Column{CapturesColumns[15], CapturesColumns[12]},
 			},
 			{
 				Name:    "capture_merchant_id_created_at_id",
@@ -114,7 +114,7 @@ var (
 			{
 				Name:    "capture_status_modified_at",
 				Unique:  false,
-				Columns: []*schema.Column{CapturesColumns[5], CapturesColumns[3]},
+				Columns: []*schema.Column{CapturesColumns[8], CapturesColumns[3]},
 			},
 		},
 	}
@@ -200,14 +200,14 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "dispute_merchant_id_created_at_id",
-				Unique:  false,
-				Columns: []*schema.Column{DisputesColumns[1], DisputesColumns[2], DisputesColumns[0]},
-			},
-			{
 				Name:    "dispute_payment_intent_id_created_at",
 				Unique:  false,
 				Columns: []*schema.Column{DisputesColumns[20], DisputesColumns[2]},
+			},
+			{
+				Name:    "dispute_merchant_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{DisputesColumns[1], DisputesColumns[2], DisputesColumns[0]},
 			},
 			{
 				Name:    "dispute_analytics",
@@ -308,14 +308,14 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "eventdeliveryattempt_event_id_created_at_id",
-				Unique:  false,
-				Columns: []*schema.Column{EventDeliveryAttemptsColumns[10], EventDeliveryAttemptsColumns[2], EventDeliveryAttemptsColumns[0]},
-			},
-			{
 				Name:    "eventdeliveryattempt_merchant_id_created_at_id",
 				Unique:  false,
 				Columns: []*schema.Column{EventDeliveryAttemptsColumns[1], EventDeliveryAttemptsColumns[2], EventDeliveryAttemptsColumns[0]},
+			},
+			{
+				Name:    "eventdeliveryattempt_event_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{EventDeliveryAttemptsColumns[10], EventDeliveryAttemptsColumns[2], EventDeliveryAttemptsColumns[0]},
 			},
 		},
 	}
@@ -351,14 +351,14 @@ var (
 		PrimaryKey: []*schema.Column{GsmRulesColumns[0]},
 		Indexes: []*schema.Index{
 			{
-				Name:    "gsmrule_merchant_id_lookup_key",
-				Unique:  true,
-				Columns: []*schema.Column{GsmRulesColumns[1], GsmRulesColumns[9]},
-			},
-			{
 				Name:    "gsmrule_merchant_id_created_at_id",
 				Unique:  false,
 				Columns: []*schema.Column{GsmRulesColumns[1], GsmRulesColumns[2], GsmRulesColumns[0]},
+			},
+			{
+				Name:    "gsmrule_merchant_id_lookup_key",
+				Unique:  true,
+				Columns: []*schema.Column{GsmRulesColumns[1], GsmRulesColumns[9]},
 			},
 		},
 	}
@@ -368,13 +368,13 @@ var (
 		{Name: "merchant_id", Type: field.TypeString, Size: 64},
 		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
 		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "error_code", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "error_message", Type: field.TypeString, Nullable: true, Size: 2147483647},
 		{Name: "attempt_id", Type: field.TypeString, Size: 64},
 		{Name: "amount", Type: field.TypeInt64},
 		{Name: "previously_authorized_amount", Type: field.TypeInt64},
 		{Name: "status", Type: field.TypeEnum, Enums: []string{"success", "failure", "processing"}},
 		{Name: "connector_authorization_id", Type: field.TypeString, Nullable: true, Size: 255},
-		{Name: "error_code", Type: field.TypeString, Nullable: true, Size: 255},
-		{Name: "error_message", Type: field.TypeString, Nullable: true, Size: 2147483647},
 		{Name: "payment_intent_id", Type: field.TypeString, Size: 64},
 	}
 	// IncrementalAuthorizationsTable holds the schema information for the "incremental_authorizations" table.
@@ -598,6 +598,13 @@ var (
 		{Name: "merchant_id", Type: field.TypeString, Size: 64},
 		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
 		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "error_code", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "error_message", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "error_reason", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "unified_code", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "unified_message", Type: field.TypeString, Nullable: true, Size: 1024},
+		{Name: "issuer_error_code", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "issuer_error_message", Type: field.TypeString, Nullable: true, Size: 1024},
 		{Name: "status", Type: field.TypeEnum, Enums: []string{"started", "authentication_failed", "router_declined", "authentication_pending", "authentication_successful", "authorized", "authorization_failed", "charged", "authorizing", "cod_initiated", "voided", "voided_post_charge", "void_initiated", "capture_initiated", "capture_failed", "void_failed", "auto_refunded", "partial_charged", "partially_authorized", "partial_charged_and_chargeable", "unresolved", "pending", "failure", "payment_method_awaited", "confirmation_awaited", "device_data_collection_pending", "integrity_failure", "expired"}, Default: "started"},
 		{Name: "amount", Type: field.TypeInt64},
 		{Name: "net_amount", Type: field.TypeInt64},
@@ -624,13 +631,6 @@ var (
 		{Name: "payment_experience", Type: field.TypeString, Nullable: true, Size: 32},
 		{Name: "payment_token", Type: field.TypeString, Nullable: true, Size: 128},
 		{Name: "mandate_id", Type: field.TypeString, Nullable: true, Size: 64},
-		{Name: "error_code", Type: field.TypeString, Nullable: true, Size: 255},
-		{Name: "error_message", Type: field.TypeString, Nullable: true, Size: 2147483647},
-		{Name: "error_reason", Type: field.TypeString, Nullable: true, Size: 2147483647},
-		{Name: "unified_code", Type: field.TypeString, Nullable: true, Size: 255},
-		{Name: "unified_message", Type: field.TypeString, Nullable: true, Size: 1024},
-		{Name: "issuer_error_code", Type: field.TypeString, Nullable: true, Size: 255},
-		{Name: "issuer_error_message", Type: field.TypeString, Nullable: true, Size: 1024},
 		{Name: "network_advice_code", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "network_decline_code", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "network_transaction_id", Type: field.TypeString, Nullable: true, Size: 255},
@@ -673,12 +673,12 @@ var (
 			{
 				Name:    "paymentattempt_status_modified_at",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentAttemptsColumns[4], PaymentAttemptsColumns[3]},
+				Columns: []*schema.Column{PaymentAttemptsColumns[11], PaymentAttemptsColumns[3]},
 			},
 			{
 				Name:    "paymentattempt_merchant_id_created_at_merchant_connector_id_status",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentAttemptsColumns[1], PaymentAttemptsColumns[2], PaymentAttemptsColumns[13], PaymentAttemptsColumns[4]},
+				Columns: []*schema.Column{PaymentAttemptsColumns[1], PaymentAttemptsColumns[2], PaymentAttemptsColumns[20], PaymentAttemptsColumns[11]},
 			},
 		},
 	}
@@ -918,6 +918,12 @@ var (
 		{Name: "merchant_id", Type: field.TypeString, Size: 64},
 		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
 		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "error_code", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "error_message", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "unified_code", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "unified_message", Type: field.TypeString, Nullable: true, Size: 1024},
+		{Name: "issuer_error_code", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "issuer_error_message", Type: field.TypeString, Nullable: true, Size: 1024},
 		{Name: "refund_id", Type: field.TypeString, Size: 64},
 		{Name: "attempt_id", Type: field.TypeString, Size: 64},
 		{Name: "profile_id", Type: field.TypeString, Size: 64},
@@ -930,12 +936,6 @@ var (
 		{Name: "status", Type: field.TypeEnum, Enums: []string{"succeeded", "failed", "pending", "review"}, Default: "pending"},
 		{Name: "reason", Type: field.TypeString, Nullable: true, Size: 255},
 		{Name: "metadata", Type: field.TypeJSON, Nullable: true},
-		{Name: "error_code", Type: field.TypeString, Nullable: true, Size: 255},
-		{Name: "error_message", Type: field.TypeString, Nullable: true, Size: 2147483647},
-		{Name: "unified_code", Type: field.TypeString, Nullable: true, Size: 255},
-		{Name: "unified_message", Type: field.TypeString, Nullable: true, Size: 1024},
-		{Name: "issuer_error_code", Type: field.TypeString, Nullable: true, Size: 255},
-		{Name: "issuer_error_message", Type: field.TypeString, Nullable: true, Size: 1024},
 		{Name: "split_refunds", Type: field.TypeJSON, Nullable: true},
 		{Name: "raw_connector_response", Type: field.TypeString, Nullable: true, Size: 2147483647},
 		{Name: "payment_intent_id", Type: field.TypeString, Size: 64},
@@ -955,6 +955,11 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "refund_payment_intent_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{RefundsColumns[24], RefundsColumns[2]},
+			},
+			{
 				Name:    "refund_merchant_id_created_at_id",
 				Unique:  false,
 				Columns: []*schema.Column{RefundsColumns[1], RefundsColumns[2], RefundsColumns[0]},
@@ -962,22 +967,17 @@ var (
 			{
 				Name:    "refund_merchant_id_refund_id",
 				Unique:  true,
-				Columns: []*schema.Column{RefundsColumns[1], RefundsColumns[4]},
-			},
-			{
-				Name:    "refund_payment_intent_id_created_at",
-				Unique:  false,
-				Columns: []*schema.Column{RefundsColumns[24], RefundsColumns[2]},
+				Columns: []*schema.Column{RefundsColumns[1], RefundsColumns[10]},
 			},
 			{
 				Name:    "refund_status_modified_at",
 				Unique:  false,
-				Columns: []*schema.Column{RefundsColumns[13], RefundsColumns[3]},
+				Columns: []*schema.Column{RefundsColumns[19], RefundsColumns[3]},
 			},
 			{
 				Name:    "refund_analytics",
 				Unique:  false,
-				Columns: []*schema.Column{RefundsColumns[1], RefundsColumns[2], RefundsColumns[6], RefundsColumns[13], RefundsColumns[11], RefundsColumns[10]},
+				Columns: []*schema.Column{RefundsColumns[1], RefundsColumns[2], RefundsColumns[12], RefundsColumns[19], RefundsColumns[17], RefundsColumns[16]},
 			},
 		},
 	}

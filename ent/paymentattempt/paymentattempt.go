@@ -28,6 +28,20 @@ const (
 	FieldModifiedAt = "modified_at"
 	// FieldPaymentIntentID holds the string denoting the payment_intent_id field in the database.
 	FieldPaymentIntentID = "payment_intent_id"
+	// FieldErrorCode holds the string denoting the error_code field in the database.
+	FieldErrorCode = "error_code"
+	// FieldErrorMessage holds the string denoting the error_message field in the database.
+	FieldErrorMessage = "error_message"
+	// FieldErrorReason holds the string denoting the error_reason field in the database.
+	FieldErrorReason = "error_reason"
+	// FieldUnifiedCode holds the string denoting the unified_code field in the database.
+	FieldUnifiedCode = "unified_code"
+	// FieldUnifiedMessage holds the string denoting the unified_message field in the database.
+	FieldUnifiedMessage = "unified_message"
+	// FieldIssuerErrorCode holds the string denoting the issuer_error_code field in the database.
+	FieldIssuerErrorCode = "issuer_error_code"
+	// FieldIssuerErrorMessage holds the string denoting the issuer_error_message field in the database.
+	FieldIssuerErrorMessage = "issuer_error_message"
 	// FieldStatus holds the string denoting the status field in the database.
 	FieldStatus = "status"
 	// FieldAmount holds the string denoting the amount field in the database.
@@ -80,20 +94,6 @@ const (
 	FieldPaymentToken = "payment_token"
 	// FieldMandateID holds the string denoting the mandate_id field in the database.
 	FieldMandateID = "mandate_id"
-	// FieldErrorCode holds the string denoting the error_code field in the database.
-	FieldErrorCode = "error_code"
-	// FieldErrorMessage holds the string denoting the error_message field in the database.
-	FieldErrorMessage = "error_message"
-	// FieldErrorReason holds the string denoting the error_reason field in the database.
-	FieldErrorReason = "error_reason"
-	// FieldUnifiedCode holds the string denoting the unified_code field in the database.
-	FieldUnifiedCode = "unified_code"
-	// FieldUnifiedMessage holds the string denoting the unified_message field in the database.
-	FieldUnifiedMessage = "unified_message"
-	// FieldIssuerErrorCode holds the string denoting the issuer_error_code field in the database.
-	FieldIssuerErrorCode = "issuer_error_code"
-	// FieldIssuerErrorMessage holds the string denoting the issuer_error_message field in the database.
-	FieldIssuerErrorMessage = "issuer_error_message"
 	// FieldNetworkAdviceCode holds the string denoting the network_advice_code field in the database.
 	FieldNetworkAdviceCode = "network_advice_code"
 	// FieldNetworkDeclineCode holds the string denoting the network_decline_code field in the database.
@@ -140,6 +140,13 @@ var Columns = []string{
 	FieldCreatedAt,
 	FieldModifiedAt,
 	FieldPaymentIntentID,
+	FieldErrorCode,
+	FieldErrorMessage,
+	FieldErrorReason,
+	FieldUnifiedCode,
+	FieldUnifiedMessage,
+	FieldIssuerErrorCode,
+	FieldIssuerErrorMessage,
 	FieldStatus,
 	FieldAmount,
 	FieldNetAmount,
@@ -166,13 +173,6 @@ var Columns = []string{
 	FieldPaymentExperience,
 	FieldPaymentToken,
 	FieldMandateID,
-	FieldErrorCode,
-	FieldErrorMessage,
-	FieldErrorReason,
-	FieldUnifiedCode,
-	FieldUnifiedMessage,
-	FieldIssuerErrorCode,
-	FieldIssuerErrorMessage,
 	FieldNetworkAdviceCode,
 	FieldNetworkDeclineCode,
 	FieldNetworkTransactionID,
@@ -216,6 +216,16 @@ var (
 	UpdateDefaultModifiedAt func() time.Time
 	// PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
 	PaymentIntentIDValidator func(string) error
+	// ErrorCodeValidator is a validator for the "error_code" field. It is called by the builders before save.
+	ErrorCodeValidator func(string) error
+	// UnifiedCodeValidator is a validator for the "unified_code" field. It is called by the builders before save.
+	UnifiedCodeValidator func(string) error
+	// UnifiedMessageValidator is a validator for the "unified_message" field. It is called by the builders before save.
+	UnifiedMessageValidator func(string) error
+	// IssuerErrorCodeValidator is a validator for the "issuer_error_code" field. It is called by the builders before save.
+	IssuerErrorCodeValidator func(string) error
+	// IssuerErrorMessageValidator is a validator for the "issuer_error_message" field. It is called by the builders before save.
+	IssuerErrorMessageValidator func(string) error
 	// DefaultAmountCapturable holds the default value on creation for the "amount_capturable" field.
 	DefaultAmountCapturable int64
 	// ConnectorValidator is a validator for the "connector" field. It is called by the builders before save.
@@ -244,16 +254,6 @@ var (
 	PaymentTokenValidator func(string) error
 	// MandateIDValidator is a validator for the "mandate_id" field. It is called by the builders before save.
 	MandateIDValidator func(string) error
-	// ErrorCodeValidator is a validator for the "error_code" field. It is called by the builders before save.
-	ErrorCodeValidator func(string) error
-	// UnifiedCodeValidator is a validator for the "unified_code" field. It is called by the builders before save.
-	UnifiedCodeValidator func(string) error
-	// UnifiedMessageValidator is a validator for the "unified_message" field. It is called by the builders before save.
-	UnifiedMessageValidator func(string) error
-	// IssuerErrorCodeValidator is a validator for the "issuer_error_code" field. It is called by the builders before save.
-	IssuerErrorCodeValidator func(string) error
-	// IssuerErrorMessageValidator is a validator for the "issuer_error_message" field. It is called by the builders before save.
-	IssuerErrorMessageValidator func(string) error
 	// NetworkAdviceCodeValidator is a validator for the "network_advice_code" field. It is called by the builders before save.
 	NetworkAdviceCodeValidator func(string) error
 	// NetworkDeclineCodeValidator is a validator for the "network_decline_code" field. It is called by the builders before save.
@@ -415,6 +415,41 @@ func ByPaymentIntentID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPaymentIntentID, opts...).ToFunc()
 }
 
+// ByErrorCode orders the results by the error_code field.
+func ByErrorCode(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldErrorCode, opts...).ToFunc()
+}
+
+// ByErrorMessage orders the results by the error_message field.
+func ByErrorMessage(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldErrorMessage, opts...).ToFunc()
+}
+
+// ByErrorReason orders the results by the error_reason field.
+func ByErrorReason(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldErrorReason, opts...).ToFunc()
+}
+
+// ByUnifiedCode orders the results by the unified_code field.
+func ByUnifiedCode(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldUnifiedCode, opts...).ToFunc()
+}
+
+// ByUnifiedMessage orders the results by the unified_message field.
+func ByUnifiedMessage(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldUnifiedMessage, opts...).ToFunc()
+}
+
+// ByIssuerErrorCode orders the results by the issuer_error_code field.
+func ByIssuerErrorCode(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldIssuerErrorCode, opts...).ToFunc()
+}
+
+// ByIssuerErrorMessage orders the results by the issuer_error_message field.
+func ByIssuerErrorMessage(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldIssuerErrorMessage, opts...).ToFunc()
+}
+
 // ByStatus orders the results by the status field.
 func ByStatus(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldStatus, opts...).ToFunc()
@@ -528,41 +563,6 @@ func ByPaymentToken(opts ...sql.OrderTermOption) OrderOption {
 // ByMandateID orders the results by the mandate_id field.
 func ByMandateID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldMandateID, opts...).ToFunc()
-}
-
-// ByErrorCode orders the results by the error_code field.
-func ByErrorCode(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldErrorCode, opts...).ToFunc()
-}
-
-// ByErrorMessage orders the results by the error_message field.
-func ByErrorMessage(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldErrorMessage, opts...).ToFunc()
-}
-
-// ByErrorReason orders the results by the error_reason field.
-func ByErrorReason(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldErrorReason, opts...).ToFunc()
-}
-
-// ByUnifiedCode orders the results by the unified_code field.
-func ByUnifiedCode(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldUnifiedCode, opts...).ToFunc()
-}
-
-// ByUnifiedMessage orders the results by the unified_message field.
-func ByUnifiedMessage(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldUnifiedMessage, opts...).ToFunc()
-}
-
-// ByIssuerErrorCode orders the results by the issuer_error_code field.
-func ByIssuerErrorCode(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldIssuerErrorCode, opts...).ToFunc()
-}
-
-// ByIssuerErrorMessage orders the results by the issuer_error_message field.
-func ByIssuerErrorMessage(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldIssuerErrorMessage, opts...).ToFunc()
 }
 
 // ByNetworkAdviceCode orders the results by the network_advice_code field.

@@ -86,6 +86,41 @@ func PaymentIntentID(v string) predicate.PaymentAttempt {
 	return predicate.PaymentAttempt(sql.FieldEQ(FieldPaymentIntentID, v))
 }
 
+// ErrorCode applies equality check predicate on the "error_code" field. It's identical to ErrorCodeEQ.
+func ErrorCode(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldErrorCode, v))
+}
+
+// ErrorMessage applies equality check predicate on the "error_message" field. It's identical to ErrorMessageEQ.
+func ErrorMessage(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldErrorMessage, v))
+}
+
+// ErrorReason applies equality check predicate on the "error_reason" field. It's identical to ErrorReasonEQ.
+func ErrorReason(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldErrorReason, v))
+}
+
+// UnifiedCode applies equality check predicate on the "unified_code" field. It's identical to UnifiedCodeEQ.
+func UnifiedCode(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldUnifiedCode, v))
+}
+
+// UnifiedMessage applies equality check predicate on the "unified_message" field. It's identical to UnifiedMessageEQ.
+func UnifiedMessage(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldUnifiedMessage, v))
+}
+
+// IssuerErrorCode applies equality check predicate on the "issuer_error_code" field. It's identical to IssuerErrorCodeEQ.
+func IssuerErrorCode(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldIssuerErrorCode, v))
+}
+
+// IssuerErrorMessage applies equality check predicate on the "issuer_error_message" field. It's identical to IssuerErrorMessageEQ.
+func IssuerErrorMessage(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldIssuerErrorMessage, v))
+}
+
 // Amount applies equality check predicate on the "amount" field. It's identical to AmountEQ.
 func Amount(v int64) predicate.PaymentAttempt {
 	return predicate.PaymentAttempt(sql.FieldEQ(FieldAmount, v))
@@ -179,41 +214,6 @@ func PaymentToken(v string) predicate.PaymentAttempt {
 // MandateID applies equality check predicate on the "mandate_id" field. It's identical to MandateIDEQ.
 func MandateID(v string) predicate.PaymentAttempt {
 	return predicate.PaymentAttempt(sql.FieldEQ(FieldMandateID, v))
-}
-
-// ErrorCode applies equality check predicate on the "error_code" field. It's identical to ErrorCodeEQ.
-func ErrorCode(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldEQ(FieldErrorCode, v))
-}
-
-// ErrorMessage applies equality check predicate on the "error_message" field. It's identical to ErrorMessageEQ.
-func ErrorMessage(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldEQ(FieldErrorMessage, v))
-}
-
-// ErrorReason applies equality check predicate on the "error_reason" field. It's identical to ErrorReasonEQ.
-func ErrorReason(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldEQ(FieldErrorReason, v))
-}
-
-// UnifiedCode applies equality check predicate on the "unified_code" field. It's identical to UnifiedCodeEQ.
-func UnifiedCode(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldEQ(FieldUnifiedCode, v))
-}
-
-// UnifiedMessage applies equality check predicate on the "unified_message" field. It's identical to UnifiedMessageEQ.
-func UnifiedMessage(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldEQ(FieldUnifiedMessage, v))
-}
-
-// IssuerErrorCode applies equality check predicate on the "issuer_error_code" field. It's identical to IssuerErrorCodeEQ.
-func IssuerErrorCode(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldEQ(FieldIssuerErrorCode, v))
-}
-
-// IssuerErrorMessage applies equality check predicate on the "issuer_error_message" field. It's identical to IssuerErrorMessageEQ.
-func IssuerErrorMessage(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldEQ(FieldIssuerErrorMessage, v))
 }
 
 // NetworkAdviceCode applies equality check predicate on the "network_advice_code" field. It's identical to NetworkAdviceCodeEQ.
@@ -469,6 +469,531 @@ func PaymentIntentIDEqualFold(v string) predicate.PaymentAttempt {
 // PaymentIntentIDContainsFold applies the ContainsFold predicate on the "payment_intent_id" field.
 func PaymentIntentIDContainsFold(v string) predicate.PaymentAttempt {
 	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldPaymentIntentID, v))
+}
+
+// ErrorCodeEQ applies the EQ predicate on the "error_code" field.
+func ErrorCodeEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldErrorCode, v))
+}
+
+// ErrorCodeNEQ applies the NEQ predicate on the "error_code" field.
+func ErrorCodeNEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNEQ(FieldErrorCode, v))
+}
+
+// ErrorCodeIn applies the In predicate on the "error_code" field.
+func ErrorCodeIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIn(FieldErrorCode, vs...))
+}
+
+// ErrorCodeNotIn applies the NotIn predicate on the "error_code" field.
+func ErrorCodeNotIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotIn(FieldErrorCode, vs...))
+}
+
+// ErrorCodeGT applies the GT predicate on the "error_code" field.
+func ErrorCodeGT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGT(FieldErrorCode, v))
+}
+
+// ErrorCodeGTE applies the GTE predicate on the "error_code" field.
+func ErrorCodeGTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGTE(FieldErrorCode, v))
+}
+
+// ErrorCodeLT applies the LT predicate on the "error_code" field.
+func ErrorCodeLT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLT(FieldErrorCode, v))
+}
+
+// ErrorCodeLTE applies the LTE predicate on the "error_code" field.
+func ErrorCodeLTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLTE(FieldErrorCode, v))
+}
+
+// ErrorCodeContains applies the Contains predicate on the "error_code" field.
+func ErrorCodeContains(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContains(FieldErrorCode, v))
+}
+
+// ErrorCodeHasPrefix applies the HasPrefix predicate on the "error_code" field.
+func ErrorCodeHasPrefix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasPrefix(FieldErrorCode, v))
+}
+
+// ErrorCodeHasSuffix applies the HasSuffix predicate on the "error_code" field.
+func ErrorCodeHasSuffix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasSuffix(FieldErrorCode, v))
+}
+
+// ErrorCodeIsNil applies the IsNil predicate on the "error_code" field.
+func ErrorCodeIsNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIsNull(FieldErrorCode))
+}
+
+// ErrorCodeNotNil applies the NotNil predicate on the "error_code" field.
+func ErrorCodeNotNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotNull(FieldErrorCode))
+}
+
+// ErrorCodeEqualFold applies the EqualFold predicate on the "error_code" field.
+func ErrorCodeEqualFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEqualFold(FieldErrorCode, v))
+}
+
+// ErrorCodeContainsFold applies the ContainsFold predicate on the "error_code" field.
+func ErrorCodeContainsFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldErrorCode, v))
+}
+
+// ErrorMessageEQ applies the EQ predicate on the "error_message" field.
+func ErrorMessageEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldErrorMessage, v))
+}
+
+// ErrorMessageNEQ applies the NEQ predicate on the "error_message" field.
+func ErrorMessageNEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNEQ(FieldErrorMessage, v))
+}
+
+// ErrorMessageIn applies the In predicate on the "error_message" field.
+func ErrorMessageIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIn(FieldErrorMessage, vs...))
+}
+
+// ErrorMessageNotIn applies the NotIn predicate on the "error_message" field.
+func ErrorMessageNotIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotIn(FieldErrorMessage, vs...))
+}
+
+// ErrorMessageGT applies the GT predicate on the "error_message" field.
+func ErrorMessageGT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGT(FieldErrorMessage, v))
+}
+
+// ErrorMessageGTE applies the GTE predicate on the "error_message" field.
+func ErrorMessageGTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGTE(FieldErrorMessage, v))
+}
+
+// ErrorMessageLT applies the LT predicate on the "error_message" field.
+func ErrorMessageLT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLT(FieldErrorMessage, v))
+}
+
+// ErrorMessageLTE applies the LTE predicate on the "error_message" field.
+func ErrorMessageLTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLTE(FieldErrorMessage, v))
+}
+
+// ErrorMessageContains applies the Contains predicate on the "error_message" field.
+func ErrorMessageContains(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContains(FieldErrorMessage, v))
+}
+
+// ErrorMessageHasPrefix applies the HasPrefix predicate on the "error_message" field.
+func ErrorMessageHasPrefix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasPrefix(FieldErrorMessage, v))
+}
+
+// ErrorMessageHasSuffix applies the HasSuffix predicate on the "error_message" field.
+func ErrorMessageHasSuffix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasSuffix(FieldErrorMessage, v))
+}
+
+// ErrorMessageIsNil applies the IsNil predicate on the "error_message" field.
+func ErrorMessageIsNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIsNull(FieldErrorMessage))
+}
+
+// ErrorMessageNotNil applies the NotNil predicate on the "error_message" field.
+func ErrorMessageNotNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotNull(FieldErrorMessage))
+}
+
+// ErrorMessageEqualFold applies the EqualFold predicate on the "error_message" field.
+func ErrorMessageEqualFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEqualFold(FieldErrorMessage, v))
+}
+
+// ErrorMessageContainsFold applies the ContainsFold predicate on the "error_message" field.
+func ErrorMessageContainsFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldErrorMessage, v))
+}
+
+// ErrorReasonEQ applies the EQ predicate on the "error_reason" field.
+func ErrorReasonEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldErrorReason, v))
+}
+
+// ErrorReasonNEQ applies the NEQ predicate on the "error_reason" field.
+func ErrorReasonNEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNEQ(FieldErrorReason, v))
+}
+
+// ErrorReasonIn applies the In predicate on the "error_reason" field.
+func ErrorReasonIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIn(FieldErrorReason, vs...))
+}
+
+// ErrorReasonNotIn applies the NotIn predicate on the "error_reason" field.
+func ErrorReasonNotIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotIn(FieldErrorReason, vs...))
+}
+
+// ErrorReasonGT applies the GT predicate on the "error_reason" field.
+func ErrorReasonGT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGT(FieldErrorReason, v))
+}
+
+// ErrorReasonGTE applies the GTE predicate on the "error_reason" field.
+func ErrorReasonGTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGTE(FieldErrorReason, v))
+}
+
+// ErrorReasonLT applies the LT predicate on the "error_reason" field.
+func ErrorReasonLT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLT(FieldErrorReason, v))
+}
+
+// ErrorReasonLTE applies the LTE predicate on the "error_reason" field.
+func ErrorReasonLTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLTE(FieldErrorReason, v))
+}
+
+// ErrorReasonContains applies the Contains predicate on the "error_reason" field.
+func ErrorReasonContains(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContains(FieldErrorReason, v))
+}
+
+// ErrorReasonHasPrefix applies the HasPrefix predicate on the "error_reason" field.
+func ErrorReasonHasPrefix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasPrefix(FieldErrorReason, v))
+}
+
+// ErrorReasonHasSuffix applies the HasSuffix predicate on the "error_reason" field.
+func ErrorReasonHasSuffix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasSuffix(FieldErrorReason, v))
+}
+
+// ErrorReasonIsNil applies the IsNil predicate on the "error_reason" field.
+func ErrorReasonIsNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIsNull(FieldErrorReason))
+}
+
+// ErrorReasonNotNil applies the NotNil predicate on the "error_reason" field.
+func ErrorReasonNotNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotNull(FieldErrorReason))
+}
+
+// ErrorReasonEqualFold applies the EqualFold predicate on the "error_reason" field.
+func ErrorReasonEqualFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEqualFold(FieldErrorReason, v))
+}
+
+// ErrorReasonContainsFold applies the ContainsFold predicate on the "error_reason" field.
+func ErrorReasonContainsFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldErrorReason, v))
+}
+
+// UnifiedCodeEQ applies the EQ predicate on the "unified_code" field.
+func UnifiedCodeEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldUnifiedCode, v))
+}
+
+// UnifiedCodeNEQ applies the NEQ predicate on the "unified_code" field.
+func UnifiedCodeNEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNEQ(FieldUnifiedCode, v))
+}
+
+// UnifiedCodeIn applies the In predicate on the "unified_code" field.
+func UnifiedCodeIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIn(FieldUnifiedCode, vs...))
+}
+
+// UnifiedCodeNotIn applies the NotIn predicate on the "unified_code" field.
+func UnifiedCodeNotIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotIn(FieldUnifiedCode, vs...))
+}
+
+// UnifiedCodeGT applies the GT predicate on the "unified_code" field.
+func UnifiedCodeGT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGT(FieldUnifiedCode, v))
+}
+
+// UnifiedCodeGTE applies the GTE predicate on the "unified_code" field.
+func UnifiedCodeGTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGTE(FieldUnifiedCode, v))
+}
+
+// UnifiedCodeLT applies the LT predicate on the "unified_code" field.
+func UnifiedCodeLT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLT(FieldUnifiedCode, v))
+}
+
+// UnifiedCodeLTE applies the LTE predicate on the "unified_code" field.
+func UnifiedCodeLTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLTE(FieldUnifiedCode, v))
+}
+
+// UnifiedCodeContains applies the Contains predicate on the "unified_code" field.
+func UnifiedCodeContains(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContains(FieldUnifiedCode, v))
+}
+
+// UnifiedCodeHasPrefix applies the HasPrefix predicate on the "unified_code" field.
+func UnifiedCodeHasPrefix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasPrefix(FieldUnifiedCode, v))
+}
+
+// UnifiedCodeHasSuffix applies the HasSuffix predicate on the "unified_code" field.
+func UnifiedCodeHasSuffix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasSuffix(FieldUnifiedCode, v))
+}
+
+// UnifiedCodeIsNil applies the IsNil predicate on the "unified_code" field.
+func UnifiedCodeIsNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIsNull(FieldUnifiedCode))
+}
+
+// UnifiedCodeNotNil applies the NotNil predicate on the "unified_code" field.
+func UnifiedCodeNotNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotNull(FieldUnifiedCode))
+}
+
+// UnifiedCodeEqualFold applies the EqualFold predicate on the "unified_code" field.
+func UnifiedCodeEqualFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEqualFold(FieldUnifiedCode, v))
+}
+
+// UnifiedCodeContainsFold applies the ContainsFold predicate on the "unified_code" field.
+func UnifiedCodeContainsFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldUnifiedCode, v))
+}
+
+// UnifiedMessageEQ applies the EQ predicate on the "unified_message" field.
+func UnifiedMessageEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldUnifiedMessage, v))
+}
+
+// UnifiedMessageNEQ applies the NEQ predicate on the "unified_message" field.
+func UnifiedMessageNEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNEQ(FieldUnifiedMessage, v))
+}
+
+// UnifiedMessageIn applies the In predicate on the "unified_message" field.
+func UnifiedMessageIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIn(FieldUnifiedMessage, vs...))
+}
+
+// UnifiedMessageNotIn applies the NotIn predicate on the "unified_message" field.
+func UnifiedMessageNotIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotIn(FieldUnifiedMessage, vs...))
+}
+
+// UnifiedMessageGT applies the GT predicate on the "unified_message" field.
+func UnifiedMessageGT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGT(FieldUnifiedMessage, v))
+}
+
+// UnifiedMessageGTE applies the GTE predicate on the "unified_message" field.
+func UnifiedMessageGTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGTE(FieldUnifiedMessage, v))
+}
+
+// UnifiedMessageLT applies the LT predicate on the "unified_message" field.
+func UnifiedMessageLT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLT(FieldUnifiedMessage, v))
+}
+
+// UnifiedMessageLTE applies the LTE predicate on the "unified_message" field.
+func UnifiedMessageLTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLTE(FieldUnifiedMessage, v))
+}
+
+// UnifiedMessageContains applies the Contains predicate on the "unified_message" field.
+func UnifiedMessageContains(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContains(FieldUnifiedMessage, v))
+}
+
+// UnifiedMessageHasPrefix applies the HasPrefix predicate on the "unified_message" field.
+func UnifiedMessageHasPrefix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasPrefix(FieldUnifiedMessage, v))
+}
+
+// UnifiedMessageHasSuffix applies the HasSuffix predicate on the "unified_message" field.
+func UnifiedMessageHasSuffix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasSuffix(FieldUnifiedMessage, v))
+}
+
+// UnifiedMessageIsNil applies the IsNil predicate on the "unified_message" field.
+func UnifiedMessageIsNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIsNull(FieldUnifiedMessage))
+}
+
+// UnifiedMessageNotNil applies the NotNil predicate on the "unified_message" field.
+func UnifiedMessageNotNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotNull(FieldUnifiedMessage))
+}
+
+// UnifiedMessageEqualFold applies the EqualFold predicate on the "unified_message" field.
+func UnifiedMessageEqualFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEqualFold(FieldUnifiedMessage, v))
+}
+
+// UnifiedMessageContainsFold applies the ContainsFold predicate on the "unified_message" field.
+func UnifiedMessageContainsFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldUnifiedMessage, v))
+}
+
+// IssuerErrorCodeEQ applies the EQ predicate on the "issuer_error_code" field.
+func IssuerErrorCodeEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldIssuerErrorCode, v))
+}
+
+// IssuerErrorCodeNEQ applies the NEQ predicate on the "issuer_error_code" field.
+func IssuerErrorCodeNEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNEQ(FieldIssuerErrorCode, v))
+}
+
+// IssuerErrorCodeIn applies the In predicate on the "issuer_error_code" field.
+func IssuerErrorCodeIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIn(FieldIssuerErrorCode, vs...))
+}
+
+// IssuerErrorCodeNotIn applies the NotIn predicate on the "issuer_error_code" field.
+func IssuerErrorCodeNotIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotIn(FieldIssuerErrorCode, vs...))
+}
+
+// IssuerErrorCodeGT applies the GT predicate on the "issuer_error_code" field.
+func IssuerErrorCodeGT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGT(FieldIssuerErrorCode, v))
+}
+
+// IssuerErrorCodeGTE applies the GTE predicate on the "issuer_error_code" field.
+func IssuerErrorCodeGTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGTE(FieldIssuerErrorCode, v))
+}
+
+// IssuerErrorCodeLT applies the LT predicate on the "issuer_error_code" field.
+func IssuerErrorCodeLT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLT(FieldIssuerErrorCode, v))
+}
+
+// IssuerErrorCodeLTE applies the LTE predicate on the "issuer_error_code" field.
+func IssuerErrorCodeLTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLTE(FieldIssuerErrorCode, v))
+}
+
+// IssuerErrorCodeContains applies the Contains predicate on the "issuer_error_code" field.
+func IssuerErrorCodeContains(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContains(FieldIssuerErrorCode, v))
+}
+
+// IssuerErrorCodeHasPrefix applies the HasPrefix predicate on the "issuer_error_code" field.
+func IssuerErrorCodeHasPrefix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasPrefix(FieldIssuerErrorCode, v))
+}
+
+// IssuerErrorCodeHasSuffix applies the HasSuffix predicate on the "issuer_error_code" field.
+func IssuerErrorCodeHasSuffix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasSuffix(FieldIssuerErrorCode, v))
+}
+
+// IssuerErrorCodeIsNil applies the IsNil predicate on the "issuer_error_code" field.
+func IssuerErrorCodeIsNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIsNull(FieldIssuerErrorCode))
+}
+
+// IssuerErrorCodeNotNil applies the NotNil predicate on the "issuer_error_code" field.
+func IssuerErrorCodeNotNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotNull(FieldIssuerErrorCode))
+}
+
+// IssuerErrorCodeEqualFold applies the EqualFold predicate on the "issuer_error_code" field.
+func IssuerErrorCodeEqualFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEqualFold(FieldIssuerErrorCode, v))
+}
+
+// IssuerErrorCodeContainsFold applies the ContainsFold predicate on the "issuer_error_code" field.
+func IssuerErrorCodeContainsFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldIssuerErrorCode, v))
+}
+
+// IssuerErrorMessageEQ applies the EQ predicate on the "issuer_error_message" field.
+func IssuerErrorMessageEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldIssuerErrorMessage, v))
+}
+
+// IssuerErrorMessageNEQ applies the NEQ predicate on the "issuer_error_message" field.
+func IssuerErrorMessageNEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNEQ(FieldIssuerErrorMessage, v))
+}
+
+// IssuerErrorMessageIn applies the In predicate on the "issuer_error_message" field.
+func IssuerErrorMessageIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIn(FieldIssuerErrorMessage, vs...))
+}
+
+// IssuerErrorMessageNotIn applies the NotIn predicate on the "issuer_error_message" field.
+func IssuerErrorMessageNotIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotIn(FieldIssuerErrorMessage, vs...))
+}
+
+// IssuerErrorMessageGT applies the GT predicate on the "issuer_error_message" field.
+func IssuerErrorMessageGT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGT(FieldIssuerErrorMessage, v))
+}
+
+// IssuerErrorMessageGTE applies the GTE predicate on the "issuer_error_message" field.
+func IssuerErrorMessageGTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGTE(FieldIssuerErrorMessage, v))
+}
+
+// IssuerErrorMessageLT applies the LT predicate on the "issuer_error_message" field.
+func IssuerErrorMessageLT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLT(FieldIssuerErrorMessage, v))
+}
+
+// IssuerErrorMessageLTE applies the LTE predicate on the "issuer_error_message" field.
+func IssuerErrorMessageLTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLTE(FieldIssuerErrorMessage, v))
+}
+
+// IssuerErrorMessageContains applies the Contains predicate on the "issuer_error_message" field.
+func IssuerErrorMessageContains(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContains(FieldIssuerErrorMessage, v))
+}
+
+// IssuerErrorMessageHasPrefix applies the HasPrefix predicate on the "issuer_error_message" field.
+func IssuerErrorMessageHasPrefix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasPrefix(FieldIssuerErrorMessage, v))
+}
+
+// IssuerErrorMessageHasSuffix applies the HasSuffix predicate on the "issuer_error_message" field.
+func IssuerErrorMessageHasSuffix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasSuffix(FieldIssuerErrorMessage, v))
+}
+
+// IssuerErrorMessageIsNil applies the IsNil predicate on the "issuer_error_message" field.
+func IssuerErrorMessageIsNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIsNull(FieldIssuerErrorMessage))
+}
+
+// IssuerErrorMessageNotNil applies the NotNil predicate on the "issuer_error_message" field.
+func IssuerErrorMessageNotNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotNull(FieldIssuerErrorMessage))
+}
+
+// IssuerErrorMessageEqualFold applies the EqualFold predicate on the "issuer_error_message" field.
+func IssuerErrorMessageEqualFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEqualFold(FieldIssuerErrorMessage, v))
+}
+
+// IssuerErrorMessageContainsFold applies the ContainsFold predicate on the "issuer_error_message" field.
+func IssuerErrorMessageContainsFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldIssuerErrorMessage, v))
 }
 
 // StatusEQ applies the EQ predicate on the "status" field.
@@ -1854,531 +2379,6 @@ func MandateIDEqualFold(v string) predicate.PaymentAttempt {
 // MandateIDContainsFold applies the ContainsFold predicate on the "mandate_id" field.
 func MandateIDContainsFold(v string) predicate.PaymentAttempt {
 	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldMandateID, v))
-}
-
-// ErrorCodeEQ applies the EQ predicate on the "error_code" field.
-func ErrorCodeEQ(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldEQ(FieldErrorCode, v))
-}
-
-// ErrorCodeNEQ applies the NEQ predicate on the "error_code" field.
-func ErrorCodeNEQ(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldNEQ(FieldErrorCode, v))
-}
-
-// ErrorCodeIn applies the In predicate on the "error_code" field.
-func ErrorCodeIn(vs ...string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldIn(FieldErrorCode, vs...))
-}
-
-// ErrorCodeNotIn applies the NotIn predicate on the "error_code" field.
-func ErrorCodeNotIn(vs ...string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldNotIn(FieldErrorCode, vs...))
-}
-
-// ErrorCodeGT applies the GT predicate on the "error_code" field.
-func ErrorCodeGT(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldGT(FieldErrorCode, v))
-}
-
-// ErrorCodeGTE applies the GTE predicate on the "error_code" field.
-func ErrorCodeGTE(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldGTE(FieldErrorCode, v))
-}
-
-// ErrorCodeLT applies the LT predicate on the "error_code" field.
-func ErrorCodeLT(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldLT(FieldErrorCode, v))
-}
-
-// ErrorCodeLTE applies the LTE predicate on the "error_code" field.
-func ErrorCodeLTE(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldLTE(FieldErrorCode, v))
-}
-
-// ErrorCodeContains applies the Contains predicate on the "error_code" field.
-func ErrorCodeContains(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldContains(FieldErrorCode, v))
-}
-
-// ErrorCodeHasPrefix applies the HasPrefix predicate on the "error_code" field.
-func ErrorCodeHasPrefix(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldHasPrefix(FieldErrorCode, v))
-}
-
-// ErrorCodeHasSuffix applies the HasSuffix predicate on the "error_code" field.
-func ErrorCodeHasSuffix(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldHasSuffix(FieldErrorCode, v))
-}
-
-// ErrorCodeIsNil applies the IsNil predicate on the "error_code" field.
-func ErrorCodeIsNil() predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldIsNull(FieldErrorCode))
-}
-
-// ErrorCodeNotNil applies the NotNil predicate on the "error_code" field.
-func ErrorCodeNotNil() predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldNotNull(FieldErrorCode))
-}
-
-// ErrorCodeEqualFold applies the EqualFold predicate on the "error_code" field.
-func ErrorCodeEqualFold(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldEqualFold(FieldErrorCode, v))
-}
-
-// ErrorCodeContainsFold applies the ContainsFold predicate on the "error_code" field.
-func ErrorCodeContainsFold(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldErrorCode, v))
-}
-
-// ErrorMessageEQ applies the EQ predicate on the "error_message" field.
-func ErrorMessageEQ(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldEQ(FieldErrorMessage, v))
-}
-
-// ErrorMessageNEQ applies the NEQ predicate on the "error_message" field.
-func ErrorMessageNEQ(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldNEQ(FieldErrorMessage, v))
-}
-
-// ErrorMessageIn applies the In predicate on the "error_message" field.
-func ErrorMessageIn(vs ...string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldIn(FieldErrorMessage, vs...))
-}
-
-// ErrorMessageNotIn applies the NotIn predicate on the "error_message" field.
-func ErrorMessageNotIn(vs ...string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldNotIn(FieldErrorMessage, vs...))
-}
-
-// ErrorMessageGT applies the GT predicate on the "error_message" field.
-func ErrorMessageGT(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldGT(FieldErrorMessage, v))
-}
-
-// ErrorMessageGTE applies the GTE predicate on the "error_message" field.
-func ErrorMessageGTE(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldGTE(FieldErrorMessage, v))
-}
-
-// ErrorMessageLT applies the LT predicate on the "error_message" field.
-func ErrorMessageLT(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldLT(FieldErrorMessage, v))
-}
-
-// ErrorMessageLTE applies the LTE predicate on the "error_message" field.
-func ErrorMessageLTE(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldLTE(FieldErrorMessage, v))
-}
-
-// ErrorMessageContains applies the Contains predicate on the "error_message" field.
-func ErrorMessageContains(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldContains(FieldErrorMessage, v))
-}
-
-// ErrorMessageHasPrefix applies the HasPrefix predicate on the "error_message" field.
-func ErrorMessageHasPrefix(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldHasPrefix(FieldErrorMessage, v))
-}
-
-// ErrorMessageHasSuffix applies the HasSuffix predicate on the "error_message" field.
-func ErrorMessageHasSuffix(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldHasSuffix(FieldErrorMessage, v))
-}
-
-// ErrorMessageIsNil applies the IsNil predicate on the "error_message" field.
-func ErrorMessageIsNil() predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldIsNull(FieldErrorMessage))
-}
-
-// ErrorMessageNotNil applies the NotNil predicate on the "error_message" field.
-func ErrorMessageNotNil() predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldNotNull(FieldErrorMessage))
-}
-
-// ErrorMessageEqualFold applies the EqualFold predicate on the "error_message" field.
-func ErrorMessageEqualFold(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldEqualFold(FieldErrorMessage, v))
-}
-
-// ErrorMessageContainsFold applies the ContainsFold predicate on the "error_message" field.
-func ErrorMessageContainsFold(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldErrorMessage, v))
-}
-
-// ErrorReasonEQ applies the EQ predicate on the "error_reason" field.
-func ErrorReasonEQ(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldEQ(FieldErrorReason, v))
-}
-
-// ErrorReasonNEQ applies the NEQ predicate on the "error_reason" field.
-func ErrorReasonNEQ(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldNEQ(FieldErrorReason, v))
-}
-
-// ErrorReasonIn applies the In predicate on the "error_reason" field.
-func ErrorReasonIn(vs ...string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldIn(FieldErrorReason, vs...))
-}
-
-// ErrorReasonNotIn applies the NotIn predicate on the "error_reason" field.
-func ErrorReasonNotIn(vs ...string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldNotIn(FieldErrorReason, vs...))
-}
-
-// ErrorReasonGT applies the GT predicate on the "error_reason" field.
-func ErrorReasonGT(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldGT(FieldErrorReason, v))
-}
-
-// ErrorReasonGTE applies the GTE predicate on the "error_reason" field.
-func ErrorReasonGTE(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldGTE(FieldErrorReason, v))
-}
-
-// ErrorReasonLT applies the LT predicate on the "error_reason" field.
-func ErrorReasonLT(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldLT(FieldErrorReason, v))
-}
-
-// ErrorReasonLTE applies the LTE predicate on the "error_reason" field.
-func ErrorReasonLTE(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldLTE(FieldErrorReason, v))
-}
-
-// ErrorReasonContains applies the Contains predicate on the "error_reason" field.
-func ErrorReasonContains(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldContains(FieldErrorReason, v))
-}
-
-// ErrorReasonHasPrefix applies the HasPrefix predicate on the "error_reason" field.
-func ErrorReasonHasPrefix(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldHasPrefix(FieldErrorReason, v))
-}
-
-// ErrorReasonHasSuffix applies the HasSuffix predicate on the "error_reason" field.
-func ErrorReasonHasSuffix(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldHasSuffix(FieldErrorReason, v))
-}
-
-// ErrorReasonIsNil applies the IsNil predicate on the "error_reason" field.
-func ErrorReasonIsNil() predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldIsNull(FieldErrorReason))
-}
-
-// ErrorReasonNotNil applies the NotNil predicate on the "error_reason" field.
-func ErrorReasonNotNil() predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldNotNull(FieldErrorReason))
-}
-
-// ErrorReasonEqualFold applies the EqualFold predicate on the "error_reason" field.
-func ErrorReasonEqualFold(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldEqualFold(FieldErrorReason, v))
-}
-
-// ErrorReasonContainsFold applies the ContainsFold predicate on the "error_reason" field.
-func ErrorReasonContainsFold(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldErrorReason, v))
-}
-
-// UnifiedCodeEQ applies the EQ predicate on the "unified_code" field.
-func UnifiedCodeEQ(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldEQ(FieldUnifiedCode, v))
-}
-
-// UnifiedCodeNEQ applies the NEQ predicate on the "unified_code" field.
-func UnifiedCodeNEQ(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldNEQ(FieldUnifiedCode, v))
-}
-
-// UnifiedCodeIn applies the In predicate on the "unified_code" field.
-func UnifiedCodeIn(vs ...string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldIn(FieldUnifiedCode, vs...))
-}
-
-// UnifiedCodeNotIn applies the NotIn predicate on the "unified_code" field.
-func UnifiedCodeNotIn(vs ...string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldNotIn(FieldUnifiedCode, vs...))
-}
-
-// UnifiedCodeGT applies the GT predicate on the "unified_code" field.
-func UnifiedCodeGT(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldGT(FieldUnifiedCode, v))
-}
-
-// UnifiedCodeGTE applies the GTE predicate on the "unified_code" field.
-func UnifiedCodeGTE(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldGTE(FieldUnifiedCode, v))
-}
-
-// UnifiedCodeLT applies the LT predicate on the "unified_code" field.
-func UnifiedCodeLT(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldLT(FieldUnifiedCode, v))
-}
-
-// UnifiedCodeLTE applies the LTE predicate on the "unified_code" field.
-func UnifiedCodeLTE(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldLTE(FieldUnifiedCode, v))
-}
-
-// UnifiedCodeContains applies the Contains predicate on the "unified_code" field.
-func UnifiedCodeContains(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldContains(FieldUnifiedCode, v))
-}
-
-// UnifiedCodeHasPrefix applies the HasPrefix predicate on the "unified_code" field.
-func UnifiedCodeHasPrefix(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldHasPrefix(FieldUnifiedCode, v))
-}
-
-// UnifiedCodeHasSuffix applies the HasSuffix predicate on the "unified_code" field.
-func UnifiedCodeHasSuffix(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldHasSuffix(FieldUnifiedCode, v))
-}
-
-// UnifiedCodeIsNil applies the IsNil predicate on the "unified_code" field.
-func UnifiedCodeIsNil() predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldIsNull(FieldUnifiedCode))
-}
-
-// UnifiedCodeNotNil applies the NotNil predicate on the "unified_code" field.
-func UnifiedCodeNotNil() predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldNotNull(FieldUnifiedCode))
-}
-
-// UnifiedCodeEqualFold applies the EqualFold predicate on the "unified_code" field.
-func UnifiedCodeEqualFold(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldEqualFold(FieldUnifiedCode, v))
-}
-
-// UnifiedCodeContainsFold applies the ContainsFold predicate on the "unified_code" field.
-func UnifiedCodeContainsFold(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldUnifiedCode, v))
-}
-
-// UnifiedMessageEQ applies the EQ predicate on the "unified_message" field.
-func UnifiedMessageEQ(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldEQ(FieldUnifiedMessage, v))
-}
-
-// UnifiedMessageNEQ applies the NEQ predicate on the "unified_message" field.
-func UnifiedMessageNEQ(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldNEQ(FieldUnifiedMessage, v))
-}
-
-// UnifiedMessageIn applies the In predicate on the "unified_message" field.
-func UnifiedMessageIn(vs ...string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldIn(FieldUnifiedMessage, vs...))
-}
-
-// UnifiedMessageNotIn applies the NotIn predicate on the "unified_message" field.
-func UnifiedMessageNotIn(vs ...string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldNotIn(FieldUnifiedMessage, vs...))
-}
-
-// UnifiedMessageGT applies the GT predicate on the "unified_message" field.
-func UnifiedMessageGT(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldGT(FieldUnifiedMessage, v))
-}
-
-// UnifiedMessageGTE applies the GTE predicate on the "unified_message" field.
-func UnifiedMessageGTE(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldGTE(FieldUnifiedMessage, v))
-}
-
-// UnifiedMessageLT applies the LT predicate on the "unified_message" field.
-func UnifiedMessageLT(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldLT(FieldUnifiedMessage, v))
-}
-
-// UnifiedMessageLTE applies the LTE predicate on the "unified_message" field.
-func UnifiedMessageLTE(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldLTE(FieldUnifiedMessage, v))
-}
-
-// UnifiedMessageContains applies the Contains predicate on the "unified_message" field.
-func UnifiedMessageContains(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldContains(FieldUnifiedMessage, v))
-}
-
-// UnifiedMessageHasPrefix applies the HasPrefix predicate on the "unified_message" field.
-func UnifiedMessageHasPrefix(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldHasPrefix(FieldUnifiedMessage, v))
-}
-
-// UnifiedMessageHasSuffix applies the HasSuffix predicate on the "unified_message" field.
-func UnifiedMessageHasSuffix(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldHasSuffix(FieldUnifiedMessage, v))
-}
-
-// UnifiedMessageIsNil applies the IsNil predicate on the "unified_message" field.
-func UnifiedMessageIsNil() predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldIsNull(FieldUnifiedMessage))
-}
-
-// UnifiedMessageNotNil applies the NotNil predicate on the "unified_message" field.
-func UnifiedMessageNotNil() predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldNotNull(FieldUnifiedMessage))
-}
-
-// UnifiedMessageEqualFold applies the EqualFold predicate on the "unified_message" field.
-func UnifiedMessageEqualFold(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldEqualFold(FieldUnifiedMessage, v))
-}
-
-// UnifiedMessageContainsFold applies the ContainsFold predicate on the "unified_message" field.
-func UnifiedMessageContainsFold(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldUnifiedMessage, v))
-}
-
-// IssuerErrorCodeEQ applies the EQ predicate on the "issuer_error_code" field.
-func IssuerErrorCodeEQ(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldEQ(FieldIssuerErrorCode, v))
-}
-
-// IssuerErrorCodeNEQ applies the NEQ predicate on the "issuer_error_code" field.
-func IssuerErrorCodeNEQ(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldNEQ(FieldIssuerErrorCode, v))
-}
-
-// IssuerErrorCodeIn applies the In predicate on the "issuer_error_code" field.
-func IssuerErrorCodeIn(vs ...string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldIn(FieldIssuerErrorCode, vs...))
-}
-
-// IssuerErrorCodeNotIn applies the NotIn predicate on the "issuer_error_code" field.
-func IssuerErrorCodeNotIn(vs ...string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldNotIn(FieldIssuerErrorCode, vs...))
-}
-
-// IssuerErrorCodeGT applies the GT predicate on the "issuer_error_code" field.
-func IssuerErrorCodeGT(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldGT(FieldIssuerErrorCode, v))
-}
-
-// IssuerErrorCodeGTE applies the GTE predicate on the "issuer_error_code" field.
-func IssuerErrorCodeGTE(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldGTE(FieldIssuerErrorCode, v))
-}
-
-// IssuerErrorCodeLT applies the LT predicate on the "issuer_error_code" field.
-func IssuerErrorCodeLT(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldLT(FieldIssuerErrorCode, v))
-}
-
-// IssuerErrorCodeLTE applies the LTE predicate on the "issuer_error_code" field.
-func IssuerErrorCodeLTE(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldLTE(FieldIssuerErrorCode, v))
-}
-
-// IssuerErrorCodeContains applies the Contains predicate on the "issuer_error_code" field.
-func IssuerErrorCodeContains(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldContains(FieldIssuerErrorCode, v))
-}
-
-// IssuerErrorCodeHasPrefix applies the HasPrefix predicate on the "issuer_error_code" field.
-func IssuerErrorCodeHasPrefix(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldHasPrefix(FieldIssuerErrorCode, v))
-}
-
-// IssuerErrorCodeHasSuffix applies the HasSuffix predicate on the "issuer_error_code" field.
-func IssuerErrorCodeHasSuffix(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldHasSuffix(FieldIssuerErrorCode, v))
-}
-
-// IssuerErrorCodeIsNil applies the IsNil predicate on the "issuer_error_code" field.
-func IssuerErrorCodeIsNil() predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldIsNull(FieldIssuerErrorCode))
-}
-
-// IssuerErrorCodeNotNil applies the NotNil predicate on the "issuer_error_code" field.
-func IssuerErrorCodeNotNil() predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldNotNull(FieldIssuerErrorCode))
-}
-
-// IssuerErrorCodeEqualFold applies the EqualFold predicate on the "issuer_error_code" field.
-func IssuerErrorCodeEqualFold(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldEqualFold(FieldIssuerErrorCode, v))
-}
-
-// IssuerErrorCodeContainsFold applies the ContainsFold predicate on the "issuer_error_code" field.
-func IssuerErrorCodeContainsFold(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldIssuerErrorCode, v))
-}
-
-// IssuerErrorMessageEQ applies the EQ predicate on the "issuer_error_message" field.
-func IssuerErrorMessageEQ(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldEQ(FieldIssuerErrorMessage, v))
-}
-
-// IssuerErrorMessageNEQ applies the NEQ predicate on the "issuer_error_message" field.
-func IssuerErrorMessageNEQ(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldNEQ(FieldIssuerErrorMessage, v))
-}
-
-// IssuerErrorMessageIn applies the In predicate on the "issuer_error_message" field.
-func IssuerErrorMessageIn(vs ...string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldIn(FieldIssuerErrorMessage, vs...))
-}
-
-// IssuerErrorMessageNotIn applies the NotIn predicate on the "issuer_error_message" field.
-func IssuerErrorMessageNotIn(vs ...string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldNotIn(FieldIssuerErrorMessage, vs...))
-}
-
-// IssuerErrorMessageGT applies the GT predicate on the "issuer_error_message" field.
-func IssuerErrorMessageGT(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldGT(FieldIssuerErrorMessage, v))
-}
-
-// IssuerErrorMessageGTE applies the GTE predicate on the "issuer_error_message" field.
-func IssuerErrorMessageGTE(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldGTE(FieldIssuerErrorMessage, v))
-}
-
-// IssuerErrorMessageLT applies the LT predicate on the "issuer_error_message" field.
-func IssuerErrorMessageLT(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldLT(FieldIssuerErrorMessage, v))
-}
-
-// IssuerErrorMessageLTE applies the LTE predicate on the "issuer_error_message" field.
-func IssuerErrorMessageLTE(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldLTE(FieldIssuerErrorMessage, v))
-}
-
-// IssuerErrorMessageContains applies the Contains predicate on the "issuer_error_message" field.
-func IssuerErrorMessageContains(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldContains(FieldIssuerErrorMessage, v))
-}
-
-// IssuerErrorMessageHasPrefix applies the HasPrefix predicate on the "issuer_error_message" field.
-func IssuerErrorMessageHasPrefix(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldHasPrefix(FieldIssuerErrorMessage, v))
-}
-
-// IssuerErrorMessageHasSuffix applies the HasSuffix predicate on the "issuer_error_message" field.
-func IssuerErrorMessageHasSuffix(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldHasSuffix(FieldIssuerErrorMessage, v))
-}
-
-// IssuerErrorMessageIsNil applies the IsNil predicate on the "issuer_error_message" field.
-func IssuerErrorMessageIsNil() predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldIsNull(FieldIssuerErrorMessage))
-}
-
-// IssuerErrorMessageNotNil applies the NotNil predicate on the "issuer_error_message" field.
-func IssuerErrorMessageNotNil() predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldNotNull(FieldIssuerErrorMessage))
-}
-
-// IssuerErrorMessageEqualFold applies the EqualFold predicate on the "issuer_error_message" field.
-func IssuerErrorMessageEqualFold(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldEqualFold(FieldIssuerErrorMessage, v))
-}
-
-// IssuerErrorMessageContainsFold applies the ContainsFold predicate on the "issuer_error_message" field.
-func IssuerErrorMessageContainsFold(v string) predicate.PaymentAttempt {
-	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldIssuerErrorMessage, v))
 }
 
 // NetworkAdviceCodeEQ applies the EQ predicate on the "network_advice_code" field.

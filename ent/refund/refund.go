@@ -26,10 +26,22 @@ const (
 	FieldCreatedAt = "created_at"
 	// FieldModifiedAt holds the string denoting the modified_at field in the database.
 	FieldModifiedAt = "modified_at"
-	// FieldRefundID holds the string denoting the refund_id field in the database.
-	FieldRefundID = "refund_id"
 	// FieldPaymentIntentID holds the string denoting the payment_intent_id field in the database.
 	FieldPaymentIntentID = "payment_intent_id"
+	// FieldErrorCode holds the string denoting the error_code field in the database.
+	FieldErrorCode = "error_code"
+	// FieldErrorMessage holds the string denoting the error_message field in the database.
+	FieldErrorMessage = "error_message"
+	// FieldUnifiedCode holds the string denoting the unified_code field in the database.
+	FieldUnifiedCode = "unified_code"
+	// FieldUnifiedMessage holds the string denoting the unified_message field in the database.
+	FieldUnifiedMessage = "unified_message"
+	// FieldIssuerErrorCode holds the string denoting the issuer_error_code field in the database.
+	FieldIssuerErrorCode = "issuer_error_code"
+	// FieldIssuerErrorMessage holds the string denoting the issuer_error_message field in the database.
+	FieldIssuerErrorMessage = "issuer_error_message"
+	// FieldRefundID holds the string denoting the refund_id field in the database.
+	FieldRefundID = "refund_id"
 	// FieldAttemptID holds the string denoting the attempt_id field in the database.
 	FieldAttemptID = "attempt_id"
 	// FieldProfileID holds the string denoting the profile_id field in the database.
@@ -52,18 +64,6 @@ const (
 	FieldReason = "reason"
 	// FieldMetadata holds the string denoting the metadata field in the database.
 	FieldMetadata = "metadata"
-	// FieldErrorCode holds the string denoting the error_code field in the database.
-	FieldErrorCode = "error_code"
-	// FieldErrorMessage holds the string denoting the error_message field in the database.
-	FieldErrorMessage = "error_message"
-	// FieldUnifiedCode holds the string denoting the unified_code field in the database.
-	FieldUnifiedCode = "unified_code"
-	// FieldUnifiedMessage holds the string denoting the unified_message field in the database.
-	FieldUnifiedMessage = "unified_message"
-	// FieldIssuerErrorCode holds the string denoting the issuer_error_code field in the database.
-	FieldIssuerErrorCode = "issuer_error_code"
-	// FieldIssuerErrorMessage holds the string denoting the issuer_error_message field in the database.
-	FieldIssuerErrorMessage = "issuer_error_message"
 	// FieldSplitRefunds holds the string denoting the split_refunds field in the database.
 	FieldSplitRefunds = "split_refunds"
 	// FieldRawConnectorResponse holds the string denoting the raw_connector_response field in the database.
@@ -87,8 +87,14 @@ var Columns = []string{
 	FieldMerchantID,
 	FieldCreatedAt,
 	FieldModifiedAt,
-	FieldRefundID,
 	FieldPaymentIntentID,
+	FieldErrorCode,
+	FieldErrorMessage,
+	FieldUnifiedCode,
+	FieldUnifiedMessage,
+	FieldIssuerErrorCode,
+	FieldIssuerErrorMessage,
+	FieldRefundID,
 	FieldAttemptID,
 	FieldProfileID,
 	FieldMerchantConnectorID,
@@ -100,12 +106,6 @@ var Columns = []string{
 	FieldStatus,
 	FieldReason,
 	FieldMetadata,
-	FieldErrorCode,
-	FieldErrorMessage,
-	FieldUnifiedCode,
-	FieldUnifiedMessage,
-	FieldIssuerErrorCode,
-	FieldIssuerErrorMessage,
 	FieldSplitRefunds,
 	FieldRawConnectorResponse,
 }
@@ -136,10 +136,20 @@ var (
 	DefaultModifiedAt func() time.Time
 	// UpdateDefaultModifiedAt holds the default value on update for the "modified_at" field.
 	UpdateDefaultModifiedAt func() time.Time
-	// RefundIDValidator is a validator for the "refund_id" field. It is called by the builders before save.
-	RefundIDValidator func(string) error
 	// PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
 	PaymentIntentIDValidator func(string) error
+	// ErrorCodeValidator is a validator for the "error_code" field. It is called by the builders before save.
+	ErrorCodeValidator func(string) error
+	// UnifiedCodeValidator is a validator for the "unified_code" field. It is called by the builders before save.
+	UnifiedCodeValidator func(string) error
+	// UnifiedMessageValidator is a validator for the "unified_message" field. It is called by the builders before save.
+	UnifiedMessageValidator func(string) error
+	// IssuerErrorCodeValidator is a validator for the "issuer_error_code" field. It is called by the builders before save.
+	IssuerErrorCodeValidator func(string) error
+	// IssuerErrorMessageValidator is a validator for the "issuer_error_message" field. It is called by the builders before save.
+	IssuerErrorMessageValidator func(string) error
+	// RefundIDValidator is a validator for the "refund_id" field. It is called by the builders before save.
+	RefundIDValidator func(string) error
 	// AttemptIDValidator is a validator for the "attempt_id" field. It is called by the builders before save.
 	AttemptIDValidator func(string) error
 	// ProfileIDValidator is a validator for the "profile_id" field. It is called by the builders before save.
@@ -152,16 +162,6 @@ var (
 	ConnectorRefundIDValidator func(string) error
 	// ReasonValidator is a validator for the "reason" field. It is called by the builders before save.
 	ReasonValidator func(string) error
-	// ErrorCodeValidator is a validator for the "error_code" field. It is called by the builders before save.
-	ErrorCodeValidator func(string) error
-	// UnifiedCodeValidator is a validator for the "unified_code" field. It is called by the builders before save.
-	UnifiedCodeValidator func(string) error
-	// UnifiedMessageValidator is a validator for the "unified_message" field. It is called by the builders before save.
-	UnifiedMessageValidator func(string) error
-	// IssuerErrorCodeValidator is a validator for the "issuer_error_code" field. It is called by the builders before save.
-	IssuerErrorCodeValidator func(string) error
-	// IssuerErrorMessageValidator is a validator for the "issuer_error_message" field. It is called by the builders before save.
-	IssuerErrorMessageValidator func(string) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -255,14 +255,44 @@ func ByModifiedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldModifiedAt, opts...).ToFunc()
 }
 
-// ByRefundID orders the results by the refund_id field.
-func ByRefundID(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldRefundID, opts...).ToFunc()
-}
-
 // ByPaymentIntentID orders the results by the payment_intent_id field.
 func ByPaymentIntentID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPaymentIntentID, opts...).ToFunc()
+}
+
+// ByErrorCode orders the results by the error_code field.
+func ByErrorCode(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldErrorCode, opts...).ToFunc()
+}
+
+// ByErrorMessage orders the results by the error_message field.
+func ByErrorMessage(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldErrorMessage, opts...).ToFunc()
+}
+
+// ByUnifiedCode orders the results by the unified_code field.
+func ByUnifiedCode(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldUnifiedCode, opts...).ToFunc()
+}
+
+// ByUnifiedMessage orders the results by the unified_message field.
+func ByUnifiedMessage(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldUnifiedMessage, opts...).ToFunc()
+}
+
+// ByIssuerErrorCode orders the results by the issuer_error_code field.
+func ByIssuerErrorCode(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldIssuerErrorCode, opts...).ToFunc()
+}
+
+// ByIssuerErrorMessage orders the results by the issuer_error_message field.
+func ByIssuerErrorMessage(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldIssuerErrorMessage, opts...).ToFunc()
+}
+
+// ByRefundID orders the results by the refund_id field.
+func ByRefundID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRefundID, opts...).ToFunc()
 }
 
 // ByAttemptID orders the results by the attempt_id field.
@@ -313,36 +343,6 @@ func ByStatus(opts ...sql.OrderTermOption) OrderOption {
 // ByReason orders the results by the reason field.
 func ByReason(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldReason, opts...).ToFunc()
-}
-
-// ByErrorCode orders the results by the error_code field.
-func ByErrorCode(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldErrorCode, opts...).ToFunc()
-}
-
-// ByErrorMessage orders the results by the error_message field.
-func ByErrorMessage(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldErrorMessage, opts...).ToFunc()
-}
-
-// ByUnifiedCode orders the results by the unified_code field.
-func ByUnifiedCode(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldUnifiedCode, opts...).ToFunc()
-}
-
-// ByUnifiedMessage orders the results by the unified_message field.
-func ByUnifiedMessage(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldUnifiedMessage, opts...).ToFunc()
-}
-
-// ByIssuerErrorCode orders the results by the issuer_error_code field.
-func ByIssuerErrorCode(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldIssuerErrorCode, opts...).ToFunc()
-}
-
-// ByIssuerErrorMessage orders the results by the issuer_error_message field.
-func ByIssuerErrorMessage(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldIssuerErrorMessage, opts...).ToFunc()
 }
 
 // ByRawConnectorResponse orders the results by the raw_connector_response field.

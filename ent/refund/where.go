@@ -81,14 +81,44 @@ func ModifiedAt(v time.Time) predicate.Refund {
 	return predicate.Refund(sql.FieldEQ(FieldModifiedAt, v))
 }
 
-// RefundID applies equality check predicate on the "refund_id" field. It's identical to RefundIDEQ.
-func RefundID(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldEQ(FieldRefundID, v))
-}
-
 // PaymentIntentID applies equality check predicate on the "payment_intent_id" field. It's identical to PaymentIntentIDEQ.
 func PaymentIntentID(v string) predicate.Refund {
 	return predicate.Refund(sql.FieldEQ(FieldPaymentIntentID, v))
+}
+
+// ErrorCode applies equality check predicate on the "error_code" field. It's identical to ErrorCodeEQ.
+func ErrorCode(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldEQ(FieldErrorCode, v))
+}
+
+// ErrorMessage applies equality check predicate on the "error_message" field. It's identical to ErrorMessageEQ.
+func ErrorMessage(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldEQ(FieldErrorMessage, v))
+}
+
+// UnifiedCode applies equality check predicate on the "unified_code" field. It's identical to UnifiedCodeEQ.
+func UnifiedCode(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldEQ(FieldUnifiedCode, v))
+}
+
+// UnifiedMessage applies equality check predicate on the "unified_message" field. It's identical to UnifiedMessageEQ.
+func UnifiedMessage(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldEQ(FieldUnifiedMessage, v))
+}
+
+// IssuerErrorCode applies equality check predicate on the "issuer_error_code" field. It's identical to IssuerErrorCodeEQ.
+func IssuerErrorCode(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldEQ(FieldIssuerErrorCode, v))
+}
+
+// IssuerErrorMessage applies equality check predicate on the "issuer_error_message" field. It's identical to IssuerErrorMessageEQ.
+func IssuerErrorMessage(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldEQ(FieldIssuerErrorMessage, v))
+}
+
+// RefundID applies equality check predicate on the "refund_id" field. It's identical to RefundIDEQ.
+func RefundID(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldEQ(FieldRefundID, v))
 }
 
 // AttemptID applies equality check predicate on the "attempt_id" field. It's identical to AttemptIDEQ.
@@ -124,36 +154,6 @@ func Amount(v int64) predicate.Refund {
 // Reason applies equality check predicate on the "reason" field. It's identical to ReasonEQ.
 func Reason(v string) predicate.Refund {
 	return predicate.Refund(sql.FieldEQ(FieldReason, v))
-}
-
-// ErrorCode applies equality check predicate on the "error_code" field. It's identical to ErrorCodeEQ.
-func ErrorCode(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldEQ(FieldErrorCode, v))
-}
-
-// ErrorMessage applies equality check predicate on the "error_message" field. It's identical to ErrorMessageEQ.
-func ErrorMessage(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldEQ(FieldErrorMessage, v))
-}
-
-// UnifiedCode applies equality check predicate on the "unified_code" field. It's identical to UnifiedCodeEQ.
-func UnifiedCode(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldEQ(FieldUnifiedCode, v))
-}
-
-// UnifiedMessage applies equality check predicate on the "unified_message" field. It's identical to UnifiedMessageEQ.
-func UnifiedMessage(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldEQ(FieldUnifiedMessage, v))
-}
-
-// IssuerErrorCode applies equality check predicate on the "issuer_error_code" field. It's identical to IssuerErrorCodeEQ.
-func IssuerErrorCode(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldEQ(FieldIssuerErrorCode, v))
-}
-
-// IssuerErrorMessage applies equality check predicate on the "issuer_error_message" field. It's identical to IssuerErrorMessageEQ.
-func IssuerErrorMessage(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldEQ(FieldIssuerErrorMessage, v))
 }
 
 // RawConnectorResponse applies equality check predicate on the "raw_connector_response" field. It's identical to RawConnectorResponseEQ.
@@ -306,71 +306,6 @@ func ModifiedAtLTE(v time.Time) predicate.Refund {
 	return predicate.Refund(sql.FieldLTE(FieldModifiedAt, v))
 }
 
-// RefundIDEQ applies the EQ predicate on the "refund_id" field.
-func RefundIDEQ(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldEQ(FieldRefundID, v))
-}
-
-// RefundIDNEQ applies the NEQ predicate on the "refund_id" field.
-func RefundIDNEQ(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldNEQ(FieldRefundID, v))
-}
-
-// RefundIDIn applies the In predicate on the "refund_id" field.
-func RefundIDIn(vs ...string) predicate.Refund {
-	return predicate.Refund(sql.FieldIn(FieldRefundID, vs...))
-}
-
-// RefundIDNotIn applies the NotIn predicate on the "refund_id" field.
-func RefundIDNotIn(vs ...string) predicate.Refund {
-	return predicate.Refund(sql.FieldNotIn(FieldRefundID, vs...))
-}
-
-// RefundIDGT applies the GT predicate on the "refund_id" field.
-func RefundIDGT(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldGT(FieldRefundID, v))
-}
-
-// RefundIDGTE applies the GTE predicate on the "refund_id" field.
-func RefundIDGTE(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldGTE(FieldRefundID, v))
-}
-
-// RefundIDLT applies the LT predicate on the "refund_id" field.
-func RefundIDLT(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldLT(FieldRefundID, v))
-}
-
-// RefundIDLTE applies the LTE predicate on the "refund_id" field.
-func RefundIDLTE(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldLTE(FieldRefundID, v))
-}
-
-// RefundIDContains applies the Contains predicate on the "refund_id" field.
-func RefundIDContains(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldContains(FieldRefundID, v))
-}
-
-// RefundIDHasPrefix applies the HasPrefix predicate on the "refund_id" field.
-func RefundIDHasPrefix(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldHasPrefix(FieldRefundID, v))
-}
-
-// RefundIDHasSuffix applies the HasSuffix predicate on the "refund_id" field.
-func RefundIDHasSuffix(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldHasSuffix(FieldRefundID, v))
-}
-
-// RefundIDEqualFold applies the EqualFold predicate on the "refund_id" field.
-func RefundIDEqualFold(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldEqualFold(FieldRefundID, v))
-}
-
-// RefundIDContainsFold applies the ContainsFold predicate on the "refund_id" field.
-func RefundIDContainsFold(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldContainsFold(FieldRefundID, v))
-}
-
 // PaymentIntentIDEQ applies the EQ predicate on the "payment_intent_id" field.
 func PaymentIntentIDEQ(v string) predicate.Refund {
 	return predicate.Refund(sql.FieldEQ(FieldPaymentIntentID, v))
@@ -434,6 +369,521 @@ func PaymentIntentIDEqualFold(v string) predicate.Refund {
 // PaymentIntentIDContainsFold applies the ContainsFold predicate on the "payment_intent_id" field.
 func PaymentIntentIDContainsFold(v string) predicate.Refund {
 	return predicate.Refund(sql.FieldContainsFold(FieldPaymentIntentID, v))
+}
+
+// ErrorCodeEQ applies the EQ predicate on the "error_code" field.
+func ErrorCodeEQ(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldEQ(FieldErrorCode, v))
+}
+
+// ErrorCodeNEQ applies the NEQ predicate on the "error_code" field.
+func ErrorCodeNEQ(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldNEQ(FieldErrorCode, v))
+}
+
+// ErrorCodeIn applies the In predicate on the "error_code" field.
+func ErrorCodeIn(vs ...string) predicate.Refund {
+	return predicate.Refund(sql.FieldIn(FieldErrorCode, vs...))
+}
+
+// ErrorCodeNotIn applies the NotIn predicate on the "error_code" field.
+func ErrorCodeNotIn(vs ...string) predicate.Refund {
+	return predicate.Refund(sql.FieldNotIn(FieldErrorCode, vs...))
+}
+
+// ErrorCodeGT applies the GT predicate on the "error_code" field.
+func ErrorCodeGT(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldGT(FieldErrorCode, v))
+}
+
+// ErrorCodeGTE applies the GTE predicate on the "error_code" field.
+func ErrorCodeGTE(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldGTE(FieldErrorCode, v))
+}
+
+// ErrorCodeLT applies the LT predicate on the "error_code" field.
+func ErrorCodeLT(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldLT(FieldErrorCode, v))
+}
+
+// ErrorCodeLTE applies the LTE predicate on the "error_code" field.
+func ErrorCodeLTE(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldLTE(FieldErrorCode, v))
+}
+
+// ErrorCodeContains applies the Contains predicate on the "error_code" field.
+func ErrorCodeContains(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldContains(FieldErrorCode, v))
+}
+
+// ErrorCodeHasPrefix applies the HasPrefix predicate on the "error_code" field.
+func ErrorCodeHasPrefix(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldHasPrefix(FieldErrorCode, v))
+}
+
+// ErrorCodeHasSuffix applies the HasSuffix predicate on the "error_code" field.
+func ErrorCodeHasSuffix(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldHasSuffix(FieldErrorCode, v))
+}
+
+// ErrorCodeIsNil applies the IsNil predicate on the "error_code" field.
+func ErrorCodeIsNil() predicate.Refund {
+	return predicate.Refund(sql.FieldIsNull(FieldErrorCode))
+}
+
+// ErrorCodeNotNil applies the NotNil predicate on the "error_code" field.
+func ErrorCodeNotNil() predicate.Refund {
+	return predicate.Refund(sql.FieldNotNull(FieldErrorCode))
+}
+
+// ErrorCodeEqualFold applies the EqualFold predicate on the "error_code" field.
+func ErrorCodeEqualFold(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldEqualFold(FieldErrorCode, v))
+}
+
+// ErrorCodeContainsFold applies the ContainsFold predicate on the "error_code" field.
+func ErrorCodeContainsFold(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldContainsFold(FieldErrorCode, v))
+}
+
+// ErrorMessageEQ applies the EQ predicate on the "error_message" field.
+func ErrorMessageEQ(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldEQ(FieldErrorMessage, v))
+}
+
+// ErrorMessageNEQ applies the NEQ predicate on the "error_message" field.
+func ErrorMessageNEQ(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldNEQ(FieldErrorMessage, v))
+}
+
+// ErrorMessageIn applies the In predicate on the "error_message" field.
+func ErrorMessageIn(vs ...string) predicate.Refund {
+	return predicate.Refund(sql.FieldIn(FieldErrorMessage, vs...))
+}
+
+// ErrorMessageNotIn applies the NotIn predicate on the "error_message" field.
+func ErrorMessageNotIn(vs ...string) predicate.Refund {
+	return predicate.Refund(sql.FieldNotIn(FieldErrorMessage, vs...))
+}
+
+// ErrorMessageGT applies the GT predicate on the "error_message" field.
+func ErrorMessageGT(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldGT(FieldErrorMessage, v))
+}
+
+// ErrorMessageGTE applies the GTE predicate on the "error_message" field.
+func ErrorMessageGTE(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldGTE(FieldErrorMessage, v))
+}
+
+// ErrorMessageLT applies the LT predicate on the "error_message" field.
+func ErrorMessageLT(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldLT(FieldErrorMessage, v))
+}
+
+// ErrorMessageLTE applies the LTE predicate on the "error_message" field.
+func ErrorMessageLTE(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldLTE(FieldErrorMessage, v))
+}
+
+// ErrorMessageContains applies the Contains predicate on the "error_message" field.
+func ErrorMessageContains(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldContains(FieldErrorMessage, v))
+}
+
+// ErrorMessageHasPrefix applies the HasPrefix predicate on the "error_message" field.
+func ErrorMessageHasPrefix(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldHasPrefix(FieldErrorMessage, v))
+}
+
+// ErrorMessageHasSuffix applies the HasSuffix predicate on the "error_message" field.
+func ErrorMessageHasSuffix(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldHasSuffix(FieldErrorMessage, v))
+}
+
+// ErrorMessageIsNil applies the IsNil predicate on the "error_message" field.
+func ErrorMessageIsNil() predicate.Refund {
+	return predicate.Refund(sql.FieldIsNull(FieldErrorMessage))
+}
+
+// ErrorMessageNotNil applies the NotNil predicate on the "error_message" field.
+func ErrorMessageNotNil() predicate.Refund {
+	return predicate.Refund(sql.FieldNotNull(FieldErrorMessage))
+}
+
+// ErrorMessageEqualFold applies the EqualFold predicate on the "error_message" field.
+func ErrorMessageEqualFold(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldEqualFold(FieldErrorMessage, v))
+}
+
+// ErrorMessageContainsFold applies the ContainsFold predicate on the "error_message" field.
+func ErrorMessageContainsFold(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldContainsFold(FieldErrorMessage, v))
+}
+
+// UnifiedCodeEQ applies the EQ predicate on the "unified_code" field.
+func UnifiedCodeEQ(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldEQ(FieldUnifiedCode, v))
+}
+
+// UnifiedCodeNEQ applies the NEQ predicate on the "unified_code" field.
+func UnifiedCodeNEQ(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldNEQ(FieldUnifiedCode, v))
+}
+
+// UnifiedCodeIn applies the In predicate on the "unified_code" field.
+func UnifiedCodeIn(vs ...string) predicate.Refund {
+	return predicate.Refund(sql.FieldIn(FieldUnifiedCode, vs...))
+}
+
+// UnifiedCodeNotIn applies the NotIn predicate on the "unified_code" field.
+func UnifiedCodeNotIn(vs ...string) predicate.Refund {
+	return predicate.Refund(sql.FieldNotIn(FieldUnifiedCode, vs...))
+}
+
+// UnifiedCodeGT applies the GT predicate on the "unified_code" field.
+func UnifiedCodeGT(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldGT(FieldUnifiedCode, v))
+}
+
+// UnifiedCodeGTE applies the GTE predicate on the "unified_code" field.
+func UnifiedCodeGTE(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldGTE(FieldUnifiedCode, v))
+}
+
+// UnifiedCodeLT applies the LT predicate on the "unified_code" field.
+func UnifiedCodeLT(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldLT(FieldUnifiedCode, v))
+}
+
+// UnifiedCodeLTE applies the LTE predicate on the "unified_code" field.
+func UnifiedCodeLTE(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldLTE(FieldUnifiedCode, v))
+}
+
+// UnifiedCodeContains applies the Contains predicate on the "unified_code" field.
+func UnifiedCodeContains(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldContains(FieldUnifiedCode, v))
+}
+
+// UnifiedCodeHasPrefix applies the HasPrefix predicate on the "unified_code" field.
+func UnifiedCodeHasPrefix(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldHasPrefix(FieldUnifiedCode, v))
+}
+
+// UnifiedCodeHasSuffix applies the HasSuffix predicate on the "unified_code" field.
+func UnifiedCodeHasSuffix(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldHasSuffix(FieldUnifiedCode, v))
+}
+
+// UnifiedCodeIsNil applies the IsNil predicate on the "unified_code" field.
+func UnifiedCodeIsNil() predicate.Refund {
+	return predicate.Refund(sql.FieldIsNull(FieldUnifiedCode))
+}
+
+// UnifiedCodeNotNil applies the NotNil predicate on the "unified_code" field.
+func UnifiedCodeNotNil() predicate.Refund {
+	return predicate.Refund(sql.FieldNotNull(FieldUnifiedCode))
+}
+
+// UnifiedCodeEqualFold applies the EqualFold predicate on the "unified_code" field.
+func UnifiedCodeEqualFold(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldEqualFold(FieldUnifiedCode, v))
+}
+
+// UnifiedCodeContainsFold applies the ContainsFold predicate on the "unified_code" field.
+func UnifiedCodeContainsFold(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldContainsFold(FieldUnifiedCode, v))
+}
+
+// UnifiedMessageEQ applies the EQ predicate on the "unified_message" field.
+func UnifiedMessageEQ(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldEQ(FieldUnifiedMessage, v))
+}
+
+// UnifiedMessageNEQ applies the NEQ predicate on the "unified_message" field.
+func UnifiedMessageNEQ(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldNEQ(FieldUnifiedMessage, v))
+}
+
+// UnifiedMessageIn applies the In predicate on the "unified_message" field.
+func UnifiedMessageIn(vs ...string) predicate.Refund {
+	return predicate.Refund(sql.FieldIn(FieldUnifiedMessage, vs...))
+}
+
+// UnifiedMessageNotIn applies the NotIn predicate on the "unified_message" field.
+func UnifiedMessageNotIn(vs ...string) predicate.Refund {
+	return predicate.Refund(sql.FieldNotIn(FieldUnifiedMessage, vs...))
+}
+
+// UnifiedMessageGT applies the GT predicate on the "unified_message" field.
+func UnifiedMessageGT(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldGT(FieldUnifiedMessage, v))
+}
+
+// UnifiedMessageGTE applies the GTE predicate on the "unified_message" field.
+func UnifiedMessageGTE(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldGTE(FieldUnifiedMessage, v))
+}
+
+// UnifiedMessageLT applies the LT predicate on the "unified_message" field.
+func UnifiedMessageLT(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldLT(FieldUnifiedMessage, v))
+}
+
+// UnifiedMessageLTE applies the LTE predicate on the "unified_message" field.
+func UnifiedMessageLTE(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldLTE(FieldUnifiedMessage, v))
+}
+
+// UnifiedMessageContains applies the Contains predicate on the "unified_message" field.
+func UnifiedMessageContains(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldContains(FieldUnifiedMessage, v))
+}
+
+// UnifiedMessageHasPrefix applies the HasPrefix predicate on the "unified_message" field.
+func UnifiedMessageHasPrefix(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldHasPrefix(FieldUnifiedMessage, v))
+}
+
+// UnifiedMessageHasSuffix applies the HasSuffix predicate on the "unified_message" field.
+func UnifiedMessageHasSuffix(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldHasSuffix(FieldUnifiedMessage, v))
+}
+
+// UnifiedMessageIsNil applies the IsNil predicate on the "unified_message" field.
+func UnifiedMessageIsNil() predicate.Refund {
+	return predicate.Refund(sql.FieldIsNull(FieldUnifiedMessage))
+}
+
+// UnifiedMessageNotNil applies the NotNil predicate on the "unified_message" field.
+func UnifiedMessageNotNil() predicate.Refund {
+	return predicate.Refund(sql.FieldNotNull(FieldUnifiedMessage))
+}
+
+// UnifiedMessageEqualFold applies the EqualFold predicate on the "unified_message" field.
+func UnifiedMessageEqualFold(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldEqualFold(FieldUnifiedMessage, v))
+}
+
+// UnifiedMessageContainsFold applies the ContainsFold predicate on the "unified_message" field.
+func UnifiedMessageContainsFold(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldContainsFold(FieldUnifiedMessage, v))
+}
+
+// IssuerErrorCodeEQ applies the EQ predicate on the "issuer_error_code" field.
+func IssuerErrorCodeEQ(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldEQ(FieldIssuerErrorCode, v))
+}
+
+// IssuerErrorCodeNEQ applies the NEQ predicate on the "issuer_error_code" field.
+func IssuerErrorCodeNEQ(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldNEQ(FieldIssuerErrorCode, v))
+}
+
+// IssuerErrorCodeIn applies the In predicate on the "issuer_error_code" field.
+func IssuerErrorCodeIn(vs ...string) predicate.Refund {
+	return predicate.Refund(sql.FieldIn(FieldIssuerErrorCode, vs...))
+}
+
+// IssuerErrorCodeNotIn applies the NotIn predicate on the "issuer_error_code" field.
+func IssuerErrorCodeNotIn(vs ...string) predicate.Refund {
+	return predicate.Refund(sql.FieldNotIn(FieldIssuerErrorCode, vs...))
+}
+
+// IssuerErrorCodeGT applies the GT predicate on the "issuer_error_code" field.
+func IssuerErrorCodeGT(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldGT(FieldIssuerErrorCode, v))
+}
+
+// IssuerErrorCodeGTE applies the GTE predicate on the "issuer_error_code" field.
+func IssuerErrorCodeGTE(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldGTE(FieldIssuerErrorCode, v))
+}
+
+// IssuerErrorCodeLT applies the LT predicate on the "issuer_error_code" field.
+func IssuerErrorCodeLT(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldLT(FieldIssuerErrorCode, v))
+}
+
+// IssuerErrorCodeLTE applies the LTE predicate on the "issuer_error_code" field.
+func IssuerErrorCodeLTE(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldLTE(FieldIssuerErrorCode, v))
+}
+
+// IssuerErrorCodeContains applies the Contains predicate on the "issuer_error_code" field.
+func IssuerErrorCodeContains(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldContains(FieldIssuerErrorCode, v))
+}
+
+// IssuerErrorCodeHasPrefix applies the HasPrefix predicate on the "issuer_error_code" field.
+func IssuerErrorCodeHasPrefix(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldHasPrefix(FieldIssuerErrorCode, v))
+}
+
+// IssuerErrorCodeHasSuffix applies the HasSuffix predicate on the "issuer_error_code" field.
+func IssuerErrorCodeHasSuffix(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldHasSuffix(FieldIssuerErrorCode, v))
+}
+
+// IssuerErrorCodeIsNil applies the IsNil predicate on the "issuer_error_code" field.
+func IssuerErrorCodeIsNil() predicate.Refund {
+	return predicate.Refund(sql.FieldIsNull(FieldIssuerErrorCode))
+}
+
+// IssuerErrorCodeNotNil applies the NotNil predicate on the "issuer_error_code" field.
+func IssuerErrorCodeNotNil() predicate.Refund {
+	return predicate.Refund(sql.FieldNotNull(FieldIssuerErrorCode))
+}
+
+// IssuerErrorCodeEqualFold applies the EqualFold predicate on the "issuer_error_code" field.
+func IssuerErrorCodeEqualFold(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldEqualFold(FieldIssuerErrorCode, v))
+}
+
+// IssuerErrorCodeContainsFold applies the ContainsFold predicate on the "issuer_error_code" field.
+func IssuerErrorCodeContainsFold(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldContainsFold(FieldIssuerErrorCode, v))
+}
+
+// IssuerErrorMessageEQ applies the EQ predicate on the "issuer_error_message" field.
+func IssuerErrorMessageEQ(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldEQ(FieldIssuerErrorMessage, v))
+}
+
+// IssuerErrorMessageNEQ applies the NEQ predicate on the "issuer_error_message" field.
+func IssuerErrorMessageNEQ(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldNEQ(FieldIssuerErrorMessage, v))
+}
+
+// IssuerErrorMessageIn applies the In predicate on the "issuer_error_message" field.
+func IssuerErrorMessageIn(vs ...string) predicate.Refund {
+	return predicate.Refund(sql.FieldIn(FieldIssuerErrorMessage, vs...))
+}
+
+// IssuerErrorMessageNotIn applies the NotIn predicate on the "issuer_error_message" field.
+func IssuerErrorMessageNotIn(vs ...string) predicate.Refund {
+	return predicate.Refund(sql.FieldNotIn(FieldIssuerErrorMessage, vs...))
+}
+
+// IssuerErrorMessageGT applies the GT predicate on the "issuer_error_message" field.
+func IssuerErrorMessageGT(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldGT(FieldIssuerErrorMessage, v))
+}
+
+// IssuerErrorMessageGTE applies the GTE predicate on the "issuer_error_message" field.
+func IssuerErrorMessageGTE(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldGTE(FieldIssuerErrorMessage, v))
+}
+
+// IssuerErrorMessageLT applies the LT predicate on the "issuer_error_message" field.
+func IssuerErrorMessageLT(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldLT(FieldIssuerErrorMessage, v))
+}
+
+// IssuerErrorMessageLTE applies the LTE predicate on the "issuer_error_message" field.
+func IssuerErrorMessageLTE(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldLTE(FieldIssuerErrorMessage, v))
+}
+
+// IssuerErrorMessageContains applies the Contains predicate on the "issuer_error_message" field.
+func IssuerErrorMessageContains(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldContains(FieldIssuerErrorMessage, v))
+}
+
+// IssuerErrorMessageHasPrefix applies the HasPrefix predicate on the "issuer_error_message" field.
+func IssuerErrorMessageHasPrefix(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldHasPrefix(FieldIssuerErrorMessage, v))
+}
+
+// IssuerErrorMessageHasSuffix applies the HasSuffix predicate on the "issuer_error_message" field.
+func IssuerErrorMessageHasSuffix(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldHasSuffix(FieldIssuerErrorMessage, v))
+}
+
+// IssuerErrorMessageIsNil applies the IsNil predicate on the "issuer_error_message" field.
+func IssuerErrorMessageIsNil() predicate.Refund {
+	return predicate.Refund(sql.FieldIsNull(FieldIssuerErrorMessage))
+}
+
+// IssuerErrorMessageNotNil applies the NotNil predicate on the "issuer_error_message" field.
+func IssuerErrorMessageNotNil() predicate.Refund {
+	return predicate.Refund(sql.FieldNotNull(FieldIssuerErrorMessage))
+}
+
+// IssuerErrorMessageEqualFold applies the EqualFold predicate on the "issuer_error_message" field.
+func IssuerErrorMessageEqualFold(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldEqualFold(FieldIssuerErrorMessage, v))
+}
+
+// IssuerErrorMessageContainsFold applies the ContainsFold predicate on the "issuer_error_message" field.
+func IssuerErrorMessageContainsFold(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldContainsFold(FieldIssuerErrorMessage, v))
+}
+
+// RefundIDEQ applies the EQ predicate on the "refund_id" field.
+func RefundIDEQ(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldEQ(FieldRefundID, v))
+}
+
+// RefundIDNEQ applies the NEQ predicate on the "refund_id" field.
+func RefundIDNEQ(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldNEQ(FieldRefundID, v))
+}
+
+// RefundIDIn applies the In predicate on the "refund_id" field.
+func RefundIDIn(vs ...string) predicate.Refund {
+	return predicate.Refund(sql.FieldIn(FieldRefundID, vs...))
+}
+
+// RefundIDNotIn applies the NotIn predicate on the "refund_id" field.
+func RefundIDNotIn(vs ...string) predicate.Refund {
+	return predicate.Refund(sql.FieldNotIn(FieldRefundID, vs...))
+}
+
+// RefundIDGT applies the GT predicate on the "refund_id" field.
+func RefundIDGT(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldGT(FieldRefundID, v))
+}
+
+// RefundIDGTE applies the GTE predicate on the "refund_id" field.
+func RefundIDGTE(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldGTE(FieldRefundID, v))
+}
+
+// RefundIDLT applies the LT predicate on the "refund_id" field.
+func RefundIDLT(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldLT(FieldRefundID, v))
+}
+
+// RefundIDLTE applies the LTE predicate on the "refund_id" field.
+func RefundIDLTE(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldLTE(FieldRefundID, v))
+}
+
+// RefundIDContains applies the Contains predicate on the "refund_id" field.
+func RefundIDContains(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldContains(FieldRefundID, v))
+}
+
+// RefundIDHasPrefix applies the HasPrefix predicate on the "refund_id" field.
+func RefundIDHasPrefix(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldHasPrefix(FieldRefundID, v))
+}
+
+// RefundIDHasSuffix applies the HasSuffix predicate on the "refund_id" field.
+func RefundIDHasSuffix(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldHasSuffix(FieldRefundID, v))
+}
+
+// RefundIDEqualFold applies the EqualFold predicate on the "refund_id" field.
+func RefundIDEqualFold(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldEqualFold(FieldRefundID, v))
+}
+
+// RefundIDContainsFold applies the ContainsFold predicate on the "refund_id" field.
+func RefundIDContainsFold(v string) predicate.Refund {
+	return predicate.Refund(sql.FieldContainsFold(FieldRefundID, v))
 }
 
 // AttemptIDEQ applies the EQ predicate on the "attempt_id" field.
@@ -974,456 +1424,6 @@ func MetadataIsNil() predicate.Refund {
 // MetadataNotNil applies the NotNil predicate on the "metadata" field.
 func MetadataNotNil() predicate.Refund {
 	return predicate.Refund(sql.FieldNotNull(FieldMetadata))
-}
-
-// ErrorCodeEQ applies the EQ predicate on the "error_code" field.
-func ErrorCodeEQ(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldEQ(FieldErrorCode, v))
-}
-
-// ErrorCodeNEQ applies the NEQ predicate on the "error_code" field.
-func ErrorCodeNEQ(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldNEQ(FieldErrorCode, v))
-}
-
-// ErrorCodeIn applies the In predicate on the "error_code" field.
-func ErrorCodeIn(vs ...string) predicate.Refund {
-	return predicate.Refund(sql.FieldIn(FieldErrorCode, vs...))
-}
-
-// ErrorCodeNotIn applies the NotIn predicate on the "error_code" field.
-func ErrorCodeNotIn(vs ...string) predicate.Refund {
-	return predicate.Refund(sql.FieldNotIn(FieldErrorCode, vs...))
-}
-
-// ErrorCodeGT applies the GT predicate on the "error_code" field.
-func ErrorCodeGT(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldGT(FieldErrorCode, v))
-}
-
-// ErrorCodeGTE applies the GTE predicate on the "error_code" field.
-func ErrorCodeGTE(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldGTE(FieldErrorCode, v))
-}
-
-// ErrorCodeLT applies the LT predicate on the "error_code" field.
-func ErrorCodeLT(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldLT(FieldErrorCode, v))
-}
-
-// ErrorCodeLTE applies the LTE predicate on the "error_code" field.
-func ErrorCodeLTE(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldLTE(FieldErrorCode, v))
-}
-
-// ErrorCodeContains applies the Contains predicate on the "error_code" field.
-func ErrorCodeContains(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldContains(FieldErrorCode, v))
-}
-
-// ErrorCodeHasPrefix applies the HasPrefix predicate on the "error_code" field.
-func ErrorCodeHasPrefix(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldHasPrefix(FieldErrorCode, v))
-}
-
-// ErrorCodeHasSuffix applies the HasSuffix predicate on the "error_code" field.
-func ErrorCodeHasSuffix(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldHasSuffix(FieldErrorCode, v))
-}
-
-// ErrorCodeIsNil applies the IsNil predicate on the "error_code" field.
-func ErrorCodeIsNil() predicate.Refund {
-	return predicate.Refund(sql.FieldIsNull(FieldErrorCode))
-}
-
-// ErrorCodeNotNil applies the NotNil predicate on the "error_code" field.
-func ErrorCodeNotNil() predicate.Refund {
-	return predicate.Refund(sql.FieldNotNull(FieldErrorCode))
-}
-
-// ErrorCodeEqualFold applies the EqualFold predicate on the "error_code" field.
-func ErrorCodeEqualFold(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldEqualFold(FieldErrorCode, v))
-}
-
-// ErrorCodeContainsFold applies the ContainsFold predicate on the "error_code" field.
-func ErrorCodeContainsFold(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldContainsFold(FieldErrorCode, v))
-}
-
-// ErrorMessageEQ applies the EQ predicate on the "error_message" field.
-func ErrorMessageEQ(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldEQ(FieldErrorMessage, v))
-}
-
-// ErrorMessageNEQ applies the NEQ predicate on the "error_message" field.
-func ErrorMessageNEQ(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldNEQ(FieldErrorMessage, v))
-}
-
-// ErrorMessageIn applies the In predicate on the "error_message" field.
-func ErrorMessageIn(vs ...string) predicate.Refund {
-	return predicate.Refund(sql.FieldIn(FieldErrorMessage, vs...))
-}
-
-// ErrorMessageNotIn applies the NotIn predicate on the "error_message" field.
-func ErrorMessageNotIn(vs ...string) predicate.Refund {
-	return predicate.Refund(sql.FieldNotIn(FieldErrorMessage, vs...))
-}
-
-// ErrorMessageGT applies the GT predicate on the "error_message" field.
-func ErrorMessageGT(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldGT(FieldErrorMessage, v))
-}
-
-// ErrorMessageGTE applies the GTE predicate on the "error_message" field.
-func ErrorMessageGTE(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldGTE(FieldErrorMessage, v))
-}
-
-// ErrorMessageLT applies the LT predicate on the "error_message" field.
-func ErrorMessageLT(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldLT(FieldErrorMessage, v))
-}
-
-// ErrorMessageLTE applies the LTE predicate on the "error_message" field.
-func ErrorMessageLTE(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldLTE(FieldErrorMessage, v))
-}
-
-// ErrorMessageContains applies the Contains predicate on the "error_message" field.
-func ErrorMessageContains(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldContains(FieldErrorMessage, v))
-}
-
-// ErrorMessageHasPrefix applies the HasPrefix predicate on the "error_message" field.
-func ErrorMessageHasPrefix(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldHasPrefix(FieldErrorMessage, v))
-}
-
-// ErrorMessageHasSuffix applies the HasSuffix predicate on the "error_message" field.
-func ErrorMessageHasSuffix(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldHasSuffix(FieldErrorMessage, v))
-}
-
-// ErrorMessageIsNil applies the IsNil predicate on the "error_message" field.
-func ErrorMessageIsNil() predicate.Refund {
-	return predicate.Refund(sql.FieldIsNull(FieldErrorMessage))
-}
-
-// ErrorMessageNotNil applies the NotNil predicate on the "error_message" field.
-func ErrorMessageNotNil() predicate.Refund {
-	return predicate.Refund(sql.FieldNotNull(FieldErrorMessage))
-}
-
-// ErrorMessageEqualFold applies the EqualFold predicate on the "error_message" field.
-func ErrorMessageEqualFold(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldEqualFold(FieldErrorMessage, v))
-}
-
-// ErrorMessageContainsFold applies the ContainsFold predicate on the "error_message" field.
-func ErrorMessageContainsFold(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldContainsFold(FieldErrorMessage, v))
-}
-
-// UnifiedCodeEQ applies the EQ predicate on the "unified_code" field.
-func UnifiedCodeEQ(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldEQ(FieldUnifiedCode, v))
-}
-
-// UnifiedCodeNEQ applies the NEQ predicate on the "unified_code" field.
-func UnifiedCodeNEQ(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldNEQ(FieldUnifiedCode, v))
-}
-
-// UnifiedCodeIn applies the In predicate on the "unified_code" field.
-func UnifiedCodeIn(vs ...string) predicate.Refund {
-	return predicate.Refund(sql.FieldIn(FieldUnifiedCode, vs...))
-}
-
-// UnifiedCodeNotIn applies the NotIn predicate on the "unified_code" field.
-func UnifiedCodeNotIn(vs ...string) predicate.Refund {
-	return predicate.Refund(sql.FieldNotIn(FieldUnifiedCode, vs...))
-}
-
-// UnifiedCodeGT applies the GT predicate on the "unified_code" field.
-func UnifiedCodeGT(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldGT(FieldUnifiedCode, v))
-}
-
-// UnifiedCodeGTE applies the GTE predicate on the "unified_code" field.
-func UnifiedCodeGTE(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldGTE(FieldUnifiedCode, v))
-}
-
-// UnifiedCodeLT applies the LT predicate on the "unified_code" field.
-func UnifiedCodeLT(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldLT(FieldUnifiedCode, v))
-}
-
-// UnifiedCodeLTE applies the LTE predicate on the "unified_code" field.
-func UnifiedCodeLTE(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldLTE(FieldUnifiedCode, v))
-}
-
-// UnifiedCodeContains applies the Contains predicate on the "unified_code" field.
-func UnifiedCodeContains(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldContains(FieldUnifiedCode, v))
-}
-
-// UnifiedCodeHasPrefix applies the HasPrefix predicate on the "unified_code" field.
-func UnifiedCodeHasPrefix(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldHasPrefix(FieldUnifiedCode, v))
-}
-
-// UnifiedCodeHasSuffix applies the HasSuffix predicate on the "unified_code" field.
-func UnifiedCodeHasSuffix(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldHasSuffix(FieldUnifiedCode, v))
-}
-
-// UnifiedCodeIsNil applies the IsNil predicate on the "unified_code" field.
-func UnifiedCodeIsNil() predicate.Refund {
-	return predicate.Refund(sql.FieldIsNull(FieldUnifiedCode))
-}
-
-// UnifiedCodeNotNil applies the NotNil predicate on the "unified_code" field.
-func UnifiedCodeNotNil() predicate.Refund {
-	return predicate.Refund(sql.FieldNotNull(FieldUnifiedCode))
-}
-
-// UnifiedCodeEqualFold applies the EqualFold predicate on the "unified_code" field.
-func UnifiedCodeEqualFold(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldEqualFold(FieldUnifiedCode, v))
-}
-
-// UnifiedCodeContainsFold applies the ContainsFold predicate on the "unified_code" field.
-func UnifiedCodeContainsFold(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldContainsFold(FieldUnifiedCode, v))
-}
-
-// UnifiedMessageEQ applies the EQ predicate on the "unified_message" field.
-func UnifiedMessageEQ(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldEQ(FieldUnifiedMessage, v))
-}
-
-// UnifiedMessageNEQ applies the NEQ predicate on the "unified_message" field.
-func UnifiedMessageNEQ(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldNEQ(FieldUnifiedMessage, v))
-}
-
-// UnifiedMessageIn applies the In predicate on the "unified_message" field.
-func UnifiedMessageIn(vs ...string) predicate.Refund {
-	return predicate.Refund(sql.FieldIn(FieldUnifiedMessage, vs...))
-}
-
-// UnifiedMessageNotIn applies the NotIn predicate on the "unified_message" field.
-func UnifiedMessageNotIn(vs ...string) predicate.Refund {
-	return predicate.Refund(sql.FieldNotIn(FieldUnifiedMessage, vs...))
-}
-
-// UnifiedMessageGT applies the GT predicate on the "unified_message" field.
-func UnifiedMessageGT(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldGT(FieldUnifiedMessage, v))
-}
-
-// UnifiedMessageGTE applies the GTE predicate on the "unified_message" field.
-func UnifiedMessageGTE(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldGTE(FieldUnifiedMessage, v))
-}
-
-// UnifiedMessageLT applies the LT predicate on the "unified_message" field.
-func UnifiedMessageLT(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldLT(FieldUnifiedMessage, v))
-}
-
-// UnifiedMessageLTE applies the LTE predicate on the "unified_message" field.
-func UnifiedMessageLTE(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldLTE(FieldUnifiedMessage, v))
-}
-
-// UnifiedMessageContains applies the Contains predicate on the "unified_message" field.
-func UnifiedMessageContains(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldContains(FieldUnifiedMessage, v))
-}
-
-// UnifiedMessageHasPrefix applies the HasPrefix predicate on the "unified_message" field.
-func UnifiedMessageHasPrefix(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldHasPrefix(FieldUnifiedMessage, v))
-}
-
-// UnifiedMessageHasSuffix applies the HasSuffix predicate on the "unified_message" field.
-func UnifiedMessageHasSuffix(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldHasSuffix(FieldUnifiedMessage, v))
-}
-
-// UnifiedMessageIsNil applies the IsNil predicate on the "unified_message" field.
-func UnifiedMessageIsNil() predicate.Refund {
-	return predicate.Refund(sql.FieldIsNull(FieldUnifiedMessage))
-}
-
-// UnifiedMessageNotNil applies the NotNil predicate on the "unified_message" field.
-func UnifiedMessageNotNil() predicate.Refund {
-	return predicate.Refund(sql.FieldNotNull(FieldUnifiedMessage))
-}
-
-// UnifiedMessageEqualFold applies the EqualFold predicate on the "unified_message" field.
-func UnifiedMessageEqualFold(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldEqualFold(FieldUnifiedMessage, v))
-}
-
-// UnifiedMessageContainsFold applies the ContainsFold predicate on the "unified_message" field.
-func UnifiedMessageContainsFold(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldContainsFold(FieldUnifiedMessage, v))
-}
-
-// IssuerErrorCodeEQ applies the EQ predicate on the "issuer_error_code" field.
-func IssuerErrorCodeEQ(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldEQ(FieldIssuerErrorCode, v))
-}
-
-// IssuerErrorCodeNEQ applies the NEQ predicate on the "issuer_error_code" field.
-func IssuerErrorCodeNEQ(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldNEQ(FieldIssuerErrorCode, v))
-}
-
-// IssuerErrorCodeIn applies the In predicate on the "issuer_error_code" field.
-func IssuerErrorCodeIn(vs ...string) predicate.Refund {
-	return predicate.Refund(sql.FieldIn(FieldIssuerErrorCode, vs...))
-}
-
-// IssuerErrorCodeNotIn applies the NotIn predicate on the "issuer_error_code" field.
-func IssuerErrorCodeNotIn(vs ...string) predicate.Refund {
-	return predicate.Refund(sql.FieldNotIn(FieldIssuerErrorCode, vs...))
-}
-
-// IssuerErrorCodeGT applies the GT predicate on the "issuer_error_code" field.
-func IssuerErrorCodeGT(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldGT(FieldIssuerErrorCode, v))
-}
-
-// IssuerErrorCodeGTE applies the GTE predicate on the "issuer_error_code" field.
-func IssuerErrorCodeGTE(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldGTE(FieldIssuerErrorCode, v))
-}
-
-// IssuerErrorCodeLT applies the LT predicate on the "issuer_error_code" field.
-func IssuerErrorCodeLT(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldLT(FieldIssuerErrorCode, v))
-}
-
-// IssuerErrorCodeLTE applies the LTE predicate on the "issuer_error_code" field.
-func IssuerErrorCodeLTE(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldLTE(FieldIssuerErrorCode, v))
-}
-
-// IssuerErrorCodeContains applies the Contains predicate on the "issuer_error_code" field.
-func IssuerErrorCodeContains(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldContains(FieldIssuerErrorCode, v))
-}
-
-// IssuerErrorCodeHasPrefix applies the HasPrefix predicate on the "issuer_error_code" field.
-func IssuerErrorCodeHasPrefix(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldHasPrefix(FieldIssuerErrorCode, v))
-}
-
-// IssuerErrorCodeHasSuffix applies the HasSuffix predicate on the "issuer_error_code" field.
-func IssuerErrorCodeHasSuffix(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldHasSuffix(FieldIssuerErrorCode, v))
-}
-
-// IssuerErrorCodeIsNil applies the IsNil predicate on the "issuer_error_code" field.
-func IssuerErrorCodeIsNil() predicate.Refund {
-	return predicate.Refund(sql.FieldIsNull(FieldIssuerErrorCode))
-}
-
-// IssuerErrorCodeNotNil applies the NotNil predicate on the "issuer_error_code" field.
-func IssuerErrorCodeNotNil() predicate.Refund {
-	return predicate.Refund(sql.FieldNotNull(FieldIssuerErrorCode))
-}
-
-// IssuerErrorCodeEqualFold applies the EqualFold predicate on the "issuer_error_code" field.
-func IssuerErrorCodeEqualFold(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldEqualFold(FieldIssuerErrorCode, v))
-}
-
-// IssuerErrorCodeContainsFold applies the ContainsFold predicate on the "issuer_error_code" field.
-func IssuerErrorCodeContainsFold(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldContainsFold(FieldIssuerErrorCode, v))
-}
-
-// IssuerErrorMessageEQ applies the EQ predicate on the "issuer_error_message" field.
-func IssuerErrorMessageEQ(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldEQ(FieldIssuerErrorMessage, v))
-}
-
-// IssuerErrorMessageNEQ applies the NEQ predicate on the "issuer_error_message" field.
-func IssuerErrorMessageNEQ(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldNEQ(FieldIssuerErrorMessage, v))
-}
-
-// IssuerErrorMessageIn applies the In predicate on the "issuer_error_message" field.
-func IssuerErrorMessageIn(vs ...string) predicate.Refund {
-	return predicate.Refund(sql.FieldIn(FieldIssuerErrorMessage, vs...))
-}
-
-// IssuerErrorMessageNotIn applies the NotIn predicate on the "issuer_error_message" field.
-func IssuerErrorMessageNotIn(vs ...string) predicate.Refund {
-	return predicate.Refund(sql.FieldNotIn(FieldIssuerErrorMessage, vs...))
-}
-
-// IssuerErrorMessageGT applies the GT predicate on the "issuer_error_message" field.
-func IssuerErrorMessageGT(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldGT(FieldIssuerErrorMessage, v))
-}
-
-// IssuerErrorMessageGTE applies the GTE predicate on the "issuer_error_message" field.
-func IssuerErrorMessageGTE(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldGTE(FieldIssuerErrorMessage, v))
-}
-
-// IssuerErrorMessageLT applies the LT predicate on the "issuer_error_message" field.
-func IssuerErrorMessageLT(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldLT(FieldIssuerErrorMessage, v))
-}
-
-// IssuerErrorMessageLTE applies the LTE predicate on the "issuer_error_message" field.
-func IssuerErrorMessageLTE(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldLTE(FieldIssuerErrorMessage, v))
-}
-
-// IssuerErrorMessageContains applies the Contains predicate on the "issuer_error_message" field.
-func IssuerErrorMessageContains(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldContains(FieldIssuerErrorMessage, v))
-}
-
-// IssuerErrorMessageHasPrefix applies the HasPrefix predicate on the "issuer_error_message" field.
-func IssuerErrorMessageHasPrefix(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldHasPrefix(FieldIssuerErrorMessage, v))
-}
-
-// IssuerErrorMessageHasSuffix applies the HasSuffix predicate on the "issuer_error_message" field.
-func IssuerErrorMessageHasSuffix(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldHasSuffix(FieldIssuerErrorMessage, v))
-}
-
-// IssuerErrorMessageIsNil applies the IsNil predicate on the "issuer_error_message" field.
-func IssuerErrorMessageIsNil() predicate.Refund {
-	return predicate.Refund(sql.FieldIsNull(FieldIssuerErrorMessage))
-}
-
-// IssuerErrorMessageNotNil applies the NotNil predicate on the "issuer_error_message" field.
-func IssuerErrorMessageNotNil() predicate.Refund {
-	return predicate.Refund(sql.FieldNotNull(FieldIssuerErrorMessage))
-}
-
-// IssuerErrorMessageEqualFold applies the EqualFold predicate on the "issuer_error_message" field.
-func IssuerErrorMessageEqualFold(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldEqualFold(FieldIssuerErrorMessage, v))
-}
-
-// IssuerErrorMessageContainsFold applies the ContainsFold predicate on the "issuer_error_message" field.
-func IssuerErrorMessageContainsFold(v string) predicate.Refund {
-	return predicate.Refund(sql.FieldContainsFold(FieldIssuerErrorMessage, v))
 }
 
 // SplitRefundsIsNil applies the IsNil predicate on the "split_refunds" field.

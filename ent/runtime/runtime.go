@@ -40,12 +40,10 @@ func init() {
 	apikey.Interceptors[0] = apikeyMixinInters0[0]
 	apikeyMixinFields0 := apikeyMixin[0].Fields()
 	_ = apikeyMixinFields0
-	apikeyMixinFields1 := apikeyMixin[1].Fields()
-	_ = apikeyMixinFields1
 	apikeyFields := schema.APIKey{}.Fields()
 	_ = apikeyFields
 	// apikeyDescMerchantID is the schema descriptor for merchant_id field.
-	apikeyDescMerchantID := apikeyMixinFields0[0].Descriptor()
+	apikeyDescMerchantID := apikeyMixinFields0[1].Descriptor()
 	// apikey.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
 	apikey.MerchantIDValidator = func() func(string) error {
 		validators := apikeyDescMerchantID.Validators
@@ -63,17 +61,17 @@ func init() {
 		}
 	}()
 	// apikeyDescCreatedAt is the schema descriptor for created_at field.
-	apikeyDescCreatedAt := apikeyMixinFields1[0].Descriptor()
+	apikeyDescCreatedAt := apikeyMixinFields0[2].Descriptor()
 	// apikey.DefaultCreatedAt holds the default value on creation for the created_at field.
 	apikey.DefaultCreatedAt = apikeyDescCreatedAt.Default.(func() time.Time)
 	// apikeyDescModifiedAt is the schema descriptor for modified_at field.
-	apikeyDescModifiedAt := apikeyMixinFields1[1].Descriptor()
+	apikeyDescModifiedAt := apikeyMixinFields0[3].Descriptor()
 	// apikey.DefaultModifiedAt holds the default value on creation for the modified_at field.
 	apikey.DefaultModifiedAt = apikeyDescModifiedAt.Default.(func() time.Time)
 	// apikey.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
 	apikey.UpdateDefaultModifiedAt = apikeyDescModifiedAt.UpdateDefault.(func() time.Time)
 	// apikeyDescName is the schema descriptor for name field.
-	apikeyDescName := apikeyFields[1].Descriptor()
+	apikeyDescName := apikeyFields[0].Descriptor()
 	// apikey.NameValidator is a validator for the "name" field. It is called by the builders before save.
 	apikey.NameValidator = func() func(string) error {
 		validators := apikeyDescName.Validators
@@ -91,19 +89,19 @@ func init() {
 		}
 	}()
 	// apikeyDescDescription is the schema descriptor for description field.
-	apikeyDescDescription := apikeyFields[2].Descriptor()
+	apikeyDescDescription := apikeyFields[1].Descriptor()
 	// apikey.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
 	apikey.DescriptionValidator = apikeyDescDescription.Validators[0].(func(string) error)
 	// apikeyDescPrefix is the schema descriptor for prefix field.
-	apikeyDescPrefix := apikeyFields[3].Descriptor()
+	apikeyDescPrefix := apikeyFields[2].Descriptor()
 	// apikey.PrefixValidator is a validator for the "prefix" field. It is called by the builders before save.
 	apikey.PrefixValidator = apikeyDescPrefix.Validators[0].(func(string) error)
 	// apikeyDescHash is the schema descriptor for hash field.
-	apikeyDescHash := apikeyFields[4].Descriptor()
+	apikeyDescHash := apikeyFields[3].Descriptor()
 	// apikey.HashValidator is a validator for the "hash" field. It is called by the builders before save.
 	apikey.HashValidator = apikeyDescHash.Validators[0].(func(string) error)
 	// apikeyDescID is the schema descriptor for id field.
-	apikeyDescID := apikeyFields[0].Descriptor()
+	apikeyDescID := apikeyMixinFields0[0].Descriptor()
 	// apikey.DefaultID holds the default value on creation for the id field.
 	apikey.DefaultID = apikeyDescID.Default.(func() string)
 	// apikey.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -216,10 +214,12 @@ func init() {
 	_ = captureMixinFields0
 	captureMixinFields1 := captureMixin[1].Fields()
 	_ = captureMixinFields1
+	captureMixinFields2 := captureMixin[2].Fields()
+	_ = captureMixinFields2
 	captureFields := schema.Capture{}.Fields()
 	_ = captureFields
 	// captureDescMerchantID is the schema descriptor for merchant_id field.
-	captureDescMerchantID := captureMixinFields0[0].Descriptor()
+	captureDescMerchantID := captureMixinFields0[1].Descriptor()
 	// capture.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
 	capture.MerchantIDValidator = func() func(string) error {
 		validators := captureDescMerchantID.Validators
@@ -237,17 +237,17 @@ func init() {
 		}
 	}()
 	// captureDescCreatedAt is the schema descriptor for created_at field.
-	captureDescCreatedAt := captureMixinFields1[0].Descriptor()
+	captureDescCreatedAt := captureMixinFields0[2].Descriptor()
 	// capture.DefaultCreatedAt holds the default value on creation for the created_at field.
 	capture.DefaultCreatedAt = captureDescCreatedAt.Default.(func() time.Time)
 	// captureDescModifiedAt is the schema descriptor for modified_at field.
-	captureDescModifiedAt := captureMixinFields1[1].Descriptor()
+	captureDescModifiedAt := captureMixinFields0[3].Descriptor()
 	// capture.DefaultModifiedAt holds the default value on creation for the modified_at field.
 	capture.DefaultModifiedAt = captureDescModifiedAt.Default.(func() time.Time)
 	// capture.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
 	capture.UpdateDefaultModifiedAt = captureDescModifiedAt.UpdateDefault.(func() time.Time)
 	// captureDescPaymentIntentID is the schema descriptor for payment_intent_id field.
-	captureDescPaymentIntentID := captureFields[1].Descriptor()
+	captureDescPaymentIntentID := captureMixinFields1[0].Descriptor()
 	// capture.PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
 	capture.PaymentIntentIDValidator = func() func(string) error {
 		validators := captureDescPaymentIntentID.Validators
@@ -264,8 +264,12 @@ func init() {
 			return nil
 		}
 	}()
+	// captureDescErrorCode is the schema descriptor for error_code field.
+	captureDescErrorCode := captureMixinFields2[0].Descriptor()
+	// capture.ErrorCodeValidator is a validator for the "error_code" field. It is called by the builders before save.
+	capture.ErrorCodeValidator = captureDescErrorCode.Validators[0].(func(string) error)
 	// captureDescAuthorizedAttemptID is the schema descriptor for authorized_attempt_id field.
-	captureDescAuthorizedAttemptID := captureFields[2].Descriptor()
+	captureDescAuthorizedAttemptID := captureFields[0].Descriptor()
 	// capture.AuthorizedAttemptIDValidator is a validator for the "authorized_attempt_id" field. It is called by the builders before save.
 	capture.AuthorizedAttemptIDValidator = func() func(string) error {
 		validators := captureDescAuthorizedAttemptID.Validators
@@ -283,23 +287,19 @@ func init() {
 		}
 	}()
 	// captureDescConnector is the schema descriptor for connector field.
-	captureDescConnector := captureFields[6].Descriptor()
+	captureDescConnector := captureFields[4].Descriptor()
 	// capture.ConnectorValidator is a validator for the "connector" field. It is called by the builders before save.
 	capture.ConnectorValidator = captureDescConnector.Validators[0].(func(string) error)
 	// captureDescConnectorCaptureID is the schema descriptor for connector_capture_id field.
-	captureDescConnectorCaptureID := captureFields[8].Descriptor()
+	captureDescConnectorCaptureID := captureFields[6].Descriptor()
 	// capture.ConnectorCaptureIDValidator is a validator for the "connector_capture_id" field. It is called by the builders before save.
 	capture.ConnectorCaptureIDValidator = captureDescConnectorCaptureID.Validators[0].(func(string) error)
-	// captureDescErrorCode is the schema descriptor for error_code field.
-	captureDescErrorCode := captureFields[9].Descriptor()
-	// capture.ErrorCodeValidator is a validator for the "error_code" field. It is called by the builders before save.
-	capture.ErrorCodeValidator = captureDescErrorCode.Validators[0].(func(string) error)
 	// captureDescReferenceID is the schema descriptor for reference_id field.
-	captureDescReferenceID := captureFields[12].Descriptor()
+	captureDescReferenceID := captureFields[7].Descriptor()
 	// capture.ReferenceIDValidator is a validator for the "reference_id" field. It is called by the builders before save.
 	capture.ReferenceIDValidator = captureDescReferenceID.Validators[0].(func(string) error)
 	// captureDescID is the schema descriptor for id field.
-	captureDescID := captureFields[0].Descriptor()
+	captureDescID := captureMixinFields0[0].Descriptor()
 	// capture.DefaultID holds the default value on creation for the id field.
 	capture.DefaultID = captureDescID.Default.(func() string)
 	// capture.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -325,12 +325,10 @@ func init() {
 	customer.Interceptors[0] = customerMixinInters0[0]
 	customerMixinFields0 := customerMixin[0].Fields()
 	_ = customerMixinFields0
-	customerMixinFields1 := customerMixin[1].Fields()
-	_ = customerMixinFields1
 	customerFields := schema.Customer{}.Fields()
 	_ = customerFields
 	// customerDescMerchantID is the schema descriptor for merchant_id field.
-	customerDescMerchantID := customerMixinFields0[0].Descriptor()
+	customerDescMerchantID := customerMixinFields0[1].Descriptor()
 	// customer.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
 	customer.MerchantIDValidator = func() func(string) error {
 		validators := customerDescMerchantID.Validators
@@ -348,17 +346,17 @@ func init() {
 		}
 	}()
 	// customerDescCreatedAt is the schema descriptor for created_at field.
-	customerDescCreatedAt := customerMixinFields1[0].Descriptor()
+	customerDescCreatedAt := customerMixinFields0[2].Descriptor()
 	// customer.DefaultCreatedAt holds the default value on creation for the created_at field.
 	customer.DefaultCreatedAt = customerDescCreatedAt.Default.(func() time.Time)
 	// customerDescModifiedAt is the schema descriptor for modified_at field.
-	customerDescModifiedAt := customerMixinFields1[1].Descriptor()
+	customerDescModifiedAt := customerMixinFields0[3].Descriptor()
 	// customer.DefaultModifiedAt holds the default value on creation for the modified_at field.
 	customer.DefaultModifiedAt = customerDescModifiedAt.Default.(func() time.Time)
 	// customer.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
 	customer.UpdateDefaultModifiedAt = customerDescModifiedAt.UpdateDefault.(func() time.Time)
 	// customerDescCustomerID is the schema descriptor for customer_id field.
-	customerDescCustomerID := customerFields[1].Descriptor()
+	customerDescCustomerID := customerFields[0].Descriptor()
 	// customer.CustomerIDValidator is a validator for the "customer_id" field. It is called by the builders before save.
 	customer.CustomerIDValidator = func() func(string) error {
 		validators := customerDescCustomerID.Validators
@@ -376,35 +374,35 @@ func init() {
 		}
 	}()
 	// customerDescName is the schema descriptor for name field.
-	customerDescName := customerFields[2].Descriptor()
+	customerDescName := customerFields[1].Descriptor()
 	// customer.NameValidator is a validator for the "name" field. It is called by the builders before save.
 	customer.NameValidator = customerDescName.Validators[0].(func(string) error)
 	// customerDescEmail is the schema descriptor for email field.
-	customerDescEmail := customerFields[3].Descriptor()
+	customerDescEmail := customerFields[2].Descriptor()
 	// customer.EmailValidator is a validator for the "email" field. It is called by the builders before save.
 	customer.EmailValidator = customerDescEmail.Validators[0].(func(string) error)
 	// customerDescPhone is the schema descriptor for phone field.
-	customerDescPhone := customerFields[4].Descriptor()
+	customerDescPhone := customerFields[3].Descriptor()
 	// customer.PhoneValidator is a validator for the "phone" field. It is called by the builders before save.
 	customer.PhoneValidator = customerDescPhone.Validators[0].(func(string) error)
 	// customerDescPhoneCountryCode is the schema descriptor for phone_country_code field.
-	customerDescPhoneCountryCode := customerFields[5].Descriptor()
+	customerDescPhoneCountryCode := customerFields[4].Descriptor()
 	// customer.PhoneCountryCodeValidator is a validator for the "phone_country_code" field. It is called by the builders before save.
 	customer.PhoneCountryCodeValidator = customerDescPhoneCountryCode.Validators[0].(func(string) error)
 	// customerDescDescription is the schema descriptor for description field.
-	customerDescDescription := customerFields[6].Descriptor()
+	customerDescDescription := customerFields[5].Descriptor()
 	// customer.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
 	customer.DescriptionValidator = customerDescDescription.Validators[0].(func(string) error)
 	// customerDescDefaultPaymentMethodID is the schema descriptor for default_payment_method_id field.
-	customerDescDefaultPaymentMethodID := customerFields[10].Descriptor()
+	customerDescDefaultPaymentMethodID := customerFields[9].Descriptor()
 	// customer.DefaultPaymentMethodIDValidator is a validator for the "default_payment_method_id" field. It is called by the builders before save.
 	customer.DefaultPaymentMethodIDValidator = customerDescDefaultPaymentMethodID.Validators[0].(func(string) error)
 	// customerDescTaxRegistrationID is the schema descriptor for tax_registration_id field.
-	customerDescTaxRegistrationID := customerFields[11].Descriptor()
+	customerDescTaxRegistrationID := customerFields[10].Descriptor()
 	// customer.TaxRegistrationIDValidator is a validator for the "tax_registration_id" field. It is called by the builders before save.
 	customer.TaxRegistrationIDValidator = customerDescTaxRegistrationID.Validators[0].(func(string) error)
 	// customerDescID is the schema descriptor for id field.
-	customerDescID := customerFields[0].Descriptor()
+	customerDescID := customerMixinFields0[0].Descriptor()
 	// customer.DefaultID holds the default value on creation for the id field.
 	customer.DefaultID = customerDescID.Default.(func() string)
 	// customer.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -435,7 +433,7 @@ func init() {
 	disputeFields := schema.Dispute{}.Fields()
 	_ = disputeFields
 	// disputeDescMerchantID is the schema descriptor for merchant_id field.
-	disputeDescMerchantID := disputeMixinFields0[0].Descriptor()
+	disputeDescMerchantID := disputeMixinFields0[1].Descriptor()
 	// dispute.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
 	dispute.MerchantIDValidator = func() func(string) error {
 		validators := disputeDescMerchantID.Validators
@@ -453,17 +451,17 @@ func init() {
 		}
 	}()
 	// disputeDescCreatedAt is the schema descriptor for created_at field.
-	disputeDescCreatedAt := disputeMixinFields1[0].Descriptor()
+	disputeDescCreatedAt := disputeMixinFields0[2].Descriptor()
 	// dispute.DefaultCreatedAt holds the default value on creation for the created_at field.
 	dispute.DefaultCreatedAt = disputeDescCreatedAt.Default.(func() time.Time)
 	// disputeDescModifiedAt is the schema descriptor for modified_at field.
-	disputeDescModifiedAt := disputeMixinFields1[1].Descriptor()
+	disputeDescModifiedAt := disputeMixinFields0[3].Descriptor()
 	// dispute.DefaultModifiedAt holds the default value on creation for the modified_at field.
 	dispute.DefaultModifiedAt = disputeDescModifiedAt.Default.(func() time.Time)
 	// dispute.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
 	dispute.UpdateDefaultModifiedAt = disputeDescModifiedAt.UpdateDefault.(func() time.Time)
 	// disputeDescPaymentIntentID is the schema descriptor for payment_intent_id field.
-	disputeDescPaymentIntentID := disputeFields[1].Descriptor()
+	disputeDescPaymentIntentID := disputeMixinFields1[0].Descriptor()
 	// dispute.PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
 	dispute.PaymentIntentIDValidator = func() func(string) error {
 		validators := disputeDescPaymentIntentID.Validators
@@ -481,7 +479,7 @@ func init() {
 		}
 	}()
 	// disputeDescAttemptID is the schema descriptor for attempt_id field.
-	disputeDescAttemptID := disputeFields[2].Descriptor()
+	disputeDescAttemptID := disputeFields[0].Descriptor()
 	// dispute.AttemptIDValidator is a validator for the "attempt_id" field. It is called by the builders before save.
 	dispute.AttemptIDValidator = func() func(string) error {
 		validators := disputeDescAttemptID.Validators
@@ -499,7 +497,7 @@ func init() {
 		}
 	}()
 	// disputeDescProfileID is the schema descriptor for profile_id field.
-	disputeDescProfileID := disputeFields[3].Descriptor()
+	disputeDescProfileID := disputeFields[1].Descriptor()
 	// dispute.ProfileIDValidator is a validator for the "profile_id" field. It is called by the builders before save.
 	dispute.ProfileIDValidator = func() func(string) error {
 		validators := disputeDescProfileID.Validators
@@ -517,31 +515,31 @@ func init() {
 		}
 	}()
 	// disputeDescMerchantConnectorID is the schema descriptor for merchant_connector_id field.
-	disputeDescMerchantConnectorID := disputeFields[4].Descriptor()
+	disputeDescMerchantConnectorID := disputeFields[2].Descriptor()
 	// dispute.MerchantConnectorIDValidator is a validator for the "merchant_connector_id" field. It is called by the builders before save.
 	dispute.MerchantConnectorIDValidator = disputeDescMerchantConnectorID.Validators[0].(func(string) error)
 	// disputeDescConnector is the schema descriptor for connector field.
-	disputeDescConnector := disputeFields[9].Descriptor()
+	disputeDescConnector := disputeFields[7].Descriptor()
 	// dispute.ConnectorValidator is a validator for the "connector" field. It is called by the builders before save.
 	dispute.ConnectorValidator = disputeDescConnector.Validators[0].(func(string) error)
 	// disputeDescConnectorStatus is the schema descriptor for connector_status field.
-	disputeDescConnectorStatus := disputeFields[10].Descriptor()
+	disputeDescConnectorStatus := disputeFields[8].Descriptor()
 	// dispute.ConnectorStatusValidator is a validator for the "connector_status" field. It is called by the builders before save.
 	dispute.ConnectorStatusValidator = disputeDescConnectorStatus.Validators[0].(func(string) error)
 	// disputeDescConnectorDisputeID is the schema descriptor for connector_dispute_id field.
-	disputeDescConnectorDisputeID := disputeFields[11].Descriptor()
+	disputeDescConnectorDisputeID := disputeFields[9].Descriptor()
 	// dispute.ConnectorDisputeIDValidator is a validator for the "connector_dispute_id" field. It is called by the builders before save.
 	dispute.ConnectorDisputeIDValidator = disputeDescConnectorDisputeID.Validators[0].(func(string) error)
 	// disputeDescConnectorReason is the schema descriptor for connector_reason field.
-	disputeDescConnectorReason := disputeFields[12].Descriptor()
+	disputeDescConnectorReason := disputeFields[10].Descriptor()
 	// dispute.ConnectorReasonValidator is a validator for the "connector_reason" field. It is called by the builders before save.
 	dispute.ConnectorReasonValidator = disputeDescConnectorReason.Validators[0].(func(string) error)
 	// disputeDescConnectorReasonCode is the schema descriptor for connector_reason_code field.
-	disputeDescConnectorReasonCode := disputeFields[13].Descriptor()
+	disputeDescConnectorReasonCode := disputeFields[11].Descriptor()
 	// dispute.ConnectorReasonCodeValidator is a validator for the "connector_reason_code" field. It is called by the builders before save.
 	dispute.ConnectorReasonCodeValidator = disputeDescConnectorReasonCode.Validators[0].(func(string) error)
 	// disputeDescID is the schema descriptor for id field.
-	disputeDescID := disputeFields[0].Descriptor()
+	disputeDescID := disputeMixinFields0[0].Descriptor()
 	// dispute.DefaultID holds the default value on creation for the id field.
 	dispute.DefaultID = disputeDescID.Default.(func() string)
 	// dispute.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -567,12 +565,10 @@ func init() {
 	event.Interceptors[0] = eventMixinInters0[0]
 	eventMixinFields0 := eventMixin[0].Fields()
 	_ = eventMixinFields0
-	eventMixinFields1 := eventMixin[1].Fields()
-	_ = eventMixinFields1
 	eventFields := schema.Event{}.Fields()
 	_ = eventFields
 	// eventDescMerchantID is the schema descriptor for merchant_id field.
-	eventDescMerchantID := eventMixinFields0[0].Descriptor()
+	eventDescMerchantID := eventMixinFields0[1].Descriptor()
 	// event.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
 	event.MerchantIDValidator = func() func(string) error {
 		validators := eventDescMerchantID.Validators
@@ -590,17 +586,17 @@ func init() {
 		}
 	}()
 	// eventDescCreatedAt is the schema descriptor for created_at field.
-	eventDescCreatedAt := eventMixinFields1[0].Descriptor()
+	eventDescCreatedAt := eventMixinFields0[2].Descriptor()
 	// event.DefaultCreatedAt holds the default value on creation for the created_at field.
 	event.DefaultCreatedAt = eventDescCreatedAt.Default.(func() time.Time)
 	// eventDescModifiedAt is the schema descriptor for modified_at field.
-	eventDescModifiedAt := eventMixinFields1[1].Descriptor()
+	eventDescModifiedAt := eventMixinFields0[3].Descriptor()
 	// event.DefaultModifiedAt holds the default value on creation for the modified_at field.
 	event.DefaultModifiedAt = eventDescModifiedAt.Default.(func() time.Time)
 	// event.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
 	event.UpdateDefaultModifiedAt = eventDescModifiedAt.UpdateDefault.(func() time.Time)
 	// eventDescProfileID is the schema descriptor for profile_id field.
-	eventDescProfileID := eventFields[1].Descriptor()
+	eventDescProfileID := eventFields[0].Descriptor()
 	// event.ProfileIDValidator is a validator for the "profile_id" field. It is called by the builders before save.
 	event.ProfileIDValidator = func() func(string) error {
 		validators := eventDescProfileID.Validators
@@ -618,7 +614,7 @@ func init() {
 		}
 	}()
 	// eventDescObjectID is the schema descriptor for object_id field.
-	eventDescObjectID := eventFields[2].Descriptor()
+	eventDescObjectID := eventFields[1].Descriptor()
 	// event.ObjectIDValidator is a validator for the "object_id" field. It is called by the builders before save.
 	event.ObjectIDValidator = func() func(string) error {
 		validators := eventDescObjectID.Validators
@@ -636,19 +632,19 @@ func init() {
 		}
 	}()
 	// eventDescPaymentIntentID is the schema descriptor for payment_intent_id field.
-	eventDescPaymentIntentID := eventFields[3].Descriptor()
+	eventDescPaymentIntentID := eventFields[2].Descriptor()
 	// event.PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
 	event.PaymentIntentIDValidator = eventDescPaymentIntentID.Validators[0].(func(string) error)
 	// eventDescIdempotentEventID is the schema descriptor for idempotent_event_id field.
-	eventDescIdempotentEventID := eventFields[6].Descriptor()
+	eventDescIdempotentEventID := eventFields[5].Descriptor()
 	// event.IdempotentEventIDValidator is a validator for the "idempotent_event_id" field. It is called by the builders before save.
 	event.IdempotentEventIDValidator = eventDescIdempotentEventID.Validators[0].(func(string) error)
 	// eventDescIsDelivered is the schema descriptor for is_delivered field.
-	eventDescIsDelivered := eventFields[8].Descriptor()
+	eventDescIsDelivered := eventFields[7].Descriptor()
 	// event.DefaultIsDelivered holds the default value on creation for the is_delivered field.
 	event.DefaultIsDelivered = eventDescIsDelivered.Default.(bool)
 	// eventDescID is the schema descriptor for id field.
-	eventDescID := eventFields[0].Descriptor()
+	eventDescID := eventMixinFields0[0].Descriptor()
 	// event.DefaultID holds the default value on creation for the id field.
 	event.DefaultID = eventDescID.Default.(func() string)
 	// event.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -674,12 +670,10 @@ func init() {
 	eventdeliveryattempt.Interceptors[0] = eventdeliveryattemptMixinInters0[0]
 	eventdeliveryattemptMixinFields0 := eventdeliveryattemptMixin[0].Fields()
 	_ = eventdeliveryattemptMixinFields0
-	eventdeliveryattemptMixinFields1 := eventdeliveryattemptMixin[1].Fields()
-	_ = eventdeliveryattemptMixinFields1
 	eventdeliveryattemptFields := schema.EventDeliveryAttempt{}.Fields()
 	_ = eventdeliveryattemptFields
 	// eventdeliveryattemptDescMerchantID is the schema descriptor for merchant_id field.
-	eventdeliveryattemptDescMerchantID := eventdeliveryattemptMixinFields0[0].Descriptor()
+	eventdeliveryattemptDescMerchantID := eventdeliveryattemptMixinFields0[1].Descriptor()
 	// eventdeliveryattempt.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
 	eventdeliveryattempt.MerchantIDValidator = func() func(string) error {
 		validators := eventdeliveryattemptDescMerchantID.Validators
@@ -697,17 +691,17 @@ func init() {
 		}
 	}()
 	// eventdeliveryattemptDescCreatedAt is the schema descriptor for created_at field.
-	eventdeliveryattemptDescCreatedAt := eventdeliveryattemptMixinFields1[0].Descriptor()
+	eventdeliveryattemptDescCreatedAt := eventdeliveryattemptMixinFields0[2].Descriptor()
 	// eventdeliveryattempt.DefaultCreatedAt holds the default value on creation for the created_at field.
 	eventdeliveryattempt.DefaultCreatedAt = eventdeliveryattemptDescCreatedAt.Default.(func() time.Time)
 	// eventdeliveryattemptDescModifiedAt is the schema descriptor for modified_at field.
-	eventdeliveryattemptDescModifiedAt := eventdeliveryattemptMixinFields1[1].Descriptor()
+	eventdeliveryattemptDescModifiedAt := eventdeliveryattemptMixinFields0[3].Descriptor()
 	// eventdeliveryattempt.DefaultModifiedAt holds the default value on creation for the modified_at field.
 	eventdeliveryattempt.DefaultModifiedAt = eventdeliveryattemptDescModifiedAt.Default.(func() time.Time)
 	// eventdeliveryattempt.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
 	eventdeliveryattempt.UpdateDefaultModifiedAt = eventdeliveryattemptDescModifiedAt.UpdateDefault.(func() time.Time)
 	// eventdeliveryattemptDescEventID is the schema descriptor for event_id field.
-	eventdeliveryattemptDescEventID := eventdeliveryattemptFields[1].Descriptor()
+	eventdeliveryattemptDescEventID := eventdeliveryattemptFields[0].Descriptor()
 	// eventdeliveryattempt.EventIDValidator is a validator for the "event_id" field. It is called by the builders before save.
 	eventdeliveryattempt.EventIDValidator = func() func(string) error {
 		validators := eventdeliveryattemptDescEventID.Validators
@@ -725,7 +719,7 @@ func init() {
 		}
 	}()
 	// eventdeliveryattemptDescInitialAttemptID is the schema descriptor for initial_attempt_id field.
-	eventdeliveryattemptDescInitialAttemptID := eventdeliveryattemptFields[3].Descriptor()
+	eventdeliveryattemptDescInitialAttemptID := eventdeliveryattemptFields[2].Descriptor()
 	// eventdeliveryattempt.InitialAttemptIDValidator is a validator for the "initial_attempt_id" field. It is called by the builders before save.
 	eventdeliveryattempt.InitialAttemptIDValidator = func() func(string) error {
 		validators := eventdeliveryattemptDescInitialAttemptID.Validators
@@ -743,11 +737,11 @@ func init() {
 		}
 	}()
 	// eventdeliveryattemptDescIsDeliverySuccessful is the schema descriptor for is_delivery_successful field.
-	eventdeliveryattemptDescIsDeliverySuccessful := eventdeliveryattemptFields[7].Descriptor()
+	eventdeliveryattemptDescIsDeliverySuccessful := eventdeliveryattemptFields[6].Descriptor()
 	// eventdeliveryattempt.DefaultIsDeliverySuccessful holds the default value on creation for the is_delivery_successful field.
 	eventdeliveryattempt.DefaultIsDeliverySuccessful = eventdeliveryattemptDescIsDeliverySuccessful.Default.(bool)
 	// eventdeliveryattemptDescID is the schema descriptor for id field.
-	eventdeliveryattemptDescID := eventdeliveryattemptFields[0].Descriptor()
+	eventdeliveryattemptDescID := eventdeliveryattemptMixinFields0[0].Descriptor()
 	// eventdeliveryattempt.DefaultID holds the default value on creation for the id field.
 	eventdeliveryattempt.DefaultID = eventdeliveryattemptDescID.Default.(func() string)
 	// eventdeliveryattempt.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -773,12 +767,10 @@ func init() {
 	gsmrule.Interceptors[0] = gsmruleMixinInters0[0]
 	gsmruleMixinFields0 := gsmruleMixin[0].Fields()
 	_ = gsmruleMixinFields0
-	gsmruleMixinFields1 := gsmruleMixin[1].Fields()
-	_ = gsmruleMixinFields1
 	gsmruleFields := schema.GsmRule{}.Fields()
 	_ = gsmruleFields
 	// gsmruleDescMerchantID is the schema descriptor for merchant_id field.
-	gsmruleDescMerchantID := gsmruleMixinFields0[0].Descriptor()
+	gsmruleDescMerchantID := gsmruleMixinFields0[1].Descriptor()
 	// gsmrule.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
 	gsmrule.MerchantIDValidator = func() func(string) error {
 		validators := gsmruleDescMerchantID.Validators
@@ -796,17 +788,17 @@ func init() {
 		}
 	}()
 	// gsmruleDescCreatedAt is the schema descriptor for created_at field.
-	gsmruleDescCreatedAt := gsmruleMixinFields1[0].Descriptor()
+	gsmruleDescCreatedAt := gsmruleMixinFields0[2].Descriptor()
 	// gsmrule.DefaultCreatedAt holds the default value on creation for the created_at field.
 	gsmrule.DefaultCreatedAt = gsmruleDescCreatedAt.Default.(func() time.Time)
 	// gsmruleDescModifiedAt is the schema descriptor for modified_at field.
-	gsmruleDescModifiedAt := gsmruleMixinFields1[1].Descriptor()
+	gsmruleDescModifiedAt := gsmruleMixinFields0[3].Descriptor()
 	// gsmrule.DefaultModifiedAt holds the default value on creation for the modified_at field.
 	gsmrule.DefaultModifiedAt = gsmruleDescModifiedAt.Default.(func() time.Time)
 	// gsmrule.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
 	gsmrule.UpdateDefaultModifiedAt = gsmruleDescModifiedAt.UpdateDefault.(func() time.Time)
 	// gsmruleDescConnector is the schema descriptor for connector field.
-	gsmruleDescConnector := gsmruleFields[1].Descriptor()
+	gsmruleDescConnector := gsmruleFields[0].Descriptor()
 	// gsmrule.ConnectorValidator is a validator for the "connector" field. It is called by the builders before save.
 	gsmrule.ConnectorValidator = func() func(string) error {
 		validators := gsmruleDescConnector.Validators
@@ -824,19 +816,19 @@ func init() {
 		}
 	}()
 	// gsmruleDescFlow is the schema descriptor for flow field.
-	gsmruleDescFlow := gsmruleFields[2].Descriptor()
+	gsmruleDescFlow := gsmruleFields[1].Descriptor()
 	// gsmrule.FlowValidator is a validator for the "flow" field. It is called by the builders before save.
 	gsmrule.FlowValidator = gsmruleDescFlow.Validators[0].(func(string) error)
 	// gsmruleDescSubFlow is the schema descriptor for sub_flow field.
-	gsmruleDescSubFlow := gsmruleFields[3].Descriptor()
+	gsmruleDescSubFlow := gsmruleFields[2].Descriptor()
 	// gsmrule.SubFlowValidator is a validator for the "sub_flow" field. It is called by the builders before save.
 	gsmrule.SubFlowValidator = gsmruleDescSubFlow.Validators[0].(func(string) error)
 	// gsmruleDescCode is the schema descriptor for code field.
-	gsmruleDescCode := gsmruleFields[4].Descriptor()
+	gsmruleDescCode := gsmruleFields[3].Descriptor()
 	// gsmrule.CodeValidator is a validator for the "code" field. It is called by the builders before save.
 	gsmrule.CodeValidator = gsmruleDescCode.Validators[0].(func(string) error)
 	// gsmruleDescLookupKey is the schema descriptor for lookup_key field.
-	gsmruleDescLookupKey := gsmruleFields[6].Descriptor()
+	gsmruleDescLookupKey := gsmruleFields[5].Descriptor()
 	// gsmrule.LookupKeyValidator is a validator for the "lookup_key" field. It is called by the builders before save.
 	gsmrule.LookupKeyValidator = func() func(string) error {
 		validators := gsmruleDescLookupKey.Validators
@@ -854,39 +846,39 @@ func init() {
 		}
 	}()
 	// gsmruleDescStatus is the schema descriptor for status field.
-	gsmruleDescStatus := gsmruleFields[7].Descriptor()
+	gsmruleDescStatus := gsmruleFields[6].Descriptor()
 	// gsmrule.StatusValidator is a validator for the "status" field. It is called by the builders before save.
 	gsmrule.StatusValidator = gsmruleDescStatus.Validators[0].(func(string) error)
 	// gsmruleDescRouterError is the schema descriptor for router_error field.
-	gsmruleDescRouterError := gsmruleFields[8].Descriptor()
+	gsmruleDescRouterError := gsmruleFields[7].Descriptor()
 	// gsmrule.RouterErrorValidator is a validator for the "router_error" field. It is called by the builders before save.
 	gsmrule.RouterErrorValidator = gsmruleDescRouterError.Validators[0].(func(string) error)
 	// gsmruleDescStepUpPossible is the schema descriptor for step_up_possible field.
-	gsmruleDescStepUpPossible := gsmruleFields[10].Descriptor()
+	gsmruleDescStepUpPossible := gsmruleFields[9].Descriptor()
 	// gsmrule.DefaultStepUpPossible holds the default value on creation for the step_up_possible field.
 	gsmrule.DefaultStepUpPossible = gsmruleDescStepUpPossible.Default.(bool)
 	// gsmruleDescClearPanPossible is the schema descriptor for clear_pan_possible field.
-	gsmruleDescClearPanPossible := gsmruleFields[11].Descriptor()
+	gsmruleDescClearPanPossible := gsmruleFields[10].Descriptor()
 	// gsmrule.DefaultClearPanPossible holds the default value on creation for the clear_pan_possible field.
 	gsmrule.DefaultClearPanPossible = gsmruleDescClearPanPossible.Default.(bool)
 	// gsmruleDescAlternateNetworkPossible is the schema descriptor for alternate_network_possible field.
-	gsmruleDescAlternateNetworkPossible := gsmruleFields[12].Descriptor()
+	gsmruleDescAlternateNetworkPossible := gsmruleFields[11].Descriptor()
 	// gsmrule.DefaultAlternateNetworkPossible holds the default value on creation for the alternate_network_possible field.
 	gsmrule.DefaultAlternateNetworkPossible = gsmruleDescAlternateNetworkPossible.Default.(bool)
 	// gsmruleDescUnifiedCode is the schema descriptor for unified_code field.
-	gsmruleDescUnifiedCode := gsmruleFields[13].Descriptor()
+	gsmruleDescUnifiedCode := gsmruleFields[12].Descriptor()
 	// gsmrule.UnifiedCodeValidator is a validator for the "unified_code" field. It is called by the builders before save.
 	gsmrule.UnifiedCodeValidator = gsmruleDescUnifiedCode.Validators[0].(func(string) error)
 	// gsmruleDescUnifiedMessage is the schema descriptor for unified_message field.
-	gsmruleDescUnifiedMessage := gsmruleFields[14].Descriptor()
+	gsmruleDescUnifiedMessage := gsmruleFields[13].Descriptor()
 	// gsmrule.UnifiedMessageValidator is a validator for the "unified_message" field. It is called by the builders before save.
 	gsmrule.UnifiedMessageValidator = gsmruleDescUnifiedMessage.Validators[0].(func(string) error)
 	// gsmruleDescStandardisedCode is the schema descriptor for standardised_code field.
-	gsmruleDescStandardisedCode := gsmruleFields[16].Descriptor()
+	gsmruleDescStandardisedCode := gsmruleFields[15].Descriptor()
 	// gsmrule.StandardisedCodeValidator is a validator for the "standardised_code" field. It is called by the builders before save.
 	gsmrule.StandardisedCodeValidator = gsmruleDescStandardisedCode.Validators[0].(func(string) error)
 	// gsmruleDescID is the schema descriptor for id field.
-	gsmruleDescID := gsmruleFields[0].Descriptor()
+	gsmruleDescID := gsmruleMixinFields0[0].Descriptor()
 	// gsmrule.DefaultID holds the default value on creation for the id field.
 	gsmrule.DefaultID = gsmruleDescID.Default.(func() string)
 	// gsmrule.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -914,10 +906,12 @@ func init() {
 	_ = incrementalauthorizationMixinFields0
 	incrementalauthorizationMixinFields1 := incrementalauthorizationMixin[1].Fields()
 	_ = incrementalauthorizationMixinFields1
+	incrementalauthorizationMixinFields2 := incrementalauthorizationMixin[2].Fields()
+	_ = incrementalauthorizationMixinFields2
 	incrementalauthorizationFields := schema.IncrementalAuthorization{}.Fields()
 	_ = incrementalauthorizationFields
 	// incrementalauthorizationDescMerchantID is the schema descriptor for merchant_id field.
-	incrementalauthorizationDescMerchantID := incrementalauthorizationMixinFields0[0].Descriptor()
+	incrementalauthorizationDescMerchantID := incrementalauthorizationMixinFields0[1].Descriptor()
 	// incrementalauthorization.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
 	incrementalauthorization.MerchantIDValidator = func() func(string) error {
 		validators := incrementalauthorizationDescMerchantID.Validators
@@ -935,17 +929,17 @@ func init() {
 		}
 	}()
 	// incrementalauthorizationDescCreatedAt is the schema descriptor for created_at field.
-	incrementalauthorizationDescCreatedAt := incrementalauthorizationMixinFields1[0].Descriptor()
+	incrementalauthorizationDescCreatedAt := incrementalauthorizationMixinFields0[2].Descriptor()
 	// incrementalauthorization.DefaultCreatedAt holds the default value on creation for the created_at field.
 	incrementalauthorization.DefaultCreatedAt = incrementalauthorizationDescCreatedAt.Default.(func() time.Time)
 	// incrementalauthorizationDescModifiedAt is the schema descriptor for modified_at field.
-	incrementalauthorizationDescModifiedAt := incrementalauthorizationMixinFields1[1].Descriptor()
+	incrementalauthorizationDescModifiedAt := incrementalauthorizationMixinFields0[3].Descriptor()
 	// incrementalauthorization.DefaultModifiedAt holds the default value on creation for the modified_at field.
 	incrementalauthorization.DefaultModifiedAt = incrementalauthorizationDescModifiedAt.Default.(func() time.Time)
 	// incrementalauthorization.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
 	incrementalauthorization.UpdateDefaultModifiedAt = incrementalauthorizationDescModifiedAt.UpdateDefault.(func() time.Time)
 	// incrementalauthorizationDescPaymentIntentID is the schema descriptor for payment_intent_id field.
-	incrementalauthorizationDescPaymentIntentID := incrementalauthorizationFields[1].Descriptor()
+	incrementalauthorizationDescPaymentIntentID := incrementalauthorizationMixinFields1[0].Descriptor()
 	// incrementalauthorization.PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
 	incrementalauthorization.PaymentIntentIDValidator = func() func(string) error {
 		validators := incrementalauthorizationDescPaymentIntentID.Validators
@@ -962,8 +956,12 @@ func init() {
 			return nil
 		}
 	}()
+	// incrementalauthorizationDescErrorCode is the schema descriptor for error_code field.
+	incrementalauthorizationDescErrorCode := incrementalauthorizationMixinFields2[0].Descriptor()
+	// incrementalauthorization.ErrorCodeValidator is a validator for the "error_code" field. It is called by the builders before save.
+	incrementalauthorization.ErrorCodeValidator = incrementalauthorizationDescErrorCode.Validators[0].(func(string) error)
 	// incrementalauthorizationDescAttemptID is the schema descriptor for attempt_id field.
-	incrementalauthorizationDescAttemptID := incrementalauthorizationFields[2].Descriptor()
+	incrementalauthorizationDescAttemptID := incrementalauthorizationFields[0].Descriptor()
 	// incrementalauthorization.AttemptIDValidator is a validator for the "attempt_id" field. It is called by the builders before save.
 	incrementalauthorization.AttemptIDValidator = func() func(string) error {
 		validators := incrementalauthorizationDescAttemptID.Validators
@@ -981,15 +979,11 @@ func init() {
 		}
 	}()
 	// incrementalauthorizationDescConnectorAuthorizationID is the schema descriptor for connector_authorization_id field.
-	incrementalauthorizationDescConnectorAuthorizationID := incrementalauthorizationFields[6].Descriptor()
+	incrementalauthorizationDescConnectorAuthorizationID := incrementalauthorizationFields[4].Descriptor()
 	// incrementalauthorization.ConnectorAuthorizationIDValidator is a validator for the "connector_authorization_id" field. It is called by the builders before save.
 	incrementalauthorization.ConnectorAuthorizationIDValidator = incrementalauthorizationDescConnectorAuthorizationID.Validators[0].(func(string) error)
-	// incrementalauthorizationDescErrorCode is the schema descriptor for error_code field.
-	incrementalauthorizationDescErrorCode := incrementalauthorizationFields[7].Descriptor()
-	// incrementalauthorization.ErrorCodeValidator is a validator for the "error_code" field. It is called by the builders before save.
-	incrementalauthorization.ErrorCodeValidator = incrementalauthorizationDescErrorCode.Validators[0].(func(string) error)
 	// incrementalauthorizationDescID is the schema descriptor for id field.
-	incrementalauthorizationDescID := incrementalauthorizationFields[0].Descriptor()
+	incrementalauthorizationDescID := incrementalauthorizationMixinFields0[0].Descriptor()
 	// incrementalauthorization.DefaultID holds the default value on creation for the id field.
 	incrementalauthorization.DefaultID = incrementalauthorizationDescID.Default.(func() string)
 	// incrementalauthorization.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -1015,12 +1009,10 @@ func init() {
 	invitation.Interceptors[0] = invitationMixinInters0[0]
 	invitationMixinFields0 := invitationMixin[0].Fields()
 	_ = invitationMixinFields0
-	invitationMixinFields1 := invitationMixin[1].Fields()
-	_ = invitationMixinFields1
 	invitationFields := schema.Invitation{}.Fields()
 	_ = invitationFields
 	// invitationDescMerchantID is the schema descriptor for merchant_id field.
-	invitationDescMerchantID := invitationMixinFields0[0].Descriptor()
+	invitationDescMerchantID := invitationMixinFields0[1].Descriptor()
 	// invitation.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
 	invitation.MerchantIDValidator = func() func(string) error {
 		validators := invitationDescMerchantID.Validators
@@ -1038,17 +1030,17 @@ func init() {
 		}
 	}()
 	// invitationDescCreatedAt is the schema descriptor for created_at field.
-	invitationDescCreatedAt := invitationMixinFields1[0].Descriptor()
+	invitationDescCreatedAt := invitationMixinFields0[2].Descriptor()
 	// invitation.DefaultCreatedAt holds the default value on creation for the created_at field.
 	invitation.DefaultCreatedAt = invitationDescCreatedAt.Default.(func() time.Time)
 	// invitationDescModifiedAt is the schema descriptor for modified_at field.
-	invitationDescModifiedAt := invitationMixinFields1[1].Descriptor()
+	invitationDescModifiedAt := invitationMixinFields0[3].Descriptor()
 	// invitation.DefaultModifiedAt holds the default value on creation for the modified_at field.
 	invitation.DefaultModifiedAt = invitationDescModifiedAt.Default.(func() time.Time)
 	// invitation.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
 	invitation.UpdateDefaultModifiedAt = invitationDescModifiedAt.UpdateDefault.(func() time.Time)
 	// invitationDescEmail is the schema descriptor for email field.
-	invitationDescEmail := invitationFields[1].Descriptor()
+	invitationDescEmail := invitationFields[0].Descriptor()
 	// invitation.EmailValidator is a validator for the "email" field. It is called by the builders before save.
 	invitation.EmailValidator = func() func(string) error {
 		validators := invitationDescEmail.Validators
@@ -1066,7 +1058,7 @@ func init() {
 		}
 	}()
 	// invitationDescEmailKey is the schema descriptor for email_key field.
-	invitationDescEmailKey := invitationFields[2].Descriptor()
+	invitationDescEmailKey := invitationFields[1].Descriptor()
 	// invitation.EmailKeyValidator is a validator for the "email_key" field. It is called by the builders before save.
 	invitation.EmailKeyValidator = func() func(string) error {
 		validators := invitationDescEmailKey.Validators
@@ -1084,11 +1076,11 @@ func init() {
 		}
 	}()
 	// invitationDescTokenHash is the schema descriptor for token_hash field.
-	invitationDescTokenHash := invitationFields[4].Descriptor()
+	invitationDescTokenHash := invitationFields[3].Descriptor()
 	// invitation.TokenHashValidator is a validator for the "token_hash" field. It is called by the builders before save.
 	invitation.TokenHashValidator = invitationDescTokenHash.Validators[0].(func(string) error)
 	// invitationDescInvitedBy is the schema descriptor for invited_by field.
-	invitationDescInvitedBy := invitationFields[5].Descriptor()
+	invitationDescInvitedBy := invitationFields[4].Descriptor()
 	// invitation.InvitedByValidator is a validator for the "invited_by" field. It is called by the builders before save.
 	invitation.InvitedByValidator = func() func(string) error {
 		validators := invitationDescInvitedBy.Validators
@@ -1106,7 +1098,7 @@ func init() {
 		}
 	}()
 	// invitationDescID is the schema descriptor for id field.
-	invitationDescID := invitationFields[0].Descriptor()
+	invitationDescID := invitationMixinFields0[0].Descriptor()
 	// invitation.DefaultID holds the default value on creation for the id field.
 	invitation.DefaultID = invitationDescID.Default.(func() string)
 	// invitation.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -1132,12 +1124,10 @@ func init() {
 	mandate.Interceptors[0] = mandateMixinInters0[0]
 	mandateMixinFields0 := mandateMixin[0].Fields()
 	_ = mandateMixinFields0
-	mandateMixinFields1 := mandateMixin[1].Fields()
-	_ = mandateMixinFields1
 	mandateFields := schema.Mandate{}.Fields()
 	_ = mandateFields
 	// mandateDescMerchantID is the schema descriptor for merchant_id field.
-	mandateDescMerchantID := mandateMixinFields0[0].Descriptor()
+	mandateDescMerchantID := mandateMixinFields0[1].Descriptor()
 	// mandate.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
 	mandate.MerchantIDValidator = func() func(string) error {
 		validators := mandateDescMerchantID.Validators
@@ -1155,45 +1145,45 @@ func init() {
 		}
 	}()
 	// mandateDescCreatedAt is the schema descriptor for created_at field.
-	mandateDescCreatedAt := mandateMixinFields1[0].Descriptor()
+	mandateDescCreatedAt := mandateMixinFields0[2].Descriptor()
 	// mandate.DefaultCreatedAt holds the default value on creation for the created_at field.
 	mandate.DefaultCreatedAt = mandateDescCreatedAt.Default.(func() time.Time)
 	// mandateDescModifiedAt is the schema descriptor for modified_at field.
-	mandateDescModifiedAt := mandateMixinFields1[1].Descriptor()
+	mandateDescModifiedAt := mandateMixinFields0[3].Descriptor()
 	// mandate.DefaultModifiedAt holds the default value on creation for the modified_at field.
 	mandate.DefaultModifiedAt = mandateDescModifiedAt.Default.(func() time.Time)
 	// mandate.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
 	mandate.UpdateDefaultModifiedAt = mandateDescModifiedAt.UpdateDefault.(func() time.Time)
 	// mandateDescCustomerID is the schema descriptor for customer_id field.
-	mandateDescCustomerID := mandateFields[1].Descriptor()
+	mandateDescCustomerID := mandateFields[0].Descriptor()
 	// mandate.CustomerIDValidator is a validator for the "customer_id" field. It is called by the builders before save.
 	mandate.CustomerIDValidator = mandateDescCustomerID.Validators[0].(func(string) error)
 	// mandateDescPaymentMethodID is the schema descriptor for payment_method_id field.
-	mandateDescPaymentMethodID := mandateFields[2].Descriptor()
+	mandateDescPaymentMethodID := mandateFields[1].Descriptor()
 	// mandate.PaymentMethodIDValidator is a validator for the "payment_method_id" field. It is called by the builders before save.
 	mandate.PaymentMethodIDValidator = mandateDescPaymentMethodID.Validators[0].(func(string) error)
 	// mandateDescOriginalPaymentID is the schema descriptor for original_payment_id field.
-	mandateDescOriginalPaymentID := mandateFields[3].Descriptor()
+	mandateDescOriginalPaymentID := mandateFields[2].Descriptor()
 	// mandate.OriginalPaymentIDValidator is a validator for the "original_payment_id" field. It is called by the builders before save.
 	mandate.OriginalPaymentIDValidator = mandateDescOriginalPaymentID.Validators[0].(func(string) error)
 	// mandateDescConnector is the schema descriptor for connector field.
-	mandateDescConnector := mandateFields[11].Descriptor()
+	mandateDescConnector := mandateFields[10].Descriptor()
 	// mandate.ConnectorValidator is a validator for the "connector" field. It is called by the builders before save.
 	mandate.ConnectorValidator = mandateDescConnector.Validators[0].(func(string) error)
 	// mandateDescMerchantConnectorID is the schema descriptor for merchant_connector_id field.
-	mandateDescMerchantConnectorID := mandateFields[12].Descriptor()
+	mandateDescMerchantConnectorID := mandateFields[11].Descriptor()
 	// mandate.MerchantConnectorIDValidator is a validator for the "merchant_connector_id" field. It is called by the builders before save.
 	mandate.MerchantConnectorIDValidator = mandateDescMerchantConnectorID.Validators[0].(func(string) error)
 	// mandateDescConnectorMandateID is the schema descriptor for connector_mandate_id field.
-	mandateDescConnectorMandateID := mandateFields[13].Descriptor()
+	mandateDescConnectorMandateID := mandateFields[12].Descriptor()
 	// mandate.ConnectorMandateIDValidator is a validator for the "connector_mandate_id" field. It is called by the builders before save.
 	mandate.ConnectorMandateIDValidator = mandateDescConnectorMandateID.Validators[0].(func(string) error)
 	// mandateDescNetworkTransactionID is the schema descriptor for network_transaction_id field.
-	mandateDescNetworkTransactionID := mandateFields[14].Descriptor()
+	mandateDescNetworkTransactionID := mandateFields[13].Descriptor()
 	// mandate.NetworkTransactionIDValidator is a validator for the "network_transaction_id" field. It is called by the builders before save.
 	mandate.NetworkTransactionIDValidator = mandateDescNetworkTransactionID.Validators[0].(func(string) error)
 	// mandateDescID is the schema descriptor for id field.
-	mandateDescID := mandateFields[0].Descriptor()
+	mandateDescID := mandateMixinFields0[0].Descriptor()
 	// mandate.DefaultID holds the default value on creation for the id field.
 	mandate.DefaultID = mandateDescID.Default.(func() string)
 	// mandate.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -1219,12 +1209,10 @@ func init() {
 	membership.Interceptors[0] = membershipMixinInters0[0]
 	membershipMixinFields0 := membershipMixin[0].Fields()
 	_ = membershipMixinFields0
-	membershipMixinFields1 := membershipMixin[1].Fields()
-	_ = membershipMixinFields1
 	membershipFields := schema.Membership{}.Fields()
 	_ = membershipFields
 	// membershipDescMerchantID is the schema descriptor for merchant_id field.
-	membershipDescMerchantID := membershipMixinFields0[0].Descriptor()
+	membershipDescMerchantID := membershipMixinFields0[1].Descriptor()
 	// membership.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
 	membership.MerchantIDValidator = func() func(string) error {
 		validators := membershipDescMerchantID.Validators
@@ -1242,17 +1230,17 @@ func init() {
 		}
 	}()
 	// membershipDescCreatedAt is the schema descriptor for created_at field.
-	membershipDescCreatedAt := membershipMixinFields1[0].Descriptor()
+	membershipDescCreatedAt := membershipMixinFields0[2].Descriptor()
 	// membership.DefaultCreatedAt holds the default value on creation for the created_at field.
 	membership.DefaultCreatedAt = membershipDescCreatedAt.Default.(func() time.Time)
 	// membershipDescModifiedAt is the schema descriptor for modified_at field.
-	membershipDescModifiedAt := membershipMixinFields1[1].Descriptor()
+	membershipDescModifiedAt := membershipMixinFields0[3].Descriptor()
 	// membership.DefaultModifiedAt holds the default value on creation for the modified_at field.
 	membership.DefaultModifiedAt = membershipDescModifiedAt.Default.(func() time.Time)
 	// membership.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
 	membership.UpdateDefaultModifiedAt = membershipDescModifiedAt.UpdateDefault.(func() time.Time)
 	// membershipDescUserID is the schema descriptor for user_id field.
-	membershipDescUserID := membershipFields[1].Descriptor()
+	membershipDescUserID := membershipFields[0].Descriptor()
 	// membership.UserIDValidator is a validator for the "user_id" field. It is called by the builders before save.
 	membership.UserIDValidator = func() func(string) error {
 		validators := membershipDescUserID.Validators
@@ -1270,13 +1258,13 @@ func init() {
 		}
 	}()
 	// membershipDescGeneration is the schema descriptor for generation field.
-	membershipDescGeneration := membershipFields[3].Descriptor()
+	membershipDescGeneration := membershipFields[2].Descriptor()
 	// membership.DefaultGeneration holds the default value on creation for the generation field.
 	membership.DefaultGeneration = membershipDescGeneration.Default.(int64)
 	// membership.GenerationValidator is a validator for the "generation" field. It is called by the builders before save.
 	membership.GenerationValidator = membershipDescGeneration.Validators[0].(func(int64) error)
 	// membershipDescID is the schema descriptor for id field.
-	membershipDescID := membershipFields[0].Descriptor()
+	membershipDescID := membershipMixinFields0[0].Descriptor()
 	// membership.DefaultID holds the default value on creation for the id field.
 	membership.DefaultID = membershipDescID.Default.(func() string)
 	// membership.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -1399,12 +1387,10 @@ func init() {
 	merchantconnectoraccount.Interceptors[0] = merchantconnectoraccountMixinInters0[0]
 	merchantconnectoraccountMixinFields0 := merchantconnectoraccountMixin[0].Fields()
 	_ = merchantconnectoraccountMixinFields0
-	merchantconnectoraccountMixinFields1 := merchantconnectoraccountMixin[1].Fields()
-	_ = merchantconnectoraccountMixinFields1
 	merchantconnectoraccountFields := schema.MerchantConnectorAccount{}.Fields()
 	_ = merchantconnectoraccountFields
 	// merchantconnectoraccountDescMerchantID is the schema descriptor for merchant_id field.
-	merchantconnectoraccountDescMerchantID := merchantconnectoraccountMixinFields0[0].Descriptor()
+	merchantconnectoraccountDescMerchantID := merchantconnectoraccountMixinFields0[1].Descriptor()
 	// merchantconnectoraccount.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
 	merchantconnectoraccount.MerchantIDValidator = func() func(string) error {
 		validators := merchantconnectoraccountDescMerchantID.Validators
@@ -1422,17 +1408,17 @@ func init() {
 		}
 	}()
 	// merchantconnectoraccountDescCreatedAt is the schema descriptor for created_at field.
-	merchantconnectoraccountDescCreatedAt := merchantconnectoraccountMixinFields1[0].Descriptor()
+	merchantconnectoraccountDescCreatedAt := merchantconnectoraccountMixinFields0[2].Descriptor()
 	// merchantconnectoraccount.DefaultCreatedAt holds the default value on creation for the created_at field.
 	merchantconnectoraccount.DefaultCreatedAt = merchantconnectoraccountDescCreatedAt.Default.(func() time.Time)
 	// merchantconnectoraccountDescModifiedAt is the schema descriptor for modified_at field.
-	merchantconnectoraccountDescModifiedAt := merchantconnectoraccountMixinFields1[1].Descriptor()
+	merchantconnectoraccountDescModifiedAt := merchantconnectoraccountMixinFields0[3].Descriptor()
 	// merchantconnectoraccount.DefaultModifiedAt holds the default value on creation for the modified_at field.
 	merchantconnectoraccount.DefaultModifiedAt = merchantconnectoraccountDescModifiedAt.Default.(func() time.Time)
 	// merchantconnectoraccount.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
 	merchantconnectoraccount.UpdateDefaultModifiedAt = merchantconnectoraccountDescModifiedAt.UpdateDefault.(func() time.Time)
 	// merchantconnectoraccountDescProfileID is the schema descriptor for profile_id field.
-	merchantconnectoraccountDescProfileID := merchantconnectoraccountFields[1].Descriptor()
+	merchantconnectoraccountDescProfileID := merchantconnectoraccountFields[0].Descriptor()
 	// merchantconnectoraccount.ProfileIDValidator is a validator for the "profile_id" field. It is called by the builders before save.
 	merchantconnectoraccount.ProfileIDValidator = func() func(string) error {
 		validators := merchantconnectoraccountDescProfileID.Validators
@@ -1450,7 +1436,7 @@ func init() {
 		}
 	}()
 	// merchantconnectoraccountDescConnectorName is the schema descriptor for connector_name field.
-	merchantconnectoraccountDescConnectorName := merchantconnectoraccountFields[3].Descriptor()
+	merchantconnectoraccountDescConnectorName := merchantconnectoraccountFields[2].Descriptor()
 	// merchantconnectoraccount.ConnectorNameValidator is a validator for the "connector_name" field. It is called by the builders before save.
 	merchantconnectoraccount.ConnectorNameValidator = func() func(string) error {
 		validators := merchantconnectoraccountDescConnectorName.Validators
@@ -1468,7 +1454,7 @@ func init() {
 		}
 	}()
 	// merchantconnectoraccountDescConnectorLabel is the schema descriptor for connector_label field.
-	merchantconnectoraccountDescConnectorLabel := merchantconnectoraccountFields[4].Descriptor()
+	merchantconnectoraccountDescConnectorLabel := merchantconnectoraccountFields[3].Descriptor()
 	// merchantconnectoraccount.ConnectorLabelValidator is a validator for the "connector_label" field. It is called by the builders before save.
 	merchantconnectoraccount.ConnectorLabelValidator = func() func(string) error {
 		validators := merchantconnectoraccountDescConnectorLabel.Validators
@@ -1486,27 +1472,27 @@ func init() {
 		}
 	}()
 	// merchantconnectoraccountDescTestMode is the schema descriptor for test_mode field.
-	merchantconnectoraccountDescTestMode := merchantconnectoraccountFields[10].Descriptor()
+	merchantconnectoraccountDescTestMode := merchantconnectoraccountFields[9].Descriptor()
 	// merchantconnectoraccount.DefaultTestMode holds the default value on creation for the test_mode field.
 	merchantconnectoraccount.DefaultTestMode = merchantconnectoraccountDescTestMode.Default.(bool)
 	// merchantconnectoraccountDescDisabled is the schema descriptor for disabled field.
-	merchantconnectoraccountDescDisabled := merchantconnectoraccountFields[11].Descriptor()
+	merchantconnectoraccountDescDisabled := merchantconnectoraccountFields[10].Descriptor()
 	// merchantconnectoraccount.DefaultDisabled holds the default value on creation for the disabled field.
 	merchantconnectoraccount.DefaultDisabled = merchantconnectoraccountDescDisabled.Default.(bool)
 	// merchantconnectoraccountDescBusinessCountry is the schema descriptor for business_country field.
-	merchantconnectoraccountDescBusinessCountry := merchantconnectoraccountFields[13].Descriptor()
+	merchantconnectoraccountDescBusinessCountry := merchantconnectoraccountFields[12].Descriptor()
 	// merchantconnectoraccount.BusinessCountryValidator is a validator for the "business_country" field. It is called by the builders before save.
 	merchantconnectoraccount.BusinessCountryValidator = merchantconnectoraccountDescBusinessCountry.Validators[0].(func(string) error)
 	// merchantconnectoraccountDescBusinessLabel is the schema descriptor for business_label field.
-	merchantconnectoraccountDescBusinessLabel := merchantconnectoraccountFields[14].Descriptor()
+	merchantconnectoraccountDescBusinessLabel := merchantconnectoraccountFields[13].Descriptor()
 	// merchantconnectoraccount.BusinessLabelValidator is a validator for the "business_label" field. It is called by the builders before save.
 	merchantconnectoraccount.BusinessLabelValidator = merchantconnectoraccountDescBusinessLabel.Validators[0].(func(string) error)
 	// merchantconnectoraccountDescBusinessSubLabel is the schema descriptor for business_sub_label field.
-	merchantconnectoraccountDescBusinessSubLabel := merchantconnectoraccountFields[15].Descriptor()
+	merchantconnectoraccountDescBusinessSubLabel := merchantconnectoraccountFields[14].Descriptor()
 	// merchantconnectoraccount.BusinessSubLabelValidator is a validator for the "business_sub_label" field. It is called by the builders before save.
 	merchantconnectoraccount.BusinessSubLabelValidator = merchantconnectoraccountDescBusinessSubLabel.Validators[0].(func(string) error)
 	// merchantconnectoraccountDescID is the schema descriptor for id field.
-	merchantconnectoraccountDescID := merchantconnectoraccountFields[0].Descriptor()
+	merchantconnectoraccountDescID := merchantconnectoraccountMixinFields0[0].Descriptor()
 	// merchantconnectoraccount.DefaultID holds the default value on creation for the id field.
 	merchantconnectoraccount.DefaultID = merchantconnectoraccountDescID.Default.(func() string)
 	// merchantconnectoraccount.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -1534,10 +1520,12 @@ func init() {
 	_ = paymentattemptMixinFields0
 	paymentattemptMixinFields1 := paymentattemptMixin[1].Fields()
 	_ = paymentattemptMixinFields1
+	paymentattemptMixinFields3 := paymentattemptMixin[3].Fields()
+	_ = paymentattemptMixinFields3
 	paymentattemptFields := schema.PaymentAttempt{}.Fields()
 	_ = paymentattemptFields
 	// paymentattemptDescMerchantID is the schema descriptor for merchant_id field.
-	paymentattemptDescMerchantID := paymentattemptMixinFields0[0].Descriptor()
+	paymentattemptDescMerchantID := paymentattemptMixinFields0[1].Descriptor()
 	// paymentattempt.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
 	paymentattempt.MerchantIDValidator = func() func(string) error {
 		validators := paymentattemptDescMerchantID.Validators
@@ -1555,17 +1543,17 @@ func init() {
 		}
 	}()
 	// paymentattemptDescCreatedAt is the schema descriptor for created_at field.
-	paymentattemptDescCreatedAt := paymentattemptMixinFields1[0].Descriptor()
+	paymentattemptDescCreatedAt := paymentattemptMixinFields0[2].Descriptor()
 	// paymentattempt.DefaultCreatedAt holds the default value on creation for the created_at field.
 	paymentattempt.DefaultCreatedAt = paymentattemptDescCreatedAt.Default.(func() time.Time)
 	// paymentattemptDescModifiedAt is the schema descriptor for modified_at field.
-	paymentattemptDescModifiedAt := paymentattemptMixinFields1[1].Descriptor()
+	paymentattemptDescModifiedAt := paymentattemptMixinFields0[3].Descriptor()
 	// paymentattempt.DefaultModifiedAt holds the default value on creation for the modified_at field.
 	paymentattempt.DefaultModifiedAt = paymentattemptDescModifiedAt.Default.(func() time.Time)
 	// paymentattempt.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
 	paymentattempt.UpdateDefaultModifiedAt = paymentattemptDescModifiedAt.UpdateDefault.(func() time.Time)
 	// paymentattemptDescPaymentIntentID is the schema descriptor for payment_intent_id field.
-	paymentattemptDescPaymentIntentID := paymentattemptFields[1].Descriptor()
+	paymentattemptDescPaymentIntentID := paymentattemptMixinFields1[0].Descriptor()
 	// paymentattempt.PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
 	paymentattempt.PaymentIntentIDValidator = func() func(string) error {
 		validators := paymentattemptDescPaymentIntentID.Validators
@@ -1582,116 +1570,116 @@ func init() {
 			return nil
 		}
 	}()
-	// paymentattemptDescAmountCapturable is the schema descriptor for amount_capturable field.
-	paymentattemptDescAmountCapturable := paymentattemptFields[6].Descriptor()
-	// paymentattempt.DefaultAmountCapturable holds the default value on creation for the amount_capturable field.
-	paymentattempt.DefaultAmountCapturable = paymentattemptDescAmountCapturable.Default.(int64)
-	// paymentattemptDescConnector is the schema descriptor for connector field.
-	paymentattemptDescConnector := paymentattemptFields[10].Descriptor()
-	// paymentattempt.ConnectorValidator is a validator for the "connector" field. It is called by the builders before save.
-	paymentattempt.ConnectorValidator = paymentattemptDescConnector.Validators[0].(func(string) error)
-	// paymentattemptDescMerchantConnectorID is the schema descriptor for merchant_connector_id field.
-	paymentattemptDescMerchantConnectorID := paymentattemptFields[11].Descriptor()
-	// paymentattempt.MerchantConnectorIDValidator is a validator for the "merchant_connector_id" field. It is called by the builders before save.
-	paymentattempt.MerchantConnectorIDValidator = paymentattemptDescMerchantConnectorID.Validators[0].(func(string) error)
-	// paymentattemptDescRoutingApproach is the schema descriptor for routing_approach field.
-	paymentattemptDescRoutingApproach := paymentattemptFields[12].Descriptor()
-	// paymentattempt.RoutingApproachValidator is a validator for the "routing_approach" field. It is called by the builders before save.
-	paymentattempt.RoutingApproachValidator = paymentattemptDescRoutingApproach.Validators[0].(func(string) error)
-	// paymentattemptDescRoutingAlgorithmID is the schema descriptor for routing_algorithm_id field.
-	paymentattemptDescRoutingAlgorithmID := paymentattemptFields[13].Descriptor()
-	// paymentattempt.RoutingAlgorithmIDValidator is a validator for the "routing_algorithm_id" field. It is called by the builders before save.
-	paymentattempt.RoutingAlgorithmIDValidator = paymentattemptDescRoutingAlgorithmID.Validators[0].(func(string) error)
-	// paymentattemptDescRoutingKind is the schema descriptor for routing_kind field.
-	paymentattemptDescRoutingKind := paymentattemptFields[14].Descriptor()
-	// paymentattempt.RoutingKindValidator is a validator for the "routing_kind" field. It is called by the builders before save.
-	paymentattempt.RoutingKindValidator = paymentattemptDescRoutingKind.Validators[0].(func(string) error)
-	// paymentattemptDescRoutingRule is the schema descriptor for routing_rule field.
-	paymentattemptDescRoutingRule := paymentattemptFields[15].Descriptor()
-	// paymentattempt.RoutingRuleValidator is a validator for the "routing_rule" field. It is called by the builders before save.
-	paymentattempt.RoutingRuleValidator = paymentattemptDescRoutingRule.Validators[0].(func(string) error)
-	// paymentattemptDescConnectorTransactionID is the schema descriptor for connector_transaction_id field.
-	paymentattemptDescConnectorTransactionID := paymentattemptFields[17].Descriptor()
-	// paymentattempt.ConnectorTransactionIDValidator is a validator for the "connector_transaction_id" field. It is called by the builders before save.
-	paymentattempt.ConnectorTransactionIDValidator = paymentattemptDescConnectorTransactionID.Validators[0].(func(string) error)
-	// paymentattemptDescPaymentMethod is the schema descriptor for payment_method field.
-	paymentattemptDescPaymentMethod := paymentattemptFields[20].Descriptor()
-	// paymentattempt.PaymentMethodValidator is a validator for the "payment_method" field. It is called by the builders before save.
-	paymentattempt.PaymentMethodValidator = paymentattemptDescPaymentMethod.Validators[0].(func(string) error)
-	// paymentattemptDescPaymentMethodType is the schema descriptor for payment_method_type field.
-	paymentattemptDescPaymentMethodType := paymentattemptFields[21].Descriptor()
-	// paymentattempt.PaymentMethodTypeValidator is a validator for the "payment_method_type" field. It is called by the builders before save.
-	paymentattempt.PaymentMethodTypeValidator = paymentattemptDescPaymentMethodType.Validators[0].(func(string) error)
-	// paymentattemptDescPaymentMethodID is the schema descriptor for payment_method_id field.
-	paymentattemptDescPaymentMethodID := paymentattemptFields[22].Descriptor()
-	// paymentattempt.PaymentMethodIDValidator is a validator for the "payment_method_id" field. It is called by the builders before save.
-	paymentattempt.PaymentMethodIDValidator = paymentattemptDescPaymentMethodID.Validators[0].(func(string) error)
-	// paymentattemptDescPaymentExperience is the schema descriptor for payment_experience field.
-	paymentattemptDescPaymentExperience := paymentattemptFields[25].Descriptor()
-	// paymentattempt.PaymentExperienceValidator is a validator for the "payment_experience" field. It is called by the builders before save.
-	paymentattempt.PaymentExperienceValidator = paymentattemptDescPaymentExperience.Validators[0].(func(string) error)
-	// paymentattemptDescPaymentToken is the schema descriptor for payment_token field.
-	paymentattemptDescPaymentToken := paymentattemptFields[26].Descriptor()
-	// paymentattempt.PaymentTokenValidator is a validator for the "payment_token" field. It is called by the builders before save.
-	paymentattempt.PaymentTokenValidator = paymentattemptDescPaymentToken.Validators[0].(func(string) error)
-	// paymentattemptDescMandateID is the schema descriptor for mandate_id field.
-	paymentattemptDescMandateID := paymentattemptFields[27].Descriptor()
-	// paymentattempt.MandateIDValidator is a validator for the "mandate_id" field. It is called by the builders before save.
-	paymentattempt.MandateIDValidator = paymentattemptDescMandateID.Validators[0].(func(string) error)
 	// paymentattemptDescErrorCode is the schema descriptor for error_code field.
-	paymentattemptDescErrorCode := paymentattemptFields[28].Descriptor()
+	paymentattemptDescErrorCode := paymentattemptMixinFields3[0].Descriptor()
 	// paymentattempt.ErrorCodeValidator is a validator for the "error_code" field. It is called by the builders before save.
 	paymentattempt.ErrorCodeValidator = paymentattemptDescErrorCode.Validators[0].(func(string) error)
 	// paymentattemptDescUnifiedCode is the schema descriptor for unified_code field.
-	paymentattemptDescUnifiedCode := paymentattemptFields[31].Descriptor()
+	paymentattemptDescUnifiedCode := paymentattemptMixinFields3[3].Descriptor()
 	// paymentattempt.UnifiedCodeValidator is a validator for the "unified_code" field. It is called by the builders before save.
 	paymentattempt.UnifiedCodeValidator = paymentattemptDescUnifiedCode.Validators[0].(func(string) error)
 	// paymentattemptDescUnifiedMessage is the schema descriptor for unified_message field.
-	paymentattemptDescUnifiedMessage := paymentattemptFields[32].Descriptor()
+	paymentattemptDescUnifiedMessage := paymentattemptMixinFields3[4].Descriptor()
 	// paymentattempt.UnifiedMessageValidator is a validator for the "unified_message" field. It is called by the builders before save.
 	paymentattempt.UnifiedMessageValidator = paymentattemptDescUnifiedMessage.Validators[0].(func(string) error)
 	// paymentattemptDescIssuerErrorCode is the schema descriptor for issuer_error_code field.
-	paymentattemptDescIssuerErrorCode := paymentattemptFields[33].Descriptor()
+	paymentattemptDescIssuerErrorCode := paymentattemptMixinFields3[5].Descriptor()
 	// paymentattempt.IssuerErrorCodeValidator is a validator for the "issuer_error_code" field. It is called by the builders before save.
 	paymentattempt.IssuerErrorCodeValidator = paymentattemptDescIssuerErrorCode.Validators[0].(func(string) error)
 	// paymentattemptDescIssuerErrorMessage is the schema descriptor for issuer_error_message field.
-	paymentattemptDescIssuerErrorMessage := paymentattemptFields[34].Descriptor()
+	paymentattemptDescIssuerErrorMessage := paymentattemptMixinFields3[6].Descriptor()
 	// paymentattempt.IssuerErrorMessageValidator is a validator for the "issuer_error_message" field. It is called by the builders before save.
 	paymentattempt.IssuerErrorMessageValidator = paymentattemptDescIssuerErrorMessage.Validators[0].(func(string) error)
+	// paymentattemptDescAmountCapturable is the schema descriptor for amount_capturable field.
+	paymentattemptDescAmountCapturable := paymentattemptFields[4].Descriptor()
+	// paymentattempt.DefaultAmountCapturable holds the default value on creation for the amount_capturable field.
+	paymentattempt.DefaultAmountCapturable = paymentattemptDescAmountCapturable.Default.(int64)
+	// paymentattemptDescConnector is the schema descriptor for connector field.
+	paymentattemptDescConnector := paymentattemptFields[8].Descriptor()
+	// paymentattempt.ConnectorValidator is a validator for the "connector" field. It is called by the builders before save.
+	paymentattempt.ConnectorValidator = paymentattemptDescConnector.Validators[0].(func(string) error)
+	// paymentattemptDescMerchantConnectorID is the schema descriptor for merchant_connector_id field.
+	paymentattemptDescMerchantConnectorID := paymentattemptFields[9].Descriptor()
+	// paymentattempt.MerchantConnectorIDValidator is a validator for the "merchant_connector_id" field. It is called by the builders before save.
+	paymentattempt.MerchantConnectorIDValidator = paymentattemptDescMerchantConnectorID.Validators[0].(func(string) error)
+	// paymentattemptDescRoutingApproach is the schema descriptor for routing_approach field.
+	paymentattemptDescRoutingApproach := paymentattemptFields[10].Descriptor()
+	// paymentattempt.RoutingApproachValidator is a validator for the "routing_approach" field. It is called by the builders before save.
+	paymentattempt.RoutingApproachValidator = paymentattemptDescRoutingApproach.Validators[0].(func(string) error)
+	// paymentattemptDescRoutingAlgorithmID is the schema descriptor for routing_algorithm_id field.
+	paymentattemptDescRoutingAlgorithmID := paymentattemptFields[11].Descriptor()
+	// paymentattempt.RoutingAlgorithmIDValidator is a validator for the "routing_algorithm_id" field. It is called by the builders before save.
+	paymentattempt.RoutingAlgorithmIDValidator = paymentattemptDescRoutingAlgorithmID.Validators[0].(func(string) error)
+	// paymentattemptDescRoutingKind is the schema descriptor for routing_kind field.
+	paymentattemptDescRoutingKind := paymentattemptFields[12].Descriptor()
+	// paymentattempt.RoutingKindValidator is a validator for the "routing_kind" field. It is called by the builders before save.
+	paymentattempt.RoutingKindValidator = paymentattemptDescRoutingKind.Validators[0].(func(string) error)
+	// paymentattemptDescRoutingRule is the schema descriptor for routing_rule field.
+	paymentattemptDescRoutingRule := paymentattemptFields[13].Descriptor()
+	// paymentattempt.RoutingRuleValidator is a validator for the "routing_rule" field. It is called by the builders before save.
+	paymentattempt.RoutingRuleValidator = paymentattemptDescRoutingRule.Validators[0].(func(string) error)
+	// paymentattemptDescConnectorTransactionID is the schema descriptor for connector_transaction_id field.
+	paymentattemptDescConnectorTransactionID := paymentattemptFields[15].Descriptor()
+	// paymentattempt.ConnectorTransactionIDValidator is a validator for the "connector_transaction_id" field. It is called by the builders before save.
+	paymentattempt.ConnectorTransactionIDValidator = paymentattemptDescConnectorTransactionID.Validators[0].(func(string) error)
+	// paymentattemptDescPaymentMethod is the schema descriptor for payment_method field.
+	paymentattemptDescPaymentMethod := paymentattemptFields[18].Descriptor()
+	// paymentattempt.PaymentMethodValidator is a validator for the "payment_method" field. It is called by the builders before save.
+	paymentattempt.PaymentMethodValidator = paymentattemptDescPaymentMethod.Validators[0].(func(string) error)
+	// paymentattemptDescPaymentMethodType is the schema descriptor for payment_method_type field.
+	paymentattemptDescPaymentMethodType := paymentattemptFields[19].Descriptor()
+	// paymentattempt.PaymentMethodTypeValidator is a validator for the "payment_method_type" field. It is called by the builders before save.
+	paymentattempt.PaymentMethodTypeValidator = paymentattemptDescPaymentMethodType.Validators[0].(func(string) error)
+	// paymentattemptDescPaymentMethodID is the schema descriptor for payment_method_id field.
+	paymentattemptDescPaymentMethodID := paymentattemptFields[20].Descriptor()
+	// paymentattempt.PaymentMethodIDValidator is a validator for the "payment_method_id" field. It is called by the builders before save.
+	paymentattempt.PaymentMethodIDValidator = paymentattemptDescPaymentMethodID.Validators[0].(func(string) error)
+	// paymentattemptDescPaymentExperience is the schema descriptor for payment_experience field.
+	paymentattemptDescPaymentExperience := paymentattemptFields[23].Descriptor()
+	// paymentattempt.PaymentExperienceValidator is a validator for the "payment_experience" field. It is called by the builders before save.
+	paymentattempt.PaymentExperienceValidator = paymentattemptDescPaymentExperience.Validators[0].(func(string) error)
+	// paymentattemptDescPaymentToken is the schema descriptor for payment_token field.
+	paymentattemptDescPaymentToken := paymentattemptFields[24].Descriptor()
+	// paymentattempt.PaymentTokenValidator is a validator for the "payment_token" field. It is called by the builders before save.
+	paymentattempt.PaymentTokenValidator = paymentattemptDescPaymentToken.Validators[0].(func(string) error)
+	// paymentattemptDescMandateID is the schema descriptor for mandate_id field.
+	paymentattemptDescMandateID := paymentattemptFields[25].Descriptor()
+	// paymentattempt.MandateIDValidator is a validator for the "mandate_id" field. It is called by the builders before save.
+	paymentattempt.MandateIDValidator = paymentattemptDescMandateID.Validators[0].(func(string) error)
 	// paymentattemptDescNetworkAdviceCode is the schema descriptor for network_advice_code field.
-	paymentattemptDescNetworkAdviceCode := paymentattemptFields[35].Descriptor()
+	paymentattemptDescNetworkAdviceCode := paymentattemptFields[26].Descriptor()
 	// paymentattempt.NetworkAdviceCodeValidator is a validator for the "network_advice_code" field. It is called by the builders before save.
 	paymentattempt.NetworkAdviceCodeValidator = paymentattemptDescNetworkAdviceCode.Validators[0].(func(string) error)
 	// paymentattemptDescNetworkDeclineCode is the schema descriptor for network_decline_code field.
-	paymentattemptDescNetworkDeclineCode := paymentattemptFields[36].Descriptor()
+	paymentattemptDescNetworkDeclineCode := paymentattemptFields[27].Descriptor()
 	// paymentattempt.NetworkDeclineCodeValidator is a validator for the "network_decline_code" field. It is called by the builders before save.
 	paymentattempt.NetworkDeclineCodeValidator = paymentattemptDescNetworkDeclineCode.Validators[0].(func(string) error)
 	// paymentattemptDescNetworkTransactionID is the schema descriptor for network_transaction_id field.
-	paymentattemptDescNetworkTransactionID := paymentattemptFields[37].Descriptor()
+	paymentattemptDescNetworkTransactionID := paymentattemptFields[28].Descriptor()
 	// paymentattempt.NetworkTransactionIDValidator is a validator for the "network_transaction_id" field. It is called by the builders before save.
 	paymentattempt.NetworkTransactionIDValidator = paymentattemptDescNetworkTransactionID.Validators[0].(func(string) error)
 	// paymentattemptDescCancellationReason is the schema descriptor for cancellation_reason field.
-	paymentattemptDescCancellationReason := paymentattemptFields[38].Descriptor()
+	paymentattemptDescCancellationReason := paymentattemptFields[29].Descriptor()
 	// paymentattempt.CancellationReasonValidator is a validator for the "cancellation_reason" field. It is called by the builders before save.
 	paymentattempt.CancellationReasonValidator = paymentattemptDescCancellationReason.Validators[0].(func(string) error)
 	// paymentattemptDescReferenceID is the schema descriptor for reference_id field.
-	paymentattemptDescReferenceID := paymentattemptFields[43].Descriptor()
+	paymentattemptDescReferenceID := paymentattemptFields[34].Descriptor()
 	// paymentattempt.ReferenceIDValidator is a validator for the "reference_id" field. It is called by the builders before save.
 	paymentattempt.ReferenceIDValidator = paymentattemptDescReferenceID.Validators[0].(func(string) error)
 	// paymentattemptDescClientSource is the schema descriptor for client_source field.
-	paymentattemptDescClientSource := paymentattemptFields[44].Descriptor()
+	paymentattemptDescClientSource := paymentattemptFields[35].Descriptor()
 	// paymentattempt.ClientSourceValidator is a validator for the "client_source" field. It is called by the builders before save.
 	paymentattempt.ClientSourceValidator = paymentattemptDescClientSource.Validators[0].(func(string) error)
 	// paymentattemptDescClientVersion is the schema descriptor for client_version field.
-	paymentattemptDescClientVersion := paymentattemptFields[45].Descriptor()
+	paymentattemptDescClientVersion := paymentattemptFields[36].Descriptor()
 	// paymentattempt.ClientVersionValidator is a validator for the "client_version" field. It is called by the builders before save.
 	paymentattempt.ClientVersionValidator = paymentattemptDescClientVersion.Validators[0].(func(string) error)
 	// paymentattemptDescEncodedData is the schema descriptor for encoded_data field.
-	paymentattemptDescEncodedData := paymentattemptFields[46].Descriptor()
+	paymentattemptDescEncodedData := paymentattemptFields[37].Descriptor()
 	// paymentattempt.EncodedDataValidator is a validator for the "encoded_data" field. It is called by the builders before save.
 	paymentattempt.EncodedDataValidator = paymentattemptDescEncodedData.Validators[0].(func(string) error)
 	// paymentattemptDescID is the schema descriptor for id field.
-	paymentattemptDescID := paymentattemptFields[0].Descriptor()
+	paymentattemptDescID := paymentattemptMixinFields0[0].Descriptor()
 	// paymentattempt.DefaultID holds the default value on creation for the id field.
 	paymentattempt.DefaultID = paymentattemptDescID.Default.(func() string)
 	// paymentattempt.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -1717,12 +1705,10 @@ func init() {
 	paymentintent.Interceptors[0] = paymentintentMixinInters0[0]
 	paymentintentMixinFields0 := paymentintentMixin[0].Fields()
 	_ = paymentintentMixinFields0
-	paymentintentMixinFields1 := paymentintentMixin[1].Fields()
-	_ = paymentintentMixinFields1
 	paymentintentFields := schema.PaymentIntent{}.Fields()
 	_ = paymentintentFields
 	// paymentintentDescMerchantID is the schema descriptor for merchant_id field.
-	paymentintentDescMerchantID := paymentintentMixinFields0[0].Descriptor()
+	paymentintentDescMerchantID := paymentintentMixinFields0[1].Descriptor()
 	// paymentintent.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
 	paymentintent.MerchantIDValidator = func() func(string) error {
 		validators := paymentintentDescMerchantID.Validators
@@ -1740,17 +1726,17 @@ func init() {
 		}
 	}()
 	// paymentintentDescCreatedAt is the schema descriptor for created_at field.
-	paymentintentDescCreatedAt := paymentintentMixinFields1[0].Descriptor()
+	paymentintentDescCreatedAt := paymentintentMixinFields0[2].Descriptor()
 	// paymentintent.DefaultCreatedAt holds the default value on creation for the created_at field.
 	paymentintent.DefaultCreatedAt = paymentintentDescCreatedAt.Default.(func() time.Time)
 	// paymentintentDescModifiedAt is the schema descriptor for modified_at field.
-	paymentintentDescModifiedAt := paymentintentMixinFields1[1].Descriptor()
+	paymentintentDescModifiedAt := paymentintentMixinFields0[3].Descriptor()
 	// paymentintent.DefaultModifiedAt holds the default value on creation for the modified_at field.
 	paymentintent.DefaultModifiedAt = paymentintentDescModifiedAt.Default.(func() time.Time)
 	// paymentintent.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
 	paymentintent.UpdateDefaultModifiedAt = paymentintentDescModifiedAt.UpdateDefault.(func() time.Time)
 	// paymentintentDescPaymentID is the schema descriptor for payment_id field.
-	paymentintentDescPaymentID := paymentintentFields[1].Descriptor()
+	paymentintentDescPaymentID := paymentintentFields[0].Descriptor()
 	// paymentintent.PaymentIDValidator is a validator for the "payment_id" field. It is called by the builders before save.
 	paymentintent.PaymentIDValidator = func() func(string) error {
 		validators := paymentintentDescPaymentID.Validators
@@ -1768,7 +1754,7 @@ func init() {
 		}
 	}()
 	// paymentintentDescProfileID is the schema descriptor for profile_id field.
-	paymentintentDescProfileID := paymentintentFields[2].Descriptor()
+	paymentintentDescProfileID := paymentintentFields[1].Descriptor()
 	// paymentintent.ProfileIDValidator is a validator for the "profile_id" field. It is called by the builders before save.
 	paymentintent.ProfileIDValidator = func() func(string) error {
 		validators := paymentintentDescProfileID.Validators
@@ -1786,117 +1772,117 @@ func init() {
 		}
 	}()
 	// paymentintentDescAmountCaptured is the schema descriptor for amount_captured field.
-	paymentintentDescAmountCaptured := paymentintentFields[6].Descriptor()
+	paymentintentDescAmountCaptured := paymentintentFields[5].Descriptor()
 	// paymentintent.DefaultAmountCaptured holds the default value on creation for the amount_captured field.
 	paymentintent.DefaultAmountCaptured = paymentintentDescAmountCaptured.Default.(int64)
 	// paymentintentDescAmountCapturable is the schema descriptor for amount_capturable field.
-	paymentintentDescAmountCapturable := paymentintentFields[7].Descriptor()
+	paymentintentDescAmountCapturable := paymentintentFields[6].Descriptor()
 	// paymentintent.DefaultAmountCapturable holds the default value on creation for the amount_capturable field.
 	paymentintent.DefaultAmountCapturable = paymentintentDescAmountCapturable.Default.(int64)
 	// paymentintentDescCustomerID is the schema descriptor for customer_id field.
-	paymentintentDescCustomerID := paymentintentFields[18].Descriptor()
+	paymentintentDescCustomerID := paymentintentFields[17].Descriptor()
 	// paymentintent.CustomerIDValidator is a validator for the "customer_id" field. It is called by the builders before save.
 	paymentintent.CustomerIDValidator = paymentintentDescCustomerID.Validators[0].(func(string) error)
 	// paymentintentDescClientSecret is the schema descriptor for client_secret field.
-	paymentintentDescClientSecret := paymentintentFields[29].Descriptor()
+	paymentintentDescClientSecret := paymentintentFields[28].Descriptor()
 	// paymentintent.ClientSecretValidator is a validator for the "client_secret" field. It is called by the builders before save.
 	paymentintent.ClientSecretValidator = paymentintentDescClientSecret.Validators[0].(func(string) error)
 	// paymentintentDescIdempotencyKey is the schema descriptor for idempotency_key field.
-	paymentintentDescIdempotencyKey := paymentintentFields[30].Descriptor()
+	paymentintentDescIdempotencyKey := paymentintentFields[29].Descriptor()
 	// paymentintent.IdempotencyKeyValidator is a validator for the "idempotency_key" field. It is called by the builders before save.
 	paymentintent.IdempotencyKeyValidator = paymentintentDescIdempotencyKey.Validators[0].(func(string) error)
 	// paymentintentDescIdempotencyFingerprint is the schema descriptor for idempotency_fingerprint field.
-	paymentintentDescIdempotencyFingerprint := paymentintentFields[31].Descriptor()
+	paymentintentDescIdempotencyFingerprint := paymentintentFields[30].Descriptor()
 	// paymentintent.IdempotencyFingerprintValidator is a validator for the "idempotency_fingerprint" field. It is called by the builders before save.
 	paymentintent.IdempotencyFingerprintValidator = paymentintentDescIdempotencyFingerprint.Validators[0].(func(string) error)
 	// paymentintentDescSessionExpiry is the schema descriptor for session_expiry field.
-	paymentintentDescSessionExpiry := paymentintentFields[32].Descriptor()
+	paymentintentDescSessionExpiry := paymentintentFields[31].Descriptor()
 	// paymentintent.DefaultSessionExpiry holds the default value on creation for the session_expiry field.
 	paymentintent.DefaultSessionExpiry = paymentintentDescSessionExpiry.Default.(int64)
 	// paymentintent.SessionExpiryValidator is a validator for the "session_expiry" field. It is called by the builders before save.
 	paymentintent.SessionExpiryValidator = paymentintentDescSessionExpiry.Validators[0].(func(int64) error)
 	// paymentintentDescMerchantReferenceID is the schema descriptor for merchant_reference_id field.
-	paymentintentDescMerchantReferenceID := paymentintentFields[34].Descriptor()
+	paymentintentDescMerchantReferenceID := paymentintentFields[33].Descriptor()
 	// paymentintent.MerchantReferenceIDValidator is a validator for the "merchant_reference_id" field. It is called by the builders before save.
 	paymentintent.MerchantReferenceIDValidator = paymentintentDescMerchantReferenceID.Validators[0].(func(string) error)
 	// paymentintentDescMerchantOrderReferenceID is the schema descriptor for merchant_order_reference_id field.
-	paymentintentDescMerchantOrderReferenceID := paymentintentFields[35].Descriptor()
+	paymentintentDescMerchantOrderReferenceID := paymentintentFields[34].Descriptor()
 	// paymentintent.MerchantOrderReferenceIDValidator is a validator for the "merchant_order_reference_id" field. It is called by the builders before save.
 	paymentintent.MerchantOrderReferenceIDValidator = paymentintentDescMerchantOrderReferenceID.Validators[0].(func(string) error)
 	// paymentintentDescRoutingAlgorithmID is the schema descriptor for routing_algorithm_id field.
-	paymentintentDescRoutingAlgorithmID := paymentintentFields[36].Descriptor()
+	paymentintentDescRoutingAlgorithmID := paymentintentFields[35].Descriptor()
 	// paymentintent.RoutingAlgorithmIDValidator is a validator for the "routing_algorithm_id" field. It is called by the builders before save.
 	paymentintent.RoutingAlgorithmIDValidator = paymentintentDescRoutingAlgorithmID.Validators[0].(func(string) error)
 	// paymentintentDescDescription is the schema descriptor for description field.
-	paymentintentDescDescription := paymentintentFields[39].Descriptor()
+	paymentintentDescDescription := paymentintentFields[38].Descriptor()
 	// paymentintent.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
 	paymentintent.DescriptionValidator = paymentintentDescDescription.Validators[0].(func(string) error)
 	// paymentintentDescReturnURL is the schema descriptor for return_url field.
-	paymentintentDescReturnURL := paymentintentFields[40].Descriptor()
+	paymentintentDescReturnURL := paymentintentFields[39].Descriptor()
 	// paymentintent.ReturnURLValidator is a validator for the "return_url" field. It is called by the builders before save.
 	paymentintent.ReturnURLValidator = paymentintentDescReturnURL.Validators[0].(func(string) error)
 	// paymentintentDescStatementDescriptor is the schema descriptor for statement_descriptor field.
-	paymentintentDescStatementDescriptor := paymentintentFields[41].Descriptor()
+	paymentintentDescStatementDescriptor := paymentintentFields[40].Descriptor()
 	// paymentintent.StatementDescriptorValidator is a validator for the "statement_descriptor" field. It is called by the builders before save.
 	paymentintent.StatementDescriptorValidator = paymentintentDescStatementDescriptor.Validators[0].(func(string) error)
 	// paymentintentDescStatementDescriptorSuffix is the schema descriptor for statement_descriptor_suffix field.
-	paymentintentDescStatementDescriptorSuffix := paymentintentFields[42].Descriptor()
+	paymentintentDescStatementDescriptorSuffix := paymentintentFields[41].Descriptor()
 	// paymentintent.StatementDescriptorSuffixValidator is a validator for the "statement_descriptor_suffix" field. It is called by the builders before save.
 	paymentintent.StatementDescriptorSuffixValidator = paymentintentDescStatementDescriptorSuffix.Validators[0].(func(string) error)
 	// paymentintentDescBusinessCountry is the schema descriptor for business_country field.
-	paymentintentDescBusinessCountry := paymentintentFields[55].Descriptor()
+	paymentintentDescBusinessCountry := paymentintentFields[54].Descriptor()
 	// paymentintent.BusinessCountryValidator is a validator for the "business_country" field. It is called by the builders before save.
 	paymentintent.BusinessCountryValidator = paymentintentDescBusinessCountry.Validators[0].(func(string) error)
 	// paymentintentDescBusinessLabel is the schema descriptor for business_label field.
-	paymentintentDescBusinessLabel := paymentintentFields[56].Descriptor()
+	paymentintentDescBusinessLabel := paymentintentFields[55].Descriptor()
 	// paymentintent.BusinessLabelValidator is a validator for the "business_label" field. It is called by the builders before save.
 	paymentintent.BusinessLabelValidator = paymentintentDescBusinessLabel.Validators[0].(func(string) error)
 	// paymentintentDescBusinessSubLabel is the schema descriptor for business_sub_label field.
-	paymentintentDescBusinessSubLabel := paymentintentFields[57].Descriptor()
+	paymentintentDescBusinessSubLabel := paymentintentFields[56].Descriptor()
 	// paymentintent.BusinessSubLabelValidator is a validator for the "business_sub_label" field. It is called by the builders before save.
 	paymentintent.BusinessSubLabelValidator = paymentintentDescBusinessSubLabel.Validators[0].(func(string) error)
 	// paymentintentDescActiveAttemptID is the schema descriptor for active_attempt_id field.
-	paymentintentDescActiveAttemptID := paymentintentFields[58].Descriptor()
+	paymentintentDescActiveAttemptID := paymentintentFields[57].Descriptor()
 	// paymentintent.ActiveAttemptIDValidator is a validator for the "active_attempt_id" field. It is called by the builders before save.
 	paymentintent.ActiveAttemptIDValidator = paymentintentDescActiveAttemptID.Validators[0].(func(string) error)
 	// paymentintentDescAttemptCount is the schema descriptor for attempt_count field.
-	paymentintentDescAttemptCount := paymentintentFields[59].Descriptor()
+	paymentintentDescAttemptCount := paymentintentFields[58].Descriptor()
 	// paymentintent.DefaultAttemptCount holds the default value on creation for the attempt_count field.
 	paymentintent.DefaultAttemptCount = paymentintentDescAttemptCount.Default.(int)
 	// paymentintentDescMandateID is the schema descriptor for mandate_id field.
-	paymentintentDescMandateID := paymentintentFields[60].Descriptor()
+	paymentintentDescMandateID := paymentintentFields[59].Descriptor()
 	// paymentintent.MandateIDValidator is a validator for the "mandate_id" field. It is called by the builders before save.
 	paymentintent.MandateIDValidator = paymentintentDescMandateID.Validators[0].(func(string) error)
 	// paymentintentDescCancellationReason is the schema descriptor for cancellation_reason field.
-	paymentintentDescCancellationReason := paymentintentFields[63].Descriptor()
+	paymentintentDescCancellationReason := paymentintentFields[62].Descriptor()
 	// paymentintent.CancellationReasonValidator is a validator for the "cancellation_reason" field. It is called by the builders before save.
 	paymentintent.CancellationReasonValidator = paymentintentDescCancellationReason.Validators[0].(func(string) error)
 	// paymentintentDescConnector is the schema descriptor for connector field.
-	paymentintentDescConnector := paymentintentFields[65].Descriptor()
+	paymentintentDescConnector := paymentintentFields[64].Descriptor()
 	// paymentintent.ConnectorValidator is a validator for the "connector" field. It is called by the builders before save.
 	paymentintent.ConnectorValidator = paymentintentDescConnector.Validators[0].(func(string) error)
 	// paymentintentDescMerchantConnectorID is the schema descriptor for merchant_connector_id field.
-	paymentintentDescMerchantConnectorID := paymentintentFields[66].Descriptor()
+	paymentintentDescMerchantConnectorID := paymentintentFields[65].Descriptor()
 	// paymentintent.MerchantConnectorIDValidator is a validator for the "merchant_connector_id" field. It is called by the builders before save.
 	paymentintent.MerchantConnectorIDValidator = paymentintentDescMerchantConnectorID.Validators[0].(func(string) error)
 	// paymentintentDescPaymentMethod is the schema descriptor for payment_method field.
-	paymentintentDescPaymentMethod := paymentintentFields[67].Descriptor()
+	paymentintentDescPaymentMethod := paymentintentFields[66].Descriptor()
 	// paymentintent.PaymentMethodValidator is a validator for the "payment_method" field. It is called by the builders before save.
 	paymentintent.PaymentMethodValidator = paymentintentDescPaymentMethod.Validators[0].(func(string) error)
 	// paymentintentDescPaymentMethodType is the schema descriptor for payment_method_type field.
-	paymentintentDescPaymentMethodType := paymentintentFields[68].Descriptor()
+	paymentintentDescPaymentMethodType := paymentintentFields[67].Descriptor()
 	// paymentintent.PaymentMethodTypeValidator is a validator for the "payment_method_type" field. It is called by the builders before save.
 	paymentintent.PaymentMethodTypeValidator = paymentintentDescPaymentMethodType.Validators[0].(func(string) error)
 	// paymentintentDescCardNetwork is the schema descriptor for card_network field.
-	paymentintentDescCardNetwork := paymentintentFields[69].Descriptor()
+	paymentintentDescCardNetwork := paymentintentFields[68].Descriptor()
 	// paymentintent.CardNetworkValidator is a validator for the "card_network" field. It is called by the builders before save.
 	paymentintent.CardNetworkValidator = paymentintentDescCardNetwork.Validators[0].(func(string) error)
 	// paymentintentDescVersion is the schema descriptor for version field.
-	paymentintentDescVersion := paymentintentFields[70].Descriptor()
+	paymentintentDescVersion := paymentintentFields[69].Descriptor()
 	// paymentintent.DefaultVersion holds the default value on creation for the version field.
 	paymentintent.DefaultVersion = paymentintentDescVersion.Default.(int64)
 	// paymentintentDescID is the schema descriptor for id field.
-	paymentintentDescID := paymentintentFields[0].Descriptor()
+	paymentintentDescID := paymentintentMixinFields0[0].Descriptor()
 	// paymentintent.DefaultID holds the default value on creation for the id field.
 	paymentintent.DefaultID = paymentintentDescID.Default.(func() string)
 	// paymentintent.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -1922,12 +1908,10 @@ func init() {
 	paymentmethod.Interceptors[0] = paymentmethodMixinInters0[0]
 	paymentmethodMixinFields0 := paymentmethodMixin[0].Fields()
 	_ = paymentmethodMixinFields0
-	paymentmethodMixinFields1 := paymentmethodMixin[1].Fields()
-	_ = paymentmethodMixinFields1
 	paymentmethodFields := schema.PaymentMethod{}.Fields()
 	_ = paymentmethodFields
 	// paymentmethodDescMerchantID is the schema descriptor for merchant_id field.
-	paymentmethodDescMerchantID := paymentmethodMixinFields0[0].Descriptor()
+	paymentmethodDescMerchantID := paymentmethodMixinFields0[1].Descriptor()
 	// paymentmethod.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
 	paymentmethod.MerchantIDValidator = func() func(string) error {
 		validators := paymentmethodDescMerchantID.Validators
@@ -1945,53 +1929,53 @@ func init() {
 		}
 	}()
 	// paymentmethodDescCreatedAt is the schema descriptor for created_at field.
-	paymentmethodDescCreatedAt := paymentmethodMixinFields1[0].Descriptor()
+	paymentmethodDescCreatedAt := paymentmethodMixinFields0[2].Descriptor()
 	// paymentmethod.DefaultCreatedAt holds the default value on creation for the created_at field.
 	paymentmethod.DefaultCreatedAt = paymentmethodDescCreatedAt.Default.(func() time.Time)
 	// paymentmethodDescModifiedAt is the schema descriptor for modified_at field.
-	paymentmethodDescModifiedAt := paymentmethodMixinFields1[1].Descriptor()
+	paymentmethodDescModifiedAt := paymentmethodMixinFields0[3].Descriptor()
 	// paymentmethod.DefaultModifiedAt holds the default value on creation for the modified_at field.
 	paymentmethod.DefaultModifiedAt = paymentmethodDescModifiedAt.Default.(func() time.Time)
 	// paymentmethod.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
 	paymentmethod.UpdateDefaultModifiedAt = paymentmethodDescModifiedAt.UpdateDefault.(func() time.Time)
 	// paymentmethodDescCustomerID is the schema descriptor for customer_id field.
-	paymentmethodDescCustomerID := paymentmethodFields[1].Descriptor()
+	paymentmethodDescCustomerID := paymentmethodFields[0].Descriptor()
 	// paymentmethod.CustomerIDValidator is a validator for the "customer_id" field. It is called by the builders before save.
 	paymentmethod.CustomerIDValidator = paymentmethodDescCustomerID.Validators[0].(func(string) error)
 	// paymentmethodDescPaymentMethod is the schema descriptor for payment_method field.
-	paymentmethodDescPaymentMethod := paymentmethodFields[2].Descriptor()
+	paymentmethodDescPaymentMethod := paymentmethodFields[1].Descriptor()
 	// paymentmethod.PaymentMethodValidator is a validator for the "payment_method" field. It is called by the builders before save.
 	paymentmethod.PaymentMethodValidator = paymentmethodDescPaymentMethod.Validators[0].(func(string) error)
 	// paymentmethodDescPaymentMethodType is the schema descriptor for payment_method_type field.
-	paymentmethodDescPaymentMethodType := paymentmethodFields[3].Descriptor()
+	paymentmethodDescPaymentMethodType := paymentmethodFields[2].Descriptor()
 	// paymentmethod.PaymentMethodTypeValidator is a validator for the "payment_method_type" field. It is called by the builders before save.
 	paymentmethod.PaymentMethodTypeValidator = paymentmethodDescPaymentMethodType.Validators[0].(func(string) error)
 	// paymentmethodDescFingerprint is the schema descriptor for fingerprint field.
-	paymentmethodDescFingerprint := paymentmethodFields[5].Descriptor()
+	paymentmethodDescFingerprint := paymentmethodFields[4].Descriptor()
 	// paymentmethod.FingerprintValidator is a validator for the "fingerprint" field. It is called by the builders before save.
 	paymentmethod.FingerprintValidator = paymentmethodDescFingerprint.Validators[0].(func(string) error)
 	// paymentmethodDescNetworkTransactionID is the schema descriptor for network_transaction_id field.
-	paymentmethodDescNetworkTransactionID := paymentmethodFields[7].Descriptor()
+	paymentmethodDescNetworkTransactionID := paymentmethodFields[6].Descriptor()
 	// paymentmethod.NetworkTransactionIDValidator is a validator for the "network_transaction_id" field. It is called by the builders before save.
 	paymentmethod.NetworkTransactionIDValidator = paymentmethodDescNetworkTransactionID.Validators[0].(func(string) error)
 	// paymentmethodDescRecurringEnabled is the schema descriptor for recurring_enabled field.
-	paymentmethodDescRecurringEnabled := paymentmethodFields[8].Descriptor()
+	paymentmethodDescRecurringEnabled := paymentmethodFields[7].Descriptor()
 	// paymentmethod.DefaultRecurringEnabled holds the default value on creation for the recurring_enabled field.
 	paymentmethod.DefaultRecurringEnabled = paymentmethodDescRecurringEnabled.Default.(bool)
 	// paymentmethodDescLockerID is the schema descriptor for locker_id field.
-	paymentmethodDescLockerID := paymentmethodFields[10].Descriptor()
+	paymentmethodDescLockerID := paymentmethodFields[9].Descriptor()
 	// paymentmethod.LockerIDValidator is a validator for the "locker_id" field. It is called by the builders before save.
 	paymentmethod.LockerIDValidator = paymentmethodDescLockerID.Validators[0].(func(string) error)
 	// paymentmethodDescConnectorToken is the schema descriptor for connector_token field.
-	paymentmethodDescConnectorToken := paymentmethodFields[12].Descriptor()
+	paymentmethodDescConnectorToken := paymentmethodFields[11].Descriptor()
 	// paymentmethod.ConnectorTokenValidator is a validator for the "connector_token" field. It is called by the builders before save.
 	paymentmethod.ConnectorTokenValidator = paymentmethodDescConnectorToken.Validators[0].(func(string) error)
 	// paymentmethodDescMerchantConnectorID is the schema descriptor for merchant_connector_id field.
-	paymentmethodDescMerchantConnectorID := paymentmethodFields[13].Descriptor()
+	paymentmethodDescMerchantConnectorID := paymentmethodFields[12].Descriptor()
 	// paymentmethod.MerchantConnectorIDValidator is a validator for the "merchant_connector_id" field. It is called by the builders before save.
 	paymentmethod.MerchantConnectorIDValidator = paymentmethodDescMerchantConnectorID.Validators[0].(func(string) error)
 	// paymentmethodDescID is the schema descriptor for id field.
-	paymentmethodDescID := paymentmethodFields[0].Descriptor()
+	paymentmethodDescID := paymentmethodMixinFields0[0].Descriptor()
 	// paymentmethod.DefaultID holds the default value on creation for the id field.
 	paymentmethod.DefaultID = paymentmethodDescID.Default.(func() string)
 	// paymentmethod.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -2017,12 +2001,10 @@ func init() {
 	profile.Interceptors[0] = profileMixinInters0[0]
 	profileMixinFields0 := profileMixin[0].Fields()
 	_ = profileMixinFields0
-	profileMixinFields1 := profileMixin[1].Fields()
-	_ = profileMixinFields1
 	profileFields := schema.Profile{}.Fields()
 	_ = profileFields
 	// profileDescMerchantID is the schema descriptor for merchant_id field.
-	profileDescMerchantID := profileMixinFields0[0].Descriptor()
+	profileDescMerchantID := profileMixinFields0[1].Descriptor()
 	// profile.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
 	profile.MerchantIDValidator = func() func(string) error {
 		validators := profileDescMerchantID.Validators
@@ -2040,17 +2022,17 @@ func init() {
 		}
 	}()
 	// profileDescCreatedAt is the schema descriptor for created_at field.
-	profileDescCreatedAt := profileMixinFields1[0].Descriptor()
+	profileDescCreatedAt := profileMixinFields0[2].Descriptor()
 	// profile.DefaultCreatedAt holds the default value on creation for the created_at field.
 	profile.DefaultCreatedAt = profileDescCreatedAt.Default.(func() time.Time)
 	// profileDescModifiedAt is the schema descriptor for modified_at field.
-	profileDescModifiedAt := profileMixinFields1[1].Descriptor()
+	profileDescModifiedAt := profileMixinFields0[3].Descriptor()
 	// profile.DefaultModifiedAt holds the default value on creation for the modified_at field.
 	profile.DefaultModifiedAt = profileDescModifiedAt.Default.(func() time.Time)
 	// profile.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
 	profile.UpdateDefaultModifiedAt = profileDescModifiedAt.UpdateDefault.(func() time.Time)
 	// profileDescProfileName is the schema descriptor for profile_name field.
-	profileDescProfileName := profileFields[1].Descriptor()
+	profileDescProfileName := profileFields[0].Descriptor()
 	// profile.ProfileNameValidator is a validator for the "profile_name" field. It is called by the builders before save.
 	profile.ProfileNameValidator = func() func(string) error {
 		validators := profileDescProfileName.Validators
@@ -2068,85 +2050,85 @@ func init() {
 		}
 	}()
 	// profileDescIsDefault is the schema descriptor for is_default field.
-	profileDescIsDefault := profileFields[2].Descriptor()
+	profileDescIsDefault := profileFields[1].Descriptor()
 	// profile.DefaultIsDefault holds the default value on creation for the is_default field.
 	profile.DefaultIsDefault = profileDescIsDefault.Default.(bool)
 	// profileDescReturnURL is the schema descriptor for return_url field.
-	profileDescReturnURL := profileFields[3].Descriptor()
+	profileDescReturnURL := profileFields[2].Descriptor()
 	// profile.ReturnURLValidator is a validator for the "return_url" field. It is called by the builders before save.
 	profile.ReturnURLValidator = profileDescReturnURL.Validators[0].(func(string) error)
 	// profileDescEnablePaymentResponseHash is the schema descriptor for enable_payment_response_hash field.
-	profileDescEnablePaymentResponseHash := profileFields[4].Descriptor()
+	profileDescEnablePaymentResponseHash := profileFields[3].Descriptor()
 	// profile.DefaultEnablePaymentResponseHash holds the default value on creation for the enable_payment_response_hash field.
 	profile.DefaultEnablePaymentResponseHash = profileDescEnablePaymentResponseHash.Default.(bool)
 	// profileDescRedirectToMerchantWithHTTPPost is the schema descriptor for redirect_to_merchant_with_http_post field.
-	profileDescRedirectToMerchantWithHTTPPost := profileFields[6].Descriptor()
+	profileDescRedirectToMerchantWithHTTPPost := profileFields[5].Descriptor()
 	// profile.DefaultRedirectToMerchantWithHTTPPost holds the default value on creation for the redirect_to_merchant_with_http_post field.
 	profile.DefaultRedirectToMerchantWithHTTPPost = profileDescRedirectToMerchantWithHTTPPost.Default.(bool)
 	// profileDescSessionExpiry is the schema descriptor for session_expiry field.
-	profileDescSessionExpiry := profileFields[9].Descriptor()
+	profileDescSessionExpiry := profileFields[8].Descriptor()
 	// profile.DefaultSessionExpiry holds the default value on creation for the session_expiry field.
 	profile.DefaultSessionExpiry = profileDescSessionExpiry.Default.(int64)
 	// profile.SessionExpiryValidator is a validator for the "session_expiry" field. It is called by the builders before save.
 	profile.SessionExpiryValidator = profileDescSessionExpiry.Validators[0].(func(int64) error)
 	// profileDescIsConnectorAgnosticMitEnabled is the schema descriptor for is_connector_agnostic_mit_enabled field.
-	profileDescIsConnectorAgnosticMitEnabled := profileFields[11].Descriptor()
+	profileDescIsConnectorAgnosticMitEnabled := profileFields[10].Descriptor()
 	// profile.DefaultIsConnectorAgnosticMitEnabled holds the default value on creation for the is_connector_agnostic_mit_enabled field.
 	profile.DefaultIsConnectorAgnosticMitEnabled = profileDescIsConnectorAgnosticMitEnabled.Default.(bool)
 	// profileDescUseBillingAsPaymentMethodBilling is the schema descriptor for use_billing_as_payment_method_billing field.
-	profileDescUseBillingAsPaymentMethodBilling := profileFields[12].Descriptor()
+	profileDescUseBillingAsPaymentMethodBilling := profileFields[11].Descriptor()
 	// profile.DefaultUseBillingAsPaymentMethodBilling holds the default value on creation for the use_billing_as_payment_method_billing field.
 	profile.DefaultUseBillingAsPaymentMethodBilling = profileDescUseBillingAsPaymentMethodBilling.Default.(bool)
 	// profileDescCollectShippingDetailsFromWalletConnector is the schema descriptor for collect_shipping_details_from_wallet_connector field.
-	profileDescCollectShippingDetailsFromWalletConnector := profileFields[13].Descriptor()
+	profileDescCollectShippingDetailsFromWalletConnector := profileFields[12].Descriptor()
 	// profile.DefaultCollectShippingDetailsFromWalletConnector holds the default value on creation for the collect_shipping_details_from_wallet_connector field.
 	profile.DefaultCollectShippingDetailsFromWalletConnector = profileDescCollectShippingDetailsFromWalletConnector.Default.(bool)
 	// profileDescCollectBillingDetailsFromWalletConnector is the schema descriptor for collect_billing_details_from_wallet_connector field.
-	profileDescCollectBillingDetailsFromWalletConnector := profileFields[14].Descriptor()
+	profileDescCollectBillingDetailsFromWalletConnector := profileFields[13].Descriptor()
 	// profile.DefaultCollectBillingDetailsFromWalletConnector holds the default value on creation for the collect_billing_details_from_wallet_connector field.
 	profile.DefaultCollectBillingDetailsFromWalletConnector = profileDescCollectBillingDetailsFromWalletConnector.Default.(bool)
 	// profileDescAlwaysCollectShippingDetailsFromWalletConnector is the schema descriptor for always_collect_shipping_details_from_wallet_connector field.
-	profileDescAlwaysCollectShippingDetailsFromWalletConnector := profileFields[15].Descriptor()
+	profileDescAlwaysCollectShippingDetailsFromWalletConnector := profileFields[14].Descriptor()
 	// profile.DefaultAlwaysCollectShippingDetailsFromWalletConnector holds the default value on creation for the always_collect_shipping_details_from_wallet_connector field.
 	profile.DefaultAlwaysCollectShippingDetailsFromWalletConnector = profileDescAlwaysCollectShippingDetailsFromWalletConnector.Default.(bool)
 	// profileDescAlwaysCollectBillingDetailsFromWalletConnector is the schema descriptor for always_collect_billing_details_from_wallet_connector field.
-	profileDescAlwaysCollectBillingDetailsFromWalletConnector := profileFields[16].Descriptor()
+	profileDescAlwaysCollectBillingDetailsFromWalletConnector := profileFields[15].Descriptor()
 	// profile.DefaultAlwaysCollectBillingDetailsFromWalletConnector holds the default value on creation for the always_collect_billing_details_from_wallet_connector field.
 	profile.DefaultAlwaysCollectBillingDetailsFromWalletConnector = profileDescAlwaysCollectBillingDetailsFromWalletConnector.Default.(bool)
 	// profileDescIsTaxConnectorEnabled is the schema descriptor for is_tax_connector_enabled field.
-	profileDescIsTaxConnectorEnabled := profileFields[17].Descriptor()
+	profileDescIsTaxConnectorEnabled := profileFields[16].Descriptor()
 	// profile.DefaultIsTaxConnectorEnabled holds the default value on creation for the is_tax_connector_enabled field.
 	profile.DefaultIsTaxConnectorEnabled = profileDescIsTaxConnectorEnabled.Default.(bool)
 	// profileDescIsNetworkTokenizationEnabled is the schema descriptor for is_network_tokenization_enabled field.
-	profileDescIsNetworkTokenizationEnabled := profileFields[18].Descriptor()
+	profileDescIsNetworkTokenizationEnabled := profileFields[17].Descriptor()
 	// profile.DefaultIsNetworkTokenizationEnabled holds the default value on creation for the is_network_tokenization_enabled field.
 	profile.DefaultIsNetworkTokenizationEnabled = profileDescIsNetworkTokenizationEnabled.Default.(bool)
 	// profileDescIsAutoRetriesEnabled is the schema descriptor for is_auto_retries_enabled field.
-	profileDescIsAutoRetriesEnabled := profileFields[19].Descriptor()
+	profileDescIsAutoRetriesEnabled := profileFields[18].Descriptor()
 	// profile.DefaultIsAutoRetriesEnabled holds the default value on creation for the is_auto_retries_enabled field.
 	profile.DefaultIsAutoRetriesEnabled = profileDescIsAutoRetriesEnabled.Default.(bool)
 	// profileDescIsClickToPayEnabled is the schema descriptor for is_click_to_pay_enabled field.
-	profileDescIsClickToPayEnabled := profileFields[22].Descriptor()
+	profileDescIsClickToPayEnabled := profileFields[21].Descriptor()
 	// profile.DefaultIsClickToPayEnabled holds the default value on creation for the is_click_to_pay_enabled field.
 	profile.DefaultIsClickToPayEnabled = profileDescIsClickToPayEnabled.Default.(bool)
 	// profileDescForce3dsChallenge is the schema descriptor for force_3ds_challenge field.
-	profileDescForce3dsChallenge := profileFields[23].Descriptor()
+	profileDescForce3dsChallenge := profileFields[22].Descriptor()
 	// profile.DefaultForce3dsChallenge holds the default value on creation for the force_3ds_challenge field.
 	profile.DefaultForce3dsChallenge = profileDescForce3dsChallenge.Default.(bool)
 	// profileDescIntentFulfillmentTime is the schema descriptor for intent_fulfillment_time field.
-	profileDescIntentFulfillmentTime := profileFields[24].Descriptor()
+	profileDescIntentFulfillmentTime := profileFields[23].Descriptor()
 	// profile.IntentFulfillmentTimeValidator is a validator for the "intent_fulfillment_time" field. It is called by the builders before save.
 	profile.IntentFulfillmentTimeValidator = profileDescIntentFulfillmentTime.Validators[0].(func(string) error)
 	// profileDescIsIframeRedirectionEnabled is the schema descriptor for is_iframe_redirection_enabled field.
-	profileDescIsIframeRedirectionEnabled := profileFields[25].Descriptor()
+	profileDescIsIframeRedirectionEnabled := profileFields[24].Descriptor()
 	// profile.DefaultIsIframeRedirectionEnabled holds the default value on creation for the is_iframe_redirection_enabled field.
 	profile.DefaultIsIframeRedirectionEnabled = profileDescIsIframeRedirectionEnabled.Default.(bool)
 	// profileDescRoutingAlgorithmID is the schema descriptor for routing_algorithm_id field.
-	profileDescRoutingAlgorithmID := profileFields[26].Descriptor()
+	profileDescRoutingAlgorithmID := profileFields[25].Descriptor()
 	// profile.RoutingAlgorithmIDValidator is a validator for the "routing_algorithm_id" field. It is called by the builders before save.
 	profile.RoutingAlgorithmIDValidator = profileDescRoutingAlgorithmID.Validators[0].(func(string) error)
 	// profileDescID is the schema descriptor for id field.
-	profileDescID := profileFields[0].Descriptor()
+	profileDescID := profileMixinFields0[0].Descriptor()
 	// profile.DefaultID holds the default value on creation for the id field.
 	profile.DefaultID = profileDescID.Default.(func() string)
 	// profile.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -2174,10 +2156,12 @@ func init() {
 	_ = refundMixinFields0
 	refundMixinFields1 := refundMixin[1].Fields()
 	_ = refundMixinFields1
+	refundMixinFields3 := refundMixin[3].Fields()
+	_ = refundMixinFields3
 	refundFields := schema.Refund{}.Fields()
 	_ = refundFields
 	// refundDescMerchantID is the schema descriptor for merchant_id field.
-	refundDescMerchantID := refundMixinFields0[0].Descriptor()
+	refundDescMerchantID := refundMixinFields0[1].Descriptor()
 	// refund.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
 	refund.MerchantIDValidator = func() func(string) error {
 		validators := refundDescMerchantID.Validators
@@ -2195,35 +2179,17 @@ func init() {
 		}
 	}()
 	// refundDescCreatedAt is the schema descriptor for created_at field.
-	refundDescCreatedAt := refundMixinFields1[0].Descriptor()
+	refundDescCreatedAt := refundMixinFields0[2].Descriptor()
 	// refund.DefaultCreatedAt holds the default value on creation for the created_at field.
 	refund.DefaultCreatedAt = refundDescCreatedAt.Default.(func() time.Time)
 	// refundDescModifiedAt is the schema descriptor for modified_at field.
-	refundDescModifiedAt := refundMixinFields1[1].Descriptor()
+	refundDescModifiedAt := refundMixinFields0[3].Descriptor()
 	// refund.DefaultModifiedAt holds the default value on creation for the modified_at field.
 	refund.DefaultModifiedAt = refundDescModifiedAt.Default.(func() time.Time)
 	// refund.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
 	refund.UpdateDefaultModifiedAt = refundDescModifiedAt.UpdateDefault.(func() time.Time)
-	// refundDescRefundID is the schema descriptor for refund_id field.
-	refundDescRefundID := refundFields[1].Descriptor()
-	// refund.RefundIDValidator is a validator for the "refund_id" field. It is called by the builders before save.
-	refund.RefundIDValidator = func() func(string) error {
-		validators := refundDescRefundID.Validators
-		fns := [...]func(string) error{
-			validators[0].(func(string) error),
-			validators[1].(func(string) error),
-		}
-		return func(refund_id string) error {
-			for _, fn := range fns {
-				if err := fn(refund_id); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-	}()
 	// refundDescPaymentIntentID is the schema descriptor for payment_intent_id field.
-	refundDescPaymentIntentID := refundFields[2].Descriptor()
+	refundDescPaymentIntentID := refundMixinFields1[0].Descriptor()
 	// refund.PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
 	refund.PaymentIntentIDValidator = func() func(string) error {
 		validators := refundDescPaymentIntentID.Validators
@@ -2240,8 +2206,46 @@ func init() {
 			return nil
 		}
 	}()
+	// refundDescErrorCode is the schema descriptor for error_code field.
+	refundDescErrorCode := refundMixinFields3[0].Descriptor()
+	// refund.ErrorCodeValidator is a validator for the "error_code" field. It is called by the builders before save.
+	refund.ErrorCodeValidator = refundDescErrorCode.Validators[0].(func(string) error)
+	// refundDescUnifiedCode is the schema descriptor for unified_code field.
+	refundDescUnifiedCode := refundMixinFields3[2].Descriptor()
+	// refund.UnifiedCodeValidator is a validator for the "unified_code" field. It is called by the builders before save.
+	refund.UnifiedCodeValidator = refundDescUnifiedCode.Validators[0].(func(string) error)
+	// refundDescUnifiedMessage is the schema descriptor for unified_message field.
+	refundDescUnifiedMessage := refundMixinFields3[3].Descriptor()
+	// refund.UnifiedMessageValidator is a validator for the "unified_message" field. It is called by the builders before save.
+	refund.UnifiedMessageValidator = refundDescUnifiedMessage.Validators[0].(func(string) error)
+	// refundDescIssuerErrorCode is the schema descriptor for issuer_error_code field.
+	refundDescIssuerErrorCode := refundMixinFields3[4].Descriptor()
+	// refund.IssuerErrorCodeValidator is a validator for the "issuer_error_code" field. It is called by the builders before save.
+	refund.IssuerErrorCodeValidator = refundDescIssuerErrorCode.Validators[0].(func(string) error)
+	// refundDescIssuerErrorMessage is the schema descriptor for issuer_error_message field.
+	refundDescIssuerErrorMessage := refundMixinFields3[5].Descriptor()
+	// refund.IssuerErrorMessageValidator is a validator for the "issuer_error_message" field. It is called by the builders before save.
+	refund.IssuerErrorMessageValidator = refundDescIssuerErrorMessage.Validators[0].(func(string) error)
+	// refundDescRefundID is the schema descriptor for refund_id field.
+	refundDescRefundID := refundFields[0].Descriptor()
+	// refund.RefundIDValidator is a validator for the "refund_id" field. It is called by the builders before save.
+	refund.RefundIDValidator = func() func(string) error {
+		validators := refundDescRefundID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(refund_id string) error {
+			for _, fn := range fns {
+				if err := fn(refund_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	// refundDescAttemptID is the schema descriptor for attempt_id field.
-	refundDescAttemptID := refundFields[3].Descriptor()
+	refundDescAttemptID := refundFields[1].Descriptor()
 	// refund.AttemptIDValidator is a validator for the "attempt_id" field. It is called by the builders before save.
 	refund.AttemptIDValidator = func() func(string) error {
 		validators := refundDescAttemptID.Validators
@@ -2259,7 +2263,7 @@ func init() {
 		}
 	}()
 	// refundDescProfileID is the schema descriptor for profile_id field.
-	refundDescProfileID := refundFields[4].Descriptor()
+	refundDescProfileID := refundFields[2].Descriptor()
 	// refund.ProfileIDValidator is a validator for the "profile_id" field. It is called by the builders before save.
 	refund.ProfileIDValidator = func() func(string) error {
 		validators := refundDescProfileID.Validators
@@ -2277,43 +2281,23 @@ func init() {
 		}
 	}()
 	// refundDescMerchantConnectorID is the schema descriptor for merchant_connector_id field.
-	refundDescMerchantConnectorID := refundFields[5].Descriptor()
+	refundDescMerchantConnectorID := refundFields[3].Descriptor()
 	// refund.MerchantConnectorIDValidator is a validator for the "merchant_connector_id" field. It is called by the builders before save.
 	refund.MerchantConnectorIDValidator = refundDescMerchantConnectorID.Validators[0].(func(string) error)
 	// refundDescConnector is the schema descriptor for connector field.
-	refundDescConnector := refundFields[6].Descriptor()
+	refundDescConnector := refundFields[4].Descriptor()
 	// refund.ConnectorValidator is a validator for the "connector" field. It is called by the builders before save.
 	refund.ConnectorValidator = refundDescConnector.Validators[0].(func(string) error)
 	// refundDescConnectorRefundID is the schema descriptor for connector_refund_id field.
-	refundDescConnectorRefundID := refundFields[7].Descriptor()
+	refundDescConnectorRefundID := refundFields[5].Descriptor()
 	// refund.ConnectorRefundIDValidator is a validator for the "connector_refund_id" field. It is called by the builders before save.
 	refund.ConnectorRefundIDValidator = refundDescConnectorRefundID.Validators[0].(func(string) error)
 	// refundDescReason is the schema descriptor for reason field.
-	refundDescReason := refundFields[12].Descriptor()
+	refundDescReason := refundFields[10].Descriptor()
 	// refund.ReasonValidator is a validator for the "reason" field. It is called by the builders before save.
 	refund.ReasonValidator = refundDescReason.Validators[0].(func(string) error)
-	// refundDescErrorCode is the schema descriptor for error_code field.
-	refundDescErrorCode := refundFields[14].Descriptor()
-	// refund.ErrorCodeValidator is a validator for the "error_code" field. It is called by the builders before save.
-	refund.ErrorCodeValidator = refundDescErrorCode.Validators[0].(func(string) error)
-	// refundDescUnifiedCode is the schema descriptor for unified_code field.
-	refundDescUnifiedCode := refundFields[16].Descriptor()
-	// refund.UnifiedCodeValidator is a validator for the "unified_code" field. It is called by the builders before save.
-	refund.UnifiedCodeValidator = refundDescUnifiedCode.Validators[0].(func(string) error)
-	// refundDescUnifiedMessage is the schema descriptor for unified_message field.
-	refundDescUnifiedMessage := refundFields[17].Descriptor()
-	// refund.UnifiedMessageValidator is a validator for the "unified_message" field. It is called by the builders before save.
-	refund.UnifiedMessageValidator = refundDescUnifiedMessage.Validators[0].(func(string) error)
-	// refundDescIssuerErrorCode is the schema descriptor for issuer_error_code field.
-	refundDescIssuerErrorCode := refundFields[18].Descriptor()
-	// refund.IssuerErrorCodeValidator is a validator for the "issuer_error_code" field. It is called by the builders before save.
-	refund.IssuerErrorCodeValidator = refundDescIssuerErrorCode.Validators[0].(func(string) error)
-	// refundDescIssuerErrorMessage is the schema descriptor for issuer_error_message field.
-	refundDescIssuerErrorMessage := refundFields[19].Descriptor()
-	// refund.IssuerErrorMessageValidator is a validator for the "issuer_error_message" field. It is called by the builders before save.
-	refund.IssuerErrorMessageValidator = refundDescIssuerErrorMessage.Validators[0].(func(string) error)
 	// refundDescID is the schema descriptor for id field.
-	refundDescID := refundFields[0].Descriptor()
+	refundDescID := refundMixinFields0[0].Descriptor()
 	// refund.DefaultID holds the default value on creation for the id field.
 	refund.DefaultID = refundDescID.Default.(func() string)
 	// refund.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -2339,12 +2323,10 @@ func init() {
 	routingalgorithm.Interceptors[0] = routingalgorithmMixinInters0[0]
 	routingalgorithmMixinFields0 := routingalgorithmMixin[0].Fields()
 	_ = routingalgorithmMixinFields0
-	routingalgorithmMixinFields1 := routingalgorithmMixin[1].Fields()
-	_ = routingalgorithmMixinFields1
 	routingalgorithmFields := schema.RoutingAlgorithm{}.Fields()
 	_ = routingalgorithmFields
 	// routingalgorithmDescMerchantID is the schema descriptor for merchant_id field.
-	routingalgorithmDescMerchantID := routingalgorithmMixinFields0[0].Descriptor()
+	routingalgorithmDescMerchantID := routingalgorithmMixinFields0[1].Descriptor()
 	// routingalgorithm.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
 	routingalgorithm.MerchantIDValidator = func() func(string) error {
 		validators := routingalgorithmDescMerchantID.Validators
@@ -2362,17 +2344,17 @@ func init() {
 		}
 	}()
 	// routingalgorithmDescCreatedAt is the schema descriptor for created_at field.
-	routingalgorithmDescCreatedAt := routingalgorithmMixinFields1[0].Descriptor()
+	routingalgorithmDescCreatedAt := routingalgorithmMixinFields0[2].Descriptor()
 	// routingalgorithm.DefaultCreatedAt holds the default value on creation for the created_at field.
 	routingalgorithm.DefaultCreatedAt = routingalgorithmDescCreatedAt.Default.(func() time.Time)
 	// routingalgorithmDescModifiedAt is the schema descriptor for modified_at field.
-	routingalgorithmDescModifiedAt := routingalgorithmMixinFields1[1].Descriptor()
+	routingalgorithmDescModifiedAt := routingalgorithmMixinFields0[3].Descriptor()
 	// routingalgorithm.DefaultModifiedAt holds the default value on creation for the modified_at field.
 	routingalgorithm.DefaultModifiedAt = routingalgorithmDescModifiedAt.Default.(func() time.Time)
 	// routingalgorithm.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
 	routingalgorithm.UpdateDefaultModifiedAt = routingalgorithmDescModifiedAt.UpdateDefault.(func() time.Time)
 	// routingalgorithmDescProfileID is the schema descriptor for profile_id field.
-	routingalgorithmDescProfileID := routingalgorithmFields[1].Descriptor()
+	routingalgorithmDescProfileID := routingalgorithmFields[0].Descriptor()
 	// routingalgorithm.ProfileIDValidator is a validator for the "profile_id" field. It is called by the builders before save.
 	routingalgorithm.ProfileIDValidator = func() func(string) error {
 		validators := routingalgorithmDescProfileID.Validators
@@ -2390,7 +2372,7 @@ func init() {
 		}
 	}()
 	// routingalgorithmDescName is the schema descriptor for name field.
-	routingalgorithmDescName := routingalgorithmFields[2].Descriptor()
+	routingalgorithmDescName := routingalgorithmFields[1].Descriptor()
 	// routingalgorithm.NameValidator is a validator for the "name" field. It is called by the builders before save.
 	routingalgorithm.NameValidator = func() func(string) error {
 		validators := routingalgorithmDescName.Validators
@@ -2408,13 +2390,13 @@ func init() {
 		}
 	}()
 	// routingalgorithmDescDescription is the schema descriptor for description field.
-	routingalgorithmDescDescription := routingalgorithmFields[3].Descriptor()
+	routingalgorithmDescDescription := routingalgorithmFields[2].Descriptor()
 	// routingalgorithm.DefaultDescription holds the default value on creation for the description field.
 	routingalgorithm.DefaultDescription = routingalgorithmDescDescription.Default.(string)
 	// routingalgorithm.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
 	routingalgorithm.DescriptionValidator = routingalgorithmDescDescription.Validators[0].(func(string) error)
 	// routingalgorithmDescID is the schema descriptor for id field.
-	routingalgorithmDescID := routingalgorithmFields[0].Descriptor()
+	routingalgorithmDescID := routingalgorithmMixinFields0[0].Descriptor()
 	// routingalgorithm.DefaultID holds the default value on creation for the id field.
 	routingalgorithm.DefaultID = routingalgorithmDescID.Default.(func() string)
 	// routingalgorithm.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -2521,12 +2503,10 @@ func init() {
 	webhookdeliverytask.Interceptors[0] = webhookdeliverytaskMixinInters0[0]
 	webhookdeliverytaskMixinFields0 := webhookdeliverytaskMixin[0].Fields()
 	_ = webhookdeliverytaskMixinFields0
-	webhookdeliverytaskMixinFields1 := webhookdeliverytaskMixin[1].Fields()
-	_ = webhookdeliverytaskMixinFields1
 	webhookdeliverytaskFields := schema.WebhookDeliveryTask{}.Fields()
 	_ = webhookdeliverytaskFields
 	// webhookdeliverytaskDescMerchantID is the schema descriptor for merchant_id field.
-	webhookdeliverytaskDescMerchantID := webhookdeliverytaskMixinFields0[0].Descriptor()
+	webhookdeliverytaskDescMerchantID := webhookdeliverytaskMixinFields0[1].Descriptor()
 	// webhookdeliverytask.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
 	webhookdeliverytask.MerchantIDValidator = func() func(string) error {
 		validators := webhookdeliverytaskDescMerchantID.Validators
@@ -2544,17 +2524,17 @@ func init() {
 		}
 	}()
 	// webhookdeliverytaskDescCreatedAt is the schema descriptor for created_at field.
-	webhookdeliverytaskDescCreatedAt := webhookdeliverytaskMixinFields1[0].Descriptor()
+	webhookdeliverytaskDescCreatedAt := webhookdeliverytaskMixinFields0[2].Descriptor()
 	// webhookdeliverytask.DefaultCreatedAt holds the default value on creation for the created_at field.
 	webhookdeliverytask.DefaultCreatedAt = webhookdeliverytaskDescCreatedAt.Default.(func() time.Time)
 	// webhookdeliverytaskDescModifiedAt is the schema descriptor for modified_at field.
-	webhookdeliverytaskDescModifiedAt := webhookdeliverytaskMixinFields1[1].Descriptor()
+	webhookdeliverytaskDescModifiedAt := webhookdeliverytaskMixinFields0[3].Descriptor()
 	// webhookdeliverytask.DefaultModifiedAt holds the default value on creation for the modified_at field.
 	webhookdeliverytask.DefaultModifiedAt = webhookdeliverytaskDescModifiedAt.Default.(func() time.Time)
 	// webhookdeliverytask.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
 	webhookdeliverytask.UpdateDefaultModifiedAt = webhookdeliverytaskDescModifiedAt.UpdateDefault.(func() time.Time)
 	// webhookdeliverytaskDescEventID is the schema descriptor for event_id field.
-	webhookdeliverytaskDescEventID := webhookdeliverytaskFields[1].Descriptor()
+	webhookdeliverytaskDescEventID := webhookdeliverytaskFields[0].Descriptor()
 	// webhookdeliverytask.EventIDValidator is a validator for the "event_id" field. It is called by the builders before save.
 	webhookdeliverytask.EventIDValidator = func() func(string) error {
 		validators := webhookdeliverytaskDescEventID.Validators
@@ -2572,11 +2552,11 @@ func init() {
 		}
 	}()
 	// webhookdeliverytaskDescRetryCount is the schema descriptor for retry_count field.
-	webhookdeliverytaskDescRetryCount := webhookdeliverytaskFields[3].Descriptor()
+	webhookdeliverytaskDescRetryCount := webhookdeliverytaskFields[2].Descriptor()
 	// webhookdeliverytask.DefaultRetryCount holds the default value on creation for the retry_count field.
 	webhookdeliverytask.DefaultRetryCount = webhookdeliverytaskDescRetryCount.Default.(int)
 	// webhookdeliverytaskDescID is the schema descriptor for id field.
-	webhookdeliverytaskDescID := webhookdeliverytaskFields[0].Descriptor()
+	webhookdeliverytaskDescID := webhookdeliverytaskMixinFields0[0].Descriptor()
 	// webhookdeliverytask.DefaultID holds the default value on creation for the id field.
 	webhookdeliverytask.DefaultID = webhookdeliverytaskDescID.Default.(func() string)
 	// webhookdeliverytask.IDValidator is a validator for the "id" field. It is called by the builders before save.

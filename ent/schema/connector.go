@@ -3,7 +3,6 @@ package schema
 import (
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
-	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
@@ -17,13 +16,13 @@ import (
 type MerchantConnectorAccount struct{ ent.Schema }
 
 func (MerchantConnectorAccount) Mixin() []ent.Mixin {
-	return []ent.Mixin{TenantMixin{}, TimeMixin{}}
+	return []ent.Mixin{Owned{Prefix: ids.ConnectorAccount, MerchantEdge: "connector_accounts"},
+		Listed{Query: "connectorAccounts"}}
 }
 
 func (MerchantConnectorAccount) Fields() []ent.Field {
 	return []ent.Field{
-		idField(ids.ConnectorAccount),
-		field.String("profile_id").MaxRuneLen(64).NotEmpty().Immutable(),
+		fixedID("profile_id"),
 		field.Enum("connector_type").Values(
 			"payment_processor", "payment_vas", "fin_operations", "fiz_operations", "networks",
 			"banking_entities", "non_banking_finance", "payout_processor", "payment_method_auth",
@@ -35,11 +34,11 @@ func (MerchantConnectorAccount) Fields() []ent.Field {
 		field.Bytes("connector_account_details_sealed").Optional().Sensitive(),
 		field.Bytes("connector_webhook_details_sealed").Optional().Sensitive(),
 		field.Bytes("connector_wallets_details_sealed").Optional().Sensitive(),
-		field.JSON("payment_methods_enabled", []map[string]any{}).Optional().Annotations(entgql.Skip()),
+		hiddenJSON("payment_methods_enabled", []map[string]any{}),
 		jsonMap("metadata"),
 		field.Bool("test_mode").Default(false),
 		field.Bool("disabled").Default(false),
-		field.JSON("frm_configs", []map[string]any{}).Optional().Annotations(entgql.Skip()),
+		hiddenJSON("frm_configs", []map[string]any{}),
 		optString("business_country", 2),
 		optString("business_label", 64),
 		optString("business_sub_label", 64),
@@ -52,8 +51,6 @@ func (MerchantConnectorAccount) Fields() []ent.Field {
 
 func (MerchantConnectorAccount) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("merchant", MerchantAccount.Type).Ref("connector_accounts").Field("merchant_id").
-			Unique().Required().Immutable(),
 		edge.From("profile", Profile.Type).Ref("connector_accounts").Field("profile_id").
 			Unique().Required().Immutable(),
 	}
@@ -61,16 +58,7 @@ func (MerchantConnectorAccount) Edges() []ent.Edge {
 
 func (MerchantConnectorAccount) Indexes() []ent.Index {
 	return []ent.Index{
-		keyset(),
 		// connector_label is unique per profile (HE_01 on a clash).
 		index.Fields("profile_id", "connector_label").Unique(),
-	}
-}
-
-func (MerchantConnectorAccount) Annotations() []schema.Annotation {
-	return []schema.Annotation{
-		entgql.QueryField("connectorAccounts"),
-		entgql.RelayConnection(),
-		entgql.MultiOrder(),
 	}
 }

@@ -3,7 +3,6 @@ package schema
 import (
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
-	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
@@ -16,25 +15,24 @@ import (
 // (supplied by the merchant or equal to id) and unique per merchant.
 type Customer struct{ ent.Schema }
 
-func (Customer) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+func (Customer) Mixin() []ent.Mixin { return []ent.Mixin{Owned{Prefix: ids.Customer}, Listed{}} }
 
 func (Customer) Fields() []ent.Field {
 	return []ent.Field{
-		idField(ids.Customer),
-		field.String("customer_id").MaxRuneLen(64).NotEmpty().Immutable(),
+		fixedID("customer_id"),
 		optString("name", 255),
 		optString("email", 255),
 		optString("phone", 255),
 		optString("phone_country_code", 255),
 		optString("description", 255),
-		field.JSON("address", &schematype.Address{}).Optional().Annotations(entgql.Skip()),
+		hiddenJSON("address", &schematype.Address{}),
 		// shipping_address is v2's default_shipping_address (address is the
 		// billing one).
-		field.JSON("shipping_address", &schematype.Address{}).Optional().Annotations(entgql.Skip()),
+		hiddenJSON("shipping_address", &schematype.Address{}),
 		jsonMap("metadata"),
 		optString("default_payment_method_id", 64),
 		optString("tax_registration_id", 255),
-		field.JSON("document_details", &schematype.CustomerDocument{}).Optional().Annotations(entgql.Skip()),
+		hiddenJSON("document_details", &schematype.CustomerDocument{}),
 		// redacted_at is when DELETE /customers/{id} redacted the customer's
 		// personal data; its payments stay.
 		field.Time("redacted_at").Optional().Nillable(),
@@ -51,37 +49,34 @@ func (Customer) Edges() []ent.Edge {
 
 func (Customer) Indexes() []ent.Index {
 	return []ent.Index{
-		keyset(), index.Fields("merchant_id", "customer_id").Unique(),
+		index.Fields("merchant_id", "customer_id").Unique(),
 		// The dashboard's filter by e-mail (payments and customers) reads
 		// the merchant's addresses from here, not from the rows.
 		index.Fields("merchant_id", "email"),
 	}
 }
 
-func (Customer) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.QueryField(), entgql.RelayConnection(), entgql.MultiOrder()}
-}
-
 // PaymentMethod is a customer's stored method. For cards it keeps the masked
 // details and a keyed fingerprint: never the PAN, never the CVC.
 type PaymentMethod struct{ ent.Schema }
 
-func (PaymentMethod) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+func (PaymentMethod) Mixin() []ent.Mixin {
+	return []ent.Mixin{Owned{Prefix: ids.PaymentMethod}, Listed{Query: Unqueried}}
+}
 
 func (PaymentMethod) Fields() []ent.Field {
 	return []ent.Field{
-		idField(ids.PaymentMethod),
 		field.String("customer_id").MaxRuneLen(64).Optional().Nillable().Annotations(customerRowID()),
 		field.String("payment_method").MaxRuneLen(32),
 		optString("payment_method_type", 64),
-		field.JSON("card", &schematype.CardDetails{}).Optional().Annotations(entgql.Skip()),
+		hiddenJSON("card", &schematype.CardDetails{}),
 		optString("fingerprint", 128),
 		field.Enum("status").Values("active", "inactive", "processing", "awaiting_data").Default("active"),
 		optString("network_transaction_id", 255),
 		field.Bool("recurring_enabled").Default(false),
 		jsonMap("metadata"),
 		optString("locker_id", 64),
-		field.Time("last_used_at").Optional().Nillable().SchemaType(timeType),
+		optTime("last_used_at"),
 		// connector_token is the connector's token for the saved card (no
 		// number is kept here or anywhere): a later payment with the
 		// method's payment_token is charged with it, through
@@ -98,9 +93,5 @@ func (PaymentMethod) Edges() []ent.Edge {
 }
 
 func (PaymentMethod) Indexes() []ent.Index {
-	return []ent.Index{keyset(), index.Fields("merchant_id", "customer_id", "created_at", "id")}
-}
-
-func (PaymentMethod) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
+	return []ent.Index{index.Fields("merchant_id", "customer_id", "created_at", "id")}
 }

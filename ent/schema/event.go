@@ -27,14 +27,15 @@ var EventTypes = []string{
 // status change it reports (transactional outbox).
 type Event struct{ ent.Schema }
 
-func (Event) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+func (Event) Mixin() []ent.Mixin {
+	return []ent.Mixin{Owned{Prefix: ids.Event, MerchantEdge: "events"}, Listed{}}
+}
 
 func (Event) Fields() []ent.Field {
 	return []ent.Field{
-		idField(ids.Event),
-		field.String("profile_id").MaxRuneLen(64).NotEmpty().Immutable(),
+		fixedID("profile_id"),
 		// object_id is the wire id of the object (payment_id, refund_id, …).
-		field.String("object_id").MaxRuneLen(64).NotEmpty().Immutable(),
+		fixedID("object_id"),
 		// payment_intent_id links payment-related events to their payment.
 		field.String("payment_intent_id").MaxRuneLen(64).Optional().Nillable().Immutable(),
 		field.Enum("event_type").Values(EventTypes...).Immutable(),
@@ -44,14 +45,12 @@ func (Event) Fields() []ent.Field {
 		// content is the exact JSON body sent to the merchant.
 		field.Text("content").Immutable().Annotations(entgql.Skip()),
 		field.Bool("is_delivered").Default(false),
-		field.Time("primary_object_created_at").Optional().Nillable().SchemaType(timeType),
+		optTime("primary_object_created_at"),
 	}
 }
 
 func (Event) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("merchant", MerchantAccount.Type).Ref("events").Field("merchant_id").
-			Unique().Required().Immutable(),
 		edge.From("payment", PaymentIntent.Type).Ref("events").Field("payment_intent_id").
 			Unique().Immutable(),
 		edge.To("delivery_attempts", EventDeliveryAttempt.Type).Annotations(entgql.RelayConnection()),
@@ -61,7 +60,6 @@ func (Event) Edges() []ent.Edge {
 
 func (Event) Indexes() []ent.Index {
 	return []ent.Index{
-		keyset(),
 		// The event log of one profile, newest first, and its count.
 		index.Fields("merchant_id", "profile_id", "created_at", "id"),
 		index.Fields("merchant_id", "idempotent_event_id").Unique(),
@@ -70,24 +68,21 @@ func (Event) Indexes() []ent.Index {
 	}
 }
 
-func (Event) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.QueryField(), entgql.RelayConnection(), entgql.MultiOrder()}
-}
-
 // EventDeliveryAttempt records one POST of an event to the merchant.
 type EventDeliveryAttempt struct{ ent.Schema }
 
-func (EventDeliveryAttempt) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+func (EventDeliveryAttempt) Mixin() []ent.Mixin {
+	return []ent.Mixin{Owned{Prefix: ids.DeliveryAttempt}, Listed{Query: Unqueried}}
+}
 
 func (EventDeliveryAttempt) Fields() []ent.Field {
 	return []ent.Field{
-		idField(ids.DeliveryAttempt),
-		field.String("event_id").MaxRuneLen(64).NotEmpty().Immutable(),
+		fixedID("event_id"),
 		field.Enum("delivery_attempt").Values("initial_attempt", "automatic_retry", "manual_retry").Immutable(),
 		// initial_attempt_id equals event_id for the initial attempt.
-		field.String("initial_attempt_id").MaxRuneLen(64).NotEmpty().Immutable(),
+		fixedID("initial_attempt_id"),
 		field.JSON("request", &schematype.DeliveryRequest{}).Annotations(entgql.Skip()),
-		field.JSON("response", &schematype.DeliveryResponse{}).Optional().Annotations(entgql.Skip()),
+		hiddenJSON("response", &schematype.DeliveryResponse{}),
 		field.Int("response_status_code").Optional().Nillable(),
 		field.Bool("is_delivery_successful").Default(false),
 	}
@@ -101,28 +96,23 @@ func (EventDeliveryAttempt) Edges() []ent.Edge {
 }
 
 func (EventDeliveryAttempt) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("event_id", "created_at", "id"), keyset()}
-}
-
-func (EventDeliveryAttempt) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
+	return []ent.Index{index.Fields("event_id", "created_at", "id")}
 }
 
 // WebhookDeliveryTask is the outbox entry a delivery worker claims
 // (SELECT … FOR UPDATE SKIP LOCKED on status and next_attempt_at).
 type WebhookDeliveryTask struct{ ent.Schema }
 
-func (WebhookDeliveryTask) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+func (WebhookDeliveryTask) Mixin() []ent.Mixin { return []ent.Mixin{Owned{Prefix: ids.WebhookTask}} }
 
 func (WebhookDeliveryTask) Fields() []ent.Field {
 	return []ent.Field{
-		idField(ids.WebhookTask),
-		field.String("event_id").MaxRuneLen(64).NotEmpty().Immutable(),
+		fixedID("event_id"),
 		field.Enum("status").Values("pending", "delivered", "exhausted", "disabled").Default("pending"),
 		field.Int("retry_count").Default(0),
 		field.Time("next_attempt_at").SchemaType(timeType),
-		field.Time("locked_until").Optional().Nillable().SchemaType(timeType),
-		field.Text("last_error").Optional().Nillable(),
+		optTime("locked_until"),
+		optText("last_error"),
 	}
 }
 

@@ -3,7 +3,6 @@ package schema
 import (
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
-	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 
@@ -16,11 +15,12 @@ import (
 // next connector of its route.
 type GsmRule struct{ ent.Schema }
 
-func (GsmRule) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+func (GsmRule) Mixin() []ent.Mixin {
+	return []ent.Mixin{Owned{Prefix: ids.GsmRule}, Listed{Query: "gsmRules"}}
+}
 
 func (GsmRule) Fields() []ent.Field {
 	return []ent.Field{
-		idField(ids.GsmRule),
 		field.String("connector").MaxRuneLen(64).NotEmpty().Immutable(),
 		field.String("flow").MaxRuneLen(64).Immutable(),
 		field.String("sub_flow").MaxRuneLen(64).Immutable(),
@@ -41,21 +41,11 @@ func (GsmRule) Fields() []ent.Field {
 			"issue_with_payment_method", "processor_decline_incorrect_data", "hard_decline", "soft_decline").
 			Optional().Nillable(),
 		optString("standardised_code", 64),
-		field.Text("description").Optional().Nillable(),
-		field.Text("user_guidance_message").Optional().Nillable(),
+		optText("description"),
+		optText("user_guidance_message"),
 	}
 }
 
 func (GsmRule) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("merchant_id", "lookup_key").Unique(), keyset()}
-}
-
-// The dashboard lists a merchant's rules as a connection (newest first,
-// filtered by connector); they change through the GSM service only.
-func (GsmRule) Annotations() []schema.Annotation {
-	return []schema.Annotation{
-		entgql.QueryField("gsmRules"),
-		entgql.RelayConnection(),
-		entgql.MultiOrder(),
-	}
+	return []ent.Index{index.Fields("merchant_id", "lookup_key").Unique()}
 }

@@ -24,14 +24,14 @@ func (MerchantAccount) Fields() []ent.Field {
 		optString("merchant_name", 255),
 		field.JSON("merchant_details", map[string]any{}).Optional().Annotations(entgql.Type("Map")),
 		optString("return_url", 2048),
-		field.JSON("webhook_details", &schematype.WebhookDetails{}).Optional().Annotations(entgql.Skip()),
+		hiddenJSON("webhook_details", &schematype.WebhookDetails{}),
 		field.Bool("enable_payment_response_hash").Default(true),
 		field.Bool("redirect_to_merchant_with_http_post").Default(false),
 		field.String("publishable_key").MaxRuneLen(128).Unique().Immutable(),
 		optString("default_profile_id", 64),
 		optString("organization_id", 64),
 		jsonMap("metadata"),
-		field.JSON("primary_business_details", []map[string]any{}).Optional().Annotations(entgql.Skip()),
+		hiddenJSON("primary_business_details", []map[string]any{}),
 		optString("locker_id", 64),
 		field.Enum("merchant_account_type").Values("standard", "platform", "connected").Default("standard"),
 		field.Bool("is_recon_enabled").Default(false),
@@ -67,11 +67,12 @@ func (MerchantAccount) Annotations() []schema.Annotation {
 // webhook settings, the response-hash key, return URL and session expiry.
 type Profile struct{ ent.Schema }
 
-func (Profile) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+func (Profile) Mixin() []ent.Mixin {
+	return []ent.Mixin{Owned{Prefix: ids.Profile, MerchantEdge: "profiles"}, Listed{Query: Unqueried}}
+}
 
 func (Profile) Fields() []ent.Field {
 	return []ent.Field{
-		idField(ids.Profile),
 		field.String("profile_name").MaxRuneLen(64).NotEmpty().Annotations(entgql.OrderField("PROFILE_NAME")),
 		field.Bool("is_default").Default(false),
 		optString("return_url", 2048),
@@ -79,10 +80,10 @@ func (Profile) Fields() []ent.Field {
 		// payment_response_hash_key is sealed with the master key: it signs webhooks.
 		field.Bytes("payment_response_hash_key_sealed").Sensitive(),
 		field.Bool("redirect_to_merchant_with_http_post").Default(false),
-		field.JSON("webhook_details", &schematype.WebhookDetails{}).Optional().Annotations(entgql.Skip()),
+		hiddenJSON("webhook_details", &schematype.WebhookDetails{}),
 		jsonMap("metadata"),
 		field.Int64("session_expiry").Default(900).NonNegative(),
-		field.JSON("authentication_connector_details", map[string]any{}).Optional().Annotations(entgql.Skip()),
+		hiddenJSON("authentication_connector_details", map[string]any{}),
 		field.Bool("is_connector_agnostic_mit_enabled").Default(false),
 		field.Bool("use_billing_as_payment_method_billing").Default(true),
 		field.Bool("collect_shipping_details_from_wallet_connector").Default(false),
@@ -106,58 +107,41 @@ func (Profile) Fields() []ent.Field {
 		field.String("routing_algorithm_id").MaxRuneLen(64).Optional().Nillable().Annotations(entgql.Skip()),
 		// default_fallback orders the profile's connector accounts when no
 		// configuration is active, and after the active one's choices.
-		field.JSON("default_fallback", []schematype.RoutableConnector{}).Optional().Annotations(entgql.Skip()),
+		hiddenJSON("default_fallback", []schematype.RoutableConnector{}),
 		// dynamic_routing names the profile's success-rate and elimination
 		// configurations and the feature each is enabled with
 		// (Hyperswitch's dynamic_routing_algorithm); none when never toggled.
-		field.JSON("dynamic_routing", &schematype.DynamicRouting{}).Optional().Annotations(entgql.Skip()),
+		hiddenJSON("dynamic_routing", &schematype.DynamicRouting{}),
 	}
 }
 
 func (Profile) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("merchant", MerchantAccount.Type).Ref("profiles").Field("merchant_id").
-			Unique().Required().Immutable(),
 		edge.To("connector_accounts", MerchantConnectorAccount.Type).Annotations(entgql.RelayConnection()),
 	}
 }
 
-func (Profile) Indexes() []ent.Index { return []ent.Index{keyset()} }
-
-func (Profile) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.QueryField(), entgql.RelayConnection()}
-}
+// Annotations: a top-level query too, in one order only.
+func (Profile) Annotations() []schema.Annotation { return []schema.Annotation{entgql.QueryField()} }
 
 // APIKey is a merchant secret key. Only a keyed hash and a short prefix are
 // kept; the key itself is shown once, when it is created.
 type APIKey struct{ ent.Schema }
 
-func (APIKey) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+func (APIKey) Mixin() []ent.Mixin {
+	return []ent.Mixin{Owned{Prefix: ids.APIKey, MerchantEdge: "api_keys"}, Listed{Query: Unqueried}}
+}
 
 func (APIKey) Fields() []ent.Field {
 	return []ent.Field{
-		idField(ids.APIKey),
 		field.String("name").MaxRuneLen(64).NotEmpty(),
 		optString("description", 256),
 		// prefix is the first characters of the key, for recognising it.
 		field.String("prefix").MaxRuneLen(16).Immutable(),
 		// hash is the keyed HMAC of the whole key; lookups go through it.
 		field.String("hash").MaxRuneLen(128).Unique().Immutable().Sensitive(),
-		field.Time("expires_at").Optional().Nillable().SchemaType(timeType),
-		field.Time("revoked_at").Optional().Nillable().SchemaType(timeType),
+		optTime("expires_at"),
+		optTime("revoked_at"),
 		field.Time("last_used_at").Optional().Nillable().SchemaType(timeType).Annotations(entgql.Skip()),
 	}
-}
-
-func (APIKey) Edges() []ent.Edge {
-	return []ent.Edge{
-		edge.From("merchant", MerchantAccount.Type).Ref("api_keys").Field("merchant_id").
-			Unique().Required().Immutable(),
-	}
-}
-
-func (APIKey) Indexes() []ent.Index { return []ent.Index{keyset()} }
-
-func (APIKey) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
 }

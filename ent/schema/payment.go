@@ -3,7 +3,6 @@ package schema
 import (
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
-	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
@@ -29,18 +28,19 @@ var CaptureMethods = []string{"automatic", "manual", "manual_multiple", "schedul
 // by the merchant in v1, or equal to id) and is unique per merchant.
 type PaymentIntent struct{ ent.Schema }
 
-func (PaymentIntent) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+func (PaymentIntent) Mixin() []ent.Mixin {
+	return []ent.Mixin{Owned{Prefix: ids.Payment}, Listed{Query: "paymentIntents"}}
+}
 
 func (PaymentIntent) Fields() []ent.Field {
 	return []ent.Field{
-		idField(ids.Payment),
-		field.String("payment_id").MaxRuneLen(64).NotEmpty().Immutable(),
+		fixedID("payment_id"),
 		field.String("profile_id").MaxRuneLen(64).NotEmpty(),
 		field.Enum("status").Values(IntentStatuses...).Default("requires_payment_method").
 			Annotations(entgql.OrderField("STATUS")),
 		// Amounts, all in minor units of currency.
 		field.Int64("amount").Annotations(entgql.OrderField("AMOUNT")),
-		field.Enum("currency").GoType(schematype.Currency("")),
+		currency(),
 		field.Int64("amount_captured").Default(0),
 		// amount_capturable is kept in step with the active attempt and its captures.
 		field.Int64("amount_capturable").Default(0),
@@ -54,14 +54,14 @@ func (PaymentIntent) Fields() []ent.Field {
 		field.Enum("external_tax_calculation").Values("skip", "calculate").Default("skip"),
 		field.Enum("surcharge_calculation").Values("skip", "calculate").Default("skip"),
 		field.Enum("capture_method").Values(CaptureMethods...).Default("automatic"),
-		field.Time("capture_on").Optional().Nillable().SchemaType(timeType),
+		optTime("capture_on"),
 		field.Enum("authentication_type").Values("three_ds", "no_three_ds").Optional().Nillable(),
 		// customer_id holds the internal id of the customer row (cus_…).
 		field.String("customer_id").MaxRuneLen(64).Optional().Nillable().Annotations(customerRowID()),
 		// customer_details are the name, email and phone the payment was
 		// given, with or without a customer (Hyperswitch's intent keeps
 		// them too); the customer's own row wins where it has a value.
-		field.JSON("customer_details", &schematype.CustomerDetails{}).Optional().Annotations(entgql.Skip()),
+		hiddenJSON("customer_details", &schematype.CustomerDetails{}),
 		field.Enum("customer_present").Values("present", "absent").Optional().Nillable(),
 		field.Enum("setup_future_usage").Values("off_session", "on_session").Optional().Nillable(),
 		field.Bool("off_session").Optional().Nillable(),
@@ -84,8 +84,8 @@ func (PaymentIntent) Fields() []ent.Field {
 		optString("merchant_reference_id", 30),
 		optString("merchant_order_reference_id", 255),
 		optString("routing_algorithm_id", 64),
-		field.JSON("billing", &schematype.AddressWrapper{}).Optional().Annotations(entgql.Skip()),
-		field.JSON("shipping", &schematype.AddressWrapper{}).Optional().Annotations(entgql.Skip()),
+		hiddenJSON("billing", &schematype.AddressWrapper{}),
+		hiddenJSON("shipping", &schematype.AddressWrapper{}),
 		optString("description", 255),
 		optString("return_url", 2048),
 		// v1's statement_descriptor_name and _suffix take 255 characters
@@ -93,7 +93,7 @@ func (PaymentIntent) Fields() []ent.Field {
 		// too, 22.
 		optString("statement_descriptor", 255),
 		optString("statement_descriptor_suffix", 255),
-		field.JSON("order_details", []schematype.OrderDetail{}).Optional().Annotations(entgql.Skip()),
+		hiddenJSON("order_details", []schematype.OrderDetail{}),
 		field.JSON("allowed_payment_method_types", []string{}).Optional(),
 		jsonMap("metadata"),
 		jsonMap("connector_metadata"),
@@ -117,7 +117,7 @@ func (PaymentIntent) Fields() []ent.Field {
 		// (the payment is not off_session): the customer's consent to keep
 		// the card they pay with for their next checkout, as Hyperswitch
 		// reads it. A consent to a mandate is kept in mandate_data.
-		field.JSON("customer_acceptance", map[string]any{}).Optional().Annotations(entgql.Skip()),
+		hiddenJSON("customer_acceptance", map[string]any{}),
 		optString("cancellation_reason", 255),
 		field.Int("authorization_count").Optional().Nillable(),
 		// Denormalised from the active attempt, for the list filters.
@@ -145,7 +145,6 @@ func (PaymentIntent) Edges() []ent.Edge {
 
 func (PaymentIntent) Indexes() []ent.Index {
 	return []ent.Index{
-		keyset(),
 		index.Fields("merchant_id", "payment_id").Unique(),
 		index.Fields("merchant_id", "merchant_reference_id").Unique(),
 		index.Fields("merchant_id", "idempotency_key").Unique(),
@@ -157,14 +156,6 @@ func (PaymentIntent) Indexes() []ent.Index {
 		// filtered in the index, no row read.
 		index.Fields("merchant_id", "created_at", "profile_id", "status", "connector", "payment_method",
 			"currency", "amount").StorageKey("paymentintent_analytics"),
-	}
-}
-
-func (PaymentIntent) Annotations() []schema.Annotation {
-	return []schema.Annotation{
-		entgql.QueryField("paymentIntents"),
-		entgql.RelayConnection(),
-		entgql.MultiOrder(),
 	}
 }
 
@@ -192,12 +183,13 @@ var AttemptStatuses = []string{
 // PaymentAttempt is one try at authorizing a payment through a connector.
 type PaymentAttempt struct{ ent.Schema }
 
-func (PaymentAttempt) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+func (PaymentAttempt) Mixin() []ent.Mixin {
+	return []ent.Mixin{Owned{Prefix: ids.Attempt}, OfPayment{Ref: "attempts"}, Listed{Query: Unqueried},
+		ConnectorError{Reason: true, Unified: true}}
+}
 
 func (PaymentAttempt) Fields() []ent.Field {
 	return []ent.Field{
-		idField(ids.Attempt),
-		field.String("payment_intent_id").MaxRuneLen(64).NotEmpty().Immutable(),
 		field.Enum("status").Values(AttemptStatuses...).Default("started"),
 		field.Int64("amount"),
 		field.Int64("net_amount"),
@@ -205,7 +197,7 @@ func (PaymentAttempt) Fields() []ent.Field {
 		field.Int64("amount_capturable").Default(0),
 		field.Int64("order_tax_amount").Optional().Nillable(),
 		field.Int64("surcharge_amount").Optional().Nillable(),
-		field.Enum("currency").GoType(schematype.Currency("")),
+		currency(),
 		optString("connector", 64),
 		optString("merchant_connector_id", 64),
 		// routing_approach says what chose the connector (Hyperswitch's
@@ -220,25 +212,18 @@ func (PaymentAttempt) Fields() []ent.Field {
 		optString("routing_rule", 255),
 		// routing_candidates are the connector accounts the decision
 		// ordered, the chosen one first.
-		field.JSON("routing_candidates", []string{}).Optional().Annotations(entgql.Skip()),
+		hiddenJSON("routing_candidates", []string{}),
 		optString("connector_transaction_id", 255),
 		field.Enum("capture_method").Values(CaptureMethods...).Optional().Nillable(),
 		field.Enum("authentication_type").Values("three_ds", "no_three_ds").Optional().Nillable(),
 		optString("payment_method", 32),
 		optString("payment_method_type", 64),
 		optString("payment_method_id", 64),
-		field.JSON("card", &schematype.CardDetails{}).Optional().Annotations(entgql.Skip()),
-		field.JSON("payment_method_billing", &schematype.AddressWrapper{}).Optional().Annotations(entgql.Skip()),
+		hiddenJSON("card", &schematype.CardDetails{}),
+		hiddenJSON("payment_method_billing", &schematype.AddressWrapper{}),
 		optString("payment_experience", 32),
 		optString("payment_token", 128),
 		optString("mandate_id", 64),
-		optString("error_code", 255),
-		field.Text("error_message").Optional().Nillable(),
-		field.Text("error_reason").Optional().Nillable(),
-		optString("unified_code", 255),
-		optString("unified_message", 1024),
-		optString("issuer_error_code", 255),
-		optString("issuer_error_message", 1024),
 		optString("network_advice_code", 64),
 		optString("network_decline_code", 64),
 		optString("network_transaction_id", 255),
@@ -256,16 +241,8 @@ func (PaymentAttempt) Fields() []ent.Field {
 	}
 }
 
-func (PaymentAttempt) Edges() []ent.Edge {
-	return []ent.Edge{
-		edge.From("payment", PaymentIntent.Type).Ref("attempts").Field("payment_intent_id").
-			Unique().Required().Immutable(),
-	}
-}
-
 func (PaymentAttempt) Indexes() []ent.Index {
 	return []ent.Index{
-		index.Fields("payment_intent_id", "created_at"), keyset(),
 		// The recovery pass looks for attempts left pending across merchants.
 		index.Fields("status", "modified_at"),
 		// Success rates per connector over a time window are counted from
@@ -274,37 +251,23 @@ func (PaymentAttempt) Indexes() []ent.Index {
 	}
 }
 
-func (PaymentAttempt) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
-}
-
 // Capture is one capture of an authorized attempt (several for manual_multiple).
 type Capture struct{ ent.Schema }
 
-func (Capture) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+func (Capture) Mixin() []ent.Mixin {
+	return []ent.Mixin{Owned{Prefix: ids.Capture}, OfPayment{Ref: "captures", OwnOrder: true}, ConnectorError{Reason: true}}
+}
 
 func (Capture) Fields() []ent.Field {
 	return []ent.Field{
-		idField(ids.Capture),
-		field.String("payment_intent_id").MaxRuneLen(64).NotEmpty().Immutable(),
-		field.String("authorized_attempt_id").MaxRuneLen(64).NotEmpty().Immutable(),
+		fixedID("authorized_attempt_id"),
 		field.Enum("status").Values("started", "charged", "pending", "failed").Default("started"),
 		field.Int64("amount"),
-		field.Enum("currency").GoType(schematype.Currency("")),
+		currency(),
 		optString("connector", 64),
 		field.Int("capture_sequence"),
 		optString("connector_capture_id", 255),
-		optString("error_code", 255),
-		field.Text("error_message").Optional().Nillable(),
-		field.Text("error_reason").Optional().Nillable(),
 		optString("reference_id", 255),
-	}
-}
-
-func (Capture) Edges() []ent.Edge {
-	return []ent.Edge{
-		edge.From("payment", PaymentIntent.Type).Ref("captures").Field("payment_intent_id").
-			Unique().Required().Immutable(),
 	}
 }
 
@@ -320,29 +283,19 @@ func (Capture) Indexes() []ent.Index {
 // IncrementalAuthorization raises the authorized amount of an attempt.
 type IncrementalAuthorization struct{ ent.Schema }
 
-func (IncrementalAuthorization) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+func (IncrementalAuthorization) Mixin() []ent.Mixin {
+	return []ent.Mixin{Owned{Prefix: ids.IncrementalAuthorization},
+		OfPayment{Ref: "incremental_authorizations"}, ConnectorError{}}
+}
 
 func (IncrementalAuthorization) Fields() []ent.Field {
 	return []ent.Field{
-		idField(ids.IncrementalAuthorization),
-		field.String("payment_intent_id").MaxRuneLen(64).NotEmpty().Immutable(),
-		field.String("attempt_id").MaxRuneLen(64).NotEmpty().Immutable(),
+		fixedID("attempt_id"),
 		field.Int64("amount"),
 		field.Int64("previously_authorized_amount"),
 		field.Enum("status").Values("success", "failure", "processing"),
 		optString("connector_authorization_id", 255),
-		optString("error_code", 255),
-		field.Text("error_message").Optional().Nillable(),
 	}
 }
 
-func (IncrementalAuthorization) Edges() []ent.Edge {
-	return []ent.Edge{
-		edge.From("payment", PaymentIntent.Type).Ref("incremental_authorizations").
-			Field("payment_intent_id").Unique().Required().Immutable(),
-	}
-}
-
-func (IncrementalAuthorization) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("payment_intent_id", "created_at"), keyset()}
-}
+func (IncrementalAuthorization) Indexes() []ent.Index { return []ent.Index{keyset()} }

@@ -3,12 +3,10 @@ package schema
 import (
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
-	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 
-	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
 )
 
@@ -16,48 +14,34 @@ import (
 // by the merchant or equal to id) and unique per merchant.
 type Refund struct{ ent.Schema }
 
-func (Refund) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+func (Refund) Mixin() []ent.Mixin {
+	return []ent.Mixin{Owned{Prefix: ids.Refund}, OfPayment{Ref: "refunds"}, Listed{},
+		ConnectorError{Unified: true}}
+}
 
 func (Refund) Fields() []ent.Field {
 	return []ent.Field{
-		idField(ids.Refund),
-		field.String("refund_id").MaxRuneLen(64).NotEmpty().Immutable(),
-		field.String("payment_intent_id").MaxRuneLen(64).NotEmpty().Immutable(),
-		field.String("attempt_id").MaxRuneLen(64).NotEmpty().Immutable(),
-		field.String("profile_id").MaxRuneLen(64).NotEmpty().Immutable(),
+		fixedID("refund_id"),
+		fixedID("attempt_id"),
+		fixedID("profile_id"),
 		optString("merchant_connector_id", 64),
 		field.String("connector").MaxRuneLen(64),
 		optString("connector_refund_id", 255),
 		field.Int64("amount").Annotations(entgql.OrderField("AMOUNT")),
-		field.Enum("currency").GoType(schematype.Currency("")),
+		currency(),
 		field.Enum("refund_type").Values("scheduled", "instant").Default("instant"),
 		field.Enum("status").Values("succeeded", "failed", "pending", "review").Default("pending").
 			Annotations(entgql.OrderField("STATUS")),
 		optString("reason", 255),
 		jsonMap("metadata"),
-		optString("error_code", 255),
-		field.Text("error_message").Optional().Nillable(),
-		optString("unified_code", 255),
-		optString("unified_message", 1024),
-		optString("issuer_error_code", 255),
-		optString("issuer_error_message", 1024),
 		jsonMap("split_refunds"),
-		field.Text("raw_connector_response").Optional().Nillable(),
-	}
-}
-
-func (Refund) Edges() []ent.Edge {
-	return []ent.Edge{
-		edge.From("payment", PaymentIntent.Type).Ref("refunds").Field("payment_intent_id").
-			Unique().Required().Immutable(),
+		optText("raw_connector_response"),
 	}
 }
 
 func (Refund) Indexes() []ent.Index {
 	return []ent.Index{
-		keyset(),
 		index.Fields("merchant_id", "refund_id").Unique(),
-		index.Fields("payment_intent_id", "created_at"),
 		// The recovery pass looks for refunds left pending across merchants.
 		index.Fields("status", "modified_at"),
 		// Refund analytics (payments/analytics) read this index alone.
@@ -66,24 +50,20 @@ func (Refund) Indexes() []ent.Index {
 	}
 }
 
-func (Refund) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.QueryField(), entgql.RelayConnection(), entgql.MultiOrder()}
-}
-
 // Dispute is a chargeback (or its earlier or later stages) on a payment.
 type Dispute struct{ ent.Schema }
 
-func (Dispute) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+func (Dispute) Mixin() []ent.Mixin {
+	return []ent.Mixin{Owned{Prefix: ids.Dispute}, OfPayment{Ref: "disputes"}, Listed{}}
+}
 
 func (Dispute) Fields() []ent.Field {
 	return []ent.Field{
-		idField(ids.Dispute),
-		field.String("payment_intent_id").MaxRuneLen(64).NotEmpty().Immutable(),
-		field.String("attempt_id").MaxRuneLen(64).NotEmpty().Immutable(),
-		field.String("profile_id").MaxRuneLen(64).NotEmpty().Immutable(),
+		fixedID("attempt_id"),
+		fixedID("profile_id"),
 		optString("merchant_connector_id", 64),
 		field.Int64("amount"),
-		field.Enum("currency").GoType(schematype.Currency("")),
+		currency(),
 		field.Enum("dispute_stage").Values("pre_dispute", "dispute", "pre_arbitration", "arbitration", "dispute_reversal").
 			Default("dispute"),
 		field.Enum("dispute_status").Values("dispute_opened", "dispute_expired", "dispute_accepted",
@@ -93,39 +73,27 @@ func (Dispute) Fields() []ent.Field {
 		field.String("connector_dispute_id").MaxRuneLen(255),
 		optString("connector_reason", 255),
 		optString("connector_reason_code", 255),
-		field.Time("challenge_required_by").Optional().Nillable().SchemaType(timeType),
-		field.Time("connector_created_at").Optional().Nillable().SchemaType(timeType),
-		field.Time("connector_updated_at").Optional().Nillable().SchemaType(timeType),
+		optTime("challenge_required_by"),
+		optTime("connector_created_at"),
+		optTime("connector_updated_at"),
 		jsonMap("evidence"),
 	}
 }
 
-func (Dispute) Edges() []ent.Edge {
-	return []ent.Edge{
-		edge.From("payment", PaymentIntent.Type).Ref("disputes").Field("payment_intent_id").
-			Unique().Required().Immutable(),
-	}
-}
-
 func (Dispute) Indexes() []ent.Index {
-	return []ent.Index{keyset(), index.Fields("payment_intent_id", "created_at"),
+	return []ent.Index{
 		// Dispute analytics (payments/analytics) read this index alone.
 		index.Fields("merchant_id", "created_at", "profile_id", "dispute_status").StorageKey("dispute_analytics"),
 	}
 }
 
-func (Dispute) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.QueryField(), entgql.RelayConnection(), entgql.MultiOrder()}
-}
-
 // Mandate is a customer's standing permission for merchant-initiated payments.
 type Mandate struct{ ent.Schema }
 
-func (Mandate) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+func (Mandate) Mixin() []ent.Mixin { return []ent.Mixin{Owned{Prefix: ids.Mandate}, Listed{}} }
 
 func (Mandate) Fields() []ent.Field {
 	return []ent.Field{
-		idField(ids.Mandate),
 		// customer_id holds the internal id of the customer row (cus_…).
 		field.String("customer_id").MaxRuneLen(64).Annotations(customerRowID()),
 		optString("payment_method_id", 64),
@@ -133,9 +101,9 @@ func (Mandate) Fields() []ent.Field {
 		field.Enum("status").Values("active", "inactive", "pending", "revoked").Default("pending"),
 		field.Enum("mandate_type").Values("single_use", "multi_use"),
 		field.Int64("amount").Optional().Nillable(),
-		field.Enum("currency").GoType(schematype.Currency("")).Optional().Nillable(),
-		field.Time("start_date").Optional().Nillable().SchemaType(timeType),
-		field.Time("end_date").Optional().Nillable().SchemaType(timeType),
+		optCurrency(),
+		optTime("start_date"),
+		optTime("end_date"),
 		jsonMap("customer_acceptance"),
 		optString("connector", 64),
 		optString("merchant_connector_id", 64),
@@ -152,9 +120,5 @@ func (Mandate) Edges() []ent.Edge {
 }
 
 func (Mandate) Indexes() []ent.Index {
-	return []ent.Index{keyset(), index.Fields("merchant_id", "customer_id", "created_at", "id")}
-}
-
-func (Mandate) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.QueryField(), entgql.RelayConnection(), entgql.MultiOrder()}
+	return []ent.Index{index.Fields("merchant_id", "customer_id", "created_at", "id")}
 }

@@ -3,7 +3,6 @@ package schema
 import (
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
-	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 
@@ -18,12 +17,13 @@ import (
 // routing) is named by the profile's dynamic_routing instead.
 type RoutingAlgorithm struct{ ent.Schema }
 
-func (RoutingAlgorithm) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+func (RoutingAlgorithm) Mixin() []ent.Mixin {
+	return []ent.Mixin{Owned{Prefix: ids.RoutingAlgorithm}, Listed{Query: "routingAlgorithms"}}
+}
 
 func (RoutingAlgorithm) Fields() []ent.Field {
 	return []ent.Field{
-		idField(ids.RoutingAlgorithm),
-		field.String("profile_id").MaxRuneLen(64).NotEmpty().Immutable(),
+		fixedID("profile_id"),
 		field.String("name").MaxRuneLen(64).NotEmpty().Annotations(entgql.OrderField("NAME")),
 		field.String("description").MaxRuneLen(255).Default(""),
 		field.Enum("kind").Values("single", "priority", "volume_split", "advanced", "dynamic").Immutable(),
@@ -33,13 +33,5 @@ func (RoutingAlgorithm) Fields() []ent.Field {
 }
 
 func (RoutingAlgorithm) Indexes() []ent.Index {
-	return []ent.Index{keyset(), index.Fields("merchant_id", "profile_id", "created_at")}
-}
-
-func (RoutingAlgorithm) Annotations() []schema.Annotation {
-	return []schema.Annotation{
-		entgql.QueryField("routingAlgorithms"),
-		entgql.RelayConnection(),
-		entgql.MultiOrder(),
-	}
+	return []ent.Index{index.Fields("merchant_id", "profile_id", "created_at")}
 }

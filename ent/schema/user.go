@@ -34,7 +34,7 @@ func (User) Fields() []ent.Field {
 		// company_name is the merchant name given at sign-up, kept so that a
 		// sign-up cut short can be finished (users.ensureMerchant).
 		field.String("company_name").MaxRuneLen(64).Optional(),
-		field.Time("last_signed_in_at").Optional().Nillable().SchemaType(timeType),
+		optTime("last_signed_in_at"),
 	}
 }
 
@@ -68,12 +68,11 @@ func unscopedOnly() ent.Interceptor {
 // at most one membership a merchant.
 type Membership struct{ ent.Schema }
 
-func (Membership) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+func (Membership) Mixin() []ent.Mixin { return []ent.Mixin{Owned{Prefix: ids.Membership}} }
 
 func (Membership) Fields() []ent.Field {
 	return []ent.Field{
-		idField(ids.Membership),
-		field.String("user_id").MaxRuneLen(64).NotEmpty().Immutable(),
+		fixedID("user_id"),
 		field.Enum("role").Values("admin", "developer", "operator", "viewer"),
 		// generation counts the role changes: a session keeps the
 		// membership's id and generation it began with, and is refused once
@@ -99,18 +98,17 @@ func (Membership) Annotations() []schema.Annotation {
 // once, to the admin who invites.
 type Invitation struct{ ent.Schema }
 
-func (Invitation) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, TimeMixin{}} }
+func (Invitation) Mixin() []ent.Mixin { return []ent.Mixin{Owned{Prefix: ids.Invitation}} }
 
 func (Invitation) Fields() []ent.Field {
 	return []ent.Field{
-		idField(ids.Invitation),
 		field.String("email").MaxRuneLen(254).NotEmpty().Immutable(),
 		field.String("email_key").MaxRuneLen(254).NotEmpty().Immutable(),
 		field.Enum("role").Values("admin", "developer", "operator", "viewer").Immutable(),
 		field.String("token_hash").MaxRuneLen(128).Unique().Immutable().Sensitive(),
 		field.String("invited_by").MaxRuneLen(64).NotEmpty().Immutable(),
 		field.Time("expires_at").SchemaType(timeType).Immutable(),
-		field.Time("accepted_at").Optional().Nillable().SchemaType(timeType),
+		optTime("accepted_at"),
 	}
 }
 
@@ -128,7 +126,7 @@ func (Invitation) Annotations() []schema.Annotation {
 // did not commit leaves none.
 type AuditEntry struct{ ent.Schema }
 
-func (AuditEntry) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}} }
+func (AuditEntry) Mixin() []ent.Mixin { return []ent.Mixin{TenantMixin{}, Listed{Query: Unqueried}} }
 
 func (AuditEntry) Fields() []ent.Field {
 	return []ent.Field{
@@ -150,13 +148,9 @@ func (AuditEntry) Fields() []ent.Field {
 	}
 }
 
-func (AuditEntry) Indexes() []ent.Index { return []ent.Index{keyset()} }
-
+// Annotations: the audit log query is for admins only, in one order.
 func (AuditEntry) Annotations() []schema.Annotation {
-	return []schema.Annotation{
-		entgql.QueryField("auditLog").Directives(adminOnly()),
-		entgql.RelayConnection(),
-	}
+	return []schema.Annotation{entgql.QueryField("auditLog").Directives(adminOnly())}
 }
 
 // adminOnly is @hasRole(roles: [], keys: ADMIN_KEY): only a merchant's

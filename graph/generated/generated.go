@@ -6505,6 +6505,9 @@ type Capture implements Node {
   createdAt: Time!
   modifiedAt: Time!
   paymentIntentID: ID!
+  errorCode: String
+  errorMessage: String
+  errorReason: String
   authorizedAttemptID: String!
   status: CaptureStatus!
   amount: Int!
@@ -6512,9 +6515,6 @@ type Capture implements Node {
   connector: String
   captureSequence: Int!
   connectorCaptureID: String
-  errorCode: String
-  errorMessage: String
-  errorReason: String
   referenceID: String
   payment: PaymentIntent!
 }
@@ -6790,6 +6790,60 @@ input CaptureWhereInput {
   paymentIntentIDEqualFold: ID
   paymentIntentIDContainsFold: ID
   """
+  error_code field predicates
+  """
+  errorCode: String
+  errorCodeNEQ: String
+  errorCodeIn: [String!]
+  errorCodeNotIn: [String!]
+  errorCodeGT: String
+  errorCodeGTE: String
+  errorCodeLT: String
+  errorCodeLTE: String
+  errorCodeContains: String
+  errorCodeHasPrefix: String
+  errorCodeHasSuffix: String
+  errorCodeIsNil: Boolean
+  errorCodeNotNil: Boolean
+  errorCodeEqualFold: String
+  errorCodeContainsFold: String
+  """
+  error_message field predicates
+  """
+  errorMessage: String
+  errorMessageNEQ: String
+  errorMessageIn: [String!]
+  errorMessageNotIn: [String!]
+  errorMessageGT: String
+  errorMessageGTE: String
+  errorMessageLT: String
+  errorMessageLTE: String
+  errorMessageContains: String
+  errorMessageHasPrefix: String
+  errorMessageHasSuffix: String
+  errorMessageIsNil: Boolean
+  errorMessageNotNil: Boolean
+  errorMessageEqualFold: String
+  errorMessageContainsFold: String
+  """
+  error_reason field predicates
+  """
+  errorReason: String
+  errorReasonNEQ: String
+  errorReasonIn: [String!]
+  errorReasonNotIn: [String!]
+  errorReasonGT: String
+  errorReasonGTE: String
+  errorReasonLT: String
+  errorReasonLTE: String
+  errorReasonContains: String
+  errorReasonHasPrefix: String
+  errorReasonHasSuffix: String
+  errorReasonIsNil: Boolean
+  errorReasonNotNil: Boolean
+  errorReasonEqualFold: String
+  errorReasonContainsFold: String
+  """
   authorized_attempt_id field predicates
   """
   authorizedAttemptID: String
@@ -6877,60 +6931,6 @@ input CaptureWhereInput {
   connectorCaptureIDNotNil: Boolean
   connectorCaptureIDEqualFold: String
   connectorCaptureIDContainsFold: String
-  """
-  error_code field predicates
-  """
-  errorCode: String
-  errorCodeNEQ: String
-  errorCodeIn: [String!]
-  errorCodeNotIn: [String!]
-  errorCodeGT: String
-  errorCodeGTE: String
-  errorCodeLT: String
-  errorCodeLTE: String
-  errorCodeContains: String
-  errorCodeHasPrefix: String
-  errorCodeHasSuffix: String
-  errorCodeIsNil: Boolean
-  errorCodeNotNil: Boolean
-  errorCodeEqualFold: String
-  errorCodeContainsFold: String
-  """
-  error_message field predicates
-  """
-  errorMessage: String
-  errorMessageNEQ: String
-  errorMessageIn: [String!]
-  errorMessageNotIn: [String!]
-  errorMessageGT: String
-  errorMessageGTE: String
-  errorMessageLT: String
-  errorMessageLTE: String
-  errorMessageContains: String
-  errorMessageHasPrefix: String
-  errorMessageHasSuffix: String
-  errorMessageIsNil: Boolean
-  errorMessageNotNil: Boolean
-  errorMessageEqualFold: String
-  errorMessageContainsFold: String
-  """
-  error_reason field predicates
-  """
-  errorReason: String
-  errorReasonNEQ: String
-  errorReasonIn: [String!]
-  errorReasonNotIn: [String!]
-  errorReasonGT: String
-  errorReasonGTE: String
-  errorReasonLT: String
-  errorReasonLTE: String
-  errorReasonContains: String
-  errorReasonHasPrefix: String
-  errorReasonHasSuffix: String
-  errorReasonIsNil: Boolean
-  errorReasonNotNil: Boolean
-  errorReasonEqualFold: String
-  errorReasonContainsFold: String
   """
   reference_id field predicates
   """
@@ -8729,13 +8729,13 @@ type IncrementalAuthorization implements Node {
   createdAt: Time!
   modifiedAt: Time!
   paymentIntentID: ID!
+  errorCode: String
+  errorMessage: String
   attemptID: String!
   amount: Int!
   previouslyAuthorizedAmount: Int!
   status: IncrementalAuthorizationStatus!
   connectorAuthorizationID: String
-  errorCode: String
-  errorMessage: String
   payment: PaymentIntent!
 }
 """
@@ -8844,6 +8844,42 @@ input IncrementalAuthorizationWhereInput {
   paymentIntentIDEqualFold: ID
   paymentIntentIDContainsFold: ID
   """
+  error_code field predicates
+  """
+  errorCode: String
+  errorCodeNEQ: String
+  errorCodeIn: [String!]
+  errorCodeNotIn: [String!]
+  errorCodeGT: String
+  errorCodeGTE: String
+  errorCodeLT: String
+  errorCodeLTE: String
+  errorCodeContains: String
+  errorCodeHasPrefix: String
+  errorCodeHasSuffix: String
+  errorCodeIsNil: Boolean
+  errorCodeNotNil: Boolean
+  errorCodeEqualFold: String
+  errorCodeContainsFold: String
+  """
+  error_message field predicates
+  """
+  errorMessage: String
+  errorMessageNEQ: String
+  errorMessageIn: [String!]
+  errorMessageNotIn: [String!]
+  errorMessageGT: String
+  errorMessageGTE: String
+  errorMessageLT: String
+  errorMessageLTE: String
+  errorMessageContains: String
+  errorMessageHasPrefix: String
+  errorMessageHasSuffix: String
+  errorMessageIsNil: Boolean
+  errorMessageNotNil: Boolean
+  errorMessageEqualFold: String
+  errorMessageContainsFold: String
+  """
   attempt_id field predicates
   """
   attemptID: String
@@ -8906,42 +8942,6 @@ input IncrementalAuthorizationWhereInput {
   connectorAuthorizationIDNotNil: Boolean
   connectorAuthorizationIDEqualFold: String
   connectorAuthorizationIDContainsFold: String
-  """
-  error_code field predicates
-  """
-  errorCode: String
-  errorCodeNEQ: String
-  errorCodeIn: [String!]
-  errorCodeNotIn: [String!]
-  errorCodeGT: String
-  errorCodeGTE: String
-  errorCodeLT: String
-  errorCodeLTE: String
-  errorCodeContains: String
-  errorCodeHasPrefix: String
-  errorCodeHasSuffix: String
-  errorCodeIsNil: Boolean
-  errorCodeNotNil: Boolean
-  errorCodeEqualFold: String
-  errorCodeContainsFold: String
-  """
-  error_message field predicates
-  """
-  errorMessage: String
-  errorMessageNEQ: String
-  errorMessageIn: [String!]
-  errorMessageNotIn: [String!]
-  errorMessageGT: String
-  errorMessageGTE: String
-  errorMessageLT: String
-  errorMessageLTE: String
-  errorMessageContains: String
-  errorMessageHasPrefix: String
-  errorMessageHasSuffix: String
-  errorMessageIsNil: Boolean
-  errorMessageNotNil: Boolean
-  errorMessageEqualFold: String
-  errorMessageContainsFold: String
   """
   payment edge predicates
   """
@@ -10198,6 +10198,13 @@ type PaymentAttempt implements Node {
   createdAt: Time!
   modifiedAt: Time!
   paymentIntentID: ID!
+  errorCode: String
+  errorMessage: String
+  errorReason: String
+  unifiedCode: String
+  unifiedMessage: String
+  issuerErrorCode: String
+  issuerErrorMessage: String
   status: PaymentAttemptStatus!
   amount: Int!
   netAmount: Int!
@@ -10221,13 +10228,6 @@ type PaymentAttempt implements Node {
   paymentExperience: String
   paymentToken: String
   mandateID: String
-  errorCode: String
-  errorMessage: String
-  errorReason: String
-  unifiedCode: String
-  unifiedMessage: String
-  issuerErrorCode: String
-  issuerErrorMessage: String
   networkAdviceCode: String
   networkDeclineCode: String
   networkTransactionID: String
@@ -10586,6 +10586,132 @@ input PaymentAttemptWhereInput {
   paymentIntentIDEqualFold: ID
   paymentIntentIDContainsFold: ID
   """
+  error_code field predicates
+  """
+  errorCode: String
+  errorCodeNEQ: String
+  errorCodeIn: [String!]
+  errorCodeNotIn: [String!]
+  errorCodeGT: String
+  errorCodeGTE: String
+  errorCodeLT: String
+  errorCodeLTE: String
+  errorCodeContains: String
+  errorCodeHasPrefix: String
+  errorCodeHasSuffix: String
+  errorCodeIsNil: Boolean
+  errorCodeNotNil: Boolean
+  errorCodeEqualFold: String
+  errorCodeContainsFold: String
+  """
+  error_message field predicates
+  """
+  errorMessage: String
+  errorMessageNEQ: String
+  errorMessageIn: [String!]
+  errorMessageNotIn: [String!]
+  errorMessageGT: String
+  errorMessageGTE: String
+  errorMessageLT: String
+  errorMessageLTE: String
+  errorMessageContains: String
+  errorMessageHasPrefix: String
+  errorMessageHasSuffix: String
+  errorMessageIsNil: Boolean
+  errorMessageNotNil: Boolean
+  errorMessageEqualFold: String
+  errorMessageContainsFold: String
+  """
+  error_reason field predicates
+  """
+  errorReason: String
+  errorReasonNEQ: String
+  errorReasonIn: [String!]
+  errorReasonNotIn: [String!]
+  errorReasonGT: String
+  errorReasonGTE: String
+  errorReasonLT: String
+  errorReasonLTE: String
+  errorReasonContains: String
+  errorReasonHasPrefix: String
+  errorReasonHasSuffix: String
+  errorReasonIsNil: Boolean
+  errorReasonNotNil: Boolean
+  errorReasonEqualFold: String
+  errorReasonContainsFold: String
+  """
+  unified_code field predicates
+  """
+  unifiedCode: String
+  unifiedCodeNEQ: String
+  unifiedCodeIn: [String!]
+  unifiedCodeNotIn: [String!]
+  unifiedCodeGT: String
+  unifiedCodeGTE: String
+  unifiedCodeLT: String
+  unifiedCodeLTE: String
+  unifiedCodeContains: String
+  unifiedCodeHasPrefix: String
+  unifiedCodeHasSuffix: String
+  unifiedCodeIsNil: Boolean
+  unifiedCodeNotNil: Boolean
+  unifiedCodeEqualFold: String
+  unifiedCodeContainsFold: String
+  """
+  unified_message field predicates
+  """
+  unifiedMessage: String
+  unifiedMessageNEQ: String
+  unifiedMessageIn: [String!]
+  unifiedMessageNotIn: [String!]
+  unifiedMessageGT: String
+  unifiedMessageGTE: String
+  unifiedMessageLT: String
+  unifiedMessageLTE: String
+  unifiedMessageContains: String
+  unifiedMessageHasPrefix: String
+  unifiedMessageHasSuffix: String
+  unifiedMessageIsNil: Boolean
+  unifiedMessageNotNil: Boolean
+  unifiedMessageEqualFold: String
+  unifiedMessageContainsFold: String
+  """
+  issuer_error_code field predicates
+  """
+  issuerErrorCode: String
+  issuerErrorCodeNEQ: String
+  issuerErrorCodeIn: [String!]
+  issuerErrorCodeNotIn: [String!]
+  issuerErrorCodeGT: String
+  issuerErrorCodeGTE: String
+  issuerErrorCodeLT: String
+  issuerErrorCodeLTE: String
+  issuerErrorCodeContains: String
+  issuerErrorCodeHasPrefix: String
+  issuerErrorCodeHasSuffix: String
+  issuerErrorCodeIsNil: Boolean
+  issuerErrorCodeNotNil: Boolean
+  issuerErrorCodeEqualFold: String
+  issuerErrorCodeContainsFold: String
+  """
+  issuer_error_message field predicates
+  """
+  issuerErrorMessage: String
+  issuerErrorMessageNEQ: String
+  issuerErrorMessageIn: [String!]
+  issuerErrorMessageNotIn: [String!]
+  issuerErrorMessageGT: String
+  issuerErrorMessageGTE: String
+  issuerErrorMessageLT: String
+  issuerErrorMessageLTE: String
+  issuerErrorMessageContains: String
+  issuerErrorMessageHasPrefix: String
+  issuerErrorMessageHasSuffix: String
+  issuerErrorMessageIsNil: Boolean
+  issuerErrorMessageNotNil: Boolean
+  issuerErrorMessageEqualFold: String
+  issuerErrorMessageContainsFold: String
+  """
   status field predicates
   """
   status: PaymentAttemptStatus
@@ -10923,132 +11049,6 @@ input PaymentAttemptWhereInput {
   mandateIDNotNil: Boolean
   mandateIDEqualFold: String
   mandateIDContainsFold: String
-  """
-  error_code field predicates
-  """
-  errorCode: String
-  errorCodeNEQ: String
-  errorCodeIn: [String!]
-  errorCodeNotIn: [String!]
-  errorCodeGT: String
-  errorCodeGTE: String
-  errorCodeLT: String
-  errorCodeLTE: String
-  errorCodeContains: String
-  errorCodeHasPrefix: String
-  errorCodeHasSuffix: String
-  errorCodeIsNil: Boolean
-  errorCodeNotNil: Boolean
-  errorCodeEqualFold: String
-  errorCodeContainsFold: String
-  """
-  error_message field predicates
-  """
-  errorMessage: String
-  errorMessageNEQ: String
-  errorMessageIn: [String!]
-  errorMessageNotIn: [String!]
-  errorMessageGT: String
-  errorMessageGTE: String
-  errorMessageLT: String
-  errorMessageLTE: String
-  errorMessageContains: String
-  errorMessageHasPrefix: String
-  errorMessageHasSuffix: String
-  errorMessageIsNil: Boolean
-  errorMessageNotNil: Boolean
-  errorMessageEqualFold: String
-  errorMessageContainsFold: String
-  """
-  error_reason field predicates
-  """
-  errorReason: String
-  errorReasonNEQ: String
-  errorReasonIn: [String!]
-  errorReasonNotIn: [String!]
-  errorReasonGT: String
-  errorReasonGTE: String
-  errorReasonLT: String
-  errorReasonLTE: String
-  errorReasonContains: String
-  errorReasonHasPrefix: String
-  errorReasonHasSuffix: String
-  errorReasonIsNil: Boolean
-  errorReasonNotNil: Boolean
-  errorReasonEqualFold: String
-  errorReasonContainsFold: String
-  """
-  unified_code field predicates
-  """
-  unifiedCode: String
-  unifiedCodeNEQ: String
-  unifiedCodeIn: [String!]
-  unifiedCodeNotIn: [String!]
-  unifiedCodeGT: String
-  unifiedCodeGTE: String
-  unifiedCodeLT: String
-  unifiedCodeLTE: String
-  unifiedCodeContains: String
-  unifiedCodeHasPrefix: String
-  unifiedCodeHasSuffix: String
-  unifiedCodeIsNil: Boolean
-  unifiedCodeNotNil: Boolean
-  unifiedCodeEqualFold: String
-  unifiedCodeContainsFold: String
-  """
-  unified_message field predicates
-  """
-  unifiedMessage: String
-  unifiedMessageNEQ: String
-  unifiedMessageIn: [String!]
-  unifiedMessageNotIn: [String!]
-  unifiedMessageGT: String
-  unifiedMessageGTE: String
-  unifiedMessageLT: String
-  unifiedMessageLTE: String
-  unifiedMessageContains: String
-  unifiedMessageHasPrefix: String
-  unifiedMessageHasSuffix: String
-  unifiedMessageIsNil: Boolean
-  unifiedMessageNotNil: Boolean
-  unifiedMessageEqualFold: String
-  unifiedMessageContainsFold: String
-  """
-  issuer_error_code field predicates
-  """
-  issuerErrorCode: String
-  issuerErrorCodeNEQ: String
-  issuerErrorCodeIn: [String!]
-  issuerErrorCodeNotIn: [String!]
-  issuerErrorCodeGT: String
-  issuerErrorCodeGTE: String
-  issuerErrorCodeLT: String
-  issuerErrorCodeLTE: String
-  issuerErrorCodeContains: String
-  issuerErrorCodeHasPrefix: String
-  issuerErrorCodeHasSuffix: String
-  issuerErrorCodeIsNil: Boolean
-  issuerErrorCodeNotNil: Boolean
-  issuerErrorCodeEqualFold: String
-  issuerErrorCodeContainsFold: String
-  """
-  issuer_error_message field predicates
-  """
-  issuerErrorMessage: String
-  issuerErrorMessageNEQ: String
-  issuerErrorMessageIn: [String!]
-  issuerErrorMessageNotIn: [String!]
-  issuerErrorMessageGT: String
-  issuerErrorMessageGTE: String
-  issuerErrorMessageLT: String
-  issuerErrorMessageLTE: String
-  issuerErrorMessageContains: String
-  issuerErrorMessageHasPrefix: String
-  issuerErrorMessageHasSuffix: String
-  issuerErrorMessageIsNil: Boolean
-  issuerErrorMessageNotNil: Boolean
-  issuerErrorMessageEqualFold: String
-  issuerErrorMessageContainsFold: String
   """
   network_advice_code field predicates
   """
@@ -13406,8 +13406,14 @@ type Refund implements Node {
   merchantID: String!
   createdAt: Time!
   modifiedAt: Time!
-  refundID: String!
   paymentIntentID: ID!
+  errorCode: String
+  errorMessage: String
+  unifiedCode: String
+  unifiedMessage: String
+  issuerErrorCode: String
+  issuerErrorMessage: String
+  refundID: String!
   attemptID: String!
   profileID: String!
   merchantConnectorID: String
@@ -13419,12 +13425,6 @@ type Refund implements Node {
   status: RefundStatus!
   reason: String
   metadata: Map
-  errorCode: String
-  errorMessage: String
-  unifiedCode: String
-  unifiedMessage: String
-  issuerErrorCode: String
-  issuerErrorMessage: String
   splitRefunds: Map
   rawConnectorResponse: String
   payment: PaymentIntent!
@@ -13724,22 +13724,6 @@ input RefundWhereInput {
   modifiedAtLT: Time
   modifiedAtLTE: Time
   """
-  refund_id field predicates
-  """
-  refundID: String
-  refundIDNEQ: String
-  refundIDIn: [String!]
-  refundIDNotIn: [String!]
-  refundIDGT: String
-  refundIDGTE: String
-  refundIDLT: String
-  refundIDLTE: String
-  refundIDContains: String
-  refundIDHasPrefix: String
-  refundIDHasSuffix: String
-  refundIDEqualFold: String
-  refundIDContainsFold: String
-  """
   payment_intent_id field predicates
   """
   paymentIntentID: ID
@@ -13755,6 +13739,130 @@ input RefundWhereInput {
   paymentIntentIDHasSuffix: ID
   paymentIntentIDEqualFold: ID
   paymentIntentIDContainsFold: ID
+  """
+  error_code field predicates
+  """
+  errorCode: String
+  errorCodeNEQ: String
+  errorCodeIn: [String!]
+  errorCodeNotIn: [String!]
+  errorCodeGT: String
+  errorCodeGTE: String
+  errorCodeLT: String
+  errorCodeLTE: String
+  errorCodeContains: String
+  errorCodeHasPrefix: String
+  errorCodeHasSuffix: String
+  errorCodeIsNil: Boolean
+  errorCodeNotNil: Boolean
+  errorCodeEqualFold: String
+  errorCodeContainsFold: String
+  """
+  error_message field predicates
+  """
+  errorMessage: String
+  errorMessageNEQ: String
+  errorMessageIn: [String!]
+  errorMessageNotIn: [String!]
+  errorMessageGT: String
+  errorMessageGTE: String
+  errorMessageLT: String
+  errorMessageLTE: String
+  errorMessageContains: String
+  errorMessageHasPrefix: String
+  errorMessageHasSuffix: String
+  errorMessageIsNil: Boolean
+  errorMessageNotNil: Boolean
+  errorMessageEqualFold: String
+  errorMessageContainsFold: String
+  """
+  unified_code field predicates
+  """
+  unifiedCode: String
+  unifiedCodeNEQ: String
+  unifiedCodeIn: [String!]
+  unifiedCodeNotIn: [String!]
+  unifiedCodeGT: String
+  unifiedCodeGTE: String
+  unifiedCodeLT: String
+  unifiedCodeLTE: String
+  unifiedCodeContains: String
+  unifiedCodeHasPrefix: String
+  unifiedCodeHasSuffix: String
+  unifiedCodeIsNil: Boolean
+  unifiedCodeNotNil: Boolean
+  unifiedCodeEqualFold: String
+  unifiedCodeContainsFold: String
+  """
+  unified_message field predicates
+  """
+  unifiedMessage: String
+  unifiedMessageNEQ: String
+  unifiedMessageIn: [String!]
+  unifiedMessageNotIn: [String!]
+  unifiedMessageGT: String
+  unifiedMessageGTE: String
+  unifiedMessageLT: String
+  unifiedMessageLTE: String
+  unifiedMessageContains: String
+  unifiedMessageHasPrefix: String
+  unifiedMessageHasSuffix: String
+  unifiedMessageIsNil: Boolean
+  unifiedMessageNotNil: Boolean
+  unifiedMessageEqualFold: String
+  unifiedMessageContainsFold: String
+  """
+  issuer_error_code field predicates
+  """
+  issuerErrorCode: String
+  issuerErrorCodeNEQ: String
+  issuerErrorCodeIn: [String!]
+  issuerErrorCodeNotIn: [String!]
+  issuerErrorCodeGT: String
+  issuerErrorCodeGTE: String
+  issuerErrorCodeLT: String
+  issuerErrorCodeLTE: String
+  issuerErrorCodeContains: String
+  issuerErrorCodeHasPrefix: String
+  issuerErrorCodeHasSuffix: String
+  issuerErrorCodeIsNil: Boolean
+  issuerErrorCodeNotNil: Boolean
+  issuerErrorCodeEqualFold: String
+  issuerErrorCodeContainsFold: String
+  """
+  issuer_error_message field predicates
+  """
+  issuerErrorMessage: String
+  issuerErrorMessageNEQ: String
+  issuerErrorMessageIn: [String!]
+  issuerErrorMessageNotIn: [String!]
+  issuerErrorMessageGT: String
+  issuerErrorMessageGTE: String
+  issuerErrorMessageLT: String
+  issuerErrorMessageLTE: String
+  issuerErrorMessageContains: String
+  issuerErrorMessageHasPrefix: String
+  issuerErrorMessageHasSuffix: String
+  issuerErrorMessageIsNil: Boolean
+  issuerErrorMessageNotNil: Boolean
+  issuerErrorMessageEqualFold: String
+  issuerErrorMessageContainsFold: String
+  """
+  refund_id field predicates
+  """
+  refundID: String
+  refundIDNEQ: String
+  refundIDIn: [String!]
+  refundIDNotIn: [String!]
+  refundIDGT: String
+  refundIDGTE: String
+  refundIDLT: String
+  refundIDLTE: String
+  refundIDContains: String
+  refundIDHasPrefix: String
+  refundIDHasSuffix: String
+  refundIDEqualFold: String
+  refundIDContainsFold: String
   """
   attempt_id field predicates
   """
@@ -13889,114 +13997,6 @@ input RefundWhereInput {
   reasonNotNil: Boolean
   reasonEqualFold: String
   reasonContainsFold: String
-  """
-  error_code field predicates
-  """
-  errorCode: String
-  errorCodeNEQ: String
-  errorCodeIn: [String!]
-  errorCodeNotIn: [String!]
-  errorCodeGT: String
-  errorCodeGTE: String
-  errorCodeLT: String
-  errorCodeLTE: String
-  errorCodeContains: String
-  errorCodeHasPrefix: String
-  errorCodeHasSuffix: String
-  errorCodeIsNil: Boolean
-  errorCodeNotNil: Boolean
-  errorCodeEqualFold: String
-  errorCodeContainsFold: String
-  """
-  error_message field predicates
-  """
-  errorMessage: String
-  errorMessageNEQ: String
-  errorMessageIn: [String!]
-  errorMessageNotIn: [String!]
-  errorMessageGT: String
-  errorMessageGTE: String
-  errorMessageLT: String
-  errorMessageLTE: String
-  errorMessageContains: String
-  errorMessageHasPrefix: String
-  errorMessageHasSuffix: String
-  errorMessageIsNil: Boolean
-  errorMessageNotNil: Boolean
-  errorMessageEqualFold: String
-  errorMessageContainsFold: String
-  """
-  unified_code field predicates
-  """
-  unifiedCode: String
-  unifiedCodeNEQ: String
-  unifiedCodeIn: [String!]
-  unifiedCodeNotIn: [String!]
-  unifiedCodeGT: String
-  unifiedCodeGTE: String
-  unifiedCodeLT: String
-  unifiedCodeLTE: String
-  unifiedCodeContains: String
-  unifiedCodeHasPrefix: String
-  unifiedCodeHasSuffix: String
-  unifiedCodeIsNil: Boolean
-  unifiedCodeNotNil: Boolean
-  unifiedCodeEqualFold: String
-  unifiedCodeContainsFold: String
-  """
-  unified_message field predicates
-  """
-  unifiedMessage: String
-  unifiedMessageNEQ: String
-  unifiedMessageIn: [String!]
-  unifiedMessageNotIn: [String!]
-  unifiedMessageGT: String
-  unifiedMessageGTE: String
-  unifiedMessageLT: String
-  unifiedMessageLTE: String
-  unifiedMessageContains: String
-  unifiedMessageHasPrefix: String
-  unifiedMessageHasSuffix: String
-  unifiedMessageIsNil: Boolean
-  unifiedMessageNotNil: Boolean
-  unifiedMessageEqualFold: String
-  unifiedMessageContainsFold: String
-  """
-  issuer_error_code field predicates
-  """
-  issuerErrorCode: String
-  issuerErrorCodeNEQ: String
-  issuerErrorCodeIn: [String!]
-  issuerErrorCodeNotIn: [String!]
-  issuerErrorCodeGT: String
-  issuerErrorCodeGTE: String
-  issuerErrorCodeLT: String
-  issuerErrorCodeLTE: String
-  issuerErrorCodeContains: String
-  issuerErrorCodeHasPrefix: String
-  issuerErrorCodeHasSuffix: String
-  issuerErrorCodeIsNil: Boolean
-  issuerErrorCodeNotNil: Boolean
-  issuerErrorCodeEqualFold: String
-  issuerErrorCodeContainsFold: String
-  """
-  issuer_error_message field predicates
-  """
-  issuerErrorMessage: String
-  issuerErrorMessageNEQ: String
-  issuerErrorMessageIn: [String!]
-  issuerErrorMessageNotIn: [String!]
-  issuerErrorMessageGT: String
-  issuerErrorMessageGTE: String
-  issuerErrorMessageLT: String
-  issuerErrorMessageLTE: String
-  issuerErrorMessageContains: String
-  issuerErrorMessageHasPrefix: String
-  issuerErrorMessageHasSuffix: String
-  issuerErrorMessageIsNil: Boolean
-  issuerErrorMessageNotNil: Boolean
-  issuerErrorMessageEqualFold: String
-  issuerErrorMessageContainsFold: String
   """
   raw_connector_response field predicates
   """
@@ -15924,6 +15924,12 @@ func (ec *executionContext) childFields_Capture(ctx context.Context, field graph
 		return ec.fieldContext_Capture_modifiedAt(ctx, field)
 	case "paymentIntentID":
 		return ec.fieldContext_Capture_paymentIntentID(ctx, field)
+	case "errorCode":
+		return ec.fieldContext_Capture_errorCode(ctx, field)
+	case "errorMessage":
+		return ec.fieldContext_Capture_errorMessage(ctx, field)
+	case "errorReason":
+		return ec.fieldContext_Capture_errorReason(ctx, field)
 	case "authorizedAttemptID":
 		return ec.fieldContext_Capture_authorizedAttemptID(ctx, field)
 	case "status":
@@ -15938,12 +15944,6 @@ func (ec *executionContext) childFields_Capture(ctx context.Context, field graph
 		return ec.fieldContext_Capture_captureSequence(ctx, field)
 	case "connectorCaptureID":
 		return ec.fieldContext_Capture_connectorCaptureID(ctx, field)
-	case "errorCode":
-		return ec.fieldContext_Capture_errorCode(ctx, field)
-	case "errorMessage":
-		return ec.fieldContext_Capture_errorMessage(ctx, field)
-	case "errorReason":
-		return ec.fieldContext_Capture_errorReason(ctx, field)
 	case "referenceID":
 		return ec.fieldContext_Capture_referenceID(ctx, field)
 	case "payment":
@@ -16428,6 +16428,10 @@ func (ec *executionContext) childFields_IncrementalAuthorization(ctx context.Con
 		return ec.fieldContext_IncrementalAuthorization_modifiedAt(ctx, field)
 	case "paymentIntentID":
 		return ec.fieldContext_IncrementalAuthorization_paymentIntentID(ctx, field)
+	case "errorCode":
+		return ec.fieldContext_IncrementalAuthorization_errorCode(ctx, field)
+	case "errorMessage":
+		return ec.fieldContext_IncrementalAuthorization_errorMessage(ctx, field)
 	case "attemptID":
 		return ec.fieldContext_IncrementalAuthorization_attemptID(ctx, field)
 	case "amount":
@@ -16438,10 +16442,6 @@ func (ec *executionContext) childFields_IncrementalAuthorization(ctx context.Con
 		return ec.fieldContext_IncrementalAuthorization_status(ctx, field)
 	case "connectorAuthorizationID":
 		return ec.fieldContext_IncrementalAuthorization_connectorAuthorizationID(ctx, field)
-	case "errorCode":
-		return ec.fieldContext_IncrementalAuthorization_errorCode(ctx, field)
-	case "errorMessage":
-		return ec.fieldContext_IncrementalAuthorization_errorMessage(ctx, field)
 	case "payment":
 		return ec.fieldContext_IncrementalAuthorization_payment(ctx, field)
 	}
@@ -16754,6 +16754,20 @@ func (ec *executionContext) childFields_PaymentAttempt(ctx context.Context, fiel
 		return ec.fieldContext_PaymentAttempt_modifiedAt(ctx, field)
 	case "paymentIntentID":
 		return ec.fieldContext_PaymentAttempt_paymentIntentID(ctx, field)
+	case "errorCode":
+		return ec.fieldContext_PaymentAttempt_errorCode(ctx, field)
+	case "errorMessage":
+		return ec.fieldContext_PaymentAttempt_errorMessage(ctx, field)
+	case "errorReason":
+		return ec.fieldContext_PaymentAttempt_errorReason(ctx, field)
+	case "unifiedCode":
+		return ec.fieldContext_PaymentAttempt_unifiedCode(ctx, field)
+	case "unifiedMessage":
+		return ec.fieldContext_PaymentAttempt_unifiedMessage(ctx, field)
+	case "issuerErrorCode":
+		return ec.fieldContext_PaymentAttempt_issuerErrorCode(ctx, field)
+	case "issuerErrorMessage":
+		return ec.fieldContext_PaymentAttempt_issuerErrorMessage(ctx, field)
 	case "status":
 		return ec.fieldContext_PaymentAttempt_status(ctx, field)
 	case "amount":
@@ -16800,20 +16814,6 @@ func (ec *executionContext) childFields_PaymentAttempt(ctx context.Context, fiel
 		return ec.fieldContext_PaymentAttempt_paymentToken(ctx, field)
 	case "mandateID":
 		return ec.fieldContext_PaymentAttempt_mandateID(ctx, field)
-	case "errorCode":
-		return ec.fieldContext_PaymentAttempt_errorCode(ctx, field)
-	case "errorMessage":
-		return ec.fieldContext_PaymentAttempt_errorMessage(ctx, field)
-	case "errorReason":
-		return ec.fieldContext_PaymentAttempt_errorReason(ctx, field)
-	case "unifiedCode":
-		return ec.fieldContext_PaymentAttempt_unifiedCode(ctx, field)
-	case "unifiedMessage":
-		return ec.fieldContext_PaymentAttempt_unifiedMessage(ctx, field)
-	case "issuerErrorCode":
-		return ec.fieldContext_PaymentAttempt_issuerErrorCode(ctx, field)
-	case "issuerErrorMessage":
-		return ec.fieldContext_PaymentAttempt_issuerErrorMessage(ctx, field)
 	case "networkAdviceCode":
 		return ec.fieldContext_PaymentAttempt_networkAdviceCode(ctx, field)
 	case "networkDeclineCode":
@@ -17250,10 +17250,22 @@ func (ec *executionContext) childFields_Refund(ctx context.Context, field graphq
 		return ec.fieldContext_Refund_createdAt(ctx, field)
 	case "modifiedAt":
 		return ec.fieldContext_Refund_modifiedAt(ctx, field)
-	case "refundID":
-		return ec.fieldContext_Refund_refundID(ctx, field)
 	case "paymentIntentID":
 		return ec.fieldContext_Refund_paymentIntentID(ctx, field)
+	case "errorCode":
+		return ec.fieldContext_Refund_errorCode(ctx, field)
+	case "errorMessage":
+		return ec.fieldContext_Refund_errorMessage(ctx, field)
+	case "unifiedCode":
+		return ec.fieldContext_Refund_unifiedCode(ctx, field)
+	case "unifiedMessage":
+		return ec.fieldContext_Refund_unifiedMessage(ctx, field)
+	case "issuerErrorCode":
+		return ec.fieldContext_Refund_issuerErrorCode(ctx, field)
+	case "issuerErrorMessage":
+		return ec.fieldContext_Refund_issuerErrorMessage(ctx, field)
+	case "refundID":
+		return ec.fieldContext_Refund_refundID(ctx, field)
 	case "attemptID":
 		return ec.fieldContext_Refund_attemptID(ctx, field)
 	case "profileID":
@@ -17276,18 +17288,6 @@ func (ec *executionContext) childFields_Refund(ctx context.Context, field graphq
 		return ec.fieldContext_Refund_reason(ctx, field)
 	case "metadata":
 		return ec.fieldContext_Refund_metadata(ctx, field)
-	case "errorCode":
-		return ec.fieldContext_Refund_errorCode(ctx, field)
-	case "errorMessage":
-		return ec.fieldContext_Refund_errorMessage(ctx, field)
-	case "unifiedCode":
-		return ec.fieldContext_Refund_unifiedCode(ctx, field)
-	case "unifiedMessage":
-		return ec.fieldContext_Refund_unifiedMessage(ctx, field)
-	case "issuerErrorCode":
-		return ec.fieldContext_Refund_issuerErrorCode(ctx, field)
-	case "issuerErrorMessage":
-		return ec.fieldContext_Refund_issuerErrorMessage(ctx, field)
 	case "splitRefunds":
 		return ec.fieldContext_Refund_splitRefunds(ctx, field)
 	case "rawConnectorResponse":
@@ -20965,6 +20965,75 @@ func (ec *executionContext) fieldContext_Capture_paymentIntentID(_ context.Conte
 	return graphql.NewScalarFieldContext("Capture", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _Capture_errorCode(ctx context.Context, field graphql.CollectedField, obj *ent.Capture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Capture_errorCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Capture_errorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Capture", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Capture_errorMessage(ctx context.Context, field graphql.CollectedField, obj *ent.Capture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Capture_errorMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Capture_errorMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Capture", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Capture_errorReason(ctx context.Context, field graphql.CollectedField, obj *ent.Capture) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Capture_errorReason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorReason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Capture_errorReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Capture", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Capture_authorizedAttemptID(ctx context.Context, field graphql.CollectedField, obj *ent.Capture) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21123,75 +21192,6 @@ func (ec *executionContext) _Capture_connectorCaptureID(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_Capture_connectorCaptureID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Capture", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _Capture_errorCode(ctx context.Context, field graphql.CollectedField, obj *ent.Capture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Capture_errorCode(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ErrorCode, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_Capture_errorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Capture", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _Capture_errorMessage(ctx context.Context, field graphql.CollectedField, obj *ent.Capture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Capture_errorMessage(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ErrorMessage, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_Capture_errorMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Capture", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _Capture_errorReason(ctx context.Context, field graphql.CollectedField, obj *ent.Capture) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Capture_errorReason(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ErrorReason, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_Capture_errorReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Capture", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
@@ -25192,6 +25192,52 @@ func (ec *executionContext) fieldContext_IncrementalAuthorization_paymentIntentI
 	return graphql.NewScalarFieldContext("IncrementalAuthorization", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _IncrementalAuthorization_errorCode(ctx context.Context, field graphql.CollectedField, obj *ent.IncrementalAuthorization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IncrementalAuthorization_errorCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IncrementalAuthorization_errorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IncrementalAuthorization", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IncrementalAuthorization_errorMessage(ctx context.Context, field graphql.CollectedField, obj *ent.IncrementalAuthorization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IncrementalAuthorization_errorMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IncrementalAuthorization_errorMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IncrementalAuthorization", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _IncrementalAuthorization_attemptID(ctx context.Context, field graphql.CollectedField, obj *ent.IncrementalAuthorization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -25304,52 +25350,6 @@ func (ec *executionContext) _IncrementalAuthorization_connectorAuthorizationID(c
 	)
 }
 func (ec *executionContext) fieldContext_IncrementalAuthorization_connectorAuthorizationID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("IncrementalAuthorization", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _IncrementalAuthorization_errorCode(ctx context.Context, field graphql.CollectedField, obj *ent.IncrementalAuthorization) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_IncrementalAuthorization_errorCode(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ErrorCode, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_IncrementalAuthorization_errorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("IncrementalAuthorization", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _IncrementalAuthorization_errorMessage(ctx context.Context, field graphql.CollectedField, obj *ent.IncrementalAuthorization) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_IncrementalAuthorization_errorMessage(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ErrorMessage, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_IncrementalAuthorization_errorMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("IncrementalAuthorization", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
@@ -30562,6 +30562,167 @@ func (ec *executionContext) fieldContext_PaymentAttempt_paymentIntentID(_ contex
 	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _PaymentAttempt_errorCode(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentAttempt_errorCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentAttempt_errorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentAttempt_errorMessage(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentAttempt_errorMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentAttempt_errorMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentAttempt_errorReason(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentAttempt_errorReason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorReason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentAttempt_errorReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentAttempt_unifiedCode(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentAttempt_unifiedCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UnifiedCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentAttempt_unifiedCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentAttempt_unifiedMessage(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentAttempt_unifiedMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UnifiedMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentAttempt_unifiedMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentAttempt_issuerErrorCode(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentAttempt_issuerErrorCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IssuerErrorCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentAttempt_issuerErrorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PaymentAttempt_issuerErrorMessage(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentAttempt_issuerErrorMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IssuerErrorMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentAttempt_issuerErrorMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _PaymentAttempt_status(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -31088,167 +31249,6 @@ func (ec *executionContext) _PaymentAttempt_mandateID(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_PaymentAttempt_mandateID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _PaymentAttempt_errorCode(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PaymentAttempt_errorCode(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ErrorCode, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_PaymentAttempt_errorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _PaymentAttempt_errorMessage(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PaymentAttempt_errorMessage(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ErrorMessage, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_PaymentAttempt_errorMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _PaymentAttempt_errorReason(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PaymentAttempt_errorReason(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ErrorReason, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_PaymentAttempt_errorReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _PaymentAttempt_unifiedCode(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PaymentAttempt_unifiedCode(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UnifiedCode, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_PaymentAttempt_unifiedCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _PaymentAttempt_unifiedMessage(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PaymentAttempt_unifiedMessage(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UnifiedMessage, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_PaymentAttempt_unifiedMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _PaymentAttempt_issuerErrorCode(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PaymentAttempt_issuerErrorCode(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.IssuerErrorCode, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_PaymentAttempt_issuerErrorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _PaymentAttempt_issuerErrorMessage(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentAttempt) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PaymentAttempt_issuerErrorMessage(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.IssuerErrorMessage, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_PaymentAttempt_issuerErrorMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentAttempt", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
@@ -37075,29 +37075,6 @@ func (ec *executionContext) fieldContext_Refund_modifiedAt(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _Refund_refundID(ctx context.Context, field graphql.CollectedField, obj *ent.Refund) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Refund_refundID(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.RefundID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Refund_refundID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
 func (ec *executionContext) _Refund_paymentIntentID(ctx context.Context, field graphql.CollectedField, obj *ent.Refund) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -37119,6 +37096,167 @@ func (ec *executionContext) _Refund_paymentIntentID(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_Refund_paymentIntentID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Refund_errorCode(ctx context.Context, field graphql.CollectedField, obj *ent.Refund) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Refund_errorCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Refund_errorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Refund_errorMessage(ctx context.Context, field graphql.CollectedField, obj *ent.Refund) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Refund_errorMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Refund_errorMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Refund_unifiedCode(ctx context.Context, field graphql.CollectedField, obj *ent.Refund) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Refund_unifiedCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UnifiedCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Refund_unifiedCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Refund_unifiedMessage(ctx context.Context, field graphql.CollectedField, obj *ent.Refund) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Refund_unifiedMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UnifiedMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Refund_unifiedMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Refund_issuerErrorCode(ctx context.Context, field graphql.CollectedField, obj *ent.Refund) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Refund_issuerErrorCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IssuerErrorCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Refund_issuerErrorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Refund_issuerErrorMessage(ctx context.Context, field graphql.CollectedField, obj *ent.Refund) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Refund_issuerErrorMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IssuerErrorMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Refund_issuerErrorMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Refund_refundID(ctx context.Context, field graphql.CollectedField, obj *ent.Refund) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Refund_refundID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RefundID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Refund_refundID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Refund_attemptID(ctx context.Context, field graphql.CollectedField, obj *ent.Refund) (ret graphql.Marshaler) {
@@ -37372,144 +37510,6 @@ func (ec *executionContext) _Refund_metadata(ctx context.Context, field graphql.
 }
 func (ec *executionContext) fieldContext_Refund_metadata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type Map does not have child fields"))
-}
-
-func (ec *executionContext) _Refund_errorCode(ctx context.Context, field graphql.CollectedField, obj *ent.Refund) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Refund_errorCode(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ErrorCode, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_Refund_errorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _Refund_errorMessage(ctx context.Context, field graphql.CollectedField, obj *ent.Refund) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Refund_errorMessage(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ErrorMessage, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_Refund_errorMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _Refund_unifiedCode(ctx context.Context, field graphql.CollectedField, obj *ent.Refund) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Refund_unifiedCode(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UnifiedCode, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_Refund_unifiedCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _Refund_unifiedMessage(ctx context.Context, field graphql.CollectedField, obj *ent.Refund) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Refund_unifiedMessage(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UnifiedMessage, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_Refund_unifiedMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _Refund_issuerErrorCode(ctx context.Context, field graphql.CollectedField, obj *ent.Refund) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Refund_issuerErrorCode(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.IssuerErrorCode, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_Refund_issuerErrorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _Refund_issuerErrorMessage(ctx context.Context, field graphql.CollectedField, obj *ent.Refund) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Refund_issuerErrorMessage(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.IssuerErrorMessage, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_Refund_issuerErrorMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Refund", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Refund_splitRefunds(ctx context.Context, field graphql.CollectedField, obj *ent.Refund) (ret graphql.Marshaler) {
@@ -42450,7 +42450,7 @@ func (ec *executionContext) unmarshalInputCaptureWhereInput(ctx context.Context,
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "paymentIntentID", "paymentIntentIDNEQ", "paymentIntentIDIn", "paymentIntentIDNotIn", "paymentIntentIDGT", "paymentIntentIDGTE", "paymentIntentIDLT", "paymentIntentIDLTE", "paymentIntentIDContains", "paymentIntentIDHasPrefix", "paymentIntentIDHasSuffix", "paymentIntentIDEqualFold", "paymentIntentIDContainsFold", "authorizedAttemptID", "authorizedAttemptIDNEQ", "authorizedAttemptIDIn", "authorizedAttemptIDNotIn", "authorizedAttemptIDGT", "authorizedAttemptIDGTE", "authorizedAttemptIDLT", "authorizedAttemptIDLTE", "authorizedAttemptIDContains", "authorizedAttemptIDHasPrefix", "authorizedAttemptIDHasSuffix", "authorizedAttemptIDEqualFold", "authorizedAttemptIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorIsNil", "connectorNotNil", "connectorEqualFold", "connectorContainsFold", "captureSequence", "captureSequenceNEQ", "captureSequenceIn", "captureSequenceNotIn", "captureSequenceGT", "captureSequenceGTE", "captureSequenceLT", "captureSequenceLTE", "connectorCaptureID", "connectorCaptureIDNEQ", "connectorCaptureIDIn", "connectorCaptureIDNotIn", "connectorCaptureIDGT", "connectorCaptureIDGTE", "connectorCaptureIDLT", "connectorCaptureIDLTE", "connectorCaptureIDContains", "connectorCaptureIDHasPrefix", "connectorCaptureIDHasSuffix", "connectorCaptureIDIsNil", "connectorCaptureIDNotNil", "connectorCaptureIDEqualFold", "connectorCaptureIDContainsFold", "errorCode", "errorCodeNEQ", "errorCodeIn", "errorCodeNotIn", "errorCodeGT", "errorCodeGTE", "errorCodeLT", "errorCodeLTE", "errorCodeContains", "errorCodeHasPrefix", "errorCodeHasSuffix", "errorCodeIsNil", "errorCodeNotNil", "errorCodeEqualFold", "errorCodeContainsFold", "errorMessage", "errorMessageNEQ", "errorMessageIn", "errorMessageNotIn", "errorMessageGT", "errorMessageGTE", "errorMessageLT", "errorMessageLTE", "errorMessageContains", "errorMessageHasPrefix", "errorMessageHasSuffix", "errorMessageIsNil", "errorMessageNotNil", "errorMessageEqualFold", "errorMessageContainsFold", "errorReason", "errorReasonNEQ", "errorReasonIn", "errorReasonNotIn", "errorReasonGT", "errorReasonGTE", "errorReasonLT", "errorReasonLTE", "errorReasonContains", "errorReasonHasPrefix", "errorReasonHasSuffix", "errorReasonIsNil", "errorReasonNotNil", "errorReasonEqualFold", "errorReasonContainsFold", "referenceID", "referenceIDNEQ", "referenceIDIn", "referenceIDNotIn", "referenceIDGT", "referenceIDGTE", "referenceIDLT", "referenceIDLTE", "referenceIDContains", "referenceIDHasPrefix", "referenceIDHasSuffix", "referenceIDIsNil", "referenceIDNotNil", "referenceIDEqualFold", "referenceIDContainsFold", "hasPayment", "hasPaymentWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "paymentIntentID", "paymentIntentIDNEQ", "paymentIntentIDIn", "paymentIntentIDNotIn", "paymentIntentIDGT", "paymentIntentIDGTE", "paymentIntentIDLT", "paymentIntentIDLTE", "paymentIntentIDContains", "paymentIntentIDHasPrefix", "paymentIntentIDHasSuffix", "paymentIntentIDEqualFold", "paymentIntentIDContainsFold", "errorCode", "errorCodeNEQ", "errorCodeIn", "errorCodeNotIn", "errorCodeGT", "errorCodeGTE", "errorCodeLT", "errorCodeLTE", "errorCodeContains", "errorCodeHasPrefix", "errorCodeHasSuffix", "errorCodeIsNil", "errorCodeNotNil", "errorCodeEqualFold", "errorCodeContainsFold", "errorMessage", "errorMessageNEQ", "errorMessageIn", "errorMessageNotIn", "errorMessageGT", "errorMessageGTE", "errorMessageLT", "errorMessageLTE", "errorMessageContains", "errorMessageHasPrefix", "errorMessageHasSuffix", "errorMessageIsNil", "errorMessageNotNil", "errorMessageEqualFold", "errorMessageContainsFold", "errorReason", "errorReasonNEQ", "errorReasonIn", "errorReasonNotIn", "errorReasonGT", "errorReasonGTE", "errorReasonLT", "errorReasonLTE", "errorReasonContains", "errorReasonHasPrefix", "errorReasonHasSuffix", "errorReasonIsNil", "errorReasonNotNil", "errorReasonEqualFold", "errorReasonContainsFold", "authorizedAttemptID", "authorizedAttemptIDNEQ", "authorizedAttemptIDIn", "authorizedAttemptIDNotIn", "authorizedAttemptIDGT", "authorizedAttemptIDGTE", "authorizedAttemptIDLT", "authorizedAttemptIDLTE", "authorizedAttemptIDContains", "authorizedAttemptIDHasPrefix", "authorizedAttemptIDHasSuffix", "authorizedAttemptIDEqualFold", "authorizedAttemptIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorIsNil", "connectorNotNil", "connectorEqualFold", "connectorContainsFold", "captureSequence", "captureSequenceNEQ", "captureSequenceIn", "captureSequenceNotIn", "captureSequenceGT", "captureSequenceGTE", "captureSequenceLT", "captureSequenceLTE", "connectorCaptureID", "connectorCaptureIDNEQ", "connectorCaptureIDIn", "connectorCaptureIDNotIn", "connectorCaptureIDGT", "connectorCaptureIDGTE", "connectorCaptureIDLT", "connectorCaptureIDLTE", "connectorCaptureIDContains", "connectorCaptureIDHasPrefix", "connectorCaptureIDHasSuffix", "connectorCaptureIDIsNil", "connectorCaptureIDNotNil", "connectorCaptureIDEqualFold", "connectorCaptureIDContainsFold", "referenceID", "referenceIDNEQ", "referenceIDIn", "referenceIDNotIn", "referenceIDGT", "referenceIDGTE", "referenceIDLT", "referenceIDLTE", "referenceIDContains", "referenceIDHasPrefix", "referenceIDHasSuffix", "referenceIDIsNil", "referenceIDNotNil", "referenceIDEqualFold", "referenceIDContainsFold", "hasPayment", "hasPaymentWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -42842,6 +42842,321 @@ func (ec *executionContext) unmarshalInputCaptureWhereInput(ctx context.Context,
 				return it, err
 			}
 			it.PaymentIntentIDContainsFold = data
+		case "errorCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCode = data
+		case "errorCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeNEQ = data
+		case "errorCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeIn = data
+		case "errorCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeNotIn = data
+		case "errorCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeGT = data
+		case "errorCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeGTE = data
+		case "errorCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeLT = data
+		case "errorCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeLTE = data
+		case "errorCodeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeContains = data
+		case "errorCodeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeHasPrefix = data
+		case "errorCodeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeHasSuffix = data
+		case "errorCodeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeIsNil = data
+		case "errorCodeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeNotNil = data
+		case "errorCodeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeEqualFold = data
+		case "errorCodeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeContainsFold = data
+		case "errorMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessage = data
+		case "errorMessageNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageNEQ = data
+		case "errorMessageIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageIn = data
+		case "errorMessageNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageNotIn = data
+		case "errorMessageGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageGT = data
+		case "errorMessageGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageGTE = data
+		case "errorMessageLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageLT = data
+		case "errorMessageLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageLTE = data
+		case "errorMessageContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageContains = data
+		case "errorMessageHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageHasPrefix = data
+		case "errorMessageHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageHasSuffix = data
+		case "errorMessageIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageIsNil = data
+		case "errorMessageNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageNotNil = data
+		case "errorMessageEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageEqualFold = data
+		case "errorMessageContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageContainsFold = data
+		case "errorReason":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReason"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReason = data
+		case "errorReasonNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonNEQ = data
+		case "errorReasonIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonIn = data
+		case "errorReasonNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonNotIn = data
+		case "errorReasonGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonGT = data
+		case "errorReasonGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonGTE = data
+		case "errorReasonLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonLT = data
+		case "errorReasonLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonLTE = data
+		case "errorReasonContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonContains = data
+		case "errorReasonHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonHasPrefix = data
+		case "errorReasonHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonHasSuffix = data
+		case "errorReasonIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonIsNil = data
+		case "errorReasonNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonNotNil = data
+		case "errorReasonEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonEqualFold = data
+		case "errorReasonContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonContainsFold = data
 		case "authorizedAttemptID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorizedAttemptID"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -43311,321 +43626,6 @@ func (ec *executionContext) unmarshalInputCaptureWhereInput(ctx context.Context,
 				return it, err
 			}
 			it.ConnectorCaptureIDContainsFold = data
-		case "errorCode":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCode"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCode = data
-		case "errorCodeNEQ":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNEQ"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeNEQ = data
-		case "errorCodeIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeIn = data
-		case "errorCodeNotIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNotIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeNotIn = data
-		case "errorCodeGT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeGT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeGT = data
-		case "errorCodeGTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeGTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeGTE = data
-		case "errorCodeLT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeLT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeLT = data
-		case "errorCodeLTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeLTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeLTE = data
-		case "errorCodeContains":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeContains"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeContains = data
-		case "errorCodeHasPrefix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeHasPrefix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeHasPrefix = data
-		case "errorCodeHasSuffix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeHasSuffix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeHasSuffix = data
-		case "errorCodeIsNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeIsNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeIsNil = data
-		case "errorCodeNotNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNotNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeNotNil = data
-		case "errorCodeEqualFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeEqualFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeEqualFold = data
-		case "errorCodeContainsFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeContainsFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeContainsFold = data
-		case "errorMessage":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessage"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessage = data
-		case "errorMessageNEQ":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNEQ"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageNEQ = data
-		case "errorMessageIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageIn = data
-		case "errorMessageNotIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNotIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageNotIn = data
-		case "errorMessageGT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageGT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageGT = data
-		case "errorMessageGTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageGTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageGTE = data
-		case "errorMessageLT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageLT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageLT = data
-		case "errorMessageLTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageLTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageLTE = data
-		case "errorMessageContains":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageContains"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageContains = data
-		case "errorMessageHasPrefix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageHasPrefix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageHasPrefix = data
-		case "errorMessageHasSuffix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageHasSuffix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageHasSuffix = data
-		case "errorMessageIsNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageIsNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageIsNil = data
-		case "errorMessageNotNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNotNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageNotNil = data
-		case "errorMessageEqualFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageEqualFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageEqualFold = data
-		case "errorMessageContainsFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageContainsFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageContainsFold = data
-		case "errorReason":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReason"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReason = data
-		case "errorReasonNEQ":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonNEQ"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonNEQ = data
-		case "errorReasonIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonIn = data
-		case "errorReasonNotIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonNotIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonNotIn = data
-		case "errorReasonGT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonGT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonGT = data
-		case "errorReasonGTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonGTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonGTE = data
-		case "errorReasonLT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonLT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonLT = data
-		case "errorReasonLTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonLTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonLTE = data
-		case "errorReasonContains":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonContains"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonContains = data
-		case "errorReasonHasPrefix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonHasPrefix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonHasPrefix = data
-		case "errorReasonHasSuffix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonHasSuffix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonHasSuffix = data
-		case "errorReasonIsNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonIsNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonIsNil = data
-		case "errorReasonNotNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonNotNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonNotNil = data
-		case "errorReasonEqualFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonEqualFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonEqualFold = data
-		case "errorReasonContainsFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonContainsFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonContainsFold = data
 		case "referenceID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceID"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -50981,7 +50981,7 @@ func (ec *executionContext) unmarshalInputIncrementalAuthorizationWhereInput(ctx
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "paymentIntentID", "paymentIntentIDNEQ", "paymentIntentIDIn", "paymentIntentIDNotIn", "paymentIntentIDGT", "paymentIntentIDGTE", "paymentIntentIDLT", "paymentIntentIDLTE", "paymentIntentIDContains", "paymentIntentIDHasPrefix", "paymentIntentIDHasSuffix", "paymentIntentIDEqualFold", "paymentIntentIDContainsFold", "attemptID", "attemptIDNEQ", "attemptIDIn", "attemptIDNotIn", "attemptIDGT", "attemptIDGTE", "attemptIDLT", "attemptIDLTE", "attemptIDContains", "attemptIDHasPrefix", "attemptIDHasSuffix", "attemptIDEqualFold", "attemptIDContainsFold", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "previouslyAuthorizedAmount", "previouslyAuthorizedAmountNEQ", "previouslyAuthorizedAmountIn", "previouslyAuthorizedAmountNotIn", "previouslyAuthorizedAmountGT", "previouslyAuthorizedAmountGTE", "previouslyAuthorizedAmountLT", "previouslyAuthorizedAmountLTE", "status", "statusNEQ", "statusIn", "statusNotIn", "connectorAuthorizationID", "connectorAuthorizationIDNEQ", "connectorAuthorizationIDIn", "connectorAuthorizationIDNotIn", "connectorAuthorizationIDGT", "connectorAuthorizationIDGTE", "connectorAuthorizationIDLT", "connectorAuthorizationIDLTE", "connectorAuthorizationIDContains", "connectorAuthorizationIDHasPrefix", "connectorAuthorizationIDHasSuffix", "connectorAuthorizationIDIsNil", "connectorAuthorizationIDNotNil", "connectorAuthorizationIDEqualFold", "connectorAuthorizationIDContainsFold", "errorCode", "errorCodeNEQ", "errorCodeIn", "errorCodeNotIn", "errorCodeGT", "errorCodeGTE", "errorCodeLT", "errorCodeLTE", "errorCodeContains", "errorCodeHasPrefix", "errorCodeHasSuffix", "errorCodeIsNil", "errorCodeNotNil", "errorCodeEqualFold", "errorCodeContainsFold", "errorMessage", "errorMessageNEQ", "errorMessageIn", "errorMessageNotIn", "errorMessageGT", "errorMessageGTE", "errorMessageLT", "errorMessageLTE", "errorMessageContains", "errorMessageHasPrefix", "errorMessageHasSuffix", "errorMessageIsNil", "errorMessageNotNil", "errorMessageEqualFold", "errorMessageContainsFold", "hasPayment", "hasPaymentWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "paymentIntentID", "paymentIntentIDNEQ", "paymentIntentIDIn", "paymentIntentIDNotIn", "paymentIntentIDGT", "paymentIntentIDGTE", "paymentIntentIDLT", "paymentIntentIDLTE", "paymentIntentIDContains", "paymentIntentIDHasPrefix", "paymentIntentIDHasSuffix", "paymentIntentIDEqualFold", "paymentIntentIDContainsFold", "errorCode", "errorCodeNEQ", "errorCodeIn", "errorCodeNotIn", "errorCodeGT", "errorCodeGTE", "errorCodeLT", "errorCodeLTE", "errorCodeContains", "errorCodeHasPrefix", "errorCodeHasSuffix", "errorCodeIsNil", "errorCodeNotNil", "errorCodeEqualFold", "errorCodeContainsFold", "errorMessage", "errorMessageNEQ", "errorMessageIn", "errorMessageNotIn", "errorMessageGT", "errorMessageGTE", "errorMessageLT", "errorMessageLTE", "errorMessageContains", "errorMessageHasPrefix", "errorMessageHasSuffix", "errorMessageIsNil", "errorMessageNotNil", "errorMessageEqualFold", "errorMessageContainsFold", "attemptID", "attemptIDNEQ", "attemptIDIn", "attemptIDNotIn", "attemptIDGT", "attemptIDGTE", "attemptIDLT", "attemptIDLTE", "attemptIDContains", "attemptIDHasPrefix", "attemptIDHasSuffix", "attemptIDEqualFold", "attemptIDContainsFold", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "previouslyAuthorizedAmount", "previouslyAuthorizedAmountNEQ", "previouslyAuthorizedAmountIn", "previouslyAuthorizedAmountNotIn", "previouslyAuthorizedAmountGT", "previouslyAuthorizedAmountGTE", "previouslyAuthorizedAmountLT", "previouslyAuthorizedAmountLTE", "status", "statusNEQ", "statusIn", "statusNotIn", "connectorAuthorizationID", "connectorAuthorizationIDNEQ", "connectorAuthorizationIDIn", "connectorAuthorizationIDNotIn", "connectorAuthorizationIDGT", "connectorAuthorizationIDGTE", "connectorAuthorizationIDLT", "connectorAuthorizationIDLTE", "connectorAuthorizationIDContains", "connectorAuthorizationIDHasPrefix", "connectorAuthorizationIDHasSuffix", "connectorAuthorizationIDIsNil", "connectorAuthorizationIDNotNil", "connectorAuthorizationIDEqualFold", "connectorAuthorizationIDContainsFold", "hasPayment", "hasPaymentWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -51373,6 +51373,216 @@ func (ec *executionContext) unmarshalInputIncrementalAuthorizationWhereInput(ctx
 				return it, err
 			}
 			it.PaymentIntentIDContainsFold = data
+		case "errorCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCode = data
+		case "errorCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeNEQ = data
+		case "errorCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeIn = data
+		case "errorCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeNotIn = data
+		case "errorCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeGT = data
+		case "errorCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeGTE = data
+		case "errorCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeLT = data
+		case "errorCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeLTE = data
+		case "errorCodeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeContains = data
+		case "errorCodeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeHasPrefix = data
+		case "errorCodeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeHasSuffix = data
+		case "errorCodeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeIsNil = data
+		case "errorCodeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeNotNil = data
+		case "errorCodeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeEqualFold = data
+		case "errorCodeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeContainsFold = data
+		case "errorMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessage = data
+		case "errorMessageNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageNEQ = data
+		case "errorMessageIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageIn = data
+		case "errorMessageNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageNotIn = data
+		case "errorMessageGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageGT = data
+		case "errorMessageGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageGTE = data
+		case "errorMessageLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageLT = data
+		case "errorMessageLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageLTE = data
+		case "errorMessageContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageContains = data
+		case "errorMessageHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageHasPrefix = data
+		case "errorMessageHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageHasSuffix = data
+		case "errorMessageIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageIsNil = data
+		case "errorMessageNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageNotNil = data
+		case "errorMessageEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageEqualFold = data
+		case "errorMessageContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageContainsFold = data
 		case "attemptID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptID"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -51709,216 +51919,6 @@ func (ec *executionContext) unmarshalInputIncrementalAuthorizationWhereInput(ctx
 				return it, err
 			}
 			it.ConnectorAuthorizationIDContainsFold = data
-		case "errorCode":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCode"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCode = data
-		case "errorCodeNEQ":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNEQ"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeNEQ = data
-		case "errorCodeIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeIn = data
-		case "errorCodeNotIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNotIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeNotIn = data
-		case "errorCodeGT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeGT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeGT = data
-		case "errorCodeGTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeGTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeGTE = data
-		case "errorCodeLT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeLT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeLT = data
-		case "errorCodeLTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeLTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeLTE = data
-		case "errorCodeContains":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeContains"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeContains = data
-		case "errorCodeHasPrefix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeHasPrefix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeHasPrefix = data
-		case "errorCodeHasSuffix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeHasSuffix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeHasSuffix = data
-		case "errorCodeIsNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeIsNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeIsNil = data
-		case "errorCodeNotNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNotNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeNotNil = data
-		case "errorCodeEqualFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeEqualFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeEqualFold = data
-		case "errorCodeContainsFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeContainsFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeContainsFold = data
-		case "errorMessage":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessage"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessage = data
-		case "errorMessageNEQ":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNEQ"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageNEQ = data
-		case "errorMessageIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageIn = data
-		case "errorMessageNotIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNotIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageNotIn = data
-		case "errorMessageGT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageGT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageGT = data
-		case "errorMessageGTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageGTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageGTE = data
-		case "errorMessageLT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageLT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageLT = data
-		case "errorMessageLTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageLTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageLTE = data
-		case "errorMessageContains":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageContains"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageContains = data
-		case "errorMessageHasPrefix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageHasPrefix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageHasPrefix = data
-		case "errorMessageHasSuffix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageHasSuffix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageHasSuffix = data
-		case "errorMessageIsNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageIsNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageIsNil = data
-		case "errorMessageNotNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNotNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageNotNil = data
-		case "errorMessageEqualFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageEqualFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageEqualFold = data
-		case "errorMessageContainsFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageContainsFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageContainsFold = data
 		case "hasPayment":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasPayment"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -55490,7 +55490,7 @@ func (ec *executionContext) unmarshalInputPaymentAttemptWhereInput(ctx context.C
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "paymentIntentID", "paymentIntentIDNEQ", "paymentIntentIDIn", "paymentIntentIDNotIn", "paymentIntentIDGT", "paymentIntentIDGTE", "paymentIntentIDLT", "paymentIntentIDLTE", "paymentIntentIDContains", "paymentIntentIDHasPrefix", "paymentIntentIDHasSuffix", "paymentIntentIDEqualFold", "paymentIntentIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "netAmount", "netAmountNEQ", "netAmountIn", "netAmountNotIn", "netAmountGT", "netAmountGTE", "netAmountLT", "netAmountLTE", "amountToCapture", "amountToCaptureNEQ", "amountToCaptureIn", "amountToCaptureNotIn", "amountToCaptureGT", "amountToCaptureGTE", "amountToCaptureLT", "amountToCaptureLTE", "amountToCaptureIsNil", "amountToCaptureNotNil", "amountCapturable", "amountCapturableNEQ", "amountCapturableIn", "amountCapturableNotIn", "amountCapturableGT", "amountCapturableGTE", "amountCapturableLT", "amountCapturableLTE", "orderTaxAmount", "orderTaxAmountNEQ", "orderTaxAmountIn", "orderTaxAmountNotIn", "orderTaxAmountGT", "orderTaxAmountGTE", "orderTaxAmountLT", "orderTaxAmountLTE", "orderTaxAmountIsNil", "orderTaxAmountNotNil", "surchargeAmount", "surchargeAmountNEQ", "surchargeAmountIn", "surchargeAmountNotIn", "surchargeAmountGT", "surchargeAmountGTE", "surchargeAmountLT", "surchargeAmountLTE", "surchargeAmountIsNil", "surchargeAmountNotNil", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorIsNil", "connectorNotNil", "connectorEqualFold", "connectorContainsFold", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "routingApproach", "routingApproachNEQ", "routingApproachIn", "routingApproachNotIn", "routingApproachGT", "routingApproachGTE", "routingApproachLT", "routingApproachLTE", "routingApproachContains", "routingApproachHasPrefix", "routingApproachHasSuffix", "routingApproachIsNil", "routingApproachNotNil", "routingApproachEqualFold", "routingApproachContainsFold", "routingAlgorithmID", "routingAlgorithmIDNEQ", "routingAlgorithmIDIn", "routingAlgorithmIDNotIn", "routingAlgorithmIDGT", "routingAlgorithmIDGTE", "routingAlgorithmIDLT", "routingAlgorithmIDLTE", "routingAlgorithmIDContains", "routingAlgorithmIDHasPrefix", "routingAlgorithmIDHasSuffix", "routingAlgorithmIDIsNil", "routingAlgorithmIDNotNil", "routingAlgorithmIDEqualFold", "routingAlgorithmIDContainsFold", "routingKind", "routingKindNEQ", "routingKindIn", "routingKindNotIn", "routingKindGT", "routingKindGTE", "routingKindLT", "routingKindLTE", "routingKindContains", "routingKindHasPrefix", "routingKindHasSuffix", "routingKindIsNil", "routingKindNotNil", "routingKindEqualFold", "routingKindContainsFold", "routingRule", "routingRuleNEQ", "routingRuleIn", "routingRuleNotIn", "routingRuleGT", "routingRuleGTE", "routingRuleLT", "routingRuleLTE", "routingRuleContains", "routingRuleHasPrefix", "routingRuleHasSuffix", "routingRuleIsNil", "routingRuleNotNil", "routingRuleEqualFold", "routingRuleContainsFold", "connectorTransactionID", "connectorTransactionIDNEQ", "connectorTransactionIDIn", "connectorTransactionIDNotIn", "connectorTransactionIDGT", "connectorTransactionIDGTE", "connectorTransactionIDLT", "connectorTransactionIDLTE", "connectorTransactionIDContains", "connectorTransactionIDHasPrefix", "connectorTransactionIDHasSuffix", "connectorTransactionIDIsNil", "connectorTransactionIDNotNil", "connectorTransactionIDEqualFold", "connectorTransactionIDContainsFold", "captureMethod", "captureMethodNEQ", "captureMethodIn", "captureMethodNotIn", "captureMethodIsNil", "captureMethodNotNil", "authenticationType", "authenticationTypeNEQ", "authenticationTypeIn", "authenticationTypeNotIn", "authenticationTypeIsNil", "authenticationTypeNotNil", "paymentMethod", "paymentMethodNEQ", "paymentMethodIn", "paymentMethodNotIn", "paymentMethodGT", "paymentMethodGTE", "paymentMethodLT", "paymentMethodLTE", "paymentMethodContains", "paymentMethodHasPrefix", "paymentMethodHasSuffix", "paymentMethodIsNil", "paymentMethodNotNil", "paymentMethodEqualFold", "paymentMethodContainsFold", "paymentMethodType", "paymentMethodTypeNEQ", "paymentMethodTypeIn", "paymentMethodTypeNotIn", "paymentMethodTypeGT", "paymentMethodTypeGTE", "paymentMethodTypeLT", "paymentMethodTypeLTE", "paymentMethodTypeContains", "paymentMethodTypeHasPrefix", "paymentMethodTypeHasSuffix", "paymentMethodTypeIsNil", "paymentMethodTypeNotNil", "paymentMethodTypeEqualFold", "paymentMethodTypeContainsFold", "paymentMethodID", "paymentMethodIDNEQ", "paymentMethodIDIn", "paymentMethodIDNotIn", "paymentMethodIDGT", "paymentMethodIDGTE", "paymentMethodIDLT", "paymentMethodIDLTE", "paymentMethodIDContains", "paymentMethodIDHasPrefix", "paymentMethodIDHasSuffix", "paymentMethodIDIsNil", "paymentMethodIDNotNil", "paymentMethodIDEqualFold", "paymentMethodIDContainsFold", "paymentExperience", "paymentExperienceNEQ", "paymentExperienceIn", "paymentExperienceNotIn", "paymentExperienceGT", "paymentExperienceGTE", "paymentExperienceLT", "paymentExperienceLTE", "paymentExperienceContains", "paymentExperienceHasPrefix", "paymentExperienceHasSuffix", "paymentExperienceIsNil", "paymentExperienceNotNil", "paymentExperienceEqualFold", "paymentExperienceContainsFold", "paymentToken", "paymentTokenNEQ", "paymentTokenIn", "paymentTokenNotIn", "paymentTokenGT", "paymentTokenGTE", "paymentTokenLT", "paymentTokenLTE", "paymentTokenContains", "paymentTokenHasPrefix", "paymentTokenHasSuffix", "paymentTokenIsNil", "paymentTokenNotNil", "paymentTokenEqualFold", "paymentTokenContainsFold", "mandateID", "mandateIDNEQ", "mandateIDIn", "mandateIDNotIn", "mandateIDGT", "mandateIDGTE", "mandateIDLT", "mandateIDLTE", "mandateIDContains", "mandateIDHasPrefix", "mandateIDHasSuffix", "mandateIDIsNil", "mandateIDNotNil", "mandateIDEqualFold", "mandateIDContainsFold", "errorCode", "errorCodeNEQ", "errorCodeIn", "errorCodeNotIn", "errorCodeGT", "errorCodeGTE", "errorCodeLT", "errorCodeLTE", "errorCodeContains", "errorCodeHasPrefix", "errorCodeHasSuffix", "errorCodeIsNil", "errorCodeNotNil", "errorCodeEqualFold", "errorCodeContainsFold", "errorMessage", "errorMessageNEQ", "errorMessageIn", "errorMessageNotIn", "errorMessageGT", "errorMessageGTE", "errorMessageLT", "errorMessageLTE", "errorMessageContains", "errorMessageHasPrefix", "errorMessageHasSuffix", "errorMessageIsNil", "errorMessageNotNil", "errorMessageEqualFold", "errorMessageContainsFold", "errorReason", "errorReasonNEQ", "errorReasonIn", "errorReasonNotIn", "errorReasonGT", "errorReasonGTE", "errorReasonLT", "errorReasonLTE", "errorReasonContains", "errorReasonHasPrefix", "errorReasonHasSuffix", "errorReasonIsNil", "errorReasonNotNil", "errorReasonEqualFold", "errorReasonContainsFold", "unifiedCode", "unifiedCodeNEQ", "unifiedCodeIn", "unifiedCodeNotIn", "unifiedCodeGT", "unifiedCodeGTE", "unifiedCodeLT", "unifiedCodeLTE", "unifiedCodeContains", "unifiedCodeHasPrefix", "unifiedCodeHasSuffix", "unifiedCodeIsNil", "unifiedCodeNotNil", "unifiedCodeEqualFold", "unifiedCodeContainsFold", "unifiedMessage", "unifiedMessageNEQ", "unifiedMessageIn", "unifiedMessageNotIn", "unifiedMessageGT", "unifiedMessageGTE", "unifiedMessageLT", "unifiedMessageLTE", "unifiedMessageContains", "unifiedMessageHasPrefix", "unifiedMessageHasSuffix", "unifiedMessageIsNil", "unifiedMessageNotNil", "unifiedMessageEqualFold", "unifiedMessageContainsFold", "issuerErrorCode", "issuerErrorCodeNEQ", "issuerErrorCodeIn", "issuerErrorCodeNotIn", "issuerErrorCodeGT", "issuerErrorCodeGTE", "issuerErrorCodeLT", "issuerErrorCodeLTE", "issuerErrorCodeContains", "issuerErrorCodeHasPrefix", "issuerErrorCodeHasSuffix", "issuerErrorCodeIsNil", "issuerErrorCodeNotNil", "issuerErrorCodeEqualFold", "issuerErrorCodeContainsFold", "issuerErrorMessage", "issuerErrorMessageNEQ", "issuerErrorMessageIn", "issuerErrorMessageNotIn", "issuerErrorMessageGT", "issuerErrorMessageGTE", "issuerErrorMessageLT", "issuerErrorMessageLTE", "issuerErrorMessageContains", "issuerErrorMessageHasPrefix", "issuerErrorMessageHasSuffix", "issuerErrorMessageIsNil", "issuerErrorMessageNotNil", "issuerErrorMessageEqualFold", "issuerErrorMessageContainsFold", "networkAdviceCode", "networkAdviceCodeNEQ", "networkAdviceCodeIn", "networkAdviceCodeNotIn", "networkAdviceCodeGT", "networkAdviceCodeGTE", "networkAdviceCodeLT", "networkAdviceCodeLTE", "networkAdviceCodeContains", "networkAdviceCodeHasPrefix", "networkAdviceCodeHasSuffix", "networkAdviceCodeIsNil", "networkAdviceCodeNotNil", "networkAdviceCodeEqualFold", "networkAdviceCodeContainsFold", "networkDeclineCode", "networkDeclineCodeNEQ", "networkDeclineCodeIn", "networkDeclineCodeNotIn", "networkDeclineCodeGT", "networkDeclineCodeGTE", "networkDeclineCodeLT", "networkDeclineCodeLTE", "networkDeclineCodeContains", "networkDeclineCodeHasPrefix", "networkDeclineCodeHasSuffix", "networkDeclineCodeIsNil", "networkDeclineCodeNotNil", "networkDeclineCodeEqualFold", "networkDeclineCodeContainsFold", "networkTransactionID", "networkTransactionIDNEQ", "networkTransactionIDIn", "networkTransactionIDNotIn", "networkTransactionIDGT", "networkTransactionIDGTE", "networkTransactionIDLT", "networkTransactionIDLTE", "networkTransactionIDContains", "networkTransactionIDHasPrefix", "networkTransactionIDHasSuffix", "networkTransactionIDIsNil", "networkTransactionIDNotNil", "networkTransactionIDEqualFold", "networkTransactionIDContainsFold", "cancellationReason", "cancellationReasonNEQ", "cancellationReasonIn", "cancellationReasonNotIn", "cancellationReasonGT", "cancellationReasonGTE", "cancellationReasonLT", "cancellationReasonLTE", "cancellationReasonContains", "cancellationReasonHasPrefix", "cancellationReasonHasSuffix", "cancellationReasonIsNil", "cancellationReasonNotNil", "cancellationReasonEqualFold", "cancellationReasonContainsFold", "referenceID", "referenceIDNEQ", "referenceIDIn", "referenceIDNotIn", "referenceIDGT", "referenceIDGTE", "referenceIDLT", "referenceIDLTE", "referenceIDContains", "referenceIDHasPrefix", "referenceIDHasSuffix", "referenceIDIsNil", "referenceIDNotNil", "referenceIDEqualFold", "referenceIDContainsFold", "clientSource", "clientSourceNEQ", "clientSourceIn", "clientSourceNotIn", "clientSourceGT", "clientSourceGTE", "clientSourceLT", "clientSourceLTE", "clientSourceContains", "clientSourceHasPrefix", "clientSourceHasSuffix", "clientSourceIsNil", "clientSourceNotNil", "clientSourceEqualFold", "clientSourceContainsFold", "clientVersion", "clientVersionNEQ", "clientVersionIn", "clientVersionNotIn", "clientVersionGT", "clientVersionGTE", "clientVersionLT", "clientVersionLTE", "clientVersionContains", "clientVersionHasPrefix", "clientVersionHasSuffix", "clientVersionIsNil", "clientVersionNotNil", "clientVersionEqualFold", "clientVersionContainsFold", "encodedData", "encodedDataNEQ", "encodedDataIn", "encodedDataNotIn", "encodedDataGT", "encodedDataGTE", "encodedDataLT", "encodedDataLTE", "encodedDataContains", "encodedDataHasPrefix", "encodedDataHasSuffix", "encodedDataIsNil", "encodedDataNotNil", "encodedDataEqualFold", "encodedDataContainsFold", "multipleCaptureCount", "multipleCaptureCountNEQ", "multipleCaptureCountIn", "multipleCaptureCountNotIn", "multipleCaptureCountGT", "multipleCaptureCountGTE", "multipleCaptureCountLT", "multipleCaptureCountLTE", "multipleCaptureCountIsNil", "multipleCaptureCountNotNil", "hasPayment", "hasPaymentWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "paymentIntentID", "paymentIntentIDNEQ", "paymentIntentIDIn", "paymentIntentIDNotIn", "paymentIntentIDGT", "paymentIntentIDGTE", "paymentIntentIDLT", "paymentIntentIDLTE", "paymentIntentIDContains", "paymentIntentIDHasPrefix", "paymentIntentIDHasSuffix", "paymentIntentIDEqualFold", "paymentIntentIDContainsFold", "errorCode", "errorCodeNEQ", "errorCodeIn", "errorCodeNotIn", "errorCodeGT", "errorCodeGTE", "errorCodeLT", "errorCodeLTE", "errorCodeContains", "errorCodeHasPrefix", "errorCodeHasSuffix", "errorCodeIsNil", "errorCodeNotNil", "errorCodeEqualFold", "errorCodeContainsFold", "errorMessage", "errorMessageNEQ", "errorMessageIn", "errorMessageNotIn", "errorMessageGT", "errorMessageGTE", "errorMessageLT", "errorMessageLTE", "errorMessageContains", "errorMessageHasPrefix", "errorMessageHasSuffix", "errorMessageIsNil", "errorMessageNotNil", "errorMessageEqualFold", "errorMessageContainsFold", "errorReason", "errorReasonNEQ", "errorReasonIn", "errorReasonNotIn", "errorReasonGT", "errorReasonGTE", "errorReasonLT", "errorReasonLTE", "errorReasonContains", "errorReasonHasPrefix", "errorReasonHasSuffix", "errorReasonIsNil", "errorReasonNotNil", "errorReasonEqualFold", "errorReasonContainsFold", "unifiedCode", "unifiedCodeNEQ", "unifiedCodeIn", "unifiedCodeNotIn", "unifiedCodeGT", "unifiedCodeGTE", "unifiedCodeLT", "unifiedCodeLTE", "unifiedCodeContains", "unifiedCodeHasPrefix", "unifiedCodeHasSuffix", "unifiedCodeIsNil", "unifiedCodeNotNil", "unifiedCodeEqualFold", "unifiedCodeContainsFold", "unifiedMessage", "unifiedMessageNEQ", "unifiedMessageIn", "unifiedMessageNotIn", "unifiedMessageGT", "unifiedMessageGTE", "unifiedMessageLT", "unifiedMessageLTE", "unifiedMessageContains", "unifiedMessageHasPrefix", "unifiedMessageHasSuffix", "unifiedMessageIsNil", "unifiedMessageNotNil", "unifiedMessageEqualFold", "unifiedMessageContainsFold", "issuerErrorCode", "issuerErrorCodeNEQ", "issuerErrorCodeIn", "issuerErrorCodeNotIn", "issuerErrorCodeGT", "issuerErrorCodeGTE", "issuerErrorCodeLT", "issuerErrorCodeLTE", "issuerErrorCodeContains", "issuerErrorCodeHasPrefix", "issuerErrorCodeHasSuffix", "issuerErrorCodeIsNil", "issuerErrorCodeNotNil", "issuerErrorCodeEqualFold", "issuerErrorCodeContainsFold", "issuerErrorMessage", "issuerErrorMessageNEQ", "issuerErrorMessageIn", "issuerErrorMessageNotIn", "issuerErrorMessageGT", "issuerErrorMessageGTE", "issuerErrorMessageLT", "issuerErrorMessageLTE", "issuerErrorMessageContains", "issuerErrorMessageHasPrefix", "issuerErrorMessageHasSuffix", "issuerErrorMessageIsNil", "issuerErrorMessageNotNil", "issuerErrorMessageEqualFold", "issuerErrorMessageContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "netAmount", "netAmountNEQ", "netAmountIn", "netAmountNotIn", "netAmountGT", "netAmountGTE", "netAmountLT", "netAmountLTE", "amountToCapture", "amountToCaptureNEQ", "amountToCaptureIn", "amountToCaptureNotIn", "amountToCaptureGT", "amountToCaptureGTE", "amountToCaptureLT", "amountToCaptureLTE", "amountToCaptureIsNil", "amountToCaptureNotNil", "amountCapturable", "amountCapturableNEQ", "amountCapturableIn", "amountCapturableNotIn", "amountCapturableGT", "amountCapturableGTE", "amountCapturableLT", "amountCapturableLTE", "orderTaxAmount", "orderTaxAmountNEQ", "orderTaxAmountIn", "orderTaxAmountNotIn", "orderTaxAmountGT", "orderTaxAmountGTE", "orderTaxAmountLT", "orderTaxAmountLTE", "orderTaxAmountIsNil", "orderTaxAmountNotNil", "surchargeAmount", "surchargeAmountNEQ", "surchargeAmountIn", "surchargeAmountNotIn", "surchargeAmountGT", "surchargeAmountGTE", "surchargeAmountLT", "surchargeAmountLTE", "surchargeAmountIsNil", "surchargeAmountNotNil", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorIsNil", "connectorNotNil", "connectorEqualFold", "connectorContainsFold", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "routingApproach", "routingApproachNEQ", "routingApproachIn", "routingApproachNotIn", "routingApproachGT", "routingApproachGTE", "routingApproachLT", "routingApproachLTE", "routingApproachContains", "routingApproachHasPrefix", "routingApproachHasSuffix", "routingApproachIsNil", "routingApproachNotNil", "routingApproachEqualFold", "routingApproachContainsFold", "routingAlgorithmID", "routingAlgorithmIDNEQ", "routingAlgorithmIDIn", "routingAlgorithmIDNotIn", "routingAlgorithmIDGT", "routingAlgorithmIDGTE", "routingAlgorithmIDLT", "routingAlgorithmIDLTE", "routingAlgorithmIDContains", "routingAlgorithmIDHasPrefix", "routingAlgorithmIDHasSuffix", "routingAlgorithmIDIsNil", "routingAlgorithmIDNotNil", "routingAlgorithmIDEqualFold", "routingAlgorithmIDContainsFold", "routingKind", "routingKindNEQ", "routingKindIn", "routingKindNotIn", "routingKindGT", "routingKindGTE", "routingKindLT", "routingKindLTE", "routingKindContains", "routingKindHasPrefix", "routingKindHasSuffix", "routingKindIsNil", "routingKindNotNil", "routingKindEqualFold", "routingKindContainsFold", "routingRule", "routingRuleNEQ", "routingRuleIn", "routingRuleNotIn", "routingRuleGT", "routingRuleGTE", "routingRuleLT", "routingRuleLTE", "routingRuleContains", "routingRuleHasPrefix", "routingRuleHasSuffix", "routingRuleIsNil", "routingRuleNotNil", "routingRuleEqualFold", "routingRuleContainsFold", "connectorTransactionID", "connectorTransactionIDNEQ", "connectorTransactionIDIn", "connectorTransactionIDNotIn", "connectorTransactionIDGT", "connectorTransactionIDGTE", "connectorTransactionIDLT", "connectorTransactionIDLTE", "connectorTransactionIDContains", "connectorTransactionIDHasPrefix", "connectorTransactionIDHasSuffix", "connectorTransactionIDIsNil", "connectorTransactionIDNotNil", "connectorTransactionIDEqualFold", "connectorTransactionIDContainsFold", "captureMethod", "captureMethodNEQ", "captureMethodIn", "captureMethodNotIn", "captureMethodIsNil", "captureMethodNotNil", "authenticationType", "authenticationTypeNEQ", "authenticationTypeIn", "authenticationTypeNotIn", "authenticationTypeIsNil", "authenticationTypeNotNil", "paymentMethod", "paymentMethodNEQ", "paymentMethodIn", "paymentMethodNotIn", "paymentMethodGT", "paymentMethodGTE", "paymentMethodLT", "paymentMethodLTE", "paymentMethodContains", "paymentMethodHasPrefix", "paymentMethodHasSuffix", "paymentMethodIsNil", "paymentMethodNotNil", "paymentMethodEqualFold", "paymentMethodContainsFold", "paymentMethodType", "paymentMethodTypeNEQ", "paymentMethodTypeIn", "paymentMethodTypeNotIn", "paymentMethodTypeGT", "paymentMethodTypeGTE", "paymentMethodTypeLT", "paymentMethodTypeLTE", "paymentMethodTypeContains", "paymentMethodTypeHasPrefix", "paymentMethodTypeHasSuffix", "paymentMethodTypeIsNil", "paymentMethodTypeNotNil", "paymentMethodTypeEqualFold", "paymentMethodTypeContainsFold", "paymentMethodID", "paymentMethodIDNEQ", "paymentMethodIDIn", "paymentMethodIDNotIn", "paymentMethodIDGT", "paymentMethodIDGTE", "paymentMethodIDLT", "paymentMethodIDLTE", "paymentMethodIDContains", "paymentMethodIDHasPrefix", "paymentMethodIDHasSuffix", "paymentMethodIDIsNil", "paymentMethodIDNotNil", "paymentMethodIDEqualFold", "paymentMethodIDContainsFold", "paymentExperience", "paymentExperienceNEQ", "paymentExperienceIn", "paymentExperienceNotIn", "paymentExperienceGT", "paymentExperienceGTE", "paymentExperienceLT", "paymentExperienceLTE", "paymentExperienceContains", "paymentExperienceHasPrefix", "paymentExperienceHasSuffix", "paymentExperienceIsNil", "paymentExperienceNotNil", "paymentExperienceEqualFold", "paymentExperienceContainsFold", "paymentToken", "paymentTokenNEQ", "paymentTokenIn", "paymentTokenNotIn", "paymentTokenGT", "paymentTokenGTE", "paymentTokenLT", "paymentTokenLTE", "paymentTokenContains", "paymentTokenHasPrefix", "paymentTokenHasSuffix", "paymentTokenIsNil", "paymentTokenNotNil", "paymentTokenEqualFold", "paymentTokenContainsFold", "mandateID", "mandateIDNEQ", "mandateIDIn", "mandateIDNotIn", "mandateIDGT", "mandateIDGTE", "mandateIDLT", "mandateIDLTE", "mandateIDContains", "mandateIDHasPrefix", "mandateIDHasSuffix", "mandateIDIsNil", "mandateIDNotNil", "mandateIDEqualFold", "mandateIDContainsFold", "networkAdviceCode", "networkAdviceCodeNEQ", "networkAdviceCodeIn", "networkAdviceCodeNotIn", "networkAdviceCodeGT", "networkAdviceCodeGTE", "networkAdviceCodeLT", "networkAdviceCodeLTE", "networkAdviceCodeContains", "networkAdviceCodeHasPrefix", "networkAdviceCodeHasSuffix", "networkAdviceCodeIsNil", "networkAdviceCodeNotNil", "networkAdviceCodeEqualFold", "networkAdviceCodeContainsFold", "networkDeclineCode", "networkDeclineCodeNEQ", "networkDeclineCodeIn", "networkDeclineCodeNotIn", "networkDeclineCodeGT", "networkDeclineCodeGTE", "networkDeclineCodeLT", "networkDeclineCodeLTE", "networkDeclineCodeContains", "networkDeclineCodeHasPrefix", "networkDeclineCodeHasSuffix", "networkDeclineCodeIsNil", "networkDeclineCodeNotNil", "networkDeclineCodeEqualFold", "networkDeclineCodeContainsFold", "networkTransactionID", "networkTransactionIDNEQ", "networkTransactionIDIn", "networkTransactionIDNotIn", "networkTransactionIDGT", "networkTransactionIDGTE", "networkTransactionIDLT", "networkTransactionIDLTE", "networkTransactionIDContains", "networkTransactionIDHasPrefix", "networkTransactionIDHasSuffix", "networkTransactionIDIsNil", "networkTransactionIDNotNil", "networkTransactionIDEqualFold", "networkTransactionIDContainsFold", "cancellationReason", "cancellationReasonNEQ", "cancellationReasonIn", "cancellationReasonNotIn", "cancellationReasonGT", "cancellationReasonGTE", "cancellationReasonLT", "cancellationReasonLTE", "cancellationReasonContains", "cancellationReasonHasPrefix", "cancellationReasonHasSuffix", "cancellationReasonIsNil", "cancellationReasonNotNil", "cancellationReasonEqualFold", "cancellationReasonContainsFold", "referenceID", "referenceIDNEQ", "referenceIDIn", "referenceIDNotIn", "referenceIDGT", "referenceIDGTE", "referenceIDLT", "referenceIDLTE", "referenceIDContains", "referenceIDHasPrefix", "referenceIDHasSuffix", "referenceIDIsNil", "referenceIDNotNil", "referenceIDEqualFold", "referenceIDContainsFold", "clientSource", "clientSourceNEQ", "clientSourceIn", "clientSourceNotIn", "clientSourceGT", "clientSourceGTE", "clientSourceLT", "clientSourceLTE", "clientSourceContains", "clientSourceHasPrefix", "clientSourceHasSuffix", "clientSourceIsNil", "clientSourceNotNil", "clientSourceEqualFold", "clientSourceContainsFold", "clientVersion", "clientVersionNEQ", "clientVersionIn", "clientVersionNotIn", "clientVersionGT", "clientVersionGTE", "clientVersionLT", "clientVersionLTE", "clientVersionContains", "clientVersionHasPrefix", "clientVersionHasSuffix", "clientVersionIsNil", "clientVersionNotNil", "clientVersionEqualFold", "clientVersionContainsFold", "encodedData", "encodedDataNEQ", "encodedDataIn", "encodedDataNotIn", "encodedDataGT", "encodedDataGTE", "encodedDataLT", "encodedDataLTE", "encodedDataContains", "encodedDataHasPrefix", "encodedDataHasSuffix", "encodedDataIsNil", "encodedDataNotNil", "encodedDataEqualFold", "encodedDataContainsFold", "multipleCaptureCount", "multipleCaptureCountNEQ", "multipleCaptureCountIn", "multipleCaptureCountNotIn", "multipleCaptureCountGT", "multipleCaptureCountGTE", "multipleCaptureCountLT", "multipleCaptureCountLTE", "multipleCaptureCountIsNil", "multipleCaptureCountNotNil", "hasPayment", "hasPaymentWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -55882,6 +55882,741 @@ func (ec *executionContext) unmarshalInputPaymentAttemptWhereInput(ctx context.C
 				return it, err
 			}
 			it.PaymentIntentIDContainsFold = data
+		case "errorCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCode = data
+		case "errorCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeNEQ = data
+		case "errorCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeIn = data
+		case "errorCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeNotIn = data
+		case "errorCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeGT = data
+		case "errorCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeGTE = data
+		case "errorCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeLT = data
+		case "errorCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeLTE = data
+		case "errorCodeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeContains = data
+		case "errorCodeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeHasPrefix = data
+		case "errorCodeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeHasSuffix = data
+		case "errorCodeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeIsNil = data
+		case "errorCodeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeNotNil = data
+		case "errorCodeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeEqualFold = data
+		case "errorCodeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeContainsFold = data
+		case "errorMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessage = data
+		case "errorMessageNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageNEQ = data
+		case "errorMessageIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageIn = data
+		case "errorMessageNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageNotIn = data
+		case "errorMessageGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageGT = data
+		case "errorMessageGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageGTE = data
+		case "errorMessageLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageLT = data
+		case "errorMessageLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageLTE = data
+		case "errorMessageContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageContains = data
+		case "errorMessageHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageHasPrefix = data
+		case "errorMessageHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageHasSuffix = data
+		case "errorMessageIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageIsNil = data
+		case "errorMessageNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageNotNil = data
+		case "errorMessageEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageEqualFold = data
+		case "errorMessageContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageContainsFold = data
+		case "errorReason":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReason"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReason = data
+		case "errorReasonNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonNEQ = data
+		case "errorReasonIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonIn = data
+		case "errorReasonNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonNotIn = data
+		case "errorReasonGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonGT = data
+		case "errorReasonGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonGTE = data
+		case "errorReasonLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonLT = data
+		case "errorReasonLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonLTE = data
+		case "errorReasonContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonContains = data
+		case "errorReasonHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonHasPrefix = data
+		case "errorReasonHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonHasSuffix = data
+		case "errorReasonIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonIsNil = data
+		case "errorReasonNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonNotNil = data
+		case "errorReasonEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonEqualFold = data
+		case "errorReasonContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorReasonContainsFold = data
+		case "unifiedCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCode = data
+		case "unifiedCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeNEQ = data
+		case "unifiedCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeIn = data
+		case "unifiedCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeNotIn = data
+		case "unifiedCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeGT = data
+		case "unifiedCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeGTE = data
+		case "unifiedCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeLT = data
+		case "unifiedCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeLTE = data
+		case "unifiedCodeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeContains = data
+		case "unifiedCodeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeHasPrefix = data
+		case "unifiedCodeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeHasSuffix = data
+		case "unifiedCodeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeIsNil = data
+		case "unifiedCodeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeNotNil = data
+		case "unifiedCodeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeEqualFold = data
+		case "unifiedCodeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeContainsFold = data
+		case "unifiedMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessage = data
+		case "unifiedMessageNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageNEQ = data
+		case "unifiedMessageIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageIn = data
+		case "unifiedMessageNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageNotIn = data
+		case "unifiedMessageGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageGT = data
+		case "unifiedMessageGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageGTE = data
+		case "unifiedMessageLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageLT = data
+		case "unifiedMessageLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageLTE = data
+		case "unifiedMessageContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageContains = data
+		case "unifiedMessageHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageHasPrefix = data
+		case "unifiedMessageHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageHasSuffix = data
+		case "unifiedMessageIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageIsNil = data
+		case "unifiedMessageNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageNotNil = data
+		case "unifiedMessageEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageEqualFold = data
+		case "unifiedMessageContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageContainsFold = data
+		case "issuerErrorCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCode = data
+		case "issuerErrorCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeNEQ = data
+		case "issuerErrorCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeIn = data
+		case "issuerErrorCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeNotIn = data
+		case "issuerErrorCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeGT = data
+		case "issuerErrorCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeGTE = data
+		case "issuerErrorCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeLT = data
+		case "issuerErrorCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeLTE = data
+		case "issuerErrorCodeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeContains = data
+		case "issuerErrorCodeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeHasPrefix = data
+		case "issuerErrorCodeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeHasSuffix = data
+		case "issuerErrorCodeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeIsNil = data
+		case "issuerErrorCodeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeNotNil = data
+		case "issuerErrorCodeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeEqualFold = data
+		case "issuerErrorCodeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeContainsFold = data
+		case "issuerErrorMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessage = data
+		case "issuerErrorMessageNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageNEQ = data
+		case "issuerErrorMessageIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageIn = data
+		case "issuerErrorMessageNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageNotIn = data
+		case "issuerErrorMessageGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageGT = data
+		case "issuerErrorMessageGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageGTE = data
+		case "issuerErrorMessageLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageLT = data
+		case "issuerErrorMessageLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageLTE = data
+		case "issuerErrorMessageContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageContains = data
+		case "issuerErrorMessageHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageHasPrefix = data
+		case "issuerErrorMessageHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageHasSuffix = data
+		case "issuerErrorMessageIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageIsNil = data
+		case "issuerErrorMessageNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageNotNil = data
+		case "issuerErrorMessageEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageEqualFold = data
+		case "issuerErrorMessageContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageContainsFold = data
 		case "status":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
 			data, err := ec.unmarshalOPaymentAttemptStatus2ᚖswitchyardᚋentᚋpaymentattemptᚐStatus(ctx, v)
@@ -57765,741 +58500,6 @@ func (ec *executionContext) unmarshalInputPaymentAttemptWhereInput(ctx context.C
 				return it, err
 			}
 			it.MandateIDContainsFold = data
-		case "errorCode":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCode"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCode = data
-		case "errorCodeNEQ":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNEQ"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeNEQ = data
-		case "errorCodeIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeIn = data
-		case "errorCodeNotIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNotIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeNotIn = data
-		case "errorCodeGT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeGT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeGT = data
-		case "errorCodeGTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeGTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeGTE = data
-		case "errorCodeLT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeLT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeLT = data
-		case "errorCodeLTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeLTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeLTE = data
-		case "errorCodeContains":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeContains"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeContains = data
-		case "errorCodeHasPrefix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeHasPrefix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeHasPrefix = data
-		case "errorCodeHasSuffix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeHasSuffix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeHasSuffix = data
-		case "errorCodeIsNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeIsNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeIsNil = data
-		case "errorCodeNotNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNotNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeNotNil = data
-		case "errorCodeEqualFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeEqualFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeEqualFold = data
-		case "errorCodeContainsFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeContainsFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeContainsFold = data
-		case "errorMessage":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessage"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessage = data
-		case "errorMessageNEQ":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNEQ"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageNEQ = data
-		case "errorMessageIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageIn = data
-		case "errorMessageNotIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNotIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageNotIn = data
-		case "errorMessageGT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageGT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageGT = data
-		case "errorMessageGTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageGTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageGTE = data
-		case "errorMessageLT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageLT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageLT = data
-		case "errorMessageLTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageLTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageLTE = data
-		case "errorMessageContains":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageContains"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageContains = data
-		case "errorMessageHasPrefix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageHasPrefix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageHasPrefix = data
-		case "errorMessageHasSuffix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageHasSuffix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageHasSuffix = data
-		case "errorMessageIsNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageIsNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageIsNil = data
-		case "errorMessageNotNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNotNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageNotNil = data
-		case "errorMessageEqualFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageEqualFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageEqualFold = data
-		case "errorMessageContainsFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageContainsFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageContainsFold = data
-		case "errorReason":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReason"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReason = data
-		case "errorReasonNEQ":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonNEQ"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonNEQ = data
-		case "errorReasonIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonIn = data
-		case "errorReasonNotIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonNotIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonNotIn = data
-		case "errorReasonGT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonGT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonGT = data
-		case "errorReasonGTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonGTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonGTE = data
-		case "errorReasonLT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonLT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonLT = data
-		case "errorReasonLTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonLTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonLTE = data
-		case "errorReasonContains":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonContains"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonContains = data
-		case "errorReasonHasPrefix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonHasPrefix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonHasPrefix = data
-		case "errorReasonHasSuffix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonHasSuffix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonHasSuffix = data
-		case "errorReasonIsNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonIsNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonIsNil = data
-		case "errorReasonNotNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonNotNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonNotNil = data
-		case "errorReasonEqualFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonEqualFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonEqualFold = data
-		case "errorReasonContainsFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorReasonContainsFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorReasonContainsFold = data
-		case "unifiedCode":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCode"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCode = data
-		case "unifiedCodeNEQ":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeNEQ"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeNEQ = data
-		case "unifiedCodeIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeIn = data
-		case "unifiedCodeNotIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeNotIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeNotIn = data
-		case "unifiedCodeGT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeGT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeGT = data
-		case "unifiedCodeGTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeGTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeGTE = data
-		case "unifiedCodeLT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeLT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeLT = data
-		case "unifiedCodeLTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeLTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeLTE = data
-		case "unifiedCodeContains":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeContains"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeContains = data
-		case "unifiedCodeHasPrefix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeHasPrefix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeHasPrefix = data
-		case "unifiedCodeHasSuffix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeHasSuffix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeHasSuffix = data
-		case "unifiedCodeIsNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeIsNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeIsNil = data
-		case "unifiedCodeNotNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeNotNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeNotNil = data
-		case "unifiedCodeEqualFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeEqualFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeEqualFold = data
-		case "unifiedCodeContainsFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeContainsFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeContainsFold = data
-		case "unifiedMessage":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessage"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessage = data
-		case "unifiedMessageNEQ":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageNEQ"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageNEQ = data
-		case "unifiedMessageIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageIn = data
-		case "unifiedMessageNotIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageNotIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageNotIn = data
-		case "unifiedMessageGT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageGT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageGT = data
-		case "unifiedMessageGTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageGTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageGTE = data
-		case "unifiedMessageLT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageLT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageLT = data
-		case "unifiedMessageLTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageLTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageLTE = data
-		case "unifiedMessageContains":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageContains"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageContains = data
-		case "unifiedMessageHasPrefix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageHasPrefix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageHasPrefix = data
-		case "unifiedMessageHasSuffix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageHasSuffix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageHasSuffix = data
-		case "unifiedMessageIsNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageIsNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageIsNil = data
-		case "unifiedMessageNotNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageNotNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageNotNil = data
-		case "unifiedMessageEqualFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageEqualFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageEqualFold = data
-		case "unifiedMessageContainsFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageContainsFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageContainsFold = data
-		case "issuerErrorCode":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCode"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCode = data
-		case "issuerErrorCodeNEQ":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeNEQ"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeNEQ = data
-		case "issuerErrorCodeIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeIn = data
-		case "issuerErrorCodeNotIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeNotIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeNotIn = data
-		case "issuerErrorCodeGT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeGT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeGT = data
-		case "issuerErrorCodeGTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeGTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeGTE = data
-		case "issuerErrorCodeLT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeLT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeLT = data
-		case "issuerErrorCodeLTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeLTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeLTE = data
-		case "issuerErrorCodeContains":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeContains"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeContains = data
-		case "issuerErrorCodeHasPrefix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeHasPrefix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeHasPrefix = data
-		case "issuerErrorCodeHasSuffix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeHasSuffix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeHasSuffix = data
-		case "issuerErrorCodeIsNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeIsNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeIsNil = data
-		case "issuerErrorCodeNotNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeNotNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeNotNil = data
-		case "issuerErrorCodeEqualFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeEqualFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeEqualFold = data
-		case "issuerErrorCodeContainsFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeContainsFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeContainsFold = data
-		case "issuerErrorMessage":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessage"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessage = data
-		case "issuerErrorMessageNEQ":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageNEQ"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageNEQ = data
-		case "issuerErrorMessageIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageIn = data
-		case "issuerErrorMessageNotIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageNotIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageNotIn = data
-		case "issuerErrorMessageGT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageGT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageGT = data
-		case "issuerErrorMessageGTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageGTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageGTE = data
-		case "issuerErrorMessageLT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageLT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageLT = data
-		case "issuerErrorMessageLTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageLTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageLTE = data
-		case "issuerErrorMessageContains":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageContains"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageContains = data
-		case "issuerErrorMessageHasPrefix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageHasPrefix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageHasPrefix = data
-		case "issuerErrorMessageHasSuffix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageHasSuffix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageHasSuffix = data
-		case "issuerErrorMessageIsNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageIsNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageIsNil = data
-		case "issuerErrorMessageNotNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageNotNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageNotNil = data
-		case "issuerErrorMessageEqualFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageEqualFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageEqualFold = data
-		case "issuerErrorMessageContainsFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageContainsFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageContainsFold = data
 		case "networkAdviceCode":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("networkAdviceCode"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -65786,7 +65786,7 @@ func (ec *executionContext) unmarshalInputRefundWhereInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "refundID", "refundIDNEQ", "refundIDIn", "refundIDNotIn", "refundIDGT", "refundIDGTE", "refundIDLT", "refundIDLTE", "refundIDContains", "refundIDHasPrefix", "refundIDHasSuffix", "refundIDEqualFold", "refundIDContainsFold", "paymentIntentID", "paymentIntentIDNEQ", "paymentIntentIDIn", "paymentIntentIDNotIn", "paymentIntentIDGT", "paymentIntentIDGTE", "paymentIntentIDLT", "paymentIntentIDLTE", "paymentIntentIDContains", "paymentIntentIDHasPrefix", "paymentIntentIDHasSuffix", "paymentIntentIDEqualFold", "paymentIntentIDContainsFold", "attemptID", "attemptIDNEQ", "attemptIDIn", "attemptIDNotIn", "attemptIDGT", "attemptIDGTE", "attemptIDLT", "attemptIDLTE", "attemptIDContains", "attemptIDHasPrefix", "attemptIDHasSuffix", "attemptIDEqualFold", "attemptIDContainsFold", "profileID", "profileIDNEQ", "profileIDIn", "profileIDNotIn", "profileIDGT", "profileIDGTE", "profileIDLT", "profileIDLTE", "profileIDContains", "profileIDHasPrefix", "profileIDHasSuffix", "profileIDEqualFold", "profileIDContainsFold", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorEqualFold", "connectorContainsFold", "connectorRefundID", "connectorRefundIDNEQ", "connectorRefundIDIn", "connectorRefundIDNotIn", "connectorRefundIDGT", "connectorRefundIDGTE", "connectorRefundIDLT", "connectorRefundIDLTE", "connectorRefundIDContains", "connectorRefundIDHasPrefix", "connectorRefundIDHasSuffix", "connectorRefundIDIsNil", "connectorRefundIDNotNil", "connectorRefundIDEqualFold", "connectorRefundIDContainsFold", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "refundType", "refundTypeNEQ", "refundTypeIn", "refundTypeNotIn", "status", "statusNEQ", "statusIn", "statusNotIn", "reason", "reasonNEQ", "reasonIn", "reasonNotIn", "reasonGT", "reasonGTE", "reasonLT", "reasonLTE", "reasonContains", "reasonHasPrefix", "reasonHasSuffix", "reasonIsNil", "reasonNotNil", "reasonEqualFold", "reasonContainsFold", "errorCode", "errorCodeNEQ", "errorCodeIn", "errorCodeNotIn", "errorCodeGT", "errorCodeGTE", "errorCodeLT", "errorCodeLTE", "errorCodeContains", "errorCodeHasPrefix", "errorCodeHasSuffix", "errorCodeIsNil", "errorCodeNotNil", "errorCodeEqualFold", "errorCodeContainsFold", "errorMessage", "errorMessageNEQ", "errorMessageIn", "errorMessageNotIn", "errorMessageGT", "errorMessageGTE", "errorMessageLT", "errorMessageLTE", "errorMessageContains", "errorMessageHasPrefix", "errorMessageHasSuffix", "errorMessageIsNil", "errorMessageNotNil", "errorMessageEqualFold", "errorMessageContainsFold", "unifiedCode", "unifiedCodeNEQ", "unifiedCodeIn", "unifiedCodeNotIn", "unifiedCodeGT", "unifiedCodeGTE", "unifiedCodeLT", "unifiedCodeLTE", "unifiedCodeContains", "unifiedCodeHasPrefix", "unifiedCodeHasSuffix", "unifiedCodeIsNil", "unifiedCodeNotNil", "unifiedCodeEqualFold", "unifiedCodeContainsFold", "unifiedMessage", "unifiedMessageNEQ", "unifiedMessageIn", "unifiedMessageNotIn", "unifiedMessageGT", "unifiedMessageGTE", "unifiedMessageLT", "unifiedMessageLTE", "unifiedMessageContains", "unifiedMessageHasPrefix", "unifiedMessageHasSuffix", "unifiedMessageIsNil", "unifiedMessageNotNil", "unifiedMessageEqualFold", "unifiedMessageContainsFold", "issuerErrorCode", "issuerErrorCodeNEQ", "issuerErrorCodeIn", "issuerErrorCodeNotIn", "issuerErrorCodeGT", "issuerErrorCodeGTE", "issuerErrorCodeLT", "issuerErrorCodeLTE", "issuerErrorCodeContains", "issuerErrorCodeHasPrefix", "issuerErrorCodeHasSuffix", "issuerErrorCodeIsNil", "issuerErrorCodeNotNil", "issuerErrorCodeEqualFold", "issuerErrorCodeContainsFold", "issuerErrorMessage", "issuerErrorMessageNEQ", "issuerErrorMessageIn", "issuerErrorMessageNotIn", "issuerErrorMessageGT", "issuerErrorMessageGTE", "issuerErrorMessageLT", "issuerErrorMessageLTE", "issuerErrorMessageContains", "issuerErrorMessageHasPrefix", "issuerErrorMessageHasSuffix", "issuerErrorMessageIsNil", "issuerErrorMessageNotNil", "issuerErrorMessageEqualFold", "issuerErrorMessageContainsFold", "rawConnectorResponse", "rawConnectorResponseNEQ", "rawConnectorResponseIn", "rawConnectorResponseNotIn", "rawConnectorResponseGT", "rawConnectorResponseGTE", "rawConnectorResponseLT", "rawConnectorResponseLTE", "rawConnectorResponseContains", "rawConnectorResponseHasPrefix", "rawConnectorResponseHasSuffix", "rawConnectorResponseIsNil", "rawConnectorResponseNotNil", "rawConnectorResponseEqualFold", "rawConnectorResponseContainsFold", "hasPayment", "hasPaymentWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "paymentIntentID", "paymentIntentIDNEQ", "paymentIntentIDIn", "paymentIntentIDNotIn", "paymentIntentIDGT", "paymentIntentIDGTE", "paymentIntentIDLT", "paymentIntentIDLTE", "paymentIntentIDContains", "paymentIntentIDHasPrefix", "paymentIntentIDHasSuffix", "paymentIntentIDEqualFold", "paymentIntentIDContainsFold", "errorCode", "errorCodeNEQ", "errorCodeIn", "errorCodeNotIn", "errorCodeGT", "errorCodeGTE", "errorCodeLT", "errorCodeLTE", "errorCodeContains", "errorCodeHasPrefix", "errorCodeHasSuffix", "errorCodeIsNil", "errorCodeNotNil", "errorCodeEqualFold", "errorCodeContainsFold", "errorMessage", "errorMessageNEQ", "errorMessageIn", "errorMessageNotIn", "errorMessageGT", "errorMessageGTE", "errorMessageLT", "errorMessageLTE", "errorMessageContains", "errorMessageHasPrefix", "errorMessageHasSuffix", "errorMessageIsNil", "errorMessageNotNil", "errorMessageEqualFold", "errorMessageContainsFold", "unifiedCode", "unifiedCodeNEQ", "unifiedCodeIn", "unifiedCodeNotIn", "unifiedCodeGT", "unifiedCodeGTE", "unifiedCodeLT", "unifiedCodeLTE", "unifiedCodeContains", "unifiedCodeHasPrefix", "unifiedCodeHasSuffix", "unifiedCodeIsNil", "unifiedCodeNotNil", "unifiedCodeEqualFold", "unifiedCodeContainsFold", "unifiedMessage", "unifiedMessageNEQ", "unifiedMessageIn", "unifiedMessageNotIn", "unifiedMessageGT", "unifiedMessageGTE", "unifiedMessageLT", "unifiedMessageLTE", "unifiedMessageContains", "unifiedMessageHasPrefix", "unifiedMessageHasSuffix", "unifiedMessageIsNil", "unifiedMessageNotNil", "unifiedMessageEqualFold", "unifiedMessageContainsFold", "issuerErrorCode", "issuerErrorCodeNEQ", "issuerErrorCodeIn", "issuerErrorCodeNotIn", "issuerErrorCodeGT", "issuerErrorCodeGTE", "issuerErrorCodeLT", "issuerErrorCodeLTE", "issuerErrorCodeContains", "issuerErrorCodeHasPrefix", "issuerErrorCodeHasSuffix", "issuerErrorCodeIsNil", "issuerErrorCodeNotNil", "issuerErrorCodeEqualFold", "issuerErrorCodeContainsFold", "issuerErrorMessage", "issuerErrorMessageNEQ", "issuerErrorMessageIn", "issuerErrorMessageNotIn", "issuerErrorMessageGT", "issuerErrorMessageGTE", "issuerErrorMessageLT", "issuerErrorMessageLTE", "issuerErrorMessageContains", "issuerErrorMessageHasPrefix", "issuerErrorMessageHasSuffix", "issuerErrorMessageIsNil", "issuerErrorMessageNotNil", "issuerErrorMessageEqualFold", "issuerErrorMessageContainsFold", "refundID", "refundIDNEQ", "refundIDIn", "refundIDNotIn", "refundIDGT", "refundIDGTE", "refundIDLT", "refundIDLTE", "refundIDContains", "refundIDHasPrefix", "refundIDHasSuffix", "refundIDEqualFold", "refundIDContainsFold", "attemptID", "attemptIDNEQ", "attemptIDIn", "attemptIDNotIn", "attemptIDGT", "attemptIDGTE", "attemptIDLT", "attemptIDLTE", "attemptIDContains", "attemptIDHasPrefix", "attemptIDHasSuffix", "attemptIDEqualFold", "attemptIDContainsFold", "profileID", "profileIDNEQ", "profileIDIn", "profileIDNotIn", "profileIDGT", "profileIDGTE", "profileIDLT", "profileIDLTE", "profileIDContains", "profileIDHasPrefix", "profileIDHasSuffix", "profileIDEqualFold", "profileIDContainsFold", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorEqualFold", "connectorContainsFold", "connectorRefundID", "connectorRefundIDNEQ", "connectorRefundIDIn", "connectorRefundIDNotIn", "connectorRefundIDGT", "connectorRefundIDGTE", "connectorRefundIDLT", "connectorRefundIDLTE", "connectorRefundIDContains", "connectorRefundIDHasPrefix", "connectorRefundIDHasSuffix", "connectorRefundIDIsNil", "connectorRefundIDNotNil", "connectorRefundIDEqualFold", "connectorRefundIDContainsFold", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "refundType", "refundTypeNEQ", "refundTypeIn", "refundTypeNotIn", "status", "statusNEQ", "statusIn", "statusNotIn", "reason", "reasonNEQ", "reasonIn", "reasonNotIn", "reasonGT", "reasonGTE", "reasonLT", "reasonLTE", "reasonContains", "reasonHasPrefix", "reasonHasSuffix", "reasonIsNil", "reasonNotNil", "reasonEqualFold", "reasonContainsFold", "rawConnectorResponse", "rawConnectorResponseNEQ", "rawConnectorResponseIn", "rawConnectorResponseNotIn", "rawConnectorResponseGT", "rawConnectorResponseGTE", "rawConnectorResponseLT", "rawConnectorResponseLTE", "rawConnectorResponseContains", "rawConnectorResponseHasPrefix", "rawConnectorResponseHasSuffix", "rawConnectorResponseIsNil", "rawConnectorResponseNotNil", "rawConnectorResponseEqualFold", "rawConnectorResponseContainsFold", "hasPayment", "hasPaymentWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -66087,97 +66087,6 @@ func (ec *executionContext) unmarshalInputRefundWhereInput(ctx context.Context, 
 				return it, err
 			}
 			it.ModifiedAtLTE = data
-		case "refundID":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundID"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.RefundID = data
-		case "refundIDNEQ":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundIDNEQ"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.RefundIDNEQ = data
-		case "refundIDIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundIDIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.RefundIDIn = data
-		case "refundIDNotIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundIDNotIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.RefundIDNotIn = data
-		case "refundIDGT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundIDGT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.RefundIDGT = data
-		case "refundIDGTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundIDGTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.RefundIDGTE = data
-		case "refundIDLT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundIDLT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.RefundIDLT = data
-		case "refundIDLTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundIDLTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.RefundIDLTE = data
-		case "refundIDContains":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundIDContains"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.RefundIDContains = data
-		case "refundIDHasPrefix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundIDHasPrefix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.RefundIDHasPrefix = data
-		case "refundIDHasSuffix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundIDHasSuffix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.RefundIDHasSuffix = data
-		case "refundIDEqualFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundIDEqualFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.RefundIDEqualFold = data
-		case "refundIDContainsFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundIDContainsFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.RefundIDContainsFold = data
 		case "paymentIntentID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentIntentID"))
 			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
@@ -66269,6 +66178,727 @@ func (ec *executionContext) unmarshalInputRefundWhereInput(ctx context.Context, 
 				return it, err
 			}
 			it.PaymentIntentIDContainsFold = data
+		case "errorCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCode = data
+		case "errorCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeNEQ = data
+		case "errorCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeIn = data
+		case "errorCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeNotIn = data
+		case "errorCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeGT = data
+		case "errorCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeGTE = data
+		case "errorCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeLT = data
+		case "errorCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeLTE = data
+		case "errorCodeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeContains = data
+		case "errorCodeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeHasPrefix = data
+		case "errorCodeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeHasSuffix = data
+		case "errorCodeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeIsNil = data
+		case "errorCodeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeNotNil = data
+		case "errorCodeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeEqualFold = data
+		case "errorCodeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeContainsFold = data
+		case "errorMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessage = data
+		case "errorMessageNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageNEQ = data
+		case "errorMessageIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageIn = data
+		case "errorMessageNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageNotIn = data
+		case "errorMessageGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageGT = data
+		case "errorMessageGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageGTE = data
+		case "errorMessageLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageLT = data
+		case "errorMessageLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageLTE = data
+		case "errorMessageContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageContains = data
+		case "errorMessageHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageHasPrefix = data
+		case "errorMessageHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageHasSuffix = data
+		case "errorMessageIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageIsNil = data
+		case "errorMessageNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageNotNil = data
+		case "errorMessageEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageEqualFold = data
+		case "errorMessageContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageContainsFold = data
+		case "unifiedCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCode = data
+		case "unifiedCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeNEQ = data
+		case "unifiedCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeIn = data
+		case "unifiedCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeNotIn = data
+		case "unifiedCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeGT = data
+		case "unifiedCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeGTE = data
+		case "unifiedCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeLT = data
+		case "unifiedCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeLTE = data
+		case "unifiedCodeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeContains = data
+		case "unifiedCodeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeHasPrefix = data
+		case "unifiedCodeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeHasSuffix = data
+		case "unifiedCodeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeIsNil = data
+		case "unifiedCodeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeNotNil = data
+		case "unifiedCodeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeEqualFold = data
+		case "unifiedCodeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeContainsFold = data
+		case "unifiedMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessage = data
+		case "unifiedMessageNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageNEQ = data
+		case "unifiedMessageIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageIn = data
+		case "unifiedMessageNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageNotIn = data
+		case "unifiedMessageGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageGT = data
+		case "unifiedMessageGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageGTE = data
+		case "unifiedMessageLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageLT = data
+		case "unifiedMessageLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageLTE = data
+		case "unifiedMessageContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageContains = data
+		case "unifiedMessageHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageHasPrefix = data
+		case "unifiedMessageHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageHasSuffix = data
+		case "unifiedMessageIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageIsNil = data
+		case "unifiedMessageNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageNotNil = data
+		case "unifiedMessageEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageEqualFold = data
+		case "unifiedMessageContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageContainsFold = data
+		case "issuerErrorCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCode = data
+		case "issuerErrorCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeNEQ = data
+		case "issuerErrorCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeIn = data
+		case "issuerErrorCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeNotIn = data
+		case "issuerErrorCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeGT = data
+		case "issuerErrorCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeGTE = data
+		case "issuerErrorCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeLT = data
+		case "issuerErrorCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeLTE = data
+		case "issuerErrorCodeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeContains = data
+		case "issuerErrorCodeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeHasPrefix = data
+		case "issuerErrorCodeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeHasSuffix = data
+		case "issuerErrorCodeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeIsNil = data
+		case "issuerErrorCodeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeNotNil = data
+		case "issuerErrorCodeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeEqualFold = data
+		case "issuerErrorCodeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeContainsFold = data
+		case "issuerErrorMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessage = data
+		case "issuerErrorMessageNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageNEQ = data
+		case "issuerErrorMessageIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageIn = data
+		case "issuerErrorMessageNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageNotIn = data
+		case "issuerErrorMessageGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageGT = data
+		case "issuerErrorMessageGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageGTE = data
+		case "issuerErrorMessageLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageLT = data
+		case "issuerErrorMessageLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageLTE = data
+		case "issuerErrorMessageContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageContains = data
+		case "issuerErrorMessageHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageHasPrefix = data
+		case "issuerErrorMessageHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageHasSuffix = data
+		case "issuerErrorMessageIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageIsNil = data
+		case "issuerErrorMessageNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageNotNil = data
+		case "issuerErrorMessageEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageEqualFold = data
+		case "issuerErrorMessageContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageContainsFold = data
+		case "refundID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RefundID = data
+		case "refundIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RefundIDNEQ = data
+		case "refundIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RefundIDIn = data
+		case "refundIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RefundIDNotIn = data
+		case "refundIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RefundIDGT = data
+		case "refundIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RefundIDGTE = data
+		case "refundIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RefundIDLT = data
+		case "refundIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RefundIDLTE = data
+		case "refundIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RefundIDContains = data
+		case "refundIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RefundIDHasPrefix = data
+		case "refundIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RefundIDHasSuffix = data
+		case "refundIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RefundIDEqualFold = data
+		case "refundIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("refundIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RefundIDContainsFold = data
 		case "attemptID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptID"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -66997,636 +67627,6 @@ func (ec *executionContext) unmarshalInputRefundWhereInput(ctx context.Context, 
 				return it, err
 			}
 			it.ReasonContainsFold = data
-		case "errorCode":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCode"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCode = data
-		case "errorCodeNEQ":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNEQ"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeNEQ = data
-		case "errorCodeIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeIn = data
-		case "errorCodeNotIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNotIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeNotIn = data
-		case "errorCodeGT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeGT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeGT = data
-		case "errorCodeGTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeGTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeGTE = data
-		case "errorCodeLT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeLT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeLT = data
-		case "errorCodeLTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeLTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeLTE = data
-		case "errorCodeContains":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeContains"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeContains = data
-		case "errorCodeHasPrefix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeHasPrefix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeHasPrefix = data
-		case "errorCodeHasSuffix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeHasSuffix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeHasSuffix = data
-		case "errorCodeIsNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeIsNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeIsNil = data
-		case "errorCodeNotNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNotNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeNotNil = data
-		case "errorCodeEqualFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeEqualFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeEqualFold = data
-		case "errorCodeContainsFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeContainsFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorCodeContainsFold = data
-		case "errorMessage":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessage"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessage = data
-		case "errorMessageNEQ":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNEQ"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageNEQ = data
-		case "errorMessageIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageIn = data
-		case "errorMessageNotIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNotIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageNotIn = data
-		case "errorMessageGT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageGT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageGT = data
-		case "errorMessageGTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageGTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageGTE = data
-		case "errorMessageLT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageLT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageLT = data
-		case "errorMessageLTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageLTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageLTE = data
-		case "errorMessageContains":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageContains"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageContains = data
-		case "errorMessageHasPrefix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageHasPrefix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageHasPrefix = data
-		case "errorMessageHasSuffix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageHasSuffix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageHasSuffix = data
-		case "errorMessageIsNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageIsNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageIsNil = data
-		case "errorMessageNotNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNotNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageNotNil = data
-		case "errorMessageEqualFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageEqualFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageEqualFold = data
-		case "errorMessageContainsFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageContainsFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ErrorMessageContainsFold = data
-		case "unifiedCode":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCode"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCode = data
-		case "unifiedCodeNEQ":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeNEQ"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeNEQ = data
-		case "unifiedCodeIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeIn = data
-		case "unifiedCodeNotIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeNotIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeNotIn = data
-		case "unifiedCodeGT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeGT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeGT = data
-		case "unifiedCodeGTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeGTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeGTE = data
-		case "unifiedCodeLT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeLT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeLT = data
-		case "unifiedCodeLTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeLTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeLTE = data
-		case "unifiedCodeContains":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeContains"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeContains = data
-		case "unifiedCodeHasPrefix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeHasPrefix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeHasPrefix = data
-		case "unifiedCodeHasSuffix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeHasSuffix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeHasSuffix = data
-		case "unifiedCodeIsNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeIsNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeIsNil = data
-		case "unifiedCodeNotNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeNotNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeNotNil = data
-		case "unifiedCodeEqualFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeEqualFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeEqualFold = data
-		case "unifiedCodeContainsFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeContainsFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedCodeContainsFold = data
-		case "unifiedMessage":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessage"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessage = data
-		case "unifiedMessageNEQ":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageNEQ"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageNEQ = data
-		case "unifiedMessageIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageIn = data
-		case "unifiedMessageNotIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageNotIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageNotIn = data
-		case "unifiedMessageGT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageGT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageGT = data
-		case "unifiedMessageGTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageGTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageGTE = data
-		case "unifiedMessageLT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageLT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageLT = data
-		case "unifiedMessageLTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageLTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageLTE = data
-		case "unifiedMessageContains":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageContains"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageContains = data
-		case "unifiedMessageHasPrefix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageHasPrefix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageHasPrefix = data
-		case "unifiedMessageHasSuffix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageHasSuffix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageHasSuffix = data
-		case "unifiedMessageIsNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageIsNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageIsNil = data
-		case "unifiedMessageNotNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageNotNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageNotNil = data
-		case "unifiedMessageEqualFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageEqualFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageEqualFold = data
-		case "unifiedMessageContainsFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageContainsFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.UnifiedMessageContainsFold = data
-		case "issuerErrorCode":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCode"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCode = data
-		case "issuerErrorCodeNEQ":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeNEQ"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeNEQ = data
-		case "issuerErrorCodeIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeIn = data
-		case "issuerErrorCodeNotIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeNotIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeNotIn = data
-		case "issuerErrorCodeGT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeGT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeGT = data
-		case "issuerErrorCodeGTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeGTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeGTE = data
-		case "issuerErrorCodeLT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeLT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeLT = data
-		case "issuerErrorCodeLTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeLTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeLTE = data
-		case "issuerErrorCodeContains":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeContains"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeContains = data
-		case "issuerErrorCodeHasPrefix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeHasPrefix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeHasPrefix = data
-		case "issuerErrorCodeHasSuffix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeHasSuffix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeHasSuffix = data
-		case "issuerErrorCodeIsNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeIsNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeIsNil = data
-		case "issuerErrorCodeNotNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeNotNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeNotNil = data
-		case "issuerErrorCodeEqualFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeEqualFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeEqualFold = data
-		case "issuerErrorCodeContainsFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeContainsFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorCodeContainsFold = data
-		case "issuerErrorMessage":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessage"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessage = data
-		case "issuerErrorMessageNEQ":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageNEQ"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageNEQ = data
-		case "issuerErrorMessageIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageIn = data
-		case "issuerErrorMessageNotIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageNotIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageNotIn = data
-		case "issuerErrorMessageGT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageGT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageGT = data
-		case "issuerErrorMessageGTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageGTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageGTE = data
-		case "issuerErrorMessageLT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageLT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageLT = data
-		case "issuerErrorMessageLTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageLTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageLTE = data
-		case "issuerErrorMessageContains":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageContains"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageContains = data
-		case "issuerErrorMessageHasPrefix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageHasPrefix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageHasPrefix = data
-		case "issuerErrorMessageHasSuffix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageHasSuffix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageHasSuffix = data
-		case "issuerErrorMessageIsNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageIsNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageIsNil = data
-		case "issuerErrorMessageNotNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageNotNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageNotNil = data
-		case "issuerErrorMessageEqualFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageEqualFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageEqualFold = data
-		case "issuerErrorMessageContainsFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageContainsFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.IssuerErrorMessageContainsFold = data
 		case "rawConnectorResponse":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rawConnectorResponse"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -69820,6 +69820,21 @@ func (ec *executionContext) _Capture(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "errorCode":
+			out.Values[i] = ec._Capture_errorCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "errorMessage":
+			out.Values[i] = ec._Capture_errorMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "errorReason":
+			out.Values[i] = ec._Capture_errorReason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "authorizedAttemptID":
 			out.Values[i] = ec._Capture_authorizedAttemptID(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -69852,21 +69867,6 @@ func (ec *executionContext) _Capture(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "connectorCaptureID":
 			out.Values[i] = ec._Capture_connectorCaptureID(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "errorCode":
-			out.Values[i] = ec._Capture_errorCode(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "errorMessage":
-			out.Values[i] = ec._Capture_errorMessage(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "errorReason":
-			out.Values[i] = ec._Capture_errorReason(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -71995,6 +71995,16 @@ func (ec *executionContext) _IncrementalAuthorization(ctx context.Context, sel a
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "errorCode":
+			out.Values[i] = ec._IncrementalAuthorization_errorCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "errorMessage":
+			out.Values[i] = ec._IncrementalAuthorization_errorMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "attemptID":
 			out.Values[i] = ec._IncrementalAuthorization_attemptID(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -72017,16 +72027,6 @@ func (ec *executionContext) _IncrementalAuthorization(ctx context.Context, sel a
 			}
 		case "connectorAuthorizationID":
 			out.Values[i] = ec._IncrementalAuthorization_connectorAuthorizationID(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "errorCode":
-			out.Values[i] = ec._IncrementalAuthorization_errorCode(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "errorMessage":
-			out.Values[i] = ec._IncrementalAuthorization_errorMessage(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -73710,6 +73710,41 @@ func (ec *executionContext) _PaymentAttempt(ctx context.Context, sel ast.Selecti
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "errorCode":
+			out.Values[i] = ec._PaymentAttempt_errorCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "errorMessage":
+			out.Values[i] = ec._PaymentAttempt_errorMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "errorReason":
+			out.Values[i] = ec._PaymentAttempt_errorReason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "unifiedCode":
+			out.Values[i] = ec._PaymentAttempt_unifiedCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "unifiedMessage":
+			out.Values[i] = ec._PaymentAttempt_unifiedMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "issuerErrorCode":
+			out.Values[i] = ec._PaymentAttempt_issuerErrorCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "issuerErrorMessage":
+			out.Values[i] = ec._PaymentAttempt_issuerErrorMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "status":
 			out.Values[i] = ec._PaymentAttempt_status(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -73822,41 +73857,6 @@ func (ec *executionContext) _PaymentAttempt(ctx context.Context, sel ast.Selecti
 			}
 		case "mandateID":
 			out.Values[i] = ec._PaymentAttempt_mandateID(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "errorCode":
-			out.Values[i] = ec._PaymentAttempt_errorCode(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "errorMessage":
-			out.Values[i] = ec._PaymentAttempt_errorMessage(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "errorReason":
-			out.Values[i] = ec._PaymentAttempt_errorReason(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "unifiedCode":
-			out.Values[i] = ec._PaymentAttempt_unifiedCode(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "unifiedMessage":
-			out.Values[i] = ec._PaymentAttempt_unifiedMessage(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "issuerErrorCode":
-			out.Values[i] = ec._PaymentAttempt_issuerErrorCode(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "issuerErrorMessage":
-			out.Values[i] = ec._PaymentAttempt_issuerErrorMessage(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -76559,13 +76559,43 @@ func (ec *executionContext) _Refund(ctx context.Context, sel ast.SelectionSet, o
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
-		case "refundID":
-			out.Values[i] = ec._Refund_refundID(ctx, field, obj)
+		case "paymentIntentID":
+			out.Values[i] = ec._Refund_paymentIntentID(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
-		case "paymentIntentID":
-			out.Values[i] = ec._Refund_paymentIntentID(ctx, field, obj)
+		case "errorCode":
+			out.Values[i] = ec._Refund_errorCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "errorMessage":
+			out.Values[i] = ec._Refund_errorMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "unifiedCode":
+			out.Values[i] = ec._Refund_unifiedCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "unifiedMessage":
+			out.Values[i] = ec._Refund_unifiedMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "issuerErrorCode":
+			out.Values[i] = ec._Refund_issuerErrorCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "issuerErrorMessage":
+			out.Values[i] = ec._Refund_issuerErrorMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "refundID":
+			out.Values[i] = ec._Refund_refundID(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -76621,36 +76651,6 @@ func (ec *executionContext) _Refund(ctx context.Context, sel ast.SelectionSet, o
 			}
 		case "metadata":
 			out.Values[i] = ec._Refund_metadata(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "errorCode":
-			out.Values[i] = ec._Refund_errorCode(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "errorMessage":
-			out.Values[i] = ec._Refund_errorMessage(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "unifiedCode":
-			out.Values[i] = ec._Refund_unifiedCode(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "unifiedMessage":
-			out.Values[i] = ec._Refund_unifiedMessage(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "issuerErrorCode":
-			out.Values[i] = ec._Refund_issuerErrorCode(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "issuerErrorMessage":
-			out.Values[i] = ec._Refund_issuerErrorMessage(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}

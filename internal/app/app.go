@@ -97,6 +97,10 @@ type Options struct {
 	// ExportBatch is how many payments an export reads at a time (0: the
 	// default); tests make it small to walk many batches.
 	ExportBatch int
+	// Now is the clock of the domain and of the embedded Redis's TTLs; nil
+	// is the wall clock. Tests move it forward past an expiry instead of
+	// sleeping.
+	Now func() time.Time
 }
 
 // Open starts everything but the listener. Every failure is one clear error.
@@ -122,6 +126,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 	if a.Redis, err = redisconn.Open(ctx, cfg.RedisURL, redisconn.Embedded{
 		SnapshotPath: filepath.Join(cfg.DataDir, "redis.snapshot"),
 		Transient:    redisstore.IsVaultKey,
+		Now:          opts.Now,
 	}); err != nil {
 		return nil, err
 	}
@@ -165,13 +170,16 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 // then the contexts, then the payment that calls them.
 func (a *App) wireDomain(box *secrets.Box, opts Options) {
 	db := txn.New(a.Store.Client, a.Store.Dialect)
+	if opts.Now != nil {
+		db.Now = func() time.Time { return opts.Now().UTC() }
+	}
 	db.UseConfigVersions(redisstore.NewConfigVersions(a.Redis.Client))
 	// a.Webhooks is set after this, before any request is served.
 	a.Events = events.New(events.Deps{DB: db, DeliveriesQueued: func() { a.Webhooks.Wake() }, PaymentChanged: a.Live.Changed})
 	a.Merchants = merchant.New(merchant.Deps{DB: db, Box: box, KeyCache: redisstore.NewKeyCache(a.Redis.Client)})
 	// The simulator keeps what it decided in Redis, as a real connector
 	// keeps its transactions: a crash here does not make it forget.
-	sandbox := &connector.Simulator{Ledger: redisstore.NewSimulatorLedger(a.Redis.Client)}
+	sandbox := &connector.Simulator{Ledger: redisstore.NewSimulatorLedger(a.Redis.Client), Now: opts.Now}
 	a.Connectors = connector.New(connector.Deps{DB: db, Box: box, Registry: connector.NewRegistry(sandbox)})
 	render := rest.Renderer{}
 	a.Customers = customer.New(customer.Deps{DB: db, Box: box, Vault: redisstore.NewVault(a.Redis.Client),

@@ -39,7 +39,7 @@ func checkoutSDKArchive(t *testing.T) string {
 		if testenv.InCI() {
 			t.Fatalf("the checkout SDK build is missing (%v): .ci/run sets SWITCHYARD_TEST_CHECKOUT_SDK", err)
 		}
-		t.Skipf("no checkout SDK build at %s (set SWITCHYARD_TEST_CHECKOUT_SDK); CI runs this test", path)
+		testenv.Skip(t, "no checkout SDK build", fmt.Sprintf("none at %s (set SWITCHYARD_TEST_CHECKOUT_SDK); CI runs this test", path))
 	}
 	return path
 }

@@ -48,6 +48,21 @@ type Embedded struct {
 	// Transient reports the keys never written to the snapshot (card data
 	// waiting in the vault stays in memory only).
 	Transient func(key string) bool
+	// Now is the clock TTLs run on; nil is the wall clock. Tests move it
+	// forward past a TTL instead of sleeping.
+	Now func() time.Time
+
+	// snapshotEvery is how often the snapshot is written; 0 is
+	// snapshotEvery. Tests shorten it.
+	snapshotEvery time.Duration
+}
+
+// now reads the clock.
+func (e Embedded) now() time.Time {
+	if e.Now != nil {
+		return e.Now()
+	}
+	return time.Now()
 }
 
 // Open connects to the Redis at rawURL, one server or a Redis Cluster (the
@@ -105,7 +120,7 @@ func openEmbedded(opts Embedded) (*Conn, error) {
 		if err != nil {
 			return nil, fmt.Errorf("embedded redis: %w", err)
 		}
-		if err := restore(server, s, time.Now()); err != nil {
+		if err := restore(server, s, opts.now()); err != nil {
 			return nil, fmt.Errorf("embedded redis: %w", err)
 		}
 	}
@@ -134,7 +149,11 @@ func openEmbedded(opts Embedded) (*Conn, error) {
 // snapshotLoop writes the snapshot every snapshotEvery while commands ran
 // since the last one, until Close.
 func (c *Conn) snapshotLoop() {
-	t := time.NewTicker(snapshotEvery)
+	every := c.opts.snapshotEvery
+	if every <= 0 {
+		every = snapshotEvery
+	}
+	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		select {
@@ -154,26 +173,28 @@ func (c *Conn) save(always bool) error {
 	if !always && n == c.saved {
 		return nil
 	}
-	if err := writeSnapshot(c.opts.SnapshotPath, take(c.server, time.Now(), c.opts.Transient)); err != nil {
+	if err := writeSnapshot(c.opts.SnapshotPath, take(c.server, c.opts.now(), c.opts.Transient)); err != nil {
 		return err
 	}
 	c.saved = n
 	return nil
 }
 
-// advanceClock moves the embedded server's clock forward with the wall clock
-// until Close.
+// advanceClock moves the embedded server's clock forward with the clock
+// (Embedded.Now) every tick until Close.
 func (c *Conn) advanceClock() {
 	t := time.NewTicker(tick)
 	defer t.Stop()
-	last := time.Now()
+	last := c.opts.now()
 	for {
 		select {
 		case <-c.stop:
 			return
-		case now := <-t.C:
-			c.server.FastForward(now.Sub(last))
-			last = now
+		case <-t.C:
+			if now := c.opts.now(); now.After(last) { // a wall clock set back waits
+				c.server.FastForward(now.Sub(last))
+				last = now
+			}
 		}
 	}
 }

@@ -7,15 +7,18 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 )
 
-func openSnapshotting(t *testing.T, path string) *Conn {
+// openSnapshotting opens an embedded Redis kept in path, on the clock now
+// (nil: the wall clock), writing its snapshot every 20 ms.
+func openSnapshotting(t *testing.T, path string, now func() time.Time) *Conn {
 	t.Helper()
-	c, err := Open(context.Background(), "", Embedded{SnapshotPath: path,
+	c, err := Open(context.Background(), "", Embedded{SnapshotPath: path, Now: now, snapshotEvery: 20 * time.Millisecond,
 		Transient: func(k string) bool { return strings.HasPrefix(k, "transient:") }})
 	if err != nil {
 		t.Fatal(err)
@@ -29,7 +32,9 @@ func openSnapshotting(t *testing.T, path string) *Conn {
 func TestEmbeddedSurvivesRestart(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "redis.snapshot")
-	c := openSnapshotting(t, path)
+	var ahead atomic.Int64
+	now := func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }
+	c := openSnapshotting(t, path, now)
 	rdb := c.Client
 	must := func(err error) {
 		t.Helper()
@@ -50,9 +55,9 @@ func TestEmbeddedSurvivesRestart(t *testing.T) {
 	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o600 {
 		t.Fatalf("snapshot %v, mode %v; want owner-only", err, info.Mode().Perm())
 	}
-	time.Sleep(time.Second) // "short" expires while the process is down
+	ahead.Store(int64(time.Second)) // "short" expires while the process is down
 
-	c = openSnapshotting(t, path)
+	c = openSnapshotting(t, path, now)
 	defer c.Close()
 	rdb = c.Client
 	if v, err := rdb.Get(ctx, "idem:{m1:k1}").Result(); err != nil || v != "\x00binary\xff" {
@@ -84,20 +89,32 @@ func TestEmbeddedSurvivesRestart(t *testing.T) {
 }
 
 // TestEmbeddedSnapshotWithoutClose: a process killed without closing loses
-// at most the last second: the snapshot written while it ran holds its keys.
+// at most the last snapshot interval (a second; 20 ms here): the snapshot
+// written while it ran holds its keys.
 func TestEmbeddedSnapshotWithoutClose(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "redis.snapshot")
-	c := openSnapshotting(t, path)
+	c := openSnapshotting(t, path, nil)
 	defer c.Close()
 	if err := c.Client.Set(ctx, "idem:{m1:k2}", "stored", time.Hour).Err(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(snapshotEvery + 500*time.Millisecond)
-	other := openSnapshotting(t, path) // what a restart after kill -9 reads
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		s, err := readSnapshot(path) // what a restart after kill -9 reads
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Keys) == 1 && s.Keys[0].Key == "idem:{m1:k2}" && string(s.Keys[0].Str) == "stored" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("10 s on, the snapshot holds %+v", s.Keys)
+		}
+	}
+	other := openSnapshotting(t, path, nil) // the restart
 	defer other.Close()
 	if v, err := other.Client.Get(ctx, "idem:{m1:k2}").Result(); err != nil || v != "stored" {
-		t.Fatalf("after a second, the snapshot holds %q (%v)", v, err)
+		t.Fatalf("after the restart: %q (%v)", v, err)
 	}
 }
 

@@ -33,7 +33,7 @@ func Chromium(t testing.TB) string {
 	if InCI() {
 		t.Fatal("no Chromium on the PATH: .ci/run installs Debian's chromium (apt-get install -y chromium)")
 	}
-	t.Skip("no Chromium on the PATH (apt-get install -y chromium, or set SWITCHYARD_TEST_CHROMIUM); CI runs this test")
+	Skip(t, "no Chromium", "none on the PATH (apt-get install -y chromium, or set SWITCHYARD_TEST_CHROMIUM); CI runs this test")
 	return ""
 }
 

@@ -94,7 +94,7 @@ func NewCluster(t *testing.T, extra map[string]string) *Cluster {
 	dbURL := MySQLURL(t)
 	redisURL := RedisURL(t)
 	if redisURL == "" {
-		t.Skipf("%s not set: process test skipped outside CI", EnvRedisURL)
+		Skip(t, "no "+EnvRedisURL, "process test skipped outside CI")
 	}
 	c := &Cluster{t: t, bin: SwitchyardBinary(t), Env: map[string]string{
 		"SWITCHYARD_DATABASE_URL":  dbURL,

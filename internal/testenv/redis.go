@@ -103,7 +103,7 @@ func StartRedis(t testing.TB) *PrivateRedis {
 		if InCI() {
 			t.Fatalf("redis-server not found: %v", err)
 		}
-		t.Skipf("redis-server not found: %v", err)
+		Skip(t, "no redis-server", err.Error())
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -18,15 +18,18 @@ import (
 // use. So each test process takes a logical database of its own (Main),
 // one that is empty or was a test process's before, and empties it when the
 // process ends: the suite leaves no key behind, and never touches a
-// database it did not make.
+// database it did not make. A process that dies first (a panic, a timeout,
+// ^C) stops renewing its lease, and the next test process to start empties
+// its database.
 const (
 	// redisOwnerKey marks a database as the tests': it may be emptied.
 	redisOwnerKey = "switchyard-test:owner"
-	// redisLeaseKey is held by the test process using the database; it
-	// expires, so the database of a process that died is taken again.
-	redisLeaseKey = "switchyard-test:lease"
-	redisLeaseTTL = 2 * time.Hour
-	redisDBs      = 16 // Redis's default number of databases
+	// redisLeaseKey is held by the test process using the database, which
+	// renews it every redisLeaseRenew; it expires when the process is gone.
+	redisLeaseKey   = "switchyard-test:lease"
+	redisLeaseTTL   = 2 * time.Minute
+	redisLeaseRenew = 20 * time.Second
+	redisDBs        = 16 // Redis's default number of databases
 )
 
 var testRedis struct {
@@ -35,16 +38,21 @@ var testRedis struct {
 	url       string // the leased database's URL, or the variable's
 	db        *redis.Client
 	err       error
+	stopRenew func() // ends the lease's renewal
 }
 
-// Main runs a package's tests and then empties the Redis database they
-// used and removes the binary SwitchyardBinary built. Every package whose
-// tests use the test Redis calls it from TestMain:
+// Main runs a package's tests, then empties the Redis database they used,
+// removes the binary SwitchyardBinary built and names the tests Skip
+// skipped. Every package whose tests use the test Redis or Skip calls it
+// from TestMain:
 //
 //	func TestMain(m *testing.M) { testenv.Main(m) }
 func Main(m *testing.M) {
 	testRedis.installed = true
 	code := m.Run()
+	if testRedis.stopRenew != nil {
+		testRedis.stopRenew()
+	}
 	if db := testRedis.db; db != nil {
 		ctx := context.Background()
 		if err := db.FlushDB(ctx).Err(); err != nil {
@@ -53,6 +61,7 @@ func Main(m *testing.M) {
 		_ = db.Close()
 	}
 	RemoveBinary()
+	reportSkips()
 	os.Exit(code)
 }
 
@@ -71,7 +80,12 @@ func RedisURL(t testing.TB) string {
 	if !testRedis.installed {
 		t.Fatalf("this package's tests use the test Redis: its TestMain must call testenv.Main, which empties the database they used")
 	}
-	testRedis.once.Do(func() { testRedis.url, testRedis.db, testRedis.err = leaseRedisDB(base) })
+	testRedis.once.Do(func() {
+		testRedis.url, testRedis.db, testRedis.err = leaseRedisDB(base)
+		if testRedis.db != nil {
+			testRedis.stopRenew = renewLease(testRedis.db)
+		}
+	})
 	if testRedis.err != nil {
 		t.Fatalf("test Redis: %v", testRedis.err)
 	}
@@ -79,7 +93,8 @@ func RedisURL(t testing.TB) string {
 }
 
 // leaseRedisDB takes a database other than base's that is empty or the
-// tests' with no live holder, emptied, and returns its URL.
+// tests' with no live holder, emptied, and returns its URL. On the way it
+// empties every other database a dead test process left.
 func leaseRedisDB(base string) (string, *redis.Client, error) {
 	u, err := url.Parse(base)
 	if err != nil {
@@ -95,6 +110,7 @@ func leaseRedisDB(base string) (string, *redis.Client, error) {
 	ctx := context.Background()
 	token := fmt.Sprintf("%d@%s", os.Getpid(), time.Now().Format(time.RFC3339Nano))
 	for range 60 { // every database busy: wait for one, a minute at most
+		var taken *redis.Client
 		for n := range redisDBs {
 			if n == opts.DB {
 				continue
@@ -102,14 +118,27 @@ func leaseRedisDB(base string) (string, *redis.Client, error) {
 			o := *opts
 			o.DB = n
 			db := redis.NewClient(&o)
-			if ok, err := takeRedisDB(ctx, db, token); err != nil {
+			ok, err := takeRedisDB(ctx, db, token)
+			if err == nil && ok && taken != nil {
+				err = db.FlushDB(ctx).Err() // a dead process's, swept: lease and all
+			}
+			if err != nil {
 				_ = db.Close()
+				if taken != nil {
+					_ = taken.FlushDB(ctx).Err()
+					_ = taken.Close()
+				}
 				return "", nil, err
-			} else if ok {
+			}
+			if ok && taken == nil {
+				taken = db
 				u.Path = "/" + strconv.Itoa(n)
-				return u.String(), db, nil
+				continue
 			}
 			_ = db.Close()
+		}
+		if taken != nil {
+			return u.String(), taken, nil
 		}
 		time.Sleep(time.Second)
 	}
@@ -141,4 +170,23 @@ func takeRedisDB(ctx context.Context, db *redis.Client, token string) (bool, err
 	pipe.Set(ctx, redisOwnerKey, "switchyard tests", 0)
 	_, err = pipe.Exec(ctx)
 	return err == nil, err
+}
+
+// renewLease keeps db's lease alive until the returned function is called.
+func renewLease(db *redis.Client) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(redisLeaseRenew)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				_ = db.Expire(context.Background(), redisLeaseKey, redisLeaseTTL).Err()
+			}
+		}
+	})
+	return func() { close(done); wg.Wait() }
 }

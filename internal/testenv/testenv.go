@@ -4,7 +4,9 @@
 // database of the test process's own, emptied when it ends: Main), else an
 // in-process one; and the Redis Cluster of SWITCHYARD_TEST_REDIS_CLUSTER
 // for the tests that need one. With CI=true a missing variable fails the
-// test instead of quietly falling back, so integration tests never skip in CI.
+// test instead of quietly falling back, so integration tests never skip in CI;
+// elsewhere Skip skips them and Main names them in a line go test shows. A
+// Server runs on a Clock the test moves forward instead of sleeping.
 package testenv
 
 import (
@@ -57,7 +59,7 @@ func required(t testing.TB, name, skipped string) string {
 		if InCI() {
 			t.Fatalf("%s must be set in CI", name)
 		}
-		t.Skipf("%s not set: %s", name, skipped)
+		Skip(t, "no "+name, skipped)
 	}
 	return v
 }
@@ -157,6 +159,10 @@ func Config(t testing.TB, db config.Database) *config.Config {
 type Server struct {
 	*app.App
 	URL string
+	// Clock is the app's clock (app.Options.Now): the wall clock until
+	// the test advances it. Nil when the test gave the app a clock of its
+	// own.
+	Clock *Clock
 }
 
 // NewServer opens an app on db (bootstrapping the demo merchant) and serves it.
@@ -198,6 +204,11 @@ func serve(t testing.TB, srv *httptest.Server, cfg *config.Config, log *slog.Log
 	// The server's address is known before the app opens, so the links it
 	// hands out (3-D Secure pages) point at it.
 	cfg.PublicURL = "http://" + srv.Listener.Addr().String()
+	var clock *Clock
+	if opts.Now == nil {
+		clock = &Clock{}
+		opts.Now = clock.Now
+	}
 	a, err := app.Open(context.Background(), cfg, log, opts)
 	if err != nil {
 		srv.Close()
@@ -209,7 +220,7 @@ func serve(t testing.TB, srv *httptest.Server, cfg *config.Config, log *slog.Log
 		srv.Close()
 		a.Close()
 	})
-	return &Server{App: a, URL: srv.URL}
+	return &Server{App: a, URL: srv.URL, Clock: clock}
 }
 
 // BaselineDB opens a MariaDB database (its DSN as MySQLDatabase gives it)

@@ -202,8 +202,8 @@ func TestParseSandboxFailures(t *testing.T) {
 	} {
 		_, err := parse(js)
 		e, ok := errs.As(err)
-		if !ok || e.Code != "IR_07" || e.Field != field {
-			t.Errorf("%s: %v, want IR_07 on %s", js, err, field)
+		if !ok || !errors.Is(err, errs.ErrInvalidValue) || e.Field != field {
+			t.Errorf("%s: %v, want %s on %s", js, err, errs.ErrInvalidValue, field)
 		}
 	}
 }

@@ -1,7 +1,11 @@
-// Package errs owns the domain error: what went wrong (its Kind), and the
-// Hyperswitch code, type and message a caller sees. Every domain package
-// returns *Error values built here; the front doors (rest/, graph/) map a
-// Kind onto their wire in one place each (internal/httperr).
+// Package errs owns the domain error. The domain says what went wrong by
+// naming a Failure of the catalogue (failures.go: ErrClientSecretExpired,
+// ErrRefundExceedsCaptured, …) and tests errors with errors.Is against
+// those values, never against a wire code. How a failure is shown, its
+// Hyperswitch code, error type, kind (which internal/httperr turns into an
+// HTTP status) and standard message, is one table, hyperswitch.go, the
+// only place a Hyperswitch code is written; an Error carries them so the
+// front doors (rest/, graph/) render it and logs show it.
 //
 // It must not know any transport: no HTTP statuses, no GraphQL. It imports
 // nothing of Switchyard's, so every other package may import it.
@@ -66,12 +70,16 @@ func KindNamed(name string) (Kind, bool) {
 	return 0, false
 }
 
-// Error is a domain error carrying the Hyperswitch error code and type that
-// the front doors put on the wire.
+// Error is a domain error: the Failure it is an instance of, with its own
+// message, field and cause, and the Hyperswitch code and type the
+// catalogue gives that failure, which the front doors put on the wire.
 type Error struct {
-	Kind    Kind
-	Type    string // invalid_request, api, connector, blocked
-	Code    string // e.g. IR_06, HE_02
+	Kind Kind
+	// Type and Code are the wire's error type and Hyperswitch code,
+	// copied from the catalogue (hyperswitch.go) when the error is made;
+	// the domain never sets or compares them.
+	Type    string
+	Code    string
 	Message string
 	// Field names the offending request field, when there is one.
 	Field string
@@ -80,6 +88,8 @@ type Error struct {
 	// RetryAfter, when set, is how soon a refused caller may try again;
 	// the front doors send it as Retry-After.
 	RetryAfter time.Duration
+	// failure is what went wrong; errors.Is(e, ErrX) asks it.
+	failure *Failure
 }
 
 func (e *Error) Error() string {
@@ -91,9 +101,22 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Cause }
 
+// Is reports whether e is an instance of target, a Failure of the
+// catalogue (or of one of the failures target refines).
+func (e *Error) Is(target error) bool {
+	f, ok := target.(*Failure)
+	return ok && e.failure.isCaseOf(f)
+}
+
 // WithField returns e naming field as the member at fault.
 func (e *Error) WithField(field string) *Error {
 	e.Field = field
+	return e
+}
+
+// WithCause returns e keeping cause for the logs.
+func (e *Error) WithCause(cause error) *Error {
+	e.Cause = cause
 	return e
 }
 
@@ -112,125 +135,118 @@ func (e *Error) RetryAfterSeconds() int {
 	return int((e.RetryAfter + time.Second - 1) / time.Second)
 }
 
-// As returns the domain error in err's chain, if any.
+// As returns the domain error in err's chain, if any. A bare Failure
+// returned as an error is that failure with its standard message.
 func As(err error) (*Error, bool) {
 	var e *Error
-	ok := errors.As(err, &e)
-	return e, ok
+	if errors.As(err, &e) {
+		return e, true
+	}
+	var f *Failure
+	if errors.As(err, &f) {
+		return f.New(), true
+	}
+	return nil, false
 }
 
 // New is an invalid_request error of kind with a Hyperswitch code.
+//
+// Deprecated: name a Failure of the catalogue instead (ErrX.New, ErrX.Newf,
+// or a constructor below), so that the code comes from hyperswitch.go and
+// callers can test the error with errors.Is. New stays only until the
+// last payments/ files are converted.
 func New(kind Kind, code, format string, args ...any) *Error {
 	return &Error{Kind: kind, Type: "invalid_request", Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// Unauthorized is IR_01: no key, or a key that is unknown, revoked or expired.
-func Unauthorized() *Error {
-	return New(KindUnauthenticated, "IR_01", "API key not provided or invalid API key used")
-}
+// Unauthorized: no key, or a key that is unknown, revoked or expired.
+func Unauthorized() *Error { return ErrUnauthorized.New() }
 
-// NotFound is HE_02 for a resource the caller cannot see (foreign
-// ids included).
+// NotFound is a resource the caller cannot see (foreign ids included).
 func NotFound(resource string) *Error {
-	return New(KindNotFound, "HE_02", "%s does not exist in our records", resource)
+	return ErrNotFound.Newf("%s does not exist in our records", resource)
 }
 
-// What an error is, for the domain's own decisions: callers test these
-// causes (errors.Is), never the wire code an error will be shown with.
+// What an error is caused by, for the domain's own decisions: callers test
+// these causes (errors.Is), never the wire code an error will be shown with.
 var (
 	// ErrUniqueKey is the cause of a write a unique key refused
 	// (txn.Error), which a caller may answer in its own words.
 	ErrUniqueKey = errors.New("a unique key refused the row")
-	// ErrCaptureDeclined is the cause of a capture the connector declined,
-	// once the failed capture is recorded on the payment.
-	ErrCaptureDeclined = errors.New("the connector declined the capture")
 )
 
-// Duplicate is HE_01.
+// Duplicate is a row that already exists, in the caller's words.
 func Duplicate(format string, args ...any) *Error {
-	return New(KindInvalid, "HE_01", format, args...)
+	return ErrDuplicate.Newf(format, args...)
 }
 
-// MissingField is IR_04.
+// MissingField names a required member the request lacks.
 func MissingField(field string) *Error {
-	return New(KindInvalid, "IR_04", "Missing required param: %s", field).WithField(field)
+	return ErrMissingField.Detailf("%s", field).WithField(field)
 }
 
-// InvalidValue is IR_07 naming the field and saying what is wrong with it.
+// InvalidValue names the field and says what is wrong with it.
 func InvalidValue(field, format string, args ...any) *Error {
-	return New(KindInvalid, "IR_07", "Invalid value provided: %s: %s", field, fmt.Sprintf(format, args...)).WithField(field)
+	return ErrInvalidValue.Detailf("%s: %s", field, fmt.Sprintf(format, args...)).WithField(field)
 }
 
-// InvalidRequest is IR_06 for a body that cannot be read as the
-// operation's request: malformed JSON, a wrong type, an unknown field.
+// InvalidRequest is a body that cannot be read as the operation's
+// request: malformed JSON, a wrong type, an unknown field.
 func InvalidRequest(format string, args ...any) *Error {
-	return New(KindInvalid, "IR_06", format, args...)
+	return ErrInvalidRequest.Newf(format, args...)
 }
 
-// InvalidRequestData is Hyperswitch's InvalidRequestData: IR_06 with
-// status 422, for a request that reads but cannot be done as given.
+// InvalidRequestData is a request that reads but cannot be done as given.
 func InvalidRequestData(format string, args ...any) *Error {
-	return New(KindUnprocessable, "IR_06", format, args...)
+	return ErrInvalidRequestData.Newf(format, args...)
 }
 
-// BodyTooLarge is returned for a body over the size limit.
+// BodyTooLarge is a body over the size limit.
 func BodyTooLarge(limit int64) *Error {
-	return New(KindTooLarge, "IR_06", "The request body is larger than the limit of %d bytes", limit)
+	return ErrBodyTooLarge.Newf("The request body is larger than the limit of %d bytes", limit)
 }
 
-// MethodNotAllowed is IR_03.
-func MethodNotAllowed() *Error {
-	return New(KindMethodNotAllowed, "IR_03", "The HTTP method is not applicable for this API")
-}
+// MethodNotAllowed: the route exists with another method.
+func MethodNotAllowed() *Error { return ErrMethodNotAllowed.New() }
 
-// Forbidden is IR_22: the key is valid but may not use this operation
-// (a merchant key on an admin-only route).
+// Forbidden: the key is valid but may not use this operation (a merchant
+// key on an admin-only route).
 func Forbidden(resource string) *Error {
-	return New(KindForbidden, "IR_22", "Access forbidden. Not authorized to access this resource %s", resource)
+	return ErrForbidden.Newf("Access forbidden. Not authorized to access this resource %s", resource)
 }
 
-// Internal is HE_00; the cause is logged, never shown.
-func Internal(cause error) *Error {
-	return &Error{Kind: KindInternal, Type: "api", Code: "HE_00", Message: "Something went wrong", Cause: cause}
-}
+// Internal is a fault of ours; the cause is logged, never shown.
+func Internal(cause error) *Error { return ErrInternal.New().WithCause(cause) }
 
 // Unavailable is returned when a dependency (Redis, the database) is
 // down and the call must change nothing.
 func Unavailable(component string) *Error {
-	return &Error{Kind: KindUnavailable, Type: "api", Code: "HE_00",
-		Message: component + " is unavailable; nothing was changed, retry later"}
+	return ErrUnavailable.Newf("%s is unavailable; nothing was changed, retry later", component)
 }
 
-// UnrecognizedURL is IR_02: no route matches.
-func UnrecognizedURL() *Error {
-	return New(KindNotFound, "IR_02", "Unrecognized request URL")
-}
+// UnrecognizedURL: no route matches.
+func UnrecognizedURL() *Error { return ErrUnrecognizedURL.New() }
 
-// PreconditionFailed is IR_16: the request is well formed, but the
-// resource's current state does not allow it (deleting a default profile).
+// PreconditionFailed: the request is well formed, but the resource's
+// current state does not allow it (deleting a default profile).
 func PreconditionFailed(format string, args ...any) *Error {
-	return New(KindInvalid, "IR_16", format, args...)
+	return ErrPreconditionFailed.Newf(format, args...)
 }
 
-// IdempotencyMismatch is IR_06 of KindUnprocessable: the Idempotency-Key
-// was already used with a different request (another method, path or
-// body). The IETF httpapi draft answers 422; Hyperswitch's IR_06
-// (InvalidRequestData) is its 422.
+// IdempotencyMismatch: the Idempotency-Key was already used with a
+// different request (another method, path or body).
 func IdempotencyMismatch() *Error {
-	return New(KindUnprocessable, "IR_06", "Idempotency-Key was already used with a different request").
-		WithField("Idempotency-Key")
+	return ErrIdempotencyMismatch.New().WithField("Idempotency-Key")
 }
 
-// IdempotencyInFlight is IR_16 (PreconditionFailed) of KindConflict: a
-// request with this Idempotency-Key is still being processed. Retry once
-// it has finished, and the stored response is replayed.
+// IdempotencyInFlight: a request with this Idempotency-Key is still being
+// processed. Retry once it has finished, and the stored response is
+// replayed.
 func IdempotencyInFlight() *Error {
-	return New(KindConflict, "IR_16", "A request with this Idempotency-Key is still being processed; retry after it completes").
-		WithField("Idempotency-Key")
+	return ErrIdempotencyInFlight.New().WithField("Idempotency-Key")
 }
 
-// ProfileNotFound is Hyperswitch's ProfileNotFound (HE_02); a profile of
-// another merchant is not found either.
+// ProfileNotFound: a profile of another merchant is not found either.
 func ProfileNotFound(id string) *Error {
-	return New(KindNotFound, "HE_02", "Business profile with the given id %s does not exist", id)
+	return ErrProfileNotFound.Newf("Business profile with the given id %s does not exist", id)
 }

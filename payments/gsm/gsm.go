@@ -157,15 +157,15 @@ func (in *RuleInput) check() error {
 	return nil
 }
 
-// errRuleNotFound and errRuleExists are Hyperswitch's answers for a key
-// without a rule and a key stored twice (GenericNotFoundError IR_37,
-// GenericDuplicateError IR_38, with its words).
+// errRuleNotFound and errRuleExists are the answers for a key without a
+// rule and a key stored twice (Hyperswitch's GenericNotFoundError and
+// GenericDuplicateError, with its words).
 func errRuleNotFound() *errs.Error {
-	return errs.New(errs.KindNotFound, "IR_37", "GSM with given key does not exist in our records")
+	return errs.ErrGSMRuleNotFound.New()
 }
 
 func errRuleExists() *errs.Error {
-	return errs.New(errs.KindInvalid, "IR_38", "GSM with given key already exists in our records")
+	return errs.ErrGSMRuleExists.New()
 }
 
 // Create stores a rule; one with the same key already stored is refused.

@@ -42,7 +42,7 @@ var commonPasswords = func() map[string]bool {
 // local part.
 func checkPassword(password, email string) error {
 	bad := func(format string, args ...any) error {
-		return errs.New(errs.KindInvalid, "UR_09", "Invalid password: "+format, args...).WithField("password")
+		return errs.ErrInvalidPassword.Detailf(format, args...).WithField("password")
 	}
 	switch n := utf8.RuneCountInString(password); {
 	case n < minPasswordLen:
@@ -73,7 +73,7 @@ func checkPassword(password, email string) error {
 func normalizeEmail(email string) (given, key string, err error) {
 	given = strings.TrimSpace(email)
 	bad := func(why string) error {
-		return errs.New(errs.KindInvalid, "UR_07", "Invalid email: %s", why).WithField("email")
+		return errs.ErrInvalidEmail.Detailf("%s", why).WithField("email")
 	}
 	if given == "" {
 		return "", "", errs.MissingField("email")

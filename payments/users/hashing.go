@@ -15,7 +15,7 @@ import (
 // took the process from 82 MB to 2 GB, and a hundred sign-ins after them to
 // 3.7 GB, kept for minutes (Go returns freed memory to the system slowly).
 // A computation takes one of a few slots first; past a bounded wait the
-// request is refused with nothing done (RL_02, 503, Retry-After).
+// request is refused with nothing done (errs.ErrHashingBusy, with Retry-After).
 
 // hashMemoryBudget is the memory the slots may hold at once by default:
 // three computations.
@@ -102,7 +102,5 @@ func (s *Service) Hashing() HashingStats {
 // errBusy refuses a request whose password could not be hashed in time:
 // nothing was done, and the caller may try again in a moment.
 func errBusy() *errs.Error {
-	e := errs.New(errs.KindUnavailable, "RL_02", "Too many sign-ins and sign-ups at once; try again in a moment")
-	e.Type = "api" // the server's state, not the request's fault
-	return e.WithRetryAfter(time.Second)
+	return errs.ErrHashingBusy.New().WithRetryAfter(time.Second)
 }

@@ -2,6 +2,7 @@ package users
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -21,8 +22,8 @@ func TestHashGate(t *testing.T) {
 	ran := false
 	err := g.run(context.Background(), func() { ran = true })
 	e, ok := errs.As(err)
-	if !ok || e.Code != "RL_02" || e.Kind != errs.KindUnavailable || e.RetryAfterSeconds() != 1 || ran {
-		t.Fatalf("with the one slot taken: %v (ran %v), want RL_02 with Retry-After 1", err, ran)
+	if !ok || !errors.Is(err, errs.ErrHashingBusy) || e.Kind != errs.KindUnavailable || e.RetryAfterSeconds() != 1 || ran {
+		t.Fatalf("with the one slot taken: %v (ran %v), want %s with Retry-After 1", err, ran, errs.ErrHashingBusy)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

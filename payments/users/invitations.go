@@ -64,7 +64,7 @@ func (s *Service) Invite(ctx context.Context, email string, role Role) (*Invited
 			return nil, errs.Internal(err)
 		}
 		if member {
-			return nil, errs.New(errs.KindInvalid, "UR_03", "This user is a member of the merchant already").WithField("email")
+			return nil, errs.ErrAlreadyMember.New().WithField("email")
 		}
 	} else if !ent.IsNotFound(err) {
 		return nil, errs.Internal(err)
@@ -123,7 +123,7 @@ func article(word string) string {
 }
 
 // PendingInvitation reads the invitation token names, as acceptInvitation
-// would take it (an unknown, used or expired link is UR_04, as there), with
+// would take it (an unknown, used or expired link is errs.ErrLinkInvalid, as there), with
 // its merchant's name and whether its email already has a user (who
 // accepts with their password rather than choosing one).
 func (s *Service) PendingInvitation(ctx context.Context, token string) (*ent.Invitation, string, bool, error) {
@@ -250,6 +250,5 @@ func (s *Service) requireNoAdmin(ctx context.Context, tx *ent.Tx) error {
 }
 
 func errBootstrapOnly() *errs.Error {
-	return errs.New(errs.KindForbidden, "IR_22",
-		"Access forbidden: the admin key only invites the first admin of a merchant that has none; its admins invite the others")
+	return errs.ErrAdminKeyBootstrapOnly.New()
 }

@@ -160,7 +160,7 @@ type Policy struct {
 	SlowStep, SlowMax                time.Duration
 	// HashSlots is how many password hashes (19 MiB each) are computed at
 	// once, 0 for DefaultHashSlots; a request waits at most HashWait
-	// (0: DefaultHashWait) for one, then is refused (RL_02).
+	// (0: DefaultHashWait) for one, then is refused (errs.ErrHashingBusy).
 	HashSlots int
 	HashWait  time.Duration
 }
@@ -205,37 +205,38 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// User errors, with Hyperswitch's user codes.
+// User errors: failures of the errs catalogue (errs/hyperswitch.go gives
+// their Hyperswitch user codes).
 
 // errBadCredentials is the one answer to an unknown email and a wrong
 // password.
 func errBadCredentials() *errs.Error {
-	return errs.New(errs.KindUnauthenticated, "UR_01", "Incorrect email or password")
+	return errs.ErrBadCredentials.New()
 }
 
 func errUserExists() *errs.Error {
-	return errs.New(errs.KindInvalid, "UR_03", "An account already exists with this email").WithField("email")
+	return errs.ErrUserExists.New().WithField("email")
 }
 
 func errLinkInvalid() *errs.Error {
-	return errs.New(errs.KindInvalid, "UR_04", "Invalid or expired link").WithField("token")
+	return errs.ErrLinkInvalid.New().WithField("token")
 }
 
 func errTooMany() *errs.Error {
-	return errs.New(errs.KindTooManyRequests, "RL_01", "Too many failed sign-ins; try again later")
+	return errs.ErrSignInLocked.New()
 }
 
 func errNoSession() *errs.Error {
-	return errs.New(errs.KindForbidden, "IR_22", "Access forbidden: this operation needs a signed-in dashboard user (Authorization: Bearer <session token>)")
+	return errs.ErrSessionRequired.New()
 }
 
 func errLastAdmin() *errs.Error {
-	return errs.New(errs.KindInvalid, "UR_24", "A merchant must keep at least one admin").WithField("userID")
+	return errs.ErrLastAdmin.New().WithField("userID")
 }
 
 // ErrNotAllowed is the answer to a user whose role may not run an operation.
 func ErrNotAllowed(role Role, operation string) *errs.Error {
-	return errs.New(errs.KindForbidden, "IR_22", "Access forbidden: the %s role may not run %s", role, operation)
+	return errs.ErrForbiddenRole.Newf("Access forbidden: the %s role may not run %s", role, operation)
 }
 
 // ErrKeyNotAllowed is the answer to an API key on an operation that needs
@@ -243,10 +244,10 @@ func ErrNotAllowed(role Role, operation string) *errs.Error {
 // secret key is a program's, not a person's.
 func ErrKeyNotAllowed(operation string, adminKey bool) *errs.Error {
 	if adminKey {
-		return errs.New(errs.KindForbidden, "IR_22",
+		return errs.ErrSessionRequired.Newf(
 			"Access forbidden: a merchant's secret API key may not run %s; it needs a signed-in user's session or the admin key", operation)
 	}
-	return errs.New(errs.KindForbidden, "IR_22",
+	return errs.ErrSessionRequired.Newf(
 		"Access forbidden: an API key may not run %s; it needs a signed-in user's session", operation)
 }
 

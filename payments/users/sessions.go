@@ -86,7 +86,7 @@ func (s *Service) expiry(now time.Time, rec sessionRecord) time.Time {
 // removed or a role changed since ends the session (the membership's id or
 // generation differs), on the next request and on every process; the user
 // signs in again for the new role. Each request extends the session's idle
-// time. An unknown, ended or signed-out token is IR_01.
+// time. An unknown, ended or signed-out token is errs.ErrUnauthorized.
 func (s *Service) Authenticate(ctx context.Context, token string) (tenancy.Principal, error) {
 	if !strings.HasPrefix(token, SessionTokenPrefix) {
 		return tenancy.Principal{}, errs.Unauthorized()

@@ -68,7 +68,7 @@ func (s *Service) failureKeys(emailKey, clientAddr string) []string {
 
 // throttle decides from the counts this attempt's increment returned: it
 // waits before an attempt whose email or address failed often lately, and
-// refuses one that failed too often (RL_01, retry when the window ends).
+// refuses one that failed too often (errs.ErrSignInLocked, retry when the window ends).
 func (s *Service) throttle(ctx context.Context, counts []int64, left []time.Duration) error {
 	p := s.policy
 	// The attempts before this one, in flight or failed.

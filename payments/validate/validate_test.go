@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -10,28 +11,28 @@ import (
 
 func ptr[T any](v T) *T { return &v }
 
-// check asserts err is nil (code "") or the domain error code on field.
-func check(t *testing.T, err error, code, field string) {
+// check asserts err is nil (want nil) or the failure want on field.
+func check(t *testing.T, err error, want *errs.Failure, field string) {
 	t.Helper()
-	if code == "" {
+	if want == nil {
 		if err != nil {
 			t.Fatalf("want valid, got %v", err)
 		}
 		return
 	}
 	e, ok := errs.As(err)
-	if !ok || e.Code != code || e.Field != field || e.Kind != errs.KindInvalid {
-		t.Fatalf("got %v, want %s on %q", err, code, field)
+	if !ok || !errors.Is(err, want) || e.Field != field || e.Kind != errs.KindInvalid {
+		t.Fatalf("got %v, want %s on %q", err, want, field)
 	}
 }
 
 func TestEnum(t *testing.T) {
 	small := NewEnum("Color", "red", "green")
-	check(t, small.Check("color", "red"), "", "")
-	check(t, small.Required("color", ""), "IR_04", "color")
-	check(t, small.Optional("color", nil), "", "")
+	check(t, small.Check("color", "red"), nil, "")
+	check(t, small.Required("color", ""), errs.ErrMissingField, "color")
+	check(t, small.Optional("color", nil), nil, "")
 	err := small.Check("color", "blue")
-	check(t, err, "IR_07", "color")
+	check(t, err, errs.ErrInvalidValue, "color")
 	if !strings.Contains(err.Error(), "expected one of red, green") {
 		t.Errorf("a short set is listed: %v", err)
 	}
@@ -61,20 +62,20 @@ func TestPath(t *testing.T) {
 func TestPageLimit(t *testing.T) {
 	for _, c := range []struct {
 		limit, want int
-		code        string
+		failure     *errs.Failure
 	}{
-		{0, DefaultListLimit, ""}, {1, 1, ""}, {MaxListLimit, MaxListLimit, ""},
-		{MaxListLimit + 1, 0, "IR_07"}, {-1, 0, "IR_07"},
+		{0, DefaultListLimit, nil}, {1, 1, nil}, {MaxListLimit, MaxListLimit, nil},
+		{MaxListLimit + 1, 0, errs.ErrInvalidValue}, {-1, 0, errs.ErrInvalidValue},
 	} {
 		limit := c.limit
 		err := PageLimit(&limit)
-		check(t, err, c.code, map[bool]string{true: "", false: "limit"}[c.code == ""])
-		if c.code == "" && limit != c.want {
+		check(t, err, c.failure, map[bool]string{true: "", false: "limit"}[c.failure == nil])
+		if c.failure == nil && limit != c.want {
 			t.Errorf("PageLimit(%d) = %d, want %d", c.limit, limit, c.want)
 		}
 	}
-	check(t, Offset(0), "", "")
-	check(t, Offset(-1), "IR_07", "offset")
+	check(t, Offset(0), nil, "")
+	check(t, Offset(-1), errs.ErrInvalidValue, "offset")
 }
 
 func TestFields(t *testing.T) {
@@ -82,29 +83,29 @@ func TestFields(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		err   error
-		code  string
+		want  *errs.Failure
 		field string
 	}{
-		{"url https", AbsoluteHTTPURL("return_url", "https://example.com/back", 255), "", ""},
-		{"url relative", AbsoluteHTTPURL("return_url", "/back", 255), "IR_07", "return_url"},
-		{"url ftp", AbsoluteHTTPURL("return_url", "ftp://example.com", 255), "IR_07", "return_url"},
-		{"url too long", AbsoluteHTTPURL("return_url", "https://example.com/"+long, 30), "IR_07", "return_url"},
-		{"max len ok", MaxLen("f", ptr("abc"), 3), "", ""},
-		{"max len over", MaxLen("f", ptr("abcd"), 3), "IR_07", "f"},
-		{"max len counts characters", MaxLen("f", ptr("ééé"), 3), "", ""},
-		{"max len counts emoji as one", MaxLen("f", ptr("😀😀😀😀"), 3), "IR_07", "f"},
-		{"email", Email("email", ptr("jane@example.com")), "", ""},
-		{"email with name", Email("email", ptr("Jane <jane@example.com>")), "IR_07", "email"},
-		{"email absent", Email("email", nil), "", ""},
-		{"address city", PostalAddress("billing.address", &schematype.Address{City: &long}), "IR_07", "billing.address.city"},
-		{"address country", PostalAddress("billing.address", &schematype.Address{Country: ptr("UK")}), "IR_07", "billing.address.country"},
-		{"address ok", PostalAddress("billing.address", &schematype.Address{Country: ptr("GB"), Line1: ptr("1 Main St")}), "", ""},
-		{"wrapper phone code", Address("billing", &schematype.AddressWrapper{Phone: &schematype.Phone{CountryCode: ptr("1")}}), "IR_07", "billing.phone.country_code"},
-		{"wrapper phone ok", Address("billing", &schematype.AddressWrapper{Phone: &schematype.Phone{CountryCode: ptr("+44")}}), "", ""},
-		{"wrapper email", Address("shipping", &schematype.AddressWrapper{Email: ptr("nope")}), "IR_07", "shipping.email"},
-		{"wrapper address", Address("shipping", &schematype.AddressWrapper{Address: &schematype.Address{Zip: &long}}), "IR_07", "shipping.address.zip"},
+		{"url https", AbsoluteHTTPURL("return_url", "https://example.com/back", 255), nil, ""},
+		{"url relative", AbsoluteHTTPURL("return_url", "/back", 255), errs.ErrInvalidValue, "return_url"},
+		{"url ftp", AbsoluteHTTPURL("return_url", "ftp://example.com", 255), errs.ErrInvalidValue, "return_url"},
+		{"url too long", AbsoluteHTTPURL("return_url", "https://example.com/"+long, 30), errs.ErrInvalidValue, "return_url"},
+		{"max len ok", MaxLen("f", ptr("abc"), 3), nil, ""},
+		{"max len over", MaxLen("f", ptr("abcd"), 3), errs.ErrInvalidValue, "f"},
+		{"max len counts characters", MaxLen("f", ptr("ééé"), 3), nil, ""},
+		{"max len counts emoji as one", MaxLen("f", ptr("😀😀😀😀"), 3), errs.ErrInvalidValue, "f"},
+		{"email", Email("email", ptr("jane@example.com")), nil, ""},
+		{"email with name", Email("email", ptr("Jane <jane@example.com>")), errs.ErrInvalidValue, "email"},
+		{"email absent", Email("email", nil), nil, ""},
+		{"address city", PostalAddress("billing.address", &schematype.Address{City: &long}), errs.ErrInvalidValue, "billing.address.city"},
+		{"address country", PostalAddress("billing.address", &schematype.Address{Country: ptr("UK")}), errs.ErrInvalidValue, "billing.address.country"},
+		{"address ok", PostalAddress("billing.address", &schematype.Address{Country: ptr("GB"), Line1: ptr("1 Main St")}), nil, ""},
+		{"wrapper phone code", Address("billing", &schematype.AddressWrapper{Phone: &schematype.Phone{CountryCode: ptr("1")}}), errs.ErrInvalidValue, "billing.phone.country_code"},
+		{"wrapper phone ok", Address("billing", &schematype.AddressWrapper{Phone: &schematype.Phone{CountryCode: ptr("+44")}}), nil, ""},
+		{"wrapper email", Address("shipping", &schematype.AddressWrapper{Email: ptr("nope")}), errs.ErrInvalidValue, "shipping.email"},
+		{"wrapper address", Address("shipping", &schematype.AddressWrapper{Address: &schematype.Address{Zip: &long}}), errs.ErrInvalidValue, "shipping.address.zip"},
 	} {
-		t.Run(c.name, func(t *testing.T) { check(t, c.err, c.code, c.field) })
+		t.Run(c.name, func(t *testing.T) { check(t, c.err, c.want, c.field) })
 	}
 }
 

@@ -4,14 +4,16 @@
 // account's payment methods, its enabled state and its sandbox failure
 // knobs (metadata.sandbox, docs/sandbox.md).
 import { useState, type FormEvent } from "react";
-import { useMutation, useQuery } from "urql";
-import { useActionKey } from "../developers/actionKey";
+import { useQuery } from "urql";
+import { useKeyedMutation } from "../developers/actionKey";
 import { connectorNames } from "../lib/connectors.generated";
 import { ErrorAlert } from "../layout/ErrorAlert";
 import { canRun, type Role } from "../lib/roles";
 import { knobsOf, metadataWith, methodsFor, enabledKeys, offeredKeys, type MethodFamily, type SandboxKnobs } from "./methods";
 import { ConnectorsQuery, CreateConnectorAccountMutation, UpdateConnectorAccountMutation } from "./operations";
 import { nodesOf } from "../lib/connection";
+import { SubmitRow } from "../layout/SubmitRow";
+import { Options } from "../layout/Options";
 
 export interface Account {
   id: string;
@@ -108,12 +110,10 @@ function FactRow({ label, value }: { label: string; value: string }) {
 
 /** One update of an account, under its own idempotency key. */
 function useUpdate(account: Account, changed: () => void) {
-  const [key, settle] = useActionKey();
-  const [state, update] = useMutation(UpdateConnectorAccountMutation);
+  const [state, update] = useKeyedMutation(UpdateConnectorAccountMutation);
   const send = async (input: Omit<Parameters<typeof update>[0]["input"], "connectorType">) => {
     if (state.fetching) return false;
-    const res = await update({ id: account.merchantConnectorID, input: { connectorType: account.connectorType, ...input }, idempotencyKey: key });
-    settle(res);
+    const res = await update({ id: account.merchantConnectorID, input: { connectorType: account.connectorType, ...input } });
     if (res.data) changed();
     return !!res.data;
   };
@@ -254,8 +254,7 @@ function AddConnector(props: { profiles: { profileID: string; profileName: strin
   const [creds, setCreds] = useState<Credential[]>([{ name: "api_key", value: "" }]);
   const [ticked, setTicked] = useState(() => enabledKeys(methodsFor([], new Set(["card/credit", "card/debit"]))));
   const [added, setAdded] = useState<string | null>(null);
-  const [key, settle] = useActionKey();
-  const [state, create] = useMutation(CreateConnectorAccountMutation);
+  const [state, create] = useKeyedMutation(CreateConnectorAccountMutation);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (state.fetching) return;
@@ -271,9 +270,7 @@ function AddConnector(props: { profiles: { profileID: string; profileName: strin
         paymentMethodsEnabled: methodsFor([], ticked) as unknown as Record<string, unknown>[],
         testMode: true,
       },
-      idempotencyKey: key,
     });
-    settle(res);
     const out = res.data?.createConnectorAccount.connectorAccount;
     if (out) {
       // The credentials leave the page: the API shows them masked only.
@@ -294,11 +291,7 @@ function AddConnector(props: { profiles: { profileID: string; profileName: strin
       <div className="field">
         <label htmlFor="connector-name">Connector</label>
         <select id="connector-name" value={name} onChange={(e) => setName(e.target.value)}>
-          {connectorNames.map((n) => (
-            <option key={n} value={n}>
-              {n}
-            </option>
-          ))}
+          <Options values={connectorNames} />
         </select>
       </div>
       <div className="field">
@@ -357,12 +350,7 @@ function AddConnector(props: { profiles: { profileID: string; profileName: strin
         <legend>Payment methods</legend>
         <MethodBoxes idPrefix="new" offered={offeredKeys([])} ticked={ticked} setTicked={setTicked} />
       </fieldset>
-      <ErrorAlert error={state.error} />
-      <div className="row">
-        <button type="submit" className="primary" disabled={state.fetching}>
-          {state.fetching ? "Please wait…" : "Add connector account"}
-        </button>
-      </div>
+      <SubmitRow label="Add connector account" busy={state.fetching} error={state.error} />
     </form>
   );
 }

@@ -2,43 +2,22 @@
 // card masked as the API gives it: network, last four, expiry; never more),
 // their mandates, and their payments, newest first, each linking to its page.
 import { useQuery } from "urql";
-import { Link } from "../layout/Link";
-import { Table } from "../layout/Table";
-import { errorText } from "../lib/errors";
+import { Link, PaymentLink } from "../layout/Link";
+import { TimeCell, MoneyCell, TableSection } from "../layout/Table";
 import { formatMoney } from "../lib/money";
-import { Status } from "../payments/status";
+import { StatusCell } from "../payments/status";
 import { Time } from "../layout/TimeZone";
 import { maskedCard } from "./maskedCard";
 import { CustomerQuery } from "./operations";
 import { nodesOf } from "../lib/connection";
+import { Facts } from "../layout/Facts";
+import { BackLink, Missing } from "../layout/Missing";
 
 export function CustomerDetail({ id }: { id: string }) {
   const [{ data, error, fetching }] = useQuery({ query: CustomerQuery, variables: { customerID: id }, requestPolicy: "cache-and-network" });
   const c = data?.customers.edges?.[0]?.node;
-  const back = (
-    <p>
-      <Link to="/customers">← Customers</Link>
-    </p>
-  );
-  if (!c) {
-    return (
-      <section>
-        {back}
-        {error ? (
-          <p className="error" role="alert">
-            {errorText(error)}
-          </p>
-        ) : fetching || !data ? (
-          <p aria-busy="true">Loading…</p>
-        ) : (
-          <>
-            <h1>Customer not found</h1>
-            <p>This merchant has no customer {id}.</p>
-          </>
-        )}
-      </section>
-    );
-  }
+  const back = <BackLink to="/customers" label="Customers" />;
+  if (!c) return <Missing back={back} error={error} loading={fetching || !data} noun="customer" id={id} />;
   const methods = c.paymentMethods ?? [];
   const mandates = c.mandates ?? [];
   const payments = nodesOf(c.payments);
@@ -46,118 +25,72 @@ export function CustomerDetail({ id }: { id: string }) {
     <section aria-labelledby="customer-title">
       {back}
       <h1 id="customer-title">{c.name ?? c.customerID}</h1>
-      <dl className="facts">
-        <dt>Customer</dt>
-        <dd>{c.customerID}</dd>
-        <dt>Email</dt>
-        <dd>{c.email ?? "—"}</dd>
-        <dt>Phone</dt>
-        <dd>{c.phone ? [c.phoneCountryCode, c.phone].filter(Boolean).join(" ") : "—"}</dd>
-        {c.description && (
-          <>
-            <dt>Description</dt>
-            <dd>{c.description}</dd>
-          </>
+      <Facts
+        facts={[
+          ["Customer", c.customerID],
+          ["Email", c.email ?? "—"],
+          ["Phone", c.phone ? [c.phoneCountryCode, c.phone].filter(Boolean).join(" ") : "—"],
+          ["Description", c.description],
+          ["Created", <Time value={c.createdAt} />],
+        ]}
+      />
+
+      <TableSection id="methods" title="Saved payment methods" none="No saved payment methods." testId="payment-methods"
+        columns={[{ label: "Method" }, { label: "Details" }, { label: "Status" }, { label: "Recurring" }, { label: "Saved" }]}
+        rows={methods}
+        row={(m) => (
+          <tr key={m.id}>
+            <td>
+              {m.paymentMethodID}
+              {m.paymentMethodID === c.defaultPaymentMethodID && <span className="muted"> (default)</span>}
+            </td>
+            <td data-testid="payment-method-details">
+              {m.card ? maskedCard(m.card) : [m.paymentMethod, m.paymentMethodType].filter(Boolean).join(" · ")}
+            </td>
+            <StatusCell value={m.status} />
+            <td>{m.recurringEnabled ? "yes" : "no"}</td>
+            <TimeCell value={m.createdAt} />
+          </tr>
         )}
-        <dt>Created</dt>
-        <dd>
-          <Time value={c.createdAt} />
-        </dd>
-      </dl>
+      />
 
-      <h2 id="methods">Saved payment methods</h2>
-      {methods.length === 0 ? (
-        <p className="muted">No saved payment methods.</p>
-      ) : (
-        <Table
-          labelledBy="methods"
-          testId="payment-methods"
-          columns={[{ label: "Method" }, { label: "Details" }, { label: "Status" }, { label: "Recurring" }, { label: "Saved" }]}
-        >
-          {methods.map((m) => (
-            <tr key={m.id}>
-              <td>
-                {m.paymentMethodID}
-                {m.paymentMethodID === c.defaultPaymentMethodID && <span className="muted"> (default)</span>}
-              </td>
-              <td data-testid="payment-method-details">
-                {m.card ? maskedCard(m.card) : [m.paymentMethod, m.paymentMethodType].filter(Boolean).join(" · ")}
-              </td>
-              <td>
-                <Status value={m.status} />
-              </td>
-              <td>{m.recurringEnabled ? "yes" : "no"}</td>
-              <td>
-                <Time value={m.createdAt} />
-              </td>
-            </tr>
-          ))}
-        </Table>
-      )}
+      <TableSection id="mandates" title="Mandates" none="No mandates."
+        columns={[{ label: "Mandate" }, { label: "Type" }, { label: "Status" }, { label: "Amount", numeric: true }, { label: "Connector" }, { label: "First payment" }]}
+        rows={mandates}
+        row={(m) => (
+          <tr key={m.id}>
+            <td>{m.mandateID}</td>
+            <td>{m.mandateType.replaceAll("_", " ")}</td>
+            <StatusCell value={m.status} />
+            <td className="num">{m.amount != null && m.currency ? formatMoney(m.amount, m.currency) : "—"}</td>
+            <td>{m.connector ?? "—"}</td>
+            <td>{m.originalPaymentID ? <PaymentLink id={m.originalPaymentID} /> : "—"}</td>
+          </tr>
+        )}
+      />
 
-      <h2 id="mandates">Mandates</h2>
-      {mandates.length === 0 ? (
-        <p className="muted">No mandates.</p>
-      ) : (
-        <Table
-          labelledBy="mandates"
-          testId="mandates"
-          columns={[{ label: "Mandate" }, { label: "Type" }, { label: "Status" }, { label: "Amount", numeric: true }, { label: "Connector" }, { label: "First payment" }]}
-        >
-          {mandates.map((m) => (
-            <tr key={m.id}>
-              <td>{m.mandateID}</td>
-              <td>{m.mandateType.replaceAll("_", " ")}</td>
-              <td>
-                <Status value={m.status} />
-              </td>
-              <td className="num">{m.amount != null && m.currency ? formatMoney(m.amount, m.currency) : "—"}</td>
-              <td>{m.connector ?? "—"}</td>
-              <td>
-                {m.originalPaymentID ? (
-                  <Link to={`/payments/${encodeURIComponent(m.originalPaymentID)}`}>{m.originalPaymentID}</Link>
-                ) : (
-                  "—"
-                )}
-              </td>
-            </tr>
-          ))}
-        </Table>
-      )}
-
-      <h2 id="customer-payments">Payments</h2>
-      {payments.length === 0 ? (
-        <p className="muted">No payments.</p>
-      ) : (
-        <>
-          <Table
-            labelledBy="customer-payments"
-            testId="customer-payments"
-            columns={[{ label: "Payment" }, { label: "Status" }, { label: "Amount", numeric: true }, { label: "Connector" }, { label: "Created" }]}
-          >
-            {payments.map((p) => (
-              <tr key={p.id}>
-                <td>
-                  <Link to={`/payments/${encodeURIComponent(p.paymentID)}`}>{p.paymentID}</Link>
-                </td>
-                <td>
-                  <Status value={p.status} />
-                </td>
-                <td className="num">{formatMoney(p.amount, p.currency)}</td>
-                <td>{p.connector ?? "—"}</td>
-                <td>
-                  <Time value={p.createdAt} />
-                </td>
-              </tr>
-            ))}
-          </Table>
-          {c.payments.totalCount > payments.length && (
+      <TableSection id="customer-payments" title="Payments" none="No payments."
+        columns={[{ label: "Payment" }, { label: "Status" }, { label: "Amount", numeric: true }, { label: "Connector" }, { label: "Created" }]}
+        rows={payments}
+        row={(p) => (
+          <tr key={p.id}>
+            <td>
+              <PaymentLink id={p.paymentID} />
+            </td>
+            <StatusCell value={p.status} />
+            <MoneyCell amount={p.amount} currency={p.currency} />
+            <td>{p.connector ?? "—"}</td>
+            <TimeCell value={p.createdAt} />
+          </tr>
+        )}
+        after={
+          c.payments.totalCount > payments.length && (
             <p>
               <Link to={`/payments?customer=${encodeURIComponent(c.customerID)}`}>All {c.payments.totalCount} payments →</Link>
             </p>
-          )}
-        </>
-      )}
+          )
+        }
+      />
     </section>
   );
 }

@@ -1,23 +1,27 @@
 import { graphql } from "../gql";
 
+/** A customer as the customers list and the customer's page name it. */
+export const CustomerFields = graphql(`
+  fragment CustomerFields on Customer {
+    id
+    customerID
+    name
+    email
+    phone
+    createdAt
+  }
+`);
+
 export const CustomersQuery = graphql(`
   query Customers($first: Int, $after: Cursor, $last: Int, $before: Cursor, $where: CustomerWhereInput) {
     customers(first: $first, after: $after, last: $last, before: $before, where: $where, orderBy: [{ field: CREATED_AT, direction: DESC }]) {
       totalCount
       pageInfo {
-        hasNextPage
-        hasPreviousPage
-        startCursor
-        endCursor
+        ...PageFields
       }
       edges {
         node {
-          id
-          customerID
-          name
-          email
-          phone
-          createdAt
+          ...CustomerFields
         }
       }
     }
@@ -29,15 +33,10 @@ export const CustomerQuery = graphql(`
     customers(first: 1, where: { customerID: $customerID }) {
       edges {
         node {
-          id
-          customerID
-          name
-          email
-          phone
+          ...CustomerFields
           phoneCountryCode
           description
           defaultPaymentMethodID
-          createdAt
           paymentMethods {
             id
             paymentMethodID
@@ -72,13 +71,7 @@ export const CustomerQuery = graphql(`
             totalCount
             edges {
               node {
-                id
-                paymentID
-                status
-                amount
-                currency
-                connector
-                createdAt
+                ...PaymentRowFields
               }
             }
           }

@@ -3,14 +3,14 @@
 // once), and create, roll (the old key working for a grace period) and
 // revoke, for the roles the schema lets (admins and developers).
 import { useState, type FormEvent } from "react";
-import { useMutation } from "urql";
 import { errorText } from "../lib/errors";
 import { canRun, type Role } from "../lib/roles";
-import { Table } from "../layout/Table";
-import { Time, useFormatInstant } from "../layout/TimeZone";
+import { Table, TimeCell } from "../layout/Table";
+import { useFormatInstant } from "../layout/TimeZone";
 import { CopyField } from "../team/CopyField";
-import { useActionKey } from "./actionKey";
+import { useKeyedMutation } from "./actionKey";
 import { CreateApiKeyMutation, RevokeApiKeyMutation, RollApiKeyMutation } from "./operations";
+import { SubmitRow } from "../layout/SubmitRow";
 
 export interface ApiKeyRow {
   id: string;
@@ -85,9 +85,7 @@ export function ApiKeys(props: { role: Role; publishableKey: string; keys: ApiKe
             <td>
               <code>{k.prefix}…</code>
             </td>
-            <td>
-              <Time value={k.createdAt} />
-            </td>
+            <TimeCell value={k.createdAt} />
             <td>{state(k)}</td>
             <td>{live(k) && <KeyActions role={role} apiKey={k} made={made} changed={props.changed} />}</td>
           </tr>
@@ -101,14 +99,12 @@ export function ApiKeys(props: { role: Role; publishableKey: string; keys: ApiKe
 function CreateKey({ made }: { made: (s: Secret) => void }) {
   const [name, setName] = useState("");
   const [expires, setExpires] = useState("");
-  const [key, settle] = useActionKey();
-  const [state, create] = useMutation(CreateApiKeyMutation);
+  const [state, create] = useKeyedMutation(CreateApiKeyMutation);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (state.fetching) return;
     const expiration = expires ? new Date(`${expires}T00:00:00`).toISOString() : "never";
-    const res = await create({ input: { name: name.trim(), expiration }, idempotencyKey: key });
-    settle(res);
+    const res = await create({ input: { name: name.trim(), expiration } });
     const out = res.data?.createApiKey;
     if (out) {
       setName("");
@@ -127,16 +123,7 @@ function CreateKey({ made }: { made: (s: Secret) => void }) {
         <label htmlFor="key-expires">Expires on (empty: never)</label>
         <input id="key-expires" type="date" value={expires} onChange={(e) => setExpires(e.target.value)} />
       </div>
-      {state.error && (
-        <p className="error" role="alert">
-          {errorText(state.error)}
-        </p>
-      )}
-      <div className="row">
-        <button type="submit" className="primary" disabled={state.fetching}>
-          {state.fetching ? "Please wait…" : "Create key"}
-        </button>
-      </div>
+      <SubmitRow label="Create key" busy={state.fetching} error={state.error} />
     </form>
   );
 }
@@ -145,18 +132,17 @@ function KeyActions(props: { role: Role; apiKey: ApiKeyRow; made: (s: Secret) =>
   const { apiKey } = props;
   const [open, setOpen] = useState<"roll" | "revoke" | null>(null);
   const [grace, setGrace] = useState(3600);
-  const [key, settle] = useActionKey();
   const formatDate = useFormatInstant();
-  const [rollState, roll] = useMutation(RollApiKeyMutation);
-  const [revokeState, revoke] = useMutation(RevokeApiKeyMutation);
+  // Each its own key: rolling and revoking are different actions.
+  const [rollState, roll] = useKeyedMutation(RollApiKeyMutation);
+  const [revokeState, revoke] = useKeyedMutation(RevokeApiKeyMutation);
   const busy = rollState.fetching || revokeState.fetching;
   const start = (a: "roll" | "revoke") => setOpen(a);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (busy || !open) return;
     if (open === "roll") {
-      const res = await roll({ id: apiKey.keyID, gracePeriodSeconds: grace, idempotencyKey: key });
-      settle(res);
+      const res = await roll({ id: apiKey.keyID, gracePeriodSeconds: grace });
       const out = res.data?.rollApiKey;
       if (!out) return;
       const until = out.previous.expiresAt;
@@ -166,8 +152,7 @@ function KeyActions(props: { role: Role; apiKey: ApiKeyRow; made: (s: Secret) =>
         note: until ? `The old key works until ${formatDate(until)}.` : "The old key has stopped working.",
       });
     } else {
-      const res = await revoke({ id: apiKey.keyID, idempotencyKey: key });
-      settle(res);
+      const res = await revoke({ id: apiKey.keyID });
       if (!res.data) return;
       props.changed();
     }
@@ -207,19 +192,7 @@ function KeyActions(props: { role: Role; apiKey: ApiKeyRow; made: (s: Secret) =>
           ) : (
             <p>Revoke {apiKey.name}? Requests with it are refused at once.</p>
           )}
-          {error && (
-            <p className="error" role="alert">
-              {error}
-            </p>
-          )}
-          <div className="row">
-            <button type="submit" className="primary" disabled={busy}>
-              {busy ? "Please wait…" : open === "roll" ? "Roll key" : "Revoke key"}
-            </button>
-            <button type="button" onClick={() => setOpen(null)} disabled={busy}>
-              Close
-            </button>
-          </div>
+          <SubmitRow label={open === "roll" ? "Roll key" : "Revoke key"} busy={busy} text={error} onClose={() => setOpen(null)} />
         </form>
       )}
     </div>

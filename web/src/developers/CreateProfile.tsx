@@ -2,22 +2,19 @@
 // a name, sent with an idempotency key so a double click makes one; the
 // page then shows the new profile.
 import { useState, type FormEvent } from "react";
-import { useMutation } from "urql";
 import { ErrorAlert } from "../layout/ErrorAlert";
-import { useActionKey } from "./actionKey";
+import { useKeyedMutation } from "./actionKey";
 import { CreateProfileMutation } from "./operations";
 
 export function CreateProfile({ created }: { created: (profileID: string) => void }) {
   const [name, setName] = useState("");
   const [made, setMade] = useState<string | null>(null);
-  const [key, settle] = useActionKey();
-  const [state, create] = useMutation(CreateProfileMutation);
+  const [state, create] = useKeyedMutation(CreateProfileMutation);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (state.fetching) return;
     const profileName = name.trim();
-    const res = await create({ input: profileName ? { profileName } : {}, idempotencyKey: key });
-    settle(res);
+    const res = await create({ input: profileName ? { profileName } : {} });
     const p = res.data?.createProfile.profile;
     if (p) {
       setName("");

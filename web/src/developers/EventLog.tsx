@@ -10,9 +10,10 @@ import { errorText } from "../lib/errors";
 import { canRun, type Role } from "../lib/roles";
 import { Status } from "../payments/status";
 import { Time } from "../layout/TimeZone";
-import { useActionKey } from "./actionKey";
+import { ActionButton } from "./ActionButton";
 import { EventsQuery, RetryDeliveryMutation, RetryFailedWebhookDeliveriesMutation } from "./operations";
 import { nodesOf } from "../lib/connection";
+import { ErrorAlert } from "../layout/ErrorAlert";
 
 const pageSize = 20;
 
@@ -56,11 +57,7 @@ export function EventLog({ role, profileID }: { role: Role; profileID: string })
           {errorText(retryAll.error)}
         </p>
       )}
-      {error && (
-        <p className="error" role="alert">
-          {errorText(error)}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       <ol className="events" aria-labelledby="events-title" aria-busy={fetching} data-testid="event-log">
         {events.map((ev) => (
           <EventCard key={ev.id} event={ev} mayRetry={mayRetry} done={() => refetch({ requestPolicy: "network-only" })} />
@@ -159,27 +156,9 @@ function Attempts({ attempts }: { attempts: Attempt[] }) {
 }
 
 function Retry({ eventID, done }: { eventID: string; done: () => void }) {
-  const [key, settle] = useActionKey();
-  const [state, retry] = useMutation(RetryDeliveryMutation);
   return (
     <div className="row">
-      <button
-        type="button"
-        disabled={state.fetching}
-        onClick={async () => {
-          // The same key until an answer comes: a double click retries once.
-          const res = await retry({ eventID, idempotencyKey: key });
-          settle(res);
-          if (res.data) done();
-        }}
-      >
-        {state.fetching ? "Retrying…" : "Retry delivery"}
-      </button>
-      {state.error && (
-        <span className="error" role="alert">
-          {errorText(state.error)}
-        </span>
-      )}
+      <ActionButton mutation={RetryDeliveryMutation} variables={{ eventID }} label="Retry delivery" busyLabel="Retrying…" done={done} />
     </div>
   );
 }

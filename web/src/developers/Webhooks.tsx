@@ -3,13 +3,14 @@
 // only when an admin asks for it (the schema's webhookSigningKey has an
 // empty @hasRole list, which is admins only).
 import { useState, type FormEvent } from "react";
-import { useMutation, useQuery } from "urql";
+import { useQuery } from "urql";
 import { errorText } from "../lib/errors";
 import { canRun, type Role } from "../lib/roles";
 import { CopyField } from "../team/CopyField";
-import { useActionKey } from "./actionKey";
+import { useKeyedMutation } from "./actionKey";
 import { eventTypes } from "./eventTypes";
 import { SigningKeyQuery, UpdateWebhookSettingsMutation } from "./operations";
+import { ErrorAlert } from "../layout/ErrorAlert";
 
 export interface ProfileWebhooks {
   id: string;
@@ -25,8 +26,7 @@ export function Webhooks({ role, profile }: { role: Role; profile: ProfileWebhoo
   const [enabled, setEnabled] = useState(s.deliveryEnabled);
   const [types, setTypes] = useState<Set<string>>(() => new Set(s.enabledEventTypes));
   const [saved, setSaved] = useState(false);
-  const [key, settle] = useActionKey();
-  const [state, update] = useMutation(UpdateWebhookSettingsMutation);
+  const [state, update] = useKeyedMutation(UpdateWebhookSettingsMutation);
   const toggle = (t: string, on: boolean) => {
     const next = new Set(types);
     if (on) next.add(t);
@@ -42,8 +42,7 @@ export function Webhooks({ role, profile }: { role: Role; profile: ProfileWebhoo
       deliveryEnabled: enabled,
       enabledEventTypes: eventTypes.filter((t) => types.has(t)),
     };
-    const res = await update({ profileID: profile.profileID, input, idempotencyKey: key });
-    settle(res);
+    const res = await update({ profileID: profile.profileID, input });
     if (res.data) setSaved(true);
   };
   return (
@@ -142,11 +141,7 @@ function SigningKey({ profileID }: { profileID: string }) {
           Show signing key
         </button>
       )}
-      {error && (
-        <p className="error" role="alert">
-          {errorText(error)}
-        </p>
-      )}
+      <ErrorAlert error={error} />
     </div>
   );
 }

@@ -7,6 +7,8 @@
 // running) keeps the key.
 import { useCallback, useState } from "react";
 import type { CombinedError } from "@urql/core";
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
+import { useMutation, type AnyVariables } from "urql";
 import { idempotencyKey } from "../lib/client";
 
 /** Whether an answer ends the action, so that the next send is a new one. */
@@ -22,4 +24,19 @@ export function useActionKey(): [string, (answer: { error?: CombinedError | unde
     if (settles(answer.error)) setKey(idempotencyKey());
   }, []);
   return [key, settle];
+}
+
+/**
+ * useMutation for one intended action: its run sends the action's
+ * idempotency key (useActionKey) and settles it with the answer.
+ */
+export function useKeyedMutation<D, V extends AnyVariables & { idempotencyKey?: string | null }>(doc: TypedDocumentNode<D, V>) {
+  const [key, settle] = useActionKey();
+  const [state, run] = useMutation(doc);
+  const send = async (variables: Omit<V, "idempotencyKey">) => {
+    const res = await run({ ...variables, idempotencyKey: key } as V);
+    settle(res);
+    return res;
+  };
+  return [state, send] as const;
 }

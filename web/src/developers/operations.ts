@@ -1,5 +1,16 @@
 import { graphql } from "../gql";
 
+/** A profile's webhook settings as the webhooks page shows and edits them. */
+export const WebhookSettingsFields = graphql(`
+  fragment WebhookSettingsFields on Profile {
+    webhookSettings {
+      webhookURL
+      deliveryEnabled
+      enabledEventTypes
+    }
+  }
+`);
+
 /** An event as the event log and a payment's page show it, with its delivery attempts. */
 export const LoggedEventFields = graphql(`
   fragment LoggedEventFields on Event {
@@ -51,15 +62,8 @@ export const DevelopersQuery = graphql(`
       profiles(first: 100) {
         edges {
           node {
-            id
-            profileID
-            profileName
-            isDefault
-            webhookSettings {
-              webhookURL
-              deliveryEnabled
-              enabledEventTypes
-            }
+            ...ProfileFields
+            ...WebhookSettingsFields
           }
         }
       }
@@ -124,11 +128,7 @@ export const UpdateWebhookSettingsMutation = graphql(`
     updateProfileWebhookSettings(profileID: $profileID, input: $input, idempotencyKey: $idempotencyKey) {
       profile {
         id
-        webhookSettings {
-          webhookURL
-          deliveryEnabled
-          enabledEventTypes
-        }
+        ...WebhookSettingsFields
       }
     }
   }
@@ -138,10 +138,7 @@ export const CreateProfileMutation = graphql(`
   mutation CreateProfile($input: CreateProfileInput!, $idempotencyKey: String) {
     createProfile(input: $input, idempotencyKey: $idempotencyKey) {
       profile {
-        id
-        profileID
-        profileName
-        isDefault
+        ...ProfileFields
       }
     }
   }
@@ -153,10 +150,7 @@ export const EventsQuery = graphql(`
     events(first: $first, after: $after, last: $last, before: $before, where: { profileID: $profileID }) {
       totalCount
       pageInfo {
-        hasNextPage
-        hasPreviousPage
-        startCursor
-        endCursor
+        ...PageFields
       }
       edges {
         node {

@@ -3,98 +3,69 @@
 // acceptDispute allows while the dispute is open or challenged; filtered by
 // what the URL says (./filters: statuses, stages, creation days, payment id).
 import { useQuery } from "urql";
-import { useCursorPage } from "../layout/CursorPager";
-import { Checkboxes, DayFields, DaysHint, FilterForm, TextField, useListFilters } from "../layout/FilterForm";
-import { Link } from "../layout/Link";
-import { Table } from "../layout/Table";
-import { errorText } from "../lib/errors";
-import { formatMoney } from "../lib/money";
+import { Checkboxes, DayFields, DaysHint, TextField } from "../layout/FilterForm";
+import { FilteredList, useFilteredPages } from "../layout/FilteredList";
+import { PaymentLink } from "../layout/Link";
+import { MoneyCell } from "../layout/Table";
+import { Time } from "../layout/TimeZone";
 import type { Role } from "../lib/roles";
-import { Status } from "../payments/status";
-import { Time, useTimeZone } from "../layout/TimeZone";
+import { StatusCell } from "../payments/status";
 import { AcceptDispute } from "./AcceptDispute";
 import { disputeFilters, disputeStages, disputeStatuses, disputesWhere } from "./filters";
 import { DisputesQuery } from "./operations";
 import { nodesOf } from "../lib/connection";
-import { ListHeading } from "../layout/ListHeading";
-
-const pageSize = 20;
 
 export function DisputeList({ role }: { role: Role }) {
-  const { filters, query, apply, filtered } = useListFilters(disputeFilters, "/disputes");
-  const timeZone = useTimeZone();
-  const { variables, pager } = useCursorPage(pageSize, query.toString());
+  const list = useFilteredPages(disputeFilters, "/disputes");
   const [{ data, error, fetching }, refetch] = useQuery({
     query: DisputesQuery,
-    variables: { ...variables, where: disputesWhere(filters, timeZone) },
+    variables: { ...list.variables, where: disputesWhere(list.filters, list.timeZone) },
     requestPolicy: "cache-and-network",
   });
   const conn = data?.disputes;
   const rows = nodesOf(conn);
   return (
-    <section aria-labelledby="disputes-title">
-      <ListHeading id="disputes-title" title="Disputes" testId="disputes-count" count={conn?.totalCount} filtered={filtered} />
-      <FilterForm key={query.toString()} label="Filter disputes" value={filters} set={disputeFilters} onApply={apply} hint={<DaysHint />}>
-        {(draft, change) => (
-          <>
-            <Checkboxes legend="Status" name="status" options={disputeStatuses} value={draft.statuses} onChange={(v) => change("statuses", v)} />
-            <Checkboxes legend="Stage" name="stage" options={disputeStages} value={draft.stages} onChange={(v) => change("stages", v)} />
-            <div className="filter-fields">
-              <DayFields draft={draft} change={change} />
-              <TextField id="filter-payment" label="Payment id" value={draft.paymentID} onChange={(v) => change("paymentID", v)} />
-            </div>
-          </>
-        )}
-      </FilterForm>
-      {error && (
-        <p className="error" role="alert">
-          {errorText(error)}
-        </p>
+    <FilteredList list={list} one="dispute" many="disputes" title="Disputes" none="No disputes." hint={<DaysHint />}
+      conn={conn} rows={rows.length} error={error} fetching={fetching}
+      fields={(draft, change) => (
+        <>
+          <Checkboxes legend="Status" name="status" options={disputeStatuses} value={draft.statuses} onChange={(v) => change("statuses", v)} />
+          <Checkboxes legend="Stage" name="stage" options={disputeStages} value={draft.stages} onChange={(v) => change("stages", v)} />
+          <div className="filter-fields">
+            <DayFields draft={draft} change={change} />
+            <TextField id="filter-payment" label="Payment id" value={draft.paymentID} onChange={(v) => change("paymentID", v)} />
+          </div>
+        </>
       )}
-      <Table
-        labelledBy="disputes-title"
-        busy={fetching}
-        testId="dispute-list"
-        columns={[
-          { label: "Dispute" },
-          { label: "Payment" },
-          { label: "Stage" },
-          { label: "Status" },
-          { label: "Amount", numeric: true },
-          { label: "Connector" },
-          { label: "Reason" },
-          { label: `Respond by (${timeZone})` },
-          { label: "Action" },
-        ]}
-      >
-        {rows.map((d) => (
-          <tr key={d.id} data-dispute-id={d.disputeID}>
-            <td>{d.disputeID}</td>
-            <td>
-              <Link to={`/payments/${encodeURIComponent(d.payment.paymentID)}`}>{d.payment.paymentID}</Link>
-            </td>
-            <td>{d.disputeStage.replaceAll("_", " ")}</td>
-            <td>
-              <Status value={d.disputeStatus} />
-            </td>
-            <td className="num">{formatMoney(d.amount, d.currency)}</td>
-            <td>{d.connector}</td>
-            <td>{d.connectorReason ?? "—"}</td>
-            <td>{d.challengeRequiredBy ? <Time value={d.challengeRequiredBy} /> : "—"}</td>
-            <td>
-              <AcceptDispute id={d.disputeID} status={d.disputeStatus} role={role} done={() => refetch({ requestPolicy: "network-only" })} />
-            </td>
-          </tr>
-        ))}
-        {conn && rows.length === 0 && (
-          <tr>
-            <td colSpan={9} className="muted">
-              {filtered ? "No disputes match these filters." : "No disputes."}
-            </td>
-          </tr>
-        )}
-      </Table>
-      {pager(conn?.pageInfo, "Dispute pages")}
-    </section>
+      columns={[
+        { label: "Dispute" },
+        { label: "Payment" },
+        { label: "Stage" },
+        { label: "Status" },
+        { label: "Amount", numeric: true },
+        { label: "Connector" },
+        { label: "Reason" },
+        { label: `Respond by (${list.timeZone})` },
+        { label: "Action" },
+      ]}
+    >
+      {rows.map((d) => (
+        <tr key={d.id} data-dispute-id={d.disputeID}>
+          <td>{d.disputeID}</td>
+          <td>
+            <PaymentLink id={d.payment.paymentID} />
+          </td>
+          <td>{d.disputeStage.replaceAll("_", " ")}</td>
+          <StatusCell value={d.disputeStatus} />
+          <MoneyCell amount={d.amount} currency={d.currency} />
+          <td>{d.connector}</td>
+          <td>{d.connectorReason ?? "—"}</td>
+          <td>{d.challengeRequiredBy ? <Time value={d.challengeRequiredBy} /> : "—"}</td>
+          <td>
+            <AcceptDispute id={d.disputeID} status={d.disputeStatus} role={role} done={() => refetch({ requestPolicy: "network-only" })} />
+          </td>
+        </tr>
+      ))}
+    </FilteredList>
   );
 }

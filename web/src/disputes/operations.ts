@@ -1,5 +1,20 @@
 import { graphql } from "../gql";
 
+/** A dispute as the disputes list and a payment's page show it. */
+export const DisputeFields = graphql(`
+  fragment DisputeFields on Dispute {
+    id
+    amount
+    currency
+    disputeStage
+    disputeStatus
+    connector
+    connectorReason
+    challengeRequiredBy
+    createdAt
+  }
+`);
+
 export const AcceptDisputeMutation = graphql(`
   mutation AcceptDispute($id: ID!, $idempotencyKey: String) {
     acceptDispute(id: $id, idempotencyKey: $idempotencyKey) {
@@ -16,23 +31,12 @@ export const DisputesQuery = graphql(`
     disputes(first: $first, after: $after, last: $last, before: $before, where: $where, orderBy: [{ field: CREATED_AT, direction: DESC }]) {
       totalCount
       pageInfo {
-        hasNextPage
-        hasPreviousPage
-        startCursor
-        endCursor
+        ...PageFields
       }
       edges {
         node {
-          id
+          ...DisputeFields
           disputeID
-          amount
-          currency
-          disputeStage
-          disputeStatus
-          connector
-          connectorReason
-          challengeRequiredBy
-          createdAt
           payment {
             id
             paymentID

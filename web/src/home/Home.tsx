@@ -6,7 +6,6 @@
 import { useMemo } from "react";
 import { useQuery } from "urql";
 import { Link } from "../layout/Link";
-import { errorText } from "../lib/errors";
 import { formatMoney } from "../lib/money";
 import { parsePreset, pivot, presetRange, presets, type Range } from "../lib/ranges";
 import { canRun, type Role } from "../lib/roles";
@@ -15,6 +14,7 @@ import { useTimeZone } from "../layout/TimeZone";
 import { Chart } from "./Chart";
 import type { HomeQuery as HomeQueryData } from "../gql/graphql";
 import { HomeQuery } from "./operations";
+import { ErrorAlert } from "../layout/ErrorAlert";
 
 const count = (n: number) => Math.round(n).toLocaleString();
 const percent = (n: number) => `${Math.round(n * 100)}%`;
@@ -51,11 +51,7 @@ export function Home({ role }: { role: Role }) {
           </Link>
         ))}
       </nav>
-      {error && (
-        <p className="error" role="alert">
-          {errorText(error)}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       {data && <Figures data={data} range={range} labels={labels} />}
     </section>
   );

@@ -5,7 +5,7 @@
 // A new resetOn (the filters' query) goes back to the first page.
 import { useState } from "react";
 
-interface PageInfo {
+export interface PageInfo {
   hasNextPage: boolean;
   hasPreviousPage: boolean;
   startCursor?: string | null;

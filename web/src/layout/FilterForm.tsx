@@ -7,6 +7,7 @@ import type { Days, FilterSet } from "../lib/filters";
 import { currencyCodes } from "../lib/currencies.generated";
 import { navigate, useLocation } from "../lib/router";
 import { useTimeZone } from "./TimeZone";
+import { Options } from "./Options";
 
 /** A list's filters as the URL has them, and apply, which writes new ones (dropping the page's cursors). */
 export function useListFilters<F extends object>(set: FilterSet<F>, path: string) {
@@ -124,11 +125,7 @@ export function CurrencyField({ value, onChange }: { value: string | null; onCha
       Currency
       <select id="filter-currency" value={value ?? ""} onChange={(e) => onChange(valueOf(e.target.value))}>
         <option value="">Any</option>
-        {currencyCodes.map((c) => (
-          <option key={c} value={c}>
-            {c}
-          </option>
-        ))}
+        <Options values={currencyCodes} />
       </select>
     </label>
   );

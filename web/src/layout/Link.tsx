@@ -6,3 +6,8 @@ import { href, linkClick } from "../lib/router";
 export function Link({ to, ...rest }: { to: string } & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href" | "onClick">) {
   return <a {...rest} href={href(to)} onClick={linkClick(to)} />;
 }
+
+/** A link to a payment's page, named by its payment id. */
+export function PaymentLink({ id }: { id: string }) {
+  return <Link to={`/payments/${encodeURIComponent(id)}`}>{id}</Link>;
+}

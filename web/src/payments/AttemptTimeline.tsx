@@ -11,6 +11,7 @@
 import { formatMoney } from "../lib/money";
 import { Status } from "./status";
 import { Time } from "../layout/TimeZone";
+import { Facts } from "../layout/Facts";
 
 export interface TimelineAttempt {
   id: string;
@@ -74,24 +75,14 @@ export function AttemptTimeline({ attempts }: { attempts: readonly TimelineAttem
               <span className="num">{formatMoney(a.amount, a.currency)}</span>
               <Time className="muted" value={a.createdAt} />
             </div>
-            <dl className="facts">
-              <dt>Routing</dt>
-              <dd data-testid="attempt-routing">{routingOf(a)}</dd>
-              <dt>Error</dt>
-              <dd data-testid="attempt-error">{errorOf(a)}</dd>
-              {(a.unifiedCode || a.unifiedMessage) && (
-                <>
-                  <dt>Unified</dt>
-                  <dd>{[a.unifiedCode, a.unifiedMessage].filter(Boolean).join(": ")}</dd>
-                </>
-              )}
-              {reason && (
-                <>
-                  <dt>Then</dt>
-                  <dd data-testid="attempt-retry">{reason}</dd>
-                </>
-              )}
-            </dl>
+            <Facts
+              facts={[
+                ["Routing", routingOf(a), "attempt-routing"],
+                ["Error", errorOf(a), "attempt-error"],
+                ["Unified", [a.unifiedCode, a.unifiedMessage].filter(Boolean).join(": ")],
+                ["Then", reason, "attempt-retry"],
+              ]}
+            />
           </li>
         );
       })}

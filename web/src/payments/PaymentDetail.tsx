@@ -9,46 +9,24 @@ import { useMutation, useQuery } from "urql";
 import { idempotencyKey } from "../lib/client";
 import { errorText } from "../lib/errors";
 import { currencyExponent, formatMoney, majorUnits, parseMajor } from "../lib/money";
-import { Link } from "../layout/Link";
 import { canRun, paymentActions, type PaymentAction, type Role } from "../lib/roles";
 import { AcceptDispute } from "../disputes/AcceptDispute";
 import { EventCard } from "../developers/EventLog";
 import { AttemptTimeline, errorOf } from "./AttemptTimeline";
 import { CancelPaymentMutation, CapturePaymentMutation, CreateRefundMutation, PaymentQuery } from "./operations";
-import { Table } from "../layout/Table";
-import { Status } from "./status";
+import { TimeCell, MoneyCell, TableSection } from "../layout/Table";
+import { Status, StatusCell } from "./status";
 import { Time } from "../layout/TimeZone";
 import { nodesOf } from "../lib/connection";
+import { SubmitRow } from "../layout/SubmitRow";
+import { Facts } from "../layout/Facts";
+import { BackLink, Missing } from "../layout/Missing";
 
 export function PaymentDetail({ id, role }: { id: string; role: Role }) {
   const [{ data, error, fetching }, refetch] = useQuery({ query: PaymentQuery, variables: { id } });
   const p = data?.payment;
-  const back = (
-    <p>
-      <Link to={"/payments"}>
-        ← Payments
-      </Link>
-    </p>
-  );
-  if (!p) {
-    return (
-      <section>
-        {back}
-        {error ? (
-          <p className="error" role="alert">
-            {errorText(error)}
-          </p>
-        ) : fetching ? (
-          <p aria-busy="true">Loading…</p>
-        ) : (
-          <>
-            <h1>Payment not found</h1>
-            <p>This merchant has no payment {id}.</p>
-          </>
-        )}
-      </section>
-    );
-  }
+  const back = <BackLink to="/payments" label="Payments" />;
+  if (!p) return <Missing back={back} error={error} loading={fetching} noun="payment" id={id} />;
   const refunds = nodesOf(p.refunds);
   const attempts = p.attempts ?? [];
   const captures = p.captures ?? [];
@@ -63,30 +41,18 @@ export function PaymentDetail({ id, role }: { id: string; role: Role }) {
         <h1 id="payment-title">{formatMoney(p.amount, p.currency)}</h1>
         <Status value={p.status} />
       </div>
-      <dl className="facts">
-        <dt>Payment</dt>
-        <dd>{p.paymentID}</dd>
-        <dt>Status</dt>
-        <dd data-testid="payment-status">{p.status}</dd>
-        <dt>Captured</dt>
-        <dd>{formatMoney(p.amountCaptured, p.currency)}</dd>
-        <dt>Capturable</dt>
-        <dd>{formatMoney(p.amountCapturable, p.currency)}</dd>
-        <dt>Capture method</dt>
-        <dd>{p.captureMethod}</dd>
-        <dt>Customer</dt>
-        <dd>{p.customerID ? [p.customerID, p.customer?.name, p.customer?.email].filter(Boolean).join(" · ") : "Guest"}</dd>
-        {p.description && (
-          <>
-            <dt>Description</dt>
-            <dd>{p.description}</dd>
-          </>
-        )}
-        <dt>Created</dt>
-        <dd>
-          <Time value={p.createdAt} />
-        </dd>
-      </dl>
+      <Facts
+        facts={[
+          ["Payment", p.paymentID],
+          ["Status", p.status, "payment-status"],
+          ["Captured", formatMoney(p.amountCaptured, p.currency)],
+          ["Capturable", formatMoney(p.amountCapturable, p.currency)],
+          ["Capture method", p.captureMethod],
+          ["Customer", p.customerID ? [p.customerID, p.customer?.name, p.customer?.email].filter(Boolean).join(" · ") : "Guest"],
+          ["Description", p.description],
+          ["Created", <Time value={p.createdAt} />],
+        ]}
+      />
 
       {actions.length > 0 && (
         <Actions
@@ -102,90 +68,59 @@ export function PaymentDetail({ id, role }: { id: string; role: Role }) {
       <h2 id="attempts">Attempts</h2>
       {attempts.length === 0 ? <p className="muted">No attempt yet.</p> : <AttemptTimeline attempts={attempts} />}
 
-      <h2 id="captures">Captures</h2>
-      {captures.length === 0 ? (
-        <p className="muted">No separate captures.</p>
-      ) : (
-        <Table
-          labelledBy="captures"
-          testId="captures"
-          columns={[{ label: "#" }, { label: "Connector" }, { label: "Status" }, { label: "Amount", numeric: true }, { label: "Error" }, { label: "Created" }]}
-        >
-          {captures.map((c) => (
-            <tr key={c.id}>
-              <td>{c.captureSequence}</td>
-              <td>{c.connector ?? "—"}</td>
-              <td>
-                <Status value={c.status} />
-              </td>
-              <td className="num">{formatMoney(c.amount, c.currency)}</td>
-              <td>{errorOf(c)}</td>
-              <td>
-                <Time value={c.createdAt} />
-              </td>
-            </tr>
-          ))}
-        </Table>
-      )}
+      <TableSection id="captures" title="Captures" none="No separate captures."
+        columns={[{ label: "#" }, { label: "Connector" }, { label: "Status" }, { label: "Amount", numeric: true }, { label: "Error" }, { label: "Created" }]}
+        rows={captures}
+        row={(c) => (
+          <tr key={c.id}>
+            <td>{c.captureSequence}</td>
+            <td>{c.connector ?? "—"}</td>
+            <StatusCell value={c.status} />
+            <MoneyCell amount={c.amount} currency={c.currency} />
+            <td>{errorOf(c)}</td>
+            <TimeCell value={c.createdAt} />
+          </tr>
+        )}
+      />
 
-      <h2 id="refunds">Refunds</h2>
-      {refunds.length === 0 ? (
-        <p className="muted">No refunds.</p>
-      ) : (
-        <Table
-          labelledBy="refunds"
-          testId="refunds"
-          columns={[{ label: "Refund" }, { label: "Status" }, { label: "Amount", numeric: true }, { label: "Created" }]}
-        >
-          {refunds.map((r) => (
-            <tr key={r.id}>
-              <td>{r.refundID}</td>
-              <td>
-                <Status value={r.status} />
-              </td>
-              <td className="num">{formatMoney(r.amount, r.currency)}</td>
-              <td>
-                <Time value={r.createdAt} />
-              </td>
-            </tr>
-          ))}
-        </Table>
-      )}
+      <TableSection id="refunds" title="Refunds" none="No refunds."
+        columns={[{ label: "Refund" }, { label: "Status" }, { label: "Amount", numeric: true }, { label: "Created" }]}
+        rows={refunds}
+        row={(r) => (
+          <tr key={r.id}>
+            <td>{r.refundID}</td>
+            <StatusCell value={r.status} />
+            <MoneyCell amount={r.amount} currency={r.currency} />
+            <TimeCell value={r.createdAt} />
+          </tr>
+        )}
+      />
 
-      <h2 id="disputes">Disputes</h2>
-      {disputes.length === 0 ? (
-        <p className="muted">No disputes.</p>
-      ) : (
-        <Table
-          labelledBy="disputes"
-          testId="disputes"
-          columns={[
-            { label: "Dispute" },
-            { label: "Stage" },
-            { label: "Status" },
-            { label: "Amount", numeric: true },
-            { label: "Reason" },
-            { label: "Respond by" },
-            { label: "Action" },
-          ]}
-        >
-          {disputes.map((d) => (
-            <tr key={d.id}>
-              <td>{d.id}</td>
-              <td>{d.disputeStage.replaceAll("_", " ")}</td>
-              <td>
-                <Status value={d.disputeStatus} />
-              </td>
-              <td className="num">{formatMoney(d.amount, d.currency)}</td>
-              <td>{d.connectorReason ?? "—"}</td>
-              <td>{d.challengeRequiredBy ? <Time value={d.challengeRequiredBy} /> : "—"}</td>
-              <td>
-                <AcceptDispute id={d.id} status={d.disputeStatus} role={role} done={refreshed} />
-              </td>
-            </tr>
-          ))}
-        </Table>
-      )}
+      <TableSection id="disputes" title="Disputes" none="No disputes."
+        columns={[
+          { label: "Dispute" },
+          { label: "Stage" },
+          { label: "Status" },
+          { label: "Amount", numeric: true },
+          { label: "Reason" },
+          { label: "Respond by" },
+          { label: "Action" },
+        ]}
+        rows={disputes}
+        row={(d) => (
+          <tr key={d.id}>
+            <td>{d.id}</td>
+            <td>{d.disputeStage.replaceAll("_", " ")}</td>
+            <StatusCell value={d.disputeStatus} />
+            <MoneyCell amount={d.amount} currency={d.currency} />
+            <td>{d.connectorReason ?? "—"}</td>
+            <td>{d.challengeRequiredBy ? <Time value={d.challengeRequiredBy} /> : "—"}</td>
+            <td>
+              <AcceptDispute id={d.id} status={d.disputeStatus} role={role} done={refreshed} />
+            </td>
+          </tr>
+        )}
+      />
 
       <h2 id="payment-events">Events and webhook deliveries</h2>
       {events.length === 0 ? (
@@ -285,19 +220,7 @@ function Actions(props: {
               </small>
             </div>
           )}
-          {error && (
-            <p className="error" role="alert">
-              {error}
-            </p>
-          )}
-          <div className="row">
-            <button type="submit" className="primary" disabled={busy}>
-              {busy ? "Please wait…" : open === "cancel" ? "Cancel payment" : labels[open]}
-            </button>
-            <button type="button" onClick={() => setOpen(null)} disabled={busy}>
-              Close
-            </button>
-          </div>
+          <SubmitRow label={open === "cancel" ? "Cancel payment" : labels[open]} busy={busy} text={error} onClose={() => setOpen(null)} />
         </form>
       )}
     </div>

@@ -10,14 +10,13 @@ import { errorText } from "../lib/errors";
 import { exportFilter, paymentFilters, paymentsWhere } from "../lib/filters";
 import { formatAmount } from "../lib/money";
 import { canRun, type Role } from "../lib/roles";
-import { Link } from "../layout/Link";
+import { Link, PaymentLink } from "../layout/Link";
 import { useListFilters } from "../layout/FilterForm";
-import { Table } from "../layout/Table";
+import { Table, TimeCell } from "../layout/Table";
 import { useTimeZone } from "../layout/TimeZone";
 import { Filters } from "./Filters";
 import { CreatePaymentExportMutation, PaymentUpdatedSubscription, PaymentsQuery } from "./operations";
-import { Status } from "./status";
-import { Time } from "../layout/TimeZone";
+import { StatusCell } from "./status";
 import { nodesOf } from "../lib/connection";
 import { ListHeading } from "../layout/ListHeading";
 
@@ -89,6 +88,7 @@ export function PaymentList({ role }: { role: Role }) {
       )}
       <Table
         labelledBy="payments-title"
+        empty={conn && rows.length === 0 && (filtered ? "No payments match these filters." : "No payments yet. Payments made with this merchant's API key show here.")}
         busy={fetching}
         testId="payments"
         columns={[
@@ -103,28 +103,15 @@ export function PaymentList({ role }: { role: Role }) {
         {rows.map((p) => (
           <tr key={p.id}>
             <td>
-              <Link to={`/payments/${encodeURIComponent(p.paymentID)}`}>{p.paymentID}</Link>
+              <PaymentLink id={p.paymentID} />
             </td>
-            <td>
-              <Status value={p.status} />
-            </td>
+            <StatusCell value={p.status} />
             <td className="num">{formatAmount(p.amount, p.currency)}</td>
             <td>{p.currency}</td>
             <td>{p.connector ?? "—"}</td>
-            <td>
-              <Time value={p.createdAt} />
-            </td>
+            <TimeCell value={p.createdAt} />
           </tr>
         ))}
-        {conn && rows.length === 0 && (
-          <tr>
-            <td colSpan={6} className="muted">
-              {filtered
-                ? "No payments match these filters."
-                : "No payments yet. Payments made with this merchant's API key show here."}
-            </td>
-          </tr>
-        )}
       </Table>
       <nav className="pager" aria-label="Pages">
         {newer && info?.startCursor ? <Link to={page("before", info.startCursor)}>← Newer</Link> : <span />}

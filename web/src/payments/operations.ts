@@ -1,24 +1,28 @@
 import { graphql } from "../gql";
 
+/** A payment as a row of a list (the payments list, a customer's payments). */
+export const PaymentRowFields = graphql(`
+  fragment PaymentRowFields on PaymentIntent {
+    id
+    paymentID
+    status
+    amount
+    currency
+    connector
+    createdAt
+  }
+`);
+
 export const PaymentsQuery = graphql(`
   query Payments($first: Int, $after: Cursor, $last: Int, $before: Cursor, $where: PaymentIntentWhereInput) {
     payments(first: $first, after: $after, last: $last, before: $before, where: $where) {
       totalCount
       pageInfo {
-        hasNextPage
-        hasPreviousPage
-        startCursor
-        endCursor
+        ...PageFields
       }
       edges {
         node {
-          id
-          paymentID
-          status
-          amount
-          currency
-          connector
-          createdAt
+          ...PaymentRowFields
         }
       }
     }
@@ -74,15 +78,7 @@ export const PaymentQuery = graphql(`
         createdAt
       }
       disputes {
-        id
-        amount
-        currency
-        disputeStage
-        disputeStatus
-        connector
-        connectorReason
-        challengeRequiredBy
-        createdAt
+        ...DisputeFields
       }
       events(first: 50, orderBy: [{ field: CREATED_AT, direction: ASC }]) {
         totalCount
@@ -95,12 +91,7 @@ export const PaymentQuery = graphql(`
       refunds(first: 50) {
         edges {
           node {
-            id
-            refundID
-            status
-            amount
-            currency
-            createdAt
+            ...RefundFields
           }
         }
       }

@@ -18,3 +18,12 @@ const tone: Record<string, string> = {
 export function Status({ value }: { value: string }) {
   return <span className={`status ${tone[value] ?? "pending"}`}>{value.replaceAll("_", " ")}</span>;
 }
+
+/** A table cell showing a status. */
+export function StatusCell({ value }: { value: string }) {
+  return (
+    <td>
+      <Status value={value} />
+    </td>
+  );
+}

@@ -2,93 +2,61 @@
 // cursor pager, each linking to its payment, filtered by what the URL says
 // (./filters: statuses, currency, creation days, payment id).
 import { useQuery } from "urql";
-import { useCursorPage } from "../layout/CursorPager";
-import { Checkboxes, CurrencyField, DayFields, DaysHint, FilterForm, TextField, useListFilters } from "../layout/FilterForm";
-import { Link } from "../layout/Link";
-import { Table } from "../layout/Table";
-import { Time, useTimeZone } from "../layout/TimeZone";
-import { errorText } from "../lib/errors";
-import { formatMoney } from "../lib/money";
+import { Checkboxes, CurrencyField, DayFields, DaysHint, TextField } from "../layout/FilterForm";
+import { FilteredList, useFilteredPages } from "../layout/FilteredList";
+import { PaymentLink } from "../layout/Link";
+import { MoneyCell, TimeCell } from "../layout/Table";
 import { errorOf } from "../payments/AttemptTimeline";
-import { Status } from "../payments/status";
+import { StatusCell } from "../payments/status";
 import { refundFilters, refundStatuses, refundsWhere } from "./filters";
 import { RefundsQuery } from "./operations";
 import { nodesOf } from "../lib/connection";
-import { ListHeading } from "../layout/ListHeading";
-
-const pageSize = 20;
 
 export function RefundList() {
-  const { filters, query, apply, filtered } = useListFilters(refundFilters, "/refunds");
-  const timeZone = useTimeZone();
-  const { variables, pager } = useCursorPage(pageSize, query.toString());
+  const list = useFilteredPages(refundFilters, "/refunds");
   const [{ data, error, fetching }] = useQuery({
     query: RefundsQuery,
-    variables: { ...variables, where: refundsWhere(filters, timeZone) },
+    variables: { ...list.variables, where: refundsWhere(list.filters, list.timeZone) },
     requestPolicy: "cache-and-network",
   });
   const conn = data?.refunds;
   const rows = nodesOf(conn);
   return (
-    <section aria-labelledby="refunds-title">
-      <ListHeading id="refunds-title" title="Refunds" testId="refunds-count" count={conn?.totalCount} filtered={filtered} />
-      <FilterForm key={query.toString()} label="Filter refunds" value={filters} set={refundFilters} onApply={apply} hint={<DaysHint />}>
-        {(draft, change) => (
-          <>
-            <Checkboxes legend="Status" name="status" options={refundStatuses} value={draft.statuses} onChange={(v) => change("statuses", v)} />
-            <div className="filter-fields">
-              <CurrencyField value={draft.currency} onChange={(v) => change("currency", v)} />
-              <DayFields draft={draft} change={change} />
-              <TextField id="filter-payment" label="Payment id" value={draft.paymentID} onChange={(v) => change("paymentID", v)} />
-            </div>
-          </>
-        )}
-      </FilterForm>
-      {error && (
-        <p className="error" role="alert">
-          {errorText(error)}
-        </p>
+    <FilteredList list={list} one="refund" many="refunds" title="Refunds" none="No refunds yet." hint={<DaysHint />}
+      conn={conn} rows={rows.length} error={error} fetching={fetching}
+      fields={(draft, change) => (
+        <>
+          <Checkboxes legend="Status" name="status" options={refundStatuses} value={draft.statuses} onChange={(v) => change("statuses", v)} />
+          <div className="filter-fields">
+            <CurrencyField value={draft.currency} onChange={(v) => change("currency", v)} />
+            <DayFields draft={draft} change={change} />
+            <TextField id="filter-payment" label="Payment id" value={draft.paymentID} onChange={(v) => change("paymentID", v)} />
+          </div>
+        </>
       )}
-      <Table
-        labelledBy="refunds-title"
-        busy={fetching}
-        testId="refund-list"
-        columns={[
-          { label: "Refund" },
-          { label: "Payment" },
-          { label: "Status" },
-          { label: "Amount", numeric: true },
-          { label: "Connector" },
-          { label: "Reason or error" },
-          { label: `Created (${timeZone})` },
-        ]}
-      >
-        {rows.map((r) => (
-          <tr key={r.id}>
-            <td>{r.refundID}</td>
-            <td>
-              <Link to={`/payments/${encodeURIComponent(r.payment.paymentID)}`}>{r.payment.paymentID}</Link>
-            </td>
-            <td>
-              <Status value={r.status} />
-            </td>
-            <td className="num">{formatMoney(r.amount, r.currency)}</td>
-            <td>{r.connector}</td>
-            <td>{r.errorCode || r.errorMessage ? errorOf(r) : (r.reason ?? "—")}</td>
-            <td>
-              <Time value={r.createdAt} />
-            </td>
-          </tr>
-        ))}
-        {conn && rows.length === 0 && (
-          <tr>
-            <td colSpan={7} className="muted">
-              {filtered ? "No refunds match these filters." : "No refunds yet."}
-            </td>
-          </tr>
-        )}
-      </Table>
-      {pager(conn?.pageInfo, "Refund pages")}
-    </section>
+      columns={[
+        { label: "Refund" },
+        { label: "Payment" },
+        { label: "Status" },
+        { label: "Amount", numeric: true },
+        { label: "Connector" },
+        { label: "Reason or error" },
+        { label: `Created (${list.timeZone})` },
+      ]}
+    >
+      {rows.map((r) => (
+        <tr key={r.id}>
+          <td>{r.refundID}</td>
+          <td>
+            <PaymentLink id={r.payment.paymentID} />
+          </td>
+          <StatusCell value={r.status} />
+          <MoneyCell amount={r.amount} currency={r.currency} />
+          <td>{r.connector}</td>
+          <td>{r.errorCode || r.errorMessage ? errorOf(r) : (r.reason ?? "—")}</td>
+          <TimeCell value={r.createdAt} />
+        </tr>
+      ))}
+    </FilteredList>
   );
 }

@@ -1,27 +1,31 @@
 import { graphql } from "../gql";
 
+/** A refund as the refunds list and a payment's page show it. */
+export const RefundFields = graphql(`
+  fragment RefundFields on Refund {
+    id
+    refundID
+    status
+    amount
+    currency
+    createdAt
+  }
+`);
+
 export const RefundsQuery = graphql(`
   query Refunds($first: Int, $after: Cursor, $last: Int, $before: Cursor, $where: RefundWhereInput) {
     refunds(first: $first, after: $after, last: $last, before: $before, where: $where, orderBy: [{ field: CREATED_AT, direction: DESC }]) {
       totalCount
       pageInfo {
-        hasNextPage
-        hasPreviousPage
-        startCursor
-        endCursor
+        ...PageFields
       }
       edges {
         node {
-          id
-          refundID
-          status
-          amount
-          currency
+          ...RefundFields
           connector
           reason
           errorCode
           errorMessage
-          createdAt
           payment {
             id
             paymentID

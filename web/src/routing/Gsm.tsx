@@ -9,6 +9,7 @@ import { useMutation, useQuery } from "urql";
 import type { GsmRuleErrorCategory, GsmRuleFieldsFragment } from "../gql/graphql";
 import { useActionKey } from "../developers/actionKey";
 import { ErrorAlert } from "../layout/ErrorAlert";
+import { Table } from "../layout/Table";
 import { connectorNames } from "../lib/connectors.generated";
 import { errorField, errorText } from "../lib/errors";
 import { canRun, type Role } from "../lib/roles";
@@ -74,77 +75,56 @@ export function GsmRules({ role, connectors }: { role: Role; connectors: string[
         </div>
       </div>
       <ErrorAlert error={error} />
-      <div className="table-wrap">
-        <table data-testid="gsm-rules">
-          <caption className="visually-hidden">GSM rules{connector ? ` of ${connector}` : ""}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Connector</th>
-              <th scope="col">Flow</th>
-              <th scope="col">Code</th>
-              <th scope="col">Message</th>
-              <th scope="col">Decision</th>
-              <th scope="col">Status</th>
-              <th scope="col">Unified code</th>
-              {mayChange && (
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              )}
-            </tr>
-          </thead>
-          <tbody>
-            {rules.length === 0 && (
-              <tr>
-                <td colSpan={mayChange ? 8 : 7}>{fetching ? "Loading…" : "No GSM rule yet."}</td>
-              </tr>
-            )}
-            {rules.map((r) => (
-              <tr key={r.id} data-testid={`gsm-${r.id}`}>
-                <td>{r.connector}</td>
-                <td>
-                  {r.flow} / {r.subFlow}
-                </td>
-                <td>
-                  <code>{r.code}</code>
-                </td>
-                <td className="wrap">{r.message}</td>
-                <td>
-                  <span className={`status ${r.decision === "retry" ? "good" : "neutral"}`}>{r.decision}</span>
-                  {r.stepUpPossible && <span className="badge">step-up</span>}
-                </td>
-                <td>{r.status}</td>
-                <td>{r.unifiedCode ?? "—"}</td>
-                {mayChange && (
-                  <td>
-                    {confirming === r.id ? (
-                      <div className="row" role="group" aria-label={`Delete the rule for ${r.connector} ${r.code}?`}>
-                        <span>Delete it?</span>
-                        {/* The question takes the focus from the Delete button it replaced. */}
-                        <button type="button" className="danger" onClick={() => del(r)} disabled={deleteState.fetching} autoFocus>
-                          Delete the rule
-                        </button>
-                        <button type="button" onClick={() => setConfirming(null)}>
-                          Keep it
-                        </button>
-                      </div>
-                    ) : (
-                      <div className="row">
-                        <button type="button" onClick={() => (setSaid(null), setForm({ mode: "edit", rule: r }))} aria-label={`Edit the rule for ${r.connector} ${r.code}`}>
-                          Edit
-                        </button>
-                        <button type="button" onClick={() => (setSaid(null), setConfirming(r.id))} aria-label={`Delete the rule for ${r.connector} ${r.code}`}>
-                          Delete
-                        </button>
-                      </div>
-                    )}
-                  </td>
+      <Table
+        caption={`GSM rules${connector ? ` of ${connector}` : ""}`}
+        testId="gsm-rules"
+        columns={[{ label: "Connector" }, { label: "Flow" }, { label: "Code" }, { label: "Message" }, { label: "Decision" }, { label: "Status" }, { label: "Unified code" }, ...(mayChange ? [{ label: "Actions", hidden: true }] : [])]}
+        empty={rules.length === 0 && (fetching ? "Loading…" : "No GSM rule yet.")}
+      >
+        {rules.map((r) => (
+          <tr key={r.id} data-testid={`gsm-${r.id}`}>
+            <td>{r.connector}</td>
+            <td>
+              {r.flow} / {r.subFlow}
+            </td>
+            <td>
+              <code>{r.code}</code>
+            </td>
+            <td className="wrap">{r.message}</td>
+            <td>
+              <span className={`status ${r.decision === "retry" ? "good" : "neutral"}`}>{r.decision}</span>
+              {r.stepUpPossible && <span className="badge">step-up</span>}
+            </td>
+            <td>{r.status}</td>
+            <td>{r.unifiedCode ?? "—"}</td>
+            {mayChange && (
+              <td>
+                {confirming === r.id ? (
+                  <div className="row" role="group" aria-label={`Delete the rule for ${r.connector} ${r.code}?`}>
+                    <span>Delete it?</span>
+                    {/* The question takes the focus from the Delete button it replaced. */}
+                    <button type="button" className="danger" onClick={() => del(r)} disabled={deleteState.fetching} autoFocus>
+                      Delete the rule
+                    </button>
+                    <button type="button" onClick={() => setConfirming(null)}>
+                      Keep it
+                    </button>
+                  </div>
+                ) : (
+                  <div className="row">
+                    <button type="button" onClick={() => (setSaid(null), setForm({ mode: "edit", rule: r }))} aria-label={`Edit the rule for ${r.connector} ${r.code}`}>
+                      Edit
+                    </button>
+                    <button type="button" onClick={() => (setSaid(null), setConfirming(r.id))} aria-label={`Delete the rule for ${r.connector} ${r.code}`}>
+                      Delete
+                    </button>
+                  </div>
                 )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+              </td>
+            )}
+          </tr>
+        ))}
+      </Table>
       <ErrorAlert error={deleteState.error} />
       {said && <p role="status">{said}</p>}
       {mayChange && !form && (

@@ -9,11 +9,10 @@
 import { Fragment, useState, type FormEvent } from "react";
 import { useClient, useMutation, useQuery, type CombinedError } from "urql";
 import type { RoutingEvaluateQuery as RoutingEvaluateResult } from "../gql/graphql";
-import { useActionKey } from "../developers/actionKey";
+import { useActionKey, useKeyedMutation } from "../developers/actionKey";
 import { currencyCodes } from "../lib/currencies.generated";
 import { ErrorAlert } from "../layout/ErrorAlert";
 import { ProfilePicker, useProfileChoice } from "../layout/ProfilePicker";
-import { Time } from "../layout/TimeZone";
 import { parseMajor } from "../lib/money";
 import { canRun, type Role } from "../lib/roles";
 import { fromAlgorithm, programWords } from "./advanced";
@@ -22,6 +21,7 @@ import { pictureOf, priority, problem, single, volumeSplit, type Algorithm, type
 import { GsmRules } from "./Gsm";
 import { ActivateRoutingAlgorithmMutation, CreateRoutingAlgorithmMutation, RoutingEvaluateQuery, RoutingQuery } from "./operations";
 import { nodesOf } from "../lib/connection";
+import { Table, TimeCell } from "../layout/Table";
 
 export function Routing({ role }: { role: Role }) {
   const [{ data, error, fetching }, refetch] = useQuery({ query: RoutingQuery, requestPolicy: "network-only" });
@@ -186,62 +186,45 @@ interface Stored {
  * advanced one in the rules editor.
  */
 function Configurations(props: { algorithms: Stored[]; mayConfigure: boolean; open: (a: Stored) => void; done: () => void }) {
-  const [key, settle] = useActionKey();
-  const [state, activate] = useMutation(ActivateRoutingAlgorithmMutation);
+  const [state, activate] = useKeyedMutation(ActivateRoutingAlgorithmMutation);
   if (props.algorithms.length === 0) return null;
   const run = async (id: string) => {
-    const res = await activate({ id, idempotencyKey: key });
-    settle(res);
+    const res = await activate({ id });
     if (res.data) props.done();
   };
   return (
     <section aria-labelledby="configs-title">
       <h2 id="configs-title">Configurations</h2>
-      <div className="table-wrap">
-        <table data-testid="routing-configurations">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Made</th>
-              <th scope="col">State</th>
-              {props.mayConfigure && (
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              )}
-            </tr>
-          </thead>
-          <tbody>
-            {props.algorithms.map((a) => (
-              <tr key={a.id}>
-                <td>{a.name}</td>
-                <td>{a.kind}</td>
-                <td>
-                  <Time value={a.createdAt} />
-                </td>
-                <td>{a.active ? <strong>active</strong> : "—"}</td>
-                {props.mayConfigure && (
-                  <td>
-                    <div className="row">
-                      {!a.active && a.kind !== "dynamic" && (
-                        <button type="button" onClick={() => run(a.id)} disabled={state.fetching} aria-label={`Activate ${a.name}`}>
-                          Activate
-                        </button>
-                      )}
-                      {a.kind === "advanced" && (
-                        <button type="button" onClick={() => props.open(a)}>
-                          Open<span className="visually-hidden"> {a.name}</span> in the rules editor
-                        </button>
-                      )}
-                    </div>
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        labelledBy="configs-title"
+        testId="routing-configurations"
+        columns={[{ label: "Name" }, { label: "Kind" }, { label: "Made" }, { label: "State" }, ...(props.mayConfigure ? [{ label: "Actions", hidden: true }] : [])]}
+      >
+        {props.algorithms.map((a) => (
+          <tr key={a.id}>
+            <td>{a.name}</td>
+            <td>{a.kind}</td>
+            <TimeCell value={a.createdAt} />
+            <td>{a.active ? <strong>active</strong> : "—"}</td>
+            {props.mayConfigure && (
+              <td>
+                <div className="row">
+                  {!a.active && a.kind !== "dynamic" && (
+                    <button type="button" onClick={() => run(a.id)} disabled={state.fetching} aria-label={`Activate ${a.name}`}>
+                      Activate
+                    </button>
+                  )}
+                  {a.kind === "advanced" && (
+                    <button type="button" onClick={() => props.open(a)}>
+                      Open<span className="visually-hidden"> {a.name}</span> in the rules editor
+                    </button>
+                  )}
+                </div>
+              </td>
+            )}
+          </tr>
+        ))}
+      </Table>
       <ErrorAlert error={state.error} />
     </section>
   );

@@ -10,12 +10,15 @@ import { useCursorPage } from "../layout/CursorPager";
 import type { Viewer } from "../App";
 import { errorText } from "../lib/errors";
 import { canRead, canRun, type Role } from "../lib/roles";
-import { Table } from "../layout/Table";
+import { Table, TimeCell } from "../layout/Table";
 import { Time } from "../layout/TimeZone";
 import { BusinessSettings } from "./BusinessSettings";
 import { CopyField } from "./CopyField";
 import { AuditLogQuery, InviteUserMutation, MembersQuery, RemoveUserMutation, UpdateUserRoleMutation } from "./operations";
 import { nodesOf } from "../lib/connection";
+import { ErrorAlert } from "../layout/ErrorAlert";
+import { SubmitRow } from "../layout/SubmitRow";
+import { Options } from "../layout/Options";
 
 export const roles: readonly Role[] = ["ADMIN", "DEVELOPER", "OPERATOR", "VIEWER"];
 
@@ -92,20 +95,14 @@ function Members({ viewer, changed }: { viewer: Viewer; changed: () => void }) {
                         if (res.data) refreshed();
                       }}
                     >
-                      {roles.map((r) => (
-                        <option key={r} value={r}>
-                          {roleLabel(r)}
-                        </option>
-                      ))}
+                      <Options values={roles} label={roleLabel} />
                     </select>
                   </label>
                 ) : (
                   roleLabel(m.role)
                 )}
               </td>
-              <td>
-                <Time value={m.joinedAt} />
-              </td>
+              <TimeCell value={m.joinedAt} />
               <td>
                 {canRun(viewer.role, "removeUser") &&
                   (removing === m.user.id ? (
@@ -172,23 +169,10 @@ function Invite({ changed }: { changed: () => void }) {
         <div className="field">
           <label htmlFor="invite-role">Role</label>
           <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
-            {roles.map((r) => (
-              <option key={r} value={r}>
-                {roleLabel(r)}
-              </option>
-            ))}
+            <Options values={roles} label={roleLabel} />
           </select>
         </div>
-        {state.error && (
-          <p className="error" role="alert">
-            {errorText(state.error)}
-          </p>
-        )}
-        <div className="row">
-          <button type="submit" className="primary" disabled={state.fetching}>
-            {state.fetching ? "Please wait…" : "Invite"}
-          </button>
-        </div>
+        <SubmitRow label="Invite" busy={state.fetching} error={state.error} />
         {made && (
           <div className="notice" role="status">
             <p>
@@ -220,22 +204,17 @@ function AuditLog({ changes }: { changes: number }) {
         <h2 id="audit-title">Audit log</h2>
         {conn && <span className="muted">{conn.totalCount} in all</span>}
       </div>
-      {error && (
-        <p className="error" role="alert">
-          {errorText(error)}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       <Table
         labelledBy="audit-title"
+        empty={conn && rows.length === 0 && "Nothing yet."}
         testId="audit-log"
         busy={fetching}
         columns={[{ label: "When" }, { label: "Who" }, { label: "Operation" }, { label: "Object" }]}
       >
         {rows.map((a) => (
           <tr key={a.id}>
-            <td>
-              <Time value={a.createdAt} />
-            </td>
+            <TimeCell value={a.createdAt} />
             <td>{a.actor === "admin_key" ? "the admin key" : a.userEmail}</td>
             <td>
               <code>{a.operation}</code>
@@ -243,13 +222,6 @@ function AuditLog({ changes }: { changes: number }) {
             <td>{a.objectID ?? "—"}</td>
           </tr>
         ))}
-        {conn && rows.length === 0 && (
-          <tr>
-            <td colSpan={4} className="muted">
-              Nothing yet.
-            </td>
-          </tr>
-        )}
       </Table>
       {pager(info, "Audit log pages")}
     </>

@@ -47,10 +47,7 @@ export const AuditLogQuery = graphql(`
     auditLog(first: $first, after: $after, last: $last, before: $before) {
       totalCount
       pageInfo {
-        hasNextPage
-        hasPreviousPage
-        startCursor
-        endCursor
+        ...PageFields
       }
       edges {
         node {
