@@ -142,7 +142,7 @@ func TestCheckRevocable(t *testing.T) {
 		{mandate.StatusActive, nil},
 		{mandate.StatusInactive, nil}, // a spent single_use mandate
 		{mandate.StatusPending, nil},
-		{mandate.StatusRevoked, invalid("mandate_id", "already been revoked")},
+		{mandate.StatusRevoked, refused("mandate_id", "already been revoked")},
 	} {
 		t.Run(string(tc.status), func(t *testing.T) {
 			checkRefusal(t, checkRevocable(&ent.Mandate{Status: tc.status}), tc.want)
@@ -166,9 +166,9 @@ func TestCheckMandateCharge(t *testing.T) {
 	singleUse := func(amount *int64) func(m *ent.Mandate) {
 		return func(m *ent.Mandate) { m.MandateType, m.Amount = mandate.MandateTypeSingleUse, amount }
 	}
-	notActive := invalid("mandate_id", msgMandateNotActive)
-	outside := invalid("mandate_id", "not valid at this time")
-	over := invalid("amount", "greater than mandate amount")
+	notActive := precondition("mandate_id", msgMandateNotActive)
+	outside := refused("mandate_id", "not valid at this time")
+	over := refused("amount", "greater than mandate amount")
 	cases := []struct {
 		name   string
 		m      *ent.Mandate
@@ -180,7 +180,7 @@ func TestCheckMandateCharge(t *testing.T) {
 		{"revoked", active(func(m *ent.Mandate) { m.Status = mandate.StatusRevoked }), 1000, notActive},
 		{"pending", active(func(m *ent.Mandate) { m.Status = mandate.StatusPending }), 1000, notActive},
 		{"other customer", active(func(m *ent.Mandate) { m.CustomerID = "cus_other" }), 1000,
-			invalid("customer_id", msgMandateOtherCustomer)},
+			precondition("customer_id", msgMandateOtherCustomer)},
 		{"before start", active(func(m *ent.Mandate) { m.StartDate = ptr(now.Add(time.Second)) }), 1000, outside},
 		{"at start", active(func(m *ent.Mandate) { m.StartDate = ptr(now) }), 1000, nil},
 		{"before end", active(func(m *ent.Mandate) { m.EndDate = ptr(now.Add(time.Second)) }), 1000, nil},
@@ -188,7 +188,7 @@ func TestCheckMandateCharge(t *testing.T) {
 		{"after end", active(func(m *ent.Mandate) { m.EndDate = ptr(now.Add(-time.Hour)) }), 1000, outside},
 		{"same currency", active(func(m *ent.Mandate) { m.Currency = &usd }), 1000, nil},
 		{"other currency", active(func(m *ent.Mandate) { m.Currency = ptr(schematype.Currency("EUR")) }), 1000,
-			invalid("currency", "cross currency")},
+			refused("currency", "cross currency")},
 		{"single_use at its amount", active(singleUse(ptr(int64(1000)))), 1000, nil},
 		{"single_use over its amount", active(singleUse(ptr(int64(1000)))), 1001, over},
 		{"single_use without amount", active(singleUse(nil)), 1, over},
@@ -205,12 +205,12 @@ func TestCheckMandateCharge(t *testing.T) {
 	}
 	t.Run("payment without customer", func(t *testing.T) {
 		err := checkMandateCharge(active(nil), &ent.PaymentIntent{Currency: usd}, 1, now)
-		checkRefusal(t, err, invalid("customer_id", msgMandateOtherCustomer))
+		checkRefusal(t, err, precondition("customer_id", msgMandateOtherCustomer))
 	})
 }
 
 func TestCheckMultiUseTotal(t *testing.T) {
-	over := invalid("amount", "greater than mandate amount")
+	over := refused("amount", "greater than mandate amount")
 	for _, tc := range []struct {
 		name     string
 		amount   *int64

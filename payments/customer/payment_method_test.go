@@ -5,7 +5,6 @@ import (
 
 	"switchyard/ent/schema/schematype"
 	"switchyard/payments/cards"
-	"switchyard/payments/errs"
 )
 
 func testCard(edit func(c *CardInput)) *CardInput {
@@ -38,23 +37,23 @@ func TestPaymentMethodInputValidate(t *testing.T) {
 			invalid("payment_token", "saved card")},
 		{"no number", card(func(c *CardInput) { c.Number = "" }), missing(cards.FieldCardNumber)},
 		{"number with letters", card(func(c *CardInput) { c.Number = "4242abcd42424242" }),
-			invalid(cards.FieldCardNumber, cards.ReasonNumberCharacters)},
-		{"short number", card(func(c *CardInput) { c.Number = "4242" }), invalid(cards.FieldCardNumber, cards.ReasonNumberLength)},
+			unreadable(cards.FieldCardNumber, cards.ReasonNumberCharacters)},
+		{"short number", card(func(c *CardInput) { c.Number = "4242" }), unreadable(cards.FieldCardNumber, cards.ReasonNumberLength)},
 		{"number failing Luhn", card(func(c *CardInput) { c.Number = "4242424242424241" }),
-			invalid(cards.FieldCardNumber, cards.ReasonNumberInvalid)},
+			unreadable(cards.FieldCardNumber, cards.ReasonNumberInvalid)},
 		{"no month", card(func(c *CardInput) { c.ExpMonth = "" }), missing(cards.FieldExpMonth)},
 		{"no year", card(func(c *CardInput) { c.ExpYear = "" }), missing(cards.FieldExpYear)},
-		{"CVC of 2", card(func(c *CardInput) { c.CVC = "12" }), invalid(cards.FieldCVC, cards.ReasonCVCLength)},
+		{"CVC of 2", card(func(c *CardInput) { c.CVC = "12" }), precondition(cards.FieldCVC, cards.ReasonCVCLength)},
 		{"CVC of 4", card(func(c *CardInput) { c.CVC = "1234" }), nil},
-		{"CVC of 5", card(func(c *CardInput) { c.CVC = "12345" }), invalid(cards.FieldCVC, cards.ReasonCVCLength)},
+		{"CVC of 5", card(func(c *CardInput) { c.CVC = "12345" }), precondition(cards.FieldCVC, cards.ReasonCVCLength)},
 		{"CVC not a number", card(func(c *CardInput) { c.CVC = "12a" }), invalid(cards.FieldCVC, "must be a number")},
-		{"month 0", card(func(c *CardInput) { c.ExpMonth = "0" }), invalid(cards.FieldExpMonth, cards.ReasonExpiryMonth)},
-		{"month 13", card(func(c *CardInput) { c.ExpMonth = "13" }), invalid(cards.FieldExpMonth, cards.ReasonExpiryMonth)},
+		{"month 0", card(func(c *CardInput) { c.ExpMonth = "0" }), precondition(cards.FieldExpMonth, cards.ReasonExpiryMonth)},
+		{"month 13", card(func(c *CardInput) { c.ExpMonth = "13" }), precondition(cards.FieldExpMonth, cards.ReasonExpiryMonth)},
 		{"month not a number", card(func(c *CardInput) { c.ExpMonth = "ab" }), invalid(cards.FieldExpMonth, "must be a number")},
 		{"two-digit year", card(func(c *CardInput) { c.ExpYear = "99" }), nil},
-		{"three-digit year", card(func(c *CardInput) { c.ExpYear = "209" }), invalid(cards.FieldExpYear, cards.ReasonExpiryYear)},
-		{"past year", card(func(c *CardInput) { c.ExpYear = "2001" }), invalid(cards.FieldExpYear, cards.ReasonExpiryYear)},
-		{"CVC before expiry", card(func(c *CardInput) { c.CVC, c.ExpYear = "1", "2001" }), invalid(cards.FieldCVC, cards.ReasonCVCLength)},
+		{"three-digit year", card(func(c *CardInput) { c.ExpYear = "209" }), precondition(cards.FieldExpYear, cards.ReasonExpiryYear)},
+		{"past year", card(func(c *CardInput) { c.ExpYear = "2001" }), precondition(cards.FieldExpYear, cards.ReasonExpiryYear)},
+		{"CVC before expiry", card(func(c *CardInput) { c.CVC, c.ExpYear = "1", "2001" }), precondition(cards.FieldCVC, cards.ReasonCVCLength)},
 		{"billing", PaymentMethodInput{Type: "card", Card: testCard(nil),
 			Billing: &schematype.AddressWrapper{Address: &schematype.Address{Country: ptr("US")}}}, nil},
 		{"billing before the card", PaymentMethodInput{Type: "card",
@@ -81,7 +80,7 @@ func TestPaymentMethodInputValidate(t *testing.T) {
 		{"paysafecard", PaymentMethodInput{Type: "gift_card", Variant: "pay_safe_card"}, nil},
 		{"wallet", PaymentMethodInput{Type: "wallet", Variant: "paypal_redirect"}, nil},
 		{"no family", PaymentMethodInput{}, missing("payment_method")},
-		{"network token", PaymentMethodInput{Type: "network_token"}, &refusal{kind: errs.KindInvalid, words: "not supported: network_token"}},
+		{"network token", PaymentMethodInput{Type: "network_token"}, refused("", "not supported: network_token")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRefusal(t, tc.pm.Validate(), tc.want)

@@ -1,24 +1,48 @@
 package customer
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
 	"switchyard/payments/errs"
 )
 
-// refusal is what a table test checks of a refused input: the kind of
-// error, the member at fault and, where the member alone does not tell
-// two rules apart, words of the message. A nil *refusal wants no error.
+// refusal is what a table test checks of a refused input: the failure
+// (errors.Is), the member at fault and, where those do not tell two rules
+// apart, words of the message. A nil *refusal wants no error.
 type refusal struct {
-	kind  errs.Kind
-	field string
-	words string
+	// failure is nil for a refusal still built from its wire code
+	// (errs.New), which names no failure: any refusal of the request
+	// (KindInvalid) then matches.
+	failure *errs.Failure
+	field   string
+	words   string
 }
 
-// invalid is a refusal of the request's value of field (KindInvalid).
+// invalid is a refusal of the value of field.
 func invalid(field string, words ...string) *refusal {
-	return &refusal{kind: errs.KindInvalid, field: field, words: strings.Join(words, " ")}
+	return &refusal{errs.ErrInvalidValue, field, strings.Join(words, " ")}
+}
+
+// missing is the refusal of a required member the request left out.
+func missing(field string) *refusal { return &refusal{errs.ErrMissingField, field, ""} }
+
+// precondition is the refusal of a request whose other members, or the
+// resource's state, do not allow field's value.
+func precondition(field string, words ...string) *refusal {
+	return &refusal{errs.ErrPreconditionFailed, field, strings.Join(words, " ")}
+}
+
+// unreadable is the refusal of a body that cannot be read as the request
+// (Hyperswitch refuses a card number while it reads the body).
+func unreadable(field string, words ...string) *refusal {
+	return &refusal{errs.ErrInvalidRequest, field, strings.Join(words, " ")}
+}
+
+// refused is a refusal of field not yet named by a failure (see refusal).
+func refused(field string, words ...string) *refusal {
+	return &refusal{nil, field, strings.Join(words, " ")}
 }
 
 // checkRefusal fails t unless err is the refusal want (or nil when want is).
@@ -36,14 +60,13 @@ func checkRefusal(t *testing.T, err error, want *refusal) {
 		t.Fatalf("accepted; want %s refused", want.field)
 	case !ok:
 		t.Fatalf("%v is not a domain error", err)
-	case e.Kind != want.kind || e.Field != want.field:
-		t.Fatalf("refused %s (%s): %v; want %s (%s)", e.Field, e.Kind, err, want.field, want.kind)
+	case want.failure != nil && !errors.Is(err, want.failure):
+		t.Fatalf("refused %s: %v; want %s", e.Field, err, want.failure)
+	case e.Kind != errs.KindInvalid || e.Field != want.field:
+		t.Fatalf("refused %s (%s): %v; want %s", e.Field, e.Kind, err, want.field)
 	case !strings.Contains(err.Error(), want.words):
 		t.Fatalf("refused with %q; want it to say %q", err, want.words)
 	}
 }
 
 func ptr[T any](v T) *T { return &v }
-
-// missing is the refusal of a required member the request left out.
-func missing(field string) *refusal { return invalid(field, "Missing required param") }

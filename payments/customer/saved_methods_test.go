@@ -70,7 +70,7 @@ func TestCheckNewDefault(t *testing.T) {
 	}{
 		{"no default yet", nil, nil},
 		{"another default", ptr("pm_2"), nil},
-		{"already the default", ptr("pm_1"), invalid("", "already set as default")},
+		{"already the default", ptr("pm_1"), refused("", "already set as default")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRefusal(t, checkNewDefault(&ent.Customer{DefaultPaymentMethodID: tc.current}, "pm_1"), tc.want)

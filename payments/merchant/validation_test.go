@@ -1,6 +1,7 @@
 package merchant
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -21,10 +22,16 @@ func refusedAs(err error, field, words string) string {
 		return ""
 	case field == "":
 		return "refused: " + err.Error()
-	case !ok || e.Kind != errs.KindInvalid || e.Field != field || !strings.Contains(err.Error(), words):
+	case !ok || !memberRefused(err) || e.Field != field || !strings.Contains(err.Error(), words):
 		return fmt.Sprintf("%v; want %s refused, saying %q", err, field, words)
 	}
 	return ""
+}
+
+// memberRefused reports whether err refuses a member of the request: one
+// left out, or a value refused.
+func memberRefused(err error) bool {
+	return errors.Is(err, errs.ErrMissingField) || errors.Is(err, errs.ErrInvalidValue)
 }
 
 // fieldCases are the members a merchant's create and update share, each
