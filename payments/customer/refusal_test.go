@@ -48,14 +48,11 @@ func refused(field string, words ...string) *refusal {
 // checkRefusal fails t unless err is the refusal want (or nil when want is).
 func checkRefusal(t *testing.T, err error, want *refusal) {
 	t.Helper()
-	if want == nil {
-		if err != nil {
-			t.Fatalf("refused: %v", err)
-		}
-		return
-	}
 	e, ok := errs.As(err)
 	switch {
+	case want == nil && err != nil:
+		t.Fatalf("refused: %v", err)
+	case want == nil:
 	case err == nil:
 		t.Fatalf("accepted; want %s refused", want.field)
 	case !ok:
