@@ -36,17 +36,13 @@ func customerDetails(in model.CustomerInput) (customer.CustomerDetails, error) {
 // and answers the customer as it left it.
 func (r *Resolver) customerMutation(ctx context.Context, name string, key *string, args any,
 	run func(ctx context.Context) (*ent.Customer, error)) (*model.CustomerPayload, error) {
-	c, replayed, err := idempotent(ctx, r, name, key, args, func(ctx context.Context) (*ent.Customer, error) {
-		if _, err := merchantPrincipal(ctx); err != nil {
-			return nil, err
-		}
+	customers := merchantRow[ent.Customer]{get: r.client.Customer.Get, id: func(c *ent.Customer) string { return c.ID }, resource: "Customer"}
+	c, replayed, err := mutateMerchantRow(ctx, r, name, key, args, customers, func(ctx context.Context) (*ent.Customer, error) {
 		c, err := run(ctx)
 		if err != nil {
 			return nil, err
 		}
-		return reread(ctx, r.client.Customer.Get, c.ID)
-	}, func(ctx context.Context, snap *ent.Customer) (*ent.Customer, error) {
-		return restore(ctx, r.client.Customer.Get, snap.ID, snap, "Customer")
+		return reread(ctx, customers.get, c.ID)
 	})
 	if err != nil {
 		return nil, err

@@ -19,9 +19,6 @@ func (r *customerResolver) Payments(ctx context.Context, obj *ent.Customer, afte
 	return paginate(ctx, r.Resolver, bind("customer.payments:"+obj.ID, where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.PaymentIntentConnection, error) {
 			return primePayments(ctx)(obj.Payments(collecting(ctx), after, first, before, last, orderBy, where))
-		},
-		func(c *ent.PaymentIntentConnection) []*Cursor {
-			return positionsOf(c.Edges, func(e *ent.PaymentIntentEdge) *Cursor { return &e.Cursor }, c.PageInfo)
 		})
 }
 
@@ -33,9 +30,6 @@ func (r *eventResolver) DeliveryAttempts(ctx context.Context, obj *ent.Event, af
 	return paginate(ctx, r.Resolver, bind("event.deliveryAttempts:"+obj.ID, where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.EventDeliveryAttemptConnection, error) {
 			return obj.DeliveryAttempts(collecting(ctx), after, first, before, last, orderBy, where)
-		},
-		func(c *ent.EventDeliveryAttemptConnection) []*Cursor {
-			return positionsOf(c.Edges, func(e *ent.EventDeliveryAttemptEdge) *Cursor { return &e.Cursor }, c.PageInfo)
 		})
 }
 
@@ -47,9 +41,6 @@ func (r *merchantAccountResolver) Profiles(ctx context.Context, obj *ent.Merchan
 	return paginate(ctx, r.Resolver, bind("merchantAccount.profiles:"+obj.ID, where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.ProfileConnection, error) {
 			return obj.Profiles(collecting(ctx), after, first, before, last, orderBy, where)
-		},
-		func(c *ent.ProfileConnection) []*Cursor {
-			return positionsOf(c.Edges, func(e *ent.ProfileEdge) *Cursor { return &e.Cursor }, c.PageInfo)
 		})
 }
 
@@ -61,9 +52,6 @@ func (r *merchantAccountResolver) APIKeys(ctx context.Context, obj *ent.Merchant
 	return paginate(ctx, r.Resolver, bind("merchantAccount.apiKeys:"+obj.ID, where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.APIKeyConnection, error) {
 			return obj.APIKeys(collecting(ctx), after, first, before, last, orderBy, where)
-		},
-		func(c *ent.APIKeyConnection) []*Cursor {
-			return positionsOf(c.Edges, func(e *ent.APIKeyEdge) *Cursor { return &e.Cursor }, c.PageInfo)
 		})
 }
 
@@ -73,9 +61,6 @@ func (r *merchantAccountResolver) ConnectorAccounts(ctx context.Context, obj *en
 	return paginate(ctx, r.Resolver, bind("merchantAccount.connectorAccounts:"+obj.ID, where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.MerchantConnectorAccountConnection, error) {
 			return obj.ConnectorAccounts(collecting(ctx), after, first, before, last, orderBy, where)
-		},
-		func(c *ent.MerchantConnectorAccountConnection) []*Cursor {
-			return positionsOf(c.Edges, func(e *ent.MerchantConnectorAccountEdge) *Cursor { return &e.Cursor }, c.PageInfo)
 		})
 }
 
@@ -85,9 +70,6 @@ func (r *merchantAccountResolver) Events(ctx context.Context, obj *ent.MerchantA
 	return paginate(ctx, r.Resolver, bind("merchantAccount.events:"+obj.ID, where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.EventConnection, error) {
 			return obj.Events(collecting(ctx), after, first, before, last, orderBy, where)
-		},
-		func(c *ent.EventConnection) []*Cursor {
-			return positionsOf(c.Edges, func(e *ent.EventEdge) *Cursor { return &e.Cursor }, c.PageInfo)
 		})
 }
 
@@ -97,9 +79,6 @@ func (r *paymentIntentResolver) Refunds(ctx context.Context, obj *ent.PaymentInt
 	return paginate(ctx, r.Resolver, bind("paymentIntent.refunds:"+obj.ID, where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.RefundConnection, error) {
 			return obj.Refunds(collecting(ctx), after, first, before, last, orderBy, where)
-		},
-		func(c *ent.RefundConnection) []*Cursor {
-			return positionsOf(c.Edges, func(e *ent.RefundEdge) *Cursor { return &e.Cursor }, c.PageInfo)
 		})
 }
 
@@ -109,9 +88,6 @@ func (r *paymentIntentResolver) Events(ctx context.Context, obj *ent.PaymentInte
 	return paginate(ctx, r.Resolver, bind("paymentIntent.events:"+obj.ID, where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.EventConnection, error) {
 			return obj.Events(collecting(ctx), after, first, before, last, orderBy, where)
-		},
-		func(c *ent.EventConnection) []*Cursor {
-			return positionsOf(c.Edges, func(e *ent.EventEdge) *Cursor { return &e.Cursor }, c.PageInfo)
 		})
 }
 
@@ -121,9 +97,6 @@ func (r *profileResolver) ConnectorAccounts(ctx context.Context, obj *ent.Profil
 	return paginate(ctx, r.Resolver, bind("profile.connectorAccounts:"+obj.ID, where, orderBy), after, before, first, last,
 		func(after, before *Cursor) (*ent.MerchantConnectorAccountConnection, error) {
 			return obj.ConnectorAccounts(collecting(ctx), after, first, before, last, orderBy, where)
-		},
-		func(c *ent.MerchantConnectorAccountConnection) []*Cursor {
-			return positionsOf(c.Edges, func(e *ent.MerchantConnectorAccountEdge) *Cursor { return &e.Cursor }, c.PageInfo)
 		})
 }
 
@@ -151,9 +124,6 @@ func (r *queryResolver) Customers(ctx context.Context, after *entgql.Cursor[stri
 		func(after, before *Cursor) (*ent.CustomerConnection, error) {
 			return r.client.Customer.Query().Paginate(collecting(ctx), after, first, before, last,
 				ent.WithCustomerOrder(orderBy), ent.WithCustomerFilter(where.Filter))
-		},
-		func(c *ent.CustomerConnection) []*Cursor {
-			return positionsOf(c.Edges, func(e *ent.CustomerEdge) *Cursor { return &e.Cursor }, c.PageInfo)
 		})
 }
 
@@ -166,9 +136,6 @@ func (r *queryResolver) Disputes(ctx context.Context, after *entgql.Cursor[strin
 		func(after, before *Cursor) (*ent.DisputeConnection, error) {
 			return r.client.Dispute.Query().Paginate(collecting(ctx), after, first, before, last,
 				ent.WithDisputeOrder(orderBy), ent.WithDisputeFilter(where.Filter))
-		},
-		func(c *ent.DisputeConnection) []*Cursor {
-			return positionsOf(c.Edges, func(e *ent.DisputeEdge) *Cursor { return &e.Cursor }, c.PageInfo)
 		})
 }
 
@@ -179,9 +146,6 @@ func (r *queryResolver) Events(ctx context.Context, after *entgql.Cursor[string]
 		func(after, before *Cursor) (*ent.EventConnection, error) {
 			return r.client.Event.Query().Paginate(collecting(ctx), after, first, before, last,
 				ent.WithEventOrder(orderBy), ent.WithEventFilter(where.Filter))
-		},
-		func(c *ent.EventConnection) []*Cursor {
-			return positionsOf(c.Edges, func(e *ent.EventEdge) *Cursor { return &e.Cursor }, c.PageInfo)
 		})
 }
 
@@ -199,9 +163,6 @@ func (r *queryResolver) Mandates(ctx context.Context, after *entgql.Cursor[strin
 		func(after, before *Cursor) (*ent.MandateConnection, error) {
 			return primeMandates(ctx)(r.client.Mandate.Query().Paginate(collecting(ctx), after, first, before, last,
 				ent.WithMandateOrder(orderBy), ent.WithMandateFilter(where.Filter)))
-		},
-		func(c *ent.MandateConnection) []*Cursor {
-			return positionsOf(c.Edges, func(e *ent.MandateEdge) *Cursor { return &e.Cursor }, c.PageInfo)
 		})
 }
 
@@ -214,9 +175,6 @@ func (r *queryResolver) MerchantAccounts(ctx context.Context, after *entgql.Curs
 		func(after, before *Cursor) (*ent.MerchantAccountConnection, error) {
 			return r.client.MerchantAccount.Query().Paginate(collecting(ctx), after, first, before, last,
 				ent.WithMerchantAccountOrder(orderBy), ent.WithMerchantAccountFilter(where.Filter))
-		},
-		func(c *ent.MerchantAccountConnection) []*Cursor {
-			return positionsOf(c.Edges, func(e *ent.MerchantAccountEdge) *Cursor { return &e.Cursor }, c.PageInfo)
 		})
 }
 
@@ -227,9 +185,6 @@ func (r *queryResolver) ConnectorAccounts(ctx context.Context, after *entgql.Cur
 		func(after, before *Cursor) (*ent.MerchantConnectorAccountConnection, error) {
 			return r.client.MerchantConnectorAccount.Query().Paginate(collecting(ctx), after, first, before, last,
 				ent.WithMerchantConnectorAccountOrder(orderBy), ent.WithMerchantConnectorAccountFilter(where.Filter))
-		},
-		func(c *ent.MerchantConnectorAccountConnection) []*Cursor {
-			return positionsOf(c.Edges, func(e *ent.MerchantConnectorAccountEdge) *Cursor { return &e.Cursor }, c.PageInfo)
 		})
 }
 
@@ -240,9 +195,6 @@ func (r *queryResolver) PaymentIntents(ctx context.Context, after *entgql.Cursor
 		func(after, before *Cursor) (*ent.PaymentIntentConnection, error) {
 			return primePayments(ctx)(r.client.PaymentIntent.Query().Paginate(collecting(ctx), after, first, before, last,
 				ent.WithPaymentIntentOrder(orderBy), ent.WithPaymentIntentFilter(where.Filter)))
-		},
-		func(c *ent.PaymentIntentConnection) []*Cursor {
-			return positionsOf(c.Edges, func(e *ent.PaymentIntentEdge) *Cursor { return &e.Cursor }, c.PageInfo)
 		})
 }
 
@@ -255,9 +207,6 @@ func (r *queryResolver) Profiles(ctx context.Context, after *entgql.Cursor[strin
 		func(after, before *Cursor) (*ent.ProfileConnection, error) {
 			return r.client.Profile.Query().Paginate(collecting(ctx), after, first, before, last,
 				ent.WithProfileOrder(orderBy), ent.WithProfileFilter(where.Filter))
-		},
-		func(c *ent.ProfileConnection) []*Cursor {
-			return positionsOf(c.Edges, func(e *ent.ProfileEdge) *Cursor { return &e.Cursor }, c.PageInfo)
 		})
 }
 
@@ -268,9 +217,6 @@ func (r *queryResolver) Refunds(ctx context.Context, after *entgql.Cursor[string
 		func(after, before *Cursor) (*ent.RefundConnection, error) {
 			return r.client.Refund.Query().Paginate(collecting(ctx), after, first, before, last,
 				ent.WithRefundOrder(orderBy), ent.WithRefundFilter(where.Filter))
-		},
-		func(c *ent.RefundConnection) []*Cursor {
-			return positionsOf(c.Edges, func(e *ent.RefundEdge) *Cursor { return &e.Cursor }, c.PageInfo)
 		})
 }
 
@@ -281,9 +227,6 @@ func (r *queryResolver) RoutingAlgorithms(ctx context.Context, after *entgql.Cur
 		func(after, before *Cursor) (*ent.RoutingAlgorithmConnection, error) {
 			return r.client.RoutingAlgorithm.Query().Paginate(collecting(ctx), after, first, before, last,
 				ent.WithRoutingAlgorithmOrder(orderBy), ent.WithRoutingAlgorithmFilter(where.Filter))
-		},
-		func(c *ent.RoutingAlgorithmConnection) []*Cursor {
-			return positionsOf(c.Edges, func(e *ent.RoutingAlgorithmEdge) *Cursor { return &e.Cursor }, c.PageInfo)
 		})
 }
 

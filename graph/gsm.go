@@ -16,23 +16,14 @@ func (r *Resolver) gsmRules(ctx context.Context, after *Cursor, first *int, befo
 		func(after, before *Cursor) (*ent.GsmRuleConnection, error) {
 			return r.client.GsmRule.Query().Paginate(collecting(ctx), after, first, before, last,
 				ent.WithGsmRuleOrder(orderBy), ent.WithGsmRuleFilter(where.Filter))
-		},
-		func(c *ent.GsmRuleConnection) []*Cursor {
-			return positionsOf(c.Edges, func(e *ent.GsmRuleEdge) *Cursor { return &e.Cursor }, c.PageInfo)
 		})
 }
 
 // gsmMutation runs one GSM rule change under its idempotency key.
 func (r *Resolver) gsmMutation(ctx context.Context, name string, key *string, args any,
 	op func(context.Context) (*ent.GsmRule, error)) (*model.GsmRulePayload, error) {
-	row, replayed, err := idempotent(ctx, r, name, key, args, func(ctx context.Context) (*ent.GsmRule, error) {
-		if _, err := merchantPrincipal(ctx); err != nil {
-			return nil, err
-		}
-		return op(ctx)
-	}, func(ctx context.Context, snap *ent.GsmRule) (*ent.GsmRule, error) {
-		return restore(ctx, r.client.GsmRule.Get, snap.ID, snap, "GSM rule")
-	})
+	rules := merchantRow[ent.GsmRule]{get: r.client.GsmRule.Get, id: func(g *ent.GsmRule) string { return g.ID }, resource: "GSM rule"}
+	row, replayed, err := mutateMerchantRow(ctx, r, name, key, args, rules, op)
 	if err != nil {
 		return nil, err
 	}

@@ -442,15 +442,7 @@ func (r *Resolver) livePayment(ctx context.Context, id string, only *string) (*e
 	if only != nil {
 		q.Where(paymentintent.PaymentID(*only))
 	}
-	q, err := q.CollectFields(collecting(ctx))
-	if err != nil {
-		return nil, err
-	}
-	pi, err := nullIfNotFound(q.Only(ctx))
-	if err != nil {
-		return nil, err
-	}
-	return pi, nil
+	return selectedOne[ent.PaymentIntent](ctx, q)
 }
 
 // overSocket reports whether the operation came over a websocket.

@@ -56,6 +56,29 @@ func restore[T any](ctx context.Context, get func(context.Context, string) (*T, 
 	return overlay(fresh, snap)
 }
 
+// merchantRow is the row a merchant's mutation answers with: how to read
+// it by id, its id, and what to call it when it is gone.
+type merchantRow[T any] struct {
+	get      func(context.Context, string) (*T, error)
+	id       func(*T) string
+	resource string
+}
+
+// mutateMerchantRow runs op, a merchant's change to one row, under its
+// idempotency key; a replay lays the stored snapshot over the row as it is
+// now (restore).
+func mutateMerchantRow[T any](ctx context.Context, r *Resolver, name string, key *string, args any,
+	row merchantRow[T], op func(context.Context) (*T, error)) (*T, bool, error) {
+	return idempotent(ctx, r, name, key, args, func(ctx context.Context) (*T, error) {
+		if _, err := merchantPrincipal(ctx); err != nil {
+			return nil, err
+		}
+		return op(ctx)
+	}, func(ctx context.Context, snap *T) (*T, error) {
+		return restore(ctx, row.get, row.id(snap), snap, row.resource)
+	})
+}
+
 // overlay puts a stored snapshot over the row as it is now: the replay shows
 // the snapshot, and the row's client resolves its nested fields.
 func overlay[T any](fresh, snapshot *T) (*T, error) {
@@ -69,23 +92,17 @@ func overlay[T any](fresh, snapshot *T) (*T, error) {
 	return fresh, nil
 }
 
-func (r *Resolver) restorePayment(ctx context.Context, snap *ent.PaymentIntent) (*ent.PaymentIntent, error) {
-	return restore(ctx, r.client.PaymentIntent.Get, snap.ID, snap, "Payment")
-}
-
 // paymentMutation runs a payment operation under its key and wraps the result.
 func (r *Resolver) paymentMutation(ctx context.Context, name string, key *string, args any,
 	op func(context.Context) (*payments.PaymentView, error)) (*model.PaymentPayload, error) {
-	pi, replayed, err := idempotent(ctx, r, name, key, args, func(ctx context.Context) (*ent.PaymentIntent, error) {
-		if _, err := merchantPrincipal(ctx); err != nil {
-			return nil, err
-		}
+	paymentRows := merchantRow[ent.PaymentIntent]{get: r.client.PaymentIntent.Get, id: func(p *ent.PaymentIntent) string { return p.ID }, resource: "Payment"}
+	pi, replayed, err := mutateMerchantRow(ctx, r, name, key, args, paymentRows, func(ctx context.Context) (*ent.PaymentIntent, error) {
 		v, err := op(ctx)
 		if err != nil {
 			return nil, err
 		}
 		return v.Intent, nil
-	}, r.restorePayment)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -152,10 +169,8 @@ func (r *Resolver) cancelPayment(ctx context.Context, id string, in *model.Cance
 }
 
 func (r *Resolver) createRefund(ctx context.Context, in model.CreateRefundInput, key *string) (*model.RefundPayload, error) {
-	ref, replayed, err := idempotent(ctx, r, "createRefund", key, map[string]any{"input": in}, func(ctx context.Context) (*ent.Refund, error) {
-		if _, err := merchantPrincipal(ctx); err != nil {
-			return nil, err
-		}
+	refunds := merchantRow[ent.Refund]{get: r.client.Refund.Get, id: func(r *ent.Refund) string { return r.ID }, resource: "Refund"}
+	ref, replayed, err := mutateMerchantRow(ctx, r, "createRefund", key, map[string]any{"input": in}, refunds, func(ctx context.Context) (*ent.Refund, error) {
 		ref, err := r.svc.CreateRefund(ctx, payments.RefundInput{
 			PaymentID: in.PaymentID, RefundID: in.RefundID, Amount: in.Amount,
 			Reason: in.Reason, RefundType: in.RefundType, Metadata: in.Metadata,
@@ -163,9 +178,7 @@ func (r *Resolver) createRefund(ctx context.Context, in model.CreateRefundInput,
 		if err != nil {
 			return nil, err
 		}
-		return reread(ctx, r.client.Refund.Get, ref.ID) // the row the transaction returned is bound to it
-	}, func(ctx context.Context, snap *ent.Refund) (*ent.Refund, error) {
-		return restore(ctx, r.client.Refund.Get, snap.ID, snap, "Refund")
+		return reread(ctx, refunds.get, ref.ID) // the row the transaction returned is bound to it
 	})
 	if err != nil {
 		return nil, err
@@ -178,21 +191,14 @@ func (r *Resolver) createRefund(ctx context.Context, in model.CreateRefundInput,
 // connectorAccountDetails).
 func (r *Resolver) connectorMutation(ctx context.Context, name string, key *string, args any,
 	op func(context.Context) (*connector.AccountView, error)) (*model.ConnectorAccountPayload, error) {
-	row, replayed, err := idempotent(ctx, r, name, key, args, func(ctx context.Context) (*ent.MerchantConnectorAccount, error) {
-		if _, err := merchantPrincipal(ctx); err != nil {
-			return nil, err
-		}
+	accounts := merchantRow[ent.MerchantConnectorAccount]{get: r.client.MerchantConnectorAccount.Get,
+		id: func(a *ent.MerchantConnectorAccount) string { return a.ID }, resource: "Merchant connector account"}
+	row, replayed, err := mutateMerchantRow(ctx, r, name, key, args, accounts, func(ctx context.Context) (*ent.MerchantConnectorAccount, error) {
 		v, err := op(ctx)
 		if err != nil {
 			return nil, err
 		}
-		row, err := r.client.MerchantConnectorAccount.Get(ctx, v.ID)
-		if err != nil {
-			return nil, errs.Internal(err)
-		}
-		return row, nil
-	}, func(ctx context.Context, snap *ent.MerchantConnectorAccount) (*ent.MerchantConnectorAccount, error) {
-		return restore(ctx, r.client.MerchantConnectorAccount.Get, snap.ID, snap, "Merchant connector account")
+		return reread(ctx, accounts.get, v.ID)
 	})
 	if err != nil {
 		return nil, err
@@ -269,13 +275,9 @@ func (r *Resolver) createAPIKey(ctx context.Context, in model.CreateAPIKeyInput,
 }
 
 func (r *Resolver) revokeAPIKey(ctx context.Context, id string, key *string) (*model.APIKeyPayload, error) {
-	k, replayed, err := idempotent(ctx, r, "revokeApiKey", key, map[string]any{"id": id}, func(ctx context.Context) (*ent.APIKey, error) {
-		if _, err := merchantPrincipal(ctx); err != nil {
-			return nil, err
-		}
+	apiKeys := merchantRow[ent.APIKey]{get: r.client.APIKey.Get, id: func(k *ent.APIKey) string { return k.ID }, resource: "API Key"}
+	k, replayed, err := mutateMerchantRow(ctx, r, "revokeApiKey", key, map[string]any{"id": id}, apiKeys, func(ctx context.Context) (*ent.APIKey, error) {
 		return r.merchants.RevokeAPIKey(ctx, id)
-	}, func(ctx context.Context, snap *ent.APIKey) (*ent.APIKey, error) {
-		return restore(ctx, r.client.APIKey.Get, snap.ID, snap, "API Key")
 	})
 	if err != nil {
 		return nil, err
@@ -323,17 +325,13 @@ func (r *Resolver) rollAPIKey(ctx context.Context, id string, graceSeconds int, 
 // the profile's row, read again after the commit.
 func (r *Resolver) profileMutation(ctx context.Context, name string, key *string, args any,
 	op func(context.Context) (string, error)) (*model.ProfilePayload, error) {
-	prof, replayed, err := idempotent(ctx, r, name, key, args, func(ctx context.Context) (*ent.Profile, error) {
-		if _, err := merchantPrincipal(ctx); err != nil {
-			return nil, err
-		}
+	profiles := merchantRow[ent.Profile]{get: r.client.Profile.Get, id: func(p *ent.Profile) string { return p.ID }, resource: "Business profile"}
+	prof, replayed, err := mutateMerchantRow(ctx, r, name, key, args, profiles, func(ctx context.Context) (*ent.Profile, error) {
 		id, err := op(ctx)
 		if err != nil {
 			return nil, err
 		}
-		return reread(ctx, r.client.Profile.Get, id)
-	}, func(ctx context.Context, snap *ent.Profile) (*ent.Profile, error) {
-		return restore(ctx, r.client.Profile.Get, snap.ID, snap, "Business profile")
+		return reread(ctx, profiles.get, id)
 	})
 	if err != nil {
 		return nil, err
@@ -401,17 +399,13 @@ func (r *Resolver) retryWebhookDelivery(ctx context.Context, eventID string, key
 }
 
 func (r *Resolver) acceptDispute(ctx context.Context, id string, key *string) (*model.DisputePayload, error) {
-	d, replayed, err := idempotent(ctx, r, "acceptDispute", key, map[string]any{"id": id}, func(ctx context.Context) (*ent.Dispute, error) {
-		if _, err := merchantPrincipal(ctx); err != nil {
-			return nil, err
-		}
+	disputes := merchantRow[ent.Dispute]{get: r.client.Dispute.Get, id: func(d *ent.Dispute) string { return d.ID }, resource: "Dispute"}
+	d, replayed, err := mutateMerchantRow(ctx, r, "acceptDispute", key, map[string]any{"id": id}, disputes, func(ctx context.Context) (*ent.Dispute, error) {
 		v, err := r.svc.AcceptDispute(ctx, id)
 		if err != nil {
 			return nil, err
 		}
 		return v.Dispute, nil
-	}, func(ctx context.Context, snap *ent.Dispute) (*ent.Dispute, error) {
-		return restore(ctx, r.client.Dispute.Get, snap.ID, snap, "Dispute")
 	})
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"reflect"
 	"slices"
 
 	"entgo.io/contrib/entgql"
@@ -23,7 +24,7 @@ type Cursor = cursors.Cursor
 // the query runs on the real positions, and the positions of the page are
 // sealed behind fresh tokens.
 func paginate[C any](ctx context.Context, r *Resolver, b binding, after, before *Cursor, first, last *int,
-	run func(after, before *Cursor) (C, error), positions func(C) []*Cursor) (C, error) {
+	run func(after, before *Cursor) (C, error)) (C, error) {
 	var zero C
 	if err := checkPage(first, last); err != nil {
 		return zero, err
@@ -48,7 +49,7 @@ func paginate[C any](ctx context.Context, r *Resolver, b binding, after, before 
 	if !wantsCursors(ctx) {
 		return conn, nil // no cursor is shown: none is stored
 	}
-	if err := r.sealLater(ctx, keyOf(), positions(conn)); err != nil {
+	if err := r.sealLater(ctx, keyOf(), positionsOf(conn)); err != nil {
 		return zero, cursorError(err)
 	}
 	return conn, nil
@@ -93,19 +94,24 @@ func cursorError(err error) error {
 	return errs.Unavailable("The cursor store (Redis)")
 }
 
-// positionsOf lists a page's cursors once each (PageInfo's start and end
-// point into the edges).
-func positionsOf[E any](edges []*E, cursor func(*E) *Cursor, pi entgql.PageInfo[string]) []*Cursor {
-	out := make([]*Cursor, 0, len(edges)+2)
-	seen := make(map[*Cursor]bool, len(edges)+2)
+// positionsOf lists a page's cursors once each: every edge's, then
+// PageInfo's start and end, which point into the edges. conn is an entgql
+// connection: a pointer to a struct whose Edges each hold their Cursor,
+// beside its PageInfo (entgql generates no interface for them).
+func positionsOf(conn any) []*Cursor {
+	v := reflect.ValueOf(conn).Elem()
+	edges := v.FieldByName("Edges")
+	pi := v.FieldByName("PageInfo").Interface().(entgql.PageInfo[string])
+	out := make([]*Cursor, 0, edges.Len()+2)
+	seen := make(map[*Cursor]bool, edges.Len()+2)
 	add := func(c *Cursor) {
 		if c != nil && !seen[c] {
 			seen[c] = true
 			out = append(out, c)
 		}
 	}
-	for _, e := range edges {
-		add(cursor(e))
+	for i := range edges.Len() {
+		add(edges.Index(i).Elem().FieldByName("Cursor").Addr().Interface().(*Cursor))
 	}
 	add(pi.StartCursor)
 	add(pi.EndCursor)
@@ -143,48 +149,12 @@ func keysetOrder[O any](orders []O, of func(O) fieldOrder, make func(field strin
 // The connections that take several orders, as keysetOrder reads and
 // writes them.
 var (
-	paymentOrders = orderKind[ent.PaymentIntentOrder, ent.PaymentIntentOrderField]{
-		field: func(o *ent.PaymentIntentOrder) *ent.PaymentIntentOrderField { return o.Field },
-		dir:   func(o *ent.PaymentIntentOrder) entgql.OrderDirection { return o.Direction },
-		make: func(f *ent.PaymentIntentOrderField, d entgql.OrderDirection) *ent.PaymentIntentOrder {
-			return &ent.PaymentIntentOrder{Field: f, Direction: d}
-		},
-	}
-	refundOrders = orderKind[ent.RefundOrder, ent.RefundOrderField]{
-		field: func(o *ent.RefundOrder) *ent.RefundOrderField { return o.Field },
-		dir:   func(o *ent.RefundOrder) entgql.OrderDirection { return o.Direction },
-		make: func(f *ent.RefundOrderField, d entgql.OrderDirection) *ent.RefundOrder {
-			return &ent.RefundOrder{Field: f, Direction: d}
-		},
-	}
-	eventOrders = orderKind[ent.EventOrder, ent.EventOrderField]{
-		field: func(o *ent.EventOrder) *ent.EventOrderField { return o.Field },
-		dir:   func(o *ent.EventOrder) entgql.OrderDirection { return o.Direction },
-		make: func(f *ent.EventOrderField, d entgql.OrderDirection) *ent.EventOrder {
-			return &ent.EventOrder{Field: f, Direction: d}
-		},
-	}
-	connectorAccountOrders = orderKind[ent.MerchantConnectorAccountOrder, ent.MerchantConnectorAccountOrderField]{
-		field: func(o *ent.MerchantConnectorAccountOrder) *ent.MerchantConnectorAccountOrderField { return o.Field },
-		dir:   func(o *ent.MerchantConnectorAccountOrder) entgql.OrderDirection { return o.Direction },
-		make: func(f *ent.MerchantConnectorAccountOrderField, d entgql.OrderDirection) *ent.MerchantConnectorAccountOrder {
-			return &ent.MerchantConnectorAccountOrder{Field: f, Direction: d}
-		},
-	}
-	gsmRuleOrders = orderKind[ent.GsmRuleOrder, ent.GsmRuleOrderField]{
-		field: func(o *ent.GsmRuleOrder) *ent.GsmRuleOrderField { return o.Field },
-		dir:   func(o *ent.GsmRuleOrder) entgql.OrderDirection { return o.Direction },
-		make: func(f *ent.GsmRuleOrderField, d entgql.OrderDirection) *ent.GsmRuleOrder {
-			return &ent.GsmRuleOrder{Field: f, Direction: d}
-		},
-	}
-	routingAlgorithmOrders = orderKind[ent.RoutingAlgorithmOrder, ent.RoutingAlgorithmOrderField]{
-		field: func(o *ent.RoutingAlgorithmOrder) *ent.RoutingAlgorithmOrderField { return o.Field },
-		dir:   func(o *ent.RoutingAlgorithmOrder) entgql.OrderDirection { return o.Direction },
-		make: func(f *ent.RoutingAlgorithmOrderField, d entgql.OrderDirection) *ent.RoutingAlgorithmOrder {
-			return &ent.RoutingAlgorithmOrder{Field: f, Direction: d}
-		},
-	}
+	paymentOrders          orderKind[ent.PaymentIntentOrder, ent.PaymentIntentOrderField]
+	refundOrders           orderKind[ent.RefundOrder, ent.RefundOrderField]
+	eventOrders            orderKind[ent.EventOrder, ent.EventOrderField]
+	connectorAccountOrders orderKind[ent.MerchantConnectorAccountOrder, ent.MerchantConnectorAccountOrderField]
+	gsmRuleOrders          orderKind[ent.GsmRuleOrder, ent.GsmRuleOrderField]
+	routingAlgorithmOrders orderKind[ent.RoutingAlgorithmOrder, ent.RoutingAlgorithmOrderField]
 )
 
 // orderField is an entgql order field enum.
@@ -193,21 +163,31 @@ type orderField interface {
 	UnmarshalGQL(any) error
 }
 
-// orderKind reads and writes one connection's orders for keysetOrder.
-type orderKind[O any, F any] struct {
-	field func(*O) *F
-	dir   func(*O) entgql.OrderDirection
-	make  func(*F, entgql.OrderDirection) *O
+// orderKind reads and writes one connection's orders for keysetOrder. O is
+// the order entgql generates for a type, which always holds its field enum
+// F as Field and its direction as Direction.
+type orderKind[O any, F any] struct{}
+
+// members points into an order's Field and Direction.
+func (orderKind[O, F]) members(o *O) (**F, *entgql.OrderDirection) {
+	v := reflect.ValueOf(o).Elem()
+	return v.FieldByName("Field").Addr().Interface().(**F),
+		v.FieldByName("Direction").Addr().Interface().(*entgql.OrderDirection)
 }
 
 // complete is keysetOrder for this kind of order.
 func (k orderKind[O, F]) complete(orders []*O) []*O {
 	return keysetOrder(orders,
-		func(o *O) fieldOrder { return fieldOrder{any(k.field(o)).(orderField).String(), k.dir(o)} },
+		func(o *O) fieldOrder {
+			field, direction := k.members(o)
+			return fieldOrder{any(*field).(orderField).String(), *direction}
+		},
 		func(name string, d entgql.OrderDirection) *O {
-			f := new(F)
+			o, f := new(O), new(F)
 			_ = any(f).(orderField).UnmarshalGQL(name) // CREATED_AT and ID: every such connection has them
-			return k.make(f, d)
+			field, direction := k.members(o)
+			*field, *direction = f, d
+			return o
 		})
 }
 

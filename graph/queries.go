@@ -35,33 +35,34 @@ func (r *Resolver) merchantAccount(ctx context.Context) (*ent.MerchantAccount, e
 	if p.MerchantID == "" {
 		return nil, nil
 	}
-	q, err := r.client.MerchantAccount.Query().Where(merchantaccount.ID(p.MerchantID)).CollectFields(collecting(ctx))
-	if err != nil {
-		return nil, err
-	}
-	return nullIfNotFound(q.Only(ctx))
+	return selectedOne[ent.MerchantAccount](ctx, r.client.MerchantAccount.Query().Where(merchantaccount.ID(p.MerchantID)))
 }
 
 func (r *Resolver) payment(ctx context.Context, paymentID string) (*ent.PaymentIntent, error) {
-	q, err := r.client.PaymentIntent.Query().Where(paymentintent.PaymentID(paymentID)).CollectFields(collecting(ctx))
-	if err != nil {
-		return nil, err
-	}
-	pi, err := nullIfNotFound(q.Only(ctx))
+	pi, err := selectedOne[ent.PaymentIntent](ctx, r.client.PaymentIntent.Query().Where(paymentintent.PaymentID(paymentID)))
 	wantConnectorAccounts(ctx, pi)
 	return pi, err
 }
 
 func (r *Resolver) refund(ctx context.Context, refundID string) (*ent.Refund, error) {
-	q, err := r.client.Refund.Query().Where(refund.RefundID(refundID)).CollectFields(collecting(ctx))
-	if err != nil {
-		return nil, err
-	}
-	return nullIfNotFound(q.Only(ctx))
+	return selectedOne[ent.Refund](ctx, r.client.Refund.Query().Where(refund.RefundID(refundID)))
 }
 
 func (r *Resolver) event(ctx context.Context, eventID string) (*ent.Event, error) {
-	q, err := r.client.Event.Query().Where(event.ID(eventID)).CollectFields(collecting(ctx))
+	return selectedOne[ent.Event](ctx, r.client.Event.Query().Where(event.ID(eventID)))
+}
+
+// oneRowQuery is an ent query that can load what the operation selects
+// (CollectFields) and read its one row.
+type oneRowQuery[T any, Q any] interface {
+	CollectFields(ctx context.Context, satisfies ...string) (Q, error)
+	Only(ctx context.Context) (*T, error)
+}
+
+// selectedOne reads q's one row with the edges the operation selects;
+// null when there is no such row.
+func selectedOne[T any, Q oneRowQuery[T, Q]](ctx context.Context, q Q) (*T, error) {
+	q, err := q.CollectFields(collecting(ctx))
 	if err != nil {
 		return nil, err
 	}

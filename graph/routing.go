@@ -17,14 +17,9 @@ import (
 // answers the configuration it names.
 func (r *Resolver) routingMutation(ctx context.Context, name string, key *string, args any,
 	op func(context.Context) (*ent.RoutingAlgorithm, error)) (*model.RoutingAlgorithmPayload, error) {
-	row, replayed, err := idempotent(ctx, r, name, key, args, func(ctx context.Context) (*ent.RoutingAlgorithm, error) {
-		if _, err := merchantPrincipal(ctx); err != nil {
-			return nil, err
-		}
-		return op(ctx)
-	}, func(ctx context.Context, snap *ent.RoutingAlgorithm) (*ent.RoutingAlgorithm, error) {
-		return restore(ctx, r.client.RoutingAlgorithm.Get, snap.ID, snap, "Routing algorithm")
-	})
+	algorithms := merchantRow[ent.RoutingAlgorithm]{get: r.client.RoutingAlgorithm.Get,
+		id: func(a *ent.RoutingAlgorithm) string { return a.ID }, resource: "Routing algorithm"}
+	row, replayed, err := mutateMerchantRow(ctx, r, name, key, args, algorithms, op)
 	if err != nil {
 		return nil, err
 	}

@@ -230,8 +230,5 @@ func (r *Resolver) auditLog(ctx context.Context, after, before *Cursor, first, l
 		func(after, before *Cursor) (*ent.AuditEntryConnection, error) {
 			return r.client.AuditEntry.Query().Paginate(collecting(ctx), after, first, before, last,
 				ent.WithAuditEntryOrder(orderBy), ent.WithAuditEntryFilter(where.Filter))
-		},
-		func(c *ent.AuditEntryConnection) []*Cursor {
-			return positionsOf(c.Edges, func(e *ent.AuditEntryEdge) *Cursor { return &e.Cursor }, c.PageInfo)
 		})
 }

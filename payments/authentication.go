@@ -273,6 +273,6 @@ func (s *Service) completeCustomerAction(ctx context.Context, pi *ent.PaymentInt
 		CaptureMethod:          connectorCaptureMethod(pi),
 		ConnectorMetadata:      att.ConnectorMetadata,
 	})
-	_, err = s.recordPaymentResult(ctx, pi.PaymentID, att.ID, res, callErr)
+	_, err = s.recordAuthorization(ctx, pi.PaymentID, att.ID, res, callErr)
 	return err
 }

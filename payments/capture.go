@@ -31,50 +31,79 @@ type CaptureInput struct {
 // connector is called, so concurrent captures can never capture more than
 // was authorized; a failed capture gives the reservation back.
 func (s *Service) CapturePayment(ctx context.Context, paymentID string, in CaptureInput) (*PaymentView, error) {
-	var r *captureReservation
-	err := s.db.InTx(ctx, func(tx *ent.Tx) (err error) {
-		r, err = s.reserveCapture(ctx, tx, paymentID, in)
-		return err
-	})
-	if err != nil {
-		return nil, err
+	c := captureCall{paymentID: paymentID}
+	call := s.captureCall(&c)
+	call.reserve = func(ctx context.Context, tx *ent.Tx) (bool, error) {
+		var err error
+		c.r, err = s.reserveCapture(ctx, tx, paymentID, in)
+		return err == nil, err
 	}
-	return s.completeCapture(ctx, paymentID, r)
+	return s.runCapture(ctx, &c, &call)
 }
 
-// completeCapture sends the capture r reserved to the connector and records
-// its answer. A process that dies in between leaves the capture pending:
-// recovery asks the connector (SyncCapture) what became of it.
+// completeCapture sends the capture r reserved (sequential_automatic's,
+// in its authorization's transaction) and settles the answer. A process
+// that dies in between leaves the capture pending: recovery asks the
+// connector (SyncCapture) what became of it.
 func (s *Service) completeCapture(ctx context.Context, paymentID string, r *captureReservation) (*PaymentView, error) {
-	conn, acct, err := s.connectorFor(r.pi, r.att, r.mca)
-	if err != nil {
+	c := captureCall{paymentID: paymentID, r: r}
+	call := s.captureCall(&c)
+	return s.runCapture(ctx, &c, &call)
+}
+
+// captureCall is one capture's connector call: its reservation and answer.
+type captureCall struct {
+	paymentID string
+	r         *captureReservation
+	res       *connector.CaptureResult
+	callErr   error
+	view      *PaymentView
+}
+
+// captureCall is the connector call of c's reserved capture (its reserve
+// step is CapturePayment's, or the authorization's).
+func (s *Service) captureCall(c *captureCall) connectorCall[*connector.CaptureResult] {
+	return connectorCall[*connector.CaptureResult]{
+		connect: func() (connector.Connector, connector.Account, error) {
+			return s.connectorFor(c.r.pi, c.r.att, c.r.mca)
+		},
+		call: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.CaptureResult, error) {
+			return conn.Capture(ctx, &connector.CaptureRequest{
+				Account:                acct,
+				ConnectorTransactionID: deref(c.r.att.ConnectorTransactionID),
+				CaptureID:              c.r.cp.ID,
+				AmountToCapture:        c.r.cp.Amount,
+				Currency:               string(c.r.att.Currency),
+				ConnectorMetadata:      c.r.att.ConnectorMetadata,
+			})
+		},
+		sync: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.CaptureResult, error) {
+			return conn.SyncCapture(ctx, &connector.CaptureSyncRequest{Account: acct,
+				ConnectorTransactionID: deref(c.r.att.ConnectorTransactionID), CaptureID: c.r.cp.ID})
+		},
+		synced: syncedCapture,
+		settle: func(ctx context.Context, tx *ent.Tx, res *connector.CaptureResult, callErr error) (err error) {
+			c.res, c.callErr = res, callErr
+			c.view, err = s.settleCapture(ctx, tx, c.paymentID, c.r.cp.ID, res, callErr)
+			return err
+		},
+	}
+}
+
+// runCapture runs call and answers: a capture the connector declined is
+// CE_03 (its failure recorded on the payment), else the payment's view.
+func (s *Service) runCapture(ctx context.Context, c *captureCall, call *connectorCall[*connector.CaptureResult]) (*PaymentView, error) {
+	if _, err := call.run(ctx, s.db); err != nil {
 		return nil, err
 	}
-	res, callErr := conn.Capture(ctx, &connector.CaptureRequest{
-		Account:                acct,
-		ConnectorTransactionID: deref(r.att.ConnectorTransactionID),
-		CaptureID:              r.cp.ID,
-		AmountToCapture:        r.cp.Amount,
-		Currency:               string(r.att.Currency),
-		ConnectorMetadata:      r.att.ConnectorMetadata,
-	})
-	var view *PaymentView
-	err = s.db.InTx(ctx, func(tx *ent.Tx) (err error) {
-		view, err = s.settleCapture(ctx, tx, paymentID, r.cp.ID, res, callErr)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	if callErr == nil && res.Status == connector.StatusFailure {
-		e := errs.New(errs.KindInvalid, "CE_03", "Capture attempt failed while processing with connector")
-		e.Cause = errs.ErrCaptureDeclined
-		if res.Decline != nil {
-			e.Message += ": " + res.Decline.Message
+	if c.callErr == nil && c.res.Status == connector.StatusFailure {
+		e := errs.ErrCaptureDeclined.New()
+		if c.res.Decline != nil {
+			e.Message += ": " + c.res.Decline.Message
 		}
 		return nil, e
 	}
-	return s.viewOr(ctx, view, paymentID)
+	return s.viewOr(ctx, c.view, c.paymentID)
 }
 
 // captureReservation is what the capture's first transaction reserved: the
@@ -86,9 +115,47 @@ type captureReservation struct {
 	mca *ent.MerchantConnectorAccount
 }
 
-// reserveCapture checks the payment may be captured for the amount asked,
-// records a pending capture and takes its amount off amount_capturable,
-// inside tx (the payment's row locked).
+// capturableState refuses a capture of pi in a state that takes none
+// (sequential: the capture that follows a sequential_automatic
+// authorization, which alone may capture a payment still processing).
+func capturableState(pi *ent.PaymentIntent, sequential bool) error {
+	if !statusIn(pi.Status, capturableStates...) && !(sequential && pi.Status == paymentintent.StatusProcessing) ||
+		pi.ActiveAttemptID == nil {
+		return ErrUnexpectedState("captured", pi.Status, capturableStates)
+	}
+	return nil
+}
+
+// decideCapture is the amount a capture of pi (its active attempt att)
+// takes, or why it is refused. live is how many of the payment's captures
+// have not failed.
+func decideCapture(pi *ent.PaymentIntent, att *ent.PaymentAttempt, in CaptureInput, live int) (int64, error) {
+	if err := capturableState(pi, in.sequential); err != nil {
+		return 0, err
+	}
+	if att.Status == paymentattempt.StatusVoidInitiated {
+		return 0, errs.ErrUnexpectedState.Newf("This Payment could not be captured: it is being cancelled")
+	}
+	amount := pi.AmountCapturable
+	if in.sequential && pi.AmountToCapture != nil && *pi.AmountToCapture < amount {
+		amount = *pi.AmountToCapture // sequential_automatic takes what the payment asked for
+	}
+	if in.AmountToCapture != nil {
+		amount = *in.AmountToCapture
+	}
+	if amount <= 0 || amount > pi.AmountCapturable {
+		return 0, errs.InvalidValue("amount_to_capture", "must be between 1 and the amount capturable (%d)", pi.AmountCapturable)
+	}
+	if pi.CaptureMethod != paymentintent.CaptureMethodManualMultiple && live > 0 {
+		return 0, errs.ErrUnexpectedState.Newf("This Payment could not be captured again: capture_method %s allows one capture; use manual_multiple for several", pi.CaptureMethod)
+	}
+	return amount, nil
+}
+
+// reserveCapture is a capture's reserve step, inside tx (the payment's row
+// locked): it checks the payment may be captured for the amount asked
+// (decideCapture), records a pending capture and takes its amount off
+// amount_capturable.
 func (s *Service) reserveCapture(ctx context.Context, tx *ent.Tx, paymentID string, in CaptureInput) (*captureReservation, error) {
 	var (
 		r   captureReservation
@@ -97,40 +164,25 @@ func (s *Service) reserveCapture(ctx context.Context, tx *ent.Tx, paymentID stri
 	if r.pi, err = s.lockPayment(ctx, tx, paymentID); err != nil {
 		return nil, err
 	}
-	if !statusIn(r.pi.Status, capturableStates...) && !(in.sequential && r.pi.Status == paymentintent.StatusProcessing) {
-		return nil, ErrUnexpectedState("captured", r.pi.Status, capturableStates)
-	}
-	if r.pi.ActiveAttemptID == nil {
-		return nil, ErrUnexpectedState("captured", r.pi.Status, capturableStates)
+	if err := capturableState(r.pi, in.sequential); err != nil {
+		return nil, err // refused before reading what the refusal does not need
 	}
 	if r.att, err = tx.PaymentAttempt.Get(ctx, *r.pi.ActiveAttemptID); err != nil {
 		return nil, errs.Internal(err)
-	}
-	if r.att.Status == paymentattempt.StatusVoidInitiated {
-		return nil, errs.New(errs.KindInvalid, "IR_14", "This Payment could not be captured: it is being cancelled")
-	}
-	amount := r.pi.AmountCapturable
-	if in.sequential && r.pi.AmountToCapture != nil && *r.pi.AmountToCapture < amount {
-		amount = *r.pi.AmountToCapture // sequential_automatic takes what the payment asked for
-	}
-	if in.AmountToCapture != nil {
-		amount = *in.AmountToCapture
-	}
-	if amount <= 0 || amount > r.pi.AmountCapturable {
-		return nil, errs.InvalidValue("amount_to_capture", "must be between 1 and the amount capturable (%d)", r.pi.AmountCapturable)
 	}
 	n, err := tx.Capture.Query().Where(capture.PaymentIntentID(r.pi.ID)).Count(ctx)
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
+	live := 0
 	if r.pi.CaptureMethod != paymentintent.CaptureMethodManualMultiple {
-		live, err := tx.Capture.Query().Where(capture.PaymentIntentID(r.pi.ID), capture.StatusNEQ(capture.StatusFailed)).Count(ctx)
-		if err != nil {
+		if live, err = tx.Capture.Query().Where(capture.PaymentIntentID(r.pi.ID), capture.StatusNEQ(capture.StatusFailed)).Count(ctx); err != nil {
 			return nil, errs.Internal(err)
 		}
-		if live > 0 {
-			return nil, errs.New(errs.KindInvalid, "IR_14", "This Payment could not be captured again: capture_method %s allows one capture; use manual_multiple for several", r.pi.CaptureMethod)
-		}
+	}
+	amount, err := decideCapture(r.pi, r.att, in, live)
+	if err != nil {
+		return nil, err
 	}
 	r.cp, err = tx.Capture.Create().
 		SetID(ids.New(ids.Capture)).
@@ -158,11 +210,69 @@ func (s *Service) reserveCapture(ctx context.Context, tx *ent.Tx, paymentID stri
 	return &r, nil
 }
 
-// settleCapture records the connector's answer to a pending capture, inside
-// tx: an unknown outcome keeps the reservation for a sync, a failure gives
-// it back, a success moves the payment to what it has captured. A capture
-// no longer pending under the row lock was settled already (by recovery, or
-// by the call this answer belongs to): the answer changes nothing twice.
+const noCaptureAnswerMessage = "the connector did not answer; the capture will be synced"
+
+// captureAnswerDecision is what a connector's answer to a pending capture
+// changes. An empty status leaves that row's status as it is.
+type captureAnswerDecision struct {
+	// unanswered: no answer came; the reservation and the pending capture
+	// stay, for a sync.
+	unanswered bool
+	capture    capture.Status
+	attempt    paymentattempt.Status
+	intent     paymentintent.Status
+	// captured is the payment's new amount_captured (when setCaptured).
+	setCaptured bool
+	captured    int64
+	// giveBack returns the reservation to amount_capturable; release ends
+	// the authorization (amount_capturable 0).
+	giveBack int64
+	release  bool
+	// dispute: a network opened one on the now fully captured payment.
+	dispute bool
+}
+
+// decideCaptureAnswer is what res (or callErr, no answer) makes of the
+// pending capture cp of pi's authorized attempt att: an unknown outcome
+// keeps the reservation, a failure gives it back, a success moves the
+// payment to what it has captured.
+func decideCaptureAnswer(pi *ent.PaymentIntent, att *ent.PaymentAttempt, cp *ent.Capture, res *connector.CaptureResult, callErr error) captureAnswerDecision {
+	var d captureAnswerDecision
+	switch {
+	case callErr != nil:
+		d.unanswered = true
+	case res.Status == connector.StatusFailure:
+		d.capture, d.giveBack = capture.StatusFailed, cp.Amount
+		if pi.Status == paymentintent.StatusProcessing { // a sequential capture that failed
+			d.intent = paymentintent.StatusRequiresCapture
+		}
+	case res.Status == connector.StatusPending:
+		d.attempt, d.intent = paymentattempt.StatusCaptureInitiated, paymentintent.StatusProcessing
+		if pi.AmountCaptured > 0 {
+			d.intent = paymentintent.StatusPartiallyCapturedAndProcessing
+		}
+	default: // charged
+		d.capture, d.setCaptured, d.captured = capture.StatusCharged, true, pi.AmountCaptured+cp.Amount
+		switch {
+		case d.captured >= att.NetAmount:
+			d.attempt, d.release = paymentattempt.StatusCharged, true
+		case pi.CaptureMethod == paymentintent.CaptureMethodManualMultiple && pi.AmountCapturable > 0:
+			d.attempt = paymentattempt.StatusPartialChargedAndChargeable
+		default:
+			// One partial capture ends the authorization: the rest is released.
+			d.attempt, d.release = paymentattempt.StatusPartialCharged, true
+		}
+		d.intent = intentStatusOf(d.attempt)
+		d.dispute = res.DisputeAfterSuccess != nil && d.attempt == paymentattempt.StatusCharged
+	}
+	return d
+}
+
+// settleCapture is a capture's settle step, inside tx: it locks the
+// payment and applies what the answer decides (decideCaptureAnswer). A
+// capture no longer pending under the row lock was settled already (by
+// recovery, or by the call this answer belongs to): the answer changes
+// nothing twice.
 func (s *Service) settleCapture(ctx context.Context, tx *ent.Tx, paymentID, captureID string,
 	res *connector.CaptureResult, callErr error) (*PaymentView, error) {
 	pi, err := s.lockPayment(ctx, tx, paymentID)
@@ -181,63 +291,59 @@ func (s *Service) settleCapture(ctx context.Context, tx *ent.Tx, paymentID, capt
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
-	capUpd := cp.Update()
-	attUpd := att.Update()
-	piUpd := pi.Update().AddVersion(1)
-	switch {
-	case callErr != nil:
-		// Unknown outcome: keep the reservation and the pending capture.
-		_, err := capUpd.SetErrorMessage("the connector did not answer; the capture will be synced").
-			SetErrorReason(callErr.Error()).Save(ctx)
+	d := decideCaptureAnswer(pi, att, cp, res, callErr)
+	if d.unanswered {
+		_, err := cp.Update().SetErrorMessage(noCaptureAnswerMessage).SetErrorReason(callErr.Error()).Save(ctx)
 		return nil, txn.ErrorOrNil(err, "capture")
-	case res.Status == connector.StatusFailure:
-		capUpd.SetStatus(capture.StatusFailed)
-		if d := res.Decline; d != nil {
-			capUpd.SetErrorCode(d.Code).SetErrorMessage(d.Message).SetNillableErrorReason(validate.NonEmpty(d.Reason))
+	}
+	return s.applyCaptureAnswer(ctx, tx, pi, att, cp, res, &d)
+}
+
+// applyCaptureAnswer writes d: the capture, the attempt, the payment (and
+// the attempt's amount_capturable after it), a dispute, and the event.
+func (s *Service) applyCaptureAnswer(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, att *ent.PaymentAttempt, cp *ent.Capture,
+	res *connector.CaptureResult, d *captureAnswerDecision) (*PaymentView, error) {
+	capUpd := cp.Update()
+	if d.capture != "" {
+		capUpd.SetStatus(d.capture)
+	}
+	if d.capture == capture.StatusFailed {
+		if dec := res.Decline; dec != nil {
+			capUpd.SetErrorCode(dec.Code).SetErrorMessage(dec.Message).SetNillableErrorReason(validate.NonEmpty(dec.Reason))
 		}
-		piUpd.AddAmountCapturable(cp.Amount)
-		if pi.Status == paymentintent.StatusProcessing { // a sequential capture that failed
-			piUpd.SetStatus(paymentintent.StatusRequiresCapture)
-		}
-	case res.Status == connector.StatusPending:
+	} else {
 		capUpd.SetNillableConnectorCaptureID(validate.NonEmpty(res.ConnectorCaptureID))
-		attUpd.SetStatus(paymentattempt.StatusCaptureInitiated)
-		if pi.AmountCaptured > 0 {
-			piUpd.SetStatus(paymentintent.StatusPartiallyCapturedAndProcessing)
-		} else {
-			piUpd.SetStatus(paymentintent.StatusProcessing)
-		}
-	default: // charged
-		capUpd.SetStatus(capture.StatusCharged).SetNillableConnectorCaptureID(validate.NonEmpty(res.ConnectorCaptureID))
-		captured := pi.AmountCaptured + cp.Amount
-		piUpd.SetAmountCaptured(captured)
-		var status paymentattempt.Status
-		switch {
-		case captured >= att.NetAmount:
-			status = paymentattempt.StatusCharged
-			piUpd.SetAmountCapturable(0)
-		case pi.CaptureMethod == paymentintent.CaptureMethodManualMultiple && pi.AmountCapturable > 0:
-			status = paymentattempt.StatusPartialChargedAndChargeable
-		default:
-			// One partial capture ends the authorization: the rest is released.
-			status = paymentattempt.StatusPartialCharged
-			piUpd.SetAmountCapturable(0)
-		}
-		attUpd.SetStatus(status)
-		piUpd.SetStatus(intentStatusOf(status))
-		if res.ConnectorMetadata != nil {
-			attUpd.SetConnectorMetadata(res.ConnectorMetadata)
-		}
-		if res.DisputeAfterSuccess != nil && status == paymentattempt.StatusCharged {
-			if err := s.openDispute(ctx, tx, pi, att, res.DisputeAfterSuccess, captured); err != nil {
-				return nil, err
-			}
+	}
+	attUpd := att.Update()
+	if d.attempt != "" {
+		attUpd.SetStatus(d.attempt)
+	}
+	if res.ConnectorMetadata != nil && d.capture == capture.StatusCharged {
+		attUpd.SetConnectorMetadata(res.ConnectorMetadata)
+	}
+	piUpd := pi.Update().AddVersion(1)
+	if d.intent != "" {
+		piUpd.SetStatus(d.intent)
+	}
+	if d.setCaptured {
+		piUpd.SetAmountCaptured(d.captured)
+	}
+	if d.giveBack != 0 {
+		piUpd.AddAmountCapturable(d.giveBack)
+	}
+	if d.release {
+		piUpd.SetAmountCapturable(0)
+	}
+	if d.dispute {
+		if err := s.openDispute(ctx, tx, pi, att, res.DisputeAfterSuccess, d.captured); err != nil {
+			return nil, err
 		}
 	}
 	if _, err := capUpd.Save(ctx); err != nil {
 		return nil, errs.Internal(err)
 	}
-	if att, err = attUpd.Save(ctx); err != nil {
+	att, err := attUpd.Save(ctx)
+	if err != nil {
 		return nil, errs.Internal(err)
 	}
 	if pi, err = piUpd.Save(ctx); err != nil {

@@ -49,20 +49,27 @@ func (in *ConfirmInput) storedFields() *PaymentFields {
 	return &f
 }
 
-// checkClientSecret enforces the publishable-key rule: the client secret
-// must be given, match, and not have expired.
+// checkClientSecret enforces the publishable-key rule (clientSecretRefusal).
 func (s *Service) checkClientSecret(ctx context.Context, pi *ent.PaymentIntent, given *string) error {
 	p, _ := tenancy.FromContext(ctx)
 	if !p.ClientOnly && given == nil {
 		return nil
 	}
+	return clientSecretRefusal(given, pi.ClientSecret, pi.ExpiresOn, s.db.Now())
+}
+
+// clientSecretRefusal is the publishable-key rule for a payment whose
+// secret is secret, expiring at expiresOn: the client secret must be
+// given, match, and not have expired at now. A secret key is held to it
+// only when it sends a client secret.
+func clientSecretRefusal(given *string, secret string, expiresOn, now time.Time) error {
 	if given == nil || *given == "" {
 		return errs.New(errs.KindInvalid, "IR_08", "client_secret was not provided")
 	}
-	if subtle.ConstantTimeCompare([]byte(*given), []byte(pi.ClientSecret)) != 1 {
+	if subtle.ConstantTimeCompare([]byte(*given), []byte(secret)) != 1 {
 		return errWrongClientSecret()
 	}
-	if !s.db.Now().Before(pi.ExpiresOn) {
+	if !now.Before(expiresOn) {
 		return errs.New(errs.KindInvalid, "IR_08", "The provided client_secret has expired")
 	}
 	return nil
@@ -171,84 +178,16 @@ type confirmation struct {
 // rather than inserted and then updated.
 func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID string, cur *ent.PaymentIntent, in ConfirmInput,
 	insert *ent.PaymentIntentCreate) (*confirmation, error) {
-	var err error
-	if err := s.checkClientSecret(ctx, cur, in.ClientSecret); err != nil {
+	if err := s.checkConfirm(ctx, tx, cur, &in); err != nil {
 		return nil, err
 	}
-	if err := s.checkConfirmable(ctx, tx, cur); err != nil {
-		return nil, err
-	}
-	client := false
-	if p, _ := tenancy.FromContext(ctx); p.ClientOnly {
-		client = true
-	}
-	named := in.Customer
-	if client {
-		named = nil // a browser can only echo the payment's own customer
-	}
-	payer, err := s.lockPayer(ctx, tx, cur, named)
+	pi, insert, err := s.storeConfirmFields(ctx, tx, cur, &in, insert)
 	if err != nil {
 		return nil, err
 	}
-	if client {
-		if err := holdClientMembers(cur, payer, &in.PaymentFields); err != nil {
-			return nil, err
-		}
-	}
-	ptype := string(cur.PaymentType)
-	if in.PaymentType != nil {
-		ptype = *in.PaymentType
-	}
-	if err := in.validate(cur.Amount, &ptype); err != nil {
+	method, mcaID, err := s.confirmMethod(ctx, tx, merchantID, pi, &in)
+	if err != nil {
 		return nil, err
-	}
-	if err := in.PaymentFields.checkMandateMembers(false, true); err != nil {
-		return nil, err
-	}
-	if err := in.PaymentFields.resolveAcceptance(cur); err != nil {
-		return nil, err
-	}
-	pi := cur
-	if stored := in.storedFields(); !reflect.ValueOf(*stored).IsZero() {
-		if insert != nil { // the fields are applied to the row: it goes in first
-			if cur, err = insert.Save(ctx); err != nil {
-				return nil, txn.Error(err, "payment")
-			}
-			insert = nil
-		}
-		if pi, err = s.applyFields(ctx, tx, cur, stored); err != nil {
-			return nil, err
-		}
-	}
-	method := in.PaymentMethod
-	if method == nil && pi.MandateID == nil {
-		if method, err = s.customers.VaultGet(ctx, merchantID, pi.ID); err != nil {
-			return nil, err
-		}
-	}
-	if err := customer.CheckMandateIntent(pi, method); err != nil {
-		return nil, err
-	}
-	mcaID := in.MerchantConnectorID
-	if method != nil && method.SavedToken != "" {
-		// A saved card is charged with the connector's token, through the
-		// account that issued it.
-		if method, err = s.customers.SavedCard(ctx, tx, pi, method.SavedToken, method.SavedCVC); err != nil {
-			return nil, err
-		}
-		mcaID = method.Saved.MerchantConnectorID
-	}
-	if pi.MandateID != nil {
-		// A recurring payment charges the mandate's saved card through
-		// the connector account that holds its token.
-		if method, err = s.customers.RecurringMethod(ctx, tx, pi, netAmount(pi)); err != nil {
-			return nil, err
-		}
-		mcaID = method.Mandate.MerchantConnectorID
-	}
-	if method == nil {
-		// Hyperswitch's words and code (validate_pm_or_token_given).
-		return nil, errs.InvalidRequestData("A payment token or payment method data is required")
 	}
 	d, err := s.route(ctx, tx, pi, method, in.Connectors, mcaID)
 	if err != nil {
@@ -259,32 +198,8 @@ func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID str
 		return nil, err
 	}
 	attemptID := ids.New(ids.Attempt)
-	processing := func(m *ent.PaymentIntentMutation) {
-		m.SetStatus(paymentintent.StatusProcessing)
-		m.SetActiveAttemptID(attemptID)
-		m.SetConnector(mca.ConnectorName)
-		m.SetMerchantConnectorID(mca.ID)
-		m.SetPaymentMethod(method.Type)
-		if t := validate.NonEmpty(method.Subtype); t != nil {
-			m.SetPaymentMethodType(*t)
-		}
-		if n := cardNetwork(method); n != nil {
-			m.SetCardNetwork(*n)
-		}
-	}
-	// The payment is written before its attempt, which refers to it.
-	if insert != nil {
-		processing(insert.Mutation())
-		insert.SetAttemptCount(pi.AttemptCount + 1).SetVersion(pi.Version + 1)
-		if pi, err = insert.Save(ctx); err != nil {
-			return nil, txn.Error(err, "payment")
-		}
-	} else {
-		upd := tx.PaymentIntent.Update().Where(paymentintent.ID(pi.ID)).AddAttemptCount(1).AddVersion(1)
-		processing(upd.Mutation())
-		if pi, err = txn.UpdateRow(ctx, s.db, pi, upd); err != nil {
-			return nil, errs.Internal(err)
-		}
+	if pi, err = s.writeProcessing(ctx, tx, pi, insert, attemptID, mca, method); err != nil {
+		return nil, err
 	}
 	att, err := s.newAttempt(ctx, tx, pi, attemptID, d, method, in.BrowserInfo.Members())
 	if err != nil {
@@ -293,31 +208,166 @@ func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID str
 	return &confirmation{pi: pi, att: att, mca: mca, method: method}, nil
 }
 
+// checkConfirm runs the refusals of a confirm of cur that come before its
+// payment method: the client secret, the payment's state, its customer,
+// and the members in (checked, and held to the payment's own for a
+// publishable key).
+func (s *Service) checkConfirm(ctx context.Context, tx *ent.Tx, cur *ent.PaymentIntent, in *ConfirmInput) error {
+	if err := s.checkClientSecret(ctx, cur, in.ClientSecret); err != nil {
+		return err
+	}
+	if err := s.checkConfirmable(ctx, tx, cur); err != nil {
+		return err
+	}
+	p, _ := tenancy.FromContext(ctx)
+	named := in.Customer
+	if p.ClientOnly {
+		named = nil // a browser can only echo the payment's own customer
+	}
+	payer, err := s.lockPayer(ctx, tx, cur, named)
+	if err != nil {
+		return err
+	}
+	return in.check(cur, payer, p.ClientOnly)
+}
+
+// check runs the refusals of the members of a confirm of cur, whose
+// customer is payer (nil for a guest payment); client is a publishable
+// key's confirm (holdClientMembers). It decides what a top-level
+// customer_acceptance asks (resolveAcceptance).
+func (in *ConfirmInput) check(cur *ent.PaymentIntent, payer *ent.Customer, client bool) error {
+	if client {
+		if err := holdClientMembers(cur, payer, &in.PaymentFields); err != nil {
+			return err
+		}
+	}
+	ptype := string(cur.PaymentType)
+	if in.PaymentType != nil {
+		ptype = *in.PaymentType
+	}
+	if err := in.validate(cur.Amount, &ptype); err != nil {
+		return err
+	}
+	if err := in.PaymentFields.checkMandateMembers(false, true); err != nil {
+		return err
+	}
+	return in.PaymentFields.resolveAcceptance(cur)
+}
+
+// storeConfirmFields writes the members of a confirm that the payment
+// keeps (storedFields), if it gives any; a draft (insert) is inserted
+// first, and nil is returned for it once it is.
+func (s *Service) storeConfirmFields(ctx context.Context, tx *ent.Tx, cur *ent.PaymentIntent, in *ConfirmInput,
+	insert *ent.PaymentIntentCreate) (*ent.PaymentIntent, *ent.PaymentIntentCreate, error) {
+	stored := in.storedFields()
+	if reflect.ValueOf(*stored).IsZero() {
+		return cur, insert, nil
+	}
+	var err error
+	if insert != nil { // the fields are applied to the row: it goes in first
+		if cur, err = insert.Save(ctx); err != nil {
+			return nil, nil, txn.Error(err, "payment")
+		}
+	}
+	pi, err := s.applyFields(ctx, tx, cur, stored)
+	return pi, nil, err
+}
+
+// confirmMethod is what a confirm of pi charges, and the connector account
+// that must serve it when one must (nil: routing decides): the payment
+// method given, else the one waiting in the vault; a saved card through
+// the account that issued its token; a mandate's card through the account
+// that holds its token. None is a refusal.
+func (s *Service) confirmMethod(ctx context.Context, tx *ent.Tx, merchantID string, pi *ent.PaymentIntent, in *ConfirmInput) (*customer.PaymentMethodInput, *string, error) {
+	var err error
+	method := in.PaymentMethod
+	if method == nil && pi.MandateID == nil {
+		if method, err = s.customers.VaultGet(ctx, merchantID, pi.ID); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := customer.CheckMandateIntent(pi, method); err != nil {
+		return nil, nil, err
+	}
+	mcaID := in.MerchantConnectorID
+	if method != nil && method.SavedToken != "" {
+		if method, err = s.customers.SavedCard(ctx, tx, pi, method.SavedToken, method.SavedCVC); err != nil {
+			return nil, nil, err
+		}
+		mcaID = method.Saved.MerchantConnectorID
+	}
+	if pi.MandateID != nil {
+		if method, err = s.customers.RecurringMethod(ctx, tx, pi, netAmount(pi)); err != nil {
+			return nil, nil, err
+		}
+		mcaID = method.Mandate.MerchantConnectorID
+	}
+	if method == nil {
+		// Hyperswitch's words and code (validate_pm_or_token_given).
+		return nil, nil, errs.InvalidRequestData("A payment token or payment method data is required")
+	}
+	return method, mcaID, nil
+}
+
+// writeProcessing writes the payment as its confirm leaves it before the
+// connector call (markProcessing), one attempt more: inserting its draft
+// (insert), or updating its row. The payment is written before its
+// attempt, which refers to it.
+func (s *Service) writeProcessing(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, insert *ent.PaymentIntentCreate,
+	attemptID string, mca *ent.MerchantConnectorAccount, method *customer.PaymentMethodInput) (*ent.PaymentIntent, error) {
+	if insert != nil {
+		markProcessing(insert.Mutation(), attemptID, mca, method)
+		insert.SetAttemptCount(pi.AttemptCount + 1).SetVersion(pi.Version + 1)
+		out, err := insert.Save(ctx)
+		if err != nil {
+			return nil, txn.Error(err, "payment")
+		}
+		return out, nil
+	}
+	upd := tx.PaymentIntent.Update().Where(paymentintent.ID(pi.ID)).AddAttemptCount(1).AddVersion(1)
+	markProcessing(upd.Mutation(), attemptID, mca, method)
+	out, err := txn.UpdateRow(ctx, s.db, pi, upd)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return out, nil
+}
+
+// markProcessing is what a confirm changes on the payment: processing, its
+// active attempt attemptID, the connector account mca that serves it, and
+// the payment method (its type, subtype and card network).
+func markProcessing(m *ent.PaymentIntentMutation, attemptID string, mca *ent.MerchantConnectorAccount, method *customer.PaymentMethodInput) {
+	m.SetStatus(paymentintent.StatusProcessing)
+	m.SetActiveAttemptID(attemptID)
+	m.SetConnector(mca.ConnectorName)
+	m.SetMerchantConnectorID(mca.ID)
+	m.SetPaymentMethod(method.Type)
+	if t := validate.NonEmpty(method.Subtype); t != nil {
+		m.SetPaymentMethodType(*t)
+	}
+	if n := cardNetwork(method); n != nil {
+		m.SetCardNetwork(*n)
+	}
+}
+
 // checkConfirmable refuses a confirm of cur in a state that takes none.
 // A failed payment takes one as Hyperswitch's manual retry does (its
 // get_attempt_type): when its profile has is_manual_retry_enabled, within
 // half the client secret's lifetime from the payment's creation, and when
 // its last attempt failed at the connector (manual_retry_allowed is true);
-// the confirm then makes a new attempt like any other.
+// the confirm then makes a new attempt like any other. The profile and the
+// last attempt are read only for a failed payment, each only when the
+// rules before it let the retry through.
 func (s *Service) checkConfirmable(ctx context.Context, tx *ent.Tx, cur *ent.PaymentIntent) error {
-	if statusIn(cur.Status, confirmableStates...) {
-		return nil
-	}
-	if cur.Status != paymentintent.StatusFailed {
-		return ErrUnexpectedState("confirmed", cur.Status, confirmableStates)
+	if retry, err := confirmByStatus(cur.Status); !retry {
+		return err
 	}
 	pc, err := s.db.ProfileConfig(ctx, tx.Client(), cur.ProfileID)
 	if err != nil {
 		return err
 	}
-	if on := pc.Profile.IsManualRetryEnabled; on == nil || !*on {
-		return errs.PreconditionFailed("You cannot confirm this payment because it has status failed, " +
-			"you can enable `manual_retry` in profile to try this payment again")
-	}
-	// Whole seconds, as Hyperswitch's validate_manual_retry_cutoff counts.
-	cutoff := int64(cur.ExpiresOn.Sub(cur.CreatedAt)/time.Second) / 2
-	if int64(s.db.Now().Sub(cur.CreatedAt)/time.Second) > cutoff {
-		return errs.PreconditionFailed("You cannot confirm this payment using `manual_retry` because the allowed duration has expired")
+	if err := manualRetryWindow(cur, pc.Profile.IsManualRetryEnabled, s.db.Now()); err != nil {
+		return err
 	}
 	var last *ent.PaymentAttempt
 	if cur.ActiveAttemptID != nil {
@@ -325,6 +375,41 @@ func (s *Service) checkConfirmable(ctx context.Context, tx *ent.Tx, cur *ent.Pay
 			return errs.Internal(err)
 		}
 	}
+	return manualRetryAfter(cur, last)
+}
+
+// confirmByStatus decides a confirm from the payment's status alone: it is
+// allowed (false, nil), refused (false, the refusal), or a manual retry
+// that the profile and the last attempt decide (true, nil).
+func confirmByStatus(status paymentintent.Status) (manualRetry bool, err error) {
+	switch {
+	case statusIn(status, confirmableStates...):
+		return false, nil
+	case status == paymentintent.StatusFailed:
+		return true, nil
+	}
+	return false, ErrUnexpectedState("confirmed", status, confirmableStates)
+}
+
+// manualRetryWindow refuses a manual retry of cur at now unless its
+// profile enables it (enabled) and half the client secret's lifetime has
+// not passed since the payment was made, in whole seconds as Hyperswitch's
+// validate_manual_retry_cutoff counts.
+func manualRetryWindow(cur *ent.PaymentIntent, enabled *bool, now time.Time) error {
+	if enabled == nil || !*enabled {
+		return errs.PreconditionFailed("You cannot confirm this payment because it has status failed, " +
+			"you can enable `manual_retry` in profile to try this payment again")
+	}
+	cutoff := int64(cur.ExpiresOn.Sub(cur.CreatedAt)/time.Second) / 2
+	if int64(now.Sub(cur.CreatedAt)/time.Second) > cutoff {
+		return errs.PreconditionFailed("You cannot confirm this payment using `manual_retry` because the allowed duration has expired")
+	}
+	return nil
+}
+
+// manualRetryAfter refuses a manual retry of the failed payment cur whose
+// last attempt (last) did not fail at the connector.
+func manualRetryAfter(cur *ent.PaymentIntent, last *ent.PaymentAttempt) error {
 	allowed := manualRetryAllowed(cur.Status, last)
 	if allowed == nil {
 		return errs.Internal(fmt.Errorf("failed payment %s has no failed attempt", cur.ID))
@@ -409,12 +494,78 @@ func routingHint(names []string, mcaID *string) string {
 
 // newAttempt records an attempt with what may be kept of the payment method.
 func (s *Service) newAttempt(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, id string, d *routing.Decision, m *customer.PaymentMethodInput, browserInfo map[string]any) (*ent.PaymentAttempt, error) {
+	kind := attemptMethodOf(pi, m)
+	create := tx.PaymentAttempt.Create()
+	writeAttempt(create, pi, id, d, m, kind)
+	var (
+		pm  *ent.PaymentMethod
+		err error
+	)
+	switch kind {
+	case methodForMandate:
+		// The card a mandate is set up with is saved (masked) with the
+		// attempt; it becomes usable only if the authorization succeeds.
+		pm, err = s.customers.SavePaymentMethod(ctx, tx, pi, m)
+	case methodToKeep:
+		// Kept for the customer (setup_future_usage): the same card is the
+		// same method; a new one is usable once the authorization succeeds.
+		pm, err = s.customers.CardToKeep(ctx, tx, pi, m)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if pm != nil {
+		create.SetPaymentMethodID(pm.ID)
+	}
+	if browserInfo != nil {
+		create.SetBrowserInfo(browserInfo)
+	}
+	att, err := create.Save(ctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return att, nil
+}
+
+// attemptMethod is where the saved payment method an attempt refers to
+// comes from.
+type attemptMethod int
+
+const (
+	methodNone       attemptMethod = iota // none: nothing is kept
+	methodOfMandate                       // the mandate's, which the attempt charges
+	methodSaved                           // the customer's saved method it charges
+	methodForMandate                      // saved now, for the mandate it sets up
+	methodToKeep                          // kept now for the customer (customer.SavesCard)
+)
+
+// attemptMethodOf decides which saved payment method an attempt of pi
+// with m refers to.
+func attemptMethodOf(pi *ent.PaymentIntent, m *customer.PaymentMethodInput) attemptMethod {
+	switch {
+	case m.Mandate != nil:
+		return methodOfMandate
+	case m.Saved != nil:
+		return methodSaved
+	case pi.MandateData != nil:
+		return methodForMandate
+	case customer.SavesCard(pi, m):
+		return methodToKeep
+	}
+	return methodNone
+}
+
+// writeAttempt sets what a new attempt id of pi records: pending, its
+// amounts, the route d chose, and what may be kept of the payment method m
+// (the card's details, never its number, and, by kind, the saved method it
+// charges).
+func writeAttempt(create *ent.PaymentAttemptCreate, pi *ent.PaymentIntent, id string, d *routing.Decision, m *customer.PaymentMethodInput, kind attemptMethod) {
 	mca := d.Candidates[0]
 	candidates := make([]string, len(d.Candidates))
 	for i, c := range d.Candidates {
 		candidates[i] = c.ID
 	}
-	create := tx.PaymentAttempt.Create().
+	create.
 		SetID(id).
 		SetPaymentIntentID(pi.ID).
 		SetStatus(paymentattempt.StatusPending).
@@ -440,45 +591,19 @@ func (s *Service) newAttempt(ctx context.Context, tx *ent.Tx, pi *ent.PaymentInt
 	if m.Card != nil {
 		create.SetCard(m.Card.Details())
 	}
-	switch {
-	case m.Mandate != nil:
-		create.SetMandateID(m.Mandate.ID).SetPaymentMethodID(m.Saved.ID).SetPaymentToken(m.ConnectorMandateID)
-		if m.Saved.Card != nil {
-			create.SetCard(m.Saved.Card)
-		}
-	case m.Saved != nil:
+	switch kind {
+	case methodOfMandate:
+		create.SetMandateID(m.Mandate.ID).SetPaymentToken(m.ConnectorMandateID)
+		fallthrough
+	case methodSaved:
 		create.SetPaymentMethodID(m.Saved.ID)
 		if m.Saved.Card != nil {
 			create.SetCard(m.Saved.Card)
 		}
-	case pi.MandateData != nil:
-		// The card a mandate is set up with is saved (masked) with the
-		// attempt; it becomes usable only if the authorization succeeds.
-		pm, err := s.customers.SavePaymentMethod(ctx, tx, pi, m)
-		if err != nil {
-			return nil, err
-		}
-		create.SetPaymentMethodID(pm.ID)
-	case customer.SavesCard(pi, m):
-		// Kept for the customer (setup_future_usage): the same card is the
-		// same method; a new one is usable once the authorization succeeds.
-		pm, err := s.customers.CardToKeep(ctx, tx, pi, m)
-		if err != nil {
-			return nil, err
-		}
-		create.SetPaymentMethodID(pm.ID)
 	}
 	if m.Billing != nil {
 		create.SetPaymentMethodBilling(m.Billing)
 	}
-	if browserInfo != nil {
-		create.SetBrowserInfo(browserInfo)
-	}
-	att, err := create.Save(ctx)
-	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	return att, nil
 }
 
 // netAmount is the order amount plus shipping, tax and surcharge.
@@ -508,19 +633,20 @@ func connectorCaptureMethod(pi *ent.PaymentIntent) connector.CaptureMethod {
 	return connector.CaptureMethod(pi.CaptureMethod)
 }
 
-// authorize calls the connector for a recorded attempt and records the
-// outcome. With sequential_automatic the authorization is followed by its
-// capture, as two connector calls. A failure the merchant's retry rules
-// allow is tried again on the next connector of the route, each try a new
-// attempt recorded before its call (see retryOnNextConnector).
+// authorize calls the connector for a recorded attempt and settles the
+// answer (a connectorCall whose reserve was the confirm's transaction).
+// With sequential_automatic the authorization is followed by its capture,
+// as two connector calls. A failure the merchant's retry rules allow is
+// tried again on the next connector of the route, each try a new attempt
+// recorded before its call (see retryOnNextConnector).
 func (s *Service) authorize(ctx context.Context, pi *ent.PaymentIntent, att *ent.PaymentAttempt, mca *ent.MerchantConnectorAccount, m *customer.PaymentMethodInput) (*PaymentView, error) {
 	for {
-		conn, acct, err := s.connectorFor(pi, att, mca)
-		if err != nil {
+		a := authorization{paymentID: pi.PaymentID, attemptID: att.ID, retryWith: m, prior: &confirmation{pi: pi, att: att}}
+		call := s.authorizationCall(&a, pi, att, mca)
+		if _, err := call.run(ctx, s.db); err != nil {
 			return nil, err
 		}
-		res, callErr := conn.Authorize(ctx, s.authorizeRequest(pi, att, acct, m))
-		view, next, err := s.settle(ctx, pi.PaymentID, att.ID, res, callErr, m, &confirmation{pi: pi, att: att})
+		view, next, err := s.finishAuthorization(ctx, &a)
 		if err != nil || next == nil {
 			return view, err
 		}

@@ -158,9 +158,8 @@ func (s *Service) ListDisputes(ctx context.Context, f DisputeFilter) ([]*Dispute
 // opened inside the transaction that settles its payment is rendered
 // before that payment row is written.
 func (s *Service) disputeViews(ctx context.Context, db *ent.Client, ds []*ent.Dispute, captured map[string]int64) ([]*DisputeView, error) {
-	views := make([]*DisputeView, len(ds))
 	if len(ds) == 0 {
-		return views, nil
+		return make([]*DisputeView, 0), nil
 	}
 	seen := make(map[string]bool, len(ds))
 	var intentIDs []string
@@ -197,6 +196,14 @@ func (s *Service) disputeViews(ctx context.Context, db *ent.Client, ds []*ent.Di
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
+	return disputeViewsOf(ds, intents, refs, lost, captured), nil
+}
+
+// disputeViewsOf joins each dispute to its payment (intents): its
+// payment_id, and whether more has gone back to the customer (refunds
+// succeeded, refs, plus disputes lost, lost) than was captured (captured
+// overriding the payment's stored amount, by row id).
+func disputeViewsOf(ds []*ent.Dispute, intents []*ent.PaymentIntent, refs []*ent.Refund, lost []*ent.Dispute, captured map[string]int64) []*DisputeView {
 	paymentIDs := make(map[string]string, len(intents))
 	returned := make(map[string]int64, len(intents)) // refunded plus lost in disputes
 	capturedOf := make(map[string]int64, len(intents))
@@ -213,11 +220,12 @@ func (s *Service) disputeViews(ctx context.Context, db *ent.Client, ds []*ent.Di
 	for _, d := range lost {
 		returned[d.PaymentIntentID] += d.Amount
 	}
+	views := make([]*DisputeView, len(ds))
 	for i, d := range ds {
 		id := d.PaymentIntentID
 		views[i] = &DisputeView{Dispute: d, PaymentID: paymentIDs[id], IsAlreadyRefunded: returned[id] > capturedOf[id]}
 	}
-	return views, nil
+	return views
 }
 
 // AcceptDispute is the merchant conceding a dispute (POST

@@ -50,19 +50,55 @@ type PaymentListFilter struct {
 // customer and cursor lookups when given, the page's keys and rows, and one
 // query per kind of nested record (LoadViews).
 func (s *Service) ListPayments(ctx context.Context, f PaymentListFilter) ([]*PaymentView, error) {
-	if err := validate.PageLimit(&f.Limit); err != nil {
+	if err := f.check(); err != nil {
 		return nil, err
 	}
+	where, err := s.listWhere(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	if where.none {
+		return []*PaymentView{}, nil
+	}
+	rows, err := s.listPage(ctx, where, f.Limit)
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return []*PaymentView{}, nil
+	}
+	return s.LoadViews(ctx, rows)
+}
+
+// check refuses a page size outside 1..MaxListLimit (0 becomes
+// DefaultListLimit) and both cursors at once.
+func (f *PaymentListFilter) check() error {
+	if err := validate.PageLimit(&f.Limit); err != nil {
+		return err
+	}
 	if f.StartingAfter != nil && f.EndingBefore != nil {
-		return nil, errs.InvalidValue("starting_after", "cannot be combined with ending_before")
+		return errs.InvalidValue("starting_after", "cannot be combined with ending_before")
 	}
-	var preds []predicate.PaymentIntent
+	return nil
+}
+
+// listQuery is what a list selects: the caller's profile, the rows after
+// (or, backwards, before) the cursor, the customer's, and the created
+// range. none is a customer that does not exist: none of its payments.
+type listQuery struct {
+	preds     []predicate.PaymentIntent
+	backwards bool
+	none      bool
+}
+
+// listWhere reads what the filter names (the cursor first: a foreign or
+// unknown cursor is 404 whatever the other filters select, then the
+// customer) into the list's predicates.
+func (s *Service) listWhere(ctx context.Context, f PaymentListFilter) (listQuery, error) {
+	var w listQuery
 	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" {
-		preds = append(preds, paymentintent.ProfileID(p.ProfileID))
+		w.preds = append(w.preds, paymentintent.ProfileID(p.ProfileID))
 	}
-	// The cursor first: a foreign or unknown cursor is 404 whatever the
-	// other filters select.
-	backwards := false
 	for _, cursor := range []struct {
 		id     *string
 		before bool
@@ -74,28 +110,43 @@ func (s *Service) ListPayments(ctx context.Context, f PaymentListFilter) ([]*Pay
 		at, err := s.db.Client.PaymentIntent.Query().Where(paymentWhere(ctx, *cursor.id)...).
 			Select(paymentintent.FieldCreatedAt, paymentintent.FieldID).Only(ctx)
 		if ent.IsNotFound(err) {
-			e := errs.NotFound("Payment")
-			e.Message = "Payment " + *cursor.id + " given in " + cursor.field + " does not exist in our records"
-			e.Field = cursor.field
-			return nil, e
+			return w, errCursorNotFound(*cursor.id, cursor.field)
 		}
 		if err != nil {
-			return nil, errs.Internal(err)
+			return w, errs.Internal(err)
 		}
-		preds = append(preds, keysetAfter(at.CreatedAt, at.ID, cursor.before))
-		backwards = cursor.before
+		w.preds = append(w.preds, keysetAfter(at.CreatedAt, at.ID, cursor.before))
+		w.backwards = cursor.before
 	}
 	if f.CustomerID != nil {
 		c, err := s.db.Client.Customer.Query().Where(customer.CustomerID(*f.CustomerID)).
 			Select(customer.FieldID).Only(ctx)
 		if ent.IsNotFound(err) {
-			return []*PaymentView{}, nil // no such customer: none of its payments
+			w.none = true
+			return w, nil
 		}
 		if err != nil {
-			return nil, errs.Internal(err)
+			return w, errs.Internal(err)
 		}
-		preds = append(preds, paymentintent.CustomerID(c.ID))
+		w.preds = append(w.preds, paymentintent.CustomerID(c.ID))
 	}
+	w.preds = append(w.preds, f.createdPreds()...)
+	return w, nil
+}
+
+// errCursorNotFound is a cursor (given in field) that is not one of the
+// caller's payments.
+func errCursorNotFound(paymentID, field string) *errs.Error {
+	e := errs.NotFound("Payment")
+	e.Message = "Payment " + paymentID + " given in " + field + " does not exist in our records"
+	e.Field = field
+	return e
+}
+
+// createdPreds are the created bounds as predicates on the stored time
+// (createdRange).
+func (f PaymentListFilter) createdPreds() []predicate.PaymentIntent {
+	var preds []predicate.PaymentIntent
 	from, until := f.createdRange()
 	if from != nil {
 		preds = append(preds, paymentintent.CreatedAtGTE(*from))
@@ -103,39 +154,50 @@ func (s *Service) ListPayments(ctx context.Context, f PaymentListFilter) ([]*Pay
 	if until != nil {
 		preds = append(preds, paymentintent.CreatedAtLT(*until))
 	}
-	q := s.db.Client.PaymentIntent.Query().Where(preds...)
-	if backwards {
+	return preds
+}
+
+// listPage reads the page's rows, newest first.
+//
+// The page in two steps: its keys from the keyset index alone (it holds
+// created_at and id), then its rows by primary key. Asked for whole rows
+// in one statement, MariaDB's ORDER BY … LIMIT costing may walk the
+// merchant's whole index from the newest entry and filter (EXPLAIN
+// type=ref) instead of starting at the cursor or bound (type=range),
+// which at a deep cursor reads every newer payment. An index-only scan
+// keeps the range. cmd/loadgen checks the plan at a million payments.
+func (s *Service) listPage(ctx context.Context, w listQuery, limit int) ([]*ent.PaymentIntent, error) {
+	q := s.db.Client.PaymentIntent.Query().Where(w.preds...)
+	if w.backwards {
 		q = q.Order(ent.Asc(paymentintent.FieldCreatedAt), ent.Asc(paymentintent.FieldID))
 	} else {
 		q = q.Order(ent.Desc(paymentintent.FieldCreatedAt), ent.Desc(paymentintent.FieldID))
 	}
-	// The page in two steps: its keys from the keyset index alone (it holds
-	// created_at and id), then its rows by primary key. Asked for whole rows
-	// in one statement, MariaDB's ORDER BY … LIMIT costing may walk the
-	// merchant's whole index from the newest entry and filter (EXPLAIN
-	// type=ref) instead of starting at the cursor or bound (type=range),
-	// which at a deep cursor reads every newer payment. An index-only scan
-	// keeps the range. cmd/loadgen checks the plan at a million payments.
-	keys, err := q.Limit(f.Limit).Unique(false).Select(paymentintent.FieldID).Strings(ctx)
+	keys, err := q.Limit(limit).Unique(false).Select(paymentintent.FieldID).Strings(ctx)
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
 	if len(keys) == 0 {
-		return []*PaymentView{}, nil
+		return nil, nil
 	}
-	if backwards {
+	if w.backwards {
 		slices.Reverse(keys)
 	}
 	rows, err := s.db.Client.PaymentIntent.Query().Where(paymentintent.IDIn(keys...)).All(ctx)
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
+	orderLike(rows, keys)
+	return rows, nil
+}
+
+// orderLike sorts rows into the order of their ids in keys.
+func orderLike(rows []*ent.PaymentIntent, keys []string) {
 	at := make(map[string]int, len(keys))
 	for i, k := range keys {
 		at[k] = i
 	}
 	slices.SortFunc(rows, func(a, b *ent.PaymentIntent) int { return at[a.ID] - at[b.ID] })
-	return s.LoadViews(ctx, rows)
 }
 
 // createdRange folds the five created bounds into one half-open range

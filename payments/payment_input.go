@@ -219,8 +219,27 @@ func validateCurrency(c string) error {
 }
 
 // validate checks every member that was given. amount is the order amount
-// the payment will have (for order_details and amount_to_capture).
+// the payment will have (for order_details and amount_to_capture). The
+// first refusal, in this order, is the answer.
 func (f *PaymentFields) validate(amount int64, paymentType *string) error {
+	if err := f.checkClosedSets(); err != nil {
+		return err
+	}
+	if err := f.checkCapture(amount); err != nil {
+		return err
+	}
+	if err := f.checkTexts(); err != nil {
+		return err
+	}
+	if err := f.checkCustomer(); err != nil {
+		return err
+	}
+	return f.checkDetails(amount)
+}
+
+// checkClosedSets checks the members that are one of a closed set, the
+// additional amounts, return_url and business_country.
+func (f *PaymentFields) checkClosedSets() error {
 	checks := []error{
 		validate.OneOf("capture_method", f.CaptureMethod, schema.CaptureMethods...),
 		validate.OneOf("authentication_type", f.AuthenticationType, "three_ds", "no_three_ds"),
@@ -246,6 +265,12 @@ func (f *PaymentFields) validate(amount int64, paymentType *string) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// checkCapture refuses the scheduled capture flow, which is not built, and
+// an amount_to_capture outside 1..amount.
+func (f *PaymentFields) checkCapture(amount int64) error {
 	if f.CaptureMethod != nil && *f.CaptureMethod == "scheduled" {
 		return errs.New(errs.KindInvalid, "IR_20", "scheduled capture flow not supported: use automatic, manual, manual_multiple or sequential_automatic")
 	}
@@ -254,6 +279,11 @@ func (f *PaymentFields) validate(amount int64, paymentType *string) error {
 			return errs.InvalidValue("amount_to_capture", "must be between 1 and the amount (%d)", amount)
 		}
 	}
+	return nil
+}
+
+// checkTexts checks the lengths of the text members and session_expiry.
+func (f *PaymentFields) checkTexts() error {
 	if f.Description != nil && validate.Chars(*f.Description) > maxDescription {
 		return errs.InvalidValue("description", "must be at most %d characters", maxDescription)
 	}
@@ -276,14 +306,24 @@ func (f *PaymentFields) validate(amount int64, paymentType *string) error {
 	if f.SessionExpiry != nil && (*f.SessionExpiry < 0 || *f.SessionExpiry > maxSessionExpiry) {
 		return errs.InvalidValue("session_expiry", "must be between 0 and %d seconds", maxSessionExpiry)
 	}
-	if f.Customer != nil {
-		if f.Customer.Named && (f.Customer.ID == "" || validate.Chars(f.Customer.ID) > customer.MaxCustomerID) {
-			return errs.InvalidValue("customer_id", "must be 1 to %d characters", customer.MaxCustomerID)
-		}
-		if err := f.Customer.Validate(); err != nil {
-			return err
-		}
+	return nil
+}
+
+// checkCustomer checks a customer given: its id when it names one, and its
+// details.
+func (f *PaymentFields) checkCustomer() error {
+	if f.Customer == nil {
+		return nil
 	}
+	if f.Customer.Named && (f.Customer.ID == "" || validate.Chars(f.Customer.ID) > customer.MaxCustomerID) {
+		return errs.InvalidValue("customer_id", "must be 1 to %d characters", customer.MaxCustomerID)
+	}
+	return f.Customer.Validate()
+}
+
+// checkDetails checks the lists, the order lines against amount, the
+// addresses and the payment method.
+func (f *PaymentFields) checkDetails(amount int64) error {
 	if len(f.AllowedPaymentMethodTypes) > maxAllowedPaymentMethodTy {
 		return errs.InvalidValue("allowed_payment_method_types", "must hold at most %d types", maxAllowedPaymentMethodTy)
 	}
@@ -304,9 +344,7 @@ func (f *PaymentFields) validate(amount int64, paymentType *string) error {
 		return err
 	}
 	if f.PaymentMethod != nil {
-		if err := f.PaymentMethod.Validate(); err != nil {
-			return err
-		}
+		return f.PaymentMethod.Validate()
 	}
 	return nil
 }

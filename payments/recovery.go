@@ -23,22 +23,18 @@ import (
 // void_initiated) and recording the answer. Nothing would move such a row
 // again: a processing payment refuses every operation, a pending capture
 // holds its amount, a pending refund counts against what may be refunded.
-// Recovery settles each through the connector's sync (Sync, SyncCapture,
-// SyncRefund), which knows what became of every call it was sent: the
-// answer is recorded as if the call had returned (the row, the payment and
-// the event in one transaction), and a call the connector never saw has
-// failed, moving no money. Settling rechecks the row under the payment's
-// row lock, so several processes may recover at once, and the original
-// call's answer, should it come late, changes nothing twice (lateAnswer).
+// Recovery runs the recover step of each row's connectorCall
+// (connector_call.go): it asks the connector's sync (Sync, SyncCapture,
+// SyncRefund), which knows what became of every call it was sent, and
+// records the answer through the same settle step as a returned call (the
+// row, the payment and the event in one transaction); a call the connector
+// never saw has failed, moving no money (syncedAttempt, …). Settling
+// rechecks the row under the payment's row lock, so several processes may
+// recover at once, and the original call's answer, should it come late,
+// changes nothing twice (lateAnswer).
 //
 // The recovery window (SWITCHYARD_RECOVERY_AFTER) must be longer than the
 // longest connector call: a younger row may still have its call on the way.
-
-// CodeNeverSent is the error_code of an attempt, capture or refund that
-// recovery failed because the connector never received it.
-const CodeNeverSent = "connector_transaction_not_found"
-
-const neverSentMessage = "The connector never received this request (the process that was sending it stopped); nothing was charged."
 
 // RecoverStranded settles the attempts, voids, captures and refunds left
 // pending for longer than after, at most limit of each, across merchants
@@ -59,15 +55,15 @@ func (s *Service) RecoverStranded(ctx context.Context, after time.Duration, limi
 	return settled, errors.Join(failures...)
 }
 
-// stranded runs settle on each row found, in the row's merchant's context,
-// and counts those settled. A row whose settling fails is reported and
-// left for the next pass.
+// stranded runs recoverOne on each row found, in the row's merchant's
+// context, and counts those it settled. A row whose settling fails is
+// reported and left for the next pass.
 func stranded[T any](ctx context.Context, rows []T, merchantOf func(T) string, id func(T) string,
-	settle func(context.Context, T) (bool, error)) (int, error) {
+	recoverOne func(context.Context, T) (bool, error)) (int, error) {
 	settled := 0
 	var failures []error
 	for _, row := range rows {
-		ok, err := settle(tenancy.ForMerchant(ctx, merchantOf(row)), row)
+		ok, err := recoverOne(tenancy.ForMerchant(ctx, merchantOf(row)), row)
 		if err != nil {
 			failures = append(failures, fmt.Errorf("%s: %w", id(row), err))
 		}
@@ -88,7 +84,7 @@ func (s *Service) recoverAttempts(ctx context.Context, cutoff time.Time, limit i
 		if err != nil {
 			return false, errs.Internal(err)
 		}
-		return s.settlePending(ctx, pi, att, cutoff)
+		return s.syncAttempt(ctx, pi, att, cutoff)
 	})
 }
 
@@ -98,22 +94,13 @@ func (s *Service) recoverVoids(ctx context.Context, cutoff time.Time, limit int)
 		return 0, err
 	}
 	return stranded(ctx, atts, attemptMerchant, attemptID, func(ctx context.Context, att *ent.PaymentAttempt) (bool, error) {
-		return s.settleThroughSync(ctx, att, func(conn connector.Connector, acct connector.Account) recordFunc {
-			res, err := conn.Sync(ctx, &connector.SyncRequest{Account: acct,
-				ConnectorTransactionID: deref(att.ConnectorTransactionID), ConnectorMetadata: att.ConnectorMetadata})
-			switch {
-			case errors.Is(err, connector.ErrTransactionNotFound):
-				res = &connector.PaymentResult{Status: connector.StatusFailure} // nothing was voided
-			case err != nil:
-				return nil
-			}
-			// Not voided at the connector: the authorization stands, and the
-			// merchant, who had no answer, may cancel again.
-			return func(ctx context.Context, tx *ent.Tx, paymentID string) error {
-				_, _, err := s.settleVoid(ctx, tx, paymentID, att.ID, res, nil)
-				return err
-			}
-		})
+		pi, mca, err := s.callTarget(ctx, att)
+		if err != nil {
+			return false, err
+		}
+		v := voidCall{pi: pi, att: att, mca: mca}
+		call := s.voidCall(&v, pi.PaymentID, nil)
+		return call.recover(ctx, s.db)
 	})
 }
 
@@ -126,25 +113,12 @@ func (s *Service) recoverCaptures(ctx context.Context, cutoff time.Time, limit i
 	}
 	return stranded(ctx, cps, func(c *ent.Capture) string { return c.MerchantID }, func(c *ent.Capture) string { return c.ID },
 		func(ctx context.Context, cp *ent.Capture) (bool, error) {
-			att, err := s.db.Client.PaymentAttempt.Get(ctx, cp.AuthorizedAttemptID)
-			if err != nil {
-				return false, errs.Internal(err)
+			r := captureReservation{cp: cp}
+			if err := s.loadCallTarget(ctx, cp.AuthorizedAttemptID, &r.pi, &r.att, &r.mca); err != nil {
+				return false, err
 			}
-			return s.settleThroughSync(ctx, att, func(conn connector.Connector, acct connector.Account) recordFunc {
-				res, err := conn.SyncCapture(ctx, &connector.CaptureSyncRequest{Account: acct,
-					ConnectorTransactionID: deref(att.ConnectorTransactionID), CaptureID: cp.ID})
-				switch {
-				case errors.Is(err, connector.ErrTransactionNotFound):
-					res = &connector.CaptureResult{Status: connector.StatusFailure,
-						Decline: &connector.Decline{Code: CodeNeverSent, Message: neverSentMessage}}
-				case err != nil, res.Status == connector.StatusPending:
-					return nil
-				}
-				return func(ctx context.Context, tx *ent.Tx, paymentID string) error {
-					_, err := s.settleCapture(ctx, tx, paymentID, cp.ID, res, nil)
-					return err
-				}
-			})
+			call := s.captureCall(&captureCall{paymentID: r.pi.PaymentID, r: &r})
+			return call.recover(ctx, s.db)
 		})
 }
 
@@ -157,47 +131,13 @@ func (s *Service) recoverRefunds(ctx context.Context, cutoff time.Time, limit in
 	}
 	return stranded(ctx, refs, func(r *ent.Refund) string { return r.MerchantID }, func(r *ent.Refund) string { return r.ID },
 		func(ctx context.Context, ref *ent.Refund) (bool, error) {
-			att, err := s.db.Client.PaymentAttempt.Get(ctx, ref.AttemptID)
-			if err != nil {
-				return false, errs.Internal(err)
+			r := refundCall{ref: ref}
+			if err := s.loadCallTarget(ctx, ref.AttemptID, &r.pi, &r.att, &r.mca); err != nil {
+				return false, err
 			}
-			return s.settleThroughSync(ctx, att, func(conn connector.Connector, acct connector.Account) recordFunc {
-				res, err := conn.SyncRefund(ctx, &connector.RefundSyncRequest{Account: acct,
-					ConnectorTransactionID: deref(att.ConnectorTransactionID), RefundID: ref.ID})
-				switch {
-				case errors.Is(err, connector.ErrTransactionNotFound):
-					res = &connector.RefundResult{Status: connector.RefundFailed,
-						Decline: &connector.Decline{Code: CodeNeverSent, Message: neverSentMessage}}
-				case err != nil, res.Status == connector.RefundPending:
-					return nil
-				}
-				return func(ctx context.Context, tx *ent.Tx, paymentID string) error {
-					_, err := s.settleRefund(ctx, tx, paymentID, ref.ID, res, nil)
-					return err
-				}
-			})
+			call := s.refundCall(&r, r.pi.PaymentID)
+			return call.recover(ctx, s.db)
 		})
-}
-
-// recordFunc records a connector's answer about a stranded row inside tx.
-type recordFunc func(ctx context.Context, tx *ent.Tx, paymentID string) error
-
-// settleThroughSync loads the payment and connector of the attempt a
-// stranded row belongs to, asks the connector (sync), and runs the recording sync
-// returns in one transaction; nil means the connector cannot say now, and
-// the next pass asks again. It reports whether the row was settled.
-func (s *Service) settleThroughSync(ctx context.Context, att *ent.PaymentAttempt,
-	sync func(connector.Connector, connector.Account) recordFunc) (bool, error) {
-	pi, conn, acct, err := s.attemptConnector(ctx, att)
-	if err != nil {
-		return false, err
-	}
-	record := sync(conn, acct)
-	if record == nil {
-		return false, nil
-	}
-	err = s.db.InTx(ctx, func(tx *ent.Tx) error { return record(ctx, tx, pi.PaymentID) })
-	return err == nil, err
 }
 
 func (s *Service) strandedAttempts(ctx context.Context, status paymentattempt.Status, cutoff time.Time, limit int) ([]*ent.PaymentAttempt, error) {
@@ -213,29 +153,39 @@ func (s *Service) strandedAttempts(ctx context.Context, status paymentattempt.St
 func attemptMerchant(a *ent.PaymentAttempt) string { return a.MerchantID }
 func attemptID(a *ent.PaymentAttempt) string       { return a.ID }
 
-// attemptConnector is the attempt's payment and the connector (with its
-// account) it was sent to.
-func (s *Service) attemptConnector(ctx context.Context, att *ent.PaymentAttempt) (*ent.PaymentIntent, connector.Connector, connector.Account, error) {
-	pi, err := s.db.Client.PaymentIntent.Get(ctx, att.PaymentIntentID)
-	if err != nil {
-		return nil, nil, connector.Account{}, errs.Internal(err)
+// loadCallTarget reads what the recovery of a call about the attempt
+// attemptID needs: the attempt, its payment and its connector account.
+func (s *Service) loadCallTarget(ctx context.Context, attemptID string,
+	pi **ent.PaymentIntent, att **ent.PaymentAttempt, mca **ent.MerchantConnectorAccount) (err error) {
+	if *att, err = s.db.Client.PaymentAttempt.Get(ctx, attemptID); err != nil {
+		return errs.Internal(err)
 	}
-	conn, acct, err := s.connectorOfAttempt(ctx, pi, att)
-	return pi, conn, acct, err
+	*pi, *mca, err = s.callTarget(ctx, *att)
+	return err
 }
 
-// connectorOfAttempt is the connector (with its account) the attempt of pi
-// was sent to.
-func (s *Service) connectorOfAttempt(ctx context.Context, pi *ent.PaymentIntent, att *ent.PaymentAttempt) (connector.Connector, connector.Account, error) {
+// callTarget is the payment of att and the connector account it was sent
+// to.
+func (s *Service) callTarget(ctx context.Context, att *ent.PaymentAttempt) (*ent.PaymentIntent, *ent.MerchantConnectorAccount, error) {
+	pi, err := s.db.Client.PaymentIntent.Get(ctx, att.PaymentIntentID)
+	if err != nil {
+		return nil, nil, errs.Internal(err)
+	}
+	mca, err := s.accountOfAttempt(ctx, att)
+	return pi, mca, err
+}
+
+// accountOfAttempt is the connector account att was sent to.
+func (s *Service) accountOfAttempt(ctx context.Context, att *ent.PaymentAttempt) (*ent.MerchantConnectorAccount, error) {
 	if att.MerchantConnectorID == nil {
-		return nil, connector.Account{}, errs.Internal(fmt.Errorf("attempt %s has no connector account", att.ID))
+		return nil, errs.Internal(fmt.Errorf("attempt %s has no connector account", att.ID))
 	}
 	mca, err := s.db.Client.MerchantConnectorAccount.Query().
 		Where(merchantconnectoraccount.ID(*att.MerchantConnectorID)).Only(ctx)
 	if err != nil {
-		return nil, connector.Account{}, errs.Internal(err)
+		return nil, errs.Internal(err)
 	}
-	return s.connectorFor(pi, att, mca)
+	return mca, nil
 }
 
 // syncPayment settles the payment's pending attempt at once, if it has
@@ -254,32 +204,28 @@ func (s *Service) syncPayment(ctx context.Context, pi *ent.PaymentIntent, window
 	if att.Status != paymentattempt.StatusPending {
 		return nil
 	}
-	_, err = s.settlePending(ctx, pi, att, s.db.Now().Add(-window))
+	_, err = s.syncAttempt(ctx, pi, att, s.db.Now().Add(-window))
 	return err
 }
 
-// settlePending asks the connector what became of a pending attempt and
-// records it. It reports whether the attempt was settled.
-func (s *Service) settlePending(ctx context.Context, pi *ent.PaymentIntent, att *ent.PaymentAttempt, cutoff time.Time) (bool, error) {
-	conn, acct, err := s.connectorOfAttempt(ctx, pi, att)
+// syncAttempt is the recover step of a pending attempt's authorization: it
+// asks the connector what became of it and settles the answer
+// (syncedAttempt: one the connector never saw fails once older than
+// cutoff). It reports whether the attempt was settled.
+func (s *Service) syncAttempt(ctx context.Context, pi *ent.PaymentIntent, att *ent.PaymentAttempt, cutoff time.Time) (bool, error) {
+	mca, err := s.accountOfAttempt(ctx, att)
 	if err != nil {
 		return false, err
 	}
-	res, err := conn.Sync(ctx, &connector.SyncRequest{Account: acct,
-		ConnectorTransactionID: deref(att.ConnectorTransactionID), ConnectorMetadata: att.ConnectorMetadata})
-	switch {
-	case errors.Is(err, connector.ErrTransactionNotFound):
-		if att.ModifiedAt.After(cutoff) {
-			return false, nil // its call may still be on its way
-		}
-		res = &connector.PaymentResult{Status: connector.StatusFailure,
-			Decline: &connector.Decline{Code: CodeNeverSent, Message: neverSentMessage}}
-	case err != nil:
-		return false, nil // the connector cannot say now: the next pass asks again
-	case res.Status == connector.StatusPending:
-		return false, nil
+	a := authorization{paymentID: pi.PaymentID, attemptID: att.ID}
+	call := s.authorizationCall(&a, pi, att, mca)
+	call.synced = func(res *connector.PaymentResult, err error) (*connector.PaymentResult, bool) {
+		return syncedAttempt(res, err, att.ModifiedAt.After(cutoff))
 	}
-	if _, err := s.recordPaymentResult(ctx, pi.PaymentID, att.ID, res, nil); err != nil {
+	if settled, err := call.recover(ctx, s.db); !settled {
+		return false, err
+	}
+	if _, _, err := s.finishAuthorization(ctx, &a); err != nil {
 		return false, err
 	}
 	return true, nil

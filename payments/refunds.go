@@ -54,139 +54,213 @@ func refundWhere(ctx context.Context, refundID string) []predicate.Refund {
 }
 
 func errRefundNotFound() *errs.Error {
-	return errs.New(errs.KindNotFound, "HE_02", "Refund does not exist in our records.")
+	return errs.ErrRefundNotFound.New()
 }
 
-// CreateRefund refunds captured money. Under the payment's row lock the
-// refund is checked against what was captured minus every refund that has
-// not failed, and recorded as pending before the connector is called, so
-// concurrent refunds can never refund more than was captured.
+// CreateRefund refunds captured money, as a connectorCall: under the
+// payment's row lock the refund is checked against what was captured minus
+// every refund that has not failed, and recorded as pending before the
+// connector is called, so concurrent refunds can never refund more than
+// was captured.
 func (s *Service) CreateRefund(ctx context.Context, in RefundInput) (*ent.Refund, error) {
-	if in.PaymentID == "" {
-		return nil, errs.MissingField("payment_id")
-	}
-	if merchantID, err := txn.Merchant(ctx); err != nil {
-		return nil, err
-	} else if in.MerchantID != nil && *in.MerchantID != merchantID {
-		return nil, errs.InvalidValue("merchant_id", "does not match the merchant of the API key")
-	}
-	if in.SplitRefunds != nil {
-		return nil, errs.InvalidRequest("split_refunds cannot be given: the payment has no split_payments").
-			WithField("split_refunds")
-	}
-	if in.RefundID != nil && (*in.RefundID == "" || len(*in.RefundID) > maxPaymentID || !idPattern.MatchString(*in.RefundID)) {
-		return nil, errs.InvalidValue("refund_id", "must be 1 to %d characters of letters, digits, '_' and '-'", maxPaymentID)
-	}
-	if in.Reason != nil && validate.Chars(*in.Reason) > maxRefundReason {
-		return nil, errs.InvalidValue("reason", "must be at most %d characters", maxRefundReason)
-	}
-	if err := validate.OneOf("refund_type", in.RefundType, "instant", "scheduled"); err != nil {
+	if err := checkRefundInput(ctx, in); err != nil {
 		return nil, err
 	}
-	if in.Amount != nil && (*in.Amount <= 0 || *in.Amount > validate.MaxAmount) {
-		return nil, errs.InvalidValue("amount", "must be between 1 and %d", validate.MaxAmount)
+	var r refundCall
+	call := s.refundCall(&r, in.PaymentID)
+	call.reserve = func(ctx context.Context, tx *ent.Tx) (bool, error) {
+		err := s.reserveRefund(ctx, tx, in, &r)
+		return err == nil, err
 	}
-	var (
-		ref *ent.Refund
-		att *ent.PaymentAttempt
-		mca *ent.MerchantConnectorAccount
-		pi  *ent.PaymentIntent
-	)
-	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
-		var err error
-		if pi, err = s.lockPayment(ctx, tx, in.PaymentID); err != nil {
-			return err
-		}
-		if !statusIn(pi.Status, refundableStates...) || pi.AmountCaptured == 0 || pi.ActiveAttemptID == nil {
-			return errs.New(errs.KindInvalid, "HE_03", "The payment has not succeeded yet. Please pass a successful payment to initiate refund")
-		}
-		if in.RefundID != nil {
-			taken, err := tx.Refund.Query().Where(refund.RefundID(*in.RefundID)).Exist(ctx)
-			if err != nil {
-				return errs.Internal(err)
-			}
-			if taken {
-				return errs.Duplicate("Duplicate refund request. Refund already attempted with the refund ID")
-			}
-		}
-		refunded, err := refundedSoFar(ctx, tx, pi.ID)
-		if err != nil {
-			return err
-		}
-		remaining := pi.AmountCaptured - refunded
-		amount := remaining
-		if in.Amount != nil {
-			amount = *in.Amount
-		}
-		if amount <= 0 || amount > remaining {
-			return errs.New(errs.KindInvalid, "IR_13", "The refund amount exceeds the amount captured: %d was captured, %d is already refunded or pending, %d was asked",
-				pi.AmountCaptured, refunded, amount)
-		}
-		if att, err = tx.PaymentAttempt.Get(ctx, *pi.ActiveAttemptID); err != nil {
-			return errs.Internal(err)
-		}
-		if mca, err = tx.MerchantConnectorAccount.Query().
-			Where(merchantconnectoraccount.ID(deref(att.MerchantConnectorID))).Only(ctx); err != nil {
-			return errs.Internal(err)
-		}
-		id := ids.New(ids.Refund)
-		refundID := id
-		if in.RefundID != nil {
-			refundID = *in.RefundID
-		}
-		create := tx.Refund.Create().
-			SetID(id).
-			SetRefundID(refundID).
-			SetPaymentIntentID(pi.ID).
-			SetAttemptID(att.ID).
-			SetProfileID(pi.ProfileID).
-			SetMerchantConnectorID(mca.ID).
-			SetConnector(mca.ConnectorName).
-			SetAmount(amount).
-			SetCurrency(pi.Currency).
-			SetStatus(refund.StatusPending).
-			SetNillableReason(in.Reason).
-			SetMetadata(in.Metadata)
-		if in.RefundType != nil {
-			create.SetRefundType(refund.RefundType(*in.RefundType))
-		}
-		ref, err = create.Save(ctx)
-		return txn.ErrorOrNil(err, "refund")
-	})
-	if err != nil {
+	if _, err := call.run(ctx, s.db); err != nil {
 		if errors.Is(err, errs.ErrUniqueKey) {
 			return nil, errs.Duplicate("Duplicate refund request. Refund already attempted with the refund ID")
 		}
 		return nil, err
 	}
-
-	conn, acct, err := s.connectorFor(pi, att, mca)
-	if err != nil {
-		return nil, err
-	}
-	res, callErr := conn.Refund(ctx, &connector.RefundRequest{
-		Account:                acct,
-		ConnectorTransactionID: deref(att.ConnectorTransactionID),
-		RefundID:               ref.ID,
-		Amount:                 ref.Amount,
-		Currency:               string(ref.Currency),
-		Reason:                 deref(ref.Reason),
-		ConnectorMetadata:      att.ConnectorMetadata,
-	})
-	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
-		ref, err = s.settleRefund(ctx, tx, in.PaymentID, ref.ID, res, callErr)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return ref, nil
+	return r.ref, nil
 }
 
-// settleRefund records the connector's answer to a pending refund inside
-// tx, with its event: an unknown outcome (callErr) leaves it pending for a
-// sync. A refund no longer pending under the payment's row lock was settled
-// already: the answer changes nothing twice.
+// checkRefundInput refuses a refund request whose members are wrong,
+// before anything is read.
+func checkRefundInput(ctx context.Context, in RefundInput) error {
+	if in.PaymentID == "" {
+		return errs.MissingField("payment_id")
+	}
+	if merchantID, err := txn.Merchant(ctx); err != nil {
+		return err
+	} else if in.MerchantID != nil && *in.MerchantID != merchantID {
+		return errs.InvalidValue("merchant_id", "does not match the merchant of the API key")
+	}
+	if in.SplitRefunds != nil {
+		return errs.InvalidRequest("split_refunds cannot be given: the payment has no split_payments").
+			WithField("split_refunds")
+	}
+	if in.RefundID != nil && (*in.RefundID == "" || len(*in.RefundID) > maxPaymentID || !idPattern.MatchString(*in.RefundID)) {
+		return errs.InvalidValue("refund_id", "must be 1 to %d characters of letters, digits, '_' and '-'", maxPaymentID)
+	}
+	if in.Reason != nil && validate.Chars(*in.Reason) > maxRefundReason {
+		return errs.InvalidValue("reason", "must be at most %d characters", maxRefundReason)
+	}
+	if err := validate.OneOf("refund_type", in.RefundType, "instant", "scheduled"); err != nil {
+		return err
+	}
+	if in.Amount != nil && (*in.Amount <= 0 || *in.Amount > validate.MaxAmount) {
+		return errs.InvalidValue("amount", "must be between 1 and %d", validate.MaxAmount)
+	}
+	return nil
+}
+
+// refundCall is what a refund's connector call needs: the pending refund,
+// the payment's attempt it refunds, and the attempt's connector account.
+type refundCall struct {
+	pi  *ent.PaymentIntent
+	att *ent.PaymentAttempt
+	mca *ent.MerchantConnectorAccount
+	ref *ent.Refund
+}
+
+// refundCall is the connector call of r's pending refund (its reserve step
+// is the caller's).
+func (s *Service) refundCall(r *refundCall, paymentID string) connectorCall[*connector.RefundResult] {
+	return connectorCall[*connector.RefundResult]{
+		connect: func() (connector.Connector, connector.Account, error) { return s.connectorFor(r.pi, r.att, r.mca) },
+		call: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.RefundResult, error) {
+			return conn.Refund(ctx, &connector.RefundRequest{
+				Account:                acct,
+				ConnectorTransactionID: deref(r.att.ConnectorTransactionID),
+				RefundID:               r.ref.ID,
+				Amount:                 r.ref.Amount,
+				Currency:               string(r.ref.Currency),
+				Reason:                 deref(r.ref.Reason),
+				ConnectorMetadata:      r.att.ConnectorMetadata,
+			})
+		},
+		sync: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.RefundResult, error) {
+			return conn.SyncRefund(ctx, &connector.RefundSyncRequest{Account: acct,
+				ConnectorTransactionID: deref(r.att.ConnectorTransactionID), RefundID: r.ref.ID})
+		},
+		synced: syncedRefund,
+		settle: func(ctx context.Context, tx *ent.Tx, res *connector.RefundResult, callErr error) (err error) {
+			r.ref, err = s.settleRefund(ctx, tx, paymentID, r.ref.ID, res, callErr)
+			return err
+		},
+	}
+}
+
+// refundableState refuses a refund of pi, which has captured nothing yet.
+func refundableState(pi *ent.PaymentIntent) error {
+	if !statusIn(pi.Status, refundableStates...) || pi.AmountCaptured == 0 || pi.ActiveAttemptID == nil {
+		return errs.ErrPaymentNotSucceeded.New()
+	}
+	return nil
+}
+
+// decideRefund is the amount a refund of pi takes (asked, or all that is
+// left when nil), or why it is refused; refunded is what its refunds that
+// have not failed take up already.
+func decideRefund(pi *ent.PaymentIntent, refunded int64, asked *int64) (int64, error) {
+	if err := refundableState(pi); err != nil {
+		return 0, err
+	}
+	remaining := pi.AmountCaptured - refunded
+	amount := remaining
+	if asked != nil {
+		amount = *asked
+	}
+	if amount <= 0 || amount > remaining {
+		return 0, errs.RefundExceedsCaptured(pi.AmountCaptured, refunded, amount)
+	}
+	return amount, nil
+}
+
+// reserveRefund is a refund's reserve step, inside tx (the payment's row
+// locked): it checks the refund (decideRefund) and records it pending.
+func (s *Service) reserveRefund(ctx context.Context, tx *ent.Tx, in RefundInput, r *refundCall) error {
+	var err error
+	if r.pi, err = s.lockPayment(ctx, tx, in.PaymentID); err != nil {
+		return err
+	}
+	if err := refundableState(r.pi); err != nil {
+		return err // refused before reading what the refusal does not need
+	}
+	if in.RefundID != nil {
+		taken, err := tx.Refund.Query().Where(refund.RefundID(*in.RefundID)).Exist(ctx)
+		if err != nil {
+			return errs.Internal(err)
+		}
+		if taken {
+			return errs.Duplicate("Duplicate refund request. Refund already attempted with the refund ID")
+		}
+	}
+	refunded, err := refundedSoFar(ctx, tx, r.pi.ID)
+	if err != nil {
+		return err
+	}
+	amount, err := decideRefund(r.pi, refunded, in.Amount)
+	if err != nil {
+		return err
+	}
+	if r.att, err = tx.PaymentAttempt.Get(ctx, *r.pi.ActiveAttemptID); err != nil {
+		return errs.Internal(err)
+	}
+	if r.mca, err = tx.MerchantConnectorAccount.Query().
+		Where(merchantconnectoraccount.ID(deref(r.att.MerchantConnectorID))).Only(ctx); err != nil {
+		return errs.Internal(err)
+	}
+	id := ids.New(ids.Refund)
+	refundID := id
+	if in.RefundID != nil {
+		refundID = *in.RefundID
+	}
+	create := tx.Refund.Create().
+		SetID(id).
+		SetRefundID(refundID).
+		SetPaymentIntentID(r.pi.ID).
+		SetAttemptID(r.att.ID).
+		SetProfileID(r.pi.ProfileID).
+		SetMerchantConnectorID(r.mca.ID).
+		SetConnector(r.mca.ConnectorName).
+		SetAmount(amount).
+		SetCurrency(r.pi.Currency).
+		SetStatus(refund.StatusPending).
+		SetNillableReason(in.Reason).
+		SetMetadata(in.Metadata)
+	if in.RefundType != nil {
+		create.SetRefundType(refund.RefundType(*in.RefundType))
+	}
+	r.ref, err = create.Save(ctx)
+	return txn.ErrorOrNil(err, "refund")
+}
+
+// refundDecision is what a connector's answer to a pending refund changes.
+type refundDecision struct {
+	// unanswered: no answer came; the refund stays pending for a sync.
+	unanswered bool
+	// status is the refund's new status ("": still pending).
+	status refund.Status
+	// decline is why it failed.
+	decline *connector.Decline
+}
+
+// decideRefundAnswer is what res (or callErr, no answer) makes of a
+// pending refund.
+func decideRefundAnswer(res *connector.RefundResult, callErr error) refundDecision {
+	switch {
+	case callErr != nil:
+		return refundDecision{unanswered: true}
+	case res.Status == connector.RefundSucceeded:
+		return refundDecision{status: refund.StatusSucceeded}
+	case res.Status == connector.RefundFailed:
+		return refundDecision{status: refund.StatusFailed, decline: res.Decline}
+	}
+	return refundDecision{}
+}
+
+// settleRefund is a refund's settle step, inside tx: it locks the payment,
+// applies what the answer decides (decideRefundAnswer) and writes the
+// refund's event. A refund no longer pending under the payment's row lock
+// was settled already: the answer changes nothing twice.
 func (s *Service) settleRefund(ctx context.Context, tx *ent.Tx, paymentID, refundRowID string,
 	res *connector.RefundResult, callErr error) (*ent.Refund, error) {
 	pi, err := s.lockPayment(ctx, tx, paymentID)
@@ -201,18 +275,20 @@ func (s *Service) settleRefund(ctx context.Context, tx *ent.Tx, paymentID, refun
 		lateAnswer(ctx, "refund", ref.ID, callErr)
 		return ref, nil
 	}
+	d := decideRefundAnswer(res, callErr)
 	upd := ref.Update()
 	switch {
-	case callErr != nil:
+	case d.unanswered:
 		upd.SetErrorMessage("the connector did not answer; the refund stays pending until it is synced")
-	case res.Status == connector.RefundSucceeded:
-		upd.SetStatus(refund.StatusSucceeded).SetNillableConnectorRefundID(validate.NonEmpty(res.ConnectorRefundID))
-	case res.Status == connector.RefundFailed:
-		upd.SetStatus(refund.StatusFailed)
-		if d := res.Decline; d != nil {
-			upd.SetErrorCode(d.Code).SetErrorMessage(d.Message)
+	case d.status == refund.StatusFailed:
+		upd.SetStatus(d.status)
+		if dec := d.decline; dec != nil {
+			upd.SetErrorCode(dec.Code).SetErrorMessage(dec.Message)
 		}
-	default:
+	default: // succeeded, or still pending at the connector
+		if d.status != "" {
+			upd.SetStatus(d.status)
+		}
 		upd.SetNillableConnectorRefundID(validate.NonEmpty(res.ConnectorRefundID))
 	}
 	if ref, err = upd.Save(ctx); err != nil {
@@ -298,6 +374,24 @@ func (s *Service) ListRefunds(ctx context.Context, f RefundFilter) (*RefundList,
 	if err := validate.Offset(f.Offset); err != nil {
 		return nil, err
 	}
+	q, err := s.refundQuery(f)
+	if err != nil {
+		return nil, err
+	}
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	refs, err := q.WithPayment().Order(ent.Desc(refund.FieldCreatedAt), ent.Desc(refund.FieldID)).
+		Limit(f.Limit).Offset(f.Offset).All(ctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return &RefundList{Refunds: refs, TotalCount: total}, nil
+}
+
+// refundQuery is the query of the refunds f matches.
+func (s *Service) refundQuery(f RefundFilter) (*ent.RefundQuery, error) {
 	q := s.db.Client.Refund.Query()
 	if f.PaymentID != nil {
 		// A payment_id that names no payment matches no refund (a filter,
@@ -347,14 +441,5 @@ func (s *Service) ListRefunds(ctx context.Context, f RefundFilter) (*RefundList,
 	if f.AmountLTE != nil {
 		q = q.Where(refund.AmountLTE(*f.AmountLTE))
 	}
-	total, err := q.Clone().Count(ctx)
-	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	refs, err := q.WithPayment().Order(ent.Desc(refund.FieldCreatedAt), ent.Desc(refund.FieldID)).
-		Limit(f.Limit).Offset(f.Offset).All(ctx)
-	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	return &RefundList{Refunds: refs, TotalCount: total}, nil
+	return q, nil
 }

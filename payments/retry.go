@@ -28,13 +28,10 @@ const defaultAutoRetries = 1
 // attempt that recovery settles: never a payment with nothing pending,
 // never two connectors holding an authorization at once.
 //
-// A retry needs all of: a payment method any connector can take (not a
-// mandate or a saved card, whose token belongs to one connector), the
-// merchant's verdict (gsm.Judge: never a hard decline), the profile's
-// automatic retries on with budget left, and a next candidate that is
-// still an active account of the profile. A rule with step_up_possible
-// first tries the same connector again with 3-D Secure. The merchant's
-// rule also gives the failed attempt its unified code and message.
+// The merchant's verdict (gsm.Judge: never a hard decline) and the
+// profile decide it (decideRetry); it also needs a next candidate that is
+// still an active account of the profile. The merchant's rule also gives
+// the failed attempt its unified code and message.
 func (s *Service) retryOnNextConnector(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, att *ent.PaymentAttempt,
 	d *connector.Decline, m *customer.PaymentMethodInput) (*confirmation, error) {
 	if s.gsm == nil || att.Connector == nil || att.MerchantConnectorID == nil {
@@ -50,27 +47,17 @@ func (s *Service) retryOnNextConnector(ctx context.Context, tx *ent.Tx, pi *ent.
 			return nil, errs.Internal(err)
 		}
 	}
-	if !verdict.Retry || pi.MandateID != nil || pi.MandateData != nil || m.Saved != nil || m.Mandate != nil {
+	if !retryEligible(verdict, pi, m) {
 		return nil, nil
 	}
 	prof, err := tx.Profile.Get(ctx, pi.ProfileID)
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
-	budget := defaultAutoRetries
-	if prof.MaxAutoRetriesEnabled != nil {
-		budget = *prof.MaxAutoRetriesEnabled
-	}
-	// attempt_count counts this payment's tries: the confirm's first one
-	// and each retry since.
-	if !prof.IsAutoRetriesEnabled || pi.AttemptCount-1 >= budget {
+	retry, stepUp := decideRetry(verdict, pi, att, m, prof)
+	if !retry {
 		return nil, nil
 	}
-	// Step-up (Hyperswitch's GSM step_up_possible): a retry the rule
-	// allows goes first to the same connector with 3-D Secure, if the
-	// failed try had none; the route's next connector comes after.
-	stepUp := verdict.Rule != nil && verdict.Rule.StepUpPossible &&
-		(att.AuthenticationType == nil || *att.AuthenticationType != paymentattempt.AuthenticationTypeThreeDs)
 	later, err := laterCandidates(ctx, tx, att)
 	if err != nil {
 		return nil, err
@@ -92,6 +79,13 @@ func (s *Service) retryOnNextConnector(ctx context.Context, tx *ent.Tx, pi *ent.
 	if len(candidates) == 0 {
 		return nil, nil
 	}
+	return s.recordRetry(ctx, tx, pi, att, m, candidates)
+}
+
+// recordRetry records the next attempt of pi, failed at att, on the first
+// of candidates (pending, the route kept), and points the payment at it.
+func (s *Service) recordRetry(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, att *ent.PaymentAttempt,
+	m *customer.PaymentMethodInput, candidates []*ent.MerchantConnectorAccount) (*confirmation, error) {
 	next := candidates[0]
 	decision := &routing.Decision{Approach: deref(att.RoutingApproach), AlgorithmID: deref(att.RoutingAlgorithmID),
 		Kind: deref(att.RoutingKind), Rule: deref(att.RoutingRule), Candidates: candidates}
@@ -110,6 +104,38 @@ func (s *Service) retryOnNextConnector(ctx context.Context, tx *ent.Tx, pi *ent.
 		return nil, errs.Internal(err)
 	}
 	return &confirmation{pi: pi, att: retry, mca: next, method: m}, nil
+}
+
+// retryEligible is the part of decideRetry that needs no profile: the
+// merchant's verdict allows it, and the payment method is one any
+// connector can take (not a mandate or a saved card, whose token belongs
+// to one connector).
+func retryEligible(verdict gsm.Verdict, pi *ent.PaymentIntent, m *customer.PaymentMethodInput) bool {
+	return verdict.Retry && pi.MandateID == nil && pi.MandateData == nil && m.Saved == nil && m.Mandate == nil
+}
+
+// decideRetry is whether att's definite failure is tried again (the
+// verdict allows it, the payment method can go anywhere, and the profile
+// has automatic retries on with budget left), and whether the retry steps
+// up first: a rule with step_up_possible (Hyperswitch's GSM) sends it to
+// the same connector with 3-D Secure, if the failed try had none, before
+// the route's next connector.
+func decideRetry(verdict gsm.Verdict, pi *ent.PaymentIntent, att *ent.PaymentAttempt, m *customer.PaymentMethodInput,
+	prof *ent.Profile) (retry, stepUp bool) {
+	if !retryEligible(verdict, pi, m) {
+		return false, false
+	}
+	budget := defaultAutoRetries
+	if prof.MaxAutoRetriesEnabled != nil {
+		budget = *prof.MaxAutoRetriesEnabled
+	}
+	// attempt_count counts this payment's tries: the confirm's first one
+	// and each retry since.
+	if !prof.IsAutoRetriesEnabled || pi.AttemptCount-1 >= budget {
+		return false, false
+	}
+	return true, verdict.Rule != nil && verdict.Rule.StepUpPossible &&
+		(att.AuthenticationType == nil || *att.AuthenticationType != paymentattempt.AuthenticationTypeThreeDs)
 }
 
 // laterCandidates are the accounts after att's own in its route that are

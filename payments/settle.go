@@ -3,7 +3,6 @@ package payments
 import (
 	"context"
 	"errors"
-	"maps"
 
 	"switchyard/ent"
 	"switchyard/ent/capture"
@@ -16,100 +15,122 @@ import (
 	"switchyard/payments/validate"
 )
 
-// attemptStatusOf maps a connector outcome to the attempt status.
-func attemptStatusOf(res *connector.PaymentResult) paymentattempt.Status {
-	switch res.Status {
-	case connector.StatusCharged:
-		return paymentattempt.StatusCharged
-	case connector.StatusAuthorized:
-		return paymentattempt.StatusAuthorized
-	case connector.StatusAuthenticationPending:
-		return paymentattempt.StatusAuthenticationPending
-	case connector.StatusVoided:
-		return paymentattempt.StatusVoided
-	case connector.StatusFailure:
-		if res.Decline != nil && res.Decline.Code == "authentication_failed" {
-			return paymentattempt.StatusAuthenticationFailed
-		}
-		return paymentattempt.StatusFailure
-	}
-	return paymentattempt.StatusPending
+// authorization is one settle step of an authorization: the attempt it
+// settles, what it may use, and what it leaves for after the commit.
+type authorization struct {
+	paymentID, attemptID string
+	// retryWith is the payment method, which only the confirming request
+	// holds: with it a definite failure the merchant's rules let retry
+	// records the next attempt instead of failing the payment.
+	retryWith *customer.PaymentMethodInput
+	// prior, when the caller has them, are the payment and the attempt as
+	// the confirming request's own transaction left them.
+	prior *confirmation
+
+	view       *PaymentView        // the view the event rendered, if any
+	next       *confirmation       // the retry's attempt, to call next
+	sequential *captureReservation // sequential_automatic's capture, to send
+	settled    *ent.PaymentAttempt // the attempt with the verdict, for dynamic routing
+	profileID  string
 }
 
-// recordPaymentResult records a connector's answer about an attempt and
-// moves the payment to the status it implies, in one transaction. A
-// transport failure (callErr) leaves the payment processing, with the
-// reason on the attempt, for a later sync.
-//
-// It returns the payment's view when it rendered one for an event (see
-// emitPaymentEvent), else nil.
-func (s *Service) recordPaymentResult(ctx context.Context, paymentID, attemptID string, res *connector.PaymentResult, callErr error) (*PaymentView, error) {
-	view, _, err := s.settle(ctx, paymentID, attemptID, res, callErr, nil, nil)
+// authorizationCall is the connector call of a pending attempt (a
+// confirm's transaction reserved it, so it has no reserve step; recovery
+// sets synced, which needs its window).
+func (s *Service) authorizationCall(a *authorization, pi *ent.PaymentIntent, att *ent.PaymentAttempt,
+	mca *ent.MerchantConnectorAccount) connectorCall[*connector.PaymentResult] {
+	m := a.retryWith
+	return connectorCall[*connector.PaymentResult]{
+		connect: func() (connector.Connector, connector.Account, error) { return s.connectorFor(pi, att, mca) },
+		call: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.PaymentResult, error) {
+			return conn.Authorize(ctx, s.authorizeRequest(pi, att, acct, m))
+		},
+		sync: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.PaymentResult, error) {
+			return conn.Sync(ctx, syncRequest(acct, att))
+		},
+		settle: func(ctx context.Context, tx *ent.Tx, res *connector.PaymentResult, callErr error) error {
+			return s.settleAuthorization(ctx, tx, a, res, callErr)
+		},
+	}
+}
+
+// syncRequest asks the connector what became of att (a sync).
+func syncRequest(acct connector.Account, att *ent.PaymentAttempt) *connector.SyncRequest {
+	return &connector.SyncRequest{Account: acct, ConnectorTransactionID: deref(att.ConnectorTransactionID),
+		ConnectorMetadata: att.ConnectorMetadata}
+}
+
+// recordAuthorization settles an answer about an attempt that came outside
+// a connectorCall (the customer's 3-D Secure step, authentication.go) in
+// its own transaction, then finishes it. It returns the payment's view
+// when it rendered one for an event, else nil.
+func (s *Service) recordAuthorization(ctx context.Context, paymentID, attemptID string, res *connector.PaymentResult, callErr error) (*PaymentView, error) {
+	a := authorization{paymentID: paymentID, attemptID: attemptID}
+	if err := s.db.InTx(ctx, func(tx *ent.Tx) error { return s.settleAuthorization(ctx, tx, &a, res, callErr) }); err != nil {
+		return nil, err
+	}
+	view, _, err := s.finishAuthorization(ctx, &a)
 	return view, err
 }
 
-// settleable reports whether an answer about att may still settle it: the
-// payment waits for it and the attempt is pending.
-func settleable(pi *ent.PaymentIntent, att *ent.PaymentAttempt) bool {
-	return statusIn(pi.Status, paymentintent.StatusProcessing, paymentintent.StatusRequiresCustomerAction) &&
-		(att.Status == paymentattempt.StatusPending || att.Status == paymentattempt.StatusAuthenticationPending)
+// settleAuthorization is the settle step of an authorization, inside tx:
+// it locks the payment (writing its outcome first when it can, see
+// applyIntentFirst), rechecks that the attempt still waits, decides what
+// the answer makes of it and applies that.
+func (s *Service) settleAuthorization(ctx context.Context, tx *ent.Tx, a *authorization, res *connector.PaymentResult, callErr error) error {
+	pi, att, intentDone, err := s.applyIntentFirst(ctx, tx, a, res, callErr)
+	if err != nil {
+		return err
+	}
+	if !intentDone {
+		if pi, att, err = s.lockSettling(ctx, tx, a.paymentID, a.attemptID, a.prior); err != nil {
+			return err
+		}
+		if !settleable(pi, att) {
+			return nil // an answer already recorded (a double click on the 3-D Secure page)
+		}
+	}
+	d := decideAuthorization(pi, att, res, callErr, a.retryWith != nil, s.redirectURL)
+	if d.unanswered {
+		_, err := tx.PaymentAttempt.UpdateOne(att).SetErrorMessage(noAnswerMessage).SetErrorReason(callErr.Error()).Save(ctx)
+		return txn.ErrorOrNil(err, "payment attempt")
+	}
+	if att, err = s.applyAttemptOutcome(ctx, tx, att, res, &d); err != nil {
+		return err
+	}
+	a.settled, a.profileID = att, pi.ProfileID
+	if d.retry {
+		if a.next, err = s.retryOnNextConnector(ctx, tx, pi, att, res.Decline, a.retryWith); err != nil || a.next != nil {
+			return err // a retry leaves the payment processing, its new attempt pending
+		}
+	}
+	return s.applyAuthorization(ctx, tx, a, pi, att, res, &d, intentDone)
 }
 
-// outcomeOf is the attempt status a connector's answer gives att, and the
-// amount an automatic capture takes: all of it, or less (amount_to_capture),
-// the rest of the authorization released.
-func outcomeOf(res *connector.PaymentResult, att *ent.PaymentAttempt) (paymentattempt.Status, int64) {
-	status := attemptStatusOf(res)
-	captured := att.NetAmount
-	if status == paymentattempt.StatusCharged && res.AmountCaptured > 0 && res.AmountCaptured < att.NetAmount {
-		captured = res.AmountCaptured
-		status = paymentattempt.StatusPartialCharged
-	}
-	return status, captured
-}
-
-// intentOutcome sets on upd what the outcome of att makes of its payment
-// pi: its status, what is captured and capturable, and a new version.
-func intentOutcome(upd *ent.PaymentIntentUpdate, pi *ent.PaymentIntent, att *ent.PaymentAttempt, status paymentattempt.Status, captured int64) *ent.PaymentIntentUpdate {
-	upd.SetStatus(intentStatusOf(status)).AddVersion(1)
-	if status == paymentattempt.StatusAuthorized && pi.CaptureMethod == paymentintent.CaptureMethodSequentialAutomatic {
-		// Processing until its own capture is reserved, so no merchant
-		// capture or cancel can come between the two.
-		upd.SetStatus(paymentintent.StatusProcessing)
-	}
-	switch status {
-	case paymentattempt.StatusCharged, paymentattempt.StatusPartialCharged:
-		upd.SetAmountCaptured(captured).SetAmountCapturable(0)
-	case paymentattempt.StatusAuthorized:
-		upd.SetAmountCapturable(att.NetAmount)
-	default:
-		upd.SetAmountCapturable(0)
-	}
-	return upd
-}
-
-// outcomeFirst settles the payment's own row first when the confirming
-// request's rows still hold (prior, at the version it left): one UPDATE
+// applyIntentFirst writes the payment's outcome first when the confirming
+// request's rows still hold (a.prior, at the version it left): one UPDATE
 // of the payment on the same index every locker takes, conditioned on
 // that version, both locks the payment and writes its outcome, so no
 // SELECT … FOR UPDATE goes before it. It reports whether it did; when the
 // version moved, or the answer may yet retry on another connector (the
-// payment then stays processing), it does nothing and the caller locks
-// first. What the answer does besides (the attempt, the capture, a
-// mandate, the event) is the caller's, in the same transaction.
-func (s *Service) outcomeFirst(ctx context.Context, tx *ent.Tx, paymentID, attemptID string, res *connector.PaymentResult,
-	callErr error, retryWith *customer.PaymentMethodInput, prior *confirmation) (*ent.PaymentIntent, *ent.PaymentAttempt, bool, error) {
-	if callErr != nil || prior == nil || prior.pi.PaymentID != paymentID || prior.att.ID != attemptID ||
+// payment then stays processing), it does nothing and settleAuthorization
+// locks first. What the answer does besides (the attempt, the capture, a
+// mandate, the event) settleAuthorization applies after, in the same
+// transaction.
+func (s *Service) applyIntentFirst(ctx context.Context, tx *ent.Tx, a *authorization, res *connector.PaymentResult,
+	callErr error) (*ent.PaymentIntent, *ent.PaymentAttempt, bool, error) {
+	prior := a.prior
+	if callErr != nil || prior == nil || prior.pi.PaymentID != a.paymentID || prior.att.ID != a.attemptID ||
 		!settleable(prior.pi, prior.att) || res.DisputeAfterSuccess != nil {
 		return nil, nil, false, nil
 	}
 	status, captured := outcomeOf(res, prior.att)
-	if retryWith != nil && status == paymentattempt.StatusFailure && res.Decline != nil {
+	if a.retryWith != nil && status == paymentattempt.StatusFailure && res.Decline != nil {
 		return nil, nil, false, nil
 	}
-	where := append(paymentWhere(ctx, paymentID), paymentintent.Version(prior.pi.Version))
-	pi, ok, err := txn.UpdateRowIf(ctx, s.db, prior.pi,
-		intentOutcome(tx.PaymentIntent.Update().Where(where...), prior.pi, prior.att, status, captured))
+	where := append(paymentWhere(ctx, a.paymentID), paymentintent.Version(prior.pi.Version))
+	change := decideIntent(prior.pi, prior.att, status, captured)
+	pi, ok, err := txn.UpdateRowIf(ctx, s.db, prior.pi, change.set(tx.PaymentIntent.Update().Where(where...)))
 	if err != nil || !ok {
 		return nil, nil, false, txn.ErrorOrNil(err, "payment")
 	}
@@ -148,187 +169,118 @@ func (s *Service) lockSettling(ctx context.Context, tx *ent.Tx, paymentID, attem
 	return pi, att, nil
 }
 
-// settle is recordPaymentResult for an authorization: with retryWith (the
-// payment method, which only the confirming request holds) a definite
-// failure the merchant's rules let retry records the next attempt instead
-// of failing the payment, and returns it for its call. prior, when the
-// caller has it, is the payment and the attempt as the confirming
-// request's own transaction left them.
-func (s *Service) settle(ctx context.Context, paymentID, attemptID string, res *connector.PaymentResult, callErr error,
-	retryWith *customer.PaymentMethodInput, prior *confirmation) (*PaymentView, *confirmation, error) {
-	var (
-		sequential *captureReservation
-		view       *PaymentView
-		next       *confirmation
-		settled    *ent.PaymentAttempt // the attempt with the connector's verdict, for dynamic routing
-		profileID  string
-	)
-	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
-		// The payment's outcome first, locking it, when the confirm's rows
-		// still hold (outcomeFirst); else the lock, then the outcome last.
-		pi, att, intentDone, err := s.outcomeFirst(ctx, tx, paymentID, attemptID, res, callErr, retryWith, prior)
-		if err != nil {
-			return err
-		}
-		if !intentDone {
-			if pi, att, err = s.lockSettling(ctx, tx, paymentID, attemptID, prior); err != nil {
-				return err
-			}
-			if !settleable(pi, att) {
-				return nil // an answer already recorded (a double click on the 3-D Secure page)
-			}
-		}
-		if callErr != nil {
-			msg := "the connector did not answer; the payment will be synced"
-			_, err := tx.PaymentAttempt.UpdateOne(att).SetErrorMessage(msg).SetErrorReason(callErr.Error()).Save(ctx)
-			return txn.ErrorOrNil(err, "payment attempt")
-		}
-		status, captured := outcomeOf(res, att)
-		upd := tx.PaymentAttempt.Update().Where(paymentattempt.ID(att.ID)).
-			SetStatus(status).
-			SetNillableConnectorTransactionID(validate.NonEmpty(res.ConnectorTransactionID)).
-			SetNillableNetworkTransactionID(validate.NonEmpty(res.NetworkTransactionID)).
-			SetConnectorMetadata(res.ConnectorMetadata)
-		if d := res.Decline; d != nil {
-			upd.SetErrorCode(d.Code).SetErrorMessage(d.Message).
-				SetNillableErrorReason(validate.NonEmpty(d.Reason)).
-				SetNillableIssuerErrorCode(validate.NonEmpty(d.DeclineCode)).
-				SetNillableNetworkAdviceCode(validate.NonEmpty(d.NetworkAdviceCode)).
-				SetNillableNetworkDeclineCode(validate.NonEmpty(d.DeclineCode))
-		} else {
-			upd.ClearErrorCode().ClearErrorMessage().ClearErrorReason()
-		}
-		if next := s.nextAction(att, res, status); next != nil {
-			upd.SetNextAction(next)
-		} else {
-			upd.ClearNextAction()
-		}
-		if res.PaymentChecks != nil && att.Card != nil {
-			card := *att.Card
-			card.PaymentChecks = map[string]string{
-				"cvc_check":                 res.PaymentChecks.CVCCheck,
-				"address_line1_check":       res.PaymentChecks.AddressLine1Check,
-				"address_postal_code_check": res.PaymentChecks.AddressPostalCodeCheck,
-			}
-			upd.SetCard(&card)
-		}
-		if res.ConnectorMandateID != "" {
-			upd.SetPaymentToken(res.ConnectorMandateID)
-		}
-		switch status {
-		case paymentattempt.StatusAuthorized:
-			upd.SetAmountCapturable(att.NetAmount)
-		default:
-			upd.SetAmountCapturable(0)
-		}
-		if att, err = txn.UpdateRow(ctx, s.db, att, upd); err != nil {
-			return errs.Internal(err)
-		}
-		settled, profileID = att, pi.ProfileID
-		if retryWith != nil && status == paymentattempt.StatusFailure && res.Decline != nil {
-			if next, err = s.retryOnNextConnector(ctx, tx, pi, att, res.Decline, retryWith); err != nil || next != nil {
-				return err // a retry leaves the payment processing, its new attempt pending
-			}
-		}
+// applyAttemptOutcome writes what d makes of the attempt, with what the
+// connector said of it (its ids, metadata, decline, mandate token).
+func (s *Service) applyAttemptOutcome(ctx context.Context, tx *ent.Tx, att *ent.PaymentAttempt, res *connector.PaymentResult,
+	d *authorizationDecision) (*ent.PaymentAttempt, error) {
+	upd := tx.PaymentAttempt.Update().Where(paymentattempt.ID(att.ID)).
+		SetStatus(d.status).
+		SetNillableConnectorTransactionID(validate.NonEmpty(res.ConnectorTransactionID)).
+		SetNillableNetworkTransactionID(validate.NonEmpty(res.NetworkTransactionID)).
+		SetConnectorMetadata(res.ConnectorMetadata)
+	if dec := res.Decline; dec != nil {
+		upd.SetErrorCode(dec.Code).SetErrorMessage(dec.Message).
+			SetNillableErrorReason(validate.NonEmpty(dec.Reason)).
+			SetNillableIssuerErrorCode(validate.NonEmpty(dec.DeclineCode)).
+			SetNillableNetworkAdviceCode(validate.NonEmpty(dec.NetworkAdviceCode)).
+			SetNillableNetworkDeclineCode(validate.NonEmpty(dec.DeclineCode))
+	} else {
+		upd.ClearErrorCode().ClearErrorMessage().ClearErrorReason()
+	}
+	if d.nextAction != nil {
+		upd.SetNextAction(d.nextAction)
+	} else {
+		upd.ClearNextAction()
+	}
+	if d.card != nil {
+		upd.SetCard(d.card)
+	}
+	if res.ConnectorMandateID != "" {
+		upd.SetPaymentToken(res.ConnectorMandateID)
+	}
+	upd.SetAmountCapturable(d.attemptCapturable)
+	att, err := txn.UpdateRow(ctx, s.db, att, upd)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return att, nil
+}
 
-		mv, err := s.customers.SettleMandate(ctx, tx, pi, att, status, res.ConnectorMandateID, res.NetworkTransactionID)
+// applyAuthorization writes the rest of d, after the attempt: the mandate
+// the customer context settles, the automatic capture and its dispute, the
+// payment's outcome (unless applyIntentFirst wrote it), and either the
+// sequential capture's reservation or the payment's event.
+func (s *Service) applyAuthorization(ctx context.Context, tx *ent.Tx, a *authorization, pi *ent.PaymentIntent, att *ent.PaymentAttempt,
+	res *connector.PaymentResult, d *authorizationDecision, intentDone bool) error {
+	mv, err := s.customers.SettleMandate(ctx, tx, pi, att, d.status, res.ConnectorMandateID, res.NetworkTransactionID)
+	if err != nil {
+		return err
+	}
+	var captures []*ent.Capture
+	if d.charged {
+		c, err := s.recordAutomaticCapture(ctx, tx, pi, att, d.captured, d.firstAttempt)
 		if err != nil {
 			return err
 		}
-		// The payment's first attempt settling: nothing but this
-		// transaction can have written its captures, refunds, disputes or
-		// incremental authorizations (each needs an authorized attempt),
-		// so they are not read back.
-		first := pi.AttemptCount == 1 && res.DisputeAfterSuccess == nil
-		var captures []*ent.Capture
-		if status == paymentattempt.StatusCharged || status == paymentattempt.StatusPartialCharged {
-			c, err := s.recordAutomaticCapture(ctx, tx, pi, att, captured, first)
-			if err != nil {
+		captures = append(captures, c)
+		if d.dispute != nil {
+			if err := s.openDispute(ctx, tx, pi, att, d.dispute, d.captured); err != nil {
 				return err
 			}
-			captures = append(captures, c)
-			if res.DisputeAfterSuccess != nil {
-				if err := s.openDispute(ctx, tx, pi, att, res.DisputeAfterSuccess, captured); err != nil {
-					return err
-				}
-			}
 		}
-		switch {
-		case !intentDone:
-			piUpd := intentOutcome(tx.PaymentIntent.Update().Where(paymentintent.ID(pi.ID)), pi, att, status, captured)
-			if mv != nil {
-				piUpd.SetMandateID(mv.Mandate.ID)
-			}
-			if pi, err = txn.UpdateRow(ctx, s.db, pi, piUpd); err != nil {
-				return txn.Error(err, "payment")
-			}
-		case mv != nil:
-			upd := tx.PaymentIntent.Update().Where(paymentintent.ID(pi.ID)).SetMandateID(mv.Mandate.ID)
-			if pi, err = txn.UpdateRow(ctx, s.db, pi, upd); err != nil {
-				return txn.Error(err, "payment")
-			}
+	}
+	if !intentDone || mv != nil {
+		upd := tx.PaymentIntent.Update().Where(paymentintent.ID(pi.ID))
+		if !intentDone {
+			d.intent.set(upd)
 		}
 		if mv != nil {
-			if err := s.customers.EmitMandateEvent(ctx, tx, mv, pi.ProfileID, &pi.ID); err != nil {
-				return err
-			}
+			upd.SetMandateID(mv.Mandate.ID)
 		}
-		if status == paymentattempt.StatusAuthorized && pi.CaptureMethod == paymentintent.CaptureMethodSequentialAutomatic {
-			// sequential_automatic: its capture is reserved with the
-			// authorization, so a crash before the capture is sent leaves a
-			// pending capture that recovery settles, never a payment
-			// processing with nothing pending. The capture reports the
-			// outcome.
-			sequential, err = s.reserveCapture(ctx, tx, paymentID, CaptureInput{sequential: true})
+		if pi, err = txn.UpdateRow(ctx, s.db, pi, upd); err != nil {
+			return txn.Error(err, "payment")
+		}
+	}
+	if mv != nil {
+		if err := s.customers.EmitMandateEvent(ctx, tx, mv, pi.ProfileID, &pi.ID); err != nil {
 			return err
 		}
-		var known *PaymentView
-		if first {
-			if known, err = s.firstAttemptView(ctx, tx, pi, att, captures); err != nil {
-				return err
-			}
-		}
-		view, err = s.emitPaymentEventOf(ctx, tx, pi, known)
+	}
+	if d.reserveCapture {
+		// sequential_automatic: its capture is reserved with the
+		// authorization, so a crash before the capture is sent leaves a
+		// pending capture that recovery settles, never a payment
+		// processing with nothing pending. The capture reports the
+		// outcome.
+		a.sequential, err = s.reserveCapture(ctx, tx, a.paymentID, CaptureInput{sequential: true})
 		return err
-	})
-	if err != nil {
-		return nil, nil, err
 	}
-	s.recordRoutingOutcome(ctx, profileID, settled)
-	if next != nil {
-		return nil, next, nil
+	var known *PaymentView
+	if d.firstAttempt {
+		if known, err = s.firstAttemptView(ctx, tx, pi, att, captures); err != nil {
+			return err
+		}
 	}
-	if sequential != nil {
-		v, err := s.completeCapture(ctx, paymentID, sequential)
+	a.view, err = s.emitPaymentEventOf(ctx, tx, pi, known)
+	return err
+}
+
+// finishAuthorization runs what follows a settled authorization's commit:
+// the routing outcome, and the sequential capture's call. It returns the
+// payment's view (nil: read it), or the retry's attempt to call next.
+func (s *Service) finishAuthorization(ctx context.Context, a *authorization) (*PaymentView, *confirmation, error) {
+	s.recordRoutingOutcome(ctx, a.profileID, a.settled)
+	if a.next != nil {
+		return nil, a.next, nil
+	}
+	if a.sequential != nil {
+		v, err := s.completeCapture(ctx, a.paymentID, a.sequential)
 		if errors.Is(err, errs.ErrCaptureDeclined) {
 			return nil, nil, nil // the failed capture is recorded on the payment
 		}
 		return v, nil, err
 	}
-	return view, nil, nil
-}
-
-// nextAction is what the customer must do for an attempt waiting for them,
-// in Hyperswitch's NextActionData shape: visit the sandbox page, or pay a
-// bank transfer or a voucher; nil when nothing waits.
-func (s *Service) nextAction(att *ent.PaymentAttempt, res *connector.PaymentResult, status paymentattempt.Status) map[string]any {
-	if status != paymentattempt.StatusAuthenticationPending {
-		return nil
-	}
-	switch in := res.Instructions; {
-	case res.RedirectRequired:
-		return map[string]any{"type": "redirect_to_url", "redirect_to_url": s.redirectURL(att.ID)}
-	case in != nil && in.Kind == connector.InstructionsBankTransfer:
-		details := maps.Clone(in.BankTransfer)
-		// Nothing has arrived yet: the sandbox receives a transfer whole.
-		details["receiver"] = map[string]any{"amount_received": 0, "amount_remaining": att.NetAmount}
-		return map[string]any{"type": "display_bank_transfer_information", "bank_transfer_steps_and_charges_details": details}
-	case in != nil && in.Kind == connector.InstructionsVoucher:
-		// voucher_details is a string in Hyperswitch's documents: the
-		// reference the customer pays with.
-		return map[string]any{"type": "display_voucher_information", "voucher_details": in.Reference}
-	}
-	return nil
+	return a.view, nil, nil
 }
 
 // recordAutomaticCapture records the capture a connector made with the

@@ -12,7 +12,7 @@ import (
 // to the intent's status. Every one of the spec's 16 intent statuses is the
 // image of some attempt status, except requires_confirmation and
 // requires_payment_method before any attempt exists, and the capture-driven
-// partial states that captureStatus decides.
+// partial states that a capture's answer decides (decideCaptureAnswer).
 func intentStatusOf(a paymentattempt.Status) paymentintent.Status {
 	switch a {
 	case paymentattempt.StatusCharged, paymentattempt.StatusAutoRefunded:
@@ -120,7 +120,7 @@ func ErrUnexpectedState(flow string, current paymentintent.Status, expected []pa
 	for i, s := range expected {
 		names[i] = string(s)
 	}
-	return errs.New(errs.KindInvalid, "IR_14",
+	return errs.ErrUnexpectedState.Newf(
 		"This Payment could not be %s because it has a status of %s. The expected state is %s",
 		flow, current, validate.JoinOr(names))
 }

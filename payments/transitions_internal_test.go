@@ -1,6 +1,7 @@
 package payments
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -181,7 +182,7 @@ func TestOperationStates(t *testing.T) {
 // flow, the state and every state that would do.
 func TestUnexpectedStateNamesWhatWasExpected(t *testing.T) {
 	err := ErrUnexpectedState("captured", paymentintent.StatusSucceeded, capturableStates)
-	if err.Code != "IR_14" || err.Kind != errs.KindInvalid {
+	if !errors.Is(err, errs.ErrUnexpectedState) || err.Kind != errs.KindInvalid {
 		t.Fatalf("%s %v", err.Code, err.Kind)
 	}
 	for _, part := range []string{"could not be captured", "status of succeeded",

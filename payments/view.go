@@ -202,37 +202,51 @@ func (s *Service) loadViews(ctx context.Context, db *ent.Client, intents []*ent.
 	if len(intents) == 0 {
 		return views, nil
 	}
-	var (
-		attempts []*ent.PaymentAttempt
-		caps     []*ent.Capture
-		refs     []*ent.Refund
-		dps      []*ent.Dispute
-		incs     []*ent.IncrementalAuthorization
-		custs    []*ent.Customer
-	)
+	var n nestedRecords
+	if err := s.db.RunReads(db, n.reads(ctx, db, ids, customerIDs)); err != nil {
+		return nil, errs.Internal(err)
+	}
+	n.attach(views, byID)
+	return views, nil
+}
+
+// nestedRecords are the records shown inside the payments of a page, each
+// kind read with one query.
+type nestedRecords struct {
+	attempts []*ent.PaymentAttempt
+	captures []*ent.Capture
+	refunds  []*ent.Refund
+	disputes []*ent.Dispute
+	incs     []*ent.IncrementalAuthorization
+	custs    []*ent.Customer
+}
+
+// reads are the queries that fill n for the payments with row ids ids and
+// the customers with row ids customerIDs, oldest first.
+func (n *nestedRecords) reads(ctx context.Context, db *ent.Client, ids, customerIDs []string) []func() error {
 	loads := []func() error{
 		func() (err error) {
-			attempts, err = db.PaymentAttempt.Query().Where(paymentattempt.PaymentIntentIDIn(ids...)).
+			n.attempts, err = db.PaymentAttempt.Query().Where(paymentattempt.PaymentIntentIDIn(ids...)).
 				Order(ent.Asc(paymentattempt.FieldCreatedAt), ent.Asc(paymentattempt.FieldID)).All(ctx)
 			return err
 		},
 		func() (err error) {
-			caps, err = db.Capture.Query().Where(capture.PaymentIntentIDIn(ids...)).
+			n.captures, err = db.Capture.Query().Where(capture.PaymentIntentIDIn(ids...)).
 				Order(ent.Asc(capture.FieldCaptureSequence)).All(ctx)
 			return err
 		},
 		func() (err error) {
-			refs, err = db.Refund.Query().Where(refund.PaymentIntentIDIn(ids...)).
+			n.refunds, err = db.Refund.Query().Where(refund.PaymentIntentIDIn(ids...)).
 				Order(ent.Asc(refund.FieldCreatedAt), ent.Asc(refund.FieldID)).All(ctx)
 			return err
 		},
 		func() (err error) {
-			dps, err = db.Dispute.Query().Where(dispute.PaymentIntentIDIn(ids...)).
+			n.disputes, err = db.Dispute.Query().Where(dispute.PaymentIntentIDIn(ids...)).
 				Order(ent.Asc(dispute.FieldCreatedAt), ent.Asc(dispute.FieldID)).All(ctx)
 			return err
 		},
 		func() (err error) {
-			incs, err = db.IncrementalAuthorization.Query().
+			n.incs, err = db.IncrementalAuthorization.Query().
 				Where(incrementalauthorization.PaymentIntentIDIn(ids...)).
 				Order(ent.Asc(incrementalauthorization.FieldCreatedAt)).All(ctx)
 			return err
@@ -240,34 +254,37 @@ func (s *Service) loadViews(ctx context.Context, db *ent.Client, intents []*ent.
 	}
 	if len(customerIDs) > 0 {
 		loads = append(loads, func() (err error) {
-			custs, err = db.Customer.Query().Where(customer.IDIn(customerIDs...)).All(ctx)
+			n.custs, err = db.Customer.Query().Where(customer.IDIn(customerIDs...)).All(ctx)
 			return err
 		})
 	}
-	if err := s.db.RunReads(db, loads); err != nil {
-		return nil, errs.Internal(err)
-	}
-	for _, a := range attempts {
+	return loads
+}
+
+// attach puts each record into the view of its payment (byID, by row id),
+// in the order read, and marks each view's active attempt.
+func (n *nestedRecords) attach(views []*PaymentView, byID map[string]*PaymentView) {
+	for _, a := range n.attempts {
 		v := byID[a.PaymentIntentID]
 		v.Attempts = append(v.Attempts, a)
 		if v.Intent.ActiveAttemptID != nil && *v.Intent.ActiveAttemptID == a.ID {
 			v.Active = a
 		}
 	}
-	for _, c := range caps {
+	for _, c := range n.captures {
 		byID[c.PaymentIntentID].Captures = append(byID[c.PaymentIntentID].Captures, c)
 	}
-	for _, r := range refs {
+	for _, r := range n.refunds {
 		byID[r.PaymentIntentID].Refunds = append(byID[r.PaymentIntentID].Refunds, r)
 	}
-	for _, d := range dps {
+	for _, d := range n.disputes {
 		byID[d.PaymentIntentID].Disputes = append(byID[d.PaymentIntentID].Disputes, d)
 	}
-	for _, inc := range incs {
+	for _, inc := range n.incs {
 		byID[inc.PaymentIntentID].IncrementalAuthorizations = append(byID[inc.PaymentIntentID].IncrementalAuthorizations, inc)
 	}
-	byCustomer := make(map[string]*ent.Customer, len(custs))
-	for _, c := range custs {
+	byCustomer := make(map[string]*ent.Customer, len(n.custs))
+	for _, c := range n.custs {
 		byCustomer[c.ID] = c
 	}
 	for _, v := range views {
@@ -275,7 +292,6 @@ func (s *Service) loadViews(ctx context.Context, db *ent.Client, intents []*ent.
 			v.Customer = byCustomer[*v.Intent.CustomerID]
 		}
 	}
-	return views, nil
 }
 
 // CheckoutSavedMethods are the saved methods of the customer of the payment

@@ -187,21 +187,19 @@ func each[T, W any](to func(T) W) func([]T) []W {
 // Hyperswitch schema: an unknown member is refused unless Hyperswitch
 // ignores it there, see openObjects) and runs fn with it.
 func withBody[Req any](fn func(r *http.Request, req *Req) (any, error)) handlerFunc {
-	return func(r *http.Request) (any, error) {
-		var req Req
-		if err := decode(r, &req); err != nil {
-			return nil, err
-		}
-		return fn(r, &req)
-	}
+	return withBodyDecodedBy(decode, fn)
 }
 
 // withOptionalBody is withBody for operations whose every member is
 // optional: an empty body is a Req with nothing set.
 func withOptionalBody[Req any](fn func(r *http.Request, req *Req) (any, error)) handlerFunc {
+	return withBodyDecodedBy(decodeOptional, fn)
+}
+
+func withBodyDecodedBy[Req any](decode func(*http.Request, any) error, fn func(r *http.Request, req *Req) (any, error)) handlerFunc {
 	return func(r *http.Request) (any, error) {
 		var req Req
-		if err := decodeOptional(r, &req); err != nil {
+		if err := decode(r, &req); err != nil {
 			return nil, err
 		}
 		return fn(r, &req)

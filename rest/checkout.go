@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"switchyard/payments"
+	"switchyard/payments/connector"
 )
 
 // The routes Hyperswitch's web checkout SDK calls from the shopper's
@@ -192,22 +193,17 @@ type sdkConfigProfile struct {
 
 func sdkConfigOf(c *payments.Checkout) sdkConfigBody {
 	var out sdkConfigBody
-	out.PaymentMethods, out.RawConfigs = []sdkConfigMethod{}, requiredFieldsConfig(c.Methods)
-	byMethod := map[string]int{}
-	for _, m := range c.Methods {
-		i, ok := byMethod[m.PaymentMethod]
-		if !ok {
-			i = len(out.PaymentMethods)
-			byMethod[m.PaymentMethod] = i
-			out.PaymentMethods = append(out.PaymentMethods, sdkConfigMethod{PaymentMethod: m.PaymentMethod})
-		}
+	out.RawConfigs = requiredFieldsConfig(c.Methods)
+	out.PaymentMethods = groupByPaymentMethod(c.Methods, func(pm string, types []sdkConfigTypeRule) sdkConfigMethod {
+		return sdkConfigMethod{PaymentMethod: pm, PaymentMethodTypes: types}
+	}, func(m *connector.EligibleMethod) sdkConfigTypeRule {
 		rule := sdkConfigTypeRule{PaymentMethodType: m.PaymentMethodType, PaymentMethodCriteria: "all"}
 		rule.CriteriaRules = append(rule.CriteriaRules, struct {
 			CriteriaValue      string   `json:"criteria_value"`
 			EligibleConnectors []string `json:"eligible_connectors"`
 		}{CriteriaValue: "all", EligibleConnectors: m.Connectors})
-		out.PaymentMethods[i].PaymentMethodTypes = append(out.PaymentMethods[i].PaymentMethodTypes, rule)
-	}
+		return rule
+	})
 	p := c.Profile
 	out.AccountConfig.Profile = sdkConfigProfile{VaultingAction: "skip",
 		CollectBillingDetailsFromWalletConnector:        p.CollectBillingDetailsFromWalletConnector,

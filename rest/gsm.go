@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"net/http"
 
 	"switchyard/ent"
@@ -136,13 +137,17 @@ type gsmDeleteResponse struct {
 // with its admin key over one global table; here each merchant keeps its
 // own rules (the admin key acts for the merchant X-Merchant-Id names).
 func registerGSM(a *api, svc *gsm.Service) {
-	a.handle("POST /gsm", MerchantOrAdmin, withBody(func(r *http.Request, req *gsmRuleRequest) (any, error) {
-		in, err := req.input()
-		if err != nil {
-			return nil, err
-		}
-		return respond(gsmResponseOf)(svc.Create(r.Context(), in))
-	}))
+	// Create and update take the whole rule and answer with it.
+	savingRule := func(save func(context.Context, gsm.RuleInput) (*ent.GsmRule, error)) handlerFunc {
+		return withBody(func(r *http.Request, req *gsmRuleRequest) (any, error) {
+			in, err := req.input()
+			if err != nil {
+				return nil, err
+			}
+			return respond(gsmResponseOf)(save(r.Context(), in))
+		})
+	}
+	a.handle("POST /gsm", MerchantOrAdmin, savingRule(svc.Create))
 	a.handle("POST /gsm/get", MerchantOrAdmin, withBody(func(r *http.Request, req *gsmKeyRequest) (any, error) {
 		k, err := req.key()
 		if err != nil {
@@ -150,13 +155,7 @@ func registerGSM(a *api, svc *gsm.Service) {
 		}
 		return respond(gsmResponseOf)(svc.Get(r.Context(), k))
 	}))
-	a.handle("POST /gsm/update", MerchantOrAdmin, withBody(func(r *http.Request, req *gsmRuleRequest) (any, error) {
-		in, err := req.input()
-		if err != nil {
-			return nil, err
-		}
-		return respond(gsmResponseOf)(svc.Update(r.Context(), in))
-	}))
+	a.handle("POST /gsm/update", MerchantOrAdmin, savingRule(svc.Update))
 	a.handle("POST /gsm/delete", MerchantOrAdmin, withBody(func(r *http.Request, req *gsmKeyRequest) (any, error) {
 		k, err := req.key()
 		if err != nil {

@@ -270,14 +270,9 @@ func paymentMethodListOf(c *payments.CheckoutMethods) paymentMethodListBody {
 			out.PaymentType = &t
 		}
 	}
-	byMethod := map[string]int{}
-	for _, m := range c.Methods {
-		i, ok := byMethod[m.PaymentMethod]
-		if !ok {
-			i = len(out.PaymentMethods)
-			byMethod[m.PaymentMethod] = i
-			out.PaymentMethods = append(out.PaymentMethods, paymentMethodsEnabledOut{PaymentMethod: m.PaymentMethod})
-		}
+	out.PaymentMethods = groupByPaymentMethod(c.Methods, func(pm string, types []paymentMethodTypesOut) paymentMethodsEnabledOut {
+		return paymentMethodsEnabledOut{PaymentMethod: pm, PaymentMethodTypes: types}
+	}, func(m *connector.EligibleMethod) paymentMethodTypesOut {
 		t := paymentMethodTypesOut{PaymentMethodType: m.PaymentMethodType, RequiredFields: requiredFieldsByKey(m)}
 		for _, e := range m.PaymentExperience {
 			t.PaymentExperience = append(t.PaymentExperience, experienceOut{PaymentExperienceType: e, EligibleConnectors: m.Connectors})
@@ -285,7 +280,28 @@ func paymentMethodListOf(c *payments.CheckoutMethods) paymentMethodListBody {
 		for _, n := range slices.Sorted(maps.Keys(m.CardNetworks)) {
 			t.CardNetworks = append(t.CardNetworks, cardNetworkOut{CardNetwork: n, EligibleConnectors: m.CardNetworks[n]})
 		}
-		out.PaymentMethods[i].PaymentMethodTypes = append(out.PaymentMethods[i].PaymentMethodTypes, t)
+		return t
+	})
+	return out
+}
+
+// groupByPaymentMethod lists the eligible methods' types under their
+// payment method, the methods in the order they first appear (as the
+// checkout and the method list show them): typeOf is a type's entry,
+// group a payment method's with its types.
+func groupByPaymentMethod[G, T any](methods []*connector.EligibleMethod, group func(paymentMethod string, types []T) G,
+	typeOf func(*connector.EligibleMethod) T) []G {
+	var order []string
+	types := map[string][]T{}
+	for _, m := range methods {
+		if _, seen := types[m.PaymentMethod]; !seen {
+			order = append(order, m.PaymentMethod)
+		}
+		types[m.PaymentMethod] = append(types[m.PaymentMethod], typeOf(m))
+	}
+	out := make([]G, 0, len(order))
+	for _, pm := range order {
+		out = append(out, group(pm, types[pm]))
 	}
 	return out
 }

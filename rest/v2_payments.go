@@ -46,33 +46,39 @@ type v2IntentCreateRequest struct {
 	MerchantConnectorDetails map[string]any `json:"merchant_connector_details"`
 }
 
+// v2IntentDetails are the intent's details as the merchant gives them to
+// create-intent and update-intent and as the intent answers them back.
+type v2IntentDetails struct {
+	Billing                   *schematype.AddressWrapper `json:"billing"`
+	Shipping                  *schematype.AddressWrapper `json:"shipping"`
+	Description               *string                    `json:"description"`
+	ReturnURL                 *string                    `json:"return_url"`
+	StatementDescriptor       *string                    `json:"statement_descriptor"`
+	OrderDetails              []schematype.OrderDetail   `json:"order_details"`
+	AllowedPaymentMethodTypes []string                   `json:"allowed_payment_method_types"`
+	Metadata                  map[string]any             `json:"metadata"`
+	ConnectorMetadata         map[string]any             `json:"connector_metadata"`
+	FeatureMetadata           map[string]any             `json:"feature_metadata"`
+	PaymentLinkConfig         map[string]any             `json:"payment_link_config"`
+	FrmMetadata               map[string]any             `json:"frm_metadata"`
+}
+
 // v2IntentMembers are the members create-intent and update-intent share.
 type v2IntentMembers struct {
-	AmountDetails                        *v2AmountDetails           `json:"amount_details"`
-	CustomerID                           *string                    `json:"customer_id"`
-	MerchantReferenceID                  *string                    `json:"merchant_reference_id"`
-	RoutingAlgorithmID                   *string                    `json:"routing_algorithm_id"`
-	CaptureMethod                        *string                    `json:"capture_method"`
-	AuthenticationType                   *string                    `json:"authentication_type"`
-	Billing                              *schematype.AddressWrapper `json:"billing"`
-	Shipping                             *schematype.AddressWrapper `json:"shipping"`
-	CustomerPresent                      *string                    `json:"customer_present"`
-	Description                          *string                    `json:"description"`
-	ReturnURL                            *string                    `json:"return_url"`
-	SetupFutureUsage                     *string                    `json:"setup_future_usage"`
-	ApplyMitExemption                    *string                    `json:"apply_mit_exemption"`
-	StatementDescriptor                  *string                    `json:"statement_descriptor"`
-	OrderDetails                         []schematype.OrderDetail   `json:"order_details"`
-	AllowedPaymentMethodTypes            []string                   `json:"allowed_payment_method_types"`
-	Metadata                             map[string]any             `json:"metadata"`
-	ConnectorMetadata                    map[string]any             `json:"connector_metadata"`
-	FeatureMetadata                      map[string]any             `json:"feature_metadata"`
-	PaymentLinkConfig                    map[string]any             `json:"payment_link_config"`
-	RequestIncrementalAuthorization      *string                    `json:"request_incremental_authorization"`
-	SessionExpiry                        *int64                     `json:"session_expiry"`
-	FrmMetadata                          map[string]any             `json:"frm_metadata"`
-	RequestExternalThreeDSAuthentication *string                    `json:"request_external_three_ds_authentication"`
-	EnablePartialAuthorization           *bool                      `json:"enable_partial_authorization"`
+	AmountDetails       *v2AmountDetails `json:"amount_details"`
+	CustomerID          *string          `json:"customer_id"`
+	MerchantReferenceID *string          `json:"merchant_reference_id"`
+	RoutingAlgorithmID  *string          `json:"routing_algorithm_id"`
+	CaptureMethod       *string          `json:"capture_method"`
+	AuthenticationType  *string          `json:"authentication_type"`
+	v2IntentDetails
+	CustomerPresent                      *string `json:"customer_present"`
+	SetupFutureUsage                     *string `json:"setup_future_usage"`
+	ApplyMitExemption                    *string `json:"apply_mit_exemption"`
+	RequestIncrementalAuthorization      *string `json:"request_incremental_authorization"`
+	SessionExpiry                        *int64  `json:"session_expiry"`
+	RequestExternalThreeDSAuthentication *string `json:"request_external_three_ds_authentication"`
+	EnablePartialAuthorization           *bool   `json:"enable_partial_authorization"`
 }
 
 // fields maps the shared members (but amount_details, which create and

@@ -11,38 +11,27 @@ import (
 // Members Hyperswitch requires show their documented default when the
 // payment never set them.
 type intentBody struct {
-	ID                                   string                     `json:"id"`
-	Status                               string                     `json:"status"`
-	AmountDetails                        intentAmountDetails        `json:"amount_details"`
-	ClientSecret                         string                     `json:"client_secret"`
-	ProfileID                            string                     `json:"profile_id"`
-	CaptureMethod                        string                     `json:"capture_method"`
-	CustomerID                           *string                    `json:"customer_id"`
-	CustomerPresent                      string                     `json:"customer_present"`
-	SetupFutureUsage                     string                     `json:"setup_future_usage"`
-	ApplyMitExemption                    string                     `json:"apply_mit_exemption"`
-	PaymentLinkEnabled                   string                     `json:"payment_link_enabled"`
-	RequestIncrementalAuthorization      string                     `json:"request_incremental_authorization"`
-	SplitTxnsEnabled                     string                     `json:"split_txns_enabled"`
-	ExpiresOn                            Timestamp                  `json:"expires_on"`
-	RequestExternalThreeDSAuthentication string                     `json:"request_external_three_ds_authentication"`
-	PaymentType                          string                     `json:"payment_type"`
-	MerchantReferenceID                  *string                    `json:"merchant_reference_id"`
-	RoutingAlgorithmID                   *string                    `json:"routing_algorithm_id"`
-	AuthenticationType                   string                     `json:"authentication_type"`
-	Billing                              *schematype.AddressWrapper `json:"billing"`
-	Shipping                             *schematype.AddressWrapper `json:"shipping"`
-	Description                          *string                    `json:"description"`
-	ReturnURL                            *string                    `json:"return_url"`
-	StatementDescriptor                  *string                    `json:"statement_descriptor"`
-	OrderDetails                         []schematype.OrderDetail   `json:"order_details"`
-	AllowedPaymentMethodTypes            []string                   `json:"allowed_payment_method_types"`
-	Metadata                             map[string]any             `json:"metadata"`
-	ConnectorMetadata                    map[string]any             `json:"connector_metadata"`
-	FeatureMetadata                      map[string]any             `json:"feature_metadata"`
-	PaymentLinkConfig                    map[string]any             `json:"payment_link_config"`
-	FrmMetadata                          map[string]any             `json:"frm_metadata"`
-	EnablePartialAuthorization           *bool                      `json:"enable_partial_authorization"`
+	ID                                   string              `json:"id"`
+	Status                               string              `json:"status"`
+	AmountDetails                        intentAmountDetails `json:"amount_details"`
+	ClientSecret                         string              `json:"client_secret"`
+	ProfileID                            string              `json:"profile_id"`
+	CaptureMethod                        string              `json:"capture_method"`
+	CustomerID                           *string             `json:"customer_id"`
+	CustomerPresent                      string              `json:"customer_present"`
+	SetupFutureUsage                     string              `json:"setup_future_usage"`
+	ApplyMitExemption                    string              `json:"apply_mit_exemption"`
+	PaymentLinkEnabled                   string              `json:"payment_link_enabled"`
+	RequestIncrementalAuthorization      string              `json:"request_incremental_authorization"`
+	SplitTxnsEnabled                     string              `json:"split_txns_enabled"`
+	ExpiresOn                            Timestamp           `json:"expires_on"`
+	RequestExternalThreeDSAuthentication string              `json:"request_external_three_ds_authentication"`
+	PaymentType                          string              `json:"payment_type"`
+	MerchantReferenceID                  *string             `json:"merchant_reference_id"`
+	RoutingAlgorithmID                   *string             `json:"routing_algorithm_id"`
+	AuthenticationType                   string              `json:"authentication_type"`
+	v2IntentDetails
+	EnablePartialAuthorization *bool `json:"enable_partial_authorization"`
 }
 
 // intentAmountDetails is AmountDetailsResponse, computed from the payment:
@@ -108,19 +97,14 @@ func intentBodyOf(v *payments.PaymentView) intentBody {
 		MerchantReferenceID:                  pi.MerchantReferenceID,
 		RoutingAlgorithmID:                   pi.RoutingAlgorithmID,
 		AuthenticationType:                   v2EnumOr(pi.AuthenticationType, "no_three_ds"),
-		Billing:                              pi.Billing,
-		Shipping:                             pi.Shipping,
-		Description:                          pi.Description,
-		ReturnURL:                            pi.ReturnURL,
-		StatementDescriptor:                  pi.StatementDescriptor,
-		OrderDetails:                         pi.OrderDetails,
-		AllowedPaymentMethodTypes:            pi.AllowedPaymentMethodTypes,
-		Metadata:                             pi.Metadata,
-		ConnectorMetadata:                    pi.ConnectorMetadata,
-		FeatureMetadata:                      pi.FeatureMetadata,
-		PaymentLinkConfig:                    pi.PaymentLinkConfig,
-		FrmMetadata:                          pi.FrmMetadata,
-		EnablePartialAuthorization:           pi.EnablePartialAuthorization,
+		v2IntentDetails: v2IntentDetails{
+			Billing: pi.Billing, Shipping: pi.Shipping, Description: pi.Description, ReturnURL: pi.ReturnURL,
+			StatementDescriptor: pi.StatementDescriptor, OrderDetails: pi.OrderDetails,
+			AllowedPaymentMethodTypes: pi.AllowedPaymentMethodTypes, Metadata: pi.Metadata,
+			ConnectorMetadata: pi.ConnectorMetadata, FeatureMetadata: pi.FeatureMetadata,
+			PaymentLinkConfig: pi.PaymentLinkConfig, FrmMetadata: pi.FrmMetadata,
+		},
+		EnablePartialAuthorization: pi.EnablePartialAuthorization,
 	}
 }
 

@@ -37,11 +37,7 @@ return 1`)
 
 // Get is the entry for hash; nil and no error when there is none.
 func (c *KeyCache) Get(ctx context.Context, hash string) ([]byte, error) {
-	raw, err := c.rdb.Get(ctx, keyEntry(hash)).Bytes()
-	if errors.Is(err, redis.Nil) {
-		return nil, nil
-	}
-	return raw, err
+	return nilIfNone(c.rdb.Get(ctx, keyEntry(hash)).Bytes())
 }
 
 // Put stores entry for hash for ttl, unless hash is tombstoned.
@@ -61,89 +57,103 @@ func (c *KeyCache) Tombstone(ctx context.Context, ttl time.Duration, hashes ...s
 	return err
 }
 
-// Vault is the card vault in Redis: sealed payment methods by key.
-type Vault struct{ rdb redis.UniversalClient }
-
-// NewVault is the vault on rdb.
-func NewVault(rdb redis.UniversalClient) *Vault { return &Vault{rdb: rdb} }
-
-// vaultKey keeps one payment's entry in one slot.
-func vaultKey(key string) string { return "pmv:{" + key + "}" }
-
-// IsVaultKey reports whether a Redis key is the vault's: card data, sealed,
-// that no snapshot of the embedded Redis may write to disk.
-func IsVaultKey(key string) bool { return strings.HasPrefix(key, "pmv:{") }
-
-// Put stores sealed under key for ttl.
-func (v *Vault) Put(ctx context.Context, key string, sealed []byte, ttl time.Duration) error {
-	return v.rdb.Set(ctx, vaultKey(key), sealed, ttl).Err()
+// records keeps one record per id under prefix:{id}: the id is the hash
+// tag, so a record sits in one slot of a Redis Cluster. The stores below
+// are records with the operations their domain interface asks for.
+type records struct {
+	rdb    redis.UniversalClient
+	prefix string
 }
 
-// Get is the entry under key; nil and no error when there is none.
-func (v *Vault) Get(ctx context.Context, key string) ([]byte, error) {
-	return getOrNil(ctx, v.rdb, vaultKey(key))
+func (s records) key(id string) string { return s.prefix + ":{" + id + "}" }
+
+// put keeps id's record for ttl.
+func (s records) put(ctx context.Context, id string, record []byte, ttl time.Duration) error {
+	return s.rdb.Set(ctx, s.key(id), record, ttl).Err()
 }
 
-// Delete drops the entry under key.
-func (v *Vault) Delete(ctx context.Context, key string) error {
-	return v.rdb.Del(ctx, vaultKey(key)).Err()
+// get is id's record; nil and no error when there is none (or it expired).
+func (s records) get(ctx context.Context, id string) ([]byte, error) {
+	return nilIfNone(s.rdb.Get(ctx, s.key(id)).Bytes())
 }
 
-// SimulatorLedger is the sandbox simulator's memory of the attempts,
-// captures and refunds it was sent (connector.Ledger), kept for a month: long past any recovery.
-type SimulatorLedger struct{ rdb redis.UniversalClient }
-
-// NewSimulatorLedger is the ledger on rdb.
-func NewSimulatorLedger(rdb redis.UniversalClient) *SimulatorLedger {
-	return &SimulatorLedger{rdb: rdb}
+// del drops id's record at once.
+func (s records) del(ctx context.Context, id string) error {
+	return s.rdb.Del(ctx, s.key(id)).Err()
 }
 
-const simulatorLedgerTTL = 30 * 24 * time.Hour
-
-func ledgerKey(id string) string { return "simledger:{" + id + "}" }
-
-// Put keeps the record of id.
-func (l *SimulatorLedger) Put(ctx context.Context, id string, record []byte) error {
-	return l.rdb.Set(ctx, ledgerKey(id), record, simulatorLedgerTTL).Err()
-}
-
-// Get is the record of id; nil and no error when there is none.
-func (l *SimulatorLedger) Get(ctx context.Context, id string) ([]byte, error) {
-	return getOrNil(ctx, l.rdb, ledgerKey(id))
-}
-
-// getOrNil is the value under key; nil and no error when there is none.
-func getOrNil(ctx context.Context, rdb redis.UniversalClient, key string) ([]byte, error) {
-	b, err := rdb.Get(ctx, key).Bytes()
+// nilIfNone is a read's value; nil and no error when the key does not exist.
+func nilIfNone(b []byte, err error) ([]byte, error) {
 	if errors.Is(err, redis.Nil) {
 		return nil, nil
 	}
 	return b, err
 }
 
+// Vault is the card vault in Redis: sealed payment methods by key, one
+// payment's entry in one slot.
+type Vault struct{ records }
+
+const vaultPrefix = "pmv"
+
+// NewVault is the vault on rdb.
+func NewVault(rdb redis.UniversalClient) *Vault { return &Vault{records{rdb, vaultPrefix}} }
+
+// IsVaultKey reports whether a Redis key is the vault's: card data, sealed,
+// that no snapshot of the embedded Redis may write to disk.
+func IsVaultKey(key string) bool { return strings.HasPrefix(key, vaultPrefix+":{") }
+
+// Put stores sealed under key for ttl.
+func (v *Vault) Put(ctx context.Context, key string, sealed []byte, ttl time.Duration) error {
+	return v.put(ctx, key, sealed, ttl)
+}
+
+// Get is the entry under key; nil and no error when there is none.
+func (v *Vault) Get(ctx context.Context, key string) ([]byte, error) { return v.get(ctx, key) }
+
+// Delete drops the entry under key.
+func (v *Vault) Delete(ctx context.Context, key string) error { return v.del(ctx, key) }
+
+// SimulatorLedger is the sandbox simulator's memory of the attempts,
+// captures and refunds it was sent (connector.Ledger), kept for a month: long past any recovery.
+type SimulatorLedger struct{ records }
+
+// NewSimulatorLedger is the ledger on rdb.
+func NewSimulatorLedger(rdb redis.UniversalClient) *SimulatorLedger {
+	return &SimulatorLedger{records{rdb, "simledger"}}
+}
+
+const simulatorLedgerTTL = 30 * 24 * time.Hour
+
+// Put keeps the record of id.
+func (l *SimulatorLedger) Put(ctx context.Context, id string, record []byte) error {
+	return l.put(ctx, id, record, simulatorLedgerTTL)
+}
+
+// Get is the record of id; nil and no error when there is none.
+func (l *SimulatorLedger) Get(ctx context.Context, id string) ([]byte, error) { return l.get(ctx, id) }
+
 // EphemeralKeys keeps the customer ephemeral keys (customer.EphemeralKeyStore)
 // by their keyed hash, each for its lifetime.
-type EphemeralKeys struct{ rdb redis.UniversalClient }
+type EphemeralKeys struct{ records }
 
 // NewEphemeralKeys is the store on rdb.
-func NewEphemeralKeys(rdb redis.UniversalClient) *EphemeralKeys { return &EphemeralKeys{rdb: rdb} }
-
-func ephemeralKey(hash string) string { return "epk:{" + hash + "}" }
+func NewEphemeralKeys(rdb redis.UniversalClient) *EphemeralKeys {
+	return &EphemeralKeys{records{rdb, "epk"}}
+}
 
 // Put keeps a key's record for ttl.
 func (e *EphemeralKeys) Put(ctx context.Context, hash string, record []byte, ttl time.Duration) error {
-	return e.rdb.Set(ctx, ephemeralKey(hash), record, ttl).Err()
+	return e.put(ctx, hash, record, ttl)
 }
 
 // Get is a key's record; nil and no error when there is none (or it expired).
 func (e *EphemeralKeys) Get(ctx context.Context, hash string) ([]byte, error) {
-	return getOrNil(ctx, e.rdb, ephemeralKey(hash))
+	return e.get(ctx, hash)
 }
 
 // Delete ends a key at once.
-func (e *EphemeralKeys) Delete(ctx context.Context, hash string) error {
-	return e.rdb.Del(ctx, ephemeralKey(hash)).Err()
-}
+func (e *EphemeralKeys) Delete(ctx context.Context, hash string) error { return e.del(ctx, hash) }
 
 // versions counts changes per id in Redis: Version is the count (0 before
 // the first), Bump adds one.
@@ -260,31 +270,23 @@ func (o *RoutingOutcomes) Keep(ctx context.Context, profileID string, n int, ttl
 
 // Sessions keeps the dashboard's sessions (users.SessionStore) by their
 // token's keyed hash, each with a sliding expiry.
-type Sessions struct{ rdb redis.UniversalClient }
+type Sessions struct{ records }
 
 // NewSessions is the store on rdb.
-func NewSessions(rdb redis.UniversalClient) *Sessions { return &Sessions{rdb: rdb} }
-
-func sessionKey(id string) string { return "session:{" + id + "}" }
+func NewSessions(rdb redis.UniversalClient) *Sessions { return &Sessions{records{rdb, "session"}} }
 
 // Put keeps a session's record for ttl.
 func (s *Sessions) Put(ctx context.Context, id string, record []byte, ttl time.Duration) error {
-	return s.rdb.Set(ctx, sessionKey(id), record, ttl).Err()
+	return s.put(ctx, id, record, ttl)
 }
 
 // Touch returns a session's record and extends it to ttl, in one command.
 func (s *Sessions) Touch(ctx context.Context, id string, ttl time.Duration) ([]byte, error) {
-	b, err := s.rdb.GetEx(ctx, sessionKey(id), ttl).Bytes()
-	if errors.Is(err, redis.Nil) {
-		return nil, nil
-	}
-	return b, err
+	return nilIfNone(s.rdb.GetEx(ctx, s.key(id), ttl).Bytes())
 }
 
 // Delete ends a session.
-func (s *Sessions) Delete(ctx context.Context, id string) error {
-	return s.rdb.Del(ctx, sessionKey(id)).Err()
-}
+func (s *Sessions) Delete(ctx context.Context, id string) error { return s.del(ctx, id) }
 
 // SignInFailures counts sign-in attempts per key (users.FailureCounter).
 // Each key is its own hash tag: the keys of one attempt (an email's and an
@@ -349,24 +351,20 @@ func (f *SignInFailures) Clear(ctx context.Context, key string) error {
 
 // ExportGrants keeps the one-time download grants of the dashboard's
 // exports by their token's hash, each taken once.
-type ExportGrants struct{ rdb redis.UniversalClient }
+type ExportGrants struct{ records }
 
 // NewExportGrants is the store on rdb.
-func NewExportGrants(rdb redis.UniversalClient) *ExportGrants { return &ExportGrants{rdb: rdb} }
-
-func exportGrantKey(hash string) string { return "export:{" + hash + "}" }
+func NewExportGrants(rdb redis.UniversalClient) *ExportGrants {
+	return &ExportGrants{records{rdb, "export"}}
+}
 
 // Put keeps a grant's record for ttl.
 func (g *ExportGrants) Put(ctx context.Context, hash string, record []byte, ttl time.Duration) error {
-	return g.rdb.Set(ctx, exportGrantKey(hash), record, ttl).Err()
+	return g.put(ctx, hash, record, ttl)
 }
 
 // Take returns a grant's record and deletes it, in one command, so two
 // downloads cannot both use it; nil and no error when there is none.
 func (g *ExportGrants) Take(ctx context.Context, hash string) ([]byte, error) {
-	b, err := g.rdb.GetDel(ctx, exportGrantKey(hash)).Bytes()
-	if errors.Is(err, redis.Nil) {
-		return nil, nil
-	}
-	return b, err
+	return nilIfNone(g.rdb.GetDel(ctx, g.key(hash)).Bytes())
 }

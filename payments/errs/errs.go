@@ -108,6 +108,10 @@ func (e *Error) Is(target error) bool {
 	return ok && e.failure.isCaseOf(f)
 }
 
+// Failure is what went wrong, the catalogue's name for it (nil for an
+// error rebuilt from a stored answer).
+func (e *Error) Failure() *Failure { return e.failure }
+
 // WithField returns e naming field as the member at fault.
 func (e *Error) WithField(field string) *Error {
 	e.Field = field
