@@ -119,46 +119,8 @@ func (s *Service) view(row *ent.MerchantConnectorAccount) (*AccountView, error) 
 		CreatedAt:               row.CreatedAt,
 		ModifiedAt:              row.ModifiedAt,
 	}
-	ad := []byte(row.ID)
-	open := func(sealed []byte, dst any, what string) error {
-		if sealed == nil {
-			return nil
-		}
-		if err := s.box.OpenJSON(sealed, ad, dst); err != nil {
-			return errs.Internal(fmt.Errorf("open %s of %s: %w", what, row.ID, err))
-		}
-		return nil
-	}
-	var details map[string]any
-	if err := open(row.ConnectorAccountDetailsSealed, &details, "credentials"); err != nil {
+	if err := s.openMasked(row, v); err != nil {
 		return nil, err
-	}
-	if details != nil {
-		v.AccountDetails = maskJSON(details).(map[string]any)
-	}
-	var webhook *WebhookDetails
-	if err := open(row.ConnectorWebhookDetailsSealed, &webhook, "webhook details"); err != nil {
-		return nil, err
-	}
-	if webhook != nil {
-		v.WebhookDetails = &WebhookDetails{
-			MerchantSecret:   secrets.Mask(webhook.MerchantSecret),
-			AdditionalSecret: secrets.Mask(webhook.AdditionalSecret),
-		}
-	}
-	var wallets *WalletDetails
-	if err := open(row.ConnectorWalletsDetailsSealed, &wallets, "wallet details"); err != nil {
-		return nil, err
-	}
-	if wallets != nil {
-		v.WalletsDetails = &WalletDetails{
-			ApplePayCombined: maskMap(wallets.ApplePayCombined),
-			ApplePay:         maskMap(wallets.ApplePay),
-			AmazonPay:        maskMap(wallets.AmazonPay),
-			SamsungPay:       maskMap(wallets.SamsungPay),
-			Paze:             maskMap(wallets.Paze),
-			GooglePay:        maskMap(wallets.GooglePay),
-		}
 	}
 	var err error
 	if v.PaymentMethodsEnabled, err = fromJSON[[]PaymentMethodsEnabled](row.PaymentMethodsEnabled); err != nil {
@@ -173,6 +135,53 @@ func (s *Service) view(row *ent.MerchantConnectorAccount) (*AccountView, error) 
 		}
 	}
 	return v, nil
+}
+
+// openMasked opens the row's sealed members (credentials, webhook and
+// wallet details) into v, every secret in them masked.
+func (s *Service) openMasked(row *ent.MerchantConnectorAccount, v *AccountView) error {
+	ad := []byte(row.ID)
+	open := func(sealed []byte, dst any, what string) error {
+		if sealed == nil {
+			return nil
+		}
+		if err := s.box.OpenJSON(sealed, ad, dst); err != nil {
+			return errs.Internal(fmt.Errorf("open %s of %s: %w", what, row.ID, err))
+		}
+		return nil
+	}
+	var details map[string]any
+	if err := open(row.ConnectorAccountDetailsSealed, &details, "credentials"); err != nil {
+		return err
+	}
+	if details != nil {
+		v.AccountDetails = maskJSON(details).(map[string]any)
+	}
+	var webhook *WebhookDetails
+	if err := open(row.ConnectorWebhookDetailsSealed, &webhook, "webhook details"); err != nil {
+		return err
+	}
+	if webhook != nil {
+		v.WebhookDetails = &WebhookDetails{
+			MerchantSecret:   secrets.Mask(webhook.MerchantSecret),
+			AdditionalSecret: secrets.Mask(webhook.AdditionalSecret),
+		}
+	}
+	var wallets *WalletDetails
+	if err := open(row.ConnectorWalletsDetailsSealed, &wallets, "wallet details"); err != nil {
+		return err
+	}
+	if wallets != nil {
+		v.WalletsDetails = &WalletDetails{
+			ApplePayCombined: maskMap(wallets.ApplePayCombined),
+			ApplePay:         maskMap(wallets.ApplePay),
+			AmazonPay:        maskMap(wallets.AmazonPay),
+			SamsungPay:       maskMap(wallets.SamsungPay),
+			Paze:             maskMap(wallets.Paze),
+			GooglePay:        maskMap(wallets.GooglePay),
+		}
+	}
+	return nil
 }
 
 // maskJSON masks every string in a decoded JSON value with secrets.Mask,

@@ -2,13 +2,9 @@ package connector
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
-
-	"switchyard/payments/cards"
 )
 
 // Simulator is the sandbox connector. It serves every connector name the
@@ -120,6 +116,27 @@ func begin(ctx context.Context, op string, a *Account, txnID string) (string, er
 	return id, nil
 }
 
+// beginOn is begin for a call on an attempt the simulator answered
+// before: it also reads the state the attempt's metadata records (nil when
+// it records none).
+func beginOn(ctx context.Context, op string, a *Account, txnID string, md map[string]any) (string, *state, error) {
+	id, err := begin(ctx, op, a, txnID)
+	if err != nil {
+		return "", nil, err
+	}
+	st, err := decodeState(md)
+	return id, st, err
+}
+
+// beginSync is begin for a sync, which an outage leaves unanswered.
+func beginSync(ctx context.Context, op string, a *Account, txnID string) (string, error) {
+	id, err := begin(ctx, op, a, txnID)
+	if err == nil && a.Sandbox.Outage {
+		err = errSandboxOutage
+	}
+	return id, err
+}
+
 func nilRequest(op string) error { return fmt.Errorf("%w: %s: nil request", ErrInvalidRequest, op) }
 
 // result renders st as a PaymentResult.
@@ -190,28 +207,6 @@ func (st *state) succeed(attemptID string) {
 	}
 }
 
-// mandateToken is a saved card's connector token: the card's behaviour, not
-// its number.
-func mandateToken(behaviourKey, last4, attemptID string) string {
-	return "sim_pm_" + behaviourKey + "_" + last4 + "_" + attemptID
-}
-
-// parseMandateToken returns the behaviour key and last4 of a token.
-func parseMandateToken(tok string) (string, string, bool) {
-	rest, ok := strings.CutPrefix(tok, "sim_pm_")
-	if !ok {
-		return "", "", false
-	}
-	parts := strings.SplitN(rest, "_", 3)
-	if len(parts) != 3 || parts[2] == "" {
-		return "", "", false
-	}
-	if _, known := behaviours[parts[0]]; !known {
-		return "", "", false
-	}
-	return parts[0], parts[1], true
-}
-
 // Authorize implements Connector.
 func (s *Simulator) Authorize(ctx context.Context, req *AuthorizeRequest) (*PaymentResult, error) {
 	if req == nil {
@@ -266,379 +261,4 @@ func (s *Simulator) Authorize(ctx context.Context, req *AuthorizeRequest) (*Paym
 	}
 	s.remember(ctx, req.AttemptID, st)
 	return st.result(txnID), nil
-}
-
-func (s *Simulator) authorizeCard(req *AuthorizeRequest, st *state, attemptID string) {
-	pm := req.PaymentMethod
-	var b behaviour
-	cvcGiven := false
-	switch {
-	case pm.Card != nil:
-		digits, err := cards.ValidateNumber(pm.Card.Number)
-		if err != nil {
-			st.fail(invalidCardData(err))
-			return
-		}
-		if len(digits) < shortestCard {
-			// Hyperswitch takes 8 digits and more; no network issues so short a card.
-			st.fail(newDecline(CodeIncorrectNumber, "Your card number is incorrect (incorrect_number)."))
-			return
-		}
-		if pm.Card.ExpMonth != "" || pm.Card.ExpYear != "" {
-			if err := cards.ValidateExpiry(pm.Card.ExpMonth, pm.Card.ExpYear, s.now()); err != nil {
-				if errors.Is(err, cards.ErrExpired) {
-					st.fail(declineFor("expired_card"))
-				} else {
-					st.fail(invalidCardData(err))
-				}
-				return
-			}
-		}
-		key, ok := testCards[digits]
-		if !ok {
-			key = "ok"
-		}
-		b = behaviours[key]
-		st.CardLast4 = digits[len(digits)-4:]
-		st.CardNetwork = cards.Network(digits)
-		cvcGiven = strings.TrimSpace(pm.Card.CVC) != ""
-	case pm.ConnectorMandateID != "":
-		key, l4, ok := parseMandateToken(pm.ConnectorMandateID)
-		if !ok {
-			st.fail(newDecline(CodeInvalidMandate, "No such saved payment method (resource_missing)."))
-			return
-		}
-		b = behaviours[key]
-		st.CardLast4 = l4
-	default:
-		st.fail(newDecline(CodeInvalidCardData, "The card data is invalid: card details are missing (invalid_card_data)."))
-		return
-	}
-	st.Behaviour = b.key
-	st.SetupFutureUsage = req.SetupFutureUsage
-	st.Checks = &PaymentChecks{
-		CVCCheck:               check(cvcGiven, b.cvcFail),
-		AddressLine1Check:      check(strings.TrimSpace(req.Billing.Line1) != "", b.line1Fail),
-		AddressPostalCodeCheck: check(strings.TrimSpace(req.Billing.Zip) != "", b.zipFail),
-	}
-	switch {
-	case b.decline != "":
-		st.fail(declineFor(b.decline))
-	case b.chargeDeclined && req.Amount > 0:
-		st.fail(declineFor("charge_declined"))
-		if req.SetupFutureUsage {
-			st.MandateID = mandateToken(b.key, st.CardLast4, attemptID)
-		}
-	case b.challenge || (b.challengeOnSession && !req.OffSession):
-		st.Status = StatusAuthenticationPending
-		st.ThreeDS = "challenge"
-	default:
-		switch {
-		case b.challengeOnSession:
-			st.ThreeDS = "exempt_off_session"
-		case req.AuthenticationType == ThreeDS:
-			st.ThreeDS = "frictionless"
-		}
-		st.succeed(attemptID)
-	}
-}
-
-func check(given, fail bool) string {
-	switch {
-	case fail:
-		return CheckFail
-	case given:
-		return CheckPass
-	}
-	return CheckUnavailable
-}
-
-// invalidCardData turns a cards validation error (which names last4 at
-// most) into a decline.
-func invalidCardData(err error) *Decline {
-	reason := "the card data is invalid"
-	if e, ok := cards.AsError(err); ok {
-		reason = e.Field + ": " + e.Reason
-	}
-	return newDecline(CodeInvalidCardData, "The card data is invalid: "+reason+" (invalid_card_data).")
-}
-
-func authorizeUPI(req *AuthorizeRequest, st *state) {
-	pm := req.PaymentMethod
-	vpa := strings.ToLower(strings.TrimSpace(pm.VPA))
-	if vpa == "" && pm.Subtype != "" && pm.Subtype != "upi_collect" {
-		// UPI intent or QR: the customer approves in their app.
-		st.Status = StatusAuthenticationPending
-		return
-	}
-	switch vpa {
-	case "success@upi":
-		st.Status = StatusAuthenticationPending
-	case "failure@upi":
-		st.fail(declineFor("upi_failure"))
-	default:
-		st.fail(declineFor("invalid_upi_id"))
-	}
-}
-
-// CompleteAuthentication implements Connector. Called on an attempt that is
-// no longer AuthenticationPending it changes nothing and returns its status,
-// so a repeated click is harmless.
-func (s *Simulator) CompleteAuthentication(ctx context.Context, req *CompleteAuthenticationRequest) (*PaymentResult, error) {
-	if req == nil {
-		return nil, nilRequest("complete_authentication")
-	}
-	txnID, err := begin(ctx, "complete_authentication", &req.Account, req.ConnectorTransactionID)
-	if err != nil {
-		return nil, err
-	}
-	st, err := requireState(req.ConnectorMetadata)
-	if err != nil {
-		return nil, err
-	}
-	if st.Status != StatusAuthenticationPending {
-		return st.result(txnID), nil
-	}
-	if st.Amount == 0 && req.Amount > 0 {
-		st.Amount = req.Amount
-	}
-	if st.Currency == "" {
-		st.Currency = req.Currency
-	}
-	if st.CaptureMethod == "" && req.CaptureMethod.valid() {
-		st.CaptureMethod = req.CaptureMethod
-	}
-	switch {
-	case !req.Approved && st.PaymentMethod == MethodCard:
-		st.fail(declineFor("authentication_failed"))
-	case !req.Approved && st.Instructions != nil && st.Instructions.Kind == InstructionsBankTransfer:
-		st.fail(declineFor("funds_not_received"))
-	case !req.Approved && st.Instructions != nil:
-		st.fail(declineFor("voucher_expired"))
-	case !req.Approved:
-		st.fail(declineFor("customer_declined"))
-	case behaviours[st.Behaviour].declineAfterChallenge != "":
-		st.fail(declineFor(behaviours[st.Behaviour].declineAfterChallenge))
-	default:
-		st.succeed(req.AttemptID)
-	}
-	s.remember(ctx, req.AttemptID, st)
-	return st.result(txnID), nil
-}
-
-// Capture implements Connector. It charges the amount asked (the domain
-// enforces the totals) and returns the updated metadata; it fails only for a
-// non-positive amount or an attempt whose metadata shows it failed, was voided
-// or still awaits authentication.
-func (s *Simulator) Capture(ctx context.Context, req *CaptureRequest) (*CaptureResult, error) {
-	if req == nil {
-		return nil, nilRequest("capture")
-	}
-	_, err := begin(ctx, "capture", &req.Account, req.ConnectorTransactionID)
-	if err != nil {
-		return nil, err
-	}
-	st, err := decodeState(req.ConnectorMetadata)
-	if err != nil {
-		return nil, err
-	}
-	n := 1
-	if st != nil {
-		n = st.Captures + 1
-	}
-	id := "sim_cap_" + req.AttemptID + "_" + strconv.Itoa(n)
-	if req.CaptureID != "" {
-		id = "sim_cap_" + req.CaptureID
-	}
-	res := &CaptureResult{ConnectorCaptureID: id}
-	if req.Sandbox.Outage {
-		// Refused at the door: nothing captured, the attempt's state as it was.
-		res.Status = StatusFailure
-		res.Decline = outageDecline()
-		if req.CaptureID != "" {
-			s.record(ctx, req.CaptureID, res)
-		}
-		return res, nil
-	}
-	switch {
-	case req.AmountToCapture <= 0:
-		res.Status = StatusFailure
-		res.Decline = newDecline(CodeInvalidAmount, "The amount to capture must be positive (invalid_amount).")
-	case st != nil && (st.Status == StatusFailure || st.Status == StatusVoided || st.Status == StatusAuthenticationPending):
-		res.Status = StatusFailure
-		res.Decline = newDecline(CodeUnexpectedState, "The payment is "+string(st.Status)+" and cannot be captured (payment_intent_unexpected_state).")
-	default:
-		res.Status = StatusCharged
-		if st != nil {
-			st.Status = StatusCharged
-			st.AmountCaptured += req.AmountToCapture
-			st.Captures = n
-			if b, ok := behaviours[st.Behaviour]; ok && st.PaymentMethod == MethodCard {
-				st.Dispute = b.dispute
-			}
-			res.DisputeAfterSuccess = st.Dispute
-		}
-	}
-	if st != nil {
-		s.remember(ctx, req.AttemptID, st)
-		res.ConnectorMetadata = st.metadata()
-	}
-	if req.CaptureID != "" {
-		s.record(ctx, req.CaptureID, res)
-	}
-	return res, nil
-}
-
-// Void implements Connector. Voiding an attempt that failed, or that is
-// captured with nothing left to capture, returns Status Failure with
-// payment_intent_unexpected_state and the attempt's metadata unchanged;
-// voiding a voided attempt returns Voided again.
-func (s *Simulator) Void(ctx context.Context, req *VoidRequest) (*PaymentResult, error) {
-	if req == nil {
-		return nil, nilRequest("void")
-	}
-	txnID, err := begin(ctx, "void", &req.Account, req.ConnectorTransactionID)
-	if err != nil {
-		return nil, err
-	}
-	st, err := decodeState(req.ConnectorMetadata)
-	if err != nil {
-		return nil, err
-	}
-	if req.Sandbox.Outage {
-		// Refused at the door: the authorization stands as it was.
-		r := &PaymentResult{ConnectorTransactionID: txnID}
-		if st != nil {
-			r = st.result(txnID)
-		}
-		r.Status = StatusFailure
-		r.Decline = outageDecline()
-		return r, nil
-	}
-	if st == nil {
-		st = &state{Status: StatusVoided}
-		return st.result(txnID), nil
-	}
-	if st.Status == StatusFailure || (st.Status == StatusCharged && st.result(txnID).AmountCapturable == 0) {
-		// Nothing to void: refuse, and leave the recorded state as it was.
-		r := st.result(txnID)
-		r.Status = StatusFailure
-		r.Decline = newDecline(CodeUnexpectedState, "The payment is "+string(st.Status)+" and cannot be voided (payment_intent_unexpected_state).")
-		return r, nil
-	}
-	st.Status = StatusVoided
-	s.remember(ctx, req.AttemptID, st)
-	return st.result(txnID), nil
-}
-
-// Refund implements Connector. It succeeds unless the amount is not
-// positive or the metadata shows the payment never captured anything (failed,
-// voided before any capture, or still awaiting authentication).
-func (s *Simulator) Refund(ctx context.Context, req *RefundRequest) (*RefundResult, error) {
-	if req == nil {
-		return nil, nilRequest("refund")
-	}
-	if _, err := begin(ctx, "refund", &req.Account, req.ConnectorTransactionID); err != nil {
-		return nil, err
-	}
-	if req.RefundID == "" {
-		return nil, fmt.Errorf("%w: refund: refund id is required", ErrInvalidRequest)
-	}
-	st, err := decodeState(req.ConnectorMetadata)
-	if err != nil {
-		return nil, err
-	}
-	res := &RefundResult{ConnectorRefundID: "sim_ref_" + req.RefundID, Status: RefundSucceeded}
-	switch {
-	case req.Sandbox.Outage:
-		res.Status = RefundFailed
-		res.Decline = outageDecline()
-	case req.Amount <= 0:
-		res.Status = RefundFailed
-		res.Decline = newDecline(CodeInvalidAmount, "The refund amount must be positive (invalid_amount).")
-	case st != nil && st.AmountCaptured == 0 &&
-		(st.Status == StatusFailure || st.Status == StatusVoided || st.Status == StatusAuthenticationPending || st.Status == StatusPending):
-		res.Status = RefundFailed
-		res.Decline = &Decline{Code: CodeUnexpectedState, Reason: ReasonPaymentNotSucceeded,
-			Message: "The payment has not succeeded and cannot be refunded (payment_not_successful)."}
-	}
-	s.record(ctx, req.RefundID, res)
-	return res, nil
-}
-
-// Sync implements Connector: the attempt's status as the ledger records
-// it (the latest, even when its caller never recorded the answer), else as
-// ConnectorMetadata records it; ErrTransactionNotFound when neither knows
-// the attempt (it was never sent).
-func (s *Simulator) Sync(ctx context.Context, req *SyncRequest) (*PaymentResult, error) {
-	if req == nil {
-		return nil, nilRequest("sync")
-	}
-	txnID, err := begin(ctx, "sync", &req.Account, req.ConnectorTransactionID)
-	if err != nil {
-		return nil, err
-	}
-	if req.Sandbox.Outage {
-		return nil, errSandboxOutage
-	}
-	st, ledgerErr := s.recalled(ctx, req.AttemptID)
-	if st != nil {
-		return st.result(txnID), nil
-	}
-	if st, err = decodeState(req.ConnectorMetadata); err != nil {
-		return nil, err
-	}
-	switch {
-	case st != nil:
-		return st.result(txnID), nil
-	case ledgerErr != nil:
-		return nil, ledgerErr // not found, or the ledger cannot be read now
-	}
-	return nil, fmt.Errorf("%w: missing; pass the metadata the connector returned", ErrInvalidMetadata)
-}
-
-// SyncCapture implements Connector: the answer the simulator gave to the
-// capture, from its ledger.
-func (s *Simulator) SyncCapture(ctx context.Context, req *CaptureSyncRequest) (*CaptureResult, error) {
-	if req == nil {
-		return nil, nilRequest("capture sync")
-	}
-	if _, err := begin(ctx, "capture sync", &req.Account, req.ConnectorTransactionID); err != nil {
-		return nil, err
-	}
-	if req.Sandbox.Outage {
-		return nil, errSandboxOutage
-	}
-	var res CaptureResult
-	if err := s.recall(ctx, req.CaptureID, &res); err != nil {
-		return nil, syncError(err)
-	}
-	return &res, nil
-}
-
-// SyncRefund implements Connector: the answer the simulator gave to the
-// refund, from its ledger.
-func (s *Simulator) SyncRefund(ctx context.Context, req *RefundSyncRequest) (*RefundResult, error) {
-	if req == nil {
-		return nil, nilRequest("refund sync")
-	}
-	if _, err := begin(ctx, "refund sync", &req.Account, req.ConnectorTransactionID); err != nil {
-		return nil, err
-	}
-	if req.Sandbox.Outage {
-		return nil, errSandboxOutage
-	}
-	var res RefundResult
-	if err := s.recall(ctx, req.RefundID, &res); err != nil {
-		return nil, syncError(err)
-	}
-	return &res, nil
-}
-
-// syncError is a sync's error: without a ledger the simulator cannot say.
-func syncError(err error) error {
-	if errors.Is(err, errNoLedger) {
-		return fmt.Errorf("%w: the sandbox keeps no ledger to sync from", ErrInvalidRequest)
-	}
-	return err
 }

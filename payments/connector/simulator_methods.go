@@ -95,60 +95,16 @@ func (s *Simulator) authorizeOther(req *AuthorizeRequest, st *state) {
 	pm := req.PaymentMethod
 	switch pm.Type {
 	case MethodWallet:
-		if !tokenWallets[pm.Variant] {
-			st.Status = StatusAuthenticationPending
-			return
-		}
-		if d, ok := walletDeclines[pm.WalletLast4]; ok {
-			st.fail(declineFor(d))
-			return
-		}
-		st.succeed(req.AttemptID)
+		authorizeWallet(req, st)
 	case MethodBankDebit:
-		if pm.ConnectorMandateID != "" {
-			last4, ok := parseDebitMandateToken(pm.ConnectorMandateID)
-			if !ok {
-				st.fail(newDecline(CodeInvalidMandate, "No such bank debit mandate (resource_missing)."))
-				return
-			}
-			st.AccountLast4 = last4
-			st.succeed(req.AttemptID)
-			return
-		}
-		account := strings.ToUpper(strings.Map(dropSpace, string(pm.BankAccount)))
-		if account == "" {
-			st.fail(newDecline(CodeInvalidBankData, "The bank account is missing (invalid_bank_account)."))
-			return
-		}
-		if d, ok := bankDebitAccounts[account]; ok {
-			st.fail(declineFor(d))
-			return
-		}
-		st.AccountLast4 = account[max(0, len(account)-4):]
-		st.SetupFutureUsage = req.SetupFutureUsage
-		st.succeed(req.AttemptID)
+		authorizeBankDebit(req, st)
 	case MethodGiftCard:
-		if pm.Variant == "pay_safe_card" {
-			st.Status = StatusAuthenticationPending
-			return
-		}
-		number := strings.Map(dropSpace, string(pm.GiftCard.number()))
-		if number == "" {
-			st.fail(newDecline(CodeInvalidGiftCard, "The gift card number is missing (invalid_gift_card)."))
-			return
-		}
-		if strings.HasSuffix(number, "0002") {
-			st.fail(declineFor("gift_card_balance"))
-			return
-		}
-		st.succeed(req.AttemptID)
+		authorizeGiftCard(req, st)
 	case MethodBankTransfer:
-		if !instructedTransfers[pm.Variant] {
-			st.Status = StatusAuthenticationPending
-			return
-		}
 		st.Status = StatusAuthenticationPending
-		st.Instructions = s.transferInstructions(req)
+		if instructedTransfers[pm.Variant] {
+			st.Instructions = s.transferInstructions(req)
+		}
 	case MethodVoucher:
 		st.Status = StatusAuthenticationPending
 		st.Instructions = &Instructions{Kind: InstructionsVoucher, Reference: reference(req.AttemptID),
@@ -159,6 +115,88 @@ func (s *Simulator) authorizeOther(req *AuthorizeRequest, st *state) {
 	default:
 		st.fail(newDecline(CodeNotSupported,
 			"Payment method \""+string(pm.Type)+"\" is not supported by the sandbox (payment_method_not_supported)."))
+	}
+}
+
+// authorizeWallet charges a token wallet as the card behind the token; any
+// other wallet redirects.
+func authorizeWallet(req *AuthorizeRequest, st *state) {
+	pm := req.PaymentMethod
+	if !tokenWallets[pm.Variant] {
+		st.Status = StatusAuthenticationPending
+		return
+	}
+	if d, ok := walletDeclines[pm.WalletLast4]; ok {
+		st.fail(declineFor(d))
+		return
+	}
+	st.succeed(req.AttemptID)
+}
+
+// authorizeBankDebit debits the account given, or the one a mandate's
+// token names.
+func authorizeBankDebit(req *AuthorizeRequest, st *state) {
+	pm := req.PaymentMethod
+	if pm.ConnectorMandateID != "" {
+		last4, ok := parseDebitMandateToken(pm.ConnectorMandateID)
+		if !ok {
+			st.fail(newDecline(CodeInvalidMandate, "No such bank debit mandate (resource_missing)."))
+			return
+		}
+		st.AccountLast4 = last4
+		st.succeed(req.AttemptID)
+		return
+	}
+	account := strings.ToUpper(strings.Map(dropSpace, string(pm.BankAccount)))
+	if account == "" {
+		st.fail(newDecline(CodeInvalidBankData, "The bank account is missing (invalid_bank_account)."))
+		return
+	}
+	if d, ok := bankDebitAccounts[account]; ok {
+		st.fail(declineFor(d))
+		return
+	}
+	st.AccountLast4 = account[max(0, len(account)-4):]
+	st.SetupFutureUsage = req.SetupFutureUsage
+	st.succeed(req.AttemptID)
+}
+
+// authorizeGiftCard charges a gift card at once, pay_safe_card by redirect.
+func authorizeGiftCard(req *AuthorizeRequest, st *state) {
+	pm := req.PaymentMethod
+	if pm.Variant == "pay_safe_card" {
+		st.Status = StatusAuthenticationPending
+		return
+	}
+	number := strings.Map(dropSpace, string(pm.GiftCard.number()))
+	if number == "" {
+		st.fail(newDecline(CodeInvalidGiftCard, "The gift card number is missing (invalid_gift_card)."))
+		return
+	}
+	if strings.HasSuffix(number, "0002") {
+		st.fail(declineFor("gift_card_balance"))
+		return
+	}
+	st.succeed(req.AttemptID)
+}
+
+// authorizeUPI decides a UPI payment: collect by its VPA, intent and QR
+// in the customer's app.
+func authorizeUPI(req *AuthorizeRequest, st *state) {
+	pm := req.PaymentMethod
+	vpa := strings.ToLower(strings.TrimSpace(pm.VPA))
+	if vpa == "" && pm.Subtype != "" && pm.Subtype != "upi_collect" {
+		// UPI intent or QR: the customer approves in their app.
+		st.Status = StatusAuthenticationPending
+		return
+	}
+	switch vpa {
+	case "success@upi":
+		st.Status = StatusAuthenticationPending
+	case "failure@upi":
+		st.fail(declineFor("upi_failure"))
+	default:
+		st.fail(declineFor("invalid_upi_id"))
 	}
 }
 

@@ -353,5 +353,3 @@ func methodName(m *PaymentMethodInput) string {
 	}
 	return m.Type
 }
-
-// RecurringMethod is the payment method a recurring payment of charge

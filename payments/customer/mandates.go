@@ -3,7 +3,6 @@ package customer
 import (
 	"context"
 	"encoding/json"
-	"slices"
 
 	"switchyard/ent"
 	"switchyard/ent/event"
@@ -27,6 +26,7 @@ import (
 // recurring_details) instead of a card and is charged with that token
 // through the same connector account.
 
+// RecurringMethod is the payment method a recurring payment of charge
 // (minor units) charges: the mandate's saved card, by the connector's
 // token. The mandate row is locked until tx ends, so two payments on one
 // single_use mandate cannot both pass the check.
@@ -38,52 +38,11 @@ func (s *Service) RecurringMethod(ctx context.Context, tx *ent.Tx, pi *ent.Payme
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
-	if m.Status != mandate.StatusActive {
-		return nil, errMandatePrecondition("mandate_id", msgMandateNotActive)
+	if err := checkMandateCharge(m, pi, charge, s.db.Now()); err != nil {
+		return nil, err
 	}
-	if m.CustomerID != *pi.CustomerID {
-		return nil, errMandatePrecondition("customer_id", msgMandateOtherCustomer)
-	}
-	now := s.db.Now()
-	if (m.StartDate != nil && now.Before(*m.StartDate)) || (m.EndDate != nil && !now.Before(*m.EndDate)) {
-		return nil, errMandateValidation("mandate_id", "the mandate is not valid at this time (outside its start_date and end_date)")
-	}
-	if m.Currency != nil && *m.Currency != pi.Currency {
-		return nil, errMandateValidation("currency", "cross currency mandates not supported")
-	}
-	if m.MandateType == mandate.MandateTypeSingleUse {
-		if m.Amount == nil || charge > *m.Amount {
-			return nil, errMandateValidation("amount", "request amount is greater than mandate amount")
-		}
-		// A payment on it that has not failed is its one use.
-		used, err := tx.PaymentIntent.Query().Where(
-			paymentintent.MandateID(m.ID), paymentintent.IDNEQ(pi.ID),
-			paymentintent.PaymentIDNEQ(strValue(m.OriginalPaymentID)),
-			paymentintent.StatusNotIn(paymentintent.StatusFailed, paymentintent.StatusRequiresPaymentMethod,
-				paymentintent.StatusRequiresConfirmation, paymentintent.StatusCancelled, paymentintent.StatusExpired),
-		).Exist(ctx)
-		if err != nil {
-			return nil, errs.Internal(err)
-		}
-		if used {
-			return nil, errMandatePrecondition("mandate_id", msgMandateNotActive)
-		}
-	} else if m.Amount != nil {
-		// multi_use with an amount: what its payments received, plus this
-		// one, stays within it (Hyperswitch's amount_captured check).
-		received, err := tx.PaymentIntent.Query().Where(paymentintent.MandateID(m.ID), paymentintent.IDNEQ(pi.ID),
-			paymentintent.PaymentIDNEQ(strValue(m.OriginalPaymentID))).
-			Select(paymentintent.FieldAmountCaptured).Ints(ctx)
-		if err != nil {
-			return nil, errs.Internal(err)
-		}
-		total := charge
-		for _, r := range received {
-			total += int64(r)
-		}
-		if total > *m.Amount {
-			return nil, errMandateValidation("amount", "request amount is greater than mandate amount")
-		}
+	if err := checkMandateUses(ctx, tx, m, pi, charge); err != nil {
+		return nil, err
 	}
 	if m.PaymentMethodID == nil || m.ConnectorMandateID == nil {
 		return nil, errMandatePrecondition("mandate_id", msgMandateNotActive)
@@ -97,6 +56,35 @@ func (s *Service) RecurringMethod(ctx context.Context, tx *ent.Tx, pi *ent.Payme
 	}
 	return &PaymentMethodInput{Type: pm.PaymentMethod, Subtype: strValue(pm.PaymentMethodType),
 		ConnectorMandateID: *m.ConnectorMandateID, Mandate: m, Saved: pm}, nil
+}
+
+// checkMandateUses checks m's other payments leave room for this one (pi,
+// of charge): a single_use mandate is used by a payment on it that has not
+// failed; a multi_use one's payments stay within its amount. The payment
+// that set the mandate up is not one of its uses.
+func checkMandateUses(ctx context.Context, tx *ent.Tx, m *ent.Mandate, pi *ent.PaymentIntent, charge int64) error {
+	others := tx.PaymentIntent.Query().Where(paymentintent.MandateID(m.ID), paymentintent.IDNEQ(pi.ID),
+		paymentintent.PaymentIDNEQ(strValue(m.OriginalPaymentID)))
+	if m.MandateType == mandate.MandateTypeSingleUse {
+		used, err := others.Where(paymentintent.StatusNotIn(paymentintent.StatusFailed, paymentintent.StatusRequiresPaymentMethod,
+			paymentintent.StatusRequiresConfirmation, paymentintent.StatusCancelled, paymentintent.StatusExpired),
+		).Exist(ctx)
+		if err != nil {
+			return errs.Internal(err)
+		}
+		if used {
+			return errMandatePrecondition("mandate_id", msgMandateNotActive)
+		}
+		return nil
+	}
+	if m.Amount == nil {
+		return nil
+	}
+	received, err := others.Select(paymentintent.FieldAmountCaptured).Ints(ctx)
+	if err != nil {
+		return errs.Internal(err)
+	}
+	return checkMultiUseTotal(m, charge, received)
 }
 
 // SavePaymentMethod records, with the attempt of a payment that sets up a
@@ -131,83 +119,83 @@ func (s *Service) SavePaymentMethod(ctx context.Context, tx *ent.Tx, pi *ent.Pay
 // event and the payment's mandate_id); one that failed drops the saved
 // method; a recurring payment that succeeded uses up a single_use mandate.
 func (s *Service) SettleMandate(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, att *ent.PaymentAttempt, status paymentattempt.Status, connectorMandateID, networkTransactionID string) (*MandateView, error) {
-	succeeded := slices.Contains([]paymentattempt.Status{paymentattempt.StatusCharged,
-		paymentattempt.StatusPartialCharged, paymentattempt.StatusAuthorized}, status)
-	failed := status == paymentattempt.StatusFailure || status == paymentattempt.StatusAuthenticationFailed
-	now := s.db.Now()
-	switch {
-	case pi.MandateData != nil && att.PaymentMethodID != nil:
-		if failed || (succeeded && connectorMandateID == "") {
-			// No token, no mandate: the card is not kept either.
-			err := tx.PaymentMethod.DeleteOneID(*att.PaymentMethodID).Exec(ctx)
-			return nil, txn.ErrorOrNil(err, "payment method")
-		}
-		if !succeeded {
-			return nil, nil
-		}
-		req, err := mandateRequestOf(pi.MandateData)
-		if err != nil {
-			return nil, errs.Internal(err)
-		}
-		pm, err := tx.PaymentMethod.UpdateOneID(*att.PaymentMethodID).
-			SetStatus(paymentmethod.StatusActive).SetRecurringEnabled(true).SetLastUsedAt(now).
-			SetNillableNetworkTransactionID(validate.NonEmpty(networkTransactionID)).
-			SetConnectorToken(connectorMandateID).SetNillableMerchantConnectorID(att.MerchantConnectorID).Save(ctx)
-		if ent.IsNotFound(err) {
-			// The customer was deleted while the connector authorized: its
-			// methods went with it, and no mandate is set up for it.
-			return nil, nil
-		}
-		if err != nil {
-			return nil, txn.Error(err, "payment method")
-		}
-		mt := mandate.MandateTypeMultiUse
-		if req.SingleUse {
-			mt = mandate.MandateTypeSingleUse
-		}
-		create := tx.Mandate.Create().
-			SetID(ids.New(ids.Mandate)).
-			SetCustomerID(*pi.CustomerID).
-			SetPaymentMethodID(pm.ID).
-			SetOriginalPaymentID(pi.PaymentID).
-			SetStatus(mandate.StatusActive).
-			SetMandateType(mt).
-			SetNillableConnector(att.Connector).
-			SetNillableMerchantConnectorID(att.MerchantConnectorID).
-			SetConnectorMandateID(connectorMandateID).
-			SetNillableNetworkTransactionID(validate.NonEmpty(networkTransactionID))
-		if a := req.CustomerAcceptance; a != nil {
-			create.SetCustomerAcceptance(acceptanceMap(a))
-		}
-		if l := req.Limits; l != nil {
-			create.SetNillableAmount(l.Amount).SetNillableStartDate(l.StartDate).SetNillableEndDate(l.EndDate)
-			if l.Currency != nil {
-				create.SetCurrency(schematype.Currency(*l.Currency))
-			}
-			if l.Metadata != nil {
-				create.SetMetadata(l.Metadata)
-			}
-		}
-		m, err := create.Save(ctx)
-		if err != nil {
-			return nil, txn.Error(err, "mandate")
-		}
-		return &MandateView{Mandate: m, PaymentMethod: pm}, nil
-	case pi.MandateData == nil && att.MandateID != nil && succeeded:
-		if att.PaymentMethodID != nil {
-			if err := tx.PaymentMethod.UpdateOneID(*att.PaymentMethodID).SetLastUsedAt(now).Exec(ctx); err != nil && !ent.IsNotFound(err) {
-				return nil, errs.Internal(err)
-			}
-		}
-		// A single_use mandate is spent by its one payment.
-		_, err := tx.Mandate.Update().Where(mandate.ID(*att.MandateID), mandate.MandateTypeEQ(mandate.MandateTypeSingleUse),
-			mandate.StatusEQ(mandate.StatusActive)).SetStatus(mandate.StatusInactive).Save(ctx)
-		return nil, txn.ErrorOrNil(err, "mandate")
-	case pi.MandateData == nil && att.MandateID == nil && att.PaymentMethodID != nil:
-		// A card kept for the customer, or a saved one paid with again.
-		return nil, s.settleKeptCard(ctx, tx, pi, att, succeeded, failed, connectorMandateID, networkTransactionID)
+	step := mandateStepFor(mandateFacts{SetsUpMandate: pi.MandateData != nil, HasMethod: att.PaymentMethodID != nil,
+		ChargesMandate: att.MandateID != nil, Status: status, ConnectorToken: connectorMandateID})
+	switch step {
+	case stepDropSetupMethod:
+		err := tx.PaymentMethod.DeleteOneID(*att.PaymentMethodID).Exec(ctx)
+		return nil, txn.ErrorOrNil(err, "payment method")
+	case stepActivateMandate:
+		return s.activateMandate(ctx, tx, pi, att, connectorMandateID, networkTransactionID)
+	case stepUseMandate:
+		return nil, s.useMandate(ctx, tx, att)
+	case stepSettleKeptCard:
+		return nil, s.settleKeptCard(ctx, tx, pi, att, status, connectorMandateID, networkTransactionID)
 	}
 	return nil, nil
+}
+
+// activateMandate activates the method a mandate set-up saved, with the
+// connector's token, and creates the mandate the payment asked for.
+func (s *Service) activateMandate(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, att *ent.PaymentAttempt,
+	connectorMandateID, networkTransactionID string) (*MandateView, error) {
+	req, err := mandateRequestOf(pi.MandateData)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	pm, err := tx.PaymentMethod.UpdateOneID(*att.PaymentMethodID).
+		SetStatus(paymentmethod.StatusActive).SetRecurringEnabled(true).SetLastUsedAt(s.db.Now()).
+		SetNillableNetworkTransactionID(validate.NonEmpty(networkTransactionID)).
+		SetConnectorToken(connectorMandateID).SetNillableMerchantConnectorID(att.MerchantConnectorID).Save(ctx)
+	if ent.IsNotFound(err) {
+		// The customer was deleted while the connector authorized: its
+		// methods went with it, and no mandate is set up for it.
+		return nil, nil
+	}
+	if err != nil {
+		return nil, txn.Error(err, "payment method")
+	}
+	create := tx.Mandate.Create().
+		SetID(ids.New(ids.Mandate)).
+		SetCustomerID(*pi.CustomerID).
+		SetPaymentMethodID(pm.ID).
+		SetOriginalPaymentID(pi.PaymentID).
+		SetStatus(mandate.StatusActive).
+		SetMandateType(mandateTypeOf(req)).
+		SetNillableConnector(att.Connector).
+		SetNillableMerchantConnectorID(att.MerchantConnectorID).
+		SetConnectorMandateID(connectorMandateID).
+		SetNillableNetworkTransactionID(validate.NonEmpty(networkTransactionID))
+	if a := req.CustomerAcceptance; a != nil {
+		create.SetCustomerAcceptance(acceptanceMap(a))
+	}
+	if l := req.Limits; l != nil {
+		create.SetNillableAmount(l.Amount).SetNillableStartDate(l.StartDate).SetNillableEndDate(l.EndDate)
+		if l.Currency != nil {
+			create.SetCurrency(schematype.Currency(*l.Currency))
+		}
+		if l.Metadata != nil {
+			create.SetMetadata(l.Metadata)
+		}
+	}
+	m, err := create.Save(ctx)
+	if err != nil {
+		return nil, txn.Error(err, "mandate")
+	}
+	return &MandateView{Mandate: m, PaymentMethod: pm}, nil
+}
+
+// useMandate records a recurring payment's success: its method was used
+// now, and a single_use mandate is spent by its one payment.
+func (s *Service) useMandate(ctx context.Context, tx *ent.Tx, att *ent.PaymentAttempt) error {
+	if att.PaymentMethodID != nil {
+		if err := tx.PaymentMethod.UpdateOneID(*att.PaymentMethodID).SetLastUsedAt(s.db.Now()).Exec(ctx); err != nil && !ent.IsNotFound(err) {
+			return errs.Internal(err)
+		}
+	}
+	_, err := tx.Mandate.Update().Where(mandate.ID(*att.MandateID), mandate.MandateTypeEQ(mandate.MandateTypeSingleUse),
+		mandate.StatusEQ(mandate.StatusActive)).SetStatus(mandate.StatusInactive).Save(ctx)
+	return txn.ErrorOrNil(err, "mandate")
 }
 
 func acceptanceMap(a *CustomerAcceptance) map[string]any {
@@ -293,8 +281,8 @@ func (s *Service) RevokeMandate(ctx context.Context, mandateID string) (*Mandate
 		if err != nil {
 			return errs.Internal(err)
 		}
-		if m.Status == mandate.StatusRevoked {
-			return errMandateValidation("mandate_id", "Mandate has already been revoked")
+		if err := checkRevocable(m); err != nil {
+			return err
 		}
 		if m, err = m.Update().SetStatus(mandate.StatusRevoked).Save(ctx); err != nil {
 			return txn.Error(err, "mandate")

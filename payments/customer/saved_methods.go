@@ -6,6 +6,7 @@ import (
 	"switchyard/ent"
 	"switchyard/ent/customer"
 	"switchyard/ent/mandate"
+	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
 	"switchyard/payments/cards"
@@ -124,7 +125,7 @@ func defaultIfNone(ctx context.Context, tx *ent.Tx, customerID, paymentMethodID 
 // makes it the customer's default when it has none); a failure drops a
 // method that was new.
 func (s *Service) settleKeptCard(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, att *ent.PaymentAttempt,
-	succeeded, failed bool, connectorToken, networkTransactionID string) error {
+	status paymentattempt.Status, connectorToken, networkTransactionID string) error {
 	pm, err := tx.PaymentMethod.Get(ctx, *att.PaymentMethodID)
 	if ent.IsNotFound(err) {
 		return nil // deleted meanwhile
@@ -132,10 +133,10 @@ func (s *Service) settleKeptCard(ctx context.Context, tx *ent.Tx, pi *ent.Paymen
 	if err != nil {
 		return errs.Internal(err)
 	}
-	switch {
-	case failed && pm.Status == paymentmethod.StatusProcessing:
+	switch keptCardStepFor(status, pm.Status) {
+	case keptCardDrop:
 		return txn.ErrorOrNil(tx.PaymentMethod.DeleteOne(pm).Exec(ctx), "payment method")
-	case !succeeded:
+	case keptCardUnchanged:
 		return nil
 	}
 	upd := pm.Update().SetStatus(paymentmethod.StatusActive).SetLastUsedAt(s.db.Now()).
@@ -144,13 +145,20 @@ func (s *Service) settleKeptCard(ctx context.Context, tx *ent.Tx, pi *ent.Paymen
 	if connectorToken != "" {
 		upd.SetConnectorToken(connectorToken)
 	}
-	if pi.SetupFutureUsage != nil && *pi.SetupFutureUsage == paymentintent.SetupFutureUsageOffSession {
+	if chargesOffSession(pi) {
 		upd.SetRecurringEnabled(true)
 	}
 	if _, err := upd.Save(ctx); err != nil {
 		return txn.Error(err, "payment method")
 	}
 	return defaultIfNone(ctx, tx, *pi.CustomerID, pm.ID)
+}
+
+// chargesOffSession reports whether the card a payment keeps may be
+// charged later without the customer (recurring_enabled): the payment
+// asked for setup_future_usage off_session.
+func chargesOffSession(pi *ent.PaymentIntent) bool {
+	return pi.SetupFutureUsage != nil && *pi.SetupFutureUsage == paymentintent.SetupFutureUsageOffSession
 }
 
 // errInvalidToken is Hyperswitch's answer to a payment_token it cannot use.
@@ -278,13 +286,22 @@ func (s *Service) SetDefaultPaymentMethod(ctx context.Context, customerID, id st
 		if err != nil {
 			return errs.Internal(err)
 		}
-		if c.DefaultPaymentMethodID != nil && *c.DefaultPaymentMethodID == pm.ID {
-			return errs.New(errs.KindInvalid, "IR_16", "Payment Method is already set as default")
+		if err := checkNewDefault(c, pm.ID); err != nil {
+			return err
 		}
 		c, err = c.Update().SetDefaultPaymentMethodID(pm.ID).Save(ctx)
 		return txn.ErrorOrNil(err, "customer")
 	})
 	return c, pm, err
+}
+
+// checkNewDefault refuses to make the customer's default method its
+// default again.
+func checkNewDefault(c *ent.Customer, paymentMethodID string) error {
+	if c.DefaultPaymentMethodID != nil && *c.DefaultPaymentMethodID == paymentMethodID {
+		return errs.New(errs.KindInvalid, "IR_16", "Payment Method is already set as default")
+	}
+	return nil
 }
 
 // lockedPaymentMethod is one of the merchant's saved methods, locked

@@ -185,7 +185,13 @@ func (s *Service) Write(ctx context.Context, tx *ent.Tx, e Event) error {
 	if !deliveryWanted(prof, e) {
 		return nil
 	}
-	if _, err = tx.WebhookDeliveryTask.Create().SetEventID(id).SetNextAttemptAt(now).Save(ctx); err != nil {
+	return s.queueDelivery(ctx, tx, id, now)
+}
+
+// queueDelivery writes the delivery task of event id, due now, and tells
+// the deliverer once tx commits.
+func (s *Service) queueDelivery(ctx context.Context, tx *ent.Tx, id string, now time.Time) error {
+	if _, err := tx.WebhookDeliveryTask.Create().SetEventID(id).SetNextAttemptAt(now).Save(ctx); err != nil {
 		return txn.Error(err, "webhook delivery task")
 	}
 	if queued := s.deliveriesQueued; queued != nil {

@@ -72,39 +72,11 @@ func (s *Service) CreateMerchantAccount(ctx context.Context, in MerchantAccountI
 			return errs.Duplicate("The merchant account with the specified details already exists in our records")
 		}
 		profileID := ids.New(ids.Profile)
-		create := tx.MerchantAccount.Create().
-			SetID(in.MerchantID).
-			SetNillableMerchantName(in.MerchantName).
-			SetNillableReturnURL(in.ReturnURL).
-			SetWebhookDetails(in.WebhookDetails).
-			SetNillableEnablePaymentResponseHash(in.EnablePaymentResponseHash).
-			SetNillableRedirectToMerchantWithHTTPPost(in.RedirectToMerchantWithHTTPPost).
-			SetPublishableKey(ids.PublishableKey()).
-			SetDefaultProfileID(profileID).
-			SetOrganizationID(*orgID).
-			SetNillableLockerID(in.LockerID).
-			SetNillableTimeZone(in.TimeZone).
-			SetMetadata(in.Metadata).
-			SetPrimaryBusinessDetails(businessDetailsRows(in.PrimaryBusinessDetails)).
-			SetMerchantAccountType(merchantaccount.MerchantAccountTypeStandard)
-		if in.MerchantDetails != nil {
-			create.SetMerchantDetails(in.MerchantDetails.row())
-		}
-		m, err := create.Save(ctx)
+		m, err := in.create(tx.MerchantAccount.Create(), profileID, *orgID).Save(ctx)
 		if err != nil {
 			return txn.Error(err, "merchant account")
 		}
-		mctx := tenancy.ForMerchant(ctx, m.ID)
-		name := "default"
-		p, err := s.createProfile(mctx, tx, profileID, true, ProfileInput{
-			ProfileName:                    &name,
-			ReturnURL:                      in.ReturnURL,
-			WebhookDetails:                 in.WebhookDetails,
-			EnablePaymentResponseHash:      in.EnablePaymentResponseHash,
-			PaymentResponseHashKey:         in.PaymentResponseHashKey,
-			RedirectToMerchantWithHTTPPost: in.RedirectToMerchantWithHTTPPost,
-			Metadata:                       in.Metadata,
-		})
+		p, err := s.createProfile(tenancy.ForMerchant(ctx, m.ID), tx, profileID, true, in.defaultProfile())
 		if err != nil {
 			return err
 		}
@@ -115,6 +87,45 @@ func (s *Service) CreateMerchantAccount(ctx context.Context, in MerchantAccountI
 		return nil, err
 	}
 	return &out, s.withHashKey(&out)
+}
+
+// create sets on c the merchant the input creates, with its default
+// profile and organization.
+func (in *MerchantAccountInput) create(c *ent.MerchantAccountCreate, profileID, orgID string) *ent.MerchantAccountCreate {
+	c.SetID(in.MerchantID).
+		SetNillableMerchantName(in.MerchantName).
+		SetNillableReturnURL(in.ReturnURL).
+		SetWebhookDetails(in.WebhookDetails).
+		SetNillableEnablePaymentResponseHash(in.EnablePaymentResponseHash).
+		SetNillableRedirectToMerchantWithHTTPPost(in.RedirectToMerchantWithHTTPPost).
+		SetPublishableKey(ids.PublishableKey()).
+		SetDefaultProfileID(profileID).
+		SetOrganizationID(orgID).
+		SetNillableLockerID(in.LockerID).
+		SetNillableTimeZone(in.TimeZone).
+		SetMetadata(in.Metadata).
+		SetPrimaryBusinessDetails(businessDetailsRows(in.PrimaryBusinessDetails)).
+		SetMerchantAccountType(merchantaccount.MerchantAccountTypeStandard)
+	if in.MerchantDetails != nil {
+		c.SetMerchantDetails(in.MerchantDetails.row())
+	}
+	return c
+}
+
+// defaultProfile is the merchant's first profile: named default, it
+// inherits the return URL, webhook settings, hash key, redirect flag and
+// metadata.
+func (in *MerchantAccountInput) defaultProfile() ProfileInput {
+	name := "default"
+	return ProfileInput{
+		ProfileName:                    &name,
+		ReturnURL:                      in.ReturnURL,
+		WebhookDetails:                 in.WebhookDetails,
+		EnablePaymentResponseHash:      in.EnablePaymentResponseHash,
+		PaymentResponseHashKey:         in.PaymentResponseHashKey,
+		RedirectToMerchantWithHTTPPost: in.RedirectToMerchantWithHTTPPost,
+		Metadata:                       in.Metadata,
+	}
 }
 
 // ProfileInput holds the settable members of a business profile

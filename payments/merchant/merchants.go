@@ -185,18 +185,8 @@ func (s *Service) defaultProfileOf(ctx context.Context, c *ent.Client, m *ent.Me
 // UpdateMerchantAccount applies p to the merchant (and, for the members
 // Hyperswitch cascades, to each of its profiles) in one transaction.
 func (s *Service) UpdateMerchantAccount(ctx context.Context, merchantID string, p MerchantAccountPatch) (*MerchantAccountView, error) {
-	if p.MerchantID == "" {
-		return nil, errs.MissingField("merchant_id")
-	}
-	if p.MerchantID != merchantID {
-		return nil, errs.InvalidValue("merchant_id", "must be the merchant in the path (%s)", merchantID)
-	}
-	if err := checkMerchantFields(p.MerchantName, p.MerchantDetails, p.ReturnURL, p.WebhookDetails,
-		p.PaymentResponseHashKey, p.LockerID, p.PrimaryBusinessDetails); err != nil {
+	if err := p.validate(merchantID); err != nil {
 		return nil, err
-	}
-	if p.DefaultProfile != nil && *p.DefaultProfile == "" {
-		return nil, errs.InvalidValue("default_profile", "must be the id of a profile of this merchant")
 	}
 	var out MerchantAccountView
 	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
@@ -207,62 +197,19 @@ func (s *Service) UpdateMerchantAccount(ctx context.Context, merchantID string, 
 		if err != nil {
 			return errs.Internal(err)
 		}
-		upd := m.Update().
-			SetNillableMerchantName(p.MerchantName).
-			SetNillableReturnURL(p.ReturnURL).
-			SetNillableEnablePaymentResponseHash(p.EnablePaymentResponseHash).
-			SetNillableRedirectToMerchantWithHTTPPost(p.RedirectToMerchantWithHTTPPost).
-			SetNillableLockerID(p.LockerID)
-		if p.MerchantDetails != nil {
-			upd.SetMerchantDetails(p.MerchantDetails.row())
-		}
-		if p.WebhookDetails != nil {
-			upd.SetWebhookDetails(p.WebhookDetails)
-		}
-		if p.Metadata != nil {
-			upd.SetMetadata(p.Metadata)
-		}
-		if p.PrimaryBusinessDetails != nil {
-			upd.SetPrimaryBusinessDetails(businessDetailsRows(p.PrimaryBusinessDetails))
-		}
+		upd := p.update(m.Update())
 		if p.DefaultProfile != nil && (m.DefaultProfileID == nil || *m.DefaultProfileID != *p.DefaultProfile) {
-			ok, err := tx.Profile.Query().Where(profile.ID(*p.DefaultProfile), profile.MerchantID(merchantID)).Exist(ctx)
-			if err != nil {
-				return errs.Internal(err)
-			}
-			if !ok {
-				return errs.InvalidValue("default_profile", "no profile %s belongs to this merchant", *p.DefaultProfile)
-			}
-			if _, err := tx.Profile.Update().Where(profile.MerchantID(merchantID), profile.IsDefault(true)).
-				SetIsDefault(false).Save(ctx); err != nil {
-				return errs.Internal(err)
-			}
-			if _, err := tx.Profile.Update().Where(profile.ID(*p.DefaultProfile), profile.MerchantID(merchantID)).
-				SetIsDefault(true).Save(ctx); err != nil {
-				return errs.Internal(err)
+			if err := moveDefaultProfile(ctx, tx, merchantID, *p.DefaultProfile); err != nil {
+				return err
 			}
 			upd.SetDefaultProfileID(*p.DefaultProfile)
 		}
 		if m, err = upd.Save(ctx); err != nil {
 			return txn.Error(err, "merchant account")
 		}
-		if p.ReturnURL != nil || p.WebhookDetails != nil || p.EnablePaymentResponseHash != nil ||
-			p.PaymentResponseHashKey != nil || p.RedirectToMerchantWithHTTPPost != nil {
-			cascade := ProfileInput{
-				ReturnURL:                      p.ReturnURL,
-				WebhookDetails:                 p.WebhookDetails,
-				EnablePaymentResponseHash:      p.EnablePaymentResponseHash,
-				PaymentResponseHashKey:         p.PaymentResponseHashKey,
-				RedirectToMerchantWithHTTPPost: p.RedirectToMerchantWithHTTPPost,
-			}
-			profiles, err := txn.ForUpdate(s.db, tx.Profile.Query().Where(profile.MerchantID(merchantID))).All(ctx)
-			if err != nil {
-				return errs.Internal(err)
-			}
-			for _, pr := range profiles {
-				if _, err := s.applyProfileInput(ctx, pr, cascade); err != nil {
-					return err
-				}
+		if cascade, ok := p.cascade(); ok {
+			if err := s.cascadeToProfiles(ctx, tx, merchantID, cascade); err != nil {
+				return err
 			}
 		}
 		out.Merchant = m
@@ -273,6 +220,99 @@ func (s *Service) UpdateMerchantAccount(ctx context.Context, merchantID string, 
 		return nil, err
 	}
 	return &out, s.withHashKey(&out)
+}
+
+// validate checks a patch of the merchant merchantID on its own, before
+// anything is read.
+func (p *MerchantAccountPatch) validate(merchantID string) error {
+	if p.MerchantID == "" {
+		return errs.MissingField("merchant_id")
+	}
+	if p.MerchantID != merchantID {
+		return errs.InvalidValue("merchant_id", "must be the merchant in the path (%s)", merchantID)
+	}
+	if err := checkMerchantFields(p.MerchantName, p.MerchantDetails, p.ReturnURL, p.WebhookDetails,
+		p.PaymentResponseHashKey, p.LockerID, p.PrimaryBusinessDetails); err != nil {
+		return err
+	}
+	if p.DefaultProfile != nil && *p.DefaultProfile == "" {
+		return errs.InvalidValue("default_profile", "must be the id of a profile of this merchant")
+	}
+	return nil
+}
+
+// update sets on upd the merchant's own members the patch gives.
+func (p *MerchantAccountPatch) update(upd *ent.MerchantAccountUpdateOne) *ent.MerchantAccountUpdateOne {
+	upd.SetNillableMerchantName(p.MerchantName).
+		SetNillableReturnURL(p.ReturnURL).
+		SetNillableEnablePaymentResponseHash(p.EnablePaymentResponseHash).
+		SetNillableRedirectToMerchantWithHTTPPost(p.RedirectToMerchantWithHTTPPost).
+		SetNillableLockerID(p.LockerID)
+	if p.MerchantDetails != nil {
+		upd.SetMerchantDetails(p.MerchantDetails.row())
+	}
+	if p.WebhookDetails != nil {
+		upd.SetWebhookDetails(p.WebhookDetails)
+	}
+	if p.Metadata != nil {
+		upd.SetMetadata(p.Metadata)
+	}
+	if p.PrimaryBusinessDetails != nil {
+		upd.SetPrimaryBusinessDetails(businessDetailsRows(p.PrimaryBusinessDetails))
+	}
+	return upd
+}
+
+// cascade is what the patch changes of every profile of the merchant, as
+// Hyperswitch does for compatibility; false when it changes none of those
+// members.
+func (p *MerchantAccountPatch) cascade() (ProfileInput, bool) {
+	if p.ReturnURL == nil && p.WebhookDetails == nil && p.EnablePaymentResponseHash == nil &&
+		p.PaymentResponseHashKey == nil && p.RedirectToMerchantWithHTTPPost == nil {
+		return ProfileInput{}, false
+	}
+	return ProfileInput{
+		ReturnURL:                      p.ReturnURL,
+		WebhookDetails:                 p.WebhookDetails,
+		EnablePaymentResponseHash:      p.EnablePaymentResponseHash,
+		PaymentResponseHashKey:         p.PaymentResponseHashKey,
+		RedirectToMerchantWithHTTPPost: p.RedirectToMerchantWithHTTPPost,
+	}, true
+}
+
+// moveDefaultProfile makes profileID, which must be the merchant's, its
+// only default profile.
+func moveDefaultProfile(ctx context.Context, tx *ent.Tx, merchantID, profileID string) error {
+	ok, err := tx.Profile.Query().Where(profile.ID(profileID), profile.MerchantID(merchantID)).Exist(ctx)
+	if err != nil {
+		return errs.Internal(err)
+	}
+	if !ok {
+		return errs.InvalidValue("default_profile", "no profile %s belongs to this merchant", profileID)
+	}
+	if _, err := tx.Profile.Update().Where(profile.MerchantID(merchantID), profile.IsDefault(true)).
+		SetIsDefault(false).Save(ctx); err != nil {
+		return errs.Internal(err)
+	}
+	if _, err := tx.Profile.Update().Where(profile.ID(profileID), profile.MerchantID(merchantID)).
+		SetIsDefault(true).Save(ctx); err != nil {
+		return errs.Internal(err)
+	}
+	return nil
+}
+
+// cascadeToProfiles applies in to every profile of the merchant, locked.
+func (s *Service) cascadeToProfiles(ctx context.Context, tx *ent.Tx, merchantID string, in ProfileInput) error {
+	profiles, err := txn.ForUpdate(s.db, tx.Profile.Query().Where(profile.MerchantID(merchantID))).All(ctx)
+	if err != nil {
+		return errs.Internal(err)
+	}
+	for _, pr := range profiles {
+		if _, err := s.applyProfileInput(ctx, pr, in); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // SetTimeZone changes the time zone of the merchant in ctx: an IANA name

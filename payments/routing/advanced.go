@@ -403,7 +403,19 @@ var valueTypes = map[lhsKind][]string{
 	kindMetadata: {valueMetadataVariant},
 }
 
+// parseCondition reads one comparison of a statement (at names it),
+// refusing what the rules cannot evaluate with the member at fault.
 func parseCondition(at validate.Path, w comparisonWire) (condition, error) {
+	c, err := conditionHead(at, w)
+	if err != nil {
+		return c, err
+	}
+	return c, c.readValue(at.Key("value"), *w.Lhs, w.Value.Value)
+}
+
+// conditionHead reads a condition's left-hand side, comparison and value
+// type, refusing a pairing the left-hand side does not take.
+func conditionHead(at validate.Path, w comparisonWire) (condition, error) {
 	var c condition
 	if w.Lhs == nil {
 		return c, errs.MissingField(at.Key("lhs").String())
@@ -441,67 +453,85 @@ func parseCondition(at validate.Path, w comparisonWire) (condition, error) {
 	if c.op != cmpEqual && c.op != cmpNotEqual && c.valueType != valueNumber {
 		return c, errs.InvalidValue(at.Key("comparison").String(), "%s with a %s value is equal or not_equal, got %q", *w.Lhs, c.valueType, c.op)
 	}
+	return c, nil
+}
+
+// readValue reads the condition's value (vat.value, raw) as its value type
+// says; an enum's values are read as lhsName's, in its spelling.
+func (c *condition) readValue(vat validate.Path, lhsName string, raw json.RawMessage) error {
 	bad := func(what string) error {
 		return errs.InvalidValue(vat.Key("value").String(), "a %s value is %s", c.valueType, what)
 	}
-	raw := w.Value.Value
 	switch c.valueType {
 	case valueNumber:
 		if err := json.Unmarshal(raw, &c.num); err != nil || c.num < 0 || isNull(raw) {
-			return c, bad("a whole number, at least 0")
+			return bad("a whole number, at least 0")
 		}
 	case valueNumberArray:
 		if err := json.Unmarshal(raw, &c.nums); err != nil || isNull(raw) {
-			return c, bad("a list of whole numbers")
+			return bad("a list of whole numbers")
 		}
 	case valueNumberComparison:
-		var cmps []numberComparisonWire
-		if err := json.Unmarshal(raw, &cmps); err != nil || isNull(raw) {
-			return c, bad("a list of {comparisonType, number}")
-		}
-		for i, nc := range cmps {
-			if err := comparisons.Check(vat.Key("value").At(i).Key("comparisonType"), nc.ComparisonType); err != nil {
-				return c, err
-			}
-			if nc.Number == nil {
-				return c, errs.MissingField(vat.Key("value").At(i).Key("number").String())
-			}
-			c.numCmps = append(c.numCmps, numberComparison{nc.ComparisonType, *nc.Number})
-		}
+		return c.readNumberComparisons(vat, raw, bad)
 	case valueEnumVariant, valueStr:
 		if err := json.Unmarshal(raw, &c.str); err != nil || isNull(raw) {
-			return c, bad("a string")
+			return bad("a string")
 		}
-		v, ok := key.read(c.str)
+		v, ok := c.key.read(c.str)
 		if !ok {
-			return c, errs.InvalidValue(vat.Key("value").String(), "%q is not a value of %s", c.str, *w.Lhs)
+			return errs.InvalidValue(vat.Key("value").String(), "%q is not a value of %s", c.str, lhsName)
 		}
 		c.str = v
 	case valueEnumVariantArray:
 		if err := json.Unmarshal(raw, &c.strs); err != nil || isNull(raw) {
-			return c, bad("a list of strings")
+			return bad("a list of strings")
 		}
 		for i, s := range c.strs {
-			v, ok := key.read(s)
+			v, ok := c.key.read(s)
 			if !ok {
-				return c, errs.InvalidValue(vat.Key("value").At(i).String(), "%q is not a value of %s", s, *w.Lhs)
+				return errs.InvalidValue(vat.Key("value").At(i).String(), "%q is not a value of %s", s, lhsName)
 			}
 			c.strs[i] = v
 		}
 	case valueMetadataVariant:
-		var m metadataValueWire
-		if err := json.Unmarshal(raw, &m); err != nil || isNull(raw) {
-			return c, bad("{key, value}")
-		}
-		if m.Key == nil {
-			return c, errs.MissingField(vat.Key("value").Key("key").String())
-		}
-		if m.Value == nil {
-			return c, errs.MissingField(vat.Key("value").Key("value").String())
-		}
-		c.metaKey, c.str = *m.Key, *m.Value
+		return c.readMetadata(vat, raw, bad)
 	}
-	return c, nil
+	return nil
+}
+
+// readNumberComparisons reads a number_comparison_array value.
+func (c *condition) readNumberComparisons(vat validate.Path, raw json.RawMessage, bad func(string) error) error {
+	var cmps []numberComparisonWire
+	if err := json.Unmarshal(raw, &cmps); err != nil || isNull(raw) {
+		return bad("a list of {comparisonType, number}")
+	}
+	for i, nc := range cmps {
+		if err := comparisons.Check(vat.Key("value").At(i).Key("comparisonType"), nc.ComparisonType); err != nil {
+			return err
+		}
+		if nc.Number == nil {
+			return errs.MissingField(vat.Key("value").At(i).Key("number").String())
+		}
+		c.numCmps = append(c.numCmps, numberComparison{nc.ComparisonType, *nc.Number})
+	}
+	return nil
+}
+
+// readMetadata reads a metadata_variant value: the key and the value it
+// must (or must not) have.
+func (c *condition) readMetadata(vat validate.Path, raw json.RawMessage, bad func(string) error) error {
+	var m metadataValueWire
+	if err := json.Unmarshal(raw, &m); err != nil || isNull(raw) {
+		return bad("{key, value}")
+	}
+	if m.Key == nil {
+		return errs.MissingField(vat.Key("value").Key("key").String())
+	}
+	if m.Value == nil {
+		return errs.MissingField(vat.Key("value").Key("value").String())
+	}
+	c.metaKey, c.str = *m.Key, *m.Value
+	return nil
 }
 
 func isNull(raw json.RawMessage) bool { return len(raw) == 0 || string(raw) == "null" }
