@@ -142,7 +142,7 @@ func TestPaymentFieldsValidate(t *testing.T) {
 		{name: "capture manual", f: PaymentFields{CaptureMethod: str("manual")}},
 		{name: "capture manual_multiple", f: PaymentFields{CaptureMethod: str("manual_multiple")}},
 		{name: "capture sequential_automatic", f: PaymentFields{CaptureMethod: str("sequential_automatic")}},
-		// Not built; still made from its wire code (errs.New), so unnamed.
+		// Not built: Hyperswitch refuses it as a flow it does not support.
 		{name: "capture scheduled is not built", f: PaymentFields{CaptureMethod: str("scheduled")}, want: "flow_not_supported"},
 		{name: "capture unknown", f: PaymentFields{CaptureMethod: str("later")}, want: "invalid_value capture_method"},
 		{name: "capture in capitals", f: PaymentFields{CaptureMethod: str("Manual")}, want: "invalid_value capture_method"},

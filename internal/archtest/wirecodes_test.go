@@ -24,17 +24,6 @@ var wireCode = regexp.MustCompile(`\b[A-Z]{2}_[0-9]{2}\b`)
 // which checks the table against Hyperswitch's catalogue).
 const wireCodeTable = "payments/errs/hyperswitch.go"
 
-// notYetConverted still build errors from wire codes (errs.New): they were
-// being restructured when the catalogue came. Every literal in them has
-// its failure in payments/errs/failures.go; convert a file and take it off
-// this list, which must end empty (then errs.New goes).
-var notYetConverted = []string{
-	"payments/customer/customers.go",
-	"payments/customer/mandate_request.go",
-	"payments/customer/payment_method.go",
-	"payments/customer/saved_methods.go",
-}
-
 // TestNoWireCodeInTheDomain: a Hyperswitch code is how an error is shown,
 // not what it is. The domain names a failure (errs.ErrRefundNotFound) and
 // tests errors with errors.Is; only errs/hyperswitch.go writes codes, so
@@ -79,14 +68,9 @@ func TestNoWireCodeInTheDomain(t *testing.T) {
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		if lines := offenders[name]; !slices.Contains(notYetConverted, name) {
+		if lines := offenders[name]; len(lines) > 0 {
 			t.Errorf("a Hyperswitch code in the domain: name a failure of payments/errs instead (errs.ErrX.New(), errors.Is):\n\t%s",
 				strings.Join(lines, "\n\t"))
-		}
-	}
-	for _, name := range notYetConverted {
-		if _, ok := offenders[name]; !ok {
-			t.Errorf("%s writes no Hyperswitch code any more: take it off notYetConverted", name)
 		}
 	}
 }

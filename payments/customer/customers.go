@@ -157,11 +157,11 @@ func (d *CustomerDetails) Validate() error {
 
 // ErrCustomerNotFound is HE_02 for a customer: unknown, or another merchant's.
 func ErrCustomerNotFound() *errs.Error {
-	return errs.New(errs.KindNotFound, "HE_02", "Customer does not exist in our records")
+	return errs.ErrCustomerNotFound.New()
 }
 
 func errCustomerRedacted() *errs.Error {
-	return errs.New(errs.KindInvalid, "IR_11", "Customer has already been redacted")
+	return errs.ErrCustomerRedacted.New()
 }
 
 // CreateCustomer creates a customer (POST /customers); id nil generates
@@ -334,7 +334,7 @@ func (s *Service) DeleteCustomer(ctx context.Context, customerID string) (*ent.C
 			return errs.Internal(err)
 		}
 		if active {
-			return errs.New(errs.KindInvalid, "IR_10", "Customer has active mandate/subsciption")
+			return errs.ErrActiveMandate.New()
 		}
 		if _, err := tx.PaymentMethod.Delete().Where(paymentmethod.CustomerID(c.ID)).Exec(ctx); err != nil {
 			return errs.Internal(err)

@@ -126,14 +126,6 @@ func ErrMandateNotFound() *errs.Error {
 	return errs.NotFound("Mandate")
 }
 
-// errMandateValidation is Hyperswitch's MandateValidationFailed (HE_03),
-// whose reason Hyperswitch puts beside the message; here it follows it.
-func errMandateValidation(field, reason string) *errs.Error {
-	e := errs.New(errs.KindInvalid, "HE_03", "Mandate Validation Failed: %s", reason)
-	e.Field = field
-	return e
-}
-
 // errMandatePrecondition is Hyperswitch's PreconditionFailed (IR_16) for a
 // mandate request whose other members do not allow it.
 func errMandatePrecondition(field, msg string) *errs.Error {

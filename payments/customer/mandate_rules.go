@@ -8,6 +8,7 @@ import (
 	"switchyard/ent/mandate"
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentmethod"
+	"switchyard/payments/errs"
 )
 
 // The decisions of mandates and saved methods, apart from their writes:
@@ -125,13 +126,13 @@ func checkMandateCharge(m *ent.Mandate, pi *ent.PaymentIntent, charge int64, now
 		return errMandatePrecondition("customer_id", msgMandateOtherCustomer)
 	}
 	if (m.StartDate != nil && now.Before(*m.StartDate)) || (m.EndDate != nil && !now.Before(*m.EndDate)) {
-		return errMandateValidation("mandate_id", "the mandate is not valid at this time (outside its start_date and end_date)")
+		return errs.MandateInvalid("mandate_id", "the mandate is not valid at this time (outside its start_date and end_date)")
 	}
 	if m.Currency != nil && *m.Currency != pi.Currency {
-		return errMandateValidation("currency", "cross currency mandates not supported")
+		return errs.MandateInvalid("currency", "cross currency mandates not supported")
 	}
 	if m.MandateType == mandate.MandateTypeSingleUse && (m.Amount == nil || charge > *m.Amount) {
-		return errMandateValidation("amount", "request amount is greater than mandate amount")
+		return errs.MandateInvalid("amount", "request amount is greater than mandate amount")
 	}
 	return nil
 }
@@ -148,7 +149,7 @@ func checkMultiUseTotal(m *ent.Mandate, charge int64, received []int) error {
 		total += int64(r)
 	}
 	if total > *m.Amount {
-		return errMandateValidation("amount", "request amount is greater than mandate amount")
+		return errs.MandateInvalid("amount", "request amount is greater than mandate amount")
 	}
 	return nil
 }
@@ -157,7 +158,7 @@ func checkMultiUseTotal(m *ent.Mandate, charge int64, received []int) error {
 // one a payment spent, may be revoked.
 func checkRevocable(m *ent.Mandate) error {
 	if m.Status == mandate.StatusRevoked {
-		return errMandateValidation("mandate_id", "Mandate has already been revoked")
+		return errs.MandateInvalid("mandate_id", "Mandate has already been revoked")
 	}
 	return nil
 }

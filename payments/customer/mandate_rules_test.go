@@ -142,7 +142,7 @@ func TestCheckRevocable(t *testing.T) {
 		{mandate.StatusActive, nil},
 		{mandate.StatusInactive, nil}, // a spent single_use mandate
 		{mandate.StatusPending, nil},
-		{mandate.StatusRevoked, refused("mandate_id", "already been revoked")},
+		{mandate.StatusRevoked, mandateInvalid("mandate_id", "already been revoked")},
 	} {
 		t.Run(string(tc.status), func(t *testing.T) {
 			checkRefusal(t, checkRevocable(&ent.Mandate{Status: tc.status}), tc.want)
@@ -167,8 +167,8 @@ func TestCheckMandateCharge(t *testing.T) {
 		return func(m *ent.Mandate) { m.MandateType, m.Amount = mandate.MandateTypeSingleUse, amount }
 	}
 	notActive := precondition("mandate_id", msgMandateNotActive)
-	outside := refused("mandate_id", "not valid at this time")
-	over := refused("amount", "greater than mandate amount")
+	outside := mandateInvalid("mandate_id", "not valid at this time")
+	over := mandateInvalid("amount", "greater than mandate amount")
 	cases := []struct {
 		name   string
 		m      *ent.Mandate
@@ -188,7 +188,7 @@ func TestCheckMandateCharge(t *testing.T) {
 		{"after end", active(func(m *ent.Mandate) { m.EndDate = ptr(now.Add(-time.Hour)) }), 1000, outside},
 		{"same currency", active(func(m *ent.Mandate) { m.Currency = &usd }), 1000, nil},
 		{"other currency", active(func(m *ent.Mandate) { m.Currency = ptr(schematype.Currency("EUR")) }), 1000,
-			refused("currency", "cross currency")},
+			mandateInvalid("currency", "cross currency")},
 		{"single_use at its amount", active(singleUse(ptr(int64(1000)))), 1000, nil},
 		{"single_use over its amount", active(singleUse(ptr(int64(1000)))), 1001, over},
 		{"single_use without amount", active(singleUse(nil)), 1, over},
@@ -210,7 +210,7 @@ func TestCheckMandateCharge(t *testing.T) {
 }
 
 func TestCheckMultiUseTotal(t *testing.T) {
-	over := refused("amount", "greater than mandate amount")
+	over := mandateInvalid("amount", "greater than mandate amount")
 	for _, tc := range []struct {
 		name     string
 		amount   *int64

@@ -166,7 +166,7 @@ func (pm *PaymentMethodInput) Validate() error {
 		return errs.MissingField("payment_method")
 	default:
 		if !slices.Contains(Families, pm.Type) {
-			return errs.New(errs.KindInvalid, "IR_19", "Payment method type not supported: %s", pm.Type)
+			return errs.ErrNotSupported.Detailf("%s", pm.Type)
 		}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 
 	"switchyard/ent/schema/schematype"
 	"switchyard/payments/cards"
+	"switchyard/payments/errs"
 )
 
 func testCard(edit func(c *CardInput)) *CardInput {
@@ -80,7 +81,7 @@ func TestPaymentMethodInputValidate(t *testing.T) {
 		{"paysafecard", PaymentMethodInput{Type: "gift_card", Variant: "pay_safe_card"}, nil},
 		{"wallet", PaymentMethodInput{Type: "wallet", Variant: "paypal_redirect"}, nil},
 		{"no family", PaymentMethodInput{}, missing("payment_method")},
-		{"network token", PaymentMethodInput{Type: "network_token"}, refused("", "not supported: network_token")},
+		{"network token", PaymentMethodInput{Type: "network_token"}, &refusal{errs.ErrNotSupported, "", "not supported: network_token"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRefusal(t, tc.pm.Validate(), tc.want)

@@ -12,9 +12,6 @@ import (
 // (errors.Is), the member at fault and, where those do not tell two rules
 // apart, words of the message. A nil *refusal wants no error.
 type refusal struct {
-	// failure is nil for a refusal still built from its wire code
-	// (errs.New), which names no failure: any refusal of the request
-	// (KindInvalid) then matches.
 	failure *errs.Failure
 	field   string
 	words   string
@@ -40,9 +37,9 @@ func unreadable(field string, words ...string) *refusal {
 	return &refusal{errs.ErrInvalidRequest, field, strings.Join(words, " ")}
 }
 
-// refused is a refusal of field not yet named by a failure (see refusal).
-func refused(field string, words ...string) *refusal {
-	return &refusal{nil, field, strings.Join(words, " ")}
+// mandateInvalid is the refusal of a mandate the payment cannot use.
+func mandateInvalid(field string, words ...string) *refusal {
+	return &refusal{errs.ErrMandateInvalid, field, strings.Join(words, " ")}
 }
 
 // checkRefusal fails t unless err is the refusal want (or nil when want is).
@@ -57,7 +54,7 @@ func checkRefusal(t *testing.T, err error, want *refusal) {
 		t.Fatalf("accepted; want %s refused", want.field)
 	case !ok:
 		t.Fatalf("%v is not a domain error", err)
-	case want.failure != nil && !errors.Is(err, want.failure):
+	case !errors.Is(err, want.failure):
 		t.Fatalf("refused %s: %v; want %s", e.Field, err, want.failure)
 	case e.Kind != errs.KindInvalid || e.Field != want.field:
 		t.Fatalf("refused %s (%s): %v; want %s", e.Field, e.Kind, err, want.field)

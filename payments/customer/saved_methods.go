@@ -163,7 +163,7 @@ func chargesOffSession(pi *ent.PaymentIntent) bool {
 
 // errInvalidToken is Hyperswitch's answer to a payment_token it cannot use.
 func errInvalidToken() *errs.Error {
-	return errs.New(errs.KindInvalid, "IR_16", "payment_token is invalid or expired: it names no saved payment method of the payment's customer")
+	return errs.ErrPaymentTokenInvalid.New()
 }
 
 // SavedCard is what a payment with payment_token pays with: the customer's
@@ -225,7 +225,7 @@ func (s *Service) PaymentCustomerMethods(ctx context.Context, pi *ent.PaymentInt
 }
 
 func errPaymentMethodNotFound() *errs.Error {
-	return errs.New(errs.KindNotFound, "HE_02", "Payment method does not exist in our records")
+	return errs.ErrPaymentMethodNotFound.New()
 }
 
 // GetPaymentMethod returns one of the merchant's saved methods.
@@ -255,7 +255,7 @@ func (s *Service) DeletePaymentMethod(ctx context.Context, id string) (string, e
 			return err
 		}
 		if inUse {
-			return errs.New(errs.KindInvalid, "IR_10", "The payment method is charged by an active mandate; revoke it first")
+			return errs.ErrActiveMandate.Newf("The payment method is charged by an active mandate; revoke it first")
 		}
 		if err := tx.PaymentMethod.DeleteOne(pm).Exec(ctx); err != nil {
 			return errs.Internal(err)
@@ -299,7 +299,7 @@ func (s *Service) SetDefaultPaymentMethod(ctx context.Context, customerID, id st
 // default again.
 func checkNewDefault(c *ent.Customer, paymentMethodID string) error {
 	if c.DefaultPaymentMethodID != nil && *c.DefaultPaymentMethodID == paymentMethodID {
-		return errs.New(errs.KindInvalid, "IR_16", "Payment Method is already set as default")
+		return errs.ErrAlreadyDefault.New()
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"switchyard/ent"
 	"switchyard/ent/paymentintent"
+	"switchyard/payments/errs"
 )
 
 // TestSavesCard: a payment keeps the card it is paid with for its customer
@@ -70,7 +71,7 @@ func TestCheckNewDefault(t *testing.T) {
 	}{
 		{"no default yet", nil, nil},
 		{"another default", ptr("pm_2"), nil},
-		{"already the default", ptr("pm_1"), refused("", "already set as default")},
+		{"already the default", ptr("pm_1"), &refusal{errs.ErrAlreadyDefault, "", "already set as default"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRefusal(t, checkNewDefault(&ent.Customer{DefaultPaymentMethodID: tc.current}, "pm_1"), tc.want)

@@ -153,16 +153,6 @@ func As(err error) (*Error, bool) {
 	return nil, false
 }
 
-// New is an invalid_request error of kind with a Hyperswitch code.
-//
-// Deprecated: name a Failure of the catalogue instead (ErrX.New, ErrX.Newf,
-// or a constructor below), so that the code comes from hyperswitch.go and
-// callers can test the error with errors.Is. New stays only until the
-// last payments/ files are converted.
-func New(kind Kind, code, format string, args ...any) *Error {
-	return &Error{Kind: kind, Type: "invalid_request", Code: code, Message: fmt.Sprintf(format, args...)}
-}
-
 // Unauthorized: no key, or a key that is unknown, revoked or expired.
 func Unauthorized() *Error { return ErrUnauthorized.New() }
 

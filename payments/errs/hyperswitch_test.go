@@ -118,8 +118,8 @@ func TestEveryFailureIsShownAsHyperswitchShowsIt(t *testing.T) {
 
 // TestAnErrorIsItsFailure: errors.Is(err, ErrX) holds for every Error made
 // from ErrX, whatever its message, field or cause, and for the failure it
-// is a case of; never for another failure or for an error made by the
-// deprecated New, however its code reads.
+// is a case of; never for another failure, nor for an error rebuilt from
+// a stored answer, however its code reads.
 func TestAnErrorIsItsFailure(t *testing.T) {
 	cause := errors.New("disk full")
 	for _, tc := range []struct {
@@ -134,8 +134,8 @@ func TestAnErrorIsItsFailure(t *testing.T) {
 		{"a case of a broader failure", errs.ErrRefundNotFound.New(), []*errs.Failure{errs.ErrRefundNotFound, errs.ErrNotFound}, []*errs.Failure{errs.ErrCustomerNotFound}},
 		{"the broader failure is not its cases", errs.NotFound("Payment"), []*errs.Failure{errs.ErrNotFound}, []*errs.Failure{errs.ErrRefundNotFound}},
 		{"wrapped, with a cause", errors.Join(errs.Internal(cause)), []*errs.Failure{errs.ErrInternal}, []*errs.Failure{errs.ErrUnavailable}},
-		{"a deprecated New", errs.New(errs.KindInvalid, errs.ErrClientSecretMissing.New().Code, "client_secret was not provided"), nil, []*errs.Failure{errs.ErrClientSecretMissing}},
-		{"a cause that is a failure", errs.New(errs.KindInvalid, "", "declined").WithCause(errs.ErrCaptureDeclined), []*errs.Failure{errs.ErrCaptureDeclined}, nil},
+		{"rebuilt from a stored answer, with its code", &errs.Error{Kind: errs.KindInvalid, Code: errs.ErrClientSecretMissing.New().Code, Message: "client_secret was not provided"}, nil, []*errs.Failure{errs.ErrClientSecretMissing}},
+		{"a cause that is a failure", (&errs.Error{Kind: errs.KindInvalid, Message: "declined"}).WithCause(errs.ErrCaptureDeclined), []*errs.Failure{errs.ErrCaptureDeclined}, nil},
 	} {
 		for _, f := range tc.is {
 			if !errors.Is(tc.err, f) {
