@@ -193,7 +193,7 @@ func (s *Service) AcceptInvitation(ctx context.Context, token, password, clientA
 // invitee is the user an invitation is accepted as: an existing user whose
 // password is given, or nil with the new user's password hash.
 func (s *Service) invitee(ctx context.Context, inv *ent.Invitation, password, clientAddr string) (*ent.User, string, error) {
-	u, err := s.db.Client.User.Query().Where(user.EmailKey(inv.EmailKey)).Only(tenancy.System(ctx))
+	_, err := s.db.Client.User.Query().Where(user.EmailKey(inv.EmailKey)).Only(tenancy.System(ctx))
 	switch {
 	case ent.IsNotFound(err):
 		if err := checkPassword(password, inv.Email); err != nil {
@@ -204,7 +204,8 @@ func (s *Service) invitee(ctx context.Context, inv *ent.Invitation, password, cl
 	case err != nil:
 		return nil, "", errs.Internal(err)
 	}
-	u, err = s.checkPassword(ctx, inv.Email, password, clientAddr)
+	// An existing user joins with their own password (checked as a sign-in is).
+	u, err := s.checkPassword(ctx, inv.Email, password, clientAddr)
 	return u, "", err
 }
 
