@@ -39,27 +39,17 @@ func decodeMember(field string, src, dst any) error {
 	return nil
 }
 
-func address(field string, m map[string]any) (*schematype.AddressWrapper, error) {
+// decodeOptional reads an optional Map member (nil when absent) into its
+// domain type.
+func decodeOptional[T any](field string, m map[string]any) (*T, error) {
 	if m == nil {
 		return nil, nil
 	}
-	var a schematype.AddressWrapper
-	if err := decodeMember(field, m, &a); err != nil {
+	var v T
+	if err := decodeMember(field, m, &v); err != nil {
 		return nil, err
 	}
-	return &a, nil
-}
-
-// browserInfoOf decodes the browser details as strictly as REST's.
-func browserInfoOf(m map[string]any) (*payments.BrowserInfo, error) {
-	if m == nil {
-		return nil, nil
-	}
-	var b payments.BrowserInfo
-	if err := decodeMember("browserInfo", m, &b); err != nil {
-		return nil, err
-	}
-	return &b, nil
+	return &v, nil
 }
 
 // paymentFields maps the members create, update and confirm share.
@@ -102,10 +92,10 @@ func paymentFields(in *model.PaymentRequest) (payments.PaymentFields, error) {
 		f.CaptureOn = &t
 	}
 	var err error
-	if f.Billing, err = address("billing", in.Billing); err != nil {
+	if f.Billing, err = decodeOptional[schematype.AddressWrapper]("billing", in.Billing); err != nil {
 		return f, err
 	}
-	if f.Shipping, err = address("shipping", in.Shipping); err != nil {
+	if f.Shipping, err = decodeOptional[schematype.AddressWrapper]("shipping", in.Shipping); err != nil {
 		return f, err
 	}
 	if in.OrderDetails != nil {
@@ -113,27 +103,16 @@ func paymentFields(in *model.PaymentRequest) (payments.PaymentFields, error) {
 			return f, err
 		}
 	}
-	if f.BrowserInfo, err = browserInfoOf(in.BrowserInfo); err != nil {
+	// The browser details, as strictly as REST's.
+	if f.BrowserInfo, err = decodeOptional[payments.BrowserInfo]("browserInfo", in.BrowserInfo); err != nil {
 		return f, err
 	}
 	if s := in.SurchargeDetails; s != nil {
 		amount := s.SurchargeAmount
 		f.SurchargeAmount, f.TaxOnSurcharge = &amount, s.TaxAmount
 	}
-	if v := in.RequestIncrementalAuthorization; v != nil {
-		s := "false"
-		if *v {
-			s = "true"
-		}
-		f.RequestIncrementalAuthorization = &s
-	}
-	if v := in.RequestExternalThreeDSAuthentication; v != nil {
-		s := "Skip"
-		if *v {
-			s = "Enable"
-		}
-		f.RequestExternalThreeDSAuthentication = &s
-	}
+	f.RequestIncrementalAuthorization = payments.IncrementalAuthorizationFlag(in.RequestIncrementalAuthorization)
+	f.RequestExternalThreeDSAuthentication = payments.ExternalThreeDSFlag(in.RequestExternalThreeDSAuthentication)
 	if f.Customer, err = customerOf(in); err != nil {
 		return f, err
 	}
@@ -143,30 +122,15 @@ func paymentFields(in *model.PaymentRequest) (payments.PaymentFields, error) {
 	return f, nil
 }
 
-// customerOf merges customerID and the customer object; details may come
-// without a customer id (REST's rule: they go to the payment's own
-// customer, if any).
+// customerOf merges customerID and the customer object
+// (customer.PaymentCustomer, as REST does).
 func customerOf(in *model.PaymentRequest) (*customer.CustomerInput, error) {
 	var c model.PaymentCustomerInput
 	if in.Customer != nil {
 		c = *in.Customer
 	}
-	id := c.ID
-	if in.CustomerID != nil {
-		if id != nil && *id != *in.CustomerID {
-			return nil, errs.InvalidValue("customer.id", "must equal customer_id when both are given")
-		}
-		id = in.CustomerID
-	}
-	out := &customer.CustomerInput{Name: c.Name, Email: c.Email, Phone: c.Phone, PhoneCountryCode: c.PhoneCountryCode}
-	if id == nil {
-		if out.Details() == nil {
-			return nil, nil
-		}
-		return out, nil
-	}
-	out.ID, out.Named = *id, true
-	return out, nil
+	return customer.PaymentCustomer(in.CustomerID, c.ID,
+		customer.CustomerInput{Name: c.Name, Email: c.Email, Phone: c.Phone, PhoneCountryCode: c.PhoneCountryCode})
 }
 
 // paymentMethodOf maps paymentMethodData (with paymentMethod and
@@ -176,56 +140,30 @@ func paymentMethodOf(in *model.PaymentRequest) (*customer.PaymentMethodInput, er
 	if d == nil {
 		return nil, nil
 	}
-	billing, err := address("payment_method_data.billing", d.Billing)
+	billing, err := decodeOptional[schematype.AddressWrapper]("payment_method_data.billing", d.Billing)
 	if err != nil {
 		return nil, err
 	}
 	data := customer.PaymentMethodData{Billing: billing, Reward: d.Reward != nil && *d.Reward}
-	for _, f := range []struct {
-		name string
-		data map[string]any
-	}{
-		{"wallet", d.Wallet}, {"pay_later", d.PayLater}, {"bank_redirect", d.BankRedirect},
-		{"bank_transfer", d.BankTransfer}, {"bank_debit", d.BankDebit}, {"voucher", d.Voucher},
-		{"gift_card", d.GiftCard}, {"card_redirect", d.CardRedirect}, {"real_time_payment", d.RealTimePayment},
-		{"open_banking", d.OpenBanking}, {"mobile_payment", d.MobilePayment}, {"crypto", d.Crypto},
-	} {
-		if f.data == nil {
-			continue
-		}
-		raw, err := json.Marshal(f.data)
-		if err != nil {
-			return nil, errs.InvalidValue("payment_method_data."+f.name, "must be a JSON object")
-		}
-		if err := data.AddFamily(f.name, raw); err != nil {
-			return nil, err
-		}
+	if err := data.AddFamilies(map[string]any{
+		"wallet": d.Wallet, "pay_later": d.PayLater, "bank_redirect": d.BankRedirect,
+		"bank_transfer": d.BankTransfer, "bank_debit": d.BankDebit, "voucher": d.Voucher,
+		"gift_card": d.GiftCard, "card_redirect": d.CardRedirect, "real_time_payment": d.RealTimePayment,
+		"open_banking": d.OpenBanking, "mobile_payment": d.MobilePayment, "crypto": d.Crypto,
+	}); err != nil {
+		return nil, err
 	}
 	if c := d.Card; c != nil {
 		data.Card = &customer.CardInput{Number: c.CardNumber, ExpMonth: c.CardExpMonth, ExpYear: c.CardExpYear,
 			CVC: c.CardCvc, HolderName: c.CardHolderName, Network: c.CardNetwork}
 	}
-	if d.Upi != nil {
-		var u struct {
-			UpiCollect *struct {
-				VpaID     *string         `json:"vpa_id"`
-				UpiSource json.RawMessage `json:"upi_source"`
-			} `json:"upi_collect"`
-			UpiIntent json.RawMessage `json:"upi_intent"`
-			UpiQr     json.RawMessage `json:"upi_qr"`
-		}
-		if err := decodeMember("payment_method_data.upi", d.Upi, &u); err != nil {
-			return nil, err
-		}
-		data.Upi = &customer.UpiData{Collect: u.UpiCollect != nil, Intent: given(u.UpiIntent), QRCode: given(u.UpiQr)}
-		if u.UpiCollect != nil {
-			data.Upi.CollectVPA = u.UpiCollect.VpaID
-		}
+	upi, err := decodeOptional[customer.UpiRequest]("payment_method_data.upi", d.Upi)
+	if err != nil {
+		return nil, err
 	}
+	data.Upi = upi.Data()
 	return data.Method(in.PaymentMethod, in.PaymentMethodType)
 }
-
-func given(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
 
 // connectorFieldsOf maps a connector account input onto the members the
 // domain's create and update share, its nested members decoded from their

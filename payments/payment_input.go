@@ -436,3 +436,28 @@ func RequireAmount(amount *int64, currency *string, amountMember, currencyMember
 	}
 	return *amount, *currency, nil
 }
+
+// IncrementalAuthorizationFlag is v1's boolean
+// request_incremental_authorization (REST v1 and GraphQL) as the domain
+// keeps it: "true" or "false" (v2 sends the string, or "default").
+func IncrementalAuthorizationFlag(requested *bool) *string {
+	return flagOf(requested, "true", "false")
+}
+
+// ExternalThreeDSFlag is v1's boolean
+// request_external_three_ds_authentication as the domain keeps it, v2's
+// Enable or Skip.
+func ExternalThreeDSFlag(requested *bool) *string {
+	return flagOf(requested, "Enable", "Skip")
+}
+
+// flagOf is yes or no as requested says; nil when it is not given.
+func flagOf(requested *bool, yes, no string) *string {
+	if requested == nil {
+		return nil
+	}
+	if *requested {
+		return &yes
+	}
+	return &no
+}

@@ -261,3 +261,26 @@ func TestClosedSets(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestFlags: v1's booleans as the strings the domain keeps (v2's).
+func TestRequestFlags(t *testing.T) {
+	yes, no := true, false
+	for _, tc := range []struct {
+		name      string
+		requested *bool
+		flag      func(*bool) *string
+		want      *string
+	}{
+		{"incremental, not given", nil, IncrementalAuthorizationFlag, nil},
+		{"incremental", &yes, IncrementalAuthorizationFlag, ptr("true")},
+		{"no incremental", &no, IncrementalAuthorizationFlag, ptr("false")},
+		{"external 3DS, not given", nil, ExternalThreeDSFlag, nil},
+		{"external 3DS", &yes, ExternalThreeDSFlag, ptr("Enable")},
+		{"no external 3DS", &no, ExternalThreeDSFlag, ptr("Skip")},
+	} {
+		got := tc.flag(tc.requested)
+		if (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

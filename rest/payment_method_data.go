@@ -16,7 +16,7 @@ import (
 // family but network tokens and vault data (refused with IR_19).
 type paymentMethodDataIn struct {
 	Card    *cardIn                    `json:"card"`
-	Upi     *upiIn                     `json:"upi"`
+	Upi     *customer.UpiRequest       `json:"upi"`
 	Billing *schematype.AddressWrapper `json:"billing"`
 
 	Wallet          json.RawMessage `json:"wallet"`
@@ -63,8 +63,8 @@ func (d *paymentMethodDataIn) UnmarshalJSON(b []byte) error {
 }
 
 // families are the members holding one family's data, by name.
-func (d *paymentMethodDataIn) families() map[string]json.RawMessage {
-	return map[string]json.RawMessage{
+func (d *paymentMethodDataIn) families() map[string]any {
+	return map[string]any{
 		"wallet": d.Wallet, "pay_later": d.PayLater, "bank_redirect": d.BankRedirect,
 		"bank_transfer": d.BankTransfer, "bank_debit": d.BankDebit, "voucher": d.Voucher, "gift_card": d.GiftCard,
 		"card_redirect": d.CardRedirect, "real_time_payment": d.RealTimePayment, "open_banking": d.OpenBanking,
@@ -72,15 +72,11 @@ func (d *paymentMethodDataIn) families() map[string]json.RawMessage {
 	}
 }
 
-// cardIn is Hyperswitch's Card. The number and CVC go to the connector and
+// cardIn is Hyperswitch's Card (an open object): the domain's card and the
+// members the sandbox ignores. The number and CVC go to the connector and
 // nowhere else.
 type cardIn struct {
-	CardNumber             string          `json:"card_number"`
-	CardExpMonth           string          `json:"card_exp_month"`
-	CardExpYear            string          `json:"card_exp_year"`
-	CardHolderName         *string         `json:"card_holder_name"`
-	CardCVC                string          `json:"card_cvc"`
-	CardNetwork            *string         `json:"card_network"`
+	customer.CardInput
 	CardIssuer             json.RawMessage `json:"card_issuer"`
 	CardType               json.RawMessage `json:"card_type"`
 	CardIssuingCountry     json.RawMessage `json:"card_issuing_country"`
@@ -94,18 +90,7 @@ func (c *cardIn) domain() *customer.CardInput {
 	if c == nil {
 		return nil
 	}
-	return &customer.CardInput{Number: c.CardNumber, ExpMonth: c.CardExpMonth, ExpYear: c.CardExpYear,
-		CVC: c.CardCVC, HolderName: c.CardHolderName, Network: c.CardNetwork}
-}
-
-// upiIn is Hyperswitch's UpiData.
-type upiIn struct {
-	UpiCollect *struct {
-		VpaID     *string         `json:"vpa_id"`
-		UpiSource json.RawMessage `json:"upi_source"`
-	} `json:"upi_collect"`
-	UpiIntent json.RawMessage `json:"upi_intent"`
-	UpiQr     json.RawMessage `json:"upi_qr"`
+	return &c.CardInput
 }
 
 // given reports whether an ignored member carries a value (null does not).

@@ -2,11 +2,9 @@ package rest
 
 import (
 	"encoding/json"
-	"maps"
 	"net"
 	"net/http"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -203,20 +201,8 @@ func (req *paymentsRequest) fields() (payments.PaymentFields, error) {
 		}
 		f.SurchargeAmount, f.TaxOnSurcharge = s.SurchargeAmount, s.TaxAmount
 	}
-	if v := req.RequestIncrementalAuthorization; v != nil {
-		s := "false"
-		if *v {
-			s = "true"
-		}
-		f.RequestIncrementalAuthorization = &s
-	}
-	if v := req.RequestExternalThreeDSAuthentication; v != nil {
-		s := "Skip"
-		if *v {
-			s = "Enable"
-		}
-		f.RequestExternalThreeDSAuthentication = &s
-	}
+	f.RequestIncrementalAuthorization = payments.IncrementalAuthorizationFlag(req.RequestIncrementalAuthorization)
+	f.RequestExternalThreeDSAuthentication = payments.ExternalThreeDSFlag(req.RequestExternalThreeDSAuthentication)
 	var err error
 	if f.Customer, err = req.customer(); err != nil {
 		return f, err
@@ -243,34 +229,18 @@ func peerAddr(r *http.Request) string {
 }
 
 // customer merges customer_id, the customer object and the flat (older)
-// email/name/phone members. Details may come without a customer id: the
-// domain gives them to the payment's own customer, if any.
+// email/name/phone members (customer.PaymentCustomer).
 func (req *paymentsRequest) customer() (*customer.CustomerInput, error) {
 	var c paymentCustomerIn
 	if req.Customer != nil {
 		c = *req.Customer
 	}
-	id := c.ID
-	if req.CustomerID != nil {
-		if id != nil && *id != *req.CustomerID {
-			return nil, errs.InvalidValue("customer.id", "must equal customer_id when both are given")
-		}
-		id = req.CustomerID
-	}
-	in := &customer.CustomerInput{
+	return customer.PaymentCustomer(req.CustomerID, c.ID, customer.CustomerInput{
 		Name:             firstGiven(c.Name, req.Name),
 		Email:            firstGiven(c.Email, req.Email),
 		Phone:            firstGiven(c.Phone, req.Phone),
 		PhoneCountryCode: firstGiven(c.PhoneCountryCode, req.PhoneCountryCode),
-	}
-	if id == nil {
-		if in.Details() == nil {
-			return nil, nil
-		}
-		return in, nil
-	}
-	in.ID, in.Named = *id, true
-	return in, nil
+	})
 }
 
 func firstGiven(vs ...*string) *string {
@@ -306,18 +276,10 @@ func (req *paymentsRequest) paymentMethod() (*customer.PaymentMethodInput, error
 	if d.Bare == "mandate_payment" {
 		return nil, nil // the mandate (mandate_id) says what is charged
 	}
-	families := d.families()
-	for _, name := range slices.Sorted(maps.Keys(families)) {
-		if err := data.AddFamily(name, families[name]); err != nil {
-			return nil, err
-		}
+	if err := data.AddFamilies(d.families()); err != nil {
+		return nil, err
 	}
-	if u := d.Upi; u != nil {
-		data.Upi = &customer.UpiData{Collect: u.UpiCollect != nil, Intent: given(u.UpiIntent), QRCode: given(u.UpiQr)}
-		if u.UpiCollect != nil {
-			data.Upi.CollectVPA = u.UpiCollect.VpaID
-		}
-	}
+	data.Upi = d.Upi.Data()
 	return data.Method(req.PaymentMethod, req.PaymentMethodType)
 }
 

@@ -203,15 +203,11 @@ type v2PaymentMethodData struct {
 	Billing         *schematype.AddressWrapper `json:"billing"`
 }
 
-// v2Card is the v2 Card.
+// v2Card is the v2 Card (an open object): the domain's card and the members
+// the sandbox ignores, which v2 types as strings.
 type v2Card struct {
-	CardNumber             string  `json:"card_number"`
-	CardExpMonth           string  `json:"card_exp_month"`
-	CardExpYear            string  `json:"card_exp_year"`
-	CardHolderName         *string `json:"card_holder_name"`
-	CardCVC                string  `json:"card_cvc"`
+	customer.CardInput
 	CardIssuer             *string `json:"card_issuer"`
-	CardNetwork            *string `json:"card_network"`
 	CardType               *string `json:"card_type"`
 	CardIssuingCountry     *string `json:"card_issuing_country"`
 	CardIssuingCountryCode *string `json:"card_issuing_country_code"`
@@ -219,6 +215,8 @@ type v2Card struct {
 	NickName               *string `json:"nick_name"`
 }
 
+// v2Upi is the v2 UpiData: v1's (customer.UpiRequest) with its members
+// typed, a variant an object and upi_source a string.
 type v2Upi struct {
 	UpiCollect *struct {
 		VpaID     *string `json:"vpa_id"`
@@ -464,9 +462,8 @@ func (d *v2PaymentMethodData) method(pmType string) (*customer.PaymentMethodInpu
 		return nil, errs.MissingField("payment_method_data." + pmType)
 	}
 	data := customer.PaymentMethodData{Billing: d.Billing, Reward: pmType == "reward"}
-	if c := d.Card; c != nil {
-		data.Card = &customer.CardInput{Number: c.CardNumber, ExpMonth: c.CardExpMonth, ExpYear: c.CardExpYear,
-			CVC: c.CardCVC, HolderName: c.CardHolderName, Network: c.CardNetwork}
+	if d.Card != nil {
+		data.Card = &d.Card.CardInput
 	}
 	if u := d.Upi; u != nil {
 		data.Upi = &customer.UpiData{Collect: u.UpiCollect != nil, Intent: u.UpiIntent != nil, QRCode: u.UpiQr != nil}
@@ -474,22 +471,13 @@ func (d *v2PaymentMethodData) method(pmType string) (*customer.PaymentMethodInpu
 			data.Upi.CollectVPA = u.UpiCollect.VpaID
 		}
 	}
-	for family, obj := range map[string]map[string]any{
+	if err := data.AddFamilies(map[string]any{
 		"wallet": d.Wallet, "pay_later": d.PayLater, "bank_redirect": d.BankRedirect, "card_redirect": d.CardRedirect,
 		"bank_debit": d.BankDebit, "bank_transfer": d.BankTransfer, "real_time_payment": d.RealTimePayment,
 		"crypto": d.Crypto, "voucher": d.Voucher, "gift_card": d.GiftCard, "open_banking": d.OpenBanking,
 		"mobile_payment": d.MobilePayment,
-	} {
-		if obj == nil {
-			continue
-		}
-		raw, err := json.Marshal(obj)
-		if err != nil {
-			return nil, errs.InvalidValue("payment_method_data."+family, "must be a JSON object")
-		}
-		if err := data.AddFamily(family, raw); err != nil {
-			return nil, err
-		}
+	}); err != nil {
+		return nil, err
 	}
 	if pmType == "network_token" {
 		return &customer.PaymentMethodInput{Type: pmType, Billing: d.Billing}, nil // refused by the domain, IR_19

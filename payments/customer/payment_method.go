@@ -98,6 +98,30 @@ func (in *CustomerInput) Details() *schematype.CustomerDetails {
 	return &schematype.CustomerDetails{Name: in.Name, Email: in.Email, Phone: in.Phone, PhoneCountryCode: in.PhoneCountryCode}
 }
 
+// PaymentCustomer is a payment's customer as a request gives it: the
+// details, and the customer that customer_id and the customer object's id
+// name (they must agree when both are given). Details may come without an
+// id: the domain gives them to the payment's own customer, if any. Nil when
+// neither an id nor a detail is given.
+func PaymentCustomer(customerID, objectID *string, details CustomerInput) (*CustomerInput, error) {
+	id := objectID
+	if customerID != nil {
+		if id != nil && *id != *customerID {
+			return nil, errs.InvalidValue("customer.id", "must equal customer_id when both are given")
+		}
+		id = customerID
+	}
+	in := &CustomerInput{Name: details.Name, Email: details.Email, Phone: details.Phone, PhoneCountryCode: details.PhoneCountryCode}
+	if id == nil {
+		if in.Details() == nil {
+			return nil, nil
+		}
+		return in, nil
+	}
+	in.ID, in.Named = *id, true
+	return in, nil
+}
+
 // Limits of a customer's columns, from the ent schema.
 var (
 	maxCustomerName             = validate.Column(migrate.CustomersTable, customer.FieldName)

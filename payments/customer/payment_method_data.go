@@ -146,3 +146,53 @@ func lastDigits(s string, n int) string {
 	}
 	return string(digits[len(digits)-n:])
 }
+
+// AddFamilies reads the members of payment_method_data other than card and
+// upi, by name (AddFamily), in name order so that of two refusals the same
+// one is reported every time. Each value is the member as decoded (a
+// json.RawMessage, or a GraphQL Map); nil is a member not given.
+func (d *PaymentMethodData) AddFamilies(families map[string]any) error {
+	for _, name := range slices.Sorted(maps.Keys(families)) {
+		raw, err := json.Marshal(families[name])
+		if err != nil {
+			return errs.InvalidValue("payment_method_data."+name, "must be a JSON object")
+		}
+		if err := d.AddFamily(name, raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// UpiRequest is Hyperswitch's UpiData (payment_method_data.upi), a closed
+// object: one of its variants, of which only upi_collect carries what the
+// sandbox reads. REST v1 decodes it as it is, GraphQL from its upi Map.
+type UpiRequest struct {
+	UpiCollect *UpiCollectRequest `json:"upi_collect"`
+	UpiIntent  json.RawMessage    `json:"upi_intent"`
+	UpiQr      json.RawMessage    `json:"upi_qr"`
+}
+
+// Data is the variants given (a variant given as null is not given), and
+// the collect's VPA; nil when upi is absent.
+func (u *UpiRequest) Data() *UpiData {
+	if u == nil {
+		return nil
+	}
+	data := &UpiData{Collect: u.UpiCollect != nil, Intent: given(u.UpiIntent), QRCode: given(u.UpiQr)}
+	if u.UpiCollect != nil {
+		data.CollectVPA = u.UpiCollect.VpaID
+	}
+	return data
+}
+
+// UpiCollectRequest is Hyperswitch's UpiCollectData.
+type UpiCollectRequest struct {
+	VpaID     *string         `json:"vpa_id"`
+	UpiSource json.RawMessage `json:"upi_source"`
+}
+
+// given reports whether a member carries a value (null does not).
+func given(raw json.RawMessage) bool {
+	return len(raw) > 0 && string(raw) != "null"
+}
