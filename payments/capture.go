@@ -355,11 +355,13 @@ func (s *Service) applyCaptureAnswer(ctx context.Context, tx *ent.Tx, pi *ent.Pa
 	return s.emitPaymentEvent(ctx, tx, pi)
 }
 
-func deref(s *string) string {
-	if s == nil {
-		return ""
+// deref is *v, or T's zero value when v is nil.
+func deref[T any](v *T) T {
+	var zero T
+	if v == nil {
+		return zero
 	}
-	return *s
+	return *v
 }
 
 // openDispute records the dispute a network opened on a successful payment,
