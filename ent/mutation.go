@@ -21962,6 +21962,8 @@ type PaymentIntentMutation struct {
 	connector_metadata                       *map[string]interface{}
 	feature_metadata                         *map[string]interface{}
 	payment_link_config                      *map[string]interface{}
+	payment_link_id                          *string
+	payment_link                             **schematype.PaymentLink
 	frm_metadata                             *map[string]interface{}
 	enable_partial_authorization             *bool
 	request_extended_authorization           *bool
@@ -24547,6 +24549,104 @@ func (m *PaymentIntentMutation) ResetPaymentLinkConfig() {
 	delete(m.clearedFields, paymentintent.FieldPaymentLinkConfig)
 }
 
+// SetPaymentLinkID sets the "payment_link_id" field.
+func (m *PaymentIntentMutation) SetPaymentLinkID(s string) {
+	m.payment_link_id = &s
+}
+
+// PaymentLinkID returns the value of the "payment_link_id" field in the mutation.
+func (m *PaymentIntentMutation) PaymentLinkID() (r string, exists bool) {
+	v := m.payment_link_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentLinkID returns the old "payment_link_id" field's value of the PaymentIntent entity.
+// If the PaymentIntent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentIntentMutation) OldPaymentLinkID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentLinkID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentLinkID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentLinkID: %w", err)
+	}
+	return oldValue.PaymentLinkID, nil
+}
+
+// ClearPaymentLinkID clears the value of the "payment_link_id" field.
+func (m *PaymentIntentMutation) ClearPaymentLinkID() {
+	m.payment_link_id = nil
+	m.clearedFields[paymentintent.FieldPaymentLinkID] = struct{}{}
+}
+
+// PaymentLinkIDCleared returns if the "payment_link_id" field was cleared in this mutation.
+func (m *PaymentIntentMutation) PaymentLinkIDCleared() bool {
+	_, ok := m.clearedFields[paymentintent.FieldPaymentLinkID]
+	return ok
+}
+
+// ResetPaymentLinkID resets all changes to the "payment_link_id" field.
+func (m *PaymentIntentMutation) ResetPaymentLinkID() {
+	m.payment_link_id = nil
+	delete(m.clearedFields, paymentintent.FieldPaymentLinkID)
+}
+
+// SetPaymentLink sets the "payment_link" field.
+func (m *PaymentIntentMutation) SetPaymentLink(sl *schematype.PaymentLink) {
+	m.payment_link = &sl
+}
+
+// PaymentLink returns the value of the "payment_link" field in the mutation.
+func (m *PaymentIntentMutation) PaymentLink() (r *schematype.PaymentLink, exists bool) {
+	v := m.payment_link
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentLink returns the old "payment_link" field's value of the PaymentIntent entity.
+// If the PaymentIntent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentIntentMutation) OldPaymentLink(ctx context.Context) (v *schematype.PaymentLink, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentLink is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentLink requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentLink: %w", err)
+	}
+	return oldValue.PaymentLink, nil
+}
+
+// ClearPaymentLink clears the value of the "payment_link" field.
+func (m *PaymentIntentMutation) ClearPaymentLink() {
+	m.payment_link = nil
+	m.clearedFields[paymentintent.FieldPaymentLink] = struct{}{}
+}
+
+// PaymentLinkCleared returns if the "payment_link" field was cleared in this mutation.
+func (m *PaymentIntentMutation) PaymentLinkCleared() bool {
+	_, ok := m.clearedFields[paymentintent.FieldPaymentLink]
+	return ok
+}
+
+// ResetPaymentLink resets all changes to the "payment_link" field.
+func (m *PaymentIntentMutation) ResetPaymentLink() {
+	m.payment_link = nil
+	delete(m.clearedFields, paymentintent.FieldPaymentLink)
+}
+
 // SetFrmMetadata sets the "frm_metadata" field.
 func (m *PaymentIntentMutation) SetFrmMetadata(value map[string]interface{}) {
 	m.frm_metadata = &value
@@ -26045,7 +26145,7 @@ func (m *PaymentIntentMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PaymentIntentMutation) Fields() []string {
-	fields := make([]string, 0, 73)
+	fields := make([]string, 0, 75)
 	if m.merchant_id != nil {
 		fields = append(fields, paymentintent.FieldMerchantID)
 	}
@@ -26198,6 +26298,12 @@ func (m *PaymentIntentMutation) Fields() []string {
 	}
 	if m.payment_link_config != nil {
 		fields = append(fields, paymentintent.FieldPaymentLinkConfig)
+	}
+	if m.payment_link_id != nil {
+		fields = append(fields, paymentintent.FieldPaymentLinkID)
+	}
+	if m.payment_link != nil {
+		fields = append(fields, paymentintent.FieldPaymentLink)
 	}
 	if m.frm_metadata != nil {
 		fields = append(fields, paymentintent.FieldFrmMetadata)
@@ -26375,6 +26481,10 @@ func (m *PaymentIntentMutation) Field(name string) (ent.Value, bool) {
 		return m.FeatureMetadata()
 	case paymentintent.FieldPaymentLinkConfig:
 		return m.PaymentLinkConfig()
+	case paymentintent.FieldPaymentLinkID:
+		return m.PaymentLinkID()
+	case paymentintent.FieldPaymentLink:
+		return m.PaymentLink()
 	case paymentintent.FieldFrmMetadata:
 		return m.FrmMetadata()
 	case paymentintent.FieldEnablePartialAuthorization:
@@ -26530,6 +26640,10 @@ func (m *PaymentIntentMutation) OldField(ctx context.Context, name string) (ent.
 		return m.OldFeatureMetadata(ctx)
 	case paymentintent.FieldPaymentLinkConfig:
 		return m.OldPaymentLinkConfig(ctx)
+	case paymentintent.FieldPaymentLinkID:
+		return m.OldPaymentLinkID(ctx)
+	case paymentintent.FieldPaymentLink:
+		return m.OldPaymentLink(ctx)
 	case paymentintent.FieldFrmMetadata:
 		return m.OldFrmMetadata(ctx)
 	case paymentintent.FieldEnablePartialAuthorization:
@@ -26939,6 +27053,20 @@ func (m *PaymentIntentMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetPaymentLinkConfig(v)
+		return nil
+	case paymentintent.FieldPaymentLinkID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentLinkID(v)
+		return nil
+	case paymentintent.FieldPaymentLink:
+		v, ok := value.(*schematype.PaymentLink)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentLink(v)
 		return nil
 	case paymentintent.FieldFrmMetadata:
 		v, ok := value.(map[string]interface{})
@@ -27358,6 +27486,12 @@ func (m *PaymentIntentMutation) ClearedFields() []string {
 	if m.FieldCleared(paymentintent.FieldPaymentLinkConfig) {
 		fields = append(fields, paymentintent.FieldPaymentLinkConfig)
 	}
+	if m.FieldCleared(paymentintent.FieldPaymentLinkID) {
+		fields = append(fields, paymentintent.FieldPaymentLinkID)
+	}
+	if m.FieldCleared(paymentintent.FieldPaymentLink) {
+		fields = append(fields, paymentintent.FieldPaymentLink)
+	}
 	if m.FieldCleared(paymentintent.FieldFrmMetadata) {
 		fields = append(fields, paymentintent.FieldFrmMetadata)
 	}
@@ -27518,6 +27652,12 @@ func (m *PaymentIntentMutation) ClearField(name string) error {
 		return nil
 	case paymentintent.FieldPaymentLinkConfig:
 		m.ClearPaymentLinkConfig()
+		return nil
+	case paymentintent.FieldPaymentLinkID:
+		m.ClearPaymentLinkID()
+		return nil
+	case paymentintent.FieldPaymentLink:
+		m.ClearPaymentLink()
 		return nil
 	case paymentintent.FieldFrmMetadata:
 		m.ClearFrmMetadata()
@@ -27739,6 +27879,12 @@ func (m *PaymentIntentMutation) ResetField(name string) error {
 		return nil
 	case paymentintent.FieldPaymentLinkConfig:
 		m.ResetPaymentLinkConfig()
+		return nil
+	case paymentintent.FieldPaymentLinkID:
+		m.ResetPaymentLinkID()
+		return nil
+	case paymentintent.FieldPaymentLink:
+		m.ResetPaymentLink()
 		return nil
 	case paymentintent.FieldFrmMetadata:
 		m.ResetFrmMetadata()
@@ -29450,6 +29596,7 @@ type ProfileMutation struct {
 	session_expiry                                        *int64
 	addsession_expiry                                     *int64
 	authentication_connector_details                      *map[string]interface{}
+	payment_link_config                                   *map[string]interface{}
 	is_connector_agnostic_mit_enabled                     *bool
 	use_billing_as_payment_method_billing                 *bool
 	collect_shipping_details_from_wallet_connector        *bool
@@ -30123,6 +30270,55 @@ func (m *ProfileMutation) AuthenticationConnectorDetailsCleared() bool {
 func (m *ProfileMutation) ResetAuthenticationConnectorDetails() {
 	m.authentication_connector_details = nil
 	delete(m.clearedFields, profile.FieldAuthenticationConnectorDetails)
+}
+
+// SetPaymentLinkConfig sets the "payment_link_config" field.
+func (m *ProfileMutation) SetPaymentLinkConfig(value map[string]interface{}) {
+	m.payment_link_config = &value
+}
+
+// PaymentLinkConfig returns the value of the "payment_link_config" field in the mutation.
+func (m *ProfileMutation) PaymentLinkConfig() (r map[string]interface{}, exists bool) {
+	v := m.payment_link_config
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentLinkConfig returns the old "payment_link_config" field's value of the Profile entity.
+// If the Profile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProfileMutation) OldPaymentLinkConfig(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentLinkConfig is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentLinkConfig requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentLinkConfig: %w", err)
+	}
+	return oldValue.PaymentLinkConfig, nil
+}
+
+// ClearPaymentLinkConfig clears the value of the "payment_link_config" field.
+func (m *ProfileMutation) ClearPaymentLinkConfig() {
+	m.payment_link_config = nil
+	m.clearedFields[profile.FieldPaymentLinkConfig] = struct{}{}
+}
+
+// PaymentLinkConfigCleared returns if the "payment_link_config" field was cleared in this mutation.
+func (m *ProfileMutation) PaymentLinkConfigCleared() bool {
+	_, ok := m.clearedFields[profile.FieldPaymentLinkConfig]
+	return ok
+}
+
+// ResetPaymentLinkConfig resets all changes to the "payment_link_config" field.
+func (m *ProfileMutation) ResetPaymentLinkConfig() {
+	m.payment_link_config = nil
+	delete(m.clearedFields, profile.FieldPaymentLinkConfig)
 }
 
 // SetIsConnectorAgnosticMitEnabled sets the "is_connector_agnostic_mit_enabled" field.
@@ -31003,7 +31199,7 @@ func (m *ProfileMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ProfileMutation) Fields() []string {
-	fields := make([]string, 0, 31)
+	fields := make([]string, 0, 32)
 	if m.merchant != nil {
 		fields = append(fields, profile.FieldMerchantID)
 	}
@@ -31042,6 +31238,9 @@ func (m *ProfileMutation) Fields() []string {
 	}
 	if m.authentication_connector_details != nil {
 		fields = append(fields, profile.FieldAuthenticationConnectorDetails)
+	}
+	if m.payment_link_config != nil {
+		fields = append(fields, profile.FieldPaymentLinkConfig)
 	}
 	if m.is_connector_agnostic_mit_enabled != nil {
 		fields = append(fields, profile.FieldIsConnectorAgnosticMitEnabled)
@@ -31131,6 +31330,8 @@ func (m *ProfileMutation) Field(name string) (ent.Value, bool) {
 		return m.SessionExpiry()
 	case profile.FieldAuthenticationConnectorDetails:
 		return m.AuthenticationConnectorDetails()
+	case profile.FieldPaymentLinkConfig:
+		return m.PaymentLinkConfig()
 	case profile.FieldIsConnectorAgnosticMitEnabled:
 		return m.IsConnectorAgnosticMitEnabled()
 	case profile.FieldUseBillingAsPaymentMethodBilling:
@@ -31202,6 +31403,8 @@ func (m *ProfileMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldSessionExpiry(ctx)
 	case profile.FieldAuthenticationConnectorDetails:
 		return m.OldAuthenticationConnectorDetails(ctx)
+	case profile.FieldPaymentLinkConfig:
+		return m.OldPaymentLinkConfig(ctx)
 	case profile.FieldIsConnectorAgnosticMitEnabled:
 		return m.OldIsConnectorAgnosticMitEnabled(ctx)
 	case profile.FieldUseBillingAsPaymentMethodBilling:
@@ -31337,6 +31540,13 @@ func (m *ProfileMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetAuthenticationConnectorDetails(v)
+		return nil
+	case profile.FieldPaymentLinkConfig:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentLinkConfig(v)
 		return nil
 	case profile.FieldIsConnectorAgnosticMitEnabled:
 		v, ok := value.(bool)
@@ -31533,6 +31743,9 @@ func (m *ProfileMutation) ClearedFields() []string {
 	if m.FieldCleared(profile.FieldAuthenticationConnectorDetails) {
 		fields = append(fields, profile.FieldAuthenticationConnectorDetails)
 	}
+	if m.FieldCleared(profile.FieldPaymentLinkConfig) {
+		fields = append(fields, profile.FieldPaymentLinkConfig)
+	}
 	if m.FieldCleared(profile.FieldMaxAutoRetriesEnabled) {
 		fields = append(fields, profile.FieldMaxAutoRetriesEnabled)
 	}
@@ -31576,6 +31789,9 @@ func (m *ProfileMutation) ClearField(name string) error {
 		return nil
 	case profile.FieldAuthenticationConnectorDetails:
 		m.ClearAuthenticationConnectorDetails()
+		return nil
+	case profile.FieldPaymentLinkConfig:
+		m.ClearPaymentLinkConfig()
 		return nil
 	case profile.FieldMaxAutoRetriesEnabled:
 		m.ClearMaxAutoRetriesEnabled()
@@ -31641,6 +31857,9 @@ func (m *ProfileMutation) ResetField(name string) error {
 		return nil
 	case profile.FieldAuthenticationConnectorDetails:
 		m.ResetAuthenticationConnectorDetails()
+		return nil
+	case profile.FieldPaymentLinkConfig:
+		m.ResetPaymentLinkConfig()
 		return nil
 	case profile.FieldIsConnectorAgnosticMitEnabled:
 		m.ResetIsConnectorAgnosticMitEnabled()

@@ -122,6 +122,10 @@ type PaymentIntent struct {
 	FeatureMetadata map[string]interface{} `json:"feature_metadata,omitempty"`
 	// PaymentLinkConfig holds the value of the "payment_link_config" field.
 	PaymentLinkConfig map[string]interface{} `json:"payment_link_config,omitempty"`
+	// PaymentLinkID holds the value of the "payment_link_id" field.
+	PaymentLinkID *string `json:"payment_link_id,omitempty"`
+	// PaymentLink holds the value of the "payment_link" field.
+	PaymentLink *schematype.PaymentLink `json:"payment_link,omitempty"`
 	// FrmMetadata holds the value of the "frm_metadata" field.
 	FrmMetadata map[string]interface{} `json:"frm_metadata,omitempty"`
 	// EnablePartialAuthorization holds the value of the "enable_partial_authorization" field.
@@ -272,13 +276,13 @@ func (*PaymentIntent) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case paymentintent.FieldCustomerDetails, paymentintent.FieldBilling, paymentintent.FieldShipping, paymentintent.FieldOrderDetails, paymentintent.FieldAllowedPaymentMethodTypes, paymentintent.FieldMetadata, paymentintent.FieldConnectorMetadata, paymentintent.FieldFeatureMetadata, paymentintent.FieldPaymentLinkConfig, paymentintent.FieldFrmMetadata, paymentintent.FieldMandateData, paymentintent.FieldCustomerAcceptance:
+		case paymentintent.FieldCustomerDetails, paymentintent.FieldBilling, paymentintent.FieldShipping, paymentintent.FieldOrderDetails, paymentintent.FieldAllowedPaymentMethodTypes, paymentintent.FieldMetadata, paymentintent.FieldConnectorMetadata, paymentintent.FieldFeatureMetadata, paymentintent.FieldPaymentLinkConfig, paymentintent.FieldPaymentLink, paymentintent.FieldFrmMetadata, paymentintent.FieldMandateData, paymentintent.FieldCustomerAcceptance:
 			values[i] = new([]byte)
 		case paymentintent.FieldOffSession, paymentintent.FieldEnablePartialAuthorization, paymentintent.FieldRequestExtendedAuthorization, paymentintent.FieldEnableOvercapture, paymentintent.FieldForce3dsChallenge, paymentintent.FieldIsIframeRedirectionEnabled:
 			values[i] = new(sql.NullBool)
 		case paymentintent.FieldAmount, paymentintent.FieldAmountCaptured, paymentintent.FieldAmountCapturable, paymentintent.FieldAmountToCapture, paymentintent.FieldShippingCost, paymentintent.FieldOrderTaxAmount, paymentintent.FieldSurchargeAmount, paymentintent.FieldTaxOnSurcharge, paymentintent.FieldSessionExpiry, paymentintent.FieldAttemptCount, paymentintent.FieldAuthorizationCount, paymentintent.FieldVersion:
 			values[i] = new(sql.NullInt64)
-		case paymentintent.FieldID, paymentintent.FieldMerchantID, paymentintent.FieldPaymentID, paymentintent.FieldProfileID, paymentintent.FieldStatus, paymentintent.FieldCurrency, paymentintent.FieldExternalTaxCalculation, paymentintent.FieldSurchargeCalculation, paymentintent.FieldCaptureMethod, paymentintent.FieldAuthenticationType, paymentintent.FieldCustomerID, paymentintent.FieldCustomerPresent, paymentintent.FieldSetupFutureUsage, paymentintent.FieldApplyMitExemption, paymentintent.FieldPaymentLinkEnabled, paymentintent.FieldRequestIncrementalAuthorization, paymentintent.FieldSplitTxnsEnabled, paymentintent.FieldRequestExternalThreeDsAuthentication, paymentintent.FieldPaymentType, paymentintent.FieldClientSecret, paymentintent.FieldIdempotencyKey, paymentintent.FieldIdempotencyFingerprint, paymentintent.FieldMerchantReferenceID, paymentintent.FieldMerchantOrderReferenceID, paymentintent.FieldRoutingAlgorithmID, paymentintent.FieldDescription, paymentintent.FieldReturnURL, paymentintent.FieldStatementDescriptor, paymentintent.FieldStatementDescriptorSuffix, paymentintent.FieldBusinessCountry, paymentintent.FieldBusinessLabel, paymentintent.FieldBusinessSubLabel, paymentintent.FieldActiveAttemptID, paymentintent.FieldMandateID, paymentintent.FieldCancellationReason, paymentintent.FieldConnector, paymentintent.FieldMerchantConnectorID, paymentintent.FieldPaymentMethod, paymentintent.FieldPaymentMethodType, paymentintent.FieldCardNetwork:
+		case paymentintent.FieldID, paymentintent.FieldMerchantID, paymentintent.FieldPaymentID, paymentintent.FieldProfileID, paymentintent.FieldStatus, paymentintent.FieldCurrency, paymentintent.FieldExternalTaxCalculation, paymentintent.FieldSurchargeCalculation, paymentintent.FieldCaptureMethod, paymentintent.FieldAuthenticationType, paymentintent.FieldCustomerID, paymentintent.FieldCustomerPresent, paymentintent.FieldSetupFutureUsage, paymentintent.FieldApplyMitExemption, paymentintent.FieldPaymentLinkEnabled, paymentintent.FieldRequestIncrementalAuthorization, paymentintent.FieldSplitTxnsEnabled, paymentintent.FieldRequestExternalThreeDsAuthentication, paymentintent.FieldPaymentType, paymentintent.FieldClientSecret, paymentintent.FieldIdempotencyKey, paymentintent.FieldIdempotencyFingerprint, paymentintent.FieldMerchantReferenceID, paymentintent.FieldMerchantOrderReferenceID, paymentintent.FieldRoutingAlgorithmID, paymentintent.FieldDescription, paymentintent.FieldReturnURL, paymentintent.FieldStatementDescriptor, paymentintent.FieldStatementDescriptorSuffix, paymentintent.FieldPaymentLinkID, paymentintent.FieldBusinessCountry, paymentintent.FieldBusinessLabel, paymentintent.FieldBusinessSubLabel, paymentintent.FieldActiveAttemptID, paymentintent.FieldMandateID, paymentintent.FieldCancellationReason, paymentintent.FieldConnector, paymentintent.FieldMerchantConnectorID, paymentintent.FieldPaymentMethod, paymentintent.FieldPaymentMethodType, paymentintent.FieldCardNetwork:
 			values[i] = new(sql.NullString)
 		case paymentintent.FieldCreatedAt, paymentintent.FieldModifiedAt, paymentintent.FieldCaptureOn, paymentintent.FieldExpiresOn:
 			values[i] = new(sql.NullTime)
@@ -645,6 +649,21 @@ func (_m *PaymentIntent) assignValues(columns []string, values []any) error {
 			} else if value != nil && len(*value) > 0 {
 				if err := json.Unmarshal(*value, &_m.PaymentLinkConfig); err != nil {
 					return fmt.Errorf("unmarshal field payment_link_config: %w", err)
+				}
+			}
+		case paymentintent.FieldPaymentLinkID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field payment_link_id", values[i])
+			} else if value.Valid {
+				_m.PaymentLinkID = new(string)
+				*_m.PaymentLinkID = value.String
+			}
+		case paymentintent.FieldPaymentLink:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field payment_link", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.PaymentLink); err != nil {
+					return fmt.Errorf("unmarshal field payment_link: %w", err)
 				}
 			}
 		case paymentintent.FieldFrmMetadata:
@@ -1064,6 +1083,14 @@ func (_m *PaymentIntent) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("payment_link_config=")
 	builder.WriteString(fmt.Sprintf("%v", _m.PaymentLinkConfig))
+	builder.WriteString(", ")
+	if v := _m.PaymentLinkID; v != nil {
+		builder.WriteString("payment_link_id=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	builder.WriteString("payment_link=")
+	builder.WriteString(fmt.Sprintf("%v", _m.PaymentLink))
 	builder.WriteString(", ")
 	builder.WriteString("frm_metadata=")
 	builder.WriteString(fmt.Sprintf("%v", _m.FrmMetadata))

@@ -617,6 +617,26 @@ func (_c *PaymentIntentCreate) SetPaymentLinkConfig(v map[string]interface{}) *P
 	return _c
 }
 
+// SetPaymentLinkID sets the "payment_link_id" field.
+func (_c *PaymentIntentCreate) SetPaymentLinkID(v string) *PaymentIntentCreate {
+	_c.mutation.SetPaymentLinkID(v)
+	return _c
+}
+
+// SetNillablePaymentLinkID sets the "payment_link_id" field if the given value is not nil.
+func (_c *PaymentIntentCreate) SetNillablePaymentLinkID(v *string) *PaymentIntentCreate {
+	if v != nil {
+		_c.SetPaymentLinkID(*v)
+	}
+	return _c
+}
+
+// SetPaymentLink sets the "payment_link" field.
+func (_c *PaymentIntentCreate) SetPaymentLink(v *schematype.PaymentLink) *PaymentIntentCreate {
+	_c.mutation.SetPaymentLink(v)
+	return _c
+}
+
 // SetFrmMetadata sets the "frm_metadata" field.
 func (_c *PaymentIntentCreate) SetFrmMetadata(v map[string]interface{}) *PaymentIntentCreate {
 	_c.mutation.SetFrmMetadata(v)
@@ -1344,6 +1364,11 @@ func (_c *PaymentIntentCreate) check() error {
 			return &ValidationError{Name: "statement_descriptor_suffix", err: fmt.Errorf(`ent: validator failed for field "PaymentIntent.statement_descriptor_suffix": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.PaymentLinkID(); ok {
+		if err := paymentintent.PaymentLinkIDValidator(v); err != nil {
+			return &ValidationError{Name: "payment_link_id", err: fmt.Errorf(`ent: validator failed for field "PaymentIntent.payment_link_id": %w`, err)}
+		}
+	}
 	if v, ok := _c.mutation.BusinessCountry(); ok {
 		if err := paymentintent.BusinessCountryValidator(v); err != nil {
 			return &ValidationError{Name: "business_country", err: fmt.Errorf(`ent: validator failed for field "PaymentIntent.business_country": %w`, err)}
@@ -1645,6 +1670,14 @@ func (_c *PaymentIntentCreate) createSpec() (*PaymentIntent, *sqlgraph.CreateSpe
 	if value, ok := _c.mutation.PaymentLinkConfig(); ok {
 		_spec.SetField(paymentintent.FieldPaymentLinkConfig, field.TypeJSON, value)
 		_node.PaymentLinkConfig = value
+	}
+	if value, ok := _c.mutation.PaymentLinkID(); ok {
+		_spec.SetField(paymentintent.FieldPaymentLinkID, field.TypeString, value)
+		_node.PaymentLinkID = &value
+	}
+	if value, ok := _c.mutation.PaymentLink(); ok {
+		_spec.SetField(paymentintent.FieldPaymentLink, field.TypeJSON, value)
+		_node.PaymentLink = value
 	}
 	if value, ok := _c.mutation.FrmMetadata(); ok {
 		_spec.SetField(paymentintent.FieldFrmMetadata, field.TypeJSON, value)
@@ -2664,6 +2697,42 @@ func (u *PaymentIntentUpsert) UpdatePaymentLinkConfig() *PaymentIntentUpsert {
 // ClearPaymentLinkConfig clears the value of the "payment_link_config" field.
 func (u *PaymentIntentUpsert) ClearPaymentLinkConfig() *PaymentIntentUpsert {
 	u.SetNull(paymentintent.FieldPaymentLinkConfig)
+	return u
+}
+
+// SetPaymentLinkID sets the "payment_link_id" field.
+func (u *PaymentIntentUpsert) SetPaymentLinkID(v string) *PaymentIntentUpsert {
+	u.Set(paymentintent.FieldPaymentLinkID, v)
+	return u
+}
+
+// UpdatePaymentLinkID sets the "payment_link_id" field to the value that was provided on create.
+func (u *PaymentIntentUpsert) UpdatePaymentLinkID() *PaymentIntentUpsert {
+	u.SetExcluded(paymentintent.FieldPaymentLinkID)
+	return u
+}
+
+// ClearPaymentLinkID clears the value of the "payment_link_id" field.
+func (u *PaymentIntentUpsert) ClearPaymentLinkID() *PaymentIntentUpsert {
+	u.SetNull(paymentintent.FieldPaymentLinkID)
+	return u
+}
+
+// SetPaymentLink sets the "payment_link" field.
+func (u *PaymentIntentUpsert) SetPaymentLink(v *schematype.PaymentLink) *PaymentIntentUpsert {
+	u.Set(paymentintent.FieldPaymentLink, v)
+	return u
+}
+
+// UpdatePaymentLink sets the "payment_link" field to the value that was provided on create.
+func (u *PaymentIntentUpsert) UpdatePaymentLink() *PaymentIntentUpsert {
+	u.SetExcluded(paymentintent.FieldPaymentLink)
+	return u
+}
+
+// ClearPaymentLink clears the value of the "payment_link" field.
+func (u *PaymentIntentUpsert) ClearPaymentLink() *PaymentIntentUpsert {
+	u.SetNull(paymentintent.FieldPaymentLink)
 	return u
 }
 
@@ -4025,6 +4094,48 @@ func (u *PaymentIntentUpsertOne) UpdatePaymentLinkConfig() *PaymentIntentUpsertO
 func (u *PaymentIntentUpsertOne) ClearPaymentLinkConfig() *PaymentIntentUpsertOne {
 	return u.Update(func(s *PaymentIntentUpsert) {
 		s.ClearPaymentLinkConfig()
+	})
+}
+
+// SetPaymentLinkID sets the "payment_link_id" field.
+func (u *PaymentIntentUpsertOne) SetPaymentLinkID(v string) *PaymentIntentUpsertOne {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.SetPaymentLinkID(v)
+	})
+}
+
+// UpdatePaymentLinkID sets the "payment_link_id" field to the value that was provided on create.
+func (u *PaymentIntentUpsertOne) UpdatePaymentLinkID() *PaymentIntentUpsertOne {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.UpdatePaymentLinkID()
+	})
+}
+
+// ClearPaymentLinkID clears the value of the "payment_link_id" field.
+func (u *PaymentIntentUpsertOne) ClearPaymentLinkID() *PaymentIntentUpsertOne {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.ClearPaymentLinkID()
+	})
+}
+
+// SetPaymentLink sets the "payment_link" field.
+func (u *PaymentIntentUpsertOne) SetPaymentLink(v *schematype.PaymentLink) *PaymentIntentUpsertOne {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.SetPaymentLink(v)
+	})
+}
+
+// UpdatePaymentLink sets the "payment_link" field to the value that was provided on create.
+func (u *PaymentIntentUpsertOne) UpdatePaymentLink() *PaymentIntentUpsertOne {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.UpdatePaymentLink()
+	})
+}
+
+// ClearPaymentLink clears the value of the "payment_link" field.
+func (u *PaymentIntentUpsertOne) ClearPaymentLink() *PaymentIntentUpsertOne {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.ClearPaymentLink()
 	})
 }
 
@@ -5620,6 +5731,48 @@ func (u *PaymentIntentUpsertBulk) UpdatePaymentLinkConfig() *PaymentIntentUpsert
 func (u *PaymentIntentUpsertBulk) ClearPaymentLinkConfig() *PaymentIntentUpsertBulk {
 	return u.Update(func(s *PaymentIntentUpsert) {
 		s.ClearPaymentLinkConfig()
+	})
+}
+
+// SetPaymentLinkID sets the "payment_link_id" field.
+func (u *PaymentIntentUpsertBulk) SetPaymentLinkID(v string) *PaymentIntentUpsertBulk {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.SetPaymentLinkID(v)
+	})
+}
+
+// UpdatePaymentLinkID sets the "payment_link_id" field to the value that was provided on create.
+func (u *PaymentIntentUpsertBulk) UpdatePaymentLinkID() *PaymentIntentUpsertBulk {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.UpdatePaymentLinkID()
+	})
+}
+
+// ClearPaymentLinkID clears the value of the "payment_link_id" field.
+func (u *PaymentIntentUpsertBulk) ClearPaymentLinkID() *PaymentIntentUpsertBulk {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.ClearPaymentLinkID()
+	})
+}
+
+// SetPaymentLink sets the "payment_link" field.
+func (u *PaymentIntentUpsertBulk) SetPaymentLink(v *schematype.PaymentLink) *PaymentIntentUpsertBulk {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.SetPaymentLink(v)
+	})
+}
+
+// UpdatePaymentLink sets the "payment_link" field to the value that was provided on create.
+func (u *PaymentIntentUpsertBulk) UpdatePaymentLink() *PaymentIntentUpsertBulk {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.UpdatePaymentLink()
+	})
+}
+
+// ClearPaymentLink clears the value of the "payment_link" field.
+func (u *PaymentIntentUpsertBulk) ClearPaymentLink() *PaymentIntentUpsertBulk {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.ClearPaymentLink()
 	})
 }
 

@@ -839,6 +839,38 @@ func (_u *PaymentIntentUpdate) ClearPaymentLinkConfig() *PaymentIntentUpdate {
 	return _u
 }
 
+// SetPaymentLinkID sets the "payment_link_id" field.
+func (_u *PaymentIntentUpdate) SetPaymentLinkID(v string) *PaymentIntentUpdate {
+	_u.mutation.SetPaymentLinkID(v)
+	return _u
+}
+
+// SetNillablePaymentLinkID sets the "payment_link_id" field if the given value is not nil.
+func (_u *PaymentIntentUpdate) SetNillablePaymentLinkID(v *string) *PaymentIntentUpdate {
+	if v != nil {
+		_u.SetPaymentLinkID(*v)
+	}
+	return _u
+}
+
+// ClearPaymentLinkID clears the value of the "payment_link_id" field.
+func (_u *PaymentIntentUpdate) ClearPaymentLinkID() *PaymentIntentUpdate {
+	_u.mutation.ClearPaymentLinkID()
+	return _u
+}
+
+// SetPaymentLink sets the "payment_link" field.
+func (_u *PaymentIntentUpdate) SetPaymentLink(v *schematype.PaymentLink) *PaymentIntentUpdate {
+	_u.mutation.SetPaymentLink(v)
+	return _u
+}
+
+// ClearPaymentLink clears the value of the "payment_link" field.
+func (_u *PaymentIntentUpdate) ClearPaymentLink() *PaymentIntentUpdate {
+	_u.mutation.ClearPaymentLink()
+	return _u
+}
+
 // SetFrmMetadata sets the "frm_metadata" field.
 func (_u *PaymentIntentUpdate) SetFrmMetadata(v map[string]interface{}) *PaymentIntentUpdate {
 	_u.mutation.SetFrmMetadata(v)
@@ -1665,6 +1697,11 @@ func (_u *PaymentIntentUpdate) check() error {
 			return &ValidationError{Name: "statement_descriptor_suffix", err: fmt.Errorf(`ent: validator failed for field "PaymentIntent.statement_descriptor_suffix": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.PaymentLinkID(); ok {
+		if err := paymentintent.PaymentLinkIDValidator(v); err != nil {
+			return &ValidationError{Name: "payment_link_id", err: fmt.Errorf(`ent: validator failed for field "PaymentIntent.payment_link_id": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.BusinessCountry(); ok {
 		if err := paymentintent.BusinessCountryValidator(v); err != nil {
 			return &ValidationError{Name: "business_country", err: fmt.Errorf(`ent: validator failed for field "PaymentIntent.business_country": %w`, err)}
@@ -1996,6 +2033,18 @@ func (_u *PaymentIntentUpdate) sqlSave(ctx context.Context) (_node int, err erro
 	}
 	if _u.mutation.PaymentLinkConfigCleared() {
 		_spec.ClearField(paymentintent.FieldPaymentLinkConfig, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.PaymentLinkID(); ok {
+		_spec.SetField(paymentintent.FieldPaymentLinkID, field.TypeString, value)
+	}
+	if _u.mutation.PaymentLinkIDCleared() {
+		_spec.ClearField(paymentintent.FieldPaymentLinkID, field.TypeString)
+	}
+	if value, ok := _u.mutation.PaymentLink(); ok {
+		_spec.SetField(paymentintent.FieldPaymentLink, field.TypeJSON, value)
+	}
+	if _u.mutation.PaymentLinkCleared() {
+		_spec.ClearField(paymentintent.FieldPaymentLink, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.FrmMetadata(); ok {
 		_spec.SetField(paymentintent.FieldFrmMetadata, field.TypeJSON, value)
@@ -3254,6 +3303,38 @@ func (_u *PaymentIntentUpdateOne) ClearPaymentLinkConfig() *PaymentIntentUpdateO
 	return _u
 }
 
+// SetPaymentLinkID sets the "payment_link_id" field.
+func (_u *PaymentIntentUpdateOne) SetPaymentLinkID(v string) *PaymentIntentUpdateOne {
+	_u.mutation.SetPaymentLinkID(v)
+	return _u
+}
+
+// SetNillablePaymentLinkID sets the "payment_link_id" field if the given value is not nil.
+func (_u *PaymentIntentUpdateOne) SetNillablePaymentLinkID(v *string) *PaymentIntentUpdateOne {
+	if v != nil {
+		_u.SetPaymentLinkID(*v)
+	}
+	return _u
+}
+
+// ClearPaymentLinkID clears the value of the "payment_link_id" field.
+func (_u *PaymentIntentUpdateOne) ClearPaymentLinkID() *PaymentIntentUpdateOne {
+	_u.mutation.ClearPaymentLinkID()
+	return _u
+}
+
+// SetPaymentLink sets the "payment_link" field.
+func (_u *PaymentIntentUpdateOne) SetPaymentLink(v *schematype.PaymentLink) *PaymentIntentUpdateOne {
+	_u.mutation.SetPaymentLink(v)
+	return _u
+}
+
+// ClearPaymentLink clears the value of the "payment_link" field.
+func (_u *PaymentIntentUpdateOne) ClearPaymentLink() *PaymentIntentUpdateOne {
+	_u.mutation.ClearPaymentLink()
+	return _u
+}
+
 // SetFrmMetadata sets the "frm_metadata" field.
 func (_u *PaymentIntentUpdateOne) SetFrmMetadata(v map[string]interface{}) *PaymentIntentUpdateOne {
 	_u.mutation.SetFrmMetadata(v)
@@ -4093,6 +4174,11 @@ func (_u *PaymentIntentUpdateOne) check() error {
 			return &ValidationError{Name: "statement_descriptor_suffix", err: fmt.Errorf(`ent: validator failed for field "PaymentIntent.statement_descriptor_suffix": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.PaymentLinkID(); ok {
+		if err := paymentintent.PaymentLinkIDValidator(v); err != nil {
+			return &ValidationError{Name: "payment_link_id", err: fmt.Errorf(`ent: validator failed for field "PaymentIntent.payment_link_id": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.BusinessCountry(); ok {
 		if err := paymentintent.BusinessCountryValidator(v); err != nil {
 			return &ValidationError{Name: "business_country", err: fmt.Errorf(`ent: validator failed for field "PaymentIntent.business_country": %w`, err)}
@@ -4441,6 +4527,18 @@ func (_u *PaymentIntentUpdateOne) sqlSave(ctx context.Context) (_node *PaymentIn
 	}
 	if _u.mutation.PaymentLinkConfigCleared() {
 		_spec.ClearField(paymentintent.FieldPaymentLinkConfig, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.PaymentLinkID(); ok {
+		_spec.SetField(paymentintent.FieldPaymentLinkID, field.TypeString, value)
+	}
+	if _u.mutation.PaymentLinkIDCleared() {
+		_spec.ClearField(paymentintent.FieldPaymentLinkID, field.TypeString)
+	}
+	if value, ok := _u.mutation.PaymentLink(); ok {
+		_spec.SetField(paymentintent.FieldPaymentLink, field.TypeJSON, value)
+	}
+	if _u.mutation.PaymentLinkCleared() {
+		_spec.ClearField(paymentintent.FieldPaymentLink, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.FrmMetadata(); ok {
 		_spec.SetField(paymentintent.FieldFrmMetadata, field.TypeJSON, value)

@@ -46,6 +46,8 @@ type Profile struct {
 	SessionExpiry int64 `json:"session_expiry,omitempty"`
 	// AuthenticationConnectorDetails holds the value of the "authentication_connector_details" field.
 	AuthenticationConnectorDetails map[string]interface{} `json:"authentication_connector_details,omitempty"`
+	// PaymentLinkConfig holds the value of the "payment_link_config" field.
+	PaymentLinkConfig map[string]interface{} `json:"payment_link_config,omitempty"`
 	// IsConnectorAgnosticMitEnabled holds the value of the "is_connector_agnostic_mit_enabled" field.
 	IsConnectorAgnosticMitEnabled bool `json:"is_connector_agnostic_mit_enabled,omitempty"`
 	// UseBillingAsPaymentMethodBilling holds the value of the "use_billing_as_payment_method_billing" field.
@@ -128,7 +130,7 @@ func (*Profile) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case profile.FieldPaymentResponseHashKeySealed, profile.FieldWebhookDetails, profile.FieldMetadata, profile.FieldAuthenticationConnectorDetails, profile.FieldDefaultFallback, profile.FieldDynamicRouting:
+		case profile.FieldPaymentResponseHashKeySealed, profile.FieldWebhookDetails, profile.FieldMetadata, profile.FieldAuthenticationConnectorDetails, profile.FieldPaymentLinkConfig, profile.FieldDefaultFallback, profile.FieldDynamicRouting:
 			values[i] = new([]byte)
 		case profile.FieldIsDefault, profile.FieldEnablePaymentResponseHash, profile.FieldRedirectToMerchantWithHTTPPost, profile.FieldIsConnectorAgnosticMitEnabled, profile.FieldUseBillingAsPaymentMethodBilling, profile.FieldCollectShippingDetailsFromWalletConnector, profile.FieldCollectBillingDetailsFromWalletConnector, profile.FieldAlwaysCollectShippingDetailsFromWalletConnector, profile.FieldAlwaysCollectBillingDetailsFromWalletConnector, profile.FieldIsTaxConnectorEnabled, profile.FieldIsNetworkTokenizationEnabled, profile.FieldIsAutoRetriesEnabled, profile.FieldIsManualRetryEnabled, profile.FieldIsClickToPayEnabled, profile.FieldForce3dsChallenge, profile.FieldIsIframeRedirectionEnabled:
 			values[i] = new(sql.NullBool)
@@ -242,6 +244,14 @@ func (_m *Profile) assignValues(columns []string, values []any) error {
 			} else if value != nil && len(*value) > 0 {
 				if err := json.Unmarshal(*value, &_m.AuthenticationConnectorDetails); err != nil {
 					return fmt.Errorf("unmarshal field authentication_connector_details: %w", err)
+				}
+			}
+		case profile.FieldPaymentLinkConfig:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field payment_link_config", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.PaymentLinkConfig); err != nil {
+					return fmt.Errorf("unmarshal field payment_link_config: %w", err)
 				}
 			}
 		case profile.FieldIsConnectorAgnosticMitEnabled:
@@ -444,6 +454,9 @@ func (_m *Profile) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("authentication_connector_details=")
 	builder.WriteString(fmt.Sprintf("%v", _m.AuthenticationConnectorDetails))
+	builder.WriteString(", ")
+	builder.WriteString("payment_link_config=")
+	builder.WriteString(fmt.Sprintf("%v", _m.PaymentLinkConfig))
 	builder.WriteString(", ")
 	builder.WriteString("is_connector_agnostic_mit_enabled=")
 	builder.WriteString(fmt.Sprintf("%v", _m.IsConnectorAgnosticMitEnabled))

@@ -160,6 +160,12 @@ func (_c *ProfileCreate) SetAuthenticationConnectorDetails(v map[string]interfac
 	return _c
 }
 
+// SetPaymentLinkConfig sets the "payment_link_config" field.
+func (_c *ProfileCreate) SetPaymentLinkConfig(v map[string]interface{}) *ProfileCreate {
+	_c.mutation.SetPaymentLinkConfig(v)
+	return _c
+}
+
 // SetIsConnectorAgnosticMitEnabled sets the "is_connector_agnostic_mit_enabled" field.
 func (_c *ProfileCreate) SetIsConnectorAgnosticMitEnabled(v bool) *ProfileCreate {
 	_c.mutation.SetIsConnectorAgnosticMitEnabled(v)
@@ -742,6 +748,10 @@ func (_c *ProfileCreate) createSpec() (*Profile, *sqlgraph.CreateSpec) {
 		_spec.SetField(profile.FieldAuthenticationConnectorDetails, field.TypeJSON, value)
 		_node.AuthenticationConnectorDetails = value
 	}
+	if value, ok := _c.mutation.PaymentLinkConfig(); ok {
+		_spec.SetField(profile.FieldPaymentLinkConfig, field.TypeJSON, value)
+		_node.PaymentLinkConfig = value
+	}
 	if value, ok := _c.mutation.IsConnectorAgnosticMitEnabled(); ok {
 		_spec.SetField(profile.FieldIsConnectorAgnosticMitEnabled, field.TypeBool, value)
 		_node.IsConnectorAgnosticMitEnabled = value
@@ -1058,6 +1068,24 @@ func (u *ProfileUpsert) UpdateAuthenticationConnectorDetails() *ProfileUpsert {
 // ClearAuthenticationConnectorDetails clears the value of the "authentication_connector_details" field.
 func (u *ProfileUpsert) ClearAuthenticationConnectorDetails() *ProfileUpsert {
 	u.SetNull(profile.FieldAuthenticationConnectorDetails)
+	return u
+}
+
+// SetPaymentLinkConfig sets the "payment_link_config" field.
+func (u *ProfileUpsert) SetPaymentLinkConfig(v map[string]interface{}) *ProfileUpsert {
+	u.Set(profile.FieldPaymentLinkConfig, v)
+	return u
+}
+
+// UpdatePaymentLinkConfig sets the "payment_link_config" field to the value that was provided on create.
+func (u *ProfileUpsert) UpdatePaymentLinkConfig() *ProfileUpsert {
+	u.SetExcluded(profile.FieldPaymentLinkConfig)
+	return u
+}
+
+// ClearPaymentLinkConfig clears the value of the "payment_link_config" field.
+func (u *ProfileUpsert) ClearPaymentLinkConfig() *ProfileUpsert {
+	u.SetNull(profile.FieldPaymentLinkConfig)
 	return u
 }
 
@@ -1559,6 +1587,27 @@ func (u *ProfileUpsertOne) UpdateAuthenticationConnectorDetails() *ProfileUpsert
 func (u *ProfileUpsertOne) ClearAuthenticationConnectorDetails() *ProfileUpsertOne {
 	return u.Update(func(s *ProfileUpsert) {
 		s.ClearAuthenticationConnectorDetails()
+	})
+}
+
+// SetPaymentLinkConfig sets the "payment_link_config" field.
+func (u *ProfileUpsertOne) SetPaymentLinkConfig(v map[string]interface{}) *ProfileUpsertOne {
+	return u.Update(func(s *ProfileUpsert) {
+		s.SetPaymentLinkConfig(v)
+	})
+}
+
+// UpdatePaymentLinkConfig sets the "payment_link_config" field to the value that was provided on create.
+func (u *ProfileUpsertOne) UpdatePaymentLinkConfig() *ProfileUpsertOne {
+	return u.Update(func(s *ProfileUpsert) {
+		s.UpdatePaymentLinkConfig()
+	})
+}
+
+// ClearPaymentLinkConfig clears the value of the "payment_link_config" field.
+func (u *ProfileUpsertOne) ClearPaymentLinkConfig() *ProfileUpsertOne {
+	return u.Update(func(s *ProfileUpsert) {
+		s.ClearPaymentLinkConfig()
 	})
 }
 
@@ -2270,6 +2319,27 @@ func (u *ProfileUpsertBulk) UpdateAuthenticationConnectorDetails() *ProfileUpser
 func (u *ProfileUpsertBulk) ClearAuthenticationConnectorDetails() *ProfileUpsertBulk {
 	return u.Update(func(s *ProfileUpsert) {
 		s.ClearAuthenticationConnectorDetails()
+	})
+}
+
+// SetPaymentLinkConfig sets the "payment_link_config" field.
+func (u *ProfileUpsertBulk) SetPaymentLinkConfig(v map[string]interface{}) *ProfileUpsertBulk {
+	return u.Update(func(s *ProfileUpsert) {
+		s.SetPaymentLinkConfig(v)
+	})
+}
+
+// UpdatePaymentLinkConfig sets the "payment_link_config" field to the value that was provided on create.
+func (u *ProfileUpsertBulk) UpdatePaymentLinkConfig() *ProfileUpsertBulk {
+	return u.Update(func(s *ProfileUpsert) {
+		s.UpdatePaymentLinkConfig()
+	})
+}
+
+// ClearPaymentLinkConfig clears the value of the "payment_link_config" field.
+func (u *ProfileUpsertBulk) ClearPaymentLinkConfig() *ProfileUpsertBulk {
+	return u.Update(func(s *ProfileUpsert) {
+		s.ClearPaymentLinkConfig()
 	})
 }
 

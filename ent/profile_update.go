@@ -177,6 +177,18 @@ func (_u *ProfileUpdate) ClearAuthenticationConnectorDetails() *ProfileUpdate {
 	return _u
 }
 
+// SetPaymentLinkConfig sets the "payment_link_config" field.
+func (_u *ProfileUpdate) SetPaymentLinkConfig(v map[string]interface{}) *ProfileUpdate {
+	_u.mutation.SetPaymentLinkConfig(v)
+	return _u
+}
+
+// ClearPaymentLinkConfig clears the value of the "payment_link_config" field.
+func (_u *ProfileUpdate) ClearPaymentLinkConfig() *ProfileUpdate {
+	_u.mutation.ClearPaymentLinkConfig()
+	return _u
+}
+
 // SetIsConnectorAgnosticMitEnabled sets the "is_connector_agnostic_mit_enabled" field.
 func (_u *ProfileUpdate) SetIsConnectorAgnosticMitEnabled(v bool) *ProfileUpdate {
 	_u.mutation.SetIsConnectorAgnosticMitEnabled(v)
@@ -644,6 +656,12 @@ func (_u *ProfileUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.AuthenticationConnectorDetailsCleared() {
 		_spec.ClearField(profile.FieldAuthenticationConnectorDetails, field.TypeJSON)
 	}
+	if value, ok := _u.mutation.PaymentLinkConfig(); ok {
+		_spec.SetField(profile.FieldPaymentLinkConfig, field.TypeJSON, value)
+	}
+	if _u.mutation.PaymentLinkConfigCleared() {
+		_spec.ClearField(profile.FieldPaymentLinkConfig, field.TypeJSON)
+	}
 	if value, ok := _u.mutation.IsConnectorAgnosticMitEnabled(); ok {
 		_spec.SetField(profile.FieldIsConnectorAgnosticMitEnabled, field.TypeBool, value)
 	}
@@ -933,6 +951,18 @@ func (_u *ProfileUpdateOne) SetAuthenticationConnectorDetails(v map[string]inter
 // ClearAuthenticationConnectorDetails clears the value of the "authentication_connector_details" field.
 func (_u *ProfileUpdateOne) ClearAuthenticationConnectorDetails() *ProfileUpdateOne {
 	_u.mutation.ClearAuthenticationConnectorDetails()
+	return _u
+}
+
+// SetPaymentLinkConfig sets the "payment_link_config" field.
+func (_u *ProfileUpdateOne) SetPaymentLinkConfig(v map[string]interface{}) *ProfileUpdateOne {
+	_u.mutation.SetPaymentLinkConfig(v)
+	return _u
+}
+
+// ClearPaymentLinkConfig clears the value of the "payment_link_config" field.
+func (_u *ProfileUpdateOne) ClearPaymentLinkConfig() *ProfileUpdateOne {
+	_u.mutation.ClearPaymentLinkConfig()
 	return _u
 }
 
@@ -1432,6 +1462,12 @@ func (_u *ProfileUpdateOne) sqlSave(ctx context.Context) (_node *Profile, err er
 	}
 	if _u.mutation.AuthenticationConnectorDetailsCleared() {
 		_spec.ClearField(profile.FieldAuthenticationConnectorDetails, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.PaymentLinkConfig(); ok {
+		_spec.SetField(profile.FieldPaymentLinkConfig, field.TypeJSON, value)
+	}
+	if _u.mutation.PaymentLinkConfigCleared() {
+		_spec.ClearField(profile.FieldPaymentLinkConfig, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.IsConnectorAgnosticMitEnabled(); ok {
 		_spec.SetField(profile.FieldIsConnectorAgnosticMitEnabled, field.TypeBool, value)

@@ -735,6 +735,8 @@ var (
 		{Name: "connector_metadata", Type: field.TypeJSON, Nullable: true},
 		{Name: "feature_metadata", Type: field.TypeJSON, Nullable: true},
 		{Name: "payment_link_config", Type: field.TypeJSON, Nullable: true},
+		{Name: "payment_link_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "payment_link", Type: field.TypeJSON, Nullable: true},
 		{Name: "frm_metadata", Type: field.TypeJSON, Nullable: true},
 		{Name: "enable_partial_authorization", Type: field.TypeBool, Nullable: true},
 		{Name: "request_extended_authorization", Type: field.TypeBool, Nullable: true},
@@ -767,7 +769,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "payment_intents_customers_payments",
-				Columns:    []*schema.Column{PaymentIntentsColumns[73]},
+				Columns:    []*schema.Column{PaymentIntentsColumns[75]},
 				RefColumns: []*schema.Column{CustomersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -794,9 +796,14 @@ var (
 				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[32]},
 			},
 			{
+				Name:    "paymentintent_merchant_id_payment_link_id",
+				Unique:  true,
+				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[51]},
+			},
+			{
 				Name:    "paymentintent_merchant_id_customer_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[73], PaymentIntentsColumns[2], PaymentIntentsColumns[0]},
+				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[75], PaymentIntentsColumns[2], PaymentIntentsColumns[0]},
 			},
 			{
 				Name:    "paymentintent_merchant_id_profile_id_created_at_id",
@@ -806,7 +813,7 @@ var (
 			{
 				Name:    "paymentintent_analytics",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[2], PaymentIntentsColumns[5], PaymentIntentsColumns[6], PaymentIntentsColumns[67], PaymentIntentsColumns[69], PaymentIntentsColumns[8], PaymentIntentsColumns[7]},
+				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[2], PaymentIntentsColumns[5], PaymentIntentsColumns[6], PaymentIntentsColumns[69], PaymentIntentsColumns[71], PaymentIntentsColumns[8], PaymentIntentsColumns[7]},
 			},
 		},
 	}
@@ -871,6 +878,7 @@ var (
 		{Name: "metadata", Type: field.TypeJSON, Nullable: true},
 		{Name: "session_expiry", Type: field.TypeInt64, Default: 900},
 		{Name: "authentication_connector_details", Type: field.TypeJSON, Nullable: true},
+		{Name: "payment_link_config", Type: field.TypeJSON, Nullable: true},
 		{Name: "is_connector_agnostic_mit_enabled", Type: field.TypeBool, Default: false},
 		{Name: "use_billing_as_payment_method_billing", Type: field.TypeBool, Default: true},
 		{Name: "collect_shipping_details_from_wallet_connector", Type: field.TypeBool, Default: false},
@@ -899,7 +907,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "profiles_merchant_accounts_profiles",
-				Columns:    []*schema.Column{ProfilesColumns[31]},
+				Columns:    []*schema.Column{ProfilesColumns[32]},
 				RefColumns: []*schema.Column{MerchantAccountsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -908,7 +916,7 @@ var (
 			{
 				Name:    "profile_merchant_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{ProfilesColumns[31], ProfilesColumns[1], ProfilesColumns[0]},
+				Columns: []*schema.Column{ProfilesColumns[32], ProfilesColumns[1], ProfilesColumns[0]},
 			},
 		},
 	}

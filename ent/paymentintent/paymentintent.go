@@ -122,6 +122,10 @@ const (
 	FieldFeatureMetadata = "feature_metadata"
 	// FieldPaymentLinkConfig holds the string denoting the payment_link_config field in the database.
 	FieldPaymentLinkConfig = "payment_link_config"
+	// FieldPaymentLinkID holds the string denoting the payment_link_id field in the database.
+	FieldPaymentLinkID = "payment_link_id"
+	// FieldPaymentLink holds the string denoting the payment_link field in the database.
+	FieldPaymentLink = "payment_link"
 	// FieldFrmMetadata holds the string denoting the frm_metadata field in the database.
 	FieldFrmMetadata = "frm_metadata"
 	// FieldEnablePartialAuthorization holds the string denoting the enable_partial_authorization field in the database.
@@ -287,6 +291,8 @@ var Columns = []string{
 	FieldConnectorMetadata,
 	FieldFeatureMetadata,
 	FieldPaymentLinkConfig,
+	FieldPaymentLinkID,
+	FieldPaymentLink,
 	FieldFrmMetadata,
 	FieldEnablePartialAuthorization,
 	FieldRequestExtendedAuthorization,
@@ -371,6 +377,8 @@ var (
 	StatementDescriptorValidator func(string) error
 	// StatementDescriptorSuffixValidator is a validator for the "statement_descriptor_suffix" field. It is called by the builders before save.
 	StatementDescriptorSuffixValidator func(string) error
+	// PaymentLinkIDValidator is a validator for the "payment_link_id" field. It is called by the builders before save.
+	PaymentLinkIDValidator func(string) error
 	// BusinessCountryValidator is a validator for the "business_country" field. It is called by the builders before save.
 	BusinessCountryValidator func(string) error
 	// BusinessLabelValidator is a validator for the "business_label" field. It is called by the builders before save.
@@ -978,6 +986,11 @@ func ByStatementDescriptor(opts ...sql.OrderTermOption) OrderOption {
 // ByStatementDescriptorSuffix orders the results by the statement_descriptor_suffix field.
 func ByStatementDescriptorSuffix(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldStatementDescriptorSuffix, opts...).ToFunc()
+}
+
+// ByPaymentLinkID orders the results by the payment_link_id field.
+func ByPaymentLinkID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPaymentLinkID, opts...).ToFunc()
 }
 
 // ByEnablePartialAuthorization orders the results by the enable_partial_authorization field.

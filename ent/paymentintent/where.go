@@ -206,6 +206,11 @@ func StatementDescriptorSuffix(v string) predicate.PaymentIntent {
 	return predicate.PaymentIntent(sql.FieldEQ(FieldStatementDescriptorSuffix, v))
 }
 
+// PaymentLinkID applies equality check predicate on the "payment_link_id" field. It's identical to PaymentLinkIDEQ.
+func PaymentLinkID(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldEQ(FieldPaymentLinkID, v))
+}
+
 // EnablePartialAuthorization applies equality check predicate on the "enable_partial_authorization" field. It's identical to EnablePartialAuthorizationEQ.
 func EnablePartialAuthorization(v bool) predicate.PaymentIntent {
 	return predicate.PaymentIntent(sql.FieldEQ(FieldEnablePartialAuthorization, v))
@@ -2319,6 +2324,91 @@ func PaymentLinkConfigIsNil() predicate.PaymentIntent {
 // PaymentLinkConfigNotNil applies the NotNil predicate on the "payment_link_config" field.
 func PaymentLinkConfigNotNil() predicate.PaymentIntent {
 	return predicate.PaymentIntent(sql.FieldNotNull(FieldPaymentLinkConfig))
+}
+
+// PaymentLinkIDEQ applies the EQ predicate on the "payment_link_id" field.
+func PaymentLinkIDEQ(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldEQ(FieldPaymentLinkID, v))
+}
+
+// PaymentLinkIDNEQ applies the NEQ predicate on the "payment_link_id" field.
+func PaymentLinkIDNEQ(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldNEQ(FieldPaymentLinkID, v))
+}
+
+// PaymentLinkIDIn applies the In predicate on the "payment_link_id" field.
+func PaymentLinkIDIn(vs ...string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldIn(FieldPaymentLinkID, vs...))
+}
+
+// PaymentLinkIDNotIn applies the NotIn predicate on the "payment_link_id" field.
+func PaymentLinkIDNotIn(vs ...string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldNotIn(FieldPaymentLinkID, vs...))
+}
+
+// PaymentLinkIDGT applies the GT predicate on the "payment_link_id" field.
+func PaymentLinkIDGT(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldGT(FieldPaymentLinkID, v))
+}
+
+// PaymentLinkIDGTE applies the GTE predicate on the "payment_link_id" field.
+func PaymentLinkIDGTE(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldGTE(FieldPaymentLinkID, v))
+}
+
+// PaymentLinkIDLT applies the LT predicate on the "payment_link_id" field.
+func PaymentLinkIDLT(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldLT(FieldPaymentLinkID, v))
+}
+
+// PaymentLinkIDLTE applies the LTE predicate on the "payment_link_id" field.
+func PaymentLinkIDLTE(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldLTE(FieldPaymentLinkID, v))
+}
+
+// PaymentLinkIDContains applies the Contains predicate on the "payment_link_id" field.
+func PaymentLinkIDContains(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldContains(FieldPaymentLinkID, v))
+}
+
+// PaymentLinkIDHasPrefix applies the HasPrefix predicate on the "payment_link_id" field.
+func PaymentLinkIDHasPrefix(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldHasPrefix(FieldPaymentLinkID, v))
+}
+
+// PaymentLinkIDHasSuffix applies the HasSuffix predicate on the "payment_link_id" field.
+func PaymentLinkIDHasSuffix(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldHasSuffix(FieldPaymentLinkID, v))
+}
+
+// PaymentLinkIDIsNil applies the IsNil predicate on the "payment_link_id" field.
+func PaymentLinkIDIsNil() predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldIsNull(FieldPaymentLinkID))
+}
+
+// PaymentLinkIDNotNil applies the NotNil predicate on the "payment_link_id" field.
+func PaymentLinkIDNotNil() predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldNotNull(FieldPaymentLinkID))
+}
+
+// PaymentLinkIDEqualFold applies the EqualFold predicate on the "payment_link_id" field.
+func PaymentLinkIDEqualFold(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldEqualFold(FieldPaymentLinkID, v))
+}
+
+// PaymentLinkIDContainsFold applies the ContainsFold predicate on the "payment_link_id" field.
+func PaymentLinkIDContainsFold(v string) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldContainsFold(FieldPaymentLinkID, v))
+}
+
+// PaymentLinkIsNil applies the IsNil predicate on the "payment_link" field.
+func PaymentLinkIsNil() predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldIsNull(FieldPaymentLink))
+}
+
+// PaymentLinkNotNil applies the NotNil predicate on the "payment_link" field.
+func PaymentLinkNotNil() predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldNotNull(FieldPaymentLink))
 }
 
 // FrmMetadataIsNil applies the IsNil predicate on the "frm_metadata" field.

@@ -41,6 +41,8 @@ const (
 	FieldSessionExpiry = "session_expiry"
 	// FieldAuthenticationConnectorDetails holds the string denoting the authentication_connector_details field in the database.
 	FieldAuthenticationConnectorDetails = "authentication_connector_details"
+	// FieldPaymentLinkConfig holds the string denoting the payment_link_config field in the database.
+	FieldPaymentLinkConfig = "payment_link_config"
 	// FieldIsConnectorAgnosticMitEnabled holds the string denoting the is_connector_agnostic_mit_enabled field in the database.
 	FieldIsConnectorAgnosticMitEnabled = "is_connector_agnostic_mit_enabled"
 	// FieldUseBillingAsPaymentMethodBilling holds the string denoting the use_billing_as_payment_method_billing field in the database.
@@ -115,6 +117,7 @@ var Columns = []string{
 	FieldMetadata,
 	FieldSessionExpiry,
 	FieldAuthenticationConnectorDetails,
+	FieldPaymentLinkConfig,
 	FieldIsConnectorAgnosticMitEnabled,
 	FieldUseBillingAsPaymentMethodBilling,
 	FieldCollectShippingDetailsFromWalletConnector,

@@ -620,6 +620,16 @@ func AuthenticationConnectorDetailsNotNil() predicate.Profile {
 	return predicate.Profile(sql.FieldNotNull(FieldAuthenticationConnectorDetails))
 }
 
+// PaymentLinkConfigIsNil applies the IsNil predicate on the "payment_link_config" field.
+func PaymentLinkConfigIsNil() predicate.Profile {
+	return predicate.Profile(sql.FieldIsNull(FieldPaymentLinkConfig))
+}
+
+// PaymentLinkConfigNotNil applies the NotNil predicate on the "payment_link_config" field.
+func PaymentLinkConfigNotNil() predicate.Profile {
+	return predicate.Profile(sql.FieldNotNull(FieldPaymentLinkConfig))
+}
+
 // IsConnectorAgnosticMitEnabledEQ applies the EQ predicate on the "is_connector_agnostic_mit_enabled" field.
 func IsConnectorAgnosticMitEnabledEQ(v bool) predicate.Profile {
 	return predicate.Profile(sql.FieldEQ(FieldIsConnectorAgnosticMitEnabled, v))

@@ -1829,56 +1829,60 @@ func init() {
 	paymentintentDescStatementDescriptorSuffix := paymentintentFields[41].Descriptor()
 	// paymentintent.StatementDescriptorSuffixValidator is a validator for the "statement_descriptor_suffix" field. It is called by the builders before save.
 	paymentintent.StatementDescriptorSuffixValidator = paymentintentDescStatementDescriptorSuffix.Validators[0].(func(string) error)
+	// paymentintentDescPaymentLinkID is the schema descriptor for payment_link_id field.
+	paymentintentDescPaymentLinkID := paymentintentFields[48].Descriptor()
+	// paymentintent.PaymentLinkIDValidator is a validator for the "payment_link_id" field. It is called by the builders before save.
+	paymentintent.PaymentLinkIDValidator = paymentintentDescPaymentLinkID.Validators[0].(func(string) error)
 	// paymentintentDescBusinessCountry is the schema descriptor for business_country field.
-	paymentintentDescBusinessCountry := paymentintentFields[54].Descriptor()
+	paymentintentDescBusinessCountry := paymentintentFields[56].Descriptor()
 	// paymentintent.BusinessCountryValidator is a validator for the "business_country" field. It is called by the builders before save.
 	paymentintent.BusinessCountryValidator = paymentintentDescBusinessCountry.Validators[0].(func(string) error)
 	// paymentintentDescBusinessLabel is the schema descriptor for business_label field.
-	paymentintentDescBusinessLabel := paymentintentFields[55].Descriptor()
+	paymentintentDescBusinessLabel := paymentintentFields[57].Descriptor()
 	// paymentintent.BusinessLabelValidator is a validator for the "business_label" field. It is called by the builders before save.
 	paymentintent.BusinessLabelValidator = paymentintentDescBusinessLabel.Validators[0].(func(string) error)
 	// paymentintentDescBusinessSubLabel is the schema descriptor for business_sub_label field.
-	paymentintentDescBusinessSubLabel := paymentintentFields[56].Descriptor()
+	paymentintentDescBusinessSubLabel := paymentintentFields[58].Descriptor()
 	// paymentintent.BusinessSubLabelValidator is a validator for the "business_sub_label" field. It is called by the builders before save.
 	paymentintent.BusinessSubLabelValidator = paymentintentDescBusinessSubLabel.Validators[0].(func(string) error)
 	// paymentintentDescActiveAttemptID is the schema descriptor for active_attempt_id field.
-	paymentintentDescActiveAttemptID := paymentintentFields[57].Descriptor()
+	paymentintentDescActiveAttemptID := paymentintentFields[59].Descriptor()
 	// paymentintent.ActiveAttemptIDValidator is a validator for the "active_attempt_id" field. It is called by the builders before save.
 	paymentintent.ActiveAttemptIDValidator = paymentintentDescActiveAttemptID.Validators[0].(func(string) error)
 	// paymentintentDescAttemptCount is the schema descriptor for attempt_count field.
-	paymentintentDescAttemptCount := paymentintentFields[58].Descriptor()
+	paymentintentDescAttemptCount := paymentintentFields[60].Descriptor()
 	// paymentintent.DefaultAttemptCount holds the default value on creation for the attempt_count field.
 	paymentintent.DefaultAttemptCount = paymentintentDescAttemptCount.Default.(int)
 	// paymentintentDescMandateID is the schema descriptor for mandate_id field.
-	paymentintentDescMandateID := paymentintentFields[59].Descriptor()
+	paymentintentDescMandateID := paymentintentFields[61].Descriptor()
 	// paymentintent.MandateIDValidator is a validator for the "mandate_id" field. It is called by the builders before save.
 	paymentintent.MandateIDValidator = paymentintentDescMandateID.Validators[0].(func(string) error)
 	// paymentintentDescCancellationReason is the schema descriptor for cancellation_reason field.
-	paymentintentDescCancellationReason := paymentintentFields[62].Descriptor()
+	paymentintentDescCancellationReason := paymentintentFields[64].Descriptor()
 	// paymentintent.CancellationReasonValidator is a validator for the "cancellation_reason" field. It is called by the builders before save.
 	paymentintent.CancellationReasonValidator = paymentintentDescCancellationReason.Validators[0].(func(string) error)
 	// paymentintentDescConnector is the schema descriptor for connector field.
-	paymentintentDescConnector := paymentintentFields[64].Descriptor()
+	paymentintentDescConnector := paymentintentFields[66].Descriptor()
 	// paymentintent.ConnectorValidator is a validator for the "connector" field. It is called by the builders before save.
 	paymentintent.ConnectorValidator = paymentintentDescConnector.Validators[0].(func(string) error)
 	// paymentintentDescMerchantConnectorID is the schema descriptor for merchant_connector_id field.
-	paymentintentDescMerchantConnectorID := paymentintentFields[65].Descriptor()
+	paymentintentDescMerchantConnectorID := paymentintentFields[67].Descriptor()
 	// paymentintent.MerchantConnectorIDValidator is a validator for the "merchant_connector_id" field. It is called by the builders before save.
 	paymentintent.MerchantConnectorIDValidator = paymentintentDescMerchantConnectorID.Validators[0].(func(string) error)
 	// paymentintentDescPaymentMethod is the schema descriptor for payment_method field.
-	paymentintentDescPaymentMethod := paymentintentFields[66].Descriptor()
+	paymentintentDescPaymentMethod := paymentintentFields[68].Descriptor()
 	// paymentintent.PaymentMethodValidator is a validator for the "payment_method" field. It is called by the builders before save.
 	paymentintent.PaymentMethodValidator = paymentintentDescPaymentMethod.Validators[0].(func(string) error)
 	// paymentintentDescPaymentMethodType is the schema descriptor for payment_method_type field.
-	paymentintentDescPaymentMethodType := paymentintentFields[67].Descriptor()
+	paymentintentDescPaymentMethodType := paymentintentFields[69].Descriptor()
 	// paymentintent.PaymentMethodTypeValidator is a validator for the "payment_method_type" field. It is called by the builders before save.
 	paymentintent.PaymentMethodTypeValidator = paymentintentDescPaymentMethodType.Validators[0].(func(string) error)
 	// paymentintentDescCardNetwork is the schema descriptor for card_network field.
-	paymentintentDescCardNetwork := paymentintentFields[68].Descriptor()
+	paymentintentDescCardNetwork := paymentintentFields[70].Descriptor()
 	// paymentintent.CardNetworkValidator is a validator for the "card_network" field. It is called by the builders before save.
 	paymentintent.CardNetworkValidator = paymentintentDescCardNetwork.Validators[0].(func(string) error)
 	// paymentintentDescVersion is the schema descriptor for version field.
-	paymentintentDescVersion := paymentintentFields[69].Descriptor()
+	paymentintentDescVersion := paymentintentFields[71].Descriptor()
 	// paymentintent.DefaultVersion holds the default value on creation for the version field.
 	paymentintent.DefaultVersion = paymentintentDescVersion.Default.(int64)
 	// paymentintentDescID is the schema descriptor for id field.
@@ -2072,59 +2076,59 @@ func init() {
 	// profile.SessionExpiryValidator is a validator for the "session_expiry" field. It is called by the builders before save.
 	profile.SessionExpiryValidator = profileDescSessionExpiry.Validators[0].(func(int64) error)
 	// profileDescIsConnectorAgnosticMitEnabled is the schema descriptor for is_connector_agnostic_mit_enabled field.
-	profileDescIsConnectorAgnosticMitEnabled := profileFields[10].Descriptor()
+	profileDescIsConnectorAgnosticMitEnabled := profileFields[11].Descriptor()
 	// profile.DefaultIsConnectorAgnosticMitEnabled holds the default value on creation for the is_connector_agnostic_mit_enabled field.
 	profile.DefaultIsConnectorAgnosticMitEnabled = profileDescIsConnectorAgnosticMitEnabled.Default.(bool)
 	// profileDescUseBillingAsPaymentMethodBilling is the schema descriptor for use_billing_as_payment_method_billing field.
-	profileDescUseBillingAsPaymentMethodBilling := profileFields[11].Descriptor()
+	profileDescUseBillingAsPaymentMethodBilling := profileFields[12].Descriptor()
 	// profile.DefaultUseBillingAsPaymentMethodBilling holds the default value on creation for the use_billing_as_payment_method_billing field.
 	profile.DefaultUseBillingAsPaymentMethodBilling = profileDescUseBillingAsPaymentMethodBilling.Default.(bool)
 	// profileDescCollectShippingDetailsFromWalletConnector is the schema descriptor for collect_shipping_details_from_wallet_connector field.
-	profileDescCollectShippingDetailsFromWalletConnector := profileFields[12].Descriptor()
+	profileDescCollectShippingDetailsFromWalletConnector := profileFields[13].Descriptor()
 	// profile.DefaultCollectShippingDetailsFromWalletConnector holds the default value on creation for the collect_shipping_details_from_wallet_connector field.
 	profile.DefaultCollectShippingDetailsFromWalletConnector = profileDescCollectShippingDetailsFromWalletConnector.Default.(bool)
 	// profileDescCollectBillingDetailsFromWalletConnector is the schema descriptor for collect_billing_details_from_wallet_connector field.
-	profileDescCollectBillingDetailsFromWalletConnector := profileFields[13].Descriptor()
+	profileDescCollectBillingDetailsFromWalletConnector := profileFields[14].Descriptor()
 	// profile.DefaultCollectBillingDetailsFromWalletConnector holds the default value on creation for the collect_billing_details_from_wallet_connector field.
 	profile.DefaultCollectBillingDetailsFromWalletConnector = profileDescCollectBillingDetailsFromWalletConnector.Default.(bool)
 	// profileDescAlwaysCollectShippingDetailsFromWalletConnector is the schema descriptor for always_collect_shipping_details_from_wallet_connector field.
-	profileDescAlwaysCollectShippingDetailsFromWalletConnector := profileFields[14].Descriptor()
+	profileDescAlwaysCollectShippingDetailsFromWalletConnector := profileFields[15].Descriptor()
 	// profile.DefaultAlwaysCollectShippingDetailsFromWalletConnector holds the default value on creation for the always_collect_shipping_details_from_wallet_connector field.
 	profile.DefaultAlwaysCollectShippingDetailsFromWalletConnector = profileDescAlwaysCollectShippingDetailsFromWalletConnector.Default.(bool)
 	// profileDescAlwaysCollectBillingDetailsFromWalletConnector is the schema descriptor for always_collect_billing_details_from_wallet_connector field.
-	profileDescAlwaysCollectBillingDetailsFromWalletConnector := profileFields[15].Descriptor()
+	profileDescAlwaysCollectBillingDetailsFromWalletConnector := profileFields[16].Descriptor()
 	// profile.DefaultAlwaysCollectBillingDetailsFromWalletConnector holds the default value on creation for the always_collect_billing_details_from_wallet_connector field.
 	profile.DefaultAlwaysCollectBillingDetailsFromWalletConnector = profileDescAlwaysCollectBillingDetailsFromWalletConnector.Default.(bool)
 	// profileDescIsTaxConnectorEnabled is the schema descriptor for is_tax_connector_enabled field.
-	profileDescIsTaxConnectorEnabled := profileFields[16].Descriptor()
+	profileDescIsTaxConnectorEnabled := profileFields[17].Descriptor()
 	// profile.DefaultIsTaxConnectorEnabled holds the default value on creation for the is_tax_connector_enabled field.
 	profile.DefaultIsTaxConnectorEnabled = profileDescIsTaxConnectorEnabled.Default.(bool)
 	// profileDescIsNetworkTokenizationEnabled is the schema descriptor for is_network_tokenization_enabled field.
-	profileDescIsNetworkTokenizationEnabled := profileFields[17].Descriptor()
+	profileDescIsNetworkTokenizationEnabled := profileFields[18].Descriptor()
 	// profile.DefaultIsNetworkTokenizationEnabled holds the default value on creation for the is_network_tokenization_enabled field.
 	profile.DefaultIsNetworkTokenizationEnabled = profileDescIsNetworkTokenizationEnabled.Default.(bool)
 	// profileDescIsAutoRetriesEnabled is the schema descriptor for is_auto_retries_enabled field.
-	profileDescIsAutoRetriesEnabled := profileFields[18].Descriptor()
+	profileDescIsAutoRetriesEnabled := profileFields[19].Descriptor()
 	// profile.DefaultIsAutoRetriesEnabled holds the default value on creation for the is_auto_retries_enabled field.
 	profile.DefaultIsAutoRetriesEnabled = profileDescIsAutoRetriesEnabled.Default.(bool)
 	// profileDescIsClickToPayEnabled is the schema descriptor for is_click_to_pay_enabled field.
-	profileDescIsClickToPayEnabled := profileFields[21].Descriptor()
+	profileDescIsClickToPayEnabled := profileFields[22].Descriptor()
 	// profile.DefaultIsClickToPayEnabled holds the default value on creation for the is_click_to_pay_enabled field.
 	profile.DefaultIsClickToPayEnabled = profileDescIsClickToPayEnabled.Default.(bool)
 	// profileDescForce3dsChallenge is the schema descriptor for force_3ds_challenge field.
-	profileDescForce3dsChallenge := profileFields[22].Descriptor()
+	profileDescForce3dsChallenge := profileFields[23].Descriptor()
 	// profile.DefaultForce3dsChallenge holds the default value on creation for the force_3ds_challenge field.
 	profile.DefaultForce3dsChallenge = profileDescForce3dsChallenge.Default.(bool)
 	// profileDescIntentFulfillmentTime is the schema descriptor for intent_fulfillment_time field.
-	profileDescIntentFulfillmentTime := profileFields[23].Descriptor()
+	profileDescIntentFulfillmentTime := profileFields[24].Descriptor()
 	// profile.IntentFulfillmentTimeValidator is a validator for the "intent_fulfillment_time" field. It is called by the builders before save.
 	profile.IntentFulfillmentTimeValidator = profileDescIntentFulfillmentTime.Validators[0].(func(string) error)
 	// profileDescIsIframeRedirectionEnabled is the schema descriptor for is_iframe_redirection_enabled field.
-	profileDescIsIframeRedirectionEnabled := profileFields[24].Descriptor()
+	profileDescIsIframeRedirectionEnabled := profileFields[25].Descriptor()
 	// profile.DefaultIsIframeRedirectionEnabled holds the default value on creation for the is_iframe_redirection_enabled field.
 	profile.DefaultIsIframeRedirectionEnabled = profileDescIsIframeRedirectionEnabled.Default.(bool)
 	// profileDescRoutingAlgorithmID is the schema descriptor for routing_algorithm_id field.
-	profileDescRoutingAlgorithmID := profileFields[25].Descriptor()
+	profileDescRoutingAlgorithmID := profileFields[26].Descriptor()
 	// profile.RoutingAlgorithmIDValidator is a validator for the "routing_algorithm_id" field. It is called by the builders before save.
 	profile.RoutingAlgorithmIDValidator = profileDescRoutingAlgorithmID.Validators[0].(func(string) error)
 	// profileDescID is the schema descriptor for id field.

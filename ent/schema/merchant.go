@@ -84,6 +84,9 @@ func (Profile) Fields() []ent.Field {
 		jsonMap("metadata"),
 		field.Int64("session_expiry").Default(900).NonNegative(),
 		hiddenJSON("authentication_connector_details", map[string]any{}),
+		// payment_link_config is Hyperswitch's BusinessPaymentLinkConfig, kept
+		// as given: the defaults of the profile's payment links.
+		hiddenJSON("payment_link_config", map[string]any{}),
 		field.Bool("is_connector_agnostic_mit_enabled").Default(false),
 		field.Bool("use_billing_as_payment_method_billing").Default(true),
 		field.Bool("collect_shipping_details_from_wallet_connector").Default(false),

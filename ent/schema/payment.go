@@ -99,6 +99,11 @@ func (PaymentIntent) Fields() []ent.Field {
 		jsonMap("connector_metadata"),
 		jsonMap("feature_metadata"),
 		jsonMap("payment_link_config"),
+		// payment_link_id and payment_link are the payment's hosted checkout
+		// link, made with the payment when it asked for one (payment_link:
+		// true); GET /payment_link/{id} finds the payment by the id.
+		optString("payment_link_id", 64),
+		hiddenJSON("payment_link", &schematype.PaymentLink{}),
 		jsonMap("frm_metadata"),
 		field.Bool("enable_partial_authorization").Optional().Nillable(),
 		field.Bool("request_extended_authorization").Optional().Nillable(),
@@ -148,6 +153,7 @@ func (PaymentIntent) Indexes() []ent.Index {
 		index.Fields("merchant_id", "payment_id").Unique(),
 		index.Fields("merchant_id", "merchant_reference_id").Unique(),
 		index.Fields("merchant_id", "idempotency_key").Unique(),
+		index.Fields("merchant_id", "payment_link_id").Unique(),
 		index.Fields("merchant_id", "customer_id", "created_at", "id"),
 		index.Fields("merchant_id", "profile_id", "created_at", "id"),
 		// The dashboard's payment analytics (payments/analytics) count and
