@@ -83,6 +83,9 @@ func (in *PaymentInput) check() (string, error) {
 	if err := in.PaymentFields.checkMandateMembers(true, in.Confirm); err != nil {
 		return "", err
 	}
+	if err := in.checkPaymentLinkCreate(); err != nil {
+		return "", err
+	}
 	if in.PaymentID == nil {
 		return "", nil
 	}
@@ -153,6 +156,9 @@ func (s *Service) insertPayment(ctx context.Context, tx *ent.Tx, merchantID, id,
 	}
 	if ref := in.Idempotency; ref != nil {
 		create.SetIdempotencyKey(ref.Key).SetIdempotencyFingerprint(ref.Fingerprint)
+	}
+	if err := s.addPaymentLink(ctx, tx, create, in, pc.Profile, merchantID, paymentID, now); err != nil {
+		return nil, nil, err
 	}
 	if err := s.setFields(ctx, tx, create.Mutation(), paymentRef{id: id, createdAt: now, status: paymentintent.StatusRequiresPaymentMethod}, &in.PaymentFields); err != nil {
 		return nil, nil, err

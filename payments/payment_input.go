@@ -107,6 +107,11 @@ type PaymentInput struct {
 	Currency  string
 	// Confirm also authorizes (v1 confirm: true).
 	Confirm bool
+	// PaymentLink makes the payment's hosted checkout link (v1
+	// payment_link: true); PaymentLinkConfigID picks one of the profile's
+	// business_specific_configs for its look.
+	PaymentLink         bool
+	PaymentLinkConfigID *string
 	PaymentFields
 	// Idempotency is the Idempotency-Key the request came with, if any:
 	// the payment is bound to it from the moment its row exists.

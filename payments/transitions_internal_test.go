@@ -228,8 +228,6 @@ func TestManualRetryAllowed(t *testing.T) {
 	}
 }
 
-func ptr[T any](v T) *T { return &v }
-
 func show(b *bool) string {
 	if b == nil {
 		return "nil"

@@ -422,6 +422,7 @@ func paymentRecordOf(v *payments.PaymentView) paymentRecord {
 		Metadata:          pi.Metadata,
 		ConnectorMetadata: pi.ConnectorMetadata,
 		FeatureMetadata:   pi.FeatureMetadata,
+		PaymentLink:       paymentLinkOf(pi.PaymentLink),
 
 		AuthorizationCount: pi.AuthorizationCount,
 

@@ -95,8 +95,8 @@ type paymentsRequest struct {
 	PartnerMerchantIdentifierDetails json.RawMessage `json:"partner_merchant_identifier_details"`
 	PaymentChannel                   json.RawMessage `json:"payment_channel"`
 	PaymentExperience                json.RawMessage `json:"payment_experience"`
-	PaymentLink                      json.RawMessage `json:"payment_link"`
-	PaymentLinkConfigID              json.RawMessage `json:"payment_link_config_id"`
+	PaymentLink                      *bool           `json:"payment_link"`
+	PaymentLinkConfigID              *string         `json:"payment_link_config_id"`
 	PaymentToken                     json.RawMessage `json:"payment_token"`
 	// CardCVC is the security code of the saved card payment_token names:
 	// the checkout sends it here (Hyperswitch keeps the member in its
@@ -457,9 +457,13 @@ func (req *paymentsRequest) createInput() (payments.PaymentInput, error) {
 	if err != nil {
 		return payments.PaymentInput{}, err
 	}
+	if err := checkLinkConfig("payment_link_config", req.PaymentLinkConfig); err != nil {
+		return payments.PaymentInput{}, err
+	}
 	return payments.PaymentInput{
 		PaymentID: req.PaymentID, ProfileID: req.ProfileID, Amount: amount, Currency: currency,
 		Confirm: req.Confirm != nil && *req.Confirm, PaymentFields: f,
+		PaymentLink: req.PaymentLink != nil && *req.PaymentLink, PaymentLinkConfigID: req.PaymentLinkConfigID,
 	}, nil
 }
 

@@ -41,7 +41,7 @@ type profileRequest struct {
 	FrmRoutingAlgorithm                json.RawMessage `json:"frm_routing_algorithm"`
 	PayoutRoutingAlgorithm             json.RawMessage `json:"payout_routing_algorithm"`
 	ApplepayVerifiedDomains            json.RawMessage `json:"applepay_verified_domains"`
-	PaymentLinkConfig                  json.RawMessage `json:"payment_link_config"`
+	PaymentLinkConfig                  map[string]any  `json:"payment_link_config"`
 	AuthenticationConnectorDetails     json.RawMessage `json:"authentication_connector_details"`
 	PayoutLinkConfig                   json.RawMessage `json:"payout_link_config"`
 	OutgoingWebhookCustomHTTPHeaders   json.RawMessage `json:"outgoing_webhook_custom_http_headers"`
@@ -66,7 +66,10 @@ type profileRequest struct {
 	PaymentMethodBlocking              json.RawMessage `json:"payment_method_blocking"`
 }
 
-func (req *profileRequest) domain() merchant.ProfileInput {
+func (req *profileRequest) domain() (merchant.ProfileInput, error) {
+	if err := checkBusinessLinkConfig(req.PaymentLinkConfig); err != nil {
+		return merchant.ProfileInput{}, err
+	}
 	return merchant.ProfileInput{
 		ProfileName:                      req.ProfileName,
 		ReturnURL:                        req.ReturnURL,
@@ -90,7 +93,8 @@ func (req *profileRequest) domain() merchant.ProfileInput {
 		IsClickToPayEnabled:                             req.IsClickToPayEnabled,
 		Force3dsChallenge:                               req.Force3dsChallenge,
 		IsIframeRedirectionEnabled:                      req.IsIframeRedirectionEnabled,
-	}
+		PaymentLinkConfig:                               req.PaymentLinkConfig,
+	}, nil
 }
 
 // profileResponse is Hyperswitch's ProfileResponse: every required member,
@@ -180,6 +184,7 @@ func profileOf(p *merchant.ProfileView) profileResponse {
 		IsClickToPayEnabled:                             p.IsClickToPayEnabled,
 		Force3dsChallenge:                               p.Force3dsChallenge,
 		IsIframeRedirectionEnabled:                      p.IsIframeRedirectionEnabled,
+		PaymentLinkConfig:                               p.PaymentLinkConfig,
 	}
 }
 
@@ -188,7 +193,11 @@ func profileOf(p *merchant.ProfileView) profileResponse {
 func registerProfiles(a *api, svc *merchant.Service) {
 	const base = "/account/{account_id}/business_profile"
 	a.handle("POST "+base, MerchantOrAdmin, withBody(func(r *http.Request, req *profileRequest) (any, error) {
-		return respond(profileOf)(svc.CreateProfile(r.Context(), req.domain()))
+		in, err := req.domain()
+		if err != nil {
+			return nil, err
+		}
+		return respond(profileOf)(svc.CreateProfile(r.Context(), in))
 	}))
 	a.handle("GET "+base, MerchantOrAdmin, func(r *http.Request) (any, error) {
 		return respond(each(profileOf))(svc.ListProfiles(r.Context()))
@@ -197,7 +206,11 @@ func registerProfiles(a *api, svc *merchant.Service) {
 		return respond(profileOf)(svc.GetProfile(r.Context(), r.PathValue("profile_id")))
 	})
 	a.handle("POST "+base+"/{profile_id}", MerchantOrAdmin, withBody(func(r *http.Request, req *profileRequest) (any, error) {
-		return respond(profileOf)(svc.UpdateProfile(r.Context(), r.PathValue("profile_id"), req.domain()))
+		in, err := req.domain()
+		if err != nil {
+			return nil, err
+		}
+		return respond(profileOf)(svc.UpdateProfile(r.Context(), r.PathValue("profile_id"), in))
 	}))
 	a.handle("DELETE "+base+"/{profile_id}", AdminOnly, func(r *http.Request) (any, error) {
 		if err := svc.DeleteProfile(r.Context(), r.PathValue("profile_id")); err != nil {

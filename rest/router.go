@@ -37,6 +37,8 @@ type Deps struct {
 	Ready map[string]Checker
 	// Webhooks sends manual retries of events.
 	Webhooks Retrier
+	// SDKURL is where payment link pages load Hyperswitch's checkout SDK.
+	SDKURL string
 }
 
 // Register adds the REST routes to mux.
@@ -59,6 +61,7 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerV2Payments(a, d.Payments)
 	registerPayments(a, d.Payments)
 	registerCheckout(a, d.Payments)
+	registerPaymentLinks(a, d.Payments, d.SDKURL)
 	registerRouting(a, d.Routing)
 	registerGSM(a, d.GSM)
 	registerDynamicRouting(a, d.Routing)

@@ -221,22 +221,30 @@ func sandboxError(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 func renderSandbox(w http.ResponseWriter, status int, v sandboxView) {
+	csp := "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'"
+	if v.Nonce != "" {
+		csp += "; script-src 'nonce-" + v.Nonce + "'"
+	}
+	writePage(w, sandboxPage, v, status, csp)
+}
+
+// writePage renders a page the customer's browser opens, with csp (none
+// when ""). Its URL may carry a token or a client's identity: it is never
+// sent on as a Referer, nor cached.
+func writePage(w http.ResponseWriter, page *template.Template, v any, status int, csp string) {
 	var buf bytes.Buffer
-	if err := sandboxPage.Execute(&buf, v); err != nil {
+	if err := page.Execute(&buf, v); err != nil {
 		http.Error(w, "template error", http.StatusInternalServerError)
 		return
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
-	// The token is in the page's URL: never send it on as a Referer.
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Content-Type-Options", "nosniff")
-	csp := "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'"
-	if v.Nonce != "" {
-		csp += "; script-src 'nonce-" + v.Nonce + "'"
+	if csp != "" {
+		h.Set("Content-Security-Policy", csp)
 	}
-	h.Set("Content-Security-Policy", csp)
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
 }

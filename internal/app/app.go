@@ -265,6 +265,7 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 		Auth:        a.Auth,
 		Idempotency: idem,
 		Webhooks:    a.Webhooks,
+		SDKURL:      a.Config.SDKURL,
 		Ready: map[string]rest.Checker{
 			"database": a.Store,
 			"redis":    a.Redis,

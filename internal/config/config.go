@@ -103,6 +103,10 @@ type Config struct {
 	// a list of origins such as https://shop.example. A production
 	// deployment lists its shops' origins.
 	CORSOrigins []string `env:"SWITCHYARD_CORS_ORIGINS" envSeparator:"," envDefault:"*"`
+	// SDKURL is where payment link pages load Hyperswitch's checkout SDK
+	// (HyperLoader.js) from: the merchant serves their build. The default
+	// is where Hyperswitch's own development setup serves it.
+	SDKURL string `env:"SWITCHYARD_SDK_URL" envDefault:"http://localhost:9050/HyperLoader.js"`
 
 	// Dashboard users: a session ends SessionIdleTimeout after its last
 	// request and SessionMaxAge after sign-in, however used (a compliance
@@ -220,6 +224,10 @@ func (c *Config) validate() error {
 		} else {
 			c.PublicURL = strings.TrimRight(c.PublicURL, "/")
 		}
+	}
+
+	if u, err := url.Parse(c.SDKURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		bad("SWITCHYARD_SDK_URL", "want an absolute http:// or https:// URL of HyperLoader.js, got %q", c.SDKURL)
 	}
 
 	for i, o := range c.CORSOrigins {

@@ -144,6 +144,9 @@ type ProfileInput struct {
 	Metadata                       map[string]any
 	// SessionExpiry is the client-secret expiry in seconds (default 900).
 	SessionExpiry *int64
+	// PaymentLinkConfig is Hyperswitch's BusinessPaymentLinkConfig, kept
+	// as given: the defaults of the profile's payment links.
+	PaymentLinkConfig map[string]any
 
 	UseBillingAsPaymentMethodBilling                *bool
 	CollectShippingDetailsFromWalletConnector       *bool

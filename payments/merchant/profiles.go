@@ -320,6 +320,9 @@ func setProfileSettings(m *ent.ProfileMutation, in ProfileInput) {
 	setIfGiven(in.IsClickToPayEnabled, m.SetIsClickToPayEnabled)
 	setIfGiven(in.Force3dsChallenge, m.SetForce3dsChallenge)
 	setIfGiven(in.IsIframeRedirectionEnabled, m.SetIsIframeRedirectionEnabled)
+	if in.PaymentLinkConfig != nil {
+		m.SetPaymentLinkConfig(in.PaymentLinkConfig)
+	}
 }
 
 // setIfGiven calls set with *v unless v is nil.
