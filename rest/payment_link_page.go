@@ -34,11 +34,11 @@ var linkPage = template.Must(template.New("link").Parse(`<!doctype html>
   ul.items { list-style: none; padding: 0; margin: 1rem 0; }
   ul.items li { display: flex; justify-content: space-between; gap: 1rem; padding: .3rem 0;
                 border-bottom: 1px solid rgba(255, 255, 255, .25); }
-  #submit { width: 100%; margin-top: 1.2rem; font: inherit; font-weight: 600; border: 0; border-radius: 10px;
+  #pay { width: 100%; margin-top: 1.2rem; font: inherit; font-weight: 600; border: 0; border-radius: 10px;
             padding: .8rem 1rem; cursor: pointer;
             background: {{with .ButtonColour}}{{.}}{{else}}var(--primary){{end}};
             color: {{with .ButtonTextColour}}{{.}}{{else}}#fff{{end}}; }
-  #submit:disabled { opacity: .6; cursor: progress; }
+  #pay:disabled { opacity: .6; cursor: progress; }
   #message { color: #a3261b; min-height: 1.5rem; }
   .outcome h1 { font-size: 1.4rem; margin: 0 0 .4rem; }
   a.button { display: inline-block; margin-top: 1rem; color: #fff; background: var(--primary); border-radius: 10px;
@@ -53,7 +53,7 @@ var linkPage = template.Must(template.New("link").Parse(`<!doctype html>
   <section class="pay">
     {{with .HeaderText}}<h2>{{.}}</h2>{{end}}
     <div id="unified-checkout"></div>
-    <button id="submit" type="button">{{.ButtonText}}</button>
+    <button id="pay" type="button">{{.ButtonText}}</button>
     <p id="message" role="alert"></p>
   </section>
 {{else}}
@@ -77,7 +77,7 @@ const widgets = hyper.widgets({ clientSecret: link.clientSecret,
   appearance: { variables: { colorPrimary: link.theme } } });
 widgets.create("payment", { layout: link.layout, displaySavedPaymentMethods: link.savedMethods,
   hideCardNicknameField: link.hideNickname }).mount("#unified-checkout");
-const button = document.getElementById("submit"), message = document.getElementById("message");
+const button = document.getElementById("pay"), message = document.getElementById("message");
 button.addEventListener("click", async () => {
   button.disabled = true;
   message.textContent = "";
