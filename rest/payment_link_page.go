@@ -14,6 +14,7 @@ var linkPage = template.Must(template.New("link").Parse(`<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
+<link rel="icon" href="data:,">
 <title>{{.Title}}</title>
 <style>
   :root { --primary: {{.Theme}}; color-scheme: light; }

@@ -288,9 +288,15 @@ func (p linkPages) view(page *payments.LinkPage) linkView {
 }
 
 // renderLink writes a link page; a secure link's carries its
-// frame-ancestors policy (csp).
+// frame-ancestors policy (csp). The checkout's frames learn the page's
+// origin from their Referer, so it is sent to them (the origin only: the
+// page's URL names the payment).
 func renderLink(w http.ResponseWriter, status int, v linkView, csp string) {
-	writePage(w, linkPage, v, status, csp)
+	headers := map[string]string{"Referrer-Policy": "strict-origin-when-cross-origin"}
+	if csp != "" {
+		headers["Content-Security-Policy"] = csp
+	}
+	writePage(w, linkPage, v, status, headers)
 }
 
 // linkError shows a domain error as a page: a link that is not the

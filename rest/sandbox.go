@@ -225,13 +225,13 @@ func renderSandbox(w http.ResponseWriter, status int, v sandboxView) {
 	if v.Nonce != "" {
 		csp += "; script-src 'nonce-" + v.Nonce + "'"
 	}
-	writePage(w, sandboxPage, v, status, csp)
+	// The token is in the page's URL: never send it on as a Referer.
+	writePage(w, sandboxPage, v, status, map[string]string{"Content-Security-Policy": csp, "Referrer-Policy": "no-referrer"})
 }
 
-// writePage renders a page the customer's browser opens, with csp (none
-// when ""). Its URL may carry a token or a client's identity: it is never
-// sent on as a Referer, nor cached.
-func writePage(w http.ResponseWriter, page *template.Template, v any, status int, csp string) {
+// writePage renders a page the customer's browser opens, not to be cached
+// or sniffed, with the headers given.
+func writePage(w http.ResponseWriter, page *template.Template, v any, status int, headers map[string]string) {
 	var buf bytes.Buffer
 	if err := page.Execute(&buf, v); err != nil {
 		http.Error(w, "template error", http.StatusInternalServerError)
@@ -240,10 +240,9 @@ func writePage(w http.ResponseWriter, page *template.Template, v any, status int
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
-	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Content-Type-Options", "nosniff")
-	if csp != "" {
-		h.Set("Content-Security-Policy", csp)
+	for k, v := range headers {
+		h.Set(k, v)
 	}
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())

@@ -35,8 +35,9 @@ type checkoutRig struct {
 }
 
 // startCheckout starts the rig for one test, its tab cancelled after
-// timeout. It skips (outside CI) without Chromium or the SDK build.
-func startCheckout(t *testing.T, timeout time.Duration) *checkoutRig {
+// timeout, Chromium started with flags besides its own. It skips (outside
+// CI) without Chromium or the SDK build.
+func startCheckout(t *testing.T, timeout time.Duration, flags ...chromedp.ExecAllocatorOption) *checkoutRig {
 	t.Helper()
 	archive := checkoutSDKArchive(t)
 	exe := testenv.Chromium(t)
@@ -69,7 +70,7 @@ func startCheckout(t *testing.T, timeout time.Duration) *checkoutRig {
 	go shopSrv.Serve(ln)
 	t.Cleanup(func() { shopSrv.Close() })
 
-	rig.ctx = testenv.Browser(t, exe, timeout)
+	rig.ctx = testenv.Browser(t, exe, timeout, flags...)
 	err = chromedp.Listen(rig.ctx, func(ev any) {
 		rig.mu.Lock()
 		defer rig.mu.Unlock()

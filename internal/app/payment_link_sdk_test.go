@@ -16,8 +16,16 @@ import (
 // page lands on its status page while the server has the payment
 // succeeded. Opened again, the paid link shows its receipt; a link past
 // its expiry shows the expired page, with nothing to pay.
+//
+// The link's page is Switchyard's (127.0.0.1:8081) and the checkout's
+// frames the SDK's (localhost:9050): two sites, which Chromium runs in
+// separate processes that the test's tab cannot reach into. Site isolation
+// is turned off for this browser so the test can type into the frames as
+// it does on the shop's page (the SDK works alike either way; a shopper's
+// browser keeps it on).
 func TestPaymentLinkInChromium(t *testing.T) {
-	rig := startCheckout(t, 4*time.Minute)
+	rig := startCheckout(t, 4*time.Minute, chromedp.Flag("disable-site-isolation-trials", true),
+		chromedp.Flag("disable-features", "IsolateOrigins,site-per-process"))
 	srv := rig.srv
 	pay := call(t, srv.URL, http.MethodPost, "/payments", srv.Demo.SecretKey, map[string]any{"amount": 6540, "currency": "USD",
 		"payment_link": true, "description": "A concert ticket",

@@ -38,10 +38,11 @@ func Chromium(t testing.TB) string {
 }
 
 // Browser starts headless Chromium (exe) for one test and returns a tab's
-// context, cancelled after timeout or when the test ends.
-func Browser(t testing.TB, exe string, timeout time.Duration) context.Context {
+// context, cancelled after timeout or when the test ends; extra adds to its
+// flags.
+func Browser(t testing.TB, exe string, timeout time.Duration, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+	opts := append([]chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(exe),
 		chromedp.Headless,
 		chromedp.NoSandbox, // CI runs as root
@@ -56,7 +57,8 @@ func Browser(t testing.TB, exe string, timeout time.Duration) context.Context {
 		chromedp.Flag("disable-extensions", true),
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1400, 1000),
-	)
+	}, extra...)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithLogf(t.Logf))
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	t.Cleanup(func() {
