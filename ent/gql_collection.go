@@ -3409,11 +3409,6 @@ func (_q *PaymentIntentQuery) collectField(ctx context.Context, oneNode bool, op
 				selectedFields = append(selectedFields, paymentintent.FieldPaymentLinkConfig)
 				fieldSeen[paymentintent.FieldPaymentLinkConfig] = struct{}{}
 			}
-		case "paymentLinkID":
-			if _, ok := fieldSeen[paymentintent.FieldPaymentLinkID]; !ok {
-				selectedFields = append(selectedFields, paymentintent.FieldPaymentLinkID)
-				fieldSeen[paymentintent.FieldPaymentLinkID] = struct{}{}
-			}
 		case "frmMetadata":
 			if _, ok := fieldSeen[paymentintent.FieldFrmMetadata]; !ok {
 				selectedFields = append(selectedFields, paymentintent.FieldFrmMetadata)

@@ -2107,7 +2107,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	node = &Node{
 		ID:     _m.ID,
 		Type:   "PaymentIntent",
-		Fields: make([]*Field, 63),
+		Fields: make([]*Field, 62),
 		Edges:  make([]*Edge, 7),
 	}
 	var buf []byte
@@ -2447,18 +2447,10 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 		Name:  "payment_link_config",
 		Value: string(buf),
 	}
-	if buf, err = json.Marshal(_m.PaymentLinkID); err != nil {
-		return nil, err
-	}
-	node.Fields[42] = &Field{
-		Type:  "string",
-		Name:  "payment_link_id",
-		Value: string(buf),
-	}
 	if buf, err = json.Marshal(_m.FrmMetadata); err != nil {
 		return nil, err
 	}
-	node.Fields[43] = &Field{
+	node.Fields[42] = &Field{
 		Type:  "map[string]interface {}",
 		Name:  "frm_metadata",
 		Value: string(buf),
@@ -2466,7 +2458,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.EnablePartialAuthorization); err != nil {
 		return nil, err
 	}
-	node.Fields[44] = &Field{
+	node.Fields[43] = &Field{
 		Type:  "bool",
 		Name:  "enable_partial_authorization",
 		Value: string(buf),
@@ -2474,7 +2466,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.RequestExtendedAuthorization); err != nil {
 		return nil, err
 	}
-	node.Fields[45] = &Field{
+	node.Fields[44] = &Field{
 		Type:  "bool",
 		Name:  "request_extended_authorization",
 		Value: string(buf),
@@ -2482,7 +2474,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.EnableOvercapture); err != nil {
 		return nil, err
 	}
-	node.Fields[46] = &Field{
+	node.Fields[45] = &Field{
 		Type:  "bool",
 		Name:  "enable_overcapture",
 		Value: string(buf),
@@ -2490,7 +2482,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.Force3dsChallenge); err != nil {
 		return nil, err
 	}
-	node.Fields[47] = &Field{
+	node.Fields[46] = &Field{
 		Type:  "bool",
 		Name:  "force_3ds_challenge",
 		Value: string(buf),
@@ -2498,7 +2490,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.IsIframeRedirectionEnabled); err != nil {
 		return nil, err
 	}
-	node.Fields[48] = &Field{
+	node.Fields[47] = &Field{
 		Type:  "bool",
 		Name:  "is_iframe_redirection_enabled",
 		Value: string(buf),
@@ -2506,7 +2498,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.BusinessCountry); err != nil {
 		return nil, err
 	}
-	node.Fields[49] = &Field{
+	node.Fields[48] = &Field{
 		Type:  "string",
 		Name:  "business_country",
 		Value: string(buf),
@@ -2514,7 +2506,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.BusinessLabel); err != nil {
 		return nil, err
 	}
-	node.Fields[50] = &Field{
+	node.Fields[49] = &Field{
 		Type:  "string",
 		Name:  "business_label",
 		Value: string(buf),
@@ -2522,7 +2514,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.BusinessSubLabel); err != nil {
 		return nil, err
 	}
-	node.Fields[51] = &Field{
+	node.Fields[50] = &Field{
 		Type:  "string",
 		Name:  "business_sub_label",
 		Value: string(buf),
@@ -2530,7 +2522,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.ActiveAttemptID); err != nil {
 		return nil, err
 	}
-	node.Fields[52] = &Field{
+	node.Fields[51] = &Field{
 		Type:  "string",
 		Name:  "active_attempt_id",
 		Value: string(buf),
@@ -2538,7 +2530,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.AttemptCount); err != nil {
 		return nil, err
 	}
-	node.Fields[53] = &Field{
+	node.Fields[52] = &Field{
 		Type:  "int",
 		Name:  "attempt_count",
 		Value: string(buf),
@@ -2546,7 +2538,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.MandateID); err != nil {
 		return nil, err
 	}
-	node.Fields[54] = &Field{
+	node.Fields[53] = &Field{
 		Type:  "string",
 		Name:  "mandate_id",
 		Value: string(buf),
@@ -2554,7 +2546,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.MandateData); err != nil {
 		return nil, err
 	}
-	node.Fields[55] = &Field{
+	node.Fields[54] = &Field{
 		Type:  "map[string]interface {}",
 		Name:  "mandate_data",
 		Value: string(buf),
@@ -2562,7 +2554,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.CancellationReason); err != nil {
 		return nil, err
 	}
-	node.Fields[56] = &Field{
+	node.Fields[55] = &Field{
 		Type:  "string",
 		Name:  "cancellation_reason",
 		Value: string(buf),
@@ -2570,7 +2562,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.AuthorizationCount); err != nil {
 		return nil, err
 	}
-	node.Fields[57] = &Field{
+	node.Fields[56] = &Field{
 		Type:  "int",
 		Name:  "authorization_count",
 		Value: string(buf),
@@ -2578,7 +2570,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.Connector); err != nil {
 		return nil, err
 	}
-	node.Fields[58] = &Field{
+	node.Fields[57] = &Field{
 		Type:  "string",
 		Name:  "connector",
 		Value: string(buf),
@@ -2586,7 +2578,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.MerchantConnectorID); err != nil {
 		return nil, err
 	}
-	node.Fields[59] = &Field{
+	node.Fields[58] = &Field{
 		Type:  "string",
 		Name:  "merchant_connector_id",
 		Value: string(buf),
@@ -2594,7 +2586,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.PaymentMethod); err != nil {
 		return nil, err
 	}
-	node.Fields[60] = &Field{
+	node.Fields[59] = &Field{
 		Type:  "string",
 		Name:  "payment_method",
 		Value: string(buf),
@@ -2602,7 +2594,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.PaymentMethodType); err != nil {
 		return nil, err
 	}
-	node.Fields[61] = &Field{
+	node.Fields[60] = &Field{
 		Type:  "string",
 		Name:  "payment_method_type",
 		Value: string(buf),
@@ -2610,7 +2602,7 @@ func (_m *PaymentIntent) Node(ctx context.Context) (node *Node, err error) {
 	if buf, err = json.Marshal(_m.CardNetwork); err != nil {
 		return nil, err
 	}
-	node.Fields[62] = &Field{
+	node.Fields[61] = &Field{
 		Type:  "string",
 		Name:  "card_network",
 		Value: string(buf),

@@ -11699,23 +11699,6 @@ type PaymentIntentWhereInput struct {
 	StatementDescriptorSuffixEqualFold    *string  `json:"statementDescriptorSuffixEqualFold,omitempty"`
 	StatementDescriptorSuffixContainsFold *string  `json:"statementDescriptorSuffixContainsFold,omitempty"`
 
-	// "payment_link_id" field predicates.
-	PaymentLinkID             *string  `json:"paymentLinkID,omitempty"`
-	PaymentLinkIDNEQ          *string  `json:"paymentLinkIDNEQ,omitempty"`
-	PaymentLinkIDIn           []string `json:"paymentLinkIDIn,omitempty"`
-	PaymentLinkIDNotIn        []string `json:"paymentLinkIDNotIn,omitempty"`
-	PaymentLinkIDGT           *string  `json:"paymentLinkIDGT,omitempty"`
-	PaymentLinkIDGTE          *string  `json:"paymentLinkIDGTE,omitempty"`
-	PaymentLinkIDLT           *string  `json:"paymentLinkIDLT,omitempty"`
-	PaymentLinkIDLTE          *string  `json:"paymentLinkIDLTE,omitempty"`
-	PaymentLinkIDContains     *string  `json:"paymentLinkIDContains,omitempty"`
-	PaymentLinkIDHasPrefix    *string  `json:"paymentLinkIDHasPrefix,omitempty"`
-	PaymentLinkIDHasSuffix    *string  `json:"paymentLinkIDHasSuffix,omitempty"`
-	PaymentLinkIDIsNil        bool     `json:"paymentLinkIDIsNil,omitempty"`
-	PaymentLinkIDNotNil       bool     `json:"paymentLinkIDNotNil,omitempty"`
-	PaymentLinkIDEqualFold    *string  `json:"paymentLinkIDEqualFold,omitempty"`
-	PaymentLinkIDContainsFold *string  `json:"paymentLinkIDContainsFold,omitempty"`
-
 	// "enable_partial_authorization" field predicates.
 	EnablePartialAuthorization       *bool `json:"enablePartialAuthorization,omitempty"`
 	EnablePartialAuthorizationNEQ    *bool `json:"enablePartialAuthorizationNEQ,omitempty"`
@@ -13050,51 +13033,6 @@ func (i *PaymentIntentWhereInput) P() (predicate.PaymentIntent, error) {
 	}
 	if i.StatementDescriptorSuffixContainsFold != nil {
 		predicates = append(predicates, paymentintent.StatementDescriptorSuffixContainsFold(*i.StatementDescriptorSuffixContainsFold))
-	}
-	if i.PaymentLinkID != nil {
-		predicates = append(predicates, paymentintent.PaymentLinkIDEQ(*i.PaymentLinkID))
-	}
-	if i.PaymentLinkIDNEQ != nil {
-		predicates = append(predicates, paymentintent.PaymentLinkIDNEQ(*i.PaymentLinkIDNEQ))
-	}
-	if len(i.PaymentLinkIDIn) > 0 {
-		predicates = append(predicates, paymentintent.PaymentLinkIDIn(i.PaymentLinkIDIn...))
-	}
-	if len(i.PaymentLinkIDNotIn) > 0 {
-		predicates = append(predicates, paymentintent.PaymentLinkIDNotIn(i.PaymentLinkIDNotIn...))
-	}
-	if i.PaymentLinkIDGT != nil {
-		predicates = append(predicates, paymentintent.PaymentLinkIDGT(*i.PaymentLinkIDGT))
-	}
-	if i.PaymentLinkIDGTE != nil {
-		predicates = append(predicates, paymentintent.PaymentLinkIDGTE(*i.PaymentLinkIDGTE))
-	}
-	if i.PaymentLinkIDLT != nil {
-		predicates = append(predicates, paymentintent.PaymentLinkIDLT(*i.PaymentLinkIDLT))
-	}
-	if i.PaymentLinkIDLTE != nil {
-		predicates = append(predicates, paymentintent.PaymentLinkIDLTE(*i.PaymentLinkIDLTE))
-	}
-	if i.PaymentLinkIDContains != nil {
-		predicates = append(predicates, paymentintent.PaymentLinkIDContains(*i.PaymentLinkIDContains))
-	}
-	if i.PaymentLinkIDHasPrefix != nil {
-		predicates = append(predicates, paymentintent.PaymentLinkIDHasPrefix(*i.PaymentLinkIDHasPrefix))
-	}
-	if i.PaymentLinkIDHasSuffix != nil {
-		predicates = append(predicates, paymentintent.PaymentLinkIDHasSuffix(*i.PaymentLinkIDHasSuffix))
-	}
-	if i.PaymentLinkIDIsNil {
-		predicates = append(predicates, paymentintent.PaymentLinkIDIsNil())
-	}
-	if i.PaymentLinkIDNotNil {
-		predicates = append(predicates, paymentintent.PaymentLinkIDNotNil())
-	}
-	if i.PaymentLinkIDEqualFold != nil {
-		predicates = append(predicates, paymentintent.PaymentLinkIDEqualFold(*i.PaymentLinkIDEqualFold))
-	}
-	if i.PaymentLinkIDContainsFold != nil {
-		predicates = append(predicates, paymentintent.PaymentLinkIDContainsFold(*i.PaymentLinkIDContainsFold))
 	}
 	if i.EnablePartialAuthorization != nil {
 		predicates = append(predicates, paymentintent.EnablePartialAuthorizationEQ(*i.EnablePartialAuthorization))

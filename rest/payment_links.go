@@ -288,11 +288,10 @@ func (p linkPages) view(page *payments.LinkPage) linkView {
 }
 
 // renderLink writes a link page; a secure link's carries its
-// frame-ancestors policy (csp). The checkout's frames learn the page's
-// origin from their Referer, so it is sent to them (the origin only: the
-// page's URL names the payment).
+// frame-ancestors policy (csp). The page's URL names the payment: it is
+// never sent on as a Referer.
 func renderLink(w http.ResponseWriter, status int, v linkView, csp string) {
-	headers := map[string]string{"Referrer-Policy": "strict-origin-when-cross-origin"}
+	headers := map[string]string{"Referrer-Policy": "no-referrer"}
 	if csp != "" {
 		headers["Content-Security-Policy"] = csp
 	}

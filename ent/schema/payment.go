@@ -102,7 +102,7 @@ func (PaymentIntent) Fields() []ent.Field {
 		// payment_link_id and payment_link are the payment's hosted checkout
 		// link, made with the payment when it asked for one (payment_link:
 		// true); GET /payment_link/{id} finds the payment by the id.
-		optString("payment_link_id", 64),
+		field.String("payment_link_id").MaxRuneLen(64).Optional().Nillable().Annotations(entgql.Skip()),
 		hiddenJSON("payment_link", &schematype.PaymentLink{}),
 		jsonMap("frm_metadata"),
 		field.Bool("enable_partial_authorization").Optional().Nillable(),

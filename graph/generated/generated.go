@@ -702,7 +702,6 @@ type ComplexityRoot struct {
 		PaymentID                            func(childComplexity int) int
 		PaymentLinkConfig                    func(childComplexity int) int
 		PaymentLinkEnabled                   func(childComplexity int) int
-		PaymentLinkID                        func(childComplexity int) int
 		PaymentMethod                        func(childComplexity int) int
 		PaymentMethodType                    func(childComplexity int) int
 		PaymentType                          func(childComplexity int) int
@@ -4242,12 +4241,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PaymentIntent.PaymentLinkEnabled(childComplexity), true
-	case "PaymentIntent.paymentLinkID":
-		if e.ComplexityRoot.PaymentIntent.PaymentLinkID == nil {
-			break
-		}
-
-		return e.ComplexityRoot.PaymentIntent.PaymentLinkID(childComplexity), true
 	case "PaymentIntent.paymentMethod":
 		if e.ComplexityRoot.PaymentIntent.PaymentMethod == nil {
 			break
@@ -11263,7 +11256,6 @@ type PaymentIntent implements Node {
   connectorMetadata: Map
   featureMetadata: Map
   paymentLinkConfig: Map
-  paymentLinkID: String
   frmMetadata: Map
   enablePartialAuthorization: Boolean
   requestExtendedAuthorization: Boolean
@@ -12128,24 +12120,6 @@ input PaymentIntentWhereInput {
   statementDescriptorSuffixNotNil: Boolean
   statementDescriptorSuffixEqualFold: String
   statementDescriptorSuffixContainsFold: String
-  """
-  payment_link_id field predicates
-  """
-  paymentLinkID: String
-  paymentLinkIDNEQ: String
-  paymentLinkIDIn: [String!]
-  paymentLinkIDNotIn: [String!]
-  paymentLinkIDGT: String
-  paymentLinkIDGTE: String
-  paymentLinkIDLT: String
-  paymentLinkIDLTE: String
-  paymentLinkIDContains: String
-  paymentLinkIDHasPrefix: String
-  paymentLinkIDHasSuffix: String
-  paymentLinkIDIsNil: Boolean
-  paymentLinkIDNotNil: Boolean
-  paymentLinkIDEqualFold: String
-  paymentLinkIDContainsFold: String
   """
   enable_partial_authorization field predicates
   """
@@ -16986,8 +16960,6 @@ func (ec *executionContext) childFields_PaymentIntent(ctx context.Context, field
 		return ec.fieldContext_PaymentIntent_featureMetadata(ctx, field)
 	case "paymentLinkConfig":
 		return ec.fieldContext_PaymentIntent_paymentLinkConfig(ctx, field)
-	case "paymentLinkID":
-		return ec.fieldContext_PaymentIntent_paymentLinkID(ctx, field)
 	case "frmMetadata":
 		return ec.fieldContext_PaymentIntent_frmMetadata(ctx, field)
 	case "enablePartialAuthorization":
@@ -32855,29 +32827,6 @@ func (ec *executionContext) _PaymentIntent_paymentLinkConfig(ctx context.Context
 }
 func (ec *executionContext) fieldContext_PaymentIntent_paymentLinkConfig(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentIntent", field, false, false, errors.New("field of type Map does not have child fields"))
-}
-
-func (ec *executionContext) _PaymentIntent_paymentLinkID(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentIntent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PaymentIntent_paymentLinkID(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PaymentLinkID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_PaymentIntent_paymentLinkID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PaymentIntent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _PaymentIntent_frmMetadata(ctx context.Context, field graphql.CollectedField, obj *ent.PaymentIntent) (ret graphql.Marshaler) {
@@ -59683,7 +59632,7 @@ func (ec *executionContext) unmarshalInputPaymentIntentWhereInput(ctx context.Co
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "paymentID", "paymentIDNEQ", "paymentIDIn", "paymentIDNotIn", "paymentIDGT", "paymentIDGTE", "paymentIDLT", "paymentIDLTE", "paymentIDContains", "paymentIDHasPrefix", "paymentIDHasSuffix", "paymentIDEqualFold", "paymentIDContainsFold", "profileID", "profileIDNEQ", "profileIDIn", "profileIDNotIn", "profileIDGT", "profileIDGTE", "profileIDLT", "profileIDLTE", "profileIDContains", "profileIDHasPrefix", "profileIDHasSuffix", "profileIDEqualFold", "profileIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "amountCaptured", "amountCapturedNEQ", "amountCapturedIn", "amountCapturedNotIn", "amountCapturedGT", "amountCapturedGTE", "amountCapturedLT", "amountCapturedLTE", "amountCapturable", "amountCapturableNEQ", "amountCapturableIn", "amountCapturableNotIn", "amountCapturableGT", "amountCapturableGTE", "amountCapturableLT", "amountCapturableLTE", "amountToCapture", "amountToCaptureNEQ", "amountToCaptureIn", "amountToCaptureNotIn", "amountToCaptureGT", "amountToCaptureGTE", "amountToCaptureLT", "amountToCaptureLTE", "amountToCaptureIsNil", "amountToCaptureNotNil", "shippingCost", "shippingCostNEQ", "shippingCostIn", "shippingCostNotIn", "shippingCostGT", "shippingCostGTE", "shippingCostLT", "shippingCostLTE", "shippingCostIsNil", "shippingCostNotNil", "orderTaxAmount", "orderTaxAmountNEQ", "orderTaxAmountIn", "orderTaxAmountNotIn", "orderTaxAmountGT", "orderTaxAmountGTE", "orderTaxAmountLT", "orderTaxAmountLTE", "orderTaxAmountIsNil", "orderTaxAmountNotNil", "surchargeAmount", "surchargeAmountNEQ", "surchargeAmountIn", "surchargeAmountNotIn", "surchargeAmountGT", "surchargeAmountGTE", "surchargeAmountLT", "surchargeAmountLTE", "surchargeAmountIsNil", "surchargeAmountNotNil", "taxOnSurcharge", "taxOnSurchargeNEQ", "taxOnSurchargeIn", "taxOnSurchargeNotIn", "taxOnSurchargeGT", "taxOnSurchargeGTE", "taxOnSurchargeLT", "taxOnSurchargeLTE", "taxOnSurchargeIsNil", "taxOnSurchargeNotNil", "externalTaxCalculation", "externalTaxCalculationNEQ", "externalTaxCalculationIn", "externalTaxCalculationNotIn", "surchargeCalculation", "surchargeCalculationNEQ", "surchargeCalculationIn", "surchargeCalculationNotIn", "captureMethod", "captureMethodNEQ", "captureMethodIn", "captureMethodNotIn", "captureOn", "captureOnNEQ", "captureOnIn", "captureOnNotIn", "captureOnGT", "captureOnGTE", "captureOnLT", "captureOnLTE", "captureOnIsNil", "captureOnNotNil", "authenticationType", "authenticationTypeNEQ", "authenticationTypeIn", "authenticationTypeNotIn", "authenticationTypeIsNil", "authenticationTypeNotNil", "customerPresent", "customerPresentNEQ", "customerPresentIn", "customerPresentNotIn", "customerPresentIsNil", "customerPresentNotNil", "setupFutureUsage", "setupFutureUsageNEQ", "setupFutureUsageIn", "setupFutureUsageNotIn", "setupFutureUsageIsNil", "setupFutureUsageNotNil", "offSession", "offSessionNEQ", "offSessionIsNil", "offSessionNotNil", "applyMitExemption", "applyMitExemptionNEQ", "applyMitExemptionIn", "applyMitExemptionNotIn", "paymentLinkEnabled", "paymentLinkEnabledNEQ", "paymentLinkEnabledIn", "paymentLinkEnabledNotIn", "splitTxnsEnabled", "splitTxnsEnabledNEQ", "splitTxnsEnabledIn", "splitTxnsEnabledNotIn", "requestExternalThreeDsAuthentication", "requestExternalThreeDsAuthenticationNEQ", "requestExternalThreeDsAuthenticationIn", "requestExternalThreeDsAuthenticationNotIn", "paymentType", "paymentTypeNEQ", "paymentTypeIn", "paymentTypeNotIn", "sessionExpiry", "sessionExpiryNEQ", "sessionExpiryIn", "sessionExpiryNotIn", "sessionExpiryGT", "sessionExpiryGTE", "sessionExpiryLT", "sessionExpiryLTE", "expiresOn", "expiresOnNEQ", "expiresOnIn", "expiresOnNotIn", "expiresOnGT", "expiresOnGTE", "expiresOnLT", "expiresOnLTE", "merchantReferenceID", "merchantReferenceIDNEQ", "merchantReferenceIDIn", "merchantReferenceIDNotIn", "merchantReferenceIDGT", "merchantReferenceIDGTE", "merchantReferenceIDLT", "merchantReferenceIDLTE", "merchantReferenceIDContains", "merchantReferenceIDHasPrefix", "merchantReferenceIDHasSuffix", "merchantReferenceIDIsNil", "merchantReferenceIDNotNil", "merchantReferenceIDEqualFold", "merchantReferenceIDContainsFold", "merchantOrderReferenceID", "merchantOrderReferenceIDNEQ", "merchantOrderReferenceIDIn", "merchantOrderReferenceIDNotIn", "merchantOrderReferenceIDGT", "merchantOrderReferenceIDGTE", "merchantOrderReferenceIDLT", "merchantOrderReferenceIDLTE", "merchantOrderReferenceIDContains", "merchantOrderReferenceIDHasPrefix", "merchantOrderReferenceIDHasSuffix", "merchantOrderReferenceIDIsNil", "merchantOrderReferenceIDNotNil", "merchantOrderReferenceIDEqualFold", "merchantOrderReferenceIDContainsFold", "routingAlgorithmID", "routingAlgorithmIDNEQ", "routingAlgorithmIDIn", "routingAlgorithmIDNotIn", "routingAlgorithmIDGT", "routingAlgorithmIDGTE", "routingAlgorithmIDLT", "routingAlgorithmIDLTE", "routingAlgorithmIDContains", "routingAlgorithmIDHasPrefix", "routingAlgorithmIDHasSuffix", "routingAlgorithmIDIsNil", "routingAlgorithmIDNotNil", "routingAlgorithmIDEqualFold", "routingAlgorithmIDContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionIsNil", "descriptionNotNil", "descriptionEqualFold", "descriptionContainsFold", "returnURL", "returnURLNEQ", "returnURLIn", "returnURLNotIn", "returnURLGT", "returnURLGTE", "returnURLLT", "returnURLLTE", "returnURLContains", "returnURLHasPrefix", "returnURLHasSuffix", "returnURLIsNil", "returnURLNotNil", "returnURLEqualFold", "returnURLContainsFold", "statementDescriptor", "statementDescriptorNEQ", "statementDescriptorIn", "statementDescriptorNotIn", "statementDescriptorGT", "statementDescriptorGTE", "statementDescriptorLT", "statementDescriptorLTE", "statementDescriptorContains", "statementDescriptorHasPrefix", "statementDescriptorHasSuffix", "statementDescriptorIsNil", "statementDescriptorNotNil", "statementDescriptorEqualFold", "statementDescriptorContainsFold", "statementDescriptorSuffix", "statementDescriptorSuffixNEQ", "statementDescriptorSuffixIn", "statementDescriptorSuffixNotIn", "statementDescriptorSuffixGT", "statementDescriptorSuffixGTE", "statementDescriptorSuffixLT", "statementDescriptorSuffixLTE", "statementDescriptorSuffixContains", "statementDescriptorSuffixHasPrefix", "statementDescriptorSuffixHasSuffix", "statementDescriptorSuffixIsNil", "statementDescriptorSuffixNotNil", "statementDescriptorSuffixEqualFold", "statementDescriptorSuffixContainsFold", "paymentLinkID", "paymentLinkIDNEQ", "paymentLinkIDIn", "paymentLinkIDNotIn", "paymentLinkIDGT", "paymentLinkIDGTE", "paymentLinkIDLT", "paymentLinkIDLTE", "paymentLinkIDContains", "paymentLinkIDHasPrefix", "paymentLinkIDHasSuffix", "paymentLinkIDIsNil", "paymentLinkIDNotNil", "paymentLinkIDEqualFold", "paymentLinkIDContainsFold", "enablePartialAuthorization", "enablePartialAuthorizationNEQ", "enablePartialAuthorizationIsNil", "enablePartialAuthorizationNotNil", "requestExtendedAuthorization", "requestExtendedAuthorizationNEQ", "requestExtendedAuthorizationIsNil", "requestExtendedAuthorizationNotNil", "enableOvercapture", "enableOvercaptureNEQ", "enableOvercaptureIsNil", "enableOvercaptureNotNil", "force3dsChallenge", "force3dsChallengeNEQ", "force3dsChallengeIsNil", "force3dsChallengeNotNil", "isIframeRedirectionEnabled", "isIframeRedirectionEnabledNEQ", "isIframeRedirectionEnabledIsNil", "isIframeRedirectionEnabledNotNil", "businessCountry", "businessCountryNEQ", "businessCountryIn", "businessCountryNotIn", "businessCountryGT", "businessCountryGTE", "businessCountryLT", "businessCountryLTE", "businessCountryContains", "businessCountryHasPrefix", "businessCountryHasSuffix", "businessCountryIsNil", "businessCountryNotNil", "businessCountryEqualFold", "businessCountryContainsFold", "businessLabel", "businessLabelNEQ", "businessLabelIn", "businessLabelNotIn", "businessLabelGT", "businessLabelGTE", "businessLabelLT", "businessLabelLTE", "businessLabelContains", "businessLabelHasPrefix", "businessLabelHasSuffix", "businessLabelIsNil", "businessLabelNotNil", "businessLabelEqualFold", "businessLabelContainsFold", "businessSubLabel", "businessSubLabelNEQ", "businessSubLabelIn", "businessSubLabelNotIn", "businessSubLabelGT", "businessSubLabelGTE", "businessSubLabelLT", "businessSubLabelLTE", "businessSubLabelContains", "businessSubLabelHasPrefix", "businessSubLabelHasSuffix", "businessSubLabelIsNil", "businessSubLabelNotNil", "businessSubLabelEqualFold", "businessSubLabelContainsFold", "activeAttemptID", "activeAttemptIDNEQ", "activeAttemptIDIn", "activeAttemptIDNotIn", "activeAttemptIDGT", "activeAttemptIDGTE", "activeAttemptIDLT", "activeAttemptIDLTE", "activeAttemptIDContains", "activeAttemptIDHasPrefix", "activeAttemptIDHasSuffix", "activeAttemptIDIsNil", "activeAttemptIDNotNil", "activeAttemptIDEqualFold", "activeAttemptIDContainsFold", "attemptCount", "attemptCountNEQ", "attemptCountIn", "attemptCountNotIn", "attemptCountGT", "attemptCountGTE", "attemptCountLT", "attemptCountLTE", "mandateID", "mandateIDNEQ", "mandateIDIn", "mandateIDNotIn", "mandateIDGT", "mandateIDGTE", "mandateIDLT", "mandateIDLTE", "mandateIDContains", "mandateIDHasPrefix", "mandateIDHasSuffix", "mandateIDIsNil", "mandateIDNotNil", "mandateIDEqualFold", "mandateIDContainsFold", "cancellationReason", "cancellationReasonNEQ", "cancellationReasonIn", "cancellationReasonNotIn", "cancellationReasonGT", "cancellationReasonGTE", "cancellationReasonLT", "cancellationReasonLTE", "cancellationReasonContains", "cancellationReasonHasPrefix", "cancellationReasonHasSuffix", "cancellationReasonIsNil", "cancellationReasonNotNil", "cancellationReasonEqualFold", "cancellationReasonContainsFold", "authorizationCount", "authorizationCountNEQ", "authorizationCountIn", "authorizationCountNotIn", "authorizationCountGT", "authorizationCountGTE", "authorizationCountLT", "authorizationCountLTE", "authorizationCountIsNil", "authorizationCountNotNil", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorIsNil", "connectorNotNil", "connectorEqualFold", "connectorContainsFold", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "paymentMethod", "paymentMethodNEQ", "paymentMethodIn", "paymentMethodNotIn", "paymentMethodGT", "paymentMethodGTE", "paymentMethodLT", "paymentMethodLTE", "paymentMethodContains", "paymentMethodHasPrefix", "paymentMethodHasSuffix", "paymentMethodIsNil", "paymentMethodNotNil", "paymentMethodEqualFold", "paymentMethodContainsFold", "paymentMethodType", "paymentMethodTypeNEQ", "paymentMethodTypeIn", "paymentMethodTypeNotIn", "paymentMethodTypeGT", "paymentMethodTypeGTE", "paymentMethodTypeLT", "paymentMethodTypeLTE", "paymentMethodTypeContains", "paymentMethodTypeHasPrefix", "paymentMethodTypeHasSuffix", "paymentMethodTypeIsNil", "paymentMethodTypeNotNil", "paymentMethodTypeEqualFold", "paymentMethodTypeContainsFold", "cardNetwork", "cardNetworkNEQ", "cardNetworkIn", "cardNetworkNotIn", "cardNetworkGT", "cardNetworkGTE", "cardNetworkLT", "cardNetworkLTE", "cardNetworkContains", "cardNetworkHasPrefix", "cardNetworkHasSuffix", "cardNetworkIsNil", "cardNetworkNotNil", "cardNetworkEqualFold", "cardNetworkContainsFold", "hasCustomer", "hasCustomerWith", "hasAttempts", "hasAttemptsWith", "hasCaptures", "hasCapturesWith", "hasRefunds", "hasRefundsWith", "hasDisputes", "hasDisputesWith", "hasIncrementalAuthorizations", "hasIncrementalAuthorizationsWith", "hasEvents", "hasEventsWith", "customerID", "customerIDIn", "customerEmail"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "paymentID", "paymentIDNEQ", "paymentIDIn", "paymentIDNotIn", "paymentIDGT", "paymentIDGTE", "paymentIDLT", "paymentIDLTE", "paymentIDContains", "paymentIDHasPrefix", "paymentIDHasSuffix", "paymentIDEqualFold", "paymentIDContainsFold", "profileID", "profileIDNEQ", "profileIDIn", "profileIDNotIn", "profileIDGT", "profileIDGTE", "profileIDLT", "profileIDLTE", "profileIDContains", "profileIDHasPrefix", "profileIDHasSuffix", "profileIDEqualFold", "profileIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "amountCaptured", "amountCapturedNEQ", "amountCapturedIn", "amountCapturedNotIn", "amountCapturedGT", "amountCapturedGTE", "amountCapturedLT", "amountCapturedLTE", "amountCapturable", "amountCapturableNEQ", "amountCapturableIn", "amountCapturableNotIn", "amountCapturableGT", "amountCapturableGTE", "amountCapturableLT", "amountCapturableLTE", "amountToCapture", "amountToCaptureNEQ", "amountToCaptureIn", "amountToCaptureNotIn", "amountToCaptureGT", "amountToCaptureGTE", "amountToCaptureLT", "amountToCaptureLTE", "amountToCaptureIsNil", "amountToCaptureNotNil", "shippingCost", "shippingCostNEQ", "shippingCostIn", "shippingCostNotIn", "shippingCostGT", "shippingCostGTE", "shippingCostLT", "shippingCostLTE", "shippingCostIsNil", "shippingCostNotNil", "orderTaxAmount", "orderTaxAmountNEQ", "orderTaxAmountIn", "orderTaxAmountNotIn", "orderTaxAmountGT", "orderTaxAmountGTE", "orderTaxAmountLT", "orderTaxAmountLTE", "orderTaxAmountIsNil", "orderTaxAmountNotNil", "surchargeAmount", "surchargeAmountNEQ", "surchargeAmountIn", "surchargeAmountNotIn", "surchargeAmountGT", "surchargeAmountGTE", "surchargeAmountLT", "surchargeAmountLTE", "surchargeAmountIsNil", "surchargeAmountNotNil", "taxOnSurcharge", "taxOnSurchargeNEQ", "taxOnSurchargeIn", "taxOnSurchargeNotIn", "taxOnSurchargeGT", "taxOnSurchargeGTE", "taxOnSurchargeLT", "taxOnSurchargeLTE", "taxOnSurchargeIsNil", "taxOnSurchargeNotNil", "externalTaxCalculation", "externalTaxCalculationNEQ", "externalTaxCalculationIn", "externalTaxCalculationNotIn", "surchargeCalculation", "surchargeCalculationNEQ", "surchargeCalculationIn", "surchargeCalculationNotIn", "captureMethod", "captureMethodNEQ", "captureMethodIn", "captureMethodNotIn", "captureOn", "captureOnNEQ", "captureOnIn", "captureOnNotIn", "captureOnGT", "captureOnGTE", "captureOnLT", "captureOnLTE", "captureOnIsNil", "captureOnNotNil", "authenticationType", "authenticationTypeNEQ", "authenticationTypeIn", "authenticationTypeNotIn", "authenticationTypeIsNil", "authenticationTypeNotNil", "customerPresent", "customerPresentNEQ", "customerPresentIn", "customerPresentNotIn", "customerPresentIsNil", "customerPresentNotNil", "setupFutureUsage", "setupFutureUsageNEQ", "setupFutureUsageIn", "setupFutureUsageNotIn", "setupFutureUsageIsNil", "setupFutureUsageNotNil", "offSession", "offSessionNEQ", "offSessionIsNil", "offSessionNotNil", "applyMitExemption", "applyMitExemptionNEQ", "applyMitExemptionIn", "applyMitExemptionNotIn", "paymentLinkEnabled", "paymentLinkEnabledNEQ", "paymentLinkEnabledIn", "paymentLinkEnabledNotIn", "splitTxnsEnabled", "splitTxnsEnabledNEQ", "splitTxnsEnabledIn", "splitTxnsEnabledNotIn", "requestExternalThreeDsAuthentication", "requestExternalThreeDsAuthenticationNEQ", "requestExternalThreeDsAuthenticationIn", "requestExternalThreeDsAuthenticationNotIn", "paymentType", "paymentTypeNEQ", "paymentTypeIn", "paymentTypeNotIn", "sessionExpiry", "sessionExpiryNEQ", "sessionExpiryIn", "sessionExpiryNotIn", "sessionExpiryGT", "sessionExpiryGTE", "sessionExpiryLT", "sessionExpiryLTE", "expiresOn", "expiresOnNEQ", "expiresOnIn", "expiresOnNotIn", "expiresOnGT", "expiresOnGTE", "expiresOnLT", "expiresOnLTE", "merchantReferenceID", "merchantReferenceIDNEQ", "merchantReferenceIDIn", "merchantReferenceIDNotIn", "merchantReferenceIDGT", "merchantReferenceIDGTE", "merchantReferenceIDLT", "merchantReferenceIDLTE", "merchantReferenceIDContains", "merchantReferenceIDHasPrefix", "merchantReferenceIDHasSuffix", "merchantReferenceIDIsNil", "merchantReferenceIDNotNil", "merchantReferenceIDEqualFold", "merchantReferenceIDContainsFold", "merchantOrderReferenceID", "merchantOrderReferenceIDNEQ", "merchantOrderReferenceIDIn", "merchantOrderReferenceIDNotIn", "merchantOrderReferenceIDGT", "merchantOrderReferenceIDGTE", "merchantOrderReferenceIDLT", "merchantOrderReferenceIDLTE", "merchantOrderReferenceIDContains", "merchantOrderReferenceIDHasPrefix", "merchantOrderReferenceIDHasSuffix", "merchantOrderReferenceIDIsNil", "merchantOrderReferenceIDNotNil", "merchantOrderReferenceIDEqualFold", "merchantOrderReferenceIDContainsFold", "routingAlgorithmID", "routingAlgorithmIDNEQ", "routingAlgorithmIDIn", "routingAlgorithmIDNotIn", "routingAlgorithmIDGT", "routingAlgorithmIDGTE", "routingAlgorithmIDLT", "routingAlgorithmIDLTE", "routingAlgorithmIDContains", "routingAlgorithmIDHasPrefix", "routingAlgorithmIDHasSuffix", "routingAlgorithmIDIsNil", "routingAlgorithmIDNotNil", "routingAlgorithmIDEqualFold", "routingAlgorithmIDContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionIsNil", "descriptionNotNil", "descriptionEqualFold", "descriptionContainsFold", "returnURL", "returnURLNEQ", "returnURLIn", "returnURLNotIn", "returnURLGT", "returnURLGTE", "returnURLLT", "returnURLLTE", "returnURLContains", "returnURLHasPrefix", "returnURLHasSuffix", "returnURLIsNil", "returnURLNotNil", "returnURLEqualFold", "returnURLContainsFold", "statementDescriptor", "statementDescriptorNEQ", "statementDescriptorIn", "statementDescriptorNotIn", "statementDescriptorGT", "statementDescriptorGTE", "statementDescriptorLT", "statementDescriptorLTE", "statementDescriptorContains", "statementDescriptorHasPrefix", "statementDescriptorHasSuffix", "statementDescriptorIsNil", "statementDescriptorNotNil", "statementDescriptorEqualFold", "statementDescriptorContainsFold", "statementDescriptorSuffix", "statementDescriptorSuffixNEQ", "statementDescriptorSuffixIn", "statementDescriptorSuffixNotIn", "statementDescriptorSuffixGT", "statementDescriptorSuffixGTE", "statementDescriptorSuffixLT", "statementDescriptorSuffixLTE", "statementDescriptorSuffixContains", "statementDescriptorSuffixHasPrefix", "statementDescriptorSuffixHasSuffix", "statementDescriptorSuffixIsNil", "statementDescriptorSuffixNotNil", "statementDescriptorSuffixEqualFold", "statementDescriptorSuffixContainsFold", "enablePartialAuthorization", "enablePartialAuthorizationNEQ", "enablePartialAuthorizationIsNil", "enablePartialAuthorizationNotNil", "requestExtendedAuthorization", "requestExtendedAuthorizationNEQ", "requestExtendedAuthorizationIsNil", "requestExtendedAuthorizationNotNil", "enableOvercapture", "enableOvercaptureNEQ", "enableOvercaptureIsNil", "enableOvercaptureNotNil", "force3dsChallenge", "force3dsChallengeNEQ", "force3dsChallengeIsNil", "force3dsChallengeNotNil", "isIframeRedirectionEnabled", "isIframeRedirectionEnabledNEQ", "isIframeRedirectionEnabledIsNil", "isIframeRedirectionEnabledNotNil", "businessCountry", "businessCountryNEQ", "businessCountryIn", "businessCountryNotIn", "businessCountryGT", "businessCountryGTE", "businessCountryLT", "businessCountryLTE", "businessCountryContains", "businessCountryHasPrefix", "businessCountryHasSuffix", "businessCountryIsNil", "businessCountryNotNil", "businessCountryEqualFold", "businessCountryContainsFold", "businessLabel", "businessLabelNEQ", "businessLabelIn", "businessLabelNotIn", "businessLabelGT", "businessLabelGTE", "businessLabelLT", "businessLabelLTE", "businessLabelContains", "businessLabelHasPrefix", "businessLabelHasSuffix", "businessLabelIsNil", "businessLabelNotNil", "businessLabelEqualFold", "businessLabelContainsFold", "businessSubLabel", "businessSubLabelNEQ", "businessSubLabelIn", "businessSubLabelNotIn", "businessSubLabelGT", "businessSubLabelGTE", "businessSubLabelLT", "businessSubLabelLTE", "businessSubLabelContains", "businessSubLabelHasPrefix", "businessSubLabelHasSuffix", "businessSubLabelIsNil", "businessSubLabelNotNil", "businessSubLabelEqualFold", "businessSubLabelContainsFold", "activeAttemptID", "activeAttemptIDNEQ", "activeAttemptIDIn", "activeAttemptIDNotIn", "activeAttemptIDGT", "activeAttemptIDGTE", "activeAttemptIDLT", "activeAttemptIDLTE", "activeAttemptIDContains", "activeAttemptIDHasPrefix", "activeAttemptIDHasSuffix", "activeAttemptIDIsNil", "activeAttemptIDNotNil", "activeAttemptIDEqualFold", "activeAttemptIDContainsFold", "attemptCount", "attemptCountNEQ", "attemptCountIn", "attemptCountNotIn", "attemptCountGT", "attemptCountGTE", "attemptCountLT", "attemptCountLTE", "mandateID", "mandateIDNEQ", "mandateIDIn", "mandateIDNotIn", "mandateIDGT", "mandateIDGTE", "mandateIDLT", "mandateIDLTE", "mandateIDContains", "mandateIDHasPrefix", "mandateIDHasSuffix", "mandateIDIsNil", "mandateIDNotNil", "mandateIDEqualFold", "mandateIDContainsFold", "cancellationReason", "cancellationReasonNEQ", "cancellationReasonIn", "cancellationReasonNotIn", "cancellationReasonGT", "cancellationReasonGTE", "cancellationReasonLT", "cancellationReasonLTE", "cancellationReasonContains", "cancellationReasonHasPrefix", "cancellationReasonHasSuffix", "cancellationReasonIsNil", "cancellationReasonNotNil", "cancellationReasonEqualFold", "cancellationReasonContainsFold", "authorizationCount", "authorizationCountNEQ", "authorizationCountIn", "authorizationCountNotIn", "authorizationCountGT", "authorizationCountGTE", "authorizationCountLT", "authorizationCountLTE", "authorizationCountIsNil", "authorizationCountNotNil", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorIsNil", "connectorNotNil", "connectorEqualFold", "connectorContainsFold", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "paymentMethod", "paymentMethodNEQ", "paymentMethodIn", "paymentMethodNotIn", "paymentMethodGT", "paymentMethodGTE", "paymentMethodLT", "paymentMethodLTE", "paymentMethodContains", "paymentMethodHasPrefix", "paymentMethodHasSuffix", "paymentMethodIsNil", "paymentMethodNotNil", "paymentMethodEqualFold", "paymentMethodContainsFold", "paymentMethodType", "paymentMethodTypeNEQ", "paymentMethodTypeIn", "paymentMethodTypeNotIn", "paymentMethodTypeGT", "paymentMethodTypeGTE", "paymentMethodTypeLT", "paymentMethodTypeLTE", "paymentMethodTypeContains", "paymentMethodTypeHasPrefix", "paymentMethodTypeHasSuffix", "paymentMethodTypeIsNil", "paymentMethodTypeNotNil", "paymentMethodTypeEqualFold", "paymentMethodTypeContainsFold", "cardNetwork", "cardNetworkNEQ", "cardNetworkIn", "cardNetworkNotIn", "cardNetworkGT", "cardNetworkGTE", "cardNetworkLT", "cardNetworkLTE", "cardNetworkContains", "cardNetworkHasPrefix", "cardNetworkHasSuffix", "cardNetworkIsNil", "cardNetworkNotNil", "cardNetworkEqualFold", "cardNetworkContainsFold", "hasCustomer", "hasCustomerWith", "hasAttempts", "hasAttemptsWith", "hasCaptures", "hasCapturesWith", "hasRefunds", "hasRefundsWith", "hasDisputes", "hasDisputesWith", "hasIncrementalAuthorizations", "hasIncrementalAuthorizationsWith", "hasEvents", "hasEventsWith", "customerID", "customerIDIn", "customerEmail"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -62035,111 +61984,6 @@ func (ec *executionContext) unmarshalInputPaymentIntentWhereInput(ctx context.Co
 				return it, err
 			}
 			it.StatementDescriptorSuffixContainsFold = data
-		case "paymentLinkID":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentLinkID"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.PaymentLinkID = data
-		case "paymentLinkIDNEQ":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentLinkIDNEQ"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.PaymentLinkIDNEQ = data
-		case "paymentLinkIDIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentLinkIDIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.PaymentLinkIDIn = data
-		case "paymentLinkIDNotIn":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentLinkIDNotIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.PaymentLinkIDNotIn = data
-		case "paymentLinkIDGT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentLinkIDGT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.PaymentLinkIDGT = data
-		case "paymentLinkIDGTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentLinkIDGTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.PaymentLinkIDGTE = data
-		case "paymentLinkIDLT":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentLinkIDLT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.PaymentLinkIDLT = data
-		case "paymentLinkIDLTE":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentLinkIDLTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.PaymentLinkIDLTE = data
-		case "paymentLinkIDContains":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentLinkIDContains"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.PaymentLinkIDContains = data
-		case "paymentLinkIDHasPrefix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentLinkIDHasPrefix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.PaymentLinkIDHasPrefix = data
-		case "paymentLinkIDHasSuffix":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentLinkIDHasSuffix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.PaymentLinkIDHasSuffix = data
-		case "paymentLinkIDIsNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentLinkIDIsNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.PaymentLinkIDIsNil = data
-		case "paymentLinkIDNotNil":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentLinkIDNotNil"))
-			data, err := ec.unmarshalOBoolean2bool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.PaymentLinkIDNotNil = data
-		case "paymentLinkIDEqualFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentLinkIDEqualFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.PaymentLinkIDEqualFold = data
-		case "paymentLinkIDContainsFold":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentLinkIDContainsFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.PaymentLinkIDContainsFold = data
 		case "enablePartialAuthorization":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enablePartialAuthorization"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -74513,11 +74357,6 @@ func (ec *executionContext) _PaymentIntent(ctx context.Context, sel ast.Selectio
 			}
 		case "paymentLinkConfig":
 			out.Values[i] = ec._PaymentIntent_paymentLinkConfig(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "paymentLinkID":
-			out.Values[i] = ec._PaymentIntent_paymentLinkID(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
