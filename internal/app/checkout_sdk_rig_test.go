@@ -104,7 +104,13 @@ func (r *checkoutRig) callLog() string {
 // frame.
 func (r *checkoutRig) mount(t *testing.T, secret string) chromedp.QueryOption {
 	t.Helper()
-	page := fmt.Sprintf("http://%s/shop/pay?pk=%s&secret=%s", sdkAddr, r.srv.Demo.PublishableKey, secret)
+	return r.mountPage(t, fmt.Sprintf("http://%s/shop/pay?pk=%s&secret=%s", sdkAddr, r.srv.Demo.PublishableKey, secret))
+}
+
+// mountPage opens a page that mounts the checkout (the shop's, or a
+// payment link) and waits for the card form.
+func (r *checkoutRig) mountPage(t *testing.T, page string) chromedp.QueryOption {
+	t.Helper()
 	frame := chromedp.CSS("#orca-payment-element-iframeRef-unified-checkout")
 	err := chromedp.Do(r.ctx, chromedp.Navigate(page), chromedp.WaitVisible(frame))
 	var frames []*chromedp.Node

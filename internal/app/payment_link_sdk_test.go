@@ -14,7 +14,7 @@ import (
 // hosts, in headless Chromium: the page mounts Hyperswitch's checkout SDK
 // with the payment's client secret, the shopper pays with a card, and the
 // page lands on its status page while the server has the payment
-// succeeded. Opened again, the paid link shows its receipt; a link past
+// succeeded; a declined card lands on the failed page. Opened again, the paid link shows its receipt; a link past
 // its expiry shows the expired page, with nothing to pay.
 //
 // The link's page is Switchyard's (127.0.0.1:8081) and the checkout's
@@ -34,21 +34,13 @@ func TestPaymentLinkInChromium(t *testing.T) {
 	id := pay["payment_id"].(string)
 	link := pay["payment_link"].(map[string]any)["link"].(string)
 
-	frame := chromedp.CSS("#orca-payment-element-iframeRef-unified-checkout")
-	err := chromedp.Do(rig.ctx, chromedp.Navigate(link), chromedp.WaitVisible(frame))
-	var frames []*chromedp.Node
-	if err == nil {
-		frames, err = chromedp.Run(rig.ctx, chromedp.Nodes(frame))
-	}
-	if err != nil {
-		t.Fatalf("the link's checkout did not mount: %v\ncalls:\n%s", err, rig.callLog())
-	}
+	in := rig.mountPage(t, link)
 	summary, err := chromedp.Run(rig.ctx, chromedp.Text(chromedp.CSS(".summary")))
 	if err != nil || !strings.Contains(summary, "Ticket shop") || !strings.Contains(summary, "65.40 USD") ||
 		!strings.Contains(summary, "A12") {
 		t.Fatalf("the link's summary shows %q (%v)", summary, err)
 	}
-	rig.fillCard(t, chromedp.FromNode(frames[0]), "4242424242424242")
+	rig.fillCard(t, in, "4242424242424242")
 	rig.pay(t)
 	if got := pageShown(t, rig, "paid"); !strings.Contains(got, "Payment successful") {
 		t.Fatalf("the status page shows %q", got)
@@ -57,6 +49,14 @@ func TestPaymentLinkInChromium(t *testing.T) {
 		t.Fatalf("payment %s is %v server-side, want succeeded\ncalls:\n%s", id, got["status"], rig.callLog())
 	}
 	rig.checkCalls(t, "POST /payments/"+id+"/confirm")
+
+	declined := call(t, srv.URL, http.MethodPost, "/payments", srv.Demo.SecretKey, map[string]any{"amount": 1000,
+		"currency": "USD", "payment_link": true})
+	rig.fillCard(t, rig.mountPage(t, declined["payment_link"].(map[string]any)["link"].(string)), "4000000000000002")
+	rig.pay(t)
+	if got := pageShown(t, rig, "failed"); !strings.Contains(got, "Payment failed") {
+		t.Fatalf("the declined link's status page shows %q", got)
+	}
 
 	expiring := call(t, srv.URL, http.MethodPost, "/payments", srv.Demo.SecretKey, map[string]any{"amount": 1000,
 		"currency": "USD", "payment_link": true, "session_expiry": 60})
