@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
+	"path"
 	"strings"
 	"time"
 
@@ -235,6 +236,39 @@ func (in *PaymentInput) checkPaymentLinkCreate() error {
 	return nil
 }
 
+// SecureLinkRequest is how a secure link's page was asked for: the
+// browser's Sec-Fetch-Dest, and the Origin or else the Referer of the page
+// that asked.
+type SecureLinkRequest struct {
+	Dest, Origin, Referer string
+}
+
+// checkSecureLinkEmbed refuses a secure link opened other than in a frame
+// of one of the allowed domains, as Hyperswitch's
+// validate_secure_payment_link_render_request does: the request must be a
+// frame's (Sec-Fetch-Dest: iframe), and the host (with its port, when the
+// URL names one) of its Origin or Referer must match one of the allowed
+// domains' glob patterns.
+func checkSecureLinkEmbed(allowed []string, req SecureLinkRequest) error {
+	if req.Dest != "iframe" {
+		return errs.Forbidden("payment_link")
+	}
+	from := req.Origin
+	if from == "" {
+		from = req.Referer
+	}
+	u, err := url.Parse(from)
+	if err != nil || u.Hostname() == "" {
+		return errs.Forbidden("payment_link")
+	}
+	for _, pattern := range allowed {
+		if ok, err := path.Match(pattern, u.Host); err == nil && ok {
+			return nil
+		}
+	}
+	return errs.Forbidden("payment_link")
+}
+
 // PaymentLinkView is a payment's link as GET /payment_link/{id} shows it
 // (Hyperswitch's RetrievePaymentLinkResponse).
 type PaymentLinkView struct {
@@ -283,17 +317,23 @@ type LinkPage struct {
 // PaymentLinkPage is the page of the link of merchantID's payment
 // paymentID. The customer's browser carries no key: the path names the
 // merchant, and a payment that is not that merchant's, or has no link, is
-// not found. secure asks for the secure link, which exists only when the
-// link was made with allowed domains.
-func (s *Service) PaymentLinkPage(ctx context.Context, merchantID, paymentID string, secure bool) (*LinkPage, error) {
+// not found. secure, when not nil, asks for the secure link: it exists only
+// when the link was made with allowed domains, and opens only in their
+// frames (checkSecureLinkEmbed).
+func (s *Service) PaymentLinkPage(ctx context.Context, merchantID, paymentID string, secure *SecureLinkRequest) (*LinkPage, error) {
 	ctx = tenancy.ForMerchant(tenancy.System(ctx), merchantID)
 	pi, err := s.db.Client.PaymentIntent.Query().
 		Where(paymentintent.MerchantID(merchantID), paymentintent.PaymentID(paymentID)).Only(ctx)
-	if ent.IsNotFound(err) || (err == nil && (pi.PaymentLink == nil || (secure && pi.PaymentLink.SecureLink == nil))) {
+	if ent.IsNotFound(err) || (err == nil && (pi.PaymentLink == nil || (secure != nil && pi.PaymentLink.SecureLink == nil))) {
 		return nil, errPaymentLinkNotFound()
 	}
 	if err != nil {
 		return nil, errs.Internal(err)
+	}
+	if secure != nil {
+		if err := checkSecureLinkEmbed(pi.PaymentLink.AllowedDomains, *secure); err != nil {
+			return nil, err
+		}
 	}
 	m, err := s.db.Client.MerchantAccount.Query().Where(merchantaccount.ID(merchantID)).Only(ctx)
 	if err != nil {

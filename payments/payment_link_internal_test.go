@@ -143,3 +143,27 @@ func TestPaymentLinkCannotBeConfirmedAtCreate(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestCheckSecureLinkEmbed(t *testing.T) {
+	allowed := []string{"shop.example", "*.shop.example", "localhost:5000"}
+	for _, tc := range []struct {
+		req  SecureLinkRequest
+		want bool
+	}{
+		{SecureLinkRequest{Dest: "iframe", Referer: "https://shop.example/checkout?x=1"}, true},
+		{SecureLinkRequest{Dest: "iframe", Origin: "https://a.shop.example"}, true},
+		{SecureLinkRequest{Dest: "iframe", Origin: "https://a.b.shop.example"}, true}, // a glob's * spans dots
+		{SecureLinkRequest{Dest: "iframe", Referer: "http://localhost:5000/pay"}, true},
+		{SecureLinkRequest{Dest: "iframe", Referer: "http://localhost:5001/pay"}, false},
+		{SecureLinkRequest{Dest: "iframe", Referer: "http://localhost/pay"}, false},
+		{SecureLinkRequest{Dest: "iframe", Origin: "https://evil.example", Referer: "https://shop.example/"}, false}, // the Origin wins
+		{SecureLinkRequest{Dest: "iframe", Referer: "https://shop.example.evil.example/"}, false},
+		{SecureLinkRequest{Dest: "document", Referer: "https://shop.example/"}, false},
+		{SecureLinkRequest{Dest: "iframe"}, false},
+		{SecureLinkRequest{Dest: "iframe", Referer: "not a url"}, false},
+	} {
+		if got := checkSecureLinkEmbed(allowed, tc.req) == nil; got != tc.want {
+			t.Errorf("%+v: allowed %v, want %v", tc.req, got, tc.want)
+		}
+	}
+}

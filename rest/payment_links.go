@@ -23,7 +23,7 @@ import (
 // which take no key (the customer's browser has none):
 //
 //	GET /payment_link/{merchant_id}/{payment_id}          the checkout, or the payment's outcome
-//	GET /payment_link/s/{merchant_id}/{payment_id}        the same, framed by the profile's allowed_domains only
+//	GET /payment_link/s/{merchant_id}/{payment_id}        the same, in a frame of the profile's allowed_domains only
 //	GET /payment_link/status/{merchant_id}/{payment_id}   the outcome, where the checkout goes after paying
 //
 // Which page shows is the domain's (payments.PaymentLinkPage); these
@@ -123,7 +123,12 @@ type linkPages struct {
 func (p linkPages) serve(secure, status bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		merchantID, paymentID := r.PathValue("merchant_id"), r.PathValue("payment_id")
-		page, err := p.svc.PaymentLinkPage(r.Context(), merchantID, paymentID, secure)
+		var embed *payments.SecureLinkRequest
+		if secure {
+			embed = &payments.SecureLinkRequest{Dest: r.Header.Get("Sec-Fetch-Dest"), Origin: r.Header.Get("Origin"),
+				Referer: r.Header.Get("Referer")}
+		}
+		page, err := p.svc.PaymentLinkPage(r.Context(), merchantID, paymentID, embed)
 		if err != nil {
 			linkError(w, r, err)
 			return
@@ -299,12 +304,19 @@ func renderLink(w http.ResponseWriter, status int, v linkView, csp string) {
 }
 
 // linkError shows a domain error as a page: a link that is not the
-// merchant's, or does not exist, is a 404; anything else a 500 whose cause
-// is logged.
+// merchant's, or does not exist, is a 404; a secure link opened outside its
+// allowed frames a 403, itself not to be framed; anything else a 500 whose
+// cause is logged.
 func linkError(w http.ResponseWriter, r *http.Request, err error) {
-	if e, ok := errs.As(err); ok && e.Kind == errs.KindNotFound {
+	e, ok := errs.As(err)
+	switch {
+	case ok && e.Kind == errs.KindNotFound:
 		renderLink(w, http.StatusNotFound, linkView{Kind: "missing", Title: "Link not found",
 			Message: "This payment link does not exist. Check the link the merchant sent you."}, "")
+		return
+	case ok && e.Kind == errs.KindForbidden:
+		renderLink(w, http.StatusForbidden, linkView{Kind: "forbidden", Title: "Link not available here",
+			Message: "This payment link opens only inside the merchant's own site."}, "frame-ancestors 'none'")
 		return
 	}
 	slog.ErrorContext(r.Context(), "payment link page", "err", err)

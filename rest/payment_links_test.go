@@ -18,11 +18,19 @@ func linkPayment(t *testing.T, c *client, members map[string]any) response {
 	return c.pay("POST", "/payments", body).must(t, 200)
 }
 
-// openLink opens a link page as a customer's browser does, with no key.
-func openLink(t *testing.T, c *client, url string) (int, http.Header, string) {
+// openLink opens a link page as a customer's browser does, with no key
+// (and the headers given, in pairs).
+func openLink(t *testing.T, c *client, url string, headers ...string) (int, http.Header, string) {
 	t.Helper()
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := client.Get(url)
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,9 +205,26 @@ func TestPaymentLinkProfileDefaults(t *testing.T) {
 	if strings.Contains(html, "Profile shop") {
 		t.Error("the profile's seller_name shows over the payment's")
 	}
-	status, h, _ := openLink(t, c, secure)
-	if csp := h.Get("Content-Security-Policy"); status != 200 || csp != "frame-ancestors shop.example *.shop.example" {
-		t.Errorf("the secure link: %d, Content-Security-Policy %q", status, csp)
+	// The secure link opens only in a frame of an allowed domain, and says
+	// so to the browser too.
+	for _, tc := range []struct {
+		name    string
+		headers []string
+		want    int
+	}{
+		{"a frame of an allowed domain", []string{"Sec-Fetch-Dest", "iframe", "Referer", "https://shop.example/cart"}, 200},
+		{"a frame of a domain the glob allows", []string{"Sec-Fetch-Dest", "iframe", "Origin", "https://pay.shop.example"}, 200},
+		{"a frame of another site", []string{"Sec-Fetch-Dest", "iframe", "Referer", "https://evil.example/"}, 403},
+		{"a frame of a look-alike", []string{"Sec-Fetch-Dest", "iframe", "Referer", "https://shop.example.evil.example/"}, 403},
+		{"opened as a page", []string{"Sec-Fetch-Dest", "document", "Referer", "https://shop.example/cart"}, 403},
+		{"no frame nor referrer", nil, 403},
+	} {
+		status, h, html := openLink(t, c, secure, tc.headers...)
+		csp := h.Get("Content-Security-Policy")
+		if status != tc.want || (status == 200 && csp != "frame-ancestors shop.example *.shop.example") ||
+			(status == 403 && (csp != "frame-ancestors 'none'" || strings.Contains(html, own.str("client_secret")))) {
+			t.Errorf("the secure link, %s: %d, Content-Security-Policy %q", tc.name, status, csp)
+		}
 	}
 	if _, h, _ := openLink(t, c, linkMember(own)["link"].(string)); h.Get("Content-Security-Policy") != "" {
 		t.Errorf("the open link is framed by %q", h.Get("Content-Security-Policy"))
