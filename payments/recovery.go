@@ -100,7 +100,7 @@ func (s *Service) recoverVoids(ctx context.Context, cutoff time.Time, limit int)
 		}
 		v := voidCall{pi: pi, att: att, mca: mca}
 		call := s.voidCall(&v, pi.PaymentID, nil)
-		return call.recover(ctx, s.db)
+		return call.Recover(ctx, s.db)
 	})
 }
 
@@ -118,7 +118,7 @@ func (s *Service) recoverCaptures(ctx context.Context, cutoff time.Time, limit i
 				return false, err
 			}
 			call := s.captureCall(&captureCall{paymentID: r.pi.PaymentID, r: &r})
-			return call.recover(ctx, s.db)
+			return call.Recover(ctx, s.db)
 		})
 }
 
@@ -136,7 +136,7 @@ func (s *Service) recoverRefunds(ctx context.Context, cutoff time.Time, limit in
 				return false, err
 			}
 			call := s.refundCall(&r, r.pi.PaymentID)
-			return call.recover(ctx, s.db)
+			return call.Recover(ctx, s.db)
 		})
 }
 
@@ -219,10 +219,10 @@ func (s *Service) syncAttempt(ctx context.Context, pi *ent.PaymentIntent, att *e
 	}
 	a := authorization{paymentID: pi.PaymentID, attemptID: att.ID}
 	call := s.authorizationCall(&a, pi, att, mca)
-	call.synced = func(res *connector.PaymentResult, err error) (*connector.PaymentResult, bool) {
+	call.Synced = func(res *connector.PaymentResult, err error) (*connector.PaymentResult, bool) {
 		return syncedAttempt(res, err, att.ModifiedAt.After(cutoff))
 	}
-	if settled, err := call.recover(ctx, s.db); !settled {
+	if settled, err := call.Recover(ctx, s.db); !settled {
 		return false, err
 	}
 	if _, _, err := s.finishAuthorization(ctx, &a); err != nil {
