@@ -4071,24 +4071,30 @@ func newPayoutPaginateArgs(rv map[string]any) *payoutPaginateArgs {
 	}
 	if v, ok := rv[orderByField]; ok {
 		switch v := v.(type) {
-		case map[string]any:
-			var (
-				err1, err2 error
-				order      = &PayoutOrder{Field: &PayoutOrderField{}, Direction: entgql.OrderDirectionAsc}
-			)
-			if d, ok := v[directionField]; ok {
-				err1 = order.Direction.UnmarshalGQL(d)
+		case []*PayoutOrder:
+			args.opts = append(args.opts, WithPayoutOrder(v))
+		case []any:
+			var orders []*PayoutOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &PayoutOrder{Field: &PayoutOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
 			}
-			if f, ok := v[fieldField]; ok {
-				err2 = order.Field.UnmarshalGQL(f)
-			}
-			if err1 == nil && err2 == nil {
-				args.opts = append(args.opts, WithPayoutOrder(order))
-			}
-		case *PayoutOrder:
-			if v != nil {
-				args.opts = append(args.opts, WithPayoutOrder(v))
-			}
+			args.opts = append(args.opts, WithPayoutOrder(orders))
 		}
 	}
 	if v, ok := rv[whereField].(*PayoutWhereInput); ok {

@@ -5674,19 +5674,14 @@ func (c *PayoutConnection) build(nodes []*Payout, pager *payoutPager, after *Cur
 type PayoutPaginateOption func(*payoutPager) error
 
 // WithPayoutOrder configures pagination ordering.
-func WithPayoutOrder(order *PayoutOrder) PayoutPaginateOption {
-	if order == nil {
-		order = DefaultPayoutOrder
-	}
-	o := *order
+func WithPayoutOrder(order []*PayoutOrder) PayoutPaginateOption {
 	return func(pager *payoutPager) error {
-		if err := o.Direction.Validate(); err != nil {
-			return err
+		for _, o := range order {
+			if err := o.Direction.Validate(); err != nil {
+				return err
+			}
 		}
-		if o.Field == nil {
-			o.Field = DefaultPayoutOrder.Field
-		}
-		pager.order = &o
+		pager.order = append(pager.order, order...)
 		return nil
 	}
 }
@@ -5704,7 +5699,7 @@ func WithPayoutFilter(filter func(*PayoutQuery) (*PayoutQuery, error)) PayoutPag
 
 type payoutPager struct {
 	reverse bool
-	order   *PayoutOrder
+	order   []*PayoutOrder
 	filter  func(*PayoutQuery) (*PayoutQuery, error)
 }
 
@@ -5715,8 +5710,10 @@ func newPayoutPager(opts []PayoutPaginateOption, reverse bool) (*payoutPager, er
 			return nil, err
 		}
 	}
-	if pager.order == nil {
-		pager.order = DefaultPayoutOrder
+	for i, o := range pager.order {
+		if i > 0 && o.Field == pager.order[i-1].Field {
+			return nil, fmt.Errorf("duplicate order direction %q", o.Direction)
+		}
 	}
 	return pager, nil
 }
@@ -5729,48 +5726,87 @@ func (p *payoutPager) applyFilter(query *PayoutQuery) (*PayoutQuery, error) {
 }
 
 func (p *payoutPager) toCursor(_m *Payout) Cursor {
-	return p.order.Field.toCursor(_m)
+	cs_ := make([]any, 0, len(p.order))
+	for _, o_ := range p.order {
+		cs_ = append(cs_, o_.Field.toCursor(_m).Value)
+	}
+	return Cursor{ID: _m.ID, Value: cs_}
 }
 
 func (p *payoutPager) applyCursors(query *PayoutQuery, after, before *Cursor) (*PayoutQuery, error) {
-	direction := p.order.Direction
+	idDirection := entgql.OrderDirectionAsc
 	if p.reverse {
-		direction = direction.Reverse()
+		idDirection = entgql.OrderDirectionDesc
 	}
-	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultPayoutOrder.Field.column, p.order.Field.column, direction) {
+	fields, directions := make([]string, 0, len(p.order)), make([]OrderDirection, 0, len(p.order))
+	for _, o := range p.order {
+		fields = append(fields, o.Field.column)
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		directions = append(directions, direction)
+	}
+	predicates, err := entgql.MultiCursorsPredicate(after, before, &entgql.MultiCursorsOptions{
+		FieldID:     DefaultPayoutOrder.Field.column,
+		DirectionID: idDirection,
+		Fields:      fields,
+		Directions:  directions,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, predicate := range predicates {
 		query = query.Where(predicate)
 	}
 	return query, nil
 }
 
 func (p *payoutPager) applyOrder(query *PayoutQuery) *PayoutQuery {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
+	var defaultOrdered bool
+	for _, o := range p.order {
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(o.Field.toTerm(direction.OrderTermOption()))
+		if o.Field.column == DefaultPayoutOrder.Field.column {
+			defaultOrdered = true
+		}
+		if len(query.ctx.Fields) > 0 {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
-	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
-	if p.order.Field != DefaultPayoutOrder.Field {
+	if !defaultOrdered {
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
 		query = query.Order(DefaultPayoutOrder.Field.toTerm(direction.OrderTermOption()))
-	}
-	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
 	}
 	return query
 }
 
 func (p *payoutPager) orderExpr(query *PayoutQuery) sql.Querier {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
-	}
 	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
+		for _, o := range p.order {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
 	return sql.ExprFunc(func(b *sql.Builder) {
-		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
-		if p.order.Field != DefaultPayoutOrder.Field {
-			b.Comma().Ident(DefaultPayoutOrder.Field.column).Pad().WriteString(string(direction))
+		for _, o := range p.order {
+			direction := o.Direction
+			if p.reverse {
+				direction = direction.Reverse()
+			}
+			b.Ident(o.Field.column).Pad().WriteString(string(direction))
+			b.Comma()
 		}
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		b.Ident(DefaultPayoutOrder.Field.column).Pad().WriteString(string(direction))
 	})
 }
 

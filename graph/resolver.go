@@ -20,6 +20,8 @@ import (
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
+	"switchyard/ent/payout"
+	"switchyard/ent/payoutattempt"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
 	"switchyard/ent/routingalgorithm"
@@ -126,6 +128,8 @@ var tableByPrefix = map[string]string{
 	ids.APIKey:                   apikey.Table,
 	ids.RoutingAlgorithm:         routingalgorithm.Table,
 	ids.GsmRule:                  gsmrule.Table,
+	ids.Payout:                   payout.Table,
+	ids.PayoutAttempt:            payoutattempt.Table,
 }
 
 func nodeType(_ context.Context, id string) (string, error) {

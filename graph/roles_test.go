@@ -36,6 +36,7 @@ var roleMatrix = map[string]access{
 	"Query.routingAlgorithms": {"all", "any"}, "Query.paymentAnalytics": {"all", "any"},
 	"Query.connectorSuccessRateSeries": {"all", "any"}, "Query.refundAnalytics": {"all", "any"},
 	"Query.disputeAnalytics": {"all", "any"}, "Query.gsmRules": {"all", "any"}, "Query.routingFacts": {"all", "any"},
+	"Query.payouts": {"all", "any"}, "Query.payout": {"all", "any"},
 	"Query.users": {"", "admin"}, "Query.auditLog": {"", "admin"},
 	// An invitation link's page, before anyone has signed in.
 	"Query.invitation": {"public", "any"},

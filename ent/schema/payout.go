@@ -24,7 +24,7 @@ var PayoutStatuses = []string{
 type Payout struct{ ent.Schema }
 
 func (Payout) Mixin() []ent.Mixin {
-	return []ent.Mixin{Owned{Prefix: ids.Payout}, Listed{Query: Unqueried}, ConnectorError{Unified: true}}
+	return []ent.Mixin{Owned{Prefix: ids.Payout}, Listed{}, ConnectorError{Unified: true}}
 }
 
 func (Payout) Fields() []ent.Field {

@@ -63,6 +63,7 @@ type ResolverRoot interface {
 	Mutation() MutationResolver
 	PaymentIntent() PaymentIntentResolver
 	PaymentMethod() PaymentMethodResolver
+	Payout() PayoutResolver
 	Profile() ProfileResolver
 	Query() QueryResolver
 	RoutingAlgorithm() RoutingAlgorithmResolver
@@ -797,9 +798,11 @@ type ComplexityRoot struct {
 		CustomerDetails          func(childComplexity int) int
 		CustomerID               func(childComplexity int) int
 		Description              func(childComplexity int) int
+		DisplayAmount            func(childComplexity int) int
 		EntityType               func(childComplexity int) int
 		ErrorCode                func(childComplexity int) int
 		ErrorMessage             func(childComplexity int) int
+		Events                   func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) int
 		ID                       func(childComplexity int) int
 		IssuerErrorCode          func(childComplexity int) int
 		IssuerErrorMessage       func(childComplexity int) int
@@ -828,6 +831,7 @@ type ComplexityRoot struct {
 		ConnectorTransactionID func(childComplexity int) int
 		CreatedAt              func(childComplexity int) int
 		Currency               func(childComplexity int) int
+		DisplayAmount          func(childComplexity int) int
 		ErrorCode              func(childComplexity int) int
 		ErrorMessage           func(childComplexity int) int
 		ID                     func(childComplexity int) int
@@ -947,6 +951,8 @@ type ComplexityRoot struct {
 		PaymentAnalytics           func(childComplexity int, rangeArg model.AnalyticsRange, groupBy model.PaymentDimension) int
 		PaymentIntents             func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) int
 		Payments                   func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) int
+		Payout                     func(childComplexity int, id string) int
+		Payouts                    func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PayoutOrder, where *ent.PayoutWhereInput) int
 		Profiles                   func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.ProfileOrder, where *ent.ProfileWhereInput) int
 		Refund                     func(childComplexity int, id string) int
 		RefundAnalytics            func(childComplexity int, rangeArg model.AnalyticsRange) int
@@ -1207,6 +1213,11 @@ type PaymentIntentResolver interface {
 type PaymentMethodResolver interface {
 	CustomerID(ctx context.Context, obj *ent.PaymentMethod) (*string, error)
 }
+type PayoutResolver interface {
+	Attempts(ctx context.Context, obj *ent.Payout, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.PayoutAttemptOrder, where *ent.PayoutAttemptWhereInput) (*ent.PayoutAttemptConnection, error)
+
+	Events(ctx context.Context, obj *ent.Payout, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) (*ent.EventConnection, error)
+}
 type ProfileResolver interface {
 	ConnectorAccounts(ctx context.Context, obj *ent.Profile, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error)
 	WebhookSettings(ctx context.Context, obj *ent.Profile) (*model.WebhookSettings, error)
@@ -1224,6 +1235,7 @@ type QueryResolver interface {
 	MerchantAccounts(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.MerchantAccountOrder, where *ent.MerchantAccountWhereInput) (*ent.MerchantAccountConnection, error)
 	ConnectorAccounts(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error)
 	PaymentIntents(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error)
+	Payouts(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PayoutOrder, where *ent.PayoutWhereInput) (*ent.PayoutConnection, error)
 	Profiles(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.ProfileOrder, where *ent.ProfileWhereInput) (*ent.ProfileConnection, error)
 	Refunds(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) (*ent.RefundConnection, error)
 	RoutingAlgorithms(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RoutingAlgorithmOrder, where *ent.RoutingAlgorithmWhereInput) (*ent.RoutingAlgorithmConnection, error)
@@ -1235,6 +1247,7 @@ type QueryResolver interface {
 	MerchantAccount(ctx context.Context) (*ent.MerchantAccount, error)
 	Payment(ctx context.Context, id string) (*ent.PaymentIntent, error)
 	Refund(ctx context.Context, id string) (*ent.Refund, error)
+	Payout(ctx context.Context, id string) (*ent.Payout, error)
 	Event(ctx context.Context, id string) (*ent.Event, error)
 	Payments(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error)
 	ConnectorSuccessRates(ctx context.Context, from time.Time, to time.Time, bucket *model.SuccessRateBucket, profileID *string) ([]*analytics.ConnectorRate, error)
@@ -4763,6 +4776,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Payout.Description(childComplexity), true
+	case "Payout.displayAmount":
+		if e.ComplexityRoot.Payout.DisplayAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.DisplayAmount(childComplexity), true
 	case "Payout.entityType":
 		if e.ComplexityRoot.Payout.EntityType == nil {
 			break
@@ -4781,7 +4800,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Payout.ErrorMessage(childComplexity), true
-	case "Payout.id":
+	case "Payout.events":
+		if e.ComplexityRoot.Payout.Events == nil {
+			break
+		}
+
+		args, err := ec.field_Payout_events_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Payout.Events(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.EventOrder), args["where"].(*ent.EventWhereInput)), true
+	case "Payout.id", "Payout.payoutID":
 		if e.ComplexityRoot.Payout.ID == nil {
 			break
 		}
@@ -4932,6 +4962,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PayoutAttempt.Currency(childComplexity), true
+	case "PayoutAttempt.displayAmount":
+		if e.ComplexityRoot.PayoutAttempt.DisplayAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttempt.DisplayAmount(childComplexity), true
 	case "PayoutAttempt.errorCode":
 		if e.ComplexityRoot.PayoutAttempt.ErrorCode == nil {
 			break
@@ -4944,7 +4980,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PayoutAttempt.ErrorMessage(childComplexity), true
-	case "PayoutAttempt.id":
+	case "PayoutAttempt.id", "PayoutAttempt.payoutAttemptID":
 		if e.ComplexityRoot.PayoutAttempt.ID == nil {
 			break
 		}
@@ -5577,6 +5613,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Payments(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.PaymentIntentOrder), args["where"].(*ent.PaymentIntentWhereInput)), true
+	case "Query.payout":
+		if e.ComplexityRoot.Query.Payout == nil {
+			break
+		}
+
+		args, err := ec.field_Query_payout_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Payout(childComplexity, args["id"].(string)), true
+	case "Query.payouts":
+		if e.ComplexityRoot.Query.Payouts == nil {
+			break
+		}
+
+		args, err := ec.field_Query_payouts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Payouts(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.PayoutOrder), args["where"].(*ent.PayoutWhereInput)), true
 	case "Query.profiles":
 		if e.ComplexityRoot.Query.Profiles == nil {
 			break
@@ -15249,6 +15307,37 @@ type Query {
     """
     where: PaymentIntentWhereInput
   ): PaymentIntentConnection!
+  payouts(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for Payouts returned from the connection.
+    """
+    orderBy: [PayoutOrder!]
+
+    """
+    Filtering options for Payouts returned from the connection.
+    """
+    where: PayoutWhereInput
+  ): PayoutConnection!
   profiles(
     """
     Returns the elements in the list that come after the specified cursor.
@@ -17180,6 +17269,8 @@ extend type Query {
   payment("The payment_id, as REST shows it." id: ID!): PaymentIntent
   "A refund by its REST id (refund_id, e.g. ref_…); null when the caller has no such refund."
   refund("The refund_id, as REST shows it." id: ID!): Refund
+  "A payout by its REST id (payout_id, e.g. payout_…); null when the caller has no such payout."
+  payout("The payout_id, as REST shows it." id: ID!): Payout
   "An outgoing webhook event by its id (evt_…); null when the caller has no such event."
   event("The event_id." id: ID!): Event
   """
@@ -17410,6 +17501,31 @@ extend type Refund {
   displayAmount: String!
 }
 
+extend type Payout {
+  "The amount in major units with its currency, e.g. \"USD 12.34\"."
+  displayAmount: String!
+  "The webhook events the payout wrote (payout_initiated, payout_success, …), newest first unless ` + "`" + `orderBy` + "`" + ` says otherwise."
+  events(
+    "Returns the elements that come after this cursor (a token a previous page returned)."
+    after: Cursor
+    "Returns the first n elements (1 to 100; ` + "`" + `first` + "`" + ` or ` + "`" + `last` + "`" + ` is required)."
+    first: Int
+    "Returns the elements that come before this cursor."
+    before: Cursor
+    "Returns the last n elements (1 to 100)."
+    last: Int
+    "Ordering; newest first when absent."
+    orderBy: [EventOrder!]
+    "Filters on the events."
+    where: EventWhereInput
+  ): EventConnection!
+}
+
+extend type PayoutAttempt {
+  "The amount in major units with its currency, e.g. \"USD 12.34\"."
+  displayAmount: String!
+}
+
 extend type PaymentAttempt {
   "The amount in major units with its currency, e.g. \"USD 12.34\"."
   displayAmount: String!
@@ -17528,6 +17644,14 @@ extend type Mandate {
 extend type PaymentMethod {
   "The payment_method_id (pm_…), as REST names it; the same as id."
   paymentMethodID: ID!
+}
+extend type Payout {
+  "The payout_id (payout_…), as REST names it; the same as id."
+  payoutID: ID!
+}
+extend type PayoutAttempt {
+  "The payout_attempt_id (poa_…), as REST names it; the same as id."
+  payoutAttemptID: ID!
 }
 extend type Event {
   "The event_id (evt_…), as REST names it; the same as id."
@@ -19144,6 +19268,12 @@ func (ec *executionContext) childFields_Payout(ctx context.Context, field graphq
 		return ec.fieldContext_Payout_clientSecretExpiresAt(ctx, field)
 	case "attempts":
 		return ec.fieldContext_Payout_attempts(ctx, field)
+	case "displayAmount":
+		return ec.fieldContext_Payout_displayAmount(ctx, field)
+	case "events":
+		return ec.fieldContext_Payout_events(ctx, field)
+	case "payoutID":
+		return ec.fieldContext_Payout_payoutID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Payout", field.Name)
 }
@@ -19194,6 +19324,10 @@ func (ec *executionContext) childFields_PayoutAttempt(ctx context.Context, field
 		return ec.fieldContext_PayoutAttempt_cancellationReason(ctx, field)
 	case "payout":
 		return ec.fieldContext_PayoutAttempt_payout(ctx, field)
+	case "displayAmount":
+		return ec.fieldContext_PayoutAttempt_displayAmount(ctx, field)
+	case "payoutAttemptID":
+		return ec.fieldContext_PayoutAttempt_payoutAttemptID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PayoutAttempt", field.Name)
 }
@@ -19218,6 +19352,18 @@ func (ec *executionContext) childFields_PayoutAttemptEdge(ctx context.Context, f
 		return ec.fieldContext_PayoutAttemptEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PayoutAttemptEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_PayoutConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_PayoutConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_PayoutConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_PayoutConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PayoutConnection", field.Name)
 }
 
 func (ec *executionContext) childFields_PayoutEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -21150,6 +21296,60 @@ func (ec *executionContext) field_Payout_attempts_args(ctx context.Context, rawA
 	return args, nil
 }
 
+func (ec *executionContext) field_Payout_events_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) ([]*ent.EventOrder, error) {
+			return ec.unmarshalOEventOrder2ᚕᚖswitchyardᚋentᚐEventOrderᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.EventWhereInput, error) {
+			return ec.unmarshalOEventWhereInput2ᚖswitchyardᚋentᚐEventWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
 func (ec *executionContext) field_Profile_connectorAccounts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -21908,6 +22108,74 @@ func (ec *executionContext) field_Query_payments_args(ctx context.Context, rawAr
 	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
 		func(ctx context.Context, v any) (*ent.PaymentIntentWhereInput, error) {
 			return ec.unmarshalOPaymentIntentWhereInput2ᚖswitchyardᚋentᚐPaymentIntentWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_payout_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_payouts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) ([]*ent.PayoutOrder, error) {
+			return ec.unmarshalOPayoutOrder2ᚕᚖswitchyardᚋentᚐPayoutOrderᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.PayoutWhereInput, error) {
+			return ec.unmarshalOPayoutWhereInput2ᚖswitchyardᚋentᚐPayoutWhereInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -37522,7 +37790,7 @@ func (ec *executionContext) _Payout_attempts(ctx context.Context, field graphql.
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return obj.Attempts(ctx, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.PayoutAttemptOrder), fc.Args["where"].(*ent.PayoutAttemptWhereInput))
+			return ec.Resolvers.Payout().Attempts(ctx, obj, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.PayoutAttemptOrder), fc.Args["where"].(*ent.PayoutAttemptWhereInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.PayoutAttemptConnection) graphql.Marshaler {
@@ -37537,7 +37805,7 @@ func (ec *executionContext) fieldContext_Payout_attempts(ctx context.Context, fi
 		Object:     "Payout",
 		Field:      field,
 		IsMethod:   true,
-		IsResolver: false,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_PayoutAttemptConnection(ctx, field)
 		},
@@ -37554,6 +37822,96 @@ func (ec *executionContext) fieldContext_Payout_attempts(ctx context.Context, fi
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Payout_displayAmount(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_displayAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisplayAmount(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_displayAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_events(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_events(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Payout().Events(ctx, obj, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.EventOrder), fc.Args["where"].(*ent.EventWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.EventConnection) graphql.Marshaler {
+			return ec.marshalNEventConnection2ᚖswitchyardᚋentᚐEventConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_events(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Payout",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EventConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Payout_events_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Payout_payoutID(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_payoutID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_payoutID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _PayoutAttempt_id(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
@@ -38069,6 +38427,52 @@ func (ec *executionContext) fieldContext_PayoutAttempt_payout(_ context.Context,
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _PayoutAttempt_displayAmount(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_displayAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisplayAmount(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_displayAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttempt_payoutAttemptID(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_payoutAttemptID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_payoutAttemptID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _PayoutAttemptConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttemptConnection) (ret graphql.Marshaler) {
@@ -39949,6 +40353,50 @@ func (ec *executionContext) fieldContext_Query_paymentIntents(ctx context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_payouts(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_payouts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Payouts(ctx, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.PayoutOrder), fc.Args["where"].(*ent.PayoutWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.PayoutConnection) graphql.Marshaler {
+			return ec.marshalNPayoutConnection2ᚖswitchyardᚋentᚐPayoutConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_payouts(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PayoutConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_payouts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_profiles(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -40403,6 +40851,50 @@ func (ec *executionContext) fieldContext_Query_refund(ctx context.Context, field
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_refund_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_payout(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_payout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Payout(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Payout) graphql.Marshaler {
+			return ec.marshalOPayout2ᚖswitchyardᚋentᚐPayout(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_payout(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Payout(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_payout_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -84091,6 +84583,54 @@ func (ec *executionContext) _Payout(ctx context.Context, sel ast.SelectionSet, o
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "displayAmount":
+			out.Values[i] = ec._Payout_displayAmount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "events":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Payout_events(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "payoutID":
+			out.Values[i] = ec._Payout_payoutID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -84267,6 +84807,16 @@ func (ec *executionContext) _PayoutAttempt(ctx context.Context, sel ast.Selectio
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "displayAmount":
+			out.Values[i] = ec._PayoutAttempt_displayAmount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "payoutAttemptID":
+			out.Values[i] = ec._PayoutAttempt_payoutAttemptID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -85244,6 +85794,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "payouts":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_payouts(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "profiles":
 			field := field
 
@@ -85474,6 +86046,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_refund(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "payout":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_payout(ctx, field)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -88973,6 +89567,16 @@ func (ec *executionContext) unmarshalNPayoutAttemptWhereInput2ᚖswitchyardᚋen
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNPayoutConnection2ᚖswitchyardᚋentᚐPayoutConnection(ctx context.Context, sel ast.SelectionSet, v *ent.PayoutConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PayoutConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNPayoutCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx context.Context, v any) (schematype.Currency, error) {
 	var res schematype.Currency
 	err := res.UnmarshalGQL(v)
@@ -88981,6 +89585,11 @@ func (ec *executionContext) unmarshalNPayoutCurrency2switchyardᚋentᚋschema�
 
 func (ec *executionContext) marshalNPayoutCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx context.Context, sel ast.SelectionSet, v schematype.Currency) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) unmarshalNPayoutOrder2ᚖswitchyardᚋentᚐPayoutOrder(ctx context.Context, v any) (*ent.PayoutOrder, error) {
+	res, err := ec.unmarshalInputPayoutOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNPayoutOrderField2ᚖswitchyardᚋentᚐPayoutOrderField(ctx context.Context, v any) (*ent.PayoutOrderField, error) {
@@ -93206,6 +93815,23 @@ func (ec *executionContext) marshalOPayoutEdge2ᚖswitchyardᚋentᚐPayoutEdge(
 		return graphql.Null
 	}
 	return ec._PayoutEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOPayoutOrder2ᚕᚖswitchyardᚋentᚐPayoutOrderᚄ(ctx context.Context, v any) ([]*ent.PayoutOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.PayoutOrder, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPayoutOrder2ᚖswitchyardᚋentᚐPayoutOrder(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOPayoutPayoutType2ᚕswitchyardᚋentᚋpayoutᚐPayoutTypeᚄ(ctx context.Context, v any) ([]payout.PayoutType, error) {
