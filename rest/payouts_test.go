@@ -105,11 +105,11 @@ func TestPayoutStepByStep(t *testing.T) {
 	if conf.str("status") != "requires_fulfillment" || conf.str("connector") != "adyen" || conf.str("merchant_connector_id") == "" {
 		t.Fatalf("confirmed: %s", conf.Raw)
 	}
-	again := c.do("POST", "/payouts/"+id+"/confirm", key, map[string]any{"client_secret": secret}).must(t, 400)
+	again := c.do("POST", "/payouts/"+id+"/confirm", key, map[string]any{"client_secret": secret}).must(t, 422)
 	if again.errCode() != "IR_06" {
 		t.Fatalf("second confirm: %s", again.Raw)
 	}
-	money := c.do("POST", "/payouts/"+id, key, map[string]any{"amount": 3000}).must(t, 400)
+	money := c.do("POST", "/payouts/"+id, key, map[string]any{"amount": 3000}).must(t, 422)
 	if money.errCode() != "IR_06" {
 		t.Fatalf("amount changed after creation: %s", money.Raw)
 	}
@@ -117,8 +117,9 @@ func TestPayoutStepByStep(t *testing.T) {
 	if done.str("status") != "success" || done.num("amount") != 2500 {
 		t.Fatalf("fulfilled: %s", done.Raw)
 	}
-	for _, path := range []string{"/fulfill", "/cancel", "/confirm", ""} {
-		r := c.do("POST", "/payouts/"+id+path, key, map[string]any{"payout_id": id, "client_secret": secret}).must(t, 400)
+	for path, body := range map[string]map[string]any{"/fulfill": {"payout_id": id}, "/cancel": {"payout_id": id},
+		"/confirm": {"client_secret": secret}, "": {"description": "late"}} {
+		r := c.do("POST", "/payouts/"+id+path, key, body).must(t, 422)
 		if r.errCode() != "IR_06" {
 			t.Fatalf("POST %s on a success: %s", path, r.Raw)
 		}
@@ -166,7 +167,7 @@ func TestPayoutCancel(t *testing.T) {
 	if got := cancel(created, 200).str("status"); got != "cancelled" {
 		t.Fatalf("connector cancel: %s", got)
 	}
-	if r := c.do("POST", "/payouts/"+created+"/fulfill", key, nil).must(t, 400); r.errCode() != "IR_06" {
+	if r := c.do("POST", "/payouts/"+created+"/fulfill", key, nil).must(t, 422); r.errCode() != "IR_06" {
 		t.Fatalf("fulfil of a cancelled payout: %s", r.Raw)
 	}
 	pending := createPayout(t, c, map[string]any{"confirm": true, "auto_fulfill": true,
@@ -177,7 +178,7 @@ func TestPayoutCancel(t *testing.T) {
 	if got := payoutStatus(t, c, pending); got != "pending" {
 		t.Fatalf("a refused cancel changed the payout: %s", got)
 	}
-	if r := cancel(local, 400); r.errCode() != "IR_06" {
+	if r := cancel(local, 422); r.errCode() != "IR_06" {
 		t.Fatalf("second cancel: %s", r.Raw)
 	}
 }
@@ -221,7 +222,7 @@ func TestConcurrentFulfilsMoveMoneyOnce(t *testing.T) {
 	for _, s := range statuses {
 		if s == 200 {
 			ok++
-		} else if s != 400 {
+		} else if s != 422 {
 			t.Fatalf("statuses %v", statuses)
 		}
 	}

@@ -82,7 +82,7 @@ var hyperswitch = map[*Failure]wire{
 	ErrActiveMandate:    {KindInvalid, "IR_10", typeInvalidRequest, "MandateActive", "Customer has active mandate/subsciption"},
 	ErrCustomerRedacted: {KindInvalid, "IR_11", typeInvalidRequest, "CustomerRedacted", "Customer has already been redacted"},
 
-	ErrPayoutStatusInvalid: {KindInvalid, "IR_06", typeInvalidRequest, "InvalidRequestData", "The payout's status does not allow this request"},
+	ErrPayoutStatusInvalid: {KindUnprocessable, "IR_06", typeInvalidRequest, "InvalidRequestData", "The payout's status does not allow this request"},
 	ErrPayoutFailed:        {KindInvalid, "IR_41", typeInvalidRequest, "PayoutFailed", "Payout failed while processing with connector."},
 
 	ErrDisputeStatusInvalid: {KindInvalid, "HE_03", typeInvalidRequest, "DisputeStatusValidationFailed", "Dispute status validation failed"},

@@ -9,6 +9,7 @@ import (
 	"switchyard/payments/connector"
 	"switchyard/payments/connectorcall"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
 )
 
 // target is what a connector call about a payout's attempt needs; the
@@ -101,9 +102,15 @@ func (s *Service) settleAnswer(ctx context.Context, tx *ent.Tx, t *target, res *
 	if err != nil {
 		return errs.Internal(err)
 	}
-	if deref(po.ActiveAttemptID) != att.ID || !statusIn(att.Status, waiting) {
+	if !statusIn(att.Status, waiting) {
 		t.po, t.att = po, att // a late answer: it changes nothing twice
 		return nil
+	}
+	if deref(po.ActiveAttemptID) != att.ID {
+		// A confirm replaced the attempt: its answer closes the attempt
+		// alone, so the recovery pass does not find it again.
+		t.po = po
+		return s.closeReplaced(ctx, tx, att, decideAnswer(payout.Status(att.Status), res, callErr))
 	}
 	connectorID := ""
 	if res != nil {
@@ -111,6 +118,15 @@ func (s *Service) settleAnswer(ctx context.Context, tx *ent.Tx, t *target, res *
 	}
 	t.po, err = s.apply(ctx, tx, po, att, decideAnswer(payout.Status(att.Status), res, callErr), connectorID)
 	return err
+}
+
+// closeReplaced records o on an attempt its payout no longer uses.
+func (s *Service) closeReplaced(ctx context.Context, tx *ent.Tx, att *ent.PayoutAttempt, o outcome) error {
+	if !o.changed {
+		return nil
+	}
+	_, err := tx.PayoutAttempt.UpdateOne(att).SetStatus(payoutattempt.Status(o.status)).Save(ctx)
+	return txn.ErrorOrNil(err, "payout attempt")
 }
 
 func statusIn(s payoutattempt.Status, list []payoutattempt.Status) bool {

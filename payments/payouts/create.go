@@ -23,7 +23,7 @@ const vaultFor = 24 * time.Hour
 // once (and, with auto_fulfill, fulfilled). A retry of an Idempotency-Key
 // answers with the payout the key made.
 func (s *Service) Create(ctx context.Context, in Input) (*View, error) {
-	if v, err := s.payoutOfKey(ctx, in.Idempotency); v != nil || err != nil {
+	if v, err := s.payoutOfKey(ctx, &in); v != nil || err != nil {
 		return v, err
 	}
 	if err := checkCreate(&in); err != nil {
@@ -35,7 +35,7 @@ func (s *Service) Create(ctx context.Context, in Input) (*View, error) {
 	}
 	po, err := s.insert(ctx, prof.ID, &in)
 	if ent.IsConstraintError(err) && in.Idempotency != nil {
-		return s.payoutOfKey(ctx, in.Idempotency) // the same key, made at once by another request
+		return s.payoutOfKey(ctx, &in) // the same key, made at once by another request
 	}
 	if err != nil {
 		return nil, txn.Error(err, "payout")
@@ -162,8 +162,10 @@ func newPayoutID() string { return ids.Payout + "_" + ids.Base62(30-len(ids.Payo
 
 // payoutOfKey is the payout an Idempotency-Key already made, if any:
 // after a crash (the key's Redis record gone), a retry answers with that
-// payout, never a new one. The same key with another request is 422.
-func (s *Service) payoutOfKey(ctx context.Context, ref *IdempotencyRef) (*View, error) {
+// payout, never a new one, carried as far as its request asked (resume).
+// The same key with another request is 422.
+func (s *Service) payoutOfKey(ctx context.Context, in *Input) (*View, error) {
+	ref := in.Idempotency
 	if ref == nil {
 		return nil, nil
 	}
@@ -179,5 +181,5 @@ func (s *Service) payoutOfKey(ctx context.Context, ref *IdempotencyRef) (*View, 
 		(p.ProfileID != "" && p.ProfileID != po.ProfileID) {
 		return nil, errs.IdempotencyMismatch()
 	}
-	return s.view(ctx, s.db.Client, po)
+	return s.resume(ctx, po, in)
 }

@@ -5,17 +5,21 @@ import (
 	"time"
 
 	"switchyard/ent"
+	"switchyard/ent/payoutattempt"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/connectorcall"
 )
 
 // RecoverStranded settles the payout attempts a crash (or a connector that
-// answered pending) left initiated or pending for longer than after, at
+// answered pending) left requires_creation, initiated or pending for
+// longer than after, at
 // most limit, across merchants (ctx is the system's): the recover step of
 // each attempt's fulfilment asks the connector's sync and records the
 // answer through the fulfilment's settle step, under the payout's row
 // lock, so a late answer changes nothing twice. A fulfilment the connector
-// never received goes back to requires_fulfillment, having sent nothing.
+// never received goes back to requires_fulfillment, having sent nothing; a
+// creation it never received fails; a created payout waits for its
+// fulfilment (a fulfil, or auto_fulfill's, is the merchant's to send).
 // It returns how many it settled.
 func (s *Service) RecoverStranded(ctx context.Context, after time.Duration, limit int) (int, error) {
 	cutoff := s.db.Now().Add(-after)
@@ -37,6 +41,9 @@ func (s *Service) recoverAttempt(ctx context.Context, att *ent.PayoutAttempt, cu
 	t := &target{payoutID: att.PayoutID, att: att}
 	if err := s.loadAccount(ctx, s.db.Client, t); err != nil {
 		return false, err
+	}
+	if att.Status == payoutattempt.StatusRequiresCreation {
+		return s.recoverCreation(ctx, t, cutoff)
 	}
 	return s.recoverFulfilment(ctx, t, cutoff)
 }

@@ -23,12 +23,8 @@ func (s *Service) sync(ctx context.Context, po *ent.Payout) (*ent.Payout, error)
 	if po.ActiveAttemptID == nil || !statusInList(po.Status, syncedStatuses) {
 		return po, nil
 	}
-	t := &target{payoutID: po.ID, po: po}
-	var err error
-	if t.att, err = s.activeAttempt(ctx, s.db.Client, po); err != nil {
-		return nil, err
-	}
-	if err := s.loadAccount(ctx, s.db.Client, t); err != nil {
+	t := &target{payoutID: po.ID}
+	if err := s.loadTarget(ctx, t); err != nil {
 		return nil, err
 	}
 	if _, err := s.recoverFulfilment(ctx, t, s.db.Now().Add(-s.recoveryAfter)); err != nil {
@@ -65,6 +61,91 @@ func (s *Service) recoverFulfilment(ctx context.Context, t *target, cutoff time.
 	return settled, nil
 }
 
+// resume carries a payout a crash cut short as far as its create (in,
+// the same request again) asked: a creation is settled with the
+// connector's sync, or made again when the connector never received it; a
+// fulfilment is synced; a created payout that auto-fulfils is fulfilled
+// (once: a concurrent retry that finds it fulfilled answers with it).
+func (s *Service) resume(ctx context.Context, po *ent.Payout, in *Input) (*View, error) {
+	var err error
+	if po.Status == payout.StatusRequiresCreation {
+		if err := s.settleCreation(ctx, po); err != nil {
+			return nil, err
+		}
+		if po, err = s.load(ctx, s.db.Client, po.ID, false); err != nil {
+			return nil, err
+		}
+	}
+	confirming := in.Confirm != nil && *in.Confirm && in.Method != nil
+	if confirming && (po.Status == payout.StatusRequiresConfirmation || po.Status == payout.StatusRequiresCreation) {
+		return s.confirm(ctx, po.ID, in.Method, in.Connectors)
+	}
+	if po, err = s.sync(ctx, po); err != nil {
+		return nil, err
+	}
+	if po.Status == payout.StatusRequiresFulfillment && po.AutoFulfill {
+		v, err := s.Fulfil(ctx, po.ID)
+		if !errors.Is(err, errs.ErrPayoutStatusInvalid) {
+			return v, err
+		}
+	}
+	return s.Get(ctx, po.ID, false)
+}
+
+// settleCreation asks the connector about po's creation: created, po
+// waits for its fulfilment; unknown to it, po's attempt stays for a new
+// confirm to replace (or for the recovery pass, once old, to fail).
+func (s *Service) settleCreation(ctx context.Context, po *ent.Payout) error {
+	if po.ActiveAttemptID == nil {
+		return nil
+	}
+	t := &target{payoutID: po.ID}
+	if err := s.loadTarget(ctx, t); err != nil {
+		return err
+	}
+	_, err := s.recoverCreation(ctx, t, s.db.Now().Add(-s.recoveryAfter))
+	return err
+}
+
+// loadTarget reads t's payout, its active attempt and the attempt's
+// account, unlocked.
+func (s *Service) loadTarget(ctx context.Context, t *target) (err error) {
+	if t.po, err = s.load(ctx, s.db.Client, t.payoutID, false); err != nil {
+		return err
+	}
+	if t.att, err = s.activeAttempt(ctx, s.db.Client, t.po); err != nil {
+		return err
+	}
+	return s.loadAccount(ctx, s.db.Client, t)
+}
+
+// neverCreated is the answer recorded for a creation the connector never
+// received: the payout failed, nothing was sent.
+var neverCreated = connector.Decline{Code: "connector_transaction_not_found",
+	Message: "The payout processor never received this payout (the process that was sending it stopped); nothing was sent."}
+
+// recoverCreation is the recover step of t's creation at the connector
+// (a confirm a crash interrupted): created there, the payout waits for its
+// fulfilment; never received (and older than cutoff), it failed.
+func (s *Service) recoverCreation(ctx context.Context, t *target, cutoff time.Time) (bool, error) {
+	call := s.payoutCall(t, syncAtConnector, syncAtConnector)
+	call.Settle = func(ctx context.Context, tx *ent.Tx, res *connector.PayoutResult, callErr error) error {
+		return s.settleAnswer(ctx, tx, t, res, callErr, payoutattempt.StatusRequiresCreation)
+	}
+	young := t.att.ModifiedAt.After(cutoff)
+	call.Synced = func(res *connector.PayoutResult, err error) (*connector.PayoutResult, bool) {
+		if young && errors.Is(err, connector.ErrTransactionNotFound) {
+			return nil, false
+		}
+		return connectorcall.SyncedAnswer(res, err, func(*connector.PayoutResult) bool { return false },
+			func() *connector.PayoutResult {
+				d := neverCreated
+				return &connector.PayoutResult{Status: connector.PayoutFailed, Decline: &d}
+			})
+	}
+	return call.Recover(ctx, s.db)
+}
+
 func statusInList(s payout.Status, list []payout.Status) bool {
 	for _, v := range list {
 		if v == s {
@@ -78,7 +159,8 @@ func statusInList(s payout.Status, list []payout.Status) bool {
 // cutoff, across merchants, oldest first.
 func (s *Service) strandedAttempts(ctx context.Context, cutoff time.Time, limit int) ([]*ent.PayoutAttempt, error) {
 	atts, err := s.db.Client.PayoutAttempt.Query().
-		Where(payoutattempt.StatusIn(payoutattempt.StatusInitiated, payoutattempt.StatusPending), payoutattempt.ModifiedAtLT(cutoff)).
+		Where(payoutattempt.StatusIn(payoutattempt.StatusRequiresCreation, payoutattempt.StatusInitiated, payoutattempt.StatusPending),
+			payoutattempt.ModifiedAtLT(cutoff)).
 		Order(ent.Asc(payoutattempt.FieldModifiedAt)).Limit(limit).All(ctx)
 	if err != nil {
 		return nil, errs.Internal(err)
