@@ -10,8 +10,10 @@ package connectorcall
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"switchyard/ent"
+	"switchyard/internal/tenancy"
 	"switchyard/payments/connector"
 	"switchyard/payments/txn"
 )
@@ -104,4 +106,23 @@ func SyncedAnswer[A any](answer A, err error, pending func(A) bool, neverSent fu
 		return none, false
 	}
 	return answer, true
+}
+
+// RecoverEach runs recoverOne on each stranded row, in the context of the
+// row's merchant (ctx is the system's), and counts those it settled. A row
+// whose settling fails is reported and left for the next pass.
+func RecoverEach[T any](ctx context.Context, rows []T, merchantOf func(T) string, id func(T) string,
+	recoverOne func(context.Context, T) (bool, error)) (int, error) {
+	settled := 0
+	var failures []error
+	for _, row := range rows {
+		ok, err := recoverOne(tenancy.ForMerchant(ctx, merchantOf(row)), row)
+		if err != nil {
+			failures = append(failures, fmt.Errorf("%s: %w", id(row), err))
+		}
+		if ok {
+			settled++
+		}
+	}
+	return settled, errors.Join(failures...)
 }
