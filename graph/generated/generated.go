@@ -538,14 +538,17 @@ type ComplexityRoot struct {
 		AcceptInvitation             func(childComplexity int, token string, password string) int
 		ActivateRoutingAlgorithm     func(childComplexity int, id string, idempotencyKey *string) int
 		CancelPayment                func(childComplexity int, id string, input *model.CancelPaymentInput, idempotencyKey *string) int
+		CancelPayout                 func(childComplexity int, id string, idempotencyKey *string) int
 		CapturePayment               func(childComplexity int, id string, input *model.CapturePaymentInput, idempotencyKey *string) int
 		ConfirmPayment               func(childComplexity int, id string, input *model.PaymentRequest, idempotencyKey *string) int
+		ConfirmPayout                func(childComplexity int, id string, input *model.PayoutRequest, idempotencyKey *string) int
 		CreateAPIKey                 func(childComplexity int, input model.CreateAPIKeyInput, idempotencyKey *string) int
 		CreateConnectorAccount       func(childComplexity int, input model.ConnectorAccountRequest, idempotencyKey *string) int
 		CreateCustomer               func(childComplexity int, input model.CustomerInput, idempotencyKey *string) int
 		CreateGsmRule                func(childComplexity int, input gsm.RuleInput, idempotencyKey *string) int
 		CreatePayment                func(childComplexity int, input model.PaymentRequest, idempotencyKey *string) int
 		CreatePaymentExport          func(childComplexity int, filter *payments.PaymentExportFilter) int
+		CreatePayout                 func(childComplexity int, input model.PayoutRequest, idempotencyKey *string) int
 		CreateProfile                func(childComplexity int, input model.CreateProfileInput, idempotencyKey *string) int
 		CreateRefund                 func(childComplexity int, input model.CreateRefundInput, idempotencyKey *string) int
 		CreateRoutingAlgorithm       func(childComplexity int, input model.CreateRoutingAlgorithmInput, idempotencyKey *string) int
@@ -553,6 +556,7 @@ type ComplexityRoot struct {
 		DeleteCustomer               func(childComplexity int, id string, idempotencyKey *string) int
 		DeleteGsmRule                func(childComplexity int, id string, idempotencyKey *string) int
 		DeletePaymentMethod          func(childComplexity int, id string, idempotencyKey *string) int
+		FulfillPayout                func(childComplexity int, id string, idempotencyKey *string) int
 		InviteUser                   func(childComplexity int, email string, role model.Role) int
 		RemoveUser                   func(childComplexity int, userID string) int
 		RetryFailedWebhookDeliveries func(childComplexity int, profileID *string) int
@@ -872,6 +876,11 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	PayoutPayload struct {
+		Payout   func(childComplexity int) int
+		Replayed func(childComplexity int) int
+	}
+
 	PendingInvitation struct {
 		Email        func(childComplexity int) int
 		ExistingUser func(childComplexity int) int
@@ -1171,6 +1180,10 @@ type MutationResolver interface {
 	CancelPayment(ctx context.Context, id string, input *model.CancelPaymentInput, idempotencyKey *string) (*model.PaymentPayload, error)
 	CreateRefund(ctx context.Context, input model.CreateRefundInput, idempotencyKey *string) (*model.RefundPayload, error)
 	AcceptDispute(ctx context.Context, id string, idempotencyKey *string) (*model.DisputePayload, error)
+	CreatePayout(ctx context.Context, input model.PayoutRequest, idempotencyKey *string) (*model.PayoutPayload, error)
+	ConfirmPayout(ctx context.Context, id string, input *model.PayoutRequest, idempotencyKey *string) (*model.PayoutPayload, error)
+	FulfillPayout(ctx context.Context, id string, idempotencyKey *string) (*model.PayoutPayload, error)
+	CancelPayout(ctx context.Context, id string, idempotencyKey *string) (*model.PayoutPayload, error)
 	CreateCustomer(ctx context.Context, input model.CustomerInput, idempotencyKey *string) (*model.CustomerPayload, error)
 	UpdateCustomer(ctx context.Context, id string, input model.CustomerInput, idempotencyKey *string) (*model.CustomerPayload, error)
 	DeleteCustomer(ctx context.Context, id string, idempotencyKey *string) (*model.CustomerPayload, error)
@@ -3279,6 +3292,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CancelPayment(childComplexity, args["id"].(string), args["input"].(*model.CancelPaymentInput), args["idempotencyKey"].(*string)), true
+	case "Mutation.cancelPayout":
+		if e.ComplexityRoot.Mutation.CancelPayout == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_cancelPayout_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CancelPayout(childComplexity, args["id"].(string), args["idempotencyKey"].(*string)), true
 	case "Mutation.capturePayment":
 		if e.ComplexityRoot.Mutation.CapturePayment == nil {
 			break
@@ -3301,6 +3325,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ConfirmPayment(childComplexity, args["id"].(string), args["input"].(*model.PaymentRequest), args["idempotencyKey"].(*string)), true
+	case "Mutation.confirmPayout":
+		if e.ComplexityRoot.Mutation.ConfirmPayout == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_confirmPayout_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ConfirmPayout(childComplexity, args["id"].(string), args["input"].(*model.PayoutRequest), args["idempotencyKey"].(*string)), true
 	case "Mutation.createApiKey":
 		if e.ComplexityRoot.Mutation.CreateAPIKey == nil {
 			break
@@ -3367,6 +3402,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreatePaymentExport(childComplexity, args["filter"].(*payments.PaymentExportFilter)), true
+	case "Mutation.createPayout":
+		if e.ComplexityRoot.Mutation.CreatePayout == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createPayout_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreatePayout(childComplexity, args["input"].(model.PayoutRequest), args["idempotencyKey"].(*string)), true
 	case "Mutation.createProfile":
 		if e.ComplexityRoot.Mutation.CreateProfile == nil {
 			break
@@ -3444,6 +3490,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeletePaymentMethod(childComplexity, args["id"].(string), args["idempotencyKey"].(*string)), true
+	case "Mutation.fulfillPayout":
+		if e.ComplexityRoot.Mutation.FulfillPayout == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_fulfillPayout_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.FulfillPayout(childComplexity, args["id"].(string), args["idempotencyKey"].(*string)), true
 	case "Mutation.inviteUser":
 		if e.ComplexityRoot.Mutation.InviteUser == nil {
 			break
@@ -5129,6 +5186,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PayoutEdge.Node(childComplexity), true
 
+	case "PayoutPayload.payout":
+		if e.ComplexityRoot.PayoutPayload.Payout == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutPayload.Payout(childComplexity), true
+	case "PayoutPayload.replayed":
+		if e.ComplexityRoot.PayoutPayload.Replayed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutPayload.Replayed(childComplexity), true
+
 	case "PendingInvitation.email":
 		if e.ComplexityRoot.PendingInvitation.Email == nil {
 			break
@@ -6407,10 +6477,12 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCaptureWhereInput,
 		ec.unmarshalInputCardInput,
 		ec.unmarshalInputConfirmPaymentInput,
+		ec.unmarshalInputConfirmPayoutInput,
 		ec.unmarshalInputCreateApiKeyInput,
 		ec.unmarshalInputCreateConnectorAccountInput,
 		ec.unmarshalInputCreateGsmRuleInput,
 		ec.unmarshalInputCreatePaymentInput,
+		ec.unmarshalInputCreatePayoutInput,
 		ec.unmarshalInputCreateProfileInput,
 		ec.unmarshalInputCreateRefundInput,
 		ec.unmarshalInputCreateRoutingAlgorithmInput,
@@ -6444,7 +6516,11 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputPaymentMethodWhereInput,
 		ec.unmarshalInputPayoutAttemptOrder,
 		ec.unmarshalInputPayoutAttemptWhereInput,
+		ec.unmarshalInputPayoutBankInput,
+		ec.unmarshalInputPayoutCardInput,
+		ec.unmarshalInputPayoutMethodInput,
 		ec.unmarshalInputPayoutOrder,
+		ec.unmarshalInputPayoutWalletInput,
 		ec.unmarshalInputPayoutWhereInput,
 		ec.unmarshalInputProfileOrder,
 		ec.unmarshalInputProfileWhereInput,
@@ -16808,6 +16884,112 @@ input UpdateGsmRuleInput {
   description: String
   userGuidanceMessage: String
 }
+
+"""
+A payout (PayoutCreateRequest). Amount and currency are required at
+create; the other members are optional, as on REST.
+"""
+input CreatePayoutInput {
+  "Minor units."
+  amount: Int
+  currency: String
+  "The profile (pro_…); the merchant's default when absent."
+  profileID: String
+  "The merchant's customer id."
+  customerID: String
+  "The customer's name, e-mail and phone; its id stands for customerID when that is absent."
+  customer: PaymentCustomerInput
+  "The payout processors to try, by connector name, in order."
+  connector: [String!]
+  "Create the payout at a processor at once (needs payoutMethodData)."
+  confirm: Boolean
+  "card, bank, wallet or bank_redirect."
+  payoutType: String
+  "Where the money goes; kept sealed until the confirm, and shown masked."
+  payoutMethodData: PayoutMethodInput
+  "The payee's address (Hyperswitch's Address: address, phone, email)."
+  billing: Map
+  "Fulfil the payout as soon as the processor has created it."
+  autoFulfill: Boolean
+  returnURL: String
+  businessCountry: String
+  businessLabel: String
+  description: String
+  "Individual, Company, NonProfit, PublicSector, NaturalPerson, lowercase or Personal."
+  entityType: String
+  recurring: Boolean
+  metadata: Map
+  payoutToken: String
+  "instant, fast, regular, wire, cross_border or internal."
+  priority: String
+  "Seconds the client secret lasts (60 to 604800; 900 when absent)."
+  sessionExpiry: Int
+  merchantOrderReferenceID: String
+}
+
+"The members a payout's confirm may set (PayoutConfirmRequest's)."
+input ConfirmPayoutInput {
+  amount: Int
+  currency: String
+  customerID: String
+  customer: PaymentCustomerInput
+  connector: [String!]
+  payoutType: String
+  payoutMethodData: PayoutMethodInput
+  billing: Map
+  autoFulfill: Boolean
+  description: String
+  metadata: Map
+  priority: String
+}
+
+"""
+A payout method: exactly one of card, bank, wallet and interac
+(Hyperswitch's PayoutMethodData).
+"""
+input PayoutMethodInput {
+  card: PayoutCardInput
+  bank: PayoutBankInput
+  wallet: PayoutWalletInput
+  "An Interac e-Transfer to this e-mail address (bank_redirect)."
+  interacEmail: String
+}
+
+"A card to pay out to (no security code: a payout needs none)."
+input PayoutCardInput {
+  cardNumber: String!
+  expiryMonth: String!
+  expiryYear: String!
+  cardHolderName: String
+  cardNetwork: String
+}
+
+"A bank account to pay out to."
+input PayoutBankInput {
+  "How the account is paid: ACH, BACS, SEPA or Pix."
+  scheme: PayoutBankScheme!
+  "The account number; the IBAN for SEPA."
+  accountNumber: String!
+  "The routing number (ACH), sort code (BACS), BIC (SEPA) or Pix key."
+  bankCode: String
+  bankName: String
+  accountHolderName: String
+}
+
+"A bank payout's scheme (Hyperswitch's payout_method_type)."
+enum PayoutBankScheme {
+  ach
+  bacs
+  sepa
+  pix
+}
+
+"A wallet: PayPal (an e-mail or a telephone number) or Venmo (a telephone number)."
+input PayoutWalletInput {
+  paypalEmail: String
+  paypalTelephoneNumber: String
+  venmoTelephoneNumber: String
+}
 `, BuiltIn: false},
 	{Name: "../live.graphql", Input: `# Live updates: what the dashboard's open lists and pages are told without a
 # reload. Served over a websocket at the same endpoint (/graphql) with the
@@ -16901,6 +17083,40 @@ type Mutation {
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
   ): DisputePayload! @hasRole(roles: [OPERATOR])
+  """
+  Creates a payout (POST /payouts/create): it waits for its payout method or
+  its confirmation, or, with ` + "`" + `confirm: true` + "`" + ` and a method, is created at a
+  payout processor at once (and fulfilled too with ` + "`" + `autoFulfill: true` + "`" + `).
+  """
+  createPayout(
+    "The payout, in the REST request's members."
+    input: CreatePayoutInput!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): PayoutPayload! @hasRole(roles: [OPERATOR])
+  "Confirms a payout: creates it at its payout processor, and fulfils it when it auto-fulfils (POST /payouts/{payout_id}/confirm)."
+  confirmPayout(
+    "The payout_id."
+    id: ID!
+    "Members to set while confirming, such as the payout method."
+    input: ConfirmPayoutInput
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): PayoutPayload! @hasRole(roles: [OPERATOR])
+  "Fulfils a payout that requires fulfillment: the processor sends the money (POST /payouts/{payout_id}/fulfill)."
+  fulfillPayout(
+    "The payout_id."
+    id: ID!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): PayoutPayload! @hasRole(roles: [OPERATOR])
+  "Cancels a payout that has not ended, at its processor when the processor knows it (POST /payouts/{payout_id}/cancel)."
+  cancelPayout(
+    "The payout_id."
+    id: ID!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): PayoutPayload! @hasRole(roles: [OPERATOR])
   "Creates a customer (POST /customers)."
   createCustomer(
     "The customer, in the REST request's members."
@@ -17138,6 +17354,14 @@ type DeletedPaymentMethodPayload {
 type DisputePayload {
   "The dispute as the mutation left it."
   dispute: Dispute!
+  "True when this answer replays the stored result of an earlier call with the same idempotency key."
+  replayed: Boolean!
+}
+
+"A payout mutation's result."
+type PayoutPayload {
+  "The payout as the mutation left it."
+  payout: Payout!
   "True when this answer replays the stored result of an earlier call with the same idempotency key."
   replayed: Boolean!
 }
@@ -19376,6 +19600,16 @@ func (ec *executionContext) childFields_PayoutEdge(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type PayoutEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_PayoutPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "payout":
+		return ec.fieldContext_PayoutPayload_payout(ctx, field)
+	case "replayed":
+		return ec.fieldContext_PayoutPayload_replayed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PayoutPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_PendingInvitation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "email":
@@ -20382,6 +20616,28 @@ func (ec *executionContext) field_Mutation_cancelPayment_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_cancelPayout_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_capturePayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -20426,6 +20682,36 @@ func (ec *executionContext) field_Mutation_confirmPayment_args(ctx context.Conte
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (*model.PaymentRequest, error) {
 			return ec.unmarshalOConfirmPaymentInput2ᚖswitchyardᚋgraphᚋmodelᚐPaymentRequest(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_confirmPayout_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (*model.PayoutRequest, error) {
+			return ec.unmarshalOConfirmPayoutInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutRequest(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -20550,6 +20836,28 @@ func (ec *executionContext) field_Mutation_createPayment_args(ctx context.Contex
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.PaymentRequest, error) {
 			return ec.unmarshalNCreatePaymentInput2switchyardᚋgraphᚋmodelᚐPaymentRequest(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createPayout_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.PayoutRequest, error) {
+			return ec.unmarshalNCreatePayoutInput2switchyardᚋgraphᚋmodelᚐPayoutRequest(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -20699,6 +21007,28 @@ func (ec *executionContext) field_Mutation_deleteGsmRule_args(ctx context.Contex
 }
 
 func (ec *executionContext) field_Mutation_deletePaymentMethod_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_fulfillPayout_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -30824,6 +31154,274 @@ func (ec *executionContext) fieldContext_Mutation_acceptDispute(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createPayout(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createPayout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreatePayout(ctx, fc.Args["input"].(model.PayoutRequest), fc.Args["idempotencyKey"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"OPERATOR"})
+				if err != nil {
+					var zeroVal *model.PayoutPayload
+					return zeroVal, err
+				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.PayoutPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.PayoutPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PayoutPayload) graphql.Marshaler {
+			return ec.marshalNPayoutPayload2ᚖswitchyardᚋgraphᚋmodelᚐPayoutPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createPayout(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PayoutPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createPayout_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_confirmPayout(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_confirmPayout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ConfirmPayout(ctx, fc.Args["id"].(string), fc.Args["input"].(*model.PayoutRequest), fc.Args["idempotencyKey"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"OPERATOR"})
+				if err != nil {
+					var zeroVal *model.PayoutPayload
+					return zeroVal, err
+				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.PayoutPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.PayoutPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PayoutPayload) graphql.Marshaler {
+			return ec.marshalNPayoutPayload2ᚖswitchyardᚋgraphᚋmodelᚐPayoutPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_confirmPayout(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PayoutPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_confirmPayout_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_fulfillPayout(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_fulfillPayout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().FulfillPayout(ctx, fc.Args["id"].(string), fc.Args["idempotencyKey"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"OPERATOR"})
+				if err != nil {
+					var zeroVal *model.PayoutPayload
+					return zeroVal, err
+				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.PayoutPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.PayoutPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PayoutPayload) graphql.Marshaler {
+			return ec.marshalNPayoutPayload2ᚖswitchyardᚋgraphᚋmodelᚐPayoutPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_fulfillPayout(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PayoutPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_fulfillPayout_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_cancelPayout(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_cancelPayout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CancelPayout(ctx, fc.Args["id"].(string), fc.Args["idempotencyKey"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"OPERATOR"})
+				if err != nil {
+					var zeroVal *model.PayoutPayload
+					return zeroVal, err
+				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.PayoutPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.PayoutPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PayoutPayload) graphql.Marshaler {
+			return ec.marshalNPayoutPayload2ᚖswitchyardᚋgraphᚋmodelᚐPayoutPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_cancelPayout(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PayoutPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_cancelPayout_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createCustomer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -38757,6 +39355,61 @@ func (ec *executionContext) _PayoutEdge_cursor(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_PayoutEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PayoutEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutPayload_payout(ctx context.Context, field graphql.CollectedField, obj *model.PayoutPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutPayload_payout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Payout, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Payout) graphql.Marshaler {
+			return ec.marshalNPayout2ᚖswitchyardᚋentᚐPayout(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutPayload_payout(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PayoutPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Payout(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PayoutPayload_replayed(ctx context.Context, field graphql.CollectedField, obj *model.PayoutPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutPayload_replayed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Replayed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutPayload_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _PendingInvitation_email(ctx context.Context, field graphql.CollectedField, obj *model.PendingInvitation) (ret graphql.Marshaler) {
@@ -48303,6 +48956,113 @@ func (ec *executionContext) unmarshalInputConfirmPaymentInput(ctx context.Contex
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputConfirmPayoutInput(ctx context.Context, obj any) (model.PayoutRequest, error) {
+	var it model.PayoutRequest
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"amount", "currency", "customerID", "customer", "connector", "payoutType", "payoutMethodData", "billing", "autoFulfill", "description", "metadata", "priority"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "customerID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerID = data
+		case "customer":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customer"))
+			data, err := ec.unmarshalOPaymentCustomerInput2ᚖswitchyardᚋgraphᚋmodelᚐPaymentCustomerInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Customer = data
+		case "connector":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connector"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Connector = data
+		case "payoutType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutType = data
+		case "payoutMethodData":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodData"))
+			data, err := ec.unmarshalOPayoutMethodInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutMethodInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodData = data
+		case "billing":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billing"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Billing = data
+		case "autoFulfill":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("autoFulfill"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AutoFulfill = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
+		case "priority":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priority"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Priority = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateApiKeyInput(ctx context.Context, obj any) (model.CreateAPIKeyInput, error) {
 	var it model.CreateAPIKeyInput
 	if obj == nil {
@@ -48992,6 +49752,183 @@ func (ec *executionContext) unmarshalInputCreatePaymentInput(ctx context.Context
 				return it, err
 			}
 			it.IsIframeRedirectionEnabled = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreatePayoutInput(ctx context.Context, obj any) (model.PayoutRequest, error) {
+	var it model.PayoutRequest
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"amount", "currency", "profileID", "customerID", "customer", "connector", "confirm", "payoutType", "payoutMethodData", "billing", "autoFulfill", "returnURL", "businessCountry", "businessLabel", "description", "entityType", "recurring", "metadata", "payoutToken", "priority", "sessionExpiry", "merchantOrderReferenceID"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "profileID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileID = data
+		case "customerID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerID = data
+		case "customer":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customer"))
+			data, err := ec.unmarshalOPaymentCustomerInput2ᚖswitchyardᚋgraphᚋmodelᚐPaymentCustomerInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Customer = data
+		case "connector":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connector"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Connector = data
+		case "confirm":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("confirm"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Confirm = data
+		case "payoutType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutType = data
+		case "payoutMethodData":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodData"))
+			data, err := ec.unmarshalOPayoutMethodInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutMethodInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodData = data
+		case "billing":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billing"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Billing = data
+		case "autoFulfill":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("autoFulfill"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AutoFulfill = data
+		case "returnURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURL = data
+		case "businessCountry":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessCountry"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessCountry = data
+		case "businessLabel":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessLabel"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessLabel = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "entityType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("entityType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EntityType = data
+		case "recurring":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurring"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Recurring = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
+		case "payoutToken":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutToken"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutToken = data
+		case "priority":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priority"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Priority = data
+		case "sessionExpiry":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sessionExpiry"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SessionExpiry = data
+		case "merchantOrderReferenceID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantOrderReferenceID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantOrderReferenceID = data
 		}
 	}
 	return it, nil
@@ -70969,6 +71906,173 @@ func (ec *executionContext) unmarshalInputPayoutAttemptWhereInput(ctx context.Co
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputPayoutBankInput(ctx context.Context, obj any) (model.PayoutBankInput, error) {
+	var it model.PayoutBankInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"scheme", "accountNumber", "bankCode", "bankName", "accountHolderName"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "scheme":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scheme"))
+			data, err := ec.unmarshalNPayoutBankScheme2switchyardᚋgraphᚋmodelᚐPayoutBankScheme(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Scheme = data
+		case "accountNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountNumber"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AccountNumber = data
+		case "bankCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bankCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BankCode = data
+		case "bankName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bankName"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BankName = data
+		case "accountHolderName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountHolderName"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AccountHolderName = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputPayoutCardInput(ctx context.Context, obj any) (model.PayoutCardInput, error) {
+	var it model.PayoutCardInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"cardNumber", "expiryMonth", "expiryYear", "cardHolderName", "cardNetwork"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "cardNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardNumber"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CardNumber = data
+		case "expiryMonth":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiryMonth"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiryMonth = data
+		case "expiryYear":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiryYear"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiryYear = data
+		case "cardHolderName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardHolderName"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CardHolderName = data
+		case "cardNetwork":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardNetwork"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CardNetwork = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputPayoutMethodInput(ctx context.Context, obj any) (model.PayoutMethodInput, error) {
+	var it model.PayoutMethodInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"card", "bank", "wallet", "interacEmail"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "card":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("card"))
+			data, err := ec.unmarshalOPayoutCardInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutCardInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Card = data
+		case "bank":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bank"))
+			data, err := ec.unmarshalOPayoutBankInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutBankInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Bank = data
+		case "wallet":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("wallet"))
+			data, err := ec.unmarshalOPayoutWalletInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutWalletInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Wallet = data
+		case "interacEmail":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("interacEmail"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InteracEmail = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputPayoutOrder(ctx context.Context, obj any) (ent.PayoutOrder, error) {
 	var it ent.PayoutOrder
 	if obj == nil {
@@ -71005,6 +72109,50 @@ func (ec *executionContext) unmarshalInputPayoutOrder(ctx context.Context, obj a
 				return it, err
 			}
 			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputPayoutWalletInput(ctx context.Context, obj any) (model.PayoutWalletInput, error) {
+	var it model.PayoutWalletInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"paypalEmail", "paypalTelephoneNumber", "venmoTelephoneNumber"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "paypalEmail":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paypalEmail"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaypalEmail = data
+		case "paypalTelephoneNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paypalTelephoneNumber"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaypalTelephoneNumber = data
+		case "venmoTelephoneNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("venmoTelephoneNumber"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VenmoTelephoneNumber = data
 		}
 	}
 	return it, nil
@@ -82437,6 +83585,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createPayout":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createPayout(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "confirmPayout":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_confirmPayout(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fulfillPayout":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_fulfillPayout(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cancelPayout":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_cancelPayout(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createCustomer":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createCustomer(ctx, field)
@@ -84996,6 +86172,49 @@ func (ec *executionContext) _PayoutEdge(ctx context.Context, sel ast.SelectionSe
 			}
 		case "cursor":
 			out.Values[i] = ec._PayoutEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var payoutPayloadImplementors = []string{"PayoutPayload"}
+
+func (ec *executionContext) _PayoutPayload(ctx context.Context, sel ast.SelectionSet, obj *model.PayoutPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, payoutPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PayoutPayload")
+		case "payout":
+			out.Values[i] = ec._PayoutPayload_payout(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "replayed":
+			out.Values[i] = ec._PayoutPayload_replayed(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -88248,6 +89467,11 @@ func (ec *executionContext) unmarshalNCreatePaymentInput2switchyardᚋgraphᚋmo
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreatePayoutInput2switchyardᚋgraphᚋmodelᚐPayoutRequest(ctx context.Context, v any) (model.PayoutRequest, error) {
+	res, err := ec.unmarshalInputCreatePayoutInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateProfileInput2switchyardᚋgraphᚋmodelᚐCreateProfileInput(ctx context.Context, v any) (model.CreateProfileInput, error) {
 	res, err := ec.unmarshalInputCreateProfileInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -89567,6 +90791,16 @@ func (ec *executionContext) unmarshalNPayoutAttemptWhereInput2ᚖswitchyardᚋen
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNPayoutBankScheme2switchyardᚋgraphᚋmodelᚐPayoutBankScheme(ctx context.Context, v any) (model.PayoutBankScheme, error) {
+	var res model.PayoutBankScheme
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPayoutBankScheme2switchyardᚋgraphᚋmodelᚐPayoutBankScheme(ctx context.Context, sel ast.SelectionSet, v model.PayoutBankScheme) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) marshalNPayoutConnection2ᚖswitchyardᚋentᚐPayoutConnection(ctx context.Context, sel ast.SelectionSet, v *ent.PayoutConnection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -89606,6 +90840,16 @@ func (ec *executionContext) marshalNPayoutOrderField2ᚖswitchyardᚋentᚐPayou
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalNPayoutPayload2ᚖswitchyardᚋgraphᚋmodelᚐPayoutPayload(ctx context.Context, sel ast.SelectionSet, v *model.PayoutPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PayoutPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNPayoutPayoutType2switchyardᚋentᚋpayoutᚐPayoutType(ctx context.Context, v any) (payout.PayoutType, error) {
@@ -90691,6 +91935,14 @@ func (ec *executionContext) unmarshalOConfirmPaymentInput2ᚖswitchyardᚋgraph�
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputConfirmPaymentInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOConfirmPayoutInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutRequest(ctx context.Context, v any) (*model.PayoutRequest, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputConfirmPayoutInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -93745,6 +94997,22 @@ func (ec *executionContext) unmarshalOPayoutAttemptWhereInput2ᚖswitchyardᚋen
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalOPayoutBankInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutBankInput(ctx context.Context, v any) (*model.PayoutBankInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPayoutBankInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOPayoutCardInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutCardInput(ctx context.Context, v any) (*model.PayoutCardInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPayoutCardInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalOPayoutCurrency2ᚕswitchyardᚋentᚋschemaᚋschematypeᚐCurrencyᚄ(ctx context.Context, v any) ([]schematype.Currency, error) {
 	if v == nil {
 		return nil, nil
@@ -93815,6 +95083,14 @@ func (ec *executionContext) marshalOPayoutEdge2ᚖswitchyardᚋentᚐPayoutEdge(
 		return graphql.Null
 	}
 	return ec._PayoutEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOPayoutMethodInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutMethodInput(ctx context.Context, v any) (*model.PayoutMethodInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPayoutMethodInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOPayoutOrder2ᚕᚖswitchyardᚋentᚐPayoutOrderᚄ(ctx context.Context, v any) ([]*ent.PayoutOrder, error) {
@@ -93936,6 +95212,14 @@ func (ec *executionContext) marshalOPayoutStatus2ᚖswitchyardᚋentᚋpayoutᚐ
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) unmarshalOPayoutWalletInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutWalletInput(ctx context.Context, v any) (*model.PayoutWalletInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPayoutWalletInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOPayoutWhereInput2ᚕᚖswitchyardᚋentᚐPayoutWhereInputᚄ(ctx context.Context, v any) ([]*ent.PayoutWhereInput, error) {
