@@ -21,6 +21,7 @@ import (
 	"switchyard/payments/connector"
 	"switchyard/payments/customer"
 	"switchyard/payments/events"
+	"switchyard/payments/gsm"
 	"switchyard/payments/txn"
 )
 
@@ -39,6 +40,9 @@ type Deps struct {
 	Vault customer.Vault
 	// Connectors are the connector accounts and their integrations.
 	Connectors *connector.Service
+	// GSM decides which failed creations are retried on the next payout
+	// processor; without it none is.
+	GSM *gsm.Service
 	// Events is the outbox payout events are written to.
 	Events *events.Service
 	// Render gives events their content; without it no events are written.
@@ -54,6 +58,7 @@ type Service struct {
 	box           *secrets.Box
 	vault         customer.Vault
 	connectors    *connector.Service
+	gsm           *gsm.Service
 	events        *events.Service
 	render        Renderer
 	recoveryAfter time.Duration
@@ -67,7 +72,7 @@ func New(d Deps) *Service {
 	if d.RecoveryAfter <= 0 {
 		d.RecoveryAfter = DefaultRecoveryAfter
 	}
-	return &Service{db: d.DB, box: d.Box, vault: d.Vault, connectors: d.Connectors, events: d.Events,
+	return &Service{db: d.DB, box: d.Box, vault: d.Vault, connectors: d.Connectors, gsm: d.GSM, events: d.Events,
 		render: d.Render, recoveryAfter: d.RecoveryAfter}
 }
 
