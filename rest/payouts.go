@@ -125,6 +125,9 @@ func (req *payoutRequest) input() (payouts.Input, error) {
 		SessionExpiry: req.SessionExpiry, MerchantOrderReferenceID: req.MerchantOrderReferenceID,
 		ClientSecret: req.ClientSecret, Customer: req.customerDetails(),
 	}
+	if in.PayoutToken == nil {
+		in.PayoutToken = req.PayoutMethodID
+	}
 	if in.CustomerID == nil && req.Customer != nil {
 		in.CustomerID = req.Customer.ID
 	}

@@ -51,7 +51,10 @@ func (s *Service) confirm(ctx context.Context, id string, m *Method, names []str
 		return true, s.reserveCreation(ctx, tx, t, m, names)
 	}
 	call.Settle = func(ctx context.Context, tx *ent.Tx, res *connector.PayoutResult, callErr error) error {
-		return s.settleAnswer(ctx, tx, t, res, callErr, payoutattempt.StatusRequiresCreation)
+		if err := s.settleAnswer(ctx, tx, t, res, callErr, payoutattempt.StatusRequiresCreation); err != nil {
+			return err
+		}
+		return s.saveMethod(ctx, tx, t, res)
 	}
 	for {
 		if _, err := call.Run(ctx, s.db); err != nil {

@@ -38,6 +38,9 @@ type Deps struct {
 	Box *secrets.Box
 	// Vault keeps a sealed payout method between create and confirm.
 	Vault customer.Vault
+	// Customers saves a payout's recipient for its customer, and finds a
+	// saved one (payout_token).
+	Customers *customer.Service
 	// Connectors are the connector accounts and their integrations.
 	Connectors *connector.Service
 	// GSM decides which failed creations are retried on the next payout
@@ -57,6 +60,7 @@ type Service struct {
 	db            *txn.DB
 	box           *secrets.Box
 	vault         customer.Vault
+	customers     *customer.Service
 	connectors    *connector.Service
 	gsm           *gsm.Service
 	events        *events.Service
@@ -72,7 +76,7 @@ func New(d Deps) *Service {
 	if d.RecoveryAfter <= 0 {
 		d.RecoveryAfter = DefaultRecoveryAfter
 	}
-	return &Service{db: d.DB, box: d.Box, vault: d.Vault, connectors: d.Connectors, gsm: d.GSM, events: d.Events,
+	return &Service{db: d.DB, box: d.Box, vault: d.Vault, customers: d.Customers, connectors: d.Connectors, gsm: d.GSM, events: d.Events,
 		render: d.Render, recoveryAfter: d.RecoveryAfter}
 }
 
