@@ -5,12 +5,13 @@ import "testing"
 // TestPayoutRetriesOnTheNextProcessor: a creation the first payout
 // processor fails without being reached (a sandbox outage) is tried on the
 // profile's next one when the profile retries automatically; without
-// retries it fails. The request's connector list orders the processors.
+// retries it fails. The request's routing (single, priority) or connector
+// list orders the processors.
 func TestPayoutRetriesOnTheNextProcessor(t *testing.T) {
 	c := newClient(t)
 	d := c.srv.Demo
 	payoutProcessorWith(t, c, "adyen", map[string]any{"sandbox": map[string]any{"outage": true}})
-	payoutProcessor(t, c, "wise")
+	wise := payoutProcessor(t, c, "wise")
 
 	failed := createPayout(t, c, map[string]any{"confirm": true, "auto_fulfill": true})
 	if failed.str("status") != "failed" || failed.str("error_code") != "service_unavailable" || failed.str("connector") != "adyen" {
@@ -31,6 +32,12 @@ func TestPayoutRetriesOnTheNextProcessor(t *testing.T) {
 	named := createPayout(t, c, map[string]any{"confirm": true, "auto_fulfill": true, "connector": []string{"wise"}})
 	if named.str("status") != "success" || named.str("connector") != "wise" {
 		t.Fatalf("the named processor: %s", named.Raw)
+	}
+	routed := createPayout(t, c, map[string]any{"confirm": true, "auto_fulfill": true,
+		"routing": map[string]any{"type": "priority", "data": []any{map[string]any{"connector": "wise", "merchant_connector_id": wise},
+			map[string]any{"connector": "adyen"}}}})
+	if routed.str("status") != "success" || routed.str("merchant_connector_id") != wise {
+		t.Fatalf("the payout's own routing: %s", routed.Raw)
 	}
 	if r := c.do("POST", "/payouts/create", c.merchantKey(), payoutRequestOf(map[string]any{"confirm": true,
 		"connector": []string{"stripe"}})).must(t, 400); r.errCode() != "IR_39" {

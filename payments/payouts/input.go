@@ -13,8 +13,10 @@ import (
 // PayoutsCreateRequest, PayoutUpdateRequest and PayoutConfirmRequest share
 // their members). Nil is absent.
 type Input struct {
-	Amount     *int64
-	Currency   *string
+	Amount   *int64
+	Currency *string
+	// Connectors order the payout processors tried, by connector name or
+	// account id (the request's routing, else its connector list).
 	Connectors []string
 	Confirm    *bool
 	PayoutType *string

@@ -54,13 +54,13 @@ func enables(a *ent.MerchantConnectorAccount, m *Method) bool {
 	return false
 }
 
-// inNamedOrder keeps the accounts whose connector is named, in the names'
-// order.
+// inNamedOrder keeps the accounts named (by connector name or account
+// id), in the names' order.
 func inNamedOrder(accounts []*ent.MerchantConnectorAccount, names []string) []*ent.MerchantConnectorAccount {
 	var out []*ent.MerchantConnectorAccount
 	for _, n := range names {
 		for _, a := range accounts {
-			if a.ConnectorName == n {
+			if (a.ConnectorName == n || a.ID == n) && !slices.Contains(out, a) {
 				out = append(out, a)
 			}
 		}
