@@ -125,6 +125,12 @@ func (req *payoutRequest) input() (payouts.Input, error) {
 		SessionExpiry: req.SessionExpiry, MerchantOrderReferenceID: req.MerchantOrderReferenceID,
 		ClientSecret: req.ClientSecret, Customer: req.customerDetails(),
 	}
+	if in.PayoutToken == nil {
+		in.PayoutToken = req.PayoutMethodID
+	}
+	if order := payoutRoutingOrder(req.Routing); order != nil {
+		in.Connectors = order
+	}
 	if in.CustomerID == nil && req.Customer != nil {
 		in.CustomerID = req.Customer.ID
 	}
@@ -169,4 +175,41 @@ func asMap(v any) map[string]any {
 	var out map[string]any
 	_ = json.Unmarshal(b, &out)
 	return out
+}
+
+// payoutRoutingOrder is the processors a payout's own routing (a
+// StaticRoutingAlgorithm) names, in order, by account id where it gives
+// one: single and priority; any other algorithm leaves the order to the
+// profile (nil).
+func payoutRoutingOrder(raw json.RawMessage) []string {
+	var alg struct {
+		Type string          `json:"type"`
+		Data json.RawMessage `json:"data"`
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &alg) != nil {
+		return nil
+	}
+	type choice struct {
+		Connector           string  `json:"connector"`
+		MerchantConnectorID *string `json:"merchant_connector_id"`
+	}
+	var choices []choice
+	switch alg.Type {
+	case "single":
+		var one choice
+		if json.Unmarshal(alg.Data, &one) == nil {
+			choices = []choice{one}
+		}
+	case "priority":
+		_ = json.Unmarshal(alg.Data, &choices)
+	}
+	var order []string
+	for _, c := range choices {
+		if c.MerchantConnectorID != nil {
+			order = append(order, *c.MerchantConnectorID)
+		} else if c.Connector != "" {
+			order = append(order, c.Connector)
+		}
+	}
+	return order
 }

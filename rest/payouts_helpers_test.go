@@ -9,7 +9,14 @@ import (
 // and returns its id.
 func payoutProcessor(t *testing.T, c *client, name string) string {
 	t.Helper()
+	return payoutProcessorWith(t, c, name, nil)
+}
+
+// payoutProcessorWith is payoutProcessor with the account's metadata.
+func payoutProcessorWith(t *testing.T, c *client, name string, metadata map[string]any) string {
+	t.Helper()
 	return c.do("POST", "/account/"+c.srv.Demo.MerchantID+"/connectors", c.merchantKey(), map[string]any{
+		"metadata":       metadata,
 		"connector_type": "payout_processor", "connector_name": name,
 		"connector_account_details": map[string]any{"auth_type": "HeaderKey", "api_key": "sk_payout_test_1234"},
 		"payment_methods_enabled": []any{

@@ -364,3 +364,26 @@ func TestPayoutListAndFilters(t *testing.T) {
 		t.Fatalf("filters: %s", f.Raw)
 	}
 }
+
+// TestPayoutConfirmWithThePublishableKey: the client-side confirm takes
+// the publishable key with the payout's client_secret, and only with it;
+// the publishable key opens no other payout route.
+func TestPayoutConfirmWithThePublishableKey(t *testing.T) {
+	c := newClient(t)
+	payoutProcessor(t, c, "adyen")
+	pk := c.srv.Demo.PublishableKey
+	p := createPayout(t, c, map[string]any{"auto_fulfill": true})
+	id := p.str("payout_id")
+	if r := c.do("POST", "/payouts/"+id+"/confirm", pk, map[string]any{}).must(t, 400); r.errCode() != "IR_08" {
+		t.Fatalf("no client_secret: %s", r.Raw)
+	}
+	if r := c.do("POST", "/payouts/"+id+"/confirm", pk, map[string]any{"client_secret": "payout_x_secret_y"}).must(t, 400); r.errCode() != "IR_09" {
+		t.Fatalf("another secret: %s", r.Raw)
+	}
+	done := c.do("POST", "/payouts/"+id+"/confirm", pk, map[string]any{"client_secret": p.str("client_secret")}).must(t, 200)
+	if done.str("status") != "success" {
+		t.Fatalf("confirmed by the client: %s", done.Raw)
+	}
+	c.do("GET", "/payouts/"+id, pk, nil).must(t, 401)
+	c.do("POST", "/payouts/"+id+"/fulfill", pk, nil).must(t, 401)
+}

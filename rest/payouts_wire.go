@@ -184,7 +184,7 @@ func payoutBodyOf(v *payouts.View, withAttempts bool) payoutBody {
 		MerchantConnectorID: p.MerchantConnectorID, Status: string(p.Status),
 		ErrorMessage: p.ErrorMessage, ErrorCode: p.ErrorCode, ProfileID: p.ProfileID, Created: ts(&p.CreatedAt),
 		ConnectorTransactionID: p.ConnectorTransactionID, Priority: p.Priority,
-		UnifiedCode: p.UnifiedCode, UnifiedMessage: p.UnifiedMessage,
+		UnifiedCode: p.UnifiedCode, UnifiedMessage: p.UnifiedMessage, PayoutMethodID: p.PayoutToken,
 	}
 	if p.PayoutType != nil {
 		t := string(*p.PayoutType)

@@ -52,6 +52,9 @@ type PayoutMethod struct {
 	Email string
 	// Phone is a Venmo wallet's telephone number.
 	Phone string
+	// RecipientToken names a recipient the connector created before
+	// (PayoutResult.RecipientToken), in place of the data above.
+	RecipientToken string
 }
 
 // String redacts the method.
@@ -80,6 +83,10 @@ type PayoutResult struct {
 	// Decline says why a payout failed, was ineligible or was not
 	// cancelled.
 	Decline *Decline `json:"decline,omitempty"`
+	// RecipientToken is PayoutCreate's token for the recipient, which a
+	// later payout to them may give instead of their data (a saved payout
+	// method).
+	RecipientToken string `json:"recipient_token,omitempty"`
 }
 
 // Codes of the sandbox's payout failures (Decline.Code).

@@ -31,8 +31,16 @@ var payoutOutcomeByLast4 = map[string]payoutOutcome{
 	"0002": outcomeFailed, "0259": outcomePending, "5126": outcomeReversed,
 }
 
+// recipientTokenPrefix starts the sandbox's recipient tokens, which carry
+// the outcome their recipient's test data asked for.
+const recipientTokenPrefix = "sim_pot_"
+
 // outcomeOf is what m's test data asks for.
 func outcomeOf(m *PayoutMethod) payoutOutcome {
+	if rest, ok := strings.CutPrefix(m.RecipientToken, recipientTokenPrefix); ok {
+		outcome, _, _ := strings.Cut(rest, "_")
+		return payoutOutcome(outcome)
+	}
 	if m.Email != "" {
 		local, _, _ := strings.Cut(strings.ToLower(m.Email), "@")
 		switch local {
@@ -86,9 +94,16 @@ func (s *Simulator) PayoutCreate(ctx context.Context, req *PayoutRequest) (*Payo
 		rec.Status, rec.Decline = PayoutFailed, outageDecline()
 	case req.Amount <= 0:
 		rec.Status, rec.Decline = PayoutFailed, newDecline(CodeInvalidAmount, "The payout amount must be positive (invalid_amount).")
-	case req.Method.Card == nil && req.Method.AccountNumber == "" && req.Method.Email == "" && req.Method.Phone == "":
+	case req.Method.RecipientToken != "" && !strings.HasPrefix(req.Method.RecipientToken, recipientTokenPrefix):
+		rec.Status, rec.Decline = PayoutIneligible, newDecline(CodePayoutIneligible,
+			"The recipient token was not issued by the sandbox.")
+	case req.Method.Card == nil && req.Method.AccountNumber == "" && req.Method.Email == "" && req.Method.Phone == "" &&
+		req.Method.RecipientToken == "":
 		rec.Status, rec.Decline = PayoutIneligible, newDecline(CodePayoutIneligible,
 			"The sandbox pays out to a card number, a bank account number or IBAN, an e-mail or a telephone number; this method has none.")
+	}
+	if rec.Status == PayoutRequiresFulfillment {
+		rec.RecipientToken = recipientTokenPrefix + string(rec.Outcome) + "_" + req.Account.AttemptID
 	}
 	if err := s.keepPayout(ctx, req.Account.AttemptID, &rec); err != nil {
 		return nil, err

@@ -19,6 +19,11 @@ type target struct {
 	po       *ent.Payout
 	att      *ent.PayoutAttempt
 	mca      *ent.MerchantConnectorAccount
+	// later are the payout processors a failed creation may be retried
+	// on, in order; retried says the settle step reserved the next try.
+	later   []*ent.MerchantConnectorAccount
+	m       *Method
+	retried bool
 }
 
 // payouter is the integration of t's account, and the account as a call
@@ -116,7 +121,11 @@ func (s *Service) settleAnswer(ctx context.Context, tx *ent.Tx, t *target, res *
 	if res != nil {
 		connectorID = res.ConnectorPayoutID
 	}
-	t.po, err = s.apply(ctx, tx, po, att, decideAnswer(payout.Status(att.Status), res, callErr), connectorID)
+	o := decideAnswer(payout.Status(att.Status), res, callErr)
+	if retry, err := s.retryCreation(ctx, tx, t, po, att, o); retry || err != nil {
+		return err
+	}
+	t.po, err = s.apply(ctx, tx, po, att, o, connectorID)
 	return err
 }
 

@@ -42,7 +42,7 @@ func (s *Service) checkClientSecret(ctx context.Context, po *ent.Payout, given *
 // the connector names when given) and, when the payout auto-fulfils,
 // fulfils it.
 func (s *Service) confirm(ctx context.Context, id string, m *Method, names []string) (*View, error) {
-	t := &target{payoutID: id}
+	t := &target{payoutID: id, m: m}
 	call := s.payoutCall(t, func(ctx context.Context, p connector.Payouter, req *connector.PayoutRequest) (*connector.PayoutResult, error) {
 		req.Method = connectorMethod(m)
 		return p.PayoutCreate(ctx, req)
@@ -51,10 +51,19 @@ func (s *Service) confirm(ctx context.Context, id string, m *Method, names []str
 		return true, s.reserveCreation(ctx, tx, t, m, names)
 	}
 	call.Settle = func(ctx context.Context, tx *ent.Tx, res *connector.PayoutResult, callErr error) error {
-		return s.settleAnswer(ctx, tx, t, res, callErr, payoutattempt.StatusRequiresCreation)
+		if err := s.settleAnswer(ctx, tx, t, res, callErr, payoutattempt.StatusRequiresCreation); err != nil {
+			return err
+		}
+		return s.saveMethod(ctx, tx, t, res)
 	}
-	if _, err := call.Run(ctx, s.db); err != nil {
-		return nil, err
+	for {
+		if _, err := call.Run(ctx, s.db); err != nil {
+			return nil, err
+		}
+		if !t.retried {
+			break
+		}
+		t.retried, call.Reserve = false, nil // the settle step reserved the next try
 	}
 	if t.po.Status == payout.StatusRequiresCreation {
 		return nil, errs.ErrConnectorUnavailable.Newf("The payout processor did not answer; confirm the payout again")
@@ -81,7 +90,13 @@ func (s *Service) reserveCreation(ctx context.Context, tx *ent.Tx, t *target, m 
 	if err != nil {
 		return err
 	}
-	t.mca = accounts[0]
+	t.mca, t.later = accounts[0], accounts[1:]
+	return s.reserveAttempt(ctx, tx, t, po, m)
+}
+
+// reserveAttempt records a new attempt of po at t.mca, requires_creation,
+// and makes it po's active one.
+func (s *Service) reserveAttempt(ctx context.Context, tx *ent.Tx, t *target, po *ent.Payout, m *Method) (err error) {
 	t.att, err = tx.PayoutAttempt.Create().SetMerchantID(po.MerchantID).SetProfileID(po.ProfileID).SetPayoutID(po.ID).
 		SetStatus(payoutattempt.StatusRequiresCreation).SetAmount(po.Amount).SetCurrency(po.Currency).
 		SetConnector(t.mca.ConnectorName).SetMerchantConnectorID(t.mca.ID).

@@ -26,6 +26,9 @@ func (s *Service) Create(ctx context.Context, in Input) (*View, error) {
 	if v, err := s.payoutOfKey(ctx, &in); v != nil || err != nil {
 		return v, err
 	}
+	if err := s.withSavedMethod(ctx, &in, in.CustomerID); err != nil {
+		return nil, err
+	}
 	if err := checkCreate(&in); err != nil {
 		return nil, err
 	}

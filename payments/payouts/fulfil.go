@@ -39,13 +39,16 @@ func (s *Service) fulfilCall(t *target) connectorcall.Call[*connector.PayoutResu
 // reserveFulfilment checks the fulfil under the payout's row lock and
 // records the attempt and the payout initiated, with payout_initiated.
 func (s *Service) reserveFulfilment(ctx context.Context, tx *ent.Tx, t *target) error {
+	po, err := s.load(ctx, tx.Client(), t.payoutID, true)
+	if err != nil {
+		return err
+	}
+	if err := decideFulfil(po.ID, po.Status); err != nil {
+		return err
+	}
 	if err := s.lockTarget(ctx, tx, t); err != nil {
 		return err
 	}
-	if err := decideFulfil(t.po.ID, t.po.Status); err != nil {
-		return err
-	}
-	var err error
 	t.po, err = s.apply(ctx, tx, t.po, t.att, outcome{status: payout.StatusInitiated, changed: true}, "")
 	if err == nil {
 		t.att, err = tx.PayoutAttempt.Get(ctx, t.att.ID)

@@ -13,8 +13,10 @@ import (
 // PayoutsCreateRequest, PayoutUpdateRequest and PayoutConfirmRequest share
 // their members). Nil is absent.
 type Input struct {
-	Amount     *int64
-	Currency   *string
+	Amount   *int64
+	Currency *string
+	// Connectors order the payout processors tried, by connector name or
+	// account id (the request's routing, else its connector list).
 	Connectors []string
 	Confirm    *bool
 	PayoutType *string
@@ -67,6 +69,12 @@ type Method struct {
 	HolderName string `json:"holder_name,omitempty"`
 	Email      string `json:"email,omitempty"`
 	Phone      string `json:"phone,omitempty"`
+	// RecipientToken, AccountID and Masked are a saved payout method's
+	// (payout_token): the processor's token for the recipient, the
+	// connector account that issued it, and the method as it was shown.
+	RecipientToken string         `json:"recipient_token,omitempty"`
+	AccountID      string         `json:"account_id,omitempty"`
+	Masked         map[string]any `json:"masked,omitempty"`
 }
 
 // Card is a payout card (no CVC: a payout needs none).
@@ -106,7 +114,7 @@ func checkMethod(m *Method) error {
 // connectorMethod is m as the connector takes it.
 func connectorMethod(m *Method) *connector.PayoutMethod {
 	out := &connector.PayoutMethod{Type: m.Type, Subtype: m.Subtype, AccountNumber: m.AccountNumber,
-		Email: m.Email, Phone: m.Phone}
+		Email: m.Email, Phone: m.Phone, RecipientToken: m.RecipientToken}
 	if c := m.Card; c != nil {
 		out.Card = &connector.Card{Number: c.Number, ExpMonth: c.ExpMonth, ExpYear: c.ExpYear, HolderName: c.HolderName}
 	}
@@ -118,6 +126,8 @@ func connectorMethod(m *Method) *connector.PayoutMethod {
 // account's last four, a masked e-mail or telephone number).
 func masked(m *Method) map[string]any {
 	switch {
+	case m.Masked != nil:
+		return m.Masked
 	case m.Card != nil:
 		d := cards.Describe(m.Card.Number)
 		card := map[string]any{"last4": d.Last4, "card_isin": d.BIN, "card_exp_month": m.Card.ExpMonth,
@@ -176,4 +186,18 @@ func maskEmail(v string) string {
 		return maskDigits(v)
 	}
 	return local[:1] + strings.Repeat("*", len(local)-1) + "@" + domain
+}
+
+// identity is what tells m's recipient again, for a saved method's
+// fingerprint.
+func identity(m *Method) string {
+	switch {
+	case m.Card != nil:
+		return m.Card.Number
+	case m.AccountNumber != "":
+		return m.Subtype + ":" + m.AccountNumber
+	case m.Email != "":
+		return strings.ToLower(m.Email)
+	}
+	return m.Phone
 }

@@ -12,7 +12,8 @@ import (
 // processors are the connector accounts that may take a payout of method
 // m, in the order they are tried: the profile's enabled payout processors
 // that enable m's payout method (or name no methods), oldest first, or
-// those the request names (connector), in its order.
+// those the request names (connector), in its order; a saved method's
+// only the account that issued its token.
 func processors(ctx context.Context, client *ent.Client, profileID string, m *Method, names []string) ([]*ent.MerchantConnectorAccount, error) {
 	accounts, err := client.MerchantConnectorAccount.Query().Where(
 		merchantconnectoraccount.ProfileID(profileID),
@@ -23,7 +24,9 @@ func processors(ctx context.Context, client *ent.Client, profileID string, m *Me
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
-	accounts = slices.DeleteFunc(accounts, func(a *ent.MerchantConnectorAccount) bool { return !enables(a, m) })
+	accounts = slices.DeleteFunc(accounts, func(a *ent.MerchantConnectorAccount) bool {
+		return !enables(a, m) || (m.AccountID != "" && a.ID != m.AccountID)
+	})
 	if len(names) > 0 {
 		accounts = inNamedOrder(accounts, names)
 	}
@@ -51,13 +54,13 @@ func enables(a *ent.MerchantConnectorAccount, m *Method) bool {
 	return false
 }
 
-// inNamedOrder keeps the accounts whose connector is named, in the names'
-// order.
+// inNamedOrder keeps the accounts named (by connector name or account
+// id), in the names' order.
 func inNamedOrder(accounts []*ent.MerchantConnectorAccount, names []string) []*ent.MerchantConnectorAccount {
 	var out []*ent.MerchantConnectorAccount
 	for _, n := range names {
 		for _, a := range accounts {
-			if a.ConnectorName == n {
+			if (a.ConnectorName == n || a.ID == n) && !slices.Contains(out, a) {
 				out = append(out, a)
 			}
 		}

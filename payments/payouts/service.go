@@ -21,6 +21,7 @@ import (
 	"switchyard/payments/connector"
 	"switchyard/payments/customer"
 	"switchyard/payments/events"
+	"switchyard/payments/gsm"
 	"switchyard/payments/txn"
 )
 
@@ -37,8 +38,14 @@ type Deps struct {
 	Box *secrets.Box
 	// Vault keeps a sealed payout method between create and confirm.
 	Vault customer.Vault
+	// Customers saves a payout's recipient for its customer, and finds a
+	// saved one (payout_token).
+	Customers *customer.Service
 	// Connectors are the connector accounts and their integrations.
 	Connectors *connector.Service
+	// GSM decides which failed creations are retried on the next payout
+	// processor; without it none is.
+	GSM *gsm.Service
 	// Events is the outbox payout events are written to.
 	Events *events.Service
 	// Render gives events their content; without it no events are written.
@@ -53,7 +60,9 @@ type Service struct {
 	db            *txn.DB
 	box           *secrets.Box
 	vault         customer.Vault
+	customers     *customer.Service
 	connectors    *connector.Service
+	gsm           *gsm.Service
 	events        *events.Service
 	render        Renderer
 	recoveryAfter time.Duration
@@ -67,7 +76,7 @@ func New(d Deps) *Service {
 	if d.RecoveryAfter <= 0 {
 		d.RecoveryAfter = DefaultRecoveryAfter
 	}
-	return &Service{db: d.DB, box: d.Box, vault: d.Vault, connectors: d.Connectors, events: d.Events,
+	return &Service{db: d.DB, box: d.Box, vault: d.Vault, customers: d.Customers, connectors: d.Connectors, gsm: d.GSM, events: d.Events,
 		render: d.Render, recoveryAfter: d.RecoveryAfter}
 }
 

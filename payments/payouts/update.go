@@ -22,6 +22,13 @@ func (s *Service) Update(ctx context.Context, id string, in Input) (*View, error
 		if err := s.checkClientSecret(ctx, po, in.ClientSecret); err != nil {
 			return err
 		}
+		customerID := in.CustomerID
+		if customerID == nil {
+			customerID = po.CustomerID
+		}
+		if err := s.withSavedMethod(ctx, &in, customerID); err != nil {
+			return err
+		}
 		changesMoney := in.Amount != nil || in.Currency != nil || in.Method != nil
 		if err := decideUpdate(po.ID, po.Status, changesMoney); err != nil {
 			return err
