@@ -28,6 +28,8 @@ import (
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
+	"switchyard/ent/payout"
+	"switchyard/ent/payoutattempt"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
 	"switchyard/ent/routingalgorithm"
@@ -81,6 +83,10 @@ type Client struct {
 	PaymentIntent *PaymentIntentClient
 	// PaymentMethod is the client for interacting with the PaymentMethod builders.
 	PaymentMethod *PaymentMethodClient
+	// Payout is the client for interacting with the Payout builders.
+	Payout *PayoutClient
+	// PayoutAttempt is the client for interacting with the PayoutAttempt builders.
+	PayoutAttempt *PayoutAttemptClient
 	// Profile is the client for interacting with the Profile builders.
 	Profile *ProfileClient
 	// Refund is the client for interacting with the Refund builders.
@@ -119,6 +125,8 @@ func (c *Client) init() {
 	c.PaymentAttempt = NewPaymentAttemptClient(c.config)
 	c.PaymentIntent = NewPaymentIntentClient(c.config)
 	c.PaymentMethod = NewPaymentMethodClient(c.config)
+	c.Payout = NewPayoutClient(c.config)
+	c.PayoutAttempt = NewPayoutAttemptClient(c.config)
 	c.Profile = NewProfileClient(c.config)
 	c.Refund = NewRefundClient(c.config)
 	c.RoutingAlgorithm = NewRoutingAlgorithmClient(c.config)
@@ -233,6 +241,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		PaymentAttempt:           NewPaymentAttemptClient(cfg),
 		PaymentIntent:            NewPaymentIntentClient(cfg),
 		PaymentMethod:            NewPaymentMethodClient(cfg),
+		Payout:                   NewPayoutClient(cfg),
+		PayoutAttempt:            NewPayoutAttemptClient(cfg),
 		Profile:                  NewProfileClient(cfg),
 		Refund:                   NewRefundClient(cfg),
 		RoutingAlgorithm:         NewRoutingAlgorithmClient(cfg),
@@ -274,6 +284,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		PaymentAttempt:           NewPaymentAttemptClient(cfg),
 		PaymentIntent:            NewPaymentIntentClient(cfg),
 		PaymentMethod:            NewPaymentMethodClient(cfg),
+		Payout:                   NewPayoutClient(cfg),
+		PayoutAttempt:            NewPayoutAttemptClient(cfg),
 		Profile:                  NewProfileClient(cfg),
 		Refund:                   NewRefundClient(cfg),
 		RoutingAlgorithm:         NewRoutingAlgorithmClient(cfg),
@@ -311,8 +323,8 @@ func (c *Client) Use(hooks ...Hook) {
 		c.APIKey, c.AuditEntry, c.Capture, c.Customer, c.Dispute, c.Event,
 		c.EventDeliveryAttempt, c.GsmRule, c.IncrementalAuthorization, c.Invitation,
 		c.Mandate, c.Membership, c.MerchantAccount, c.MerchantConnectorAccount,
-		c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod, c.Profile, c.Refund,
-		c.RoutingAlgorithm, c.User, c.WebhookDeliveryTask,
+		c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt,
+		c.Profile, c.Refund, c.RoutingAlgorithm, c.User, c.WebhookDeliveryTask,
 	} {
 		n.Use(hooks...)
 	}
@@ -325,8 +337,8 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.APIKey, c.AuditEntry, c.Capture, c.Customer, c.Dispute, c.Event,
 		c.EventDeliveryAttempt, c.GsmRule, c.IncrementalAuthorization, c.Invitation,
 		c.Mandate, c.Membership, c.MerchantAccount, c.MerchantConnectorAccount,
-		c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod, c.Profile, c.Refund,
-		c.RoutingAlgorithm, c.User, c.WebhookDeliveryTask,
+		c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt,
+		c.Profile, c.Refund, c.RoutingAlgorithm, c.User, c.WebhookDeliveryTask,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -369,6 +381,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.PaymentIntent.mutate(ctx, m)
 	case *PaymentMethodMutation:
 		return c.PaymentMethod.mutate(ctx, m)
+	case *PayoutMutation:
+		return c.Payout.mutate(ctx, m)
+	case *PayoutAttemptMutation:
+		return c.PayoutAttempt.mutate(ctx, m)
 	case *ProfileMutation:
 		return c.Profile.mutate(ctx, m)
 	case *RefundMutation:
@@ -3127,6 +3143,308 @@ func (c *PaymentMethodClient) mutate(ctx context.Context, m *PaymentMethodMutati
 	}
 }
 
+// PayoutClient is a client for the Payout schema.
+type PayoutClient struct {
+	config
+}
+
+// NewPayoutClient returns a client for the Payout from the given config.
+func NewPayoutClient(c config) *PayoutClient {
+	return &PayoutClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `payout.Hooks(f(g(h())))`.
+func (c *PayoutClient) Use(hooks ...Hook) {
+	c.hooks.Payout = append(c.hooks.Payout, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `payout.Intercept(f(g(h())))`.
+func (c *PayoutClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Payout = append(c.inters.Payout, interceptors...)
+}
+
+// Create returns a builder for creating a Payout entity.
+func (c *PayoutClient) Create() *PayoutCreate {
+	mutation := newPayoutMutation(c.config, OpCreate)
+	return &PayoutCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Payout entities.
+func (c *PayoutClient) CreateBulk(builders ...*PayoutCreate) *PayoutCreateBulk {
+	return &PayoutCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PayoutClient) MapCreateBulk(slice any, setFunc func(*PayoutCreate, int)) *PayoutCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PayoutCreateBulk{err: fmt.Errorf("calling to PayoutClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PayoutCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PayoutCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Payout.
+func (c *PayoutClient) Update() *PayoutUpdate {
+	mutation := newPayoutMutation(c.config, OpUpdate)
+	return &PayoutUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PayoutClient) UpdateOne(_m *Payout) *PayoutUpdateOne {
+	mutation := newPayoutMutation(c.config, OpUpdateOne, withPayout(_m))
+	return &PayoutUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PayoutClient) UpdateOneID(id string) *PayoutUpdateOne {
+	mutation := newPayoutMutation(c.config, OpUpdateOne, withPayoutID(id))
+	return &PayoutUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Payout.
+func (c *PayoutClient) Delete() *PayoutDelete {
+	mutation := newPayoutMutation(c.config, OpDelete)
+	return &PayoutDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PayoutClient) DeleteOne(_m *Payout) *PayoutDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PayoutClient) DeleteOneID(id string) *PayoutDeleteOne {
+	builder := c.Delete().Where(payout.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PayoutDeleteOne{builder}
+}
+
+// Query returns a query builder for Payout.
+func (c *PayoutClient) Query() *PayoutQuery {
+	return &PayoutQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePayout},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Payout entity by its id.
+func (c *PayoutClient) Get(ctx context.Context, id string) (*Payout, error) {
+	return c.Query().Where(payout.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PayoutClient) GetX(ctx context.Context, id string) *Payout {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryAttempts queries the attempts edge of a Payout.
+func (c *PayoutClient) QueryAttempts(_m *Payout) *PayoutAttemptQuery {
+	query := (&PayoutAttemptClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(payout.Table, payout.FieldID, id),
+			sqlgraph.To(payoutattempt.Table, payoutattempt.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, payout.AttemptsTable, payout.AttemptsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PayoutClient) Hooks() []Hook {
+	hooks := c.hooks.Payout
+	return append(hooks[:len(hooks):len(hooks)], payout.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PayoutClient) Interceptors() []Interceptor {
+	inters := c.inters.Payout
+	return append(inters[:len(inters):len(inters)], payout.Interceptors[:]...)
+}
+
+func (c *PayoutClient) mutate(ctx context.Context, m *PayoutMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PayoutCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PayoutUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PayoutUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PayoutDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Payout mutation op: %q", m.Op())
+	}
+}
+
+// PayoutAttemptClient is a client for the PayoutAttempt schema.
+type PayoutAttemptClient struct {
+	config
+}
+
+// NewPayoutAttemptClient returns a client for the PayoutAttempt from the given config.
+func NewPayoutAttemptClient(c config) *PayoutAttemptClient {
+	return &PayoutAttemptClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `payoutattempt.Hooks(f(g(h())))`.
+func (c *PayoutAttemptClient) Use(hooks ...Hook) {
+	c.hooks.PayoutAttempt = append(c.hooks.PayoutAttempt, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `payoutattempt.Intercept(f(g(h())))`.
+func (c *PayoutAttemptClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PayoutAttempt = append(c.inters.PayoutAttempt, interceptors...)
+}
+
+// Create returns a builder for creating a PayoutAttempt entity.
+func (c *PayoutAttemptClient) Create() *PayoutAttemptCreate {
+	mutation := newPayoutAttemptMutation(c.config, OpCreate)
+	return &PayoutAttemptCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PayoutAttempt entities.
+func (c *PayoutAttemptClient) CreateBulk(builders ...*PayoutAttemptCreate) *PayoutAttemptCreateBulk {
+	return &PayoutAttemptCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PayoutAttemptClient) MapCreateBulk(slice any, setFunc func(*PayoutAttemptCreate, int)) *PayoutAttemptCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PayoutAttemptCreateBulk{err: fmt.Errorf("calling to PayoutAttemptClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PayoutAttemptCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PayoutAttemptCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PayoutAttempt.
+func (c *PayoutAttemptClient) Update() *PayoutAttemptUpdate {
+	mutation := newPayoutAttemptMutation(c.config, OpUpdate)
+	return &PayoutAttemptUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PayoutAttemptClient) UpdateOne(_m *PayoutAttempt) *PayoutAttemptUpdateOne {
+	mutation := newPayoutAttemptMutation(c.config, OpUpdateOne, withPayoutAttempt(_m))
+	return &PayoutAttemptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PayoutAttemptClient) UpdateOneID(id string) *PayoutAttemptUpdateOne {
+	mutation := newPayoutAttemptMutation(c.config, OpUpdateOne, withPayoutAttemptID(id))
+	return &PayoutAttemptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PayoutAttempt.
+func (c *PayoutAttemptClient) Delete() *PayoutAttemptDelete {
+	mutation := newPayoutAttemptMutation(c.config, OpDelete)
+	return &PayoutAttemptDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PayoutAttemptClient) DeleteOne(_m *PayoutAttempt) *PayoutAttemptDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PayoutAttemptClient) DeleteOneID(id string) *PayoutAttemptDeleteOne {
+	builder := c.Delete().Where(payoutattempt.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PayoutAttemptDeleteOne{builder}
+}
+
+// Query returns a query builder for PayoutAttempt.
+func (c *PayoutAttemptClient) Query() *PayoutAttemptQuery {
+	return &PayoutAttemptQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePayoutAttempt},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PayoutAttempt entity by its id.
+func (c *PayoutAttemptClient) Get(ctx context.Context, id string) (*PayoutAttempt, error) {
+	return c.Query().Where(payoutattempt.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PayoutAttemptClient) GetX(ctx context.Context, id string) *PayoutAttempt {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryPayout queries the payout edge of a PayoutAttempt.
+func (c *PayoutAttemptClient) QueryPayout(_m *PayoutAttempt) *PayoutQuery {
+	query := (&PayoutClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(payoutattempt.Table, payoutattempt.FieldID, id),
+			sqlgraph.To(payout.Table, payout.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, payoutattempt.PayoutTable, payoutattempt.PayoutColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PayoutAttemptClient) Hooks() []Hook {
+	hooks := c.hooks.PayoutAttempt
+	return append(hooks[:len(hooks):len(hooks)], payoutattempt.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PayoutAttemptClient) Interceptors() []Interceptor {
+	inters := c.inters.PayoutAttempt
+	return append(inters[:len(inters):len(inters)], payoutattempt.Interceptors[:]...)
+}
+
+func (c *PayoutAttemptClient) mutate(ctx context.Context, m *PayoutAttemptMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PayoutAttemptCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PayoutAttemptUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PayoutAttemptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PayoutAttemptDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PayoutAttempt mutation op: %q", m.Op())
+	}
+}
+
 // ProfileClient is a client for the Profile schema.
 type ProfileClient struct {
 	config
@@ -3871,14 +4189,14 @@ type (
 		APIKey, AuditEntry, Capture, Customer, Dispute, Event, EventDeliveryAttempt,
 		GsmRule, IncrementalAuthorization, Invitation, Mandate, Membership,
 		MerchantAccount, MerchantConnectorAccount, PaymentAttempt, PaymentIntent,
-		PaymentMethod, Profile, Refund, RoutingAlgorithm, User,
+		PaymentMethod, Payout, PayoutAttempt, Profile, Refund, RoutingAlgorithm, User,
 		WebhookDeliveryTask []ent.Hook
 	}
 	inters struct {
 		APIKey, AuditEntry, Capture, Customer, Dispute, Event, EventDeliveryAttempt,
 		GsmRule, IncrementalAuthorization, Invitation, Mandate, Membership,
 		MerchantAccount, MerchantConnectorAccount, PaymentAttempt, PaymentIntent,
-		PaymentMethod, Profile, Refund, RoutingAlgorithm, User,
+		PaymentMethod, Payout, PayoutAttempt, Profile, Refund, RoutingAlgorithm, User,
 		WebhookDeliveryTask []ent.Interceptor
 	}
 )

@@ -24,6 +24,8 @@ import (
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
+	"switchyard/ent/payout"
+	"switchyard/ent/payoutattempt"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
 	"switchyard/ent/routingalgorithm"
@@ -111,6 +113,8 @@ func checkColumn(t, c string) error {
 			paymentattempt.Table:           paymentattempt.ValidColumn,
 			paymentintent.Table:            paymentintent.ValidColumn,
 			paymentmethod.Table:            paymentmethod.ValidColumn,
+			payout.Table:                   payout.ValidColumn,
+			payoutattempt.Table:            payoutattempt.ValidColumn,
 			profile.Table:                  profile.ValidColumn,
 			refund.Table:                   refund.ValidColumn,
 			routingalgorithm.Table:         routingalgorithm.ValidColumn,

@@ -21,6 +21,8 @@ import (
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
+	"switchyard/ent/payout"
+	"switchyard/ent/payoutattempt"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
 	"switchyard/ent/routingalgorithm"
@@ -3738,6 +3740,564 @@ func newPaymentMethodPaginateArgs(rv map[string]any) *paymentmethodPaginateArgs 
 	}
 	if v, ok := rv[whereField].(*PaymentMethodWhereInput); ok {
 		args.opts = append(args.opts, WithPaymentMethodFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *PayoutQuery) CollectFields(ctx context.Context, satisfies ...string) (*PayoutQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *PayoutQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(payout.Columns))
+		selectedFields = []string{payout.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "attempts":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&PayoutAttemptClient{config: _q.config}).Query()
+			)
+			args := newPayoutAttemptPaginateArgs(fieldArgs(ctx, new(PayoutAttemptWhereInput), path...))
+			if err := validateFirstLast(args.first, args.last); err != nil {
+				return fmt.Errorf("validate first and last in path %q: %w", path, err)
+			}
+			pager, err := newPayoutAttemptPager(args.opts, args.last != nil)
+			if err != nil {
+				return fmt.Errorf("create new pager in path %q: %w", path, err)
+			}
+			if query, err = pager.applyFilter(query); err != nil {
+				return err
+			}
+			ignoredEdges := !hasCollectedField(ctx, append(path, edgesField)...)
+			if hasCollectedField(ctx, append(path, totalCountField)...) || hasCollectedField(ctx, append(path, pageInfoField)...) {
+				hasPagination := args.after != nil || args.first != nil || args.before != nil || args.last != nil
+				if hasPagination || ignoredEdges {
+					query := query.Clone()
+					_q.loadTotal = append(_q.loadTotal, func(ctx context.Context, nodes []*Payout) error {
+						ids := make([]driver.Value, len(nodes))
+						for i := range nodes {
+							ids[i] = nodes[i].ID
+						}
+						var v []struct {
+							NodeID string `sql:"payout_id"`
+							Count  int    `sql:"count"`
+						}
+						query.Where(func(s *sql.Selector) {
+							s.Where(sql.InValues(s.C(payout.AttemptsColumn), ids...))
+						})
+						if err := query.GroupBy(payout.AttemptsColumn).Aggregate(Count()).Scan(ctx, &v); err != nil {
+							return err
+						}
+						m := make(map[string]int, len(v))
+						for i := range v {
+							m[v[i].NodeID] = v[i].Count
+						}
+						for i := range nodes {
+							n := m[nodes[i].ID]
+							if nodes[i].Edges.totalCount[0] == nil {
+								nodes[i].Edges.totalCount[0] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[0][alias] = n
+						}
+						return nil
+					})
+				} else {
+					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*Payout) error {
+						for i := range nodes {
+							n := len(nodes[i].Edges.Attempts)
+							if nodes[i].Edges.totalCount[0] == nil {
+								nodes[i].Edges.totalCount[0] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[0][alias] = n
+						}
+						return nil
+					})
+				}
+			}
+			if ignoredEdges || (args.first != nil && *args.first == 0) || (args.last != nil && *args.last == 0) {
+				continue
+			}
+			if query, err = pager.applyCursors(query, args.after, args.before); err != nil {
+				return err
+			}
+			path = append(path, edgesField, nodeField)
+			if field := collectedField(ctx, path...); field != nil {
+				if err := query.collectField(ctx, false, opCtx, *field, path, mayAddCondition(satisfies, payoutattemptImplementors)...); err != nil {
+					return err
+				}
+			}
+			if limit := paginateLimit(args.first, args.last); limit > 0 {
+				if oneNode {
+					pager.applyOrder(query.Limit(limit))
+				} else {
+					modify := entgql.LimitPerRow(payout.AttemptsColumn, limit, pager.orderExpr(query))
+					query.modifiers = append(query.modifiers, modify)
+				}
+			} else {
+				query = pager.applyOrder(query)
+			}
+			_q.WithNamedAttempts(alias, func(wq *PayoutAttemptQuery) {
+				*wq = *query
+			})
+		case "merchantID":
+			if _, ok := fieldSeen[payout.FieldMerchantID]; !ok {
+				selectedFields = append(selectedFields, payout.FieldMerchantID)
+				fieldSeen[payout.FieldMerchantID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[payout.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, payout.FieldCreatedAt)
+				fieldSeen[payout.FieldCreatedAt] = struct{}{}
+			}
+		case "modifiedAt":
+			if _, ok := fieldSeen[payout.FieldModifiedAt]; !ok {
+				selectedFields = append(selectedFields, payout.FieldModifiedAt)
+				fieldSeen[payout.FieldModifiedAt] = struct{}{}
+			}
+		case "errorCode":
+			if _, ok := fieldSeen[payout.FieldErrorCode]; !ok {
+				selectedFields = append(selectedFields, payout.FieldErrorCode)
+				fieldSeen[payout.FieldErrorCode] = struct{}{}
+			}
+		case "errorMessage":
+			if _, ok := fieldSeen[payout.FieldErrorMessage]; !ok {
+				selectedFields = append(selectedFields, payout.FieldErrorMessage)
+				fieldSeen[payout.FieldErrorMessage] = struct{}{}
+			}
+		case "unifiedCode":
+			if _, ok := fieldSeen[payout.FieldUnifiedCode]; !ok {
+				selectedFields = append(selectedFields, payout.FieldUnifiedCode)
+				fieldSeen[payout.FieldUnifiedCode] = struct{}{}
+			}
+		case "unifiedMessage":
+			if _, ok := fieldSeen[payout.FieldUnifiedMessage]; !ok {
+				selectedFields = append(selectedFields, payout.FieldUnifiedMessage)
+				fieldSeen[payout.FieldUnifiedMessage] = struct{}{}
+			}
+		case "issuerErrorCode":
+			if _, ok := fieldSeen[payout.FieldIssuerErrorCode]; !ok {
+				selectedFields = append(selectedFields, payout.FieldIssuerErrorCode)
+				fieldSeen[payout.FieldIssuerErrorCode] = struct{}{}
+			}
+		case "issuerErrorMessage":
+			if _, ok := fieldSeen[payout.FieldIssuerErrorMessage]; !ok {
+				selectedFields = append(selectedFields, payout.FieldIssuerErrorMessage)
+				fieldSeen[payout.FieldIssuerErrorMessage] = struct{}{}
+			}
+		case "profileID":
+			if _, ok := fieldSeen[payout.FieldProfileID]; !ok {
+				selectedFields = append(selectedFields, payout.FieldProfileID)
+				fieldSeen[payout.FieldProfileID] = struct{}{}
+			}
+		case "customerID":
+			if _, ok := fieldSeen[payout.FieldCustomerID]; !ok {
+				selectedFields = append(selectedFields, payout.FieldCustomerID)
+				fieldSeen[payout.FieldCustomerID] = struct{}{}
+			}
+		case "merchantOrderReferenceID":
+			if _, ok := fieldSeen[payout.FieldMerchantOrderReferenceID]; !ok {
+				selectedFields = append(selectedFields, payout.FieldMerchantOrderReferenceID)
+				fieldSeen[payout.FieldMerchantOrderReferenceID] = struct{}{}
+			}
+		case "amount":
+			if _, ok := fieldSeen[payout.FieldAmount]; !ok {
+				selectedFields = append(selectedFields, payout.FieldAmount)
+				fieldSeen[payout.FieldAmount] = struct{}{}
+			}
+		case "currency":
+			if _, ok := fieldSeen[payout.FieldCurrency]; !ok {
+				selectedFields = append(selectedFields, payout.FieldCurrency)
+				fieldSeen[payout.FieldCurrency] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[payout.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, payout.FieldStatus)
+				fieldSeen[payout.FieldStatus] = struct{}{}
+			}
+		case "payoutType":
+			if _, ok := fieldSeen[payout.FieldPayoutType]; !ok {
+				selectedFields = append(selectedFields, payout.FieldPayoutType)
+				fieldSeen[payout.FieldPayoutType] = struct{}{}
+			}
+		case "payoutMethodType":
+			if _, ok := fieldSeen[payout.FieldPayoutMethodType]; !ok {
+				selectedFields = append(selectedFields, payout.FieldPayoutMethodType)
+				fieldSeen[payout.FieldPayoutMethodType] = struct{}{}
+			}
+		case "payoutMethodData":
+			if _, ok := fieldSeen[payout.FieldPayoutMethodData]; !ok {
+				selectedFields = append(selectedFields, payout.FieldPayoutMethodData)
+				fieldSeen[payout.FieldPayoutMethodData] = struct{}{}
+			}
+		case "payoutToken":
+			if _, ok := fieldSeen[payout.FieldPayoutToken]; !ok {
+				selectedFields = append(selectedFields, payout.FieldPayoutToken)
+				fieldSeen[payout.FieldPayoutToken] = struct{}{}
+			}
+		case "billing":
+			if _, ok := fieldSeen[payout.FieldBilling]; !ok {
+				selectedFields = append(selectedFields, payout.FieldBilling)
+				fieldSeen[payout.FieldBilling] = struct{}{}
+			}
+		case "customerDetails":
+			if _, ok := fieldSeen[payout.FieldCustomerDetails]; !ok {
+				selectedFields = append(selectedFields, payout.FieldCustomerDetails)
+				fieldSeen[payout.FieldCustomerDetails] = struct{}{}
+			}
+		case "autoFulfill":
+			if _, ok := fieldSeen[payout.FieldAutoFulfill]; !ok {
+				selectedFields = append(selectedFields, payout.FieldAutoFulfill)
+				fieldSeen[payout.FieldAutoFulfill] = struct{}{}
+			}
+		case "recurring":
+			if _, ok := fieldSeen[payout.FieldRecurring]; !ok {
+				selectedFields = append(selectedFields, payout.FieldRecurring)
+				fieldSeen[payout.FieldRecurring] = struct{}{}
+			}
+		case "entityType":
+			if _, ok := fieldSeen[payout.FieldEntityType]; !ok {
+				selectedFields = append(selectedFields, payout.FieldEntityType)
+				fieldSeen[payout.FieldEntityType] = struct{}{}
+			}
+		case "priority":
+			if _, ok := fieldSeen[payout.FieldPriority]; !ok {
+				selectedFields = append(selectedFields, payout.FieldPriority)
+				fieldSeen[payout.FieldPriority] = struct{}{}
+			}
+		case "description":
+			if _, ok := fieldSeen[payout.FieldDescription]; !ok {
+				selectedFields = append(selectedFields, payout.FieldDescription)
+				fieldSeen[payout.FieldDescription] = struct{}{}
+			}
+		case "returnURL":
+			if _, ok := fieldSeen[payout.FieldReturnURL]; !ok {
+				selectedFields = append(selectedFields, payout.FieldReturnURL)
+				fieldSeen[payout.FieldReturnURL] = struct{}{}
+			}
+		case "businessCountry":
+			if _, ok := fieldSeen[payout.FieldBusinessCountry]; !ok {
+				selectedFields = append(selectedFields, payout.FieldBusinessCountry)
+				fieldSeen[payout.FieldBusinessCountry] = struct{}{}
+			}
+		case "businessLabel":
+			if _, ok := fieldSeen[payout.FieldBusinessLabel]; !ok {
+				selectedFields = append(selectedFields, payout.FieldBusinessLabel)
+				fieldSeen[payout.FieldBusinessLabel] = struct{}{}
+			}
+		case "metadata":
+			if _, ok := fieldSeen[payout.FieldMetadata]; !ok {
+				selectedFields = append(selectedFields, payout.FieldMetadata)
+				fieldSeen[payout.FieldMetadata] = struct{}{}
+			}
+		case "connector":
+			if _, ok := fieldSeen[payout.FieldConnector]; !ok {
+				selectedFields = append(selectedFields, payout.FieldConnector)
+				fieldSeen[payout.FieldConnector] = struct{}{}
+			}
+		case "merchantConnectorID":
+			if _, ok := fieldSeen[payout.FieldMerchantConnectorID]; !ok {
+				selectedFields = append(selectedFields, payout.FieldMerchantConnectorID)
+				fieldSeen[payout.FieldMerchantConnectorID] = struct{}{}
+			}
+		case "connectorTransactionID":
+			if _, ok := fieldSeen[payout.FieldConnectorTransactionID]; !ok {
+				selectedFields = append(selectedFields, payout.FieldConnectorTransactionID)
+				fieldSeen[payout.FieldConnectorTransactionID] = struct{}{}
+			}
+		case "activeAttemptID":
+			if _, ok := fieldSeen[payout.FieldActiveAttemptID]; !ok {
+				selectedFields = append(selectedFields, payout.FieldActiveAttemptID)
+				fieldSeen[payout.FieldActiveAttemptID] = struct{}{}
+			}
+		case "attemptCount":
+			if _, ok := fieldSeen[payout.FieldAttemptCount]; !ok {
+				selectedFields = append(selectedFields, payout.FieldAttemptCount)
+				fieldSeen[payout.FieldAttemptCount] = struct{}{}
+			}
+		case "clientSecretExpiresAt":
+			if _, ok := fieldSeen[payout.FieldClientSecretExpiresAt]; !ok {
+				selectedFields = append(selectedFields, payout.FieldClientSecretExpiresAt)
+				fieldSeen[payout.FieldClientSecretExpiresAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type payoutPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []PayoutPaginateOption
+}
+
+func newPayoutPaginateArgs(rv map[string]any) *payoutPaginateArgs {
+	args := &payoutPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case []*PayoutOrder:
+			args.opts = append(args.opts, WithPayoutOrder(v))
+		case []any:
+			var orders []*PayoutOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &PayoutOrder{Field: &PayoutOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
+			}
+			args.opts = append(args.opts, WithPayoutOrder(orders))
+		}
+	}
+	if v, ok := rv[whereField].(*PayoutWhereInput); ok {
+		args.opts = append(args.opts, WithPayoutFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *PayoutAttemptQuery) CollectFields(ctx context.Context, satisfies ...string) (*PayoutAttemptQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *PayoutAttemptQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(payoutattempt.Columns))
+		selectedFields = []string{payoutattempt.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "payout":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&PayoutClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, payoutImplementors)...); err != nil {
+				return err
+			}
+			_q.withPayout = query
+			if _, ok := fieldSeen[payoutattempt.FieldPayoutID]; !ok {
+				selectedFields = append(selectedFields, payoutattempt.FieldPayoutID)
+				fieldSeen[payoutattempt.FieldPayoutID] = struct{}{}
+			}
+		case "merchantID":
+			if _, ok := fieldSeen[payoutattempt.FieldMerchantID]; !ok {
+				selectedFields = append(selectedFields, payoutattempt.FieldMerchantID)
+				fieldSeen[payoutattempt.FieldMerchantID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[payoutattempt.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, payoutattempt.FieldCreatedAt)
+				fieldSeen[payoutattempt.FieldCreatedAt] = struct{}{}
+			}
+		case "modifiedAt":
+			if _, ok := fieldSeen[payoutattempt.FieldModifiedAt]; !ok {
+				selectedFields = append(selectedFields, payoutattempt.FieldModifiedAt)
+				fieldSeen[payoutattempt.FieldModifiedAt] = struct{}{}
+			}
+		case "errorCode":
+			if _, ok := fieldSeen[payoutattempt.FieldErrorCode]; !ok {
+				selectedFields = append(selectedFields, payoutattempt.FieldErrorCode)
+				fieldSeen[payoutattempt.FieldErrorCode] = struct{}{}
+			}
+		case "errorMessage":
+			if _, ok := fieldSeen[payoutattempt.FieldErrorMessage]; !ok {
+				selectedFields = append(selectedFields, payoutattempt.FieldErrorMessage)
+				fieldSeen[payoutattempt.FieldErrorMessage] = struct{}{}
+			}
+		case "unifiedCode":
+			if _, ok := fieldSeen[payoutattempt.FieldUnifiedCode]; !ok {
+				selectedFields = append(selectedFields, payoutattempt.FieldUnifiedCode)
+				fieldSeen[payoutattempt.FieldUnifiedCode] = struct{}{}
+			}
+		case "unifiedMessage":
+			if _, ok := fieldSeen[payoutattempt.FieldUnifiedMessage]; !ok {
+				selectedFields = append(selectedFields, payoutattempt.FieldUnifiedMessage)
+				fieldSeen[payoutattempt.FieldUnifiedMessage] = struct{}{}
+			}
+		case "issuerErrorCode":
+			if _, ok := fieldSeen[payoutattempt.FieldIssuerErrorCode]; !ok {
+				selectedFields = append(selectedFields, payoutattempt.FieldIssuerErrorCode)
+				fieldSeen[payoutattempt.FieldIssuerErrorCode] = struct{}{}
+			}
+		case "issuerErrorMessage":
+			if _, ok := fieldSeen[payoutattempt.FieldIssuerErrorMessage]; !ok {
+				selectedFields = append(selectedFields, payoutattempt.FieldIssuerErrorMessage)
+				fieldSeen[payoutattempt.FieldIssuerErrorMessage] = struct{}{}
+			}
+		case "payoutID":
+			if _, ok := fieldSeen[payoutattempt.FieldPayoutID]; !ok {
+				selectedFields = append(selectedFields, payoutattempt.FieldPayoutID)
+				fieldSeen[payoutattempt.FieldPayoutID] = struct{}{}
+			}
+		case "profileID":
+			if _, ok := fieldSeen[payoutattempt.FieldProfileID]; !ok {
+				selectedFields = append(selectedFields, payoutattempt.FieldProfileID)
+				fieldSeen[payoutattempt.FieldProfileID] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[payoutattempt.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, payoutattempt.FieldStatus)
+				fieldSeen[payoutattempt.FieldStatus] = struct{}{}
+			}
+		case "amount":
+			if _, ok := fieldSeen[payoutattempt.FieldAmount]; !ok {
+				selectedFields = append(selectedFields, payoutattempt.FieldAmount)
+				fieldSeen[payoutattempt.FieldAmount] = struct{}{}
+			}
+		case "currency":
+			if _, ok := fieldSeen[payoutattempt.FieldCurrency]; !ok {
+				selectedFields = append(selectedFields, payoutattempt.FieldCurrency)
+				fieldSeen[payoutattempt.FieldCurrency] = struct{}{}
+			}
+		case "connector":
+			if _, ok := fieldSeen[payoutattempt.FieldConnector]; !ok {
+				selectedFields = append(selectedFields, payoutattempt.FieldConnector)
+				fieldSeen[payoutattempt.FieldConnector] = struct{}{}
+			}
+		case "merchantConnectorID":
+			if _, ok := fieldSeen[payoutattempt.FieldMerchantConnectorID]; !ok {
+				selectedFields = append(selectedFields, payoutattempt.FieldMerchantConnectorID)
+				fieldSeen[payoutattempt.FieldMerchantConnectorID] = struct{}{}
+			}
+		case "connectorTransactionID":
+			if _, ok := fieldSeen[payoutattempt.FieldConnectorTransactionID]; !ok {
+				selectedFields = append(selectedFields, payoutattempt.FieldConnectorTransactionID)
+				fieldSeen[payoutattempt.FieldConnectorTransactionID] = struct{}{}
+			}
+		case "payoutType":
+			if _, ok := fieldSeen[payoutattempt.FieldPayoutType]; !ok {
+				selectedFields = append(selectedFields, payoutattempt.FieldPayoutType)
+				fieldSeen[payoutattempt.FieldPayoutType] = struct{}{}
+			}
+		case "payoutMethodType":
+			if _, ok := fieldSeen[payoutattempt.FieldPayoutMethodType]; !ok {
+				selectedFields = append(selectedFields, payoutattempt.FieldPayoutMethodType)
+				fieldSeen[payoutattempt.FieldPayoutMethodType] = struct{}{}
+			}
+		case "cancellationReason":
+			if _, ok := fieldSeen[payoutattempt.FieldCancellationReason]; !ok {
+				selectedFields = append(selectedFields, payoutattempt.FieldCancellationReason)
+				fieldSeen[payoutattempt.FieldCancellationReason] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type payoutattemptPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []PayoutAttemptPaginateOption
+}
+
+func newPayoutAttemptPaginateArgs(rv map[string]any) *payoutattemptPaginateArgs {
+	args := &payoutattemptPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &PayoutAttemptOrder{Field: &PayoutAttemptOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithPayoutAttemptOrder(order))
+			}
+		case *PayoutAttemptOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithPayoutAttemptOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*PayoutAttemptWhereInput); ok {
+		args.opts = append(args.opts, WithPayoutAttemptFilter(v.Filter))
 	}
 	return args
 }

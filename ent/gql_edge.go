@@ -352,6 +352,35 @@ func (_m *PaymentMethod) Customer(ctx context.Context) (*Customer, error) {
 	return result, MaskNotFound(err)
 }
 
+func (_m *Payout) Attempts(
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *PayoutAttemptOrder, where *PayoutAttemptWhereInput,
+) (*PayoutAttemptConnection, error) {
+	opts := []PayoutAttemptPaginateOption{
+		WithPayoutAttemptOrder(orderBy),
+		WithPayoutAttemptFilter(where.Filter),
+	}
+	alias := graphql.GetFieldContext(ctx).Field.Alias
+	totalCount, hasTotalCount := _m.Edges.totalCount[0][alias]
+	if nodes, err := _m.NamedAttempts(alias); err == nil || hasTotalCount {
+		pager, err := newPayoutAttemptPager(opts, last != nil)
+		if err != nil {
+			return nil, err
+		}
+		conn := &PayoutAttemptConnection{Edges: []*PayoutAttemptEdge{}, TotalCount: totalCount}
+		conn.build(nodes, pager, after, first, before, last)
+		return conn, nil
+	}
+	return _m.QueryAttempts().Paginate(ctx, after, first, before, last, opts...)
+}
+
+func (_m *PayoutAttempt) Payout(ctx context.Context) (*Payout, error) {
+	result, err := _m.Edges.PayoutOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryPayout().Only(ctx)
+	}
+	return result, err
+}
+
 func (_m *Profile) Merchant(ctx context.Context) (*MerchantAccount, error) {
 	result, err := _m.Edges.MerchantOrErr()
 	if IsNotLoaded(err) {

@@ -20,6 +20,8 @@ import (
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
+	"switchyard/ent/payout"
+	"switchyard/ent/payoutattempt"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
 	"switchyard/ent/routingalgorithm"
@@ -109,6 +111,16 @@ var paymentmethodImplementors = []string{"PaymentMethod", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*PaymentMethod) IsNode() {}
+
+var payoutImplementors = []string{"Payout", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Payout) IsNode() {}
+
+var payoutattemptImplementors = []string{"PayoutAttempt", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*PayoutAttempt) IsNode() {}
 
 var profileImplementors = []string{"Profile", "Node"}
 
@@ -314,6 +326,24 @@ func (c *Client) noder(ctx context.Context, table string, id string) (Noder, err
 			Where(paymentmethod.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, paymentmethodImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case payout.Table:
+		query := c.Payout.Query().
+			Where(payout.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, payoutImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case payoutattempt.Table:
+		query := c.PayoutAttempt.Query().
+			Where(payoutattempt.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, payoutattemptImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -646,6 +676,38 @@ func (c *Client) noders(ctx context.Context, table string, ids []string) ([]Node
 		query := c.PaymentMethod.Query().
 			Where(paymentmethod.IDIn(ids...))
 		query, err := query.CollectFields(ctx, paymentmethodImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case payout.Table:
+		query := c.Payout.Query().
+			Where(payout.IDIn(ids...))
+		query, err := query.CollectFields(ctx, payoutImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case payoutattempt.Table:
+		query := c.PayoutAttempt.Query().
+			Where(payoutattempt.IDIn(ids...))
+		query, err := query.CollectFields(ctx, payoutattemptImplementors...)
 		if err != nil {
 			return nil, err
 		}

@@ -18,6 +18,8 @@ import (
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
+	"switchyard/ent/payout"
+	"switchyard/ent/payoutattempt"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
 )
@@ -2799,6 +2801,498 @@ func (_m *PaymentMethod) Node(ctx context.Context) (node *Node, err error) {
 	}
 	err = _m.QueryCustomer().
 		Select(customer.FieldID).
+		Scan(ctx, &node.Edges[0].IDs)
+	if err != nil {
+		return nil, err
+	}
+	return node, nil
+}
+
+// Node implements Noder interface
+func (_m *Payout) Node(ctx context.Context) (node *Node, err error) {
+	node = &Node{
+		ID:     _m.ID,
+		Type:   "Payout",
+		Fields: make([]*Field, 36),
+		Edges:  make([]*Edge, 1),
+	}
+	var buf []byte
+	if buf, err = json.Marshal(_m.MerchantID); err != nil {
+		return nil, err
+	}
+	node.Fields[0] = &Field{
+		Type:  "string",
+		Name:  "merchant_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CreatedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[1] = &Field{
+		Type:  "time.Time",
+		Name:  "created_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ModifiedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[2] = &Field{
+		Type:  "time.Time",
+		Name:  "modified_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ErrorCode); err != nil {
+		return nil, err
+	}
+	node.Fields[3] = &Field{
+		Type:  "string",
+		Name:  "error_code",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ErrorMessage); err != nil {
+		return nil, err
+	}
+	node.Fields[4] = &Field{
+		Type:  "string",
+		Name:  "error_message",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.UnifiedCode); err != nil {
+		return nil, err
+	}
+	node.Fields[5] = &Field{
+		Type:  "string",
+		Name:  "unified_code",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.UnifiedMessage); err != nil {
+		return nil, err
+	}
+	node.Fields[6] = &Field{
+		Type:  "string",
+		Name:  "unified_message",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.IssuerErrorCode); err != nil {
+		return nil, err
+	}
+	node.Fields[7] = &Field{
+		Type:  "string",
+		Name:  "issuer_error_code",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.IssuerErrorMessage); err != nil {
+		return nil, err
+	}
+	node.Fields[8] = &Field{
+		Type:  "string",
+		Name:  "issuer_error_message",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ProfileID); err != nil {
+		return nil, err
+	}
+	node.Fields[9] = &Field{
+		Type:  "string",
+		Name:  "profile_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CustomerID); err != nil {
+		return nil, err
+	}
+	node.Fields[10] = &Field{
+		Type:  "string",
+		Name:  "customer_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.MerchantOrderReferenceID); err != nil {
+		return nil, err
+	}
+	node.Fields[11] = &Field{
+		Type:  "string",
+		Name:  "merchant_order_reference_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Amount); err != nil {
+		return nil, err
+	}
+	node.Fields[12] = &Field{
+		Type:  "int64",
+		Name:  "amount",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Currency); err != nil {
+		return nil, err
+	}
+	node.Fields[13] = &Field{
+		Type:  "schematype.Currency",
+		Name:  "currency",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Status); err != nil {
+		return nil, err
+	}
+	node.Fields[14] = &Field{
+		Type:  "payout.Status",
+		Name:  "status",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.PayoutType); err != nil {
+		return nil, err
+	}
+	node.Fields[15] = &Field{
+		Type:  "payout.PayoutType",
+		Name:  "payout_type",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.PayoutMethodType); err != nil {
+		return nil, err
+	}
+	node.Fields[16] = &Field{
+		Type:  "string",
+		Name:  "payout_method_type",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.PayoutMethodData); err != nil {
+		return nil, err
+	}
+	node.Fields[17] = &Field{
+		Type:  "map[string]interface {}",
+		Name:  "payout_method_data",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.PayoutToken); err != nil {
+		return nil, err
+	}
+	node.Fields[18] = &Field{
+		Type:  "string",
+		Name:  "payout_token",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Billing); err != nil {
+		return nil, err
+	}
+	node.Fields[19] = &Field{
+		Type:  "map[string]interface {}",
+		Name:  "billing",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CustomerDetails); err != nil {
+		return nil, err
+	}
+	node.Fields[20] = &Field{
+		Type:  "map[string]interface {}",
+		Name:  "customer_details",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.AutoFulfill); err != nil {
+		return nil, err
+	}
+	node.Fields[21] = &Field{
+		Type:  "bool",
+		Name:  "auto_fulfill",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Recurring); err != nil {
+		return nil, err
+	}
+	node.Fields[22] = &Field{
+		Type:  "bool",
+		Name:  "recurring",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.EntityType); err != nil {
+		return nil, err
+	}
+	node.Fields[23] = &Field{
+		Type:  "string",
+		Name:  "entity_type",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Priority); err != nil {
+		return nil, err
+	}
+	node.Fields[24] = &Field{
+		Type:  "string",
+		Name:  "priority",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Description); err != nil {
+		return nil, err
+	}
+	node.Fields[25] = &Field{
+		Type:  "string",
+		Name:  "description",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ReturnURL); err != nil {
+		return nil, err
+	}
+	node.Fields[26] = &Field{
+		Type:  "string",
+		Name:  "return_url",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.BusinessCountry); err != nil {
+		return nil, err
+	}
+	node.Fields[27] = &Field{
+		Type:  "string",
+		Name:  "business_country",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.BusinessLabel); err != nil {
+		return nil, err
+	}
+	node.Fields[28] = &Field{
+		Type:  "string",
+		Name:  "business_label",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Metadata); err != nil {
+		return nil, err
+	}
+	node.Fields[29] = &Field{
+		Type:  "map[string]interface {}",
+		Name:  "metadata",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Connector); err != nil {
+		return nil, err
+	}
+	node.Fields[30] = &Field{
+		Type:  "string",
+		Name:  "connector",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.MerchantConnectorID); err != nil {
+		return nil, err
+	}
+	node.Fields[31] = &Field{
+		Type:  "string",
+		Name:  "merchant_connector_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ConnectorTransactionID); err != nil {
+		return nil, err
+	}
+	node.Fields[32] = &Field{
+		Type:  "string",
+		Name:  "connector_transaction_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ActiveAttemptID); err != nil {
+		return nil, err
+	}
+	node.Fields[33] = &Field{
+		Type:  "string",
+		Name:  "active_attempt_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.AttemptCount); err != nil {
+		return nil, err
+	}
+	node.Fields[34] = &Field{
+		Type:  "int",
+		Name:  "attempt_count",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ClientSecretExpiresAt); err != nil {
+		return nil, err
+	}
+	node.Fields[35] = &Field{
+		Type:  "time.Time",
+		Name:  "client_secret_expires_at",
+		Value: string(buf),
+	}
+	node.Edges[0] = &Edge{
+		Type: "PayoutAttempt",
+		Name: "attempts",
+	}
+	err = _m.QueryAttempts().
+		Select(payoutattempt.FieldID).
+		Scan(ctx, &node.Edges[0].IDs)
+	if err != nil {
+		return nil, err
+	}
+	return node, nil
+}
+
+// Node implements Noder interface
+func (_m *PayoutAttempt) Node(ctx context.Context) (node *Node, err error) {
+	node = &Node{
+		ID:     _m.ID,
+		Type:   "PayoutAttempt",
+		Fields: make([]*Field, 20),
+		Edges:  make([]*Edge, 1),
+	}
+	var buf []byte
+	if buf, err = json.Marshal(_m.MerchantID); err != nil {
+		return nil, err
+	}
+	node.Fields[0] = &Field{
+		Type:  "string",
+		Name:  "merchant_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CreatedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[1] = &Field{
+		Type:  "time.Time",
+		Name:  "created_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ModifiedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[2] = &Field{
+		Type:  "time.Time",
+		Name:  "modified_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ErrorCode); err != nil {
+		return nil, err
+	}
+	node.Fields[3] = &Field{
+		Type:  "string",
+		Name:  "error_code",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ErrorMessage); err != nil {
+		return nil, err
+	}
+	node.Fields[4] = &Field{
+		Type:  "string",
+		Name:  "error_message",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.UnifiedCode); err != nil {
+		return nil, err
+	}
+	node.Fields[5] = &Field{
+		Type:  "string",
+		Name:  "unified_code",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.UnifiedMessage); err != nil {
+		return nil, err
+	}
+	node.Fields[6] = &Field{
+		Type:  "string",
+		Name:  "unified_message",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.IssuerErrorCode); err != nil {
+		return nil, err
+	}
+	node.Fields[7] = &Field{
+		Type:  "string",
+		Name:  "issuer_error_code",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.IssuerErrorMessage); err != nil {
+		return nil, err
+	}
+	node.Fields[8] = &Field{
+		Type:  "string",
+		Name:  "issuer_error_message",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.PayoutID); err != nil {
+		return nil, err
+	}
+	node.Fields[9] = &Field{
+		Type:  "string",
+		Name:  "payout_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ProfileID); err != nil {
+		return nil, err
+	}
+	node.Fields[10] = &Field{
+		Type:  "string",
+		Name:  "profile_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Status); err != nil {
+		return nil, err
+	}
+	node.Fields[11] = &Field{
+		Type:  "payoutattempt.Status",
+		Name:  "status",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Amount); err != nil {
+		return nil, err
+	}
+	node.Fields[12] = &Field{
+		Type:  "int64",
+		Name:  "amount",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Currency); err != nil {
+		return nil, err
+	}
+	node.Fields[13] = &Field{
+		Type:  "schematype.Currency",
+		Name:  "currency",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Connector); err != nil {
+		return nil, err
+	}
+	node.Fields[14] = &Field{
+		Type:  "string",
+		Name:  "connector",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.MerchantConnectorID); err != nil {
+		return nil, err
+	}
+	node.Fields[15] = &Field{
+		Type:  "string",
+		Name:  "merchant_connector_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ConnectorTransactionID); err != nil {
+		return nil, err
+	}
+	node.Fields[16] = &Field{
+		Type:  "string",
+		Name:  "connector_transaction_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.PayoutType); err != nil {
+		return nil, err
+	}
+	node.Fields[17] = &Field{
+		Type:  "payoutattempt.PayoutType",
+		Name:  "payout_type",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.PayoutMethodType); err != nil {
+		return nil, err
+	}
+	node.Fields[18] = &Field{
+		Type:  "string",
+		Name:  "payout_method_type",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CancellationReason); err != nil {
+		return nil, err
+	}
+	node.Fields[19] = &Field{
+		Type:  "string",
+		Name:  "cancellation_reason",
+		Value: string(buf),
+	}
+	node.Edges[0] = &Edge{
+		Type: "Payout",
+		Name: "payout",
+	}
+	err = _m.QueryPayout().
+		Select(payout.FieldID).
 		Scan(ctx, &node.Edges[0].IDs)
 	if err != nil {
 		return nil, err

@@ -23,6 +23,8 @@ import (
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
+	"switchyard/ent/payout"
+	"switchyard/ent/payoutattempt"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
 	"switchyard/ent/routingalgorithm"
@@ -5612,6 +5614,796 @@ func (_m *PaymentMethod) ToEdge(order *PaymentMethodOrder) *PaymentMethodEdge {
 		order = DefaultPaymentMethodOrder
 	}
 	return &PaymentMethodEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// PayoutEdge is the edge representation of Payout.
+type PayoutEdge struct {
+	Node   *Payout `json:"node"`
+	Cursor Cursor  `json:"cursor"`
+}
+
+// PayoutConnection is the connection containing edges to Payout.
+type PayoutConnection struct {
+	Edges      []*PayoutEdge `json:"edges"`
+	PageInfo   PageInfo      `json:"pageInfo"`
+	TotalCount int           `json:"totalCount"`
+}
+
+func (c *PayoutConnection) build(nodes []*Payout, pager *payoutPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Payout
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Payout {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Payout {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*PayoutEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &PayoutEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// PayoutPaginateOption enables pagination customization.
+type PayoutPaginateOption func(*payoutPager) error
+
+// WithPayoutOrder configures pagination ordering.
+func WithPayoutOrder(order []*PayoutOrder) PayoutPaginateOption {
+	return func(pager *payoutPager) error {
+		for _, o := range order {
+			if err := o.Direction.Validate(); err != nil {
+				return err
+			}
+		}
+		pager.order = append(pager.order, order...)
+		return nil
+	}
+}
+
+// WithPayoutFilter configures pagination filter.
+func WithPayoutFilter(filter func(*PayoutQuery) (*PayoutQuery, error)) PayoutPaginateOption {
+	return func(pager *payoutPager) error {
+		if filter == nil {
+			return errors.New("PayoutQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type payoutPager struct {
+	reverse bool
+	order   []*PayoutOrder
+	filter  func(*PayoutQuery) (*PayoutQuery, error)
+}
+
+func newPayoutPager(opts []PayoutPaginateOption, reverse bool) (*payoutPager, error) {
+	pager := &payoutPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	for i, o := range pager.order {
+		if i > 0 && o.Field == pager.order[i-1].Field {
+			return nil, fmt.Errorf("duplicate order direction %q", o.Direction)
+		}
+	}
+	return pager, nil
+}
+
+func (p *payoutPager) applyFilter(query *PayoutQuery) (*PayoutQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *payoutPager) toCursor(_m *Payout) Cursor {
+	cs_ := make([]any, 0, len(p.order))
+	for _, o_ := range p.order {
+		cs_ = append(cs_, o_.Field.toCursor(_m).Value)
+	}
+	return Cursor{ID: _m.ID, Value: cs_}
+}
+
+func (p *payoutPager) applyCursors(query *PayoutQuery, after, before *Cursor) (*PayoutQuery, error) {
+	idDirection := entgql.OrderDirectionAsc
+	if p.reverse {
+		idDirection = entgql.OrderDirectionDesc
+	}
+	fields, directions := make([]string, 0, len(p.order)), make([]OrderDirection, 0, len(p.order))
+	for _, o := range p.order {
+		fields = append(fields, o.Field.column)
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		directions = append(directions, direction)
+	}
+	predicates, err := entgql.MultiCursorsPredicate(after, before, &entgql.MultiCursorsOptions{
+		FieldID:     DefaultPayoutOrder.Field.column,
+		DirectionID: idDirection,
+		Fields:      fields,
+		Directions:  directions,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, predicate := range predicates {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *payoutPager) applyOrder(query *PayoutQuery) *PayoutQuery {
+	var defaultOrdered bool
+	for _, o := range p.order {
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(o.Field.toTerm(direction.OrderTermOption()))
+		if o.Field.column == DefaultPayoutOrder.Field.column {
+			defaultOrdered = true
+		}
+		if len(query.ctx.Fields) > 0 {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
+	}
+	if !defaultOrdered {
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(DefaultPayoutOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	return query
+}
+
+func (p *payoutPager) orderExpr(query *PayoutQuery) sql.Querier {
+	if len(query.ctx.Fields) > 0 {
+		for _, o := range p.order {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		for _, o := range p.order {
+			direction := o.Direction
+			if p.reverse {
+				direction = direction.Reverse()
+			}
+			b.Ident(o.Field.column).Pad().WriteString(string(direction))
+			b.Comma()
+		}
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		b.Ident(DefaultPayoutOrder.Field.column).Pad().WriteString(string(direction))
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Payout.
+func (_m *PayoutQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...PayoutPaginateOption,
+) (*PayoutConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newPayoutPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &PayoutConnection{Edges: []*PayoutEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// PayoutOrderFieldID orders Payout by id.
+	PayoutOrderFieldID = &PayoutOrderField{
+		Value: func(_m *Payout) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: payout.FieldID,
+		toTerm: payout.ByID,
+		toCursor: func(_m *Payout) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
+	// PayoutOrderFieldMerchantID orders Payout by merchant_id.
+	PayoutOrderFieldMerchantID = &PayoutOrderField{
+		Value: func(_m *Payout) (ent.Value, error) {
+			return _m.MerchantID, nil
+		},
+		column: payout.FieldMerchantID,
+		toTerm: payout.ByMerchantID,
+		toCursor: func(_m *Payout) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.MerchantID,
+			}
+		},
+	}
+	// PayoutOrderFieldCreatedAt orders Payout by created_at.
+	PayoutOrderFieldCreatedAt = &PayoutOrderField{
+		Value: func(_m *Payout) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: payout.FieldCreatedAt,
+		toTerm: payout.ByCreatedAt,
+		toCursor: func(_m *Payout) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// PayoutOrderFieldModifiedAt orders Payout by modified_at.
+	PayoutOrderFieldModifiedAt = &PayoutOrderField{
+		Value: func(_m *Payout) (ent.Value, error) {
+			return _m.ModifiedAt, nil
+		},
+		column: payout.FieldModifiedAt,
+		toTerm: payout.ByModifiedAt,
+		toCursor: func(_m *Payout) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ModifiedAt,
+			}
+		},
+	}
+	// PayoutOrderFieldAmount orders Payout by amount.
+	PayoutOrderFieldAmount = &PayoutOrderField{
+		Value: func(_m *Payout) (ent.Value, error) {
+			return _m.Amount, nil
+		},
+		column: payout.FieldAmount,
+		toTerm: payout.ByAmount,
+		toCursor: func(_m *Payout) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Amount,
+			}
+		},
+	}
+	// PayoutOrderFieldStatus orders Payout by status.
+	PayoutOrderFieldStatus = &PayoutOrderField{
+		Value: func(_m *Payout) (ent.Value, error) {
+			return _m.Status, nil
+		},
+		column: payout.FieldStatus,
+		toTerm: payout.ByStatus,
+		toCursor: func(_m *Payout) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Status,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f PayoutOrderField) String() string {
+	var str string
+	switch f.column {
+	case PayoutOrderFieldID.column:
+		str = "ID"
+	case PayoutOrderFieldMerchantID.column:
+		str = "MERCHANT_ID"
+	case PayoutOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case PayoutOrderFieldModifiedAt.column:
+		str = "MODIFIED_AT"
+	case PayoutOrderFieldAmount.column:
+		str = "AMOUNT"
+	case PayoutOrderFieldStatus.column:
+		str = "STATUS"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f PayoutOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *PayoutOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("PayoutOrderField %T must be a string", v)
+	}
+	switch str {
+	case "ID":
+		*f = *PayoutOrderFieldID
+	case "MERCHANT_ID":
+		*f = *PayoutOrderFieldMerchantID
+	case "CREATED_AT":
+		*f = *PayoutOrderFieldCreatedAt
+	case "MODIFIED_AT":
+		*f = *PayoutOrderFieldModifiedAt
+	case "AMOUNT":
+		*f = *PayoutOrderFieldAmount
+	case "STATUS":
+		*f = *PayoutOrderFieldStatus
+	default:
+		return fmt.Errorf("%s is not a valid PayoutOrderField", str)
+	}
+	return nil
+}
+
+// PayoutOrderField defines the ordering field of Payout.
+type PayoutOrderField struct {
+	// Value extracts the ordering value from the given Payout.
+	Value    func(*Payout) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) payout.OrderOption
+	toCursor func(*Payout) Cursor
+}
+
+// PayoutOrder defines the ordering of Payout.
+type PayoutOrder struct {
+	Direction OrderDirection    `json:"direction"`
+	Field     *PayoutOrderField `json:"field"`
+}
+
+// DefaultPayoutOrder is the default ordering of Payout.
+var DefaultPayoutOrder = &PayoutOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &PayoutOrderField{
+		Value: func(_m *Payout) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: payout.FieldID,
+		toTerm: payout.ByID,
+		toCursor: func(_m *Payout) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Payout into PayoutEdge.
+func (_m *Payout) ToEdge(order *PayoutOrder) *PayoutEdge {
+	if order == nil {
+		order = DefaultPayoutOrder
+	}
+	return &PayoutEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// PayoutAttemptEdge is the edge representation of PayoutAttempt.
+type PayoutAttemptEdge struct {
+	Node   *PayoutAttempt `json:"node"`
+	Cursor Cursor         `json:"cursor"`
+}
+
+// PayoutAttemptConnection is the connection containing edges to PayoutAttempt.
+type PayoutAttemptConnection struct {
+	Edges      []*PayoutAttemptEdge `json:"edges"`
+	PageInfo   PageInfo             `json:"pageInfo"`
+	TotalCount int                  `json:"totalCount"`
+}
+
+func (c *PayoutAttemptConnection) build(nodes []*PayoutAttempt, pager *payoutattemptPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *PayoutAttempt
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *PayoutAttempt {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *PayoutAttempt {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*PayoutAttemptEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &PayoutAttemptEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// PayoutAttemptPaginateOption enables pagination customization.
+type PayoutAttemptPaginateOption func(*payoutattemptPager) error
+
+// WithPayoutAttemptOrder configures pagination ordering.
+func WithPayoutAttemptOrder(order *PayoutAttemptOrder) PayoutAttemptPaginateOption {
+	if order == nil {
+		order = DefaultPayoutAttemptOrder
+	}
+	o := *order
+	return func(pager *payoutattemptPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultPayoutAttemptOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithPayoutAttemptFilter configures pagination filter.
+func WithPayoutAttemptFilter(filter func(*PayoutAttemptQuery) (*PayoutAttemptQuery, error)) PayoutAttemptPaginateOption {
+	return func(pager *payoutattemptPager) error {
+		if filter == nil {
+			return errors.New("PayoutAttemptQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type payoutattemptPager struct {
+	reverse bool
+	order   *PayoutAttemptOrder
+	filter  func(*PayoutAttemptQuery) (*PayoutAttemptQuery, error)
+}
+
+func newPayoutAttemptPager(opts []PayoutAttemptPaginateOption, reverse bool) (*payoutattemptPager, error) {
+	pager := &payoutattemptPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultPayoutAttemptOrder
+	}
+	return pager, nil
+}
+
+func (p *payoutattemptPager) applyFilter(query *PayoutAttemptQuery) (*PayoutAttemptQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *payoutattemptPager) toCursor(_m *PayoutAttempt) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *payoutattemptPager) applyCursors(query *PayoutAttemptQuery, after, before *Cursor) (*PayoutAttemptQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultPayoutAttemptOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *payoutattemptPager) applyOrder(query *PayoutAttemptQuery) *PayoutAttemptQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultPayoutAttemptOrder.Field {
+		query = query.Order(DefaultPayoutAttemptOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *payoutattemptPager) orderExpr(query *PayoutAttemptQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultPayoutAttemptOrder.Field {
+			b.Comma().Ident(DefaultPayoutAttemptOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to PayoutAttempt.
+func (_m *PayoutAttemptQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...PayoutAttemptPaginateOption,
+) (*PayoutAttemptConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newPayoutAttemptPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &PayoutAttemptConnection{Edges: []*PayoutAttemptEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// PayoutAttemptOrderFieldID orders PayoutAttempt by id.
+	PayoutAttemptOrderFieldID = &PayoutAttemptOrderField{
+		Value: func(_m *PayoutAttempt) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: payoutattempt.FieldID,
+		toTerm: payoutattempt.ByID,
+		toCursor: func(_m *PayoutAttempt) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
+	// PayoutAttemptOrderFieldMerchantID orders PayoutAttempt by merchant_id.
+	PayoutAttemptOrderFieldMerchantID = &PayoutAttemptOrderField{
+		Value: func(_m *PayoutAttempt) (ent.Value, error) {
+			return _m.MerchantID, nil
+		},
+		column: payoutattempt.FieldMerchantID,
+		toTerm: payoutattempt.ByMerchantID,
+		toCursor: func(_m *PayoutAttempt) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.MerchantID,
+			}
+		},
+	}
+	// PayoutAttemptOrderFieldCreatedAt orders PayoutAttempt by created_at.
+	PayoutAttemptOrderFieldCreatedAt = &PayoutAttemptOrderField{
+		Value: func(_m *PayoutAttempt) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: payoutattempt.FieldCreatedAt,
+		toTerm: payoutattempt.ByCreatedAt,
+		toCursor: func(_m *PayoutAttempt) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// PayoutAttemptOrderFieldModifiedAt orders PayoutAttempt by modified_at.
+	PayoutAttemptOrderFieldModifiedAt = &PayoutAttemptOrderField{
+		Value: func(_m *PayoutAttempt) (ent.Value, error) {
+			return _m.ModifiedAt, nil
+		},
+		column: payoutattempt.FieldModifiedAt,
+		toTerm: payoutattempt.ByModifiedAt,
+		toCursor: func(_m *PayoutAttempt) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ModifiedAt,
+			}
+		},
+	}
+	// PayoutAttemptOrderFieldStatus orders PayoutAttempt by status.
+	PayoutAttemptOrderFieldStatus = &PayoutAttemptOrderField{
+		Value: func(_m *PayoutAttempt) (ent.Value, error) {
+			return _m.Status, nil
+		},
+		column: payoutattempt.FieldStatus,
+		toTerm: payoutattempt.ByStatus,
+		toCursor: func(_m *PayoutAttempt) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Status,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f PayoutAttemptOrderField) String() string {
+	var str string
+	switch f.column {
+	case PayoutAttemptOrderFieldID.column:
+		str = "ID"
+	case PayoutAttemptOrderFieldMerchantID.column:
+		str = "MERCHANT_ID"
+	case PayoutAttemptOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case PayoutAttemptOrderFieldModifiedAt.column:
+		str = "MODIFIED_AT"
+	case PayoutAttemptOrderFieldStatus.column:
+		str = "STATUS"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f PayoutAttemptOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *PayoutAttemptOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("PayoutAttemptOrderField %T must be a string", v)
+	}
+	switch str {
+	case "ID":
+		*f = *PayoutAttemptOrderFieldID
+	case "MERCHANT_ID":
+		*f = *PayoutAttemptOrderFieldMerchantID
+	case "CREATED_AT":
+		*f = *PayoutAttemptOrderFieldCreatedAt
+	case "MODIFIED_AT":
+		*f = *PayoutAttemptOrderFieldModifiedAt
+	case "STATUS":
+		*f = *PayoutAttemptOrderFieldStatus
+	default:
+		return fmt.Errorf("%s is not a valid PayoutAttemptOrderField", str)
+	}
+	return nil
+}
+
+// PayoutAttemptOrderField defines the ordering field of PayoutAttempt.
+type PayoutAttemptOrderField struct {
+	// Value extracts the ordering value from the given PayoutAttempt.
+	Value    func(*PayoutAttempt) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) payoutattempt.OrderOption
+	toCursor func(*PayoutAttempt) Cursor
+}
+
+// PayoutAttemptOrder defines the ordering of PayoutAttempt.
+type PayoutAttemptOrder struct {
+	Direction OrderDirection           `json:"direction"`
+	Field     *PayoutAttemptOrderField `json:"field"`
+}
+
+// DefaultPayoutAttemptOrder is the default ordering of PayoutAttempt.
+var DefaultPayoutAttemptOrder = &PayoutAttemptOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &PayoutAttemptOrderField{
+		Value: func(_m *PayoutAttempt) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: payoutattempt.FieldID,
+		toTerm: payoutattempt.ByID,
+		toCursor: func(_m *PayoutAttempt) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts PayoutAttempt into PayoutAttemptEdge.
+func (_m *PayoutAttempt) ToEdge(order *PayoutAttemptOrder) *PayoutAttemptEdge {
+	if order == nil {
+		order = DefaultPayoutAttemptOrder
+	}
+	return &PayoutAttemptEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

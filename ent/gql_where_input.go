@@ -20,6 +20,8 @@ import (
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
+	"switchyard/ent/payout"
+	"switchyard/ent/payoutattempt"
 	"switchyard/ent/predicate"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
@@ -14487,6 +14489,2906 @@ func (i *PaymentMethodWhereInput) P() (predicate.PaymentMethod, error) {
 		return predicates[0], nil
 	default:
 		return paymentmethod.And(predicates...), nil
+	}
+}
+
+// PayoutWhereInput represents a where input for filtering Payout queries.
+type PayoutWhereInput struct {
+	Predicates []predicate.Payout  `json:"-"`
+	Not        *PayoutWhereInput   `json:"not,omitempty"`
+	Or         []*PayoutWhereInput `json:"or,omitempty"`
+	And        []*PayoutWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID             *string  `json:"id,omitempty"`
+	IDNEQ          *string  `json:"idNEQ,omitempty"`
+	IDIn           []string `json:"idIn,omitempty"`
+	IDNotIn        []string `json:"idNotIn,omitempty"`
+	IDGT           *string  `json:"idGT,omitempty"`
+	IDGTE          *string  `json:"idGTE,omitempty"`
+	IDLT           *string  `json:"idLT,omitempty"`
+	IDLTE          *string  `json:"idLTE,omitempty"`
+	IDEqualFold    *string  `json:"idEqualFold,omitempty"`
+	IDContainsFold *string  `json:"idContainsFold,omitempty"`
+
+	// "merchant_id" field predicates.
+	MerchantID             *string  `json:"merchantID,omitempty"`
+	MerchantIDNEQ          *string  `json:"merchantIDNEQ,omitempty"`
+	MerchantIDIn           []string `json:"merchantIDIn,omitempty"`
+	MerchantIDNotIn        []string `json:"merchantIDNotIn,omitempty"`
+	MerchantIDGT           *string  `json:"merchantIDGT,omitempty"`
+	MerchantIDGTE          *string  `json:"merchantIDGTE,omitempty"`
+	MerchantIDLT           *string  `json:"merchantIDLT,omitempty"`
+	MerchantIDLTE          *string  `json:"merchantIDLTE,omitempty"`
+	MerchantIDContains     *string  `json:"merchantIDContains,omitempty"`
+	MerchantIDHasPrefix    *string  `json:"merchantIDHasPrefix,omitempty"`
+	MerchantIDHasSuffix    *string  `json:"merchantIDHasSuffix,omitempty"`
+	MerchantIDEqualFold    *string  `json:"merchantIDEqualFold,omitempty"`
+	MerchantIDContainsFold *string  `json:"merchantIDContainsFold,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "modified_at" field predicates.
+	ModifiedAt      *time.Time  `json:"modifiedAt,omitempty"`
+	ModifiedAtNEQ   *time.Time  `json:"modifiedAtNEQ,omitempty"`
+	ModifiedAtIn    []time.Time `json:"modifiedAtIn,omitempty"`
+	ModifiedAtNotIn []time.Time `json:"modifiedAtNotIn,omitempty"`
+	ModifiedAtGT    *time.Time  `json:"modifiedAtGT,omitempty"`
+	ModifiedAtGTE   *time.Time  `json:"modifiedAtGTE,omitempty"`
+	ModifiedAtLT    *time.Time  `json:"modifiedAtLT,omitempty"`
+	ModifiedAtLTE   *time.Time  `json:"modifiedAtLTE,omitempty"`
+
+	// "error_code" field predicates.
+	ErrorCode             *string  `json:"errorCode,omitempty"`
+	ErrorCodeNEQ          *string  `json:"errorCodeNEQ,omitempty"`
+	ErrorCodeIn           []string `json:"errorCodeIn,omitempty"`
+	ErrorCodeNotIn        []string `json:"errorCodeNotIn,omitempty"`
+	ErrorCodeGT           *string  `json:"errorCodeGT,omitempty"`
+	ErrorCodeGTE          *string  `json:"errorCodeGTE,omitempty"`
+	ErrorCodeLT           *string  `json:"errorCodeLT,omitempty"`
+	ErrorCodeLTE          *string  `json:"errorCodeLTE,omitempty"`
+	ErrorCodeContains     *string  `json:"errorCodeContains,omitempty"`
+	ErrorCodeHasPrefix    *string  `json:"errorCodeHasPrefix,omitempty"`
+	ErrorCodeHasSuffix    *string  `json:"errorCodeHasSuffix,omitempty"`
+	ErrorCodeIsNil        bool     `json:"errorCodeIsNil,omitempty"`
+	ErrorCodeNotNil       bool     `json:"errorCodeNotNil,omitempty"`
+	ErrorCodeEqualFold    *string  `json:"errorCodeEqualFold,omitempty"`
+	ErrorCodeContainsFold *string  `json:"errorCodeContainsFold,omitempty"`
+
+	// "error_message" field predicates.
+	ErrorMessage             *string  `json:"errorMessage,omitempty"`
+	ErrorMessageNEQ          *string  `json:"errorMessageNEQ,omitempty"`
+	ErrorMessageIn           []string `json:"errorMessageIn,omitempty"`
+	ErrorMessageNotIn        []string `json:"errorMessageNotIn,omitempty"`
+	ErrorMessageGT           *string  `json:"errorMessageGT,omitempty"`
+	ErrorMessageGTE          *string  `json:"errorMessageGTE,omitempty"`
+	ErrorMessageLT           *string  `json:"errorMessageLT,omitempty"`
+	ErrorMessageLTE          *string  `json:"errorMessageLTE,omitempty"`
+	ErrorMessageContains     *string  `json:"errorMessageContains,omitempty"`
+	ErrorMessageHasPrefix    *string  `json:"errorMessageHasPrefix,omitempty"`
+	ErrorMessageHasSuffix    *string  `json:"errorMessageHasSuffix,omitempty"`
+	ErrorMessageIsNil        bool     `json:"errorMessageIsNil,omitempty"`
+	ErrorMessageNotNil       bool     `json:"errorMessageNotNil,omitempty"`
+	ErrorMessageEqualFold    *string  `json:"errorMessageEqualFold,omitempty"`
+	ErrorMessageContainsFold *string  `json:"errorMessageContainsFold,omitempty"`
+
+	// "unified_code" field predicates.
+	UnifiedCode             *string  `json:"unifiedCode,omitempty"`
+	UnifiedCodeNEQ          *string  `json:"unifiedCodeNEQ,omitempty"`
+	UnifiedCodeIn           []string `json:"unifiedCodeIn,omitempty"`
+	UnifiedCodeNotIn        []string `json:"unifiedCodeNotIn,omitempty"`
+	UnifiedCodeGT           *string  `json:"unifiedCodeGT,omitempty"`
+	UnifiedCodeGTE          *string  `json:"unifiedCodeGTE,omitempty"`
+	UnifiedCodeLT           *string  `json:"unifiedCodeLT,omitempty"`
+	UnifiedCodeLTE          *string  `json:"unifiedCodeLTE,omitempty"`
+	UnifiedCodeContains     *string  `json:"unifiedCodeContains,omitempty"`
+	UnifiedCodeHasPrefix    *string  `json:"unifiedCodeHasPrefix,omitempty"`
+	UnifiedCodeHasSuffix    *string  `json:"unifiedCodeHasSuffix,omitempty"`
+	UnifiedCodeIsNil        bool     `json:"unifiedCodeIsNil,omitempty"`
+	UnifiedCodeNotNil       bool     `json:"unifiedCodeNotNil,omitempty"`
+	UnifiedCodeEqualFold    *string  `json:"unifiedCodeEqualFold,omitempty"`
+	UnifiedCodeContainsFold *string  `json:"unifiedCodeContainsFold,omitempty"`
+
+	// "unified_message" field predicates.
+	UnifiedMessage             *string  `json:"unifiedMessage,omitempty"`
+	UnifiedMessageNEQ          *string  `json:"unifiedMessageNEQ,omitempty"`
+	UnifiedMessageIn           []string `json:"unifiedMessageIn,omitempty"`
+	UnifiedMessageNotIn        []string `json:"unifiedMessageNotIn,omitempty"`
+	UnifiedMessageGT           *string  `json:"unifiedMessageGT,omitempty"`
+	UnifiedMessageGTE          *string  `json:"unifiedMessageGTE,omitempty"`
+	UnifiedMessageLT           *string  `json:"unifiedMessageLT,omitempty"`
+	UnifiedMessageLTE          *string  `json:"unifiedMessageLTE,omitempty"`
+	UnifiedMessageContains     *string  `json:"unifiedMessageContains,omitempty"`
+	UnifiedMessageHasPrefix    *string  `json:"unifiedMessageHasPrefix,omitempty"`
+	UnifiedMessageHasSuffix    *string  `json:"unifiedMessageHasSuffix,omitempty"`
+	UnifiedMessageIsNil        bool     `json:"unifiedMessageIsNil,omitempty"`
+	UnifiedMessageNotNil       bool     `json:"unifiedMessageNotNil,omitempty"`
+	UnifiedMessageEqualFold    *string  `json:"unifiedMessageEqualFold,omitempty"`
+	UnifiedMessageContainsFold *string  `json:"unifiedMessageContainsFold,omitempty"`
+
+	// "issuer_error_code" field predicates.
+	IssuerErrorCode             *string  `json:"issuerErrorCode,omitempty"`
+	IssuerErrorCodeNEQ          *string  `json:"issuerErrorCodeNEQ,omitempty"`
+	IssuerErrorCodeIn           []string `json:"issuerErrorCodeIn,omitempty"`
+	IssuerErrorCodeNotIn        []string `json:"issuerErrorCodeNotIn,omitempty"`
+	IssuerErrorCodeGT           *string  `json:"issuerErrorCodeGT,omitempty"`
+	IssuerErrorCodeGTE          *string  `json:"issuerErrorCodeGTE,omitempty"`
+	IssuerErrorCodeLT           *string  `json:"issuerErrorCodeLT,omitempty"`
+	IssuerErrorCodeLTE          *string  `json:"issuerErrorCodeLTE,omitempty"`
+	IssuerErrorCodeContains     *string  `json:"issuerErrorCodeContains,omitempty"`
+	IssuerErrorCodeHasPrefix    *string  `json:"issuerErrorCodeHasPrefix,omitempty"`
+	IssuerErrorCodeHasSuffix    *string  `json:"issuerErrorCodeHasSuffix,omitempty"`
+	IssuerErrorCodeIsNil        bool     `json:"issuerErrorCodeIsNil,omitempty"`
+	IssuerErrorCodeNotNil       bool     `json:"issuerErrorCodeNotNil,omitempty"`
+	IssuerErrorCodeEqualFold    *string  `json:"issuerErrorCodeEqualFold,omitempty"`
+	IssuerErrorCodeContainsFold *string  `json:"issuerErrorCodeContainsFold,omitempty"`
+
+	// "issuer_error_message" field predicates.
+	IssuerErrorMessage             *string  `json:"issuerErrorMessage,omitempty"`
+	IssuerErrorMessageNEQ          *string  `json:"issuerErrorMessageNEQ,omitempty"`
+	IssuerErrorMessageIn           []string `json:"issuerErrorMessageIn,omitempty"`
+	IssuerErrorMessageNotIn        []string `json:"issuerErrorMessageNotIn,omitempty"`
+	IssuerErrorMessageGT           *string  `json:"issuerErrorMessageGT,omitempty"`
+	IssuerErrorMessageGTE          *string  `json:"issuerErrorMessageGTE,omitempty"`
+	IssuerErrorMessageLT           *string  `json:"issuerErrorMessageLT,omitempty"`
+	IssuerErrorMessageLTE          *string  `json:"issuerErrorMessageLTE,omitempty"`
+	IssuerErrorMessageContains     *string  `json:"issuerErrorMessageContains,omitempty"`
+	IssuerErrorMessageHasPrefix    *string  `json:"issuerErrorMessageHasPrefix,omitempty"`
+	IssuerErrorMessageHasSuffix    *string  `json:"issuerErrorMessageHasSuffix,omitempty"`
+	IssuerErrorMessageIsNil        bool     `json:"issuerErrorMessageIsNil,omitempty"`
+	IssuerErrorMessageNotNil       bool     `json:"issuerErrorMessageNotNil,omitempty"`
+	IssuerErrorMessageEqualFold    *string  `json:"issuerErrorMessageEqualFold,omitempty"`
+	IssuerErrorMessageContainsFold *string  `json:"issuerErrorMessageContainsFold,omitempty"`
+
+	// "profile_id" field predicates.
+	ProfileID             *string  `json:"profileID,omitempty"`
+	ProfileIDNEQ          *string  `json:"profileIDNEQ,omitempty"`
+	ProfileIDIn           []string `json:"profileIDIn,omitempty"`
+	ProfileIDNotIn        []string `json:"profileIDNotIn,omitempty"`
+	ProfileIDGT           *string  `json:"profileIDGT,omitempty"`
+	ProfileIDGTE          *string  `json:"profileIDGTE,omitempty"`
+	ProfileIDLT           *string  `json:"profileIDLT,omitempty"`
+	ProfileIDLTE          *string  `json:"profileIDLTE,omitempty"`
+	ProfileIDContains     *string  `json:"profileIDContains,omitempty"`
+	ProfileIDHasPrefix    *string  `json:"profileIDHasPrefix,omitempty"`
+	ProfileIDHasSuffix    *string  `json:"profileIDHasSuffix,omitempty"`
+	ProfileIDEqualFold    *string  `json:"profileIDEqualFold,omitempty"`
+	ProfileIDContainsFold *string  `json:"profileIDContainsFold,omitempty"`
+
+	// "customer_id" field predicates.
+	CustomerID             *string  `json:"customerID,omitempty"`
+	CustomerIDNEQ          *string  `json:"customerIDNEQ,omitempty"`
+	CustomerIDIn           []string `json:"customerIDIn,omitempty"`
+	CustomerIDNotIn        []string `json:"customerIDNotIn,omitempty"`
+	CustomerIDGT           *string  `json:"customerIDGT,omitempty"`
+	CustomerIDGTE          *string  `json:"customerIDGTE,omitempty"`
+	CustomerIDLT           *string  `json:"customerIDLT,omitempty"`
+	CustomerIDLTE          *string  `json:"customerIDLTE,omitempty"`
+	CustomerIDContains     *string  `json:"customerIDContains,omitempty"`
+	CustomerIDHasPrefix    *string  `json:"customerIDHasPrefix,omitempty"`
+	CustomerIDHasSuffix    *string  `json:"customerIDHasSuffix,omitempty"`
+	CustomerIDIsNil        bool     `json:"customerIDIsNil,omitempty"`
+	CustomerIDNotNil       bool     `json:"customerIDNotNil,omitempty"`
+	CustomerIDEqualFold    *string  `json:"customerIDEqualFold,omitempty"`
+	CustomerIDContainsFold *string  `json:"customerIDContainsFold,omitempty"`
+
+	// "merchant_order_reference_id" field predicates.
+	MerchantOrderReferenceID             *string  `json:"merchantOrderReferenceID,omitempty"`
+	MerchantOrderReferenceIDNEQ          *string  `json:"merchantOrderReferenceIDNEQ,omitempty"`
+	MerchantOrderReferenceIDIn           []string `json:"merchantOrderReferenceIDIn,omitempty"`
+	MerchantOrderReferenceIDNotIn        []string `json:"merchantOrderReferenceIDNotIn,omitempty"`
+	MerchantOrderReferenceIDGT           *string  `json:"merchantOrderReferenceIDGT,omitempty"`
+	MerchantOrderReferenceIDGTE          *string  `json:"merchantOrderReferenceIDGTE,omitempty"`
+	MerchantOrderReferenceIDLT           *string  `json:"merchantOrderReferenceIDLT,omitempty"`
+	MerchantOrderReferenceIDLTE          *string  `json:"merchantOrderReferenceIDLTE,omitempty"`
+	MerchantOrderReferenceIDContains     *string  `json:"merchantOrderReferenceIDContains,omitempty"`
+	MerchantOrderReferenceIDHasPrefix    *string  `json:"merchantOrderReferenceIDHasPrefix,omitempty"`
+	MerchantOrderReferenceIDHasSuffix    *string  `json:"merchantOrderReferenceIDHasSuffix,omitempty"`
+	MerchantOrderReferenceIDIsNil        bool     `json:"merchantOrderReferenceIDIsNil,omitempty"`
+	MerchantOrderReferenceIDNotNil       bool     `json:"merchantOrderReferenceIDNotNil,omitempty"`
+	MerchantOrderReferenceIDEqualFold    *string  `json:"merchantOrderReferenceIDEqualFold,omitempty"`
+	MerchantOrderReferenceIDContainsFold *string  `json:"merchantOrderReferenceIDContainsFold,omitempty"`
+
+	// "amount" field predicates.
+	Amount      *int64  `json:"amount,omitempty"`
+	AmountNEQ   *int64  `json:"amountNEQ,omitempty"`
+	AmountIn    []int64 `json:"amountIn,omitempty"`
+	AmountNotIn []int64 `json:"amountNotIn,omitempty"`
+	AmountGT    *int64  `json:"amountGT,omitempty"`
+	AmountGTE   *int64  `json:"amountGTE,omitempty"`
+	AmountLT    *int64  `json:"amountLT,omitempty"`
+	AmountLTE   *int64  `json:"amountLTE,omitempty"`
+
+	// "currency" field predicates.
+	Currency      *schematype.Currency  `json:"currency,omitempty"`
+	CurrencyNEQ   *schematype.Currency  `json:"currencyNEQ,omitempty"`
+	CurrencyIn    []schematype.Currency `json:"currencyIn,omitempty"`
+	CurrencyNotIn []schematype.Currency `json:"currencyNotIn,omitempty"`
+
+	// "status" field predicates.
+	Status      *payout.Status  `json:"status,omitempty"`
+	StatusNEQ   *payout.Status  `json:"statusNEQ,omitempty"`
+	StatusIn    []payout.Status `json:"statusIn,omitempty"`
+	StatusNotIn []payout.Status `json:"statusNotIn,omitempty"`
+
+	// "payout_type" field predicates.
+	PayoutType       *payout.PayoutType  `json:"payoutType,omitempty"`
+	PayoutTypeNEQ    *payout.PayoutType  `json:"payoutTypeNEQ,omitempty"`
+	PayoutTypeIn     []payout.PayoutType `json:"payoutTypeIn,omitempty"`
+	PayoutTypeNotIn  []payout.PayoutType `json:"payoutTypeNotIn,omitempty"`
+	PayoutTypeIsNil  bool                `json:"payoutTypeIsNil,omitempty"`
+	PayoutTypeNotNil bool                `json:"payoutTypeNotNil,omitempty"`
+
+	// "payout_method_type" field predicates.
+	PayoutMethodType             *string  `json:"payoutMethodType,omitempty"`
+	PayoutMethodTypeNEQ          *string  `json:"payoutMethodTypeNEQ,omitempty"`
+	PayoutMethodTypeIn           []string `json:"payoutMethodTypeIn,omitempty"`
+	PayoutMethodTypeNotIn        []string `json:"payoutMethodTypeNotIn,omitempty"`
+	PayoutMethodTypeGT           *string  `json:"payoutMethodTypeGT,omitempty"`
+	PayoutMethodTypeGTE          *string  `json:"payoutMethodTypeGTE,omitempty"`
+	PayoutMethodTypeLT           *string  `json:"payoutMethodTypeLT,omitempty"`
+	PayoutMethodTypeLTE          *string  `json:"payoutMethodTypeLTE,omitempty"`
+	PayoutMethodTypeContains     *string  `json:"payoutMethodTypeContains,omitempty"`
+	PayoutMethodTypeHasPrefix    *string  `json:"payoutMethodTypeHasPrefix,omitempty"`
+	PayoutMethodTypeHasSuffix    *string  `json:"payoutMethodTypeHasSuffix,omitempty"`
+	PayoutMethodTypeIsNil        bool     `json:"payoutMethodTypeIsNil,omitempty"`
+	PayoutMethodTypeNotNil       bool     `json:"payoutMethodTypeNotNil,omitempty"`
+	PayoutMethodTypeEqualFold    *string  `json:"payoutMethodTypeEqualFold,omitempty"`
+	PayoutMethodTypeContainsFold *string  `json:"payoutMethodTypeContainsFold,omitempty"`
+
+	// "payout_token" field predicates.
+	PayoutToken             *string  `json:"payoutToken,omitempty"`
+	PayoutTokenNEQ          *string  `json:"payoutTokenNEQ,omitempty"`
+	PayoutTokenIn           []string `json:"payoutTokenIn,omitempty"`
+	PayoutTokenNotIn        []string `json:"payoutTokenNotIn,omitempty"`
+	PayoutTokenGT           *string  `json:"payoutTokenGT,omitempty"`
+	PayoutTokenGTE          *string  `json:"payoutTokenGTE,omitempty"`
+	PayoutTokenLT           *string  `json:"payoutTokenLT,omitempty"`
+	PayoutTokenLTE          *string  `json:"payoutTokenLTE,omitempty"`
+	PayoutTokenContains     *string  `json:"payoutTokenContains,omitempty"`
+	PayoutTokenHasPrefix    *string  `json:"payoutTokenHasPrefix,omitempty"`
+	PayoutTokenHasSuffix    *string  `json:"payoutTokenHasSuffix,omitempty"`
+	PayoutTokenIsNil        bool     `json:"payoutTokenIsNil,omitempty"`
+	PayoutTokenNotNil       bool     `json:"payoutTokenNotNil,omitempty"`
+	PayoutTokenEqualFold    *string  `json:"payoutTokenEqualFold,omitempty"`
+	PayoutTokenContainsFold *string  `json:"payoutTokenContainsFold,omitempty"`
+
+	// "auto_fulfill" field predicates.
+	AutoFulfill    *bool `json:"autoFulfill,omitempty"`
+	AutoFulfillNEQ *bool `json:"autoFulfillNEQ,omitempty"`
+
+	// "recurring" field predicates.
+	Recurring    *bool `json:"recurring,omitempty"`
+	RecurringNEQ *bool `json:"recurringNEQ,omitempty"`
+
+	// "entity_type" field predicates.
+	EntityType             *string  `json:"entityType,omitempty"`
+	EntityTypeNEQ          *string  `json:"entityTypeNEQ,omitempty"`
+	EntityTypeIn           []string `json:"entityTypeIn,omitempty"`
+	EntityTypeNotIn        []string `json:"entityTypeNotIn,omitempty"`
+	EntityTypeGT           *string  `json:"entityTypeGT,omitempty"`
+	EntityTypeGTE          *string  `json:"entityTypeGTE,omitempty"`
+	EntityTypeLT           *string  `json:"entityTypeLT,omitempty"`
+	EntityTypeLTE          *string  `json:"entityTypeLTE,omitempty"`
+	EntityTypeContains     *string  `json:"entityTypeContains,omitempty"`
+	EntityTypeHasPrefix    *string  `json:"entityTypeHasPrefix,omitempty"`
+	EntityTypeHasSuffix    *string  `json:"entityTypeHasSuffix,omitempty"`
+	EntityTypeEqualFold    *string  `json:"entityTypeEqualFold,omitempty"`
+	EntityTypeContainsFold *string  `json:"entityTypeContainsFold,omitempty"`
+
+	// "priority" field predicates.
+	Priority             *string  `json:"priority,omitempty"`
+	PriorityNEQ          *string  `json:"priorityNEQ,omitempty"`
+	PriorityIn           []string `json:"priorityIn,omitempty"`
+	PriorityNotIn        []string `json:"priorityNotIn,omitempty"`
+	PriorityGT           *string  `json:"priorityGT,omitempty"`
+	PriorityGTE          *string  `json:"priorityGTE,omitempty"`
+	PriorityLT           *string  `json:"priorityLT,omitempty"`
+	PriorityLTE          *string  `json:"priorityLTE,omitempty"`
+	PriorityContains     *string  `json:"priorityContains,omitempty"`
+	PriorityHasPrefix    *string  `json:"priorityHasPrefix,omitempty"`
+	PriorityHasSuffix    *string  `json:"priorityHasSuffix,omitempty"`
+	PriorityIsNil        bool     `json:"priorityIsNil,omitempty"`
+	PriorityNotNil       bool     `json:"priorityNotNil,omitempty"`
+	PriorityEqualFold    *string  `json:"priorityEqualFold,omitempty"`
+	PriorityContainsFold *string  `json:"priorityContainsFold,omitempty"`
+
+	// "description" field predicates.
+	Description             *string  `json:"description,omitempty"`
+	DescriptionNEQ          *string  `json:"descriptionNEQ,omitempty"`
+	DescriptionIn           []string `json:"descriptionIn,omitempty"`
+	DescriptionNotIn        []string `json:"descriptionNotIn,omitempty"`
+	DescriptionGT           *string  `json:"descriptionGT,omitempty"`
+	DescriptionGTE          *string  `json:"descriptionGTE,omitempty"`
+	DescriptionLT           *string  `json:"descriptionLT,omitempty"`
+	DescriptionLTE          *string  `json:"descriptionLTE,omitempty"`
+	DescriptionContains     *string  `json:"descriptionContains,omitempty"`
+	DescriptionHasPrefix    *string  `json:"descriptionHasPrefix,omitempty"`
+	DescriptionHasSuffix    *string  `json:"descriptionHasSuffix,omitempty"`
+	DescriptionIsNil        bool     `json:"descriptionIsNil,omitempty"`
+	DescriptionNotNil       bool     `json:"descriptionNotNil,omitempty"`
+	DescriptionEqualFold    *string  `json:"descriptionEqualFold,omitempty"`
+	DescriptionContainsFold *string  `json:"descriptionContainsFold,omitempty"`
+
+	// "return_url" field predicates.
+	ReturnURL             *string  `json:"returnURL,omitempty"`
+	ReturnURLNEQ          *string  `json:"returnURLNEQ,omitempty"`
+	ReturnURLIn           []string `json:"returnURLIn,omitempty"`
+	ReturnURLNotIn        []string `json:"returnURLNotIn,omitempty"`
+	ReturnURLGT           *string  `json:"returnURLGT,omitempty"`
+	ReturnURLGTE          *string  `json:"returnURLGTE,omitempty"`
+	ReturnURLLT           *string  `json:"returnURLLT,omitempty"`
+	ReturnURLLTE          *string  `json:"returnURLLTE,omitempty"`
+	ReturnURLContains     *string  `json:"returnURLContains,omitempty"`
+	ReturnURLHasPrefix    *string  `json:"returnURLHasPrefix,omitempty"`
+	ReturnURLHasSuffix    *string  `json:"returnURLHasSuffix,omitempty"`
+	ReturnURLIsNil        bool     `json:"returnURLIsNil,omitempty"`
+	ReturnURLNotNil       bool     `json:"returnURLNotNil,omitempty"`
+	ReturnURLEqualFold    *string  `json:"returnURLEqualFold,omitempty"`
+	ReturnURLContainsFold *string  `json:"returnURLContainsFold,omitempty"`
+
+	// "business_country" field predicates.
+	BusinessCountry             *string  `json:"businessCountry,omitempty"`
+	BusinessCountryNEQ          *string  `json:"businessCountryNEQ,omitempty"`
+	BusinessCountryIn           []string `json:"businessCountryIn,omitempty"`
+	BusinessCountryNotIn        []string `json:"businessCountryNotIn,omitempty"`
+	BusinessCountryGT           *string  `json:"businessCountryGT,omitempty"`
+	BusinessCountryGTE          *string  `json:"businessCountryGTE,omitempty"`
+	BusinessCountryLT           *string  `json:"businessCountryLT,omitempty"`
+	BusinessCountryLTE          *string  `json:"businessCountryLTE,omitempty"`
+	BusinessCountryContains     *string  `json:"businessCountryContains,omitempty"`
+	BusinessCountryHasPrefix    *string  `json:"businessCountryHasPrefix,omitempty"`
+	BusinessCountryHasSuffix    *string  `json:"businessCountryHasSuffix,omitempty"`
+	BusinessCountryIsNil        bool     `json:"businessCountryIsNil,omitempty"`
+	BusinessCountryNotNil       bool     `json:"businessCountryNotNil,omitempty"`
+	BusinessCountryEqualFold    *string  `json:"businessCountryEqualFold,omitempty"`
+	BusinessCountryContainsFold *string  `json:"businessCountryContainsFold,omitempty"`
+
+	// "business_label" field predicates.
+	BusinessLabel             *string  `json:"businessLabel,omitempty"`
+	BusinessLabelNEQ          *string  `json:"businessLabelNEQ,omitempty"`
+	BusinessLabelIn           []string `json:"businessLabelIn,omitempty"`
+	BusinessLabelNotIn        []string `json:"businessLabelNotIn,omitempty"`
+	BusinessLabelGT           *string  `json:"businessLabelGT,omitempty"`
+	BusinessLabelGTE          *string  `json:"businessLabelGTE,omitempty"`
+	BusinessLabelLT           *string  `json:"businessLabelLT,omitempty"`
+	BusinessLabelLTE          *string  `json:"businessLabelLTE,omitempty"`
+	BusinessLabelContains     *string  `json:"businessLabelContains,omitempty"`
+	BusinessLabelHasPrefix    *string  `json:"businessLabelHasPrefix,omitempty"`
+	BusinessLabelHasSuffix    *string  `json:"businessLabelHasSuffix,omitempty"`
+	BusinessLabelIsNil        bool     `json:"businessLabelIsNil,omitempty"`
+	BusinessLabelNotNil       bool     `json:"businessLabelNotNil,omitempty"`
+	BusinessLabelEqualFold    *string  `json:"businessLabelEqualFold,omitempty"`
+	BusinessLabelContainsFold *string  `json:"businessLabelContainsFold,omitempty"`
+
+	// "connector" field predicates.
+	Connector             *string  `json:"connector,omitempty"`
+	ConnectorNEQ          *string  `json:"connectorNEQ,omitempty"`
+	ConnectorIn           []string `json:"connectorIn,omitempty"`
+	ConnectorNotIn        []string `json:"connectorNotIn,omitempty"`
+	ConnectorGT           *string  `json:"connectorGT,omitempty"`
+	ConnectorGTE          *string  `json:"connectorGTE,omitempty"`
+	ConnectorLT           *string  `json:"connectorLT,omitempty"`
+	ConnectorLTE          *string  `json:"connectorLTE,omitempty"`
+	ConnectorContains     *string  `json:"connectorContains,omitempty"`
+	ConnectorHasPrefix    *string  `json:"connectorHasPrefix,omitempty"`
+	ConnectorHasSuffix    *string  `json:"connectorHasSuffix,omitempty"`
+	ConnectorIsNil        bool     `json:"connectorIsNil,omitempty"`
+	ConnectorNotNil       bool     `json:"connectorNotNil,omitempty"`
+	ConnectorEqualFold    *string  `json:"connectorEqualFold,omitempty"`
+	ConnectorContainsFold *string  `json:"connectorContainsFold,omitempty"`
+
+	// "merchant_connector_id" field predicates.
+	MerchantConnectorID             *string  `json:"merchantConnectorID,omitempty"`
+	MerchantConnectorIDNEQ          *string  `json:"merchantConnectorIDNEQ,omitempty"`
+	MerchantConnectorIDIn           []string `json:"merchantConnectorIDIn,omitempty"`
+	MerchantConnectorIDNotIn        []string `json:"merchantConnectorIDNotIn,omitempty"`
+	MerchantConnectorIDGT           *string  `json:"merchantConnectorIDGT,omitempty"`
+	MerchantConnectorIDGTE          *string  `json:"merchantConnectorIDGTE,omitempty"`
+	MerchantConnectorIDLT           *string  `json:"merchantConnectorIDLT,omitempty"`
+	MerchantConnectorIDLTE          *string  `json:"merchantConnectorIDLTE,omitempty"`
+	MerchantConnectorIDContains     *string  `json:"merchantConnectorIDContains,omitempty"`
+	MerchantConnectorIDHasPrefix    *string  `json:"merchantConnectorIDHasPrefix,omitempty"`
+	MerchantConnectorIDHasSuffix    *string  `json:"merchantConnectorIDHasSuffix,omitempty"`
+	MerchantConnectorIDIsNil        bool     `json:"merchantConnectorIDIsNil,omitempty"`
+	MerchantConnectorIDNotNil       bool     `json:"merchantConnectorIDNotNil,omitempty"`
+	MerchantConnectorIDEqualFold    *string  `json:"merchantConnectorIDEqualFold,omitempty"`
+	MerchantConnectorIDContainsFold *string  `json:"merchantConnectorIDContainsFold,omitempty"`
+
+	// "connector_transaction_id" field predicates.
+	ConnectorTransactionID             *string  `json:"connectorTransactionID,omitempty"`
+	ConnectorTransactionIDNEQ          *string  `json:"connectorTransactionIDNEQ,omitempty"`
+	ConnectorTransactionIDIn           []string `json:"connectorTransactionIDIn,omitempty"`
+	ConnectorTransactionIDNotIn        []string `json:"connectorTransactionIDNotIn,omitempty"`
+	ConnectorTransactionIDGT           *string  `json:"connectorTransactionIDGT,omitempty"`
+	ConnectorTransactionIDGTE          *string  `json:"connectorTransactionIDGTE,omitempty"`
+	ConnectorTransactionIDLT           *string  `json:"connectorTransactionIDLT,omitempty"`
+	ConnectorTransactionIDLTE          *string  `json:"connectorTransactionIDLTE,omitempty"`
+	ConnectorTransactionIDContains     *string  `json:"connectorTransactionIDContains,omitempty"`
+	ConnectorTransactionIDHasPrefix    *string  `json:"connectorTransactionIDHasPrefix,omitempty"`
+	ConnectorTransactionIDHasSuffix    *string  `json:"connectorTransactionIDHasSuffix,omitempty"`
+	ConnectorTransactionIDIsNil        bool     `json:"connectorTransactionIDIsNil,omitempty"`
+	ConnectorTransactionIDNotNil       bool     `json:"connectorTransactionIDNotNil,omitempty"`
+	ConnectorTransactionIDEqualFold    *string  `json:"connectorTransactionIDEqualFold,omitempty"`
+	ConnectorTransactionIDContainsFold *string  `json:"connectorTransactionIDContainsFold,omitempty"`
+
+	// "active_attempt_id" field predicates.
+	ActiveAttemptID             *string  `json:"activeAttemptID,omitempty"`
+	ActiveAttemptIDNEQ          *string  `json:"activeAttemptIDNEQ,omitempty"`
+	ActiveAttemptIDIn           []string `json:"activeAttemptIDIn,omitempty"`
+	ActiveAttemptIDNotIn        []string `json:"activeAttemptIDNotIn,omitempty"`
+	ActiveAttemptIDGT           *string  `json:"activeAttemptIDGT,omitempty"`
+	ActiveAttemptIDGTE          *string  `json:"activeAttemptIDGTE,omitempty"`
+	ActiveAttemptIDLT           *string  `json:"activeAttemptIDLT,omitempty"`
+	ActiveAttemptIDLTE          *string  `json:"activeAttemptIDLTE,omitempty"`
+	ActiveAttemptIDContains     *string  `json:"activeAttemptIDContains,omitempty"`
+	ActiveAttemptIDHasPrefix    *string  `json:"activeAttemptIDHasPrefix,omitempty"`
+	ActiveAttemptIDHasSuffix    *string  `json:"activeAttemptIDHasSuffix,omitempty"`
+	ActiveAttemptIDIsNil        bool     `json:"activeAttemptIDIsNil,omitempty"`
+	ActiveAttemptIDNotNil       bool     `json:"activeAttemptIDNotNil,omitempty"`
+	ActiveAttemptIDEqualFold    *string  `json:"activeAttemptIDEqualFold,omitempty"`
+	ActiveAttemptIDContainsFold *string  `json:"activeAttemptIDContainsFold,omitempty"`
+
+	// "attempt_count" field predicates.
+	AttemptCount      *int  `json:"attemptCount,omitempty"`
+	AttemptCountNEQ   *int  `json:"attemptCountNEQ,omitempty"`
+	AttemptCountIn    []int `json:"attemptCountIn,omitempty"`
+	AttemptCountNotIn []int `json:"attemptCountNotIn,omitempty"`
+	AttemptCountGT    *int  `json:"attemptCountGT,omitempty"`
+	AttemptCountGTE   *int  `json:"attemptCountGTE,omitempty"`
+	AttemptCountLT    *int  `json:"attemptCountLT,omitempty"`
+	AttemptCountLTE   *int  `json:"attemptCountLTE,omitempty"`
+
+	// "client_secret_expires_at" field predicates.
+	ClientSecretExpiresAt       *time.Time  `json:"clientSecretExpiresAt,omitempty"`
+	ClientSecretExpiresAtNEQ    *time.Time  `json:"clientSecretExpiresAtNEQ,omitempty"`
+	ClientSecretExpiresAtIn     []time.Time `json:"clientSecretExpiresAtIn,omitempty"`
+	ClientSecretExpiresAtNotIn  []time.Time `json:"clientSecretExpiresAtNotIn,omitempty"`
+	ClientSecretExpiresAtGT     *time.Time  `json:"clientSecretExpiresAtGT,omitempty"`
+	ClientSecretExpiresAtGTE    *time.Time  `json:"clientSecretExpiresAtGTE,omitempty"`
+	ClientSecretExpiresAtLT     *time.Time  `json:"clientSecretExpiresAtLT,omitempty"`
+	ClientSecretExpiresAtLTE    *time.Time  `json:"clientSecretExpiresAtLTE,omitempty"`
+	ClientSecretExpiresAtIsNil  bool        `json:"clientSecretExpiresAtIsNil,omitempty"`
+	ClientSecretExpiresAtNotNil bool        `json:"clientSecretExpiresAtNotNil,omitempty"`
+
+	// "attempts" edge predicates.
+	HasAttempts     *bool                      `json:"hasAttempts,omitempty"`
+	HasAttemptsWith []*PayoutAttemptWhereInput `json:"hasAttemptsWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *PayoutWhereInput) AddPredicates(predicates ...predicate.Payout) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the PayoutWhereInput filter on the PayoutQuery builder.
+func (i *PayoutWhereInput) Filter(q *PayoutQuery) (*PayoutQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyPayoutWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyPayoutWhereInput is returned in case the PayoutWhereInput is empty.
+var ErrEmptyPayoutWhereInput = errors.New("ent: empty predicate PayoutWhereInput")
+
+// P returns a predicate for filtering payouts.
+// An error is returned if the input is empty or invalid.
+func (i *PayoutWhereInput) P() (predicate.Payout, error) {
+	var predicates []predicate.Payout
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, payout.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.Payout, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, payout.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.Payout, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, payout.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, payout.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, payout.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, payout.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, payout.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, payout.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, payout.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, payout.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, payout.IDLTE(*i.IDLTE))
+	}
+	if i.IDEqualFold != nil {
+		predicates = append(predicates, payout.IDEqualFold(*i.IDEqualFold))
+	}
+	if i.IDContainsFold != nil {
+		predicates = append(predicates, payout.IDContainsFold(*i.IDContainsFold))
+	}
+	if i.MerchantID != nil {
+		predicates = append(predicates, payout.MerchantIDEQ(*i.MerchantID))
+	}
+	if i.MerchantIDNEQ != nil {
+		predicates = append(predicates, payout.MerchantIDNEQ(*i.MerchantIDNEQ))
+	}
+	if len(i.MerchantIDIn) > 0 {
+		predicates = append(predicates, payout.MerchantIDIn(i.MerchantIDIn...))
+	}
+	if len(i.MerchantIDNotIn) > 0 {
+		predicates = append(predicates, payout.MerchantIDNotIn(i.MerchantIDNotIn...))
+	}
+	if i.MerchantIDGT != nil {
+		predicates = append(predicates, payout.MerchantIDGT(*i.MerchantIDGT))
+	}
+	if i.MerchantIDGTE != nil {
+		predicates = append(predicates, payout.MerchantIDGTE(*i.MerchantIDGTE))
+	}
+	if i.MerchantIDLT != nil {
+		predicates = append(predicates, payout.MerchantIDLT(*i.MerchantIDLT))
+	}
+	if i.MerchantIDLTE != nil {
+		predicates = append(predicates, payout.MerchantIDLTE(*i.MerchantIDLTE))
+	}
+	if i.MerchantIDContains != nil {
+		predicates = append(predicates, payout.MerchantIDContains(*i.MerchantIDContains))
+	}
+	if i.MerchantIDHasPrefix != nil {
+		predicates = append(predicates, payout.MerchantIDHasPrefix(*i.MerchantIDHasPrefix))
+	}
+	if i.MerchantIDHasSuffix != nil {
+		predicates = append(predicates, payout.MerchantIDHasSuffix(*i.MerchantIDHasSuffix))
+	}
+	if i.MerchantIDEqualFold != nil {
+		predicates = append(predicates, payout.MerchantIDEqualFold(*i.MerchantIDEqualFold))
+	}
+	if i.MerchantIDContainsFold != nil {
+		predicates = append(predicates, payout.MerchantIDContainsFold(*i.MerchantIDContainsFold))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, payout.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, payout.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, payout.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, payout.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, payout.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, payout.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, payout.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, payout.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.ModifiedAt != nil {
+		predicates = append(predicates, payout.ModifiedAtEQ(*i.ModifiedAt))
+	}
+	if i.ModifiedAtNEQ != nil {
+		predicates = append(predicates, payout.ModifiedAtNEQ(*i.ModifiedAtNEQ))
+	}
+	if len(i.ModifiedAtIn) > 0 {
+		predicates = append(predicates, payout.ModifiedAtIn(i.ModifiedAtIn...))
+	}
+	if len(i.ModifiedAtNotIn) > 0 {
+		predicates = append(predicates, payout.ModifiedAtNotIn(i.ModifiedAtNotIn...))
+	}
+	if i.ModifiedAtGT != nil {
+		predicates = append(predicates, payout.ModifiedAtGT(*i.ModifiedAtGT))
+	}
+	if i.ModifiedAtGTE != nil {
+		predicates = append(predicates, payout.ModifiedAtGTE(*i.ModifiedAtGTE))
+	}
+	if i.ModifiedAtLT != nil {
+		predicates = append(predicates, payout.ModifiedAtLT(*i.ModifiedAtLT))
+	}
+	if i.ModifiedAtLTE != nil {
+		predicates = append(predicates, payout.ModifiedAtLTE(*i.ModifiedAtLTE))
+	}
+	if i.ErrorCode != nil {
+		predicates = append(predicates, payout.ErrorCodeEQ(*i.ErrorCode))
+	}
+	if i.ErrorCodeNEQ != nil {
+		predicates = append(predicates, payout.ErrorCodeNEQ(*i.ErrorCodeNEQ))
+	}
+	if len(i.ErrorCodeIn) > 0 {
+		predicates = append(predicates, payout.ErrorCodeIn(i.ErrorCodeIn...))
+	}
+	if len(i.ErrorCodeNotIn) > 0 {
+		predicates = append(predicates, payout.ErrorCodeNotIn(i.ErrorCodeNotIn...))
+	}
+	if i.ErrorCodeGT != nil {
+		predicates = append(predicates, payout.ErrorCodeGT(*i.ErrorCodeGT))
+	}
+	if i.ErrorCodeGTE != nil {
+		predicates = append(predicates, payout.ErrorCodeGTE(*i.ErrorCodeGTE))
+	}
+	if i.ErrorCodeLT != nil {
+		predicates = append(predicates, payout.ErrorCodeLT(*i.ErrorCodeLT))
+	}
+	if i.ErrorCodeLTE != nil {
+		predicates = append(predicates, payout.ErrorCodeLTE(*i.ErrorCodeLTE))
+	}
+	if i.ErrorCodeContains != nil {
+		predicates = append(predicates, payout.ErrorCodeContains(*i.ErrorCodeContains))
+	}
+	if i.ErrorCodeHasPrefix != nil {
+		predicates = append(predicates, payout.ErrorCodeHasPrefix(*i.ErrorCodeHasPrefix))
+	}
+	if i.ErrorCodeHasSuffix != nil {
+		predicates = append(predicates, payout.ErrorCodeHasSuffix(*i.ErrorCodeHasSuffix))
+	}
+	if i.ErrorCodeIsNil {
+		predicates = append(predicates, payout.ErrorCodeIsNil())
+	}
+	if i.ErrorCodeNotNil {
+		predicates = append(predicates, payout.ErrorCodeNotNil())
+	}
+	if i.ErrorCodeEqualFold != nil {
+		predicates = append(predicates, payout.ErrorCodeEqualFold(*i.ErrorCodeEqualFold))
+	}
+	if i.ErrorCodeContainsFold != nil {
+		predicates = append(predicates, payout.ErrorCodeContainsFold(*i.ErrorCodeContainsFold))
+	}
+	if i.ErrorMessage != nil {
+		predicates = append(predicates, payout.ErrorMessageEQ(*i.ErrorMessage))
+	}
+	if i.ErrorMessageNEQ != nil {
+		predicates = append(predicates, payout.ErrorMessageNEQ(*i.ErrorMessageNEQ))
+	}
+	if len(i.ErrorMessageIn) > 0 {
+		predicates = append(predicates, payout.ErrorMessageIn(i.ErrorMessageIn...))
+	}
+	if len(i.ErrorMessageNotIn) > 0 {
+		predicates = append(predicates, payout.ErrorMessageNotIn(i.ErrorMessageNotIn...))
+	}
+	if i.ErrorMessageGT != nil {
+		predicates = append(predicates, payout.ErrorMessageGT(*i.ErrorMessageGT))
+	}
+	if i.ErrorMessageGTE != nil {
+		predicates = append(predicates, payout.ErrorMessageGTE(*i.ErrorMessageGTE))
+	}
+	if i.ErrorMessageLT != nil {
+		predicates = append(predicates, payout.ErrorMessageLT(*i.ErrorMessageLT))
+	}
+	if i.ErrorMessageLTE != nil {
+		predicates = append(predicates, payout.ErrorMessageLTE(*i.ErrorMessageLTE))
+	}
+	if i.ErrorMessageContains != nil {
+		predicates = append(predicates, payout.ErrorMessageContains(*i.ErrorMessageContains))
+	}
+	if i.ErrorMessageHasPrefix != nil {
+		predicates = append(predicates, payout.ErrorMessageHasPrefix(*i.ErrorMessageHasPrefix))
+	}
+	if i.ErrorMessageHasSuffix != nil {
+		predicates = append(predicates, payout.ErrorMessageHasSuffix(*i.ErrorMessageHasSuffix))
+	}
+	if i.ErrorMessageIsNil {
+		predicates = append(predicates, payout.ErrorMessageIsNil())
+	}
+	if i.ErrorMessageNotNil {
+		predicates = append(predicates, payout.ErrorMessageNotNil())
+	}
+	if i.ErrorMessageEqualFold != nil {
+		predicates = append(predicates, payout.ErrorMessageEqualFold(*i.ErrorMessageEqualFold))
+	}
+	if i.ErrorMessageContainsFold != nil {
+		predicates = append(predicates, payout.ErrorMessageContainsFold(*i.ErrorMessageContainsFold))
+	}
+	if i.UnifiedCode != nil {
+		predicates = append(predicates, payout.UnifiedCodeEQ(*i.UnifiedCode))
+	}
+	if i.UnifiedCodeNEQ != nil {
+		predicates = append(predicates, payout.UnifiedCodeNEQ(*i.UnifiedCodeNEQ))
+	}
+	if len(i.UnifiedCodeIn) > 0 {
+		predicates = append(predicates, payout.UnifiedCodeIn(i.UnifiedCodeIn...))
+	}
+	if len(i.UnifiedCodeNotIn) > 0 {
+		predicates = append(predicates, payout.UnifiedCodeNotIn(i.UnifiedCodeNotIn...))
+	}
+	if i.UnifiedCodeGT != nil {
+		predicates = append(predicates, payout.UnifiedCodeGT(*i.UnifiedCodeGT))
+	}
+	if i.UnifiedCodeGTE != nil {
+		predicates = append(predicates, payout.UnifiedCodeGTE(*i.UnifiedCodeGTE))
+	}
+	if i.UnifiedCodeLT != nil {
+		predicates = append(predicates, payout.UnifiedCodeLT(*i.UnifiedCodeLT))
+	}
+	if i.UnifiedCodeLTE != nil {
+		predicates = append(predicates, payout.UnifiedCodeLTE(*i.UnifiedCodeLTE))
+	}
+	if i.UnifiedCodeContains != nil {
+		predicates = append(predicates, payout.UnifiedCodeContains(*i.UnifiedCodeContains))
+	}
+	if i.UnifiedCodeHasPrefix != nil {
+		predicates = append(predicates, payout.UnifiedCodeHasPrefix(*i.UnifiedCodeHasPrefix))
+	}
+	if i.UnifiedCodeHasSuffix != nil {
+		predicates = append(predicates, payout.UnifiedCodeHasSuffix(*i.UnifiedCodeHasSuffix))
+	}
+	if i.UnifiedCodeIsNil {
+		predicates = append(predicates, payout.UnifiedCodeIsNil())
+	}
+	if i.UnifiedCodeNotNil {
+		predicates = append(predicates, payout.UnifiedCodeNotNil())
+	}
+	if i.UnifiedCodeEqualFold != nil {
+		predicates = append(predicates, payout.UnifiedCodeEqualFold(*i.UnifiedCodeEqualFold))
+	}
+	if i.UnifiedCodeContainsFold != nil {
+		predicates = append(predicates, payout.UnifiedCodeContainsFold(*i.UnifiedCodeContainsFold))
+	}
+	if i.UnifiedMessage != nil {
+		predicates = append(predicates, payout.UnifiedMessageEQ(*i.UnifiedMessage))
+	}
+	if i.UnifiedMessageNEQ != nil {
+		predicates = append(predicates, payout.UnifiedMessageNEQ(*i.UnifiedMessageNEQ))
+	}
+	if len(i.UnifiedMessageIn) > 0 {
+		predicates = append(predicates, payout.UnifiedMessageIn(i.UnifiedMessageIn...))
+	}
+	if len(i.UnifiedMessageNotIn) > 0 {
+		predicates = append(predicates, payout.UnifiedMessageNotIn(i.UnifiedMessageNotIn...))
+	}
+	if i.UnifiedMessageGT != nil {
+		predicates = append(predicates, payout.UnifiedMessageGT(*i.UnifiedMessageGT))
+	}
+	if i.UnifiedMessageGTE != nil {
+		predicates = append(predicates, payout.UnifiedMessageGTE(*i.UnifiedMessageGTE))
+	}
+	if i.UnifiedMessageLT != nil {
+		predicates = append(predicates, payout.UnifiedMessageLT(*i.UnifiedMessageLT))
+	}
+	if i.UnifiedMessageLTE != nil {
+		predicates = append(predicates, payout.UnifiedMessageLTE(*i.UnifiedMessageLTE))
+	}
+	if i.UnifiedMessageContains != nil {
+		predicates = append(predicates, payout.UnifiedMessageContains(*i.UnifiedMessageContains))
+	}
+	if i.UnifiedMessageHasPrefix != nil {
+		predicates = append(predicates, payout.UnifiedMessageHasPrefix(*i.UnifiedMessageHasPrefix))
+	}
+	if i.UnifiedMessageHasSuffix != nil {
+		predicates = append(predicates, payout.UnifiedMessageHasSuffix(*i.UnifiedMessageHasSuffix))
+	}
+	if i.UnifiedMessageIsNil {
+		predicates = append(predicates, payout.UnifiedMessageIsNil())
+	}
+	if i.UnifiedMessageNotNil {
+		predicates = append(predicates, payout.UnifiedMessageNotNil())
+	}
+	if i.UnifiedMessageEqualFold != nil {
+		predicates = append(predicates, payout.UnifiedMessageEqualFold(*i.UnifiedMessageEqualFold))
+	}
+	if i.UnifiedMessageContainsFold != nil {
+		predicates = append(predicates, payout.UnifiedMessageContainsFold(*i.UnifiedMessageContainsFold))
+	}
+	if i.IssuerErrorCode != nil {
+		predicates = append(predicates, payout.IssuerErrorCodeEQ(*i.IssuerErrorCode))
+	}
+	if i.IssuerErrorCodeNEQ != nil {
+		predicates = append(predicates, payout.IssuerErrorCodeNEQ(*i.IssuerErrorCodeNEQ))
+	}
+	if len(i.IssuerErrorCodeIn) > 0 {
+		predicates = append(predicates, payout.IssuerErrorCodeIn(i.IssuerErrorCodeIn...))
+	}
+	if len(i.IssuerErrorCodeNotIn) > 0 {
+		predicates = append(predicates, payout.IssuerErrorCodeNotIn(i.IssuerErrorCodeNotIn...))
+	}
+	if i.IssuerErrorCodeGT != nil {
+		predicates = append(predicates, payout.IssuerErrorCodeGT(*i.IssuerErrorCodeGT))
+	}
+	if i.IssuerErrorCodeGTE != nil {
+		predicates = append(predicates, payout.IssuerErrorCodeGTE(*i.IssuerErrorCodeGTE))
+	}
+	if i.IssuerErrorCodeLT != nil {
+		predicates = append(predicates, payout.IssuerErrorCodeLT(*i.IssuerErrorCodeLT))
+	}
+	if i.IssuerErrorCodeLTE != nil {
+		predicates = append(predicates, payout.IssuerErrorCodeLTE(*i.IssuerErrorCodeLTE))
+	}
+	if i.IssuerErrorCodeContains != nil {
+		predicates = append(predicates, payout.IssuerErrorCodeContains(*i.IssuerErrorCodeContains))
+	}
+	if i.IssuerErrorCodeHasPrefix != nil {
+		predicates = append(predicates, payout.IssuerErrorCodeHasPrefix(*i.IssuerErrorCodeHasPrefix))
+	}
+	if i.IssuerErrorCodeHasSuffix != nil {
+		predicates = append(predicates, payout.IssuerErrorCodeHasSuffix(*i.IssuerErrorCodeHasSuffix))
+	}
+	if i.IssuerErrorCodeIsNil {
+		predicates = append(predicates, payout.IssuerErrorCodeIsNil())
+	}
+	if i.IssuerErrorCodeNotNil {
+		predicates = append(predicates, payout.IssuerErrorCodeNotNil())
+	}
+	if i.IssuerErrorCodeEqualFold != nil {
+		predicates = append(predicates, payout.IssuerErrorCodeEqualFold(*i.IssuerErrorCodeEqualFold))
+	}
+	if i.IssuerErrorCodeContainsFold != nil {
+		predicates = append(predicates, payout.IssuerErrorCodeContainsFold(*i.IssuerErrorCodeContainsFold))
+	}
+	if i.IssuerErrorMessage != nil {
+		predicates = append(predicates, payout.IssuerErrorMessageEQ(*i.IssuerErrorMessage))
+	}
+	if i.IssuerErrorMessageNEQ != nil {
+		predicates = append(predicates, payout.IssuerErrorMessageNEQ(*i.IssuerErrorMessageNEQ))
+	}
+	if len(i.IssuerErrorMessageIn) > 0 {
+		predicates = append(predicates, payout.IssuerErrorMessageIn(i.IssuerErrorMessageIn...))
+	}
+	if len(i.IssuerErrorMessageNotIn) > 0 {
+		predicates = append(predicates, payout.IssuerErrorMessageNotIn(i.IssuerErrorMessageNotIn...))
+	}
+	if i.IssuerErrorMessageGT != nil {
+		predicates = append(predicates, payout.IssuerErrorMessageGT(*i.IssuerErrorMessageGT))
+	}
+	if i.IssuerErrorMessageGTE != nil {
+		predicates = append(predicates, payout.IssuerErrorMessageGTE(*i.IssuerErrorMessageGTE))
+	}
+	if i.IssuerErrorMessageLT != nil {
+		predicates = append(predicates, payout.IssuerErrorMessageLT(*i.IssuerErrorMessageLT))
+	}
+	if i.IssuerErrorMessageLTE != nil {
+		predicates = append(predicates, payout.IssuerErrorMessageLTE(*i.IssuerErrorMessageLTE))
+	}
+	if i.IssuerErrorMessageContains != nil {
+		predicates = append(predicates, payout.IssuerErrorMessageContains(*i.IssuerErrorMessageContains))
+	}
+	if i.IssuerErrorMessageHasPrefix != nil {
+		predicates = append(predicates, payout.IssuerErrorMessageHasPrefix(*i.IssuerErrorMessageHasPrefix))
+	}
+	if i.IssuerErrorMessageHasSuffix != nil {
+		predicates = append(predicates, payout.IssuerErrorMessageHasSuffix(*i.IssuerErrorMessageHasSuffix))
+	}
+	if i.IssuerErrorMessageIsNil {
+		predicates = append(predicates, payout.IssuerErrorMessageIsNil())
+	}
+	if i.IssuerErrorMessageNotNil {
+		predicates = append(predicates, payout.IssuerErrorMessageNotNil())
+	}
+	if i.IssuerErrorMessageEqualFold != nil {
+		predicates = append(predicates, payout.IssuerErrorMessageEqualFold(*i.IssuerErrorMessageEqualFold))
+	}
+	if i.IssuerErrorMessageContainsFold != nil {
+		predicates = append(predicates, payout.IssuerErrorMessageContainsFold(*i.IssuerErrorMessageContainsFold))
+	}
+	if i.ProfileID != nil {
+		predicates = append(predicates, payout.ProfileIDEQ(*i.ProfileID))
+	}
+	if i.ProfileIDNEQ != nil {
+		predicates = append(predicates, payout.ProfileIDNEQ(*i.ProfileIDNEQ))
+	}
+	if len(i.ProfileIDIn) > 0 {
+		predicates = append(predicates, payout.ProfileIDIn(i.ProfileIDIn...))
+	}
+	if len(i.ProfileIDNotIn) > 0 {
+		predicates = append(predicates, payout.ProfileIDNotIn(i.ProfileIDNotIn...))
+	}
+	if i.ProfileIDGT != nil {
+		predicates = append(predicates, payout.ProfileIDGT(*i.ProfileIDGT))
+	}
+	if i.ProfileIDGTE != nil {
+		predicates = append(predicates, payout.ProfileIDGTE(*i.ProfileIDGTE))
+	}
+	if i.ProfileIDLT != nil {
+		predicates = append(predicates, payout.ProfileIDLT(*i.ProfileIDLT))
+	}
+	if i.ProfileIDLTE != nil {
+		predicates = append(predicates, payout.ProfileIDLTE(*i.ProfileIDLTE))
+	}
+	if i.ProfileIDContains != nil {
+		predicates = append(predicates, payout.ProfileIDContains(*i.ProfileIDContains))
+	}
+	if i.ProfileIDHasPrefix != nil {
+		predicates = append(predicates, payout.ProfileIDHasPrefix(*i.ProfileIDHasPrefix))
+	}
+	if i.ProfileIDHasSuffix != nil {
+		predicates = append(predicates, payout.ProfileIDHasSuffix(*i.ProfileIDHasSuffix))
+	}
+	if i.ProfileIDEqualFold != nil {
+		predicates = append(predicates, payout.ProfileIDEqualFold(*i.ProfileIDEqualFold))
+	}
+	if i.ProfileIDContainsFold != nil {
+		predicates = append(predicates, payout.ProfileIDContainsFold(*i.ProfileIDContainsFold))
+	}
+	if i.CustomerID != nil {
+		predicates = append(predicates, payout.CustomerIDEQ(*i.CustomerID))
+	}
+	if i.CustomerIDNEQ != nil {
+		predicates = append(predicates, payout.CustomerIDNEQ(*i.CustomerIDNEQ))
+	}
+	if len(i.CustomerIDIn) > 0 {
+		predicates = append(predicates, payout.CustomerIDIn(i.CustomerIDIn...))
+	}
+	if len(i.CustomerIDNotIn) > 0 {
+		predicates = append(predicates, payout.CustomerIDNotIn(i.CustomerIDNotIn...))
+	}
+	if i.CustomerIDGT != nil {
+		predicates = append(predicates, payout.CustomerIDGT(*i.CustomerIDGT))
+	}
+	if i.CustomerIDGTE != nil {
+		predicates = append(predicates, payout.CustomerIDGTE(*i.CustomerIDGTE))
+	}
+	if i.CustomerIDLT != nil {
+		predicates = append(predicates, payout.CustomerIDLT(*i.CustomerIDLT))
+	}
+	if i.CustomerIDLTE != nil {
+		predicates = append(predicates, payout.CustomerIDLTE(*i.CustomerIDLTE))
+	}
+	if i.CustomerIDContains != nil {
+		predicates = append(predicates, payout.CustomerIDContains(*i.CustomerIDContains))
+	}
+	if i.CustomerIDHasPrefix != nil {
+		predicates = append(predicates, payout.CustomerIDHasPrefix(*i.CustomerIDHasPrefix))
+	}
+	if i.CustomerIDHasSuffix != nil {
+		predicates = append(predicates, payout.CustomerIDHasSuffix(*i.CustomerIDHasSuffix))
+	}
+	if i.CustomerIDIsNil {
+		predicates = append(predicates, payout.CustomerIDIsNil())
+	}
+	if i.CustomerIDNotNil {
+		predicates = append(predicates, payout.CustomerIDNotNil())
+	}
+	if i.CustomerIDEqualFold != nil {
+		predicates = append(predicates, payout.CustomerIDEqualFold(*i.CustomerIDEqualFold))
+	}
+	if i.CustomerIDContainsFold != nil {
+		predicates = append(predicates, payout.CustomerIDContainsFold(*i.CustomerIDContainsFold))
+	}
+	if i.MerchantOrderReferenceID != nil {
+		predicates = append(predicates, payout.MerchantOrderReferenceIDEQ(*i.MerchantOrderReferenceID))
+	}
+	if i.MerchantOrderReferenceIDNEQ != nil {
+		predicates = append(predicates, payout.MerchantOrderReferenceIDNEQ(*i.MerchantOrderReferenceIDNEQ))
+	}
+	if len(i.MerchantOrderReferenceIDIn) > 0 {
+		predicates = append(predicates, payout.MerchantOrderReferenceIDIn(i.MerchantOrderReferenceIDIn...))
+	}
+	if len(i.MerchantOrderReferenceIDNotIn) > 0 {
+		predicates = append(predicates, payout.MerchantOrderReferenceIDNotIn(i.MerchantOrderReferenceIDNotIn...))
+	}
+	if i.MerchantOrderReferenceIDGT != nil {
+		predicates = append(predicates, payout.MerchantOrderReferenceIDGT(*i.MerchantOrderReferenceIDGT))
+	}
+	if i.MerchantOrderReferenceIDGTE != nil {
+		predicates = append(predicates, payout.MerchantOrderReferenceIDGTE(*i.MerchantOrderReferenceIDGTE))
+	}
+	if i.MerchantOrderReferenceIDLT != nil {
+		predicates = append(predicates, payout.MerchantOrderReferenceIDLT(*i.MerchantOrderReferenceIDLT))
+	}
+	if i.MerchantOrderReferenceIDLTE != nil {
+		predicates = append(predicates, payout.MerchantOrderReferenceIDLTE(*i.MerchantOrderReferenceIDLTE))
+	}
+	if i.MerchantOrderReferenceIDContains != nil {
+		predicates = append(predicates, payout.MerchantOrderReferenceIDContains(*i.MerchantOrderReferenceIDContains))
+	}
+	if i.MerchantOrderReferenceIDHasPrefix != nil {
+		predicates = append(predicates, payout.MerchantOrderReferenceIDHasPrefix(*i.MerchantOrderReferenceIDHasPrefix))
+	}
+	if i.MerchantOrderReferenceIDHasSuffix != nil {
+		predicates = append(predicates, payout.MerchantOrderReferenceIDHasSuffix(*i.MerchantOrderReferenceIDHasSuffix))
+	}
+	if i.MerchantOrderReferenceIDIsNil {
+		predicates = append(predicates, payout.MerchantOrderReferenceIDIsNil())
+	}
+	if i.MerchantOrderReferenceIDNotNil {
+		predicates = append(predicates, payout.MerchantOrderReferenceIDNotNil())
+	}
+	if i.MerchantOrderReferenceIDEqualFold != nil {
+		predicates = append(predicates, payout.MerchantOrderReferenceIDEqualFold(*i.MerchantOrderReferenceIDEqualFold))
+	}
+	if i.MerchantOrderReferenceIDContainsFold != nil {
+		predicates = append(predicates, payout.MerchantOrderReferenceIDContainsFold(*i.MerchantOrderReferenceIDContainsFold))
+	}
+	if i.Amount != nil {
+		predicates = append(predicates, payout.AmountEQ(*i.Amount))
+	}
+	if i.AmountNEQ != nil {
+		predicates = append(predicates, payout.AmountNEQ(*i.AmountNEQ))
+	}
+	if len(i.AmountIn) > 0 {
+		predicates = append(predicates, payout.AmountIn(i.AmountIn...))
+	}
+	if len(i.AmountNotIn) > 0 {
+		predicates = append(predicates, payout.AmountNotIn(i.AmountNotIn...))
+	}
+	if i.AmountGT != nil {
+		predicates = append(predicates, payout.AmountGT(*i.AmountGT))
+	}
+	if i.AmountGTE != nil {
+		predicates = append(predicates, payout.AmountGTE(*i.AmountGTE))
+	}
+	if i.AmountLT != nil {
+		predicates = append(predicates, payout.AmountLT(*i.AmountLT))
+	}
+	if i.AmountLTE != nil {
+		predicates = append(predicates, payout.AmountLTE(*i.AmountLTE))
+	}
+	if i.Currency != nil {
+		predicates = append(predicates, payout.CurrencyEQ(*i.Currency))
+	}
+	if i.CurrencyNEQ != nil {
+		predicates = append(predicates, payout.CurrencyNEQ(*i.CurrencyNEQ))
+	}
+	if len(i.CurrencyIn) > 0 {
+		predicates = append(predicates, payout.CurrencyIn(i.CurrencyIn...))
+	}
+	if len(i.CurrencyNotIn) > 0 {
+		predicates = append(predicates, payout.CurrencyNotIn(i.CurrencyNotIn...))
+	}
+	if i.Status != nil {
+		predicates = append(predicates, payout.StatusEQ(*i.Status))
+	}
+	if i.StatusNEQ != nil {
+		predicates = append(predicates, payout.StatusNEQ(*i.StatusNEQ))
+	}
+	if len(i.StatusIn) > 0 {
+		predicates = append(predicates, payout.StatusIn(i.StatusIn...))
+	}
+	if len(i.StatusNotIn) > 0 {
+		predicates = append(predicates, payout.StatusNotIn(i.StatusNotIn...))
+	}
+	if i.PayoutType != nil {
+		predicates = append(predicates, payout.PayoutTypeEQ(*i.PayoutType))
+	}
+	if i.PayoutTypeNEQ != nil {
+		predicates = append(predicates, payout.PayoutTypeNEQ(*i.PayoutTypeNEQ))
+	}
+	if len(i.PayoutTypeIn) > 0 {
+		predicates = append(predicates, payout.PayoutTypeIn(i.PayoutTypeIn...))
+	}
+	if len(i.PayoutTypeNotIn) > 0 {
+		predicates = append(predicates, payout.PayoutTypeNotIn(i.PayoutTypeNotIn...))
+	}
+	if i.PayoutTypeIsNil {
+		predicates = append(predicates, payout.PayoutTypeIsNil())
+	}
+	if i.PayoutTypeNotNil {
+		predicates = append(predicates, payout.PayoutTypeNotNil())
+	}
+	if i.PayoutMethodType != nil {
+		predicates = append(predicates, payout.PayoutMethodTypeEQ(*i.PayoutMethodType))
+	}
+	if i.PayoutMethodTypeNEQ != nil {
+		predicates = append(predicates, payout.PayoutMethodTypeNEQ(*i.PayoutMethodTypeNEQ))
+	}
+	if len(i.PayoutMethodTypeIn) > 0 {
+		predicates = append(predicates, payout.PayoutMethodTypeIn(i.PayoutMethodTypeIn...))
+	}
+	if len(i.PayoutMethodTypeNotIn) > 0 {
+		predicates = append(predicates, payout.PayoutMethodTypeNotIn(i.PayoutMethodTypeNotIn...))
+	}
+	if i.PayoutMethodTypeGT != nil {
+		predicates = append(predicates, payout.PayoutMethodTypeGT(*i.PayoutMethodTypeGT))
+	}
+	if i.PayoutMethodTypeGTE != nil {
+		predicates = append(predicates, payout.PayoutMethodTypeGTE(*i.PayoutMethodTypeGTE))
+	}
+	if i.PayoutMethodTypeLT != nil {
+		predicates = append(predicates, payout.PayoutMethodTypeLT(*i.PayoutMethodTypeLT))
+	}
+	if i.PayoutMethodTypeLTE != nil {
+		predicates = append(predicates, payout.PayoutMethodTypeLTE(*i.PayoutMethodTypeLTE))
+	}
+	if i.PayoutMethodTypeContains != nil {
+		predicates = append(predicates, payout.PayoutMethodTypeContains(*i.PayoutMethodTypeContains))
+	}
+	if i.PayoutMethodTypeHasPrefix != nil {
+		predicates = append(predicates, payout.PayoutMethodTypeHasPrefix(*i.PayoutMethodTypeHasPrefix))
+	}
+	if i.PayoutMethodTypeHasSuffix != nil {
+		predicates = append(predicates, payout.PayoutMethodTypeHasSuffix(*i.PayoutMethodTypeHasSuffix))
+	}
+	if i.PayoutMethodTypeIsNil {
+		predicates = append(predicates, payout.PayoutMethodTypeIsNil())
+	}
+	if i.PayoutMethodTypeNotNil {
+		predicates = append(predicates, payout.PayoutMethodTypeNotNil())
+	}
+	if i.PayoutMethodTypeEqualFold != nil {
+		predicates = append(predicates, payout.PayoutMethodTypeEqualFold(*i.PayoutMethodTypeEqualFold))
+	}
+	if i.PayoutMethodTypeContainsFold != nil {
+		predicates = append(predicates, payout.PayoutMethodTypeContainsFold(*i.PayoutMethodTypeContainsFold))
+	}
+	if i.PayoutToken != nil {
+		predicates = append(predicates, payout.PayoutTokenEQ(*i.PayoutToken))
+	}
+	if i.PayoutTokenNEQ != nil {
+		predicates = append(predicates, payout.PayoutTokenNEQ(*i.PayoutTokenNEQ))
+	}
+	if len(i.PayoutTokenIn) > 0 {
+		predicates = append(predicates, payout.PayoutTokenIn(i.PayoutTokenIn...))
+	}
+	if len(i.PayoutTokenNotIn) > 0 {
+		predicates = append(predicates, payout.PayoutTokenNotIn(i.PayoutTokenNotIn...))
+	}
+	if i.PayoutTokenGT != nil {
+		predicates = append(predicates, payout.PayoutTokenGT(*i.PayoutTokenGT))
+	}
+	if i.PayoutTokenGTE != nil {
+		predicates = append(predicates, payout.PayoutTokenGTE(*i.PayoutTokenGTE))
+	}
+	if i.PayoutTokenLT != nil {
+		predicates = append(predicates, payout.PayoutTokenLT(*i.PayoutTokenLT))
+	}
+	if i.PayoutTokenLTE != nil {
+		predicates = append(predicates, payout.PayoutTokenLTE(*i.PayoutTokenLTE))
+	}
+	if i.PayoutTokenContains != nil {
+		predicates = append(predicates, payout.PayoutTokenContains(*i.PayoutTokenContains))
+	}
+	if i.PayoutTokenHasPrefix != nil {
+		predicates = append(predicates, payout.PayoutTokenHasPrefix(*i.PayoutTokenHasPrefix))
+	}
+	if i.PayoutTokenHasSuffix != nil {
+		predicates = append(predicates, payout.PayoutTokenHasSuffix(*i.PayoutTokenHasSuffix))
+	}
+	if i.PayoutTokenIsNil {
+		predicates = append(predicates, payout.PayoutTokenIsNil())
+	}
+	if i.PayoutTokenNotNil {
+		predicates = append(predicates, payout.PayoutTokenNotNil())
+	}
+	if i.PayoutTokenEqualFold != nil {
+		predicates = append(predicates, payout.PayoutTokenEqualFold(*i.PayoutTokenEqualFold))
+	}
+	if i.PayoutTokenContainsFold != nil {
+		predicates = append(predicates, payout.PayoutTokenContainsFold(*i.PayoutTokenContainsFold))
+	}
+	if i.AutoFulfill != nil {
+		predicates = append(predicates, payout.AutoFulfillEQ(*i.AutoFulfill))
+	}
+	if i.AutoFulfillNEQ != nil {
+		predicates = append(predicates, payout.AutoFulfillNEQ(*i.AutoFulfillNEQ))
+	}
+	if i.Recurring != nil {
+		predicates = append(predicates, payout.RecurringEQ(*i.Recurring))
+	}
+	if i.RecurringNEQ != nil {
+		predicates = append(predicates, payout.RecurringNEQ(*i.RecurringNEQ))
+	}
+	if i.EntityType != nil {
+		predicates = append(predicates, payout.EntityTypeEQ(*i.EntityType))
+	}
+	if i.EntityTypeNEQ != nil {
+		predicates = append(predicates, payout.EntityTypeNEQ(*i.EntityTypeNEQ))
+	}
+	if len(i.EntityTypeIn) > 0 {
+		predicates = append(predicates, payout.EntityTypeIn(i.EntityTypeIn...))
+	}
+	if len(i.EntityTypeNotIn) > 0 {
+		predicates = append(predicates, payout.EntityTypeNotIn(i.EntityTypeNotIn...))
+	}
+	if i.EntityTypeGT != nil {
+		predicates = append(predicates, payout.EntityTypeGT(*i.EntityTypeGT))
+	}
+	if i.EntityTypeGTE != nil {
+		predicates = append(predicates, payout.EntityTypeGTE(*i.EntityTypeGTE))
+	}
+	if i.EntityTypeLT != nil {
+		predicates = append(predicates, payout.EntityTypeLT(*i.EntityTypeLT))
+	}
+	if i.EntityTypeLTE != nil {
+		predicates = append(predicates, payout.EntityTypeLTE(*i.EntityTypeLTE))
+	}
+	if i.EntityTypeContains != nil {
+		predicates = append(predicates, payout.EntityTypeContains(*i.EntityTypeContains))
+	}
+	if i.EntityTypeHasPrefix != nil {
+		predicates = append(predicates, payout.EntityTypeHasPrefix(*i.EntityTypeHasPrefix))
+	}
+	if i.EntityTypeHasSuffix != nil {
+		predicates = append(predicates, payout.EntityTypeHasSuffix(*i.EntityTypeHasSuffix))
+	}
+	if i.EntityTypeEqualFold != nil {
+		predicates = append(predicates, payout.EntityTypeEqualFold(*i.EntityTypeEqualFold))
+	}
+	if i.EntityTypeContainsFold != nil {
+		predicates = append(predicates, payout.EntityTypeContainsFold(*i.EntityTypeContainsFold))
+	}
+	if i.Priority != nil {
+		predicates = append(predicates, payout.PriorityEQ(*i.Priority))
+	}
+	if i.PriorityNEQ != nil {
+		predicates = append(predicates, payout.PriorityNEQ(*i.PriorityNEQ))
+	}
+	if len(i.PriorityIn) > 0 {
+		predicates = append(predicates, payout.PriorityIn(i.PriorityIn...))
+	}
+	if len(i.PriorityNotIn) > 0 {
+		predicates = append(predicates, payout.PriorityNotIn(i.PriorityNotIn...))
+	}
+	if i.PriorityGT != nil {
+		predicates = append(predicates, payout.PriorityGT(*i.PriorityGT))
+	}
+	if i.PriorityGTE != nil {
+		predicates = append(predicates, payout.PriorityGTE(*i.PriorityGTE))
+	}
+	if i.PriorityLT != nil {
+		predicates = append(predicates, payout.PriorityLT(*i.PriorityLT))
+	}
+	if i.PriorityLTE != nil {
+		predicates = append(predicates, payout.PriorityLTE(*i.PriorityLTE))
+	}
+	if i.PriorityContains != nil {
+		predicates = append(predicates, payout.PriorityContains(*i.PriorityContains))
+	}
+	if i.PriorityHasPrefix != nil {
+		predicates = append(predicates, payout.PriorityHasPrefix(*i.PriorityHasPrefix))
+	}
+	if i.PriorityHasSuffix != nil {
+		predicates = append(predicates, payout.PriorityHasSuffix(*i.PriorityHasSuffix))
+	}
+	if i.PriorityIsNil {
+		predicates = append(predicates, payout.PriorityIsNil())
+	}
+	if i.PriorityNotNil {
+		predicates = append(predicates, payout.PriorityNotNil())
+	}
+	if i.PriorityEqualFold != nil {
+		predicates = append(predicates, payout.PriorityEqualFold(*i.PriorityEqualFold))
+	}
+	if i.PriorityContainsFold != nil {
+		predicates = append(predicates, payout.PriorityContainsFold(*i.PriorityContainsFold))
+	}
+	if i.Description != nil {
+		predicates = append(predicates, payout.DescriptionEQ(*i.Description))
+	}
+	if i.DescriptionNEQ != nil {
+		predicates = append(predicates, payout.DescriptionNEQ(*i.DescriptionNEQ))
+	}
+	if len(i.DescriptionIn) > 0 {
+		predicates = append(predicates, payout.DescriptionIn(i.DescriptionIn...))
+	}
+	if len(i.DescriptionNotIn) > 0 {
+		predicates = append(predicates, payout.DescriptionNotIn(i.DescriptionNotIn...))
+	}
+	if i.DescriptionGT != nil {
+		predicates = append(predicates, payout.DescriptionGT(*i.DescriptionGT))
+	}
+	if i.DescriptionGTE != nil {
+		predicates = append(predicates, payout.DescriptionGTE(*i.DescriptionGTE))
+	}
+	if i.DescriptionLT != nil {
+		predicates = append(predicates, payout.DescriptionLT(*i.DescriptionLT))
+	}
+	if i.DescriptionLTE != nil {
+		predicates = append(predicates, payout.DescriptionLTE(*i.DescriptionLTE))
+	}
+	if i.DescriptionContains != nil {
+		predicates = append(predicates, payout.DescriptionContains(*i.DescriptionContains))
+	}
+	if i.DescriptionHasPrefix != nil {
+		predicates = append(predicates, payout.DescriptionHasPrefix(*i.DescriptionHasPrefix))
+	}
+	if i.DescriptionHasSuffix != nil {
+		predicates = append(predicates, payout.DescriptionHasSuffix(*i.DescriptionHasSuffix))
+	}
+	if i.DescriptionIsNil {
+		predicates = append(predicates, payout.DescriptionIsNil())
+	}
+	if i.DescriptionNotNil {
+		predicates = append(predicates, payout.DescriptionNotNil())
+	}
+	if i.DescriptionEqualFold != nil {
+		predicates = append(predicates, payout.DescriptionEqualFold(*i.DescriptionEqualFold))
+	}
+	if i.DescriptionContainsFold != nil {
+		predicates = append(predicates, payout.DescriptionContainsFold(*i.DescriptionContainsFold))
+	}
+	if i.ReturnURL != nil {
+		predicates = append(predicates, payout.ReturnURLEQ(*i.ReturnURL))
+	}
+	if i.ReturnURLNEQ != nil {
+		predicates = append(predicates, payout.ReturnURLNEQ(*i.ReturnURLNEQ))
+	}
+	if len(i.ReturnURLIn) > 0 {
+		predicates = append(predicates, payout.ReturnURLIn(i.ReturnURLIn...))
+	}
+	if len(i.ReturnURLNotIn) > 0 {
+		predicates = append(predicates, payout.ReturnURLNotIn(i.ReturnURLNotIn...))
+	}
+	if i.ReturnURLGT != nil {
+		predicates = append(predicates, payout.ReturnURLGT(*i.ReturnURLGT))
+	}
+	if i.ReturnURLGTE != nil {
+		predicates = append(predicates, payout.ReturnURLGTE(*i.ReturnURLGTE))
+	}
+	if i.ReturnURLLT != nil {
+		predicates = append(predicates, payout.ReturnURLLT(*i.ReturnURLLT))
+	}
+	if i.ReturnURLLTE != nil {
+		predicates = append(predicates, payout.ReturnURLLTE(*i.ReturnURLLTE))
+	}
+	if i.ReturnURLContains != nil {
+		predicates = append(predicates, payout.ReturnURLContains(*i.ReturnURLContains))
+	}
+	if i.ReturnURLHasPrefix != nil {
+		predicates = append(predicates, payout.ReturnURLHasPrefix(*i.ReturnURLHasPrefix))
+	}
+	if i.ReturnURLHasSuffix != nil {
+		predicates = append(predicates, payout.ReturnURLHasSuffix(*i.ReturnURLHasSuffix))
+	}
+	if i.ReturnURLIsNil {
+		predicates = append(predicates, payout.ReturnURLIsNil())
+	}
+	if i.ReturnURLNotNil {
+		predicates = append(predicates, payout.ReturnURLNotNil())
+	}
+	if i.ReturnURLEqualFold != nil {
+		predicates = append(predicates, payout.ReturnURLEqualFold(*i.ReturnURLEqualFold))
+	}
+	if i.ReturnURLContainsFold != nil {
+		predicates = append(predicates, payout.ReturnURLContainsFold(*i.ReturnURLContainsFold))
+	}
+	if i.BusinessCountry != nil {
+		predicates = append(predicates, payout.BusinessCountryEQ(*i.BusinessCountry))
+	}
+	if i.BusinessCountryNEQ != nil {
+		predicates = append(predicates, payout.BusinessCountryNEQ(*i.BusinessCountryNEQ))
+	}
+	if len(i.BusinessCountryIn) > 0 {
+		predicates = append(predicates, payout.BusinessCountryIn(i.BusinessCountryIn...))
+	}
+	if len(i.BusinessCountryNotIn) > 0 {
+		predicates = append(predicates, payout.BusinessCountryNotIn(i.BusinessCountryNotIn...))
+	}
+	if i.BusinessCountryGT != nil {
+		predicates = append(predicates, payout.BusinessCountryGT(*i.BusinessCountryGT))
+	}
+	if i.BusinessCountryGTE != nil {
+		predicates = append(predicates, payout.BusinessCountryGTE(*i.BusinessCountryGTE))
+	}
+	if i.BusinessCountryLT != nil {
+		predicates = append(predicates, payout.BusinessCountryLT(*i.BusinessCountryLT))
+	}
+	if i.BusinessCountryLTE != nil {
+		predicates = append(predicates, payout.BusinessCountryLTE(*i.BusinessCountryLTE))
+	}
+	if i.BusinessCountryContains != nil {
+		predicates = append(predicates, payout.BusinessCountryContains(*i.BusinessCountryContains))
+	}
+	if i.BusinessCountryHasPrefix != nil {
+		predicates = append(predicates, payout.BusinessCountryHasPrefix(*i.BusinessCountryHasPrefix))
+	}
+	if i.BusinessCountryHasSuffix != nil {
+		predicates = append(predicates, payout.BusinessCountryHasSuffix(*i.BusinessCountryHasSuffix))
+	}
+	if i.BusinessCountryIsNil {
+		predicates = append(predicates, payout.BusinessCountryIsNil())
+	}
+	if i.BusinessCountryNotNil {
+		predicates = append(predicates, payout.BusinessCountryNotNil())
+	}
+	if i.BusinessCountryEqualFold != nil {
+		predicates = append(predicates, payout.BusinessCountryEqualFold(*i.BusinessCountryEqualFold))
+	}
+	if i.BusinessCountryContainsFold != nil {
+		predicates = append(predicates, payout.BusinessCountryContainsFold(*i.BusinessCountryContainsFold))
+	}
+	if i.BusinessLabel != nil {
+		predicates = append(predicates, payout.BusinessLabelEQ(*i.BusinessLabel))
+	}
+	if i.BusinessLabelNEQ != nil {
+		predicates = append(predicates, payout.BusinessLabelNEQ(*i.BusinessLabelNEQ))
+	}
+	if len(i.BusinessLabelIn) > 0 {
+		predicates = append(predicates, payout.BusinessLabelIn(i.BusinessLabelIn...))
+	}
+	if len(i.BusinessLabelNotIn) > 0 {
+		predicates = append(predicates, payout.BusinessLabelNotIn(i.BusinessLabelNotIn...))
+	}
+	if i.BusinessLabelGT != nil {
+		predicates = append(predicates, payout.BusinessLabelGT(*i.BusinessLabelGT))
+	}
+	if i.BusinessLabelGTE != nil {
+		predicates = append(predicates, payout.BusinessLabelGTE(*i.BusinessLabelGTE))
+	}
+	if i.BusinessLabelLT != nil {
+		predicates = append(predicates, payout.BusinessLabelLT(*i.BusinessLabelLT))
+	}
+	if i.BusinessLabelLTE != nil {
+		predicates = append(predicates, payout.BusinessLabelLTE(*i.BusinessLabelLTE))
+	}
+	if i.BusinessLabelContains != nil {
+		predicates = append(predicates, payout.BusinessLabelContains(*i.BusinessLabelContains))
+	}
+	if i.BusinessLabelHasPrefix != nil {
+		predicates = append(predicates, payout.BusinessLabelHasPrefix(*i.BusinessLabelHasPrefix))
+	}
+	if i.BusinessLabelHasSuffix != nil {
+		predicates = append(predicates, payout.BusinessLabelHasSuffix(*i.BusinessLabelHasSuffix))
+	}
+	if i.BusinessLabelIsNil {
+		predicates = append(predicates, payout.BusinessLabelIsNil())
+	}
+	if i.BusinessLabelNotNil {
+		predicates = append(predicates, payout.BusinessLabelNotNil())
+	}
+	if i.BusinessLabelEqualFold != nil {
+		predicates = append(predicates, payout.BusinessLabelEqualFold(*i.BusinessLabelEqualFold))
+	}
+	if i.BusinessLabelContainsFold != nil {
+		predicates = append(predicates, payout.BusinessLabelContainsFold(*i.BusinessLabelContainsFold))
+	}
+	if i.Connector != nil {
+		predicates = append(predicates, payout.ConnectorEQ(*i.Connector))
+	}
+	if i.ConnectorNEQ != nil {
+		predicates = append(predicates, payout.ConnectorNEQ(*i.ConnectorNEQ))
+	}
+	if len(i.ConnectorIn) > 0 {
+		predicates = append(predicates, payout.ConnectorIn(i.ConnectorIn...))
+	}
+	if len(i.ConnectorNotIn) > 0 {
+		predicates = append(predicates, payout.ConnectorNotIn(i.ConnectorNotIn...))
+	}
+	if i.ConnectorGT != nil {
+		predicates = append(predicates, payout.ConnectorGT(*i.ConnectorGT))
+	}
+	if i.ConnectorGTE != nil {
+		predicates = append(predicates, payout.ConnectorGTE(*i.ConnectorGTE))
+	}
+	if i.ConnectorLT != nil {
+		predicates = append(predicates, payout.ConnectorLT(*i.ConnectorLT))
+	}
+	if i.ConnectorLTE != nil {
+		predicates = append(predicates, payout.ConnectorLTE(*i.ConnectorLTE))
+	}
+	if i.ConnectorContains != nil {
+		predicates = append(predicates, payout.ConnectorContains(*i.ConnectorContains))
+	}
+	if i.ConnectorHasPrefix != nil {
+		predicates = append(predicates, payout.ConnectorHasPrefix(*i.ConnectorHasPrefix))
+	}
+	if i.ConnectorHasSuffix != nil {
+		predicates = append(predicates, payout.ConnectorHasSuffix(*i.ConnectorHasSuffix))
+	}
+	if i.ConnectorIsNil {
+		predicates = append(predicates, payout.ConnectorIsNil())
+	}
+	if i.ConnectorNotNil {
+		predicates = append(predicates, payout.ConnectorNotNil())
+	}
+	if i.ConnectorEqualFold != nil {
+		predicates = append(predicates, payout.ConnectorEqualFold(*i.ConnectorEqualFold))
+	}
+	if i.ConnectorContainsFold != nil {
+		predicates = append(predicates, payout.ConnectorContainsFold(*i.ConnectorContainsFold))
+	}
+	if i.MerchantConnectorID != nil {
+		predicates = append(predicates, payout.MerchantConnectorIDEQ(*i.MerchantConnectorID))
+	}
+	if i.MerchantConnectorIDNEQ != nil {
+		predicates = append(predicates, payout.MerchantConnectorIDNEQ(*i.MerchantConnectorIDNEQ))
+	}
+	if len(i.MerchantConnectorIDIn) > 0 {
+		predicates = append(predicates, payout.MerchantConnectorIDIn(i.MerchantConnectorIDIn...))
+	}
+	if len(i.MerchantConnectorIDNotIn) > 0 {
+		predicates = append(predicates, payout.MerchantConnectorIDNotIn(i.MerchantConnectorIDNotIn...))
+	}
+	if i.MerchantConnectorIDGT != nil {
+		predicates = append(predicates, payout.MerchantConnectorIDGT(*i.MerchantConnectorIDGT))
+	}
+	if i.MerchantConnectorIDGTE != nil {
+		predicates = append(predicates, payout.MerchantConnectorIDGTE(*i.MerchantConnectorIDGTE))
+	}
+	if i.MerchantConnectorIDLT != nil {
+		predicates = append(predicates, payout.MerchantConnectorIDLT(*i.MerchantConnectorIDLT))
+	}
+	if i.MerchantConnectorIDLTE != nil {
+		predicates = append(predicates, payout.MerchantConnectorIDLTE(*i.MerchantConnectorIDLTE))
+	}
+	if i.MerchantConnectorIDContains != nil {
+		predicates = append(predicates, payout.MerchantConnectorIDContains(*i.MerchantConnectorIDContains))
+	}
+	if i.MerchantConnectorIDHasPrefix != nil {
+		predicates = append(predicates, payout.MerchantConnectorIDHasPrefix(*i.MerchantConnectorIDHasPrefix))
+	}
+	if i.MerchantConnectorIDHasSuffix != nil {
+		predicates = append(predicates, payout.MerchantConnectorIDHasSuffix(*i.MerchantConnectorIDHasSuffix))
+	}
+	if i.MerchantConnectorIDIsNil {
+		predicates = append(predicates, payout.MerchantConnectorIDIsNil())
+	}
+	if i.MerchantConnectorIDNotNil {
+		predicates = append(predicates, payout.MerchantConnectorIDNotNil())
+	}
+	if i.MerchantConnectorIDEqualFold != nil {
+		predicates = append(predicates, payout.MerchantConnectorIDEqualFold(*i.MerchantConnectorIDEqualFold))
+	}
+	if i.MerchantConnectorIDContainsFold != nil {
+		predicates = append(predicates, payout.MerchantConnectorIDContainsFold(*i.MerchantConnectorIDContainsFold))
+	}
+	if i.ConnectorTransactionID != nil {
+		predicates = append(predicates, payout.ConnectorTransactionIDEQ(*i.ConnectorTransactionID))
+	}
+	if i.ConnectorTransactionIDNEQ != nil {
+		predicates = append(predicates, payout.ConnectorTransactionIDNEQ(*i.ConnectorTransactionIDNEQ))
+	}
+	if len(i.ConnectorTransactionIDIn) > 0 {
+		predicates = append(predicates, payout.ConnectorTransactionIDIn(i.ConnectorTransactionIDIn...))
+	}
+	if len(i.ConnectorTransactionIDNotIn) > 0 {
+		predicates = append(predicates, payout.ConnectorTransactionIDNotIn(i.ConnectorTransactionIDNotIn...))
+	}
+	if i.ConnectorTransactionIDGT != nil {
+		predicates = append(predicates, payout.ConnectorTransactionIDGT(*i.ConnectorTransactionIDGT))
+	}
+	if i.ConnectorTransactionIDGTE != nil {
+		predicates = append(predicates, payout.ConnectorTransactionIDGTE(*i.ConnectorTransactionIDGTE))
+	}
+	if i.ConnectorTransactionIDLT != nil {
+		predicates = append(predicates, payout.ConnectorTransactionIDLT(*i.ConnectorTransactionIDLT))
+	}
+	if i.ConnectorTransactionIDLTE != nil {
+		predicates = append(predicates, payout.ConnectorTransactionIDLTE(*i.ConnectorTransactionIDLTE))
+	}
+	if i.ConnectorTransactionIDContains != nil {
+		predicates = append(predicates, payout.ConnectorTransactionIDContains(*i.ConnectorTransactionIDContains))
+	}
+	if i.ConnectorTransactionIDHasPrefix != nil {
+		predicates = append(predicates, payout.ConnectorTransactionIDHasPrefix(*i.ConnectorTransactionIDHasPrefix))
+	}
+	if i.ConnectorTransactionIDHasSuffix != nil {
+		predicates = append(predicates, payout.ConnectorTransactionIDHasSuffix(*i.ConnectorTransactionIDHasSuffix))
+	}
+	if i.ConnectorTransactionIDIsNil {
+		predicates = append(predicates, payout.ConnectorTransactionIDIsNil())
+	}
+	if i.ConnectorTransactionIDNotNil {
+		predicates = append(predicates, payout.ConnectorTransactionIDNotNil())
+	}
+	if i.ConnectorTransactionIDEqualFold != nil {
+		predicates = append(predicates, payout.ConnectorTransactionIDEqualFold(*i.ConnectorTransactionIDEqualFold))
+	}
+	if i.ConnectorTransactionIDContainsFold != nil {
+		predicates = append(predicates, payout.ConnectorTransactionIDContainsFold(*i.ConnectorTransactionIDContainsFold))
+	}
+	if i.ActiveAttemptID != nil {
+		predicates = append(predicates, payout.ActiveAttemptIDEQ(*i.ActiveAttemptID))
+	}
+	if i.ActiveAttemptIDNEQ != nil {
+		predicates = append(predicates, payout.ActiveAttemptIDNEQ(*i.ActiveAttemptIDNEQ))
+	}
+	if len(i.ActiveAttemptIDIn) > 0 {
+		predicates = append(predicates, payout.ActiveAttemptIDIn(i.ActiveAttemptIDIn...))
+	}
+	if len(i.ActiveAttemptIDNotIn) > 0 {
+		predicates = append(predicates, payout.ActiveAttemptIDNotIn(i.ActiveAttemptIDNotIn...))
+	}
+	if i.ActiveAttemptIDGT != nil {
+		predicates = append(predicates, payout.ActiveAttemptIDGT(*i.ActiveAttemptIDGT))
+	}
+	if i.ActiveAttemptIDGTE != nil {
+		predicates = append(predicates, payout.ActiveAttemptIDGTE(*i.ActiveAttemptIDGTE))
+	}
+	if i.ActiveAttemptIDLT != nil {
+		predicates = append(predicates, payout.ActiveAttemptIDLT(*i.ActiveAttemptIDLT))
+	}
+	if i.ActiveAttemptIDLTE != nil {
+		predicates = append(predicates, payout.ActiveAttemptIDLTE(*i.ActiveAttemptIDLTE))
+	}
+	if i.ActiveAttemptIDContains != nil {
+		predicates = append(predicates, payout.ActiveAttemptIDContains(*i.ActiveAttemptIDContains))
+	}
+	if i.ActiveAttemptIDHasPrefix != nil {
+		predicates = append(predicates, payout.ActiveAttemptIDHasPrefix(*i.ActiveAttemptIDHasPrefix))
+	}
+	if i.ActiveAttemptIDHasSuffix != nil {
+		predicates = append(predicates, payout.ActiveAttemptIDHasSuffix(*i.ActiveAttemptIDHasSuffix))
+	}
+	if i.ActiveAttemptIDIsNil {
+		predicates = append(predicates, payout.ActiveAttemptIDIsNil())
+	}
+	if i.ActiveAttemptIDNotNil {
+		predicates = append(predicates, payout.ActiveAttemptIDNotNil())
+	}
+	if i.ActiveAttemptIDEqualFold != nil {
+		predicates = append(predicates, payout.ActiveAttemptIDEqualFold(*i.ActiveAttemptIDEqualFold))
+	}
+	if i.ActiveAttemptIDContainsFold != nil {
+		predicates = append(predicates, payout.ActiveAttemptIDContainsFold(*i.ActiveAttemptIDContainsFold))
+	}
+	if i.AttemptCount != nil {
+		predicates = append(predicates, payout.AttemptCountEQ(*i.AttemptCount))
+	}
+	if i.AttemptCountNEQ != nil {
+		predicates = append(predicates, payout.AttemptCountNEQ(*i.AttemptCountNEQ))
+	}
+	if len(i.AttemptCountIn) > 0 {
+		predicates = append(predicates, payout.AttemptCountIn(i.AttemptCountIn...))
+	}
+	if len(i.AttemptCountNotIn) > 0 {
+		predicates = append(predicates, payout.AttemptCountNotIn(i.AttemptCountNotIn...))
+	}
+	if i.AttemptCountGT != nil {
+		predicates = append(predicates, payout.AttemptCountGT(*i.AttemptCountGT))
+	}
+	if i.AttemptCountGTE != nil {
+		predicates = append(predicates, payout.AttemptCountGTE(*i.AttemptCountGTE))
+	}
+	if i.AttemptCountLT != nil {
+		predicates = append(predicates, payout.AttemptCountLT(*i.AttemptCountLT))
+	}
+	if i.AttemptCountLTE != nil {
+		predicates = append(predicates, payout.AttemptCountLTE(*i.AttemptCountLTE))
+	}
+	if i.ClientSecretExpiresAt != nil {
+		predicates = append(predicates, payout.ClientSecretExpiresAtEQ(*i.ClientSecretExpiresAt))
+	}
+	if i.ClientSecretExpiresAtNEQ != nil {
+		predicates = append(predicates, payout.ClientSecretExpiresAtNEQ(*i.ClientSecretExpiresAtNEQ))
+	}
+	if len(i.ClientSecretExpiresAtIn) > 0 {
+		predicates = append(predicates, payout.ClientSecretExpiresAtIn(i.ClientSecretExpiresAtIn...))
+	}
+	if len(i.ClientSecretExpiresAtNotIn) > 0 {
+		predicates = append(predicates, payout.ClientSecretExpiresAtNotIn(i.ClientSecretExpiresAtNotIn...))
+	}
+	if i.ClientSecretExpiresAtGT != nil {
+		predicates = append(predicates, payout.ClientSecretExpiresAtGT(*i.ClientSecretExpiresAtGT))
+	}
+	if i.ClientSecretExpiresAtGTE != nil {
+		predicates = append(predicates, payout.ClientSecretExpiresAtGTE(*i.ClientSecretExpiresAtGTE))
+	}
+	if i.ClientSecretExpiresAtLT != nil {
+		predicates = append(predicates, payout.ClientSecretExpiresAtLT(*i.ClientSecretExpiresAtLT))
+	}
+	if i.ClientSecretExpiresAtLTE != nil {
+		predicates = append(predicates, payout.ClientSecretExpiresAtLTE(*i.ClientSecretExpiresAtLTE))
+	}
+	if i.ClientSecretExpiresAtIsNil {
+		predicates = append(predicates, payout.ClientSecretExpiresAtIsNil())
+	}
+	if i.ClientSecretExpiresAtNotNil {
+		predicates = append(predicates, payout.ClientSecretExpiresAtNotNil())
+	}
+
+	if i.HasAttempts != nil {
+		p := payout.HasAttempts()
+		if !*i.HasAttempts {
+			p = payout.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasAttemptsWith) > 0 {
+		with := make([]predicate.PayoutAttempt, 0, len(i.HasAttemptsWith))
+		for _, w := range i.HasAttemptsWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasAttemptsWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, payout.HasAttemptsWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyPayoutWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return payout.And(predicates...), nil
+	}
+}
+
+// PayoutAttemptWhereInput represents a where input for filtering PayoutAttempt queries.
+type PayoutAttemptWhereInput struct {
+	Predicates []predicate.PayoutAttempt  `json:"-"`
+	Not        *PayoutAttemptWhereInput   `json:"not,omitempty"`
+	Or         []*PayoutAttemptWhereInput `json:"or,omitempty"`
+	And        []*PayoutAttemptWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID             *string  `json:"id,omitempty"`
+	IDNEQ          *string  `json:"idNEQ,omitempty"`
+	IDIn           []string `json:"idIn,omitempty"`
+	IDNotIn        []string `json:"idNotIn,omitempty"`
+	IDGT           *string  `json:"idGT,omitempty"`
+	IDGTE          *string  `json:"idGTE,omitempty"`
+	IDLT           *string  `json:"idLT,omitempty"`
+	IDLTE          *string  `json:"idLTE,omitempty"`
+	IDEqualFold    *string  `json:"idEqualFold,omitempty"`
+	IDContainsFold *string  `json:"idContainsFold,omitempty"`
+
+	// "merchant_id" field predicates.
+	MerchantID             *string  `json:"merchantID,omitempty"`
+	MerchantIDNEQ          *string  `json:"merchantIDNEQ,omitempty"`
+	MerchantIDIn           []string `json:"merchantIDIn,omitempty"`
+	MerchantIDNotIn        []string `json:"merchantIDNotIn,omitempty"`
+	MerchantIDGT           *string  `json:"merchantIDGT,omitempty"`
+	MerchantIDGTE          *string  `json:"merchantIDGTE,omitempty"`
+	MerchantIDLT           *string  `json:"merchantIDLT,omitempty"`
+	MerchantIDLTE          *string  `json:"merchantIDLTE,omitempty"`
+	MerchantIDContains     *string  `json:"merchantIDContains,omitempty"`
+	MerchantIDHasPrefix    *string  `json:"merchantIDHasPrefix,omitempty"`
+	MerchantIDHasSuffix    *string  `json:"merchantIDHasSuffix,omitempty"`
+	MerchantIDEqualFold    *string  `json:"merchantIDEqualFold,omitempty"`
+	MerchantIDContainsFold *string  `json:"merchantIDContainsFold,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "modified_at" field predicates.
+	ModifiedAt      *time.Time  `json:"modifiedAt,omitempty"`
+	ModifiedAtNEQ   *time.Time  `json:"modifiedAtNEQ,omitempty"`
+	ModifiedAtIn    []time.Time `json:"modifiedAtIn,omitempty"`
+	ModifiedAtNotIn []time.Time `json:"modifiedAtNotIn,omitempty"`
+	ModifiedAtGT    *time.Time  `json:"modifiedAtGT,omitempty"`
+	ModifiedAtGTE   *time.Time  `json:"modifiedAtGTE,omitempty"`
+	ModifiedAtLT    *time.Time  `json:"modifiedAtLT,omitempty"`
+	ModifiedAtLTE   *time.Time  `json:"modifiedAtLTE,omitempty"`
+
+	// "error_code" field predicates.
+	ErrorCode             *string  `json:"errorCode,omitempty"`
+	ErrorCodeNEQ          *string  `json:"errorCodeNEQ,omitempty"`
+	ErrorCodeIn           []string `json:"errorCodeIn,omitempty"`
+	ErrorCodeNotIn        []string `json:"errorCodeNotIn,omitempty"`
+	ErrorCodeGT           *string  `json:"errorCodeGT,omitempty"`
+	ErrorCodeGTE          *string  `json:"errorCodeGTE,omitempty"`
+	ErrorCodeLT           *string  `json:"errorCodeLT,omitempty"`
+	ErrorCodeLTE          *string  `json:"errorCodeLTE,omitempty"`
+	ErrorCodeContains     *string  `json:"errorCodeContains,omitempty"`
+	ErrorCodeHasPrefix    *string  `json:"errorCodeHasPrefix,omitempty"`
+	ErrorCodeHasSuffix    *string  `json:"errorCodeHasSuffix,omitempty"`
+	ErrorCodeIsNil        bool     `json:"errorCodeIsNil,omitempty"`
+	ErrorCodeNotNil       bool     `json:"errorCodeNotNil,omitempty"`
+	ErrorCodeEqualFold    *string  `json:"errorCodeEqualFold,omitempty"`
+	ErrorCodeContainsFold *string  `json:"errorCodeContainsFold,omitempty"`
+
+	// "error_message" field predicates.
+	ErrorMessage             *string  `json:"errorMessage,omitempty"`
+	ErrorMessageNEQ          *string  `json:"errorMessageNEQ,omitempty"`
+	ErrorMessageIn           []string `json:"errorMessageIn,omitempty"`
+	ErrorMessageNotIn        []string `json:"errorMessageNotIn,omitempty"`
+	ErrorMessageGT           *string  `json:"errorMessageGT,omitempty"`
+	ErrorMessageGTE          *string  `json:"errorMessageGTE,omitempty"`
+	ErrorMessageLT           *string  `json:"errorMessageLT,omitempty"`
+	ErrorMessageLTE          *string  `json:"errorMessageLTE,omitempty"`
+	ErrorMessageContains     *string  `json:"errorMessageContains,omitempty"`
+	ErrorMessageHasPrefix    *string  `json:"errorMessageHasPrefix,omitempty"`
+	ErrorMessageHasSuffix    *string  `json:"errorMessageHasSuffix,omitempty"`
+	ErrorMessageIsNil        bool     `json:"errorMessageIsNil,omitempty"`
+	ErrorMessageNotNil       bool     `json:"errorMessageNotNil,omitempty"`
+	ErrorMessageEqualFold    *string  `json:"errorMessageEqualFold,omitempty"`
+	ErrorMessageContainsFold *string  `json:"errorMessageContainsFold,omitempty"`
+
+	// "unified_code" field predicates.
+	UnifiedCode             *string  `json:"unifiedCode,omitempty"`
+	UnifiedCodeNEQ          *string  `json:"unifiedCodeNEQ,omitempty"`
+	UnifiedCodeIn           []string `json:"unifiedCodeIn,omitempty"`
+	UnifiedCodeNotIn        []string `json:"unifiedCodeNotIn,omitempty"`
+	UnifiedCodeGT           *string  `json:"unifiedCodeGT,omitempty"`
+	UnifiedCodeGTE          *string  `json:"unifiedCodeGTE,omitempty"`
+	UnifiedCodeLT           *string  `json:"unifiedCodeLT,omitempty"`
+	UnifiedCodeLTE          *string  `json:"unifiedCodeLTE,omitempty"`
+	UnifiedCodeContains     *string  `json:"unifiedCodeContains,omitempty"`
+	UnifiedCodeHasPrefix    *string  `json:"unifiedCodeHasPrefix,omitempty"`
+	UnifiedCodeHasSuffix    *string  `json:"unifiedCodeHasSuffix,omitempty"`
+	UnifiedCodeIsNil        bool     `json:"unifiedCodeIsNil,omitempty"`
+	UnifiedCodeNotNil       bool     `json:"unifiedCodeNotNil,omitempty"`
+	UnifiedCodeEqualFold    *string  `json:"unifiedCodeEqualFold,omitempty"`
+	UnifiedCodeContainsFold *string  `json:"unifiedCodeContainsFold,omitempty"`
+
+	// "unified_message" field predicates.
+	UnifiedMessage             *string  `json:"unifiedMessage,omitempty"`
+	UnifiedMessageNEQ          *string  `json:"unifiedMessageNEQ,omitempty"`
+	UnifiedMessageIn           []string `json:"unifiedMessageIn,omitempty"`
+	UnifiedMessageNotIn        []string `json:"unifiedMessageNotIn,omitempty"`
+	UnifiedMessageGT           *string  `json:"unifiedMessageGT,omitempty"`
+	UnifiedMessageGTE          *string  `json:"unifiedMessageGTE,omitempty"`
+	UnifiedMessageLT           *string  `json:"unifiedMessageLT,omitempty"`
+	UnifiedMessageLTE          *string  `json:"unifiedMessageLTE,omitempty"`
+	UnifiedMessageContains     *string  `json:"unifiedMessageContains,omitempty"`
+	UnifiedMessageHasPrefix    *string  `json:"unifiedMessageHasPrefix,omitempty"`
+	UnifiedMessageHasSuffix    *string  `json:"unifiedMessageHasSuffix,omitempty"`
+	UnifiedMessageIsNil        bool     `json:"unifiedMessageIsNil,omitempty"`
+	UnifiedMessageNotNil       bool     `json:"unifiedMessageNotNil,omitempty"`
+	UnifiedMessageEqualFold    *string  `json:"unifiedMessageEqualFold,omitempty"`
+	UnifiedMessageContainsFold *string  `json:"unifiedMessageContainsFold,omitempty"`
+
+	// "issuer_error_code" field predicates.
+	IssuerErrorCode             *string  `json:"issuerErrorCode,omitempty"`
+	IssuerErrorCodeNEQ          *string  `json:"issuerErrorCodeNEQ,omitempty"`
+	IssuerErrorCodeIn           []string `json:"issuerErrorCodeIn,omitempty"`
+	IssuerErrorCodeNotIn        []string `json:"issuerErrorCodeNotIn,omitempty"`
+	IssuerErrorCodeGT           *string  `json:"issuerErrorCodeGT,omitempty"`
+	IssuerErrorCodeGTE          *string  `json:"issuerErrorCodeGTE,omitempty"`
+	IssuerErrorCodeLT           *string  `json:"issuerErrorCodeLT,omitempty"`
+	IssuerErrorCodeLTE          *string  `json:"issuerErrorCodeLTE,omitempty"`
+	IssuerErrorCodeContains     *string  `json:"issuerErrorCodeContains,omitempty"`
+	IssuerErrorCodeHasPrefix    *string  `json:"issuerErrorCodeHasPrefix,omitempty"`
+	IssuerErrorCodeHasSuffix    *string  `json:"issuerErrorCodeHasSuffix,omitempty"`
+	IssuerErrorCodeIsNil        bool     `json:"issuerErrorCodeIsNil,omitempty"`
+	IssuerErrorCodeNotNil       bool     `json:"issuerErrorCodeNotNil,omitempty"`
+	IssuerErrorCodeEqualFold    *string  `json:"issuerErrorCodeEqualFold,omitempty"`
+	IssuerErrorCodeContainsFold *string  `json:"issuerErrorCodeContainsFold,omitempty"`
+
+	// "issuer_error_message" field predicates.
+	IssuerErrorMessage             *string  `json:"issuerErrorMessage,omitempty"`
+	IssuerErrorMessageNEQ          *string  `json:"issuerErrorMessageNEQ,omitempty"`
+	IssuerErrorMessageIn           []string `json:"issuerErrorMessageIn,omitempty"`
+	IssuerErrorMessageNotIn        []string `json:"issuerErrorMessageNotIn,omitempty"`
+	IssuerErrorMessageGT           *string  `json:"issuerErrorMessageGT,omitempty"`
+	IssuerErrorMessageGTE          *string  `json:"issuerErrorMessageGTE,omitempty"`
+	IssuerErrorMessageLT           *string  `json:"issuerErrorMessageLT,omitempty"`
+	IssuerErrorMessageLTE          *string  `json:"issuerErrorMessageLTE,omitempty"`
+	IssuerErrorMessageContains     *string  `json:"issuerErrorMessageContains,omitempty"`
+	IssuerErrorMessageHasPrefix    *string  `json:"issuerErrorMessageHasPrefix,omitempty"`
+	IssuerErrorMessageHasSuffix    *string  `json:"issuerErrorMessageHasSuffix,omitempty"`
+	IssuerErrorMessageIsNil        bool     `json:"issuerErrorMessageIsNil,omitempty"`
+	IssuerErrorMessageNotNil       bool     `json:"issuerErrorMessageNotNil,omitempty"`
+	IssuerErrorMessageEqualFold    *string  `json:"issuerErrorMessageEqualFold,omitempty"`
+	IssuerErrorMessageContainsFold *string  `json:"issuerErrorMessageContainsFold,omitempty"`
+
+	// "payout_id" field predicates.
+	PayoutID             *string  `json:"payoutID,omitempty"`
+	PayoutIDNEQ          *string  `json:"payoutIDNEQ,omitempty"`
+	PayoutIDIn           []string `json:"payoutIDIn,omitempty"`
+	PayoutIDNotIn        []string `json:"payoutIDNotIn,omitempty"`
+	PayoutIDGT           *string  `json:"payoutIDGT,omitempty"`
+	PayoutIDGTE          *string  `json:"payoutIDGTE,omitempty"`
+	PayoutIDLT           *string  `json:"payoutIDLT,omitempty"`
+	PayoutIDLTE          *string  `json:"payoutIDLTE,omitempty"`
+	PayoutIDContains     *string  `json:"payoutIDContains,omitempty"`
+	PayoutIDHasPrefix    *string  `json:"payoutIDHasPrefix,omitempty"`
+	PayoutIDHasSuffix    *string  `json:"payoutIDHasSuffix,omitempty"`
+	PayoutIDEqualFold    *string  `json:"payoutIDEqualFold,omitempty"`
+	PayoutIDContainsFold *string  `json:"payoutIDContainsFold,omitempty"`
+
+	// "profile_id" field predicates.
+	ProfileID             *string  `json:"profileID,omitempty"`
+	ProfileIDNEQ          *string  `json:"profileIDNEQ,omitempty"`
+	ProfileIDIn           []string `json:"profileIDIn,omitempty"`
+	ProfileIDNotIn        []string `json:"profileIDNotIn,omitempty"`
+	ProfileIDGT           *string  `json:"profileIDGT,omitempty"`
+	ProfileIDGTE          *string  `json:"profileIDGTE,omitempty"`
+	ProfileIDLT           *string  `json:"profileIDLT,omitempty"`
+	ProfileIDLTE          *string  `json:"profileIDLTE,omitempty"`
+	ProfileIDContains     *string  `json:"profileIDContains,omitempty"`
+	ProfileIDHasPrefix    *string  `json:"profileIDHasPrefix,omitempty"`
+	ProfileIDHasSuffix    *string  `json:"profileIDHasSuffix,omitempty"`
+	ProfileIDEqualFold    *string  `json:"profileIDEqualFold,omitempty"`
+	ProfileIDContainsFold *string  `json:"profileIDContainsFold,omitempty"`
+
+	// "status" field predicates.
+	Status      *payoutattempt.Status  `json:"status,omitempty"`
+	StatusNEQ   *payoutattempt.Status  `json:"statusNEQ,omitempty"`
+	StatusIn    []payoutattempt.Status `json:"statusIn,omitempty"`
+	StatusNotIn []payoutattempt.Status `json:"statusNotIn,omitempty"`
+
+	// "amount" field predicates.
+	Amount      *int64  `json:"amount,omitempty"`
+	AmountNEQ   *int64  `json:"amountNEQ,omitempty"`
+	AmountIn    []int64 `json:"amountIn,omitempty"`
+	AmountNotIn []int64 `json:"amountNotIn,omitempty"`
+	AmountGT    *int64  `json:"amountGT,omitempty"`
+	AmountGTE   *int64  `json:"amountGTE,omitempty"`
+	AmountLT    *int64  `json:"amountLT,omitempty"`
+	AmountLTE   *int64  `json:"amountLTE,omitempty"`
+
+	// "currency" field predicates.
+	Currency      *schematype.Currency  `json:"currency,omitempty"`
+	CurrencyNEQ   *schematype.Currency  `json:"currencyNEQ,omitempty"`
+	CurrencyIn    []schematype.Currency `json:"currencyIn,omitempty"`
+	CurrencyNotIn []schematype.Currency `json:"currencyNotIn,omitempty"`
+
+	// "connector" field predicates.
+	Connector             *string  `json:"connector,omitempty"`
+	ConnectorNEQ          *string  `json:"connectorNEQ,omitempty"`
+	ConnectorIn           []string `json:"connectorIn,omitempty"`
+	ConnectorNotIn        []string `json:"connectorNotIn,omitempty"`
+	ConnectorGT           *string  `json:"connectorGT,omitempty"`
+	ConnectorGTE          *string  `json:"connectorGTE,omitempty"`
+	ConnectorLT           *string  `json:"connectorLT,omitempty"`
+	ConnectorLTE          *string  `json:"connectorLTE,omitempty"`
+	ConnectorContains     *string  `json:"connectorContains,omitempty"`
+	ConnectorHasPrefix    *string  `json:"connectorHasPrefix,omitempty"`
+	ConnectorHasSuffix    *string  `json:"connectorHasSuffix,omitempty"`
+	ConnectorEqualFold    *string  `json:"connectorEqualFold,omitempty"`
+	ConnectorContainsFold *string  `json:"connectorContainsFold,omitempty"`
+
+	// "merchant_connector_id" field predicates.
+	MerchantConnectorID             *string  `json:"merchantConnectorID,omitempty"`
+	MerchantConnectorIDNEQ          *string  `json:"merchantConnectorIDNEQ,omitempty"`
+	MerchantConnectorIDIn           []string `json:"merchantConnectorIDIn,omitempty"`
+	MerchantConnectorIDNotIn        []string `json:"merchantConnectorIDNotIn,omitempty"`
+	MerchantConnectorIDGT           *string  `json:"merchantConnectorIDGT,omitempty"`
+	MerchantConnectorIDGTE          *string  `json:"merchantConnectorIDGTE,omitempty"`
+	MerchantConnectorIDLT           *string  `json:"merchantConnectorIDLT,omitempty"`
+	MerchantConnectorIDLTE          *string  `json:"merchantConnectorIDLTE,omitempty"`
+	MerchantConnectorIDContains     *string  `json:"merchantConnectorIDContains,omitempty"`
+	MerchantConnectorIDHasPrefix    *string  `json:"merchantConnectorIDHasPrefix,omitempty"`
+	MerchantConnectorIDHasSuffix    *string  `json:"merchantConnectorIDHasSuffix,omitempty"`
+	MerchantConnectorIDEqualFold    *string  `json:"merchantConnectorIDEqualFold,omitempty"`
+	MerchantConnectorIDContainsFold *string  `json:"merchantConnectorIDContainsFold,omitempty"`
+
+	// "connector_transaction_id" field predicates.
+	ConnectorTransactionID             *string  `json:"connectorTransactionID,omitempty"`
+	ConnectorTransactionIDNEQ          *string  `json:"connectorTransactionIDNEQ,omitempty"`
+	ConnectorTransactionIDIn           []string `json:"connectorTransactionIDIn,omitempty"`
+	ConnectorTransactionIDNotIn        []string `json:"connectorTransactionIDNotIn,omitempty"`
+	ConnectorTransactionIDGT           *string  `json:"connectorTransactionIDGT,omitempty"`
+	ConnectorTransactionIDGTE          *string  `json:"connectorTransactionIDGTE,omitempty"`
+	ConnectorTransactionIDLT           *string  `json:"connectorTransactionIDLT,omitempty"`
+	ConnectorTransactionIDLTE          *string  `json:"connectorTransactionIDLTE,omitempty"`
+	ConnectorTransactionIDContains     *string  `json:"connectorTransactionIDContains,omitempty"`
+	ConnectorTransactionIDHasPrefix    *string  `json:"connectorTransactionIDHasPrefix,omitempty"`
+	ConnectorTransactionIDHasSuffix    *string  `json:"connectorTransactionIDHasSuffix,omitempty"`
+	ConnectorTransactionIDIsNil        bool     `json:"connectorTransactionIDIsNil,omitempty"`
+	ConnectorTransactionIDNotNil       bool     `json:"connectorTransactionIDNotNil,omitempty"`
+	ConnectorTransactionIDEqualFold    *string  `json:"connectorTransactionIDEqualFold,omitempty"`
+	ConnectorTransactionIDContainsFold *string  `json:"connectorTransactionIDContainsFold,omitempty"`
+
+	// "payout_type" field predicates.
+	PayoutType       *payoutattempt.PayoutType  `json:"payoutType,omitempty"`
+	PayoutTypeNEQ    *payoutattempt.PayoutType  `json:"payoutTypeNEQ,omitempty"`
+	PayoutTypeIn     []payoutattempt.PayoutType `json:"payoutTypeIn,omitempty"`
+	PayoutTypeNotIn  []payoutattempt.PayoutType `json:"payoutTypeNotIn,omitempty"`
+	PayoutTypeIsNil  bool                       `json:"payoutTypeIsNil,omitempty"`
+	PayoutTypeNotNil bool                       `json:"payoutTypeNotNil,omitempty"`
+
+	// "payout_method_type" field predicates.
+	PayoutMethodType             *string  `json:"payoutMethodType,omitempty"`
+	PayoutMethodTypeNEQ          *string  `json:"payoutMethodTypeNEQ,omitempty"`
+	PayoutMethodTypeIn           []string `json:"payoutMethodTypeIn,omitempty"`
+	PayoutMethodTypeNotIn        []string `json:"payoutMethodTypeNotIn,omitempty"`
+	PayoutMethodTypeGT           *string  `json:"payoutMethodTypeGT,omitempty"`
+	PayoutMethodTypeGTE          *string  `json:"payoutMethodTypeGTE,omitempty"`
+	PayoutMethodTypeLT           *string  `json:"payoutMethodTypeLT,omitempty"`
+	PayoutMethodTypeLTE          *string  `json:"payoutMethodTypeLTE,omitempty"`
+	PayoutMethodTypeContains     *string  `json:"payoutMethodTypeContains,omitempty"`
+	PayoutMethodTypeHasPrefix    *string  `json:"payoutMethodTypeHasPrefix,omitempty"`
+	PayoutMethodTypeHasSuffix    *string  `json:"payoutMethodTypeHasSuffix,omitempty"`
+	PayoutMethodTypeIsNil        bool     `json:"payoutMethodTypeIsNil,omitempty"`
+	PayoutMethodTypeNotNil       bool     `json:"payoutMethodTypeNotNil,omitempty"`
+	PayoutMethodTypeEqualFold    *string  `json:"payoutMethodTypeEqualFold,omitempty"`
+	PayoutMethodTypeContainsFold *string  `json:"payoutMethodTypeContainsFold,omitempty"`
+
+	// "cancellation_reason" field predicates.
+	CancellationReason             *string  `json:"cancellationReason,omitempty"`
+	CancellationReasonNEQ          *string  `json:"cancellationReasonNEQ,omitempty"`
+	CancellationReasonIn           []string `json:"cancellationReasonIn,omitempty"`
+	CancellationReasonNotIn        []string `json:"cancellationReasonNotIn,omitempty"`
+	CancellationReasonGT           *string  `json:"cancellationReasonGT,omitempty"`
+	CancellationReasonGTE          *string  `json:"cancellationReasonGTE,omitempty"`
+	CancellationReasonLT           *string  `json:"cancellationReasonLT,omitempty"`
+	CancellationReasonLTE          *string  `json:"cancellationReasonLTE,omitempty"`
+	CancellationReasonContains     *string  `json:"cancellationReasonContains,omitempty"`
+	CancellationReasonHasPrefix    *string  `json:"cancellationReasonHasPrefix,omitempty"`
+	CancellationReasonHasSuffix    *string  `json:"cancellationReasonHasSuffix,omitempty"`
+	CancellationReasonIsNil        bool     `json:"cancellationReasonIsNil,omitempty"`
+	CancellationReasonNotNil       bool     `json:"cancellationReasonNotNil,omitempty"`
+	CancellationReasonEqualFold    *string  `json:"cancellationReasonEqualFold,omitempty"`
+	CancellationReasonContainsFold *string  `json:"cancellationReasonContainsFold,omitempty"`
+
+	// "payout" edge predicates.
+	HasPayout     *bool               `json:"hasPayout,omitempty"`
+	HasPayoutWith []*PayoutWhereInput `json:"hasPayoutWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *PayoutAttemptWhereInput) AddPredicates(predicates ...predicate.PayoutAttempt) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the PayoutAttemptWhereInput filter on the PayoutAttemptQuery builder.
+func (i *PayoutAttemptWhereInput) Filter(q *PayoutAttemptQuery) (*PayoutAttemptQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyPayoutAttemptWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyPayoutAttemptWhereInput is returned in case the PayoutAttemptWhereInput is empty.
+var ErrEmptyPayoutAttemptWhereInput = errors.New("ent: empty predicate PayoutAttemptWhereInput")
+
+// P returns a predicate for filtering payoutattempts.
+// An error is returned if the input is empty or invalid.
+func (i *PayoutAttemptWhereInput) P() (predicate.PayoutAttempt, error) {
+	var predicates []predicate.PayoutAttempt
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, payoutattempt.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.PayoutAttempt, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, payoutattempt.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.PayoutAttempt, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, payoutattempt.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, payoutattempt.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, payoutattempt.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, payoutattempt.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, payoutattempt.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, payoutattempt.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, payoutattempt.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, payoutattempt.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, payoutattempt.IDLTE(*i.IDLTE))
+	}
+	if i.IDEqualFold != nil {
+		predicates = append(predicates, payoutattempt.IDEqualFold(*i.IDEqualFold))
+	}
+	if i.IDContainsFold != nil {
+		predicates = append(predicates, payoutattempt.IDContainsFold(*i.IDContainsFold))
+	}
+	if i.MerchantID != nil {
+		predicates = append(predicates, payoutattempt.MerchantIDEQ(*i.MerchantID))
+	}
+	if i.MerchantIDNEQ != nil {
+		predicates = append(predicates, payoutattempt.MerchantIDNEQ(*i.MerchantIDNEQ))
+	}
+	if len(i.MerchantIDIn) > 0 {
+		predicates = append(predicates, payoutattempt.MerchantIDIn(i.MerchantIDIn...))
+	}
+	if len(i.MerchantIDNotIn) > 0 {
+		predicates = append(predicates, payoutattempt.MerchantIDNotIn(i.MerchantIDNotIn...))
+	}
+	if i.MerchantIDGT != nil {
+		predicates = append(predicates, payoutattempt.MerchantIDGT(*i.MerchantIDGT))
+	}
+	if i.MerchantIDGTE != nil {
+		predicates = append(predicates, payoutattempt.MerchantIDGTE(*i.MerchantIDGTE))
+	}
+	if i.MerchantIDLT != nil {
+		predicates = append(predicates, payoutattempt.MerchantIDLT(*i.MerchantIDLT))
+	}
+	if i.MerchantIDLTE != nil {
+		predicates = append(predicates, payoutattempt.MerchantIDLTE(*i.MerchantIDLTE))
+	}
+	if i.MerchantIDContains != nil {
+		predicates = append(predicates, payoutattempt.MerchantIDContains(*i.MerchantIDContains))
+	}
+	if i.MerchantIDHasPrefix != nil {
+		predicates = append(predicates, payoutattempt.MerchantIDHasPrefix(*i.MerchantIDHasPrefix))
+	}
+	if i.MerchantIDHasSuffix != nil {
+		predicates = append(predicates, payoutattempt.MerchantIDHasSuffix(*i.MerchantIDHasSuffix))
+	}
+	if i.MerchantIDEqualFold != nil {
+		predicates = append(predicates, payoutattempt.MerchantIDEqualFold(*i.MerchantIDEqualFold))
+	}
+	if i.MerchantIDContainsFold != nil {
+		predicates = append(predicates, payoutattempt.MerchantIDContainsFold(*i.MerchantIDContainsFold))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, payoutattempt.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, payoutattempt.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, payoutattempt.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, payoutattempt.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, payoutattempt.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, payoutattempt.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, payoutattempt.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, payoutattempt.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.ModifiedAt != nil {
+		predicates = append(predicates, payoutattempt.ModifiedAtEQ(*i.ModifiedAt))
+	}
+	if i.ModifiedAtNEQ != nil {
+		predicates = append(predicates, payoutattempt.ModifiedAtNEQ(*i.ModifiedAtNEQ))
+	}
+	if len(i.ModifiedAtIn) > 0 {
+		predicates = append(predicates, payoutattempt.ModifiedAtIn(i.ModifiedAtIn...))
+	}
+	if len(i.ModifiedAtNotIn) > 0 {
+		predicates = append(predicates, payoutattempt.ModifiedAtNotIn(i.ModifiedAtNotIn...))
+	}
+	if i.ModifiedAtGT != nil {
+		predicates = append(predicates, payoutattempt.ModifiedAtGT(*i.ModifiedAtGT))
+	}
+	if i.ModifiedAtGTE != nil {
+		predicates = append(predicates, payoutattempt.ModifiedAtGTE(*i.ModifiedAtGTE))
+	}
+	if i.ModifiedAtLT != nil {
+		predicates = append(predicates, payoutattempt.ModifiedAtLT(*i.ModifiedAtLT))
+	}
+	if i.ModifiedAtLTE != nil {
+		predicates = append(predicates, payoutattempt.ModifiedAtLTE(*i.ModifiedAtLTE))
+	}
+	if i.ErrorCode != nil {
+		predicates = append(predicates, payoutattempt.ErrorCodeEQ(*i.ErrorCode))
+	}
+	if i.ErrorCodeNEQ != nil {
+		predicates = append(predicates, payoutattempt.ErrorCodeNEQ(*i.ErrorCodeNEQ))
+	}
+	if len(i.ErrorCodeIn) > 0 {
+		predicates = append(predicates, payoutattempt.ErrorCodeIn(i.ErrorCodeIn...))
+	}
+	if len(i.ErrorCodeNotIn) > 0 {
+		predicates = append(predicates, payoutattempt.ErrorCodeNotIn(i.ErrorCodeNotIn...))
+	}
+	if i.ErrorCodeGT != nil {
+		predicates = append(predicates, payoutattempt.ErrorCodeGT(*i.ErrorCodeGT))
+	}
+	if i.ErrorCodeGTE != nil {
+		predicates = append(predicates, payoutattempt.ErrorCodeGTE(*i.ErrorCodeGTE))
+	}
+	if i.ErrorCodeLT != nil {
+		predicates = append(predicates, payoutattempt.ErrorCodeLT(*i.ErrorCodeLT))
+	}
+	if i.ErrorCodeLTE != nil {
+		predicates = append(predicates, payoutattempt.ErrorCodeLTE(*i.ErrorCodeLTE))
+	}
+	if i.ErrorCodeContains != nil {
+		predicates = append(predicates, payoutattempt.ErrorCodeContains(*i.ErrorCodeContains))
+	}
+	if i.ErrorCodeHasPrefix != nil {
+		predicates = append(predicates, payoutattempt.ErrorCodeHasPrefix(*i.ErrorCodeHasPrefix))
+	}
+	if i.ErrorCodeHasSuffix != nil {
+		predicates = append(predicates, payoutattempt.ErrorCodeHasSuffix(*i.ErrorCodeHasSuffix))
+	}
+	if i.ErrorCodeIsNil {
+		predicates = append(predicates, payoutattempt.ErrorCodeIsNil())
+	}
+	if i.ErrorCodeNotNil {
+		predicates = append(predicates, payoutattempt.ErrorCodeNotNil())
+	}
+	if i.ErrorCodeEqualFold != nil {
+		predicates = append(predicates, payoutattempt.ErrorCodeEqualFold(*i.ErrorCodeEqualFold))
+	}
+	if i.ErrorCodeContainsFold != nil {
+		predicates = append(predicates, payoutattempt.ErrorCodeContainsFold(*i.ErrorCodeContainsFold))
+	}
+	if i.ErrorMessage != nil {
+		predicates = append(predicates, payoutattempt.ErrorMessageEQ(*i.ErrorMessage))
+	}
+	if i.ErrorMessageNEQ != nil {
+		predicates = append(predicates, payoutattempt.ErrorMessageNEQ(*i.ErrorMessageNEQ))
+	}
+	if len(i.ErrorMessageIn) > 0 {
+		predicates = append(predicates, payoutattempt.ErrorMessageIn(i.ErrorMessageIn...))
+	}
+	if len(i.ErrorMessageNotIn) > 0 {
+		predicates = append(predicates, payoutattempt.ErrorMessageNotIn(i.ErrorMessageNotIn...))
+	}
+	if i.ErrorMessageGT != nil {
+		predicates = append(predicates, payoutattempt.ErrorMessageGT(*i.ErrorMessageGT))
+	}
+	if i.ErrorMessageGTE != nil {
+		predicates = append(predicates, payoutattempt.ErrorMessageGTE(*i.ErrorMessageGTE))
+	}
+	if i.ErrorMessageLT != nil {
+		predicates = append(predicates, payoutattempt.ErrorMessageLT(*i.ErrorMessageLT))
+	}
+	if i.ErrorMessageLTE != nil {
+		predicates = append(predicates, payoutattempt.ErrorMessageLTE(*i.ErrorMessageLTE))
+	}
+	if i.ErrorMessageContains != nil {
+		predicates = append(predicates, payoutattempt.ErrorMessageContains(*i.ErrorMessageContains))
+	}
+	if i.ErrorMessageHasPrefix != nil {
+		predicates = append(predicates, payoutattempt.ErrorMessageHasPrefix(*i.ErrorMessageHasPrefix))
+	}
+	if i.ErrorMessageHasSuffix != nil {
+		predicates = append(predicates, payoutattempt.ErrorMessageHasSuffix(*i.ErrorMessageHasSuffix))
+	}
+	if i.ErrorMessageIsNil {
+		predicates = append(predicates, payoutattempt.ErrorMessageIsNil())
+	}
+	if i.ErrorMessageNotNil {
+		predicates = append(predicates, payoutattempt.ErrorMessageNotNil())
+	}
+	if i.ErrorMessageEqualFold != nil {
+		predicates = append(predicates, payoutattempt.ErrorMessageEqualFold(*i.ErrorMessageEqualFold))
+	}
+	if i.ErrorMessageContainsFold != nil {
+		predicates = append(predicates, payoutattempt.ErrorMessageContainsFold(*i.ErrorMessageContainsFold))
+	}
+	if i.UnifiedCode != nil {
+		predicates = append(predicates, payoutattempt.UnifiedCodeEQ(*i.UnifiedCode))
+	}
+	if i.UnifiedCodeNEQ != nil {
+		predicates = append(predicates, payoutattempt.UnifiedCodeNEQ(*i.UnifiedCodeNEQ))
+	}
+	if len(i.UnifiedCodeIn) > 0 {
+		predicates = append(predicates, payoutattempt.UnifiedCodeIn(i.UnifiedCodeIn...))
+	}
+	if len(i.UnifiedCodeNotIn) > 0 {
+		predicates = append(predicates, payoutattempt.UnifiedCodeNotIn(i.UnifiedCodeNotIn...))
+	}
+	if i.UnifiedCodeGT != nil {
+		predicates = append(predicates, payoutattempt.UnifiedCodeGT(*i.UnifiedCodeGT))
+	}
+	if i.UnifiedCodeGTE != nil {
+		predicates = append(predicates, payoutattempt.UnifiedCodeGTE(*i.UnifiedCodeGTE))
+	}
+	if i.UnifiedCodeLT != nil {
+		predicates = append(predicates, payoutattempt.UnifiedCodeLT(*i.UnifiedCodeLT))
+	}
+	if i.UnifiedCodeLTE != nil {
+		predicates = append(predicates, payoutattempt.UnifiedCodeLTE(*i.UnifiedCodeLTE))
+	}
+	if i.UnifiedCodeContains != nil {
+		predicates = append(predicates, payoutattempt.UnifiedCodeContains(*i.UnifiedCodeContains))
+	}
+	if i.UnifiedCodeHasPrefix != nil {
+		predicates = append(predicates, payoutattempt.UnifiedCodeHasPrefix(*i.UnifiedCodeHasPrefix))
+	}
+	if i.UnifiedCodeHasSuffix != nil {
+		predicates = append(predicates, payoutattempt.UnifiedCodeHasSuffix(*i.UnifiedCodeHasSuffix))
+	}
+	if i.UnifiedCodeIsNil {
+		predicates = append(predicates, payoutattempt.UnifiedCodeIsNil())
+	}
+	if i.UnifiedCodeNotNil {
+		predicates = append(predicates, payoutattempt.UnifiedCodeNotNil())
+	}
+	if i.UnifiedCodeEqualFold != nil {
+		predicates = append(predicates, payoutattempt.UnifiedCodeEqualFold(*i.UnifiedCodeEqualFold))
+	}
+	if i.UnifiedCodeContainsFold != nil {
+		predicates = append(predicates, payoutattempt.UnifiedCodeContainsFold(*i.UnifiedCodeContainsFold))
+	}
+	if i.UnifiedMessage != nil {
+		predicates = append(predicates, payoutattempt.UnifiedMessageEQ(*i.UnifiedMessage))
+	}
+	if i.UnifiedMessageNEQ != nil {
+		predicates = append(predicates, payoutattempt.UnifiedMessageNEQ(*i.UnifiedMessageNEQ))
+	}
+	if len(i.UnifiedMessageIn) > 0 {
+		predicates = append(predicates, payoutattempt.UnifiedMessageIn(i.UnifiedMessageIn...))
+	}
+	if len(i.UnifiedMessageNotIn) > 0 {
+		predicates = append(predicates, payoutattempt.UnifiedMessageNotIn(i.UnifiedMessageNotIn...))
+	}
+	if i.UnifiedMessageGT != nil {
+		predicates = append(predicates, payoutattempt.UnifiedMessageGT(*i.UnifiedMessageGT))
+	}
+	if i.UnifiedMessageGTE != nil {
+		predicates = append(predicates, payoutattempt.UnifiedMessageGTE(*i.UnifiedMessageGTE))
+	}
+	if i.UnifiedMessageLT != nil {
+		predicates = append(predicates, payoutattempt.UnifiedMessageLT(*i.UnifiedMessageLT))
+	}
+	if i.UnifiedMessageLTE != nil {
+		predicates = append(predicates, payoutattempt.UnifiedMessageLTE(*i.UnifiedMessageLTE))
+	}
+	if i.UnifiedMessageContains != nil {
+		predicates = append(predicates, payoutattempt.UnifiedMessageContains(*i.UnifiedMessageContains))
+	}
+	if i.UnifiedMessageHasPrefix != nil {
+		predicates = append(predicates, payoutattempt.UnifiedMessageHasPrefix(*i.UnifiedMessageHasPrefix))
+	}
+	if i.UnifiedMessageHasSuffix != nil {
+		predicates = append(predicates, payoutattempt.UnifiedMessageHasSuffix(*i.UnifiedMessageHasSuffix))
+	}
+	if i.UnifiedMessageIsNil {
+		predicates = append(predicates, payoutattempt.UnifiedMessageIsNil())
+	}
+	if i.UnifiedMessageNotNil {
+		predicates = append(predicates, payoutattempt.UnifiedMessageNotNil())
+	}
+	if i.UnifiedMessageEqualFold != nil {
+		predicates = append(predicates, payoutattempt.UnifiedMessageEqualFold(*i.UnifiedMessageEqualFold))
+	}
+	if i.UnifiedMessageContainsFold != nil {
+		predicates = append(predicates, payoutattempt.UnifiedMessageContainsFold(*i.UnifiedMessageContainsFold))
+	}
+	if i.IssuerErrorCode != nil {
+		predicates = append(predicates, payoutattempt.IssuerErrorCodeEQ(*i.IssuerErrorCode))
+	}
+	if i.IssuerErrorCodeNEQ != nil {
+		predicates = append(predicates, payoutattempt.IssuerErrorCodeNEQ(*i.IssuerErrorCodeNEQ))
+	}
+	if len(i.IssuerErrorCodeIn) > 0 {
+		predicates = append(predicates, payoutattempt.IssuerErrorCodeIn(i.IssuerErrorCodeIn...))
+	}
+	if len(i.IssuerErrorCodeNotIn) > 0 {
+		predicates = append(predicates, payoutattempt.IssuerErrorCodeNotIn(i.IssuerErrorCodeNotIn...))
+	}
+	if i.IssuerErrorCodeGT != nil {
+		predicates = append(predicates, payoutattempt.IssuerErrorCodeGT(*i.IssuerErrorCodeGT))
+	}
+	if i.IssuerErrorCodeGTE != nil {
+		predicates = append(predicates, payoutattempt.IssuerErrorCodeGTE(*i.IssuerErrorCodeGTE))
+	}
+	if i.IssuerErrorCodeLT != nil {
+		predicates = append(predicates, payoutattempt.IssuerErrorCodeLT(*i.IssuerErrorCodeLT))
+	}
+	if i.IssuerErrorCodeLTE != nil {
+		predicates = append(predicates, payoutattempt.IssuerErrorCodeLTE(*i.IssuerErrorCodeLTE))
+	}
+	if i.IssuerErrorCodeContains != nil {
+		predicates = append(predicates, payoutattempt.IssuerErrorCodeContains(*i.IssuerErrorCodeContains))
+	}
+	if i.IssuerErrorCodeHasPrefix != nil {
+		predicates = append(predicates, payoutattempt.IssuerErrorCodeHasPrefix(*i.IssuerErrorCodeHasPrefix))
+	}
+	if i.IssuerErrorCodeHasSuffix != nil {
+		predicates = append(predicates, payoutattempt.IssuerErrorCodeHasSuffix(*i.IssuerErrorCodeHasSuffix))
+	}
+	if i.IssuerErrorCodeIsNil {
+		predicates = append(predicates, payoutattempt.IssuerErrorCodeIsNil())
+	}
+	if i.IssuerErrorCodeNotNil {
+		predicates = append(predicates, payoutattempt.IssuerErrorCodeNotNil())
+	}
+	if i.IssuerErrorCodeEqualFold != nil {
+		predicates = append(predicates, payoutattempt.IssuerErrorCodeEqualFold(*i.IssuerErrorCodeEqualFold))
+	}
+	if i.IssuerErrorCodeContainsFold != nil {
+		predicates = append(predicates, payoutattempt.IssuerErrorCodeContainsFold(*i.IssuerErrorCodeContainsFold))
+	}
+	if i.IssuerErrorMessage != nil {
+		predicates = append(predicates, payoutattempt.IssuerErrorMessageEQ(*i.IssuerErrorMessage))
+	}
+	if i.IssuerErrorMessageNEQ != nil {
+		predicates = append(predicates, payoutattempt.IssuerErrorMessageNEQ(*i.IssuerErrorMessageNEQ))
+	}
+	if len(i.IssuerErrorMessageIn) > 0 {
+		predicates = append(predicates, payoutattempt.IssuerErrorMessageIn(i.IssuerErrorMessageIn...))
+	}
+	if len(i.IssuerErrorMessageNotIn) > 0 {
+		predicates = append(predicates, payoutattempt.IssuerErrorMessageNotIn(i.IssuerErrorMessageNotIn...))
+	}
+	if i.IssuerErrorMessageGT != nil {
+		predicates = append(predicates, payoutattempt.IssuerErrorMessageGT(*i.IssuerErrorMessageGT))
+	}
+	if i.IssuerErrorMessageGTE != nil {
+		predicates = append(predicates, payoutattempt.IssuerErrorMessageGTE(*i.IssuerErrorMessageGTE))
+	}
+	if i.IssuerErrorMessageLT != nil {
+		predicates = append(predicates, payoutattempt.IssuerErrorMessageLT(*i.IssuerErrorMessageLT))
+	}
+	if i.IssuerErrorMessageLTE != nil {
+		predicates = append(predicates, payoutattempt.IssuerErrorMessageLTE(*i.IssuerErrorMessageLTE))
+	}
+	if i.IssuerErrorMessageContains != nil {
+		predicates = append(predicates, payoutattempt.IssuerErrorMessageContains(*i.IssuerErrorMessageContains))
+	}
+	if i.IssuerErrorMessageHasPrefix != nil {
+		predicates = append(predicates, payoutattempt.IssuerErrorMessageHasPrefix(*i.IssuerErrorMessageHasPrefix))
+	}
+	if i.IssuerErrorMessageHasSuffix != nil {
+		predicates = append(predicates, payoutattempt.IssuerErrorMessageHasSuffix(*i.IssuerErrorMessageHasSuffix))
+	}
+	if i.IssuerErrorMessageIsNil {
+		predicates = append(predicates, payoutattempt.IssuerErrorMessageIsNil())
+	}
+	if i.IssuerErrorMessageNotNil {
+		predicates = append(predicates, payoutattempt.IssuerErrorMessageNotNil())
+	}
+	if i.IssuerErrorMessageEqualFold != nil {
+		predicates = append(predicates, payoutattempt.IssuerErrorMessageEqualFold(*i.IssuerErrorMessageEqualFold))
+	}
+	if i.IssuerErrorMessageContainsFold != nil {
+		predicates = append(predicates, payoutattempt.IssuerErrorMessageContainsFold(*i.IssuerErrorMessageContainsFold))
+	}
+	if i.PayoutID != nil {
+		predicates = append(predicates, payoutattempt.PayoutIDEQ(*i.PayoutID))
+	}
+	if i.PayoutIDNEQ != nil {
+		predicates = append(predicates, payoutattempt.PayoutIDNEQ(*i.PayoutIDNEQ))
+	}
+	if len(i.PayoutIDIn) > 0 {
+		predicates = append(predicates, payoutattempt.PayoutIDIn(i.PayoutIDIn...))
+	}
+	if len(i.PayoutIDNotIn) > 0 {
+		predicates = append(predicates, payoutattempt.PayoutIDNotIn(i.PayoutIDNotIn...))
+	}
+	if i.PayoutIDGT != nil {
+		predicates = append(predicates, payoutattempt.PayoutIDGT(*i.PayoutIDGT))
+	}
+	if i.PayoutIDGTE != nil {
+		predicates = append(predicates, payoutattempt.PayoutIDGTE(*i.PayoutIDGTE))
+	}
+	if i.PayoutIDLT != nil {
+		predicates = append(predicates, payoutattempt.PayoutIDLT(*i.PayoutIDLT))
+	}
+	if i.PayoutIDLTE != nil {
+		predicates = append(predicates, payoutattempt.PayoutIDLTE(*i.PayoutIDLTE))
+	}
+	if i.PayoutIDContains != nil {
+		predicates = append(predicates, payoutattempt.PayoutIDContains(*i.PayoutIDContains))
+	}
+	if i.PayoutIDHasPrefix != nil {
+		predicates = append(predicates, payoutattempt.PayoutIDHasPrefix(*i.PayoutIDHasPrefix))
+	}
+	if i.PayoutIDHasSuffix != nil {
+		predicates = append(predicates, payoutattempt.PayoutIDHasSuffix(*i.PayoutIDHasSuffix))
+	}
+	if i.PayoutIDEqualFold != nil {
+		predicates = append(predicates, payoutattempt.PayoutIDEqualFold(*i.PayoutIDEqualFold))
+	}
+	if i.PayoutIDContainsFold != nil {
+		predicates = append(predicates, payoutattempt.PayoutIDContainsFold(*i.PayoutIDContainsFold))
+	}
+	if i.ProfileID != nil {
+		predicates = append(predicates, payoutattempt.ProfileIDEQ(*i.ProfileID))
+	}
+	if i.ProfileIDNEQ != nil {
+		predicates = append(predicates, payoutattempt.ProfileIDNEQ(*i.ProfileIDNEQ))
+	}
+	if len(i.ProfileIDIn) > 0 {
+		predicates = append(predicates, payoutattempt.ProfileIDIn(i.ProfileIDIn...))
+	}
+	if len(i.ProfileIDNotIn) > 0 {
+		predicates = append(predicates, payoutattempt.ProfileIDNotIn(i.ProfileIDNotIn...))
+	}
+	if i.ProfileIDGT != nil {
+		predicates = append(predicates, payoutattempt.ProfileIDGT(*i.ProfileIDGT))
+	}
+	if i.ProfileIDGTE != nil {
+		predicates = append(predicates, payoutattempt.ProfileIDGTE(*i.ProfileIDGTE))
+	}
+	if i.ProfileIDLT != nil {
+		predicates = append(predicates, payoutattempt.ProfileIDLT(*i.ProfileIDLT))
+	}
+	if i.ProfileIDLTE != nil {
+		predicates = append(predicates, payoutattempt.ProfileIDLTE(*i.ProfileIDLTE))
+	}
+	if i.ProfileIDContains != nil {
+		predicates = append(predicates, payoutattempt.ProfileIDContains(*i.ProfileIDContains))
+	}
+	if i.ProfileIDHasPrefix != nil {
+		predicates = append(predicates, payoutattempt.ProfileIDHasPrefix(*i.ProfileIDHasPrefix))
+	}
+	if i.ProfileIDHasSuffix != nil {
+		predicates = append(predicates, payoutattempt.ProfileIDHasSuffix(*i.ProfileIDHasSuffix))
+	}
+	if i.ProfileIDEqualFold != nil {
+		predicates = append(predicates, payoutattempt.ProfileIDEqualFold(*i.ProfileIDEqualFold))
+	}
+	if i.ProfileIDContainsFold != nil {
+		predicates = append(predicates, payoutattempt.ProfileIDContainsFold(*i.ProfileIDContainsFold))
+	}
+	if i.Status != nil {
+		predicates = append(predicates, payoutattempt.StatusEQ(*i.Status))
+	}
+	if i.StatusNEQ != nil {
+		predicates = append(predicates, payoutattempt.StatusNEQ(*i.StatusNEQ))
+	}
+	if len(i.StatusIn) > 0 {
+		predicates = append(predicates, payoutattempt.StatusIn(i.StatusIn...))
+	}
+	if len(i.StatusNotIn) > 0 {
+		predicates = append(predicates, payoutattempt.StatusNotIn(i.StatusNotIn...))
+	}
+	if i.Amount != nil {
+		predicates = append(predicates, payoutattempt.AmountEQ(*i.Amount))
+	}
+	if i.AmountNEQ != nil {
+		predicates = append(predicates, payoutattempt.AmountNEQ(*i.AmountNEQ))
+	}
+	if len(i.AmountIn) > 0 {
+		predicates = append(predicates, payoutattempt.AmountIn(i.AmountIn...))
+	}
+	if len(i.AmountNotIn) > 0 {
+		predicates = append(predicates, payoutattempt.AmountNotIn(i.AmountNotIn...))
+	}
+	if i.AmountGT != nil {
+		predicates = append(predicates, payoutattempt.AmountGT(*i.AmountGT))
+	}
+	if i.AmountGTE != nil {
+		predicates = append(predicates, payoutattempt.AmountGTE(*i.AmountGTE))
+	}
+	if i.AmountLT != nil {
+		predicates = append(predicates, payoutattempt.AmountLT(*i.AmountLT))
+	}
+	if i.AmountLTE != nil {
+		predicates = append(predicates, payoutattempt.AmountLTE(*i.AmountLTE))
+	}
+	if i.Currency != nil {
+		predicates = append(predicates, payoutattempt.CurrencyEQ(*i.Currency))
+	}
+	if i.CurrencyNEQ != nil {
+		predicates = append(predicates, payoutattempt.CurrencyNEQ(*i.CurrencyNEQ))
+	}
+	if len(i.CurrencyIn) > 0 {
+		predicates = append(predicates, payoutattempt.CurrencyIn(i.CurrencyIn...))
+	}
+	if len(i.CurrencyNotIn) > 0 {
+		predicates = append(predicates, payoutattempt.CurrencyNotIn(i.CurrencyNotIn...))
+	}
+	if i.Connector != nil {
+		predicates = append(predicates, payoutattempt.ConnectorEQ(*i.Connector))
+	}
+	if i.ConnectorNEQ != nil {
+		predicates = append(predicates, payoutattempt.ConnectorNEQ(*i.ConnectorNEQ))
+	}
+	if len(i.ConnectorIn) > 0 {
+		predicates = append(predicates, payoutattempt.ConnectorIn(i.ConnectorIn...))
+	}
+	if len(i.ConnectorNotIn) > 0 {
+		predicates = append(predicates, payoutattempt.ConnectorNotIn(i.ConnectorNotIn...))
+	}
+	if i.ConnectorGT != nil {
+		predicates = append(predicates, payoutattempt.ConnectorGT(*i.ConnectorGT))
+	}
+	if i.ConnectorGTE != nil {
+		predicates = append(predicates, payoutattempt.ConnectorGTE(*i.ConnectorGTE))
+	}
+	if i.ConnectorLT != nil {
+		predicates = append(predicates, payoutattempt.ConnectorLT(*i.ConnectorLT))
+	}
+	if i.ConnectorLTE != nil {
+		predicates = append(predicates, payoutattempt.ConnectorLTE(*i.ConnectorLTE))
+	}
+	if i.ConnectorContains != nil {
+		predicates = append(predicates, payoutattempt.ConnectorContains(*i.ConnectorContains))
+	}
+	if i.ConnectorHasPrefix != nil {
+		predicates = append(predicates, payoutattempt.ConnectorHasPrefix(*i.ConnectorHasPrefix))
+	}
+	if i.ConnectorHasSuffix != nil {
+		predicates = append(predicates, payoutattempt.ConnectorHasSuffix(*i.ConnectorHasSuffix))
+	}
+	if i.ConnectorEqualFold != nil {
+		predicates = append(predicates, payoutattempt.ConnectorEqualFold(*i.ConnectorEqualFold))
+	}
+	if i.ConnectorContainsFold != nil {
+		predicates = append(predicates, payoutattempt.ConnectorContainsFold(*i.ConnectorContainsFold))
+	}
+	if i.MerchantConnectorID != nil {
+		predicates = append(predicates, payoutattempt.MerchantConnectorIDEQ(*i.MerchantConnectorID))
+	}
+	if i.MerchantConnectorIDNEQ != nil {
+		predicates = append(predicates, payoutattempt.MerchantConnectorIDNEQ(*i.MerchantConnectorIDNEQ))
+	}
+	if len(i.MerchantConnectorIDIn) > 0 {
+		predicates = append(predicates, payoutattempt.MerchantConnectorIDIn(i.MerchantConnectorIDIn...))
+	}
+	if len(i.MerchantConnectorIDNotIn) > 0 {
+		predicates = append(predicates, payoutattempt.MerchantConnectorIDNotIn(i.MerchantConnectorIDNotIn...))
+	}
+	if i.MerchantConnectorIDGT != nil {
+		predicates = append(predicates, payoutattempt.MerchantConnectorIDGT(*i.MerchantConnectorIDGT))
+	}
+	if i.MerchantConnectorIDGTE != nil {
+		predicates = append(predicates, payoutattempt.MerchantConnectorIDGTE(*i.MerchantConnectorIDGTE))
+	}
+	if i.MerchantConnectorIDLT != nil {
+		predicates = append(predicates, payoutattempt.MerchantConnectorIDLT(*i.MerchantConnectorIDLT))
+	}
+	if i.MerchantConnectorIDLTE != nil {
+		predicates = append(predicates, payoutattempt.MerchantConnectorIDLTE(*i.MerchantConnectorIDLTE))
+	}
+	if i.MerchantConnectorIDContains != nil {
+		predicates = append(predicates, payoutattempt.MerchantConnectorIDContains(*i.MerchantConnectorIDContains))
+	}
+	if i.MerchantConnectorIDHasPrefix != nil {
+		predicates = append(predicates, payoutattempt.MerchantConnectorIDHasPrefix(*i.MerchantConnectorIDHasPrefix))
+	}
+	if i.MerchantConnectorIDHasSuffix != nil {
+		predicates = append(predicates, payoutattempt.MerchantConnectorIDHasSuffix(*i.MerchantConnectorIDHasSuffix))
+	}
+	if i.MerchantConnectorIDEqualFold != nil {
+		predicates = append(predicates, payoutattempt.MerchantConnectorIDEqualFold(*i.MerchantConnectorIDEqualFold))
+	}
+	if i.MerchantConnectorIDContainsFold != nil {
+		predicates = append(predicates, payoutattempt.MerchantConnectorIDContainsFold(*i.MerchantConnectorIDContainsFold))
+	}
+	if i.ConnectorTransactionID != nil {
+		predicates = append(predicates, payoutattempt.ConnectorTransactionIDEQ(*i.ConnectorTransactionID))
+	}
+	if i.ConnectorTransactionIDNEQ != nil {
+		predicates = append(predicates, payoutattempt.ConnectorTransactionIDNEQ(*i.ConnectorTransactionIDNEQ))
+	}
+	if len(i.ConnectorTransactionIDIn) > 0 {
+		predicates = append(predicates, payoutattempt.ConnectorTransactionIDIn(i.ConnectorTransactionIDIn...))
+	}
+	if len(i.ConnectorTransactionIDNotIn) > 0 {
+		predicates = append(predicates, payoutattempt.ConnectorTransactionIDNotIn(i.ConnectorTransactionIDNotIn...))
+	}
+	if i.ConnectorTransactionIDGT != nil {
+		predicates = append(predicates, payoutattempt.ConnectorTransactionIDGT(*i.ConnectorTransactionIDGT))
+	}
+	if i.ConnectorTransactionIDGTE != nil {
+		predicates = append(predicates, payoutattempt.ConnectorTransactionIDGTE(*i.ConnectorTransactionIDGTE))
+	}
+	if i.ConnectorTransactionIDLT != nil {
+		predicates = append(predicates, payoutattempt.ConnectorTransactionIDLT(*i.ConnectorTransactionIDLT))
+	}
+	if i.ConnectorTransactionIDLTE != nil {
+		predicates = append(predicates, payoutattempt.ConnectorTransactionIDLTE(*i.ConnectorTransactionIDLTE))
+	}
+	if i.ConnectorTransactionIDContains != nil {
+		predicates = append(predicates, payoutattempt.ConnectorTransactionIDContains(*i.ConnectorTransactionIDContains))
+	}
+	if i.ConnectorTransactionIDHasPrefix != nil {
+		predicates = append(predicates, payoutattempt.ConnectorTransactionIDHasPrefix(*i.ConnectorTransactionIDHasPrefix))
+	}
+	if i.ConnectorTransactionIDHasSuffix != nil {
+		predicates = append(predicates, payoutattempt.ConnectorTransactionIDHasSuffix(*i.ConnectorTransactionIDHasSuffix))
+	}
+	if i.ConnectorTransactionIDIsNil {
+		predicates = append(predicates, payoutattempt.ConnectorTransactionIDIsNil())
+	}
+	if i.ConnectorTransactionIDNotNil {
+		predicates = append(predicates, payoutattempt.ConnectorTransactionIDNotNil())
+	}
+	if i.ConnectorTransactionIDEqualFold != nil {
+		predicates = append(predicates, payoutattempt.ConnectorTransactionIDEqualFold(*i.ConnectorTransactionIDEqualFold))
+	}
+	if i.ConnectorTransactionIDContainsFold != nil {
+		predicates = append(predicates, payoutattempt.ConnectorTransactionIDContainsFold(*i.ConnectorTransactionIDContainsFold))
+	}
+	if i.PayoutType != nil {
+		predicates = append(predicates, payoutattempt.PayoutTypeEQ(*i.PayoutType))
+	}
+	if i.PayoutTypeNEQ != nil {
+		predicates = append(predicates, payoutattempt.PayoutTypeNEQ(*i.PayoutTypeNEQ))
+	}
+	if len(i.PayoutTypeIn) > 0 {
+		predicates = append(predicates, payoutattempt.PayoutTypeIn(i.PayoutTypeIn...))
+	}
+	if len(i.PayoutTypeNotIn) > 0 {
+		predicates = append(predicates, payoutattempt.PayoutTypeNotIn(i.PayoutTypeNotIn...))
+	}
+	if i.PayoutTypeIsNil {
+		predicates = append(predicates, payoutattempt.PayoutTypeIsNil())
+	}
+	if i.PayoutTypeNotNil {
+		predicates = append(predicates, payoutattempt.PayoutTypeNotNil())
+	}
+	if i.PayoutMethodType != nil {
+		predicates = append(predicates, payoutattempt.PayoutMethodTypeEQ(*i.PayoutMethodType))
+	}
+	if i.PayoutMethodTypeNEQ != nil {
+		predicates = append(predicates, payoutattempt.PayoutMethodTypeNEQ(*i.PayoutMethodTypeNEQ))
+	}
+	if len(i.PayoutMethodTypeIn) > 0 {
+		predicates = append(predicates, payoutattempt.PayoutMethodTypeIn(i.PayoutMethodTypeIn...))
+	}
+	if len(i.PayoutMethodTypeNotIn) > 0 {
+		predicates = append(predicates, payoutattempt.PayoutMethodTypeNotIn(i.PayoutMethodTypeNotIn...))
+	}
+	if i.PayoutMethodTypeGT != nil {
+		predicates = append(predicates, payoutattempt.PayoutMethodTypeGT(*i.PayoutMethodTypeGT))
+	}
+	if i.PayoutMethodTypeGTE != nil {
+		predicates = append(predicates, payoutattempt.PayoutMethodTypeGTE(*i.PayoutMethodTypeGTE))
+	}
+	if i.PayoutMethodTypeLT != nil {
+		predicates = append(predicates, payoutattempt.PayoutMethodTypeLT(*i.PayoutMethodTypeLT))
+	}
+	if i.PayoutMethodTypeLTE != nil {
+		predicates = append(predicates, payoutattempt.PayoutMethodTypeLTE(*i.PayoutMethodTypeLTE))
+	}
+	if i.PayoutMethodTypeContains != nil {
+		predicates = append(predicates, payoutattempt.PayoutMethodTypeContains(*i.PayoutMethodTypeContains))
+	}
+	if i.PayoutMethodTypeHasPrefix != nil {
+		predicates = append(predicates, payoutattempt.PayoutMethodTypeHasPrefix(*i.PayoutMethodTypeHasPrefix))
+	}
+	if i.PayoutMethodTypeHasSuffix != nil {
+		predicates = append(predicates, payoutattempt.PayoutMethodTypeHasSuffix(*i.PayoutMethodTypeHasSuffix))
+	}
+	if i.PayoutMethodTypeIsNil {
+		predicates = append(predicates, payoutattempt.PayoutMethodTypeIsNil())
+	}
+	if i.PayoutMethodTypeNotNil {
+		predicates = append(predicates, payoutattempt.PayoutMethodTypeNotNil())
+	}
+	if i.PayoutMethodTypeEqualFold != nil {
+		predicates = append(predicates, payoutattempt.PayoutMethodTypeEqualFold(*i.PayoutMethodTypeEqualFold))
+	}
+	if i.PayoutMethodTypeContainsFold != nil {
+		predicates = append(predicates, payoutattempt.PayoutMethodTypeContainsFold(*i.PayoutMethodTypeContainsFold))
+	}
+	if i.CancellationReason != nil {
+		predicates = append(predicates, payoutattempt.CancellationReasonEQ(*i.CancellationReason))
+	}
+	if i.CancellationReasonNEQ != nil {
+		predicates = append(predicates, payoutattempt.CancellationReasonNEQ(*i.CancellationReasonNEQ))
+	}
+	if len(i.CancellationReasonIn) > 0 {
+		predicates = append(predicates, payoutattempt.CancellationReasonIn(i.CancellationReasonIn...))
+	}
+	if len(i.CancellationReasonNotIn) > 0 {
+		predicates = append(predicates, payoutattempt.CancellationReasonNotIn(i.CancellationReasonNotIn...))
+	}
+	if i.CancellationReasonGT != nil {
+		predicates = append(predicates, payoutattempt.CancellationReasonGT(*i.CancellationReasonGT))
+	}
+	if i.CancellationReasonGTE != nil {
+		predicates = append(predicates, payoutattempt.CancellationReasonGTE(*i.CancellationReasonGTE))
+	}
+	if i.CancellationReasonLT != nil {
+		predicates = append(predicates, payoutattempt.CancellationReasonLT(*i.CancellationReasonLT))
+	}
+	if i.CancellationReasonLTE != nil {
+		predicates = append(predicates, payoutattempt.CancellationReasonLTE(*i.CancellationReasonLTE))
+	}
+	if i.CancellationReasonContains != nil {
+		predicates = append(predicates, payoutattempt.CancellationReasonContains(*i.CancellationReasonContains))
+	}
+	if i.CancellationReasonHasPrefix != nil {
+		predicates = append(predicates, payoutattempt.CancellationReasonHasPrefix(*i.CancellationReasonHasPrefix))
+	}
+	if i.CancellationReasonHasSuffix != nil {
+		predicates = append(predicates, payoutattempt.CancellationReasonHasSuffix(*i.CancellationReasonHasSuffix))
+	}
+	if i.CancellationReasonIsNil {
+		predicates = append(predicates, payoutattempt.CancellationReasonIsNil())
+	}
+	if i.CancellationReasonNotNil {
+		predicates = append(predicates, payoutattempt.CancellationReasonNotNil())
+	}
+	if i.CancellationReasonEqualFold != nil {
+		predicates = append(predicates, payoutattempt.CancellationReasonEqualFold(*i.CancellationReasonEqualFold))
+	}
+	if i.CancellationReasonContainsFold != nil {
+		predicates = append(predicates, payoutattempt.CancellationReasonContainsFold(*i.CancellationReasonContainsFold))
+	}
+
+	if i.HasPayout != nil {
+		p := payoutattempt.HasPayout()
+		if !*i.HasPayout {
+			p = payoutattempt.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasPayoutWith) > 0 {
+		with := make([]predicate.Payout, 0, len(i.HasPayoutWith))
+		for _, w := range i.HasPayoutWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasPayoutWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, payoutattempt.HasPayoutWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyPayoutAttemptWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return payoutattempt.And(predicates...), nil
 	}
 }
 

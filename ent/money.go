@@ -28,6 +28,18 @@ func (_m *PaymentIntent) DisplayAmount() string {
 
 // DisplayAmount is the amount in major units with its currency code,
 // e.g. "USD 12.34" (JPY has no decimals, KWD three).
+func (_m *Payout) DisplayAmount() string {
+	return _m.Currency.Display(_m.Amount)
+}
+
+// DisplayAmount is the amount in major units with its currency code,
+// e.g. "USD 12.34" (JPY has no decimals, KWD three).
+func (_m *PayoutAttempt) DisplayAmount() string {
+	return _m.Currency.Display(_m.Amount)
+}
+
+// DisplayAmount is the amount in major units with its currency code,
+// e.g. "USD 12.34" (JPY has no decimals, KWD three).
 func (_m *Refund) DisplayAmount() string {
 	return _m.Currency.Display(_m.Amount)
 }

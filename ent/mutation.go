@@ -23,6 +23,8 @@ import (
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
+	"switchyard/ent/payout"
+	"switchyard/ent/payoutattempt"
 	"switchyard/ent/predicate"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
@@ -63,6 +65,8 @@ const (
 	TypePaymentAttempt           = "PaymentAttempt"
 	TypePaymentIntent            = "PaymentIntent"
 	TypePaymentMethod            = "PaymentMethod"
+	TypePayout                   = "Payout"
+	TypePayoutAttempt            = "PayoutAttempt"
 	TypeProfile                  = "Profile"
 	TypeRefund                   = "Refund"
 	TypeRoutingAlgorithm         = "RoutingAlgorithm"
@@ -29575,6 +29579,4709 @@ func (m *PaymentMethodMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown PaymentMethod edge %s", name)
+}
+
+// PayoutMutation represents an operation that mutates the Payout nodes in the graph.
+type PayoutMutation struct {
+	config
+	op                          Op
+	typ                         string
+	id                          *string
+	merchant_id                 *string
+	created_at                  *time.Time
+	modified_at                 *time.Time
+	error_code                  *string
+	error_message               *string
+	unified_code                *string
+	unified_message             *string
+	issuer_error_code           *string
+	issuer_error_message        *string
+	profile_id                  *string
+	customer_id                 *string
+	merchant_order_reference_id *string
+	amount                      *int64
+	addamount                   *int64
+	currency                    *schematype.Currency
+	status                      *payout.Status
+	payout_type                 *payout.PayoutType
+	payout_method_type          *string
+	payout_method_data          *map[string]interface{}
+	payout_token                *string
+	billing                     *map[string]interface{}
+	customer_details            *map[string]interface{}
+	auto_fulfill                *bool
+	recurring                   *bool
+	entity_type                 *string
+	priority                    *string
+	description                 *string
+	return_url                  *string
+	business_country            *string
+	business_label              *string
+	metadata                    *map[string]interface{}
+	connector                   *string
+	merchant_connector_id       *string
+	connector_transaction_id    *string
+	active_attempt_id           *string
+	attempt_count               *int
+	addattempt_count            *int
+	client_secret               *string
+	client_secret_expires_at    *time.Time
+	idempotency_key             *string
+	idempotency_fingerprint     *string
+	clearedFields               map[string]struct{}
+	attempts                    map[string]struct{}
+	removedattempts             map[string]struct{}
+	clearedattempts             bool
+	done                        bool
+	oldValue                    func(context.Context) (*Payout, error)
+	predicates                  []predicate.Payout
+}
+
+var _ ent.Mutation = (*PayoutMutation)(nil)
+
+// payoutOption allows management of the mutation configuration using functional options.
+type payoutOption func(*PayoutMutation)
+
+// newPayoutMutation creates new mutation for the Payout entity.
+func newPayoutMutation(c config, op Op, opts ...payoutOption) *PayoutMutation {
+	m := &PayoutMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePayout,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPayoutID sets the ID field of the mutation.
+func withPayoutID(id string) payoutOption {
+	return func(m *PayoutMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Payout
+		)
+		m.oldValue = func(ctx context.Context) (*Payout, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Payout.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPayout sets the old Payout of the mutation.
+func withPayout(node *Payout) payoutOption {
+	return func(m *PayoutMutation) {
+		m.oldValue = func(context.Context) (*Payout, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PayoutMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PayoutMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Payout entities.
+func (m *PayoutMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PayoutMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PayoutMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Payout.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetMerchantID sets the "merchant_id" field.
+func (m *PayoutMutation) SetMerchantID(s string) {
+	m.merchant_id = &s
+}
+
+// MerchantID returns the value of the "merchant_id" field in the mutation.
+func (m *PayoutMutation) MerchantID() (r string, exists bool) {
+	v := m.merchant_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantID returns the old "merchant_id" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldMerchantID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantID: %w", err)
+	}
+	return oldValue.MerchantID, nil
+}
+
+// ResetMerchantID resets all changes to the "merchant_id" field.
+func (m *PayoutMutation) ResetMerchantID() {
+	m.merchant_id = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PayoutMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PayoutMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PayoutMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetModifiedAt sets the "modified_at" field.
+func (m *PayoutMutation) SetModifiedAt(t time.Time) {
+	m.modified_at = &t
+}
+
+// ModifiedAt returns the value of the "modified_at" field in the mutation.
+func (m *PayoutMutation) ModifiedAt() (r time.Time, exists bool) {
+	v := m.modified_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldModifiedAt returns the old "modified_at" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldModifiedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldModifiedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldModifiedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldModifiedAt: %w", err)
+	}
+	return oldValue.ModifiedAt, nil
+}
+
+// ResetModifiedAt resets all changes to the "modified_at" field.
+func (m *PayoutMutation) ResetModifiedAt() {
+	m.modified_at = nil
+}
+
+// SetErrorCode sets the "error_code" field.
+func (m *PayoutMutation) SetErrorCode(s string) {
+	m.error_code = &s
+}
+
+// ErrorCode returns the value of the "error_code" field in the mutation.
+func (m *PayoutMutation) ErrorCode() (r string, exists bool) {
+	v := m.error_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorCode returns the old "error_code" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldErrorCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorCode: %w", err)
+	}
+	return oldValue.ErrorCode, nil
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (m *PayoutMutation) ClearErrorCode() {
+	m.error_code = nil
+	m.clearedFields[payout.FieldErrorCode] = struct{}{}
+}
+
+// ErrorCodeCleared returns if the "error_code" field was cleared in this mutation.
+func (m *PayoutMutation) ErrorCodeCleared() bool {
+	_, ok := m.clearedFields[payout.FieldErrorCode]
+	return ok
+}
+
+// ResetErrorCode resets all changes to the "error_code" field.
+func (m *PayoutMutation) ResetErrorCode() {
+	m.error_code = nil
+	delete(m.clearedFields, payout.FieldErrorCode)
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (m *PayoutMutation) SetErrorMessage(s string) {
+	m.error_message = &s
+}
+
+// ErrorMessage returns the value of the "error_message" field in the mutation.
+func (m *PayoutMutation) ErrorMessage() (r string, exists bool) {
+	v := m.error_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorMessage returns the old "error_message" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldErrorMessage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorMessage: %w", err)
+	}
+	return oldValue.ErrorMessage, nil
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (m *PayoutMutation) ClearErrorMessage() {
+	m.error_message = nil
+	m.clearedFields[payout.FieldErrorMessage] = struct{}{}
+}
+
+// ErrorMessageCleared returns if the "error_message" field was cleared in this mutation.
+func (m *PayoutMutation) ErrorMessageCleared() bool {
+	_, ok := m.clearedFields[payout.FieldErrorMessage]
+	return ok
+}
+
+// ResetErrorMessage resets all changes to the "error_message" field.
+func (m *PayoutMutation) ResetErrorMessage() {
+	m.error_message = nil
+	delete(m.clearedFields, payout.FieldErrorMessage)
+}
+
+// SetUnifiedCode sets the "unified_code" field.
+func (m *PayoutMutation) SetUnifiedCode(s string) {
+	m.unified_code = &s
+}
+
+// UnifiedCode returns the value of the "unified_code" field in the mutation.
+func (m *PayoutMutation) UnifiedCode() (r string, exists bool) {
+	v := m.unified_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUnifiedCode returns the old "unified_code" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldUnifiedCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUnifiedCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUnifiedCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUnifiedCode: %w", err)
+	}
+	return oldValue.UnifiedCode, nil
+}
+
+// ClearUnifiedCode clears the value of the "unified_code" field.
+func (m *PayoutMutation) ClearUnifiedCode() {
+	m.unified_code = nil
+	m.clearedFields[payout.FieldUnifiedCode] = struct{}{}
+}
+
+// UnifiedCodeCleared returns if the "unified_code" field was cleared in this mutation.
+func (m *PayoutMutation) UnifiedCodeCleared() bool {
+	_, ok := m.clearedFields[payout.FieldUnifiedCode]
+	return ok
+}
+
+// ResetUnifiedCode resets all changes to the "unified_code" field.
+func (m *PayoutMutation) ResetUnifiedCode() {
+	m.unified_code = nil
+	delete(m.clearedFields, payout.FieldUnifiedCode)
+}
+
+// SetUnifiedMessage sets the "unified_message" field.
+func (m *PayoutMutation) SetUnifiedMessage(s string) {
+	m.unified_message = &s
+}
+
+// UnifiedMessage returns the value of the "unified_message" field in the mutation.
+func (m *PayoutMutation) UnifiedMessage() (r string, exists bool) {
+	v := m.unified_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUnifiedMessage returns the old "unified_message" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldUnifiedMessage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUnifiedMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUnifiedMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUnifiedMessage: %w", err)
+	}
+	return oldValue.UnifiedMessage, nil
+}
+
+// ClearUnifiedMessage clears the value of the "unified_message" field.
+func (m *PayoutMutation) ClearUnifiedMessage() {
+	m.unified_message = nil
+	m.clearedFields[payout.FieldUnifiedMessage] = struct{}{}
+}
+
+// UnifiedMessageCleared returns if the "unified_message" field was cleared in this mutation.
+func (m *PayoutMutation) UnifiedMessageCleared() bool {
+	_, ok := m.clearedFields[payout.FieldUnifiedMessage]
+	return ok
+}
+
+// ResetUnifiedMessage resets all changes to the "unified_message" field.
+func (m *PayoutMutation) ResetUnifiedMessage() {
+	m.unified_message = nil
+	delete(m.clearedFields, payout.FieldUnifiedMessage)
+}
+
+// SetIssuerErrorCode sets the "issuer_error_code" field.
+func (m *PayoutMutation) SetIssuerErrorCode(s string) {
+	m.issuer_error_code = &s
+}
+
+// IssuerErrorCode returns the value of the "issuer_error_code" field in the mutation.
+func (m *PayoutMutation) IssuerErrorCode() (r string, exists bool) {
+	v := m.issuer_error_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIssuerErrorCode returns the old "issuer_error_code" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldIssuerErrorCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIssuerErrorCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIssuerErrorCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIssuerErrorCode: %w", err)
+	}
+	return oldValue.IssuerErrorCode, nil
+}
+
+// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
+func (m *PayoutMutation) ClearIssuerErrorCode() {
+	m.issuer_error_code = nil
+	m.clearedFields[payout.FieldIssuerErrorCode] = struct{}{}
+}
+
+// IssuerErrorCodeCleared returns if the "issuer_error_code" field was cleared in this mutation.
+func (m *PayoutMutation) IssuerErrorCodeCleared() bool {
+	_, ok := m.clearedFields[payout.FieldIssuerErrorCode]
+	return ok
+}
+
+// ResetIssuerErrorCode resets all changes to the "issuer_error_code" field.
+func (m *PayoutMutation) ResetIssuerErrorCode() {
+	m.issuer_error_code = nil
+	delete(m.clearedFields, payout.FieldIssuerErrorCode)
+}
+
+// SetIssuerErrorMessage sets the "issuer_error_message" field.
+func (m *PayoutMutation) SetIssuerErrorMessage(s string) {
+	m.issuer_error_message = &s
+}
+
+// IssuerErrorMessage returns the value of the "issuer_error_message" field in the mutation.
+func (m *PayoutMutation) IssuerErrorMessage() (r string, exists bool) {
+	v := m.issuer_error_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIssuerErrorMessage returns the old "issuer_error_message" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldIssuerErrorMessage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIssuerErrorMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIssuerErrorMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIssuerErrorMessage: %w", err)
+	}
+	return oldValue.IssuerErrorMessage, nil
+}
+
+// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
+func (m *PayoutMutation) ClearIssuerErrorMessage() {
+	m.issuer_error_message = nil
+	m.clearedFields[payout.FieldIssuerErrorMessage] = struct{}{}
+}
+
+// IssuerErrorMessageCleared returns if the "issuer_error_message" field was cleared in this mutation.
+func (m *PayoutMutation) IssuerErrorMessageCleared() bool {
+	_, ok := m.clearedFields[payout.FieldIssuerErrorMessage]
+	return ok
+}
+
+// ResetIssuerErrorMessage resets all changes to the "issuer_error_message" field.
+func (m *PayoutMutation) ResetIssuerErrorMessage() {
+	m.issuer_error_message = nil
+	delete(m.clearedFields, payout.FieldIssuerErrorMessage)
+}
+
+// SetProfileID sets the "profile_id" field.
+func (m *PayoutMutation) SetProfileID(s string) {
+	m.profile_id = &s
+}
+
+// ProfileID returns the value of the "profile_id" field in the mutation.
+func (m *PayoutMutation) ProfileID() (r string, exists bool) {
+	v := m.profile_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProfileID returns the old "profile_id" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldProfileID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProfileID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProfileID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProfileID: %w", err)
+	}
+	return oldValue.ProfileID, nil
+}
+
+// ResetProfileID resets all changes to the "profile_id" field.
+func (m *PayoutMutation) ResetProfileID() {
+	m.profile_id = nil
+}
+
+// SetCustomerID sets the "customer_id" field.
+func (m *PayoutMutation) SetCustomerID(s string) {
+	m.customer_id = &s
+}
+
+// CustomerID returns the value of the "customer_id" field in the mutation.
+func (m *PayoutMutation) CustomerID() (r string, exists bool) {
+	v := m.customer_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomerID returns the old "customer_id" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldCustomerID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomerID: %w", err)
+	}
+	return oldValue.CustomerID, nil
+}
+
+// ClearCustomerID clears the value of the "customer_id" field.
+func (m *PayoutMutation) ClearCustomerID() {
+	m.customer_id = nil
+	m.clearedFields[payout.FieldCustomerID] = struct{}{}
+}
+
+// CustomerIDCleared returns if the "customer_id" field was cleared in this mutation.
+func (m *PayoutMutation) CustomerIDCleared() bool {
+	_, ok := m.clearedFields[payout.FieldCustomerID]
+	return ok
+}
+
+// ResetCustomerID resets all changes to the "customer_id" field.
+func (m *PayoutMutation) ResetCustomerID() {
+	m.customer_id = nil
+	delete(m.clearedFields, payout.FieldCustomerID)
+}
+
+// SetMerchantOrderReferenceID sets the "merchant_order_reference_id" field.
+func (m *PayoutMutation) SetMerchantOrderReferenceID(s string) {
+	m.merchant_order_reference_id = &s
+}
+
+// MerchantOrderReferenceID returns the value of the "merchant_order_reference_id" field in the mutation.
+func (m *PayoutMutation) MerchantOrderReferenceID() (r string, exists bool) {
+	v := m.merchant_order_reference_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantOrderReferenceID returns the old "merchant_order_reference_id" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldMerchantOrderReferenceID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantOrderReferenceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantOrderReferenceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantOrderReferenceID: %w", err)
+	}
+	return oldValue.MerchantOrderReferenceID, nil
+}
+
+// ClearMerchantOrderReferenceID clears the value of the "merchant_order_reference_id" field.
+func (m *PayoutMutation) ClearMerchantOrderReferenceID() {
+	m.merchant_order_reference_id = nil
+	m.clearedFields[payout.FieldMerchantOrderReferenceID] = struct{}{}
+}
+
+// MerchantOrderReferenceIDCleared returns if the "merchant_order_reference_id" field was cleared in this mutation.
+func (m *PayoutMutation) MerchantOrderReferenceIDCleared() bool {
+	_, ok := m.clearedFields[payout.FieldMerchantOrderReferenceID]
+	return ok
+}
+
+// ResetMerchantOrderReferenceID resets all changes to the "merchant_order_reference_id" field.
+func (m *PayoutMutation) ResetMerchantOrderReferenceID() {
+	m.merchant_order_reference_id = nil
+	delete(m.clearedFields, payout.FieldMerchantOrderReferenceID)
+}
+
+// SetAmount sets the "amount" field.
+func (m *PayoutMutation) SetAmount(i int64) {
+	m.amount = &i
+	m.addamount = nil
+}
+
+// Amount returns the value of the "amount" field in the mutation.
+func (m *PayoutMutation) Amount() (r int64, exists bool) {
+	v := m.amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmount returns the old "amount" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldAmount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmount: %w", err)
+	}
+	return oldValue.Amount, nil
+}
+
+// AddAmount adds i to the "amount" field.
+func (m *PayoutMutation) AddAmount(i int64) {
+	if m.addamount != nil {
+		*m.addamount += i
+	} else {
+		m.addamount = &i
+	}
+}
+
+// AddedAmount returns the value that was added to the "amount" field in this mutation.
+func (m *PayoutMutation) AddedAmount() (r int64, exists bool) {
+	v := m.addamount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmount resets all changes to the "amount" field.
+func (m *PayoutMutation) ResetAmount() {
+	m.amount = nil
+	m.addamount = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *PayoutMutation) SetCurrency(s schematype.Currency) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *PayoutMutation) Currency() (r schematype.Currency, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldCurrency(ctx context.Context) (v schematype.Currency, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *PayoutMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *PayoutMutation) SetStatus(pa payout.Status) {
+	m.status = &pa
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *PayoutMutation) Status() (r payout.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldStatus(ctx context.Context) (v payout.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *PayoutMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetPayoutType sets the "payout_type" field.
+func (m *PayoutMutation) SetPayoutType(pt payout.PayoutType) {
+	m.payout_type = &pt
+}
+
+// PayoutType returns the value of the "payout_type" field in the mutation.
+func (m *PayoutMutation) PayoutType() (r payout.PayoutType, exists bool) {
+	v := m.payout_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPayoutType returns the old "payout_type" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldPayoutType(ctx context.Context) (v *payout.PayoutType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPayoutType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPayoutType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPayoutType: %w", err)
+	}
+	return oldValue.PayoutType, nil
+}
+
+// ClearPayoutType clears the value of the "payout_type" field.
+func (m *PayoutMutation) ClearPayoutType() {
+	m.payout_type = nil
+	m.clearedFields[payout.FieldPayoutType] = struct{}{}
+}
+
+// PayoutTypeCleared returns if the "payout_type" field was cleared in this mutation.
+func (m *PayoutMutation) PayoutTypeCleared() bool {
+	_, ok := m.clearedFields[payout.FieldPayoutType]
+	return ok
+}
+
+// ResetPayoutType resets all changes to the "payout_type" field.
+func (m *PayoutMutation) ResetPayoutType() {
+	m.payout_type = nil
+	delete(m.clearedFields, payout.FieldPayoutType)
+}
+
+// SetPayoutMethodType sets the "payout_method_type" field.
+func (m *PayoutMutation) SetPayoutMethodType(s string) {
+	m.payout_method_type = &s
+}
+
+// PayoutMethodType returns the value of the "payout_method_type" field in the mutation.
+func (m *PayoutMutation) PayoutMethodType() (r string, exists bool) {
+	v := m.payout_method_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPayoutMethodType returns the old "payout_method_type" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldPayoutMethodType(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPayoutMethodType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPayoutMethodType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPayoutMethodType: %w", err)
+	}
+	return oldValue.PayoutMethodType, nil
+}
+
+// ClearPayoutMethodType clears the value of the "payout_method_type" field.
+func (m *PayoutMutation) ClearPayoutMethodType() {
+	m.payout_method_type = nil
+	m.clearedFields[payout.FieldPayoutMethodType] = struct{}{}
+}
+
+// PayoutMethodTypeCleared returns if the "payout_method_type" field was cleared in this mutation.
+func (m *PayoutMutation) PayoutMethodTypeCleared() bool {
+	_, ok := m.clearedFields[payout.FieldPayoutMethodType]
+	return ok
+}
+
+// ResetPayoutMethodType resets all changes to the "payout_method_type" field.
+func (m *PayoutMutation) ResetPayoutMethodType() {
+	m.payout_method_type = nil
+	delete(m.clearedFields, payout.FieldPayoutMethodType)
+}
+
+// SetPayoutMethodData sets the "payout_method_data" field.
+func (m *PayoutMutation) SetPayoutMethodData(value map[string]interface{}) {
+	m.payout_method_data = &value
+}
+
+// PayoutMethodData returns the value of the "payout_method_data" field in the mutation.
+func (m *PayoutMutation) PayoutMethodData() (r map[string]interface{}, exists bool) {
+	v := m.payout_method_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPayoutMethodData returns the old "payout_method_data" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldPayoutMethodData(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPayoutMethodData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPayoutMethodData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPayoutMethodData: %w", err)
+	}
+	return oldValue.PayoutMethodData, nil
+}
+
+// ClearPayoutMethodData clears the value of the "payout_method_data" field.
+func (m *PayoutMutation) ClearPayoutMethodData() {
+	m.payout_method_data = nil
+	m.clearedFields[payout.FieldPayoutMethodData] = struct{}{}
+}
+
+// PayoutMethodDataCleared returns if the "payout_method_data" field was cleared in this mutation.
+func (m *PayoutMutation) PayoutMethodDataCleared() bool {
+	_, ok := m.clearedFields[payout.FieldPayoutMethodData]
+	return ok
+}
+
+// ResetPayoutMethodData resets all changes to the "payout_method_data" field.
+func (m *PayoutMutation) ResetPayoutMethodData() {
+	m.payout_method_data = nil
+	delete(m.clearedFields, payout.FieldPayoutMethodData)
+}
+
+// SetPayoutToken sets the "payout_token" field.
+func (m *PayoutMutation) SetPayoutToken(s string) {
+	m.payout_token = &s
+}
+
+// PayoutToken returns the value of the "payout_token" field in the mutation.
+func (m *PayoutMutation) PayoutToken() (r string, exists bool) {
+	v := m.payout_token
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPayoutToken returns the old "payout_token" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldPayoutToken(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPayoutToken is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPayoutToken requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPayoutToken: %w", err)
+	}
+	return oldValue.PayoutToken, nil
+}
+
+// ClearPayoutToken clears the value of the "payout_token" field.
+func (m *PayoutMutation) ClearPayoutToken() {
+	m.payout_token = nil
+	m.clearedFields[payout.FieldPayoutToken] = struct{}{}
+}
+
+// PayoutTokenCleared returns if the "payout_token" field was cleared in this mutation.
+func (m *PayoutMutation) PayoutTokenCleared() bool {
+	_, ok := m.clearedFields[payout.FieldPayoutToken]
+	return ok
+}
+
+// ResetPayoutToken resets all changes to the "payout_token" field.
+func (m *PayoutMutation) ResetPayoutToken() {
+	m.payout_token = nil
+	delete(m.clearedFields, payout.FieldPayoutToken)
+}
+
+// SetBilling sets the "billing" field.
+func (m *PayoutMutation) SetBilling(value map[string]interface{}) {
+	m.billing = &value
+}
+
+// Billing returns the value of the "billing" field in the mutation.
+func (m *PayoutMutation) Billing() (r map[string]interface{}, exists bool) {
+	v := m.billing
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBilling returns the old "billing" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldBilling(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBilling is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBilling requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBilling: %w", err)
+	}
+	return oldValue.Billing, nil
+}
+
+// ClearBilling clears the value of the "billing" field.
+func (m *PayoutMutation) ClearBilling() {
+	m.billing = nil
+	m.clearedFields[payout.FieldBilling] = struct{}{}
+}
+
+// BillingCleared returns if the "billing" field was cleared in this mutation.
+func (m *PayoutMutation) BillingCleared() bool {
+	_, ok := m.clearedFields[payout.FieldBilling]
+	return ok
+}
+
+// ResetBilling resets all changes to the "billing" field.
+func (m *PayoutMutation) ResetBilling() {
+	m.billing = nil
+	delete(m.clearedFields, payout.FieldBilling)
+}
+
+// SetCustomerDetails sets the "customer_details" field.
+func (m *PayoutMutation) SetCustomerDetails(value map[string]interface{}) {
+	m.customer_details = &value
+}
+
+// CustomerDetails returns the value of the "customer_details" field in the mutation.
+func (m *PayoutMutation) CustomerDetails() (r map[string]interface{}, exists bool) {
+	v := m.customer_details
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomerDetails returns the old "customer_details" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldCustomerDetails(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomerDetails is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomerDetails requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomerDetails: %w", err)
+	}
+	return oldValue.CustomerDetails, nil
+}
+
+// ClearCustomerDetails clears the value of the "customer_details" field.
+func (m *PayoutMutation) ClearCustomerDetails() {
+	m.customer_details = nil
+	m.clearedFields[payout.FieldCustomerDetails] = struct{}{}
+}
+
+// CustomerDetailsCleared returns if the "customer_details" field was cleared in this mutation.
+func (m *PayoutMutation) CustomerDetailsCleared() bool {
+	_, ok := m.clearedFields[payout.FieldCustomerDetails]
+	return ok
+}
+
+// ResetCustomerDetails resets all changes to the "customer_details" field.
+func (m *PayoutMutation) ResetCustomerDetails() {
+	m.customer_details = nil
+	delete(m.clearedFields, payout.FieldCustomerDetails)
+}
+
+// SetAutoFulfill sets the "auto_fulfill" field.
+func (m *PayoutMutation) SetAutoFulfill(b bool) {
+	m.auto_fulfill = &b
+}
+
+// AutoFulfill returns the value of the "auto_fulfill" field in the mutation.
+func (m *PayoutMutation) AutoFulfill() (r bool, exists bool) {
+	v := m.auto_fulfill
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAutoFulfill returns the old "auto_fulfill" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldAutoFulfill(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAutoFulfill is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAutoFulfill requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAutoFulfill: %w", err)
+	}
+	return oldValue.AutoFulfill, nil
+}
+
+// ResetAutoFulfill resets all changes to the "auto_fulfill" field.
+func (m *PayoutMutation) ResetAutoFulfill() {
+	m.auto_fulfill = nil
+}
+
+// SetRecurring sets the "recurring" field.
+func (m *PayoutMutation) SetRecurring(b bool) {
+	m.recurring = &b
+}
+
+// Recurring returns the value of the "recurring" field in the mutation.
+func (m *PayoutMutation) Recurring() (r bool, exists bool) {
+	v := m.recurring
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRecurring returns the old "recurring" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldRecurring(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRecurring is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRecurring requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRecurring: %w", err)
+	}
+	return oldValue.Recurring, nil
+}
+
+// ResetRecurring resets all changes to the "recurring" field.
+func (m *PayoutMutation) ResetRecurring() {
+	m.recurring = nil
+}
+
+// SetEntityType sets the "entity_type" field.
+func (m *PayoutMutation) SetEntityType(s string) {
+	m.entity_type = &s
+}
+
+// EntityType returns the value of the "entity_type" field in the mutation.
+func (m *PayoutMutation) EntityType() (r string, exists bool) {
+	v := m.entity_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEntityType returns the old "entity_type" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldEntityType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEntityType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEntityType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEntityType: %w", err)
+	}
+	return oldValue.EntityType, nil
+}
+
+// ResetEntityType resets all changes to the "entity_type" field.
+func (m *PayoutMutation) ResetEntityType() {
+	m.entity_type = nil
+}
+
+// SetPriority sets the "priority" field.
+func (m *PayoutMutation) SetPriority(s string) {
+	m.priority = &s
+}
+
+// Priority returns the value of the "priority" field in the mutation.
+func (m *PayoutMutation) Priority() (r string, exists bool) {
+	v := m.priority
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPriority returns the old "priority" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldPriority(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPriority is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPriority requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPriority: %w", err)
+	}
+	return oldValue.Priority, nil
+}
+
+// ClearPriority clears the value of the "priority" field.
+func (m *PayoutMutation) ClearPriority() {
+	m.priority = nil
+	m.clearedFields[payout.FieldPriority] = struct{}{}
+}
+
+// PriorityCleared returns if the "priority" field was cleared in this mutation.
+func (m *PayoutMutation) PriorityCleared() bool {
+	_, ok := m.clearedFields[payout.FieldPriority]
+	return ok
+}
+
+// ResetPriority resets all changes to the "priority" field.
+func (m *PayoutMutation) ResetPriority() {
+	m.priority = nil
+	delete(m.clearedFields, payout.FieldPriority)
+}
+
+// SetDescription sets the "description" field.
+func (m *PayoutMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *PayoutMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldDescription(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ClearDescription clears the value of the "description" field.
+func (m *PayoutMutation) ClearDescription() {
+	m.description = nil
+	m.clearedFields[payout.FieldDescription] = struct{}{}
+}
+
+// DescriptionCleared returns if the "description" field was cleared in this mutation.
+func (m *PayoutMutation) DescriptionCleared() bool {
+	_, ok := m.clearedFields[payout.FieldDescription]
+	return ok
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *PayoutMutation) ResetDescription() {
+	m.description = nil
+	delete(m.clearedFields, payout.FieldDescription)
+}
+
+// SetReturnURL sets the "return_url" field.
+func (m *PayoutMutation) SetReturnURL(s string) {
+	m.return_url = &s
+}
+
+// ReturnURL returns the value of the "return_url" field in the mutation.
+func (m *PayoutMutation) ReturnURL() (r string, exists bool) {
+	v := m.return_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReturnURL returns the old "return_url" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldReturnURL(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReturnURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReturnURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReturnURL: %w", err)
+	}
+	return oldValue.ReturnURL, nil
+}
+
+// ClearReturnURL clears the value of the "return_url" field.
+func (m *PayoutMutation) ClearReturnURL() {
+	m.return_url = nil
+	m.clearedFields[payout.FieldReturnURL] = struct{}{}
+}
+
+// ReturnURLCleared returns if the "return_url" field was cleared in this mutation.
+func (m *PayoutMutation) ReturnURLCleared() bool {
+	_, ok := m.clearedFields[payout.FieldReturnURL]
+	return ok
+}
+
+// ResetReturnURL resets all changes to the "return_url" field.
+func (m *PayoutMutation) ResetReturnURL() {
+	m.return_url = nil
+	delete(m.clearedFields, payout.FieldReturnURL)
+}
+
+// SetBusinessCountry sets the "business_country" field.
+func (m *PayoutMutation) SetBusinessCountry(s string) {
+	m.business_country = &s
+}
+
+// BusinessCountry returns the value of the "business_country" field in the mutation.
+func (m *PayoutMutation) BusinessCountry() (r string, exists bool) {
+	v := m.business_country
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBusinessCountry returns the old "business_country" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldBusinessCountry(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBusinessCountry is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBusinessCountry requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBusinessCountry: %w", err)
+	}
+	return oldValue.BusinessCountry, nil
+}
+
+// ClearBusinessCountry clears the value of the "business_country" field.
+func (m *PayoutMutation) ClearBusinessCountry() {
+	m.business_country = nil
+	m.clearedFields[payout.FieldBusinessCountry] = struct{}{}
+}
+
+// BusinessCountryCleared returns if the "business_country" field was cleared in this mutation.
+func (m *PayoutMutation) BusinessCountryCleared() bool {
+	_, ok := m.clearedFields[payout.FieldBusinessCountry]
+	return ok
+}
+
+// ResetBusinessCountry resets all changes to the "business_country" field.
+func (m *PayoutMutation) ResetBusinessCountry() {
+	m.business_country = nil
+	delete(m.clearedFields, payout.FieldBusinessCountry)
+}
+
+// SetBusinessLabel sets the "business_label" field.
+func (m *PayoutMutation) SetBusinessLabel(s string) {
+	m.business_label = &s
+}
+
+// BusinessLabel returns the value of the "business_label" field in the mutation.
+func (m *PayoutMutation) BusinessLabel() (r string, exists bool) {
+	v := m.business_label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBusinessLabel returns the old "business_label" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldBusinessLabel(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBusinessLabel is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBusinessLabel requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBusinessLabel: %w", err)
+	}
+	return oldValue.BusinessLabel, nil
+}
+
+// ClearBusinessLabel clears the value of the "business_label" field.
+func (m *PayoutMutation) ClearBusinessLabel() {
+	m.business_label = nil
+	m.clearedFields[payout.FieldBusinessLabel] = struct{}{}
+}
+
+// BusinessLabelCleared returns if the "business_label" field was cleared in this mutation.
+func (m *PayoutMutation) BusinessLabelCleared() bool {
+	_, ok := m.clearedFields[payout.FieldBusinessLabel]
+	return ok
+}
+
+// ResetBusinessLabel resets all changes to the "business_label" field.
+func (m *PayoutMutation) ResetBusinessLabel() {
+	m.business_label = nil
+	delete(m.clearedFields, payout.FieldBusinessLabel)
+}
+
+// SetMetadata sets the "metadata" field.
+func (m *PayoutMutation) SetMetadata(value map[string]interface{}) {
+	m.metadata = &value
+}
+
+// Metadata returns the value of the "metadata" field in the mutation.
+func (m *PayoutMutation) Metadata() (r map[string]interface{}, exists bool) {
+	v := m.metadata
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMetadata returns the old "metadata" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldMetadata(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMetadata is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMetadata requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMetadata: %w", err)
+	}
+	return oldValue.Metadata, nil
+}
+
+// ClearMetadata clears the value of the "metadata" field.
+func (m *PayoutMutation) ClearMetadata() {
+	m.metadata = nil
+	m.clearedFields[payout.FieldMetadata] = struct{}{}
+}
+
+// MetadataCleared returns if the "metadata" field was cleared in this mutation.
+func (m *PayoutMutation) MetadataCleared() bool {
+	_, ok := m.clearedFields[payout.FieldMetadata]
+	return ok
+}
+
+// ResetMetadata resets all changes to the "metadata" field.
+func (m *PayoutMutation) ResetMetadata() {
+	m.metadata = nil
+	delete(m.clearedFields, payout.FieldMetadata)
+}
+
+// SetConnector sets the "connector" field.
+func (m *PayoutMutation) SetConnector(s string) {
+	m.connector = &s
+}
+
+// Connector returns the value of the "connector" field in the mutation.
+func (m *PayoutMutation) Connector() (r string, exists bool) {
+	v := m.connector
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConnector returns the old "connector" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldConnector(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConnector is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConnector requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConnector: %w", err)
+	}
+	return oldValue.Connector, nil
+}
+
+// ClearConnector clears the value of the "connector" field.
+func (m *PayoutMutation) ClearConnector() {
+	m.connector = nil
+	m.clearedFields[payout.FieldConnector] = struct{}{}
+}
+
+// ConnectorCleared returns if the "connector" field was cleared in this mutation.
+func (m *PayoutMutation) ConnectorCleared() bool {
+	_, ok := m.clearedFields[payout.FieldConnector]
+	return ok
+}
+
+// ResetConnector resets all changes to the "connector" field.
+func (m *PayoutMutation) ResetConnector() {
+	m.connector = nil
+	delete(m.clearedFields, payout.FieldConnector)
+}
+
+// SetMerchantConnectorID sets the "merchant_connector_id" field.
+func (m *PayoutMutation) SetMerchantConnectorID(s string) {
+	m.merchant_connector_id = &s
+}
+
+// MerchantConnectorID returns the value of the "merchant_connector_id" field in the mutation.
+func (m *PayoutMutation) MerchantConnectorID() (r string, exists bool) {
+	v := m.merchant_connector_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantConnectorID returns the old "merchant_connector_id" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldMerchantConnectorID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantConnectorID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantConnectorID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantConnectorID: %w", err)
+	}
+	return oldValue.MerchantConnectorID, nil
+}
+
+// ClearMerchantConnectorID clears the value of the "merchant_connector_id" field.
+func (m *PayoutMutation) ClearMerchantConnectorID() {
+	m.merchant_connector_id = nil
+	m.clearedFields[payout.FieldMerchantConnectorID] = struct{}{}
+}
+
+// MerchantConnectorIDCleared returns if the "merchant_connector_id" field was cleared in this mutation.
+func (m *PayoutMutation) MerchantConnectorIDCleared() bool {
+	_, ok := m.clearedFields[payout.FieldMerchantConnectorID]
+	return ok
+}
+
+// ResetMerchantConnectorID resets all changes to the "merchant_connector_id" field.
+func (m *PayoutMutation) ResetMerchantConnectorID() {
+	m.merchant_connector_id = nil
+	delete(m.clearedFields, payout.FieldMerchantConnectorID)
+}
+
+// SetConnectorTransactionID sets the "connector_transaction_id" field.
+func (m *PayoutMutation) SetConnectorTransactionID(s string) {
+	m.connector_transaction_id = &s
+}
+
+// ConnectorTransactionID returns the value of the "connector_transaction_id" field in the mutation.
+func (m *PayoutMutation) ConnectorTransactionID() (r string, exists bool) {
+	v := m.connector_transaction_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConnectorTransactionID returns the old "connector_transaction_id" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldConnectorTransactionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConnectorTransactionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConnectorTransactionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConnectorTransactionID: %w", err)
+	}
+	return oldValue.ConnectorTransactionID, nil
+}
+
+// ClearConnectorTransactionID clears the value of the "connector_transaction_id" field.
+func (m *PayoutMutation) ClearConnectorTransactionID() {
+	m.connector_transaction_id = nil
+	m.clearedFields[payout.FieldConnectorTransactionID] = struct{}{}
+}
+
+// ConnectorTransactionIDCleared returns if the "connector_transaction_id" field was cleared in this mutation.
+func (m *PayoutMutation) ConnectorTransactionIDCleared() bool {
+	_, ok := m.clearedFields[payout.FieldConnectorTransactionID]
+	return ok
+}
+
+// ResetConnectorTransactionID resets all changes to the "connector_transaction_id" field.
+func (m *PayoutMutation) ResetConnectorTransactionID() {
+	m.connector_transaction_id = nil
+	delete(m.clearedFields, payout.FieldConnectorTransactionID)
+}
+
+// SetActiveAttemptID sets the "active_attempt_id" field.
+func (m *PayoutMutation) SetActiveAttemptID(s string) {
+	m.active_attempt_id = &s
+}
+
+// ActiveAttemptID returns the value of the "active_attempt_id" field in the mutation.
+func (m *PayoutMutation) ActiveAttemptID() (r string, exists bool) {
+	v := m.active_attempt_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActiveAttemptID returns the old "active_attempt_id" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldActiveAttemptID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActiveAttemptID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActiveAttemptID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActiveAttemptID: %w", err)
+	}
+	return oldValue.ActiveAttemptID, nil
+}
+
+// ClearActiveAttemptID clears the value of the "active_attempt_id" field.
+func (m *PayoutMutation) ClearActiveAttemptID() {
+	m.active_attempt_id = nil
+	m.clearedFields[payout.FieldActiveAttemptID] = struct{}{}
+}
+
+// ActiveAttemptIDCleared returns if the "active_attempt_id" field was cleared in this mutation.
+func (m *PayoutMutation) ActiveAttemptIDCleared() bool {
+	_, ok := m.clearedFields[payout.FieldActiveAttemptID]
+	return ok
+}
+
+// ResetActiveAttemptID resets all changes to the "active_attempt_id" field.
+func (m *PayoutMutation) ResetActiveAttemptID() {
+	m.active_attempt_id = nil
+	delete(m.clearedFields, payout.FieldActiveAttemptID)
+}
+
+// SetAttemptCount sets the "attempt_count" field.
+func (m *PayoutMutation) SetAttemptCount(i int) {
+	m.attempt_count = &i
+	m.addattempt_count = nil
+}
+
+// AttemptCount returns the value of the "attempt_count" field in the mutation.
+func (m *PayoutMutation) AttemptCount() (r int, exists bool) {
+	v := m.attempt_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttemptCount returns the old "attempt_count" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldAttemptCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttemptCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttemptCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttemptCount: %w", err)
+	}
+	return oldValue.AttemptCount, nil
+}
+
+// AddAttemptCount adds i to the "attempt_count" field.
+func (m *PayoutMutation) AddAttemptCount(i int) {
+	if m.addattempt_count != nil {
+		*m.addattempt_count += i
+	} else {
+		m.addattempt_count = &i
+	}
+}
+
+// AddedAttemptCount returns the value that was added to the "attempt_count" field in this mutation.
+func (m *PayoutMutation) AddedAttemptCount() (r int, exists bool) {
+	v := m.addattempt_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAttemptCount resets all changes to the "attempt_count" field.
+func (m *PayoutMutation) ResetAttemptCount() {
+	m.attempt_count = nil
+	m.addattempt_count = nil
+}
+
+// SetClientSecret sets the "client_secret" field.
+func (m *PayoutMutation) SetClientSecret(s string) {
+	m.client_secret = &s
+}
+
+// ClientSecret returns the value of the "client_secret" field in the mutation.
+func (m *PayoutMutation) ClientSecret() (r string, exists bool) {
+	v := m.client_secret
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClientSecret returns the old "client_secret" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldClientSecret(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClientSecret is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClientSecret requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClientSecret: %w", err)
+	}
+	return oldValue.ClientSecret, nil
+}
+
+// ResetClientSecret resets all changes to the "client_secret" field.
+func (m *PayoutMutation) ResetClientSecret() {
+	m.client_secret = nil
+}
+
+// SetClientSecretExpiresAt sets the "client_secret_expires_at" field.
+func (m *PayoutMutation) SetClientSecretExpiresAt(t time.Time) {
+	m.client_secret_expires_at = &t
+}
+
+// ClientSecretExpiresAt returns the value of the "client_secret_expires_at" field in the mutation.
+func (m *PayoutMutation) ClientSecretExpiresAt() (r time.Time, exists bool) {
+	v := m.client_secret_expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClientSecretExpiresAt returns the old "client_secret_expires_at" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldClientSecretExpiresAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClientSecretExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClientSecretExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClientSecretExpiresAt: %w", err)
+	}
+	return oldValue.ClientSecretExpiresAt, nil
+}
+
+// ClearClientSecretExpiresAt clears the value of the "client_secret_expires_at" field.
+func (m *PayoutMutation) ClearClientSecretExpiresAt() {
+	m.client_secret_expires_at = nil
+	m.clearedFields[payout.FieldClientSecretExpiresAt] = struct{}{}
+}
+
+// ClientSecretExpiresAtCleared returns if the "client_secret_expires_at" field was cleared in this mutation.
+func (m *PayoutMutation) ClientSecretExpiresAtCleared() bool {
+	_, ok := m.clearedFields[payout.FieldClientSecretExpiresAt]
+	return ok
+}
+
+// ResetClientSecretExpiresAt resets all changes to the "client_secret_expires_at" field.
+func (m *PayoutMutation) ResetClientSecretExpiresAt() {
+	m.client_secret_expires_at = nil
+	delete(m.clearedFields, payout.FieldClientSecretExpiresAt)
+}
+
+// SetIdempotencyKey sets the "idempotency_key" field.
+func (m *PayoutMutation) SetIdempotencyKey(s string) {
+	m.idempotency_key = &s
+}
+
+// IdempotencyKey returns the value of the "idempotency_key" field in the mutation.
+func (m *PayoutMutation) IdempotencyKey() (r string, exists bool) {
+	v := m.idempotency_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIdempotencyKey returns the old "idempotency_key" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldIdempotencyKey(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIdempotencyKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIdempotencyKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIdempotencyKey: %w", err)
+	}
+	return oldValue.IdempotencyKey, nil
+}
+
+// ClearIdempotencyKey clears the value of the "idempotency_key" field.
+func (m *PayoutMutation) ClearIdempotencyKey() {
+	m.idempotency_key = nil
+	m.clearedFields[payout.FieldIdempotencyKey] = struct{}{}
+}
+
+// IdempotencyKeyCleared returns if the "idempotency_key" field was cleared in this mutation.
+func (m *PayoutMutation) IdempotencyKeyCleared() bool {
+	_, ok := m.clearedFields[payout.FieldIdempotencyKey]
+	return ok
+}
+
+// ResetIdempotencyKey resets all changes to the "idempotency_key" field.
+func (m *PayoutMutation) ResetIdempotencyKey() {
+	m.idempotency_key = nil
+	delete(m.clearedFields, payout.FieldIdempotencyKey)
+}
+
+// SetIdempotencyFingerprint sets the "idempotency_fingerprint" field.
+func (m *PayoutMutation) SetIdempotencyFingerprint(s string) {
+	m.idempotency_fingerprint = &s
+}
+
+// IdempotencyFingerprint returns the value of the "idempotency_fingerprint" field in the mutation.
+func (m *PayoutMutation) IdempotencyFingerprint() (r string, exists bool) {
+	v := m.idempotency_fingerprint
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIdempotencyFingerprint returns the old "idempotency_fingerprint" field's value of the Payout entity.
+// If the Payout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutMutation) OldIdempotencyFingerprint(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIdempotencyFingerprint is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIdempotencyFingerprint requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIdempotencyFingerprint: %w", err)
+	}
+	return oldValue.IdempotencyFingerprint, nil
+}
+
+// ClearIdempotencyFingerprint clears the value of the "idempotency_fingerprint" field.
+func (m *PayoutMutation) ClearIdempotencyFingerprint() {
+	m.idempotency_fingerprint = nil
+	m.clearedFields[payout.FieldIdempotencyFingerprint] = struct{}{}
+}
+
+// IdempotencyFingerprintCleared returns if the "idempotency_fingerprint" field was cleared in this mutation.
+func (m *PayoutMutation) IdempotencyFingerprintCleared() bool {
+	_, ok := m.clearedFields[payout.FieldIdempotencyFingerprint]
+	return ok
+}
+
+// ResetIdempotencyFingerprint resets all changes to the "idempotency_fingerprint" field.
+func (m *PayoutMutation) ResetIdempotencyFingerprint() {
+	m.idempotency_fingerprint = nil
+	delete(m.clearedFields, payout.FieldIdempotencyFingerprint)
+}
+
+// AddAttemptIDs adds the "attempts" edge to the PayoutAttempt entity by ids.
+func (m *PayoutMutation) AddAttemptIDs(ids ...string) {
+	if m.attempts == nil {
+		m.attempts = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.attempts[ids[i]] = struct{}{}
+	}
+}
+
+// ClearAttempts clears the "attempts" edge to the PayoutAttempt entity.
+func (m *PayoutMutation) ClearAttempts() {
+	m.clearedattempts = true
+}
+
+// AttemptsCleared reports if the "attempts" edge to the PayoutAttempt entity was cleared.
+func (m *PayoutMutation) AttemptsCleared() bool {
+	return m.clearedattempts
+}
+
+// RemoveAttemptIDs removes the "attempts" edge to the PayoutAttempt entity by IDs.
+func (m *PayoutMutation) RemoveAttemptIDs(ids ...string) {
+	if m.removedattempts == nil {
+		m.removedattempts = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.attempts, ids[i])
+		m.removedattempts[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedAttempts returns the removed IDs of the "attempts" edge to the PayoutAttempt entity.
+func (m *PayoutMutation) RemovedAttemptsIDs() (ids []string) {
+	for id := range m.removedattempts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// AttemptsIDs returns the "attempts" edge IDs in the mutation.
+func (m *PayoutMutation) AttemptsIDs() (ids []string) {
+	for id := range m.attempts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetAttempts resets all changes to the "attempts" edge.
+func (m *PayoutMutation) ResetAttempts() {
+	m.attempts = nil
+	m.clearedattempts = false
+	m.removedattempts = nil
+}
+
+// Where appends a list predicates to the PayoutMutation builder.
+func (m *PayoutMutation) Where(ps ...predicate.Payout) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PayoutMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PayoutMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Payout, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PayoutMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PayoutMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Payout).
+func (m *PayoutMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PayoutMutation) Fields() []string {
+	fields := make([]string, 0, 39)
+	if m.merchant_id != nil {
+		fields = append(fields, payout.FieldMerchantID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, payout.FieldCreatedAt)
+	}
+	if m.modified_at != nil {
+		fields = append(fields, payout.FieldModifiedAt)
+	}
+	if m.error_code != nil {
+		fields = append(fields, payout.FieldErrorCode)
+	}
+	if m.error_message != nil {
+		fields = append(fields, payout.FieldErrorMessage)
+	}
+	if m.unified_code != nil {
+		fields = append(fields, payout.FieldUnifiedCode)
+	}
+	if m.unified_message != nil {
+		fields = append(fields, payout.FieldUnifiedMessage)
+	}
+	if m.issuer_error_code != nil {
+		fields = append(fields, payout.FieldIssuerErrorCode)
+	}
+	if m.issuer_error_message != nil {
+		fields = append(fields, payout.FieldIssuerErrorMessage)
+	}
+	if m.profile_id != nil {
+		fields = append(fields, payout.FieldProfileID)
+	}
+	if m.customer_id != nil {
+		fields = append(fields, payout.FieldCustomerID)
+	}
+	if m.merchant_order_reference_id != nil {
+		fields = append(fields, payout.FieldMerchantOrderReferenceID)
+	}
+	if m.amount != nil {
+		fields = append(fields, payout.FieldAmount)
+	}
+	if m.currency != nil {
+		fields = append(fields, payout.FieldCurrency)
+	}
+	if m.status != nil {
+		fields = append(fields, payout.FieldStatus)
+	}
+	if m.payout_type != nil {
+		fields = append(fields, payout.FieldPayoutType)
+	}
+	if m.payout_method_type != nil {
+		fields = append(fields, payout.FieldPayoutMethodType)
+	}
+	if m.payout_method_data != nil {
+		fields = append(fields, payout.FieldPayoutMethodData)
+	}
+	if m.payout_token != nil {
+		fields = append(fields, payout.FieldPayoutToken)
+	}
+	if m.billing != nil {
+		fields = append(fields, payout.FieldBilling)
+	}
+	if m.customer_details != nil {
+		fields = append(fields, payout.FieldCustomerDetails)
+	}
+	if m.auto_fulfill != nil {
+		fields = append(fields, payout.FieldAutoFulfill)
+	}
+	if m.recurring != nil {
+		fields = append(fields, payout.FieldRecurring)
+	}
+	if m.entity_type != nil {
+		fields = append(fields, payout.FieldEntityType)
+	}
+	if m.priority != nil {
+		fields = append(fields, payout.FieldPriority)
+	}
+	if m.description != nil {
+		fields = append(fields, payout.FieldDescription)
+	}
+	if m.return_url != nil {
+		fields = append(fields, payout.FieldReturnURL)
+	}
+	if m.business_country != nil {
+		fields = append(fields, payout.FieldBusinessCountry)
+	}
+	if m.business_label != nil {
+		fields = append(fields, payout.FieldBusinessLabel)
+	}
+	if m.metadata != nil {
+		fields = append(fields, payout.FieldMetadata)
+	}
+	if m.connector != nil {
+		fields = append(fields, payout.FieldConnector)
+	}
+	if m.merchant_connector_id != nil {
+		fields = append(fields, payout.FieldMerchantConnectorID)
+	}
+	if m.connector_transaction_id != nil {
+		fields = append(fields, payout.FieldConnectorTransactionID)
+	}
+	if m.active_attempt_id != nil {
+		fields = append(fields, payout.FieldActiveAttemptID)
+	}
+	if m.attempt_count != nil {
+		fields = append(fields, payout.FieldAttemptCount)
+	}
+	if m.client_secret != nil {
+		fields = append(fields, payout.FieldClientSecret)
+	}
+	if m.client_secret_expires_at != nil {
+		fields = append(fields, payout.FieldClientSecretExpiresAt)
+	}
+	if m.idempotency_key != nil {
+		fields = append(fields, payout.FieldIdempotencyKey)
+	}
+	if m.idempotency_fingerprint != nil {
+		fields = append(fields, payout.FieldIdempotencyFingerprint)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PayoutMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case payout.FieldMerchantID:
+		return m.MerchantID()
+	case payout.FieldCreatedAt:
+		return m.CreatedAt()
+	case payout.FieldModifiedAt:
+		return m.ModifiedAt()
+	case payout.FieldErrorCode:
+		return m.ErrorCode()
+	case payout.FieldErrorMessage:
+		return m.ErrorMessage()
+	case payout.FieldUnifiedCode:
+		return m.UnifiedCode()
+	case payout.FieldUnifiedMessage:
+		return m.UnifiedMessage()
+	case payout.FieldIssuerErrorCode:
+		return m.IssuerErrorCode()
+	case payout.FieldIssuerErrorMessage:
+		return m.IssuerErrorMessage()
+	case payout.FieldProfileID:
+		return m.ProfileID()
+	case payout.FieldCustomerID:
+		return m.CustomerID()
+	case payout.FieldMerchantOrderReferenceID:
+		return m.MerchantOrderReferenceID()
+	case payout.FieldAmount:
+		return m.Amount()
+	case payout.FieldCurrency:
+		return m.Currency()
+	case payout.FieldStatus:
+		return m.Status()
+	case payout.FieldPayoutType:
+		return m.PayoutType()
+	case payout.FieldPayoutMethodType:
+		return m.PayoutMethodType()
+	case payout.FieldPayoutMethodData:
+		return m.PayoutMethodData()
+	case payout.FieldPayoutToken:
+		return m.PayoutToken()
+	case payout.FieldBilling:
+		return m.Billing()
+	case payout.FieldCustomerDetails:
+		return m.CustomerDetails()
+	case payout.FieldAutoFulfill:
+		return m.AutoFulfill()
+	case payout.FieldRecurring:
+		return m.Recurring()
+	case payout.FieldEntityType:
+		return m.EntityType()
+	case payout.FieldPriority:
+		return m.Priority()
+	case payout.FieldDescription:
+		return m.Description()
+	case payout.FieldReturnURL:
+		return m.ReturnURL()
+	case payout.FieldBusinessCountry:
+		return m.BusinessCountry()
+	case payout.FieldBusinessLabel:
+		return m.BusinessLabel()
+	case payout.FieldMetadata:
+		return m.Metadata()
+	case payout.FieldConnector:
+		return m.Connector()
+	case payout.FieldMerchantConnectorID:
+		return m.MerchantConnectorID()
+	case payout.FieldConnectorTransactionID:
+		return m.ConnectorTransactionID()
+	case payout.FieldActiveAttemptID:
+		return m.ActiveAttemptID()
+	case payout.FieldAttemptCount:
+		return m.AttemptCount()
+	case payout.FieldClientSecret:
+		return m.ClientSecret()
+	case payout.FieldClientSecretExpiresAt:
+		return m.ClientSecretExpiresAt()
+	case payout.FieldIdempotencyKey:
+		return m.IdempotencyKey()
+	case payout.FieldIdempotencyFingerprint:
+		return m.IdempotencyFingerprint()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PayoutMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case payout.FieldMerchantID:
+		return m.OldMerchantID(ctx)
+	case payout.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case payout.FieldModifiedAt:
+		return m.OldModifiedAt(ctx)
+	case payout.FieldErrorCode:
+		return m.OldErrorCode(ctx)
+	case payout.FieldErrorMessage:
+		return m.OldErrorMessage(ctx)
+	case payout.FieldUnifiedCode:
+		return m.OldUnifiedCode(ctx)
+	case payout.FieldUnifiedMessage:
+		return m.OldUnifiedMessage(ctx)
+	case payout.FieldIssuerErrorCode:
+		return m.OldIssuerErrorCode(ctx)
+	case payout.FieldIssuerErrorMessage:
+		return m.OldIssuerErrorMessage(ctx)
+	case payout.FieldProfileID:
+		return m.OldProfileID(ctx)
+	case payout.FieldCustomerID:
+		return m.OldCustomerID(ctx)
+	case payout.FieldMerchantOrderReferenceID:
+		return m.OldMerchantOrderReferenceID(ctx)
+	case payout.FieldAmount:
+		return m.OldAmount(ctx)
+	case payout.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case payout.FieldStatus:
+		return m.OldStatus(ctx)
+	case payout.FieldPayoutType:
+		return m.OldPayoutType(ctx)
+	case payout.FieldPayoutMethodType:
+		return m.OldPayoutMethodType(ctx)
+	case payout.FieldPayoutMethodData:
+		return m.OldPayoutMethodData(ctx)
+	case payout.FieldPayoutToken:
+		return m.OldPayoutToken(ctx)
+	case payout.FieldBilling:
+		return m.OldBilling(ctx)
+	case payout.FieldCustomerDetails:
+		return m.OldCustomerDetails(ctx)
+	case payout.FieldAutoFulfill:
+		return m.OldAutoFulfill(ctx)
+	case payout.FieldRecurring:
+		return m.OldRecurring(ctx)
+	case payout.FieldEntityType:
+		return m.OldEntityType(ctx)
+	case payout.FieldPriority:
+		return m.OldPriority(ctx)
+	case payout.FieldDescription:
+		return m.OldDescription(ctx)
+	case payout.FieldReturnURL:
+		return m.OldReturnURL(ctx)
+	case payout.FieldBusinessCountry:
+		return m.OldBusinessCountry(ctx)
+	case payout.FieldBusinessLabel:
+		return m.OldBusinessLabel(ctx)
+	case payout.FieldMetadata:
+		return m.OldMetadata(ctx)
+	case payout.FieldConnector:
+		return m.OldConnector(ctx)
+	case payout.FieldMerchantConnectorID:
+		return m.OldMerchantConnectorID(ctx)
+	case payout.FieldConnectorTransactionID:
+		return m.OldConnectorTransactionID(ctx)
+	case payout.FieldActiveAttemptID:
+		return m.OldActiveAttemptID(ctx)
+	case payout.FieldAttemptCount:
+		return m.OldAttemptCount(ctx)
+	case payout.FieldClientSecret:
+		return m.OldClientSecret(ctx)
+	case payout.FieldClientSecretExpiresAt:
+		return m.OldClientSecretExpiresAt(ctx)
+	case payout.FieldIdempotencyKey:
+		return m.OldIdempotencyKey(ctx)
+	case payout.FieldIdempotencyFingerprint:
+		return m.OldIdempotencyFingerprint(ctx)
+	}
+	return nil, fmt.Errorf("unknown Payout field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PayoutMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case payout.FieldMerchantID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantID(v)
+		return nil
+	case payout.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case payout.FieldModifiedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModifiedAt(v)
+		return nil
+	case payout.FieldErrorCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorCode(v)
+		return nil
+	case payout.FieldErrorMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorMessage(v)
+		return nil
+	case payout.FieldUnifiedCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUnifiedCode(v)
+		return nil
+	case payout.FieldUnifiedMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUnifiedMessage(v)
+		return nil
+	case payout.FieldIssuerErrorCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIssuerErrorCode(v)
+		return nil
+	case payout.FieldIssuerErrorMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIssuerErrorMessage(v)
+		return nil
+	case payout.FieldProfileID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProfileID(v)
+		return nil
+	case payout.FieldCustomerID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomerID(v)
+		return nil
+	case payout.FieldMerchantOrderReferenceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantOrderReferenceID(v)
+		return nil
+	case payout.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmount(v)
+		return nil
+	case payout.FieldCurrency:
+		v, ok := value.(schematype.Currency)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case payout.FieldStatus:
+		v, ok := value.(payout.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case payout.FieldPayoutType:
+		v, ok := value.(payout.PayoutType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPayoutType(v)
+		return nil
+	case payout.FieldPayoutMethodType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPayoutMethodType(v)
+		return nil
+	case payout.FieldPayoutMethodData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPayoutMethodData(v)
+		return nil
+	case payout.FieldPayoutToken:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPayoutToken(v)
+		return nil
+	case payout.FieldBilling:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBilling(v)
+		return nil
+	case payout.FieldCustomerDetails:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomerDetails(v)
+		return nil
+	case payout.FieldAutoFulfill:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAutoFulfill(v)
+		return nil
+	case payout.FieldRecurring:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRecurring(v)
+		return nil
+	case payout.FieldEntityType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEntityType(v)
+		return nil
+	case payout.FieldPriority:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPriority(v)
+		return nil
+	case payout.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case payout.FieldReturnURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReturnURL(v)
+		return nil
+	case payout.FieldBusinessCountry:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBusinessCountry(v)
+		return nil
+	case payout.FieldBusinessLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBusinessLabel(v)
+		return nil
+	case payout.FieldMetadata:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMetadata(v)
+		return nil
+	case payout.FieldConnector:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConnector(v)
+		return nil
+	case payout.FieldMerchantConnectorID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantConnectorID(v)
+		return nil
+	case payout.FieldConnectorTransactionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConnectorTransactionID(v)
+		return nil
+	case payout.FieldActiveAttemptID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActiveAttemptID(v)
+		return nil
+	case payout.FieldAttemptCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttemptCount(v)
+		return nil
+	case payout.FieldClientSecret:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClientSecret(v)
+		return nil
+	case payout.FieldClientSecretExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClientSecretExpiresAt(v)
+		return nil
+	case payout.FieldIdempotencyKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIdempotencyKey(v)
+		return nil
+	case payout.FieldIdempotencyFingerprint:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIdempotencyFingerprint(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Payout field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PayoutMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount != nil {
+		fields = append(fields, payout.FieldAmount)
+	}
+	if m.addattempt_count != nil {
+		fields = append(fields, payout.FieldAttemptCount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PayoutMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case payout.FieldAmount:
+		return m.AddedAmount()
+	case payout.FieldAttemptCount:
+		return m.AddedAttemptCount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PayoutMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case payout.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmount(v)
+		return nil
+	case payout.FieldAttemptCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAttemptCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Payout numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PayoutMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(payout.FieldErrorCode) {
+		fields = append(fields, payout.FieldErrorCode)
+	}
+	if m.FieldCleared(payout.FieldErrorMessage) {
+		fields = append(fields, payout.FieldErrorMessage)
+	}
+	if m.FieldCleared(payout.FieldUnifiedCode) {
+		fields = append(fields, payout.FieldUnifiedCode)
+	}
+	if m.FieldCleared(payout.FieldUnifiedMessage) {
+		fields = append(fields, payout.FieldUnifiedMessage)
+	}
+	if m.FieldCleared(payout.FieldIssuerErrorCode) {
+		fields = append(fields, payout.FieldIssuerErrorCode)
+	}
+	if m.FieldCleared(payout.FieldIssuerErrorMessage) {
+		fields = append(fields, payout.FieldIssuerErrorMessage)
+	}
+	if m.FieldCleared(payout.FieldCustomerID) {
+		fields = append(fields, payout.FieldCustomerID)
+	}
+	if m.FieldCleared(payout.FieldMerchantOrderReferenceID) {
+		fields = append(fields, payout.FieldMerchantOrderReferenceID)
+	}
+	if m.FieldCleared(payout.FieldPayoutType) {
+		fields = append(fields, payout.FieldPayoutType)
+	}
+	if m.FieldCleared(payout.FieldPayoutMethodType) {
+		fields = append(fields, payout.FieldPayoutMethodType)
+	}
+	if m.FieldCleared(payout.FieldPayoutMethodData) {
+		fields = append(fields, payout.FieldPayoutMethodData)
+	}
+	if m.FieldCleared(payout.FieldPayoutToken) {
+		fields = append(fields, payout.FieldPayoutToken)
+	}
+	if m.FieldCleared(payout.FieldBilling) {
+		fields = append(fields, payout.FieldBilling)
+	}
+	if m.FieldCleared(payout.FieldCustomerDetails) {
+		fields = append(fields, payout.FieldCustomerDetails)
+	}
+	if m.FieldCleared(payout.FieldPriority) {
+		fields = append(fields, payout.FieldPriority)
+	}
+	if m.FieldCleared(payout.FieldDescription) {
+		fields = append(fields, payout.FieldDescription)
+	}
+	if m.FieldCleared(payout.FieldReturnURL) {
+		fields = append(fields, payout.FieldReturnURL)
+	}
+	if m.FieldCleared(payout.FieldBusinessCountry) {
+		fields = append(fields, payout.FieldBusinessCountry)
+	}
+	if m.FieldCleared(payout.FieldBusinessLabel) {
+		fields = append(fields, payout.FieldBusinessLabel)
+	}
+	if m.FieldCleared(payout.FieldMetadata) {
+		fields = append(fields, payout.FieldMetadata)
+	}
+	if m.FieldCleared(payout.FieldConnector) {
+		fields = append(fields, payout.FieldConnector)
+	}
+	if m.FieldCleared(payout.FieldMerchantConnectorID) {
+		fields = append(fields, payout.FieldMerchantConnectorID)
+	}
+	if m.FieldCleared(payout.FieldConnectorTransactionID) {
+		fields = append(fields, payout.FieldConnectorTransactionID)
+	}
+	if m.FieldCleared(payout.FieldActiveAttemptID) {
+		fields = append(fields, payout.FieldActiveAttemptID)
+	}
+	if m.FieldCleared(payout.FieldClientSecretExpiresAt) {
+		fields = append(fields, payout.FieldClientSecretExpiresAt)
+	}
+	if m.FieldCleared(payout.FieldIdempotencyKey) {
+		fields = append(fields, payout.FieldIdempotencyKey)
+	}
+	if m.FieldCleared(payout.FieldIdempotencyFingerprint) {
+		fields = append(fields, payout.FieldIdempotencyFingerprint)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PayoutMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PayoutMutation) ClearField(name string) error {
+	switch name {
+	case payout.FieldErrorCode:
+		m.ClearErrorCode()
+		return nil
+	case payout.FieldErrorMessage:
+		m.ClearErrorMessage()
+		return nil
+	case payout.FieldUnifiedCode:
+		m.ClearUnifiedCode()
+		return nil
+	case payout.FieldUnifiedMessage:
+		m.ClearUnifiedMessage()
+		return nil
+	case payout.FieldIssuerErrorCode:
+		m.ClearIssuerErrorCode()
+		return nil
+	case payout.FieldIssuerErrorMessage:
+		m.ClearIssuerErrorMessage()
+		return nil
+	case payout.FieldCustomerID:
+		m.ClearCustomerID()
+		return nil
+	case payout.FieldMerchantOrderReferenceID:
+		m.ClearMerchantOrderReferenceID()
+		return nil
+	case payout.FieldPayoutType:
+		m.ClearPayoutType()
+		return nil
+	case payout.FieldPayoutMethodType:
+		m.ClearPayoutMethodType()
+		return nil
+	case payout.FieldPayoutMethodData:
+		m.ClearPayoutMethodData()
+		return nil
+	case payout.FieldPayoutToken:
+		m.ClearPayoutToken()
+		return nil
+	case payout.FieldBilling:
+		m.ClearBilling()
+		return nil
+	case payout.FieldCustomerDetails:
+		m.ClearCustomerDetails()
+		return nil
+	case payout.FieldPriority:
+		m.ClearPriority()
+		return nil
+	case payout.FieldDescription:
+		m.ClearDescription()
+		return nil
+	case payout.FieldReturnURL:
+		m.ClearReturnURL()
+		return nil
+	case payout.FieldBusinessCountry:
+		m.ClearBusinessCountry()
+		return nil
+	case payout.FieldBusinessLabel:
+		m.ClearBusinessLabel()
+		return nil
+	case payout.FieldMetadata:
+		m.ClearMetadata()
+		return nil
+	case payout.FieldConnector:
+		m.ClearConnector()
+		return nil
+	case payout.FieldMerchantConnectorID:
+		m.ClearMerchantConnectorID()
+		return nil
+	case payout.FieldConnectorTransactionID:
+		m.ClearConnectorTransactionID()
+		return nil
+	case payout.FieldActiveAttemptID:
+		m.ClearActiveAttemptID()
+		return nil
+	case payout.FieldClientSecretExpiresAt:
+		m.ClearClientSecretExpiresAt()
+		return nil
+	case payout.FieldIdempotencyKey:
+		m.ClearIdempotencyKey()
+		return nil
+	case payout.FieldIdempotencyFingerprint:
+		m.ClearIdempotencyFingerprint()
+		return nil
+	}
+	return fmt.Errorf("unknown Payout nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PayoutMutation) ResetField(name string) error {
+	switch name {
+	case payout.FieldMerchantID:
+		m.ResetMerchantID()
+		return nil
+	case payout.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case payout.FieldModifiedAt:
+		m.ResetModifiedAt()
+		return nil
+	case payout.FieldErrorCode:
+		m.ResetErrorCode()
+		return nil
+	case payout.FieldErrorMessage:
+		m.ResetErrorMessage()
+		return nil
+	case payout.FieldUnifiedCode:
+		m.ResetUnifiedCode()
+		return nil
+	case payout.FieldUnifiedMessage:
+		m.ResetUnifiedMessage()
+		return nil
+	case payout.FieldIssuerErrorCode:
+		m.ResetIssuerErrorCode()
+		return nil
+	case payout.FieldIssuerErrorMessage:
+		m.ResetIssuerErrorMessage()
+		return nil
+	case payout.FieldProfileID:
+		m.ResetProfileID()
+		return nil
+	case payout.FieldCustomerID:
+		m.ResetCustomerID()
+		return nil
+	case payout.FieldMerchantOrderReferenceID:
+		m.ResetMerchantOrderReferenceID()
+		return nil
+	case payout.FieldAmount:
+		m.ResetAmount()
+		return nil
+	case payout.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case payout.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case payout.FieldPayoutType:
+		m.ResetPayoutType()
+		return nil
+	case payout.FieldPayoutMethodType:
+		m.ResetPayoutMethodType()
+		return nil
+	case payout.FieldPayoutMethodData:
+		m.ResetPayoutMethodData()
+		return nil
+	case payout.FieldPayoutToken:
+		m.ResetPayoutToken()
+		return nil
+	case payout.FieldBilling:
+		m.ResetBilling()
+		return nil
+	case payout.FieldCustomerDetails:
+		m.ResetCustomerDetails()
+		return nil
+	case payout.FieldAutoFulfill:
+		m.ResetAutoFulfill()
+		return nil
+	case payout.FieldRecurring:
+		m.ResetRecurring()
+		return nil
+	case payout.FieldEntityType:
+		m.ResetEntityType()
+		return nil
+	case payout.FieldPriority:
+		m.ResetPriority()
+		return nil
+	case payout.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case payout.FieldReturnURL:
+		m.ResetReturnURL()
+		return nil
+	case payout.FieldBusinessCountry:
+		m.ResetBusinessCountry()
+		return nil
+	case payout.FieldBusinessLabel:
+		m.ResetBusinessLabel()
+		return nil
+	case payout.FieldMetadata:
+		m.ResetMetadata()
+		return nil
+	case payout.FieldConnector:
+		m.ResetConnector()
+		return nil
+	case payout.FieldMerchantConnectorID:
+		m.ResetMerchantConnectorID()
+		return nil
+	case payout.FieldConnectorTransactionID:
+		m.ResetConnectorTransactionID()
+		return nil
+	case payout.FieldActiveAttemptID:
+		m.ResetActiveAttemptID()
+		return nil
+	case payout.FieldAttemptCount:
+		m.ResetAttemptCount()
+		return nil
+	case payout.FieldClientSecret:
+		m.ResetClientSecret()
+		return nil
+	case payout.FieldClientSecretExpiresAt:
+		m.ResetClientSecretExpiresAt()
+		return nil
+	case payout.FieldIdempotencyKey:
+		m.ResetIdempotencyKey()
+		return nil
+	case payout.FieldIdempotencyFingerprint:
+		m.ResetIdempotencyFingerprint()
+		return nil
+	}
+	return fmt.Errorf("unknown Payout field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PayoutMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.attempts != nil {
+		edges = append(edges, payout.EdgeAttempts)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PayoutMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case payout.EdgeAttempts:
+		ids := make([]ent.Value, 0, len(m.attempts))
+		for id := range m.attempts {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PayoutMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.removedattempts != nil {
+		edges = append(edges, payout.EdgeAttempts)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PayoutMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case payout.EdgeAttempts:
+		ids := make([]ent.Value, 0, len(m.removedattempts))
+		for id := range m.removedattempts {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PayoutMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedattempts {
+		edges = append(edges, payout.EdgeAttempts)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PayoutMutation) EdgeCleared(name string) bool {
+	switch name {
+	case payout.EdgeAttempts:
+		return m.clearedattempts
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PayoutMutation) ClearEdge(name string) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Payout unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PayoutMutation) ResetEdge(name string) error {
+	switch name {
+	case payout.EdgeAttempts:
+		m.ResetAttempts()
+		return nil
+	}
+	return fmt.Errorf("unknown Payout edge %s", name)
+}
+
+// PayoutAttemptMutation represents an operation that mutates the PayoutAttempt nodes in the graph.
+type PayoutAttemptMutation struct {
+	config
+	op                       Op
+	typ                      string
+	id                       *string
+	merchant_id              *string
+	created_at               *time.Time
+	modified_at              *time.Time
+	error_code               *string
+	error_message            *string
+	unified_code             *string
+	unified_message          *string
+	issuer_error_code        *string
+	issuer_error_message     *string
+	profile_id               *string
+	status                   *payoutattempt.Status
+	amount                   *int64
+	addamount                *int64
+	currency                 *schematype.Currency
+	connector                *string
+	merchant_connector_id    *string
+	connector_transaction_id *string
+	payout_type              *payoutattempt.PayoutType
+	payout_method_type       *string
+	cancellation_reason      *string
+	clearedFields            map[string]struct{}
+	payout                   *string
+	clearedpayout            bool
+	done                     bool
+	oldValue                 func(context.Context) (*PayoutAttempt, error)
+	predicates               []predicate.PayoutAttempt
+}
+
+var _ ent.Mutation = (*PayoutAttemptMutation)(nil)
+
+// payoutattemptOption allows management of the mutation configuration using functional options.
+type payoutattemptOption func(*PayoutAttemptMutation)
+
+// newPayoutAttemptMutation creates new mutation for the PayoutAttempt entity.
+func newPayoutAttemptMutation(c config, op Op, opts ...payoutattemptOption) *PayoutAttemptMutation {
+	m := &PayoutAttemptMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePayoutAttempt,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPayoutAttemptID sets the ID field of the mutation.
+func withPayoutAttemptID(id string) payoutattemptOption {
+	return func(m *PayoutAttemptMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PayoutAttempt
+		)
+		m.oldValue = func(ctx context.Context) (*PayoutAttempt, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PayoutAttempt.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPayoutAttempt sets the old PayoutAttempt of the mutation.
+func withPayoutAttempt(node *PayoutAttempt) payoutattemptOption {
+	return func(m *PayoutAttemptMutation) {
+		m.oldValue = func(context.Context) (*PayoutAttempt, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PayoutAttemptMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PayoutAttemptMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of PayoutAttempt entities.
+func (m *PayoutAttemptMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PayoutAttemptMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PayoutAttemptMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PayoutAttempt.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetMerchantID sets the "merchant_id" field.
+func (m *PayoutAttemptMutation) SetMerchantID(s string) {
+	m.merchant_id = &s
+}
+
+// MerchantID returns the value of the "merchant_id" field in the mutation.
+func (m *PayoutAttemptMutation) MerchantID() (r string, exists bool) {
+	v := m.merchant_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantID returns the old "merchant_id" field's value of the PayoutAttempt entity.
+// If the PayoutAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutAttemptMutation) OldMerchantID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantID: %w", err)
+	}
+	return oldValue.MerchantID, nil
+}
+
+// ResetMerchantID resets all changes to the "merchant_id" field.
+func (m *PayoutAttemptMutation) ResetMerchantID() {
+	m.merchant_id = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PayoutAttemptMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PayoutAttemptMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the PayoutAttempt entity.
+// If the PayoutAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutAttemptMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PayoutAttemptMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetModifiedAt sets the "modified_at" field.
+func (m *PayoutAttemptMutation) SetModifiedAt(t time.Time) {
+	m.modified_at = &t
+}
+
+// ModifiedAt returns the value of the "modified_at" field in the mutation.
+func (m *PayoutAttemptMutation) ModifiedAt() (r time.Time, exists bool) {
+	v := m.modified_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldModifiedAt returns the old "modified_at" field's value of the PayoutAttempt entity.
+// If the PayoutAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutAttemptMutation) OldModifiedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldModifiedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldModifiedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldModifiedAt: %w", err)
+	}
+	return oldValue.ModifiedAt, nil
+}
+
+// ResetModifiedAt resets all changes to the "modified_at" field.
+func (m *PayoutAttemptMutation) ResetModifiedAt() {
+	m.modified_at = nil
+}
+
+// SetErrorCode sets the "error_code" field.
+func (m *PayoutAttemptMutation) SetErrorCode(s string) {
+	m.error_code = &s
+}
+
+// ErrorCode returns the value of the "error_code" field in the mutation.
+func (m *PayoutAttemptMutation) ErrorCode() (r string, exists bool) {
+	v := m.error_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorCode returns the old "error_code" field's value of the PayoutAttempt entity.
+// If the PayoutAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutAttemptMutation) OldErrorCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorCode: %w", err)
+	}
+	return oldValue.ErrorCode, nil
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (m *PayoutAttemptMutation) ClearErrorCode() {
+	m.error_code = nil
+	m.clearedFields[payoutattempt.FieldErrorCode] = struct{}{}
+}
+
+// ErrorCodeCleared returns if the "error_code" field was cleared in this mutation.
+func (m *PayoutAttemptMutation) ErrorCodeCleared() bool {
+	_, ok := m.clearedFields[payoutattempt.FieldErrorCode]
+	return ok
+}
+
+// ResetErrorCode resets all changes to the "error_code" field.
+func (m *PayoutAttemptMutation) ResetErrorCode() {
+	m.error_code = nil
+	delete(m.clearedFields, payoutattempt.FieldErrorCode)
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (m *PayoutAttemptMutation) SetErrorMessage(s string) {
+	m.error_message = &s
+}
+
+// ErrorMessage returns the value of the "error_message" field in the mutation.
+func (m *PayoutAttemptMutation) ErrorMessage() (r string, exists bool) {
+	v := m.error_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorMessage returns the old "error_message" field's value of the PayoutAttempt entity.
+// If the PayoutAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutAttemptMutation) OldErrorMessage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorMessage: %w", err)
+	}
+	return oldValue.ErrorMessage, nil
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (m *PayoutAttemptMutation) ClearErrorMessage() {
+	m.error_message = nil
+	m.clearedFields[payoutattempt.FieldErrorMessage] = struct{}{}
+}
+
+// ErrorMessageCleared returns if the "error_message" field was cleared in this mutation.
+func (m *PayoutAttemptMutation) ErrorMessageCleared() bool {
+	_, ok := m.clearedFields[payoutattempt.FieldErrorMessage]
+	return ok
+}
+
+// ResetErrorMessage resets all changes to the "error_message" field.
+func (m *PayoutAttemptMutation) ResetErrorMessage() {
+	m.error_message = nil
+	delete(m.clearedFields, payoutattempt.FieldErrorMessage)
+}
+
+// SetUnifiedCode sets the "unified_code" field.
+func (m *PayoutAttemptMutation) SetUnifiedCode(s string) {
+	m.unified_code = &s
+}
+
+// UnifiedCode returns the value of the "unified_code" field in the mutation.
+func (m *PayoutAttemptMutation) UnifiedCode() (r string, exists bool) {
+	v := m.unified_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUnifiedCode returns the old "unified_code" field's value of the PayoutAttempt entity.
+// If the PayoutAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutAttemptMutation) OldUnifiedCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUnifiedCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUnifiedCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUnifiedCode: %w", err)
+	}
+	return oldValue.UnifiedCode, nil
+}
+
+// ClearUnifiedCode clears the value of the "unified_code" field.
+func (m *PayoutAttemptMutation) ClearUnifiedCode() {
+	m.unified_code = nil
+	m.clearedFields[payoutattempt.FieldUnifiedCode] = struct{}{}
+}
+
+// UnifiedCodeCleared returns if the "unified_code" field was cleared in this mutation.
+func (m *PayoutAttemptMutation) UnifiedCodeCleared() bool {
+	_, ok := m.clearedFields[payoutattempt.FieldUnifiedCode]
+	return ok
+}
+
+// ResetUnifiedCode resets all changes to the "unified_code" field.
+func (m *PayoutAttemptMutation) ResetUnifiedCode() {
+	m.unified_code = nil
+	delete(m.clearedFields, payoutattempt.FieldUnifiedCode)
+}
+
+// SetUnifiedMessage sets the "unified_message" field.
+func (m *PayoutAttemptMutation) SetUnifiedMessage(s string) {
+	m.unified_message = &s
+}
+
+// UnifiedMessage returns the value of the "unified_message" field in the mutation.
+func (m *PayoutAttemptMutation) UnifiedMessage() (r string, exists bool) {
+	v := m.unified_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUnifiedMessage returns the old "unified_message" field's value of the PayoutAttempt entity.
+// If the PayoutAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutAttemptMutation) OldUnifiedMessage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUnifiedMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUnifiedMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUnifiedMessage: %w", err)
+	}
+	return oldValue.UnifiedMessage, nil
+}
+
+// ClearUnifiedMessage clears the value of the "unified_message" field.
+func (m *PayoutAttemptMutation) ClearUnifiedMessage() {
+	m.unified_message = nil
+	m.clearedFields[payoutattempt.FieldUnifiedMessage] = struct{}{}
+}
+
+// UnifiedMessageCleared returns if the "unified_message" field was cleared in this mutation.
+func (m *PayoutAttemptMutation) UnifiedMessageCleared() bool {
+	_, ok := m.clearedFields[payoutattempt.FieldUnifiedMessage]
+	return ok
+}
+
+// ResetUnifiedMessage resets all changes to the "unified_message" field.
+func (m *PayoutAttemptMutation) ResetUnifiedMessage() {
+	m.unified_message = nil
+	delete(m.clearedFields, payoutattempt.FieldUnifiedMessage)
+}
+
+// SetIssuerErrorCode sets the "issuer_error_code" field.
+func (m *PayoutAttemptMutation) SetIssuerErrorCode(s string) {
+	m.issuer_error_code = &s
+}
+
+// IssuerErrorCode returns the value of the "issuer_error_code" field in the mutation.
+func (m *PayoutAttemptMutation) IssuerErrorCode() (r string, exists bool) {
+	v := m.issuer_error_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIssuerErrorCode returns the old "issuer_error_code" field's value of the PayoutAttempt entity.
+// If the PayoutAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutAttemptMutation) OldIssuerErrorCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIssuerErrorCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIssuerErrorCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIssuerErrorCode: %w", err)
+	}
+	return oldValue.IssuerErrorCode, nil
+}
+
+// ClearIssuerErrorCode clears the value of the "issuer_error_code" field.
+func (m *PayoutAttemptMutation) ClearIssuerErrorCode() {
+	m.issuer_error_code = nil
+	m.clearedFields[payoutattempt.FieldIssuerErrorCode] = struct{}{}
+}
+
+// IssuerErrorCodeCleared returns if the "issuer_error_code" field was cleared in this mutation.
+func (m *PayoutAttemptMutation) IssuerErrorCodeCleared() bool {
+	_, ok := m.clearedFields[payoutattempt.FieldIssuerErrorCode]
+	return ok
+}
+
+// ResetIssuerErrorCode resets all changes to the "issuer_error_code" field.
+func (m *PayoutAttemptMutation) ResetIssuerErrorCode() {
+	m.issuer_error_code = nil
+	delete(m.clearedFields, payoutattempt.FieldIssuerErrorCode)
+}
+
+// SetIssuerErrorMessage sets the "issuer_error_message" field.
+func (m *PayoutAttemptMutation) SetIssuerErrorMessage(s string) {
+	m.issuer_error_message = &s
+}
+
+// IssuerErrorMessage returns the value of the "issuer_error_message" field in the mutation.
+func (m *PayoutAttemptMutation) IssuerErrorMessage() (r string, exists bool) {
+	v := m.issuer_error_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIssuerErrorMessage returns the old "issuer_error_message" field's value of the PayoutAttempt entity.
+// If the PayoutAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutAttemptMutation) OldIssuerErrorMessage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIssuerErrorMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIssuerErrorMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIssuerErrorMessage: %w", err)
+	}
+	return oldValue.IssuerErrorMessage, nil
+}
+
+// ClearIssuerErrorMessage clears the value of the "issuer_error_message" field.
+func (m *PayoutAttemptMutation) ClearIssuerErrorMessage() {
+	m.issuer_error_message = nil
+	m.clearedFields[payoutattempt.FieldIssuerErrorMessage] = struct{}{}
+}
+
+// IssuerErrorMessageCleared returns if the "issuer_error_message" field was cleared in this mutation.
+func (m *PayoutAttemptMutation) IssuerErrorMessageCleared() bool {
+	_, ok := m.clearedFields[payoutattempt.FieldIssuerErrorMessage]
+	return ok
+}
+
+// ResetIssuerErrorMessage resets all changes to the "issuer_error_message" field.
+func (m *PayoutAttemptMutation) ResetIssuerErrorMessage() {
+	m.issuer_error_message = nil
+	delete(m.clearedFields, payoutattempt.FieldIssuerErrorMessage)
+}
+
+// SetPayoutID sets the "payout_id" field.
+func (m *PayoutAttemptMutation) SetPayoutID(s string) {
+	m.payout = &s
+}
+
+// PayoutID returns the value of the "payout_id" field in the mutation.
+func (m *PayoutAttemptMutation) PayoutID() (r string, exists bool) {
+	v := m.payout
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPayoutID returns the old "payout_id" field's value of the PayoutAttempt entity.
+// If the PayoutAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutAttemptMutation) OldPayoutID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPayoutID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPayoutID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPayoutID: %w", err)
+	}
+	return oldValue.PayoutID, nil
+}
+
+// ResetPayoutID resets all changes to the "payout_id" field.
+func (m *PayoutAttemptMutation) ResetPayoutID() {
+	m.payout = nil
+}
+
+// SetProfileID sets the "profile_id" field.
+func (m *PayoutAttemptMutation) SetProfileID(s string) {
+	m.profile_id = &s
+}
+
+// ProfileID returns the value of the "profile_id" field in the mutation.
+func (m *PayoutAttemptMutation) ProfileID() (r string, exists bool) {
+	v := m.profile_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProfileID returns the old "profile_id" field's value of the PayoutAttempt entity.
+// If the PayoutAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutAttemptMutation) OldProfileID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProfileID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProfileID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProfileID: %w", err)
+	}
+	return oldValue.ProfileID, nil
+}
+
+// ResetProfileID resets all changes to the "profile_id" field.
+func (m *PayoutAttemptMutation) ResetProfileID() {
+	m.profile_id = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *PayoutAttemptMutation) SetStatus(pa payoutattempt.Status) {
+	m.status = &pa
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *PayoutAttemptMutation) Status() (r payoutattempt.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the PayoutAttempt entity.
+// If the PayoutAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutAttemptMutation) OldStatus(ctx context.Context) (v payoutattempt.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *PayoutAttemptMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetAmount sets the "amount" field.
+func (m *PayoutAttemptMutation) SetAmount(i int64) {
+	m.amount = &i
+	m.addamount = nil
+}
+
+// Amount returns the value of the "amount" field in the mutation.
+func (m *PayoutAttemptMutation) Amount() (r int64, exists bool) {
+	v := m.amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmount returns the old "amount" field's value of the PayoutAttempt entity.
+// If the PayoutAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutAttemptMutation) OldAmount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmount: %w", err)
+	}
+	return oldValue.Amount, nil
+}
+
+// AddAmount adds i to the "amount" field.
+func (m *PayoutAttemptMutation) AddAmount(i int64) {
+	if m.addamount != nil {
+		*m.addamount += i
+	} else {
+		m.addamount = &i
+	}
+}
+
+// AddedAmount returns the value that was added to the "amount" field in this mutation.
+func (m *PayoutAttemptMutation) AddedAmount() (r int64, exists bool) {
+	v := m.addamount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmount resets all changes to the "amount" field.
+func (m *PayoutAttemptMutation) ResetAmount() {
+	m.amount = nil
+	m.addamount = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *PayoutAttemptMutation) SetCurrency(s schematype.Currency) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *PayoutAttemptMutation) Currency() (r schematype.Currency, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the PayoutAttempt entity.
+// If the PayoutAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutAttemptMutation) OldCurrency(ctx context.Context) (v schematype.Currency, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *PayoutAttemptMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetConnector sets the "connector" field.
+func (m *PayoutAttemptMutation) SetConnector(s string) {
+	m.connector = &s
+}
+
+// Connector returns the value of the "connector" field in the mutation.
+func (m *PayoutAttemptMutation) Connector() (r string, exists bool) {
+	v := m.connector
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConnector returns the old "connector" field's value of the PayoutAttempt entity.
+// If the PayoutAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutAttemptMutation) OldConnector(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConnector is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConnector requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConnector: %w", err)
+	}
+	return oldValue.Connector, nil
+}
+
+// ResetConnector resets all changes to the "connector" field.
+func (m *PayoutAttemptMutation) ResetConnector() {
+	m.connector = nil
+}
+
+// SetMerchantConnectorID sets the "merchant_connector_id" field.
+func (m *PayoutAttemptMutation) SetMerchantConnectorID(s string) {
+	m.merchant_connector_id = &s
+}
+
+// MerchantConnectorID returns the value of the "merchant_connector_id" field in the mutation.
+func (m *PayoutAttemptMutation) MerchantConnectorID() (r string, exists bool) {
+	v := m.merchant_connector_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantConnectorID returns the old "merchant_connector_id" field's value of the PayoutAttempt entity.
+// If the PayoutAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutAttemptMutation) OldMerchantConnectorID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantConnectorID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantConnectorID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantConnectorID: %w", err)
+	}
+	return oldValue.MerchantConnectorID, nil
+}
+
+// ResetMerchantConnectorID resets all changes to the "merchant_connector_id" field.
+func (m *PayoutAttemptMutation) ResetMerchantConnectorID() {
+	m.merchant_connector_id = nil
+}
+
+// SetConnectorTransactionID sets the "connector_transaction_id" field.
+func (m *PayoutAttemptMutation) SetConnectorTransactionID(s string) {
+	m.connector_transaction_id = &s
+}
+
+// ConnectorTransactionID returns the value of the "connector_transaction_id" field in the mutation.
+func (m *PayoutAttemptMutation) ConnectorTransactionID() (r string, exists bool) {
+	v := m.connector_transaction_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConnectorTransactionID returns the old "connector_transaction_id" field's value of the PayoutAttempt entity.
+// If the PayoutAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutAttemptMutation) OldConnectorTransactionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConnectorTransactionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConnectorTransactionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConnectorTransactionID: %w", err)
+	}
+	return oldValue.ConnectorTransactionID, nil
+}
+
+// ClearConnectorTransactionID clears the value of the "connector_transaction_id" field.
+func (m *PayoutAttemptMutation) ClearConnectorTransactionID() {
+	m.connector_transaction_id = nil
+	m.clearedFields[payoutattempt.FieldConnectorTransactionID] = struct{}{}
+}
+
+// ConnectorTransactionIDCleared returns if the "connector_transaction_id" field was cleared in this mutation.
+func (m *PayoutAttemptMutation) ConnectorTransactionIDCleared() bool {
+	_, ok := m.clearedFields[payoutattempt.FieldConnectorTransactionID]
+	return ok
+}
+
+// ResetConnectorTransactionID resets all changes to the "connector_transaction_id" field.
+func (m *PayoutAttemptMutation) ResetConnectorTransactionID() {
+	m.connector_transaction_id = nil
+	delete(m.clearedFields, payoutattempt.FieldConnectorTransactionID)
+}
+
+// SetPayoutType sets the "payout_type" field.
+func (m *PayoutAttemptMutation) SetPayoutType(pt payoutattempt.PayoutType) {
+	m.payout_type = &pt
+}
+
+// PayoutType returns the value of the "payout_type" field in the mutation.
+func (m *PayoutAttemptMutation) PayoutType() (r payoutattempt.PayoutType, exists bool) {
+	v := m.payout_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPayoutType returns the old "payout_type" field's value of the PayoutAttempt entity.
+// If the PayoutAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutAttemptMutation) OldPayoutType(ctx context.Context) (v *payoutattempt.PayoutType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPayoutType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPayoutType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPayoutType: %w", err)
+	}
+	return oldValue.PayoutType, nil
+}
+
+// ClearPayoutType clears the value of the "payout_type" field.
+func (m *PayoutAttemptMutation) ClearPayoutType() {
+	m.payout_type = nil
+	m.clearedFields[payoutattempt.FieldPayoutType] = struct{}{}
+}
+
+// PayoutTypeCleared returns if the "payout_type" field was cleared in this mutation.
+func (m *PayoutAttemptMutation) PayoutTypeCleared() bool {
+	_, ok := m.clearedFields[payoutattempt.FieldPayoutType]
+	return ok
+}
+
+// ResetPayoutType resets all changes to the "payout_type" field.
+func (m *PayoutAttemptMutation) ResetPayoutType() {
+	m.payout_type = nil
+	delete(m.clearedFields, payoutattempt.FieldPayoutType)
+}
+
+// SetPayoutMethodType sets the "payout_method_type" field.
+func (m *PayoutAttemptMutation) SetPayoutMethodType(s string) {
+	m.payout_method_type = &s
+}
+
+// PayoutMethodType returns the value of the "payout_method_type" field in the mutation.
+func (m *PayoutAttemptMutation) PayoutMethodType() (r string, exists bool) {
+	v := m.payout_method_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPayoutMethodType returns the old "payout_method_type" field's value of the PayoutAttempt entity.
+// If the PayoutAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutAttemptMutation) OldPayoutMethodType(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPayoutMethodType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPayoutMethodType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPayoutMethodType: %w", err)
+	}
+	return oldValue.PayoutMethodType, nil
+}
+
+// ClearPayoutMethodType clears the value of the "payout_method_type" field.
+func (m *PayoutAttemptMutation) ClearPayoutMethodType() {
+	m.payout_method_type = nil
+	m.clearedFields[payoutattempt.FieldPayoutMethodType] = struct{}{}
+}
+
+// PayoutMethodTypeCleared returns if the "payout_method_type" field was cleared in this mutation.
+func (m *PayoutAttemptMutation) PayoutMethodTypeCleared() bool {
+	_, ok := m.clearedFields[payoutattempt.FieldPayoutMethodType]
+	return ok
+}
+
+// ResetPayoutMethodType resets all changes to the "payout_method_type" field.
+func (m *PayoutAttemptMutation) ResetPayoutMethodType() {
+	m.payout_method_type = nil
+	delete(m.clearedFields, payoutattempt.FieldPayoutMethodType)
+}
+
+// SetCancellationReason sets the "cancellation_reason" field.
+func (m *PayoutAttemptMutation) SetCancellationReason(s string) {
+	m.cancellation_reason = &s
+}
+
+// CancellationReason returns the value of the "cancellation_reason" field in the mutation.
+func (m *PayoutAttemptMutation) CancellationReason() (r string, exists bool) {
+	v := m.cancellation_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCancellationReason returns the old "cancellation_reason" field's value of the PayoutAttempt entity.
+// If the PayoutAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayoutAttemptMutation) OldCancellationReason(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCancellationReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCancellationReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCancellationReason: %w", err)
+	}
+	return oldValue.CancellationReason, nil
+}
+
+// ClearCancellationReason clears the value of the "cancellation_reason" field.
+func (m *PayoutAttemptMutation) ClearCancellationReason() {
+	m.cancellation_reason = nil
+	m.clearedFields[payoutattempt.FieldCancellationReason] = struct{}{}
+}
+
+// CancellationReasonCleared returns if the "cancellation_reason" field was cleared in this mutation.
+func (m *PayoutAttemptMutation) CancellationReasonCleared() bool {
+	_, ok := m.clearedFields[payoutattempt.FieldCancellationReason]
+	return ok
+}
+
+// ResetCancellationReason resets all changes to the "cancellation_reason" field.
+func (m *PayoutAttemptMutation) ResetCancellationReason() {
+	m.cancellation_reason = nil
+	delete(m.clearedFields, payoutattempt.FieldCancellationReason)
+}
+
+// ClearPayout clears the "payout" edge to the Payout entity.
+func (m *PayoutAttemptMutation) ClearPayout() {
+	m.clearedpayout = true
+	m.clearedFields[payoutattempt.FieldPayoutID] = struct{}{}
+}
+
+// PayoutCleared reports if the "payout" edge to the Payout entity was cleared.
+func (m *PayoutAttemptMutation) PayoutCleared() bool {
+	return m.clearedpayout
+}
+
+// PayoutIDs returns the "payout" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// PayoutID instead. It exists only for internal usage by the builders.
+func (m *PayoutAttemptMutation) PayoutIDs() (ids []string) {
+	if id := m.payout; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetPayout resets all changes to the "payout" edge.
+func (m *PayoutAttemptMutation) ResetPayout() {
+	m.payout = nil
+	m.clearedpayout = false
+}
+
+// Where appends a list predicates to the PayoutAttemptMutation builder.
+func (m *PayoutAttemptMutation) Where(ps ...predicate.PayoutAttempt) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PayoutAttemptMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PayoutAttemptMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PayoutAttempt, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PayoutAttemptMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PayoutAttemptMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PayoutAttempt).
+func (m *PayoutAttemptMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PayoutAttemptMutation) Fields() []string {
+	fields := make([]string, 0, 20)
+	if m.merchant_id != nil {
+		fields = append(fields, payoutattempt.FieldMerchantID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, payoutattempt.FieldCreatedAt)
+	}
+	if m.modified_at != nil {
+		fields = append(fields, payoutattempt.FieldModifiedAt)
+	}
+	if m.error_code != nil {
+		fields = append(fields, payoutattempt.FieldErrorCode)
+	}
+	if m.error_message != nil {
+		fields = append(fields, payoutattempt.FieldErrorMessage)
+	}
+	if m.unified_code != nil {
+		fields = append(fields, payoutattempt.FieldUnifiedCode)
+	}
+	if m.unified_message != nil {
+		fields = append(fields, payoutattempt.FieldUnifiedMessage)
+	}
+	if m.issuer_error_code != nil {
+		fields = append(fields, payoutattempt.FieldIssuerErrorCode)
+	}
+	if m.issuer_error_message != nil {
+		fields = append(fields, payoutattempt.FieldIssuerErrorMessage)
+	}
+	if m.payout != nil {
+		fields = append(fields, payoutattempt.FieldPayoutID)
+	}
+	if m.profile_id != nil {
+		fields = append(fields, payoutattempt.FieldProfileID)
+	}
+	if m.status != nil {
+		fields = append(fields, payoutattempt.FieldStatus)
+	}
+	if m.amount != nil {
+		fields = append(fields, payoutattempt.FieldAmount)
+	}
+	if m.currency != nil {
+		fields = append(fields, payoutattempt.FieldCurrency)
+	}
+	if m.connector != nil {
+		fields = append(fields, payoutattempt.FieldConnector)
+	}
+	if m.merchant_connector_id != nil {
+		fields = append(fields, payoutattempt.FieldMerchantConnectorID)
+	}
+	if m.connector_transaction_id != nil {
+		fields = append(fields, payoutattempt.FieldConnectorTransactionID)
+	}
+	if m.payout_type != nil {
+		fields = append(fields, payoutattempt.FieldPayoutType)
+	}
+	if m.payout_method_type != nil {
+		fields = append(fields, payoutattempt.FieldPayoutMethodType)
+	}
+	if m.cancellation_reason != nil {
+		fields = append(fields, payoutattempt.FieldCancellationReason)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PayoutAttemptMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case payoutattempt.FieldMerchantID:
+		return m.MerchantID()
+	case payoutattempt.FieldCreatedAt:
+		return m.CreatedAt()
+	case payoutattempt.FieldModifiedAt:
+		return m.ModifiedAt()
+	case payoutattempt.FieldErrorCode:
+		return m.ErrorCode()
+	case payoutattempt.FieldErrorMessage:
+		return m.ErrorMessage()
+	case payoutattempt.FieldUnifiedCode:
+		return m.UnifiedCode()
+	case payoutattempt.FieldUnifiedMessage:
+		return m.UnifiedMessage()
+	case payoutattempt.FieldIssuerErrorCode:
+		return m.IssuerErrorCode()
+	case payoutattempt.FieldIssuerErrorMessage:
+		return m.IssuerErrorMessage()
+	case payoutattempt.FieldPayoutID:
+		return m.PayoutID()
+	case payoutattempt.FieldProfileID:
+		return m.ProfileID()
+	case payoutattempt.FieldStatus:
+		return m.Status()
+	case payoutattempt.FieldAmount:
+		return m.Amount()
+	case payoutattempt.FieldCurrency:
+		return m.Currency()
+	case payoutattempt.FieldConnector:
+		return m.Connector()
+	case payoutattempt.FieldMerchantConnectorID:
+		return m.MerchantConnectorID()
+	case payoutattempt.FieldConnectorTransactionID:
+		return m.ConnectorTransactionID()
+	case payoutattempt.FieldPayoutType:
+		return m.PayoutType()
+	case payoutattempt.FieldPayoutMethodType:
+		return m.PayoutMethodType()
+	case payoutattempt.FieldCancellationReason:
+		return m.CancellationReason()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PayoutAttemptMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case payoutattempt.FieldMerchantID:
+		return m.OldMerchantID(ctx)
+	case payoutattempt.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case payoutattempt.FieldModifiedAt:
+		return m.OldModifiedAt(ctx)
+	case payoutattempt.FieldErrorCode:
+		return m.OldErrorCode(ctx)
+	case payoutattempt.FieldErrorMessage:
+		return m.OldErrorMessage(ctx)
+	case payoutattempt.FieldUnifiedCode:
+		return m.OldUnifiedCode(ctx)
+	case payoutattempt.FieldUnifiedMessage:
+		return m.OldUnifiedMessage(ctx)
+	case payoutattempt.FieldIssuerErrorCode:
+		return m.OldIssuerErrorCode(ctx)
+	case payoutattempt.FieldIssuerErrorMessage:
+		return m.OldIssuerErrorMessage(ctx)
+	case payoutattempt.FieldPayoutID:
+		return m.OldPayoutID(ctx)
+	case payoutattempt.FieldProfileID:
+		return m.OldProfileID(ctx)
+	case payoutattempt.FieldStatus:
+		return m.OldStatus(ctx)
+	case payoutattempt.FieldAmount:
+		return m.OldAmount(ctx)
+	case payoutattempt.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case payoutattempt.FieldConnector:
+		return m.OldConnector(ctx)
+	case payoutattempt.FieldMerchantConnectorID:
+		return m.OldMerchantConnectorID(ctx)
+	case payoutattempt.FieldConnectorTransactionID:
+		return m.OldConnectorTransactionID(ctx)
+	case payoutattempt.FieldPayoutType:
+		return m.OldPayoutType(ctx)
+	case payoutattempt.FieldPayoutMethodType:
+		return m.OldPayoutMethodType(ctx)
+	case payoutattempt.FieldCancellationReason:
+		return m.OldCancellationReason(ctx)
+	}
+	return nil, fmt.Errorf("unknown PayoutAttempt field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PayoutAttemptMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case payoutattempt.FieldMerchantID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantID(v)
+		return nil
+	case payoutattempt.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case payoutattempt.FieldModifiedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModifiedAt(v)
+		return nil
+	case payoutattempt.FieldErrorCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorCode(v)
+		return nil
+	case payoutattempt.FieldErrorMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorMessage(v)
+		return nil
+	case payoutattempt.FieldUnifiedCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUnifiedCode(v)
+		return nil
+	case payoutattempt.FieldUnifiedMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUnifiedMessage(v)
+		return nil
+	case payoutattempt.FieldIssuerErrorCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIssuerErrorCode(v)
+		return nil
+	case payoutattempt.FieldIssuerErrorMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIssuerErrorMessage(v)
+		return nil
+	case payoutattempt.FieldPayoutID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPayoutID(v)
+		return nil
+	case payoutattempt.FieldProfileID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProfileID(v)
+		return nil
+	case payoutattempt.FieldStatus:
+		v, ok := value.(payoutattempt.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case payoutattempt.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmount(v)
+		return nil
+	case payoutattempt.FieldCurrency:
+		v, ok := value.(schematype.Currency)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case payoutattempt.FieldConnector:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConnector(v)
+		return nil
+	case payoutattempt.FieldMerchantConnectorID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantConnectorID(v)
+		return nil
+	case payoutattempt.FieldConnectorTransactionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConnectorTransactionID(v)
+		return nil
+	case payoutattempt.FieldPayoutType:
+		v, ok := value.(payoutattempt.PayoutType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPayoutType(v)
+		return nil
+	case payoutattempt.FieldPayoutMethodType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPayoutMethodType(v)
+		return nil
+	case payoutattempt.FieldCancellationReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCancellationReason(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PayoutAttempt field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PayoutAttemptMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount != nil {
+		fields = append(fields, payoutattempt.FieldAmount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PayoutAttemptMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case payoutattempt.FieldAmount:
+		return m.AddedAmount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PayoutAttemptMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case payoutattempt.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PayoutAttempt numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PayoutAttemptMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(payoutattempt.FieldErrorCode) {
+		fields = append(fields, payoutattempt.FieldErrorCode)
+	}
+	if m.FieldCleared(payoutattempt.FieldErrorMessage) {
+		fields = append(fields, payoutattempt.FieldErrorMessage)
+	}
+	if m.FieldCleared(payoutattempt.FieldUnifiedCode) {
+		fields = append(fields, payoutattempt.FieldUnifiedCode)
+	}
+	if m.FieldCleared(payoutattempt.FieldUnifiedMessage) {
+		fields = append(fields, payoutattempt.FieldUnifiedMessage)
+	}
+	if m.FieldCleared(payoutattempt.FieldIssuerErrorCode) {
+		fields = append(fields, payoutattempt.FieldIssuerErrorCode)
+	}
+	if m.FieldCleared(payoutattempt.FieldIssuerErrorMessage) {
+		fields = append(fields, payoutattempt.FieldIssuerErrorMessage)
+	}
+	if m.FieldCleared(payoutattempt.FieldConnectorTransactionID) {
+		fields = append(fields, payoutattempt.FieldConnectorTransactionID)
+	}
+	if m.FieldCleared(payoutattempt.FieldPayoutType) {
+		fields = append(fields, payoutattempt.FieldPayoutType)
+	}
+	if m.FieldCleared(payoutattempt.FieldPayoutMethodType) {
+		fields = append(fields, payoutattempt.FieldPayoutMethodType)
+	}
+	if m.FieldCleared(payoutattempt.FieldCancellationReason) {
+		fields = append(fields, payoutattempt.FieldCancellationReason)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PayoutAttemptMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PayoutAttemptMutation) ClearField(name string) error {
+	switch name {
+	case payoutattempt.FieldErrorCode:
+		m.ClearErrorCode()
+		return nil
+	case payoutattempt.FieldErrorMessage:
+		m.ClearErrorMessage()
+		return nil
+	case payoutattempt.FieldUnifiedCode:
+		m.ClearUnifiedCode()
+		return nil
+	case payoutattempt.FieldUnifiedMessage:
+		m.ClearUnifiedMessage()
+		return nil
+	case payoutattempt.FieldIssuerErrorCode:
+		m.ClearIssuerErrorCode()
+		return nil
+	case payoutattempt.FieldIssuerErrorMessage:
+		m.ClearIssuerErrorMessage()
+		return nil
+	case payoutattempt.FieldConnectorTransactionID:
+		m.ClearConnectorTransactionID()
+		return nil
+	case payoutattempt.FieldPayoutType:
+		m.ClearPayoutType()
+		return nil
+	case payoutattempt.FieldPayoutMethodType:
+		m.ClearPayoutMethodType()
+		return nil
+	case payoutattempt.FieldCancellationReason:
+		m.ClearCancellationReason()
+		return nil
+	}
+	return fmt.Errorf("unknown PayoutAttempt nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PayoutAttemptMutation) ResetField(name string) error {
+	switch name {
+	case payoutattempt.FieldMerchantID:
+		m.ResetMerchantID()
+		return nil
+	case payoutattempt.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case payoutattempt.FieldModifiedAt:
+		m.ResetModifiedAt()
+		return nil
+	case payoutattempt.FieldErrorCode:
+		m.ResetErrorCode()
+		return nil
+	case payoutattempt.FieldErrorMessage:
+		m.ResetErrorMessage()
+		return nil
+	case payoutattempt.FieldUnifiedCode:
+		m.ResetUnifiedCode()
+		return nil
+	case payoutattempt.FieldUnifiedMessage:
+		m.ResetUnifiedMessage()
+		return nil
+	case payoutattempt.FieldIssuerErrorCode:
+		m.ResetIssuerErrorCode()
+		return nil
+	case payoutattempt.FieldIssuerErrorMessage:
+		m.ResetIssuerErrorMessage()
+		return nil
+	case payoutattempt.FieldPayoutID:
+		m.ResetPayoutID()
+		return nil
+	case payoutattempt.FieldProfileID:
+		m.ResetProfileID()
+		return nil
+	case payoutattempt.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case payoutattempt.FieldAmount:
+		m.ResetAmount()
+		return nil
+	case payoutattempt.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case payoutattempt.FieldConnector:
+		m.ResetConnector()
+		return nil
+	case payoutattempt.FieldMerchantConnectorID:
+		m.ResetMerchantConnectorID()
+		return nil
+	case payoutattempt.FieldConnectorTransactionID:
+		m.ResetConnectorTransactionID()
+		return nil
+	case payoutattempt.FieldPayoutType:
+		m.ResetPayoutType()
+		return nil
+	case payoutattempt.FieldPayoutMethodType:
+		m.ResetPayoutMethodType()
+		return nil
+	case payoutattempt.FieldCancellationReason:
+		m.ResetCancellationReason()
+		return nil
+	}
+	return fmt.Errorf("unknown PayoutAttempt field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PayoutAttemptMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.payout != nil {
+		edges = append(edges, payoutattempt.EdgePayout)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PayoutAttemptMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case payoutattempt.EdgePayout:
+		if id := m.payout; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PayoutAttemptMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PayoutAttemptMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PayoutAttemptMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedpayout {
+		edges = append(edges, payoutattempt.EdgePayout)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PayoutAttemptMutation) EdgeCleared(name string) bool {
+	switch name {
+	case payoutattempt.EdgePayout:
+		return m.clearedpayout
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PayoutAttemptMutation) ClearEdge(name string) error {
+	switch name {
+	case payoutattempt.EdgePayout:
+		m.ClearPayout()
+		return nil
+	}
+	return fmt.Errorf("unknown PayoutAttempt unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PayoutAttemptMutation) ResetEdge(name string) error {
+	switch name {
+	case payoutattempt.EdgePayout:
+		m.ResetPayout()
+		return nil
+	}
+	return fmt.Errorf("unknown PayoutAttempt edge %s", name)
 }
 
 // ProfileMutation represents an operation that mutates the Profile nodes in the graph.

@@ -48,6 +48,10 @@ type Tx struct {
 	PaymentIntent *PaymentIntentClient
 	// PaymentMethod is the client for interacting with the PaymentMethod builders.
 	PaymentMethod *PaymentMethodClient
+	// Payout is the client for interacting with the Payout builders.
+	Payout *PayoutClient
+	// PayoutAttempt is the client for interacting with the PayoutAttempt builders.
+	PayoutAttempt *PayoutAttemptClient
 	// Profile is the client for interacting with the Profile builders.
 	Profile *ProfileClient
 	// Refund is the client for interacting with the Refund builders.
@@ -206,6 +210,8 @@ func (tx *Tx) init() {
 	tx.PaymentAttempt = NewPaymentAttemptClient(tx.config)
 	tx.PaymentIntent = NewPaymentIntentClient(tx.config)
 	tx.PaymentMethod = NewPaymentMethodClient(tx.config)
+	tx.Payout = NewPayoutClient(tx.config)
+	tx.PayoutAttempt = NewPayoutAttemptClient(tx.config)
 	tx.Profile = NewProfileClient(tx.config)
 	tx.Refund = NewRefundClient(tx.config)
 	tx.RoutingAlgorithm = NewRoutingAlgorithmClient(tx.config)

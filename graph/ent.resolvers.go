@@ -91,6 +91,17 @@ func (r *paymentIntentResolver) Events(ctx context.Context, obj *ent.PaymentInte
 		})
 }
 
+// Attempts is the resolver for the attempts field.
+func (r *payoutResolver) Attempts(ctx context.Context, obj *ent.Payout, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.PayoutAttemptOrder, where *ent.PayoutAttemptWhereInput) (*ent.PayoutAttemptConnection, error) {
+	if orderBy == nil {
+		orderBy = &ent.PayoutAttemptOrder{Field: ent.PayoutAttemptOrderFieldCreatedAt, Direction: newestFirst()}
+	}
+	return paginate(ctx, r.Resolver, bind("payout.attempts:"+obj.ID, where, orderBy), after, before, first, last,
+		func(after, before *Cursor) (*ent.PayoutAttemptConnection, error) {
+			return obj.Attempts(collecting(ctx), after, first, before, last, orderBy, where)
+		})
+}
+
 // ConnectorAccounts is the resolver for the connectorAccounts field.
 func (r *profileResolver) ConnectorAccounts(ctx context.Context, obj *ent.Profile, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error) {
 	orderBy = connectorAccountOrders.complete(orderBy)
@@ -198,6 +209,16 @@ func (r *queryResolver) PaymentIntents(ctx context.Context, after *entgql.Cursor
 		})
 }
 
+// Payouts is the resolver for the payouts field.
+func (r *queryResolver) Payouts(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PayoutOrder, where *ent.PayoutWhereInput) (*ent.PayoutConnection, error) {
+	orderBy = payoutOrders.complete(orderBy)
+	return paginate(ctx, r.Resolver, bind("payouts", where, orderBy), after, before, first, last,
+		func(after, before *Cursor) (*ent.PayoutConnection, error) {
+			return r.client.Payout.Query().Paginate(collecting(ctx), after, first, before, last,
+				ent.WithPayoutOrder(orderBy), ent.WithPayoutFilter(where.Filter))
+		})
+}
+
 // Profiles is the resolver for the profiles field.
 func (r *queryResolver) Profiles(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.ProfileOrder, where *ent.ProfileWhereInput) (*ent.ProfileConnection, error) {
 	if orderBy == nil {
@@ -260,6 +281,9 @@ func (r *Resolver) PaymentIntent() generated.PaymentIntentResolver { return &pay
 // PaymentMethod returns generated.PaymentMethodResolver implementation.
 func (r *Resolver) PaymentMethod() generated.PaymentMethodResolver { return &paymentMethodResolver{r} }
 
+// Payout returns generated.PayoutResolver implementation.
+func (r *Resolver) Payout() generated.PayoutResolver { return &payoutResolver{r} }
+
 // Profile returns generated.ProfileResolver implementation.
 func (r *Resolver) Profile() generated.ProfileResolver { return &profileResolver{r} }
 
@@ -295,6 +319,7 @@ type (
 	merchantConnectorAccountResolver struct{ *Resolver }
 	paymentIntentResolver            struct{ *Resolver }
 	paymentMethodResolver            struct{ *Resolver }
+	payoutResolver                   struct{ *Resolver }
 	profileResolver                  struct{ *Resolver }
 	queryResolver                    struct{ *Resolver }
 	routingAlgorithmResolver         struct{ *Resolver }

@@ -52,6 +52,20 @@ func decodeOptional[T any](field string, m map[string]any) (*T, error) {
 	return &v, nil
 }
 
+// asMap is v as a JSON object (a domain value a Map field shows, or a
+// decoded input the domain keeps as a map).
+func asMap(v any) (map[string]any, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, errs.Internal(err)
+	}
+	return out, nil
+}
+
 // paymentFields maps the members create, update and confirm share.
 func paymentFields(in *model.PaymentRequest) (payments.PaymentFields, error) {
 	f := payments.PaymentFields{

@@ -242,6 +242,14 @@ func (w *mutationWalk) base(t *testing.T, mutation string) map[string]any {
 		id := w.payment(t, true)
 		w.api.must(`mutation($id: ID!) { capturePayment(id: $id) { __typename } }`, map[string]any{"id": id}, nil)
 		return map[string]any{"input": map[string]any{"paymentID": id, "amount": 100}}
+	case "createPayout":
+		return map[string]any{"input": map[string]any{"amount": 100, "currency": "USD", "payoutType": "card"}}
+	case "confirmPayout":
+		var made struct {
+			CreatePayout struct{ Payout struct{ PayoutID string } }
+		}
+		w.api.must(`mutation { createPayout(input: {amount: 100, currency: "USD"}) { payout { payoutID } } }`, nil, &made)
+		return map[string]any{"id": made.CreatePayout.Payout.PayoutID, "input": map[string]any{}}
 	case "createCustomer":
 		return map[string]any{"input": map[string]any{"customerID": unique}}
 	case "updateCustomer":

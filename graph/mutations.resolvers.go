@@ -48,6 +48,26 @@ func (r *mutationResolver) AcceptDispute(ctx context.Context, id string, idempot
 	return r.acceptDispute(ctx, id, idempotencyKey)
 }
 
+// CreatePayout is the resolver for the createPayout field.
+func (r *mutationResolver) CreatePayout(ctx context.Context, input model.PayoutRequest, idempotencyKey *string) (*model.PayoutPayload, error) {
+	return r.createPayout(ctx, input, idempotencyKey)
+}
+
+// ConfirmPayout is the resolver for the confirmPayout field.
+func (r *mutationResolver) ConfirmPayout(ctx context.Context, id string, input *model.PayoutRequest, idempotencyKey *string) (*model.PayoutPayload, error) {
+	return r.confirmPayout(ctx, id, input, idempotencyKey)
+}
+
+// FulfillPayout is the resolver for the fulfillPayout field.
+func (r *mutationResolver) FulfillPayout(ctx context.Context, id string, idempotencyKey *string) (*model.PayoutPayload, error) {
+	return r.fulfillPayout(ctx, id, idempotencyKey)
+}
+
+// CancelPayout is the resolver for the cancelPayout field.
+func (r *mutationResolver) CancelPayout(ctx context.Context, id string, idempotencyKey *string) (*model.PayoutPayload, error) {
+	return r.cancelPayout(ctx, id, idempotencyKey)
+}
+
 // CreateCustomer is the resolver for the createCustomer field.
 func (r *mutationResolver) CreateCustomer(ctx context.Context, input model.CustomerInput, idempotencyKey *string) (*model.CustomerPayload, error) {
 	return r.createCustomer(ctx, input, idempotencyKey)

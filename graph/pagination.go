@@ -151,6 +151,7 @@ func keysetOrder[O any](orders []O, of func(O) fieldOrder, make func(field strin
 var (
 	paymentOrders          orderKind[ent.PaymentIntentOrder, ent.PaymentIntentOrderField]
 	refundOrders           orderKind[ent.RefundOrder, ent.RefundOrderField]
+	payoutOrders           orderKind[ent.PayoutOrder, ent.PayoutOrderField]
 	eventOrders            orderKind[ent.EventOrder, ent.EventOrderField]
 	connectorAccountOrders orderKind[ent.MerchantConnectorAccountOrder, ent.MerchantConnectorAccountOrderField]
 	gsmRuleOrders          orderKind[ent.GsmRuleOrder, ent.GsmRuleOrderField]

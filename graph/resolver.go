@@ -20,6 +20,8 @@ import (
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
+	"switchyard/ent/payout"
+	"switchyard/ent/payoutattempt"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
 	"switchyard/ent/routingalgorithm"
@@ -34,6 +36,7 @@ import (
 	"switchyard/payments/events"
 	"switchyard/payments/gsm"
 	"switchyard/payments/merchant"
+	"switchyard/payments/payouts"
 	"switchyard/payments/routing"
 	"switchyard/payments/users"
 )
@@ -43,6 +46,7 @@ type Resolver struct {
 	client     *ent.Client
 	cursors    *cursors.Store
 	svc        *payments.Service
+	payouts    *payouts.Service
 	merchants  *merchant.Service
 	connectors *connector.Service
 	customers  *customers.Service
@@ -70,10 +74,12 @@ type Retrier interface {
 // Deps are what the GraphQL API is served from: reads go to ent, writes to
 // the domain core, as REST's do.
 type Deps struct {
-	Client     *ent.Client
-	Cursors    *cursors.Store
-	Auth       *auth.Authenticator
-	Payments   *payments.Service
+	Client   *ent.Client
+	Cursors  *cursors.Store
+	Auth     *auth.Authenticator
+	Payments *payments.Service
+	// Payouts runs the payout mutations; nil refuses them.
+	Payouts    *payouts.Service
 	Merchants  *merchant.Service
 	Connectors *connector.Service
 	Customers  *customers.Service
@@ -101,7 +107,7 @@ type Deps struct {
 
 // NewResolver returns the root resolver over d.
 func NewResolver(d Deps) *Resolver {
-	return &Resolver{client: d.Client, cursors: d.Cursors, svc: d.Payments, merchants: d.Merchants,
+	return &Resolver{client: d.Client, cursors: d.Cursors, svc: d.Payments, payouts: d.Payouts, merchants: d.Merchants,
 		connectors: d.Connectors, customers: d.Customers, events: d.Events, routing: d.Routing, gsm: d.GSM, users: d.Users, analytics: d.Analytics, idem: d.Idempotency, webhooks: d.Webhooks,
 		publicURL: d.PublicURL, exports: d.Exports, live: d.Live, liveOpts: DefaultOptions()}
 }
@@ -126,6 +132,8 @@ var tableByPrefix = map[string]string{
 	ids.APIKey:                   apikey.Table,
 	ids.RoutingAlgorithm:         routingalgorithm.Table,
 	ids.GsmRule:                  gsmrule.Table,
+	ids.Payout:                   payout.Table,
+	ids.PayoutAttempt:            payoutattempt.Table,
 }
 
 func nodeType(_ context.Context, id string) (string, error) {

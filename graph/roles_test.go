@@ -36,16 +36,19 @@ var roleMatrix = map[string]access{
 	"Query.routingAlgorithms": {"all", "any"}, "Query.paymentAnalytics": {"all", "any"},
 	"Query.connectorSuccessRateSeries": {"all", "any"}, "Query.refundAnalytics": {"all", "any"},
 	"Query.disputeAnalytics": {"all", "any"}, "Query.gsmRules": {"all", "any"}, "Query.routingFacts": {"all", "any"},
+	"Query.payouts": {"all", "any"}, "Query.payout": {"all", "any"},
 	"Query.users": {"", "admin"}, "Query.auditLog": {"", "admin"},
 	// An invitation link's page, before anyone has signed in.
 	"Query.invitation": {"public", "any"},
-	// Payments, disputes and customers: operators.
+	// Payments, payouts, disputes and customers: operators.
 	"Mutation.createPayment": {"OPERATOR", "any"}, "Mutation.updatePayment": {"OPERATOR", "any"},
 	"Mutation.confirmPayment": {"OPERATOR", "any"}, "Mutation.capturePayment": {"OPERATOR", "any"},
 	"Mutation.cancelPayment": {"OPERATOR", "any"}, "Mutation.createRefund": {"OPERATOR", "any"},
 	"Mutation.acceptDispute": {"OPERATOR", "any"}, "Mutation.createCustomer": {"OPERATOR", "any"},
 	"Mutation.updateCustomer": {"OPERATOR", "any"}, "Mutation.deleteCustomer": {"OPERATOR", "any"},
 	"Mutation.deletePaymentMethod": {"OPERATOR", "any"}, "Mutation.setDefaultPaymentMethod": {"OPERATOR", "any"},
+	"Mutation.createPayout": {"OPERATOR", "any"}, "Mutation.confirmPayout": {"OPERATOR", "any"},
+	"Mutation.fulfillPayout": {"OPERATOR", "any"}, "Mutation.cancelPayout": {"OPERATOR", "any"},
 	// Connectors, webhooks and routing: developers; API keys too, but a
 	// secret key does not make, end or roll keys.
 	"Mutation.createConnectorAccount": {"DEVELOPER", "any"}, "Mutation.updateConnectorAccount": {"DEVELOPER", "any"},

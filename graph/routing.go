@@ -60,15 +60,7 @@ func (r *Resolver) deactivateRouting(ctx context.Context, profileID *string, key
 
 // routingAlgorithmJSON is a configuration's algorithm as Hyperswitch writes it.
 func routingAlgorithmJSON(a *ent.RoutingAlgorithm) (map[string]any, error) {
-	raw, err := json.Marshal(a.Algorithm)
-	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	var out map[string]any
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return nil, errs.Internal(err)
-	}
-	return out, nil
+	return asMap(a.Algorithm)
 }
 
 // routingActive reports whether a is its profile's active configuration:

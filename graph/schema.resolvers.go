@@ -79,6 +79,11 @@ func (r *paymentMethodResolver) CustomerID(ctx context.Context, obj *ent.Payment
 	return r.customerRef(ctx, obj.CustomerID)
 }
 
+// Events is the resolver for the events field.
+func (r *payoutResolver) Events(ctx context.Context, obj *ent.Payout, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) (*ent.EventConnection, error) {
+	return r.payoutEvents(ctx, obj, after, first, before, last, orderBy, where)
+}
+
 // WebhookSettings is the resolver for the webhookSettings field.
 func (r *profileResolver) WebhookSettings(ctx context.Context, obj *ent.Profile) (*model.WebhookSettings, error) {
 	return webhookSettings(obj), nil
@@ -107,6 +112,11 @@ func (r *queryResolver) Payment(ctx context.Context, id string) (*ent.PaymentInt
 // Refund is the resolver for the refund field.
 func (r *queryResolver) Refund(ctx context.Context, id string) (*ent.Refund, error) {
 	return r.refund(ctx, id)
+}
+
+// Payout is the resolver for the payout field.
+func (r *queryResolver) Payout(ctx context.Context, id string) (*ent.Payout, error) {
+	return r.payout(ctx, id)
 }
 
 // Event is the resolver for the event field.

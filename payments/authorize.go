@@ -40,7 +40,7 @@ func (s *Service) authorize(ctx context.Context, pi *ent.PaymentIntent, att *ent
 	for {
 		a := authorization{paymentID: pi.PaymentID, attemptID: att.ID, retryWith: m, prior: &confirmation{pi: pi, att: att}}
 		call := s.authorizationCall(&a, pi, att, mca)
-		if _, err := call.run(ctx, s.db); err != nil {
+		if _, err := call.Run(ctx, s.db); err != nil {
 			return nil, err
 		}
 		view, next, err := s.finishAuthorization(ctx, &a)

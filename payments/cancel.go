@@ -8,6 +8,7 @@ import (
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/payments/connector"
+	"switchyard/payments/connectorcall"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
 	"switchyard/payments/validate"
@@ -27,11 +28,11 @@ func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *s
 		pi *ent.PaymentIntent
 	)
 	call := s.voidCall(&v, paymentID, reason)
-	call.reserve = func(ctx context.Context, tx *ent.Tx) (void bool, err error) {
+	call.Reserve = func(ctx context.Context, tx *ent.Tx) (void bool, err error) {
 		pi, v.view, void, err = s.reserveVoid(ctx, tx, paymentID, reason, &v)
 		return void, err
 	}
-	called, err := call.run(ctx, s.db)
+	called, err := call.Run(ctx, s.db)
 	switch {
 	case err != nil:
 		return nil, err
@@ -55,18 +56,18 @@ type voidCall struct {
 
 // voidCall is the connector call that voids v's attempt (its reserve step
 // is CancelPayment's).
-func (s *Service) voidCall(v *voidCall, paymentID string, reason *string) connectorCall[*connector.PaymentResult] {
-	return connectorCall[*connector.PaymentResult]{
-		connect: func() (connector.Connector, connector.Account, error) { return s.connectorFor(v.pi, v.att, v.mca) },
-		call: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.PaymentResult, error) {
+func (s *Service) voidCall(v *voidCall, paymentID string, reason *string) connectorcall.Call[*connector.PaymentResult] {
+	return connectorcall.Call[*connector.PaymentResult]{
+		Connect: func() (connector.Connector, connector.Account, error) { return s.connectorFor(v.pi, v.att, v.mca) },
+		Call: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.PaymentResult, error) {
 			return conn.Void(ctx, &connector.VoidRequest{Account: acct, ConnectorTransactionID: deref(v.att.ConnectorTransactionID),
 				CancellationReason: deref(reason), ConnectorMetadata: v.att.ConnectorMetadata})
 		},
-		sync: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.PaymentResult, error) {
+		Sync: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.PaymentResult, error) {
 			return conn.Sync(ctx, syncRequest(acct, v.att))
 		},
-		synced: syncedVoid,
-		settle: func(ctx context.Context, tx *ent.Tx, res *connector.PaymentResult, callErr error) (err error) {
+		Synced: syncedVoid,
+		Settle: func(ctx context.Context, tx *ent.Tx, res *connector.PaymentResult, callErr error) (err error) {
 			v.view, v.voided, err = s.settleVoid(ctx, tx, paymentID, v.att.ID, res, callErr)
 			return err
 		},

@@ -12,6 +12,7 @@ import (
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
 	"switchyard/payments/connector"
+	"switchyard/payments/connectorcall"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
 	"switchyard/payments/validate"
@@ -33,7 +34,7 @@ type CaptureInput struct {
 func (s *Service) CapturePayment(ctx context.Context, paymentID string, in CaptureInput) (*PaymentView, error) {
 	c := captureCall{paymentID: paymentID}
 	call := s.captureCall(&c)
-	call.reserve = func(ctx context.Context, tx *ent.Tx) (bool, error) {
+	call.Reserve = func(ctx context.Context, tx *ent.Tx) (bool, error) {
 		var err error
 		c.r, err = s.reserveCapture(ctx, tx, paymentID, in)
 		return err == nil, err
@@ -62,12 +63,12 @@ type captureCall struct {
 
 // captureCall is the connector call of c's reserved capture (its reserve
 // step is CapturePayment's, or the authorization's).
-func (s *Service) captureCall(c *captureCall) connectorCall[*connector.CaptureResult] {
-	return connectorCall[*connector.CaptureResult]{
-		connect: func() (connector.Connector, connector.Account, error) {
+func (s *Service) captureCall(c *captureCall) connectorcall.Call[*connector.CaptureResult] {
+	return connectorcall.Call[*connector.CaptureResult]{
+		Connect: func() (connector.Connector, connector.Account, error) {
 			return s.connectorFor(c.r.pi, c.r.att, c.r.mca)
 		},
-		call: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.CaptureResult, error) {
+		Call: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.CaptureResult, error) {
 			return conn.Capture(ctx, &connector.CaptureRequest{
 				Account:                acct,
 				ConnectorTransactionID: deref(c.r.att.ConnectorTransactionID),
@@ -77,12 +78,12 @@ func (s *Service) captureCall(c *captureCall) connectorCall[*connector.CaptureRe
 				ConnectorMetadata:      c.r.att.ConnectorMetadata,
 			})
 		},
-		sync: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.CaptureResult, error) {
+		Sync: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.CaptureResult, error) {
 			return conn.SyncCapture(ctx, &connector.CaptureSyncRequest{Account: acct,
 				ConnectorTransactionID: deref(c.r.att.ConnectorTransactionID), CaptureID: c.r.cp.ID})
 		},
-		synced: syncedCapture,
-		settle: func(ctx context.Context, tx *ent.Tx, res *connector.CaptureResult, callErr error) (err error) {
+		Synced: syncedCapture,
+		Settle: func(ctx context.Context, tx *ent.Tx, res *connector.CaptureResult, callErr error) (err error) {
 			c.res, c.callErr = res, callErr
 			c.view, err = s.settleCapture(ctx, tx, c.paymentID, c.r.cp.ID, res, callErr)
 			return err
@@ -92,8 +93,8 @@ func (s *Service) captureCall(c *captureCall) connectorCall[*connector.CaptureRe
 
 // runCapture runs call and answers: a capture the connector declined is
 // CE_03 (its failure recorded on the payment), else the payment's view.
-func (s *Service) runCapture(ctx context.Context, c *captureCall, call *connectorCall[*connector.CaptureResult]) (*PaymentView, error) {
-	if _, err := call.run(ctx, s.db); err != nil {
+func (s *Service) runCapture(ctx context.Context, c *captureCall, call *connectorcall.Call[*connector.CaptureResult]) (*PaymentView, error) {
+	if _, err := call.Run(ctx, s.db); err != nil {
 		return nil, err
 	}
 	if c.callErr == nil && c.res.Status == connector.StatusFailure {

@@ -15,6 +15,7 @@ import (
 	"switchyard/ent/refund"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/connector"
+	"switchyard/payments/connectorcall"
 	"switchyard/payments/errs"
 )
 
@@ -55,31 +56,12 @@ func (s *Service) RecoverStranded(ctx context.Context, after time.Duration, limi
 	return settled, errors.Join(failures...)
 }
 
-// stranded runs recoverOne on each row found, in the row's merchant's
-// context, and counts those it settled. A row whose settling fails is
-// reported and left for the next pass.
-func stranded[T any](ctx context.Context, rows []T, merchantOf func(T) string, id func(T) string,
-	recoverOne func(context.Context, T) (bool, error)) (int, error) {
-	settled := 0
-	var failures []error
-	for _, row := range rows {
-		ok, err := recoverOne(tenancy.ForMerchant(ctx, merchantOf(row)), row)
-		if err != nil {
-			failures = append(failures, fmt.Errorf("%s: %w", id(row), err))
-		}
-		if ok {
-			settled++
-		}
-	}
-	return settled, errors.Join(failures...)
-}
-
 func (s *Service) recoverAttempts(ctx context.Context, cutoff time.Time, limit int) (int, error) {
 	atts, err := s.strandedAttempts(ctx, paymentattempt.StatusPending, cutoff, limit)
 	if err != nil {
 		return 0, err
 	}
-	return stranded(ctx, atts, attemptMerchant, attemptID, func(ctx context.Context, att *ent.PaymentAttempt) (bool, error) {
+	return connectorcall.RecoverEach(ctx, atts, attemptMerchant, attemptID, func(ctx context.Context, att *ent.PaymentAttempt) (bool, error) {
 		pi, err := s.db.Client.PaymentIntent.Get(ctx, att.PaymentIntentID)
 		if err != nil {
 			return false, errs.Internal(err)
@@ -93,14 +75,14 @@ func (s *Service) recoverVoids(ctx context.Context, cutoff time.Time, limit int)
 	if err != nil {
 		return 0, err
 	}
-	return stranded(ctx, atts, attemptMerchant, attemptID, func(ctx context.Context, att *ent.PaymentAttempt) (bool, error) {
+	return connectorcall.RecoverEach(ctx, atts, attemptMerchant, attemptID, func(ctx context.Context, att *ent.PaymentAttempt) (bool, error) {
 		pi, mca, err := s.callTarget(ctx, att)
 		if err != nil {
 			return false, err
 		}
 		v := voidCall{pi: pi, att: att, mca: mca}
 		call := s.voidCall(&v, pi.PaymentID, nil)
-		return call.recover(ctx, s.db)
+		return call.Recover(ctx, s.db)
 	})
 }
 
@@ -111,14 +93,14 @@ func (s *Service) recoverCaptures(ctx context.Context, cutoff time.Time, limit i
 	if err != nil {
 		return 0, errs.Internal(err)
 	}
-	return stranded(ctx, cps, func(c *ent.Capture) string { return c.MerchantID }, func(c *ent.Capture) string { return c.ID },
+	return connectorcall.RecoverEach(ctx, cps, func(c *ent.Capture) string { return c.MerchantID }, func(c *ent.Capture) string { return c.ID },
 		func(ctx context.Context, cp *ent.Capture) (bool, error) {
 			r := captureReservation{cp: cp}
 			if err := s.loadCallTarget(ctx, cp.AuthorizedAttemptID, &r.pi, &r.att, &r.mca); err != nil {
 				return false, err
 			}
 			call := s.captureCall(&captureCall{paymentID: r.pi.PaymentID, r: &r})
-			return call.recover(ctx, s.db)
+			return call.Recover(ctx, s.db)
 		})
 }
 
@@ -129,14 +111,14 @@ func (s *Service) recoverRefunds(ctx context.Context, cutoff time.Time, limit in
 	if err != nil {
 		return 0, errs.Internal(err)
 	}
-	return stranded(ctx, refs, func(r *ent.Refund) string { return r.MerchantID }, func(r *ent.Refund) string { return r.ID },
+	return connectorcall.RecoverEach(ctx, refs, func(r *ent.Refund) string { return r.MerchantID }, func(r *ent.Refund) string { return r.ID },
 		func(ctx context.Context, ref *ent.Refund) (bool, error) {
 			r := refundCall{ref: ref}
 			if err := s.loadCallTarget(ctx, ref.AttemptID, &r.pi, &r.att, &r.mca); err != nil {
 				return false, err
 			}
 			call := s.refundCall(&r, r.pi.PaymentID)
-			return call.recover(ctx, s.db)
+			return call.Recover(ctx, s.db)
 		})
 }
 
@@ -219,10 +201,10 @@ func (s *Service) syncAttempt(ctx context.Context, pi *ent.PaymentIntent, att *e
 	}
 	a := authorization{paymentID: pi.PaymentID, attemptID: att.ID}
 	call := s.authorizationCall(&a, pi, att, mca)
-	call.synced = func(res *connector.PaymentResult, err error) (*connector.PaymentResult, bool) {
+	call.Synced = func(res *connector.PaymentResult, err error) (*connector.PaymentResult, bool) {
 		return syncedAttempt(res, err, att.ModifiedAt.After(cutoff))
 	}
-	if settled, err := call.recover(ctx, s.db); !settled {
+	if settled, err := call.Recover(ctx, s.db); !settled {
 		return false, err
 	}
 	if _, _, err := s.finishAuthorization(ctx, &a); err != nil {

@@ -14,6 +14,7 @@ import (
 	"switchyard/internal/ids"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/connector"
+	"switchyard/payments/connectorcall"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
 	"switchyard/payments/validate"
@@ -68,11 +69,11 @@ func (s *Service) CreateRefund(ctx context.Context, in RefundInput) (*ent.Refund
 	}
 	var r refundCall
 	call := s.refundCall(&r, in.PaymentID)
-	call.reserve = func(ctx context.Context, tx *ent.Tx) (bool, error) {
+	call.Reserve = func(ctx context.Context, tx *ent.Tx) (bool, error) {
 		err := s.reserveRefund(ctx, tx, in, &r)
 		return err == nil, err
 	}
-	if _, err := call.run(ctx, s.db); err != nil {
+	if _, err := call.Run(ctx, s.db); err != nil {
 		if errors.Is(err, errs.ErrUniqueKey) {
 			return nil, errs.Duplicate("Duplicate refund request. Refund already attempted with the refund ID")
 		}
@@ -122,10 +123,10 @@ type refundCall struct {
 
 // refundCall is the connector call of r's pending refund (its reserve step
 // is the caller's).
-func (s *Service) refundCall(r *refundCall, paymentID string) connectorCall[*connector.RefundResult] {
-	return connectorCall[*connector.RefundResult]{
-		connect: func() (connector.Connector, connector.Account, error) { return s.connectorFor(r.pi, r.att, r.mca) },
-		call: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.RefundResult, error) {
+func (s *Service) refundCall(r *refundCall, paymentID string) connectorcall.Call[*connector.RefundResult] {
+	return connectorcall.Call[*connector.RefundResult]{
+		Connect: func() (connector.Connector, connector.Account, error) { return s.connectorFor(r.pi, r.att, r.mca) },
+		Call: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.RefundResult, error) {
 			return conn.Refund(ctx, &connector.RefundRequest{
 				Account:                acct,
 				ConnectorTransactionID: deref(r.att.ConnectorTransactionID),
@@ -136,12 +137,12 @@ func (s *Service) refundCall(r *refundCall, paymentID string) connectorCall[*con
 				ConnectorMetadata:      r.att.ConnectorMetadata,
 			})
 		},
-		sync: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.RefundResult, error) {
+		Sync: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.RefundResult, error) {
 			return conn.SyncRefund(ctx, &connector.RefundSyncRequest{Account: acct,
 				ConnectorTransactionID: deref(r.att.ConnectorTransactionID), RefundID: r.ref.ID})
 		},
-		synced: syncedRefund,
-		settle: func(ctx context.Context, tx *ent.Tx, res *connector.RefundResult, callErr error) (err error) {
+		Synced: syncedRefund,
+		Settle: func(ctx context.Context, tx *ent.Tx, res *connector.RefundResult, callErr error) (err error) {
 			r.ref, err = s.settleRefund(ctx, tx, paymentID, r.ref.ID, res, callErr)
 			return err
 		},

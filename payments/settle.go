@@ -9,6 +9,7 @@ import (
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/payments/connector"
+	"switchyard/payments/connectorcall"
 	"switchyard/payments/customer"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
@@ -38,17 +39,17 @@ type authorization struct {
 // confirm's transaction reserved it, so it has no reserve step; recovery
 // sets synced, which needs its window).
 func (s *Service) authorizationCall(a *authorization, pi *ent.PaymentIntent, att *ent.PaymentAttempt,
-	mca *ent.MerchantConnectorAccount) connectorCall[*connector.PaymentResult] {
+	mca *ent.MerchantConnectorAccount) connectorcall.Call[*connector.PaymentResult] {
 	m := a.retryWith
-	return connectorCall[*connector.PaymentResult]{
-		connect: func() (connector.Connector, connector.Account, error) { return s.connectorFor(pi, att, mca) },
-		call: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.PaymentResult, error) {
+	return connectorcall.Call[*connector.PaymentResult]{
+		Connect: func() (connector.Connector, connector.Account, error) { return s.connectorFor(pi, att, mca) },
+		Call: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.PaymentResult, error) {
 			return conn.Authorize(ctx, s.authorizeRequest(pi, att, acct, m))
 		},
-		sync: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.PaymentResult, error) {
+		Sync: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.PaymentResult, error) {
 			return conn.Sync(ctx, syncRequest(acct, att))
 		},
-		settle: func(ctx context.Context, tx *ent.Tx, res *connector.PaymentResult, callErr error) error {
+		Settle: func(ctx context.Context, tx *ent.Tx, res *connector.PaymentResult, callErr error) error {
 			return s.settleAuthorization(ctx, tx, a, res, callErr)
 		},
 	}

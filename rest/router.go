@@ -16,6 +16,7 @@ import (
 	"switchyard/payments/events"
 	"switchyard/payments/gsm"
 	"switchyard/payments/merchant"
+	"switchyard/payments/payouts"
 	"switchyard/payments/routing"
 )
 
@@ -23,6 +24,7 @@ import (
 // what authenticates and deduplicates requests.
 type Deps struct {
 	Payments   *payments.Service
+	Payouts    *payouts.Service
 	Merchants  *merchant.Service
 	Connectors *connector.Service
 	Customers  *customer.Service
@@ -66,6 +68,7 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerGSM(a, d.GSM)
 	registerDynamicRouting(a, d.Routing)
 	registerPaymentsList(a, d.Payments)
+	registerPayouts(a, d.Payouts)
 	registerEvents(a, d.Events, d.Webhooks)
 	setDefaultPaymentMethod := defaultPaymentMethodRoute(a, d.Customers)
 	mux.HandleFunc("GET /openapi.json", openAPIHandler(mux, func(method, path string) bool {

@@ -212,6 +212,30 @@ func (f PaymentMethodFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Valu
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PaymentMethodMutation", m)
 }
 
+// The PayoutFunc type is an adapter to allow the use of ordinary
+// function as Payout mutator.
+type PayoutFunc func(context.Context, *ent.PayoutMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PayoutFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PayoutMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PayoutMutation", m)
+}
+
+// The PayoutAttemptFunc type is an adapter to allow the use of ordinary
+// function as PayoutAttempt mutator.
+type PayoutAttemptFunc func(context.Context, *ent.PayoutAttemptMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PayoutAttemptFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PayoutAttemptMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PayoutAttemptMutation", m)
+}
+
 // The ProfileFunc type is an adapter to allow the use of ordinary
 // function as Profile mutator.
 type ProfileFunc func(context.Context, *ent.ProfileMutation) (ent.Value, error)

@@ -24,6 +24,8 @@ import (
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
+	"switchyard/ent/payout"
+	"switchyard/ent/payoutattempt"
 	"switchyard/ent/predicate"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
@@ -549,6 +551,60 @@ func (f TraversePaymentMethod) Traverse(ctx context.Context, q ent.Query) error 
 	return fmt.Errorf("unexpected query type %T. expect *ent.PaymentMethodQuery", q)
 }
 
+// The PayoutFunc type is an adapter to allow the use of ordinary function as a Querier.
+type PayoutFunc func(context.Context, *ent.PayoutQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f PayoutFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.PayoutQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.PayoutQuery", q)
+}
+
+// The TraversePayout type is an adapter to allow the use of ordinary function as Traverser.
+type TraversePayout func(context.Context, *ent.PayoutQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraversePayout) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraversePayout) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PayoutQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.PayoutQuery", q)
+}
+
+// The PayoutAttemptFunc type is an adapter to allow the use of ordinary function as a Querier.
+type PayoutAttemptFunc func(context.Context, *ent.PayoutAttemptQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f PayoutAttemptFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.PayoutAttemptQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.PayoutAttemptQuery", q)
+}
+
+// The TraversePayoutAttempt type is an adapter to allow the use of ordinary function as Traverser.
+type TraversePayoutAttempt func(context.Context, *ent.PayoutAttemptQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraversePayoutAttempt) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraversePayoutAttempt) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PayoutAttemptQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.PayoutAttemptQuery", q)
+}
+
 // The ProfileFunc type is an adapter to allow the use of ordinary function as a Querier.
 type ProfileFunc func(context.Context, *ent.ProfileQuery) (ent.Value, error)
 
@@ -721,6 +777,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.PaymentIntentQuery, predicate.PaymentIntent, paymentintent.OrderOption]{typ: ent.TypePaymentIntent, tq: q}, nil
 	case *ent.PaymentMethodQuery:
 		return &query[*ent.PaymentMethodQuery, predicate.PaymentMethod, paymentmethod.OrderOption]{typ: ent.TypePaymentMethod, tq: q}, nil
+	case *ent.PayoutQuery:
+		return &query[*ent.PayoutQuery, predicate.Payout, payout.OrderOption]{typ: ent.TypePayout, tq: q}, nil
+	case *ent.PayoutAttemptQuery:
+		return &query[*ent.PayoutAttemptQuery, predicate.PayoutAttempt, payoutattempt.OrderOption]{typ: ent.TypePayoutAttempt, tq: q}, nil
 	case *ent.ProfileQuery:
 		return &query[*ent.ProfileQuery, predicate.Profile, profile.OrderOption]{typ: ent.TypeProfile, tq: q}, nil
 	case *ent.RefundQuery:

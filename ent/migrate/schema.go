@@ -863,6 +863,132 @@ var (
 			},
 		},
 	}
+	// PayoutsColumns holds the columns for the "payouts" table.
+	PayoutsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "merchant_id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "error_code", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "error_message", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "unified_code", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "unified_message", Type: field.TypeString, Nullable: true, Size: 1024},
+		{Name: "issuer_error_code", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "issuer_error_message", Type: field.TypeString, Nullable: true, Size: 1024},
+		{Name: "profile_id", Type: field.TypeString, Size: 64},
+		{Name: "customer_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "merchant_order_reference_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "amount", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeEnum, Enums: []string{"AED", "AFN", "ALL", "AMD", "ANG", "AOA", "ARS", "AUD", "AWG", "AZN", "BAM", "BBD", "BDT", "BGN", "BHD", "BIF", "BMD", "BND", "BOB", "BRL", "BSD", "BTN", "BWP", "BYN", "BZD", "CAD", "CDF", "CHF", "CLF", "CLP", "CNY", "COP", "CRC", "CUC", "CUP", "CVE", "CZK", "DJF", "DKK", "DOP", "DZD", "EGP", "ERN", "ETB", "EUR", "FJD", "FKP", "GBP", "GEL", "GHS", "GIP", "GMD", "GNF", "GTQ", "GYD", "HKD", "HNL", "HRK", "HTG", "HUF", "IDR", "ILS", "INR", "IQD", "IRR", "ISK", "JMD", "JOD", "JPY", "KES", "KGS", "KHR", "KMF", "KPW", "KRW", "KWD", "KYD", "KZT", "LAK", "LBP", "LKR", "LRD", "LSL", "LYD", "MAD", "MDL", "MGA", "MKD", "MMK", "MNT", "MOP", "MRU", "MUR", "MVR", "MWK", "MXN", "MYR", "MZN", "NAD", "NGN", "NIO", "NOK", "NPR", "NZD", "OMR", "PAB", "PEN", "PGK", "PHP", "PKR", "PLN", "PYG", "QAR", "RON", "RSD", "RUB", "RWF", "SAR", "SBD", "SCR", "SDG", "SEK", "SGD", "SHP", "SLE", "SLL", "SOS", "SRD", "SSP", "STD", "STN", "SVC", "SYP", "SZL", "THB", "TJS", "TMT", "TND", "TOP", "TRY", "TTD", "TWD", "TZS", "UAH", "UGX", "USD", "UYU", "UZS", "VES", "VND", "VUV", "WST", "XAF", "XCD", "XOF", "XPF", "YER", "ZAR", "ZMW", "ZWL"}},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"requires_creation", "requires_confirmation", "requires_payout_method_data", "requires_fulfillment", "initiated", "pending", "success", "failed", "cancelled", "ineligible", "requires_vendor_account_creation", "reversed", "expired"}, Default: "requires_payout_method_data"},
+		{Name: "payout_type", Type: field.TypeEnum, Nullable: true, Enums: []string{"card", "bank", "wallet", "bank_redirect"}},
+		{Name: "payout_method_type", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "payout_method_data", Type: field.TypeJSON, Nullable: true},
+		{Name: "payout_token", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "billing", Type: field.TypeJSON, Nullable: true},
+		{Name: "customer_details", Type: field.TypeJSON, Nullable: true},
+		{Name: "auto_fulfill", Type: field.TypeBool, Default: false},
+		{Name: "recurring", Type: field.TypeBool, Default: false},
+		{Name: "entity_type", Type: field.TypeString, Size: 32, Default: "Individual"},
+		{Name: "priority", Type: field.TypeString, Nullable: true, Size: 32},
+		{Name: "description", Type: field.TypeString, Nullable: true, Size: 1024},
+		{Name: "return_url", Type: field.TypeString, Nullable: true, Size: 2048},
+		{Name: "business_country", Type: field.TypeString, Nullable: true, Size: 2},
+		{Name: "business_label", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "metadata", Type: field.TypeJSON, Nullable: true},
+		{Name: "connector", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "merchant_connector_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "connector_transaction_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "active_attempt_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "attempt_count", Type: field.TypeInt, Default: 0},
+		{Name: "client_secret", Type: field.TypeString, Size: 128},
+		{Name: "client_secret_expires_at", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "idempotency_key", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "idempotency_fingerprint", Type: field.TypeString, Nullable: true, Size: 64},
+	}
+	// PayoutsTable holds the schema information for the "payouts" table.
+	PayoutsTable = &schema.Table{
+		Name:       "payouts",
+		Columns:    PayoutsColumns,
+		PrimaryKey: []*schema.Column{PayoutsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "payout_merchant_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{PayoutsColumns[1], PayoutsColumns[2], PayoutsColumns[0]},
+			},
+			{
+				Name:    "payout_merchant_id_idempotency_key",
+				Unique:  true,
+				Columns: []*schema.Column{PayoutsColumns[1], PayoutsColumns[38]},
+			},
+			{
+				Name:    "payout_merchant_id_profile_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{PayoutsColumns[1], PayoutsColumns[10], PayoutsColumns[2], PayoutsColumns[0]},
+			},
+			{
+				Name:    "payout_merchant_id_customer_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{PayoutsColumns[1], PayoutsColumns[11], PayoutsColumns[2], PayoutsColumns[0]},
+			},
+		},
+	}
+	// PayoutAttemptsColumns holds the columns for the "payout_attempts" table.
+	PayoutAttemptsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "merchant_id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "error_code", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "error_message", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "unified_code", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "unified_message", Type: field.TypeString, Nullable: true, Size: 1024},
+		{Name: "issuer_error_code", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "issuer_error_message", Type: field.TypeString, Nullable: true, Size: 1024},
+		{Name: "profile_id", Type: field.TypeString, Size: 64},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"requires_creation", "requires_confirmation", "requires_payout_method_data", "requires_fulfillment", "initiated", "pending", "success", "failed", "cancelled", "ineligible", "requires_vendor_account_creation", "reversed", "expired"}, Default: "requires_creation"},
+		{Name: "amount", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeEnum, Enums: []string{"AED", "AFN", "ALL", "AMD", "ANG", "AOA", "ARS", "AUD", "AWG", "AZN", "BAM", "BBD", "BDT", "BGN", "BHD", "BIF", "BMD", "BND", "BOB", "BRL", "BSD", "BTN", "BWP", "BYN", "BZD", "CAD", "CDF", "CHF", "CLF", "CLP", "CNY", "COP", "CRC", "CUC", "CUP", "CVE", "CZK", "DJF", "DKK", "DOP", "DZD", "EGP", "ERN", "ETB", "EUR", "FJD", "FKP", "GBP", "GEL", "GHS", "GIP", "GMD", "GNF", "GTQ", "GYD", "HKD", "HNL", "HRK", "HTG", "HUF", "IDR", "ILS", "INR", "IQD", "IRR", "ISK", "JMD", "JOD", "JPY", "KES", "KGS", "KHR", "KMF", "KPW", "KRW", "KWD", "KYD", "KZT", "LAK", "LBP", "LKR", "LRD", "LSL", "LYD", "MAD", "MDL", "MGA", "MKD", "MMK", "MNT", "MOP", "MRU", "MUR", "MVR", "MWK", "MXN", "MYR", "MZN", "NAD", "NGN", "NIO", "NOK", "NPR", "NZD", "OMR", "PAB", "PEN", "PGK", "PHP", "PKR", "PLN", "PYG", "QAR", "RON", "RSD", "RUB", "RWF", "SAR", "SBD", "SCR", "SDG", "SEK", "SGD", "SHP", "SLE", "SLL", "SOS", "SRD", "SSP", "STD", "STN", "SVC", "SYP", "SZL", "THB", "TJS", "TMT", "TND", "TOP", "TRY", "TTD", "TWD", "TZS", "UAH", "UGX", "USD", "UYU", "UZS", "VES", "VND", "VUV", "WST", "XAF", "XCD", "XOF", "XPF", "YER", "ZAR", "ZMW", "ZWL"}},
+		{Name: "connector", Type: field.TypeString, Size: 64},
+		{Name: "merchant_connector_id", Type: field.TypeString, Size: 64},
+		{Name: "connector_transaction_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "payout_type", Type: field.TypeEnum, Nullable: true, Enums: []string{"card", "bank", "wallet", "bank_redirect"}},
+		{Name: "payout_method_type", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "cancellation_reason", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "payout_id", Type: field.TypeString, Size: 64},
+	}
+	// PayoutAttemptsTable holds the schema information for the "payout_attempts" table.
+	PayoutAttemptsTable = &schema.Table{
+		Name:       "payout_attempts",
+		Columns:    PayoutAttemptsColumns,
+		PrimaryKey: []*schema.Column{PayoutAttemptsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "payout_attempts_payouts_attempts",
+				Columns:    []*schema.Column{PayoutAttemptsColumns[20]},
+				RefColumns: []*schema.Column{PayoutsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "payoutattempt_merchant_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{PayoutAttemptsColumns[1], PayoutAttemptsColumns[2], PayoutAttemptsColumns[0]},
+			},
+			{
+				Name:    "payoutattempt_payout_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{PayoutAttemptsColumns[20], PayoutAttemptsColumns[2]},
+			},
+			{
+				Name:    "payoutattempt_status_modified_at",
+				Unique:  false,
+				Columns: []*schema.Column{PayoutAttemptsColumns[11], PayoutAttemptsColumns[3]},
+			},
+		},
+	}
 	// ProfilesColumns holds the columns for the "profiles" table.
 	ProfilesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -1095,6 +1221,8 @@ var (
 		PaymentAttemptsTable,
 		PaymentIntentsTable,
 		PaymentMethodsTable,
+		PayoutsTable,
+		PayoutAttemptsTable,
 		ProfilesTable,
 		RefundsTable,
 		RoutingAlgorithmsTable,
@@ -1117,6 +1245,7 @@ func init() {
 	PaymentAttemptsTable.ForeignKeys[0].RefTable = PaymentIntentsTable
 	PaymentIntentsTable.ForeignKeys[0].RefTable = CustomersTable
 	PaymentMethodsTable.ForeignKeys[0].RefTable = CustomersTable
+	PayoutAttemptsTable.ForeignKeys[0].RefTable = PayoutsTable
 	ProfilesTable.ForeignKeys[0].RefTable = MerchantAccountsTable
 	RefundsTable.ForeignKeys[0].RefTable = PaymentIntentsTable
 	WebhookDeliveryTasksTable.ForeignKeys[0].RefTable = EventsTable

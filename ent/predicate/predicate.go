@@ -57,6 +57,12 @@ type PaymentIntent func(*sql.Selector)
 // PaymentMethod is the predicate function for paymentmethod builders.
 type PaymentMethod func(*sql.Selector)
 
+// Payout is the predicate function for payout builders.
+type Payout func(*sql.Selector)
+
+// PayoutAttempt is the predicate function for payoutattempt builders.
+type PayoutAttempt func(*sql.Selector)
+
 // Profile is the predicate function for profile builders.
 type Profile func(*sql.Selector)
 

@@ -20,6 +20,8 @@ import (
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
+	"switchyard/ent/payout"
+	"switchyard/ent/payoutattempt"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
 	"switchyard/ent/routingalgorithm"
@@ -1985,6 +1987,320 @@ func init() {
 	// paymentmethod.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	paymentmethod.IDValidator = func() func(string) error {
 		validators := paymentmethodDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	payoutMixin := schema.Payout{}.Mixin()
+	payoutMixinHooks0 := payoutMixin[0].Hooks()
+	payout.Hooks[0] = payoutMixinHooks0[0]
+	payoutMixinInters0 := payoutMixin[0].Interceptors()
+	payout.Interceptors[0] = payoutMixinInters0[0]
+	payoutMixinFields0 := payoutMixin[0].Fields()
+	_ = payoutMixinFields0
+	payoutMixinFields2 := payoutMixin[2].Fields()
+	_ = payoutMixinFields2
+	payoutFields := schema.Payout{}.Fields()
+	_ = payoutFields
+	// payoutDescMerchantID is the schema descriptor for merchant_id field.
+	payoutDescMerchantID := payoutMixinFields0[1].Descriptor()
+	// payout.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
+	payout.MerchantIDValidator = func() func(string) error {
+		validators := payoutDescMerchantID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(merchant_id string) error {
+			for _, fn := range fns {
+				if err := fn(merchant_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// payoutDescCreatedAt is the schema descriptor for created_at field.
+	payoutDescCreatedAt := payoutMixinFields0[2].Descriptor()
+	// payout.DefaultCreatedAt holds the default value on creation for the created_at field.
+	payout.DefaultCreatedAt = payoutDescCreatedAt.Default.(func() time.Time)
+	// payoutDescModifiedAt is the schema descriptor for modified_at field.
+	payoutDescModifiedAt := payoutMixinFields0[3].Descriptor()
+	// payout.DefaultModifiedAt holds the default value on creation for the modified_at field.
+	payout.DefaultModifiedAt = payoutDescModifiedAt.Default.(func() time.Time)
+	// payout.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
+	payout.UpdateDefaultModifiedAt = payoutDescModifiedAt.UpdateDefault.(func() time.Time)
+	// payoutDescErrorCode is the schema descriptor for error_code field.
+	payoutDescErrorCode := payoutMixinFields2[0].Descriptor()
+	// payout.ErrorCodeValidator is a validator for the "error_code" field. It is called by the builders before save.
+	payout.ErrorCodeValidator = payoutDescErrorCode.Validators[0].(func(string) error)
+	// payoutDescUnifiedCode is the schema descriptor for unified_code field.
+	payoutDescUnifiedCode := payoutMixinFields2[2].Descriptor()
+	// payout.UnifiedCodeValidator is a validator for the "unified_code" field. It is called by the builders before save.
+	payout.UnifiedCodeValidator = payoutDescUnifiedCode.Validators[0].(func(string) error)
+	// payoutDescUnifiedMessage is the schema descriptor for unified_message field.
+	payoutDescUnifiedMessage := payoutMixinFields2[3].Descriptor()
+	// payout.UnifiedMessageValidator is a validator for the "unified_message" field. It is called by the builders before save.
+	payout.UnifiedMessageValidator = payoutDescUnifiedMessage.Validators[0].(func(string) error)
+	// payoutDescIssuerErrorCode is the schema descriptor for issuer_error_code field.
+	payoutDescIssuerErrorCode := payoutMixinFields2[4].Descriptor()
+	// payout.IssuerErrorCodeValidator is a validator for the "issuer_error_code" field. It is called by the builders before save.
+	payout.IssuerErrorCodeValidator = payoutDescIssuerErrorCode.Validators[0].(func(string) error)
+	// payoutDescIssuerErrorMessage is the schema descriptor for issuer_error_message field.
+	payoutDescIssuerErrorMessage := payoutMixinFields2[5].Descriptor()
+	// payout.IssuerErrorMessageValidator is a validator for the "issuer_error_message" field. It is called by the builders before save.
+	payout.IssuerErrorMessageValidator = payoutDescIssuerErrorMessage.Validators[0].(func(string) error)
+	// payoutDescProfileID is the schema descriptor for profile_id field.
+	payoutDescProfileID := payoutFields[0].Descriptor()
+	// payout.ProfileIDValidator is a validator for the "profile_id" field. It is called by the builders before save.
+	payout.ProfileIDValidator = func() func(string) error {
+		validators := payoutDescProfileID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(profile_id string) error {
+			for _, fn := range fns {
+				if err := fn(profile_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// payoutDescCustomerID is the schema descriptor for customer_id field.
+	payoutDescCustomerID := payoutFields[1].Descriptor()
+	// payout.CustomerIDValidator is a validator for the "customer_id" field. It is called by the builders before save.
+	payout.CustomerIDValidator = payoutDescCustomerID.Validators[0].(func(string) error)
+	// payoutDescMerchantOrderReferenceID is the schema descriptor for merchant_order_reference_id field.
+	payoutDescMerchantOrderReferenceID := payoutFields[2].Descriptor()
+	// payout.MerchantOrderReferenceIDValidator is a validator for the "merchant_order_reference_id" field. It is called by the builders before save.
+	payout.MerchantOrderReferenceIDValidator = payoutDescMerchantOrderReferenceID.Validators[0].(func(string) error)
+	// payoutDescPayoutMethodType is the schema descriptor for payout_method_type field.
+	payoutDescPayoutMethodType := payoutFields[7].Descriptor()
+	// payout.PayoutMethodTypeValidator is a validator for the "payout_method_type" field. It is called by the builders before save.
+	payout.PayoutMethodTypeValidator = payoutDescPayoutMethodType.Validators[0].(func(string) error)
+	// payoutDescPayoutToken is the schema descriptor for payout_token field.
+	payoutDescPayoutToken := payoutFields[9].Descriptor()
+	// payout.PayoutTokenValidator is a validator for the "payout_token" field. It is called by the builders before save.
+	payout.PayoutTokenValidator = payoutDescPayoutToken.Validators[0].(func(string) error)
+	// payoutDescAutoFulfill is the schema descriptor for auto_fulfill field.
+	payoutDescAutoFulfill := payoutFields[12].Descriptor()
+	// payout.DefaultAutoFulfill holds the default value on creation for the auto_fulfill field.
+	payout.DefaultAutoFulfill = payoutDescAutoFulfill.Default.(bool)
+	// payoutDescRecurring is the schema descriptor for recurring field.
+	payoutDescRecurring := payoutFields[13].Descriptor()
+	// payout.DefaultRecurring holds the default value on creation for the recurring field.
+	payout.DefaultRecurring = payoutDescRecurring.Default.(bool)
+	// payoutDescEntityType is the schema descriptor for entity_type field.
+	payoutDescEntityType := payoutFields[14].Descriptor()
+	// payout.DefaultEntityType holds the default value on creation for the entity_type field.
+	payout.DefaultEntityType = payoutDescEntityType.Default.(string)
+	// payout.EntityTypeValidator is a validator for the "entity_type" field. It is called by the builders before save.
+	payout.EntityTypeValidator = payoutDescEntityType.Validators[0].(func(string) error)
+	// payoutDescPriority is the schema descriptor for priority field.
+	payoutDescPriority := payoutFields[15].Descriptor()
+	// payout.PriorityValidator is a validator for the "priority" field. It is called by the builders before save.
+	payout.PriorityValidator = payoutDescPriority.Validators[0].(func(string) error)
+	// payoutDescDescription is the schema descriptor for description field.
+	payoutDescDescription := payoutFields[16].Descriptor()
+	// payout.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	payout.DescriptionValidator = payoutDescDescription.Validators[0].(func(string) error)
+	// payoutDescReturnURL is the schema descriptor for return_url field.
+	payoutDescReturnURL := payoutFields[17].Descriptor()
+	// payout.ReturnURLValidator is a validator for the "return_url" field. It is called by the builders before save.
+	payout.ReturnURLValidator = payoutDescReturnURL.Validators[0].(func(string) error)
+	// payoutDescBusinessCountry is the schema descriptor for business_country field.
+	payoutDescBusinessCountry := payoutFields[18].Descriptor()
+	// payout.BusinessCountryValidator is a validator for the "business_country" field. It is called by the builders before save.
+	payout.BusinessCountryValidator = payoutDescBusinessCountry.Validators[0].(func(string) error)
+	// payoutDescBusinessLabel is the schema descriptor for business_label field.
+	payoutDescBusinessLabel := payoutFields[19].Descriptor()
+	// payout.BusinessLabelValidator is a validator for the "business_label" field. It is called by the builders before save.
+	payout.BusinessLabelValidator = payoutDescBusinessLabel.Validators[0].(func(string) error)
+	// payoutDescConnector is the schema descriptor for connector field.
+	payoutDescConnector := payoutFields[21].Descriptor()
+	// payout.ConnectorValidator is a validator for the "connector" field. It is called by the builders before save.
+	payout.ConnectorValidator = payoutDescConnector.Validators[0].(func(string) error)
+	// payoutDescMerchantConnectorID is the schema descriptor for merchant_connector_id field.
+	payoutDescMerchantConnectorID := payoutFields[22].Descriptor()
+	// payout.MerchantConnectorIDValidator is a validator for the "merchant_connector_id" field. It is called by the builders before save.
+	payout.MerchantConnectorIDValidator = payoutDescMerchantConnectorID.Validators[0].(func(string) error)
+	// payoutDescConnectorTransactionID is the schema descriptor for connector_transaction_id field.
+	payoutDescConnectorTransactionID := payoutFields[23].Descriptor()
+	// payout.ConnectorTransactionIDValidator is a validator for the "connector_transaction_id" field. It is called by the builders before save.
+	payout.ConnectorTransactionIDValidator = payoutDescConnectorTransactionID.Validators[0].(func(string) error)
+	// payoutDescActiveAttemptID is the schema descriptor for active_attempt_id field.
+	payoutDescActiveAttemptID := payoutFields[24].Descriptor()
+	// payout.ActiveAttemptIDValidator is a validator for the "active_attempt_id" field. It is called by the builders before save.
+	payout.ActiveAttemptIDValidator = payoutDescActiveAttemptID.Validators[0].(func(string) error)
+	// payoutDescAttemptCount is the schema descriptor for attempt_count field.
+	payoutDescAttemptCount := payoutFields[25].Descriptor()
+	// payout.DefaultAttemptCount holds the default value on creation for the attempt_count field.
+	payout.DefaultAttemptCount = payoutDescAttemptCount.Default.(int)
+	// payoutDescClientSecret is the schema descriptor for client_secret field.
+	payoutDescClientSecret := payoutFields[26].Descriptor()
+	// payout.ClientSecretValidator is a validator for the "client_secret" field. It is called by the builders before save.
+	payout.ClientSecretValidator = payoutDescClientSecret.Validators[0].(func(string) error)
+	// payoutDescIdempotencyKey is the schema descriptor for idempotency_key field.
+	payoutDescIdempotencyKey := payoutFields[28].Descriptor()
+	// payout.IdempotencyKeyValidator is a validator for the "idempotency_key" field. It is called by the builders before save.
+	payout.IdempotencyKeyValidator = payoutDescIdempotencyKey.Validators[0].(func(string) error)
+	// payoutDescIdempotencyFingerprint is the schema descriptor for idempotency_fingerprint field.
+	payoutDescIdempotencyFingerprint := payoutFields[29].Descriptor()
+	// payout.IdempotencyFingerprintValidator is a validator for the "idempotency_fingerprint" field. It is called by the builders before save.
+	payout.IdempotencyFingerprintValidator = payoutDescIdempotencyFingerprint.Validators[0].(func(string) error)
+	// payoutDescID is the schema descriptor for id field.
+	payoutDescID := payoutMixinFields0[0].Descriptor()
+	// payout.DefaultID holds the default value on creation for the id field.
+	payout.DefaultID = payoutDescID.Default.(func() string)
+	// payout.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	payout.IDValidator = func() func(string) error {
+		validators := payoutDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	payoutattemptMixin := schema.PayoutAttempt{}.Mixin()
+	payoutattemptMixinHooks0 := payoutattemptMixin[0].Hooks()
+	payoutattempt.Hooks[0] = payoutattemptMixinHooks0[0]
+	payoutattemptMixinInters0 := payoutattemptMixin[0].Interceptors()
+	payoutattempt.Interceptors[0] = payoutattemptMixinInters0[0]
+	payoutattemptMixinFields0 := payoutattemptMixin[0].Fields()
+	_ = payoutattemptMixinFields0
+	payoutattemptMixinFields2 := payoutattemptMixin[2].Fields()
+	_ = payoutattemptMixinFields2
+	payoutattemptFields := schema.PayoutAttempt{}.Fields()
+	_ = payoutattemptFields
+	// payoutattemptDescMerchantID is the schema descriptor for merchant_id field.
+	payoutattemptDescMerchantID := payoutattemptMixinFields0[1].Descriptor()
+	// payoutattempt.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
+	payoutattempt.MerchantIDValidator = func() func(string) error {
+		validators := payoutattemptDescMerchantID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(merchant_id string) error {
+			for _, fn := range fns {
+				if err := fn(merchant_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// payoutattemptDescCreatedAt is the schema descriptor for created_at field.
+	payoutattemptDescCreatedAt := payoutattemptMixinFields0[2].Descriptor()
+	// payoutattempt.DefaultCreatedAt holds the default value on creation for the created_at field.
+	payoutattempt.DefaultCreatedAt = payoutattemptDescCreatedAt.Default.(func() time.Time)
+	// payoutattemptDescModifiedAt is the schema descriptor for modified_at field.
+	payoutattemptDescModifiedAt := payoutattemptMixinFields0[3].Descriptor()
+	// payoutattempt.DefaultModifiedAt holds the default value on creation for the modified_at field.
+	payoutattempt.DefaultModifiedAt = payoutattemptDescModifiedAt.Default.(func() time.Time)
+	// payoutattempt.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
+	payoutattempt.UpdateDefaultModifiedAt = payoutattemptDescModifiedAt.UpdateDefault.(func() time.Time)
+	// payoutattemptDescErrorCode is the schema descriptor for error_code field.
+	payoutattemptDescErrorCode := payoutattemptMixinFields2[0].Descriptor()
+	// payoutattempt.ErrorCodeValidator is a validator for the "error_code" field. It is called by the builders before save.
+	payoutattempt.ErrorCodeValidator = payoutattemptDescErrorCode.Validators[0].(func(string) error)
+	// payoutattemptDescUnifiedCode is the schema descriptor for unified_code field.
+	payoutattemptDescUnifiedCode := payoutattemptMixinFields2[2].Descriptor()
+	// payoutattempt.UnifiedCodeValidator is a validator for the "unified_code" field. It is called by the builders before save.
+	payoutattempt.UnifiedCodeValidator = payoutattemptDescUnifiedCode.Validators[0].(func(string) error)
+	// payoutattemptDescUnifiedMessage is the schema descriptor for unified_message field.
+	payoutattemptDescUnifiedMessage := payoutattemptMixinFields2[3].Descriptor()
+	// payoutattempt.UnifiedMessageValidator is a validator for the "unified_message" field. It is called by the builders before save.
+	payoutattempt.UnifiedMessageValidator = payoutattemptDescUnifiedMessage.Validators[0].(func(string) error)
+	// payoutattemptDescIssuerErrorCode is the schema descriptor for issuer_error_code field.
+	payoutattemptDescIssuerErrorCode := payoutattemptMixinFields2[4].Descriptor()
+	// payoutattempt.IssuerErrorCodeValidator is a validator for the "issuer_error_code" field. It is called by the builders before save.
+	payoutattempt.IssuerErrorCodeValidator = payoutattemptDescIssuerErrorCode.Validators[0].(func(string) error)
+	// payoutattemptDescIssuerErrorMessage is the schema descriptor for issuer_error_message field.
+	payoutattemptDescIssuerErrorMessage := payoutattemptMixinFields2[5].Descriptor()
+	// payoutattempt.IssuerErrorMessageValidator is a validator for the "issuer_error_message" field. It is called by the builders before save.
+	payoutattempt.IssuerErrorMessageValidator = payoutattemptDescIssuerErrorMessage.Validators[0].(func(string) error)
+	// payoutattemptDescPayoutID is the schema descriptor for payout_id field.
+	payoutattemptDescPayoutID := payoutattemptFields[0].Descriptor()
+	// payoutattempt.PayoutIDValidator is a validator for the "payout_id" field. It is called by the builders before save.
+	payoutattempt.PayoutIDValidator = func() func(string) error {
+		validators := payoutattemptDescPayoutID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(payout string) error {
+			for _, fn := range fns {
+				if err := fn(payout); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// payoutattemptDescProfileID is the schema descriptor for profile_id field.
+	payoutattemptDescProfileID := payoutattemptFields[1].Descriptor()
+	// payoutattempt.ProfileIDValidator is a validator for the "profile_id" field. It is called by the builders before save.
+	payoutattempt.ProfileIDValidator = func() func(string) error {
+		validators := payoutattemptDescProfileID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(profile_id string) error {
+			for _, fn := range fns {
+				if err := fn(profile_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// payoutattemptDescConnector is the schema descriptor for connector field.
+	payoutattemptDescConnector := payoutattemptFields[5].Descriptor()
+	// payoutattempt.ConnectorValidator is a validator for the "connector" field. It is called by the builders before save.
+	payoutattempt.ConnectorValidator = payoutattemptDescConnector.Validators[0].(func(string) error)
+	// payoutattemptDescMerchantConnectorID is the schema descriptor for merchant_connector_id field.
+	payoutattemptDescMerchantConnectorID := payoutattemptFields[6].Descriptor()
+	// payoutattempt.MerchantConnectorIDValidator is a validator for the "merchant_connector_id" field. It is called by the builders before save.
+	payoutattempt.MerchantConnectorIDValidator = payoutattemptDescMerchantConnectorID.Validators[0].(func(string) error)
+	// payoutattemptDescConnectorTransactionID is the schema descriptor for connector_transaction_id field.
+	payoutattemptDescConnectorTransactionID := payoutattemptFields[7].Descriptor()
+	// payoutattempt.ConnectorTransactionIDValidator is a validator for the "connector_transaction_id" field. It is called by the builders before save.
+	payoutattempt.ConnectorTransactionIDValidator = payoutattemptDescConnectorTransactionID.Validators[0].(func(string) error)
+	// payoutattemptDescPayoutMethodType is the schema descriptor for payout_method_type field.
+	payoutattemptDescPayoutMethodType := payoutattemptFields[9].Descriptor()
+	// payoutattempt.PayoutMethodTypeValidator is a validator for the "payout_method_type" field. It is called by the builders before save.
+	payoutattempt.PayoutMethodTypeValidator = payoutattemptDescPayoutMethodType.Validators[0].(func(string) error)
+	// payoutattemptDescCancellationReason is the schema descriptor for cancellation_reason field.
+	payoutattemptDescCancellationReason := payoutattemptFields[10].Descriptor()
+	// payoutattempt.CancellationReasonValidator is a validator for the "cancellation_reason" field. It is called by the builders before save.
+	payoutattempt.CancellationReasonValidator = payoutattemptDescCancellationReason.Validators[0].(func(string) error)
+	// payoutattemptDescID is the schema descriptor for id field.
+	payoutattemptDescID := payoutattemptMixinFields0[0].Descriptor()
+	// payoutattempt.DefaultID holds the default value on creation for the id field.
+	payoutattempt.DefaultID = payoutattemptDescID.Default.(func() string)
+	// payoutattempt.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	payoutattempt.IDValidator = func() func(string) error {
+		validators := payoutattemptDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

@@ -23,6 +23,8 @@ import (
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
+	"switchyard/ent/payout"
+	"switchyard/ent/payoutattempt"
 	"switchyard/ent/refund"
 	"switchyard/ent/routingalgorithm"
 	"switchyard/ent/schema/schematype"
@@ -61,6 +63,7 @@ type ResolverRoot interface {
 	Mutation() MutationResolver
 	PaymentIntent() PaymentIntentResolver
 	PaymentMethod() PaymentMethodResolver
+	Payout() PayoutResolver
 	Profile() ProfileResolver
 	Query() QueryResolver
 	RoutingAlgorithm() RoutingAlgorithmResolver
@@ -535,14 +538,17 @@ type ComplexityRoot struct {
 		AcceptInvitation             func(childComplexity int, token string, password string) int
 		ActivateRoutingAlgorithm     func(childComplexity int, id string, idempotencyKey *string) int
 		CancelPayment                func(childComplexity int, id string, input *model.CancelPaymentInput, idempotencyKey *string) int
+		CancelPayout                 func(childComplexity int, id string, idempotencyKey *string) int
 		CapturePayment               func(childComplexity int, id string, input *model.CapturePaymentInput, idempotencyKey *string) int
 		ConfirmPayment               func(childComplexity int, id string, input *model.PaymentRequest, idempotencyKey *string) int
+		ConfirmPayout                func(childComplexity int, id string, input *model.PayoutRequest, idempotencyKey *string) int
 		CreateAPIKey                 func(childComplexity int, input model.CreateAPIKeyInput, idempotencyKey *string) int
 		CreateConnectorAccount       func(childComplexity int, input model.ConnectorAccountRequest, idempotencyKey *string) int
 		CreateCustomer               func(childComplexity int, input model.CustomerInput, idempotencyKey *string) int
 		CreateGsmRule                func(childComplexity int, input gsm.RuleInput, idempotencyKey *string) int
 		CreatePayment                func(childComplexity int, input model.PaymentRequest, idempotencyKey *string) int
 		CreatePaymentExport          func(childComplexity int, filter *payments.PaymentExportFilter) int
+		CreatePayout                 func(childComplexity int, input model.PayoutRequest, idempotencyKey *string) int
 		CreateProfile                func(childComplexity int, input model.CreateProfileInput, idempotencyKey *string) int
 		CreateRefund                 func(childComplexity int, input model.CreateRefundInput, idempotencyKey *string) int
 		CreateRoutingAlgorithm       func(childComplexity int, input model.CreateRoutingAlgorithmInput, idempotencyKey *string) int
@@ -550,6 +556,7 @@ type ComplexityRoot struct {
 		DeleteCustomer               func(childComplexity int, id string, idempotencyKey *string) int
 		DeleteGsmRule                func(childComplexity int, id string, idempotencyKey *string) int
 		DeletePaymentMethod          func(childComplexity int, id string, idempotencyKey *string) int
+		FulfillPayout                func(childComplexity int, id string, idempotencyKey *string) int
 		InviteUser                   func(childComplexity int, email string, role model.Role) int
 		RemoveUser                   func(childComplexity int, userID string) int
 		RetryFailedWebhookDeliveries func(childComplexity int, profileID *string) int
@@ -778,6 +785,102 @@ type ComplexityRoot struct {
 		Replayed func(childComplexity int) int
 	}
 
+	Payout struct {
+		ActiveAttemptID          func(childComplexity int) int
+		Amount                   func(childComplexity int) int
+		AttemptCount             func(childComplexity int) int
+		Attempts                 func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.PayoutAttemptOrder, where *ent.PayoutAttemptWhereInput) int
+		AutoFulfill              func(childComplexity int) int
+		Billing                  func(childComplexity int) int
+		BusinessCountry          func(childComplexity int) int
+		BusinessLabel            func(childComplexity int) int
+		ClientSecretExpiresAt    func(childComplexity int) int
+		Connector                func(childComplexity int) int
+		ConnectorTransactionID   func(childComplexity int) int
+		CreatedAt                func(childComplexity int) int
+		Currency                 func(childComplexity int) int
+		CustomerDetails          func(childComplexity int) int
+		CustomerID               func(childComplexity int) int
+		Description              func(childComplexity int) int
+		DisplayAmount            func(childComplexity int) int
+		EntityType               func(childComplexity int) int
+		ErrorCode                func(childComplexity int) int
+		ErrorMessage             func(childComplexity int) int
+		Events                   func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) int
+		ID                       func(childComplexity int) int
+		IssuerErrorCode          func(childComplexity int) int
+		IssuerErrorMessage       func(childComplexity int) int
+		MerchantConnectorID      func(childComplexity int) int
+		MerchantID               func(childComplexity int) int
+		MerchantOrderReferenceID func(childComplexity int) int
+		Metadata                 func(childComplexity int) int
+		ModifiedAt               func(childComplexity int) int
+		PayoutMethodData         func(childComplexity int) int
+		PayoutMethodType         func(childComplexity int) int
+		PayoutToken              func(childComplexity int) int
+		PayoutType               func(childComplexity int) int
+		Priority                 func(childComplexity int) int
+		ProfileID                func(childComplexity int) int
+		Recurring                func(childComplexity int) int
+		ReturnURL                func(childComplexity int) int
+		Status                   func(childComplexity int) int
+		UnifiedCode              func(childComplexity int) int
+		UnifiedMessage           func(childComplexity int) int
+	}
+
+	PayoutAttempt struct {
+		Amount                 func(childComplexity int) int
+		CancellationReason     func(childComplexity int) int
+		Connector              func(childComplexity int) int
+		ConnectorTransactionID func(childComplexity int) int
+		CreatedAt              func(childComplexity int) int
+		Currency               func(childComplexity int) int
+		DisplayAmount          func(childComplexity int) int
+		ErrorCode              func(childComplexity int) int
+		ErrorMessage           func(childComplexity int) int
+		ID                     func(childComplexity int) int
+		IssuerErrorCode        func(childComplexity int) int
+		IssuerErrorMessage     func(childComplexity int) int
+		MerchantConnectorID    func(childComplexity int) int
+		MerchantID             func(childComplexity int) int
+		ModifiedAt             func(childComplexity int) int
+		Payout                 func(childComplexity int) int
+		PayoutID               func(childComplexity int) int
+		PayoutMethodType       func(childComplexity int) int
+		PayoutType             func(childComplexity int) int
+		ProfileID              func(childComplexity int) int
+		Status                 func(childComplexity int) int
+		UnifiedCode            func(childComplexity int) int
+		UnifiedMessage         func(childComplexity int) int
+	}
+
+	PayoutAttemptConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	PayoutAttemptEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	PayoutConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	PayoutEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	PayoutPayload struct {
+		Payout   func(childComplexity int) int
+		Replayed func(childComplexity int) int
+	}
+
 	PendingInvitation struct {
 		Email        func(childComplexity int) int
 		ExistingUser func(childComplexity int) int
@@ -857,6 +960,8 @@ type ComplexityRoot struct {
 		PaymentAnalytics           func(childComplexity int, rangeArg model.AnalyticsRange, groupBy model.PaymentDimension) int
 		PaymentIntents             func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) int
 		Payments                   func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) int
+		Payout                     func(childComplexity int, id string) int
+		Payouts                    func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PayoutOrder, where *ent.PayoutWhereInput) int
 		Profiles                   func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.ProfileOrder, where *ent.ProfileWhereInput) int
 		Refund                     func(childComplexity int, id string) int
 		RefundAnalytics            func(childComplexity int, rangeArg model.AnalyticsRange) int
@@ -1075,6 +1180,10 @@ type MutationResolver interface {
 	CancelPayment(ctx context.Context, id string, input *model.CancelPaymentInput, idempotencyKey *string) (*model.PaymentPayload, error)
 	CreateRefund(ctx context.Context, input model.CreateRefundInput, idempotencyKey *string) (*model.RefundPayload, error)
 	AcceptDispute(ctx context.Context, id string, idempotencyKey *string) (*model.DisputePayload, error)
+	CreatePayout(ctx context.Context, input model.PayoutRequest, idempotencyKey *string) (*model.PayoutPayload, error)
+	ConfirmPayout(ctx context.Context, id string, input *model.PayoutRequest, idempotencyKey *string) (*model.PayoutPayload, error)
+	FulfillPayout(ctx context.Context, id string, idempotencyKey *string) (*model.PayoutPayload, error)
+	CancelPayout(ctx context.Context, id string, idempotencyKey *string) (*model.PayoutPayload, error)
 	CreateCustomer(ctx context.Context, input model.CustomerInput, idempotencyKey *string) (*model.CustomerPayload, error)
 	UpdateCustomer(ctx context.Context, id string, input model.CustomerInput, idempotencyKey *string) (*model.CustomerPayload, error)
 	DeleteCustomer(ctx context.Context, id string, idempotencyKey *string) (*model.CustomerPayload, error)
@@ -1117,6 +1226,11 @@ type PaymentIntentResolver interface {
 type PaymentMethodResolver interface {
 	CustomerID(ctx context.Context, obj *ent.PaymentMethod) (*string, error)
 }
+type PayoutResolver interface {
+	Attempts(ctx context.Context, obj *ent.Payout, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.PayoutAttemptOrder, where *ent.PayoutAttemptWhereInput) (*ent.PayoutAttemptConnection, error)
+
+	Events(ctx context.Context, obj *ent.Payout, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) (*ent.EventConnection, error)
+}
 type ProfileResolver interface {
 	ConnectorAccounts(ctx context.Context, obj *ent.Profile, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error)
 	WebhookSettings(ctx context.Context, obj *ent.Profile) (*model.WebhookSettings, error)
@@ -1134,6 +1248,7 @@ type QueryResolver interface {
 	MerchantAccounts(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.MerchantAccountOrder, where *ent.MerchantAccountWhereInput) (*ent.MerchantAccountConnection, error)
 	ConnectorAccounts(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error)
 	PaymentIntents(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error)
+	Payouts(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PayoutOrder, where *ent.PayoutWhereInput) (*ent.PayoutConnection, error)
 	Profiles(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.ProfileOrder, where *ent.ProfileWhereInput) (*ent.ProfileConnection, error)
 	Refunds(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) (*ent.RefundConnection, error)
 	RoutingAlgorithms(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RoutingAlgorithmOrder, where *ent.RoutingAlgorithmWhereInput) (*ent.RoutingAlgorithmConnection, error)
@@ -1145,6 +1260,7 @@ type QueryResolver interface {
 	MerchantAccount(ctx context.Context) (*ent.MerchantAccount, error)
 	Payment(ctx context.Context, id string) (*ent.PaymentIntent, error)
 	Refund(ctx context.Context, id string) (*ent.Refund, error)
+	Payout(ctx context.Context, id string) (*ent.Payout, error)
 	Event(ctx context.Context, id string) (*ent.Event, error)
 	Payments(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error)
 	ConnectorSuccessRates(ctx context.Context, from time.Time, to time.Time, bucket *model.SuccessRateBucket, profileID *string) ([]*analytics.ConnectorRate, error)
@@ -3176,6 +3292,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CancelPayment(childComplexity, args["id"].(string), args["input"].(*model.CancelPaymentInput), args["idempotencyKey"].(*string)), true
+	case "Mutation.cancelPayout":
+		if e.ComplexityRoot.Mutation.CancelPayout == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_cancelPayout_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CancelPayout(childComplexity, args["id"].(string), args["idempotencyKey"].(*string)), true
 	case "Mutation.capturePayment":
 		if e.ComplexityRoot.Mutation.CapturePayment == nil {
 			break
@@ -3198,6 +3325,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ConfirmPayment(childComplexity, args["id"].(string), args["input"].(*model.PaymentRequest), args["idempotencyKey"].(*string)), true
+	case "Mutation.confirmPayout":
+		if e.ComplexityRoot.Mutation.ConfirmPayout == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_confirmPayout_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ConfirmPayout(childComplexity, args["id"].(string), args["input"].(*model.PayoutRequest), args["idempotencyKey"].(*string)), true
 	case "Mutation.createApiKey":
 		if e.ComplexityRoot.Mutation.CreateAPIKey == nil {
 			break
@@ -3264,6 +3402,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreatePaymentExport(childComplexity, args["filter"].(*payments.PaymentExportFilter)), true
+	case "Mutation.createPayout":
+		if e.ComplexityRoot.Mutation.CreatePayout == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createPayout_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreatePayout(childComplexity, args["input"].(model.PayoutRequest), args["idempotencyKey"].(*string)), true
 	case "Mutation.createProfile":
 		if e.ComplexityRoot.Mutation.CreateProfile == nil {
 			break
@@ -3341,6 +3490,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeletePaymentMethod(childComplexity, args["id"].(string), args["idempotencyKey"].(*string)), true
+	case "Mutation.fulfillPayout":
+		if e.ComplexityRoot.Mutation.FulfillPayout == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_fulfillPayout_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.FulfillPayout(childComplexity, args["id"].(string), args["idempotencyKey"].(*string)), true
 	case "Mutation.inviteUser":
 		if e.ComplexityRoot.Mutation.InviteUser == nil {
 			break
@@ -4572,6 +4732,473 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PaymentPayload.Replayed(childComplexity), true
 
+	case "Payout.activeAttemptID":
+		if e.ComplexityRoot.Payout.ActiveAttemptID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.ActiveAttemptID(childComplexity), true
+	case "Payout.amount":
+		if e.ComplexityRoot.Payout.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.Amount(childComplexity), true
+	case "Payout.attemptCount":
+		if e.ComplexityRoot.Payout.AttemptCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.AttemptCount(childComplexity), true
+	case "Payout.attempts":
+		if e.ComplexityRoot.Payout.Attempts == nil {
+			break
+		}
+
+		args, err := ec.field_Payout_attempts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Payout.Attempts(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].(*ent.PayoutAttemptOrder), args["where"].(*ent.PayoutAttemptWhereInput)), true
+	case "Payout.autoFulfill":
+		if e.ComplexityRoot.Payout.AutoFulfill == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.AutoFulfill(childComplexity), true
+	case "Payout.billing":
+		if e.ComplexityRoot.Payout.Billing == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.Billing(childComplexity), true
+	case "Payout.businessCountry":
+		if e.ComplexityRoot.Payout.BusinessCountry == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.BusinessCountry(childComplexity), true
+	case "Payout.businessLabel":
+		if e.ComplexityRoot.Payout.BusinessLabel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.BusinessLabel(childComplexity), true
+	case "Payout.clientSecretExpiresAt":
+		if e.ComplexityRoot.Payout.ClientSecretExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.ClientSecretExpiresAt(childComplexity), true
+	case "Payout.connector":
+		if e.ComplexityRoot.Payout.Connector == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.Connector(childComplexity), true
+	case "Payout.connectorTransactionID":
+		if e.ComplexityRoot.Payout.ConnectorTransactionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.ConnectorTransactionID(childComplexity), true
+	case "Payout.createdAt":
+		if e.ComplexityRoot.Payout.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.CreatedAt(childComplexity), true
+	case "Payout.currency":
+		if e.ComplexityRoot.Payout.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.Currency(childComplexity), true
+	case "Payout.customerDetails":
+		if e.ComplexityRoot.Payout.CustomerDetails == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.CustomerDetails(childComplexity), true
+	case "Payout.customerID":
+		if e.ComplexityRoot.Payout.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.CustomerID(childComplexity), true
+	case "Payout.description":
+		if e.ComplexityRoot.Payout.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.Description(childComplexity), true
+	case "Payout.displayAmount":
+		if e.ComplexityRoot.Payout.DisplayAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.DisplayAmount(childComplexity), true
+	case "Payout.entityType":
+		if e.ComplexityRoot.Payout.EntityType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.EntityType(childComplexity), true
+	case "Payout.errorCode":
+		if e.ComplexityRoot.Payout.ErrorCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.ErrorCode(childComplexity), true
+	case "Payout.errorMessage":
+		if e.ComplexityRoot.Payout.ErrorMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.ErrorMessage(childComplexity), true
+	case "Payout.events":
+		if e.ComplexityRoot.Payout.Events == nil {
+			break
+		}
+
+		args, err := ec.field_Payout_events_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Payout.Events(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.EventOrder), args["where"].(*ent.EventWhereInput)), true
+	case "Payout.id", "Payout.payoutID":
+		if e.ComplexityRoot.Payout.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.ID(childComplexity), true
+	case "Payout.issuerErrorCode":
+		if e.ComplexityRoot.Payout.IssuerErrorCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.IssuerErrorCode(childComplexity), true
+	case "Payout.issuerErrorMessage":
+		if e.ComplexityRoot.Payout.IssuerErrorMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.IssuerErrorMessage(childComplexity), true
+	case "Payout.merchantConnectorID":
+		if e.ComplexityRoot.Payout.MerchantConnectorID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.MerchantConnectorID(childComplexity), true
+	case "Payout.merchantID":
+		if e.ComplexityRoot.Payout.MerchantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.MerchantID(childComplexity), true
+	case "Payout.merchantOrderReferenceID":
+		if e.ComplexityRoot.Payout.MerchantOrderReferenceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.MerchantOrderReferenceID(childComplexity), true
+	case "Payout.metadata":
+		if e.ComplexityRoot.Payout.Metadata == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.Metadata(childComplexity), true
+	case "Payout.modifiedAt":
+		if e.ComplexityRoot.Payout.ModifiedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.ModifiedAt(childComplexity), true
+	case "Payout.payoutMethodData":
+		if e.ComplexityRoot.Payout.PayoutMethodData == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.PayoutMethodData(childComplexity), true
+	case "Payout.payoutMethodType":
+		if e.ComplexityRoot.Payout.PayoutMethodType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.PayoutMethodType(childComplexity), true
+	case "Payout.payoutToken":
+		if e.ComplexityRoot.Payout.PayoutToken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.PayoutToken(childComplexity), true
+	case "Payout.payoutType":
+		if e.ComplexityRoot.Payout.PayoutType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.PayoutType(childComplexity), true
+	case "Payout.priority":
+		if e.ComplexityRoot.Payout.Priority == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.Priority(childComplexity), true
+	case "Payout.profileID":
+		if e.ComplexityRoot.Payout.ProfileID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.ProfileID(childComplexity), true
+	case "Payout.recurring":
+		if e.ComplexityRoot.Payout.Recurring == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.Recurring(childComplexity), true
+	case "Payout.returnURL":
+		if e.ComplexityRoot.Payout.ReturnURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.ReturnURL(childComplexity), true
+	case "Payout.status":
+		if e.ComplexityRoot.Payout.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.Status(childComplexity), true
+	case "Payout.unifiedCode":
+		if e.ComplexityRoot.Payout.UnifiedCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.UnifiedCode(childComplexity), true
+	case "Payout.unifiedMessage":
+		if e.ComplexityRoot.Payout.UnifiedMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.UnifiedMessage(childComplexity), true
+
+	case "PayoutAttempt.amount":
+		if e.ComplexityRoot.PayoutAttempt.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttempt.Amount(childComplexity), true
+	case "PayoutAttempt.cancellationReason":
+		if e.ComplexityRoot.PayoutAttempt.CancellationReason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttempt.CancellationReason(childComplexity), true
+	case "PayoutAttempt.connector":
+		if e.ComplexityRoot.PayoutAttempt.Connector == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttempt.Connector(childComplexity), true
+	case "PayoutAttempt.connectorTransactionID":
+		if e.ComplexityRoot.PayoutAttempt.ConnectorTransactionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttempt.ConnectorTransactionID(childComplexity), true
+	case "PayoutAttempt.createdAt":
+		if e.ComplexityRoot.PayoutAttempt.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttempt.CreatedAt(childComplexity), true
+	case "PayoutAttempt.currency":
+		if e.ComplexityRoot.PayoutAttempt.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttempt.Currency(childComplexity), true
+	case "PayoutAttempt.displayAmount":
+		if e.ComplexityRoot.PayoutAttempt.DisplayAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttempt.DisplayAmount(childComplexity), true
+	case "PayoutAttempt.errorCode":
+		if e.ComplexityRoot.PayoutAttempt.ErrorCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttempt.ErrorCode(childComplexity), true
+	case "PayoutAttempt.errorMessage":
+		if e.ComplexityRoot.PayoutAttempt.ErrorMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttempt.ErrorMessage(childComplexity), true
+	case "PayoutAttempt.id", "PayoutAttempt.payoutAttemptID":
+		if e.ComplexityRoot.PayoutAttempt.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttempt.ID(childComplexity), true
+	case "PayoutAttempt.issuerErrorCode":
+		if e.ComplexityRoot.PayoutAttempt.IssuerErrorCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttempt.IssuerErrorCode(childComplexity), true
+	case "PayoutAttempt.issuerErrorMessage":
+		if e.ComplexityRoot.PayoutAttempt.IssuerErrorMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttempt.IssuerErrorMessage(childComplexity), true
+	case "PayoutAttempt.merchantConnectorID":
+		if e.ComplexityRoot.PayoutAttempt.MerchantConnectorID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttempt.MerchantConnectorID(childComplexity), true
+	case "PayoutAttempt.merchantID":
+		if e.ComplexityRoot.PayoutAttempt.MerchantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttempt.MerchantID(childComplexity), true
+	case "PayoutAttempt.modifiedAt":
+		if e.ComplexityRoot.PayoutAttempt.ModifiedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttempt.ModifiedAt(childComplexity), true
+	case "PayoutAttempt.payout":
+		if e.ComplexityRoot.PayoutAttempt.Payout == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttempt.Payout(childComplexity), true
+	case "PayoutAttempt.payoutID":
+		if e.ComplexityRoot.PayoutAttempt.PayoutID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttempt.PayoutID(childComplexity), true
+	case "PayoutAttempt.payoutMethodType":
+		if e.ComplexityRoot.PayoutAttempt.PayoutMethodType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttempt.PayoutMethodType(childComplexity), true
+	case "PayoutAttempt.payoutType":
+		if e.ComplexityRoot.PayoutAttempt.PayoutType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttempt.PayoutType(childComplexity), true
+	case "PayoutAttempt.profileID":
+		if e.ComplexityRoot.PayoutAttempt.ProfileID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttempt.ProfileID(childComplexity), true
+	case "PayoutAttempt.status":
+		if e.ComplexityRoot.PayoutAttempt.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttempt.Status(childComplexity), true
+	case "PayoutAttempt.unifiedCode":
+		if e.ComplexityRoot.PayoutAttempt.UnifiedCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttempt.UnifiedCode(childComplexity), true
+	case "PayoutAttempt.unifiedMessage":
+		if e.ComplexityRoot.PayoutAttempt.UnifiedMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttempt.UnifiedMessage(childComplexity), true
+
+	case "PayoutAttemptConnection.edges":
+		if e.ComplexityRoot.PayoutAttemptConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttemptConnection.Edges(childComplexity), true
+	case "PayoutAttemptConnection.pageInfo":
+		if e.ComplexityRoot.PayoutAttemptConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttemptConnection.PageInfo(childComplexity), true
+	case "PayoutAttemptConnection.totalCount":
+		if e.ComplexityRoot.PayoutAttemptConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttemptConnection.TotalCount(childComplexity), true
+
+	case "PayoutAttemptEdge.cursor":
+		if e.ComplexityRoot.PayoutAttemptEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttemptEdge.Cursor(childComplexity), true
+	case "PayoutAttemptEdge.node":
+		if e.ComplexityRoot.PayoutAttemptEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutAttemptEdge.Node(childComplexity), true
+
+	case "PayoutConnection.edges":
+		if e.ComplexityRoot.PayoutConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutConnection.Edges(childComplexity), true
+	case "PayoutConnection.pageInfo":
+		if e.ComplexityRoot.PayoutConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutConnection.PageInfo(childComplexity), true
+	case "PayoutConnection.totalCount":
+		if e.ComplexityRoot.PayoutConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutConnection.TotalCount(childComplexity), true
+
+	case "PayoutEdge.cursor":
+		if e.ComplexityRoot.PayoutEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutEdge.Cursor(childComplexity), true
+	case "PayoutEdge.node":
+		if e.ComplexityRoot.PayoutEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutEdge.Node(childComplexity), true
+
+	case "PayoutPayload.payout":
+		if e.ComplexityRoot.PayoutPayload.Payout == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutPayload.Payout(childComplexity), true
+	case "PayoutPayload.replayed":
+		if e.ComplexityRoot.PayoutPayload.Replayed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutPayload.Replayed(childComplexity), true
+
 	case "PendingInvitation.email":
 		if e.ComplexityRoot.PendingInvitation.Email == nil {
 			break
@@ -5056,6 +5683,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Payments(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.PaymentIntentOrder), args["where"].(*ent.PaymentIntentWhereInput)), true
+	case "Query.payout":
+		if e.ComplexityRoot.Query.Payout == nil {
+			break
+		}
+
+		args, err := ec.field_Query_payout_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Payout(childComplexity, args["id"].(string)), true
+	case "Query.payouts":
+		if e.ComplexityRoot.Query.Payouts == nil {
+			break
+		}
+
+		args, err := ec.field_Query_payouts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Payouts(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.PayoutOrder), args["where"].(*ent.PayoutWhereInput)), true
 	case "Query.profiles":
 		if e.ComplexityRoot.Query.Profiles == nil {
 			break
@@ -5828,10 +6477,12 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCaptureWhereInput,
 		ec.unmarshalInputCardInput,
 		ec.unmarshalInputConfirmPaymentInput,
+		ec.unmarshalInputConfirmPayoutInput,
 		ec.unmarshalInputCreateApiKeyInput,
 		ec.unmarshalInputCreateConnectorAccountInput,
 		ec.unmarshalInputCreateGsmRuleInput,
 		ec.unmarshalInputCreatePaymentInput,
+		ec.unmarshalInputCreatePayoutInput,
 		ec.unmarshalInputCreateProfileInput,
 		ec.unmarshalInputCreateRefundInput,
 		ec.unmarshalInputCreateRoutingAlgorithmInput,
@@ -5863,6 +6514,14 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputPaymentMethodDataInput,
 		ec.unmarshalInputPaymentMethodOrder,
 		ec.unmarshalInputPaymentMethodWhereInput,
+		ec.unmarshalInputPayoutAttemptOrder,
+		ec.unmarshalInputPayoutAttemptWhereInput,
+		ec.unmarshalInputPayoutBankInput,
+		ec.unmarshalInputPayoutCardInput,
+		ec.unmarshalInputPayoutMethodInput,
+		ec.unmarshalInputPayoutOrder,
+		ec.unmarshalInputPayoutWalletInput,
+		ec.unmarshalInputPayoutWhereInput,
 		ec.unmarshalInputProfileOrder,
 		ec.unmarshalInputProfileWhereInput,
 		ec.unmarshalInputRefundOrder,
@@ -12687,6 +13346,1423 @@ input PaymentMethodWhereInput {
   hasCustomer: Boolean
   hasCustomerWith: [CustomerWhereInput!]
 }
+type Payout implements Node {
+  id: ID!
+  merchantID: String!
+  createdAt: Time!
+  modifiedAt: Time!
+  errorCode: String
+  errorMessage: String
+  unifiedCode: String
+  unifiedMessage: String
+  issuerErrorCode: String
+  issuerErrorMessage: String
+  profileID: String!
+  customerID: String
+  merchantOrderReferenceID: String
+  amount: Int!
+  currency: PayoutCurrency!
+  status: PayoutStatus!
+  payoutType: PayoutPayoutType
+  payoutMethodType: String
+  payoutMethodData: Map
+  payoutToken: String
+  billing: Map
+  customerDetails: Map
+  autoFulfill: Boolean!
+  recurring: Boolean!
+  entityType: String!
+  priority: String
+  description: String
+  returnURL: String
+  businessCountry: String
+  businessLabel: String
+  metadata: Map
+  connector: String
+  merchantConnectorID: String
+  connectorTransactionID: String
+  activeAttemptID: String
+  attemptCount: Int!
+  clientSecretExpiresAt: Time
+  attempts(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for PayoutAttempts returned from the connection.
+    """
+    orderBy: PayoutAttemptOrder
+
+    """
+    Filtering options for PayoutAttempts returned from the connection.
+    """
+    where: PayoutAttemptWhereInput
+  ): PayoutAttemptConnection!
+}
+type PayoutAttempt implements Node {
+  id: ID!
+  merchantID: String!
+  createdAt: Time!
+  modifiedAt: Time!
+  errorCode: String
+  errorMessage: String
+  unifiedCode: String
+  unifiedMessage: String
+  issuerErrorCode: String
+  issuerErrorMessage: String
+  payoutID: ID!
+  profileID: String!
+  status: PayoutAttemptStatus!
+  amount: Int!
+  currency: PayoutAttemptCurrency!
+  connector: String!
+  merchantConnectorID: String!
+  connectorTransactionID: String
+  payoutType: PayoutAttemptPayoutType
+  payoutMethodType: String
+  cancellationReason: String
+  payout: Payout!
+}
+"""
+A connection to a list of items.
+"""
+type PayoutAttemptConnection {
+  """
+  A list of edges.
+  """
+  edges: [PayoutAttemptEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+PayoutAttemptCurrency is enum for the field currency
+"""
+enum PayoutAttemptCurrency @goModel(model: "switchyard/ent/schema/schematype.Currency") {
+  AED
+  AFN
+  ALL
+  AMD
+  ANG
+  AOA
+  ARS
+  AUD
+  AWG
+  AZN
+  BAM
+  BBD
+  BDT
+  BGN
+  BHD
+  BIF
+  BMD
+  BND
+  BOB
+  BRL
+  BSD
+  BTN
+  BWP
+  BYN
+  BZD
+  CAD
+  CDF
+  CHF
+  CLF
+  CLP
+  CNY
+  COP
+  CRC
+  CUC
+  CUP
+  CVE
+  CZK
+  DJF
+  DKK
+  DOP
+  DZD
+  EGP
+  ERN
+  ETB
+  EUR
+  FJD
+  FKP
+  GBP
+  GEL
+  GHS
+  GIP
+  GMD
+  GNF
+  GTQ
+  GYD
+  HKD
+  HNL
+  HRK
+  HTG
+  HUF
+  IDR
+  ILS
+  INR
+  IQD
+  IRR
+  ISK
+  JMD
+  JOD
+  JPY
+  KES
+  KGS
+  KHR
+  KMF
+  KPW
+  KRW
+  KWD
+  KYD
+  KZT
+  LAK
+  LBP
+  LKR
+  LRD
+  LSL
+  LYD
+  MAD
+  MDL
+  MGA
+  MKD
+  MMK
+  MNT
+  MOP
+  MRU
+  MUR
+  MVR
+  MWK
+  MXN
+  MYR
+  MZN
+  NAD
+  NGN
+  NIO
+  NOK
+  NPR
+  NZD
+  OMR
+  PAB
+  PEN
+  PGK
+  PHP
+  PKR
+  PLN
+  PYG
+  QAR
+  RON
+  RSD
+  RUB
+  RWF
+  SAR
+  SBD
+  SCR
+  SDG
+  SEK
+  SGD
+  SHP
+  SLE
+  SLL
+  SOS
+  SRD
+  SSP
+  STD
+  STN
+  SVC
+  SYP
+  SZL
+  THB
+  TJS
+  TMT
+  TND
+  TOP
+  TRY
+  TTD
+  TWD
+  TZS
+  UAH
+  UGX
+  USD
+  UYU
+  UZS
+  VES
+  VND
+  VUV
+  WST
+  XAF
+  XCD
+  XOF
+  XPF
+  YER
+  ZAR
+  ZMW
+  ZWL
+}
+"""
+An edge in a connection.
+"""
+type PayoutAttemptEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: PayoutAttempt
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for PayoutAttempt connections
+"""
+input PayoutAttemptOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order PayoutAttempts.
+  """
+  field: PayoutAttemptOrderField!
+}
+"""
+Properties by which PayoutAttempt connections can be ordered.
+"""
+enum PayoutAttemptOrderField {
+  ID
+  MERCHANT_ID
+  CREATED_AT
+  MODIFIED_AT
+  STATUS
+}
+"""
+PayoutAttemptPayoutType is enum for the field payout_type
+"""
+enum PayoutAttemptPayoutType @goModel(model: "switchyard/ent/payoutattempt.PayoutType") {
+  card
+  bank
+  wallet
+  bank_redirect
+}
+"""
+PayoutAttemptStatus is enum for the field status
+"""
+enum PayoutAttemptStatus @goModel(model: "switchyard/ent/payoutattempt.Status") {
+  requires_creation
+  requires_confirmation
+  requires_payout_method_data
+  requires_fulfillment
+  initiated
+  pending
+  success
+  failed
+  cancelled
+  ineligible
+  requires_vendor_account_creation
+  reversed
+  expired
+}
+"""
+PayoutAttemptWhereInput is used for filtering PayoutAttempt objects.
+Input was generated by ent.
+"""
+input PayoutAttemptWhereInput {
+  not: PayoutAttemptWhereInput
+  and: [PayoutAttemptWhereInput!]
+  or: [PayoutAttemptWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  idEqualFold: ID
+  idContainsFold: ID
+  """
+  merchant_id field predicates
+  """
+  merchantID: String
+  merchantIDNEQ: String
+  merchantIDIn: [String!]
+  merchantIDNotIn: [String!]
+  merchantIDGT: String
+  merchantIDGTE: String
+  merchantIDLT: String
+  merchantIDLTE: String
+  merchantIDContains: String
+  merchantIDHasPrefix: String
+  merchantIDHasSuffix: String
+  merchantIDEqualFold: String
+  merchantIDContainsFold: String
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  modified_at field predicates
+  """
+  modifiedAt: Time
+  modifiedAtNEQ: Time
+  modifiedAtIn: [Time!]
+  modifiedAtNotIn: [Time!]
+  modifiedAtGT: Time
+  modifiedAtGTE: Time
+  modifiedAtLT: Time
+  modifiedAtLTE: Time
+  """
+  error_code field predicates
+  """
+  errorCode: String
+  errorCodeNEQ: String
+  errorCodeIn: [String!]
+  errorCodeNotIn: [String!]
+  errorCodeGT: String
+  errorCodeGTE: String
+  errorCodeLT: String
+  errorCodeLTE: String
+  errorCodeContains: String
+  errorCodeHasPrefix: String
+  errorCodeHasSuffix: String
+  errorCodeIsNil: Boolean
+  errorCodeNotNil: Boolean
+  errorCodeEqualFold: String
+  errorCodeContainsFold: String
+  """
+  error_message field predicates
+  """
+  errorMessage: String
+  errorMessageNEQ: String
+  errorMessageIn: [String!]
+  errorMessageNotIn: [String!]
+  errorMessageGT: String
+  errorMessageGTE: String
+  errorMessageLT: String
+  errorMessageLTE: String
+  errorMessageContains: String
+  errorMessageHasPrefix: String
+  errorMessageHasSuffix: String
+  errorMessageIsNil: Boolean
+  errorMessageNotNil: Boolean
+  errorMessageEqualFold: String
+  errorMessageContainsFold: String
+  """
+  unified_code field predicates
+  """
+  unifiedCode: String
+  unifiedCodeNEQ: String
+  unifiedCodeIn: [String!]
+  unifiedCodeNotIn: [String!]
+  unifiedCodeGT: String
+  unifiedCodeGTE: String
+  unifiedCodeLT: String
+  unifiedCodeLTE: String
+  unifiedCodeContains: String
+  unifiedCodeHasPrefix: String
+  unifiedCodeHasSuffix: String
+  unifiedCodeIsNil: Boolean
+  unifiedCodeNotNil: Boolean
+  unifiedCodeEqualFold: String
+  unifiedCodeContainsFold: String
+  """
+  unified_message field predicates
+  """
+  unifiedMessage: String
+  unifiedMessageNEQ: String
+  unifiedMessageIn: [String!]
+  unifiedMessageNotIn: [String!]
+  unifiedMessageGT: String
+  unifiedMessageGTE: String
+  unifiedMessageLT: String
+  unifiedMessageLTE: String
+  unifiedMessageContains: String
+  unifiedMessageHasPrefix: String
+  unifiedMessageHasSuffix: String
+  unifiedMessageIsNil: Boolean
+  unifiedMessageNotNil: Boolean
+  unifiedMessageEqualFold: String
+  unifiedMessageContainsFold: String
+  """
+  issuer_error_code field predicates
+  """
+  issuerErrorCode: String
+  issuerErrorCodeNEQ: String
+  issuerErrorCodeIn: [String!]
+  issuerErrorCodeNotIn: [String!]
+  issuerErrorCodeGT: String
+  issuerErrorCodeGTE: String
+  issuerErrorCodeLT: String
+  issuerErrorCodeLTE: String
+  issuerErrorCodeContains: String
+  issuerErrorCodeHasPrefix: String
+  issuerErrorCodeHasSuffix: String
+  issuerErrorCodeIsNil: Boolean
+  issuerErrorCodeNotNil: Boolean
+  issuerErrorCodeEqualFold: String
+  issuerErrorCodeContainsFold: String
+  """
+  issuer_error_message field predicates
+  """
+  issuerErrorMessage: String
+  issuerErrorMessageNEQ: String
+  issuerErrorMessageIn: [String!]
+  issuerErrorMessageNotIn: [String!]
+  issuerErrorMessageGT: String
+  issuerErrorMessageGTE: String
+  issuerErrorMessageLT: String
+  issuerErrorMessageLTE: String
+  issuerErrorMessageContains: String
+  issuerErrorMessageHasPrefix: String
+  issuerErrorMessageHasSuffix: String
+  issuerErrorMessageIsNil: Boolean
+  issuerErrorMessageNotNil: Boolean
+  issuerErrorMessageEqualFold: String
+  issuerErrorMessageContainsFold: String
+  """
+  payout_id field predicates
+  """
+  payoutID: ID
+  payoutIDNEQ: ID
+  payoutIDIn: [ID!]
+  payoutIDNotIn: [ID!]
+  payoutIDGT: ID
+  payoutIDGTE: ID
+  payoutIDLT: ID
+  payoutIDLTE: ID
+  payoutIDContains: ID
+  payoutIDHasPrefix: ID
+  payoutIDHasSuffix: ID
+  payoutIDEqualFold: ID
+  payoutIDContainsFold: ID
+  """
+  profile_id field predicates
+  """
+  profileID: String
+  profileIDNEQ: String
+  profileIDIn: [String!]
+  profileIDNotIn: [String!]
+  profileIDGT: String
+  profileIDGTE: String
+  profileIDLT: String
+  profileIDLTE: String
+  profileIDContains: String
+  profileIDHasPrefix: String
+  profileIDHasSuffix: String
+  profileIDEqualFold: String
+  profileIDContainsFold: String
+  """
+  status field predicates
+  """
+  status: PayoutAttemptStatus
+  statusNEQ: PayoutAttemptStatus
+  statusIn: [PayoutAttemptStatus!]
+  statusNotIn: [PayoutAttemptStatus!]
+  """
+  amount field predicates
+  """
+  amount: Int
+  amountNEQ: Int
+  amountIn: [Int!]
+  amountNotIn: [Int!]
+  amountGT: Int
+  amountGTE: Int
+  amountLT: Int
+  amountLTE: Int
+  """
+  currency field predicates
+  """
+  currency: PayoutAttemptCurrency
+  currencyNEQ: PayoutAttemptCurrency
+  currencyIn: [PayoutAttemptCurrency!]
+  currencyNotIn: [PayoutAttemptCurrency!]
+  """
+  connector field predicates
+  """
+  connector: String
+  connectorNEQ: String
+  connectorIn: [String!]
+  connectorNotIn: [String!]
+  connectorGT: String
+  connectorGTE: String
+  connectorLT: String
+  connectorLTE: String
+  connectorContains: String
+  connectorHasPrefix: String
+  connectorHasSuffix: String
+  connectorEqualFold: String
+  connectorContainsFold: String
+  """
+  merchant_connector_id field predicates
+  """
+  merchantConnectorID: String
+  merchantConnectorIDNEQ: String
+  merchantConnectorIDIn: [String!]
+  merchantConnectorIDNotIn: [String!]
+  merchantConnectorIDGT: String
+  merchantConnectorIDGTE: String
+  merchantConnectorIDLT: String
+  merchantConnectorIDLTE: String
+  merchantConnectorIDContains: String
+  merchantConnectorIDHasPrefix: String
+  merchantConnectorIDHasSuffix: String
+  merchantConnectorIDEqualFold: String
+  merchantConnectorIDContainsFold: String
+  """
+  connector_transaction_id field predicates
+  """
+  connectorTransactionID: String
+  connectorTransactionIDNEQ: String
+  connectorTransactionIDIn: [String!]
+  connectorTransactionIDNotIn: [String!]
+  connectorTransactionIDGT: String
+  connectorTransactionIDGTE: String
+  connectorTransactionIDLT: String
+  connectorTransactionIDLTE: String
+  connectorTransactionIDContains: String
+  connectorTransactionIDHasPrefix: String
+  connectorTransactionIDHasSuffix: String
+  connectorTransactionIDIsNil: Boolean
+  connectorTransactionIDNotNil: Boolean
+  connectorTransactionIDEqualFold: String
+  connectorTransactionIDContainsFold: String
+  """
+  payout_type field predicates
+  """
+  payoutType: PayoutAttemptPayoutType
+  payoutTypeNEQ: PayoutAttemptPayoutType
+  payoutTypeIn: [PayoutAttemptPayoutType!]
+  payoutTypeNotIn: [PayoutAttemptPayoutType!]
+  payoutTypeIsNil: Boolean
+  payoutTypeNotNil: Boolean
+  """
+  payout_method_type field predicates
+  """
+  payoutMethodType: String
+  payoutMethodTypeNEQ: String
+  payoutMethodTypeIn: [String!]
+  payoutMethodTypeNotIn: [String!]
+  payoutMethodTypeGT: String
+  payoutMethodTypeGTE: String
+  payoutMethodTypeLT: String
+  payoutMethodTypeLTE: String
+  payoutMethodTypeContains: String
+  payoutMethodTypeHasPrefix: String
+  payoutMethodTypeHasSuffix: String
+  payoutMethodTypeIsNil: Boolean
+  payoutMethodTypeNotNil: Boolean
+  payoutMethodTypeEqualFold: String
+  payoutMethodTypeContainsFold: String
+  """
+  cancellation_reason field predicates
+  """
+  cancellationReason: String
+  cancellationReasonNEQ: String
+  cancellationReasonIn: [String!]
+  cancellationReasonNotIn: [String!]
+  cancellationReasonGT: String
+  cancellationReasonGTE: String
+  cancellationReasonLT: String
+  cancellationReasonLTE: String
+  cancellationReasonContains: String
+  cancellationReasonHasPrefix: String
+  cancellationReasonHasSuffix: String
+  cancellationReasonIsNil: Boolean
+  cancellationReasonNotNil: Boolean
+  cancellationReasonEqualFold: String
+  cancellationReasonContainsFold: String
+  """
+  payout edge predicates
+  """
+  hasPayout: Boolean
+  hasPayoutWith: [PayoutWhereInput!]
+}
+"""
+A connection to a list of items.
+"""
+type PayoutConnection {
+  """
+  A list of edges.
+  """
+  edges: [PayoutEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+PayoutCurrency is enum for the field currency
+"""
+enum PayoutCurrency @goModel(model: "switchyard/ent/schema/schematype.Currency") {
+  AED
+  AFN
+  ALL
+  AMD
+  ANG
+  AOA
+  ARS
+  AUD
+  AWG
+  AZN
+  BAM
+  BBD
+  BDT
+  BGN
+  BHD
+  BIF
+  BMD
+  BND
+  BOB
+  BRL
+  BSD
+  BTN
+  BWP
+  BYN
+  BZD
+  CAD
+  CDF
+  CHF
+  CLF
+  CLP
+  CNY
+  COP
+  CRC
+  CUC
+  CUP
+  CVE
+  CZK
+  DJF
+  DKK
+  DOP
+  DZD
+  EGP
+  ERN
+  ETB
+  EUR
+  FJD
+  FKP
+  GBP
+  GEL
+  GHS
+  GIP
+  GMD
+  GNF
+  GTQ
+  GYD
+  HKD
+  HNL
+  HRK
+  HTG
+  HUF
+  IDR
+  ILS
+  INR
+  IQD
+  IRR
+  ISK
+  JMD
+  JOD
+  JPY
+  KES
+  KGS
+  KHR
+  KMF
+  KPW
+  KRW
+  KWD
+  KYD
+  KZT
+  LAK
+  LBP
+  LKR
+  LRD
+  LSL
+  LYD
+  MAD
+  MDL
+  MGA
+  MKD
+  MMK
+  MNT
+  MOP
+  MRU
+  MUR
+  MVR
+  MWK
+  MXN
+  MYR
+  MZN
+  NAD
+  NGN
+  NIO
+  NOK
+  NPR
+  NZD
+  OMR
+  PAB
+  PEN
+  PGK
+  PHP
+  PKR
+  PLN
+  PYG
+  QAR
+  RON
+  RSD
+  RUB
+  RWF
+  SAR
+  SBD
+  SCR
+  SDG
+  SEK
+  SGD
+  SHP
+  SLE
+  SLL
+  SOS
+  SRD
+  SSP
+  STD
+  STN
+  SVC
+  SYP
+  SZL
+  THB
+  TJS
+  TMT
+  TND
+  TOP
+  TRY
+  TTD
+  TWD
+  TZS
+  UAH
+  UGX
+  USD
+  UYU
+  UZS
+  VES
+  VND
+  VUV
+  WST
+  XAF
+  XCD
+  XOF
+  XPF
+  YER
+  ZAR
+  ZMW
+  ZWL
+}
+"""
+An edge in a connection.
+"""
+type PayoutEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: Payout
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for Payout connections
+"""
+input PayoutOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order Payouts.
+  """
+  field: PayoutOrderField!
+}
+"""
+Properties by which Payout connections can be ordered.
+"""
+enum PayoutOrderField {
+  ID
+  MERCHANT_ID
+  CREATED_AT
+  MODIFIED_AT
+  AMOUNT
+  STATUS
+}
+"""
+PayoutPayoutType is enum for the field payout_type
+"""
+enum PayoutPayoutType @goModel(model: "switchyard/ent/payout.PayoutType") {
+  card
+  bank
+  wallet
+  bank_redirect
+}
+"""
+PayoutStatus is enum for the field status
+"""
+enum PayoutStatus @goModel(model: "switchyard/ent/payout.Status") {
+  requires_creation
+  requires_confirmation
+  requires_payout_method_data
+  requires_fulfillment
+  initiated
+  pending
+  success
+  failed
+  cancelled
+  ineligible
+  requires_vendor_account_creation
+  reversed
+  expired
+}
+"""
+PayoutWhereInput is used for filtering Payout objects.
+Input was generated by ent.
+"""
+input PayoutWhereInput {
+  not: PayoutWhereInput
+  and: [PayoutWhereInput!]
+  or: [PayoutWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  idEqualFold: ID
+  idContainsFold: ID
+  """
+  merchant_id field predicates
+  """
+  merchantID: String
+  merchantIDNEQ: String
+  merchantIDIn: [String!]
+  merchantIDNotIn: [String!]
+  merchantIDGT: String
+  merchantIDGTE: String
+  merchantIDLT: String
+  merchantIDLTE: String
+  merchantIDContains: String
+  merchantIDHasPrefix: String
+  merchantIDHasSuffix: String
+  merchantIDEqualFold: String
+  merchantIDContainsFold: String
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  modified_at field predicates
+  """
+  modifiedAt: Time
+  modifiedAtNEQ: Time
+  modifiedAtIn: [Time!]
+  modifiedAtNotIn: [Time!]
+  modifiedAtGT: Time
+  modifiedAtGTE: Time
+  modifiedAtLT: Time
+  modifiedAtLTE: Time
+  """
+  error_code field predicates
+  """
+  errorCode: String
+  errorCodeNEQ: String
+  errorCodeIn: [String!]
+  errorCodeNotIn: [String!]
+  errorCodeGT: String
+  errorCodeGTE: String
+  errorCodeLT: String
+  errorCodeLTE: String
+  errorCodeContains: String
+  errorCodeHasPrefix: String
+  errorCodeHasSuffix: String
+  errorCodeIsNil: Boolean
+  errorCodeNotNil: Boolean
+  errorCodeEqualFold: String
+  errorCodeContainsFold: String
+  """
+  error_message field predicates
+  """
+  errorMessage: String
+  errorMessageNEQ: String
+  errorMessageIn: [String!]
+  errorMessageNotIn: [String!]
+  errorMessageGT: String
+  errorMessageGTE: String
+  errorMessageLT: String
+  errorMessageLTE: String
+  errorMessageContains: String
+  errorMessageHasPrefix: String
+  errorMessageHasSuffix: String
+  errorMessageIsNil: Boolean
+  errorMessageNotNil: Boolean
+  errorMessageEqualFold: String
+  errorMessageContainsFold: String
+  """
+  unified_code field predicates
+  """
+  unifiedCode: String
+  unifiedCodeNEQ: String
+  unifiedCodeIn: [String!]
+  unifiedCodeNotIn: [String!]
+  unifiedCodeGT: String
+  unifiedCodeGTE: String
+  unifiedCodeLT: String
+  unifiedCodeLTE: String
+  unifiedCodeContains: String
+  unifiedCodeHasPrefix: String
+  unifiedCodeHasSuffix: String
+  unifiedCodeIsNil: Boolean
+  unifiedCodeNotNil: Boolean
+  unifiedCodeEqualFold: String
+  unifiedCodeContainsFold: String
+  """
+  unified_message field predicates
+  """
+  unifiedMessage: String
+  unifiedMessageNEQ: String
+  unifiedMessageIn: [String!]
+  unifiedMessageNotIn: [String!]
+  unifiedMessageGT: String
+  unifiedMessageGTE: String
+  unifiedMessageLT: String
+  unifiedMessageLTE: String
+  unifiedMessageContains: String
+  unifiedMessageHasPrefix: String
+  unifiedMessageHasSuffix: String
+  unifiedMessageIsNil: Boolean
+  unifiedMessageNotNil: Boolean
+  unifiedMessageEqualFold: String
+  unifiedMessageContainsFold: String
+  """
+  issuer_error_code field predicates
+  """
+  issuerErrorCode: String
+  issuerErrorCodeNEQ: String
+  issuerErrorCodeIn: [String!]
+  issuerErrorCodeNotIn: [String!]
+  issuerErrorCodeGT: String
+  issuerErrorCodeGTE: String
+  issuerErrorCodeLT: String
+  issuerErrorCodeLTE: String
+  issuerErrorCodeContains: String
+  issuerErrorCodeHasPrefix: String
+  issuerErrorCodeHasSuffix: String
+  issuerErrorCodeIsNil: Boolean
+  issuerErrorCodeNotNil: Boolean
+  issuerErrorCodeEqualFold: String
+  issuerErrorCodeContainsFold: String
+  """
+  issuer_error_message field predicates
+  """
+  issuerErrorMessage: String
+  issuerErrorMessageNEQ: String
+  issuerErrorMessageIn: [String!]
+  issuerErrorMessageNotIn: [String!]
+  issuerErrorMessageGT: String
+  issuerErrorMessageGTE: String
+  issuerErrorMessageLT: String
+  issuerErrorMessageLTE: String
+  issuerErrorMessageContains: String
+  issuerErrorMessageHasPrefix: String
+  issuerErrorMessageHasSuffix: String
+  issuerErrorMessageIsNil: Boolean
+  issuerErrorMessageNotNil: Boolean
+  issuerErrorMessageEqualFold: String
+  issuerErrorMessageContainsFold: String
+  """
+  profile_id field predicates
+  """
+  profileID: String
+  profileIDNEQ: String
+  profileIDIn: [String!]
+  profileIDNotIn: [String!]
+  profileIDGT: String
+  profileIDGTE: String
+  profileIDLT: String
+  profileIDLTE: String
+  profileIDContains: String
+  profileIDHasPrefix: String
+  profileIDHasSuffix: String
+  profileIDEqualFold: String
+  profileIDContainsFold: String
+  """
+  customer_id field predicates
+  """
+  customerID: String
+  customerIDNEQ: String
+  customerIDIn: [String!]
+  customerIDNotIn: [String!]
+  customerIDGT: String
+  customerIDGTE: String
+  customerIDLT: String
+  customerIDLTE: String
+  customerIDContains: String
+  customerIDHasPrefix: String
+  customerIDHasSuffix: String
+  customerIDIsNil: Boolean
+  customerIDNotNil: Boolean
+  customerIDEqualFold: String
+  customerIDContainsFold: String
+  """
+  merchant_order_reference_id field predicates
+  """
+  merchantOrderReferenceID: String
+  merchantOrderReferenceIDNEQ: String
+  merchantOrderReferenceIDIn: [String!]
+  merchantOrderReferenceIDNotIn: [String!]
+  merchantOrderReferenceIDGT: String
+  merchantOrderReferenceIDGTE: String
+  merchantOrderReferenceIDLT: String
+  merchantOrderReferenceIDLTE: String
+  merchantOrderReferenceIDContains: String
+  merchantOrderReferenceIDHasPrefix: String
+  merchantOrderReferenceIDHasSuffix: String
+  merchantOrderReferenceIDIsNil: Boolean
+  merchantOrderReferenceIDNotNil: Boolean
+  merchantOrderReferenceIDEqualFold: String
+  merchantOrderReferenceIDContainsFold: String
+  """
+  amount field predicates
+  """
+  amount: Int
+  amountNEQ: Int
+  amountIn: [Int!]
+  amountNotIn: [Int!]
+  amountGT: Int
+  amountGTE: Int
+  amountLT: Int
+  amountLTE: Int
+  """
+  currency field predicates
+  """
+  currency: PayoutCurrency
+  currencyNEQ: PayoutCurrency
+  currencyIn: [PayoutCurrency!]
+  currencyNotIn: [PayoutCurrency!]
+  """
+  status field predicates
+  """
+  status: PayoutStatus
+  statusNEQ: PayoutStatus
+  statusIn: [PayoutStatus!]
+  statusNotIn: [PayoutStatus!]
+  """
+  payout_type field predicates
+  """
+  payoutType: PayoutPayoutType
+  payoutTypeNEQ: PayoutPayoutType
+  payoutTypeIn: [PayoutPayoutType!]
+  payoutTypeNotIn: [PayoutPayoutType!]
+  payoutTypeIsNil: Boolean
+  payoutTypeNotNil: Boolean
+  """
+  payout_method_type field predicates
+  """
+  payoutMethodType: String
+  payoutMethodTypeNEQ: String
+  payoutMethodTypeIn: [String!]
+  payoutMethodTypeNotIn: [String!]
+  payoutMethodTypeGT: String
+  payoutMethodTypeGTE: String
+  payoutMethodTypeLT: String
+  payoutMethodTypeLTE: String
+  payoutMethodTypeContains: String
+  payoutMethodTypeHasPrefix: String
+  payoutMethodTypeHasSuffix: String
+  payoutMethodTypeIsNil: Boolean
+  payoutMethodTypeNotNil: Boolean
+  payoutMethodTypeEqualFold: String
+  payoutMethodTypeContainsFold: String
+  """
+  payout_token field predicates
+  """
+  payoutToken: String
+  payoutTokenNEQ: String
+  payoutTokenIn: [String!]
+  payoutTokenNotIn: [String!]
+  payoutTokenGT: String
+  payoutTokenGTE: String
+  payoutTokenLT: String
+  payoutTokenLTE: String
+  payoutTokenContains: String
+  payoutTokenHasPrefix: String
+  payoutTokenHasSuffix: String
+  payoutTokenIsNil: Boolean
+  payoutTokenNotNil: Boolean
+  payoutTokenEqualFold: String
+  payoutTokenContainsFold: String
+  """
+  auto_fulfill field predicates
+  """
+  autoFulfill: Boolean
+  autoFulfillNEQ: Boolean
+  """
+  recurring field predicates
+  """
+  recurring: Boolean
+  recurringNEQ: Boolean
+  """
+  entity_type field predicates
+  """
+  entityType: String
+  entityTypeNEQ: String
+  entityTypeIn: [String!]
+  entityTypeNotIn: [String!]
+  entityTypeGT: String
+  entityTypeGTE: String
+  entityTypeLT: String
+  entityTypeLTE: String
+  entityTypeContains: String
+  entityTypeHasPrefix: String
+  entityTypeHasSuffix: String
+  entityTypeEqualFold: String
+  entityTypeContainsFold: String
+  """
+  priority field predicates
+  """
+  priority: String
+  priorityNEQ: String
+  priorityIn: [String!]
+  priorityNotIn: [String!]
+  priorityGT: String
+  priorityGTE: String
+  priorityLT: String
+  priorityLTE: String
+  priorityContains: String
+  priorityHasPrefix: String
+  priorityHasSuffix: String
+  priorityIsNil: Boolean
+  priorityNotNil: Boolean
+  priorityEqualFold: String
+  priorityContainsFold: String
+  """
+  description field predicates
+  """
+  description: String
+  descriptionNEQ: String
+  descriptionIn: [String!]
+  descriptionNotIn: [String!]
+  descriptionGT: String
+  descriptionGTE: String
+  descriptionLT: String
+  descriptionLTE: String
+  descriptionContains: String
+  descriptionHasPrefix: String
+  descriptionHasSuffix: String
+  descriptionIsNil: Boolean
+  descriptionNotNil: Boolean
+  descriptionEqualFold: String
+  descriptionContainsFold: String
+  """
+  return_url field predicates
+  """
+  returnURL: String
+  returnURLNEQ: String
+  returnURLIn: [String!]
+  returnURLNotIn: [String!]
+  returnURLGT: String
+  returnURLGTE: String
+  returnURLLT: String
+  returnURLLTE: String
+  returnURLContains: String
+  returnURLHasPrefix: String
+  returnURLHasSuffix: String
+  returnURLIsNil: Boolean
+  returnURLNotNil: Boolean
+  returnURLEqualFold: String
+  returnURLContainsFold: String
+  """
+  business_country field predicates
+  """
+  businessCountry: String
+  businessCountryNEQ: String
+  businessCountryIn: [String!]
+  businessCountryNotIn: [String!]
+  businessCountryGT: String
+  businessCountryGTE: String
+  businessCountryLT: String
+  businessCountryLTE: String
+  businessCountryContains: String
+  businessCountryHasPrefix: String
+  businessCountryHasSuffix: String
+  businessCountryIsNil: Boolean
+  businessCountryNotNil: Boolean
+  businessCountryEqualFold: String
+  businessCountryContainsFold: String
+  """
+  business_label field predicates
+  """
+  businessLabel: String
+  businessLabelNEQ: String
+  businessLabelIn: [String!]
+  businessLabelNotIn: [String!]
+  businessLabelGT: String
+  businessLabelGTE: String
+  businessLabelLT: String
+  businessLabelLTE: String
+  businessLabelContains: String
+  businessLabelHasPrefix: String
+  businessLabelHasSuffix: String
+  businessLabelIsNil: Boolean
+  businessLabelNotNil: Boolean
+  businessLabelEqualFold: String
+  businessLabelContainsFold: String
+  """
+  connector field predicates
+  """
+  connector: String
+  connectorNEQ: String
+  connectorIn: [String!]
+  connectorNotIn: [String!]
+  connectorGT: String
+  connectorGTE: String
+  connectorLT: String
+  connectorLTE: String
+  connectorContains: String
+  connectorHasPrefix: String
+  connectorHasSuffix: String
+  connectorIsNil: Boolean
+  connectorNotNil: Boolean
+  connectorEqualFold: String
+  connectorContainsFold: String
+  """
+  merchant_connector_id field predicates
+  """
+  merchantConnectorID: String
+  merchantConnectorIDNEQ: String
+  merchantConnectorIDIn: [String!]
+  merchantConnectorIDNotIn: [String!]
+  merchantConnectorIDGT: String
+  merchantConnectorIDGTE: String
+  merchantConnectorIDLT: String
+  merchantConnectorIDLTE: String
+  merchantConnectorIDContains: String
+  merchantConnectorIDHasPrefix: String
+  merchantConnectorIDHasSuffix: String
+  merchantConnectorIDIsNil: Boolean
+  merchantConnectorIDNotNil: Boolean
+  merchantConnectorIDEqualFold: String
+  merchantConnectorIDContainsFold: String
+  """
+  connector_transaction_id field predicates
+  """
+  connectorTransactionID: String
+  connectorTransactionIDNEQ: String
+  connectorTransactionIDIn: [String!]
+  connectorTransactionIDNotIn: [String!]
+  connectorTransactionIDGT: String
+  connectorTransactionIDGTE: String
+  connectorTransactionIDLT: String
+  connectorTransactionIDLTE: String
+  connectorTransactionIDContains: String
+  connectorTransactionIDHasPrefix: String
+  connectorTransactionIDHasSuffix: String
+  connectorTransactionIDIsNil: Boolean
+  connectorTransactionIDNotNil: Boolean
+  connectorTransactionIDEqualFold: String
+  connectorTransactionIDContainsFold: String
+  """
+  active_attempt_id field predicates
+  """
+  activeAttemptID: String
+  activeAttemptIDNEQ: String
+  activeAttemptIDIn: [String!]
+  activeAttemptIDNotIn: [String!]
+  activeAttemptIDGT: String
+  activeAttemptIDGTE: String
+  activeAttemptIDLT: String
+  activeAttemptIDLTE: String
+  activeAttemptIDContains: String
+  activeAttemptIDHasPrefix: String
+  activeAttemptIDHasSuffix: String
+  activeAttemptIDIsNil: Boolean
+  activeAttemptIDNotNil: Boolean
+  activeAttemptIDEqualFold: String
+  activeAttemptIDContainsFold: String
+  """
+  attempt_count field predicates
+  """
+  attemptCount: Int
+  attemptCountNEQ: Int
+  attemptCountIn: [Int!]
+  attemptCountNotIn: [Int!]
+  attemptCountGT: Int
+  attemptCountGTE: Int
+  attemptCountLT: Int
+  attemptCountLTE: Int
+  """
+  client_secret_expires_at field predicates
+  """
+  clientSecretExpiresAt: Time
+  clientSecretExpiresAtNEQ: Time
+  clientSecretExpiresAtIn: [Time!]
+  clientSecretExpiresAtNotIn: [Time!]
+  clientSecretExpiresAtGT: Time
+  clientSecretExpiresAtGTE: Time
+  clientSecretExpiresAtLT: Time
+  clientSecretExpiresAtLTE: Time
+  clientSecretExpiresAtIsNil: Boolean
+  clientSecretExpiresAtNotNil: Boolean
+  """
+  attempts edge predicates
+  """
+  hasAttempts: Boolean
+  hasAttemptsWith: [PayoutAttemptWhereInput!]
+}
 type Profile implements Node {
   id: ID!
   merchantID: ID!
@@ -13307,6 +15383,37 @@ type Query {
     """
     where: PaymentIntentWhereInput
   ): PaymentIntentConnection!
+  payouts(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for Payouts returned from the connection.
+    """
+    orderBy: [PayoutOrder!]
+
+    """
+    Filtering options for Payouts returned from the connection.
+    """
+    where: PayoutWhereInput
+  ): PayoutConnection!
   profiles(
     """
     Returns the elements in the list that come after the specified cursor.
@@ -14777,6 +16884,112 @@ input UpdateGsmRuleInput {
   description: String
   userGuidanceMessage: String
 }
+
+"""
+A payout (PayoutCreateRequest). Amount and currency are required at
+create; the other members are optional, as on REST.
+"""
+input CreatePayoutInput {
+  "Minor units."
+  amount: Int
+  currency: String
+  "The profile (pro_…); the merchant's default when absent."
+  profileID: String
+  "The merchant's customer id."
+  customerID: String
+  "The customer's name, e-mail and phone; its id stands for customerID when that is absent."
+  customer: PaymentCustomerInput
+  "The payout processors to try, by connector name, in order."
+  connector: [String!]
+  "Create the payout at a processor at once (needs payoutMethodData)."
+  confirm: Boolean
+  "card, bank, wallet or bank_redirect."
+  payoutType: String
+  "Where the money goes; kept sealed until the confirm, and shown masked."
+  payoutMethodData: PayoutMethodInput
+  "The payee's address (Hyperswitch's Address: address, phone, email)."
+  billing: Map
+  "Fulfil the payout as soon as the processor has created it."
+  autoFulfill: Boolean
+  returnURL: String
+  businessCountry: String
+  businessLabel: String
+  description: String
+  "Individual, Company, NonProfit, PublicSector, NaturalPerson, lowercase or Personal."
+  entityType: String
+  recurring: Boolean
+  metadata: Map
+  payoutToken: String
+  "instant, fast, regular, wire, cross_border or internal."
+  priority: String
+  "Seconds the client secret lasts (60 to 604800; 900 when absent)."
+  sessionExpiry: Int
+  merchantOrderReferenceID: String
+}
+
+"The members a payout's confirm may set (PayoutConfirmRequest's)."
+input ConfirmPayoutInput {
+  amount: Int
+  currency: String
+  customerID: String
+  customer: PaymentCustomerInput
+  connector: [String!]
+  payoutType: String
+  payoutMethodData: PayoutMethodInput
+  billing: Map
+  autoFulfill: Boolean
+  description: String
+  metadata: Map
+  priority: String
+}
+
+"""
+A payout method: exactly one of card, bank, wallet and interac
+(Hyperswitch's PayoutMethodData).
+"""
+input PayoutMethodInput {
+  card: PayoutCardInput
+  bank: PayoutBankInput
+  wallet: PayoutWalletInput
+  "An Interac e-Transfer to this e-mail address (bank_redirect)."
+  interacEmail: String
+}
+
+"A card to pay out to (no security code: a payout needs none)."
+input PayoutCardInput {
+  cardNumber: String!
+  expiryMonth: String!
+  expiryYear: String!
+  cardHolderName: String
+  cardNetwork: String
+}
+
+"A bank account to pay out to."
+input PayoutBankInput {
+  "How the account is paid: ACH, BACS, SEPA or Pix."
+  scheme: PayoutBankScheme!
+  "The account number; the IBAN for SEPA."
+  accountNumber: String!
+  "The routing number (ACH), sort code (BACS), BIC (SEPA) or Pix key."
+  bankCode: String
+  bankName: String
+  accountHolderName: String
+}
+
+"A bank payout's scheme (Hyperswitch's payout_method_type)."
+enum PayoutBankScheme {
+  ach
+  bacs
+  sepa
+  pix
+}
+
+"A wallet: PayPal (an e-mail or a telephone number) or Venmo (a telephone number)."
+input PayoutWalletInput {
+  paypalEmail: String
+  paypalTelephoneNumber: String
+  venmoTelephoneNumber: String
+}
 `, BuiltIn: false},
 	{Name: "../live.graphql", Input: `# Live updates: what the dashboard's open lists and pages are told without a
 # reload. Served over a websocket at the same endpoint (/graphql) with the
@@ -14870,6 +17083,40 @@ type Mutation {
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
   ): DisputePayload! @hasRole(roles: [OPERATOR])
+  """
+  Creates a payout (POST /payouts/create): it waits for its payout method or
+  its confirmation, or, with ` + "`" + `confirm: true` + "`" + ` and a method, is created at a
+  payout processor at once (and fulfilled too with ` + "`" + `autoFulfill: true` + "`" + `).
+  """
+  createPayout(
+    "The payout, in the REST request's members."
+    input: CreatePayoutInput!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): PayoutPayload! @hasRole(roles: [OPERATOR])
+  "Confirms a payout: creates it at its payout processor, and fulfils it when it auto-fulfils (POST /payouts/{payout_id}/confirm)."
+  confirmPayout(
+    "The payout_id."
+    id: ID!
+    "Members to set while confirming, such as the payout method."
+    input: ConfirmPayoutInput
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): PayoutPayload! @hasRole(roles: [OPERATOR])
+  "Fulfils a payout that requires fulfillment: the processor sends the money (POST /payouts/{payout_id}/fulfill)."
+  fulfillPayout(
+    "The payout_id."
+    id: ID!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): PayoutPayload! @hasRole(roles: [OPERATOR])
+  "Cancels a payout that has not ended, at its processor when the processor knows it (POST /payouts/{payout_id}/cancel)."
+  cancelPayout(
+    "The payout_id."
+    id: ID!
+    "Runs the mutation at most once per key (see Mutation)."
+    idempotencyKey: String
+  ): PayoutPayload! @hasRole(roles: [OPERATOR])
   "Creates a customer (POST /customers)."
   createCustomer(
     "The customer, in the REST request's members."
@@ -15111,6 +17358,14 @@ type DisputePayload {
   replayed: Boolean!
 }
 
+"A payout mutation's result."
+type PayoutPayload {
+  "The payout as the mutation left it."
+  payout: Payout!
+  "True when this answer replays the stored result of an earlier call with the same idempotency key."
+  replayed: Boolean!
+}
+
 "createRefund's result."
 type RefundPayload {
   "The refund as the mutation left it."
@@ -15238,6 +17493,8 @@ extend type Query {
   payment("The payment_id, as REST shows it." id: ID!): PaymentIntent
   "A refund by its REST id (refund_id, e.g. ref_…); null when the caller has no such refund."
   refund("The refund_id, as REST shows it." id: ID!): Refund
+  "A payout by its REST id (payout_id, e.g. payout_…); null when the caller has no such payout."
+  payout("The payout_id, as REST shows it." id: ID!): Payout
   "An outgoing webhook event by its id (evt_…); null when the caller has no such event."
   event("The event_id." id: ID!): Event
   """
@@ -15468,6 +17725,31 @@ extend type Refund {
   displayAmount: String!
 }
 
+extend type Payout {
+  "The amount in major units with its currency, e.g. \"USD 12.34\"."
+  displayAmount: String!
+  "The webhook events the payout wrote (payout_initiated, payout_success, …), newest first unless ` + "`" + `orderBy` + "`" + ` says otherwise."
+  events(
+    "Returns the elements that come after this cursor (a token a previous page returned)."
+    after: Cursor
+    "Returns the first n elements (1 to 100; ` + "`" + `first` + "`" + ` or ` + "`" + `last` + "`" + ` is required)."
+    first: Int
+    "Returns the elements that come before this cursor."
+    before: Cursor
+    "Returns the last n elements (1 to 100)."
+    last: Int
+    "Ordering; newest first when absent."
+    orderBy: [EventOrder!]
+    "Filters on the events."
+    where: EventWhereInput
+  ): EventConnection!
+}
+
+extend type PayoutAttempt {
+  "The amount in major units with its currency, e.g. \"USD 12.34\"."
+  displayAmount: String!
+}
+
 extend type PaymentAttempt {
   "The amount in major units with its currency, e.g. \"USD 12.34\"."
   displayAmount: String!
@@ -15586,6 +17868,14 @@ extend type Mandate {
 extend type PaymentMethod {
   "The payment_method_id (pm_…), as REST names it; the same as id."
   paymentMethodID: ID!
+}
+extend type Payout {
+  "The payout_id (payout_…), as REST names it; the same as id."
+  payoutID: ID!
+}
+extend type PayoutAttempt {
+  "The payout_attempt_id (poa_…), as REST names it; the same as id."
+  payoutAttemptID: ID!
 }
 extend type Event {
   "The event_id (evt_…), as REST names it; the same as id."
@@ -17124,6 +19414,202 @@ func (ec *executionContext) childFields_PaymentPayload(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type PaymentPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_Payout(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Payout_id(ctx, field)
+	case "merchantID":
+		return ec.fieldContext_Payout_merchantID(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Payout_createdAt(ctx, field)
+	case "modifiedAt":
+		return ec.fieldContext_Payout_modifiedAt(ctx, field)
+	case "errorCode":
+		return ec.fieldContext_Payout_errorCode(ctx, field)
+	case "errorMessage":
+		return ec.fieldContext_Payout_errorMessage(ctx, field)
+	case "unifiedCode":
+		return ec.fieldContext_Payout_unifiedCode(ctx, field)
+	case "unifiedMessage":
+		return ec.fieldContext_Payout_unifiedMessage(ctx, field)
+	case "issuerErrorCode":
+		return ec.fieldContext_Payout_issuerErrorCode(ctx, field)
+	case "issuerErrorMessage":
+		return ec.fieldContext_Payout_issuerErrorMessage(ctx, field)
+	case "profileID":
+		return ec.fieldContext_Payout_profileID(ctx, field)
+	case "customerID":
+		return ec.fieldContext_Payout_customerID(ctx, field)
+	case "merchantOrderReferenceID":
+		return ec.fieldContext_Payout_merchantOrderReferenceID(ctx, field)
+	case "amount":
+		return ec.fieldContext_Payout_amount(ctx, field)
+	case "currency":
+		return ec.fieldContext_Payout_currency(ctx, field)
+	case "status":
+		return ec.fieldContext_Payout_status(ctx, field)
+	case "payoutType":
+		return ec.fieldContext_Payout_payoutType(ctx, field)
+	case "payoutMethodType":
+		return ec.fieldContext_Payout_payoutMethodType(ctx, field)
+	case "payoutMethodData":
+		return ec.fieldContext_Payout_payoutMethodData(ctx, field)
+	case "payoutToken":
+		return ec.fieldContext_Payout_payoutToken(ctx, field)
+	case "billing":
+		return ec.fieldContext_Payout_billing(ctx, field)
+	case "customerDetails":
+		return ec.fieldContext_Payout_customerDetails(ctx, field)
+	case "autoFulfill":
+		return ec.fieldContext_Payout_autoFulfill(ctx, field)
+	case "recurring":
+		return ec.fieldContext_Payout_recurring(ctx, field)
+	case "entityType":
+		return ec.fieldContext_Payout_entityType(ctx, field)
+	case "priority":
+		return ec.fieldContext_Payout_priority(ctx, field)
+	case "description":
+		return ec.fieldContext_Payout_description(ctx, field)
+	case "returnURL":
+		return ec.fieldContext_Payout_returnURL(ctx, field)
+	case "businessCountry":
+		return ec.fieldContext_Payout_businessCountry(ctx, field)
+	case "businessLabel":
+		return ec.fieldContext_Payout_businessLabel(ctx, field)
+	case "metadata":
+		return ec.fieldContext_Payout_metadata(ctx, field)
+	case "connector":
+		return ec.fieldContext_Payout_connector(ctx, field)
+	case "merchantConnectorID":
+		return ec.fieldContext_Payout_merchantConnectorID(ctx, field)
+	case "connectorTransactionID":
+		return ec.fieldContext_Payout_connectorTransactionID(ctx, field)
+	case "activeAttemptID":
+		return ec.fieldContext_Payout_activeAttemptID(ctx, field)
+	case "attemptCount":
+		return ec.fieldContext_Payout_attemptCount(ctx, field)
+	case "clientSecretExpiresAt":
+		return ec.fieldContext_Payout_clientSecretExpiresAt(ctx, field)
+	case "attempts":
+		return ec.fieldContext_Payout_attempts(ctx, field)
+	case "displayAmount":
+		return ec.fieldContext_Payout_displayAmount(ctx, field)
+	case "events":
+		return ec.fieldContext_Payout_events(ctx, field)
+	case "payoutID":
+		return ec.fieldContext_Payout_payoutID(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Payout", field.Name)
+}
+
+func (ec *executionContext) childFields_PayoutAttempt(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PayoutAttempt_id(ctx, field)
+	case "merchantID":
+		return ec.fieldContext_PayoutAttempt_merchantID(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_PayoutAttempt_createdAt(ctx, field)
+	case "modifiedAt":
+		return ec.fieldContext_PayoutAttempt_modifiedAt(ctx, field)
+	case "errorCode":
+		return ec.fieldContext_PayoutAttempt_errorCode(ctx, field)
+	case "errorMessage":
+		return ec.fieldContext_PayoutAttempt_errorMessage(ctx, field)
+	case "unifiedCode":
+		return ec.fieldContext_PayoutAttempt_unifiedCode(ctx, field)
+	case "unifiedMessage":
+		return ec.fieldContext_PayoutAttempt_unifiedMessage(ctx, field)
+	case "issuerErrorCode":
+		return ec.fieldContext_PayoutAttempt_issuerErrorCode(ctx, field)
+	case "issuerErrorMessage":
+		return ec.fieldContext_PayoutAttempt_issuerErrorMessage(ctx, field)
+	case "payoutID":
+		return ec.fieldContext_PayoutAttempt_payoutID(ctx, field)
+	case "profileID":
+		return ec.fieldContext_PayoutAttempt_profileID(ctx, field)
+	case "status":
+		return ec.fieldContext_PayoutAttempt_status(ctx, field)
+	case "amount":
+		return ec.fieldContext_PayoutAttempt_amount(ctx, field)
+	case "currency":
+		return ec.fieldContext_PayoutAttempt_currency(ctx, field)
+	case "connector":
+		return ec.fieldContext_PayoutAttempt_connector(ctx, field)
+	case "merchantConnectorID":
+		return ec.fieldContext_PayoutAttempt_merchantConnectorID(ctx, field)
+	case "connectorTransactionID":
+		return ec.fieldContext_PayoutAttempt_connectorTransactionID(ctx, field)
+	case "payoutType":
+		return ec.fieldContext_PayoutAttempt_payoutType(ctx, field)
+	case "payoutMethodType":
+		return ec.fieldContext_PayoutAttempt_payoutMethodType(ctx, field)
+	case "cancellationReason":
+		return ec.fieldContext_PayoutAttempt_cancellationReason(ctx, field)
+	case "payout":
+		return ec.fieldContext_PayoutAttempt_payout(ctx, field)
+	case "displayAmount":
+		return ec.fieldContext_PayoutAttempt_displayAmount(ctx, field)
+	case "payoutAttemptID":
+		return ec.fieldContext_PayoutAttempt_payoutAttemptID(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PayoutAttempt", field.Name)
+}
+
+func (ec *executionContext) childFields_PayoutAttemptConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_PayoutAttemptConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_PayoutAttemptConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_PayoutAttemptConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PayoutAttemptConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_PayoutAttemptEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_PayoutAttemptEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_PayoutAttemptEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PayoutAttemptEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_PayoutConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_PayoutConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_PayoutConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_PayoutConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PayoutConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_PayoutEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_PayoutEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_PayoutEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PayoutEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_PayoutPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "payout":
+		return ec.fieldContext_PayoutPayload_payout(ctx, field)
+	case "replayed":
+		return ec.fieldContext_PayoutPayload_replayed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PayoutPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_PendingInvitation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "email":
@@ -18130,6 +20616,28 @@ func (ec *executionContext) field_Mutation_cancelPayment_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_cancelPayout_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_capturePayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18174,6 +20682,36 @@ func (ec *executionContext) field_Mutation_confirmPayment_args(ctx context.Conte
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (*model.PaymentRequest, error) {
 			return ec.unmarshalOConfirmPaymentInput2ᚖswitchyardᚋgraphᚋmodelᚐPaymentRequest(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_confirmPayout_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (*model.PayoutRequest, error) {
+			return ec.unmarshalOConfirmPayoutInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutRequest(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -18298,6 +20836,28 @@ func (ec *executionContext) field_Mutation_createPayment_args(ctx context.Contex
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.PaymentRequest, error) {
 			return ec.unmarshalNCreatePaymentInput2switchyardᚋgraphᚋmodelᚐPaymentRequest(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createPayout_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.PayoutRequest, error) {
+			return ec.unmarshalNCreatePayoutInput2switchyardᚋgraphᚋmodelᚐPayoutRequest(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -18447,6 +21007,28 @@ func (ec *executionContext) field_Mutation_deleteGsmRule_args(ctx context.Contex
 }
 
 func (ec *executionContext) field_Mutation_deletePaymentMethod_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_fulfillPayout_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -18982,6 +21564,114 @@ func (ec *executionContext) field_PaymentIntent_refunds_args(ctx context.Context
 	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
 		func(ctx context.Context, v any) (*ent.RefundWhereInput, error) {
 			return ec.unmarshalORefundWhereInput2ᚖswitchyardᚋentᚐRefundWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Payout_attempts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.PayoutAttemptOrder, error) {
+			return ec.unmarshalOPayoutAttemptOrder2ᚖswitchyardᚋentᚐPayoutAttemptOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.PayoutAttemptWhereInput, error) {
+			return ec.unmarshalOPayoutAttemptWhereInput2ᚖswitchyardᚋentᚐPayoutAttemptWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Payout_events_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) ([]*ent.EventOrder, error) {
+			return ec.unmarshalOEventOrder2ᚕᚖswitchyardᚋentᚐEventOrderᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.EventWhereInput, error) {
+			return ec.unmarshalOEventWhereInput2ᚖswitchyardᚋentᚐEventWhereInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -19748,6 +22438,74 @@ func (ec *executionContext) field_Query_payments_args(ctx context.Context, rawAr
 	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
 		func(ctx context.Context, v any) (*ent.PaymentIntentWhereInput, error) {
 			return ec.unmarshalOPaymentIntentWhereInput2ᚖswitchyardᚋentᚐPaymentIntentWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_payout_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_payouts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) ([]*ent.PayoutOrder, error) {
+			return ec.unmarshalOPayoutOrder2ᚕᚖswitchyardᚋentᚐPayoutOrderᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.PayoutWhereInput, error) {
+			return ec.unmarshalOPayoutWhereInput2ᚖswitchyardᚋentᚐPayoutWhereInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -28396,6 +31154,274 @@ func (ec *executionContext) fieldContext_Mutation_acceptDispute(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createPayout(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createPayout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreatePayout(ctx, fc.Args["input"].(model.PayoutRequest), fc.Args["idempotencyKey"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"OPERATOR"})
+				if err != nil {
+					var zeroVal *model.PayoutPayload
+					return zeroVal, err
+				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.PayoutPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.PayoutPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PayoutPayload) graphql.Marshaler {
+			return ec.marshalNPayoutPayload2ᚖswitchyardᚋgraphᚋmodelᚐPayoutPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createPayout(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PayoutPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createPayout_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_confirmPayout(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_confirmPayout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ConfirmPayout(ctx, fc.Args["id"].(string), fc.Args["input"].(*model.PayoutRequest), fc.Args["idempotencyKey"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"OPERATOR"})
+				if err != nil {
+					var zeroVal *model.PayoutPayload
+					return zeroVal, err
+				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.PayoutPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.PayoutPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PayoutPayload) graphql.Marshaler {
+			return ec.marshalNPayoutPayload2ᚖswitchyardᚋgraphᚋmodelᚐPayoutPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_confirmPayout(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PayoutPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_confirmPayout_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_fulfillPayout(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_fulfillPayout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().FulfillPayout(ctx, fc.Args["id"].(string), fc.Args["idempotencyKey"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"OPERATOR"})
+				if err != nil {
+					var zeroVal *model.PayoutPayload
+					return zeroVal, err
+				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.PayoutPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.PayoutPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PayoutPayload) graphql.Marshaler {
+			return ec.marshalNPayoutPayload2ᚖswitchyardᚋgraphᚋmodelᚐPayoutPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_fulfillPayout(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PayoutPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_fulfillPayout_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_cancelPayout(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_cancelPayout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CancelPayout(ctx, fc.Args["id"].(string), fc.Args["idempotencyKey"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕswitchyardᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"OPERATOR"})
+				if err != nil {
+					var zeroVal *model.PayoutPayload
+					return zeroVal, err
+				}
+				keys, err := ec.unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx, "ANY")
+				if err != nil {
+					var zeroVal *model.PayoutPayload
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.PayoutPayload
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles, keys)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PayoutPayload) graphql.Marshaler {
+			return ec.marshalNPayoutPayload2ᚖswitchyardᚋgraphᚋmodelᚐPayoutPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_cancelPayout(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PayoutPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_cancelPayout_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createCustomer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -34501,6 +37527,1891 @@ func (ec *executionContext) fieldContext_PaymentPayload_replayed(_ context.Conte
 	return graphql.NewScalarFieldContext("PaymentPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _Payout_id(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_merchantID(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_merchantID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_merchantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_modifiedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_modifiedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ModifiedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_modifiedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_errorCode(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_errorCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_errorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_errorMessage(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_errorMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_errorMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_unifiedCode(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_unifiedCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UnifiedCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_unifiedCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_unifiedMessage(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_unifiedMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UnifiedMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_unifiedMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_issuerErrorCode(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_issuerErrorCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IssuerErrorCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_issuerErrorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_issuerErrorMessage(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_issuerErrorMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IssuerErrorMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_issuerErrorMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_profileID(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_profileID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProfileID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_profileID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_customerID(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_customerID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_customerID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_merchantOrderReferenceID(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_merchantOrderReferenceID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantOrderReferenceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_merchantOrderReferenceID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_amount(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_currency(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v schematype.Currency) graphql.Marshaler {
+			return ec.marshalNPayoutCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type PayoutCurrency does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_status(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v payout.Status) graphql.Marshaler {
+			return ec.marshalNPayoutStatus2switchyardᚋentᚋpayoutᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type PayoutStatus does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_payoutType(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_payoutType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PayoutType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *payout.PayoutType) graphql.Marshaler {
+			return ec.marshalOPayoutPayoutType2ᚖswitchyardᚋentᚋpayoutᚐPayoutType(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_payoutType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type PayoutPayoutType does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_payoutMethodType(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_payoutMethodType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PayoutMethodType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_payoutMethodType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_payoutMethodData(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_payoutMethodData(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PayoutMethodData, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_payoutMethodData(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_payoutToken(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_payoutToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PayoutToken, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_payoutToken(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_billing(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_billing(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Billing, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_billing(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_customerDetails(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_customerDetails(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerDetails, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_customerDetails(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_autoFulfill(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_autoFulfill(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AutoFulfill, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_autoFulfill(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_recurring(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_recurring(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Recurring, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_recurring(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_entityType(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_entityType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EntityType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_entityType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_priority(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_priority(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Priority, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_priority(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_description(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_returnURL(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_returnURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReturnURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_returnURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_businessCountry(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_businessCountry(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BusinessCountry, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_businessCountry(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_businessLabel(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_businessLabel(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BusinessLabel, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_businessLabel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_metadata(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_metadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Metadata, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_metadata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_connector(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_connector(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Connector, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_connector(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_merchantConnectorID(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_merchantConnectorID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantConnectorID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_merchantConnectorID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_connectorTransactionID(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_connectorTransactionID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConnectorTransactionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_connectorTransactionID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_activeAttemptID(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_activeAttemptID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ActiveAttemptID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_activeAttemptID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_attemptCount(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_attemptCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AttemptCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_attemptCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_clientSecretExpiresAt(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_clientSecretExpiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientSecretExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_clientSecretExpiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_attempts(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_attempts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Payout().Attempts(ctx, obj, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.PayoutAttemptOrder), fc.Args["where"].(*ent.PayoutAttemptWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.PayoutAttemptConnection) graphql.Marshaler {
+			return ec.marshalNPayoutAttemptConnection2ᚖswitchyardᚋentᚐPayoutAttemptConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_attempts(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Payout",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PayoutAttemptConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Payout_attempts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Payout_displayAmount(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_displayAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisplayAmount(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_displayAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Payout_events(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_events(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Payout().Events(ctx, obj, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.EventOrder), fc.Args["where"].(*ent.EventWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.EventConnection) graphql.Marshaler {
+			return ec.marshalNEventConnection2ᚖswitchyardᚋentᚐEventConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_events(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Payout",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EventConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Payout_events_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Payout_payoutID(ctx context.Context, field graphql.CollectedField, obj *ent.Payout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Payout_payoutID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Payout_payoutID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Payout", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttempt_id(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttempt_merchantID(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_merchantID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_merchantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttempt_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttempt_modifiedAt(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_modifiedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ModifiedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_modifiedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttempt_errorCode(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_errorCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_errorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttempt_errorMessage(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_errorMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_errorMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttempt_unifiedCode(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_unifiedCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UnifiedCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_unifiedCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttempt_unifiedMessage(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_unifiedMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UnifiedMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_unifiedMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttempt_issuerErrorCode(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_issuerErrorCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IssuerErrorCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_issuerErrorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttempt_issuerErrorMessage(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_issuerErrorMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IssuerErrorMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_issuerErrorMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttempt_payoutID(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_payoutID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PayoutID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_payoutID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttempt_profileID(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_profileID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProfileID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_profileID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttempt_status(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v payoutattempt.Status) graphql.Marshaler {
+			return ec.marshalNPayoutAttemptStatus2switchyardᚋentᚋpayoutattemptᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, false, false, errors.New("field of type PayoutAttemptStatus does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttempt_amount(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttempt_currency(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v schematype.Currency) graphql.Marshaler {
+			return ec.marshalNPayoutAttemptCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, false, false, errors.New("field of type PayoutAttemptCurrency does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttempt_connector(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_connector(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Connector, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_connector(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttempt_merchantConnectorID(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_merchantConnectorID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantConnectorID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_merchantConnectorID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttempt_connectorTransactionID(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_connectorTransactionID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConnectorTransactionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_connectorTransactionID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttempt_payoutType(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_payoutType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PayoutType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *payoutattempt.PayoutType) graphql.Marshaler {
+			return ec.marshalOPayoutAttemptPayoutType2ᚖswitchyardᚋentᚋpayoutattemptᚐPayoutType(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_payoutType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, false, false, errors.New("field of type PayoutAttemptPayoutType does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttempt_payoutMethodType(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_payoutMethodType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PayoutMethodType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_payoutMethodType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttempt_cancellationReason(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_cancellationReason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CancellationReason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_cancellationReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttempt_payout(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_payout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Payout(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Payout) graphql.Marshaler {
+			return ec.marshalNPayout2ᚖswitchyardᚋentᚐPayout(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_payout(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PayoutAttempt",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Payout(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PayoutAttempt_displayAmount(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_displayAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisplayAmount(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_displayAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttempt_payoutAttemptID(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttempt_payoutAttemptID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttempt_payoutAttemptID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttempt", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttemptConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttemptConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttemptConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.PayoutAttemptEdge) graphql.Marshaler {
+			return ec.marshalOPayoutAttemptEdge2ᚕᚖswitchyardᚋentᚐPayoutAttemptEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttemptConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PayoutAttemptConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PayoutAttemptEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PayoutAttemptConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttemptConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttemptConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[string]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttemptConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PayoutAttemptConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PayoutAttemptConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttemptConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttemptConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttemptConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttemptConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutAttemptEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttemptEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttemptEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.PayoutAttempt) graphql.Marshaler {
+			return ec.marshalOPayoutAttempt2ᚖswitchyardᚋentᚐPayoutAttempt(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttemptEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PayoutAttemptEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PayoutAttempt(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PayoutAttemptEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutAttemptEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutAttemptEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[string]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutAttemptEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutAttemptEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.PayoutEdge) graphql.Marshaler {
+			return ec.marshalOPayoutEdge2ᚕᚖswitchyardᚋentᚐPayoutEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PayoutConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PayoutEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PayoutConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[string]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PayoutConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PayoutConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Payout) graphql.Marshaler {
+			return ec.marshalOPayout2ᚖswitchyardᚋentᚐPayout(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PayoutEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Payout(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PayoutEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.PayoutEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[string]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _PayoutPayload_payout(ctx context.Context, field graphql.CollectedField, obj *model.PayoutPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutPayload_payout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Payout, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Payout) graphql.Marshaler {
+			return ec.marshalNPayout2ᚖswitchyardᚋentᚐPayout(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutPayload_payout(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PayoutPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Payout(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PayoutPayload_replayed(ctx context.Context, field graphql.CollectedField, obj *model.PayoutPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PayoutPayload_replayed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Replayed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PayoutPayload_replayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PayoutPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _PendingInvitation_email(ctx context.Context, field graphql.CollectedField, obj *model.PendingInvitation) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -36095,6 +41006,50 @@ func (ec *executionContext) fieldContext_Query_paymentIntents(ctx context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_payouts(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_payouts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Payouts(ctx, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.PayoutOrder), fc.Args["where"].(*ent.PayoutWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.PayoutConnection) graphql.Marshaler {
+			return ec.marshalNPayoutConnection2ᚖswitchyardᚋentᚐPayoutConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_payouts(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PayoutConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_payouts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_profiles(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -36549,6 +41504,50 @@ func (ec *executionContext) fieldContext_Query_refund(ctx context.Context, field
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_refund_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_payout(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_payout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Payout(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Payout) graphql.Marshaler {
+			return ec.marshalOPayout2ᚖswitchyardᚋentᚐPayout(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_payout(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Payout(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_payout_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -43957,6 +48956,113 @@ func (ec *executionContext) unmarshalInputConfirmPaymentInput(ctx context.Contex
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputConfirmPayoutInput(ctx context.Context, obj any) (model.PayoutRequest, error) {
+	var it model.PayoutRequest
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"amount", "currency", "customerID", "customer", "connector", "payoutType", "payoutMethodData", "billing", "autoFulfill", "description", "metadata", "priority"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "customerID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerID = data
+		case "customer":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customer"))
+			data, err := ec.unmarshalOPaymentCustomerInput2ᚖswitchyardᚋgraphᚋmodelᚐPaymentCustomerInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Customer = data
+		case "connector":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connector"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Connector = data
+		case "payoutType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutType = data
+		case "payoutMethodData":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodData"))
+			data, err := ec.unmarshalOPayoutMethodInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutMethodInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodData = data
+		case "billing":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billing"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Billing = data
+		case "autoFulfill":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("autoFulfill"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AutoFulfill = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
+		case "priority":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priority"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Priority = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateApiKeyInput(ctx context.Context, obj any) (model.CreateAPIKeyInput, error) {
 	var it model.CreateAPIKeyInput
 	if obj == nil {
@@ -44646,6 +49752,183 @@ func (ec *executionContext) unmarshalInputCreatePaymentInput(ctx context.Context
 				return it, err
 			}
 			it.IsIframeRedirectionEnabled = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreatePayoutInput(ctx context.Context, obj any) (model.PayoutRequest, error) {
+	var it model.PayoutRequest
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"amount", "currency", "profileID", "customerID", "customer", "connector", "confirm", "payoutType", "payoutMethodData", "billing", "autoFulfill", "returnURL", "businessCountry", "businessLabel", "description", "entityType", "recurring", "metadata", "payoutToken", "priority", "sessionExpiry", "merchantOrderReferenceID"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "profileID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileID = data
+		case "customerID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerID = data
+		case "customer":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customer"))
+			data, err := ec.unmarshalOPaymentCustomerInput2ᚖswitchyardᚋgraphᚋmodelᚐPaymentCustomerInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Customer = data
+		case "connector":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connector"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Connector = data
+		case "confirm":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("confirm"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Confirm = data
+		case "payoutType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutType = data
+		case "payoutMethodData":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodData"))
+			data, err := ec.unmarshalOPayoutMethodInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutMethodInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodData = data
+		case "billing":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billing"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Billing = data
+		case "autoFulfill":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("autoFulfill"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AutoFulfill = data
+		case "returnURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURL = data
+		case "businessCountry":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessCountry"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessCountry = data
+		case "businessLabel":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessLabel"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessLabel = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "entityType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("entityType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EntityType = data
+		case "recurring":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurring"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Recurring = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
+		case "payoutToken":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutToken"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutToken = data
+		case "priority":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priority"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Priority = data
+		case "sessionExpiry":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sessionExpiry"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SessionExpiry = data
+		case "merchantOrderReferenceID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantOrderReferenceID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantOrderReferenceID = data
 		}
 	}
 	return it, nil
@@ -64788,6 +70071,4909 @@ func (ec *executionContext) unmarshalInputPaymentMethodWhereInput(ctx context.Co
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputPayoutAttemptOrder(ctx context.Context, obj any) (ent.PayoutAttemptOrder, error) {
+	var it ent.PayoutAttemptOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNPayoutAttemptOrderField2ᚖswitchyardᚋentᚐPayoutAttemptOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputPayoutAttemptWhereInput(ctx context.Context, obj any) (ent.PayoutAttemptWhereInput, error) {
+	var it ent.PayoutAttemptWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "errorCode", "errorCodeNEQ", "errorCodeIn", "errorCodeNotIn", "errorCodeGT", "errorCodeGTE", "errorCodeLT", "errorCodeLTE", "errorCodeContains", "errorCodeHasPrefix", "errorCodeHasSuffix", "errorCodeIsNil", "errorCodeNotNil", "errorCodeEqualFold", "errorCodeContainsFold", "errorMessage", "errorMessageNEQ", "errorMessageIn", "errorMessageNotIn", "errorMessageGT", "errorMessageGTE", "errorMessageLT", "errorMessageLTE", "errorMessageContains", "errorMessageHasPrefix", "errorMessageHasSuffix", "errorMessageIsNil", "errorMessageNotNil", "errorMessageEqualFold", "errorMessageContainsFold", "unifiedCode", "unifiedCodeNEQ", "unifiedCodeIn", "unifiedCodeNotIn", "unifiedCodeGT", "unifiedCodeGTE", "unifiedCodeLT", "unifiedCodeLTE", "unifiedCodeContains", "unifiedCodeHasPrefix", "unifiedCodeHasSuffix", "unifiedCodeIsNil", "unifiedCodeNotNil", "unifiedCodeEqualFold", "unifiedCodeContainsFold", "unifiedMessage", "unifiedMessageNEQ", "unifiedMessageIn", "unifiedMessageNotIn", "unifiedMessageGT", "unifiedMessageGTE", "unifiedMessageLT", "unifiedMessageLTE", "unifiedMessageContains", "unifiedMessageHasPrefix", "unifiedMessageHasSuffix", "unifiedMessageIsNil", "unifiedMessageNotNil", "unifiedMessageEqualFold", "unifiedMessageContainsFold", "issuerErrorCode", "issuerErrorCodeNEQ", "issuerErrorCodeIn", "issuerErrorCodeNotIn", "issuerErrorCodeGT", "issuerErrorCodeGTE", "issuerErrorCodeLT", "issuerErrorCodeLTE", "issuerErrorCodeContains", "issuerErrorCodeHasPrefix", "issuerErrorCodeHasSuffix", "issuerErrorCodeIsNil", "issuerErrorCodeNotNil", "issuerErrorCodeEqualFold", "issuerErrorCodeContainsFold", "issuerErrorMessage", "issuerErrorMessageNEQ", "issuerErrorMessageIn", "issuerErrorMessageNotIn", "issuerErrorMessageGT", "issuerErrorMessageGTE", "issuerErrorMessageLT", "issuerErrorMessageLTE", "issuerErrorMessageContains", "issuerErrorMessageHasPrefix", "issuerErrorMessageHasSuffix", "issuerErrorMessageIsNil", "issuerErrorMessageNotNil", "issuerErrorMessageEqualFold", "issuerErrorMessageContainsFold", "payoutID", "payoutIDNEQ", "payoutIDIn", "payoutIDNotIn", "payoutIDGT", "payoutIDGTE", "payoutIDLT", "payoutIDLTE", "payoutIDContains", "payoutIDHasPrefix", "payoutIDHasSuffix", "payoutIDEqualFold", "payoutIDContainsFold", "profileID", "profileIDNEQ", "profileIDIn", "profileIDNotIn", "profileIDGT", "profileIDGTE", "profileIDLT", "profileIDLTE", "profileIDContains", "profileIDHasPrefix", "profileIDHasSuffix", "profileIDEqualFold", "profileIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorEqualFold", "connectorContainsFold", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "connectorTransactionID", "connectorTransactionIDNEQ", "connectorTransactionIDIn", "connectorTransactionIDNotIn", "connectorTransactionIDGT", "connectorTransactionIDGTE", "connectorTransactionIDLT", "connectorTransactionIDLTE", "connectorTransactionIDContains", "connectorTransactionIDHasPrefix", "connectorTransactionIDHasSuffix", "connectorTransactionIDIsNil", "connectorTransactionIDNotNil", "connectorTransactionIDEqualFold", "connectorTransactionIDContainsFold", "payoutType", "payoutTypeNEQ", "payoutTypeIn", "payoutTypeNotIn", "payoutTypeIsNil", "payoutTypeNotNil", "payoutMethodType", "payoutMethodTypeNEQ", "payoutMethodTypeIn", "payoutMethodTypeNotIn", "payoutMethodTypeGT", "payoutMethodTypeGTE", "payoutMethodTypeLT", "payoutMethodTypeLTE", "payoutMethodTypeContains", "payoutMethodTypeHasPrefix", "payoutMethodTypeHasSuffix", "payoutMethodTypeIsNil", "payoutMethodTypeNotNil", "payoutMethodTypeEqualFold", "payoutMethodTypeContainsFold", "cancellationReason", "cancellationReasonNEQ", "cancellationReasonIn", "cancellationReasonNotIn", "cancellationReasonGT", "cancellationReasonGTE", "cancellationReasonLT", "cancellationReasonLTE", "cancellationReasonContains", "cancellationReasonHasPrefix", "cancellationReasonHasSuffix", "cancellationReasonIsNil", "cancellationReasonNotNil", "cancellationReasonEqualFold", "cancellationReasonContainsFold", "hasPayout", "hasPayoutWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOPayoutAttemptWhereInput2ᚖswitchyardᚋentᚐPayoutAttemptWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOPayoutAttemptWhereInput2ᚕᚖswitchyardᚋentᚐPayoutAttemptWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOPayoutAttemptWhereInput2ᚕᚖswitchyardᚋentᚐPayoutAttemptWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "idEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idEqualFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDEqualFold = data
+		case "idContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idContainsFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDContainsFold = data
+		case "merchantID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantID = data
+		case "merchantIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDNEQ = data
+		case "merchantIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDIn = data
+		case "merchantIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDNotIn = data
+		case "merchantIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDGT = data
+		case "merchantIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDGTE = data
+		case "merchantIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDLT = data
+		case "merchantIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDLTE = data
+		case "merchantIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDContains = data
+		case "merchantIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDHasPrefix = data
+		case "merchantIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDHasSuffix = data
+		case "merchantIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDEqualFold = data
+		case "merchantIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDContainsFold = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "modifiedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAt = data
+		case "modifiedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtNEQ = data
+		case "modifiedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtIn = data
+		case "modifiedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtNotIn = data
+		case "modifiedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtGT = data
+		case "modifiedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtGTE = data
+		case "modifiedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtLT = data
+		case "modifiedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtLTE = data
+		case "errorCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCode = data
+		case "errorCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeNEQ = data
+		case "errorCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeIn = data
+		case "errorCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeNotIn = data
+		case "errorCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeGT = data
+		case "errorCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeGTE = data
+		case "errorCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeLT = data
+		case "errorCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeLTE = data
+		case "errorCodeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeContains = data
+		case "errorCodeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeHasPrefix = data
+		case "errorCodeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeHasSuffix = data
+		case "errorCodeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeIsNil = data
+		case "errorCodeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeNotNil = data
+		case "errorCodeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeEqualFold = data
+		case "errorCodeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeContainsFold = data
+		case "errorMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessage = data
+		case "errorMessageNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageNEQ = data
+		case "errorMessageIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageIn = data
+		case "errorMessageNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageNotIn = data
+		case "errorMessageGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageGT = data
+		case "errorMessageGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageGTE = data
+		case "errorMessageLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageLT = data
+		case "errorMessageLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageLTE = data
+		case "errorMessageContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageContains = data
+		case "errorMessageHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageHasPrefix = data
+		case "errorMessageHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageHasSuffix = data
+		case "errorMessageIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageIsNil = data
+		case "errorMessageNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageNotNil = data
+		case "errorMessageEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageEqualFold = data
+		case "errorMessageContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageContainsFold = data
+		case "unifiedCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCode = data
+		case "unifiedCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeNEQ = data
+		case "unifiedCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeIn = data
+		case "unifiedCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeNotIn = data
+		case "unifiedCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeGT = data
+		case "unifiedCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeGTE = data
+		case "unifiedCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeLT = data
+		case "unifiedCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeLTE = data
+		case "unifiedCodeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeContains = data
+		case "unifiedCodeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeHasPrefix = data
+		case "unifiedCodeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeHasSuffix = data
+		case "unifiedCodeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeIsNil = data
+		case "unifiedCodeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeNotNil = data
+		case "unifiedCodeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeEqualFold = data
+		case "unifiedCodeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeContainsFold = data
+		case "unifiedMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessage = data
+		case "unifiedMessageNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageNEQ = data
+		case "unifiedMessageIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageIn = data
+		case "unifiedMessageNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageNotIn = data
+		case "unifiedMessageGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageGT = data
+		case "unifiedMessageGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageGTE = data
+		case "unifiedMessageLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageLT = data
+		case "unifiedMessageLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageLTE = data
+		case "unifiedMessageContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageContains = data
+		case "unifiedMessageHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageHasPrefix = data
+		case "unifiedMessageHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageHasSuffix = data
+		case "unifiedMessageIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageIsNil = data
+		case "unifiedMessageNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageNotNil = data
+		case "unifiedMessageEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageEqualFold = data
+		case "unifiedMessageContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageContainsFold = data
+		case "issuerErrorCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCode = data
+		case "issuerErrorCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeNEQ = data
+		case "issuerErrorCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeIn = data
+		case "issuerErrorCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeNotIn = data
+		case "issuerErrorCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeGT = data
+		case "issuerErrorCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeGTE = data
+		case "issuerErrorCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeLT = data
+		case "issuerErrorCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeLTE = data
+		case "issuerErrorCodeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeContains = data
+		case "issuerErrorCodeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeHasPrefix = data
+		case "issuerErrorCodeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeHasSuffix = data
+		case "issuerErrorCodeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeIsNil = data
+		case "issuerErrorCodeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeNotNil = data
+		case "issuerErrorCodeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeEqualFold = data
+		case "issuerErrorCodeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeContainsFold = data
+		case "issuerErrorMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessage = data
+		case "issuerErrorMessageNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageNEQ = data
+		case "issuerErrorMessageIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageIn = data
+		case "issuerErrorMessageNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageNotIn = data
+		case "issuerErrorMessageGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageGT = data
+		case "issuerErrorMessageGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageGTE = data
+		case "issuerErrorMessageLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageLT = data
+		case "issuerErrorMessageLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageLTE = data
+		case "issuerErrorMessageContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageContains = data
+		case "issuerErrorMessageHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageHasPrefix = data
+		case "issuerErrorMessageHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageHasSuffix = data
+		case "issuerErrorMessageIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageIsNil = data
+		case "issuerErrorMessageNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageNotNil = data
+		case "issuerErrorMessageEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageEqualFold = data
+		case "issuerErrorMessageContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageContainsFold = data
+		case "payoutID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutID"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutID = data
+		case "payoutIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutIDNEQ"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutIDNEQ = data
+		case "payoutIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutIDIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutIDIn = data
+		case "payoutIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutIDNotIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutIDNotIn = data
+		case "payoutIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutIDGT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutIDGT = data
+		case "payoutIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutIDGTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutIDGTE = data
+		case "payoutIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutIDLT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutIDLT = data
+		case "payoutIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutIDLTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutIDLTE = data
+		case "payoutIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutIDContains"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutIDContains = data
+		case "payoutIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutIDHasPrefix"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutIDHasPrefix = data
+		case "payoutIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutIDHasSuffix"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutIDHasSuffix = data
+		case "payoutIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutIDEqualFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutIDEqualFold = data
+		case "payoutIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutIDContainsFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutIDContainsFold = data
+		case "profileID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileID = data
+		case "profileIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDNEQ = data
+		case "profileIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDIn = data
+		case "profileIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDNotIn = data
+		case "profileIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDGT = data
+		case "profileIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDGTE = data
+		case "profileIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDLT = data
+		case "profileIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDLTE = data
+		case "profileIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDContains = data
+		case "profileIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDHasPrefix = data
+		case "profileIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDHasSuffix = data
+		case "profileIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDEqualFold = data
+		case "profileIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDContainsFold = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOPayoutAttemptStatus2ᚖswitchyardᚋentᚋpayoutattemptᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "statusNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNEQ"))
+			data, err := ec.unmarshalOPayoutAttemptStatus2ᚖswitchyardᚋentᚋpayoutattemptᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNEQ = data
+		case "statusIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusIn"))
+			data, err := ec.unmarshalOPayoutAttemptStatus2ᚕswitchyardᚋentᚋpayoutattemptᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusIn = data
+		case "statusNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNotIn"))
+			data, err := ec.unmarshalOPayoutAttemptStatus2ᚕswitchyardᚋentᚋpayoutattemptᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNotIn = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "amountNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountNEQ = data
+		case "amountIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountIn = data
+		case "amountNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountNotIn = data
+		case "amountGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountGT = data
+		case "amountGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountGTE = data
+		case "amountLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountLT = data
+		case "amountLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountLTE = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalOPayoutAttemptCurrency2ᚖswitchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "currencyNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyNEQ"))
+			data, err := ec.unmarshalOPayoutAttemptCurrency2ᚖswitchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyNEQ = data
+		case "currencyIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyIn"))
+			data, err := ec.unmarshalOPayoutAttemptCurrency2ᚕswitchyardᚋentᚋschemaᚋschematypeᚐCurrencyᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyIn = data
+		case "currencyNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyNotIn"))
+			data, err := ec.unmarshalOPayoutAttemptCurrency2ᚕswitchyardᚋentᚋschemaᚋschematypeᚐCurrencyᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyNotIn = data
+		case "connector":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connector"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Connector = data
+		case "connectorNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorNEQ = data
+		case "connectorIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorIn = data
+		case "connectorNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorNotIn = data
+		case "connectorGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorGT = data
+		case "connectorGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorGTE = data
+		case "connectorLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorLT = data
+		case "connectorLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorLTE = data
+		case "connectorContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorContains = data
+		case "connectorHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorHasPrefix = data
+		case "connectorHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorHasSuffix = data
+		case "connectorEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorEqualFold = data
+		case "connectorContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorContainsFold = data
+		case "merchantConnectorID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorID = data
+		case "merchantConnectorIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDNEQ = data
+		case "merchantConnectorIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDIn = data
+		case "merchantConnectorIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDNotIn = data
+		case "merchantConnectorIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDGT = data
+		case "merchantConnectorIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDGTE = data
+		case "merchantConnectorIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDLT = data
+		case "merchantConnectorIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDLTE = data
+		case "merchantConnectorIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDContains = data
+		case "merchantConnectorIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDHasPrefix = data
+		case "merchantConnectorIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDHasSuffix = data
+		case "merchantConnectorIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDEqualFold = data
+		case "merchantConnectorIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDContainsFold = data
+		case "connectorTransactionID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionID = data
+		case "connectorTransactionIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDNEQ = data
+		case "connectorTransactionIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDIn = data
+		case "connectorTransactionIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDNotIn = data
+		case "connectorTransactionIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDGT = data
+		case "connectorTransactionIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDGTE = data
+		case "connectorTransactionIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDLT = data
+		case "connectorTransactionIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDLTE = data
+		case "connectorTransactionIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDContains = data
+		case "connectorTransactionIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDHasPrefix = data
+		case "connectorTransactionIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDHasSuffix = data
+		case "connectorTransactionIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDIsNil = data
+		case "connectorTransactionIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDNotNil = data
+		case "connectorTransactionIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDEqualFold = data
+		case "connectorTransactionIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDContainsFold = data
+		case "payoutType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutType"))
+			data, err := ec.unmarshalOPayoutAttemptPayoutType2ᚖswitchyardᚋentᚋpayoutattemptᚐPayoutType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutType = data
+		case "payoutTypeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutTypeNEQ"))
+			data, err := ec.unmarshalOPayoutAttemptPayoutType2ᚖswitchyardᚋentᚋpayoutattemptᚐPayoutType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutTypeNEQ = data
+		case "payoutTypeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutTypeIn"))
+			data, err := ec.unmarshalOPayoutAttemptPayoutType2ᚕswitchyardᚋentᚋpayoutattemptᚐPayoutTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutTypeIn = data
+		case "payoutTypeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutTypeNotIn"))
+			data, err := ec.unmarshalOPayoutAttemptPayoutType2ᚕswitchyardᚋentᚋpayoutattemptᚐPayoutTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutTypeNotIn = data
+		case "payoutTypeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutTypeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutTypeIsNil = data
+		case "payoutTypeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutTypeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutTypeNotNil = data
+		case "payoutMethodType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodType = data
+		case "payoutMethodTypeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeNEQ = data
+		case "payoutMethodTypeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeIn = data
+		case "payoutMethodTypeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeNotIn = data
+		case "payoutMethodTypeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeGT = data
+		case "payoutMethodTypeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeGTE = data
+		case "payoutMethodTypeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeLT = data
+		case "payoutMethodTypeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeLTE = data
+		case "payoutMethodTypeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeContains = data
+		case "payoutMethodTypeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeHasPrefix = data
+		case "payoutMethodTypeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeHasSuffix = data
+		case "payoutMethodTypeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeIsNil = data
+		case "payoutMethodTypeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeNotNil = data
+		case "payoutMethodTypeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeEqualFold = data
+		case "payoutMethodTypeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeContainsFold = data
+		case "cancellationReason":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancellationReason"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancellationReason = data
+		case "cancellationReasonNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancellationReasonNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancellationReasonNEQ = data
+		case "cancellationReasonIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancellationReasonIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancellationReasonIn = data
+		case "cancellationReasonNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancellationReasonNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancellationReasonNotIn = data
+		case "cancellationReasonGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancellationReasonGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancellationReasonGT = data
+		case "cancellationReasonGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancellationReasonGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancellationReasonGTE = data
+		case "cancellationReasonLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancellationReasonLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancellationReasonLT = data
+		case "cancellationReasonLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancellationReasonLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancellationReasonLTE = data
+		case "cancellationReasonContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancellationReasonContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancellationReasonContains = data
+		case "cancellationReasonHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancellationReasonHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancellationReasonHasPrefix = data
+		case "cancellationReasonHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancellationReasonHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancellationReasonHasSuffix = data
+		case "cancellationReasonIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancellationReasonIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancellationReasonIsNil = data
+		case "cancellationReasonNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancellationReasonNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancellationReasonNotNil = data
+		case "cancellationReasonEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancellationReasonEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancellationReasonEqualFold = data
+		case "cancellationReasonContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancellationReasonContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancellationReasonContainsFold = data
+		case "hasPayout":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasPayout"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasPayout = data
+		case "hasPayoutWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasPayoutWith"))
+			data, err := ec.unmarshalOPayoutWhereInput2ᚕᚖswitchyardᚋentᚐPayoutWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasPayoutWith = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputPayoutBankInput(ctx context.Context, obj any) (model.PayoutBankInput, error) {
+	var it model.PayoutBankInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"scheme", "accountNumber", "bankCode", "bankName", "accountHolderName"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "scheme":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scheme"))
+			data, err := ec.unmarshalNPayoutBankScheme2switchyardᚋgraphᚋmodelᚐPayoutBankScheme(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Scheme = data
+		case "accountNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountNumber"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AccountNumber = data
+		case "bankCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bankCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BankCode = data
+		case "bankName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bankName"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BankName = data
+		case "accountHolderName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountHolderName"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AccountHolderName = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputPayoutCardInput(ctx context.Context, obj any) (model.PayoutCardInput, error) {
+	var it model.PayoutCardInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"cardNumber", "expiryMonth", "expiryYear", "cardHolderName", "cardNetwork"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "cardNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardNumber"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CardNumber = data
+		case "expiryMonth":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiryMonth"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiryMonth = data
+		case "expiryYear":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiryYear"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiryYear = data
+		case "cardHolderName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardHolderName"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CardHolderName = data
+		case "cardNetwork":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardNetwork"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CardNetwork = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputPayoutMethodInput(ctx context.Context, obj any) (model.PayoutMethodInput, error) {
+	var it model.PayoutMethodInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"card", "bank", "wallet", "interacEmail"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "card":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("card"))
+			data, err := ec.unmarshalOPayoutCardInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutCardInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Card = data
+		case "bank":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bank"))
+			data, err := ec.unmarshalOPayoutBankInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutBankInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Bank = data
+		case "wallet":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("wallet"))
+			data, err := ec.unmarshalOPayoutWalletInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutWalletInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Wallet = data
+		case "interacEmail":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("interacEmail"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InteracEmail = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputPayoutOrder(ctx context.Context, obj any) (ent.PayoutOrder, error) {
+	var it ent.PayoutOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNPayoutOrderField2ᚖswitchyardᚋentᚐPayoutOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputPayoutWalletInput(ctx context.Context, obj any) (model.PayoutWalletInput, error) {
+	var it model.PayoutWalletInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"paypalEmail", "paypalTelephoneNumber", "venmoTelephoneNumber"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "paypalEmail":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paypalEmail"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaypalEmail = data
+		case "paypalTelephoneNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paypalTelephoneNumber"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaypalTelephoneNumber = data
+		case "venmoTelephoneNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("venmoTelephoneNumber"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VenmoTelephoneNumber = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputPayoutWhereInput(ctx context.Context, obj any) (ent.PayoutWhereInput, error) {
+	var it ent.PayoutWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "errorCode", "errorCodeNEQ", "errorCodeIn", "errorCodeNotIn", "errorCodeGT", "errorCodeGTE", "errorCodeLT", "errorCodeLTE", "errorCodeContains", "errorCodeHasPrefix", "errorCodeHasSuffix", "errorCodeIsNil", "errorCodeNotNil", "errorCodeEqualFold", "errorCodeContainsFold", "errorMessage", "errorMessageNEQ", "errorMessageIn", "errorMessageNotIn", "errorMessageGT", "errorMessageGTE", "errorMessageLT", "errorMessageLTE", "errorMessageContains", "errorMessageHasPrefix", "errorMessageHasSuffix", "errorMessageIsNil", "errorMessageNotNil", "errorMessageEqualFold", "errorMessageContainsFold", "unifiedCode", "unifiedCodeNEQ", "unifiedCodeIn", "unifiedCodeNotIn", "unifiedCodeGT", "unifiedCodeGTE", "unifiedCodeLT", "unifiedCodeLTE", "unifiedCodeContains", "unifiedCodeHasPrefix", "unifiedCodeHasSuffix", "unifiedCodeIsNil", "unifiedCodeNotNil", "unifiedCodeEqualFold", "unifiedCodeContainsFold", "unifiedMessage", "unifiedMessageNEQ", "unifiedMessageIn", "unifiedMessageNotIn", "unifiedMessageGT", "unifiedMessageGTE", "unifiedMessageLT", "unifiedMessageLTE", "unifiedMessageContains", "unifiedMessageHasPrefix", "unifiedMessageHasSuffix", "unifiedMessageIsNil", "unifiedMessageNotNil", "unifiedMessageEqualFold", "unifiedMessageContainsFold", "issuerErrorCode", "issuerErrorCodeNEQ", "issuerErrorCodeIn", "issuerErrorCodeNotIn", "issuerErrorCodeGT", "issuerErrorCodeGTE", "issuerErrorCodeLT", "issuerErrorCodeLTE", "issuerErrorCodeContains", "issuerErrorCodeHasPrefix", "issuerErrorCodeHasSuffix", "issuerErrorCodeIsNil", "issuerErrorCodeNotNil", "issuerErrorCodeEqualFold", "issuerErrorCodeContainsFold", "issuerErrorMessage", "issuerErrorMessageNEQ", "issuerErrorMessageIn", "issuerErrorMessageNotIn", "issuerErrorMessageGT", "issuerErrorMessageGTE", "issuerErrorMessageLT", "issuerErrorMessageLTE", "issuerErrorMessageContains", "issuerErrorMessageHasPrefix", "issuerErrorMessageHasSuffix", "issuerErrorMessageIsNil", "issuerErrorMessageNotNil", "issuerErrorMessageEqualFold", "issuerErrorMessageContainsFold", "profileID", "profileIDNEQ", "profileIDIn", "profileIDNotIn", "profileIDGT", "profileIDGTE", "profileIDLT", "profileIDLTE", "profileIDContains", "profileIDHasPrefix", "profileIDHasSuffix", "profileIDEqualFold", "profileIDContainsFold", "customerID", "customerIDNEQ", "customerIDIn", "customerIDNotIn", "customerIDGT", "customerIDGTE", "customerIDLT", "customerIDLTE", "customerIDContains", "customerIDHasPrefix", "customerIDHasSuffix", "customerIDIsNil", "customerIDNotNil", "customerIDEqualFold", "customerIDContainsFold", "merchantOrderReferenceID", "merchantOrderReferenceIDNEQ", "merchantOrderReferenceIDIn", "merchantOrderReferenceIDNotIn", "merchantOrderReferenceIDGT", "merchantOrderReferenceIDGTE", "merchantOrderReferenceIDLT", "merchantOrderReferenceIDLTE", "merchantOrderReferenceIDContains", "merchantOrderReferenceIDHasPrefix", "merchantOrderReferenceIDHasSuffix", "merchantOrderReferenceIDIsNil", "merchantOrderReferenceIDNotNil", "merchantOrderReferenceIDEqualFold", "merchantOrderReferenceIDContainsFold", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "status", "statusNEQ", "statusIn", "statusNotIn", "payoutType", "payoutTypeNEQ", "payoutTypeIn", "payoutTypeNotIn", "payoutTypeIsNil", "payoutTypeNotNil", "payoutMethodType", "payoutMethodTypeNEQ", "payoutMethodTypeIn", "payoutMethodTypeNotIn", "payoutMethodTypeGT", "payoutMethodTypeGTE", "payoutMethodTypeLT", "payoutMethodTypeLTE", "payoutMethodTypeContains", "payoutMethodTypeHasPrefix", "payoutMethodTypeHasSuffix", "payoutMethodTypeIsNil", "payoutMethodTypeNotNil", "payoutMethodTypeEqualFold", "payoutMethodTypeContainsFold", "payoutToken", "payoutTokenNEQ", "payoutTokenIn", "payoutTokenNotIn", "payoutTokenGT", "payoutTokenGTE", "payoutTokenLT", "payoutTokenLTE", "payoutTokenContains", "payoutTokenHasPrefix", "payoutTokenHasSuffix", "payoutTokenIsNil", "payoutTokenNotNil", "payoutTokenEqualFold", "payoutTokenContainsFold", "autoFulfill", "autoFulfillNEQ", "recurring", "recurringNEQ", "entityType", "entityTypeNEQ", "entityTypeIn", "entityTypeNotIn", "entityTypeGT", "entityTypeGTE", "entityTypeLT", "entityTypeLTE", "entityTypeContains", "entityTypeHasPrefix", "entityTypeHasSuffix", "entityTypeEqualFold", "entityTypeContainsFold", "priority", "priorityNEQ", "priorityIn", "priorityNotIn", "priorityGT", "priorityGTE", "priorityLT", "priorityLTE", "priorityContains", "priorityHasPrefix", "priorityHasSuffix", "priorityIsNil", "priorityNotNil", "priorityEqualFold", "priorityContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionIsNil", "descriptionNotNil", "descriptionEqualFold", "descriptionContainsFold", "returnURL", "returnURLNEQ", "returnURLIn", "returnURLNotIn", "returnURLGT", "returnURLGTE", "returnURLLT", "returnURLLTE", "returnURLContains", "returnURLHasPrefix", "returnURLHasSuffix", "returnURLIsNil", "returnURLNotNil", "returnURLEqualFold", "returnURLContainsFold", "businessCountry", "businessCountryNEQ", "businessCountryIn", "businessCountryNotIn", "businessCountryGT", "businessCountryGTE", "businessCountryLT", "businessCountryLTE", "businessCountryContains", "businessCountryHasPrefix", "businessCountryHasSuffix", "businessCountryIsNil", "businessCountryNotNil", "businessCountryEqualFold", "businessCountryContainsFold", "businessLabel", "businessLabelNEQ", "businessLabelIn", "businessLabelNotIn", "businessLabelGT", "businessLabelGTE", "businessLabelLT", "businessLabelLTE", "businessLabelContains", "businessLabelHasPrefix", "businessLabelHasSuffix", "businessLabelIsNil", "businessLabelNotNil", "businessLabelEqualFold", "businessLabelContainsFold", "connector", "connectorNEQ", "connectorIn", "connectorNotIn", "connectorGT", "connectorGTE", "connectorLT", "connectorLTE", "connectorContains", "connectorHasPrefix", "connectorHasSuffix", "connectorIsNil", "connectorNotNil", "connectorEqualFold", "connectorContainsFold", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "connectorTransactionID", "connectorTransactionIDNEQ", "connectorTransactionIDIn", "connectorTransactionIDNotIn", "connectorTransactionIDGT", "connectorTransactionIDGTE", "connectorTransactionIDLT", "connectorTransactionIDLTE", "connectorTransactionIDContains", "connectorTransactionIDHasPrefix", "connectorTransactionIDHasSuffix", "connectorTransactionIDIsNil", "connectorTransactionIDNotNil", "connectorTransactionIDEqualFold", "connectorTransactionIDContainsFold", "activeAttemptID", "activeAttemptIDNEQ", "activeAttemptIDIn", "activeAttemptIDNotIn", "activeAttemptIDGT", "activeAttemptIDGTE", "activeAttemptIDLT", "activeAttemptIDLTE", "activeAttemptIDContains", "activeAttemptIDHasPrefix", "activeAttemptIDHasSuffix", "activeAttemptIDIsNil", "activeAttemptIDNotNil", "activeAttemptIDEqualFold", "activeAttemptIDContainsFold", "attemptCount", "attemptCountNEQ", "attemptCountIn", "attemptCountNotIn", "attemptCountGT", "attemptCountGTE", "attemptCountLT", "attemptCountLTE", "clientSecretExpiresAt", "clientSecretExpiresAtNEQ", "clientSecretExpiresAtIn", "clientSecretExpiresAtNotIn", "clientSecretExpiresAtGT", "clientSecretExpiresAtGTE", "clientSecretExpiresAtLT", "clientSecretExpiresAtLTE", "clientSecretExpiresAtIsNil", "clientSecretExpiresAtNotNil", "hasAttempts", "hasAttemptsWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOPayoutWhereInput2ᚖswitchyardᚋentᚐPayoutWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOPayoutWhereInput2ᚕᚖswitchyardᚋentᚐPayoutWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOPayoutWhereInput2ᚕᚖswitchyardᚋentᚐPayoutWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "idEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idEqualFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDEqualFold = data
+		case "idContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idContainsFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDContainsFold = data
+		case "merchantID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantID = data
+		case "merchantIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDNEQ = data
+		case "merchantIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDIn = data
+		case "merchantIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDNotIn = data
+		case "merchantIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDGT = data
+		case "merchantIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDGTE = data
+		case "merchantIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDLT = data
+		case "merchantIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDLTE = data
+		case "merchantIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDContains = data
+		case "merchantIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDHasPrefix = data
+		case "merchantIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDHasSuffix = data
+		case "merchantIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDEqualFold = data
+		case "merchantIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDContainsFold = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "modifiedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAt = data
+		case "modifiedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtNEQ = data
+		case "modifiedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtIn = data
+		case "modifiedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtNotIn = data
+		case "modifiedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtGT = data
+		case "modifiedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtGTE = data
+		case "modifiedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtLT = data
+		case "modifiedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtLTE = data
+		case "errorCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCode = data
+		case "errorCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeNEQ = data
+		case "errorCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeIn = data
+		case "errorCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeNotIn = data
+		case "errorCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeGT = data
+		case "errorCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeGTE = data
+		case "errorCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeLT = data
+		case "errorCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeLTE = data
+		case "errorCodeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeContains = data
+		case "errorCodeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeHasPrefix = data
+		case "errorCodeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeHasSuffix = data
+		case "errorCodeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeIsNil = data
+		case "errorCodeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeNotNil = data
+		case "errorCodeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeEqualFold = data
+		case "errorCodeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeContainsFold = data
+		case "errorMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessage = data
+		case "errorMessageNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageNEQ = data
+		case "errorMessageIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageIn = data
+		case "errorMessageNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageNotIn = data
+		case "errorMessageGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageGT = data
+		case "errorMessageGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageGTE = data
+		case "errorMessageLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageLT = data
+		case "errorMessageLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageLTE = data
+		case "errorMessageContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageContains = data
+		case "errorMessageHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageHasPrefix = data
+		case "errorMessageHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageHasSuffix = data
+		case "errorMessageIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageIsNil = data
+		case "errorMessageNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageNotNil = data
+		case "errorMessageEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageEqualFold = data
+		case "errorMessageContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageContainsFold = data
+		case "unifiedCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCode = data
+		case "unifiedCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeNEQ = data
+		case "unifiedCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeIn = data
+		case "unifiedCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeNotIn = data
+		case "unifiedCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeGT = data
+		case "unifiedCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeGTE = data
+		case "unifiedCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeLT = data
+		case "unifiedCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeLTE = data
+		case "unifiedCodeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeContains = data
+		case "unifiedCodeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeHasPrefix = data
+		case "unifiedCodeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeHasSuffix = data
+		case "unifiedCodeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeIsNil = data
+		case "unifiedCodeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeNotNil = data
+		case "unifiedCodeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeEqualFold = data
+		case "unifiedCodeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedCodeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedCodeContainsFold = data
+		case "unifiedMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessage = data
+		case "unifiedMessageNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageNEQ = data
+		case "unifiedMessageIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageIn = data
+		case "unifiedMessageNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageNotIn = data
+		case "unifiedMessageGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageGT = data
+		case "unifiedMessageGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageGTE = data
+		case "unifiedMessageLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageLT = data
+		case "unifiedMessageLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageLTE = data
+		case "unifiedMessageContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageContains = data
+		case "unifiedMessageHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageHasPrefix = data
+		case "unifiedMessageHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageHasSuffix = data
+		case "unifiedMessageIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageIsNil = data
+		case "unifiedMessageNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageNotNil = data
+		case "unifiedMessageEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageEqualFold = data
+		case "unifiedMessageContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unifiedMessageContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnifiedMessageContainsFold = data
+		case "issuerErrorCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCode = data
+		case "issuerErrorCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeNEQ = data
+		case "issuerErrorCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeIn = data
+		case "issuerErrorCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeNotIn = data
+		case "issuerErrorCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeGT = data
+		case "issuerErrorCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeGTE = data
+		case "issuerErrorCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeLT = data
+		case "issuerErrorCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeLTE = data
+		case "issuerErrorCodeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeContains = data
+		case "issuerErrorCodeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeHasPrefix = data
+		case "issuerErrorCodeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeHasSuffix = data
+		case "issuerErrorCodeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeIsNil = data
+		case "issuerErrorCodeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeNotNil = data
+		case "issuerErrorCodeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeEqualFold = data
+		case "issuerErrorCodeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorCodeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorCodeContainsFold = data
+		case "issuerErrorMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessage = data
+		case "issuerErrorMessageNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageNEQ = data
+		case "issuerErrorMessageIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageIn = data
+		case "issuerErrorMessageNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageNotIn = data
+		case "issuerErrorMessageGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageGT = data
+		case "issuerErrorMessageGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageGTE = data
+		case "issuerErrorMessageLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageLT = data
+		case "issuerErrorMessageLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageLTE = data
+		case "issuerErrorMessageContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageContains = data
+		case "issuerErrorMessageHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageHasPrefix = data
+		case "issuerErrorMessageHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageHasSuffix = data
+		case "issuerErrorMessageIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageIsNil = data
+		case "issuerErrorMessageNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageNotNil = data
+		case "issuerErrorMessageEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageEqualFold = data
+		case "issuerErrorMessageContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuerErrorMessageContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssuerErrorMessageContainsFold = data
+		case "profileID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileID = data
+		case "profileIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDNEQ = data
+		case "profileIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDIn = data
+		case "profileIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDNotIn = data
+		case "profileIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDGT = data
+		case "profileIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDGTE = data
+		case "profileIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDLT = data
+		case "profileIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDLTE = data
+		case "profileIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDContains = data
+		case "profileIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDHasPrefix = data
+		case "profileIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDHasSuffix = data
+		case "profileIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDEqualFold = data
+		case "profileIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDContainsFold = data
+		case "customerID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerID = data
+		case "customerIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDNEQ = data
+		case "customerIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDIn = data
+		case "customerIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDNotIn = data
+		case "customerIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDGT = data
+		case "customerIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDGTE = data
+		case "customerIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDLT = data
+		case "customerIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDLTE = data
+		case "customerIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDContains = data
+		case "customerIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDHasPrefix = data
+		case "customerIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDHasSuffix = data
+		case "customerIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDIsNil = data
+		case "customerIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDNotNil = data
+		case "customerIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDEqualFold = data
+		case "customerIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDContainsFold = data
+		case "merchantOrderReferenceID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantOrderReferenceID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantOrderReferenceID = data
+		case "merchantOrderReferenceIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantOrderReferenceIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantOrderReferenceIDNEQ = data
+		case "merchantOrderReferenceIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantOrderReferenceIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantOrderReferenceIDIn = data
+		case "merchantOrderReferenceIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantOrderReferenceIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantOrderReferenceIDNotIn = data
+		case "merchantOrderReferenceIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantOrderReferenceIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantOrderReferenceIDGT = data
+		case "merchantOrderReferenceIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantOrderReferenceIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantOrderReferenceIDGTE = data
+		case "merchantOrderReferenceIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantOrderReferenceIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantOrderReferenceIDLT = data
+		case "merchantOrderReferenceIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantOrderReferenceIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantOrderReferenceIDLTE = data
+		case "merchantOrderReferenceIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantOrderReferenceIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantOrderReferenceIDContains = data
+		case "merchantOrderReferenceIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantOrderReferenceIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantOrderReferenceIDHasPrefix = data
+		case "merchantOrderReferenceIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantOrderReferenceIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantOrderReferenceIDHasSuffix = data
+		case "merchantOrderReferenceIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantOrderReferenceIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantOrderReferenceIDIsNil = data
+		case "merchantOrderReferenceIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantOrderReferenceIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantOrderReferenceIDNotNil = data
+		case "merchantOrderReferenceIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantOrderReferenceIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantOrderReferenceIDEqualFold = data
+		case "merchantOrderReferenceIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantOrderReferenceIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantOrderReferenceIDContainsFold = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "amountNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountNEQ = data
+		case "amountIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountIn = data
+		case "amountNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountNotIn = data
+		case "amountGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountGT = data
+		case "amountGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountGTE = data
+		case "amountLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountLT = data
+		case "amountLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountLTE = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalOPayoutCurrency2ᚖswitchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "currencyNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyNEQ"))
+			data, err := ec.unmarshalOPayoutCurrency2ᚖswitchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyNEQ = data
+		case "currencyIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyIn"))
+			data, err := ec.unmarshalOPayoutCurrency2ᚕswitchyardᚋentᚋschemaᚋschematypeᚐCurrencyᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyIn = data
+		case "currencyNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyNotIn"))
+			data, err := ec.unmarshalOPayoutCurrency2ᚕswitchyardᚋentᚋschemaᚋschematypeᚐCurrencyᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyNotIn = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOPayoutStatus2ᚖswitchyardᚋentᚋpayoutᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "statusNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNEQ"))
+			data, err := ec.unmarshalOPayoutStatus2ᚖswitchyardᚋentᚋpayoutᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNEQ = data
+		case "statusIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusIn"))
+			data, err := ec.unmarshalOPayoutStatus2ᚕswitchyardᚋentᚋpayoutᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusIn = data
+		case "statusNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNotIn"))
+			data, err := ec.unmarshalOPayoutStatus2ᚕswitchyardᚋentᚋpayoutᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNotIn = data
+		case "payoutType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutType"))
+			data, err := ec.unmarshalOPayoutPayoutType2ᚖswitchyardᚋentᚋpayoutᚐPayoutType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutType = data
+		case "payoutTypeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutTypeNEQ"))
+			data, err := ec.unmarshalOPayoutPayoutType2ᚖswitchyardᚋentᚋpayoutᚐPayoutType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutTypeNEQ = data
+		case "payoutTypeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutTypeIn"))
+			data, err := ec.unmarshalOPayoutPayoutType2ᚕswitchyardᚋentᚋpayoutᚐPayoutTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutTypeIn = data
+		case "payoutTypeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutTypeNotIn"))
+			data, err := ec.unmarshalOPayoutPayoutType2ᚕswitchyardᚋentᚋpayoutᚐPayoutTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutTypeNotIn = data
+		case "payoutTypeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutTypeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutTypeIsNil = data
+		case "payoutTypeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutTypeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutTypeNotNil = data
+		case "payoutMethodType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodType = data
+		case "payoutMethodTypeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeNEQ = data
+		case "payoutMethodTypeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeIn = data
+		case "payoutMethodTypeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeNotIn = data
+		case "payoutMethodTypeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeGT = data
+		case "payoutMethodTypeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeGTE = data
+		case "payoutMethodTypeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeLT = data
+		case "payoutMethodTypeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeLTE = data
+		case "payoutMethodTypeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeContains = data
+		case "payoutMethodTypeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeHasPrefix = data
+		case "payoutMethodTypeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeHasSuffix = data
+		case "payoutMethodTypeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeIsNil = data
+		case "payoutMethodTypeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeNotNil = data
+		case "payoutMethodTypeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeEqualFold = data
+		case "payoutMethodTypeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodTypeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutMethodTypeContainsFold = data
+		case "payoutToken":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutToken"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutToken = data
+		case "payoutTokenNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutTokenNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutTokenNEQ = data
+		case "payoutTokenIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutTokenIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutTokenIn = data
+		case "payoutTokenNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutTokenNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutTokenNotIn = data
+		case "payoutTokenGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutTokenGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutTokenGT = data
+		case "payoutTokenGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutTokenGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutTokenGTE = data
+		case "payoutTokenLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutTokenLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutTokenLT = data
+		case "payoutTokenLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutTokenLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutTokenLTE = data
+		case "payoutTokenContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutTokenContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutTokenContains = data
+		case "payoutTokenHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutTokenHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutTokenHasPrefix = data
+		case "payoutTokenHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutTokenHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutTokenHasSuffix = data
+		case "payoutTokenIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutTokenIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutTokenIsNil = data
+		case "payoutTokenNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutTokenNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutTokenNotNil = data
+		case "payoutTokenEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutTokenEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutTokenEqualFold = data
+		case "payoutTokenContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutTokenContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayoutTokenContainsFold = data
+		case "autoFulfill":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("autoFulfill"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AutoFulfill = data
+		case "autoFulfillNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("autoFulfillNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AutoFulfillNEQ = data
+		case "recurring":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurring"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Recurring = data
+		case "recurringNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recurringNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecurringNEQ = data
+		case "entityType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("entityType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EntityType = data
+		case "entityTypeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("entityTypeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EntityTypeNEQ = data
+		case "entityTypeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("entityTypeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EntityTypeIn = data
+		case "entityTypeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("entityTypeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EntityTypeNotIn = data
+		case "entityTypeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("entityTypeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EntityTypeGT = data
+		case "entityTypeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("entityTypeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EntityTypeGTE = data
+		case "entityTypeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("entityTypeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EntityTypeLT = data
+		case "entityTypeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("entityTypeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EntityTypeLTE = data
+		case "entityTypeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("entityTypeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EntityTypeContains = data
+		case "entityTypeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("entityTypeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EntityTypeHasPrefix = data
+		case "entityTypeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("entityTypeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EntityTypeHasSuffix = data
+		case "entityTypeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("entityTypeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EntityTypeEqualFold = data
+		case "entityTypeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("entityTypeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EntityTypeContainsFold = data
+		case "priority":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priority"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Priority = data
+		case "priorityNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priorityNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PriorityNEQ = data
+		case "priorityIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priorityIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PriorityIn = data
+		case "priorityNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priorityNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PriorityNotIn = data
+		case "priorityGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priorityGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PriorityGT = data
+		case "priorityGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priorityGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PriorityGTE = data
+		case "priorityLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priorityLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PriorityLT = data
+		case "priorityLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priorityLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PriorityLTE = data
+		case "priorityContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priorityContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PriorityContains = data
+		case "priorityHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priorityHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PriorityHasPrefix = data
+		case "priorityHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priorityHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PriorityHasSuffix = data
+		case "priorityIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priorityIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PriorityIsNil = data
+		case "priorityNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priorityNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PriorityNotNil = data
+		case "priorityEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priorityEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PriorityEqualFold = data
+		case "priorityContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priorityContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PriorityContainsFold = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "descriptionNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionNEQ = data
+		case "descriptionIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionIn = data
+		case "descriptionNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionNotIn = data
+		case "descriptionGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionGT = data
+		case "descriptionGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionGTE = data
+		case "descriptionLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionLT = data
+		case "descriptionLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionLTE = data
+		case "descriptionContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionContains = data
+		case "descriptionHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionHasPrefix = data
+		case "descriptionHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionHasSuffix = data
+		case "descriptionIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionIsNil = data
+		case "descriptionNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionNotNil = data
+		case "descriptionEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionEqualFold = data
+		case "descriptionContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionContainsFold = data
+		case "returnURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURL = data
+		case "returnURLNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLNEQ = data
+		case "returnURLIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLIn = data
+		case "returnURLNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLNotIn = data
+		case "returnURLGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLGT = data
+		case "returnURLGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLGTE = data
+		case "returnURLLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLLT = data
+		case "returnURLLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLLTE = data
+		case "returnURLContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLContains = data
+		case "returnURLHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLHasPrefix = data
+		case "returnURLHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLHasSuffix = data
+		case "returnURLIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLIsNil = data
+		case "returnURLNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLNotNil = data
+		case "returnURLEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLEqualFold = data
+		case "returnURLContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLContainsFold = data
+		case "businessCountry":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessCountry"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessCountry = data
+		case "businessCountryNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessCountryNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessCountryNEQ = data
+		case "businessCountryIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessCountryIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessCountryIn = data
+		case "businessCountryNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessCountryNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessCountryNotIn = data
+		case "businessCountryGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessCountryGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessCountryGT = data
+		case "businessCountryGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessCountryGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessCountryGTE = data
+		case "businessCountryLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessCountryLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessCountryLT = data
+		case "businessCountryLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessCountryLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessCountryLTE = data
+		case "businessCountryContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessCountryContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessCountryContains = data
+		case "businessCountryHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessCountryHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessCountryHasPrefix = data
+		case "businessCountryHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessCountryHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessCountryHasSuffix = data
+		case "businessCountryIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessCountryIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessCountryIsNil = data
+		case "businessCountryNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessCountryNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessCountryNotNil = data
+		case "businessCountryEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessCountryEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessCountryEqualFold = data
+		case "businessCountryContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessCountryContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessCountryContainsFold = data
+		case "businessLabel":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessLabel"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessLabel = data
+		case "businessLabelNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessLabelNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessLabelNEQ = data
+		case "businessLabelIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessLabelIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessLabelIn = data
+		case "businessLabelNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessLabelNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessLabelNotIn = data
+		case "businessLabelGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessLabelGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessLabelGT = data
+		case "businessLabelGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessLabelGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessLabelGTE = data
+		case "businessLabelLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessLabelLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessLabelLT = data
+		case "businessLabelLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessLabelLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessLabelLTE = data
+		case "businessLabelContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessLabelContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessLabelContains = data
+		case "businessLabelHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessLabelHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessLabelHasPrefix = data
+		case "businessLabelHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessLabelHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessLabelHasSuffix = data
+		case "businessLabelIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessLabelIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessLabelIsNil = data
+		case "businessLabelNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessLabelNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessLabelNotNil = data
+		case "businessLabelEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessLabelEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessLabelEqualFold = data
+		case "businessLabelContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("businessLabelContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BusinessLabelContainsFold = data
+		case "connector":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connector"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Connector = data
+		case "connectorNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorNEQ = data
+		case "connectorIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorIn = data
+		case "connectorNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorNotIn = data
+		case "connectorGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorGT = data
+		case "connectorGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorGTE = data
+		case "connectorLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorLT = data
+		case "connectorLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorLTE = data
+		case "connectorContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorContains = data
+		case "connectorHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorHasPrefix = data
+		case "connectorHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorHasSuffix = data
+		case "connectorIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorIsNil = data
+		case "connectorNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorNotNil = data
+		case "connectorEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorEqualFold = data
+		case "connectorContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorContainsFold = data
+		case "merchantConnectorID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorID = data
+		case "merchantConnectorIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDNEQ = data
+		case "merchantConnectorIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDIn = data
+		case "merchantConnectorIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDNotIn = data
+		case "merchantConnectorIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDGT = data
+		case "merchantConnectorIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDGTE = data
+		case "merchantConnectorIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDLT = data
+		case "merchantConnectorIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDLTE = data
+		case "merchantConnectorIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDContains = data
+		case "merchantConnectorIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDHasPrefix = data
+		case "merchantConnectorIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDHasSuffix = data
+		case "merchantConnectorIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDIsNil = data
+		case "merchantConnectorIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDNotNil = data
+		case "merchantConnectorIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDEqualFold = data
+		case "merchantConnectorIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDContainsFold = data
+		case "connectorTransactionID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionID = data
+		case "connectorTransactionIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDNEQ = data
+		case "connectorTransactionIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDIn = data
+		case "connectorTransactionIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDNotIn = data
+		case "connectorTransactionIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDGT = data
+		case "connectorTransactionIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDGTE = data
+		case "connectorTransactionIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDLT = data
+		case "connectorTransactionIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDLTE = data
+		case "connectorTransactionIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDContains = data
+		case "connectorTransactionIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDHasPrefix = data
+		case "connectorTransactionIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDHasSuffix = data
+		case "connectorTransactionIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDIsNil = data
+		case "connectorTransactionIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDNotNil = data
+		case "connectorTransactionIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDEqualFold = data
+		case "connectorTransactionIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTransactionIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTransactionIDContainsFold = data
+		case "activeAttemptID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("activeAttemptID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActiveAttemptID = data
+		case "activeAttemptIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("activeAttemptIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActiveAttemptIDNEQ = data
+		case "activeAttemptIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("activeAttemptIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActiveAttemptIDIn = data
+		case "activeAttemptIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("activeAttemptIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActiveAttemptIDNotIn = data
+		case "activeAttemptIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("activeAttemptIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActiveAttemptIDGT = data
+		case "activeAttemptIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("activeAttemptIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActiveAttemptIDGTE = data
+		case "activeAttemptIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("activeAttemptIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActiveAttemptIDLT = data
+		case "activeAttemptIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("activeAttemptIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActiveAttemptIDLTE = data
+		case "activeAttemptIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("activeAttemptIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActiveAttemptIDContains = data
+		case "activeAttemptIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("activeAttemptIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActiveAttemptIDHasPrefix = data
+		case "activeAttemptIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("activeAttemptIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActiveAttemptIDHasSuffix = data
+		case "activeAttemptIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("activeAttemptIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActiveAttemptIDIsNil = data
+		case "activeAttemptIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("activeAttemptIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActiveAttemptIDNotNil = data
+		case "activeAttemptIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("activeAttemptIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActiveAttemptIDEqualFold = data
+		case "activeAttemptIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("activeAttemptIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActiveAttemptIDContainsFold = data
+		case "attemptCount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCount"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCount = data
+		case "attemptCountNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountNEQ = data
+		case "attemptCountIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountIn = data
+		case "attemptCountNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountNotIn = data
+		case "attemptCountGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountGT = data
+		case "attemptCountGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountGTE = data
+		case "attemptCountLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountLT = data
+		case "attemptCountLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountLTE = data
+		case "clientSecretExpiresAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientSecretExpiresAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientSecretExpiresAt = data
+		case "clientSecretExpiresAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientSecretExpiresAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientSecretExpiresAtNEQ = data
+		case "clientSecretExpiresAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientSecretExpiresAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientSecretExpiresAtIn = data
+		case "clientSecretExpiresAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientSecretExpiresAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientSecretExpiresAtNotIn = data
+		case "clientSecretExpiresAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientSecretExpiresAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientSecretExpiresAtGT = data
+		case "clientSecretExpiresAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientSecretExpiresAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientSecretExpiresAtGTE = data
+		case "clientSecretExpiresAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientSecretExpiresAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientSecretExpiresAtLT = data
+		case "clientSecretExpiresAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientSecretExpiresAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientSecretExpiresAtLTE = data
+		case "clientSecretExpiresAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientSecretExpiresAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientSecretExpiresAtIsNil = data
+		case "clientSecretExpiresAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientSecretExpiresAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientSecretExpiresAtNotNil = data
+		case "hasAttempts":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasAttempts"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasAttempts = data
+		case "hasAttemptsWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasAttemptsWith"))
+			data, err := ec.unmarshalOPayoutAttemptWhereInput2ᚕᚖswitchyardᚋentᚐPayoutAttemptWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasAttemptsWith = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputProfileOrder(ctx context.Context, obj any) (ent.ProfileOrder, error) {
 	var it ent.ProfileOrder
 	if obj == nil {
@@ -69271,6 +79457,16 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Profile(ctx, sel, obj)
+	case *ent.PayoutAttempt:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._PayoutAttempt(ctx, sel, obj)
+	case *ent.Payout:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Payout(ctx, sel, obj)
 	case *ent.PaymentMethod:
 		if obj == nil {
 			return graphql.Null
@@ -73389,6 +83585,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createPayout":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createPayout(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "confirmPayout":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_confirmPayout(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fulfillPayout":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_fulfillPayout(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cancelPayout":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_cancelPayout(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createCustomer":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createCustomer(ctx, field)
@@ -75300,6 +85524,721 @@ func (ec *executionContext) _PaymentPayload(ctx context.Context, sel ast.Selecti
 	return out
 }
 
+var payoutImplementors = []string{"Payout", "Node"}
+
+func (ec *executionContext) _Payout(ctx context.Context, sel ast.SelectionSet, obj *ent.Payout) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, payoutImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Payout")
+		case "id":
+			out.Values[i] = ec._Payout_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "merchantID":
+			out.Values[i] = ec._Payout_merchantID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Payout_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "modifiedAt":
+			out.Values[i] = ec._Payout_modifiedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "errorCode":
+			out.Values[i] = ec._Payout_errorCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "errorMessage":
+			out.Values[i] = ec._Payout_errorMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "unifiedCode":
+			out.Values[i] = ec._Payout_unifiedCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "unifiedMessage":
+			out.Values[i] = ec._Payout_unifiedMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "issuerErrorCode":
+			out.Values[i] = ec._Payout_issuerErrorCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "issuerErrorMessage":
+			out.Values[i] = ec._Payout_issuerErrorMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "profileID":
+			out.Values[i] = ec._Payout_profileID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "customerID":
+			out.Values[i] = ec._Payout_customerID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "merchantOrderReferenceID":
+			out.Values[i] = ec._Payout_merchantOrderReferenceID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "amount":
+			out.Values[i] = ec._Payout_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currency":
+			out.Values[i] = ec._Payout_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._Payout_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "payoutType":
+			out.Values[i] = ec._Payout_payoutType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "payoutMethodType":
+			out.Values[i] = ec._Payout_payoutMethodType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "payoutMethodData":
+			out.Values[i] = ec._Payout_payoutMethodData(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "payoutToken":
+			out.Values[i] = ec._Payout_payoutToken(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "billing":
+			out.Values[i] = ec._Payout_billing(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "customerDetails":
+			out.Values[i] = ec._Payout_customerDetails(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "autoFulfill":
+			out.Values[i] = ec._Payout_autoFulfill(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "recurring":
+			out.Values[i] = ec._Payout_recurring(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "entityType":
+			out.Values[i] = ec._Payout_entityType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "priority":
+			out.Values[i] = ec._Payout_priority(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._Payout_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "returnURL":
+			out.Values[i] = ec._Payout_returnURL(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "businessCountry":
+			out.Values[i] = ec._Payout_businessCountry(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "businessLabel":
+			out.Values[i] = ec._Payout_businessLabel(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "metadata":
+			out.Values[i] = ec._Payout_metadata(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "connector":
+			out.Values[i] = ec._Payout_connector(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "merchantConnectorID":
+			out.Values[i] = ec._Payout_merchantConnectorID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "connectorTransactionID":
+			out.Values[i] = ec._Payout_connectorTransactionID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "activeAttemptID":
+			out.Values[i] = ec._Payout_activeAttemptID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "attemptCount":
+			out.Values[i] = ec._Payout_attemptCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "clientSecretExpiresAt":
+			out.Values[i] = ec._Payout_clientSecretExpiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "attempts":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Payout_attempts(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "displayAmount":
+			out.Values[i] = ec._Payout_displayAmount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "events":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Payout_events(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "payoutID":
+			out.Values[i] = ec._Payout_payoutID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var payoutAttemptImplementors = []string{"PayoutAttempt", "Node"}
+
+func (ec *executionContext) _PayoutAttempt(ctx context.Context, sel ast.SelectionSet, obj *ent.PayoutAttempt) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, payoutAttemptImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PayoutAttempt")
+		case "id":
+			out.Values[i] = ec._PayoutAttempt_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "merchantID":
+			out.Values[i] = ec._PayoutAttempt_merchantID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._PayoutAttempt_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "modifiedAt":
+			out.Values[i] = ec._PayoutAttempt_modifiedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "errorCode":
+			out.Values[i] = ec._PayoutAttempt_errorCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "errorMessage":
+			out.Values[i] = ec._PayoutAttempt_errorMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "unifiedCode":
+			out.Values[i] = ec._PayoutAttempt_unifiedCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "unifiedMessage":
+			out.Values[i] = ec._PayoutAttempt_unifiedMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "issuerErrorCode":
+			out.Values[i] = ec._PayoutAttempt_issuerErrorCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "issuerErrorMessage":
+			out.Values[i] = ec._PayoutAttempt_issuerErrorMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "payoutID":
+			out.Values[i] = ec._PayoutAttempt_payoutID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "profileID":
+			out.Values[i] = ec._PayoutAttempt_profileID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._PayoutAttempt_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "amount":
+			out.Values[i] = ec._PayoutAttempt_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currency":
+			out.Values[i] = ec._PayoutAttempt_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "connector":
+			out.Values[i] = ec._PayoutAttempt_connector(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "merchantConnectorID":
+			out.Values[i] = ec._PayoutAttempt_merchantConnectorID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "connectorTransactionID":
+			out.Values[i] = ec._PayoutAttempt_connectorTransactionID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "payoutType":
+			out.Values[i] = ec._PayoutAttempt_payoutType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "payoutMethodType":
+			out.Values[i] = ec._PayoutAttempt_payoutMethodType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "cancellationReason":
+			out.Values[i] = ec._PayoutAttempt_cancellationReason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "payout":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PayoutAttempt_payout(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "displayAmount":
+			out.Values[i] = ec._PayoutAttempt_displayAmount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "payoutAttemptID":
+			out.Values[i] = ec._PayoutAttempt_payoutAttemptID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var payoutAttemptConnectionImplementors = []string{"PayoutAttemptConnection"}
+
+func (ec *executionContext) _PayoutAttemptConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.PayoutAttemptConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, payoutAttemptConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PayoutAttemptConnection")
+		case "edges":
+			out.Values[i] = ec._PayoutAttemptConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._PayoutAttemptConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._PayoutAttemptConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var payoutAttemptEdgeImplementors = []string{"PayoutAttemptEdge"}
+
+func (ec *executionContext) _PayoutAttemptEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.PayoutAttemptEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, payoutAttemptEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PayoutAttemptEdge")
+		case "node":
+			out.Values[i] = ec._PayoutAttemptEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._PayoutAttemptEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var payoutConnectionImplementors = []string{"PayoutConnection"}
+
+func (ec *executionContext) _PayoutConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.PayoutConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, payoutConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PayoutConnection")
+		case "edges":
+			out.Values[i] = ec._PayoutConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._PayoutConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._PayoutConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var payoutEdgeImplementors = []string{"PayoutEdge"}
+
+func (ec *executionContext) _PayoutEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.PayoutEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, payoutEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PayoutEdge")
+		case "node":
+			out.Values[i] = ec._PayoutEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._PayoutEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var payoutPayloadImplementors = []string{"PayoutPayload"}
+
+func (ec *executionContext) _PayoutPayload(ctx context.Context, sel ast.SelectionSet, obj *model.PayoutPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, payoutPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PayoutPayload")
+		case "payout":
+			out.Values[i] = ec._PayoutPayload_payout(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "replayed":
+			out.Values[i] = ec._PayoutPayload_replayed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var pendingInvitationImplementors = []string{"PendingInvitation"}
 
 func (ec *executionContext) _PendingInvitation(ctx context.Context, sel ast.SelectionSet, obj *model.PendingInvitation) graphql.Marshaler {
@@ -76074,6 +87013,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "payouts":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_payouts(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "profiles":
 			field := field
 
@@ -76304,6 +87265,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_refund(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "payout":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_payout(ctx, field)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -78484,6 +89467,11 @@ func (ec *executionContext) unmarshalNCreatePaymentInput2switchyardᚋgraphᚋmo
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreatePayoutInput2switchyardᚋgraphᚋmodelᚐPayoutRequest(ctx context.Context, v any) (model.PayoutRequest, error) {
+	res, err := ec.unmarshalInputCreatePayoutInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateProfileInput2switchyardᚋgraphᚋmodelᚐCreateProfileInput(ctx context.Context, v any) (model.CreateProfileInput, error) {
 	res, err := ec.unmarshalInputCreateProfileInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -79732,6 +90720,163 @@ func (ec *executionContext) marshalNPaymentPayload2ᚖswitchyardᚋgraphᚋmodel
 	return ec._PaymentPayload(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNPayout2ᚖswitchyardᚋentᚐPayout(ctx context.Context, sel ast.SelectionSet, v *ent.Payout) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Payout(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPayoutAttemptConnection2ᚖswitchyardᚋentᚐPayoutAttemptConnection(ctx context.Context, sel ast.SelectionSet, v *ent.PayoutAttemptConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PayoutAttemptConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNPayoutAttemptCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx context.Context, v any) (schematype.Currency, error) {
+	var res schematype.Currency
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPayoutAttemptCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx context.Context, sel ast.SelectionSet, v schematype.Currency) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNPayoutAttemptOrderField2ᚖswitchyardᚋentᚐPayoutAttemptOrderField(ctx context.Context, v any) (*ent.PayoutAttemptOrderField, error) {
+	var res = new(ent.PayoutAttemptOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPayoutAttemptOrderField2ᚖswitchyardᚋentᚐPayoutAttemptOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.PayoutAttemptOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNPayoutAttemptPayoutType2switchyardᚋentᚋpayoutattemptᚐPayoutType(ctx context.Context, v any) (payoutattempt.PayoutType, error) {
+	var res payoutattempt.PayoutType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPayoutAttemptPayoutType2switchyardᚋentᚋpayoutattemptᚐPayoutType(ctx context.Context, sel ast.SelectionSet, v payoutattempt.PayoutType) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNPayoutAttemptStatus2switchyardᚋentᚋpayoutattemptᚐStatus(ctx context.Context, v any) (payoutattempt.Status, error) {
+	var res payoutattempt.Status
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPayoutAttemptStatus2switchyardᚋentᚋpayoutattemptᚐStatus(ctx context.Context, sel ast.SelectionSet, v payoutattempt.Status) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNPayoutAttemptWhereInput2ᚖswitchyardᚋentᚐPayoutAttemptWhereInput(ctx context.Context, v any) (*ent.PayoutAttemptWhereInput, error) {
+	res, err := ec.unmarshalInputPayoutAttemptWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNPayoutBankScheme2switchyardᚋgraphᚋmodelᚐPayoutBankScheme(ctx context.Context, v any) (model.PayoutBankScheme, error) {
+	var res model.PayoutBankScheme
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPayoutBankScheme2switchyardᚋgraphᚋmodelᚐPayoutBankScheme(ctx context.Context, sel ast.SelectionSet, v model.PayoutBankScheme) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNPayoutConnection2ᚖswitchyardᚋentᚐPayoutConnection(ctx context.Context, sel ast.SelectionSet, v *ent.PayoutConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PayoutConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNPayoutCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx context.Context, v any) (schematype.Currency, error) {
+	var res schematype.Currency
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPayoutCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx context.Context, sel ast.SelectionSet, v schematype.Currency) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNPayoutOrder2ᚖswitchyardᚋentᚐPayoutOrder(ctx context.Context, v any) (*ent.PayoutOrder, error) {
+	res, err := ec.unmarshalInputPayoutOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNPayoutOrderField2ᚖswitchyardᚋentᚐPayoutOrderField(ctx context.Context, v any) (*ent.PayoutOrderField, error) {
+	var res = new(ent.PayoutOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPayoutOrderField2ᚖswitchyardᚋentᚐPayoutOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.PayoutOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalNPayoutPayload2ᚖswitchyardᚋgraphᚋmodelᚐPayoutPayload(ctx context.Context, sel ast.SelectionSet, v *model.PayoutPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PayoutPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNPayoutPayoutType2switchyardᚋentᚋpayoutᚐPayoutType(ctx context.Context, v any) (payout.PayoutType, error) {
+	var res payout.PayoutType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPayoutPayoutType2switchyardᚋentᚋpayoutᚐPayoutType(ctx context.Context, sel ast.SelectionSet, v payout.PayoutType) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNPayoutStatus2switchyardᚋentᚋpayoutᚐStatus(ctx context.Context, v any) (payout.Status, error) {
+	var res payout.Status
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPayoutStatus2switchyardᚋentᚋpayoutᚐStatus(ctx context.Context, sel ast.SelectionSet, v payout.Status) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNPayoutWhereInput2ᚖswitchyardᚋentᚐPayoutWhereInput(ctx context.Context, v any) (*ent.PayoutWhereInput, error) {
+	res, err := ec.unmarshalInputPayoutWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNPendingInvitation2ᚖswitchyardᚋgraphᚋmodelᚐPendingInvitation(ctx context.Context, sel ast.SelectionSet, v *model.PendingInvitation) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -80790,6 +91935,14 @@ func (ec *executionContext) unmarshalOConfirmPaymentInput2ᚖswitchyardᚋgraph�
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputConfirmPaymentInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOConfirmPayoutInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutRequest(ctx context.Context, v any) (*model.PayoutRequest, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputConfirmPayoutInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -83618,6 +94771,479 @@ func (ec *executionContext) unmarshalOPaymentMethodWhereInput2ᚖswitchyardᚋen
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputPaymentMethodWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPayout2ᚖswitchyardᚋentᚐPayout(ctx context.Context, sel ast.SelectionSet, v *ent.Payout) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Payout(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPayoutAttempt2ᚖswitchyardᚋentᚐPayoutAttempt(ctx context.Context, sel ast.SelectionSet, v *ent.PayoutAttempt) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PayoutAttempt(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOPayoutAttemptCurrency2ᚕswitchyardᚋentᚋschemaᚋschematypeᚐCurrencyᚄ(ctx context.Context, v any) ([]schematype.Currency, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]schematype.Currency, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPayoutAttemptCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOPayoutAttemptCurrency2ᚕswitchyardᚋentᚋschemaᚋschematypeᚐCurrencyᚄ(ctx context.Context, sel ast.SelectionSet, v []schematype.Currency) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPayoutAttemptCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOPayoutAttemptCurrency2ᚖswitchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx context.Context, v any) (*schematype.Currency, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(schematype.Currency)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPayoutAttemptCurrency2ᚖswitchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx context.Context, sel ast.SelectionSet, v *schematype.Currency) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalOPayoutAttemptEdge2ᚕᚖswitchyardᚋentᚐPayoutAttemptEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.PayoutAttemptEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOPayoutAttemptEdge2ᚖswitchyardᚋentᚐPayoutAttemptEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOPayoutAttemptEdge2ᚖswitchyardᚋentᚐPayoutAttemptEdge(ctx context.Context, sel ast.SelectionSet, v *ent.PayoutAttemptEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PayoutAttemptEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOPayoutAttemptOrder2ᚖswitchyardᚋentᚐPayoutAttemptOrder(ctx context.Context, v any) (*ent.PayoutAttemptOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPayoutAttemptOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOPayoutAttemptPayoutType2ᚕswitchyardᚋentᚋpayoutattemptᚐPayoutTypeᚄ(ctx context.Context, v any) ([]payoutattempt.PayoutType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]payoutattempt.PayoutType, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPayoutAttemptPayoutType2switchyardᚋentᚋpayoutattemptᚐPayoutType(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOPayoutAttemptPayoutType2ᚕswitchyardᚋentᚋpayoutattemptᚐPayoutTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []payoutattempt.PayoutType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPayoutAttemptPayoutType2switchyardᚋentᚋpayoutattemptᚐPayoutType(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOPayoutAttemptPayoutType2ᚖswitchyardᚋentᚋpayoutattemptᚐPayoutType(ctx context.Context, v any) (*payoutattempt.PayoutType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(payoutattempt.PayoutType)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPayoutAttemptPayoutType2ᚖswitchyardᚋentᚋpayoutattemptᚐPayoutType(ctx context.Context, sel ast.SelectionSet, v *payoutattempt.PayoutType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOPayoutAttemptStatus2ᚕswitchyardᚋentᚋpayoutattemptᚐStatusᚄ(ctx context.Context, v any) ([]payoutattempt.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]payoutattempt.Status, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPayoutAttemptStatus2switchyardᚋentᚋpayoutattemptᚐStatus(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOPayoutAttemptStatus2ᚕswitchyardᚋentᚋpayoutattemptᚐStatusᚄ(ctx context.Context, sel ast.SelectionSet, v []payoutattempt.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPayoutAttemptStatus2switchyardᚋentᚋpayoutattemptᚐStatus(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOPayoutAttemptStatus2ᚖswitchyardᚋentᚋpayoutattemptᚐStatus(ctx context.Context, v any) (*payoutattempt.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(payoutattempt.Status)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPayoutAttemptStatus2ᚖswitchyardᚋentᚋpayoutattemptᚐStatus(ctx context.Context, sel ast.SelectionSet, v *payoutattempt.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOPayoutAttemptWhereInput2ᚕᚖswitchyardᚋentᚐPayoutAttemptWhereInputᚄ(ctx context.Context, v any) ([]*ent.PayoutAttemptWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.PayoutAttemptWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPayoutAttemptWhereInput2ᚖswitchyardᚋentᚐPayoutAttemptWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOPayoutAttemptWhereInput2ᚖswitchyardᚋentᚐPayoutAttemptWhereInput(ctx context.Context, v any) (*ent.PayoutAttemptWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPayoutAttemptWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOPayoutBankInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutBankInput(ctx context.Context, v any) (*model.PayoutBankInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPayoutBankInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOPayoutCardInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutCardInput(ctx context.Context, v any) (*model.PayoutCardInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPayoutCardInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOPayoutCurrency2ᚕswitchyardᚋentᚋschemaᚋschematypeᚐCurrencyᚄ(ctx context.Context, v any) ([]schematype.Currency, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]schematype.Currency, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPayoutCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOPayoutCurrency2ᚕswitchyardᚋentᚋschemaᚋschematypeᚐCurrencyᚄ(ctx context.Context, sel ast.SelectionSet, v []schematype.Currency) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPayoutCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOPayoutCurrency2ᚖswitchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx context.Context, v any) (*schematype.Currency, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(schematype.Currency)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPayoutCurrency2ᚖswitchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx context.Context, sel ast.SelectionSet, v *schematype.Currency) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalOPayoutEdge2ᚕᚖswitchyardᚋentᚐPayoutEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.PayoutEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOPayoutEdge2ᚖswitchyardᚋentᚐPayoutEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOPayoutEdge2ᚖswitchyardᚋentᚐPayoutEdge(ctx context.Context, sel ast.SelectionSet, v *ent.PayoutEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PayoutEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOPayoutMethodInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutMethodInput(ctx context.Context, v any) (*model.PayoutMethodInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPayoutMethodInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOPayoutOrder2ᚕᚖswitchyardᚋentᚐPayoutOrderᚄ(ctx context.Context, v any) ([]*ent.PayoutOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.PayoutOrder, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPayoutOrder2ᚖswitchyardᚋentᚐPayoutOrder(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOPayoutPayoutType2ᚕswitchyardᚋentᚋpayoutᚐPayoutTypeᚄ(ctx context.Context, v any) ([]payout.PayoutType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]payout.PayoutType, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPayoutPayoutType2switchyardᚋentᚋpayoutᚐPayoutType(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOPayoutPayoutType2ᚕswitchyardᚋentᚋpayoutᚐPayoutTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []payout.PayoutType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPayoutPayoutType2switchyardᚋentᚋpayoutᚐPayoutType(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOPayoutPayoutType2ᚖswitchyardᚋentᚋpayoutᚐPayoutType(ctx context.Context, v any) (*payout.PayoutType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(payout.PayoutType)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPayoutPayoutType2ᚖswitchyardᚋentᚋpayoutᚐPayoutType(ctx context.Context, sel ast.SelectionSet, v *payout.PayoutType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOPayoutStatus2ᚕswitchyardᚋentᚋpayoutᚐStatusᚄ(ctx context.Context, v any) ([]payout.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]payout.Status, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPayoutStatus2switchyardᚋentᚋpayoutᚐStatus(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOPayoutStatus2ᚕswitchyardᚋentᚋpayoutᚐStatusᚄ(ctx context.Context, sel ast.SelectionSet, v []payout.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPayoutStatus2switchyardᚋentᚋpayoutᚐStatus(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOPayoutStatus2ᚖswitchyardᚋentᚋpayoutᚐStatus(ctx context.Context, v any) (*payout.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(payout.Status)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPayoutStatus2ᚖswitchyardᚋentᚋpayoutᚐStatus(ctx context.Context, sel ast.SelectionSet, v *payout.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOPayoutWalletInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutWalletInput(ctx context.Context, v any) (*model.PayoutWalletInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPayoutWalletInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOPayoutWhereInput2ᚕᚖswitchyardᚋentᚐPayoutWhereInputᚄ(ctx context.Context, v any) ([]*ent.PayoutWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.PayoutWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPayoutWhereInput2ᚖswitchyardᚋentᚐPayoutWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOPayoutWhereInput2ᚖswitchyardᚋentᚐPayoutWhereInput(ctx context.Context, v any) (*ent.PayoutWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPayoutWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 

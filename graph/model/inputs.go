@@ -177,3 +177,30 @@ type CreateProfileInput struct {
 	ReturnURL       *string               `json:"returnURL"`
 	WebhookSettings *WebhookSettingsInput `json:"webhookSettings"`
 }
+
+// PayoutRequest is CreatePayoutInput and ConfirmPayoutInput, as REST's one
+// PayoutsCreateRequest serves create, update and confirm.
+type PayoutRequest struct {
+	Amount                   *int64                `json:"amount"`
+	Currency                 *string               `json:"currency"`
+	ProfileID                *string               `json:"profileID"`
+	CustomerID               *string               `json:"customerID"`
+	Customer                 *PaymentCustomerInput `json:"customer"`
+	Connector                []string              `json:"connector"`
+	Confirm                  *bool                 `json:"confirm"`
+	PayoutType               *string               `json:"payoutType"`
+	PayoutMethodData         *PayoutMethodInput    `json:"payoutMethodData"`
+	Billing                  map[string]any        `json:"billing"`
+	AutoFulfill              *bool                 `json:"autoFulfill"`
+	ReturnURL                *string               `json:"returnURL"`
+	BusinessCountry          *string               `json:"businessCountry"`
+	BusinessLabel            *string               `json:"businessLabel"`
+	Description              *string               `json:"description"`
+	EntityType               *string               `json:"entityType"`
+	Recurring                *bool                 `json:"recurring"`
+	Metadata                 map[string]any        `json:"metadata"`
+	PayoutToken              *string               `json:"payoutToken"`
+	Priority                 *string               `json:"priority"`
+	SessionExpiry            *int64                `json:"sessionExpiry"`
+	MerchantOrderReferenceID *string               `json:"merchantOrderReferenceID"`
+}

@@ -197,6 +197,52 @@ type PaymentPayload struct {
 	Replayed bool `json:"replayed"`
 }
 
+// A bank account to pay out to.
+type PayoutBankInput struct {
+	// How the account is paid: ACH, BACS, SEPA or Pix.
+	Scheme PayoutBankScheme `json:"scheme"`
+	// The account number; the IBAN for SEPA.
+	AccountNumber string `json:"accountNumber"`
+	// The routing number (ACH), sort code (BACS), BIC (SEPA) or Pix key.
+	BankCode          *string `json:"bankCode,omitempty"`
+	BankName          *string `json:"bankName,omitempty"`
+	AccountHolderName *string `json:"accountHolderName,omitempty"`
+}
+
+// A card to pay out to (no security code: a payout needs none).
+type PayoutCardInput struct {
+	CardNumber     string  `json:"cardNumber"`
+	ExpiryMonth    string  `json:"expiryMonth"`
+	ExpiryYear     string  `json:"expiryYear"`
+	CardHolderName *string `json:"cardHolderName,omitempty"`
+	CardNetwork    *string `json:"cardNetwork,omitempty"`
+}
+
+// A payout method: exactly one of card, bank, wallet and interac
+// (Hyperswitch's PayoutMethodData).
+type PayoutMethodInput struct {
+	Card   *PayoutCardInput   `json:"card,omitempty"`
+	Bank   *PayoutBankInput   `json:"bank,omitempty"`
+	Wallet *PayoutWalletInput `json:"wallet,omitempty"`
+	// An Interac e-Transfer to this e-mail address (bank_redirect).
+	InteracEmail *string `json:"interacEmail,omitempty"`
+}
+
+// A payout mutation's result.
+type PayoutPayload struct {
+	// The payout as the mutation left it.
+	Payout *ent.Payout `json:"payout"`
+	// True when this answer replays the stored result of an earlier call with the same idempotency key.
+	Replayed bool `json:"replayed"`
+}
+
+// A wallet: PayPal (an e-mail or a telephone number) or Venmo (a telephone number).
+type PayoutWalletInput struct {
+	PaypalEmail           *string `json:"paypalEmail,omitempty"`
+	PaypalTelephoneNumber *string `json:"paypalTelephoneNumber,omitempty"`
+	VenmoTelephoneNumber  *string `json:"venmoTelephoneNumber,omitempty"`
+}
+
 // An invitation, as its link shows it before it is accepted.
 type PendingInvitation struct {
 	Email        string    `json:"email"`
@@ -591,6 +637,66 @@ func (e *PaymentDimension) UnmarshalJSON(b []byte) error {
 }
 
 func (e PaymentDimension) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// A bank payout's scheme (Hyperswitch's payout_method_type).
+type PayoutBankScheme string
+
+const (
+	PayoutBankSchemeAch  PayoutBankScheme = "ach"
+	PayoutBankSchemeBacs PayoutBankScheme = "bacs"
+	PayoutBankSchemeSepa PayoutBankScheme = "sepa"
+	PayoutBankSchemePix  PayoutBankScheme = "pix"
+)
+
+var AllPayoutBankScheme = []PayoutBankScheme{
+	PayoutBankSchemeAch,
+	PayoutBankSchemeBacs,
+	PayoutBankSchemeSepa,
+	PayoutBankSchemePix,
+}
+
+func (e PayoutBankScheme) IsValid() bool {
+	switch e {
+	case PayoutBankSchemeAch, PayoutBankSchemeBacs, PayoutBankSchemeSepa, PayoutBankSchemePix:
+		return true
+	}
+	return false
+}
+
+func (e PayoutBankScheme) String() string {
+	return string(e)
+}
+
+func (e *PayoutBankScheme) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = PayoutBankScheme(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid PayoutBankScheme", str)
+	}
+	return nil
+}
+
+func (e PayoutBankScheme) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *PayoutBankScheme) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e PayoutBankScheme) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -43,6 +43,7 @@ import (
 	"switchyard/payments/events"
 	"switchyard/payments/gsm"
 	"switchyard/payments/merchant"
+	"switchyard/payments/payouts"
 	"switchyard/payments/routing"
 	"switchyard/payments/txn"
 	"switchyard/payments/users"
@@ -61,6 +62,7 @@ type App struct {
 	Auth *auth.Authenticator
 	// The domain services, each with its dependencies given once.
 	Payments   *payments.Service
+	Payouts    *payouts.Service
 	Merchants  *merchant.Service
 	Connectors *connector.Service
 	Customers  *customer.Service
@@ -190,6 +192,8 @@ func (a *App) wireDomain(box *secrets.Box, opts Options) {
 	a.Payments = payments.New(payments.Deps{DB: db, Box: box, Connectors: a.Connectors, Customers: a.Customers,
 		Routing: a.Routing, GSM: a.GSM, Events: a.Events, PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Render: render,
 		RecoveryAfter: a.Config.RecoveryAfter, ResponseHashKey: a.Merchants.ProfileHashKey, ExportBatch: opts.ExportBatch})
+	a.Payouts = payouts.New(payouts.Deps{DB: db, Box: box, Vault: redisstore.NewVault(a.Redis.Client), Customers: a.Customers,
+		Connectors: a.Connectors, GSM: a.GSM, Events: a.Events, Render: render, RecoveryAfter: a.Config.RecoveryAfter})
 	a.Users = users.New(users.Deps{DB: db, Box: box, Sessions: redisstore.NewSessions(a.Redis.Client),
 		Failures: redisstore.NewSignInFailures(a.Redis.Client), Provisioner: a, Policy: a.userPolicy(),
 		InviteURL: strings.TrimRight(a.Config.PublicURL, "/") + web.Path + "/invite#", Mailer: a.invitationMailer()})
@@ -242,7 +246,7 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 	exportGrants := redisstore.NewExportGrants(a.Redis.Client)
 	gql := graph.NewHandler(graph.Deps{
 		Client: a.Store.Client, Cursors: cursors.New(a.Redis.Client), Auth: a.Auth,
-		Payments: a.Payments, Merchants: a.Merchants, Connectors: a.Connectors, Customers: a.Customers, Events: a.Events, Routing: a.Routing, GSM: a.GSM,
+		Payments: a.Payments, Payouts: a.Payouts, Merchants: a.Merchants, Connectors: a.Connectors, Customers: a.Customers, Events: a.Events, Routing: a.Routing, GSM: a.GSM,
 		Users: a.Users, Analytics: a.Analytics, Idempotency: idem, Webhooks: a.Webhooks, Live: a.Live,
 		PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Exports: exportGrants,
 	}, gqlOpts)
@@ -256,6 +260,7 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	rest.Register(mux, rest.Deps{
 		Payments:    a.Payments,
+		Payouts:     a.Payouts,
 		Merchants:   a.Merchants,
 		Connectors:  a.Connectors,
 		Customers:   a.Customers,
@@ -382,6 +387,8 @@ func (a *App) recoverStranded(ctx context.Context) {
 		case <-t.C:
 		}
 		n, err := a.Payments.RecoverStranded(ctx, a.Config.RecoveryAfter, 100)
+		m, perr := a.Payouts.RecoverStranded(ctx, a.Config.RecoveryAfter, 100)
+		n, err = n+m, errors.Join(err, perr)
 		if n > 0 {
 			a.Log.InfoContext(ctx, "recovered stranded payment attempts", "settled", n)
 		}

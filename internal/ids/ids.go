@@ -32,6 +32,8 @@ const (
 	Membership               = "mbr"
 	Invitation               = "inv"
 	AuditEntry               = "aud"
+	Payout                   = "payout"
+	PayoutAttempt            = "poa"
 )
 
 // idLen base62 characters carry 24·log2(62) ≈ 142.9 bits.

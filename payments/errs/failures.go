@@ -117,6 +117,8 @@ var (
 	ErrCustomerNotFound = define("customer_not_found", ErrNotFound)
 	// ErrPaymentMethodNotFound: no such saved payment method.
 	ErrPaymentMethodNotFound = define("payment_method_not_found", ErrNotFound)
+	// ErrPayoutNotFound: no such payout.
+	ErrPayoutNotFound = define("payout_not_found", ErrNotFound)
 	// ErrDisputeNotFound: no such dispute.
 	ErrDisputeNotFound = define("dispute_not_found", ErrNotFound)
 	// ErrGSMRuleNotFound: no GSM rule has the key.
@@ -176,6 +178,14 @@ var (
 	ErrActiveMandate = define("active_mandate", nil)
 	// ErrCustomerRedacted: the customer has been redacted.
 	ErrCustomerRedacted = define("customer_redacted", nil)
+
+	// ErrPayoutStatusInvalid: the payout's status does not allow the
+	// operation (a fulfil of a payout not awaiting fulfilment, an update
+	// of one already sent, …).
+	ErrPayoutStatusInvalid = define("payout_status_invalid", nil)
+	// ErrPayoutFailed: the connector refused the payout operation (a
+	// cancel of a payout already sent); the payout is as it was.
+	ErrPayoutFailed = define("payout_failed", nil)
 
 	// ErrDisputeStatusInvalid: the dispute's stage or status does not
 	// allow the operation.

@@ -53,6 +53,7 @@ var hyperswitch = map[*Failure]wire{
 	ErrRefundNotFound:        {KindNotFound, "HE_02", typeInvalidRequest, "RefundNotFound", "Refund does not exist in our records."},
 	ErrCustomerNotFound:      {KindNotFound, "HE_02", typeInvalidRequest, "CustomerNotFound", "Customer does not exist in our records"},
 	ErrPaymentMethodNotFound: {KindNotFound, "HE_02", typeInvalidRequest, "PaymentMethodNotFound", "Payment method does not exist in our records"},
+	ErrPayoutNotFound:        {KindNotFound, "HE_02", typeInvalidRequest, "PayoutNotFound", "Payout does not exist in our records"},
 	ErrDisputeNotFound:       {KindNotFound, "HE_04", typeInvalidRequest, "DisputeNotFound", "Dispute does not exist in our records"},
 	ErrGSMRuleNotFound:       {KindNotFound, "IR_37", typeInvalidRequest, "GenericNotFoundError", "GSM with given key does not exist in our records"},
 
@@ -80,6 +81,9 @@ var hyperswitch = map[*Failure]wire{
 	ErrMandateInvalid:   {KindInvalid, "HE_03", typeInvalidRequest, "MandateValidationFailed", "Mandate Validation Failed"},
 	ErrActiveMandate:    {KindInvalid, "IR_10", typeInvalidRequest, "MandateActive", "Customer has active mandate/subsciption"},
 	ErrCustomerRedacted: {KindInvalid, "IR_11", typeInvalidRequest, "CustomerRedacted", "Customer has already been redacted"},
+
+	ErrPayoutStatusInvalid: {KindUnprocessable, "IR_06", typeInvalidRequest, "InvalidRequestData", "The payout's status does not allow this request"},
+	ErrPayoutFailed:        {KindInvalid, "IR_41", typeInvalidRequest, "PayoutFailed", "Payout failed while processing with connector."},
 
 	ErrDisputeStatusInvalid: {KindInvalid, "HE_03", typeInvalidRequest, "DisputeStatusValidationFailed", "Dispute status validation failed"},
 

@@ -42,6 +42,7 @@ func New(db *txn.DB, knownConnector func(string) bool) *Service {
 // failed authorization, and so the ones a retry rule must name.
 const (
 	FlowAuthorize  = "Authorize"
+	FlowPayout     = "payout_flow"
 	DefaultSubFlow = "sub_flow"
 )
 

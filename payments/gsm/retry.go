@@ -59,7 +59,14 @@ func IsHardDecline(f Failure) bool {
 // was never reached. It reads the rule through tx (one indexed lookup:
 // a failed attempt is off the fast path).
 func (s *Service) Judge(ctx context.Context, tx *ent.Tx, f Failure) (Verdict, error) {
-	key := Key{Connector: f.Connector, Flow: FlowAuthorize, SubFlow: DefaultSubFlow, Code: f.Code, Message: f.Message}
+	return s.JudgeFlow(ctx, tx, FlowAuthorize, f)
+}
+
+// JudgeFlow is Judge for a failure of another flow (FlowPayout: a
+// payout's creation at its processor), by the merchant's rules of that
+// flow.
+func (s *Service) JudgeFlow(ctx context.Context, tx *ent.Tx, flow string, f Failure) (Verdict, error) {
+	key := Key{Connector: f.Connector, Flow: flow, SubFlow: DefaultSubFlow, Code: f.Code, Message: f.Message}
 	rule, err := tx.GsmRule.Query().Where(gsmrule.LookupKey(key.lookupKey())).Only(ctx)
 	switch {
 	case ent.IsNotFound(err):

@@ -23,6 +23,8 @@ import { Connectors } from "./connectors/Connectors";
 import { Routing } from "./routing/Routing";
 import { RefundList } from "./refunds/RefundList";
 import { DisputeList } from "./disputes/DisputeList";
+import { PayoutList } from "./payouts/PayoutList";
+import { PayoutDetail } from "./payouts/PayoutDetail";
 import { CustomerList } from "./customers/CustomerList";
 import { CustomerDetail } from "./customers/CustomerDetail";
 
@@ -132,12 +134,15 @@ function SignedIn(props: { setSession: SetSession; keys: NewKeys | null; dismiss
   };
   const payment = match("/payments/:id", path);
   const customer = match("/customers/:id", path);
+  const payout = match("/payouts/:id", path);
   let page;
   if (path === "/" || path === "/home") page = <Home role={viewer.role} />;
   else if (payment) page = <PaymentDetail id={payment["id"]!} role={viewer.role} />;
   else if (match("/payments", path)) page = <PaymentList role={viewer.role} />;
   else if (match("/refunds", path)) page = <RefundList />;
   else if (match("/disputes", path)) page = <DisputeList role={viewer.role} />;
+  else if (payout) page = <PayoutDetail id={payout["id"]!} role={viewer.role} />;
+  else if (match("/payouts", path)) page = <PayoutList />;
   else if (customer) page = <CustomerDetail id={customer["id"]!} />;
   else if (match("/customers", path)) page = <CustomerList />;
   else if (match("/team", path)) page = <Team viewer={viewer} />;

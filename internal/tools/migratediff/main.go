@@ -4,6 +4,9 @@
 // server (SWITCHYARD_DEV_DATABASE_URL, default mysql://root@127.0.0.1:3306/).
 //
 //	go tool task migrate:diff -- add_refund_reason
+//
+// With -rehash it only rewrites atlas.sum, after a merge of two branches
+// that each added a migration.
 package main
 
 import (
@@ -28,7 +31,14 @@ import (
 func main() {
 	name := flag.String("name", "", "name of the migration, e.g. add_refund_reason")
 	dirPath := flag.String("dir", "ent/migrate/migrations", "migration directory")
+	rehash := flag.Bool("rehash", false, "only rewrite atlas.sum for the files there (after merging two branches' migrations)")
 	flag.Parse()
+	if *rehash {
+		if err := rewriteSum(*dirPath); err != nil {
+			log.Fatalf("migratediff: %v", err)
+		}
+		return
+	}
 	if *name == "" && flag.NArg() > 0 {
 		*name = flag.Arg(0)
 	}
@@ -77,4 +87,18 @@ func run(ctx context.Context, devURL, dirPath, name string) error {
 		schema.WithFormatter(atlas.DefaultFormatter),
 	)
 	return migrate.NamedDiff(ctx, u.String(), name, opts...)
+}
+
+// rewriteSum writes atlas.sum anew for the migration files in dirPath:
+// two branches that each added a migration conflict only there.
+func rewriteSum(dirPath string) error {
+	dir, err := atlas.NewLocalDir(dirPath)
+	if err != nil {
+		return err
+	}
+	sum, err := dir.Checksum()
+	if err != nil {
+		return err
+	}
+	return atlas.WriteSumFile(dir, sum)
 }

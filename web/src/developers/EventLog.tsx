@@ -69,7 +69,7 @@ export function EventLog({ role, profileID }: { role: Role; profileID: string })
   );
 }
 
-/** An event as the log and a payment's page show it. */
+/** An event as the log and a payment's or payout's page show it. */
 export interface LoggedEvent {
   id: string;
   eventID: string;
@@ -80,6 +80,28 @@ export interface LoggedEvent {
   deliveryStatus?: string | null;
   nextAttemptAt?: string | null;
   deliveryAttempts: { edges?: ({ node?: Attempt | null } | null)[] | null };
+}
+
+/**
+ * A detail page's section of one object's events (a payment's, a
+ * payout's): its heading, then each event's card, or a line saying there
+ * are none. id names the heading; the list's test id is testId.
+ */
+export function ObjectEvents(props: { id: string; testId: string; events: LoggedEvent[]; role: Role; done: () => void }) {
+  return (
+    <>
+      <h2 id={props.id}>Events and webhook deliveries</h2>
+      {props.events.length === 0 ? (
+        <p className="muted">No events yet.</p>
+      ) : (
+        <ol className="events" aria-labelledby={props.id} data-testid={props.testId}>
+          {props.events.map((ev) => (
+            <EventCard key={ev.id} event={ev} mayRetry={canRun(props.role, "retryWebhookDelivery")} done={props.done} />
+          ))}
+        </ol>
+      )}
+    </>
+  );
 }
 
 /**

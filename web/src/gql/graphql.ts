@@ -790,6 +790,22 @@ export type ConfirmPaymentInput = {
   shipping?: InputMaybe<Scalars['Map']['input']>;
 };
 
+/** The members a payout's confirm may set (PayoutConfirmRequest's). */
+export type ConfirmPayoutInput = {
+  amount?: InputMaybe<Scalars['Int']['input']>;
+  autoFulfill?: InputMaybe<Scalars['Boolean']['input']>;
+  billing?: InputMaybe<Scalars['Map']['input']>;
+  connector?: InputMaybe<Array<Scalars['String']['input']>>;
+  currency?: InputMaybe<Scalars['String']['input']>;
+  customer?: InputMaybe<PaymentCustomerInput>;
+  customerID?: InputMaybe<Scalars['String']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  metadata?: InputMaybe<Scalars['Map']['input']>;
+  payoutMethodData?: InputMaybe<PayoutMethodInput>;
+  payoutType?: InputMaybe<Scalars['String']['input']>;
+  priority?: InputMaybe<Scalars['String']['input']>;
+};
+
 /** A new merchant secret key (CreateApiKeyRequest). */
 export type CreateApiKeyInput = {
   /** A description (at most 256 characters). */
@@ -982,6 +998,48 @@ export type CreatePaymentInput = {
   statementDescriptorSuffix?: InputMaybe<Scalars['String']['input']>;
   /** A surcharge and its tax. */
   surchargeDetails?: InputMaybe<SurchargeDetailsInput>;
+};
+
+/**
+ * A payout (PayoutCreateRequest). Amount and currency are required at
+ * create; the other members are optional, as on REST.
+ */
+export type CreatePayoutInput = {
+  /** Minor units. */
+  amount?: InputMaybe<Scalars['Int']['input']>;
+  /** Fulfil the payout as soon as the processor has created it. */
+  autoFulfill?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The payee's address (Hyperswitch's Address: address, phone, email). */
+  billing?: InputMaybe<Scalars['Map']['input']>;
+  businessCountry?: InputMaybe<Scalars['String']['input']>;
+  businessLabel?: InputMaybe<Scalars['String']['input']>;
+  /** Create the payout at a processor at once (needs payoutMethodData). */
+  confirm?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The payout processors to try, by connector name, in order. */
+  connector?: InputMaybe<Array<Scalars['String']['input']>>;
+  currency?: InputMaybe<Scalars['String']['input']>;
+  /** The customer's name, e-mail and phone; its id stands for customerID when that is absent. */
+  customer?: InputMaybe<PaymentCustomerInput>;
+  /** The merchant's customer id. */
+  customerID?: InputMaybe<Scalars['String']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** Individual, Company, NonProfit, PublicSector, NaturalPerson, lowercase or Personal. */
+  entityType?: InputMaybe<Scalars['String']['input']>;
+  merchantOrderReferenceID?: InputMaybe<Scalars['String']['input']>;
+  metadata?: InputMaybe<Scalars['Map']['input']>;
+  /** Where the money goes; kept sealed until the confirm, and shown masked. */
+  payoutMethodData?: InputMaybe<PayoutMethodInput>;
+  payoutToken?: InputMaybe<Scalars['String']['input']>;
+  /** card, bank, wallet or bank_redirect. */
+  payoutType?: InputMaybe<Scalars['String']['input']>;
+  /** instant, fast, regular, wire, cross_border or internal. */
+  priority?: InputMaybe<Scalars['String']['input']>;
+  /** The profile (pro_…); the merchant's default when absent. */
+  profileID?: InputMaybe<Scalars['String']['input']>;
+  recurring?: InputMaybe<Scalars['Boolean']['input']>;
+  returnURL?: InputMaybe<Scalars['String']['input']>;
+  /** Seconds the client secret lasts (60 to 604800; 900 when absent). */
+  sessionExpiry?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /**
@@ -5295,6 +5353,1180 @@ export type PaymentMethodWhereInput = {
   statusNotIn?: InputMaybe<Array<PaymentMethodStatus>>;
 };
 
+/** PayoutAttemptCurrency is enum for the field currency */
+export type PayoutAttemptCurrency =
+  | 'AED'
+  | 'AFN'
+  | 'ALL'
+  | 'AMD'
+  | 'ANG'
+  | 'AOA'
+  | 'ARS'
+  | 'AUD'
+  | 'AWG'
+  | 'AZN'
+  | 'BAM'
+  | 'BBD'
+  | 'BDT'
+  | 'BGN'
+  | 'BHD'
+  | 'BIF'
+  | 'BMD'
+  | 'BND'
+  | 'BOB'
+  | 'BRL'
+  | 'BSD'
+  | 'BTN'
+  | 'BWP'
+  | 'BYN'
+  | 'BZD'
+  | 'CAD'
+  | 'CDF'
+  | 'CHF'
+  | 'CLF'
+  | 'CLP'
+  | 'CNY'
+  | 'COP'
+  | 'CRC'
+  | 'CUC'
+  | 'CUP'
+  | 'CVE'
+  | 'CZK'
+  | 'DJF'
+  | 'DKK'
+  | 'DOP'
+  | 'DZD'
+  | 'EGP'
+  | 'ERN'
+  | 'ETB'
+  | 'EUR'
+  | 'FJD'
+  | 'FKP'
+  | 'GBP'
+  | 'GEL'
+  | 'GHS'
+  | 'GIP'
+  | 'GMD'
+  | 'GNF'
+  | 'GTQ'
+  | 'GYD'
+  | 'HKD'
+  | 'HNL'
+  | 'HRK'
+  | 'HTG'
+  | 'HUF'
+  | 'IDR'
+  | 'ILS'
+  | 'INR'
+  | 'IQD'
+  | 'IRR'
+  | 'ISK'
+  | 'JMD'
+  | 'JOD'
+  | 'JPY'
+  | 'KES'
+  | 'KGS'
+  | 'KHR'
+  | 'KMF'
+  | 'KPW'
+  | 'KRW'
+  | 'KWD'
+  | 'KYD'
+  | 'KZT'
+  | 'LAK'
+  | 'LBP'
+  | 'LKR'
+  | 'LRD'
+  | 'LSL'
+  | 'LYD'
+  | 'MAD'
+  | 'MDL'
+  | 'MGA'
+  | 'MKD'
+  | 'MMK'
+  | 'MNT'
+  | 'MOP'
+  | 'MRU'
+  | 'MUR'
+  | 'MVR'
+  | 'MWK'
+  | 'MXN'
+  | 'MYR'
+  | 'MZN'
+  | 'NAD'
+  | 'NGN'
+  | 'NIO'
+  | 'NOK'
+  | 'NPR'
+  | 'NZD'
+  | 'OMR'
+  | 'PAB'
+  | 'PEN'
+  | 'PGK'
+  | 'PHP'
+  | 'PKR'
+  | 'PLN'
+  | 'PYG'
+  | 'QAR'
+  | 'RON'
+  | 'RSD'
+  | 'RUB'
+  | 'RWF'
+  | 'SAR'
+  | 'SBD'
+  | 'SCR'
+  | 'SDG'
+  | 'SEK'
+  | 'SGD'
+  | 'SHP'
+  | 'SLE'
+  | 'SLL'
+  | 'SOS'
+  | 'SRD'
+  | 'SSP'
+  | 'STD'
+  | 'STN'
+  | 'SVC'
+  | 'SYP'
+  | 'SZL'
+  | 'THB'
+  | 'TJS'
+  | 'TMT'
+  | 'TND'
+  | 'TOP'
+  | 'TRY'
+  | 'TTD'
+  | 'TWD'
+  | 'TZS'
+  | 'UAH'
+  | 'UGX'
+  | 'USD'
+  | 'UYU'
+  | 'UZS'
+  | 'VES'
+  | 'VND'
+  | 'VUV'
+  | 'WST'
+  | 'XAF'
+  | 'XCD'
+  | 'XOF'
+  | 'XPF'
+  | 'YER'
+  | 'ZAR'
+  | 'ZMW'
+  | 'ZWL';
+
+/** Ordering options for PayoutAttempt connections */
+export type PayoutAttemptOrder = {
+  /** The ordering direction. */
+  direction?: OrderDirection;
+  /** The field by which to order PayoutAttempts. */
+  field: PayoutAttemptOrderField;
+};
+
+/** Properties by which PayoutAttempt connections can be ordered. */
+export type PayoutAttemptOrderField =
+  | 'CREATED_AT'
+  | 'ID'
+  | 'MERCHANT_ID'
+  | 'MODIFIED_AT'
+  | 'STATUS';
+
+/** PayoutAttemptPayoutType is enum for the field payout_type */
+export type PayoutAttemptPayoutType =
+  | 'bank'
+  | 'bank_redirect'
+  | 'card'
+  | 'wallet';
+
+/** PayoutAttemptStatus is enum for the field status */
+export type PayoutAttemptStatus =
+  | 'cancelled'
+  | 'expired'
+  | 'failed'
+  | 'ineligible'
+  | 'initiated'
+  | 'pending'
+  | 'requires_confirmation'
+  | 'requires_creation'
+  | 'requires_fulfillment'
+  | 'requires_payout_method_data'
+  | 'requires_vendor_account_creation'
+  | 'reversed'
+  | 'success';
+
+/**
+ * PayoutAttemptWhereInput is used for filtering PayoutAttempt objects.
+ * Input was generated by ent.
+ */
+export type PayoutAttemptWhereInput = {
+  /** amount field predicates */
+  amount?: InputMaybe<Scalars['Int']['input']>;
+  amountGT?: InputMaybe<Scalars['Int']['input']>;
+  amountGTE?: InputMaybe<Scalars['Int']['input']>;
+  amountIn?: InputMaybe<Array<Scalars['Int']['input']>>;
+  amountLT?: InputMaybe<Scalars['Int']['input']>;
+  amountLTE?: InputMaybe<Scalars['Int']['input']>;
+  amountNEQ?: InputMaybe<Scalars['Int']['input']>;
+  amountNotIn?: InputMaybe<Array<Scalars['Int']['input']>>;
+  and?: InputMaybe<Array<PayoutAttemptWhereInput>>;
+  /** cancellation_reason field predicates */
+  cancellationReason?: InputMaybe<Scalars['String']['input']>;
+  cancellationReasonContains?: InputMaybe<Scalars['String']['input']>;
+  cancellationReasonContainsFold?: InputMaybe<Scalars['String']['input']>;
+  cancellationReasonEqualFold?: InputMaybe<Scalars['String']['input']>;
+  cancellationReasonGT?: InputMaybe<Scalars['String']['input']>;
+  cancellationReasonGTE?: InputMaybe<Scalars['String']['input']>;
+  cancellationReasonHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  cancellationReasonHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  cancellationReasonIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  cancellationReasonIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  cancellationReasonLT?: InputMaybe<Scalars['String']['input']>;
+  cancellationReasonLTE?: InputMaybe<Scalars['String']['input']>;
+  cancellationReasonNEQ?: InputMaybe<Scalars['String']['input']>;
+  cancellationReasonNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  cancellationReasonNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** connector field predicates */
+  connector?: InputMaybe<Scalars['String']['input']>;
+  connectorContains?: InputMaybe<Scalars['String']['input']>;
+  connectorContainsFold?: InputMaybe<Scalars['String']['input']>;
+  connectorEqualFold?: InputMaybe<Scalars['String']['input']>;
+  connectorGT?: InputMaybe<Scalars['String']['input']>;
+  connectorGTE?: InputMaybe<Scalars['String']['input']>;
+  connectorHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  connectorHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  connectorIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  connectorLT?: InputMaybe<Scalars['String']['input']>;
+  connectorLTE?: InputMaybe<Scalars['String']['input']>;
+  connectorNEQ?: InputMaybe<Scalars['String']['input']>;
+  connectorNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** connector_transaction_id field predicates */
+  connectorTransactionID?: InputMaybe<Scalars['String']['input']>;
+  connectorTransactionIDContains?: InputMaybe<Scalars['String']['input']>;
+  connectorTransactionIDContainsFold?: InputMaybe<Scalars['String']['input']>;
+  connectorTransactionIDEqualFold?: InputMaybe<Scalars['String']['input']>;
+  connectorTransactionIDGT?: InputMaybe<Scalars['String']['input']>;
+  connectorTransactionIDGTE?: InputMaybe<Scalars['String']['input']>;
+  connectorTransactionIDHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  connectorTransactionIDHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  connectorTransactionIDIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  connectorTransactionIDIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  connectorTransactionIDLT?: InputMaybe<Scalars['String']['input']>;
+  connectorTransactionIDLTE?: InputMaybe<Scalars['String']['input']>;
+  connectorTransactionIDNEQ?: InputMaybe<Scalars['String']['input']>;
+  connectorTransactionIDNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  connectorTransactionIDNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** created_at field predicates */
+  createdAt?: InputMaybe<Scalars['Time']['input']>;
+  createdAtGT?: InputMaybe<Scalars['Time']['input']>;
+  createdAtGTE?: InputMaybe<Scalars['Time']['input']>;
+  createdAtIn?: InputMaybe<Array<Scalars['Time']['input']>>;
+  createdAtLT?: InputMaybe<Scalars['Time']['input']>;
+  createdAtLTE?: InputMaybe<Scalars['Time']['input']>;
+  createdAtNEQ?: InputMaybe<Scalars['Time']['input']>;
+  createdAtNotIn?: InputMaybe<Array<Scalars['Time']['input']>>;
+  /** currency field predicates */
+  currency?: InputMaybe<PayoutAttemptCurrency>;
+  currencyIn?: InputMaybe<Array<PayoutAttemptCurrency>>;
+  currencyNEQ?: InputMaybe<PayoutAttemptCurrency>;
+  currencyNotIn?: InputMaybe<Array<PayoutAttemptCurrency>>;
+  /** error_code field predicates */
+  errorCode?: InputMaybe<Scalars['String']['input']>;
+  errorCodeContains?: InputMaybe<Scalars['String']['input']>;
+  errorCodeContainsFold?: InputMaybe<Scalars['String']['input']>;
+  errorCodeEqualFold?: InputMaybe<Scalars['String']['input']>;
+  errorCodeGT?: InputMaybe<Scalars['String']['input']>;
+  errorCodeGTE?: InputMaybe<Scalars['String']['input']>;
+  errorCodeHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  errorCodeHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  errorCodeIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  errorCodeIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  errorCodeLT?: InputMaybe<Scalars['String']['input']>;
+  errorCodeLTE?: InputMaybe<Scalars['String']['input']>;
+  errorCodeNEQ?: InputMaybe<Scalars['String']['input']>;
+  errorCodeNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  errorCodeNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** error_message field predicates */
+  errorMessage?: InputMaybe<Scalars['String']['input']>;
+  errorMessageContains?: InputMaybe<Scalars['String']['input']>;
+  errorMessageContainsFold?: InputMaybe<Scalars['String']['input']>;
+  errorMessageEqualFold?: InputMaybe<Scalars['String']['input']>;
+  errorMessageGT?: InputMaybe<Scalars['String']['input']>;
+  errorMessageGTE?: InputMaybe<Scalars['String']['input']>;
+  errorMessageHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  errorMessageHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  errorMessageIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  errorMessageIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  errorMessageLT?: InputMaybe<Scalars['String']['input']>;
+  errorMessageLTE?: InputMaybe<Scalars['String']['input']>;
+  errorMessageNEQ?: InputMaybe<Scalars['String']['input']>;
+  errorMessageNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  errorMessageNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** payout edge predicates */
+  hasPayout?: InputMaybe<Scalars['Boolean']['input']>;
+  hasPayoutWith?: InputMaybe<Array<PayoutWhereInput>>;
+  /** id field predicates */
+  id?: InputMaybe<Scalars['ID']['input']>;
+  idContainsFold?: InputMaybe<Scalars['ID']['input']>;
+  idEqualFold?: InputMaybe<Scalars['ID']['input']>;
+  idGT?: InputMaybe<Scalars['ID']['input']>;
+  idGTE?: InputMaybe<Scalars['ID']['input']>;
+  idIn?: InputMaybe<Array<Scalars['ID']['input']>>;
+  idLT?: InputMaybe<Scalars['ID']['input']>;
+  idLTE?: InputMaybe<Scalars['ID']['input']>;
+  idNEQ?: InputMaybe<Scalars['ID']['input']>;
+  idNotIn?: InputMaybe<Array<Scalars['ID']['input']>>;
+  /** issuer_error_code field predicates */
+  issuerErrorCode?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorCodeContains?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorCodeContainsFold?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorCodeEqualFold?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorCodeGT?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorCodeGTE?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorCodeHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorCodeHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorCodeIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  issuerErrorCodeIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  issuerErrorCodeLT?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorCodeLTE?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorCodeNEQ?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorCodeNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  issuerErrorCodeNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** issuer_error_message field predicates */
+  issuerErrorMessage?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorMessageContains?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorMessageContainsFold?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorMessageEqualFold?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorMessageGT?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorMessageGTE?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorMessageHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorMessageHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorMessageIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  issuerErrorMessageIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  issuerErrorMessageLT?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorMessageLTE?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorMessageNEQ?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorMessageNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  issuerErrorMessageNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** merchant_connector_id field predicates */
+  merchantConnectorID?: InputMaybe<Scalars['String']['input']>;
+  merchantConnectorIDContains?: InputMaybe<Scalars['String']['input']>;
+  merchantConnectorIDContainsFold?: InputMaybe<Scalars['String']['input']>;
+  merchantConnectorIDEqualFold?: InputMaybe<Scalars['String']['input']>;
+  merchantConnectorIDGT?: InputMaybe<Scalars['String']['input']>;
+  merchantConnectorIDGTE?: InputMaybe<Scalars['String']['input']>;
+  merchantConnectorIDHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  merchantConnectorIDHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  merchantConnectorIDIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  merchantConnectorIDLT?: InputMaybe<Scalars['String']['input']>;
+  merchantConnectorIDLTE?: InputMaybe<Scalars['String']['input']>;
+  merchantConnectorIDNEQ?: InputMaybe<Scalars['String']['input']>;
+  merchantConnectorIDNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** merchant_id field predicates */
+  merchantID?: InputMaybe<Scalars['String']['input']>;
+  merchantIDContains?: InputMaybe<Scalars['String']['input']>;
+  merchantIDContainsFold?: InputMaybe<Scalars['String']['input']>;
+  merchantIDEqualFold?: InputMaybe<Scalars['String']['input']>;
+  merchantIDGT?: InputMaybe<Scalars['String']['input']>;
+  merchantIDGTE?: InputMaybe<Scalars['String']['input']>;
+  merchantIDHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  merchantIDHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  merchantIDIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  merchantIDLT?: InputMaybe<Scalars['String']['input']>;
+  merchantIDLTE?: InputMaybe<Scalars['String']['input']>;
+  merchantIDNEQ?: InputMaybe<Scalars['String']['input']>;
+  merchantIDNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** modified_at field predicates */
+  modifiedAt?: InputMaybe<Scalars['Time']['input']>;
+  modifiedAtGT?: InputMaybe<Scalars['Time']['input']>;
+  modifiedAtGTE?: InputMaybe<Scalars['Time']['input']>;
+  modifiedAtIn?: InputMaybe<Array<Scalars['Time']['input']>>;
+  modifiedAtLT?: InputMaybe<Scalars['Time']['input']>;
+  modifiedAtLTE?: InputMaybe<Scalars['Time']['input']>;
+  modifiedAtNEQ?: InputMaybe<Scalars['Time']['input']>;
+  modifiedAtNotIn?: InputMaybe<Array<Scalars['Time']['input']>>;
+  not?: InputMaybe<PayoutAttemptWhereInput>;
+  or?: InputMaybe<Array<PayoutAttemptWhereInput>>;
+  /** payout_id field predicates */
+  payoutID?: InputMaybe<Scalars['ID']['input']>;
+  payoutIDContains?: InputMaybe<Scalars['ID']['input']>;
+  payoutIDContainsFold?: InputMaybe<Scalars['ID']['input']>;
+  payoutIDEqualFold?: InputMaybe<Scalars['ID']['input']>;
+  payoutIDGT?: InputMaybe<Scalars['ID']['input']>;
+  payoutIDGTE?: InputMaybe<Scalars['ID']['input']>;
+  payoutIDHasPrefix?: InputMaybe<Scalars['ID']['input']>;
+  payoutIDHasSuffix?: InputMaybe<Scalars['ID']['input']>;
+  payoutIDIn?: InputMaybe<Array<Scalars['ID']['input']>>;
+  payoutIDLT?: InputMaybe<Scalars['ID']['input']>;
+  payoutIDLTE?: InputMaybe<Scalars['ID']['input']>;
+  payoutIDNEQ?: InputMaybe<Scalars['ID']['input']>;
+  payoutIDNotIn?: InputMaybe<Array<Scalars['ID']['input']>>;
+  /** payout_method_type field predicates */
+  payoutMethodType?: InputMaybe<Scalars['String']['input']>;
+  payoutMethodTypeContains?: InputMaybe<Scalars['String']['input']>;
+  payoutMethodTypeContainsFold?: InputMaybe<Scalars['String']['input']>;
+  payoutMethodTypeEqualFold?: InputMaybe<Scalars['String']['input']>;
+  payoutMethodTypeGT?: InputMaybe<Scalars['String']['input']>;
+  payoutMethodTypeGTE?: InputMaybe<Scalars['String']['input']>;
+  payoutMethodTypeHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  payoutMethodTypeHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  payoutMethodTypeIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  payoutMethodTypeIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  payoutMethodTypeLT?: InputMaybe<Scalars['String']['input']>;
+  payoutMethodTypeLTE?: InputMaybe<Scalars['String']['input']>;
+  payoutMethodTypeNEQ?: InputMaybe<Scalars['String']['input']>;
+  payoutMethodTypeNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  payoutMethodTypeNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** payout_type field predicates */
+  payoutType?: InputMaybe<PayoutAttemptPayoutType>;
+  payoutTypeIn?: InputMaybe<Array<PayoutAttemptPayoutType>>;
+  payoutTypeIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  payoutTypeNEQ?: InputMaybe<PayoutAttemptPayoutType>;
+  payoutTypeNotIn?: InputMaybe<Array<PayoutAttemptPayoutType>>;
+  payoutTypeNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** profile_id field predicates */
+  profileID?: InputMaybe<Scalars['String']['input']>;
+  profileIDContains?: InputMaybe<Scalars['String']['input']>;
+  profileIDContainsFold?: InputMaybe<Scalars['String']['input']>;
+  profileIDEqualFold?: InputMaybe<Scalars['String']['input']>;
+  profileIDGT?: InputMaybe<Scalars['String']['input']>;
+  profileIDGTE?: InputMaybe<Scalars['String']['input']>;
+  profileIDHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  profileIDHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  profileIDIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  profileIDLT?: InputMaybe<Scalars['String']['input']>;
+  profileIDLTE?: InputMaybe<Scalars['String']['input']>;
+  profileIDNEQ?: InputMaybe<Scalars['String']['input']>;
+  profileIDNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** status field predicates */
+  status?: InputMaybe<PayoutAttemptStatus>;
+  statusIn?: InputMaybe<Array<PayoutAttemptStatus>>;
+  statusNEQ?: InputMaybe<PayoutAttemptStatus>;
+  statusNotIn?: InputMaybe<Array<PayoutAttemptStatus>>;
+  /** unified_code field predicates */
+  unifiedCode?: InputMaybe<Scalars['String']['input']>;
+  unifiedCodeContains?: InputMaybe<Scalars['String']['input']>;
+  unifiedCodeContainsFold?: InputMaybe<Scalars['String']['input']>;
+  unifiedCodeEqualFold?: InputMaybe<Scalars['String']['input']>;
+  unifiedCodeGT?: InputMaybe<Scalars['String']['input']>;
+  unifiedCodeGTE?: InputMaybe<Scalars['String']['input']>;
+  unifiedCodeHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  unifiedCodeHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  unifiedCodeIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  unifiedCodeIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  unifiedCodeLT?: InputMaybe<Scalars['String']['input']>;
+  unifiedCodeLTE?: InputMaybe<Scalars['String']['input']>;
+  unifiedCodeNEQ?: InputMaybe<Scalars['String']['input']>;
+  unifiedCodeNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  unifiedCodeNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** unified_message field predicates */
+  unifiedMessage?: InputMaybe<Scalars['String']['input']>;
+  unifiedMessageContains?: InputMaybe<Scalars['String']['input']>;
+  unifiedMessageContainsFold?: InputMaybe<Scalars['String']['input']>;
+  unifiedMessageEqualFold?: InputMaybe<Scalars['String']['input']>;
+  unifiedMessageGT?: InputMaybe<Scalars['String']['input']>;
+  unifiedMessageGTE?: InputMaybe<Scalars['String']['input']>;
+  unifiedMessageHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  unifiedMessageHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  unifiedMessageIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  unifiedMessageIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  unifiedMessageLT?: InputMaybe<Scalars['String']['input']>;
+  unifiedMessageLTE?: InputMaybe<Scalars['String']['input']>;
+  unifiedMessageNEQ?: InputMaybe<Scalars['String']['input']>;
+  unifiedMessageNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  unifiedMessageNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+/** A bank account to pay out to. */
+export type PayoutBankInput = {
+  accountHolderName?: InputMaybe<Scalars['String']['input']>;
+  /** The account number; the IBAN for SEPA. */
+  accountNumber: Scalars['String']['input'];
+  /** The routing number (ACH), sort code (BACS), BIC (SEPA) or Pix key. */
+  bankCode?: InputMaybe<Scalars['String']['input']>;
+  bankName?: InputMaybe<Scalars['String']['input']>;
+  /** How the account is paid: ACH, BACS, SEPA or Pix. */
+  scheme: PayoutBankScheme;
+};
+
+/** A bank payout's scheme (Hyperswitch's payout_method_type). */
+export type PayoutBankScheme =
+  | 'ach'
+  | 'bacs'
+  | 'pix'
+  | 'sepa';
+
+/** A card to pay out to (no security code: a payout needs none). */
+export type PayoutCardInput = {
+  cardHolderName?: InputMaybe<Scalars['String']['input']>;
+  cardNetwork?: InputMaybe<Scalars['String']['input']>;
+  cardNumber: Scalars['String']['input'];
+  expiryMonth: Scalars['String']['input'];
+  expiryYear: Scalars['String']['input'];
+};
+
+/** PayoutCurrency is enum for the field currency */
+export type PayoutCurrency =
+  | 'AED'
+  | 'AFN'
+  | 'ALL'
+  | 'AMD'
+  | 'ANG'
+  | 'AOA'
+  | 'ARS'
+  | 'AUD'
+  | 'AWG'
+  | 'AZN'
+  | 'BAM'
+  | 'BBD'
+  | 'BDT'
+  | 'BGN'
+  | 'BHD'
+  | 'BIF'
+  | 'BMD'
+  | 'BND'
+  | 'BOB'
+  | 'BRL'
+  | 'BSD'
+  | 'BTN'
+  | 'BWP'
+  | 'BYN'
+  | 'BZD'
+  | 'CAD'
+  | 'CDF'
+  | 'CHF'
+  | 'CLF'
+  | 'CLP'
+  | 'CNY'
+  | 'COP'
+  | 'CRC'
+  | 'CUC'
+  | 'CUP'
+  | 'CVE'
+  | 'CZK'
+  | 'DJF'
+  | 'DKK'
+  | 'DOP'
+  | 'DZD'
+  | 'EGP'
+  | 'ERN'
+  | 'ETB'
+  | 'EUR'
+  | 'FJD'
+  | 'FKP'
+  | 'GBP'
+  | 'GEL'
+  | 'GHS'
+  | 'GIP'
+  | 'GMD'
+  | 'GNF'
+  | 'GTQ'
+  | 'GYD'
+  | 'HKD'
+  | 'HNL'
+  | 'HRK'
+  | 'HTG'
+  | 'HUF'
+  | 'IDR'
+  | 'ILS'
+  | 'INR'
+  | 'IQD'
+  | 'IRR'
+  | 'ISK'
+  | 'JMD'
+  | 'JOD'
+  | 'JPY'
+  | 'KES'
+  | 'KGS'
+  | 'KHR'
+  | 'KMF'
+  | 'KPW'
+  | 'KRW'
+  | 'KWD'
+  | 'KYD'
+  | 'KZT'
+  | 'LAK'
+  | 'LBP'
+  | 'LKR'
+  | 'LRD'
+  | 'LSL'
+  | 'LYD'
+  | 'MAD'
+  | 'MDL'
+  | 'MGA'
+  | 'MKD'
+  | 'MMK'
+  | 'MNT'
+  | 'MOP'
+  | 'MRU'
+  | 'MUR'
+  | 'MVR'
+  | 'MWK'
+  | 'MXN'
+  | 'MYR'
+  | 'MZN'
+  | 'NAD'
+  | 'NGN'
+  | 'NIO'
+  | 'NOK'
+  | 'NPR'
+  | 'NZD'
+  | 'OMR'
+  | 'PAB'
+  | 'PEN'
+  | 'PGK'
+  | 'PHP'
+  | 'PKR'
+  | 'PLN'
+  | 'PYG'
+  | 'QAR'
+  | 'RON'
+  | 'RSD'
+  | 'RUB'
+  | 'RWF'
+  | 'SAR'
+  | 'SBD'
+  | 'SCR'
+  | 'SDG'
+  | 'SEK'
+  | 'SGD'
+  | 'SHP'
+  | 'SLE'
+  | 'SLL'
+  | 'SOS'
+  | 'SRD'
+  | 'SSP'
+  | 'STD'
+  | 'STN'
+  | 'SVC'
+  | 'SYP'
+  | 'SZL'
+  | 'THB'
+  | 'TJS'
+  | 'TMT'
+  | 'TND'
+  | 'TOP'
+  | 'TRY'
+  | 'TTD'
+  | 'TWD'
+  | 'TZS'
+  | 'UAH'
+  | 'UGX'
+  | 'USD'
+  | 'UYU'
+  | 'UZS'
+  | 'VES'
+  | 'VND'
+  | 'VUV'
+  | 'WST'
+  | 'XAF'
+  | 'XCD'
+  | 'XOF'
+  | 'XPF'
+  | 'YER'
+  | 'ZAR'
+  | 'ZMW'
+  | 'ZWL';
+
+/**
+ * A payout method: exactly one of card, bank, wallet and interac
+ * (Hyperswitch's PayoutMethodData).
+ */
+export type PayoutMethodInput = {
+  bank?: InputMaybe<PayoutBankInput>;
+  card?: InputMaybe<PayoutCardInput>;
+  /** An Interac e-Transfer to this e-mail address (bank_redirect). */
+  interacEmail?: InputMaybe<Scalars['String']['input']>;
+  wallet?: InputMaybe<PayoutWalletInput>;
+};
+
+/** Ordering options for Payout connections */
+export type PayoutOrder = {
+  /** The ordering direction. */
+  direction?: OrderDirection;
+  /** The field by which to order Payouts. */
+  field: PayoutOrderField;
+};
+
+/** Properties by which Payout connections can be ordered. */
+export type PayoutOrderField =
+  | 'AMOUNT'
+  | 'CREATED_AT'
+  | 'ID'
+  | 'MERCHANT_ID'
+  | 'MODIFIED_AT'
+  | 'STATUS';
+
+/** PayoutPayoutType is enum for the field payout_type */
+export type PayoutPayoutType =
+  | 'bank'
+  | 'bank_redirect'
+  | 'card'
+  | 'wallet';
+
+/** PayoutStatus is enum for the field status */
+export type PayoutStatus =
+  | 'cancelled'
+  | 'expired'
+  | 'failed'
+  | 'ineligible'
+  | 'initiated'
+  | 'pending'
+  | 'requires_confirmation'
+  | 'requires_creation'
+  | 'requires_fulfillment'
+  | 'requires_payout_method_data'
+  | 'requires_vendor_account_creation'
+  | 'reversed'
+  | 'success';
+
+/** A wallet: PayPal (an e-mail or a telephone number) or Venmo (a telephone number). */
+export type PayoutWalletInput = {
+  paypalEmail?: InputMaybe<Scalars['String']['input']>;
+  paypalTelephoneNumber?: InputMaybe<Scalars['String']['input']>;
+  venmoTelephoneNumber?: InputMaybe<Scalars['String']['input']>;
+};
+
+/**
+ * PayoutWhereInput is used for filtering Payout objects.
+ * Input was generated by ent.
+ */
+export type PayoutWhereInput = {
+  /** active_attempt_id field predicates */
+  activeAttemptID?: InputMaybe<Scalars['String']['input']>;
+  activeAttemptIDContains?: InputMaybe<Scalars['String']['input']>;
+  activeAttemptIDContainsFold?: InputMaybe<Scalars['String']['input']>;
+  activeAttemptIDEqualFold?: InputMaybe<Scalars['String']['input']>;
+  activeAttemptIDGT?: InputMaybe<Scalars['String']['input']>;
+  activeAttemptIDGTE?: InputMaybe<Scalars['String']['input']>;
+  activeAttemptIDHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  activeAttemptIDHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  activeAttemptIDIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  activeAttemptIDIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  activeAttemptIDLT?: InputMaybe<Scalars['String']['input']>;
+  activeAttemptIDLTE?: InputMaybe<Scalars['String']['input']>;
+  activeAttemptIDNEQ?: InputMaybe<Scalars['String']['input']>;
+  activeAttemptIDNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  activeAttemptIDNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** amount field predicates */
+  amount?: InputMaybe<Scalars['Int']['input']>;
+  amountGT?: InputMaybe<Scalars['Int']['input']>;
+  amountGTE?: InputMaybe<Scalars['Int']['input']>;
+  amountIn?: InputMaybe<Array<Scalars['Int']['input']>>;
+  amountLT?: InputMaybe<Scalars['Int']['input']>;
+  amountLTE?: InputMaybe<Scalars['Int']['input']>;
+  amountNEQ?: InputMaybe<Scalars['Int']['input']>;
+  amountNotIn?: InputMaybe<Array<Scalars['Int']['input']>>;
+  and?: InputMaybe<Array<PayoutWhereInput>>;
+  /** attempt_count field predicates */
+  attemptCount?: InputMaybe<Scalars['Int']['input']>;
+  attemptCountGT?: InputMaybe<Scalars['Int']['input']>;
+  attemptCountGTE?: InputMaybe<Scalars['Int']['input']>;
+  attemptCountIn?: InputMaybe<Array<Scalars['Int']['input']>>;
+  attemptCountLT?: InputMaybe<Scalars['Int']['input']>;
+  attemptCountLTE?: InputMaybe<Scalars['Int']['input']>;
+  attemptCountNEQ?: InputMaybe<Scalars['Int']['input']>;
+  attemptCountNotIn?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** auto_fulfill field predicates */
+  autoFulfill?: InputMaybe<Scalars['Boolean']['input']>;
+  autoFulfillNEQ?: InputMaybe<Scalars['Boolean']['input']>;
+  /** business_country field predicates */
+  businessCountry?: InputMaybe<Scalars['String']['input']>;
+  businessCountryContains?: InputMaybe<Scalars['String']['input']>;
+  businessCountryContainsFold?: InputMaybe<Scalars['String']['input']>;
+  businessCountryEqualFold?: InputMaybe<Scalars['String']['input']>;
+  businessCountryGT?: InputMaybe<Scalars['String']['input']>;
+  businessCountryGTE?: InputMaybe<Scalars['String']['input']>;
+  businessCountryHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  businessCountryHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  businessCountryIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  businessCountryIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  businessCountryLT?: InputMaybe<Scalars['String']['input']>;
+  businessCountryLTE?: InputMaybe<Scalars['String']['input']>;
+  businessCountryNEQ?: InputMaybe<Scalars['String']['input']>;
+  businessCountryNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  businessCountryNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** business_label field predicates */
+  businessLabel?: InputMaybe<Scalars['String']['input']>;
+  businessLabelContains?: InputMaybe<Scalars['String']['input']>;
+  businessLabelContainsFold?: InputMaybe<Scalars['String']['input']>;
+  businessLabelEqualFold?: InputMaybe<Scalars['String']['input']>;
+  businessLabelGT?: InputMaybe<Scalars['String']['input']>;
+  businessLabelGTE?: InputMaybe<Scalars['String']['input']>;
+  businessLabelHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  businessLabelHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  businessLabelIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  businessLabelIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  businessLabelLT?: InputMaybe<Scalars['String']['input']>;
+  businessLabelLTE?: InputMaybe<Scalars['String']['input']>;
+  businessLabelNEQ?: InputMaybe<Scalars['String']['input']>;
+  businessLabelNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  businessLabelNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** client_secret_expires_at field predicates */
+  clientSecretExpiresAt?: InputMaybe<Scalars['Time']['input']>;
+  clientSecretExpiresAtGT?: InputMaybe<Scalars['Time']['input']>;
+  clientSecretExpiresAtGTE?: InputMaybe<Scalars['Time']['input']>;
+  clientSecretExpiresAtIn?: InputMaybe<Array<Scalars['Time']['input']>>;
+  clientSecretExpiresAtIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  clientSecretExpiresAtLT?: InputMaybe<Scalars['Time']['input']>;
+  clientSecretExpiresAtLTE?: InputMaybe<Scalars['Time']['input']>;
+  clientSecretExpiresAtNEQ?: InputMaybe<Scalars['Time']['input']>;
+  clientSecretExpiresAtNotIn?: InputMaybe<Array<Scalars['Time']['input']>>;
+  clientSecretExpiresAtNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** connector field predicates */
+  connector?: InputMaybe<Scalars['String']['input']>;
+  connectorContains?: InputMaybe<Scalars['String']['input']>;
+  connectorContainsFold?: InputMaybe<Scalars['String']['input']>;
+  connectorEqualFold?: InputMaybe<Scalars['String']['input']>;
+  connectorGT?: InputMaybe<Scalars['String']['input']>;
+  connectorGTE?: InputMaybe<Scalars['String']['input']>;
+  connectorHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  connectorHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  connectorIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  connectorIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  connectorLT?: InputMaybe<Scalars['String']['input']>;
+  connectorLTE?: InputMaybe<Scalars['String']['input']>;
+  connectorNEQ?: InputMaybe<Scalars['String']['input']>;
+  connectorNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  connectorNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** connector_transaction_id field predicates */
+  connectorTransactionID?: InputMaybe<Scalars['String']['input']>;
+  connectorTransactionIDContains?: InputMaybe<Scalars['String']['input']>;
+  connectorTransactionIDContainsFold?: InputMaybe<Scalars['String']['input']>;
+  connectorTransactionIDEqualFold?: InputMaybe<Scalars['String']['input']>;
+  connectorTransactionIDGT?: InputMaybe<Scalars['String']['input']>;
+  connectorTransactionIDGTE?: InputMaybe<Scalars['String']['input']>;
+  connectorTransactionIDHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  connectorTransactionIDHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  connectorTransactionIDIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  connectorTransactionIDIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  connectorTransactionIDLT?: InputMaybe<Scalars['String']['input']>;
+  connectorTransactionIDLTE?: InputMaybe<Scalars['String']['input']>;
+  connectorTransactionIDNEQ?: InputMaybe<Scalars['String']['input']>;
+  connectorTransactionIDNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  connectorTransactionIDNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** created_at field predicates */
+  createdAt?: InputMaybe<Scalars['Time']['input']>;
+  createdAtGT?: InputMaybe<Scalars['Time']['input']>;
+  createdAtGTE?: InputMaybe<Scalars['Time']['input']>;
+  createdAtIn?: InputMaybe<Array<Scalars['Time']['input']>>;
+  createdAtLT?: InputMaybe<Scalars['Time']['input']>;
+  createdAtLTE?: InputMaybe<Scalars['Time']['input']>;
+  createdAtNEQ?: InputMaybe<Scalars['Time']['input']>;
+  createdAtNotIn?: InputMaybe<Array<Scalars['Time']['input']>>;
+  /** currency field predicates */
+  currency?: InputMaybe<PayoutCurrency>;
+  currencyIn?: InputMaybe<Array<PayoutCurrency>>;
+  currencyNEQ?: InputMaybe<PayoutCurrency>;
+  currencyNotIn?: InputMaybe<Array<PayoutCurrency>>;
+  /** customer_id field predicates */
+  customerID?: InputMaybe<Scalars['String']['input']>;
+  customerIDContains?: InputMaybe<Scalars['String']['input']>;
+  customerIDContainsFold?: InputMaybe<Scalars['String']['input']>;
+  customerIDEqualFold?: InputMaybe<Scalars['String']['input']>;
+  customerIDGT?: InputMaybe<Scalars['String']['input']>;
+  customerIDGTE?: InputMaybe<Scalars['String']['input']>;
+  customerIDHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  customerIDHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  customerIDIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  customerIDIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  customerIDLT?: InputMaybe<Scalars['String']['input']>;
+  customerIDLTE?: InputMaybe<Scalars['String']['input']>;
+  customerIDNEQ?: InputMaybe<Scalars['String']['input']>;
+  customerIDNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  customerIDNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** description field predicates */
+  description?: InputMaybe<Scalars['String']['input']>;
+  descriptionContains?: InputMaybe<Scalars['String']['input']>;
+  descriptionContainsFold?: InputMaybe<Scalars['String']['input']>;
+  descriptionEqualFold?: InputMaybe<Scalars['String']['input']>;
+  descriptionGT?: InputMaybe<Scalars['String']['input']>;
+  descriptionGTE?: InputMaybe<Scalars['String']['input']>;
+  descriptionHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  descriptionHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  descriptionIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  descriptionIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  descriptionLT?: InputMaybe<Scalars['String']['input']>;
+  descriptionLTE?: InputMaybe<Scalars['String']['input']>;
+  descriptionNEQ?: InputMaybe<Scalars['String']['input']>;
+  descriptionNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  descriptionNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** entity_type field predicates */
+  entityType?: InputMaybe<Scalars['String']['input']>;
+  entityTypeContains?: InputMaybe<Scalars['String']['input']>;
+  entityTypeContainsFold?: InputMaybe<Scalars['String']['input']>;
+  entityTypeEqualFold?: InputMaybe<Scalars['String']['input']>;
+  entityTypeGT?: InputMaybe<Scalars['String']['input']>;
+  entityTypeGTE?: InputMaybe<Scalars['String']['input']>;
+  entityTypeHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  entityTypeHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  entityTypeIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  entityTypeLT?: InputMaybe<Scalars['String']['input']>;
+  entityTypeLTE?: InputMaybe<Scalars['String']['input']>;
+  entityTypeNEQ?: InputMaybe<Scalars['String']['input']>;
+  entityTypeNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** error_code field predicates */
+  errorCode?: InputMaybe<Scalars['String']['input']>;
+  errorCodeContains?: InputMaybe<Scalars['String']['input']>;
+  errorCodeContainsFold?: InputMaybe<Scalars['String']['input']>;
+  errorCodeEqualFold?: InputMaybe<Scalars['String']['input']>;
+  errorCodeGT?: InputMaybe<Scalars['String']['input']>;
+  errorCodeGTE?: InputMaybe<Scalars['String']['input']>;
+  errorCodeHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  errorCodeHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  errorCodeIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  errorCodeIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  errorCodeLT?: InputMaybe<Scalars['String']['input']>;
+  errorCodeLTE?: InputMaybe<Scalars['String']['input']>;
+  errorCodeNEQ?: InputMaybe<Scalars['String']['input']>;
+  errorCodeNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  errorCodeNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** error_message field predicates */
+  errorMessage?: InputMaybe<Scalars['String']['input']>;
+  errorMessageContains?: InputMaybe<Scalars['String']['input']>;
+  errorMessageContainsFold?: InputMaybe<Scalars['String']['input']>;
+  errorMessageEqualFold?: InputMaybe<Scalars['String']['input']>;
+  errorMessageGT?: InputMaybe<Scalars['String']['input']>;
+  errorMessageGTE?: InputMaybe<Scalars['String']['input']>;
+  errorMessageHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  errorMessageHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  errorMessageIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  errorMessageIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  errorMessageLT?: InputMaybe<Scalars['String']['input']>;
+  errorMessageLTE?: InputMaybe<Scalars['String']['input']>;
+  errorMessageNEQ?: InputMaybe<Scalars['String']['input']>;
+  errorMessageNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  errorMessageNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** attempts edge predicates */
+  hasAttempts?: InputMaybe<Scalars['Boolean']['input']>;
+  hasAttemptsWith?: InputMaybe<Array<PayoutAttemptWhereInput>>;
+  /** id field predicates */
+  id?: InputMaybe<Scalars['ID']['input']>;
+  idContainsFold?: InputMaybe<Scalars['ID']['input']>;
+  idEqualFold?: InputMaybe<Scalars['ID']['input']>;
+  idGT?: InputMaybe<Scalars['ID']['input']>;
+  idGTE?: InputMaybe<Scalars['ID']['input']>;
+  idIn?: InputMaybe<Array<Scalars['ID']['input']>>;
+  idLT?: InputMaybe<Scalars['ID']['input']>;
+  idLTE?: InputMaybe<Scalars['ID']['input']>;
+  idNEQ?: InputMaybe<Scalars['ID']['input']>;
+  idNotIn?: InputMaybe<Array<Scalars['ID']['input']>>;
+  /** issuer_error_code field predicates */
+  issuerErrorCode?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorCodeContains?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorCodeContainsFold?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorCodeEqualFold?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorCodeGT?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorCodeGTE?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorCodeHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorCodeHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorCodeIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  issuerErrorCodeIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  issuerErrorCodeLT?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorCodeLTE?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorCodeNEQ?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorCodeNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  issuerErrorCodeNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** issuer_error_message field predicates */
+  issuerErrorMessage?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorMessageContains?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorMessageContainsFold?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorMessageEqualFold?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorMessageGT?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorMessageGTE?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorMessageHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorMessageHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorMessageIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  issuerErrorMessageIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  issuerErrorMessageLT?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorMessageLTE?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorMessageNEQ?: InputMaybe<Scalars['String']['input']>;
+  issuerErrorMessageNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  issuerErrorMessageNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** merchant_connector_id field predicates */
+  merchantConnectorID?: InputMaybe<Scalars['String']['input']>;
+  merchantConnectorIDContains?: InputMaybe<Scalars['String']['input']>;
+  merchantConnectorIDContainsFold?: InputMaybe<Scalars['String']['input']>;
+  merchantConnectorIDEqualFold?: InputMaybe<Scalars['String']['input']>;
+  merchantConnectorIDGT?: InputMaybe<Scalars['String']['input']>;
+  merchantConnectorIDGTE?: InputMaybe<Scalars['String']['input']>;
+  merchantConnectorIDHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  merchantConnectorIDHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  merchantConnectorIDIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  merchantConnectorIDIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  merchantConnectorIDLT?: InputMaybe<Scalars['String']['input']>;
+  merchantConnectorIDLTE?: InputMaybe<Scalars['String']['input']>;
+  merchantConnectorIDNEQ?: InputMaybe<Scalars['String']['input']>;
+  merchantConnectorIDNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  merchantConnectorIDNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** merchant_id field predicates */
+  merchantID?: InputMaybe<Scalars['String']['input']>;
+  merchantIDContains?: InputMaybe<Scalars['String']['input']>;
+  merchantIDContainsFold?: InputMaybe<Scalars['String']['input']>;
+  merchantIDEqualFold?: InputMaybe<Scalars['String']['input']>;
+  merchantIDGT?: InputMaybe<Scalars['String']['input']>;
+  merchantIDGTE?: InputMaybe<Scalars['String']['input']>;
+  merchantIDHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  merchantIDHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  merchantIDIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  merchantIDLT?: InputMaybe<Scalars['String']['input']>;
+  merchantIDLTE?: InputMaybe<Scalars['String']['input']>;
+  merchantIDNEQ?: InputMaybe<Scalars['String']['input']>;
+  merchantIDNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** merchant_order_reference_id field predicates */
+  merchantOrderReferenceID?: InputMaybe<Scalars['String']['input']>;
+  merchantOrderReferenceIDContains?: InputMaybe<Scalars['String']['input']>;
+  merchantOrderReferenceIDContainsFold?: InputMaybe<Scalars['String']['input']>;
+  merchantOrderReferenceIDEqualFold?: InputMaybe<Scalars['String']['input']>;
+  merchantOrderReferenceIDGT?: InputMaybe<Scalars['String']['input']>;
+  merchantOrderReferenceIDGTE?: InputMaybe<Scalars['String']['input']>;
+  merchantOrderReferenceIDHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  merchantOrderReferenceIDHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  merchantOrderReferenceIDIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  merchantOrderReferenceIDIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  merchantOrderReferenceIDLT?: InputMaybe<Scalars['String']['input']>;
+  merchantOrderReferenceIDLTE?: InputMaybe<Scalars['String']['input']>;
+  merchantOrderReferenceIDNEQ?: InputMaybe<Scalars['String']['input']>;
+  merchantOrderReferenceIDNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  merchantOrderReferenceIDNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** modified_at field predicates */
+  modifiedAt?: InputMaybe<Scalars['Time']['input']>;
+  modifiedAtGT?: InputMaybe<Scalars['Time']['input']>;
+  modifiedAtGTE?: InputMaybe<Scalars['Time']['input']>;
+  modifiedAtIn?: InputMaybe<Array<Scalars['Time']['input']>>;
+  modifiedAtLT?: InputMaybe<Scalars['Time']['input']>;
+  modifiedAtLTE?: InputMaybe<Scalars['Time']['input']>;
+  modifiedAtNEQ?: InputMaybe<Scalars['Time']['input']>;
+  modifiedAtNotIn?: InputMaybe<Array<Scalars['Time']['input']>>;
+  not?: InputMaybe<PayoutWhereInput>;
+  or?: InputMaybe<Array<PayoutWhereInput>>;
+  /** payout_method_type field predicates */
+  payoutMethodType?: InputMaybe<Scalars['String']['input']>;
+  payoutMethodTypeContains?: InputMaybe<Scalars['String']['input']>;
+  payoutMethodTypeContainsFold?: InputMaybe<Scalars['String']['input']>;
+  payoutMethodTypeEqualFold?: InputMaybe<Scalars['String']['input']>;
+  payoutMethodTypeGT?: InputMaybe<Scalars['String']['input']>;
+  payoutMethodTypeGTE?: InputMaybe<Scalars['String']['input']>;
+  payoutMethodTypeHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  payoutMethodTypeHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  payoutMethodTypeIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  payoutMethodTypeIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  payoutMethodTypeLT?: InputMaybe<Scalars['String']['input']>;
+  payoutMethodTypeLTE?: InputMaybe<Scalars['String']['input']>;
+  payoutMethodTypeNEQ?: InputMaybe<Scalars['String']['input']>;
+  payoutMethodTypeNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  payoutMethodTypeNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** payout_token field predicates */
+  payoutToken?: InputMaybe<Scalars['String']['input']>;
+  payoutTokenContains?: InputMaybe<Scalars['String']['input']>;
+  payoutTokenContainsFold?: InputMaybe<Scalars['String']['input']>;
+  payoutTokenEqualFold?: InputMaybe<Scalars['String']['input']>;
+  payoutTokenGT?: InputMaybe<Scalars['String']['input']>;
+  payoutTokenGTE?: InputMaybe<Scalars['String']['input']>;
+  payoutTokenHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  payoutTokenHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  payoutTokenIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  payoutTokenIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  payoutTokenLT?: InputMaybe<Scalars['String']['input']>;
+  payoutTokenLTE?: InputMaybe<Scalars['String']['input']>;
+  payoutTokenNEQ?: InputMaybe<Scalars['String']['input']>;
+  payoutTokenNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  payoutTokenNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** payout_type field predicates */
+  payoutType?: InputMaybe<PayoutPayoutType>;
+  payoutTypeIn?: InputMaybe<Array<PayoutPayoutType>>;
+  payoutTypeIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  payoutTypeNEQ?: InputMaybe<PayoutPayoutType>;
+  payoutTypeNotIn?: InputMaybe<Array<PayoutPayoutType>>;
+  payoutTypeNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** priority field predicates */
+  priority?: InputMaybe<Scalars['String']['input']>;
+  priorityContains?: InputMaybe<Scalars['String']['input']>;
+  priorityContainsFold?: InputMaybe<Scalars['String']['input']>;
+  priorityEqualFold?: InputMaybe<Scalars['String']['input']>;
+  priorityGT?: InputMaybe<Scalars['String']['input']>;
+  priorityGTE?: InputMaybe<Scalars['String']['input']>;
+  priorityHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  priorityHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  priorityIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  priorityIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  priorityLT?: InputMaybe<Scalars['String']['input']>;
+  priorityLTE?: InputMaybe<Scalars['String']['input']>;
+  priorityNEQ?: InputMaybe<Scalars['String']['input']>;
+  priorityNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  priorityNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** profile_id field predicates */
+  profileID?: InputMaybe<Scalars['String']['input']>;
+  profileIDContains?: InputMaybe<Scalars['String']['input']>;
+  profileIDContainsFold?: InputMaybe<Scalars['String']['input']>;
+  profileIDEqualFold?: InputMaybe<Scalars['String']['input']>;
+  profileIDGT?: InputMaybe<Scalars['String']['input']>;
+  profileIDGTE?: InputMaybe<Scalars['String']['input']>;
+  profileIDHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  profileIDHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  profileIDIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  profileIDLT?: InputMaybe<Scalars['String']['input']>;
+  profileIDLTE?: InputMaybe<Scalars['String']['input']>;
+  profileIDNEQ?: InputMaybe<Scalars['String']['input']>;
+  profileIDNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** recurring field predicates */
+  recurring?: InputMaybe<Scalars['Boolean']['input']>;
+  recurringNEQ?: InputMaybe<Scalars['Boolean']['input']>;
+  /** return_url field predicates */
+  returnURL?: InputMaybe<Scalars['String']['input']>;
+  returnURLContains?: InputMaybe<Scalars['String']['input']>;
+  returnURLContainsFold?: InputMaybe<Scalars['String']['input']>;
+  returnURLEqualFold?: InputMaybe<Scalars['String']['input']>;
+  returnURLGT?: InputMaybe<Scalars['String']['input']>;
+  returnURLGTE?: InputMaybe<Scalars['String']['input']>;
+  returnURLHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  returnURLHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  returnURLIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  returnURLIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  returnURLLT?: InputMaybe<Scalars['String']['input']>;
+  returnURLLTE?: InputMaybe<Scalars['String']['input']>;
+  returnURLNEQ?: InputMaybe<Scalars['String']['input']>;
+  returnURLNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  returnURLNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** status field predicates */
+  status?: InputMaybe<PayoutStatus>;
+  statusIn?: InputMaybe<Array<PayoutStatus>>;
+  statusNEQ?: InputMaybe<PayoutStatus>;
+  statusNotIn?: InputMaybe<Array<PayoutStatus>>;
+  /** unified_code field predicates */
+  unifiedCode?: InputMaybe<Scalars['String']['input']>;
+  unifiedCodeContains?: InputMaybe<Scalars['String']['input']>;
+  unifiedCodeContainsFold?: InputMaybe<Scalars['String']['input']>;
+  unifiedCodeEqualFold?: InputMaybe<Scalars['String']['input']>;
+  unifiedCodeGT?: InputMaybe<Scalars['String']['input']>;
+  unifiedCodeGTE?: InputMaybe<Scalars['String']['input']>;
+  unifiedCodeHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  unifiedCodeHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  unifiedCodeIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  unifiedCodeIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  unifiedCodeLT?: InputMaybe<Scalars['String']['input']>;
+  unifiedCodeLTE?: InputMaybe<Scalars['String']['input']>;
+  unifiedCodeNEQ?: InputMaybe<Scalars['String']['input']>;
+  unifiedCodeNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  unifiedCodeNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+  /** unified_message field predicates */
+  unifiedMessage?: InputMaybe<Scalars['String']['input']>;
+  unifiedMessageContains?: InputMaybe<Scalars['String']['input']>;
+  unifiedMessageContainsFold?: InputMaybe<Scalars['String']['input']>;
+  unifiedMessageEqualFold?: InputMaybe<Scalars['String']['input']>;
+  unifiedMessageGT?: InputMaybe<Scalars['String']['input']>;
+  unifiedMessageGTE?: InputMaybe<Scalars['String']['input']>;
+  unifiedMessageHasPrefix?: InputMaybe<Scalars['String']['input']>;
+  unifiedMessageHasSuffix?: InputMaybe<Scalars['String']['input']>;
+  unifiedMessageIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  unifiedMessageIsNil?: InputMaybe<Scalars['Boolean']['input']>;
+  unifiedMessageLT?: InputMaybe<Scalars['String']['input']>;
+  unifiedMessageLTE?: InputMaybe<Scalars['String']['input']>;
+  unifiedMessageNEQ?: InputMaybe<Scalars['String']['input']>;
+  unifiedMessageNotIn?: InputMaybe<Array<Scalars['String']['input']>>;
+  unifiedMessageNotNil?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
 /** Ordering options for Profile connections */
 export type ProfileOrder = {
   /** The ordering direction. */
@@ -6595,6 +7827,42 @@ export type PaymentUpdatedSubscriptionVariables = Exact<{ [key: string]: never; 
 
 export type PaymentUpdatedSubscription = { paymentUpdated: { id: string, paymentID: string, status: PaymentIntentStatus } };
 
+export type PayoutRowFieldsFragment = { id: string, payoutID: string, status: PayoutStatus, amount: number, currency: PayoutCurrency, payoutType?: PayoutPayoutType | null, connector?: string | null, customerID?: string | null, errorCode?: string | null, errorMessage?: string | null, createdAt: string };
+
+export type PayoutsQueryVariables = Exact<{
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['Cursor']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  before?: InputMaybe<Scalars['Cursor']['input']>;
+  where?: InputMaybe<PayoutWhereInput>;
+}>;
+
+
+export type PayoutsQuery = { payouts: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor?: string | null, endCursor?: string | null }, edges?: Array<{ node?: { id: string, payoutID: string, status: PayoutStatus, amount: number, currency: PayoutCurrency, payoutType?: PayoutPayoutType | null, connector?: string | null, customerID?: string | null, errorCode?: string | null, errorMessage?: string | null, createdAt: string } | null } | null> | null } };
+
+export type PayoutQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type PayoutQuery = { payout?: { payoutMethodType?: string | null, payoutMethodData?: Record<string, unknown> | null, description?: string | null, merchantOrderReferenceID?: string | null, autoFulfill: boolean, priority?: string | null, connectorTransactionID?: string | null, unifiedCode?: string | null, unifiedMessage?: string | null, modifiedAt: string, id: string, payoutID: string, status: PayoutStatus, amount: number, currency: PayoutCurrency, payoutType?: PayoutPayoutType | null, connector?: string | null, customerID?: string | null, errorCode?: string | null, errorMessage?: string | null, createdAt: string, attempts: { totalCount: number, edges?: Array<{ node?: { id: string, payoutAttemptID: string, status: PayoutAttemptStatus, amount: number, currency: PayoutAttemptCurrency, connector: string, errorCode?: string | null, errorMessage?: string | null, cancellationReason?: string | null, createdAt: string } | null } | null> | null }, events: { totalCount: number, edges?: Array<{ node?: { id: string, eventID: string, eventType: EventEventType, objectID: string, createdAt: string, isDelivered: boolean, deliveryStatus?: string | null, nextAttemptAt?: string | null, deliveryAttempts: { totalCount: number, edges?: Array<{ node?: { id: string, deliveryAttempt: EventDeliveryAttemptDeliveryAttempt, createdAt: string, responseStatusCode?: number | null, isDeliverySuccessful: boolean, responseBody?: string | null, errorMessage?: string | null } | null } | null> | null } } | null } | null> | null } } | null };
+
+export type FulfillPayoutMutationVariables = Exact<{
+  id: Scalars['ID']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type FulfillPayoutMutation = { fulfillPayout: { payout: { id: string, status: PayoutStatus } } };
+
+export type CancelPayoutMutationVariables = Exact<{
+  id: Scalars['ID']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type CancelPayoutMutation = { cancelPayout: { payout: { id: string, status: PayoutStatus } } };
+
 export type RefundFieldsFragment = { id: string, refundID: string, status: RefundStatus, amount: number, currency: RefundCurrency, createdAt: string };
 
 export type RefundsQueryVariables = Exact<{
@@ -6728,6 +7996,7 @@ export const DisputeFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind
 export const PageFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"PageFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PageInfo"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"hasPreviousPage"}},{"kind":"Field","name":{"kind":"Name","value":"startCursor"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]} as unknown as DocumentNode<PageFieldsFragment, unknown>;
 export const ProfileFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ProfileFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Profile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"profileID"}},{"kind":"Field","name":{"kind":"Name","value":"profileName"}},{"kind":"Field","name":{"kind":"Name","value":"isDefault"}}]}}]} as unknown as DocumentNode<ProfileFieldsFragment, unknown>;
 export const PaymentRowFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"PaymentRowFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentIntent"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"paymentID"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}},{"kind":"Field","name":{"kind":"Name","value":"connector"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]} as unknown as DocumentNode<PaymentRowFieldsFragment, unknown>;
+export const PayoutRowFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"PayoutRowFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Payout"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"payoutID"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}},{"kind":"Field","name":{"kind":"Name","value":"payoutType"}},{"kind":"Field","name":{"kind":"Name","value":"connector"}},{"kind":"Field","name":{"kind":"Name","value":"customerID"}},{"kind":"Field","name":{"kind":"Name","value":"errorCode"}},{"kind":"Field","name":{"kind":"Name","value":"errorMessage"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]} as unknown as DocumentNode<PayoutRowFieldsFragment, unknown>;
 export const RefundFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RefundFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Refund"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"refundID"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]} as unknown as DocumentNode<RefundFieldsFragment, unknown>;
 export const GsmRuleFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"GsmRuleFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"GsmRule"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"connector"}},{"kind":"Field","name":{"kind":"Name","value":"flow"}},{"kind":"Field","name":{"kind":"Name","value":"subFlow"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"decision"}},{"kind":"Field","name":{"kind":"Name","value":"stepUpPossible"}},{"kind":"Field","name":{"kind":"Name","value":"clearPanPossible"}},{"kind":"Field","name":{"kind":"Name","value":"alternateNetworkPossible"}},{"kind":"Field","name":{"kind":"Name","value":"unifiedCode"}},{"kind":"Field","name":{"kind":"Name","value":"unifiedMessage"}},{"kind":"Field","name":{"kind":"Name","value":"errorCategory"}},{"kind":"Field","name":{"kind":"Name","value":"standardisedCode"}},{"kind":"Field","name":{"kind":"Name","value":"routerError"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"userGuidanceMessage"}}]}}]} as unknown as DocumentNode<GsmRuleFieldsFragment, unknown>;
 export const MeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Me"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"me"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"user"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"email"}}]}},{"kind":"Field","name":{"kind":"Name","value":"merchantID"}},{"kind":"Field","name":{"kind":"Name","value":"merchantTimeZone"}},{"kind":"Field","name":{"kind":"Name","value":"role"}},{"kind":"Field","name":{"kind":"Name","value":"memberships"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"merchantID"}},{"kind":"Field","name":{"kind":"Name","value":"merchantName"}},{"kind":"Field","name":{"kind":"Name","value":"role"}}]}}]}}]}}]} as unknown as DocumentNode<MeQuery, MeQueryVariables>;
@@ -6763,6 +8032,10 @@ export const CancelPaymentDocument = {"kind":"Document","definitions":[{"kind":"
 export const CreateRefundDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateRefund"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"paymentID"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"amount"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"idempotencyKey"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createRefund"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"ObjectValue","fields":[{"kind":"ObjectField","name":{"kind":"Name","value":"paymentID"},"value":{"kind":"Variable","name":{"kind":"Name","value":"paymentID"}}},{"kind":"ObjectField","name":{"kind":"Name","value":"amount"},"value":{"kind":"Variable","name":{"kind":"Name","value":"amount"}}}]}},{"kind":"Argument","name":{"kind":"Name","value":"idempotencyKey"},"value":{"kind":"Variable","name":{"kind":"Name","value":"idempotencyKey"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"refund"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"refundID"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}}]} as unknown as DocumentNode<CreateRefundMutation, CreateRefundMutationVariables>;
 export const CreatePaymentExportDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreatePaymentExport"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentExportFilter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createPaymentExport"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}}]}}]}}]} as unknown as DocumentNode<CreatePaymentExportMutation, CreatePaymentExportMutationVariables>;
 export const PaymentUpdatedDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"PaymentUpdated"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"paymentUpdated"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"paymentID"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]} as unknown as DocumentNode<PaymentUpdatedSubscription, PaymentUpdatedSubscriptionVariables>;
+export const PayoutsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Payouts"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Cursor"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"last"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"before"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Cursor"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"where"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"PayoutWhereInput"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"payouts"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"last"},"value":{"kind":"Variable","name":{"kind":"Name","value":"last"}}},{"kind":"Argument","name":{"kind":"Name","value":"before"},"value":{"kind":"Variable","name":{"kind":"Name","value":"before"}}},{"kind":"Argument","name":{"kind":"Name","value":"where"},"value":{"kind":"Variable","name":{"kind":"Name","value":"where"}}},{"kind":"Argument","name":{"kind":"Name","value":"orderBy"},"value":{"kind":"ListValue","values":[{"kind":"ObjectValue","fields":[{"kind":"ObjectField","name":{"kind":"Name","value":"field"},"value":{"kind":"EnumValue","value":"CREATED_AT"}},{"kind":"ObjectField","name":{"kind":"Name","value":"direction"},"value":{"kind":"EnumValue","value":"DESC"}}]}]}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"PageFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"PayoutRowFields"}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"PageFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PageInfo"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"hasPreviousPage"}},{"kind":"Field","name":{"kind":"Name","value":"startCursor"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"PayoutRowFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Payout"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"payoutID"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}},{"kind":"Field","name":{"kind":"Name","value":"payoutType"}},{"kind":"Field","name":{"kind":"Name","value":"connector"}},{"kind":"Field","name":{"kind":"Name","value":"customerID"}},{"kind":"Field","name":{"kind":"Name","value":"errorCode"}},{"kind":"Field","name":{"kind":"Name","value":"errorMessage"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]} as unknown as DocumentNode<PayoutsQuery, PayoutsQueryVariables>;
+export const PayoutDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Payout"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"payout"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"PayoutRowFields"}},{"kind":"Field","name":{"kind":"Name","value":"payoutMethodType"}},{"kind":"Field","name":{"kind":"Name","value":"payoutMethodData"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"merchantOrderReferenceID"}},{"kind":"Field","name":{"kind":"Name","value":"autoFulfill"}},{"kind":"Field","name":{"kind":"Name","value":"priority"}},{"kind":"Field","name":{"kind":"Name","value":"connectorTransactionID"}},{"kind":"Field","name":{"kind":"Name","value":"unifiedCode"}},{"kind":"Field","name":{"kind":"Name","value":"unifiedMessage"}},{"kind":"Field","name":{"kind":"Name","value":"modifiedAt"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"20"}},{"kind":"Argument","name":{"kind":"Name","value":"orderBy"},"value":{"kind":"ObjectValue","fields":[{"kind":"ObjectField","name":{"kind":"Name","value":"field"},"value":{"kind":"EnumValue","value":"CREATED_AT"}},{"kind":"ObjectField","name":{"kind":"Name","value":"direction"},"value":{"kind":"EnumValue","value":"ASC"}}]}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"payoutAttemptID"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}},{"kind":"Field","name":{"kind":"Name","value":"connector"}},{"kind":"Field","name":{"kind":"Name","value":"errorCode"}},{"kind":"Field","name":{"kind":"Name","value":"errorMessage"}},{"kind":"Field","name":{"kind":"Name","value":"cancellationReason"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"events"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"50"}},{"kind":"Argument","name":{"kind":"Name","value":"orderBy"},"value":{"kind":"ListValue","values":[{"kind":"ObjectValue","fields":[{"kind":"ObjectField","name":{"kind":"Name","value":"field"},"value":{"kind":"EnumValue","value":"CREATED_AT"}},{"kind":"ObjectField","name":{"kind":"Name","value":"direction"},"value":{"kind":"EnumValue","value":"ASC"}}]}]}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"LoggedEventFields"}}]}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"PayoutRowFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Payout"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"payoutID"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}},{"kind":"Field","name":{"kind":"Name","value":"payoutType"}},{"kind":"Field","name":{"kind":"Name","value":"connector"}},{"kind":"Field","name":{"kind":"Name","value":"customerID"}},{"kind":"Field","name":{"kind":"Name","value":"errorCode"}},{"kind":"Field","name":{"kind":"Name","value":"errorMessage"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"LoggedEventFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Event"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"eventID"}},{"kind":"Field","name":{"kind":"Name","value":"eventType"}},{"kind":"Field","name":{"kind":"Name","value":"objectID"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"isDelivered"}},{"kind":"Field","name":{"kind":"Name","value":"deliveryStatus"}},{"kind":"Field","name":{"kind":"Name","value":"nextAttemptAt"}},{"kind":"Field","name":{"kind":"Name","value":"deliveryAttempts"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"10"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"deliveryAttempt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"responseStatusCode"}},{"kind":"Field","name":{"kind":"Name","value":"isDeliverySuccessful"}},{"kind":"Field","name":{"kind":"Name","value":"responseBody"}},{"kind":"Field","name":{"kind":"Name","value":"errorMessage"}}]}}]}}]}}]}}]} as unknown as DocumentNode<PayoutQuery, PayoutQueryVariables>;
+export const FulfillPayoutDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"FulfillPayout"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"idempotencyKey"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fulfillPayout"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"idempotencyKey"},"value":{"kind":"Variable","name":{"kind":"Name","value":"idempotencyKey"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"payout"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}}]} as unknown as DocumentNode<FulfillPayoutMutation, FulfillPayoutMutationVariables>;
+export const CancelPayoutDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CancelPayout"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"idempotencyKey"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cancelPayout"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"idempotencyKey"},"value":{"kind":"Variable","name":{"kind":"Name","value":"idempotencyKey"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"payout"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}}]} as unknown as DocumentNode<CancelPayoutMutation, CancelPayoutMutationVariables>;
 export const RefundsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Refunds"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Cursor"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"last"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"before"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Cursor"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"where"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"RefundWhereInput"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"refunds"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"last"},"value":{"kind":"Variable","name":{"kind":"Name","value":"last"}}},{"kind":"Argument","name":{"kind":"Name","value":"before"},"value":{"kind":"Variable","name":{"kind":"Name","value":"before"}}},{"kind":"Argument","name":{"kind":"Name","value":"where"},"value":{"kind":"Variable","name":{"kind":"Name","value":"where"}}},{"kind":"Argument","name":{"kind":"Name","value":"orderBy"},"value":{"kind":"ListValue","values":[{"kind":"ObjectValue","fields":[{"kind":"ObjectField","name":{"kind":"Name","value":"field"},"value":{"kind":"EnumValue","value":"CREATED_AT"}},{"kind":"ObjectField","name":{"kind":"Name","value":"direction"},"value":{"kind":"EnumValue","value":"DESC"}}]}]}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"PageFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RefundFields"}},{"kind":"Field","name":{"kind":"Name","value":"connector"}},{"kind":"Field","name":{"kind":"Name","value":"reason"}},{"kind":"Field","name":{"kind":"Name","value":"errorCode"}},{"kind":"Field","name":{"kind":"Name","value":"errorMessage"}},{"kind":"Field","name":{"kind":"Name","value":"payment"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"paymentID"}}]}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"PageFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PageInfo"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"hasPreviousPage"}},{"kind":"Field","name":{"kind":"Name","value":"startCursor"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RefundFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Refund"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"refundID"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]} as unknown as DocumentNode<RefundsQuery, RefundsQueryVariables>;
 export const RoutingDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Routing"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"merchantAccount"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"defaultProfileID"}}]}},{"kind":"Field","name":{"kind":"Name","value":"connectorAccounts"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"100"}},{"kind":"Argument","name":{"kind":"Name","value":"orderBy"},"value":{"kind":"ObjectValue","fields":[{"kind":"ObjectField","name":{"kind":"Name","value":"field"},"value":{"kind":"EnumValue","value":"CREATED_AT"}},{"kind":"ObjectField","name":{"kind":"Name","value":"direction"},"value":{"kind":"EnumValue","value":"ASC"}}]}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"merchantConnectorID"}},{"kind":"Field","name":{"kind":"Name","value":"connectorName"}},{"kind":"Field","name":{"kind":"Name","value":"connectorLabel"}},{"kind":"Field","name":{"kind":"Name","value":"connectorType"}},{"kind":"Field","name":{"kind":"Name","value":"profileID"}},{"kind":"Field","name":{"kind":"Name","value":"disabled"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"routingAlgorithms"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"50"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"profileID"}},{"kind":"Field","name":{"kind":"Name","value":"active"}},{"kind":"Field","name":{"kind":"Name","value":"algorithm"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]}}]}}]} as unknown as DocumentNode<RoutingQuery, RoutingQueryVariables>;
 export const RoutingEvaluateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"RoutingEvaluate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"profileID"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"payment"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"RoutingPaymentInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"routingEvaluate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"profileID"},"value":{"kind":"Variable","name":{"kind":"Name","value":"profileID"}}},{"kind":"Argument","name":{"kind":"Name","value":"payment"},"value":{"kind":"Variable","name":{"kind":"Name","value":"payment"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"routingApproach"}},{"kind":"Field","name":{"kind":"Name","value":"routingAlgorithmID"}},{"kind":"Field","name":{"kind":"Name","value":"routingKind"}},{"kind":"Field","name":{"kind":"Name","value":"routingRule"}},{"kind":"Field","name":{"kind":"Name","value":"candidates"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"merchantConnectorID"}},{"kind":"Field","name":{"kind":"Name","value":"connectorName"}},{"kind":"Field","name":{"kind":"Name","value":"connectorLabel"}}]}}]}}]}}]} as unknown as DocumentNode<RoutingEvaluateQuery, RoutingEvaluateQueryVariables>;

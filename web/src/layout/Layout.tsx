@@ -14,6 +14,7 @@ const sections = [
   { path: "/payments", label: "Payments" },
   { path: "/refunds", label: "Refunds" },
   { path: "/disputes", label: "Disputes" },
+  { path: "/payouts", label: "Payouts" },
   { path: "/customers", label: "Customers" },
   { path: "/connectors", label: "Connectors" },
   { path: "/routing", label: "Routing" },

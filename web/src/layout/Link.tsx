@@ -11,3 +11,8 @@ export function Link({ to, ...rest }: { to: string } & Omit<AnchorHTMLAttributes
 export function PaymentLink({ id }: { id: string }) {
   return <Link to={`/payments/${encodeURIComponent(id)}`}>{id}</Link>;
 }
+
+/** A link to a payout's page, named by its payout id. */
+export function PayoutLink({ id }: { id: string }) {
+  return <Link to={`/payouts/${encodeURIComponent(id)}`}>{id}</Link>;
+}

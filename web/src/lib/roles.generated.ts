@@ -25,6 +25,8 @@ export const queryAccess = {
   "paymentAnalytics": "any",
   "paymentIntents": "any",
   "payments": "any",
+  "payout": "any",
+  "payouts": "any",
   "profiles": "any",
   "refund": "any",
   "refundAnalytics": "any",
@@ -47,10 +49,16 @@ export const mutationAccess = {
   "cancelPayment": [
     "OPERATOR"
   ],
+  "cancelPayout": [
+    "OPERATOR"
+  ],
   "capturePayment": [
     "OPERATOR"
   ],
   "confirmPayment": [
+    "OPERATOR"
+  ],
+  "confirmPayout": [
     "OPERATOR"
   ],
   "createApiKey": [
@@ -73,6 +81,9 @@ export const mutationAccess = {
     "OPERATOR",
     "VIEWER"
   ],
+  "createPayout": [
+    "OPERATOR"
+  ],
   "createProfile": [],
   "createRefund": [
     "OPERATOR"
@@ -90,6 +101,9 @@ export const mutationAccess = {
     "DEVELOPER"
   ],
   "deletePaymentMethod": [
+    "OPERATOR"
+  ],
+  "fulfillPayout": [
     "OPERATOR"
   ],
   "inviteUser": [],

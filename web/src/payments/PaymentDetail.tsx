@@ -9,9 +9,9 @@ import { useMutation, useQuery } from "urql";
 import { idempotencyKey } from "../lib/client";
 import { errorText } from "../lib/errors";
 import { currencyExponent, formatMoney, majorUnits, parseMajor } from "../lib/money";
-import { canRun, paymentActions, type PaymentAction, type Role } from "../lib/roles";
+import { paymentActions, type PaymentAction, type Role } from "../lib/roles";
 import { AcceptDispute } from "../disputes/AcceptDispute";
-import { EventCard } from "../developers/EventLog";
+import { ObjectEvents } from "../developers/EventLog";
 import { AttemptTimeline, errorOf } from "./AttemptTimeline";
 import { CancelPaymentMutation, CapturePaymentMutation, CreateRefundMutation, PaymentQuery } from "./operations";
 import { TimeCell, MoneyCell, TableSection } from "../layout/Table";
@@ -21,6 +21,7 @@ import { nodesOf } from "../lib/connection";
 import { SubmitRow } from "../layout/SubmitRow";
 import { Facts } from "../layout/Facts";
 import { BackLink, Missing } from "../layout/Missing";
+import { ActionForms } from "../layout/ActionForms";
 
 export function PaymentDetail({ id, role }: { id: string; role: Role }) {
   const [{ data, error, fetching }, refetch] = useQuery({ query: PaymentQuery, variables: { id } });
@@ -122,16 +123,7 @@ export function PaymentDetail({ id, role }: { id: string; role: Role }) {
         )}
       />
 
-      <h2 id="payment-events">Events and webhook deliveries</h2>
-      {events.length === 0 ? (
-        <p className="muted">No events yet.</p>
-      ) : (
-        <ol className="events" aria-labelledby="payment-events" data-testid="payment-events">
-          {events.map((ev) => (
-            <EventCard key={ev.id} event={ev} mayRetry={canRun(role, "retryWebhookDelivery")} done={refreshed} />
-          ))}
-        </ol>
-      )}
+      <ObjectEvents id="payment-events" testId="payment-events" events={events} role={role} done={refreshed} />
     </section>
   );
 }
@@ -190,16 +182,9 @@ function Actions(props: {
     }
   };
   return (
-    <div className="actions">
-      <div role="group" aria-label="Actions">
-        {props.actions.map((a) => (
-          <button key={a} type="button" aria-expanded={open === a} onClick={() => start(a)}>
-            {labels[a]}
-          </button>
-        ))}
-      </div>
+    <ActionForms actions={props.actions} labels={labels} open={open} start={start} submit={submit}>
       {open && (
-        <form className="card" onSubmit={submit} aria-label={labels[open]}>
+        <>
           {open === "cancel" ? (
             <p>Cancel this payment? Money that is authorized and not captured is released.</p>
           ) : (
@@ -221,8 +206,8 @@ function Actions(props: {
             </div>
           )}
           <SubmitRow label={open === "cancel" ? "Cancel payment" : labels[open]} busy={busy} text={error} onClose={() => setOpen(null)} />
-        </form>
+        </>
       )}
-    </div>
+    </ActionForms>
   );
 }

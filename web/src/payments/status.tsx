@@ -1,7 +1,8 @@
-// A payment's or attempt's status as a labelled badge, coloured by outcome
+// A payment's, payout's or attempt's status as a labelled badge, coloured by outcome
 // (the text says it too: colour is never the only signal).
 const tone: Record<string, string> = {
   succeeded: "good",
+  success: "good",
   charged: "good",
   authorized: "good",
   partially_captured: "good",
@@ -13,6 +14,8 @@ const tone: Record<string, string> = {
   cancelled: "neutral",
   voided: "neutral",
   expired: "neutral",
+  reversed: "neutral",
+  ineligible: "bad",
 };
 
 export function Status({ value }: { value: string }) {

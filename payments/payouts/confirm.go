@@ -1,0 +1,114 @@
+package payouts
+
+import (
+	"context"
+
+	"switchyard/ent"
+	"switchyard/ent/payout"
+	"switchyard/ent/payoutattempt"
+	"switchyard/internal/tenancy"
+	"switchyard/payments/connector"
+	"switchyard/payments/errs"
+)
+
+// Confirm confirms a payout (POST /payouts/{id}/confirm): the members it
+// gives update the payout first, then it is created at its payout
+// processor and, with auto_fulfill, fulfilled. A client (publishable key)
+// must give the payout's client_secret.
+func (s *Service) Confirm(ctx context.Context, id string, in Input) (*View, error) {
+	yes := true
+	in.Confirm = &yes
+	return s.Update(ctx, id, in)
+}
+
+// checkClientSecret holds a call to the payout's client_secret: required
+// of a client, checked when given, and not past its expiry.
+func (s *Service) checkClientSecret(ctx context.Context, po *ent.Payout, given *string) error {
+	p, _ := tenancy.FromContext(ctx)
+	switch {
+	case given == nil && p.ClientOnly:
+		return errs.ErrClientSecretMissing.New()
+	case given == nil:
+		return nil
+	case *given != po.ClientSecret:
+		return errs.ErrClientSecretMismatch.New()
+	case po.ClientSecretExpiresAt != nil && s.db.Now().After(*po.ClientSecretExpiresAt):
+		return errs.ErrClientSecretExpired.New()
+	}
+	return nil
+}
+
+// confirm creates payout id at a payout processor with method m (through
+// the connector names when given) and, when the payout auto-fulfils,
+// fulfils it.
+func (s *Service) confirm(ctx context.Context, id string, m *Method, names []string) (*View, error) {
+	t := &target{payoutID: id, m: m}
+	call := s.payoutCall(t, func(ctx context.Context, p connector.Payouter, req *connector.PayoutRequest) (*connector.PayoutResult, error) {
+		req.Method = connectorMethod(m)
+		return p.PayoutCreate(ctx, req)
+	}, syncAtConnector)
+	call.Reserve = func(ctx context.Context, tx *ent.Tx) (bool, error) {
+		return true, s.reserveCreation(ctx, tx, t, m, names)
+	}
+	call.Settle = func(ctx context.Context, tx *ent.Tx, res *connector.PayoutResult, callErr error) error {
+		if err := s.settleAnswer(ctx, tx, t, res, callErr, payoutattempt.StatusRequiresCreation); err != nil {
+			return err
+		}
+		return s.saveMethod(ctx, tx, t, res)
+	}
+	for {
+		if _, err := call.Run(ctx, s.db); err != nil {
+			return nil, err
+		}
+		if !t.retried {
+			break
+		}
+		t.retried, call.Reserve = false, nil // the settle step reserved the next try
+	}
+	if t.po.Status == payout.StatusRequiresCreation {
+		return nil, errs.ErrConnectorUnavailable.Newf("The payout processor did not answer; confirm the payout again")
+	}
+	s.dropMethod(ctx, t.po)
+	if t.po.Status == payout.StatusRequiresFulfillment && t.po.AutoFulfill {
+		return s.Fulfil(ctx, id)
+	}
+	return s.view(ctx, s.db.Client, t.po)
+}
+
+// reserveCreation checks the confirm of t's payout under its row lock,
+// chooses its payout processor and records the attempt requires_creation
+// before the connector is called.
+func (s *Service) reserveCreation(ctx context.Context, tx *ent.Tx, t *target, m *Method, names []string) error {
+	po, err := s.load(ctx, tx.Client(), t.payoutID, true)
+	if err != nil {
+		return err
+	}
+	if err := decideConfirm(po.ID, po.Status, m != nil); err != nil {
+		return err
+	}
+	accounts, err := processors(ctx, tx.Client(), po.ProfileID, m, names)
+	if err != nil {
+		return err
+	}
+	t.mca, t.later = accounts[0], accounts[1:]
+	return s.reserveAttempt(ctx, tx, t, po, m)
+}
+
+// reserveAttempt records a new attempt of po at t.mca, requires_creation,
+// and makes it po's active one.
+func (s *Service) reserveAttempt(ctx context.Context, tx *ent.Tx, t *target, po *ent.Payout, m *Method) (err error) {
+	t.att, err = tx.PayoutAttempt.Create().SetMerchantID(po.MerchantID).SetProfileID(po.ProfileID).SetPayoutID(po.ID).
+		SetStatus(payoutattempt.StatusRequiresCreation).SetAmount(po.Amount).SetCurrency(po.Currency).
+		SetConnector(t.mca.ConnectorName).SetMerchantConnectorID(t.mca.ID).
+		SetPayoutType(payoutattempt.PayoutType(m.Type)).SetPayoutMethodType(m.Subtype).Save(ctx)
+	if err != nil {
+		return errs.Internal(err)
+	}
+	t.po, err = tx.Payout.UpdateOne(po).SetStatus(payout.StatusRequiresCreation).SetActiveAttemptID(t.att.ID).
+		SetConnector(t.mca.ConnectorName).SetMerchantConnectorID(t.mca.ID).AddAttemptCount(1).
+		ClearErrorCode().ClearErrorMessage().Save(ctx)
+	if err != nil {
+		return errs.Internal(err)
+	}
+	return nil
+}

@@ -1,0 +1,188 @@
+package payouts
+
+import (
+	"context"
+	"time"
+
+	"switchyard/ent"
+	"switchyard/ent/payout"
+	"switchyard/ent/schema/schematype"
+	"switchyard/internal/ids"
+	"switchyard/internal/tenancy"
+	"switchyard/payments/errs"
+	"switchyard/payments/txn"
+	"switchyard/payments/validate"
+)
+
+// vaultFor is how long a payout method given at create waits for the
+// payout's confirm, sealed in the vault.
+const vaultFor = 24 * time.Hour
+
+// Create makes a payout (POST /payouts/create): it waits for its method or
+// its confirmation, or, with confirm, is created at a payout processor at
+// once (and, with auto_fulfill, fulfilled). A retry of an Idempotency-Key
+// answers with the payout the key made.
+func (s *Service) Create(ctx context.Context, in Input) (*View, error) {
+	if v, err := s.payoutOfKey(ctx, &in); v != nil || err != nil {
+		return v, err
+	}
+	if err := s.withSavedMethod(ctx, &in, in.CustomerID); err != nil {
+		return nil, err
+	}
+	if err := checkCreate(&in); err != nil {
+		return nil, err
+	}
+	prof, err := txn.Profile(ctx, s.db.Client, in.ProfileID)
+	if err != nil {
+		return nil, err
+	}
+	po, err := s.insert(ctx, prof.ID, &in)
+	if ent.IsConstraintError(err) && in.Idempotency != nil {
+		return s.payoutOfKey(ctx, &in) // the same key, made at once by another request
+	}
+	if err != nil {
+		return nil, txn.Error(err, "payout")
+	}
+	if in.Confirm != nil && *in.Confirm && in.Method != nil {
+		return s.confirm(ctx, po.ID, in.Method, in.Connectors)
+	}
+	if in.Method != nil {
+		if err := s.keepMethod(ctx, po, in.Method); err != nil {
+			return nil, err
+		}
+	}
+	return s.view(ctx, s.db.Client, po)
+}
+
+// checkCreate checks a create's members: an amount and a currency are
+// required.
+func checkCreate(in *Input) error {
+	if in.Amount == nil {
+		return errs.MissingField("amount")
+	}
+	if in.Currency == nil {
+		return errs.MissingField("currency")
+	}
+	return checkInput(in)
+}
+
+// checkInput checks the members a create, update or confirm may give.
+func checkInput(in *Input) error {
+	if a := in.Amount; a != nil && (*a <= 0 || *a > maxPayoutAmount) {
+		return errs.InvalidValue("amount", "must be greater than 0 and at most %d", maxPayoutAmount)
+	}
+	if in.Currency != nil {
+		if err := validate.Currencies.Check("currency", *in.Currency); err != nil {
+			return err
+		}
+	}
+	if err := payoutTypes.Optional("payout_type", in.PayoutType); err != nil {
+		return err
+	}
+	if err := entityTypes.Optional("entity_type", in.EntityType); err != nil {
+		return err
+	}
+	if err := priorities.Optional("priority", in.Priority); err != nil {
+		return err
+	}
+	if e := in.SessionExpiry; e != nil && (*e < 60 || *e > maxSessionSecs) {
+		return errs.InvalidValue("session_expiry", "must be between 60 and %d seconds", maxSessionSecs)
+	}
+	if err := validate.Countries.Optional("business_country", in.BusinessCountry); err != nil {
+		return err
+	}
+	if in.Method != nil && in.PayoutType != nil && *in.PayoutType != in.Method.Type {
+		return errs.InvalidValue("payout_type", "is %s, but payout_method_data is a %s method", *in.PayoutType, in.Method.Type)
+	}
+	return checkMethod(in.Method)
+}
+
+// insert writes the new payout, bound to its Idempotency-Key.
+func (s *Service) insert(ctx context.Context, profileID string, in *Input) (*ent.Payout, error) {
+	merchantID, err := txn.Merchant(ctx)
+	if err != nil {
+		return nil, err
+	}
+	id := newPayoutID()
+	expiry := defaultSessionSecs
+	if in.SessionExpiry != nil {
+		expiry = *in.SessionExpiry
+	}
+	create := s.db.Client.Payout.Create().SetID(id).SetMerchantID(merchantID).SetProfileID(profileID).
+		SetAmount(*in.Amount).SetCurrency(schematype.Currency(*in.Currency)).
+		SetStatus(createdStatus(in.Method != nil)).
+		SetClientSecret(ids.ClientSecret(id)).SetClientSecretExpiresAt(s.db.Now().Add(time.Duration(expiry) * time.Second))
+	setMembers(create.Mutation(), in)
+	if ref := in.Idempotency; ref != nil {
+		create.SetIdempotencyKey(ref.Key).SetIdempotencyFingerprint(ref.Fingerprint)
+	}
+	return create.Save(ctx)
+}
+
+// setMembers sets what in gives on a payout's create or update.
+func setMembers(m *ent.PayoutMutation, in *Input) {
+	setIf(in.Amount, m.SetAmount)
+	if in.Currency != nil {
+		m.SetCurrency(schematype.Currency(*in.Currency))
+	}
+	if in.Method != nil {
+		m.SetPayoutType(payout.PayoutType(in.Method.Type))
+		m.SetPayoutMethodType(in.Method.Subtype)
+		m.SetPayoutMethodData(masked(in.Method))
+	} else if in.PayoutType != nil {
+		m.SetPayoutType(payout.PayoutType(*in.PayoutType))
+	}
+	setIf(in.AutoFulfill, m.SetAutoFulfill)
+	setIf(in.Recurring, m.SetRecurring)
+	setIf(in.EntityType, m.SetEntityType)
+	setIf(in.CustomerID, m.SetCustomerID)
+	setIf(in.ReturnURL, m.SetReturnURL)
+	setIf(in.BusinessCountry, m.SetBusinessCountry)
+	setIf(in.BusinessLabel, m.SetBusinessLabel)
+	setIf(in.Description, m.SetDescription)
+	setIf(in.Priority, m.SetPriority)
+	setIf(in.PayoutToken, m.SetPayoutToken)
+	setIf(in.MerchantOrderReferenceID, m.SetMerchantOrderReferenceID)
+	setMap(in.Billing, m.SetBilling)
+	setMap(in.Customer, m.SetCustomerDetails)
+	setMap(in.Metadata, m.SetMetadata)
+}
+
+func setIf[T any](v *T, set func(T)) {
+	if v != nil {
+		set(*v)
+	}
+}
+
+func setMap(v map[string]any, set func(map[string]any)) {
+	if v != nil {
+		set(v)
+	}
+}
+
+// newPayoutID is a payout_… id of Hyperswitch's 30 characters.
+func newPayoutID() string { return ids.Payout + "_" + ids.Base62(30-len(ids.Payout)-1) }
+
+// payoutOfKey is the payout an Idempotency-Key already made, if any:
+// after a crash (the key's Redis record gone), a retry answers with that
+// payout, never a new one, carried as far as its request asked (resume).
+// The same key with another request is 422.
+func (s *Service) payoutOfKey(ctx context.Context, in *Input) (*View, error) {
+	ref := in.Idempotency
+	if ref == nil {
+		return nil, nil
+	}
+	po, err := s.db.Client.Payout.Query().Where(payout.IdempotencyKey(ref.Key)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	p, _ := tenancy.FromContext(ctx)
+	if po.IdempotencyFingerprint == nil || *po.IdempotencyFingerprint != ref.Fingerprint ||
+		(p.ProfileID != "" && p.ProfileID != po.ProfileID) {
+		return nil, errs.IdempotencyMismatch()
+	}
+	return s.resume(ctx, po, in)
+}

@@ -1,0 +1,69 @@
+package payouts
+
+import (
+	"context"
+	"slices"
+
+	"switchyard/ent"
+	"switchyard/ent/merchantconnectoraccount"
+	"switchyard/payments/errs"
+)
+
+// processors are the connector accounts that may take a payout of method
+// m, in the order they are tried: the profile's enabled payout processors
+// that enable m's payout method (or name no methods), oldest first, or
+// those the request names (connector), in its order; a saved method's
+// only the account that issued its token.
+func processors(ctx context.Context, client *ent.Client, profileID string, m *Method, names []string) ([]*ent.MerchantConnectorAccount, error) {
+	accounts, err := client.MerchantConnectorAccount.Query().Where(
+		merchantconnectoraccount.ProfileID(profileID),
+		merchantconnectoraccount.ConnectorTypeEQ(merchantconnectoraccount.ConnectorTypePayoutProcessor),
+		merchantconnectoraccount.Disabled(false),
+		merchantconnectoraccount.StatusEQ(merchantconnectoraccount.StatusActive),
+	).Order(ent.Asc(merchantconnectoraccount.FieldCreatedAt), ent.Asc(merchantconnectoraccount.FieldID)).All(ctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	accounts = slices.DeleteFunc(accounts, func(a *ent.MerchantConnectorAccount) bool {
+		return !enables(a, m) || (m.AccountID != "" && a.ID != m.AccountID)
+	})
+	if len(names) > 0 {
+		accounts = inNamedOrder(accounts, names)
+	}
+	if len(accounts) == 0 {
+		return nil, errs.ErrNoEligibleConnector.Newf("No payout processor of the profile takes %s payouts: "+
+			"add a connector account with connector_type payout_processor", m.Type)
+	}
+	return accounts, nil
+}
+
+// methodFamily is the payment_method a payout type is enabled under.
+var methodFamily = map[string]string{"card": "card", "bank": "bank_transfer", "wallet": "wallet", "bank_redirect": "bank_redirect"}
+
+// enables reports whether a enables m's payout method (an account that
+// lists no methods takes every one).
+func enables(a *ent.MerchantConnectorAccount, m *Method) bool {
+	if len(a.PaymentMethodsEnabled) == 0 {
+		return true
+	}
+	for _, pm := range a.PaymentMethodsEnabled {
+		if pm["payment_method"] == methodFamily[m.Type] || pm["payment_method"] == m.Type {
+			return true
+		}
+	}
+	return false
+}
+
+// inNamedOrder keeps the accounts named (by connector name or account
+// id), in the names' order.
+func inNamedOrder(accounts []*ent.MerchantConnectorAccount, names []string) []*ent.MerchantConnectorAccount {
+	var out []*ent.MerchantConnectorAccount
+	for _, n := range names {
+		for _, a := range accounts {
+			if (a.ConnectorName == n || a.ID == n) && !slices.Contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}

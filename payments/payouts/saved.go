@@ -1,0 +1,54 @@
+package payouts
+
+import (
+	"context"
+
+	"switchyard/ent"
+	"switchyard/ent/payout"
+	"switchyard/ent/schema/schematype"
+	"switchyard/payments/cards"
+	"switchyard/payments/connector"
+	"switchyard/payments/customer"
+	"switchyard/payments/errs"
+)
+
+// withSavedMethod sets in's method from its payout_token (a saved payout
+// method of the payout's customer, customerID) when it gives no method.
+func (s *Service) withSavedMethod(ctx context.Context, in *Input, customerID *string) error {
+	if in.Method != nil || in.PayoutToken == nil || s.customers == nil {
+		return nil
+	}
+	if customerID == nil {
+		return errs.MissingField("customer_id")
+	}
+	pm, maskedData, err := s.customers.SavedPayoutMethod(ctx, *customerID, *in.PayoutToken)
+	if err != nil {
+		return err
+	}
+	in.Method = &Method{Type: pm.PaymentMethod, Subtype: deref(pm.PaymentMethodType), RecipientToken: *pm.ConnectorToken,
+		AccountID: *pm.MerchantConnectorID, Masked: maskedData}
+	return nil
+}
+
+// saveMethod saves t's recipient for the payout's customer once its
+// processor created it (inside the creation's settle transaction), and
+// records the saved method's id on the payout (payout_method_id).
+func (s *Service) saveMethod(ctx context.Context, tx *ent.Tx, t *target, res *connector.PayoutResult) error {
+	po := t.po
+	if s.customers == nil || po.Status != payout.StatusRequiresFulfillment || po.CustomerID == nil ||
+		t.m == nil || t.m.RecipientToken != "" || res == nil || res.RecipientToken == "" {
+		return nil
+	}
+	keep := customer.PayoutMethodToKeep{Type: t.m.Type, Subtype: t.m.Subtype, Masked: masked(t.m),
+		Identity: identity(t.m), RecipientToken: res.RecipientToken, MerchantConnectorID: t.mca.ID}
+	if c := t.m.Card; c != nil {
+		d := cards.Describe(c.Number)
+		keep.Card = &schematype.CardDetails{Last4: d.Last4, CardISIN: d.BIN, CardExpMonth: c.ExpMonth, CardExpYear: c.ExpYear}
+	}
+	id, err := s.customers.KeepPayoutMethod(ctx, tx, *po.CustomerID, keep)
+	if err != nil || id == "" {
+		return err
+	}
+	t.po, err = tx.Payout.UpdateOne(po).SetPayoutToken(id).Save(ctx)
+	return err
+}
