@@ -13,6 +13,7 @@ import (
 
 	"switchyard/ent/event"
 	"switchyard/ent/payout"
+	"switchyard/ent/payoutattempt"
 	"switchyard/internal/ids"
 	"switchyard/internal/tenancy"
 	"switchyard/internal/testenv"
@@ -88,6 +89,12 @@ func TestCrashMidPayoutKill9(t *testing.T) {
 	}
 	p.Kill()
 	burst.Wait()
+	stranded, err := c.Store.Client.PayoutAttempt.Query().Where(payoutattempt.StatusIn(payoutattempt.StatusRequiresCreation,
+		payoutattempt.StatusInitiated, payoutattempt.StatusPending)).Count(tenancy.System(context.Background()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("SIGKILL after %d of %d payouts answered, %d attempts left mid-call", answered.Load(), n, stranded)
 
 	p2 := c.Serve()
 	retried := make([]string, n)
