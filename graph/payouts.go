@@ -7,13 +7,11 @@ import (
 
 	"switchyard/ent"
 	"switchyard/ent/event"
-	"switchyard/ent/migrate"
 	"switchyard/ent/payout"
 	"switchyard/ent/schema/schematype"
 	"switchyard/graph/model"
 	"switchyard/payments/errs"
 	"switchyard/payments/payouts"
-	"switchyard/payments/validate"
 )
 
 // The payouts' reads and mutations. The payouts connection and its
@@ -105,9 +103,6 @@ func (r *Resolver) cancelPayout(ctx context.Context, id string, key *string) (*m
 // details become the map the payout keeps, and the method becomes the
 // domain's Method.
 func payoutInput(in *model.PayoutRequest) (payouts.Input, error) {
-	if err := payoutLengths(in); err != nil {
-		return payouts.Input{}, err
-	}
 	m, err := payoutMethod(in.PayoutMethodData)
 	if err != nil {
 		return payouts.Input{}, err
@@ -191,25 +186,3 @@ func walletMethod(w *model.PayoutWalletInput) (*payouts.Method, error) {
 	}
 	return nil, errs.MissingField("payoutMethodData.wallet.paypalEmail")
 }
-
-// payoutLengths refuses a member longer than its column (IR_07 naming it).
-// The payment's members are checked so in the domain (payment_input.go);
-// payments/payouts does not check its members' lengths yet, and a value
-// its column cannot hold would be a database error (HE_00). Until the
-// domain checks them, this edge does; it goes when the domain does.
-func payoutLengths(in *model.PayoutRequest) error {
-	customerID := in.CustomerID
-	if customerID == nil && in.Customer != nil {
-		customerID = in.Customer.ID
-	}
-	return validate.Lengths(
-		validate.Length{Field: "customer_id", Value: customerID, Max: payoutColumn(payout.FieldCustomerID)},
-		validate.Length{Field: "merchant_order_reference_id", Value: in.MerchantOrderReferenceID, Max: payoutColumn(payout.FieldMerchantOrderReferenceID)},
-		validate.Length{Field: "payout_token", Value: in.PayoutToken, Max: payoutColumn(payout.FieldPayoutToken)},
-		validate.Length{Field: "description", Value: in.Description, Max: payoutColumn(payout.FieldDescription)},
-		validate.Length{Field: "return_url", Value: in.ReturnURL, Max: payoutColumn(payout.FieldReturnURL)},
-		validate.Length{Field: "business_label", Value: in.BusinessLabel, Max: payoutColumn(payout.FieldBusinessLabel)},
-	)
-}
-
-func payoutColumn(name string) int { return validate.Column(migrate.PayoutsTable, name) }

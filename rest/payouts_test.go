@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -307,6 +308,14 @@ func TestPayoutValidation(t *testing.T) {
 		{"bad card", map[string]any{"payout_method_data": payoutCard("4242424242424241")}, "IR_07"},
 		{"unknown member", map[string]any{"no_such_member": 1}, "IR_06"},
 		{"bank without account", map[string]any{"payout_type": "bank", "payout_method_data": map[string]any{"bank": map[string]any{"bank_name": "x"}}}, "IR_07"},
+		// A member longer than its column is refused naming it, never a
+		// database error.
+		{"long customer_id", map[string]any{"customer_id": strings.Repeat("c", 65)}, "IR_07"},
+		{"long merchant_order_reference_id", map[string]any{"merchant_order_reference_id": strings.Repeat("r", 256)}, "IR_07"},
+		{"long description", map[string]any{"description": strings.Repeat("d", 1025)}, "IR_07"},
+		{"long return_url", map[string]any{"return_url": "https://example.com/" + strings.Repeat("p", 2048)}, "IR_07"},
+		{"long business_label", map[string]any{"business_label": strings.Repeat("b", 65)}, "IR_07"},
+		{"long payout_token", map[string]any{"payout_token": strings.Repeat("t", 65)}, "IR_07"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

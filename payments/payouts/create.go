@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"switchyard/ent"
+	"switchyard/ent/migrate"
 	"switchyard/ent/payout"
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
@@ -91,10 +92,39 @@ func checkInput(in *Input) error {
 	if err := validate.Countries.Optional("business_country", in.BusinessCountry); err != nil {
 		return err
 	}
+	if err := checkLengths(in); err != nil {
+		return err
+	}
 	if in.Method != nil && in.PayoutType != nil && *in.PayoutType != in.Method.Type {
 		return errs.InvalidValue("payout_type", "is %s, but payout_method_data is a %s method", *in.PayoutType, in.Method.Type)
 	}
 	return checkMethod(in.Method)
+}
+
+// The most characters each stored string member holds: its column's size.
+var (
+	maxCustomerID       = validate.Column(migrate.PayoutsTable, payout.FieldCustomerID)
+	maxOrderReferenceID = validate.Column(migrate.PayoutsTable, payout.FieldMerchantOrderReferenceID)
+	maxPayoutToken      = validate.Column(migrate.PayoutsTable, payout.FieldPayoutToken)
+	maxDescription      = validate.Column(migrate.PayoutsTable, payout.FieldDescription)
+	maxReturnURL        = validate.Column(migrate.PayoutsTable, payout.FieldReturnURL)
+	maxBusinessLabel    = validate.Column(migrate.PayoutsTable, payout.FieldBusinessLabel)
+	maxProfileID        = validate.Column(migrate.PayoutsTable, payout.FieldProfileID)
+)
+
+// checkLengths refuses a member longer than its column can hold (IR_07
+// naming it), as a payment's members are refused: the database must
+// never be what says no.
+func checkLengths(in *Input) error {
+	return validate.Lengths(
+		validate.Length{Field: "customer_id", Value: in.CustomerID, Max: maxCustomerID},
+		validate.Length{Field: "merchant_order_reference_id", Value: in.MerchantOrderReferenceID, Max: maxOrderReferenceID},
+		validate.Length{Field: "payout_token", Value: in.PayoutToken, Max: maxPayoutToken},
+		validate.Length{Field: "description", Value: in.Description, Max: maxDescription},
+		validate.Length{Field: "return_url", Value: in.ReturnURL, Max: maxReturnURL},
+		validate.Length{Field: "business_label", Value: in.BusinessLabel, Max: maxBusinessLabel},
+		validate.Length{Field: "profile_id", Value: in.ProfileID, Max: maxProfileID},
+	)
 }
 
 // insert writes the new payout, bound to its Idempotency-Key.
