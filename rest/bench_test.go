@@ -186,15 +186,16 @@ func (l *latencies) add(d []time.Duration) {
 	l.mu.Unlock()
 }
 
-// report adds payments/s and the latency percentiles to b's result.
-func (l *latencies) report(b *testing.B) benchResult {
+// report adds the rate (named unit: "payments/s") and the latency
+// percentiles to b's result.
+func (l *latencies) report(b *testing.B, unit string) benchResult {
 	slices.Sort(l.all)
 	r := benchResult{n: b.N, elapsed: b.Elapsed()}
 	if len(l.all) > 0 {
 		r.p50 = l.all[len(l.all)/2]
 		r.p99 = l.all[min(len(l.all)-1, len(l.all)*99/100)]
 	}
-	b.ReportMetric(float64(b.N)/r.elapsed.Seconds(), "payments/s")
+	b.ReportMetric(float64(b.N)/r.elapsed.Seconds(), unit)
 	b.ReportMetric(float64(r.p50.Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(r.p99.Microseconds())/1000, "p99-ms")
 	return r
@@ -339,12 +340,18 @@ func (rs benchRuns) ratios(other benchRuns) (lo, mid, hi float64) {
 }
 
 func benchCreateConfirm(b *testing.B, env *benchEnv) benchResult {
+	return benchPost(b, env, "/payments", benchPaymentBody(b), `"status":"succeeded"`, "payments/s")
+}
+
+// benchPost sends body to path from benchParallelism clients a core, each
+// with a fresh Idempotency-Key, and fails on an answer that is not a 200
+// holding want; unit names its rate.
+func benchPost(b *testing.B, env *benchEnv, path string, body []byte, want, unit string) benchResult {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConnsPerHost = 256
 	hc := &http.Client{Transport: tr}
 	defer tr.CloseIdleConnections()
-	body := benchPaymentBody(b)
-	url, key := env.srv.URL+"/payments", env.srv.Demo.SecretKey
+	url, key := env.srv.URL+path, env.srv.Demo.SecretKey
 	var lat latencies
 	var failed sync.Once
 	b.SetParallelism(benchParallelism)
@@ -368,15 +375,15 @@ func benchCreateConfirm(b *testing.B, env *benchEnv) benchResult {
 			resp.Body.Close()
 			raw := answer.Bytes()
 			mine = append(mine, time.Since(start))
-			if resp.StatusCode != 200 || !bytes.Contains(raw, []byte(`"status":"succeeded"`)) {
-				failed.Do(func() { b.Errorf("create+confirm: %d %s", resp.StatusCode, raw) })
+			if resp.StatusCode != 200 || !bytes.Contains(raw, []byte(want)) {
+				failed.Do(func() { b.Errorf("POST %s: %d %s", path, resp.StatusCode, raw) })
 				return
 			}
 		}
 		lat.add(mine)
 	})
 	b.StopTimer()
-	return lat.report(b)
+	return lat.report(b, unit)
 }
 
 // benchRow is what the baseline writes about the demo merchant.
@@ -387,12 +394,13 @@ type benchRow struct {
 
 func benchBaseline(b *testing.B, env *benchEnv) benchResult {
 	db, row := env.baselineDB(), env.row()
-	return benchParallel(b, func(ctx context.Context) error { return benchInsertPayment(ctx, db, row) })
+	return benchParallel(b, "payments/s", func(ctx context.Context) error { return benchInsertPayment(ctx, db, row) })
 }
 
 // benchParallel times pay from benchParallelism clients a core, after one
-// untimed call that warms the pool and checks the SQL.
-func benchParallel(b *testing.B, pay func(context.Context) error) benchResult {
+// untimed call that warms the pool and checks the SQL; unit names its
+// rate.
+func benchParallel(b *testing.B, unit string, pay func(context.Context) error) benchResult {
 	if err := pay(context.Background()); err != nil {
 		b.Fatal(err)
 	}
@@ -414,7 +422,7 @@ func benchParallel(b *testing.B, pay func(context.Context) error) benchResult {
 		lat.add(mine)
 	})
 	b.StopTimer()
-	return lat.report(b)
+	return lat.report(b, unit)
 }
 
 // The baseline's rows carry what a succeeded automatic card payment's rows
@@ -482,7 +490,7 @@ func benchBatchedFloor(b *testing.B, env *benchEnv) benchResult {
 // sending each transaction with run.
 func benchFloor(b *testing.B, env *benchEnv, db *sql.DB, run runStatements) benchResult {
 	rdb, row := env.srv.Redis.Client, env.row()
-	return benchParallel(b, func(ctx context.Context) error { return benchFairPayment(ctx, db, rdb, row, run) })
+	return benchParallel(b, "payments/s", func(ctx context.Context) error { return benchFairPayment(ctx, db, rdb, row, run) })
 }
 
 // statement is one SQL statement of a transaction, with its arguments.
