@@ -34321,6 +34321,7 @@ type ProfileMutation struct {
 	intent_fulfillment_time                               *string
 	is_iframe_redirection_enabled                         *bool
 	routing_algorithm_id                                  *string
+	payout_routing_algorithm_id                           *string
 	default_fallback                                      *[]schematype.RoutableConnector
 	appenddefault_fallback                                []schematype.RoutableConnector
 	dynamic_routing                                       **schematype.DynamicRouting
@@ -35677,6 +35678,55 @@ func (m *ProfileMutation) ResetRoutingAlgorithmID() {
 	delete(m.clearedFields, profile.FieldRoutingAlgorithmID)
 }
 
+// SetPayoutRoutingAlgorithmID sets the "payout_routing_algorithm_id" field.
+func (m *ProfileMutation) SetPayoutRoutingAlgorithmID(s string) {
+	m.payout_routing_algorithm_id = &s
+}
+
+// PayoutRoutingAlgorithmID returns the value of the "payout_routing_algorithm_id" field in the mutation.
+func (m *ProfileMutation) PayoutRoutingAlgorithmID() (r string, exists bool) {
+	v := m.payout_routing_algorithm_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPayoutRoutingAlgorithmID returns the old "payout_routing_algorithm_id" field's value of the Profile entity.
+// If the Profile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProfileMutation) OldPayoutRoutingAlgorithmID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPayoutRoutingAlgorithmID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPayoutRoutingAlgorithmID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPayoutRoutingAlgorithmID: %w", err)
+	}
+	return oldValue.PayoutRoutingAlgorithmID, nil
+}
+
+// ClearPayoutRoutingAlgorithmID clears the value of the "payout_routing_algorithm_id" field.
+func (m *ProfileMutation) ClearPayoutRoutingAlgorithmID() {
+	m.payout_routing_algorithm_id = nil
+	m.clearedFields[profile.FieldPayoutRoutingAlgorithmID] = struct{}{}
+}
+
+// PayoutRoutingAlgorithmIDCleared returns if the "payout_routing_algorithm_id" field was cleared in this mutation.
+func (m *ProfileMutation) PayoutRoutingAlgorithmIDCleared() bool {
+	_, ok := m.clearedFields[profile.FieldPayoutRoutingAlgorithmID]
+	return ok
+}
+
+// ResetPayoutRoutingAlgorithmID resets all changes to the "payout_routing_algorithm_id" field.
+func (m *ProfileMutation) ResetPayoutRoutingAlgorithmID() {
+	m.payout_routing_algorithm_id = nil
+	delete(m.clearedFields, profile.FieldPayoutRoutingAlgorithmID)
+}
+
 // SetDefaultFallback sets the "default_fallback" field.
 func (m *ProfileMutation) SetDefaultFallback(sc []schematype.RoutableConnector) {
 	m.default_fallback = &sc
@@ -35906,7 +35956,7 @@ func (m *ProfileMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ProfileMutation) Fields() []string {
-	fields := make([]string, 0, 32)
+	fields := make([]string, 0, 33)
 	if m.merchant != nil {
 		fields = append(fields, profile.FieldMerchantID)
 	}
@@ -35997,6 +36047,9 @@ func (m *ProfileMutation) Fields() []string {
 	if m.routing_algorithm_id != nil {
 		fields = append(fields, profile.FieldRoutingAlgorithmID)
 	}
+	if m.payout_routing_algorithm_id != nil {
+		fields = append(fields, profile.FieldPayoutRoutingAlgorithmID)
+	}
 	if m.default_fallback != nil {
 		fields = append(fields, profile.FieldDefaultFallback)
 	}
@@ -36071,6 +36124,8 @@ func (m *ProfileMutation) Field(name string) (ent.Value, bool) {
 		return m.IsIframeRedirectionEnabled()
 	case profile.FieldRoutingAlgorithmID:
 		return m.RoutingAlgorithmID()
+	case profile.FieldPayoutRoutingAlgorithmID:
+		return m.PayoutRoutingAlgorithmID()
 	case profile.FieldDefaultFallback:
 		return m.DefaultFallback()
 	case profile.FieldDynamicRouting:
@@ -36144,6 +36199,8 @@ func (m *ProfileMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldIsIframeRedirectionEnabled(ctx)
 	case profile.FieldRoutingAlgorithmID:
 		return m.OldRoutingAlgorithmID(ctx)
+	case profile.FieldPayoutRoutingAlgorithmID:
+		return m.OldPayoutRoutingAlgorithmID(ctx)
 	case profile.FieldDefaultFallback:
 		return m.OldDefaultFallback(ctx)
 	case profile.FieldDynamicRouting:
@@ -36367,6 +36424,13 @@ func (m *ProfileMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetRoutingAlgorithmID(v)
 		return nil
+	case profile.FieldPayoutRoutingAlgorithmID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPayoutRoutingAlgorithmID(v)
+		return nil
 	case profile.FieldDefaultFallback:
 		v, ok := value.([]schematype.RoutableConnector)
 		if !ok {
@@ -36465,6 +36529,9 @@ func (m *ProfileMutation) ClearedFields() []string {
 	if m.FieldCleared(profile.FieldRoutingAlgorithmID) {
 		fields = append(fields, profile.FieldRoutingAlgorithmID)
 	}
+	if m.FieldCleared(profile.FieldPayoutRoutingAlgorithmID) {
+		fields = append(fields, profile.FieldPayoutRoutingAlgorithmID)
+	}
 	if m.FieldCleared(profile.FieldDefaultFallback) {
 		fields = append(fields, profile.FieldDefaultFallback)
 	}
@@ -36511,6 +36578,9 @@ func (m *ProfileMutation) ClearField(name string) error {
 		return nil
 	case profile.FieldRoutingAlgorithmID:
 		m.ClearRoutingAlgorithmID()
+		return nil
+	case profile.FieldPayoutRoutingAlgorithmID:
+		m.ClearPayoutRoutingAlgorithmID()
 		return nil
 	case profile.FieldDefaultFallback:
 		m.ClearDefaultFallback()
@@ -36615,6 +36685,9 @@ func (m *ProfileMutation) ResetField(name string) error {
 		return nil
 	case profile.FieldRoutingAlgorithmID:
 		m.ResetRoutingAlgorithmID()
+		return nil
+	case profile.FieldPayoutRoutingAlgorithmID:
+		m.ResetPayoutRoutingAlgorithmID()
 		return nil
 	case profile.FieldDefaultFallback:
 		m.ResetDefaultFallback()

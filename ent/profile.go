@@ -80,6 +80,8 @@ type Profile struct {
 	IsIframeRedirectionEnabled bool `json:"is_iframe_redirection_enabled,omitempty"`
 	// RoutingAlgorithmID holds the value of the "routing_algorithm_id" field.
 	RoutingAlgorithmID *string `json:"routing_algorithm_id,omitempty"`
+	// PayoutRoutingAlgorithmID holds the value of the "payout_routing_algorithm_id" field.
+	PayoutRoutingAlgorithmID *string `json:"payout_routing_algorithm_id,omitempty"`
 	// DefaultFallback holds the value of the "default_fallback" field.
 	DefaultFallback []schematype.RoutableConnector `json:"default_fallback,omitempty"`
 	// DynamicRouting holds the value of the "dynamic_routing" field.
@@ -136,7 +138,7 @@ func (*Profile) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case profile.FieldSessionExpiry, profile.FieldMaxAutoRetriesEnabled:
 			values[i] = new(sql.NullInt64)
-		case profile.FieldID, profile.FieldMerchantID, profile.FieldProfileName, profile.FieldReturnURL, profile.FieldIntentFulfillmentTime, profile.FieldRoutingAlgorithmID:
+		case profile.FieldID, profile.FieldMerchantID, profile.FieldProfileName, profile.FieldReturnURL, profile.FieldIntentFulfillmentTime, profile.FieldRoutingAlgorithmID, profile.FieldPayoutRoutingAlgorithmID:
 			values[i] = new(sql.NullString)
 		case profile.FieldCreatedAt, profile.FieldModifiedAt:
 			values[i] = new(sql.NullTime)
@@ -353,6 +355,13 @@ func (_m *Profile) assignValues(columns []string, values []any) error {
 				_m.RoutingAlgorithmID = new(string)
 				*_m.RoutingAlgorithmID = value.String
 			}
+		case profile.FieldPayoutRoutingAlgorithmID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field payout_routing_algorithm_id", values[i])
+			} else if value.Valid {
+				_m.PayoutRoutingAlgorithmID = new(string)
+				*_m.PayoutRoutingAlgorithmID = value.String
+			}
 		case profile.FieldDefaultFallback:
 			if value, ok := values[i].(*[]byte); !ok {
 				return fmt.Errorf("unexpected type %T for field default_fallback", values[i])
@@ -509,6 +518,11 @@ func (_m *Profile) String() string {
 	builder.WriteString(", ")
 	if v := _m.RoutingAlgorithmID; v != nil {
 		builder.WriteString("routing_algorithm_id=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.PayoutRoutingAlgorithmID; v != nil {
+		builder.WriteString("payout_routing_algorithm_id=")
 		builder.WriteString(*v)
 	}
 	builder.WriteString(", ")

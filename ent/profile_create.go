@@ -390,6 +390,20 @@ func (_c *ProfileCreate) SetNillableRoutingAlgorithmID(v *string) *ProfileCreate
 	return _c
 }
 
+// SetPayoutRoutingAlgorithmID sets the "payout_routing_algorithm_id" field.
+func (_c *ProfileCreate) SetPayoutRoutingAlgorithmID(v string) *ProfileCreate {
+	_c.mutation.SetPayoutRoutingAlgorithmID(v)
+	return _c
+}
+
+// SetNillablePayoutRoutingAlgorithmID sets the "payout_routing_algorithm_id" field if the given value is not nil.
+func (_c *ProfileCreate) SetNillablePayoutRoutingAlgorithmID(v *string) *ProfileCreate {
+	if v != nil {
+		_c.SetPayoutRoutingAlgorithmID(*v)
+	}
+	return _c
+}
+
 // SetDefaultFallback sets the "default_fallback" field.
 func (_c *ProfileCreate) SetDefaultFallback(v []schematype.RoutableConnector) *ProfileCreate {
 	_c.mutation.SetDefaultFallback(v)
@@ -656,6 +670,11 @@ func (_c *ProfileCreate) check() error {
 			return &ValidationError{Name: "routing_algorithm_id", err: fmt.Errorf(`ent: validator failed for field "Profile.routing_algorithm_id": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.PayoutRoutingAlgorithmID(); ok {
+		if err := profile.PayoutRoutingAlgorithmIDValidator(v); err != nil {
+			return &ValidationError{Name: "payout_routing_algorithm_id", err: fmt.Errorf(`ent: validator failed for field "Profile.payout_routing_algorithm_id": %w`, err)}
+		}
+	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := profile.IDValidator(v); err != nil {
 			return &ValidationError{Name: "id", err: fmt.Errorf(`ent: validator failed for field "Profile.id": %w`, err)}
@@ -815,6 +834,10 @@ func (_c *ProfileCreate) createSpec() (*Profile, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.RoutingAlgorithmID(); ok {
 		_spec.SetField(profile.FieldRoutingAlgorithmID, field.TypeString, value)
 		_node.RoutingAlgorithmID = &value
+	}
+	if value, ok := _c.mutation.PayoutRoutingAlgorithmID(); ok {
+		_spec.SetField(profile.FieldPayoutRoutingAlgorithmID, field.TypeString, value)
+		_node.PayoutRoutingAlgorithmID = &value
 	}
 	if value, ok := _c.mutation.DefaultFallback(); ok {
 		_spec.SetField(profile.FieldDefaultFallback, field.TypeJSON, value)
@@ -1308,6 +1331,24 @@ func (u *ProfileUpsert) UpdateRoutingAlgorithmID() *ProfileUpsert {
 // ClearRoutingAlgorithmID clears the value of the "routing_algorithm_id" field.
 func (u *ProfileUpsert) ClearRoutingAlgorithmID() *ProfileUpsert {
 	u.SetNull(profile.FieldRoutingAlgorithmID)
+	return u
+}
+
+// SetPayoutRoutingAlgorithmID sets the "payout_routing_algorithm_id" field.
+func (u *ProfileUpsert) SetPayoutRoutingAlgorithmID(v string) *ProfileUpsert {
+	u.Set(profile.FieldPayoutRoutingAlgorithmID, v)
+	return u
+}
+
+// UpdatePayoutRoutingAlgorithmID sets the "payout_routing_algorithm_id" field to the value that was provided on create.
+func (u *ProfileUpsert) UpdatePayoutRoutingAlgorithmID() *ProfileUpsert {
+	u.SetExcluded(profile.FieldPayoutRoutingAlgorithmID)
+	return u
+}
+
+// ClearPayoutRoutingAlgorithmID clears the value of the "payout_routing_algorithm_id" field.
+func (u *ProfileUpsert) ClearPayoutRoutingAlgorithmID() *ProfileUpsert {
+	u.SetNull(profile.FieldPayoutRoutingAlgorithmID)
 	return u
 }
 
@@ -1867,6 +1908,27 @@ func (u *ProfileUpsertOne) UpdateRoutingAlgorithmID() *ProfileUpsertOne {
 func (u *ProfileUpsertOne) ClearRoutingAlgorithmID() *ProfileUpsertOne {
 	return u.Update(func(s *ProfileUpsert) {
 		s.ClearRoutingAlgorithmID()
+	})
+}
+
+// SetPayoutRoutingAlgorithmID sets the "payout_routing_algorithm_id" field.
+func (u *ProfileUpsertOne) SetPayoutRoutingAlgorithmID(v string) *ProfileUpsertOne {
+	return u.Update(func(s *ProfileUpsert) {
+		s.SetPayoutRoutingAlgorithmID(v)
+	})
+}
+
+// UpdatePayoutRoutingAlgorithmID sets the "payout_routing_algorithm_id" field to the value that was provided on create.
+func (u *ProfileUpsertOne) UpdatePayoutRoutingAlgorithmID() *ProfileUpsertOne {
+	return u.Update(func(s *ProfileUpsert) {
+		s.UpdatePayoutRoutingAlgorithmID()
+	})
+}
+
+// ClearPayoutRoutingAlgorithmID clears the value of the "payout_routing_algorithm_id" field.
+func (u *ProfileUpsertOne) ClearPayoutRoutingAlgorithmID() *ProfileUpsertOne {
+	return u.Update(func(s *ProfileUpsert) {
+		s.ClearPayoutRoutingAlgorithmID()
 	})
 }
 
@@ -2599,6 +2661,27 @@ func (u *ProfileUpsertBulk) UpdateRoutingAlgorithmID() *ProfileUpsertBulk {
 func (u *ProfileUpsertBulk) ClearRoutingAlgorithmID() *ProfileUpsertBulk {
 	return u.Update(func(s *ProfileUpsert) {
 		s.ClearRoutingAlgorithmID()
+	})
+}
+
+// SetPayoutRoutingAlgorithmID sets the "payout_routing_algorithm_id" field.
+func (u *ProfileUpsertBulk) SetPayoutRoutingAlgorithmID(v string) *ProfileUpsertBulk {
+	return u.Update(func(s *ProfileUpsert) {
+		s.SetPayoutRoutingAlgorithmID(v)
+	})
+}
+
+// UpdatePayoutRoutingAlgorithmID sets the "payout_routing_algorithm_id" field to the value that was provided on create.
+func (u *ProfileUpsertBulk) UpdatePayoutRoutingAlgorithmID() *ProfileUpsertBulk {
+	return u.Update(func(s *ProfileUpsert) {
+		s.UpdatePayoutRoutingAlgorithmID()
+	})
+}
+
+// ClearPayoutRoutingAlgorithmID clears the value of the "payout_routing_algorithm_id" field.
+func (u *ProfileUpsertBulk) ClearPayoutRoutingAlgorithmID() *ProfileUpsertBulk {
+	return u.Update(func(s *ProfileUpsert) {
+		s.ClearPayoutRoutingAlgorithmID()
 	})
 }
 

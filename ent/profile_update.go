@@ -444,6 +444,26 @@ func (_u *ProfileUpdate) ClearRoutingAlgorithmID() *ProfileUpdate {
 	return _u
 }
 
+// SetPayoutRoutingAlgorithmID sets the "payout_routing_algorithm_id" field.
+func (_u *ProfileUpdate) SetPayoutRoutingAlgorithmID(v string) *ProfileUpdate {
+	_u.mutation.SetPayoutRoutingAlgorithmID(v)
+	return _u
+}
+
+// SetNillablePayoutRoutingAlgorithmID sets the "payout_routing_algorithm_id" field if the given value is not nil.
+func (_u *ProfileUpdate) SetNillablePayoutRoutingAlgorithmID(v *string) *ProfileUpdate {
+	if v != nil {
+		_u.SetPayoutRoutingAlgorithmID(*v)
+	}
+	return _u
+}
+
+// ClearPayoutRoutingAlgorithmID clears the value of the "payout_routing_algorithm_id" field.
+func (_u *ProfileUpdate) ClearPayoutRoutingAlgorithmID() *ProfileUpdate {
+	_u.mutation.ClearPayoutRoutingAlgorithmID()
+	return _u
+}
+
 // SetDefaultFallback sets the "default_fallback" field.
 func (_u *ProfileUpdate) SetDefaultFallback(v []schematype.RoutableConnector) *ProfileUpdate {
 	_u.mutation.SetDefaultFallback(v)
@@ -582,6 +602,11 @@ func (_u *ProfileUpdate) check() error {
 	if v, ok := _u.mutation.RoutingAlgorithmID(); ok {
 		if err := profile.RoutingAlgorithmIDValidator(v); err != nil {
 			return &ValidationError{Name: "routing_algorithm_id", err: fmt.Errorf(`ent: validator failed for field "Profile.routing_algorithm_id": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.PayoutRoutingAlgorithmID(); ok {
+		if err := profile.PayoutRoutingAlgorithmIDValidator(v); err != nil {
+			return &ValidationError{Name: "payout_routing_algorithm_id", err: fmt.Errorf(`ent: validator failed for field "Profile.payout_routing_algorithm_id": %w`, err)}
 		}
 	}
 	if _u.mutation.MerchantCleared() && len(_u.mutation.MerchantIDs()) > 0 {
@@ -724,6 +749,12 @@ func (_u *ProfileUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.RoutingAlgorithmIDCleared() {
 		_spec.ClearField(profile.FieldRoutingAlgorithmID, field.TypeString)
+	}
+	if value, ok := _u.mutation.PayoutRoutingAlgorithmID(); ok {
+		_spec.SetField(profile.FieldPayoutRoutingAlgorithmID, field.TypeString, value)
+	}
+	if _u.mutation.PayoutRoutingAlgorithmIDCleared() {
+		_spec.ClearField(profile.FieldPayoutRoutingAlgorithmID, field.TypeString)
 	}
 	if value, ok := _u.mutation.DefaultFallback(); ok {
 		_spec.SetField(profile.FieldDefaultFallback, field.TypeJSON, value)
@@ -1221,6 +1252,26 @@ func (_u *ProfileUpdateOne) ClearRoutingAlgorithmID() *ProfileUpdateOne {
 	return _u
 }
 
+// SetPayoutRoutingAlgorithmID sets the "payout_routing_algorithm_id" field.
+func (_u *ProfileUpdateOne) SetPayoutRoutingAlgorithmID(v string) *ProfileUpdateOne {
+	_u.mutation.SetPayoutRoutingAlgorithmID(v)
+	return _u
+}
+
+// SetNillablePayoutRoutingAlgorithmID sets the "payout_routing_algorithm_id" field if the given value is not nil.
+func (_u *ProfileUpdateOne) SetNillablePayoutRoutingAlgorithmID(v *string) *ProfileUpdateOne {
+	if v != nil {
+		_u.SetPayoutRoutingAlgorithmID(*v)
+	}
+	return _u
+}
+
+// ClearPayoutRoutingAlgorithmID clears the value of the "payout_routing_algorithm_id" field.
+func (_u *ProfileUpdateOne) ClearPayoutRoutingAlgorithmID() *ProfileUpdateOne {
+	_u.mutation.ClearPayoutRoutingAlgorithmID()
+	return _u
+}
+
 // SetDefaultFallback sets the "default_fallback" field.
 func (_u *ProfileUpdateOne) SetDefaultFallback(v []schematype.RoutableConnector) *ProfileUpdateOne {
 	_u.mutation.SetDefaultFallback(v)
@@ -1372,6 +1423,11 @@ func (_u *ProfileUpdateOne) check() error {
 	if v, ok := _u.mutation.RoutingAlgorithmID(); ok {
 		if err := profile.RoutingAlgorithmIDValidator(v); err != nil {
 			return &ValidationError{Name: "routing_algorithm_id", err: fmt.Errorf(`ent: validator failed for field "Profile.routing_algorithm_id": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.PayoutRoutingAlgorithmID(); ok {
+		if err := profile.PayoutRoutingAlgorithmIDValidator(v); err != nil {
+			return &ValidationError{Name: "payout_routing_algorithm_id", err: fmt.Errorf(`ent: validator failed for field "Profile.payout_routing_algorithm_id": %w`, err)}
 		}
 	}
 	if _u.mutation.MerchantCleared() && len(_u.mutation.MerchantIDs()) > 0 {
@@ -1531,6 +1587,12 @@ func (_u *ProfileUpdateOne) sqlSave(ctx context.Context) (_node *Profile, err er
 	}
 	if _u.mutation.RoutingAlgorithmIDCleared() {
 		_spec.ClearField(profile.FieldRoutingAlgorithmID, field.TypeString)
+	}
+	if value, ok := _u.mutation.PayoutRoutingAlgorithmID(); ok {
+		_spec.SetField(profile.FieldPayoutRoutingAlgorithmID, field.TypeString, value)
+	}
+	if _u.mutation.PayoutRoutingAlgorithmIDCleared() {
+		_spec.ClearField(profile.FieldPayoutRoutingAlgorithmID, field.TypeString)
 	}
 	if value, ok := _u.mutation.DefaultFallback(); ok {
 		_spec.SetField(profile.FieldDefaultFallback, field.TypeJSON, value)

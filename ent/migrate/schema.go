@@ -1021,6 +1021,7 @@ var (
 		{Name: "intent_fulfillment_time", Type: field.TypeString, Nullable: true, Size: 255},
 		{Name: "is_iframe_redirection_enabled", Type: field.TypeBool, Default: false},
 		{Name: "routing_algorithm_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "payout_routing_algorithm_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "default_fallback", Type: field.TypeJSON, Nullable: true},
 		{Name: "dynamic_routing", Type: field.TypeJSON, Nullable: true},
 		{Name: "merchant_id", Type: field.TypeString, Size: 64},
@@ -1033,7 +1034,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "profiles_merchant_accounts_profiles",
-				Columns:    []*schema.Column{ProfilesColumns[32]},
+				Columns:    []*schema.Column{ProfilesColumns[33]},
 				RefColumns: []*schema.Column{MerchantAccountsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -1042,7 +1043,7 @@ var (
 			{
 				Name:    "profile_merchant_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{ProfilesColumns[32], ProfilesColumns[1], ProfilesColumns[0]},
+				Columns: []*schema.Column{ProfilesColumns[33], ProfilesColumns[1], ProfilesColumns[0]},
 			},
 		},
 	}

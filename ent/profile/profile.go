@@ -75,6 +75,8 @@ const (
 	FieldIsIframeRedirectionEnabled = "is_iframe_redirection_enabled"
 	// FieldRoutingAlgorithmID holds the string denoting the routing_algorithm_id field in the database.
 	FieldRoutingAlgorithmID = "routing_algorithm_id"
+	// FieldPayoutRoutingAlgorithmID holds the string denoting the payout_routing_algorithm_id field in the database.
+	FieldPayoutRoutingAlgorithmID = "payout_routing_algorithm_id"
 	// FieldDefaultFallback holds the string denoting the default_fallback field in the database.
 	FieldDefaultFallback = "default_fallback"
 	// FieldDynamicRouting holds the string denoting the dynamic_routing field in the database.
@@ -134,6 +136,7 @@ var Columns = []string{
 	FieldIntentFulfillmentTime,
 	FieldIsIframeRedirectionEnabled,
 	FieldRoutingAlgorithmID,
+	FieldPayoutRoutingAlgorithmID,
 	FieldDefaultFallback,
 	FieldDynamicRouting,
 }
@@ -206,6 +209,8 @@ var (
 	DefaultIsIframeRedirectionEnabled bool
 	// RoutingAlgorithmIDValidator is a validator for the "routing_algorithm_id" field. It is called by the builders before save.
 	RoutingAlgorithmIDValidator func(string) error
+	// PayoutRoutingAlgorithmIDValidator is a validator for the "payout_routing_algorithm_id" field. It is called by the builders before save.
+	PayoutRoutingAlgorithmIDValidator func(string) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -343,6 +348,11 @@ func ByIsIframeRedirectionEnabled(opts ...sql.OrderTermOption) OrderOption {
 // ByRoutingAlgorithmID orders the results by the routing_algorithm_id field.
 func ByRoutingAlgorithmID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldRoutingAlgorithmID, opts...).ToFunc()
+}
+
+// ByPayoutRoutingAlgorithmID orders the results by the payout_routing_algorithm_id field.
+func ByPayoutRoutingAlgorithmID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPayoutRoutingAlgorithmID, opts...).ToFunc()
 }
 
 // ByMerchantField orders the results by merchant field.

@@ -195,6 +195,11 @@ func RoutingAlgorithmID(v string) predicate.Profile {
 	return predicate.Profile(sql.FieldEQ(FieldRoutingAlgorithmID, v))
 }
 
+// PayoutRoutingAlgorithmID applies equality check predicate on the "payout_routing_algorithm_id" field. It's identical to PayoutRoutingAlgorithmIDEQ.
+func PayoutRoutingAlgorithmID(v string) predicate.Profile {
+	return predicate.Profile(sql.FieldEQ(FieldPayoutRoutingAlgorithmID, v))
+}
+
 // MerchantIDEQ applies the EQ predicate on the "merchant_id" field.
 func MerchantIDEQ(v string) predicate.Profile {
 	return predicate.Profile(sql.FieldEQ(FieldMerchantID, v))
@@ -968,6 +973,81 @@ func RoutingAlgorithmIDEqualFold(v string) predicate.Profile {
 // RoutingAlgorithmIDContainsFold applies the ContainsFold predicate on the "routing_algorithm_id" field.
 func RoutingAlgorithmIDContainsFold(v string) predicate.Profile {
 	return predicate.Profile(sql.FieldContainsFold(FieldRoutingAlgorithmID, v))
+}
+
+// PayoutRoutingAlgorithmIDEQ applies the EQ predicate on the "payout_routing_algorithm_id" field.
+func PayoutRoutingAlgorithmIDEQ(v string) predicate.Profile {
+	return predicate.Profile(sql.FieldEQ(FieldPayoutRoutingAlgorithmID, v))
+}
+
+// PayoutRoutingAlgorithmIDNEQ applies the NEQ predicate on the "payout_routing_algorithm_id" field.
+func PayoutRoutingAlgorithmIDNEQ(v string) predicate.Profile {
+	return predicate.Profile(sql.FieldNEQ(FieldPayoutRoutingAlgorithmID, v))
+}
+
+// PayoutRoutingAlgorithmIDIn applies the In predicate on the "payout_routing_algorithm_id" field.
+func PayoutRoutingAlgorithmIDIn(vs ...string) predicate.Profile {
+	return predicate.Profile(sql.FieldIn(FieldPayoutRoutingAlgorithmID, vs...))
+}
+
+// PayoutRoutingAlgorithmIDNotIn applies the NotIn predicate on the "payout_routing_algorithm_id" field.
+func PayoutRoutingAlgorithmIDNotIn(vs ...string) predicate.Profile {
+	return predicate.Profile(sql.FieldNotIn(FieldPayoutRoutingAlgorithmID, vs...))
+}
+
+// PayoutRoutingAlgorithmIDGT applies the GT predicate on the "payout_routing_algorithm_id" field.
+func PayoutRoutingAlgorithmIDGT(v string) predicate.Profile {
+	return predicate.Profile(sql.FieldGT(FieldPayoutRoutingAlgorithmID, v))
+}
+
+// PayoutRoutingAlgorithmIDGTE applies the GTE predicate on the "payout_routing_algorithm_id" field.
+func PayoutRoutingAlgorithmIDGTE(v string) predicate.Profile {
+	return predicate.Profile(sql.FieldGTE(FieldPayoutRoutingAlgorithmID, v))
+}
+
+// PayoutRoutingAlgorithmIDLT applies the LT predicate on the "payout_routing_algorithm_id" field.
+func PayoutRoutingAlgorithmIDLT(v string) predicate.Profile {
+	return predicate.Profile(sql.FieldLT(FieldPayoutRoutingAlgorithmID, v))
+}
+
+// PayoutRoutingAlgorithmIDLTE applies the LTE predicate on the "payout_routing_algorithm_id" field.
+func PayoutRoutingAlgorithmIDLTE(v string) predicate.Profile {
+	return predicate.Profile(sql.FieldLTE(FieldPayoutRoutingAlgorithmID, v))
+}
+
+// PayoutRoutingAlgorithmIDContains applies the Contains predicate on the "payout_routing_algorithm_id" field.
+func PayoutRoutingAlgorithmIDContains(v string) predicate.Profile {
+	return predicate.Profile(sql.FieldContains(FieldPayoutRoutingAlgorithmID, v))
+}
+
+// PayoutRoutingAlgorithmIDHasPrefix applies the HasPrefix predicate on the "payout_routing_algorithm_id" field.
+func PayoutRoutingAlgorithmIDHasPrefix(v string) predicate.Profile {
+	return predicate.Profile(sql.FieldHasPrefix(FieldPayoutRoutingAlgorithmID, v))
+}
+
+// PayoutRoutingAlgorithmIDHasSuffix applies the HasSuffix predicate on the "payout_routing_algorithm_id" field.
+func PayoutRoutingAlgorithmIDHasSuffix(v string) predicate.Profile {
+	return predicate.Profile(sql.FieldHasSuffix(FieldPayoutRoutingAlgorithmID, v))
+}
+
+// PayoutRoutingAlgorithmIDIsNil applies the IsNil predicate on the "payout_routing_algorithm_id" field.
+func PayoutRoutingAlgorithmIDIsNil() predicate.Profile {
+	return predicate.Profile(sql.FieldIsNull(FieldPayoutRoutingAlgorithmID))
+}
+
+// PayoutRoutingAlgorithmIDNotNil applies the NotNil predicate on the "payout_routing_algorithm_id" field.
+func PayoutRoutingAlgorithmIDNotNil() predicate.Profile {
+	return predicate.Profile(sql.FieldNotNull(FieldPayoutRoutingAlgorithmID))
+}
+
+// PayoutRoutingAlgorithmIDEqualFold applies the EqualFold predicate on the "payout_routing_algorithm_id" field.
+func PayoutRoutingAlgorithmIDEqualFold(v string) predicate.Profile {
+	return predicate.Profile(sql.FieldEqualFold(FieldPayoutRoutingAlgorithmID, v))
+}
+
+// PayoutRoutingAlgorithmIDContainsFold applies the ContainsFold predicate on the "payout_routing_algorithm_id" field.
+func PayoutRoutingAlgorithmIDContainsFold(v string) predicate.Profile {
+	return predicate.Profile(sql.FieldContainsFold(FieldPayoutRoutingAlgorithmID, v))
 }
 
 // DefaultFallbackIsNil applies the IsNil predicate on the "default_fallback" field.

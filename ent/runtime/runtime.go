@@ -2447,6 +2447,10 @@ func init() {
 	profileDescRoutingAlgorithmID := profileFields[26].Descriptor()
 	// profile.RoutingAlgorithmIDValidator is a validator for the "routing_algorithm_id" field. It is called by the builders before save.
 	profile.RoutingAlgorithmIDValidator = profileDescRoutingAlgorithmID.Validators[0].(func(string) error)
+	// profileDescPayoutRoutingAlgorithmID is the schema descriptor for payout_routing_algorithm_id field.
+	profileDescPayoutRoutingAlgorithmID := profileFields[27].Descriptor()
+	// profile.PayoutRoutingAlgorithmIDValidator is a validator for the "payout_routing_algorithm_id" field. It is called by the builders before save.
+	profile.PayoutRoutingAlgorithmIDValidator = profileDescPayoutRoutingAlgorithmID.Validators[0].(func(string) error)
 	// profileDescID is the schema descriptor for id field.
 	profileDescID := profileMixinFields0[0].Descriptor()
 	// profile.DefaultID holds the default value on creation for the id field.

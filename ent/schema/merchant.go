@@ -108,6 +108,10 @@ func (Profile) Fields() []ent.Field {
 		// routing_algorithm_id is the active routing configuration; none
 		// routes by the default fallback.
 		field.String("routing_algorithm_id").MaxRuneLen(64).Optional().Nillable().Annotations(entgql.Skip()),
+		// payout_routing_algorithm_id is the active payout routing
+		// configuration (transaction_type payout); none routes payouts to
+		// the profile's payout processors that take the method, oldest first.
+		field.String("payout_routing_algorithm_id").MaxRuneLen(64).Optional().Nillable().Annotations(entgql.Skip()),
 		// default_fallback orders the profile's connector accounts when no
 		// configuration is active, and after the active one's choices.
 		hiddenJSON("default_fallback", []schematype.RoutableConnector{}),
