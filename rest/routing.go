@@ -70,7 +70,7 @@ func profileFallbackOf(f *routing.Fallback) profileFallbackBody {
 
 func fallbackConnectorsOf(f *routing.Fallback) []schematype.RoutableConnector { return f.Connectors }
 
-var routingListQuery = queryParams{route: "GET /routing", names: []string{"limit", "offset", "profile_id"}}
+var routingListQuery = queryParams{route: "GET /routing", names: []string{"limit", "offset", "profile_id", "transaction_type"}}
 
 // optionalQuery is a query parameter's value, nil when not given.
 func optionalQuery(r *http.Request, name string) *string {
@@ -107,7 +107,7 @@ func registerRouting(a *api, svc *routing.Service) {
 		if offset < 0 {
 			return nil, errs.InvalidValue("offset", "must not be negative, got %d", offset)
 		}
-		rows, _, err := svc.ListConfigs(r.Context(), optionalQuery(r, "profile_id"), limit, offset)
+		rows, _, err := svc.ListConfigs(r.Context(), optionalQuery(r, "profile_id"), optionalQuery(r, "transaction_type"), limit, offset)
 		return respond(each(routingRecordOf))(rows, err)
 	})
 	a.handle("GET /routing/active", MerchantOrAdmin, func(r *http.Request) (any, error) {
@@ -117,7 +117,7 @@ func registerRouting(a *api, svc *routing.Service) {
 		return respond(each(routingRecordOf))(svc.ActiveConfigs(r.Context(), optionalQuery(r, "profile_id")))
 	})
 	a.handle("POST /routing/deactivate", MerchantOrAdmin, withOptionalBody(func(r *http.Request, req *routingConfigRequest) (any, error) {
-		return respond(routingRecordOf)(svc.Deactivate(r.Context(), req.ProfileID))
+		return respond(routingRecordOf)(svc.DeactivateFor(r.Context(), req.ProfileID, req.TransactionType))
 	}))
 	a.handle("GET /routing/default", MerchantOrAdmin, func(r *http.Request) (any, error) {
 		return respond(fallbackConnectorsOf)(svc.DefaultFallback(r.Context(), nil))

@@ -193,7 +193,7 @@ func (a *App) wireDomain(box *secrets.Box, opts Options) {
 		Routing: a.Routing, GSM: a.GSM, Events: a.Events, PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Render: render,
 		RecoveryAfter: a.Config.RecoveryAfter, ResponseHashKey: a.Merchants.ProfileHashKey, ExportBatch: opts.ExportBatch})
 	a.Payouts = payouts.New(payouts.Deps{DB: db, Box: box, Vault: redisstore.NewVault(a.Redis.Client), Customers: a.Customers,
-		Connectors: a.Connectors, GSM: a.GSM, Events: a.Events, Render: render, RecoveryAfter: a.Config.RecoveryAfter})
+		Connectors: a.Connectors, Routing: a.Routing, GSM: a.GSM, Events: a.Events, Render: render, RecoveryAfter: a.Config.RecoveryAfter})
 	a.Users = users.New(users.Deps{DB: db, Box: box, Sessions: redisstore.NewSessions(a.Redis.Client),
 		Failures: redisstore.NewSignInFailures(a.Redis.Client), Provisioner: a, Policy: a.userPolicy(),
 		InviteURL: strings.TrimRight(a.Config.PublicURL, "/") + web.Path + "/invite#", Mailer: a.invitationMailer()})

@@ -19,8 +19,9 @@ type target struct {
 	po       *ent.Payout
 	att      *ent.PayoutAttempt
 	mca      *ent.MerchantConnectorAccount
-	// later are the payout processors a failed creation may be retried
-	// on, in order; retried says the settle step reserved the next try.
+	// later are the payout processors a failed creation or fulfilment may
+	// be retried on, in order; retried says the settle step reserved the
+	// next try.
 	later   []*ent.MerchantConnectorAccount
 	m       *Method
 	retried bool
@@ -122,7 +123,7 @@ func (s *Service) settleAnswer(ctx context.Context, tx *ent.Tx, t *target, res *
 		connectorID = res.ConnectorPayoutID
 	}
 	o := decideAnswer(payout.Status(att.Status), res, callErr)
-	if retry, err := s.retryCreation(ctx, tx, t, po, att, o); retry || err != nil {
+	if retry, err := s.retryOnNext(ctx, tx, t, po, att, o); retry || err != nil {
 		return err
 	}
 	t.po, err = s.apply(ctx, tx, po, att, o, connectorID)

@@ -8,6 +8,7 @@ import (
 	"switchyard/ent/payoutattempt"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/connector"
+	"switchyard/payments/connectorcall"
 	"switchyard/payments/errs"
 )
 
@@ -40,25 +41,58 @@ func (s *Service) checkClientSecret(ctx context.Context, po *ent.Payout, given *
 
 // confirm creates payout id at a payout processor with method m (through
 // the connector names when given) and, when the payout auto-fulfils,
-// fulfils it.
+// fulfils it. A fulfilment the settle step moved to the next processor
+// (retryOnNext) is created there and fulfilled again; the method is
+// forgotten once no processor needs it any more.
 func (s *Service) confirm(ctx context.Context, id string, m *Method, names []string) (*View, error) {
 	t := &target{payoutID: id, m: m}
-	call := s.payoutCall(t, func(ctx context.Context, p connector.Payouter, req *connector.PayoutRequest) (*connector.PayoutResult, error) {
-		req.Method = connectorMethod(m)
-		return p.PayoutCreate(ctx, req)
-	}, syncAtConnector)
+	call := s.creationCall(t)
 	call.Reserve = func(ctx context.Context, tx *ent.Tx) (bool, error) {
 		return true, s.reserveCreation(ctx, tx, t, m, names)
 	}
+	for {
+		if err := s.runCreation(ctx, t, call); err != nil {
+			return nil, err
+		}
+		call.Reserve = nil // the next round's attempt is reserved by the settle step that asked for it
+		if t.po.Status != payout.StatusRequiresFulfillment || !t.po.AutoFulfill {
+			break
+		}
+		if err := s.runFulfilment(ctx, t); err != nil {
+			s.dropMethod(ctx, t.po)
+			return nil, err
+		}
+		if !t.retried {
+			break
+		}
+		t.retried = false
+	}
+	s.dropMethod(ctx, t.po)
+	return s.view(ctx, s.db.Client, t.po)
+}
+
+// creationCall is the creation of t's attempt at its processor, with its
+// settle step (the reserve step is the caller's).
+func (s *Service) creationCall(t *target) connectorcall.Call[*connector.PayoutResult] {
+	call := s.payoutCall(t, func(ctx context.Context, p connector.Payouter, req *connector.PayoutRequest) (*connector.PayoutResult, error) {
+		req.Method = connectorMethod(t.m)
+		return p.PayoutCreate(ctx, req)
+	}, syncAtConnector)
 	call.Settle = func(ctx context.Context, tx *ent.Tx, res *connector.PayoutResult, callErr error) error {
 		if err := s.settleAnswer(ctx, tx, t, res, callErr, payoutattempt.StatusRequiresCreation); err != nil {
 			return err
 		}
 		return s.saveMethod(ctx, tx, t, res)
 	}
+	return call
+}
+
+// runCreation runs call, and again on each next processor its settle step
+// moved the payout to, until one answers without a retry.
+func (s *Service) runCreation(ctx context.Context, t *target, call connectorcall.Call[*connector.PayoutResult]) error {
 	for {
 		if _, err := call.Run(ctx, s.db); err != nil {
-			return nil, err
+			return err
 		}
 		if !t.retried {
 			break
@@ -66,13 +100,9 @@ func (s *Service) confirm(ctx context.Context, id string, m *Method, names []str
 		t.retried, call.Reserve = false, nil // the settle step reserved the next try
 	}
 	if t.po.Status == payout.StatusRequiresCreation {
-		return nil, errs.ErrConnectorUnavailable.Newf("The payout processor did not answer; confirm the payout again")
+		return errs.ErrConnectorUnavailable.Newf("The payout processor did not answer; confirm the payout again")
 	}
-	s.dropMethod(ctx, t.po)
-	if t.po.Status == payout.StatusRequiresFulfillment && t.po.AutoFulfill {
-		return s.Fulfil(ctx, id)
-	}
-	return s.view(ctx, s.db.Client, t.po)
+	return nil
 }
 
 // reserveCreation checks the confirm of t's payout under its row lock,
@@ -86,7 +116,7 @@ func (s *Service) reserveCreation(ctx context.Context, tx *ent.Tx, t *target, m 
 	if err := decideConfirm(po.ID, po.Status, m != nil); err != nil {
 		return err
 	}
-	accounts, err := processors(ctx, tx.Client(), po.ProfileID, m, names)
+	accounts, err := s.route(ctx, tx, po, m, names)
 	if err != nil {
 		return err
 	}

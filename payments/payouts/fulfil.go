@@ -15,14 +15,24 @@ import (
 // under the payout's row lock (so two fulfils of one payout move money
 // once), the connector is called, and its answer settled. A payout the
 // connector leaves pending is settled by a later sync.
+//
+// Only a fulfilment within its confirm (auto_fulfill) may move to the next
+// processor when declined: the payout method, which the next processor
+// is created with, is forgotten once the confirm ends.
 func (s *Service) Fulfil(ctx context.Context, id string) (*View, error) {
 	t := &target{payoutID: id}
-	call := s.fulfilCall(t)
-	call.Reserve = func(ctx context.Context, tx *ent.Tx) (bool, error) { return true, s.reserveFulfilment(ctx, tx, t) }
-	if _, err := call.Run(ctx, s.db); err != nil {
+	if err := s.runFulfilment(ctx, t); err != nil {
 		return nil, err
 	}
 	return s.view(ctx, s.db.Client, t.po)
+}
+
+// runFulfilment fulfils t's payout at its active attempt's processor.
+func (s *Service) runFulfilment(ctx context.Context, t *target) error {
+	call := s.fulfilCall(t)
+	call.Reserve = func(ctx context.Context, tx *ent.Tx) (bool, error) { return true, s.reserveFulfilment(ctx, tx, t) }
+	_, err := call.Run(ctx, s.db)
+	return err
 }
 
 // fulfilCall is the fulfilment of t's attempt: its call, its sync and its

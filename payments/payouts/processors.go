@@ -2,12 +2,31 @@ package payouts
 
 import (
 	"context"
+	"math/rand/v2"
 	"slices"
 
 	"switchyard/ent"
 	"switchyard/ent/merchantconnectoraccount"
 	"switchyard/payments/errs"
+	"switchyard/payments/routing"
 )
+
+// route is the order po's processors are tried in with method m: the
+// payout's own routing (names) when it gives one, else the profile's
+// active payout routing configuration's choices first, else the fallback
+// (processors' order).
+func (s *Service) route(ctx context.Context, tx *ent.Tx, po *ent.Payout, m *Method, names []string) ([]*ent.MerchantConnectorAccount, error) {
+	accounts, err := processors(ctx, tx.Client(), po.ProfileID, m, names)
+	if err != nil || len(names) > 0 || s.routing == nil {
+		return accounts, err
+	}
+	facts := routing.PayoutFacts(po.Amount, string(po.Currency), m.Type, m.Subtype, deref(po.BusinessCountry))
+	d, err := s.routing.DecidePayout(ctx, tx, po.ProfileID, accounts, facts, rand.IntN(100))
+	if err != nil {
+		return nil, err
+	}
+	return d.Candidates, nil
+}
 
 // processors are the connector accounts that may take a payout of method
 // m, in the order they are tried: the profile's enabled payout processors

@@ -29,13 +29,26 @@ func decideRetry(verdict gsm.Verdict, attempts int, prof *ent.Profile, hasNext b
 	return attempts-1 < budget
 }
 
-// retryCreation settles a failed creation by trying the next payout
-// processor when decideRetry allows it: the failed attempt is closed with
-// its error and the next one reserved in the same transaction, before its
-// call, so a crash leaves it for recovery. It reports whether it did.
-func (s *Service) retryCreation(ctx context.Context, tx *ent.Tx, t *target, po *ent.Payout, att *ent.PayoutAttempt, o outcome) (bool, error) {
-	if s.gsm == nil || t.m == nil || !o.changed || o.status != payout.StatusFailed || o.decline == nil ||
-		po.Status != payout.StatusRequiresCreation {
+// retryable is whether an answer that settles a payout in status current
+// may be tried on another processor at all: the connector answered, and
+// answered failed with its decline, to a creation (requires_creation) or
+// a fulfilment (initiated), and the payout method is at hand to create
+// the payout at the next processor. An answer that never came (the money
+// may have moved) or a pending one is never retried elsewhere: recovery
+// and sync settle it where it was sent.
+func retryable(current payout.Status, o outcome, hasMethod bool) bool {
+	return hasMethod && o.changed && o.status == payout.StatusFailed && o.decline != nil &&
+		(current == payout.StatusRequiresCreation || current == payout.StatusInitiated)
+}
+
+// retryOnNext settles a failed creation or fulfilment by trying the next
+// payout processor when retryable and decideRetry allow it: the failed
+// attempt is closed with its error and the next one reserved (requires
+// creation) in the same transaction, before its call, so a crash leaves
+// it for recovery; the first processor is not asked again. It reports
+// whether it did.
+func (s *Service) retryOnNext(ctx context.Context, tx *ent.Tx, t *target, po *ent.Payout, att *ent.PayoutAttempt, o outcome) (bool, error) {
+	if s.gsm == nil || !retryable(po.Status, o, t.m != nil) {
 		return false, nil
 	}
 	verdict, err := s.gsm.JudgeFlow(ctx, tx, gsm.FlowPayout, gsm.Failure{Connector: att.Connector,

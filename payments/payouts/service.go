@@ -22,6 +22,7 @@ import (
 	"switchyard/payments/customer"
 	"switchyard/payments/events"
 	"switchyard/payments/gsm"
+	"switchyard/payments/routing"
 	"switchyard/payments/txn"
 )
 
@@ -43,8 +44,11 @@ type Deps struct {
 	Customers *customer.Service
 	// Connectors are the connector accounts and their integrations.
 	Connectors *connector.Service
-	// GSM decides which failed creations are retried on the next payout
-	// processor; without it none is.
+	// Routing orders a payout's processors by the profile's active payout
+	// routing configuration; without it they go in their fallback order.
+	Routing *routing.Service
+	// GSM decides which failed creations and fulfilments are retried on
+	// the next payout processor; without it none is.
 	GSM *gsm.Service
 	// Events is the outbox payout events are written to.
 	Events *events.Service
@@ -62,6 +66,7 @@ type Service struct {
 	vault         customer.Vault
 	customers     *customer.Service
 	connectors    *connector.Service
+	routing       *routing.Service
 	gsm           *gsm.Service
 	events        *events.Service
 	render        Renderer
@@ -76,7 +81,7 @@ func New(d Deps) *Service {
 	if d.RecoveryAfter <= 0 {
 		d.RecoveryAfter = DefaultRecoveryAfter
 	}
-	return &Service{db: d.DB, box: d.Box, vault: d.Vault, customers: d.Customers, connectors: d.Connectors, gsm: d.GSM, events: d.Events,
+	return &Service{db: d.DB, box: d.Box, vault: d.Vault, customers: d.Customers, connectors: d.Connectors, routing: d.Routing, gsm: d.GSM, events: d.Events,
 		render: d.Render, recoveryAfter: d.RecoveryAfter}
 }
 

@@ -149,6 +149,10 @@ type profileRouting struct {
 	algorithmID string
 	algorithm   *Algorithm
 	dynamic     dynamicRouting
+	// payoutAlgorithmID and payoutAlgorithm are the active payout
+	// configuration (nil for none).
+	payoutAlgorithmID string
+	payoutAlgorithm   *Algorithm
 }
 
 // profileCache holds each profile's routing between its changes.
@@ -190,16 +194,11 @@ func (s *Service) profileRouting(ctx context.Context, db *ent.Client, profileID 
 		return profileRouting{}, errs.Internal(err)
 	}
 	out := profileRouting{version: version, loadedAt: s.db.Now(), fallback: prof.DefaultFallback}
-	if prof.RoutingAlgorithmID != nil {
-		stored, err := db.RoutingAlgorithm.Get(ctx, *prof.RoutingAlgorithmID)
-		if err != nil {
-			return profileRouting{}, errs.Internal(err)
-		}
-		// It was valid when created; were it not now, the payment goes by
-		// the fallback order rather than be refused.
-		if algo, err := parseAlgorithm(stored.Algorithm); err == nil {
-			out.algorithmID, out.algorithm = stored.ID, algo
-		}
+	if out.algorithmID, out.algorithm, err = loadAlgorithm(ctx, db, prof.RoutingAlgorithmID); err != nil {
+		return profileRouting{}, err
+	}
+	if out.payoutAlgorithmID, out.payoutAlgorithm, err = loadAlgorithm(ctx, db, prof.PayoutRoutingAlgorithmID); err != nil {
+		return profileRouting{}, err
 	}
 	if out.dynamic, err = loadDynamic(ctx, db, prof.DynamicRouting); err != nil {
 		return profileRouting{}, err
@@ -213,6 +212,23 @@ func (s *Service) profileRouting(ctx context.Context, db *ent.Client, profileID 
 		s.cache.mu.Unlock()
 	}
 	return out, nil
+}
+
+// loadAlgorithm reads the active configuration id names (none for nil).
+// It was valid when created; were it not now, the payment or payout goes
+// by the fallback order rather than be refused.
+func loadAlgorithm(ctx context.Context, db *ent.Client, id *string) (string, *Algorithm, error) {
+	if id == nil {
+		return "", nil, nil
+	}
+	stored, err := db.RoutingAlgorithm.Get(ctx, *id)
+	if err != nil {
+		return "", nil, errs.Internal(err)
+	}
+	if algo, err := parseAlgorithm(stored.Algorithm); err == nil {
+		return stored.ID, algo, nil
+	}
+	return "", nil, nil
 }
 
 // changed drops this process's copy of the profile's routing once a change

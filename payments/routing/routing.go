@@ -137,21 +137,22 @@ func (s *Service) CreateConfig(ctx context.Context, in ConfigInput) (*ent.Routin
 	if in.Algorithm == nil {
 		return nil, errs.MissingField("algorithm")
 	}
-	if t := in.TransactionType; t != nil && *t != "payment" {
-		return nil, errs.InvalidValue("transaction_type", "only payment routing is served, got %q", *t)
+	forType, err := transactionType(in.TransactionType)
+	if err != nil {
+		return nil, err
 	}
 	algo, err := parseAlgorithm(in.Algorithm)
 	if err != nil {
 		return nil, err
 	}
-	prof, accounts, err := s.profileWithAccounts(ctx, in.ProfileID)
+	prof, accounts, err := s.profileWithAccountsFor(ctx, in.ProfileID, forType)
 	if err != nil {
 		return nil, err
 	}
 	for _, c := range algo.choices {
 		if resolve(c.choice, accounts) == nil {
 			return nil, errs.InvalidValue(c.path.String(),
-				"%s is not an active connector account of profile %s", describe(c.choice), prof.ID)
+				"%s is not an active %s of profile %s", describe(c.choice), accountKind(forType), prof.ID)
 		}
 	}
 	var out *ent.RoutingAlgorithm
@@ -159,7 +160,7 @@ func (s *Service) CreateConfig(ctx context.Context, in ConfigInput) (*ent.Routin
 	// written with the configuration.
 	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
 		create := tx.RoutingAlgorithm.Create().SetMerchantID(merchantID).SetProfileID(prof.ID).
-			SetName(*in.Name).SetKind(routingalgorithm.Kind(algo.Kind)).SetAlgorithm(in.Algorithm)
+			SetName(*in.Name).SetKind(routingalgorithm.Kind(algo.Kind)).SetAlgorithm(in.Algorithm).SetTransactionType(forType)
 		if in.Description != nil {
 			create.SetDescription(*in.Description)
 		}
@@ -220,12 +221,20 @@ func resolve(c schematype.RoutableConnector, accounts []*ent.MerchantConnectorAc
 	return nil
 }
 
-// ListConfigs are the merchant's configurations (of one profile when
-// named), newest first, and the ids of the active ones.
-func (s *Service) ListConfigs(ctx context.Context, profileID *string, limit, offset int) ([]*ent.RoutingAlgorithm, map[string]bool, error) {
+// ListConfigs are the merchant's configurations (of one profile, and of
+// one transaction type, when named), newest first, and the ids of the
+// active ones.
+func (s *Service) ListConfigs(ctx context.Context, profileID, forType *string, limit, offset int) ([]*ent.RoutingAlgorithm, map[string]bool, error) {
 	q := s.db.Client.RoutingAlgorithm.Query()
 	if profileID != nil {
 		q = q.Where(routingalgorithm.ProfileID(*profileID))
+	}
+	if forType != nil {
+		t, err := transactionType(forType)
+		if err != nil {
+			return nil, nil, err
+		}
+		q = q.Where(routingalgorithm.TransactionTypeEQ(t))
 	}
 	rows, err := q.Order(ent.Desc(routingalgorithm.FieldCreatedAt), ent.Desc(routingalgorithm.FieldID)).
 		Limit(limit).Offset(offset).All(ctx)
@@ -237,18 +246,36 @@ func (s *Service) ListConfigs(ctx context.Context, profileID *string, limit, off
 }
 
 // ActiveIDs are the ids of the merchant's active configurations (one per
-// profile at most).
+// profile and transaction type at most).
 func (s *Service) ActiveIDs(ctx context.Context) (map[string]bool, error) {
-	ids, err := s.db.Client.Profile.Query().Where(profile.RoutingAlgorithmIDNotNil()).
-		Select(profile.FieldRoutingAlgorithmID).Strings(ctx)
+	ids, err := s.activeIDs(ctx, s.db.Client.Profile.Query())
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, err
 	}
 	out := make(map[string]bool, len(ids))
 	for _, id := range ids {
 		out[id] = true
 	}
 	return out, nil
+}
+
+// activeIDs are the active payment and payout configurations of the
+// profiles q finds.
+func (s *Service) activeIDs(ctx context.Context, q *ent.ProfileQuery) ([]string, error) {
+	profiles, err := q.Where(profile.Or(profile.RoutingAlgorithmIDNotNil(), profile.PayoutRoutingAlgorithmIDNotNil())).
+		Select(profile.FieldRoutingAlgorithmID, profile.FieldPayoutRoutingAlgorithmID).All(ctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	var ids []string
+	for _, p := range profiles {
+		for _, id := range []*string{p.RoutingAlgorithmID, p.PayoutRoutingAlgorithmID} {
+			if id != nil {
+				ids = append(ids, *id)
+			}
+		}
+	}
+	return ids, nil
 }
 
 func errConfigNotFound() *errs.Error { return errs.NotFound("Routing algorithm") }
@@ -285,10 +312,10 @@ func (s *Service) Activate(ctx context.Context, id string) (*ent.RoutingAlgorith
 		if err != nil {
 			return errs.Internal(err)
 		}
-		if prof.RoutingAlgorithmID != nil && *prof.RoutingAlgorithmID == id {
+		if active := activeFor(prof, out.TransactionType); active != nil && *active == id {
 			return errs.PreconditionFailed("Algorithm is already active")
 		}
-		if err := tx.Profile.UpdateOne(prof).SetRoutingAlgorithmID(id).Exec(ctx); err != nil {
+		if err := setActive(tx.Profile.UpdateOne(prof), out.TransactionType, &id).Exec(ctx); err != nil {
 			return errs.Internal(err)
 		}
 		return nil
@@ -301,22 +328,33 @@ func (s *Service) Activate(ctx context.Context, id string) (*ent.RoutingAlgorith
 }
 
 // Deactivate leaves the profile (named, else the caller's or the default)
-// routing by its fallback order; it answers the configuration that was
-// active. With none active it is refused.
+// routing its payments by its fallback order; it answers the configuration
+// that was active. With none active it is refused.
 func (s *Service) Deactivate(ctx context.Context, profileID *string) (*ent.RoutingAlgorithm, error) {
+	return s.DeactivateFor(ctx, profileID, nil)
+}
+
+// DeactivateFor is Deactivate for the transaction type given (payment
+// when nil): a payout one leaves the profile's payouts to their fallback.
+func (s *Service) DeactivateFor(ctx context.Context, profileID, forType *string) (*ent.RoutingAlgorithm, error) {
+	t, err := transactionType(forType)
+	if err != nil {
+		return nil, err
+	}
 	var out *ent.RoutingAlgorithm
-	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
 		prof, err := s.lockProfile(ctx, tx, profileID)
 		if err != nil {
 			return err
 		}
-		if prof.RoutingAlgorithmID == nil {
+		active := activeFor(prof, t)
+		if active == nil {
 			return errs.PreconditionFailed("Algorithm is already inactive")
 		}
-		if out, err = tx.RoutingAlgorithm.Get(ctx, *prof.RoutingAlgorithmID); err != nil {
+		if out, err = tx.RoutingAlgorithm.Get(ctx, *active); err != nil {
 			return errs.Internal(err)
 		}
-		if err := tx.Profile.UpdateOne(prof).ClearRoutingAlgorithmID().Exec(ctx); err != nil {
+		if err := setActive(tx.Profile.UpdateOne(prof), t, nil).Exec(ctx); err != nil {
 			return errs.Internal(err)
 		}
 		return nil
@@ -341,22 +379,22 @@ func (s *Service) lockProfile(ctx context.Context, tx *ent.Tx, named *string) (*
 	return prof, nil
 }
 
-// ActiveConfigs are the active configuration of the profile named, or of
-// every profile of the merchant.
+// ActiveConfigs are the active configurations (payment and payout) of the
+// profile named, or of every profile of the merchant.
 func (s *Service) ActiveConfigs(ctx context.Context, profileID *string) ([]*ent.RoutingAlgorithm, error) {
-	q := s.db.Client.Profile.Query().Where(profile.RoutingAlgorithmIDNotNil())
+	q := s.db.Client.Profile.Query()
 	if profileID != nil {
 		if _, err := txn.Profile(ctx, s.db.Client, profileID); err != nil {
 			return nil, err
 		}
 		q = q.Where(profile.ID(*profileID))
 	}
-	ids, err := q.Select(profile.FieldRoutingAlgorithmID).Strings(ctx)
+	ids, err := s.activeIDs(ctx, q)
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, err
 	}
 	out, err := s.db.Client.RoutingAlgorithm.Query().Where(routingalgorithm.IDIn(ids...)).
-		Order(ent.Asc(routingalgorithm.FieldProfileID)).All(ctx)
+		Order(ent.Asc(routingalgorithm.FieldProfileID), ent.Asc(routingalgorithm.FieldTransactionType)).All(ctx)
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
