@@ -1,8 +1,10 @@
-// Package routing owns how a payment's connector account is chosen: a
-// profile's routing configurations (Hyperswitch's static algorithms:
-// single, priority, volume split), which one is active, and the profile's
-// default fallback order. The payments context asks it for a payment's
-// candidates in order; it never calls a connector itself.
+// Package routing owns how a payment's connector account, or a payout's
+// payout processor, is chosen: a profile's routing configurations
+// (Hyperswitch's static algorithms: single, priority, volume split,
+// advanced; transaction_type payment or payout), which one of each type
+// is active, and the profile's default fallback order. The payments and
+// payouts contexts ask it for candidates in order; it never calls a
+// connector itself.
 //
 // It must not import another domain package.
 package routing
