@@ -397,10 +397,10 @@ func (s *Service) setDynamic(ctx context.Context, profileID, typ string,
 		out  *ent.RoutingAlgorithm
 		keep dynamicRouting
 	)
-	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+	err := s.changeProfile(ctx, func(tx *ent.Tx) (string, error) {
 		prof, err := s.lockProfile(ctx, tx, &profileID)
 		if err != nil {
-			return err
+			return "", err
 		}
 		d := schematype.DynamicRouting{}
 		if prof.DynamicRouting != nil {
@@ -409,22 +409,21 @@ func (s *Service) setDynamic(ctx context.Context, profileID, typ string,
 		ref := refOf(&d, typ)
 		a, feature, err := change(tx, *ref)
 		if err != nil {
-			return err
+			return "", err
 		}
 		out = a
 		if feature != "" {
 			*ref = &schematype.DynamicRoutingRef{AlgorithmID: a.ID, EnabledFeature: feature}
 			if err := tx.Profile.UpdateOne(prof).SetDynamicRouting(&d).Exec(ctx); err != nil {
-				return errs.Internal(err)
+				return "", errs.Internal(err)
 			}
 		}
 		keep, err = loadDynamic(ctx, tx.Client(), &d)
-		return err
+		return prof.ID, err
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.changed(ctx, profileID)
 	s.keepOutcomes(ctx, profileID, keep)
 	return out, nil
 }
