@@ -249,11 +249,8 @@ func (s *Service) Get(ctx context.Context, k Key) (*ent.GsmRule, error) {
 
 func (s *Service) find(ctx context.Context, c *ent.Client, k Key) (*ent.GsmRule, error) {
 	out, err := c.GsmRule.Query().Where(gsmrule.LookupKey(k.lookupKey())).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, errRuleNotFound()
-	}
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, txn.ReadError(err, errRuleNotFound)
 	}
 	return out, nil
 }
@@ -279,11 +276,8 @@ func (s *Service) ByID(ctx context.Context, id string) (*ent.GsmRule, error) {
 
 func byID(ctx context.Context, c *ent.Client, id string) (*ent.GsmRule, error) {
 	out, err := c.GsmRule.Get(ctx, id)
-	if ent.IsNotFound(err) {
-		return nil, errRuleNotFound()
-	}
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, txn.ReadError(err, errRuleNotFound)
 	}
 	return out, nil
 }

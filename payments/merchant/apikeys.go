@@ -243,11 +243,8 @@ func (s *Service) ActiveAPIKeyByHash(ctx context.Context, hash string) (*ActiveK
 			Where(apikey.Hash(hash), apikey.RevokedAtIsNil()).
 			Select(apikey.FieldID, apikey.FieldMerchantID, apikey.FieldExpiresAt).
 			Only(tenancy.System(ctx))
-		if ent.IsNotFound(err) {
-			return nil, errs.Unauthorized()
-		}
 		if err != nil {
-			return nil, errs.Internal(err)
+			return nil, txn.ReadError(err, errs.Unauthorized)
 		}
 		k = &ActiveKey{ID: row.ID, MerchantID: row.MerchantID, ExpiresAt: row.ExpiresAt}
 		if k.ExpiresAt == nil || k.ExpiresAt.After(s.now()) {
@@ -277,11 +274,8 @@ func (s *Service) MerchantByPublishableKey(ctx context.Context, key string) (str
 	id, err := s.db.Client.MerchantAccount.Query().
 		Where(merchantaccount.PublishableKey(key)).
 		OnlyID(tenancy.System(ctx))
-	if ent.IsNotFound(err) {
-		return "", errs.Unauthorized()
-	}
 	if err != nil {
-		return "", errs.Internal(err)
+		return "", txn.ReadError(err, errs.Unauthorized)
 	}
 	return id, nil
 }

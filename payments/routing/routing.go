@@ -256,11 +256,8 @@ func errConfigNotFound() *errs.Error { return errs.NotFound("Routing algorithm")
 // GetConfig is one of the merchant's configurations.
 func (s *Service) GetConfig(ctx context.Context, id string) (*ent.RoutingAlgorithm, error) {
 	out, err := s.db.Client.RoutingAlgorithm.Query().Where(routingalgorithm.ID(id)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, errConfigNotFound()
-	}
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, txn.ReadError(err, errConfigNotFound)
 	}
 	return out, nil
 }
@@ -272,11 +269,8 @@ func (s *Service) Activate(ctx context.Context, id string) (*ent.RoutingAlgorith
 	err := s.changeProfile(ctx, func(tx *ent.Tx) (string, error) {
 		var err error
 		out, err = tx.RoutingAlgorithm.Query().Where(routingalgorithm.ID(id)).Only(ctx)
-		if ent.IsNotFound(err) {
-			return "", errConfigNotFound()
-		}
 		if err != nil {
-			return "", errs.Internal(err)
+			return "", txn.ReadError(err, errConfigNotFound)
 		}
 		if out.Kind == routingalgorithm.KindDynamic {
 			return "", errs.InvalidValue("routing_algorithm_id", "%s is a dynamic routing configuration: it is enabled with its profile's dynamic_routing toggle", id)
