@@ -85,11 +85,8 @@ func (s *Service) CreateAPIKey(ctx context.Context, in APIKeyInput) (*ent.APIKey
 // GetAPIKey returns an unrevoked key of the merchant in ctx.
 func (s *Service) GetAPIKey(ctx context.Context, keyID string) (*ent.APIKey, error) {
 	k, err := s.db.Client.APIKey.Query().Where(apikey.ID(keyID), apikey.RevokedAtIsNil()).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, errs.NotFound("API Key")
-	}
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, txn.ReadError(err, errAPIKeyNotFound)
 	}
 	return k, nil
 }
@@ -126,11 +123,8 @@ func (s *Service) UpdateAPIKey(ctx context.Context, keyID string, p APIKeyPatch)
 // lockActiveKey reads an unrevoked key of the merchant for a change.
 func (s *Service) lockActiveKey(ctx context.Context, tx *ent.Tx, keyID string) (*ent.APIKey, error) {
 	k, err := txn.ForUpdate(s.db, tx.APIKey.Query().Where(apikey.ID(keyID), apikey.RevokedAtIsNil())).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, errs.NotFound("API Key")
-	}
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, txn.ReadError(err, errAPIKeyNotFound)
 	}
 	return k, nil
 }
