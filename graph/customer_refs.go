@@ -49,17 +49,7 @@ func (r *Resolver) customerEmailIs(ctx context.Context, where *ent.PaymentIntent
 // wantCustomers announces the customers of rows a resolver returned, so
 // that their customerID fields load in one query.
 func wantCustomers(ctx context.Context, rowIDs ...*string) {
-	l := loadersOf(ctx)
-	if l == nil {
-		return
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, id := range rowIDs {
-		if id != nil {
-			l.wantedCustomers[*id] = true
-		}
-	}
+	want(ctx, func(l *loaders) map[string]bool { return l.wantedCustomers }, rowIDs)
 }
 
 // customerRef is the merchant's customer_id of the customer whose row id is

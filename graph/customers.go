@@ -37,12 +37,12 @@ func customerDetails(in model.CustomerInput) (customer.CustomerDetails, error) {
 func (r *Resolver) customerMutation(ctx context.Context, name string, key *string, args any,
 	run func(ctx context.Context) (*ent.Customer, error)) (*model.CustomerPayload, error) {
 	customers := merchantRow[ent.Customer]{get: r.client.Customer.Get, id: func(c *ent.Customer) string { return c.ID }, resource: "Customer"}
-	c, replayed, err := mutateMerchantRow(ctx, r, name, key, args, customers, func(ctx context.Context) (*ent.Customer, error) {
+	c, replayed, err := mutateAndReread(ctx, r, name, key, args, customers, func(ctx context.Context) (string, error) {
 		c, err := run(ctx)
 		if err != nil {
-			return nil, err
+			return "", err
 		}
-		return reread(ctx, customers.get, c.ID)
+		return c.ID, nil
 	})
 	if err != nil {
 		return nil, err

@@ -75,7 +75,7 @@ func webhookMerchant(t *testing.T, srv *testenv.Server, merchantID, key, profile
 	t.Helper()
 	url := receiverURL + "/hooks"
 	if _, err := srv.Store.Client.Profile.UpdateOneID(profileID).
-		SetWebhookDetails(&schematype.WebhookDetails{WebhookURL: &url}).Save(tenancy.System(context.Background())); err != nil {
+		SetWebhookDetails(&schematype.WebhookDetails{HyperswitchWebhookDetails: schematype.HyperswitchWebhookDetails{WebhookURL: &url}}).Save(tenancy.System(context.Background())); err != nil {
 		t.Fatal(err)
 	}
 	return eventMerchant{id: merchantID, key: key}

@@ -117,14 +117,9 @@ func NewHandler(d Deps, opts Options) *Handler {
 		}
 		if r.Body != nil {
 			// Read whole here, so a body over the server's limit is REST's 413.
-			body, err := io.ReadAll(r.Body)
+			body, err := httperr.ReadBody(r.Body)
 			if err != nil {
-				var tooLarge *http.MaxBytesError
-				if errors.As(err, &tooLarge) {
-					writeGraphQLError(w, r, errs.BodyTooLarge(tooLarge.Limit))
-					return
-				}
-				writeGraphQLError(w, r, errs.InvalidRequest("could not read the request body"))
+				writeGraphQLError(w, r, err)
 				return
 			}
 			if err := checkJSONBody(r, body); err != nil {

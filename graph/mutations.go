@@ -79,6 +79,20 @@ func mutateMerchantRow[T any](ctx context.Context, r *Resolver, name string, key
 	})
 }
 
+// mutateAndReread is mutateMerchantRow for an operation that answers the
+// id of the row it wrote: the row is read again after the commit (reread),
+// not bound to the operation's transaction.
+func mutateAndReread[T any](ctx context.Context, r *Resolver, name string, key *string, args any,
+	row merchantRow[T], op func(context.Context) (string, error)) (*T, bool, error) {
+	return mutateMerchantRow(ctx, r, name, key, args, row, func(ctx context.Context) (*T, error) {
+		id, err := op(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return reread(ctx, row.get, id)
+	})
+}
+
 // overlay puts a stored snapshot over the row as it is now: the replay shows
 // the snapshot, and the row's client resolves its nested fields.
 func overlay[T any](fresh, snapshot *T) (*T, error) {
@@ -170,15 +184,15 @@ func (r *Resolver) cancelPayment(ctx context.Context, id string, in *model.Cance
 
 func (r *Resolver) createRefund(ctx context.Context, in model.CreateRefundInput, key *string) (*model.RefundPayload, error) {
 	refunds := merchantRow[ent.Refund]{get: r.client.Refund.Get, id: func(r *ent.Refund) string { return r.ID }, resource: "Refund"}
-	ref, replayed, err := mutateMerchantRow(ctx, r, "createRefund", key, map[string]any{"input": in}, refunds, func(ctx context.Context) (*ent.Refund, error) {
+	ref, replayed, err := mutateAndReread(ctx, r, "createRefund", key, map[string]any{"input": in}, refunds, func(ctx context.Context) (string, error) {
 		ref, err := r.svc.CreateRefund(ctx, payments.RefundInput{
 			PaymentID: in.PaymentID, RefundID: in.RefundID, Amount: in.Amount,
 			Reason: in.Reason, RefundType: in.RefundType, Metadata: in.Metadata,
 		})
 		if err != nil {
-			return nil, err
+			return "", err
 		}
-		return reread(ctx, refunds.get, ref.ID) // the row the transaction returned is bound to it
+		return ref.ID, nil
 	})
 	if err != nil {
 		return nil, err
@@ -193,12 +207,12 @@ func (r *Resolver) connectorMutation(ctx context.Context, name string, key *stri
 	op func(context.Context) (*connector.AccountView, error)) (*model.ConnectorAccountPayload, error) {
 	accounts := merchantRow[ent.MerchantConnectorAccount]{get: r.client.MerchantConnectorAccount.Get,
 		id: func(a *ent.MerchantConnectorAccount) string { return a.ID }, resource: "Merchant connector account"}
-	row, replayed, err := mutateMerchantRow(ctx, r, name, key, args, accounts, func(ctx context.Context) (*ent.MerchantConnectorAccount, error) {
+	row, replayed, err := mutateAndReread(ctx, r, name, key, args, accounts, func(ctx context.Context) (string, error) {
 		v, err := op(ctx)
 		if err != nil {
-			return nil, err
+			return "", err
 		}
-		return reread(ctx, accounts.get, v.ID)
+		return v.ID, nil
 	})
 	if err != nil {
 		return nil, err
@@ -326,13 +340,7 @@ func (r *Resolver) rollAPIKey(ctx context.Context, id string, graceSeconds int, 
 func (r *Resolver) profileMutation(ctx context.Context, name string, key *string, args any,
 	op func(context.Context) (string, error)) (*model.ProfilePayload, error) {
 	profiles := merchantRow[ent.Profile]{get: r.client.Profile.Get, id: func(p *ent.Profile) string { return p.ID }, resource: "Business profile"}
-	prof, replayed, err := mutateMerchantRow(ctx, r, name, key, args, profiles, func(ctx context.Context) (*ent.Profile, error) {
-		id, err := op(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return reread(ctx, profiles.get, id)
-	})
+	prof, replayed, err := mutateAndReread(ctx, r, name, key, args, profiles, op)
 	if err != nil {
 		return nil, err
 	}

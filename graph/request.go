@@ -266,15 +266,28 @@ func loadersOf(ctx context.Context) *loaders {
 
 // wantConnectorAccounts announces the connector accounts of payments.
 func wantConnectorAccounts(ctx context.Context, pis ...*ent.PaymentIntent) {
+	ids := make([]*string, len(pis))
+	for i, pi := range pis {
+		if pi != nil {
+			ids[i] = pi.MerchantConnectorID
+		}
+	}
+	want(ctx, func(l *loaders) map[string]bool { return l.wanted }, ids)
+}
+
+// want adds the ids given (nil ones are none) to one of the operation's
+// sets of announced rows, when the operation has loaders.
+func want(ctx context.Context, set func(*loaders) map[string]bool, ids []*string) {
 	l := loadersOf(ctx)
 	if l == nil {
 		return
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for _, pi := range pis {
-		if pi != nil && pi.MerchantConnectorID != nil {
-			l.wanted[*pi.MerchantConnectorID] = true
+	wanted := set(l)
+	for _, id := range ids {
+		if id != nil {
+			wanted[*id] = true
 		}
 	}
 }

@@ -9,45 +9,23 @@ import (
 )
 
 // webhookDetails is Hyperswitch's WebhookDetails on the wire: a closed
-// object. Switchyard's stored form has internal members (delivery switches)
-// that clients may not set, so the wire type is its own.
-type webhookDetails struct {
-	WebhookVersion          *string  `json:"webhook_version"`
-	WebhookUsername         *string  `json:"webhook_username"`
-	WebhookPassword         *string  `json:"webhook_password"`
-	WebhookURL              *string  `json:"webhook_url"`
-	PaymentCreatedEnabled   *bool    `json:"payment_created_enabled"`
-	PaymentSucceededEnabled *bool    `json:"payment_succeeded_enabled"`
-	PaymentFailedEnabled    *bool    `json:"payment_failed_enabled"`
-	PaymentStatusesEnabled  []string `json:"payment_statuses_enabled"`
-	RefundStatusesEnabled   []string `json:"refund_statuses_enabled"`
-	PayoutStatusesEnabled   []string `json:"payout_statuses_enabled"`
-}
+// object. Switchyard's stored form adds internal members (delivery
+// switches) that clients may not set, so the wire type is only its
+// Hyperswitch part.
+type webhookDetails schematype.HyperswitchWebhookDetails
 
 func (w *webhookDetails) domain() *schematype.WebhookDetails {
 	if w == nil {
 		return nil
 	}
-	return &schematype.WebhookDetails{
-		WebhookVersion: w.WebhookVersion, WebhookUsername: w.WebhookUsername, WebhookPassword: w.WebhookPassword,
-		WebhookURL: w.WebhookURL, PaymentCreatedEnabled: w.PaymentCreatedEnabled,
-		PaymentSucceededEnabled: w.PaymentSucceededEnabled, PaymentFailedEnabled: w.PaymentFailedEnabled,
-		PaymentStatusesEnabled: w.PaymentStatusesEnabled, RefundStatusesEnabled: w.RefundStatusesEnabled,
-		PayoutStatusesEnabled: w.PayoutStatusesEnabled,
-	}
+	return &schematype.WebhookDetails{HyperswitchWebhookDetails: schematype.HyperswitchWebhookDetails(*w)}
 }
 
 func webhookDetailsOf(d *schematype.WebhookDetails) *webhookDetails {
 	if d == nil {
 		return nil
 	}
-	w := &webhookDetails{
-		WebhookVersion: d.WebhookVersion, WebhookUsername: d.WebhookUsername, WebhookPassword: d.WebhookPassword,
-		WebhookURL: d.WebhookURL, PaymentCreatedEnabled: d.PaymentCreatedEnabled,
-		PaymentSucceededEnabled: d.PaymentSucceededEnabled, PaymentFailedEnabled: d.PaymentFailedEnabled,
-		PaymentStatusesEnabled: d.PaymentStatusesEnabled, RefundStatusesEnabled: d.RefundStatusesEnabled,
-		PayoutStatusesEnabled: d.PayoutStatusesEnabled,
-	}
+	w := webhookDetails(d.HyperswitchWebhookDetails)
 	// Both lists are required members of the response object.
 	if w.PaymentStatusesEnabled == nil {
 		w.PaymentStatusesEnabled = []string{}
@@ -55,7 +33,7 @@ func webhookDetailsOf(d *schematype.WebhookDetails) *webhookDetails {
 	if w.RefundStatusesEnabled == nil {
 		w.RefundStatusesEnabled = []string{}
 	}
-	return w
+	return &w
 }
 
 // merchantAccountCreateRequest is Hyperswitch's MerchantAccountCreate. The

@@ -3,12 +3,12 @@ package rest
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"net/http"
 	"sync"
 
 	"switchyard/internal/auth"
+	"switchyard/internal/httperr"
 	"switchyard/internal/idempotency"
 	"switchyard/internal/tenancy"
 	"switchyard/payments"
@@ -261,14 +261,9 @@ func (a *api) idempotent(w http.ResponseWriter, r *http.Request, p tenancy.Princ
 		WriteError(w, r, idempotency.Refusal(idempotency.ErrUnavailable, HeaderIdempotencyKey))
 		return
 	}
-	raw, err := io.ReadAll(io.LimitReader(r.Body, maxIdempotentBody+1))
+	raw, err := httperr.ReadBody(io.LimitReader(r.Body, maxIdempotentBody+1))
 	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			WriteError(w, r, errs.BodyTooLarge(tooLarge.Limit))
-			return
-		}
-		WriteError(w, r, errs.InvalidRequest("could not read the request body"))
+		WriteError(w, r, err)
 		return
 	}
 	if len(raw) > maxIdempotentBody {

@@ -3,9 +3,7 @@ package rest
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"net/http"
 	"reflect"
@@ -14,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"switchyard/internal/httperr"
 	"switchyard/internal/strictjson"
 	"switchyard/payments/errs"
 )
@@ -51,17 +50,7 @@ func decodeOptional(r *http.Request, dst any) error {
 }
 
 // readBody reads the whole body; one over the server's limit is 413.
-func readBody(r *http.Request) ([]byte, error) {
-	raw, err := io.ReadAll(r.Body)
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return nil, errs.BodyTooLarge(tooLarge.Limit)
-		}
-		return nil, errs.InvalidRequest("could not read the request body")
-	}
-	return raw, nil
-}
+func readBody(r *http.Request) ([]byte, error) { return httperr.ReadBody(r.Body) }
 
 // decodeList is decode for the operations whose body is a JSON array
 // (Hyperswitch's default fallback order): each element is checked as

@@ -15,20 +15,14 @@ type Retrier interface {
 	Retry(ctx context.Context, eventID string) (*ent.EventDeliveryAttempt, error)
 }
 
-// deliveryAttemptBody is the spec's event delivery attempt object.
+// deliveryAttemptBody is Hyperswitch's EventRetrieveResponse, one delivery
+// attempt of an event: an EventListItemResponse with what was sent and
+// answered.
 type deliveryAttemptBody struct {
-	EventID              string           `json:"event_id"`
-	MerchantID           string           `json:"merchant_id"`
-	ProfileID            string           `json:"profile_id"`
-	ObjectID             string           `json:"object_id"`
-	EventType            string           `json:"event_type"`
-	EventClass           string           `json:"event_class"`
-	InitialAttemptID     string           `json:"initial_attempt_id"`
-	Created              Timestamp        `json:"created"`
-	Request              deliveryRequest  `json:"request"`
-	Response             deliveryResponse `json:"response"`
-	IsDeliverySuccessful bool             `json:"is_delivery_successful"`
-	DeliveryAttempt      string           `json:"delivery_attempt"`
+	eventListItem
+	Request         deliveryRequest  `json:"request"`
+	Response        deliveryResponse `json:"response"`
+	DeliveryAttempt string           `json:"delivery_attempt"`
 }
 
 type deliveryRequest struct {
@@ -50,10 +44,11 @@ func deliveryAttemptOf(ev *ent.Event, a *ent.EventDeliveryAttempt) deliveryAttem
 	if a.DeliveryAttempt == "initial_attempt" {
 		id = ev.ID
 	}
+	item := eventListItemOf(ev)
+	item.EventID, item.InitialAttemptID, item.Created = id, a.InitialAttemptID, Timestamp(a.CreatedAt)
+	item.IsDeliverySuccessful = &a.IsDeliverySuccessful
 	out := deliveryAttemptBody{
-		EventID: id, MerchantID: ev.MerchantID, ProfileID: ev.ProfileID, ObjectID: ev.ObjectID,
-		EventType: string(ev.EventType), EventClass: string(ev.EventClass), InitialAttemptID: a.InitialAttemptID,
-		Created: Timestamp(a.CreatedAt), IsDeliverySuccessful: a.IsDeliverySuccessful,
+		eventListItem:   item,
 		DeliveryAttempt: string(a.DeliveryAttempt),
 		Request:         deliveryRequest{Headers: [][2]string{}},
 		Response:        deliveryResponse{Headers: [][2]string{}},
@@ -164,12 +159,17 @@ func (req *eventListRequest) filter() (events.EventFilter, error) {
 func eventListOf(list *events.EventList) eventListResponse {
 	out := eventListResponse{Events: make([]eventListItem, len(list.Events)), TotalCount: list.TotalCount}
 	for i, ev := range list.Events {
-		delivered := ev.IsDelivered
-		out.Events[i] = eventListItem{
-			EventID: ev.ID, MerchantID: ev.MerchantID, ProfileID: ev.ProfileID, ObjectID: ev.ObjectID,
-			EventType: string(ev.EventType), EventClass: string(ev.EventClass), IsDeliverySuccessful: &delivered,
-			InitialAttemptID: ev.ID, Created: Timestamp(ev.CreatedAt), ProcessorMerchantID: ev.MerchantID,
-		}
+		out.Events[i] = eventListItemOf(ev)
 	}
 	return out
+}
+
+// eventListItemOf is an event as its list shows it.
+func eventListItemOf(ev *ent.Event) eventListItem {
+	delivered := ev.IsDelivered
+	return eventListItem{
+		EventID: ev.ID, MerchantID: ev.MerchantID, ProfileID: ev.ProfileID, ObjectID: ev.ObjectID,
+		EventType: string(ev.EventType), EventClass: string(ev.EventClass), IsDeliverySuccessful: &delivered,
+		InitialAttemptID: ev.ID, Created: Timestamp(ev.CreatedAt), ProcessorMerchantID: ev.MerchantID,
+	}
 }

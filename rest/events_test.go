@@ -95,6 +95,16 @@ func TestPaymentEventsAreDelivered(t *testing.T) {
 	if all.obj()["total_count"].(float64) != 1 {
 		t.Fatalf("refund events: %s", all.Raw)
 	}
+	for _, tc := range []struct{ member, known, unknown, field string }{
+		{"event_classes", "refunds", "payouts_x", "event_classes[1]"},
+		{"event_types", "refund_succeeded", "payment_paid", "event_types[1]"},
+	} {
+		r := c.do("POST", "/events/"+m, c.admin(), map[string]any{tc.member: []string{tc.known, tc.unknown}})
+		r.must(t, 400)
+		if !strings.Contains(string(r.Raw), tc.field) {
+			t.Errorf("an unknown %s member is refused naming %s: %s", tc.member, tc.field, r.Raw)
+		}
+	}
 
 	rc.mu.Lock()
 	bodies, sigs := rc.bodies, rc.sigs

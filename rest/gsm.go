@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 
@@ -72,15 +73,9 @@ func (req *gsmRuleRequest) input() (gsm.RuleInput, error) {
 		StandardisedCode: req.StandardisedCode, Description: req.Description, UserGuidanceMessage: req.UserGuidanceMessage}
 	if fd := req.FeatureData; fd != nil && fd.Retry != nil {
 		r := fd.Retry
-		if r.Decision != nil {
-			in.Decision = r.Decision
-		}
-		if r.StepUpPossible != nil {
-			in.StepUpPossible = r.StepUpPossible
-		}
-		if r.ClearPanPossible != nil {
-			in.ClearPanPossible = r.ClearPanPossible
-		}
+		in.Decision = cmp.Or(r.Decision, in.Decision)
+		in.StepUpPossible = cmp.Or(r.StepUpPossible, in.StepUpPossible)
+		in.ClearPanPossible = cmp.Or(r.ClearPanPossible, in.ClearPanPossible)
 		in.AlternateNetworkPossible = r.AlternateNetworkPossible
 	}
 	return in, nil

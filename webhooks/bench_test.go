@@ -129,7 +129,7 @@ func newWebhookBench(b *testing.B) *webhookBench {
 	sys := tenancy.System(context.Background())
 	url := hook.URL + "/hooks"
 	if _, err := srv.Store.Client.Profile.UpdateOneID(srv.Demo.ProfileID).
-		SetWebhookDetails(&schematype.WebhookDetails{WebhookURL: &url}).Save(sys); err != nil {
+		SetWebhookDetails(&schematype.WebhookDetails{HyperswitchWebhookDetails: schematype.HyperswitchWebhookDetails{WebhookURL: &url}}).Save(sys); err != nil {
 		b.Fatal(err)
 	}
 	// One real payment, for a realistic body (the REST JSON of a payment).

@@ -79,7 +79,7 @@ func setup(t *testing.T, rc http.Handler, schedule []time.Duration, timeout time
 	sys := tenancy.System(context.Background())
 	url := recv.URL + "/hooks"
 	prof, err := srv.Store.Client.Profile.UpdateOneID(srv.Demo.ProfileID).
-		SetWebhookDetails(&schematype.WebhookDetails{WebhookURL: &url}).Save(sys)
+		SetWebhookDetails(&schematype.WebhookDetails{HyperswitchWebhookDetails: schematype.HyperswitchWebhookDetails{WebhookURL: &url}}).Save(sys)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,7 @@ func TestForbiddenTargets(t *testing.T) {
 			rc := &receiver{}
 			f := setup(t, rc, []time.Duration{time.Hour}, time.Second)
 			if _, err := f.srv.Store.Client.Profile.UpdateOneID(f.srv.Demo.ProfileID).
-				SetWebhookDetails(&schematype.WebhookDetails{WebhookURL: &url}).Save(f.sys); err != nil {
+				SetWebhookDetails(&schematype.WebhookDetails{HyperswitchWebhookDetails: schematype.HyperswitchWebhookDetails{WebhookURL: &url}}).Save(f.sys); err != nil {
 				t.Fatal(err)
 			}
 			ev := f.enqueue(t, "pay_forbidden")

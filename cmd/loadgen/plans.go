@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect"
 
 	"switchyard/internal/app"
+	"switchyard/internal/store"
 )
 
 // explainPrefix marks the requests whose statements planCapture records.
@@ -35,17 +36,16 @@ type capturedStmt struct {
 
 func newPlanCapture() *planCapture { return &planCapture{stmts: map[string][]capturedStmt{}} }
 
-func (p *planCapture) wrap(d dialect.Driver) dialect.Driver { return capturingDriver{d, p} }
+func (p *planCapture) wrap(d dialect.Driver) dialect.Driver { return store.Observe(d, p.record) }
 
-func (p *planCapture) record(ctx context.Context, query string, args any) {
+func (p *planCapture) record(ctx context.Context, query string, args []any) {
 	id := app.RequestID(ctx)
 	if !strings.HasPrefix(id, explainPrefix) {
 		return
 	}
-	a, _ := args.([]any)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.stmts[id] = append(p.stmts[id], capturedStmt{query, a})
+	p.stmts[id] = append(p.stmts[id], capturedStmt{query, args})
 }
 
 func (p *planCapture) take(id string) []capturedStmt {
@@ -54,33 +54,6 @@ func (p *planCapture) take(id string) []capturedStmt {
 	s := p.stmts[id]
 	delete(p.stmts, id)
 	return s
-}
-
-type capturingDriver struct {
-	dialect.Driver
-	p *planCapture
-}
-
-func (d capturingDriver) Query(ctx context.Context, query string, args, v any) error {
-	d.p.record(ctx, query, args)
-	return d.Driver.Query(ctx, query, args, v)
-}
-
-func (d capturingDriver) Exec(ctx context.Context, query string, args, v any) error {
-	d.p.record(ctx, query, args)
-	return d.Driver.Exec(ctx, query, args, v)
-}
-
-// BeginTx is the driver's (ent's client.BeginTx needs it: the webhook
-// workers begin their transactions with an isolation level).
-func (d capturingDriver) BeginTx(ctx context.Context, opts *sql.TxOptions) (dialect.Tx, error) {
-	b, ok := d.Driver.(interface {
-		BeginTx(context.Context, *sql.TxOptions) (dialect.Tx, error)
-	})
-	if !ok {
-		return nil, fmt.Errorf("loadgen: driver %T has no BeginTx", d.Driver)
-	}
-	return b.BeginTx(ctx, opts)
 }
 
 // explainScenarios calls each scenario once with a marked request, EXPLAINs

@@ -23,7 +23,7 @@ func TestEveryStringColumnCountsCharacters(t *testing.T) {
 		"PaymentIntent": PaymentIntent{}, "PaymentAttempt": PaymentAttempt{}, "Capture": Capture{},
 		"IncrementalAuthorization": IncrementalAuthorization{}, "Refund": Refund{}, "Dispute": Dispute{},
 		"Mandate": Mandate{}, "RoutingAlgorithm": RoutingAlgorithm{}, "User": User{}, "Membership": Membership{},
-		"Invitation": Invitation{}, "AuditEntry": AuditEntry{},
+		"Invitation": Invitation{}, "AuditEntry": AuditEntry{}, "Payout": Payout{}, "PayoutAttempt": PayoutAttempt{},
 	}
 	if len(schemas) != len(migrate.Tables) {
 		t.Fatalf("%d schemas listed here, %d tables: list the new schema", len(schemas), len(migrate.Tables))

@@ -22,6 +22,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"switchyard/internal/redisconn"
+	"switchyard/internal/secrets"
 )
 
 // Environment names accepted in SWITCHYARD_ENV.
@@ -327,14 +328,9 @@ func publicHost(host string) string {
 }
 
 func parseDatabaseURL(raw string) (Database, error) {
-	u, err := url.Parse(raw)
+	u, err := secrets.ParseURL(raw)
 	if err != nil {
-		// url.Error repeats the URL, password included; keep only the cause.
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return Database{}, fmt.Errorf("malformed URL: %v", err)
+		return Database{}, err
 	}
 	switch u.Scheme {
 	case "mysql":

@@ -7,6 +7,7 @@ package httperr
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 
 	"switchyard/payments/errs"
@@ -59,4 +60,19 @@ func Of(err error) (*errs.Error, int) {
 // not the server's failure, so not logged as one.
 func ClientGone(ctx context.Context, err error) bool {
 	return errors.Is(ctx.Err(), context.Canceled) && errors.Is(err, context.Canceled)
+}
+
+// ReadBody reads a request's body whole, for either front door: a body over
+// the server's limit (http.MaxBytesReader) is errs.BodyTooLarge, any other
+// failure to read it a client error.
+func ReadBody(body io.Reader) ([]byte, error) {
+	raw, err := io.ReadAll(body)
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, errs.BodyTooLarge(tooLarge.Limit)
+		}
+		return nil, errs.InvalidRequest("could not read the request body")
+	}
+	return raw, nil
 }

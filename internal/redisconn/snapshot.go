@@ -68,20 +68,14 @@ func take(m *miniredis.Miniredis, now time.Time, transient func(string) bool) sn
 				sk.Hash[f] = []byte(m.HGet(k, f))
 			}
 		case "set":
-			members, err := m.Members(k)
-			if err != nil {
+			var err error
+			if sk.Set, err = asBytes(m.Members(k)); err != nil {
 				continue
-			}
-			for _, v := range members {
-				sk.Set = append(sk.Set, []byte(v))
 			}
 		case "list":
-			items, err := m.List(k)
-			if err != nil {
+			var err error
+			if sk.List, err = asBytes(m.List(k)); err != nil {
 				continue
-			}
-			for _, v := range items {
-				sk.List = append(sk.List, []byte(v))
 			}
 		case "zset":
 			z, err := m.SortedSet(k)
@@ -95,6 +89,18 @@ func take(m *miniredis.Miniredis, now time.Time, transient func(string) bool) sn
 		out.Keys = append(out.Keys, sk)
 	}
 	return out
+}
+
+// asBytes is a read of a set's members or a list's items, as kept.
+func asBytes(values []string, err error) ([][]byte, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]byte, len(values))
+	for i, v := range values {
+		out[i] = []byte(v)
+	}
+	return out, nil
 }
 
 // restore puts a snapshot's keys back, those not expired by now.

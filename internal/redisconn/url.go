@@ -3,9 +3,10 @@ package redisconn
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
+
+	"switchyard/internal/secrets"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -54,13 +55,9 @@ func CheckURL(rawURL string) error {
 // ParseClusterURL): snake-case field names such as pool_size or
 // read_timeout.
 func parseURL(rawURL string) (target, error) {
-	u, err := url.Parse(rawURL)
+	u, err := secrets.ParseURL(rawURL)
 	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err // url.Error repeats the URL, password included
-		}
-		return target{}, fmt.Errorf("malformed URL: %v", err)
+		return target{}, err
 	}
 	if u.Scheme != "redis" && u.Scheme != "rediss" {
 		return target{}, fmt.Errorf("unsupported scheme %q (want redis:// or rediss://)", u.Scheme)

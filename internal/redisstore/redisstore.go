@@ -59,7 +59,8 @@ func (c *KeyCache) Tombstone(ctx context.Context, ttl time.Duration, hashes ...s
 
 // records keeps one record per id under prefix:{id}: the id is the hash
 // tag, so a record sits in one slot of a Redis Cluster. The stores below
-// are records with the operations their domain interface asks for.
+// are records: its Put, Get and Delete, and what else their domain
+// interface asks for.
 type records struct {
 	rdb    redis.UniversalClient
 	prefix string
@@ -67,18 +68,18 @@ type records struct {
 
 func (s records) key(id string) string { return s.prefix + ":{" + id + "}" }
 
-// put keeps id's record for ttl.
-func (s records) put(ctx context.Context, id string, record []byte, ttl time.Duration) error {
+// Put keeps id's record for ttl.
+func (s records) Put(ctx context.Context, id string, record []byte, ttl time.Duration) error {
 	return s.rdb.Set(ctx, s.key(id), record, ttl).Err()
 }
 
-// get is id's record; nil and no error when there is none (or it expired).
-func (s records) get(ctx context.Context, id string) ([]byte, error) {
+// Get is id's record; nil and no error when there is none (or it expired).
+func (s records) Get(ctx context.Context, id string) ([]byte, error) {
 	return nilIfNone(s.rdb.Get(ctx, s.key(id)).Bytes())
 }
 
-// del drops id's record at once.
-func (s records) del(ctx context.Context, id string) error {
+// Delete drops id's record at once.
+func (s records) Delete(ctx context.Context, id string) error {
 	return s.rdb.Del(ctx, s.key(id)).Err()
 }
 
@@ -103,17 +104,6 @@ func NewVault(rdb redis.UniversalClient) *Vault { return &Vault{records{rdb, vau
 // that no snapshot of the embedded Redis may write to disk.
 func IsVaultKey(key string) bool { return strings.HasPrefix(key, vaultPrefix+":{") }
 
-// Put stores sealed under key for ttl.
-func (v *Vault) Put(ctx context.Context, key string, sealed []byte, ttl time.Duration) error {
-	return v.put(ctx, key, sealed, ttl)
-}
-
-// Get is the entry under key; nil and no error when there is none.
-func (v *Vault) Get(ctx context.Context, key string) ([]byte, error) { return v.get(ctx, key) }
-
-// Delete drops the entry under key.
-func (v *Vault) Delete(ctx context.Context, key string) error { return v.del(ctx, key) }
-
 // SimulatorLedger is the sandbox simulator's memory of the attempts,
 // captures and refunds it was sent (connector.Ledger), kept for a month: long past any recovery.
 type SimulatorLedger struct{ records }
@@ -127,11 +117,8 @@ const simulatorLedgerTTL = 30 * 24 * time.Hour
 
 // Put keeps the record of id.
 func (l *SimulatorLedger) Put(ctx context.Context, id string, record []byte) error {
-	return l.put(ctx, id, record, simulatorLedgerTTL)
+	return l.records.Put(ctx, id, record, simulatorLedgerTTL)
 }
-
-// Get is the record of id; nil and no error when there is none.
-func (l *SimulatorLedger) Get(ctx context.Context, id string) ([]byte, error) { return l.get(ctx, id) }
 
 // EphemeralKeys keeps the customer ephemeral keys (customer.EphemeralKeyStore)
 // by their keyed hash, each for its lifetime.
@@ -141,19 +128,6 @@ type EphemeralKeys struct{ records }
 func NewEphemeralKeys(rdb redis.UniversalClient) *EphemeralKeys {
 	return &EphemeralKeys{records{rdb, "epk"}}
 }
-
-// Put keeps a key's record for ttl.
-func (e *EphemeralKeys) Put(ctx context.Context, hash string, record []byte, ttl time.Duration) error {
-	return e.put(ctx, hash, record, ttl)
-}
-
-// Get is a key's record; nil and no error when there is none (or it expired).
-func (e *EphemeralKeys) Get(ctx context.Context, hash string) ([]byte, error) {
-	return e.get(ctx, hash)
-}
-
-// Delete ends a key at once.
-func (e *EphemeralKeys) Delete(ctx context.Context, hash string) error { return e.del(ctx, hash) }
 
 // versions counts changes per id in Redis: Version is the count (0 before
 // the first), Bump adds one.
@@ -275,18 +249,10 @@ type Sessions struct{ records }
 // NewSessions is the store on rdb.
 func NewSessions(rdb redis.UniversalClient) *Sessions { return &Sessions{records{rdb, "session"}} }
 
-// Put keeps a session's record for ttl.
-func (s *Sessions) Put(ctx context.Context, id string, record []byte, ttl time.Duration) error {
-	return s.put(ctx, id, record, ttl)
-}
-
 // Touch returns a session's record and extends it to ttl, in one command.
 func (s *Sessions) Touch(ctx context.Context, id string, ttl time.Duration) ([]byte, error) {
 	return nilIfNone(s.rdb.GetEx(ctx, s.key(id), ttl).Bytes())
 }
-
-// Delete ends a session.
-func (s *Sessions) Delete(ctx context.Context, id string) error { return s.del(ctx, id) }
 
 // SignInFailures counts sign-in attempts per key (users.FailureCounter).
 // Each key is its own hash tag: the keys of one attempt (an email's and an
@@ -356,11 +322,6 @@ type ExportGrants struct{ records }
 // NewExportGrants is the store on rdb.
 func NewExportGrants(rdb redis.UniversalClient) *ExportGrants {
 	return &ExportGrants{records{rdb, "export"}}
-}
-
-// Put keeps a grant's record for ttl.
-func (g *ExportGrants) Put(ctx context.Context, hash string, record []byte, ttl time.Duration) error {
-	return g.put(ctx, hash, record, ttl)
 }
 
 // Take returns a grant's record and deletes it, in one command, so two

@@ -1,7 +1,8 @@
 // Package secrets owns the protection of secrets at rest: AES-256-GCM
 // encryption of stored credentials, keyed hashes of API keys, keyed card
-// fingerprints, and masking of secrets shown in responses. Every key is
-// derived from the one master key in config, one subkey per purpose.
+// fingerprints, masking of secrets shown in responses, and URL errors that
+// do not repeat a password. Every key is derived from the one master key in
+// config, one subkey per purpose.
 package secrets
 
 import (
@@ -15,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"unicode/utf8"
 )
@@ -170,4 +172,19 @@ func Mask(s string) string {
 	}
 	r := []rune(s)
 	return string(r[:2]) + strings.Repeat("*", n-4) + string(r[n-2:])
+}
+
+// ParseURL is url.Parse for a URL that may hold a password (a database's,
+// Redis's): its error keeps only the cause, "malformed URL: …", since
+// url.Error repeats the whole URL.
+func ParseURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("malformed URL: %v", err)
+	}
+	return u, nil
 }

@@ -2,7 +2,8 @@
 // (pure Go) or MySQL/MariaDB. It owns schema migration for both: SQLite is
 // migrated automatically from the ent schema, MySQL by applying the
 // versioned migrations in ent/migrate/migrations and recording each in a
-// revision table.
+// revision table. Observe shows a caller every statement sent (the tests
+// count them, loadgen EXPLAINs them).
 package store
 
 import (

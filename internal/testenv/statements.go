@@ -2,8 +2,6 @@ package testenv
 
 import (
 	"context"
-	"database/sql"
-	"fmt"
 	"io"
 	"log/slog"
 	"sync"
@@ -13,6 +11,7 @@ import (
 
 	"switchyard/internal/app"
 	"switchyard/internal/config"
+	"switchyard/internal/store"
 )
 
 // StatementCounter records the SQL statements an app's ent client sends,
@@ -46,72 +45,18 @@ func (c *StatementCounter) Args(requestID string) [][]any {
 	return append([][]any(nil), c.args[requestID]...)
 }
 
-func (c *StatementCounter) add(ctx context.Context, query string, args any) {
+func (c *StatementCounter) add(ctx context.Context, query string, args []any) {
 	id := app.RequestID(ctx)
-	list, _ := args.([]any)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.byRequest[id] = append(c.byRequest[id], query)
-	c.args[id] = append(c.args[id], list)
+	c.args[id] = append(c.args[id], args)
 }
 
 // Wrap returns drv with every Exec and Query (in or out of a transaction)
 // recorded.
 func (c *StatementCounter) Wrap(drv dialect.Driver) dialect.Driver {
-	return countingDriver{Driver: drv, c: c}
-}
-
-type countingDriver struct {
-	dialect.Driver
-	c *StatementCounter
-}
-
-func (d countingDriver) Exec(ctx context.Context, query string, args, v any) error {
-	d.c.add(ctx, query, args)
-	return d.Driver.Exec(ctx, query, args, v)
-}
-
-func (d countingDriver) Query(ctx context.Context, query string, args, v any) error {
-	d.c.add(ctx, query, args)
-	return d.Driver.Query(ctx, query, args, v)
-}
-
-func (d countingDriver) Tx(ctx context.Context) (dialect.Tx, error) {
-	tx, err := d.Driver.Tx(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return countingTx{Tx: tx, c: d.c}, nil
-}
-
-// BeginTx is the driver's, when it has one (ent's client.BeginTx needs it).
-func (d countingDriver) BeginTx(ctx context.Context, opts *sql.TxOptions) (dialect.Tx, error) {
-	b, ok := d.Driver.(interface {
-		BeginTx(context.Context, *sql.TxOptions) (dialect.Tx, error)
-	})
-	if !ok {
-		return nil, fmt.Errorf("testenv: driver %T has no BeginTx", d.Driver)
-	}
-	tx, err := b.BeginTx(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	return countingTx{Tx: tx, c: d.c}, nil
-}
-
-type countingTx struct {
-	dialect.Tx
-	c *StatementCounter
-}
-
-func (t countingTx) Exec(ctx context.Context, query string, args, v any) error {
-	t.c.add(ctx, query, args)
-	return t.Tx.Exec(ctx, query, args, v)
-}
-
-func (t countingTx) Query(ctx context.Context, query string, args, v any) error {
-	t.c.add(ctx, query, args)
-	return t.Tx.Query(ctx, query, args, v)
+	return store.Observe(drv, c.add)
 }
 
 // NewCountingServer is NewServer with the app's SQL statements recorded.

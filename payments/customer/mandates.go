@@ -32,11 +32,8 @@ import (
 // single_use mandate cannot both pass the check.
 func (s *Service) RecurringMethod(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, charge int64) (*PaymentMethodInput, error) {
 	m, err := txn.ForUpdate(s.db, tx.Mandate.Query().Where(mandate.ID(*pi.MandateID))).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, ErrMandateNotFound()
-	}
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, txn.ReadError(err, ErrMandateNotFound)
 	}
 	if err := checkMandateCharge(m, pi, charge, s.db.Now()); err != nil {
 		return nil, err
@@ -236,11 +233,8 @@ func (s *Service) EmitMandateEvent(ctx context.Context, tx *ent.Tx, v *MandateVi
 // GetMandate returns a mandate of the merchant in ctx.
 func (s *Service) GetMandate(ctx context.Context, mandateID string) (*MandateView, error) {
 	m, err := s.db.Client.Mandate.Query().Where(mandate.ID(mandateID)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, ErrMandateNotFound()
-	}
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, txn.ReadError(err, ErrMandateNotFound)
 	}
 	views, err := s.mandateViews(ctx, s.db.Client, []*ent.Mandate{m})
 	if err != nil {
@@ -275,11 +269,8 @@ func (s *Service) RevokeMandate(ctx context.Context, mandateID string) (*Mandate
 	var view *MandateView
 	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
 		m, err := txn.ForUpdate(s.db, tx.Mandate.Query().Where(mandate.ID(mandateID))).Only(ctx)
-		if ent.IsNotFound(err) {
-			return ErrMandateNotFound()
-		}
 		if err != nil {
-			return errs.Internal(err)
+			return txn.ReadError(err, ErrMandateNotFound)
 		}
 		if err := checkRevocable(m); err != nil {
 			return err

@@ -181,11 +181,8 @@ func (s *Service) SavedCard(ctx context.Context, tx *ent.Tx, pi *ent.PaymentInte
 	}
 	pm, err := tx.PaymentMethod.Query().Where(paymentmethod.ID(token), paymentmethod.CustomerID(*pi.CustomerID),
 		paymentmethod.StatusEQ(paymentmethod.StatusActive)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, errInvalidToken()
-	}
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, txn.ReadError(err, errInvalidToken)
 	}
 	if pm.ConnectorToken == nil || pm.MerchantConnectorID == nil {
 		return nil, errInvalidToken()
@@ -232,11 +229,8 @@ func errPaymentMethodNotFound() *errs.Error {
 func (s *Service) GetPaymentMethod(ctx context.Context, id string) (*ent.PaymentMethod, error) {
 	pm, err := s.db.Client.PaymentMethod.Query().Where(paymentmethod.ID(id),
 		paymentmethod.StatusEQ(paymentmethod.StatusActive)).WithCustomer().Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, errPaymentMethodNotFound()
-	}
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, txn.ReadError(err, errPaymentMethodNotFound)
 	}
 	return pm, nil
 }
@@ -280,11 +274,8 @@ func (s *Service) SetDefaultPaymentMethod(ctx context.Context, customerID, id st
 		}
 		pm, err = tx.PaymentMethod.Query().Where(paymentmethod.ID(id), paymentmethod.CustomerID(c.ID),
 			paymentmethod.StatusEQ(paymentmethod.StatusActive)).Only(ctx)
-		if ent.IsNotFound(err) {
-			return errPaymentMethodNotFound()
-		}
 		if err != nil {
-			return errs.Internal(err)
+			return txn.ReadError(err, errPaymentMethodNotFound)
 		}
 		if err := checkNewDefault(c, pm.ID); err != nil {
 			return err
@@ -309,11 +300,8 @@ func checkNewDefault(c *ent.Customer, paymentMethodID string) error {
 func (s *Service) lockedPaymentMethod(ctx context.Context, tx *ent.Tx, id string) (*ent.PaymentMethod, error) {
 	pm, err := txn.ForUpdate(s.db, tx.PaymentMethod.Query().
 		Where(paymentmethod.ID(id), paymentmethod.StatusEQ(paymentmethod.StatusActive))).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, errPaymentMethodNotFound()
-	}
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, txn.ReadError(err, errPaymentMethodNotFound)
 	}
 	return pm, nil
 }

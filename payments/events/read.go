@@ -4,12 +4,15 @@ import (
 	"context"
 	"time"
 
+	"entgo.io/ent/dialect/sql"
+
 	"switchyard/ent"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
 	"switchyard/ent/predicate"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
 	"switchyard/payments/validate"
 )
 
@@ -43,42 +46,23 @@ func (s *Service) ListEvents(ctx context.Context, f EventFilter) (*EventList, er
 	if err := validate.Offset(f.Offset); err != nil {
 		return nil, err
 	}
-	q := s.db.Client.Event.Query()
-	if f.CreatedAfter != nil {
-		q = q.Where(event.CreatedAtGTE(*f.CreatedAfter))
+	classes, err := enumsOf("event_classes", "event class", f.EventClasses, event.EventClassValidator)
+	if err != nil {
+		return nil, err
 	}
-	if f.CreatedBefore != nil {
-		q = q.Where(event.CreatedAtLTE(*f.CreatedBefore))
+	types, err := enumsOf("event_types", "event type", f.EventTypes, event.EventTypeValidator)
+	if err != nil {
+		return nil, err
 	}
-	if f.ObjectID != nil {
-		q = q.Where(event.ObjectID(*f.ObjectID))
+	q := s.db.Client.Event.Query().Where(
+		given(f.CreatedAfter, event.CreatedAtGTE), given(f.CreatedBefore, event.CreatedAtLTE),
+		given(f.ObjectID, event.ObjectID), given(f.ProfileID, event.ProfileID), given(f.EventID, event.ID),
+		given(f.IsDelivered, event.IsDelivered))
+	if len(classes) > 0 {
+		q = q.Where(event.EventClassIn(classes...))
 	}
-	if f.ProfileID != nil {
-		q = q.Where(event.ProfileID(*f.ProfileID))
-	}
-	if f.EventID != nil {
-		q = q.Where(event.ID(*f.EventID))
-	}
-	if f.IsDelivered != nil {
-		q = q.Where(event.IsDelivered(*f.IsDelivered))
-	}
-	if len(f.EventClasses) > 0 {
-		cs := make([]event.EventClass, len(f.EventClasses))
-		for i, c := range f.EventClasses {
-			if cs[i] = event.EventClass(c); event.EventClassValidator(cs[i]) != nil {
-				return nil, errs.InvalidValue(validate.Indexed("event_classes", i), "unknown event class %q", c)
-			}
-		}
-		q = q.Where(event.EventClassIn(cs...))
-	}
-	if len(f.EventTypes) > 0 {
-		ts := make([]event.EventType, len(f.EventTypes))
-		for i, t := range f.EventTypes {
-			if ts[i] = event.EventType(t); event.EventTypeValidator(ts[i]) != nil {
-				return nil, errs.InvalidValue(validate.Indexed("event_types", i), "unknown event type %q", t)
-			}
-		}
-		q = q.Where(event.EventTypeIn(ts...))
+	if len(types) > 0 {
+		q = q.Where(event.EventTypeIn(types...))
 	}
 	total, err := q.Clone().Count(ctx)
 	if err != nil {
@@ -92,6 +76,26 @@ func (s *Service) ListEvents(ctx context.Context, f EventFilter) (*EventList, er
 	return &EventList{Events: evs, TotalCount: total}, nil
 }
 
+// given is p(*v) when the filter gives v, and no condition when it does not.
+func given[T any](v *T, p func(T) predicate.Event) predicate.Event {
+	if v == nil {
+		return func(*sql.Selector) {}
+	}
+	return p(*v)
+}
+
+// enumsOf is a filter's list of names (member) as the enum E, each checked
+// by valid; an unknown one is refused, naming its index.
+func enumsOf[E ~string](member, what string, names []string, valid func(E) error) ([]E, error) {
+	out := make([]E, len(names))
+	for i, n := range names {
+		if out[i] = E(n); valid(out[i]) != nil {
+			return nil, errs.InvalidValue(validate.Indexed(member, i), "unknown %s %q", what, n)
+		}
+	}
+	return out, nil
+}
+
 // GetEvent returns one of the merchant's events.
 func (s *Service) GetEvent(ctx context.Context, eventID string) (*ent.Event, error) {
 	where := []predicate.Event{event.ID(eventID)}
@@ -99,11 +103,8 @@ func (s *Service) GetEvent(ctx context.Context, eventID string) (*ent.Event, err
 		where = append(where, event.ProfileID(p.ProfileID)) // another profile's event is not found
 	}
 	ev, err := s.db.Client.Event.Query().Where(where...).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, errEventNotFound()
-	}
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, txn.ReadError(err, errEventNotFound)
 	}
 	return ev, nil
 }

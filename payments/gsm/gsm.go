@@ -204,22 +204,37 @@ func (s *Service) Create(ctx context.Context, in RuleInput) (*ent.GsmRule, error
 func createRule(c *ent.Client, in RuleInput) *ent.GsmRuleCreate {
 	create := c.GsmRule.Create().
 		SetConnector(in.Connector).SetFlow(in.Flow).SetSubFlow(in.SubFlow).SetCode(in.Code).SetMessage(in.Message).
-		SetLookupKey(in.lookupKey()).
-		SetStatus(*in.Status).
-		SetDecision(gsmrule.Decision(*in.Decision)).
-		SetNillableRouterError(in.RouterError).
-		SetNillableStepUpPossible(in.StepUpPossible).
-		SetNillableClearPanPossible(in.ClearPanPossible).
-		SetNillableAlternateNetworkPossible(in.AlternateNetworkPossible).
-		SetNillableUnifiedCode(in.UnifiedCode).
-		SetNillableUnifiedMessage(in.UnifiedMessage).
-		SetNillableStandardisedCode(in.StandardisedCode).
-		SetNillableDescription(in.Description).
-		SetNillableUserGuidanceMessage(in.UserGuidanceMessage)
-	if in.ErrorCategory != nil {
-		create.SetErrorCategory(gsmrule.ErrorCategory(*in.ErrorCategory))
-	}
+		SetLookupKey(in.lookupKey())
+	setGiven(create.Mutation(), in)
 	return create
+}
+
+// setGiven sets the members in gives (not its key) on a rule's insert or
+// update; a nil member is left as it is. A create has checked that status
+// and decision are given.
+func setGiven(m *ent.GsmRuleMutation, in RuleInput) {
+	set(in.Status, m.SetStatus)
+	if in.Decision != nil {
+		m.SetDecision(gsmrule.Decision(*in.Decision))
+	}
+	set(in.RouterError, m.SetRouterError)
+	set(in.StepUpPossible, m.SetStepUpPossible)
+	set(in.ClearPanPossible, m.SetClearPanPossible)
+	set(in.AlternateNetworkPossible, m.SetAlternateNetworkPossible)
+	set(in.UnifiedCode, m.SetUnifiedCode)
+	set(in.UnifiedMessage, m.SetUnifiedMessage)
+	set(in.StandardisedCode, m.SetStandardisedCode)
+	set(in.Description, m.SetDescription)
+	set(in.UserGuidanceMessage, m.SetUserGuidanceMessage)
+	if in.ErrorCategory != nil {
+		m.SetErrorCategory(gsmrule.ErrorCategory(*in.ErrorCategory))
+	}
+}
+
+func set[T any](v *T, setter func(T)) {
+	if v != nil {
+		setter(*v)
+	}
 }
 
 // Get is the merchant's rule for k.
@@ -235,11 +250,8 @@ func (s *Service) Get(ctx context.Context, k Key) (*ent.GsmRule, error) {
 
 func (s *Service) find(ctx context.Context, c *ent.Client, k Key) (*ent.GsmRule, error) {
 	out, err := c.GsmRule.Query().Where(gsmrule.LookupKey(k.lookupKey())).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, errRuleNotFound()
-	}
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, txn.ReadError(err, errRuleNotFound)
 	}
 	return out, nil
 }
@@ -265,11 +277,8 @@ func (s *Service) ByID(ctx context.Context, id string) (*ent.GsmRule, error) {
 
 func byID(ctx context.Context, c *ent.Client, id string) (*ent.GsmRule, error) {
 	out, err := c.GsmRule.Get(ctx, id)
-	if ent.IsNotFound(err) {
-		return nil, errRuleNotFound()
-	}
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, txn.ReadError(err, errRuleNotFound)
 	}
 	return out, nil
 }
@@ -294,23 +303,8 @@ func (s *Service) update(ctx context.Context, in RuleInput, locate func(*ent.Cli
 		if err != nil {
 			return err
 		}
-		upd := cur.Update().
-			SetNillableStatus(in.Status).
-			SetNillableRouterError(in.RouterError).
-			SetNillableStepUpPossible(in.StepUpPossible).
-			SetNillableClearPanPossible(in.ClearPanPossible).
-			SetNillableAlternateNetworkPossible(in.AlternateNetworkPossible).
-			SetNillableUnifiedCode(in.UnifiedCode).
-			SetNillableUnifiedMessage(in.UnifiedMessage).
-			SetNillableStandardisedCode(in.StandardisedCode).
-			SetNillableDescription(in.Description).
-			SetNillableUserGuidanceMessage(in.UserGuidanceMessage)
-		if in.Decision != nil {
-			upd.SetDecision(gsmrule.Decision(*in.Decision))
-		}
-		if in.ErrorCategory != nil {
-			upd.SetErrorCategory(gsmrule.ErrorCategory(*in.ErrorCategory))
-		}
+		upd := cur.Update()
+		setGiven(upd.Mutation(), in)
 		out, err = upd.Save(ctx)
 		return txn.ErrorOrNil(err, "GSM rule")
 	})

@@ -85,11 +85,8 @@ func (s *Service) CreateAPIKey(ctx context.Context, in APIKeyInput) (*ent.APIKey
 // GetAPIKey returns an unrevoked key of the merchant in ctx.
 func (s *Service) GetAPIKey(ctx context.Context, keyID string) (*ent.APIKey, error) {
 	k, err := s.db.Client.APIKey.Query().Where(apikey.ID(keyID), apikey.RevokedAtIsNil()).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, errs.NotFound("API Key")
-	}
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, txn.ReadError(err, errAPIKeyNotFound)
 	}
 	return k, nil
 }
@@ -126,11 +123,8 @@ func (s *Service) UpdateAPIKey(ctx context.Context, keyID string, p APIKeyPatch)
 // lockActiveKey reads an unrevoked key of the merchant for a change.
 func (s *Service) lockActiveKey(ctx context.Context, tx *ent.Tx, keyID string) (*ent.APIKey, error) {
 	k, err := txn.ForUpdate(s.db, tx.APIKey.Query().Where(apikey.ID(keyID), apikey.RevokedAtIsNil())).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, errs.NotFound("API Key")
-	}
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, txn.ReadError(err, errAPIKeyNotFound)
 	}
 	return k, nil
 }
@@ -243,11 +237,8 @@ func (s *Service) ActiveAPIKeyByHash(ctx context.Context, hash string) (*ActiveK
 			Where(apikey.Hash(hash), apikey.RevokedAtIsNil()).
 			Select(apikey.FieldID, apikey.FieldMerchantID, apikey.FieldExpiresAt).
 			Only(tenancy.System(ctx))
-		if ent.IsNotFound(err) {
-			return nil, errs.Unauthorized()
-		}
 		if err != nil {
-			return nil, errs.Internal(err)
+			return nil, txn.ReadError(err, errs.Unauthorized)
 		}
 		k = &ActiveKey{ID: row.ID, MerchantID: row.MerchantID, ExpiresAt: row.ExpiresAt}
 		if k.ExpiresAt == nil || k.ExpiresAt.After(s.now()) {
@@ -277,11 +268,8 @@ func (s *Service) MerchantByPublishableKey(ctx context.Context, key string) (str
 	id, err := s.db.Client.MerchantAccount.Query().
 		Where(merchantaccount.PublishableKey(key)).
 		OnlyID(tenancy.System(ctx))
-	if ent.IsNotFound(err) {
-		return "", errs.Unauthorized()
-	}
 	if err != nil {
-		return "", errs.Internal(err)
+		return "", txn.ReadError(err, errs.Unauthorized)
 	}
 	return id, nil
 }

@@ -155,11 +155,8 @@ func platformContext(ctx context.Context) (context.Context, error) {
 // GetMerchantAccount returns the merchant and its default profile.
 func (s *Service) GetMerchantAccount(ctx context.Context, merchantID string) (*MerchantAccountView, error) {
 	m, err := s.db.Client.MerchantAccount.Query().Where(merchantaccount.ID(merchantID)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, errs.NotFound("Merchant account")
-	}
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, txn.ReadError(err, errMerchantNotFound)
 	}
 	v := &MerchantAccountView{Merchant: m}
 	if v.DefaultProfile, err = s.defaultProfileOf(ctx, s.db.Client, m); err != nil {
@@ -191,11 +188,8 @@ func (s *Service) UpdateMerchantAccount(ctx context.Context, merchantID string, 
 	var out MerchantAccountView
 	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
 		m, err := txn.ForUpdate(s.db, tx.MerchantAccount.Query().Where(merchantaccount.ID(merchantID))).Only(ctx)
-		if ent.IsNotFound(err) {
-			return errs.NotFound("Merchant account")
-		}
 		if err != nil {
-			return errs.Internal(err)
+			return txn.ReadError(err, errMerchantNotFound)
 		}
 		upd := p.update(m.Update())
 		if p.DefaultProfile != nil && (m.DefaultProfileID == nil || *m.DefaultProfileID != *p.DefaultProfile) {
@@ -333,7 +327,7 @@ func (s *Service) SetTimeZone(ctx context.Context, name string) (*ent.MerchantAc
 			return txn.Error(err, "merchant account")
 		}
 		if n == 0 {
-			return errs.NotFound("Merchant account")
+			return errMerchantNotFound()
 		}
 		out, err = tx.MerchantAccount.Get(ctx, merchantID)
 		return txn.ErrorOrNil(err, "merchant account")
@@ -349,11 +343,8 @@ func (s *Service) SetTimeZone(ctx context.Context, name string) (*ent.MerchantAc
 func (s *Service) DeleteMerchantAccount(ctx context.Context, merchantID string) error {
 	return s.db.InTx(ctx, func(tx *ent.Tx) error {
 		_, err := txn.ForUpdate(s.db, tx.MerchantAccount.Query().Where(merchantaccount.ID(merchantID))).Only(ctx)
-		if ent.IsNotFound(err) {
-			return errs.NotFound("Merchant account")
-		}
 		if err != nil {
-			return errs.Internal(err)
+			return txn.ReadError(err, errMerchantNotFound)
 		}
 		// The merchant's keys stop working at once, on every instance.
 		hashes, err := tx.APIKey.Query().Where(apikey.MerchantID(merchantID)).Select(apikey.FieldHash).Strings(ctx)
@@ -398,7 +389,7 @@ func (s *Service) DeleteMerchantAccount(ctx context.Context, merchantID string) 
 			return errs.Internal(err)
 		}
 		if n == 0 {
-			return errs.NotFound("Merchant account")
+			return errMerchantNotFound()
 		}
 		return nil
 	})

@@ -51,11 +51,8 @@ func checkProfileInput(in ProfileInput) error {
 // names stay unique and a merchant being deleted gets no new profiles.
 func (s *Service) lockMerchantRow(ctx context.Context, tx *ent.Tx, merchantID string) (*ent.MerchantAccount, error) {
 	m, err := txn.ForUpdate(s.db, tx.MerchantAccount.Query().Where(merchantaccount.ID(merchantID))).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, errs.NotFound("Merchant account")
-	}
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, txn.ReadError(err, errMerchantNotFound)
 	}
 	return m, nil
 }
@@ -110,6 +107,13 @@ func (s *Service) writeProfile(ctx context.Context, in ProfileInput,
 	}
 	return out, nil
 }
+
+// errMerchantNotFound is a merchant account that does not exist (or is
+// another tenant's).
+func errMerchantNotFound() *errs.Error { return errs.NotFound("Merchant account") }
+
+// errAPIKeyNotFound is an API key the merchant does not have.
+func errAPIKeyNotFound() *errs.Error { return errs.NotFound("API Key") }
 
 func errDuplicateProfileName(name string) *errs.Error {
 	e := errs.Duplicate("The profile with the specified profile_name %q already exists in our records", name)

@@ -22,7 +22,7 @@ func (s *Service) CheckScope(ctx context.Context, p tenancy.Principal) error {
 		return errs.Internal(err)
 	}
 	if !ok {
-		return errs.NotFound("Merchant account")
+		return errMerchantNotFound()
 	}
 	if p.ProfileID == "" {
 		return nil

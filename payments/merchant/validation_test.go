@@ -49,19 +49,20 @@ var fieldCases = []struct {
 	{"relative return url", MerchantAccountFields{ReturnURL: ptr("/done")}, "return_url", "absolute http or https URL"},
 	{"ftp return url", MerchantAccountFields{ReturnURL: ptr("ftp://shop.example/")}, "return_url", "absolute"},
 	{"long return url", MerchantAccountFields{ReturnURL: ptr("https://shop.example/" + strings.Repeat("p", 235))}, "return_url", "at most 255"},
-	{"webhook url", MerchantAccountFields{WebhookDetails: &schematype.WebhookDetails{WebhookURL: ptr("https://hooks.example/")}}, "", ""},
-	{"bad webhook url", MerchantAccountFields{WebhookDetails: &schematype.WebhookDetails{WebhookURL: ptr("hooks")}},
+	{"webhook url", MerchantAccountFields{WebhookDetails: &schematype.WebhookDetails{HyperswitchWebhookDetails: schematype.HyperswitchWebhookDetails{WebhookURL: ptr("https://hooks.example/")}}}, "", ""},
+	{"bad webhook url", MerchantAccountFields{WebhookDetails: &schematype.WebhookDetails{HyperswitchWebhookDetails: schematype.HyperswitchWebhookDetails{WebhookURL: ptr("hooks")}}},
 		"webhook_details.webhook_url", "absolute"},
-	{"long webhook username", MerchantAccountFields{WebhookDetails: &schematype.WebhookDetails{WebhookUsername: ptr(strings.Repeat("u", 256))}},
+	{"long webhook username", MerchantAccountFields{WebhookDetails: &schematype.WebhookDetails{HyperswitchWebhookDetails: schematype.HyperswitchWebhookDetails{WebhookUsername: ptr(strings.Repeat("u", 256))}}},
 		"webhook_details.webhook_username", "at most 255"},
 	{"webhook statuses", MerchantAccountFields{WebhookDetails: &schematype.WebhookDetails{
-		PaymentStatusesEnabled: []string{"succeeded", "failed"}, RefundStatusesEnabled: []string{"review"},
-		PayoutStatusesEnabled: []string{"reversed"}, EnabledEventTypes: []string{"payment_succeeded"}}}, "", ""},
-	{"unknown payment status", MerchantAccountFields{WebhookDetails: &schematype.WebhookDetails{PaymentStatusesEnabled: []string{"succeeded", "paid"}}},
+		HyperswitchWebhookDetails: schematype.HyperswitchWebhookDetails{PaymentStatusesEnabled: []string{"succeeded", "failed"},
+			RefundStatusesEnabled: []string{"review"}, PayoutStatusesEnabled: []string{"reversed"}},
+		EnabledEventTypes: []string{"payment_succeeded"}}}, "", ""},
+	{"unknown payment status", MerchantAccountFields{WebhookDetails: &schematype.WebhookDetails{HyperswitchWebhookDetails: schematype.HyperswitchWebhookDetails{PaymentStatusesEnabled: []string{"succeeded", "paid"}}}},
 		"webhook_details.payment_statuses_enabled[1]", `"paid" is not one of`},
-	{"unknown refund status", MerchantAccountFields{WebhookDetails: &schematype.WebhookDetails{RefundStatusesEnabled: []string{"done"}}},
+	{"unknown refund status", MerchantAccountFields{WebhookDetails: &schematype.WebhookDetails{HyperswitchWebhookDetails: schematype.HyperswitchWebhookDetails{RefundStatusesEnabled: []string{"done"}}}},
 		"webhook_details.refund_statuses_enabled[0]", `"done"`},
-	{"unknown payout status", MerchantAccountFields{WebhookDetails: &schematype.WebhookDetails{PayoutStatusesEnabled: []string{"succeeded"}}},
+	{"unknown payout status", MerchantAccountFields{WebhookDetails: &schematype.WebhookDetails{HyperswitchWebhookDetails: schematype.HyperswitchWebhookDetails{PayoutStatusesEnabled: []string{"succeeded"}}}},
 		"webhook_details.payout_statuses_enabled[0]", `"succeeded"`},
 	{"unknown event type", MerchantAccountFields{WebhookDetails: &schematype.WebhookDetails{EnabledEventTypes: []string{"payment_paid"}}},
 		"webhook_details.enabled_event_types[0]", `"payment_paid"`},
@@ -158,7 +159,7 @@ func TestMerchantAccountRefusals(t *testing.T) {
 // profile, and only those, make an update change the profiles.
 func TestMerchantAccountPatchCascade(t *testing.T) {
 	url, yes, key := ptr("https://shop.example/"), ptr(true), ptr("k")
-	wh := &schematype.WebhookDetails{WebhookURL: url}
+	wh := &schematype.WebhookDetails{HyperswitchWebhookDetails: schematype.HyperswitchWebhookDetails{WebhookURL: url}}
 	for _, tc := range []struct {
 		name string
 		f    MerchantAccountFields
@@ -193,7 +194,7 @@ func TestDefaultProfileInput(t *testing.T) {
 	in := MerchantAccountInput{MerchantID: "m_1", MerchantAccountFields: MerchantAccountFields{
 		MerchantName: ptr("Shop"), ReturnURL: ptr("https://shop.example/"), EnablePaymentResponseHash: ptr(false),
 		PaymentResponseHashKey: ptr("k"), RedirectToMerchantWithHTTPPost: ptr(true), Metadata: map[string]any{"a": "b"},
-		WebhookDetails: &schematype.WebhookDetails{WebhookURL: ptr("https://hooks.example/")}}}
+		WebhookDetails: &schematype.WebhookDetails{HyperswitchWebhookDetails: schematype.HyperswitchWebhookDetails{WebhookURL: ptr("https://hooks.example/")}}}}
 	want := ProfileInput{ProfileName: ptr("default"), ReturnURL: in.ReturnURL, WebhookDetails: in.WebhookDetails,
 		EnablePaymentResponseHash: in.EnablePaymentResponseHash, PaymentResponseHashKey: in.PaymentResponseHashKey,
 		RedirectToMerchantWithHTTPPost: in.RedirectToMerchantWithHTTPPost, Metadata: in.Metadata}

@@ -231,14 +231,25 @@ func loadAlgorithm(ctx context.Context, db *ent.Client, id *string) (string, *Al
 	return "", nil, nil
 }
 
-// changed drops this process's copy of the profile's routing once a change
-// committed; the other processes see the configuration version move (the
-// profile's change bumped it), or, were that bump lost, reload within
-// cacheFor.
-func (s *Service) changed(_ context.Context, profileID string) {
+// changeProfile runs change, a change to a profile's routing that answers
+// the profile's id, in one transaction; once it committed, this process's
+// copy of that profile's routing is dropped. The other processes see the
+// configuration version move (the profile's change bumped it), or, were
+// that bump lost, reload within cacheFor.
+func (s *Service) changeProfile(ctx context.Context, change func(tx *ent.Tx) (profileID string, err error)) error {
+	var profileID string
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+		var err error
+		profileID, err = change(tx)
+		return err
+	})
+	if err != nil {
+		return err
+	}
 	s.cache.mu.Lock()
 	delete(s.cache.entries, profileID)
 	s.cache.mu.Unlock()
+	return nil
 }
 
 // pickShare is the share split (0 to 99) falls in.

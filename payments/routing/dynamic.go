@@ -128,30 +128,24 @@ func (b *SuccessBasedConfigBody) merge(patch *SuccessBasedConfigBody) {
 	if patch == nil {
 		return
 	}
-	set := func(dst **int64, v *int64) {
-		if v != nil {
-			*dst = v
-		}
-	}
-	set(&b.MinAggregatesSize, patch.MinAggregatesSize)
-	set(&b.MaxAggregatesSize, patch.MaxAggregatesSize)
-	if patch.DefaultSuccessRate != nil {
-		b.DefaultSuccessRate = patch.DefaultSuccessRate
-	}
-	if patch.ExplorationPercent != nil {
-		b.ExplorationPercent = patch.ExplorationPercent
-	}
-	if patch.SpecificityLevel != nil {
-		b.SpecificityLevel = patch.SpecificityLevel
-	}
-	if patch.ShuffleOnTieDuringExploitation != nil {
-		b.ShuffleOnTieDuringExploitation = patch.ShuffleOnTieDuringExploitation
-	}
+	setGiven(&b.MinAggregatesSize, patch.MinAggregatesSize)
+	setGiven(&b.MaxAggregatesSize, patch.MaxAggregatesSize)
+	setGiven(&b.DefaultSuccessRate, patch.DefaultSuccessRate)
+	setGiven(&b.ExplorationPercent, patch.ExplorationPercent)
+	setGiven(&b.SpecificityLevel, patch.SpecificityLevel)
+	setGiven(&b.ShuffleOnTieDuringExploitation, patch.ShuffleOnTieDuringExploitation)
 	if t := patch.CurrentBlockThreshold; t != nil {
 		cur := *b.CurrentBlockThreshold
-		set(&cur.DurationInMins, t.DurationInMins)
-		set(&cur.MaxTotalCount, t.MaxTotalCount)
+		setGiven(&cur.DurationInMins, t.DurationInMins)
+		setGiven(&cur.MaxTotalCount, t.MaxTotalCount)
 		b.CurrentBlockThreshold = &cur
+	}
+}
+
+// setGiven sets *dst to v when v is given (nil keeps what *dst is).
+func setGiven[T any](dst **T, v *T) {
+	if v != nil {
+		*dst = v
 	}
 }
 
@@ -229,15 +223,11 @@ func (c SuccessBasedConfig) withDefaults() SuccessBasedConfig {
 func (c EliminationConfig) withDefaults() EliminationConfig {
 	d := defaultElimination()
 	if a := c.EliminationAnalyserConfig; a != nil {
-		if a.BucketSize != nil {
-			d.EliminationAnalyserConfig.BucketSize = a.BucketSize
-		}
-		if a.BucketLeakIntervalInSecs != nil {
-			d.EliminationAnalyserConfig.BucketLeakIntervalInSecs = a.BucketLeakIntervalInSecs
-		}
+		setGiven(&d.EliminationAnalyserConfig.BucketSize, a.BucketSize)
+		setGiven(&d.EliminationAnalyserConfig.BucketLeakIntervalInSecs, a.BucketLeakIntervalInSecs)
 	}
-	if e := c.DecisionEngineConfigs; e != nil && e.Threshold != nil {
-		d.DecisionEngineConfigs.Threshold = e.Threshold
+	if e := c.DecisionEngineConfigs; e != nil {
+		setGiven(&d.DecisionEngineConfigs.Threshold, e.Threshold)
 	}
 	d.Params = c.Params
 	return d
@@ -397,10 +387,10 @@ func (s *Service) setDynamic(ctx context.Context, profileID, typ string,
 		out  *ent.RoutingAlgorithm
 		keep dynamicRouting
 	)
-	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+	err := s.changeProfile(ctx, func(tx *ent.Tx) (string, error) {
 		prof, err := s.lockProfile(ctx, tx, &profileID)
 		if err != nil {
-			return err
+			return "", err
 		}
 		d := schematype.DynamicRouting{}
 		if prof.DynamicRouting != nil {
@@ -409,22 +399,21 @@ func (s *Service) setDynamic(ctx context.Context, profileID, typ string,
 		ref := refOf(&d, typ)
 		a, feature, err := change(tx, *ref)
 		if err != nil {
-			return err
+			return "", err
 		}
 		out = a
 		if feature != "" {
 			*ref = &schematype.DynamicRoutingRef{AlgorithmID: a.ID, EnabledFeature: feature}
 			if err := tx.Profile.UpdateOne(prof).SetDynamicRouting(&d).Exec(ctx); err != nil {
-				return errs.Internal(err)
+				return "", errs.Internal(err)
 			}
 		}
 		keep, err = loadDynamic(ctx, tx.Client(), &d)
-		return err
+		return prof.ID, err
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.changed(ctx, profileID)
 	s.keepOutcomes(ctx, profileID, keep)
 	return out, nil
 }

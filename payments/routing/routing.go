@@ -285,11 +285,8 @@ func errConfigNotFound() *errs.Error { return errs.NotFound("Routing algorithm")
 // GetConfig is one of the merchant's configurations.
 func (s *Service) GetConfig(ctx context.Context, id string) (*ent.RoutingAlgorithm, error) {
 	out, err := s.db.Client.RoutingAlgorithm.Query().Where(routingalgorithm.ID(id)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, errConfigNotFound()
-	}
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, txn.ReadError(err, errConfigNotFound)
 	}
 	return out, nil
 }
@@ -298,34 +295,30 @@ func (s *Service) GetConfig(ctx context.Context, id string) (*ent.RoutingAlgorit
 // the one before. Activating the active one is refused, as in Hyperswitch.
 func (s *Service) Activate(ctx context.Context, id string) (*ent.RoutingAlgorithm, error) {
 	var out *ent.RoutingAlgorithm
-	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+	err := s.changeProfile(ctx, func(tx *ent.Tx) (string, error) {
 		var err error
 		out, err = tx.RoutingAlgorithm.Query().Where(routingalgorithm.ID(id)).Only(ctx)
-		if ent.IsNotFound(err) {
-			return errConfigNotFound()
-		}
 		if err != nil {
-			return errs.Internal(err)
+			return "", txn.ReadError(err, errConfigNotFound)
 		}
 		if out.Kind == routingalgorithm.KindDynamic {
-			return errs.InvalidValue("routing_algorithm_id", "%s is a dynamic routing configuration: it is enabled with its profile's dynamic_routing toggle", id)
+			return "", errs.InvalidValue("routing_algorithm_id", "%s is a dynamic routing configuration: it is enabled with its profile's dynamic_routing toggle", id)
 		}
 		prof, err := txn.ForUpdate(s.db, tx.Profile.Query().Where(profile.ID(out.ProfileID))).Only(ctx)
 		if err != nil {
-			return errs.Internal(err)
+			return "", errs.Internal(err)
 		}
 		if active := activeFor(prof, out.TransactionType); active != nil && *active == id {
-			return errs.PreconditionFailed("Algorithm is already active")
+			return "", errs.PreconditionFailed("Algorithm is already active")
 		}
 		if err := setActive(tx.Profile.UpdateOne(prof), out.TransactionType, &id).Exec(ctx); err != nil {
-			return errs.Internal(err)
+			return "", errs.Internal(err)
 		}
-		return nil
+		return prof.ID, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.changed(ctx, out.ProfileID)
 	return out, nil
 }
 
@@ -344,27 +337,26 @@ func (s *Service) DeactivateFor(ctx context.Context, profileID, forType *string)
 		return nil, err
 	}
 	var out *ent.RoutingAlgorithm
-	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
+	err = s.changeProfile(ctx, func(tx *ent.Tx) (string, error) {
 		prof, err := s.lockProfile(ctx, tx, profileID)
 		if err != nil {
-			return err
+			return "", err
 		}
 		active := activeFor(prof, t)
 		if active == nil {
-			return errs.PreconditionFailed("Algorithm is already inactive")
+			return "", errs.PreconditionFailed("Algorithm is already inactive")
 		}
 		if out, err = tx.RoutingAlgorithm.Get(ctx, *active); err != nil {
-			return errs.Internal(err)
+			return "", errs.Internal(err)
 		}
 		if err := setActive(tx.Profile.UpdateOne(prof), t, nil).Exec(ctx); err != nil {
-			return errs.Internal(err)
+			return "", errs.Internal(err)
 		}
-		return nil
+		return prof.ID, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.changed(ctx, out.ProfileID)
 	return out, nil
 }
 
@@ -428,40 +420,37 @@ func (s *Service) DefaultFallback(ctx context.Context, profileID *string) (*Fall
 // SetDefaultFallback sets the profile's fallback order: every choice must
 // be an account of the profile, each once.
 func (s *Service) SetDefaultFallback(ctx context.Context, profileID *string, order []schematype.RoutableConnector) (*Fallback, error) {
-	var changedID string
-	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+	err := s.changeProfile(ctx, func(tx *ent.Tx) (string, error) {
 		prof, err := s.lockProfile(ctx, tx, profileID)
 		if err != nil {
-			return err
+			return "", err
 		}
 		accounts, err := profileAccounts(ctx, tx.Client(), prof.ID)
 		if err != nil {
-			return err
+			return "", err
 		}
 		seen := map[string]bool{}
 		stored := make([]schematype.RoutableConnector, 0, len(order))
 		for i, c := range order {
 			a := resolve(c, accounts)
 			if a == nil {
-				return errs.InvalidValue(fmt.Sprintf("[%d]", i), "%s is not an active connector account of profile %s", describe(c), prof.ID)
+				return "", errs.InvalidValue(fmt.Sprintf("[%d]", i), "%s is not an active connector account of profile %s", describe(c), prof.ID)
 			}
 			if seen[a.ID] {
-				return errs.InvalidValue(fmt.Sprintf("[%d]", i), "%s is listed twice", describe(c))
+				return "", errs.InvalidValue(fmt.Sprintf("[%d]", i), "%s is listed twice", describe(c))
 			}
 			seen[a.ID] = true
 			id := a.ID
 			stored = append(stored, schematype.RoutableConnector{Connector: a.ConnectorName, MerchantConnectorID: &id})
 		}
 		if err := tx.Profile.UpdateOne(prof).SetDefaultFallback(stored).Exec(ctx); err != nil {
-			return errs.Internal(err)
+			return "", errs.Internal(err)
 		}
-		changedID = prof.ID
-		return nil
+		return prof.ID, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.changed(ctx, changedID)
 	return s.DefaultFallback(ctx, profileID)
 }
 

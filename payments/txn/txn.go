@@ -142,6 +142,15 @@ func Error(err error, what string) error {
 	return errs.Internal(fmt.Errorf("%s: %w", what, err))
 }
 
+// ReadError is a failed read as the domain shows it: the failure notFound
+// makes when ent found no row, and an internal error otherwise.
+func ReadError(err error, notFound func() *errs.Error) error {
+	if ent.IsNotFound(err) {
+		return notFound()
+	}
+	return errs.Internal(err)
+}
+
 // ErrorOrNil is Error, or nil for nil.
 func ErrorOrNil(err error, what string) error {
 	if err == nil {

@@ -151,11 +151,8 @@ func (s *Service) PendingInvitation(ctx context.Context, token string) (*ent.Inv
 // accepted.
 func (s *Service) openInvitation(sys context.Context, token string) (*ent.Invitation, error) {
 	inv, err := s.db.Client.Invitation.Query().Where(invitation.TokenHash(s.box.HashToken(token))).Only(sys)
-	if ent.IsNotFound(err) {
-		return nil, errLinkInvalid()
-	}
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, txn.ReadError(err, errLinkInvalid)
 	}
 	if inv.AcceptedAt != nil || !s.db.Now().Before(inv.ExpiresAt) {
 		return nil, errLinkInvalid()

@@ -111,23 +111,30 @@ type CardDetails struct {
 	PaymentChecks map[string]string `json:"payment_checks,omitempty"`
 }
 
-// WebhookDetails are a profile's outgoing-webhook settings (Hyperswitch's
-// WebhookDetails). An empty status list means every status.
+// WebhookDetails are a profile's outgoing-webhook settings: Hyperswitch's
+// WebhookDetails, and the delivery switches that are Switchyard's own.
 type WebhookDetails struct {
-	WebhookVersion                *string  `json:"webhook_version"`
-	WebhookUsername               *string  `json:"webhook_username"`
-	WebhookPassword               *string  `json:"webhook_password"`
-	WebhookURL                    *string  `json:"webhook_url"`
-	PaymentCreatedEnabled         *bool    `json:"payment_created_enabled"`
-	PaymentSucceededEnabled       *bool    `json:"payment_succeeded_enabled"`
-	PaymentFailedEnabled          *bool    `json:"payment_failed_enabled"`
-	PaymentStatusesEnabled        []string `json:"payment_statuses_enabled"`
-	RefundStatusesEnabled         []string `json:"refund_statuses_enabled"`
-	PayoutStatusesEnabled         []string `json:"payout_statuses_enabled"`
+	HyperswitchWebhookDetails
 	MultipleWebhooksListEnabled   *bool    `json:"multiple_webhooks_list,omitempty"`
 	DeliveryDisabled              bool     `json:"delivery_disabled,omitempty"`
 	EnabledEventTypes             []string `json:"enabled_event_types,omitempty"`
 	AllowPrivateNetworkDeliveries *bool    `json:"allow_private_network_deliveries,omitempty"`
+}
+
+// HyperswitchWebhookDetails are the members of Hyperswitch's WebhookDetails,
+// a closed object: what REST clients set and read. An empty status list
+// means every status.
+type HyperswitchWebhookDetails struct {
+	WebhookVersion          *string  `json:"webhook_version"`
+	WebhookUsername         *string  `json:"webhook_username"`
+	WebhookPassword         *string  `json:"webhook_password"`
+	WebhookURL              *string  `json:"webhook_url"`
+	PaymentCreatedEnabled   *bool    `json:"payment_created_enabled"`
+	PaymentSucceededEnabled *bool    `json:"payment_succeeded_enabled"`
+	PaymentFailedEnabled    *bool    `json:"payment_failed_enabled"`
+	PaymentStatusesEnabled  []string `json:"payment_statuses_enabled"`
+	RefundStatusesEnabled   []string `json:"refund_statuses_enabled"`
+	PayoutStatusesEnabled   []string `json:"payout_statuses_enabled"`
 }
 
 // DeliveryRequest is the request half of a webhook delivery attempt. Body

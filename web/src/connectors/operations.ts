@@ -1,5 +1,18 @@
 import { graphql } from "../gql";
 
+/** A connector account as the connectors page and the routing page name it. */
+export const ConnectorAccountFields = graphql(`
+  fragment ConnectorAccountFields on MerchantConnectorAccount {
+    id
+    merchantConnectorID
+    connectorName
+    connectorLabel
+    connectorType
+    profileID
+    disabled
+  }
+`);
+
 export const ConnectorsQuery = graphql(`
   query Connectors {
     merchantAccount {
@@ -18,14 +31,8 @@ export const ConnectorsQuery = graphql(`
     connectorAccounts(first: 100, orderBy: { field: CREATED_AT, direction: ASC }) {
       edges {
         node {
-          id
-          merchantConnectorID
-          connectorName
-          connectorLabel
-          connectorType
-          profileID
+          ...ConnectorAccountFields
           status
-          disabled
           testMode
           metadata
           connectorAccountDetails

@@ -3,7 +3,7 @@
 // acceptDispute allows while the dispute is open or challenged; filtered by
 // what the URL says (./filters: statuses, stages, creation days, payment id).
 import { useQuery } from "urql";
-import { Checkboxes, DayFields, DaysHint, TextField } from "../layout/FilterForm";
+import { Checkboxes, DayFields, DaysHint, PaymentIDField } from "../layout/FilterForm";
 import { FilteredList, useFilteredPages } from "../layout/FilteredList";
 import { PaymentLink } from "../layout/Link";
 import { MoneyCell } from "../layout/Table";
@@ -33,7 +33,7 @@ export function DisputeList({ role }: { role: Role }) {
           <Checkboxes legend="Stage" name="stage" options={disputeStages} value={draft.stages} onChange={(v) => change("stages", v)} />
           <div className="filter-fields">
             <DayFields draft={draft} change={change} />
-            <TextField id="filter-payment" label="Payment id" value={draft.paymentID} onChange={(v) => change("paymentID", v)} />
+            <PaymentIDField value={draft.paymentID} onChange={(v) => change("paymentID", v)} />
           </div>
         </>
       )}

@@ -153,6 +153,11 @@ export function DayFields<F extends Days>({ draft, change }: { draft: F; change:
   );
 }
 
+/** A payment's id. */
+export function PaymentIDField({ value, onChange }: { value: string | null; onChange: (v: string | null) => void }) {
+  return <TextField id="filter-payment" label="Payment id" value={value} onChange={onChange} />;
+}
+
 /** A customer's id or e-mail (an '@' makes it an e-mail, matched whatever its case). */
 export function CustomerField({ value, onChange }: { value: string | null; onChange: (v: string | null) => void }) {
   return <TextField id="filter-customer" label="Customer id or e-mail" describedBy="filter-hint" value={value} onChange={onChange} />;

@@ -1,7 +1,7 @@
 // The payments list's filter form (layout/FilterForm's fields): statuses,
 // currency, connector, amounts in the currency's major units, creation
 // days, a customer (id or e-mail) and a payment id.
-import { Checkboxes, CurrencyField, CustomerField, DayFields, DaysHint, FilterForm, TextField, customerHint, valueOf } from "../layout/FilterForm";
+import { Checkboxes, CurrencyField, CustomerField, DayFields, DaysHint, FilterForm, PaymentIDField, TextField, customerHint, valueOf } from "../layout/FilterForm";
 import { paymentFilters, paymentStatuses, type PaymentFilters } from "../lib/filters";
 import { currencyExponent } from "../lib/money";
 
@@ -48,7 +48,7 @@ export function Filters({ value, onApply }: { value: PaymentFilters; onApply: (f
               {amount("amountMax", "filter-max", "Amount to")}
               <DayFields draft={draft} change={change} />
               <CustomerField value={draft.customer} onChange={(v) => change("customer", v)} />
-              <TextField id="filter-payment" label="Payment id" value={draft.paymentID} onChange={(v) => change("paymentID", v)} />
+              <PaymentIDField value={draft.paymentID} onChange={(v) => change("paymentID", v)} />
             </div>
           </>
         );

@@ -2,7 +2,7 @@
 // cursor pager, each linking to its payment, filtered by what the URL says
 // (./filters: statuses, currency, creation days, payment id).
 import { useQuery } from "urql";
-import { Checkboxes, CurrencyField, DayFields, DaysHint, TextField } from "../layout/FilterForm";
+import { Checkboxes, CurrencyField, DayFields, DaysHint, PaymentIDField } from "../layout/FilterForm";
 import { FilteredList, useFilteredPages } from "../layout/FilteredList";
 import { PaymentLink } from "../layout/Link";
 import { MoneyCell, TimeCell } from "../layout/Table";
@@ -30,7 +30,7 @@ export function RefundList() {
           <div className="filter-fields">
             <CurrencyField value={draft.currency} onChange={(v) => change("currency", v)} />
             <DayFields draft={draft} change={change} />
-            <TextField id="filter-payment" label="Payment id" value={draft.paymentID} onChange={(v) => change("paymentID", v)} />
+            <PaymentIDField value={draft.paymentID} onChange={(v) => change("paymentID", v)} />
           </div>
         </>
       )}

@@ -9,13 +9,7 @@ export const RoutingQuery = graphql(`
     connectorAccounts(first: 100, orderBy: { field: CREATED_AT, direction: ASC }) {
       edges {
         node {
-          id
-          merchantConnectorID
-          connectorName
-          connectorLabel
-          connectorType
-          profileID
-          disabled
+          ...ConnectorAccountFields
         }
       }
     }
