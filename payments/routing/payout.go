@@ -51,7 +51,7 @@ func (s *Service) profileWithAccountsFor(ctx context.Context, named *string, t r
 		merchantconnectoraccount.Disabled(false),
 		merchantconnectoraccount.StatusEQ(merchantconnectoraccount.StatusActive),
 		merchantconnectoraccount.ConnectorTypeEQ(merchantconnectoraccount.ConnectorTypePayoutProcessor),
-	).All(ctx)
+	).Order(ent.Asc(merchantconnectoraccount.FieldCreatedAt), ent.Asc(merchantconnectoraccount.FieldID)).All(ctx)
 	if err != nil {
 		return nil, nil, errs.Internal(err)
 	}
