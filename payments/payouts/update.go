@@ -17,6 +17,9 @@ func (s *Service) Update(ctx context.Context, id string, in Input) (*View, error
 	if err := checkInput(&in); err != nil {
 		return nil, err
 	}
+	if err := s.expireIfDue(ctx, id); err != nil {
+		return nil, err
+	}
 	var po *ent.Payout
 	err := s.db.InTx(ctx, func(tx *ent.Tx) (err error) {
 		if po, err = s.load(ctx, tx.Client(), id, true); err != nil {
