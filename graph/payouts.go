@@ -101,15 +101,11 @@ func (r *Resolver) cancelPayout(ctx context.Context, id string, key *string) (*m
 // payoutInput maps a payout's create or confirm input onto the domain's:
 // the billing address is read as the address it must be, the customer's
 // details become the map the payout keeps, and the method becomes the
-// domain's Method.
+// domain's MethodData.
 func payoutInput(in *model.PayoutRequest) (payouts.Input, error) {
-	m, err := payoutMethod(in.PayoutMethodData)
-	if err != nil {
-		return payouts.Input{}, err
-	}
 	out := payouts.Input{
 		Amount: in.Amount, Currency: in.Currency, Connectors: in.Connector, Confirm: in.Confirm,
-		PayoutType: in.PayoutType, Method: m, AutoFulfill: in.AutoFulfill, CustomerID: in.CustomerID,
+		PayoutType: in.PayoutType, MethodData: payoutMethodData(in.PayoutMethodData), AutoFulfill: in.AutoFulfill, CustomerID: in.CustomerID,
 		ReturnURL: in.ReturnURL, BusinessCountry: in.BusinessCountry, BusinessLabel: in.BusinessLabel,
 		Description: in.Description, EntityType: in.EntityType, Recurring: in.Recurring, Metadata: in.Metadata,
 		PayoutToken: in.PayoutToken, ProfileID: in.ProfileID, Priority: in.Priority,
@@ -144,45 +140,42 @@ func presentMembers(members map[string]*string) map[string]any {
 	return out
 }
 
-// payoutMethod is the one method the input gives (nil for none), in the
-// domain's terms.
-func payoutMethod(in *model.PayoutMethodInput) (*payouts.Method, error) {
+// payoutMethodData is the payout method the input gives, in the domain's
+// terms (nil for none): the domain tells its variants apart and checks
+// them, as it does REST's.
+func payoutMethodData(in *model.PayoutMethodInput) *payouts.MethodData {
 	if in == nil {
-		return nil, nil
+		return nil
 	}
-	given := 0
-	for _, set := range []bool{in.Card != nil, in.Bank != nil, in.Wallet != nil, in.InteracEmail != nil} {
-		if set {
-			given++
+	out := &payouts.MethodData{Bank: bankData(in.Bank), BankTransfer: bankData(in.BankTransfer)}
+	if c := in.Card; c != nil {
+		out.Card = &payouts.CardData{CardNumber: c.CardNumber, ExpiryMonth: c.ExpiryMonth, ExpiryYear: c.ExpiryYear,
+			CardHolderName: c.CardHolderName, CardNetwork: c.CardNetwork}
+	}
+	if w := in.Wallet; w != nil {
+		out.Wallet = &payouts.WalletData{}
+		if p := w.Paypal; p != nil {
+			out.Wallet.Paypal = &payouts.PaypalData{Email: p.Email, TelephoneNumber: p.TelephoneNumber, PaypalID: p.PaypalID}
+		}
+		if v := w.Venmo; v != nil {
+			out.Wallet.Venmo = &payouts.VenmoData{TelephoneNumber: v.TelephoneNumber}
 		}
 	}
-	if given != 1 {
-		return nil, errs.InvalidValue("payoutMethodData", "give exactly one of card, bank, wallet and interacEmail")
+	if r := in.BankRedirect; r != nil {
+		out.BankRedirect = &payouts.BankRedirectData{}
+		if r.Interac != nil {
+			out.BankRedirect.Interac = &payouts.InteracData{Email: r.Interac.Email}
+		}
 	}
-	switch {
-	case in.Card != nil:
-		c := in.Card
-		return &payouts.Method{Type: "card", Subtype: "debit", Card: &payouts.Card{Number: c.CardNumber,
-			ExpMonth: c.ExpiryMonth, ExpYear: c.ExpiryYear, HolderName: deref(c.CardHolderName), Network: deref(c.CardNetwork)}}, nil
-	case in.Bank != nil:
-		return bankMethod(in.Bank), nil
-	case in.Wallet != nil:
-		return walletMethod(in.Wallet)
-	}
-	return &payouts.Method{Type: "bank_redirect", Subtype: "interac", Email: *in.InteracEmail}, nil
+	return out
 }
 
-func bankMethod(b *model.PayoutBankInput) *payouts.Method {
-	return &payouts.Method{Type: "bank", Subtype: string(b.Scheme), AccountNumber: b.AccountNumber,
-		BankCode: deref(b.BankCode), BankName: deref(b.BankName), HolderName: deref(b.AccountHolderName)}
-}
-
-func walletMethod(w *model.PayoutWalletInput) (*payouts.Method, error) {
-	switch {
-	case w.PaypalEmail != nil || w.PaypalTelephoneNumber != nil:
-		return &payouts.Method{Type: "wallet", Subtype: "paypal", Email: deref(w.PaypalEmail), Phone: deref(w.PaypalTelephoneNumber)}, nil
-	case w.VenmoTelephoneNumber != nil:
-		return &payouts.Method{Type: "wallet", Subtype: "venmo", Phone: *w.VenmoTelephoneNumber}, nil
+func bankData(b *model.PayoutBankInput) *payouts.BankData {
+	if b == nil {
+		return nil
 	}
-	return nil, errs.MissingField("payoutMethodData.wallet.paypalEmail")
+	return &payouts.BankData{BankName: b.BankName, BankCountryCode: b.BankCountryCode, BankCity: b.BankCity,
+		BankBranch: b.BankBranch, AccountHolderName: b.AccountHolderName, BankAccountNumber: b.BankAccountNumber,
+		BankRoutingNumber: b.BankRoutingNumber, BankSortCode: b.BankSortCode, IBAN: b.Iban, BIC: b.Bic,
+		PixKey: b.PixKey, TaxID: b.TaxID, EMV: b.Emv, ISPB: b.Ispb}
 }

@@ -299,12 +299,13 @@ func TestPayoutMutations(t *testing.T) {
 
 	// A SEPA payout: the IBAN is kept masked.
 	sepa := create(map[string]any{"amount": 2500, "currency": "EUR", "payoutType": "bank", "confirm": true,
-		"payoutMethodData": map[string]any{"bank": map[string]any{"scheme": "sepa", "accountNumber": "DE89370400440532013000",
-			"bankCode": "COBADEFFXXX", "accountHolderName": "Ada Lovelace"}}}, nil)
+		"payoutMethodData": map[string]any{"bank": map[string]any{"iban": "DE89370400440532013000",
+			"bic": "COBADEFFXXX", "accountHolderName": "Ada Lovelace"}}}, nil)
 	bank, _ := sepa.Payout.PayoutMethodData["bank"].(map[string]any)
 	if sepa.Payout.Status != "requires_fulfillment" || bank["iban"] != "******************3000" {
 		t.Fatalf("a SEPA payout: %+v", sepa)
 	}
+	payoutMethodsAsREST(t, create)
 
 	// Bad input, refused as REST refuses it.
 	createDoc := `mutation($in: CreatePayoutInput!) { createPayout(input: $in) { payout { id } } }`
@@ -316,9 +317,15 @@ func TestPayoutMutations(t *testing.T) {
 		{"no currency", "IR_04", map[string]any{"amount": 100}},
 		{"a bad card number", "IR_07", map[string]any{"amount": 100, "currency": "USD", "payoutMethodData": payoutCard("4242424242424241")}},
 		{"two methods", "IR_07", map[string]any{"amount": 100, "currency": "USD", "payoutMethodData": map[string]any{
-			"card": payoutCard("4242424242424242")["card"], "interacEmail": "a@example.com"}}},
-		{"a bank without its account", "IR_06", map[string]any{"amount": 100, "currency": "USD", "payoutMethodData": map[string]any{
-			"bank": map[string]any{"scheme": "ach", "bankName": "Chase"}}}},
+			"card": payoutCard("4242424242424242")["card"], "bankRedirect": map[string]any{"interac": map[string]any{"email": "a@example.com"}}}}},
+		{"a bank without a scheme's member", "IR_07", map[string]any{"amount": 100, "currency": "USD", "payoutMethodData": map[string]any{
+			"bank": map[string]any{"bankName": "Chase", "bankAccountNumber": "000123456789"}}}},
+		{"an ACH account without its number", "IR_04", map[string]any{"amount": 100, "currency": "USD", "payoutMethodData": map[string]any{
+			"bank": map[string]any{"bankRoutingNumber": "110000000"}}}},
+		{"a BACS account without its number", "IR_04", map[string]any{"amount": 100, "currency": "GBP", "payoutMethodData": map[string]any{
+			"bankTransfer": map[string]any{"bankSortCode": "231470"}}}},
+		{"a Venmo wallet without its telephone", "IR_04", map[string]any{"amount": 100, "currency": "USD", "payoutMethodData": map[string]any{
+			"wallet": map[string]any{"venmo": map[string]any{}}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { c.on(t).fails(tc.code, createDoc, map[string]any{"in": tc.in}) })
 	}
@@ -346,5 +353,33 @@ func TestPayoutMutations(t *testing.T) {
 	viewer.must(`query($id: ID!) { payout(id: $id) { status } }`, map[string]any{"id": pid}, &read)
 	if read.Payout.Status != "requires_payout_method_data" {
 		t.Fatalf("the viewer reads %+v", read)
+	}
+}
+
+// payoutMethodsAsREST: a bank account's scheme, and a wallet, are told
+// from the members given, as REST tells them: no scheme is asked for.
+func payoutMethodsAsREST(t *testing.T, create func(map[string]any, any) payoutAnswer) {
+	t.Helper()
+	for _, tc := range []struct {
+		name, currency, payoutType string
+		method                     map[string]any
+		member, key, want          string
+	}{
+		{"ACH", "USD", "bank", map[string]any{"bank": map[string]any{"bankAccountNumber": "000123456789", "bankRoutingNumber": "110000000"}},
+			"bank", "bank_routing_number", "*****0000"},
+		{"BACS", "GBP", "bank", map[string]any{"bankTransfer": map[string]any{"bankAccountNumber": "55550259", "bankSortCode": "231470"}},
+			"bank", "bank_sort_code", "**1470"},
+		{"Pix", "BRL", "bank", map[string]any{"bank": map[string]any{"bankAccountNumber": "12345678", "pixKey": "pixkey0001", "emv": "x"}},
+			"bank", "pix_key", "******0001"},
+		{"PayPal", "USD", "wallet", map[string]any{"wallet": map[string]any{"paypal": map[string]any{"email": "ada@example.com"}}},
+			"wallet", "email", "a**@example.com"},
+		{"Interac", "CAD", "bank_redirect", map[string]any{"bankRedirect": map[string]any{"interac": map[string]any{"email": "ada@example.com"}}},
+			"bank_redirect", "email", "a**@example.com"},
+	} {
+		got := create(map[string]any{"amount": 700, "currency": tc.currency, "payoutMethodData": tc.method}, nil)
+		shown, _ := got.Payout.PayoutMethodData[tc.member].(map[string]any)
+		if got.Payout.Status != "requires_confirmation" || shown[tc.key] != tc.want {
+			t.Errorf("a %s payout without a scheme: %+v", tc.name, got)
+		}
 	}
 }

@@ -112,13 +112,9 @@ func boolParam(values queryValues, name string) (bool, error) {
 
 // input is the request as the domain takes it.
 func (req *payoutRequest) input() (payouts.Input, error) {
-	m, err := req.PayoutMethodData.method()
-	if err != nil {
-		return payouts.Input{}, err
-	}
 	in := payouts.Input{
 		Amount: req.Amount, Currency: req.Currency, Connectors: req.Connector, Confirm: req.Confirm,
-		PayoutType: req.PayoutType, Method: m, AutoFulfill: req.AutoFulfill, CustomerID: req.CustomerID,
+		PayoutType: req.PayoutType, MethodData: req.PayoutMethodData.methodData(), AutoFulfill: req.AutoFulfill, CustomerID: req.CustomerID,
 		ReturnURL: req.ReturnURL, BusinessCountry: req.BusinessCountry, BusinessLabel: req.BusinessLabel,
 		Description: req.Description, EntityType: req.EntityType, Recurring: req.Recurring, Metadata: req.Metadata,
 		PayoutToken: req.PayoutToken, ProfileID: req.ProfileID, Priority: req.Priority,

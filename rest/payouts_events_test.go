@@ -13,10 +13,7 @@ import (
 // writes it with the change (the outbox), and the worker delivers it signed
 // like a payment's, its content.object what GET /payouts/{id} shows.
 func TestPayoutEventsAreDelivered(t *testing.T) {
-	c := newClient(t)
-	payoutProcessor(t, c, "adyen")
-	rc := &hookReceiver{}
-	key := withWebhook(t, c, rc, nil)
+	c, rc, key := payoutsWithWebhook(t)
 	m := c.srv.Demo.MerchantID
 	ok := createPayout(t, c, map[string]any{"confirm": true, "auto_fulfill": true}).str("payout_id")
 	failed := createPayout(t, c, map[string]any{"confirm": true, "auto_fulfill": true, "payout_method_data": payoutCard("4000000000000002")}).str("payout_id")
@@ -47,30 +44,44 @@ func TestPayoutEventsAreDelivered(t *testing.T) {
 			t.Fatalf("payout %s: events %v, want %v", id, got, types)
 		}
 	}
+	for i, sent := range payoutDeliveries(t, rc, key, 10) {
+		if sent.Content.Type != "payout_details" || sent.Content.Object["payout_id"] == nil {
+			t.Fatalf("delivery %d: %+v", i, sent)
+		}
+		if sent.EventType == "payout_success" && sent.Content.Object["status"] != "success" {
+			t.Fatalf("payout_success with the object %v", sent.Content.Object)
+		}
+	}
+}
+
+// payoutDelivery is a payout event as the webhook receiver got it.
+type payoutDelivery struct {
+	EventType string `json:"event_type"`
+	Content   struct {
+		Type   string         `json:"type"`
+		Object map[string]any `json:"object"`
+	} `json:"content"`
+}
+
+// payoutDeliveries are the n deliveries rc received, each signed with key.
+func payoutDeliveries(t *testing.T, rc *hookReceiver, key string, n int) []payoutDelivery {
+	t.Helper()
 	rc.mu.Lock()
 	bodies, sigs := rc.bodies, rc.sigs
 	rc.mu.Unlock()
-	if len(bodies) != 10 {
-		t.Fatalf("%d deliveries, want 10", len(bodies))
+	if len(bodies) != n {
+		t.Fatalf("%d deliveries, want %d", len(bodies), n)
 	}
+	out := make([]payoutDelivery, len(bodies))
 	for i, b := range bodies {
 		mac := hmac.New(sha512.New, []byte(key))
 		mac.Write(b)
 		if sigs[i] != hex.EncodeToString(mac.Sum(nil)) {
 			t.Fatalf("delivery %d: bad signature", i)
 		}
-		var sent struct {
-			EventType string `json:"event_type"`
-			Content   struct {
-				Type   string         `json:"type"`
-				Object map[string]any `json:"object"`
-			} `json:"content"`
-		}
-		if err := json.Unmarshal(b, &sent); err != nil || sent.Content.Type != "payout_details" || sent.Content.Object["payout_id"] == nil {
+		if err := json.Unmarshal(b, &out[i]); err != nil {
 			t.Fatalf("delivery %d: %s", i, b)
 		}
-		if sent.EventType == "payout_success" && sent.Content.Object["status"] != "success" {
-			t.Fatalf("payout_success with the object %v", sent.Content.Object)
-		}
 	}
+	return out
 }

@@ -63,3 +63,13 @@ func payoutStatus(t *testing.T, c *client, id string) string {
 	t.Helper()
 	return c.do("GET", "/payouts/"+id, c.merchantKey(), nil).must(t, 200).str("status")
 }
+
+// payoutsWithWebhook is a client whose demo merchant has a payout
+// processor and a webhook endpoint: the receiver and its signing key.
+func payoutsWithWebhook(t *testing.T) (*client, *hookReceiver, string) {
+	t.Helper()
+	c := newClient(t)
+	payoutProcessor(t, c, "adyen")
+	rc := &hookReceiver{}
+	return c, rc, withWebhook(t, c, rc, nil)
+}

@@ -49,6 +49,9 @@ type Options struct {
 	// HashKey opens a profile's payment_response_hash_key.
 	HashKey func(*ent.Profile) (string, error)
 	Log     *slog.Logger
+	// Now is the clock tasks fall due by: the outbox's, which queues them
+	// at its own now (default the wall clock).
+	Now func() time.Time
 }
 
 // DefaultBatchSize is how many tasks a claim takes. A batch's bookkeeping
@@ -96,6 +99,10 @@ func NewWorker(client *ent.Client, opts Options) *Worker {
 	if opts.BatchSize <= 0 {
 		opts.BatchSize = DefaultBatchSize
 	}
+	now := func() time.Time { return time.Now().UTC() }
+	if opts.Now != nil {
+		now = func() time.Time { return opts.Now().UTC() }
+	}
 	if opts.PollInterval <= 0 {
 		opts.PollInterval = time.Second
 	}
@@ -123,7 +130,7 @@ func NewWorker(client *ent.Client, opts Options) *Worker {
 			// A redirect could lead anywhere; the merchant's URL must answer itself.
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		},
-		now: func() time.Time { return time.Now().UTC() },
+		now: now,
 	}
 }
 

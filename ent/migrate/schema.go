@@ -932,6 +932,11 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{PayoutsColumns[1], PayoutsColumns[11], PayoutsColumns[2], PayoutsColumns[0]},
 			},
+			{
+				Name:    "payout_status_client_secret_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{PayoutsColumns[15], PayoutsColumns[37]},
+			},
 		},
 	}
 	// PayoutAttemptsColumns holds the columns for the "payout_attempts" table.

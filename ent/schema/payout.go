@@ -74,6 +74,8 @@ func (Payout) Indexes() []ent.Index {
 		index.Fields("merchant_id", "idempotency_key").Unique(),
 		index.Fields("merchant_id", "profile_id", "created_at", "id"),
 		index.Fields("merchant_id", "customer_id", "created_at", "id"),
+		// The expiry sweep's: waiting payouts past their session.
+		index.Fields("status", "client_secret_expires_at"),
 	}
 }
 

@@ -6517,9 +6517,13 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputPayoutAttemptOrder,
 		ec.unmarshalInputPayoutAttemptWhereInput,
 		ec.unmarshalInputPayoutBankInput,
+		ec.unmarshalInputPayoutBankRedirectInput,
 		ec.unmarshalInputPayoutCardInput,
+		ec.unmarshalInputPayoutInteracInput,
 		ec.unmarshalInputPayoutMethodInput,
 		ec.unmarshalInputPayoutOrder,
+		ec.unmarshalInputPayoutPaypalInput,
+		ec.unmarshalInputPayoutVenmoInput,
 		ec.unmarshalInputPayoutWalletInput,
 		ec.unmarshalInputPayoutWhereInput,
 		ec.unmarshalInputProfileOrder,
@@ -16944,51 +16948,77 @@ input ConfirmPayoutInput {
 }
 
 """
-A payout method: exactly one of card, bank, wallet and interac
-(Hyperswitch's PayoutMethodData).
+A payout method: exactly one of its members (Hyperswitch's
+PayoutMethodData). The server tells a bank account's scheme and a wallet
+apart by the members given, as the REST API does.
 """
 input PayoutMethodInput {
   card: PayoutCardInput
+  "A bank account (Hyperswitch's deprecated bank member)."
   bank: PayoutBankInput
+  "A bank account (Hyperswitch's bank_transfer member)."
+  bankTransfer: PayoutBankInput
   wallet: PayoutWalletInput
-  "An Interac e-Transfer to this e-mail address (bank_redirect)."
-  interacEmail: String
+  bankRedirect: PayoutBankRedirectInput
 }
 
 "A card to pay out to (no security code: a payout needs none)."
 input PayoutCardInput {
-  cardNumber: String!
-  expiryMonth: String!
-  expiryYear: String!
+  cardNumber: String
+  expiryMonth: String
+  expiryYear: String
   cardHolderName: String
   cardNetwork: String
 }
 
-"A bank account to pay out to."
+"""
+A bank account to pay out to: ACH (bankAccountNumber, bankRoutingNumber),
+BACS (bankAccountNumber, bankSortCode), SEPA (iban, bic) or Pix
+(bankAccountNumber, pixKey), told apart by the members given.
+"""
 input PayoutBankInput {
-  "How the account is paid: ACH, BACS, SEPA or Pix."
-  scheme: PayoutBankScheme!
-  "The account number; the IBAN for SEPA."
-  accountNumber: String!
-  "The routing number (ACH), sort code (BACS), BIC (SEPA) or Pix key."
-  bankCode: String
+  bankAccountNumber: String
+  bankRoutingNumber: String
+  bankSortCode: String
+  iban: String
+  bic: String
+  pixKey: String
   bankName: String
+  bankCountryCode: String
+  bankCity: String
+  bankBranch: String
   accountHolderName: String
+  taxID: String
+  emv: String
+  ispb: String
 }
 
-"A bank payout's scheme (Hyperswitch's payout_method_type)."
-enum PayoutBankScheme {
-  ach
-  bacs
-  sepa
-  pix
-}
-
-"A wallet: PayPal (an e-mail or a telephone number) or Venmo (a telephone number)."
+"A wallet: exactly one of PayPal and Venmo."
 input PayoutWalletInput {
-  paypalEmail: String
-  paypalTelephoneNumber: String
-  venmoTelephoneNumber: String
+  paypal: PayoutPaypalInput
+  venmo: PayoutVenmoInput
+}
+
+"A PayPal account: its e-mail, telephone number or PayPal id."
+input PayoutPaypalInput {
+  email: String
+  telephoneNumber: String
+  paypalID: String
+}
+
+"A Venmo account, by its telephone number."
+input PayoutVenmoInput {
+  telephoneNumber: String
+}
+
+"A bank redirect: Interac."
+input PayoutBankRedirectInput {
+  interac: PayoutInteracInput
+}
+
+"An Interac e-Transfer to this e-mail address."
+input PayoutInteracInput {
+  email: String
 }
 `, BuiltIn: false},
 	{Name: "../live.graphql", Input: `# Live updates: what the dashboard's open lists and pages are told without a
@@ -71917,34 +71947,55 @@ func (ec *executionContext) unmarshalInputPayoutBankInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"scheme", "accountNumber", "bankCode", "bankName", "accountHolderName"}
+	fieldsInOrder := [...]string{"bankAccountNumber", "bankRoutingNumber", "bankSortCode", "iban", "bic", "pixKey", "bankName", "bankCountryCode", "bankCity", "bankBranch", "accountHolderName", "taxID", "emv", "ispb"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
 			continue
 		}
 		switch k {
-		case "scheme":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scheme"))
-			data, err := ec.unmarshalNPayoutBankScheme2switchyardᚋgraphᚋmodelᚐPayoutBankScheme(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Scheme = data
-		case "accountNumber":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountNumber"))
-			data, err := ec.unmarshalNString2string(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.AccountNumber = data
-		case "bankCode":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bankCode"))
+		case "bankAccountNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bankAccountNumber"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.BankCode = data
+			it.BankAccountNumber = data
+		case "bankRoutingNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bankRoutingNumber"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BankRoutingNumber = data
+		case "bankSortCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bankSortCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BankSortCode = data
+		case "iban":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("iban"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Iban = data
+		case "bic":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bic"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Bic = data
+		case "pixKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pixKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PixKey = data
 		case "bankName":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bankName"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -71952,6 +72003,27 @@ func (ec *executionContext) unmarshalInputPayoutBankInput(ctx context.Context, o
 				return it, err
 			}
 			it.BankName = data
+		case "bankCountryCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bankCountryCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BankCountryCode = data
+		case "bankCity":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bankCity"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BankCity = data
+		case "bankBranch":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bankBranch"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BankBranch = data
 		case "accountHolderName":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountHolderName"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -71959,6 +72031,57 @@ func (ec *executionContext) unmarshalInputPayoutBankInput(ctx context.Context, o
 				return it, err
 			}
 			it.AccountHolderName = data
+		case "taxID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxID = data
+		case "emv":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("emv"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Emv = data
+		case "ispb":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ispb"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Ispb = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputPayoutBankRedirectInput(ctx context.Context, obj any) (model.PayoutBankRedirectInput, error) {
+	var it model.PayoutBankRedirectInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"interac"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "interac":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("interac"))
+			data, err := ec.unmarshalOPayoutInteracInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutInteracInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Interac = data
 		}
 	}
 	return it, nil
@@ -71984,21 +72107,21 @@ func (ec *executionContext) unmarshalInputPayoutCardInput(ctx context.Context, o
 		switch k {
 		case "cardNumber":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardNumber"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.CardNumber = data
 		case "expiryMonth":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiryMonth"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.ExpiryMonth = data
 		case "expiryYear":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiryYear"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -72022,6 +72145,36 @@ func (ec *executionContext) unmarshalInputPayoutCardInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputPayoutInteracInput(ctx context.Context, obj any) (model.PayoutInteracInput, error) {
+	var it model.PayoutInteracInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"email"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputPayoutMethodInput(ctx context.Context, obj any) (model.PayoutMethodInput, error) {
 	var it model.PayoutMethodInput
 	if obj == nil {
@@ -72033,7 +72186,7 @@ func (ec *executionContext) unmarshalInputPayoutMethodInput(ctx context.Context,
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"card", "bank", "wallet", "interacEmail"}
+	fieldsInOrder := [...]string{"card", "bank", "bankTransfer", "wallet", "bankRedirect"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -72054,6 +72207,13 @@ func (ec *executionContext) unmarshalInputPayoutMethodInput(ctx context.Context,
 				return it, err
 			}
 			it.Bank = data
+		case "bankTransfer":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bankTransfer"))
+			data, err := ec.unmarshalOPayoutBankInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutBankInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BankTransfer = data
 		case "wallet":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("wallet"))
 			data, err := ec.unmarshalOPayoutWalletInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutWalletInput(ctx, v)
@@ -72061,13 +72221,13 @@ func (ec *executionContext) unmarshalInputPayoutMethodInput(ctx context.Context,
 				return it, err
 			}
 			it.Wallet = data
-		case "interacEmail":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("interacEmail"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+		case "bankRedirect":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bankRedirect"))
+			data, err := ec.unmarshalOPayoutBankRedirectInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutBankRedirectInput(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.InteracEmail = data
+			it.BankRedirect = data
 		}
 	}
 	return it, nil
@@ -72114,6 +72274,80 @@ func (ec *executionContext) unmarshalInputPayoutOrder(ctx context.Context, obj a
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputPayoutPaypalInput(ctx context.Context, obj any) (model.PayoutPaypalInput, error) {
+	var it model.PayoutPaypalInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"email", "telephoneNumber", "paypalID"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		case "telephoneNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("telephoneNumber"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TelephoneNumber = data
+		case "paypalID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paypalID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaypalID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputPayoutVenmoInput(ctx context.Context, obj any) (model.PayoutVenmoInput, error) {
+	var it model.PayoutVenmoInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"telephoneNumber"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "telephoneNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("telephoneNumber"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TelephoneNumber = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputPayoutWalletInput(ctx context.Context, obj any) (model.PayoutWalletInput, error) {
 	var it model.PayoutWalletInput
 	if obj == nil {
@@ -72125,34 +72359,27 @@ func (ec *executionContext) unmarshalInputPayoutWalletInput(ctx context.Context,
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"paypalEmail", "paypalTelephoneNumber", "venmoTelephoneNumber"}
+	fieldsInOrder := [...]string{"paypal", "venmo"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
 			continue
 		}
 		switch k {
-		case "paypalEmail":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paypalEmail"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+		case "paypal":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paypal"))
+			data, err := ec.unmarshalOPayoutPaypalInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutPaypalInput(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.PaypalEmail = data
-		case "paypalTelephoneNumber":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paypalTelephoneNumber"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			it.Paypal = data
+		case "venmo":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("venmo"))
+			data, err := ec.unmarshalOPayoutVenmoInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutVenmoInput(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.PaypalTelephoneNumber = data
-		case "venmoTelephoneNumber":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("venmoTelephoneNumber"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.VenmoTelephoneNumber = data
+			it.Venmo = data
 		}
 	}
 	return it, nil
@@ -90791,16 +91018,6 @@ func (ec *executionContext) unmarshalNPayoutAttemptWhereInput2ᚖswitchyardᚋen
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNPayoutBankScheme2switchyardᚋgraphᚋmodelᚐPayoutBankScheme(ctx context.Context, v any) (model.PayoutBankScheme, error) {
-	var res model.PayoutBankScheme
-	err := res.UnmarshalGQL(v)
-	return res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) marshalNPayoutBankScheme2switchyardᚋgraphᚋmodelᚐPayoutBankScheme(ctx context.Context, sel ast.SelectionSet, v model.PayoutBankScheme) graphql.Marshaler {
-	return v
-}
-
 func (ec *executionContext) marshalNPayoutConnection2ᚖswitchyardᚋentᚐPayoutConnection(ctx context.Context, sel ast.SelectionSet, v *ent.PayoutConnection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -95005,6 +95222,14 @@ func (ec *executionContext) unmarshalOPayoutBankInput2ᚖswitchyardᚋgraphᚋmo
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalOPayoutBankRedirectInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutBankRedirectInput(ctx context.Context, v any) (*model.PayoutBankRedirectInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPayoutBankRedirectInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalOPayoutCardInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutCardInput(ctx context.Context, v any) (*model.PayoutCardInput, error) {
 	if v == nil {
 		return nil, nil
@@ -95085,6 +95310,14 @@ func (ec *executionContext) marshalOPayoutEdge2ᚖswitchyardᚋentᚐPayoutEdge(
 	return ec._PayoutEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalOPayoutInteracInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutInteracInput(ctx context.Context, v any) (*model.PayoutInteracInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPayoutInteracInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalOPayoutMethodInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutMethodInput(ctx context.Context, v any) (*model.PayoutMethodInput, error) {
 	if v == nil {
 		return nil, nil
@@ -95162,6 +95395,14 @@ func (ec *executionContext) marshalOPayoutPayoutType2ᚖswitchyardᚋentᚋpayou
 	return v
 }
 
+func (ec *executionContext) unmarshalOPayoutPaypalInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutPaypalInput(ctx context.Context, v any) (*model.PayoutPaypalInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPayoutPaypalInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalOPayoutStatus2ᚕswitchyardᚋentᚋpayoutᚐStatusᚄ(ctx context.Context, v any) ([]payout.Status, error) {
 	if v == nil {
 		return nil, nil
@@ -95212,6 +95453,14 @@ func (ec *executionContext) marshalOPayoutStatus2ᚖswitchyardᚋentᚋpayoutᚐ
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) unmarshalOPayoutVenmoInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutVenmoInput(ctx context.Context, v any) (*model.PayoutVenmoInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPayoutVenmoInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOPayoutWalletInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutWalletInput(ctx context.Context, v any) (*model.PayoutWalletInput, error) {

@@ -197,35 +197,56 @@ type PaymentPayload struct {
 	Replayed bool `json:"replayed"`
 }
 
-// A bank account to pay out to.
+// A bank account to pay out to: ACH (bankAccountNumber, bankRoutingNumber),
+// BACS (bankAccountNumber, bankSortCode), SEPA (iban, bic) or Pix
+// (bankAccountNumber, pixKey), told apart by the members given.
 type PayoutBankInput struct {
-	// How the account is paid: ACH, BACS, SEPA or Pix.
-	Scheme PayoutBankScheme `json:"scheme"`
-	// The account number; the IBAN for SEPA.
-	AccountNumber string `json:"accountNumber"`
-	// The routing number (ACH), sort code (BACS), BIC (SEPA) or Pix key.
-	BankCode          *string `json:"bankCode,omitempty"`
+	BankAccountNumber *string `json:"bankAccountNumber,omitempty"`
+	BankRoutingNumber *string `json:"bankRoutingNumber,omitempty"`
+	BankSortCode      *string `json:"bankSortCode,omitempty"`
+	Iban              *string `json:"iban,omitempty"`
+	Bic               *string `json:"bic,omitempty"`
+	PixKey            *string `json:"pixKey,omitempty"`
 	BankName          *string `json:"bankName,omitempty"`
+	BankCountryCode   *string `json:"bankCountryCode,omitempty"`
+	BankCity          *string `json:"bankCity,omitempty"`
+	BankBranch        *string `json:"bankBranch,omitempty"`
 	AccountHolderName *string `json:"accountHolderName,omitempty"`
+	TaxID             *string `json:"taxID,omitempty"`
+	Emv               *string `json:"emv,omitempty"`
+	Ispb              *string `json:"ispb,omitempty"`
+}
+
+// A bank redirect: Interac.
+type PayoutBankRedirectInput struct {
+	Interac *PayoutInteracInput `json:"interac,omitempty"`
 }
 
 // A card to pay out to (no security code: a payout needs none).
 type PayoutCardInput struct {
-	CardNumber     string  `json:"cardNumber"`
-	ExpiryMonth    string  `json:"expiryMonth"`
-	ExpiryYear     string  `json:"expiryYear"`
+	CardNumber     *string `json:"cardNumber,omitempty"`
+	ExpiryMonth    *string `json:"expiryMonth,omitempty"`
+	ExpiryYear     *string `json:"expiryYear,omitempty"`
 	CardHolderName *string `json:"cardHolderName,omitempty"`
 	CardNetwork    *string `json:"cardNetwork,omitempty"`
 }
 
-// A payout method: exactly one of card, bank, wallet and interac
-// (Hyperswitch's PayoutMethodData).
+// An Interac e-Transfer to this e-mail address.
+type PayoutInteracInput struct {
+	Email *string `json:"email,omitempty"`
+}
+
+// A payout method: exactly one of its members (Hyperswitch's
+// PayoutMethodData). The server tells a bank account's scheme and a wallet
+// apart by the members given, as the REST API does.
 type PayoutMethodInput struct {
-	Card   *PayoutCardInput   `json:"card,omitempty"`
-	Bank   *PayoutBankInput   `json:"bank,omitempty"`
-	Wallet *PayoutWalletInput `json:"wallet,omitempty"`
-	// An Interac e-Transfer to this e-mail address (bank_redirect).
-	InteracEmail *string `json:"interacEmail,omitempty"`
+	Card *PayoutCardInput `json:"card,omitempty"`
+	// A bank account (Hyperswitch's deprecated bank member).
+	Bank *PayoutBankInput `json:"bank,omitempty"`
+	// A bank account (Hyperswitch's bank_transfer member).
+	BankTransfer *PayoutBankInput         `json:"bankTransfer,omitempty"`
+	Wallet       *PayoutWalletInput       `json:"wallet,omitempty"`
+	BankRedirect *PayoutBankRedirectInput `json:"bankRedirect,omitempty"`
 }
 
 // A payout mutation's result.
@@ -236,11 +257,22 @@ type PayoutPayload struct {
 	Replayed bool `json:"replayed"`
 }
 
-// A wallet: PayPal (an e-mail or a telephone number) or Venmo (a telephone number).
+// A PayPal account: its e-mail, telephone number or PayPal id.
+type PayoutPaypalInput struct {
+	Email           *string `json:"email,omitempty"`
+	TelephoneNumber *string `json:"telephoneNumber,omitempty"`
+	PaypalID        *string `json:"paypalID,omitempty"`
+}
+
+// A Venmo account, by its telephone number.
+type PayoutVenmoInput struct {
+	TelephoneNumber *string `json:"telephoneNumber,omitempty"`
+}
+
+// A wallet: exactly one of PayPal and Venmo.
 type PayoutWalletInput struct {
-	PaypalEmail           *string `json:"paypalEmail,omitempty"`
-	PaypalTelephoneNumber *string `json:"paypalTelephoneNumber,omitempty"`
-	VenmoTelephoneNumber  *string `json:"venmoTelephoneNumber,omitempty"`
+	Paypal *PayoutPaypalInput `json:"paypal,omitempty"`
+	Venmo  *PayoutVenmoInput  `json:"venmo,omitempty"`
 }
 
 // An invitation, as its link shows it before it is accepted.
@@ -637,66 +669,6 @@ func (e *PaymentDimension) UnmarshalJSON(b []byte) error {
 }
 
 func (e PaymentDimension) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	e.MarshalGQL(&buf)
-	return buf.Bytes(), nil
-}
-
-// A bank payout's scheme (Hyperswitch's payout_method_type).
-type PayoutBankScheme string
-
-const (
-	PayoutBankSchemeAch  PayoutBankScheme = "ach"
-	PayoutBankSchemeBacs PayoutBankScheme = "bacs"
-	PayoutBankSchemeSepa PayoutBankScheme = "sepa"
-	PayoutBankSchemePix  PayoutBankScheme = "pix"
-)
-
-var AllPayoutBankScheme = []PayoutBankScheme{
-	PayoutBankSchemeAch,
-	PayoutBankSchemeBacs,
-	PayoutBankSchemeSepa,
-	PayoutBankSchemePix,
-}
-
-func (e PayoutBankScheme) IsValid() bool {
-	switch e {
-	case PayoutBankSchemeAch, PayoutBankSchemeBacs, PayoutBankSchemeSepa, PayoutBankSchemePix:
-		return true
-	}
-	return false
-}
-
-func (e PayoutBankScheme) String() string {
-	return string(e)
-}
-
-func (e *PayoutBankScheme) UnmarshalGQL(v any) error {
-	str, ok := v.(string)
-	if !ok {
-		return fmt.Errorf("enums must be strings")
-	}
-
-	*e = PayoutBankScheme(str)
-	if !e.IsValid() {
-		return fmt.Errorf("%s is not a valid PayoutBankScheme", str)
-	}
-	return nil
-}
-
-func (e PayoutBankScheme) MarshalGQL(w io.Writer) {
-	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
-}
-
-func (e *PayoutBankScheme) UnmarshalJSON(b []byte) error {
-	s, err := strconv.Unquote(string(b))
-	if err != nil {
-		return err
-	}
-	return e.UnmarshalGQL(s)
-}
-
-func (e PayoutBankScheme) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -151,6 +151,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		PollInterval: cfg.WebhookPollInterval,
 		Version:      Version,
 		HashKey:      a.Merchants.ProfileHashKey,
+		Now:          opts.Now,
 		Log:          log,
 	})
 	if opts.Bootstrap || cfg.Database.Embedded {
@@ -374,8 +375,9 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 }
 
 // recoverStranded settles, until ctx ends, the payment attempts a crash
-// left pending (payments.RecoverStranded), looking a few times per recovery
-// window.
+// left pending (payments.RecoverStranded), and expires the payouts whose
+// session passed while they waited (payouts.ExpireDue), looking a few
+// times per recovery window.
 func (a *App) recoverStranded(ctx context.Context) {
 	every := min(max(a.Config.RecoveryAfter/4, 250*time.Millisecond), 30*time.Second)
 	t := time.NewTicker(every)
@@ -391,6 +393,11 @@ func (a *App) recoverStranded(ctx context.Context) {
 		n, err = n+m, errors.Join(err, perr)
 		if n > 0 {
 			a.Log.InfoContext(ctx, "recovered stranded payment attempts", "settled", n)
+		}
+		expired, eerr := a.Payouts.ExpireDue(ctx, 100)
+		err = errors.Join(err, eerr)
+		if expired > 0 {
+			a.Log.InfoContext(ctx, "expired payouts past their session", "expired", expired)
 		}
 		if err != nil && ctx.Err() == nil {
 			a.Log.WarnContext(ctx, "recovery of stranded payment attempts", "err", err)

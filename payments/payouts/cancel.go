@@ -14,6 +14,9 @@ import (
 // first (a payout it is sending, or has sent, is refused with IR_41, and
 // stays as it was); an ended payout is refused.
 func (s *Service) Cancel(ctx context.Context, id string) (*View, error) {
+	if err := s.expireIfDue(ctx, id); err != nil {
+		return nil, err
+	}
 	po, err := s.load(ctx, s.db.Client, id, false)
 	if err != nil {
 		return nil, err

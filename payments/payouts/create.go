@@ -24,6 +24,9 @@ const vaultFor = 24 * time.Hour
 // once (and, with auto_fulfill, fulfilled). A retry of an Idempotency-Key
 // answers with the payout the key made.
 func (s *Service) Create(ctx context.Context, in Input) (*View, error) {
+	if err := in.decodeMethod(); err != nil {
+		return nil, err
+	}
 	if v, err := s.payoutOfKey(ctx, &in); v != nil || err != nil {
 		return v, err
 	}
@@ -44,15 +47,21 @@ func (s *Service) Create(ctx context.Context, in Input) (*View, error) {
 	if err != nil {
 		return nil, txn.Error(err, "payout")
 	}
-	if in.Confirm != nil && *in.Confirm && in.Method != nil {
-		return s.confirm(ctx, po.ID, in.Method, in.Connectors)
+	if in.Confirm != nil && *in.Confirm && in.method != nil {
+		return s.confirm(ctx, po.ID, in.method, in.Connectors)
 	}
-	if in.Method != nil {
-		if err := s.keepMethod(ctx, po, in.Method); err != nil {
+	if in.method != nil {
+		if err := s.keepMethod(ctx, po, in.method); err != nil {
 			return nil, err
 		}
 	}
 	return s.view(ctx, s.db.Client, po)
+}
+
+// decodeMethod checks the payout method given into the one paid to.
+func (in *Input) decodeMethod() (err error) {
+	in.method, err = in.MethodData.Method()
+	return err
 }
 
 // checkCreate checks a create's members: an amount and a currency are
@@ -95,10 +104,10 @@ func checkInput(in *Input) error {
 	if err := checkLengths(in); err != nil {
 		return err
 	}
-	if in.Method != nil && in.PayoutType != nil && *in.PayoutType != in.Method.Type {
-		return errs.InvalidValue("payout_type", "is %s, but payout_method_data is a %s method", *in.PayoutType, in.Method.Type)
+	if in.method != nil && in.PayoutType != nil && *in.PayoutType != in.method.Type {
+		return errs.InvalidValue("payout_type", "is %s, but payout_method_data is a %s method", *in.PayoutType, in.method.Type)
 	}
-	return checkMethod(in.Method)
+	return checkMethod(in.method)
 }
 
 // The most characters each stored string member holds: its column's size.
@@ -140,7 +149,7 @@ func (s *Service) insert(ctx context.Context, profileID string, in *Input) (*ent
 	}
 	create := s.db.Client.Payout.Create().SetID(id).SetMerchantID(merchantID).SetProfileID(profileID).
 		SetAmount(*in.Amount).SetCurrency(schematype.Currency(*in.Currency)).
-		SetStatus(createdStatus(in.Method != nil)).
+		SetStatus(createdStatus(in.method != nil)).
 		SetClientSecret(ids.ClientSecret(id)).SetClientSecretExpiresAt(s.db.Now().Add(time.Duration(expiry) * time.Second))
 	setMembers(create.Mutation(), in)
 	if ref := in.Idempotency; ref != nil {
@@ -155,10 +164,10 @@ func setMembers(m *ent.PayoutMutation, in *Input) {
 	if in.Currency != nil {
 		m.SetCurrency(schematype.Currency(*in.Currency))
 	}
-	if in.Method != nil {
-		m.SetPayoutType(payout.PayoutType(in.Method.Type))
-		m.SetPayoutMethodType(in.Method.Subtype)
-		m.SetPayoutMethodData(masked(in.Method))
+	if in.method != nil {
+		m.SetPayoutType(payout.PayoutType(in.method.Type))
+		m.SetPayoutMethodType(in.method.Subtype)
+		m.SetPayoutMethodData(masked(in.method))
 	} else if in.PayoutType != nil {
 		m.SetPayoutType(payout.PayoutType(*in.PayoutType))
 	}

@@ -20,7 +20,10 @@ type Input struct {
 	Connectors []string
 	Confirm    *bool
 	PayoutType *string
-	Method     *Method
+	// MethodData is the payout method as given; the service checks it
+	// into method (which a payout_token may give instead).
+	MethodData *MethodData
+	method     *Method
 	// Billing and Customer are stored as given (address, and the
 	// customer's name, email and phone).
 	Billing                  map[string]any

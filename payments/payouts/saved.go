@@ -15,7 +15,7 @@ import (
 // withSavedMethod sets in's method from its payout_token (a saved payout
 // method of the payout's customer, customerID) when it gives no method.
 func (s *Service) withSavedMethod(ctx context.Context, in *Input, customerID *string) error {
-	if in.Method != nil || in.PayoutToken == nil || s.customers == nil {
+	if in.method != nil || in.PayoutToken == nil || s.customers == nil {
 		return nil
 	}
 	if customerID == nil {
@@ -25,7 +25,7 @@ func (s *Service) withSavedMethod(ctx context.Context, in *Input, customerID *st
 	if err != nil {
 		return err
 	}
-	in.Method = &Method{Type: pm.PaymentMethod, Subtype: deref(pm.PaymentMethodType), RecipientToken: *pm.ConnectorToken,
+	in.method = &Method{Type: pm.PaymentMethod, Subtype: deref(pm.PaymentMethodType), RecipientToken: *pm.ConnectorToken,
 		AccountID: *pm.MerchantConnectorID, Masked: maskedData}
 	return nil
 }

@@ -76,9 +76,9 @@ func (s *Service) resume(ctx context.Context, po *ent.Payout, in *Input) (*View,
 			return nil, err
 		}
 	}
-	confirming := in.Confirm != nil && *in.Confirm && in.Method != nil
+	confirming := in.Confirm != nil && *in.Confirm && in.method != nil
 	if confirming && (po.Status == payout.StatusRequiresConfirmation || po.Status == payout.StatusRequiresCreation) {
-		return s.confirm(ctx, po.ID, in.Method, in.Connectors)
+		return s.confirm(ctx, po.ID, in.method, in.Connectors)
 	}
 	if po, err = s.sync(ctx, po); err != nil {
 		return nil, err

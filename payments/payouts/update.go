@@ -11,7 +11,13 @@ import (
 // A payout method given replaces the kept one; what is paid (amount,
 // currency, method) cannot change once the connector created the payout.
 func (s *Service) Update(ctx context.Context, id string, in Input) (*View, error) {
+	if err := in.decodeMethod(); err != nil {
+		return nil, err
+	}
 	if err := checkInput(&in); err != nil {
+		return nil, err
+	}
+	if err := s.expireIfDue(ctx, id); err != nil {
 		return nil, err
 	}
 	var po *ent.Payout
@@ -29,13 +35,13 @@ func (s *Service) Update(ctx context.Context, id string, in Input) (*View, error
 		if err := s.withSavedMethod(ctx, &in, customerID); err != nil {
 			return err
 		}
-		changesMoney := in.Amount != nil || in.Currency != nil || in.Method != nil
+		changesMoney := in.Amount != nil || in.Currency != nil || in.method != nil
 		if err := decideUpdate(po.ID, po.Status, changesMoney); err != nil {
 			return err
 		}
 		upd := tx.Payout.UpdateOne(po)
 		setMembers(upd.Mutation(), &in)
-		if in.Method != nil && po.Status == "requires_payout_method_data" {
+		if in.method != nil && po.Status == "requires_payout_method_data" {
 			upd.SetStatus(createdStatus(true))
 		}
 		po, err = upd.Save(ctx)
@@ -50,7 +56,7 @@ func (s *Service) Update(ctx context.Context, id string, in Input) (*View, error
 // afterUpdate keeps a new method for the confirm, or confirms now.
 func (s *Service) afterUpdate(ctx context.Context, po *ent.Payout, in *Input) (*View, error) {
 	confirm := in.Confirm != nil && *in.Confirm
-	m := in.Method
+	m := in.method
 	if m == nil && confirm {
 		var err error
 		if m, err = s.keptMethod(ctx, po); err != nil {

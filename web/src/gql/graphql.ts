@@ -5837,32 +5837,40 @@ export type PayoutAttemptWhereInput = {
   unifiedMessageNotNil?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
-/** A bank account to pay out to. */
+/**
+ * A bank account to pay out to: ACH (bankAccountNumber, bankRoutingNumber),
+ * BACS (bankAccountNumber, bankSortCode), SEPA (iban, bic) or Pix
+ * (bankAccountNumber, pixKey), told apart by the members given.
+ */
 export type PayoutBankInput = {
   accountHolderName?: InputMaybe<Scalars['String']['input']>;
-  /** The account number; the IBAN for SEPA. */
-  accountNumber: Scalars['String']['input'];
-  /** The routing number (ACH), sort code (BACS), BIC (SEPA) or Pix key. */
-  bankCode?: InputMaybe<Scalars['String']['input']>;
+  bankAccountNumber?: InputMaybe<Scalars['String']['input']>;
+  bankBranch?: InputMaybe<Scalars['String']['input']>;
+  bankCity?: InputMaybe<Scalars['String']['input']>;
+  bankCountryCode?: InputMaybe<Scalars['String']['input']>;
   bankName?: InputMaybe<Scalars['String']['input']>;
-  /** How the account is paid: ACH, BACS, SEPA or Pix. */
-  scheme: PayoutBankScheme;
+  bankRoutingNumber?: InputMaybe<Scalars['String']['input']>;
+  bankSortCode?: InputMaybe<Scalars['String']['input']>;
+  bic?: InputMaybe<Scalars['String']['input']>;
+  emv?: InputMaybe<Scalars['String']['input']>;
+  iban?: InputMaybe<Scalars['String']['input']>;
+  ispb?: InputMaybe<Scalars['String']['input']>;
+  pixKey?: InputMaybe<Scalars['String']['input']>;
+  taxID?: InputMaybe<Scalars['String']['input']>;
 };
 
-/** A bank payout's scheme (Hyperswitch's payout_method_type). */
-export type PayoutBankScheme =
-  | 'ach'
-  | 'bacs'
-  | 'pix'
-  | 'sepa';
+/** A bank redirect: Interac. */
+export type PayoutBankRedirectInput = {
+  interac?: InputMaybe<PayoutInteracInput>;
+};
 
 /** A card to pay out to (no security code: a payout needs none). */
 export type PayoutCardInput = {
   cardHolderName?: InputMaybe<Scalars['String']['input']>;
   cardNetwork?: InputMaybe<Scalars['String']['input']>;
-  cardNumber: Scalars['String']['input'];
-  expiryMonth: Scalars['String']['input'];
-  expiryYear: Scalars['String']['input'];
+  cardNumber?: InputMaybe<Scalars['String']['input']>;
+  expiryMonth?: InputMaybe<Scalars['String']['input']>;
+  expiryYear?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** PayoutCurrency is enum for the field currency */
@@ -6028,15 +6036,23 @@ export type PayoutCurrency =
   | 'ZMW'
   | 'ZWL';
 
+/** An Interac e-Transfer to this e-mail address. */
+export type PayoutInteracInput = {
+  email?: InputMaybe<Scalars['String']['input']>;
+};
+
 /**
- * A payout method: exactly one of card, bank, wallet and interac
- * (Hyperswitch's PayoutMethodData).
+ * A payout method: exactly one of its members (Hyperswitch's
+ * PayoutMethodData). The server tells a bank account's scheme and a wallet
+ * apart by the members given, as the REST API does.
  */
 export type PayoutMethodInput = {
+  /** A bank account (Hyperswitch's deprecated bank member). */
   bank?: InputMaybe<PayoutBankInput>;
+  bankRedirect?: InputMaybe<PayoutBankRedirectInput>;
+  /** A bank account (Hyperswitch's bank_transfer member). */
+  bankTransfer?: InputMaybe<PayoutBankInput>;
   card?: InputMaybe<PayoutCardInput>;
-  /** An Interac e-Transfer to this e-mail address (bank_redirect). */
-  interacEmail?: InputMaybe<Scalars['String']['input']>;
   wallet?: InputMaybe<PayoutWalletInput>;
 };
 
@@ -6064,6 +6080,13 @@ export type PayoutPayoutType =
   | 'card'
   | 'wallet';
 
+/** A PayPal account: its e-mail, telephone number or PayPal id. */
+export type PayoutPaypalInput = {
+  email?: InputMaybe<Scalars['String']['input']>;
+  paypalID?: InputMaybe<Scalars['String']['input']>;
+  telephoneNumber?: InputMaybe<Scalars['String']['input']>;
+};
+
 /** PayoutStatus is enum for the field status */
 export type PayoutStatus =
   | 'cancelled'
@@ -6080,11 +6103,15 @@ export type PayoutStatus =
   | 'reversed'
   | 'success';
 
-/** A wallet: PayPal (an e-mail or a telephone number) or Venmo (a telephone number). */
+/** A Venmo account, by its telephone number. */
+export type PayoutVenmoInput = {
+  telephoneNumber?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** A wallet: exactly one of PayPal and Venmo. */
 export type PayoutWalletInput = {
-  paypalEmail?: InputMaybe<Scalars['String']['input']>;
-  paypalTelephoneNumber?: InputMaybe<Scalars['String']['input']>;
-  venmoTelephoneNumber?: InputMaybe<Scalars['String']['input']>;
+  paypal?: InputMaybe<PayoutPaypalInput>;
+  venmo?: InputMaybe<PayoutVenmoInput>;
 };
 
 /**
