@@ -34,6 +34,8 @@ func TestPayoutOutcomesBySandboxRecipient(t *testing.T) {
 		{"pix success", "bank", map[string]any{"bank": map[string]any{"bank_account_number": "12345678", "pix_key": "k", "emv": "x"}}, "success", "success", ""},
 		{"paypal pending", "wallet", map[string]any{"wallet": map[string]any{"paypal": map[string]any{"email": "pending@example.com", "telephone_number": "1", "paypal_id": "p"}}}, "pending", "success", ""},
 		{"paypal declined", "wallet", map[string]any{"wallet": map[string]any{"paypal": map[string]any{"email": "fail@example.com", "telephone_number": "1", "paypal_id": "p"}}}, "failed", "failed", "payout_declined"},
+		{"card ineligible", "card", payoutCard("4000000000000069"), "ineligible", "ineligible", "payout_method_ineligible"},
+		{"paypal ineligible", "wallet", map[string]any{"wallet": map[string]any{"paypal": map[string]any{"email": "ineligible@example.com", "telephone_number": "1", "paypal_id": "p"}}}, "ineligible", "ineligible", "payout_method_ineligible"},
 		{"venmo success", "wallet", map[string]any{"wallet": map[string]any{"venmo": map[string]any{"telephone_number": "5551234567"}}}, "success", "success", ""},
 	}
 	for _, tt := range tests {

@@ -12,7 +12,7 @@ import (
 // does is chosen by its recipient, as a payment's by its card: the last
 // four digits of a card number, bank account number, IBAN or telephone
 // number, or the local part of a wallet's e-mail (fail@…, pending@…,
-// reversed@…). The payout is kept in the ledger under its attempt's id,
+// reversed@…, ineligible@…). The payout is kept in the ledger under its attempt's id,
 // with the outcome its recipient asked for and no recipient data.
 
 // payoutOutcome is what a recipient's test data asks for.
@@ -23,12 +23,15 @@ const (
 	outcomeFailed   payoutOutcome = "failed"
 	outcomePending  payoutOutcome = "pending"
 	outcomeReversed payoutOutcome = "reversed"
+	// outcomeIneligible: the recipient cannot be paid out to (a card
+	// whose issuer takes no payouts), refused at creation.
+	outcomeIneligible payoutOutcome = "ineligible"
 )
 
 // payoutOutcomeByLast4 are the test endings of card, account and phone
 // numbers; any other ending succeeds.
 var payoutOutcomeByLast4 = map[string]payoutOutcome{
-	"0002": outcomeFailed, "0259": outcomePending, "5126": outcomeReversed,
+	"0002": outcomeFailed, "0259": outcomePending, "5126": outcomeReversed, "0069": outcomeIneligible,
 }
 
 // recipientTokenPrefix starts the sandbox's recipient tokens, which carry
@@ -50,6 +53,8 @@ func outcomeOf(m *PayoutMethod) payoutOutcome {
 			return outcomePending
 		case "reversed":
 			return outcomeReversed
+		case "ineligible":
+			return outcomeIneligible
 		}
 		return outcomeSuccess
 	}
@@ -94,6 +99,9 @@ func (s *Simulator) PayoutCreate(ctx context.Context, req *PayoutRequest) (*Payo
 		rec.Status, rec.Decline = PayoutFailed, outageDecline()
 	case req.Amount <= 0:
 		rec.Status, rec.Decline = PayoutFailed, newDecline(CodeInvalidAmount, "The payout amount must be positive (invalid_amount).")
+	case rec.Outcome == outcomeIneligible:
+		rec.Status, rec.Decline = PayoutIneligible, newDecline(CodePayoutIneligible,
+			"The recipient cannot receive payouts (sandbox test data: it ends in 0069 or is ineligible@…).")
 	case req.Method.RecipientToken != "" && !strings.HasPrefix(req.Method.RecipientToken, recipientTokenPrefix):
 		rec.Status, rec.Decline = PayoutIneligible, newDecline(CodePayoutIneligible,
 			"The recipient token was not issued by the sandbox.")
