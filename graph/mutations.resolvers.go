@@ -154,8 +154,8 @@ func (r *mutationResolver) ActivateRoutingAlgorithm(ctx context.Context, id stri
 }
 
 // DeactivateRouting is the resolver for the deactivateRouting field.
-func (r *mutationResolver) DeactivateRouting(ctx context.Context, profileID *string, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error) {
-	return r.deactivateRouting(ctx, profileID, idempotencyKey)
+func (r *mutationResolver) DeactivateRouting(ctx context.Context, profileID *string, transactionType *string, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error) {
+	return r.deactivateRouting(ctx, profileID, transactionType, idempotencyKey)
 }
 
 // CreateGsmRule is the resolver for the createGsmRule field.

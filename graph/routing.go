@@ -52,9 +52,10 @@ func (r *Resolver) activateRoutingAlgorithm(ctx context.Context, id string, key 
 	})
 }
 
-func (r *Resolver) deactivateRouting(ctx context.Context, profileID *string, key *string) (*model.RoutingAlgorithmPayload, error) {
-	return r.routingMutation(ctx, "deactivateRouting", key, map[string]any{"profileID": profileID}, func(ctx context.Context) (*ent.RoutingAlgorithm, error) {
-		return r.routing.Deactivate(ctx, profileID)
+func (r *Resolver) deactivateRouting(ctx context.Context, profileID, transactionType, key *string) (*model.RoutingAlgorithmPayload, error) {
+	vars := map[string]any{"profileID": profileID, "transactionType": transactionType}
+	return r.routingMutation(ctx, "deactivateRouting", key, vars, func(ctx context.Context) (*ent.RoutingAlgorithm, error) {
+		return r.routing.DeactivateFor(ctx, profileID, transactionType)
 	})
 }
 

@@ -126,6 +126,16 @@ func TestPayoutRoutingConfigurations(t *testing.T) {
 	if active := routingIDs(t, c, "/routing/active"); len(active) != 1 || active[paymentConfig] != "payment" {
 		t.Fatalf("active after the payout one's deactivation: %v", active)
 	}
+	// The dashboard's deactivateRouting names the transaction type too.
+	c.do("POST", "/routing/"+advanced+"/activate", c.merchantKey(), nil).must(t, 200)
+	deactivate := `mutation($t: String) { deactivateRouting(transactionType: $t) { routingAlgorithm { id active } } }`
+	de := c.gqlData(t, c.merchantKey(), deactivate, map[string]any{"t": "payout"})["deactivateRouting"].(map[string]any)
+	if r := de["routingAlgorithm"].(map[string]any); r["id"] != advanced || r["active"] != false {
+		t.Fatalf("deactivated in GraphQL: %v", de)
+	}
+	if active := routingIDs(t, c, "/routing/active"); len(active) != 1 || active[paymentConfig] != "payment" {
+		t.Fatalf("active after GraphQL's payout deactivation: %v", active)
+	}
 }
 
 // TestPayoutFulfilmentRetries: a fulfilment the first processor declines

@@ -552,7 +552,7 @@ type ComplexityRoot struct {
 		CreateProfile                func(childComplexity int, input model.CreateProfileInput, idempotencyKey *string) int
 		CreateRefund                 func(childComplexity int, input model.CreateRefundInput, idempotencyKey *string) int
 		CreateRoutingAlgorithm       func(childComplexity int, input model.CreateRoutingAlgorithmInput, idempotencyKey *string) int
-		DeactivateRouting            func(childComplexity int, profileID *string, idempotencyKey *string) int
+		DeactivateRouting            func(childComplexity int, profileID *string, transactionType *string, idempotencyKey *string) int
 		DeleteCustomer               func(childComplexity int, id string, idempotencyKey *string) int
 		DeleteGsmRule                func(childComplexity int, id string, idempotencyKey *string) int
 		DeletePaymentMethod          func(childComplexity int, id string, idempotencyKey *string) int
@@ -1201,7 +1201,7 @@ type MutationResolver interface {
 	RetryFailedWebhookDeliveries(ctx context.Context, profileID *string) (*model.RetryFailedDeliveriesPayload, error)
 	CreateRoutingAlgorithm(ctx context.Context, input model.CreateRoutingAlgorithmInput, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error)
 	ActivateRoutingAlgorithm(ctx context.Context, id string, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error)
-	DeactivateRouting(ctx context.Context, profileID *string, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error)
+	DeactivateRouting(ctx context.Context, profileID *string, transactionType *string, idempotencyKey *string) (*model.RoutingAlgorithmPayload, error)
 	CreateGsmRule(ctx context.Context, input gsm.RuleInput, idempotencyKey *string) (*model.GsmRulePayload, error)
 	UpdateGsmRule(ctx context.Context, id string, input gsm.RuleInput, idempotencyKey *string) (*model.GsmRulePayload, error)
 	DeleteGsmRule(ctx context.Context, id string, idempotencyKey *string) (*model.DeletedGsmRulePayload, error)
@@ -3456,7 +3456,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.DeactivateRouting(childComplexity, args["profileID"].(*string), args["idempotencyKey"].(*string)), true
+		return e.ComplexityRoot.Mutation.DeactivateRouting(childComplexity, args["profileID"].(*string), args["transactionType"].(*string), args["idempotencyKey"].(*string)), true
 	case "Mutation.deleteCustomer":
 		if e.ComplexityRoot.Mutation.DeleteCustomer == nil {
 			break
@@ -17299,6 +17299,8 @@ type Mutation {
   deactivateRouting(
     "The profile_id; the caller's profile, else the merchant's default, when absent."
     profileID: ID
+    "Which active configuration: payment (when absent) or payout (transaction_type of POST /routing)."
+    transactionType: String
     "Runs the mutation at most once per key (see Mutation)."
     idempotencyKey: String
   ): RoutingAlgorithmPayload! @hasRole(roles: [DEVELOPER])
@@ -20981,14 +20983,22 @@ func (ec *executionContext) field_Mutation_deactivateRouting_args(ctx context.Co
 		return nil, err
 	}
 	args["profileID"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "transactionType",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOString2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["idempotencyKey"] = arg1
+	args["transactionType"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg2
 	return args, nil
 }
 
@@ -32601,7 +32611,7 @@ func (ec *executionContext) _Mutation_deactivateRouting(ctx context.Context, fie
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DeactivateRouting(ctx, fc.Args["profileID"].(*string), fc.Args["idempotencyKey"].(*string))
+			return ec.Resolvers.Mutation().DeactivateRouting(ctx, fc.Args["profileID"].(*string), fc.Args["transactionType"].(*string), fc.Args["idempotencyKey"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
