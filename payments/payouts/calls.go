@@ -78,12 +78,29 @@ func syncAtConnector(ctx context.Context, p connector.Payouter, req *connector.P
 
 // lockTarget locks t's payout in tx and reads its active attempt and that
 // attempt's account.
-func (s *Service) lockTarget(ctx context.Context, tx *ent.Tx, t *target) (err error) {
-	if t.po, err = s.load(ctx, tx.Client(), t.payoutID, true); err != nil {
+func (s *Service) lockTarget(ctx context.Context, tx *ent.Tx, t *target) error {
+	po, err := s.load(ctx, tx.Client(), t.payoutID, true)
+	if err != nil {
 		return err
 	}
-	if t.att, err = s.activeAttempt(ctx, tx.Client(), t.po); err != nil {
-		return err
+	return s.lockedTarget(ctx, tx, t, po)
+}
+
+// lockedTarget makes po, locked in tx, t's payout, with its active attempt
+// and that attempt's account. The attempt t holds from this request's
+// last write is kept when po is still as that write left it (the same
+// modified_at and active attempt): an active attempt is only written with
+// its payout, under the payout's lock. An account t holds is kept too.
+func (s *Service) lockedTarget(ctx context.Context, tx *ent.Tx, t *target, po *ent.Payout) (err error) {
+	unchanged := t.po != nil && t.att != nil && po.ModifiedAt.Equal(t.po.ModifiedAt) && deref(po.ActiveAttemptID) == t.att.ID
+	t.po = po
+	if !unchanged {
+		if t.att, err = s.activeAttempt(ctx, tx.Client(), po); err != nil {
+			return err
+		}
+	}
+	if t.mca != nil && t.mca.ID == t.att.MerchantConnectorID {
+		return nil
 	}
 	return s.loadAccount(ctx, tx.Client(), t)
 }
@@ -126,7 +143,7 @@ func (s *Service) settleAnswer(ctx context.Context, tx *ent.Tx, t *target, res *
 	if retry, err := s.retryOnNext(ctx, tx, t, po, att, o); retry || err != nil {
 		return err
 	}
-	t.po, err = s.apply(ctx, tx, po, att, o, connectorID)
+	t.po, t.att, err = s.apply(ctx, tx, po, att, o, connectorID)
 	return err
 }
 

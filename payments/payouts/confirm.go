@@ -10,6 +10,7 @@ import (
 	"switchyard/payments/connector"
 	"switchyard/payments/connectorcall"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
 )
 
 // Confirm confirms a payout (POST /payouts/{id}/confirm): the members it
@@ -125,7 +126,7 @@ func (s *Service) reserveCreation(ctx context.Context, tx *ent.Tx, t *target, m 
 }
 
 // reserveAttempt records a new attempt of po at t.mca, requires_creation,
-// and makes it po's active one.
+// and makes it po's active one (po is locked by tx: not read back).
 func (s *Service) reserveAttempt(ctx context.Context, tx *ent.Tx, t *target, po *ent.Payout, m *Method) (err error) {
 	t.att, err = tx.PayoutAttempt.Create().SetMerchantID(po.MerchantID).SetProfileID(po.ProfileID).SetPayoutID(po.ID).
 		SetStatus(payoutattempt.StatusRequiresCreation).SetAmount(po.Amount).SetCurrency(po.Currency).
@@ -134,9 +135,10 @@ func (s *Service) reserveAttempt(ctx context.Context, tx *ent.Tx, t *target, po 
 	if err != nil {
 		return errs.Internal(err)
 	}
-	t.po, err = tx.Payout.UpdateOne(po).SetStatus(payout.StatusRequiresCreation).SetActiveAttemptID(t.att.ID).
+	t.po, err = txn.UpdateRow(ctx, s.db, po, tx.Payout.Update().Where(payout.ID(po.ID)).
+		SetStatus(payout.StatusRequiresCreation).SetActiveAttemptID(t.att.ID).
 		SetConnector(t.mca.ConnectorName).SetMerchantConnectorID(t.mca.ID).AddAttemptCount(1).
-		ClearErrorCode().ClearErrorMessage().Save(ctx)
+		ClearErrorCode().ClearErrorMessage())
 	if err != nil {
 		return errs.Internal(err)
 	}

@@ -56,12 +56,9 @@ func (s *Service) reserveFulfilment(ctx context.Context, tx *ent.Tx, t *target) 
 	if err := decideFulfil(po.ID, po.Status); err != nil {
 		return err
 	}
-	if err := s.lockTarget(ctx, tx, t); err != nil {
+	if err := s.lockedTarget(ctx, tx, t, po); err != nil {
 		return err
 	}
-	t.po, err = s.apply(ctx, tx, t.po, t.att, outcome{status: payout.StatusInitiated, changed: true}, "")
-	if err == nil {
-		t.att, err = tx.PayoutAttempt.Get(ctx, t.att.ID)
-	}
+	t.po, t.att, err = s.apply(ctx, tx, t.po, t.att, outcome{status: payout.StatusInitiated, changed: true}, "")
 	return err
 }
