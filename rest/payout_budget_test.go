@@ -15,7 +15,7 @@ import (
 // configuration in memory, pinned so that they cannot creep back
 // (docs/performance.md#paying-out).
 const (
-	payoutStatementBudget = 26
+	payoutStatementBudget = 23
 	payoutRedisBudget     = 9
 )
 
