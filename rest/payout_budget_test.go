@@ -15,7 +15,7 @@ import (
 // configuration in memory, pinned so that they cannot creep back
 // (docs/performance.md#paying-out).
 const (
-	payoutStatementBudget = 23
+	payoutStatementBudget = 20
 	payoutRedisBudget     = 9
 )
 

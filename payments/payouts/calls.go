@@ -25,6 +25,10 @@ type target struct {
 	later   []*ent.MerchantConnectorAccount
 	m       *Method
 	retried bool
+	// fulfilAtOnce says a creation's settle step may reserve the payout's
+	// fulfilment (auto_fulfill, within its confirm); fulfilReserved says
+	// it did.
+	fulfilAtOnce, fulfilReserved bool
 }
 
 // payouter is the integration of t's account, and the account as a call
@@ -143,6 +147,12 @@ func (s *Service) settleAnswer(ctx context.Context, tx *ent.Tx, t *target, res *
 	if retry, err := s.retryOnNext(ctx, tx, t, po, att, o); retry || err != nil {
 		return err
 	}
+	if created(payout.Status(att.Status), o) {
+		if po, err = s.saveMethod(ctx, tx, t, po, res); err != nil {
+			return err
+		}
+	}
+	o, t.fulfilReserved = decideFulfilAtOnce(payout.Status(att.Status), o, po.AutoFulfill, t.fulfilAtOnce)
 	t.po, t.att, err = s.apply(ctx, tx, po, att, o, connectorID)
 	return err
 }

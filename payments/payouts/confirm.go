@@ -42,11 +42,12 @@ func (s *Service) checkClientSecret(ctx context.Context, po *ent.Payout, given *
 
 // confirm creates payout id at a payout processor with method m (through
 // the connector names when given) and, when the payout auto-fulfils,
-// fulfils it. A fulfilment the settle step moved to the next processor
-// (retryOnNext) is created there and fulfilled again; the method is
-// forgotten once no processor needs it any more.
+// fulfils it: the creation's settle step reserves the fulfilment
+// (decideFulfilAtOnce). A fulfilment the settle step moved to the next
+// processor (retryOnNext) is created there and fulfilled again; the method
+// is forgotten once no processor needs it any more.
 func (s *Service) confirm(ctx context.Context, id string, m *Method, names []string) (*View, error) {
-	t := &target{payoutID: id, m: m}
+	t := &target{payoutID: id, m: m, fulfilAtOnce: true}
 	call := s.creationCall(t)
 	call.Reserve = func(ctx context.Context, tx *ent.Tx) (bool, error) {
 		return true, s.reserveCreation(ctx, tx, t, m, names)
@@ -55,11 +56,13 @@ func (s *Service) confirm(ctx context.Context, id string, m *Method, names []str
 		if err := s.runCreation(ctx, t, call); err != nil {
 			return nil, err
 		}
-		call.Reserve = nil // the next round's attempt is reserved by the settle step that asked for it
-		if t.po.Status != payout.StatusRequiresFulfillment || !t.po.AutoFulfill {
+		call.Reserve = nil           // the next round's attempt is reserved by the settle step that asked for it
+		reserved := t.fulfilReserved // else a late answer may have left it to fulfil
+		if !reserved && (t.po.Status != payout.StatusRequiresFulfillment || !t.po.AutoFulfill) {
 			break
 		}
-		if err := s.runFulfilment(ctx, t); err != nil {
+		t.fulfilReserved = false
+		if err := s.runFulfilment(ctx, t, !reserved); err != nil {
 			s.dropMethod(ctx, t.po)
 			return nil, err
 		}
@@ -80,10 +83,7 @@ func (s *Service) creationCall(t *target) connectorcall.Call[*connector.PayoutRe
 		return p.PayoutCreate(ctx, req)
 	}, syncAtConnector)
 	call.Settle = func(ctx context.Context, tx *ent.Tx, res *connector.PayoutResult, callErr error) error {
-		if err := s.settleAnswer(ctx, tx, t, res, callErr, payoutattempt.StatusRequiresCreation); err != nil {
-			return err
-		}
-		return s.saveMethod(ctx, tx, t, res)
+		return s.settleAnswer(ctx, tx, t, res, callErr, payoutattempt.StatusRequiresCreation)
 	}
 	return call
 }
