@@ -15,7 +15,7 @@ import (
 // configuration in memory, pinned so that they cannot creep back
 // (docs/performance.md#paying-out).
 const (
-	payoutStatementBudget = 20
+	payoutStatementBudget = 18
 	payoutRedisBudget     = 9
 )
 

@@ -91,14 +91,12 @@ func (s *Service) lockTarget(ctx context.Context, tx *ent.Tx, t *target) error {
 }
 
 // lockedTarget makes po, locked in tx, t's payout, with its active attempt
-// and that attempt's account. The attempt t holds from this request's
-// last write is kept when po is still as that write left it (the same
-// modified_at and active attempt): an active attempt is only written with
-// its payout, under the payout's lock. An account t holds is kept too.
+// (the one t holds when t.holds(po)) and that attempt's account (kept when
+// t holds it).
 func (s *Service) lockedTarget(ctx context.Context, tx *ent.Tx, t *target, po *ent.Payout) (err error) {
-	unchanged := t.po != nil && t.att != nil && po.ModifiedAt.Equal(t.po.ModifiedAt) && deref(po.ActiveAttemptID) == t.att.ID
+	held := t.holds(po)
 	t.po = po
-	if !unchanged {
+	if !held {
 		if t.att, err = s.activeAttempt(ctx, tx.Client(), po); err != nil {
 			return err
 		}
@@ -107,6 +105,16 @@ func (s *Service) lockedTarget(ctx context.Context, tx *ent.Tx, t *target, po *e
 		return nil
 	}
 	return s.loadAccount(ctx, tx.Client(), t)
+}
+
+// holds reports whether the attempt t holds from this request's last write
+// is po's active attempt as the database has it: po, read under its lock,
+// is as that write left it (the same status, modified_at and active
+// attempt), and an active attempt is only written with its payout, under
+// the payout's lock.
+func (t *target) holds(po *ent.Payout) bool {
+	return t.po != nil && t.att != nil && po.Status == t.po.Status && po.ModifiedAt.Equal(t.po.ModifiedAt) &&
+		deref(po.ActiveAttemptID) == t.att.ID
 }
 
 // loadAccount reads the connector account of t's attempt.
@@ -125,9 +133,11 @@ func (s *Service) settleAnswer(ctx context.Context, tx *ent.Tx, t *target, res *
 	if err != nil {
 		return err
 	}
-	att, err := tx.PayoutAttempt.Get(ctx, t.att.ID)
-	if err != nil {
-		return errs.Internal(err)
+	att := t.att
+	if !t.holds(po) {
+		if att, err = tx.PayoutAttempt.Get(ctx, t.att.ID); err != nil {
+			return errs.Internal(err)
+		}
 	}
 	if !statusIn(att.Status, waiting) {
 		t.po, t.att = po, att // a late answer: it changes nothing twice
