@@ -15,8 +15,23 @@ import (
 // configuration in memory, pinned so that they cannot creep back
 // (docs/performance.md#paying-out).
 const (
+	// Statements: the payout, inserted (its Idempotency-Key's unique index
+	// refuses a second); then, under the payout's row lock, its attempt
+	// reserved requires_creation before the connector creates it (the
+	// lock, the attempt, the payout); then the creation's answer, which
+	// also reserves the fulfilment before the money moves (the lock, the
+	// customer the recipient is saved for, the attempt and the payout
+	// initiated, the attempts for the event, the payout_initiated event and
+	// its delivery task); then the fulfilment's outcome (the lock, the
+	// attempt, the payout, the attempts for the event, the payout_success
+	// event and its delivery task); then the attempts for the answer.
 	payoutStatementBudget = 18
-	payoutRedisBudget     = 9
+	// Redis round trips: the API key; the Idempotency-Key's lease with the
+	// merchant's configuration version (profile and accounts) in one
+	// pipeline; the sandbox connector's record of the creation, its read
+	// and its two writes around the fulfilment's debit of its ledger
+	// (evalsha); the key's result (evalsha).
+	payoutRedisBudget = 8
 )
 
 // TestPayoutRoundTripBudget counts what one payout sends to the database

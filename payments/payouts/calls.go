@@ -29,6 +29,9 @@ type target struct {
 	// fulfilment (auto_fulfill, within its confirm); fulfilReserved says
 	// it did.
 	fulfilAtOnce, fulfilReserved bool
+	// methodKept says m may be kept in the vault (the payout existed
+	// before its confirm): the confirm's end forgets it there.
+	methodKept bool
 }
 
 // payouter is the integration of t's account, and the account as a call

@@ -45,9 +45,10 @@ func (s *Service) checkClientSecret(ctx context.Context, po *ent.Payout, given *
 // fulfils it: the creation's settle step reserves the fulfilment
 // (decideFulfilAtOnce). A fulfilment the settle step moved to the next
 // processor (retryOnNext) is created there and fulfilled again; the method
-// is forgotten once no processor needs it any more.
-func (s *Service) confirm(ctx context.Context, id string, m *Method, names []string) (*View, error) {
-	t := &target{payoutID: id, m: m, fulfilAtOnce: true}
+// is forgotten once no processor needs it any more (from the vault, when
+// kept says it may be there).
+func (s *Service) confirm(ctx context.Context, id string, m *Method, names []string, kept bool) (*View, error) {
+	t := &target{payoutID: id, m: m, fulfilAtOnce: true, methodKept: kept}
 	call := s.creationCall(t)
 	call.Reserve = func(ctx context.Context, tx *ent.Tx) (bool, error) {
 		return true, s.reserveCreation(ctx, tx, t, m, names)
@@ -63,7 +64,7 @@ func (s *Service) confirm(ctx context.Context, id string, m *Method, names []str
 		}
 		t.fulfilReserved = false
 		if err := s.runFulfilment(ctx, t, !reserved); err != nil {
-			s.dropMethod(ctx, t.po)
+			s.forgetMethod(ctx, t)
 			return nil, err
 		}
 		if !t.retried {
@@ -71,7 +72,7 @@ func (s *Service) confirm(ctx context.Context, id string, m *Method, names []str
 		}
 		t.retried = false
 	}
-	s.dropMethod(ctx, t.po)
+	s.forgetMethod(ctx, t)
 	return s.view(ctx, s.db.Client, t.po)
 }
 

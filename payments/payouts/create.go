@@ -46,7 +46,7 @@ func (s *Service) Create(ctx context.Context, in Input) (*View, error) {
 		return nil, txn.Error(err, "payout")
 	}
 	if in.Confirm != nil && *in.Confirm && in.method != nil {
-		return s.confirm(ctx, po.ID, in.method, in.Connectors)
+		return s.confirm(ctx, po.ID, in.method, in.Connectors, false) // a new payout: nothing kept in the vault
 	}
 	if in.method != nil {
 		if err := s.keepMethod(ctx, po, in.method); err != nil {
