@@ -16,14 +16,15 @@ import (
 var errNoAttempt = errors.New("payouts: the payout has no attempt")
 
 // apply writes o to the payout and its attempt inside tx, with the event
-// the new status maps to (the outbox), and returns the payout as written.
-// connectorPayoutID, when given, is recorded too.
-func (s *Service) apply(ctx context.Context, tx *ent.Tx, po *ent.Payout, att *ent.PayoutAttempt, o outcome, connectorPayoutID string) (*ent.Payout, error) {
+// the new status maps to (the outbox), and returns both as written, without
+// reading them back: po is locked by tx, and att is only written under its
+// payout's lock. connectorPayoutID, when given, is recorded too.
+func (s *Service) apply(ctx context.Context, tx *ent.Tx, po *ent.Payout, att *ent.PayoutAttempt, o outcome, connectorPayoutID string) (*ent.Payout, *ent.PayoutAttempt, error) {
 	if !o.changed {
-		return po, nil
+		return po, att, nil
 	}
-	au := tx.PayoutAttempt.UpdateOne(att).SetStatus(payoutattempt.Status(o.status))
-	pu := tx.Payout.UpdateOne(po).SetStatus(o.status)
+	au := tx.PayoutAttempt.Update().Where(payoutattempt.ID(att.ID)).SetStatus(payoutattempt.Status(o.status))
+	pu := tx.Payout.Update().Where(payout.ID(po.ID)).SetStatus(o.status)
 	if connectorPayoutID != "" {
 		au.SetConnectorTransactionID(connectorPayoutID)
 		pu.SetConnectorTransactionID(connectorPayoutID)
@@ -32,14 +33,14 @@ func (s *Service) apply(ctx context.Context, tx *ent.Tx, po *ent.Payout, att *en
 		au.SetErrorCode(d.Code).SetErrorMessage(d.Message)
 		pu.SetErrorCode(d.Code).SetErrorMessage(d.Message)
 	}
-	if _, err := au.Save(ctx); err != nil {
-		return nil, txn.Error(err, "payout attempt")
-	}
-	po, err := pu.Save(ctx)
+	att, err := txn.UpdateRow(ctx, s.db, att, au)
 	if err != nil {
-		return nil, txn.Error(err, "payout")
+		return nil, nil, txn.Error(err, "payout attempt")
 	}
-	return po, s.emit(ctx, tx, po)
+	if po, err = txn.UpdateRow(ctx, s.db, po, pu); err != nil {
+		return nil, nil, txn.Error(err, "payout")
+	}
+	return po, att, s.emit(ctx, tx, po)
 }
 
 // setStatus moves po (with no attempt concerned) to status inside tx, with

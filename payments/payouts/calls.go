@@ -25,6 +25,13 @@ type target struct {
 	later   []*ent.MerchantConnectorAccount
 	m       *Method
 	retried bool
+	// fulfilAtOnce says a creation's settle step may reserve the payout's
+	// fulfilment (auto_fulfill, within its confirm); fulfilReserved says
+	// it did.
+	fulfilAtOnce, fulfilReserved bool
+	// methodKept says m may be kept in the vault (the payout existed
+	// before its confirm): the confirm's end forgets it there.
+	methodKept bool
 }
 
 // payouter is the integration of t's account, and the account as a call
@@ -78,14 +85,39 @@ func syncAtConnector(ctx context.Context, p connector.Payouter, req *connector.P
 
 // lockTarget locks t's payout in tx and reads its active attempt and that
 // attempt's account.
-func (s *Service) lockTarget(ctx context.Context, tx *ent.Tx, t *target) (err error) {
-	if t.po, err = s.load(ctx, tx.Client(), t.payoutID, true); err != nil {
+func (s *Service) lockTarget(ctx context.Context, tx *ent.Tx, t *target) error {
+	po, err := s.load(ctx, tx.Client(), t.payoutID, true)
+	if err != nil {
 		return err
 	}
-	if t.att, err = s.activeAttempt(ctx, tx.Client(), t.po); err != nil {
-		return err
+	return s.lockedTarget(ctx, tx, t, po)
+}
+
+// lockedTarget makes po, locked in tx, t's payout, with its active attempt
+// (the one t holds when t.holds(po)) and that attempt's account (kept when
+// t holds it).
+func (s *Service) lockedTarget(ctx context.Context, tx *ent.Tx, t *target, po *ent.Payout) (err error) {
+	held := t.holds(po)
+	t.po = po
+	if !held {
+		if t.att, err = s.activeAttempt(ctx, tx.Client(), po); err != nil {
+			return err
+		}
+	}
+	if t.mca != nil && t.mca.ID == t.att.MerchantConnectorID {
+		return nil
 	}
 	return s.loadAccount(ctx, tx.Client(), t)
+}
+
+// holds reports whether the attempt t holds from this request's last write
+// is po's active attempt as the database has it: po, read under its lock,
+// is as that write left it (the same status, modified_at and active
+// attempt), and an active attempt is only written with its payout, under
+// the payout's lock.
+func (t *target) holds(po *ent.Payout) bool {
+	return t.po != nil && t.att != nil && po.Status == t.po.Status && po.ModifiedAt.Equal(t.po.ModifiedAt) &&
+		deref(po.ActiveAttemptID) == t.att.ID
 }
 
 // loadAccount reads the connector account of t's attempt.
@@ -104,9 +136,11 @@ func (s *Service) settleAnswer(ctx context.Context, tx *ent.Tx, t *target, res *
 	if err != nil {
 		return err
 	}
-	att, err := tx.PayoutAttempt.Get(ctx, t.att.ID)
-	if err != nil {
-		return errs.Internal(err)
+	att := t.att
+	if !t.holds(po) {
+		if att, err = tx.PayoutAttempt.Get(ctx, t.att.ID); err != nil {
+			return errs.Internal(err)
+		}
 	}
 	if !statusIn(att.Status, waiting) {
 		t.po, t.att = po, att // a late answer: it changes nothing twice
@@ -126,7 +160,13 @@ func (s *Service) settleAnswer(ctx context.Context, tx *ent.Tx, t *target, res *
 	if retry, err := s.retryOnNext(ctx, tx, t, po, att, o); retry || err != nil {
 		return err
 	}
-	t.po, err = s.apply(ctx, tx, po, att, o, connectorID)
+	if created(payout.Status(att.Status), o) {
+		if po, err = s.saveMethod(ctx, tx, t, po, res); err != nil {
+			return err
+		}
+	}
+	o, t.fulfilReserved = decideFulfilAtOnce(payout.Status(att.Status), o, po.AutoFulfill, t.fulfilAtOnce)
+	t.po, t.att, err = s.apply(ctx, tx, po, att, o, connectorID)
 	return err
 }
 

@@ -10,6 +10,7 @@ import (
 	"switchyard/payments/connector"
 	"switchyard/payments/connectorcall"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
 )
 
 // Confirm confirms a payout (POST /payouts/{id}/confirm): the members it
@@ -41,11 +42,13 @@ func (s *Service) checkClientSecret(ctx context.Context, po *ent.Payout, given *
 
 // confirm creates payout id at a payout processor with method m (through
 // the connector names when given) and, when the payout auto-fulfils,
-// fulfils it. A fulfilment the settle step moved to the next processor
-// (retryOnNext) is created there and fulfilled again; the method is
-// forgotten once no processor needs it any more.
-func (s *Service) confirm(ctx context.Context, id string, m *Method, names []string) (*View, error) {
-	t := &target{payoutID: id, m: m}
+// fulfils it: the creation's settle step reserves the fulfilment
+// (decideFulfilAtOnce). A fulfilment the settle step moved to the next
+// processor (retryOnNext) is created there and fulfilled again; the method
+// is forgotten once no processor needs it any more (from the vault, when
+// kept says it may be there).
+func (s *Service) confirm(ctx context.Context, id string, m *Method, names []string, kept bool) (*View, error) {
+	t := &target{payoutID: id, m: m, fulfilAtOnce: true, methodKept: kept}
 	call := s.creationCall(t)
 	call.Reserve = func(ctx context.Context, tx *ent.Tx) (bool, error) {
 		return true, s.reserveCreation(ctx, tx, t, m, names)
@@ -54,12 +57,14 @@ func (s *Service) confirm(ctx context.Context, id string, m *Method, names []str
 		if err := s.runCreation(ctx, t, call); err != nil {
 			return nil, err
 		}
-		call.Reserve = nil // the next round's attempt is reserved by the settle step that asked for it
-		if t.po.Status != payout.StatusRequiresFulfillment || !t.po.AutoFulfill {
+		call.Reserve = nil           // the next round's attempt is reserved by the settle step that asked for it
+		reserved := t.fulfilReserved // else a late answer may have left it to fulfil
+		if !reserved && (t.po.Status != payout.StatusRequiresFulfillment || !t.po.AutoFulfill) {
 			break
 		}
-		if err := s.runFulfilment(ctx, t); err != nil {
-			s.dropMethod(ctx, t.po)
+		t.fulfilReserved = false
+		if err := s.runFulfilment(ctx, t, !reserved); err != nil {
+			s.forgetMethod(ctx, t)
 			return nil, err
 		}
 		if !t.retried {
@@ -67,7 +72,7 @@ func (s *Service) confirm(ctx context.Context, id string, m *Method, names []str
 		}
 		t.retried = false
 	}
-	s.dropMethod(ctx, t.po)
+	s.forgetMethod(ctx, t)
 	return s.view(ctx, s.db.Client, t.po)
 }
 
@@ -79,10 +84,7 @@ func (s *Service) creationCall(t *target) connectorcall.Call[*connector.PayoutRe
 		return p.PayoutCreate(ctx, req)
 	}, syncAtConnector)
 	call.Settle = func(ctx context.Context, tx *ent.Tx, res *connector.PayoutResult, callErr error) error {
-		if err := s.settleAnswer(ctx, tx, t, res, callErr, payoutattempt.StatusRequiresCreation); err != nil {
-			return err
-		}
-		return s.saveMethod(ctx, tx, t, res)
+		return s.settleAnswer(ctx, tx, t, res, callErr, payoutattempt.StatusRequiresCreation)
 	}
 	return call
 }
@@ -125,7 +127,7 @@ func (s *Service) reserveCreation(ctx context.Context, tx *ent.Tx, t *target, m 
 }
 
 // reserveAttempt records a new attempt of po at t.mca, requires_creation,
-// and makes it po's active one.
+// and makes it po's active one (po is locked by tx: not read back).
 func (s *Service) reserveAttempt(ctx context.Context, tx *ent.Tx, t *target, po *ent.Payout, m *Method) (err error) {
 	t.att, err = tx.PayoutAttempt.Create().SetMerchantID(po.MerchantID).SetProfileID(po.ProfileID).SetPayoutID(po.ID).
 		SetStatus(payoutattempt.StatusRequiresCreation).SetAmount(po.Amount).SetCurrency(po.Currency).
@@ -134,9 +136,10 @@ func (s *Service) reserveAttempt(ctx context.Context, tx *ent.Tx, t *target, po 
 	if err != nil {
 		return errs.Internal(err)
 	}
-	t.po, err = tx.Payout.UpdateOne(po).SetStatus(payout.StatusRequiresCreation).SetActiveAttemptID(t.att.ID).
+	t.po, err = txn.UpdateRow(ctx, s.db, po, tx.Payout.Update().Where(payout.ID(po.ID)).
+		SetStatus(payout.StatusRequiresCreation).SetActiveAttemptID(t.att.ID).
 		SetConnector(t.mca.ConnectorName).SetMerchantConnectorID(t.mca.ID).AddAttemptCount(1).
-		ClearErrorCode().ClearErrorMessage().Save(ctx)
+		ClearErrorCode().ClearErrorMessage())
 	if err != nil {
 		return errs.Internal(err)
 	}

@@ -22,13 +22,11 @@ const vaultFor = 24 * time.Hour
 // Create makes a payout (POST /payouts/create): it waits for its method or
 // its confirmation, or, with confirm, is created at a payout processor at
 // once (and, with auto_fulfill, fulfilled). A retry of an Idempotency-Key
-// answers with the payout the key made.
+// answers with the payout the key made: its insert, refused by the key's
+// unique index, finds it (as a payment's does; no read before).
 func (s *Service) Create(ctx context.Context, in Input) (*View, error) {
 	if err := in.decodeMethod(); err != nil {
 		return nil, err
-	}
-	if v, err := s.payoutOfKey(ctx, &in); v != nil || err != nil {
-		return v, err
 	}
 	if err := s.withSavedMethod(ctx, &in, in.CustomerID); err != nil {
 		return nil, err
@@ -36,11 +34,11 @@ func (s *Service) Create(ctx context.Context, in Input) (*View, error) {
 	if err := checkCreate(&in); err != nil {
 		return nil, err
 	}
-	prof, err := txn.Profile(ctx, s.db.Client, in.ProfileID)
+	pc, err := s.db.ProfileAndAccounts(ctx, s.db.Client, in.ProfileID)
 	if err != nil {
 		return nil, err
 	}
-	po, err := s.insert(ctx, prof.ID, &in)
+	po, err := s.insert(ctx, pc.Profile.ID, &in)
 	if ent.IsConstraintError(err) && in.Idempotency != nil {
 		return s.payoutOfKey(ctx, &in) // the same key, made at once by another request
 	}
@@ -48,7 +46,7 @@ func (s *Service) Create(ctx context.Context, in Input) (*View, error) {
 		return nil, txn.Error(err, "payout")
 	}
 	if in.Confirm != nil && *in.Confirm && in.method != nil {
-		return s.confirm(ctx, po.ID, in.method, in.Connectors)
+		return s.confirm(ctx, po.ID, in.method, in.Connectors, false) // a new payout: nothing kept in the vault
 	}
 	if in.method != nil {
 		if err := s.keepMethod(ctx, po, in.method); err != nil {

@@ -119,6 +119,26 @@ func decideAnswer(current payout.Status, res *connector.PayoutResult, callErr er
 	return outcome{status: next, changed: true, decline: res.Decline}
 }
 
+// created is whether o settles a creation (current: requires_creation)
+// into a payout created at its processor (requires_fulfillment).
+func created(current payout.Status, o outcome) bool {
+	return current == payout.StatusRequiresCreation && o.changed && o.status == payout.StatusRequiresFulfillment
+}
+
+// decideFulfilAtOnce is o with the fulfilment reserved in it when o
+// settles a creation (current: requires_creation) into
+// requires_fulfillment for an auto-fulfilling payout within its confirm:
+// the payout and its attempt go straight to initiated, committed before
+// the fulfilment's call as its own reserve step would have, in the
+// creation's settle transaction. It says whether it did.
+func decideFulfilAtOnce(current payout.Status, o outcome, autoFulfill, withinConfirm bool) (outcome, bool) {
+	if !withinConfirm || !autoFulfill || !created(current, o) {
+		return o, false
+	}
+	o.status = payout.StatusInitiated
+	return o, true
+}
+
 // decideCancelAnswer refuses a cancel the connector did not make (it was
 // sending the payout, or had sent it): the payout stays as it was.
 func decideCancelAnswer(id string, res *connector.PayoutResult) error {

@@ -117,3 +117,30 @@ func TestMaskedKeepsNoNumber(t *testing.T) {
 		t.Fatalf("email: %v", wallet)
 	}
 }
+
+func TestDecideFulfilAtOnce(t *testing.T) {
+	created := outcome{status: payout.StatusRequiresFulfillment, changed: true}
+	cases := []struct {
+		name                   string
+		current                payout.Status
+		o                      outcome
+		autoFulfill, inConfirm bool
+		want                   payout.Status
+		reserved               bool
+	}{
+		{"a confirm's auto-fulfilling creation", payout.StatusRequiresCreation, created, true, true, payout.StatusInitiated, true},
+		{"without auto_fulfill", payout.StatusRequiresCreation, created, false, true, payout.StatusRequiresFulfillment, false},
+		{"outside a confirm (recovery)", payout.StatusRequiresCreation, created, true, false, payout.StatusRequiresFulfillment, false},
+		{"a fulfilment's answer", payout.StatusInitiated, created, true, true, payout.StatusRequiresFulfillment, false},
+		{"a failed creation", payout.StatusRequiresCreation, outcome{status: payout.StatusFailed, changed: true}, true, true, payout.StatusFailed, false},
+		{"no answer", payout.StatusRequiresCreation, outcome{status: payout.StatusRequiresCreation}, true, true, payout.StatusRequiresCreation, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, reserved := decideFulfilAtOnce(c.current, c.o, c.autoFulfill, c.inConfirm)
+			if got.status != c.want || reserved != c.reserved {
+				t.Errorf("got %s, %v; want %s, %v", got.status, reserved, c.want, c.reserved)
+			}
+		})
+	}
+}

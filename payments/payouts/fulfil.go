@@ -21,16 +21,20 @@ import (
 // is created with, is forgotten once the confirm ends.
 func (s *Service) Fulfil(ctx context.Context, id string) (*View, error) {
 	t := &target{payoutID: id}
-	if err := s.runFulfilment(ctx, t); err != nil {
+	if err := s.runFulfilment(ctx, t, true); err != nil {
 		return nil, err
 	}
 	return s.view(ctx, s.db.Client, t.po)
 }
 
-// runFulfilment fulfils t's payout at its active attempt's processor.
-func (s *Service) runFulfilment(ctx context.Context, t *target) error {
+// runFulfilment fulfils t's payout at its active attempt's processor,
+// reserving it first when reserve (a confirm's creation reserved it
+// otherwise).
+func (s *Service) runFulfilment(ctx context.Context, t *target, reserve bool) error {
 	call := s.fulfilCall(t)
-	call.Reserve = func(ctx context.Context, tx *ent.Tx) (bool, error) { return true, s.reserveFulfilment(ctx, tx, t) }
+	if reserve {
+		call.Reserve = func(ctx context.Context, tx *ent.Tx) (bool, error) { return true, s.reserveFulfilment(ctx, tx, t) }
+	}
 	_, err := call.Run(ctx, s.db)
 	return err
 }
@@ -56,12 +60,9 @@ func (s *Service) reserveFulfilment(ctx context.Context, tx *ent.Tx, t *target) 
 	if err := decideFulfil(po.ID, po.Status); err != nil {
 		return err
 	}
-	if err := s.lockTarget(ctx, tx, t); err != nil {
+	if err := s.lockedTarget(ctx, tx, t, po); err != nil {
 		return err
 	}
-	t.po, err = s.apply(ctx, tx, t.po, t.att, outcome{status: payout.StatusInitiated, changed: true}, "")
-	if err == nil {
-		t.att, err = tx.PayoutAttempt.Get(ctx, t.att.ID)
-	}
+	t.po, t.att, err = s.apply(ctx, tx, t.po, t.att, outcome{status: payout.StatusInitiated, changed: true}, "")
 	return err
 }

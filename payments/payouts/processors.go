@@ -16,7 +16,7 @@ import (
 // active payout routing configuration's choices first, else the fallback
 // (processors' order).
 func (s *Service) route(ctx context.Context, tx *ent.Tx, po *ent.Payout, m *Method, names []string) ([]*ent.MerchantConnectorAccount, error) {
-	accounts, err := processors(ctx, tx.Client(), po.ProfileID, m, names)
+	accounts, err := s.processors(ctx, tx.Client(), po.ProfileID, m, names)
 	if err != nil || len(names) > 0 || s.routing == nil {
 		return accounts, err
 	}
@@ -28,23 +28,21 @@ func (s *Service) route(ctx context.Context, tx *ent.Tx, po *ent.Payout, m *Meth
 	return d.Candidates, nil
 }
 
-// processors are the connector accounts that may take a payout of method
+// processors are the connector accounts (from the merchant's cached
+// configuration, as a payment's) that may take a payout of method
 // m, in the order they are tried: the profile's enabled payout processors
 // that enable m's payout method (or name no methods), oldest first, or
 // those the request names (connector), in its order; a saved method's
 // only the account that issued its token.
-func processors(ctx context.Context, client *ent.Client, profileID string, m *Method, names []string) ([]*ent.MerchantConnectorAccount, error) {
-	accounts, err := client.MerchantConnectorAccount.Query().Where(
-		merchantconnectoraccount.ProfileID(profileID),
-		merchantconnectoraccount.ConnectorTypeEQ(merchantconnectoraccount.ConnectorTypePayoutProcessor),
-		merchantconnectoraccount.Disabled(false),
-		merchantconnectoraccount.StatusEQ(merchantconnectoraccount.StatusActive),
-	).Order(ent.Asc(merchantconnectoraccount.FieldCreatedAt), ent.Asc(merchantconnectoraccount.FieldID)).All(ctx)
+func (s *Service) processors(ctx context.Context, client *ent.Client, profileID string, m *Method, names []string) ([]*ent.MerchantConnectorAccount, error) {
+	pc, err := s.db.ProfileConfig(ctx, client, profileID)
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, err
 	}
-	accounts = slices.DeleteFunc(accounts, func(a *ent.MerchantConnectorAccount) bool {
-		return !enables(a, m) || (m.AccountID != "" && a.ID != m.AccountID)
+	// The cached configuration is shared: filter a copy of its list.
+	accounts := slices.DeleteFunc(slices.Clone(pc.Accounts), func(a *ent.MerchantConnectorAccount) bool {
+		return a.ConnectorType != merchantconnectoraccount.ConnectorTypePayoutProcessor || a.Disabled ||
+			a.Status != merchantconnectoraccount.StatusActive || !enables(a, m) || (m.AccountID != "" && a.ID != m.AccountID)
 	})
 	if len(names) > 0 {
 		accounts = inNamedOrder(accounts, names)

@@ -2,6 +2,7 @@ package payouts
 
 import (
 	"context"
+	"switchyard/payments/txn"
 
 	"switchyard/ent"
 	"switchyard/ent/payout"
@@ -30,14 +31,14 @@ func (s *Service) withSavedMethod(ctx context.Context, in *Input, customerID *st
 	return nil
 }
 
-// saveMethod saves t's recipient for the payout's customer once its
-// processor created it (inside the creation's settle transaction), and
-// records the saved method's id on the payout (payout_method_id).
-func (s *Service) saveMethod(ctx context.Context, tx *ent.Tx, t *target, res *connector.PayoutResult) error {
-	po := t.po
-	if s.customers == nil || po.Status != payout.StatusRequiresFulfillment || po.CustomerID == nil ||
+// saveMethod saves t's recipient for po's customer once its processor
+// created it (inside the creation's settle transaction, before the
+// outcome and its event are written), and records the saved method's id on
+// the payout (payout_method_id); po is locked by tx.
+func (s *Service) saveMethod(ctx context.Context, tx *ent.Tx, t *target, po *ent.Payout, res *connector.PayoutResult) (*ent.Payout, error) {
+	if s.customers == nil || po.CustomerID == nil ||
 		t.m == nil || t.m.RecipientToken != "" || res == nil || res.RecipientToken == "" {
-		return nil
+		return po, nil
 	}
 	keep := customer.PayoutMethodToKeep{Type: t.m.Type, Subtype: t.m.Subtype, Masked: masked(t.m),
 		Identity: identity(t.m), RecipientToken: res.RecipientToken, MerchantConnectorID: t.mca.ID}
@@ -47,8 +48,7 @@ func (s *Service) saveMethod(ctx context.Context, tx *ent.Tx, t *target, res *co
 	}
 	id, err := s.customers.KeepPayoutMethod(ctx, tx, *po.CustomerID, keep)
 	if err != nil || id == "" {
-		return err
+		return po, err
 	}
-	t.po, err = tx.Payout.UpdateOne(po).SetPayoutToken(id).Save(ctx)
-	return err
+	return txn.UpdateRow(ctx, s.db, po, tx.Payout.Update().Where(payout.ID(po.ID)).SetPayoutToken(id))
 }

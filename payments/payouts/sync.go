@@ -78,7 +78,7 @@ func (s *Service) resume(ctx context.Context, po *ent.Payout, in *Input) (*View,
 	}
 	confirming := in.Confirm != nil && *in.Confirm && in.method != nil
 	if confirming && (po.Status == payout.StatusRequiresConfirmation || po.Status == payout.StatusRequiresCreation) {
-		return s.confirm(ctx, po.ID, in.method, in.Connectors)
+		return s.confirm(ctx, po.ID, in.method, in.Connectors, true)
 	}
 	if po, err = s.sync(ctx, po); err != nil {
 		return nil, err

@@ -65,7 +65,7 @@ func (s *Service) afterUpdate(ctx context.Context, po *ent.Payout, in *Input) (*
 	}
 	switch {
 	case confirm:
-		return s.confirm(ctx, po.ID, m, in.Connectors)
+		return s.confirm(ctx, po.ID, m, in.Connectors, true)
 	case m != nil:
 		if err := s.keepMethod(ctx, po, m); err != nil {
 			return nil, err

@@ -54,3 +54,11 @@ func (s *Service) dropMethod(ctx context.Context, po *ent.Payout) {
 		_ = s.vault.Delete(context.WithoutCancel(ctx), vaultKey(po))
 	}
 }
+
+// forgetMethod is dropMethod at a confirm's end, for a method the vault
+// may keep.
+func (s *Service) forgetMethod(ctx context.Context, t *target) {
+	if t.methodKept {
+		s.dropMethod(ctx, t.po)
+	}
+}
