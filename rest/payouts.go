@@ -16,10 +16,7 @@ func registerPayouts(a *api, svc *payouts.Service) {
 		return
 	}
 	a.handle("POST /payouts/create", MerchantOrAdmin, withBody(func(r *http.Request, req *payoutRequest) (any, error) {
-		in, err := req.input()
-		if err != nil {
-			return nil, err
-		}
+		in := req.input()
 		if ref := idempotencyRef(r); ref != nil {
 			in.Idempotency = &payouts.IdempotencyRef{Key: ref.Key, Fingerprint: ref.Fingerprint}
 		}
@@ -37,18 +34,10 @@ func registerPayouts(a *api, svc *payouts.Service) {
 		return respond(payoutBodyWithAttempts)(svc.Get(r.Context(), r.PathValue("payout_id"), forceSync))
 	})
 	a.handle("POST /payouts/{payout_id}", MerchantOrAdmin, withBody(func(r *http.Request, req *payoutRequest) (any, error) {
-		in, err := req.input()
-		if err != nil {
-			return nil, err
-		}
-		return respond(payoutBody0)(svc.Update(r.Context(), r.PathValue("payout_id"), in))
+		return respond(payoutBody0)(svc.Update(r.Context(), r.PathValue("payout_id"), req.input()))
 	}))
 	a.handle("POST /payouts/{payout_id}/confirm", ClientOrMerchant, withOptionalBody(func(r *http.Request, req *payoutRequest) (any, error) {
-		in, err := req.input()
-		if err != nil {
-			return nil, err
-		}
-		return respond(payoutBody0)(svc.Confirm(r.Context(), r.PathValue("payout_id"), in))
+		return respond(payoutBody0)(svc.Confirm(r.Context(), r.PathValue("payout_id"), req.input()))
 	}))
 	a.handle("POST /payouts/{payout_id}/fulfill", MerchantOrAdmin, withOptionalBody(func(r *http.Request, req *payoutActionRequest) (any, error) {
 		return respond(payoutBody0)(svc.Fulfil(r.Context(), r.PathValue("payout_id")))
@@ -110,8 +99,8 @@ func boolParam(values queryValues, name string) (bool, error) {
 	return false, errs.InvalidValue(name, "must be true or false, got %q", *v)
 }
 
-// input is the request as the domain takes it.
-func (req *payoutRequest) input() (payouts.Input, error) {
+// input is the request as the domain takes it (the domain checks it).
+func (req *payoutRequest) input() payouts.Input {
 	in := payouts.Input{
 		Amount: req.Amount, Currency: req.Currency, Connectors: req.Connector, Confirm: req.Confirm,
 		PayoutType: req.PayoutType, MethodData: req.PayoutMethodData.methodData(), AutoFulfill: req.AutoFulfill, CustomerID: req.CustomerID,
@@ -133,7 +122,7 @@ func (req *payoutRequest) input() (payouts.Input, error) {
 	if req.Billing != nil {
 		in.Billing = asMap(req.Billing)
 	}
-	return in, nil
+	return in
 }
 
 // customerDetails are the customer's name, email and phone, from customer
