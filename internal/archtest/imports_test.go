@@ -56,7 +56,7 @@ func TestDomainImportsRunOneWay(t *testing.T) {
 		}
 		from, ok := layerOf(path)
 		if !ok {
-			t.Errorf("%s is not in a layer: add it to layers in imports_test.go (and to the README's package map)", path)
+			t.Errorf("%s is not in a layer: add it to layers in imports_test.go (and to the package map in docs/architecture.md)", path)
 			continue
 		}
 		for _, imp := range p.Imports {

@@ -8,20 +8,20 @@ import (
 	"testing"
 )
 
-// readmePackageMap is the entries of README.md's "## Package map": the first
+// packageMap is the entries of docs/architecture.md's "## Package map": the first
 // word of each line of its fenced block, a directory ending in "/".
-func readmePackageMap(t *testing.T, readme string) []string {
+func packageMap(t *testing.T, doc string) []string {
 	t.Helper()
-	_, section, ok := strings.Cut(readme, "\n## Package map\n")
+	_, section, ok := strings.Cut(doc, "\n## Package map\n")
 	if !ok {
-		t.Fatal(`README.md has no "## Package map" section`)
+		t.Fatal(`docs/architecture.md has no "## Package map" section`)
 	}
 	if next := strings.Index(section, "\n## "); next >= 0 {
 		section = section[:next]
 	}
 	parts := strings.Split(section, "```")
 	if len(parts) < 3 {
-		t.Fatal("README.md's package map has no fenced block")
+		t.Fatal("docs/architecture.md's package map has no fenced block")
 	}
 	var entries []string
 	for _, line := range strings.Split(parts[1], "\n") {
@@ -40,12 +40,12 @@ func generated(path string) bool {
 	return hasPrefixPath(path, "ent") && !hasPrefixPath(path, "ent/schema")
 }
 
-// TestREADMEPackageMapIsTrue: the README's package map names every package
+// TestPackageMapIsTrue: the package map of docs/architecture.md names every package
 // of `go list ./...` (ent's generated ones through ent/), and nothing that is
 // not a directory of the repository.
-func TestREADMEPackageMapIsTrue(t *testing.T) {
+func TestPackageMapIsTrue(t *testing.T) {
 	root := repoRoot(t)
-	entries := readmePackageMap(t, readFile(t, filepath.Join(root, "README.md")))
+	entries := packageMap(t, readFile(t, filepath.Join(root, "docs", "architecture.md")))
 	for _, e := range entries {
 		if fi, err := os.Stat(filepath.Join(root, e)); err != nil || !fi.IsDir() {
 			t.Errorf("the package map names %s/, which is not a directory", e)
@@ -60,7 +60,7 @@ func TestREADMEPackageMapIsTrue(t *testing.T) {
 			path = "ent"
 		}
 		if !slices.Contains(entries, path) {
-			t.Errorf("the README's package map lacks %s/", path)
+			t.Errorf("the package map (docs/architecture.md) lacks %s/", path)
 		}
 	}
 }
