@@ -1,5 +1,8 @@
 package rest
 
+// The wire structs that transcribe the spec are generated from it (rest/wire.yaml).
+//go:generate go run switchyard/internal/tools/wiregen -config wire.yaml
+
 import (
 	"encoding/json"
 	"time"

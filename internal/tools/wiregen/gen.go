@@ -1,0 +1,242 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/format"
+	pathpkg "path"
+	"slices"
+	"strings"
+)
+
+// generator writes one output's structs from its spec.
+type generator struct {
+	spec *spec
+	out  output
+	// named maps a schema name to the Go type generated or configured for it.
+	named map[string]string
+}
+
+func newGenerator(s *spec, out output) *generator {
+	g := &generator{spec: s, out: out, named: map[string]string{}}
+	for schema, goType := range out.Refs {
+		g.named[schema] = goType
+	}
+	for _, t := range out.Types {
+		if _, ok := g.named[t.Schema]; !ok {
+			g.named[t.Schema] = t.Name
+		}
+	}
+	return g
+}
+
+// generate returns the formatted Go file.
+func (g *generator) generate(header string) ([]byte, error) {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s\n\npackage %s\n\n", header, g.out.Package)
+	var body bytes.Buffer
+	for _, t := range g.out.Types {
+		if err := g.writeType(&body, t); err != nil {
+			return nil, fmt.Errorf("%s (schema %s): %w", t.Name, t.Schema, err)
+		}
+	}
+	// An import is written when the body uses its package name.
+	var imports []string
+	for _, path := range append([]string{"encoding/json"}, g.out.Imports...) {
+		if bytes.Contains(body.Bytes(), []byte(" "+pathpkg.Base(path)+".")) ||
+			bytes.Contains(body.Bytes(), []byte("*"+pathpkg.Base(path)+".")) ||
+			bytes.Contains(body.Bytes(), []byte("]"+pathpkg.Base(path)+".")) {
+			imports = append(imports, path)
+		}
+	}
+	if len(imports) > 0 {
+		b.WriteString("import (\n")
+		for _, p := range imports {
+			fmt.Fprintf(&b, "\t%q\n", p)
+		}
+		b.WriteString(")\n\n")
+	}
+	b.Write(body.Bytes())
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("formatting the output: %w\n%s", err, b.Bytes())
+	}
+	return src, nil
+}
+
+func (g *generator) writeType(b *bytes.Buffer, t typeConfig) error {
+	sc := g.spec.Components.Schemas[t.Schema]
+	if sc == nil {
+		return fmt.Errorf("no such schema")
+	}
+	if len(sc.Properties) == 0 {
+		return fmt.Errorf("not an object with properties")
+	}
+	known := map[string]bool{}
+	for _, p := range sc.Properties {
+		known[p.Name] = true
+	}
+	for _, name := range t.Omit {
+		if !known[name] {
+			return fmt.Errorf("omit %q: the schema has no such member", name)
+		}
+	}
+	for name := range t.Fields {
+		if !known[name] || slices.Contains(t.Omit, name) {
+			return fmt.Errorf("fields %q: the schema has no such member (or it is omitted)", name)
+		}
+	}
+	doc := t.Doc
+	if doc == "" {
+		doc = fmt.Sprintf("%s is the spec's %s.", t.Name, t.Schema)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(doc), "\n") {
+		fmt.Fprintf(b, "// %s\n", line)
+	}
+	fmt.Fprintf(b, "type %s struct {\n", t.Name)
+	var errs []error
+	for _, p := range sc.Properties {
+		if slices.Contains(t.Omit, p.Name) {
+			continue
+		}
+		fc := t.Fields[p.Name]
+		goType := fc.Type
+		if goType == "" {
+			required := !t.Request && slices.Contains(sc.Required, p.Name)
+			var err error
+			if goType, err = g.goType(p.Schema, required); err != nil {
+				errs = append(errs, fmt.Errorf("member %s: %w", p.Name, err))
+			}
+		}
+		writeField(b, p.Name, fc, goType)
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	for _, e := range t.Extra {
+		if known[e.JSON] {
+			return fmt.Errorf("extra %q: the schema has it already", e.JSON)
+		}
+		if e.Type == "" {
+			return fmt.Errorf("extra %q: needs a type", e.JSON)
+		}
+		writeField(b, e.JSON, e.fieldConfig, e.Type)
+	}
+	b.WriteString("}\n\n")
+	return nil
+}
+
+func writeField(b *bytes.Buffer, jsonName string, fc fieldConfig, goType string) {
+	name := fc.Name
+	if name == "" {
+		name = goName(jsonName)
+	}
+	tag := jsonName
+	if fc.OmitEmpty {
+		tag += ",omitempty"
+	}
+	fmt.Fprintf(b, "\t%s %s `json:%q`\n", name, goType, tag)
+}
+
+// goType is a member's Go type by the default rules: a required member of a
+// response is a value, anything else a pointer (slices, maps and raw JSON
+// are nil when absent already).
+func (g *generator) goType(s *schema, required bool) (string, error) {
+	base, nilable, err := g.baseType(s)
+	if err != nil {
+		return "", err
+	}
+	if required || nilable {
+		return base, nil
+	}
+	return "*" + base, nil
+}
+
+// baseType maps a schema onto a Go type; nilable says whether that type
+// has its own nil (so an optional member needs no pointer).
+func (g *generator) baseType(s *schema) (string, bool, error) {
+	switch {
+	case s.Ref != "":
+		return g.refType(s.Ref)
+	case len(s.AllOf) == 1:
+		return g.baseType(s.AllOf[0])
+	case len(s.AllOf) > 1, len(s.OneOf) > 0, len(s.AnyOf) > 0:
+		// A union or composition: kept as the JSON it is.
+		return "json.RawMessage", true, nil
+	}
+	switch s.Type {
+	case "string":
+		if s.Format == "date-time" {
+			return "Timestamp", false, nil
+		}
+		return "string", false, nil
+	case "integer":
+		if s.Format == "int64" {
+			return "int64", false, nil
+		}
+		return "int", false, nil
+	case "number":
+		return "float64", false, nil
+	case "boolean":
+		return "bool", false, nil
+	case "array":
+		if s.Items == nil {
+			return "[]any", true, nil
+		}
+		elem, _, err := g.baseType(s.Items)
+		return "[]" + elem, true, err
+	case "object":
+		if len(s.Properties) == 0 {
+			// Free-form: whatever the client or connector sent.
+			return "map[string]any", true, nil
+		}
+		return "", false, fmt.Errorf("an inline object with members: give it a type in fields")
+	case "":
+		return "any", true, nil
+	}
+	return "", false, fmt.Errorf("unsupported type %q", s.Type)
+}
+
+// refType is the Go type for a named schema: the configured one, else a
+// string for an enum or a scalar alias, else an error naming what to add.
+func (g *generator) refType(ref string) (string, bool, error) {
+	name, s, err := g.spec.resolve(ref)
+	if err != nil {
+		return "", false, err
+	}
+	if goType, ok := g.named[name]; ok {
+		nilable := strings.HasPrefix(goType, "[]") || strings.HasPrefix(goType, "map[") ||
+			goType == "json.RawMessage" || goType == "any"
+		return goType, nilable, nil
+	}
+	if len(s.Properties) == 0 && s.Ref == "" && len(s.AllOf)+len(s.OneOf)+len(s.AnyOf) == 0 {
+		return g.baseType(s) // an enum, an id, an amount: a scalar with a name
+	}
+	return "", false, fmt.Errorf("refers to schema %s: generate it or name its Go type in refs", name)
+}
+
+// initialisms are written in capitals in Go names, as the hand-written
+// code did (payment_id → PaymentID).
+var initialisms = map[string]string{
+	"id": "ID", "ids": "IDs", "url": "URL", "urls": "URLs", "api": "API", "ip": "IP",
+	"json": "JSON", "http": "HTTP", "uri": "URI", "bin": "BIN", "isin": "ISIN",
+	"psp": "PSP", "3ds": "3DS", "cvc": "CVC", "sdk": "SDK", "mca": "MCA",
+}
+
+// goName turns a JSON member name into an exported Go name.
+func goName(jsonName string) string {
+	var b strings.Builder
+	for _, part := range strings.FieldsFunc(jsonName, func(r rune) bool { return r == '_' || r == '-' }) {
+		if up, ok := initialisms[strings.ToLower(part)]; ok {
+			b.WriteString(up)
+			continue
+		}
+		if strings.HasPrefix(strings.ToLower(part), "3ds") {
+			b.WriteString("3DS" + part[3:])
+			continue
+		}
+		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+	}
+	return b.String()
+}
