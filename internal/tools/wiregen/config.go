@@ -26,6 +26,10 @@ type output struct {
 	// another output).
 	Refs  map[string]string `yaml:"refs"`
 	Types []typeConfig      `yaml:"types"`
+	// TimeType and RequestTimeType are the Go types of a date-time member
+	// of a response and of a request.
+	TimeType        string `yaml:"time_type"`
+	RequestTimeType string `yaml:"request_time_type"`
 }
 
 // typeConfig is one generated struct.
@@ -36,6 +40,13 @@ type typeConfig struct {
 	// Request: every member is optional on the way in, so every member
 	// is a pointer (nil = absent). Otherwise a required member is a value.
 	Request bool `yaml:"request"`
+	// Ignore lists members a request accepts, so that a valid Hyperswitch
+	// body is not refused, but that Switchyard does not implement: kept as
+	// json.RawMessage and never read.
+	Ignore []string `yaml:"ignore"`
+	// Untyped lists members typed any: Hyperswitch features whose value
+	// Switchyard does not model (mostly always null in a response).
+	Untyped []string `yaml:"untyped"`
 	// Omit drops members the type must not have (a response that never
 	// shows them, a request that refuses them).
 	Omit []string `yaml:"omit"`

@@ -16,6 +16,8 @@ type generator struct {
 	out  output
 	// named maps a schema name to the Go type generated or configured for it.
 	named map[string]string
+	// request is whether the type being written is a request's.
+	request bool
 }
 
 func newGenerator(s *spec, out output) *generator {
@@ -36,10 +38,14 @@ func (g *generator) generate(header string) ([]byte, error) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s\n\npackage %s\n\n", header, g.out.Package)
 	var body bytes.Buffer
+	var errs []error
 	for _, t := range g.out.Types {
 		if err := g.writeType(&body, t); err != nil {
-			return nil, fmt.Errorf("%s (schema %s): %w", t.Name, t.Schema, err)
+			errs = append(errs, fmt.Errorf("%s (schema %s): %w", t.Name, t.Schema, err))
 		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
 	}
 	// An import is written when the body uses its package name.
 	var imports []string
@@ -70,16 +76,25 @@ func (g *generator) writeType(b *bytes.Buffer, t typeConfig) error {
 	if sc == nil {
 		return fmt.Errorf("no such schema")
 	}
-	if len(sc.Properties) == 0 {
+	props, required := []property{}, map[string]bool{}
+	if err := g.members(sc, true, &props, required); err != nil {
+		return err
+	}
+	if len(props) == 0 {
 		return fmt.Errorf("not an object with properties")
 	}
 	known := map[string]bool{}
-	for _, p := range sc.Properties {
+	for _, p := range props {
 		known[p.Name] = true
 	}
 	for _, name := range t.Omit {
 		if !known[name] {
 			return fmt.Errorf("omit %q: the schema has no such member", name)
+		}
+	}
+	for _, name := range slices.Concat(t.Ignore, t.Untyped) {
+		if !known[name] {
+			return fmt.Errorf("ignore/untyped %q: the schema has no such member", name)
 		}
 	}
 	for name := range t.Fields {
@@ -96,14 +111,22 @@ func (g *generator) writeType(b *bytes.Buffer, t typeConfig) error {
 	}
 	fmt.Fprintf(b, "type %s struct {\n", t.Name)
 	var errs []error
-	for _, p := range sc.Properties {
+	for _, p := range props {
 		if slices.Contains(t.Omit, p.Name) {
 			continue
 		}
 		fc := t.Fields[p.Name]
 		goType := fc.Type
+		switch {
+		case goType != "":
+		case slices.Contains(t.Ignore, p.Name):
+			goType = "json.RawMessage"
+		case slices.Contains(t.Untyped, p.Name):
+			goType = "any"
+		}
 		if goType == "" {
-			required := !t.Request && slices.Contains(sc.Required, p.Name)
+			required := !t.Request && required[p.Name]
+			g.request = t.Request
 			var err error
 			if goType, err = g.goType(p.Schema, required); err != nil {
 				errs = append(errs, fmt.Errorf("member %s: %w", p.Name, err))
@@ -124,6 +147,43 @@ func (g *generator) writeType(b *bytes.Buffer, t typeConfig) error {
 		writeField(b, e.JSON, e.fieldConfig, e.Type)
 	}
 	b.WriteString("}\n\n")
+	return nil
+}
+
+// members collects an object schema's members in the document's order: its
+// own properties, then those of its allOf parts (a flattened TimeRange, a
+// billing address beside the method), then those of its oneOf and anyOf
+// variants: a union becomes one struct whose members are all optional, and
+// the handler checks that one was given. required gathers the members the
+// object itself and its allOf parts require.
+func (g *generator) members(s *schema, mayRequire bool, out *[]property, required map[string]bool) error {
+	if s.Ref != "" {
+		_, r, err := g.spec.resolve(s.Ref)
+		if err != nil {
+			return err
+		}
+		s = r
+	}
+	for _, p := range s.Properties {
+		if !slices.ContainsFunc(*out, func(q property) bool { return q.Name == p.Name }) {
+			*out = append(*out, p)
+		}
+	}
+	if mayRequire {
+		for _, name := range s.Required {
+			required[name] = true
+		}
+	}
+	for _, part := range s.AllOf {
+		if err := g.members(part, mayRequire, out, required); err != nil {
+			return err
+		}
+	}
+	for _, variant := range slices.Concat(s.OneOf, s.AnyOf) {
+		if err := g.members(variant, false, out, required); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -168,7 +228,10 @@ func (g *generator) baseType(s *schema) (string, bool, error) {
 	switch s.Type {
 	case "string":
 		if s.Format == "date-time" {
-			return "Timestamp", false, nil
+			if g.request {
+				return g.out.RequestTimeType, false, nil
+			}
+			return g.out.TimeType, false, nil
 		}
 		return "string", false, nil
 	case "integer":
@@ -224,10 +287,11 @@ var initialisms = map[string]string{
 	"psp": "PSP", "3ds": "3DS", "cvc": "CVC", "sdk": "SDK", "mca": "MCA",
 }
 
-// goName turns a JSON member name into an exported Go name.
+// goName turns a JSON member name, snake_case or camelCase, into an
+// exported Go name.
 func goName(jsonName string) string {
 	var b strings.Builder
-	for _, part := range strings.FieldsFunc(jsonName, func(r rune) bool { return r == '_' || r == '-' }) {
+	for _, part := range words(jsonName) {
 		if up, ok := initialisms[strings.ToLower(part)]; ok {
 			b.WriteString(up)
 			continue
@@ -239,4 +303,20 @@ func goName(jsonName string) string {
 		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
 	}
 	return b.String()
+}
+
+// words splits a name at underscores, hyphens and lower-to-upper changes.
+func words(name string) []string {
+	var out []string
+	for _, part := range strings.FieldsFunc(name, func(r rune) bool { return r == '_' || r == '-' }) {
+		start := 0
+		for i := 1; i < len(part); i++ {
+			if part[i] >= 'A' && part[i] <= 'Z' && part[i-1] >= 'a' && part[i-1] <= 'z' {
+				out = append(out, part[start:i])
+				start = i
+			}
+		}
+		out = append(out, part[start:])
+	}
+	return out
 }
