@@ -53,65 +53,6 @@ type merchantAccountUpdateRequest struct {
 	DefaultProfile *string `json:"default_profile"`
 }
 
-// merchantAccountMembers are the members MerchantAccountCreate and
-// MerchantAccountUpdate share.
-type merchantAccountMembers struct {
-	MerchantID                     *string                           `json:"merchant_id"`
-	MerchantName                   *string                           `json:"merchant_name"`
-	MerchantDetails                *merchant.MerchantDetails         `json:"merchant_details"`
-	ReturnURL                      *string                           `json:"return_url"`
-	WebhookDetails                 *webhookDetails                   `json:"webhook_details"`
-	EnablePaymentResponseHash      *bool                             `json:"enable_payment_response_hash"`
-	PaymentResponseHashKey         *string                           `json:"payment_response_hash_key"`
-	RedirectToMerchantWithHTTPPost *bool                             `json:"redirect_to_merchant_with_http_post"`
-	Metadata                       map[string]any                    `json:"metadata"`
-	LockerID                       *string                           `json:"locker_id"`
-	PrimaryBusinessDetails         []merchant.PrimaryBusinessDetails `json:"primary_business_details"`
-
-	PayoutRoutingAlgorithm         json.RawMessage `json:"payout_routing_algorithm"`
-	SubMerchantsEnabled            json.RawMessage `json:"sub_merchants_enabled"`
-	ParentMerchantID               json.RawMessage `json:"parent_merchant_id"`
-	PublishableKey                 json.RawMessage `json:"publishable_key"`
-	FrmRoutingAlgorithm            json.RawMessage `json:"frm_routing_algorithm"`
-	PmCollectLinkConfig            json.RawMessage `json:"pm_collect_link_config"`
-	NetworkTokenizationCredentials json.RawMessage `json:"network_tokenization_credentials"`
-}
-
-// merchantAccountResponse is Hyperswitch's MerchantAccountResponse. Every
-// member is present; absent values are null. The any-typed members are
-// features Switchyard does not implement, always null.
-type merchantAccountResponse struct {
-	MerchantID                     string                            `json:"merchant_id"`
-	MerchantName                   *string                           `json:"merchant_name"`
-	ReturnURL                      *string                           `json:"return_url"`
-	EnablePaymentResponseHash      bool                              `json:"enable_payment_response_hash"`
-	PaymentResponseHashKey         *string                           `json:"payment_response_hash_key"`
-	RedirectToMerchantWithHTTPPost bool                              `json:"redirect_to_merchant_with_http_post"`
-	MerchantDetails                *merchant.MerchantDetails         `json:"merchant_details"`
-	WebhookDetails                 *webhookDetails                   `json:"webhook_details"`
-	PayoutRoutingAlgorithm         any                               `json:"payout_routing_algorithm"`
-	SubMerchantsEnabled            bool                              `json:"sub_merchants_enabled"`
-	ParentMerchantID               *string                           `json:"parent_merchant_id"`
-	PublishableKey                 string                            `json:"publishable_key"`
-	Metadata                       map[string]any                    `json:"metadata"`
-	LockerID                       *string                           `json:"locker_id"`
-	PrimaryBusinessDetails         []merchant.PrimaryBusinessDetails `json:"primary_business_details"`
-	FrmRoutingAlgorithm            any                               `json:"frm_routing_algorithm"`
-	OrganizationID                 *string                           `json:"organization_id"`
-	IsReconEnabled                 bool                              `json:"is_recon_enabled"`
-	DefaultProfile                 *string                           `json:"default_profile"`
-	ReconStatus                    string                            `json:"recon_status"`
-	PmCollectLinkConfig            any                               `json:"pm_collect_link_config"`
-	ProductType                    any                               `json:"product_type"`
-	MerchantAccountType            string                            `json:"merchant_account_type"`
-	NetworkTokenizationCredentials any                               `json:"network_tokenization_credentials"`
-}
-
-type merchantAccountDeleteResponse struct {
-	MerchantID string `json:"merchant_id"`
-	Deleted    bool   `json:"deleted"`
-}
-
 // merchantAccountOf maps a merchant (and its default profile's hash key,
 // which the admin sees) onto the wire.
 func merchantAccountOf(v *merchant.MerchantAccountView) merchantAccountResponse {

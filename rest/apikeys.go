@@ -9,40 +9,6 @@ import (
 	"switchyard/payments/merchant"
 )
 
-// apiKeyRequest is Hyperswitch's CreateApiKeyRequest, and its
-// UpdateApiKeyRequest (the same members, each optional).
-type apiKeyRequest struct {
-	Name        *string     `json:"name"`
-	Description *string     `json:"description"`
-	Expiration  *Expiration `json:"expiration"`
-}
-
-type createAPIKeyResponse struct {
-	KeyID       string     `json:"key_id"`
-	MerchantID  string     `json:"merchant_id"`
-	Name        string     `json:"name"`
-	Description *string    `json:"description"`
-	APIKey      string     `json:"api_key"`
-	Created     Timestamp  `json:"created"`
-	Expiration  Expiration `json:"expiration"`
-}
-
-type apiKeyResponse struct {
-	KeyID       string     `json:"key_id"`
-	MerchantID  string     `json:"merchant_id"`
-	Name        string     `json:"name"`
-	Description *string    `json:"description"`
-	Prefix      string     `json:"prefix"`
-	Created     Timestamp  `json:"created"`
-	Expiration  Expiration `json:"expiration"`
-}
-
-type revokeAPIKeyResponse struct {
-	MerchantID string `json:"merchant_id"`
-	KeyID      string `json:"key_id"`
-	Revoked    bool   `json:"revoked"`
-}
-
 func apiKeyOf(k *ent.APIKey) apiKeyResponse {
 	return apiKeyResponse{
 		KeyID: k.ID, MerchantID: k.MerchantID, Name: k.Name, Description: k.Description,

@@ -15,14 +15,6 @@ import (
 // (docs/checkout.md): what it may offer, how the profile wants it shown,
 // the wallet sessions, and the 3-D Secure steps after a confirm.
 
-// sessionTokensBody is Hyperswitch's PaymentsSessionResponse.
-type sessionTokensBody struct {
-	PaymentID    string `json:"payment_id"`
-	ClientSecret string `json:"client_secret"`
-	SessionToken []any  `json:"session_token"`
-	VaultDetails any    `json:"vault_details"`
-}
-
 // confirmNext is Hyperswitch's SdkNextAction for a session the checkout
 // pays through a confirm.
 var confirmNext = map[string]string{"next_action": "confirm"}
@@ -165,11 +157,6 @@ type sdkConfigBody struct {
 	RawConfigs superpositionConfig `json:"raw_configs"`
 }
 
-type sdkConfigMethod struct {
-	PaymentMethod      string              `json:"payment_method"`
-	PaymentMethodTypes []sdkConfigTypeRule `json:"payment_method_types"`
-}
-
 // sdkConfigTypeRule says which connectors may take a payment method type:
 // "all" of the eligible ones, listed in criteria_rules.
 type sdkConfigTypeRule struct {
@@ -231,11 +218,6 @@ func externalAuthenticationOf(v *payments.PaymentView) externalAuthenticationBod
 		out.ThreeDSRequestorURL = u.Scheme + "://" + u.Host
 	}
 	return out
-}
-
-type pollBody struct {
-	PollID string `json:"poll_id"`
-	Status string `json:"status"`
 }
 
 // clientSecretOnly is the body of the client routes that need nothing but

@@ -95,15 +95,6 @@ func pascalCase(s string) string {
 	return b.String()
 }
 
-// requiredFieldInfo is Hyperswitch's RequiredFieldInfo: the field's path in
-// the confirm request, its name and type, and no value (the checkout asks).
-type requiredFieldInfo struct {
-	RequiredField string  `json:"required_field"`
-	DisplayName   string  `json:"display_name"`
-	FieldType     any     `json:"field_type"`
-	Value         *string `json:"value"`
-}
-
 // methodRequiredFields are the fields a payment method asks for through any
 // of its connectors, in the checkout's order.
 func methodRequiredFields(m *connector.EligibleMethod) []requiredFieldInfo {

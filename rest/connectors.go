@@ -32,24 +32,6 @@ type connectorUpdateRequest struct {
 	connectorMembers
 }
 
-// connectorMembers are the members MerchantConnectorCreate and
-// MerchantConnectorUpdate share.
-type connectorMembers struct {
-	ConnectorType           connector.Type                    `json:"connector_type"`
-	ConnectorLabel          *string                           `json:"connector_label"`
-	ConnectorAccountDetails map[string]any                    `json:"connector_account_details"`
-	PaymentMethodsEnabled   []connector.PaymentMethodsEnabled `json:"payment_methods_enabled"`
-	ConnectorWebhookDetails *connector.WebhookDetails         `json:"connector_webhook_details"`
-	Metadata                map[string]any                    `json:"metadata"`
-	TestMode                *bool                             `json:"test_mode"`
-	Disabled                *bool                             `json:"disabled"`
-	FrmConfigs              []connector.FrmConfig             `json:"frm_configs"`
-	PmAuthConfig            map[string]any                    `json:"pm_auth_config"`
-	Status                  *connector.AccountStatus          `json:"status"`
-	AdditionalMerchantData  *connector.AdditionalMerchantData `json:"additional_merchant_data"`
-	ConnectorWalletsDetails *connector.WalletDetails          `json:"connector_wallets_details"`
-}
-
 // fields are the domain's members of a create or an update.
 func (m *connectorMembers) fields() connector.AccountFields {
 	return connector.AccountFields{
@@ -82,27 +64,6 @@ type connectorResponse struct {
 	WebhookSetupCapabilities *webhookSetupCapabilities         `json:"webhook_setup_capabilities"`
 }
 
-// connectorListItem is Hyperswitch's MerchantConnectorListResponse, one
-// account of GET …/connectors: no credentials, webhook secrets, metadata or
-// wallet details (GET of the account has them, masked).
-type connectorListItem struct {
-	ConnectorType           connector.Type                    `json:"connector_type"`
-	ConnectorName           connector.Name                    `json:"connector_name"`
-	ConnectorLabel          *string                           `json:"connector_label"`
-	MerchantConnectorID     string                            `json:"merchant_connector_id"`
-	ProfileID               string                            `json:"profile_id"`
-	PaymentMethodsEnabled   []connector.PaymentMethodsEnabled `json:"payment_methods_enabled"`
-	TestMode                bool                              `json:"test_mode"`
-	Disabled                bool                              `json:"disabled"`
-	FrmConfigs              []connector.FrmConfig             `json:"frm_configs"`
-	BusinessCountry         *connector.Country                `json:"business_country"`
-	BusinessLabel           *string                           `json:"business_label"`
-	BusinessSubLabel        *string                           `json:"business_sub_label"`
-	ApplepayVerifiedDomains []string                          `json:"applepay_verified_domains"`
-	PmAuthConfig            map[string]any                    `json:"pm_auth_config"`
-	Status                  connector.AccountStatus           `json:"status"`
-}
-
 func connectorListItemOf(c *connector.AccountView) connectorListItem {
 	label := c.ConnectorLabel
 	return connectorListItem{ConnectorType: c.ConnectorType, ConnectorName: c.ConnectorName, ConnectorLabel: &label,
@@ -110,21 +71,6 @@ func connectorListItemOf(c *connector.AccountView) connectorListItem {
 		TestMode: c.TestMode, Disabled: c.Disabled, FrmConfigs: c.FrmConfigs, BusinessCountry: c.BusinessCountry,
 		BusinessLabel: c.BusinessLabel, BusinessSubLabel: c.BusinessSubLabel, ApplepayVerifiedDomains: c.ApplepayVerifiedDomains,
 		PmAuthConfig: c.PmAuthConfig, Status: c.Status}
-}
-
-// webhookSetupCapabilities is WebhookSetupCapabilities; no connector is
-// auto-configured yet, so config_type is always null.
-type webhookSetupCapabilities struct {
-	IsWebhookAutoConfigurationSupported bool  `json:"is_webhook_auto_configuration_supported"`
-	RequiresWebhookSecret               *bool `json:"requires_webhook_secret"`
-	ConfigType                          any   `json:"config_type"`
-}
-
-// connectorDeleteResponse is MerchantConnectorDeleteResponse.
-type connectorDeleteResponse struct {
-	MerchantID          string `json:"merchant_id"`
-	MerchantConnectorID string `json:"merchant_connector_id"`
-	Deleted             bool   `json:"deleted"`
 }
 
 func connectorOf(c *connector.AccountView) connectorResponse {

@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"switchyard/ent"
-	"switchyard/ent/schema/schematype"
 	"switchyard/payments/customer"
 )
 
@@ -15,39 +14,10 @@ type customerRequest struct {
 	customerUpdateRequest
 }
 
-// customerUpdateRequest is Hyperswitch's CustomerUpdateRequest.
-type customerUpdateRequest struct {
-	Name              *string                      `json:"name"`
-	Email             *string                      `json:"email"`
-	Phone             *string                      `json:"phone"`
-	Description       *string                      `json:"description"`
-	PhoneCountryCode  *string                      `json:"phone_country_code"`
-	Address           *schematype.Address          `json:"address"`
-	Metadata          map[string]any               `json:"metadata"`
-	TaxRegistrationID *string                      `json:"tax_registration_id"`
-	DocumentDetails   *schematype.CustomerDocument `json:"document_details"`
-}
-
 func (req *customerUpdateRequest) details() customer.CustomerDetails {
 	return customer.CustomerDetails{Name: req.Name, Email: req.Email, Phone: req.Phone,
 		PhoneCountryCode: req.PhoneCountryCode, Description: req.Description, Address: req.Address,
 		Metadata: req.Metadata, TaxRegistrationID: req.TaxRegistrationID, DocumentDetails: req.DocumentDetails}
-}
-
-// customerBody is Hyperswitch's CustomerResponse.
-type customerBody struct {
-	CustomerID             string                       `json:"customer_id"`
-	Name                   *string                      `json:"name"`
-	Email                  *string                      `json:"email"`
-	Phone                  *string                      `json:"phone"`
-	PhoneCountryCode       *string                      `json:"phone_country_code"`
-	Description            *string                      `json:"description"`
-	Address                *schematype.Address          `json:"address"`
-	CreatedAt              Timestamp                    `json:"created_at"`
-	Metadata               map[string]any               `json:"metadata"`
-	DefaultPaymentMethodID *string                      `json:"default_payment_method_id"`
-	TaxRegistrationID      *string                      `json:"tax_registration_id"`
-	DocumentDetails        *schematype.CustomerDocument `json:"document_details"`
 }
 
 func customerBodyOf(c *ent.Customer) customerBody {
@@ -55,14 +25,6 @@ func customerBodyOf(c *ent.Customer) customerBody {
 		PhoneCountryCode: c.PhoneCountryCode, Description: c.Description, Address: c.Address,
 		CreatedAt: Timestamp(c.CreatedAt), Metadata: c.Metadata, DefaultPaymentMethodID: c.DefaultPaymentMethodID,
 		TaxRegistrationID: c.TaxRegistrationID, DocumentDetails: c.DocumentDetails}
-}
-
-// customerDeletedBody is Hyperswitch's CustomerDeleteResponse.
-type customerDeletedBody struct {
-	CustomerID            string `json:"customer_id"`
-	CustomerDeleted       bool   `json:"customer_deleted"`
-	AddressDeleted        bool   `json:"address_deleted"`
-	PaymentMethodsDeleted bool   `json:"payment_methods_deleted"`
 }
 
 func customerDeletedOf(c *ent.Customer) customerDeletedBody {
@@ -114,15 +76,6 @@ func registerCustomers(a *api, svc *customer.Service) {
 // ephemeralKeyRequest is Hyperswitch's EphemeralKeyCreateRequest.
 type ephemeralKeyRequest struct {
 	CustomerID *string `json:"customer_id"`
-}
-
-// ephemeralKeyBody is Hyperswitch's EphemeralKeyCreateResponse: the times
-// are Unix seconds.
-type ephemeralKeyBody struct {
-	CustomerID string `json:"customer_id"`
-	CreatedAt  int64  `json:"created_at"`
-	Expires    int64  `json:"expires"`
-	Secret     string `json:"secret"`
 }
 
 func ephemeralKeyOf(k *customer.EphemeralKey) ephemeralKeyBody {

@@ -8,31 +8,6 @@ import (
 	"switchyard/payments/errs"
 )
 
-// disputeBody is a dispute on the wire: Hyperswitch's DisputeResponse, the
-// body of GET /disputes/{dispute_id}, an element of GET /disputes/list and
-// the content.object of dispute events. Absent values are null.
-type disputeBody struct {
-	DisputeID           string     `json:"dispute_id"`
-	PaymentID           string     `json:"payment_id"`
-	AttemptID           string     `json:"attempt_id"`
-	Amount              string     `json:"amount"` // StringMinorUnit
-	Currency            string     `json:"currency"`
-	DisputeStage        string     `json:"dispute_stage"`
-	DisputeStatus       string     `json:"dispute_status"`
-	Connector           string     `json:"connector"`
-	ConnectorStatus     string     `json:"connector_status"`
-	ConnectorDisputeID  string     `json:"connector_dispute_id"`
-	ConnectorReason     *string    `json:"connector_reason"`
-	ConnectorReasonCode *string    `json:"connector_reason_code"`
-	ChallengeRequiredBy *Timestamp `json:"challenge_required_by"`
-	ConnectorCreatedAt  *Timestamp `json:"connector_created_at"`
-	ConnectorUpdatedAt  *Timestamp `json:"connector_updated_at"`
-	CreatedAt           Timestamp  `json:"created_at"`
-	ProfileID           *string    `json:"profile_id"`
-	MerchantConnectorID *string    `json:"merchant_connector_id"`
-	IsAlreadyRefunded   bool       `json:"is_already_refunded"`
-}
-
 // disputeBodyOf maps a dispute view.
 func disputeBodyOf(v *payments.DisputeView) disputeBody {
 	d := v.Dispute

@@ -3,7 +3,6 @@ package rest
 import (
 	"context"
 	"net/http"
-	"time"
 
 	"switchyard/ent"
 	"switchyard/payments/errs"
@@ -23,18 +22,6 @@ type deliveryAttemptBody struct {
 	Request         deliveryRequest  `json:"request"`
 	Response        deliveryResponse `json:"response"`
 	DeliveryAttempt string           `json:"delivery_attempt"`
-}
-
-type deliveryRequest struct {
-	Body    string      `json:"body"`
-	Headers [][2]string `json:"headers"`
-}
-
-type deliveryResponse struct {
-	Body         *string     `json:"body"`
-	Headers      [][2]string `json:"headers"`
-	StatusCode   *int        `json:"status_code"`
-	ErrorMessage *string     `json:"error_message"`
 }
 
 // deliveryAttemptOf maps an attempt. The initial attempt carries the event's
@@ -70,38 +57,6 @@ func nonNilHeaders(h [][2]string) [][2]string {
 		return [][2]string{}
 	}
 	return h
-}
-
-// eventListItem is Hyperswitch's EventListItemResponse.
-type eventListItem struct {
-	EventID              string    `json:"event_id"`
-	MerchantID           string    `json:"merchant_id"`
-	ProfileID            string    `json:"profile_id"`
-	ObjectID             string    `json:"object_id"`
-	EventType            string    `json:"event_type"`
-	EventClass           string    `json:"event_class"`
-	IsDeliverySuccessful *bool     `json:"is_delivery_successful"`
-	InitialAttemptID     string    `json:"initial_attempt_id"`
-	Created              Timestamp `json:"created"`
-	ProcessorMerchantID  string    `json:"processor_merchant_id"`
-}
-
-type eventListRequest struct {
-	CreatedAfter  *time.Time `json:"created_after"`
-	CreatedBefore *time.Time `json:"created_before"`
-	Limit         *int       `json:"limit"`
-	Offset        *int       `json:"offset"`
-	ObjectID      *string    `json:"object_id"`
-	ProfileID     *string    `json:"profile_id"`
-	EventID       *string    `json:"event_id"`
-	EventClasses  []string   `json:"event_classes"`
-	EventTypes    []string   `json:"event_types"`
-	IsDelivered   *bool      `json:"is_delivered"`
-}
-
-type eventListResponse struct {
-	Events     []eventListItem `json:"events"`
-	TotalCount int             `json:"total_count"`
 }
 
 // registerEvents adds the event routes (admin key, as the spec documents).

@@ -10,16 +10,6 @@ import (
 	"switchyard/payments/gsm"
 )
 
-// gsmKeyRequest is GsmRetrieveRequest and GsmDeleteRequest: the five
-// members that name a rule, each required.
-type gsmKeyRequest struct {
-	Connector *string `json:"connector"`
-	Flow      *string `json:"flow"`
-	SubFlow   *string `json:"sub_flow"`
-	Code      *string `json:"code"`
-	Message   *string `json:"message"`
-}
-
 func (k *gsmKeyRequest) key() (gsm.Key, error) {
 	for _, f := range []struct {
 		name string
@@ -30,34 +20,6 @@ func (k *gsmKeyRequest) key() (gsm.Key, error) {
 		}
 	}
 	return gsm.Key{Connector: *k.Connector, Flow: *k.Flow, SubFlow: *k.SubFlow, Code: *k.Code, Message: *k.Message}, nil
-}
-
-// gsmRetryFeature is RetryFeatureData.
-type gsmRetryFeature struct {
-	StepUpPossible           *bool   `json:"step_up_possible"`
-	ClearPanPossible         *bool   `json:"clear_pan_possible"`
-	AlternateNetworkPossible *bool   `json:"alternate_network_possible"`
-	Decision                 *string `json:"decision"`
-}
-
-// gsmRuleRequest is GsmCreateRequest and GsmUpdateRequest.
-type gsmRuleRequest struct {
-	gsmKeyRequest
-	Status           *string `json:"status"`
-	RouterError      *string `json:"router_error"`
-	Decision         *string `json:"decision"`
-	StepUpPossible   *bool   `json:"step_up_possible"`
-	UnifiedCode      *string `json:"unified_code"`
-	UnifiedMessage   *string `json:"unified_message"`
-	ErrorCategory    *string `json:"error_category"`
-	ClearPanPossible *bool   `json:"clear_pan_possible"`
-	Feature          *string `json:"feature"`
-	FeatureData      *struct {
-		Retry *gsmRetryFeature `json:"retry"`
-	} `json:"feature_data"`
-	StandardisedCode    *string `json:"standardised_code"`
-	Description         *string `json:"description"`
-	UserGuidanceMessage *string `json:"user_guidance_message"`
 }
 
 // input is the rule the request describes; feature_data.retry, where
@@ -81,28 +43,6 @@ func (req *gsmRuleRequest) input() (gsm.RuleInput, error) {
 	return in, nil
 }
 
-// gsmResponse is Hyperswitch's GsmResponse.
-type gsmResponse struct {
-	Connector           string  `json:"connector"`
-	Flow                string  `json:"flow"`
-	SubFlow             string  `json:"sub_flow"`
-	Code                string  `json:"code"`
-	Message             string  `json:"message"`
-	Status              string  `json:"status"`
-	RouterError         *string `json:"router_error"`
-	Decision            string  `json:"decision"`
-	StepUpPossible      bool    `json:"step_up_possible"`
-	UnifiedCode         *string `json:"unified_code"`
-	UnifiedMessage      *string `json:"unified_message"`
-	ErrorCategory       *string `json:"error_category"`
-	ClearPanPossible    bool    `json:"clear_pan_possible"`
-	Feature             string  `json:"feature"`
-	FeatureData         any     `json:"feature_data"`
-	StandardisedCode    *string `json:"standardised_code"`
-	Description         *string `json:"description"`
-	UserGuidanceMessage *string `json:"user_guidance_message"`
-}
-
 func gsmResponseOf(r *ent.GsmRule) gsmResponse {
 	var category *string
 	if r.ErrorCategory != nil {
@@ -117,15 +57,6 @@ func gsmResponseOf(r *ent.GsmRule) gsmResponse {
 			"clear_pan_possible": r.ClearPanPossible, "alternate_network_possible": r.AlternateNetworkPossible,
 			"decision": string(r.Decision)}},
 		StandardisedCode: r.StandardisedCode, Description: r.Description, UserGuidanceMessage: r.UserGuidanceMessage}
-}
-
-// gsmDeleteResponse is Hyperswitch's GsmDeleteResponse.
-type gsmDeleteResponse struct {
-	GsmRuleDelete bool   `json:"gsm_rule_delete"`
-	Connector     string `json:"connector"`
-	Flow          string `json:"flow"`
-	SubFlow       string `json:"sub_flow"`
-	Code          string `json:"code"`
 }
 
 // registerGSM adds Hyperswitch's /gsm routes. Hyperswitch serves them

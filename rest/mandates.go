@@ -11,43 +11,6 @@ import (
 	"switchyard/payments/validate"
 )
 
-// mandateDataIn is Hyperswitch's MandateData, a closed object. mandate_type
-// is an enum of objects ({"single_use": {…}} or {"multi_use": {…} | null}):
-// a map keeps which key was sent even when its value is null, and each
-// value is still a closed MandateAmountData.
-type mandateDataIn struct {
-	UpdateMandateID    *string                     `json:"update_mandate_id"`
-	CustomerAcceptance *customerAcceptanceIn       `json:"customer_acceptance"`
-	MandateType        map[string]*mandateAmountIn `json:"mandate_type"`
-}
-
-// customerAcceptanceIn is Hyperswitch's CustomerAcceptance.
-type customerAcceptanceIn struct {
-	AcceptanceType *string   `json:"acceptance_type"`
-	AcceptedAt     *wireTime `json:"accepted_at"`
-	Online         *struct {
-		IPAddress *string `json:"ip_address"`
-		UserAgent *string `json:"user_agent"`
-	} `json:"online"`
-}
-
-// mandateAmountIn is Hyperswitch's MandateAmountData.
-type mandateAmountIn struct {
-	Amount    *int64         `json:"amount"`
-	Currency  *string        `json:"currency"`
-	StartDate *wireTime      `json:"start_date"`
-	EndDate   *wireTime      `json:"end_date"`
-	Metadata  map[string]any `json:"metadata"`
-}
-
-// recurringDetailsIn is Hyperswitch's RecurringDetails, a union tagged by
-// type. Only the mandate_id variant is served; data's shape depends on the
-// type, so it is read once the type is known.
-type recurringDetailsIn struct {
-	Type *string         `json:"type"`
-	Data json.RawMessage `json:"data"`
-}
-
 // domain is the acceptance as the domain keeps it (nil when not given).
 func (a *customerAcceptanceIn) domain() *customer.CustomerAcceptance {
 	if a == nil {
@@ -122,57 +85,6 @@ func (req *paymentsRequest) mandate() (*customer.MandateRequest, *string, error)
 		mandateID = &id
 	}
 	return setup, mandateID, nil
-}
-
-// mandateBody is Hyperswitch's MandateResponse: the body of GET
-// /mandates/{mandate_id}, an element of the customer's mandate list and
-// the content.object of mandate events.
-type mandateBody struct {
-	MandateID          string                 `json:"mandate_id"`
-	Status             string                 `json:"status"`
-	PaymentMethodID    string                 `json:"payment_method_id"`
-	PaymentMethod      string                 `json:"payment_method"`
-	PaymentMethodType  *string                `json:"payment_method_type"`
-	Card               *mandateCardBody       `json:"card"`
-	CustomerAcceptance *customerAcceptanceOut `json:"customer_acceptance"`
-}
-
-// mandateCardBody is Hyperswitch's MandateCardDetails: the saved card,
-// masked. card_token (a locker token) and nick_name are not kept: null.
-type mandateCardBody struct {
-	Last4Digits     *string `json:"last4_digits"`
-	CardExpMonth    *string `json:"card_exp_month"`
-	CardExpYear     *string `json:"card_exp_year"`
-	CardHolderName  *string `json:"card_holder_name"`
-	CardToken       *string `json:"card_token"`
-	Scheme          *string `json:"scheme"`
-	IssuerCountry   *string `json:"issuer_country"`
-	CardFingerprint *string `json:"card_fingerprint"`
-	CardISIN        *string `json:"card_isin"`
-	CardIssuer      *string `json:"card_issuer"`
-	CardNetwork     *string `json:"card_network"`
-	CardType        *string `json:"card_type"`
-	NickName        *string `json:"nick_name"`
-}
-
-// customerAcceptanceOut is the stored CustomerAcceptance, its time in the
-// API's timestamp format.
-type customerAcceptanceOut struct {
-	AcceptanceType string     `json:"acceptance_type"`
-	AcceptedAt     *Timestamp `json:"accepted_at"`
-	Online         *struct {
-		IPAddress *string `json:"ip_address"`
-		UserAgent string  `json:"user_agent"`
-	} `json:"online"`
-}
-
-// mandateRevokedBody is Hyperswitch's MandateRevokedResponse. The sandbox
-// revokes without a connector call, so there is no connector error.
-type mandateRevokedBody struct {
-	MandateID    string  `json:"mandate_id"`
-	Status       string  `json:"status"`
-	ErrorCode    *string `json:"error_code"`
-	ErrorMessage *string `json:"error_message"`
 }
 
 // mandateBodyOf maps a mandate view.

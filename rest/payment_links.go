@@ -32,21 +32,6 @@ import (
 // context, so a value that is not a safe CSS value or URL is neutralised
 // rather than refused (Hyperswitch does not validate them either).
 
-// retrievePaymentLinkResponse is Hyperswitch's RetrievePaymentLinkResponse.
-type retrievePaymentLinkResponse struct {
-	PaymentLinkID       string    `json:"payment_link_id"`
-	MerchantID          string    `json:"merchant_id"`
-	ProcessorMerchantID string    `json:"processor_merchant_id"`
-	LinkToPay           string    `json:"link_to_pay"`
-	Amount              int64     `json:"amount"`
-	CreatedAt           Timestamp `json:"created_at"`
-	Expiry              Timestamp `json:"expiry"`
-	Description         *string   `json:"description"`
-	Status              string    `json:"status"`
-	Currency            string    `json:"currency"`
-	SecureLink          *string   `json:"secure_link"`
-}
-
 func paymentLinkRecordOf(v *payments.PaymentLinkView) retrievePaymentLinkResponse {
 	return retrievePaymentLinkResponse{
 		PaymentLinkID: v.Link.ID, MerchantID: v.Intent.MerchantID, ProcessorMerchantID: v.Intent.MerchantID,

@@ -4,42 +4,10 @@ import (
 	"encoding/json"
 	"reflect"
 
-	"switchyard/ent/schema/schematype"
 	"switchyard/internal/strictjson"
 	"switchyard/payments/customer"
 	"switchyard/payments/errs"
 )
-
-// paymentMethodDataIn is Hyperswitch's PaymentMethodDataRequest: one
-// payment method, keyed by its family, and its billing address; or one of
-// the bare names "reward" and "mandate_payment". The sandbox serves every
-// family but network tokens and vault data (refused with IR_19).
-type paymentMethodDataIn struct {
-	Card    *cardIn                    `json:"card"`
-	Upi     *customer.UpiRequest       `json:"upi"`
-	Billing *schematype.AddressWrapper `json:"billing"`
-
-	Wallet          json.RawMessage `json:"wallet"`
-	PayLater        json.RawMessage `json:"pay_later"`
-	BankRedirect    json.RawMessage `json:"bank_redirect"`
-	BankTransfer    json.RawMessage `json:"bank_transfer"`
-	BankDebit       json.RawMessage `json:"bank_debit"`
-	Voucher         json.RawMessage `json:"voucher"`
-	GiftCard        json.RawMessage `json:"gift_card"`
-	CardRedirect    json.RawMessage `json:"card_redirect"`
-	RealTimePayment json.RawMessage `json:"real_time_payment"`
-	OpenBanking     json.RawMessage `json:"open_banking"`
-	MobilePayment   json.RawMessage `json:"mobile_payment"`
-	Crypto          json.RawMessage `json:"crypto"`
-
-	CardToken          *cardTokenIn    `json:"card_token"`
-	NetworkToken       json.RawMessage `json:"network_token"`
-	VaultDataCard      json.RawMessage `json:"vault_data_card"`
-	VaultCardTokenData json.RawMessage `json:"vault_card_token_data"`
-
-	// Bare is the payment method given as a bare name.
-	Bare string `json:"-"`
-}
 
 // UnmarshalJSON takes the object form member by member, as every request
 // body is read (an unknown member is refused, naming it), or a bare name.
@@ -70,19 +38,6 @@ func (d *paymentMethodDataIn) families() map[string]any {
 		"card_redirect": d.CardRedirect, "real_time_payment": d.RealTimePayment, "open_banking": d.OpenBanking,
 		"mobile_payment": d.MobilePayment, "crypto": d.Crypto,
 	}
-}
-
-// cardIn is Hyperswitch's Card (an open object): the domain's card and the
-// members the sandbox ignores. The number and CVC go to the connector and
-// nowhere else.
-type cardIn struct {
-	customer.CardInput
-	CardIssuer             json.RawMessage `json:"card_issuer"`
-	CardType               json.RawMessage `json:"card_type"`
-	CardIssuingCountry     json.RawMessage `json:"card_issuing_country"`
-	CardIssuingCountryCode json.RawMessage `json:"card_issuing_country_code"`
-	BankCode               json.RawMessage `json:"bank_code"`
-	NickName               json.RawMessage `json:"nick_name"`
 }
 
 // domain is the card as the domain takes it (nil when absent).

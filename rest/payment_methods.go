@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"encoding/json"
 	"maps"
 	"net/http"
 	"regexp"
@@ -17,26 +16,6 @@ import (
 	"switchyard/payments/validate"
 )
 
-// cardFromLockerBody is Hyperswitch's CardDetailFromLocker: the saved card,
-// masked. No locker token is handed out: card_token is null.
-type cardFromLockerBody struct {
-	Scheme            *string `json:"scheme"`
-	IssuerCountry     *string `json:"issuer_country"`
-	IssuerCountryCode *string `json:"issuer_country_code"`
-	Last4Digits       *string `json:"last4_digits"`
-	ExpiryMonth       *string `json:"expiry_month"`
-	ExpiryYear        *string `json:"expiry_year"`
-	CardToken         *string `json:"card_token"`
-	CardHolderName    *string `json:"card_holder_name"`
-	CardFingerprint   *string `json:"card_fingerprint"`
-	NickName          *string `json:"nick_name"`
-	CardNetwork       *string `json:"card_network"`
-	CardISIN          *string `json:"card_isin"`
-	CardIssuer        *string `json:"card_issuer"`
-	CardType          *string `json:"card_type"`
-	SavedToLocker     bool    `json:"saved_to_locker"`
-}
-
 func cardFromLockerOf(pm *ent.PaymentMethod) *cardFromLockerBody {
 	c := pm.Card
 	if c == nil {
@@ -46,38 +25,6 @@ func cardFromLockerOf(pm *ent.PaymentMethod) *cardFromLockerBody {
 		ExpiryMonth: validate.NonEmpty(c.CardExpMonth), ExpiryYear: validate.NonEmpty(c.CardExpYear), CardHolderName: c.CardHolderName,
 		CardFingerprint: pm.Fingerprint, CardNetwork: c.CardNetwork, CardISIN: validate.NonEmpty(c.CardISIN), CardIssuer: c.CardIssuer,
 		CardType: c.CardType, SavedToLocker: true}
-}
-
-// customerPaymentMethodBody is Hyperswitch's CustomerPaymentMethod. Its
-// payment_token is what a payment pays with (payment_token); here it is
-// the method's id, good for as long as the method is kept.
-type customerPaymentMethodBody struct {
-	PaymentToken              string              `json:"payment_token"`
-	PaymentMethodID           string              `json:"payment_method_id"`
-	CustomerID                string              `json:"customer_id"`
-	PaymentMethod             string              `json:"payment_method"`
-	PaymentMethodType         *string             `json:"payment_method_type"`
-	PaymentMethodIssuer       *string             `json:"payment_method_issuer"`
-	PaymentMethodIssuerCode   *string             `json:"payment_method_issuer_code"`
-	RecurringEnabled          bool                `json:"recurring_enabled"`
-	InstallmentPaymentEnabled bool                `json:"installment_payment_enabled"`
-	PaymentExperience         []string            `json:"payment_experience"`
-	Card                      *cardFromLockerBody `json:"card"`
-	Metadata                  map[string]any      `json:"metadata"`
-	Created                   Timestamp           `json:"created"`
-	BankTransfer              any                 `json:"bank_transfer"`
-	Bank                      any                 `json:"bank"`
-	SurchargeDetails          any                 `json:"surcharge_details"`
-	RequiresCVV               bool                `json:"requires_cvv"`
-	LastUsedAt                *Timestamp          `json:"last_used_at"`
-	DefaultPaymentMethodSet   bool                `json:"default_payment_method_set"`
-	Billing                   any                 `json:"billing"`
-}
-
-// customerPaymentMethodsBody is Hyperswitch's CustomerPaymentMethodsListResponse.
-type customerPaymentMethodsBody struct {
-	CustomerPaymentMethods []customerPaymentMethodBody `json:"customer_payment_methods"`
-	IsGuestCustomer        *bool                       `json:"is_guest_customer"`
 }
 
 func customerPaymentMethodsOf(c *ent.Customer, pms []*ent.PaymentMethod) customerPaymentMethodsBody {
@@ -99,24 +46,6 @@ func customerPaymentMethodsOf(c *ent.Customer, pms []*ent.PaymentMethod) custome
 	return out
 }
 
-// paymentMethodBody is Hyperswitch's PaymentMethodResponse.
-type paymentMethodBody struct {
-	MerchantID                string              `json:"merchant_id"`
-	CustomerID                *string             `json:"customer_id"`
-	PaymentMethodID           string              `json:"payment_method_id"`
-	PaymentMethod             string              `json:"payment_method"`
-	PaymentMethodType         *string             `json:"payment_method_type"`
-	Card                      *cardFromLockerBody `json:"card"`
-	RecurringEnabled          bool                `json:"recurring_enabled"`
-	InstallmentPaymentEnabled bool                `json:"installment_payment_enabled"`
-	PaymentExperience         []string            `json:"payment_experience"`
-	Metadata                  map[string]any      `json:"metadata"`
-	Created                   Timestamp           `json:"created"`
-	BankTransfer              any                 `json:"bank_transfer"`
-	LastUsedAt                *Timestamp          `json:"last_used_at"`
-	ClientSecret              *string             `json:"client_secret"`
-}
-
 func paymentMethodBodyOf(pm *ent.PaymentMethod) paymentMethodBody {
 	out := paymentMethodBody{MerchantID: pm.MerchantID, PaymentMethodID: pm.ID, PaymentMethod: pm.PaymentMethod,
 		PaymentMethodType: pm.PaymentMethodType, Card: cardFromLockerOf(pm), RecurringEnabled: pm.RecurringEnabled,
@@ -125,19 +54,6 @@ func paymentMethodBodyOf(pm *ent.PaymentMethod) paymentMethodBody {
 		out.CustomerID = &c.CustomerID
 	}
 	return out
-}
-
-type paymentMethodDeletedBody struct {
-	PaymentMethodID string `json:"payment_method_id"`
-	Deleted         bool   `json:"deleted"`
-}
-
-// customerDefaultPaymentMethodBody is Hyperswitch's CustomerDefaultPaymentMethodResponse.
-type customerDefaultPaymentMethodBody struct {
-	DefaultPaymentMethodID *string `json:"default_payment_method_id"`
-	CustomerID             string  `json:"customer_id"`
-	PaymentMethod          string  `json:"payment_method"`
-	PaymentMethodType      *string `json:"payment_method_type"`
 }
 
 // registerPaymentMethods adds the saved payment method routes: the secret
@@ -204,60 +120,6 @@ func defaultPaymentMethodRoute(a *api, svc *customer.Service) func(w http.Respon
 		h(w, r)
 		return true
 	}
-}
-
-// paymentMethodListBody is Hyperswitch's PaymentMethodListResponse.
-type paymentMethodListBody struct {
-	RedirectURL                          *string                    `json:"redirect_url"`
-	Currency                             *string                    `json:"currency"`
-	PaymentMethods                       []paymentMethodsEnabledOut `json:"payment_methods"`
-	MandatePayment                       any                        `json:"mandate_payment"`
-	MerchantName                         *string                    `json:"merchant_name"`
-	ShowSurchargeBreakupScreen           bool                       `json:"show_surcharge_breakup_screen"`
-	PaymentType                          *string                    `json:"payment_type"`
-	RequestExternalThreeDSAuthentication bool                       `json:"request_external_three_ds_authentication"`
-	CollectShippingDetailsFromWallets    *bool                      `json:"collect_shipping_details_from_wallets"`
-	CollectBillingDetailsFromWallets     *bool                      `json:"collect_billing_details_from_wallets"`
-	IsTaxCalculationEnabled              bool                       `json:"is_tax_calculation_enabled"`
-	SdkNextAction                        sdkNextAction              `json:"sdk_next_action"`
-	IsGuestCustomer                      bool                       `json:"is_guest_customer"`
-}
-
-type sdkNextAction struct {
-	NextAction         string `json:"next_action"`
-	ShouldBlockConfirm bool   `json:"should_block_confirm"`
-}
-
-// paymentMethodsEnabledOut is Hyperswitch's ResponsePaymentMethodsEnabled.
-type paymentMethodsEnabledOut struct {
-	PaymentMethod      string                  `json:"payment_method"`
-	PaymentMethodTypes []paymentMethodTypesOut `json:"payment_method_types"`
-}
-
-// paymentMethodTypesOut is Hyperswitch's ResponsePaymentMethodTypes.
-type paymentMethodTypesOut struct {
-	PaymentMethodType string           `json:"payment_method_type"`
-	PaymentExperience []experienceOut  `json:"payment_experience"`
-	CardNetworks      []cardNetworkOut `json:"card_networks"`
-	BankNames         any              `json:"bank_names"`
-	BankDebits        any              `json:"bank_debits"`
-	BankTransfers     any              `json:"bank_transfers"`
-	RequiredFields    map[string]any   `json:"required_fields"`
-	SurchargeDetails  any              `json:"surcharge_details"`
-	PmAuthConnector   *string          `json:"pm_auth_connector"`
-}
-
-// experienceOut is Hyperswitch's PaymentExperienceTypes.
-type experienceOut struct {
-	PaymentExperienceType string   `json:"payment_experience_type"`
-	EligibleConnectors    []string `json:"eligible_connectors"`
-}
-
-// cardNetworkOut is Hyperswitch's CardNetworkTypes.
-type cardNetworkOut struct {
-	CardNetwork        string   `json:"card_network"`
-	SurchargeDetails   any      `json:"surcharge_details"`
-	EligibleConnectors []string `json:"eligible_connectors"`
 }
 
 func paymentMethodListOf(c *payments.CheckoutMethods) paymentMethodListBody {
@@ -351,42 +213,6 @@ func checkoutFilter(r *http.Request) (*string, connector.MethodFilter, error) {
 	return values.str("client_secret"), f, nil
 }
 
-// paymentMethodCreateRequest is Hyperswitch's PaymentMethodCreate (closed).
-// The sandbox keeps cards; other methods are refused.
-type paymentMethodCreateRequest struct {
-	PaymentMethod           *string         `json:"payment_method"`
-	PaymentMethodType       *string         `json:"payment_method_type"`
-	PaymentMethodIssuer     *string         `json:"payment_method_issuer"`
-	PaymentMethodIssuerCode *string         `json:"payment_method_issuer_code"`
-	Card                    *cardDetailIn   `json:"card"`
-	Metadata                map[string]any  `json:"metadata"`
-	CustomerID              *string         `json:"customer_id"`
-	CardNetwork             *string         `json:"card_network"`
-	BankTransfer            json.RawMessage `json:"bank_transfer"`
-	BankTransferData        json.RawMessage `json:"bank_transfer_data"`
-	Wallet                  json.RawMessage `json:"wallet"`
-	ClientSecret            *string         `json:"client_secret"`
-	PaymentMethodData       *struct {
-		Card *cardDetailIn `json:"card"`
-	} `json:"payment_method_data"`
-	Billing json.RawMessage `json:"billing"`
-}
-
-// cardDetailIn is Hyperswitch's CardDetail.
-type cardDetailIn struct {
-	CardNumber             string  `json:"card_number"`
-	CardExpMonth           string  `json:"card_exp_month"`
-	CardExpYear            string  `json:"card_exp_year"`
-	CardCVC                string  `json:"card_cvc"`
-	CardHolderName         *string `json:"card_holder_name"`
-	NickName               *string `json:"nick_name"`
-	CardIssuingCountry     *string `json:"card_issuing_country"`
-	CardIssuingCountryCode *string `json:"card_issuing_country_code"`
-	CardNetwork            *string `json:"card_network"`
-	CardIssuer             *string `json:"card_issuer"`
-	CardType               *string `json:"card_type"`
-}
-
 func (req *paymentMethodCreateRequest) input() (payments.SaveCardInput, error) {
 	in := payments.SaveCardInput{CustomerID: req.CustomerID, Metadata: req.Metadata}
 	switch {
@@ -412,25 +238,6 @@ func (req *paymentMethodCreateRequest) input() (payments.SaveCardInput, error) {
 		in.Subtype = *req.PaymentMethodType
 	}
 	return in, nil
-}
-
-// paymentMethodUpdateRequest is Hyperswitch's PaymentMethodUpdate (closed).
-type paymentMethodUpdateRequest struct {
-	Card *struct {
-		CardExpMonth   *string `json:"card_exp_month"`
-		CardExpYear    *string `json:"card_exp_year"`
-		CardHolderName *string `json:"card_holder_name"`
-		NickName       *string `json:"nick_name"`
-		// Hyperswitch's CardDetailUpdate also names what the card itself
-		// says; Switchyard keeps those from the number: no effect.
-		Last4Digits       *string `json:"last4_digits"`
-		CardIssuer        *string `json:"card_issuer"`
-		IssuerCountry     *string `json:"issuer_country"`
-		IssuerCountryCode *string `json:"issuer_country_code"`
-		CardNetwork       *string `json:"card_network"`
-	} `json:"card"`
-	Wallet       json.RawMessage `json:"wallet"`
-	ClientSecret *string         `json:"client_secret"`
 }
 
 func registerSavingPaymentMethods(a *api, svc *customer.Service, pay *payments.Service) {

@@ -8,154 +8,10 @@ import (
 	"strconv"
 	"strings"
 
-	"switchyard/ent/schema/schematype"
 	"switchyard/payments"
 	"switchyard/payments/customer"
 	"switchyard/payments/errs"
 )
-
-// paymentsRequest is Hyperswitch's v1 PaymentsRequest (PaymentsCreateRequest,
-// PaymentsUpdateRequest and PaymentsConfirmRequest are the same object): a
-// closed object. The json.RawMessage members are Hyperswitch features
-// Switchyard does not implement: accepted, so valid Hyperswitch bodies are
-// not refused, and ignored. Any other member is refused.
-type paymentsRequest struct {
-	Amount                               *int64                     `json:"amount"`
-	Currency                             *string                    `json:"currency"`
-	PaymentID                            *string                    `json:"payment_id"`
-	ProfileID                            *string                    `json:"profile_id"`
-	Confirm                              *bool                      `json:"confirm"`
-	ClientSecret                         *string                    `json:"client_secret"`
-	CaptureMethod                        *string                    `json:"capture_method"`
-	CaptureOn                            *wireTime                  `json:"capture_on"`
-	AmountToCapture                      *int64                     `json:"amount_to_capture"`
-	AuthenticationType                   *string                    `json:"authentication_type"`
-	CustomerID                           *string                    `json:"customer_id"`
-	Customer                             *paymentCustomerIn         `json:"customer"`
-	Email                                *string                    `json:"email"`
-	Name                                 *string                    `json:"name"`
-	Phone                                *string                    `json:"phone"`
-	PhoneCountryCode                     *string                    `json:"phone_country_code"`
-	Description                          *string                    `json:"description"`
-	ReturnURL                            *string                    `json:"return_url"`
-	StatementDescriptorName              *string                    `json:"statement_descriptor_name"`
-	StatementDescriptorSuffix            *string                    `json:"statement_descriptor_suffix"`
-	MerchantOrderReferenceID             *string                    `json:"merchant_order_reference_id"`
-	Billing                              *schematype.AddressWrapper `json:"billing"`
-	Shipping                             *schematype.AddressWrapper `json:"shipping"`
-	OrderDetails                         []schematype.OrderDetail   `json:"order_details"`
-	Metadata                             map[string]any             `json:"metadata"`
-	ConnectorMetadata                    map[string]any             `json:"connector_metadata"`
-	FeatureMetadata                      map[string]any             `json:"feature_metadata"`
-	FrmMetadata                          map[string]any             `json:"frm_metadata"`
-	PaymentLinkConfig                    map[string]any             `json:"payment_link_config"`
-	BrowserInfo                          *payments.BrowserInfo      `json:"browser_info"`
-	SetupFutureUsage                     *string                    `json:"setup_future_usage"`
-	OffSession                           *bool                      `json:"off_session"`
-	PaymentType                          *string                    `json:"payment_type"`
-	PaymentMethod                        *string                    `json:"payment_method"`
-	PaymentMethodType                    *string                    `json:"payment_method_type"`
-	PaymentMethodData                    *paymentMethodDataIn       `json:"payment_method_data"`
-	Connector                            []string                   `json:"connector"`
-	SessionExpiry                        *int64                     `json:"session_expiry"`
-	ShippingCost                         *int64                     `json:"shipping_cost"`
-	OrderTaxAmount                       *int64                     `json:"order_tax_amount"`
-	SurchargeDetails                     *surchargeIn               `json:"surcharge_details"`
-	BusinessCountry                      *string                    `json:"business_country"`
-	BusinessLabel                        *string                    `json:"business_label"`
-	BusinessSubLabel                     *string                    `json:"business_sub_label"`
-	AllowedPaymentMethodTypes            []string                   `json:"allowed_payment_method_types"`
-	RequestIncrementalAuthorization      *bool                      `json:"request_incremental_authorization"`
-	RequestExternalThreeDSAuthentication *bool                      `json:"request_external_three_ds_authentication"`
-	EnablePartialAuthorization           *bool                      `json:"enable_partial_authorization"`
-	RequestExtendedAuthorization         *bool                      `json:"request_extended_authorization"`
-	EnableOvercapture                    *bool                      `json:"enable_overcapture"`
-	Force3DSChallenge                    *bool                      `json:"force_3ds_challenge"`
-	IsIframeRedirectionEnabled           *bool                      `json:"is_iframe_redirection_enabled"`
-	MandateData                          *mandateDataIn             `json:"mandate_data"`
-	CustomerAcceptance                   *customerAcceptanceIn      `json:"customer_acceptance"`
-	MandateID                            *string                    `json:"mandate_id"`
-	RecurringDetails                     *recurringDetailsIn        `json:"recurring_details"`
-
-	// Accepted and ignored: routing is the connector list; the rest are
-	// Hyperswitch features not built here.
-	MerchantConnectorDetails         json.RawMessage `json:"merchant_connector_details"`
-	Routing                          json.RawMessage `json:"routing"`
-	AllKeysRequired                  json.RawMessage `json:"all_keys_required"`
-	BillingDescriptor                json.RawMessage `json:"billing_descriptor"`
-	CtpServiceDetails                json.RawMessage `json:"ctp_service_details"`
-	DiscountAmount                   json.RawMessage `json:"discount_amount"`
-	DutyAmount                       json.RawMessage `json:"duty_amount"`
-	ExternalSurchargeStrategy        json.RawMessage `json:"external_surcharge_strategy"`
-	InstallmentData                  json.RawMessage `json:"installment_data"`
-	InstallmentOptions               json.RawMessage `json:"installment_options"`
-	IsStoredCredential               json.RawMessage `json:"is_stored_credential"`
-	MitCategory                      json.RawMessage `json:"mit_category"`
-	OrderDate                        json.RawMessage `json:"order_date"`
-	PartnerMerchantIdentifierDetails json.RawMessage `json:"partner_merchant_identifier_details"`
-	PaymentChannel                   json.RawMessage `json:"payment_channel"`
-	PaymentExperience                json.RawMessage `json:"payment_experience"`
-	PaymentLink                      *bool           `json:"payment_link"`
-	PaymentLinkConfigID              *string         `json:"payment_link_config_id"`
-	PaymentToken                     json.RawMessage `json:"payment_token"`
-	// CardCVC is the security code of the saved card payment_token names:
-	// the checkout sends it here (Hyperswitch keeps the member in its
-	// PaymentsRequest though its documents leave it out).
-	CardCVC                    *string         `json:"card_cvc"`
-	ProfileAcquirerID          json.RawMessage `json:"profile_acquirer_id"`
-	Psd2ScaExemptionType       json.RawMessage `json:"psd2_sca_exemption_type"`
-	RetryAction                json.RawMessage `json:"retry_action"`
-	ShippingAmountTax          json.RawMessage `json:"shipping_amount_tax"`
-	SkipExternalTaxCalculation json.RawMessage `json:"skip_external_tax_calculation"`
-	SplitPayments              json.RawMessage `json:"split_payments"`
-	TaxStatus                  json.RawMessage `json:"tax_status"`
-	ThreeDsData                json.RawMessage `json:"three_ds_data"`
-	ThreedsMethodCompInd       json.RawMessage `json:"threeds_method_comp_ind"`
-	Tokenization               json.RawMessage `json:"tokenization"`
-}
-
-// paymentCustomerIn is Hyperswitch's CustomerDetails.
-type paymentCustomerIn struct {
-	ID                *string         `json:"id"`
-	Name              *string         `json:"name"`
-	Email             *string         `json:"email"`
-	Phone             *string         `json:"phone"`
-	PhoneCountryCode  *string         `json:"phone_country_code"`
-	TaxRegistrationID json.RawMessage `json:"tax_registration_id"`
-	DocumentDetails   json.RawMessage `json:"document_details"`
-}
-
-// surchargeIn is Hyperswitch's RequestSurchargeDetails.
-type surchargeIn struct {
-	SurchargeAmount *int64 `json:"surcharge_amount"`
-	TaxAmount       *int64 `json:"tax_amount"`
-}
-
-// paymentsCaptureRequest is Hyperswitch's PaymentsCaptureRequest.
-type paymentsCaptureRequest struct {
-	AmountToCapture          *int64          `json:"amount_to_capture"`
-	MerchantID               json.RawMessage `json:"merchant_id"`
-	RefundUncapturedAmount   json.RawMessage `json:"refund_uncaptured_amount"`
-	StatementDescriptorSuffx json.RawMessage `json:"statement_descriptor_suffix"`
-	StatementDescriptorPrefx json.RawMessage `json:"statement_descriptor_prefix"`
-	MerchantConnectorDetails json.RawMessage `json:"merchant_connector_details"`
-	AllKeysRequired          json.RawMessage `json:"all_keys_required"`
-}
-
-// paymentsCancelRequest is Hyperswitch's PaymentsCancelRequest.
-type paymentsCancelRequest struct {
-	CancellationReason       *string         `json:"cancellation_reason"`
-	MerchantConnectorDetails json.RawMessage `json:"merchant_connector_details"`
-	AllKeysRequired          json.RawMessage `json:"all_keys_required"`
-}
-
-// paymentsSessionRequest is Hyperswitch's PaymentsSessionRequest.
-type paymentsSessionRequest struct {
-	PaymentID                *string         `json:"payment_id"`
-	ClientSecret             *string         `json:"client_secret"`
-	Wallets                  []string        `json:"wallets"`
-	MerchantConnectorDetails json.RawMessage `json:"merchant_connector_details"`
-}
 
 // fields maps the members every operation shares onto the domain's.
 func (req *paymentsRequest) fields() (payments.PaymentFields, error) {
@@ -281,13 +137,6 @@ func (req *paymentsRequest) paymentMethod() (*customer.PaymentMethodInput, error
 	}
 	data.Upi = d.Upi.Data()
 	return data.Method(req.PaymentMethod, req.PaymentMethodType)
-}
-
-// cardTokenIn is Hyperswitch's CardToken: what the checkout asks again of a
-// saved card.
-type cardTokenIn struct {
-	CardHolderName *string `json:"card_holder_name"`
-	CardCVC        *string `json:"card_cvc"`
 }
 
 // savedMethod maps payment_token (a saved method's payment_method_id, as

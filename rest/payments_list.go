@@ -10,15 +10,6 @@ import (
 	"switchyard/payments/validate"
 )
 
-// paymentListPage is one element of GET /payments/list's body, which is an
-// array holding exactly one of these (the spec's shape, Hyperswitch's
-// PaymentListResponse): the page's size and its payments, each the full
-// payment record.
-type paymentListPage struct {
-	Size int             `json:"size"`
-	Data []paymentRecord `json:"data"`
-}
-
 // paymentListQuery is the query GET /payments/list accepts, by spec name.
 // The created bounds also accept Hyperswitch's underscore spellings
 // (created_lt …); giving both spellings of one is refused.

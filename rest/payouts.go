@@ -174,16 +174,12 @@ func payoutRoutingOrder(raw json.RawMessage) []string {
 	if len(raw) == 0 || json.Unmarshal(raw, &alg) != nil {
 		return nil
 	}
-	type choice struct {
-		Connector           string  `json:"connector"`
-		MerchantConnectorID *string `json:"merchant_connector_id"`
-	}
-	var choices []choice
+	var choices []routableConnectorChoice
 	switch alg.Type {
 	case "single":
-		var one choice
+		var one routableConnectorChoice
 		if json.Unmarshal(alg.Data, &one) == nil {
-			choices = []choice{one}
+			choices = []routableConnectorChoice{one}
 		}
 	case "priority":
 		_ = json.Unmarshal(alg.Data, &choices)

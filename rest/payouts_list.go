@@ -10,23 +10,8 @@ import (
 	"switchyard/payments/validate"
 )
 
-// payoutListResponse is Hyperswitch's PayoutListResponse.
-type payoutListResponse struct {
-	Size       int          `json:"size"`
-	Data       []payoutBody `json:"data"`
-	TotalCount int          `json:"total_count"`
-}
-
 func payoutListOf(l *payouts.List) payoutListResponse {
 	return payoutListResponse{Size: len(l.Payouts), Data: each(payoutBody0)(l.Payouts), TotalCount: l.TotalCount}
-}
-
-// payoutFiltersBody is Hyperswitch's PayoutListFilters.
-type payoutFiltersBody struct {
-	Connector    []string `json:"connector"`
-	Currency     []string `json:"currency"`
-	Status       []string `json:"status"`
-	PayoutMethod []string `json:"payout_method"`
 }
 
 func payoutFiltersOf(f *payouts.Filters) payoutFiltersBody {
@@ -67,27 +52,6 @@ func payoutListQueryFilter(rawQuery string) (payouts.ListFilter, error) {
 		}
 	}
 	return f, nil
-}
-
-// payoutListRequest is POST /payouts/list's PayoutListFilterConstraints,
-// its TimeRange flattened. currency and entity_type, required by the
-// document, are optional here as they are in Hyperswitch's type, and may
-// be one value or a list.
-type payoutListRequest struct {
-	PayoutID                 *string          `json:"payout_id"`
-	MerchantOrderReferenceID *string          `json:"merchant_order_reference_id"`
-	ProfileID                *string          `json:"profile_id"`
-	CustomerID               *string          `json:"customer_id"`
-	Limit                    *int             `json:"limit"`
-	Offset                   *int             `json:"offset"`
-	StartTime                *wireTime        `json:"start_time"`
-	EndTime                  *wireTime        `json:"end_time"`
-	TimeRange                *refundTimeRange `json:"time_range"`
-	Connector                []string         `json:"connector"`
-	Currency                 oneOrMany        `json:"currency"`
-	Status                   []string         `json:"status"`
-	PayoutMethod             []string         `json:"payout_method"`
-	EntityType               oneOrMany        `json:"entity_type"`
 }
 
 // oneOrMany reads a string or a list of strings.

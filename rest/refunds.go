@@ -11,57 +11,6 @@ import (
 	"switchyard/payments/errs"
 )
 
-// refundCreateRequest is Hyperswitch's RefundRequest (a closed object).
-type refundCreateRequest struct {
-	PaymentID  *string        `json:"payment_id"`
-	RefundID   *string        `json:"refund_id"`
-	MerchantID *string        `json:"merchant_id"`
-	Amount     *int64         `json:"amount"`
-	Reason     *string        `json:"reason"`
-	RefundType *string        `json:"refund_type"`
-	Metadata   map[string]any `json:"metadata"`
-	// MerchantConnectorDetails is accepted and ignored: the sandbox routes
-	// the refund through the payment's own connector account.
-	MerchantConnectorDetails map[string]any `json:"merchant_connector_details"`
-	SplitRefunds             map[string]any `json:"split_refunds"`
-	AllKeysRequired          *bool          `json:"all_keys_required"`
-}
-
-// refundUpdateRequest is Hyperswitch's RefundUpdateRequest.
-type refundUpdateRequest struct {
-	Reason   *string        `json:"reason"`
-	Metadata map[string]any `json:"metadata"`
-}
-
-// refundListRequest is Hyperswitch's RefundListRequest. Its TimeRange is
-// flattened (start_time, end_time at the top level, as Hyperswitch's serde
-// flatten puts them); a nested time_range object is accepted too.
-type refundListRequest struct {
-	PaymentID           *string          `json:"payment_id"`
-	RefundID            *string          `json:"refund_id"`
-	ProfileID           *string          `json:"profile_id"`
-	Limit               *int64           `json:"limit"`
-	Offset              *int64           `json:"offset"`
-	StartTime           *wireTime        `json:"start_time"`
-	EndTime             *wireTime        `json:"end_time"`
-	TimeRange           *refundTimeRange `json:"time_range"`
-	AmountFilter        *amountFilter    `json:"amount_filter"`
-	Connector           []string         `json:"connector"`
-	MerchantConnectorID []string         `json:"merchant_connector_id"`
-	Currency            []string         `json:"currency"`
-	RefundStatus        []string         `json:"refund_status"`
-}
-
-type refundTimeRange struct {
-	StartTime *wireTime `json:"start_time"`
-	EndTime   *wireTime `json:"end_time"`
-}
-
-type amountFilter struct {
-	StartAmount *int64 `json:"start_amount"`
-	EndAmount   *int64 `json:"end_amount"`
-}
-
 // wireTime reads an ISO 8601 date-time: RFC 3339, or the spec's pattern
 // without a zone (taken as UTC), as Hyperswitch's PrimitiveDateTime is.
 type wireTime time.Time
@@ -86,40 +35,6 @@ func (t *wireTime) asTime() *time.Time {
 	}
 	v := time.Time(*t)
 	return &v
-}
-
-// refundListResponse is Hyperswitch's RefundListResponse.
-type refundListResponse struct {
-	Count      int          `json:"count"`
-	TotalCount int          `json:"total_count"`
-	Data       []refundBody `json:"data"`
-}
-
-// refundBody is a refund on the wire: Hyperswitch's RefundResponse, which
-// carries every member of the spec's refund record. Absent values are null.
-// The payment record's nested refunds use the same mapping (refundBodyOf).
-type refundBody struct {
-	RefundID             string         `json:"refund_id"`
-	PaymentID            string         `json:"payment_id"`
-	Amount               int64          `json:"amount"`
-	Currency             string         `json:"currency"`
-	Status               string         `json:"status"`
-	Connector            string         `json:"connector"`
-	Reason               *string        `json:"reason"`
-	Metadata             map[string]any `json:"metadata"`
-	ErrorMessage         *string        `json:"error_message"`
-	ErrorCode            *string        `json:"error_code"`
-	UnifiedCode          *string        `json:"unified_code"`
-	UnifiedMessage       *string        `json:"unified_message"`
-	CreatedAt            *Timestamp     `json:"created_at"`
-	UpdatedAt            *Timestamp     `json:"updated_at"`
-	ProfileID            *string        `json:"profile_id"`
-	MerchantConnectorID  *string        `json:"merchant_connector_id"`
-	SplitRefunds         map[string]any `json:"split_refunds"`
-	IssuerErrorCode      *string        `json:"issuer_error_code"`
-	IssuerErrorMessage   *string        `json:"issuer_error_message"`
-	RawConnectorResponse *string        `json:"raw_connector_response"`
-	ConnectorRefundID    *string        `json:"connector_refund_id"`
 }
 
 // refundBodyOf maps a refund; paymentID is its payment's wire id

@@ -10,42 +10,9 @@ import (
 	"switchyard/payments/routing"
 )
 
-// routingConfigRequest is Hyperswitch's RoutingConfigRequest.
-type routingConfigRequest struct {
-	Name            *string                      `json:"name"`
-	Description     *string                      `json:"description"`
-	Algorithm       *schematype.RoutingAlgorithm `json:"algorithm"`
-	ProfileID       *string                      `json:"profile_id"`
-	TransactionType *string                      `json:"transaction_type"`
-}
-
-// routingRecord is Hyperswitch's RoutingDictionaryRecord.
-type routingRecord struct {
-	ID           string `json:"id"`
-	ProfileID    string `json:"profile_id"`
-	Name         string `json:"name"`
-	Kind         string `json:"kind"`
-	Description  string `json:"description"`
-	CreatedAt    int64  `json:"created_at"`
-	ModifiedAt   int64  `json:"modified_at"`
-	AlgorithmFor string `json:"algorithm_for"`
-}
-
 func routingRecordOf(a *ent.RoutingAlgorithm) routingRecord {
 	return routingRecord{ID: a.ID, ProfileID: a.ProfileID, Name: a.Name, Kind: string(a.Kind), Description: a.Description,
 		CreatedAt: a.CreatedAt.UnixMilli(), ModifiedAt: a.ModifiedAt.UnixMilli(), AlgorithmFor: string(a.TransactionType)}
-}
-
-// routingAlgorithmBody is Hyperswitch's MerchantRoutingAlgorithm.
-type routingAlgorithmBody struct {
-	ID           string `json:"id"`
-	ProfileID    string `json:"profile_id"`
-	Name         string `json:"name"`
-	Description  string `json:"description"`
-	Algorithm    any    `json:"algorithm"`
-	CreatedAt    int64  `json:"created_at"`
-	ModifiedAt   int64  `json:"modified_at"`
-	AlgorithmFor string `json:"algorithm_for"`
 }
 
 func routingAlgorithmOf(a *ent.RoutingAlgorithm) routingAlgorithmBody {
@@ -56,12 +23,6 @@ func routingAlgorithmOf(a *ent.RoutingAlgorithm) routingAlgorithmBody {
 	return routingAlgorithmBody{ID: a.ID, ProfileID: a.ProfileID, Name: a.Name, Description: a.Description,
 		Algorithm: algorithm, CreatedAt: a.CreatedAt.UnixMilli(), ModifiedAt: a.ModifiedAt.UnixMilli(),
 		AlgorithmFor: string(a.TransactionType)}
-}
-
-// profileFallbackBody is Hyperswitch's ProfileDefaultRoutingConfig.
-type profileFallbackBody struct {
-	ProfileID  string                         `json:"profile_id"`
-	Connectors []schematype.RoutableConnector `json:"connectors"`
 }
 
 func profileFallbackOf(f *routing.Fallback) profileFallbackBody {

@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"encoding/json"
 	"math/rand/v2"
 	"net/http"
 	"slices"
@@ -10,25 +9,6 @@ import (
 	"switchyard/ent/schema/schematype"
 	"switchyard/payments/routing"
 )
-
-// decideGatewayRequest is Hyperswitch's OpenRouterDecideGatewayRequest;
-// merchantId names the profile.
-type decideGatewayRequest struct {
-	PaymentInfo *struct {
-		PaymentID         *string `json:"paymentId"`
-		Amount            *int64  `json:"amount"`
-		Currency          *string `json:"currency"`
-		PaymentType       *string `json:"paymentType"`
-		Metadata          *string `json:"metadata"`
-		PaymentMethodType *string `json:"paymentMethodType"`
-		PaymentMethod     *string `json:"paymentMethod"`
-		CardIsin          *string `json:"cardIsin"`
-	} `json:"paymentInfo"`
-	MerchantID          *string  `json:"merchantId"`
-	EligibleGatewayList []string `json:"eligibleGatewayList"`
-	RankingAlgorithm    *string  `json:"rankingAlgorithm"`
-	EliminationEnabled  *bool    `json:"eliminationEnabled"`
-}
 
 // decideGatewayResponse is Hyperswitch's DecideGatewayResponse, gateways
 // named connector:merchant_connector_id; the routing_* members say which
@@ -76,28 +56,6 @@ func decideGatewayOf(e *routing.Evaluation, eligible []string) decideGatewayResp
 		out.DecidedGateway = optional(gatewayOf(kept[0]))
 	}
 	return out
-}
-
-// ruleEvaluateRequest is Hyperswitch's RoutingEvaluateRequest; created_by
-// names the profile.
-type ruleEvaluateRequest struct {
-	CreatedBy      *string                    `json:"created_by"`
-	PaymentID      *string                    `json:"payment_id"`
-	Parameters     map[string]json.RawMessage `json:"parameters"`
-	FallbackOutput []struct {
-		GatewayName string `json:"gateway_name"`
-		GatewayID   string `json:"gateway_id"`
-	} `json:"fallback_output"`
-}
-
-type deConnector struct {
-	GatewayName string `json:"gateway_name"`
-	GatewayID   string `json:"gateway_id"`
-}
-
-type deSplit struct {
-	Connector deConnector `json:"connector"`
-	Split     int         `json:"split"`
 }
 
 type ruleOutput struct {
@@ -154,7 +112,7 @@ func registerRoutingEvaluate(a *api, svc *routing.Service) {
 				amount = *pi.Amount
 			}
 			pay = routing.GatewayPayment(amount, deref(pi.Currency), deref(pi.PaymentMethod),
-				deref(pi.PaymentMethodType), deref(pi.CardIsin), deref(pi.Metadata), deref(pi.PaymentType))
+				deref(pi.PaymentMethodType), deref(pi.CardISIN), deref(pi.Metadata), deref(pi.PaymentType))
 		}
 		e, err := svc.Evaluate(r.Context(), req.MerchantID, pay, rand.IntN(100))
 		if err != nil {

@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"switchyard/ent"
-	"switchyard/ent/schema/schematype"
 	"switchyard/payments/customer"
 	"switchyard/payments/errs"
 )
@@ -26,19 +25,6 @@ type v2CustomerUpdateRequest struct {
 	DefaultPaymentMethodID *string `json:"default_payment_method_id"`
 }
 
-type v2CustomerMembers struct {
-	Name                   *string                      `json:"name"`
-	Email                  *string                      `json:"email"`
-	Phone                  *string                      `json:"phone"`
-	Description            *string                      `json:"description"`
-	PhoneCountryCode       *string                      `json:"phone_country_code"`
-	DefaultBillingAddress  *schematype.Address          `json:"default_billing_address"`
-	DefaultShippingAddress *schematype.Address          `json:"default_shipping_address"`
-	Metadata               map[string]any               `json:"metadata"`
-	TaxRegistrationID      *string                      `json:"tax_registration_id"`
-	DocumentDetails        *schematype.CustomerDocument `json:"document_details"`
-}
-
 func (m *v2CustomerMembers) details() (customer.CustomerDetails, error) {
 	if m.Name == nil {
 		return customer.CustomerDetails{}, errs.MissingField("name")
@@ -51,39 +37,11 @@ func (m *v2CustomerMembers) details() (customer.CustomerDetails, error) {
 		Metadata: m.Metadata, TaxRegistrationID: m.TaxRegistrationID, DocumentDetails: m.DocumentDetails}, nil
 }
 
-// v2CustomerBody is v2's CustomerResponse.
-type v2CustomerBody struct {
-	ID                     string                       `json:"id"`
-	MerchantReferenceID    string                       `json:"merchant_reference_id"`
-	ConnectorCustomerIDs   any                          `json:"connector_customer_ids"`
-	Name                   *string                      `json:"name"`
-	Email                  *string                      `json:"email"`
-	Phone                  *string                      `json:"phone"`
-	PhoneCountryCode       *string                      `json:"phone_country_code"`
-	Description            *string                      `json:"description"`
-	DefaultBillingAddress  *schematype.Address          `json:"default_billing_address"`
-	DefaultShippingAddress *schematype.Address          `json:"default_shipping_address"`
-	CreatedAt              Timestamp                    `json:"created_at"`
-	Metadata               map[string]any               `json:"metadata"`
-	DefaultPaymentMethodID *string                      `json:"default_payment_method_id"`
-	TaxRegistrationID      *string                      `json:"tax_registration_id"`
-	DocumentDetails        *schematype.CustomerDocument `json:"document_details"`
-}
-
 func v2CustomerOf(c *ent.Customer) v2CustomerBody {
 	return v2CustomerBody{ID: c.ID, MerchantReferenceID: c.CustomerID, Name: c.Name, Email: c.Email, Phone: c.Phone,
 		PhoneCountryCode: c.PhoneCountryCode, Description: c.Description, DefaultBillingAddress: c.Address,
 		DefaultShippingAddress: c.ShippingAddress, CreatedAt: Timestamp(c.CreatedAt), Metadata: c.Metadata,
 		DefaultPaymentMethodID: c.DefaultPaymentMethodID, TaxRegistrationID: c.TaxRegistrationID, DocumentDetails: c.DocumentDetails}
-}
-
-// v2CustomerDeletedBody is v2's CustomerDeleteResponse.
-type v2CustomerDeletedBody struct {
-	ID                    string `json:"id"`
-	MerchantReferenceID   string `json:"merchant_reference_id"`
-	CustomerDeleted       bool   `json:"customer_deleted"`
-	AddressDeleted        bool   `json:"address_deleted"`
-	PaymentMethodsDeleted bool   `json:"payment_methods_deleted"`
 }
 
 func v2CustomerDeletedOf(c *ent.Customer) v2CustomerDeletedBody {

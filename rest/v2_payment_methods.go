@@ -14,43 +14,8 @@ import (
 // and shaped as Hyperswitch's v2 (the customer by its id, a method's id as
 // "id", the card under payment_method_data).
 
-// v2PaymentMethodBody is v2's PaymentMethodResponse. The card number is
-// never kept, so raw_payment_method_data is never answered.
-type v2PaymentMethodBody struct {
-	ID                   string             `json:"id"`
-	MerchantID           string             `json:"merchant_id"`
-	CustomerID           string             `json:"customer_id"`
-	PaymentMethodType    string             `json:"payment_method_type"`
-	PaymentMethodSubtype string             `json:"payment_method_subtype"`
-	RecurringEnabled     bool               `json:"recurring_enabled"`
-	Created              Timestamp          `json:"created"`
-	LastUsedAt           *Timestamp         `json:"last_used_at"`
-	PaymentMethodData    *v2SavedMethodData `json:"payment_method_data"`
-	ConnectorTokens      []any              `json:"connector_tokens"`
-	NetworkToken         any                `json:"network_token"`
-	StorageType          string             `json:"storage_type"`
-	// NetworkTransactionID stays with the mandate a card was saved for.
-	NetworkTransactionID *string `json:"network_transaction_id"`
-	Billing              any     `json:"billing"`
-}
-
 type v2SavedMethodData struct {
 	Card *cardFromLockerBody `json:"card"`
-}
-
-// v2PaymentMethodItem is v2's PaymentMethodResponseItem.
-type v2PaymentMethodItem struct {
-	ID                   string             `json:"id"`
-	CustomerID           string             `json:"customer_id"`
-	PaymentMethodType    string             `json:"payment_method_type"`
-	PaymentMethodSubtype string             `json:"payment_method_subtype"`
-	RecurringEnabled     bool               `json:"recurring_enabled"`
-	PaymentMethodData    *v2SavedMethodData `json:"payment_method_data"`
-	Created              Timestamp          `json:"created"`
-	RequiresCVV          bool               `json:"requires_cvv"`
-	LastUsedAt           *Timestamp         `json:"last_used_at"`
-	IsDefault            bool               `json:"is_default"`
-	Billing              any                `json:"billing"`
 }
 
 type v2PaymentMethodsBody struct {
@@ -108,24 +73,6 @@ func v2PaymentMethodsOf(c *ent.Customer, pms []*ent.PaymentMethod) v2PaymentMeth
 	return out
 }
 
-// v2PaymentMethodCreateRequest is v2's PaymentMethodCreate (closed).
-type v2PaymentMethodCreateRequest struct {
-	PaymentMethodType    *string        `json:"payment_method_type"`
-	PaymentMethodSubtype *string        `json:"payment_method_subtype"`
-	Metadata             map[string]any `json:"metadata"`
-	CustomerID           *string        `json:"customer_id"`
-	PaymentMethodData    *struct {
-		Card         *cardDetailIn  `json:"card"`
-		ProxyCard    map[string]any `json:"proxy_card"`
-		BankDebit    map[string]any `json:"bank_debit"`
-		Wallet       map[string]any `json:"wallet"`
-		BankRedirect map[string]any `json:"bank_redirect"`
-	} `json:"payment_method_data"`
-	Billing             map[string]any `json:"billing"`
-	NetworkTokenization map[string]any `json:"network_tokenization"`
-	StorageType         *string        `json:"storage_type"`
-}
-
 func (req *v2PaymentMethodCreateRequest) input(svc *customer.Service, r *http.Request) (payments.SaveCardInput, error) {
 	var in payments.SaveCardInput
 	switch {
@@ -154,22 +101,6 @@ func (req *v2PaymentMethodCreateRequest) input(svc *customer.Service, r *http.Re
 		in.Subtype = *req.PaymentMethodSubtype
 	}
 	return in, nil
-}
-
-// v2PaymentMethodUpdateRequest is v2's PaymentMethodUpdate (closed): a
-// card's holder name; the rest is accepted with no effect in the sandbox.
-type v2PaymentMethodUpdateRequest struct {
-	PaymentMethodData *struct {
-		Card *struct {
-			CardHolderName *string `json:"card_holder_name"`
-			NickName       *string `json:"nick_name"`
-			CardCVC        *string `json:"card_cvc"`
-		} `json:"card"`
-		BankDebit map[string]any `json:"bank_debit"`
-	} `json:"payment_method_data"`
-	ConnectorTokenDetails map[string]any `json:"connector_token_details"`
-	NetworkTransactionID  *string        `json:"network_transaction_id"`
-	AcknowledgementStatus *string        `json:"acknowledgement_status"`
 }
 
 func registerV2PaymentMethods(a *api, svc *customer.Service, pay *payments.Service) {

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"switchyard/ent/schema/schematype"
 	"switchyard/internal/auth"
 	"switchyard/internal/tenancy"
 	"switchyard/payments"
@@ -18,68 +17,6 @@ import (
 // `X-Profile-Id` (internal/auth reads both and checks that the profile is
 // the merchant's). The {id} of a route is the payment's id: the payment_id,
 // which for intents created here equals the internal pay_… id.
-
-// v2AmountDetails is AmountDetails (create) and AmountDetailsUpdate
-// (update). The tax and surcharge overrides are accepted under
-// Hyperswitch's request names (skip_…) and under the intent object's names,
-// as the spec names request members after the intent object.
-type v2AmountDetails struct {
-	OrderAmount                *int64  `json:"order_amount"`
-	Currency                   *string `json:"currency"`
-	ShippingCost               *int64  `json:"shipping_cost"`
-	OrderTaxAmount             *int64  `json:"order_tax_amount"`
-	SkipExternalTaxCalculation *string `json:"skip_external_tax_calculation"`
-	SkipSurchargeCalculation   *string `json:"skip_surcharge_calculation"`
-	ExternalTaxCalculation     *string `json:"external_tax_calculation"`
-	SurchargeCalculation       *string `json:"surcharge_calculation"`
-	SurchargeAmount            *int64  `json:"surcharge_amount"`
-	TaxOnSurcharge             *int64  `json:"tax_on_surcharge"`
-}
-
-// v2IntentCreateRequest is PaymentsCreateIntentRequest (a closed object).
-type v2IntentCreateRequest struct {
-	v2IntentMembers
-	PaymentLinkEnabled *string `json:"payment_link_enabled"`
-	Force3DSChallenge  *bool   `json:"force_3ds_challenge"`
-	// MerchantConnectorDetails is accepted and ignored: routing uses the
-	// profile's connector accounts.
-	MerchantConnectorDetails map[string]any `json:"merchant_connector_details"`
-}
-
-// v2IntentDetails are the intent's details as the merchant gives them to
-// create-intent and update-intent and as the intent answers them back.
-type v2IntentDetails struct {
-	Billing                   *schematype.AddressWrapper `json:"billing"`
-	Shipping                  *schematype.AddressWrapper `json:"shipping"`
-	Description               *string                    `json:"description"`
-	ReturnURL                 *string                    `json:"return_url"`
-	StatementDescriptor       *string                    `json:"statement_descriptor"`
-	OrderDetails              []schematype.OrderDetail   `json:"order_details"`
-	AllowedPaymentMethodTypes []string                   `json:"allowed_payment_method_types"`
-	Metadata                  map[string]any             `json:"metadata"`
-	ConnectorMetadata         map[string]any             `json:"connector_metadata"`
-	FeatureMetadata           map[string]any             `json:"feature_metadata"`
-	PaymentLinkConfig         map[string]any             `json:"payment_link_config"`
-	FrmMetadata               map[string]any             `json:"frm_metadata"`
-}
-
-// v2IntentMembers are the members create-intent and update-intent share.
-type v2IntentMembers struct {
-	AmountDetails       *v2AmountDetails `json:"amount_details"`
-	CustomerID          *string          `json:"customer_id"`
-	MerchantReferenceID *string          `json:"merchant_reference_id"`
-	RoutingAlgorithmID  *string          `json:"routing_algorithm_id"`
-	CaptureMethod       *string          `json:"capture_method"`
-	AuthenticationType  *string          `json:"authentication_type"`
-	v2IntentDetails
-	CustomerPresent                      *string `json:"customer_present"`
-	SetupFutureUsage                     *string `json:"setup_future_usage"`
-	ApplyMitExemption                    *string `json:"apply_mit_exemption"`
-	RequestIncrementalAuthorization      *string `json:"request_incremental_authorization"`
-	SessionExpiry                        *int64  `json:"session_expiry"`
-	RequestExternalThreeDSAuthentication *string `json:"request_external_three_ds_authentication"`
-	EnablePartialAuthorization           *bool   `json:"enable_partial_authorization"`
-}
 
 // fields maps the shared members (but amount_details, which create and
 // update read differently) onto the domain's payment fields.
@@ -112,15 +49,6 @@ func (m *v2IntentMembers) fields(f *payments.PaymentFields) error {
 	return nil
 }
 
-// v2IntentUpdateRequest is PaymentsUpdateIntentRequest: the members the
-// spec's endpoint 2 lists, its two request-only details (session_expiry and
-// set_active_attempt_id), and customer_id and merchant_reference_id, which
-// the product asks to be updatable with the intent's limits.
-type v2IntentUpdateRequest struct {
-	v2IntentMembers
-	SetActiveAttemptID *activeAttemptUpdate `json:"set_active_attempt_id"`
-}
-
 // activeAttemptUpdate is UpdateActiveAttempt: {"Set": "<attempt id>"} or
 // "Unset".
 type activeAttemptUpdate payments.ActiveAttemptChange
@@ -146,25 +74,6 @@ func (u *activeAttemptUpdate) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// v2ConfirmRequest is PaymentsConfirmIntentRequest.
-type v2ConfirmRequest struct {
-	ReturnURL              *string                    `json:"return_url"`
-	PaymentMethodData      *v2PaymentMethodData       `json:"payment_method_data"`
-	SplitPaymentMethodData []map[string]any           `json:"split_payment_method_data"`
-	PaymentMethodType      *string                    `json:"payment_method_type"`
-	PaymentMethodSubtype   *string                    `json:"payment_method_subtype"`
-	Shipping               *schematype.AddressWrapper `json:"shipping"`
-	// CustomerAcceptance is checked and not kept: v2 sets up no mandates
-	// (v1 does, see mandates.go).
-	CustomerAcceptance         *customerAcceptanceIn `json:"customer_acceptance"`
-	BrowserInfo                *payments.BrowserInfo `json:"browser_info"`
-	PaymentMethodID            *string               `json:"payment_method_id"`
-	PaymentToken               *string               `json:"payment_token"`
-	MerchantConnectorDetails   map[string]any        `json:"merchant_connector_details"`
-	ReturnRawConnectorResponse *bool                 `json:"return_raw_connector_response"`
-	WebhookURL                 *string               `json:"webhook_url"`
-}
-
 // checkClientMembers refuses, for a publishable key, the members only the
 // merchant's server may send.
 func (req *v2ConfirmRequest) checkClientMembers() error {
@@ -178,52 +87,6 @@ func (req *v2ConfirmRequest) checkClientMembers() error {
 		}
 	}
 	return nil
-}
-
-// v2PaymentMethodData is PaymentMethodDataRequest: one payment method
-// member and an optional billing address. Card and UPI collect carry data
-// the sandbox uses; the other methods are accepted as objects.
-type v2PaymentMethodData struct {
-	Card            *v2Card                    `json:"card"`
-	Upi             *v2Upi                     `json:"upi"`
-	Wallet          map[string]any             `json:"wallet"`
-	PayLater        map[string]any             `json:"pay_later"`
-	BankRedirect    map[string]any             `json:"bank_redirect"`
-	CardRedirect    map[string]any             `json:"card_redirect"`
-	BankDebit       map[string]any             `json:"bank_debit"`
-	BankTransfer    map[string]any             `json:"bank_transfer"`
-	RealTimePayment map[string]any             `json:"real_time_payment"`
-	Crypto          map[string]any             `json:"crypto"`
-	Voucher         map[string]any             `json:"voucher"`
-	GiftCard        map[string]any             `json:"gift_card"`
-	CardToken       map[string]any             `json:"card_token"`
-	OpenBanking     map[string]any             `json:"open_banking"`
-	MobilePayment   map[string]any             `json:"mobile_payment"`
-	NetworkToken    map[string]any             `json:"network_token"`
-	Billing         *schematype.AddressWrapper `json:"billing"`
-}
-
-// v2Card is the v2 Card (an open object): the domain's card and the members
-// the sandbox ignores, which v2 types as strings.
-type v2Card struct {
-	customer.CardInput
-	CardIssuer             *string `json:"card_issuer"`
-	CardType               *string `json:"card_type"`
-	CardIssuingCountry     *string `json:"card_issuing_country"`
-	CardIssuingCountryCode *string `json:"card_issuing_country_code"`
-	BankCode               *string `json:"bank_code"`
-	NickName               *string `json:"nick_name"`
-}
-
-// v2Upi is the v2 UpiData: v1's (customer.UpiRequest) with its members
-// typed, a variant an object and upi_source a string.
-type v2Upi struct {
-	UpiCollect *struct {
-		VpaID     *string `json:"vpa_id"`
-		UpiSource *string `json:"upi_source"`
-	} `json:"upi_collect"`
-	UpiIntent map[string]any `json:"upi_intent"`
-	UpiQr     map[string]any `json:"upi_qr"`
 }
 
 // v2PaymentMethods is the v2 PaymentMethod enumeration.

@@ -6,48 +6,6 @@ import (
 	"switchyard/payments"
 )
 
-// intentBody is the spec's payment intent object (Hyperswitch's
-// PaymentsIntentResponse): every member present, null when absent.
-// Members Hyperswitch requires show their documented default when the
-// payment never set them.
-type intentBody struct {
-	ID                                   string              `json:"id"`
-	Status                               string              `json:"status"`
-	AmountDetails                        intentAmountDetails `json:"amount_details"`
-	ClientSecret                         string              `json:"client_secret"`
-	ProfileID                            string              `json:"profile_id"`
-	CaptureMethod                        string              `json:"capture_method"`
-	CustomerID                           *string             `json:"customer_id"`
-	CustomerPresent                      string              `json:"customer_present"`
-	SetupFutureUsage                     string              `json:"setup_future_usage"`
-	ApplyMitExemption                    string              `json:"apply_mit_exemption"`
-	PaymentLinkEnabled                   string              `json:"payment_link_enabled"`
-	RequestIncrementalAuthorization      string              `json:"request_incremental_authorization"`
-	SplitTxnsEnabled                     string              `json:"split_txns_enabled"`
-	ExpiresOn                            Timestamp           `json:"expires_on"`
-	RequestExternalThreeDSAuthentication string              `json:"request_external_three_ds_authentication"`
-	PaymentType                          string              `json:"payment_type"`
-	MerchantReferenceID                  *string             `json:"merchant_reference_id"`
-	RoutingAlgorithmID                   *string             `json:"routing_algorithm_id"`
-	AuthenticationType                   string              `json:"authentication_type"`
-	v2IntentDetails
-	EnablePartialAuthorization *bool `json:"enable_partial_authorization"`
-}
-
-// intentAmountDetails is AmountDetailsResponse, computed from the payment:
-// amount_captured is what its captures have taken so far.
-type intentAmountDetails struct {
-	OrderAmount            int64  `json:"order_amount"`
-	Currency               string `json:"currency"`
-	ExternalTaxCalculation string `json:"external_tax_calculation"`
-	SurchargeCalculation   string `json:"surcharge_calculation"`
-	ShippingCost           *int64 `json:"shipping_cost"`
-	OrderTaxAmount         *int64 `json:"order_tax_amount"`
-	SurchargeAmount        *int64 `json:"surcharge_amount"`
-	TaxOnSurcharge         *int64 `json:"tax_on_surcharge"`
-	AmountCaptured         int64  `json:"amount_captured"`
-}
-
 func v2EnumOr[T ~string](v *T, def string) string {
 	if v == nil {
 		return def
@@ -108,90 +66,9 @@ func intentBodyOf(v *payments.PaymentView) intentBody {
 	}
 }
 
-// v2PaymentBody is the v2 PaymentsResponse that confirm-intent answers
-// with: the payment after its attempt, with every member, null when absent.
-type v2PaymentBody struct {
-	ID                         string                     `json:"id"`
-	Status                     string                     `json:"status"`
-	Amount                     v2PaymentAmount            `json:"amount"`
-	CustomerID                 *string                    `json:"customer_id"`
-	ProcessorMerchantID        string                     `json:"processor_merchant_id"`
-	Initiator                  *string                    `json:"initiator"`
-	Connector                  *string                    `json:"connector"`
-	Created                    Timestamp                  `json:"created"`
-	ModifiedAt                 Timestamp                  `json:"modified_at"`
-	PaymentMethodData          *v2PaymentMethodDataBody   `json:"payment_method_data"`
-	PaymentMethodType          *string                    `json:"payment_method_type"`
-	PaymentMethodSubtype       *string                    `json:"payment_method_subtype"`
-	ConnectorTransactionID     *string                    `json:"connector_transaction_id"`
-	ConnectorReferenceID       *string                    `json:"connector_reference_id"`
-	MerchantConnectorID        *string                    `json:"merchant_connector_id"`
-	BrowserInfo                map[string]any             `json:"browser_info"`
-	Error                      *v2ErrorDetails            `json:"error"`
-	Shipping                   *schematype.AddressWrapper `json:"shipping"`
-	Billing                    *schematype.AddressWrapper `json:"billing"`
-	Attempts                   []any                      `json:"attempts"`
-	ConnectorTokenDetails      map[string]any             `json:"connector_token_details"`
-	PaymentMethodID            *string                    `json:"payment_method_id"`
-	NextAction                 map[string]any             `json:"next_action"`
-	ReturnURL                  *string                    `json:"return_url"`
-	AuthenticationType         *string                    `json:"authentication_type"`
-	AuthenticationTypeApplied  *string                    `json:"authentication_type_applied"`
-	IsIframeRedirectionEnabled *bool                      `json:"is_iframe_redirection_enabled"`
-	MerchantReferenceID        *string                    `json:"merchant_reference_id"`
-	RawConnectorResponse       *string                    `json:"raw_connector_response"`
-	FeatureMetadata            map[string]any             `json:"feature_metadata"`
-	Metadata                   map[string]any             `json:"metadata"`
-}
-
-// v2PaymentAmount is PaymentAmountDetailsResponse.
-type v2PaymentAmount struct {
-	OrderAmount            int64  `json:"order_amount"`
-	Currency               string `json:"currency"`
-	ShippingCost           *int64 `json:"shipping_cost"`
-	OrderTaxAmount         *int64 `json:"order_tax_amount"`
-	ExternalTaxCalculation string `json:"external_tax_calculation"`
-	SurchargeCalculation   string `json:"surcharge_calculation"`
-	SurchargeAmount        *int64 `json:"surcharge_amount"`
-	TaxOnSurcharge         *int64 `json:"tax_on_surcharge"`
-	NetAmount              int64  `json:"net_amount"`
-	AmountToCapture        *int64 `json:"amount_to_capture"`
-	AmountCapturable       int64  `json:"amount_capturable"`
-	AmountCaptured         *int64 `json:"amount_captured"`
-}
-
 type v2PaymentMethodDataBody struct {
 	Card    *v2CardBody                `json:"card,omitempty"`
 	Billing *schematype.AddressWrapper `json:"billing"`
-}
-
-// v2CardBody is CardResponse: what is kept of a card.
-type v2CardBody struct {
-	Last4              *string           `json:"last4"`
-	CardType           *string           `json:"card_type"`
-	CardNetwork        *string           `json:"card_network"`
-	CardIssuer         *string           `json:"card_issuer"`
-	CardIssuingCountry *string           `json:"card_issuing_country"`
-	CardISIN           *string           `json:"card_isin"`
-	CardExtendedBIN    *string           `json:"card_extended_bin"`
-	CardExpMonth       *string           `json:"card_exp_month"`
-	CardExpYear        *string           `json:"card_exp_year"`
-	CardHolderName     *string           `json:"card_holder_name"`
-	PaymentChecks      map[string]string `json:"payment_checks"`
-	AuthenticationData map[string]any    `json:"authentication_data"`
-	AuthCode           *string           `json:"auth_code"`
-}
-
-// v2ErrorDetails is ErrorDetails.
-type v2ErrorDetails struct {
-	Code                string  `json:"code"`
-	Message             string  `json:"message"`
-	Reason              *string `json:"reason"`
-	UnifiedCode         *string `json:"unified_code"`
-	UnifiedMessage      *string `json:"unified_message"`
-	NetworkAdviceCode   *string `json:"network_advice_code"`
-	NetworkDeclineCode  *string `json:"network_decline_code"`
-	NetworkErrorMessage *string `json:"network_error_message"`
 }
 
 func v2Str(s string) *string {

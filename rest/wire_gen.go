@@ -3,8 +3,13 @@
 package rest
 
 import (
+	"encoding/json"
 	"switchyard/ent/schema/schematype"
 	"switchyard/payments"
+	"switchyard/payments/connector"
+	"switchyard/payments/customer"
+	"switchyard/payments/merchant"
+	"time"
 )
 
 // paymentRecord is the spec's full payment record, Hyperswitch's
@@ -320,4 +325,1369 @@ type billingDescOut struct {
 type partnerDetails struct {
 	PartnerDetails  map[string]any `json:"partner_details"`
 	MerchantDetails map[string]any `json:"merchant_details"`
+}
+
+// merchantAccountMembers are the members MerchantAccountCreate and
+// MerchantAccountUpdate share.
+type merchantAccountMembers struct {
+	MerchantID                     *string                           `json:"merchant_id"`
+	MerchantName                   *string                           `json:"merchant_name"`
+	MerchantDetails                *merchant.MerchantDetails         `json:"merchant_details"`
+	ReturnURL                      *string                           `json:"return_url"`
+	WebhookDetails                 *webhookDetails                   `json:"webhook_details"`
+	PayoutRoutingAlgorithm         json.RawMessage                   `json:"payout_routing_algorithm"`
+	SubMerchantsEnabled            json.RawMessage                   `json:"sub_merchants_enabled"`
+	ParentMerchantID               json.RawMessage                   `json:"parent_merchant_id"`
+	EnablePaymentResponseHash      *bool                             `json:"enable_payment_response_hash"`
+	PaymentResponseHashKey         *string                           `json:"payment_response_hash_key"`
+	RedirectToMerchantWithHTTPPost *bool                             `json:"redirect_to_merchant_with_http_post"`
+	Metadata                       map[string]any                    `json:"metadata"`
+	PublishableKey                 json.RawMessage                   `json:"publishable_key"`
+	LockerID                       *string                           `json:"locker_id"`
+	PrimaryBusinessDetails         []merchant.PrimaryBusinessDetails `json:"primary_business_details"`
+	FrmRoutingAlgorithm            json.RawMessage                   `json:"frm_routing_algorithm"`
+	PmCollectLinkConfig            json.RawMessage                   `json:"pm_collect_link_config"`
+	NetworkTokenizationCredentials json.RawMessage                   `json:"network_tokenization_credentials"`
+}
+
+// merchantAccountResponse is Hyperswitch's MerchantAccountResponse. Every
+// member is present; absent values are null. The any-typed members are
+// features Switchyard does not implement, always null.
+type merchantAccountResponse struct {
+	MerchantID                     string                            `json:"merchant_id"`
+	MerchantName                   *string                           `json:"merchant_name"`
+	ReturnURL                      *string                           `json:"return_url"`
+	EnablePaymentResponseHash      bool                              `json:"enable_payment_response_hash"`
+	PaymentResponseHashKey         *string                           `json:"payment_response_hash_key"`
+	RedirectToMerchantWithHTTPPost bool                              `json:"redirect_to_merchant_with_http_post"`
+	MerchantDetails                *merchant.MerchantDetails         `json:"merchant_details"`
+	WebhookDetails                 *webhookDetails                   `json:"webhook_details"`
+	PayoutRoutingAlgorithm         any                               `json:"payout_routing_algorithm"`
+	SubMerchantsEnabled            bool                              `json:"sub_merchants_enabled"`
+	ParentMerchantID               *string                           `json:"parent_merchant_id"`
+	PublishableKey                 string                            `json:"publishable_key"`
+	Metadata                       map[string]any                    `json:"metadata"`
+	LockerID                       *string                           `json:"locker_id"`
+	PrimaryBusinessDetails         []merchant.PrimaryBusinessDetails `json:"primary_business_details"`
+	FrmRoutingAlgorithm            any                               `json:"frm_routing_algorithm"`
+	OrganizationID                 *string                           `json:"organization_id"`
+	IsReconEnabled                 bool                              `json:"is_recon_enabled"`
+	DefaultProfile                 *string                           `json:"default_profile"`
+	ReconStatus                    string                            `json:"recon_status"`
+	PmCollectLinkConfig            any                               `json:"pm_collect_link_config"`
+	ProductType                    any                               `json:"product_type"`
+	MerchantAccountType            string                            `json:"merchant_account_type"`
+	NetworkTokenizationCredentials any                               `json:"network_tokenization_credentials"`
+}
+
+// merchantAccountDeleteResponse is the spec's MerchantAccountDeleteResponse.
+type merchantAccountDeleteResponse struct {
+	MerchantID string `json:"merchant_id"`
+	Deleted    bool   `json:"deleted"`
+}
+
+// apiKeyRequest is Hyperswitch's CreateApiKeyRequest, and its
+// UpdateApiKeyRequest (the same members, each optional).
+type apiKeyRequest struct {
+	Name        *string     `json:"name"`
+	Description *string     `json:"description"`
+	Expiration  *Expiration `json:"expiration"`
+}
+
+// createAPIKeyResponse is the spec's CreateApiKeyResponse.
+type createAPIKeyResponse struct {
+	KeyID       string     `json:"key_id"`
+	MerchantID  string     `json:"merchant_id"`
+	Name        string     `json:"name"`
+	Description *string    `json:"description"`
+	APIKey      string     `json:"api_key"`
+	Created     Timestamp  `json:"created"`
+	Expiration  Expiration `json:"expiration"`
+}
+
+// apiKeyResponse is the spec's RetrieveApiKeyResponse.
+type apiKeyResponse struct {
+	KeyID       string     `json:"key_id"`
+	MerchantID  string     `json:"merchant_id"`
+	Name        string     `json:"name"`
+	Description *string    `json:"description"`
+	Prefix      string     `json:"prefix"`
+	Created     Timestamp  `json:"created"`
+	Expiration  Expiration `json:"expiration"`
+}
+
+// revokeAPIKeyResponse is the spec's RevokeApiKeyResponse.
+type revokeAPIKeyResponse struct {
+	MerchantID string `json:"merchant_id"`
+	KeyID      string `json:"key_id"`
+	Revoked    bool   `json:"revoked"`
+}
+
+// sessionTokensBody is the spec's PaymentsSessionResponse.
+type sessionTokensBody struct {
+	PaymentID    string `json:"payment_id"`
+	ClientSecret string `json:"client_secret"`
+	SessionToken []any  `json:"session_token"`
+	VaultDetails any    `json:"vault_details"`
+}
+
+// sdkConfigMethod is the spec's EnabledPaymentMethod.
+type sdkConfigMethod struct {
+	PaymentMethod      string              `json:"payment_method"`
+	PaymentMethodTypes []sdkConfigTypeRule `json:"payment_method_types"`
+}
+
+// pollBody is the spec's PollResponse.
+type pollBody struct {
+	PollID string `json:"poll_id"`
+	Status string `json:"status"`
+}
+
+// requiredFieldInfo is Hyperswitch's RequiredFieldInfo: the field's path in
+// the confirm request, its name and type, and no value (the checkout asks).
+type requiredFieldInfo struct {
+	RequiredField string  `json:"required_field"`
+	DisplayName   string  `json:"display_name"`
+	FieldType     any     `json:"field_type"`
+	Value         *string `json:"value"`
+}
+
+// connectorMembers are the members MerchantConnectorCreate and
+// MerchantConnectorUpdate share.
+type connectorMembers struct {
+	ConnectorType           connector.Type                    `json:"connector_type"`
+	ConnectorLabel          *string                           `json:"connector_label"`
+	ConnectorAccountDetails map[string]any                    `json:"connector_account_details"`
+	PaymentMethodsEnabled   []connector.PaymentMethodsEnabled `json:"payment_methods_enabled"`
+	ConnectorWebhookDetails *connector.WebhookDetails         `json:"connector_webhook_details"`
+	Metadata                map[string]any                    `json:"metadata"`
+	TestMode                *bool                             `json:"test_mode"`
+	Disabled                *bool                             `json:"disabled"`
+	FrmConfigs              []connector.FrmConfig             `json:"frm_configs"`
+	PmAuthConfig            map[string]any                    `json:"pm_auth_config"`
+	Status                  *connector.AccountStatus          `json:"status"`
+	AdditionalMerchantData  *connector.AdditionalMerchantData `json:"additional_merchant_data"`
+	ConnectorWalletsDetails *connector.WalletDetails          `json:"connector_wallets_details"`
+}
+
+// connectorListItem is Hyperswitch's MerchantConnectorListResponse, one
+// account of GET …/connectors: no credentials, webhook secrets, metadata or
+// wallet details (GET of the account has them, masked).
+type connectorListItem struct {
+	ConnectorType           connector.Type                    `json:"connector_type"`
+	ConnectorName           connector.Name                    `json:"connector_name"`
+	ConnectorLabel          *string                           `json:"connector_label"`
+	MerchantConnectorID     string                            `json:"merchant_connector_id"`
+	ProfileID               string                            `json:"profile_id"`
+	PaymentMethodsEnabled   []connector.PaymentMethodsEnabled `json:"payment_methods_enabled"`
+	TestMode                bool                              `json:"test_mode"`
+	Disabled                bool                              `json:"disabled"`
+	FrmConfigs              []connector.FrmConfig             `json:"frm_configs"`
+	BusinessCountry         *connector.Country                `json:"business_country"`
+	BusinessLabel           *string                           `json:"business_label"`
+	BusinessSubLabel        *string                           `json:"business_sub_label"`
+	ApplepayVerifiedDomains []string                          `json:"applepay_verified_domains"`
+	PmAuthConfig            map[string]any                    `json:"pm_auth_config"`
+	Status                  connector.AccountStatus           `json:"status"`
+}
+
+// webhookSetupCapabilities is WebhookSetupCapabilities; no connector is
+// auto-configured yet, so config_type is always null.
+type webhookSetupCapabilities struct {
+	IsWebhookAutoConfigurationSupported bool  `json:"is_webhook_auto_configuration_supported"`
+	RequiresWebhookSecret               *bool `json:"requires_webhook_secret"`
+	ConfigType                          any   `json:"config_type"`
+}
+
+// connectorDeleteResponse is the spec's MerchantConnectorDeleteResponse.
+type connectorDeleteResponse struct {
+	MerchantID          string `json:"merchant_id"`
+	MerchantConnectorID string `json:"merchant_connector_id"`
+	Deleted             bool   `json:"deleted"`
+}
+
+// customerUpdateRequest is the spec's CustomerUpdateRequest.
+type customerUpdateRequest struct {
+	Name              *string                      `json:"name"`
+	Email             *string                      `json:"email"`
+	Phone             *string                      `json:"phone"`
+	Description       *string                      `json:"description"`
+	PhoneCountryCode  *string                      `json:"phone_country_code"`
+	Address           *schematype.Address          `json:"address"`
+	Metadata          map[string]any               `json:"metadata"`
+	TaxRegistrationID *string                      `json:"tax_registration_id"`
+	DocumentDetails   *schematype.CustomerDocument `json:"document_details"`
+}
+
+// customerBody is the spec's CustomerResponse.
+type customerBody struct {
+	CustomerID             string                       `json:"customer_id"`
+	Name                   *string                      `json:"name"`
+	Email                  *string                      `json:"email"`
+	Phone                  *string                      `json:"phone"`
+	PhoneCountryCode       *string                      `json:"phone_country_code"`
+	Description            *string                      `json:"description"`
+	Address                *schematype.Address          `json:"address"`
+	CreatedAt              Timestamp                    `json:"created_at"`
+	Metadata               map[string]any               `json:"metadata"`
+	DefaultPaymentMethodID *string                      `json:"default_payment_method_id"`
+	TaxRegistrationID      *string                      `json:"tax_registration_id"`
+	DocumentDetails        *schematype.CustomerDocument `json:"document_details"`
+}
+
+// customerDeletedBody is the spec's CustomerDeleteResponse.
+type customerDeletedBody struct {
+	CustomerID            string `json:"customer_id"`
+	CustomerDeleted       bool   `json:"customer_deleted"`
+	AddressDeleted        bool   `json:"address_deleted"`
+	PaymentMethodsDeleted bool   `json:"payment_methods_deleted"`
+}
+
+// ephemeralKeyBody is Hyperswitch's EphemeralKeyCreateResponse: the times
+// are Unix seconds.
+type ephemeralKeyBody struct {
+	CustomerID string `json:"customer_id"`
+	CreatedAt  int64  `json:"created_at"`
+	Expires    int64  `json:"expires"`
+	Secret     string `json:"secret"`
+}
+
+// disputeBody is a dispute on the wire: Hyperswitch's DisputeResponse, the
+// body of GET /disputes/{dispute_id}, an element of GET /disputes/list and
+// the content.object of dispute events. Absent values are null.
+type disputeBody struct {
+	DisputeID           string     `json:"dispute_id"`
+	PaymentID           string     `json:"payment_id"`
+	AttemptID           string     `json:"attempt_id"`
+	Amount              string     `json:"amount"`
+	Currency            string     `json:"currency"`
+	DisputeStage        string     `json:"dispute_stage"`
+	DisputeStatus       string     `json:"dispute_status"`
+	Connector           string     `json:"connector"`
+	ConnectorStatus     string     `json:"connector_status"`
+	ConnectorDisputeID  string     `json:"connector_dispute_id"`
+	ConnectorReason     *string    `json:"connector_reason"`
+	ConnectorReasonCode *string    `json:"connector_reason_code"`
+	ChallengeRequiredBy *Timestamp `json:"challenge_required_by"`
+	ConnectorCreatedAt  *Timestamp `json:"connector_created_at"`
+	ConnectorUpdatedAt  *Timestamp `json:"connector_updated_at"`
+	CreatedAt           Timestamp  `json:"created_at"`
+	ProfileID           *string    `json:"profile_id"`
+	MerchantConnectorID *string    `json:"merchant_connector_id"`
+	IsAlreadyRefunded   bool       `json:"is_already_refunded"`
+}
+
+// deliveryRequest is the spec's OutgoingWebhookRequestContent.
+type deliveryRequest struct {
+	Body    string      `json:"body"`
+	Headers [][2]string `json:"headers"`
+}
+
+// deliveryResponse is the spec's OutgoingWebhookResponseContent.
+type deliveryResponse struct {
+	Body         *string     `json:"body"`
+	Headers      [][2]string `json:"headers"`
+	StatusCode   *int        `json:"status_code"`
+	ErrorMessage *string     `json:"error_message"`
+}
+
+// eventListItem is the spec's EventListItemResponse.
+type eventListItem struct {
+	EventID              string    `json:"event_id"`
+	MerchantID           string    `json:"merchant_id"`
+	ProfileID            string    `json:"profile_id"`
+	ObjectID             string    `json:"object_id"`
+	EventType            string    `json:"event_type"`
+	EventClass           string    `json:"event_class"`
+	IsDeliverySuccessful *bool     `json:"is_delivery_successful"`
+	InitialAttemptID     string    `json:"initial_attempt_id"`
+	ProcessorMerchantID  string    `json:"processor_merchant_id"`
+	Created              Timestamp `json:"created"`
+}
+
+// eventListRequest is the spec's EventListConstraints.
+type eventListRequest struct {
+	CreatedAfter  *time.Time `json:"created_after"`
+	CreatedBefore *time.Time `json:"created_before"`
+	Limit         *int       `json:"limit"`
+	Offset        *int       `json:"offset"`
+	ObjectID      *string    `json:"object_id"`
+	EventID       *string    `json:"event_id"`
+	ProfileID     *string    `json:"profile_id"`
+	EventClasses  []string   `json:"event_classes"`
+	EventTypes    []string   `json:"event_types"`
+	IsDelivered   *bool      `json:"is_delivered"`
+}
+
+// eventListResponse is the spec's TotalEventsResponse.
+type eventListResponse struct {
+	Events     []eventListItem `json:"events"`
+	TotalCount int             `json:"total_count"`
+}
+
+// gsmKeyRequest is GsmRetrieveRequest and GsmDeleteRequest: the five
+// members that name a rule, each required.
+type gsmKeyRequest struct {
+	Connector *string `json:"connector"`
+	Flow      *string `json:"flow"`
+	SubFlow   *string `json:"sub_flow"`
+	Code      *string `json:"code"`
+	Message   *string `json:"message"`
+}
+
+// gsmRetryFeature is the spec's RetryFeatureData.
+type gsmRetryFeature struct {
+	StepUpPossible           *bool   `json:"step_up_possible"`
+	ClearPanPossible         *bool   `json:"clear_pan_possible"`
+	AlternateNetworkPossible *bool   `json:"alternate_network_possible"`
+	Decision                 *string `json:"decision"`
+}
+
+// gsmResponse is the spec's GsmResponse.
+type gsmResponse struct {
+	Connector           string  `json:"connector"`
+	Flow                string  `json:"flow"`
+	SubFlow             string  `json:"sub_flow"`
+	Code                string  `json:"code"`
+	Message             string  `json:"message"`
+	Status              string  `json:"status"`
+	RouterError         *string `json:"router_error"`
+	Decision            string  `json:"decision"`
+	StepUpPossible      bool    `json:"step_up_possible"`
+	UnifiedCode         *string `json:"unified_code"`
+	UnifiedMessage      *string `json:"unified_message"`
+	ErrorCategory       *string `json:"error_category"`
+	ClearPanPossible    bool    `json:"clear_pan_possible"`
+	Feature             string  `json:"feature"`
+	FeatureData         any     `json:"feature_data"`
+	StandardisedCode    *string `json:"standardised_code"`
+	Description         *string `json:"description"`
+	UserGuidanceMessage *string `json:"user_guidance_message"`
+}
+
+// gsmDeleteResponse is the spec's GsmDeleteResponse.
+type gsmDeleteResponse struct {
+	GsmRuleDelete bool   `json:"gsm_rule_delete"`
+	Connector     string `json:"connector"`
+	Flow          string `json:"flow"`
+	SubFlow       string `json:"sub_flow"`
+	Code          string `json:"code"`
+}
+
+// mandateDataIn is Hyperswitch's MandateData, a closed object. mandate_type
+// is an enum of objects ({"single_use": {…}} or {"multi_use": {…} | null}):
+// a map keeps which key was sent even when its value is null, and each
+// value is still a closed MandateAmountData.
+type mandateDataIn struct {
+	UpdateMandateID    *string                     `json:"update_mandate_id"`
+	CustomerAcceptance *customerAcceptanceIn       `json:"customer_acceptance"`
+	MandateType        map[string]*mandateAmountIn `json:"mandate_type"`
+}
+
+// customerAcceptanceIn is the spec's CustomerAcceptance.
+type customerAcceptanceIn struct {
+	AcceptanceType *string          `json:"acceptance_type"`
+	AcceptedAt     *wireTime        `json:"accepted_at"`
+	Online         *onlineMandateIn `json:"online"`
+}
+
+// onlineMandateIn is the spec's OnlineMandate.
+type onlineMandateIn struct {
+	IPAddress *string `json:"ip_address"`
+	UserAgent *string `json:"user_agent"`
+}
+
+// mandateAmountIn is the spec's MandateAmountData.
+type mandateAmountIn struct {
+	Amount    *int64         `json:"amount"`
+	Currency  *string        `json:"currency"`
+	StartDate *wireTime      `json:"start_date"`
+	EndDate   *wireTime      `json:"end_date"`
+	Metadata  map[string]any `json:"metadata"`
+}
+
+// mandateBody is Hyperswitch's MandateResponse: the body of GET
+// /mandates/{mandate_id}, an element of the customer's mandate list and
+// the content.object of mandate events.
+type mandateBody struct {
+	MandateID          string                 `json:"mandate_id"`
+	Status             string                 `json:"status"`
+	PaymentMethodID    string                 `json:"payment_method_id"`
+	PaymentMethod      string                 `json:"payment_method"`
+	PaymentMethodType  *string                `json:"payment_method_type"`
+	Card               *mandateCardBody       `json:"card"`
+	CustomerAcceptance *customerAcceptanceOut `json:"customer_acceptance"`
+}
+
+// mandateCardBody is Hyperswitch's MandateCardDetails: the saved card,
+// masked. card_token (a locker token) and nick_name are not kept: null.
+type mandateCardBody struct {
+	Last4Digits     *string `json:"last4_digits"`
+	CardExpMonth    *string `json:"card_exp_month"`
+	CardExpYear     *string `json:"card_exp_year"`
+	CardHolderName  *string `json:"card_holder_name"`
+	CardToken       *string `json:"card_token"`
+	Scheme          *string `json:"scheme"`
+	IssuerCountry   *string `json:"issuer_country"`
+	CardFingerprint *string `json:"card_fingerprint"`
+	CardISIN        *string `json:"card_isin"`
+	CardIssuer      *string `json:"card_issuer"`
+	CardNetwork     *string `json:"card_network"`
+	CardType        *string `json:"card_type"`
+	NickName        *string `json:"nick_name"`
+}
+
+// customerAcceptanceOut is the stored CustomerAcceptance, its time in the
+// API's timestamp format.
+type customerAcceptanceOut struct {
+	AcceptanceType string            `json:"acceptance_type"`
+	AcceptedAt     *Timestamp        `json:"accepted_at"`
+	Online         *onlineMandateOut `json:"online"`
+}
+
+// onlineMandateOut is the spec's OnlineMandate.
+type onlineMandateOut struct {
+	IPAddress *string `json:"ip_address"`
+	UserAgent string  `json:"user_agent"`
+}
+
+// mandateRevokedBody is Hyperswitch's MandateRevokedResponse. The sandbox
+// revokes without a connector call, so there is no connector error.
+type mandateRevokedBody struct {
+	MandateID    string  `json:"mandate_id"`
+	Status       string  `json:"status"`
+	ErrorCode    *string `json:"error_code"`
+	ErrorMessage *string `json:"error_message"`
+}
+
+// retrievePaymentLinkResponse is the spec's RetrievePaymentLinkResponse.
+type retrievePaymentLinkResponse struct {
+	PaymentLinkID       string    `json:"payment_link_id"`
+	MerchantID          string    `json:"merchant_id"`
+	ProcessorMerchantID string    `json:"processor_merchant_id"`
+	LinkToPay           string    `json:"link_to_pay"`
+	Amount              int64     `json:"amount"`
+	CreatedAt           Timestamp `json:"created_at"`
+	Expiry              Timestamp `json:"expiry"`
+	Description         *string   `json:"description"`
+	Status              string    `json:"status"`
+	Currency            string    `json:"currency"`
+	SecureLink          *string   `json:"secure_link"`
+}
+
+// cardFromLockerBody is Hyperswitch's CardDetailFromLocker: the saved card,
+// masked. No locker token is handed out: card_token is null.
+type cardFromLockerBody struct {
+	Scheme            *string `json:"scheme"`
+	IssuerCountry     *string `json:"issuer_country"`
+	IssuerCountryCode *string `json:"issuer_country_code"`
+	Last4Digits       *string `json:"last4_digits"`
+	ExpiryMonth       *string `json:"expiry_month"`
+	ExpiryYear        *string `json:"expiry_year"`
+	CardToken         *string `json:"card_token"`
+	CardHolderName    *string `json:"card_holder_name"`
+	CardFingerprint   *string `json:"card_fingerprint"`
+	NickName          *string `json:"nick_name"`
+	CardNetwork       *string `json:"card_network"`
+	CardISIN          *string `json:"card_isin"`
+	CardIssuer        *string `json:"card_issuer"`
+	CardType          *string `json:"card_type"`
+	SavedToLocker     bool    `json:"saved_to_locker"`
+}
+
+// customerPaymentMethodBody is Hyperswitch's CustomerPaymentMethod. Its
+// payment_token is what a payment pays with (payment_token); here it is
+// the method's id, good for as long as the method is kept.
+type customerPaymentMethodBody struct {
+	PaymentToken              string              `json:"payment_token"`
+	PaymentMethodID           string              `json:"payment_method_id"`
+	CustomerID                string              `json:"customer_id"`
+	PaymentMethod             string              `json:"payment_method"`
+	PaymentMethodType         *string             `json:"payment_method_type"`
+	PaymentMethodIssuer       *string             `json:"payment_method_issuer"`
+	PaymentMethodIssuerCode   *string             `json:"payment_method_issuer_code"`
+	RecurringEnabled          bool                `json:"recurring_enabled"`
+	InstallmentPaymentEnabled bool                `json:"installment_payment_enabled"`
+	PaymentExperience         []string            `json:"payment_experience"`
+	Card                      *cardFromLockerBody `json:"card"`
+	Metadata                  map[string]any      `json:"metadata"`
+	Created                   Timestamp           `json:"created"`
+	BankTransfer              any                 `json:"bank_transfer"`
+	Bank                      any                 `json:"bank"`
+	SurchargeDetails          any                 `json:"surcharge_details"`
+	RequiresCVV               bool                `json:"requires_cvv"`
+	LastUsedAt                *Timestamp          `json:"last_used_at"`
+	DefaultPaymentMethodSet   bool                `json:"default_payment_method_set"`
+	Billing                   any                 `json:"billing"`
+}
+
+// customerPaymentMethodsBody is the spec's CustomerPaymentMethodsListResponse.
+type customerPaymentMethodsBody struct {
+	CustomerPaymentMethods []customerPaymentMethodBody `json:"customer_payment_methods"`
+	IsGuestCustomer        *bool                       `json:"is_guest_customer"`
+}
+
+// paymentMethodBody is the spec's PaymentMethodResponse.
+type paymentMethodBody struct {
+	MerchantID                string              `json:"merchant_id"`
+	CustomerID                *string             `json:"customer_id"`
+	PaymentMethodID           string              `json:"payment_method_id"`
+	PaymentMethod             string              `json:"payment_method"`
+	PaymentMethodType         *string             `json:"payment_method_type"`
+	Card                      *cardFromLockerBody `json:"card"`
+	RecurringEnabled          bool                `json:"recurring_enabled"`
+	InstallmentPaymentEnabled bool                `json:"installment_payment_enabled"`
+	PaymentExperience         []string            `json:"payment_experience"`
+	Metadata                  map[string]any      `json:"metadata"`
+	Created                   Timestamp           `json:"created"`
+	BankTransfer              any                 `json:"bank_transfer"`
+	LastUsedAt                *Timestamp          `json:"last_used_at"`
+	ClientSecret              *string             `json:"client_secret"`
+}
+
+// paymentMethodDeletedBody is the spec's PaymentMethodDeleteResponse.
+type paymentMethodDeletedBody struct {
+	PaymentMethodID string `json:"payment_method_id"`
+	Deleted         bool   `json:"deleted"`
+}
+
+// customerDefaultPaymentMethodBody is the spec's CustomerDefaultPaymentMethodResponse.
+type customerDefaultPaymentMethodBody struct {
+	DefaultPaymentMethodID *string `json:"default_payment_method_id"`
+	CustomerID             string  `json:"customer_id"`
+	PaymentMethod          string  `json:"payment_method"`
+	PaymentMethodType      *string `json:"payment_method_type"`
+}
+
+// paymentMethodListBody is the spec's PaymentMethodListResponse.
+type paymentMethodListBody struct {
+	RedirectURL                          *string                    `json:"redirect_url"`
+	Currency                             *string                    `json:"currency"`
+	PaymentMethods                       []paymentMethodsEnabledOut `json:"payment_methods"`
+	MandatePayment                       any                        `json:"mandate_payment"`
+	MerchantName                         *string                    `json:"merchant_name"`
+	ShowSurchargeBreakupScreen           bool                       `json:"show_surcharge_breakup_screen"`
+	PaymentType                          *string                    `json:"payment_type"`
+	RequestExternalThreeDSAuthentication bool                       `json:"request_external_three_ds_authentication"`
+	CollectShippingDetailsFromWallets    *bool                      `json:"collect_shipping_details_from_wallets"`
+	CollectBillingDetailsFromWallets     *bool                      `json:"collect_billing_details_from_wallets"`
+	IsTaxCalculationEnabled              bool                       `json:"is_tax_calculation_enabled"`
+	SdkNextAction                        sdkNextAction              `json:"sdk_next_action"`
+	IsGuestCustomer                      bool                       `json:"is_guest_customer"`
+}
+
+// sdkNextAction is the spec's SdkNextAction.
+type sdkNextAction struct {
+	NextAction         string `json:"next_action"`
+	ShouldBlockConfirm bool   `json:"should_block_confirm"`
+}
+
+// paymentMethodsEnabledOut is the spec's EnabledPaymentMethod.
+type paymentMethodsEnabledOut struct {
+	PaymentMethod      string                  `json:"payment_method"`
+	PaymentMethodTypes []paymentMethodTypesOut `json:"payment_method_types"`
+}
+
+// paymentMethodTypesOut is the spec's ResponsePaymentMethodTypes.
+type paymentMethodTypesOut struct {
+	PaymentMethodType string           `json:"payment_method_type"`
+	PaymentExperience []experienceOut  `json:"payment_experience"`
+	CardNetworks      []cardNetworkOut `json:"card_networks"`
+	BankNames         any              `json:"bank_names"`
+	BankDebits        any              `json:"bank_debits"`
+	BankTransfers     any              `json:"bank_transfers"`
+	RequiredFields    map[string]any   `json:"required_fields"`
+	SurchargeDetails  any              `json:"surcharge_details"`
+	PmAuthConnector   *string          `json:"pm_auth_connector"`
+}
+
+// experienceOut is the spec's PaymentExperienceTypes.
+type experienceOut struct {
+	PaymentExperienceType string   `json:"payment_experience_type"`
+	EligibleConnectors    []string `json:"eligible_connectors"`
+}
+
+// cardNetworkOut is the spec's CardNetworkTypes.
+type cardNetworkOut struct {
+	CardNetwork        string   `json:"card_network"`
+	SurchargeDetails   any      `json:"surcharge_details"`
+	EligibleConnectors []string `json:"eligible_connectors"`
+}
+
+// paymentMethodCreateRequest is Hyperswitch's PaymentMethodCreate (closed).
+// The sandbox keeps cards; other methods are refused.
+type paymentMethodCreateRequest struct {
+	PaymentMethod           *string                  `json:"payment_method"`
+	PaymentMethodType       *string                  `json:"payment_method_type"`
+	PaymentMethodIssuer     *string                  `json:"payment_method_issuer"`
+	PaymentMethodIssuerCode *string                  `json:"payment_method_issuer_code"`
+	Card                    *cardDetailIn            `json:"card"`
+	Metadata                map[string]any           `json:"metadata"`
+	CustomerID              *string                  `json:"customer_id"`
+	CardNetwork             *string                  `json:"card_network"`
+	BankTransfer            json.RawMessage          `json:"bank_transfer"`
+	BankTransferData        json.RawMessage          `json:"bank_transfer_data"`
+	Wallet                  json.RawMessage          `json:"wallet"`
+	ClientSecret            *string                  `json:"client_secret"`
+	PaymentMethodData       *paymentMethodCreateData `json:"payment_method_data"`
+	Billing                 json.RawMessage          `json:"billing"`
+}
+
+// paymentMethodCreateData is PaymentMethodCreate's payment_method_data as
+// the sandbox takes it: a card, nothing else (other methods are refused).
+type paymentMethodCreateData struct {
+	Card *cardDetailIn `json:"card"`
+}
+
+// cardDetailIn is the spec's CardDetail.
+type cardDetailIn struct {
+	CardNumber             string  `json:"card_number"`
+	CardExpMonth           string  `json:"card_exp_month"`
+	CardExpYear            string  `json:"card_exp_year"`
+	CardCVC                string  `json:"card_cvc"`
+	CardHolderName         *string `json:"card_holder_name"`
+	NickName               *string `json:"nick_name"`
+	CardIssuingCountry     *string `json:"card_issuing_country"`
+	CardIssuingCountryCode *string `json:"card_issuing_country_code"`
+	CardNetwork            *string `json:"card_network"`
+	CardIssuer             *string `json:"card_issuer"`
+	CardType               *string `json:"card_type"`
+}
+
+// paymentMethodUpdateRequest is Hyperswitch's PaymentMethodUpdate (closed).
+type paymentMethodUpdateRequest struct {
+	Card         *cardUpdateIn   `json:"card"`
+	Wallet       json.RawMessage `json:"wallet"`
+	ClientSecret *string         `json:"client_secret"`
+}
+
+// cardUpdateIn is the spec's CardDetailUpdate.
+type cardUpdateIn struct {
+	CardExpMonth      *string `json:"card_exp_month"`
+	CardExpYear       *string `json:"card_exp_year"`
+	CardHolderName    *string `json:"card_holder_name"`
+	NickName          *string `json:"nick_name"`
+	Last4Digits       *string `json:"last4_digits"`
+	CardIssuer        *string `json:"card_issuer"`
+	IssuerCountry     *string `json:"issuer_country"`
+	IssuerCountryCode *string `json:"issuer_country_code"`
+	CardNetwork       *string `json:"card_network"`
+}
+
+// paymentsRequest is Hyperswitch's v1 PaymentsRequest (PaymentsCreateRequest,
+// PaymentsUpdateRequest and PaymentsConfirmRequest are the same object): a
+// closed object. The json.RawMessage members are Hyperswitch features
+// Switchyard does not implement: accepted, so valid Hyperswitch bodies are
+// not refused, and ignored. Any other member is refused.
+type paymentsRequest struct {
+	Amount                               *int64                     `json:"amount"`
+	OrderTaxAmount                       *int64                     `json:"order_tax_amount"`
+	Currency                             *string                    `json:"currency"`
+	AmountToCapture                      *int64                     `json:"amount_to_capture"`
+	ShippingCost                         *int64                     `json:"shipping_cost"`
+	PaymentID                            *string                    `json:"payment_id"`
+	Routing                              json.RawMessage            `json:"routing"`
+	Connector                            []string                   `json:"connector"`
+	CaptureMethod                        *string                    `json:"capture_method"`
+	AuthenticationType                   *string                    `json:"authentication_type"`
+	Billing                              *schematype.AddressWrapper `json:"billing"`
+	CaptureOn                            *wireTime                  `json:"capture_on"`
+	Confirm                              *bool                      `json:"confirm"`
+	Customer                             *paymentCustomerIn         `json:"customer"`
+	CustomerID                           *string                    `json:"customer_id"`
+	Email                                *string                    `json:"email"`
+	Name                                 *string                    `json:"name"`
+	Phone                                *string                    `json:"phone"`
+	PhoneCountryCode                     *string                    `json:"phone_country_code"`
+	OffSession                           *bool                      `json:"off_session"`
+	Description                          *string                    `json:"description"`
+	ReturnURL                            *string                    `json:"return_url"`
+	SetupFutureUsage                     *string                    `json:"setup_future_usage"`
+	PaymentMethodData                    *paymentMethodDataIn       `json:"payment_method_data"`
+	PaymentMethod                        *string                    `json:"payment_method"`
+	PaymentToken                         json.RawMessage            `json:"payment_token"`
+	CardCVC                              *string                    `json:"card_cvc"`
+	Shipping                             *schematype.AddressWrapper `json:"shipping"`
+	StatementDescriptorName              *string                    `json:"statement_descriptor_name"`
+	StatementDescriptorSuffix            *string                    `json:"statement_descriptor_suffix"`
+	OrderDetails                         []schematype.OrderDetail   `json:"order_details"`
+	ClientSecret                         *string                    `json:"client_secret"`
+	MandateData                          *mandateDataIn             `json:"mandate_data"`
+	CustomerAcceptance                   *customerAcceptanceIn      `json:"customer_acceptance"`
+	MandateID                            *string                    `json:"mandate_id"`
+	BrowserInfo                          *payments.BrowserInfo      `json:"browser_info"`
+	PaymentExperience                    json.RawMessage            `json:"payment_experience"`
+	PaymentMethodType                    *string                    `json:"payment_method_type"`
+	BusinessCountry                      *string                    `json:"business_country"`
+	BusinessLabel                        *string                    `json:"business_label"`
+	MerchantConnectorDetails             json.RawMessage            `json:"merchant_connector_details"`
+	AllowedPaymentMethodTypes            []string                   `json:"allowed_payment_method_types"`
+	BusinessSubLabel                     *string                    `json:"business_sub_label"`
+	RetryAction                          json.RawMessage            `json:"retry_action"`
+	Metadata                             map[string]any             `json:"metadata"`
+	ConnectorMetadata                    map[string]any             `json:"connector_metadata"`
+	FeatureMetadata                      map[string]any             `json:"feature_metadata"`
+	PaymentLink                          *bool                      `json:"payment_link"`
+	PaymentLinkConfig                    map[string]any             `json:"payment_link_config"`
+	PaymentLinkConfigID                  *string                    `json:"payment_link_config_id"`
+	ProfileID                            *string                    `json:"profile_id"`
+	SurchargeDetails                     *surchargeIn               `json:"surcharge_details"`
+	PaymentType                          *string                    `json:"payment_type"`
+	RequestIncrementalAuthorization      *bool                      `json:"request_incremental_authorization"`
+	SessionExpiry                        *int64                     `json:"session_expiry"`
+	FrmMetadata                          map[string]any             `json:"frm_metadata"`
+	RequestExternalThreeDSAuthentication *bool                      `json:"request_external_three_ds_authentication"`
+	ThreeDsData                          json.RawMessage            `json:"three_ds_data"`
+	RecurringDetails                     *recurringDetailsIn        `json:"recurring_details"`
+	SplitPayments                        json.RawMessage            `json:"split_payments"`
+	RequestExtendedAuthorization         *bool                      `json:"request_extended_authorization"`
+	MerchantOrderReferenceID             *string                    `json:"merchant_order_reference_id"`
+	SkipExternalTaxCalculation           json.RawMessage            `json:"skip_external_tax_calculation"`
+	Psd2ScaExemptionType                 json.RawMessage            `json:"psd2_sca_exemption_type"`
+	CtpServiceDetails                    json.RawMessage            `json:"ctp_service_details"`
+	Force3DSChallenge                    *bool                      `json:"force_3ds_challenge"`
+	ThreedsMethodCompInd                 json.RawMessage            `json:"threeds_method_comp_ind"`
+	IsIframeRedirectionEnabled           *bool                      `json:"is_iframe_redirection_enabled"`
+	AllKeysRequired                      json.RawMessage            `json:"all_keys_required"`
+	PaymentChannel                       json.RawMessage            `json:"payment_channel"`
+	TaxStatus                            json.RawMessage            `json:"tax_status"`
+	DiscountAmount                       json.RawMessage            `json:"discount_amount"`
+	ShippingAmountTax                    json.RawMessage            `json:"shipping_amount_tax"`
+	DutyAmount                           json.RawMessage            `json:"duty_amount"`
+	OrderDate                            json.RawMessage            `json:"order_date"`
+	EnablePartialAuthorization           *bool                      `json:"enable_partial_authorization"`
+	EnableOvercapture                    *bool                      `json:"enable_overcapture"`
+	IsStoredCredential                   json.RawMessage            `json:"is_stored_credential"`
+	MitCategory                          json.RawMessage            `json:"mit_category"`
+	BillingDescriptor                    json.RawMessage            `json:"billing_descriptor"`
+	Tokenization                         json.RawMessage            `json:"tokenization"`
+	PartnerMerchantIdentifierDetails     json.RawMessage            `json:"partner_merchant_identifier_details"`
+	InstallmentOptions                   json.RawMessage            `json:"installment_options"`
+	InstallmentData                      json.RawMessage            `json:"installment_data"`
+	ProfileAcquirerID                    json.RawMessage            `json:"profile_acquirer_id"`
+	ExternalSurchargeStrategy            json.RawMessage            `json:"external_surcharge_strategy"`
+}
+
+// paymentCustomerIn is the spec's CustomerDetails.
+type paymentCustomerIn struct {
+	ID                *string         `json:"id"`
+	Name              *string         `json:"name"`
+	Email             *string         `json:"email"`
+	Phone             *string         `json:"phone"`
+	PhoneCountryCode  *string         `json:"phone_country_code"`
+	TaxRegistrationID json.RawMessage `json:"tax_registration_id"`
+	DocumentDetails   json.RawMessage `json:"document_details"`
+}
+
+// surchargeIn is the spec's RequestSurchargeDetails.
+type surchargeIn struct {
+	SurchargeAmount *int64 `json:"surcharge_amount"`
+	TaxAmount       *int64 `json:"tax_amount"`
+}
+
+// paymentsCaptureRequest is the spec's PaymentsCaptureRequest.
+type paymentsCaptureRequest struct {
+	MerchantID               json.RawMessage `json:"merchant_id"`
+	AmountToCapture          *int64          `json:"amount_to_capture"`
+	RefundUncapturedAmount   json.RawMessage `json:"refund_uncaptured_amount"`
+	StatementDescriptorSuffx json.RawMessage `json:"statement_descriptor_suffix"`
+	StatementDescriptorPrefx json.RawMessage `json:"statement_descriptor_prefix"`
+	MerchantConnectorDetails json.RawMessage `json:"merchant_connector_details"`
+	AllKeysRequired          json.RawMessage `json:"all_keys_required"`
+}
+
+// paymentsCancelRequest is the spec's PaymentsCancelRequest.
+type paymentsCancelRequest struct {
+	CancellationReason       *string         `json:"cancellation_reason"`
+	MerchantConnectorDetails json.RawMessage `json:"merchant_connector_details"`
+	AllKeysRequired          json.RawMessage `json:"all_keys_required"`
+}
+
+// paymentsSessionRequest is the spec's PaymentsSessionRequest.
+type paymentsSessionRequest struct {
+	PaymentID                *string         `json:"payment_id"`
+	ClientSecret             *string         `json:"client_secret"`
+	Wallets                  []string        `json:"wallets"`
+	MerchantConnectorDetails json.RawMessage `json:"merchant_connector_details"`
+}
+
+// cardTokenIn is Hyperswitch's CardToken: what the checkout asks again of a
+// saved card.
+type cardTokenIn struct {
+	CardHolderName *string `json:"card_holder_name"`
+	CardCVC        *string `json:"card_cvc"`
+}
+
+// paymentListPage is one element of GET /payments/list's body, which is an
+// array holding exactly one of these (the spec's shape, Hyperswitch's
+// PaymentListResponse): the page's size and its payments, each the full
+// payment record.
+type paymentListPage struct {
+	Size int             `json:"size"`
+	Data []paymentRecord `json:"data"`
+}
+
+// routableConnectorChoice is RoutableConnectorChoice: a processor a routing
+// algorithm names, by account id where it gives one.
+type routableConnectorChoice struct {
+	Connector           string  `json:"connector"`
+	MerchantConnectorID *string `json:"merchant_connector_id"`
+}
+
+// payoutListResponse is the spec's PayoutListResponse.
+type payoutListResponse struct {
+	Size       int          `json:"size"`
+	Data       []payoutBody `json:"data"`
+	TotalCount int          `json:"total_count"`
+}
+
+// payoutFiltersBody is the spec's PayoutListFilters.
+type payoutFiltersBody struct {
+	Connector    []string `json:"connector"`
+	Currency     []string `json:"currency"`
+	Status       []string `json:"status"`
+	PayoutMethod []string `json:"payout_method"`
+}
+
+// payoutRequest is Hyperswitch's PayoutsCreateRequest, which
+// PayoutUpdateRequest and PayoutConfirmRequest share (a closed object:
+// Hyperswitch's PayoutCreateRequest denies unknown fields).
+type payoutRequest struct {
+	MerchantOrderReferenceID *string                    `json:"merchant_order_reference_id"`
+	Amount                   *int64                     `json:"amount"`
+	Currency                 *string                    `json:"currency"`
+	Routing                  json.RawMessage            `json:"routing"`
+	Connector                []string                   `json:"connector"`
+	Confirm                  *bool                      `json:"confirm"`
+	PayoutType               *string                    `json:"payout_type"`
+	PayoutMethodData         *payoutMethodDataIn        `json:"payout_method_data"`
+	SourceBankData           json.RawMessage            `json:"source_bank_data"`
+	Billing                  *schematype.AddressWrapper `json:"billing"`
+	AutoFulfill              *bool                      `json:"auto_fulfill"`
+	CustomerID               *string                    `json:"customer_id"`
+	Customer                 *paymentCustomerIn         `json:"customer"`
+	ClientSecret             *string                    `json:"client_secret"`
+	ReturnURL                *string                    `json:"return_url"`
+	BusinessCountry          *string                    `json:"business_country"`
+	BusinessLabel            *string                    `json:"business_label"`
+	Description              *string                    `json:"description"`
+	EntityType               *string                    `json:"entity_type"`
+	Recurring                *bool                      `json:"recurring"`
+	Metadata                 map[string]any             `json:"metadata"`
+	PayoutToken              *string                    `json:"payout_token"`
+	ProfileID                *string                    `json:"profile_id"`
+	Priority                 *string                    `json:"priority"`
+	PayoutLink               *bool                      `json:"payout_link"`
+	PayoutLinkConfig         json.RawMessage            `json:"payout_link_config"`
+	SessionExpiry            *int64                     `json:"session_expiry"`
+	Email                    *string                    `json:"email"`
+	Name                     *string                    `json:"name"`
+	Phone                    *string                    `json:"phone"`
+	PhoneCountryCode         *string                    `json:"phone_country_code"`
+	PayoutMethodID           *string                    `json:"payout_method_id"`
+	BrowserInfo              *payments.BrowserInfo      `json:"browser_info"`
+}
+
+// cardPayoutIn is the spec's CardPayout.
+type cardPayoutIn struct {
+	CardNumber     *string `json:"card_number"`
+	ExpiryMonth    *string `json:"expiry_month"`
+	ExpiryYear     *string `json:"expiry_year"`
+	CardHolderName *string `json:"card_holder_name"`
+	CardNetwork    *string `json:"card_network"`
+}
+
+// paypalIn is the spec's Paypal.
+type paypalIn struct {
+	Email           *string `json:"email"`
+	TelephoneNumber *string `json:"telephone_number"`
+	PaypalID        *string `json:"paypal_id"`
+}
+
+// payoutBody is the spec's PayoutCreateResponse.
+type payoutBody struct {
+	PayoutID                 string              `json:"payout_id"`
+	MerchantID               string              `json:"merchant_id"`
+	MerchantOrderReferenceID *string             `json:"merchant_order_reference_id"`
+	Amount                   int64               `json:"amount"`
+	Currency                 string              `json:"currency"`
+	Connector                *string             `json:"connector"`
+	PayoutType               *string             `json:"payout_type"`
+	PayoutMethodData         map[string]any      `json:"payout_method_data"`
+	SourceBankData           map[string]any      `json:"source_bank_data"`
+	Billing                  map[string]any      `json:"billing"`
+	AutoFulfill              bool                `json:"auto_fulfill"`
+	CustomerID               *string             `json:"customer_id"`
+	Customer                 map[string]any      `json:"customer"`
+	ClientSecret             string              `json:"client_secret"`
+	ReturnURL                *string             `json:"return_url"`
+	BusinessCountry          *string             `json:"business_country"`
+	BusinessLabel            *string             `json:"business_label"`
+	Description              *string             `json:"description"`
+	EntityType               string              `json:"entity_type"`
+	Recurring                bool                `json:"recurring"`
+	Metadata                 map[string]any      `json:"metadata"`
+	MerchantConnectorID      *string             `json:"merchant_connector_id"`
+	Status                   string              `json:"status"`
+	ErrorMessage             *string             `json:"error_message"`
+	ErrorCode                *string             `json:"error_code"`
+	ProfileID                string              `json:"profile_id"`
+	Created                  *Timestamp          `json:"created"`
+	ConnectorTransactionID   *string             `json:"connector_transaction_id"`
+	Priority                 *string             `json:"priority"`
+	Attempts                 []payoutAttemptBody `json:"attempts"`
+	PayoutLink               map[string]any      `json:"payout_link"`
+	Email                    *string             `json:"email"`
+	Name                     *string             `json:"name"`
+	Phone                    *string             `json:"phone"`
+	PhoneCountryCode         *string             `json:"phone_country_code"`
+	UnifiedCode              *string             `json:"unified_code"`
+	UnifiedMessage           *string             `json:"unified_message"`
+	PayoutMethodID           *string             `json:"payout_method_id"`
+}
+
+// payoutAttemptBody is the spec's PayoutAttemptResponse.
+type payoutAttemptBody struct {
+	AttemptID              string  `json:"attempt_id"`
+	Status                 string  `json:"status"`
+	Amount                 int64   `json:"amount"`
+	Currency               *string `json:"currency"`
+	Connector              *string `json:"connector"`
+	ErrorCode              *string `json:"error_code"`
+	ErrorMessage           *string `json:"error_message"`
+	PaymentMethod          *string `json:"payment_method"`
+	PayoutMethodType       *string `json:"payout_method_type"`
+	ConnectorTransactionID *string `json:"connector_transaction_id"`
+	CancellationReason     *string `json:"cancellation_reason"`
+	UnifiedCode            *string `json:"unified_code"`
+	UnifiedMessage         *string `json:"unified_message"`
+}
+
+// profileRequest is Hyperswitch's ProfileCreate, the body of both profile
+// create and update. The typed members are stored; the json.RawMessage
+// members are Hyperswitch features Switchyard does not implement, accepted
+// (so valid Hyperswitch bodies are not refused) and ignored. Any other
+// member is refused.
+type profileRequest struct {
+	ProfileName                                     *string         `json:"profile_name"`
+	ReturnURL                                       *string         `json:"return_url"`
+	EnablePaymentResponseHash                       *bool           `json:"enable_payment_response_hash"`
+	PaymentResponseHashKey                          *string         `json:"payment_response_hash_key"`
+	RedirectToMerchantWithHTTPPost                  *bool           `json:"redirect_to_merchant_with_http_post"`
+	WebhookDetails                                  *webhookDetails `json:"webhook_details"`
+	Metadata                                        map[string]any  `json:"metadata"`
+	RoutingAlgorithm                                json.RawMessage `json:"routing_algorithm"`
+	IntentFulfillmentTime                           json.RawMessage `json:"intent_fulfillment_time"`
+	FrmRoutingAlgorithm                             json.RawMessage `json:"frm_routing_algorithm"`
+	PayoutRoutingAlgorithm                          json.RawMessage `json:"payout_routing_algorithm"`
+	ApplepayVerifiedDomains                         json.RawMessage `json:"applepay_verified_domains"`
+	SessionExpiry                                   *int64          `json:"session_expiry"`
+	PaymentLinkConfig                               map[string]any  `json:"payment_link_config"`
+	AuthenticationConnectorDetails                  json.RawMessage `json:"authentication_connector_details"`
+	UseBillingAsPaymentMethodBilling                *bool           `json:"use_billing_as_payment_method_billing"`
+	CollectShippingDetailsFromWalletConnector       *bool           `json:"collect_shipping_details_from_wallet_connector"`
+	CollectBillingDetailsFromWalletConnector        *bool           `json:"collect_billing_details_from_wallet_connector"`
+	AlwaysCollectShippingDetailsFromWalletConnector *bool           `json:"always_collect_shipping_details_from_wallet_connector"`
+	AlwaysCollectBillingDetailsFromWalletConnector  *bool           `json:"always_collect_billing_details_from_wallet_connector"`
+	IsConnectorAgnosticMitEnabled                   *bool           `json:"is_connector_agnostic_mit_enabled"`
+	PayoutLinkConfig                                json.RawMessage `json:"payout_link_config"`
+	OutgoingWebhookCustomHTTPHeaders                json.RawMessage `json:"outgoing_webhook_custom_http_headers"`
+	TaxConnectorID                                  json.RawMessage `json:"tax_connector_id"`
+	IsTaxConnectorEnabled                           *bool           `json:"is_tax_connector_enabled"`
+	IsNetworkTokenizationEnabled                    *bool           `json:"is_network_tokenization_enabled"`
+	IsAutoRetriesEnabled                            *bool           `json:"is_auto_retries_enabled"`
+	MaxAutoRetriesEnabled                           *int            `json:"max_auto_retries_enabled"`
+	AlwaysRequestExtendedAuthorization              json.RawMessage `json:"always_request_extended_authorization"`
+	IsClickToPayEnabled                             *bool           `json:"is_click_to_pay_enabled"`
+	AuthenticationProductIDs                        json.RawMessage `json:"authentication_product_ids"`
+	CardTestingGuardConfig                          json.RawMessage `json:"card_testing_guard_config"`
+	IsClearPanRetriesEnabled                        json.RawMessage `json:"is_clear_pan_retries_enabled"`
+	Force3dsChallenge                               *bool           `json:"force_3ds_challenge"`
+	IsDebitRoutingEnabled                           json.RawMessage `json:"is_debit_routing_enabled"`
+	MerchantBusinessCountry                         json.RawMessage `json:"merchant_business_country"`
+	IsIframeRedirectionEnabled                      *bool           `json:"is_iframe_redirection_enabled"`
+	IsPreNetworkTokenizationEnabled                 json.RawMessage `json:"is_pre_network_tokenization_enabled"`
+	MerchantCategoryCode                            json.RawMessage `json:"merchant_category_code"`
+	MerchantCountryCode                             json.RawMessage `json:"merchant_country_code"`
+	DisputePollingInterval                          json.RawMessage `json:"dispute_polling_interval"`
+	IsManualRetryEnabled                            *bool           `json:"is_manual_retry_enabled"`
+	AlwaysEnableOvercapture                         json.RawMessage `json:"always_enable_overcapture"`
+	IsExternalVaultEnabled                          json.RawMessage `json:"is_external_vault_enabled"`
+	ExternalVaultConnectorDetails                   json.RawMessage `json:"external_vault_connector_details"`
+	BillingProcessorID                              json.RawMessage `json:"billing_processor_id"`
+	SurchargeConnectorDetails                       json.RawMessage `json:"surcharge_connector_details"`
+	IsL2L3Enabled                                   json.RawMessage `json:"is_l2_l3_enabled"`
+	NetworkTokenizationCredentials                  json.RawMessage `json:"network_tokenization_credentials"`
+	PaymentMethodBlocking                           json.RawMessage `json:"payment_method_blocking"`
+}
+
+// profileResponse is Hyperswitch's ProfileResponse: every required member,
+// the members Switchyard stores, and null for the rest (the any-typed
+// members, features Switchyard does not implement).
+type profileResponse struct {
+	MerchantID                                      string          `json:"merchant_id"`
+	ProfileID                                       string          `json:"profile_id"`
+	ProfileName                                     string          `json:"profile_name"`
+	ReturnURL                                       *string         `json:"return_url"`
+	EnablePaymentResponseHash                       bool            `json:"enable_payment_response_hash"`
+	PaymentResponseHashKey                          string          `json:"payment_response_hash_key"`
+	RedirectToMerchantWithHTTPPost                  bool            `json:"redirect_to_merchant_with_http_post"`
+	WebhookDetails                                  *webhookDetails `json:"webhook_details"`
+	Metadata                                        map[string]any  `json:"metadata"`
+	RoutingAlgorithm                                any             `json:"routing_algorithm"`
+	IntentFulfillmentTime                           any             `json:"intent_fulfillment_time"`
+	FrmRoutingAlgorithm                             any             `json:"frm_routing_algorithm"`
+	PayoutRoutingAlgorithm                          any             `json:"payout_routing_algorithm"`
+	ApplepayVerifiedDomains                         any             `json:"applepay_verified_domains"`
+	SessionExpiry                                   int64           `json:"session_expiry"`
+	PaymentLinkConfig                               any             `json:"payment_link_config"`
+	AuthenticationConnectorDetails                  any             `json:"authentication_connector_details"`
+	UseBillingAsPaymentMethodBilling                bool            `json:"use_billing_as_payment_method_billing"`
+	ExtendedCardInfoConfig                          any             `json:"extended_card_info_config"`
+	CollectShippingDetailsFromWalletConnector       bool            `json:"collect_shipping_details_from_wallet_connector"`
+	CollectBillingDetailsFromWalletConnector        bool            `json:"collect_billing_details_from_wallet_connector"`
+	AlwaysCollectShippingDetailsFromWalletConnector bool            `json:"always_collect_shipping_details_from_wallet_connector"`
+	AlwaysCollectBillingDetailsFromWalletConnector  bool            `json:"always_collect_billing_details_from_wallet_connector"`
+	IsConnectorAgnosticMitEnabled                   bool            `json:"is_connector_agnostic_mit_enabled"`
+	PayoutLinkConfig                                any             `json:"payout_link_config"`
+	OutgoingWebhookCustomHTTPHeaders                any             `json:"outgoing_webhook_custom_http_headers"`
+	TaxConnectorID                                  any             `json:"tax_connector_id"`
+	IsTaxConnectorEnabled                           bool            `json:"is_tax_connector_enabled"`
+	IsNetworkTokenizationEnabled                    bool            `json:"is_network_tokenization_enabled"`
+	IsAutoRetriesEnabled                            bool            `json:"is_auto_retries_enabled"`
+	MaxAutoRetriesEnabled                           *int            `json:"max_auto_retries_enabled"`
+	AlwaysRequestExtendedAuthorization              any             `json:"always_request_extended_authorization"`
+	IsClickToPayEnabled                             bool            `json:"is_click_to_pay_enabled"`
+	AuthenticationProductIDs                        any             `json:"authentication_product_ids"`
+	CardTestingGuardConfig                          any             `json:"card_testing_guard_config"`
+	IsClearPanRetriesEnabled                        bool            `json:"is_clear_pan_retries_enabled"`
+	Force3dsChallenge                               bool            `json:"force_3ds_challenge"`
+	IsDebitRoutingEnabled                           any             `json:"is_debit_routing_enabled"`
+	MerchantBusinessCountry                         any             `json:"merchant_business_country"`
+	IsPreNetworkTokenizationEnabled                 bool            `json:"is_pre_network_tokenization_enabled"`
+	AcquirerConfigs                                 any             `json:"acquirer_configs"`
+	AcquirerConfigBucket                            any             `json:"acquirer_config_bucket"`
+	IsIframeRedirectionEnabled                      bool            `json:"is_iframe_redirection_enabled"`
+	MerchantCategoryCode                            any             `json:"merchant_category_code"`
+	MerchantCountryCode                             any             `json:"merchant_country_code"`
+	DisputePollingInterval                          any             `json:"dispute_polling_interval"`
+	IsManualRetryEnabled                            *bool           `json:"is_manual_retry_enabled"`
+	AlwaysEnableOvercapture                         any             `json:"always_enable_overcapture"`
+	IsExternalVaultEnabled                          any             `json:"is_external_vault_enabled"`
+	ExternalVaultConnectorDetails                   any             `json:"external_vault_connector_details"`
+	BillingProcessorID                              any             `json:"billing_processor_id"`
+	SurchargeConnectorDetails                       any             `json:"surcharge_connector_details"`
+	IsL2L3Enabled                                   any             `json:"is_l2_l3_enabled"`
+	NetworkTokenizationCredentials                  any             `json:"network_tokenization_credentials"`
+	PaymentMethodBlocking                           any             `json:"payment_method_blocking"`
+}
+
+// refundCreateRequest is Hyperswitch's RefundRequest (a closed object).
+type refundCreateRequest struct {
+	PaymentID                *string        `json:"payment_id"`
+	RefundID                 *string        `json:"refund_id"`
+	MerchantID               *string        `json:"merchant_id"`
+	Amount                   *int64         `json:"amount"`
+	Reason                   *string        `json:"reason"`
+	RefundType               *string        `json:"refund_type"`
+	Metadata                 map[string]any `json:"metadata"`
+	MerchantConnectorDetails map[string]any `json:"merchant_connector_details"`
+	SplitRefunds             map[string]any `json:"split_refunds"`
+	AllKeysRequired          *bool          `json:"all_keys_required"`
+}
+
+// refundUpdateRequest is the spec's RefundUpdateRequest.
+type refundUpdateRequest struct {
+	Reason   *string        `json:"reason"`
+	Metadata map[string]any `json:"metadata"`
+}
+
+// refundTimeRange is the spec's TimeRange.
+type refundTimeRange struct {
+	StartTime *wireTime `json:"start_time"`
+	EndTime   *wireTime `json:"end_time"`
+}
+
+// amountFilter is the spec's AmountFilter.
+type amountFilter struct {
+	StartAmount *int64 `json:"start_amount"`
+	EndAmount   *int64 `json:"end_amount"`
+}
+
+// refundListResponse is the spec's RefundListResponse.
+type refundListResponse struct {
+	Count      int          `json:"count"`
+	TotalCount int          `json:"total_count"`
+	Data       []refundBody `json:"data"`
+}
+
+// refundBody is a refund on the wire: Hyperswitch's RefundResponse, which
+// carries every member of the spec's refund record. Absent values are null.
+// The payment record's nested refunds use the same mapping (refundBodyOf).
+type refundBody struct {
+	RefundID             string         `json:"refund_id"`
+	PaymentID            string         `json:"payment_id"`
+	Amount               int64          `json:"amount"`
+	Currency             string         `json:"currency"`
+	Status               string         `json:"status"`
+	Reason               *string        `json:"reason"`
+	Metadata             map[string]any `json:"metadata"`
+	ErrorMessage         *string        `json:"error_message"`
+	ErrorCode            *string        `json:"error_code"`
+	UnifiedCode          *string        `json:"unified_code"`
+	UnifiedMessage       *string        `json:"unified_message"`
+	CreatedAt            *Timestamp     `json:"created_at"`
+	UpdatedAt            *Timestamp     `json:"updated_at"`
+	Connector            string         `json:"connector"`
+	ProfileID            *string        `json:"profile_id"`
+	MerchantConnectorID  *string        `json:"merchant_connector_id"`
+	SplitRefunds         map[string]any `json:"split_refunds"`
+	IssuerErrorCode      *string        `json:"issuer_error_code"`
+	IssuerErrorMessage   *string        `json:"issuer_error_message"`
+	RawConnectorResponse *string        `json:"raw_connector_response"`
+	ConnectorRefundID    *string        `json:"connector_refund_id"`
+}
+
+// routingConfigRequest is the spec's RoutingConfigRequest.
+type routingConfigRequest struct {
+	Name            *string                      `json:"name"`
+	Description     *string                      `json:"description"`
+	Algorithm       *schematype.RoutingAlgorithm `json:"algorithm"`
+	ProfileID       *string                      `json:"profile_id"`
+	TransactionType *string                      `json:"transaction_type"`
+}
+
+// routingRecord is the spec's RoutingDictionaryRecord.
+type routingRecord struct {
+	ID           string `json:"id"`
+	ProfileID    string `json:"profile_id"`
+	Name         string `json:"name"`
+	Kind         string `json:"kind"`
+	Description  string `json:"description"`
+	CreatedAt    int64  `json:"created_at"`
+	ModifiedAt   int64  `json:"modified_at"`
+	AlgorithmFor string `json:"algorithm_for"`
+}
+
+// routingAlgorithmBody is the spec's MerchantRoutingAlgorithm.
+type routingAlgorithmBody struct {
+	ID           string `json:"id"`
+	ProfileID    string `json:"profile_id"`
+	Name         string `json:"name"`
+	Description  string `json:"description"`
+	Algorithm    any    `json:"algorithm"`
+	CreatedAt    int64  `json:"created_at"`
+	ModifiedAt   int64  `json:"modified_at"`
+	AlgorithmFor string `json:"algorithm_for"`
+}
+
+// profileFallbackBody is the spec's ProfileDefaultRoutingConfig.
+type profileFallbackBody struct {
+	ProfileID  string                         `json:"profile_id"`
+	Connectors []schematype.RoutableConnector `json:"connectors"`
+}
+
+// decideGatewayRequest is Hyperswitch's OpenRouterDecideGatewayRequest;
+// merchantId names the profile.
+type decideGatewayRequest struct {
+	PaymentInfo         *decidePaymentInfo `json:"paymentInfo"`
+	MerchantID          *string            `json:"merchantId"`
+	EligibleGatewayList []string           `json:"eligibleGatewayList"`
+	RankingAlgorithm    *string            `json:"rankingAlgorithm"`
+	EliminationEnabled  *bool              `json:"eliminationEnabled"`
+}
+
+// decidePaymentInfo is the spec's PaymentInfo.
+type decidePaymentInfo struct {
+	PaymentID         *string `json:"paymentId"`
+	Amount            *int64  `json:"amount"`
+	Currency          *string `json:"currency"`
+	PaymentType       *string `json:"paymentType"`
+	Metadata          *string `json:"metadata"`
+	PaymentMethodType *string `json:"paymentMethodType"`
+	PaymentMethod     *string `json:"paymentMethod"`
+	CardISIN          *string `json:"cardIsin"`
+}
+
+// ruleEvaluateRequest is Hyperswitch's RoutingEvaluateRequest; created_by
+// names the profile.
+type ruleEvaluateRequest struct {
+	CreatedBy      *string                    `json:"created_by"`
+	PaymentID      *string                    `json:"payment_id"`
+	Parameters     map[string]json.RawMessage `json:"parameters"`
+	FallbackOutput []deConnector              `json:"fallback_output"`
+}
+
+// deConnector is the spec's DeRoutableConnectorChoice.
+type deConnector struct {
+	GatewayName string `json:"gateway_name"`
+	GatewayID   string `json:"gateway_id"`
+}
+
+// deSplit is the spec's ConnectorVolumeSplit.
+type deSplit struct {
+	Connector deConnector `json:"connector"`
+	Split     int         `json:"split"`
+}
+
+// paymentMethodDataIn is Hyperswitch's PaymentMethodDataRequest: one
+// payment method, keyed by its family, and its billing address; or one of
+// the bare names "reward" and "mandate_payment". The sandbox serves every
+// family but network tokens and vault data (refused with IR_19).
+type paymentMethodDataIn struct {
+	Card               *cardIn                    `json:"card"`
+	CardRedirect       json.RawMessage            `json:"card_redirect"`
+	Wallet             json.RawMessage            `json:"wallet"`
+	PayLater           json.RawMessage            `json:"pay_later"`
+	BankRedirect       json.RawMessage            `json:"bank_redirect"`
+	BankDebit          json.RawMessage            `json:"bank_debit"`
+	BankTransfer       json.RawMessage            `json:"bank_transfer"`
+	RealTimePayment    json.RawMessage            `json:"real_time_payment"`
+	Crypto             json.RawMessage            `json:"crypto"`
+	Upi                *customer.UpiRequest       `json:"upi"`
+	Voucher            json.RawMessage            `json:"voucher"`
+	GiftCard           json.RawMessage            `json:"gift_card"`
+	CardToken          *cardTokenIn               `json:"card_token"`
+	OpenBanking        json.RawMessage            `json:"open_banking"`
+	MobilePayment      json.RawMessage            `json:"mobile_payment"`
+	NetworkToken       json.RawMessage            `json:"network_token"`
+	VaultDataCard      json.RawMessage            `json:"vault_data_card"`
+	VaultCardTokenData json.RawMessage            `json:"vault_card_token_data"`
+	Billing            *schematype.AddressWrapper `json:"billing"`
+	Bare               string                     `json:"-"`
+}
+
+// payoutMethodDataIn is Hyperswitch's PayoutMethodData: one of its members.
+type payoutMethodDataIn struct {
+	Card         *cardPayoutIn   `json:"card"`
+	Bank         *bankPayoutIn   `json:"bank"`
+	Wallet       *walletPayoutIn `json:"wallet"`
+	BankRedirect *bankRedirectIn `json:"bank_redirect"`
+	Passthrough  json.RawMessage `json:"passthrough"`
+	BankTransfer *bankPayoutIn   `json:"bank_transfer"`
+}
+
+// bankPayoutIn is Hyperswitch's Bank (and BankTransfer): an untagged
+// union of ACH, BACS, SEPA, Pix and others, told apart by their members.
+type bankPayoutIn struct {
+	BankName          *string `json:"bank_name"`
+	BankCountryCode   *string `json:"bank_country_code"`
+	BankCity          *string `json:"bank_city"`
+	BankAccountNumber *string `json:"bank_account_number"`
+	BankRoutingNumber *string `json:"bank_routing_number"`
+	AccountHolderName *string `json:"account_holder_name"`
+	BankSortCode      *string `json:"bank_sort_code"`
+	IBAN              *string `json:"iban"`
+	BIC               *string `json:"bic"`
+	BankBranch        *string `json:"bank_branch"`
+	PixKey            *string `json:"pix_key"`
+	TaxID             *string `json:"tax_id"`
+	EMV               *string `json:"emv"`
+	ISPB              *string `json:"ispb"`
+	PayoutMethodType  *string `json:"payout_method_type"`
+}
+
+// walletPayoutIn is the spec's Wallet.
+type walletPayoutIn struct {
+	ApplePayDecrypt  json.RawMessage `json:"apple_pay_decrypt"`
+	GooglePayDecrypt json.RawMessage `json:"google_pay_decrypt"`
+	Paypal           *paypalIn       `json:"paypal"`
+	Venmo            *venmoIn        `json:"venmo"`
+}
+
+// venmoIn is the spec's Venmo.
+type venmoIn struct {
+	TelephoneNumber *string `json:"telephone_number"`
+}
+
+// bankRedirectIn is the spec's BankRedirect.
+type bankRedirectIn struct {
+	Interac *struct {
+		Email *string `json:"email"`
+	} `json:"interac"`
+	OpenBankingUk json.RawMessage `json:"open_banking_uk"`
+}
+
+// refundListRequest is Hyperswitch's RefundListRequest. Its TimeRange is
+// flattened (start_time, end_time at the top level, as Hyperswitch's serde
+// flatten puts them); a nested time_range object is accepted too.
+type refundListRequest struct {
+	StartTime           *wireTime        `json:"start_time"`
+	EndTime             *wireTime        `json:"end_time"`
+	PaymentID           *string          `json:"payment_id"`
+	RefundID            *string          `json:"refund_id"`
+	ProfileID           *string          `json:"profile_id"`
+	Limit               *int64           `json:"limit"`
+	Offset              *int64           `json:"offset"`
+	AmountFilter        *amountFilter    `json:"amount_filter"`
+	Connector           []string         `json:"connector"`
+	MerchantConnectorID []string         `json:"merchant_connector_id"`
+	Currency            []string         `json:"currency"`
+	RefundStatus        []string         `json:"refund_status"`
+	TimeRange           *refundTimeRange `json:"time_range"`
+}
+
+// payoutListRequest is POST /payouts/list's PayoutListFilterConstraints,
+// its TimeRange flattened. currency and entity_type, required by the
+// document, are optional here as they are in Hyperswitch's type, and may
+// be one value or a list.
+type payoutListRequest struct {
+	StartTime                *wireTime        `json:"start_time"`
+	EndTime                  *wireTime        `json:"end_time"`
+	PayoutID                 *string          `json:"payout_id"`
+	MerchantOrderReferenceID *string          `json:"merchant_order_reference_id"`
+	ProfileID                *string          `json:"profile_id"`
+	CustomerID               *string          `json:"customer_id"`
+	Limit                    *int             `json:"limit"`
+	Offset                   *int             `json:"offset"`
+	Connector                []string         `json:"connector"`
+	Currency                 oneOrMany        `json:"currency"`
+	Status                   []string         `json:"status"`
+	PayoutMethod             []string         `json:"payout_method"`
+	EntityType               oneOrMany        `json:"entity_type"`
+	TimeRange                *refundTimeRange `json:"time_range"`
+}
+
+// recurringDetailsIn is Hyperswitch's RecurringDetails, a union tagged by
+// type. Only the mandate_id variant is served; data's shape depends on the
+// type, so it is read once the type is known.
+type recurringDetailsIn struct {
+	Type *string         `json:"type"`
+	Data json.RawMessage `json:"data"`
+}
+
+// gsmFeatureDataIn is the spec's GsmFeatureData.
+type gsmFeatureDataIn struct {
+	Retry *gsmRetryFeature `json:"retry"`
+}
+
+// gsmRuleRequest is GsmCreateRequest and GsmUpdateRequest.
+type gsmRuleRequest struct {
+	gsmKeyRequest
+	Status              *string           `json:"status"`
+	RouterError         *string           `json:"router_error"`
+	Decision            *string           `json:"decision"`
+	StepUpPossible      *bool             `json:"step_up_possible"`
+	UnifiedCode         *string           `json:"unified_code"`
+	UnifiedMessage      *string           `json:"unified_message"`
+	ErrorCategory       *string           `json:"error_category"`
+	ClearPanPossible    *bool             `json:"clear_pan_possible"`
+	Feature             *string           `json:"feature"`
+	FeatureData         *gsmFeatureDataIn `json:"feature_data"`
+	StandardisedCode    *string           `json:"standardised_code"`
+	Description         *string           `json:"description"`
+	UserGuidanceMessage *string           `json:"user_guidance_message"`
+}
+
+// cardIn is Hyperswitch's Card (an open object): the domain's card and the
+// members the sandbox ignores. The number and CVC go to the connector and
+// nowhere else.
+type cardIn struct {
+	customer.CardInput
+	CardIssuer             json.RawMessage `json:"card_issuer"`
+	CardType               json.RawMessage `json:"card_type"`
+	CardIssuingCountry     json.RawMessage `json:"card_issuing_country"`
+	CardIssuingCountryCode json.RawMessage `json:"card_issuing_country_code"`
+	BankCode               json.RawMessage `json:"bank_code"`
+	NickName               json.RawMessage `json:"nick_name"`
 }

@@ -44,6 +44,10 @@ type typeConfig struct {
 	// body is not refused, but that Switchyard does not implement: kept as
 	// json.RawMessage and never read.
 	Ignore []string `yaml:"ignore"`
+	// Embed lists types embedded at the top of the struct. A generated
+	// embedded type's members are left out of this one; for any other type,
+	// list the members it carries in Omit.
+	Embed []string `yaml:"embed"`
 	// Untyped lists members typed any: Hyperswitch features whose value
 	// Switchyard does not model (mostly always null in a response).
 	Untyped []string `yaml:"untyped"`

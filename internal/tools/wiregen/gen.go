@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"go/format"
 	pathpkg "path"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -50,9 +51,8 @@ func (g *generator) generate(header string) ([]byte, error) {
 	// An import is written when the body uses its package name.
 	var imports []string
 	for _, path := range append([]string{"encoding/json"}, g.out.Imports...) {
-		if bytes.Contains(body.Bytes(), []byte(" "+pathpkg.Base(path)+".")) ||
-			bytes.Contains(body.Bytes(), []byte("*"+pathpkg.Base(path)+".")) ||
-			bytes.Contains(body.Bytes(), []byte("]"+pathpkg.Base(path)+".")) {
+		uses := regexp.MustCompile(`(^|[^\w.])` + regexp.QuoteMeta(pathpkg.Base(path)) + `\.`)
+		if uses.Match(body.Bytes()) {
 			imports = append(imports, path)
 		}
 	}
@@ -110,9 +110,20 @@ func (g *generator) writeType(b *bytes.Buffer, t typeConfig) error {
 		fmt.Fprintf(b, "// %s\n", line)
 	}
 	fmt.Fprintf(b, "type %s struct {\n", t.Name)
+	embedded := map[string]bool{}
+	for _, e := range t.Embed {
+		fmt.Fprintf(b, "\t%s\n", e)
+		names, err := g.memberNames(e)
+		if err != nil {
+			return fmt.Errorf("embed %s: %w", e, err)
+		}
+		for _, n := range names {
+			embedded[n] = true
+		}
+	}
 	var errs []error
 	for _, p := range props {
-		if slices.Contains(t.Omit, p.Name) {
+		if slices.Contains(t.Omit, p.Name) || embedded[p.Name] {
 			continue
 		}
 		fc := t.Fields[p.Name]
@@ -148,6 +159,37 @@ func (g *generator) writeType(b *bytes.Buffer, t typeConfig) error {
 	}
 	b.WriteString("}\n\n")
 	return nil
+}
+
+// memberNames are the JSON members of a generated type, for a type that
+// embeds it; none for a type generated elsewhere or written by hand.
+func (g *generator) memberNames(goType string) ([]string, error) {
+	i := slices.IndexFunc(g.out.Types, func(t typeConfig) bool { return t.Name == goType })
+	if i < 0 {
+		return nil, nil
+	}
+	t := g.out.Types[i]
+	var props []property
+	if err := g.members(g.spec.Components.Schemas[t.Schema], false, &props, map[string]bool{}); err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range t.Embed {
+		inner, err := g.memberNames(e)
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, inner...)
+	}
+	for _, p := range props {
+		if !slices.Contains(t.Omit, p.Name) {
+			names = append(names, p.Name)
+		}
+	}
+	for _, e := range t.Extra {
+		names = append(names, e.JSON)
+	}
+	return names, nil
 }
 
 // members collects an object schema's members in the document's order: its
