@@ -69,7 +69,7 @@ type clientCheckoutBody struct {
 	PaymentMethodsEnabled  []enabledMethodOut      `json:"payment_methods_enabled"`
 	CustomerPaymentMethods []clientSavedMethodBody `json:"customer_payment_methods"`
 	IntentData             intentDataOut           `json:"intent_data"`
-	SdkNextAction          sdkNextAction           `json:"sdk_next_action"`
+	SDKNextAction          sdkNextAction           `json:"sdk_next_action"`
 }
 
 type enabledMethodOut struct {
@@ -107,7 +107,7 @@ type intentDataOut struct {
 func clientCheckoutOf(c *payments.Checkout) clientCheckoutBody {
 	pi := c.Payment
 	out := clientCheckoutBody{PaymentMethodsEnabled: []enabledMethodOut{}, CustomerPaymentMethods: []clientSavedMethodBody{},
-		SdkNextAction: sdkNextAction{NextAction: "confirm"},
+		SDKNextAction: sdkNextAction{NextAction: "confirm"},
 		IntentData: intentDataOut{Currency: string(pi.Currency), Amount: c.Amount, PaymentType: string(pi.PaymentType),
 			MerchantName: c.MerchantName, IsGuestCustomer: c.Customer == nil, IsTaxCalculationEnabled: c.Profile.IsTaxConnectorEnabled,
 			RedirectURL: pi.ReturnURL}}

@@ -123,7 +123,7 @@ func defaultPaymentMethodRoute(a *api, svc *customer.Service) func(w http.Respon
 }
 
 func paymentMethodListOf(c *payments.CheckoutMethods) paymentMethodListBody {
-	out := paymentMethodListBody{PaymentMethods: []paymentMethodsEnabledOut{}, SdkNextAction: sdkNextAction{NextAction: "confirm"}}
+	out := paymentMethodListBody{PaymentMethods: []paymentMethodsEnabledOut{}, SDKNextAction: sdkNextAction{NextAction: "confirm"}}
 	if pi := c.Payment; pi != nil {
 		currency := string(pi.Currency)
 		out.RedirectURL, out.Currency, out.IsGuestCustomer = pi.ReturnURL, &currency, pi.CustomerID == nil

@@ -31,7 +31,7 @@ func (req *profileRequest) domain() (merchant.ProfileInput, error) {
 		MaxAutoRetriesEnabled:                           req.MaxAutoRetriesEnabled,
 		IsManualRetryEnabled:                            req.IsManualRetryEnabled,
 		IsClickToPayEnabled:                             req.IsClickToPayEnabled,
-		Force3dsChallenge:                               req.Force3dsChallenge,
+		Force3dsChallenge:                               req.Force3DSChallenge,
 		IsIframeRedirectionEnabled:                      req.IsIframeRedirectionEnabled,
 		PaymentLinkConfig:                               req.PaymentLinkConfig,
 	}, nil
@@ -61,7 +61,7 @@ func profileOf(p *merchant.ProfileView) profileResponse {
 		MaxAutoRetriesEnabled:                           p.MaxAutoRetriesEnabled,
 		IsManualRetryEnabled:                            p.IsManualRetryEnabled,
 		IsClickToPayEnabled:                             p.IsClickToPayEnabled,
-		Force3dsChallenge:                               p.Force3dsChallenge,
+		Force3DSChallenge:                               p.Force3dsChallenge,
 		IsIframeRedirectionEnabled:                      p.IsIframeRedirectionEnabled,
 		PaymentLinkConfig:                               p.PaymentLinkConfig,
 	}

@@ -872,7 +872,7 @@ type paymentMethodListBody struct {
 	CollectShippingDetailsFromWallets    *bool                      `json:"collect_shipping_details_from_wallets"`
 	CollectBillingDetailsFromWallets     *bool                      `json:"collect_billing_details_from_wallets"`
 	IsTaxCalculationEnabled              bool                       `json:"is_tax_calculation_enabled"`
-	SdkNextAction                        sdkNextAction              `json:"sdk_next_action"`
+	SDKNextAction                        sdkNextAction              `json:"sdk_next_action"`
 	IsGuestCustomer                      bool                       `json:"is_guest_customer"`
 }
 
@@ -1037,7 +1037,7 @@ type paymentsRequest struct {
 	SessionExpiry                        *int64                     `json:"session_expiry"`
 	FrmMetadata                          map[string]any             `json:"frm_metadata"`
 	RequestExternalThreeDSAuthentication *bool                      `json:"request_external_three_ds_authentication"`
-	ThreeDsData                          json.RawMessage            `json:"three_ds_data"`
+	ThreeDSData                          json.RawMessage            `json:"three_ds_data"`
 	RecurringDetails                     *recurringDetailsIn        `json:"recurring_details"`
 	SplitPayments                        json.RawMessage            `json:"split_payments"`
 	RequestExtendedAuthorization         *bool                      `json:"request_extended_authorization"`
@@ -1087,13 +1087,13 @@ type surchargeIn struct {
 
 // paymentsCaptureRequest is the spec's PaymentsCaptureRequest.
 type paymentsCaptureRequest struct {
-	MerchantID               json.RawMessage `json:"merchant_id"`
-	AmountToCapture          *int64          `json:"amount_to_capture"`
-	RefundUncapturedAmount   json.RawMessage `json:"refund_uncaptured_amount"`
-	StatementDescriptorSuffx json.RawMessage `json:"statement_descriptor_suffix"`
-	StatementDescriptorPrefx json.RawMessage `json:"statement_descriptor_prefix"`
-	MerchantConnectorDetails json.RawMessage `json:"merchant_connector_details"`
-	AllKeysRequired          json.RawMessage `json:"all_keys_required"`
+	MerchantID                json.RawMessage `json:"merchant_id"`
+	AmountToCapture           *int64          `json:"amount_to_capture"`
+	RefundUncapturedAmount    json.RawMessage `json:"refund_uncaptured_amount"`
+	StatementDescriptorSuffix json.RawMessage `json:"statement_descriptor_suffix"`
+	StatementDescriptorPrefix json.RawMessage `json:"statement_descriptor_prefix"`
+	MerchantConnectorDetails  json.RawMessage `json:"merchant_connector_details"`
+	AllKeysRequired           json.RawMessage `json:"all_keys_required"`
 }
 
 // paymentsCancelRequest is the spec's PaymentsCancelRequest.
@@ -1302,7 +1302,7 @@ type profileRequest struct {
 	AuthenticationProductIDs                        json.RawMessage `json:"authentication_product_ids"`
 	CardTestingGuardConfig                          json.RawMessage `json:"card_testing_guard_config"`
 	IsClearPanRetriesEnabled                        json.RawMessage `json:"is_clear_pan_retries_enabled"`
-	Force3dsChallenge                               *bool           `json:"force_3ds_challenge"`
+	Force3DSChallenge                               *bool           `json:"force_3ds_challenge"`
 	IsDebitRoutingEnabled                           json.RawMessage `json:"is_debit_routing_enabled"`
 	MerchantBusinessCountry                         json.RawMessage `json:"merchant_business_country"`
 	IsIframeRedirectionEnabled                      *bool           `json:"is_iframe_redirection_enabled"`
@@ -1361,7 +1361,7 @@ type profileResponse struct {
 	AuthenticationProductIDs                        any             `json:"authentication_product_ids"`
 	CardTestingGuardConfig                          any             `json:"card_testing_guard_config"`
 	IsClearPanRetriesEnabled                        bool            `json:"is_clear_pan_retries_enabled"`
-	Force3dsChallenge                               bool            `json:"force_3ds_challenge"`
+	Force3DSChallenge                               bool            `json:"force_3ds_challenge"`
 	IsDebitRoutingEnabled                           any             `json:"is_debit_routing_enabled"`
 	MerchantBusinessCountry                         any             `json:"merchant_business_country"`
 	IsPreNetworkTokenizationEnabled                 bool            `json:"is_pre_network_tokenization_enabled"`

@@ -326,14 +326,20 @@ func (g *generator) refType(ref string) (string, bool, error) {
 var initialisms = map[string]string{
 	"id": "ID", "ids": "IDs", "url": "URL", "urls": "URLs", "api": "API", "ip": "IP",
 	"json": "JSON", "http": "HTTP", "uri": "URI", "bin": "BIN", "isin": "ISIN",
-	"psp": "PSP", "3ds": "3DS", "cvc": "CVC", "sdk": "SDK", "mca": "MCA",
+	"psp": "PSP", "3ds": "3DS", "cvc": "CVC", "cvv": "CVV", "sdk": "SDK", "mca": "MCA",
+	"iban": "IBAN", "bic": "BIC", "emv": "EMV", "ispb": "ISPB",
 }
 
 // goName turns a JSON member name, snake_case or camelCase, into an
 // exported Go name.
 func goName(jsonName string) string {
 	var b strings.Builder
-	for _, part := range words(jsonName) {
+	parts := words(jsonName)
+	for i, part := range parts {
+		if strings.EqualFold(part, "ds") && i > 0 && parts[i-1] == "three" {
+			b.WriteString("DS") // three_ds: ThreeDS
+			continue
+		}
 		if up, ok := initialisms[strings.ToLower(part)]; ok {
 			b.WriteString(up)
 			continue

@@ -17,6 +17,9 @@ func TestGoName(t *testing.T) {
 		{"eligibleGatewayList", "EligibleGatewayList"},
 		{"connector_customer_ids", "ConnectorCustomerIDs"},
 		{"last4", "Last4"},
+		{"request_external_three_ds_authentication", "RequestExternalThreeDSAuthentication"},
+		{"ds_transaction_id", "DsTransactionID"},
+		{"requires_cvv", "RequiresCVV"},
 	} {
 		if got := goName(c.in); got != c.want {
 			t.Errorf("goName(%q) = %q, want %q", c.in, got, c.want)
