@@ -2,19 +2,23 @@ package rest
 
 import "html/template"
 
+// pageHead opens every HTML page the API serves (the payment link, the
+// sandbox's 3-D Secure page): mobile-sized and never indexed.
+const pageHead = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+`
+
 // linkPage is the hosted payment link: the merchant's branding and the
 // order summary beside Hyperswitch's checkout SDK (Kind "checkout"), or the
 // payment's outcome. Every merchant-supplied value is placed in its own
 // html/template context: the theme and button colours as CSS values, the
 // logo and background image as URLs (an unsafe one becomes "#ZgotmplZ"),
 // names and details as text, and the checkout's data as a script value.
-var linkPage = template.Must(template.New("link").Parse(`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<link rel="icon" href="data:,">
+var linkPage = template.Must(template.New("link").Parse(pageHead + `<link rel="icon" href="data:,">
 <title>{{.Title}}</title>
 <style>
   :root { --primary: {{.Theme}}; color-scheme: light; }

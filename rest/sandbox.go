@@ -30,13 +30,7 @@ import (
 // (as Hyperswitch's redirection form does). Without a return_url it shows
 // the result.
 
-var sandboxPage = template.Must(template.New("page").Parse(`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>{{.Title}} · Switchyard sandbox</title>
+var sandboxPage = template.Must(template.New("page").Parse(pageHead + `<title>{{.Title}} · Switchyard sandbox</title>
 <style>
   :root { color-scheme: light dark; }
   body { margin: 0; min-height: 100vh; display: grid; place-items: center;
