@@ -8,17 +8,6 @@ import (
 	"switchyard/payments/gsm"
 )
 
-// gsmRules is the merchant's GSM rules as a connection, newest first.
-func (r *Resolver) gsmRules(ctx context.Context, after *Cursor, first *int, before *Cursor, last *int,
-	orderBy []*ent.GsmRuleOrder, where *ent.GsmRuleWhereInput) (*ent.GsmRuleConnection, error) {
-	orderBy = gsmRuleOrders.complete(orderBy)
-	return paginate(ctx, r, bind("gsmRules", where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.GsmRuleConnection, error) {
-			return r.client.GsmRule.Query().Paginate(collecting(ctx), after, first, before, last,
-				ent.WithGsmRuleOrder(orderBy), ent.WithGsmRuleFilter(where.Filter))
-		})
-}
-
 // gsmMutation runs one GSM rule change under its idempotency key.
 func (r *Resolver) gsmMutation(ctx context.Context, name string, key *string, args any,
 	op func(context.Context) (*ent.GsmRule, error)) (*model.GsmRulePayload, error) {

@@ -27,12 +27,9 @@ func (r *Resolver) payout(ctx context.Context, payoutID string) (*ent.Payout, er
 // object_id, created_at) index serves the read).
 func (r *Resolver) payoutEvents(ctx context.Context, po *ent.Payout, after *entgql.Cursor[string], first *int,
 	before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) (*ent.EventConnection, error) {
-	orderBy = eventOrders.complete(orderBy)
-	return paginate(ctx, r, bind("payout.events:"+po.ID, where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.EventConnection, error) {
-			return r.client.Event.Query().Where(event.ObjectID(po.ID), event.EventClassEQ(event.EventClassPayouts)).
-				Paginate(collecting(ctx), after, first, before, last, ent.WithEventOrder(orderBy), ent.WithEventFilter(where.Filter))
-		})
+	payoutEvents := r.client.Event.Query().Where(event.ObjectID(po.ID), event.EventClassEQ(event.EventClassPayouts))
+	return page(ctx, r, "payout.events:"+po.ID, tablePager(payoutEvents.Paginate, ent.WithEventOrder, ent.WithEventFilter, (*ent.EventWhereInput).Filter),
+		after, first, before, last, eventOrders.complete(orderBy), where)
 }
 
 // The payout mutations: each maps its input once (payoutInput) and calls
