@@ -75,80 +75,67 @@ func (r *queryResolver) Nodes(ctx context.Context, ids []string) ([]ent.Noder, e
 
 // AuditLog is the resolver for the auditLog field.
 func (r *queryResolver) AuditLog(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.AuditEntryOrder, where *ent.AuditEntryWhereInput) (*ent.AuditEntryConnection, error) {
-	return page(ctx, r.Resolver, "auditLog", tablePager(r.client.AuditEntry.Query().Paginate, ent.WithAuditEntryOrder, ent.WithAuditEntryFilter, (*ent.AuditEntryWhereInput).Filter),
-		after, first, before, last, auditEntryOrders.newest(orderBy), where)
+	return page(ctx, r.Resolver, "auditLog", tablePager(r.client.AuditEntry.Query().Paginate, ent.WithAuditEntryOrder, ent.WithAuditEntryFilter, (*ent.AuditEntryWhereInput).Filter), after, first, before, last, auditEntryOrders.newest(orderBy), where)
 }
 
 // Customers is the resolver for the customers field.
 func (r *queryResolver) Customers(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.CustomerOrder, where *ent.CustomerWhereInput) (*ent.CustomerConnection, error) {
-	return page(ctx, r.Resolver, "customers", tablePager(r.client.Customer.Query().Paginate, ent.WithCustomerOrder, ent.WithCustomerFilter, (*ent.CustomerWhereInput).Filter),
-		after, first, before, last, customerOrders.orNewest(orderBy), where)
+	return page(ctx, r.Resolver, "customers", tablePager(r.client.Customer.Query().Paginate, ent.WithCustomerOrder, ent.WithCustomerFilter, (*ent.CustomerWhereInput).Filter), after, first, before, last, customerOrders.orNewest(orderBy), where)
 }
 
 // Disputes is the resolver for the disputes field.
 func (r *queryResolver) Disputes(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.DisputeOrder, where *ent.DisputeWhereInput) (*ent.DisputeConnection, error) {
-	return page(ctx, r.Resolver, "disputes", tablePager(r.client.Dispute.Query().Paginate, ent.WithDisputeOrder, ent.WithDisputeFilter, (*ent.DisputeWhereInput).Filter),
-		after, first, before, last, disputeOrders.orNewest(orderBy), where)
+	return page(ctx, r.Resolver, "disputes", tablePager(r.client.Dispute.Query().Paginate, ent.WithDisputeOrder, ent.WithDisputeFilter, (*ent.DisputeWhereInput).Filter), after, first, before, last, disputeOrders.orNewest(orderBy), where)
 }
 
 // Events is the resolver for the events field.
 func (r *queryResolver) Events(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) (*ent.EventConnection, error) {
-	return page(ctx, r.Resolver, "events", tablePager(r.client.Event.Query().Paginate, ent.WithEventOrder, ent.WithEventFilter, (*ent.EventWhereInput).Filter),
-		after, first, before, last, eventOrders.complete(orderBy), where)
+	return page(ctx, r.Resolver, "events", tablePager(r.client.Event.Query().Paginate, ent.WithEventOrder, ent.WithEventFilter, (*ent.EventWhereInput).Filter), after, first, before, last, eventOrders.complete(orderBy), where)
 }
 
 // GsmRules is the resolver for the gsmRules field.
 func (r *queryResolver) GsmRules(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.GsmRuleOrder, where *ent.GsmRuleWhereInput) (*ent.GsmRuleConnection, error) {
-	return page(ctx, r.Resolver, "gsmRules", tablePager(r.client.GsmRule.Query().Paginate, ent.WithGsmRuleOrder, ent.WithGsmRuleFilter, (*ent.GsmRuleWhereInput).Filter),
-		after, first, before, last, gsmRuleOrders.complete(orderBy), where)
+	return page(ctx, r.Resolver, "gsmRules", tablePager(r.client.GsmRule.Query().Paginate, ent.WithGsmRuleOrder, ent.WithGsmRuleFilter, (*ent.GsmRuleWhereInput).Filter), after, first, before, last, gsmRuleOrders.complete(orderBy), where)
 }
 
 // Mandates is the resolver for the mandates field.
 func (r *queryResolver) Mandates(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MandateOrder, where *ent.MandateWhereInput) (*ent.MandateConnection, error) {
-	return page(ctx, r.Resolver, "mandates", primed(tablePager(r.client.Mandate.Query().Paginate, ent.WithMandateOrder, ent.WithMandateFilter, (*ent.MandateWhereInput).Filter), primeMandates),
-		after, first, before, last, mandateOrders.orNewest(orderBy), where)
+	return page(ctx, r.Resolver, "mandates", primed(tablePager(r.client.Mandate.Query().Paginate, ent.WithMandateOrder, ent.WithMandateFilter, (*ent.MandateWhereInput).Filter), primeMandates), after, first, before, last, mandateOrders.orNewest(orderBy), where)
 }
 
 // MerchantAccounts is the resolver for the merchantAccounts field.
 func (r *queryResolver) MerchantAccounts(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.MerchantAccountOrder, where *ent.MerchantAccountWhereInput) (*ent.MerchantAccountConnection, error) {
-	return page(ctx, r.Resolver, "merchantAccounts", tablePager(r.client.MerchantAccount.Query().Paginate, ent.WithMerchantAccountOrder, ent.WithMerchantAccountFilter, (*ent.MerchantAccountWhereInput).Filter),
-		after, first, before, last, merchantAccountOrders.newest(orderBy), where)
+	return page(ctx, r.Resolver, "merchantAccounts", tablePager(r.client.MerchantAccount.Query().Paginate, ent.WithMerchantAccountOrder, ent.WithMerchantAccountFilter, (*ent.MerchantAccountWhereInput).Filter), after, first, before, last, merchantAccountOrders.newest(orderBy), where)
 }
 
 // ConnectorAccounts is the resolver for the connectorAccounts field.
 func (r *queryResolver) ConnectorAccounts(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error) {
-	return page(ctx, r.Resolver, "connectorAccounts", tablePager(r.client.MerchantConnectorAccount.Query().Paginate, ent.WithMerchantConnectorAccountOrder, ent.WithMerchantConnectorAccountFilter, (*ent.MerchantConnectorAccountWhereInput).Filter),
-		after, first, before, last, connectorAccountOrders.complete(orderBy), where)
+	return page(ctx, r.Resolver, "connectorAccounts", tablePager(r.client.MerchantConnectorAccount.Query().Paginate, ent.WithMerchantConnectorAccountOrder, ent.WithMerchantConnectorAccountFilter, (*ent.MerchantConnectorAccountWhereInput).Filter), after, first, before, last, connectorAccountOrders.complete(orderBy), where)
 }
 
 // PaymentIntents is the resolver for the paymentIntents field.
 func (r *queryResolver) PaymentIntents(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error) {
-	return page(ctx, r.Resolver, "paymentIntents", primed(tablePager(r.client.PaymentIntent.Query().Paginate, ent.WithPaymentIntentOrder, ent.WithPaymentIntentFilter, (*ent.PaymentIntentWhereInput).Filter), primePayments),
-		after, first, before, last, paymentOrders.complete(orderBy), where)
+	return page(ctx, r.Resolver, "paymentIntents", primed(tablePager(r.client.PaymentIntent.Query().Paginate, ent.WithPaymentIntentOrder, ent.WithPaymentIntentFilter, (*ent.PaymentIntentWhereInput).Filter), primePayments), after, first, before, last, paymentOrders.complete(orderBy), where)
 }
 
 // Payouts is the resolver for the payouts field.
 func (r *queryResolver) Payouts(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PayoutOrder, where *ent.PayoutWhereInput) (*ent.PayoutConnection, error) {
-	return page(ctx, r.Resolver, "payouts", tablePager(r.client.Payout.Query().Paginate, ent.WithPayoutOrder, ent.WithPayoutFilter, (*ent.PayoutWhereInput).Filter),
-		after, first, before, last, payoutOrders.complete(orderBy), where)
+	return page(ctx, r.Resolver, "payouts", tablePager(r.client.Payout.Query().Paginate, ent.WithPayoutOrder, ent.WithPayoutFilter, (*ent.PayoutWhereInput).Filter), after, first, before, last, payoutOrders.complete(orderBy), where)
 }
 
 // Profiles is the resolver for the profiles field.
 func (r *queryResolver) Profiles(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.ProfileOrder, where *ent.ProfileWhereInput) (*ent.ProfileConnection, error) {
-	return page(ctx, r.Resolver, "profiles", tablePager(r.client.Profile.Query().Paginate, ent.WithProfileOrder, ent.WithProfileFilter, (*ent.ProfileWhereInput).Filter),
-		after, first, before, last, profileOrders.newest(orderBy), where)
+	return page(ctx, r.Resolver, "profiles", tablePager(r.client.Profile.Query().Paginate, ent.WithProfileOrder, ent.WithProfileFilter, (*ent.ProfileWhereInput).Filter), after, first, before, last, profileOrders.newest(orderBy), where)
 }
 
 // Refunds is the resolver for the refunds field.
 func (r *queryResolver) Refunds(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) (*ent.RefundConnection, error) {
-	return page(ctx, r.Resolver, "refunds", tablePager(r.client.Refund.Query().Paginate, ent.WithRefundOrder, ent.WithRefundFilter, (*ent.RefundWhereInput).Filter),
-		after, first, before, last, refundOrders.complete(orderBy), where)
+	return page(ctx, r.Resolver, "refunds", tablePager(r.client.Refund.Query().Paginate, ent.WithRefundOrder, ent.WithRefundFilter, (*ent.RefundWhereInput).Filter), after, first, before, last, refundOrders.complete(orderBy), where)
 }
 
 // RoutingAlgorithms is the resolver for the routingAlgorithms field.
 func (r *queryResolver) RoutingAlgorithms(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RoutingAlgorithmOrder, where *ent.RoutingAlgorithmWhereInput) (*ent.RoutingAlgorithmConnection, error) {
-	return page(ctx, r.Resolver, "routingAlgorithms", tablePager(r.client.RoutingAlgorithm.Query().Paginate, ent.WithRoutingAlgorithmOrder, ent.WithRoutingAlgorithmFilter, (*ent.RoutingAlgorithmWhereInput).Filter),
-		after, first, before, last, routingAlgorithmOrders.complete(orderBy), where)
+	return page(ctx, r.Resolver, "routingAlgorithms", tablePager(r.client.RoutingAlgorithm.Query().Paginate, ent.WithRoutingAlgorithmOrder, ent.WithRoutingAlgorithmFilter, (*ent.RoutingAlgorithmWhereInput).Filter), after, first, before, last, routingAlgorithmOrders.complete(orderBy), where)
 }
 
 // Customer returns generated.CustomerResolver implementation.

@@ -11,12 +11,8 @@ import (
 // gsmMutation runs one GSM rule change under its idempotency key.
 func (r *Resolver) gsmMutation(ctx context.Context, name string, key *string, args any,
 	op func(context.Context) (*ent.GsmRule, error)) (*model.GsmRulePayload, error) {
-	rules := merchantRow[ent.GsmRule]{get: r.client.GsmRule.Get, id: func(g *ent.GsmRule) string { return g.ID }, resource: "GSM rule"}
-	row, replayed, err := mutateMerchantRow(ctx, r, name, key, args, rules, op)
-	if err != nil {
-		return nil, err
-	}
-	return &model.GsmRulePayload{GsmRule: row, Replayed: replayed}, nil
+	rules := rowsOf[model.GsmRulePayload](r.client.GsmRule.Get, "GSM rule")
+	return mutateMerchantRow(ctx, r, name, key, args, rules, op)
 }
 
 func (r *Resolver) createGsmRule(ctx context.Context, in gsm.RuleInput, key *string) (*model.GsmRulePayload, error) {

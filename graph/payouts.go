@@ -37,50 +37,34 @@ func (r *Resolver) payoutEvents(ctx context.Context, po *ent.Payout, after *entg
 // rules (which status allows what, the method's checks).
 
 // payoutMutation runs a payout operation under its key and answers the
-// payout as the client reads it.
+// payout as the client reads it: read again, as the operation may have
+// written it in its transaction.
 func (r *Resolver) payoutMutation(ctx context.Context, name string, key *string, args any,
 	op func(context.Context) (*payouts.View, error)) (*model.PayoutPayload, error) {
-	rows := merchantRow[ent.Payout]{get: r.client.Payout.Get, id: func(p *ent.Payout) string { return p.ID }, resource: "Payout"}
-	po, replayed, err := mutateMerchantRow(ctx, r, name, key, args, rows, func(ctx context.Context) (*ent.Payout, error) {
+	rows := rowsOf[model.PayoutPayload](r.client.Payout.Get, "Payout")
+	return mutateAndReread(ctx, r, name, key, args, rows, func(ctx context.Context) (*payouts.View, error) {
 		if r.payouts == nil {
 			return nil, errs.ErrNotSupported.Newf("Payouts are not enabled on this server")
 		}
-		v, err := op(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return reread(ctx, rows.get, v.Payout.ID) // the row may be bound to the operation's transaction
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &model.PayoutPayload{Payout: po, Replayed: replayed}, nil
+		return op(ctx)
+	}, func(v *payouts.View) string { return v.Payout.ID })
 }
 
 func (r *Resolver) createPayout(ctx context.Context, in model.PayoutRequest, key *string) (*model.PayoutPayload, error) {
-	return r.payoutMutation(ctx, "createPayout", key, map[string]any{"input": in}, func(ctx context.Context) (*payouts.View, error) {
-		pin, err := payoutInput(&in)
-		if err != nil {
-			return nil, err
-		}
+	return r.payoutMutation(ctx, "createPayout", key, map[string]any{"input": in}, reading(&in, payoutInput, func(ctx context.Context, pin payouts.Input) (*payouts.View, error) {
 		if ref := idempotencyRef(ctx); ref != nil {
 			pin.Idempotency = &payouts.IdempotencyRef{Key: ref.Key, Fingerprint: ref.Fingerprint}
 		}
 		return r.payouts.Create(ctx, pin)
-	})
+	}))
 }
 
 func (r *Resolver) confirmPayout(ctx context.Context, id string, in *model.PayoutRequest, key *string) (*model.PayoutPayload, error) {
-	if in == nil {
-		in = &model.PayoutRequest{}
-	}
-	return r.payoutMutation(ctx, "confirmPayout", key, map[string]any{"id": id, "input": in}, func(ctx context.Context) (*payouts.View, error) {
-		pin, err := payoutInput(in)
-		if err != nil {
-			return nil, err
-		}
+	in = inputOrEmpty(in)
+	args := map[string]any{"id": id, "input": in}
+	return r.payoutMutation(ctx, "confirmPayout", key, args, reading(in, payoutInput, func(ctx context.Context, pin payouts.Input) (*payouts.View, error) {
 		return r.payouts.Confirm(ctx, id, pin)
-	})
+	}))
 }
 
 func (r *Resolver) fulfillPayout(ctx context.Context, id string, key *string) (*model.PayoutPayload, error) {
