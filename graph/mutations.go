@@ -205,10 +205,10 @@ func (r *Resolver) confirmPayment(ctx context.Context, id string, in *model.Paym
 	}))
 }
 
-func (r *Resolver) capturePayment(ctx context.Context, id string, in *model.CapturePaymentInput, key *string) (*model.PaymentPayload, error) {
+func (r *Resolver) capturePayment(ctx context.Context, id string, in *payments.CaptureInput, key *string) (*model.PaymentPayload, error) {
 	in = inputOrEmpty(in)
 	return r.paymentMutation(ctx, "capturePayment", key, map[string]any{"id": id, "input": in}, func(ctx context.Context) (*payments.PaymentView, error) {
-		return r.svc.CapturePayment(ctx, id, payments.CaptureInput{AmountToCapture: in.AmountToCapture})
+		return r.svc.CapturePayment(ctx, id, *in)
 	})
 }
 
@@ -219,13 +219,10 @@ func (r *Resolver) cancelPayment(ctx context.Context, id string, in *model.Cance
 	})
 }
 
-func (r *Resolver) createRefund(ctx context.Context, in model.CreateRefundInput, key *string) (*model.RefundPayload, error) {
+func (r *Resolver) createRefund(ctx context.Context, in payments.RefundInput, key *string) (*model.RefundPayload, error) {
 	refunds := rowsOf[model.RefundPayload](r.client.Refund.Get, "Refund")
 	return mutateAndReread(ctx, r, "createRefund", key, map[string]any{"input": in}, refunds, func(ctx context.Context) (*ent.Refund, error) {
-		return r.svc.CreateRefund(ctx, payments.RefundInput{
-			PaymentID: in.PaymentID, RefundID: in.RefundID, Amount: in.Amount,
-			Reason: in.Reason, RefundType: in.RefundType, Metadata: in.Metadata,
-		})
+		return r.svc.CreateRefund(ctx, in)
 	}, entID)
 }
 
@@ -354,16 +351,16 @@ func (r *Resolver) createProfile(ctx context.Context, in model.CreateProfileInpu
 	return mutateAndReread(ctx, r, "createProfile", key, map[string]any{"input": in}, r.profileRows(), func(ctx context.Context) (*merchant.ProfileView, error) {
 		create := merchant.ProfileInput{ProfileName: in.ProfileName, ReturnURL: in.ReturnURL}
 		if in.WebhookSettings != nil {
-			create.WebhookDetails = merchant.WebhookSettingsPatch(*in.WebhookSettings).Details()
+			create.WebhookDetails = in.WebhookSettings.Details()
 		}
 		return r.merchants.CreateProfile(ctx, create)
 	}, func(v *merchant.ProfileView) string { return v.ID })
 }
 
-func (r *Resolver) updateProfileWebhookSettings(ctx context.Context, profileID string, in model.WebhookSettingsInput, key *string) (*model.ProfilePayload, error) {
+func (r *Resolver) updateProfileWebhookSettings(ctx context.Context, profileID string, in merchant.WebhookSettingsPatch, key *string) (*model.ProfilePayload, error) {
 	args := map[string]any{"profileID": profileID, "input": in}
 	return mutateAndReread(ctx, r, "updateProfileWebhookSettings", key, args, r.profileRows(), func(ctx context.Context) (*ent.Profile, error) {
-		return r.merchants.UpdateProfileWebhookSettings(ctx, profileID, merchant.WebhookSettingsPatch(in))
+		return r.merchants.UpdateProfileWebhookSettings(ctx, profileID, in)
 	}, entID)
 }
 

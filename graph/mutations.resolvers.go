@@ -11,6 +11,7 @@ import (
 	"switchyard/graph/model"
 	"switchyard/payments"
 	"switchyard/payments/gsm"
+	"switchyard/payments/merchant"
 )
 
 // CreatePayment is the resolver for the createPayment field.
@@ -29,7 +30,7 @@ func (r *mutationResolver) ConfirmPayment(ctx context.Context, id string, input 
 }
 
 // CapturePayment is the resolver for the capturePayment field.
-func (r *mutationResolver) CapturePayment(ctx context.Context, id string, input *model.CapturePaymentInput, idempotencyKey *string) (*model.PaymentPayload, error) {
+func (r *mutationResolver) CapturePayment(ctx context.Context, id string, input *payments.CaptureInput, idempotencyKey *string) (*model.PaymentPayload, error) {
 	return r.capturePayment(ctx, id, input, idempotencyKey)
 }
 
@@ -39,7 +40,7 @@ func (r *mutationResolver) CancelPayment(ctx context.Context, id string, input *
 }
 
 // CreateRefund is the resolver for the createRefund field.
-func (r *mutationResolver) CreateRefund(ctx context.Context, input model.CreateRefundInput, idempotencyKey *string) (*model.RefundPayload, error) {
+func (r *mutationResolver) CreateRefund(ctx context.Context, input payments.RefundInput, idempotencyKey *string) (*model.RefundPayload, error) {
 	return r.createRefund(ctx, input, idempotencyKey)
 }
 
@@ -124,7 +125,7 @@ func (r *mutationResolver) CreateProfile(ctx context.Context, input model.Create
 }
 
 // UpdateProfileWebhookSettings is the resolver for the updateProfileWebhookSettings field.
-func (r *mutationResolver) UpdateProfileWebhookSettings(ctx context.Context, profileID string, input model.WebhookSettingsInput, idempotencyKey *string) (*model.ProfilePayload, error) {
+func (r *mutationResolver) UpdateProfileWebhookSettings(ctx context.Context, profileID string, input merchant.WebhookSettingsPatch, idempotencyKey *string) (*model.ProfilePayload, error) {
 	return r.updateProfileWebhookSettings(ctx, profileID, input, idempotencyKey)
 }
 

@@ -86,7 +86,7 @@ func (r *Resolver) cancelPayout(ctx context.Context, id string, key *string) (*m
 func payoutInput(in *model.PayoutRequest) (payouts.Input, error) {
 	out := payouts.Input{
 		Amount: in.Amount, Currency: in.Currency, Connectors: in.Connector, Confirm: in.Confirm,
-		PayoutType: in.PayoutType, MethodData: payoutMethodData(in.PayoutMethodData), AutoFulfill: in.AutoFulfill, CustomerID: in.CustomerID,
+		PayoutType: in.PayoutType, MethodData: in.PayoutMethodData, AutoFulfill: in.AutoFulfill, CustomerID: in.CustomerID,
 		ReturnURL: in.ReturnURL, BusinessCountry: in.BusinessCountry, BusinessLabel: in.BusinessLabel,
 		Description: in.Description, EntityType: in.EntityType, Recurring: in.Recurring, Metadata: in.Metadata,
 		PayoutToken: in.PayoutToken, ProfileID: in.ProfileID, Priority: in.Priority,
@@ -119,44 +119,4 @@ func presentMembers(members map[string]*string) map[string]any {
 		return nil
 	}
 	return out
-}
-
-// payoutMethodData is the payout method the input gives, in the domain's
-// terms (nil for none): the domain tells its variants apart and checks
-// them, as it does REST's.
-func payoutMethodData(in *model.PayoutMethodInput) *payouts.MethodData {
-	if in == nil {
-		return nil
-	}
-	out := &payouts.MethodData{Bank: bankData(in.Bank), BankTransfer: bankData(in.BankTransfer)}
-	if c := in.Card; c != nil {
-		out.Card = &payouts.CardData{CardNumber: c.CardNumber, ExpiryMonth: c.ExpiryMonth, ExpiryYear: c.ExpiryYear,
-			CardHolderName: c.CardHolderName, CardNetwork: c.CardNetwork}
-	}
-	if w := in.Wallet; w != nil {
-		out.Wallet = &payouts.WalletData{}
-		if p := w.Paypal; p != nil {
-			out.Wallet.Paypal = &payouts.PaypalData{Email: p.Email, TelephoneNumber: p.TelephoneNumber, PaypalID: p.PaypalID}
-		}
-		if v := w.Venmo; v != nil {
-			out.Wallet.Venmo = &payouts.VenmoData{TelephoneNumber: v.TelephoneNumber}
-		}
-	}
-	if r := in.BankRedirect; r != nil {
-		out.BankRedirect = &payouts.BankRedirectData{}
-		if r.Interac != nil {
-			out.BankRedirect.Interac = &payouts.InteracData{Email: r.Interac.Email}
-		}
-	}
-	return out
-}
-
-func bankData(b *model.PayoutBankInput) *payouts.BankData {
-	if b == nil {
-		return nil
-	}
-	return &payouts.BankData{BankName: b.BankName, BankCountryCode: b.BankCountryCode, BankCity: b.BankCity,
-		BankBranch: b.BankBranch, AccountHolderName: b.AccountHolderName, BankAccountNumber: b.BankAccountNumber,
-		BankRoutingNumber: b.BankRoutingNumber, BankSortCode: b.BankSortCode, IBAN: b.Iban, BIC: b.Bic,
-		PixKey: b.PixKey, TaxID: b.TaxID, EMV: b.Emv, ISPB: b.Ispb}
 }
