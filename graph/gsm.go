@@ -8,21 +8,20 @@ import (
 	"switchyard/payments/gsm"
 )
 
-// gsmMutation runs one GSM rule change under its idempotency key.
-func (r *Resolver) gsmMutation(ctx context.Context, name string, key *string, args any,
-	op func(context.Context) (*ent.GsmRule, error)) (*model.GsmRulePayload, error) {
-	rules := rowsOf[model.GsmRulePayload](r.client.GsmRule.Get, "GSM rule")
-	return mutateMerchantRow(ctx, r, name, key, args, rules, op)
+// gsmRules are the rules the GSM rule mutations answer with.
+func (r *Resolver) gsmRules() merchantRow[ent.GsmRule, model.GsmRulePayload] {
+	return rowsOf[model.GsmRulePayload](r.client.GsmRule.Get, "GSM rule")
 }
 
 func (r *Resolver) createGsmRule(ctx context.Context, in gsm.RuleInput, key *string) (*model.GsmRulePayload, error) {
-	return r.gsmMutation(ctx, "createGsmRule", key, map[string]any{"input": in}, func(ctx context.Context) (*ent.GsmRule, error) {
+	return mutateMerchantRow(ctx, r, "createGsmRule", key, map[string]any{"input": in}, r.gsmRules(), func(ctx context.Context) (*ent.GsmRule, error) {
 		return r.gsm.Create(ctx, in)
 	})
 }
 
 func (r *Resolver) updateGsmRule(ctx context.Context, id string, in gsm.RuleInput, key *string) (*model.GsmRulePayload, error) {
-	return r.gsmMutation(ctx, "updateGsmRule", key, map[string]any{"id": id, "input": in}, func(ctx context.Context) (*ent.GsmRule, error) {
+	args := map[string]any{"id": id, "input": in}
+	return mutateMerchantRow(ctx, r, "updateGsmRule", key, args, r.gsmRules(), func(ctx context.Context) (*ent.GsmRule, error) {
 		return r.gsm.UpdateByID(ctx, id, in)
 	})
 }

@@ -3,12 +3,12 @@ package graph
 import (
 	"context"
 	"encoding/json"
-	"switchyard/payments/analytics"
 	"time"
 
 	"switchyard/ent"
 	"switchyard/ent/schema/schematype"
 	"switchyard/graph/model"
+	"switchyard/payments/analytics"
 	"switchyard/payments/errs"
 	"switchyard/payments/routing"
 )
