@@ -12,6 +12,7 @@ import (
 	"switchyard/payments"
 	"switchyard/payments/gsm"
 	"switchyard/payments/merchant"
+	"switchyard/payments/payouts"
 )
 
 // CreatePayment is the resolver for the createPayment field.
@@ -50,12 +51,12 @@ func (r *mutationResolver) AcceptDispute(ctx context.Context, id string, idempot
 }
 
 // CreatePayout is the resolver for the createPayout field.
-func (r *mutationResolver) CreatePayout(ctx context.Context, input model.PayoutRequest, idempotencyKey *string) (*model.PayoutPayload, error) {
+func (r *mutationResolver) CreatePayout(ctx context.Context, input payouts.Input, idempotencyKey *string) (*model.PayoutPayload, error) {
 	return r.createPayout(ctx, input, idempotencyKey)
 }
 
 // ConfirmPayout is the resolver for the confirmPayout field.
-func (r *mutationResolver) ConfirmPayout(ctx context.Context, id string, input *model.PayoutRequest, idempotencyKey *string) (*model.PayoutPayload, error) {
+func (r *mutationResolver) ConfirmPayout(ctx context.Context, id string, input *payouts.Input, idempotencyKey *string) (*model.PayoutPayload, error) {
 	return r.confirmPayout(ctx, id, input, idempotencyKey)
 }
 

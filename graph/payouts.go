@@ -32,8 +32,8 @@ func (r *Resolver) payoutEvents(ctx context.Context, po *ent.Payout, after *entg
 		after, first, before, last, eventOrders.complete(orderBy), where)
 }
 
-// The payout mutations: each maps its input once (payoutInput) and calls
-// the payouts service under its idempotency key; the service holds the
+// The payout mutations: each reads its input's billing address
+// (payoutBilling) and calls the payouts service under its idempotency key; the service holds the
 // rules (which status allows what, the method's checks).
 
 // payoutMutation runs a payout operation under its key and answers the
@@ -50,8 +50,8 @@ func (r *Resolver) payoutMutation(ctx context.Context, name string, key *string,
 	}, func(v *payouts.View) string { return v.Payout.ID })
 }
 
-func (r *Resolver) createPayout(ctx context.Context, in model.PayoutRequest, key *string) (*model.PayoutPayload, error) {
-	return r.payoutMutation(ctx, "createPayout", key, map[string]any{"input": in}, reading(&in, payoutInput, func(ctx context.Context, pin payouts.Input) (*payouts.View, error) {
+func (r *Resolver) createPayout(ctx context.Context, in payouts.Input, key *string) (*model.PayoutPayload, error) {
+	return r.payoutMutation(ctx, "createPayout", key, map[string]any{"input": in}, reading(in, payoutBilling, func(ctx context.Context, pin payouts.Input) (*payouts.View, error) {
 		if ref := idempotencyRef(ctx); ref != nil {
 			pin.Idempotency = &payouts.IdempotencyRef{Key: ref.Key, Fingerprint: ref.Fingerprint}
 		}
@@ -59,10 +59,10 @@ func (r *Resolver) createPayout(ctx context.Context, in model.PayoutRequest, key
 	}))
 }
 
-func (r *Resolver) confirmPayout(ctx context.Context, id string, in *model.PayoutRequest, key *string) (*model.PayoutPayload, error) {
+func (r *Resolver) confirmPayout(ctx context.Context, id string, in *payouts.Input, key *string) (*model.PayoutPayload, error) {
 	in = inputOrEmpty(in)
 	args := map[string]any{"id": id, "input": in}
-	return r.payoutMutation(ctx, "confirmPayout", key, args, reading(in, payoutInput, func(ctx context.Context, pin payouts.Input) (*payouts.View, error) {
+	return r.payoutMutation(ctx, "confirmPayout", key, args, reading(*in, payoutBilling, func(ctx context.Context, pin payouts.Input) (*payouts.View, error) {
 		return r.payouts.Confirm(ctx, id, pin)
 	}))
 }
@@ -79,32 +79,30 @@ func (r *Resolver) cancelPayout(ctx context.Context, id string, key *string) (*m
 	})
 }
 
-// payoutInput maps a payout's create or confirm input onto the domain's:
-// the billing address is read as the address it must be, the customer's
-// details become the map the payout keeps, and the method becomes the
-// domain's MethodData.
-func payoutInput(in *model.PayoutRequest) (payouts.Input, error) {
-	out := payouts.Input{
-		Amount: in.Amount, Currency: in.Currency, Connectors: in.Connector, Confirm: in.Confirm,
-		PayoutType: in.PayoutType, MethodData: in.PayoutMethodData, AutoFulfill: in.AutoFulfill, CustomerID: in.CustomerID,
-		ReturnURL: in.ReturnURL, BusinessCountry: in.BusinessCountry, BusinessLabel: in.BusinessLabel,
-		Description: in.Description, EntityType: in.EntityType, Recurring: in.Recurring, Metadata: in.Metadata,
-		PayoutToken: in.PayoutToken, ProfileID: in.ProfileID, Priority: in.Priority,
-		SessionExpiry: in.SessionExpiry, MerchantOrderReferenceID: in.MerchantOrderReferenceID,
+// payoutCustomer is a payout input's customer: its id stands for
+// customerID when that is absent (gqlgen reads customerID first), and its
+// details become the map the payout keeps.
+func payoutCustomer(in *payouts.Input, c *model.PaymentCustomerInput) error {
+	if c == nil {
+		return nil
 	}
-	if c := in.Customer; c != nil {
-		if out.CustomerID == nil {
-			out.CustomerID = c.ID
-		}
-		out.Customer = presentMembers(map[string]*string{"name": c.Name, "email": c.Email, "phone": c.Phone,
-			"phone_country_code": c.PhoneCountryCode})
+	if in.CustomerID == nil {
+		in.CustomerID = c.ID
 	}
+	in.Customer = presentMembers(map[string]*string{"name": c.Name, "email": c.Email, "phone": c.Phone,
+		"phone_country_code": c.PhoneCountryCode})
+	return nil
+}
+
+// payoutBilling is in with its billing address read as the address it must
+// be (REST's shape, strictly), and kept as that address's map.
+func payoutBilling(in payouts.Input) (payouts.Input, error) {
 	billing, err := decodeOptional[schematype.AddressWrapper]("billing", in.Billing)
 	if err != nil || billing == nil {
-		return out, err
+		return in, err
 	}
-	out.Billing, err = asMap(billing)
-	return out, err
+	in.Billing, err = asMap(billing)
+	return in, err
 }
 
 // presentMembers are the members given, by name; nil when none is.

@@ -71,6 +71,8 @@ type ResolverRoot interface {
 	Query() QueryResolver
 	RoutingAlgorithm() RoutingAlgorithmResolver
 	Subscription() SubscriptionResolver
+	ConfirmPayoutInput() ConfirmPayoutInputResolver
+	CreatePayoutInput() CreatePayoutInputResolver
 	MandateWhereInput() MandateWhereInputResolver
 	PaymentIntentWhereInput() PaymentIntentWhereInputResolver
 	PaymentMethodWhereInput() PaymentMethodWhereInputResolver
@@ -544,14 +546,14 @@ type ComplexityRoot struct {
 		CancelPayout                 func(childComplexity int, id string, idempotencyKey *string) int
 		CapturePayment               func(childComplexity int, id string, input *payments.CaptureInput, idempotencyKey *string) int
 		ConfirmPayment               func(childComplexity int, id string, input *model.PaymentRequest, idempotencyKey *string) int
-		ConfirmPayout                func(childComplexity int, id string, input *model.PayoutRequest, idempotencyKey *string) int
+		ConfirmPayout                func(childComplexity int, id string, input *payouts.Input, idempotencyKey *string) int
 		CreateAPIKey                 func(childComplexity int, input model.CreateAPIKeyInput, idempotencyKey *string) int
 		CreateConnectorAccount       func(childComplexity int, input model.ConnectorAccountRequest, idempotencyKey *string) int
 		CreateCustomer               func(childComplexity int, input model.CustomerInput, idempotencyKey *string) int
 		CreateGsmRule                func(childComplexity int, input gsm.RuleInput, idempotencyKey *string) int
 		CreatePayment                func(childComplexity int, input model.PaymentRequest, idempotencyKey *string) int
 		CreatePaymentExport          func(childComplexity int, filter *payments.PaymentExportFilter) int
-		CreatePayout                 func(childComplexity int, input model.PayoutRequest, idempotencyKey *string) int
+		CreatePayout                 func(childComplexity int, input payouts.Input, idempotencyKey *string) int
 		CreateProfile                func(childComplexity int, input model.CreateProfileInput, idempotencyKey *string) int
 		CreateRefund                 func(childComplexity int, input payments.RefundInput, idempotencyKey *string) int
 		CreateRoutingAlgorithm       func(childComplexity int, input model.CreateRoutingAlgorithmInput, idempotencyKey *string) int
@@ -1183,8 +1185,8 @@ type MutationResolver interface {
 	CancelPayment(ctx context.Context, id string, input *model.CancelPaymentInput, idempotencyKey *string) (*model.PaymentPayload, error)
 	CreateRefund(ctx context.Context, input payments.RefundInput, idempotencyKey *string) (*model.RefundPayload, error)
 	AcceptDispute(ctx context.Context, id string, idempotencyKey *string) (*model.DisputePayload, error)
-	CreatePayout(ctx context.Context, input model.PayoutRequest, idempotencyKey *string) (*model.PayoutPayload, error)
-	ConfirmPayout(ctx context.Context, id string, input *model.PayoutRequest, idempotencyKey *string) (*model.PayoutPayload, error)
+	CreatePayout(ctx context.Context, input payouts.Input, idempotencyKey *string) (*model.PayoutPayload, error)
+	ConfirmPayout(ctx context.Context, id string, input *payouts.Input, idempotencyKey *string) (*model.PayoutPayload, error)
 	FulfillPayout(ctx context.Context, id string, idempotencyKey *string) (*model.PayoutPayload, error)
 	CancelPayout(ctx context.Context, id string, idempotencyKey *string) (*model.PayoutPayload, error)
 	CreateCustomer(ctx context.Context, input model.CustomerInput, idempotencyKey *string) (*model.CustomerPayload, error)
@@ -1281,6 +1283,12 @@ type SubscriptionResolver interface {
 	PaymentUpdated(ctx context.Context, paymentID *string) (<-chan *ent.PaymentIntent, error)
 }
 
+type ConfirmPayoutInputResolver interface {
+	Customer(ctx context.Context, obj *payouts.Input, data *model.PaymentCustomerInput) error
+}
+type CreatePayoutInputResolver interface {
+	Customer(ctx context.Context, obj *payouts.Input, data *model.PaymentCustomerInput) error
+}
 type MandateWhereInputResolver interface {
 	CustomerID(ctx context.Context, obj *ent.MandateWhereInput, data *string) error
 	CustomerIDIn(ctx context.Context, obj *ent.MandateWhereInput, data []string) error
@@ -3338,7 +3346,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.ConfirmPayout(childComplexity, args["id"].(string), args["input"].(*model.PayoutRequest), args["idempotencyKey"].(*string)), true
+		return e.ComplexityRoot.Mutation.ConfirmPayout(childComplexity, args["id"].(string), args["input"].(*payouts.Input), args["idempotencyKey"].(*string)), true
 	case "Mutation.createApiKey":
 		if e.ComplexityRoot.Mutation.CreateAPIKey == nil {
 			break
@@ -3415,7 +3423,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreatePayout(childComplexity, args["input"].(model.PayoutRequest), args["idempotencyKey"].(*string)), true
+		return e.ComplexityRoot.Mutation.CreatePayout(childComplexity, args["input"].(payouts.Input), args["idempotencyKey"].(*string)), true
 	case "Mutation.createProfile":
 		if e.ComplexityRoot.Mutation.CreateProfile == nil {
 			break
@@ -20745,8 +20753,8 @@ func (ec *executionContext) field_Mutation_confirmPayout_args(ctx context.Contex
 	}
 	args["id"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (*model.PayoutRequest, error) {
-			return ec.unmarshalOConfirmPayoutInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutRequest(ctx, v)
+		func(ctx context.Context, v any) (*payouts.Input, error) {
+			return ec.unmarshalOConfirmPayoutInput2ᚖswitchyardᚋpaymentsᚋpayoutsᚐInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -20891,8 +20899,8 @@ func (ec *executionContext) field_Mutation_createPayout_args(ctx context.Context
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (model.PayoutRequest, error) {
-			return ec.unmarshalNCreatePayoutInput2switchyardᚋgraphᚋmodelᚐPayoutRequest(ctx, v)
+		func(ctx context.Context, v any) (payouts.Input, error) {
+			return ec.unmarshalNCreatePayoutInput2switchyardᚋpaymentsᚋpayoutsᚐInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -31207,7 +31215,7 @@ func (ec *executionContext) _Mutation_createPayout(ctx context.Context, field gr
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreatePayout(ctx, fc.Args["input"].(model.PayoutRequest), fc.Args["idempotencyKey"].(*string))
+			return ec.Resolvers.Mutation().CreatePayout(ctx, fc.Args["input"].(payouts.Input), fc.Args["idempotencyKey"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -31274,7 +31282,7 @@ func (ec *executionContext) _Mutation_confirmPayout(ctx context.Context, field g
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().ConfirmPayout(ctx, fc.Args["id"].(string), fc.Args["input"].(*model.PayoutRequest), fc.Args["idempotencyKey"].(*string))
+			return ec.Resolvers.Mutation().ConfirmPayout(ctx, fc.Args["id"].(string), fc.Args["input"].(*payouts.Input), fc.Args["idempotencyKey"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -48999,8 +49007,8 @@ func (ec *executionContext) unmarshalInputConfirmPaymentInput(ctx context.Contex
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputConfirmPayoutInput(ctx context.Context, obj any) (model.PayoutRequest, error) {
-	var it model.PayoutRequest
+func (ec *executionContext) unmarshalInputConfirmPayoutInput(ctx context.Context, obj any) (payouts.Input, error) {
+	var it payouts.Input
 	if obj == nil {
 		return it, nil
 	}
@@ -49044,14 +49052,16 @@ func (ec *executionContext) unmarshalInputConfirmPayoutInput(ctx context.Context
 			if err != nil {
 				return it, err
 			}
-			it.Customer = data
+			if err = ec.Resolvers.ConfirmPayoutInput().Customer(ctx, &it, data); err != nil {
+				return it, err
+			}
 		case "connector":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connector"))
 			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Connector = data
+			it.Connectors = data
 		case "payoutType":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutType"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -49065,7 +49075,7 @@ func (ec *executionContext) unmarshalInputConfirmPayoutInput(ctx context.Context
 			if err != nil {
 				return it, err
 			}
-			it.PayoutMethodData = data
+			it.MethodData = data
 		case "billing":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billing"))
 			data, err := ec.unmarshalOMap2map(ctx, v)
@@ -49800,8 +49810,8 @@ func (ec *executionContext) unmarshalInputCreatePaymentInput(ctx context.Context
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputCreatePayoutInput(ctx context.Context, obj any) (model.PayoutRequest, error) {
-	var it model.PayoutRequest
+func (ec *executionContext) unmarshalInputCreatePayoutInput(ctx context.Context, obj any) (payouts.Input, error) {
+	var it payouts.Input
 	if obj == nil {
 		return it, nil
 	}
@@ -49852,14 +49862,16 @@ func (ec *executionContext) unmarshalInputCreatePayoutInput(ctx context.Context,
 			if err != nil {
 				return it, err
 			}
-			it.Customer = data
+			if err = ec.Resolvers.CreatePayoutInput().Customer(ctx, &it, data); err != nil {
+				return it, err
+			}
 		case "connector":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connector"))
 			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Connector = data
+			it.Connectors = data
 		case "confirm":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("confirm"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -49880,7 +49892,7 @@ func (ec *executionContext) unmarshalInputCreatePayoutInput(ctx context.Context,
 			if err != nil {
 				return it, err
 			}
-			it.PayoutMethodData = data
+			it.MethodData = data
 		case "billing":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billing"))
 			data, err := ec.unmarshalOMap2map(ctx, v)
@@ -89707,7 +89719,7 @@ func (ec *executionContext) unmarshalNCreatePaymentInput2switchyardᚋgraphᚋmo
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNCreatePayoutInput2switchyardᚋgraphᚋmodelᚐPayoutRequest(ctx context.Context, v any) (model.PayoutRequest, error) {
+func (ec *executionContext) unmarshalNCreatePayoutInput2switchyardᚋpaymentsᚋpayoutsᚐInput(ctx context.Context, v any) (payouts.Input, error) {
 	res, err := ec.unmarshalInputCreatePayoutInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -92168,7 +92180,7 @@ func (ec *executionContext) unmarshalOConfirmPaymentInput2ᚖswitchyardᚋgraph�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOConfirmPayoutInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutRequest(ctx context.Context, v any) (*model.PayoutRequest, error) {
+func (ec *executionContext) unmarshalOConfirmPayoutInput2ᚖswitchyardᚋpaymentsᚋpayoutsᚐInput(ctx context.Context, v any) (*payouts.Input, error) {
 	if v == nil {
 		return nil, nil
 	}

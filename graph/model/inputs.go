@@ -1,18 +1,14 @@
 package model
 
-import (
-	"time"
-
-	"switchyard/payments/payouts"
-)
+import "time"
 
 // The mutation inputs that several GraphQL inputs share are written by
 // hand, so that they have one Go type and one mapping onto the domain: the
 // three payment inputs (create, update, confirm), as REST's one
-// PaymentsRequest does, the two connector account inputs and the two payout
-// inputs. gqlgen.yml binds each GraphQL input to its type here; members a
-// GraphQL input lacks stay nil. The json tags give the canonical JSON an
-// idempotency key's fingerprint is taken of.
+// PaymentsRequest does, and the two connector account inputs. gqlgen.yml
+// binds each GraphQL input to its type here; members a GraphQL input lacks
+// stay nil. The json tags give the canonical JSON an idempotency key's
+// fingerprint is taken of.
 
 // PaymentRequest is CreatePaymentInput, UpdatePaymentInput and
 // ConfirmPaymentInput.
@@ -88,31 +84,4 @@ type ConnectorAccountRequest struct {
 	Status                  *string          `json:"status"`
 	AdditionalMerchantData  map[string]any   `json:"additionalMerchantData"`
 	ConnectorWalletsDetails map[string]any   `json:"connectorWalletsDetails"`
-}
-
-// PayoutRequest is CreatePayoutInput and ConfirmPayoutInput, as REST's one
-// PayoutsCreateRequest serves create, update and confirm.
-type PayoutRequest struct {
-	Amount                   *int64                `json:"amount"`
-	Currency                 *string               `json:"currency"`
-	ProfileID                *string               `json:"profileID"`
-	CustomerID               *string               `json:"customerID"`
-	Customer                 *PaymentCustomerInput `json:"customer"`
-	Connector                []string              `json:"connector"`
-	Confirm                  *bool                 `json:"confirm"`
-	PayoutType               *string               `json:"payoutType"`
-	PayoutMethodData         *payouts.MethodData   `json:"payoutMethodData"`
-	Billing                  map[string]any        `json:"billing"`
-	AutoFulfill              *bool                 `json:"autoFulfill"`
-	ReturnURL                *string               `json:"returnURL"`
-	BusinessCountry          *string               `json:"businessCountry"`
-	BusinessLabel            *string               `json:"businessLabel"`
-	Description              *string               `json:"description"`
-	EntityType               *string               `json:"entityType"`
-	Recurring                *bool                 `json:"recurring"`
-	Metadata                 map[string]any        `json:"metadata"`
-	PayoutToken              *string               `json:"payoutToken"`
-	Priority                 *string               `json:"priority"`
-	SessionExpiry            *int64                `json:"sessionExpiry"`
-	MerchantOrderReferenceID *string               `json:"merchantOrderReferenceID"`
 }
