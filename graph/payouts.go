@@ -33,8 +33,9 @@ func (r *Resolver) payoutEvents(ctx context.Context, po *ent.Payout, after *entg
 }
 
 // The payout mutations: each reads its input's billing address
-// (payoutBilling) and calls the payouts service under its idempotency key; the service holds the
-// rules (which status allows what, the method's checks).
+// (payoutBilling) and calls the payouts service under its idempotency key;
+// the service holds the rules (which status allows what, the method's
+// checks).
 
 // payoutMutation runs a payout operation under its key and answers the
 // payout as the client reads it: read again, as the operation may have
