@@ -21,6 +21,22 @@ import (
 // merchant's customer of the same id matches nothing).
 func customerIs(ids ...string) predicate.Customer { return customer.CustomerIDIn(ids...) }
 
+// ofCustomers adds to a where-input (add is its AddPredicates) the rows of
+// those customers, through the table's edge to them (has).
+func ofCustomers[P any](add func(...P), has func(...predicate.Customer) P, ids ...string) error {
+	add(has(customerIs(ids...)))
+	return nil
+}
+
+// ofCustomer is ofCustomers for a where-input's customerID: nothing when
+// it is null.
+func ofCustomer[P any](add func(...P), has func(...predicate.Customer) P, id *string) error {
+	if id == nil {
+		return nil
+	}
+	return ofCustomers(add, has, *id)
+}
+
 // paymentsOfCustomers adds to a payments where-input the payments of the
 // customers pred selects (customerID, customerIDIn, customerEmail), by
 // their ids read first (customer.PaymentsOf says why).

@@ -36,38 +36,21 @@ func customerDetails(in model.CustomerInput) (customer.CustomerDetails, error) {
 // and answers the customer as it left it.
 func (r *Resolver) customerMutation(ctx context.Context, name string, key *string, args any,
 	run func(ctx context.Context) (*ent.Customer, error)) (*model.CustomerPayload, error) {
-	customers := merchantRow[ent.Customer]{get: r.client.Customer.Get, id: func(c *ent.Customer) string { return c.ID }, resource: "Customer"}
-	c, replayed, err := mutateAndReread(ctx, r, name, key, args, customers, func(ctx context.Context) (string, error) {
-		c, err := run(ctx)
-		if err != nil {
-			return "", err
-		}
-		return c.ID, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &model.CustomerPayload{Customer: c, Replayed: replayed}, nil
+	customers := rowsOf[model.CustomerPayload](r.client.Customer.Get, "Customer")
+	return mutateAndReread(ctx, r, name, key, args, customers, run, entID)
 }
 
 func (r *Resolver) createCustomer(ctx context.Context, in model.CustomerInput, key *string) (*model.CustomerPayload, error) {
-	return r.customerMutation(ctx, "createCustomer", key, in, func(ctx context.Context) (*ent.Customer, error) {
-		d, err := customerDetails(in)
-		if err != nil {
-			return nil, err
-		}
+	return r.customerMutation(ctx, "createCustomer", key, in, reading(in, customerDetails, func(ctx context.Context, d customer.CustomerDetails) (*ent.Customer, error) {
 		return r.customers.CreateCustomer(ctx, in.CustomerID, d)
-	})
+	}))
 }
 
 func (r *Resolver) updateCustomer(ctx context.Context, id string, in model.CustomerInput, key *string) (*model.CustomerPayload, error) {
-	return r.customerMutation(ctx, "updateCustomer", key, map[string]any{"id": id, "input": in}, func(ctx context.Context) (*ent.Customer, error) {
-		d, err := customerDetails(in)
-		if err != nil {
-			return nil, err
-		}
+	args := map[string]any{"id": id, "input": in}
+	return r.customerMutation(ctx, "updateCustomer", key, args, reading(in, customerDetails, func(ctx context.Context, d customer.CustomerDetails) (*ent.Customer, error) {
 		return r.customers.UpdateCustomer(ctx, id, d)
-	})
+	}))
 }
 
 func (r *Resolver) deleteCustomer(ctx context.Context, id string, key *string) (*model.CustomerPayload, error) {

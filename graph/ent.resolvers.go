@@ -15,100 +15,52 @@ import (
 
 // Payments is the resolver for the payments field.
 func (r *customerResolver) Payments(ctx context.Context, obj *ent.Customer, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error) {
-	orderBy = paymentOrders.complete(orderBy)
-	return paginate(ctx, r.Resolver, bind("customer.payments:"+obj.ID, where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.PaymentIntentConnection, error) {
-			return primePayments(ctx)(obj.Payments(collecting(ctx), after, first, before, last, orderBy, where))
-		})
+	return page(ctx, r.Resolver, "customer.payments:"+obj.ID, primed(obj.Payments, primePayments), after, first, before, last, paymentOrders.complete(orderBy), where)
 }
 
 // DeliveryAttempts is the resolver for the deliveryAttempts field.
 func (r *eventResolver) DeliveryAttempts(ctx context.Context, obj *ent.Event, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.EventDeliveryAttemptOrder, where *ent.EventDeliveryAttemptWhereInput) (*ent.EventDeliveryAttemptConnection, error) {
-	if orderBy == nil {
-		orderBy = &ent.EventDeliveryAttemptOrder{Field: ent.EventDeliveryAttemptOrderFieldCreatedAt, Direction: newestFirst()}
-	}
-	return paginate(ctx, r.Resolver, bind("event.deliveryAttempts:"+obj.ID, where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.EventDeliveryAttemptConnection, error) {
-			return obj.DeliveryAttempts(collecting(ctx), after, first, before, last, orderBy, where)
-		})
+	return page(ctx, r.Resolver, "event.deliveryAttempts:"+obj.ID, obj.DeliveryAttempts, after, first, before, last, deliveryAttemptOrders.newest(orderBy), where)
 }
 
 // Profiles is the resolver for the profiles field.
 func (r *merchantAccountResolver) Profiles(ctx context.Context, obj *ent.MerchantAccount, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.ProfileOrder, where *ent.ProfileWhereInput) (*ent.ProfileConnection, error) {
-	if orderBy == nil {
-		orderBy = &ent.ProfileOrder{Field: ent.ProfileOrderFieldCreatedAt, Direction: newestFirst()}
-	}
-	return paginate(ctx, r.Resolver, bind("merchantAccount.profiles:"+obj.ID, where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.ProfileConnection, error) {
-			return obj.Profiles(collecting(ctx), after, first, before, last, orderBy, where)
-		})
+	return page(ctx, r.Resolver, "merchantAccount.profiles:"+obj.ID, obj.Profiles, after, first, before, last, profileOrders.newest(orderBy), where)
 }
 
 // APIKeys is the resolver for the apiKeys field.
 func (r *merchantAccountResolver) APIKeys(ctx context.Context, obj *ent.MerchantAccount, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.APIKeyOrder, where *ent.APIKeyWhereInput) (*ent.APIKeyConnection, error) {
-	if orderBy == nil {
-		orderBy = &ent.APIKeyOrder{Field: ent.APIKeyOrderFieldCreatedAt, Direction: newestFirst()}
-	}
-	return paginate(ctx, r.Resolver, bind("merchantAccount.apiKeys:"+obj.ID, where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.APIKeyConnection, error) {
-			return obj.APIKeys(collecting(ctx), after, first, before, last, orderBy, where)
-		})
+	return page(ctx, r.Resolver, "merchantAccount.apiKeys:"+obj.ID, obj.APIKeys, after, first, before, last, apiKeyOrders.newest(orderBy), where)
 }
 
 // ConnectorAccounts is the resolver for the connectorAccounts field.
 func (r *merchantAccountResolver) ConnectorAccounts(ctx context.Context, obj *ent.MerchantAccount, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error) {
-	orderBy = connectorAccountOrders.complete(orderBy)
-	return paginate(ctx, r.Resolver, bind("merchantAccount.connectorAccounts:"+obj.ID, where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.MerchantConnectorAccountConnection, error) {
-			return obj.ConnectorAccounts(collecting(ctx), after, first, before, last, orderBy, where)
-		})
+	return page(ctx, r.Resolver, "merchantAccount.connectorAccounts:"+obj.ID, obj.ConnectorAccounts, after, first, before, last, connectorAccountOrders.complete(orderBy), where)
 }
 
 // Events is the resolver for the events field.
 func (r *merchantAccountResolver) Events(ctx context.Context, obj *ent.MerchantAccount, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) (*ent.EventConnection, error) {
-	orderBy = eventOrders.complete(orderBy)
-	return paginate(ctx, r.Resolver, bind("merchantAccount.events:"+obj.ID, where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.EventConnection, error) {
-			return obj.Events(collecting(ctx), after, first, before, last, orderBy, where)
-		})
+	return page(ctx, r.Resolver, "merchantAccount.events:"+obj.ID, obj.Events, after, first, before, last, eventOrders.complete(orderBy), where)
 }
 
 // Refunds is the resolver for the refunds field.
 func (r *paymentIntentResolver) Refunds(ctx context.Context, obj *ent.PaymentIntent, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) (*ent.RefundConnection, error) {
-	orderBy = refundOrders.complete(orderBy)
-	return paginate(ctx, r.Resolver, bind("paymentIntent.refunds:"+obj.ID, where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.RefundConnection, error) {
-			return obj.Refunds(collecting(ctx), after, first, before, last, orderBy, where)
-		})
+	return page(ctx, r.Resolver, "paymentIntent.refunds:"+obj.ID, obj.Refunds, after, first, before, last, refundOrders.complete(orderBy), where)
 }
 
 // Events is the resolver for the events field.
 func (r *paymentIntentResolver) Events(ctx context.Context, obj *ent.PaymentIntent, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) (*ent.EventConnection, error) {
-	orderBy = eventOrders.complete(orderBy)
-	return paginate(ctx, r.Resolver, bind("paymentIntent.events:"+obj.ID, where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.EventConnection, error) {
-			return obj.Events(collecting(ctx), after, first, before, last, orderBy, where)
-		})
+	return page(ctx, r.Resolver, "paymentIntent.events:"+obj.ID, obj.Events, after, first, before, last, eventOrders.complete(orderBy), where)
 }
 
 // Attempts is the resolver for the attempts field.
 func (r *payoutResolver) Attempts(ctx context.Context, obj *ent.Payout, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.PayoutAttemptOrder, where *ent.PayoutAttemptWhereInput) (*ent.PayoutAttemptConnection, error) {
-	if orderBy == nil {
-		orderBy = &ent.PayoutAttemptOrder{Field: ent.PayoutAttemptOrderFieldCreatedAt, Direction: newestFirst()}
-	}
-	return paginate(ctx, r.Resolver, bind("payout.attempts:"+obj.ID, where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.PayoutAttemptConnection, error) {
-			return obj.Attempts(collecting(ctx), after, first, before, last, orderBy, where)
-		})
+	return page(ctx, r.Resolver, "payout.attempts:"+obj.ID, obj.Attempts, after, first, before, last, payoutAttemptOrders.newest(orderBy), where)
 }
 
 // ConnectorAccounts is the resolver for the connectorAccounts field.
 func (r *profileResolver) ConnectorAccounts(ctx context.Context, obj *ent.Profile, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error) {
-	orderBy = connectorAccountOrders.complete(orderBy)
-	return paginate(ctx, r.Resolver, bind("profile.connectorAccounts:"+obj.ID, where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.MerchantConnectorAccountConnection, error) {
-			return obj.ConnectorAccounts(collecting(ctx), after, first, before, last, orderBy, where)
-		})
+	return page(ctx, r.Resolver, "profile.connectorAccounts:"+obj.ID, obj.ConnectorAccounts, after, first, before, last, connectorAccountOrders.complete(orderBy), where)
 }
 
 // Node is the resolver for the node field.
@@ -123,132 +75,67 @@ func (r *queryResolver) Nodes(ctx context.Context, ids []string) ([]ent.Noder, e
 
 // AuditLog is the resolver for the auditLog field.
 func (r *queryResolver) AuditLog(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.AuditEntryOrder, where *ent.AuditEntryWhereInput) (*ent.AuditEntryConnection, error) {
-	return r.auditLog(ctx, after, before, first, last, orderBy, where)
+	return page(ctx, r.Resolver, "auditLog", tablePager(r.client.AuditEntry.Query().Paginate, ent.WithAuditEntryOrder, ent.WithAuditEntryFilter, (*ent.AuditEntryWhereInput).Filter), after, first, before, last, auditEntryOrders.newest(orderBy), where)
 }
 
 // Customers is the resolver for the customers field.
 func (r *queryResolver) Customers(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.CustomerOrder, where *ent.CustomerWhereInput) (*ent.CustomerConnection, error) {
-	if len(orderBy) == 0 {
-		orderBy = []*ent.CustomerOrder{{Field: ent.CustomerOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.CustomerOrderFieldID, Direction: newestFirst()}}
-	}
-	return paginate(ctx, r.Resolver, bind("customers", where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.CustomerConnection, error) {
-			return r.client.Customer.Query().Paginate(collecting(ctx), after, first, before, last,
-				ent.WithCustomerOrder(orderBy), ent.WithCustomerFilter(where.Filter))
-		})
+	return page(ctx, r.Resolver, "customers", tablePager(r.client.Customer.Query().Paginate, ent.WithCustomerOrder, ent.WithCustomerFilter, (*ent.CustomerWhereInput).Filter), after, first, before, last, customerOrders.orNewest(orderBy), where)
 }
 
 // Disputes is the resolver for the disputes field.
 func (r *queryResolver) Disputes(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.DisputeOrder, where *ent.DisputeWhereInput) (*ent.DisputeConnection, error) {
-	if len(orderBy) == 0 {
-		orderBy = []*ent.DisputeOrder{{Field: ent.DisputeOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.DisputeOrderFieldID, Direction: newestFirst()}}
-	}
-	return paginate(ctx, r.Resolver, bind("disputes", where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.DisputeConnection, error) {
-			return r.client.Dispute.Query().Paginate(collecting(ctx), after, first, before, last,
-				ent.WithDisputeOrder(orderBy), ent.WithDisputeFilter(where.Filter))
-		})
+	return page(ctx, r.Resolver, "disputes", tablePager(r.client.Dispute.Query().Paginate, ent.WithDisputeOrder, ent.WithDisputeFilter, (*ent.DisputeWhereInput).Filter), after, first, before, last, disputeOrders.orNewest(orderBy), where)
 }
 
 // Events is the resolver for the events field.
 func (r *queryResolver) Events(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) (*ent.EventConnection, error) {
-	orderBy = eventOrders.complete(orderBy)
-	return paginate(ctx, r.Resolver, bind("events", where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.EventConnection, error) {
-			return r.client.Event.Query().Paginate(collecting(ctx), after, first, before, last,
-				ent.WithEventOrder(orderBy), ent.WithEventFilter(where.Filter))
-		})
+	return page(ctx, r.Resolver, "events", tablePager(r.client.Event.Query().Paginate, ent.WithEventOrder, ent.WithEventFilter, (*ent.EventWhereInput).Filter), after, first, before, last, eventOrders.complete(orderBy), where)
 }
 
 // GsmRules is the resolver for the gsmRules field.
 func (r *queryResolver) GsmRules(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.GsmRuleOrder, where *ent.GsmRuleWhereInput) (*ent.GsmRuleConnection, error) {
-	return r.gsmRules(ctx, after, first, before, last, orderBy, where)
+	return page(ctx, r.Resolver, "gsmRules", tablePager(r.client.GsmRule.Query().Paginate, ent.WithGsmRuleOrder, ent.WithGsmRuleFilter, (*ent.GsmRuleWhereInput).Filter), after, first, before, last, gsmRuleOrders.complete(orderBy), where)
 }
 
 // Mandates is the resolver for the mandates field.
 func (r *queryResolver) Mandates(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MandateOrder, where *ent.MandateWhereInput) (*ent.MandateConnection, error) {
-	if len(orderBy) == 0 {
-		orderBy = []*ent.MandateOrder{{Field: ent.MandateOrderFieldCreatedAt, Direction: newestFirst()}, {Field: ent.MandateOrderFieldID, Direction: newestFirst()}}
-	}
-	return paginate(ctx, r.Resolver, bind("mandates", where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.MandateConnection, error) {
-			return primeMandates(ctx)(r.client.Mandate.Query().Paginate(collecting(ctx), after, first, before, last,
-				ent.WithMandateOrder(orderBy), ent.WithMandateFilter(where.Filter)))
-		})
+	return page(ctx, r.Resolver, "mandates", primed(tablePager(r.client.Mandate.Query().Paginate, ent.WithMandateOrder, ent.WithMandateFilter, (*ent.MandateWhereInput).Filter), primeMandates), after, first, before, last, mandateOrders.orNewest(orderBy), where)
 }
 
 // MerchantAccounts is the resolver for the merchantAccounts field.
 func (r *queryResolver) MerchantAccounts(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.MerchantAccountOrder, where *ent.MerchantAccountWhereInput) (*ent.MerchantAccountConnection, error) {
-	if orderBy == nil {
-		orderBy = &ent.MerchantAccountOrder{Field: ent.MerchantAccountOrderFieldCreatedAt, Direction: newestFirst()}
-	}
-	return paginate(ctx, r.Resolver, bind("merchantAccounts", where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.MerchantAccountConnection, error) {
-			return r.client.MerchantAccount.Query().Paginate(collecting(ctx), after, first, before, last,
-				ent.WithMerchantAccountOrder(orderBy), ent.WithMerchantAccountFilter(where.Filter))
-		})
+	return page(ctx, r.Resolver, "merchantAccounts", tablePager(r.client.MerchantAccount.Query().Paginate, ent.WithMerchantAccountOrder, ent.WithMerchantAccountFilter, (*ent.MerchantAccountWhereInput).Filter), after, first, before, last, merchantAccountOrders.newest(orderBy), where)
 }
 
 // ConnectorAccounts is the resolver for the connectorAccounts field.
 func (r *queryResolver) ConnectorAccounts(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.MerchantConnectorAccountOrder, where *ent.MerchantConnectorAccountWhereInput) (*ent.MerchantConnectorAccountConnection, error) {
-	orderBy = connectorAccountOrders.complete(orderBy)
-	return paginate(ctx, r.Resolver, bind("connectorAccounts", where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.MerchantConnectorAccountConnection, error) {
-			return r.client.MerchantConnectorAccount.Query().Paginate(collecting(ctx), after, first, before, last,
-				ent.WithMerchantConnectorAccountOrder(orderBy), ent.WithMerchantConnectorAccountFilter(where.Filter))
-		})
+	return page(ctx, r.Resolver, "connectorAccounts", tablePager(r.client.MerchantConnectorAccount.Query().Paginate, ent.WithMerchantConnectorAccountOrder, ent.WithMerchantConnectorAccountFilter, (*ent.MerchantConnectorAccountWhereInput).Filter), after, first, before, last, connectorAccountOrders.complete(orderBy), where)
 }
 
 // PaymentIntents is the resolver for the paymentIntents field.
 func (r *queryResolver) PaymentIntents(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error) {
-	orderBy = paymentOrders.complete(orderBy)
-	return paginate(ctx, r.Resolver, bind("paymentIntents", where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.PaymentIntentConnection, error) {
-			return primePayments(ctx)(r.client.PaymentIntent.Query().Paginate(collecting(ctx), after, first, before, last,
-				ent.WithPaymentIntentOrder(orderBy), ent.WithPaymentIntentFilter(where.Filter)))
-		})
+	return page(ctx, r.Resolver, "paymentIntents", primed(tablePager(r.client.PaymentIntent.Query().Paginate, ent.WithPaymentIntentOrder, ent.WithPaymentIntentFilter, (*ent.PaymentIntentWhereInput).Filter), primePayments), after, first, before, last, paymentOrders.complete(orderBy), where)
 }
 
 // Payouts is the resolver for the payouts field.
 func (r *queryResolver) Payouts(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PayoutOrder, where *ent.PayoutWhereInput) (*ent.PayoutConnection, error) {
-	orderBy = payoutOrders.complete(orderBy)
-	return paginate(ctx, r.Resolver, bind("payouts", where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.PayoutConnection, error) {
-			return r.client.Payout.Query().Paginate(collecting(ctx), after, first, before, last,
-				ent.WithPayoutOrder(orderBy), ent.WithPayoutFilter(where.Filter))
-		})
+	return page(ctx, r.Resolver, "payouts", tablePager(r.client.Payout.Query().Paginate, ent.WithPayoutOrder, ent.WithPayoutFilter, (*ent.PayoutWhereInput).Filter), after, first, before, last, payoutOrders.complete(orderBy), where)
 }
 
 // Profiles is the resolver for the profiles field.
 func (r *queryResolver) Profiles(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.ProfileOrder, where *ent.ProfileWhereInput) (*ent.ProfileConnection, error) {
-	if orderBy == nil {
-		orderBy = &ent.ProfileOrder{Field: ent.ProfileOrderFieldCreatedAt, Direction: newestFirst()}
-	}
-	return paginate(ctx, r.Resolver, bind("profiles", where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.ProfileConnection, error) {
-			return r.client.Profile.Query().Paginate(collecting(ctx), after, first, before, last,
-				ent.WithProfileOrder(orderBy), ent.WithProfileFilter(where.Filter))
-		})
+	return page(ctx, r.Resolver, "profiles", tablePager(r.client.Profile.Query().Paginate, ent.WithProfileOrder, ent.WithProfileFilter, (*ent.ProfileWhereInput).Filter), after, first, before, last, profileOrders.newest(orderBy), where)
 }
 
 // Refunds is the resolver for the refunds field.
 func (r *queryResolver) Refunds(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RefundOrder, where *ent.RefundWhereInput) (*ent.RefundConnection, error) {
-	orderBy = refundOrders.complete(orderBy)
-	return paginate(ctx, r.Resolver, bind("refunds", where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.RefundConnection, error) {
-			return r.client.Refund.Query().Paginate(collecting(ctx), after, first, before, last,
-				ent.WithRefundOrder(orderBy), ent.WithRefundFilter(where.Filter))
-		})
+	return page(ctx, r.Resolver, "refunds", tablePager(r.client.Refund.Query().Paginate, ent.WithRefundOrder, ent.WithRefundFilter, (*ent.RefundWhereInput).Filter), after, first, before, last, refundOrders.complete(orderBy), where)
 }
 
 // RoutingAlgorithms is the resolver for the routingAlgorithms field.
 func (r *queryResolver) RoutingAlgorithms(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.RoutingAlgorithmOrder, where *ent.RoutingAlgorithmWhereInput) (*ent.RoutingAlgorithmConnection, error) {
-	orderBy = routingAlgorithmOrders.complete(orderBy)
-	return paginate(ctx, r.Resolver, bind("routingAlgorithms", where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.RoutingAlgorithmConnection, error) {
-			return r.client.RoutingAlgorithm.Query().Paginate(collecting(ctx), after, first, before, last,
-				ent.WithRoutingAlgorithmOrder(orderBy), ent.WithRoutingAlgorithmFilter(where.Filter))
-		})
+	return page(ctx, r.Resolver, "routingAlgorithms", tablePager(r.client.RoutingAlgorithm.Query().Paginate, ent.WithRoutingAlgorithmOrder, ent.WithRoutingAlgorithmFilter, (*ent.RoutingAlgorithmWhereInput).Filter), after, first, before, last, routingAlgorithmOrders.complete(orderBy), where)
 }
 
 // Customer returns generated.CustomerResolver implementation.

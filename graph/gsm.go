@@ -8,36 +8,20 @@ import (
 	"switchyard/payments/gsm"
 )
 
-// gsmRules is the merchant's GSM rules as a connection, newest first.
-func (r *Resolver) gsmRules(ctx context.Context, after *Cursor, first *int, before *Cursor, last *int,
-	orderBy []*ent.GsmRuleOrder, where *ent.GsmRuleWhereInput) (*ent.GsmRuleConnection, error) {
-	orderBy = gsmRuleOrders.complete(orderBy)
-	return paginate(ctx, r, bind("gsmRules", where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.GsmRuleConnection, error) {
-			return r.client.GsmRule.Query().Paginate(collecting(ctx), after, first, before, last,
-				ent.WithGsmRuleOrder(orderBy), ent.WithGsmRuleFilter(where.Filter))
-		})
-}
-
-// gsmMutation runs one GSM rule change under its idempotency key.
-func (r *Resolver) gsmMutation(ctx context.Context, name string, key *string, args any,
-	op func(context.Context) (*ent.GsmRule, error)) (*model.GsmRulePayload, error) {
-	rules := merchantRow[ent.GsmRule]{get: r.client.GsmRule.Get, id: func(g *ent.GsmRule) string { return g.ID }, resource: "GSM rule"}
-	row, replayed, err := mutateMerchantRow(ctx, r, name, key, args, rules, op)
-	if err != nil {
-		return nil, err
-	}
-	return &model.GsmRulePayload{GsmRule: row, Replayed: replayed}, nil
+// gsmRules are the rules the GSM rule mutations answer with.
+func (r *Resolver) gsmRules() merchantRow[ent.GsmRule, model.GsmRulePayload] {
+	return rowsOf[model.GsmRulePayload](r.client.GsmRule.Get, "GSM rule")
 }
 
 func (r *Resolver) createGsmRule(ctx context.Context, in gsm.RuleInput, key *string) (*model.GsmRulePayload, error) {
-	return r.gsmMutation(ctx, "createGsmRule", key, map[string]any{"input": in}, func(ctx context.Context) (*ent.GsmRule, error) {
+	return mutateMerchantRow(ctx, r, "createGsmRule", key, map[string]any{"input": in}, r.gsmRules(), func(ctx context.Context) (*ent.GsmRule, error) {
 		return r.gsm.Create(ctx, in)
 	})
 }
 
 func (r *Resolver) updateGsmRule(ctx context.Context, id string, in gsm.RuleInput, key *string) (*model.GsmRulePayload, error) {
-	return r.gsmMutation(ctx, "updateGsmRule", key, map[string]any{"id": id, "input": in}, func(ctx context.Context) (*ent.GsmRule, error) {
+	args := map[string]any{"id": id, "input": in}
+	return mutateMerchantRow(ctx, r, "updateGsmRule", key, args, r.gsmRules(), func(ctx context.Context) (*ent.GsmRule, error) {
 		return r.gsm.UpdateByID(ctx, id, in)
 	})
 }

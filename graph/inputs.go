@@ -122,8 +122,12 @@ func paymentFields(in *model.PaymentRequest) (payments.PaymentFields, error) {
 		return f, err
 	}
 	if s := in.SurchargeDetails; s != nil {
-		amount := s.SurchargeAmount
-		f.SurchargeAmount, f.TaxOnSurcharge = &amount, s.TaxAmount
+		amount := int64(s.SurchargeAmount)
+		f.SurchargeAmount = &amount
+		if s.TaxAmount != nil {
+			tax := int64(*s.TaxAmount)
+			f.TaxOnSurcharge = &tax
+		}
 	}
 	f.RequestIncrementalAuthorization = payments.IncrementalAuthorizationFlag(in.RequestIncrementalAuthorization)
 	f.RequestExternalThreeDSAuthentication = payments.ExternalThreeDSFlag(in.RequestExternalThreeDSAuthentication)
@@ -158,7 +162,7 @@ func paymentMethodOf(in *model.PaymentRequest) (*customer.PaymentMethodInput, er
 	if err != nil {
 		return nil, err
 	}
-	data := customer.PaymentMethodData{Billing: billing, Reward: d.Reward != nil && *d.Reward}
+	data := customer.PaymentMethodData{Billing: billing, Card: d.Card, Reward: d.Reward != nil && *d.Reward}
 	if err := data.AddFamilies(map[string]any{
 		"wallet": d.Wallet, "pay_later": d.PayLater, "bank_redirect": d.BankRedirect,
 		"bank_transfer": d.BankTransfer, "bank_debit": d.BankDebit, "voucher": d.Voucher,
@@ -166,10 +170,6 @@ func paymentMethodOf(in *model.PaymentRequest) (*customer.PaymentMethodInput, er
 		"open_banking": d.OpenBanking, "mobile_payment": d.MobilePayment, "crypto": d.Crypto,
 	}); err != nil {
 		return nil, err
-	}
-	if c := d.Card; c != nil {
-		data.Card = &customer.CardInput{Number: c.CardNumber, ExpMonth: c.CardExpMonth, ExpYear: c.CardExpYear,
-			CVC: c.CardCvc, HolderName: c.CardHolderName, Network: c.CardNetwork}
 	}
 	upi, err := decodeOptional[customer.UpiRequest]("payment_method_data.upi", d.Upi)
 	if err != nil {

@@ -100,18 +100,26 @@ func checkPage(first, last *int) error {
 // query can load. Introspection fields (__schema, __type) are not counted,
 // so GraphiQL's schema query passes.
 type queryLimits struct {
+	schemaFree
 	maxDepth      int
 	maxAliases    int
 	maxComplexity int
 }
 
-var _ interface {
-	graphql.HandlerExtension
-	graphql.OperationContextMutator
-} = queryLimits{}
+// The limits are handler extensions that gqlgen calls through these
+// interfaces; a method that stopped matching one would silently not run.
+var (
+	_ graphql.OperationContextMutator   = queryLimits{}
+	_ graphql.OperationParameterMutator = documentLimits{}
+)
 
-func (queryLimits) ExtensionName() string                   { return "QueryLimits" }
-func (queryLimits) Validate(graphql.ExecutableSchema) error { return nil }
+// schemaFree is a handler extension's Validate for one that does not
+// depend on the schema.
+type schemaFree struct{}
+
+func (schemaFree) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (queryLimits) ExtensionName() string { return "QueryLimits" }
 func (l queryLimits) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
 	if oc.Operation == nil {
 		return nil
@@ -274,16 +282,11 @@ func saturatingAdd(a, b int) int {
 // a REST body may be. Parsing is linear and bounded by the token limit;
 // this walk is linear in the document.
 type documentLimits struct {
+	schemaFree
 	maxFields, maxSpreads, tokenLimit int
 }
 
-var _ interface {
-	graphql.HandlerExtension
-	graphql.OperationParameterMutator
-} = documentLimits{}
-
-func (documentLimits) ExtensionName() string                   { return "DocumentLimits" }
-func (documentLimits) Validate(graphql.ExecutableSchema) error { return nil }
+func (documentLimits) ExtensionName() string { return "DocumentLimits" }
 
 func (l documentLimits) MutateOperationParameters(_ context.Context, p *graphql.RawParams) *gqlerror.Error {
 	if depth := valueDepth(p.Variables, 0); depth > MaxValueDepth {

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 
 	"switchyard/ent"
 	"switchyard/graph/model"
@@ -57,39 +58,68 @@ func restore[T any](ctx context.Context, get func(context.Context, string) (*T, 
 }
 
 // merchantRow is the row a merchant's mutation answers with: how to read
-// it by id, its id, and what to call it when it is gone.
-type merchantRow[T any] struct {
+// it by id and what to call it when it is gone. P is the mutation's
+// payload.
+type merchantRow[T, P any] struct {
 	get      func(context.Context, string) (*T, error)
-	id       func(*T) string
 	resource string
 }
 
+func rowsOf[P, T any](get func(context.Context, string) (*T, error), resource string) merchantRow[T, P] {
+	return merchantRow[T, P]{get: get, resource: resource}
+}
+
+// payload is the row's payload: gqlgen generates each row mutation's as
+// the row (the member of its type) and Replayed.
+func (merchantRow[T, P]) payload(row *T, replayed bool) *P {
+	p := new(P)
+	v := reflect.ValueOf(p).Elem()
+	for i := range v.NumField() {
+		switch f := v.Field(i); {
+		case f.Type() == reflect.TypeFor[*T]():
+			f.Set(reflect.ValueOf(row))
+		case v.Type().Field(i).Name == "Replayed":
+			f.SetBool(replayed)
+		}
+	}
+	return p
+}
+
+// entID is an ent row's id: every table's is its string ID.
+func entID[T any](row *T) string {
+	return reflect.ValueOf(row).Elem().FieldByName("ID").String()
+}
+
 // mutateMerchantRow runs op, a merchant's change to one row, under its
-// idempotency key; a replay lays the stored snapshot over the row as it is
-// now (restore).
-func mutateMerchantRow[T any](ctx context.Context, r *Resolver, name string, key *string, args any,
-	row merchantRow[T], op func(context.Context) (*T, error)) (*T, bool, error) {
-	return idempotent(ctx, r, name, key, args, func(ctx context.Context) (*T, error) {
+// idempotency key and answers the row's payload; a replay lays the stored
+// snapshot over the row as it is now (restore).
+func mutateMerchantRow[T, P any](ctx context.Context, r *Resolver, name string, key *string, args any,
+	row merchantRow[T, P], op func(context.Context) (*T, error)) (*P, error) {
+	res, replayed, err := idempotent(ctx, r, name, key, args, func(ctx context.Context) (*T, error) {
 		if _, err := merchantPrincipal(ctx); err != nil {
 			return nil, err
 		}
 		return op(ctx)
 	}, func(ctx context.Context, snap *T) (*T, error) {
-		return restore(ctx, row.get, row.id(snap), snap, row.resource)
+		return restore(ctx, row.get, entID(snap), snap, row.resource)
 	})
+	if err != nil {
+		return nil, err
+	}
+	return row.payload(res, replayed), nil
 }
 
-// mutateAndReread is mutateMerchantRow for an operation that answers the
-// id of the row it wrote: the row is read again after the commit (reread),
-// not bound to the operation's transaction.
-func mutateAndReread[T any](ctx context.Context, r *Resolver, name string, key *string, args any,
-	row merchantRow[T], op func(context.Context) (string, error)) (*T, bool, error) {
+// mutateAndReread is mutateMerchantRow for an operation that answers a
+// value naming the row it wrote (idOf reads its id): the row is read again
+// after the commit (reread), not bound to the operation's transaction.
+func mutateAndReread[T, P, V any](ctx context.Context, r *Resolver, name string, key *string, args any,
+	row merchantRow[T, P], op func(context.Context) (V, error), idOf func(V) string) (*P, error) {
 	return mutateMerchantRow(ctx, r, name, key, args, row, func(ctx context.Context) (*T, error) {
-		id, err := op(ctx)
+		v, err := op(ctx)
 		if err != nil {
 			return nil, err
 		}
-		return reread(ctx, row.get, id)
+		return reread(ctx, row.get, idOf(v))
 	})
 }
 
@@ -106,21 +136,40 @@ func overlay[T any](fresh, snapshot *T) (*T, error) {
 	return fresh, nil
 }
 
-// paymentMutation runs a payment operation under its key and wraps the result.
+// reading is op over the domain's reading of a mutation's input: an input
+// read refuses is the operation's answer (stored under its key), as a REST
+// body's is.
+func reading[I, D, V any](in I, read func(I) (D, error), op func(context.Context, D) (V, error)) func(context.Context) (V, error) {
+	return func(ctx context.Context) (V, error) {
+		d, err := read(in)
+		if err != nil {
+			var zero V
+			return zero, err
+		}
+		return op(ctx, d)
+	}
+}
+
+// inputOrEmpty is an optional input, empty when absent.
+func inputOrEmpty[T any](in *T) *T {
+	if in == nil {
+		return new(T)
+	}
+	return in
+}
+
+// paymentMutation runs a payment operation under its key and answers the
+// payment as the operation left it.
 func (r *Resolver) paymentMutation(ctx context.Context, name string, key *string, args any,
 	op func(context.Context) (*payments.PaymentView, error)) (*model.PaymentPayload, error) {
-	paymentRows := merchantRow[ent.PaymentIntent]{get: r.client.PaymentIntent.Get, id: func(p *ent.PaymentIntent) string { return p.ID }, resource: "Payment"}
-	pi, replayed, err := mutateMerchantRow(ctx, r, name, key, args, paymentRows, func(ctx context.Context) (*ent.PaymentIntent, error) {
+	paymentRows := rowsOf[model.PaymentPayload](r.client.PaymentIntent.Get, "Payment")
+	return mutateMerchantRow(ctx, r, name, key, args, paymentRows, func(ctx context.Context) (*ent.PaymentIntent, error) {
 		v, err := op(ctx)
 		if err != nil {
 			return nil, err
 		}
 		return v.Intent, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &model.PaymentPayload{Payment: pi, Replayed: replayed}, nil
 }
 
 func (r *Resolver) createPayment(ctx context.Context, in model.PaymentRequest, key *string) (*model.PaymentPayload, error) {
@@ -141,63 +190,40 @@ func (r *Resolver) createPayment(ctx context.Context, in model.PaymentRequest, k
 }
 
 func (r *Resolver) updatePayment(ctx context.Context, id string, in model.PaymentRequest, key *string) (*model.PaymentPayload, error) {
-	return r.paymentMutation(ctx, "updatePayment", key, map[string]any{"id": id, "input": in}, func(ctx context.Context) (*payments.PaymentView, error) {
-		f, err := paymentFields(&in)
-		if err != nil {
-			return nil, err
-		}
+	args := map[string]any{"id": id, "input": in}
+	return r.paymentMutation(ctx, "updatePayment", key, args, reading(&in, paymentFields, func(ctx context.Context, f payments.PaymentFields) (*payments.PaymentView, error) {
 		return r.svc.UpdatePayment(ctx, id, payments.PaymentPatch{Amount: in.Amount, Currency: in.Currency,
 			PaymentFields: f, Confirm: in.Confirm != nil && *in.Confirm})
-	})
+	}))
 }
 
 func (r *Resolver) confirmPayment(ctx context.Context, id string, in *model.PaymentRequest, key *string) (*model.PaymentPayload, error) {
-	if in == nil {
-		in = &model.PaymentRequest{}
-	}
-	return r.paymentMutation(ctx, "confirmPayment", key, map[string]any{"id": id, "input": in}, func(ctx context.Context) (*payments.PaymentView, error) {
-		f, err := paymentFields(in)
-		if err != nil {
-			return nil, err
-		}
+	in = inputOrEmpty(in)
+	args := map[string]any{"id": id, "input": in}
+	return r.paymentMutation(ctx, "confirmPayment", key, args, reading(in, paymentFields, func(ctx context.Context, f payments.PaymentFields) (*payments.PaymentView, error) {
 		return r.svc.ConfirmPayment(ctx, id, payments.ConfirmInput{PaymentFields: f})
-	})
+	}))
 }
 
-func (r *Resolver) capturePayment(ctx context.Context, id string, in *model.CapturePaymentInput, key *string) (*model.PaymentPayload, error) {
-	if in == nil {
-		in = &model.CapturePaymentInput{}
-	}
+func (r *Resolver) capturePayment(ctx context.Context, id string, in *payments.CaptureInput, key *string) (*model.PaymentPayload, error) {
+	in = inputOrEmpty(in)
 	return r.paymentMutation(ctx, "capturePayment", key, map[string]any{"id": id, "input": in}, func(ctx context.Context) (*payments.PaymentView, error) {
-		return r.svc.CapturePayment(ctx, id, payments.CaptureInput{AmountToCapture: in.AmountToCapture})
+		return r.svc.CapturePayment(ctx, id, *in)
 	})
 }
 
 func (r *Resolver) cancelPayment(ctx context.Context, id string, in *model.CancelPaymentInput, key *string) (*model.PaymentPayload, error) {
-	if in == nil {
-		in = &model.CancelPaymentInput{}
-	}
+	in = inputOrEmpty(in)
 	return r.paymentMutation(ctx, "cancelPayment", key, map[string]any{"id": id, "input": in}, func(ctx context.Context) (*payments.PaymentView, error) {
 		return r.svc.CancelPayment(ctx, id, in.CancellationReason)
 	})
 }
 
-func (r *Resolver) createRefund(ctx context.Context, in model.CreateRefundInput, key *string) (*model.RefundPayload, error) {
-	refunds := merchantRow[ent.Refund]{get: r.client.Refund.Get, id: func(r *ent.Refund) string { return r.ID }, resource: "Refund"}
-	ref, replayed, err := mutateAndReread(ctx, r, "createRefund", key, map[string]any{"input": in}, refunds, func(ctx context.Context) (string, error) {
-		ref, err := r.svc.CreateRefund(ctx, payments.RefundInput{
-			PaymentID: in.PaymentID, RefundID: in.RefundID, Amount: in.Amount,
-			Reason: in.Reason, RefundType: in.RefundType, Metadata: in.Metadata,
-		})
-		if err != nil {
-			return "", err
-		}
-		return ref.ID, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &model.RefundPayload{Refund: ref, Replayed: replayed}, nil
+func (r *Resolver) createRefund(ctx context.Context, in payments.RefundInput, key *string) (*model.RefundPayload, error) {
+	refunds := rowsOf[model.RefundPayload](r.client.Refund.Get, "Refund")
+	return mutateAndReread(ctx, r, "createRefund", key, map[string]any{"input": in}, refunds, func(ctx context.Context) (*ent.Refund, error) {
+		return r.svc.CreateRefund(ctx, in)
+	}, entID)
 }
 
 // connectorMutation runs a connector account operation under its key; the
@@ -205,27 +231,12 @@ func (r *Resolver) createRefund(ctx context.Context, in model.CreateRefundInput,
 // connectorAccountDetails).
 func (r *Resolver) connectorMutation(ctx context.Context, name string, key *string, args any,
 	op func(context.Context) (*connector.AccountView, error)) (*model.ConnectorAccountPayload, error) {
-	accounts := merchantRow[ent.MerchantConnectorAccount]{get: r.client.MerchantConnectorAccount.Get,
-		id: func(a *ent.MerchantConnectorAccount) string { return a.ID }, resource: "Merchant connector account"}
-	row, replayed, err := mutateAndReread(ctx, r, name, key, args, accounts, func(ctx context.Context) (string, error) {
-		v, err := op(ctx)
-		if err != nil {
-			return "", err
-		}
-		return v.ID, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &model.ConnectorAccountPayload{ConnectorAccount: row, Replayed: replayed}, nil
+	accounts := rowsOf[model.ConnectorAccountPayload](r.client.MerchantConnectorAccount.Get, "Merchant connector account")
+	return mutateAndReread(ctx, r, name, key, args, accounts, op, func(v *connector.AccountView) string { return v.ID })
 }
 
 func (r *Resolver) createConnectorAccount(ctx context.Context, in model.ConnectorAccountRequest, key *string) (*model.ConnectorAccountPayload, error) {
-	return r.connectorMutation(ctx, "createConnectorAccount", key, map[string]any{"input": in}, func(ctx context.Context) (*connector.AccountView, error) {
-		f, err := connectorFieldsOf(&in)
-		if err != nil {
-			return nil, err
-		}
+	return r.connectorMutation(ctx, "createConnectorAccount", key, map[string]any{"input": in}, reading(&in, connectorFieldsOf, func(ctx context.Context, f connector.AccountFields) (*connector.AccountView, error) {
 		create := connector.AccountInput{AccountFields: f, ProfileID: in.ProfileID,
 			BusinessLabel: in.BusinessLabel, BusinessSubLabel: in.BusinessSubLabel}
 		if in.ConnectorName != nil {
@@ -236,17 +247,14 @@ func (r *Resolver) createConnectorAccount(ctx context.Context, in model.Connecto
 			create.BusinessCountry = &c
 		}
 		return r.connectors.CreateAccount(ctx, create)
-	})
+	}))
 }
 
 func (r *Resolver) updateConnectorAccount(ctx context.Context, id string, in model.ConnectorAccountRequest, key *string) (*model.ConnectorAccountPayload, error) {
-	return r.connectorMutation(ctx, "updateConnectorAccount", key, map[string]any{"id": id, "input": in}, func(ctx context.Context) (*connector.AccountView, error) {
-		f, err := connectorFieldsOf(&in)
-		if err != nil {
-			return nil, err
-		}
+	args := map[string]any{"id": id, "input": in}
+	return r.connectorMutation(ctx, "updateConnectorAccount", key, args, reading(&in, connectorFieldsOf, func(ctx context.Context, f connector.AccountFields) (*connector.AccountView, error) {
 		return r.connectors.UpdateAccount(ctx, id, connector.AccountPatch{AccountFields: f})
-	})
+	}))
 }
 
 // createdKey is createApiKey's stored result: a replay returns the same
@@ -289,14 +297,10 @@ func (r *Resolver) createAPIKey(ctx context.Context, in model.CreateAPIKeyInput,
 }
 
 func (r *Resolver) revokeAPIKey(ctx context.Context, id string, key *string) (*model.APIKeyPayload, error) {
-	apiKeys := merchantRow[ent.APIKey]{get: r.client.APIKey.Get, id: func(k *ent.APIKey) string { return k.ID }, resource: "API Key"}
-	k, replayed, err := mutateMerchantRow(ctx, r, "revokeApiKey", key, map[string]any{"id": id}, apiKeys, func(ctx context.Context) (*ent.APIKey, error) {
+	apiKeys := rowsOf[model.APIKeyPayload](r.client.APIKey.Get, "API Key")
+	return mutateMerchantRow(ctx, r, "revokeApiKey", key, map[string]any{"id": id}, apiKeys, func(ctx context.Context) (*ent.APIKey, error) {
 		return r.merchants.RevokeAPIKey(ctx, id)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &model.APIKeyPayload{APIKey: k, Replayed: replayed}, nil
 }
 
 // rolledKey is rollApiKey's stored result: a replay returns the same new
@@ -335,43 +339,29 @@ func (r *Resolver) rollAPIKey(ctx context.Context, id string, graceSeconds int, 
 	return &model.RollAPIKeyPayload{APIKey: res.APIKey, Key: res.Key, Previous: res.Previous, Replayed: replayed}, nil
 }
 
-// profileMutation runs a profile operation under its key; the payload is
-// the profile's row, read again after the commit.
-func (r *Resolver) profileMutation(ctx context.Context, name string, key *string, args any,
-	op func(context.Context) (string, error)) (*model.ProfilePayload, error) {
-	profiles := merchantRow[ent.Profile]{get: r.client.Profile.Get, id: func(p *ent.Profile) string { return p.ID }, resource: "Business profile"}
-	prof, replayed, err := mutateAndReread(ctx, r, name, key, args, profiles, op)
-	if err != nil {
-		return nil, err
-	}
-	return &model.ProfilePayload{Profile: prof, Replayed: replayed}, nil
+// profileRows are the profiles the profile mutations answer with, read
+// again after the commit.
+func (r *Resolver) profileRows() merchantRow[ent.Profile, model.ProfilePayload] {
+	return rowsOf[model.ProfilePayload](r.client.Profile.Get, "Business profile")
 }
 
 // createProfile makes a profile through REST's operation (its name rules,
 // its HE_01 for a name in use).
 func (r *Resolver) createProfile(ctx context.Context, in model.CreateProfileInput, key *string) (*model.ProfilePayload, error) {
-	return r.profileMutation(ctx, "createProfile", key, map[string]any{"input": in}, func(ctx context.Context) (string, error) {
+	return mutateAndReread(ctx, r, "createProfile", key, map[string]any{"input": in}, r.profileRows(), func(ctx context.Context) (*merchant.ProfileView, error) {
 		create := merchant.ProfileInput{ProfileName: in.ProfileName, ReturnURL: in.ReturnURL}
 		if in.WebhookSettings != nil {
-			create.WebhookDetails = merchant.WebhookSettingsPatch(*in.WebhookSettings).Details()
+			create.WebhookDetails = in.WebhookSettings.Details()
 		}
-		v, err := r.merchants.CreateProfile(ctx, create)
-		if err != nil {
-			return "", err
-		}
-		return v.ID, nil
-	})
+		return r.merchants.CreateProfile(ctx, create)
+	}, func(v *merchant.ProfileView) string { return v.ID })
 }
 
-func (r *Resolver) updateProfileWebhookSettings(ctx context.Context, profileID string, in model.WebhookSettingsInput, key *string) (*model.ProfilePayload, error) {
+func (r *Resolver) updateProfileWebhookSettings(ctx context.Context, profileID string, in merchant.WebhookSettingsPatch, key *string) (*model.ProfilePayload, error) {
 	args := map[string]any{"profileID": profileID, "input": in}
-	return r.profileMutation(ctx, "updateProfileWebhookSettings", key, args, func(ctx context.Context) (string, error) {
-		prof, err := r.merchants.UpdateProfileWebhookSettings(ctx, profileID, merchant.WebhookSettingsPatch(in))
-		if err != nil {
-			return "", err
-		}
-		return prof.ID, nil
-	})
+	return mutateAndReread(ctx, r, "updateProfileWebhookSettings", key, args, r.profileRows(), func(ctx context.Context) (*ent.Profile, error) {
+		return r.merchants.UpdateProfileWebhookSettings(ctx, profileID, in)
+	}, entID)
 }
 
 func (r *Resolver) retryWebhookDelivery(ctx context.Context, eventID string, key *string) (*model.DeliveryAttemptPayload, error) {
@@ -407,18 +397,14 @@ func (r *Resolver) retryWebhookDelivery(ctx context.Context, eventID string, key
 }
 
 func (r *Resolver) acceptDispute(ctx context.Context, id string, key *string) (*model.DisputePayload, error) {
-	disputes := merchantRow[ent.Dispute]{get: r.client.Dispute.Get, id: func(d *ent.Dispute) string { return d.ID }, resource: "Dispute"}
-	d, replayed, err := mutateMerchantRow(ctx, r, "acceptDispute", key, map[string]any{"id": id}, disputes, func(ctx context.Context) (*ent.Dispute, error) {
+	disputes := rowsOf[model.DisputePayload](r.client.Dispute.Get, "Dispute")
+	return mutateMerchantRow(ctx, r, "acceptDispute", key, map[string]any{"id": id}, disputes, func(ctx context.Context) (*ent.Dispute, error) {
 		v, err := r.svc.AcceptDispute(ctx, id)
 		if err != nil {
 			return nil, err
 		}
 		return v.Dispute, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &model.DisputePayload{Dispute: d, Replayed: replayed}, nil
 }
 
 // retryFailedWebhookDeliveries makes the caller's merchant's failed

@@ -11,6 +11,8 @@ import (
 	"switchyard/graph/model"
 	"switchyard/payments"
 	"switchyard/payments/gsm"
+	"switchyard/payments/merchant"
+	"switchyard/payments/payouts"
 )
 
 // CreatePayment is the resolver for the createPayment field.
@@ -29,7 +31,7 @@ func (r *mutationResolver) ConfirmPayment(ctx context.Context, id string, input 
 }
 
 // CapturePayment is the resolver for the capturePayment field.
-func (r *mutationResolver) CapturePayment(ctx context.Context, id string, input *model.CapturePaymentInput, idempotencyKey *string) (*model.PaymentPayload, error) {
+func (r *mutationResolver) CapturePayment(ctx context.Context, id string, input *payments.CaptureInput, idempotencyKey *string) (*model.PaymentPayload, error) {
 	return r.capturePayment(ctx, id, input, idempotencyKey)
 }
 
@@ -39,7 +41,7 @@ func (r *mutationResolver) CancelPayment(ctx context.Context, id string, input *
 }
 
 // CreateRefund is the resolver for the createRefund field.
-func (r *mutationResolver) CreateRefund(ctx context.Context, input model.CreateRefundInput, idempotencyKey *string) (*model.RefundPayload, error) {
+func (r *mutationResolver) CreateRefund(ctx context.Context, input payments.RefundInput, idempotencyKey *string) (*model.RefundPayload, error) {
 	return r.createRefund(ctx, input, idempotencyKey)
 }
 
@@ -49,12 +51,12 @@ func (r *mutationResolver) AcceptDispute(ctx context.Context, id string, idempot
 }
 
 // CreatePayout is the resolver for the createPayout field.
-func (r *mutationResolver) CreatePayout(ctx context.Context, input model.PayoutRequest, idempotencyKey *string) (*model.PayoutPayload, error) {
+func (r *mutationResolver) CreatePayout(ctx context.Context, input payouts.Input, idempotencyKey *string) (*model.PayoutPayload, error) {
 	return r.createPayout(ctx, input, idempotencyKey)
 }
 
 // ConfirmPayout is the resolver for the confirmPayout field.
-func (r *mutationResolver) ConfirmPayout(ctx context.Context, id string, input *model.PayoutRequest, idempotencyKey *string) (*model.PayoutPayload, error) {
+func (r *mutationResolver) ConfirmPayout(ctx context.Context, id string, input *payouts.Input, idempotencyKey *string) (*model.PayoutPayload, error) {
 	return r.confirmPayout(ctx, id, input, idempotencyKey)
 }
 
@@ -124,7 +126,7 @@ func (r *mutationResolver) CreateProfile(ctx context.Context, input model.Create
 }
 
 // UpdateProfileWebhookSettings is the resolver for the updateProfileWebhookSettings field.
-func (r *mutationResolver) UpdateProfileWebhookSettings(ctx context.Context, profileID string, input model.WebhookSettingsInput, idempotencyKey *string) (*model.ProfilePayload, error) {
+func (r *mutationResolver) UpdateProfileWebhookSettings(ctx context.Context, profileID string, input merchant.WebhookSettingsPatch, idempotencyKey *string) (*model.ProfilePayload, error) {
 	return r.updateProfileWebhookSettings(ctx, profileID, input, idempotencyKey)
 }
 

@@ -146,8 +146,8 @@ func keysetOrder[O any](orders []O, of func(O) fieldOrder, make func(field strin
 	return append(slices.Clip(orders), make("ID", last))
 }
 
-// The connections that take several orders, as keysetOrder reads and
-// writes them.
+// The connections' orders, as keysetOrder and their defaults read and
+// write them. These take several orders, completed by keysetOrder.
 var (
 	paymentOrders          orderKind[ent.PaymentIntentOrder, ent.PaymentIntentOrderField]
 	refundOrders           orderKind[ent.RefundOrder, ent.RefundOrderField]
@@ -156,6 +156,17 @@ var (
 	connectorAccountOrders orderKind[ent.MerchantConnectorAccountOrder, ent.MerchantConnectorAccountOrderField]
 	gsmRuleOrders          orderKind[ent.GsmRuleOrder, ent.GsmRuleOrderField]
 	routingAlgorithmOrders orderKind[ent.RoutingAlgorithmOrder, ent.RoutingAlgorithmOrderField]
+	// These take several orders but keep the client's as given (orNewest).
+	customerOrders orderKind[ent.CustomerOrder, ent.CustomerOrderField]
+	disputeOrders  orderKind[ent.DisputeOrder, ent.DisputeOrderField]
+	mandateOrders  orderKind[ent.MandateOrder, ent.MandateOrderField]
+	// These take one order (newest).
+	deliveryAttemptOrders orderKind[ent.EventDeliveryAttemptOrder, ent.EventDeliveryAttemptOrderField]
+	profileOrders         orderKind[ent.ProfileOrder, ent.ProfileOrderField]
+	apiKeyOrders          orderKind[ent.APIKeyOrder, ent.APIKeyOrderField]
+	payoutAttemptOrders   orderKind[ent.PayoutAttemptOrder, ent.PayoutAttemptOrderField]
+	merchantAccountOrders orderKind[ent.MerchantAccountOrder, ent.MerchantAccountOrderField]
+	auditEntryOrders      orderKind[ent.AuditEntryOrder, ent.AuditEntryOrderField]
 )
 
 // orderField is an entgql order field enum.
@@ -183,13 +194,73 @@ func (k orderKind[O, F]) complete(orders []*O) []*O {
 			field, direction := k.members(o)
 			return fieldOrder{any(*field).(orderField).String(), *direction}
 		},
-		func(name string, d entgql.OrderDirection) *O {
-			o, f := new(O), new(F)
-			_ = any(f).(orderField).UnmarshalGQL(name) // CREATED_AT and ID: every such connection has them
-			field, direction := k.members(o)
-			*field, *direction = f, d
-			return o
+		k.make)
+}
+
+// make is the order by the field of that enum name in direction d.
+func (k orderKind[O, F]) make(name string, d entgql.OrderDirection) *O {
+	o, f := new(O), new(F)
+	_ = any(f).(orderField).UnmarshalGQL(name) // CREATED_AT and ID: every such connection has them
+	field, direction := k.members(o)
+	*field, *direction = f, d
+	return o
+}
+
+// newest is the order of a connection that takes one order: the client's,
+// else created_at newest first.
+func (k orderKind[O, F]) newest(o *O) *O {
+	if o != nil {
+		return o
+	}
+	return k.make("CREATED_AT", newestFirst())
+}
+
+// orNewest is the client's orders as given, else keysetOrder's default
+// (created_at then id, newest first): these connections do not add the id
+// to the client's orders.
+func (k orderKind[O, F]) orNewest(orders []*O) []*O {
+	if len(orders) > 0 {
+		return orders
+	}
+	return k.complete(nil)
+}
+
+// pager loads one page of an ent connection: the edge method entgql
+// generates for a nested connection, or a query's Paginate (tablePager).
+type pager[O, W, C any] func(ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy O, where W) (C, error)
+
+// page is a connection's resolver: paginate over p, bound to the
+// connection's name (with its parent's id for a nested one), its filters
+// and its order, which the caller has completed with its default.
+func page[O, W, C any](ctx context.Context, r *Resolver, connection string, p pager[O, W, C],
+	after *Cursor, first *int, before *Cursor, last *int, orderBy O, where W) (C, error) {
+	return paginate(ctx, r, bind(connection, where, orderBy), after, before, first, last,
+		func(after, before *Cursor) (C, error) {
+			return p(collecting(ctx), after, first, before, last, orderBy, where)
 		})
+}
+
+// tablePager pages a query (a whole table, or the rows a Where keeps) as
+// entgql pages an edge: paginate is the query's Paginate, withOrder and
+// withFilter its options, filter the where-input's Filter.
+func tablePager[O, W, C, P, Q any](paginate func(context.Context, *Cursor, *int, *Cursor, *int, ...P) (C, error),
+	withOrder func(O) P, withFilter func(func(Q) (Q, error)) P, filter func(W, Q) (Q, error)) pager[O, W, C] {
+	return func(ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy O, where W) (C, error) {
+		return paginate(ctx, after, first, before, last, withOrder(orderBy),
+			withFilter(func(q Q) (Q, error) { return filter(where, q) }))
+	}
+}
+
+// primed is p announcing each page it loads to prime, so that the fields
+// its nodes share load in one query each (see loaders).
+func primed[O, W, C any](p pager[O, W, C], prime func(context.Context, C)) pager[O, W, C] {
+	return func(ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy O, where W) (C, error) {
+		c, err := p(ctx, after, first, before, last, orderBy, where)
+		if err == nil {
+			prime(ctx, c)
+		}
+		return c, err
+	}
 }
 
 // binding names the query a cursor belongs to: the connection (with its
@@ -221,32 +292,26 @@ func (b binding) key(ctx context.Context) string {
 // primePayments announces the connector accounts and customers of a page of
 // payments, so that their connectorAccount and customerID fields load in one
 // query each (see loaders).
-func primePayments(ctx context.Context) func(*ent.PaymentIntentConnection, error) (*ent.PaymentIntentConnection, error) {
-	return func(c *ent.PaymentIntentConnection, err error) (*ent.PaymentIntentConnection, error) {
-		if err != nil || c == nil {
-			return c, err
-		}
-		pis := make([]*ent.PaymentIntent, len(c.Edges))
-		customers := make([]*string, len(c.Edges))
-		for i, e := range c.Edges {
-			pis[i], customers[i] = e.Node, e.Node.CustomerID
-		}
-		wantConnectorAccounts(ctx, pis...)
-		wantCustomers(ctx, customers...)
-		return c, nil
+func primePayments(ctx context.Context, c *ent.PaymentIntentConnection) {
+	if c == nil {
+		return
 	}
+	pis := make([]*ent.PaymentIntent, len(c.Edges))
+	customers := make([]*string, len(c.Edges))
+	for i, e := range c.Edges {
+		pis[i], customers[i] = e.Node, e.Node.CustomerID
+	}
+	wantConnectorAccounts(ctx, pis...)
+	wantCustomers(ctx, customers...)
 }
 
 // primeMandates announces the customers of a page of mandates, so that their
 // customerID fields load in one query.
-func primeMandates(ctx context.Context) func(*ent.MandateConnection, error) (*ent.MandateConnection, error) {
-	return func(c *ent.MandateConnection, err error) (*ent.MandateConnection, error) {
-		if err != nil || c == nil {
-			return c, err
-		}
-		for _, e := range c.Edges {
-			wantCustomers(ctx, &e.Node.CustomerID)
-		}
-		return c, nil
+func primeMandates(ctx context.Context, c *ent.MandateConnection) {
+	if c == nil {
+		return
+	}
+	for _, e := range c.Edges {
+		wantCustomers(ctx, &e.Node.CustomerID)
 	}
 }

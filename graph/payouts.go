@@ -27,63 +27,45 @@ func (r *Resolver) payout(ctx context.Context, payoutID string) (*ent.Payout, er
 // object_id, created_at) index serves the read).
 func (r *Resolver) payoutEvents(ctx context.Context, po *ent.Payout, after *entgql.Cursor[string], first *int,
 	before *entgql.Cursor[string], last *int, orderBy []*ent.EventOrder, where *ent.EventWhereInput) (*ent.EventConnection, error) {
-	orderBy = eventOrders.complete(orderBy)
-	return paginate(ctx, r, bind("payout.events:"+po.ID, where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.EventConnection, error) {
-			return r.client.Event.Query().Where(event.ObjectID(po.ID), event.EventClassEQ(event.EventClassPayouts)).
-				Paginate(collecting(ctx), after, first, before, last, ent.WithEventOrder(orderBy), ent.WithEventFilter(where.Filter))
-		})
+	payoutEvents := r.client.Event.Query().Where(event.ObjectID(po.ID), event.EventClassEQ(event.EventClassPayouts))
+	return page(ctx, r, "payout.events:"+po.ID, tablePager(payoutEvents.Paginate, ent.WithEventOrder, ent.WithEventFilter, (*ent.EventWhereInput).Filter),
+		after, first, before, last, eventOrders.complete(orderBy), where)
 }
 
-// The payout mutations: each maps its input once (payoutInput) and calls
-// the payouts service under its idempotency key; the service holds the
-// rules (which status allows what, the method's checks).
+// The payout mutations: each reads its input's billing address
+// (payoutBilling) and calls the payouts service under its idempotency key;
+// the service holds the rules (which status allows what, the method's
+// checks).
 
 // payoutMutation runs a payout operation under its key and answers the
-// payout as the client reads it.
+// payout as the client reads it: read again, as the operation may have
+// written it in its transaction.
 func (r *Resolver) payoutMutation(ctx context.Context, name string, key *string, args any,
 	op func(context.Context) (*payouts.View, error)) (*model.PayoutPayload, error) {
-	rows := merchantRow[ent.Payout]{get: r.client.Payout.Get, id: func(p *ent.Payout) string { return p.ID }, resource: "Payout"}
-	po, replayed, err := mutateMerchantRow(ctx, r, name, key, args, rows, func(ctx context.Context) (*ent.Payout, error) {
+	rows := rowsOf[model.PayoutPayload](r.client.Payout.Get, "Payout")
+	return mutateAndReread(ctx, r, name, key, args, rows, func(ctx context.Context) (*payouts.View, error) {
 		if r.payouts == nil {
 			return nil, errs.ErrNotSupported.Newf("Payouts are not enabled on this server")
 		}
-		v, err := op(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return reread(ctx, rows.get, v.Payout.ID) // the row may be bound to the operation's transaction
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &model.PayoutPayload{Payout: po, Replayed: replayed}, nil
+		return op(ctx)
+	}, func(v *payouts.View) string { return v.Payout.ID })
 }
 
-func (r *Resolver) createPayout(ctx context.Context, in model.PayoutRequest, key *string) (*model.PayoutPayload, error) {
-	return r.payoutMutation(ctx, "createPayout", key, map[string]any{"input": in}, func(ctx context.Context) (*payouts.View, error) {
-		pin, err := payoutInput(&in)
-		if err != nil {
-			return nil, err
-		}
+func (r *Resolver) createPayout(ctx context.Context, in payouts.Input, key *string) (*model.PayoutPayload, error) {
+	return r.payoutMutation(ctx, "createPayout", key, map[string]any{"input": in}, reading(in, payoutBilling, func(ctx context.Context, pin payouts.Input) (*payouts.View, error) {
 		if ref := idempotencyRef(ctx); ref != nil {
 			pin.Idempotency = &payouts.IdempotencyRef{Key: ref.Key, Fingerprint: ref.Fingerprint}
 		}
 		return r.payouts.Create(ctx, pin)
-	})
+	}))
 }
 
-func (r *Resolver) confirmPayout(ctx context.Context, id string, in *model.PayoutRequest, key *string) (*model.PayoutPayload, error) {
-	if in == nil {
-		in = &model.PayoutRequest{}
-	}
-	return r.payoutMutation(ctx, "confirmPayout", key, map[string]any{"id": id, "input": in}, func(ctx context.Context) (*payouts.View, error) {
-		pin, err := payoutInput(in)
-		if err != nil {
-			return nil, err
-		}
+func (r *Resolver) confirmPayout(ctx context.Context, id string, in *payouts.Input, key *string) (*model.PayoutPayload, error) {
+	in = inputOrEmpty(in)
+	args := map[string]any{"id": id, "input": in}
+	return r.payoutMutation(ctx, "confirmPayout", key, args, reading(*in, payoutBilling, func(ctx context.Context, pin payouts.Input) (*payouts.View, error) {
 		return r.payouts.Confirm(ctx, id, pin)
-	})
+	}))
 }
 
 func (r *Resolver) fulfillPayout(ctx context.Context, id string, key *string) (*model.PayoutPayload, error) {
@@ -98,32 +80,30 @@ func (r *Resolver) cancelPayout(ctx context.Context, id string, key *string) (*m
 	})
 }
 
-// payoutInput maps a payout's create or confirm input onto the domain's:
-// the billing address is read as the address it must be, the customer's
-// details become the map the payout keeps, and the method becomes the
-// domain's MethodData.
-func payoutInput(in *model.PayoutRequest) (payouts.Input, error) {
-	out := payouts.Input{
-		Amount: in.Amount, Currency: in.Currency, Connectors: in.Connector, Confirm: in.Confirm,
-		PayoutType: in.PayoutType, MethodData: payoutMethodData(in.PayoutMethodData), AutoFulfill: in.AutoFulfill, CustomerID: in.CustomerID,
-		ReturnURL: in.ReturnURL, BusinessCountry: in.BusinessCountry, BusinessLabel: in.BusinessLabel,
-		Description: in.Description, EntityType: in.EntityType, Recurring: in.Recurring, Metadata: in.Metadata,
-		PayoutToken: in.PayoutToken, ProfileID: in.ProfileID, Priority: in.Priority,
-		SessionExpiry: in.SessionExpiry, MerchantOrderReferenceID: in.MerchantOrderReferenceID,
+// payoutCustomer is a payout input's customer: its id stands for
+// customerID when that is absent (gqlgen reads customerID first), and its
+// details become the map the payout keeps.
+func payoutCustomer(in *payouts.Input, c *model.PaymentCustomerInput) error {
+	if c == nil {
+		return nil
 	}
-	if c := in.Customer; c != nil {
-		if out.CustomerID == nil {
-			out.CustomerID = c.ID
-		}
-		out.Customer = presentMembers(map[string]*string{"name": c.Name, "email": c.Email, "phone": c.Phone,
-			"phone_country_code": c.PhoneCountryCode})
+	if in.CustomerID == nil {
+		in.CustomerID = c.ID
 	}
+	in.Customer = presentMembers(map[string]*string{"name": c.Name, "email": c.Email, "phone": c.Phone,
+		"phone_country_code": c.PhoneCountryCode})
+	return nil
+}
+
+// payoutBilling is in with its billing address read as the address it must
+// be (REST's shape, strictly), and kept as that address's map.
+func payoutBilling(in payouts.Input) (payouts.Input, error) {
 	billing, err := decodeOptional[schematype.AddressWrapper]("billing", in.Billing)
 	if err != nil || billing == nil {
-		return out, err
+		return in, err
 	}
-	out.Billing, err = asMap(billing)
-	return out, err
+	in.Billing, err = asMap(billing)
+	return in, err
 }
 
 // presentMembers are the members given, by name; nil when none is.
@@ -138,44 +118,4 @@ func presentMembers(members map[string]*string) map[string]any {
 		return nil
 	}
 	return out
-}
-
-// payoutMethodData is the payout method the input gives, in the domain's
-// terms (nil for none): the domain tells its variants apart and checks
-// them, as it does REST's.
-func payoutMethodData(in *model.PayoutMethodInput) *payouts.MethodData {
-	if in == nil {
-		return nil
-	}
-	out := &payouts.MethodData{Bank: bankData(in.Bank), BankTransfer: bankData(in.BankTransfer)}
-	if c := in.Card; c != nil {
-		out.Card = &payouts.CardData{CardNumber: c.CardNumber, ExpiryMonth: c.ExpiryMonth, ExpiryYear: c.ExpiryYear,
-			CardHolderName: c.CardHolderName, CardNetwork: c.CardNetwork}
-	}
-	if w := in.Wallet; w != nil {
-		out.Wallet = &payouts.WalletData{}
-		if p := w.Paypal; p != nil {
-			out.Wallet.Paypal = &payouts.PaypalData{Email: p.Email, TelephoneNumber: p.TelephoneNumber, PaypalID: p.PaypalID}
-		}
-		if v := w.Venmo; v != nil {
-			out.Wallet.Venmo = &payouts.VenmoData{TelephoneNumber: v.TelephoneNumber}
-		}
-	}
-	if r := in.BankRedirect; r != nil {
-		out.BankRedirect = &payouts.BankRedirectData{}
-		if r.Interac != nil {
-			out.BankRedirect.Interac = &payouts.InteracData{Email: r.Interac.Email}
-		}
-	}
-	return out
-}
-
-func bankData(b *model.PayoutBankInput) *payouts.BankData {
-	if b == nil {
-		return nil
-	}
-	return &payouts.BankData{BankName: b.BankName, BankCountryCode: b.BankCountryCode, BankCity: b.BankCity,
-		BankBranch: b.BankBranch, AccountHolderName: b.AccountHolderName, BankAccountNumber: b.BankAccountNumber,
-		BankRoutingNumber: b.BankRoutingNumber, BankSortCode: b.BankSortCode, IBAN: b.Iban, BIC: b.Bic,
-		PixKey: b.PixKey, TaxID: b.TaxID, EMV: b.Emv, ISPB: b.Ispb}
 }

@@ -3,12 +3,12 @@ package graph
 import (
 	"context"
 	"encoding/json"
-	"switchyard/payments/analytics"
 	"time"
 
 	"switchyard/ent"
 	"switchyard/ent/schema/schematype"
 	"switchyard/graph/model"
+	"switchyard/payments/analytics"
 	"switchyard/payments/errs"
 	"switchyard/payments/routing"
 )
@@ -17,9 +17,8 @@ import (
 // answers the configuration it names.
 func (r *Resolver) routingMutation(ctx context.Context, name string, key *string, args any,
 	op func(context.Context) (*ent.RoutingAlgorithm, error)) (*model.RoutingAlgorithmPayload, error) {
-	algorithms := merchantRow[ent.RoutingAlgorithm]{get: r.client.RoutingAlgorithm.Get,
-		id: func(a *ent.RoutingAlgorithm) string { return a.ID }, resource: "Routing algorithm"}
-	row, replayed, err := mutateMerchantRow(ctx, r, name, key, args, algorithms, op)
+	algorithms := rowsOf[model.RoutingAlgorithmPayload](r.client.RoutingAlgorithm.Get, "Routing algorithm")
+	payload, err := mutateMerchantRow(ctx, r, name, key, args, algorithms, op)
 	if err != nil {
 		return nil, err
 	}
@@ -28,7 +27,7 @@ func (r *Resolver) routingMutation(ctx context.Context, name string, key *string
 		l.activeRouting = nil // the document reads what this mutation changed
 		l.mu.Unlock()
 	}
-	return &model.RoutingAlgorithmPayload{RoutingAlgorithm: row, Replayed: replayed}, nil
+	return payload, nil
 }
 
 func (r *Resolver) createRoutingAlgorithm(ctx context.Context, in model.CreateRoutingAlgorithmInput, key *string) (*model.RoutingAlgorithmPayload, error) {

@@ -156,16 +156,12 @@ func (r *routingAlgorithmResolver) Active(ctx context.Context, obj *ent.RoutingA
 
 // CustomerID is the resolver for the customerID field.
 func (r *mandateWhereInputResolver) CustomerID(ctx context.Context, obj *ent.MandateWhereInput, data *string) error {
-	if data != nil {
-		obj.AddPredicates(mandate.HasCustomerWith(customerIs(*data)))
-	}
-	return nil
+	return ofCustomer(obj.AddPredicates, mandate.HasCustomerWith, data)
 }
 
 // CustomerIDIn is the resolver for the customerIDIn field.
 func (r *mandateWhereInputResolver) CustomerIDIn(ctx context.Context, obj *ent.MandateWhereInput, data []string) error {
-	obj.AddPredicates(mandate.HasCustomerWith(customerIs(data...)))
-	return nil
+	return ofCustomers(obj.AddPredicates, mandate.HasCustomerWith, data...)
 }
 
 // CustomerID is the resolver for the customerID field.
@@ -188,14 +184,10 @@ func (r *paymentIntentWhereInputResolver) CustomerEmail(ctx context.Context, obj
 
 // CustomerID is the resolver for the customerID field.
 func (r *paymentMethodWhereInputResolver) CustomerID(ctx context.Context, obj *ent.PaymentMethodWhereInput, data *string) error {
-	if data != nil {
-		obj.AddPredicates(paymentmethod.HasCustomerWith(customerIs(*data)))
-	}
-	return nil
+	return ofCustomer(obj.AddPredicates, paymentmethod.HasCustomerWith, data)
 }
 
 // CustomerIDIn is the resolver for the customerIDIn field.
 func (r *paymentMethodWhereInputResolver) CustomerIDIn(ctx context.Context, obj *ent.PaymentMethodWhereInput, data []string) error {
-	obj.AddPredicates(paymentmethod.HasCustomerWith(customerIs(data...)))
-	return nil
+	return ofCustomers(obj.AddPredicates, paymentmethod.HasCustomerWith, data...)
 }

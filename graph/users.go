@@ -9,7 +9,6 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"switchyard/ent"
 	"switchyard/graph/generated"
 	"switchyard/graph/model"
 	"switchyard/internal/auth"
@@ -219,16 +218,4 @@ func (r *Resolver) members(ctx context.Context) ([]*model.Member, error) {
 		out[i] = memberOf(m)
 	}
 	return out, nil
-}
-
-func (r *Resolver) auditLog(ctx context.Context, after, before *Cursor, first, last *int,
-	orderBy *ent.AuditEntryOrder, where *ent.AuditEntryWhereInput) (*ent.AuditEntryConnection, error) {
-	if orderBy == nil {
-		orderBy = &ent.AuditEntryOrder{Field: ent.AuditEntryOrderFieldCreatedAt, Direction: newestFirst()}
-	}
-	return paginate(ctx, r, bind("auditLog", where, orderBy), after, before, first, last,
-		func(after, before *Cursor) (*ent.AuditEntryConnection, error) {
-			return r.client.AuditEntry.Query().Paginate(collecting(ctx), after, first, before, last,
-				ent.WithAuditEntryOrder(orderBy), ent.WithAuditEntryFilter(where.Filter))
-		})
 }

@@ -32,7 +32,10 @@ import (
 	"switchyard/graph/model"
 	"switchyard/payments"
 	"switchyard/payments/analytics"
+	"switchyard/payments/customer"
 	"switchyard/payments/gsm"
+	"switchyard/payments/merchant"
+	"switchyard/payments/payouts"
 	"switchyard/payments/routing"
 	"sync/atomic"
 	"time"
@@ -68,6 +71,8 @@ type ResolverRoot interface {
 	Query() QueryResolver
 	RoutingAlgorithm() RoutingAlgorithmResolver
 	Subscription() SubscriptionResolver
+	ConfirmPayoutInput() ConfirmPayoutInputResolver
+	CreatePayoutInput() CreatePayoutInputResolver
 	MandateWhereInput() MandateWhereInputResolver
 	PaymentIntentWhereInput() PaymentIntentWhereInputResolver
 	PaymentMethodWhereInput() PaymentMethodWhereInputResolver
@@ -539,18 +544,18 @@ type ComplexityRoot struct {
 		ActivateRoutingAlgorithm     func(childComplexity int, id string, idempotencyKey *string) int
 		CancelPayment                func(childComplexity int, id string, input *model.CancelPaymentInput, idempotencyKey *string) int
 		CancelPayout                 func(childComplexity int, id string, idempotencyKey *string) int
-		CapturePayment               func(childComplexity int, id string, input *model.CapturePaymentInput, idempotencyKey *string) int
+		CapturePayment               func(childComplexity int, id string, input *payments.CaptureInput, idempotencyKey *string) int
 		ConfirmPayment               func(childComplexity int, id string, input *model.PaymentRequest, idempotencyKey *string) int
-		ConfirmPayout                func(childComplexity int, id string, input *model.PayoutRequest, idempotencyKey *string) int
+		ConfirmPayout                func(childComplexity int, id string, input *payouts.Input, idempotencyKey *string) int
 		CreateAPIKey                 func(childComplexity int, input model.CreateAPIKeyInput, idempotencyKey *string) int
 		CreateConnectorAccount       func(childComplexity int, input model.ConnectorAccountRequest, idempotencyKey *string) int
 		CreateCustomer               func(childComplexity int, input model.CustomerInput, idempotencyKey *string) int
 		CreateGsmRule                func(childComplexity int, input gsm.RuleInput, idempotencyKey *string) int
 		CreatePayment                func(childComplexity int, input model.PaymentRequest, idempotencyKey *string) int
 		CreatePaymentExport          func(childComplexity int, filter *payments.PaymentExportFilter) int
-		CreatePayout                 func(childComplexity int, input model.PayoutRequest, idempotencyKey *string) int
+		CreatePayout                 func(childComplexity int, input payouts.Input, idempotencyKey *string) int
 		CreateProfile                func(childComplexity int, input model.CreateProfileInput, idempotencyKey *string) int
-		CreateRefund                 func(childComplexity int, input model.CreateRefundInput, idempotencyKey *string) int
+		CreateRefund                 func(childComplexity int, input payments.RefundInput, idempotencyKey *string) int
 		CreateRoutingAlgorithm       func(childComplexity int, input model.CreateRoutingAlgorithmInput, idempotencyKey *string) int
 		DeactivateRouting            func(childComplexity int, profileID *string, transactionType *string, idempotencyKey *string) int
 		DeleteCustomer               func(childComplexity int, id string, idempotencyKey *string) int
@@ -573,7 +578,7 @@ type ComplexityRoot struct {
 		UpdateGsmRule                func(childComplexity int, id string, input gsm.RuleInput, idempotencyKey *string) int
 		UpdateMerchantTimeZone       func(childComplexity int, timeZone string) int
 		UpdatePayment                func(childComplexity int, id string, input model.PaymentRequest, idempotencyKey *string) int
-		UpdateProfileWebhookSettings func(childComplexity int, profileID string, input model.WebhookSettingsInput, idempotencyKey *string) int
+		UpdateProfileWebhookSettings func(childComplexity int, profileID string, input merchant.WebhookSettingsPatch, idempotencyKey *string) int
 		UpdateUserRole               func(childComplexity int, userID string, role model.Role) int
 	}
 
@@ -1176,12 +1181,12 @@ type MutationResolver interface {
 	CreatePayment(ctx context.Context, input model.PaymentRequest, idempotencyKey *string) (*model.PaymentPayload, error)
 	UpdatePayment(ctx context.Context, id string, input model.PaymentRequest, idempotencyKey *string) (*model.PaymentPayload, error)
 	ConfirmPayment(ctx context.Context, id string, input *model.PaymentRequest, idempotencyKey *string) (*model.PaymentPayload, error)
-	CapturePayment(ctx context.Context, id string, input *model.CapturePaymentInput, idempotencyKey *string) (*model.PaymentPayload, error)
+	CapturePayment(ctx context.Context, id string, input *payments.CaptureInput, idempotencyKey *string) (*model.PaymentPayload, error)
 	CancelPayment(ctx context.Context, id string, input *model.CancelPaymentInput, idempotencyKey *string) (*model.PaymentPayload, error)
-	CreateRefund(ctx context.Context, input model.CreateRefundInput, idempotencyKey *string) (*model.RefundPayload, error)
+	CreateRefund(ctx context.Context, input payments.RefundInput, idempotencyKey *string) (*model.RefundPayload, error)
 	AcceptDispute(ctx context.Context, id string, idempotencyKey *string) (*model.DisputePayload, error)
-	CreatePayout(ctx context.Context, input model.PayoutRequest, idempotencyKey *string) (*model.PayoutPayload, error)
-	ConfirmPayout(ctx context.Context, id string, input *model.PayoutRequest, idempotencyKey *string) (*model.PayoutPayload, error)
+	CreatePayout(ctx context.Context, input payouts.Input, idempotencyKey *string) (*model.PayoutPayload, error)
+	ConfirmPayout(ctx context.Context, id string, input *payouts.Input, idempotencyKey *string) (*model.PayoutPayload, error)
 	FulfillPayout(ctx context.Context, id string, idempotencyKey *string) (*model.PayoutPayload, error)
 	CancelPayout(ctx context.Context, id string, idempotencyKey *string) (*model.PayoutPayload, error)
 	CreateCustomer(ctx context.Context, input model.CustomerInput, idempotencyKey *string) (*model.CustomerPayload, error)
@@ -1195,7 +1200,7 @@ type MutationResolver interface {
 	RevokeAPIKey(ctx context.Context, id string, idempotencyKey *string) (*model.APIKeyPayload, error)
 	RollAPIKey(ctx context.Context, id string, gracePeriodSeconds int, idempotencyKey *string) (*model.RollAPIKeyPayload, error)
 	CreateProfile(ctx context.Context, input model.CreateProfileInput, idempotencyKey *string) (*model.ProfilePayload, error)
-	UpdateProfileWebhookSettings(ctx context.Context, profileID string, input model.WebhookSettingsInput, idempotencyKey *string) (*model.ProfilePayload, error)
+	UpdateProfileWebhookSettings(ctx context.Context, profileID string, input merchant.WebhookSettingsPatch, idempotencyKey *string) (*model.ProfilePayload, error)
 	CreatePaymentExport(ctx context.Context, filter *payments.PaymentExportFilter) (*model.PaymentExport, error)
 	RetryWebhookDelivery(ctx context.Context, eventID string, idempotencyKey *string) (*model.DeliveryAttemptPayload, error)
 	RetryFailedWebhookDeliveries(ctx context.Context, profileID *string) (*model.RetryFailedDeliveriesPayload, error)
@@ -1278,6 +1283,12 @@ type SubscriptionResolver interface {
 	PaymentUpdated(ctx context.Context, paymentID *string) (<-chan *ent.PaymentIntent, error)
 }
 
+type ConfirmPayoutInputResolver interface {
+	Customer(ctx context.Context, obj *payouts.Input, data *model.PaymentCustomerInput) error
+}
+type CreatePayoutInputResolver interface {
+	Customer(ctx context.Context, obj *payouts.Input, data *model.PaymentCustomerInput) error
+}
 type MandateWhereInputResolver interface {
 	CustomerID(ctx context.Context, obj *ent.MandateWhereInput, data *string) error
 	CustomerIDIn(ctx context.Context, obj *ent.MandateWhereInput, data []string) error
@@ -3313,7 +3324,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CapturePayment(childComplexity, args["id"].(string), args["input"].(*model.CapturePaymentInput), args["idempotencyKey"].(*string)), true
+		return e.ComplexityRoot.Mutation.CapturePayment(childComplexity, args["id"].(string), args["input"].(*payments.CaptureInput), args["idempotencyKey"].(*string)), true
 	case "Mutation.confirmPayment":
 		if e.ComplexityRoot.Mutation.ConfirmPayment == nil {
 			break
@@ -3335,7 +3346,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.ConfirmPayout(childComplexity, args["id"].(string), args["input"].(*model.PayoutRequest), args["idempotencyKey"].(*string)), true
+		return e.ComplexityRoot.Mutation.ConfirmPayout(childComplexity, args["id"].(string), args["input"].(*payouts.Input), args["idempotencyKey"].(*string)), true
 	case "Mutation.createApiKey":
 		if e.ComplexityRoot.Mutation.CreateAPIKey == nil {
 			break
@@ -3412,7 +3423,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreatePayout(childComplexity, args["input"].(model.PayoutRequest), args["idempotencyKey"].(*string)), true
+		return e.ComplexityRoot.Mutation.CreatePayout(childComplexity, args["input"].(payouts.Input), args["idempotencyKey"].(*string)), true
 	case "Mutation.createProfile":
 		if e.ComplexityRoot.Mutation.CreateProfile == nil {
 			break
@@ -3434,7 +3445,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreateRefund(childComplexity, args["input"].(model.CreateRefundInput), args["idempotencyKey"].(*string)), true
+		return e.ComplexityRoot.Mutation.CreateRefund(childComplexity, args["input"].(payments.RefundInput), args["idempotencyKey"].(*string)), true
 	case "Mutation.createRoutingAlgorithm":
 		if e.ComplexityRoot.Mutation.CreateRoutingAlgorithm == nil {
 			break
@@ -3682,7 +3693,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.UpdateProfileWebhookSettings(childComplexity, args["profileID"].(string), args["input"].(model.WebhookSettingsInput), args["idempotencyKey"].(*string)), true
+		return e.ComplexityRoot.Mutation.UpdateProfileWebhookSettings(childComplexity, args["profileID"].(string), args["input"].(merchant.WebhookSettingsPatch), args["idempotencyKey"].(*string)), true
 	case "Mutation.updateUserRole":
 		if e.ComplexityRoot.Mutation.UpdateUserRole == nil {
 			break
@@ -20682,8 +20693,8 @@ func (ec *executionContext) field_Mutation_capturePayment_args(ctx context.Conte
 	}
 	args["id"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (*model.CapturePaymentInput, error) {
-			return ec.unmarshalOCapturePaymentInput2ᚖswitchyardᚋgraphᚋmodelᚐCapturePaymentInput(ctx, v)
+		func(ctx context.Context, v any) (*payments.CaptureInput, error) {
+			return ec.unmarshalOCapturePaymentInput2ᚖswitchyardᚋpaymentsᚐCaptureInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -20742,8 +20753,8 @@ func (ec *executionContext) field_Mutation_confirmPayout_args(ctx context.Contex
 	}
 	args["id"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (*model.PayoutRequest, error) {
-			return ec.unmarshalOConfirmPayoutInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutRequest(ctx, v)
+		func(ctx context.Context, v any) (*payouts.Input, error) {
+			return ec.unmarshalOConfirmPayoutInput2ᚖswitchyardᚋpaymentsᚋpayoutsᚐInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -20888,8 +20899,8 @@ func (ec *executionContext) field_Mutation_createPayout_args(ctx context.Context
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (model.PayoutRequest, error) {
-			return ec.unmarshalNCreatePayoutInput2switchyardᚋgraphᚋmodelᚐPayoutRequest(ctx, v)
+		func(ctx context.Context, v any) (payouts.Input, error) {
+			return ec.unmarshalNCreatePayoutInput2switchyardᚋpaymentsᚋpayoutsᚐInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -20932,8 +20943,8 @@ func (ec *executionContext) field_Mutation_createRefund_args(ctx context.Context
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (model.CreateRefundInput, error) {
-			return ec.unmarshalNCreateRefundInput2switchyardᚋgraphᚋmodelᚐCreateRefundInput(ctx, v)
+		func(ctx context.Context, v any) (payments.RefundInput, error) {
+			return ec.unmarshalNCreateRefundInput2switchyardᚋpaymentsᚐRefundInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -21464,8 +21475,8 @@ func (ec *executionContext) field_Mutation_updateProfileWebhookSettings_args(ctx
 	}
 	args["profileID"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (model.WebhookSettingsInput, error) {
-			return ec.unmarshalNWebhookSettingsInput2switchyardᚋgraphᚋmodelᚐWebhookSettingsInput(ctx, v)
+		func(ctx context.Context, v any) (merchant.WebhookSettingsPatch, error) {
+			return ec.unmarshalNWebhookSettingsInput2switchyardᚋpaymentsᚋmerchantᚐWebhookSettingsPatch(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -30936,7 +30947,7 @@ func (ec *executionContext) _Mutation_capturePayment(ctx context.Context, field 
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CapturePayment(ctx, fc.Args["id"].(string), fc.Args["input"].(*model.CapturePaymentInput), fc.Args["idempotencyKey"].(*string))
+			return ec.Resolvers.Mutation().CapturePayment(ctx, fc.Args["id"].(string), fc.Args["input"].(*payments.CaptureInput), fc.Args["idempotencyKey"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -31070,7 +31081,7 @@ func (ec *executionContext) _Mutation_createRefund(ctx context.Context, field gr
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateRefund(ctx, fc.Args["input"].(model.CreateRefundInput), fc.Args["idempotencyKey"].(*string))
+			return ec.Resolvers.Mutation().CreateRefund(ctx, fc.Args["input"].(payments.RefundInput), fc.Args["idempotencyKey"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -31204,7 +31215,7 @@ func (ec *executionContext) _Mutation_createPayout(ctx context.Context, field gr
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreatePayout(ctx, fc.Args["input"].(model.PayoutRequest), fc.Args["idempotencyKey"].(*string))
+			return ec.Resolvers.Mutation().CreatePayout(ctx, fc.Args["input"].(payouts.Input), fc.Args["idempotencyKey"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -31271,7 +31282,7 @@ func (ec *executionContext) _Mutation_confirmPayout(ctx context.Context, field g
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().ConfirmPayout(ctx, fc.Args["id"].(string), fc.Args["input"].(*model.PayoutRequest), fc.Args["idempotencyKey"].(*string))
+			return ec.Resolvers.Mutation().ConfirmPayout(ctx, fc.Args["id"].(string), fc.Args["input"].(*payouts.Input), fc.Args["idempotencyKey"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -32209,7 +32220,7 @@ func (ec *executionContext) _Mutation_updateProfileWebhookSettings(ctx context.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateProfileWebhookSettings(ctx, fc.Args["profileID"].(string), fc.Args["input"].(model.WebhookSettingsInput), fc.Args["idempotencyKey"].(*string))
+			return ec.Resolvers.Mutation().UpdateProfileWebhookSettings(ctx, fc.Args["profileID"].(string), fc.Args["input"].(merchant.WebhookSettingsPatch), fc.Args["idempotencyKey"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -47448,8 +47459,8 @@ func (ec *executionContext) unmarshalInputCaptureOrder(ctx context.Context, obj 
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputCapturePaymentInput(ctx context.Context, obj any) (model.CapturePaymentInput, error) {
-	var it model.CapturePaymentInput
+func (ec *executionContext) unmarshalInputCapturePaymentInput(ctx context.Context, obj any) (payments.CaptureInput, error) {
+	var it payments.CaptureInput
 	if obj == nil {
 		return it, nil
 	}
@@ -48789,8 +48800,8 @@ func (ec *executionContext) unmarshalInputCaptureWhereInput(ctx context.Context,
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputCardInput(ctx context.Context, obj any) (model.CardInput, error) {
-	var it model.CardInput
+func (ec *executionContext) unmarshalInputCardInput(ctx context.Context, obj any) (customer.CardInput, error) {
+	var it customer.CardInput
 	if obj == nil {
 		return it, nil
 	}
@@ -48813,42 +48824,42 @@ func (ec *executionContext) unmarshalInputCardInput(ctx context.Context, obj any
 			if err != nil {
 				return it, err
 			}
-			it.CardNumber = data
+			it.Number = data
 		case "cardExpMonth":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardExpMonth"))
 			data, err := ec.unmarshalNString2string(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.CardExpMonth = data
+			it.ExpMonth = data
 		case "cardExpYear":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardExpYear"))
 			data, err := ec.unmarshalNString2string(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.CardExpYear = data
+			it.ExpYear = data
 		case "cardCvc":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardCvc"))
 			data, err := ec.unmarshalNString2string(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.CardCvc = data
+			it.CVC = data
 		case "cardHolderName":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardHolderName"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.CardHolderName = data
+			it.HolderName = data
 		case "cardNetwork":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardNetwork"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.CardNetwork = data
+			it.Network = data
 		}
 	}
 	return it, nil
@@ -48996,8 +49007,8 @@ func (ec *executionContext) unmarshalInputConfirmPaymentInput(ctx context.Contex
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputConfirmPayoutInput(ctx context.Context, obj any) (model.PayoutRequest, error) {
-	var it model.PayoutRequest
+func (ec *executionContext) unmarshalInputConfirmPayoutInput(ctx context.Context, obj any) (payouts.Input, error) {
+	var it payouts.Input
 	if obj == nil {
 		return it, nil
 	}
@@ -49041,14 +49052,16 @@ func (ec *executionContext) unmarshalInputConfirmPayoutInput(ctx context.Context
 			if err != nil {
 				return it, err
 			}
-			it.Customer = data
+			if err = ec.Resolvers.ConfirmPayoutInput().Customer(ctx, &it, data); err != nil {
+				return it, err
+			}
 		case "connector":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connector"))
 			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Connector = data
+			it.Connectors = data
 		case "payoutType":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutType"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -49058,11 +49071,11 @@ func (ec *executionContext) unmarshalInputConfirmPayoutInput(ctx context.Context
 			it.PayoutType = data
 		case "payoutMethodData":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodData"))
-			data, err := ec.unmarshalOPayoutMethodInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutMethodInput(ctx, v)
+			data, err := ec.unmarshalOPayoutMethodInput2ᚖswitchyardᚋpaymentsᚋpayoutsᚐMethodData(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.PayoutMethodData = data
+			it.MethodData = data
 		case "billing":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billing"))
 			data, err := ec.unmarshalOMap2map(ctx, v)
@@ -49797,8 +49810,8 @@ func (ec *executionContext) unmarshalInputCreatePaymentInput(ctx context.Context
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputCreatePayoutInput(ctx context.Context, obj any) (model.PayoutRequest, error) {
-	var it model.PayoutRequest
+func (ec *executionContext) unmarshalInputCreatePayoutInput(ctx context.Context, obj any) (payouts.Input, error) {
+	var it payouts.Input
 	if obj == nil {
 		return it, nil
 	}
@@ -49849,14 +49862,16 @@ func (ec *executionContext) unmarshalInputCreatePayoutInput(ctx context.Context,
 			if err != nil {
 				return it, err
 			}
-			it.Customer = data
+			if err = ec.Resolvers.CreatePayoutInput().Customer(ctx, &it, data); err != nil {
+				return it, err
+			}
 		case "connector":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connector"))
 			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Connector = data
+			it.Connectors = data
 		case "confirm":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("confirm"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -49873,11 +49888,11 @@ func (ec *executionContext) unmarshalInputCreatePayoutInput(ctx context.Context,
 			it.PayoutType = data
 		case "payoutMethodData":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payoutMethodData"))
-			data, err := ec.unmarshalOPayoutMethodInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutMethodInput(ctx, v)
+			data, err := ec.unmarshalOPayoutMethodInput2ᚖswitchyardᚋpaymentsᚋpayoutsᚐMethodData(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.PayoutMethodData = data
+			it.MethodData = data
 		case "billing":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billing"))
 			data, err := ec.unmarshalOMap2map(ctx, v)
@@ -50008,7 +50023,7 @@ func (ec *executionContext) unmarshalInputCreateProfileInput(ctx context.Context
 			it.ReturnURL = data
 		case "webhookSettings":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookSettings"))
-			data, err := ec.unmarshalOWebhookSettingsInput2ᚖswitchyardᚋgraphᚋmodelᚐWebhookSettingsInput(ctx, v)
+			data, err := ec.unmarshalOWebhookSettingsInput2ᚖswitchyardᚋpaymentsᚋmerchantᚐWebhookSettingsPatch(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -50018,8 +50033,8 @@ func (ec *executionContext) unmarshalInputCreateProfileInput(ctx context.Context
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputCreateRefundInput(ctx context.Context, obj any) (model.CreateRefundInput, error) {
-	var it model.CreateRefundInput
+func (ec *executionContext) unmarshalInputCreateRefundInput(ctx context.Context, obj any) (payments.RefundInput, error) {
+	var it payments.RefundInput
 	if obj == nil {
 		return it, nil
 	}
@@ -68878,7 +68893,7 @@ func (ec *executionContext) unmarshalInputPaymentMethodDataInput(ctx context.Con
 		switch k {
 		case "card":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("card"))
-			data, err := ec.unmarshalOCardInput2ᚖswitchyardᚋgraphᚋmodelᚐCardInput(ctx, v)
+			data, err := ec.unmarshalOCardInput2ᚖswitchyardᚋpaymentsᚋcustomerᚐCardInput(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -71946,8 +71961,8 @@ func (ec *executionContext) unmarshalInputPayoutAttemptWhereInput(ctx context.Co
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputPayoutBankInput(ctx context.Context, obj any) (model.PayoutBankInput, error) {
-	var it model.PayoutBankInput
+func (ec *executionContext) unmarshalInputPayoutBankInput(ctx context.Context, obj any) (payouts.BankData, error) {
+	var it payouts.BankData
 	if obj == nil {
 		return it, nil
 	}
@@ -71991,14 +72006,14 @@ func (ec *executionContext) unmarshalInputPayoutBankInput(ctx context.Context, o
 			if err != nil {
 				return it, err
 			}
-			it.Iban = data
+			it.IBAN = data
 		case "bic":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bic"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Bic = data
+			it.BIC = data
 		case "pixKey":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pixKey"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -72054,21 +72069,21 @@ func (ec *executionContext) unmarshalInputPayoutBankInput(ctx context.Context, o
 			if err != nil {
 				return it, err
 			}
-			it.Emv = data
+			it.EMV = data
 		case "ispb":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ispb"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Ispb = data
+			it.ISPB = data
 		}
 	}
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputPayoutBankRedirectInput(ctx context.Context, obj any) (model.PayoutBankRedirectInput, error) {
-	var it model.PayoutBankRedirectInput
+func (ec *executionContext) unmarshalInputPayoutBankRedirectInput(ctx context.Context, obj any) (payouts.BankRedirectData, error) {
+	var it payouts.BankRedirectData
 	if obj == nil {
 		return it, nil
 	}
@@ -72087,7 +72102,7 @@ func (ec *executionContext) unmarshalInputPayoutBankRedirectInput(ctx context.Co
 		switch k {
 		case "interac":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("interac"))
-			data, err := ec.unmarshalOPayoutInteracInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutInteracInput(ctx, v)
+			data, err := ec.unmarshalOPayoutInteracInput2ᚖswitchyardᚋpaymentsᚋpayoutsᚐInteracData(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -72097,8 +72112,8 @@ func (ec *executionContext) unmarshalInputPayoutBankRedirectInput(ctx context.Co
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputPayoutCardInput(ctx context.Context, obj any) (model.PayoutCardInput, error) {
-	var it model.PayoutCardInput
+func (ec *executionContext) unmarshalInputPayoutCardInput(ctx context.Context, obj any) (payouts.CardData, error) {
+	var it payouts.CardData
 	if obj == nil {
 		return it, nil
 	}
@@ -72155,8 +72170,8 @@ func (ec *executionContext) unmarshalInputPayoutCardInput(ctx context.Context, o
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputPayoutInteracInput(ctx context.Context, obj any) (model.PayoutInteracInput, error) {
-	var it model.PayoutInteracInput
+func (ec *executionContext) unmarshalInputPayoutInteracInput(ctx context.Context, obj any) (payouts.InteracData, error) {
+	var it payouts.InteracData
 	if obj == nil {
 		return it, nil
 	}
@@ -72185,8 +72200,8 @@ func (ec *executionContext) unmarshalInputPayoutInteracInput(ctx context.Context
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputPayoutMethodInput(ctx context.Context, obj any) (model.PayoutMethodInput, error) {
-	var it model.PayoutMethodInput
+func (ec *executionContext) unmarshalInputPayoutMethodInput(ctx context.Context, obj any) (payouts.MethodData, error) {
+	var it payouts.MethodData
 	if obj == nil {
 		return it, nil
 	}
@@ -72205,35 +72220,35 @@ func (ec *executionContext) unmarshalInputPayoutMethodInput(ctx context.Context,
 		switch k {
 		case "card":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("card"))
-			data, err := ec.unmarshalOPayoutCardInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutCardInput(ctx, v)
+			data, err := ec.unmarshalOPayoutCardInput2ᚖswitchyardᚋpaymentsᚋpayoutsᚐCardData(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Card = data
 		case "bank":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bank"))
-			data, err := ec.unmarshalOPayoutBankInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutBankInput(ctx, v)
+			data, err := ec.unmarshalOPayoutBankInput2ᚖswitchyardᚋpaymentsᚋpayoutsᚐBankData(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Bank = data
 		case "bankTransfer":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bankTransfer"))
-			data, err := ec.unmarshalOPayoutBankInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutBankInput(ctx, v)
+			data, err := ec.unmarshalOPayoutBankInput2ᚖswitchyardᚋpaymentsᚋpayoutsᚐBankData(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.BankTransfer = data
 		case "wallet":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("wallet"))
-			data, err := ec.unmarshalOPayoutWalletInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutWalletInput(ctx, v)
+			data, err := ec.unmarshalOPayoutWalletInput2ᚖswitchyardᚋpaymentsᚋpayoutsᚐWalletData(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Wallet = data
 		case "bankRedirect":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bankRedirect"))
-			data, err := ec.unmarshalOPayoutBankRedirectInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutBankRedirectInput(ctx, v)
+			data, err := ec.unmarshalOPayoutBankRedirectInput2ᚖswitchyardᚋpaymentsᚋpayoutsᚐBankRedirectData(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -72284,8 +72299,8 @@ func (ec *executionContext) unmarshalInputPayoutOrder(ctx context.Context, obj a
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputPayoutPaypalInput(ctx context.Context, obj any) (model.PayoutPaypalInput, error) {
-	var it model.PayoutPaypalInput
+func (ec *executionContext) unmarshalInputPayoutPaypalInput(ctx context.Context, obj any) (payouts.PaypalData, error) {
+	var it payouts.PaypalData
 	if obj == nil {
 		return it, nil
 	}
@@ -72328,8 +72343,8 @@ func (ec *executionContext) unmarshalInputPayoutPaypalInput(ctx context.Context,
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputPayoutVenmoInput(ctx context.Context, obj any) (model.PayoutVenmoInput, error) {
-	var it model.PayoutVenmoInput
+func (ec *executionContext) unmarshalInputPayoutVenmoInput(ctx context.Context, obj any) (payouts.VenmoData, error) {
+	var it payouts.VenmoData
 	if obj == nil {
 		return it, nil
 	}
@@ -72358,8 +72373,8 @@ func (ec *executionContext) unmarshalInputPayoutVenmoInput(ctx context.Context, 
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputPayoutWalletInput(ctx context.Context, obj any) (model.PayoutWalletInput, error) {
-	var it model.PayoutWalletInput
+func (ec *executionContext) unmarshalInputPayoutWalletInput(ctx context.Context, obj any) (payouts.WalletData, error) {
+	var it payouts.WalletData
 	if obj == nil {
 		return it, nil
 	}
@@ -72378,14 +72393,14 @@ func (ec *executionContext) unmarshalInputPayoutWalletInput(ctx context.Context,
 		switch k {
 		case "paypal":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paypal"))
-			data, err := ec.unmarshalOPayoutPaypalInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutPaypalInput(ctx, v)
+			data, err := ec.unmarshalOPayoutPaypalInput2ᚖswitchyardᚋpaymentsᚋpayoutsᚐPaypalData(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Paypal = data
 		case "venmo":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("venmo"))
-			data, err := ec.unmarshalOPayoutVenmoInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutVenmoInput(ctx, v)
+			data, err := ec.unmarshalOPayoutVenmoInput2ᚖswitchyardᚋpaymentsᚋpayoutsᚐVenmoData(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -79002,14 +79017,14 @@ func (ec *executionContext) unmarshalInputSurchargeDetailsInput(ctx context.Cont
 		switch k {
 		case "surchargeAmount":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("surchargeAmount"))
-			data, err := ec.unmarshalNInt2int64(ctx, v)
+			data, err := ec.unmarshalNInt2int(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.SurchargeAmount = data
 		case "taxAmount":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxAmount"))
-			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -79585,8 +79600,8 @@ func (ec *executionContext) unmarshalInputUpdatePaymentInput(ctx context.Context
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputWebhookSettingsInput(ctx context.Context, obj any) (model.WebhookSettingsInput, error) {
-	var it model.WebhookSettingsInput
+func (ec *executionContext) unmarshalInputWebhookSettingsInput(ctx context.Context, obj any) (merchant.WebhookSettingsPatch, error) {
+	var it merchant.WebhookSettingsPatch
 	if obj == nil {
 		return it, nil
 	}
@@ -89704,7 +89719,7 @@ func (ec *executionContext) unmarshalNCreatePaymentInput2switchyardᚋgraphᚋmo
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNCreatePayoutInput2switchyardᚋgraphᚋmodelᚐPayoutRequest(ctx context.Context, v any) (model.PayoutRequest, error) {
+func (ec *executionContext) unmarshalNCreatePayoutInput2switchyardᚋpaymentsᚋpayoutsᚐInput(ctx context.Context, v any) (payouts.Input, error) {
 	res, err := ec.unmarshalInputCreatePayoutInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -89714,7 +89729,7 @@ func (ec *executionContext) unmarshalNCreateProfileInput2switchyardᚋgraphᚋmo
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNCreateRefundInput2switchyardᚋgraphᚋmodelᚐCreateRefundInput(ctx context.Context, v any) (model.CreateRefundInput, error) {
+func (ec *executionContext) unmarshalNCreateRefundInput2switchyardᚋpaymentsᚐRefundInput(ctx context.Context, v any) (payments.RefundInput, error) {
 	res, err := ec.unmarshalInputCreateRefundInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -91622,7 +91637,7 @@ func (ec *executionContext) marshalNWebhookSettings2ᚖswitchyardᚋgraphᚋmode
 	return ec._WebhookSettings(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNWebhookSettingsInput2switchyardᚋgraphᚋmodelᚐWebhookSettingsInput(ctx context.Context, v any) (model.WebhookSettingsInput, error) {
+func (ec *executionContext) unmarshalNWebhookSettingsInput2switchyardᚋpaymentsᚋmerchantᚐWebhookSettingsPatch(ctx context.Context, v any) (merchant.WebhookSettingsPatch, error) {
 	res, err := ec.unmarshalInputWebhookSettingsInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -92064,7 +92079,7 @@ func (ec *executionContext) marshalOCaptureCurrency2ᚖswitchyardᚋentᚋschema
 	return v
 }
 
-func (ec *executionContext) unmarshalOCapturePaymentInput2ᚖswitchyardᚋgraphᚋmodelᚐCapturePaymentInput(ctx context.Context, v any) (*model.CapturePaymentInput, error) {
+func (ec *executionContext) unmarshalOCapturePaymentInput2ᚖswitchyardᚋpaymentsᚐCaptureInput(ctx context.Context, v any) (*payments.CaptureInput, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -92149,7 +92164,7 @@ func (ec *executionContext) unmarshalOCaptureWhereInput2ᚖswitchyardᚋentᚐCa
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOCardInput2ᚖswitchyardᚋgraphᚋmodelᚐCardInput(ctx context.Context, v any) (*model.CardInput, error) {
+func (ec *executionContext) unmarshalOCardInput2ᚖswitchyardᚋpaymentsᚋcustomerᚐCardInput(ctx context.Context, v any) (*customer.CardInput, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -92165,7 +92180,7 @@ func (ec *executionContext) unmarshalOConfirmPaymentInput2ᚖswitchyardᚋgraph�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOConfirmPayoutInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutRequest(ctx context.Context, v any) (*model.PayoutRequest, error) {
+func (ec *executionContext) unmarshalOConfirmPayoutInput2ᚖswitchyardᚋpaymentsᚋpayoutsᚐInput(ctx context.Context, v any) (*payouts.Input, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -95224,7 +95239,7 @@ func (ec *executionContext) unmarshalOPayoutAttemptWhereInput2ᚖswitchyardᚋen
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOPayoutBankInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutBankInput(ctx context.Context, v any) (*model.PayoutBankInput, error) {
+func (ec *executionContext) unmarshalOPayoutBankInput2ᚖswitchyardᚋpaymentsᚋpayoutsᚐBankData(ctx context.Context, v any) (*payouts.BankData, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -95232,7 +95247,7 @@ func (ec *executionContext) unmarshalOPayoutBankInput2ᚖswitchyardᚋgraphᚋmo
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOPayoutBankRedirectInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutBankRedirectInput(ctx context.Context, v any) (*model.PayoutBankRedirectInput, error) {
+func (ec *executionContext) unmarshalOPayoutBankRedirectInput2ᚖswitchyardᚋpaymentsᚋpayoutsᚐBankRedirectData(ctx context.Context, v any) (*payouts.BankRedirectData, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -95240,7 +95255,7 @@ func (ec *executionContext) unmarshalOPayoutBankRedirectInput2ᚖswitchyardᚋgr
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOPayoutCardInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutCardInput(ctx context.Context, v any) (*model.PayoutCardInput, error) {
+func (ec *executionContext) unmarshalOPayoutCardInput2ᚖswitchyardᚋpaymentsᚋpayoutsᚐCardData(ctx context.Context, v any) (*payouts.CardData, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -95320,7 +95335,7 @@ func (ec *executionContext) marshalOPayoutEdge2ᚖswitchyardᚋentᚐPayoutEdge(
 	return ec._PayoutEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOPayoutInteracInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutInteracInput(ctx context.Context, v any) (*model.PayoutInteracInput, error) {
+func (ec *executionContext) unmarshalOPayoutInteracInput2ᚖswitchyardᚋpaymentsᚋpayoutsᚐInteracData(ctx context.Context, v any) (*payouts.InteracData, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -95328,7 +95343,7 @@ func (ec *executionContext) unmarshalOPayoutInteracInput2ᚖswitchyardᚋgraph�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOPayoutMethodInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutMethodInput(ctx context.Context, v any) (*model.PayoutMethodInput, error) {
+func (ec *executionContext) unmarshalOPayoutMethodInput2ᚖswitchyardᚋpaymentsᚋpayoutsᚐMethodData(ctx context.Context, v any) (*payouts.MethodData, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -95405,7 +95420,7 @@ func (ec *executionContext) marshalOPayoutPayoutType2ᚖswitchyardᚋentᚋpayou
 	return v
 }
 
-func (ec *executionContext) unmarshalOPayoutPaypalInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutPaypalInput(ctx context.Context, v any) (*model.PayoutPaypalInput, error) {
+func (ec *executionContext) unmarshalOPayoutPaypalInput2ᚖswitchyardᚋpaymentsᚋpayoutsᚐPaypalData(ctx context.Context, v any) (*payouts.PaypalData, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -95465,7 +95480,7 @@ func (ec *executionContext) marshalOPayoutStatus2ᚖswitchyardᚋentᚋpayoutᚐ
 	return v
 }
 
-func (ec *executionContext) unmarshalOPayoutVenmoInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutVenmoInput(ctx context.Context, v any) (*model.PayoutVenmoInput, error) {
+func (ec *executionContext) unmarshalOPayoutVenmoInput2ᚖswitchyardᚋpaymentsᚋpayoutsᚐVenmoData(ctx context.Context, v any) (*payouts.VenmoData, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -95473,7 +95488,7 @@ func (ec *executionContext) unmarshalOPayoutVenmoInput2ᚖswitchyardᚋgraphᚋm
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOPayoutWalletInput2ᚖswitchyardᚋgraphᚋmodelᚐPayoutWalletInput(ctx context.Context, v any) (*model.PayoutWalletInput, error) {
+func (ec *executionContext) unmarshalOPayoutWalletInput2ᚖswitchyardᚋpaymentsᚋpayoutsᚐWalletData(ctx context.Context, v any) (*payouts.WalletData, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -96113,7 +96128,7 @@ func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel
 	return res
 }
 
-func (ec *executionContext) unmarshalOWebhookSettingsInput2ᚖswitchyardᚋgraphᚋmodelᚐWebhookSettingsInput(ctx context.Context, v any) (*model.WebhookSettingsInput, error) {
+func (ec *executionContext) unmarshalOWebhookSettingsInput2ᚖswitchyardᚋpaymentsᚋmerchantᚐWebhookSettingsPatch(ctx context.Context, v any) (*merchant.WebhookSettingsPatch, error) {
 	if v == nil {
 		return nil, nil
 	}

@@ -8,6 +8,8 @@ import (
 	"io"
 	"strconv"
 	"switchyard/ent"
+	"switchyard/payments/customer"
+	"switchyard/payments/merchant"
 	"time"
 )
 
@@ -34,12 +36,28 @@ type APIKeyPayload struct {
 	Replayed bool `json:"replayed"`
 }
 
+// A cancellation (PaymentsCancelRequest).
+type CancelPaymentInput struct {
+	// Why the payment is cancelled.
+	CancellationReason *string `json:"cancellationReason,omitempty"`
+}
+
 // A connector account mutation's result.
 type ConnectorAccountPayload struct {
 	// The connector account, credentials masked.
 	ConnectorAccount *ent.MerchantConnectorAccount `json:"connectorAccount"`
 	// True when this answer replays the stored result of an earlier call with the same idempotency key.
 	Replayed bool `json:"replayed"`
+}
+
+// A new merchant secret key (CreateApiKeyRequest).
+type CreateAPIKeyInput struct {
+	// The key's name (1 to 64 characters).
+	Name string `json:"name"`
+	// A description (at most 256 characters).
+	Description *string `json:"description,omitempty"`
+	// "never" or an RFC 3339 date-time in the future.
+	Expiration string `json:"expiration"`
 }
 
 // createApiKey's result.
@@ -50,6 +68,18 @@ type CreateAPIKeyPayload struct {
 	Key string `json:"key"`
 	// True when this answer replays the stored result of an earlier call with the same idempotency key.
 	Replayed bool `json:"replayed"`
+}
+
+// A new business profile: Hyperswitch's ProfileCreate members the dashboard
+// sets. The profile's other settings keep their defaults (REST's POST
+// /account/{merchant_id}/business_profile sets them all).
+type CreateProfileInput struct {
+	// A name the merchant does not use yet (1 to 64 characters); profile_<n> when absent.
+	ProfileName *string `json:"profileName,omitempty"`
+	// Where a customer returns after a redirect (absolute http(s) URL).
+	ReturnURL *string `json:"returnURL,omitempty"`
+	// The profile's webhook settings; none (no URL: nothing is sent) when absent.
+	WebhookSettings *merchant.WebhookSettingsPatch `json:"webhookSettings,omitempty"`
 }
 
 // A routing configuration: Hyperswitch's RoutingConfigRequest. The algorithm is
@@ -182,11 +212,61 @@ type MerchantMembership struct {
 	CreatedAt time.Time `json:"createdAt"`
 }
 
+// The customer of a payment (Hyperswitch's CustomerDetails).
+type PaymentCustomerInput struct {
+	// The merchant's customer id (must equal customerID when both are given).
+	ID *string `json:"id,omitempty"`
+	// The customer's name.
+	Name *string `json:"name,omitempty"`
+	// The customer's email address.
+	Email *string `json:"email,omitempty"`
+	// The customer's phone number.
+	Phone *string `json:"phone,omitempty"`
+	// The phone's country code, e.g. +1.
+	PhoneCountryCode *string `json:"phoneCountryCode,omitempty"`
+}
+
 // createPaymentExport's result.
 type PaymentExport struct {
 	// The one-time download link (GET).
 	URL       string    `json:"url"`
 	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+// The payment method's data: exactly one of the kinds.
+type PaymentMethodDataInput struct {
+	// A card. The number and CVC go to the connector and are never stored.
+	Card *customer.CardInput `json:"card,omitempty"`
+	// UPI, in the REST shape ({upi_collect: {vpa_id}} or {upi_intent: {}} or {upi_qr: {}}).
+	Upi map[string]any `json:"upi,omitempty"`
+	// One wallet method, in the REST shape, e.g. {paypal_redirect: {}}.
+	Wallet map[string]any `json:"wallet,omitempty"`
+	// One pay-later method, in the REST shape, e.g. {klarna_redirect: {}}.
+	PayLater map[string]any `json:"payLater,omitempty"`
+	// One bank-redirect method, in the REST shape, e.g. {ideal: {}}.
+	BankRedirect map[string]any `json:"bankRedirect,omitempty"`
+	// One bank transfer, in the REST shape, e.g. {ach_bank_transfer: {}}: the payment waits for the money with the bank details in nextAction.
+	BankTransfer map[string]any `json:"bankTransfer,omitempty"`
+	// One bank debit, in the REST shape, e.g. {sepa_bank_debit: {iban, bank_account_holder_name}}. The account is never stored.
+	BankDebit map[string]any `json:"bankDebit,omitempty"`
+	// One voucher, in the REST shape, e.g. {boleto: {}} or {oxxo: {}}.
+	Voucher map[string]any `json:"voucher,omitempty"`
+	// One gift card, in the REST shape, e.g. {givex: {number, cvc}}. The number and CVC are never stored.
+	GiftCard map[string]any `json:"giftCard,omitempty"`
+	// One card redirect method, in the REST shape, e.g. {knet: {}}.
+	CardRedirect map[string]any `json:"cardRedirect,omitempty"`
+	// One real-time payment method, in the REST shape, e.g. {fps: {}}.
+	RealTimePayment map[string]any `json:"realTimePayment,omitempty"`
+	// One open banking method, in the REST shape: {open_banking_pis: {}}.
+	OpenBanking map[string]any `json:"openBanking,omitempty"`
+	// One mobile payment method, in the REST shape: {direct_carrier_billing: {msisdn}}.
+	MobilePayment map[string]any `json:"mobilePayment,omitempty"`
+	// Crypto, in the REST shape: {pay_currency, network}.
+	Crypto map[string]any `json:"crypto,omitempty"`
+	// Pay with reward points (REST's payment_method_data "reward").
+	Reward *bool `json:"reward,omitempty"`
+	// The payment method's billing address, in the REST shape.
+	Billing map[string]any `json:"billing,omitempty"`
 }
 
 // A payment mutation's result.
@@ -197,82 +277,12 @@ type PaymentPayload struct {
 	Replayed bool `json:"replayed"`
 }
 
-// A bank account to pay out to: ACH (bankAccountNumber, bankRoutingNumber),
-// BACS (bankAccountNumber, bankSortCode), SEPA (iban, bic) or Pix
-// (bankAccountNumber, pixKey), told apart by the members given.
-type PayoutBankInput struct {
-	BankAccountNumber *string `json:"bankAccountNumber,omitempty"`
-	BankRoutingNumber *string `json:"bankRoutingNumber,omitempty"`
-	BankSortCode      *string `json:"bankSortCode,omitempty"`
-	Iban              *string `json:"iban,omitempty"`
-	Bic               *string `json:"bic,omitempty"`
-	PixKey            *string `json:"pixKey,omitempty"`
-	BankName          *string `json:"bankName,omitempty"`
-	BankCountryCode   *string `json:"bankCountryCode,omitempty"`
-	BankCity          *string `json:"bankCity,omitempty"`
-	BankBranch        *string `json:"bankBranch,omitempty"`
-	AccountHolderName *string `json:"accountHolderName,omitempty"`
-	TaxID             *string `json:"taxID,omitempty"`
-	Emv               *string `json:"emv,omitempty"`
-	Ispb              *string `json:"ispb,omitempty"`
-}
-
-// A bank redirect: Interac.
-type PayoutBankRedirectInput struct {
-	Interac *PayoutInteracInput `json:"interac,omitempty"`
-}
-
-// A card to pay out to (no security code: a payout needs none).
-type PayoutCardInput struct {
-	CardNumber     *string `json:"cardNumber,omitempty"`
-	ExpiryMonth    *string `json:"expiryMonth,omitempty"`
-	ExpiryYear     *string `json:"expiryYear,omitempty"`
-	CardHolderName *string `json:"cardHolderName,omitempty"`
-	CardNetwork    *string `json:"cardNetwork,omitempty"`
-}
-
-// An Interac e-Transfer to this e-mail address.
-type PayoutInteracInput struct {
-	Email *string `json:"email,omitempty"`
-}
-
-// A payout method: exactly one of its members (Hyperswitch's
-// PayoutMethodData). The server tells a bank account's scheme and a wallet
-// apart by the members given, as the REST API does.
-type PayoutMethodInput struct {
-	Card *PayoutCardInput `json:"card,omitempty"`
-	// A bank account (Hyperswitch's deprecated bank member).
-	Bank *PayoutBankInput `json:"bank,omitempty"`
-	// A bank account (Hyperswitch's bank_transfer member).
-	BankTransfer *PayoutBankInput         `json:"bankTransfer,omitempty"`
-	Wallet       *PayoutWalletInput       `json:"wallet,omitempty"`
-	BankRedirect *PayoutBankRedirectInput `json:"bankRedirect,omitempty"`
-}
-
 // A payout mutation's result.
 type PayoutPayload struct {
 	// The payout as the mutation left it.
 	Payout *ent.Payout `json:"payout"`
 	// True when this answer replays the stored result of an earlier call with the same idempotency key.
 	Replayed bool `json:"replayed"`
-}
-
-// A PayPal account: its e-mail, telephone number or PayPal id.
-type PayoutPaypalInput struct {
-	Email           *string `json:"email,omitempty"`
-	TelephoneNumber *string `json:"telephoneNumber,omitempty"`
-	PaypalID        *string `json:"paypalID,omitempty"`
-}
-
-// A Venmo account, by its telephone number.
-type PayoutVenmoInput struct {
-	TelephoneNumber *string `json:"telephoneNumber,omitempty"`
-}
-
-// A wallet: exactly one of PayPal and Venmo.
-type PayoutWalletInput struct {
-	Paypal *PayoutPaypalInput `json:"paypal,omitempty"`
-	Venmo  *PayoutVenmoInput  `json:"venmo,omitempty"`
 }
 
 // An invitation, as its link shows it before it is accepted.
@@ -391,6 +401,14 @@ type SignUpPayload struct {
 }
 
 type Subscription struct {
+}
+
+// A surcharge on a payment.
+type SurchargeDetailsInput struct {
+	// The surcharge in minor units.
+	SurchargeAmount int `json:"surchargeAmount"`
+	// The tax on the surcharge in minor units.
+	TaxAmount *int `json:"taxAmount,omitempty"`
 }
 
 // The caller of the API: the principal its key (and headers) stand for.
