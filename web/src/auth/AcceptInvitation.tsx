@@ -1,7 +1,6 @@
 import { useMutation, useQuery } from "urql";
 import type { SetSession } from "../App";
 import { errorText } from "../lib/errors";
-import { navigate } from "../lib/router";
 import { AuthForm, Field, text } from "./AuthForm";
 import { AcceptInvitationMutation, InvitationQuery } from "./operations";
 
@@ -34,16 +33,9 @@ export function AcceptInvitation({ token, setSession }: { token: string; setSess
     <AuthForm
       title={`Join ${where}`}
       submit="Join"
-      busy={state.fetching}
-      error={errorText(state.error)}
-      onSubmit={async (form) => {
-        const res = await accept({ token, password: text(form, "password") });
-        const session = res.data?.acceptInvitation.token;
-        if (session) {
-          setSession(session);
-          navigate("/payments", true);
-        }
-      }}
+      state={state}
+      setSession={setSession}
+      onSubmit={async (form) => (await accept({ token, password: text(form, "password") })).data?.acceptInvitation.token}
     >
       <p className="muted">
         {invitation.email} is invited as {/^[aeiou]/.test(role) ? "an" : "a"} {role}.{" "}

@@ -1,19 +1,33 @@
 // The frame of the signed-out pages: a titled form with labelled fields,
-// its error announced to screen readers, and links between the pages.
+// its error announced to screen readers, and links between the pages. Each
+// page's form ends in a session: the form keeps it and opens the payments.
+import type { CombinedError } from "@urql/core";
 import type { FormEvent, ReactNode } from "react";
+import type { SetSession } from "../App";
+import { errorText } from "../lib/errors";
+import { navigate } from "../lib/router";
 
 export function AuthForm(props: {
   title: string;
   submit: string;
-  busy: boolean;
-  error: string | null;
-  onSubmit: (form: FormData) => void;
+  /** The state of the page's mutation: busy while it runs, then its error. */
+  state: { fetching: boolean; error?: CombinedError };
+  /** Sends the form; the new session's token, or none when it failed. */
+  onSubmit: (form: FormData) => Promise<string | null | undefined>;
+  setSession: SetSession;
   children: ReactNode;
   footer?: ReactNode;
 }) {
-  const handle = (e: FormEvent<HTMLFormElement>) => {
+  const busy = props.state.fetching;
+  const error = errorText(props.state.error);
+  const handle = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    if (!props.busy) props.onSubmit(new FormData(e.currentTarget));
+    if (busy) return;
+    const token = await props.onSubmit(new FormData(e.currentTarget));
+    if (token) {
+      props.setSession(token);
+      navigate("/payments", true);
+    }
   };
   return (
     <main className="center">
@@ -21,13 +35,13 @@ export function AuthForm(props: {
         <p className="brand">Switchyard</p>
         <h1 id="auth-title">{props.title}</h1>
         {props.children}
-        {props.error && (
+        {error && (
           <p className="error" role="alert">
-            {props.error}
+            {error}
           </p>
         )}
-        <button type="submit" className="primary" disabled={props.busy}>
-          {props.busy ? "Please wait…" : props.submit}
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? "Please wait…" : props.submit}
         </button>
         {props.footer && <p className="muted">{props.footer}</p>}
       </form>

@@ -1,8 +1,6 @@
 import { useMutation } from "urql";
 import type { SetSession } from "../App";
-import { errorText } from "../lib/errors";
 import { Link } from "../layout/Link";
-import { navigate } from "../lib/router";
 import { AuthForm, Field, text } from "./AuthForm";
 import { SignInMutation } from "./operations";
 
@@ -12,16 +10,9 @@ export function SignIn({ setSession }: { setSession: SetSession }) {
     <AuthForm
       title="Sign in"
       submit="Sign in"
-      busy={state.fetching}
-      error={errorText(state.error)}
-      onSubmit={async (form) => {
-        const res = await signIn({ email: text(form, "email"), password: text(form, "password") });
-        const token = res.data?.signIn.token;
-        if (token) {
-          setSession(token);
-          navigate("/payments", true);
-        }
-      }}
+      state={state}
+      setSession={setSession}
+      onSubmit={async (form) => (await signIn({ email: text(form, "email"), password: text(form, "password") })).data?.signIn.token}
       footer={
         <>
           New to Switchyard?{" "}

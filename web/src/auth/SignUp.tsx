@@ -1,8 +1,6 @@
 import { useMutation } from "urql";
 import type { NewKeys, SetSession } from "../App";
-import { errorText } from "../lib/errors";
 import { Link } from "../layout/Link";
-import { navigate } from "../lib/router";
 import { browserTimeZone } from "../lib/zone";
 import { AuthForm, Field, text } from "./AuthForm";
 import { SignUpMutation } from "./operations";
@@ -14,8 +12,8 @@ export function SignUp({ setSession, onKeys }: { setSession: SetSession; onKeys:
     <AuthForm
       title="Create your account"
       submit="Create account"
-      busy={state.fetching}
-      error={errorText(state.error)}
+      state={state}
+      setSession={setSession}
       onSubmit={async (form) => {
         const res = await signUp({
           email: text(form, "email"),
@@ -26,11 +24,8 @@ export function SignUp({ setSession, onKeys }: { setSession: SetSession; onKeys:
           timeZone: browserTimeZone(),
         });
         const made = res.data?.signUp;
-        if (made) {
-          onKeys({ secretKey: made.apiKey, publishableKey: made.publishableKey });
-          setSession(made.session.token);
-          navigate("/payments", true);
-        }
+        if (made) onKeys({ secretKey: made.apiKey, publishableKey: made.publishableKey });
+        return made?.session.token;
       }}
       footer={
         <>

@@ -1,11 +1,18 @@
 import { graphql } from "../gql";
 
+/** A user as the header and the team page name them. */
+export const UserFields = graphql(`
+  fragment UserFields on User {
+    id
+    email
+  }
+`);
+
 export const MeQuery = graphql(`
   query Me {
     me {
       user {
-        id
-        email
+        ...UserFields
       }
       merchantID
       merchantTimeZone

@@ -13,7 +13,7 @@ import { knobsOf, metadataWith, methodsFor, enabledKeys, offeredKeys, type Metho
 import { ConnectorsQuery, CreateConnectorAccountMutation, UpdateConnectorAccountMutation } from "./operations";
 import { nodesOf } from "../lib/connection";
 import { SubmitRow } from "../layout/SubmitRow";
-import { Options } from "../layout/Options";
+import { InputField, SelectField } from "../layout/Field";
 
 export interface Account {
   id: string;
@@ -246,11 +246,15 @@ interface Credential {
   value: string;
 }
 
+/** The connector_account_details auth_type a new account may have. */
+const authTypes = ["HeaderKey", "BodyKey", "SignatureKey", "MultiAuthKey", "NoKey"] as const;
+
 function AddConnector(props: { profiles: { profileID: string; profileName: string }[]; defaultProfileID: string; changed: () => void }) {
   const [name, setName] = useState("stripe_test");
   const [label, setLabel] = useState("");
   const [profileID, setProfileID] = useState(props.defaultProfileID);
   const [authType, setAuthType] = useState("HeaderKey");
+  const profileNames = new Map(props.profiles.map((p) => [p.profileID, p.profileName]));
   const [creds, setCreds] = useState<Credential[]>([{ name: "api_key", value: "" }]);
   const [ticked, setTicked] = useState(() => enabledKeys(methodsFor([], new Set(["card/credit", "card/debit"]))));
   const [added, setAdded] = useState<string | null>(null);
@@ -288,60 +292,30 @@ function AddConnector(props: { profiles: { profileID: string; profileName: strin
           Added {added}. Its credentials are kept sealed and shown masked only.
         </p>
       )}
-      <div className="field">
-        <label htmlFor="connector-name">Connector</label>
-        <select id="connector-name" value={name} onChange={(e) => setName(e.target.value)}>
-          <Options values={connectorNames} />
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="connector-label">Label (empty: profile name and connector)</label>
-        <input id="connector-label" maxLength={255} value={label} onChange={(e) => setLabel(e.target.value)} />
-      </div>
+      <SelectField id="connector-name" label="Connector" value={name} onChange={setName} values={connectorNames} />
+      <InputField id="connector-label" label="Label (empty: profile name and connector)" maxLength={255} value={label} onChange={setLabel} />
       {props.profiles.length > 1 && (
-        <div className="field">
-          <label htmlFor="connector-profile">Profile</label>
-          <select id="connector-profile" value={profileID} onChange={(e) => setProfileID(e.target.value)}>
-            {props.profiles.map((p) => (
-              <option key={p.profileID} value={p.profileID}>
-                {p.profileName}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id="connector-profile"
+          label="Profile"
+          value={profileID}
+          onChange={setProfileID}
+          values={props.profiles.map((p) => p.profileID)}
+          text={(id) => profileNames.get(id) ?? id}
+        />
       )}
       <fieldset>
         <legend>Credentials (entered once, never shown again)</legend>
-        <div className="field">
-          <label htmlFor="connector-auth">Authentication type</label>
-          <select id="connector-auth" value={authType} onChange={(e) => setAuthType(e.target.value)}>
-            {["HeaderKey", "BodyKey", "SignatureKey", "MultiAuthKey", "NoKey"].map((t) => (
-              <option key={t}>{t}</option>
-            ))}
-          </select>
-        </div>
-        {creds.map((c, i) => (
-          <div className="row" key={i}>
-            <div className="field">
-              <label htmlFor={`cred-name-${i}`}>Field</label>
-              <input
-                id={`cred-name-${i}`}
-                value={c.name}
-                onChange={(e) => setCreds(creds.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))}
-              />
+        <SelectField id="connector-auth" label="Authentication type" value={authType} onChange={setAuthType} values={authTypes} />
+        {creds.map((c, i) => {
+          const set = (k: "name" | "value") => (v: string) => setCreds(creds.map((x, j) => (j === i ? { ...x, [k]: v } : x)));
+          return (
+            <div className="row" key={i}>
+              <InputField id={`cred-name-${i}`} label="Field" value={c.name} onChange={set("name")} />
+              <InputField id={`cred-value-${i}`} label="Value" type="password" autoComplete="off" value={c.value} onChange={set("value")} />
             </div>
-            <div className="field">
-              <label htmlFor={`cred-value-${i}`}>Value</label>
-              <input
-                id={`cred-value-${i}`}
-                type="password"
-                autoComplete="off"
-                value={c.value}
-                onChange={(e) => setCreds(creds.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
-              />
-            </div>
-          </div>
-        ))}
+          );
+        })}
         <button type="button" onClick={() => setCreds([...creds, { name: "", value: "" }])}>
           Add a credential field
         </button>

@@ -47,9 +47,7 @@ export const CreateConnectorAccountMutation = graphql(`
   mutation CreateConnectorAccount($input: CreateConnectorAccountInput!, $idempotencyKey: String) {
     createConnectorAccount(input: $input, idempotencyKey: $idempotencyKey) {
       connectorAccount {
-        id
-        merchantConnectorID
-        connectorLabel
+        ...ConnectorAccountFields
       }
     }
   }

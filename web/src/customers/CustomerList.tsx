@@ -8,20 +8,13 @@ import { Link } from "../layout/Link";
 import { TimeCell } from "../layout/Table";
 import { customerFilters, customersWhere } from "./filters";
 import { CustomersQuery } from "./operations";
-import { nodesOf } from "../lib/connection";
 
 export function CustomerList() {
-  const list = useFilteredPages(customerFilters, "/customers");
-  const [{ data, error, fetching }] = useQuery({
-    query: CustomersQuery,
-    variables: { ...list.variables, where: customersWhere(list.filters) },
-    requestPolicy: "cache-and-network",
-  });
-  const conn = data?.customers;
-  const rows = nodesOf(conn);
+  const list = useFilteredPages(customerFilters, "/customers", customersWhere);
+  const [result] = useQuery({ query: CustomersQuery, variables: list.variables, requestPolicy: "cache-and-network" });
   return (
     <FilteredList list={list} one="customer" many="customers" title="Customers" none="No customers yet." hint={customerHint}
-      conn={conn} rows={rows.length} error={error} fetching={fetching}
+      result={result} conn={result.data?.customers}
       fields={(draft, change) => (
         <div className="filter-fields">
           <CustomerField value={draft.customer} onChange={(v) => change("customer", v)} />
@@ -29,8 +22,7 @@ export function CustomerList() {
         </div>
       )}
       columns={[{ label: "Customer" }, { label: "Name" }, { label: "Email" }, { label: "Phone" }, { label: `Created (${list.timeZone})` }]}
-    >
-      {rows.map((c) => (
+      row={(c) => (
         <tr key={c.id}>
           <td>
             <Link to={`/customers/${encodeURIComponent(c.customerID)}`}>{c.customerID}</Link>
@@ -40,7 +32,7 @@ export function CustomerList() {
           <td>{c.phone ?? "—"}</td>
           <TimeCell value={c.createdAt} />
         </tr>
-      ))}
-    </FilteredList>
+      )}
+    />
   );
 }

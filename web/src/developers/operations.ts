@@ -39,6 +39,15 @@ export const LoggedEventFields = graphql(`
   }
 `);
 
+/** An API key as the keys table names it and a new or rolled key's notice shows it. */
+export const ApiKeyFields = graphql(`
+  fragment ApiKeyFields on APIKey {
+    id
+    keyID
+    name
+  }
+`);
+
 export const DevelopersQuery = graphql(`
   query Developers {
     merchantAccount {
@@ -48,9 +57,7 @@ export const DevelopersQuery = graphql(`
       apiKeys(first: 100) {
         edges {
           node {
-            id
-            keyID
-            name
+            ...ApiKeyFields
             description
             prefix
             createdAt
@@ -86,9 +93,7 @@ export const CreateApiKeyMutation = graphql(`
   mutation CreateApiKey($input: CreateApiKeyInput!, $idempotencyKey: String) {
     createApiKey(input: $input, idempotencyKey: $idempotencyKey) {
       apiKey {
-        id
-        keyID
-        name
+        ...ApiKeyFields
       }
       key
     }
@@ -99,9 +104,7 @@ export const RollApiKeyMutation = graphql(`
   mutation RollApiKey($id: ID!, $gracePeriodSeconds: Int!, $idempotencyKey: String) {
     rollApiKey(id: $id, gracePeriodSeconds: $gracePeriodSeconds, idempotencyKey: $idempotencyKey) {
       apiKey {
-        id
-        keyID
-        name
+        ...ApiKeyFields
       }
       key
       previous {

@@ -3,7 +3,7 @@
 // acceptDispute allows while the dispute is open or challenged; filtered by
 // what the URL says (./filters: statuses, stages, creation days, payment id).
 import { useQuery } from "urql";
-import { Checkboxes, DayFields, DaysHint, PaymentIDField } from "../layout/FilterForm";
+import { Checkboxes, DayFields, DaysHint, PaymentIDField, StatusChecks } from "../layout/FilterForm";
 import { FilteredList, useFilteredPages } from "../layout/FilteredList";
 import { PaymentLink } from "../layout/Link";
 import { MoneyCell } from "../layout/Table";
@@ -13,23 +13,16 @@ import { StatusCell } from "../payments/status";
 import { AcceptDispute } from "./AcceptDispute";
 import { disputeFilters, disputeStages, disputeStatuses, disputesWhere } from "./filters";
 import { DisputesQuery } from "./operations";
-import { nodesOf } from "../lib/connection";
 
 export function DisputeList({ role }: { role: Role }) {
-  const list = useFilteredPages(disputeFilters, "/disputes");
-  const [{ data, error, fetching }, refetch] = useQuery({
-    query: DisputesQuery,
-    variables: { ...list.variables, where: disputesWhere(list.filters, list.timeZone) },
-    requestPolicy: "cache-and-network",
-  });
-  const conn = data?.disputes;
-  const rows = nodesOf(conn);
+  const list = useFilteredPages(disputeFilters, "/disputes", disputesWhere);
+  const [result, refetch] = useQuery({ query: DisputesQuery, variables: list.variables, requestPolicy: "cache-and-network" });
   return (
     <FilteredList list={list} one="dispute" many="disputes" title="Disputes" none="No disputes." hint={<DaysHint />}
-      conn={conn} rows={rows.length} error={error} fetching={fetching}
+      result={result} conn={result.data?.disputes}
       fields={(draft, change) => (
         <>
-          <Checkboxes legend="Status" name="status" options={disputeStatuses} value={draft.statuses} onChange={(v) => change("statuses", v)} />
+          <StatusChecks options={disputeStatuses} draft={draft} change={change} />
           <Checkboxes legend="Stage" name="stage" options={disputeStages} value={draft.stages} onChange={(v) => change("stages", v)} />
           <div className="filter-fields">
             <DayFields draft={draft} change={change} />
@@ -48,8 +41,7 @@ export function DisputeList({ role }: { role: Role }) {
         { label: `Respond by (${list.timeZone})` },
         { label: "Action" },
       ]}
-    >
-      {rows.map((d) => (
+      row={(d) => (
         <tr key={d.id} data-dispute-id={d.disputeID}>
           <td>{d.disputeID}</td>
           <td>
@@ -65,7 +57,7 @@ export function DisputeList({ role }: { role: Role }) {
             <AcceptDispute id={d.disputeID} status={d.disputeStatus} role={role} done={() => refetch({ requestPolicy: "network-only" })} />
           </td>
         </tr>
-      ))}
-    </FilteredList>
+      )}
+    />
   );
 }

@@ -1,7 +1,7 @@
 // The disputes list's filters (lib/filters' machinery): statuses, stages,
 // creation days of the merchant's time zone and the payment.
 import type { DisputeDisputeStage, DisputeDisputeStatus, DisputeWhereInput } from "../gql/graphql";
-import { allOf, anyOf, checkDays, createdWhere, daySpec, defined, filterSet, idCodec, ofPayment, orNull, someOf, type Days } from "../lib/filters";
+import { allOf, anyOf, checkDays, datedWhere, daySpec, filterSet, idCodec, ofPayment, someOf, type Days } from "../lib/filters";
 
 /** Every dispute status, in the order the filter offers them. */
 export const disputeStatuses = allOf<DisputeDisputeStatus>()([
@@ -35,12 +35,9 @@ export const disputeFilters = filterSet<DisputeFilters>(
 
 /** The disputes connection's `where`; null with no filter. */
 export function disputesWhere(f: DisputeFilters, timeZone: string): DisputeWhereInput | null {
-  return orNull(
-    defined<DisputeWhereInput>({
-      disputeStatusIn: anyOf(f.statuses),
-      disputeStageIn: anyOf(f.stages),
-      ...createdWhere(f, timeZone),
-      ...ofPayment(f.paymentID),
-    }),
-  );
+  return datedWhere<DisputeWhereInput>(f, timeZone, {
+    disputeStatusIn: anyOf(f.statuses),
+    disputeStageIn: anyOf(f.stages),
+    ...ofPayment(f.paymentID),
+  });
 }

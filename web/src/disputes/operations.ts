@@ -38,8 +38,7 @@ export const DisputesQuery = graphql(`
           ...DisputeFields
           disputeID
           payment {
-            id
-            paymentID
+            ...PaymentRefFields
           }
         }
       }

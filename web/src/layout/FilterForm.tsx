@@ -95,6 +95,12 @@ export function Checkboxes<T extends string>(props: { legend: string; name: stri
   );
 }
 
+/** A list's statuses: any of options. */
+export function StatusChecks<T extends string, F extends { statuses: T[] }>(props: { options: readonly T[]; draft: F; change: Change<F> }) {
+  const { change } = props;
+  return <Checkboxes legend="Status" name="status" options={props.options} value={props.draft.statuses} onChange={(v) => change("statuses", v as F["statuses"])} />;
+}
+
 /** A labelled text input; empty is null. */
 export function TextField(props: {
   id: string;

@@ -161,6 +161,30 @@ export function createdWhere(d: Days, timeZone: string): { createdAtGTE?: string
   });
 }
 
+/**
+ * A list's `where` (W): its own members, undefined ones dropped, and the
+ * creation days as instants of the merchant's time zone; null with no filter.
+ */
+export function datedWhere<W extends object>(d: Days, timeZone: string, members: W): W | null {
+  return orNull(defined<W>({ ...members, ...createdWhere(d, timeZone) }));
+}
+
+/** The statuses and the currency the lists of money (payments, refunds, payouts) filter by first. */
+export interface MoneyFilters<S extends string> extends Days {
+  statuses: S[];
+  currency: string | null;
+}
+
+/** The spec of a money list's statuses (any of all) and currency. */
+export function moneySpec<S extends string>(all: readonly S[]) {
+  return { statuses: ["status", someOf(all)], currency: ["currency", currencyCodec] } as const;
+}
+
+/** The one value as an In filter; undefined for none. */
+export function oneOf<T extends string>(value: string | null): T[] | undefined {
+  return value ? [value as T] : undefined;
+}
+
 /** A list's rows of one payment (payment_id), as hasPaymentWith. */
 export function ofPayment(paymentID: string | null): { hasPaymentWith?: [{ paymentID: string }] } {
   return paymentID ? { hasPaymentWith: [{ paymentID }] } : {};
@@ -204,9 +228,7 @@ export const paymentStatuses = allOf<PaymentIntentStatus>()([
 ]);
 
 /** The payments list's filters as a person set them; null or empty is "any". */
-export interface PaymentFilters extends Days {
-  statuses: PaymentIntentStatus[];
-  currency: string | null;
+export interface PaymentFilters extends MoneyFilters<PaymentIntentStatus> {
   connector: string | null;
   /** Amount bounds in major units of currency, as typed ("10.50"); kept only with a currency. */
   amountMin: string | null;
@@ -229,8 +251,7 @@ function checkAmounts(f: PaymentFilters): PaymentFilters {
 
 export const paymentFilters = filterSet<PaymentFilters>(
   {
-    statuses: ["status", someOf(paymentStatuses)],
-    currency: ["currency", currencyCodec],
+    ...moneySpec(paymentStatuses),
     connector: ["connector", connectorCodec],
     amountMin: ["min", amountCodec],
     amountMax: ["max", amountCodec],
@@ -264,8 +285,8 @@ export function paymentsWhere(f: PaymentFilters, timeZone: string): PaymentInten
     defined<PaymentIntentWhereInput>({
       ...common(f, timeZone),
       statusIn: anyOf(f.statuses),
-      currencyIn: f.currency ? [f.currency as NonNullable<PaymentIntentWhereInput["currency"]>] : undefined,
-      connectorIn: f.connector ? [f.connector] : undefined,
+      currencyIn: oneOf<NonNullable<PaymentIntentWhereInput["currency"]>>(f.currency),
+      connectorIn: oneOf(f.connector),
     }),
   );
 }
@@ -275,7 +296,7 @@ export function exportFilter(f: PaymentFilters, timeZone: string): PaymentExport
   return defined<PaymentExportFilter>({
     ...common(f, timeZone),
     statuses: anyOf(f.statuses),
-    currencies: f.currency ? [f.currency] : undefined,
-    connectors: f.connector ? [f.connector] : undefined,
+    currencies: oneOf(f.currency),
+    connectors: oneOf(f.connector),
   });
 }

@@ -1,7 +1,7 @@
 // The payments list's filter form (layout/FilterForm's fields): statuses,
 // currency, connector, amounts in the currency's major units, creation
 // days, a customer (id or e-mail) and a payment id.
-import { Checkboxes, CurrencyField, CustomerField, DayFields, DaysHint, FilterForm, PaymentIDField, TextField, customerHint, valueOf } from "../layout/FilterForm";
+import { CurrencyField, CustomerField, DayFields, DaysHint, FilterForm, PaymentIDField, StatusChecks, TextField, customerHint, valueOf } from "../layout/FilterForm";
 import { paymentFilters, paymentStatuses, type PaymentFilters } from "../lib/filters";
 import { currencyExponent } from "../lib/money";
 
@@ -40,7 +40,7 @@ export function Filters({ value, onApply }: { value: PaymentFilters; onApply: (f
         );
         return (
           <>
-            <Checkboxes legend="Status" name="status" options={paymentStatuses} value={draft.statuses} onChange={(v) => change("statuses", v)} />
+            <StatusChecks options={paymentStatuses} draft={draft} change={change} />
             <div className="filter-fields">
               <CurrencyField value={draft.currency} onChange={(v) => change("currency", v)} />
               <TextField id="filter-connector" label="Connector" placeholder="stripe_test" value={draft.connector} onChange={(v) => change("connector", v)} />

@@ -4,24 +4,24 @@
 // that may), the payment's events with every webhook delivery attempt and a
 // retry, and the actions the role may take on a payment in this status
 // (capture, cancel, refund), each sent with its own idempotency key.
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useMutation, useQuery } from "urql";
-import { idempotencyKey } from "../lib/client";
 import { errorText } from "../lib/errors";
 import { currencyExponent, formatMoney, majorUnits, parseMajor } from "../lib/money";
 import { paymentActions, type PaymentAction, type Role } from "../lib/roles";
 import { AcceptDispute } from "../disputes/AcceptDispute";
 import { ObjectEvents } from "../developers/EventLog";
-import { AttemptTimeline, errorOf } from "./AttemptTimeline";
+import { AttemptTimeline } from "./AttemptTimeline";
 import { CancelPaymentMutation, CapturePaymentMutation, CreateRefundMutation, PaymentQuery } from "./operations";
 import { TimeCell, MoneyCell, TableSection } from "../layout/Table";
 import { Status, StatusCell } from "./status";
 import { Time } from "../layout/TimeZone";
 import { nodesOf } from "../lib/connection";
 import { SubmitRow } from "../layout/SubmitRow";
-import { Facts } from "../layout/Facts";
 import { BackLink, Missing } from "../layout/Missing";
-import { ActionForms } from "../layout/ActionForms";
+import { ActionForms, useActionForm } from "../layout/ActionForms";
+import { DetailPage } from "../layout/DetailPage";
+import { MoneySteps } from "./MoneySteps";
 
 export function PaymentDetail({ id, role }: { id: string; role: Role }) {
   const [{ data, error, fetching }, refetch] = useQuery({ query: PaymentQuery, variables: { id } });
@@ -36,25 +36,22 @@ export function PaymentDetail({ id, role }: { id: string; role: Role }) {
   const actions = paymentActions(role, p.status);
   const refreshed = () => refetch({ requestPolicy: "network-only" });
   return (
-    <section aria-labelledby="payment-title">
-      {back}
-      <div className="heading">
-        <h1 id="payment-title">{formatMoney(p.amount, p.currency)}</h1>
-        <Status value={p.status} />
-      </div>
-      <Facts
-        facts={[
-          ["Payment", p.paymentID],
-          ["Status", p.status, "payment-status"],
-          ["Captured", formatMoney(p.amountCaptured, p.currency)],
-          ["Capturable", formatMoney(p.amountCapturable, p.currency)],
-          ["Capture method", p.captureMethod],
-          ["Customer", p.customerID ? [p.customerID, p.customer?.name, p.customer?.email].filter(Boolean).join(" · ") : "Guest"],
-          ["Description", p.description],
-          ["Created", <Time value={p.createdAt} />],
-        ]}
-      />
-
+    <DetailPage
+      titleId="payment-title"
+      back={back}
+      title={formatMoney(p.amount, p.currency)}
+      badge={<Status value={p.status} />}
+      facts={[
+        ["Payment", p.paymentID],
+        ["Status", p.status, "payment-status"],
+        ["Captured", formatMoney(p.amountCaptured, p.currency)],
+        ["Capturable", formatMoney(p.amountCapturable, p.currency)],
+        ["Capture method", p.captureMethod],
+        ["Customer", p.customerID ? [p.customerID, p.customer?.name, p.customer?.email].filter(Boolean).join(" · ") : "Guest"],
+        ["Description", p.description],
+        ["Created", <Time value={p.createdAt} />],
+      ]}
+    >
       {actions.length > 0 && (
         <Actions
           actions={actions}
@@ -69,20 +66,7 @@ export function PaymentDetail({ id, role }: { id: string; role: Role }) {
       <h2 id="attempts">Attempts</h2>
       {attempts.length === 0 ? <p className="muted">No attempt yet.</p> : <AttemptTimeline attempts={attempts} />}
 
-      <TableSection id="captures" title="Captures" none="No separate captures."
-        columns={[{ label: "#" }, { label: "Connector" }, { label: "Status" }, { label: "Amount", numeric: true }, { label: "Error" }, { label: "Created" }]}
-        rows={captures}
-        row={(c) => (
-          <tr key={c.id}>
-            <td>{c.captureSequence}</td>
-            <td>{c.connector ?? "—"}</td>
-            <StatusCell value={c.status} />
-            <MoneyCell amount={c.amount} currency={c.currency} />
-            <td>{errorOf(c)}</td>
-            <TimeCell value={c.createdAt} />
-          </tr>
-        )}
-      />
+      <MoneySteps id="captures" title="Captures" none="No separate captures." rows={captures} step="#" name={(c) => c.captureSequence} problem="Error" />
 
       <TableSection id="refunds" title="Refunds" none="No refunds."
         columns={[{ label: "Refund" }, { label: "Status" }, { label: "Amount", numeric: true }, { label: "Created" }]}
@@ -124,7 +108,7 @@ export function PaymentDetail({ id, role }: { id: string; role: Role }) {
       />
 
       <ObjectEvents id="payment-events" testId="payment-events" events={events} role={role} done={refreshed} />
-    </section>
+    </DetailPage>
   );
 }
 
@@ -138,10 +122,6 @@ function Actions(props: {
   refundable: number;
   done: () => void;
 }) {
-  const [open, setOpen] = useState<PaymentAction | null>(null);
-  // One key per opened form: resubmitting the same form (a double click, a
-  // retry after a network error) cannot act twice.
-  const [key, setKey] = useState(idempotencyKey);
   const [amount, setAmount] = useState("");
   const [invalid, setInvalid] = useState<string | null>(null);
   const [capture, runCapture] = useMutation(CapturePaymentMutation);
@@ -149,38 +129,28 @@ function Actions(props: {
   const [refund, runRefund] = useMutation(CreateRefundMutation);
   const busy = capture.fetching || cancel.fetching || refund.fetching;
   const error = invalid ?? errorText(capture.error) ?? errorText(cancel.error) ?? errorText(refund.error);
+  const form = useActionForm<PaymentAction>(busy, props.done);
+  const { open } = form;
 
   const start = (a: PaymentAction) => {
-    setOpen(a);
-    setKey(idempotencyKey());
+    form.start(a);
     setInvalid(null);
     // A capture usually takes everything authorized; a refund is usually
     // partial, so its field starts empty with the most it may be beside it.
     setAmount(a === "capture" && props.capturable > 0 ? majorUnits(props.capturable, props.currency) : "");
   };
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!open || busy) return;
-    let ok = false;
-    if (open === "cancel") {
-      ok = !!(await runCancel({ id: props.paymentID, idempotencyKey: key })).data;
-    } else {
-      const minor = parseMajor(amount, props.currency);
-      if (minor === null || minor <= 0) {
-        setInvalid(`Enter an amount in ${props.currency}, with at most ${currencyExponent(props.currency)} decimals.`);
-        return;
-      }
-      setInvalid(null);
-      ok =
-        open === "capture"
-          ? !!(await runCapture({ id: props.paymentID, amount: minor, idempotencyKey: key })).data
-          : !!(await runRefund({ paymentID: props.paymentID, amount: minor, idempotencyKey: key })).data;
+  const submit = form.submit(async (a, key) => {
+    if (a === "cancel") return !!(await runCancel({ id: props.paymentID, idempotencyKey: key })).data;
+    const minor = parseMajor(amount, props.currency);
+    if (minor === null || minor <= 0) {
+      setInvalid(`Enter an amount in ${props.currency}, with at most ${currencyExponent(props.currency)} decimals.`);
+      return false;
     }
-    if (ok) {
-      setOpen(null);
-      props.done();
-    }
-  };
+    setInvalid(null);
+    return a === "capture"
+      ? !!(await runCapture({ id: props.paymentID, amount: minor, idempotencyKey: key })).data
+      : !!(await runRefund({ paymentID: props.paymentID, amount: minor, idempotencyKey: key })).data;
+  });
   return (
     <ActionForms actions={props.actions} labels={labels} open={open} start={start} submit={submit}>
       {open && (
@@ -205,7 +175,7 @@ function Actions(props: {
               </small>
             </div>
           )}
-          <SubmitRow label={open === "cancel" ? "Cancel payment" : labels[open]} busy={busy} text={error} onClose={() => setOpen(null)} />
+          <SubmitRow label={open === "cancel" ? "Cancel payment" : labels[open]} busy={busy} text={error} onClose={form.close} />
         </>
       )}
     </ActionForms>

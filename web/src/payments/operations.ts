@@ -13,6 +13,24 @@ export const PaymentRowFields = graphql(`
   }
 `);
 
+/** A payment as another object's row links to it (a refund's, a dispute's). */
+export const PaymentRefFields = graphql(`
+  fragment PaymentRefFields on PaymentIntent {
+    id
+    paymentID
+  }
+`);
+
+/** What capturing or cancelling changes on a payment. */
+export const PaymentStateFields = graphql(`
+  fragment PaymentStateFields on PaymentIntent {
+    id
+    status
+    amountCaptured
+    amountCapturable
+  }
+`);
+
 export const PaymentsQuery = graphql(`
   query Payments($first: Int, $after: Cursor, $last: Int, $before: Cursor, $where: PaymentIntentWhereInput) {
     payments(first: $first, after: $after, last: $last, before: $before, where: $where) {
@@ -103,10 +121,7 @@ export const CapturePaymentMutation = graphql(`
   mutation CapturePayment($id: ID!, $amount: Int, $idempotencyKey: String) {
     capturePayment(id: $id, input: { amountToCapture: $amount }, idempotencyKey: $idempotencyKey) {
       payment {
-        id
-        status
-        amountCaptured
-        amountCapturable
+        ...PaymentStateFields
       }
     }
   }
@@ -116,8 +131,7 @@ export const CancelPaymentMutation = graphql(`
   mutation CancelPayment($id: ID!, $idempotencyKey: String) {
     cancelPayment(id: $id, idempotencyKey: $idempotencyKey) {
       payment {
-        id
-        status
+        ...PaymentStateFields
       }
     }
   }
@@ -147,8 +161,7 @@ export const CreatePaymentExportMutation = graphql(`
 export const PaymentUpdatedSubscription = graphql(`
   subscription PaymentUpdated {
     paymentUpdated {
-      id
-      paymentID
+      ...PaymentRefFields
       status
     }
   }

@@ -2,31 +2,24 @@
 // cursor pager, each linking to its page, filtered by what the URL says
 // (./filters: statuses, currency, connector, creation days, customer id).
 import { useQuery } from "urql";
-import { Checkboxes, CurrencyField, DayFields, DaysHint, TextField } from "../layout/FilterForm";
+import { CurrencyField, DayFields, DaysHint, StatusChecks, TextField } from "../layout/FilterForm";
 import { FilteredList, useFilteredPages } from "../layout/FilteredList";
 import { PayoutLink } from "../layout/Link";
 import { MoneyCell, TimeCell } from "../layout/Table";
 import { errorOf } from "../payments/AttemptTimeline";
 import { StatusCell } from "../payments/status";
-import { nodesOf } from "../lib/connection";
 import { payoutFilters, payoutStatuses, payoutsWhere } from "./filters";
 import { PayoutsQuery } from "./operations";
 
 export function PayoutList() {
-  const list = useFilteredPages(payoutFilters, "/payouts");
-  const [{ data, error, fetching }] = useQuery({
-    query: PayoutsQuery,
-    variables: { ...list.variables, where: payoutsWhere(list.filters, list.timeZone) },
-    requestPolicy: "cache-and-network",
-  });
-  const conn = data?.payouts;
-  const rows = nodesOf(conn);
+  const list = useFilteredPages(payoutFilters, "/payouts", payoutsWhere);
+  const [result] = useQuery({ query: PayoutsQuery, variables: list.variables, requestPolicy: "cache-and-network" });
   return (
     <FilteredList list={list} one="payout" many="payouts" title="Payouts" none="No payouts yet." hint={<DaysHint />}
-      conn={conn} rows={rows.length} error={error} fetching={fetching}
+      result={result} conn={result.data?.payouts}
       fields={(draft, change) => (
         <>
-          <Checkboxes legend="Status" name="status" options={payoutStatuses} value={draft.statuses} onChange={(v) => change("statuses", v)} />
+          <StatusChecks options={payoutStatuses} draft={draft} change={change} />
           <div className="filter-fields">
             <CurrencyField value={draft.currency} onChange={(v) => change("currency", v)} />
             <TextField id="filter-connector" label="Connector" placeholder="stripe_test" value={draft.connector} onChange={(v) => change("connector", v)} />
@@ -45,8 +38,7 @@ export function PayoutList() {
         { label: "Error" },
         { label: `Created (${list.timeZone})` },
       ]}
-    >
-      {rows.map((p) => (
+      row={(p) => (
         <tr key={p.id} data-payout-id={p.payoutID}>
           <td>
             <PayoutLink id={p.payoutID} />
@@ -59,7 +51,7 @@ export function PayoutList() {
           <td>{errorOf(p)}</td>
           <TimeCell value={p.createdAt} />
         </tr>
-      ))}
-    </FilteredList>
+      )}
+    />
   );
 }

@@ -7,15 +7,13 @@ import {
   anyOf,
   checkDays,
   connectorCodec,
-  createdWhere,
-  currencyCodec,
+  datedWhere,
   daySpec,
-  defined,
   filterSet,
   idCodec,
-  orNull,
-  someOf,
-  type Days,
+  moneySpec,
+  oneOf,
+  type MoneyFilters,
 } from "../lib/filters";
 
 /** Every payout status (Hyperswitch's PayoutStatus), in the order the filter offers them. */
@@ -35,17 +33,14 @@ export const payoutStatuses = allOf<PayoutStatus>()([
   "expired",
 ]);
 
-export interface PayoutFilters extends Days {
-  statuses: PayoutStatus[];
-  currency: string | null;
+export interface PayoutFilters extends MoneyFilters<PayoutStatus> {
   connector: string | null;
   customerID: string | null;
 }
 
 export const payoutFilters = filterSet<PayoutFilters>(
   {
-    statuses: ["status", someOf(payoutStatuses)],
-    currency: ["currency", currencyCodec],
+    ...moneySpec(payoutStatuses),
     connector: ["connector", connectorCodec],
     ...daySpec,
     customerID: ["customer", idCodec],
@@ -55,13 +50,10 @@ export const payoutFilters = filterSet<PayoutFilters>(
 
 /** The payouts connection's `where`; null with no filter. */
 export function payoutsWhere(f: PayoutFilters, timeZone: string): PayoutWhereInput | null {
-  return orNull(
-    defined<PayoutWhereInput>({
-      statusIn: anyOf(f.statuses),
-      currencyIn: f.currency ? [f.currency as PayoutCurrency] : undefined,
-      connectorIn: f.connector ? [f.connector] : undefined,
-      ...createdWhere(f, timeZone),
-      customerID: f.customerID ?? undefined,
-    }),
-  );
+  return datedWhere<PayoutWhereInput>(f, timeZone, {
+    statusIn: anyOf(f.statuses),
+    currencyIn: oneOf<PayoutCurrency>(f.currency),
+    connectorIn: oneOf(f.connector),
+    customerID: f.customerID ?? undefined,
+  });
 }

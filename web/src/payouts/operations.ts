@@ -17,6 +17,14 @@ export const PayoutRowFields = graphql(`
   }
 `);
 
+/** What fulfilling or cancelling changes on a payout. */
+export const PayoutStateFields = graphql(`
+  fragment PayoutStateFields on Payout {
+    id
+    status
+  }
+`);
+
 export const PayoutsQuery = graphql(`
   query Payouts($first: Int, $after: Cursor, $last: Int, $before: Cursor, $where: PayoutWhereInput) {
     payouts(first: $first, after: $after, last: $last, before: $before, where: $where, orderBy: [{ field: CREATED_AT, direction: DESC }]) {
@@ -80,8 +88,7 @@ export const FulfillPayoutMutation = graphql(`
   mutation FulfillPayout($id: ID!, $idempotencyKey: String) {
     fulfillPayout(id: $id, idempotencyKey: $idempotencyKey) {
       payout {
-        id
-        status
+        ...PayoutStateFields
       }
     }
   }
@@ -91,8 +98,7 @@ export const CancelPayoutMutation = graphql(`
   mutation CancelPayout($id: ID!, $idempotencyKey: String) {
     cancelPayout(id: $id, idempotencyKey: $idempotencyKey) {
       payout {
-        id
-        status
+        ...PayoutStateFields
       }
     }
   }

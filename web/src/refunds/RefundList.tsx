@@ -2,7 +2,7 @@
 // cursor pager, each linking to its payment, filtered by what the URL says
 // (./filters: statuses, currency, creation days, payment id).
 import { useQuery } from "urql";
-import { Checkboxes, CurrencyField, DayFields, DaysHint, PaymentIDField } from "../layout/FilterForm";
+import { CurrencyField, DayFields, DaysHint, PaymentIDField, StatusChecks } from "../layout/FilterForm";
 import { FilteredList, useFilteredPages } from "../layout/FilteredList";
 import { PaymentLink } from "../layout/Link";
 import { MoneyCell, TimeCell } from "../layout/Table";
@@ -10,23 +10,16 @@ import { errorOf } from "../payments/AttemptTimeline";
 import { StatusCell } from "../payments/status";
 import { refundFilters, refundStatuses, refundsWhere } from "./filters";
 import { RefundsQuery } from "./operations";
-import { nodesOf } from "../lib/connection";
 
 export function RefundList() {
-  const list = useFilteredPages(refundFilters, "/refunds");
-  const [{ data, error, fetching }] = useQuery({
-    query: RefundsQuery,
-    variables: { ...list.variables, where: refundsWhere(list.filters, list.timeZone) },
-    requestPolicy: "cache-and-network",
-  });
-  const conn = data?.refunds;
-  const rows = nodesOf(conn);
+  const list = useFilteredPages(refundFilters, "/refunds", refundsWhere);
+  const [result] = useQuery({ query: RefundsQuery, variables: list.variables, requestPolicy: "cache-and-network" });
   return (
     <FilteredList list={list} one="refund" many="refunds" title="Refunds" none="No refunds yet." hint={<DaysHint />}
-      conn={conn} rows={rows.length} error={error} fetching={fetching}
+      result={result} conn={result.data?.refunds}
       fields={(draft, change) => (
         <>
-          <Checkboxes legend="Status" name="status" options={refundStatuses} value={draft.statuses} onChange={(v) => change("statuses", v)} />
+          <StatusChecks options={refundStatuses} draft={draft} change={change} />
           <div className="filter-fields">
             <CurrencyField value={draft.currency} onChange={(v) => change("currency", v)} />
             <DayFields draft={draft} change={change} />
@@ -43,8 +36,7 @@ export function RefundList() {
         { label: "Reason or error" },
         { label: `Created (${list.timeZone})` },
       ]}
-    >
-      {rows.map((r) => (
+      row={(r) => (
         <tr key={r.id}>
           <td>{r.refundID}</td>
           <td>
@@ -56,7 +48,7 @@ export function RefundList() {
           <td>{r.errorCode || r.errorMessage ? errorOf(r) : (r.reason ?? "—")}</td>
           <TimeCell value={r.createdAt} />
         </tr>
-      ))}
-    </FilteredList>
+      )}
+    />
   );
 }

@@ -27,8 +27,7 @@ export const RefundsQuery = graphql(`
           errorCode
           errorMessage
           payment {
-            id
-            paymentID
+            ...PaymentRefFields
           }
         }
       }

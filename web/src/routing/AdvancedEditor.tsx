@@ -35,6 +35,9 @@ export interface Account {
   connectorLabel: string;
 }
 
+/** An account as the routing page's choices name it: its label, then its connector. */
+export const accountName = (a: Account) => `${a.connectorLabel} (${a.connectorName})`;
+
 /** What the editor opens with: a stored configuration's name and program, or a new one. */
 export interface Opened {
   name: string;
@@ -596,7 +599,7 @@ function SelectionEditor(props: {
                 {!r.choice.merchant_connector_id && <option value="">{r.choice.connector || "Choose an account"}</option>}
                 {props.accounts.map((a) => (
                   <option key={a.merchantConnectorID} value={a.merchantConnectorID}>
-                    {a.connectorLabel} ({a.connectorName})
+                    {accountName(a)}
                   </option>
                 ))}
               </select>

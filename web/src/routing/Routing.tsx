@@ -16,12 +16,13 @@ import { ProfilePicker, useProfileChoice } from "../layout/ProfilePicker";
 import { parseMajor } from "../lib/money";
 import { canRun, type Role } from "../lib/roles";
 import { fromAlgorithm, programWords } from "./advanced";
-import { AdvancedEditor, withAccounts, type Account, type Opened } from "./AdvancedEditor";
+import { AdvancedEditor, accountName, withAccounts, type Account, type Opened } from "./AdvancedEditor";
 import { pictureOf, priority, problem, single, volumeSplit, type Algorithm, type Choice, type Picture } from "./algorithm";
 import { GsmRules } from "./Gsm";
 import { ActivateRoutingAlgorithmMutation, CreateRoutingAlgorithmMutation, RoutingEvaluateQuery, RoutingQuery } from "./operations";
 import { nodesOf } from "../lib/connection";
 import { Table, TimeCell } from "../layout/Table";
+import { InputField, SelectField } from "../layout/Field";
 
 export function Routing({ role }: { role: Role }) {
   const [{ data, error, fetching }, refetch] = useQuery({ query: RoutingQuery, requestPolicy: "network-only" });
@@ -34,7 +35,7 @@ export function Routing({ role }: { role: Role }) {
   const active = algorithms.find((a) => a.active && a.profileID === profileID);
   const label = (c: Choice) => {
     const a = all.find((x) => x.merchantConnectorID === c.merchant_connector_id);
-    return a ? `${a.connectorLabel} (${a.connectorName})` : c.connector || c.merchant_connector_id;
+    return a ? accountName(a) : c.connector || c.merchant_connector_id;
   };
   const activeProgram = active ? fromAlgorithm(active.algorithm) : null;
   const mayConfigure = canRun(role, "createRoutingAlgorithm") && canRun(role, "activateRoutingAlgorithm");
@@ -251,6 +252,7 @@ function RoutingForm(props: { accounts: Account[]; profileID: string; done: () =
     return { connector: a?.connectorName ?? "", merchant_connector_id: a ? id : "" };
   };
   const rows = kind === "single" ? picked.slice(0, 1) : picked;
+  const names = new Map(accounts.map((a) => [a.merchantConnectorID, accountName(a)]));
   const algorithm: Algorithm =
     kind === "single"
       ? single(choice(picked[0] ?? ""))
@@ -305,35 +307,28 @@ function RoutingForm(props: { accounts: Account[]; profileID: string; done: () =
           </label>
         ))}
       </fieldset>
-      <div className="field">
-        <label htmlFor="routing-name">Name (empty: named after its kind)</label>
-        <input id="routing-name" maxLength={64} value={name} onChange={(e) => setName(e.target.value)} />
-      </div>
+      <InputField id="routing-name" label="Name (empty: named after its kind)" maxLength={64} value={name} onChange={setName} />
       {rows.map((id, i) => (
         <div className="row" key={i}>
-          <div className="field">
-            <label htmlFor={`routing-account-${i}`}>{kind === "single" ? "Account" : kind === "priority" ? `${ordinal(i)} choice` : `Account ${i + 1}`}</label>
-            <select id={`routing-account-${i}`} value={id} onChange={(e) => setRow(i, e.target.value)}>
-              {accounts.map((a) => (
-                <option key={a.merchantConnectorID} value={a.merchantConnectorID}>
-                  {a.connectorLabel} ({a.connectorName})
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField
+            id={`routing-account-${i}`}
+            label={kind === "single" ? "Account" : kind === "priority" ? `${ordinal(i)} choice` : `Account ${i + 1}`}
+            value={id}
+            onChange={(v) => setRow(i, v)}
+            values={accounts.map((a) => a.merchantConnectorID)}
+            text={(mca) => names.get(mca) ?? mca}
+          />
           {kind === "volume_split" && (
-            <div className="field">
-              <label htmlFor={`routing-share-${i}`}>Share of account {i + 1} (%)</label>
-              <input
-                id={`routing-share-${i}`}
-                type="number"
-                min={1}
-                max={100}
-                step={1}
-                value={shares[i] ?? 0}
-                onChange={(e) => setShares(rows.map((_, j) => (j === i ? Number(e.target.value) : (shares[j] ?? 0))))}
-              />
-            </div>
+            <InputField
+              id={`routing-share-${i}`}
+              label={`Share of account ${i + 1} (%)`}
+              type="number"
+              min={1}
+              max={100}
+              step={1}
+              value={shares[i] ?? 0}
+              onChange={(v) => setShares(rows.map((_, j) => (j === i ? Number(v) : (shares[j] ?? 0))))}
+            />
           )}
           {kind !== "single" && rows.length > 1 && (
             <button type="button" onClick={() => (setPicked(picked.filter((_, j) => j !== i)), setShares(shares.filter((_, j) => j !== i)))}>
@@ -367,6 +362,10 @@ function defaultName(kind: Kind, shares: number[], n: number): string {
 }
 
 /** Asks where a payment with the facts typed would go, creating nothing. */
+/** The payment methods and card networks an evaluation may ask about. */
+const paymentMethods = ["card", "wallet", "pay_later", "bank_redirect", "bank_debit", "bank_transfer", "upi"] as const;
+const cardNetworks = ["Visa", "Mastercard", "AmericanExpress", "JCB", "DinersClub", "Discover", "UnionPay"] as const;
+
 function Evaluate({ profileID }: { profileID: string }) {
   const [amount, setAmount] = useState("10.00");
   const [currency, setCurrency] = useState("USD");
@@ -406,39 +405,11 @@ function Evaluate({ profileID }: { profileID: string }) {
     <form className="card" aria-labelledby="evaluate-title" onSubmit={submit}>
       <h2 id="evaluate-title">What would route where</h2>
       <div className="filter-fields">
-        <div className="field">
-          <label htmlFor="eval-amount">Amount</label>
-          <input id="eval-amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="eval-currency">Currency</label>
-          <select id="eval-currency" value={currency} onChange={(e) => setCurrency(e.target.value)}>
-            {currencyCodes.map((c) => (
-              <option key={c}>{c}</option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="eval-method">Payment method</label>
-          <select id="eval-method" value={method} onChange={(e) => setMethod(e.target.value)}>
-            {["card", "wallet", "pay_later", "bank_redirect", "bank_debit", "bank_transfer", "upi"].map((m) => (
-              <option key={m}>{m}</option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="eval-network">Card network (optional)</label>
-          <select id="eval-network" value={network} onChange={(e) => setNetwork(e.target.value)}>
-            <option value="">any</option>
-            {["Visa", "Mastercard", "AmericanExpress", "JCB", "DinersClub", "Discover", "UnionPay"].map((n) => (
-              <option key={n}>{n}</option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="eval-country">Billing country (optional, e.g. NL)</label>
-          <input id="eval-country" maxLength={2} value={country} onChange={(e) => setCountry(e.target.value)} />
-        </div>
+        <InputField id="eval-amount" label="Amount" inputMode="decimal" value={amount} onChange={setAmount} />
+        <SelectField id="eval-currency" label="Currency" value={currency} onChange={setCurrency} values={currencyCodes} />
+        <SelectField id="eval-method" label="Payment method" value={method} onChange={setMethod} values={paymentMethods} />
+        <SelectField id="eval-network" label="Card network (optional)" any="any" value={network} onChange={setNetwork} values={cardNetworks} />
+        <InputField id="eval-country" label="Billing country (optional, e.g. NL)" maxLength={2} value={country} onChange={setCountry} />
       </div>
       <div className="row">
         <button type="submit" disabled={fetching}>

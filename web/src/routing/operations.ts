@@ -1,5 +1,18 @@
 import { graphql } from "../gql";
 
+/** A routing algorithm as the routing page lists it and a new one's notice names it. */
+export const RoutingAlgorithmFields = graphql(`
+  fragment RoutingAlgorithmFields on RoutingAlgorithm {
+    id
+    name
+    kind
+    profileID
+    active
+    algorithm
+    createdAt
+  }
+`);
+
 export const RoutingQuery = graphql(`
   query Routing {
     merchantAccount {
@@ -16,13 +29,7 @@ export const RoutingQuery = graphql(`
     routingAlgorithms(first: 50) {
       edges {
         node {
-          id
-          name
-          kind
-          profileID
-          active
-          algorithm
-          createdAt
+          ...RoutingAlgorithmFields
         }
       }
     }
@@ -37,10 +44,7 @@ export const RoutingEvaluateQuery = graphql(`
       routingKind
       routingRule
       candidates {
-        id
-        merchantConnectorID
-        connectorName
-        connectorLabel
+        ...ConnectorAccountFields
       }
     }
   }
@@ -50,9 +54,7 @@ export const CreateRoutingAlgorithmMutation = graphql(`
   mutation CreateRoutingAlgorithm($input: CreateRoutingAlgorithmInput!, $idempotencyKey: String) {
     createRoutingAlgorithm(input: $input, idempotencyKey: $idempotencyKey) {
       routingAlgorithm {
-        id
-        name
-        active
+        ...RoutingAlgorithmFields
       }
     }
   }

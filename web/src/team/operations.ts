@@ -4,8 +4,7 @@ export const MembersQuery = graphql(`
   query Members {
     users {
       user {
-        id
-        email
+        ...UserFields
       }
       role
       joinedAt
