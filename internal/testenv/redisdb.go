@@ -49,6 +49,7 @@ var testRedis struct {
 //	func TestMain(m *testing.M) { testenv.Main(m) }
 func Main(m *testing.M) {
 	testRedis.installed = true
+	run := joinRun()
 	code := m.Run()
 	if testRedis.stopRenew != nil {
 		testRedis.stopRenew()
@@ -61,7 +62,7 @@ func Main(m *testing.M) {
 		_ = db.Close()
 	}
 	RemoveBinary()
-	reportSkips()
+	reportSkips(run)
 	os.Exit(code)
 }
 

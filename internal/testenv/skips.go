@@ -5,15 +5,14 @@ package testenv
 // drops (cmd/go: "If a package test passes, go test prints only the final
 // 'ok' summary line"). So a test skipped for want of a backend, a browser or
 // a build would pass unseen. Skip records such skips, and Main names them
-// in one line per package written where the go command's own output goes.
+// in one line for the whole run (skiprun.go), written where the go
+// command's own output goes.
 
 import (
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -45,32 +44,45 @@ func Skip(t testing.TB, missing, why string) {
 	t.Skipf("%s: %s", missing, why)
 }
 
-// skipLine is the line naming the skipped tests, by what they lacked, or
-// "" when none was.
-func skipLine() string {
-	skips.mu.Lock()
-	defer skips.mu.Unlock()
-	if len(skips.byWhat) == 0 {
-		return ""
-	}
-	var parts []string
-	for _, missing := range slices.Sorted(maps.Keys(skips.byWhat)) {
-		parts = append(parts, fmt.Sprintf("(%s): %s", missing, strings.Join(slices.Sorted(slices.Values(skips.byWhat[missing])), ", ")))
-	}
-	pkg := "this package"
+// packageName is this test binary's package, for the skip report.
+func packageName() string {
 	if bi, ok := debug.ReadBuildInfo(); ok {
-		pkg = strings.TrimSuffix(bi.Path, ".test")
+		return strings.TrimSuffix(bi.Path, ".test")
 	}
-	return fmt.Sprintf("%s: skipped %s\n", pkg, strings.Join(parts, "; "))
+	return "this package"
 }
 
-// reportSkips writes skipLine where it is seen: the test binary's stdout
-// when the go command shows it (-v, -json, a run without packages named) or
-// no go command runs the binary; else, on Linux, straight to the go
-// command's stdout or stderr when that is a terminal or a pipe (a file is
-// left alone: writing at its end would race the go command's own offset).
-func reportSkips() {
-	line := skipLine()
+// recordedSkips are this binary's skips, each test named with its package.
+func recordedSkips() map[string][]string {
+	skips.mu.Lock()
+	defer skips.mu.Unlock()
+	pkg := packageName()
+	out := map[string][]string{}
+	for missing, tests := range skips.byWhat {
+		for _, name := range tests {
+			out[missing] = append(out[missing], pkg+"."+name)
+		}
+	}
+	return out
+}
+
+// reportSkips writes the skip line where it is seen: the test binary's
+// stdout when the go command shows it (-v, -json, a run without packages
+// named) or no go command runs the binary; else, on Linux, straight to the
+// go command's stdout or stderr when that is a terminal or a pipe (a file
+// is left alone: writing at its end would race the go command's own
+// offset). Under a go command, only the run's last binary writes it.
+func reportSkips(run *sharedRun) {
+	skipped := recordedSkips()
+	subject := packageName()
+	if run != nil {
+		all, last := run.leave(skipped)
+		if !last {
+			return
+		}
+		skipped, subject = all, "go test"
+	}
+	line := formatSkips(subject, skipped)
 	if line == "" {
 		return
 	}
@@ -89,10 +101,11 @@ func goCommandOutput() *os.File {
 	if testing.Verbose() {
 		return nil // -v and -json show the binary's output
 	}
-	parent := filepath.Join("/proc", fmt.Sprint(os.Getppid()))
-	if comm, err := os.ReadFile(filepath.Join(parent, "comm")); err != nil || strings.TrimSpace(string(comm)) != "go" {
+	goPID := goCommandPID()
+	if goPID == 0 {
 		return nil
 	}
+	parent := filepath.Join("/proc", fmt.Sprint(goPID))
 	ours, err := os.Stdout.Stat()
 	if err != nil {
 		return nil
