@@ -22,63 +22,30 @@ type Renderer interface {
 	Dispute(v *DisputeView) (json.RawMessage, error)
 }
 
-// paymentEventType is Hyperswitch's status → event mapping (docs/webhooks.md).
+// paymentEventType is Hyperswitch's status → event mapping (docs/webhooks.md):
+// a status with an event of its name (succeeded, failed, processing,
+// cancelled, cancelled_post_capture, expired) writes it, and these others.
 func paymentEventType(s paymentintent.Status) (event.EventType, bool) {
-	switch s {
-	case paymentintent.StatusSucceeded:
-		return event.EventTypePaymentSucceeded, true
-	case paymentintent.StatusFailed:
-		return event.EventTypePaymentFailed, true
-	case paymentintent.StatusProcessing:
-		return event.EventTypePaymentProcessing, true
-	case paymentintent.StatusRequiresCustomerAction, paymentintent.StatusRequiresMerchantAction:
-		return event.EventTypeActionRequired, true
-	case paymentintent.StatusCancelled:
-		return event.EventTypePaymentCancelled, true
-	case paymentintent.StatusCancelledPostCapture:
-		return event.EventTypePaymentCancelledPostCapture, true
-	case paymentintent.StatusRequiresCapture:
-		return event.EventTypePaymentAuthorized, true
-	case paymentintent.StatusPartiallyAuthorizedAndRequiresCapture:
-		return event.EventTypePaymentPartiallyAuthorized, true
-	case paymentintent.StatusPartiallyCaptured:
-		return event.EventTypePaymentCaptured, true
-	case paymentintent.StatusExpired:
-		return event.EventTypePaymentExpired, true
-	}
-	return "", false
+	return events.TypeOf("payment_", s, renamedPaymentEvents)
 }
 
+var renamedPaymentEvents = map[paymentintent.Status]event.EventType{
+	paymentintent.StatusRequiresCustomerAction:                event.EventTypeActionRequired,
+	paymentintent.StatusRequiresMerchantAction:                event.EventTypeActionRequired,
+	paymentintent.StatusRequiresCapture:                       event.EventTypePaymentAuthorized,
+	paymentintent.StatusPartiallyAuthorizedAndRequiresCapture: event.EventTypePaymentPartiallyAuthorized,
+	paymentintent.StatusPartiallyCaptured:                     event.EventTypePaymentCaptured,
+}
+
+// refundEventType: a succeeded or failed refund writes its event.
 func refundEventType(s refund.Status) (event.EventType, bool) {
-	switch s {
-	case refund.StatusSucceeded:
-		return event.EventTypeRefundSucceeded, true
-	case refund.StatusFailed:
-		return event.EventTypeRefundFailed, true
-	}
-	return "", false
+	return events.TypeOf("refund_", s, nil)
 }
 
 // disputeEventType maps each dispute status to its dispute_* event
-// (docs/webhooks.md: each dispute status → its event).
+// (docs/webhooks.md: each dispute status → its event, of the same name).
 func disputeEventType(s dispute.DisputeStatus) (event.EventType, bool) {
-	switch s {
-	case dispute.DisputeStatusDisputeOpened:
-		return event.EventTypeDisputeOpened, true
-	case dispute.DisputeStatusDisputeExpired:
-		return event.EventTypeDisputeExpired, true
-	case dispute.DisputeStatusDisputeAccepted:
-		return event.EventTypeDisputeAccepted, true
-	case dispute.DisputeStatusDisputeCancelled:
-		return event.EventTypeDisputeCancelled, true
-	case dispute.DisputeStatusDisputeChallenged:
-		return event.EventTypeDisputeChallenged, true
-	case dispute.DisputeStatusDisputeWon:
-		return event.EventTypeDisputeWon, true
-	case dispute.DisputeStatusDisputeLost:
-		return event.EventTypeDisputeLost, true
-	}
-	return "", false
+	return events.TypeOf("", s, nil)
 }
 
 // emitPaymentEvent writes the event a payment's new status maps to, and its

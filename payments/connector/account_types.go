@@ -83,17 +83,36 @@ type RequestPaymentMethodTypes struct {
 	InstallmentPaymentEnabled *bool               `json:"installment_payment_enabled"`
 }
 
-// AcceptedCurrencies is discriminated on Type: enable_only and disable_only
-// need List; all_accepted has no other member.
-type AcceptedCurrencies struct {
-	Type string                `json:"type"`
-	List []schematype.Currency `json:"list,omitzero"`
+// Accepted is discriminated on Type: enable_only and disable_only need
+// List; all_accepted has no other member.
+type Accepted[T ~string] struct {
+	Type string `json:"type"`
+	List []T    `json:"list,omitzero"`
 }
 
-// AcceptedCountries is AcceptedCurrencies for validate.Countries.
-type AcceptedCountries struct {
-	Type string    `json:"type"`
-	List []Country `json:"list,omitzero"`
+// AcceptedCurrencies is Accepted for validate.Currencies.
+type AcceptedCurrencies = Accepted[schematype.Currency]
+
+// AcceptedCountries is Accepted for validate.Countries.
+type AcceptedCountries = Accepted[Country]
+
+// listed is the list as plain strings, for the sets and filters that
+// compare them.
+func (a *Accepted[T]) listed() []string {
+	list := make([]string, len(a.List))
+	for i, v := range a.List {
+		list[i] = string(v)
+	}
+	return list
+}
+
+// validate checks a on its own and against set: enable_only and
+// disable_only need list (its items from set); all_accepted has no list.
+func (a *Accepted[T]) validate(p validate.Path, set *validate.Enum) error {
+	if a == nil {
+		return nil
+	}
+	return validateAccepted(p, a.Type, a.listed(), a.List != nil, set)
 }
 
 // ConnectorWebhookDetails are the secrets that verify the provider's webhooks.
@@ -250,9 +269,11 @@ func validateAccountDetail(p validate.Path, v any) error {
 	return nil
 }
 
-func validatePaymentMethodsEnabled(p validate.Path, list []PaymentMethodsEnabled) error {
-	for i, pm := range list {
-		if err := pm.validate(p.At(i)); err != nil {
+// validateEach checks every item of list, each at its index under p, and
+// reports the first violation.
+func validateEach[T interface{ validate(validate.Path) error }](p validate.Path, list []T) error {
+	for i, v := range list {
+		if err := v.validate(p.At(i)); err != nil {
 			return err
 		}
 	}
@@ -263,12 +284,7 @@ func (pm PaymentMethodsEnabled) validate(p validate.Path) error {
 	if err := paymentMethods.Required(p.Key("payment_method"), string(pm.PaymentMethod)); err != nil {
 		return err
 	}
-	for i, t := range pm.PaymentMethodTypes {
-		if err := t.validate(p.Key("payment_method_types").At(i)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return validateEach(p.Key("payment_method_types"), pm.PaymentMethodTypes)
 }
 
 func (t RequestPaymentMethodTypes) validate(p validate.Path) error {
@@ -283,23 +299,11 @@ func (t RequestPaymentMethodTypes) validate(p validate.Path) error {
 			return err
 		}
 	}
-	if c := t.AcceptedCurrencies; c != nil {
-		list := make([]string, len(c.List))
-		for i, v := range c.List {
-			list[i] = string(v)
-		}
-		if err := validateAccepted(p.Key("accepted_currencies"), c.Type, list, c.List != nil, validate.Currencies); err != nil {
-			return err
-		}
+	if err := t.AcceptedCurrencies.validate(p.Key("accepted_currencies"), validate.Currencies); err != nil {
+		return err
 	}
-	if c := t.AcceptedCountries; c != nil {
-		list := make([]string, len(c.List))
-		for i, v := range c.List {
-			list[i] = string(v)
-		}
-		if err := validateAccepted(p.Key("accepted_countries"), c.Type, list, c.List != nil, validate.Countries); err != nil {
-			return err
-		}
+	if err := t.AcceptedCountries.validate(p.Key("accepted_countries"), validate.Countries); err != nil {
+		return err
 	}
 	for _, a := range []struct {
 		name string
@@ -349,15 +353,6 @@ func (w WebhookDetails) validate(p validate.Path) error {
 	return nil
 }
 
-func validateFrmConfigs(p validate.Path, list []FrmConfig) error {
-	for i, c := range list {
-		if err := c.validate(p.At(i)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 func (c FrmConfig) validate(p validate.Path) error {
 	if err := connectorTypes.Required(p.Key("gateway"), string(c.Gateway)); err != nil {
 		return err
@@ -370,10 +365,8 @@ func (c FrmConfig) validate(p validate.Path) error {
 		if err := paymentMethods.Required(mp.Key("payment_method"), string(m.PaymentMethod)); err != nil {
 			return err
 		}
-		for j, t := range m.PaymentMethodTypes {
-			if err := t.validate(mp.Key("payment_method_types").At(j)); err != nil {
-				return err
-			}
+		if err := validateEach(mp.Key("payment_method_types"), m.PaymentMethodTypes); err != nil {
+			return err
 		}
 		if err := frmFlows.Optional(mp.Key("flow"), (*string)(m.Flow)); err != nil {
 			return err

@@ -54,28 +54,27 @@ func (s *Service) CreateAccount(ctx context.Context, in AccountInput) (*AccountV
 			SetNillableBusinessLabel(in.BusinessLabel).
 			SetNillableBusinessSubLabel(in.BusinessSubLabel).
 			SetStatus(status)
-		if err := s.setConnectorMembers(create.Mutation(), id, connectorMembers{
-			AccountDetails:         in.AccountDetails,
-			WebhookDetails:         in.WebhookDetails,
-			WalletsDetails:         in.WalletsDetails,
-			PaymentMethodsEnabled:  in.PaymentMethodsEnabled,
-			FrmConfigs:             in.FrmConfigs,
-			AdditionalMerchantData: in.AdditionalMerchantData,
-			Metadata:               in.Metadata,
-			PmAuthConfig:           in.PmAuthConfig,
-		}); err != nil {
+		if err := s.setConnectorMembers(create.Mutation(), id, in.AccountFields); err != nil {
 			return err
 		}
-		row, err = create.Save(ctx)
-		if ent.IsConstraintError(err) {
-			return errDuplicateAccount(prof.ID, label)
-		}
-		return txn.ErrorOrNil(err, "merchant connector account")
+		row, err = saveAccount(ctx, create.Save, prof.ID, label)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return s.view(row)
+}
+
+// saveAccount saves a connector account's create or update; a clash on the
+// profile's unique label is the API's duplicate error.
+func saveAccount(ctx context.Context, save func(context.Context) (*ent.MerchantConnectorAccount, error),
+	profileID, label string) (*ent.MerchantConnectorAccount, error) {
+	row, err := save(ctx)
+	if ent.IsConstraintError(err) {
+		return nil, errDuplicateAccount(profileID, label)
+	}
+	return row, txn.ErrorOrNil(err, "merchant connector account")
 }
 
 // connectorProfile resolves the profile a new connector account goes
@@ -143,23 +142,11 @@ func (s *Service) checkLabelFree(ctx context.Context, tx *ent.Tx, profileID, lab
 	return nil
 }
 
-// connectorMembers are the members create and update both store as given:
-// the secrets, the typed values and the free-form objects.
-type connectorMembers struct {
-	AccountDetails         map[string]any
-	WebhookDetails         *WebhookDetails
-	WalletsDetails         *WalletDetails
-	PaymentMethodsEnabled  []PaymentMethodsEnabled
-	FrmConfigs             []FrmConfig
-	AdditionalMerchantData *AdditionalMerchantData
-	Metadata               map[string]any
-	PmAuthConfig           map[string]any
-}
-
-// setConnectorMembers writes the non-nil members of in to m, the create or
-// update of account id: secrets sealed, typed values as JSON. A nil member
-// is not written, so an update leaves the stored value as it is.
-func (s *Service) setConnectorMembers(m *ent.MerchantConnectorAccountMutation, id string, in connectorMembers) error {
+// setConnectorMembers writes the members create and update both store as
+// given (the secrets, the typed values and the free-form objects) to m, the
+// create or update of account id: secrets sealed, typed values as JSON. A
+// nil member is not written, so an update leaves the stored value as it is.
+func (s *Service) setConnectorMembers(m *ent.MerchantConnectorAccountMutation, id string, in AccountFields) error {
 	sealed, err := s.sealConnectorSecrets(id, in.AccountDetails, in.WebhookDetails, in.WalletsDetails)
 	if err != nil {
 		return err
@@ -275,23 +262,11 @@ func (s *Service) UpdateAccount(ctx context.Context, id string, p AccountPatch) 
 			SetNillableTestMode(p.TestMode).
 			SetNillableDisabled(p.Disabled).
 			SetNillableStatus((*merchantconnectoraccount.Status)(p.Status))
-		if err := s.setConnectorMembers(upd.Mutation(), cur.ID, connectorMembers{
-			AccountDetails:         p.AccountDetails,
-			WebhookDetails:         p.WebhookDetails,
-			WalletsDetails:         p.WalletsDetails,
-			PaymentMethodsEnabled:  p.PaymentMethodsEnabled,
-			FrmConfigs:             p.FrmConfigs,
-			AdditionalMerchantData: p.AdditionalMerchantData,
-			Metadata:               p.Metadata,
-			PmAuthConfig:           p.PmAuthConfig,
-		}); err != nil {
+		if err := s.setConnectorMembers(upd.Mutation(), cur.ID, p.AccountFields); err != nil {
 			return err
 		}
-		row, err = upd.Save(ctx)
-		if ent.IsConstraintError(err) {
-			return errDuplicateAccount(cur.ProfileID, label)
-		}
-		return txn.ErrorOrNil(err, "merchant connector account")
+		row, err = saveAccount(ctx, upd.Save, cur.ProfileID, label)
+		return err
 	})
 	if err != nil {
 		return nil, err
