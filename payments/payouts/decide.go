@@ -156,7 +156,9 @@ func decideCancelAnswer(id string, res *connector.PayoutResult) error {
 // eventOf is the event a payout's new status writes: the payout_ event of
 // its name (success, failed, initiated, cancelled, expired, reversed), and
 // these others.
-func eventOf(s payout.Status) (event.EventType, bool) { return events.TypeOf("payout_", s, renamedEvents) }
+func eventOf(s payout.Status) (event.EventType, bool) {
+	return events.TypeOf("payout_", s, renamedEvents)
+}
 
 var renamedEvents = map[payout.Status]event.EventType{
 	payout.StatusIneligible: event.EventTypePayoutFailed,
