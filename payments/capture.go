@@ -110,10 +110,8 @@ func (s *Service) runCapture(ctx context.Context, c *captureCall, call *connecto
 // captureReservation is what the capture's first transaction reserved: the
 // pending capture of the payment's active attempt, and its connector account.
 type captureReservation struct {
-	pi  *ent.PaymentIntent
-	att *ent.PaymentAttempt
-	cp  *ent.Capture
-	mca *ent.MerchantConnectorAccount
+	callTarget
+	cp *ent.Capture
 }
 
 // capturableState refuses a capture of pi in a state that takes none

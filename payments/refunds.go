@@ -115,9 +115,7 @@ func checkRefundInput(ctx context.Context, in RefundInput) error {
 // refundCall is what a refund's connector call needs: the pending refund,
 // the payment's attempt it refunds, and the attempt's connector account.
 type refundCall struct {
-	pi  *ent.PaymentIntent
-	att *ent.PaymentAttempt
-	mca *ent.MerchantConnectorAccount
+	callTarget
 	ref *ent.Refund
 }
 
