@@ -260,18 +260,11 @@ func (s *Service) UpdateCustomer(ctx context.Context, customerID string, d Custo
 		upd := c.Update().SetNillableName(d.Name).SetNillableEmail(d.Email).SetNillablePhone(d.Phone).
 			SetNillablePhoneCountryCode(d.PhoneCountryCode).SetNillableDescription(d.Description).
 			SetNillableTaxRegistrationID(d.TaxRegistrationID)
-		if d.Metadata != nil {
-			upd.SetMetadata(d.Metadata)
-		}
-		if d.Address != nil {
-			upd.SetAddress(d.Address)
-		}
-		if d.ShippingAddress != nil {
-			upd.SetShippingAddress(d.ShippingAddress)
-		}
-		if d.DocumentDetails != nil {
-			upd.SetDocumentDetails(d.DocumentDetails)
-		}
+		m := upd.Mutation()
+		txn.SetGiven(d.Metadata, m.SetMetadata)
+		txn.SetGiven(d.Address, m.SetAddress)
+		txn.SetGiven(d.ShippingAddress, m.SetShippingAddress)
+		txn.SetGiven(d.DocumentDetails, m.SetDocumentDetails)
 		if id := d.DefaultPaymentMethodID; id != nil {
 			ok, err := tx.PaymentMethod.Query().Where(paymentmethod.ID(*id), paymentmethod.CustomerID(c.ID),
 				paymentmethod.StatusEQ(paymentmethod.StatusActive)).Exist(ctx)

@@ -158,7 +158,7 @@ func (s *Service) insert(ctx context.Context, profileID string, in *Input) (*ent
 
 // setMembers sets what in gives on a payout's create or update.
 func setMembers(m *ent.PayoutMutation, in *Input) {
-	setIf(in.Amount, m.SetAmount)
+	txn.SetIf(in.Amount, m.SetAmount)
 	if in.Currency != nil {
 		m.SetCurrency(schematype.Currency(*in.Currency))
 	}
@@ -169,32 +169,20 @@ func setMembers(m *ent.PayoutMutation, in *Input) {
 	} else if in.PayoutType != nil {
 		m.SetPayoutType(payout.PayoutType(*in.PayoutType))
 	}
-	setIf(in.AutoFulfill, m.SetAutoFulfill)
-	setIf(in.Recurring, m.SetRecurring)
-	setIf(in.EntityType, m.SetEntityType)
-	setIf(in.CustomerID, m.SetCustomerID)
-	setIf(in.ReturnURL, m.SetReturnURL)
-	setIf(in.BusinessCountry, m.SetBusinessCountry)
-	setIf(in.BusinessLabel, m.SetBusinessLabel)
-	setIf(in.Description, m.SetDescription)
-	setIf(in.Priority, m.SetPriority)
-	setIf(in.PayoutToken, m.SetPayoutToken)
-	setIf(in.MerchantOrderReferenceID, m.SetMerchantOrderReferenceID)
-	setMap(in.Billing, m.SetBilling)
-	setMap(in.Customer, m.SetCustomerDetails)
-	setMap(in.Metadata, m.SetMetadata)
-}
-
-func setIf[T any](v *T, set func(T)) {
-	if v != nil {
-		set(*v)
-	}
-}
-
-func setMap(v map[string]any, set func(map[string]any)) {
-	if v != nil {
-		set(v)
-	}
+	txn.SetIf(in.AutoFulfill, m.SetAutoFulfill)
+	txn.SetIf(in.Recurring, m.SetRecurring)
+	txn.SetIf(in.EntityType, m.SetEntityType)
+	txn.SetIf(in.CustomerID, m.SetCustomerID)
+	txn.SetIf(in.ReturnURL, m.SetReturnURL)
+	txn.SetIf(in.BusinessCountry, m.SetBusinessCountry)
+	txn.SetIf(in.BusinessLabel, m.SetBusinessLabel)
+	txn.SetIf(in.Description, m.SetDescription)
+	txn.SetIf(in.Priority, m.SetPriority)
+	txn.SetIf(in.PayoutToken, m.SetPayoutToken)
+	txn.SetIf(in.MerchantOrderReferenceID, m.SetMerchantOrderReferenceID)
+	txn.SetGiven(in.Billing, m.SetBilling)
+	txn.SetGiven(in.Customer, m.SetCustomerDetails)
+	txn.SetGiven(in.Metadata, m.SetMetadata)
 }
 
 // newPayoutID is a payout_… id of Hyperswitch's 30 characters.
