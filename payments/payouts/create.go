@@ -9,7 +9,6 @@ import (
 	"switchyard/ent/payout"
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
-	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
 	"switchyard/payments/validate"
@@ -193,21 +192,11 @@ func newPayoutID() string { return ids.Payout + "_" + ids.Base62(30-len(ids.Payo
 // payout, never a new one, carried as far as its request asked (resume).
 // The same key with another request is 422.
 func (s *Service) payoutOfKey(ctx context.Context, in *Input) (*View, error) {
-	ref := in.Idempotency
-	if ref == nil {
-		return nil, nil
-	}
-	po, err := s.db.Client.Payout.Query().Where(payout.IdempotencyKey(ref.Key)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	p, _ := tenancy.FromContext(ctx)
-	if po.IdempotencyFingerprint == nil || *po.IdempotencyFingerprint != ref.Fingerprint ||
-		(p.ProfileID != "" && p.ProfileID != po.ProfileID) {
-		return nil, errs.IdempotencyMismatch()
+	po, err := txn.KeyedRow(ctx, in.Idempotency, func(key string) (*ent.Payout, error) {
+		return s.db.Client.Payout.Query().Where(payout.IdempotencyKey(key)).Only(ctx)
+	}, func(po *ent.Payout) (*string, string) { return po.IdempotencyFingerprint, po.ProfileID })
+	if po == nil || err != nil {
+		return nil, err
 	}
 	return s.resume(ctx, po, in)
 }
