@@ -9,7 +9,6 @@ import (
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/predicate"
 	"switchyard/ent/refund"
-	"switchyard/internal/tenancy"
 	"switchyard/payments/connector"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
@@ -69,10 +68,7 @@ func ErrDisputeNotFound() *errs.Error {
 // principal names one (X-Profile-Id): another profile's dispute is not
 // found, like a foreign one. The merchant is scoped by the ent interceptor.
 func disputeScope(ctx context.Context) []predicate.Dispute {
-	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" {
-		return []predicate.Dispute{dispute.ProfileID(p.ProfileID)}
-	}
-	return nil
+	return txn.InProfile(ctx, dispute.ProfileID)
 }
 
 // GetDispute returns a dispute of the merchant in ctx by its dispute_id.

@@ -9,7 +9,6 @@ import (
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/predicate"
 	"switchyard/ent/schema/schematype"
-	"switchyard/internal/tenancy"
 	custs "switchyard/payments/customer"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
@@ -120,9 +119,7 @@ func (s *Service) ExportPayments(ctx context.Context, f PaymentExportFilter, emi
 // exportPredicates turns f into the query's conditions; none reports a
 // filter that can match nothing (a customer_id the merchant has not).
 func (s *Service) exportPredicates(ctx context.Context, f PaymentExportFilter) (preds []predicate.PaymentIntent, none bool, err error) {
-	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" {
-		preds = append(preds, paymentintent.ProfileID(p.ProfileID))
-	}
+	preds = txn.InProfile(ctx, paymentintent.ProfileID)
 	if len(f.Statuses) > 0 {
 		preds = append(preds, paymentintent.StatusIn(f.Statuses...))
 	}

@@ -12,7 +12,6 @@ import (
 	"switchyard/ent/refund"
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
-	"switchyard/internal/tenancy"
 	"switchyard/payments/connector"
 	"switchyard/payments/connectorcall"
 	"switchyard/payments/errs"
@@ -47,11 +46,7 @@ const maxRefundReason = 255
 // refundWhere finds a refund by its refund_id, within the caller's profile
 // when the principal names one (another profile's refund is not found).
 func refundWhere(ctx context.Context, refundID string) []predicate.Refund {
-	where := []predicate.Refund{refund.RefundID(refundID)}
-	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" {
-		where = append(where, refund.ProfileID(p.ProfileID))
-	}
-	return where
+	return txn.InProfile(ctx, refund.ProfileID, refund.RefundID(refundID))
 }
 
 func errRefundNotFound() *errs.Error {

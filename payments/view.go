@@ -17,6 +17,7 @@ import (
 	"switchyard/internal/tenancy"
 	"switchyard/payments/connector"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
 )
 
 // PaymentView is a payment with everything its wire record shows. REST and
@@ -167,11 +168,7 @@ func (v *PaymentView) NetAmount() int64 { return netAmount(v.Intent) }
 // and only in the caller's profile when the principal names one
 // (X-Profile-Id): another profile's payment is not found, like a foreign id.
 func paymentWhere(ctx context.Context, paymentID string) []predicate.PaymentIntent {
-	where := []predicate.PaymentIntent{paymentintent.PaymentID(paymentID)}
-	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" {
-		where = append(where, paymentintent.ProfileID(p.ProfileID))
-	}
-	return where
+	return txn.InProfile(ctx, paymentintent.ProfileID, paymentintent.PaymentID(paymentID))
 }
 
 func errPaymentNotFound() *errs.Error {

@@ -192,11 +192,7 @@ func (s *Service) setConnectorMembers(m *ent.MerchantConnectorAccountMutation, i
 
 // (tenancy scopes every query), narrowed to the caller's profile if any.
 func connectorAccounts(ctx context.Context, c *ent.MerchantConnectorAccountClient) *ent.MerchantConnectorAccountQuery {
-	q := c.Query()
-	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" {
-		q = q.Where(merchantconnectoraccount.ProfileID(p.ProfileID))
-	}
-	return q
+	return c.Query().Where(txn.InProfile(ctx, merchantconnectoraccount.ProfileID)...)
 }
 
 // GetAccount returns one of the caller's connector accounts; any
