@@ -197,6 +197,26 @@ func (s *Service) syncAttempt(ctx context.Context, pi *ent.PaymentIntent, att *e
 	return true, nil
 }
 
+// lockPending starts the settle step of a call about the row id (a
+// capture's, a refund's), inside tx: it locks the payment, then reads the
+// row (get). A row no longer pending under the lock was settled already
+// (by recovery, or by the call this answer belongs to): late says so, and
+// the answer changes nothing twice (lateAnswer).
+func lockPending[T any](ctx context.Context, s *Service, tx *ent.Tx, paymentID, kind, id string, callErr error,
+	get func(context.Context, string) (*T, error), pending func(*T) bool) (pi *ent.PaymentIntent, row *T, late bool, err error) {
+	if pi, err = s.lockPayment(ctx, tx, paymentID); err != nil {
+		return nil, nil, false, err
+	}
+	if row, err = get(ctx, id); err != nil {
+		return nil, nil, false, errs.Internal(err)
+	}
+	if !pending(row) {
+		lateAnswer(ctx, kind, id, callErr)
+		return pi, row, true, nil
+	}
+	return pi, row, false, nil
+}
+
 // lateAnswer logs a connector's answer that came after the row it answers
 // for was settled (by recovery, when the call outlived the recovery
 // window). The row keeps what was recorded; an operator compares it with

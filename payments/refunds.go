@@ -257,17 +257,10 @@ func decideRefundAnswer(res *connector.RefundResult, callErr error) refundDecisi
 // was settled already: the answer changes nothing twice.
 func (s *Service) settleRefund(ctx context.Context, tx *ent.Tx, paymentID, refundRowID string,
 	res *connector.RefundResult, callErr error) (*ent.Refund, error) {
-	pi, err := s.lockPayment(ctx, tx, paymentID)
-	if err != nil {
-		return nil, err
-	}
-	ref, err := tx.Refund.Get(ctx, refundRowID)
-	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	if ref.Status != refund.StatusPending {
-		lateAnswer(ctx, "refund", ref.ID, callErr)
-		return ref, nil
+	pi, ref, late, err := lockPending(ctx, s, tx, paymentID, "refund", refundRowID, callErr, tx.Refund.Get,
+		func(r *ent.Refund) bool { return r.Status == refund.StatusPending })
+	if late || err != nil {
+		return ref, err
 	}
 	d := decideRefundAnswer(res, callErr)
 	upd := ref.Update()

@@ -1,6 +1,10 @@
 package txn
 
-import "reflect"
+import (
+	"reflect"
+
+	"switchyard/payments/errs"
+)
 
 // A patch's members are nil when not given: a nil member leaves the stored
 // value as it is. These set the given ones onto a create or an update.
@@ -26,4 +30,29 @@ func SetGiven[T any](v T, set func(T)) {
 	if rv := reflect.ValueOf(v); rv.IsValid() && !rv.IsNil() {
 		set(v)
 	}
+}
+
+// LoadRefs reads in one query the rows that rows refer to (ref: the id a
+// row names, nil for none) and returns them by id (id): load reads the
+// rows of ids. It does not query when no row refers to any.
+func LoadRefs[R, T any](rows []R, ref func(R) *string, load func(ids []string) ([]T, error),
+	id func(T) string) (map[string]T, error) {
+	var ids []string
+	for _, r := range rows {
+		if p := ref(r); p != nil {
+			ids = append(ids, *p)
+		}
+	}
+	byID := make(map[string]T, len(ids))
+	if len(ids) == 0 {
+		return byID, nil
+	}
+	found, err := load(ids)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	for _, t := range found {
+		byID[id(t)] = t
+	}
+	return byID, nil
 }
