@@ -133,9 +133,7 @@ func checkAttemptOf(ctx context.Context, tx *ent.Tx, paymentRowID string, c *Act
 // setCustomer writes), and the status the payment moves to
 // (statusAfterFields). createdAt and status are the payment's as it stands.
 func writeFields(upd *ent.PaymentIntentMutation, createdAt time.Time, status paymentintent.Status, f *PaymentFields) {
-	writeSettings(upd, f)
-	writeValues(upd, f)
-	writeDocuments(upd, f)
+	writeGiven(upd, f)
 	if f.SessionExpiry != nil {
 		upd.SetSessionExpiry(*f.SessionExpiry)
 		upd.SetExpiresOn(createdAt.Add(time.Duration(*f.SessionExpiry) * time.Second))
@@ -168,8 +166,10 @@ func statusAfterFields(status paymentintent.Status, f *PaymentFields) (paymentin
 	return status, false
 }
 
-// writeSettings sets the members that are one of a closed set.
-func writeSettings(upd *ent.PaymentIntentMutation, f *PaymentFields) {
+// writeGiven sets the members given as they are: first those that are one
+// of a closed set, then the values, then the JSON documents (each replaces
+// the old value, as the spec says).
+func writeGiven(upd *ent.PaymentIntentMutation, f *PaymentFields) {
 	txn.SetAs(f.CaptureMethod, upd.SetCaptureMethod)
 	txn.SetAs(f.AuthenticationType, upd.SetAuthenticationType)
 	txn.SetAs(f.SetupFutureUsage, upd.SetSetupFutureUsage)
@@ -182,10 +182,7 @@ func writeSettings(upd *ent.PaymentIntentMutation, f *PaymentFields) {
 	txn.SetAs(f.RequestExternalThreeDSAuthentication, upd.SetRequestExternalThreeDsAuthentication)
 	txn.SetAs(f.ExternalTaxCalculation, upd.SetExternalTaxCalculation)
 	txn.SetAs(f.SurchargeCalculation, upd.SetSurchargeCalculation)
-}
 
-// writeValues sets the members kept as they are given.
-func writeValues(upd *ent.PaymentIntentMutation, f *PaymentFields) {
 	txn.SetIf(f.AmountToCapture, upd.SetAmountToCapture)
 	txn.SetIf(f.MerchantReferenceID, upd.SetMerchantReferenceID)
 	txn.SetIf(f.MandateID, upd.SetMandateID)
@@ -210,11 +207,7 @@ func writeValues(upd *ent.PaymentIntentMutation, f *PaymentFields) {
 	txn.SetIf(f.Force3DSChallenge, upd.SetForce3dsChallenge)
 	txn.SetIf(f.IsIframeRedirectionEnabled, upd.SetIsIframeRedirectionEnabled)
 	txn.SetIf(f.RoutingAlgorithmID, upd.SetRoutingAlgorithmID)
-}
 
-// writeDocuments sets the members kept as JSON: each replaces the old
-// value, as the spec says.
-func writeDocuments(upd *ent.PaymentIntentMutation, f *PaymentFields) {
 	txn.SetGiven(f.Metadata, upd.SetMetadata)
 	txn.SetGiven(f.ConnectorMetadata, upd.SetConnectorMetadata)
 	txn.SetGiven(f.FeatureMetadata, upd.SetFeatureMetadata)

@@ -24,18 +24,17 @@ func (s *Service) CreateAccount(ctx context.Context, in AccountInput) (*AccountV
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	var row *ent.MerchantConnectorAccount
-	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+	return s.writeAccount(ctx, func(tx *ent.Tx) (*accountWrite, error) {
 		prof, err := s.connectorProfile(ctx, tx, in.ProfileID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		label := prof.ProfileName + "_" + string(in.ConnectorName)
 		if in.ConnectorLabel != nil {
 			label = *in.ConnectorLabel
 		}
 		if err := s.checkLabelFree(ctx, tx, prof.ID, label, ""); err != nil {
-			return err
+			return nil, err
 		}
 		id := ids.New(ids.ConnectorAccount)
 		status := merchantconnectoraccount.StatusActive
@@ -54,27 +53,47 @@ func (s *Service) CreateAccount(ctx context.Context, in AccountInput) (*AccountV
 			SetNillableBusinessLabel(in.BusinessLabel).
 			SetNillableBusinessSubLabel(in.BusinessSubLabel).
 			SetStatus(status)
-		if err := s.setConnectorMembers(create.Mutation(), id, in.AccountFields); err != nil {
+		return &accountWrite{id: id, m: create.Mutation(), save: create.Save, fields: in.AccountFields,
+			profileID: prof.ID, label: label}, nil
+	})
+}
+
+// accountWrite is a connector account's create or update, as prepared
+// inside its transaction: the account's id, its mutation and its save, the
+// members to store as given, and the profile and label it must be unique
+// under.
+type accountWrite struct {
+	id               string
+	m                *ent.MerchantConnectorAccountMutation
+	save             func(context.Context) (*ent.MerchantConnectorAccount, error)
+	fields           AccountFields
+	profileID, label string
+}
+
+// writeAccount runs a connector account's create or update in one
+// transaction: prepare checks and builds it, then the shared members are
+// written (setConnectorMembers) and it is saved; a clash on the profile's
+// unique label is the API's duplicate error.
+func (s *Service) writeAccount(ctx context.Context, prepare func(tx *ent.Tx) (*accountWrite, error)) (*AccountView, error) {
+	var row *ent.MerchantConnectorAccount
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+		w, err := prepare(tx)
+		if err != nil {
 			return err
 		}
-		row, err = saveAccount(ctx, create.Save, prof.ID, label)
-		return err
+		if err := s.setConnectorMembers(w.m, w.id, w.fields); err != nil {
+			return err
+		}
+		row, err = w.save(ctx)
+		if ent.IsConstraintError(err) {
+			return errDuplicateAccount(w.profileID, w.label)
+		}
+		return txn.ErrorOrNil(err, "merchant connector account")
 	})
 	if err != nil {
 		return nil, err
 	}
 	return s.view(row)
-}
-
-// saveAccount saves a connector account's create or update; a clash on the
-// profile's unique label is the API's duplicate error.
-func saveAccount(ctx context.Context, save func(context.Context) (*ent.MerchantConnectorAccount, error),
-	profileID, label string) (*ent.MerchantConnectorAccount, error) {
-	row, err := save(ctx)
-	if ent.IsConstraintError(err) {
-		return nil, errDuplicateAccount(profileID, label)
-	}
-	return row, txn.ErrorOrNil(err, "merchant connector account")
 }
 
 // connectorProfile resolves the profile a new connector account goes
@@ -235,21 +254,20 @@ func (s *Service) UpdateAccount(ctx context.Context, id string, p AccountPatch) 
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	var row *ent.MerchantConnectorAccount
-	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+	return s.writeAccount(ctx, func(tx *ent.Tx) (*accountWrite, error) {
 		cur, err := txn.ForUpdate(s.db, connectorAccounts(ctx, tx.MerchantConnectorAccount).
 			Where(merchantconnectoraccount.ID(id))).Only(ctx)
 		if ent.IsNotFound(err) {
-			return errAccountNotFound()
+			return nil, errAccountNotFound()
 		}
 		if err != nil {
-			return errs.Internal(err)
+			return nil, errs.Internal(err)
 		}
 		label := cur.ConnectorLabel
 		if p.ConnectorLabel != nil && *p.ConnectorLabel != cur.ConnectorLabel {
 			label = *p.ConnectorLabel
 			if err := s.checkLabelFree(ctx, tx, cur.ProfileID, label, cur.ID); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		upd := cur.Update().
@@ -258,16 +276,9 @@ func (s *Service) UpdateAccount(ctx context.Context, id string, p AccountPatch) 
 			SetNillableTestMode(p.TestMode).
 			SetNillableDisabled(p.Disabled).
 			SetNillableStatus((*merchantconnectoraccount.Status)(p.Status))
-		if err := s.setConnectorMembers(upd.Mutation(), cur.ID, p.AccountFields); err != nil {
-			return err
-		}
-		row, err = saveAccount(ctx, upd.Save, cur.ProfileID, label)
-		return err
+		return &accountWrite{id: cur.ID, m: upd.Mutation(), save: upd.Save, fields: p.AccountFields,
+			profileID: cur.ProfileID, label: label}, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return s.view(row)
 }
 
 // DeletedAccount identifies a deleted connector account.

@@ -324,9 +324,7 @@ func setProfileSettings(m *ent.ProfileMutation, in ProfileInput) {
 	txn.SetIf(in.IsClickToPayEnabled, m.SetIsClickToPayEnabled)
 	txn.SetIf(in.Force3dsChallenge, m.SetForce3dsChallenge)
 	txn.SetIf(in.IsIframeRedirectionEnabled, m.SetIsIframeRedirectionEnabled)
-	if in.PaymentLinkConfig != nil {
-		m.SetPaymentLinkConfig(in.PaymentLinkConfig)
-	}
+	txn.SetGiven(in.PaymentLinkConfig, m.SetPaymentLinkConfig)
 }
 
 // DeleteProfile deletes a profile of the merchant in ctx and its connector
