@@ -93,16 +93,22 @@ func (s *Service) emitRefundEvent(ctx context.Context, tx *ent.Tx, r *ent.Refund
 	if !ok || s.render == nil {
 		return nil
 	}
-	obj, err := s.render.Refund(r, pi.PaymentID)
+	return s.writeEventOf(ctx, tx, pi, func() (json.RawMessage, error) { return s.render.Refund(r, pi.PaymentID) },
+		events.Event{ProfileID: r.ProfileID, ObjectID: r.RefundID, Type: et, Class: event.EventClassRefunds,
+			ContentType: "refund_details", Status: string(r.Status)})
+}
+
+// writeEventOf writes e, the event of a row of payment pi, inside tx, with
+// its object as render makes it.
+func (s *Service) writeEventOf(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent,
+	render func() (json.RawMessage, error), e events.Event) error {
+	obj, err := render()
 	if err != nil {
 		return errs.Internal(err)
 	}
 	id := pi.ID
-	return s.events.Write(ctx, tx, events.Event{
-		ProfileID: r.ProfileID, ObjectID: r.RefundID, PaymentIntentID: &id,
-		Type: et, Class: event.EventClassRefunds, ContentType: "refund_details",
-		Status: string(r.Status), Object: obj,
-	})
+	e.PaymentIntentID, e.Object = &id, obj
+	return s.events.Write(ctx, tx, e)
 }
 
 // emitDisputeEvent writes the event of a dispute's status inside tx, its
@@ -118,14 +124,7 @@ func (s *Service) emitDisputeEvent(ctx context.Context, tx *ent.Tx, d *ent.Dispu
 	if err != nil {
 		return err
 	}
-	obj, err := s.render.Dispute(views[0])
-	if err != nil {
-		return errs.Internal(err)
-	}
-	id := pi.ID
-	return s.events.Write(ctx, tx, events.Event{
-		ProfileID: d.ProfileID, ObjectID: d.ID, PaymentIntentID: &id,
-		Type: et, Class: event.EventClassDisputes, ContentType: "dispute_details",
-		Status: string(d.DisputeStatus), Object: obj,
-	})
+	return s.writeEventOf(ctx, tx, pi, func() (json.RawMessage, error) { return s.render.Dispute(views[0]) },
+		events.Event{ProfileID: d.ProfileID, ObjectID: d.ID, Type: et, Class: event.EventClassDisputes,
+			ContentType: "dispute_details", Status: string(d.DisputeStatus)})
 }
