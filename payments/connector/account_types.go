@@ -473,17 +473,17 @@ func (a IbanAccountData) validate(p validate.Path) error {
 }
 
 func (a UKAccountData) validate(p validate.Path) error {
-	if err := checkDigits(p.Key("account_number"), a.AccountNumber, 8, 8); err != nil {
+	if err := checkDigits(p.Key("account_number"), a.AccountNumber, 8); err != nil {
 		return err
 	}
-	if err := checkDigits(p.Key("sort_code"), a.SortCode, 6, 6); err != nil {
+	if err := checkDigits(p.Key("sort_code"), a.SortCode, 6); err != nil {
 		return err
 	}
 	return requiredString(p.Key("name"), a.Name)
 }
 
 func (a ElixirAccountData) validate(p validate.Path) error {
-	if err := checkDigits(p.Key("account_number"), a.AccountNumber, 26, 26); err != nil {
+	if err := checkDigits(p.Key("account_number"), a.AccountNumber, 26); err != nil {
 		return err
 	}
 	if err := checkIban(p.Key("iban"), a.Iban, 28, 28); err != nil {
@@ -522,40 +522,35 @@ func requiredString(p validate.Path, v string) error {
 	return nil
 }
 
-// checkDigits requires v to be min to max ASCII digits.
-func checkDigits(p validate.Path, v string, minLen, maxLen int) error {
-	if v == "" {
-		return errs.MissingField(p.String())
-	}
-	for _, r := range v {
-		if r < '0' || r > '9' {
-			return errs.InvalidValue(p.String(), "must hold only digits")
-		}
-	}
-	switch {
-	case minLen == maxLen && len(v) != minLen:
-		return errs.InvalidValue(p.String(), "must be exactly %d digits, got %d", minLen, len(v))
-	case len(v) < minLen || len(v) > maxLen:
-		return errs.InvalidValue(p.String(), "must be %d to %d digits, got %d", minLen, maxLen, len(v))
-	}
-	return nil
+// checkDigits requires v to be exactly n ASCII digits.
+func checkDigits(p validate.Path, v string, n int) error {
+	return checkChars(p, v, n, n, func(r rune) bool { return r >= '0' && r <= '9' }, "digits", "digits")
 }
 
 // checkIban requires v to be min to max letters and digits.
 func checkIban(p validate.Path, v string, minLen, maxLen int) error {
+	return checkChars(p, v, minLen, maxLen, func(r rune) bool {
+		return r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z'
+	}, "letters and digits", "characters")
+}
+
+// checkChars requires v to be given, to hold only what allowed accepts
+// (only says what that is), and to be exactly minLen long when that is
+// maxLen too, else at most maxLen (in units).
+func checkChars(p validate.Path, v string, minLen, maxLen int, allowed func(rune) bool, only, units string) error {
 	if v == "" {
 		return errs.MissingField(p.String())
 	}
 	for _, r := range v {
-		if !(r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z') {
-			return errs.InvalidValue(p.String(), "must hold only letters and digits")
+		if !allowed(r) {
+			return errs.InvalidValue(p.String(), "must hold only %s", only)
 		}
 	}
 	switch {
 	case minLen == maxLen && len(v) != minLen:
-		return errs.InvalidValue(p.String(), "must be exactly %d characters, got %d", minLen, len(v))
+		return errs.InvalidValue(p.String(), "must be exactly %d %s, got %d", minLen, units, len(v))
 	case len(v) > maxLen:
-		return errs.InvalidValue(p.String(), "must be at most %d characters, got %d", maxLen, len(v))
+		return errs.InvalidValue(p.String(), "must be at most %d %s, got %d", maxLen, units, len(v))
 	}
 	return nil
 }

@@ -135,13 +135,8 @@ func (d *CustomerDetails) Validate() error {
 			return err
 		}
 	}
-	if err := validate.Email("email", d.Email); err != nil {
-		return err
-	}
-	if err := validate.PostalAddress("address", d.Address); err != nil {
-		return err
-	}
-	if err := validate.PostalAddress("default_shipping_address", d.ShippingAddress); err != nil {
+	if err := validate.First(validate.Email("email", d.Email), validate.PostalAddress("address", d.Address),
+		validate.PostalAddress("default_shipping_address", d.ShippingAddress)); err != nil {
 		return err
 	}
 	if doc := d.DocumentDetails; doc != nil {

@@ -83,13 +83,8 @@ func checkInput(in *Input) error {
 			return err
 		}
 	}
-	if err := payoutTypes.Optional("payout_type", in.PayoutType); err != nil {
-		return err
-	}
-	if err := entityTypes.Optional("entity_type", in.EntityType); err != nil {
-		return err
-	}
-	if err := priorities.Optional("priority", in.Priority); err != nil {
+	if err := validate.First(payoutTypes.Optional("payout_type", in.PayoutType),
+		entityTypes.Optional("entity_type", in.EntityType), priorities.Optional("priority", in.Priority)); err != nil {
 		return err
 	}
 	if e := in.SessionExpiry; e != nil && (*e < 60 || *e > maxSessionSecs) {
