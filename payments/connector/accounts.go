@@ -182,30 +182,14 @@ func (s *Service) setConnectorMembers(m *ent.MerchantConnectorAccountMutation, i
 	if err != nil {
 		return err
 	}
-	if sealed.details != nil {
-		m.SetConnectorAccountDetailsSealed(sealed.details)
-	}
-	if sealed.webhook != nil {
-		m.SetConnectorWebhookDetailsSealed(sealed.webhook)
-	}
-	if sealed.wallets != nil {
-		m.SetConnectorWalletsDetailsSealed(sealed.wallets)
-	}
-	if pme != nil {
-		m.SetPaymentMethodsEnabled(pme)
-	}
-	if frm != nil {
-		m.SetFrmConfigs(frm)
-	}
-	if amd != nil {
-		m.SetAdditionalMerchantData(amd)
-	}
-	if in.Metadata != nil {
-		m.SetMetadata(in.Metadata)
-	}
-	if in.PmAuthConfig != nil {
-		m.SetPmAuthConfig(in.PmAuthConfig)
-	}
+	txn.SetGiven(sealed.details, m.SetConnectorAccountDetailsSealed)
+	txn.SetGiven(sealed.webhook, m.SetConnectorWebhookDetailsSealed)
+	txn.SetGiven(sealed.wallets, m.SetConnectorWalletsDetailsSealed)
+	txn.SetGiven(pme, m.SetPaymentMethodsEnabled)
+	txn.SetGiven(frm, m.SetFrmConfigs)
+	txn.SetGiven(amd, m.SetAdditionalMerchantData)
+	txn.SetGiven(in.Metadata, m.SetMetadata)
+	txn.SetGiven(in.PmAuthConfig, m.SetPmAuthConfig)
 	return nil
 }
 

@@ -178,15 +178,10 @@ func (s *Service) CreateCustomer(ctx context.Context, id *string, d CustomerDeta
 			SetNillableName(d.Name).SetNillableEmail(d.Email).SetNillablePhone(d.Phone).
 			SetNillablePhoneCountryCode(d.PhoneCountryCode).SetNillableDescription(d.Description).
 			SetNillableTaxRegistrationID(d.TaxRegistrationID).SetMetadata(d.Metadata)
-		if d.Address != nil {
-			create.SetAddress(d.Address)
-		}
-		if d.ShippingAddress != nil {
-			create.SetShippingAddress(d.ShippingAddress)
-		}
-		if d.DocumentDetails != nil {
-			create.SetDocumentDetails(d.DocumentDetails)
-		}
+		m := create.Mutation()
+		txn.SetGiven(d.Address, m.SetAddress)
+		txn.SetGiven(d.ShippingAddress, m.SetShippingAddress)
+		txn.SetGiven(d.DocumentDetails, m.SetDocumentDetails)
 		var err error
 		c, err = create.Save(ctx)
 		return txn.ErrorOrNil(err, "customer")
@@ -297,13 +292,9 @@ func (s *Service) ListCustomers(ctx context.Context, limit, offset int) ([]*ent.
 	if n == 0 {
 		return []*ent.Customer{}, nil
 	}
-	cs, err := s.db.Client.Customer.Query().Where(customer.RedactedAtIsNil()).
+	return txn.Read(s.db.Client.Customer.Query().Where(customer.RedactedAtIsNil()).
 		Order(ent.Desc(customer.FieldCreatedAt), ent.Desc(customer.FieldID)).
-		Limit(n).Offset(offset).All(ctx)
-	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	return cs, nil
+		Limit(n).Offset(offset).All(ctx))
 }
 
 // DeleteCustomer redacts the customer's personal data and deletes its

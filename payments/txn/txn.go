@@ -151,6 +151,16 @@ func ReadError(err error, notFound func() *errs.Error) error {
 	return errs.Internal(err)
 }
 
+// Read is a read's result as the domain returns it: v, or a failure as an
+// internal error (a read of rows that may be none cannot fail otherwise).
+func Read[T any](v T, err error) (T, error) {
+	if err != nil {
+		var none T
+		return none, errs.Internal(err)
+	}
+	return v, nil
+}
+
 // ErrorOrNil is Error, or nil for nil.
 func ErrorOrNil(err error, what string) error {
 	if err == nil {
