@@ -101,6 +101,14 @@ func ForUpdate[Q lockable[Q]](db *DB, q Q) Q {
 	return q.ForUpdate()
 }
 
+// ReadInto is a read for RunReads: all's rows, stored in dst.
+func ReadInto[T any](ctx context.Context, dst *[]T, all func(context.Context) ([]T, error)) func() error {
+	return func() (err error) {
+		*dst, err = all(ctx)
+		return err
+	}
+}
+
 // RunReads runs independent reads. On MySQL, through the pooled client,
 // they run at once, each on its own connection, so a page waits for the
 // slowest of its nested queries rather than their sum. In a transaction
