@@ -102,30 +102,22 @@ func checkInput(in *Input) error {
 	return checkMethod(in.method)
 }
 
-// The most characters each stored string member holds: its column's size.
-var (
-	maxCustomerID       = validate.Column(migrate.PayoutsTable, payout.FieldCustomerID)
-	maxOrderReferenceID = validate.Column(migrate.PayoutsTable, payout.FieldMerchantOrderReferenceID)
-	maxPayoutToken      = validate.Column(migrate.PayoutsTable, payout.FieldPayoutToken)
-	maxDescription      = validate.Column(migrate.PayoutsTable, payout.FieldDescription)
-	maxReturnURL        = validate.Column(migrate.PayoutsTable, payout.FieldReturnURL)
-	maxBusinessLabel    = validate.Column(migrate.PayoutsTable, payout.FieldBusinessLabel)
-	maxProfileID        = validate.Column(migrate.PayoutsTable, payout.FieldProfileID)
-)
+// stringColumns are the sizes of the columns of the stored string members,
+// each named as its column.
+var stringColumns = validate.ColumnsOf(migrate.PayoutsTable, payout.FieldCustomerID,
+	payout.FieldMerchantOrderReferenceID, payout.FieldPayoutToken, payout.FieldDescription, payout.FieldReturnURL,
+	payout.FieldBusinessLabel, payout.FieldProfileID)
 
 // checkLengths refuses a member longer than its column can hold (IR_07
 // naming it), as a payment's members are refused: the database must
 // never be what says no.
 func checkLengths(in *Input) error {
-	return validate.Lengths(
-		validate.Length{Field: "customer_id", Value: in.CustomerID, Max: maxCustomerID},
-		validate.Length{Field: "merchant_order_reference_id", Value: in.MerchantOrderReferenceID, Max: maxOrderReferenceID},
-		validate.Length{Field: "payout_token", Value: in.PayoutToken, Max: maxPayoutToken},
-		validate.Length{Field: "description", Value: in.Description, Max: maxDescription},
-		validate.Length{Field: "return_url", Value: in.ReturnURL, Max: maxReturnURL},
-		validate.Length{Field: "business_label", Value: in.BusinessLabel, Max: maxBusinessLabel},
-		validate.Length{Field: "profile_id", Value: in.ProfileID, Max: maxProfileID},
-	)
+	c := stringColumns
+	return validate.Lengths(c.Length(payout.FieldCustomerID, in.CustomerID),
+		c.Length(payout.FieldMerchantOrderReferenceID, in.MerchantOrderReferenceID),
+		c.Length(payout.FieldPayoutToken, in.PayoutToken), c.Length(payout.FieldDescription, in.Description),
+		c.Length(payout.FieldReturnURL, in.ReturnURL), c.Length(payout.FieldBusinessLabel, in.BusinessLabel),
+		c.Length(payout.FieldProfileID, in.ProfileID))
 }
 
 // insert writes the new payout, bound to its Idempotency-Key.
